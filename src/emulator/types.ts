@@ -1,0 +1,149 @@
+// The seam between the emulator's core (server, router, state, resources, runs) and its
+// feature modules (billing, delivery, webhooks, SFTP). Both sides program against these types.
+import type { EventEmitter } from 'node:events';
+import type { Clock } from './clock.js';
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+export interface EmuRequest {
+  method: string;
+  /** Path without the query string, e.g. /v1/squids/abc. */
+  path: string;
+  /** Values of `:name` segments of the matched route pattern. */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body (undefined when none), or for multipart the text fields. */
+  body: unknown;
+  /** Files of a multipart/form-data body, by field name. */
+  files: Record<string, { filename: string; content: Buffer }>;
+  rawBody: Buffer;
+}
+
+export interface EmuResponse {
+  status: number;
+  /** Serialised as JSON (null is sent as the literal `null`). Omit for an empty body. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (req: EmuRequest) => EmuResponse | Promise<EmuResponse>;
+
+export type RunEvent = 'run.running' | 'run.paused' | 'run.done' | 'run.error';
+export const RUN_EVENTS: readonly RunEvent[] = ['run.running', 'run.paused', 'run.done', 'run.error'];
+
+export interface FtpFields {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  directory: string;
+  is_active: boolean;
+}
+
+export interface WebhookFields {
+  url: string;
+  is_active: boolean;
+  retry: boolean;
+  events: Record<RunEvent, boolean>;
+}
+
+export interface AutoResetState {
+  enabled: boolean;
+  threshold_pct: number;
+  max_resets_per_24h: number;
+  /** Business-time ms of every automatic reset that fired (for the rolling 24 h window). */
+  reset_times: number[];
+  /** When set, resets are suppressed until this business-time ms (end of the billing cycle). */
+  suppressed_until: number | null;
+  /** Outcome the next charge will have (control plane: POST /_emulator/payment). */
+  payment_outcome: 'ok' | 'declined' | 'requires_3ds';
+}
+
+export interface DeliveryRecord {
+  id: number;
+  kind: 'webhook' | 'sftp' | 'email' | 'googlesheet' | 's3';
+  squid: string;
+  run: string | null;
+  event?: RunEvent;
+  attempt: number;
+  /** Business-time ISO timestamp of the attempt. */
+  at: string;
+  ok: boolean;
+  status_code?: number | null;
+  error?: string | null;
+  target: string;
+  /** For SFTP: the remote path written. */
+  path?: string;
+}
+
+export interface OutboxMail {
+  id: number;
+  to: string;
+  subject: string;
+  body: string;
+  at: string;
+}
+
+/** Events the core emits; feature modules subscribe. */
+export interface EmuEvents {
+  /** A run changed state; `event` is the webhook event type that corresponds. */
+  'run.event': [run: Record<string, unknown>, event: RunEvent];
+  /** A run reached done and its results are exported (export_done = true). */
+  'run.exported': [run: Record<string, unknown>, rows: Record<string, unknown>[]];
+  /** Credits were consumed (billing re-checks usage). */
+  'credits.consumed': [amount: number];
+}
+
+export interface Emu {
+  clock: Clock;
+  events: EventEmitter;
+  /** Register a route; pattern segments starting with ':' are parameters, e.g. '/v1/squids/:hash'. */
+  route(method: string, pattern: string, handler: Handler): void;
+  /** The whole mutable state; persisted (with --state) when markDirty() is called. */
+  state: EmuState;
+  markDirty(): void;
+  /** Next integer id for records that use counters (deliveries, mail). */
+  nextId(): number;
+  /** ISO string of clock.now(). */
+  nowIso(): string;
+}
+
+export interface Balance {
+  id: string;
+  object: 'plan';
+  name: string;
+  available: number;
+  consumed: number;
+  bonus_credit: number;
+  rollover_credit: number;
+  rollover_credit_expires_at: string | null;
+  interval: 'monthly' | 'daily';
+  used_slots: number;
+  total_available_slots: number;
+  has_unpaid_bill: boolean;
+  reset_time: string;
+}
+
+/** Sections of the state. The core owns the resource maps; feature modules own their own sections. */
+export interface EmuState {
+  token: string;
+  user: Record<string, unknown>;
+  balance: Balance;
+  /** null when there is no active subscription (then current_usage_pct is null). */
+  subscription: { active: boolean; cycle_started_at: number; cycle_ends_at: number } | null;
+  crawlers: Record<string, Record<string, unknown>>;
+  squids: Record<string, Record<string, unknown>>;
+  tasks: Record<string, Record<string, unknown>>;
+  runs: Record<string, Record<string, unknown>>;
+  runtasks: Record<string, Record<string, unknown>>;
+  results: Record<string, Record<string, unknown>>;
+  accounts: Record<string, Record<string, unknown>>;
+  uploads: Record<string, Record<string, unknown>>;
+  syncs: Record<string, Record<string, unknown>>;
+  autoReset: AutoResetState;
+  deliveries: DeliveryRecord[];
+  outbox: OutboxMail[];
+  counter: number;
+  [section: string]: unknown;
+}
