@@ -1,0 +1,70 @@
+// Column choice and cell text for table, CSV and TSV.
+
+import type { Column } from './types.js';
+import { getPath } from './fields.js';
+
+export function defaultHeader(key: string): string {
+  return key.replace(/[._]/g, ' ').toUpperCase();
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Tabular formats need a record per row; a bare value (a string in a list) becomes { value }. */
+export function asRow(item: unknown): Record<string, unknown> {
+  return isRecord(item) ? item : { value: item };
+}
+
+/**
+ * --fields wins (reusing a given column's header/format when the key matches), then the command's columns, then the
+ * keys of the first record. Keys that first appear in later records are NOT added: a streamed CSV/TSV header is
+ * already written by then, so commands that list heterogeneous records should pass `columns`.
+ */
+export function chooseColumns(given: Column[] | undefined, fields: string[] | null, first: unknown): Column[] | null {
+  if (fields) return fields.map((f) => given?.find((c) => c.key === f) ?? { key: f });
+  if (given && given.length > 0) return given;
+  if (first === undefined) return null;
+  return Object.keys(asRow(first)).map((key) => ({ key }));
+}
+
+export function plainText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  return JSON.stringify(value) ?? '';
+}
+
+export function cellText(col: Column, row: Record<string, unknown>): string {
+  const v = getPath(row, col.key);
+  return col.format ? col.format(v, row) : plainText(v);
+}
+
+export function csvField(s: string): string {
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function tsvField(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+}
+
+export function csvLine(cells: string[]): string {
+  return cells.map(csvField).join(',') + '\n';
+}
+
+export function tsvLine(cells: string[]): string {
+  return cells.map(tsvField).join('\t') + '\n';
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
+/** Data shown on a terminal must not carry escape sequences; tabs and CRs would break the alignment. */
+export function terminalSafe(s: string): string {
+  return s.replace(/\t/g, ' ').replace(/\r/g, '').replace(CONTROL, '\uFFFD');
+}
+
+export function truncate(s: string, max: number | undefined): string {
+  if (max === undefined || max < 1 || [...s].length <= max) return s;
+  return [...s].slice(0, Math.max(1, max - 1)).join('') + '…';
+}

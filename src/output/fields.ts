@@ -1,0 +1,41 @@
+// Dotted field paths. Webhook event keys are literally "run.done", so a literal key with dots beats nesting.
+
+import { isPlainObject } from './secrets.js';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function getPath(record: unknown, path: string): unknown {
+  if (!isRecord(record)) return undefined;
+  if (Object.hasOwn(record, path)) return record[path];
+  // Try the longest literal prefix first: "events.run.done" → events["run.done"] before events.run.done.
+  for (let i = path.lastIndexOf('.'); i > 0; i = path.lastIndexOf('.', i - 1)) {
+    const head = path.slice(0, i);
+    if (!Object.hasOwn(record, head)) continue;
+    const found = getPath(record[head], path.slice(i + 1));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** A new object with exactly `fields` as keys, in that order; a missing path gives null so the key survives JSON. */
+export function pickFields(record: unknown, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    const v = getPath(record, f);
+    out[f] = v === undefined ? null : v;
+  }
+  return out;
+}
+
+/** Nested plain objects as dotted keys, for the key/value table of a single record. Arrays stay whole. */
+export function flatten(record: Record<string, unknown>, prefix = ''): Array<[string, unknown]> {
+  const rows: Array<[string, unknown]> = [];
+  for (const [k, v] of Object.entries(record)) {
+    const key = prefix + k;
+    if (isPlainObject(v) && Object.keys(v).length > 0) rows.push(...flatten(v, key + '.'));
+    else rows.push([key, v]);
+  }
+  return rows;
+}

@@ -1,0 +1,183 @@
+// createOutput: the only place that decides how data looks. Commands hand over records and lists.
+
+import type { Column, Output, OutputSettings, RenderOptions } from './types.js';
+import { makeStyle } from './ansi.js';
+import { asRow, cellText, chooseColumns, csvLine, isRecord, tsvLine } from './cells.js';
+import { pickFields } from './fields.js';
+import { maskSecrets, redactText } from './secrets.js';
+import { Sink } from './sink.js';
+import { renderListTable, renderRecordTable } from './table.js';
+
+export type { Column, Format, Output, OutputSettings, RenderOptions } from './types.js';
+export { FORMATS } from './types.js';
+export { resolveOutputSettings, type OutputSettingsInput } from './settings.js';
+export { isSecretKey, maskKey, maskSecrets, redactText, MASK } from './secrets.js';
+export { getPath, pickFields } from './fields.js';
+
+export interface OutputIO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+export interface CreateOutputOptions {
+  /** Known secret strings (API key, SFTP password) redacted from every stderr message; read at each message. */
+  secrets?: readonly string[];
+}
+
+function indent2(json: string): string {
+  return json.replace(/\n/g, '\n  ');
+}
+
+export function createOutput(io: OutputIO, settings: OutputSettings, options: CreateOutputOptions = {}): Output {
+  const out = new Sink(io.stdout);
+  const err = new Sink(io.stderr);
+  const stderrColor = settings.stderrColor ?? settings.color;
+  const style = makeStyle(settings.color);
+  const errStyle = makeStyle(stderrColor);
+  const jsonish = settings.format === 'json' || settings.format === 'ndjson';
+  const fields = settings.fields;
+  const tableOpts = { color: settings.color, truncate: settings.stdoutIsTTY };
+
+  const prepare = (item: unknown, opts: RenderOptions | undefined): unknown =>
+    opts?.maskSecrets === false ? item : maskSecrets(item, settings.showSecrets);
+  const pickOne = (item: unknown): unknown => (fields && isRecord(item) ? pickFields(item, fields) : item);
+  const pick = (item: unknown): unknown => (Array.isArray(item) ? item.map(pickOne) : pickOne(item));
+  const toLine = (cols: Column[], row: Record<string, unknown>) =>
+    (settings.format === 'csv' ? csvLine : tsvLine)(cols.map((c) => cellText(c, row)));
+  const header = (cols: Column[]) => (settings.format === 'csv' ? csvLine : tsvLine)(cols.map((c) => c.key));
+
+  const message = (line: string) => {
+    const text = redactText(line, options.secrets ?? []);
+    err.writeNow(text.endsWith('\n') ? text : text + '\n');
+  };
+
+  async function list(items: Iterable<unknown> | AsyncIterable<unknown>, opts?: RenderOptions): Promise<number> {
+    let count = 0;
+    let cols: Column[] | null = null;
+    const tableRows: Record<string, unknown>[] = [];
+    for await (const raw of items as AsyncIterable<unknown>) {
+      if (out.closed) break;
+      const item = prepare(raw, opts);
+      switch (settings.format) {
+        case 'json': {
+          const json = JSON.stringify(pick(item), null, 2) ?? 'null';
+          await out.write((count === 0 ? '[\n  ' : ',\n  ') + indent2(json));
+          break;
+        }
+        case 'ndjson':
+          await out.write((JSON.stringify(pick(item)) ?? 'null') + '\n');
+          break;
+        case 'csv':
+        case 'tsv': {
+          if (count === 0) {
+            cols = chooseColumns(opts?.columns, fields, item) ?? [];
+            await out.write(header(cols));
+          }
+          await out.write(toLine(cols ?? [], asRow(item)));
+          break;
+        }
+        case 'table':
+          cols ??= chooseColumns(opts?.columns, fields, item);
+          tableRows.push(asRow(item));
+          break;
+      }
+      if (out.closed) break;
+      count++;
+    }
+    if (out.closed) return count;
+    switch (settings.format) {
+      case 'json':
+        await out.write(count === 0 ? '[]\n' : '\n]\n');
+        break;
+      case 'csv':
+      case 'tsv':
+        // An empty result with known columns is still a valid, headed file.
+        if (count === 0) {
+          const known = chooseColumns(opts?.columns, fields, undefined);
+          if (known) await out.write(header(known));
+        }
+        break;
+      case 'table':
+        if (count === 0) {
+          if (!settings.quiet) message('No results');
+        } else {
+          await out.write(await renderListTable(cols ?? [], tableRows, tableOpts));
+        }
+        break;
+      default:
+        break;
+    }
+    return count;
+  }
+
+  async function record(data: unknown, opts?: RenderOptions): Promise<void> {
+    if (Array.isArray(data) && !jsonish) {
+      await list(data, opts);
+      return;
+    }
+    const item = prepare(data, opts);
+    switch (settings.format) {
+      case 'json':
+        await out.write((JSON.stringify(pick(item), null, 2) ?? 'null') + '\n');
+        return;
+      case 'ndjson':
+        await out.write((JSON.stringify(pick(item)) ?? 'null') + '\n');
+        return;
+      case 'csv':
+      case 'tsv': {
+        const cols = chooseColumns(opts?.columns, fields, item) ?? [];
+        await out.write(header(cols) + toLine(cols, asRow(item)));
+        return;
+      }
+      case 'table': {
+        const cols = fields || opts?.columns?.length ? chooseColumns(opts?.columns, fields, item) : null;
+        const text = await renderRecordTable(asRow(item), cols, { ...tableOpts, title: opts?.title });
+        await out.write(text);
+        return;
+      }
+    }
+  }
+
+  return {
+    settings,
+    get closed() {
+      return out.closed;
+    },
+    style,
+    errStyle,
+    record,
+    list,
+    text(s: string) {
+      out.writeNow(s === '' || s.endsWith('\n') ? s : s + '\n');
+    },
+    info(msg, opts) {
+      if (settings.quiet && !opts?.force) return;
+      message(msg);
+    },
+    warn(msg) {
+      message(`${errStyle.yellow('warning:')} ${msg}`);
+    },
+    success(msg) {
+      if (settings.quiet || jsonish) return;
+      message(msg.startsWith('✓') ? msg : `${errStyle.green('✓')} ${msg}`);
+    },
+    async spin<T>(label: string, task: () => Promise<T>): Promise<T> {
+      if (!settings.stderrIsTTY || settings.quiet || jsonish) return task();
+      const { default: ora } = await import('ora');
+      const spinner = ora({
+        text: label,
+        stream: io.stderr,
+        // We already decided stderr is a terminal; ora's own probe would be fooled by wrapped streams.
+        isEnabled: true,
+        // ora would otherwise grab stdin on a TTY and swallow keystrokes meant for prompts.
+        discardStdin: false,
+        color: stderrColor ? 'cyan' : false,
+      }).start();
+      try {
+        return await task();
+      } finally {
+        spinner.stop();
+      }
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// Secret masking. The API echoes secrets back (the SFTP password, S3 keys), so every record is masked by default.
+
+export const MASK = '********';
+
+// Matched as the whole key or as its suffix ("sftp_password", "sftpPassword", "x-api-key").
+const SECRET_NAMES = [
+  'password',
+  'passwd',
+  'secret',
+  'token',
+  'api_key',
+  'apikey',
+  'aws_access_key',
+  'aws_secret_key',
+  'secret_key',
+  'authorization',
+  'cookie',
+  'cookies',
+  'private_key',
+];
+
+export function isSecretKey(key: string): boolean {
+  const k = key.toLowerCase().replace(/-/g, '_');
+  return SECRET_NAMES.some((name) => k === name || k.endsWith(name));
+}
+
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (isPlainObject(value)) return Object.keys(value).length === 0;
+  return false;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A deep copy with every non-empty value under a secret-named key replaced by MASK (whole value, even an object).
+ * With `show` the input is returned untouched. Non-plain objects (Date, Buffer) are kept by reference.
+ */
+export function maskSecrets<T>(value: T, show: boolean): T {
+  if (show) return value;
+  return maskDeep(value) as T;
+}
+
+function maskDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskDeep);
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = isSecretKey(k) && !isEmpty(v) ? MASK : maskDeep(v);
+  }
+  return out;
+}
+
+/** "****" + the last 4 characters; short keys (< 8 chars) would be mostly revealed, so they get "****" alone. */
+export function maskKey(key: string): string {
+  if (key.length < 8) return '****';
+  return '****' + key.slice(-4);
+}
+
+/** Last line of defence for free text (errors, traces): every known secret of 4+ characters becomes MASK. */
+export function redactText(text: string, secrets: readonly string[]): string {
+  // Longest first, so a secret that contains another is replaced whole.
+  const known = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= 4))].sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const s of known) out = out.split(s).join(MASK);
+  return out;
+}

@@ -1,0 +1,77 @@
+// The contract between commands and the output module. Commands hand over data; src/output decides how it looks.
+
+export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv';
+export const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'tsv'];
+
+export interface Column {
+  /** Dotted path into the record, e.g. "squid.name" or "events.run.done" (a literal key with dots wins over nesting). */
+  key: string;
+  /** Table header; defaults to the key upper-cased with dots/underscores as spaces. */
+  header?: string;
+  /** Render a value for table/tsv/csv (json/ndjson always keep raw values). */
+  format?: (value: unknown, record: Record<string, unknown>) => string;
+  /** Truncate in a terminal table to this many characters (never when piped). */
+  maxWidth?: number;
+}
+
+export interface RenderOptions {
+  /** Default columns for table/csv/tsv when --fields is not given. Without them, the record's own keys are used. */
+  columns?: Column[];
+  /** Treat the data as secret-bearing: mask keys named like secrets unless --show-secrets. Always on by default. */
+  maskSecrets?: boolean;
+  /** For a single record in table mode: title line printed above the key/value table. */
+  title?: string;
+}
+
+export interface OutputSettings {
+  /** Resolved format: explicit --format/--json, else table on a TTY stdout, else tsv. */
+  format: Format;
+  /** True when the user chose the format explicitly (--json or --format). */
+  explicitFormat: boolean;
+  fields: string[] | null;
+  /** Colour on stdout (table headers, `style`). */
+  color: boolean;
+  /** Colour on stderr (info/warn/success, `errStyle`); when absent, `color` is used. */
+  stderrColor?: boolean;
+  quiet: boolean;
+  showSecrets: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  columns: number;
+}
+
+export interface Output {
+  readonly settings: OutputSettings;
+  /**
+   * One record: a JSON object, one NDJSON line, a CSV/TSV header + row, or a two-column key/value table.
+   * Returns a Promise (table mode imports cli-table3 lazily; writes respect backpressure): always `await` it.
+   */
+  record(data: unknown, opts?: RenderOptions): void | Promise<void>;
+  /**
+   * A list: JSON array (streamed as it arrives, still one valid document), NDJSON/CSV/TSV lines written as each
+   * record arrives, or a table (buffered, printed at the end). Returns the number of records written.
+   */
+  list(items: Iterable<unknown> | AsyncIterable<unknown>, opts?: RenderOptions): Promise<number>;
+  /** Plain text result on stdout (e.g. `sq completion bash`); not affected by format. A final newline is added if missing. */
+  text(s: string): void;
+  /** A human message on stderr (hints, "showing 10 of 2,431", warnings). Suppressed by --quiet unless `force`. */
+  info(msg: string, opts?: { force?: boolean }): void;
+  /** "warning: <msg>" on stderr; never suppressed. */
+  warn(msg: string): void;
+  /**
+   * A success line for humans on stderr: pass "Squid deleted", it prints "✓ Squid deleted" (no double ✓ if given).
+   * Suppressed by --quiet and in JSON modes.
+   */
+  success(msg: string): void;
+  /** True once the reader of stdout went away (EPIPE, e.g. `sq … | head`): further output is dropped quietly. */
+  readonly closed: boolean;
+  /** Colour helpers for stdout text; no-ops when colour is off. */
+  readonly style: { bold(s: string): string; dim(s: string): string; green(s: string): string; red(s: string): string; yellow(s: string): string; cyan(s: string): string };
+  /** The same helpers following stderr's colour policy, for text passed to info/warn/success. */
+  readonly errStyle: Output['style'];
+  /**
+   * A spinner on stderr while `task` runs; only when stderr is a TTY, not quiet and the format is not json/ndjson.
+   * Otherwise just awaits the task.
+   */
+  spin<T>(label: string, task: () => Promise<T>): Promise<T>;
+}
