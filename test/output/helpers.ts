@@ -1,0 +1,32 @@
+import { PassThrough } from 'node:stream';
+import { createOutput, resolveOutputSettings, type OutputSettingsInput } from '../../src/output/index.js';
+import type { Output } from '../../src/output/types.js';
+
+export interface Captured {
+  out: Output;
+  stdout: () => string;
+  stderr: () => string;
+}
+
+function capture(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** An Output over captured streams; settings go through the real resolver. Defaults: piped, no env. */
+export function make(input: Partial<OutputSettingsInput> = {}, secrets?: string[]): Captured {
+  const o = capture();
+  const e = capture();
+  const settings = resolveOutputSettings({ env: {}, stdoutIsTTY: false, stderrIsTTY: false, ...input });
+  const out = createOutput({ stdout: o.stream, stderr: e.stream }, settings, { secrets });
+  return { out, stdout: o.text, stderr: e.text };
+}
+
+export async function* slowly<T>(items: T[]): AsyncGenerator<T> {
+  for (const item of items) {
+    await new Promise((r) => setImmediate(r));
+    yield item;
+  }
+}
