@@ -1,6 +1,88 @@
-// Placeholder until the feature helper's billing/delivery/webhook/SFTP modules land; they replace this file.
-import type { Emu } from './types.js';
+// The emulator's feature modules: Auto Billing Reset, delivery configuration and its test operations,
+// webhooks, SFTP uploads and the simulated e-mail / Google Sheet / S3 channels.
+import type { Emu, EmuResponse } from './types.js';
+import { registerBilling } from './billing.js';
+import {
+  FieldError, email, httpUrl, isObj, onRunExportedSimple, port, registerDeliveryConfig, sendMail, str,
+  validationError,
+} from './delivery.js';
+import type { Obj } from './delivery.js';
+import { registerSftp, testSftp } from './sftp.js';
+import { postJson, registerWebhooks, webhookTimeout, webhookTimestamp } from './webhooks.js';
 
-export function registerFeatures(_emu: Emu): void | (() => void) {
-  return undefined;
+type TestHandler = (body: Obj) => Promise<EmuResponse> | EmuResponse;
+
+function testRoute(emu: Emu, name: string, fn: TestHandler): void {
+  emu.route('POST', `/v1/delivery/test-${name}`, async (req) => {
+    try {
+      return await fn(isObj(req.body) ? req.body : {});
+    } catch (e) {
+      if (e instanceof FieldError) return validationError(e);
+      throw e;
+    }
+  });
+}
+
+function registerDeliveryTests(emu: Emu): void {
+  testRoute(emu, 'webhook', async (b) => {
+    const url = httpUrl(b, 'url', 'url');
+    const out = await postJson(
+      url,
+      {
+        id: 'test',
+        object: 'run',
+        event: 'run.done',
+        squid: { id: 'test', name: 'Webhook test' },
+        timestamp: webhookTimestamp(emu.clock.now()),
+      },
+      webhookTimeout(emu),
+    );
+    const body: Obj = { success: out.ok, status_code: out.status_code };
+    if (out.error) body.error = out.error;
+    return { status: 200, body };
+  });
+
+  testRoute(emu, 'sftp', async (b) => {
+    const login = {
+      host: str(b, 'host', 'host'),
+      port: port(b, 'port', 'port'),
+      username: str(b, 'username', 'username'),
+      password: str(b, 'password', 'password'),
+      directory: str(b, 'directory', 'directory'),
+    };
+    const error = await testSftp(login);
+    return { status: 200, body: error === null ? { success: true } : { success: false, error } };
+  });
+
+  testRoute(emu, 'email', (b) => {
+    const to = email(b, 'email', 'email');
+    sendMail(emu, to, 'Test e-mail from your scraping platform', 'This is a test of e-mail delivery. It arrived, so e-mail delivery works.');
+    return { status: 200, body: { success: true } };
+  });
+
+  testRoute(emu, 'googlesheet', (b) => {
+    httpUrl(b, 'url', 'url');
+    return { status: 200, body: { success: true } };
+  });
+
+  testRoute(emu, 's3', (b) => {
+    str(b, 'bucket', 'bucket');
+    for (const k of ['aws_access_key', 'aws_secret_key']) if (b[k] !== undefined && b[k] !== null) str(b, k, k);
+    return { status: 200, body: { success: true } };
+  });
+}
+
+export function registerFeatures(emu: Emu): () => void {
+  const stops: (() => void)[] = [];
+  stops.push(registerBilling(emu));
+  registerDeliveryConfig(emu);
+  registerDeliveryTests(emu);
+  stops.push(registerWebhooks(emu));
+  stops.push(registerSftp(emu));
+  const onExported = (run: Obj, rows: Obj[]): void => onRunExportedSimple(emu, run, rows);
+  emu.events.on('run.exported', onExported);
+  stops.push(() => emu.events.off('run.exported', onExported));
+  return () => {
+    for (const s of stops.reverse()) s();
+  };
 }

@@ -1,0 +1,174 @@
+// Auto Billing Reset: the spec's state table, a periodic check on business time, a rolling 24 h cap and
+// suppression for the rest of the billing cycle after a failed charge.
+import type { AutoResetState, Emu } from './types.js';
+import { FieldError, errB, isObj, sendMail, userEmail, validationError } from './delivery.js';
+
+export const CHECK_INTERVAL_MS = 60_000;
+export const WINDOW_MS = 24 * 60 * 60_000;
+export const CYCLE_MS = 30 * 24 * 60 * 60_000;
+
+export const DEFAULT_AUTO_RESET: AutoResetState = {
+  enabled: false,
+  threshold_pct: 80,
+  max_resets_per_24h: 3,
+  reset_times: [],
+  suppressed_until: null,
+  payment_outcome: 'ok',
+};
+
+const PAYMENT_OUTCOMES = ['ok', 'declined', 'requires_3ds'] as const;
+
+function settings(emu: Emu): AutoResetState {
+  // A state file written before this section existed (or a hand-edited one) still loads.
+  const cur = emu.state.autoReset as Partial<AutoResetState> | undefined;
+  if (!cur || !Array.isArray(cur.reset_times)) {
+    emu.state.autoReset = { ...DEFAULT_AUTO_RESET, ...(cur ?? {}), reset_times: [] };
+  }
+  return emu.state.autoReset;
+}
+
+/** Raw usage percentage, or null without an active subscription. */
+export function usagePct(emu: Emu): number | null {
+  const sub = emu.state.subscription;
+  if (!sub || sub.active === false) return null;
+  const { available, consumed } = emu.state.balance;
+  if (!(available > 0)) return consumed > 0 ? 100 : 0;
+  return (consumed / available) * 100;
+}
+
+function resetsInWindow(ar: AutoResetState, now: number): number[] {
+  return ar.reset_times.filter((t) => t <= now && now - t < WINDOW_MS).sort((a, b) => a - b);
+}
+
+export function view(emu: Emu): Record<string, unknown> {
+  const ar = settings(emu);
+  const now = emu.clock.now();
+  const inWindow = resetsInWindow(ar, now);
+  const usage = usagePct(emu);
+  return {
+    enabled: ar.enabled,
+    threshold_pct: ar.threshold_pct,
+    max_resets_per_24h: ar.max_resets_per_24h,
+    resets_used_in_window: inWindow.length,
+    // The counter drops when the oldest reset leaves the rolling window.
+    window_resets_at: inWindow.length ? new Date(inWindow[0] + WINDOW_MS).toISOString() : null,
+    current_usage_pct: usage === null ? null : Math.round(usage * 100) / 100,
+  };
+}
+
+function suppressed(ar: AutoResetState, now: number): boolean {
+  if (ar.suppressed_until === null) return false;
+  if (now < ar.suppressed_until) return true;
+  ar.suppressed_until = null;
+  return false;
+}
+
+const FAILURE_REASON: Record<'declined' | 'requires_3ds', string> = {
+  declined: 'your card was declined',
+  requires_3ds: 'your card requires 3-D Secure authentication, which an automatic charge cannot complete',
+};
+
+/** Fires a reset when every condition of the state table holds. Returns what happened. */
+export function maybeReset(emu: Emu): 'reset' | 'failed' | 'none' {
+  const ar = settings(emu);
+  const now = emu.clock.now();
+  const usage = usagePct(emu);
+  const sub = emu.state.subscription;
+  if (!ar.enabled || usage === null || !sub || usage <= ar.threshold_pct) return 'none';
+  if (suppressed(ar, now)) return 'none';
+  if (resetsInWindow(ar, now).length >= ar.max_resets_per_24h) return 'none';
+
+  const outcome = ar.payment_outcome;
+  if (outcome === 'ok') {
+    const b = emu.state.balance;
+    b.consumed = 0;
+    sub.cycle_started_at = now;
+    sub.cycle_ends_at = now + CYCLE_MS;
+    b.reset_time = new Date(sub.cycle_ends_at).toISOString();
+    // Only the window matters; older resets would grow the state forever.
+    ar.reset_times = [...resetsInWindow(ar, now), now];
+    emu.markDirty();
+    return 'reset';
+  }
+  ar.suppressed_until = sub.cycle_ends_at > now ? sub.cycle_ends_at : now + CYCLE_MS;
+  const reason = FAILURE_REASON[outcome] ?? 'the payment failed';
+  sendMail(
+    emu,
+    userEmail(emu),
+    `Automatic billing reset failed: ${reason}`,
+    `Automatic billing reset failed: ${reason}. Your usage is at ${usage.toFixed(2)}% of your plan ` +
+      `(threshold ${ar.threshold_pct}%). No further automatic reset will be attempted until the end of the current ` +
+      `billing cycle (${new Date(ar.suppressed_until).toISOString()}). Update your payment method in the dashboard.`,
+  );
+  emu.markDirty();
+  return 'failed';
+}
+
+function intIn(body: Record<string, unknown>, key: string, lo: number, hi: number): number | undefined {
+  const v = body[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) {
+    throw new FieldError(key, `${key} must be an integer from ${lo} to ${hi}`);
+  }
+  return v;
+}
+
+export function registerBilling(emu: Emu): () => void {
+  settings(emu);
+  emu.route('GET', '/v1/plans/auto-reset', () => ({ status: 200, body: view(emu) }));
+
+  emu.route('POST', '/v1/plans/auto-reset', (req) => {
+    const body = isObj(req.body) ? req.body : {};
+    let threshold: number | undefined;
+    let max: number | undefined;
+    try {
+      if (typeof body.enabled !== 'boolean') throw new FieldError('enabled', 'enabled is required and must be a boolean (true or false)');
+      threshold = intIn(body, 'threshold_pct', 1, 100);
+      max = intIn(body, 'max_resets_per_24h', 1, 10);
+    } catch (e) {
+      if (e instanceof FieldError) return validationError(e);
+      throw e;
+    }
+    const ar = settings(emu);
+    ar.enabled = body.enabled;
+    if (threshold !== undefined) ar.threshold_pct = threshold;
+    if (max !== undefined) ar.max_resets_per_24h = max;
+    emu.markDirty();
+    if (ar.enabled) maybeReset(emu);
+    return { status: 200, body: view(emu) };
+  });
+
+  emu.route('POST', '/_emulator/usage', (req) => {
+    const pct = isObj(req.body) ? req.body.pct : undefined;
+    if (typeof pct !== 'number' || !Number.isFinite(pct) || pct < 0) {
+      return errB(400, 'validation_error', 'pct', 'pct must be a number >= 0 (percent of the plan allowance)');
+    }
+    const b = emu.state.balance;
+    b.consumed = (b.available * pct) / 100;
+    emu.markDirty();
+    return { status: 200, body: view(emu) };
+  });
+
+  emu.route('POST', '/_emulator/payment', (req) => {
+    const outcome = isObj(req.body) ? req.body.outcome : undefined;
+    if (!PAYMENT_OUTCOMES.includes(outcome as (typeof PAYMENT_OUTCOMES)[number])) {
+      return errB(400, 'validation_error', 'outcome', `outcome must be one of ${PAYMENT_OUTCOMES.join(', ')}`);
+    }
+    settings(emu).payment_outcome = outcome as AutoResetState['payment_outcome'];
+    emu.markDirty();
+    return { status: 200, body: { payment_outcome: outcome } };
+  });
+
+  let stopped = false;
+  let timer = 0;
+  const tick = (): void => {
+    if (stopped) return;
+    maybeReset(emu);
+    timer = emu.clock.schedule(CHECK_INTERVAL_MS, tick);
+  };
+  timer = emu.clock.schedule(CHECK_INTERVAL_MS, tick);
+  return () => {
+    stopped = true;
+    emu.clock.cancel(timer);
+  };
+}

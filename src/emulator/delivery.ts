@@ -1,0 +1,244 @@
+// Delivery configuration (POST /v1/delivery?squid=) and the helpers every delivery channel shares:
+// error bodies, the delivery log (GET /_emulator/deliveries) and the outbox of e-mails.
+import type { DeliveryRecord, Emu, EmuResponse, FtpFields, RunEvent, WebhookFields } from './types.js';
+import { RUN_EVENTS } from './types.js';
+
+export type Obj = Record<string, unknown>;
+
+/** A validation failure that becomes a 400 ErrB body naming the field. */
+export class FieldError extends Error {
+  constructor(
+    readonly param: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function errB(status: number, type: string, param: string, message: string): EmuResponse {
+  return { status, body: { error: { message, type, param } } };
+}
+
+export function validationError(e: FieldError): EmuResponse {
+  return errB(400, 'validation_error', e.param, e.message);
+}
+
+export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function str(o: Obj, key: string, param: string, opts: { optional?: boolean; allowEmpty?: boolean } = {}): string {
+  const v = o[key];
+  if (v === undefined && opts.optional) return '';
+  if (typeof v !== 'string') throw new FieldError(param, `${param} is required and must be a string`);
+  if (!opts.allowEmpty && v.trim() === '') throw new FieldError(param, `${param} must not be empty`);
+  return v;
+}
+
+export function bool(o: Obj, key: string, param: string): boolean {
+  const v = o[key];
+  if (typeof v !== 'boolean') throw new FieldError(param, `${param} is required and must be a boolean (true or false)`);
+  return v;
+}
+
+export function port(o: Obj, key: string, param: string): number {
+  const v = o[key];
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 65535) {
+    throw new FieldError(param, `${param} is required and must be an integer from 1 to 65535`);
+  }
+  return v;
+}
+
+export function httpUrl(o: Obj, key: string, param: string): string {
+  const v = str(o, key, param);
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new FieldError(param, `${param} must be an absolute http(s) URL`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new FieldError(param, `${param} must be an http(s) URL`);
+  return v;
+}
+
+export function email(o: Obj, key: string, param: string): string {
+  const v = str(o, key, param);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) throw new FieldError(param, `${param} must be an e-mail address`);
+  return v;
+}
+
+export function recordDelivery(emu: Emu, rec: Omit<DeliveryRecord, 'id' | 'at'> & { at?: string }): DeliveryRecord {
+  const full: DeliveryRecord = { id: emu.nextId(), at: emu.nowIso(), ...rec } as DeliveryRecord;
+  emu.state.deliveries.push(full);
+  emu.markDirty();
+  return full;
+}
+
+export function userEmail(emu: Emu): string {
+  const e = emu.state.user?.email;
+  return typeof e === 'string' && e !== '' ? e : 'user@example.com';
+}
+
+export function sendMail(emu: Emu, to: string, subject: string, body: string): void {
+  emu.state.outbox.push({ id: emu.nextId(), to, subject, body, at: emu.nowIso() });
+  emu.markDirty();
+}
+
+/** The live service writes naive timestamps with microseconds ("2025-02-04T10:26:50.847633"). */
+export function naiveMicros(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 23) + '000';
+}
+
+function ftpFields(v: unknown): FtpFields {
+  if (!isObj(v)) throw new FieldError('ftp_fields', 'ftp_fields must be an object');
+  const p = (k: string): string => `ftp_fields.${k}`;
+  return {
+    host: str(v, 'host', p('host')),
+    port: port(v, 'port', p('port')),
+    username: str(v, 'username', p('username')),
+    password: str(v, 'password', p('password')),
+    directory: str(v, 'directory', p('directory')),
+    is_active: bool(v, 'is_active', p('is_active')),
+  };
+}
+
+function webhookFields(v: unknown): WebhookFields {
+  if (!isObj(v)) throw new FieldError('webhook_fields', 'webhook_fields must be an object');
+  const url = httpUrl(v, 'url', 'webhook_fields.url');
+  const is_active = bool(v, 'is_active', 'webhook_fields.is_active');
+  const retry = bool(v, 'retry', 'webhook_fields.retry');
+  const ev = v.events;
+  if (!isObj(ev)) throw new FieldError('webhook_fields.events', 'webhook_fields.events is required and must be an object');
+  const events = {} as Record<RunEvent, boolean>;
+  for (const name of RUN_EVENTS) {
+    // The docs show both the flat dotted key ("run.done") and the nested form ({run: {done}}).
+    const nested = isObj(ev.run) ? ev.run[name.slice(4)] : undefined;
+    const value = name in ev ? ev[name] : nested;
+    if (typeof value !== 'boolean') {
+      throw new FieldError(`webhook_fields.events.${name}`, `webhook_fields.events.${name} is required and must be a boolean`);
+    }
+    events[name] = value;
+  }
+  return { url, is_active, retry, events };
+}
+
+function sheetFields(v: unknown): Obj {
+  if (!isObj(v)) throw new FieldError('google_sheet_fields', 'google_sheet_fields must be an object');
+  const url = httpUrl(v, 'url', 'google_sheet_fields.url');
+  const is_active = bool(v, 'is_active', 'google_sheet_fields.is_active');
+  const append = bool(v, 'append', 'google_sheet_fields.append');
+  return { url, is_active, append };
+}
+
+function s3Fields(v: unknown): Obj {
+  if (!isObj(v)) throw new FieldError('s3_fields', 's3_fields must be an object');
+  const out: Obj = {
+    bucket: str(v, 'bucket', 's3_fields.bucket'),
+    is_active: bool(v, 'is_active', 's3_fields.is_active'),
+    target_path: str(v, 'target_path', 's3_fields.target_path', { allowEmpty: true }),
+  };
+  for (const k of ['aws_access_key', 'aws_secret_key']) {
+    if (v[k] !== undefined && v[k] !== null) out[k] = str(v, k, `s3_fields.${k}`);
+  }
+  return out;
+}
+
+const CHANNELS = ['ftp_fields', 'webhook_fields', 'google_sheet_fields', 's3_fields', 'email'] as const;
+
+/** Validates and stores one channel on the squid record; returns the 201 body. */
+export function configureDelivery(emu: Emu, squid: Obj, body: unknown): Obj {
+  if (!isObj(body)) throw new FieldError(CHANNELS.join(','), 'the body must be a JSON object carrying one delivery configuration');
+  const present = CHANNELS.filter((k) => body[k] !== undefined || (k === 'email' && body.notifications !== undefined));
+  if (present.length !== 1) {
+    throw new FieldError(
+      CHANNELS.join(','),
+      present.length === 0
+        ? `the body must carry one of ${CHANNELS.join(', ')}`
+        : `the body must carry exactly one delivery configuration, got ${present.join(', ')}`,
+    );
+  }
+  const channel = present[0];
+  let out: Obj;
+  switch (channel) {
+    case 'ftp_fields':
+      out = { ftp_fields: (squid.ftp_fields = ftpFields(body.ftp_fields)) };
+      break;
+    case 'webhook_fields':
+      out = { webhook_fields: (squid.webhook_fields = webhookFields(body.webhook_fields)) };
+      break;
+    case 'google_sheet_fields':
+      out = { google_sheet_fields: (squid.google_sheet_fields = sheetFields(body.google_sheet_fields)) };
+      break;
+    case 's3_fields':
+      out = { s3_fields: (squid.s3_fields = s3Fields(body.s3_fields)) };
+      break;
+    default: {
+      const address = email(body, 'email', 'email');
+      const notifications = bool(body, 'notifications', 'notifications');
+      squid.email = address;
+      squid.notifications = notifications;
+      squid.notifications_activation_date = naiveMicros(emu.clock.now());
+      out = { email: address, notifications, notifications_activation_date: squid.notifications_activation_date };
+    }
+  }
+  emu.markDirty();
+  // A copy, so a later change to the stored record cannot alter an answer already given.
+  return structuredClone(out);
+}
+
+export function registerDeliveryConfig(emu: Emu): void {
+  emu.route('POST', '/v1/delivery', (req) => {
+    const hash = req.query.get('squid');
+    if (!hash) return errB(400, 'validation_error', 'squid', 'Query parameter squid (the squid hash) is required');
+    const squid = emu.state.squids[hash];
+    if (!squid) return errB(404, 'not_found_error', 'squid', `Squid ${hash} does not exist`);
+    try {
+      return { status: 201, body: configureDelivery(emu, squid, req.body) };
+    } catch (e) {
+      if (e instanceof FieldError) return validationError(e);
+      throw e;
+    }
+  });
+
+  emu.route('GET', '/_emulator/deliveries', (req) => {
+    const filters = ['kind', 'squid', 'run', 'event'].map((k) => [k, req.query.get(k)] as const).filter(([, v]) => v);
+    const rows = emu.state.deliveries.filter((d) =>
+      filters.every(([k, v]) => String((d as unknown as Obj)[k]) === v),
+    );
+    return { status: 200, body: rows };
+  });
+
+  emu.route('GET', '/_emulator/outbox', () => ({ status: 200, body: emu.state.outbox }));
+}
+
+/** E-mail, Google Sheet and S3 channels, which the emulator completes without an external backend. */
+export function onRunExportedSimple(emu: Emu, run: Obj, rows: Obj[]): void {
+  const squidId = String(run.squid);
+  const squid = emu.state.squids[squidId];
+  if (!squid) return;
+  const runId = String(run.id);
+  const name = String(squid.name ?? squidId);
+  if (squid.notifications === true) {
+    const to = typeof squid.email === 'string' && squid.email !== '' ? squid.email : userEmail(emu);
+    sendMail(
+      emu,
+      to,
+      `Run ${runId} of squid "${name}" is done`,
+      `Your run ${runId} of squid "${name}" finished with ${rows.length} results. Download them with: sq runs download ${runId}`,
+    );
+    recordDelivery(emu, { kind: 'email', squid: squidId, run: runId, attempt: 1, ok: true, error: null, target: to });
+  }
+  const sheet = squid.google_sheet_fields;
+  if (isObj(sheet) && sheet.is_active === true) {
+    recordDelivery(emu, {
+      kind: 'googlesheet', squid: squidId, run: runId, attempt: 1, ok: true, error: null,
+      target: String(sheet.url), simulated: true,
+    });
+  }
+  const s3 = squid.s3_fields;
+  if (isObj(s3) && s3.is_active === true) {
+    const prefix = String(s3.target_path ?? '').replace(/^\/+|\/+$/g, '');
+    recordDelivery(emu, {
+      kind: 's3', squid: squidId, run: runId, attempt: 1, ok: true, error: null,
+      target: `s3://${String(s3.bucket)}/${prefix ? prefix + '/' : ''}`, simulated: true,
+    });
+  }
+}
