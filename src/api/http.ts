@@ -1,0 +1,446 @@
+// The thin HTTP module: every request of sq goes through here. It owns auth, pacing, retries, timeouts, error
+// mapping and the redacted --verbose trace (reliability.md).
+import type { Dispatcher } from 'undici';
+import { ApiError, AuthError, NotFoundError, RateLimitError, SqError } from '../errors.js';
+import { Pacer } from './pacing.js';
+import { errorMessage } from './messages.js';
+import { redactBody, redactUrl } from './redact.js';
+
+export interface HttpOptions {
+  baseUrl: string;
+  token: string | null;
+  /** Write a trace line (already redacted) when --verbose; undefined when not tracing. */
+  trace?: (line: string) => void;
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  signal?: AbortSignal;
+  userAgent?: string;
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined | null>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Send without the Authorization header (signed download URLs, public endpoints). */
+  noAuth?: boolean;
+  /** Statuses that are returned instead of thrown (e.g. 202 is always fine; 404 for existence checks). */
+  okStatuses?: number[];
+}
+
+export interface HttpResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  data: T;
+  url: string;
+}
+
+export interface StreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: NodeJS.ReadableStream & AsyncIterable<Buffer>;
+}
+
+/** A write whose outcome is unknown: it may have reached the server. Never retried. */
+export class AmbiguousWriteError extends ApiError {}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+const RETRY_STATUSES = new Set([500, 502, 503, 504]);
+// Errors where the request certainly never reached the server: safe to retry even a POST.
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+const TRANSIENT_CODES = new Set([
+  ...NOT_SENT_CODES,
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
+export const MAX_RETRIES = 4;
+export const MAX_CONSECUTIVE_429 = 5;
+export const MAX_429_WAIT_MS = 5 * 60_000;
+
+/** Shared by every client of the process, so a batch cannot storm a failing server. */
+const retryBudget = { tokens: 10, max: 10 };
+
+type RequestFn = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+let undiciLoaded: Promise<{ Agent: new (o: object) => Dispatcher; request: RequestFn }> | undefined;
+
+function loadUndici() {
+  // undici's index costs ~200 ms to load on these machines; the agent and request pieces cost ~20 ms.
+  undiciLoaded ??= (async () => {
+    try {
+      const [agent, req] = await Promise.all([
+        import('undici/lib/dispatcher/agent.js' as string),
+        import('undici/lib/api/api-request.js' as string),
+      ]);
+      return { Agent: agent.default, request: req.default as RequestFn };
+    } catch {
+      const u = await import('undici');
+      return {
+        Agent: u.Agent as unknown as new (o: object) => Dispatcher,
+        request: function (this: Dispatcher, o: Dispatcher.RequestOptions) {
+          return this.request(o);
+        } as RequestFn,
+      };
+    }
+  })();
+  return undiciLoaded;
+}
+
+export class HttpClient {
+  readonly baseUrl: string;
+  private readonly pacer: Pacer;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private agent: Dispatcher | undefined;
+  /** Counts requests actually sent (for tests and benchmarks). */
+  sent = 0;
+
+  constructor(private readonly opts: HttpOptions) {
+    this.baseUrl = opts.baseUrl;
+    this.now = opts.now ?? Date.now;
+    this.sleep =
+      opts.sleep ??
+      ((ms) =>
+        new Promise((resolve, reject) => {
+          const t = setTimeout(resolve, ms);
+          opts.signal?.addEventListener('abort', () => {
+            clearTimeout(t);
+            reject(opts.signal?.reason);
+          }, { once: true });
+        }));
+    this.random = opts.random ?? Math.random;
+    this.pacer = new Pacer(this.now, this.sleep);
+  }
+
+  get hasToken(): boolean {
+    return !!this.opts.token;
+  }
+
+  async get<T = unknown>(path: string, o: RequestOptions = {}): Promise<T> {
+    return (await this.request<T>('GET', path, o)).data;
+  }
+
+  async post<T = unknown>(path: string, body?: unknown, o: RequestOptions = {}): Promise<T> {
+    return (await this.request<T>('POST', path, { ...o, body })).data;
+  }
+
+  async delete<T = unknown>(path: string, o: RequestOptions = {}): Promise<T> {
+    return (await this.request<T>('DELETE', path, o)).data;
+  }
+
+  /** Build the absolute URL for a path (`/v1/...`) or pass an absolute URL through. */
+  url(path: string, query?: RequestOptions['query']): URL {
+    const u = /^https?:\/\//.test(path) ? new URL(path) : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (v !== undefined && v !== null) u.searchParams.set(k, String(v));
+    }
+    return u;
+  }
+
+  async request<T = unknown>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResponse<T>> {
+    const res = await this.send(method, path, o, false);
+    const text = await readText(res.body);
+    return { status: res.statusCode, headers: res.headers, data: parseJson(text, res.statusCode, method, path) as T, url: res.url };
+  }
+
+  /** For downloads: the body is handed over as a stream once the status is known good. */
+  async stream(method: string, path: string, o: RequestOptions = {}): Promise<StreamResponse> {
+    const res = await this.send(method, path, o, true);
+    return { status: res.statusCode, headers: res.headers, body: res.body as unknown as StreamResponse['body'] };
+  }
+
+  async close(): Promise<void> {
+    const a = this.agent;
+    this.agent = undefined;
+    if (a) await a.close().catch(() => undefined);
+  }
+
+  private async dispatcher(): Promise<{ agent: Dispatcher; request: RequestFn }> {
+    const { Agent, request } = await loadUndici();
+    this.agent ??= new Agent({
+      connect: { timeout: this.opts.connectTimeoutMs ?? 10_000 },
+      headersTimeout: this.opts.headersTimeoutMs ?? 30_000,
+      bodyTimeout: this.opts.bodyTimeoutMs ?? 60_000,
+      keepAliveTimeout: 10_000,
+    });
+    return { agent: this.agent, request };
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    o: RequestOptions,
+    _streaming: boolean,
+  ): Promise<Dispatcher.ResponseData & { url: string }> {
+    method = method.toUpperCase();
+    const url = this.url(path, o.query);
+    const isApi = url.origin === new URL(this.baseUrl).origin;
+    if (!o.noAuth && isApi && !this.opts.token) {
+      throw new AuthError('no API key: run `sq auth login`, or set SQ_TOKEN');
+    }
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.opts.userAgent ?? 'sq',
+      ...o.headers,
+    };
+    if (!o.noAuth && isApi && this.opts.token) headers.authorization = `Token ${this.opts.token}`;
+    let payload: string | undefined;
+    if (o.body !== undefined) {
+      payload = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const bucket = this.pacer.bucket(url.pathname);
+    const safe = SAFE_METHODS.has(method);
+    let attempt = 0;
+    let consecutive429 = 0;
+    let first429At: number | null = null;
+    const { agent, request } = await this.dispatcher();
+
+    for (;;) {
+      await bucket.acquire();
+      const started = this.now();
+      this.traceRequest(method, url, headers, o.body);
+      let res: Dispatcher.ResponseData;
+      try {
+        this.sent++;
+        res = await request.call(agent, {
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: payload,
+          signal: this.opts.signal,
+        });
+      } catch (err) {
+        if (this.opts.signal?.aborted) throw err;
+        const code = errCode(err);
+        this.trace(`* ${method} ${redactUrl(url)} failed: ${code ?? (err as Error).message} (${this.now() - started} ms)`);
+        const retriable = safe ? TRANSIENT_CODES.has(code ?? '') : NOT_SENT_CODES.has(code ?? '');
+        if (retriable && attempt < MAX_RETRIES && takeRetry()) {
+          await this.sleep(this.backoff(attempt++));
+          continue;
+        }
+        throw networkError(err, method, url, safe);
+      }
+      const status = res.statusCode;
+      this.traceResponse(res, started);
+      this.observeRateHeaders(bucket, res.headers);
+
+      if (status === 429) {
+        const retryAfter = retryAfterSeconds(res.headers) ?? 1;
+        const text = await readText(res.body).catch(() => '');
+        consecutive429++;
+        first429At ??= this.now();
+        const waited = this.now() - first429At;
+        if (consecutive429 >= MAX_CONSECUTIVE_429 || waited + retryAfter * 1000 > MAX_429_WAIT_MS) {
+          throw new RateLimitError(
+            `rate limited on ${url.pathname} after ${consecutive429} attempts; retry after ${retryAfter} s` +
+              (text ? ` (${errorMessage(safeParse(text)) ?? 'Rate limit exceeded'})` : ''),
+            { status: 429, retryAfter },
+          );
+        }
+        bucket.pause(retryAfter * 1000 + Math.floor(this.random() * 1000));
+        continue;
+      }
+      consecutive429 = 0;
+
+      if (safe && RETRY_STATUSES.has(status) && attempt < MAX_RETRIES && takeRetry()) {
+        await readText(res.body).catch(() => '');
+        await this.sleep(this.backoff(attempt++));
+        continue;
+      }
+      if (status >= 400 && !(o.okStatuses ?? []).includes(status)) {
+        const text = await readText(res.body).catch(() => '');
+        throw httpError(status, text, method, url, res.headers);
+      }
+      giveBackRetry();
+      return Object.assign(res, { url: url.toString() });
+    }
+  }
+
+  /** Full-jitter backoff: random(0, min(20 s, 0.5 s × 2^attempt)). */
+  private backoff(attempt: number): number {
+    return Math.floor(this.random() * Math.min(20_000, 500 * 2 ** attempt));
+  }
+
+  private observeRateHeaders(bucket: ReturnType<Pacer['bucket']>, h: Record<string, string | string[] | undefined>) {
+    const remaining = num(h['x-ratelimit-remaining']);
+    const reset = num(h['x-ratelimit-reset']);
+    let resetInMs: number | null = null;
+    if (reset !== null) {
+      resetInMs = Math.max(0, reset * 1000 - serverNow(h.date));
+    }
+    bucket.observe(remaining, resetInMs);
+  }
+
+  private trace(line: string) {
+    this.opts.trace?.(line);
+  }
+
+  private traceRequest(method: string, url: URL, headers: Record<string, string>, body: unknown) {
+    if (!this.opts.trace) return;
+    this.trace(`> ${method} ${redactUrl(url)}`);
+    for (const [k, v] of Object.entries(headers)) {
+      this.trace(`> ${k}: ${k === 'authorization' ? maskAuth(v) : v}`);
+    }
+    if (body !== undefined) this.trace(`> ${redactBody(body, this.secrets())}`);
+  }
+
+  private traceResponse(res: Dispatcher.ResponseData, started: number) {
+    if (!this.opts.trace) return;
+    const h = res.headers;
+    const rl =
+      h['x-ratelimit-limit'] !== undefined
+        ? ` rate-limit ${h['x-ratelimit-remaining']}/${h['x-ratelimit-limit']} reset ${h['x-ratelimit-reset']}`
+        : '';
+    const ra = h['retry-after'] !== undefined ? ` retry-after ${h['retry-after']}` : '';
+    this.trace(`< ${res.statusCode} (${this.now() - started} ms)${rl}${ra}`);
+  }
+
+  private secrets(): string[] {
+    return this.opts.token ? [this.opts.token] : [];
+  }
+}
+
+/**
+ * The server's "now", for measuring X-RateLimit-Reset (a UNIX time on the server's clock). The Date header only has
+ * whole seconds, so when it agrees with our clock to within that resolution, our clock gives the sub-second part;
+ * otherwise (skewed clocks) the Date header wins.
+ */
+export function serverNow(date: string | string[] | undefined, local = Date.now()): number {
+  const d = typeof date === 'string' ? Date.parse(date) : NaN;
+  if (!Number.isFinite(d)) return local;
+  const skew = d - local;
+  return skew > -1500 && skew < 500 ? local : d;
+}
+
+/** For tests: give the process-wide retry budget back. */
+export function resetRetryBudget(): void {
+  retryBudget.tokens = retryBudget.max;
+}
+
+function takeRetry(): boolean {
+  if (retryBudget.tokens < 1) return false;
+  retryBudget.tokens -= 1;
+  return true;
+}
+
+function giveBackRetry() {
+  retryBudget.tokens = Math.min(retryBudget.max, retryBudget.tokens + 0.1);
+}
+
+function maskAuth(v: string): string {
+  const m = /^(\S+)\s+(\S+)$/.exec(v);
+  if (!m) return '****';
+  return `${m[1]} ****${m[2].slice(-4)}`;
+}
+
+function num(v: string | string[] | undefined): number | null {
+  if (typeof v !== 'string' || v.trim() === '') return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+function retryAfterSeconds(h: Record<string, string | string[] | undefined>): number | null {
+  const v = h['retry-after'];
+  if (typeof v !== 'string') return null;
+  const n = Number(v);
+  if (Number.isFinite(n)) return Math.max(0, Math.ceil(n));
+  const d = Date.parse(v);
+  return Number.isFinite(d) ? Math.max(0, Math.ceil((d - Date.now()) / 1000)) : null;
+}
+
+function errCode(err: unknown): string | undefined {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code ?? e?.cause?.code;
+}
+
+async function readText(body: Dispatcher.ResponseData['body']): Promise<string> {
+  return body.text();
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function describeNonJson(text: string): string {
+  if (/^\s*</.test(text)) return 'an HTML page';
+  if (text.trim() === '') return 'an empty body';
+  return 'a body that is not valid JSON (truncated or malformed)';
+}
+
+function parseJson(text: string, status: number, method: string, url: string): unknown {
+  if (text === '' && (status === 204 || method === 'DELETE')) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(`the API answered ${method} ${pathOf(url)} with HTTP ${status} and ${describeNonJson(text)} instead of JSON`, { status });
+  }
+}
+
+function pathOf(url: string | URL): string {
+  try {
+    return new URL(String(url)).pathname;
+  } catch {
+    return String(url);
+  }
+}
+
+function httpError(status: number, text: string, method: string, url: URL, headers: Record<string, string | string[] | undefined>): SqError {
+  const body = safeParse(text);
+  const fromBody = typeof body === 'string' ? null : errorMessage(body);
+  const where = `${method} ${url.pathname}`;
+  const msg = fromBody ?? (typeof body === 'string' && body.trim() ? `HTTP ${status} with ${describeNonJson(body)}` : `HTTP ${status}`);
+  if (status === 401 || status === 403) {
+    return new AuthError(`${msg} (HTTP ${status}): the API key was rejected; run \`sq auth login\` or check SQ_TOKEN`, { status });
+  }
+  if (status === 404) return new NotFoundError(`${msg} (${where}, HTTP 404)`, { status });
+  if (status === 429) return new RateLimitError(msg, { status, retryAfter: retryAfterSeconds(headers) });
+  return new ApiError(`${msg} (${where}, HTTP ${status})`, { status });
+}
+
+function networkError(err: unknown, method: string, url: URL, safe: boolean): SqError {
+  const code = errCode(err) ?? 'network error';
+  const base = `${method} ${url.origin}${url.pathname} failed: ${describeCode(code, err)}`;
+  if (!safe && !NOT_SENT_CODES.has(code)) {
+    return new AmbiguousWriteError(
+      `${base}. The request may have reached the server: it was not retried, so check its effect before trying again`,
+      { cause: err },
+    );
+  }
+  return new ApiError(base, { cause: err });
+}
+
+function describeCode(code: string, err: unknown): string {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is the server running? check --base-url / SQ_BASE_URL)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found (check --base-url / SQ_BASE_URL)';
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'timed out connecting';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return 'timed out waiting for the response';
+    case 'UND_ERR_BODY_TIMEOUT':
+      return 'timed out reading the response body';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'the connection was reset';
+    default:
+      return `${code}${err instanceof Error && err.message && !err.message.includes(code) ? ` (${err.message})` : ''}`;
+  }
+}

@@ -1,0 +1,53 @@
+import { defineVerb } from '../../command.js';
+import { UsageError } from '../../errors.js';
+import { readAllStdin } from '../../io/stdin.js';
+
+export default defineVerb({
+  name: 'login',
+  summary: 'Store an API key in a profile after checking it with GET /v1/me',
+  description:
+    'Asks for the key with a hidden prompt on a terminal, or reads it from stdin with --with-token. The key is checked ' +
+    'against the API (GET /v1/me) before it is saved, with the base URL, in the profile (--profile, SQ_PROFILE, ' +
+    'else the active one, else "default"), which becomes the active profile.',
+  options: [{ flags: '--with-token', description: 'read the key from stdin instead of prompting' }],
+  examples: [
+    'sq auth login',
+    'echo "$LOBSTR_KEY" | sq auth login --with-token',
+    'sq auth login --profile staging --base-url http://127.0.0.1:8787',
+  ],
+  async run(ctx, _args, opts) {
+    let token: string;
+    if (opts.withToken) {
+      token = (await readAllStdin(ctx.io.stdin)).trim();
+      if (!token) throw new UsageError('--with-token: no key on stdin (pipe it in, e.g. `echo "$KEY" | sq auth login --with-token`)');
+    } else {
+      if (!ctx.canPrompt()) {
+        throw new UsageError('no terminal to prompt on: pipe the key in with --with-token (keys are never accepted as arguments)');
+      }
+      const p = await ctx.prompter();
+      token = (await p.password('Paste your API key (input is hidden):', { flag: '--with-token' })).trim();
+      if (!token) throw new UsageError('no key entered');
+    }
+    if (/\s/.test(token)) throw new UsageError('the key contains whitespace: paste only the key');
+
+    const [{ HttpClient }, { resolveAuth }] = await Promise.all([import('../../api/http.js'), import('../../config/resolve.js')]);
+    const store = await ctx.config();
+    const auth = resolveAuth(ctx.globals, ctx.env, store);
+    const baseUrl = auth.baseUrl;
+    const http = new HttpClient({
+      baseUrl,
+      token,
+      trace: ctx.globals.verbose ? (l) => void ctx.io.stderr.write(`${l}\n`) : undefined,
+      signal: ctx.signal,
+    });
+    ctx.onCleanup(() => http.close());
+    const user = (await http.get('/v1/me')) as Record<string, unknown>;
+    const who = typeof user.email === 'string' ? user.email : 'unknown user';
+    await store.save(auth.profile, { ...store.get(auth.profile), token, base_url: baseUrl, user: who }, true);
+    ctx.out.success(`Logged in as ${who} (profile "${auth.profile}", ${baseUrl})`);
+    if (ctx.env.SQ_TOKEN) ctx.out.warn('SQ_TOKEN is set in this environment and overrides the stored key.');
+    if (ctx.outputSettings().format === 'json') {
+      await ctx.out.record({ profile: auth.profile, base_url: baseUrl, user: who });
+    }
+  },
+});

@@ -1,0 +1,21 @@
+// Every noun sq knows, in the order help lists them. Modules load only when their noun is invoked.
+import type { NounEntry } from '../command.js';
+
+export const NOUNS: NounEntry[] = [
+  { name: 'auth', summary: 'Log in, log out and show which key and profile are in use', load: () => import('./auth/index.js') },
+  { name: 'profiles', summary: 'List and remove stored profiles', load: () => import('./profiles/index.js') },
+  { name: 'me', summary: 'Show the current user', leaf: true, load: () => import('./me.js') },
+  { name: 'balance', summary: 'Show the credit balance (remaining = available - consumed)', leaf: true, load: () => import('./balance.js') },
+  { name: 'crawlers', summary: 'Browse crawlers, their parameters and result attributes', load: () => import('./crawlers/index.js') },
+  { name: 'squids', summary: 'Create, configure, empty and delete squids (scraping jobs)', load: () => import('./squids/index.js') },
+  { name: 'tasks', summary: 'Add, upload, list and delete the tasks of a squid', load: () => import('./tasks/index.js') },
+  { name: 'runs', summary: 'Start, watch, abort and download runs', load: () => import('./runs/index.js') },
+  { name: 'results', summary: 'List and export the results of a squid or a run', load: () => import('./results/index.js') },
+  { name: 'accounts', summary: 'Synchronize, list and delete third-party site accounts', load: () => import('./accounts/index.js') },
+  { name: 'delivery', summary: 'Configure where results go: SFTP, webhooks, e-mail, sheets, S3; apply from a file', load: () => import('./delivery/index.js') },
+  { name: 'billing', summary: 'Show and set the automatic billing reset (re-charges the card on file)', load: () => import('./billing/index.js') },
+  { name: 'webhook', summary: 'Receive webhook events locally (listen, validate, forward)', load: () => import('./webhook/index.js') },
+  { name: 'api', summary: 'Make an authenticated API request (same auth, pacing and retries)', leaf: true, load: () => import('./api.js') },
+  { name: 'emulator', summary: 'Run the local emulator of the whole API', load: () => import('./emulator/index.js') },
+  { name: 'completion', summary: 'Print the shell completion script for bash, zsh or fish', leaf: true, load: () => import('./completion.js') },
+];

@@ -1,0 +1,12 @@
+import { defineVerb } from '../command.js';
+
+export default defineVerb({
+  name: 'me',
+  summary: 'Show the current user (GET /v1/me)',
+  examples: ['sq me', 'sq me --json', 'sq me --fields email,plan'],
+  async run(ctx) {
+    const http = await ctx.http();
+    const user = await http.get('/v1/me');
+    await ctx.out.record(user, { title: 'User' });
+  },
+});

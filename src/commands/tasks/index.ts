@@ -1,0 +1,7 @@
+import { defineNoun } from '../../command.js';
+
+export default defineNoun({
+  name: 'tasks',
+  summary: 'tasks',
+  verbs: [],
+});

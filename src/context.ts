@@ -1,0 +1,67 @@
+// Ctx: everything a command may touch. Commands never reach for process, conf, undici, ora or prompts directly,
+// so tests can run the whole CLI in-process with captured streams, a temp config dir and the emulator's URL.
+import type { Output, OutputSettings } from './output/types.js';
+import type { HttpClient } from './api/http.js';
+import type { ProfileStore } from './config/store.js';
+import type { Prompter } from './prompt.js';
+
+export interface IO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  columns: number;
+}
+
+export interface Globals {
+  profile?: string;
+  baseUrl?: string;
+  json: boolean;
+  format?: string;
+  fields?: string;
+  color: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  yes: boolean;
+  input: boolean;
+  dryRun: boolean;
+  showSecrets: boolean;
+}
+
+export interface Ctx {
+  io: IO;
+  env: Record<string, string | undefined>;
+  globals: Globals;
+  /** Output rendering; built on first use from globals and the terminal. */
+  readonly out: Output;
+  outputSettings(): OutputSettings;
+  config(): Promise<ProfileStore>;
+  /** The API client with the resolved key and base URL; throws AuthError when there is no key. */
+  http(opts?: { auth?: boolean }): Promise<HttpClient>;
+  prompter(): Promise<Prompter>;
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  /** Run at the end of the command, success or not (close pools, remove temp files). */
+  onCleanup(fn: () => void | Promise<void>): void;
+  /** Never prompt: --no-input, SQ_NO_INPUT, CI, or no terminal on stdin. */
+  canPrompt(): boolean;
+}
+
+export const DEFAULT_GLOBALS: Globals = {
+  json: false,
+  color: true,
+  quiet: false,
+  verbose: false,
+  yes: false,
+  input: true,
+  dryRun: false,
+  showSecrets: false,
+};
+
+export function envFlag(v: string | undefined): boolean {
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}

@@ -1,0 +1,79 @@
+// Typed errors. Each carries its exit code (cli-contract.md); only main.ts turns them into output and codes.
+
+export const ExitCode = {
+  OK: 0,
+  FAILURE: 1,
+  USAGE: 2,
+  NOT_FOUND: 3,
+  AUTH: 4,
+  RATE_LIMITED: 5,
+  RUN_FAILED: 6,
+  TIMEOUT: 7,
+  PARTIAL: 8,
+  INTERRUPTED: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export class SqError extends Error {
+  readonly exitCode: number = ExitCode.FAILURE;
+  /** HTTP status when the error came from a response. */
+  status: number | null = null;
+  /** Seconds the server asked us to wait, when known. */
+  retryAfter: number | null = null;
+  /** Extra lines printed after the message (hints, per-item reports). */
+  details: string[] = [];
+
+  constructor(message: string, opts: { status?: number | null; retryAfter?: number | null; details?: string[]; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    if (opts.status !== undefined) this.status = opts.status;
+    if (opts.retryAfter !== undefined) this.retryAfter = opts.retryAfter;
+    if (opts.details) this.details = opts.details;
+  }
+}
+
+/** Bad flags, arguments or input files; always raised before any request is sent. */
+export class UsageError extends SqError {
+  override readonly exitCode = ExitCode.USAGE;
+}
+
+export class NotFoundError extends SqError {
+  override readonly exitCode = ExitCode.NOT_FOUND;
+}
+
+export class AuthError extends SqError {
+  override readonly exitCode = ExitCode.AUTH;
+}
+
+/** The API answered with an error, or the network failed. */
+export class ApiError extends SqError {
+  override readonly exitCode = ExitCode.FAILURE;
+}
+
+export class RateLimitError extends SqError {
+  override readonly exitCode = ExitCode.RATE_LIMITED;
+}
+
+export class RunFailedError extends SqError {
+  override readonly exitCode = ExitCode.RUN_FAILED;
+}
+
+export class TimeoutError extends SqError {
+  override readonly exitCode = ExitCode.TIMEOUT;
+}
+
+export class PartialFailureError extends SqError {
+  override readonly exitCode = ExitCode.PARTIAL;
+}
+
+export class InterruptedError extends SqError {
+  override readonly exitCode = ExitCode.INTERRUPTED;
+  constructor(message = 'interrupted') {
+    super(message);
+  }
+}
+
+/** A user answered "no" at a confirmation: nothing was sent. Exit 1 like gh. */
+export class CancelledError extends SqError {
+  override readonly exitCode = ExitCode.FAILURE;
+}

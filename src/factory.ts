@@ -1,0 +1,162 @@
+// Builds the real Ctx (or a test one, from overrides). Every dependency is created on first use.
+import { DEFAULT_GLOBALS, envFlag, type Ctx, type Globals, type IO } from './context.js';
+import type { Output, OutputSettings } from './output/types.js';
+import { createOutput, resolveOutputSettings } from './output/index.js';
+import type { HttpClient } from './api/http.js';
+import type { ProfileStore } from './config/store.js';
+import type { Prompter } from './prompt.js';
+import { AuthError, UsageError } from './errors.js';
+import { parseDuration } from './validate/duration.js';
+
+export interface ContextInit {
+  io?: Partial<IO>;
+  env?: Record<string, string | undefined>;
+  signal?: AbortSignal;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export function processIO(): IO {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    stdoutIsTTY: !!process.stdout.isTTY,
+    stderrIsTTY: !!process.stderr.isTTY,
+    stdinIsTTY: !!process.stdin.isTTY,
+    columns: process.stdout.columns || 100,
+  };
+}
+
+export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promise<void> } {
+  const base = init.io?.stdout ? undefined : processIO();
+  const io: IO = {
+    stdout: init.io?.stdout ?? base!.stdout,
+    stderr: init.io?.stderr ?? base!.stderr,
+    stdin: init.io?.stdin ?? base?.stdin ?? process.stdin,
+    stdoutIsTTY: init.io?.stdoutIsTTY ?? base?.stdoutIsTTY ?? false,
+    stderrIsTTY: init.io?.stderrIsTTY ?? base?.stderrIsTTY ?? false,
+    stdinIsTTY: init.io?.stdinIsTTY ?? base?.stdinIsTTY ?? false,
+    columns: init.io?.columns ?? base?.columns ?? 100,
+  };
+  const env = init.env ?? process.env;
+  const now = init.now ?? Date.now;
+  const signal = init.signal ?? new AbortController().signal;
+  const sleep =
+    init.sleep ??
+    ((ms: number) =>
+      new Promise<void>((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
+        const t = setTimeout(() => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        }, ms);
+        const onAbort = () => {
+          clearTimeout(t);
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+      }));
+
+  const cleanups: (() => void | Promise<void>)[] = [];
+  let out: Output | undefined;
+  let settings: OutputSettings | undefined;
+  let store: Promise<ProfileStore> | undefined;
+  const clients = new Map<string, Promise<HttpClient>>();
+  let prompter: Promise<Prompter> | undefined;
+
+  const ctx: Ctx & { cleanup(): Promise<void> } = {
+    io,
+    env,
+    globals: { ...DEFAULT_GLOBALS } as Globals,
+    signal,
+    now,
+    sleep,
+    outputSettings() {
+      if (!settings) {
+        settings = resolveOutputSettings({
+          json: ctx.globals.json,
+          format: ctx.globals.format,
+          fields: ctx.globals.fields,
+          color: ctx.globals.color,
+          quiet: ctx.globals.quiet,
+          showSecrets: ctx.globals.showSecrets,
+          env,
+          stdoutIsTTY: io.stdoutIsTTY,
+          stderrIsTTY: io.stderrIsTTY,
+          columns: io.columns,
+        });
+      }
+      return settings;
+    },
+    get out(): Output {
+      if (!out) {
+        out = createOutput(io, ctx.outputSettings());
+      }
+      return out;
+    },
+    config() {
+      store ??= import('./config/store.js').then((m) => new m.ProfileStore(env));
+      return store;
+    },
+    async http(opts: { auth?: boolean } = {}) {
+      const needAuth = opts.auth !== false;
+      const key = needAuth ? 'auth' : 'anon';
+      let c = clients.get(key);
+      if (!c) {
+        c = (async () => {
+          const [{ HttpClient }, { resolveAuth }] = await Promise.all([import('./api/http.js'), import('./config/resolve.js')]);
+          const auth = resolveAuth(ctx.globals, env, await ctx.config());
+          if (needAuth && !auth.token) {
+            throw new AuthError(`no API key for profile "${auth.profile}": run \`sq auth login\`, or set SQ_TOKEN`);
+          }
+          const client = new HttpClient({
+            baseUrl: auth.baseUrl,
+            token: auth.token,
+            trace: ctx.globals.verbose ? (line) => void io.stderr.write(`${line}\n`) : undefined,
+            connectTimeoutMs: timeoutEnv(env, 'SQ_CONNECT_TIMEOUT'),
+            headersTimeoutMs: timeoutEnv(env, 'SQ_HEADERS_TIMEOUT'),
+            bodyTimeoutMs: timeoutEnv(env, 'SQ_BODY_TIMEOUT'),
+            signal,
+            sleep,
+          });
+          cleanups.push(() => client.close());
+          return client;
+        })();
+        c.catch(() => clients.delete(key));
+        clients.set(key, c);
+      }
+      return c;
+    },
+    prompter() {
+      prompter ??= import('./prompt.js').then((m) => m.createPrompter(io, () => ctx.canPrompt()));
+      return prompter;
+    },
+    canPrompt() {
+      if (!ctx.globals.input) return false;
+      if (envFlag(env.SQ_NO_INPUT) || envFlag(env.CI)) return false;
+      return io.stdinIsTTY && io.stderrIsTTY;
+    },
+    onCleanup(fn) {
+      cleanups.push(fn);
+    },
+    async cleanup() {
+      for (const fn of cleanups.splice(0).reverse()) {
+        try {
+          await fn();
+        } catch {
+          // cleanup must never mask the command's own outcome
+        }
+      }
+    },
+  };
+  return ctx;
+}
+
+function timeoutEnv(env: Record<string, string | undefined>, name: string): number | undefined {
+  const v = env[name];
+  if (!v) return undefined;
+  const ms = parseDuration(v);
+  if (ms === null) throw new UsageError(`${name} must be a duration like 30s, 2m or 1500ms (got "${v}")`);
+  return ms;
+}

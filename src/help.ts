@@ -1,0 +1,53 @@
+// `sq help <command…>` and the topics that are not commands: environment, exit-codes.
+import type { Command } from 'commander';
+import type { Ctx } from './context.js';
+import { NotFoundError } from './errors.js';
+
+export const ENVIRONMENT: [string, string][] = [
+  ['SQ_TOKEN', 'API key; overrides the profile\'s stored key (for CI). There is no --token flag.'],
+  ['SQ_PROFILE', 'profile to use (like --profile); default: the active profile, else "default"'],
+  ['SQ_BASE_URL', 'API origin, e.g. http://127.0.0.1:8787 (like --base-url); default: the profile\'s, else https://api.lobstr.io'],
+  ['SQ_CONFIG_DIR', 'where profiles are stored (default: ~/.config/sq on Linux, the platform config dir elsewhere)'],
+  ['SQ_NO_INPUT', 'never prompt (like --no-input)'],
+  ['CI', 'when set, never prompt'],
+  ['NO_COLOR', 'no colour'],
+  ['FORCE_COLOR', 'colour even when not on a terminal'],
+  ['SQ_CONNECT_TIMEOUT', 'connect timeout (default 10s)'],
+  ['SQ_HEADERS_TIMEOUT', 'time to wait for response headers (default 30s)'],
+  ['SQ_BODY_TIMEOUT', 'longest silence while reading a body (default 60s)'],
+];
+
+export const EXIT_CODES: [number, string][] = [
+  [0, 'success (an empty list is success)'],
+  [1, 'API or network failure, unexpected error'],
+  [2, 'usage or validation error (detected before any request is sent)'],
+  [3, 'not found'],
+  [4, 'authentication: no key, or key rejected'],
+  [5, 'rate limited: gave up after the retry budget'],
+  [6, 'a waited-for run ended in error or aborted'],
+  [7, 'waiting timed out (--timeout)'],
+  [8, 'partial failure of a batch (delivery apply, multi-item commands); per-item report on stderr'],
+  [130, 'interrupted (Ctrl-C); no partial output file left behind'],
+];
+
+export async function showHelp(ctx: Ctx, program: Command, topic: string[]): Promise<number> {
+  const t = topic.join(' ');
+  if (t === 'environment' || t === 'env') {
+    ctx.out.text(`Environment variables:\n${ENVIRONMENT.map(([k, v]) => `  ${k.padEnd(20)} ${v}`).join('\n')}\n`);
+    return 0;
+  }
+  if (t === 'exit-codes' || t === 'exit-code') {
+    ctx.out.text(`Exit codes:\n${EXIT_CODES.map(([k, v]) => `  ${String(k).padEnd(5)} ${v}`).join('\n')}\n` +
+      'With --json, an error is also written to stderr as one JSON object:\n' +
+      '  {"error":{"code":<exit>,"status":<http|null>,"message":"...","retry_after":<s|null>}}\n');
+    return 0;
+  }
+  let cmd: Command = program;
+  for (const name of topic) {
+    const next = cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
+    if (!next) throw new NotFoundError(`no help topic or command "${t}" (topics: environment, exit-codes)`);
+    cmd = next;
+  }
+  cmd.outputHelp();
+  return 0;
+}

@@ -1,0 +1,100 @@
+// run(argv) -> exit code. The only place where errors become exit codes and get printed.
+// main() never calls process.exit, so the whole CLI runs in-process in tests.
+import type { ContextInit } from './factory.js';
+import { ExitCode, SqError, UsageError, InterruptedError } from './errors.js';
+
+export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    // Fast path: `sq --version` loads nothing else.
+    const { VERSION } = await import('./version.js');
+    (init.io?.stdout ?? process.stdout).write(`${VERSION}\n`);
+    return ExitCode.OK;
+  }
+
+  const controller = new AbortController();
+  const ownSignal = !init.signal;
+  const onSigint = () => controller.abort(new InterruptedError());
+  if (ownSignal) {
+    process.once('SIGINT', onSigint);
+    process.once('SIGTERM', onSigint);
+  }
+  const { createContext } = await import('./factory.js');
+  const ctx = createContext({ ...init, signal: init.signal ?? controller.signal });
+  try {
+    const { buildProgram, ctx_exit, readGlobals } = await import('./program.js');
+    ctx_exit.code = 0;
+    // Globals are needed to print an error even when parsing fails before preAction.
+    ctx.globals = readGlobals(peekGlobals(argv));
+    const program = await buildProgram(ctx, argv);
+    await program.parseAsync(argv, { from: 'user' });
+    return ctx_exit.code;
+  } catch (err) {
+    return report(ctx, err);
+  } finally {
+    await ctx.cleanup();
+    if (ownSignal) {
+      process.removeListener('SIGINT', onSigint);
+      process.removeListener('SIGTERM', onSigint);
+    }
+  }
+}
+
+/** A rough read of the output-related globals for errors raised before commander's preAction runs. */
+function peekGlobals(argv: string[]): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') break;
+    if (a === '--json') o.json = true;
+    else if (a === '--verbose' || a === '-v') o.verbose = true;
+    else if (a === '--quiet' || a === '-q') o.quiet = true;
+    else if (a === '--no-color') o.color = false;
+    else if (a === '--format') o.format = argv[i + 1];
+    else if (a.startsWith('--format=')) o.format = a.slice('--format='.length);
+  }
+  return o;
+}
+
+interface CommanderLikeError {
+  code?: string;
+  exitCode?: number;
+  message: string;
+}
+
+function report(ctx: import('./context.js').Ctx, err: unknown): number {
+  const ce = err as CommanderLikeError;
+  if (ce && typeof ce.code === 'string' && ce.code.startsWith('commander.')) {
+    if (ce.code === 'commander.helpDisplayed' || ce.code === 'commander.version' || ce.code === 'commander.help') return ExitCode.OK;
+    // Commander's own messages already name the option and the allowed choices.
+    const msg = ce.message.replace(/^error:\s*/, '');
+    return print(ctx, new UsageError(msg), ExitCode.USAGE);
+  }
+  if (isPromptExit(err) || (ctx.signal.aborted && !(err instanceof SqError && !(err instanceof InterruptedError)))) {
+    return print(ctx, new InterruptedError(), ExitCode.INTERRUPTED);
+  }
+  if (err instanceof SqError) return print(ctx, err, err.exitCode);
+  const e = err instanceof Error ? err : new Error(String(err));
+  return print(ctx, e, ExitCode.FAILURE);
+}
+
+function isPromptExit(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError');
+}
+
+function print(ctx: import('./context.js').Ctx, err: Error, code: number): number {
+  const sq = err instanceof SqError ? err : null;
+  const secrets = [ctx.env.SQ_TOKEN].filter((s): s is string => !!s && s.length >= 4);
+  const clean = (s: string) => secrets.reduce((acc, sec) => acc.split(sec).join('********'), s);
+  const message = clean(err.message || 'unexpected error');
+  const stderr = ctx.io.stderr;
+  if (ctx.globals.json || ctx.globals.format === 'json' || ctx.globals.format === 'ndjson') {
+    const body = { error: { code, status: sq?.status ?? null, message, retry_after: sq?.retryAfter ?? null } };
+    stderr.write(`${JSON.stringify(body)}\n`);
+  } else {
+    stderr.write(`${code === ExitCode.INTERRUPTED ? '' : 'error: '}${message}\n`);
+    for (const d of sq?.details ?? []) stderr.write(`${clean(d)}\n`);
+    if (code === ExitCode.USAGE && !ctx.globals.quiet) stderr.write('Run with --help for usage.\n');
+  }
+  if (ctx.globals.verbose && !sq && err.stack) stderr.write(`${clean(err.stack)}\n`);
+  return code;
+}

@@ -1,0 +1,162 @@
+// Builds the commander tree: global options, nouns (loaded lazily), verbs from their specs.
+import { Command, Option } from 'commander';
+import type { Ctx, Globals } from './context.js';
+import type { NounEntry, NounSpec, OptionSpec, VerbSpec } from './command.js';
+import { NOUNS } from './commands/index.js';
+import { FORMATS } from './output/types.js';
+import { VERSION } from './version.js';
+
+/** Global options that take a value: needed to find the noun in argv without parsing. */
+const VALUE_GLOBALS = new Set(['--profile', '--base-url', '--format', '--fields']);
+
+export const GLOBAL_OPTIONS: OptionSpec[] = [
+  { flags: '--profile <name>', description: 'stored profile to use (env SQ_PROFILE; default: the active one, else "default")' },
+  { flags: '--base-url <url>', description: 'API origin, paths start with /v1 (env SQ_BASE_URL; default: the profile\'s, else https://api.lobstr.io)' },
+  { flags: '--json', description: 'machine output: exactly one JSON document on stdout (same as --format json)' },
+  { flags: '--format <format>', description: 'output format (default: table on a terminal, tsv when piped)', choices: FORMATS },
+  { flags: '--fields <list>', description: 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)' },
+  { flags: '--no-color', description: 'no colour (also NO_COLOR; FORCE_COLOR forces it)' },
+  { flags: '-q, --quiet', description: 'no hints or progress on stderr' },
+  { flags: '-v, --verbose', description: 'HTTP trace on stderr (secrets redacted)' },
+  { flags: '-y, --yes', description: 'answer yes to confirmations' },
+  { flags: '--no-input', description: 'never prompt (also SQ_NO_INPUT, CI); a missing answer is a usage error' },
+  { flags: '--dry-run', description: 'on writes: print the request (secrets masked) and send nothing' },
+  { flags: '--show-secrets', description: 'show passwords and keys the API echoes back (they are masked otherwise)' },
+];
+
+/** The first argv token that is not an option or an option's value: the noun. */
+export function findNoun(argv: string[]): { noun: string | undefined; index: number } {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') return { noun: argv[i + 1], index: i + 1 };
+    if (a.startsWith('-')) {
+      if (VALUE_GLOBALS.has(a)) i++;
+      continue;
+    }
+    return { noun: a, index: i };
+  }
+  return { noun: undefined, index: -1 };
+}
+
+export function makeOption(o: OptionSpec): Option {
+  const opt = new Option(o.flags, o.description);
+  if (o.choices) opt.choices(o.choices as string[]);
+  if (o.defaultText) opt.default(undefined, o.defaultText);
+  if (o.hidden) opt.hideHelp();
+  if (o.repeatable) opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
+  return opt;
+}
+
+function addGlobals(cmd: Command) {
+  for (const g of GLOBAL_OPTIONS) cmd.addOption(makeOption(g));
+}
+
+function examplesText(examples: string[]): string {
+  return `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`;
+}
+
+export function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
+  const cmd = parent.command(verb.name).summary(verb.summary).description(verb.description ?? verb.summary);
+  for (const a of verb.aliases ?? []) cmd.alias(a);
+  for (const a of verb.args ?? []) cmd.argument(a);
+  for (const o of verb.options ?? []) cmd.addOption(makeOption(o));
+  cmd.addHelpText('after', examplesText(verb.examples));
+  cmd.action(async (...params: unknown[]) => {
+    // commander passes: ...positional, options, command
+    const command = params[params.length - 1] as Command;
+    const positional = command.processedArgs.flatMap((v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v : [v])) as string[];
+    const code = await verb.run(ctx, positional.map(String), command.opts());
+    if (typeof code === 'number') ctx_exit.code = code;
+  });
+  return cmd;
+}
+
+/** Exit code a verb returned (commander's action cannot return one). */
+export const ctx_exit = { code: 0 };
+
+export function addNoun(program: Command, spec: NounSpec, ctx: Ctx): Command {
+  const noun = program.command(spec.name).summary(spec.summary).description(spec.description ?? spec.summary);
+  for (const v of spec.verbs) addVerb(noun, v, ctx);
+  const first = spec.verbs[0];
+  if (first) noun.addHelpText('after', examplesText(spec.verbs.flatMap((v) => v.examples.slice(0, 1))));
+  return noun;
+}
+
+function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
+  return typeof (m as VerbSpec).run === 'function';
+}
+
+export async function loadEntry(entry: NounEntry): Promise<NounSpec | VerbSpec> {
+  return (await entry.load()).default;
+}
+
+/**
+ * Build the program. `load` decides which nouns get their verbs: the invoked one (fast path), or all of them
+ * (completion scripts, help tests).
+ */
+export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: boolean } = {}): Promise<Command> {
+  const program = new Command('sq');
+  program
+    .description('sq: the command line for the scraping platform (squids, tasks, runs, results, delivery, billing)')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addHelpCommand(false)
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (s) => void ctx.io.stdout.write(s),
+      writeErr: (s) => void ctx.io.stderr.write(s),
+      outputError: () => undefined, // main.ts prints errors, once, in the right format
+    })
+    .exitOverride();
+  addGlobals(program);
+  program.addHelpText(
+    'after',
+    `\nExamples:\n  $ sq emulator start --port 8787 &\n  $ sq squids list\n  $ sq runs start --squid "Paris restaurants" --wait\n  $ sq results list --squid "Paris restaurants" --all --format csv -o results.csv\n\nMore: sq help environment, sq help exit-codes, sq <command> --help\n`,
+  );
+  program.hook('preAction', (_this, action) => {
+    ctx.globals = readGlobals(action.optsWithGlobals());
+  });
+
+  const { noun } = findNoun(argv);
+  const wanted = opts.loadAll ? null : noun === 'help' ? findNoun(argv.slice(argv.indexOf('help') + 1)).noun : noun;
+  for (const entry of NOUNS) {
+    if (opts.loadAll || entry.name === wanted) {
+      const spec = await loadEntry(entry);
+      const cmd = isVerb(spec) ? addVerb(program, { ...spec, name: entry.name }, ctx) : addNoun(program, spec, ctx);
+      for (const c of [cmd, ...cmd.commands]) copyInheritedSettings(c);
+    } else {
+      program.command(entry.name).summary(entry.summary).description(entry.summary);
+    }
+  }
+  program.command('help [topic...]').summary('help on a command, or a topic: environment, exit-codes').action(async (topic: string[]) => {
+    const { showHelp } = await import('./help.js');
+    ctx_exit.code = await showHelp(ctx, program, topic ?? []);
+  });
+  return program;
+}
+
+function copyInheritedSettings(c: Command) {
+  c.exitOverride();
+  c.showSuggestionAfterError(true);
+}
+
+export function readGlobals(o: Record<string, unknown>): Globals {
+  return {
+    profile: str(o.profile),
+    baseUrl: str(o.baseUrl),
+    json: o.json === true,
+    format: str(o.format),
+    fields: str(o.fields),
+    color: o.color !== false,
+    quiet: o.quiet === true,
+    verbose: o.verbose === true,
+    yes: o.yes === true,
+    input: o.input !== false,
+    dryRun: o.dryRun === true,
+    showSecrets: o.showSecrets === true,
+  };
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}

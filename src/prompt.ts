@@ -1,0 +1,26 @@
+// Prompts bound to the ctx's streams (so tests can drive them through a real terminal). Loaded on first use.
+import type { IO } from './context.js';
+import { UsageError } from './errors.js';
+
+export interface Prompter {
+  /** Ask yes/no. `flag` names what a script should pass instead (e.g. "--yes"). */
+  confirm(message: string, opts: { default?: boolean; flag: string }): Promise<boolean>;
+  /** Hidden input. */
+  password(message: string, opts: { flag: string }): Promise<string>;
+}
+
+export function createPrompter(io: IO, canPrompt: () => boolean): Prompter {
+  const context = { input: io.stdin as NodeJS.ReadableStream, output: io.stderr as NodeJS.WritableStream, clearPromptOnDone: false };
+  return {
+    async confirm(message, { default: def = false, flag }) {
+      if (!canPrompt()) throw new UsageError(`confirmation needed and prompting is off (no terminal, --no-input, SQ_NO_INPUT or CI): pass ${flag}`);
+      const { confirm } = await import('@inquirer/prompts');
+      return confirm({ message, default: def }, context as never);
+    },
+    async password(message, { flag }) {
+      if (!canPrompt()) throw new UsageError(`input needed and prompting is off (no terminal, --no-input, SQ_NO_INPUT or CI): use ${flag}`);
+      const { password } = await import('@inquirer/prompts');
+      return password({ message, mask: false }, context as never);
+    },
+  };
+}

@@ -1,0 +1,105 @@
+// Flag validation, before any request. Each check is a zod schema; a failure becomes a UsageError (exit 2) whose
+// message names the flag, the allowed values and what was given.
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+import { parseDuration } from './duration.js';
+
+export const RUN_EVENTS = ['run.running', 'run.paused', 'run.done', 'run.error'] as const;
+export type RunEventName = (typeof RUN_EVENTS)[number];
+
+function fail(flag: string, rule: string, got: unknown): never {
+  throw new UsageError(`${flag} must be ${rule} (got ${JSON.stringify(got)})`);
+}
+
+function check<T>(schema: z.ZodType<T>, value: unknown, flag: string, rule: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success) fail(flag, rule, value);
+  return r.data;
+}
+
+const intText = z.string().trim().regex(/^[+-]?\d+$/).transform(Number);
+
+/** An integer in [min, max]; accepts numbers or their decimal text. */
+export function intFlag(flag: string, value: unknown, min: number, max: number): number {
+  const rule = `an integer from ${min} to ${max}`;
+  const n = typeof value === 'number' ? value : check(intText, value, flag, rule);
+  return check(z.number().int().min(min).max(max), n, flag, rule);
+}
+
+export function optionalInt(flag: string, value: unknown, min: number, max: number): number | undefined {
+  return value === undefined ? undefined : intFlag(flag, value, min, max);
+}
+
+export function portFlag(flag: string, value: unknown): number {
+  return intFlag(flag, value, 1, 65535);
+}
+
+export function httpUrlFlag(flag: string, value: unknown): string {
+  const rule = 'an http(s) URL, e.g. https://example.com/hook';
+  const s = check(z.string().trim().min(1), value, flag, rule);
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    fail(flag, rule, value);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') fail(flag, rule, value);
+  return s;
+}
+
+export function durationFlag(flag: string, value: unknown, opts: { minMs?: number } = {}): number {
+  const rule = `a duration like 30s, 10m or 2h${opts.minMs ? ` of at least ${opts.minMs / 1000}s` : ''}`;
+  const s = check(z.string().trim().min(1), typeof value === 'number' ? String(value) : value, flag, rule);
+  const ms = parseDuration(s);
+  if (ms === null || ms <= 0 || (opts.minMs !== undefined && ms < opts.minMs)) fail(flag, rule, value);
+  return ms;
+}
+
+export function enumFlag<T extends string>(flag: string, value: unknown, allowed: readonly T[]): T {
+  return check(z.enum(allowed as unknown as [T, ...T[]]), value, flag, `one of ${allowed.join(', ')}`);
+}
+
+/** A comma-separated subset of the four run events; "all" means every one. */
+export function eventsFlag(flag: string, value: unknown): RunEventName[] {
+  const rule = `a comma-separated list of ${RUN_EVENTS.join(', ')} (or "all")`;
+  const s = check(z.string().trim().min(1), value, flag, rule);
+  if (s === 'all') return [...RUN_EVENTS];
+  const list = s.split(',').map((e) => e.trim());
+  const bad = list.filter((e) => !(RUN_EVENTS as readonly string[]).includes(e));
+  if (bad.length || list.some((e) => e === '')) {
+    throw new UsageError(`${flag}: unknown event ${bad.filter(Boolean).map((b) => JSON.stringify(b)).join(', ') || '""'}; allowed: ${RUN_EVENTS.join(', ')} (or "all")`);
+  }
+  return [...new Set(list)] as RunEventName[];
+}
+
+export function pageFlag(value: unknown): number | undefined {
+  return value === undefined ? undefined : intFlag('--page', value, 1, Number.MAX_SAFE_INTEGER);
+}
+
+/** --limit counts records (paged internally at 100); no upper bound beyond what exists. */
+export function limitFlag(value: unknown, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  return value === undefined ? undefined : intFlag('--limit', value, 1, max);
+}
+
+export function nonEmpty(flag: string, value: unknown): string {
+  return check(z.string().trim().min(1), value, flag, 'a non-empty value');
+}
+
+/** Flags that only make sense together or apart. */
+export function exclusive(opts: Record<string, unknown>, flags: [string, string][]): void {
+  for (const [a, b] of flags) {
+    if (opts[camel(a)] !== undefined && opts[camel(b)] !== undefined && opts[camel(a)] !== false && opts[camel(b)] !== false) {
+      throw new UsageError(`${a} and ${b} cannot be used together`);
+    }
+  }
+}
+
+export function requireFlag(opts: Record<string, unknown>, flag: string, hint = ''): string {
+  const v = opts[camel(flag)];
+  if (v === undefined || v === '' || v === true) throw new UsageError(`${flag} is required${hint ? `: ${hint}` : ''}`);
+  return String(v);
+}
+
+export function camel(flag: string): string {
+  return flag.replace(/^--?/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}

@@ -1,0 +1,59 @@
+// Two ways to run sq in tests: in-process (fast; captured streams, the real command tree) and as the built binary
+// (bin/sq.js with execa, exactly as a user or a script runs it).
+import { PassThrough } from 'node:stream';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { execa, type Options as ExecaOptions } from 'execa';
+import { run } from '../../src/main.js';
+
+export interface SqResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function tempConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'sq-test-cfg-'));
+}
+
+/** In-process. `env` replaces process.env entirely (plus a fresh SQ_CONFIG_DIR unless given). */
+export async function sq(
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; stdin?: string; tty?: boolean } = {},
+): Promise<SqResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => (out += d));
+  stderr.on('data', (d) => (err += d));
+  stdin.end(opts.stdin ?? '');
+  const env = { SQ_CONFIG_DIR: tempConfigDir(), ...opts.env };
+  const code = await run(args, {
+    env,
+    io: { stdout, stderr, stdin, stdoutIsTTY: !!opts.tty, stderrIsTTY: !!opts.tty, stdinIsTTY: !!opts.tty, columns: 120 },
+    signal: new AbortController().signal,
+  });
+  await new Promise((r) => setImmediate(r));
+  return { code, stdout: out, stderr: err };
+}
+
+export const BIN = resolve(import.meta.dirname, '../../bin/sq.js');
+
+/** The built binary, as a user runs it. Needs `npm run build` first (npm test does it). */
+export async function sqBin(
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; input?: string; timeout?: number } & Pick<ExecaOptions, 'cancelSignal'> = {},
+): Promise<SqResult> {
+  const r = await execa(process.execPath, [BIN, ...args], {
+    env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...opts.env },
+    extendEnv: false,
+    input: opts.input ?? '',
+    reject: false,
+    timeout: opts.timeout ?? 60_000,
+    cancelSignal: opts.cancelSignal,
+  });
+  return { code: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
