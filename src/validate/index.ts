@@ -23,7 +23,8 @@ const intText = z.string().trim().regex(/^[+-]?\d+$/).transform(Number);
 export function intFlag(flag: string, value: unknown, min: number, max: number): number {
   const rule = `an integer from ${min} to ${max}`;
   const n = typeof value === 'number' ? value : check(intText, value, flag, rule);
-  return check(z.number().int().min(min).max(max), n, flag, rule);
+  if (!z.number().int().min(min).max(max).safeParse(n).success) fail(flag, rule, value);
+  return n;
 }
 
 export function optionalInt(flag: string, value: unknown, min: number, max: number): number | undefined {

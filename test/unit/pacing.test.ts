@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { Bucket, BUCKETS, bucketFor } from '../../src/api/pacing.js';
+
+function fakeTime() {
+  let t = 0;
+  return { now: () => t, sleep: async (ms: number) => void (t += ms), get t() { return t; } };
+}
+
+describe('pacing buckets', () => {
+  it.each([
+    ['/v1/squids', 'squids'],
+    ['/v1/squids/abc/empty', 'squids'],
+    ['/v1/runs/abc/tasks', 'runs'],
+    ['/v1/runtasks', 'runtasks'],
+    ['/v1/tasks/upload/1', 'tasks'],
+    ['/v1/results', 'results'],
+    ['/v1/me', 'default'],
+    ['/v1/delivery', 'default'],
+  ])('%s is paced as %s', (path, bucket) => {
+    expect(bucketFor(path)).toBe(bucket);
+  });
+
+  it('results are spaced 550 ms apart with no burst', async () => {
+    const clock = fakeTime();
+    const b = new Bucket(BUCKETS.results, clock.now, clock.sleep);
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await b.acquire();
+      times.push(clock.t);
+    }
+    expect(times).toEqual([0, 550, 1100, 1650, 2200]);
+  });
+
+  it('squids allow a burst of 10, then 1.8 per second', async () => {
+    const clock = fakeTime();
+    const b = new Bucket(BUCKETS.squids, clock.now, clock.sleep);
+    for (let i = 0; i < 10; i++) await b.acquire();
+    expect(clock.t).toBe(0);
+    await b.acquire();
+    expect(clock.t).toBe(Math.ceil(1000 / 1.8));
+  });
+
+  it('a pause (429 Retry-After) holds the whole bucket', async () => {
+    const clock = fakeTime();
+    const b = new Bucket(BUCKETS.squids, clock.now, clock.sleep);
+    await b.acquire();
+    b.pause(2000);
+    await b.acquire();
+    expect(clock.t).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('Remaining 0 from the server waits for its reset', async () => {
+    const clock = fakeTime();
+    const b = new Bucket(BUCKETS.runs, clock.now, clock.sleep);
+    await b.acquire();
+    b.observe(0, 7000);
+    await b.acquire();
+    expect(clock.t).toBeGreaterThanOrEqual(7000);
+  });
+
+  it('Remaining below our tokens tightens the bucket', async () => {
+    const clock = fakeTime();
+    const b = new Bucket(BUCKETS.squids, clock.now, clock.sleep);
+    b.observe(1, null);
+    await b.acquire();
+    expect(clock.t).toBe(0);
+    await b.acquire();
+    expect(clock.t).toBeGreaterThan(0);
+  });
+});
