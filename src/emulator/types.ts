@@ -25,6 +25,8 @@ export interface EmuResponse {
   /** Serialised as JSON (null is sent as the literal `null`). Omit for an empty body. */
   body?: unknown;
   headers?: Record<string, string>;
+  /** Sent as is instead of a JSON body (files, HTML); set content-type in headers. */
+  raw?: string | Buffer;
 }
 
 export type Handler = (req: EmuRequest) => EmuResponse | Promise<EmuResponse>;
@@ -75,6 +77,8 @@ export interface DeliveryRecord {
   target: string;
   /** For SFTP: the remote path written. */
   path?: string;
+  /** True for channels the emulator has no backend for (Google Sheet, S3): recorded as delivered, nothing sent. */
+  simulated?: boolean;
 }
 
 export interface OutboxMail {
@@ -107,6 +111,8 @@ export interface Emu {
   nextId(): number;
   /** ISO string of clock.now(). */
   nowIso(): string;
+  /** How long a webhook receiver may take to answer (real ms); the spec's 30 s when unset. Tests lower it. */
+  webhookTimeoutMs?: number;
 }
 
 export interface Balance {

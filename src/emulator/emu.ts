@@ -1,0 +1,143 @@
+// The Emu object shared with feature modules: state, clock, events, router and the indexes that keep
+// result listings fast. Persistence is injected (see persist.ts) so this file stays free of I/O.
+import { EventEmitter } from 'node:events';
+import type { Clock } from './clock.js';
+import { Router } from './router.js';
+import type { RateLimitSetting } from './ratelimit.js';
+import type { Emu, EmuState, Handler } from './types.js';
+import { hashId } from './util.js';
+
+export interface RunMeta {
+  /** Tasks of the run, in processing order. */
+  tasks: string[];
+  /** Index of the next task to process. */
+  next: number;
+  /** Business-time ms when the pending timer should fire (for re-scheduling after a restart). */
+  dueAt: number | null;
+  step: 'start' | 'task' | 'resume' | 'finish' | 'finish_abort' | null;
+}
+
+export interface EmuConfig {
+  freePlan: boolean;
+  rateLimits: RateLimitSetting;
+}
+
+export class EmuCore implements Emu {
+  readonly events = new EventEmitter();
+  readonly router = new Router();
+  state: EmuState;
+  config: EmuConfig;
+  /** Absolute origin, e.g. http://127.0.0.1:8787 (set once listening). */
+  baseUrl = '';
+  onDirty: () => void = () => undefined;
+  webhookTimeoutMs?: number;
+  private byRun = new Map<string, string[]>();
+  private bySquid = new Map<string, string[]>();
+
+  constructor(
+    readonly clock: Clock,
+    state: EmuState,
+    config: EmuConfig,
+  ) {
+    this.state = state;
+    this.config = config;
+    this.events.setMaxListeners(50);
+    this.rebuildIndexes();
+  }
+
+  route(method: string, pattern: string, handler: Handler): void {
+    this.router.add(method, pattern, handler);
+  }
+
+  markDirty(): void {
+    this.onDirty();
+  }
+
+  nextId(): number {
+    this.state.counter = (this.state.counter ?? 0) + 1;
+    return this.state.counter;
+  }
+
+  newHash(kind: string): string {
+    return hashId(this.nextId(), kind);
+  }
+
+  nowIso(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+
+  /** Replace the state in place, so feature modules holding `emu.state` see the new one. */
+  replaceState(next: EmuState): void {
+    const target = this.state as Record<string, unknown>;
+    for (const k of Object.keys(target)) delete target[k];
+    Object.assign(target, next);
+    this.rebuildIndexes();
+  }
+
+  get runMeta(): Record<string, RunMeta> {
+    const s = this.state as Record<string, unknown>;
+    if (!s.runMeta) s.runMeta = {};
+    return s.runMeta as Record<string, RunMeta>;
+  }
+
+  get files(): Record<string, { run: string; expires: number }> {
+    const s = this.state as Record<string, unknown>;
+    if (!s.files) s.files = {};
+    return s.files as Record<string, { run: string; expires: number }>;
+  }
+
+  rebuildIndexes(): void {
+    this.byRun.clear();
+    this.bySquid.clear();
+    for (const [id, r] of Object.entries(this.state.results ?? {})) this.index(id, r);
+  }
+
+  private index(id: string, r: Record<string, unknown>): void {
+    const run = String(r.run);
+    const squid = String(r.squid);
+    let a = this.byRun.get(run);
+    if (!a) this.byRun.set(run, (a = []));
+    a.push(id);
+    let b = this.bySquid.get(squid);
+    if (!b) this.bySquid.set(squid, (b = []));
+    b.push(id);
+  }
+
+  /** Store rows (ids assigned here) and return them with ids. */
+  addResults(rows: Record<string, unknown>[]): Record<string, unknown>[] {
+    const out: Record<string, unknown>[] = [];
+    for (const fields of rows) {
+      const id = this.newHash('result');
+      const row = { id, ...fields };
+      this.state.results[id] = row;
+      this.index(id, row);
+      out.push(row);
+    }
+    return out;
+  }
+
+  resultIdsOfRun(run: string): readonly string[] {
+    return this.byRun.get(run) ?? [];
+  }
+
+  resultIdsOfSquid(squid: string): readonly string[] {
+    return this.bySquid.get(squid) ?? [];
+  }
+
+  deleteResults(pred: (r: Record<string, unknown>) => boolean): number {
+    let n = 0;
+    for (const [id, r] of Object.entries(this.state.results)) {
+      if (pred(r)) {
+        delete this.state.results[id];
+        n++;
+      }
+    }
+    if (n) this.rebuildIndexes();
+    return n;
+  }
+
+  remainingCredits(): number {
+    const b = this.state.balance;
+    return b.available - b.consumed;
+  }
+}

@@ -1,0 +1,361 @@
+// The runs engine: moves runs pending → running (→ paused → running) → uploading → done, or → error,
+// on the business clock, producing deterministic rows, consuming credits and emitting events.
+import type { EmuCore, RunMeta } from './emu.js';
+import { defOf, type CrawlerDef } from './crawlers.js';
+import { generateRowFields, rowsForTask } from './rows.js';
+import type { RunEvent } from './types.js';
+import { naiveUs, paramsKey } from './util.js';
+import { runView } from './views.js';
+
+type Rec = Record<string, unknown>;
+
+/** Business-time constants of a run (exported for the report and for tests). */
+export const RUN_TIMING = {
+  /** pending → running */
+  startMs: 1_000,
+  /** each task, one after another */
+  taskMs: 2_000,
+  /** uploading → done (export ready) */
+  finishMs: 1_000,
+  /** paused for an exhausted account limit → resumes (the account's daily counter resets then) */
+  pauseMs: 300_000,
+  /** paused for lack of credits → checks again */
+  creditCheckMs: 60_000,
+} as const;
+
+export const ACTIVE_STATUSES = ['pending', 'running', 'paused', 'uploading'];
+
+const timers = new WeakMap<EmuCore, Map<string, number>>();
+function timersOf(emu: EmuCore): Map<string, number> {
+  let m = timers.get(emu);
+  if (!m) timers.set(emu, (m = new Map()));
+  return m;
+}
+
+function emit(emu: EmuCore, run: Rec, event: RunEvent): void {
+  emu.events.emit('run.event', runView(emu, run), event);
+}
+
+/** Credits charged per row: the crawler's rate plus every enabled paid function. */
+export function ratesFor(def: CrawlerDef, squidParams: Rec): { base: number; functions: Record<string, number> } {
+  const enabled = (squidParams.functions ?? {}) as Record<string, boolean>;
+  const functions: Record<string, number> = {};
+  for (const [name, f] of Object.entries(def.functions)) if (enabled[name]) functions[name] = f.credits_per_function;
+  return { base: def.credits_per_row, functions };
+}
+
+function schedule(emu: EmuCore, runId: string, step: NonNullable<RunMeta['step']>, ms: number): void {
+  const meta = emu.runMeta[runId];
+  if (!meta) return;
+  const t = timersOf(emu);
+  const old = t.get(runId);
+  if (old !== undefined) emu.clock.cancel(old);
+  meta.step = step;
+  meta.dueAt = emu.clock.now() + ms;
+  t.set(
+    runId,
+    emu.clock.schedule(ms, () => {
+      t.delete(runId);
+      meta.step = null;
+      meta.dueAt = null;
+      step_(emu, runId, step);
+    }),
+  );
+  emu.markDirty();
+}
+
+function cancel(emu: EmuCore, runId: string): void {
+  const t = timersOf(emu);
+  const id = t.get(runId);
+  if (id !== undefined) emu.clock.cancel(id);
+  t.delete(runId);
+  const meta = emu.runMeta[runId];
+  if (meta) {
+    meta.step = null;
+    meta.dueAt = null;
+  }
+}
+
+/** Creates the run (status pending) and schedules it. Validation is the caller's job. */
+export function startRun(emu: EmuCore, squidId: string, origin: 'user' | 'schedule' | 'chain' = 'user'): Rec {
+  const now = naiveUs(emu.clock.now());
+  const id = emu.newHash('run');
+  const run: Rec = {
+    id, object: 'run', squid: squidId, is_done: false, created_at: now, started_at: now, ended_at: null,
+    next_launch_at: null, duration: 0, credit_used: 0, origin, force_launch: false, status: 'pending',
+    export_done: false, export_count: 0, export_time: null, email_done: null, email_time: null,
+    email_verification: null, total_results: 0, total_unique_results: 0, done_reason: null, done_reason_desc: null,
+  };
+  emu.state.runs[id] = run;
+  const tasks = Object.values(emu.state.tasks)
+    .filter((t) => t.squid === squidId && t.is_active !== false)
+    .map((t) => String(t.id));
+  emu.runMeta[id] = { tasks, next: 0, dueAt: null, step: null };
+  schedule(emu, id, 'start', RUN_TIMING.startMs);
+  return run;
+}
+
+function runtaskOf(emu: EmuCore, runId: string, taskId: string): Rec | undefined {
+  return Object.values(emu.state.runtasks).find((rt) => rt.run === runId && rt.task === taskId);
+}
+
+function markRunning(emu: EmuCore, runId: string, meta: RunMeta): void {
+  const taskId = meta.tasks[meta.next];
+  const rt = taskId ? runtaskOf(emu, runId, taskId) : undefined;
+  if (rt && rt.status === 'pending') {
+    rt.status = 'running';
+    rt.started_at = naiveUs(emu.clock.now());
+  }
+}
+
+function step_(emu: EmuCore, runId: string, step: NonNullable<RunMeta['step']>): void {
+  const run = emu.state.runs[runId];
+  const meta = emu.runMeta[runId];
+  if (!run || !meta) return;
+  switch (step) {
+    case 'start':
+      return begin(emu, run, meta);
+    case 'task':
+      return processNext(emu, run, meta);
+    case 'resume':
+      return resume(emu, run, meta);
+    case 'finish':
+      return finish(emu, run);
+    case 'finish_abort':
+      return finishAbort(emu, run);
+  }
+}
+
+function begin(emu: EmuCore, run: Rec, meta: RunMeta): void {
+  if (run.status !== 'pending') return;
+  const now = naiveUs(emu.clock.now());
+  run.status = 'running';
+  run.started_at = now;
+  for (const taskId of meta.tasks) {
+    const task = emu.state.tasks[taskId];
+    if (!task) continue;
+    const id = emu.newHash('runtask');
+    emu.state.runtasks[id] = {
+      object: 'runtask', id, task: taskId, run: run.id, status: 'pending', params: task.params, started_at: null,
+      ended_at: null, total_results: rowsForTask(task.params as Rec), last_result: 0, total_pages: 1, last_page: 0,
+      done_reason: null, done_reason_desc: null, last_collection_at: null,
+    };
+  }
+  markRunning(emu, String(run.id), meta);
+  emit(emu, run, 'run.running');
+  schedule(emu, String(run.id), 'task', RUN_TIMING.taskMs);
+}
+
+function fail(emu: EmuCore, run: Rec, reason: string, desc: string, rt?: Rec): void {
+  const now = naiveUs(emu.clock.now());
+  if (rt) {
+    rt.status = 'error';
+    rt.ended_at = now;
+    rt.done_reason = 'error';
+    rt.done_reason_desc = desc;
+  }
+  run.status = 'error';
+  run.is_done = true;
+  run.ended_at = now;
+  run.done_reason = reason;
+  run.done_reason_desc = desc;
+  emu.markDirty();
+  emit(emu, run, 'run.error');
+}
+
+function pause(emu: EmuCore, run: Rec, reason: string, desc: string, waitMs: number): void {
+  run.status = 'paused';
+  run.done_reason = reason;
+  run.done_reason_desc = desc;
+  emit(emu, run, 'run.paused');
+  schedule(emu, String(run.id), 'resume', waitMs);
+}
+
+/** Accounts a run of this squid may use: the linked ones, else every account of the crawler's type. */
+function candidateAccounts(emu: EmuCore, squid: Rec, def: CrawlerDef): Rec[] {
+  if (!def.account) return [];
+  const linked = Array.isArray(squid.accounts) ? (squid.accounts as string[]) : [];
+  const all = Object.values(emu.state.accounts).filter((a) => a.type === def.account?.type);
+  return linked.length ? all.filter((a) => linked.includes(String(a.id))) : all;
+}
+
+/** The daily-limit counter of an account: the per-day attribute of its user params. */
+function limitCounter(a: Rec): Rec | undefined {
+  const user = ((a.params as Rec | undefined)?.user ?? {}) as Record<string, Rec>;
+  const key = Object.keys(user).find((k) => k !== 'batch' && k !== 'batch_hours');
+  return key ? user[key] : undefined;
+}
+
+function exhausted(a: Rec): boolean {
+  const c = limitCounter(a);
+  return !!c && Number(c.value) >= Number(c.max);
+}
+
+function processNext(emu: EmuCore, run: Rec, meta: RunMeta): void {
+  if (run.status !== 'running') return;
+  const runId = String(run.id);
+  if (meta.next >= meta.tasks.length) return toUploading(emu, run);
+  const squid = emu.state.squids[String(run.squid)];
+  const crawler = squid ? emu.state.crawlers[String(squid.crawler)] : undefined;
+  if (!squid || !crawler) return fail(emu, run, 'error', 'The squid no longer exists.');
+  const def = defOf(crawler);
+  const taskId = meta.tasks[meta.next];
+  const task = emu.state.tasks[taskId];
+  const rt = runtaskOf(emu, runId, taskId);
+  if (!task || !rt) {
+    meta.next++;
+    markRunning(emu, runId, meta);
+    return schedule(emu, runId, 'task', 0);
+  }
+  if (def.has_issues)
+    return fail(emu, run, 'error', `${def.name} is having issues on the target website; the run crashed.`, rt);
+  const url = (task.params as Rec).url;
+  if (typeof url === 'string' && url.toLowerCase().includes('fail'))
+    return fail(emu, run, 'error', `Task ${taskId} failed: the page could not be scraped.`, rt);
+  if (emu.remainingCredits() <= 0)
+    return pause(emu, run, 'no_credits_left', 'No credits left; the run resumes when credits are available.', RUN_TIMING.creditCheckMs);
+  let account: Rec | undefined;
+  if (def.account) {
+    const accounts = candidateAccounts(emu, squid, def);
+    if (!accounts.length) return fail(emu, run, 'no_accounts', `No ${def.account.type} account is linked or synchronized.`, rt);
+    account = accounts.find((a) => !exhausted(a));
+    if (!account)
+      return pause(emu, run, 'no_account_available', 'Every account reached its daily limit; the run resumes when it resets.', RUN_TIMING.pauseMs);
+  }
+  collect(emu, run, def, squid, task, rt);
+  if (account) {
+    const c = limitCounter(account);
+    if (c) c.value = Number(c.value) + 1;
+  }
+  meta.next++;
+  markRunning(emu, runId, meta);
+  if (meta.next >= meta.tasks.length) return toUploading(emu, run);
+  schedule(emu, runId, 'task', RUN_TIMING.taskMs);
+}
+
+function collect(emu: EmuCore, run: Rec, def: CrawlerDef, squid: Rec, task: Rec, rt: Rec): void {
+  const nowMs = emu.clock.now();
+  const params = task.params as Rec;
+  const count = rowsForTask(params);
+  const fields = generateRowFields(
+    { def, squidParams: (squid.params ?? {}) as Rec, squid: String(squid.id), run: String(run.id), task: String(task.id),
+      basis: paramsKey(params), scrapingTimeMs: nowMs - RUN_TIMING.taskMs },
+    count,
+  );
+  emu.addResults(fields);
+  const rates = ratesFor(def, (squid.params ?? {}) as Rec);
+  const perRow = rates.base + Object.values(rates.functions).reduce((a, b) => a + b, 0);
+  const credits = count * perRow;
+  rt.status = 'completed';
+  rt.ended_at = naiveUs(nowMs);
+  rt.last_result = count;
+  rt.last_page = 1;
+  rt.done_reason = 'completed';
+  rt.last_collection_at = naiveUs(nowMs);
+  run.total_results = Number(run.total_results) + count;
+  run.total_unique_results = run.total_results;
+  run.credit_used = Number(run.credit_used) + credits;
+  emu.state.balance.consumed += credits;
+  emu.markDirty();
+  emu.events.emit('credits.consumed', credits);
+}
+
+function resume(emu: EmuCore, run: Rec, meta: RunMeta): void {
+  if (run.status !== 'paused') return;
+  if (run.done_reason === 'no_credits_left' && emu.remainingCredits() <= 0)
+    return schedule(emu, String(run.id), 'resume', RUN_TIMING.creditCheckMs);
+  if (run.done_reason === 'no_account_available') {
+    // The daily window of the account limits has passed: counters start again.
+    for (const a of Object.values(emu.state.accounts)) {
+      const c = limitCounter(a);
+      if (c && exhausted(a)) {
+        c.value = 0;
+        c.timestamp = Math.floor((emu.clock.now() + 86_400_000) / 1000);
+      }
+    }
+  }
+  run.status = 'running';
+  run.done_reason = null;
+  run.done_reason_desc = null;
+  markRunning(emu, String(run.id), meta);
+  emit(emu, run, 'run.running');
+  schedule(emu, String(run.id), 'task', RUN_TIMING.taskMs);
+}
+
+function toUploading(emu: EmuCore, run: Rec): void {
+  run.status = 'uploading';
+  schedule(emu, String(run.id), 'finish', RUN_TIMING.finishMs);
+}
+
+function exportRun(emu: EmuCore, run: Rec): void {
+  const now = naiveUs(emu.clock.now());
+  run.is_done = true;
+  if (!run.ended_at) run.ended_at = now;
+  run.export_done = true;
+  run.export_time = now;
+  run.export_count = emu.resultIdsOfRun(String(run.id)).length;
+}
+
+function finish(emu: EmuCore, run: Rec): void {
+  if (run.status !== 'uploading') return;
+  exportRun(emu, run);
+  run.status = 'done';
+  run.done_reason = 'tasks_done';
+  run.done_reason_desc = null;
+  emu.markDirty();
+  emit(emu, run, 'run.done');
+  const rows = emu.resultIdsOfRun(String(run.id)).map((id) => emu.state.results[id]);
+  emu.events.emit('run.exported', runView(emu, run), rows);
+}
+
+function finishAbort(emu: EmuCore, run: Rec): void {
+  if (run.status !== 'uploading') return;
+  exportRun(emu, run);
+  run.status = 'aborted';
+  emu.markDirty();
+}
+
+export function isActive(run: Rec): boolean {
+  return ACTIVE_STATUSES.includes(String(run.status)) && !(run.status === 'uploading' && run.done_reason === 'aborted');
+}
+
+/** Abort: status uploading (partial results still exported), then aborted. Returns false when not abortable. */
+export function abortRun(emu: EmuCore, run: Rec): boolean {
+  if (!['pending', 'running', 'paused'].includes(String(run.status))) return false;
+  const runId = String(run.id);
+  cancel(emu, runId);
+  const now = naiveUs(emu.clock.now());
+  run.status = 'uploading';
+  run.is_done = true;
+  run.ended_at = now;
+  run.export_done = null;
+  run.done_reason = 'aborted';
+  run.done_reason_desc = 'The run was aborted by the user.';
+  for (const rt of Object.values(emu.state.runtasks)) {
+    if (rt.run === runId && (rt.status === 'pending' || rt.status === 'running')) {
+      rt.status = 'aborted';
+      rt.ended_at = now;
+      rt.done_reason = 'run_aborted';
+    }
+  }
+  schedule(emu, runId, 'finish_abort', RUN_TIMING.finishMs);
+  return true;
+}
+
+/** Stops a run's timer for good (squid deleted). */
+export function forgetRun(emu: EmuCore, runId: string): void {
+  cancel(emu, runId);
+  delete emu.runMeta[runId];
+}
+
+/** After loading a state file: re-arm every run that was waiting on a timer. */
+export function rescheduleRuns(emu: EmuCore): void {
+  for (const [runId, meta] of Object.entries(emu.runMeta)) {
+    if (!meta.step || meta.dueAt === null || !emu.state.runs[runId]) continue;
+    schedule(emu, runId, meta.step, Math.max(0, meta.dueAt - emu.clock.now()));
+  }
+}
+
+export function clearTimers(emu: EmuCore): void {
+  timersOf(emu).clear();
+}

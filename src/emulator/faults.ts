@@ -1,0 +1,124 @@
+import { STATUS_CODES } from 'node:http';
+
+// Fault injection rules for /v1 requests. Probabilities come from a seeded PRNG so a failing test
+// replays the same sequence of faults.
+
+export const FAULT_ACTIONS = [
+  'status',
+  'delay',
+  'hang',
+  'reset',
+  'reset_mid_body',
+  'truncate',
+  'malformed',
+  'html',
+] as const;
+export type FaultAction = (typeof FAULT_ACTIONS)[number];
+
+export interface FaultRule {
+  method?: string;
+  path?: string;
+  probability?: number;
+  count?: number;
+  action: FaultAction;
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  ms?: number;
+}
+
+interface StoredRule extends FaultRule {
+  remaining: number | null;
+  fired: number;
+}
+
+/** mulberry32: tiny, fast, and deterministic for a given seed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function validateRules(input: unknown): { seed: number; rules: FaultRule[] } | string {
+  if (typeof input !== 'object' || input === null) return 'body must be an object {seed?, rules}';
+  const { seed = 1, rules } = input as { seed?: unknown; rules?: unknown };
+  if (typeof seed !== 'number' || !Number.isFinite(seed)) return 'seed must be a number';
+  if (!Array.isArray(rules)) return 'rules must be an array';
+  for (const [i, r] of rules.entries()) {
+    if (typeof r !== 'object' || r === null) return `rules[${i}] must be an object`;
+    const rule = r as Record<string, unknown>;
+    if (!FAULT_ACTIONS.includes(rule.action as FaultAction))
+      return `rules[${i}].action must be one of ${FAULT_ACTIONS.join(', ')}`;
+    if (rule.method !== undefined && typeof rule.method !== 'string') return `rules[${i}].method must be a string`;
+    if (rule.path !== undefined && typeof rule.path !== 'string') return `rules[${i}].path must be a string`;
+    const p = rule.probability;
+    if (p !== undefined && (typeof p !== 'number' || p < 0 || p > 1)) return `rules[${i}].probability must be 0..1`;
+    const c = rule.count;
+    if (c !== undefined && (typeof c !== 'number' || !Number.isInteger(c) || c < 0))
+      return `rules[${i}].count must be a non-negative integer`;
+    const s = rule.status;
+    if (s !== undefined && (typeof s !== 'number' || !Number.isInteger(s) || s < 100 || s > 599))
+      return `rules[${i}].status must be an HTTP status`;
+    const ms = rule.ms;
+    if (ms !== undefined && (typeof ms !== 'number' || ms < 0)) return `rules[${i}].ms must be >= 0`;
+    if (rule.headers !== undefined && (typeof rule.headers !== 'object' || rule.headers === null))
+      return `rules[${i}].headers must be an object`;
+  }
+  return { seed, rules: rules as FaultRule[] };
+}
+
+export class Faults {
+  private rules: StoredRule[] = [];
+  private seed = 1;
+  private random = prng(1);
+
+  set(seed: number, rules: FaultRule[]): void {
+    this.seed = seed;
+    this.random = prng(seed);
+    this.rules = rules.map((r) => ({ ...r, remaining: r.count ?? null, fired: 0 }));
+  }
+
+  clear(): void {
+    this.set(1, []);
+  }
+
+  list(): { seed: number; rules: (FaultRule & { remaining: number | null; fired: number })[] } {
+    return { seed: this.seed, rules: this.rules.map((r) => ({ ...r })) };
+  }
+
+  /** The first matching rule with count left fires (subject to its probability). */
+  pick(method: string, path: string): FaultRule | undefined {
+    for (const r of this.rules) {
+      if (r.method && r.method.toUpperCase() !== method.toUpperCase()) continue;
+      if (r.path && !path.startsWith(r.path)) continue;
+      if (r.remaining !== null && r.remaining <= 0) continue;
+      const p = r.probability ?? 1;
+      if (p < 1 && this.random() >= p) continue;
+      if (r.remaining !== null) r.remaining--;
+      r.fired++;
+      return r;
+    }
+    return undefined;
+  }
+}
+
+export function defaultErrorBody(status: number): unknown {
+  if (status === 429) return { error: 'Rate limit exceeded. Try again in 1 seconds.', type: 'RateLimitExceeded', code: 429 };
+  if (status === 401) return { detail: 'Invalid token.' };
+  if (status === 403) return { detail: 'You do not have permission to perform this action.' };
+  if (status === 404) return { detail: 'Not found.' };
+  if (status === 400) return { detail: 'Bad request.' };
+  if (status >= 500) return { detail: 'A server error occurred.' };
+  return { detail: `HTTP ${status}` };
+}
+
+/** What a proxy in front of the API answers when the app behind it is down. */
+export function htmlPage(status: number): string {
+  const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
+  return `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>nginx</center></body></html>\n`;
+}

@@ -1,0 +1,146 @@
+// startEmulator: builds the state (seed or --state file), registers every route and the feature
+// modules, and serves them over node:http.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Clock, RealClock, VirtualClock } from './clock.js';
+import { EmuCore } from './emu.js';
+import { clearTimers, rescheduleRuns } from './engine.js';
+import { Faults } from './faults.js';
+import { registerFeatures } from './features.js';
+import { loadSnapshot, Persister, type Snapshot } from './persist.js';
+import { RateLimiter, type RateLimitSetting } from './ratelimit.js';
+import { RequestLog } from './requestlog.js';
+import { registerAccounts, rescheduleSyncs } from './routes/accounts.js';
+import { registerControl } from './routes/control.js';
+import { registerCrawlers } from './routes/crawlers.js';
+import { registerResults } from './routes/results.js';
+import { registerRuns } from './routes/runs.js';
+import { registerSquids } from './routes/squids.js';
+import { registerTasks } from './routes/tasks.js';
+import { registerUploads, rescheduleUploads } from './routes/uploads.js';
+import { registerUser } from './routes/user.js';
+import { applySeed, baseState, DEMO_TOKEN, type SeedName } from './seed.js';
+import { createRequestHandler } from './server.js';
+import type { Emu } from './types.js';
+
+export { DEMO_TOKEN } from './seed.js';
+
+export interface EmulatorOptions {
+  host?: string;
+  port?: number;
+  seed?: SeedName;
+  clock?: 'real' | 'virtual';
+  timeScale?: number;
+  freePlan?: boolean;
+  rateLimits?: RateLimitSetting;
+  stateFile?: string;
+  token?: string;
+  webhookTimeoutMs?: number;
+}
+
+export interface RunningEmulator {
+  baseUrl: string;
+  token: string;
+  emu: Emu;
+  close(): Promise<void>;
+}
+
+function registerCore(emu: EmuCore): void {
+  registerUser(emu);
+  registerCrawlers(emu);
+  registerSquids(emu);
+  registerTasks(emu);
+  registerUploads(emu);
+  registerRuns(emu);
+  registerResults(emu);
+  registerAccounts(emu);
+}
+
+function rescheduleAll(emu: EmuCore): void {
+  rescheduleRuns(emu);
+  rescheduleUploads(emu);
+  rescheduleSyncs(emu);
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = opts.host ?? '127.0.0.1';
+  const seed: SeedName = opts.seed ?? 'demo';
+  const snap = opts.stateFile ? await loadSnapshot(opts.stateFile) : undefined;
+  const token = opts.token ?? snap?.state.token ?? DEMO_TOKEN;
+  const clock: Clock =
+    opts.clock === 'virtual' ? new VirtualClock(snap?.clock_now ?? Date.now()) : new RealClock(opts.timeScale ?? 1);
+  const initialConfig = { freePlan: opts.freePlan ?? false, rateLimits: opts.rateLimits ?? ('on' as RateLimitSetting) };
+  const emu = new EmuCore(clock, baseState(token, clock.now()), { ...initialConfig });
+  emu.webhookTimeoutMs = opts.webhookTimeoutMs ?? 30_000;
+  if (snap) {
+    emu.replaceState({ ...snap.state, token });
+  } else {
+    applySeed(emu, seed, token);
+  }
+
+  const limiter = new RateLimiter(initialConfig.rateLimits);
+  const faults = new Faults();
+  const log = new RequestLog();
+  const persister = opts.stateFile
+    ? new Persister(opts.stateFile, (): Snapshot => ({
+        version: 1,
+        saved_at: new Date().toISOString(),
+        clock_now: emu.clock.now(),
+        state: emu.state,
+      }))
+    : undefined;
+  if (persister) emu.onDirty = () => persister.schedule();
+
+  let stopFeatures: void | (() => void);
+  const reset = async (): Promise<void> => {
+    if (typeof stopFeatures === 'function') stopFeatures();
+    emu.clock.stop();
+    clearTimers(emu);
+    emu.events.removeAllListeners();
+    applySeed(emu, seed, token);
+    faults.clear();
+    log.clear();
+    emu.config = { ...initialConfig };
+    limiter.setting = emu.config.rateLimits;
+    limiter.clear();
+    stopFeatures = registerFeatures(emu);
+    emu.markDirty();
+  };
+
+  registerCore(emu);
+  registerControl(emu, { faults, log, limiter, reset });
+  stopFeatures = registerFeatures(emu);
+  rescheduleAll(emu);
+
+  const server = createServer({ keepAliveTimeout: 5_000 }, createRequestHandler({ emu, limiter, faults, log }));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 8787, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  emu.baseUrl = baseUrl;
+  if (persister && !snap) emu.markDirty();
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      if (typeof stopFeatures === 'function') stopFeatures();
+      emu.clock.stop();
+      clearTimers(emu);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Hanging fault sockets and idle keep-alive connections would otherwise hold close() open.
+        server.closeAllConnections();
+      });
+      if (persister) {
+        await persister.flush();
+        if (persister.lastError) throw persister.lastError;
+      }
+    })());
+
+  return { baseUrl, token, emu, close };
+}

@@ -1,0 +1,86 @@
+// Fixed-window rate limits per key and path prefix. Windows always run on real time (Date.now), never on
+// the business clock: a client's pacing is about wall-clock seconds even when business time is virtual.
+
+export interface LimitRule {
+  prefix: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** The documented limits; any other /v1 prefix gets 600/min (our choice, the docs state none). */
+export const RATE_LIMITS: readonly LimitRule[] = [
+  { prefix: '/v1/squids', limit: 120, windowMs: 60_000 },
+  { prefix: '/v1/runs', limit: 120, windowMs: 60_000 },
+  { prefix: '/v1/tasks', limit: 90, windowMs: 60_000 },
+  { prefix: '/v1/runtasks', limit: 90, windowMs: 60_000 },
+  { prefix: '/v1/results', limit: 2, windowMs: 1_000 },
+];
+export const DEFAULT_LIMIT_RULE = { limit: 600, windowMs: 60_000 };
+
+export type RateLimitSetting = 'on' | 'off' | number;
+
+export interface RateDecision {
+  allowed: boolean;
+  headers: Record<string, string>;
+  retryAfterS: number;
+}
+
+/** `/v1/runtasks/x` → `/v1/runtasks`; the prefix is the first segment after /v1, so runtasks ≠ runs. */
+export function prefixOf(path: string): string {
+  const seg = path.split('/').filter(Boolean);
+  return seg.length >= 2 ? `/${seg[0]}/${seg[1]}` : `/${seg[0] ?? ''}`;
+}
+
+export function ruleFor(path: string): { prefix: string; limit: number; windowMs: number } {
+  const prefix = prefixOf(path);
+  const rule = RATE_LIMITS.find((r) => r.prefix === prefix);
+  return rule ? { ...rule } : { prefix, ...DEFAULT_LIMIT_RULE };
+}
+
+export class RateLimiter {
+  private windows = new Map<string, { start: number; count: number }>();
+
+  constructor(public setting: RateLimitSetting = 'on') {}
+
+  allowedPerWindow(base: number): number {
+    if (typeof this.setting === 'number') return Math.max(1, Math.floor(base * this.setting));
+    return base;
+  }
+
+  check(key: string, path: string, now = Date.now()): RateDecision {
+    const rule = ruleFor(path);
+    const allowed = this.allowedPerWindow(rule.limit);
+    const id = `${key}\u0000${rule.prefix}`;
+    let w = this.windows.get(id);
+    if (!w || now >= w.start + rule.windowMs) {
+      w = { start: now, count: 0 };
+      this.windows.set(id, w);
+    }
+    const resetMs = w.start + rule.windowMs;
+    const off = this.setting === 'off';
+    const ok = off || w.count < allowed;
+    if (ok) w.count++;
+    const retryAfterS = Math.max(1, Math.ceil((resetMs - now) / 1000));
+    return {
+      allowed: ok,
+      retryAfterS,
+      headers: {
+        'X-RateLimit-Limit': String(allowed),
+        'X-RateLimit-Remaining': String(Math.max(0, allowed - w.count)),
+        'X-RateLimit-Reset': String(Math.ceil(resetMs / 1000)),
+      },
+    };
+  }
+
+  clear(): void {
+    this.windows.clear();
+  }
+}
+
+export function rateLimitBody(retryAfterS: number): Record<string, unknown> {
+  return {
+    error: `Rate limit exceeded. Try again in ${retryAfterS} seconds.`,
+    type: 'RateLimitExceeded',
+    code: 429,
+  };
+}

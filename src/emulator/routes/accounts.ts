@@ -1,0 +1,145 @@
+// Accounts, account types (both spellings), limit updates, and cookie synchronization that progresses
+// over business time: 100 created → 120 synchronizing → 200 synchronized (or ≥ 400 failed).
+import type { EmuCore } from '../emu.js';
+import { paginate } from '../pagination.js';
+import { newAccount } from '../seed.js';
+import { detail, isObject, json, naiveUs, uuidId } from '../util.js';
+import { accountView } from '../views.js';
+import { bodyObject, type Rec } from './common.js';
+
+export const SYNC_TIMING = { syncingMs: 1_000, doneMs: 3_000 } as const;
+
+function types(emu: EmuCore): Record<string, Rec> {
+  const s = emu.state as Record<string, unknown>;
+  if (!s.accountTypes) s.accountTypes = {};
+  return s.accountTypes as Record<string, Rec>;
+}
+
+function publicSync(s: Rec): Rec {
+  return { id: s.id, object: 'synchronize-cookies', status_code: s.status_code, status_text: s.status_text,
+    account_hash: s.account_hash ?? null };
+}
+
+function finishSync(emu: EmuCore, s: Rec): void {
+  if (Number(s.status_code) >= 200) return;
+  const type = Object.values(types(emu)).find((t) => t.name === s.type);
+  const cookies = (s.cookies ?? {}) as Record<string, string>;
+  const required = ((type?.cookies ?? []) as { name: string; required: boolean }[]).filter((c) => c.required);
+  const missing = required.filter((c) => typeof cookies[c.name] !== 'string' || cookies[c.name].trim() === '');
+  delete s.cookies;
+  s.due_at = null;
+  if (!type || missing.length) {
+    s.status_code = 401;
+    s.status_text = `cookies_invalid: missing or empty ${missing.map((c) => c.name).join(', ') || 'cookies'}`;
+    emu.markDirty();
+    return;
+  }
+  const now = emu.clock.now();
+  let account = s.account_hash ? emu.state.accounts[String(s.account_hash)] : undefined;
+  if (account) {
+    account.last_synchronization_time = naiveUs(now);
+    account.updated_at = naiveUs(now);
+    account.status = '200';
+    account.status_code_info = 'synchronized';
+  } else {
+    const n = Object.values(emu.state.accounts).filter((a) => a.type === type.name).length + 1;
+    const username = typeof cookies.username === 'string' && cookies.username ? cookies.username : `${String(type.domain).toLowerCase().replace(/\s+/g, '_')}_user_${n}`;
+    account = newAccount(emu, String(type.name), username, now);
+    s.account_hash = account.id;
+  }
+  s.status_code = 200;
+  s.status_text = 'synchronized';
+  emu.markDirty();
+}
+
+function scheduleSync(emu: EmuCore, s: Rec): void {
+  const now = emu.clock.now();
+  const due = Number(s.due_at ?? now);
+  if (Number(s.status_code) === 100) {
+    const at = due - (SYNC_TIMING.doneMs - SYNC_TIMING.syncingMs);
+    emu.clock.schedule(Math.max(0, at - now), () => {
+      if (s.status_code === 100) {
+        s.status_code = 120;
+        s.status_text = 'synchronizing';
+      }
+    });
+  }
+  emu.clock.schedule(Math.max(0, due - now), () => finishSync(emu, s));
+}
+
+export function rescheduleSyncs(emu: EmuCore): void {
+  for (const s of Object.values(emu.state.syncs)) if (Number(s.status_code) < 200) scheduleSync(emu, s);
+}
+
+export function registerAccounts(emu: EmuCore): void {
+  const opts = () => ({ freePlan: emu.config.freePlan, style: 'detail' as const });
+
+  emu.route('GET', '/v1/accounts', (req) =>
+    paginate(req, Object.values(emu.state.accounts), (a) => accountView(emu, a), opts()),
+  );
+  for (const path of ['/v1/accounts/types', '/v1/account_types'])
+    emu.route('GET', path, (req) => paginate(req, Object.values(types(emu)), (t) => t, opts()));
+
+  emu.route('GET', '/v1/accounts/:hash', (req) => {
+    const a = emu.state.accounts[req.params.hash];
+    // The live service answers one account inside a list envelope.
+    return a ? paginate(req, [a], (x) => accountView(emu, x), opts()) : detail(404, 'Not found.');
+  });
+
+  emu.route('DELETE', '/v1/accounts/:hash', (req) => {
+    const a = emu.state.accounts[req.params.hash];
+    if (!a) return detail(404, 'Not found.');
+    delete emu.state.accounts[req.params.hash];
+    for (const s of Object.values(emu.state.squids))
+      if (Array.isArray(s.accounts)) s.accounts = (s.accounts as string[]).filter((x) => x !== a.id);
+    emu.markDirty();
+    return json(200, { id: a.id, object: 'account', deleted: true });
+  });
+
+  emu.route('POST', '/v1/accounts', (req) => {
+    const b = bodyObject(req);
+    if (typeof b.account !== 'string' || !b.account) return detail(400, 'account is required.');
+    const a = emu.state.accounts[b.account];
+    if (!a) return detail(404, 'Account not found.');
+    if (b.type !== undefined && b.type !== a.type) return detail(400, `type must be ${String(a.type)} for this account.`);
+    if (!isObject(b.params)) return detail(400, 'params must be an object of limits.');
+    const params = a.params as { default: Record<string, Rec>; user: Record<string, Rec> };
+    for (const [k, v] of Object.entries(b.params)) {
+      const def = params.default[k];
+      if (!def) return detail(400, `Unknown limit "${k}"; allowed: ${Object.keys(params.default).join(', ')}.`);
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > Number(def.max))
+        return detail(400, `${k} must be an integer between 1 and ${String(def.max)}.`);
+    }
+    for (const [k, v] of Object.entries(b.params)) params.user[k] = { ...(params.user[k] ?? {}), max: v };
+    a.updated_at = naiveUs(emu.clock.now());
+    emu.markDirty();
+    return json(200, accountView(emu, a));
+  });
+
+  const sync = (req: Parameters<Parameters<EmuCore['route']>[2]>[0]) => {
+    const b = bodyObject(req);
+    if (typeof b.type !== 'string' || !b.type) return detail(400, 'type is required.');
+    if (!Object.values(types(emu)).some((t) => t.name === b.type))
+      return detail(404, `Account type ${b.type} does not exist (AccountTypeDoesNotExist).`);
+    if (!isObject(b.cookies) || Object.values(b.cookies).some((v) => typeof v !== 'string'))
+      return detail(400, 'cookies must be an object of cookie names to string values.');
+    if (b.account !== undefined && b.account !== null) {
+      if (typeof b.account !== 'string' || !emu.state.accounts[b.account]) return detail(404, 'Account not found.');
+    }
+    const id = uuidId(emu.nextId(), 'sync');
+    const s: Rec = { id, object: 'synchronize-cookies', status_code: 100, status_text: 'created', type: b.type,
+      cookies: b.cookies, account_hash: b.account ?? null, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
+    emu.state.syncs[id] = s;
+    scheduleSync(emu, s);
+    emu.markDirty();
+    const { account_hash: _a, ...created } = publicSync(s);
+    return json(200, created);
+  };
+  emu.route('POST', '/v1/synchronize', sync);
+  emu.route('POST', '/v1/accounts/cookies', sync);
+
+  emu.route('GET', '/v1/synchronize/:id', (req) => {
+    const s = emu.state.syncs[req.params.id];
+    return s ? json(200, publicSync(s)) : detail(404, 'Synchronization task not found.');
+  });
+}

@@ -1,0 +1,23 @@
+// Lookups shared by the resource routes, each answering the endpoint's documented 404 shape.
+import type { EmuCore } from '../emu.js';
+import type { EmuRequest, EmuResponse } from '../types.js';
+import { errB, isObject } from '../util.js';
+
+export type Rec = Record<string, unknown>;
+export type Lookup = { rec: Rec; res?: undefined } | { rec?: undefined; res: EmuResponse };
+
+export function bodyObject(req: EmuRequest): Rec {
+  return isObject(req.body) ? req.body : {};
+}
+
+export function findSquid(emu: EmuCore, id: unknown, param = 'squid'): Lookup {
+  if (typeof id !== 'string' || id === '') return { res: errB(400, `${param} is required.`, param) };
+  const rec = emu.state.squids[id];
+  return rec ? { rec } : { res: errB(404, 'Squid not found.', param) };
+}
+
+export function findRun(emu: EmuCore, id: unknown, param = 'run_hash'): Lookup {
+  if (typeof id !== 'string' || id === '') return { res: errB(400, `${param} is required.`, param) };
+  const rec = emu.state.runs[id];
+  return rec ? { rec } : { res: errB(404, 'Run not found.', param) };
+}

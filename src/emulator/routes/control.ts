@@ -1,0 +1,113 @@
+// The control plane under /_emulator (no auth, no rate limits, no faults): clock, reset, request log,
+// faults, config, and bulk generation of a finished run for benchmarks.
+import { defOf } from '../crawlers.js';
+import type { EmuCore } from '../emu.js';
+import { type Faults, validateRules } from '../faults.js';
+import type { RateLimiter } from '../ratelimit.js';
+import type { RequestLog } from '../requestlog.js';
+import { generateRowFields } from '../rows.js';
+import { detail, isObject, json, naiveUs } from '../util.js';
+import { runView } from '../views.js';
+import { bodyObject, type Rec } from './common.js';
+
+export interface ControlDeps {
+  faults: Faults;
+  log: RequestLog;
+  limiter: RateLimiter;
+  reset(): Promise<void>;
+}
+
+export const MAX_GENERATE = 1_000_000;
+
+function clockBody(emu: EmuCore): Rec {
+  const now = emu.clock.now();
+  return { mode: emu.clock.mode, now: new Date(now).toISOString(), now_ms: now };
+}
+
+function generate(emu: EmuCore, squid: Rec, count: number): Rec {
+  const crawler = emu.state.crawlers[String(squid.crawler)];
+  const def = defOf(crawler);
+  const now = emu.clock.now();
+  const id = emu.newHash('run');
+  const tasks = Object.values(emu.state.tasks).filter((t) => t.squid === squid.id);
+  const fields = generateRowFields(
+    { def, squidParams: (squid.params ?? {}) as Rec, squid: String(squid.id), run: id, task: null,
+      basis: `generate:${id}`, scrapingTimeMs: now },
+    count,
+  );
+  if (tasks.length) fields.forEach((f, i) => (f.task = tasks[i % tasks.length].id));
+  emu.addResults(fields);
+  const at = naiveUs(now);
+  const run: Rec = {
+    id, object: 'run', squid: squid.id, is_done: true, created_at: at, started_at: at, ended_at: at,
+    next_launch_at: null, duration: 0, credit_used: count * def.credits_per_row, origin: 'user', force_launch: false,
+    status: 'done', export_done: true, export_count: count, export_time: at, email_done: null, email_time: null,
+    email_verification: null, total_results: count, total_unique_results: count, done_reason: 'tasks_done',
+    done_reason_desc: null,
+  };
+  emu.state.runs[id] = run;
+  emu.markDirty();
+  return run;
+}
+
+export function registerControl(emu: EmuCore, deps: ControlDeps): void {
+  emu.route('GET', '/_emulator/clock', () => json(200, clockBody(emu)));
+  emu.route('POST', '/_emulator/clock/advance', async (req) => {
+    if (emu.clock.mode !== 'virtual')
+      return detail(400, 'The clock is real: start the emulator with --clock virtual to move time.');
+    const ms = bodyObject(req).ms;
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return detail(400, 'ms must be a number >= 0.');
+    await emu.clock.advance(ms);
+    return json(200, clockBody(emu));
+  });
+
+  emu.route('POST', '/_emulator/reset', async () => {
+    await deps.reset();
+    return json(200, { reset: true, ...clockBody(emu) });
+  });
+
+  emu.route('GET', '/_emulator/requests', () => json(200, deps.log.list()));
+  emu.route('DELETE', '/_emulator/requests', () => {
+    deps.log.clear();
+    return json(200, { cleared: true });
+  });
+
+  emu.route('GET', '/_emulator/faults', () => json(200, deps.faults.list()));
+  emu.route('PUT', '/_emulator/faults', (req) => {
+    const v = validateRules(req.body);
+    if (typeof v === 'string') return detail(400, v);
+    deps.faults.set(v.seed, v.rules);
+    return json(200, deps.faults.list());
+  });
+  emu.route('DELETE', '/_emulator/faults', () => {
+    deps.faults.clear();
+    return json(200, deps.faults.list());
+  });
+
+  emu.route('GET', '/_emulator/config', () => json(200, emu.config));
+  emu.route('POST', '/_emulator/config', (req) => {
+    const b = bodyObject(req);
+    if (b.freePlan !== undefined && typeof b.freePlan !== 'boolean') return detail(400, 'freePlan must be a boolean.');
+    const rl = b.rateLimits;
+    if (rl !== undefined && rl !== 'on' && rl !== 'off' && !(typeof rl === 'number' && rl > 0 && Number.isFinite(rl)))
+      return detail(400, 'rateLimits must be "on", "off" or a positive number.');
+    if (typeof b.freePlan === 'boolean') emu.config.freePlan = b.freePlan;
+    if (rl !== undefined) {
+      emu.config.rateLimits = rl as EmuCore['config']['rateLimits'];
+      deps.limiter.setting = emu.config.rateLimits;
+      deps.limiter.clear();
+    }
+    return json(200, emu.config);
+  });
+
+  emu.route('POST', '/_emulator/generate', (req) => {
+    const b = bodyObject(req);
+    if (!isObject(req.body) || typeof b.squid !== 'string') return detail(400, 'squid (a squid hash) is required.');
+    const squid = emu.state.squids[b.squid];
+    if (!squid) return detail(404, 'Squid not found.');
+    const n = b.results;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_GENERATE)
+      return detail(400, `results must be an integer from 0 to ${MAX_GENERATE}.`);
+    return json(200, runView(emu, generate(emu, squid, n)));
+  });
+}

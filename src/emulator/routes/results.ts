@@ -1,0 +1,77 @@
+// Results (exactly one of squid/run) and the exported CSV file behind the presigned download URL.
+import { toCsv } from '../csv.js';
+import { defOf } from '../crawlers.js';
+import type { EmuCore } from '../emu.js';
+import { paginate } from '../pagination.js';
+import { errB } from '../util.js';
+import { fileSignature, fileToken, parseNaive } from '../views.js';
+import type { Rec } from './common.js';
+
+const INTERNAL = new Set(['object', 'squid', 'run', 'task']);
+
+function s3Error(code: string, message: string): { status: number; raw: string; headers: Record<string, string> } {
+  return {
+    status: 403,
+    raw: `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>\n`,
+    headers: { 'Content-Type': 'application/xml' },
+  };
+}
+
+function stamp(ms: number): string {
+  const d = new Date(ms).toISOString();
+  return `${d.slice(0, 4)}${d.slice(5, 7)}${d.slice(8, 10)}_${d.slice(11, 13)}${d.slice(14, 16)}`;
+}
+
+export function registerResults(emu: EmuCore): void {
+  emu.route('GET', '/v1/results', (req) => {
+    const squid = req.query.get('squid');
+    const run = req.query.get('run');
+    if ((squid === null) === (run === null) || squid === '' || run === '')
+      return errB(400, 'Provide exactly one of squid or run.', 'squid,run');
+    let ids: readonly string[];
+    if (squid !== null) {
+      if (!emu.state.squids[squid]) return errB(404, 'Squid not found.', 'squid');
+      ids = emu.resultIdsOfSquid(squid);
+    } else {
+      if (!emu.state.runs[run as string]) return errB(404, 'Run not found.', 'run');
+      ids = emu.resultIdsOfRun(run as string);
+    }
+    const task = req.query.get('task');
+    if (task) ids = ids.filter((id) => emu.state.results[id]?.task === task);
+    return paginate(req, ids, (id) => emu.state.results[id], {
+      freePlan: emu.config.freePlan,
+      style: 'errB',
+      limitAlias: 'page_size',
+    });
+  });
+
+  // Served without the Authorization header, like a presigned S3 URL.
+  emu.route('GET', '/_emulator/files/:name', (req) => {
+    const token = req.params.name.replace(/\.csv$/, '');
+    const expires = Number(req.query.get('Expires'));
+    const sig = req.query.get('Signature') ?? '';
+    if (!Number.isFinite(expires) || sig !== fileSignature(token, expires, emu.state.token))
+      return s3Error('AccessDenied', 'Request signature does not match.');
+    if (expires * 1000 < emu.clock.now()) return s3Error('AccessDenied', 'Request has expired');
+    const run = Object.values(emu.state.runs).find((r) => fileToken(String(r.id)) === token);
+    if (!run) return { status: 404, raw: 'NoSuchKey', headers: { 'Content-Type': 'text/plain' } };
+    const squid = emu.state.squids[String(run.squid)];
+    const crawler = squid ? emu.state.crawlers[String(squid.crawler)] : undefined;
+    const rows = emu.resultIdsOfRun(String(run.id)).map((id) => emu.state.results[id] as Rec);
+    const present = new Set<string>();
+    for (const r of rows) for (const k in r) present.add(k);
+    // Columns in the crawler's attribute order, then anything else the rows carry.
+    const attrs = (crawler ? defOf(crawler).attributes.map((a) => a.name) : []).filter((n) => present.has(n));
+    const rest = [...present].filter((k) => k !== 'id' && !INTERNAL.has(k) && !attrs.includes(k));
+    const columns = ['id', ...attrs, ...rest];
+    const filename = `${String(squid?.name ?? 'export')}_${stamp(parseNaive(run.export_time) ?? emu.clock.now())}.csv`;
+    return {
+      status: 200,
+      raw: toCsv(columns, rows),
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${filename.replace(/"/g, '')}"`,
+      },
+    };
+  });
+}

@@ -1,0 +1,127 @@
+// Runs: start, list, detail, stats, credits, abort, download, and their run tasks (both spellings).
+import { defOf } from '../crawlers.js';
+import type { EmuCore } from '../emu.js';
+import { abortRun, isActive, ratesFor, RUN_TIMING, startRun } from '../engine.js';
+import { paginate } from '../pagination.js';
+import { detail, errB, json, naiveSec, timedelta } from '../util.js';
+import { downloadUrl, runDetailView, runDurationMs, runsOfSquid, runView } from '../views.js';
+import { bodyObject, findRun, findSquid, type Rec } from './common.js';
+
+function runTasksOf(emu: EmuCore, runId: string): Rec[] {
+  return Object.values(emu.state.runtasks).filter((rt) => rt.run === runId);
+}
+
+function stats(emu: EmuCore, run: Rec): Rec {
+  const rts = runTasksOf(emu, String(run.id));
+  const done = rts.filter((rt) => ['completed', 'error', 'aborted'].includes(String(rt.status))).length;
+  const total = rts.length;
+  const pct = run.status === 'done' ? 100 : total ? Math.floor((done / total) * 100) : 0;
+  const current = rts.find((rt) => rt.status === 'running');
+  const left = total - done;
+  const eta = run.is_done ? timedelta(0) : run.status === 'paused' || run.status === 'pending' ? '∞' : timedelta(left * RUN_TIMING.taskMs);
+  return {
+    id: run.id,
+    object: 'run',
+    duration: timedelta(runDurationMs(emu, run)),
+    started_at: run.started_at ? String(run.started_at).slice(0, 19) : null,
+    ended_at: run.ended_at ? String(run.ended_at).slice(0, 19) : null,
+    is_done: run.is_done,
+    percent_done: `${pct}%`,
+    eta,
+    total_tasks: total,
+    total_tasks_done: done,
+    total_tasks_left: left,
+    total_results: run.total_results,
+    results_total: rts.reduce((a, rt) => a + Number(rt.total_results ?? 0), 0),
+    results_done: run.total_results,
+    total_requests: done ? done * 3 : null,
+    current_task: current ? current.task : '',
+    updated_at: naiveSec(emu.clock.now()),
+  };
+}
+
+function credits(emu: EmuCore, run: Rec): Rec {
+  const squid = emu.state.squids[String(run.squid)];
+  const crawler = squid ? emu.state.crawlers[String(squid.crawler)] : undefined;
+  const rows = Number(run.total_results);
+  const attempts = runTasksOf(emu, String(run.id)).filter((rt) => rt.status === 'completed').length;
+  const rates = crawler ? ratesFor(defOf(crawler), (squid?.params ?? {}) as Rec) : { base: 0, functions: {} };
+  const breakdown = [
+    { function: 'base', credits: rows * rates.base, attempts },
+    ...Object.entries(rates.functions).map(([fn, r]) => ({ function: fn, credits: rows * r, attempts })),
+  ].sort((a, b) => b.credits - a.credits);
+  return {
+    run_id: run.id,
+    total_credits: run.credit_used,
+    total_results: rows,
+    breakdown,
+    rates: { credits_per_row: rates.base, ...rates.functions },
+    function_colors: {
+      Base: { bg_color: '#E8F0FE', txt_color: '#1A73E8' },
+      ...Object.fromEntries(Object.keys(rates.functions).map((fn) => [fn, { bg_color: '#FCE8E6', txt_color: '#C5221F' }])),
+    },
+    base_function_label: 'Base',
+    filter_breakdown: [],
+  };
+}
+
+export function registerRuns(emu: EmuCore): void {
+  const opts = () => ({ freePlan: emu.config.freePlan, style: 'errB' as const });
+
+  emu.route('POST', '/v1/runs', (req) => {
+    const f = findSquid(emu, bodyObject(req).squid);
+    if (f.res) return f.res;
+    const id = String(f.rec.id);
+    if (runsOfSquid(emu, id).some(isActive))
+      return errB(400, 'A run is already active for this squid (RunInProgress).', 'squid');
+    if (!Object.values(emu.state.tasks).some((t) => t.squid === id && t.is_active !== false))
+      return errB(400, 'This squid has no tasks; add tasks before starting a run (NoTasksPresent).', 'squid');
+    if (emu.remainingCredits() <= 0)
+      return errB(400, 'Not enough credits left to start a run (NotEnoughBalance).', 'squid');
+    const run = startRun(emu, id);
+    return json(200, runView(emu, run));
+  });
+
+  emu.route('GET', '/v1/runs', (req) => {
+    const f = findSquid(emu, req.query.get('squid') ?? undefined);
+    if (f.res) return f.res;
+    return paginate(req, runsOfSquid(emu, String(f.rec.id)), (r) => runView(emu, r), opts());
+  });
+
+  emu.route('GET', '/v1/runs/:hash', (req) => {
+    const f = findRun(emu, req.params.hash);
+    return f.res ?? json(200, runDetailView(emu, f.rec));
+  });
+
+  emu.route('GET', '/v1/runs/:hash/stats', (req) => {
+    const f = findRun(emu, req.params.hash);
+    return f.res ?? json(200, stats(emu, f.rec));
+  });
+
+  emu.route('GET', '/v1/runs/:hash/credits', (req) => {
+    const run = emu.state.runs[req.params.hash];
+    return run ? json(200, credits(emu, run)) : detail(404, 'Run not found.');
+  });
+
+  emu.route('POST', '/v1/runs/:hash/abort', (req) => {
+    const run = emu.state.runs[req.params.hash];
+    if (!run || !abortRun(emu, run)) return errB(404, 'Run not found or already completed.', 'run_hash');
+    return json(200, runView(emu, run));
+  });
+
+  emu.route('GET', '/v1/runs/:hash/download', (req) => {
+    const run = emu.state.runs[req.params.hash];
+    if (!run || run.export_done !== true) return errB(404, 'Run not found or export not ready.', 'run_hash');
+    return json(200, { s3: downloadUrl(emu, String(run.id)) });
+  });
+
+  emu.route('GET', '/v1/runs/:hash/tasks', (req) => {
+    const f = findRun(emu, req.params.hash);
+    return f.res ?? paginate(req, runTasksOf(emu, String(f.rec.id)), (x) => x, opts());
+  });
+
+  emu.route('GET', '/v1/runtasks', (req) => {
+    const f = findRun(emu, req.query.get('run') ?? undefined, 'run');
+    return f.res ?? paginate(req, runTasksOf(emu, String(f.rec.id)), (x) => x, opts());
+  });
+}

@@ -1,0 +1,179 @@
+// Squids: create, list (name filter), detail, partial update (echoing only touched fields), empty, delete.
+import type { EmuCore } from '../emu.js';
+import { forgetRun } from '../engine.js';
+import { paginate } from '../pagination.js';
+import { newSquid } from '../seed.js';
+import { errB, isObject, json } from '../util.js';
+import { squidDetailView, squidSummaryView } from '../views.js';
+import { bodyObject, findSquid, type Rec } from './common.js';
+
+const MAX_CONCURRENCY = 20;
+
+function nameTaken(emu: EmuCore, name: string, except?: string): boolean {
+  const n = name.trim().toLowerCase();
+  return Object.values(emu.state.squids).some((s) => s.id !== except && String(s.name).toLowerCase() === n);
+}
+
+function autoName(emu: EmuCore, crawlerName: string): string {
+  for (let n = 1; ; n++) if (!nameTaken(emu, `${crawlerName} (${n})`)) return `${crawlerName} (${n})`;
+}
+
+/** Removes tasks matching `pred` of a squid, with their run tasks and results. */
+export function deleteTasks(emu: EmuCore, squidId: string, pred: (t: Rec) => boolean): number {
+  const ids = new Set<string>();
+  for (const t of Object.values(emu.state.tasks)) if (t.squid === squidId && pred(t)) ids.add(String(t.id));
+  for (const id of ids) delete emu.state.tasks[id];
+  for (const [id, rt] of Object.entries(emu.state.runtasks)) if (ids.has(String(rt.task))) delete emu.state.runtasks[id];
+  if (ids.size) emu.deleteResults((r) => ids.has(String(r.task)));
+  return ids.size;
+}
+
+type Check = { ok: true; value: unknown } | { ok: false; message: string };
+const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check> = {
+  name: (v, emu, s) =>
+    typeof v !== 'string' || !v.trim()
+      ? { ok: false, message: 'name must be a non-empty string.' }
+      : nameTaken(emu, v, String(s.id))
+        ? { ok: false, message: 'A squid with this name already exists (DuplicateSquid).' }
+        : { ok: true, value: v.trim() },
+  is_active: (v) => (typeof v === 'boolean' ? { ok: true, value: v } : { ok: false, message: 'is_active must be a boolean.' }),
+  concurrency: (v, emu, s) => {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_CONCURRENCY)
+      return { ok: false, message: `concurrency must be an integer between 1 and ${MAX_CONCURRENCY}.` };
+    const max = Number(emu.state.crawlers[String(s.crawler)]?.max_concurrency ?? MAX_CONCURRENCY);
+    return v > max
+      ? { ok: false, message: `concurrency exceeds this crawler's maximum of ${max} (ConcurrencyLimitExceeded).` }
+      : { ok: true, value: v };
+  },
+  to_complete: (v) => (typeof v === 'boolean' ? { ok: true, value: v } : { ok: false, message: 'to_complete must be a boolean.' }),
+  export_unique_results: (v) =>
+    typeof v === 'boolean' ? { ok: true, value: v } : { ok: false, message: 'export_unique_results must be a boolean.' },
+  no_line_breaks: (v) => (typeof v === 'boolean' ? { ok: true, value: v } : { ok: false, message: 'no_line_breaks must be a boolean.' }),
+  run_notify: (v) =>
+    v === null || v === 'on_success' || v === 'on_error'
+      ? { ok: true, value: v }
+      : { ok: false, message: 'run_notify must be on_success, on_error or null.' },
+  cron_expression: (v) =>
+    v === null || (typeof v === 'string' && v.trim().split(/\s+/).length === 5)
+      ? { ok: true, value: v }
+      : { ok: false, message: 'cron_expression must have 5 fields, e.g. "0 10 * * *".' },
+  timezone: (v) => {
+    if (typeof v !== 'string') return { ok: false, message: 'timezone must be an IANA name.' };
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: v });
+      return { ok: true, value: v };
+    } catch {
+      return { ok: false, message: `Unknown timezone ${v}.` };
+    }
+  },
+  params: (v, _emu, s) => {
+    if (!isObject(v)) return { ok: false, message: 'params must be an object.' };
+    const current = (s.params ?? {}) as Rec;
+    const merged: Rec = { ...current, ...v };
+    if (v.functions !== undefined) {
+      if (!isObject(v.functions) || Object.values(v.functions).some((b) => typeof b !== 'boolean'))
+        return { ok: false, message: 'params.functions must map function names to booleans.' };
+      merged.functions = { ...((current.functions ?? {}) as Rec), ...v.functions };
+    }
+    return { ok: true, value: merged };
+  },
+  accounts: (v, emu) => {
+    if (v === null) return { ok: true, value: [] };
+    if (!Array.isArray(v) || v.some((a) => typeof a !== 'string'))
+      return { ok: false, message: 'accounts must be a list of account hashes (InvalidParamType).' };
+    const unknown = v.find((a) => !emu.state.accounts[a as string]);
+    if (unknown) return { ok: false, message: `Account ${String(unknown)} does not exist (AccountDoesNotExist).` };
+    return { ok: true, value: v };
+  },
+};
+
+function applyUpdate(squid: Rec, key: string, value: unknown): void {
+  if (key === 'run_notify') squid.notifications_params = { run_notify: value };
+  else if (key === 'cron_expression' || key === 'timezone') {
+    const sched = (isObject(squid.schedule) ? squid.schedule : {}) as Rec;
+    sched[key] = value;
+    squid.schedule = key === 'cron_expression' && value === null ? null : sched;
+  } else squid[key] = value;
+}
+
+export function registerSquids(emu: EmuCore): void {
+  emu.route('POST', '/v1/squids', (req) => {
+    const b = bodyObject(req);
+    if (typeof b.crawler !== 'string' || !b.crawler) return errB(400, 'crawler is required.', 'crawler');
+    const crawler = emu.state.crawlers[b.crawler];
+    if (!crawler) return errB(404, 'Crawler not found (ModuleNotFound).', 'crawler');
+    if (b.name !== undefined && (typeof b.name !== 'string' || !b.name.trim()))
+      return errB(400, 'name must be a non-empty string.', 'name');
+    if (typeof b.name === 'string' && nameTaken(emu, b.name))
+      return errB(400, 'A squid with this name already exists (DuplicateSquid).', 'name');
+    const name = typeof b.name === 'string' ? b.name.trim() : autoName(emu, String(crawler.name));
+    const s = newSquid(emu, crawler, name, emu.clock.now());
+    emu.markDirty();
+    return json(200, {
+      id: s.id, account: [], concurrency: s.concurrency, crawler: s.crawler, created_at: s.created_at,
+      is_active: s.is_active, name: s.name, params: s.params, schedule: s.schedule, to_complete: s.to_complete,
+    });
+  });
+
+  emu.route('GET', '/v1/squids', (req) => {
+    const name = req.query.get('name')?.toLowerCase();
+    const list = Object.values(emu.state.squids)
+      .filter((s) => !name || String(s.name).toLowerCase().includes(name))
+      .reverse();
+    return paginate(req, list, (s) => squidSummaryView(emu, s), { freePlan: emu.config.freePlan, style: 'errB' });
+  });
+
+  emu.route('GET', '/v1/squids/:hash', (req) => {
+    const f = findSquid(emu, req.params.hash, 'squid_hash');
+    return f.res ?? json(200, squidDetailView(emu, f.rec));
+  });
+
+  emu.route('POST', '/v1/squids/:hash', (req) => {
+    const f = findSquid(emu, req.params.hash, 'squid_hash');
+    if (f.res) return f.res;
+    const squid = f.rec;
+    if (!isObject(req.body)) return errB(400, 'The body must be a JSON object.', 'body');
+    const touched: [string, unknown][] = [];
+    for (const [key, raw] of Object.entries(req.body)) {
+      const check = UPDATABLE[key];
+      if (!check) continue;
+      const r = check(raw, emu, squid);
+      if (!r.ok) return errB(400, r.message, key);
+      touched.push([key, r.value]);
+    }
+    const echo: Rec = {};
+    for (const [key, value] of touched) {
+      applyUpdate(squid, key, value);
+      echo[key] = value;
+    }
+    emu.markDirty();
+    return json(200, echo);
+  });
+
+  emu.route('POST', '/v1/squids/:hash/empty', (req) => {
+    const f = findSquid(emu, req.params.hash, 'squid_hash');
+    if (f.res) return f.res;
+    const type = bodyObject(req).type;
+    if (type !== 'url' && type !== 'params') return errB(400, 'type must be "url" or "params".', 'type');
+    const n = deleteTasks(emu, String(f.rec.id), (t) => t.type === type);
+    emu.markDirty();
+    return json(200, { id: f.rec.id, object: 'squid', emptied: true, deleted_count: n });
+  });
+
+  emu.route('DELETE', '/v1/squids/:hash', (req) => {
+    const f = findSquid(emu, req.params.hash, 'squid_hash');
+    if (f.res) return f.res;
+    const id = String(f.rec.id);
+    deleteTasks(emu, id, () => true);
+    for (const run of Object.values(emu.state.runs)) {
+      if (run.squid !== id) continue;
+      forgetRun(emu, String(run.id));
+      delete emu.state.runs[String(run.id)];
+      delete emu.runMeta[String(run.id)];
+    }
+    emu.deleteResults((r) => r.squid === id);
+    delete emu.state.squids[id];
+    emu.markDirty();
+    return json(200, { id, object: 'squid', deleted: true });
+  });
+}

@@ -1,0 +1,82 @@
+// Tasks: add (duplicates by identical params skipped), list by squid, detail with status, delete.
+import { defOf } from '../crawlers.js';
+import type { EmuCore } from '../emu.js';
+import { paginate } from '../pagination.js';
+import { newTask } from '../seed.js';
+import { errB, isObject, json, paramsKey } from '../util.js';
+import { taskCreatedView, taskDetailView, taskListView } from '../views.js';
+import { bodyObject, findSquid, type Rec } from './common.js';
+
+/** Why a task's params are not acceptable for this crawler, or undefined when they are. */
+export function taskProblem(crawler: Rec, params: Rec): string | undefined {
+  const def = defOf(crawler);
+  const keys = Object.keys(params);
+  const unknown = keys.find((k) => !(k in def.task));
+  if (unknown) return `Unknown task parameter "${unknown}"; expected one of ${Object.keys(def.task).join(', ')}.`;
+  const filled = keys.filter((k) => params[k] !== null && params[k] !== undefined && String(params[k]).trim() !== '');
+  if (!filled.length) return 'A task needs at least one parameter value.';
+  for (const k of filled) {
+    const p = def.task[k];
+    if (typeof params[k] !== 'string' && p.type === 'string') return `Task parameter "${k}" must be a string.`;
+    if (p.regex && !new RegExp(p.regex).test(String(params[k])))
+      return `Task parameter "${k}" does not match the expected format ${p.regex} (TaskNotValidError).`;
+  }
+  return undefined;
+}
+
+export function existingKeys(emu: EmuCore, squidId: string): Set<string> {
+  const keys = new Set<string>();
+  for (const t of Object.values(emu.state.tasks)) if (t.squid === squidId) keys.add(paramsKey(t.params as Rec));
+  return keys;
+}
+
+export function registerTasks(emu: EmuCore): void {
+  emu.route('POST', '/v1/tasks', (req) => {
+    const b = bodyObject(req);
+    const f = findSquid(emu, b.squid);
+    if (f.res) return f.res;
+    if (!Array.isArray(b.tasks) || b.tasks.length === 0 || !b.tasks.every(isObject))
+      return errB(400, 'tasks must be a non-empty list of objects.', 'tasks');
+    const crawler = emu.state.crawlers[String(f.rec.crawler)];
+    for (const [i, t] of (b.tasks as Rec[]).entries()) {
+      const problem = taskProblem(crawler, t);
+      if (problem) return errB(400, `tasks[${i}]: ${problem}`, 'tasks');
+    }
+    const seen = existingKeys(emu, String(f.rec.id));
+    let duplicated = 0;
+    const created: Rec[] = [];
+    for (const t of b.tasks as Rec[]) {
+      const key = paramsKey(t);
+      if (seen.has(key)) {
+        duplicated++;
+        continue;
+      }
+      seen.add(key);
+      created.push(taskCreatedView(newTask(emu, f.rec, t, emu.clock.now())));
+    }
+    emu.markDirty();
+    return json(200, { duplicated_count: duplicated, tasks: created });
+  });
+
+  emu.route('GET', '/v1/tasks', (req) => {
+    const f = findSquid(emu, req.query.get('squid') ?? undefined);
+    if (f.res) return f.res;
+    const type = req.query.get('type');
+    if (type !== null && type !== 'url' && type !== 'params') return errB(400, 'type must be url or params.', 'type');
+    const list = Object.values(emu.state.tasks).filter((t) => t.squid === f.rec.id && (!type || t.type === type));
+    return paginate(req, list, taskListView, { freePlan: emu.config.freePlan, style: 'errB' });
+  });
+
+  emu.route('GET', '/v1/tasks/:hash', (req) => {
+    const t = emu.state.tasks[req.params.hash];
+    return t ? json(200, taskDetailView(emu, t)) : errB(404, 'Task not found.', 'task_hash');
+  });
+
+  emu.route('DELETE', '/v1/tasks/:hash', (req) => {
+    const t = emu.state.tasks[req.params.hash];
+    if (!t) return errB(404, 'Task not found.', 'task_hash');
+    delete emu.state.tasks[req.params.hash];
+    emu.markDirty();
+    return json(200, { id: t.id, object: 'task', deleted: true });
+  });
+}

@@ -1,0 +1,259 @@
+// Start states. `demo` fills every list; `empty` has only the user, balance, subscription and crawlers.
+// Ids come from a counter hashed, so the same seed always gives the same ids and rows.
+import type { EmuCore } from './emu.js';
+import { CRAWLER_DEFS, crawlerId, crawlerRecord, defaultSquidParams, defOf } from './crawlers.js';
+import { ratesFor } from './engine.js';
+import { generateRowFields, rowsForTask } from './rows.js';
+import type { EmuState } from './types.js';
+import { isoZ, naiveUs, paramsKey } from './util.js';
+
+type Rec = Record<string, unknown>;
+
+export const DEMO_TOKEN = 'sq_emulator_demo_token';
+export type SeedName = 'demo' | 'empty';
+
+export const DEMO_CRAWLERS = {
+  googleMaps: crawlerId('google-maps-search'),
+  twitter: crawlerId('twitter-profile-scraper'),
+  salesNav: crawlerId('sales-navigator-leads'),
+  amazon: crawlerId('amazon-products'),
+  indeed: crawlerId('indeed-jobs'),
+} as const;
+
+/** Squid names of the demo seed (ids are deterministic too, see DEMO_SQUID_IDS after a seed). */
+export const DEMO_SQUIDS = {
+  /** Google Maps, 3 tasks, 2 finished runs with results. */
+  paris: 'Paris restaurants',
+  /** Twitter, linked to an account whose daily limit is exhausted: its runs pause, then resume. */
+  influencers: 'Tech influencers',
+  /** Indeed, a crawler with has_issues: its runs end in error. */
+  jobs: 'Job board watch',
+  /** Amazon, 2 tasks, 1 finished run. */
+  headphones: 'Amazon headphones',
+  /** Google Maps, no tasks (starting a run gives NoTasksPresent). */
+  lyon: 'Lyon bakeries',
+} as const;
+
+export const DEMO_ACCOUNT_USERNAMES = { twitter: 'demo_scraper', salesNav: 'jane.doe@acme.test' } as const;
+export const DEMO_BALANCE = { available: 10_000, consumed: 2_500 } as const;
+
+const DAY = 86_400_000;
+
+function ddmmyyyy(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getUTCDate())}/${p(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
+}
+
+export function baseState(token: string, now: number): EmuState {
+  const cycleStart = now - 10 * DAY;
+  const cycleEnd = cycleStart + 30 * DAY;
+  const crawlers: Record<string, Rec> = {};
+  for (const def of CRAWLER_DEFS) crawlers[crawlerId(def.slug)] = crawlerRecord(def);
+  return {
+    token,
+    user: {
+      first_name: 'Ada',
+      last_name: 'Demo',
+      email: 'demo@sq-emulator.local',
+      email_verified: true,
+      plan: [{ name: 'Premium', interval: 'monthly', status: 'active' }],
+      login_count: 42,
+      profile_image: null,
+      is_staff: false,
+      credit_interval: 'monthly',
+    },
+    balance: {
+      id: 'price_1EmulatorPremiumMonthly',
+      object: 'plan',
+      name: 'Premium',
+      available: DEMO_BALANCE.available,
+      consumed: DEMO_BALANCE.consumed,
+      bonus_credit: 0,
+      rollover_credit: 0,
+      rollover_credit_expires_at: null,
+      interval: 'monthly',
+      used_slots: 0,
+      total_available_slots: 20,
+      has_unpaid_bill: false,
+      reset_time: isoZ(cycleEnd),
+    },
+    subscription: { active: true, cycle_started_at: cycleStart, cycle_ends_at: cycleEnd },
+    crawlers,
+    squids: {},
+    tasks: {},
+    runs: {},
+    runtasks: {},
+    results: {},
+    accounts: {},
+    uploads: {},
+    syncs: {},
+    accountTypes: {},
+    runMeta: {},
+    autoReset: {
+      enabled: false,
+      threshold_pct: 80,
+      max_resets_per_24h: 3,
+      reset_times: [],
+      suppressed_until: null,
+      payment_outcome: 'ok',
+    },
+    deliveries: [],
+    outbox: [],
+    counter: 0,
+  };
+}
+
+/** A squid record with every documented field at its creation default. */
+export function newSquid(emu: EmuCore, crawler: Rec, name: string, createdMs: number): Rec {
+  const id = emu.newHash('squid');
+  const squid: Rec = {
+    id, object: 'squid', created_at: naiveUs(createdMs), name, is_ready: true, is_active: true, concurrency: 1,
+    crawler: crawler.id, crawler_name: crawler.name, is_public: false, params: defaultSquidParams(defOf(crawler)),
+    download_url: null, email: null, notifications: false, notifications_params: { run_notify: null }, schedule: null,
+    schedule_time: null, no_line_breaks: false, export_runs: false, export_unique_results: false, to_complete: false,
+    google_sheet_fields: null, ftp_fields: null, s3_fields: null, webhook_fields: null, accounts: [],
+  };
+  emu.state.squids[id] = squid;
+  return squid;
+}
+
+export function newTask(emu: EmuCore, squid: Rec, params: Rec, createdMs: number): Rec {
+  const id = emu.newHash('task');
+  const task: Rec = {
+    id, object: 'task', created_at: naiveUs(createdMs), is_active: true, params, squid: squid.id, module: squid.crawler,
+    type: typeof params.url === 'string' ? 'url' : 'params',
+  };
+  emu.state.tasks[id] = task;
+  return task;
+}
+
+/** A run that already happened: built synchronously, no events, balance already accounts for it. */
+function pastRun(emu: EmuCore, squid: Rec, startMs: number, outcome: 'done' | 'error'): void {
+  const crawler = emu.state.crawlers[String(squid.crawler)];
+  const def = defOf(crawler);
+  const id = emu.newHash('run');
+  const tasks = Object.values(emu.state.tasks).filter((t) => t.squid === squid.id);
+  const rates = ratesFor(def, squid.params as Rec);
+  let total = 0;
+  let t = startMs + 1000;
+  for (const task of tasks) {
+    const rtId = emu.newHash('runtask');
+    const count = rowsForTask(task.params as Rec);
+    const failed = outcome === 'error';
+    if (!failed) {
+      emu.addResults(generateRowFields(
+        { def, squidParams: squid.params as Rec, squid: String(squid.id), run: id, task: String(task.id),
+          basis: paramsKey(task.params as Rec), scrapingTimeMs: t },
+        count,
+      ));
+      total += count;
+    }
+    emu.state.runtasks[rtId] = {
+      object: 'runtask', id: rtId, task: task.id, run: id, status: failed ? 'error' : 'completed', params: task.params,
+      started_at: naiveUs(t), ended_at: naiveUs(t + 2000), total_results: count, last_result: failed ? 0 : count,
+      total_pages: 1, last_page: failed ? 0 : 1, done_reason: failed ? 'error' : 'completed',
+      done_reason_desc: failed ? 'The page could not be scraped.' : null, last_collection_at: naiveUs(t + 2000),
+    };
+    t += 2000;
+    if (failed) break;
+  }
+  const ended = naiveUs(t + 1000);
+  emu.state.runs[id] = {
+    id, object: 'run', squid: squid.id, is_done: true, created_at: naiveUs(startMs), started_at: naiveUs(startMs + 1000),
+    ended_at: ended, next_launch_at: null, duration: 0, credit_used: total * rates.base, origin: 'user',
+    force_launch: false, status: outcome, export_done: outcome === 'done', export_count: total,
+    export_time: outcome === 'done' ? ended : null, email_done: null, email_time: null, email_verification: null,
+    total_results: total, total_unique_results: total, done_reason: outcome === 'done' ? 'tasks_done' : 'error',
+    done_reason_desc: outcome === 'done' ? null : `${def.name} is having issues on the target website; the run crashed.`,
+  };
+}
+
+const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; limit: string; max: number; cookies: string[] }[] = [
+  { name: 'twitter-sync', domain: 'Twitter', baseurl: 'https://x.com', limit: 'profiles_per_day', max: 500, cookies: ['auth_token', 'ct0'] },
+  { name: 'sales-nav-sync', domain: 'Sales Navigator', baseurl: 'https://www.linkedin.com', limit: 'searches_per_day', max: 100, cookies: ['li_at'] },
+  { name: 'facebook-sync', domain: 'Facebook', baseurl: 'https://www.facebook.com', limit: 'pages_per_day', max: 200, cookies: ['c_user', 'xs'] },
+];
+
+function seedAccountTypes(emu: EmuCore): void {
+  const types = emu.state.accountTypes as Record<string, Rec>;
+  for (const t of ACCOUNT_TYPES) {
+    const id = emu.newHash('account_type');
+    types[id] = {
+      id, object: 'account_type', name: t.name, icon: 'https://cdn.sq-emulator.local/icons/' + t.name + '.png', domain: t.domain,
+      baseurl: t.baseurl, cookies: t.cookies.map((name) => ({ name, required: true })),
+      params: {
+        batch: { max: 10, default: 1, description: 'Parallel sessions.' },
+        batch_hours: { max: 24, default: 1, description: 'Hours between batches.' },
+        [t.limit]: { max: t.max, default: Math.round(t.max / 5), attribute: t.limit, description: 'Daily limit.' },
+      },
+    };
+  }
+}
+
+/** An account record of the given type; `used` is how much of the daily limit is already spent. */
+export function newAccount(emu: EmuCore, typeName: string, username: string, nowMs: number, used = 0): Rec {
+  const types = emu.state.accountTypes as Record<string, Rec>;
+  const type = Object.values(types).find((t) => t.name === typeName);
+  if (!type) throw new Error(`unknown account type ${typeName}`);
+  const def = type.params as Record<string, Rec>;
+  const limitKey = Object.keys(def).find((k) => k !== 'batch' && k !== 'batch_hours') ?? 'daily_limit';
+  const limit = Number(def[limitKey]?.default ?? 100);
+  const id = emu.newHash('account');
+  const account: Rec = {
+    id, object: 'account', username, created_at: naiveUs(nowMs), last_synchronization_time: naiveUs(nowMs),
+    status: '200', status_code_info: 'synchronized', status_code_description: 'The account is synchronized.',
+    type: typeName,
+    params: {
+      default: def,
+      user: {
+        batch: { max: 10, current: 1, default: 1, attribute: 'batch', start_time: null, last_batch_at: ddmmyyyy(nowMs) },
+        [limitKey]: { max: limit, value: Math.min(used, limit), default: limit, timestamp: Math.floor((nowMs + DAY) / 1000), start_time: null },
+        batch_hours: { max: 24, value: 1, default: 1, description: 'Hours between batches.' },
+      },
+    },
+    updated_at: null, account_type_hash: type.id, baseurl: type.baseurl, cookies: type.cookies, icon: type.icon,
+  };
+  emu.state.accounts[id] = account;
+  return account;
+}
+
+export function applySeed(emu: EmuCore, seed: SeedName, token: string): void {
+  const now = emu.clock.now();
+  emu.replaceState(baseState(token, now));
+  seedAccountTypes(emu);
+  if (seed === 'empty') return;
+  const c = emu.state.crawlers;
+  const twitterAccount = newAccount(emu, 'twitter-sync', DEMO_ACCOUNT_USERNAMES.twitter, now - 20 * DAY, Number.MAX_SAFE_INTEGER);
+  newAccount(emu, 'sales-nav-sync', DEMO_ACCOUNT_USERNAMES.salesNav, now - 15 * DAY);
+
+  const paris = newSquid(emu, c[DEMO_CRAWLERS.googleMaps], DEMO_SQUIDS.paris, now - 9 * DAY);
+  newTask(emu, paris, { url: 'https://www.google.com/maps/search/restaurants+paris+11e' }, now - 9 * DAY);
+  newTask(emu, paris, { url: 'https://www.google.com/maps/search/bistro+le+marais' }, now - 9 * DAY);
+  newTask(emu, paris, { keyword: 'pizza', city: 'Paris', country: 'France' }, now - 9 * DAY);
+  pastRun(emu, paris, now - 8 * DAY, 'done');
+  pastRun(emu, paris, now - 2 * DAY, 'done');
+
+  const influencers = newSquid(emu, c[DEMO_CRAWLERS.twitter], DEMO_SQUIDS.influencers, now - 7 * DAY);
+  influencers.accounts = [twitterAccount.id];
+  newTask(emu, influencers, { url: 'https://x.com/nasa' }, now - 7 * DAY);
+  newTask(emu, influencers, { url: 'https://x.com/github' }, now - 7 * DAY);
+  pastRun(emu, influencers, now - 6 * DAY, 'done');
+
+  const jobs = newSquid(emu, c[DEMO_CRAWLERS.indeed], DEMO_SQUIDS.jobs, now - 5 * DAY);
+  newTask(emu, jobs, { url: 'https://www.indeed.com/jobs?q=typescript+developer' }, now - 5 * DAY);
+  pastRun(emu, jobs, now - 4 * DAY, 'error');
+
+  const headphones = newSquid(emu, c[DEMO_CRAWLERS.amazon], DEMO_SQUIDS.headphones, now - 3 * DAY);
+  newTask(emu, headphones, { url: 'https://www.amazon.com/s?k=wireless+headphones' }, now - 3 * DAY);
+  newTask(emu, headphones, { url: 'https://www.amazon.com/s?k=noise+cancelling' }, now - 3 * DAY);
+  pastRun(emu, headphones, now - 1 * DAY, 'done');
+
+  newSquid(emu, c[DEMO_CRAWLERS.googleMaps], DEMO_SQUIDS.lyon, now - 1 * DAY);
+  emu.state.balance.used_slots = Object.keys(emu.state.squids).length;
+}
+
+/** Hash of a squid by its exact name (tests use it with the DEMO_SQUIDS names). */
+export function squidIdByName(state: EmuState, name: string): string | undefined {
+  return Object.values(state.squids).find((s) => s.name === name)?.id as string | undefined;
+}

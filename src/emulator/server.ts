@@ -1,0 +1,203 @@
+// The HTTP front: fault injection, rate limits, auth, routing, request log, and the odd ways a
+// response can be broken on purpose. No framework: node:http and our tiny router.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EmuCore } from './emu.js';
+import { defaultErrorBody, type Faults, type FaultRule, htmlPage } from './faults.js';
+import { boundaryOf, parseMultipart } from './multipart.js';
+import { type RateLimiter, rateLimitBody } from './ratelimit.js';
+import { maskHeaders, maskSecrets, type RequestLog } from './requestlog.js';
+import type { EmuRequest, EmuResponse } from './types.js';
+
+export interface ServerDeps {
+  emu: EmuCore;
+  limiter: RateLimiter;
+  faults: Faults;
+  log: RequestLog;
+}
+
+/** Routes that need no key (the docs name only this one). */
+const PUBLIC_PATTERNS = new Set(['/v1/crawlers/:hash/attributes']);
+
+type BrokenMode = 'reset_mid_body' | 'truncate' | 'malformed';
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function presentedKey(req: IncomingMessage): string | undefined {
+  const h = req.headers['authorization'];
+  const m = typeof h === 'string' ? /^Token\s+(\S+)\s*$/i.exec(h) : null;
+  return m ? m[1] : undefined;
+}
+
+function serialise(r: EmuResponse): { payload: Buffer; type: string | undefined } {
+  if (r.raw !== undefined) return { payload: Buffer.isBuffer(r.raw) ? r.raw : Buffer.from(r.raw), type: undefined };
+  if (r.body === undefined) return { payload: Buffer.alloc(0), type: undefined };
+  return { payload: Buffer.from(JSON.stringify(r.body)), type: 'application/json' };
+}
+
+function write(res: ServerResponse, r: EmuResponse, extra: Record<string, string>, mode?: BrokenMode): void {
+  let { payload, type } = serialise(r);
+  let status = r.status;
+  const headers: Record<string, string> = { ...extra, ...(r.headers ?? {}) };
+  if (type && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['Content-Type'] = type;
+  if (mode === 'malformed') {
+    status = 200;
+    // Cut the JSON and add junk so no parser accepts it, whatever the original body was.
+    payload = Buffer.concat([payload.subarray(0, Math.floor(payload.length / 2)), Buffer.from('\u0000}{"')]);
+    headers['Content-Type'] = 'application/json';
+  }
+  headers['Content-Length'] = String(payload.length);
+  res.writeHead(status, headers);
+  if (mode === 'reset_mid_body' || mode === 'truncate') {
+    const half = payload.subarray(0, Math.max(1, Math.floor(payload.length / 2)));
+    res.write(half, () => {
+      const sock = res.socket;
+      if (!sock) return;
+      if (mode === 'truncate') sock.end();
+      else if (typeof sock.resetAndDestroy === 'function') sock.resetAndDestroy();
+      else sock.destroy();
+    });
+    return;
+  }
+  res.end(payload);
+}
+
+function parseRequest(req: IncomingMessage, url: URL, raw: Buffer): EmuRequest | EmuResponse {
+  const headers = req.headers as Record<string, string | string[] | undefined>;
+  const out: EmuRequest = {
+    method: (req.method ?? 'GET').toUpperCase(),
+    path: url.pathname,
+    params: {},
+    query: url.searchParams,
+    headers,
+    body: undefined,
+    files: {},
+    rawBody: raw,
+  };
+  const ctype = String(headers['content-type'] ?? '');
+  const boundary = boundaryOf(ctype);
+  if (boundary) {
+    const mp = parseMultipart(raw, boundary);
+    out.body = mp.fields;
+    out.files = mp.files;
+  } else if (raw.length > 0 && (ctype === '' || /json/i.test(ctype))) {
+    try {
+      out.body = JSON.parse(raw.toString('utf8'));
+    } catch (e) {
+      return { status: 400, body: { detail: `JSON parse error - ${(e as Error).message}` } };
+    }
+  }
+  return out;
+}
+
+export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const { emu, limiter, faults, log } = deps;
+
+  return (req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://emulator.local');
+      const path = url.pathname;
+      const method = (req.method ?? 'GET').toUpperCase();
+      const isV1 = path === '/v1' || path.startsWith('/v1/');
+      const logged = isV1 || path.startsWith('/_emulator/files/');
+      let body: unknown;
+      const record = (status: number): void => {
+        if (!logged) return;
+        log.add({
+          at: new Date().toISOString(),
+          method,
+          path,
+          query: maskSecrets(Object.fromEntries(url.searchParams)) as Record<string, string>,
+          status,
+          headers: maskHeaders(req.headers as Record<string, string | string[] | undefined>),
+          body: maskSecrets(body),
+        });
+      };
+
+      let mode: BrokenMode | undefined;
+      const fault: FaultRule | undefined = isV1 ? faults.pick(method, path) : undefined;
+      if (fault) {
+        switch (fault.action) {
+          case 'reset':
+            record(0);
+            if (typeof req.socket.resetAndDestroy === 'function') req.socket.resetAndDestroy();
+            else req.socket.destroy();
+            return;
+          case 'hang':
+            // Never answer: the socket stays open until the client gives up (or the emulator closes).
+            record(0);
+            return;
+          case 'status': {
+            const status = fault.status ?? 500;
+            const headers = { ...(status === 429 ? { 'Retry-After': '1' } : {}), ...(fault.headers ?? {}) };
+            record(status);
+            return write(res, { status, body: fault.body !== undefined ? fault.body : defaultErrorBody(status), headers }, {});
+          }
+          case 'html': {
+            const status = fault.status ?? 502;
+            record(status);
+            return write(res, { status, raw: htmlPage(status), headers: { 'Content-Type': 'text/html', ...(fault.headers ?? {}) } }, {});
+          }
+          case 'delay':
+            await new Promise((r) => setTimeout(r, fault.ms ?? 1000));
+            break;
+          default:
+            mode = fault.action;
+        }
+      }
+
+      const raw = await readBody(req);
+      const parsed = parseRequest(req, url, raw);
+      let response: EmuResponse;
+      let extra: Record<string, string> = {};
+      if ('status' in parsed) {
+        response = parsed;
+      } else {
+        body = parsed.body;
+        response = await dispatch(parsed);
+      }
+      record(response.status);
+      if (res.destroyed) return;
+      write(res, response, extra, mode);
+
+      async function dispatch(er: EmuRequest): Promise<EmuResponse> {
+        const key = presentedKey(req);
+        if (isV1) {
+          const decision = limiter.check(key ?? `anon:${req.socket.remoteAddress ?? ''}`, path);
+          extra = decision.headers;
+          if (!decision.allowed) {
+            return {
+              status: 429,
+              body: rateLimitBody(decision.retryAfterS),
+              headers: { 'Retry-After': String(decision.retryAfterS) },
+            };
+          }
+        }
+        const match = emu.router.match(method, path);
+        if (!match) return { status: 404, body: { detail: 'Not found.' } };
+        if (isV1 && !PUBLIC_PATTERNS.has(match.pattern)) {
+          if (!req.headers['authorization'] || key === undefined)
+            return { status: 401, body: { detail: 'Authentication credentials were not provided.' } };
+          if (key !== emu.state.token) return { status: 401, body: { detail: 'Invalid token.' } };
+        }
+        er.params = match.params;
+        try {
+          return await match.handler(er);
+        } catch (e) {
+          return { status: 500, body: { detail: 'A server error occurred.', error: (e as Error).message } };
+        }
+      }
+    })().catch(() => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ detail: 'A server error occurred.' }));
+      } else res.destroy();
+    });
+  };
+}

@@ -1,0 +1,73 @@
+// Small shared helpers: deterministic ids, the service's several timestamp formats, error bodies.
+import { createHash } from 'node:crypto';
+import type { EmuResponse } from './types.js';
+
+/** 32-hex id derived from a counter, so the same seed and the same calls always give the same ids. */
+export function hashId(n: number, kind = 'id'): string {
+  return createHash('md5').update(`sq-emulator:${kind}:${n}`).digest('hex');
+}
+
+/** UUID-shaped id (upload and sync tasks look like Celery task ids on the live service). */
+export function uuidId(n: number, kind: string): string {
+  const h = hashId(n, kind);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Stable 32-bit number from any string (row counts, fake values). */
+export function hash32(s: string): number {
+  return createHash('md5').update(s).digest().readUInt32BE(0);
+}
+
+/** Naive UTC with microseconds, e.g. 2025-03-05T09:27:17.012423 (how most run/squid fields look). */
+export function naiveUs(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 23) + '000';
+}
+
+/** Naive UTC without a fraction (run stats). */
+export function naiveSec(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19);
+}
+
+/** ISO with Z and no fraction (balance reset_time and similar). */
+export function isoZ(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19) + 'Z';
+}
+
+/** Python timedelta text, "H:MM:SS.ffffff". */
+export function timedelta(ms: number): string {
+  const total = Math.max(0, Math.round(ms));
+  const h = Math.floor(total / 3_600_000);
+  const m = Math.floor((total % 3_600_000) / 60_000);
+  const s = Math.floor((total % 60_000) / 1000);
+  const us = (total % 1000) * 1000;
+  return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}.${String(us).padStart(6, '0')}`;
+}
+
+export function json(status: number, body: unknown, headers?: Record<string, string>): EmuResponse {
+  return headers ? { status, body, headers } : { status, body };
+}
+
+/** ErrA: `{detail}` — accounts, sync, user, auth, generic 404. */
+export function detail(status: number, message: string): EmuResponse {
+  return { status, body: { detail: message } };
+}
+
+/** ErrB: `{error:{message,type,param}}` — tasks, runs, results, uploads. */
+export function errB(status: 400 | 404, message: string, param: string): EmuResponse {
+  return {
+    status,
+    body: { error: { message, type: status === 404 ? 'not_found_error' : 'validation_error', param } },
+  };
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Canonical text of a params object, key order ignored, for duplicate detection. */
+export function paramsKey(p: Record<string, unknown>): string {
+  const sorted = Object.keys(p)
+    .sort()
+    .map((k) => [k, p[k]]);
+  return JSON.stringify(sorted);
+}

@@ -1,0 +1,145 @@
+// Public shapes of stored records. Stored records hold the documented fields; derived ones (durations,
+// last-run fields, linked squids) are computed here at read time.
+import { createHash } from 'node:crypto';
+import type { EmuCore } from './emu.js';
+import { naiveUs, timedelta } from './util.js';
+
+type Rec = Record<string, unknown>;
+
+export function parseNaive(s: unknown): number | null {
+  if (typeof s !== 'string' || !s) return null;
+  const t = Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(s) ? s : `${s}Z`);
+  return Number.isNaN(t) ? null : t;
+}
+
+export function runDurationMs(emu: EmuCore, run: Rec): number {
+  const start = parseNaive(run.started_at);
+  if (start === null) return 0;
+  const end = parseNaive(run.ended_at) ?? emu.clock.now();
+  return Math.max(0, end - start);
+}
+
+/** Run as list/start/abort show it: duration in float seconds. */
+export function runView(emu: EmuCore, run: Rec): Rec {
+  const { email_verification: _ev, ...rest } = run;
+  return { ...rest, duration: Math.round(runDurationMs(emu, run)) / 1000 };
+}
+
+/** Run as GET /runs/{hash} shows it: duration as a timedelta string (the live service differs by endpoint). */
+export function runDetailView(emu: EmuCore, run: Rec): Rec {
+  return { ...run, duration: timedelta(runDurationMs(emu, run)) };
+}
+
+export function runsOfSquid(emu: EmuCore, squid: string): Rec[] {
+  // Newest first; runs created in the same microsecond keep reverse insertion order.
+  return Object.values(emu.state.runs)
+    .filter((r) => r.squid === squid)
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => String(b.r.created_at).localeCompare(String(a.r.created_at)) || b.i - a.i)
+    .map((x) => x.r);
+}
+
+export function fileToken(run: string): string {
+  return createHash('md5').update(`sq-emulator:file:${run}`).digest('hex');
+}
+
+export function fileSignature(token: string, expires: number, secret: string): string {
+  return createHash('md5').update(`${token}:${expires}:${secret}`).digest('hex');
+}
+
+/** A presigned-looking URL on this emulator, valid for an hour of business time. */
+export function downloadUrl(emu: EmuCore, run: string): string {
+  const token = fileToken(run);
+  const expires = Math.floor(emu.clock.now() / 1000) + 3600;
+  const sig = fileSignature(token, expires, emu.state.token);
+  return `${emu.baseUrl}/_emulator/files/${token}.csv?Expires=${expires}&Signature=${sig}`;
+}
+
+function lastRunFields(emu: EmuCore, squid: Rec): Rec {
+  const runs = runsOfSquid(emu, String(squid.id));
+  const last = runs[0];
+  const exported = runs.find((r) => r.export_done === true);
+  return {
+    last_run_status: last ? String(last.status).toUpperCase() : null,
+    last_run: last ? last.id : null,
+    last_run_at: last ? last.created_at : null,
+    last_run_done_reason: last ? last.done_reason : null,
+    last_run_is_done: last ? last.is_done : null,
+    total_runs: runs.length,
+    next_launch_at: null,
+    download_url: exported ? downloadUrl(emu, String(exported.id)) : null,
+  };
+}
+
+export function squidDetailView(emu: EmuCore, squid: Rec): Rec {
+  return { ...squid, ...lastRunFields(emu, squid) };
+}
+
+export function squidSummaryView(emu: EmuCore, squid: Rec): Rec {
+  const d = lastRunFields(emu, squid);
+  return {
+    id: squid.id,
+    created_at: squid.created_at,
+    name: squid.name,
+    is_ready: squid.is_ready,
+    is_active: squid.is_active,
+    concurrency: squid.concurrency,
+    params: squid.params,
+    crawler: squid.crawler,
+    crawler_name: squid.crawler_name,
+    last_run_status: d.last_run_status,
+    total_runs: d.total_runs,
+    last_run_at: d.last_run_at,
+    next_launch_at: null,
+    is_public: squid.is_public,
+  };
+}
+
+export function taskListView(t: Rec): Rec {
+  return { id: t.id, object: 'task', created_at: t.created_at, is_active: t.is_active, params: t.params };
+}
+
+export function taskCreatedView(t: Rec): Rec {
+  return { id: t.id, object: 'task', created_at: t.created_at, is_active: t.is_active, params: t.params, module: t.module };
+}
+
+export function taskDetailView(emu: EmuCore, t: Rec): Rec {
+  const crawlerIds = Object.keys(emu.state.crawlers);
+  const rts = Object.values(emu.state.runtasks).filter((rt) => rt.task === t.id);
+  const last = rts[rts.length - 1];
+  const status = last
+    ? {
+        status: last.status,
+        started_at: last.started_at,
+        ended_at: last.ended_at,
+        is_done: ['completed', 'aborted', 'error'].includes(String(last.status)),
+        total_results: last.last_result,
+        total_pages: last.total_pages,
+        done_reason: last.done_reason,
+        has_errors: last.status === 'error',
+        errors: last.status === 'error' ? last.done_reason_desc : null,
+      }
+    : { status: 'pending', started_at: null, ended_at: null, is_done: false, total_results: 0, total_pages: 0,
+        done_reason: null, has_errors: false, errors: null };
+  return {
+    hash_value: t.id,
+    created_at: t.created_at,
+    is_active: t.is_active,
+    params: t.params,
+    // The live get-task returns the crawler's internal integer here, not its hash.
+    module: crawlerIds.indexOf(String(t.module)) + 1,
+    object: 'task',
+    status,
+  };
+}
+
+export function accountView(emu: EmuCore, a: Rec): Rec {
+  const squids = Object.values(emu.state.squids)
+    .filter((s) => Array.isArray(s.accounts) && (s.accounts as string[]).includes(String(a.id)))
+    .map((s) => ({ name: s.name, hash_value: s.id }));
+  return { ...a, squids };
+}
+
+export function nowUs(emu: EmuCore): string {
+  return naiveUs(emu.clock.now());
+}

@@ -1,0 +1,51 @@
+// Shared by the core emulator tests: an in-process emulator on a free port with a virtual clock,
+// and a small fetch wrapper that returns status, headers and parsed JSON.
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import { squidIdByName } from '../../src/emulator/seed.js';
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface TestEmu extends RunningEmulator {
+  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+  ctl(method: string, path: string, body?: unknown): Promise<Reply>;
+  advance(ms: number): Promise<Reply>;
+  squid(name: string): string;
+}
+
+export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<TestEmu> {
+  const running = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', ...opts });
+  const raw = async (method: string, path: string, body: unknown, headers: Record<string, string>): Promise<Reply> => {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' || body instanceof FormData ? (body as BodyInit) : JSON.stringify(body);
+      if (!(body instanceof FormData)) (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
+    }
+    const res = await fetch(running.baseUrl + path, init);
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+  const t: TestEmu = {
+    ...running,
+    api: (method, path, body, headers) =>
+      raw(method, path, body, { Authorization: `Token ${running.token}`, ...(headers ?? {}) }),
+    ctl: (method, path, body) => raw(method, path, body, {}),
+    advance: (ms) => raw('POST', '/_emulator/clock/advance', { ms }, {}),
+    squid: (name) => {
+      const id = squidIdByName(running.emu.state, name);
+      if (!id) throw new Error(`no squid named ${name}`);
+      return id;
+    },
+  };
+  return t;
+}
