@@ -1,7 +1,12 @@
 import { defineNoun } from '../../command.js';
+import list from './list.js';
+import get from './get.js';
+import params from './params.js';
+import attributes from './attributes.js';
 
 export default defineNoun({
   name: 'crawlers',
-  summary: 'crawlers',
-  verbs: [],
+  summary: 'Browse crawlers: what they take as input and what they return',
+  description: 'A crawler is the scraper a squid runs. Refer to one by id, unique id prefix, exact name or slug.',
+  verbs: [list, get, params, attributes],
 });

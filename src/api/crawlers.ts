@@ -1,0 +1,34 @@
+// Crawler shapes turned into rows. /params is a pair of name-keyed maps with a reserved `functions` key mixed into
+// the squid params (api-reference §6); sq shows one row per parameter and per function instead.
+type Rec = Record<string, unknown>;
+
+export function isRec(v: unknown): v is Rec {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export interface ParamRow extends Rec {
+  level: 'task' | 'squid' | 'function';
+  name: string;
+}
+
+export function paramRows(body: unknown): ParamRow[] {
+  const b = isRec(body) ? body : {};
+  const rows: ParamRow[] = [];
+  const task = isRec(b.task) ? b.task : {};
+  const squid = isRec(b.squid) ? b.squid : {};
+  for (const [name, spec] of Object.entries(task)) rows.push({ level: 'task', name, ...(isRec(spec) ? spec : { value: spec }) });
+  for (const [name, spec] of Object.entries(squid)) {
+    if (name === 'functions') continue;
+    rows.push({ level: 'squid', name, ...(isRec(spec) ? spec : { value: spec }) });
+  }
+  // Functions may also sit at the top level in other variants of the shape.
+  const fns = isRec(squid.functions) ? squid.functions : isRec(b.functions) ? b.functions : {};
+  for (const [name, spec] of Object.entries(fns)) rows.push({ level: 'function', name, ...(isRec(spec) ? spec : { default: spec }) });
+  return rows;
+}
+
+/** /attributes answers `{data:[…]}`; tolerate a bare array too. */
+export function attributeRows(body: unknown): Rec[] {
+  const list = Array.isArray(body) ? body : isRec(body) && Array.isArray(body.data) ? body.data : [];
+  return list.filter(isRec);
+}

@@ -1,0 +1,36 @@
+import { defineVerb } from '../../command.js';
+import { resolveCrawler } from '../../api/resolve.js';
+import { isRec } from '../../api/crawlers.js';
+
+export default defineVerb({
+  name: 'get',
+  aliases: ['view'],
+  summary: 'Show one crawler: inputs, result columns, credits (GET /v1/crawlers/{id})',
+  description: '<crawler> is an id, a unique id prefix (4+ characters), an exact name or a slug.',
+  args: ['<crawler>'],
+  examples: ['sq crawlers get google-maps-search', 'sq crawlers get "Google Maps Search" --json', 'sq crawlers get 4f1c --fields id,name,result'],
+  async run(ctx, [ref]) {
+    const http = await ctx.http();
+    const { id } = await resolveCrawler(http, ref);
+    const c = (await http.get(`/v1/crawlers/${encodeURIComponent(id)}`)) as Record<string, unknown>;
+    const names = (v: unknown) =>
+      Array.isArray(v) ? v.map((x) => (isRec(x) ? String(x.name ?? '') : String(x))).filter(Boolean).join(', ') : '';
+    await ctx.out.record(c, {
+      title: `Crawler ${String(c.name ?? id)}`,
+      columns: [
+        { key: 'id' },
+        { key: 'name' },
+        { key: 'slug' },
+        { key: 'credits_per_row', header: 'credits per row' },
+        { key: 'max_concurrency', header: 'max concurrency' },
+        { key: 'is_available', header: 'available' },
+        { key: 'is_premium', header: 'premium' },
+        { key: 'has_issues', header: 'has issues' },
+        { key: 'account.type', header: 'account type' },
+        { key: 'input', header: 'inputs', format: names },
+        { key: 'result', header: 'result columns', format: names },
+      ],
+    });
+    ctx.out.info(`Parameters: sq crawlers params ${String(c.slug ?? id)}`);
+  },
+});
