@@ -1,6 +1,7 @@
 // SFTP delivery of run results (spec Events rule 5, Errors rule 3): a real upload to the configured server.
 // Every failure (unreachable host, bad login, missing directory) is recorded, never thrown.
 import type { Emu, FtpFields } from './types.js';
+import { toCsv } from './csv.js';
 import { isObj, recordDelivery } from './delivery.js';
 
 export const SFTP_READY_TIMEOUT_MS = 10_000;
@@ -14,14 +15,8 @@ export interface SftpLogin {
   directory: string;
 }
 
-function cell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** RFC 4180 CSV; columns id, squid, run, scraping_time, then the other keys in first-seen order. */
-export function toCsv(rows: Record<string, unknown>[]): string {
+/** CSV columns: id, squid, run, scraping_time, then the other keys in first-seen order. */
+export function csvColumns(rows: Record<string, unknown>[]): string[] {
   const cols = [...LEAD_COLUMNS];
   const seen = new Set(cols);
   for (const row of rows) {
@@ -32,9 +27,7 @@ export function toCsv(rows: Record<string, unknown>[]): string {
       }
     }
   }
-  const lines = [cols.map(cell).join(',')];
-  for (const row of rows) lines.push(cols.map((c) => cell(row[c])).join(','));
-  return lines.join('\r\n') + '\r\n';
+  return cols;
 }
 
 export function sanitizeName(name: string): string {
@@ -119,7 +112,7 @@ export function registerSftp(emu: Emu): () => void {
     const at = emu.nowIso();
     const fileName = resultFileName(String(squid?.name ?? squidId), runId, emu.clock.now());
     const remote = `${cfg.directory.replace(/\/+$/, '')}/${fileName}`;
-    const csv = Buffer.from(toCsv(rows));
+    const csv = Buffer.from(toCsv(csvColumns(rows), rows));
     const target = `sftp://${cfg.username}@${cfg.host}:${cfg.port}${cfg.directory}`;
     void withSftp(cfg, async (client) => {
       await client.put(csv, remote);

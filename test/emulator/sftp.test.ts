@@ -1,0 +1,155 @@
+// SFTP delivery against a real sshd (.ci/sshd-setup.sh): uploads, recorded failures, and test-sftp.
+import { randomBytes } from 'node:crypto';
+import SftpClient from 'ssh2-sftp-client';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import { requireSftpTarget } from '../helpers/sshd.js';
+import type { SftpTarget } from '../helpers/sshd.js';
+
+type Started = Awaited<ReturnType<typeof startEmulator>>;
+type J = Record<string, any>;
+
+let e: Started;
+let target: SftpTarget;
+let reader: SftpClient;
+/** A fresh directory per test inside the upload directory, so runs never see each other's files. */
+let dir: string;
+const SQUID = 'feedface00000000000000000000beef';
+
+async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(e.baseUrl + path, {
+    method,
+    headers: { Authorization: `Token ${e.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+const sftpDeliveries = async (): Promise<J[]> => (await call('GET', '/_emulator/deliveries?kind=sftp')).body;
+
+function configure(fields: Partial<SftpTarget & { is_active: boolean }> = {}) {
+  return call('POST', `/v1/delivery?squid=${SQUID}`, {
+    ftp_fields: { ...target, directory: dir, is_active: true, ...fields },
+  });
+}
+
+const RUN = { id: '0123456789abcdef0123456789abcdef', object: 'run', squid: SQUID, status: 'done', export_done: true };
+const ROWS = [
+  { id: 'res1', object: 'result', squid: SQUID, run: RUN.id, scraping_time: '2026-03-01T10:00:00.000Z', name: 'Café, "Le Nord"', rating: 4.5 },
+  { scraping_time: '2026-03-01T10:00:01.000Z', id: 'res2', object: 'result', squid: SQUID, run: RUN.id, name: 'Bistro\nBleu', phone: '+33 1', extra: { a: 1 } },
+];
+
+beforeAll(async () => {
+  target = await requireSftpTarget();
+  reader = new SftpClient('test-reader');
+  await reader.connect({ host: target.host, port: target.port, username: target.username, password: target.password });
+});
+
+afterAll(async () => {
+  await reader?.end();
+});
+
+beforeEach(async () => {
+  dir = `${target.directory}/t-${randomBytes(4).toString('hex')}`;
+  await reader.mkdir(dir);
+  e = await startEmulator({ port: 0, clock: 'virtual', seed: 'empty' });
+  e.emu.state.squids[SQUID] = { id: SQUID, name: 'Cafés de Paris / 2026', crawler: 'x', params: {} };
+});
+
+afterEach(async () => {
+  await e.close();
+  await reader.rmdir(dir, true).catch(() => undefined);
+});
+
+describe('SFTP delivery on run.exported', () => {
+  it('uploads the results as CSV named <squid>_<run>_YYYYMMDD_HHMM.csv', async () => {
+    expect((await configure()).status).toBe(201);
+    const iso = new Date(e.emu.clock.now()).toISOString();
+    const stamp = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}_${iso.slice(11, 13)}${iso.slice(14, 16)}`;
+    e.emu.events.emit('run.exported', RUN, ROWS);
+    const [rec] = await waitFor(sftpDeliveries, (d) => d.length === 1, 'the upload record');
+    const name = `Caf_s_de_Paris_2026_${RUN.id}_${stamp}.csv`;
+    expect(rec).toMatchObject({ kind: 'sftp', squid: SQUID, run: RUN.id, ok: true, error: null, path: `${dir}/${name}` });
+    expect((await reader.list(dir)).map((f) => f.name)).toEqual([name]);
+    const csv = ((await reader.get(`${dir}/${name}`)) as Buffer).toString('utf8');
+    expect(csv).toBe(
+      'id,squid,run,scraping_time,object,name,rating,phone,extra\r\n' +
+        `res1,${SQUID},${RUN.id},2026-03-01T10:00:00.000Z,result,"Café, ""Le Nord""",4.5,,\r\n` +
+        `res2,${SQUID},${RUN.id},2026-03-01T10:00:01.000Z,result,"Bistro\nBleu",,+33 1,"{""a"":1}"\r\n`,
+    );
+  });
+
+  it('records a missing directory as a failed delivery and never creates it', async () => {
+    await configure({ directory: `${dir}/missing` });
+    e.emu.events.emit('run.exported', RUN, ROWS);
+    const [rec] = await waitFor(sftpDeliveries, (d) => d.length === 1, 'the failure record');
+    expect(rec.ok).toBe(false);
+    expect(rec.error).toMatch(/directory .*missing does not exist/);
+    expect(await reader.exists(`${dir}/missing`)).toBe(false);
+    expect(await reader.list(dir)).toEqual([]);
+  });
+
+  it('records a wrong password as a failed delivery', async () => {
+    await configure({ password: 'wrong-password' });
+    e.emu.events.emit('run.exported', RUN, ROWS);
+    const [rec] = await waitFor(sftpDeliveries, (d) => d.length === 1, 'the failure record');
+    expect(rec.ok).toBe(false);
+    expect(rec.error).toMatch(/wrong user name or password/);
+    expect(rec.error).not.toContain('wrong-password');
+    expect(await reader.list(dir)).toEqual([]);
+  });
+
+  it('records an unreachable server as a failed delivery, and the emulator keeps serving', async () => {
+    await configure({ host: '127.0.0.1', port: 1 });
+    e.emu.events.emit('run.exported', RUN, ROWS);
+    const [rec] = await waitFor(sftpDeliveries, (d) => d.length === 1, 'the failure record');
+    expect(rec.ok).toBe(false);
+    expect(rec.error).toMatch(/cannot reach 127\.0\.0\.1:1/);
+    expect((await call('GET', '/v1/plans/auto-reset')).status).toBe(200);
+  });
+
+  it('uploads nothing while the configuration is inactive', async () => {
+    await configure({ is_active: false });
+    e.emu.events.emit('run.exported', RUN, ROWS);
+    // Give an upload, were one started, time to land before looking.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await sftpDeliveries()).toEqual([]);
+    expect(await reader.list(dir)).toEqual([]);
+  });
+});
+
+describe('POST /v1/delivery/test-sftp', () => {
+  const test = (over: J = {}) => call('POST', '/v1/delivery/test-sftp', { ...target, directory: dir, ...over });
+
+  it('succeeds when the server accepts the login and the directory exists', async () => {
+    expect(await test()).toEqual({ status: 200, body: { success: true } });
+    expect(await reader.list(dir)).toEqual([]);
+  });
+
+  it('explains a missing directory, a wrong password and an unreachable host', async () => {
+    let r = await test({ directory: `${dir}/nope` });
+    expect(r.body.success).toBe(false);
+    expect(r.body.error).toMatch(/does not exist/);
+    r = await test({ password: 'nope-nope' });
+    expect(r.body).toMatchObject({ success: false });
+    expect(r.body.error).toMatch(/password/);
+    r = await test({ port: 1 });
+    expect(r.body.error).toMatch(/cannot reach/);
+  });
+
+  it('validates the flat body', async () => {
+    const r = await call('POST', '/v1/delivery/test-sftp', { host: 'h', port: 'x', username: 'u', password: 'p', directory: '/' });
+    expect(r.status).toBe(400);
+    expect(r.body.error.param).toBe('port');
+  });
+});
