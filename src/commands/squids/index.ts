@@ -1,7 +1,14 @@
 import { defineNoun } from '../../command.js';
+import list from './list.js';
+import get from './get.js';
+import create from './create.js';
+import update from './update.js';
+import empty from './empty.js';
+import del from './delete.js';
 
 export default defineNoun({
   name: 'squids',
-  summary: 'squids',
-  verbs: [],
+  summary: 'Manage squids: scraping jobs built on a crawler',
+  description: 'Refer to a squid by id, unique id prefix (4+ characters) or exact name; every page of the list is searched.',
+  verbs: [list, get, create, update, empty, del],
 });

@@ -1,0 +1,35 @@
+import { defineVerb } from '../../command.js';
+import { resolveCrawler } from '../../api/resolve.js';
+import { printPlanned } from '../../io/dry-run.js';
+import { nonEmpty, requireFlag } from '../../validate/index.js';
+
+export default defineVerb({
+  name: 'create',
+  summary: 'Create a squid on a crawler (POST /v1/squids)',
+  description:
+    '--crawler takes an id, unique id prefix, exact name or slug. Without --name the platform names it "<Crawler> (N)". ' +
+    'Set its parameters next with `sq squids update <squid> --param k=v`, then add tasks.',
+  options: [
+    { flags: '--crawler <crawler>', description: 'crawler id, prefix, name or slug (required)' },
+    { flags: '--name <name>', description: 'squid name' },
+  ],
+  examples: ['sq squids create --crawler google-maps-search --name "Paris restaurants"', 'sq squids create --crawler google-maps-search --json --fields id'],
+  async run(ctx, _args, opts) {
+    const crawlerRef = requireFlag(opts, '--crawler', 'see `sq crawlers list`');
+    const name = opts.name === undefined ? undefined : nonEmpty('--name', opts.name);
+    const http = await ctx.http();
+    const crawler = await resolveCrawler(http, crawlerRef);
+    const body: Record<string, unknown> = { crawler: crawler.id };
+    if (name !== undefined) body.name = name;
+    if (ctx.globals.dryRun) {
+      printPlanned(ctx, [{ method: 'POST', path: '/v1/squids', body }]);
+      return;
+    }
+    const s = (await http.post('/v1/squids', body)) as Record<string, unknown>;
+    await ctx.out.record(s, {
+      title: 'Squid created',
+      columns: [{ key: 'id' }, { key: 'name' }, { key: 'crawler' }, { key: 'concurrency' }, { key: 'is_active', header: 'active' }, { key: 'params', format: (v) => JSON.stringify(v ?? {}) }],
+    });
+    ctx.out.info(`Next: sq tasks add --squid ${String(s?.id ?? '<squid>')} <url>…`);
+  },
+});

@@ -1,0 +1,28 @@
+import { defineVerb } from '../../command.js';
+import { resolveSquid } from '../../api/resolve.js';
+import { printPlanned } from '../../io/dry-run.js';
+import { confirmOrCancel, preflightConfirm } from './confirm.js';
+import { squidLabel } from './label.js';
+
+export default defineVerb({
+  name: 'delete',
+  aliases: ['rm'],
+  summary: 'Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)',
+  description: 'Stops an active run. Credits already spent stay spent. Asks for confirmation on a terminal; scripts pass --yes.',
+  args: ['<squid>'],
+  examples: ['sq squids delete "Paris restaurants"', 'sq squids delete 3fa8 --yes'],
+  async run(ctx, [ref]) {
+    await preflightConfirm(ctx);
+    const http = await ctx.http();
+    const squid = await resolveSquid(http, ref);
+    const path = `/v1/squids/${encodeURIComponent(squid.id)}`;
+    if (ctx.globals.dryRun) {
+      printPlanned(ctx, [{ method: 'DELETE', path }]);
+      return;
+    }
+    await confirmOrCancel(ctx, `Delete squid ${await squidLabel(ctx, http, squid)} with all its tasks, runs and results? This cannot be undone.`);
+    const res = await http.delete(path);
+    ctx.out.success(`Deleted squid ${squid.name || squid.id}`);
+    await ctx.out.record(res ?? { id: squid.id, object: 'squid', deleted: true }, { title: 'Squid deleted' });
+  },
+});

@@ -1,0 +1,32 @@
+import { defineVerb } from '../../command.js';
+import { resolveSquid } from '../../api/resolve.js';
+import { printPlanned } from '../../io/dry-run.js';
+import { enumFlag, requireFlag } from '../../validate/index.js';
+import { confirmOrCancel, preflightConfirm } from './confirm.js';
+import { squidLabel } from './label.js';
+
+const TYPES = ['url', 'params'] as const;
+
+export default defineVerb({
+  name: 'empty',
+  summary: 'Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)',
+  description: 'Asks for confirmation on a terminal; scripts pass --yes. --type url removes URL tasks, --type params parameter tasks.',
+  args: ['<squid>'],
+  options: [{ flags: '--type <type>', description: 'which tasks to delete (required)', choices: TYPES }],
+  examples: ['sq squids empty "Paris restaurants" --type url', 'sq squids empty 3fa8 --type params --yes'],
+  async run(ctx, [ref], opts) {
+    const type = enumFlag('--type', requireFlag(opts, '--type', 'url or params'), TYPES);
+    await preflightConfirm(ctx);
+    const http = await ctx.http();
+    const squid = await resolveSquid(http, ref);
+    const path = `/v1/squids/${encodeURIComponent(squid.id)}/empty`;
+    if (ctx.globals.dryRun) {
+      printPlanned(ctx, [{ method: 'POST', path, body: { type } }]);
+      return;
+    }
+    await confirmOrCancel(ctx, `Delete every ${type} task of squid ${await squidLabel(ctx, http, squid)} and their results? This cannot be undone.`);
+    const res = (await http.post(path, { type })) as Record<string, unknown>;
+    ctx.out.success(`Emptied squid ${squid.name || squid.id}: ${String(res?.deleted_count ?? 0)} ${type} task(s) deleted`);
+    await ctx.out.record(res, { title: 'Squid emptied' });
+  },
+});

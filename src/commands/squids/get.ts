@@ -1,0 +1,18 @@
+import { defineVerb } from '../../command.js';
+import { resolveSquid } from '../../api/resolve.js';
+import { SQUID_DETAIL_COLUMNS } from '../../api/squids.js';
+
+export default defineVerb({
+  name: 'get',
+  aliases: ['view'],
+  summary: 'Show one squid: crawler, params, schedule, last run (GET /v1/squids/{id})',
+  description: '<squid> is an id, a unique id prefix (4+ characters) or an exact name. --json prints the whole record (secrets masked).',
+  args: ['<squid>'],
+  examples: ['sq squids get "Paris restaurants"', 'sq squids get 3fa8 --json', 'sq squids get "Paris restaurants" --fields id,params.max_results'],
+  async run(ctx, [ref]) {
+    const http = await ctx.http();
+    const { id } = await resolveSquid(http, ref);
+    const s = (await http.get(`/v1/squids/${encodeURIComponent(id)}`)) as Record<string, unknown>;
+    await ctx.out.record(s, { title: `Squid ${String(s?.name ?? id)}`, columns: SQUID_DETAIL_COLUMNS });
+  },
+});

@@ -1,0 +1,46 @@
+import { defineVerb } from '../../command.js';
+import { resolveSquid } from '../../api/resolve.js';
+import { parseParams, SQUID_DETAIL_COLUMNS } from '../../api/squids.js';
+import { UsageError } from '../../errors.js';
+import { printPlanned } from '../../io/dry-run.js';
+import { intFlag, nonEmpty } from '../../validate/index.js';
+
+export default defineVerb({
+  name: 'update',
+  summary: 'Change a squid\'s name, concurrency or params (POST /v1/squids/{id}), then show it',
+  description:
+    'Only the given fields are sent. --param k=v is repeatable; a value stays text unless it is valid JSON ' +
+    '(zip=01234 stays "01234", max_results=5 is a number, flag=true a boolean); functions.<name>=true|false ' +
+    'switches a paid function. The API answers with the touched fields only, so sq reads the squid back and shows all of it.',
+  args: ['<squid>'],
+  options: [
+    { flags: '--name <name>', description: 'new name' },
+    { flags: '--concurrency <n>', description: 'parallel workers, 1-20 (also capped by the crawler and plan)' },
+    { flags: '--param <key=value>', description: 'set a squid parameter (repeatable)', repeatable: true },
+  ],
+  examples: [
+    'sq squids update "Paris restaurants" --concurrency 4',
+    'sq squids update "Paris restaurants" --param max_results=200 --param language=fr',
+    'sq squids update 3fa8 --param functions.contacts=true --dry-run',
+  ],
+  async run(ctx, [ref], opts) {
+    const body: Record<string, unknown> = {};
+    if (opts.name !== undefined) body.name = nonEmpty('--name', opts.name);
+    if (opts.concurrency !== undefined) body.concurrency = intFlag('--concurrency', opts.concurrency, 1, 20);
+    const pairs = (opts.param as string[] | undefined) ?? [];
+    if (pairs.length) body.params = parseParams(pairs);
+    if (Object.keys(body).length === 0) throw new UsageError('nothing to update: pass --name, --concurrency or --param key=value');
+
+    const http = await ctx.http();
+    const { id } = await resolveSquid(http, ref);
+    const path = `/v1/squids/${encodeURIComponent(id)}`;
+    if (ctx.globals.dryRun) {
+      printPlanned(ctx, [{ method: 'POST', path, body }]);
+      return;
+    }
+    await http.post(path, body);
+    const s = (await http.get(path)) as Record<string, unknown>;
+    ctx.out.success(`Updated ${Object.keys(body).join(', ')} of squid ${String(s?.name ?? id)}`);
+    await ctx.out.record(s, { title: `Squid ${String(s?.name ?? id)}`, columns: SQUID_DETAIL_COLUMNS });
+  },
+});
