@@ -115,6 +115,8 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
   );
   program.hook('preAction', (_this, action) => {
     ctx.globals = readGlobals(action.optsWithGlobals());
+    // Conflicting or unknown output flags are usage errors before any request.
+    ctx.outputSettings();
   });
 
   const { noun } = findNoun(argv);

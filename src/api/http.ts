@@ -148,7 +148,7 @@ export class HttpClient {
 
   async request<T = unknown>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResponse<T>> {
     const res = await this.send(method, path, o, false);
-    const text = await readText(res.body);
+    const text = res.text ?? '';
     return { status: res.statusCode, headers: res.headers, data: parseJson(text, res.statusCode, method, path) as T, url: res.url };
   }
 
@@ -179,8 +179,8 @@ export class HttpClient {
     method: string,
     path: string,
     o: RequestOptions,
-    _streaming: boolean,
-  ): Promise<Dispatcher.ResponseData & { url: string }> {
+    streaming: boolean,
+  ): Promise<Dispatcher.ResponseData & { url: string; text?: string }> {
     method = method.toUpperCase();
     const url = this.url(path, o.query);
     const isApi = url.origin === new URL(this.baseUrl).origin;
@@ -193,8 +193,13 @@ export class HttpClient {
       ...o.headers,
     };
     if (!o.noAuth && isApi && this.opts.token) headers.authorization = `Token ${this.opts.token}`;
-    let payload: string | undefined;
-    if (o.body !== undefined) {
+    let payload: string | FormData | Blob | undefined;
+    let traced: unknown = o.body;
+    if (o.body instanceof FormData || o.body instanceof Blob) {
+      // Multipart uploads: undici serialises FormData and sets content-type with its boundary itself.
+      payload = o.body;
+      traced = o.body instanceof FormData ? `<multipart/form-data: ${[...o.body.keys()].join(', ')}>` : `<${o.body.size} bytes>`;
+    } else if (o.body !== undefined) {
       payload = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
@@ -208,7 +213,7 @@ export class HttpClient {
     for (;;) {
       await bucket.acquire();
       const started = this.now();
-      this.traceRequest(method, url, headers, o.body);
+      this.traceRequest(method, url, headers, traced);
       let res: Dispatcher.ResponseData;
       try {
         this.sent++;
@@ -262,8 +267,27 @@ export class HttpClient {
         const text = await readText(res.body).catch(() => '');
         throw httpError(status, text, method, url, res.headers);
       }
+      if (streaming) {
+        giveBackRetry();
+        return Object.assign(res, { url: url.toString() });
+      }
+      // A reset or timeout in the middle of the body is a failure of the whole exchange: retried like any
+      // transient failure for safe methods; for a POST it means the server may have acted.
+      let text: string;
+      try {
+        text = await readText(res.body);
+      } catch (err) {
+        if (this.opts.signal?.aborted) throw err;
+        const code = errCode(err) ?? 'UND_ERR_SOCKET';
+        this.trace(`* ${method} ${redactUrl(url)} body failed: ${code}`);
+        if (safe && TRANSIENT_CODES.has(code) && attempt < MAX_RETRIES && takeRetry()) {
+          await this.sleep(this.backoff(attempt++));
+          continue;
+        }
+        throw networkError(err, method, url, safe, true);
+      }
       giveBackRetry();
-      return Object.assign(res, { url: url.toString() });
+      return Object.assign(res, { url: url.toString(), text });
     }
   }
 
@@ -412,10 +436,10 @@ function httpError(status: number, text: string, method: string, url: URL, heade
   return new ApiError(`${msg} (${where}, HTTP ${status})`, { status });
 }
 
-function networkError(err: unknown, method: string, url: URL, safe: boolean): SqError {
-  const code = errCode(err) ?? 'network error';
-  const base = `${method} ${url.origin}${url.pathname} failed: ${describeCode(code, err)}`;
-  if (!safe && !NOT_SENT_CODES.has(code)) {
+function networkError(err: unknown, method: string, url: URL, safe: boolean, afterHeaders = false): SqError {
+  const code = errCode(err) ?? (afterHeaders ? 'UND_ERR_SOCKET' : 'network error');
+  const base = `${method} ${url.origin}${url.pathname} failed${afterHeaders ? ' while reading the response' : ''}: ${describeCode(code, err)}`;
+  if (!safe && (afterHeaders || !NOT_SENT_CODES.has(code))) {
     return new AmbiguousWriteError(
       `${base}. The request may have reached the server: it was not retried, so check its effect before trying again`,
       { cause: err },
