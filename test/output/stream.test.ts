@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { Writable } from 'node:stream';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { createOutput, resolveOutputSettings } from '../../src/output/index.js';
+import { make } from './helpers.js';
+
+describe('streaming lists', () => {
+  it('a 20,000-item async list in json mode parses as one array of 20,000', async () => {
+    async function* gen() {
+      for (let i = 0; i < 20_000; i++) {
+        if (i % 1000 === 0) await new Promise((r) => setImmediate(r));
+        yield { i, token: `t${i}`, nested: { name: `n${i}` } };
+      }
+    }
+    const c = make({ json: true });
+    expect(await c.out.list(gen())).toBe(20_000);
+    const parsed = JSON.parse(c.stdout()) as Array<{ i: number; token: string; nested: { name: string } }>;
+    expect(parsed).toHaveLength(20_000);
+    expect(parsed[19_999]).toEqual({ i: 19_999, token: '********', nested: { name: 'n19999' } });
+  });
+
+  it('waits for drain instead of buffering when the reader is slow', async () => {
+    const pending: Array<() => void> = [];
+    const slow = new Writable({
+      highWaterMark: 1024,
+      write(_chunk, _enc, cb) {
+        pending.push(cb);
+      },
+    });
+    const settings = resolveOutputSettings({ format: 'ndjson', env: {}, stdoutIsTTY: false, stderrIsTTY: false });
+    const out = createOutput({ stdout: slow, stderr: new Writable({ write: (_c, _e, cb) => cb() }) }, settings);
+    const items = Array.from({ length: 1000 }, (_, i) => ({ i, pad: 'x'.repeat(100) }));
+    let finished = false;
+    const done = out.list(items).then((n) => {
+      finished = true;
+      return n;
+    });
+    for (let k = 0; k < 20; k++) await new Promise((r) => setImmediate(r));
+    // Paused on a full buffer: far fewer than 1000 lines are queued.
+    expect(finished).toBe(false);
+    expect(slow.writableLength).toBeLessThan(1024 + 200);
+    while (!finished) {
+      pending.splice(0).forEach((cb) => cb());
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(await done).toBe(1000);
+  });
+});
+
+describe('EPIPE', () => {
+  it('stops quietly when the reading process exits (in-process, real pipe)', async () => {
+    const head = spawn('head', ['-n', '2'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines: Buffer[] = [];
+    head.stdout.on('data', (c: Buffer) => lines.push(c));
+    const settings = resolveOutputSettings({ format: 'ndjson', env: {}, stdoutIsTTY: false, stderrIsTTY: false });
+    const stderr: string[] = [];
+    const out = createOutput(
+      { stdout: head.stdin, stderr: new Writable({ write: (c, _e, cb) => (stderr.push(String(c)), cb()) }) },
+      settings,
+    );
+    async function* endless() {
+      for (let i = 0; ; i++) {
+        if (i % 100 === 0) await new Promise((r) => setImmediate(r));
+        yield { i };
+      }
+    }
+    const n = await out.list(endless());
+    await once(head, 'close');
+    expect(n).toBeGreaterThan(0);
+    expect(out.closed).toBe(true);
+    expect(Buffer.concat(lines).toString()).toBe('{"i":0}\n{"i":1}\n');
+    expect(stderr).toEqual([]);
+    // Later output is dropped, not thrown.
+    await out.record({ late: true });
+    out.text('late');
+  });
+
+  it.each(['ndjson', 'json', 'tsv'])('`sq … | head -n 1` exits 0 without a stack trace (%s)', async (format) => {
+    const fixture = fileURLToPath(new URL('./fixtures/endless.ts', import.meta.url));
+    const viteNode = fileURLToPath(new URL('../../node_modules/vite-node/vite-node.mjs', import.meta.url));
+    const script = `"${process.execPath}" "${viteNode}" "${fixture}" ${format} | head -n 1; echo "rc=\${PIPESTATUS[0]}" >&2`;
+    const res = await execa('bash', ['-c', script], { reject: false, timeout: 20_000 });
+    // The writer's stderr: no stack trace, only the fixture's own closing note, and a clean exit.
+    expect(res.stderr).toBe('closed=true\nrc=0');
+    expect(res.stdout.split('\n')[0]).toBe(format === 'json' ? '[' : format === 'tsv' ? 'i\tname' : '{"i":0,"name":"record 0"}');
+  }, 60_000);
+});
