@@ -1,7 +1,11 @@
 import { defineNoun } from '../../command.js';
+import list from './list.js';
 
 export default defineNoun({
   name: 'results',
-  summary: 'results',
-  verbs: [],
+  summary: 'List and export the results of a squid or a run',
+  description:
+    'Results are the rows a run scraped. `sq results list --run <run> --all -o file.csv` exports every record of a run; ' +
+    'for the server-side CSV of a finished run, see `sq runs download`.',
+  verbs: [list],
 });

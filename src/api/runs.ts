@@ -1,0 +1,110 @@
+// Runs endpoints, read tolerantly: the same Run carries `duration` as float seconds or "H:MM:SS.ffffff", status comes
+// lowercase or UPPERCASE, stats give `percent_done` as "NN%" and `eta` as "∞" (api-reference §13, §15).
+import { NotFoundError } from '../errors.js';
+import type { HttpClient } from './http.js';
+import { pages, type Envelope, type PageOptions } from './pages.js';
+
+export type Run = Record<string, unknown> & { id?: string; status?: string };
+
+export const TERMINAL = ['done', 'aborted', 'error'] as const;
+
+export function runStatus(run: Record<string, unknown> | null | undefined): string {
+  return typeof run?.status === 'string' ? run.status.toLowerCase() : '';
+}
+
+export function isTerminal(status: string): boolean {
+  return (TERMINAL as readonly string[]).includes(status.toLowerCase());
+}
+
+/** "45%", "45.5 %", 45 → 45; anything else → null. */
+export function parsePercent(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v !== 'string') return null;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(v);
+  return m ? Number(m[1]) : null;
+}
+
+/** Seconds from float seconds or a "H:MM:SS(.ffffff)" / "D day(s), H:MM:SS" timedelta string. */
+export function durationSeconds(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v !== 'string') return null;
+  const m = /^\s*(?:(\d+)\s+days?,\s*)?(\d+):(\d{1,2}):(\d{1,2}(?:\.\d+)?)\s*$/.exec(v);
+  if (m) return Number(m[1] ?? 0) * 86400 + Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4]);
+  const n = Number(v);
+  return v.trim() !== '' && Number.isFinite(n) ? n : null;
+}
+
+/** Whole-second H:MM:SS for tables; the API's own value stays in JSON. */
+export function formatDurationCell(v: unknown): string {
+  const s = durationSeconds(v);
+  if (s === null) return v === null || v === undefined ? '' : String(v);
+  const t = Math.floor(s);
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const sec = t % 60;
+  return `${h}:${String(m).padStart(2, '0')}:${String(sec).padStart(2, '0')}`;
+}
+
+export function runPath(runId: string, sub = ''): string {
+  return `/v1/runs/${encodeURIComponent(runId)}${sub}`;
+}
+
+export function getRun(http: HttpClient, runId: string): Promise<Run> {
+  return http.get<Run>(runPath(runId));
+}
+
+export function getRunStats(http: HttpClient, runId: string): Promise<Record<string, unknown>> {
+  return http.get(runPath(runId, '/stats'));
+}
+
+export function listRunPages(http: HttpClient, squidId: string, opts: PageOptions = {}): AsyncGenerator<Envelope<Run>> {
+  return pages<Run>(http, '/v1/runs', { ...opts, query: { ...opts.query, squid: squidId } });
+}
+
+/**
+ * The run's tasks. pagination.mdx names /runs/{run}/tasks, the reference page /runtasks?run=: try the first and
+ * fall back to the second when it answers 404 before anything was read.
+ */
+export async function* runTaskPages(http: HttpClient, runId: string, opts: PageOptions = {}): AsyncGenerator<Envelope> {
+  let yielded = false;
+  try {
+    for await (const p of pages(http, runPath(runId, '/tasks'), opts)) {
+      yielded = true;
+      yield p;
+    }
+  } catch (err) {
+    if (yielded || !(err instanceof NotFoundError)) throw err;
+    yield* pages(http, '/v1/runtasks', { ...opts, query: { ...opts.query, run: runId } });
+  }
+}
+
+export function startRun(http: HttpClient, squidId: string): Promise<Run> {
+  return http.post<Run>('/v1/runs', { squid: squidId });
+}
+
+export function abortRun(http: HttpClient, runId: string): Promise<Run> {
+  return http.post<Run>(runPath(runId, '/abort'));
+}
+
+/** The presigned export URL, or null when the API says the export is not ready (404). */
+export async function downloadUrl(http: HttpClient, runId: string): Promise<string | null> {
+  const res = await http.request<Record<string, unknown>>('GET', runPath(runId, '/download'), { okStatuses: [404] });
+  if (res.status === 404) return null;
+  const url = res.data?.s3 ?? res.data?.url ?? res.data?.download_url;
+  if (typeof url !== 'string' || url === '') {
+    throw new NotFoundError(`the API gave no download URL for run ${runId} (expected {"s3": "<url>"})`);
+  }
+  return url;
+}
+
+/** Loopback hosts are the emulator (or a local proxy): the 5 s polling floor of the live service does not apply. */
+export function isLoopback(baseUrl: string): boolean {
+  try {
+    const h = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+    return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+  } catch {
+    return false;
+  }
+}
+
+export const MIN_POLL_MS = 5000;

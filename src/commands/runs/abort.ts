@@ -1,0 +1,35 @@
+import { defineVerb } from '../../command.js';
+import { CancelledError } from '../../errors.js';
+import { abortRun, runPath } from '../../api/runs.js';
+import { printPlanned } from '../../io/dry-run.js';
+import { nonEmpty } from '../../validate/index.js';
+import { RUN_COLUMNS } from './columns.js';
+
+export default defineVerb({
+  name: 'abort',
+  aliases: ['stop'],
+  summary: 'Stop a running run (results collected so far are still exported and billed)',
+  description:
+    'Stop a run (POST /v1/runs/{run}/abort). The run goes to "uploading" and then "aborted"; the results collected so far ' +
+    'are still exported, and billed. Asks for confirmation on a terminal; pass --yes in scripts.',
+  args: ['<run>'],
+  examples: ['sq runs abort <run>', 'sq runs abort <run> --yes --json'],
+  async run(ctx, [ref]) {
+    const id = nonEmpty('<run>', ref);
+    if (ctx.globals.dryRun) {
+      printPlanned(ctx, [{ method: 'POST', path: runPath(id, '/abort') }]);
+      return;
+    }
+    if (!ctx.globals.yes) {
+      const ok = await (await ctx.prompter()).confirm(`Abort run ${id}? Results collected so far are still exported and billed.`, {
+        default: false,
+        flag: '--yes',
+      });
+      if (!ok) throw new CancelledError('not aborted');
+    }
+    const http = await ctx.http();
+    const run = await abortRun(http, id);
+    await ctx.out.record(run, { title: `Run ${id}`, columns: RUN_COLUMNS });
+    ctx.out.success(`Run ${id} aborted; results collected so far are being exported`);
+  },
+});

@@ -1,0 +1,25 @@
+// The columns people look for first in a run listing; JSON keeps every field as the API sent it.
+import type { Column } from '../../output/types.js';
+import { formatDurationCell } from '../../api/runs.js';
+
+export const RUN_COLUMNS: Column[] = [
+  { key: 'id' },
+  { key: 'status' },
+  { key: 'total_results' },
+  { key: 'credit_used' },
+  { key: 'duration', format: (v) => formatDurationCell(v) },
+  { key: 'started_at' },
+  { key: 'ended_at' },
+  { key: 'done_reason' },
+];
+
+export const RUN_TASK_COLUMNS: Column[] = [
+  { key: 'id' },
+  { key: 'task' },
+  { key: 'status' },
+  { key: 'last_result', header: 'RESULTS' },
+  { key: 'total_results', header: 'EXPECTED' },
+  { key: 'started_at' },
+  { key: 'ended_at' },
+  { key: 'done_reason' },
+];

@@ -1,0 +1,71 @@
+import { defineVerb } from '../../command.js';
+import type { Ctx } from '../../context.js';
+import type { HttpClient } from '../../api/http.js';
+import { AmbiguousWriteError } from '../../api/http.js';
+import { listRunPages, startRun, type Run } from '../../api/runs.js';
+import { resolveSquid } from '../../api/resolve.js';
+import { ApiError } from '../../errors.js';
+import { printPlanned } from '../../io/dry-run.js';
+import { requireFlag } from '../../validate/index.js';
+import { WAIT_OPTIONS, waitForRun, waitSettings } from './wait.js';
+
+export default defineVerb({
+  name: 'start',
+  summary: 'Start a run of a squid; --wait follows it to the end',
+  description:
+    'Start a run (POST /v1/runs). The request is never retried once it may have reached the server (it would start a second ' +
+    'run): after such a failure sq lists the squid\'s most recent runs so you can see whether one started. With --wait, ' +
+    'follow the run like `sq runs watch` (exit 6 on error/aborted, 7 on --timeout).',
+  options: [
+    { flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)' },
+    { flags: '--wait', description: 'wait until the run is done and its export is ready' },
+    ...WAIT_OPTIONS,
+  ],
+  examples: ['sq runs start --squid "Paris restaurants"', 'sq runs start --squid "Paris restaurants" --wait --timeout 1h'],
+  async run(ctx, _args, opts) {
+    const ref = requireFlag(opts, '--squid', 'the squid to run');
+    const wait = opts.wait === true;
+    const settings = wait || opts.timeout !== undefined || opts.interval !== undefined ? await waitSettings(ctx, opts) : null;
+    const http = await ctx.http();
+    const squid = await resolveSquid(http, ref);
+    if (ctx.globals.dryRun) {
+      printPlanned(ctx, [{ method: 'POST', path: '/v1/runs', body: { squid: squid.id } }]);
+      return;
+    }
+    let run: Run;
+    try {
+      run = await startRun(http, squid.id);
+    } catch (err) {
+      if (err instanceof AmbiguousWriteError) throw await explainAmbiguous(ctx, http, squid.id, err);
+      throw err;
+    }
+    const id = String(run.id ?? '');
+    if (!wait || !settings) {
+      await ctx.out.record(run, { title: `Run ${id}` });
+      ctx.out.success(`Started run ${id}; follow it with \`sq runs watch ${id}\``);
+      return;
+    }
+    ctx.out.info(`Started run ${id} of squid ${squid.name || squid.id}`);
+    const final = await waitForRun(ctx, http, id, settings);
+    await ctx.out.record(final, { title: `Run ${id}` });
+    ctx.out.success(`Run ${id} done: ${String(final.total_results ?? 0)} results, export ready`);
+  },
+});
+
+/** The POST may have started a run: show the newest runs so the user can tell, instead of guessing or retrying. */
+async function explainAmbiguous(ctx: Ctx, http: HttpClient, squidId: string, err: AmbiguousWriteError): Promise<ApiError> {
+  const details: string[] = [];
+  try {
+    const first = await listRunPages(http, squidId, { pageSize: 5, maxItems: 5 }).next();
+    const runs = first.done ? [] : first.value.data;
+    if (runs.length === 0) details.push(`The squid ${squidId} has no runs: none was started.`);
+    else {
+      details.push(`Most recent runs of squid ${squidId} (a new one here means the run did start):`);
+      for (const r of runs) details.push(`  ${String(r.id)}  ${String(r.status ?? '')}  created ${String(r.created_at ?? '')}`);
+    }
+  } catch (e) {
+    details.push(`Could not list the squid's runs to check (${(e as Error).message}); run: sq runs list --squid ${squidId}`);
+  }
+  details.push(`Check with \`sq runs list --squid ${squidId}\` before starting again.`);
+  return new ApiError(`starting the run failed and it may have started anyway: ${err.message}`, { cause: err, details });
+}

@@ -1,0 +1,25 @@
+import { defineVerb } from '../../command.js';
+import { runTaskPages } from '../../api/runs.js';
+import { nonEmpty } from '../../validate/index.js';
+import { RUN_TASK_COLUMNS } from './columns.js';
+import { WINDOW_OPTIONS, listWindow, records, showingHint } from './window.js';
+
+export default defineVerb({
+  name: 'tasks',
+  summary: 'List the tasks of a run with their status and result counts',
+  description:
+    'List the tasks of a run (GET /v1/runs/{run}/tasks; falls back to GET /v1/runtasks?run= when the first answers 404). ' +
+    'Without --limit, --page or --all, shows the first 100.',
+  args: ['<run>'],
+  options: WINDOW_OPTIONS,
+  examples: ['sq runs tasks <run>', 'sq runs tasks <run> --all --format csv'],
+  async run(ctx, [ref], opts) {
+    const id = nonEmpty('<run>', ref);
+    const w = listWindow(opts, 100);
+    const http = await ctx.http();
+    const seen = { total: null as number | null, shown: 0 };
+    const pages = runTaskPages(http, id, { ...w.paging, onWarning: (m) => ctx.out.warn(m) });
+    await ctx.out.list(records(pages, seen), { columns: RUN_TASK_COLUMNS });
+    showingHint(ctx, w, seen);
+  },
+});

@@ -1,0 +1,145 @@
+// Waiting for a run (`runs start --wait`, `runs watch`): poll the run and its stats until a terminal status, then
+// until the export is ready, because results and downloads only exist once `export_done` is true.
+import type { Ctx } from '../../context.js';
+import type { HttpClient } from '../../api/http.js';
+import { InterruptedError, NotFoundError, RunFailedError, TimeoutError, UsageError } from '../../errors.js';
+import { getRun, getRunStats, isLoopback, isTerminal, MIN_POLL_MS, parsePercent, runStatus, type Run } from '../../api/runs.js';
+import { durationFlag } from '../../validate/index.js';
+import { formatDuration } from '../../validate/duration.js';
+import { Progress, count, elapsed } from '../../io/progress.js';
+
+export const DEFAULT_INTERVAL_MS = 5000;
+
+export const WAIT_OPTIONS = [
+  { flags: '--timeout <duration>', description: 'give up waiting after this long (exit 7; the run continues on the server)', defaultText: 'no limit' },
+  { flags: '--interval <duration>', description: 'time between polls; at least 5s against the live service', defaultText: '5s' },
+];
+
+export interface WaitSettings {
+  timeoutMs: number | null;
+  intervalMs: number;
+}
+
+/** Validate --timeout/--interval before any request. Below 5 s is only allowed against a loopback (emulator) URL. */
+export async function waitSettings(ctx: Ctx, opts: Record<string, unknown>): Promise<WaitSettings> {
+  const timeoutMs = opts.timeout === undefined ? null : durationFlag('--timeout', opts.timeout);
+  const intervalMs = opts.interval === undefined ? DEFAULT_INTERVAL_MS : durationFlag('--interval', opts.interval);
+  if (intervalMs < MIN_POLL_MS) {
+    const { baseUrl } = await ctx.http({ auth: false });
+    if (!isLoopback(baseUrl)) {
+      throw new UsageError(
+        `--interval must be at least 5s against ${new URL(baseUrl).host} (the service asks clients not to poll runs faster; got "${String(opts.interval)}"); shorter intervals are allowed only against a local emulator`,
+      );
+    }
+  }
+  return { timeoutMs, intervalMs };
+}
+
+interface Snapshot {
+  status: string;
+  percent: number | null;
+  tasksDone: number | null;
+  tasksTotal: number | null;
+  results: number | null;
+  exportDone: boolean;
+}
+
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/** Polls until the run is done and exported. Returns the final run; throws RunFailedError / TimeoutError. */
+export async function waitForRun(ctx: Ctx, http: HttpClient, runId: string, s: WaitSettings): Promise<Run> {
+  const started = ctx.now();
+  const deadline = s.timeoutMs === null ? null : started + s.timeoutMs;
+  const progress = new Progress({
+    stream: ctx.io.stderr,
+    tty: ctx.io.stderrIsTTY,
+    enabled: !ctx.globals.quiet,
+    columns: ctx.io.columns,
+    now: ctx.now,
+  });
+  let lastStatus = '';
+  try {
+    for (;;) {
+      const run = await getRun(http, runId);
+      const status = runStatus(run);
+      let stats: Record<string, unknown> | null = null;
+      if (!isTerminal(status)) stats = await statsOrNull(http, runId);
+      const snap = snapshot(run, stats);
+      if (status !== lastStatus) {
+        if (lastStatus !== '' && ctx.io.stderrIsTTY) progress.log(`run ${runId}: ${lastStatus} → ${status}`);
+        lastStatus = status;
+      }
+      progress.update(render(runId, snap, ctx.now() - started));
+
+      if (status === 'error' || status === 'aborted') {
+        progress.clear();
+        const reason = typeof run.done_reason === 'string' && run.done_reason ? run.done_reason : 'no reason given';
+        const desc = typeof run.done_reason_desc === 'string' && run.done_reason_desc ? `: ${run.done_reason_desc}` : '';
+        throw new RunFailedError(`run ${runId} ended with status ${status} (done_reason: ${reason}${desc})`);
+      }
+      if (status === 'done' && run.export_done === true) {
+        progress.clear();
+        return run;
+      }
+      const now = ctx.now();
+      if (deadline !== null && now >= deadline) {
+        progress.clear();
+        const what = status === 'done' ? 'the run is done but its export is not ready yet' : `the run is ${status || 'in an unknown state'}`;
+        throw new TimeoutError(
+          `gave up waiting for run ${runId} after ${formatDuration(s.timeoutMs ?? 0)}: ${what}. The run continues on the server; ` +
+            `follow it with \`sq runs watch ${runId}\``,
+        );
+      }
+      await ctx.sleep(deadline === null ? s.intervalMs : Math.min(s.intervalMs, Math.max(1, deadline - now)));
+    }
+  } catch (err) {
+    progress.clear();
+    if (ctx.signal.aborted && !(err instanceof RunFailedError) && !(err instanceof TimeoutError)) {
+      ctx.out.info(
+        `Stopped waiting. Run ${runId} keeps going on the server: \`sq runs watch ${runId}\` to follow it, \`sq runs abort ${runId}\` to stop it.`,
+        { force: true },
+      );
+      throw new InterruptedError();
+    }
+    throw err;
+  }
+}
+
+/** Stats only feed the progress display: a run without stats (404) is still waited for. */
+async function statsOrNull(http: HttpClient, runId: string): Promise<Record<string, unknown> | null> {
+  try {
+    return await getRunStats(http, runId);
+  } catch (err) {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  }
+}
+
+function snapshot(run: Run, stats: Record<string, unknown> | null): Snapshot {
+  const status = runStatus(run);
+  let percent = stats ? parsePercent(stats.percent_done) : null;
+  if (status === 'done') percent = 100;
+  return {
+    status,
+    percent,
+    tasksDone: stats ? num(stats.total_tasks_done) : null,
+    tasksTotal: stats ? num(stats.total_tasks) : null,
+    results: num(stats?.total_results) ?? num(run.total_results),
+    exportDone: run.export_done === true,
+  };
+}
+
+function render(runId: string, s: Snapshot, ms: number): { fraction: number | null; text: string; key: string } {
+  const parts = [s.percent === null ? '?%' : `${Math.floor(s.percent)}%`];
+  if (s.tasksTotal !== null) parts.push(`tasks ${count(s.tasksDone ?? 0)}/${count(s.tasksTotal)}`);
+  if (s.results !== null) parts.push(`results ${count(s.results)}`);
+  const state = s.status === 'done' && !s.exportDone ? 'done, exporting' : s.status || 'unknown';
+  const key = `${state} ${parts.join(' ')}`;
+  return {
+    fraction: s.percent === null ? null : s.percent / 100,
+    text: `run ${runId}: ${state} ${parts.join(' ')} (elapsed ${elapsed(ms)})`,
+    key,
+  };
+}

@@ -1,0 +1,109 @@
+// Output files appear whole or not at all: data goes to a temp file next to the target (same filesystem, so the
+// rename is atomic), opened exclusively with mode 0600, fsynced, then renamed over the target. An error or Ctrl-C
+// removes the temp file, so an interrupted export never leaves a truncated file that looks complete.
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { open, rename, unlink, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { UsageError } from '../errors.js';
+
+export interface AtomicFileOptions {
+  /** Registers the removal of the temp file with the command's cleanup (runs on success, error and Ctrl-C). */
+  onCleanup?: (fn: () => Promise<void>) => void;
+  mode?: number;
+}
+
+export class AtomicFile {
+  readonly stream: WriteStream;
+  private state: 'open' | 'committed' | 'aborted' = 'open';
+  private error: Error | null = null;
+
+  private constructor(
+    readonly target: string,
+    readonly tempPath: string,
+    private readonly fh: FileHandle,
+  ) {
+    // autoClose off: the handle must stay open after 'finish' so it can be fsynced before the rename.
+    this.stream = createWriteStream('', { fd: fh, autoClose: false, highWaterMark: 256 * 1024 });
+    this.stream.on('error', (err) => {
+      this.error ??= err;
+    });
+  }
+
+  /** Open a temp file in the target's directory. The target itself is not touched until commit(). */
+  static async create(target: string, opts: AtomicFileOptions = {}): Promise<AtomicFile> {
+    const full = resolve(target);
+    const dir = dirname(full);
+    const st = await stat(dir).catch(() => null);
+    if (!st?.isDirectory()) throw new UsageError(`cannot write "${target}": directory "${dir}" does not exist`);
+    const temp = join(dir, `.${basename(full)}.${randomBytes(6).toString('hex')}.sq-tmp`);
+    let fh: FileHandle;
+    try {
+      fh = await open(temp, 'wx', opts.mode ?? 0o600);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new UsageError(`cannot write in "${dir}": ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(err))}`);
+    }
+    const f = new AtomicFile(full, temp, fh);
+    opts.onCleanup?.(() => f.abort());
+    return f;
+  }
+
+  get done(): boolean {
+    return this.state !== 'open';
+  }
+
+  /** Flush, fsync, close and rename over the target; then fsync the directory so the rename survives a crash. */
+  async commit(): Promise<string> {
+    if (this.state !== 'open') throw new Error(`atomic file already ${this.state}`);
+    try {
+      await new Promise<void>((res, rej) => {
+        if (this.error) return rej(this.error);
+        this.stream.once('error', rej);
+        this.stream.end(() => res());
+      });
+      if (this.error) throw this.error;
+      await this.fh.sync();
+      await this.fh.close();
+      await rename(this.tempPath, this.target);
+      this.state = 'committed';
+    } catch (err) {
+      await this.abort();
+      throw err;
+    }
+    await syncDir(dirname(this.target));
+    return this.target;
+  }
+
+  /** Drop everything written so far. Safe to call more than once, and after commit (then it does nothing). */
+  async abort(): Promise<void> {
+    if (this.state !== 'open') return;
+    this.state = 'aborted';
+    this.stream.destroy();
+    await this.fh.close().catch(() => undefined);
+    await unlink(this.tempPath).catch(() => undefined);
+  }
+
+  /** Write respecting backpressure; throws the stream's error (a full disk) instead of hanging. */
+  async write(chunk: string | Uint8Array): Promise<void> {
+    if (this.error) throw this.error;
+    if (this.stream.write(chunk)) return;
+    await new Promise<void>((res, rej) => {
+      const done = (err?: Error) => {
+        this.stream.off('drain', done);
+        this.stream.off('error', done);
+        if (err) rej(err);
+        else res();
+      };
+      this.stream.on('drain', done);
+      this.stream.on('error', done);
+    });
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const h = await open(dir, 'r').catch(() => null);
+  if (!h) return;
+  await h.sync().catch(() => undefined);
+  await h.close().catch(() => undefined);
+}

@@ -1,0 +1,106 @@
+// Progress on stderr: a redrawn bar on a terminal; otherwise one plain line per change, so CI logs and `2>file`
+// show what happened without a flood of carriage returns.
+
+export interface ProgressOptions {
+  stream: NodeJS.WritableStream;
+  /** stderr is a terminal: draw a bar in place. */
+  tty: boolean;
+  /** --quiet, or a JSON format on stderr: say nothing. */
+  enabled: boolean;
+  columns?: number;
+  now?: () => number;
+  /** Minimum ms between terminal redraws. */
+  throttleMs?: number;
+}
+
+export interface ProgressUpdate {
+  /** 0..1, or null when unknown (the bar is then left empty). */
+  fraction: number | null;
+  /** Shown after the bar on a terminal, and as the whole line otherwise. */
+  text: string;
+  /** Plain mode prints a line only when this changes (defaults to `text`). */
+  key?: string;
+}
+
+const BAR_WIDTH = 24;
+
+export class Progress {
+  private lastKey: string | null = null;
+  private lastDraw = 0;
+  private drawn = false;
+  private pending: ProgressUpdate | null = null;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: ProgressOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  update(u: ProgressUpdate, force = false): void {
+    if (!this.opts.enabled) return;
+    if (!this.opts.tty) {
+      const key = u.key ?? u.text;
+      if (key === this.lastKey) return;
+      this.lastKey = key;
+      this.opts.stream.write(`${u.text}\n`);
+      return;
+    }
+    this.pending = u;
+    const t = this.now();
+    if (!force && this.drawn && t - this.lastDraw < (this.opts.throttleMs ?? 100)) return;
+    this.draw(u);
+    this.lastDraw = t;
+  }
+
+  /** A line that must stay on screen (a status change): printed above the bar. */
+  log(line: string): void {
+    if (!this.opts.enabled) return;
+    if (this.opts.tty && this.drawn) this.opts.stream.write('\r\x1b[2K');
+    this.opts.stream.write(`${line}\n`);
+    this.drawn = false;
+    if (this.opts.tty && this.pending) this.draw(this.pending);
+  }
+
+  /** Remove the bar (before the final output, or on error). */
+  clear(): void {
+    if (this.opts.enabled && this.opts.tty && this.drawn) this.opts.stream.write('\r\x1b[2K');
+    this.drawn = false;
+  }
+
+  private draw(u: ProgressUpdate): void {
+    const line = `${bar(u.fraction)} ${u.text}`;
+    const max = Math.max(20, (this.opts.columns ?? 80) - 1);
+    this.opts.stream.write(`\r\x1b[2K${[...line].slice(0, max).join('')}`);
+    this.drawn = true;
+  }
+}
+
+export function bar(fraction: number | null, width = BAR_WIDTH): string {
+  const f = fraction === null ? 0 : Math.min(1, Math.max(0, fraction));
+  const full = Math.round(f * width);
+  return `[${'#'.repeat(full)}${'-'.repeat(width - full)}]`;
+}
+
+/** 0:07, 12:03, 1:02:03 */
+export function elapsed(ms: number): string {
+  const t = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const s = String(t % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+export function humanBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
+}
+
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
