@@ -10,8 +10,9 @@ PASSWORD="${SQ_TEST_SFTP_PASSWORD:-sqtest-pw-2222}"
 BASE="/srv/sq-sftp"
 UPLOAD="${SQ_TEST_SFTP_DIR:-$BASE/upload}"
 STATE="${SQ_SFTP_STATE:-/var/lib/sq-sshd}"
-CONF="$STATE/sshd_config"
-PIDFILE="$STATE/sshd.pid"
+# Per port, so servers on several ports (SQ_TEST_SFTP_PORT) never share or overwrite each other's files.
+CONF="$STATE/sshd-$PORT.conf"
+PIDFILE="$STATE/sshd-$PORT.pid"
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "sshd-setup: must run as root" >&2

@@ -1,7 +1,7 @@
 // SFTP delivery against a real sshd (.ci/sshd-setup.sh): uploads, recorded failures, and test-sftp.
 import { randomBytes } from 'node:crypto';
 import SftpClient from 'ssh2-sftp-client';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { requireSftpTarget } from '../helpers/sshd.js';
 import type { SftpTarget } from '../helpers/sshd.js';
@@ -49,17 +49,21 @@ const ROWS = [
   { scraping_time: '2026-03-01T10:00:01.000Z', id: 'res2', object: 'result', squid: SQUID, run: RUN.id, name: 'Bistro\nBleu', phone: '+33 1', extra: { a: 1 } },
 ];
 
-beforeAll(async () => {
+let ready: Promise<void> | undefined;
+
+// In beforeEach rather than beforeAll: a missing server (CI=true) then fails every test instead of skipping them.
+async function connectOnce(): Promise<void> {
   target = await requireSftpTarget();
   reader = new SftpClient('test-reader');
   await reader.connect({ host: target.host, port: target.port, username: target.username, password: target.password });
-});
+}
 
 afterAll(async () => {
   await reader?.end();
 });
 
 beforeEach(async () => {
+  await (ready ??= connectOnce());
   dir = `${target.directory}/t-${randomBytes(4).toString('hex')}`;
   await reader.mkdir(dir);
   e = await startEmulator({ port: 0, clock: 'virtual', seed: 'empty' });
@@ -67,8 +71,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await e.close();
-  await reader.rmdir(dir, true).catch(() => undefined);
+  await e?.close();
+  await reader?.rmdir(dir, true).catch(() => undefined);
 });
 
 describe('SFTP delivery on run.exported', () => {
