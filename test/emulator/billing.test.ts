@@ -1,4 +1,7 @@
 // Auto Billing Reset over real HTTP against the emulator on a virtual clock: every row of the spec's state table.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 
@@ -279,5 +282,52 @@ describe('control plane', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.param).toBe('outcome');
     expect(e.emu.state.autoReset.payment_outcome).toBe('requires_3ds');
+  });
+});
+
+describe('lifecycle', () => {
+  it('keeps the periodic check after POST /_emulator/reset', async () => {
+    await post({ enabled: true, threshold_pct: 50 });
+    expect((await call('POST', '/_emulator/reset')).status).toBe(200);
+    // The reset restored the seed's settings; enable again and let the re-armed check fire.
+    e.emu.state.subscription = { active: true, cycle_started_at: now(), cycle_ends_at: now() + 30 * DAY };
+    await post({ enabled: true, threshold_pct: 50 });
+    await usage(60);
+    await advance(60_000);
+    expect((await get()).body).toMatchObject({ resets_used_in_window: 1, current_usage_pct: 0 });
+  });
+
+  it('survives a restart with --state: settings, the window and the outbox are kept, and checks go on', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'sq-billing-'));
+    const stateFile = path.join(dir, 'state.json');
+    try {
+      await e.close();
+      e = await startEmulator({ port: 0, clock: 'virtual', seed: 'empty', stateFile });
+      e.emu.state.balance.available = 1000;
+      await usage(90);
+      const t = now();
+      await post({ enabled: true, threshold_pct: 70, max_resets_per_24h: 2 });
+      await payment('declined');
+      await call('POST', '/v1/delivery/test-email', { email: 'a@example.com' });
+      await e.close();
+
+      e = await startEmulator({ port: 0, clock: 'virtual', seed: 'empty', stateFile });
+      expect((await get()).body).toMatchObject({
+        enabled: true, threshold_pct: 70, max_resets_per_24h: 2, resets_used_in_window: 1,
+        window_resets_at: new Date(t + DAY).toISOString(), current_usage_pct: 0,
+      });
+      expect(await outbox()).toHaveLength(1);
+      // The check was re-armed and the declined card is remembered.
+      await usage(90);
+      await advance(60_000);
+      expect(e.emu.state.autoReset.suppressed_until).not.toBeNull();
+      expect((await outbox()).map((m) => m.subject)).toEqual([
+        expect.stringContaining('Test'),
+        expect.stringContaining('declined'),
+      ]);
+    } finally {
+      await e.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
