@@ -50,6 +50,25 @@ describe('streaming lists', () => {
   });
 });
 
+describe('stream errors', () => {
+  it('surfaces an error other than EPIPE (a full disk) instead of swallowing it', async () => {
+    const full = new Writable({
+      write(_c, _e, cb) {
+        cb(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+      },
+    });
+    const settings = resolveOutputSettings({ format: 'ndjson', env: {}, stdoutIsTTY: false, stderrIsTTY: false });
+    const out = createOutput({ stdout: full, stderr: new Writable({ write: (_c, _e, cb) => cb() }) }, settings);
+    async function* gen() {
+      for (let i = 0; i < 100; i++) {
+        await new Promise((r) => setImmediate(r));
+        yield { i };
+      }
+    }
+    await expect(out.list(gen())).rejects.toThrow('no space left on device');
+  });
+});
+
 describe('EPIPE', () => {
   it('stops quietly when the reading process exits (in-process, real pipe)', async () => {
     const head = spawn('head', ['-n', '2'], { stdio: ['pipe', 'pipe', 'inherit'] });
