@@ -1,0 +1,191 @@
+// bash: the tree becomes small lookup functions (case statements keyed by the command path) plus one fixed
+// driver, _sq, that walks COMP_WORDS to find the path and asks the lookups what to offer.
+import { allCommands, valueOptionNames, type CmdModel, type ValueKind } from './model.js';
+
+export function shQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function spec(v: ValueKind): string | undefined {
+  switch (v.kind) {
+    case 'file':
+      return 'file';
+    case 'words':
+      return `words ${v.words.join(' ')}`;
+    case 'list':
+      return `list ${v.words.join(' ')}`;
+    default:
+      return undefined;
+  }
+}
+
+function caseLine(label: string, body: string | undefined): string {
+  return `    ${label}) ${body === undefined ? '' : `echo ${shQuote(body)} `};;`;
+}
+
+export function bashScript(root: CmdModel): string {
+  const cmds = allCommands(root);
+  const key = (c: CmdModel) => c.path.join(' ');
+  const globals = root.options;
+  const globalValueNames = valueOptionNames(globals);
+  const out: string[] = [];
+  const fn = (name: string, comment: string, lines: string[], tail = '', subject = '"$1"') =>
+    out.push(`# ${comment}`, `${name}() {`, `  case ${subject} in`, ...lines, '  esac', ...(tail ? [tail] : []), '}', '');
+
+  out.push(
+    '# bash completion for sq. Generated from the command tree by `sq completion bash`: do not edit.',
+    '# Install: source <(sq completion bash)   or   sq completion bash > /etc/bash_completion.d/sq',
+    '',
+  );
+  fn(
+    '_sq_cmds',
+    'Subcommand words (names and aliases) under a command path.',
+    cmds.filter((c) => c.commands.length).map((c) => caseLine(shQuote(key(c)), c.commands.flatMap((s) => [s.name, ...s.aliases]).join(' '))),
+  );
+  out.push(
+    '# The canonical name of subcommand word $2 under path $1 (aliases resolve to their command).',
+    '_sq_canon() {',
+    '  case "$1|$2" in',
+    ...cmds.flatMap((c) => c.commands.map((s) => caseLine([s.name, ...s.aliases].map((w) => shQuote(`${key(c)}|${w}`)).join('|'), s.name))),
+    '  esac',
+    '}',
+    '',
+  );
+  fn(
+    '_sq_opts',
+    'Options accepted at a command path: its own, then the global ones.',
+    // --help is among the globals; --version only makes sense before a command.
+    cmds
+      .map((c) => [c, c.options.filter((o) => (c === root ? o.names.includes('--version') : !o.names.includes('--help')))] as const)
+      .filter(([, own]) => own.length)
+      .map(([c, own]) => caseLine(shQuote(key(c)), own.flatMap((o) => o.names).join(' '))),
+    `  echo ${shQuote(globals.filter((o) => !o.names.includes('--version')).flatMap((o) => o.names).join(' '))}`,
+  );
+  fn(
+    '_sq_vopts',
+    'Options at a command path that take a value (so the walk can skip the value).',
+    cmds
+      .filter((c) => c !== root && valueOptionNames(c.options).length)
+      .map((c) => caseLine(shQuote(key(c)), valueOptionNames(c.options).join(' '))),
+    `  echo ${shQuote(globalValueNames.join(' '))}`,
+  );
+  const globalNames = new Set(globals.flatMap((o) => o.names));
+  const optVals: string[] = [];
+  for (const c of cmds) {
+    if (c === root) continue;
+    for (const o of c.options) {
+      const s = spec(o.value);
+      // A free value needs a line only to stop a global option of the same name from matching.
+      if (o.value.kind !== 'none' && (s !== undefined || o.names.some((n) => globalNames.has(n)))) {
+        optVals.push(caseLine(o.names.map((n) => shQuote(`${key(c)}|${n}`)).join('|'), s));
+      }
+    }
+  }
+  // Globals apply at every path; they come last so a command's own option of the same name wins.
+  for (const o of globals) {
+    const s = spec(o.value);
+    if (o.value.kind !== 'none') optVals.push(caseLine(o.names.map((n) => `*${shQuote(`|${n}`)}`).join('|'), s));
+  }
+  fn('_sq_optval', 'How to complete the value of option $2 at path $1: "file", "words …", "list …" (comma-separated) or nothing.', optVals, '', '"$1|$2"');
+  const argVals: string[] = [];
+  for (const c of cmds) {
+    // A free argument needs a line only to stop a later variadic argument's catch-all from matching.
+    const variadicSpec = c.args.some((a) => a.variadic && spec(a.value) !== undefined);
+    c.args.forEach((a, i) => {
+      if (spec(a.value) === undefined && !variadicSpec) return;
+      const label = a.variadic ? `${shQuote(`${key(c)}|`)}*` : shQuote(`${key(c)}|${i}`);
+      argVals.push(caseLine(label, spec(a.value)));
+    });
+  }
+  fn('_sq_argval', 'How to complete positional argument number $2 (from 0) at path $1.', argVals, '', '"$1|$2"');
+  out.push(DRIVER);
+  return out.join('\n');
+}
+
+// Written with @{ for bash's ${ so the template literal stays raw.
+const DRIVER = String.raw`# Fill COMPREPLY from a value spec ($1) for the word being completed ($2).
+_sq_values() {
+  local kind=@{1%% *} words= IFS=$'\n'
+  [[ $1 == *' '* ]] && words=@{1#* }
+  case $kind in
+    file)
+      compopt -o filenames 2>/dev/null
+      COMPREPLY=($(compgen -f -- "$2")) ;;
+    words)
+      IFS=$' \t\n'
+      COMPREPLY=($(compgen -W "$words" -- "$2")) ;;
+    list)
+      # Comma-separated: complete the last item, keep the ones before it, do not offer one twice.
+      local head= last=$2 w
+      if [[ $2 == *,* ]]; then head=@{2%,*},; last=@{2##*,}; fi
+      IFS=$' \t\n'
+      COMPREPLY=()
+      for w in $(compgen -W "$words" -- "$last"); do
+        [[ ,$head == *,"$w",* ]] || COMPREPLY+=("$head$w")
+      done ;;
+  esac
+}
+
+# Whether option $2 takes a value at path $1.
+_sq_is_vopt() {
+  local v=" $(_sq_vopts "$1") "
+  v=@{v//$'\n'/ }
+  [[ $v == *" $2 "* ]]
+}
+
+_sq() {
+  local cur=@{COMP_WORDS[COMP_CWORD]} prev= path= i w c nargs=0 dashdash=0 opt= subs
+  COMPREPLY=()
+  # Walk the words before the cursor: options and their values are skipped, a subcommand word extends the path,
+  # anything else is a positional argument of the command reached so far.
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    w=@{COMP_WORDS[i]}
+    if ((dashdash == 0)); then
+      if [[ $w == -- ]]; then dashdash=1; continue; fi
+      if [[ $w == -* ]]; then
+        if _sq_is_vopt "$path" "$w"; then
+          if [[ @{COMP_WORDS[i + 1]} == = ]]; then i=$((i + 2)); else i=$((i + 1)); fi
+        fi
+        continue
+      fi
+    fi
+    c=
+    ((nargs == 0 && dashdash == 0)) && c=$(_sq_canon "$path" "$w")
+    if [[ -n $c ]]; then path=@{path:+$path }$c; else nargs=$((nargs + 1)); fi
+  done
+
+  ((COMP_CWORD > 0)) && prev=@{COMP_WORDS[COMP_CWORD - 1]}
+  # --opt=value arrives as three words when '=' is in COMP_WORDBREAKS: '--opt' '=' 'value'.
+  if [[ $cur == = && $prev == -* ]]; then
+    opt=$prev; cur=
+  elif [[ $prev == = && $COMP_CWORD -gt 1 && @{COMP_WORDS[COMP_CWORD - 2]} == -* ]]; then
+    opt=@{COMP_WORDS[COMP_CWORD - 2]}
+  elif [[ $prev == -* && $dashdash -eq 0 ]]; then
+    opt=$prev
+  fi
+  if [[ -n $opt ]] && _sq_is_vopt "$path" "$opt"; then
+    _sq_values "$(_sq_optval "$path" "$opt")" "$cur"
+    return 0
+  fi
+  # --opt=value in one word (COMP_WORDBREAKS without '='): complete the value, keep the prefix.
+  if [[ $cur == --*=* && $dashdash -eq 0 ]] && _sq_is_vopt "$path" "@{cur%%=*}"; then
+    _sq_values "$(_sq_optval "$path" "@{cur%%=*}")" "@{cur#*=}"
+    COMPREPLY=("@{COMPREPLY[@]/#/@{cur%%=*}=}")
+    return 0
+  fi
+
+  if [[ $cur == -* && $dashdash -eq 0 ]]; then
+    COMPREPLY=($(compgen -W "$(_sq_opts "$path")" -- "$cur"))
+    return 0
+  fi
+  subs=$(_sq_cmds "$path")
+  if [[ -n $subs && $nargs -eq 0 ]]; then
+    COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+    return 0
+  fi
+  _sq_values "$(_sq_argval "$path" "$nargs")" "$cur"
+  return 0
+}
+
+complete -F _sq sq
+`.replace(/@\{/g, '${');

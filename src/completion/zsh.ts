@@ -1,0 +1,100 @@
+// zsh: native _arguments completion, one function per command. Commands with subcommands dispatch on the word
+// after them; every level also accepts the global options, as commander does.
+import type { ArgModel, CmdModel, OptModel, ValueKind } from './model.js';
+
+/** A zsh single-quoted word. */
+function q(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Text inside an _arguments [description] or a _describe entry. */
+function desc(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/\[/g, '(').replace(/\]/g, ')').replace(/:/g, '\\:');
+}
+
+function fnName(c: CmdModel): string {
+  return ['_sq', ...c.path].join('__').replace(/[^A-Za-z0-9_]/g, '_');
+}
+
+function action(v: ValueKind, message: string): string {
+  switch (v.kind) {
+    case 'file':
+      return `${message}:_files`;
+    case 'words':
+      return `${message}:(${v.words.join(' ')})`;
+    case 'list':
+      return `${message}:{_values -s , ${message} ${v.words.join(' ')}}`;
+    default:
+      return `${message}: `;
+  }
+}
+
+function optSpecs(o: OptModel): string[] {
+  const exclusive = !o.repeatable && o.names.length > 1 ? `(${o.names.join(' ')})` : '';
+  const star = o.repeatable ? '*' : '';
+  return o.names.map((n) => {
+    const takes = o.value.kind !== 'none';
+    const suffix = takes ? (n.startsWith('--') ? '=' : '+') : '';
+    const value = takes ? `:${action(o.value, n.replace(/^-+/, '').replace(/[^A-Za-z0-9_-]/g, '') || 'value')}` : '';
+    return q(`${exclusive}${star}${n}${suffix}[${desc(o.description)}]${value}`);
+  });
+}
+
+function argSpecs(args: ArgModel[]): string[] {
+  return args.map((a, i) => q(`${a.variadic ? '*' : String(i + 1)}:${action(a.value, a.name.replace(/[^A-Za-z0-9_.-]/g, '_'))}`));
+}
+
+function commandFn(c: CmdModel, root: CmdModel): string[] {
+  // --help is among the globals here; --version only makes sense before a command.
+  const own = (c === root ? c.options.filter((o) => o.names.includes('--version')) : c.options.filter((o) => !o.names.includes('--help'))).flatMap(optSpecs);
+  const lines = [`${fnName(c)}() {`];
+  if (!c.commands.length) {
+    lines.push(`  _arguments -s -S : $_sq_globals ${[...own, ...argSpecs(c.args)].join(' ')}`.trimEnd(), '}', '');
+    return lines;
+  }
+  const entries = c.commands.flatMap((s) => [s.name, ...s.aliases].map((n) => q(`${n}:${desc(s.summary)}`)));
+  lines.push(
+    '  local curcontext=$curcontext state line ret=1',
+    '  typeset -A opt_args',
+    `  _arguments -s -S -C : $_sq_globals ${own.join(' ')} '1: :->cmds' '*:: :->args' && ret=0`.replace(/(\S) {2,}/g, '$1 '),
+    '  case $state in',
+    '    cmds)',
+    `      local -a cmds=(${entries.join(' ')})`,
+    `      _describe -t commands ${q(`sq ${c.path.join(' ')} command`.replace(/ +/g, ' ').replace(/ command$/, ' command'))} cmds && ret=0 ;;`,
+    '    args)',
+    '      case $words[1] in',
+    ...c.commands.map((s) => `        ${[s.name, ...s.aliases].map(q).join('|')}) ${fnName(s)} && ret=0 ;;`),
+    '      esac ;;',
+    '  esac',
+    '  return ret',
+    '}',
+    '',
+  );
+  return lines;
+}
+
+function walk(c: CmdModel): CmdModel[] {
+  return [c, ...c.commands.flatMap(walk)];
+}
+
+export function zshScript(root: CmdModel): string {
+  const globals = root.options.filter((o) => !o.names.includes('--version')).flatMap(optSpecs);
+  return [
+    '#compdef sq',
+    '# zsh completion for sq. Generated from the command tree by `sq completion zsh`: do not edit.',
+    '# Install: sq completion zsh > "${fpath[1]}/_sq" (then start a new shell), or: source <(sq completion zsh)',
+    '',
+    '_sq_globals=(',
+    ...globals.map((g) => `  ${g}`),
+    ')',
+    '',
+    ...walk(root).flatMap((c) => commandFn(c, root)),
+    // Autoloaded from fpath the file is the body of _sq, so run it; sourced, register it.
+    'if [[ "${funcstack[1]}" == _sq ]]; then',
+    '  _sq "$@"',
+    'else',
+    '  compdef _sq sq',
+    'fi',
+    '',
+  ].join('\n');
+}
