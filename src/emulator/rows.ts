@@ -59,7 +59,7 @@ export interface RowContext {
   scrapingTimeMs: number;
 }
 
-/** Field values of `count` rows, without ids (the caller assigns them). */
+/** Field values of `count` rows, ids left null (EmuCore.addResults assigns them). */
 export function generateRowFields(ctx: RowContext, count: number, from = 0): Record<string, unknown>[] {
   const fns = (ctx.squidParams.functions ?? {}) as Record<string, boolean>;
   const attrs = ctx.def.attributes.filter((a) => !a.fn || fns[a.fn] === true);
@@ -67,7 +67,9 @@ export function generateRowFields(ctx: RowContext, count: number, from = 0): Rec
   const rows: Record<string, unknown>[] = [];
   for (let i = from; i < from + count; i++) {
     const rowSeed = mix(base ^ mix(i + 1));
+    // `id` is filled by EmuCore.addResults; the key comes first so JSON shows it first.
     const row: Record<string, unknown> = {
+      id: null,
       object: 'result',
       squid: ctx.squid,
       run: ctx.run,

@@ -86,11 +86,13 @@ function parseRequest(req: IncomingMessage, url: URL, raw: Buffer): EmuRequest |
     const mp = parseMultipart(raw, boundary);
     out.body = mp.fields;
     out.files = mp.files;
-  } else if (raw.length > 0 && (ctype === '' || /json/i.test(ctype))) {
+  } else if (raw.length > 0) {
+    // Lenient like the live API: a JSON body sent without its Content-Type is still read.
     try {
       out.body = JSON.parse(raw.toString('utf8'));
     } catch (e) {
-      return { status: 400, body: { detail: `JSON parse error - ${(e as Error).message}` } };
+      if (ctype === '' || /json/i.test(ctype))
+        return { status: 400, body: { detail: `JSON parse error - ${(e as Error).message}` } };
     }
   }
   return out;

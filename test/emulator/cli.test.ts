@@ -1,0 +1,95 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { EmulatorOptionError, parseEmulatorOptions, runEmulatorCommand } from '../../src/emulator/cli.js';
+
+function collect(stream: PassThrough): () => string {
+  let text = '';
+  stream.on('data', (c: Buffer) => (text += c.toString()));
+  return () => text;
+}
+
+async function firstLine(getText: () => string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const t = getText();
+    if (t.includes('\n')) return t.split('\n')[0];
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('no line printed');
+}
+
+describe('runEmulatorCommand', () => {
+  it('prints exactly one JSON line, the export hint on stderr, serves, and exits 0 when stopped', async () => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const out = collect(stdout);
+    const err = collect(stderr);
+    const stop = new AbortController();
+    const done = runEmulatorCommand({ port: 0, clock: 'virtual', seed: 'empty' }, { stdout, stderr, signal: stop.signal });
+    const line = await firstLine(out);
+    const info = JSON.parse(line);
+    expect(Object.keys(info)).toEqual(['base_url', 'token']);
+    expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(info.token).toBe('sq_emulator_demo_token');
+    expect(err()).toContain(`export SQ_BASE_URL=${info.base_url} SQ_TOKEN=${info.token}`);
+    const me = await fetch(`${info.base_url}/v1/me`, { headers: { Authorization: `Token ${info.token}` } });
+    expect(me.status).toBe(200);
+    const squids = await (await fetch(`${info.base_url}/v1/squids`, { headers: { Authorization: `Token ${info.token}` } })).json();
+    expect(squids.total_results).toBe(0);
+    stop.abort();
+    expect(await done).toBe(0);
+    expect(out().trimEnd().split('\n')).toHaveLength(1);
+    await expect(fetch(`${info.base_url}/v1/me`)).rejects.toThrow();
+  });
+
+  it('returns 2 and names the flag for a bad option', async () => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const err = collect(stderr);
+    const code = await runEmulatorCommand({ port: 70000 }, { stdout, stderr });
+    expect(code).toBe(2);
+    expect(err()).toMatch(/--port/);
+  });
+
+  it('returns 1 with a hint when the port is taken', async () => {
+    const s1 = new PassThrough();
+    const stop = new AbortController();
+    const out = collect(s1);
+    const first = runEmulatorCommand({ port: 0, clock: 'virtual' }, { stdout: s1, stderr: new PassThrough(), signal: stop.signal });
+    const port = Number(new URL(JSON.parse(await firstLine(out)).base_url).port);
+    const stderr = new PassThrough();
+    const err = collect(stderr);
+    expect(await runEmulatorCommand({ port }, { stdout: new PassThrough(), stderr })).toBe(1);
+    expect(err()).toMatch(/already in use/);
+    stop.abort();
+    expect(await first).toBe(0);
+  });
+});
+
+describe('parseEmulatorOptions', () => {
+  it('accepts commander strings and returns typed options', () => {
+    expect(parseEmulatorOptions({ host: '127.0.0.1', port: '0', seed: 'empty', clock: 'virtual', timeScale: '60', freePlan: true, rateLimits: '0.05', state: 'x.json' }))
+      .toEqual({ host: '127.0.0.1', port: 0, seed: 'empty', clock: 'virtual', timeScale: 60, freePlan: true, rateLimits: 0.05, stateFile: 'x.json' });
+    expect(parseEmulatorOptions({ rateLimits: 'off' })).toEqual({ rateLimits: 'off' });
+  });
+
+  it.each([
+    [{ port: '65536' }, '--port'],
+    [{ port: 'abc' }, '--port'],
+    [{ seed: 'full' }, '--seed'],
+    [{ clock: 'fast' }, '--clock'],
+    [{ timeScale: '0' }, '--time-scale'],
+    [{ rateLimits: 'sometimes' }, '--rate-limits'],
+    [{ rateLimits: '-1' }, '--rate-limits'],
+    [{ state: '' }, '--state'],
+    [{ host: '' }, '--host'],
+  ])('rejects %j naming %s', (raw, flag) => {
+    try {
+      parseEmulatorOptions(raw);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(EmulatorOptionError);
+      expect((e as EmulatorOptionError).flag).toBe(flag);
+      expect((e as Error).message.startsWith(flag)).toBe(true);
+    }
+  });
+});

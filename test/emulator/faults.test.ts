@@ -1,0 +1,139 @@
+import { request } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmu } from './helpers.js';
+
+let e: TestEmu;
+beforeEach(async () => {
+  e = await startTestEmulator();
+});
+afterEach(async () => {
+  await e.close();
+});
+
+const put = (rules: unknown[], seed?: number) => e.ctl('PUT', '/_emulator/faults', seed === undefined ? { rules } : { seed, rules });
+
+/** Raw HTTP, to see exactly what arrived before the connection ended. */
+function rawGet(url: string, token: string): Promise<{ status?: number; length?: number; received: number; error?: string }> {
+  return new Promise((resolve) => {
+    const out: { status?: number; length?: number; received: number; error?: string } = { received: 0 };
+    const req = request(url, { headers: { Authorization: `Token ${token}` } }, (res) => {
+      out.status = res.statusCode;
+      out.length = Number(res.headers['content-length']);
+      res.on('data', (c: Buffer) => (out.received += c.length));
+      res.on('end', () => resolve(out));
+      res.on('error', (err) => resolve({ ...out, error: err.message }));
+      res.on('aborted', () => resolve({ ...out, error: 'aborted' }));
+      res.on('close', () => resolve(out));
+    });
+    req.on('error', (err) => resolve({ ...out, error: err.message }));
+    req.end();
+  });
+}
+
+describe('faults', () => {
+  it('status: answers the given status with the documented default body, count-limited, then normal', async () => {
+    const set = await put([{ path: '/v1/me', action: 'status', status: 503, count: 1 }]);
+    expect(set.status).toBe(200);
+    const r = await e.api('GET', '/v1/me');
+    expect(r.status).toBe(503);
+    expect(r.body).toEqual({ detail: 'A server error occurred.' });
+    expect((await e.api('GET', '/v1/me')).status).toBe(200);
+    const listed = (await e.ctl('GET', '/_emulator/faults')).body;
+    expect(listed.rules[0]).toMatchObject({ action: 'status', count: 1, remaining: 0 });
+  });
+
+  it('status: custom headers and body, method filter; 429 default shape with Retry-After', async () => {
+    await put([
+      { method: 'POST', path: '/v1/runs', action: 'status', status: 429, headers: { 'Retry-After': '3' } },
+      { path: '/v1/squids', action: 'status', status: 500, body: { detail: 'boom' } },
+    ]);
+    const r = await e.api('POST', '/v1/runs', { squid: e.squid('Paris restaurants') });
+    expect(r.status).toBe(429);
+    expect(r.headers.get('retry-after')).toBe('3');
+    expect(r.body).toMatchObject({ type: 'RateLimitExceeded', code: 429 });
+    expect(Object.keys(e.emu.state.runs).length).toBe(5);
+    expect((await e.api('GET', `/v1/runs?squid=${e.squid('Paris restaurants')}`)).status).toBe(200);
+    expect((await e.api('GET', '/v1/squids')).body).toEqual({ detail: 'boom' });
+  });
+
+  it('fault rules are checked before auth and never apply to the control plane', async () => {
+    await put([{ action: 'status', status: 502 }]);
+    expect((await e.ctl('GET', '/v1/me')).status).toBe(502);
+    expect((await e.ctl('GET', '/_emulator/clock')).status).toBe(200);
+    expect((await e.ctl('DELETE', '/_emulator/faults')).body.rules).toEqual([]);
+    expect((await e.api('GET', '/v1/me')).status).toBe(200);
+  });
+
+  it('delay waits at least ms real time, then answers normally', async () => {
+    await put([{ path: '/v1/me', action: 'delay', ms: 300 }]);
+    const t0 = Date.now();
+    const r = await e.api('GET', '/v1/me');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+    expect(r.status).toBe(200);
+  });
+
+  it('hang never answers', async () => {
+    await put([{ path: '/v1/me', action: 'hang', count: 1 }]);
+    await expect(fetch(`${e.baseUrl}/v1/me`, { headers: { Authorization: `Token ${e.token}` }, signal: AbortSignal.timeout(300) })).rejects.toThrow();
+    expect((await e.api('GET', '/v1/me')).status).toBe(200);
+  });
+
+  it('reset drops the connection before the handler runs: nothing is created', async () => {
+    await put([{ method: 'POST', path: '/v1/squids', action: 'reset', count: 1 }]);
+    const before = Object.keys(e.emu.state.squids).length;
+    await expect(e.api('POST', '/v1/squids', { crawler: Object.keys(e.emu.state.crawlers)[0], name: 'Never' })).rejects.toThrow();
+    expect(Object.keys(e.emu.state.squids).length).toBe(before);
+  });
+
+  it('reset_mid_body runs the handler (the run starts) then cuts the body', async () => {
+    await put([{ method: 'POST', path: '/v1/runs', action: 'reset_mid_body', count: 1 }]);
+    const squid = e.squid('Amazon headphones');
+    await expect(e.api('POST', '/v1/runs', { squid })).rejects.toThrow();
+    const runs = (await e.api('GET', `/v1/runs?squid=${squid}`)).body.data;
+    expect(runs[0].status).toBe('pending');
+  });
+
+  it('truncate announces the full Content-Length and sends half', async () => {
+    await put([{ path: '/v1/squids', action: 'truncate', count: 1 }]);
+    const r = await rawGet(`${e.baseUrl}/v1/squids`, e.token);
+    expect(r.status).toBe(200);
+    expect(r.length).toBeGreaterThan(100);
+    expect(r.received).toBeLessThan(r.length as number);
+    expect(r.received).toBeGreaterThan(0);
+  });
+
+  it('malformed answers 200 with a body that is not JSON', async () => {
+    await put([{ path: '/v1/squids', action: 'malformed', count: 1 }]);
+    const r = await e.api('GET', '/v1/squids');
+    expect(r.status).toBe(200);
+    expect(() => JSON.parse(r.text)).toThrow();
+  });
+
+  it('html answers an HTML error page (502 by default)', async () => {
+    await put([{ path: '/v1/me', action: 'html', count: 1 }]);
+    const r = await e.api('GET', '/v1/me');
+    expect(r.status).toBe(502);
+    expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(r.text).toMatch(/<html>.*502 Bad Gateway/s);
+  });
+
+  it('probability draws from a seeded PRNG: the same seed gives the same sequence', async () => {
+    const pattern = async (): Promise<number[]> => {
+      await put([{ path: '/v1/me', action: 'status', status: 503, probability: 0.5 }], 42);
+      const out: number[] = [];
+      for (let i = 0; i < 20; i++) out.push((await e.api('GET', '/v1/me')).status);
+      return out;
+    };
+    const a = await pattern();
+    const b = await pattern();
+    expect(a).toEqual(b);
+    expect(a).toContain(503);
+    expect(a).toContain(200);
+  });
+
+  it('rejects invalid rules', async () => {
+    expect((await put([{ action: 'explode' }])).status).toBe(400);
+    expect((await put([{ action: 'status', probability: 2 }])).status).toBe(400);
+    expect((await e.ctl('PUT', '/_emulator/faults', { rules: 'x' })).status).toBe(400);
+  });
+});

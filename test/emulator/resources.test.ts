@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { startTestEmulator, type TestEmu } from './helpers.js';
+
+let e: TestEmu;
+beforeAll(async () => {
+  e = await startTestEmulator();
+});
+afterAll(async () => {
+  await e.close();
+});
+
+describe('user and crawlers', () => {
+  it('/me and /user/balance have the documented fields', async () => {
+    const me = (await e.api('GET', '/v1/me')).body;
+    expect(Object.keys(me).sort()).toEqual(
+      ['credit_interval', 'email', 'email_verified', 'first_name', 'is_staff', 'last_name', 'login_count', 'plan', 'profile_image'],
+    );
+    const b = (await e.api('GET', '/v1/user/balance')).body;
+    expect(b).toMatchObject({ object: 'plan', available: 10000, consumed: 2500, interval: 'monthly', has_unpaid_bill: false });
+    expect(b.reset_time).toMatch(/Z$/);
+  });
+
+  it('crawler list, detail with input/result, keyed params with functions, attributes', async () => {
+    const list = (await e.api('GET', '/v1/crawlers')).body.data;
+    expect(list.map((c: { slug: string }) => c.slug)).toContain('google-maps-search');
+    expect(list[0].input).toBeUndefined();
+    const id = DEMO_CRAWLERS.googleMaps;
+    const d = (await e.api('GET', `/v1/crawlers/${id}`)).body;
+    expect(d).toMatchObject({ id, object: 'crawler', name: 'Google Maps Search', credits_per_row: 2, account: null });
+    expect(d.result).toContain('rating');
+    expect(d.input.find((i: { name: string }) => i.name === 'url').level).toBe('task');
+    const p = (await e.api('GET', `/v1/crawlers/${id}/params`)).body;
+    expect(p.task.url).toMatchObject({ type: 'string', group: 'url', required: false, attribute: 'url' });
+    expect(p.squid.functions.contacts).toEqual({ sort: 1, default: false, credits_per_function: 1 });
+    const tw = (await e.api('GET', `/v1/crawlers/${DEMO_CRAWLERS.twitter}`)).body;
+    expect(tw.account.type).toBe('twitter-sync');
+    expect((await e.api('GET', `/v1/crawlers/${'0'.repeat(32)}`)).status).toBe(404);
+  });
+});
+
+describe('squids', () => {
+  it('create (200, defaults), detail (every delivery field null), list with name filter, update echo, delete', async () => {
+    const c = await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' });
+    expect(c.status).toBe(200);
+    expect(c.body).toMatchObject({ account: [], concurrency: 1, crawler: DEMO_CRAWLERS.googleMaps, is_active: true, name: 'Berlin cafés',
+      schedule: null, to_complete: false, params: { max_results: null, language: 'en', functions: { contacts: false } } });
+    expect(c.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/);
+    const id = c.body.id;
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    const d = (await e.api('GET', `/v1/squids/${id}`)).body;
+    for (const k of ['ftp_fields', 'webhook_fields', 'google_sheet_fields', 's3_fields', 'email', 'last_run_status', 'download_url'])
+      expect(d[k], k).toBeNull();
+    expect(d).toMatchObject({ notifications: false, total_runs: 0, crawler_name: 'Google Maps Search', notifications_params: { run_notify: null } });
+
+    const found = (await e.api('GET', '/v1/squids?name=BERLIN')).body;
+    expect(found.total_results).toBe(1);
+    expect(found.data[0].id).toBe(id);
+    expect((await e.api('GET', '/v1/squids?name=paris')).body.data[0].name).toBe(DEMO_SQUIDS.paris);
+
+    const auto = await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.amazon });
+    expect(auto.body.name).toBe('Amazon Products Scraper (1)');
+    const dup = await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.amazon, name: 'berlin CAFÉS' });
+    expect(dup.status).toBe(400);
+
+    const u = await e.api('POST', `/v1/squids/${id}`, { name: 'Berlin coffee', concurrency: 5, params: { functions: { contacts: true } }, run_notify: 'on_error' });
+    expect(u.status).toBe(200);
+    expect(u.body).toEqual({ name: 'Berlin coffee', concurrency: 5, params: { max_results: null, language: 'en', functions: { contacts: true } }, run_notify: 'on_error' });
+    const d2 = (await e.api('GET', `/v1/squids/${id}`)).body;
+    expect(d2).toMatchObject({ name: 'Berlin coffee', concurrency: 5, notifications_params: { run_notify: 'on_error' } });
+    for (const bad of [0, 21, 2.5, '3']) {
+      const r = await e.api('POST', `/v1/squids/${id}`, { concurrency: bad });
+      expect(r.status, String(bad)).toBe(400);
+      expect(r.body.error.param).toBe('concurrency');
+    }
+    expect((await e.api('GET', `/v1/squids/${id}`)).body.concurrency).toBe(5);
+
+    const del = await e.api('DELETE', `/v1/squids/${id}`);
+    expect(del.body).toEqual({ id, object: 'squid', deleted: true });
+    expect((await e.api('GET', `/v1/squids/${id}`)).status).toBe(404);
+    await e.api('DELETE', `/v1/squids/${auto.body.id}`);
+  });
+
+  it('links accounts on update and rejects unknown ones', async () => {
+    const squid = e.squid(DEMO_SQUIDS.influencers);
+    const accounts = (await e.api('GET', '/v1/accounts')).body.data;
+    const r = await e.api('POST', `/v1/squids/${squid}`, { accounts: [accounts[0].id] });
+    expect(r.body).toEqual({ accounts: [accounts[0].id] });
+    expect((await e.api('POST', `/v1/squids/${squid}`, { accounts: ['nope'] })).status).toBe(400);
+  });
+
+  it('empty removes the tasks of one type and their results', async () => {
+    const s = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'Empty me' })).body.id;
+    await e.api('POST', '/v1/tasks', { squid: s, tasks: [{ url: 'https://www.google.com/maps/search/a' }, { keyword: 'b', city: 'Nice' }] });
+    const r = await e.api('POST', `/v1/squids/${s}/empty`, { type: 'url' });
+    expect(r.body).toEqual({ id: s, object: 'squid', emptied: true, deleted_count: 1 });
+    expect((await e.api('GET', `/v1/tasks?squid=${s}`)).body.total_results).toBe(1);
+    expect((await e.api('POST', `/v1/squids/${s}/empty`, { type: 'all' })).status).toBe(400);
+  });
+});
+
+describe('tasks', () => {
+  it('adds tasks, skips duplicates, lists, gets (hash_value + status), deletes', async () => {
+    const squid = e.squid(DEMO_SQUIDS.headphones);
+    const add = await e.api('POST', '/v1/tasks', {
+      squid,
+      tasks: [{ url: 'https://www.amazon.com/s?k=speakers' }, { url: 'https://www.amazon.com/s?k=speakers' },
+        { url: 'https://www.amazon.com/s?k=wireless+headphones' }],
+    });
+    expect(add.status).toBe(200);
+    expect(add.body.duplicated_count).toBe(2);
+    expect(add.body.tasks).toHaveLength(1);
+    const t = add.body.tasks[0];
+    expect(t).toMatchObject({ object: 'task', is_active: true, params: { url: 'https://www.amazon.com/s?k=speakers' }, module: DEMO_CRAWLERS.amazon });
+    const list = (await e.api('GET', `/v1/tasks?squid=${squid}`)).body;
+    expect(list.total_results).toBe(3);
+    expect(Object.keys(list.data[0]).sort()).toEqual(['created_at', 'id', 'is_active', 'object', 'params']);
+    const one = (await e.api('GET', `/v1/tasks/${t.id}`)).body;
+    expect(one.hash_value).toBe(t.id);
+    expect(one.id).toBeUndefined();
+    expect(typeof one.module).toBe('number');
+    expect(one.status).toMatchObject({ status: 'pending', is_done: false });
+    expect((await e.api('DELETE', `/v1/tasks/${t.id}`)).body).toEqual({ id: t.id, object: 'task', deleted: true });
+    const gone = await e.api('GET', `/v1/tasks/${t.id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body).toEqual({ error: { message: 'Task not found.', type: 'not_found_error', param: 'task_hash' } });
+  });
+
+  it('validates with ErrB bodies', async () => {
+    const squid = e.squid(DEMO_SQUIDS.headphones);
+    expect((await e.api('GET', '/v1/tasks')).body.error).toMatchObject({ type: 'validation_error', param: 'squid' });
+    expect((await e.api('POST', '/v1/tasks', { squid, tasks: [] })).body.error.param).toBe('tasks');
+    expect((await e.api('POST', '/v1/tasks', { squid, tasks: [{ nope: 1 }] })).status).toBe(400);
+    expect((await e.api('POST', '/v1/tasks', { squid, tasks: [{ url: 'https://example.com' }] })).status).toBe(400);
+    const unknown = await e.api('POST', '/v1/tasks', { squid: 'x'.repeat(32), tasks: [{ url: 'a' }] });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.type).toBe('not_found_error');
+  });
+});
+
+describe('results', () => {
+  it('needs exactly one of squid and run', async () => {
+    const paris = e.squid(DEMO_SQUIDS.paris);
+    const run = (await e.api('GET', `/v1/runs?squid=${paris}`)).body.data[0].id;
+    for (const q of ['', `?squid=${paris}&run=${run}`]) {
+      const r = await e.api('GET', `/v1/results${q}`);
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ type: 'validation_error', param: 'squid,run' });
+    }
+    const bySquid = (await e.api('GET', `/v1/results?squid=${paris}&limit=100`)).body;
+    const byRun = (await e.api('GET', `/v1/results?run=${run}&limit=100`)).body;
+    expect(bySquid.total_results).toBeGreaterThan(byRun.total_results);
+    const task = byRun.data[0].task;
+    const byTask = (await e.api('GET', `/v1/results?run=${run}&task=${task}&limit=100`)).body;
+    expect(byTask.total_results).toBeGreaterThanOrEqual(3);
+    expect(byTask.total_results).toBeLessThanOrEqual(8);
+    expect(byTask.data.every((r: { task: string }) => r.task === task)).toBe(true);
+  });
+});
+
+describe('accounts and synchronization', () => {
+  it('lists, gets as a one-element envelope, types under both paths, updates limits, deletes', async () => {
+    const list = (await e.api('GET', '/v1/accounts')).body;
+    expect(list.total_results).toBe(2);
+    const a = list.data.find((x: { type: string }) => x.type === 'twitter-sync');
+    expect(a.squids).toEqual([{ name: DEMO_SQUIDS.influencers, hash_value: e.squid(DEMO_SQUIDS.influencers) }]);
+    expect(a.status).toBe('200');
+    const one = (await e.api('GET', `/v1/accounts/${a.id}`)).body;
+    expect(one.total_results).toBe(1);
+    expect(one.data[0].id).toBe(a.id);
+    expect((await e.api('GET', `/v1/accounts/${'0'.repeat(32)}`)).body).toEqual({ detail: 'Not found.' });
+    const t1 = (await e.api('GET', '/v1/accounts/types')).body;
+    const t2 = (await e.api('GET', '/v1/account_types')).body;
+    expect(t1).toEqual(t2);
+    expect(t1.data.map((t: { name: string }) => t.name)).toEqual(['twitter-sync', 'sales-nav-sync', 'facebook-sync']);
+    const upd = await e.api('POST', '/v1/accounts', { account: a.id, type: 'twitter-sync', params: { profiles_per_day: 250 } });
+    expect(upd.status).toBe(200);
+    expect(upd.body.params.user.profiles_per_day.max).toBe(250);
+    expect((await e.api('POST', '/v1/accounts', { account: a.id, params: { profiles_per_day: 501 } })).status).toBe(400);
+    const other = list.data.find((x: { type: string }) => x.type === 'sales-nav-sync');
+    expect((await e.api('DELETE', `/v1/accounts/${other.id}`)).body).toEqual({ id: other.id, object: 'account', deleted: true });
+    expect((await e.api('GET', '/v1/accounts')).body.total_results).toBe(1);
+  });
+
+  it('synchronize progresses 100 → 120 → 200 and creates an account; both paths', async () => {
+    for (const path of ['/v1/synchronize', '/v1/accounts/cookies']) {
+      const r = await e.api('POST', path, { type: 'facebook-sync', cookies: { c_user: '1', xs: 'secret' } });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ object: 'synchronize-cookies', status_code: 100, status_text: 'created' });
+      const id = r.body.id;
+      await e.advance(1000);
+      expect((await e.api('GET', `/v1/synchronize/${id}`)).body.status_code).toBe(120);
+      await e.advance(2000);
+      const done = (await e.api('GET', `/v1/synchronize/${id}`)).body;
+      expect(done).toMatchObject({ status_code: 200, status_text: 'synchronized' });
+      const acc = (await e.api('GET', `/v1/accounts/${done.account_hash}`)).body.data[0];
+      expect(acc.type).toBe('facebook-sync');
+    }
+  });
+
+  it('an empty required cookie ends the sync at >= 400; refresh of an unknown account is 404', async () => {
+    const r = await e.api('POST', '/v1/synchronize', { type: 'twitter-sync', cookies: { auth_token: 'x', ct0: '' } });
+    await e.advance(3000);
+    const s = (await e.api('GET', `/v1/synchronize/${r.body.id}`)).body;
+    expect(s.status_code).toBeGreaterThanOrEqual(400);
+    expect(s.account_hash).toBeNull();
+    const bad = await e.api('POST', '/v1/synchronize', { type: 'twitter-sync', cookies: { auth_token: 'x', ct0: 'y' }, account: 'nope' });
+    expect(bad.status).toBe(404);
+    expect(bad.body).toEqual({ detail: 'Account not found.' });
+    expect((await e.api('POST', '/v1/synchronize', { cookies: {} })).body).toEqual({ detail: 'type is required.' });
+    expect((await e.api('GET', '/v1/synchronize/nope')).body).toEqual({ detail: 'Synchronization task not found.' });
+  });
+});
