@@ -193,12 +193,17 @@ export class HttpClient {
       ...o.headers,
     };
     if (!o.noAuth && isApi && this.opts.token) headers.authorization = `Token ${this.opts.token}`;
-    let payload: string | FormData | Blob | undefined;
+    let payload: string | Buffer | undefined;
     let traced: unknown = o.body;
     if (o.body instanceof FormData || o.body instanceof Blob) {
-      // Multipart uploads: undici serialises FormData and sets content-type with its boundary itself.
-      payload = o.body;
-      traced = o.body instanceof FormData ? `<multipart/form-data: ${[...o.body.keys()].join(', ')}>` : `<${o.body.size} bytes>`;
+      // Multipart uploads. The global FormData belongs to Node's bundled undici, which the undici package does not
+      // recognise, so the platform's Response serialises it (boundary and content-type included) into bytes that
+      // can also be re-sent on a retry.
+      const r = new Response(o.body);
+      payload = Buffer.from(await r.arrayBuffer());
+      const type = r.headers.get('content-type');
+      if (type) headers['content-type'] ??= type;
+      traced = o.body instanceof FormData ? `<multipart/form-data: ${[...o.body.keys()].join(', ')}; ${payload.length} bytes>` : `<${payload.length} bytes>`;
     } else if (o.body !== undefined) {
       payload = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
