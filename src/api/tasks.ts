@@ -1,0 +1,95 @@
+// Task helpers: reading task values from files, tolerating the task shapes of different endpoints, and waiting for
+// an upload to finish.
+import { TimeoutError, UsageError } from '../errors.js';
+import type { HttpClient } from './http.js';
+
+type Rec = Record<string, unknown>;
+
+function isRec(v: unknown): v is Rec {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * Task values from a file: a JSON array (objects are sent as they are, strings become `{[key]: value}`), otherwise
+ * one value per line (blank lines skipped; a leading UTF-8 BOM and CRs are ignored).
+ */
+export function parseTaskFile(text: string, key: string, flag = '--file'): Rec[] {
+  const body = text.replace(/^\uFEFF/, '');
+  if (/^\s*\[/.test(body)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch (err) {
+      throw new UsageError(`${flag}: the file starts with "[" but is not valid JSON (${(err as Error).message})`);
+    }
+    const list = parsed as unknown[];
+    return list.map((v, i) => {
+      if (isRec(v)) return v;
+      if (typeof v === 'string' || typeof v === 'number') return { [key]: String(v) };
+      throw new UsageError(`${flag}: element ${i + 1} of the JSON array must be an object or a string (got ${JSON.stringify(v)})`);
+    });
+  }
+  return body
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .map((v) => ({ [key]: v }));
+}
+
+/** get-task answers `hash_value` instead of `id` and an integer `module`: give every task an `id` first. */
+export function normalizeTask(t: unknown): Rec {
+  if (!isRec(t)) return { id: null };
+  const id = t.id ?? t.hash_value ?? t.hash ?? null;
+  return { id, ...t };
+}
+
+export interface UploadStatus extends Rec {
+  id?: string;
+  state?: string;
+  meta?: { duplicates?: number; inserted?: number; invalid?: number; valid?: number } | null;
+}
+
+export const UPLOAD_DONE = new Set(['SUCCESS', 'FAILURE']);
+
+export async function uploadStatus(http: HttpClient, id: string): Promise<UploadStatus> {
+  // 202 means "still processing" and carries the same shape with meta null.
+  const res = await http.request<UploadStatus>('GET', `/v1/tasks/upload/${encodeURIComponent(id)}`, { okStatuses: [202] });
+  return isRec(res.data) ? res.data : {};
+}
+
+export interface WaitDeps {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  onState?(state: string): void;
+}
+
+export const POLL_MS = 1500;
+
+export async function waitForUpload(http: HttpClient, id: string, timeoutMs: number, deps: WaitDeps): Promise<UploadStatus> {
+  const deadline = deps.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    const s = await uploadStatus(http, id);
+    const state = String(s.state ?? '').toUpperCase();
+    if (state !== last) deps.onState?.(state || 'UNKNOWN');
+    last = state;
+    if (UPLOAD_DONE.has(state)) return s;
+    if (deps.now() + POLL_MS > deadline) {
+      throw new TimeoutError(`upload ${id} is still ${state || 'processing'} after the timeout; check later with: sq tasks upload-status ${id}`);
+    }
+    await deps.sleep(POLL_MS);
+  }
+}
+
+/** A flat summary row for an upload (tolerates meta null / missing counters). */
+export function uploadSummary(s: UploadStatus): Rec {
+  const m = isRec(s.meta) ? s.meta : {};
+  return {
+    id: s.id ?? null,
+    state: s.state ?? null,
+    inserted: m.inserted ?? null,
+    duplicates: m.duplicates ?? null,
+    invalid: m.invalid ?? null,
+    valid: m.valid ?? null,
+  };
+}

@@ -1,0 +1,18 @@
+import type { Column } from '../../output/types.js';
+import { compact } from '../squids/listing.js';
+
+export const TASK_LIST_COLUMNS: Column[] = [
+  { key: 'id' },
+  { key: 'is_active', header: 'ACTIVE' },
+  { key: 'created_at', header: 'CREATED' },
+  { key: 'params', format: compact, maxWidth: 80 },
+];
+
+export const UPLOAD_COLUMNS: Column[] = [
+  { key: 'id' },
+  { key: 'state' },
+  { key: 'meta.inserted', header: 'inserted' },
+  { key: 'meta.duplicates', header: 'duplicates' },
+  { key: 'meta.invalid', header: 'invalid' },
+  { key: 'meta.valid', header: 'valid' },
+];

@@ -1,0 +1,35 @@
+import { defineVerb } from '../../command.js';
+import { normalizeTask } from '../../api/tasks.js';
+import { nonEmpty } from '../../validate/index.js';
+import { compact } from '../squids/listing.js';
+
+export default defineVerb({
+  name: 'get',
+  aliases: ['view'],
+  summary: 'Show one task with its status (GET /v1/tasks/{id})',
+  description: 'The API names the id "hash_value" here; sq adds "id" so scripts can read the same field everywhere.',
+  args: ['<task>'],
+  examples: ['sq tasks get 9b1e0c7d2f4a4b6c8d0e1f2a3b4c5d6e', 'sq tasks get 9b1e0c7d2f4a4b6c8d0e1f2a3b4c5d6e --fields id,status.status'],
+  async run(ctx, [ref]) {
+    const id = nonEmpty('<task>', ref);
+    const http = await ctx.http();
+    const t = normalizeTask(await http.get(`/v1/tasks/${encodeURIComponent(id.trim())}`));
+    await ctx.out.record(t, {
+      title: 'Task',
+      columns: [
+        { key: 'id' },
+        { key: 'is_active', header: 'active' },
+        { key: 'created_at', header: 'created' },
+        { key: 'params', format: compact },
+        { key: 'status.status', header: 'status' },
+        { key: 'status.is_done', header: 'done' },
+        { key: 'status.total_results', header: 'results' },
+        { key: 'status.done_reason', header: 'done reason' },
+        { key: 'status.started_at', header: 'started' },
+        { key: 'status.ended_at', header: 'ended' },
+        { key: 'status.errors', header: 'errors', format: compact },
+        { key: 'module', header: 'crawler module' },
+      ],
+    });
+  },
+});

@@ -1,0 +1,35 @@
+import { defineVerb } from '../../command.js';
+import { resolveSquid } from '../../api/resolve.js';
+import { normalizeTask } from '../../api/tasks.js';
+import { enumFlag, requireFlag } from '../../validate/index.js';
+import { PAGING_OPTIONS, pagingFlags, printList } from '../squids/listing.js';
+import { TASK_LIST_COLUMNS } from './columns.js';
+
+const TYPES = ['url', 'params'] as const;
+
+export default defineVerb({
+  name: 'list',
+  aliases: ['ls'],
+  summary: 'List the tasks of a squid (GET /v1/tasks?squid=)',
+  description: '--type url (the API default) lists URL tasks; --type params lists parameter tasks with fuller detail.',
+  options: [
+    { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)' },
+    { flags: '--type <type>', description: 'task type', choices: TYPES, defaultText: 'url' },
+    ...PAGING_OPTIONS,
+  ],
+  examples: ['sq tasks list --squid "Paris restaurants"', 'sq tasks list --squid 3fa8 --type params --all --format ndjson'],
+  async run(ctx, _args, opts) {
+    const ref = requireFlag(opts, '--squid', 'which squid\'s tasks to list');
+    const type = opts.type === undefined ? undefined : enumFlag('--type', opts.type, TYPES);
+    const paging = pagingFlags(opts);
+    const http = await ctx.http();
+    const squid = await resolveSquid(http, ref);
+    await printList(ctx, http, '/v1/tasks', {
+      paging,
+      query: { squid: squid.id, type },
+      noun: 'tasks',
+      columns: TASK_LIST_COLUMNS,
+      map: normalizeTask,
+    });
+  },
+});
