@@ -1,0 +1,266 @@
+# bash completion for sq. Generated from the command tree by `sq completion bash`: do not edit.
+# Install: source <(sq completion bash)   or   sq completion bash > /etc/bash_completion.d/sq
+
+# Subcommand words (names and aliases) under a command path.
+_sq_cmds() {
+  case "$1" in
+    '') echo 'auth profiles me balance crawlers squids tasks runs results accounts delivery billing webhook api emulator completion help' ;;
+    'auth') echo 'login logout status switch' ;;
+    'profiles') echo 'list ls remove rm' ;;
+    'crawlers') echo 'list ls get view params attributes attrs' ;;
+    'squids') echo 'list ls get view create update empty delete rm' ;;
+    'tasks') echo 'list ls get view add upload upload-status delete rm' ;;
+    'runs') echo 'list ls get view start watch stats tasks abort stop download' ;;
+    'results') echo 'list ls export' ;;
+    'delivery') echo 'sftp webhook email sheet s3 test show apply' ;;
+    'billing') echo 'auto-reset' ;;
+    'emulator') echo 'start' ;;
+  esac
+}
+
+# The canonical name of subcommand word $2 under path $1 (aliases resolve to their command).
+_sq_canon() {
+  case "$1|$2" in
+    '|auth') echo 'auth' ;;
+    '|profiles') echo 'profiles' ;;
+    '|me') echo 'me' ;;
+    '|balance') echo 'balance' ;;
+    '|crawlers') echo 'crawlers' ;;
+    '|squids') echo 'squids' ;;
+    '|tasks') echo 'tasks' ;;
+    '|runs') echo 'runs' ;;
+    '|results') echo 'results' ;;
+    '|accounts') echo 'accounts' ;;
+    '|delivery') echo 'delivery' ;;
+    '|billing') echo 'billing' ;;
+    '|webhook') echo 'webhook' ;;
+    '|api') echo 'api' ;;
+    '|emulator') echo 'emulator' ;;
+    '|completion') echo 'completion' ;;
+    '|help') echo 'help' ;;
+    'auth|login') echo 'login' ;;
+    'auth|logout') echo 'logout' ;;
+    'auth|status') echo 'status' ;;
+    'auth|switch') echo 'switch' ;;
+    'profiles|list'|'profiles|ls') echo 'list' ;;
+    'profiles|remove'|'profiles|rm') echo 'remove' ;;
+    'crawlers|list'|'crawlers|ls') echo 'list' ;;
+    'crawlers|get'|'crawlers|view') echo 'get' ;;
+    'crawlers|params') echo 'params' ;;
+    'crawlers|attributes'|'crawlers|attrs') echo 'attributes' ;;
+    'squids|list'|'squids|ls') echo 'list' ;;
+    'squids|get'|'squids|view') echo 'get' ;;
+    'squids|create') echo 'create' ;;
+    'squids|update') echo 'update' ;;
+    'squids|empty') echo 'empty' ;;
+    'squids|delete'|'squids|rm') echo 'delete' ;;
+    'tasks|list'|'tasks|ls') echo 'list' ;;
+    'tasks|get'|'tasks|view') echo 'get' ;;
+    'tasks|add') echo 'add' ;;
+    'tasks|upload') echo 'upload' ;;
+    'tasks|upload-status') echo 'upload-status' ;;
+    'tasks|delete'|'tasks|rm') echo 'delete' ;;
+    'runs|list'|'runs|ls') echo 'list' ;;
+    'runs|get'|'runs|view') echo 'get' ;;
+    'runs|start') echo 'start' ;;
+    'runs|watch') echo 'watch' ;;
+    'runs|stats') echo 'stats' ;;
+    'runs|tasks') echo 'tasks' ;;
+    'runs|abort'|'runs|stop') echo 'abort' ;;
+    'runs|download') echo 'download' ;;
+    'results|list'|'results|ls'|'results|export') echo 'list' ;;
+    'delivery|sftp') echo 'sftp' ;;
+    'delivery|webhook') echo 'webhook' ;;
+    'delivery|email') echo 'email' ;;
+    'delivery|sheet') echo 'sheet' ;;
+    'delivery|s3') echo 's3' ;;
+    'delivery|test') echo 'test' ;;
+    'delivery|show') echo 'show' ;;
+    'delivery|apply') echo 'apply' ;;
+    'billing|auto-reset') echo 'auto-reset' ;;
+    'emulator|start') echo 'start' ;;
+  esac
+}
+
+# Options accepted at a command path: its own, then the global ones.
+_sq_opts() {
+  case "$1" in
+    '') echo '-V --version' ;;
+    'auth login') echo '--with-token' ;;
+    'crawlers list') echo '--limit --page --all' ;;
+    'squids list') echo '--name --limit --page --all' ;;
+    'squids create') echo '--crawler --name' ;;
+    'squids update') echo '--name --concurrency --param' ;;
+    'squids empty') echo '--type' ;;
+    'tasks list') echo '--squid --type --limit --page --all' ;;
+    'tasks add') echo '--squid --key --file' ;;
+    'tasks upload') echo '--squid --wait --timeout' ;;
+    'runs list') echo '--squid --page --limit --all' ;;
+    'runs start') echo '--squid --wait --timeout --interval' ;;
+    'runs watch') echo '--timeout --interval' ;;
+    'runs tasks') echo '--page --limit --all' ;;
+    'runs download') echo '-o --output' ;;
+    'results list') echo '--squid --run --task --page --limit --all -o --output' ;;
+    'delivery sftp') echo '--squid --host --port --username --directory --password-stdin --password-env --active --inactive' ;;
+    'delivery webhook') echo '--squid --url --events --retry --no-retry --active --inactive' ;;
+    'delivery email') echo '--squid --email --notifications --no-notifications' ;;
+    'delivery sheet') echo '--squid --url --append --overwrite --active --inactive' ;;
+    'delivery s3') echo '--squid --bucket --target-path --access-key-env --secret-key-env --active --inactive' ;;
+    'delivery test') echo '--host --port --username --directory --password-stdin --password-env --url --email --squid' ;;
+    'delivery show') echo '--squid' ;;
+    'delivery apply') echo '-f --file --force' ;;
+    'billing auto-reset') echo '--enable --disable --threshold --max-resets' ;;
+    'api') echo '-X --method -f --raw-field -F --field --input --paginate' ;;
+    'emulator start') echo '--host --port --seed --clock --time-scale --free-plan --rate-limits --state' ;;
+  esac
+  echo '--profile --base-url --json --format --fields --no-color -q --quiet -v --verbose -y --yes --no-input --dry-run --show-secrets -h --help'
+}
+
+# Options at a command path that take a value (so the walk can skip the value).
+_sq_vopts() {
+  case "$1" in
+    'crawlers list') echo '--limit --page' ;;
+    'squids list') echo '--name --limit --page' ;;
+    'squids create') echo '--crawler --name' ;;
+    'squids update') echo '--name --concurrency --param' ;;
+    'squids empty') echo '--type' ;;
+    'tasks list') echo '--squid --type --limit --page' ;;
+    'tasks add') echo '--squid --key --file' ;;
+    'tasks upload') echo '--squid --timeout' ;;
+    'runs list') echo '--squid --page --limit' ;;
+    'runs start') echo '--squid --timeout --interval' ;;
+    'runs watch') echo '--timeout --interval' ;;
+    'runs tasks') echo '--page --limit' ;;
+    'runs download') echo '-o --output' ;;
+    'results list') echo '--squid --run --task --page --limit -o --output' ;;
+    'delivery sftp') echo '--squid --host --port --username --directory --password-env' ;;
+    'delivery webhook') echo '--squid --url --events' ;;
+    'delivery email') echo '--squid --email' ;;
+    'delivery sheet') echo '--squid --url' ;;
+    'delivery s3') echo '--squid --bucket --target-path --access-key-env --secret-key-env' ;;
+    'delivery test') echo '--host --port --username --directory --password-env --url --email --squid' ;;
+    'delivery show') echo '--squid' ;;
+    'delivery apply') echo '-f --file' ;;
+    'billing auto-reset') echo '--threshold --max-resets' ;;
+    'api') echo '-X --method -f --raw-field -F --field --input' ;;
+    'emulator start') echo '--host --port --seed --clock --time-scale --rate-limits --state' ;;
+  esac
+  echo '--profile --base-url --format --fields'
+}
+
+# How to complete the value of option $2 at path $1: "file", "words …", "list …" (comma-separated) or nothing.
+_sq_optval() {
+  case "$1|$2" in
+    'squids empty|--type') echo 'words url params' ;;
+    'tasks list|--type') echo 'words url params' ;;
+    'tasks add|--file') echo 'file' ;;
+    'runs download|-o'|'runs download|--output') echo 'file' ;;
+    'results list|-o'|'results list|--output') echo 'file' ;;
+    'delivery webhook|--events') echo 'list run.running run.paused run.done run.error all' ;;
+    'delivery apply|-f'|'delivery apply|--file') echo 'file' ;;
+    'api|-X'|'api|--method') echo 'words GET POST PUT PATCH DELETE HEAD' ;;
+    'api|--input') echo 'file' ;;
+    'emulator start|--seed') echo 'words demo empty' ;;
+    'emulator start|--clock') echo 'words real virtual' ;;
+    'emulator start|--state') echo 'file' ;;
+    *'|--profile') ;;
+    *'|--base-url') ;;
+    *'|--format') echo 'words table json ndjson csv tsv' ;;
+    *'|--fields') ;;
+  esac
+}
+
+# How to complete positional argument number $2 (from 0) at path $1.
+_sq_argval() {
+  case "$1|$2" in
+    'tasks upload|0') echo 'file' ;;
+    'completion|0') echo 'words bash zsh fish' ;;
+    'help|'*) echo 'words auth profiles me balance crawlers squids tasks runs results accounts delivery billing webhook api emulator completion environment exit-codes' ;;
+  esac
+}
+
+# Fill COMPREPLY from a value spec ($1) for the word being completed ($2).
+_sq_values() {
+  local kind=${1%% *} words= IFS=$'\n'
+  [[ $1 == *' '* ]] && words=${1#* }
+  case $kind in
+    file)
+      compopt -o filenames 2>/dev/null
+      COMPREPLY=($(compgen -f -- "$2")) ;;
+    words)
+      IFS=$' \t\n'
+      COMPREPLY=($(compgen -W "$words" -- "$2")) ;;
+    list)
+      # Comma-separated: complete the last item, keep the ones before it, do not offer one twice.
+      local head= last=$2 w
+      if [[ $2 == *,* ]]; then head=${2%,*},; last=${2##*,}; fi
+      IFS=$' \t\n'
+      COMPREPLY=()
+      for w in $(compgen -W "$words" -- "$last"); do
+        [[ ,$head == *,"$w",* ]] || COMPREPLY+=("$head$w")
+      done ;;
+  esac
+}
+
+# Whether option $2 takes a value at path $1.
+_sq_is_vopt() {
+  local v=" $(_sq_vopts "$1") "
+  v=${v//$'\n'/ }
+  [[ $v == *" $2 "* ]]
+}
+
+_sq() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev= path= i w c nargs=0 dashdash=0 opt= subs
+  COMPREPLY=()
+  # Walk the words before the cursor: options and their values are skipped, a subcommand word extends the path,
+  # anything else is a positional argument of the command reached so far.
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    w=${COMP_WORDS[i]}
+    if ((dashdash == 0)); then
+      if [[ $w == -- ]]; then dashdash=1; continue; fi
+      if [[ $w == -* ]]; then
+        if _sq_is_vopt "$path" "$w"; then
+          if [[ ${COMP_WORDS[i + 1]} == = ]]; then i=$((i + 2)); else i=$((i + 1)); fi
+        fi
+        continue
+      fi
+    fi
+    c=
+    ((nargs == 0 && dashdash == 0)) && c=$(_sq_canon "$path" "$w")
+    if [[ -n $c ]]; then path=${path:+$path }$c; else nargs=$((nargs + 1)); fi
+  done
+
+  ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+  # --opt=value arrives as three words when '=' is in COMP_WORDBREAKS: '--opt' '=' 'value'.
+  if [[ $cur == = && $prev == -* ]]; then
+    opt=$prev; cur=
+  elif [[ $prev == = && $COMP_CWORD -gt 1 && ${COMP_WORDS[COMP_CWORD - 2]} == -* ]]; then
+    opt=${COMP_WORDS[COMP_CWORD - 2]}
+  elif [[ $prev == -* && $dashdash -eq 0 ]]; then
+    opt=$prev
+  fi
+  if [[ -n $opt ]] && _sq_is_vopt "$path" "$opt"; then
+    _sq_values "$(_sq_optval "$path" "$opt")" "$cur"
+    return 0
+  fi
+  # --opt=value in one word (COMP_WORDBREAKS without '='): complete the value, keep the prefix.
+  if [[ $cur == --*=* && $dashdash -eq 0 ]] && _sq_is_vopt "$path" "${cur%%=*}"; then
+    _sq_values "$(_sq_optval "$path" "${cur%%=*}")" "${cur#*=}"
+    COMPREPLY=("${COMPREPLY[@]/#/${cur%%=*}=}")
+    return 0
+  fi
+
+  if [[ $cur == -* && $dashdash -eq 0 ]]; then
+    COMPREPLY=($(compgen -W "$(_sq_opts "$path")" -- "$cur"))
+    return 0
+  fi
+  subs=$(_sq_cmds "$path")
+  if [[ -n $subs && $nargs -eq 0 ]]; then
+    COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+    return 0
+  fi
+  _sq_values "$(_sq_argval "$path" "$nargs")" "$cur"
+  return 0
+}
+
+complete -F _sq sq

@@ -1,0 +1,571 @@
+# fish completion for sq. Generated from the command tree by `sq completion fish`: do not edit.
+# Install: sq completion fish > ~/.config/fish/completions/sq.fish
+
+function __sq_words
+    printf '%s\n' $argv
+end
+
+# Options at a command path that take a value (the walk skips their values).
+function __sq_vopts
+    switch $argv[1]
+        case 'crawlers list'
+            __sq_words --limit --page
+        case 'squids list'
+            __sq_words --name --limit --page
+        case 'squids create'
+            __sq_words --crawler --name
+        case 'squids update'
+            __sq_words --name --concurrency --param
+        case 'squids empty'
+            __sq_words --type
+        case 'tasks list'
+            __sq_words --squid --type --limit --page
+        case 'tasks add'
+            __sq_words --squid --key --file
+        case 'tasks upload'
+            __sq_words --squid --timeout
+        case 'runs list'
+            __sq_words --squid --page --limit
+        case 'runs start'
+            __sq_words --squid --timeout --interval
+        case 'runs watch'
+            __sq_words --timeout --interval
+        case 'runs tasks'
+            __sq_words --page --limit
+        case 'runs download'
+            __sq_words -o --output
+        case 'results list'
+            __sq_words --squid --run --task --page --limit -o --output
+        case 'delivery sftp'
+            __sq_words --squid --host --port --username --directory --password-env
+        case 'delivery webhook'
+            __sq_words --squid --url --events
+        case 'delivery email'
+            __sq_words --squid --email
+        case 'delivery sheet'
+            __sq_words --squid --url
+        case 'delivery s3'
+            __sq_words --squid --bucket --target-path --access-key-env --secret-key-env
+        case 'delivery test'
+            __sq_words --host --port --username --directory --password-env --url --email --squid
+        case 'delivery show'
+            __sq_words --squid
+        case 'delivery apply'
+            __sq_words -f --file
+        case 'billing auto-reset'
+            __sq_words --threshold --max-resets
+        case 'api'
+            __sq_words -X --method -f --raw-field -F --field --input
+        case 'emulator start'
+            __sq_words --host --port --seed --clock --time-scale --rate-limits --state
+    end
+    __sq_words --profile --base-url --format --fields
+end
+
+# The canonical name of subcommand word $argv[2] under path $argv[1].
+function __sq_canon
+    switch "$argv[1]|$argv[2]"
+        case '|auth'
+            echo 'auth'
+        case '|profiles'
+            echo 'profiles'
+        case '|me'
+            echo 'me'
+        case '|balance'
+            echo 'balance'
+        case '|crawlers'
+            echo 'crawlers'
+        case '|squids'
+            echo 'squids'
+        case '|tasks'
+            echo 'tasks'
+        case '|runs'
+            echo 'runs'
+        case '|results'
+            echo 'results'
+        case '|accounts'
+            echo 'accounts'
+        case '|delivery'
+            echo 'delivery'
+        case '|billing'
+            echo 'billing'
+        case '|webhook'
+            echo 'webhook'
+        case '|api'
+            echo 'api'
+        case '|emulator'
+            echo 'emulator'
+        case '|completion'
+            echo 'completion'
+        case '|help'
+            echo 'help'
+        case 'auth|login'
+            echo 'login'
+        case 'auth|logout'
+            echo 'logout'
+        case 'auth|status'
+            echo 'status'
+        case 'auth|switch'
+            echo 'switch'
+        case 'profiles|list' 'profiles|ls'
+            echo 'list'
+        case 'profiles|remove' 'profiles|rm'
+            echo 'remove'
+        case 'crawlers|list' 'crawlers|ls'
+            echo 'list'
+        case 'crawlers|get' 'crawlers|view'
+            echo 'get'
+        case 'crawlers|params'
+            echo 'params'
+        case 'crawlers|attributes' 'crawlers|attrs'
+            echo 'attributes'
+        case 'squids|list' 'squids|ls'
+            echo 'list'
+        case 'squids|get' 'squids|view'
+            echo 'get'
+        case 'squids|create'
+            echo 'create'
+        case 'squids|update'
+            echo 'update'
+        case 'squids|empty'
+            echo 'empty'
+        case 'squids|delete' 'squids|rm'
+            echo 'delete'
+        case 'tasks|list' 'tasks|ls'
+            echo 'list'
+        case 'tasks|get' 'tasks|view'
+            echo 'get'
+        case 'tasks|add'
+            echo 'add'
+        case 'tasks|upload'
+            echo 'upload'
+        case 'tasks|upload-status'
+            echo 'upload-status'
+        case 'tasks|delete' 'tasks|rm'
+            echo 'delete'
+        case 'runs|list' 'runs|ls'
+            echo 'list'
+        case 'runs|get' 'runs|view'
+            echo 'get'
+        case 'runs|start'
+            echo 'start'
+        case 'runs|watch'
+            echo 'watch'
+        case 'runs|stats'
+            echo 'stats'
+        case 'runs|tasks'
+            echo 'tasks'
+        case 'runs|abort' 'runs|stop'
+            echo 'abort'
+        case 'runs|download'
+            echo 'download'
+        case 'results|list' 'results|ls' 'results|export'
+            echo 'list'
+        case 'delivery|sftp'
+            echo 'sftp'
+        case 'delivery|webhook'
+            echo 'webhook'
+        case 'delivery|email'
+            echo 'email'
+        case 'delivery|sheet'
+            echo 'sheet'
+        case 'delivery|s3'
+            echo 's3'
+        case 'delivery|test'
+            echo 'test'
+        case 'delivery|show'
+            echo 'show'
+        case 'delivery|apply'
+            echo 'apply'
+        case 'billing|auto-reset'
+            echo 'auto-reset'
+        case 'emulator|start'
+            echo 'start'
+    end
+end
+
+# Prints the command path reached by the words before the cursor, then how many positional arguments follow it.
+function __sq_walk
+    set -l line (commandline -pc)
+    if test "$line" = "$__sq_walk_line"
+        printf '%s\n' $__sq_walk_result
+        return
+    end
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l path ''
+    set -l nargs 0
+    set -l dashdash 0
+    set -l skip 0
+    for w in $words
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        if test $dashdash = 0
+            if test "$w" = '--'
+                set dashdash 1
+                continue
+            end
+            if string match -q -- '-*' $w
+                contains -- $w (__sq_vopts "$path"); and set skip 1
+                continue
+            end
+        end
+        set -l c ''
+        if test $nargs = 0 -a $dashdash = 0
+            set c (__sq_canon "$path" $w)
+        end
+        if test -n "$c"
+            set path (string trim -- "$path $c")
+        else
+            set nargs (math $nargs + 1)
+        end
+    end
+    set -g __sq_walk_line $line
+    set -g __sq_walk_result $path $nargs
+    printf '%s\n' $path $nargs
+end
+
+# True at command path $argv[1].
+function __sq_is
+    set -l r (__sq_walk)
+    test "$r[1]" = "$argv[1]"
+end
+
+# True where a subcommand of $argv[1] may come (no positional argument yet).
+function __sq_sub
+    set -l r (__sq_walk)
+    test "$r[1]" = "$argv[1]" -a "$r[2]" = 0
+end
+
+# True at positional argument $argv[2] of path $argv[1] (or any later one when $argv[3] is '+').
+function __sq_arg
+    set -l r (__sq_walk)
+    test "$r[1]" = "$argv[1]"; or return 1
+    if test (count $argv) -ge 3
+        test $r[2] -ge $argv[2]
+    else
+        test $r[2] = $argv[2]
+    end
+end
+
+complete -c sq -f
+
+complete -c sq -l profile -x -d 'stored profile to use (env SQ_PROFILE; default: the active one, else "default")'
+complete -c sq -l base-url -x -d 'API origin, paths start with /v1 (env SQ_BASE_URL; default: the profile\'s, else https://api.lobstr.io)'
+complete -c sq -l json -d 'machine output: exactly one JSON document on stdout (same as --format json)'
+complete -c sq -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
+complete -c sq -l fields -x -d 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)'
+complete -c sq -l no-color -d 'no colour (also NO_COLOR; FORCE_COLOR forces it)'
+complete -c sq -s q -l quiet -d 'no hints or progress on stderr'
+complete -c sq -s v -l verbose -d 'HTTP trace on stderr (secrets redacted)'
+complete -c sq -s y -l yes -d 'answer yes to confirmations'
+complete -c sq -l no-input -d 'never prompt (also SQ_NO_INPUT, CI); a missing answer is a usage error'
+complete -c sq -l dry-run -d 'on writes: print the request (secrets masked) and send nothing'
+complete -c sq -l show-secrets -d 'show passwords and keys the API echoes back (they are masked otherwise)'
+complete -c sq -n '__sq_is ""' -s V -l version -d 'print the version'
+complete -c sq -s h -l help -d 'show help'
+
+# sq
+complete -c sq -n '__sq_sub \'\'' -a 'auth' -d 'Log in, log out and show which key and profile are in use'
+complete -c sq -n '__sq_sub \'\'' -a 'profiles' -d 'List and remove stored profiles'
+complete -c sq -n '__sq_sub \'\'' -a 'me' -d 'Show the current user (GET /v1/me)'
+complete -c sq -n '__sq_sub \'\'' -a 'balance' -d 'Show the credit balance; remaining = available - consumed (GET /v1/user/balance)'
+complete -c sq -n '__sq_sub \'\'' -a 'crawlers' -d 'Browse crawlers: what they take as input and what they return'
+complete -c sq -n '__sq_sub \'\'' -a 'squids' -d 'Manage squids: scraping jobs built on a crawler'
+complete -c sq -n '__sq_sub \'\'' -a 'tasks' -d 'Manage the tasks (URLs or parameter sets) a squid works through'
+complete -c sq -n '__sq_sub \'\'' -a 'runs' -d 'Start, watch, abort and download runs'
+complete -c sq -n '__sq_sub \'\'' -a 'results' -d 'List and export the results of a squid or a run'
+complete -c sq -n '__sq_sub \'\'' -a 'accounts' -d 'accounts'
+complete -c sq -n '__sq_sub \'\'' -a 'delivery' -d 'Configure where results go: SFTP, webhooks, e-mail, sheets, S3; apply from a file'
+complete -c sq -n '__sq_sub \'\'' -a 'billing' -d 'Show and set the automatic billing reset (re-charges the card on file)'
+complete -c sq -n '__sq_sub \'\'' -a 'webhook' -d 'webhook'
+complete -c sq -n '__sq_sub \'\'' -a 'api' -d 'Make an authenticated API request (same auth, pacing and retries as every command)'
+complete -c sq -n '__sq_sub \'\'' -a 'emulator' -d 'Run the local emulator of the whole API'
+complete -c sq -n '__sq_sub \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
+complete -c sq -n '__sq_sub \'\'' -a 'help' -d 'help on a command, or a topic: environment, exit-codes'
+
+# sq auth
+complete -c sq -n '__sq_sub \'auth\'' -a 'login' -d 'Store an API key in a profile after checking it with GET /v1/me'
+complete -c sq -n '__sq_sub \'auth\'' -a 'logout' -d 'Remove the stored key of a profile (the profile and its base URL stay)'
+complete -c sq -n '__sq_sub \'auth\'' -a 'status' -d 'Show the profile, base URL, key source, masked key and user; exit 4 when the key is rejected'
+complete -c sq -n '__sq_sub \'auth\'' -a 'switch' -d 'Make a stored profile the active one'
+
+# sq auth login
+complete -c sq -n '__sq_is \'auth login\'' -l with-token -d 'read the key from stdin instead of prompting'
+
+# sq auth logout
+
+# sq auth status
+
+# sq auth switch
+
+# sq profiles
+complete -c sq -n '__sq_sub \'profiles\'' -a 'list' -d 'List stored profiles (keys masked to their last 4 characters)'
+complete -c sq -n '__sq_sub \'profiles\'' -a 'ls' -d 'alias of list: List stored profiles (keys masked to their last 4 characters)'
+complete -c sq -n '__sq_sub \'profiles\'' -a 'remove' -d 'Delete a stored profile and its key'
+complete -c sq -n '__sq_sub \'profiles\'' -a 'rm' -d 'alias of remove: Delete a stored profile and its key'
+
+# sq profiles list
+
+# sq profiles remove
+
+# sq me
+
+# sq balance
+
+# sq crawlers
+complete -c sq -n '__sq_sub \'crawlers\'' -a 'list' -d 'List the crawlers squids can be built on (GET /v1/crawlers)'
+complete -c sq -n '__sq_sub \'crawlers\'' -a 'ls' -d 'alias of list: List the crawlers squids can be built on (GET /v1/crawlers)'
+complete -c sq -n '__sq_sub \'crawlers\'' -a 'get' -d 'Show one crawler: inputs, result columns, credits (GET /v1/crawlers/{id})'
+complete -c sq -n '__sq_sub \'crawlers\'' -a 'view' -d 'alias of get: Show one crawler: inputs, result columns, credits (GET /v1/crawlers/{id})'
+complete -c sq -n '__sq_sub \'crawlers\'' -a 'params' -d 'List a crawler\'s task and squid parameters and its paid functions (GET /v1/crawlers/{id}/params)'
+complete -c sq -n '__sq_sub \'crawlers\'' -a 'attributes' -d 'List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)'
+complete -c sq -n '__sq_sub \'crawlers\'' -a 'attrs' -d 'alias of attributes: List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)'
+
+# sq crawlers list
+complete -c sq -n '__sq_is \'crawlers list\'' -l limit -x -d 'how many records to show (fetched up to 100 per request)'
+complete -c sq -n '__sq_is \'crawlers list\'' -l page -x -d 'start at page N, where a page holds --limit records (100 with --all)'
+complete -c sq -n '__sq_is \'crawlers list\'' -l all -d 'every record, printed page by page as it arrives'
+
+# sq crawlers get
+
+# sq crawlers params
+
+# sq crawlers attributes
+
+# sq squids
+complete -c sq -n '__sq_sub \'squids\'' -a 'list' -d 'List squids, newest first (GET /v1/squids)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'ls' -d 'alias of list: List squids, newest first (GET /v1/squids)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'get' -d 'Show one squid: crawler, params, schedule, last run (GET /v1/squids/{id})'
+complete -c sq -n '__sq_sub \'squids\'' -a 'view' -d 'alias of get: Show one squid: crawler, params, schedule, last run (GET /v1/squids/{id})'
+complete -c sq -n '__sq_sub \'squids\'' -a 'create' -d 'Create a squid on a crawler (POST /v1/squids)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'update' -d 'Change a squid\'s name, concurrency or params (POST /v1/squids/{id}), then show it'
+complete -c sq -n '__sq_sub \'squids\'' -a 'empty' -d 'Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'delete' -d 'Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'rm' -d 'alias of delete: Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
+
+# sq squids list
+complete -c sq -n '__sq_is \'squids list\'' -l name -x -d 'only squids whose name contains this text (case-insensitive)'
+complete -c sq -n '__sq_is \'squids list\'' -l limit -x -d 'how many records to show (fetched up to 100 per request)'
+complete -c sq -n '__sq_is \'squids list\'' -l page -x -d 'start at page N, where a page holds --limit records (100 with --all)'
+complete -c sq -n '__sq_is \'squids list\'' -l all -d 'every record, printed page by page as it arrives'
+
+# sq squids get
+
+# sq squids create
+complete -c sq -n '__sq_is \'squids create\'' -l crawler -x -d 'crawler id, prefix, name or slug (required)'
+complete -c sq -n '__sq_is \'squids create\'' -l name -x -d 'squid name'
+
+# sq squids update
+complete -c sq -n '__sq_is \'squids update\'' -l name -x -d 'new name'
+complete -c sq -n '__sq_is \'squids update\'' -l concurrency -x -d 'parallel workers, 1-20 (also capped by the crawler and plan)'
+complete -c sq -n '__sq_is \'squids update\'' -l param -x -d 'set a squid parameter (repeatable)'
+
+# sq squids empty
+complete -c sq -n '__sq_is \'squids empty\'' -l type -x -a 'url params' -d 'which tasks to delete (required)'
+
+# sq squids delete
+
+# sq tasks
+complete -c sq -n '__sq_sub \'tasks\'' -a 'list' -d 'List the tasks of a squid (GET /v1/tasks?squid=)'
+complete -c sq -n '__sq_sub \'tasks\'' -a 'ls' -d 'alias of list: List the tasks of a squid (GET /v1/tasks?squid=)'
+complete -c sq -n '__sq_sub \'tasks\'' -a 'get' -d 'Show one task with its status (GET /v1/tasks/{id})'
+complete -c sq -n '__sq_sub \'tasks\'' -a 'view' -d 'alias of get: Show one task with its status (GET /v1/tasks/{id})'
+complete -c sq -n '__sq_sub \'tasks\'' -a 'add' -d 'Add tasks to a squid (POST /v1/tasks); duplicates are skipped by the API'
+complete -c sq -n '__sq_sub \'tasks\'' -a 'upload' -d 'Upload tasks from a CSV/TSV file (POST /v1/tasks/upload, multipart)'
+complete -c sq -n '__sq_sub \'tasks\'' -a 'upload-status' -d 'Show the state of a task upload (GET /v1/tasks/upload/{id})'
+complete -c sq -n '__sq_sub \'tasks\'' -a 'delete' -d 'Delete a task (DELETE /v1/tasks/{id})'
+complete -c sq -n '__sq_sub \'tasks\'' -a 'rm' -d 'alias of delete: Delete a task (DELETE /v1/tasks/{id})'
+
+# sq tasks list
+complete -c sq -n '__sq_is \'tasks list\'' -l squid -x -d 'squid id, prefix or exact name (required)'
+complete -c sq -n '__sq_is \'tasks list\'' -l type -x -a 'url params' -d 'task type'
+complete -c sq -n '__sq_is \'tasks list\'' -l limit -x -d 'how many records to show (fetched up to 100 per request)'
+complete -c sq -n '__sq_is \'tasks list\'' -l page -x -d 'start at page N, where a page holds --limit records (100 with --all)'
+complete -c sq -n '__sq_is \'tasks list\'' -l all -d 'every record, printed page by page as it arrives'
+
+# sq tasks get
+
+# sq tasks add
+complete -c sq -n '__sq_is \'tasks add\'' -l squid -x -d 'squid id, prefix or exact name (required)'
+complete -c sq -n '__sq_is \'tasks add\'' -l key -x -d 'task parameter each value is sent as'
+complete -c sq -n '__sq_is \'tasks add\'' -l file -r -F -d 'values (one per line) or a JSON array of task objects; "-" for stdin'
+
+# sq tasks upload
+complete -c sq -n '__sq_is \'tasks upload\'' -l squid -x -d 'squid id, prefix or exact name (required)'
+complete -c sq -n '__sq_is \'tasks upload\'' -l wait -d 'wait until the upload is processed and print its summary'
+complete -c sq -n '__sq_is \'tasks upload\'' -l timeout -x -d 'give up waiting after this long (with --wait)'
+complete -c sq -n '__sq_arg \'tasks upload\' 0' -F
+
+# sq tasks upload-status
+
+# sq tasks delete
+
+# sq runs
+complete -c sq -n '__sq_sub \'runs\'' -a 'list' -d 'List the runs of a squid, newest first'
+complete -c sq -n '__sq_sub \'runs\'' -a 'ls' -d 'alias of list: List the runs of a squid, newest first'
+complete -c sq -n '__sq_sub \'runs\'' -a 'get' -d 'Show one run (status, results, credits, export state)'
+complete -c sq -n '__sq_sub \'runs\'' -a 'view' -d 'alias of get: Show one run (status, results, credits, export state)'
+complete -c sq -n '__sq_sub \'runs\'' -a 'start' -d 'Start a run of a squid; --wait follows it to the end'
+complete -c sq -n '__sq_sub \'runs\'' -a 'watch' -d 'Wait for a run to finish and its export to be ready, showing progress'
+complete -c sq -n '__sq_sub \'runs\'' -a 'stats' -d 'Show a run\'s progress: percent done, tasks done/left, results, ETA'
+complete -c sq -n '__sq_sub \'runs\'' -a 'tasks' -d 'List the tasks of a run with their status and result counts'
+complete -c sq -n '__sq_sub \'runs\'' -a 'abort' -d 'Stop a running run (results collected so far are still exported and billed)'
+complete -c sq -n '__sq_sub \'runs\'' -a 'stop' -d 'alias of abort: Stop a running run (results collected so far are still exported and billed)'
+complete -c sq -n '__sq_sub \'runs\'' -a 'download' -d 'Download a finished run\'s CSV export'
+
+# sq runs list
+complete -c sq -n '__sq_is \'runs list\'' -l squid -x -d 'squid id, id prefix or exact name (required)'
+complete -c sq -n '__sq_is \'runs list\'' -l page -x -d 'read this page only (1-based; page size = --limit, at most 100)'
+complete -c sq -n '__sq_is \'runs list\'' -l limit -x -d 'how many records to show (read 100 per request)'
+complete -c sq -n '__sq_is \'runs list\'' -l all -d 'read every page, writing records as they arrive'
+
+# sq runs get
+
+# sq runs start
+complete -c sq -n '__sq_is \'runs start\'' -l squid -x -d 'squid id, id prefix or exact name (required)'
+complete -c sq -n '__sq_is \'runs start\'' -l wait -d 'wait until the run is done and its export is ready'
+complete -c sq -n '__sq_is \'runs start\'' -l timeout -x -d 'give up waiting after this long (exit 7; the run continues on the server)'
+complete -c sq -n '__sq_is \'runs start\'' -l interval -x -d 'time between polls; at least 5s against the live service'
+
+# sq runs watch
+complete -c sq -n '__sq_is \'runs watch\'' -l timeout -x -d 'give up waiting after this long (exit 7; the run continues on the server)'
+complete -c sq -n '__sq_is \'runs watch\'' -l interval -x -d 'time between polls; at least 5s against the live service'
+
+# sq runs stats
+
+# sq runs tasks
+complete -c sq -n '__sq_is \'runs tasks\'' -l page -x -d 'read this page only (1-based; page size = --limit, at most 100)'
+complete -c sq -n '__sq_is \'runs tasks\'' -l limit -x -d 'how many records to show (read 100 per request)'
+complete -c sq -n '__sq_is \'runs tasks\'' -l all -d 'read every page, writing records as they arrive'
+
+# sq runs abort
+
+# sq runs download
+complete -c sq -n '__sq_is \'runs download\'' -s o -l output -r -F -d 'where to write: a file, a directory, or - for stdout'
+
+# sq results
+complete -c sq -n '__sq_sub \'results\'' -a 'list' -d 'List or export the results of a squid or of one run'
+complete -c sq -n '__sq_sub \'results\'' -a 'ls' -d 'alias of list: List or export the results of a squid or of one run'
+complete -c sq -n '__sq_sub \'results\'' -a 'export' -d 'alias of list: List or export the results of a squid or of one run'
+
+# sq results list
+complete -c sq -n '__sq_is \'results list\'' -l squid -x -d 'results of every run of this squid (id, id prefix or exact name)'
+complete -c sq -n '__sq_is \'results list\'' -l run -x -d 'results of this run only'
+complete -c sq -n '__sq_is \'results list\'' -l task -x -d 'only the results of this task'
+complete -c sq -n '__sq_is \'results list\'' -l page -x -d 'read this page only (1-based; page size = --limit, at most 100)'
+complete -c sq -n '__sq_is \'results list\'' -l limit -x -d 'how many records to show (read 100 per request)'
+complete -c sq -n '__sq_is \'results list\'' -l all -d 'read every page, writing records as they arrive'
+complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the records to this file (atomically) instead of stdout'
+
+# sq accounts
+
+# sq delivery
+complete -c sq -n '__sq_sub \'delivery\'' -a 'sftp' -d 'Send a squid\'s run results to an SFTP server (POST /v1/delivery)'
+complete -c sq -n '__sq_sub \'delivery\'' -a 'webhook' -d 'POST run events of a squid to a URL (POST /v1/delivery)'
+complete -c sq -n '__sq_sub \'delivery\'' -a 'email' -d 'E-mail a notice when a squid\'s runs complete (POST /v1/delivery)'
+complete -c sq -n '__sq_sub \'delivery\'' -a 'sheet' -d 'Export a squid\'s results to a Google Sheet (POST /v1/delivery)'
+complete -c sq -n '__sq_sub \'delivery\'' -a 's3' -d 'Upload a squid\'s results to an S3 bucket (POST /v1/delivery)'
+complete -c sq -n '__sq_sub \'delivery\'' -a 'test' -d 'Check an SFTP server, webhook URL or e-mail address through the service before activating it'
+complete -c sq -n '__sq_sub \'delivery\'' -a 'show' -d 'Show the delivery configuration of a squid (read from GET /v1/squids/{hash})'
+complete -c sq -n '__sq_sub \'delivery\'' -a 'apply' -d 'Apply delivery settings for many squids from a YAML/JSON file (idempotent, for CI)'
+
+# sq delivery sftp
+complete -c sq -n '__sq_is \'delivery sftp\'' -l squid -x -d 'the squid: full hash, unique hash prefix or exact name'
+complete -c sq -n '__sq_is \'delivery sftp\'' -l host -x -d 'SFTP server hostname or IP address'
+complete -c sq -n '__sq_is \'delivery sftp\'' -l port -x -d 'SFTP server port (1-65535)'
+complete -c sq -n '__sq_is \'delivery sftp\'' -l username -x -d 'login user name'
+complete -c sq -n '__sq_is \'delivery sftp\'' -l directory -x -d 'target directory; it must already exist (the service does not create it)'
+complete -c sq -n '__sq_is \'delivery sftp\'' -l password-stdin -d 'read the password from stdin (hidden prompt on a terminal)'
+complete -c sq -n '__sq_is \'delivery sftp\'' -l password-env -x -d 'read the password from this environment variable'
+complete -c sq -n '__sq_is \'delivery sftp\'' -l active -d 'enable this delivery'
+complete -c sq -n '__sq_is \'delivery sftp\'' -l inactive -d 'keep the configuration but disable this delivery'
+
+# sq delivery webhook
+complete -c sq -n '__sq_is \'delivery webhook\'' -l squid -x -d 'the squid: full hash, unique hash prefix or exact name'
+complete -c sq -n '__sq_is \'delivery webhook\'' -l url -x -d 'http(s) endpoint that receives the events'
+complete -c sq -n '__sq_is \'delivery webhook\'' -l events -x -a '(__fish_complete_list , "__sq_words run.running run.paused run.done run.error all")' -d 'comma-separated events to subscribe to: run.running, run.paused, run.done, run.error, or "all"'
+complete -c sq -n '__sq_is \'delivery webhook\'' -l retry -d 'retry failed deliveries (up to 3 times, 15 minutes apart)'
+complete -c sq -n '__sq_is \'delivery webhook\'' -l no-retry -d 'do not retry failed deliveries'
+complete -c sq -n '__sq_is \'delivery webhook\'' -l active -d 'enable this delivery'
+complete -c sq -n '__sq_is \'delivery webhook\'' -l inactive -d 'keep the configuration but disable this delivery'
+
+# sq delivery email
+complete -c sq -n '__sq_is \'delivery email\'' -l squid -x -d 'the squid: full hash, unique hash prefix or exact name'
+complete -c sq -n '__sq_is \'delivery email\'' -l email -x -d 'recipient address'
+complete -c sq -n '__sq_is \'delivery email\'' -l notifications -d 'send an e-mail when a run completes'
+complete -c sq -n '__sq_is \'delivery email\'' -l no-notifications -d 'keep the address, send no e-mails'
+
+# sq delivery sheet
+complete -c sq -n '__sq_is \'delivery sheet\'' -l squid -x -d 'the squid: full hash, unique hash prefix or exact name'
+complete -c sq -n '__sq_is \'delivery sheet\'' -l url -x -d 'the Google Sheet URL'
+complete -c sq -n '__sq_is \'delivery sheet\'' -l append -d 'append each run (deduplicated)'
+complete -c sq -n '__sq_is \'delivery sheet\'' -l overwrite -d 'replace the sheet with the last run'
+complete -c sq -n '__sq_is \'delivery sheet\'' -l active -d 'enable this delivery'
+complete -c sq -n '__sq_is \'delivery sheet\'' -l inactive -d 'keep the configuration but disable this delivery'
+
+# sq delivery s3
+complete -c sq -n '__sq_is \'delivery s3\'' -l squid -x -d 'the squid: full hash, unique hash prefix or exact name'
+complete -c sq -n '__sq_is \'delivery s3\'' -l bucket -x -d 'bucket name'
+complete -c sq -n '__sq_is \'delivery s3\'' -l target-path -x -d 'folder inside the bucket ("" for the top)'
+complete -c sq -n '__sq_is \'delivery s3\'' -l access-key-env -x -d 'environment variable holding the AWS access key id'
+complete -c sq -n '__sq_is \'delivery s3\'' -l secret-key-env -x -d 'environment variable holding the AWS secret access key'
+complete -c sq -n '__sq_is \'delivery s3\'' -l active -d 'enable this delivery'
+complete -c sq -n '__sq_is \'delivery s3\'' -l inactive -d 'keep the configuration but disable this delivery'
+
+# sq delivery test
+complete -c sq -n '__sq_is \'delivery test\'' -l host -x -d 'SFTP server hostname or IP address'
+complete -c sq -n '__sq_is \'delivery test\'' -l port -x -d 'SFTP server port (1-65535)'
+complete -c sq -n '__sq_is \'delivery test\'' -l username -x -d 'login user name'
+complete -c sq -n '__sq_is \'delivery test\'' -l directory -x -d 'target directory; it must already exist (the service does not create it)'
+complete -c sq -n '__sq_is \'delivery test\'' -l password-stdin -d 'read the password from stdin (hidden prompt on a terminal)'
+complete -c sq -n '__sq_is \'delivery test\'' -l password-env -x -d 'read the password from this environment variable'
+complete -c sq -n '__sq_is \'delivery test\'' -l url -x -d 'webhook: the endpoint to try'
+complete -c sq -n '__sq_is \'delivery test\'' -l email -x -d 'email: where to send the test e-mail'
+complete -c sq -n '__sq_is \'delivery test\'' -l squid -x -d 'reuse this squid\'s stored configuration for values not given as flags'
+
+# sq delivery show
+complete -c sq -n '__sq_is \'delivery show\'' -l squid -x -d 'the squid: full hash, unique hash prefix or exact name'
+
+# sq delivery apply
+complete -c sq -n '__sq_is \'delivery apply\'' -s f -l file -r -F -d 'the YAML or JSON file ("-" reads stdin)'
+complete -c sq -n '__sq_is \'delivery apply\'' -l force -d 'send every channel in the file even when it looks unchanged'
+
+# sq billing
+complete -c sq -n '__sq_sub \'billing\'' -a 'auto-reset' -d 'Show or set the automatic billing reset (renews the plan and charges the card when usage crosses a threshold)'
+
+# sq billing auto-reset
+complete -c sq -n '__sq_is \'billing auto-reset\'' -l enable -d 'turn automatic resets on (asks for confirmation; --yes in scripts)'
+complete -c sq -n '__sq_is \'billing auto-reset\'' -l disable -d 'turn automatic resets off'
+complete -c sq -n '__sq_is \'billing auto-reset\'' -l threshold -x -d 'usage percentage that triggers a reset (integer 1-100)'
+complete -c sq -n '__sq_is \'billing auto-reset\'' -l max-resets -x -d 'maximum resets in any rolling 24 hours (integer 1-10)'
+
+# sq webhook
+
+# sq api
+complete -c sq -n '__sq_is \'api\'' -s X -l method -x -a 'GET POST PUT PATCH DELETE HEAD' -d 'HTTP method'
+complete -c sq -n '__sq_is \'api\'' -s f -l raw-field -x -d 'string field (repeatable)'
+complete -c sq -n '__sq_is \'api\'' -s F -l field -x -d 'typed field: JSON if it parses, else a string (repeatable)'
+complete -c sq -n '__sq_is \'api\'' -l input -r -F -d 'request body from a file ("-" for stdin)'
+complete -c sq -n '__sq_is \'api\'' -l paginate -d 'follow every page of a list endpoint'
+
+# sq emulator
+complete -c sq -n '__sq_sub \'emulator\'' -a 'start' -d 'Start the emulator; prints {"base_url","token"} as one JSON line on stdout'
+
+# sq emulator start
+complete -c sq -n '__sq_is \'emulator start\'' -l host -x -d 'address to bind (loopback by default)'
+complete -c sq -n '__sq_is \'emulator start\'' -l port -x -d 'port, 0-65535; 0 picks a free one'
+complete -c sq -n '__sq_is \'emulator start\'' -l seed -x -a 'demo empty' -d 'initial data'
+complete -c sq -n '__sq_is \'emulator start\'' -l clock -x -a 'real virtual' -d 'business time for runs, webhook retries, billing checks'
+complete -c sq -n '__sq_is \'emulator start\'' -l time-scale -x -d 'real clock speed-up, e.g. 60 = one minute per second (1-3600)'
+complete -c sq -n '__sq_is \'emulator start\'' -l free-plan -d 'cap paginated lists at 50 records with the free-plan warning'
+complete -c sq -n '__sq_is \'emulator start\'' -l rate-limits -x -d 'on, off, or a multiplier of the documented limits (e.g. 0.1)'
+complete -c sq -n '__sq_is \'emulator start\'' -l state -r -F -d 'keep state across restarts in this file (written atomically)'
+
+# sq completion
+complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
+
+# sq help
+complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance crawlers squids tasks runs results accounts delivery billing webhook api emulator completion environment exit-codes'

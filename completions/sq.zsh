@@ -1,0 +1,444 @@
+#compdef sq
+# zsh completion for sq. Generated from the command tree by `sq completion zsh`: do not edit.
+# Install: sq completion zsh > "${fpath[1]}/_sq" (then start a new shell), or: source <(sq completion zsh)
+
+_sq_globals=(
+  '--profile=[stored profile to use (env SQ_PROFILE; default\: the active one, else "default")]:profile: '
+  '--base-url=[API origin, paths start with /v1 (env SQ_BASE_URL; default\: the profile'\''s, else https\://api.lobstr.io)]:base-url: '
+  '--json[machine output\: exactly one JSON document on stdout (same as --format json)]'
+  '--format=[output format (default\: table on a terminal, tsv when piped)]:format:(table json ndjson csv tsv)'
+  '--fields=[comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)]:fields: '
+  '--no-color[no colour (also NO_COLOR; FORCE_COLOR forces it)]'
+  '(-q --quiet)-q[no hints or progress on stderr]'
+  '(-q --quiet)--quiet[no hints or progress on stderr]'
+  '(-v --verbose)-v[HTTP trace on stderr (secrets redacted)]'
+  '(-v --verbose)--verbose[HTTP trace on stderr (secrets redacted)]'
+  '(-y --yes)-y[answer yes to confirmations]'
+  '(-y --yes)--yes[answer yes to confirmations]'
+  '--no-input[never prompt (also SQ_NO_INPUT, CI); a missing answer is a usage error]'
+  '--dry-run[on writes\: print the request (secrets masked) and send nothing]'
+  '--show-secrets[show passwords and keys the API echoes back (they are masked otherwise)]'
+  '(-h --help)-h[show help]'
+  '(-h --help)--help[show help]'
+)
+
+_sq() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '(-V --version)-V[print the version]' '(-V --version)--version[print the version]' '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'accounts:accounts' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'webhook:webhook' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'emulator:Run the local emulator of the whole API' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
+      _describe -t commands 'sq command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'auth') _sq__auth && ret=0 ;;
+        'profiles') _sq__profiles && ret=0 ;;
+        'me') _sq__me && ret=0 ;;
+        'balance') _sq__balance && ret=0 ;;
+        'crawlers') _sq__crawlers && ret=0 ;;
+        'squids') _sq__squids && ret=0 ;;
+        'tasks') _sq__tasks && ret=0 ;;
+        'runs') _sq__runs && ret=0 ;;
+        'results') _sq__results && ret=0 ;;
+        'accounts') _sq__accounts && ret=0 ;;
+        'delivery') _sq__delivery && ret=0 ;;
+        'billing') _sq__billing && ret=0 ;;
+        'webhook') _sq__webhook && ret=0 ;;
+        'api') _sq__api && ret=0 ;;
+        'emulator') _sq__emulator && ret=0 ;;
+        'completion') _sq__completion && ret=0 ;;
+        'help') _sq__help && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__auth() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('login:Store an API key in a profile after checking it with GET /v1/me' 'logout:Remove the stored key of a profile (the profile and its base URL stay)' 'status:Show the profile, base URL, key source, masked key and user; exit 4 when the key is rejected' 'switch:Make a stored profile the active one')
+      _describe -t commands 'sq auth command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'login') _sq__auth__login && ret=0 ;;
+        'logout') _sq__auth__logout && ret=0 ;;
+        'status') _sq__auth__status && ret=0 ;;
+        'switch') _sq__auth__switch && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__auth__login() {
+  _arguments -s -S : $_sq_globals '--with-token[read the key from stdin instead of prompting]'
+}
+
+_sq__auth__logout() {
+  _arguments -s -S : $_sq_globals
+}
+
+_sq__auth__status() {
+  _arguments -s -S : $_sq_globals
+}
+
+_sq__auth__switch() {
+  _arguments -s -S : $_sq_globals '1:profile: '
+}
+
+_sq__profiles() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('list:List stored profiles (keys masked to their last 4 characters)' 'ls:List stored profiles (keys masked to their last 4 characters)' 'remove:Delete a stored profile and its key' 'rm:Delete a stored profile and its key')
+      _describe -t commands 'sq profiles command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'list'|'ls') _sq__profiles__list && ret=0 ;;
+        'remove'|'rm') _sq__profiles__remove && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__profiles__list() {
+  _arguments -s -S : $_sq_globals
+}
+
+_sq__profiles__remove() {
+  _arguments -s -S : $_sq_globals '1:name: '
+}
+
+_sq__me() {
+  _arguments -s -S : $_sq_globals
+}
+
+_sq__balance() {
+  _arguments -s -S : $_sq_globals
+}
+
+_sq__crawlers() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('list:List the crawlers squids can be built on (GET /v1/crawlers)' 'ls:List the crawlers squids can be built on (GET /v1/crawlers)' 'get:Show one crawler\: inputs, result columns, credits (GET /v1/crawlers/{id})' 'view:Show one crawler\: inputs, result columns, credits (GET /v1/crawlers/{id})' 'params:List a crawler'\''s task and squid parameters and its paid functions (GET /v1/crawlers/{id}/params)' 'attributes:List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)' 'attrs:List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)')
+      _describe -t commands 'sq crawlers command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'list'|'ls') _sq__crawlers__list && ret=0 ;;
+        'get'|'view') _sq__crawlers__get && ret=0 ;;
+        'params') _sq__crawlers__params && ret=0 ;;
+        'attributes'|'attrs') _sq__crawlers__attributes && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__crawlers__list() {
+  _arguments -s -S : $_sq_globals '--limit=[how many records to show (fetched up to 100 per request)]:limit: ' '--page=[start at page N, where a page holds --limit records (100 with --all)]:page: ' '--all[every record, printed page by page as it arrives]'
+}
+
+_sq__crawlers__get() {
+  _arguments -s -S : $_sq_globals '1:crawler: '
+}
+
+_sq__crawlers__params() {
+  _arguments -s -S : $_sq_globals '1:crawler: '
+}
+
+_sq__crawlers__attributes() {
+  _arguments -s -S : $_sq_globals '1:crawler: '
+}
+
+_sq__squids() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('list:List squids, newest first (GET /v1/squids)' 'ls:List squids, newest first (GET /v1/squids)' 'get:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'view:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'create:Create a squid on a crawler (POST /v1/squids)' 'update:Change a squid'\''s name, concurrency or params (POST /v1/squids/{id}), then show it' 'empty:Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)' 'delete:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'rm:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)')
+      _describe -t commands 'sq squids command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'list'|'ls') _sq__squids__list && ret=0 ;;
+        'get'|'view') _sq__squids__get && ret=0 ;;
+        'create') _sq__squids__create && ret=0 ;;
+        'update') _sq__squids__update && ret=0 ;;
+        'empty') _sq__squids__empty && ret=0 ;;
+        'delete'|'rm') _sq__squids__delete && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__squids__list() {
+  _arguments -s -S : $_sq_globals '--name=[only squids whose name contains this text (case-insensitive)]:name: ' '--limit=[how many records to show (fetched up to 100 per request)]:limit: ' '--page=[start at page N, where a page holds --limit records (100 with --all)]:page: ' '--all[every record, printed page by page as it arrives]'
+}
+
+_sq__squids__get() {
+  _arguments -s -S : $_sq_globals '1:squid: '
+}
+
+_sq__squids__create() {
+  _arguments -s -S : $_sq_globals '--crawler=[crawler id, prefix, name or slug (required)]:crawler: ' '--name=[squid name]:name: '
+}
+
+_sq__squids__update() {
+  _arguments -s -S : $_sq_globals '--name=[new name]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '1:squid: '
+}
+
+_sq__squids__empty() {
+  _arguments -s -S : $_sq_globals '--type=[which tasks to delete (required)]:type:(url params)' '1:squid: '
+}
+
+_sq__squids__delete() {
+  _arguments -s -S : $_sq_globals '1:squid: '
+}
+
+_sq__tasks() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('list:List the tasks of a squid (GET /v1/tasks?squid=)' 'ls:List the tasks of a squid (GET /v1/tasks?squid=)' 'get:Show one task with its status (GET /v1/tasks/{id})' 'view:Show one task with its status (GET /v1/tasks/{id})' 'add:Add tasks to a squid (POST /v1/tasks); duplicates are skipped by the API' 'upload:Upload tasks from a CSV/TSV file (POST /v1/tasks/upload, multipart)' 'upload-status:Show the state of a task upload (GET /v1/tasks/upload/{id})' 'delete:Delete a task (DELETE /v1/tasks/{id})' 'rm:Delete a task (DELETE /v1/tasks/{id})')
+      _describe -t commands 'sq tasks command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'list'|'ls') _sq__tasks__list && ret=0 ;;
+        'get'|'view') _sq__tasks__get && ret=0 ;;
+        'add') _sq__tasks__add && ret=0 ;;
+        'upload') _sq__tasks__upload && ret=0 ;;
+        'upload-status') _sq__tasks__upload_status && ret=0 ;;
+        'delete'|'rm') _sq__tasks__delete && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__tasks__list() {
+  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid: ' '--type=[task type]:type:(url params)' '--limit=[how many records to show (fetched up to 100 per request)]:limit: ' '--page=[start at page N, where a page holds --limit records (100 with --all)]:page: ' '--all[every record, printed page by page as it arrives]'
+}
+
+_sq__tasks__get() {
+  _arguments -s -S : $_sq_globals '1:task: '
+}
+
+_sq__tasks__add() {
+  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid: ' '--key=[task parameter each value is sent as]:key: ' '--file=[values (one per line) or a JSON array of task objects; "-" for stdin]:file:_files' '*:values: '
+}
+
+_sq__tasks__upload() {
+  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid: ' '--wait[wait until the upload is processed and print its summary]' '--timeout=[give up waiting after this long (with --wait)]:timeout: ' '1:file:_files'
+}
+
+_sq__tasks__upload_status() {
+  _arguments -s -S : $_sq_globals '1:id: '
+}
+
+_sq__tasks__delete() {
+  _arguments -s -S : $_sq_globals '1:task: '
+}
+
+_sq__runs() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('list:List the runs of a squid, newest first' 'ls:List the runs of a squid, newest first' 'get:Show one run (status, results, credits, export state)' 'view:Show one run (status, results, credits, export state)' 'start:Start a run of a squid; --wait follows it to the end' 'watch:Wait for a run to finish and its export to be ready, showing progress' 'stats:Show a run'\''s progress\: percent done, tasks done/left, results, ETA' 'tasks:List the tasks of a run with their status and result counts' 'abort:Stop a running run (results collected so far are still exported and billed)' 'stop:Stop a running run (results collected so far are still exported and billed)' 'download:Download a finished run'\''s CSV export')
+      _describe -t commands 'sq runs command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'list'|'ls') _sq__runs__list && ret=0 ;;
+        'get'|'view') _sq__runs__get && ret=0 ;;
+        'start') _sq__runs__start && ret=0 ;;
+        'watch') _sq__runs__watch && ret=0 ;;
+        'stats') _sq__runs__stats && ret=0 ;;
+        'tasks') _sq__runs__tasks && ret=0 ;;
+        'abort'|'stop') _sq__runs__abort && ret=0 ;;
+        'download') _sq__runs__download && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__runs__list() {
+  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid: ' '--page=[read this page only (1-based; page size = --limit, at most 100)]:page: ' '--limit=[how many records to show (read 100 per request)]:limit: ' '--all[read every page, writing records as they arrive]'
+}
+
+_sq__runs__get() {
+  _arguments -s -S : $_sq_globals '1:run: '
+}
+
+_sq__runs__start() {
+  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid: ' '--wait[wait until the run is done and its export is ready]' '--timeout=[give up waiting after this long (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls; at least 5s against the live service]:interval: '
+}
+
+_sq__runs__watch() {
+  _arguments -s -S : $_sq_globals '--timeout=[give up waiting after this long (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls; at least 5s against the live service]:interval: ' '1:run: '
+}
+
+_sq__runs__stats() {
+  _arguments -s -S : $_sq_globals '1:run: '
+}
+
+_sq__runs__tasks() {
+  _arguments -s -S : $_sq_globals '--page=[read this page only (1-based; page size = --limit, at most 100)]:page: ' '--limit=[how many records to show (read 100 per request)]:limit: ' '--all[read every page, writing records as they arrive]' '1:run: '
+}
+
+_sq__runs__abort() {
+  _arguments -s -S : $_sq_globals '1:run: '
+}
+
+_sq__runs__download() {
+  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '1:run: '
+}
+
+_sq__results() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('list:List or export the results of a squid or of one run' 'ls:List or export the results of a squid or of one run' 'export:List or export the results of a squid or of one run')
+      _describe -t commands 'sq results command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'list'|'ls'|'export') _sq__results__list && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__results__list() {
+  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid: ' '--run=[results of this run only]:run: ' '--task=[only the results of this task]:task: ' '--page=[read this page only (1-based; page size = --limit, at most 100)]:page: ' '--limit=[how many records to show (read 100 per request)]:limit: ' '--all[read every page, writing records as they arrive]' '(-o --output)-o+[write the records to this file (atomically) instead of stdout]:o:_files' '(-o --output)--output=[write the records to this file (atomically) instead of stdout]:output:_files'
+}
+
+_sq__accounts() {
+  _arguments -s -S : $_sq_globals
+}
+
+_sq__delivery() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('sftp:Send a squid'\''s run results to an SFTP server (POST /v1/delivery)' 'webhook:POST run events of a squid to a URL (POST /v1/delivery)' 'email:E-mail a notice when a squid'\''s runs complete (POST /v1/delivery)' 'sheet:Export a squid'\''s results to a Google Sheet (POST /v1/delivery)' 's3:Upload a squid'\''s results to an S3 bucket (POST /v1/delivery)' 'test:Check an SFTP server, webhook URL or e-mail address through the service before activating it' 'show:Show the delivery configuration of a squid (read from GET /v1/squids/{hash})' 'apply:Apply delivery settings for many squids from a YAML/JSON file (idempotent, for CI)')
+      _describe -t commands 'sq delivery command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'sftp') _sq__delivery__sftp && ret=0 ;;
+        'webhook') _sq__delivery__webhook && ret=0 ;;
+        'email') _sq__delivery__email && ret=0 ;;
+        'sheet') _sq__delivery__sheet && ret=0 ;;
+        's3') _sq__delivery__s3 && ret=0 ;;
+        'test') _sq__delivery__test && ret=0 ;;
+        'show') _sq__delivery__show && ret=0 ;;
+        'apply') _sq__delivery__apply && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__delivery__sftp() {
+  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid: ' '--host=[SFTP server hostname or IP address]:host: ' '--port=[SFTP server port (1-65535)]:port: ' '--username=[login user name]:username: ' '--directory=[target directory; it must already exist (the service does not create it)]:directory: ' '--password-stdin[read the password from stdin (hidden prompt on a terminal)]' '--password-env=[read the password from this environment variable]:password-env: ' '--active[enable this delivery]' '--inactive[keep the configuration but disable this delivery]'
+}
+
+_sq__delivery__webhook() {
+  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid: ' '--url=[http(s) endpoint that receives the events]:url: ' '--events=[comma-separated events to subscribe to\: run.running, run.paused, run.done, run.error, or "all"]:events:{_values -s , events run.running run.paused run.done run.error all}' '--retry[retry failed deliveries (up to 3 times, 15 minutes apart)]' '--no-retry[do not retry failed deliveries]' '--active[enable this delivery]' '--inactive[keep the configuration but disable this delivery]'
+}
+
+_sq__delivery__email() {
+  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid: ' '--email=[recipient address]:email: ' '--notifications[send an e-mail when a run completes]' '--no-notifications[keep the address, send no e-mails]'
+}
+
+_sq__delivery__sheet() {
+  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid: ' '--url=[the Google Sheet URL]:url: ' '--append[append each run (deduplicated)]' '--overwrite[replace the sheet with the last run]' '--active[enable this delivery]' '--inactive[keep the configuration but disable this delivery]'
+}
+
+_sq__delivery__s3() {
+  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid: ' '--bucket=[bucket name]:bucket: ' '--target-path=[folder inside the bucket ("" for the top)]:target-path: ' '--access-key-env=[environment variable holding the AWS access key id]:access-key-env: ' '--secret-key-env=[environment variable holding the AWS secret access key]:secret-key-env: ' '--active[enable this delivery]' '--inactive[keep the configuration but disable this delivery]'
+}
+
+_sq__delivery__test() {
+  _arguments -s -S : $_sq_globals '--host=[SFTP server hostname or IP address]:host: ' '--port=[SFTP server port (1-65535)]:port: ' '--username=[login user name]:username: ' '--directory=[target directory; it must already exist (the service does not create it)]:directory: ' '--password-stdin[read the password from stdin (hidden prompt on a terminal)]' '--password-env=[read the password from this environment variable]:password-env: ' '--url=[webhook\: the endpoint to try]:url: ' '--email=[email\: where to send the test e-mail]:email: ' '--squid=[reuse this squid'\''s stored configuration for values not given as flags]:squid: ' '1:kind: '
+}
+
+_sq__delivery__show() {
+  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid: '
+}
+
+_sq__delivery__apply() {
+  _arguments -s -S : $_sq_globals '(-f --file)-f+[the YAML or JSON file ("-" reads stdin)]:f:_files' '(-f --file)--file=[the YAML or JSON file ("-" reads stdin)]:file:_files' '--force[send every channel in the file even when it looks unchanged]'
+}
+
+_sq__billing() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('auto-reset:Show or set the automatic billing reset (renews the plan and charges the card when usage crosses a threshold)')
+      _describe -t commands 'sq billing command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'auto-reset') _sq__billing__auto_reset && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__billing__auto_reset() {
+  _arguments -s -S : $_sq_globals '--enable[turn automatic resets on (asks for confirmation; --yes in scripts)]' '--disable[turn automatic resets off]' '--threshold=[usage percentage that triggers a reset (integer 1-100)]:threshold: ' '--max-resets=[maximum resets in any rolling 24 hours (integer 1-10)]:max-resets: '
+}
+
+_sq__webhook() {
+  _arguments -s -S : $_sq_globals
+}
+
+_sq__api() {
+  _arguments -s -S : $_sq_globals '(-X --method)-X+[HTTP method]:X:(GET POST PUT PATCH DELETE HEAD)' '(-X --method)--method=[HTTP method]:method:(GET POST PUT PATCH DELETE HEAD)' '*-f+[string field (repeatable)]:f: ' '*--raw-field=[string field (repeatable)]:raw-field: ' '*-F+[typed field\: JSON if it parses, else a string (repeatable)]:F: ' '*--field=[typed field\: JSON if it parses, else a string (repeatable)]:field: ' '--input=[request body from a file ("-" for stdin)]:input:_files' '--paginate[follow every page of a list endpoint]' '1:path: '
+}
+
+_sq__emulator() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('start:Start the emulator; prints {"base_url","token"} as one JSON line on stdout')
+      _describe -t commands 'sq emulator command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'start') _sq__emulator__start && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__emulator__start() {
+  _arguments -s -S : $_sq_globals '--host=[address to bind (loopback by default)]:host: ' '--port=[port, 0-65535; 0 picks a free one]:port: ' '--seed=[initial data]:seed:(demo empty)' '--clock=[business time for runs, webhook retries, billing checks]:clock:(real virtual)' '--time-scale=[real clock speed-up, e.g. 60 = one minute per second (1-3600)]:time-scale: ' '--free-plan[cap paginated lists at 50 records with the free-plan warning]' '--rate-limits=[on, off, or a multiplier of the documented limits (e.g. 0.1)]:rate-limits: ' '--state=[keep state across restarts in this file (written atomically)]:state:_files'
+}
+
+_sq__completion() {
+  _arguments -s -S : $_sq_globals '1:shell:(bash zsh fish)'
+}
+
+_sq__help() {
+  _arguments -s -S : $_sq_globals '*:topic:(auth profiles me balance crawlers squids tasks runs results accounts delivery billing webhook api emulator completion environment exit-codes)'
+}
+
+if [[ "${funcstack[1]}" == _sq ]]; then
+  _sq "$@"
+else
+  compdef _sq sq
+fi
