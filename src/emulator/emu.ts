@@ -80,12 +80,6 @@ export class EmuCore implements Emu {
     return s.runMeta as Record<string, RunMeta>;
   }
 
-  get files(): Record<string, { run: string; expires: number }> {
-    const s = this.state as Record<string, unknown>;
-    if (!s.files) s.files = {};
-    return s.files as Record<string, { run: string; expires: number }>;
-  }
-
   rebuildIndexes(): void {
     this.byRun.clear();
     this.bySquid.clear();

@@ -1,7 +1,6 @@
-import { STATUS_CODES } from 'node:http';
-
 // Fault injection rules for /v1 requests. Probabilities come from a seeded PRNG so a failing test
 // replays the same sequence of faults.
+import { STATUS_CODES } from 'node:http';
 
 export const FAULT_ACTIONS = [
   'status',

@@ -77,6 +77,20 @@ describe('rate limits', () => {
     expect((await e.api('GET', `/v1/runs/${run}`)).status).toBe(200);
   });
 
+  it.each([
+    ['/v1/squids', 6],
+    ['/v1/runs?squid=SQUID', 6],
+    ['/v1/tasks?squid=SQUID', 4],
+    ['/v1/results?squid=SQUID', 1],
+    ['/v1/crawlers', 30],
+  ])('with multiplier 0.05, %s allows %i then answers 429', async (path, allowed) => {
+    e = await startTestEmulator({ rateLimits: 0.05 });
+    const p = path.replace('SQUID', e.squid('Paris restaurants'));
+    const statuses: number[] = [];
+    for (let i = 0; i <= allowed; i++) statuses.push((await e.api('GET', p)).status);
+    expect(statuses).toEqual([...Array(allowed).fill(200), 429]);
+  });
+
   it('counts per key: another key has its own window', async () => {
     e = await startTestEmulator({ rateLimits: 0.05 });
     for (let i = 0; i < 6; i++) await e.api('GET', '/v1/squids');

@@ -201,4 +201,20 @@ describe('runs engine', () => {
     const detail = await e.api('GET', `/v1/squids/${squid}`);
     expect(detail.body.download_url).toMatch(/\/_emulator\/files\//);
   });
+
+  it('runs on a real clock too (sped up by timeScale)', async () => {
+    const real = await startTestEmulator({ clock: 'real', timeScale: 100 });
+    try {
+      const squid = real.squid('Paris restaurants');
+      const run = (await real.api('POST', '/v1/runs', { squid })).body.id;
+      let last = '';
+      for (let i = 0; i < 100 && last !== 'done'; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        last = (await real.api('GET', `/v1/runs/${run}`)).body.status;
+      }
+      expect(last).toBe('done');
+    } finally {
+      await real.close();
+    }
+  });
 });
