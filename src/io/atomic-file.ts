@@ -1,8 +1,9 @@
 // Output files appear whole or not at all: data goes to a temp file next to the target (same filesystem, so the
 // rename is atomic), opened exclusively with mode 0600, fsynced, then renamed over the target. An error or Ctrl-C
 // removes the temp file, so an interrupted export never leaves a truncated file that looks complete.
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { open, rename, unlink, stat, type FileHandle } from 'node:fs/promises';
+import { createWriteStream, open as openCb, fsync as fsyncCb, close as closeCb, type WriteStream } from 'node:fs';
+import { open, rename, unlink, stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.js';
@@ -17,14 +18,16 @@ export class AtomicFile {
   readonly stream: WriteStream;
   private state: 'open' | 'committed' | 'aborted' = 'open';
   private error: Error | null = null;
+  private closed = false;
 
   private constructor(
     readonly target: string,
     readonly tempPath: string,
-    private readonly fh: FileHandle,
+    private readonly fd: number,
   ) {
-    // autoClose off: the handle must stay open after 'finish' so it can be fsynced before the rename.
-    this.stream = createWriteStream('', { fd: fh, autoClose: false, highWaterMark: 256 * 1024 });
+    // A numeric fd with autoClose off: the descriptor must stay open after 'finish' so it can be fsynced before the
+    // rename. (A FileHandle given to a stream with autoClose off can never be closed: the stream keeps a ref on it.)
+    this.stream = createWriteStream('', { fd, autoClose: false, highWaterMark: 256 * 1024 });
     this.stream.on('error', (err) => {
       this.error ??= err;
     });
@@ -37,14 +40,14 @@ export class AtomicFile {
     const st = await stat(dir).catch(() => null);
     if (!st?.isDirectory()) throw new UsageError(`cannot write "${target}": directory "${dir}" does not exist`);
     const temp = join(dir, `.${basename(full)}.${randomBytes(6).toString('hex')}.sq-tmp`);
-    let fh: FileHandle;
+    let fd: number;
     try {
-      fh = await open(temp, 'wx', opts.mode ?? 0o600);
+      fd = await openFd(temp, 'wx', opts.mode ?? 0o600);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       throw new UsageError(`cannot write in "${dir}": ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(err))}`);
     }
-    const f = new AtomicFile(full, temp, fh);
+    const f = new AtomicFile(full, temp, fd);
     opts.onCleanup?.(() => f.abort());
     return f;
   }
@@ -63,8 +66,9 @@ export class AtomicFile {
         this.stream.end(() => res());
       });
       if (this.error) throw this.error;
-      await this.fh.sync();
-      await this.fh.close();
+      await fsyncFd(this.fd);
+      this.closed = true;
+      await closeFd(this.fd);
       await rename(this.tempPath, this.target);
       this.state = 'committed';
     } catch (err) {
@@ -80,7 +84,10 @@ export class AtomicFile {
     if (this.state !== 'open') return;
     this.state = 'aborted';
     this.stream.destroy();
-    await this.fh.close().catch(() => undefined);
+    if (!this.closed) {
+      this.closed = true;
+      await closeFd(this.fd).catch(() => undefined);
+    }
     await unlink(this.tempPath).catch(() => undefined);
   }
 
@@ -100,6 +107,10 @@ export class AtomicFile {
     });
   }
 }
+
+const openFd = promisify(openCb);
+const fsyncFd = promisify(fsyncCb);
+const closeFd = promisify(closeCb);
 
 async function syncDir(dir: string): Promise<void> {
   const h = await open(dir, 'r').catch(() => null);
