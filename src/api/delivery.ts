@@ -1,0 +1,208 @@
+// Delivery configuration: request bodies (api-reference §9), reading the stored config back from the squid record
+// (there is no GET /delivery), and comparing the two for `sq delivery apply`.
+import type { HttpClient } from './http.js';
+import { RUN_EVENTS, type RunEventName } from '../validate/index.js';
+
+export type Channel = 'sftp' | 'webhook' | 'email' | 'sheet' | 's3';
+export const CHANNELS: readonly Channel[] = ['sftp', 'webhook', 'email', 'sheet', 's3'];
+
+export interface FtpFields {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  directory: string;
+  is_active: boolean;
+}
+
+export interface WebhookFields {
+  url: string;
+  is_active: boolean;
+  retry: boolean;
+  events: Record<RunEventName, boolean>;
+}
+
+export interface SheetFields {
+  url: string;
+  append: boolean;
+  is_active: boolean;
+}
+
+export interface S3Fields {
+  bucket: string;
+  target_path: string;
+  is_active: boolean;
+  aws_access_key?: string;
+  aws_secret_key?: string;
+}
+
+export interface EmailConfig {
+  email: string;
+  notifications: boolean;
+}
+
+/** The body of one POST /v1/delivery request: exactly one channel. */
+export type DeliveryBody =
+  | { ftp_fields: FtpFields }
+  | { webhook_fields: WebhookFields }
+  | { google_sheet_fields: SheetFields }
+  | { s3_fields: S3Fields }
+  | EmailConfig;
+
+/** All four booleans, always: the API requires every one of them on write. */
+export function eventsObject(subscribed: readonly RunEventName[]): Record<RunEventName, boolean> {
+  const out = {} as Record<RunEventName, boolean>;
+  for (const e of RUN_EVENTS) out[e] = subscribed.includes(e);
+  return out;
+}
+
+export function deliveryPath(squidId: string): string {
+  return `/v1/delivery?squid=${encodeURIComponent(squidId)}`;
+}
+
+export async function postDelivery(http: HttpClient, squidId: string, body: DeliveryBody): Promise<Record<string, unknown>> {
+  const res = await http.post<unknown>('/v1/delivery', body, { query: { squid: squidId } });
+  return isObj(res) ? res : { result: res };
+}
+
+export type TestKind = 'sftp' | 'webhook' | 'email' | 'googlesheet' | 's3';
+
+export interface TestResult {
+  success: boolean;
+  status_code?: number | null;
+  error?: string;
+  [k: string]: unknown;
+}
+
+/** The test operations take flat bodies (not wrapped in *_fields) and have no squid parameter. */
+export async function postDeliveryTest(http: HttpClient, kind: TestKind, body: Record<string, unknown>): Promise<TestResult> {
+  const res = await http.post<unknown>(`/v1/delivery/test-${kind}`, body);
+  if (!isObj(res)) return { success: false, error: 'the API answered with an unexpected body' };
+  return { ...res, success: res.success === true } as TestResult;
+}
+
+export function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The delivery part of a squid record (GET /v1/squids/{hash}); every channel is nullable. */
+export interface StoredDelivery {
+  ftp_fields: Record<string, unknown> | null;
+  webhook_fields: Record<string, unknown> | null;
+  google_sheet_fields: Record<string, unknown> | null;
+  s3_fields: Record<string, unknown> | null;
+  email: string | null;
+  notifications: boolean | null;
+}
+
+export function storedDelivery(squid: Record<string, unknown>): StoredDelivery {
+  const obj = (v: unknown) => (isObj(v) ? v : null);
+  return {
+    ftp_fields: obj(squid.ftp_fields),
+    webhook_fields: obj(squid.webhook_fields),
+    google_sheet_fields: obj(squid.google_sheet_fields),
+    s3_fields: obj(squid.s3_fields),
+    email: typeof squid.email === 'string' && squid.email !== '' ? squid.email : null,
+    notifications: typeof squid.notifications === 'boolean' ? squid.notifications : null,
+  };
+}
+
+/** Stored event booleans, from the flat dotted keys or the nested {run: {done}} form the docs also show. */
+export function storedEvents(wf: Record<string, unknown>): Record<RunEventName, boolean> | null {
+  const ev = wf.events;
+  if (!isObj(ev)) return null;
+  const out = {} as Record<RunEventName, boolean>;
+  for (const name of RUN_EVENTS) {
+    const nested = isObj(ev.run) ? ev.run[name.slice(4)] : undefined;
+    const v = name in ev ? ev[name] : nested;
+    if (typeof v !== 'boolean') return null;
+    out[name] = v;
+  }
+  return out;
+}
+
+/** A secret the service answered with, or null when it cannot be compared (absent, empty or masked). */
+function readableSecret(v: unknown): string | null {
+  if (typeof v !== 'string' || v === '' || /^\*+$/.test(v) || /^\*{4}.{0,4}$/.test(v)) return null;
+  return v;
+}
+
+export interface Difference {
+  /** Field names that differ (never their values: some are secrets). */
+  fields: string[];
+  /** Secrets that could not be read back and so were not compared. */
+  unverified: string[];
+}
+
+function cmp(out: Difference, name: string, want: unknown, have: unknown) {
+  if (want !== have) out.fields.push(name);
+}
+
+function cmpSecret(out: Difference, name: string, want: string | undefined, have: unknown) {
+  if (want === undefined) return;
+  const stored = readableSecret(have);
+  if (stored === null) {
+    if (have === undefined || have === null || have === '') out.fields.push(name);
+    else out.unverified.push(name);
+    return;
+  }
+  if (stored !== want) out.fields.push(name);
+}
+
+/**
+ * What differs between a desired body and the stored config. A secret the service does not give back is reported
+ * as unverified rather than changed, so a second `apply` stays a no-op (documented in `sq delivery apply --help`).
+ */
+export function diffDelivery(body: DeliveryBody, current: StoredDelivery): Difference {
+  const out: Difference = { fields: [], unverified: [] };
+  if ('ftp_fields' in body) {
+    const want = body.ftp_fields;
+    const have = current.ftp_fields;
+    if (!have) return { fields: ['ftp_fields'], unverified: [] };
+    cmp(out, 'host', want.host, have.host);
+    cmp(out, 'port', want.port, typeof have.port === 'string' ? Number(have.port) : have.port);
+    cmp(out, 'username', want.username, have.username);
+    cmp(out, 'directory', want.directory, have.directory);
+    // The SFTP echo sample omits is_active; only a stored value that disagrees counts as a change.
+    if (typeof have.is_active === 'boolean') cmp(out, 'is_active', want.is_active, have.is_active);
+    else if (want.is_active === false) out.fields.push('is_active');
+    cmpSecret(out, 'password', want.password, have.password);
+  } else if ('webhook_fields' in body) {
+    const want = body.webhook_fields;
+    const have = current.webhook_fields;
+    if (!have) return { fields: ['webhook_fields'], unverified: [] };
+    cmp(out, 'url', want.url, have.url);
+    cmp(out, 'is_active', want.is_active, have.is_active);
+    cmp(out, 'retry', want.retry, have.retry);
+    const ev = storedEvents(have);
+    for (const e of RUN_EVENTS) cmp(out, `events.${e}`, want.events[e], ev?.[e]);
+  } else if ('google_sheet_fields' in body) {
+    const want = body.google_sheet_fields;
+    const have = current.google_sheet_fields;
+    if (!have) return { fields: ['google_sheet_fields'], unverified: [] };
+    cmp(out, 'url', want.url, have.url);
+    cmp(out, 'append', want.append, have.append);
+    cmp(out, 'is_active', want.is_active, have.is_active);
+  } else if ('s3_fields' in body) {
+    const want = body.s3_fields;
+    const have = current.s3_fields;
+    if (!have) return { fields: ['s3_fields'], unverified: [] };
+    cmp(out, 'bucket', want.bucket, have.bucket);
+    cmp(out, 'target_path', want.target_path, have.target_path ?? '');
+    cmp(out, 'is_active', want.is_active, have.is_active);
+    cmpSecret(out, 'aws_access_key', want.aws_access_key, have.aws_access_key);
+    cmpSecret(out, 'aws_secret_key', want.aws_secret_key, have.aws_secret_key);
+  } else {
+    cmp(out, 'email', body.email, current.email);
+    cmp(out, 'notifications', body.notifications, current.notifications);
+  }
+  return out;
+}
+
+export function channelOf(body: DeliveryBody): Channel {
+  if ('ftp_fields' in body) return 'sftp';
+  if ('webhook_fields' in body) return 'webhook';
+  if ('google_sheet_fields' in body) return 'sheet';
+  if ('s3_fields' in body) return 's3';
+  return 'email';
+}

@@ -1,0 +1,134 @@
+import { defineVerb } from '../../command.js';
+import type { Ctx } from '../../context.js';
+import type { Column } from '../../output/types.js';
+import { CancelledError, UsageError } from '../../errors.js';
+import { optionalInt } from '../../validate/index.js';
+import { printPlanned } from '../../io/dry-run.js';
+import { AUTO_RESET_PATH, getAutoReset, setAutoReset, type AutoReset, type AutoResetUpdate } from '../../api/billing.js';
+
+const pct = (v: unknown) => (typeof v === 'number' ? `${Number.isInteger(v) ? v : v.toFixed(2)}%` : 'n/a');
+
+// Terminal view: each field with what it means. CSV/TSV/JSON keep the raw values.
+function humanColumns(s: AutoReset): Column[] {
+  return [
+    { key: 'enabled', header: 'enabled', format: (v) => (v === true ? 'yes — resets fire automatically' : 'no — nothing is charged automatically') },
+    { key: 'threshold_pct', header: 'threshold_pct', format: (v) => `${pct(v)} — a reset fires when usage goes above this share of the plan's credits` },
+    {
+      key: 'max_resets_per_24h',
+      header: 'max_resets_per_24h',
+      format: (v) => `${v} — at most ${v} reset${v === 1 ? '' : 's'} in any rolling 24 hours`,
+    },
+    { key: 'resets_used_in_window', header: 'resets_used_in_window', format: (v) => `${v} of ${s.max_resets_per_24h} used in the current 24-hour window` },
+    {
+      key: 'window_resets_at',
+      header: 'window_resets_at',
+      format: (v) => (typeof v === 'string' ? `${v} — when the rolling 24-hour window frees up` : 'none — no reset in the last 24 hours'),
+    },
+    {
+      key: 'current_usage_pct',
+      header: 'current_usage_pct',
+      format: (v) =>
+        typeof v === 'number'
+          ? `${pct(v)} of the plan's credits (threshold ${pct(s.threshold_pct)}${v > s.threshold_pct ? ', ABOVE it' : ''})`
+          : 'n/a — no active subscription',
+    },
+  ];
+}
+
+async function show(ctx: Ctx, s: AutoReset, title: string): Promise<void> {
+  const table = ctx.outputSettings().format === 'table';
+  await ctx.out.record(s, { title, columns: table ? humanColumns(s) : undefined });
+  if (table) ctx.out.info('Each reset renews the plan at once and charges the card on file; consumed credits return to zero.');
+}
+
+/** Whether a POST can charge more than the current setting could: that is what needs a yes. */
+function raisesCharges(before: AutoReset, after: Required<AutoResetUpdate>): boolean {
+  if (!after.enabled) return false;
+  return (
+    !before.enabled ||
+    after.threshold_pct < before.threshold_pct ||
+    after.max_resets_per_24h > before.max_resets_per_24h ||
+    (typeof before.current_usage_pct === 'number' && before.current_usage_pct > after.threshold_pct)
+  );
+}
+
+export default defineVerb({
+  name: 'auto-reset',
+  summary: 'Show or set the automatic billing reset (renews the plan and charges the card when usage crosses a threshold)',
+  description:
+    'Without flags: shows the settings (GET /v1/plans/auto-reset) and what each field means.\n\n' +
+    'With flags: reads the settings, then writes them (POST /v1/plans/auto-reset). `enabled` stays as it is unless ' +
+    '--enable or --disable is given; --threshold (1-100, percent of the plan\'s credits) and --max-resets (1-10 per ' +
+    'rolling 24 hours) are checked before any request.\n\n' +
+    'Every reset renews the plan at once and charges the card on file. A change that can charge more than before ' +
+    '(turning it on, a lower threshold, more resets per day, or usage already above the threshold) asks for ' +
+    'confirmation on a terminal; scripts must pass --yes (without a terminal and without --yes nothing is sent, exit 2). ' +
+    'When usage is already above the threshold, a warning says that a reset, and a charge, fires at once. ' +
+    'Answering "no" sends nothing and exits 1.\n\n' +
+    'The POST is never retried: if it fails in a way that leaves the outcome unknown, the error says so; check with ' +
+    '`sq billing auto-reset` before trying again. --json prints exactly the API object.',
+  options: [
+    { flags: '--enable', description: 'turn automatic resets on (asks for confirmation; --yes in scripts)' },
+    { flags: '--disable', description: 'turn automatic resets off' },
+    { flags: '--threshold <pct>', description: 'usage percentage that triggers a reset (integer 1-100)' },
+    { flags: '--max-resets <n>', description: 'maximum resets in any rolling 24 hours (integer 1-10)' },
+  ],
+  examples: [
+    'sq billing auto-reset',
+    'sq billing auto-reset --enable --threshold 80 --max-resets 2',
+    'sq billing auto-reset --enable --threshold 90 --yes --json',
+    'sq billing auto-reset --disable',
+    'sq billing auto-reset --threshold 95 --dry-run',
+  ],
+  async run(ctx, _args, opts) {
+    if (opts.enable && opts.disable) throw new UsageError('--enable and --disable cannot be used together');
+    const threshold = optionalInt('--threshold', opts.threshold, 1, 100);
+    const maxResets = optionalInt('--max-resets', opts.maxResets, 1, 10);
+    const http = await ctx.http();
+    const before = await getAutoReset(http);
+    const changing = opts.enable || opts.disable || threshold !== undefined || maxResets !== undefined;
+    if (!changing) {
+      await show(ctx, before, 'Automatic billing reset');
+      return;
+    }
+
+    const body: AutoResetUpdate = { enabled: opts.enable ? true : opts.disable ? false : before.enabled === true };
+    if (threshold !== undefined) body.threshold_pct = threshold;
+    if (maxResets !== undefined) body.max_resets_per_24h = maxResets;
+    const after = {
+      enabled: body.enabled,
+      threshold_pct: threshold ?? before.threshold_pct,
+      max_resets_per_24h: maxResets ?? before.max_resets_per_24h,
+    };
+    const usage = before.current_usage_pct;
+    const firesNow = after.enabled && typeof usage === 'number' && usage > after.threshold_pct;
+    if (firesNow) {
+      ctx.out.warn(
+        `current usage is ${pct(usage)}, above the ${pct(after.threshold_pct)} threshold: a reset fires as soon as ` +
+          'this is saved, and the card on file is charged for a plan renewal right away.',
+      );
+    }
+    if (ctx.globals.dryRun) {
+      printPlanned(ctx, [{ method: 'POST', path: AUTO_RESET_PATH, body }]);
+      return;
+    }
+    if (raisesCharges(before, after) && !ctx.globals.yes) {
+      const p = await ctx.prompter();
+      const what = before.enabled ? 'Update automatic billing reset' : 'Enable automatic billing reset';
+      const ok = await p.confirm(
+        `${what} (threshold ${after.threshold_pct}%, up to ${after.max_resets_per_24h} per 24 h)? ` +
+          `Each reset charges the card on file${firesNow ? ', and one fires now' : ''}.`,
+        { default: false, flag: '--yes' },
+      );
+      if (!ok) throw new CancelledError('cancelled: nothing was sent, the setting is unchanged');
+    }
+
+    const saved = await setAutoReset(http, body);
+    const resetsBefore = typeof before.resets_used_in_window === 'number' ? before.resets_used_in_window : 0;
+    await show(ctx, saved, 'Automatic billing reset (saved)');
+    ctx.out.success(saved.enabled ? `Automatic billing reset is on at ${pct(saved.threshold_pct)}` : 'Automatic billing reset is off');
+    if (typeof saved.resets_used_in_window === 'number' && saved.resets_used_in_window > resetsBefore) {
+      ctx.out.warn('a reset fired just now: the plan renewed and the card on file was charged.');
+    }
+  },
+});

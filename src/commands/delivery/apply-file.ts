@@ -1,0 +1,233 @@
+// The `sq delivery apply` file: parsed, ${ENV}-expanded and validated as a whole before any request, with the path
+// of every bad field (squids."Paris restaurants".webhook.events[1]) in the error.
+import { UsageError } from '../../errors.js';
+import { RUN_EVENTS, type RunEventName } from '../../validate/index.js';
+import { eventsObject, type DeliveryBody } from '../../api/delivery.js';
+
+export interface SquidPlan {
+  /** The squid as written in the file: name, prefix or hash. */
+  ref: string;
+  bodies: DeliveryBody[];
+}
+
+export interface ApplyFile {
+  squids: SquidPlan[];
+  /** Every secret value read from the environment, so any message can be scrubbed of them. */
+  secrets: string[];
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const ALLOWED: Record<string, string[]> = {
+  sftp: ['host', 'port', 'username', 'password', 'directory', 'active'],
+  webhook: ['url', 'events', 'retry', 'active'],
+  email: ['address', 'notifications'],
+  sheet: ['url', 'append', 'active'],
+  s3: ['bucket', 'target_path', 'access_key', 'secret_key', 'active'],
+};
+const SECRET_FIELDS = new Set(['sftp.password', 's3.access_key', 's3.secret_key']);
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const WHOLE_ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+function key(k: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `.${k}` : `.${JSON.stringify(k)}`;
+}
+
+class Checker {
+  problems: string[] = [];
+  secrets: string[] = [];
+  constructor(private readonly env: Record<string, string | undefined>) {}
+
+  bad(path: string, msg: string): undefined {
+    this.problems.push(`${path}: ${msg}`);
+    return undefined;
+  }
+
+  /** Expands ${VAR}; secrets must be exactly one reference, so they never sit in the file in clear. */
+  expand(path: string, v: string, secret: boolean): string | undefined {
+    if (secret && !WHOLE_ENV_REF.test(v.trim())) {
+      return this.bad(path, 'secrets are not accepted in the file; write an environment reference like ${SFTP_PASSWORD}');
+    }
+    let missing: string | null = null;
+    const out = v.replace(ENV_REF, (_, name: string) => {
+      const val = this.env[name];
+      if (val === undefined || val === '') missing ??= name;
+      return val ?? '';
+    });
+    if (missing) return this.bad(path, `environment variable ${missing} is not set or empty`);
+    if (secret) this.secrets.push(out);
+    return out;
+  }
+
+  str(o: Obj, path: string, k: string, opts: { required?: boolean; secret?: boolean; allowEmpty?: boolean } = {}): string | undefined {
+    const v = o[k];
+    const p = `${path}.${k}`;
+    if (v === undefined || v === null) return opts.required ? this.bad(p, 'is required') : undefined;
+    if (typeof v !== 'string' && typeof v !== 'number') return this.bad(p, `must be a string (got ${typeof v})`);
+    const s = this.expand(p, String(v), !!opts.secret);
+    if (s === undefined) return undefined;
+    if (!opts.allowEmpty && s.trim() === '') return this.bad(p, 'must not be empty');
+    return s;
+  }
+
+  bool(o: Obj, path: string, k: string, def: boolean): boolean {
+    const v = o[k];
+    if (v === undefined || v === null) return def;
+    if (typeof v !== 'boolean') {
+      this.bad(`${path}.${k}`, `must be true or false (got ${JSON.stringify(v)})`);
+      return def;
+    }
+    return v;
+  }
+
+  port(o: Obj, path: string): number | undefined {
+    const v = o.port;
+    if (v === undefined || v === null) return 22;
+    const n = typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 65535) {
+      return this.bad(`${path}.port`, `must be an integer from 1 to 65535 (got ${JSON.stringify(v)})`);
+    }
+    return n;
+  }
+
+  url(o: Obj, path: string, k: string): string | undefined {
+    const s = this.str(o, path, k, { required: true });
+    if (s === undefined) return undefined;
+    try {
+      const u = new URL(s);
+      if (u.protocol === 'http:' || u.protocol === 'https:') return s;
+    } catch {
+      // reported below
+    }
+    return this.bad(`${path}.${k}`, `must be an http(s) URL (got ${JSON.stringify(s)})`);
+  }
+
+  events(o: Obj, path: string): RunEventName[] | undefined {
+    const v = o.events;
+    const p = `${path}.events`;
+    if (v === undefined || v === null) return this.bad(p, `is required: a list of ${RUN_EVENTS.join(', ')} (or "all")`);
+    if (v === 'all') return [...RUN_EVENTS];
+    const list = typeof v === 'string' ? v.split(',').map((s) => s.trim()) : v;
+    if (!Array.isArray(list)) return this.bad(p, `must be a list of ${RUN_EVENTS.join(', ')}`);
+    const out: RunEventName[] = [];
+    list.forEach((e, i) => {
+      if (typeof e === 'string' && (RUN_EVENTS as readonly string[]).includes(e)) out.push(e as RunEventName);
+      else this.bad(`${p}[${i}]`, `unknown event ${JSON.stringify(e)}; allowed: ${RUN_EVENTS.join(', ')}`);
+    });
+    return out;
+  }
+
+  unknownKeys(o: Obj, path: string, allowed: string[]) {
+    for (const k of Object.keys(o)) {
+      if (!allowed.includes(k)) this.bad(`${path}${key(k)}`, `unknown field; allowed: ${allowed.join(', ')}`);
+    }
+  }
+}
+
+function channelBody(c: Checker, channel: string, v: unknown, path: string): DeliveryBody | undefined {
+  if (channel === 'email' && typeof v === 'string') v = { address: v };
+  if (!isObj(v)) return c.bad(path, `must be a mapping of ${ALLOWED[channel].join(', ')}`);
+  c.unknownKeys(v, path, ALLOWED[channel]);
+  const before = c.problems.length;
+  let body: DeliveryBody | undefined;
+  switch (channel) {
+    case 'sftp': {
+      const f = {
+        host: c.str(v, path, 'host', { required: true }),
+        port: c.port(v, path),
+        username: c.str(v, path, 'username', { required: true }),
+        password: c.str(v, path, 'password', { required: true, secret: true }),
+        directory: c.str(v, path, 'directory', { required: true }),
+        is_active: c.bool(v, path, 'active', true),
+      };
+      body = { ftp_fields: f as never };
+      break;
+    }
+    case 'webhook': {
+      const url = c.url(v, path, 'url');
+      const events = c.events(v, path);
+      body = { webhook_fields: { url: url as string, is_active: c.bool(v, path, 'active', true), retry: c.bool(v, path, 'retry', true), events: eventsObject(events ?? []) } };
+      break;
+    }
+    case 'email': {
+      const address = c.str(v, path, 'address', { required: true });
+      if (address !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) c.bad(`${path}.address`, `must be an e-mail address (got ${JSON.stringify(address)})`);
+      body = { email: address as string, notifications: c.bool(v, path, 'notifications', true) };
+      break;
+    }
+    case 'sheet':
+      body = { google_sheet_fields: { url: c.url(v, path, 'url') as string, append: c.bool(v, path, 'append', false), is_active: c.bool(v, path, 'active', true) } };
+      break;
+    case 's3': {
+      const s3 = {
+        bucket: c.str(v, path, 'bucket', { required: true }) as string,
+        target_path: (c.str(v, path, 'target_path', { allowEmpty: true }) ?? '').replace(/^\/+|\/+$/g, ''),
+        is_active: c.bool(v, path, 'active', true),
+      } as Extract<DeliveryBody, { s3_fields: unknown }>['s3_fields'];
+      const ak = c.str(v, path, 'access_key', { secret: true });
+      const sk = c.str(v, path, 'secret_key', { secret: true });
+      if ((v.access_key === undefined) !== (v.secret_key === undefined)) c.bad(path, 'access_key and secret_key go together: give both, or neither');
+      if (ak !== undefined) s3.aws_access_key = ak;
+      if (sk !== undefined) s3.aws_secret_key = sk;
+      body = { s3_fields: s3 };
+      break;
+    }
+  }
+  return c.problems.length === before ? body : undefined;
+}
+
+/** Validates a parsed document. Every problem is collected; the first is the message, the rest are details. */
+export function checkApplyDocument(doc: unknown, env: Record<string, string | undefined>): ApplyFile {
+  const c = new Checker(env);
+  const squids: SquidPlan[] = [];
+  if (!isObj(doc)) {
+    c.bad('(top level)', 'must be a mapping with a "squids" key');
+  } else {
+    c.unknownKeys(doc, '', ['squids', 'version']);
+    if (doc.version !== undefined && doc.version !== 1) c.bad('version', 'only version 1 exists');
+    if (!isObj(doc.squids)) {
+      c.bad('squids', 'is required: a mapping from squid (name, hash prefix or hash) to its delivery channels');
+    } else if (Object.keys(doc.squids).length === 0) {
+      c.bad('squids', 'lists no squid');
+    } else {
+      for (const [ref, channels] of Object.entries(doc.squids)) {
+        const path = `squids${key(ref)}`;
+        if (ref.trim() === '') c.bad(path, 'the squid reference must not be empty');
+        if (!isObj(channels) || Object.keys(channels).length === 0) {
+          c.bad(path, `must be a mapping of one or more channels: ${Object.keys(ALLOWED).join(', ')}`);
+          continue;
+        }
+        const bodies: DeliveryBody[] = [];
+        for (const [ch, v] of Object.entries(channels)) {
+          if (!(ch in ALLOWED)) {
+            c.bad(`${path}${key(ch)}`, `unknown channel; allowed: ${Object.keys(ALLOWED).join(', ')}`);
+            continue;
+          }
+          const b = channelBody(c, ch, v, `${path}.${ch}`);
+          if (b) bodies.push(b);
+        }
+        squids.push({ ref, bodies });
+      }
+    }
+  }
+  if (c.problems.length) {
+    const [first, ...rest] = c.problems;
+    throw new UsageError(`invalid delivery file: ${first}`, { details: rest.map((p) => `  also: ${p}`) });
+  }
+  return { squids, secrets: c.secrets };
+}
+
+export async function parseApplyText(text: string, file: string): Promise<unknown> {
+  const { parseDocument } = await import('yaml');
+  // JSON is valid YAML, so one parser reads both.
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+  if (doc.errors.length) {
+    const e = doc.errors[0];
+    const where = e.linePos?.[0] ? `${file}:${e.linePos[0].line}:${e.linePos[0].col}` : file;
+    throw new UsageError(`${where}: cannot parse the delivery file: ${e.message.split('\n')[0]}`);
+  }
+  return doc.toJS();
+}
+
+export const SECRET_FIELD_NAMES = [...SECRET_FIELDS];

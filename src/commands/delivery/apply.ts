@@ -1,0 +1,206 @@
+import { readFile } from 'node:fs/promises';
+import { defineVerb } from '../../command.js';
+import type { Ctx } from '../../context.js';
+import { ApiError, PartialFailureError, SqError, UsageError } from '../../errors.js';
+import { readAllStdin } from '../../io/stdin.js';
+import { printPlanned, type PlannedRequest } from '../../io/dry-run.js';
+import { redactText } from '../../output/secrets.js';
+import { channelOf, deliveryPath, diffDelivery, postDelivery, storedDelivery, type Channel } from '../../api/delivery.js';
+import { checkApplyDocument, parseApplyText, type SquidPlan } from './apply-file.js';
+import { findSquid, getSquidRecord } from './common.js';
+
+type ChannelStatus = 'changed' | 'unchanged' | 'would change' | 'failed';
+
+interface SquidReport {
+  ref: string;
+  id: string | null;
+  name: string | null;
+  status: 'changed' | 'unchanged' | 'would change' | 'failed';
+  channels: Partial<Record<Channel, { status: ChannelStatus; fields: string[]; unverified: string[]; error?: string }>>;
+  error?: string;
+}
+
+const FILE_HELP = `File format (YAML or JSON):
+
+  version: 1                        # optional
+  squids:
+    "Paris restaurants":            # squid name, unique hash prefix or full hash
+      sftp:    { host: sftp.example.com, port: 22, username: deploy,
+                 password: \${SFTP_PASSWORD}, directory: /upload, active: true }
+      webhook: { url: https://ci.example.com/hook, events: [run.done, run.error],
+                 retry: true, active: true }
+      email:   { address: ops@example.com, notifications: true }
+      sheet:   { url: https://docs.google.com/spreadsheets/d/ID/edit, append: false, active: true }
+      s3:      { bucket: my-exports, target_path: paris,
+                 access_key: \${AWS_ACCESS_KEY_ID}, secret_key: \${AWS_SECRET_ACCESS_KEY}, active: true }
+
+Defaults: port 22, active true, retry true, notifications true, append false. events takes a list, a
+comma-separated string or "all"; every event not listed is unsubscribed.
+
+\${NAME} in any value is replaced by that environment variable; a missing or empty one is an error (exit 2)
+before any request. Secrets (sftp.password, s3.access_key, s3.secret_key) must be a single \${NAME}
+reference: a literal secret in the file is refused, so the file can be committed.
+
+The whole file is validated first; errors name the bad field, e.g. squids."Paris restaurants".webhook.events[1].
+Then, for each squid, the stored configuration is read (GET /v1/squids/{hash}) and only channels that differ are
+sent (POST /v1/delivery?squid=). Running apply twice sends nothing the second time.
+
+Secrets: when the service returns the stored password/keys, they are compared too. When it does not (or
+returns them masked), they cannot be compared: a channel whose other fields match is left unchanged and
+reported as "not compared". Use --force to send every channel anyway, e.g. after rotating a password.
+
+Report: one line per squid on stderr (changed / unchanged / failed); with --json, a summary object on stdout.
+Exit 0 when all squids succeeded, 8 when some failed and others succeeded, and the error's own code when all failed.`;
+
+export default defineVerb({
+  name: 'apply',
+  summary: 'Apply delivery settings for many squids from a YAML/JSON file (idempotent, for CI)',
+  description: `Declarative delivery configuration: describe the wanted state in a file; apply sends only what differs.\n\n${FILE_HELP}`,
+  options: [
+    { flags: '-f, --file <file>', description: 'the YAML or JSON file ("-" reads stdin)' },
+    { flags: '--force', description: 'send every channel in the file even when it looks unchanged' },
+  ],
+  examples: [
+    'SFTP_PASSWORD=... sq delivery apply -f delivery.yaml',
+    'sq delivery apply -f delivery.yaml --dry-run',
+    'sq delivery apply -f delivery.json --json',
+  ],
+  async run(ctx, _args, opts) {
+    const file = opts.file;
+    if (typeof file !== 'string' || file === '') throw new UsageError('-f/--file is required: the YAML or JSON delivery file ("-" for stdin)');
+    let text: string;
+    try {
+      text = file === '-' ? await readAllStdin(ctx.io.stdin) : await readFile(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    }
+    const plan = checkApplyDocument(await parseApplyText(text, file === '-' ? '<stdin>' : file), ctx.env);
+    const scrub = (s: string) => redactText(s, plan.secrets);
+
+    const http = await ctx.http();
+    const reports: SquidReport[] = [];
+    const planned: PlannedRequest[] = [];
+    const errors: SqError[] = [];
+    for (const sq of plan.squids) {
+      const r = await applySquid(ctx, http, sq, !!opts.force, planned);
+      if (r.error) {
+        r.error = scrub(r.error);
+        errors.push(r.err!);
+      }
+      delete r.err;
+      for (const c of Object.values(r.channels)) if (c.error) c.error = scrub(c.error);
+      reports.push(r);
+      reportLine(ctx, r);
+    }
+
+    if (ctx.globals.dryRun) {
+      printPlanned(ctx, planned);
+    } else {
+      await writeSummary(ctx, reports);
+    }
+
+    const failed = reports.filter((r) => r.status === 'failed');
+    if (failed.length === 0) return;
+    const details = failed.map((r) => `  ${r.ref}: ${r.error}`);
+    if (failed.length < reports.length) {
+      throw new PartialFailureError(`${failed.length} of ${reports.length} squids failed; the others were applied`, { details });
+    }
+    if (reports.length === 1 && errors[0]) {
+      errors[0].message = scrub(errors[0].message);
+      throw errors[0];
+    }
+    throw new ApiError(`all ${reports.length} squids failed`, { details });
+  },
+});
+
+async function applySquid(
+  ctx: Ctx,
+  http: Awaited<ReturnType<Ctx['http']>>,
+  sq: SquidPlan,
+  force: boolean,
+  planned: PlannedRequest[],
+): Promise<SquidReport & { err?: SqError }> {
+  const report: SquidReport & { err?: SqError } = { ref: sq.ref, id: null, name: null, status: 'unchanged', channels: {} };
+  try {
+    const squid = await findSquid(http, sq.ref);
+    report.id = squid.id;
+    const record = await getSquidRecord(http, squid.id);
+    report.name = typeof record.name === 'string' ? record.name : squid.name || null;
+    const current = storedDelivery(record);
+    for (const body of sq.bodies) {
+      const channel = channelOf(body);
+      const diff = diffDelivery(body, current);
+      const changed = force || diff.fields.length > 0;
+      if (!changed) {
+        report.channels[channel] = { status: 'unchanged', ...diff };
+        continue;
+      }
+      if (ctx.globals.dryRun) {
+        planned.push({ method: 'POST', path: deliveryPath(squid.id), body });
+        report.channels[channel] = { status: 'would change', ...diff };
+        continue;
+      }
+      try {
+        await postDelivery(http, squid.id, body);
+        report.channels[channel] = { status: 'changed', ...diff };
+      } catch (err) {
+        if (!(err instanceof SqError)) throw err;
+        report.channels[channel] = { status: 'failed', ...diff, error: err.message };
+        report.err ??= err;
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof SqError)) throw err;
+    report.err = err;
+    report.error = err.message;
+  }
+  const statuses = Object.values(report.channels).map((c) => c.status);
+  if (report.err) {
+    report.status = 'failed';
+    report.error ??= Object.entries(report.channels).filter(([, c]) => c.error).map(([k, c]) => `${k}: ${c.error}`).join('; ');
+  } else if (statuses.includes('changed')) report.status = 'changed';
+  else if (statuses.includes('would change')) report.status = 'would change';
+  return report;
+}
+
+function reportLine(ctx: Ctx, r: SquidReport) {
+  const s = ctx.out.errStyle;
+  const who = r.name && r.name !== r.ref ? `${r.ref} (${r.id})` : r.id && r.id !== r.ref ? `${r.ref} (${r.id})` : r.ref;
+  const parts = Object.entries(r.channels).map(([ch, c]) => {
+    const what = c.status === 'changed' || c.status === 'would change' ? `${c.status} (${c.fields.join(', ')})` : c.status;
+    return `${ch} ${what}${c.unverified.length ? ` [${c.unverified.join(', ')} not compared]` : ''}`;
+  });
+  if (r.status === 'failed') {
+    ctx.out.info(`${s.red('✗')} ${who}: failed: ${r.error}${parts.length ? ` — ${parts.join(', ')}` : ''}`, { force: true });
+    return;
+  }
+  const mark = r.status === 'unchanged' ? s.dim('=') : s.green('✓');
+  ctx.out.info(`${mark} ${who}: ${r.status}${parts.length ? ` — ${parts.join(', ')}` : ''}`);
+}
+
+async function writeSummary(ctx: Ctx, reports: SquidReport[]) {
+  const count = (st: string) => reports.filter((r) => r.status === st).length;
+  const fmt = ctx.outputSettings().format;
+  if (fmt === 'json') {
+    await ctx.out.record(
+      { changed: count('changed'), unchanged: count('unchanged'), failed: count('failed'), squids: reports },
+      { maskSecrets: true },
+    );
+    return;
+  }
+  const rows = reports.flatMap((r) => {
+    const chans = Object.entries(r.channels);
+    if (chans.length === 0) return [{ squid: r.ref, id: r.id ?? '', channel: '', status: r.status, fields: '', error: r.error ?? '' }];
+    return chans.map(([ch, c]) => ({
+      squid: r.ref,
+      id: r.id ?? '',
+      channel: ch,
+      status: c.status,
+      fields: c.fields.join(','),
+      error: c.error ?? '',
+    }));
+  });
+  await ctx.out.list(rows, {
+    columns: [{ key: 'squid' }, { key: 'id' }, { key: 'channel' }, { key: 'status' }, { key: 'fields' }, { key: 'error' }],
+  });
+}

@@ -1,0 +1,115 @@
+// What the delivery verbs share: squid lookup, the --active/--inactive pair, and secrets that must never come from
+// argv (visible in `ps` and shell history) and never leave in an error message.
+import type { Ctx } from '../../context.js';
+import type { HttpClient } from '../../api/http.js';
+import type { OptionSpec } from '../../command.js';
+import { SqError, UsageError } from '../../errors.js';
+import { readAllStdin } from '../../io/stdin.js';
+import { redactText } from '../../output/secrets.js';
+import { isObj } from '../../api/delivery.js';
+import { flatten } from '../../output/fields.js';
+import type { Column } from '../../output/types.js';
+import { resolveSquid } from '../../api/resolve.js';
+
+export interface SquidRef {
+  id: string;
+  name: string;
+  record: Record<string, unknown>;
+}
+
+/** Full hash, unique prefix or exact name (src/api/resolve.ts, shared with the other nouns). */
+export async function findSquid(http: HttpClient, ref: string): Promise<SquidRef> {
+  return resolveSquid(http, ref);
+}
+
+/** The full squid record, which is where the stored delivery config lives (there is no GET /delivery). */
+export async function getSquidRecord(http: HttpClient, id: string): Promise<Record<string, unknown>> {
+  const rec = await http.get<unknown>(`/v1/squids/${encodeURIComponent(id)}`);
+  return isObj(rec) ? rec : {};
+}
+
+export const SQUID_OPTION: OptionSpec = { flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name' };
+
+export const ACTIVE_OPTIONS: OptionSpec[] = [
+  { flags: '--active', description: 'enable this delivery', defaultText: 'active' },
+  { flags: '--inactive', description: 'keep the configuration but disable this delivery' },
+];
+
+export function activeFlag(opts: Record<string, unknown>): boolean {
+  if (opts.active && opts.inactive) throw new UsageError('--active and --inactive cannot be used together');
+  return !opts.inactive;
+}
+
+/** A hidden --password option, so that passing one is explained instead of "unknown option". */
+export const ARGV_PASSWORD_TRAP: OptionSpec = { flags: '--password <password>', description: 'not accepted: see --password-stdin', hidden: true };
+
+export function rejectArgvSecret(opts: Record<string, unknown>, flag: string, instead: string): void {
+  const key = flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  if (opts[key] !== undefined) {
+    // The value is deliberately not echoed: it is a secret that is already in the shell history.
+    throw new UsageError(
+      `${flag} is not accepted: a secret on the command line is visible to other users (ps) and stays in your shell history. ` +
+        `Use ${instead} instead, and consider changing the secret you just typed`,
+    );
+  }
+}
+
+/** The SFTP password: --password-env VAR, --password-stdin (a hidden prompt when stdin is a terminal). */
+export async function readPassword(ctx: Ctx, opts: Record<string, unknown>, required: boolean): Promise<string | undefined> {
+  rejectArgvSecret(opts, '--password', '--password-stdin (pipe it in) or --password-env VAR');
+  const fromEnv = opts.passwordEnv;
+  if (fromEnv !== undefined && opts.passwordStdin) throw new UsageError('--password-stdin and --password-env cannot be used together');
+  if (typeof fromEnv === 'string') return envSecret(ctx, '--password-env', fromEnv);
+  if (opts.passwordStdin) {
+    if (ctx.io.stdinIsTTY && ctx.canPrompt()) {
+      const p = await ctx.prompter();
+      const pw = await p.password('SFTP password (input is hidden):', { flag: '--password-env VAR' });
+      if (!pw) throw new UsageError('no password entered');
+      return pw;
+    }
+    // One trailing newline is what `echo` adds; anything else belongs to the password.
+    const pw = (await readAllStdin(ctx.io.stdin)).replace(/\r?\n$/, '');
+    if (!pw) throw new UsageError('--password-stdin: nothing on stdin (e.g. `printf %s "$SFTP_PASSWORD" | sq delivery sftp ... --password-stdin`)');
+    return pw;
+  }
+  if (required) {
+    throw new UsageError('the SFTP password is required: pipe it in with --password-stdin, or name an environment variable with --password-env VAR (never on the command line)');
+  }
+  return undefined;
+}
+
+export function envSecret(ctx: Ctx, flag: string, name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    throw new UsageError(`${flag} takes the NAME of an environment variable (e.g. ${flag} SFTP_PASSWORD), got an invalid name`);
+  }
+  const v = ctx.env[name];
+  if (v === undefined || v === '') throw new UsageError(`${flag}: environment variable ${name} is not set or empty`);
+  return v;
+}
+
+/** Runs `fn`; any error it throws has every known secret removed from its message and details. */
+export async function redactingErrors<T>(secrets: (string | undefined)[], fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const known = secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
+    if (err instanceof SqError && known.length) {
+      err.message = redactText(err.message, known);
+      err.details = err.details.map((d) => redactText(d, known));
+    }
+    throw err;
+  }
+}
+
+export function shortId(id: string): string {
+  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
+}
+
+/**
+ * The API's echo of a delivery config: JSON formats keep the response as it is; tables and CSV/TSV get one
+ * column per leaf field ("host", "events.run.done"), since a nested object would otherwise be one JSON cell.
+ */
+export async function showEcho(ctx: Ctx, res: Record<string, unknown>, title: string): Promise<void> {
+  const cols: Column[] = flatten(res).map(([key]) => ({ key, header: key.replace(/^(ftp|webhook|google_sheet|s3)_fields\./, '') }));
+  await ctx.out.record(res, { title, columns: cols });
+}

@@ -1,0 +1,54 @@
+import { defineVerb } from '../../command.js';
+import { nonEmpty, requireFlag } from '../../validate/index.js';
+import { deliveryPath, postDelivery, type S3Fields } from '../../api/delivery.js';
+import { printPlanned } from '../../io/dry-run.js';
+import { UsageError } from '../../errors.js';
+import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, envSecret, findSquid, redactingErrors, rejectArgvSecret, showEcho } from './common.js';
+
+export default defineVerb({
+  name: 's3',
+  summary: 'Upload a squid\'s results to an S3 bucket (POST /v1/delivery)',
+  description:
+    'Configures S3 delivery for one squid: files go to s3://<bucket>/<target-path>/<file>.csv. AWS keys are read ' +
+    'from the environment variables named by --access-key-env and --secret-key-env (both or neither; never on the ' +
+    'command line). Without keys the bucket must be publicly writable. Active unless --inactive.',
+  options: [
+    SQUID_OPTION,
+    { flags: '--bucket <bucket>', description: 'bucket name' },
+    { flags: '--target-path <path>', description: 'folder inside the bucket ("" for the top)' },
+    { flags: '--access-key-env <VAR>', description: 'environment variable holding the AWS access key id' },
+    { flags: '--secret-key-env <VAR>', description: 'environment variable holding the AWS secret access key' },
+    { flags: '--access-key <key>', description: 'not accepted: see --access-key-env', hidden: true },
+    { flags: '--secret-key <key>', description: 'not accepted: see --secret-key-env', hidden: true },
+    ...ACTIVE_OPTIONS,
+  ],
+  examples: [
+    'sq delivery s3 --squid "Paris restaurants" --bucket my-exports --target-path paris --access-key-env AWS_ACCESS_KEY_ID --secret-key-env AWS_SECRET_ACCESS_KEY',
+    'sq delivery s3 --squid 3f2a --bucket public-drop --target-path ""',
+  ],
+  async run(ctx, _args, opts) {
+    rejectArgvSecret(opts, '--access-key', '--access-key-env VAR');
+    rejectArgvSecret(opts, '--secret-key', '--secret-key-env VAR');
+    const squidRef = nonEmpty('--squid', requireFlag(opts, '--squid', 'the squid to configure (hash, prefix or name)'));
+    const bucket = nonEmpty('--bucket', requireFlag(opts, '--bucket', 'the bucket name'));
+    if (typeof opts.targetPath !== 'string') throw new UsageError('--target-path is required (pass "" for the top of the bucket)');
+    if ((opts.accessKeyEnv === undefined) !== (opts.secretKeyEnv === undefined)) {
+      throw new UsageError('--access-key-env and --secret-key-env go together: give both, or neither for a publicly writable bucket');
+    }
+    const s3: S3Fields = { bucket, target_path: opts.targetPath.replace(/^\/+|\/+$/g, ''), is_active: activeFlag(opts) };
+    if (typeof opts.accessKeyEnv === 'string') s3.aws_access_key = envSecret(ctx, '--access-key-env', opts.accessKeyEnv);
+    if (typeof opts.secretKeyEnv === 'string') s3.aws_secret_key = envSecret(ctx, '--secret-key-env', opts.secretKeyEnv as string);
+    const body = { s3_fields: s3 };
+    await redactingErrors([s3.aws_access_key, s3.aws_secret_key], async () => {
+      const http = await ctx.http();
+      const squid = await findSquid(http, squidRef);
+      if (ctx.globals.dryRun) {
+        printPlanned(ctx, [{ method: 'POST', path: deliveryPath(squid.id), body }]);
+        return;
+      }
+      const res = await postDelivery(http, squid.id, body);
+      await showEcho(ctx, res, `S3 delivery of squid ${squid.name || squid.id}`);
+      ctx.out.success(`S3 delivery configured for squid ${squid.name || squid.id}: s3://${bucket}/${s3.target_path}`);
+    });
+  },
+});

@@ -1,0 +1,70 @@
+import { defineVerb } from '../../command.js';
+import { nonEmpty, portFlag, requireFlag } from '../../validate/index.js';
+import { deliveryPath, postDelivery, type FtpFields } from '../../api/delivery.js';
+import { printPlanned } from '../../io/dry-run.js';
+import {
+  ACTIVE_OPTIONS, ARGV_PASSWORD_TRAP, SQUID_OPTION, activeFlag, findSquid, readPassword, redactingErrors, showEcho,
+} from './common.js';
+
+export const SFTP_LOGIN_OPTIONS = [
+  { flags: '--host <host>', description: 'SFTP server hostname or IP address' },
+  { flags: '--port <port>', description: 'SFTP server port (1-65535)', defaultText: '22' },
+  { flags: '--username <user>', description: 'login user name' },
+  { flags: '--directory <dir>', description: 'target directory; it must already exist (the service does not create it)' },
+  { flags: '--password-stdin', description: 'read the password from stdin (hidden prompt on a terminal)' },
+  { flags: '--password-env <VAR>', description: 'read the password from this environment variable' },
+  ARGV_PASSWORD_TRAP,
+];
+
+/** Host, port, user and directory from flags, validated before any request. */
+export function sftpLoginFlags(opts: Record<string, unknown>): Omit<FtpFields, 'password' | 'is_active'> {
+  return {
+    host: nonEmpty('--host', requireFlag(opts, '--host', 'the SFTP server hostname or IP address')),
+    port: opts.port === undefined ? 22 : portFlag('--port', opts.port),
+    username: nonEmpty('--username', requireFlag(opts, '--username', 'the SFTP login user name')),
+    directory: nonEmpty('--directory', requireFlag(opts, '--directory', 'the target directory on the server (it must already exist)')),
+  };
+}
+
+export const SFTP_HINT =
+  'The directory must already exist on the server (the service does not create it), and the server must accept ' +
+  'connections from the service (firewall / IP allowlist). Check both with `sq delivery test sftp` before relying on it.';
+
+export default defineVerb({
+  name: 'sftp',
+  summary: 'Send a squid\'s run results to an SFTP server (POST /v1/delivery)',
+  description:
+    'Configures SFTP delivery for one squid: after each run the results are uploaded to --directory. Every call ' +
+    'replaces the whole SFTP configuration; --port defaults to 22 and the delivery is active unless --inactive.\n\n' +
+    'The password is never taken from the command line (it would show in `ps` and in your shell history): pipe it ' +
+    'in with --password-stdin, or name an environment variable with --password-env. The API echoes the password ' +
+    'back; sq masks it in every output unless --show-secrets.\n\n' +
+    'The directory must already exist and the server must accept connections from the service. Run ' +
+    '`sq delivery test sftp` with the same flags first.',
+  options: [SQUID_OPTION, ...SFTP_LOGIN_OPTIONS, ...ACTIVE_OPTIONS],
+  examples: [
+    'SFTP_PASSWORD=... sq delivery sftp --squid "Paris restaurants" --host sftp.example.com --username deploy --directory /upload --password-env SFTP_PASSWORD',
+    'printf %s "$SFTP_PASSWORD" | sq delivery sftp --squid 3f2a --host 10.0.0.5 --port 2222 --username deploy --directory /data --password-stdin',
+    'sq delivery sftp --squid "Paris restaurants" --host sftp.example.com --username deploy --directory /upload --password-env SFTP_PASSWORD --inactive',
+  ],
+  async run(ctx, _args, opts) {
+    const squidRef = nonEmpty('--squid', requireFlag(opts, '--squid', 'the squid to configure (hash, prefix or name)'));
+    const login = sftpLoginFlags(opts);
+    const is_active = activeFlag(opts);
+    const password = (await readPassword(ctx, opts, true)) as string;
+    const body = { ftp_fields: { ...login, password, is_active } };
+
+    await redactingErrors([password], async () => {
+      const http = await ctx.http();
+      const squid = await findSquid(http, squidRef);
+      if (ctx.globals.dryRun) {
+        printPlanned(ctx, [{ method: 'POST', path: deliveryPath(squid.id), body }]);
+        return;
+      }
+      const res = await postDelivery(http, squid.id, body);
+      await showEcho(ctx, res, `SFTP delivery of squid ${squid.name || squid.id}`);
+      ctx.out.success(`SFTP delivery ${is_active ? 'active' : 'configured (inactive)'} for squid ${squid.name || squid.id}`);
+      ctx.out.info(SFTP_HINT);
+    });
+  },
+});

@@ -1,0 +1,81 @@
+import { defineVerb } from '../../command.js';
+import type { Column } from '../../output/types.js';
+import { nonEmpty, requireFlag, RUN_EVENTS } from '../../validate/index.js';
+import { storedDelivery, storedEvents } from '../../api/delivery.js';
+import { findSquid, getSquidRecord } from './common.js';
+
+type Rec = Record<string, unknown>;
+
+const onOff = (v: unknown) => (v === true ? 'active' : v === false ? 'inactive' : 'active?');
+
+// One readable line per channel for the terminal; --json keeps the API's objects (secrets masked).
+const COLUMNS: Column[] = [
+  { key: 'squid', header: 'Squid' },
+  { key: 'name', header: 'Name' },
+  {
+    key: 'ftp_fields',
+    header: 'SFTP',
+    format: (v) => {
+      if (!v || typeof v !== 'object') return 'not configured';
+      const f = v as Rec;
+      return `${onOff(f.is_active)}  sftp://${f.username ?? '?'}@${f.host ?? '?'}:${f.port ?? 22}${f.directory ?? ''}`;
+    },
+  },
+  {
+    key: 'webhook_fields',
+    header: 'Webhook',
+    format: (v) => {
+      if (!v || typeof v !== 'object') return 'not configured';
+      const f = v as Rec;
+      const ev = storedEvents(f);
+      const list = ev ? RUN_EVENTS.filter((e) => ev[e]).join(',') || 'no events' : 'events unknown';
+      return `${onOff(f.is_active)}  ${f.url ?? '?'}  [${list}]  ${f.retry === true ? 'retry' : 'no retry'}`;
+    },
+  },
+  {
+    key: 'email',
+    header: 'E-mail',
+    format: (v, r) => (typeof v === 'string' && v ? `${v}  notifications ${r.notifications === true ? 'on' : 'off'}` : 'not configured'),
+  },
+  {
+    key: 'google_sheet_fields',
+    header: 'Google Sheet',
+    format: (v) => {
+      if (!v || typeof v !== 'object') return 'not configured';
+      const f = v as Rec;
+      return `${onOff(f.is_active)}  ${f.url ?? '?'}  ${f.append === true ? 'append' : 'overwrite'}`;
+    },
+  },
+  {
+    key: 's3_fields',
+    header: 'S3',
+    format: (v) => {
+      if (!v || typeof v !== 'object') return 'not configured';
+      const f = v as Rec;
+      const keys = f.aws_access_key ? 'with keys' : 'no keys';
+      return `${onOff(f.is_active)}  s3://${f.bucket ?? '?'}/${f.target_path ?? ''}  ${keys}`;
+    },
+  },
+];
+
+export default defineVerb({
+  name: 'show',
+  summary: 'Show the delivery configuration of a squid (read from GET /v1/squids/{hash})',
+  description:
+    'The service has no endpoint to read delivery settings back, so they are taken from the squid record: ' +
+    'ftp_fields, webhook_fields, google_sheet_fields, s3_fields, email and notifications. Passwords and keys are ' +
+    'masked unless --show-secrets.',
+  options: [{ flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name' }],
+  examples: ['sq delivery show --squid "Paris restaurants"', 'sq delivery show --squid 3f2a --json', 'sq delivery show --squid 3f2a --fields webhook_fields.url'],
+  async run(ctx, _args, opts) {
+    const ref = nonEmpty('--squid', requireFlag(opts, '--squid', 'the squid (hash, prefix or name)'));
+    const http = await ctx.http();
+    const squid = await findSquid(http, ref);
+    const rec = await getSquidRecord(http, squid.id);
+    const d = storedDelivery(rec);
+    const name = typeof rec.name === 'string' ? rec.name : squid.name;
+    const out: Rec = { squid: squid.id, name, ...d };
+    const table = ctx.outputSettings().format === 'table';
+    await ctx.out.record(out, { title: `Delivery of squid ${name || squid.id}`, columns: table ? COLUMNS : undefined });
+  },
+});

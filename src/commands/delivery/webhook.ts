@@ -1,0 +1,54 @@
+import { defineVerb } from '../../command.js';
+import { eventsFlag, httpUrlFlag, nonEmpty, requireFlag, RUN_EVENTS } from '../../validate/index.js';
+import { deliveryPath, eventsObject, postDelivery } from '../../api/delivery.js';
+import { printPlanned } from '../../io/dry-run.js';
+import { UsageError } from '../../errors.js';
+import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, findSquid, showEcho } from './common.js';
+
+export const DEFAULT_EVENTS = 'run.done,run.error';
+
+export default defineVerb({
+  name: 'webhook',
+  summary: 'POST run events of a squid to a URL (POST /v1/delivery)',
+  description:
+    'Configures webhook delivery for one squid: the service POSTs a JSON event to --url when a run starts or ' +
+    `resumes (run.running), pauses (run.paused), finishes (run.done) or crashes (run.error). Every call replaces the ` +
+    `whole webhook configuration and sends all four event booleans: the events not listed are unsubscribed.\n\n` +
+    `Defaults when not given: --events ${DEFAULT_EVENTS}, --retry (up to 3 retries, 15 minutes apart), --active.\n` +
+    'Your endpoint must answer 200, 201 or 202 within 30 seconds. Try it first with `sq delivery test webhook`, ' +
+    'or receive events on this machine with `sq webhook listen`.',
+  options: [
+    SQUID_OPTION,
+    { flags: '--url <url>', description: 'http(s) endpoint that receives the events' },
+    { flags: '--events <list>', description: `comma-separated events to subscribe to: ${RUN_EVENTS.join(', ')}, or "all"`, defaultText: DEFAULT_EVENTS },
+    { flags: '--retry', description: 'retry failed deliveries (up to 3 times, 15 minutes apart)', defaultText: 'on' },
+    { flags: '--no-retry', description: 'do not retry failed deliveries' },
+    ...ACTIVE_OPTIONS,
+  ],
+  examples: [
+    'sq delivery webhook --squid "Paris restaurants" --url https://ci.example.com/hook --events run.done,run.error',
+    'sq delivery webhook --squid 3f2a --url https://example.com/hook --events all --no-retry',
+    'sq delivery webhook --squid "Paris restaurants" --url https://ci.example.com/hook --inactive',
+  ],
+  async run(ctx, _args, opts) {
+    const squidRef = nonEmpty('--squid', requireFlag(opts, '--squid', 'the squid to configure (hash, prefix or name)'));
+    if (opts.url === undefined) throw new UsageError('--url is required: the http(s) endpoint that receives the events');
+    const url = httpUrlFlag('--url', opts.url);
+    const events = eventsFlag('--events', opts.events ?? DEFAULT_EVENTS);
+    const is_active = activeFlag(opts);
+    const retry = opts.retry !== false;
+    const body = { webhook_fields: { url, is_active, retry, events: eventsObject(events) } };
+
+    const http = await ctx.http();
+    const squid = await findSquid(http, squidRef);
+    if (ctx.globals.dryRun) {
+      printPlanned(ctx, [{ method: 'POST', path: deliveryPath(squid.id), body }]);
+      return;
+    }
+    const res = await postDelivery(http, squid.id, body);
+    await showEcho(ctx, res, `Webhook delivery of squid ${squid.name || squid.id}`);
+    ctx.out.success(
+      `Webhook ${is_active ? 'active' : 'configured (inactive)'} for squid ${squid.name || squid.id}: ${events.join(', ')} → ${url}`,
+    );
+  },
+});
