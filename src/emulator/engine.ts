@@ -1,27 +1,17 @@
 // The runs engine: moves runs pending → running (→ paused → running) → uploading → done, or → error,
 // on the business clock, producing deterministic rows, consuming credits and emitting events.
 import type { EmuCore, RunMeta } from './emu.js';
-import { defOf, type CrawlerDef } from './crawlers.js';
-import { generateRowFields, rowsForTask } from './rows.js';
+import { defOf } from './crawlers.js';
+import { candidateAccounts, collect, exhausted, limitCounter } from './collect.js';
+import { rowsForTask } from './rows.js';
 import type { RunEvent } from './types.js';
-import { naiveUs, paramsKey } from './util.js';
+import { RUN_TIMING } from './timing.js';
+import { naiveUs } from './util.js';
 import { runView } from './views.js';
 
 type Rec = Record<string, unknown>;
 
-/** Business-time constants of a run (exported for the report and for tests). */
-export const RUN_TIMING = {
-  /** pending → running */
-  startMs: 1_000,
-  /** each task, one after another */
-  taskMs: 2_000,
-  /** uploading → done (export ready) */
-  finishMs: 1_000,
-  /** paused for an exhausted account limit → resumes (the account's daily counter resets then) */
-  pauseMs: 300_000,
-  /** paused for lack of credits → checks again */
-  creditCheckMs: 60_000,
-} as const;
+export { RUN_TIMING };
 
 export const ACTIVE_STATUSES = ['pending', 'running', 'paused', 'uploading'];
 
@@ -34,14 +24,6 @@ function timersOf(emu: EmuCore): Map<string, number> {
 
 function emit(emu: EmuCore, run: Rec, event: RunEvent): void {
   emu.events.emit('run.event', runView(emu, run), event);
-}
-
-/** Credits charged per row: the crawler's rate plus every enabled paid function. */
-export function ratesFor(def: CrawlerDef, squidParams: Rec): { base: number; functions: Record<string, number> } {
-  const enabled = (squidParams.functions ?? {}) as Record<string, boolean>;
-  const functions: Record<string, number> = {};
-  for (const [name, f] of Object.entries(def.functions)) if (enabled[name]) functions[name] = f.credits_per_function;
-  return { base: def.credits_per_row, functions };
 }
 
 function schedule(emu: EmuCore, runId: string, step: NonNullable<RunMeta['step']>, ms: number): void {
@@ -171,26 +153,6 @@ function pause(emu: EmuCore, run: Rec, reason: string, desc: string, waitMs: num
   schedule(emu, String(run.id), 'resume', waitMs);
 }
 
-/** Accounts a run of this squid may use: the linked ones, else every account of the crawler's type. */
-function candidateAccounts(emu: EmuCore, squid: Rec, def: CrawlerDef): Rec[] {
-  if (!def.account) return [];
-  const linked = Array.isArray(squid.accounts) ? (squid.accounts as string[]) : [];
-  const all = Object.values(emu.state.accounts).filter((a) => a.type === def.account?.type);
-  return linked.length ? all.filter((a) => linked.includes(String(a.id))) : all;
-}
-
-/** The daily-limit counter of an account: the per-day attribute of its user params. */
-function limitCounter(a: Rec): Rec | undefined {
-  const user = ((a.params as Rec | undefined)?.user ?? {}) as Record<string, Rec>;
-  const key = Object.keys(user).find((k) => k !== 'batch' && k !== 'batch_hours');
-  return key ? user[key] : undefined;
-}
-
-function exhausted(a: Rec): boolean {
-  const c = limitCounter(a);
-  return !!c && Number(c.value) >= Number(c.max);
-}
-
 function processNext(emu: EmuCore, run: Rec, meta: RunMeta): void {
   if (run.status !== 'running') return;
   const runId = String(run.id);
@@ -231,33 +193,6 @@ function processNext(emu: EmuCore, run: Rec, meta: RunMeta): void {
   markRunning(emu, runId, meta);
   if (meta.next >= meta.tasks.length) return toUploading(emu, run);
   schedule(emu, runId, 'task', RUN_TIMING.taskMs);
-}
-
-function collect(emu: EmuCore, run: Rec, def: CrawlerDef, squid: Rec, task: Rec, rt: Rec): void {
-  const nowMs = emu.clock.now();
-  const params = task.params as Rec;
-  const count = rowsForTask(params);
-  const fields = generateRowFields(
-    { def, squidParams: (squid.params ?? {}) as Rec, squid: String(squid.id), run: String(run.id), task: String(task.id),
-      basis: paramsKey(params), scrapingTimeMs: nowMs - RUN_TIMING.taskMs },
-    count,
-  );
-  emu.addResults(fields);
-  const rates = ratesFor(def, (squid.params ?? {}) as Rec);
-  const perRow = rates.base + Object.values(rates.functions).reduce((a, b) => a + b, 0);
-  const credits = count * perRow;
-  rt.status = 'completed';
-  rt.ended_at = naiveUs(nowMs);
-  rt.last_result = count;
-  rt.last_page = 1;
-  rt.done_reason = 'completed';
-  rt.last_collection_at = naiveUs(nowMs);
-  run.total_results = Number(run.total_results) + count;
-  run.total_unique_results = run.total_results;
-  run.credit_used = Number(run.credit_used) + credits;
-  emu.state.balance.consumed += credits;
-  emu.markDirty();
-  emu.events.emit('credits.consumed', credits);
 }
 
 function resume(emu: EmuCore, run: Rec, meta: RunMeta): void {
@@ -359,3 +294,5 @@ export function rescheduleRuns(emu: EmuCore): void {
 export function clearTimers(emu: EmuCore): void {
   timersOf(emu).clear();
 }
+
+export { ratesFor } from './collect.js';

@@ -1,0 +1,63 @@
+// What one task of a run produces: its rows, the credits they cost, and the account it uses.
+import type { EmuCore } from './emu.js';
+import type { CrawlerDef } from './crawlers.js';
+import { RUN_TIMING } from './timing.js';
+import { generateRowFields, rowsForTask } from './rows.js';
+import { naiveUs, paramsKey } from './util.js';
+
+type Rec = Record<string, unknown>;
+
+/** Credits charged per row: the crawler's rate plus every enabled paid function. */
+export function ratesFor(def: CrawlerDef, squidParams: Rec): { base: number; functions: Record<string, number> } {
+  const enabled = (squidParams.functions ?? {}) as Record<string, boolean>;
+  const functions: Record<string, number> = {};
+  for (const [name, f] of Object.entries(def.functions)) if (enabled[name]) functions[name] = f.credits_per_function;
+  return { base: def.credits_per_row, functions };
+}
+
+/** Accounts a run of this squid may use: the linked ones, else every account of the crawler's type. */
+export function candidateAccounts(emu: EmuCore, squid: Rec, def: CrawlerDef): Rec[] {
+  if (!def.account) return [];
+  const linked = Array.isArray(squid.accounts) ? (squid.accounts as string[]) : [];
+  const all = Object.values(emu.state.accounts).filter((a) => a.type === def.account?.type);
+  return linked.length ? all.filter((a) => linked.includes(String(a.id))) : all;
+}
+
+/** The daily-limit counter of an account: the per-day attribute of its user params. */
+export function limitCounter(a: Rec): Rec | undefined {
+  const user = ((a.params as Rec | undefined)?.user ?? {}) as Record<string, Rec>;
+  const key = Object.keys(user).find((k) => k !== 'batch' && k !== 'batch_hours');
+  return key ? user[key] : undefined;
+}
+
+export function exhausted(a: Rec): boolean {
+  const c = limitCounter(a);
+  return !!c && Number(c.value) >= Number(c.max);
+}
+
+export function collect(emu: EmuCore, run: Rec, def: CrawlerDef, squid: Rec, task: Rec, rt: Rec): void {
+  const nowMs = emu.clock.now();
+  const params = task.params as Rec;
+  const count = rowsForTask(params);
+  const fields = generateRowFields(
+    { def, squidParams: (squid.params ?? {}) as Rec, squid: String(squid.id), run: String(run.id), task: String(task.id),
+      basis: paramsKey(params), scrapingTimeMs: nowMs - RUN_TIMING.taskMs },
+    count,
+  );
+  emu.addResults(fields);
+  const rates = ratesFor(def, (squid.params ?? {}) as Rec);
+  const perRow = rates.base + Object.values(rates.functions).reduce((a, b) => a + b, 0);
+  const credits = count * perRow;
+  rt.status = 'completed';
+  rt.ended_at = naiveUs(nowMs);
+  rt.last_result = count;
+  rt.last_page = 1;
+  rt.done_reason = 'completed';
+  rt.last_collection_at = naiveUs(nowMs);
+  run.total_results = Number(run.total_results) + count;
+  run.total_unique_results = run.total_results;
+  run.credit_used = Number(run.credit_used) + credits;
+  emu.state.balance.consumed += credits;
+  emu.markDirty();
+  emu.events.emit('credits.consumed', credits);
+}
