@@ -1,7 +1,12 @@
 import { defineNoun } from '../../command.js';
+import list from './list.js';
+import get from './get.js';
+import types from './types.js';
+import sync from './sync.js';
+import del from './delete.js';
 
 export default defineNoun({
   name: 'accounts',
-  summary: 'accounts',
-  verbs: [],
+  summary: 'Manage platform accounts: site logins (cookies) that some crawlers need',
+  verbs: [list, get, types, sync, del],
 });

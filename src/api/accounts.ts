@@ -1,0 +1,107 @@
+// Account helpers: reading a cookies export (values are secrets: never echoed), the one-element envelope of
+// GET /accounts/{id}, and waiting for a cookie synchronization.
+import { ApiError, TimeoutError, UsageError } from '../errors.js';
+import type { HttpClient } from './http.js';
+
+type Rec = Record<string, unknown>;
+
+function isRec(v: unknown): v is Rec {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * Cookies from a file in one of the formats people have at hand:
+ * - a JSON object `{name: value}`;
+ * - a JSON array of `{name, value, …}` (what browser cookie-export extensions write);
+ * - a Netscape cookies.txt (curl, wget, yt-dlp): 7 tab-separated fields, `#` comments, `#HttpOnly_` prefixes.
+ * Error messages name cookies but never show a value.
+ */
+export function parseCookies(text: string, flag = '--cookies-file'): Record<string, string> {
+  const raw = text.replace(/^\uFEFF/, '');
+  const body = raw.trim();
+  if (body === '') throw new UsageError(`${flag}: the file is empty`);
+  const out: Record<string, string> = {};
+  if (body.startsWith('{') || body.startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new UsageError(`${flag}: the file looks like JSON but does not parse (expected {"name": "value"} or [{"name": …, "value": …}])`);
+    }
+    if (Array.isArray(parsed)) {
+      parsed.forEach((c, i) => {
+        if (!isRec(c) || typeof c.name !== 'string' || c.value === undefined || c.value === null) {
+          throw new UsageError(`${flag}: element ${i + 1} of the JSON array needs "name" and "value"`);
+        }
+        out[c.name] = String(c.value);
+      });
+    } else if (isRec(parsed)) {
+      for (const [name, value] of Object.entries(parsed)) {
+        if (value === null || typeof value === 'object') throw new UsageError(`${flag}: cookie "${name}" must have a string value`);
+        out[name] = String(value);
+      }
+    }
+  } else {
+    for (const l of raw.split(/\r?\n/)) {
+      let line = l;
+      // curl marks HttpOnly cookies with this prefix on an otherwise normal line; other # lines are comments.
+      if (line.startsWith('#HttpOnly_')) line = line.slice('#HttpOnly_'.length);
+      else if (line.trim() === '' || line.startsWith('#')) continue;
+      const f = line.split('\t');
+      if (f.length < 7) throw new UsageError(`${flag}: not JSON and not a Netscape cookies.txt (a line has ${f.length} tab-separated fields, expected 7)`);
+      out[f[5].trim()] = f.slice(6).join('\t');
+    }
+  }
+  if (Object.keys(out).length === 0) throw new UsageError(`${flag}: no cookies found in the file`);
+  return out;
+}
+
+/** GET /accounts/{id} answers a list envelope with one element; tolerate a bare record as well. */
+export function firstAccount(body: unknown, id: string): Rec {
+  if (isRec(body) && Array.isArray(body.data)) {
+    const a = body.data.find(isRec);
+    if (a) return a;
+  } else if (Array.isArray(body)) {
+    const a = body.find(isRec);
+    if (a) return a;
+  } else if (isRec(body) && (body.id !== undefined || body.username !== undefined)) {
+    return body;
+  }
+  throw new ApiError(`the API answered GET /v1/accounts/${id} without an account`);
+}
+
+export interface SyncStatus extends Rec {
+  id?: string;
+  status_code?: number | string;
+  status_text?: string;
+  account_hash?: string | null;
+}
+
+export function syncCode(s: SyncStatus): number {
+  const n = Number(s.status_code);
+  return Number.isFinite(n) ? n : 0;
+}
+
+export const SYNC_POLL_MS = 1500;
+
+export async function waitForSync(
+  http: HttpClient,
+  id: string,
+  timeoutMs: number,
+  deps: { now(): number; sleep(ms: number): Promise<void> },
+): Promise<SyncStatus> {
+  const deadline = deps.now() + timeoutMs;
+  for (;;) {
+    const raw = await http.get(`/v1/synchronize/${encodeURIComponent(id)}`);
+    const s: SyncStatus = isRec(raw) ? raw : {};
+    const code = syncCode(s);
+    if (code === 200 || code >= 400) return s;
+    if (deps.now() + SYNC_POLL_MS > deadline) {
+      // Docs: more than ~30 s at 120 usually means the cookies are bad.
+      throw new TimeoutError(
+        `synchronization ${id} is still ${s.status_text ?? code} after the timeout; the cookies may be expired or incomplete`,
+      );
+    }
+    await deps.sleep(SYNC_POLL_MS);
+  }
+}

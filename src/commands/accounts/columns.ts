@@ -1,0 +1,40 @@
+import type { Column } from '../../output/types.js';
+
+const squidNames = (v: unknown) =>
+  Array.isArray(v) ? v.map((s) => (s && typeof s === 'object' ? String((s as Record<string, unknown>).name ?? '') : String(s))).join(', ') : '';
+
+export const ACCOUNT_COLUMNS: Column[] = [
+  { key: 'id' },
+  { key: 'username', maxWidth: 30 },
+  { key: 'type' },
+  { key: 'status' },
+  { key: 'status_code_info', header: 'STATE' },
+  { key: 'last_synchronization_time', header: 'LAST SYNC' },
+  { key: 'squids', format: squidNames, maxWidth: 40 },
+];
+
+export const ACCOUNT_DETAIL_COLUMNS: Column[] = [
+  ...ACCOUNT_COLUMNS.map((c) => ({ ...c, header: c.header?.toLowerCase() ?? c.key, maxWidth: undefined })),
+  { key: 'status_code_description', header: 'description' },
+  { key: 'params.user', header: 'limits (user)', format: (v) => (v === undefined || v === null ? '' : JSON.stringify(v)) },
+  { key: 'updated_at', header: 'updated' },
+  { key: 'created_at', header: 'created' },
+];
+
+const cookieNames = (v: unknown) =>
+  Array.isArray(v)
+    ? v.length === 0
+      ? '(all session cookies)'
+      : v
+          .map((c): Record<string, unknown> => (c && typeof c === 'object' ? (c as Record<string, unknown>) : { name: c }))
+          .map((c) => `${String(c.name)}${c.required === false ? '' : '*'}`)
+          .join(', ')
+    : '';
+
+export const TYPE_COLUMNS: Column[] = [
+  { key: 'name' },
+  { key: 'domain' },
+  { key: 'baseurl', header: 'BASE URL' },
+  { key: 'cookies', header: 'COOKIES (* required)', format: cookieNames },
+  { key: 'id' },
+];

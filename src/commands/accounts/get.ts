@@ -1,0 +1,18 @@
+import { defineVerb } from '../../command.js';
+import { firstAccount } from '../../api/accounts.js';
+import { nonEmpty } from '../../validate/index.js';
+import { ACCOUNT_DETAIL_COLUMNS } from './columns.js';
+
+export default defineVerb({
+  name: 'get',
+  aliases: ['view'],
+  summary: 'Show one account with its limits and linked squids (GET /v1/accounts/{id})',
+  args: ['<account>'],
+  examples: ['sq accounts get 7c2d9e4f0a1b4c3d8e5f6a7b8c9d0e1f', 'sq accounts get 7c2d9e4f0a1b4c3d8e5f6a7b8c9d0e1f --json'],
+  async run(ctx, [ref]) {
+    const id = nonEmpty('<account>', ref).trim();
+    const http = await ctx.http();
+    const a = firstAccount(await http.get(`/v1/accounts/${encodeURIComponent(id)}`), id);
+    await ctx.out.record(a, { title: `Account ${String(a.username ?? id)}`, columns: ACCOUNT_DETAIL_COLUMNS });
+  },
+});

@@ -1,0 +1,17 @@
+import { defineVerb } from '../../command.js';
+import { PAGING_OPTIONS, pagingFlags, printList } from '../squids/listing.js';
+import { ACCOUNT_COLUMNS } from './columns.js';
+
+export default defineVerb({
+  name: 'list',
+  aliases: ['ls'],
+  summary: 'List the platform accounts (site logins) squids can use (GET /v1/accounts)',
+  description: 'STATUS is an HTTP-like code: 200 synchronized; 401 or 429 mean the account needs `sq accounts sync` again.',
+  options: PAGING_OPTIONS,
+  examples: ['sq accounts list', 'sq accounts list --json --fields id,username,status'],
+  async run(ctx, _args, opts) {
+    const paging = pagingFlags(opts);
+    const http = await ctx.http();
+    await printList(ctx, http, '/v1/accounts', { paging, noun: 'accounts', columns: ACCOUNT_COLUMNS });
+  },
+});

@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { defineVerb } from '../../command.js';
+import { parseCookies, syncCode, waitForSync, type SyncStatus } from '../../api/accounts.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { printPlanned } from '../../io/dry-run.js';
+import { readAllStdin } from '../../io/stdin.js';
+import { MASK } from '../../output/secrets.js';
+import { durationFlag, nonEmpty, requireFlag } from '../../validate/index.js';
+
+const DEFAULT_TIMEOUT_MS = 2 * 60_000;
+const COLUMNS = [{ key: 'id' }, { key: 'status_code', header: 'status' }, { key: 'status_text', header: 'state' }, { key: 'account_hash', header: 'account' }];
+
+export default defineVerb({
+  name: 'sync',
+  summary: 'Create or refresh an account from browser cookies (POST /v1/synchronize)',
+  description:
+    '--cookies-file takes a JSON object {"name": "value"}, a JSON array of {name, value} (browser export), or a ' +
+    'Netscape cookies.txt; "-" reads stdin. Cookie values are secrets: sq never prints them, not even with --dry-run. ' +
+    '--account refreshes an existing account. --wait polls until synchronized (exit 0) or failed (exit 1).',
+  options: [
+    { flags: '--type <type>', description: 'account type name, see `sq accounts types` (required)' },
+    { flags: '--cookies-file <file>', description: 'cookies export; "-" for stdin (required)' },
+    { flags: '--account <id>', description: 'refresh this existing account instead of creating one' },
+    { flags: '--wait', description: 'wait until the synchronization succeeds or fails' },
+    { flags: '--timeout <duration>', description: 'give up waiting after this long (with --wait)', defaultText: '2m' },
+  ],
+  examples: ['sq accounts sync --type twitter-sync --cookies-file cookies.json --wait', 'sq accounts sync --type sales-nav-sync --cookies-file cookies.txt --account 7c2d9e4f0a1b4c3d8e5f6a7b8c9d0e1f'],
+  async run(ctx, _args, opts) {
+    const type = nonEmpty('--type', requireFlag(opts, '--type', 'see `sq accounts types`')).trim();
+    const file = requireFlag(opts, '--cookies-file', 'a JSON or cookies.txt export of the site\'s cookies');
+    if (opts.timeout !== undefined && !opts.wait) throw new UsageError('--timeout only applies with --wait');
+    const timeoutMs = opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : durationFlag('--timeout', opts.timeout);
+    const account = opts.account === undefined ? undefined : nonEmpty('--account', opts.account).trim();
+    const text =
+      file === '-'
+        ? await readAllStdin(ctx.io.stdin)
+        : await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+            throw new UsageError(`--cookies-file: cannot read "${file}" (${err.code ?? err.message})`);
+          });
+    const cookies = parseCookies(text);
+    const body: Record<string, unknown> = { type, cookies };
+    if (account !== undefined) body.account = account;
+
+    if (ctx.globals.dryRun) {
+      // Masked here as well as by printPlanned: --show-secrets must not reveal session cookies in a plan.
+      const masked = Object.fromEntries(Object.keys(cookies).map((k) => [k, MASK]));
+      printPlanned(ctx, [{ method: 'POST', path: '/v1/synchronize', body: { ...body, cookies: masked } }]);
+      return;
+    }
+    const http = await ctx.http();
+    const started = (await http.post('/v1/synchronize', body)) as SyncStatus;
+    const id = String(started?.id ?? '');
+    if (!opts.wait) {
+      await ctx.out.record(started, { title: 'Synchronization started', columns: COLUMNS });
+      ctx.out.info(`Sent ${Object.keys(cookies).length} cookie(s): ${Object.keys(cookies).join(', ')}. Wait for it with --wait next time.`);
+      return;
+    }
+    const done = await ctx.out.spin('Synchronizing', () => waitForSync(http, id, timeoutMs, { now: () => ctx.now(), sleep: (ms) => ctx.sleep(ms) }));
+    await ctx.out.record(done, { title: 'Synchronization', columns: COLUMNS });
+    if (syncCode(done) >= 400) {
+      throw new ApiError(`synchronization failed (${String(done.status_code)}): ${String(done.status_text ?? 'unknown error')}; export fresh cookies and retry`);
+    }
+    ctx.out.success(`Account ${String(done.account_hash ?? '')} synchronized`);
+  },
+});
