@@ -1,0 +1,250 @@
+// sq delivery sftp|webhook|email|sheet|s3|test|show, in-process against the real emulator over HTTP.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { sq } from '../helpers/cli.js';
+
+let emu: TestEmulator;
+let env: Record<string, string>;
+let parisId: string;
+const PW = 'Sftp-Pa55word!x';
+
+const SFTP = ['--host', '127.0.0.1', '--port', '2222', '--username', 'deploy', '--directory', '/upload'];
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  env = emu.env({ SFTP_PW: PW });
+  const r = await sq(['squids', 'list', '--json', '--limit', '100'], { env });
+  parisId = (JSON.parse(r.stdout) as { id: string; name: string }[]).find((s) => s.name === 'Paris restaurants')!.id;
+});
+afterAll(() => emu.close());
+beforeEach(() => emu.clearRequests());
+
+async function posts(path = '/v1/delivery') {
+  return (await emu.requests()).filter((r) => r.method === 'POST' && r.path === path);
+}
+
+describe('delivery sftp', () => {
+  it('sends every ftp_fields value, the password from --password-env, and masks it in every output', async () => {
+    const r = await sq(['delivery', 'sftp', '--squid', 'Paris restaurants', ...SFTP, '--password-env', 'SFTP_PW', '--json'], { env });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.ftp_fields).toMatchObject({ host: '127.0.0.1', port: 2222, username: 'deploy', directory: '/upload', is_active: true });
+    expect(out.ftp_fields.password).toBe('********');
+    expect(r.stdout + r.stderr).not.toContain(PW);
+    const p = await posts();
+    expect(p).toHaveLength(1);
+    expect(p[0].query).toMatchObject({ squid: parisId });
+    // The emulator's own log masks secrets; the stored record proves the real password arrived.
+    const show = await sq(['delivery', 'show', '--squid', parisId, '--json', '--show-secrets'], { env });
+    expect(JSON.parse(show.stdout).ftp_fields.password).toBe(PW);
+  });
+
+  it('reads the password from stdin, strips the newline echo adds, defaults --port to 22, and --inactive', async () => {
+    const r = await sq(['delivery', 'sftp', '--squid', parisId, '--host', 'h.example', '--username', 'u', '--directory', '/d', '--password-stdin', '--inactive', '--json', '--show-secrets'], {
+      env,
+      stdin: 'from stdin pw\n',
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).ftp_fields).toMatchObject({ port: 22, is_active: false, password: 'from stdin pw' });
+  });
+
+  it('table output masks the password, hints about the directory and the firewall', async () => {
+    const r = await sq(['delivery', 'sftp', '--squid', parisId, ...SFTP, '--password-env', 'SFTP_PW', '--format', 'table'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/password\s+\*{8}/);
+    expect(r.stdout).not.toContain(PW);
+    expect(r.stderr).toMatch(/must already exist/);
+    expect(r.stderr).toMatch(/firewall/);
+    expect(r.stderr).toMatch(/sq delivery test sftp/);
+  });
+
+  it('--show-secrets prints the password the API echoes', async () => {
+    const r = await sq(['delivery', 'sftp', '--squid', parisId, ...SFTP, '--password-env', 'SFTP_PW', '--show-secrets', '--format', 'tsv'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(PW);
+  });
+
+  it('refuses --password on argv without echoing it, and sends nothing', async () => {
+    const r = await sq(['delivery', 'sftp', '--squid', parisId, ...SFTP, '--password', 'typed-on-argv'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--password is not accepted/);
+    expect(r.stderr).toMatch(/--password-stdin/);
+    expect(r.stderr).not.toContain('typed-on-argv');
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it.each([
+    [['--password-env', 'NOPE_NOT_SET'], /NOPE_NOT_SET is not set/],
+    [[], /password is required/],
+    [['--password-env', 'SFTP_PW', '--port', '70000'], /--port must be an integer from 1 to 65535/],
+    [['--password-env', 'SFTP_PW', '--port', '0'], /--port/],
+    [['--password-env', 'SFTP_PW', '--active', '--inactive'], /cannot be used together/],
+  ])('usage errors exit 2 before any request: %j', async (extra, msg) => {
+    const r = await sq(['delivery', 'sftp', '--squid', parisId, ...SFTP.filter((a) => a !== '--port' && a !== '2222'), ...extra], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(msg);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('--dry-run prints the masked request and sends no POST', async () => {
+    const r = await sq(['delivery', 'sftp', '--squid', parisId, ...SFTP, '--password-env', 'SFTP_PW', '--dry-run', '--json'], { env });
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan).toMatchObject({ dry_run: true, method: 'POST', path: `/v1/delivery?squid=${parisId}` });
+    expect(plan.body.ftp_fields.password).toBe('********');
+    expect(await posts()).toEqual([]);
+  });
+});
+
+describe('delivery webhook', () => {
+  it('always sends all four event booleans, with retry and active on by default', async () => {
+    const r = await sq(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', 'https://ci.example.com/hook', '--events', 'run.done', '--json'], { env });
+    expect(r.code).toBe(0);
+    const p = await posts();
+    expect(p).toHaveLength(1);
+    expect(p[0].body).toEqual({
+      webhook_fields: {
+        url: 'https://ci.example.com/hook',
+        is_active: true,
+        retry: true,
+        events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false },
+      },
+    });
+  });
+
+  it('defaults --events to run.done,run.error; --no-retry and --inactive are sent as false', async () => {
+    await sq(['delivery', 'webhook', '--squid', parisId, '--url', 'http://127.0.0.1:9/h', '--no-retry', '--inactive'], { env });
+    const [p] = await posts();
+    expect(p.body).toMatchObject({
+      webhook_fields: { retry: false, is_active: false, events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': true } },
+    });
+  });
+
+  it.each([
+    [['--url', 'https://x.example/h', '--events', 'run.done,run.finished'], /unknown event "run.finished"/],
+    [['--url', 'ftp://x.example/h'], /--url must be an http\(s\) URL/],
+    [['--url', 'not a url'], /--url must be an http\(s\) URL/],
+    [[], /--url is required/],
+  ])('rejects %j with exit 2 and no request', async (extra, msg) => {
+    const r = await sq(['delivery', 'webhook', '--squid', parisId, ...extra], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(msg);
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
+describe('delivery email, sheet, s3', () => {
+  it('email sends {email, notifications}', async () => {
+    const r = await sq(['delivery', 'email', '--squid', parisId, '--email', 'ops@example.com', '--no-notifications'], { env });
+    expect(r.code).toBe(0);
+    expect((await posts())[0].body).toEqual({ email: 'ops@example.com', notifications: false });
+  });
+
+  it('sheet sends google_sheet_fields with overwrite by default', async () => {
+    const r = await sq(['delivery', 'sheet', '--squid', parisId, '--url', 'https://docs.google.com/spreadsheets/d/x/edit'], { env });
+    expect(r.code).toBe(0);
+    expect((await posts())[0].body).toEqual({ google_sheet_fields: { url: 'https://docs.google.com/spreadsheets/d/x/edit', append: false, is_active: true } });
+  });
+
+  it('s3 reads keys from named env vars and masks them', async () => {
+    const r = await sq(
+      ['delivery', 's3', '--squid', parisId, '--bucket', 'b1', '--target-path', '/exports/', '--access-key-env', 'AK', '--secret-key-env', 'SK', '--json'],
+      { env: { ...env, AK: 'AKIAEXAMPLEKEY123', SK: 'sEcReT/example+key' } },
+    );
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.s3_fields).toMatchObject({ bucket: 'b1', target_path: 'exports', aws_access_key: '********', aws_secret_key: '********' });
+    expect(r.stdout).not.toContain('AKIAEXAMPLEKEY123');
+    expect(r.stdout).not.toContain('sEcReT/example+key');
+  });
+
+  it('s3 refuses keys on argv', async () => {
+    const r = await sq(['delivery', 's3', '--squid', parisId, '--bucket', 'b', '--target-path', '', '--secret-key', 'abc'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain('abc\n');
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
+describe('delivery show', () => {
+  it('reads the config back from the squid record, secrets masked, one line per channel on a terminal', async () => {
+    await sq(['delivery', 'sftp', '--squid', parisId, ...SFTP, '--password-env', 'SFTP_PW'], { env });
+    await sq(['delivery', 'webhook', '--squid', parisId, '--url', 'https://ci.example.com/hook', '--events', 'all'], { env });
+    const j = await sq(['delivery', 'show', '--squid', 'Paris restaurants', '--json'], { env });
+    expect(j.code).toBe(0);
+    const rec = JSON.parse(j.stdout);
+    expect(rec.squid).toBe(parisId);
+    expect(rec.ftp_fields).toMatchObject({ host: '127.0.0.1', password: '********' });
+    expect(rec.webhook_fields.url).toBe('https://ci.example.com/hook');
+    const t = await sq(['delivery', 'show', '--squid', parisId, '--format', 'table'], { env });
+    expect(t.stdout).toMatch(/SFTP\s+active\s+sftp:\/\/deploy@127\.0\.0\.1:2222\/upload/);
+    expect(t.stdout).toMatch(/Webhook\s+active\s+https:\/\/ci\.example\.com\/hook\s+\[run\.running,run\.paused,run\.done,run\.error\]/);
+    expect(t.stdout).not.toContain(PW);
+  });
+});
+
+describe('delivery test', () => {
+  let server: http.Server;
+  let url: string;
+  let status = 200;
+  const got: unknown[] = [];
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      let b = '';
+      req.on('data', (c) => (b += c));
+      req.on('end', () => {
+        got.push(JSON.parse(b));
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('webhook: success shows the status code the endpoint answered', async () => {
+    status = 202;
+    const r = await sq(['delivery', 'test', 'webhook', '--url', url, '--json'], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ success: true, status_code: 202 });
+    expect(got.length).toBeGreaterThan(0);
+    const [p] = await posts('/v1/delivery/test-webhook');
+    expect(p.body).toEqual({ url });
+  });
+
+  it('webhook: a 500 answer is a failure, exit 1, with the status in the message', async () => {
+    status = 500;
+    const r = await sq(['delivery', 'test', 'webhook', '--url', url], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/webhook test failed: .* answered HTTP 500/);
+  });
+
+  it('webhook --squid reuses the stored URL', async () => {
+    status = 200;
+    await sq(['delivery', 'webhook', '--squid', parisId, '--url', url], { env });
+    await emu.clearRequests();
+    const r = await sq(['delivery', 'test', 'webhook', '--squid', 'Paris restaurants'], { env });
+    expect(r.code).toBe(0);
+    expect((await posts('/v1/delivery/test-webhook'))[0].body).toEqual({ url });
+  });
+
+  it('sftp: a refused connection is exit 1 naming the documented causes, password never shown', async () => {
+    const r = await sq(['delivery', 'test', 'sftp', '--host', '127.0.0.1', '--port', '1', '--username', 'u', '--directory', '/x', '--password-env', 'SFTP_PW'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/SFTP test failed/);
+    expect(r.stderr).toMatch(/directory does not exist/);
+    expect(r.stderr).toMatch(/firewall/);
+    expect(r.stdout + r.stderr).not.toContain(PW);
+    const [p] = await posts('/v1/delivery/test-sftp');
+    expect(p.body).toMatchObject({ host: '127.0.0.1', port: 1, username: 'u', directory: '/x' });
+  });
+
+  it('unknown kind and bad flags exit 2 before any request', async () => {
+    expect((await sq(['delivery', 'test', 'ftp'], { env })).code).toBe(2);
+    expect((await sq(['delivery', 'test', 'webhook', '--url', 'gopher://x'], { env })).code).toBe(2);
+    expect((await sq(['delivery', 'test', 'sftp', '--host', 'h', '--username', 'u', '--directory', '/d', '--port', '99999', '--password-env', 'SFTP_PW'], { env })).code).toBe(2);
+    expect(await emu.requests()).toEqual([]);
+  });
+});
