@@ -82,8 +82,10 @@ class Checker {
   }
 
   port(o: Obj, path: string): number | undefined {
-    const v = o.port;
+    let v = o.port;
     if (v === undefined || v === null) return 22;
+    if (typeof v === 'string') v = this.expand(`${path}.port`, v, false);
+    if (v === undefined) return undefined;
     const n = typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 65535) {
       return this.bad(`${path}.port`, `must be an integer from 1 to 65535 (got ${JSON.stringify(v)})`);
@@ -218,16 +220,31 @@ export function checkApplyDocument(doc: unknown, env: Record<string, string | un
   return { squids, secrets: c.secrets };
 }
 
+/**
+ * `\${NAME}` is not valid inside a YAML flow mapping ({ password: \${X} } reads "{" as a new mapping), and users
+ * write it unquoted. So each reference is swapped for a plain-scalar-safe marker (with a random nonce, so no
+ * text of the file can collide with it) before parsing, and swapped back afterwards; expansion happens later, on
+ * values, so a secret's characters can never break the YAML.
+ */
 export async function parseApplyText(text: string, file: string): Promise<unknown> {
-  const { parseDocument } = await import('yaml');
+  const [{ parseDocument }, { randomBytes }] = await Promise.all([import('yaml'), import('node:crypto')]);
+  const marker = `sqenv${randomBytes(6).toString('hex')}x`;
+  const safe = text.replace(ENV_REF, (_, name: string) => `${marker}${name}${marker}`);
   // JSON is valid YAML, so one parser reads both.
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+  const doc = parseDocument(safe, { uniqueKeys: true, prettyErrors: true });
   if (doc.errors.length) {
     const e = doc.errors[0];
     const where = e.linePos?.[0] ? `${file}:${e.linePos[0].line}:${e.linePos[0].col}` : file;
-    throw new UsageError(`${where}: cannot parse the delivery file: ${e.message.split('\n')[0]}`);
+    throw new UsageError(`${where}: cannot parse the delivery file: ${e.message.split('\n')[0].split(marker).join('')}`);
   }
-  return doc.toJS();
+  const back = new RegExp(`${marker}([A-Za-z_][A-Za-z0-9_]*)${marker}`, 'g');
+  const restore = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.replace(back, (_, name: string) => `\${${name}}`);
+    if (Array.isArray(v)) return v.map(restore);
+    if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [restore(k) as string, restore(x)]));
+    return v;
+  };
+  return restore(doc.toJS());
 }
 
 export const SECRET_FIELD_NAMES = [...SECRET_FIELDS];

@@ -1,0 +1,194 @@
+// sq delivery apply: whole-file validation with field paths, ${ENV} secrets, idempotence, dry run, partial failure.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { sq } from '../helpers/cli.js';
+import { checkApplyDocument } from '../../src/commands/delivery/apply-file.js';
+import { UsageError } from '../../src/errors.js';
+
+let emu: TestEmulator;
+let env: Record<string, string>;
+const dir = mkdtempSync(join(tmpdir(), 'sq-apply-'));
+const PW = 'apply-Secret-77';
+
+function file(name: string, text: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+const GOOD = `
+squids:
+  "Paris restaurants":
+    sftp: { host: sftp.example.com, port: 2222, username: deploy, password: \${SFTP_PASSWORD}, directory: /upload }
+    webhook: { url: "https://ci.example.com/hook", events: [run.done, run.error], retry: false }
+  "Lyon bakeries":
+    email: { address: ops@example.com }
+`;
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  env = emu.env({ SFTP_PASSWORD: PW });
+});
+afterAll(() => emu.close());
+beforeEach(async () => {
+  await emu.control('POST', '/_emulator/reset');
+  await emu.clearRequests();
+});
+
+const posts = async () => (await emu.requests()).filter((r) => r.method === 'POST');
+
+describe('file validation (no request)', () => {
+  function problem(doc: unknown, e: Record<string, string> = { P: 'x' }): string {
+    try {
+      checkApplyDocument(doc, e);
+    } catch (err) {
+      expect(err).toBeInstanceOf(UsageError);
+      return [(err as UsageError).message, ...(err as UsageError).details].join('\n');
+    }
+    throw new Error('expected a UsageError');
+  }
+
+  it('names the path of a bad event, with the index', () => {
+    expect(problem({ squids: { 'Paris restaurants': { webhook: { url: 'https://x.example', events: ['run.done', 'run.finished'] } } } })).toContain(
+      'squids."Paris restaurants".webhook.events[1]: unknown event "run.finished"',
+    );
+  });
+
+  it('refuses a literal secret and accepts only a whole ${VAR} reference', () => {
+    const sftp = { host: 'h', username: 'u', directory: '/d', password: 'plain' };
+    expect(problem({ squids: { a: { sftp } } })).toMatch(/squids\.a\.sftp\.password: secrets are not accepted in the file/);
+    expect(problem({ squids: { a: { sftp: { ...sftp, password: 'x${P}' } } } })).toMatch(/secrets are not accepted/);
+    const ok = checkApplyDocument({ squids: { a: { sftp: { ...sftp, password: '${P}' } } } }, { P: 'from-env' });
+    expect(ok.squids[0].bodies[0]).toEqual({ ftp_fields: { host: 'h', port: 22, username: 'u', password: 'from-env', directory: '/d', is_active: true } });
+    expect(ok.secrets).toEqual(['from-env']);
+  });
+
+  it('names a missing environment variable', () => {
+    expect(problem({ squids: { a: { webhook: { url: 'https://${HOOK_HOST}/h', events: 'all' } } } }, {})).toMatch(
+      /squids\.a\.webhook\.url: environment variable HOOK_HOST is not set/,
+    );
+  });
+
+  it('collects every problem: unknown keys, bad port, bad url, unknown channel', () => {
+    const msg = problem({
+      squids: { b: { sftp: { host: 'h', username: 'u', directory: '/d', password: '${P}', port: 70000, prot: 1 }, ftp: {}, sheet: { url: 'ftp://x' } } },
+      extra: 1,
+    });
+    expect(msg).toMatch(/extra: unknown field/);
+    expect(msg).toMatch(/squids\.b\.sftp\.port: must be an integer from 1 to 65535/);
+    expect(msg).toMatch(/squids\.b\.sftp\.prot: unknown field/);
+    expect(msg).toMatch(/squids\.b\.ftp: unknown channel/);
+    expect(msg).toMatch(/squids\.b\.sheet\.url: must be an http\(s\) URL/);
+  });
+
+  it('requires squids', () => {
+    expect(problem({})).toMatch(/squids: is required/);
+    expect(problem({ squids: {} })).toMatch(/squids: lists no squid/);
+  });
+
+  it('via the CLI: exit 2 and not one request, for bad files, parse errors and missing files', async () => {
+    const bad = file('bad.yaml', 'squids:\n  "Paris restaurants":\n    webhook: { url: "https://x.example", events: [run.done, nope] }\n');
+    let r = await sq(['delivery', 'apply', '-f', bad], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('squids."Paris restaurants".webhook.events[1]');
+    r = await sq(['delivery', 'apply', '-f', file('broken.yaml', 'squids: [unclosed\n')], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/broken\.yaml:\d+:\d+: cannot parse/);
+    r = await sq(['delivery', 'apply', '-f', join(dir, 'missing.yaml')], { env });
+    expect(r.code).toBe(2);
+    r = await sq(['delivery', 'apply', '-f', file('good.yaml', GOOD)], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/SFTP_PASSWORD is not set/);
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
+describe('applying', () => {
+  it('first run posts what differs, second run posts nothing and reports unchanged', async () => {
+    const f = file('good.yaml', GOOD);
+    const first = await sq(['delivery', 'apply', '-f', f, '--json'], { env });
+    expect(first.code).toBe(0);
+    const s1 = JSON.parse(first.stdout);
+    expect(s1).toMatchObject({ changed: 2, unchanged: 0, failed: 0 });
+    const p = await posts();
+    expect(p).toHaveLength(3);
+    expect(p.map((x) => Object.keys(x.body as object)[0]).sort()).toEqual(['email', 'ftp_fields', 'webhook_fields']);
+    const wh = p.find((x) => 'webhook_fields' in (x.body as object))!.body as any;
+    expect(wh.webhook_fields).toEqual({
+      url: 'https://ci.example.com/hook',
+      is_active: true,
+      retry: false,
+      events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': true },
+    });
+    expect(first.stdout).not.toContain(PW);
+
+    await emu.clearRequests();
+    const second = await sq(['delivery', 'apply', '-f', f, '--json'], { env });
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ changed: 0, unchanged: 2, failed: 0 });
+    expect(await posts()).toEqual([]);
+    expect(second.stderr).toMatch(/Paris restaurants .*unchanged/);
+  });
+
+  it('a changed password is detected when the service returns the stored one', async () => {
+    const f = file('good.yaml', GOOD);
+    await sq(['delivery', 'apply', '-f', f], { env });
+    await emu.clearRequests();
+    const r = await sq(['delivery', 'apply', '-f', f, '--json'], { env: { ...env, SFTP_PASSWORD: 'rotated-pw-1' } });
+    expect(r.code).toBe(0);
+    const sum = JSON.parse(r.stdout);
+    expect(sum.squids[0].channels.sftp).toMatchObject({ status: 'changed', fields: ['password'] });
+    expect(await posts()).toHaveLength(1);
+    expect(r.stdout + r.stderr).not.toContain('rotated-pw-1');
+  });
+
+  it('--dry-run prints the masked requests and sends nothing', async () => {
+    const r = await sq(['delivery', 'apply', '-f', file('good.yaml', GOOD), '--dry-run', '--json'], { env });
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan).toHaveLength(3);
+    expect(plan[0]).toMatchObject({ dry_run: true, method: 'POST' });
+    expect(JSON.stringify(plan)).not.toContain(PW);
+    expect(JSON.stringify(plan)).toContain('********');
+    expect(await posts()).toEqual([]);
+  });
+
+  it('exit 8 when one squid fails and the others succeed; the per-squid report is on stderr', async () => {
+    const f = file('partial.yaml', `${GOOD}  "No such squid":\n    email: ops@example.com\n`);
+    const r = await sq(['delivery', 'apply', '-f', f], { env });
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/✗ No such squid: failed/);
+    expect(r.stderr).toMatch(/1 of 3 squids failed/);
+    expect(r.stdout).toMatch(/Paris restaurants\t[0-9a-f]{32}\tsftp\tchanged/);
+    expect(await posts()).toHaveLength(3);
+  });
+
+  it('all failing: the error of the single squid (not found = 3)', async () => {
+    const r = await sq(['delivery', 'apply', '-f', file('one.yaml', 'squids:\n  "No such squid":\n    email: ops@example.com\n')], { env });
+    expect(r.code).toBe(3);
+  });
+
+  it('a POST the API refuses is reported per channel', async () => {
+    await emu.faults([{ method: 'POST', path: '/v1/delivery', action: 'status', status: 400, body: { error: { message: 'ftp_fields.host is bad', type: 'validation_error', param: 'ftp_fields.host' } }, count: 1 }]);
+    try {
+      const r = await sq(['delivery', 'apply', '-f', file('good.yaml', GOOD), '--json'], { env });
+      expect(r.code).toBe(8);
+      const sum = JSON.parse(r.stdout);
+      expect(sum.squids[0]).toMatchObject({ status: 'failed' });
+      expect(sum.squids[0].channels.sftp.status).toBe('failed');
+      expect(sum.squids[0].channels.webhook.status).toBe('changed');
+      expect(sum.squids[1].status).toBe('changed');
+    } finally {
+      await emu.clearFaults();
+    }
+  });
+
+  it('reads the file from stdin with -f -', async () => {
+    const r = await sq(['delivery', 'apply', '-f', '-', '--json'], { env, stdin: JSON.stringify({ squids: { 'Lyon bakeries': { email: { address: 'a@b.example', notifications: false } } } }) });
+    expect(r.code).toBe(0);
+    expect((await posts())[0].body).toEqual({ email: 'a@b.example', notifications: false });
+  });
+});
