@@ -1,0 +1,145 @@
+// Waiting on runs with the built binary: to done (and export ready), to error (6), aborted (6), --timeout (7), Ctrl-C (130).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+
+type J = Record<string, any>;
+
+async function api(emu: TestEmulator, path: string, method = 'GET', body?: unknown): Promise<J> {
+  const res = await fetch(emu.baseUrl + path, {
+    method,
+    headers: { authorization: `Token ${emu.token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as J;
+}
+async function squidIds(emu: TestEmulator): Promise<Record<string, string>> {
+  return Object.fromEntries((await api(emu, '/v1/squids?limit=100')).data.map((s: J) => [s.name, s.id]));
+}
+
+describe('a fast real clock (the emulator runs 50x faster)', () => {
+  let emu: TestEmulator;
+  let ids: Record<string, string>;
+  beforeAll(async () => {
+    emu = await startTestEmulator({ clock: 'real', timeScale: 50 });
+    ids = await squidIds(emu);
+  });
+  afterAll(async () => emu?.close());
+
+  it('start --wait polls until done and export_done, prints the final run, plain progress lines on stderr', async () => {
+    const r = await sqBin(['runs', 'start', '--squid', 'Paris restaurants', '--wait', '--interval', '50ms', '--json'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    const run = JSON.parse(r.stdout);
+    expect(run.status).toBe('done');
+    expect(run.export_done).toBe(true);
+    expect(run.squid).toBe(ids['Paris restaurants']);
+    expect(run).toEqual(await api(emu, `/v1/runs/${run.id}`));
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(`Started run ${run.id} of squid Paris restaurants`);
+    expect(lines.some((l) => l.startsWith(`run ${run.id}: running `))).toBe(true);
+    expect(lines.some((l) => l.startsWith(`run ${run.id}: done 100% results ${run.total_results}`))).toBe(true);
+    // one line per change: no two identical consecutive lines
+    expect(lines.filter((l, i) => i > 0 && l.replace(/\(elapsed.*\)/, '') === lines[i - 1].replace(/\(elapsed.*\)/, ''))).toEqual([]);
+    const posts = (await emu.requests()).filter((x) => x.method === 'POST');
+    expect(posts.map((p) => p.path)).toEqual(['/v1/runs']);
+  });
+
+  it('a run that ends in error exits 6 with its done_reason', async () => {
+    const r = await sqBin(['runs', 'start', '--squid', 'Job board watch', '--wait', '--interval', '50ms'], { env: emu.env() });
+    expect(r.code).toBe(6);
+    const runs = (await api(emu, `/v1/runs?squid=${ids['Job board watch']}&limit=1`)).data;
+    expect(runs[0].status).toBe('error');
+    expect(r.stderr).toContain(`error: run ${runs[0].id} ended with status error (done_reason: ${runs[0].done_reason}`);
+  });
+});
+
+describe('a virtual clock moved by the test', () => {
+  let emu: TestEmulator;
+  let ids: Record<string, string>;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    ids = await squidIds(emu);
+  });
+  afterAll(async () => emu?.close());
+  afterEach(async () => {
+    await emu.advance(3_600_000);
+  });
+
+  function spawn(args: string[]) {
+    return execa(process.execPath, [BIN, ...args], {
+      env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    });
+  }
+  async function until(cond: () => Promise<boolean>, ms = 20_000) {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      if (await cond()) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('condition not met in time');
+  }
+  const polled = async (runId: string) => (await emu.requests()).filter((x) => x.path === `/v1/runs/${runId}`).length;
+
+  it('watch follows an existing run while the clock moves, and exits 0 once the export is ready', async () => {
+    const run = await api(emu, '/v1/runs', 'POST', { squid: ids['Paris restaurants'] });
+    await emu.clearRequests();
+    const p = spawn(['runs', 'watch', run.id, '--interval', '100ms', '--json']);
+    let exited = false;
+    void p.finally(() => (exited = true));
+    await until(async () => (await polled(run.id)) >= 1);
+    // one business second per poll, until the CLI sees the export ready and exits
+    for (let i = 0; i < 30 && !exited; i++) {
+      const seen = await polled(run.id);
+      await emu.advance(1000);
+      await until(async () => exited || (await polled(run.id)) > seen);
+    }
+    const r = await p;
+    expect(r.exitCode).toBe(0);
+    const out = JSON.parse(String(r.stdout));
+    expect(out.status).toBe('done');
+    expect(out.export_done).toBe(true);
+    expect(String(r.stderr)).toContain(`run ${run.id}: pending`);
+    expect(String(r.stderr)).toContain(`run ${run.id}: running`);
+    // stats are read for progress while the run is not finished
+    expect((await emu.requests()).some((x) => x.path === `/v1/runs/${run.id}/stats`)).toBe(true);
+  });
+
+  it('a run aborted while watched exits 6 with done_reason aborted', async () => {
+    const run = await api(emu, '/v1/runs', 'POST', { squid: ids['Paris restaurants'] });
+    await emu.clearRequests();
+    const p = spawn(['runs', 'watch', run.id, '--interval', '100ms']);
+    await until(async () => (await polled(run.id)) >= 1);
+    await api(emu, `/v1/runs/${run.id}/abort`, 'POST');
+    await emu.advance(5000);
+    const r = await p;
+    expect(r.exitCode).toBe(6);
+    expect(String(r.stderr)).toContain(`run ${run.id} ended with status aborted (done_reason: aborted`);
+  });
+
+  it('--timeout exits 7, after at least the timeout, and says the run continues', async () => {
+    const t0 = Date.now();
+    const r = await sqBin(['runs', 'start', '--squid', 'Amazon headphones', '--wait', '--interval', '200ms', '--timeout', '2s'], { env: emu.env() });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(2000);
+    expect(r.code).toBe(7);
+    const run = (await api(emu, `/v1/runs?squid=${ids['Amazon headphones']}&limit=1`)).data[0];
+    expect(run.status).toBe('pending');
+    expect(r.stderr).toContain(`error: gave up waiting for run ${run.id} after 2s: the run is pending. The run continues on the server`);
+  });
+
+  it('Ctrl-C while waiting exits 130, says the run keeps going, and the run is untouched', async () => {
+    const run = await api(emu, '/v1/runs', 'POST', { squid: ids['Paris restaurants'] });
+    await emu.clearRequests();
+    const p = spawn(['runs', 'watch', run.id, '--interval', '100ms']);
+    await until(async () => (await polled(run.id)) >= 2);
+    p.kill('SIGINT');
+    const r = await p;
+    expect(r.exitCode).toBe(130);
+    expect(String(r.stderr)).toContain(`Run ${run.id} keeps going on the server`);
+    expect((await emu.requests()).filter((x) => x.method === 'POST')).toEqual([]);
+    expect((await api(emu, `/v1/runs/${run.id}`)).status).toBe('pending');
+  });
+});
