@@ -1,0 +1,127 @@
+// The built binary against the emulator: every account verb; cookie values must never reach stdout or stderr.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { sqBin } from '../helpers/cli.js';
+import { DEMO_ACCOUNT_USERNAMES } from '../../src/emulator/seed.js';
+
+let emu: TestEmulator;
+let twitter: string;
+const dir = mkdtempSync(join(tmpdir(), 'sq-acc-'));
+const SECRET_A = 'auth-token-value-ABC123';
+const SECRET_B = 'ct0-value-XYZ789';
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(async () => {
+  await emu.close();
+});
+beforeEach(async () => {
+  await emu.control('POST', '/_emulator/reset');
+  await emu.clearFaults();
+  await emu.clearRequests();
+  twitter = String(Object.values(emu.emu.state.accounts).find((a) => a.username === DEMO_ACCOUNT_USERNAMES.twitter)!.id);
+});
+
+const withNl = (r: Awaited<ReturnType<typeof sqBin>>) => ({ ...r, stdout: r.stdout ? `${r.stdout}\n` : '' });
+const run = async (...args: string[]) => withNl(await sqBin(args, { env: emu.env() }));
+const calls = async () => (await emu.requests()).map((r) => ({ method: r.method, path: r.path, query: r.query, body: r.body ?? null }));
+
+async function runAdvancing(args: string[]) {
+  let done = false;
+  const p = sqBin(args, { env: emu.env() }).finally(() => (done = true));
+  while (!done) {
+    await new Promise((r) => setTimeout(r, 200));
+    if (!done) await emu.advance(1000);
+  }
+  return withNl(await p);
+}
+
+describe('sq accounts (built binary)', () => {
+  it('list prints id first', async () => {
+    const r = await run('accounts', 'list', '--fields', 'id,username,type,status');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`${twitter}\tdemo_scraper\ttwitter-sync\t200\n`);
+    expect(await calls()).toEqual([{ method: 'GET', path: '/v1/accounts', query: { page: '1', limit: '30' }, body: null }]);
+  });
+
+  it('get reads the one-element envelope and prints the account itself', async () => {
+    const r = await run('accounts', 'get', twitter, '--json');
+    expect(r.code).toBe(0);
+    const a = JSON.parse(r.stdout);
+    expect(a).toMatchObject({ id: twitter, username: 'demo_scraper', type: 'twitter-sync' });
+    expect(a.data).toBeUndefined();
+    expect(await calls()).toEqual([{ method: 'GET', path: `/v1/accounts/${twitter}`, query: {}, body: null }]);
+  });
+
+  it('get of an unknown account exits 3', async () => {
+    const r = await run('accounts', 'get', 'ffffffffffffffffffffffffffffffff');
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('Not found');
+  });
+
+  it('types lists names with their cookies (names are not secrets)', async () => {
+    const r = await run('accounts', 'types', '--fields', 'name,domain,cookies');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('name\tdomain\tcookies');
+    expect(r.stdout).toContain('twitter-sync\tTwitter\tauth_token*, ct0*\n');
+    expect((await calls()).map((c) => c.path)).toEqual(['/v1/accounts/types']);
+  });
+
+  it('types falls back to /v1/account_types when /v1/accounts/types is 404', async () => {
+    await emu.faults([{ method: 'GET', path: '/v1/accounts/types', action: 'status', status: 404 }]);
+    const r = await run('accounts', 'types', '--fields', 'name');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('name\ntwitter-sync\nsales-nav-sync\nfacebook-sync\n');
+    expect((await emu.requests()).map((q) => `${q.status} ${q.path}`)).toEqual(['404 /v1/accounts/types', '200 /v1/account_types']);
+  });
+
+  it('sync --wait posts type and cookies, waits for 200, never prints a cookie value', async () => {
+    const f = join(dir, 'c.json');
+    writeFileSync(f, JSON.stringify({ auth_token: SECRET_A, ct0: SECRET_B }));
+    const r = await runAdvancing(['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', f, '--wait', '--verbose', '--fields', 'status_code,status_text']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('status_code\tstatus_text\n200\tsynchronized\n');
+    for (const s of [SECRET_A, SECRET_B]) {
+      expect(r.stdout).not.toContain(s);
+      expect(r.stderr).not.toContain(s);
+    }
+    const reqs = await emu.requests();
+    const post = reqs.find((q) => q.method === 'POST')!;
+    expect(post.path).toBe('/v1/synchronize');
+    expect((post.body as { type: string }).type).toBe('twitter-sync');
+    // The emulator received the real cookies: the account it created exists now.
+    const created = Object.values(emu.emu.state.accounts).filter((a) => a.type === 'twitter-sync');
+    expect(created).toHaveLength(2);
+    expect(reqs.filter((q) => q.path.startsWith('/v1/synchronize/')).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('sync from a Netscape cookies.txt with an empty required cookie ends >= 400: exit 1', async () => {
+    const f = join(dir, 'cookies.txt');
+    writeFileSync(f, `# Netscape HTTP Cookie File\n.x.com\tTRUE\t/\tTRUE\t0\tauth_token\t${SECRET_A}\n#HttpOnly_.x.com\tTRUE\t/\tTRUE\t0\tct0\t\n`);
+    const r = await runAdvancing(['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', f, '--wait', '--fields', 'status_code']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('status_code\n401\n');
+    expect(r.stderr).toContain('synchronization failed (401)');
+    expect(r.stderr).not.toContain(SECRET_A);
+  });
+
+  it('sync --dry-run shows cookie names only, even with --show-secrets, and sends nothing', async () => {
+    const f = join(dir, 'c2.json');
+    writeFileSync(f, JSON.stringify({ auth_token: SECRET_A }));
+    const r = await run('accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', f, '--dry-run', '--show-secrets', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, method: 'POST', path: '/v1/synchronize', body: { type: 'twitter-sync', cookies: { auth_token: '********' } } });
+    expect(await calls()).toEqual([]);
+  });
+
+  it('delete --yes deletes the account', async () => {
+    const r = await run('accounts', 'delete', twitter, '--yes', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ id: twitter, object: 'account', deleted: true });
+    expect(await calls()).toEqual([{ method: 'DELETE', path: `/v1/accounts/${twitter}`, query: {}, body: null }]);
+  });
+});
