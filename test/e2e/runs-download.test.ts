@@ -1,0 +1,132 @@
+// runs download with the built binary: the exact CSV lands atomically; a refused (expired) link is re-requested once;
+// Ctrl-C mid-body leaves nothing in the directory.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+
+type J = Record<string, any>;
+let emu: TestEmulator;
+let runId: string;
+let s3: string;
+let csv: string;
+let filename: string;
+let server: http.Server;
+let serverUrl: string;
+const served: string[] = [];
+
+/** Every logged request, the presigned file URL included (the helper's requests() keeps /v1 only). */
+async function logged(): Promise<J[]> {
+  const all = (await emu.control('GET', '/_emulator/requests')) as J[] | { data: J[] };
+  return Array.isArray(all) ? all : all.data;
+}
+
+function run(args: string[], cwd?: string) {
+  return execa(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+  });
+}
+
+async function api(path: string): Promise<J> {
+  const res = await fetch(emu.baseUrl + path, { headers: { authorization: `Token ${emu.token}` } });
+  return (await res.json()) as J;
+}
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  const squid = (await api('/v1/squids?limit=100')).data.find((s: J) => s.name === 'Paris restaurants');
+  runId = (await api(`/v1/runs?squid=${squid.id}&limit=1`)).data[0].id;
+  s3 = (await api(`/v1/runs/${runId}/download`)).s3;
+  const file = await fetch(s3);
+  csv = await file.text();
+  filename = /filename="([^"]+)"/.exec(file.headers.get('content-disposition') ?? '')![1];
+  // A stand-in for S3: /expired answers 403 like an expired presigned URL; /slow sends half a file and stalls.
+  server = http.createServer((req, res) => {
+    served.push(`${req.method} ${req.url} auth=${req.headers.authorization ?? 'none'}`);
+    if (req.url === '/expired') {
+      res.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
+    } else if (req.url === '/slow') {
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(csv.length * 2), 'content-disposition': 'attachment; filename="slow.csv"' });
+      res.write(csv);
+    } else res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server?.closeAllConnections();
+  server?.close();
+  await emu?.close();
+});
+beforeEach(async () => {
+  served.length = 0;
+  await emu.clearFaults();
+  await emu.clearRequests();
+});
+
+describe('runs download', () => {
+  it('writes the exact CSV under the server file name, mode 0600, and leaves no temp file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-dl-'));
+    const r = await run(['runs', 'download', runId], dir);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(readdirSync(dir)).toEqual([filename]);
+    expect(readFileSync(join(dir, filename), 'utf8')).toBe(csv);
+    expect(statSync(join(dir, filename)).mode & 0o777).toBe(0o600);
+    expect(r.stderr).toBe(`✓ Downloaded ${(Buffer.byteLength(csv) / 1024).toFixed(1)} kB to ${filename}\n`);
+    const got = await logged();
+    expect(got.map((x) => `${x.method} ${x.path}`)).toEqual([`GET /v1/runs/${runId}/download`, `GET ${new URL(s3).pathname}`]);
+    // the presigned URL is fetched without the API key
+    expect(got[1].headers.authorization).toBeUndefined();
+  });
+
+  it('-o FILE writes there; -o - streams the CSV to stdout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-dl-'));
+    const r = await sqBin(['runs', 'download', runId, '-o', join(dir, 'mine.csv')], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(readdirSync(dir)).toEqual(['mine.csv']);
+    expect(readFileSync(join(dir, 'mine.csv'), 'utf8')).toBe(csv);
+    const piped = await run(['runs', 'download', runId, '-o', '-']);
+    expect(piped.exitCode).toBe(0);
+    expect(piped.stdout).toBe(csv);
+    expect(piped.stderr).toBe('');
+  });
+
+  it('re-requests the URL once when the signed link answers 403', async () => {
+    await emu.faults([{ method: 'GET', path: `/v1/runs/${runId}/download`, action: 'status', status: 200, count: 1, body: { s3: `${serverUrl}/expired` } }]);
+    const dir = mkdtempSync(join(tmpdir(), 'sq-dl-'));
+    const r = await sqBin(['runs', 'download', runId, '-o', join(dir, 'x.csv')], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, 'x.csv'), 'utf8')).toBe(csv);
+    expect(served).toEqual(['GET /expired auth=none']);
+    expect((await logged()).map((x) => x.path)).toEqual([`/v1/runs/${runId}/download`, `/v1/runs/${runId}/download`, new URL(s3).pathname]);
+  });
+
+  it('Ctrl-C in the middle of the body exits 130 and leaves no file in the directory', async () => {
+    await emu.faults([{ method: 'GET', path: `/v1/runs/${runId}/download`, action: 'status', status: 200, body: { s3: `${serverUrl}/slow` } }]);
+    const dir = mkdtempSync(join(tmpdir(), 'sq-dl-'));
+    const p = run(['runs', 'download', runId], dir);
+    // wait until the temp file holds the first half of the body
+    const end = Date.now() + 20_000;
+    for (;;) {
+      const names = readdirSync(dir);
+      if (names.length === 1 && statSync(join(dir, names[0])).size === Buffer.byteLength(csv)) break;
+      if (Date.now() > end) throw new Error(`no partial temp file appeared: ${JSON.stringify(names)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(readdirSync(dir)[0]).toMatch(/^\.slow\.csv\..*\.sq-tmp$/);
+    p.kill('SIGINT');
+    const r = await p;
+    expect(r.exitCode).toBe(130);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
