@@ -1,0 +1,173 @@
+// sq webhook listen: payload validation, 200/400 answers, --events filter, --forward-to, clean stop on abort.
+import http from 'node:http';
+import { PassThrough } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { run } from '../../src/main.js';
+import { isWebhookTimestamp, validatePayload } from '../../src/webhook/payload.js';
+import { tempConfigDir } from '../helpers/cli.js';
+
+const EVENT = {
+  id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+  object: 'run',
+  event: 'run.done',
+  squid: { id: '0cc85ca9901b10e520de104d323efa7f', name: 'Paris restaurants' },
+  timestamp: '2026/11/21 10:00:00',
+};
+
+describe('payload validation', () => {
+  it('accepts the documented payload', () => {
+    expect(validatePayload(EVENT)).toEqual({ ok: true, payload: EVENT });
+  });
+  it.each([
+    [{ ...EVENT, id: 7 }, /"id"/],
+    [{ ...EVENT, object: 'task' }, /"object" must be "run"/],
+    [{ ...EVENT, event: 'run.finished' }, /"event" must be one of/],
+    [{ ...EVENT, squid: 'x' }, /"squid" must be an object/],
+    [{ ...EVENT, squid: { id: 'x' } }, /"squid.name"/],
+    [{ ...EVENT, timestamp: '2026-11-21T10:00:00Z' }, /YYYY\/MM\/DD HH:MM:SS/],
+    [[EVENT], /JSON object/],
+  ])('refuses %j', (body, reason) => {
+    const v = validatePayload(body);
+    expect(v.ok).toBe(false);
+    expect((v as { reason: string }).reason).toMatch(reason);
+  });
+  it('checks the timestamp is a real UTC time', () => {
+    expect(isWebhookTimestamp('2026/02/28 23:59:59')).toBe(true);
+    expect(isWebhookTimestamp('2026/02/30 10:00:00')).toBe(false);
+    expect(isWebhookTimestamp('2026/11/21 24:00:00')).toBe(false);
+    expect(isWebhookTimestamp('2026/11/21 10:00')).toBe(false);
+  });
+});
+
+interface Running {
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  stop: () => Promise<number>;
+}
+
+const stops: (() => Promise<number>)[] = [];
+afterEach(async () => {
+  for (const s of stops.splice(0)) await s();
+});
+
+/** The real command, in-process, stopped through the same abort signal Ctrl-C fires. */
+async function listen(args: string[]): Promise<Running> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => (out += d));
+  stderr.on('data', (d) => (err += d));
+  const ac = new AbortController();
+  const done = run(['webhook', 'listen', ...args], {
+    env: { SQ_CONFIG_DIR: tempConfigDir() },
+    io: { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 120 },
+    signal: ac.signal,
+  });
+  for (let i = 0; i < 200 && !/Listening on/.test(err); i++) {
+    const early = await Promise.race([done, new Promise((r) => setTimeout(() => r(null), 10))]);
+    if (early !== null) throw new Error(`listen exited ${early}: ${err}`);
+  }
+  const url = /Listening on (\S+)/.exec(err)![1];
+  let stopped: Promise<number> | null = null;
+  const stop = () => {
+    stopped ??= (ac.abort(), done);
+    return stopped;
+  };
+  stops.push(stop);
+  return { url, stdout: () => out, stderr: () => err, stop };
+}
+
+async function post(url: string, body: string, contentType = 'application/json') {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body });
+  return { status: res.status, body: await res.text() };
+}
+
+describe('sq webhook listen', () => {
+  it('prints one NDJSON line per valid event with --json, answers 200, and exits 0 when stopped', async () => {
+    const l = await listen(['--port', '0', '--json']);
+    expect(l.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await post(l.url, JSON.stringify(EVENT))).status).toBe(200);
+    expect((await post(l.url, JSON.stringify({ ...EVENT, event: 'run.running' }))).status).toBe(200);
+    const code = await l.stop();
+    expect(code).toBe(0);
+    const lines = l.stdout().trim().split('\n').map((x) => JSON.parse(x));
+    expect(lines).toEqual([EVENT, { ...EVENT, event: 'run.running' }]);
+  });
+
+  it('answers 400 with the reason for an invalid payload and reports it on stderr, nothing on stdout', async () => {
+    const l = await listen(['--json']);
+    const bad = await post(l.url, JSON.stringify({ ...EVENT, timestamp: 'yesterday' }));
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).error).toMatch(/timestamp/);
+    expect((await post(l.url, 'not json')).status).toBe(400);
+    await l.stop();
+    expect(l.stdout()).toBe('');
+    expect(l.stderr()).toMatch(/rejected a request from 127\.0\.0\.1:\d+ \(answered 400\): "timestamp"/);
+    expect(l.stderr()).toMatch(/not valid JSON/);
+  });
+
+  it('human line: timestamp, event, run id, squid name', async () => {
+    const l = await listen(['--format', 'table', '--no-color']);
+    await post(l.url, JSON.stringify(EVENT));
+    await l.stop();
+    expect(l.stdout()).toBe(`2026/11/21 10:00:00  run.done  ${EVENT.id}  Paris restaurants\n`);
+  });
+
+  it('--events filters (still answering 200), --path and the method are enforced', async () => {
+    const l = await listen(['--events', 'run.error', '--path', '/hook', '--json']);
+    expect(l.url).toMatch(/\/hook$/);
+    expect((await post(l.url, JSON.stringify(EVENT))).status).toBe(200);
+    expect((await post(l.url, JSON.stringify({ ...EVENT, event: 'run.error' }))).status).toBe(200);
+    expect((await post(l.url.replace(/\/hook$/, '/other'), JSON.stringify(EVENT))).status).toBe(404);
+    expect((await fetch(l.url)).status).toBe(405);
+    await l.stop();
+    const lines = l.stdout().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]).event).toBe('run.error');
+  });
+
+  it('--forward-to relays the original body and content type; a failing target is reported, the sender still gets 200', async () => {
+    const got: { body: string; type: string | undefined }[] = [];
+    let status = 200;
+    const target = http.createServer((req, res) => {
+      let b = '';
+      req.on('data', (c) => (b += c));
+      req.on('end', () => {
+        got.push({ body: b, type: req.headers['content-type'] });
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    try {
+      const to = `http://127.0.0.1:${(target.address() as AddressInfo).port}/in`;
+      const l = await listen(['--forward-to', to, '--json']);
+      // Key order and spacing must survive: the original bytes are forwarded, not a re-serialisation.
+      const raw = `{ "timestamp": "2026/11/21 10:00:00", "id": "r1", "object": "run", "event": "run.done", "squid": {"id": "s1", "name": "N"} }`;
+      expect((await post(l.url, raw, 'application/json; charset=utf-8')).status).toBe(200);
+      status = 500;
+      expect((await post(l.url, JSON.stringify(EVENT))).status).toBe(200);
+      await l.stop();
+      expect(got[0]).toEqual({ body: raw, type: 'application/json; charset=utf-8' });
+      expect(got).toHaveLength(2);
+      expect(l.stderr()).toMatch(/forwarding run.done of run .* failed: .* answered HTTP 500/);
+    } finally {
+      await new Promise<void>((r) => target.close(() => r()));
+    }
+  });
+
+  it('bad flags exit 2 before listening', async () => {
+    const r = (args: string[]) =>
+      run(['webhook', 'listen', ...args], {
+        env: { SQ_CONFIG_DIR: tempConfigDir() },
+        io: { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 80 },
+        signal: new AbortController().signal,
+      });
+    expect(await r(['--port', '70000'])).toBe(2);
+    expect(await r(['--events', 'run.finished'])).toBe(2);
+    expect(await r(['--forward-to', 'ftp://x'])).toBe(2);
+    expect(await r(['--path', 'hook'])).toBe(2);
+  });
+});
