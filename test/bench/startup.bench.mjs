@@ -1,0 +1,70 @@
+// startup_ratio: median wall time of `sq --version` ÷ median of `node -e 0`, runs interleaved (target ≤ 1.2).
+// one_call_ratio: `sq me --json` against the emulator ÷ a minimal node:http script doing the same GET and printing
+// it (target ≤ 1.5). Both sides run in this process's loop, alternating, so machine noise hits both alike.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = join(root, 'bin/sq.js');
+const RUNS = Number(process.env.BENCH_RUNS || 25);
+
+// Async spawn: the emulator answering `sq me` runs in this very process, so the loop must stay free.
+function wall(args, env) {
+  return new Promise((resolveWall, reject) => {
+    const t = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stdout.resume();
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${err}`));
+      else resolveWall(Number(process.hrtime.bigint() - t) / 1e6);
+    });
+  });
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+async function compare(name, a, b, target, env) {
+  const ta = [];
+  const tb = [];
+  await wall(a, env);
+  await wall(b, env); // warm the file cache for both
+  for (let i = 0; i < RUNS; i++) {
+    ta.push(await wall(a, env));
+    tb.push(await wall(b, env));
+  }
+  const ratio = median(ta) / median(tb);
+  console.log(JSON.stringify({ name, value: Math.round(ratio * 1000) / 1000, unit: 'ratio', target, median_ms: Math.round(median(ta) * 10) / 10, baseline_ms: Math.round(median(tb) * 10) / 10 }));
+}
+
+const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME, SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')) };
+await compare('startup_ratio', [bin, '--version'], ['-e', '0'], '<= 1.2', baseEnv);
+
+const { startEmulator } = await import(join(root, 'dist/emulator/index.js'));
+const emu = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', seed: 'empty' });
+try {
+  const script = join(mkdtempSync(join(tmpdir(), 'sq-bench-')), 'get.mjs');
+  writeFileSync(
+    script,
+    `import http from 'node:http';
+const u = new URL('/v1/me', process.env.SQ_BASE_URL);
+http.get(u, { headers: { authorization: 'Token ' + process.env.SQ_TOKEN, accept: 'application/json' } }, (res) => {
+  let b = '';
+  res.setEncoding('utf8');
+  res.on('data', (c) => (b += c));
+  res.on('end', () => { process.stdout.write(JSON.stringify(JSON.parse(b), null, 2) + '\\n'); });
+});
+`,
+  );
+  const env = { ...baseEnv, SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token };
+  await compare('one_call_ratio', [bin, 'me', '--json'], [script], '<= 1.5', env);
+} finally {
+  await emu.close();
+}
