@@ -1,0 +1,135 @@
+// In-process: validation (exit 2, zero requests), confirmation and --dry-run for crawlers and squids.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { sq } from '../helpers/cli.js';
+import { DEMO_CRAWLERS, DEMO_SQUIDS, squidIdByName } from '../../src/emulator/seed.js';
+import { parseParams } from '../../src/api/squids.js';
+
+let emu: TestEmulator;
+let paris: string;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(async () => {
+  await emu.close();
+});
+beforeEach(async () => {
+  await emu.control('POST', '/_emulator/reset');
+  await emu.clearRequests();
+  paris = squidIdByName(emu.emu.state, DEMO_SQUIDS.paris)!;
+});
+
+describe('validation happens before any request', () => {
+  it.each([
+    [['squids', 'update', 'Paris restaurants', '--concurrency', '0'], '--concurrency must be an integer from 1 to 20 (got "0")'],
+    [['squids', 'update', 'Paris restaurants', '--concurrency', '21'], '--concurrency must be an integer from 1 to 20'],
+    [['squids', 'update', 'Paris restaurants', '--concurrency', 'two'], '--concurrency must be an integer'],
+    [['squids', 'update', 'Paris restaurants'], 'nothing to update'],
+    [['squids', 'update', 'Paris restaurants', '--param', 'novalue'], '--param must look like key=value'],
+    [['squids', 'update', 'Paris restaurants', '--param', 'functions.contacts=maybe'], 'must be true or false'],
+    [['squids', 'list', '--limit', '0'], '--limit must be an integer'],
+    [['squids', 'list', '--page', '0'], '--page must be an integer'],
+    [['squids', 'list', '--all', '--limit', '5'], '--all and --limit cannot be used together'],
+    [['crawlers', 'list', '--limit', '-3'], '--limit must be an integer'],
+    [['squids', 'empty', 'Paris restaurants', '--type', 'everything', '--yes'], "argument 'everything' is invalid. Allowed choices are url, params"],
+    [['squids', 'empty', 'Paris restaurants', '--yes'], '--type is required'],
+    [['squids', 'create', '--name', 'x'], '--crawler is required'],
+    [['squids', 'create', '--crawler', 'google-maps-search', '--name', '  '], '--name must be a non-empty value'],
+  ])('%j → exit 2', async (args, message) => {
+    const r = await sq(args, { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
+describe('confirmation', () => {
+  it.each([
+    [['squids', 'delete', 'Paris restaurants']],
+    [['squids', 'empty', 'Paris restaurants', '--type', 'url']],
+  ])('%j without --yes and without a terminal: exit 2 naming --yes, zero requests', async (args) => {
+    const r = await sq(args, { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('pass --yes');
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it.each([['--yes'], ['-y']])('%s skips the question', async (flag) => {
+    const r = await sq(['squids', 'delete', paris, flag, '--json'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ id: paris, object: 'squid', deleted: true });
+  });
+});
+
+describe('--dry-run sends nothing', () => {
+  it.each([
+    [['squids', 'delete', 'PARIS'], { method: 'DELETE', path: '/v1/squids/PARIS', body: null }],
+    [['squids', 'empty', 'PARIS', '--type', 'params'], { method: 'POST', path: '/v1/squids/PARIS/empty', body: { type: 'params' } }],
+    [['squids', 'update', 'PARIS', '--name', 'New', '--param', 'zip=01234'], { method: 'POST', path: '/v1/squids/PARIS', body: { name: 'New', params: { zip: '01234' } } }],
+    [['squids', 'create', '--crawler', 'GM', '--name', 'Z'], { method: 'POST', path: '/v1/squids', body: { crawler: 'GM', name: 'Z' } }],
+  ])('%j with full hashes: no request at all', async (args, planned) => {
+    const sub = (s: string) => (s === 'PARIS' ? paris : s === 'GM' ? DEMO_CRAWLERS.googleMaps : s);
+    const r = await sq([...args.map(sub), '--dry-run', '--json'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    const fix = JSON.parse(JSON.stringify(planned).replaceAll('PARIS', paris).replaceAll('"GM"', `"${DEMO_CRAWLERS.googleMaps}"`));
+    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, ...fix });
+    expect(r.stderr).toContain('Dry run: nothing was sent.');
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('with a name: only the read that resolves it, no write', async () => {
+    const r = await sq(['squids', 'delete', 'Paris restaurants', '--dry-run'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`DELETE /v1/squids/${paris}\n`);
+    expect((await emu.requests()).map((q) => q.method)).toEqual(['GET']);
+  });
+});
+
+describe('--param values', () => {
+  it.each([
+    ['zip=01234', { zip: '01234' }],
+    ['max=5', { max: 5 }],
+    ['flag=true', { flag: true }],
+    ['ratio=0.5', { ratio: 0.5 }],
+    ['empty=', { empty: '' }],
+    ['q=a=b', { q: 'a=b' }],
+    ['tags=["a","b"]', { tags: ['a', 'b'] }],
+    ['text=hello world', { text: 'hello world' }],
+    ['none=null', { none: null }],
+    ['functions.contacts=false', { functions: { contacts: false } }],
+  ])('%s', (pair, expected) => {
+    expect(parseParams([pair])).toEqual(expected);
+  });
+});
+
+describe('paging', () => {
+  it('--all fetches every page at 100 and prints no hint', async () => {
+    const r = await sq(['squids', 'list', '--all', '--format', 'ndjson'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(5);
+    expect(r.stderr).toBe('');
+    expect((await emu.requests())[0].query).toEqual({ page: '1', limit: '100' });
+  });
+
+  it('--page 2 --limit 2 reads page 2 of size 2 and says which range it showed', async () => {
+    const r = await sq(['squids', 'list', '--page', '2', '--limit', '2', '--fields', 'name'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(3);
+    expect(r.stderr).toContain('Showing 3-4 of 5 squids');
+    expect((await emu.requests())[0].query).toEqual({ page: '2', limit: '2' });
+  });
+
+  it('the free-plan warning is printed once on stderr across pages; JSON stdout stays clean', async () => {
+    const warning = 'Free plan: only 50 results returned. Upgrade at https://app.lobstr.io/dashboard/pricing';
+    const page = { total_results: 4, total_pages: 2, limit: 2, data: [{ id: 'c1', name: 'one' }, { id: 'c2', name: 'two' }], warning };
+    await emu.faults([{ method: 'GET', path: '/v1/crawlers', action: 'status', status: 200, body: page }]);
+    try {
+      const r = await sq(['crawlers', 'list', '--all', '--json'], { env: emu.env() });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).map((c: { id: string }) => c.id)).toEqual(['c1', 'c2', 'c1', 'c2']);
+      expect(r.stderr.match(/warning: Free plan: only 50 results returned/g)).toHaveLength(1);
+    } finally {
+      await emu.clearFaults();
+    }
+  });
+});
