@@ -12,8 +12,10 @@ _sq_cmds() {
     'tasks') echo 'list ls get view add upload upload-status delete rm' ;;
     'runs') echo 'list ls get view start watch stats tasks abort stop download' ;;
     'results') echo 'list ls export' ;;
+    'accounts') echo 'list ls get view types sync delete rm' ;;
     'delivery') echo 'sftp webhook email sheet s3 test show apply' ;;
     'billing') echo 'auto-reset' ;;
+    'webhook') echo 'listen' ;;
     'emulator') echo 'start' ;;
   esac
 }
@@ -69,6 +71,11 @@ _sq_canon() {
     'runs|abort'|'runs|stop') echo 'abort' ;;
     'runs|download') echo 'download' ;;
     'results|list'|'results|ls'|'results|export') echo 'list' ;;
+    'accounts|list'|'accounts|ls') echo 'list' ;;
+    'accounts|get'|'accounts|view') echo 'get' ;;
+    'accounts|types') echo 'types' ;;
+    'accounts|sync') echo 'sync' ;;
+    'accounts|delete'|'accounts|rm') echo 'delete' ;;
     'delivery|sftp') echo 'sftp' ;;
     'delivery|webhook') echo 'webhook' ;;
     'delivery|email') echo 'email' ;;
@@ -78,6 +85,7 @@ _sq_canon() {
     'delivery|show') echo 'show' ;;
     'delivery|apply') echo 'apply' ;;
     'billing|auto-reset') echo 'auto-reset' ;;
+    'webhook|listen') echo 'listen' ;;
     'emulator|start') echo 'start' ;;
   esac
 }
@@ -101,6 +109,8 @@ _sq_opts() {
     'runs tasks') echo '--page --limit --all' ;;
     'runs download') echo '-o --output' ;;
     'results list') echo '--squid --run --task --page --limit --all -o --output' ;;
+    'accounts list') echo '--limit --page --all' ;;
+    'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-stdin --password-env --active --inactive' ;;
     'delivery webhook') echo '--squid --url --events --retry --no-retry --active --inactive' ;;
     'delivery email') echo '--squid --email --notifications --no-notifications' ;;
@@ -110,6 +120,7 @@ _sq_opts() {
     'delivery show') echo '--squid' ;;
     'delivery apply') echo '-f --file --force' ;;
     'billing auto-reset') echo '--enable --disable --threshold --max-resets' ;;
+    'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input --paginate' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --free-plan --rate-limits --state' ;;
   esac
@@ -133,6 +144,8 @@ _sq_vopts() {
     'runs tasks') echo '--page --limit' ;;
     'runs download') echo '-o --output' ;;
     'results list') echo '--squid --run --task --page --limit -o --output' ;;
+    'accounts list') echo '--limit --page' ;;
+    'accounts sync') echo '--type --cookies-file --account --timeout' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-env' ;;
     'delivery webhook') echo '--squid --url --events' ;;
     'delivery email') echo '--squid --email' ;;
@@ -142,6 +155,7 @@ _sq_vopts() {
     'delivery show') echo '--squid' ;;
     'delivery apply') echo '-f --file' ;;
     'billing auto-reset') echo '--threshold --max-resets' ;;
+    'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --rate-limits --state' ;;
   esac
@@ -156,8 +170,10 @@ _sq_optval() {
     'tasks add|--file') echo 'file' ;;
     'runs download|-o'|'runs download|--output') echo 'file' ;;
     'results list|-o'|'results list|--output') echo 'file' ;;
+    'accounts sync|--cookies-file') echo 'file' ;;
     'delivery webhook|--events') echo 'list run.running run.paused run.done run.error all' ;;
     'delivery apply|-f'|'delivery apply|--file') echo 'file' ;;
+    'webhook listen|--events') echo 'list run.running run.paused run.done run.error all' ;;
     'api|-X'|'api|--method') echo 'words GET POST PUT PATCH DELETE HEAD' ;;
     'api|--input') echo 'file' ;;
     'emulator start|--seed') echo 'words demo empty' ;;

@@ -36,6 +36,10 @@ function __sq_vopts
             __sq_words -o --output
         case 'results list'
             __sq_words --squid --run --task --page --limit -o --output
+        case 'accounts list'
+            __sq_words --limit --page
+        case 'accounts sync'
+            __sq_words --type --cookies-file --account --timeout
         case 'delivery sftp'
             __sq_words --squid --host --port --username --directory --password-env
         case 'delivery webhook'
@@ -54,6 +58,8 @@ function __sq_vopts
             __sq_words -f --file
         case 'billing auto-reset'
             __sq_words --threshold --max-resets
+        case 'webhook listen'
+            __sq_words --port --host --path --events --forward-to
         case 'api'
             __sq_words -X --method -f --raw-field -F --field --input
         case 'emulator start'
@@ -161,6 +167,16 @@ function __sq_canon
             echo 'download'
         case 'results|list' 'results|ls' 'results|export'
             echo 'list'
+        case 'accounts|list' 'accounts|ls'
+            echo 'list'
+        case 'accounts|get' 'accounts|view'
+            echo 'get'
+        case 'accounts|types'
+            echo 'types'
+        case 'accounts|sync'
+            echo 'sync'
+        case 'accounts|delete' 'accounts|rm'
+            echo 'delete'
         case 'delivery|sftp'
             echo 'sftp'
         case 'delivery|webhook'
@@ -179,8 +195,21 @@ function __sq_canon
             echo 'apply'
         case 'billing|auto-reset'
             echo 'auto-reset'
+        case 'webhook|listen'
+            echo 'listen'
         case 'emulator|start'
             echo 'start'
+    end
+end
+
+# Comma-separated values: complete the last item after the ones already typed, never offering one twice.
+function __sq_list
+    set -l tok (string replace -r -- '^--[^=]*=' '' (commandline -ct))
+    set -l head ''
+    string match -q -- '*,*' $tok; and set head (string replace -r -- '[^,]*$' '' $tok)
+    set -l chosen (string split -- , $head)
+    for w in $argv
+        contains -- $w $chosen; or printf '%s%s\n' $head $w
     end
 end
 
@@ -277,10 +306,10 @@ complete -c sq -n '__sq_sub \'\'' -a 'squids' -d 'Manage squids: scraping jobs b
 complete -c sq -n '__sq_sub \'\'' -a 'tasks' -d 'Manage the tasks (URLs or parameter sets) a squid works through'
 complete -c sq -n '__sq_sub \'\'' -a 'runs' -d 'Start, watch, abort and download runs'
 complete -c sq -n '__sq_sub \'\'' -a 'results' -d 'List and export the results of a squid or a run'
-complete -c sq -n '__sq_sub \'\'' -a 'accounts' -d 'accounts'
+complete -c sq -n '__sq_sub \'\'' -a 'accounts' -d 'Manage platform accounts: site logins (cookies) that some crawlers need'
 complete -c sq -n '__sq_sub \'\'' -a 'delivery' -d 'Configure where results go: SFTP, webhooks, e-mail, sheets, S3; apply from a file'
 complete -c sq -n '__sq_sub \'\'' -a 'billing' -d 'Show and set the automatic billing reset (re-charges the card on file)'
-complete -c sq -n '__sq_sub \'\'' -a 'webhook' -d 'webhook'
+complete -c sq -n '__sq_sub \'\'' -a 'webhook' -d 'Receive webhook events locally (listen, validate, forward)'
 complete -c sq -n '__sq_sub \'\'' -a 'api' -d 'Make an authenticated API request (same auth, pacing and retries as every command)'
 complete -c sq -n '__sq_sub \'\'' -a 'emulator' -d 'Run the local emulator of the whole API'
 complete -c sq -n '__sq_sub \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
@@ -461,6 +490,32 @@ complete -c sq -n '__sq_is \'results list\'' -l all -d 'read every page, writing
 complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the records to this file (atomically) instead of stdout'
 
 # sq accounts
+complete -c sq -n '__sq_sub \'accounts\'' -a 'list' -d 'List the platform accounts (site logins) squids can use (GET /v1/accounts)'
+complete -c sq -n '__sq_sub \'accounts\'' -a 'ls' -d 'alias of list: List the platform accounts (site logins) squids can use (GET /v1/accounts)'
+complete -c sq -n '__sq_sub \'accounts\'' -a 'get' -d 'Show one account with its limits and linked squids (GET /v1/accounts/{id})'
+complete -c sq -n '__sq_sub \'accounts\'' -a 'view' -d 'alias of get: Show one account with its limits and linked squids (GET /v1/accounts/{id})'
+complete -c sq -n '__sq_sub \'accounts\'' -a 'types' -d 'List the account types (sites) that can be synchronized, with their cookies (GET /v1/accounts/types)'
+complete -c sq -n '__sq_sub \'accounts\'' -a 'sync' -d 'Create or refresh an account from browser cookies (POST /v1/synchronize)'
+complete -c sq -n '__sq_sub \'accounts\'' -a 'delete' -d 'Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail'
+complete -c sq -n '__sq_sub \'accounts\'' -a 'rm' -d 'alias of delete: Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail'
+
+# sq accounts list
+complete -c sq -n '__sq_is \'accounts list\'' -l limit -x -d 'how many records to show (fetched up to 100 per request)'
+complete -c sq -n '__sq_is \'accounts list\'' -l page -x -d 'start at page N, where a page holds --limit records (100 with --all)'
+complete -c sq -n '__sq_is \'accounts list\'' -l all -d 'every record, printed page by page as it arrives'
+
+# sq accounts get
+
+# sq accounts types
+
+# sq accounts sync
+complete -c sq -n '__sq_is \'accounts sync\'' -l type -x -d 'account type name, see `sq accounts types` (required)'
+complete -c sq -n '__sq_is \'accounts sync\'' -l cookies-file -r -F -d 'cookies export; "-" for stdin (required)'
+complete -c sq -n '__sq_is \'accounts sync\'' -l account -x -d 'refresh this existing account instead of creating one'
+complete -c sq -n '__sq_is \'accounts sync\'' -l wait -d 'wait until the synchronization succeeds or fails'
+complete -c sq -n '__sq_is \'accounts sync\'' -l timeout -x -d 'give up waiting after this long (with --wait)'
+
+# sq accounts delete
 
 # sq delivery
 complete -c sq -n '__sq_sub \'delivery\'' -a 'sftp' -d 'Send a squid\'s run results to an SFTP server (POST /v1/delivery)'
@@ -486,7 +541,7 @@ complete -c sq -n '__sq_is \'delivery sftp\'' -l inactive -d 'keep the configura
 # sq delivery webhook
 complete -c sq -n '__sq_is \'delivery webhook\'' -l squid -x -d 'the squid: full hash, unique hash prefix or exact name'
 complete -c sq -n '__sq_is \'delivery webhook\'' -l url -x -d 'http(s) endpoint that receives the events'
-complete -c sq -n '__sq_is \'delivery webhook\'' -l events -x -a '(__fish_complete_list , "__sq_words run.running run.paused run.done run.error all")' -d 'comma-separated events to subscribe to: run.running, run.paused, run.done, run.error, or "all"'
+complete -c sq -n '__sq_is \'delivery webhook\'' -l events -x -a '(__sq_list run.running run.paused run.done run.error all)' -d 'comma-separated events to subscribe to: run.running, run.paused, run.done, run.error, or "all"'
 complete -c sq -n '__sq_is \'delivery webhook\'' -l retry -d 'retry failed deliveries (up to 3 times, 15 minutes apart)'
 complete -c sq -n '__sq_is \'delivery webhook\'' -l no-retry -d 'do not retry failed deliveries'
 complete -c sq -n '__sq_is \'delivery webhook\'' -l active -d 'enable this delivery'
@@ -543,6 +598,14 @@ complete -c sq -n '__sq_is \'billing auto-reset\'' -l threshold -x -d 'usage per
 complete -c sq -n '__sq_is \'billing auto-reset\'' -l max-resets -x -d 'maximum resets in any rolling 24 hours (integer 1-10)'
 
 # sq webhook
+complete -c sq -n '__sq_sub \'webhook\'' -a 'listen' -d 'Receive webhook events on this machine: validate, print, optionally forward'
+
+# sq webhook listen
+complete -c sq -n '__sq_is \'webhook listen\'' -l port -x -d 'port to listen on (0 = any free port)'
+complete -c sq -n '__sq_is \'webhook listen\'' -l host -x -d 'address to bind'
+complete -c sq -n '__sq_is \'webhook listen\'' -l path -x -d 'URL path that receives events'
+complete -c sq -n '__sq_is \'webhook listen\'' -l events -x -a '(__sq_list run.running run.paused run.done run.error all)' -d 'events to keep: run.running, run.paused, run.done, run.error, or "all"'
+complete -c sq -n '__sq_is \'webhook listen\'' -l forward-to -x -d 'relay each kept event (original body and Content-Type) to this http(s) URL'
 
 # sq api
 complete -c sq -n '__sq_is \'api\'' -s X -l method -x -a 'GET POST PUT PATCH DELETE HEAD' -d 'HTTP method'

@@ -28,7 +28,7 @@ _sq() {
   _arguments -s -S -C : $_sq_globals '(-V --version)-V[print the version]' '(-V --version)--version[print the version]' '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'accounts:accounts' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'webhook:webhook' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'emulator:Run the local emulator of the whole API' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
+      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'accounts:Manage platform accounts\: site logins (cookies) that some crawlers need' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'emulator:Run the local emulator of the whole API' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
       _describe -t commands 'sq command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -323,7 +323,43 @@ _sq__results__list() {
 }
 
 _sq__accounts() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('list:List the platform accounts (site logins) squids can use (GET /v1/accounts)' 'ls:List the platform accounts (site logins) squids can use (GET /v1/accounts)' 'get:Show one account with its limits and linked squids (GET /v1/accounts/{id})' 'view:Show one account with its limits and linked squids (GET /v1/accounts/{id})' 'types:List the account types (sites) that can be synchronized, with their cookies (GET /v1/accounts/types)' 'sync:Create or refresh an account from browser cookies (POST /v1/synchronize)' 'delete:Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail' 'rm:Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail')
+      _describe -t commands 'sq accounts command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'list'|'ls') _sq__accounts__list && ret=0 ;;
+        'get'|'view') _sq__accounts__get && ret=0 ;;
+        'types') _sq__accounts__types && ret=0 ;;
+        'sync') _sq__accounts__sync && ret=0 ;;
+        'delete'|'rm') _sq__accounts__delete && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__accounts__list() {
+  _arguments -s -S : $_sq_globals '--limit=[how many records to show (fetched up to 100 per request)]:limit: ' '--page=[start at page N, where a page holds --limit records (100 with --all)]:page: ' '--all[every record, printed page by page as it arrives]'
+}
+
+_sq__accounts__get() {
+  _arguments -s -S : $_sq_globals '1:account: '
+}
+
+_sq__accounts__types() {
   _arguments -s -S : $_sq_globals
+}
+
+_sq__accounts__sync() {
+  _arguments -s -S : $_sq_globals '--type=[account type name, see `sq accounts types` (required)]:type: ' '--cookies-file=[cookies export; "-" for stdin (required)]:cookies-file:_files' '--account=[refresh this existing account instead of creating one]:account: ' '--wait[wait until the synchronization succeeds or fails]' '--timeout=[give up waiting after this long (with --wait)]:timeout: '
+}
+
+_sq__accounts__delete() {
+  _arguments -s -S : $_sq_globals '1:account: '
 }
 
 _sq__delivery() {
@@ -402,7 +438,23 @@ _sq__billing__auto_reset() {
 }
 
 _sq__webhook() {
-  _arguments -s -S : $_sq_globals
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('listen:Receive webhook events on this machine\: validate, print, optionally forward')
+      _describe -t commands 'sq webhook command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'listen') _sq__webhook__listen && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__webhook__listen() {
+  _arguments -s -S : $_sq_globals '--port=[port to listen on (0 = any free port)]:port: ' '--host=[address to bind]:host: ' '--path=[URL path that receives events]:path: ' '--events=[events to keep\: run.running, run.paused, run.done, run.error, or "all"]:events:{_values -s , events run.running run.paused run.done run.error all}' '--forward-to=[relay each kept event (original body and Content-Type) to this http(s) URL]:forward-to: '
 }
 
 _sq__api() {

@@ -16,7 +16,7 @@ function valueFlags(v: ValueKind): string {
     case 'words':
       return ` -x -a ${q(v.words.join(' '))}`;
     case 'list':
-      return ` -x -a ${q(`(__fish_complete_list , "__sq_words ${v.words.join(' ')}")`)}`;
+      return ` -x -a ${q(`(__sq_list ${v.words.join(' ')})`)}`;
     default:
       return ' -x';
   }
@@ -80,7 +80,18 @@ export function fishScript(root: CmdModel): string {
   return out.join('\n');
 }
 
-const WALK = String.raw`# Prints the command path reached by the words before the cursor, then how many positional arguments follow it.
+const WALK = String.raw`# Comma-separated values: complete the last item after the ones already typed, never offering one twice.
+function __sq_list
+    set -l tok (string replace -r -- '^--[^=]*=' '' (commandline -ct))
+    set -l head ''
+    string match -q -- '*,*' $tok; and set head (string replace -r -- '[^,]*$' '' $tok)
+    set -l chosen (string split -- , $head)
+    for w in $argv
+        contains -- $w $chosen; or printf '%s%s\n' $head $w
+    end
+end
+
+# Prints the command path reached by the words before the cursor, then how many positional arguments follow it.
 function __sq_walk
     set -l line (commandline -pc)
     if test "$line" = "$__sq_walk_line"

@@ -1,0 +1,26 @@
+# Drives an interactive zsh in a pseudo-terminal and prints what completion offers for each command line given as
+# an argument: one "== <line>" header, then the candidates, one per line. Usage: zsh -f capture.zsh <dir with _sq> <line>...
+zmodload zsh/zpty || exit 3
+local dir=$1; shift
+local out=$dir/capture.out
+zpty z zsh -f -i
+zpty -w z "PROMPT='> '; fpath=($dir \$fpath); autoload -Uz compinit; compinit -u -d $dir/.zcompdump"
+# Record every candidate completion adds (compadd -O lists the matches without adding them).
+zpty -w z "compadd() { local -a __m; builtin compadd -O __m \"\$@\"; print -rl -- \$__m >> $out; builtin compadd \"\$@\" }"
+zpty -w z "zstyle ':completion:*' list-prompt ''; zstyle ':completion:*' menu no; LISTMAX=100000"
+local n=0 junk
+# Wait until the setup has run: zsh may drop keys typed ahead of its first prompt.
+zpty -w z "print __ready_\$(( 6 * 7 ))__"
+zpty -r -m z junk "*__ready_42__*"
+for line in "$@"; do
+  n=$((n + 1))
+  : > $out
+  zpty -w -n z "$line"$'\t'
+  zpty -w -n z $'\C-e\C-u'
+  # The marker is computed by the shell, so the echo of the typed command cannot match it.
+  zpty -w z "print __done_\$(( $n * 1 ))__"
+  zpty -r -m z junk "*__done_${n}__*"
+  print -r -- "== $line"
+  grep -v '^$' $out | sort -u
+done
+zpty -d z
