@@ -1,0 +1,118 @@
+// In-process: task verb validation (exit 2, zero requests), file parsing, confirmation, --dry-run.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { sq } from '../helpers/cli.js';
+import { DEMO_SQUIDS, squidIdByName } from '../../src/emulator/seed.js';
+import { normalizeTask, parseTaskFile } from '../../src/api/tasks.js';
+
+let emu: TestEmulator;
+let paris: string;
+const dir = mkdtempSync(join(tmpdir(), 'sq-tasks-unit-'));
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(async () => {
+  await emu.close();
+});
+beforeEach(async () => {
+  await emu.control('POST', '/_emulator/reset');
+  await emu.clearRequests();
+  paris = squidIdByName(emu.emu.state, DEMO_SQUIDS.paris)!;
+});
+
+describe('validation happens before any request', () => {
+  const badJson = join(dir, 'bad.json');
+  writeFileSync(badJson, '[{"url": ');
+  const badElem = join(dir, 'elem.json');
+  writeFileSync(badElem, '[true]');
+  const emptyCsv = join(dir, 'empty.csv');
+  writeFileSync(emptyCsv, '');
+  it.each([
+    [['tasks', 'list'], '--squid is required'],
+    [['tasks', 'list', '--squid', 'Paris restaurants', '--type', 'all'], "argument 'all' is invalid"],
+    [['tasks', 'list', '--squid', 'Paris restaurants', '--limit', '0'], '--limit must be an integer'],
+    [['tasks', 'list', '--squid', 'Paris restaurants', '--page', '0'], '--page must be an integer'],
+    [['tasks', 'add', '--squid', 'Paris restaurants'], 'no tasks given'],
+    [['tasks', 'add', 'https://x'], '--squid is required'],
+    [['tasks', 'add', '--squid', 'Paris restaurants', '--file', join(dir, 'missing.txt')], '--file: cannot read'],
+    [['tasks', 'add', '--squid', 'Paris restaurants', '--file', badJson], 'is not valid JSON'],
+    [['tasks', 'add', '--squid', 'Paris restaurants', '--file', badElem], 'element 1 of the JSON array must be an object or a string'],
+    [['tasks', 'add', '--squid', 'Paris restaurants', '--key', ' ', 'x'], '--key must be a non-empty value'],
+    [['tasks', 'upload', '--squid', 'Paris restaurants', join(dir, 'missing.csv')], 'cannot read'],
+    [['tasks', 'upload', '--squid', 'Paris restaurants', emptyCsv], 'is empty'],
+    [['tasks', 'upload', '--squid', 'Paris restaurants', emptyCsv, '--timeout', '5m'], '--timeout only applies with --wait'],
+    [['tasks', 'upload', '--squid', 'Paris restaurants', emptyCsv, '--wait', '--timeout', 'soon'], '--timeout must be a duration'],
+    [['tasks', 'upload', 'x.csv'], '--squid is required'],
+  ])('%j → exit 2', async (args, message) => {
+    const r = await sq(args, { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
+describe('task files and shapes', () => {
+  it('one value per line, blank lines, CRLF and a BOM ignored', () => {
+    expect(parseTaskFile('\uFEFFa\r\n\r\n b \nc', 'url')).toEqual([{ url: 'a' }, { url: 'b' }, { url: 'c' }]);
+  });
+  it('a JSON array mixes objects and strings', () => {
+    expect(parseTaskFile(' [{"keyword":"x","city":"Paris"}, "y"]', 'keyword')).toEqual([{ keyword: 'x', city: 'Paris' }, { keyword: 'y' }]);
+  });
+  it.each([
+    [{ hash_value: 'h1', module: 7 }, { id: 'h1', hash_value: 'h1', module: 7 }],
+    [{ id: 'i1', module: 'abc' }, { id: 'i1', module: 'abc' }],
+    [null, { id: null }],
+  ])('normalizeTask(%j)', (input, expected) => {
+    expect(normalizeTask(input)).toEqual(expected);
+  });
+
+  it('--file - reads values from stdin; --key names the parameter', async () => {
+    const r = await sq(['tasks', 'add', '--squid', paris, '--key', 'keyword', '--file', '-', 'tacos', '--dry-run', '--json'], {
+      env: emu.env(),
+      stdin: 'pizza\nsushi\n',
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      dry_run: true,
+      method: 'POST',
+      path: '/v1/tasks',
+      body: { squid: paris, tasks: [{ keyword: 'tacos' }, { keyword: 'pizza' }, { keyword: 'sushi' }] },
+    });
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
+describe('confirmation and --dry-run', () => {
+  const task = 'ffffffffffffffffffffffffffffffff';
+  it('delete without --yes and without a terminal: exit 2, zero requests', async () => {
+    const r = await sq(['tasks', 'delete', task], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('pass --yes');
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('delete --dry-run prints the request and sends nothing', async () => {
+    const r = await sq(['tasks', 'delete', task, '--dry-run'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`DELETE /v1/tasks/${task}\n`);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('upload --dry-run names the file and sends nothing', async () => {
+    const f = join(dir, 'ok.csv');
+    const content = 'url\nhttps://www.google.com/maps/search/x\n';
+    writeFileSync(f, content);
+    const r = await sq(['tasks', 'upload', '--squid', paris, f, '--dry-run', '--json'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, method: 'POST', path: '/v1/tasks/upload', body: { squid: paris, file: `<ok.csv, ${Buffer.byteLength(content)} bytes>` } });
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('deleting an unknown task exits 3', async () => {
+    const r = await sq(['tasks', 'delete', task, '--yes'], { env: emu.env() });
+    expect(r.code).toBe(3);
+  });
+});
