@@ -1,0 +1,115 @@
+// results --all with the built binary: the export equals the emulator's records exactly, with and without injected
+// faults (429 bursts with Retry-After, 503s, a connection reset mid-body); Ctrl-C leaves no file.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+
+type J = Record<string, any>;
+let emu: TestEmulator;
+let runId: string;
+let expected: J[];
+const COUNT = 1000;
+
+async function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<J> {
+  const res = await fetch(emu.baseUrl + path, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Token ${emu.token}`, 'content-type': 'application/json' },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return (await res.json()) as J;
+}
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  const squid = (await api('/v1/squids?limit=100')).data.find((s: J) => s.name === 'Amazon headphones');
+  const run = (await emu.control('POST', '/_emulator/generate', { squid: squid.id, results: COUNT })) as J;
+  runId = run.id;
+  expected = [];
+  for (let page = 1; expected.length < COUNT; page++) expected.push(...(await api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
+  expect(expected).toHaveLength(COUNT);
+});
+afterAll(async () => emu?.close());
+beforeEach(async () => {
+  await emu.clearFaults();
+  await emu.clearRequests();
+});
+
+function lines(file: string): J[] {
+  return readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+}
+
+describe('results list --all', () => {
+  it('exports every record exactly, reading each page once at 100 per request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-exp-'));
+    const file = join(dir, 'all.ndjson');
+    const r = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '-o', file], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`Wrote 1,000 records to ${file} (ndjson)`);
+    expect(lines(file)).toEqual(expected);
+    expect(readdirSync(dir)).toEqual(['all.ndjson']);
+    const got = await emu.requests();
+    const pages = got.map((x) => (x.query as Record<string, string>).page);
+    expect(pages).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    expect(got.every((x) => (x.query as Record<string, string>).limit === '100')).toBe(true);
+  });
+
+  it('gives the same records under 429 bursts, 503s and a reset mid-body', async () => {
+    await emu.faults(
+      [
+        { path: '/v1/results', action: 'status', status: 429, headers: { 'Retry-After': '1' }, count: 3, probability: 0.3 },
+        { path: '/v1/results', action: 'status', status: 503, count: 3, probability: 0.3 },
+        { path: '/v1/results', action: 'reset_mid_body', count: 2, probability: 0.3 },
+      ],
+      7,
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'sq-exp-'));
+    const file = join(dir, 'faulty.ndjson');
+    const r = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '-o', file], { env: emu.env() });
+    expect(r.stderr).toBe(`Wrote 1,000 records to ${file} (ndjson)`);
+    expect(r.code).toBe(0);
+    expect(lines(file)).toEqual(expected);
+    const statuses = (await emu.requests()).map((x) => x.status);
+    // every fault fired, and the export still matches record for record
+    expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 503)).toHaveLength(3);
+    const faults = (await emu.control('GET', '/_emulator/faults')) as J;
+    const rules = Array.isArray(faults) ? faults : faults.rules;
+    expect(rules.map((x: J) => x.remaining ?? x.count)).toEqual([0, 0, 0]);
+  });
+
+  it('CSV export: stable header then one line per record', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-exp-'));
+    const file = join(dir, 'all.csv');
+    const r = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
+    expect(r.code).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    const rows = text.trimEnd().split('\n');
+    expect(rows[0].startsWith('id,squid,run,scraping_time,')).toBe(true);
+    expect(rows).toHaveLength(COUNT + 1);
+    expect(rows.slice(1).map((l) => l.split(',')[0])).toEqual(expected.map((x) => x.id));
+  });
+
+  it('Ctrl-C mid-export exits 130 and leaves no file behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-exp-'));
+    const p = execa(process.execPath, [BIN, 'results', 'list', '--run', runId, '--all', '-o', join(dir, 'x.csv')], {
+      env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+      extendEnv: false,
+      reject: false,
+    });
+    const end = Date.now() + 20_000;
+    while (readdirSync(dir).length === 0) {
+      if (Date.now() > end) throw new Error('no temp file appeared');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(readdirSync(dir)[0]).toMatch(/^\.x\.csv\..*\.sq-tmp$/);
+    p.kill('SIGINT');
+    const r = await p;
+    expect(r.exitCode).toBe(130);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
