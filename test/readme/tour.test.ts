@@ -1,0 +1,56 @@
+// The README's "Try it" block, run as written by bash (only the ports are swapped for free ones and $PWD for the
+// repository, so it can run anywhere and in parallel with other tests).
+import { describe, expect, it } from 'vitest';
+import { readFileSync, mkdtempSync, existsSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { execa } from 'execa';
+
+const root = resolve(import.meta.dirname, '../..');
+
+function tourBlock(): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const m = /<!-- readme-tour:start -->\s*```bash\n([\s\S]*?)```\s*<!-- readme-tour:end -->/.exec(readme);
+  if (!m) throw new Error('README has no readme-tour block');
+  return m[1];
+}
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+    s.on('error', rej);
+  });
+}
+
+describe('README tour', () => {
+  it('runs as written', async () => {
+    const [emuPort, hookPort] = [await freePort(), await freePort()];
+    const script = tourBlock()
+      .replaceAll('$PWD/bin/sq.js', join(root, 'bin/sq.js'))
+      .replaceAll('8787', String(emuPort))
+      .replaceAll('8788', String(hookPort));
+    const cwd = mkdtempSync(join(tmpdir(), 'sq-readme-'));
+    const r = await execa('bash', ['-c', `set -euo pipefail\nshopt -s expand_aliases\n${script}`], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1' },
+      extendEnv: false,
+      reject: false,
+      timeout: 120_000,
+    });
+    const out = `${r.stdout}\n${r.stderr}`;
+    expect(r.exitCode, out).toBe(0);
+    expect(r.stderr).toContain('demo@sq-emulator.local');
+    expect(r.stdout).toContain('Paris restaurants');
+    expect(r.stdout).toMatch(/run\.running/);
+    expect(r.stdout).toMatch(/run\.done/);
+    expect(existsSync(join(cwd, 'paris.csv'))).toBe(true);
+    expect(readFileSync(join(cwd, 'paris.csv'), 'utf8').split('\n')[0]).toMatch(/^id,squid,run,scraping_time/);
+    // nothing but the export is left in the working directory (no temp files)
+    expect(readdirSync(cwd).filter((f) => !f.startsWith('.'))).toEqual(['paris.csv']);
+  }, 150_000);
+});
