@@ -1,0 +1,44 @@
+// A real terminal (tmux): `sq auth login` asks for the key with a hidden prompt; what is typed is never echoed,
+// and the profile is written with mode 0600.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { sqInTmux, type Term } from './tmux.js';
+
+let emu: TestEmulator;
+let term: Term | undefined;
+const TOKEN = 'tty-Login-Key-5f3a9c';
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ token: TOKEN });
+});
+afterAll(async () => {
+  await term?.close();
+  await emu.close();
+});
+
+it('hidden prompt: the key is not shown, it is checked and saved in a 0600 profile', async () => {
+  const cfg = tempConfigDir();
+  term = await sqInTmux(['auth', 'login'], { SQ_BASE_URL: emu.baseUrl, SQ_CONFIG_DIR: cfg });
+  await term.waitFor(/Paste your API key/);
+  await term.type(TOKEN);
+  // Mid-typing, the screen must not show any of it.
+  expect(await term.screen()).not.toContain(TOKEN.slice(0, 8));
+  await term.keys('Enter');
+  const screen = await term.waitFor(/EXIT:\d+/);
+  expect(screen).toMatch(/EXIT:0/);
+  expect(screen).toMatch(/Logged in as demo@sq-emulator\.local/);
+  expect(screen).not.toContain(TOKEN);
+  expect(screen).not.toContain(TOKEN.slice(0, 8));
+
+  const files = readdirSync(cfg).filter((f) => f.endsWith('.json'));
+  expect(files.length).toBeGreaterThan(0);
+  const file = join(cfg, files[0]);
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  expect(statSync(cfg).mode & 0o777).toBe(0o700);
+  expect(readFileSync(file, 'utf8')).toContain(TOKEN);
+  const me = (await emu.requests()).filter((r) => r.path === '/v1/me');
+  expect(me).toHaveLength(1);
+}, 60_000);

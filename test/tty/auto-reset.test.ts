@@ -1,0 +1,58 @@
+// A real terminal (tmux): enabling auto-reset above the threshold shows the warning and a confirmation; "n" sends
+// nothing and exits 1.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { sqInTmux, type Term } from './tmux.js';
+
+let emu: TestEmulator;
+let term: Term | undefined;
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(async () => {
+  await term?.close();
+  await emu.close();
+});
+
+it('warns, asks, and on "n" exits 1 having sent the GET and no POST', async () => {
+  await emu.control('POST', '/_emulator/usage', { pct: 60 });
+  await emu.clearRequests();
+  term = await sqInTmux(['billing', 'auto-reset', '--enable', '--threshold', '50'], {
+    SQ_BASE_URL: emu.baseUrl,
+    SQ_TOKEN: emu.token,
+    SQ_CONFIG_DIR: tempConfigDir(),
+  });
+  const screen = await term.waitFor(/Each reset charges the card on file/);
+  expect(screen).toMatch(/warning: current usage is 60%, above the 50% threshold: a reset fires/);
+  expect(screen).toMatch(/Enable automatic billing reset \(threshold 50%, up to 3 per 24 h\)\?/);
+  expect(screen).toMatch(/\(y\/N\)/);
+  await term.keys('n', 'Enter');
+  const after = await term.waitFor(/EXIT:\d+/);
+  expect(after).toMatch(/EXIT:1/);
+  expect(after).toMatch(/cancelled: nothing was sent/);
+  const reqs = await emu.requests();
+  expect(reqs.filter((r) => r.method === 'GET' && r.path === '/v1/plans/auto-reset')).toHaveLength(1);
+  expect(reqs.filter((r) => r.method === 'POST')).toEqual([]);
+  expect((await emu.control('GET', '/_emulator/outbox')) as unknown[]).toEqual([]);
+}, 60_000);
+
+it('answering "y" saves it, and the reset fires at once', async () => {
+  await term?.close();
+  await emu.control('POST', '/_emulator/reset');
+  await emu.control('POST', '/_emulator/usage', { pct: 60 });
+  await emu.clearRequests();
+  term = await sqInTmux(['billing', 'auto-reset', '--enable', '--threshold', '50'], {
+    SQ_BASE_URL: emu.baseUrl,
+    SQ_TOKEN: emu.token,
+    SQ_CONFIG_DIR: tempConfigDir(),
+  });
+  await term.waitFor(/Each reset charges the card on file/);
+  await term.keys('y', 'Enter');
+  const after = await term.waitFor(/EXIT:\d+/);
+  expect(after).toMatch(/EXIT:0/);
+  expect(after).toMatch(/a reset fired just now/);
+  const posts = (await emu.requests()).filter((r) => r.method === 'POST');
+  expect(posts.map((p) => p.body)).toEqual([{ enabled: true, threshold_pct: 50 }]);
+}, 60_000);

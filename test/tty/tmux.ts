@@ -1,0 +1,49 @@
+// A real terminal for prompt tests: a private tmux server (own socket), one session per test.
+import { execa } from 'execa';
+import { BIN } from '../helpers/cli.js';
+
+export interface Term {
+  screen(): Promise<string>;
+  waitFor(re: RegExp, ms?: number): Promise<string>;
+  keys(...keys: string[]): Promise<void>;
+  /** Types text literally (no key-name interpretation). */
+  type(text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Runs `node bin/sq.js <args>` in a fresh terminal; the pane prints "EXIT:<code>" when sq ends. */
+export async function sqInTmux(args: string[], env: Record<string, string>): Promise<Term> {
+  const socket = `sq-tty-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const session = 'sq';
+  const vars = Object.entries({ NO_COLOR: '1', TERM: 'xterm-256color', ...env }).map(([k, v]) => `${k}=${shq(v)}`);
+  // CI / SQ_NO_INPUT would turn prompting off: these tests are about the prompt. Variables in `env` are set after
+  // the -u removals, so a test that passes SQ_TOKEN still gets it.
+  const cmd = `env -u CI -u SQ_NO_INPUT -u SQ_TOKEN -u SQ_PROFILE ${vars.join(' ')} ${shq(process.execPath)} ${shq(BIN)} ${args.map(shq).join(' ')}; echo "EXIT:$?"; sleep 120`;
+  const tmux = (...a: string[]) => execa('tmux', ['-L', socket, ...a]);
+  await tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', '120', '-y', '40', cmd);
+  const screen = async () => (await tmux('capture-pane', '-p', '-t', session)).stdout;
+  return {
+    screen,
+    async waitFor(re, ms = 15_000) {
+      const end = Date.now() + ms;
+      let s = '';
+      while (Date.now() < end) {
+        s = await screen();
+        if (re.test(s)) return s;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`terminal never showed ${re}; screen:\n${s}`);
+    },
+    async keys(...keys) {
+      await tmux('send-keys', '-t', session, ...keys);
+    },
+    async type(text) {
+      await tmux('send-keys', '-t', session, '-l', text);
+    },
+    async close() {
+      await tmux('kill-server').catch(() => undefined);
+    },
+  };
+}
