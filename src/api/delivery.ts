@@ -141,9 +141,9 @@ function cmp(out: Difference, name: string, want: unknown, have: unknown) {
 function cmpSecret(out: Difference, name: string, want: string | undefined, have: unknown) {
   if (want === undefined) return;
   const stored = readableSecret(have);
+  // Absent, empty or masked: the service did not give it back, which says nothing about what it stores.
   if (stored === null) {
-    if (have === undefined || have === null || have === '') out.fields.push(name);
-    else out.unverified.push(name);
+    out.unverified.push(name);
     return;
   }
   if (stored !== want) out.fields.push(name);
