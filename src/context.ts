@@ -34,6 +34,8 @@ export interface Ctx {
   io: IO;
   env: Record<string, string | undefined>;
   globals: Globals;
+  /** What the command asked to exit with (commander's actions cannot return it). */
+  exitCode: number;
   /** Output rendering; built on first use from globals and the terminal. */
   readonly out: Output;
   outputSettings(): OutputSettings;

@@ -69,6 +69,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
     io,
     env,
     globals: { ...DEFAULT_GLOBALS } as Globals,
+    exitCode: 0,
     signal,
     now,
     sleep,

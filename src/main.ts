@@ -21,13 +21,12 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   const { createContext } = await import('./factory.js');
   const ctx = createContext({ ...init, signal: init.signal ?? controller.signal });
   try {
-    const { buildProgram, ctx_exit, readGlobals } = await import('./program.js');
-    ctx_exit.code = 0;
+    const { buildProgram, readGlobals } = await import('./program.js');
     // Globals are needed to print an error even when parsing fails before preAction.
     ctx.globals = readGlobals(peekGlobals(argv));
     const program = await buildProgram(ctx, argv);
     await program.parseAsync(argv, { from: 'user' });
-    return ctx_exit.code;
+    return ctx.exitCode;
   } catch (err) {
     return report(ctx, err);
   } finally {

@@ -66,13 +66,10 @@ export function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
     const command = params[params.length - 1] as Command;
     const positional = command.processedArgs.flatMap((v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v : [v])) as string[];
     const code = await verb.run(ctx, positional.map(String), command.opts());
-    if (typeof code === 'number') ctx_exit.code = code;
+    if (typeof code === 'number') ctx.exitCode = code;
   });
   return cmd;
 }
-
-/** Exit code a verb returned (commander's action cannot return one). */
-export const ctx_exit = { code: 0 };
 
 export function addNoun(program: Command, spec: NounSpec, ctx: Ctx): Command {
   const noun = program.command(spec.name).summary(spec.summary).description(spec.description ?? spec.summary);
@@ -124,22 +121,17 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
   for (const entry of NOUNS) {
     if (opts.loadAll || entry.name === wanted) {
       const spec = await loadEntry(entry);
-      const cmd = isVerb(spec) ? addVerb(program, { ...spec, name: entry.name }, ctx) : addNoun(program, spec, ctx);
-      for (const c of [cmd, ...cmd.commands]) copyInheritedSettings(c);
+      if (isVerb(spec)) addVerb(program, { ...spec, name: entry.name }, ctx);
+      else addNoun(program, spec, ctx);
     } else {
       program.command(entry.name).summary(entry.summary).description(entry.summary);
     }
   }
   program.command('help [topic...]').summary('help on a command, or a topic: environment, exit-codes').action(async (topic: string[]) => {
     const { showHelp } = await import('./help.js');
-    ctx_exit.code = await showHelp(ctx, program, topic ?? []);
+    ctx.exitCode = await showHelp(ctx, program, topic ?? []);
   });
   return program;
-}
-
-function copyInheritedSettings(c: Command) {
-  c.exitOverride();
-  c.showSuggestionAfterError(true);
 }
 
 export function readGlobals(o: Record<string, unknown>): Globals {
