@@ -170,6 +170,7 @@ _sq_optval() {
     'tasks add|--file') echo 'file' ;;
     'runs download|-o'|'runs download|--output') echo 'file' ;;
     'results list|-o'|'results list|--output') echo 'file' ;;
+    'accounts sync|--type') echo 'cmd accounts types --format tsv --fields name' ;;
     'accounts sync|--cookies-file') echo 'file' ;;
     'delivery webhook|--events') echo 'list run.running run.paused run.done run.error all' ;;
     'delivery apply|-f'|'delivery apply|--file') echo 'file' ;;
@@ -206,6 +207,14 @@ _sq_values() {
     words)
       IFS=$' \t\n'
       COMPREPLY=($(compgen -W "$words" -- "$2")) ;;
+    cmd)
+      # Ask sq itself (the user's profile and key): first column of its TSV output, header skipped.
+      IFS=$' \t\n'
+      # A Tab must not hang on an unreachable service (sq retries network errors): 3 s at most where timeout exists.
+      local vals t=
+      command -v timeout >/dev/null 2>&1 && t='timeout 3'
+      vals=$($t "${COMP_WORDS[0]}" $words --no-input -q 2>/dev/null | tail -n +2 | cut -f1)
+      COMPREPLY=($(compgen -W "$vals" -- "$2")) ;;
     list)
       # Comma-separated: complete the last item, keep the ones before it, do not offer one twice.
       local head= last=$2 w

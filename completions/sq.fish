@@ -202,6 +202,13 @@ function __sq_canon
     end
 end
 
+# Values the service defines: the first column of `sq <args>` (TSV, header skipped), with the user's profile.
+function __sq_dynamic
+    set -l t
+    command -q timeout; and set t timeout 3 # a Tab must not hang on an unreachable service
+    $t sq $argv --no-input -q 2>/dev/null | tail -n +2 | string replace -r -- '\t.*' ''
+end
+
 # Comma-separated values: complete the last item after the ones already typed, never offering one twice.
 function __sq_list
     set -l tok (string replace -r -- '^--[^=]*=' '' (commandline -ct))
@@ -509,7 +516,7 @@ complete -c sq -n '__sq_is \'accounts list\'' -l all -d 'every record, printed p
 # sq accounts types
 
 # sq accounts sync
-complete -c sq -n '__sq_is \'accounts sync\'' -l type -x -d 'account type name, see `sq accounts types` (required)'
+complete -c sq -n '__sq_is \'accounts sync\'' -l type -x -a '(__sq_dynamic accounts types --format tsv --fields name)' -d 'account type name, see `sq accounts types` (required)'
 complete -c sq -n '__sq_is \'accounts sync\'' -l cookies-file -r -F -d 'cookies export; "-" for stdin (required)'
 complete -c sq -n '__sq_is \'accounts sync\'' -l account -x -d 'refresh this existing account instead of creating one'
 complete -c sq -n '__sq_is \'accounts sync\'' -l wait -d 'wait until the synchronization succeeds or fails'

@@ -2,6 +2,16 @@
 # zsh completion for sq. Generated from the command tree by `sq completion zsh`: do not edit.
 # Install: sq completion zsh > "${fpath[1]}/_sq" (then start a new shell), or: source <(sq completion zsh)
 
+# Values the service defines: the first column of `sq <args>` (TSV, header skipped), with the user's profile.
+_sq_dynamic() {
+  local -a vals
+  local -a t
+  (( $+commands[timeout] )) && t=(timeout 3)  # a Tab must not hang on an unreachable service
+  vals=(${${(f)"$($t sq "$@" --no-input -q 2>/dev/null)"}[2,-1]})
+  vals=(${vals%%$'\t'*})
+  compadd -a vals
+}
+
 _sq_globals=(
   '--profile=[stored profile to use (env SQ_PROFILE; default\: the active one, else "default")]:profile: '
   '--base-url=[API origin, paths start with /v1 (env SQ_BASE_URL; default\: the profile'\''s, else https\://api.lobstr.io)]:base-url: '
@@ -355,7 +365,7 @@ _sq__accounts__types() {
 }
 
 _sq__accounts__sync() {
-  _arguments -s -S : $_sq_globals '--type=[account type name, see `sq accounts types` (required)]:type: ' '--cookies-file=[cookies export; "-" for stdin (required)]:cookies-file:_files' '--account=[refresh this existing account instead of creating one]:account: ' '--wait[wait until the synchronization succeeds or fails]' '--timeout=[give up waiting after this long (with --wait)]:timeout: '
+  _arguments -s -S : $_sq_globals '--type=[account type name, see `sq accounts types` (required)]:type:{_sq_dynamic accounts types --format tsv --fields name}' '--cookies-file=[cookies export; "-" for stdin (required)]:cookies-file:_files' '--account=[refresh this existing account instead of creating one]:account: ' '--wait[wait until the synchronization succeeds or fails]' '--timeout=[give up waiting after this long (with --wait)]:timeout: '
 }
 
 _sq__accounts__delete() {

@@ -14,6 +14,8 @@ function spec(v: ValueKind): string | undefined {
       return `words ${v.words.join(' ')}`;
     case 'list':
       return `list ${v.words.join(' ')}`;
+    case 'command':
+      return `cmd ${v.args.join(' ')}`;
     default:
       return undefined;
   }
@@ -114,6 +116,14 @@ _sq_values() {
     words)
       IFS=$' \t\n'
       COMPREPLY=($(compgen -W "$words" -- "$2")) ;;
+    cmd)
+      # Ask sq itself (the user's profile and key): first column of its TSV output, header skipped.
+      IFS=$' \t\n'
+      # A Tab must not hang on an unreachable service (sq retries network errors): 3 s at most where timeout exists.
+      local vals t=
+      command -v timeout >/dev/null 2>&1 && t='timeout 3'
+      vals=$($t "@{COMP_WORDS[0]}" $words --no-input -q 2>/dev/null | tail -n +2 | cut -f1)
+      COMPREPLY=($(compgen -W "$vals" -- "$2")) ;;
     list)
       # Comma-separated: complete the last item, keep the ones before it, do not offer one twice.
       local head= last=$2 w

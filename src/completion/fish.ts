@@ -17,6 +17,8 @@ function valueFlags(v: ValueKind): string {
       return ` -x -a ${q(v.words.join(' '))}`;
     case 'list':
       return ` -x -a ${q(`(__sq_list ${v.words.join(' ')})`)}`;
+    case 'command':
+      return ` -x -a ${q(`(__sq_dynamic ${v.args.join(' ')})`)}`;
     default:
       return ' -x';
   }
@@ -80,7 +82,14 @@ export function fishScript(root: CmdModel): string {
   return out.join('\n');
 }
 
-const WALK = String.raw`# Comma-separated values: complete the last item after the ones already typed, never offering one twice.
+const WALK = String.raw`# Values the service defines: the first column of ` + '`sq <args>`' + String.raw` (TSV, header skipped), with the user's profile.
+function __sq_dynamic
+    set -l t
+    command -q timeout; and set t timeout 3 # a Tab must not hang on an unreachable service
+    $t sq $argv --no-input -q 2>/dev/null | tail -n +2 | string replace -r -- '\t.*' ''
+end
+
+# Comma-separated values: complete the last item after the ones already typed, never offering one twice.
 function __sq_list
     set -l tok (string replace -r -- '^--[^=]*=' '' (commandline -ct))
     set -l head ''

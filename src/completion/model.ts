@@ -10,7 +10,8 @@ export type ValueKind =
   | { kind: 'free' } // takes a value we cannot guess (a name, a number)
   | { kind: 'file' }
   | { kind: 'words'; words: string[] }
-  | { kind: 'list'; words: string[] }; // comma-separated subset of words
+  | { kind: 'list'; words: string[] } // comma-separated subset of words
+  | { kind: 'command'; args: string[] }; // the first column of `sq <args>` (TSV, header skipped), asked at completion time
 
 export interface OptModel {
   /** Every spelling: '-o', '--output'. */
@@ -44,6 +45,12 @@ const OPTION_VALUES: Record<string, ValueKind> = {
   '--events': { kind: 'list', words: [...RUN_EVENTS, 'all'] },
 };
 
+// Values the service defines (account types differ per account and change over time): listed by another sq command
+// at completion time, with the user's own profile. Keyed by command path and option.
+const DYNAMIC_VALUES: Record<string, string[]> = {
+  'accounts sync --type': ['accounts', 'types', '--format', 'tsv', '--fields', 'name'],
+};
+
 // Positional arguments whose values are a fixed set, keyed by argument name.
 const ARG_VALUES: Record<string, string[]> = {
   shell: ['bash', 'zsh', 'fish'],
@@ -70,8 +77,10 @@ function alternatives(ph: string | undefined): string[] | undefined {
   return parts;
 }
 
-function optionValue(o: Option): ValueKind {
+function optionValue(o: Option, path: string[]): ValueKind {
   if (!o.required && !o.optional) return { kind: 'none' };
+  const dynamic = DYNAMIC_VALUES[[...path, o.long].join(' ')];
+  if (dynamic) return { kind: 'command', args: dynamic };
   if (o.long && OPTION_VALUES[o.long]) return OPTION_VALUES[o.long];
   if (o.argChoices?.length) return { kind: 'words', words: [...o.argChoices] };
   const ph = placeholder(o.flags);
@@ -81,8 +90,8 @@ function optionValue(o: Option): ValueKind {
   return { kind: 'free' };
 }
 
-function optModel(o: Option, repeatable: boolean): OptModel[] {
-  const value = optionValue(o);
+function optModel(o: Option, repeatable: boolean, path: string[]): OptModel[] {
+  const value = optionValue(o, path);
   const description = o.description.replace(/\s+/g, ' ').trim();
   // '--[no-]retry' in a spec means both spellings.
   const m = o.long && /^--\[no-\](.+)$/.exec(o.long);
@@ -117,7 +126,7 @@ function argModel(cmd: Command, path: string[], siblings: string[]): ArgModel[] 
 const HELP_OPT: OptModel = { names: ['-h', '--help'], description: 'show help', value: { kind: 'none' }, repeatable: false };
 
 function walk(cmd: Command, path: string[], rootNames: string[]): CmdModel {
-  const options = cmd.options.filter((o) => !o.hidden).flatMap((o) => optModel(o, isRepeatable(o)));
+  const options = cmd.options.filter((o) => !o.hidden).flatMap((o) => optModel(o, isRepeatable(o), path));
   const commands = cmd.commands
     .filter((c) => !(c as unknown as { _hidden?: boolean })._hidden)
     .map((c) => walk(c, [...path, c.name()], rootNames));
@@ -137,7 +146,7 @@ export function modelFromProgram(program: Command): CmdModel {
   const rootNames = program.commands.map((c) => c.name()).filter((n) => n !== 'help');
   const root = walk(program, [], rootNames);
   // The root's options are the globals; rebuild them from GLOBAL_OPTIONS so the order is the documented one.
-  const globals = GLOBAL_OPTIONS.filter((g) => !g.hidden).flatMap((g) => optModel(makeOption(g), g.repeatable === true));
+  const globals = GLOBAL_OPTIONS.filter((g) => !g.hidden).flatMap((g) => optModel(makeOption(g), g.repeatable === true, []));
   const version: OptModel = { names: ['-V', '--version'], description: 'print the version', value: { kind: 'none' }, repeatable: false };
   root.options = [...globals, version, HELP_OPT];
   return root;

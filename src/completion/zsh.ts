@@ -24,6 +24,8 @@ function action(v: ValueKind, message: string): string {
       return `${message}:(${v.words.join(' ')})`;
     case 'list':
       return `${message}:{_values -s , ${message} ${v.words.join(' ')}}`;
+    case 'command':
+      return `${message}:{_sq_dynamic ${v.args.join(' ')}}`;
     default:
       return `${message}: `;
   }
@@ -83,6 +85,16 @@ export function zshScript(root: CmdModel): string {
     '#compdef sq',
     '# zsh completion for sq. Generated from the command tree by `sq completion zsh`: do not edit.',
     '# Install: sq completion zsh > "${fpath[1]}/_sq" (then start a new shell), or: source <(sq completion zsh)',
+    '',
+    '# Values the service defines: the first column of `sq <args>` (TSV, header skipped), with the user\'s profile.',
+    '_sq_dynamic() {',
+    '  local -a vals',
+    '  local -a t',
+    '  (( $+commands[timeout] )) && t=(timeout 3)  # a Tab must not hang on an unreachable service',
+    '  vals=(${${(f)"$($t sq "$@" --no-input -q 2>/dev/null)"}[2,-1]})',
+    "  vals=(${vals%%$'\\t'*})",
+    '  compadd -a vals',
+    '}',
     '',
     '_sq_globals=(',
     ...globals.map((g) => `  ${g}`),
