@@ -49,6 +49,12 @@ export interface Ctx {
   sleep(ms: number): Promise<void>;
   /** Run at the end of the command, success or not (close pools, remove temp files). */
   onCleanup(fn: () => void | Promise<void>): void;
+  /**
+   * Secret strings in play (the API key, a password read from stdin or the environment). Every stderr message and
+   * error is scrubbed of them, as a last line of defence behind masking by field name.
+   */
+  addSecret(value: string | undefined | null): void;
+  secrets(): readonly string[];
   /** Never prompt: --no-input, SQ_NO_INPUT, CI, or no terminal on stdin. */
   canPrompt(): boolean;
 }

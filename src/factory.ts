@@ -59,6 +59,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
       }));
 
   const cleanups: (() => void | Promise<void>)[] = [];
+  const secretValues: string[] = [];
   let out: Output | undefined;
   let settings: OutputSettings | undefined;
   let store: Promise<ProfileStore> | undefined;
@@ -92,7 +93,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
     },
     get out(): Output {
       if (!out) {
-        out = createOutput(io, ctx.outputSettings());
+        out = createOutput(io, ctx.outputSettings(), { secrets: secretValues });
       }
       return out;
     },
@@ -108,6 +109,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
         c = (async () => {
           const [{ HttpClient }, { resolveAuth }] = await Promise.all([import('./api/http.js'), import('./config/resolve.js')]);
           const auth = resolveAuth(ctx.globals, env, await ctx.config());
+          ctx.addSecret(auth.token);
           if (needAuth && !auth.token) {
             throw new AuthError(`no API key for profile "${auth.profile}": run \`sq auth login\`, or set SQ_TOKEN`);
           }
@@ -132,6 +134,13 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
     prompter() {
       prompter ??= import('./prompt.js').then((m) => m.createPrompter(io, () => ctx.canPrompt()));
       return prompter;
+    },
+    addSecret(value) {
+      // Short values would scrub ordinary words out of messages; masking by field name still covers them.
+      if (value && value.length >= 4 && !secretValues.includes(value)) secretValues.push(value);
+    },
+    secrets() {
+      return secretValues;
     },
     canPrompt() {
       if (!ctx.globals.input) return false;

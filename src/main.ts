@@ -2,6 +2,7 @@
 // main() never calls process.exit, so the whole CLI runs in-process in tests.
 import type { ContextInit } from './factory.js';
 import { ExitCode, SqError, UsageError, InterruptedError } from './errors.js';
+import { redactText } from './output/secrets.js';
 
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -82,8 +83,8 @@ function isPromptExit(err: unknown): boolean {
 
 function print(ctx: import('./context.js').Ctx, err: Error, code: number): number {
   const sq = err instanceof SqError ? err : null;
-  const secrets = [ctx.env.SQ_TOKEN].filter((s): s is string => !!s && s.length >= 4);
-  const clean = (s: string) => secrets.reduce((acc, sec) => acc.split(sec).join('********'), s);
+  ctx.addSecret(ctx.env.SQ_TOKEN);
+  const clean = (s: string) => redactText(s, ctx.secrets());
   const message = clean(err.message || 'unexpected error');
   const stderr = ctx.io.stderr;
   if (ctx.globals.json || ctx.globals.format === 'json' || ctx.globals.format === 'ndjson') {

@@ -1,4 +1,5 @@
 // Prompts bound to the ctx's streams (so tests can drive them through a real terminal). Loaded on first use.
+import { Writable } from 'node:stream';
 import type { IO } from './context.js';
 import { UsageError } from './errors.js';
 
@@ -10,7 +11,15 @@ export interface Prompter {
 }
 
 export function createPrompter(io: IO, canPrompt: () => boolean): Prompter {
-  const context = { input: io.stdin as NodeJS.ReadableStream, output: io.stderr as NodeJS.WritableStream, clearPromptOnDone: false };
+  // Inquirer ends the output stream it is given when a prompt closes; stderr must outlive the prompt (errors and
+  // hints are written after it), so it gets a stand-in that forwards writes and ignores end().
+  const output = new Writable({
+    write(chunk, _enc, done) {
+      io.stderr.write(chunk, () => done());
+    },
+  });
+  Object.assign(output, { isTTY: io.stderrIsTTY, columns: io.columns, rows: (io.stderr as { rows?: number }).rows ?? 24 });
+  const context = { input: io.stdin as NodeJS.ReadableStream, output, clearPromptOnDone: false };
   return {
     async confirm(message, { default: def = false, flag }) {
       if (!canPrompt()) throw new UsageError(`confirmation needed and prompting is off (no terminal, --no-input, SQ_NO_INPUT or CI): pass ${flag}`);

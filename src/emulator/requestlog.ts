@@ -12,7 +12,8 @@ export interface LoggedRequest {
   body: unknown;
 }
 
-const SECRET_NAME = /pass(word)?|secret|token|key|cookie/i;
+// Whole-word secret names only: "keyword" (a task parameter) is not a key.
+const SECRET_NAME = /(^|[_-])(pass(word)?|passwd|secret|token|(api|access|secret)?_?key|cookies?|authorization)$/i;
 export const REQUEST_LOG_MAX = 5000;
 
 export function maskAuthorization(value: string): string {

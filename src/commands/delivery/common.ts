@@ -65,11 +65,13 @@ export async function readPassword(ctx: Ctx, opts: Record<string, unknown>, requ
       const p = await ctx.prompter();
       const pw = await p.password('SFTP password (input is hidden):', { flag: '--password-env VAR' });
       if (!pw) throw new UsageError('no password entered');
+      ctx.addSecret(pw);
       return pw;
     }
     // One trailing newline is what `echo` adds; anything else belongs to the password.
     const pw = (await readAllStdin(ctx.io.stdin)).replace(/\r?\n$/, '');
     if (!pw) throw new UsageError('--password-stdin: nothing on stdin (e.g. `printf %s "$SFTP_PASSWORD" | sq delivery sftp ... --password-stdin`)');
+    ctx.addSecret(pw);
     return pw;
   }
   if (required) {
@@ -84,6 +86,7 @@ export function envSecret(ctx: Ctx, flag: string, name: string): string {
   }
   const v = ctx.env[name];
   if (v === undefined || v === '') throw new UsageError(`${flag}: environment variable ${name} is not set or empty`);
+  ctx.addSecret(v);
   return v;
 }
 
