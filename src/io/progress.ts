@@ -28,7 +28,6 @@ export class Progress {
   private lastKey: string | null = null;
   private lastDraw = 0;
   private drawn = false;
-  private pending: ProgressUpdate | null = null;
   private readonly now: () => number;
 
   constructor(private readonly opts: ProgressOptions) {
@@ -44,20 +43,18 @@ export class Progress {
       this.opts.stream.write(`${u.text}\n`);
       return;
     }
-    this.pending = u;
     const t = this.now();
     if (!force && this.drawn && t - this.lastDraw < (this.opts.throttleMs ?? 100)) return;
     this.draw(u);
     this.lastDraw = t;
   }
 
-  /** A line that must stay on screen (a status change): printed above the bar. */
+  /** A line that must stay on screen (a status change): replaces the bar, which the next update() redraws at once. */
   log(line: string): void {
     if (!this.opts.enabled) return;
     if (this.opts.tty && this.drawn) this.opts.stream.write('\r\x1b[2K');
     this.opts.stream.write(`${line}\n`);
     this.drawn = false;
-    if (this.opts.tty && this.pending) this.draw(this.pending);
   }
 
   /** Remove the bar (before the final output, or on error). */

@@ -133,7 +133,7 @@ function snapshot(run: Run, stats: Record<string, unknown> | null): Snapshot {
 
 function render(runId: string, s: Snapshot, ms: number): { fraction: number | null; text: string; key: string } {
   const parts = [s.percent === null ? '?%' : `${Math.floor(s.percent)}%`];
-  if (s.tasksTotal !== null) parts.push(`tasks ${count(s.tasksDone ?? 0)}/${count(s.tasksTotal)}`);
+  if (s.tasksTotal) parts.push(`tasks ${count(s.tasksDone ?? 0)}/${count(s.tasksTotal)}`);
   if (s.results !== null) parts.push(`results ${count(s.results)}`);
   const state = s.status === 'done' && !s.exportDone ? 'done, exporting' : s.status || 'unknown';
   const key = `${state} ${parts.join(' ')}`;
