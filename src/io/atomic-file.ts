@@ -36,9 +36,7 @@ export class AtomicFile {
   /** Open a temp file in the target's directory. The target itself is not touched until commit(). */
   static async create(target: string, opts: AtomicFileOptions = {}): Promise<AtomicFile> {
     const full = resolve(target);
-    const dir = dirname(full);
-    const st = await stat(dir).catch(() => null);
-    if (!st?.isDirectory()) throw new UsageError(`cannot write "${target}": directory "${dir}" does not exist`);
+    const dir = await checkTargetDir(target);
     const temp = join(dir, `.${basename(full)}.${randomBytes(6).toString('hex')}.sq-tmp`);
     let fd: number;
     try {
@@ -106,6 +104,14 @@ export class AtomicFile {
       this.stream.on('error', done);
     });
   }
+}
+
+/** The directory a target would be written in; a UsageError when it does not exist (checked before any request). */
+export async function checkTargetDir(target: string): Promise<string> {
+  const dir = dirname(resolve(target));
+  const st = await stat(dir).catch(() => null);
+  if (!st?.isDirectory()) throw new UsageError(`cannot write "${target}": directory "${dir}" does not exist`);
+  return dir;
 }
 
 const openFd = promisify(openCb);

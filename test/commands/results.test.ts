@@ -51,6 +51,7 @@ describe('results list: scope', () => {
     [['results', 'list', '--run', 'b', '--all', '--limit', '3'], '--all and --limit cannot be used together'],
     [['results', 'list', '--run', 'b', '--limit', '0'], '--limit must be an integer from 1'],
     [['results', 'list', '--run', 'b', '-o', 'x.txt', '--format', 'table'], '--format table is for terminals'],
+    [['results', 'list', '--run', 'b', '-o', '/nonexistent-dir/x.csv'], 'directory "/nonexistent-dir" does not exist'],
   ])('%j exits 2 before any request', async (args, msg) => {
     const r = await sq(args, { env: emu.env() });
     expect(r.code).toBe(2);

@@ -235,6 +235,13 @@ describe('runs start', () => {
 });
 
 describe('runs download (not ready)', () => {
+  it.each([['/nonexistent-dir/x.csv'], ['/nonexistent-dir/']])('-o %s in a missing directory exits 2 before any request', async (o) => {
+    const r = await sq(['runs', 'download', '0'.repeat(32), '-o', o], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('directory "/nonexistent-dir" does not exist');
+    expect(await reqs()).toEqual([]);
+  });
+
   it('says the export is not ready and exits 3', async () => {
     const run = await api('/v1/runs', { method: 'POST', body: { squid: squids['Paris restaurants'] } });
     const r = await sq(['runs', 'download', run.id], { env: emu.env() });

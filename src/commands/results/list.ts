@@ -6,7 +6,7 @@ import { createOutput } from '../../output/index.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../../api/results.js';
 import { UsageError } from '../../errors.js';
-import { AtomicFile } from '../../io/atomic-file.js';
+import { AtomicFile, checkTargetDir } from '../../io/atomic-file.js';
 import { Progress, count } from '../../io/progress.js';
 import { nonEmpty } from '../../validate/index.js';
 import { WINDOW_OPTIONS, listWindow, records, showingHint } from '../runs/window.js';
@@ -43,6 +43,7 @@ export default defineVerb({
     const output = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
     const settings = ctx.outputSettings();
     const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat ? settings.format : null);
+    if (output !== undefined) await checkTargetDir(output);
 
     const http = await ctx.http();
     let scope: ResultScope;

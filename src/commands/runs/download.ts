@@ -6,7 +6,7 @@ import { defineVerb } from '../../command.js';
 import type { HttpClient, StreamResponse } from '../../api/http.js';
 import { downloadUrl, getRun, runStatus } from '../../api/runs.js';
 import { AuthError, NotFoundError } from '../../errors.js';
-import { AtomicFile } from '../../io/atomic-file.js';
+import { AtomicFile, checkTargetDir } from '../../io/atomic-file.js';
 import { Progress, humanBytes } from '../../io/progress.js';
 import { nonEmpty } from '../../validate/index.js';
 
@@ -23,6 +23,7 @@ export default defineVerb({
   async run(ctx, [ref], opts) {
     const id = nonEmpty('<run>', ref);
     const output = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
+    if (output !== undefined && output !== '-') await checkTargetDir(output.endsWith('/') ? join(output, 'x') : output);
     const http = await ctx.http();
     const res = await fetchExport(http, id);
 
