@@ -1,7 +1,6 @@
 // Vitest global setup: the tests use real parts (an OpenSSH server for SFTP, tmux for prompts, zsh and fish for
-// completion). On a fresh Debian
-// machine where we are root, install and start them so `npm test` works as the README says; elsewhere, say what
-// is missing (the tests that need it then fail with that message).
+// completion). On a fresh Debian machine where we are root, install and start them so `npm test` works as the
+// README says; elsewhere, say what is missing (the tests that need it then fail with that message).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
