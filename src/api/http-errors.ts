@@ -1,0 +1,102 @@
+// How failures of an exchange become sq's typed errors: HTTP statuses, every documented error body shape, bodies
+// that are not JSON, and network failures (with the rule that a write which may have reached the server is
+// reported as ambiguous, never retried).
+import { ApiError, AuthError, NotFoundError, RateLimitError, SqError } from '../errors.js';
+import { errorMessage } from './messages.js';
+
+/** A write whose outcome is unknown: it may have reached the server. Never retried. */
+export class AmbiguousWriteError extends ApiError {}
+
+// Errors where the request certainly never reached the server: safe to retry even a POST.
+export const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+export function retryAfterSeconds(h: Record<string, string | string[] | undefined>): number | null {
+  const v = h['retry-after'];
+  if (typeof v !== 'string') return null;
+  const n = Number(v);
+  if (Number.isFinite(n)) return Math.max(0, Math.ceil(n));
+  const d = Date.parse(v);
+  return Number.isFinite(d) ? Math.max(0, Math.ceil((d - Date.now()) / 1000)) : null;
+}
+
+export function errCode(err: unknown): string | undefined {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code ?? e?.cause?.code;
+}
+
+export function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function describeNonJson(text: string): string {
+  if (/^\s*</.test(text)) return 'an HTML page';
+  if (text.trim() === '') return 'an empty body';
+  return 'a body that is not valid JSON (truncated or malformed)';
+}
+
+export function parseJson(text: string, status: number, method: string, url: string): unknown {
+  if (text === '' && (status === 204 || method === 'DELETE')) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(`the API answered ${method} ${pathOf(url)} with HTTP ${status} and ${describeNonJson(text)} instead of JSON`, { status });
+  }
+}
+
+function pathOf(url: string | URL): string {
+  try {
+    return new URL(String(url)).pathname;
+  } catch {
+    return String(url);
+  }
+}
+
+export function httpError(status: number, text: string, method: string, url: URL, headers: Record<string, string | string[] | undefined>): SqError {
+  const body = safeParse(text);
+  const fromBody = typeof body === 'string' ? null : errorMessage(body);
+  const where = `${method} ${url.pathname}`;
+  const msg = fromBody ?? (typeof body === 'string' && body.trim() ? `HTTP ${status} with ${describeNonJson(body)}` : `HTTP ${status}`);
+  if (status === 401 || status === 403) {
+    return new AuthError(`${msg} (HTTP ${status}): the API key was rejected; run \`sq auth login\` or check SQ_TOKEN`, { status });
+  }
+  if (status === 404) return new NotFoundError(`${msg} (${where}, HTTP 404)`, { status });
+  if (status === 429) return new RateLimitError(msg, { status, retryAfter: retryAfterSeconds(headers) });
+  return new ApiError(`${msg} (${where}, HTTP ${status})`, { status });
+}
+
+export function networkError(err: unknown, method: string, url: URL, safe: boolean, afterHeaders = false): SqError {
+  const code = errCode(err) ?? (afterHeaders ? 'UND_ERR_SOCKET' : 'network error');
+  const base = `${method} ${url.origin}${url.pathname} failed${afterHeaders ? ' while reading the response' : ''}: ${describeCode(code, err)}`;
+  if (!safe && (afterHeaders || !NOT_SENT_CODES.has(code))) {
+    return new AmbiguousWriteError(
+      `${base}. The request may have reached the server: it was not retried, so check its effect before trying again`,
+      { cause: err },
+    );
+  }
+  return new ApiError(base, { cause: err });
+}
+
+function describeCode(code: string, err: unknown): string {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is the server running? check --base-url / SQ_BASE_URL)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found (check --base-url / SQ_BASE_URL)';
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'timed out connecting';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return 'timed out waiting for the response';
+    case 'UND_ERR_BODY_TIMEOUT':
+      return 'timed out reading the response body';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'the connection was reset';
+    default:
+      return `${code}${err instanceof Error && err.message && !err.message.includes(code) ? ` (${err.message})` : ''}`;
+  }
+}
