@@ -74,6 +74,10 @@ let undiciLoaded: Promise<{ Agent: new (o: object) => Dispatcher; request: Reque
 function loadUndici() {
   // undici's index costs ~200 ms to load on these machines; the agent and request pieces cost ~20 ms.
   undiciLoaded ??= (async () => {
+    // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with TurboFan on background threads
+    // and a short-lived process waits for them at exit (~50 ms on every sq call). The baseline compiler's code is
+    // plenty for parsing response headers, so stay on it; set before undici compiles the module.
+    (await import('node:v8')).setFlagsFromString('--liftoff-only');
     try {
       const [agent, req] = await Promise.all([
         import('undici/lib/dispatcher/agent.js' as string),
