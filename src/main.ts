@@ -88,7 +88,10 @@ function print(ctx: import('./context.js').Ctx, err: Error, code: number): numbe
   const message = clean(err.message || 'unexpected error');
   const stderr = ctx.io.stderr;
   if (ctx.globals.json || ctx.globals.format === 'json' || ctx.globals.format === 'ndjson') {
-    const body = { error: { code, status: sq?.status ?? null, message, retry_after: sq?.retryAfter ?? null } };
+    const details = (sq?.details ?? []).map(clean);
+    const body = {
+      error: { code, status: sq?.status ?? null, message, retry_after: sq?.retryAfter ?? null, ...(details.length ? { details } : {}) },
+    };
     stderr.write(`${JSON.stringify(body)}\n`);
   } else {
     stderr.write(`${code === ExitCode.INTERRUPTED ? '' : 'error: '}${message}\n`);
