@@ -127,7 +127,9 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
       program.command(entry.name).summary(entry.summary).description(entry.summary);
     }
   }
-  program.command('help [topic...]').summary('help on a command, or a topic: environment, exit-codes').action(async (topic: string[]) => {
+  const help = program.command('help [topic...]').summary('help on a command, or a topic: environment, exit-codes');
+  help.addHelpText('after', examplesText(['sq help runs start', 'sq help environment', 'sq help exit-codes']));
+  help.action(async (topic: string[]) => {
     const { showHelp } = await import('./help.js');
     ctx.exitCode = await showHelp(ctx, program, topic ?? []);
   });
