@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { AuthError, RateLimitError } from '../errors.js';
 import { Pacer } from './pacing.js';
 import { errorMessage } from './messages.js';
+import { loadTransport, type RequestFn } from './transport.js';
 import { AmbiguousWriteError, NOT_SENT_CODES, errCode, networkError, httpError, parseJson, retryAfterSeconds, safeParse } from './http-errors.js';
 import { redactBody, redactUrl } from './redact.js';
 
@@ -67,35 +68,6 @@ export const MAX_429_WAIT_MS = 5 * 60_000;
 
 /** Shared by every client of the process, so a batch cannot storm a failing server. */
 const retryBudget = { tokens: 10, max: 10 };
-
-type RequestFn = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-let undiciLoaded: Promise<{ Agent: new (o: object) => Dispatcher; request: RequestFn }> | undefined;
-
-function loadUndici() {
-  // undici's index costs ~200 ms to load on these machines; the agent and request pieces cost ~20 ms.
-  undiciLoaded ??= (async () => {
-    // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with TurboFan on background threads
-    // and a short-lived process waits for them at exit (~50 ms on every sq call). The baseline compiler's code is
-    // plenty for parsing response headers, so stay on it; set before undici compiles the module.
-    (await import('node:v8')).setFlagsFromString('--liftoff-only');
-    try {
-      const [agent, req] = await Promise.all([
-        import('undici/lib/dispatcher/agent.js' as string),
-        import('undici/lib/api/api-request.js' as string),
-      ]);
-      return { Agent: agent.default, request: req.default as RequestFn };
-    } catch {
-      const u = await import('undici');
-      return {
-        Agent: u.Agent as unknown as new (o: object) => Dispatcher,
-        request: function (this: Dispatcher, o: Dispatcher.RequestOptions) {
-          return this.request(o);
-        } as RequestFn,
-      };
-    }
-  })();
-  return undiciLoaded;
-}
 
 export class HttpClient {
   readonly baseUrl: string;
@@ -168,7 +140,7 @@ export class HttpClient {
   }
 
   private async dispatcher(): Promise<{ agent: Dispatcher; request: RequestFn }> {
-    const { Agent, request } = await loadUndici();
+    const { Agent, request } = await loadTransport();
     this.agent ??= new Agent({
       connect: { timeout: this.opts.connectTimeoutMs ?? 10_000 },
       headersTimeout: this.opts.headersTimeoutMs ?? 30_000,
