@@ -102,8 +102,11 @@ export function pick(all: ApiRecord[], ref: string, kind: Pick<Kind, 'noun' | 'k
   const searched = `${all.length} ${kind.noun}${all.length === 1 ? '' : 's'}`;
   const by = ['id', ...kind.keys].join(', ');
   const short = ref.length < MIN_PREFIX ? `; id prefixes need at least ${MIN_PREFIX} characters` : '';
+  // Names are matched exactly (a substring could silently pick the wrong squid), but a near miss is worth naming.
+  const near = all.filter((r) => kind.keys.some((k) => str(r[k]).toLowerCase().includes(lower))).slice(0, MAX_LISTED);
+  const suggestions = near.map((r) => `  ${recordId(r)}  ${str(r.name)}`);
   throw new NotFoundError(`no ${kind.noun} matches "${ref}" (searched ${searched} by ${by}${short})`, {
-    details: [`list them with: sq ${kind.noun}s list`],
+    details: suggestions.length ? [`did you mean:`, ...suggestions] : [`list them with: sq ${kind.noun}s list`],
   });
 }
 
