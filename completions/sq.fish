@@ -25,17 +25,17 @@ function __sq_vopts
         case 'tasks upload'
             __sq_words --squid --timeout
         case 'runs list'
-            __sq_words --squid --page --limit
+            __sq_words --squid --limit --page
         case 'runs start'
             __sq_words --squid --timeout --interval
         case 'runs watch'
             __sq_words --timeout --interval
         case 'runs tasks'
-            __sq_words --page --limit
+            __sq_words --limit --page
         case 'runs download'
             __sq_words -o --output
         case 'results list'
-            __sq_words --squid --run --task --page --limit -o --output
+            __sq_words --squid --run --task --limit --page -o --output
         case 'accounts list'
             __sq_words --limit --page
         case 'accounts sync'
@@ -361,9 +361,9 @@ complete -c sq -n '__sq_sub \'crawlers\'' -a 'attributes' -d 'List the result co
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'attrs' -d 'alias of attributes: List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)'
 
 # sq crawlers list
-complete -c sq -n '__sq_is \'crawlers list\'' -l limit -x -d 'how many records to show (fetched up to 100 per request)'
-complete -c sq -n '__sq_is \'crawlers list\'' -l page -x -d 'start at page N, where a page holds --limit records (100 with --all)'
-complete -c sq -n '__sq_is \'crawlers list\'' -l all -d 'every record, printed page by page as it arrives'
+complete -c sq -n '__sq_is \'crawlers list\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
+complete -c sq -n '__sq_is \'crawlers list\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
+complete -c sq -n '__sq_is \'crawlers list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq crawlers get
 
@@ -384,9 +384,9 @@ complete -c sq -n '__sq_sub \'squids\'' -a 'rm' -d 'alias of delete: Delete a sq
 
 # sq squids list
 complete -c sq -n '__sq_is \'squids list\'' -l name -x -d 'only squids whose name contains this text (case-insensitive)'
-complete -c sq -n '__sq_is \'squids list\'' -l limit -x -d 'how many records to show (fetched up to 100 per request)'
-complete -c sq -n '__sq_is \'squids list\'' -l page -x -d 'start at page N, where a page holds --limit records (100 with --all)'
-complete -c sq -n '__sq_is \'squids list\'' -l all -d 'every record, printed page by page as it arrives'
+complete -c sq -n '__sq_is \'squids list\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
+complete -c sq -n '__sq_is \'squids list\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
+complete -c sq -n '__sq_is \'squids list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq squids get
 
@@ -418,9 +418,9 @@ complete -c sq -n '__sq_sub \'tasks\'' -a 'rm' -d 'alias of delete: Delete a tas
 # sq tasks list
 complete -c sq -n '__sq_is \'tasks list\'' -l squid -x -d 'squid id, prefix or exact name (required)'
 complete -c sq -n '__sq_is \'tasks list\'' -l type -x -a 'url params' -d 'task type'
-complete -c sq -n '__sq_is \'tasks list\'' -l limit -x -d 'how many records to show (fetched up to 100 per request)'
-complete -c sq -n '__sq_is \'tasks list\'' -l page -x -d 'start at page N, where a page holds --limit records (100 with --all)'
-complete -c sq -n '__sq_is \'tasks list\'' -l all -d 'every record, printed page by page as it arrives'
+complete -c sq -n '__sq_is \'tasks list\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
+complete -c sq -n '__sq_is \'tasks list\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
+complete -c sq -n '__sq_is \'tasks list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq tasks get
 
@@ -454,8 +454,8 @@ complete -c sq -n '__sq_sub \'runs\'' -a 'download' -d 'Download a finished run\
 
 # sq runs list
 complete -c sq -n '__sq_is \'runs list\'' -l squid -x -d 'squid id, id prefix or exact name (required)'
-complete -c sq -n '__sq_is \'runs list\'' -l page -x -d 'read this page only (1-based; page size = --limit, at most 100)'
-complete -c sq -n '__sq_is \'runs list\'' -l limit -x -d 'how many records to show (read 100 per request)'
+complete -c sq -n '__sq_is \'runs list\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
+complete -c sq -n '__sq_is \'runs list\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
 complete -c sq -n '__sq_is \'runs list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq runs get
@@ -473,8 +473,8 @@ complete -c sq -n '__sq_is \'runs watch\'' -l interval -x -d 'time between polls
 # sq runs stats
 
 # sq runs tasks
-complete -c sq -n '__sq_is \'runs tasks\'' -l page -x -d 'read this page only (1-based; page size = --limit, at most 100)'
-complete -c sq -n '__sq_is \'runs tasks\'' -l limit -x -d 'how many records to show (read 100 per request)'
+complete -c sq -n '__sq_is \'runs tasks\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
+complete -c sq -n '__sq_is \'runs tasks\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
 complete -c sq -n '__sq_is \'runs tasks\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq runs abort
@@ -491,8 +491,8 @@ complete -c sq -n '__sq_sub \'results\'' -a 'export' -d 'alias of list: List or 
 complete -c sq -n '__sq_is \'results list\'' -l squid -x -d 'results of every run of this squid (id, id prefix or exact name)'
 complete -c sq -n '__sq_is \'results list\'' -l run -x -d 'results of this run only'
 complete -c sq -n '__sq_is \'results list\'' -l task -x -d 'only the results of this task'
-complete -c sq -n '__sq_is \'results list\'' -l page -x -d 'read this page only (1-based; page size = --limit, at most 100)'
-complete -c sq -n '__sq_is \'results list\'' -l limit -x -d 'how many records to show (read 100 per request)'
+complete -c sq -n '__sq_is \'results list\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
+complete -c sq -n '__sq_is \'results list\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
 complete -c sq -n '__sq_is \'results list\'' -l all -d 'read every page, writing records as they arrive'
 complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the records to this file (atomically) instead of stdout'
 
@@ -507,9 +507,9 @@ complete -c sq -n '__sq_sub \'accounts\'' -a 'delete' -d 'Delete an account (DEL
 complete -c sq -n '__sq_sub \'accounts\'' -a 'rm' -d 'alias of delete: Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail'
 
 # sq accounts list
-complete -c sq -n '__sq_is \'accounts list\'' -l limit -x -d 'how many records to show (fetched up to 100 per request)'
-complete -c sq -n '__sq_is \'accounts list\'' -l page -x -d 'start at page N, where a page holds --limit records (100 with --all)'
-complete -c sq -n '__sq_is \'accounts list\'' -l all -d 'every record, printed page by page as it arrives'
+complete -c sq -n '__sq_is \'accounts list\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
+complete -c sq -n '__sq_is \'accounts list\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
+complete -c sq -n '__sq_is \'accounts list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq accounts get
 

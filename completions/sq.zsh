@@ -152,7 +152,7 @@ _sq__crawlers() {
 }
 
 _sq__crawlers__list() {
-  _arguments -s -S : $_sq_globals '--limit=[how many records to show (fetched up to 100 per request)]:limit: ' '--page=[start at page N, where a page holds --limit records (100 with --all)]:page: ' '--all[every record, printed page by page as it arrives]'
+  _arguments -s -S : $_sq_globals '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
 }
 
 _sq__crawlers__get() {
@@ -189,7 +189,7 @@ _sq__squids() {
 }
 
 _sq__squids__list() {
-  _arguments -s -S : $_sq_globals '--name=[only squids whose name contains this text (case-insensitive)]:name: ' '--limit=[how many records to show (fetched up to 100 per request)]:limit: ' '--page=[start at page N, where a page holds --limit records (100 with --all)]:page: ' '--all[every record, printed page by page as it arrives]'
+  _arguments -s -S : $_sq_globals '--name=[only squids whose name contains this text (case-insensitive)]:name: ' '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
 }
 
 _sq__squids__get() {
@@ -234,7 +234,7 @@ _sq__tasks() {
 }
 
 _sq__tasks__list() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid: ' '--type=[task type]:type:(url params)' '--limit=[how many records to show (fetched up to 100 per request)]:limit: ' '--page=[start at page N, where a page holds --limit records (100 with --all)]:page: ' '--all[every record, printed page by page as it arrives]'
+  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid: ' '--type=[task type]:type:(url params)' '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
 }
 
 _sq__tasks__get() {
@@ -281,7 +281,7 @@ _sq__runs() {
 }
 
 _sq__runs__list() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid: ' '--page=[read this page only (1-based; page size = --limit, at most 100)]:page: ' '--limit=[how many records to show (read 100 per request)]:limit: ' '--all[read every page, writing records as they arrive]'
+  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid: ' '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
 }
 
 _sq__runs__get() {
@@ -301,7 +301,7 @@ _sq__runs__stats() {
 }
 
 _sq__runs__tasks() {
-  _arguments -s -S : $_sq_globals '--page=[read this page only (1-based; page size = --limit, at most 100)]:page: ' '--limit=[how many records to show (read 100 per request)]:limit: ' '--all[read every page, writing records as they arrive]' '1:run: '
+  _arguments -s -S : $_sq_globals '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '1:run: '
 }
 
 _sq__runs__abort() {
@@ -329,7 +329,7 @@ _sq__results() {
 }
 
 _sq__results__list() {
-  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid: ' '--run=[results of this run only]:run: ' '--task=[only the results of this task]:task: ' '--page=[read this page only (1-based; page size = --limit, at most 100)]:page: ' '--limit=[how many records to show (read 100 per request)]:limit: ' '--all[read every page, writing records as they arrive]' '(-o --output)-o+[write the records to this file (atomically) instead of stdout]:o:_files' '(-o --output)--output=[write the records to this file (atomically) instead of stdout]:output:_files'
+  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid: ' '--run=[results of this run only]:run: ' '--task=[only the results of this task]:task: ' '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '(-o --output)-o+[write the records to this file (atomically) instead of stdout]:o:_files' '(-o --output)--output=[write the records to this file (atomically) instead of stdout]:output:_files'
 }
 
 _sq__accounts() {
@@ -353,7 +353,7 @@ _sq__accounts() {
 }
 
 _sq__accounts__list() {
-  _arguments -s -S : $_sq_globals '--limit=[how many records to show (fetched up to 100 per request)]:limit: ' '--page=[start at page N, where a page holds --limit records (100 with --all)]:page: ' '--all[every record, printed page by page as it arrives]'
+  _arguments -s -S : $_sq_globals '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
 }
 
 _sq__accounts__get() {

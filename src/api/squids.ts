@@ -48,8 +48,6 @@ export const SQUID_LIST_COLUMNS: Column[] = [
   { key: 'total_runs', header: 'RUNS' },
 ];
 
-const json = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
-
 export const SQUID_DETAIL_COLUMNS: Column[] = [
   { key: 'id' },
   { key: 'name' },
@@ -58,8 +56,8 @@ export const SQUID_DETAIL_COLUMNS: Column[] = [
   { key: 'is_active', header: 'active' },
   { key: 'is_ready', header: 'ready' },
   { key: 'concurrency' },
-  { key: 'params', format: json },
-  { key: 'schedule', format: json },
+  { key: 'params' },
+  { key: 'schedule' },
   { key: 'last_run_status', header: 'last run' },
   { key: 'last_run', header: 'last run id' },
   { key: 'last_run_at', header: 'last run at' },

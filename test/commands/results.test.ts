@@ -73,7 +73,7 @@ describe('results list: output', () => {
     // heterogeneous rows: at least one row lacks a key another row has
     expect(expected.some((row) => cols.some((c) => !(c in row)))).toBe(true);
     const total = (await api(`/v1/results?run=${runId}&limit=1`)).total_results;
-    expect(r.stderr).toBe(`Showing 5 of ${total}: use --limit N or --all for more\n`);
+    expect(r.stderr).toBe(`Showing 5 of ${total} results — use --all or --limit N to see more.\n`);
     const crawler = (await api(`/v1/squids/${paris.id}`)).crawler;
     const got = (await emu.requests()).slice(0, 4).map((x) => `${x.method} ${x.path} ${JSON.stringify(x.query)}`);
     expect(got).toEqual([

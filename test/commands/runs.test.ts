@@ -64,7 +64,7 @@ describe('runs list', () => {
     expect(out).toHaveLength(1);
     expect(await reqs()).toEqual([`GET /v1/runs?squid=${paris}&page=1&limit=1`]);
     const total = (await api(`/v1/runs?squid=${paris}&limit=1`)).total_results;
-    expect(r.stderr).toBe(`Showing 1 of ${total}: use --limit N or --all for more\n`);
+    expect(r.stderr).toBe(`Showing 1 of ${total} runs — use --all or --limit N to see more.\n`);
   });
 
   it.each([

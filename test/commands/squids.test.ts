@@ -30,6 +30,8 @@ describe('validation happens before any request', () => {
     [['squids', 'list', '--limit', '0'], '--limit must be an integer'],
     [['squids', 'list', '--page', '0'], '--page must be an integer'],
     [['squids', 'list', '--all', '--limit', '5'], '--all and --limit cannot be used together'],
+    [['squids', 'list', '--all', '--page', '2'], '--all and --page cannot be used together'],
+    [['squids', 'list', '--page', '2', '--limit', '101'], '--limit must be an integer from 1 to 100'],
     [['crawlers', 'list', '--limit', '-3'], '--limit must be an integer'],
     [['squids', 'empty', 'Paris restaurants', '--type', 'everything', '--yes'], "argument 'everything' is invalid. Allowed choices are url, params"],
     [['squids', 'empty', 'Paris restaurants', '--yes'], '--type is required'],
@@ -117,6 +119,21 @@ describe('paging', () => {
     expect(r.stdout.trim().split('\n')).toHaveLength(3);
     expect(r.stderr).toContain('Showing 3-4 of 5 squids');
     expect((await emu.requests())[0].query).toEqual({ page: '2', limit: '2' });
+  });
+
+  it('--page reads exactly that page, however many records --limit would allow', async () => {
+    const r = await sq(['squids', 'list', '--page', '3', '--limit', '2', '--fields', 'name'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(2);
+    expect(r.stderr).toBe('');
+    expect((await emu.requests()).map((q) => q.query)).toEqual([{ page: '3', limit: '2' }]);
+  });
+
+  it('--page past the last page says how many records exist', async () => {
+    const r = await sq(['squids', 'list', '--page', '9', '--limit', '2', '--json'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+    expect(r.stderr).toBe('Page 9 is past the end: there are 5 squids.\n');
   });
 
   it('the free-plan warning is printed once on stderr across pages; JSON stdout stays clean', async () => {

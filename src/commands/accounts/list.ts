@@ -1,5 +1,5 @@
 import { defineVerb } from '../../command.js';
-import { PAGING_OPTIONS, pagingFlags, printList } from '../squids/listing.js';
+import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
 import { ACCOUNT_COLUMNS } from './columns.js';
 
 export default defineVerb({
@@ -7,10 +7,10 @@ export default defineVerb({
   aliases: ['ls'],
   summary: 'List the platform accounts (site logins) squids can use (GET /v1/accounts)',
   description: 'STATUS is an HTTP-like code: 200 synchronized; 401 or 429 mean the account needs `sq accounts sync` again.',
-  options: PAGING_OPTIONS,
+  options: pagingOptions(DEFAULT_LIMIT),
   examples: ['sq accounts list', 'sq accounts list --json --fields id,username,status'],
   async run(ctx, _args, opts) {
-    const paging = pagingFlags(opts);
+    const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
     await printList(ctx, http, '/v1/accounts', { paging, noun: 'accounts', columns: ACCOUNT_COLUMNS });
   },

@@ -1,7 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { isFullHash, resolveCrawler } from '../../api/resolve.js';
 import { attributeRows } from '../../api/crawlers.js';
-import { compact } from '../squids/listing.js';
 
 export default defineVerb({
   name: 'attributes',
@@ -23,7 +22,7 @@ export default defineVerb({
         { key: 'type' },
         { key: 'is_main', header: 'MAIN' },
         { key: 'function' },
-        { key: 'example', format: compact, maxWidth: 40 },
+        { key: 'example', maxWidth: 40 },
         { key: 'description', maxWidth: 60 },
       ],
     });

@@ -1,5 +1,5 @@
 import { defineVerb } from '../../command.js';
-import { PAGING_OPTIONS, pagingFlags, printList } from '../squids/listing.js';
+import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
 
 export default defineVerb({
   name: 'list',
@@ -7,10 +7,10 @@ export default defineVerb({
   summary: 'List the crawlers squids can be built on (GET /v1/crawlers)',
   description:
     'List crawlers with their id (what `sq squids create --crawler` takes; names and slugs work too), slug and credits per result row.',
-  options: PAGING_OPTIONS,
+  options: pagingOptions(DEFAULT_LIMIT),
   examples: ['sq crawlers list', 'sq crawlers list --all --format csv', 'sq crawlers list --fields id,slug --all'],
   async run(ctx, _args, opts) {
-    const paging = pagingFlags(opts);
+    const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
     await printList(ctx, http, '/v1/crawlers', {
       paging,

@@ -1,7 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { resolveCrawler } from '../../api/resolve.js';
 import { paramRows } from '../../api/crawlers.js';
-import { compact } from '../squids/listing.js';
 
 export default defineVerb({
   name: 'params',
@@ -21,9 +20,9 @@ export default defineVerb({
         { key: 'name' },
         { key: 'type' },
         { key: 'required' },
-        { key: 'default', format: compact },
+        { key: 'default' },
         { key: 'group' },
-        { key: 'allowed', format: compact },
+        { key: 'allowed' },
         { key: 'credits_per_function', header: 'CREDITS' },
       ],
     });

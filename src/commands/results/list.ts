@@ -9,8 +9,9 @@ import { UsageError } from '../../errors.js';
 import { AtomicFile, checkTargetDir } from '../../io/atomic-file.js';
 import { Progress, count } from '../../io/progress.js';
 import { nonEmpty } from '../../validate/index.js';
-import { WINDOW_OPTIONS, listWindow, records, showingHint } from '../runs/window.js';
+import { pagingFlags, pagingHint, pagingOptions, records, tally, type Tally } from '../../io/paging.js';
 
+const DEFAULT_LIMIT = 100;
 const FILE_FORMATS: Record<string, Format> = { csv: 'csv', tsv: 'tsv', tab: 'tsv', json: 'json', ndjson: 'ndjson', jsonl: 'ndjson' };
 
 export default defineVerb({
@@ -28,7 +29,7 @@ export default defineVerb({
     { flags: '--squid <squid>', description: 'results of every run of this squid (id, id prefix or exact name)' },
     { flags: '--run <run>', description: 'results of this run only' },
     { flags: '--task <task>', description: 'only the results of this task' },
-    ...WINDOW_OPTIONS,
+    ...pagingOptions(DEFAULT_LIMIT),
     { flags: '-o, --output <file>', description: 'write the records to this file (atomically) instead of stdout' },
   ],
   examples: [
@@ -39,7 +40,7 @@ export default defineVerb({
   async run(ctx, _args, opts) {
     const scopeRef = scopeOf(opts);
     const task = opts.task === undefined ? undefined : nonEmpty('--task', opts.task);
-    const w = listWindow(opts, 100);
+    const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const output = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
     const settings = ctx.outputSettings();
     const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat ? settings.format : null);
@@ -61,11 +62,11 @@ export default defineVerb({
       if (crawler) attributes = await crawlerAttributeNames(http, crawler);
     }
 
-    const it = resultPages(http, scope, { ...w.paging, task, onWarning: (m) => ctx.out.warn(m) })[Symbol.asyncIterator]();
+    const it = resultPages(http, scope, { ...paging.request, task, onWarning: (m) => ctx.out.warn(m) })[Symbol.asyncIterator]();
     // The first page is read before anything is written: without the crawler's attributes, its keys make the header.
     const first = await it.next();
     const columns = resultColumns(attributes, first.done ? [] : first.value.data).map((key) => ({ key }));
-    const seen = { total: null as number | null, shown: 0 };
+    const seen = tally();
     async function* all(): AsyncGenerator<Envelope<Result>> {
       if (first.done) return;
       yield first.value;
@@ -74,7 +75,7 @@ export default defineVerb({
 
     if (output === undefined) {
       await ctx.out.list(records(all(), seen), { columns, maskSecrets: false });
-      showingHint(ctx, w, seen);
+      pagingHint(ctx, paging, seen, 'results');
       return;
     }
 
@@ -92,7 +93,7 @@ export default defineVerb({
     }
     await file.commit();
     ctx.out.info(`Wrote ${count(n)} record${n === 1 ? '' : 's'} to ${output} (${format})`);
-    showingHint(ctx, w, seen);
+    pagingHint(ctx, paging, seen, 'results');
   },
 });
 
@@ -116,7 +117,7 @@ function fileFormat(path: string, explicit: Format | null): Format {
   return FILE_FORMATS[ext] ?? 'csv';
 }
 
-async function* counted<T>(ctx: Ctx, src: AsyncIterable<T>, seen: { total: number | null; shown: number }, progress: Progress): AsyncGenerator<T> {
+async function* counted<T>(ctx: Ctx, src: AsyncIterable<T>, seen: Tally, progress: Progress): AsyncGenerator<T> {
   for await (const r of src) {
     yield r;
     if (ctx.io.stderrIsTTY) {

@@ -3,23 +3,25 @@ import { listRunPages } from '../../api/runs.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { requireFlag } from '../../validate/index.js';
 import { RUN_COLUMNS } from './columns.js';
-import { WINDOW_OPTIONS, listWindow, records, showingHint } from './window.js';
+import { pagingFlags, pagingHint, pagingOptions, records, tally } from '../../io/paging.js';
+
+const DEFAULT_LIMIT = 20;
 
 export default defineVerb({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the runs of a squid, newest first',
   description: 'List the runs of a squid, newest first. Without --limit, --page or --all, shows the 20 most recent.',
-  options: [{ flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)' }, ...WINDOW_OPTIONS],
+  options: [{ flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)' }, ...pagingOptions(DEFAULT_LIMIT)],
   examples: ['sq runs list --squid "Paris restaurants"', 'sq runs list --squid 3f2a --all --json'],
   async run(ctx, _args, opts) {
     const ref = requireFlag(opts, '--squid', 'the squid whose runs to list');
-    const w = listWindow(opts, 20);
+    const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
-    const seen = { total: null as number | null, shown: 0 };
-    const pages = listRunPages(http, squid.id, { ...w.paging, onWarning: (m) => ctx.out.warn(m) });
+    const seen = tally();
+    const pages = listRunPages(http, squid.id, { ...paging.request, onWarning: (m) => ctx.out.warn(m) });
     await ctx.out.list(records(pages, seen), { columns: RUN_COLUMNS });
-    showingHint(ctx, w, seen);
+    pagingHint(ctx, paging, seen, 'runs');
   },
 });

@@ -2,7 +2,9 @@ import { defineVerb } from '../../command.js';
 import { runTaskPages } from '../../api/runs.js';
 import { nonEmpty } from '../../validate/index.js';
 import { RUN_TASK_COLUMNS } from './columns.js';
-import { WINDOW_OPTIONS, listWindow, records, showingHint } from './window.js';
+import { pagingFlags, pagingHint, pagingOptions, records, tally } from '../../io/paging.js';
+
+const DEFAULT_LIMIT = 100;
 
 export default defineVerb({
   name: 'tasks',
@@ -11,15 +13,15 @@ export default defineVerb({
     'List the tasks of a run (GET /v1/runs/{run}/tasks; falls back to GET /v1/runtasks?run= when the first answers 404). ' +
     'Without --limit, --page or --all, shows the first 100.',
   args: ['<run>'],
-  options: WINDOW_OPTIONS,
+  options: pagingOptions(DEFAULT_LIMIT),
   examples: ['sq runs tasks <run>', 'sq runs tasks <run> --all --format csv'],
   async run(ctx, [ref], opts) {
     const id = nonEmpty('<run>', ref);
-    const w = listWindow(opts, 100);
+    const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
-    const seen = { total: null as number | null, shown: 0 };
-    const pages = runTaskPages(http, id, { ...w.paging, onWarning: (m) => ctx.out.warn(m) });
+    const seen = tally();
+    const pages = runTaskPages(http, id, { ...paging.request, onWarning: (m) => ctx.out.warn(m) });
     await ctx.out.list(records(pages, seen), { columns: RUN_TASK_COLUMNS });
-    showingHint(ctx, w, seen);
+    pagingHint(ctx, paging, seen, 'tasks');
   },
 });

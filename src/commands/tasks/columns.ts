@@ -1,11 +1,10 @@
 import type { Column } from '../../output/types.js';
-import { compact } from '../squids/listing.js';
 
 export const TASK_LIST_COLUMNS: Column[] = [
   { key: 'id' },
   { key: 'is_active', header: 'ACTIVE' },
   { key: 'created_at', header: 'CREATED' },
-  { key: 'params', format: compact, maxWidth: 80 },
+  { key: 'params', maxWidth: 80 },
 ];
 
 export const UPLOAD_COLUMNS: Column[] = [

@@ -1,7 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { normalizeTask } from '../../api/tasks.js';
 import { nonEmpty } from '../../validate/index.js';
-import { compact } from '../squids/listing.js';
 
 export default defineVerb({
   name: 'get',
@@ -20,14 +19,14 @@ export default defineVerb({
         { key: 'id' },
         { key: 'is_active', header: 'active' },
         { key: 'created_at', header: 'created' },
-        { key: 'params', format: compact },
+        { key: 'params' },
         { key: 'status.status', header: 'status' },
         { key: 'status.is_done', header: 'done' },
         { key: 'status.total_results', header: 'results' },
         { key: 'status.done_reason', header: 'done reason' },
         { key: 'status.started_at', header: 'started' },
         { key: 'status.ended_at', header: 'ended' },
-        { key: 'status.errors', header: 'errors', format: compact },
+        { key: 'status.errors', header: 'errors' },
         { key: 'module', header: 'crawler module' },
       ],
     });

@@ -2,7 +2,7 @@ import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { normalizeTask } from '../../api/tasks.js';
 import { enumFlag, requireFlag } from '../../validate/index.js';
-import { PAGING_OPTIONS, pagingFlags, printList } from '../squids/listing.js';
+import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
 import { TASK_LIST_COLUMNS } from './columns.js';
 
 const TYPES = ['url', 'params'] as const;
@@ -15,13 +15,13 @@ export default defineVerb({
   options: [
     { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)' },
     { flags: '--type <type>', description: 'task type', choices: TYPES, defaultText: 'url' },
-    ...PAGING_OPTIONS,
+    ...pagingOptions(DEFAULT_LIMIT),
   ],
   examples: ['sq tasks list --squid "Paris restaurants"', 'sq tasks list --squid 3fa8 --type params --all --format ndjson'],
   async run(ctx, _args, opts) {
     const ref = requireFlag(opts, '--squid', 'which squid\'s tasks to list');
     const type = opts.type === undefined ? undefined : enumFlag('--type', opts.type, TYPES);
-    const paging = pagingFlags(opts);
+    const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
     await printList(ctx, http, '/v1/tasks', {

@@ -1,0 +1,120 @@
+// The paging flags every list verb shares (--limit, --page, --all), the records they select and the one
+// "showing N of M" hint. One semantics everywhere, so a flag learnt on one list works the same on the next:
+// --limit counts records (read 100 per request), --page reads exactly that API page with page size = --limit,
+// --all reads every page as it arrives. Validation happens before any request.
+import type { OptionSpec } from '../command.js';
+import type { Ctx } from '../context.js';
+import type { HttpClient } from '../api/http.js';
+import { pages, MAX_PAGE_SIZE, type Envelope, type PageOptions } from '../api/pages.js';
+import type { Column } from '../output/types.js';
+import { exclusive, limitFlag, pageFlag } from '../validate/index.js';
+import { count } from './progress.js';
+
+/** Like gh: a screenful by default, the same on a terminal and in a pipe so scripts see what users see. */
+export const DEFAULT_LIMIT = 30;
+
+/** The options of a list verb; defaultLimit is that verb's own screenful. */
+export function pagingOptions(defaultLimit: number): OptionSpec[] {
+  return [
+    {
+      flags: '--limit <n>',
+      description: 'how many records to show (read 100 per request; at most 100 with --page)',
+      defaultText: String(defaultLimit),
+    },
+    { flags: '--page <n>', description: 'read this page only (1-based; page size = --limit)' },
+    { flags: '--all', description: 'read every page, writing records as they arrive' },
+  ];
+}
+
+export interface Paging {
+  /** What to hand to pages(). */
+  request: Pick<PageOptions, 'startPage' | 'pageSize' | 'maxItems'>;
+  /** The --page given, if any. */
+  page: number | undefined;
+  all: boolean;
+}
+
+export function pagingFlags(opts: Record<string, unknown>, defaultLimit: number): Paging {
+  exclusive(opts, [
+    ['--all', '--limit'],
+    ['--all', '--page'],
+  ]);
+  const page = pageFlag(opts.page);
+  if (page !== undefined) {
+    // A page is what the API calls a page, so its size cannot pass the API's maximum.
+    const size = limitFlag(opts.limit, MAX_PAGE_SIZE) ?? Math.min(defaultLimit, MAX_PAGE_SIZE);
+    return { request: { startPage: page, pageSize: size, maxItems: size }, page, all: false };
+  }
+  if (opts.all === true) return { request: { pageSize: MAX_PAGE_SIZE }, page: undefined, all: true };
+  const limit = limitFlag(opts.limit) ?? defaultLimit;
+  return { request: { pageSize: Math.min(limit, MAX_PAGE_SIZE), maxItems: limit }, page: undefined, all: false };
+}
+
+/** What the API says exists and how many records went out, for the hint. */
+export interface Tally {
+  total: number | null;
+  shown: number;
+}
+
+export function tally(): Tally {
+  return { total: null, shown: 0 };
+}
+
+/** Records of the pages as they arrive, counting them into `seen`. */
+export async function* records<T>(source: AsyncIterable<Envelope<T>>, seen: Tally): AsyncGenerator<T> {
+  for await (const p of source) {
+    if (seen.total === null && typeof p.total_results === 'number') seen.total = p.total_results;
+    for (const r of p.data) {
+      seen.shown++;
+      yield r;
+    }
+  }
+}
+
+/** On stderr: which records were shown when more exist, or that --page went past the last page. */
+export function pagingHint(ctx: Ctx, paging: Paging, seen: Tally, noun?: string): void {
+  const total = seen.total;
+  if (total === null || paging.all) return;
+  const what = noun ? ` ${noun}` : '';
+  const offset = paging.page === undefined ? 0 : (paging.page - 1) * (paging.request.pageSize ?? MAX_PAGE_SIZE);
+  if (seen.shown === 0 && offset > 0 && total > 0) {
+    ctx.out.info(`Page ${paging.page} is past the end: there are ${count(total)}${noun ? what : ' records'}.`);
+    return;
+  }
+  if (seen.shown === 0 || offset + seen.shown >= total) return;
+  const range = offset === 0 ? count(seen.shown) : `${count(offset + 1)}-${count(offset + seen.shown)}`;
+  ctx.out.info(`Showing ${range} of ${count(total)}${what} — use --all or --limit N to see more.`);
+}
+
+export interface ListOptions {
+  paging: Paging;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Plural noun for the hint: "squids". */
+  noun: string;
+  columns: Column[];
+  /** Reshape each record before output (tolerant parsing of odd shapes). */
+  map?: (r: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** The whole of a plain list verb: read the selected pages of `path`, print them, then the hint. */
+export async function printList(ctx: Ctx, http: HttpClient, path: string, o: ListOptions): Promise<number> {
+  const seen = tally();
+  const source = pages<Record<string, unknown>>(http, path, {
+    ...o.paging.request,
+    query: o.query,
+    onWarning: (w) => ctx.out.warn(w),
+  });
+  const shown = await ctx.out.list(records(objects(source, o.map), seen), { columns: o.columns });
+  pagingHint(ctx, o.paging, seen, o.noun);
+  return shown;
+}
+
+async function* objects(
+  source: AsyncIterable<Envelope<Record<string, unknown>>>,
+  map: ListOptions['map'],
+): AsyncGenerator<Envelope<Record<string, unknown>>> {
+  for await (const p of source) {
+    const data = p.data.filter((r) => r && typeof r === 'object');
+    yield { ...p, data: map ? data.map(map) : data };
+  }
+}
