@@ -36,7 +36,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   const errStyle = makeStyle(stderrColor);
   const jsonish = settings.format === 'json' || settings.format === 'ndjson';
   const fields = settings.fields;
-  const tableOpts = { color: settings.color, truncate: settings.stdoutIsTTY };
+  const tableOpts = { color: settings.color, truncate: settings.stdoutIsTTY, width: settings.columns };
 
   const prepare = (item: unknown, opts: RenderOptions | undefined): unknown =>
     opts?.maskSecrets === false ? item : maskSecrets(item, settings.showSecrets);
@@ -101,7 +101,11 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
         if (count === 0) {
           if (!settings.quiet) message('No results');
         } else {
-          await out.write(await renderListTable(cols ?? [], tableRows, tableOpts));
+          const { text, hidden } = await renderListTable(cols ?? [], tableRows, tableOpts);
+          await out.write(text);
+          if (hidden.length && !settings.quiet) {
+            message(`${hidden.length} column${hidden.length === 1 ? '' : 's'} left out to fit the terminal (${hidden.join(', ')}): use --fields, or --format tsv/csv/json for everything`);
+          }
         }
         break;
       default:

@@ -24,6 +24,41 @@ export interface TableOptions {
   color: boolean;
   /** Only on a terminal: piped tables are never cut. */
   truncate: boolean;
+  /** Terminal width: on a terminal, a list wider than this is fitted by shortening its widest columns. */
+  width?: number;
+}
+
+const GAP = 2;
+/** No column is squeezed below this (or its header), and `id` columns never are: ids get copied from tables. */
+const MIN_WIDTH = 10;
+
+export interface Fit {
+  /** Per column: the width to cut it to, or undefined to leave it whole. */
+  widths: (number | undefined)[];
+  /** How many columns, from the right, do not fit even at their narrowest. */
+  hidden: number;
+}
+
+/**
+ * Widths that make the rows fit `width`: shorten the widest shrinkable column one character at a time; when even
+ * the narrowest widths do not fit, leave out columns from the right (the caller says so on stderr).
+ */
+export function fitWidths(head: string[], rows: string[][], keys: string[], width: number): Fit {
+  const natural = head.map((h, i) => Math.max(stripAnsi(h).length, ...rows.map((r) => stripAnsi(r[i] ?? '').length)));
+  const floor = head.map((h, i) => (keys[i] === 'id' ? natural[i] : Math.min(natural[i], Math.max(MIN_WIDTH, stripAnsi(h).length))));
+  let shown = head.length;
+  const span = (ws: number[], n: number) => ws.slice(0, n).reduce((a, b) => a + b, 0) + GAP * (n - 1);
+  while (shown > 1 && span(floor, shown) > width) shown--;
+  const widths = natural.slice(0, shown);
+  while (span(widths, shown) > width) {
+    let widest = -1;
+    for (let i = 0; i < shown; i++) {
+      if (widths[i] > floor[i] && (widest < 0 || widths[i] > widths[widest])) widest = i;
+    }
+    if (widest < 0) break;
+    widths[widest]--;
+  }
+  return { widths: widths.map((w, i) => (w < natural[i] ? w : undefined)), hidden: head.length - shown };
 }
 
 async function draw(head: string[] | null, rows: string[][], opts: TableOptions): Promise<string> {
@@ -51,9 +86,28 @@ function cell(col: Column, row: Record<string, unknown>, opts: TableOptions): st
   return plain.length > col.maxWidth ? truncate(terminalSafe(plain), col.maxWidth) : text;
 }
 
-export function renderListTable(columns: Column[], rows: Record<string, unknown>[], opts: TableOptions): Promise<string> {
-  const head = columns.map((c) => c.header ?? defaultHeader(c.key));
-  return draw(head, rows.map((r) => columns.map((c) => cell(c, r, opts))), opts);
+/** A list as a table; on a terminal it is fitted to the width, and `hidden` names the columns left out. */
+export async function renderListTable(
+  columns: Column[],
+  rows: Record<string, unknown>[],
+  opts: TableOptions,
+): Promise<{ text: string; hidden: string[] }> {
+  let head = columns.map((c) => c.header ?? defaultHeader(c.key));
+  let cells = rows.map((r) => columns.map((c) => cell(c, r, opts)));
+  let hidden: string[] = [];
+  if (opts.truncate && opts.width && opts.width > 0) {
+    const fit = fitWidths(head, cells, columns.map((c) => c.key), opts.width);
+    const shown = columns.length - fit.hidden;
+    hidden = columns.slice(shown).map((c) => c.key);
+    head = head.slice(0, shown);
+    cells = cells.map((r) =>
+      r.slice(0, shown).map((t, i) => {
+        const w = fit.widths[i];
+        return w !== undefined && stripAnsi(t).length > w ? truncate(terminalSafe(stripAnsi(t)), w) : t;
+      }),
+    );
+  }
+  return { text: await draw(head, cells, opts), hidden };
 }
 
 /** One record as key/value rows: the given columns, else every (flattened) key. */
