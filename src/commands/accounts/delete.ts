@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { nonEmpty } from '../../validate/index.js';
-import { confirmOrCancel, preflightConfirm } from '../squids/confirm.js';
+import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
 
 export default defineVerb({
   name: 'delete',

@@ -1,8 +1,9 @@
 import { defineVerb } from '../../command.js';
 import type { Ctx } from '../../context.js';
 import type { Column } from '../../output/types.js';
-import { CancelledError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { optionalInt } from '../../validate/index.js';
+import { confirmOrCancel } from '../../io/confirm.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { AUTO_RESET_PATH, getAutoReset, setAutoReset, type AutoReset, type AutoResetUpdate } from '../../api/billing.js';
 
@@ -112,15 +113,14 @@ export default defineVerb({
       printPlanned(ctx, [{ method: 'POST', path: AUTO_RESET_PATH, body }]);
       return;
     }
-    if (raisesCharges(before, after) && !ctx.globals.yes) {
-      const p = await ctx.prompter();
+    if (raisesCharges(before, after)) {
       const what = before.enabled ? 'Update automatic billing reset' : 'Enable automatic billing reset';
-      const ok = await p.confirm(
+      await confirmOrCancel(
+        ctx,
         `${what} (threshold ${after.threshold_pct}%, up to ${after.max_resets_per_24h} per 24 h)? ` +
           `Each reset charges the card on file${firesNow ? ', and one fires now' : ''}.`,
-        { default: false, flag: '--yes' },
+        'cancelled: nothing was sent, the setting is unchanged',
       );
-      if (!ok) throw new CancelledError('cancelled: nothing was sent, the setting is unchanged');
     }
 
     const saved = await setAutoReset(http, body);

@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
-import { CancelledError } from '../../errors.js';
 import { abortRun, runPath } from '../../api/runs.js';
+import { confirmOrCancel } from '../../io/confirm.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { nonEmpty } from '../../validate/index.js';
 import { RUN_COLUMNS } from './columns.js';
@@ -20,13 +20,7 @@ export default defineVerb({
       printPlanned(ctx, [{ method: 'POST', path: runPath(id, '/abort') }]);
       return;
     }
-    if (!ctx.globals.yes) {
-      const ok = await (await ctx.prompter()).confirm(`Abort run ${id}? Results collected so far are still exported and billed.`, {
-        default: false,
-        flag: '--yes',
-      });
-      if (!ok) throw new CancelledError('not aborted');
-    }
+    await confirmOrCancel(ctx, `Abort run ${id}? Results collected so far are still exported and billed.`, 'not aborted');
     const http = await ctx.http();
     const run = await abortRun(http, id);
     await ctx.out.record(run, { title: `Run ${id}`, columns: RUN_COLUMNS });

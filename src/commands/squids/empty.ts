@@ -2,7 +2,7 @@ import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { enumFlag, requireFlag } from '../../validate/index.js';
-import { confirmOrCancel, preflightConfirm } from './confirm.js';
+import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
 import { squidLabel } from './label.js';
 
 const TYPES = ['url', 'params'] as const;

@@ -1,7 +1,7 @@
 // Confirmation for destructive verbs. The "needs --yes" usage error must come before any request (exit 2, nothing
 // sent), so it is checked up front; the real question, naming the resource, is asked once it is resolved.
-import type { Ctx } from '../../context.js';
-import { CancelledError } from '../../errors.js';
+import type { Ctx } from '../context.js';
+import { CancelledError } from '../errors.js';
 
 export async function preflightConfirm(ctx: Ctx): Promise<void> {
   if (ctx.globals.yes || ctx.globals.dryRun || ctx.canPrompt()) return;
@@ -9,8 +9,9 @@ export async function preflightConfirm(ctx: Ctx): Promise<void> {
   await (await ctx.prompter()).confirm('', { default: false, flag: '--yes' });
 }
 
-export async function confirmOrCancel(ctx: Ctx, message: string): Promise<void> {
+/** Asks unless --yes; a "no" ends the verb with exit 1 and `cancelled` as the message. */
+export async function confirmOrCancel(ctx: Ctx, message: string, cancelled = 'cancelled: nothing was changed'): Promise<void> {
   if (ctx.globals.yes) return;
   const ok = await (await ctx.prompter()).confirm(message, { default: false, flag: '--yes' });
-  if (!ok) throw new CancelledError('cancelled: nothing was changed');
+  if (!ok) throw new CancelledError(cancelled);
 }
