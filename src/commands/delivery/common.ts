@@ -1,12 +1,14 @@
-// What the delivery verbs share: squid lookup, the --active/--inactive pair, and secrets that must never come from
-// argv (visible in `ps` and shell history) and never leave in an error message.
+// What the delivery verbs share: squid lookup, the --active/--inactive pair, secrets that must never come from
+// argv (visible in `ps` and shell history) and never leave in an error message, and the write itself.
 import type { Ctx } from '../../context.js';
 import type { HttpClient } from '../../api/http.js';
 import type { OptionSpec } from '../../command.js';
 import { SqError, UsageError } from '../../errors.js';
+import { nonEmpty, requireFlag } from '../../validate/index.js';
 import { readAllStdin } from '../../io/stdin.js';
 import { redactText } from '../../output/secrets.js';
-import { isObj } from '../../api/delivery.js';
+import { deliveryPath, isObj, postDelivery, type DeliveryBody } from '../../api/delivery.js';
+import { printPlanned } from '../../io/dry-run.js';
 import { flatten } from '../../output/fields.js';
 import type { Column } from '../../output/types.js';
 import { resolveSquid } from '../../api/resolve.js';
@@ -29,6 +31,11 @@ export async function getSquidRecord(http: HttpClient, id: string): Promise<Reco
 }
 
 export const SQUID_OPTION: OptionSpec = { flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name' };
+
+/** The --squid of a verb that configures one channel. */
+export function squidToConfigure(opts: Record<string, unknown>): string {
+  return nonEmpty('--squid', requireFlag(opts, '--squid', 'the squid to configure (hash, prefix or name)'));
+}
 
 export const ACTIVE_OPTIONS: OptionSpec[] = [
   { flags: '--active', description: 'enable this delivery', defaultText: 'active' },
@@ -115,4 +122,34 @@ export function shortId(id: string): string {
 export async function showEcho(ctx: Ctx, res: Record<string, unknown>, title: string): Promise<void> {
   const cols: Column[] = flatten(res).map(([key]) => ({ key, header: key.replace(/^(ftp|webhook|google_sheet|s3)_fields\./, '') }));
   await ctx.out.record(res, { title, columns: cols });
+}
+
+export interface DeliveryWrite {
+  squidRef: string;
+  body: DeliveryBody;
+  /** Names the channel in the echo's title: "SFTP" → "SFTP delivery of squid Paris restaurants". */
+  channel: string;
+  /** The success line, given the squid's name (or id when it has none). */
+  success: (squid: string) => string;
+  /** A reminder printed after the success line. */
+  hint?: string;
+  /** Values to scrub from any error the write ends with. */
+  secrets?: (string | undefined)[];
+}
+
+/** The write every channel verb makes: resolve the squid, then print the request (--dry-run) or POST it and show the echo. */
+export async function configureDelivery(ctx: Ctx, w: DeliveryWrite): Promise<void> {
+  await redactingErrors(w.secrets ?? [], async () => {
+    const http = await ctx.http();
+    const squid = await findSquid(http, w.squidRef);
+    if (ctx.globals.dryRun) {
+      printPlanned(ctx, [{ method: 'POST', path: deliveryPath(squid.id), body: w.body }]);
+      return;
+    }
+    const res = await postDelivery(http, squid.id, w.body);
+    const label = squid.name || squid.id;
+    await showEcho(ctx, res, `${w.channel} delivery of squid ${label}`);
+    ctx.out.success(w.success(label));
+    if (w.hint) ctx.out.info(w.hint);
+  });
 }

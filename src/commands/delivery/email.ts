@@ -1,9 +1,7 @@
 import { defineVerb } from '../../command.js';
-import { nonEmpty, requireFlag } from '../../validate/index.js';
-import { deliveryPath, postDelivery } from '../../api/delivery.js';
-import { printPlanned } from '../../io/dry-run.js';
+import { nonEmpty } from '../../validate/index.js';
 import { UsageError } from '../../errors.js';
-import { SQUID_OPTION, findSquid, showEcho } from './common.js';
+import { SQUID_OPTION, configureDelivery, squidToConfigure } from './common.js';
 
 export function emailFlag(flag: string, value: unknown): string {
   const s = nonEmpty(flag, value).trim();
@@ -28,18 +26,15 @@ export default defineVerb({
     'sq delivery email --squid 3f2a --email ops@example.com --no-notifications',
   ],
   async run(ctx, _args, opts) {
-    const squidRef = nonEmpty('--squid', requireFlag(opts, '--squid', 'the squid to configure (hash, prefix or name)'));
+    const squidRef = squidToConfigure(opts);
     if (opts.email === undefined) throw new UsageError('--email is required: the address that receives the e-mails');
     const email = emailFlag('--email', opts.email);
     const body = { email, notifications: opts.notifications !== false };
-    const http = await ctx.http();
-    const squid = await findSquid(http, squidRef);
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'POST', path: deliveryPath(squid.id), body }]);
-      return;
-    }
-    const res = await postDelivery(http, squid.id, body);
-    await showEcho(ctx, res, `E-mail delivery of squid ${squid.name || squid.id}`);
-    ctx.out.success(`E-mail ${body.notifications ? 'notifications on' : 'notifications off'} for squid ${squid.name || squid.id} (${email})`);
+    await configureDelivery(ctx, {
+      squidRef,
+      body,
+      channel: 'E-mail',
+      success: (squid) => `E-mail ${body.notifications ? 'notifications on' : 'notifications off'} for squid ${squid} (${email})`,
+    });
   },
 });

@@ -1,9 +1,8 @@
 import { defineVerb } from '../../command.js';
 import { nonEmpty, requireFlag } from '../../validate/index.js';
-import { deliveryPath, postDelivery, type S3Fields } from '../../api/delivery.js';
-import { printPlanned } from '../../io/dry-run.js';
+import type { S3Fields } from '../../api/delivery.js';
 import { UsageError } from '../../errors.js';
-import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, envSecret, findSquid, redactingErrors, rejectArgvSecret, showEcho } from './common.js';
+import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, envSecret, rejectArgvSecret, squidToConfigure } from './common.js';
 
 export default defineVerb({
   name: 's3',
@@ -29,7 +28,7 @@ export default defineVerb({
   async run(ctx, _args, opts) {
     rejectArgvSecret(opts, '--access-key', '--access-key-env VAR');
     rejectArgvSecret(opts, '--secret-key', '--secret-key-env VAR');
-    const squidRef = nonEmpty('--squid', requireFlag(opts, '--squid', 'the squid to configure (hash, prefix or name)'));
+    const squidRef = squidToConfigure(opts);
     const bucket = nonEmpty('--bucket', requireFlag(opts, '--bucket', 'the bucket name'));
     if (typeof opts.targetPath !== 'string') throw new UsageError('--target-path is required (pass "" for the top of the bucket)');
     if ((opts.accessKeyEnv === undefined) !== (opts.secretKeyEnv === undefined)) {
@@ -38,17 +37,12 @@ export default defineVerb({
     const s3: S3Fields = { bucket, target_path: opts.targetPath.replace(/^\/+|\/+$/g, ''), is_active: activeFlag(opts) };
     if (typeof opts.accessKeyEnv === 'string') s3.aws_access_key = envSecret(ctx, '--access-key-env', opts.accessKeyEnv);
     if (typeof opts.secretKeyEnv === 'string') s3.aws_secret_key = envSecret(ctx, '--secret-key-env', opts.secretKeyEnv as string);
-    const body = { s3_fields: s3 };
-    await redactingErrors([s3.aws_access_key, s3.aws_secret_key], async () => {
-      const http = await ctx.http();
-      const squid = await findSquid(http, squidRef);
-      if (ctx.globals.dryRun) {
-        printPlanned(ctx, [{ method: 'POST', path: deliveryPath(squid.id), body }]);
-        return;
-      }
-      const res = await postDelivery(http, squid.id, body);
-      await showEcho(ctx, res, `S3 delivery of squid ${squid.name || squid.id}`);
-      ctx.out.success(`S3 delivery configured for squid ${squid.name || squid.id}: s3://${bucket}/${s3.target_path}`);
+    await configureDelivery(ctx, {
+      squidRef,
+      body: { s3_fields: s3 },
+      channel: 'S3',
+      success: (squid) => `S3 delivery configured for squid ${squid}: s3://${bucket}/${s3.target_path}`,
+      secrets: [s3.aws_access_key, s3.aws_secret_key],
     });
   },
 });

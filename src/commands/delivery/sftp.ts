@@ -1,9 +1,8 @@
 import { defineVerb } from '../../command.js';
 import { nonEmpty, portFlag, requireFlag } from '../../validate/index.js';
-import { deliveryPath, postDelivery, type FtpFields } from '../../api/delivery.js';
-import { printPlanned } from '../../io/dry-run.js';
+import type { FtpFields } from '../../api/delivery.js';
 import {
-  ACTIVE_OPTIONS, ARGV_PASSWORD_TRAP, SQUID_OPTION, activeFlag, findSquid, readPassword, redactingErrors, showEcho,
+  ACTIVE_OPTIONS, ARGV_PASSWORD_TRAP, SQUID_OPTION, activeFlag, configureDelivery, readPassword, squidToConfigure,
 } from './common.js';
 
 export const SFTP_LOGIN_OPTIONS = [
@@ -48,23 +47,19 @@ export default defineVerb({
     'sq delivery sftp --squid "Paris restaurants" --host sftp.example.com --username deploy --directory /upload --password-env SFTP_PASSWORD --inactive',
   ],
   async run(ctx, _args, opts) {
-    const squidRef = nonEmpty('--squid', requireFlag(opts, '--squid', 'the squid to configure (hash, prefix or name)'));
+    const squidRef = squidToConfigure(opts);
     const login = sftpLoginFlags(opts);
     const is_active = activeFlag(opts);
     const password = (await readPassword(ctx, opts, true)) as string;
     const body = { ftp_fields: { ...login, password, is_active } };
 
-    await redactingErrors([password], async () => {
-      const http = await ctx.http();
-      const squid = await findSquid(http, squidRef);
-      if (ctx.globals.dryRun) {
-        printPlanned(ctx, [{ method: 'POST', path: deliveryPath(squid.id), body }]);
-        return;
-      }
-      const res = await postDelivery(http, squid.id, body);
-      await showEcho(ctx, res, `SFTP delivery of squid ${squid.name || squid.id}`);
-      ctx.out.success(`SFTP delivery ${is_active ? 'active' : 'configured (inactive)'} for squid ${squid.name || squid.id}`);
-      ctx.out.info(SFTP_HINT);
+    await configureDelivery(ctx, {
+      squidRef,
+      body,
+      channel: 'SFTP',
+      success: (squid) => `SFTP delivery ${is_active ? 'active' : 'configured (inactive)'} for squid ${squid}`,
+      hint: SFTP_HINT,
+      secrets: [password],
     });
   },
 });

@@ -1,9 +1,7 @@
 import { defineVerb } from '../../command.js';
-import { httpUrlFlag, nonEmpty, requireFlag } from '../../validate/index.js';
-import { deliveryPath, postDelivery } from '../../api/delivery.js';
-import { printPlanned } from '../../io/dry-run.js';
+import { httpUrlFlag } from '../../validate/index.js';
 import { UsageError } from '../../errors.js';
-import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, findSquid, showEcho } from './common.js';
+import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure } from './common.js';
 
 export default defineVerb({
   name: 'sheet',
@@ -24,20 +22,17 @@ export default defineVerb({
     'sq delivery sheet --squid 3f2a --url https://docs.google.com/spreadsheets/d/abc123/edit --append',
   ],
   async run(ctx, _args, opts) {
-    const squidRef = nonEmpty('--squid', requireFlag(opts, '--squid', 'the squid to configure (hash, prefix or name)'));
+    const squidRef = squidToConfigure(opts);
     if (opts.url === undefined) throw new UsageError('--url is required: the Google Sheet URL');
     const url = httpUrlFlag('--url', opts.url);
     if (opts.append && opts.overwrite) throw new UsageError('--append and --overwrite cannot be used together');
     const body = { google_sheet_fields: { url, append: !!opts.append, is_active: activeFlag(opts) } };
-    const http = await ctx.http();
-    const squid = await findSquid(http, squidRef);
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'POST', path: deliveryPath(squid.id), body }]);
-      return;
-    }
-    const res = await postDelivery(http, squid.id, body);
-    await showEcho(ctx, res, `Google Sheet delivery of squid ${squid.name || squid.id}`);
-    ctx.out.success(`Google Sheet delivery configured for squid ${squid.name || squid.id}`);
-    ctx.out.info('The sheet must be shared "anyone with the link" with Editor rights; exports stop at 100,000 rows.');
+    await configureDelivery(ctx, {
+      squidRef,
+      body,
+      channel: 'Google Sheet',
+      success: (squid) => `Google Sheet delivery configured for squid ${squid}`,
+      hint: 'The sheet must be shared "anyone with the link" with Editor rights; exports stop at 100,000 rows.',
+    });
   },
 });

@@ -1,9 +1,8 @@
 import { defineVerb } from '../../command.js';
-import { eventsFlag, httpUrlFlag, nonEmpty, requireFlag, RUN_EVENTS } from '../../validate/index.js';
-import { deliveryPath, eventsObject, postDelivery } from '../../api/delivery.js';
-import { printPlanned } from '../../io/dry-run.js';
+import { eventsFlag, httpUrlFlag, RUN_EVENTS } from '../../validate/index.js';
+import { eventsObject } from '../../api/delivery.js';
 import { UsageError } from '../../errors.js';
-import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, findSquid, showEcho } from './common.js';
+import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure } from './common.js';
 
 export const DEFAULT_EVENTS = 'run.done,run.error';
 
@@ -31,24 +30,18 @@ export default defineVerb({
     'sq delivery webhook --squid "Paris restaurants" --url https://ci.example.com/hook --inactive',
   ],
   async run(ctx, _args, opts) {
-    const squidRef = nonEmpty('--squid', requireFlag(opts, '--squid', 'the squid to configure (hash, prefix or name)'));
+    const squidRef = squidToConfigure(opts);
     if (opts.url === undefined) throw new UsageError('--url is required: the http(s) endpoint that receives the events');
     const url = httpUrlFlag('--url', opts.url);
     const events = eventsFlag('--events', opts.events ?? DEFAULT_EVENTS);
     const is_active = activeFlag(opts);
     const retry = opts.retry !== false;
     const body = { webhook_fields: { url, is_active, retry, events: eventsObject(events) } };
-
-    const http = await ctx.http();
-    const squid = await findSquid(http, squidRef);
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'POST', path: deliveryPath(squid.id), body }]);
-      return;
-    }
-    const res = await postDelivery(http, squid.id, body);
-    await showEcho(ctx, res, `Webhook delivery of squid ${squid.name || squid.id}`);
-    ctx.out.success(
-      `Webhook ${is_active ? 'active' : 'configured (inactive)'} for squid ${squid.name || squid.id}: ${events.join(', ')} → ${url}`,
-    );
+    await configureDelivery(ctx, {
+      squidRef,
+      body,
+      channel: 'Webhook',
+      success: (squid) => `Webhook ${is_active ? 'active' : 'configured (inactive)'} for squid ${squid}: ${events.join(', ')} → ${url}`,
+    });
   },
 });
