@@ -2,28 +2,19 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { firstAccount, parseCookies } from '../../src/api/accounts.js';
 import { UsageError } from '../../src/errors.js';
 
-let emu: TestEmulator;
+const emu = useEmulator({ each: 'clear' });
 const dir = mkdtempSync(join(tmpdir(), 'sq-acc-unit-'));
 const file = (name: string, text: string) => {
   const p = join(dir, name);
   writeFileSync(p, text);
   return p;
 };
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.clearRequests();
-});
 
 describe('validation happens before any request', () => {
   const good = file('good.json', '{"auth_token":"s3cr3t-value"}');

@@ -1,21 +1,13 @@
 // sq billing auto-reset: show, keep `enabled` unless told, confirmation before charges, validation before any
 // request, dry run, and a POST that is never retried.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 
-let emu: TestEmulator;
+const emu = useEmulator({ each: 'reset' });
 let env: Record<string, string>;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
+beforeAll(() => {
   env = emu.env();
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await emu.control('POST', '/_emulator/reset');
-  await emu.clearFaults();
-  await emu.clearRequests();
 });
 
 const posts = async () => (await emu.requests()).filter((r) => r.method === 'POST' && r.path === '/v1/plans/auto-reset');
@@ -25,7 +17,7 @@ describe('show', () => {
   it('--json is exactly the API object', async () => {
     const r = await sq(['billing', 'auto-reset', '--json'], { env });
     expect(r.code).toBe(0);
-    const api = await fetch(`${emu.baseUrl}/v1/plans/auto-reset`, { headers: { authorization: `Token ${emu.token}` } }).then((x) => x.json());
+    const api = await emu.api('/v1/plans/auto-reset');
     expect(JSON.parse(r.stdout)).toEqual(api);
     expect(Object.keys(api).sort()).toEqual([...FIELDS].sort());
   });

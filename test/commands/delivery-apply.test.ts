@@ -2,13 +2,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { checkApplyDocument } from '../../src/commands/delivery/apply-file.js';
 import { UsageError } from '../../src/errors.js';
 
-let emu: TestEmulator;
+const emu = useEmulator({ each: 'reset' });
 let env: Record<string, string>;
 const dir = mkdtempSync(join(tmpdir(), 'sq-apply-'));
 const PW = 'apply-Secret-77';
@@ -28,14 +28,8 @@ squids:
     email: { address: ops@example.com }
 `;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
+beforeAll(() => {
   env = emu.env({ SFTP_PASSWORD: PW });
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await emu.control('POST', '/_emulator/reset');
-  await emu.clearRequests();
 });
 
 const posts = async () => (await emu.requests()).filter((r) => r.method === 'POST');

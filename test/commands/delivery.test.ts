@@ -1,25 +1,22 @@
 // sq delivery sftp|webhook|email|sheet|s3|test|show, in-process against the real emulator over HTTP.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
-let emu: TestEmulator;
+const emu = useEmulator({ each: 'clear' });
 let env: Record<string, string>;
 let parisId: string;
 const PW = 'Sftp-Pa55word!x';
 
 const SFTP = ['--host', '127.0.0.1', '--port', '2222', '--username', 'deploy', '--directory', '/upload'];
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
+beforeAll(() => {
   env = emu.env({ SFTP_PW: PW });
-  const r = await sq(['squids', 'list', '--json', '--limit', '100'], { env });
-  parisId = (JSON.parse(r.stdout) as { id: string; name: string }[]).find((s) => s.name === 'Paris restaurants')!.id;
+  parisId = emu.squidId(DEMO_SQUIDS.paris);
 });
-afterAll(() => emu.close());
-beforeEach(() => emu.clearRequests());
 
 async function posts(path = '/v1/delivery') {
   return (await emu.requests()).filter((r) => r.method === 'POST' && r.path === path);

@@ -1,11 +1,11 @@
 // Resolution of squid/crawler references: pure matching rules, then through the CLI against the emulator
 // (every page searched, exit codes, candidates listed).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { pick } from '../../src/api/resolve.js';
 import { NotFoundError, UsageError } from '../../src/errors.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { DEMO_CRAWLERS, DEMO_SQUIDS, squidIdByName } from '../../src/emulator/seed.js';
+import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const A = 'aaaa1111000000000000000000000001';
 const B = 'aaaa2222000000000000000000000002';
@@ -69,35 +69,17 @@ describe('pick (matching rules)', () => {
 });
 
 describe('resolution through the CLI', () => {
-  let emu: TestEmulator;
+  const emu = useEmulator({ each: 'reset' });
   let paris: string;
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(emu.baseUrl + path, {
-      method,
-      headers: { authorization: `Token ${emu.token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return res.json() as Promise<Record<string, unknown>>;
-  };
-
-  beforeAll(async () => {
-    emu = await startTestEmulator();
-  });
-  afterAll(async () => {
-    await emu.close();
-  });
-  beforeEach(async () => {
-    await emu.control('POST', '/_emulator/reset');
-    await emu.clearFaults();
-    await emu.clearRequests();
-    paris = squidIdByName(emu.emu.state, DEMO_SQUIDS.paris)!;
+  beforeEach(() => {
+    paris = emu.squidId(DEMO_SQUIDS.paris);
   });
 
   it('a name and an id prefix found only on page 2 of the list still resolve', async () => {
     // Created first, so newest-first listing puts it on page 2 once 100 more exist. Its name is hex-like, so the
     // name filter is not used and the full list is scanned.
-    const old = await api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'deadbeef' });
-    for (let i = 0; i < 100; i++) await api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: `filler ${i}` });
+    const old = await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'deadbeef' } });
+    for (let i = 0; i < 100; i++) await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: `filler ${i}` } });
     await emu.clearRequests();
 
     const byName = await sq(['squids', 'get', 'deadbeef', '--json'], { env: emu.env() });

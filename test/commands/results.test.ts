@@ -2,22 +2,19 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { resetRetryBudget } from '../../src/api/http.js';
 import { csvLine } from '../../src/output/cells.js';
 
 type J = Record<string, any>;
-let emu: TestEmulator;
+const emu = useEmulator({ each: 'clear' });
+const api = (path: string): Promise<J> => emu.api(path);
 let paris: J;
 let runId: string;
 let attrs: string[];
 
-async function api(path: string): Promise<J> {
-  const res = await fetch(emu.baseUrl + path, { headers: { authorization: `Token ${emu.token}` } });
-  return (await res.json()) as J;
-}
 async function allResults(query: string): Promise<J[]> {
   const out: J[] = [];
   for (let page = 1; ; page++) {
@@ -30,16 +27,13 @@ const paths = async () => (await emu.requests()).map((r) => `${r.method} ${r.pat
 const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
   paris = (await api('/v1/squids?name=Paris&limit=100')).data.find((s: J) => s.name === 'Paris restaurants');
   runId = (await api(`/v1/runs?squid=${paris.id}&limit=1`)).data[0].id;
   const crawler = (await api(`/v1/squids/${paris.id}`)).crawler;
   attrs = (await api(`/v1/crawlers/${crawler}/attributes`)).data.map((a: J) => a.name);
 });
-afterAll(async () => emu?.close());
 beforeEach(async () => {
   resetRetryBudget();
-  await emu.clearFaults();
   await emu.control('POST', '/_emulator/config', { freePlan: false });
   await emu.clearRequests();
 });

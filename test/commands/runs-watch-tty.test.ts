@@ -1,20 +1,14 @@
 // On a terminal, waiting draws a progress bar on stderr (percent, tasks, results, elapsed) and erases it before
 // the final record; the virtual clock is moved by the test while the CLI polls in-process.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
-let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => emu?.close());
+const emu = useEmulator();
 
 it('draws a bar in place with percent, tasks done/total, results and elapsed, then prints the run', async () => {
-  const headers = { authorization: `Token ${emu.token}`, 'content-type': 'application/json' };
-  const squids = await (await fetch(`${emu.baseUrl}/v1/squids?limit=100`, { headers })).json();
-  const paris = squids.data.find((s: { name: string }) => s.name === 'Paris restaurants');
-  const run = await (await fetch(`${emu.baseUrl}/v1/runs`, { method: 'POST', headers, body: JSON.stringify({ squid: paris.id }) })).json();
+  const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: emu.squidId(DEMO_SQUIDS.paris) } });
   let finished = false;
   const p = sq(['runs', 'watch', run.id, '--interval', '20ms', '--json'], { env: emu.env(), tty: true }).finally(() => (finished = true));
   for (let i = 0; i < 40 && !finished; i++) {

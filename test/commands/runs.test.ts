@@ -1,21 +1,13 @@
 // runs verbs in-process against the real emulator: exact requests received, exact output, validation before requests.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { resetRetryBudget } from '../../src/api/http.js';
 
 type J = Record<string, any>;
-let emu: TestEmulator;
+const emu = useEmulator({ each: 'clear' });
+const api = (path: string, init?: { method?: string; body?: unknown }): Promise<J> => emu.api(path, init);
 let squids: Record<string, string>;
-
-async function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<J> {
-  const res = await fetch(emu.baseUrl + path, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Token ${emu.token}`, 'content-type': 'application/json' },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return (await res.json()) as J;
-}
 
 const reqs = async () => (await emu.requests()).map((r) => `${r.method} ${r.path}${qs(r.query)}`);
 function qs(q: string | Record<string, string>): string {
@@ -25,15 +17,11 @@ function qs(q: string | Record<string, string>): string {
 }
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
   const list = await api('/v1/squids?limit=100');
   squids = Object.fromEntries(list.data.map((s: J) => [s.name, s.id]));
 });
-afterAll(async () => emu?.close());
-beforeEach(async () => {
+beforeEach(() => {
   resetRetryBudget();
-  await emu.clearFaults();
-  await emu.clearRequests();
 });
 
 describe('runs list', () => {

@@ -1,22 +1,14 @@
 // In-process: validation (exit 2, zero requests), confirmation and --dry-run for crawlers and squids.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { DEMO_CRAWLERS, DEMO_SQUIDS, squidIdByName } from '../../src/emulator/seed.js';
+import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { parseParams } from '../../src/api/squids.js';
 
-let emu: TestEmulator;
+const emu = useEmulator({ each: 'reset' });
 let paris: string;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.control('POST', '/_emulator/reset');
-  await emu.clearRequests();
-  paris = squidIdByName(emu.emu.state, DEMO_SQUIDS.paris)!;
+beforeEach(() => {
+  paris = emu.squidId(DEMO_SQUIDS.paris);
 });
 
 describe('validation happens before any request', () => {

@@ -2,25 +2,17 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { DEMO_SQUIDS, squidIdByName } from '../../src/emulator/seed.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { normalizeTask, parseTaskFile } from '../../src/api/tasks.js';
 
-let emu: TestEmulator;
+const emu = useEmulator({ each: 'reset' });
 let paris: string;
 const dir = mkdtempSync(join(tmpdir(), 'sq-tasks-unit-'));
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.control('POST', '/_emulator/reset');
-  await emu.clearRequests();
-  paris = squidIdByName(emu.emu.state, DEMO_SQUIDS.paris)!;
+beforeEach(() => {
+  paris = emu.squidId(DEMO_SQUIDS.paris);
 });
 
 describe('validation happens before any request', () => {

@@ -1,19 +1,10 @@
 // End to end with the built binary: enabling auto-reset above the threshold fires a reset at once; bad values of
 // every validated flag exit 2 without a single request reaching the emulator.
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
 import { sqBin } from '../helpers/cli.js';
 
-let emu: TestEmulator;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await emu.control('POST', '/_emulator/reset');
-  await emu.clearRequests();
-});
+const emu = useEmulator({ each: 'reset' });
 
 it('enable with usage above the threshold: one reset in the window and a window end time', async () => {
   const env = emu.env();

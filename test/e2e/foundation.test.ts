@@ -1,24 +1,17 @@
 // The core's promises, shown with the built binary against a real emulator on loopback:
 // each exit code from a real situation, pacing on 429, safe-only retries, redaction, profile file modes.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { statSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { useEmulator } from '../helpers/emulator.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sqBin, tempConfigDir } from '../helpers/cli.js';
 
-let emu: TestEmulator;
+const emu = useEmulator({ each: 'clear' });
 let squidId: string;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  const squids = (await fetch(`${emu.baseUrl}/v1/squids?limit=100`, { headers: { authorization: `Token ${emu.token}` } }).then((r) => r.json())) as { data: { id: string; name: string }[] };
-  squidId = squids.data.find((s) => s.name === 'Paris restaurants')!.id;
-});
-afterAll(async () => emu?.close());
-beforeEach(async () => {
-  await emu.clearFaults();
-  await emu.clearRequests();
+beforeAll(() => {
+  squidId = emu.squidId(DEMO_SQUIDS.paris);
 });
 
 describe('exit codes from real situations', () => {
@@ -106,7 +99,7 @@ describe('pacing and retries', () => {
     expect(r.stderr).toMatch(/may have reached the server/);
     expect((await emu.requests()).filter((q) => q.method === 'POST' && q.path === '/v1/runs')).toHaveLength(1);
     // It did reach the server: a run exists. A retry would have started a second one.
-    const runs = (await fetch(`${emu.baseUrl}/v1/runs?squid=${squidId}&limit=100`, { headers: { authorization: `Token ${emu.token}` } }).then((x) => x.json())) as { data: { status: string }[] };
+    const runs = (await emu.api(`/v1/runs?squid=${squidId}&limit=100`)) as { data: { status: string }[] };
     expect(runs.data.filter((x) => !['done', 'error', 'aborted'].includes(x.status))).toHaveLength(1);
   });
 
@@ -216,7 +209,7 @@ describe('me, balance, api', () => {
   it('api --paginate reads every page exactly once', async () => {
     const r = await sqBin(['api', '/v1/crawlers', '--paginate', '--format', 'ndjson'], { env: emu.env() });
     expect(r.code).toBe(0);
-    const all = (await fetch(`${emu.baseUrl}/v1/crawlers?limit=100`, { headers: { authorization: `Token ${emu.token}` } }).then((x) => x.json())) as { total_results: number };
+    const all = (await emu.api('/v1/crawlers?limit=100')) as { total_results: number };
     expect(r.stdout.trim().split('\n')).toHaveLength(all.total_results);
     const pagesAsked = (await emu.requests()).filter((q) => q.path === '/v1/crawlers').map((q) => (q.query as Record<string, string>).page);
     expect(new Set(pagesAsked).size).toBe(pagesAsked.length);

@@ -2,43 +2,21 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { sqBin } from '../helpers/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { binAgainst } from '../helpers/bin.js';
 import { DEMO_ACCOUNT_USERNAMES } from '../../src/emulator/seed.js';
 
-let emu: TestEmulator;
+const emu = useEmulator({ each: 'reset' });
+const { run, calls, runAdvancing } = binAgainst(emu);
 let twitter: string;
 const dir = mkdtempSync(join(tmpdir(), 'sq-acc-'));
 const SECRET_A = 'auth-token-value-ABC123';
 const SECRET_B = 'ct0-value-XYZ789';
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.control('POST', '/_emulator/reset');
-  await emu.clearFaults();
-  await emu.clearRequests();
+beforeEach(() => {
   twitter = String(Object.values(emu.emu.state.accounts).find((a) => a.username === DEMO_ACCOUNT_USERNAMES.twitter)!.id);
 });
-
-const withNl = (r: Awaited<ReturnType<typeof sqBin>>) => ({ ...r, stdout: r.stdout ? `${r.stdout}\n` : '' });
-const run = async (...args: string[]) => withNl(await sqBin(args, { env: emu.env() }));
-const calls = async () => (await emu.requests()).map((r) => ({ method: r.method, path: r.path, query: r.query, body: r.body ?? null }));
-
-async function runAdvancing(args: string[]) {
-  let done = false;
-  const p = sqBin(args, { env: emu.env() }).finally(() => (done = true));
-  while (!done) {
-    await new Promise((r) => setTimeout(r, 200));
-    if (!done) await emu.advance(1000);
-  }
-  return withNl(await p);
-}
 
 describe('sq accounts (built binary)', () => {
   it('list prints id first', async () => {

@@ -1,30 +1,18 @@
 // The built binary against the emulator: every crawler and squid verb, asserting the exact request received and
 // the exact output.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { binAgainst, withNl } from '../helpers/bin.js';
 import { sqBin } from '../helpers/cli.js';
-import { DEMO_CRAWLERS, DEMO_SQUIDS, squidIdByName } from '../../src/emulator/seed.js';
+import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
-let emu: TestEmulator;
+const emu = useEmulator({ each: 'reset' });
+const { run, calls } = binAgainst(emu);
 const GM = DEMO_CRAWLERS.googleMaps;
 let paris: string;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
+beforeEach(() => {
+  paris = emu.squidId(DEMO_SQUIDS.paris);
 });
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.control('POST', '/_emulator/reset');
-  await emu.clearRequests();
-  paris = squidIdByName(emu.emu.state, DEMO_SQUIDS.paris)!;
-});
-
-// execa strips the final newline; put it back so outputs compare byte for byte.
-const withNl = (r: Awaited<ReturnType<typeof sqBin>>) => ({ ...r, stdout: r.stdout ? `${r.stdout}\n` : '' });
-const run = async (...args: string[]) => withNl(await sqBin(args, { env: emu.env() }));
-const calls = async () => (await emu.requests()).map((r) => ({ method: r.method, path: r.path, query: r.query, body: r.body ?? null }));
 
 describe('sq crawlers (built binary)', () => {
   it('list prints TSV with id first and asks for one page of 30', async () => {

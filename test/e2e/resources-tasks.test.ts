@@ -2,46 +2,24 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { sqBin } from '../helpers/cli.js';
-import { DEMO_CRAWLERS, DEMO_SQUIDS, squidIdByName } from '../../src/emulator/seed.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { binAgainst } from '../helpers/bin.js';
+import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
-let emu: TestEmulator;
+const emu = useEmulator({ each: 'reset' });
+const { run, calls, runAdvancing } = binAgainst(emu);
 let paris: string;
 let urlTasks: { id: string; url: string }[];
 const dir = mkdtempSync(join(tmpdir(), 'sq-tasks-'));
 const U = (q: string) => `https://www.google.com/maps/search/${q}`;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.control('POST', '/_emulator/reset');
-  await emu.clearRequests();
-  paris = squidIdByName(emu.emu.state, DEMO_SQUIDS.paris)!;
+beforeEach(() => {
+  paris = emu.squidId(DEMO_SQUIDS.paris);
   urlTasks = Object.values(emu.emu.state.tasks)
     .filter((t) => t.squid === paris && t.type === 'url')
     .map((t) => ({ id: String(t.id), url: String((t.params as { url: string }).url) }));
 });
-
-const withNl = (r: Awaited<ReturnType<typeof sqBin>>) => ({ ...r, stdout: r.stdout ? `${r.stdout}\n` : '' });
-const run = async (...args: string[]) => withNl(await sqBin(args, { env: emu.env() }));
-const calls = async () => (await emu.requests()).map((r) => ({ method: r.method, path: r.path, query: r.query, body: r.body ?? null }));
-
-/** Runs sq while moving the emulator's virtual clock, for verbs that poll background work. */
-async function runAdvancing(args: string[]) {
-  let done = false;
-  const p = sqBin(args, { env: emu.env() }).finally(() => (done = true));
-  while (!done) {
-    await new Promise((r) => setTimeout(r, 200));
-    if (!done) await emu.advance(1000);
-  }
-  return withNl(await p);
-}
 
 describe('sq tasks (built binary)', () => {
   it('list --squid <name> --type url sends squid hash and type', async () => {

@@ -3,39 +3,24 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { useEmulator } from '../helpers/emulator.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
 
 type J = Record<string, any>;
-let emu: TestEmulator;
+const emu = useEmulator({ each: 'clear' });
 let runId: string;
 let expected: J[];
 const COUNT = 1000;
 
-async function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<J> {
-  const res = await fetch(emu.baseUrl + path, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Token ${emu.token}`, 'content-type': 'application/json' },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return (await res.json()) as J;
-}
-
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  const squid = (await api('/v1/squids?limit=100')).data.find((s: J) => s.name === 'Amazon headphones');
-  const run = (await emu.control('POST', '/_emulator/generate', { squid: squid.id, results: COUNT })) as J;
+  const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: COUNT })) as J;
   runId = run.id;
   expected = [];
-  for (let page = 1; expected.length < COUNT; page++) expected.push(...(await api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
+  for (let page = 1; expected.length < COUNT; page++) expected.push(...(await emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
   expect(expected).toHaveLength(COUNT);
-});
-afterAll(async () => emu?.close());
-beforeEach(async () => {
-  await emu.clearFaults();
-  await emu.clearRequests();
 });
 
 function lines(file: string): J[] {

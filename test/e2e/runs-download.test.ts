@@ -7,11 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { useEmulator } from '../helpers/emulator.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
 
 type J = Record<string, any>;
-let emu: TestEmulator;
+const emu = useEmulator({ each: 'clear' });
 let runId: string;
 let s3: string;
 let csv: string;
@@ -36,16 +37,9 @@ function run(args: string[], cwd?: string) {
   });
 }
 
-async function api(path: string): Promise<J> {
-  const res = await fetch(emu.baseUrl + path, { headers: { authorization: `Token ${emu.token}` } });
-  return (await res.json()) as J;
-}
-
 beforeAll(async () => {
-  emu = await startTestEmulator();
-  const squid = (await api('/v1/squids?limit=100')).data.find((s: J) => s.name === 'Paris restaurants');
-  runId = (await api(`/v1/runs?squid=${squid.id}&limit=1`)).data[0].id;
-  s3 = (await api(`/v1/runs/${runId}/download`)).s3;
+  runId = (await emu.api(`/v1/runs?squid=${emu.squidId(DEMO_SQUIDS.paris)}&limit=1`)).data[0].id;
+  s3 = (await emu.api(`/v1/runs/${runId}/download`)).s3;
   const file = await fetch(s3);
   csv = await file.text();
   filename = /filename="([^"]+)"/.exec(file.headers.get('content-disposition') ?? '')![1];
@@ -65,12 +59,9 @@ beforeAll(async () => {
 afterAll(async () => {
   server?.closeAllConnections();
   server?.close();
-  await emu?.close();
 });
-beforeEach(async () => {
+beforeEach(() => {
   served.length = 0;
-  await emu.clearFaults();
-  await emu.clearRequests();
 });
 
 describe('runs download', () => {

@@ -1,31 +1,21 @@
 // Waiting on runs with the built binary: to done (and export ready), to error (6), aborted (6), --timeout (7), Ctrl-C (130).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { useEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
 
 type J = Record<string, any>;
 
-async function api(emu: TestEmulator, path: string, method = 'GET', body?: unknown): Promise<J> {
-  const res = await fetch(emu.baseUrl + path, {
-    method,
-    headers: { authorization: `Token ${emu.token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as J;
-}
 async function squidIds(emu: TestEmulator): Promise<Record<string, string>> {
-  return Object.fromEntries((await api(emu, '/v1/squids?limit=100')).data.map((s: J) => [s.name, s.id]));
+  return Object.fromEntries((await emu.api('/v1/squids?limit=100')).data.map((s: J) => [s.name, s.id]));
 }
 
 describe('a fast real clock (the emulator runs 50x faster)', () => {
-  let emu: TestEmulator;
+  const emu = useEmulator({ clock: 'real', timeScale: 50 });
   let ids: Record<string, string>;
   beforeAll(async () => {
-    emu = await startTestEmulator({ clock: 'real', timeScale: 50 });
     ids = await squidIds(emu);
   });
-  afterAll(async () => emu?.close());
 
   it('start --wait polls until done and export_done, prints the final run, plain progress lines on stderr', async () => {
     const r = await sqBin(['runs', 'start', '--squid', 'Paris restaurants', '--wait', '--interval', '50ms', '--json'], { env: emu.env() });
@@ -34,7 +24,7 @@ describe('a fast real clock (the emulator runs 50x faster)', () => {
     expect(run.status).toBe('done');
     expect(run.export_done).toBe(true);
     expect(run.squid).toBe(ids['Paris restaurants']);
-    expect(run).toEqual(await api(emu, `/v1/runs/${run.id}`));
+    expect(run).toEqual(await emu.api(`/v1/runs/${run.id}`));
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines[0]).toBe(`Started run ${run.id} of squid Paris restaurants`);
     expect(lines.some((l) => l.startsWith(`run ${run.id}: running `))).toBe(true);
@@ -48,20 +38,18 @@ describe('a fast real clock (the emulator runs 50x faster)', () => {
   it('a run that ends in error exits 6 with its done_reason', async () => {
     const r = await sqBin(['runs', 'start', '--squid', 'Job board watch', '--wait', '--interval', '50ms'], { env: emu.env() });
     expect(r.code).toBe(6);
-    const runs = (await api(emu, `/v1/runs?squid=${ids['Job board watch']}&limit=1`)).data;
+    const runs = (await emu.api(`/v1/runs?squid=${ids['Job board watch']}&limit=1`)).data;
     expect(runs[0].status).toBe('error');
     expect(r.stderr).toContain(`error: run ${runs[0].id} ended with status error (done_reason: ${runs[0].done_reason}`);
   });
 });
 
 describe('a virtual clock moved by the test', () => {
-  let emu: TestEmulator;
+  const emu = useEmulator();
   let ids: Record<string, string>;
   beforeAll(async () => {
-    emu = await startTestEmulator();
     ids = await squidIds(emu);
   });
-  afterAll(async () => emu?.close());
   afterEach(async () => {
     await emu.advance(3_600_000);
   });
@@ -85,7 +73,7 @@ describe('a virtual clock moved by the test', () => {
   const polled = async (runId: string) => (await emu.requests()).filter((x) => x.path === `/v1/runs/${runId}`).length;
 
   it('watch follows an existing run while the clock moves, and exits 0 once the export is ready', async () => {
-    const run = await api(emu, '/v1/runs', 'POST', { squid: ids['Paris restaurants'] });
+    const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: ids['Paris restaurants'] } });
     await emu.clearRequests();
     const p = spawn(['runs', 'watch', run.id, '--interval', '100ms', '--json']);
     let exited = false;
@@ -109,11 +97,11 @@ describe('a virtual clock moved by the test', () => {
   });
 
   it('a run aborted while watched exits 6 with done_reason aborted', async () => {
-    const run = await api(emu, '/v1/runs', 'POST', { squid: ids['Paris restaurants'] });
+    const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: ids['Paris restaurants'] } });
     await emu.clearRequests();
     const p = spawn(['runs', 'watch', run.id, '--interval', '100ms']);
     await until(async () => (await polled(run.id)) >= 1);
-    await api(emu, `/v1/runs/${run.id}/abort`, 'POST');
+    await emu.api(`/v1/runs/${run.id}/abort`, { method: 'POST' });
     await emu.advance(5000);
     const r = await p;
     expect(r.exitCode).toBe(6);
@@ -125,13 +113,13 @@ describe('a virtual clock moved by the test', () => {
     const r = await sqBin(['runs', 'start', '--squid', 'Amazon headphones', '--wait', '--interval', '200ms', '--timeout', '2s'], { env: emu.env() });
     expect(Date.now() - t0).toBeGreaterThanOrEqual(2000);
     expect(r.code).toBe(7);
-    const run = (await api(emu, `/v1/runs?squid=${ids['Amazon headphones']}&limit=1`)).data[0];
+    const run = (await emu.api(`/v1/runs?squid=${ids['Amazon headphones']}&limit=1`)).data[0];
     expect(run.status).toBe('pending');
     expect(r.stderr).toContain(`error: gave up waiting for run ${run.id} after 2s: the run is pending. The run continues on the server`);
   });
 
   it('Ctrl-C while waiting exits 130, says the run keeps going, and the run is untouched', async () => {
-    const run = await api(emu, '/v1/runs', 'POST', { squid: ids['Paris restaurants'] });
+    const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: ids['Paris restaurants'] } });
     await emu.clearRequests();
     const p = spawn(['runs', 'watch', run.id, '--interval', '100ms']);
     await until(async () => (await polled(run.id)) >= 2);
@@ -140,6 +128,6 @@ describe('a virtual clock moved by the test', () => {
     expect(r.exitCode).toBe(130);
     expect(String(r.stderr)).toContain(`Run ${run.id} keeps going on the server`);
     expect((await emu.requests()).filter((x) => x.method === 'POST')).toEqual([]);
-    expect((await api(emu, `/v1/runs/${run.id}`)).status).toBe('pending');
+    expect((await emu.api(`/v1/runs/${run.id}`)).status).toBe('pending');
   });
 });

@@ -1,21 +1,17 @@
 // End to end with the built binary: `sq delivery webhook` points a squid at a running `sq webhook listen` process;
 // the emulator's runs engine POSTs real events to it as the virtual clock advances.
 import { execa, type ResultPromise } from 'execa';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { afterAll, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
 
-let emu: TestEmulator;
+const emu = useEmulator();
 let listener: ResultPromise<{ env: Record<string, string>; extendEnv: false; reject: false }> | undefined;
 let out = '';
 let err = '';
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
+afterAll(() => {
   listener?.kill('SIGKILL');
-  await emu.close();
 });
 
 async function until(cond: () => boolean, what: string, ms = 15_000) {

@@ -1,0 +1,26 @@
+// The built binary against one test emulator, for the e2e files that compare whole outputs and exact requests.
+import { sqBin } from './cli.js';
+import type { TestEmulator } from './emulator.js';
+
+type BinResult = Awaited<ReturnType<typeof sqBin>>;
+
+// execa strips the final newline; put it back so outputs compare byte for byte.
+export const withNl = (r: BinResult): BinResult => ({ ...r, stdout: r.stdout ? `${r.stdout}\n` : '' });
+
+export function binAgainst(emu: TestEmulator) {
+  return {
+    run: async (...args: string[]) => withNl(await sqBin(args, { env: emu.env() })),
+    /** The /v1 requests the emulator received, reduced to what a test asserts on. */
+    calls: async () => (await emu.requests()).map((r) => ({ method: r.method, path: r.path, query: r.query, body: r.body ?? null })),
+    /** Runs sq while moving the emulator's virtual clock, for verbs that poll background work. */
+    async runAdvancing(args: string[]) {
+      let done = false;
+      const p = sqBin(args, { env: emu.env() }).finally(() => (done = true));
+      while (!done) {
+        await new Promise((r) => setTimeout(r, 200));
+        if (!done) await emu.advance(1000);
+      }
+      return withNl(await p);
+    },
+  };
+}
