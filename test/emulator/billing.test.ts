@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
+import { jsonCall } from './helpers.js';
 
 type Started = Awaited<ReturnType<typeof startEmulator>>;
 type J = Record<string, any>;
@@ -14,18 +15,7 @@ const DAY = 24 * HOUR;
 
 let e: Started;
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: J }> {
-  const res = await fetch(e.baseUrl + path, {
-    method,
-    headers: {
-      Authorization: `Token ${e.token}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, body?: unknown) => jsonCall(e, method, path, body);
 
 const get = () => call('GET', '/v1/plans/auto-reset');
 const post = (body: unknown) => call('POST', '/v1/plans/auto-reset', body);

@@ -3,23 +3,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from './helpers.js';
 
-type Started = Awaited<ReturnType<typeof startEmulator>>;
 type J = Record<string, any>;
 
-let e: Started;
-const SQUID = 'feedface00000000000000000000beef';
+let e: RunningEmulator;
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(e.baseUrl + path, {
-    method,
-    headers: { Authorization: `Token ${e.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, body?: unknown) => jsonCall(e, method, path, body);
 const configure = (body: unknown, squid = SQUID) => call('POST', `/v1/delivery?squid=${squid}`, body);
 
 const FTP = { host: 'sftp.example.com', port: 22, username: 'me', password: 's3cret!', directory: '/in', is_active: true };
@@ -31,8 +22,7 @@ const HOOK = {
 };
 
 beforeEach(async () => {
-  e = await startEmulator({ port: 0, clock: 'virtual', seed: 'empty' });
-  e.emu.state.squids[SQUID] = { id: SQUID, name: 'Cafés de Paris', crawler: 'x', params: {} };
+  e = await startBareEmulator('Cafés de Paris');
   e.emu.state.user.email = 'owner@example.com';
 });
 

@@ -49,3 +49,24 @@ export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<Tes
   };
   return t;
 }
+
+/** An authorized JSON call: the status and the parsed body (null when the answer is empty). */
+export async function jsonCall(e: RunningEmulator, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(e.baseUrl + path, {
+    method,
+    headers: { Authorization: `Token ${e.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** The squid the delivery tests configure on an otherwise empty emulator. */
+export const BARE_SQUID = 'feedface00000000000000000000beef';
+
+/** No seed data but BARE_SQUID, rate limits as the service has them: the delivery tests build the rest themselves. */
+export async function startBareEmulator(squidName: string): Promise<RunningEmulator> {
+  const e = await startEmulator({ port: 0, clock: 'virtual', seed: 'empty' });
+  e.emu.state.squids[BARE_SQUID] = { id: BARE_SQUID, name: squidName, crawler: 'x', params: {} };
+  return e;
+}

@@ -2,29 +2,20 @@
 import { randomBytes } from 'node:crypto';
 import SftpClient from 'ssh2-sftp-client';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from './helpers.js';
 import { requireSftpTarget } from '../helpers/sshd.js';
 import type { SftpTarget } from '../helpers/sshd.js';
 
-type Started = Awaited<ReturnType<typeof startEmulator>>;
 type J = Record<string, any>;
 
-let e: Started;
+let e: RunningEmulator;
 let target: SftpTarget;
 let reader: SftpClient;
 /** A fresh directory per test inside the upload directory, so runs never see each other's files. */
 let dir: string;
-const SQUID = 'feedface00000000000000000000beef';
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(e.baseUrl + path, {
-    method,
-    headers: { Authorization: `Token ${e.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, body?: unknown) => jsonCall(e, method, path, body);
 
 async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
@@ -66,8 +57,7 @@ beforeEach(async () => {
   await (ready ??= connectOnce());
   dir = `${target.directory}/t-${randomBytes(4).toString('hex')}`;
   await reader.mkdir(dir);
-  e = await startEmulator({ port: 0, clock: 'virtual', seed: 'empty' });
-  e.emu.state.squids[SQUID] = { id: SQUID, name: 'Cafés de Paris / 2026', crawler: 'x', params: {} };
+  e = await startBareEmulator('Cafés de Paris / 2026');
 });
 
 afterEach(async () => {

@@ -2,10 +2,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunEvent } from '../../src/emulator/types.js';
+import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from './helpers.js';
 
-type Started = Awaited<ReturnType<typeof startEmulator>>;
 type J = Record<string, any>;
 
 interface Received {
@@ -32,19 +32,10 @@ async function receiver(script: (number | 'slow')[] = [], fallback = 200) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got };
 }
 
-let e: Started;
+let e: RunningEmulator;
 let servers: http.Server[] = [];
-const SQUID = 'feedface00000000000000000000beef';
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(e.baseUrl + path, {
-    method,
-    headers: { Authorization: `Token ${e.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, body?: unknown) => jsonCall(e, method, path, body);
 
 async function waitFor<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, what: string, ms = 5000): Promise<T> {
   const end = Date.now() + ms;
@@ -72,8 +63,7 @@ function fire(runId: string, event: RunEvent): void {
 }
 
 beforeEach(async () => {
-  e = await startEmulator({ port: 0, clock: 'virtual', seed: 'empty' });
-  e.emu.state.squids[SQUID] = { id: SQUID, name: 'Cafés de Paris', crawler: 'x', params: {} };
+  e = await startBareEmulator('Cafés de Paris');
 });
 
 afterEach(async () => {
