@@ -8,20 +8,10 @@ import SftpClient from 'ssh2-sftp-client';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { requireSftpTarget } from '../helpers/sshd.js';
-import { startTestEmulator, type TestEmu } from './helpers.js';
+import { startTestEmulator, waitFor, type TestEmu } from './helpers.js';
 
 type J = Record<string, any>;
 let t: TestEmu;
-
-async function waitFor<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** Advance business time in small steps until the run is finished and exported. */
 async function runToEnd(runId: string): Promise<J> {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import SftpClient from 'ssh2-sftp-client';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from './helpers.js';
+import { BARE_SQUID as SQUID, jsonCall, startBareEmulator, waitFor } from './helpers.js';
 import { requireSftpTarget } from '../helpers/sshd.js';
 import type { SftpTarget } from '../helpers/sshd.js';
 
@@ -17,15 +17,6 @@ let dir: string;
 
 const call = (method: string, path: string, body?: unknown) => jsonCall(e, method, path, body);
 
-async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 const sftpDeliveries = async (): Promise<J[]> => (await call('GET', '/_emulator/deliveries?kind=sftp')).body;
 
 function configure(fields: Partial<SftpTarget & { is_active: boolean }> = {}) {

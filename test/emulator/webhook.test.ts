@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunEvent } from '../../src/emulator/types.js';
-import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from './helpers.js';
+import { BARE_SQUID as SQUID, jsonCall, startBareEmulator, waitFor as waitUntil } from './helpers.js';
 
 type J = Record<string, any>;
 
@@ -37,15 +37,8 @@ let servers: http.Server[] = [];
 
 const call = (method: string, path: string, body?: unknown) => jsonCall(e, method, path, body);
 
-async function waitFor<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, what: string, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+// Webhook attempts come within milliseconds here; give up well inside the test's own timeout.
+const waitFor = <T,>(fn: () => Promise<T> | T, ok: (v: T) => boolean, what: string) => waitUntil(fn, ok, what, 5000);
 
 const deliveries = async (): Promise<J[]> => (await call('GET', '/_emulator/deliveries?kind=webhook')).body;
 const advance = (ms: number) => call('POST', '/_emulator/clock/advance', { ms });
