@@ -1,4 +1,7 @@
-// A few ANSI styles of our own, so start-up never pays for importing chalk.
+// Colour through chalk, loaded only when colour is on: that means a terminal, so scripts and pipes never pay the
+// ~10 ms its import costs. Whether colour is on is decided once, in settings.ts (TTY, NO_COLOR, FORCE_COLOR,
+// --no-color), so chalk's own detection is bypassed with an explicit level.
+import { createRequire } from 'node:module';
 
 export interface Style {
   bold(s: string): string;
@@ -9,14 +12,30 @@ export interface Style {
   cyan(s: string): string;
 }
 
-const wrap = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
 const id = (s: string) => s;
-
-const ON: Style = { bold: wrap(1, 22), dim: wrap(2, 22), green: wrap(32, 39), red: wrap(31, 39), yellow: wrap(33, 39), cyan: wrap(36, 39) };
 const OFF: Style = { bold: id, dim: id, green: id, red: id, yellow: id, cyan: id };
+let on: Style | undefined;
+
+// The same SGR codes chalk writes at level 1, for Node 20.18, which cannot require() an ES module without a flag.
+const wrap = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
+const BASIC: Style = { bold: wrap(1, 22), dim: wrap(2, 22), green: wrap(32, 39), red: wrap(31, 39), yellow: wrap(33, 39), cyan: wrap(36, 39) };
+
+function chalkStyle(): Style {
+  if (!on) {
+    try {
+      // chalk is ES-module only; Node >= 20.19 can require() it synchronously, which keeps Style sync.
+      const { Chalk } = createRequire(import.meta.url)('chalk') as typeof import('chalk');
+      const c = new Chalk({ level: 1 });
+      on = { bold: (s) => c.bold(s), dim: (s) => c.dim(s), green: (s) => c.green(s), red: (s) => c.red(s), yellow: (s) => c.yellow(s), cyan: (s) => c.cyan(s) };
+    } catch {
+      on = BASIC;
+    }
+  }
+  return on;
+}
 
 export function makeStyle(color: boolean): Style {
-  return color ? ON : OFF;
+  return color ? chalkStyle() : OFF;
 }
 
 // eslint-disable-next-line no-control-regex

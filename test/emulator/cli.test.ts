@@ -33,7 +33,7 @@ describe('runEmulatorCommand', () => {
     expect(err()).toContain(`export SQ_BASE_URL=${info.base_url} SQ_TOKEN=${info.token}`);
     const me = await fetch(`${info.base_url}/v1/me`, { headers: { Authorization: `Token ${info.token}` } });
     expect(me.status).toBe(200);
-    const squids = await (await fetch(`${info.base_url}/v1/squids`, { headers: { Authorization: `Token ${info.token}` } })).json();
+    const squids = (await (await fetch(`${info.base_url}/v1/squids`, { headers: { Authorization: `Token ${info.token}` } })).json()) as { total_results: number };
     expect(squids.total_results).toBe(0);
     stop.abort();
     expect(await done).toBe(0);

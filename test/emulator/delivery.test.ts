@@ -78,8 +78,8 @@ describe('POST /v1/delivery?squid=', () => {
     });
     expect(r.status).toBe(201);
     const flat = { 'run.running': true, 'run.paused': false, 'run.done': true, 'run.error': false };
-    expect(r.body.webhook_fields.events).toEqual(flat);
-    expect(e.emu.state.squids[SQUID].webhook_fields.events).toEqual(flat);
+    expect((r.body as { webhook_fields: { events: unknown } }).webhook_fields.events).toEqual(flat);
+    expect((e.emu.state.squids[SQUID].webhook_fields as { events: unknown }).events).toEqual(flat);
   });
 
   const hookBad: [J, string][] = [

@@ -22,7 +22,7 @@ export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<Tes
   const raw = async (method: string, path: string, body: unknown, headers: Record<string, string>): Promise<Reply> => {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {
-      init.body = typeof body === 'string' || body instanceof FormData ? (body as BodyInit) : JSON.stringify(body);
+      init.body = typeof body === 'string' || body instanceof FormData ? (body as string | FormData) : JSON.stringify(body);
       if (!(body instanceof FormData)) (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
     }
     const res = await fetch(running.baseUrl + path, init);
