@@ -13,7 +13,7 @@ export default defineVerb({
   description:
     'Sends a request to <path> on the API (a leading /v1 is added when missing) and prints the JSON response. ' +
     '-f key=value adds a string field, -F key=value a typed one (JSON when the value is valid JSON); on GET they ' +
-    'become query parameters, otherwise a JSON body. The method defaults to GET, or POST when a body is given. ' +
+    'become query parameters, otherwise a JSON body. The method defaults to GET, or POST when a body or fields are given (always GET with --paginate). ' +
     '--paginate follows every page of a list endpoint and prints all records as one JSON array (or NDJSON lines ' +
     'with --format ndjson).',
   args: ['<path>'],
@@ -48,7 +48,12 @@ export default defineVerb({
       }
     }
     const hasFields = Object.keys(fields).length > 0;
-    const method = opts.method ? enumFlag('--method', String(opts.method).toUpperCase(), METHODS) : body !== undefined || hasFields ? 'POST' : 'GET';
+    // Like gh api: fields make a POST unless told otherwise; --paginate only makes sense as a GET.
+    const method = opts.method
+      ? enumFlag('--method', String(opts.method).toUpperCase(), METHODS)
+      : opts.paginate || (body === undefined && !hasFields)
+        ? 'GET'
+        : 'POST';
     if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
     const query = method === 'GET' || method === 'HEAD' ? (fields as Record<string, string>) : undefined;
     if (method !== 'GET' && method !== 'HEAD' && hasFields) body = { ...(body as object), ...fields };

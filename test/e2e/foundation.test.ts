@@ -223,3 +223,17 @@ describe('me, balance, api', () => {
     expect(await emu.requests()).toHaveLength(0);
   });
 });
+
+describe('api --paginate with fields', () => {
+  it('fields become query parameters of a GET, page after page', async () => {
+    const r = await sqBin(['api', '/v1/runs', '-f', `squid=${squidId}`, '--paginate', '--format', 'ndjson'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    const runs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { squid: string });
+    expect(runs.length).toBeGreaterThan(0);
+    expect(runs.every((x) => x.squid === squidId)).toBe(true);
+    const reqs = await emu.requests();
+    expect(reqs.length).toBeGreaterThan(0);
+    expect(reqs.every((q) => q.method === 'GET' && q.path === '/v1/runs')).toBe(true);
+    expect((reqs[0].query as Record<string, string>).squid).toBe(squidId);
+  });
+});
