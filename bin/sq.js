@@ -3,7 +3,13 @@
 // Tiny launcher: `sq --version` answers without loading the CLI; everything else goes to run(argv) in dist/.
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(`${require('../package.json').version}\n`);
+  // A plain write(2): creating process.stdout would load Node's stream machinery for one line.
+  const fs = require('node:fs');
+  try {
+    fs.writeSync(1, `${JSON.parse(fs.readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`);
+  } catch (e) {
+    if (e.code !== 'EPIPE') throw e;
+  }
 } else {
   // `sq … | head` closes the pipe early: that is not an error worth a stack trace.
   for (const s of [process.stdout, process.stderr]) s.on('error', (e) => { if (e.code !== 'EPIPE') throw e; });
