@@ -28,6 +28,17 @@ export class Router {
     this.routes.push({ method: m, pattern, segments: split(pattern), handler });
   }
 
+  /** Methods some route accepts for this path: a wrong method on a known path is 405, not 404. */
+  allowed(path: string): string[] {
+    const methods = new Set<string>();
+    for (const r of this.routes) if (r.method !== '*' && this.matchOne(r, split(path))) methods.add(r.method);
+    return [...methods].sort();
+  }
+
+  private matchOne(route: Route, parts: string[]): boolean {
+    return route.segments.length === parts.length && route.segments.every((seg, i) => seg.startsWith(':') || seg === parts[i]);
+  }
+
   match(method: string, path: string): Match | undefined {
     const parts = split(path);
     let best: { route: Route; params: Record<string, string>; score: string } | undefined;

@@ -182,7 +182,11 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
           }
         }
         const match = emu.router.match(method, path);
-        if (!match) return { status: 404, body: { detail: 'Not found.' } };
+        if (!match) {
+          const allow = emu.router.allowed(path);
+          if (allow.length) return { status: 405, headers: { Allow: allow.join(', ') }, body: { detail: `Method "${method}" not allowed.` } };
+          return { status: 404, body: { detail: 'Not found.' } };
+        }
         if (isV1 && !PUBLIC_PATTERNS.has(match.pattern)) {
           if (!req.headers['authorization'] || key === undefined)
             return { status: 401, body: { detail: 'Authentication credentials were not provided.' } };

@@ -54,6 +54,15 @@ describe('auth', () => {
     expect((await e.ctl('GET', '/_emulator/nothing')).status).toBe(404);
   });
 
+  it('answers 405 with Allow for a known path and a wrong method', async () => {
+    const r = await e.api('PUT', '/v1/squids');
+    expect(r.status).toBe(405);
+    expect(r.body).toEqual({ detail: 'Method "PUT" not allowed.' });
+    const raw = await fetch(`${e.baseUrl}/v1/plans/auto-reset`, { method: 'DELETE', headers: { Authorization: `Token ${e.token}` } });
+    expect(raw.status).toBe(405);
+    expect(raw.headers.get('allow')).toBe('GET, POST');
+  });
+
   it('answers 400 for a body that is not JSON', async () => {
     const r = await e.api('POST', '/v1/squids', '{"crawler": ', { 'Content-Type': 'application/json' });
     expect(r.status).toBe(400);
