@@ -68,6 +68,26 @@ const FAILURE_REASON: Record<'declined' | 'requires_3ds', string> = {
   requires_3ds: 'your card requires 3-D Secure authentication, which an automatic charge cannot complete',
 };
 
+/**
+ * The ordinary end of a billing cycle: the plan renews on schedule and consumed credits return to zero. This is not
+ * an automatic reset (no extra charge, not counted in the 24-hour window); a suppression that lasted "until the end
+ * of the cycle" ends with it.
+ */
+export function renewIfCycleEnded(emu: Emu): boolean {
+  const sub = emu.state.subscription;
+  const now = emu.clock.now();
+  if (!sub || !sub.active || now < sub.cycle_ends_at) return false;
+  while (sub.cycle_ends_at <= now) {
+    sub.cycle_started_at = sub.cycle_ends_at;
+    sub.cycle_ends_at += CYCLE_MS;
+  }
+  emu.state.balance.consumed = 0;
+  emu.state.balance.reset_time = new Date(sub.cycle_ends_at).toISOString();
+  suppressed(settings(emu), now);
+  emu.markDirty();
+  return true;
+}
+
 /** Fires a reset when every condition of the state table holds. Returns what happened. */
 export function maybeReset(emu: Emu): 'reset' | 'failed' | 'none' {
   const ar = settings(emu);
@@ -163,6 +183,7 @@ export function registerBilling(emu: Emu): () => void {
   let timer = 0;
   const tick = (): void => {
     if (stopped) return;
+    renewIfCycleEnded(emu);
     maybeReset(emu);
     timer = emu.clock.schedule(CHECK_INTERVAL_MS, tick);
   };

@@ -241,11 +241,19 @@ describe('state table', () => {
       mails = await outbox();
       expect(mails).toHaveLength(1);
 
-      // Next cycle: the periodic check resets again.
+      // The cycle ends: the plan renews on schedule (credits back to zero, no automatic reset, no charge) and the
+      // suppression ends with it.
       await advance(cycleEnd - now() + 60_000);
+      const renewed = await get();
+      expect(renewed.body).toMatchObject({ resets_used_in_window: 0, current_usage_pct: 0 });
+      expect(e.emu.state.autoReset.suppressed_until).toBeNull();
+      expect(e.emu.state.subscription!.cycle_started_at).toBe(cycleEnd);
+
+      // Next cycle: usage crosses the threshold again and the periodic check resets.
+      await usage(95);
+      await advance(60_000);
       const after = await get();
       expect(after.body).toMatchObject({ resets_used_in_window: 1, current_usage_pct: 0 });
-      expect(e.emu.state.autoReset.suppressed_until).toBeNull();
       expect(await outbox()).toHaveLength(1);
     });
   }
