@@ -81,9 +81,37 @@ function activeConfig(squid: Record<string, unknown> | undefined): WebhookFields
   return wf as unknown as WebhookFields;
 }
 
+/** A retry waiting on the clock; kept in the state so a --state restart still sends it. */
+interface PendingRetry {
+  key: number;
+  due: number;
+  cfg: { url: string; retry: boolean };
+  payload: Record<string, unknown>;
+  meta: { squid: string; run: string; event: RunEvent };
+  n: number;
+}
+
+function pendingRetries(emu: Emu): PendingRetry[] {
+  if (!Array.isArray(emu.state.webhookRetries)) emu.state.webhookRetries = [];
+  return emu.state.webhookRetries as PendingRetry[];
+}
+
 export function registerWebhooks(emu: Emu): () => void {
   let stopped = false;
   const timers = new Set<number>();
+
+  const schedule = (p: PendingRetry): void => {
+    const id = emu.clock.schedule(Math.max(0, p.due - emu.clock.now()), async () => {
+      timers.delete(id);
+      const list = pendingRetries(emu);
+      const i = list.findIndex((x) => x.key === p.key);
+      if (i < 0) return; // the state was reset meanwhile
+      list.splice(i, 1);
+      emu.markDirty();
+      await attempt(p.cfg, p.payload, p.meta, p.n);
+    });
+    timers.add(id);
+  };
 
   const attempt = async (
     cfg: { url: string; retry: boolean },
@@ -99,13 +127,14 @@ export function registerWebhooks(emu: Emu): () => void {
     recordDelivery(emu, { kind: 'webhook', ...meta, attempt: n, at, ok: out.ok, status_code: out.status_code, error: out.error, target: cfg.url });
     if (out.ok || !cfg.retry || n > WEBHOOK_MAX_RETRIES) return;
     // Spaced from the start of this attempt, so a slow receiver or a clock moved meanwhile keeps the cadence.
-    const wait = Math.max(0, startedAt + WEBHOOK_RETRY_SPACING_MS - emu.clock.now());
-    const id = emu.clock.schedule(wait, async () => {
-      timers.delete(id);
-      await attempt(cfg, payload, meta, n + 1);
-    });
-    timers.add(id);
+    const p: PendingRetry = { key: emu.nextId(), due: startedAt + WEBHOOK_RETRY_SPACING_MS, cfg, payload, meta, n: n + 1 };
+    pendingRetries(emu).push(p);
+    emu.markDirty();
+    schedule(p);
   };
+
+  // Retries that were waiting when the emulator last stopped (--state).
+  for (const p of pendingRetries(emu)) schedule(p);
 
   const onRunEvent = (run: Record<string, unknown>, event: RunEvent): void => {
     const squidId = String(run.squid);

@@ -68,3 +68,57 @@ describe('--state persistence', () => {
     expect(await readFile(file, 'utf8')).toBe('not json');
   });
 });
+
+describe('--state keeps waiting webhook retries', () => {
+  it('a retry due after a restart is still sent, 15 minutes after the failed attempt', async () => {
+    const { createServer } = await import('node:http');
+    const got: number[] = [];
+    let answers = [500];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        got.push(Date.now());
+        res.writeHead(answers.shift() ?? 200).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    const file = join(dir, 'hooks.json');
+    try {
+      const a = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', stateFile: file });
+      const squid = Object.values(a.emu.state.squids)[0] as { id: string };
+      const auth = { Authorization: `Token ${a.token}`, 'Content-Type': 'application/json' };
+      const events = { 'run.running': true, 'run.paused': true, 'run.done': true, 'run.error': true };
+      const cfg = await fetch(`${a.baseUrl}/v1/delivery?squid=${squid.id}`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ webhook_fields: { url, is_active: true, retry: true, events } }),
+      });
+      expect(cfg.status).toBe(201);
+      a.emu.events.emit('run.event', { id: 'run-kept-across-restart', squid: squid.id }, 'run.done');
+      for (let i = 0; i < 100 && got.length < 1; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(got).toHaveLength(1);
+      await new Promise((r) => setTimeout(r, 50)); // the failed attempt is recorded after the answer
+      await a.close();
+
+      answers = [];
+      const b = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', stateFile: file });
+      try {
+        await fetch(`${b.baseUrl}/_emulator/clock/advance`, { method: 'POST', headers: auth, body: JSON.stringify({ ms: 15 * 60_000 - 1000 }) });
+        expect(got).toHaveLength(1);
+        await fetch(`${b.baseUrl}/_emulator/clock/advance`, { method: 'POST', headers: auth, body: JSON.stringify({ ms: 2000 }) });
+        for (let i = 0; i < 100 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+        expect(got).toHaveLength(2);
+        const log = (await (await fetch(`${b.baseUrl}/_emulator/deliveries?kind=webhook`)).json()) as { attempt: number; ok: boolean }[];
+        expect(log.map((d) => [d.attempt, d.ok])).toEqual([
+          [1, false],
+          [2, true],
+        ]);
+      } finally {
+        await b.close();
+      }
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
