@@ -75,6 +75,8 @@ export default defineVerb({
       throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
     }
     const plan = checkApplyDocument(await parseApplyText(text, file === '-' ? '<stdin>' : file), ctx.env);
+    // Registered with ctx, every stderr line and error is scrubbed of them; the stdout summary is scrubbed here.
+    for (const secret of plan.secrets) ctx.addSecret(secret);
     const scrub = (s: string) => redactText(s, plan.secrets);
 
     const http = await ctx.http();
