@@ -108,3 +108,48 @@ describe('confirmation and --dry-run', () => {
     expect(r.code).toBe(3);
   });
 });
+
+describe('large task lists go in batches', () => {
+  const url = (i: number) => `https://www.google.com/maps/search/cafe+${i}`;
+
+  it('1,200 tasks are sent as 500 + 500 + 200 and reported as one answer', async () => {
+    const file = join(dir, 'many.txt');
+    writeFileSync(file, Array.from({ length: 1200 }, (_, i) => url(i)).join('\n'));
+    const r = await sq(['tasks', 'add', '--squid', paris, '--file', file, '--json'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { duplicated_count: number; tasks: unknown[] };
+    expect(out.duplicated_count).toBe(0);
+    expect(out.tasks).toHaveLength(1200);
+    const posts = (await emu.requests()).filter((q) => q.method === 'POST' && q.path === '/v1/tasks');
+    expect(posts.map((q) => (q.body as { tasks: unknown[] }).tasks.length)).toEqual([500, 500, 200]);
+  });
+
+  it('a later batch refused: the earlier ones stay, exit 8 with a report, and a rerun adds the rest', async () => {
+    const file = join(dir, 'partly-bad.txt');
+    const lines = Array.from({ length: 600 }, (_, i) => url(i));
+    lines[550] = 'https://example.com/not-a-maps-url';
+    writeFileSync(file, lines.join('\n'));
+    const r = await sq(['tasks', 'add', '--squid', paris, '--file', file], { env: emu.env() });
+    expect(r.code).toBe(8);
+    expect(r.stderr).toContain('adding tasks stopped at request 2 of 2');
+    expect(r.stderr).toContain('The first 500 of 600 tasks were accepted (500 new, 0 duplicates)');
+    const listed = await emu.api(`/v1/tasks?squid=${paris}&limit=1`);
+    expect((listed as { total_results: number }).total_results).toBe(3 + 500);
+
+    lines[550] = url(550);
+    writeFileSync(file, lines.join('\n'));
+    const again = await sq(['tasks', 'add', '--squid', paris, '--file', file, '--json'], { env: emu.env() });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).duplicated_count).toBe(500);
+  });
+
+  it('--dry-run shows every batch', async () => {
+    const file = join(dir, 'dry.txt');
+    writeFileSync(file, Array.from({ length: 501 }, (_, i) => url(i)).join('\n'));
+    const r = await sq(['tasks', 'add', '--squid', paris, '--file', file, '--dry-run', '--json'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    const planned = JSON.parse(r.stdout) as { body: { tasks: unknown[] } }[];
+    expect(planned.map((p) => p.body.tasks.length)).toEqual([500, 1]);
+    expect(await emu.requests()).toEqual([]);
+  });
+});

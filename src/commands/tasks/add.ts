@@ -2,18 +2,23 @@ import { readFile } from 'node:fs/promises';
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { normalizeTask, parseTaskFile } from '../../api/tasks.js';
-import { UsageError } from '../../errors.js';
+import { PartialFailureError, SqError, UsageError } from '../../errors.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { readAllStdin } from '../../io/stdin.js';
 import { nonEmpty, requireFlag } from '../../validate/index.js';
 import { TASK_LIST_COLUMNS } from './columns.js';
+
+/** The API documents no batch limit; large files go in requests of this many tasks, so none is refused for size. */
+export const TASKS_PER_REQUEST = 500;
 
 export default defineVerb({
   name: 'add',
   summary: 'Add tasks to a squid (POST /v1/tasks); duplicates are skipped by the API',
   description:
     'Each value becomes one task {<key>: value} (key "url" unless --key). --file reads one value per line, or a JSON ' +
-    'array of task objects (e.g. [{"keyword":"pizza","city":"Paris"}]); "-" reads stdin. Values and --file combine.',
+    'array of task objects (e.g. [{"keyword":"pizza","city":"Paris"}]); "-" reads stdin. Values and --file combine. ' +
+    'Tasks are sent 500 per request; if a later request fails, the ones before it stay added (exit 8, with a report), ' +
+    'and running the same command again is safe because the API skips duplicates.',
   args: ['[values...]'],
   options: [
     { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)' },
@@ -43,16 +48,35 @@ export default defineVerb({
 
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
-    const body = { squid: squid.id, tasks };
+    const batches: Record<string, unknown>[][] = [];
+    for (let i = 0; i < tasks.length; i += TASKS_PER_REQUEST) batches.push(tasks.slice(i, i + TASKS_PER_REQUEST));
     if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'POST', path: '/v1/tasks', body }]);
+      printPlanned(ctx, batches.map((b) => ({ method: 'POST', path: '/v1/tasks', body: { squid: squid.id, tasks: b } })));
       return;
     }
-    const res = ((await http.post('/v1/tasks', body)) ?? {}) as Record<string, unknown>;
-    const created = Array.isArray(res.tasks) ? res.tasks.map(normalizeTask) : [];
-    const dup = typeof res.duplicated_count === 'number' ? res.duplicated_count : 0;
+    const created: Record<string, unknown>[] = [];
+    let dup = 0;
+    for (const [i, batch] of batches.entries()) {
+      let res: Record<string, unknown>;
+      try {
+        res = ((await http.post('/v1/tasks', { squid: squid.id, tasks: batch })) ?? {}) as Record<string, unknown>;
+      } catch (err) {
+        if (i === 0 || !(err instanceof SqError)) throw err;
+        const sent = i * TASKS_PER_REQUEST;
+        throw new PartialFailureError(`adding tasks stopped at request ${i + 1} of ${batches.length}: ${err.message}`, {
+          status: err.status,
+          details: [
+            `The first ${sent} of ${tasks.length} tasks were accepted (${created.length} new, ${dup} duplicates); the rest were not added.`,
+            'Running the same command again is safe: the API skips tasks that already exist.',
+          ],
+        });
+      }
+      if (Array.isArray(res.tasks)) created.push(...res.tasks.map(normalizeTask));
+      if (typeof res.duplicated_count === 'number') dup += res.duplicated_count;
+    }
     const fmt = ctx.outputSettings().format;
-    if (fmt === 'json' || fmt === 'ndjson') await ctx.out.record(res);
+    // One answer in the API's own shape, whatever the number of requests it took.
+    if (fmt === 'json' || fmt === 'ndjson') await ctx.out.record({ duplicated_count: dup, tasks: created });
     else await ctx.out.list(created, { columns: TASK_LIST_COLUMNS });
     ctx.out.info(`Added ${created.length} task${created.length === 1 ? '' : 's'} to squid ${squid.name || squid.id}; ${dup} duplicate${dup === 1 ? '' : 's'} skipped.`);
   },
