@@ -1,4 +1,4 @@
-// Turning what a user typed (hash, hash prefix, name, slug) into a squid or crawler id. The API only takes hashes,
+// Turning what a user typed (hash, hash prefix, name, slug, username) into a squid, crawler or account id. The API only takes hashes,
 // and lists are paginated, so every page is searched: a name on page 2 must resolve as well as one on page 1.
 import { NotFoundError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
@@ -37,6 +37,12 @@ export async function resolveSquid(http: HttpClient, ref: string): Promise<Resol
 
 export async function resolveCrawler(http: HttpClient, ref: string): Promise<Resolved> {
   return resolve(http, ref, { noun: 'crawler', path: '/v1/crawlers', keys: ['name', 'slug'] });
+}
+
+/** Accounts by id, unique id prefix, or exact username (the site login shown by `sq accounts list`). */
+export async function resolveAccount(http: HttpClient, ref: string): Promise<Resolved> {
+  const r = await resolve(http, ref, { noun: 'account', path: '/v1/accounts', keys: ['username'] });
+  return { ...r, name: r.name || str(r.record.username) };
 }
 
 interface Kind {

@@ -103,3 +103,27 @@ describe('sq accounts (built binary)', () => {
     expect(await calls()).toEqual([{ method: 'DELETE', path: `/v1/accounts/${twitter}`, query: {}, body: null }]);
   });
 });
+
+describe('accounts by username or id prefix (built binary)', () => {
+  it('get resolves the exact username, then reads that account', async () => {
+    const r = await run('accounts', 'get', DEMO_ACCOUNT_USERNAMES.twitter, '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).id).toBe(twitter);
+    const paths = (await calls()).map((c) => c.path);
+    expect(paths).toEqual(['/v1/accounts', `/v1/accounts/${twitter}`]);
+  });
+
+  it('get takes a unique id prefix; an unknown name is exit 3', async () => {
+    const r = await run('accounts', 'get', twitter.slice(0, 8), '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).id).toBe(twitter);
+    expect((await run('accounts', 'get', 'nobody_here')).code).toBe(3);
+  });
+
+  it('delete by username names the account and deletes exactly that id', async () => {
+    const r = await run('accounts', 'delete', DEMO_ACCOUNT_USERNAMES.twitter, '--yes');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`Deleted account ${DEMO_ACCOUNT_USERNAMES.twitter} (${twitter})`);
+    expect((await calls()).filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`/v1/accounts/${twitter}`]);
+  });
+});

@@ -1,5 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { firstAccount } from '../../api/accounts.js';
+import { resolveAccount } from '../../api/resolve.js';
 import { nonEmpty } from '../../validate/index.js';
 import { ACCOUNT_DETAIL_COLUMNS } from './columns.js';
 
@@ -8,10 +9,11 @@ export default defineVerb({
   aliases: ['view'],
   summary: 'Show one account with its limits and linked squids (GET /v1/accounts/{id})',
   args: ['<account>'],
-  examples: ['sq accounts get 7c2d9e4f0a1b4c3d8e5f6a7b8c9d0e1f', 'sq accounts get 7c2d9e4f0a1b4c3d8e5f6a7b8c9d0e1f --json'],
+  description: 'The account is named by its id, a unique id prefix (4+ characters) or its exact username.',
+  examples: ['sq accounts get 7c2d9e4f0a1b4c3d8e5f6a7b8c9d0e1f', 'sq accounts get demo_scraper --json'],
   async run(ctx, [ref]) {
-    const id = nonEmpty('<account>', ref).trim();
     const http = await ctx.http();
+    const { id } = await resolveAccount(http, nonEmpty('<account>', ref));
     const a = firstAccount(await http.get(`/v1/accounts/${encodeURIComponent(id)}`), id);
     await ctx.out.record(a, { title: `Account ${String(a.username ?? id)}`, columns: ACCOUNT_DETAIL_COLUMNS });
   },
