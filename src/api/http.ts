@@ -224,9 +224,11 @@ export class HttpClient {
       this.observeRateHeaders(bucket, res.headers);
 
       if (status === 429) {
-        const retryAfter = retryAfterSeconds(res.headers) ?? 1;
         const text = await readText(res.body).catch(() => '');
         consecutive429++;
+        // Retry-After when sent; else the seconds the DRF-style body states ("Expected available in 2 seconds");
+        // else back off exponentially (1, 2, 4, 8 s), since repeated refusals can get the caller's IP blocked.
+        const retryAfter = retryAfterSeconds(res.headers) ?? secondsInMessage(text) ?? Math.min(30, 2 ** (consecutive429 - 1));
         first429At ??= this.now();
         const waited = this.now() - first429At;
         if (consecutive429 >= MAX_CONSECUTIVE_429 || waited + retryAfter * 1000 > MAX_429_WAIT_MS) {
@@ -333,6 +335,12 @@ export function serverNow(date: string | string[] | undefined, local = Date.now(
 /** For tests: give the process-wide retry budget back. */
 export function resetRetryBudget(): void {
   retryBudget.tokens = retryBudget.max;
+}
+
+/** "Request was throttled. Expected available in 2 seconds." (the documented DRF 429 body) → 2. */
+export function secondsInMessage(text: string): number | null {
+  const m = /available in (\d+(?:\.\d+)?) seconds?/i.exec(text);
+  return m ? Math.ceil(Number(m[1])) : null;
 }
 
 function takeRetry(): boolean {

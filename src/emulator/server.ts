@@ -137,7 +137,10 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
             return;
           case 'status': {
             const status = fault.status ?? 500;
-            const headers = { ...(status === 429 ? { 'Retry-After': '1' } : {}), ...(fault.headers ?? {}) };
+            // The documented 429 (default body) comes with Retry-After; a rule with its own body, such as the DRF
+            // throttle shape that states the wait only in its text, sends exactly the headers it lists.
+            const defaults = status === 429 && fault.body === undefined ? { 'Retry-After': '1' } : {};
+            const headers = { ...defaults, ...(fault.headers ?? {}) };
             record(status);
             return write(res, { status, body: fault.body !== undefined ? fault.body : defaultErrorBody(status), headers }, {});
           }

@@ -92,6 +92,17 @@ describe('pacing and retries', () => {
     expect(Date.parse(reqs[1].at) - Date.parse(reqs[0].at)).toBeGreaterThanOrEqual(2000);
   });
 
+  it('a 429 without Retry-After: the wait stated in the DRF-style body is honoured', async () => {
+    await emu.faults([
+      { method: 'GET', path: '/v1/me', action: 'status', status: 429, body: { detail: 'Request was throttled. Expected available in 2 seconds.' }, count: 1 },
+    ]);
+    const r = await sqBin(['me', '--json'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    const reqs = (await emu.requests()).filter((q) => q.path === '/v1/me') as unknown as { at: string; status: number }[];
+    expect(reqs.map((q) => q.status)).toEqual([429, 200]);
+    expect(Date.parse(reqs[1].at) - Date.parse(reqs[0].at)).toBeGreaterThanOrEqual(2000);
+  });
+
   it('a POST is not retried after a reset mid-response, and says the outcome is unknown', async () => {
     await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'reset_mid_body', count: 1 }]);
     const r = await sqBin(['api', '/v1/runs', '-X', 'POST', '-f', `squid=${squidId}`], { env: emu.env() });

@@ -3,7 +3,7 @@ import { parseDuration } from '../../src/validate/duration.js';
 import { durationFlag, eventsFlag, httpUrlFlag, intFlag, portFlag } from '../../src/validate/index.js';
 import { UsageError } from '../../src/errors.js';
 import { errorMessage } from '../../src/api/messages.js';
-import { serverNow } from '../../src/api/http.js';
+import { secondsInMessage, serverNow } from '../../src/api/http.js';
 import { findNoun } from '../../src/program.js';
 
 describe('durations', () => {
@@ -78,4 +78,13 @@ describe('finding the noun in argv', () => {
     [['--format=csv', 'results'], 'results'],
     [['-q'], undefined],
   ])('%j', (argv, noun) => expect(findNoun(argv).noun).toBe(noun));
+});
+
+describe('429 bodies without Retry-After', () => {
+  it.each([
+    ['{"detail":"Request was throttled. Expected available in 2 seconds."}', 2],
+    ['{"detail":"Request was throttled. Expected available in 1.2 seconds."}', 2],
+    ['{"detail":"Request was throttled. Expected available in 1 second."}', 1],
+    ['{"error":"Rate limit exceeded."}', null],
+  ])('%s', (text, s) => expect(secondsInMessage(text)).toBe(s));
 });
