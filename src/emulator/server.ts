@@ -139,7 +139,7 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
             const status = fault.status ?? 500;
             // The documented 429 (default body) comes with Retry-After; a rule with its own body, such as the DRF
             // throttle shape that states the wait only in its text, sends exactly the headers it lists.
-            const defaults = status === 429 && fault.body === undefined ? { 'Retry-After': '1' } : {};
+            const defaults: Record<string, string> = status === 429 && fault.body === undefined ? { 'Retry-After': '1' } : {};
             const headers = { ...defaults, ...(fault.headers ?? {}) };
             record(status);
             return write(res, { status, body: fault.body !== undefined ? fault.body : defaultErrorBody(status), headers }, {});
