@@ -3,10 +3,9 @@
 import type { Ctx } from '../../context.js';
 import type { HttpClient } from '../../api/http.js';
 import type { OptionSpec } from '../../command.js';
-import { SqError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { nonEmpty, requireFlag } from '../../validate/index.js';
 import { readAllStdin } from '../../io/stdin.js';
-import { redactText } from '../../output/secrets.js';
 import { deliveryPath, isObj, postDelivery, type DeliveryBody } from '../../api/delivery.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { flatten } from '../../output/fields.js';
@@ -97,20 +96,6 @@ export function envSecret(ctx: Ctx, flag: string, name: string): string {
   return v;
 }
 
-/** Runs `fn`; any error it throws has every known secret removed from its message and details. */
-export async function redactingErrors<T>(secrets: (string | undefined)[], fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    const known = secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
-    if (err instanceof SqError && known.length) {
-      err.message = redactText(err.message, known);
-      err.details = err.details.map((d) => redactText(d, known));
-    }
-    throw err;
-  }
-}
-
 export function shortId(id: string): string {
   return id.length > 12 ? `${id.slice(0, 8)}…` : id;
 }
@@ -133,23 +118,23 @@ export interface DeliveryWrite {
   success: (squid: string) => string;
   /** A reminder printed after the success line. */
   hint?: string;
-  /** Values to scrub from any error the write ends with. */
+  /** Secret values of the body, scrubbed from every message and error. */
   secrets?: (string | undefined)[];
 }
 
 /** The write every channel verb makes: resolve the squid, then print the request (--dry-run) or POST it and show the echo. */
 export async function configureDelivery(ctx: Ctx, w: DeliveryWrite): Promise<void> {
-  await redactingErrors(w.secrets ?? [], async () => {
-    const http = await ctx.http();
-    const squid = await findSquid(http, w.squidRef);
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'POST', path: deliveryPath(squid.id), body: w.body }]);
-      return;
-    }
-    const res = await postDelivery(http, squid.id, w.body);
-    const label = squid.name || squid.id;
-    await showEcho(ctx, res, `${w.channel} delivery of squid ${label}`);
-    ctx.out.success(w.success(label));
-    if (w.hint) ctx.out.info(w.hint);
-  });
+  // Registered secrets are scrubbed from every stderr line and error (main.ts, the output module).
+  for (const secret of w.secrets ?? []) ctx.addSecret(secret);
+  const http = await ctx.http();
+  const squid = await findSquid(http, w.squidRef);
+  if (ctx.globals.dryRun) {
+    printPlanned(ctx, [{ method: 'POST', path: deliveryPath(squid.id), body: w.body }]);
+    return;
+  }
+  const res = await postDelivery(http, squid.id, w.body);
+  const label = squid.name || squid.id;
+  await showEcho(ctx, res, `${w.channel} delivery of squid ${label}`);
+  ctx.out.success(w.success(label));
+  if (w.hint) ctx.out.info(w.hint);
 }

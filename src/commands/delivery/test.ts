@@ -4,7 +4,7 @@ import { enumFlag, httpUrlFlag, nonEmpty, portFlag } from '../../validate/index.
 import { isObj, postDeliveryTest, storedDelivery, type TestKind, type TestResult } from '../../api/delivery.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { findSquid, getSquidRecord, readPassword, redactingErrors, SQUID_OPTION } from './common.js';
+import { findSquid, getSquidRecord, readPassword, SQUID_OPTION } from './common.js';
 import { SFTP_LOGIN_OPTIONS } from './sftp.js';
 import { emailFlag } from './email.js';
 
@@ -71,16 +71,16 @@ export default defineVerb({
     const kind = enumFlag('<kind>', args[0], KINDS) as Kind;
     let body: Record<string, unknown>;
     let path: TestKind;
-    let secrets: string[] = [];
     // Flags are checked before the stored configuration is read, so a bad value never costs a request.
     if (kind === 'sftp') {
       if (opts.port !== undefined) portFlag('--port', opts.port);
+      // readPassword registers the password with ctx; the stored one is registered below: both are scrubbed from
+      // every message and error.
       const password = await readPassword(ctx, opts, opts.squid === undefined);
-      if (password) secrets = [password];
-      const stored = (await redactingErrors(secrets, () => storedFor(ctx, opts.squid as string | undefined))).ftp ?? {};
+      const stored = (await storedFor(ctx, opts.squid as string | undefined)).ftp ?? {};
       const pw = password ?? (typeof stored.password === 'string' && stored.password ? stored.password : undefined);
       if (!pw) throw new UsageError('the SFTP password is required: --password-stdin or --password-env VAR (this squid has none stored)');
-      secrets = [pw];
+      ctx.addSecret(pw);
       body = {
         host: pickStr('--host', opts.host, stored.host, 'the SFTP server'),
         port: opts.port !== undefined ? portFlag('--port', opts.port) : typeof stored.port === 'number' ? stored.port : 22,
@@ -101,20 +101,18 @@ export default defineVerb({
       path = 'email';
     }
 
-    await redactingErrors(secrets, async () => {
-      if (ctx.globals.dryRun) {
-        printPlanned(ctx, [{ method: 'POST', path: `/v1/delivery/test-${path}`, body }]);
-        return;
-      }
-      const http = await ctx.http();
-      const res = await ctx.out.spin(`Testing ${kind} delivery…`, () => postDeliveryTest(http, path, body));
-      await ctx.out.record(res, { title: `${kind} delivery test` });
-      if (res.success) {
-        ctx.out.success(successText(kind, body, res));
-        return;
-      }
-      throw failure(kind, body, res);
-    });
+    if (ctx.globals.dryRun) {
+      printPlanned(ctx, [{ method: 'POST', path: `/v1/delivery/test-${path}`, body }]);
+      return;
+    }
+    const http = await ctx.http();
+    const res = await ctx.out.spin(`Testing ${kind} delivery…`, () => postDeliveryTest(http, path, body));
+    await ctx.out.record(res, { title: `${kind} delivery test` });
+    if (res.success) {
+      ctx.out.success(successText(kind, body, res));
+      return;
+    }
+    throw failure(kind, body, res);
   },
 });
 
