@@ -1,6 +1,9 @@
 // The request log of the control plane. Secrets never reach it: the key is cut to its last 4 characters
 // and any field whose name looks like a secret is replaced by "****", at any depth.
 
+// Which field names are secret is one rule for the client and the emulator (src/output/secrets.ts).
+import { isSecretKey } from '../output/secrets.js';
+
 export interface LoggedRequest {
   id: number;
   at: string;
@@ -12,8 +15,6 @@ export interface LoggedRequest {
   body: unknown;
 }
 
-// Whole-word secret names only: "keyword" (a task parameter) is not a key.
-const SECRET_NAME = /(^|[_-])(pass(word)?|passwd|secret|token|(api|access|secret)?_?key|cookies?|authorization)$/i;
 export const REQUEST_LOG_MAX = 5000;
 
 export function maskAuthorization(value: string): string {
@@ -29,7 +30,7 @@ export function maskSecrets(value: unknown, depth = 0): unknown {
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      out[k] = SECRET_NAME.test(k) && v !== null && v !== undefined ? '****' : maskSecrets(v, depth + 1);
+      out[k] = isSecretKey(k) && v !== null && v !== undefined ? '****' : maskSecrets(v, depth + 1);
     }
     return out;
   }
@@ -42,7 +43,7 @@ export function maskHeaders(headers: Record<string, string | string[] | undefine
     if (v === undefined) continue;
     const text = Array.isArray(v) ? v.join(', ') : v;
     if (k.toLowerCase() === 'authorization') out[k] = maskAuthorization(text);
-    else if (SECRET_NAME.test(k)) out[k] = '****';
+    else if (isSecretKey(k)) out[k] = '****';
     else out[k] = text;
   }
   return out;
