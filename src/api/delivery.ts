@@ -1,7 +1,7 @@
 // Delivery configuration: request bodies (api-reference §9), reading the stored config back from the squid record
 // (there is no GET /delivery), and comparing the two for `sq delivery apply`.
 import type { HttpClient } from './http.js';
-import { RUN_EVENTS, type RunEventName } from '../validate/index.js';
+import { RUN_EVENTS, type RunEventName } from './events.js';
 
 export type Channel = 'sftp' | 'webhook' | 'email' | 'sheet' | 's3';
 export const CHANNELS: readonly Channel[] = ['sftp', 'webhook', 'email', 'sheet', 's3'];

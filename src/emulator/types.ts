@@ -2,6 +2,8 @@
 // feature modules (billing, delivery, webhooks, SFTP). Both sides program against these types.
 import type { EventEmitter } from 'node:events';
 import type { Clock } from './clock.js';
+import { RUN_EVENTS, type RunEventName } from '../api/events.js';
+import type { FtpFields, WebhookFields } from '../api/delivery.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -31,24 +33,10 @@ export interface EmuResponse {
 
 export type Handler = (req: EmuRequest) => EmuResponse | Promise<EmuResponse>;
 
-export type RunEvent = 'run.running' | 'run.paused' | 'run.done' | 'run.error';
-export const RUN_EVENTS: readonly RunEvent[] = ['run.running', 'run.paused', 'run.done', 'run.error'];
-
-export interface FtpFields {
-  host: string;
-  port: number;
-  username: string;
-  password: string;
-  directory: string;
-  is_active: boolean;
-}
-
-export interface WebhookFields {
-  url: string;
-  is_active: boolean;
-  retry: boolean;
-  events: Record<RunEvent, boolean>;
-}
+// The wire shapes are the client's (one definition of the API); the emulator serves them.
+export type RunEvent = RunEventName;
+export { RUN_EVENTS };
+export type { FtpFields, WebhookFields };
 
 export interface AutoResetState {
   enabled: boolean;

@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { parseDuration } from './duration.js';
 
-export const RUN_EVENTS = ['run.running', 'run.paused', 'run.done', 'run.error'] as const;
-export type RunEventName = (typeof RUN_EVENTS)[number];
+import { RUN_EVENTS, type RunEventName } from '../api/events.js';
+
+export { RUN_EVENTS, type RunEventName };
 
 function fail(flag: string, rule: string, got: unknown): never {
   throw new UsageError(`${flag} must be ${rule} (got ${JSON.stringify(got)})`);
