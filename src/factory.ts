@@ -1,4 +1,5 @@
 // Builds the real Ctx (or a test one, from overrides). Every dependency is created on first use.
+import { isatty } from 'node:tty';
 import { DEFAULT_GLOBALS, envFlag, type Ctx, type Globals, type IO } from './context.js';
 import type { Output, OutputSettings } from './output/types.js';
 import { createOutput, resolveOutputSettings } from './output/index.js';
@@ -20,20 +21,27 @@ export function processIO(): IO {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // process.stdin is built on first access, and building it loads Node's fs streams and readline (~2 ms):
+    // only the commands that read stdin pay for it. isatty(0) answers "is stdin a terminal" without it.
+    get stdin() {
+      return process.stdin;
+    },
     stdoutIsTTY: !!process.stdout.isTTY,
     stderrIsTTY: !!process.stderr.isTTY,
-    stdinIsTTY: !!process.stdin.isTTY,
+    stdinIsTTY: isatty(0),
     columns: process.stdout.columns || 100,
   };
 }
 
 export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promise<void> } {
   const base = init.io?.stdout ? undefined : processIO();
+  const stdin = init.io?.stdin;
   const io: IO = {
     stdout: init.io?.stdout ?? base!.stdout,
     stderr: init.io?.stderr ?? base!.stderr,
-    stdin: init.io?.stdin ?? base?.stdin ?? process.stdin,
+    get stdin() {
+      return stdin ?? process.stdin;
+    },
     stdoutIsTTY: init.io?.stdoutIsTTY ?? base?.stdoutIsTTY ?? false,
     stderrIsTTY: init.io?.stderrIsTTY ?? base?.stderrIsTTY ?? false,
     stdinIsTTY: init.io?.stdinIsTTY ?? base?.stdinIsTTY ?? false,
