@@ -1,6 +1,7 @@
 // Flag validation, before any request. Each check is a zod schema; a failure becomes a UsageError (exit 2) whose
-// message names the flag, the allowed values and what was given.
-import { z } from 'zod';
+// message names the flag, the allowed values and what was given. zod/mini: the same validators as zod's classic
+// API, in a form a bundler can trim to what is used (~30 KB instead of ~800 KB read on every call).
+import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 import { parseDuration } from './duration.js';
 
@@ -12,19 +13,20 @@ function fail(flag: string, rule: string, got: unknown): never {
   throw new UsageError(`${flag} must be ${rule} (got ${JSON.stringify(got)})`);
 }
 
-function check<T>(schema: z.ZodType<T>, value: unknown, flag: string, rule: string): T {
+function check<T>(schema: z.ZodMiniType<T, unknown>, value: unknown, flag: string, rule: string): T {
   const r = schema.safeParse(value);
   if (!r.success) fail(flag, rule, value);
   return r.data;
 }
 
-const intText = z.string().trim().regex(/^[+-]?\d+$/).transform(Number);
+const intText = z.pipe(z.string().check(z.trim(), z.regex(/^[+-]?\d+$/)), z.transform(Number));
+const nonEmptyText = z.string().check(z.trim(), z.minLength(1));
 
 /** An integer in [min, max]; accepts numbers or their decimal text. */
 export function intFlag(flag: string, value: unknown, min: number, max: number): number {
   const rule = `an integer from ${min} to ${max}`;
   const n = typeof value === 'number' ? value : check(intText, value, flag, rule);
-  if (!z.number().int().min(min).max(max).safeParse(n).success) fail(flag, rule, value);
+  if (!z.number().check(z.int(), z.minimum(min), z.maximum(max)).safeParse(n).success) fail(flag, rule, value);
   return n;
 }
 
@@ -38,7 +40,7 @@ export function portFlag(flag: string, value: unknown): number {
 
 export function httpUrlFlag(flag: string, value: unknown): string {
   const rule = 'an http(s) URL, e.g. https://example.com/hook';
-  const s = check(z.string().trim().min(1), value, flag, rule);
+  const s = check(nonEmptyText, value, flag, rule);
   let u: URL;
   try {
     u = new URL(s);
@@ -51,7 +53,7 @@ export function httpUrlFlag(flag: string, value: unknown): string {
 
 export function durationFlag(flag: string, value: unknown, opts: { minMs?: number } = {}): number {
   const rule = `a duration like 30s, 10m or 2h${opts.minMs ? ` of at least ${opts.minMs / 1000}s` : ''}`;
-  const s = check(z.string().trim().min(1), typeof value === 'number' ? String(value) : value, flag, rule);
+  const s = check(nonEmptyText, typeof value === 'number' ? String(value) : value, flag, rule);
   const ms = parseDuration(s);
   if (ms === null || ms <= 0 || (opts.minMs !== undefined && ms < opts.minMs)) fail(flag, rule, value);
   return ms;
@@ -64,7 +66,7 @@ export function enumFlag<T extends string>(flag: string, value: unknown, allowed
 /** A comma-separated subset of the four run events; "all" means every one. */
 export function eventsFlag(flag: string, value: unknown): RunEventName[] {
   const rule = `a comma-separated list of ${RUN_EVENTS.join(', ')} (or "all")`;
-  const s = check(z.string().trim().min(1), value, flag, rule);
+  const s = check(nonEmptyText, value, flag, rule);
   if (s === 'all') return [...RUN_EVENTS];
   const list = s.split(',').map((e) => e.trim());
   const bad = list.filter((e) => !(RUN_EVENTS as readonly string[]).includes(e));
@@ -84,7 +86,7 @@ export function limitFlag(value: unknown, max = Number.MAX_SAFE_INTEGER): number
 }
 
 export function nonEmpty(flag: string, value: unknown): string {
-  return check(z.string().trim().min(1), value, flag, 'a non-empty value');
+  return check(nonEmptyText, value, flag, 'a non-empty value');
 }
 
 /** Flags that only make sense together or apart. */
