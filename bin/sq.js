@@ -1,20 +1,28 @@
 #!/usr/bin/env node
 'use strict';
-// Tiny launcher: `sq --version` answers without loading the CLI; everything else goes to run(argv) in dist/.
+// The launcher. `sq --version` answers without loading the CLI; everything else runs dist/sq.cjs, the whole CLI
+// bundled into one file (esbuild.config.mjs), compiled from a V8 code cache when there is one. See README,
+// "Performance".
 const argv = process.argv.slice(2);
+const fs = require('node:fs');
+
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // A plain write(2): creating process.stdout would load Node's stream machinery for one line.
-  const fs = require('node:fs');
   try {
     fs.writeSync(1, `${JSON.parse(fs.readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`);
   } catch (e) {
     if (e.code !== 'EPIPE') throw e;
   }
 } else {
+  // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with TurboFan on background threads,
+  // and a short-lived process waits for them at exit (~50 ms on every call). The baseline compiler's code is plenty
+  // for parsing response headers. Set before anything compiles.
+  require('node:v8').setFlagsFromString('--liftoff-only');
   // `sq … | head` closes the pipe early: that is not an error worth a stack trace.
   for (const s of [process.stdout, process.stderr]) s.on('error', (e) => { if (e.code !== 'EPIPE') throw e; });
-  import('../dist/main.js').then(async ({ run }) => {
-    const code = await run(argv);
+  const cli = load();
+  cli.exports.run(argv).then(async (code) => {
+    cli.saveCache(code);
     // The command is finished: once stdout and stderr are flushed, leave at once rather than wait for library
     // timers and closing keep-alive sockets to wind down (~50 ms per call).
     await Promise.all(
@@ -24,4 +32,71 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     );
     process.exit(code);
   });
+}
+
+/**
+ * Compiles and runs dist/sq.cjs like require() would, but through vm.Script so that V8 can start from a code cache:
+ * the bytecode of every function an earlier call of the same command compiled. One cache file per build and
+ * command word (`sq me`, `sq runs`, …), in SQ_CACHE_DIR, else $XDG_CACHE_HOME/sq, else ~/.cache/sq. A cache that
+ * is missing, unreadable or rejected by V8 (another Node version) only costs the time it would have saved, and is
+ * rewritten after a successful call. SQ_CACHE_DIR= (empty) turns it off.
+ */
+function load() {
+  const file = `${__dirname}/../dist/sq.cjs`;
+  // The bundle is ASCII (esbuild.config.mjs): latin1 reads it straight into a one-byte string.
+  const source = fs.readFileSync(file, 'latin1');
+  const build = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source);
+  const dir = cacheDir(process.env);
+  const word = argv.find((a) => !a.startsWith('-'));
+  const cacheFile =
+    build && dir !== undefined
+      ? `${dir}/code-${build[1]}-${process.version}-${process.arch}-${word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_'}.bin`
+      : undefined;
+  let cachedData;
+  if (cacheFile) {
+    try {
+      cachedData = fs.readFileSync(cacheFile);
+    } catch {}
+  }
+  const vm = require('node:vm');
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __sqHostImport) {${source}\n})`, {
+    filename: file,
+    cachedData,
+  });
+  const module = { exports: {} };
+  // import() inside code compiled this way has no loader of its own: the bundle borrows this file's (see
+  // src/import-package.ts). Packages resolve the same from bin/ as from dist/.
+  script.runInThisContext()(module.exports, require, module, file, `${__dirname}/../dist`, (s) => import(s));
+  const fresh = !cachedData || script.cachedDataRejected;
+  return {
+    exports: module.exports,
+    saveCache(code) {
+      if (!cacheFile || !fresh || code !== 0) return;
+      try {
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        // Caches of other builds (an older sq) written over a day ago are dead weight. Not younger ones: two
+        // installed versions used side by side would keep wiping each other's.
+        const dayAgo = Date.now() - 86_400_000;
+        for (const f of fs.readdirSync(dir)) {
+          if (!f.startsWith('code-') || f.includes(build[1])) continue;
+          try {
+            if (fs.statSync(`${dir}/${f}`).mtimeMs < dayAgo) fs.rmSync(`${dir}/${f}`, { force: true });
+          } catch {}
+        }
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        fs.renameSync(tmp, cacheFile);
+      } catch {
+        // A read-only or full disk: run without a cache.
+      }
+    },
+  };
+}
+
+function cacheDir(env) {
+  if (env.SQ_CACHE_DIR !== undefined) return env.SQ_CACHE_DIR === '' ? undefined : env.SQ_CACHE_DIR;
+  if (env.XDG_CACHE_HOME) return `${env.XDG_CACHE_HOME}/sq`;
+  if (process.platform === 'win32') return env.LOCALAPPDATA ? `${env.LOCALAPPDATA}\\sq\\Cache` : undefined;
+  if (!env.HOME) return undefined;
+  return process.platform === 'darwin' ? `${env.HOME}/Library/Caches/sq` : `${env.HOME}/.cache/sq`;
 }

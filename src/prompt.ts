@@ -2,6 +2,7 @@
 import { Writable } from 'node:stream';
 import type { IO } from './context.js';
 import { UsageError } from './errors.js';
+import { importPackage } from './import-package.js';
 
 export interface Prompter {
   /** Ask yes/no. `flag` names what a script should pass instead (e.g. "--yes"). */
@@ -23,12 +24,12 @@ export function createPrompter(io: IO, canPrompt: () => boolean): Prompter {
   return {
     async confirm(message, { default: def = false, flag }) {
       if (!canPrompt()) throw new UsageError(`confirmation needed and prompting is off (no terminal, --no-input, SQ_NO_INPUT or CI): pass ${flag}`);
-      const { confirm } = await import('@inquirer/prompts');
+      const { confirm } = await importPackage<typeof import('@inquirer/prompts')>('@inquirer/prompts');
       return confirm({ message, default: def }, context as never);
     },
     async password(message, { flag }) {
       if (!canPrompt()) throw new UsageError(`input needed and prompting is off (no terminal, --no-input, SQ_NO_INPUT or CI): use ${flag}`);
-      const { password } = await import('@inquirer/prompts');
+      const { password } = await importPackage<typeof import('@inquirer/prompts')>('@inquirer/prompts');
       return password({ message, mask: false }, context as never);
     },
   };

@@ -146,6 +146,8 @@ export class HttpClient {
       headersTimeout: this.opts.headersTimeoutMs ?? 30_000,
       bodyTimeout: this.opts.bodyTimeoutMs ?? 60_000,
       keepAliveTimeout: 10_000,
+      // Node's own default (--max-http-header-size). Given here so undici need not load node:http to read it.
+      maxHeaderSize: 16 * 1024,
     });
     return { agent: this.agent, request };
   }

@@ -3,6 +3,7 @@
 import { readFileSync, mkdirSync, chmodSync, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { importPackage } from '../import-package.js';
 
 export interface Profile {
   token?: string;
@@ -72,7 +73,7 @@ export class ProfileStore {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     // mkdir's mode is ignored for an existing directory and masked by umask for a new one.
     chmodSync(this.dir, 0o700);
-    const { default: Conf } = await import('conf');
+    const { default: Conf } = await importPackage<typeof import('conf')>('conf');
     const conf = new Conf<ProfileData>({
       cwd: this.dir,
       configName: 'config',

@@ -3,6 +3,7 @@
 import type { Emu, FtpFields } from './types.js';
 import { toCsv } from './csv.js';
 import { isObj, recordDelivery } from './delivery.js';
+import { importPackage } from '../import-package.js';
 
 export const SFTP_READY_TIMEOUT_MS = 10_000;
 const LEAD_COLUMNS = ['id', 'squid', 'run', 'scraping_time'];
@@ -61,7 +62,7 @@ async function withSftp(
   work: ((client: import('ssh2-sftp-client'), dir: string) => Promise<void>) | null,
 ): Promise<string | null> {
   // Loaded on first use: ssh2 is heavy and most emulator sessions never deliver over SFTP.
-  const { default: SftpClient } = await import('ssh2-sftp-client');
+  const { default: SftpClient } = await importPackage<{ default: typeof import('ssh2-sftp-client') }>('ssh2-sftp-client');
   const quiet = (): void => undefined;
   const client = new SftpClient('sq-emulator', { error: quiet, end: quiet, close: quiet });
   try {

@@ -1,7 +1,6 @@
 // Colour through chalk, loaded only when colour is on: that means a terminal, so scripts and pipes never pay the
 // ~10 ms its import costs. Whether colour is on is decided once, in settings.ts (TTY, NO_COLOR, FORCE_COLOR,
 // --no-color), so chalk's own detection is bypassed with an explicit level.
-import { createRequire } from 'node:module';
 
 export interface Style {
   bold(s: string): string;
@@ -24,6 +23,7 @@ function chalkStyle(): Style {
   if (!on) {
     try {
       // chalk is ES-module only; Node >= 20.19 can require() it synchronously, which keeps Style sync.
+      const { createRequire } = process.getBuiltinModule('node:module');
       const { Chalk } = createRequire(import.meta.url)('chalk') as typeof import('chalk');
       const c = new Chalk({ level: 1 });
       on = { bold: (s) => c.bold(s), dim: (s) => c.dim(s), green: (s) => c.green(s), red: (s) => c.red(s), yellow: (s) => c.yellow(s), cyan: (s) => c.cyan(s) };

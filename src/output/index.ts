@@ -7,6 +7,7 @@ import { pickFields } from './fields.js';
 import { maskSecrets, redactText } from './secrets.js';
 import { Sink } from './sink.js';
 import { renderListTable, renderRecordTable } from './table.js';
+import { importPackage } from '../import-package.js';
 
 export type { Column, Format, Output, OutputSettings, RenderOptions } from './types.js';
 export { FORMATS } from './types.js';
@@ -167,7 +168,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     },
     async spin<T>(label: string, task: () => Promise<T>): Promise<T> {
       if (!settings.stderrIsTTY || settings.quiet || jsonish) return task();
-      const { default: ora } = await import('ora');
+      const { default: ora } = await importPackage<typeof import('ora')>('ora');
       const spinner = ora({
         text: label,
         stream: io.stderr,

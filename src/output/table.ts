@@ -4,12 +4,13 @@ import type { Column } from './types.js';
 import { makeStyle, stripAnsi } from './ansi.js';
 import { cellText, defaultHeader, plainText, terminalSafe, truncate } from './cells.js';
 import { flatten, getPath } from './fields.js';
+import { importPackage } from '../import-package.js';
 
 type TableCtor = typeof import('cli-table3');
 let ctor: Promise<TableCtor> | null = null;
 
 function loadTable(): Promise<TableCtor> {
-  ctor ??= import('cli-table3').then((m) => ((m as unknown as { default?: TableCtor }).default ?? m) as TableCtor);
+  ctor ??= importPackage<TableCtor | { default?: TableCtor }>('cli-table3').then((m) => ((m as unknown as { default?: TableCtor }).default ?? m) as TableCtor);
   return ctor;
 }
 

@@ -3,6 +3,7 @@
 import { UsageError } from '../../errors.js';
 import { RUN_EVENTS, type RunEventName } from '../../validate/index.js';
 import { eventsObject, type DeliveryBody } from '../../api/delivery.js';
+import { importPackage } from '../../import-package.js';
 
 export interface SquidPlan {
   /** The squid as written in the file: name, prefix or hash. */
@@ -227,7 +228,10 @@ export function checkApplyDocument(doc: unknown, env: Record<string, string | un
  * values, so a secret's characters can never break the YAML.
  */
 export async function parseApplyText(text: string, file: string): Promise<unknown> {
-  const [{ parseDocument }, { randomBytes }] = await Promise.all([import('yaml'), import('node:crypto')]);
+  const [{ parseDocument }, { randomBytes }] = await Promise.all([
+    importPackage<typeof import('yaml')>('yaml'),
+    importPackage<typeof import('node:crypto')>('node:crypto'),
+  ]);
   const marker = `sqenv${randomBytes(6).toString('hex')}x`;
   const safe = text.replace(ENV_REF, (_, name: string) => `${marker}${name}${marker}`);
   // JSON is valid YAML, so one parser reads both.

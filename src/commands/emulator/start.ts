@@ -1,5 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { UsageError } from '../../errors.js';
+import { distFile, importPackage } from '../../import-package.js';
 import { enumFlag, intFlag, nonEmpty } from '../../validate/index.js';
 
 export default defineVerb({
@@ -35,7 +36,9 @@ export default defineVerb({
       rateLimits,
       stateFile: opts.state === undefined ? undefined : nonEmpty('--state', opts.state),
     };
-    const { runEmulatorCommand } = await import('../../emulator/cli.js');
+    // The emulator is not in the CLI's bundle (dist/sq.cjs): it is a long-running server that gains nothing from
+    // a fast start, and every other command would pay to read its code. It runs from dist/ as ES modules.
+    const { runEmulatorCommand } = await importPackage<typeof import('../../emulator/cli.js')>(distFile('emulator/cli.js'));
     return runEmulatorCommand(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr });
   },
 });

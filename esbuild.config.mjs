@@ -1,0 +1,108 @@
+// Bundles the compiled CLI (dist/main.js and everything it may load) into one CommonJS file, dist/sq.cjs, which
+// bin/sq.js runs from a V8 code cache. Run by `npm run build` after tsc; the unbundled dist/ stays for the tests
+// that import modules directly.
+//
+// Why: a call like `sq me` used to spend more time finding, reading and compiling ~60 module files (ours, commander,
+// undici) than talking to the API. One file compiled from a cache costs a fraction of that (see README,
+// "Performance", and test/bench/startup.bench.mjs).
+//
+// What the bundle leaves out until it is used (each is a plain text patch; the build fails if the text it expects
+// is gone, so an upgrade of undici or commander cannot silently undo or break it):
+// - undici's HTTP/2 client, and with it node:http2, tls and crypto: it runs only when a server offers h2 over TLS.
+// - node:http in undici: it reads http.maxHeaderSize (sq passes maxHeaderSize itself) and compares a body stream's
+//   constructor with IncomingMessage when destroying it, which needs node:http only if such a stream exists.
+// - node:assert in undici: the real assert is loaded when an assertion fails, and throws the same error.
+// - node:child_process in commander: it only runs stand-alone executable subcommands, which sq has none of.
+// Packages that only some commands load (ora, prompts, conf, cli-table3, yaml, ssh2-sftp-client) and chalk stay
+// in node_modules, loaded on first use as before (src/import-package.ts).
+import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { readFile, writeFile, rename } from 'node:fs/promises';
+
+const LAZY_ASSERT = "const assert = (value, message) => { if (!value) require('node:assert')(value, message) }";
+
+/** [path inside node_modules, [[text, replacement], …], text that must not remain] */
+const PATCHES = [
+  ['undici/lib/dispatcher/client.js', [
+    ["const http = require('node:http')\n", ''],
+    [
+      `const getDefaultNodeMaxHeaderSize = http &&
+  http.maxHeaderSize &&
+  Number.isInteger(http.maxHeaderSize) &&
+  http.maxHeaderSize > 0
+  ? () => http.maxHeaderSize
+  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }`,
+      `const getDefaultNodeMaxHeaderSize = () => {
+  const http = require('node:http')
+  if (http && http.maxHeaderSize && Number.isInteger(http.maxHeaderSize) && http.maxHeaderSize > 0) return http.maxHeaderSize
+  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
+}`,
+    ],
+    ["const connectH2 = require('./client-h2.js')", "const connectH2 = (...args) => require('./client-h2.js')(...args)"],
+  ], /\bhttp\.(?!maxHeaderSize)/],
+  ['undici/lib/core/util.js', [
+    ["const { IncomingMessage } = require('node:http')\n", ''],
+    ['constructor === IncomingMessage)', "constructor === require('node:http').IncomingMessage)"],
+  ], /\bIncomingMessage\b(?!\))/],
+  ['commander/lib/command.js', [
+    ["const childProcess = require('node:child_process');", "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"],
+  ], /childProcess\.(?!spawn\()/],
+];
+
+const lazyLoads = {
+  name: 'sq-lazy-loads',
+  setup(b) {
+    const byPath = new Map(PATCHES.map(([p, reps, leftover]) => [p, { reps, leftover }]));
+    b.onLoad({ filter: /node_modules[\\/](undici|commander)[\\/]lib[\\/].*\.js$/ }, async (args) => {
+      const rel = args.path.replace(/\\/g, '/').replace(/^.*node_modules\//, '');
+      let text = await readFile(args.path, 'utf8');
+      const patch = byPath.get(rel);
+      if (patch) {
+        for (const [from, to] of patch.reps) {
+          if (!text.includes(from)) throw new Error(`esbuild.config.mjs: ${rel} no longer contains ${JSON.stringify(from.slice(0, 60))}; review the patch`);
+          text = text.replace(from, to);
+        }
+        const m = patch.leftover && text.match(patch.leftover);
+        if (m) throw new Error(`esbuild.config.mjs: ${rel} still uses ${JSON.stringify(m[0])} after patching; review the patch`);
+        byPath.delete(rel);
+      }
+      if (rel.startsWith('undici/') && text.includes("const assert = require('node:assert')")) {
+        // Only the call form assert(value, message) is replaced; any other use of the module stays as it was.
+        if (/\bassert\.\w/.test(text)) throw new Error(`esbuild.config.mjs: ${rel} uses assert.<method>; the lazy assert covers assert() only`);
+        text = text.replace("const assert = require('node:assert')", LAZY_ASSERT);
+      }
+      return { contents: text, loader: 'js' };
+    });
+    b.onEnd((result) => {
+      if (!result.errors.length && byPath.size) throw new Error(`esbuild.config.mjs: not in the bundle any more: ${[...byPath.keys()].join(', ')}`);
+    });
+  },
+};
+
+const result = await build({
+  entryPoints: ['dist/main.js'],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  write: false,
+  outfile: 'dist/sq.cjs',
+  external: ['ora', 'chalk', 'conf', 'cli-table3', '@inquirer/prompts', 'yaml', 'ssh2-sftp-client'],
+  // import.meta.url in a CommonJS bundle: dist/sq.cjs sits beside the files it was bundled from.
+  define: { 'import.meta.url': '__sqImportMetaUrl' },
+  banner: { js: "var __sqImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [lazyLoads],
+  logLevel: 'warning',
+  legalComments: 'none',
+  // Strings, templates, regular expressions and names come out as ASCII escapes; comments are left as written.
+  charset: 'ascii',
+});
+
+// Only comments can still hold non-ASCII text: spell it as escapes too, so the whole file is ASCII and bin/sq.js can
+// read it as latin1 into a one-byte string (half the memory and time of a UTF-8 read).
+const code = result.outputFiles[0].text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+// The first line names this exact build; bin/sq.js keys its code cache on it.
+const id = createHash('sha256').update(code).digest('hex').slice(0, 16);
+const out = `// sq bundle ${id}\n${code}`;
+await writeFile('dist/sq.cjs.tmp', out);
+await rename('dist/sq.cjs.tmp', 'dist/sq.cjs');
