@@ -54,9 +54,16 @@ function load() {
       : undefined;
   let cachedData;
   if (cacheFile) {
+    let fd;
     try {
-      cachedData = fs.readFileSync(cacheFile);
-    } catch {}
+      fd = fs.openSync(cacheFile, 'r');
+      // Compiled code runs as you: only a file of yours that nobody else can write is trusted.
+      const st = fs.fstatSync(fd);
+      if ((!process.getuid || st.uid === process.getuid()) && (st.mode & 0o022) === 0) cachedData = fs.readFileSync(fd);
+    } catch {
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
   }
   const vm = require('node:vm');
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __sqHostImport) {${source}\n})`, {

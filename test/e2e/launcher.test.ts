@@ -1,0 +1,160 @@
+// bin/sq.js as shipped: the bundled CLI (dist/sq.cjs), its V8 code cache, the packages it loads on first use
+// through the launcher's import(), and the lazy loads the bundle promises (esbuild.config.mjs).
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { sqBin } from '../helpers/cli.js';
+
+const emu = useEmulator();
+const BUNDLE = resolve(import.meta.dirname, '../../dist/sq.cjs');
+const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
+
+function buildId(): string {
+  const first = readFileSync(BUNDLE, 'latin1').split('\n', 1)[0];
+  const m = /^\/\/ sq bundle ([0-9a-f]{16})$/.exec(first);
+  if (!m) throw new Error(`dist/sq.cjs starts with ${JSON.stringify(first)}`);
+  return m[1];
+}
+
+describe('the bundle', () => {
+  it('is ASCII and named by the hash of its content', () => {
+    const bytes = readFileSync(BUNDLE);
+    expect(bytes.findIndex((b) => b > 0x7f)).toBe(-1);
+    const text = bytes.toString('latin1');
+    const body = text.slice(text.indexOf('\n') + 1);
+    expect(createHash('sha256').update(body).digest('hex').slice(0, 16)).toBe(buildId());
+  });
+
+  it('does not carry the emulator, which runs from dist/ as ES modules', async () => {
+    expect(readFileSync(BUNDLE, 'latin1')).not.toContain('dist/emulator/routes/');
+    const r = await sqBin(['emulator', 'start', '--port', '0', '--seed', 'empty'], { timeout: 3000 });
+    // Killed by the timeout once listening: what matters is that it got there.
+    expect(r.stdout).toMatch(/^\{"base_url":"http:\/\/127\.0\.0\.1:\d+","token":"[^"]+"\}/);
+  });
+});
+
+describe('the code cache', () => {
+  const me = (cache: string, extra: Record<string, string> = {}) => sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache, ...extra }) });
+  const cacheFile = (dir: string) => join(dir, `code-${buildId()}-${process.version}-${process.arch}-me.bin`);
+
+  it('is written after a successful call, 0600 in a 0700 directory, and then used as it is', async () => {
+    const dir = join(tmp('sq-cache-'), 'nested', 'sq');
+    const first = await me(dir);
+    expect(first.code).toBe(0);
+    const file = cacheFile(dir);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(file).size).toBeGreaterThan(10_000);
+    const before = readFileSync(file);
+    const second = await me(dir);
+    expect(second).toEqual(first);
+    // Accepted by V8, so not rewritten.
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('holds compiled code, not data: the API key never lands in it', async () => {
+    const dir = tmp('sq-cache-');
+    expect((await me(dir)).code).toBe(0);
+    const bytes = readFileSync(cacheFile(dir));
+    expect(bytes.includes(Buffer.from(emu.token))).toBe(false);
+    expect(bytes.includes(Buffer.from(emu.token, 'utf16le'))).toBe(false);
+  });
+
+  it('a corrupt cache is rejected by V8, the call runs as usual, and the cache is rewritten', async () => {
+    const dir = tmp('sq-cache-');
+    const good = await me(dir);
+    writeFileSync(cacheFile(dir), Buffer.alloc(4096, 7));
+    const again = await me(dir);
+    expect(again).toEqual(good);
+    expect(readFileSync(cacheFile(dir)).equals(Buffer.alloc(4096, 7))).toBe(false);
+  });
+
+  it('a cache file others could write is not trusted: it is replaced by one of mode 0600', async () => {
+    const dir = tmp('sq-cache-');
+    expect((await me(dir)).code).toBe(0);
+    const file = cacheFile(dir);
+    chmodSync(file, 0o666);
+    expect((await me(dir)).code).toBe(0);
+    // Not read, so rewritten after the call: the chmod is gone with the old file.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('a failed call writes no cache', async () => {
+    const dir = tmp('sq-cache-');
+    const r = await me(dir, { SQ_TOKEN: 'wrong-key-1234' });
+    expect(r.code).toBe(4);
+    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+  });
+
+  it('SQ_CACHE_DIR= (empty) turns it off; without it, the cache goes under XDG_CACHE_HOME, else ~/.cache', async () => {
+    const home = tmp('sq-home-');
+    expect((await me('', { HOME: home })).code).toBe(0);
+    expect(existsSync(join(home, '.cache'))).toBe(false);
+
+    const env = emu.env({ HOME: home });
+    expect((await sqBin(['me', '--json'], { env })).code).toBe(0);
+    expect(readdirSync(join(home, '.cache', 'sq'))).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`]);
+
+    const xdg = tmp('sq-xdg-');
+    expect((await sqBin(['me', '--json'], { env: { ...env, XDG_CACHE_HOME: xdg } })).code).toBe(0);
+    expect(readdirSync(join(xdg, 'sq'))).toHaveLength(1);
+  });
+
+  it('a cache directory that cannot be written only costs the cache', async () => {
+    const blocker = join(tmp('sq-cache-'), 'a-file');
+    writeFileSync(blocker, 'not a directory');
+    const r = await me(join(blocker, 'sq'));
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).email).toBeTruthy();
+  });
+
+  it("removes other builds' caches untouched for a day, and keeps younger ones", async () => {
+    const dir = tmp('sq-cache-');
+    mkdirSync(dir, { recursive: true });
+    const old = join(dir, 'code-0000000000000000-v20.0.0-x64-me.bin');
+    const recent = join(dir, 'code-1111111111111111-v20.0.0-x64-me.bin');
+    writeFileSync(old, 'x');
+    writeFileSync(recent, 'x');
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    utimesSync(old, twoDaysAgo, twoDaysAgo);
+    chmodSync(dir, 0o700);
+    expect((await me(dir)).code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`, 'code-1111111111111111-v20.0.0-x64-me.bin'].sort());
+  });
+});
+
+describe('what a call loads', () => {
+  // A preload that records which of Node's built-in modules the process loaded by the time it exits.
+  function probe(): { env: Record<string, string>; loaded: () => string[] } {
+    const dir = tmp('sq-probe-');
+    const out = join(dir, 'modules.json');
+    const pre = join(dir, 'probe.cjs');
+    writeFileSync(
+      pre,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)))));\n`,
+    );
+    return { env: { NODE_OPTIONS: `--require ${pre}` }, loaded: () => JSON.parse(readFileSync(out, 'utf8')) as string[] };
+  }
+
+  it('sq me loads neither node:http, HTTP/2, TLS, child_process nor assert', async () => {
+    const p = probe();
+    const r = await sqBin(['me', '--json'], { env: emu.env({ ...p.env, SQ_CACHE_DIR: '' }) });
+    expect(r.code).toBe(0);
+    const loaded = p.loaded();
+    expect(loaded).toContain('net');
+    for (const m of ['http', 'http2', 'tls', 'child_process', 'assert', 'readline']) expect(loaded, m).not.toContain(m);
+  });
+
+  it('packages loaded on first use come through the launcher: yaml and node:crypto for delivery apply', async () => {
+    const dir = tmp('sq-apply-');
+    const file = join(dir, 'delivery.yaml');
+    writeFileSync(file, 'squids:\n  "Paris restaurants":\n    email: { address: ops@example.com }\n');
+    const r = await sqBin(['delivery', 'apply', '-f', file, '--dry-run'], { env: emu.env() });
+    expect(r.stderr).not.toMatch(/dynamic import|ERR_VM/);
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/Paris restaurants/);
+  });
+});
