@@ -43,8 +43,16 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
  */
 function load() {
   const file = `${__dirname}/../dist/sq.cjs`;
-  // The bundle is ASCII (esbuild.config.mjs): latin1 reads it straight into a one-byte string.
-  const source = fs.readFileSync(file, 'latin1');
+  let source;
+  try {
+    // The bundle is ASCII (esbuild.config.mjs): latin1 reads it straight into a one-byte string.
+    source = fs.readFileSync(file, 'latin1');
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+    const { resolve } = require('node:path');
+    process.stderr.write(`error: ${resolve(file)} is missing: run \`npm run build\` in ${resolve(__dirname, '..')}\n`);
+    process.exit(1);
+  }
   const build = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source);
   const dir = cacheDir(process.env);
   const word = argv.find((a) => !a.startsWith('-'));
