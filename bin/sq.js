@@ -56,9 +56,12 @@ function load() {
   const build = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source);
   const dir = cacheDir(process.env);
   const word = argv.find((a) => !a.startsWith('-'));
+  // V8 rejects a cache made under other V8 flags: runs with and without, say, NODE_OPTIONS=--max-old-space-size
+  // keep one each rather than overwrite each other's.
+  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`.trim();
   const cacheFile =
     build && dir !== undefined
-      ? `${dir}/code-${build[1]}-${process.version}-${process.arch}-${word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_'}.bin`
+      ? `${dir}/code-${build[1]}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_'}.bin`
       : undefined;
   let cachedData;
   if (cacheFile) {
@@ -114,4 +117,10 @@ function cacheDir(env) {
   if (process.platform === 'win32') return env.LOCALAPPDATA ? `${env.LOCALAPPDATA}\\sq\\Cache` : undefined;
   if (!env.HOME) return undefined;
   return process.platform === 'darwin' ? `${env.HOME}/Library/Caches/sq` : `${env.HOME}/.cache/sq`;
+}
+
+function fnv1a(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
 }

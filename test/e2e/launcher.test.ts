@@ -82,6 +82,16 @@ describe('the code cache', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it('runs under other V8 flags (NODE_OPTIONS) keep a cache of their own instead of overwriting the other', async () => {
+    const dir = tmp('sq-cache-');
+    expect((await me(dir)).code).toBe(0);
+    expect((await me(dir, { NODE_OPTIONS: '--max-old-space-size=300' })).code).toBe(0);
+    const files = readdirSync(dir).sort();
+    expect(files).toHaveLength(2);
+    expect(files).toContain(`code-${buildId()}-${process.version}-${process.arch}-me.bin`);
+    expect(files.find((f) => f !== `code-${buildId()}-${process.version}-${process.arch}-me.bin`)).toMatch(/-f[0-9a-f]{8}-me\.bin$/);
+  });
+
   it('a failed call writes no cache', async () => {
     const dir = tmp('sq-cache-');
     const r = await me(dir, { SQ_TOKEN: 'wrong-key-1234' });
