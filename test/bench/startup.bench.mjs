@@ -45,7 +45,13 @@ async function compare(name, a, b, target, env) {
   console.log(JSON.stringify({ name, value: Math.round(ratio * 1000) / 1000, unit: 'ratio', target, median_ms: Math.round(median(ta) * 10) / 10, baseline_ms: Math.round(median(tb) * 10) / 10 }));
 }
 
-const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME, SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')) };
+// A fresh code cache directory of its own: the figure does not depend on HOME being writable or on earlier runs.
+const baseEnv = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')),
+  SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')),
+};
 await compare('startup_ratio', [bin, '--version'], ['-e', '0'], '<= 1.2', baseEnv);
 
 const { startEmulator } = await import(join(root, 'dist/emulator/index.js'));
