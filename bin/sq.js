@@ -55,7 +55,7 @@ function load() {
   }
   const build = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source);
   const dir = cacheDir(process.env);
-  const word = argv.find((a) => !a.startsWith('-'));
+  const word = commandWord(argv);
   // V8 rejects a cache made under other V8 flags: runs with and without, say, NODE_OPTIONS=--max-old-space-size
   // keep one each rather than overwrite each other's.
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`.trim();
@@ -123,4 +123,14 @@ function fnv1a(text) {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The first word that is not an option or the value of a global option that takes one (`sq --profile ci me` → me). */
+function commandWord(args) {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--profile' || a === '--base-url' || a === '--format' || a === '--fields') i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
 }

@@ -92,6 +92,13 @@ describe('the code cache', () => {
     expect(files.find((f) => f !== `code-${buildId()}-${process.version}-${process.arch}-me.bin`)).toMatch(/-f[0-9a-f]{8}-me\.bin$/);
   });
 
+  it('is named after the command word, past global options and their values', async () => {
+    const dir = tmp('sq-cache-');
+    const r = await sqBin(['--format', 'json', '--fields', 'email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
+    expect(r.code).toBe(0);
+    expect(readdirSync(dir)).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`]);
+  });
+
   it('a failed call writes no cache', async () => {
     const dir = tmp('sq-cache-');
     const r = await me(dir, { SQ_TOKEN: 'wrong-key-1234' });
