@@ -74,7 +74,8 @@ export async function* records<T>(source: AsyncIterable<Envelope<T>>, seen: Tall
 /** On stderr: which records were shown when more exist, or that --page went past the last page. */
 export function pagingHint(ctx: Ctx, paging: Paging, seen: Tally, noun?: string): void {
   const total = seen.total;
-  if (total === null || paging.all) return;
+  // The reader left early (`sq … | head`): what was shown is what it took, not a limit worth a hint.
+  if (total === null || paging.all || ctx.out.closed) return;
   const what = noun ? ` ${noun}` : '';
   const offset = paging.page === undefined ? 0 : (paging.page - 1) * (paging.request.pageSize ?? MAX_PAGE_SIZE);
   if (seen.shown === 0 && offset > 0 && total > 0) {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { binAgainst } from '../helpers/bin.js';
+import { BIN } from '../helpers/cli.js';
+import { execa } from 'execa';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
@@ -22,6 +24,23 @@ beforeEach(() => {
 });
 
 describe('sq tasks (built binary)', () => {
+  it('list | head -n 2: stops quietly, with no "Showing N of M" hint for what the reader did not take', async () => {
+    const tasks = Array.from({ length: 500 }, (_, i) => ({ url: U(`pipe-${i}`) }));
+    for (let i = 0; i < 6; i++) {
+      const added = await emu.api('/v1/tasks', { method: 'POST', body: { squid: paris, tasks: tasks.map((t) => ({ url: `${t.url}-${i}` })) } });
+      expect(added).toBeTruthy();
+    }
+    const cmd = `"${process.execPath}" "${BIN}" tasks list --squid "Paris restaurants" --limit 5000 | head -n 2; echo "rc=\${PIPESTATUS[0]}" >&2`;
+    const r = await execa('bash', ['--norc', '--noprofile', '-c', cmd], {
+      env: { ...emu.env(), PATH: process.env.PATH ?? '', NO_COLOR: '1' },
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    });
+    expect(r.stdout.split('\n')).toHaveLength(2);
+    expect(r.stderr).toBe('rc=0');
+  }, 90_000);
+
   it('list --squid <name> --type url sends squid hash and type', async () => {
     const r = await run('tasks', 'list', '--squid', 'Paris restaurants', '--type', 'url', '--fields', 'id,params.url');
     expect(r.code).toBe(0);
