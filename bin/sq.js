@@ -68,9 +68,10 @@ function load() {
     let fd;
     try {
       fd = fs.openSync(cacheFile, 'r');
-      // Compiled code runs as you: only a file of yours that nobody else can write is trusted.
+      // Compiled code runs as you: only a file of yours that nobody else can write is trusted. (Windows has no
+      // uid and reports every writable file as 0666: there the per-user cache directory is what protects it.)
       const st = fs.fstatSync(fd);
-      if ((!process.getuid || st.uid === process.getuid()) && (st.mode & 0o022) === 0) cachedData = fs.readFileSync(fd);
+      if (!process.getuid || (st.uid === process.getuid() && (st.mode & 0o022) === 0)) cachedData = fs.readFileSync(fd);
     } catch {
     } finally {
       if (fd !== undefined) fs.closeSync(fd);
