@@ -36,10 +36,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 
 /**
  * Compiles and runs dist/sq.cjs like require() would, but through vm.Script so that V8 can start from a code cache:
- * the bytecode of every function an earlier call of the same command compiled. One cache file per build and
- * command word (`sq me`, `sq runs`, …), in SQ_CACHE_DIR, else $XDG_CACHE_HOME/sq, else ~/.cache/sq. A cache that
- * is missing, unreadable or rejected by V8 (another Node version) only costs the time it would have saved, and is
- * rewritten after a successful call. SQ_CACHE_DIR= (empty) turns it off.
+ * the bytecode of every function an earlier call of the same command compiled. One cache file per build, Node
+ * version, V8 flags and command word (`sq me`, `sq runs`, …), in SQ_CACHE_DIR, else $XDG_CACHE_HOME/sq, else
+ * ~/.cache/sq. A cache that is missing, unreadable or rejected by V8 only costs the time it would have saved, and
+ * is rewritten after a successful call. SQ_CACHE_DIR= (empty) turns it off.
  */
 function load() {
   const file = `${__dirname}/../dist/sq.cjs`;
@@ -93,11 +93,12 @@ function load() {
       if (!cacheFile || !fresh || code !== 0) return;
       try {
         fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-        // Caches of other builds (an older sq) written over a day ago are dead weight. Not younger ones: two
-        // installed versions used side by side would keep wiping each other's.
+        // Caches of other builds (an older sq) written over a day ago are dead weight, as are temporary files a
+        // killed process left. Not younger ones: two installed versions used side by side would keep wiping each
+        // other's.
         const dayAgo = Date.now() - 86_400_000;
         for (const f of fs.readdirSync(dir)) {
-          if (!f.startsWith('code-') || f.includes(build[1])) continue;
+          if (!f.startsWith('code-') || (f.includes(build[1]) && !f.endsWith('.tmp'))) continue;
           try {
             if (fs.statSync(`${dir}/${f}`).mtimeMs < dayAgo) fs.rmSync(`${dir}/${f}`, { force: true });
           } catch {}

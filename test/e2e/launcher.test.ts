@@ -128,15 +128,18 @@ describe('the code cache', () => {
     expect(JSON.parse(r.stdout).email).toBeTruthy();
   });
 
-  it("removes other builds' caches untouched for a day, and keeps younger ones", async () => {
+  it("removes other builds' caches and leftover temporary files untouched for a day, and keeps younger ones", async () => {
     const dir = tmp('sq-cache-');
     mkdirSync(dir, { recursive: true });
     const old = join(dir, 'code-0000000000000000-v20.0.0-x64-me.bin');
     const recent = join(dir, 'code-1111111111111111-v20.0.0-x64-me.bin');
+    const leftover = join(dir, `code-${buildId()}-${process.version}-${process.arch}-me.bin.12345.tmp`);
     writeFileSync(old, 'x');
     writeFileSync(recent, 'x');
+    writeFileSync(leftover, 'x');
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
     utimesSync(old, twoDaysAgo, twoDaysAgo);
+    utimesSync(leftover, twoDaysAgo, twoDaysAgo);
     chmodSync(dir, 0o700);
     expect((await me(dir)).code).toBe(0);
     expect(readdirSync(dir).sort()).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`, 'code-1111111111111111-v20.0.0-x64-me.bin'].sort());
