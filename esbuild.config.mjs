@@ -93,7 +93,8 @@ const result = await build({
   banner: { js: "var __sqImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [lazyLoads],
   logLevel: 'warning',
-  legalComments: 'none',
+  // Licence comments of the bundled packages are kept, at the end of the file.
+  legalComments: 'eof',
   // Strings, templates, regular expressions and names come out as ASCII escapes; comments are left as written.
   charset: 'ascii',
   // Without comments and indentation the file is ~40% smaller: less to read on every call (~1.5 ms). Names are not
