@@ -41,7 +41,11 @@ export interface Ctx {
   outputSettings(): OutputSettings;
   config(): Promise<ProfileStore>;
   /** The API client with the resolved key and base URL; throws AuthError when there is no key. */
-  http(opts?: { auth?: boolean }): Promise<HttpClient>;
+  /**
+   * The HTTP client for the resolved profile and base URL. `auth: false` for calls that need no key; `token` to
+   * try a key that is not stored yet (auth login).
+   */
+  http(opts?: { auth?: boolean; token?: string }): Promise<HttpClient>;
   prompter(): Promise<Prompter>;
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;

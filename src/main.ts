@@ -65,8 +65,9 @@ function report(ctx: import('./context.js').Ctx, err: unknown): number {
   const ce = err as CommanderLikeError;
   if (ce && typeof ce.code === 'string' && ce.code.startsWith('commander.')) {
     if (ce.code === 'commander.helpDisplayed' || ce.code === 'commander.version' || ce.code === 'commander.help') return ExitCode.OK;
-    // Commander's own messages already name the option and the allowed choices.
-    const msg = ce.message.replace(/^error:\s*/, '');
+    // Commander's own messages already name the option and the allowed choices. An unknown `--name=value` is quoted
+    // whole, and the value may be a key typed where it does not belong (`--token=…`): name the flag only.
+    const msg = ce.message.replace(/^error:\s*/, '').replace(/'(--?[\w-]+)=[^']*'/g, "'$1=…'");
     return print(ctx, new UsageError(msg), ExitCode.USAGE);
   }
   if (isPromptExit(err) || (ctx.signal.aborted && !(err instanceof SqError && !(err instanceof InterruptedError)))) {

@@ -1,7 +1,13 @@
 // What the --verbose trace may show of a request: secrets masked by key name, known secret strings removed.
-import { maskSecrets, redactText } from '../output/secrets.js';
+import { isSecretKey, maskSecrets, redactText } from '../output/secrets.js';
 
-const SECRET_QUERY = /^(token|key|api_key|apikey|password|secret|signature|x-amz-signature|x-amz-credential)$/i;
+/**
+ * Query parameters whose values are credentials: the secret field names of bodies, plus what signed URLs carry
+ * (key, Signature, X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token). The emulator's request log uses it too.
+ */
+export function isSecretQueryName(name: string): boolean {
+  return isSecretKey(name) || /^key$|signature|credential/i.test(name);
+}
 
 export function redactBody(body: unknown, secrets: string[]): string {
   const text = typeof body === 'string' ? maskJsonText(body) : JSON.stringify(maskSecrets(body, false));
@@ -20,7 +26,7 @@ function maskJsonText(text: string): string {
 export function redactUrl(url: URL): string {
   const u = new URL(url.toString());
   for (const k of [...u.searchParams.keys()]) {
-    if (SECRET_QUERY.test(k)) u.searchParams.set(k, '****');
+    if (isSecretQueryName(k)) u.searchParams.set(k, '****');
   }
   return u.toString();
 }

@@ -1,8 +1,9 @@
-// The request log of the control plane. Secrets never reach it: the key is cut to its last 4 characters
-// and any field whose name looks like a secret is replaced by "****", at any depth.
+// The request log of the control plane. Secrets never reach it: the key is masked as the client masks it, and any
+// field, query parameter or header whose name looks like a secret is replaced by "****", at any depth.
 
-// Which field names are secret is one rule for the client and the emulator (src/output/secrets.ts).
-import { isSecretKey } from '../output/secrets.js';
+// Which names are secret, and how a key is masked, is one rule for the client and the emulator.
+import { isSecretKey, maskDeep, maskKey } from '../output/secrets.js';
+import { isSecretQueryName } from '../api/redact.js';
 
 export interface LoggedRequest {
   id: number;
@@ -21,20 +22,18 @@ export function maskAuthorization(value: string): string {
   const m = /^(\S+)\s+(.*)$/.exec(value.trim());
   const scheme = m ? m[1] : 'Token';
   const key = m ? m[2] : value;
-  return `${scheme} ****${key.slice(-4)}`;
+  return `${scheme} ${maskKey(key)}`;
 }
 
-export function maskSecrets(value: unknown, depth = 0): unknown {
-  if (depth > 20) return value;
-  if (Array.isArray(value)) return value.map((v) => maskSecrets(v, depth + 1));
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      out[k] = isSecretKey(k) && v !== null && v !== undefined ? '****' : maskSecrets(v, depth + 1);
-    }
-    return out;
-  }
-  return value;
+export function maskSecrets(value: unknown): unknown {
+  return maskDeep(value, '****');
+}
+
+/** Query values: secret field names, and what signed URLs carry (key, Signature, X-Amz-Credential…). */
+export function maskQuery(query: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of query) out[k] = isSecretQueryName(k) && v !== '' ? '****' : v;
+  return out;
 }
 
 export function maskHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

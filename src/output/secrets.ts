@@ -46,12 +46,13 @@ export function maskSecrets<T>(value: T, show: boolean): T {
   return maskDeep(value) as T;
 }
 
-function maskDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(maskDeep);
+/** The copy maskSecrets makes, with `mask` in place of each secret (the emulator's request log writes "****"). */
+export function maskDeep(value: unknown, mask: string = MASK): unknown {
+  if (Array.isArray(value)) return value.map((v) => maskDeep(v, mask));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = isSecretKey(k) && !isEmpty(v) ? MASK : maskDeep(v);
+    out[k] = isSecretKey(k) && !isEmpty(v) ? mask : maskDeep(v, mask);
   }
   return out;
 }

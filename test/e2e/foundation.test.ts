@@ -42,6 +42,14 @@ describe('exit codes from real situations', () => {
     expect(await emu.requests()).toHaveLength(0);
   });
 
+  it('an unknown --flag=value → 2, naming the flag without echoing the value (it may be a key)', async () => {
+    const r = await sqBin(['auth', 'login', '--token=sk_live_DoNotEcho1234'], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--token=…'");
+    expect(r.stderr).not.toContain('DoNotEcho');
+    expect(await emu.requests()).toHaveLength(0);
+  });
+
   it('unknown id → 3', async () => {
     const r = await sqBin(['api', '/v1/runs/00000000000000000000000000000000'], { env: emu.env() });
     expect(r.code).toBe(3);

@@ -52,6 +52,15 @@ describe('control plane', () => {
     expect((await e.ctl('GET', '/_emulator/requests')).body).toEqual([]);
   });
 
+  it('request log: a short key is not shown at all; signed-URL credentials in the query are masked', async () => {
+    await e.ctl('DELETE', '/_emulator/requests');
+    await e.api('GET', '/v1/me', undefined, { Authorization: 'Token abc' });
+    await e.api('GET', '/v1/me?Signature=SIG-SECRET-1&key=KEY-SECRET-2&X-Amz-Credential=CRED-3&page=2');
+    const [short, signed] = (await e.ctl('GET', '/_emulator/requests')).body;
+    expect(short.headers.authorization).toBe('Token ****');
+    expect(signed.query).toEqual({ Signature: '****', key: '****', 'X-Amz-Credential': '****', page: '2' });
+  });
+
   it('generate creates a done, exported run with that many results, quickly pageable', async () => {
     const squid = e.squid('Amazon headphones');
     const g = await e.ctl('POST', '/_emulator/generate', { squid, results: 100_000 });

@@ -30,17 +30,13 @@ export default defineVerb({
     }
     if (/\s/.test(token)) throw new UsageError('the key contains whitespace: paste only the key');
 
-    const [{ HttpClient }, { resolveAuth }] = await Promise.all([import('../../api/http.js'), import('../../config/resolve.js')]);
+    // The key being tried is a secret from here on: scrubbed from any error or trace like a stored one.
+    ctx.addSecret(token);
+    const { resolveAuth } = await import('../../config/resolve.js');
     const store = await ctx.config();
     const auth = resolveAuth(ctx.globals, ctx.env, store);
     const baseUrl = auth.baseUrl;
-    const http = new HttpClient({
-      baseUrl,
-      token,
-      trace: ctx.globals.verbose ? (l) => void ctx.io.stderr.write(`${l}\n`) : undefined,
-      signal: ctx.signal,
-    });
-    ctx.onCleanup(() => http.close());
+    const http = await ctx.http({ token });
     const user = (await http.get('/v1/me')) as Record<string, unknown>;
     const who = typeof user.email === 'string' ? user.email : 'unknown user';
     await store.save(auth.profile, { ...store.get(auth.profile), token, base_url: baseUrl, user: who }, true);
