@@ -8,6 +8,7 @@ import type { ProfileStore } from './config/store.js';
 import type { Prompter } from './prompt.js';
 import { AuthError, UsageError } from './errors.js';
 import { parseDuration } from './validate/duration.js';
+import { redactText } from './output/secrets.js';
 
 export interface ContextInit {
   io?: Partial<IO>;
@@ -109,14 +110,15 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
       store ??= import('./config/store.js').then((m) => new m.ProfileStore(env));
       return store;
     },
-    async http(opts: { auth?: boolean } = {}) {
+    async http(opts: { auth?: boolean; token?: string } = {}) {
       const needAuth = opts.auth !== false;
-      const key = needAuth ? 'auth' : 'anon';
+      const key = opts.token !== undefined ? `token:${opts.token}` : needAuth ? 'auth' : 'anon';
       let c = clients.get(key);
       if (!c) {
         c = (async () => {
           const [{ HttpClient }, { resolveAuth }] = await Promise.all([import('./api/http.js'), import('./config/resolve.js')]);
           const auth = resolveAuth(ctx.globals, env, await ctx.config());
+          if (opts.token !== undefined) auth.token = opts.token;
           ctx.addSecret(auth.token);
           if (needAuth && !auth.token) {
             throw new AuthError(`no API key for profile "${auth.profile}": run \`sq auth login\`, or set SQ_TOKEN`);
@@ -124,7 +126,8 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
           const client = new HttpClient({
             baseUrl: auth.baseUrl,
             token: auth.token,
-            trace: ctx.globals.verbose ? (line) => void io.stderr.write(`${line}\n`) : undefined,
+            // Like every stderr message, trace lines pass the known-secrets scrub too.
+            trace: ctx.globals.verbose ? (line) => void io.stderr.write(`${redactText(line, secretValues)}\n`) : undefined,
             connectTimeoutMs: timeoutEnv(env, 'SQ_CONNECT_TIMEOUT'),
             headersTimeoutMs: timeoutEnv(env, 'SQ_HEADERS_TIMEOUT'),
             bodyTimeoutMs: timeoutEnv(env, 'SQ_BODY_TIMEOUT'),
@@ -175,6 +178,7 @@ function timeoutEnv(env: Record<string, string | undefined>, name: string): numb
   const v = env[name];
   if (!v) return undefined;
   const ms = parseDuration(v);
-  if (ms === null) throw new UsageError(`${name} must be a duration like 30s, 2m or 1500ms (got "${v}")`);
+  // 0 would reach undici as "no timeout at all".
+  if (ms === null || ms <= 0) throw new UsageError(`${name} must be a duration like 30s, 2m or 1500ms (got "${v}")`);
   return ms;
 }

@@ -5,7 +5,7 @@ import type { EmuCore } from './emu.js';
 import { defaultErrorBody, type Faults, type FaultRule, htmlPage } from './faults.js';
 import { boundaryOf, parseMultipart } from './multipart.js';
 import { type RateLimiter, rateLimitBody } from './ratelimit.js';
-import { maskHeaders, maskSecrets, type RequestLog } from './requestlog.js';
+import { maskHeaders, maskQuery, maskSecrets, type RequestLog } from './requestlog.js';
 import type { EmuRequest, EmuResponse } from './types.js';
 
 export interface ServerDeps {
@@ -90,9 +90,10 @@ function parseRequest(req: IncomingMessage, url: URL, raw: Buffer): EmuRequest |
     // Lenient like the live API: a JSON body sent without its Content-Type is still read.
     try {
       out.body = JSON.parse(raw.toString('utf8'));
-    } catch (e) {
+    } catch {
       if (ctype === '' || /json/i.test(ctype))
-        return { status: 400, body: { detail: `JSON parse error - ${(e as Error).message}` } };
+        // Not V8's message: it quotes the body around the error, which may hold a secret.
+        return { status: 400, body: { detail: 'JSON parse error - the body is not valid JSON' } };
     }
   }
   return out;
@@ -115,7 +116,7 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
           at: new Date().toISOString(),
           method,
           path,
-          query: maskSecrets(Object.fromEntries(url.searchParams)) as Record<string, string>,
+          query: maskQuery(url.searchParams),
           status,
           headers: maskHeaders(req.headers as Record<string, string | string[] | undefined>),
           body: maskSecrets(body),
@@ -184,7 +185,8 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
             };
           }
         }
-        const match = emu.router.match(method, path);
+        // HEAD is GET without the body, as on the live (Django) service; Node drops the body of a HEAD answer.
+        const match = emu.router.match(method === 'HEAD' ? 'GET' : method, path);
         if (!match) {
           const allow = emu.router.allowed(path);
           if (allow.length) return { status: 405, headers: { Allow: allow.join(', ') }, body: { detail: `Method "${method}" not allowed.` } };
