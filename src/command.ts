@@ -14,6 +14,11 @@ export interface OptionSpec {
   /** Repeatable option: values collect into an array. */
   repeatable?: boolean;
   hidden?: boolean;
+  /**
+   * A hidden option that refuses a secret typed on the command line, as it is parsed (before any other check);
+   * the text says what to use instead, e.g. '--password-env VAR'. The value is never echoed.
+   */
+  secretTrap?: string;
 }
 
 export interface VerbSpec {

@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import type { Ctx, Globals } from './context.js';
 import type { NounEntry, NounSpec, OptionSpec, VerbSpec } from './command.js';
 import { NOUNS } from './commands/index.js';
+import { UsageError } from './errors.js';
 import { FORMATS } from './output/types.js';
 import { VERSION } from './version.js';
 
@@ -44,6 +45,15 @@ export function makeOption(o: OptionSpec): Option {
   if (o.defaultText) opt.default(undefined, o.defaultText);
   if (o.hidden) opt.hideHelp();
   if (o.repeatable) opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
+  if (o.secretTrap) {
+    const instead = o.secretTrap;
+    opt.hideHelp().argParser(() => {
+      throw new UsageError(
+        `${opt.long} is not accepted: a secret on the command line is visible to other users (ps) and stays in your shell history. ` +
+          `Use ${instead} instead, and consider changing the secret you just typed`,
+      );
+    });
+  }
   return opt;
 }
 

@@ -1,6 +1,7 @@
 // Which profile, key and base URL a command uses. Key: SQ_TOKEN > profile. Base URL: --base-url > SQ_BASE_URL >
 // profile > the live service.
 import type { ProfileStore } from './store.js';
+import { httpUrlFlag } from '../validate/url.js';
 
 export const DEFAULT_BASE_URL = 'https://api.lobstr.io';
 
@@ -44,7 +45,9 @@ export function resolveAuth(
     baseUrl = p.base_url;
     baseUrlSource = 'profile';
   }
-  return { profile, token, tokenSource, baseUrl: normaliseBaseUrl(baseUrl), baseUrlSource };
+  // A bad URL is a usage error naming where it came from, before any request (not undici's "Invalid URL").
+  const from = { flag: '--base-url', env: 'SQ_BASE_URL', profile: `the base_url of profile "${profile}"`, default: 'the default base URL' }[baseUrlSource];
+  return { profile, token, tokenSource, baseUrl: normaliseBaseUrl(httpUrlFlag(from, baseUrl)), baseUrlSource };
 }
 
 /** Accept `https://host`, `https://host/` and `https://host/v1`: paths we send always start with /v1. */

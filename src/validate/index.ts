@@ -38,18 +38,7 @@ export function portFlag(flag: string, value: unknown): number {
   return intFlag(flag, value, 1, 65535);
 }
 
-export function httpUrlFlag(flag: string, value: unknown): string {
-  const rule = 'an http(s) URL, e.g. https://example.com/hook';
-  const s = check(nonEmptyText, value, flag, rule);
-  let u: URL;
-  try {
-    u = new URL(s);
-  } catch {
-    fail(flag, rule, value);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') fail(flag, rule, value);
-  return s;
-}
+export { httpUrlFlag } from './url.js';
 
 export function durationFlag(flag: string, value: unknown, opts: { minMs?: number } = {}): number {
   const rule = `a duration like 30s, 10m or 2h${opts.minMs ? ` of at least ${opts.minMs / 1000}s` : ''}`;

@@ -47,22 +47,14 @@ export function activeFlag(opts: Record<string, unknown>): boolean {
 }
 
 /** A hidden --password option, so that passing one is explained instead of "unknown option". */
-export const ARGV_PASSWORD_TRAP: OptionSpec = { flags: '--password <password>', description: 'not accepted: see --password-stdin', hidden: true };
-
-export function rejectArgvSecret(opts: Record<string, unknown>, flag: string, instead: string): void {
-  const key = flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-  if (opts[key] !== undefined) {
-    // The value is deliberately not echoed: it is a secret that is already in the shell history.
-    throw new UsageError(
-      `${flag} is not accepted: a secret on the command line is visible to other users (ps) and stays in your shell history. ` +
-        `Use ${instead} instead, and consider changing the secret you just typed`,
-    );
-  }
-}
+export const ARGV_PASSWORD_TRAP: OptionSpec = {
+  flags: '--password <password>',
+  description: 'not accepted: see --password-stdin',
+  secretTrap: '--password-stdin (pipe it in) or --password-env VAR',
+};
 
 /** The SFTP password: --password-env VAR, --password-stdin (a hidden prompt when stdin is a terminal). */
 export async function readPassword(ctx: Ctx, opts: Record<string, unknown>, required: boolean): Promise<string | undefined> {
-  rejectArgvSecret(opts, '--password', '--password-stdin (pipe it in) or --password-env VAR');
   const fromEnv = opts.passwordEnv;
   if (fromEnv !== undefined && opts.passwordStdin) throw new UsageError('--password-stdin and --password-env cannot be used together');
   if (typeof fromEnv === 'string') return envSecret(ctx, '--password-env', fromEnv);

@@ -2,7 +2,7 @@ import { defineVerb } from '../../command.js';
 import { nonEmpty, requireFlag } from '../../validate/index.js';
 import type { S3Fields } from '../../api/delivery.js';
 import { UsageError } from '../../errors.js';
-import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, envSecret, rejectArgvSecret, squidToConfigure } from './common.js';
+import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, envSecret, squidToConfigure } from './common.js';
 
 export default defineVerb({
   name: 's3',
@@ -17,8 +17,8 @@ export default defineVerb({
     { flags: '--target-path <path>', description: 'folder inside the bucket ("" for the top)' },
     { flags: '--access-key-env <VAR>', description: 'environment variable holding the AWS access key id' },
     { flags: '--secret-key-env <VAR>', description: 'environment variable holding the AWS secret access key' },
-    { flags: '--access-key <key>', description: 'not accepted: see --access-key-env', hidden: true },
-    { flags: '--secret-key <key>', description: 'not accepted: see --secret-key-env', hidden: true },
+    { flags: '--access-key <key>', description: 'not accepted: see --access-key-env', secretTrap: '--access-key-env VAR' },
+    { flags: '--secret-key <key>', description: 'not accepted: see --secret-key-env', secretTrap: '--secret-key-env VAR' },
     ...ACTIVE_OPTIONS,
   ],
   examples: [
@@ -26,8 +26,6 @@ export default defineVerb({
     'sq delivery s3 --squid 3f2a --bucket public-drop --target-path ""',
   ],
   async run(ctx, _args, opts) {
-    rejectArgvSecret(opts, '--access-key', '--access-key-env VAR');
-    rejectArgvSecret(opts, '--secret-key', '--secret-key-env VAR');
     const squidRef = squidToConfigure(opts);
     const bucket = nonEmpty('--bucket', requireFlag(opts, '--bucket', 'the bucket name'));
     if (typeof opts.targetPath !== 'string') throw new UsageError('--target-path is required (pass "" for the top of the bucket)');

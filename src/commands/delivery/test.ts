@@ -74,6 +74,7 @@ export default defineVerb({
     // Flags are checked before the stored configuration is read, so a bad value never costs a request.
     if (kind === 'sftp') {
       if (opts.port !== undefined) portFlag('--port', opts.port);
+      for (const f of ['host', 'username', 'directory']) if (opts[f] !== undefined) nonEmpty(`--${f}`, opts[f]);
       // readPassword registers the password with ctx; the stored one is registered below: both are scrubbed from
       // every message and error.
       const password = await readPassword(ctx, opts, opts.squid === undefined);

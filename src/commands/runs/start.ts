@@ -4,7 +4,7 @@ import type { HttpClient } from '../../api/http.js';
 import { AmbiguousWriteError } from '../../api/http.js';
 import { listRunPages, startRun, type Run } from '../../api/runs.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { requireFlag } from '../../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './wait.js';
@@ -25,7 +25,9 @@ export default defineVerb({
   async run(ctx, _args, opts) {
     const ref = requireFlag(opts, '--squid', 'the squid to run');
     const wait = opts.wait === true;
-    const settings = wait || opts.timeout !== undefined || opts.interval !== undefined ? await waitSettings(ctx, opts) : null;
+    // As in tasks upload and accounts sync: a waiting flag without --wait would be checked and then ignored.
+    for (const f of ['timeout', 'interval']) if (opts[f] !== undefined && !wait) throw new UsageError(`--${f} only applies with --wait`);
+    const settings = wait ? await waitSettings(ctx, opts) : null;
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
     if (ctx.globals.dryRun) {

@@ -1,0 +1,16 @@
+// An http(s) URL flag. Apart from validate/index.ts because every call checks the base URL, and this check needs
+// no schema library.
+import { UsageError } from '../errors.js';
+
+export function httpUrlFlag(flag: string, value: unknown): string {
+  const rule = 'an http(s) URL, e.g. https://example.com/hook';
+  const s = typeof value === 'string' ? value.trim() : '';
+  let u: URL | undefined;
+  try {
+    u = s ? new URL(s) : undefined;
+  } catch {
+    u = undefined;
+  }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new UsageError(`${flag} must be ${rule} (got ${JSON.stringify(value)})`);
+  return s;
+}
