@@ -37,11 +37,11 @@ export async function setAutoReset(http: HttpClient, body: AutoResetUpdate): Pro
   try {
     return asSettings(await http.post(AUTO_RESET_PATH, body));
   } catch (err) {
-    // A timeout, a reset connection or a 5xx leaves the outcome unknown; the HTTP module did not retry.
-    const ambiguous = err instanceof AmbiguousWriteError || (err instanceof SqError && (err.status ?? 0) >= 500);
-    if (ambiguous) {
-      (err as SqError).message =
-        `${(err as SqError).message.replace(/\. The request may have reached the server.*$/, '')}. ` +
+    // A timeout, a reset connection or a 5xx leaves the outcome unknown; the HTTP module did not retry. Say what
+    // that means here.
+    if (err instanceof AmbiguousWriteError) {
+      err.message =
+        `${err.message.replace(/\. The request may have reached the server.*$/, '')}. ` +
         'The request may have reached the server, so the setting may or may not have changed (and a reset may have ' +
         'charged the card). It was not retried: check with `sq billing auto-reset` before trying again';
     }

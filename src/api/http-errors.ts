@@ -39,7 +39,7 @@ function describeNonJson(text: string): string {
 }
 
 export function parseJson(text: string, status: number, method: string, url: string): unknown {
-  if (text === '' && (status === 204 || method === 'DELETE')) return null;
+  if (text === '' && (status === 204 || method === 'DELETE' || method === 'HEAD')) return null;
   try {
     return JSON.parse(text);
   } catch {
@@ -55,7 +55,16 @@ function pathOf(url: string | URL): string {
   }
 }
 
-export function httpError(status: number, text: string, method: string, url: URL, headers: Record<string, string | string[] | undefined>): SqError {
+const MAY_HAVE_REACHED = 'The request may have reached the server: it was not retried, so check its effect before trying again';
+
+export function httpError(
+  status: number,
+  text: string,
+  method: string,
+  url: URL,
+  headers: Record<string, string | string[] | undefined>,
+  safe: boolean,
+): SqError {
   const body = safeParse(text);
   const fromBody = typeof body === 'string' ? null : errorMessage(body);
   const where = `${method} ${url.pathname}`;
@@ -65,6 +74,9 @@ export function httpError(status: number, text: string, method: string, url: URL
   }
   if (status === 404) return new NotFoundError(`${msg} (${where}, HTTP 404)`, { status });
   if (status === 429) return new RateLimitError(msg, { status, retryAfter: retryAfterSeconds(headers) });
+  // A server error on a write says nothing of whether the write happened (a run may have started, a card been
+  // charged): the same ambiguity as a connection lost after sending.
+  if (!safe && status >= 500) return new AmbiguousWriteError(`${msg} (${where}, HTTP ${status}). ${MAY_HAVE_REACHED}`, { status });
   return new ApiError(`${msg} (${where}, HTTP ${status})`, { status });
 }
 
@@ -73,7 +85,7 @@ export function networkError(err: unknown, method: string, url: URL, safe: boole
   const base = `${method} ${url.origin}${url.pathname} failed${afterHeaders ? ' while reading the response' : ''}: ${describeCode(code, err)}`;
   if (!safe && (afterHeaders || !NOT_SENT_CODES.has(code))) {
     return new AmbiguousWriteError(
-      `${base}. The request may have reached the server: it was not retried, so check its effect before trying again`,
+      `${base}. ${MAY_HAVE_REACHED}`,
       { cause: err },
     );
   }

@@ -7,6 +7,7 @@ import { errorMessage } from './messages.js';
 import { loadTransport, type RequestFn } from './transport.js';
 import { AmbiguousWriteError, NOT_SENT_CODES, errCode, networkError, httpError, parseJson, retryAfterSeconds, safeParse } from './http-errors.js';
 import { redactBody, redactUrl } from './redact.js';
+import { maskKey } from '../output/secrets.js';
 
 export { AmbiguousWriteError };
 
@@ -79,18 +80,26 @@ export class HttpClient {
   /** Counts requests actually sent (for tests and benchmarks). */
   sent = 0;
 
+  /** Requests to this origin carry the key; computed once, not per request. */
+  private readonly apiOrigin: string;
+
   constructor(private readonly opts: HttpOptions) {
     this.baseUrl = opts.baseUrl;
+    this.apiOrigin = new URL(opts.baseUrl).origin;
     this.now = opts.now ?? Date.now;
     this.sleep =
       opts.sleep ??
       ((ms) =>
         new Promise((resolve, reject) => {
-          const t = setTimeout(resolve, ms);
-          opts.signal?.addEventListener('abort', () => {
+          const onAbort = () => {
             clearTimeout(t);
             reject(opts.signal?.reason);
-          }, { once: true });
+          };
+          const t = setTimeout(() => {
+            opts.signal?.removeEventListener('abort', onAbort);
+            resolve();
+          }, ms);
+          opts.signal?.addEventListener('abort', onAbort, { once: true });
         }));
     this.random = opts.random ?? Math.random;
     this.pacer = new Pacer(this.now, this.sleep);
@@ -160,7 +169,7 @@ export class HttpClient {
   ): Promise<Dispatcher.ResponseData & { url: string; text?: string }> {
     method = method.toUpperCase();
     const url = this.url(path, o.query);
-    const isApi = url.origin === new URL(this.baseUrl).origin;
+    const isApi = url.origin === this.apiOrigin;
     if (!o.noAuth && isApi && !this.opts.token) {
       throw new AuthError('no API key: run `sq auth login`, or set SQ_TOKEN');
     }
@@ -252,7 +261,7 @@ export class HttpClient {
       }
       if (status >= 400 && !(o.okStatuses ?? []).includes(status)) {
         const text = await readText(res.body).catch(() => '');
-        throw httpError(status, text, method, url, res.headers);
+        throw httpError(status, text, method, url, res.headers, safe);
       }
       if (streaming) {
         giveBackRetry();
@@ -357,8 +366,7 @@ function giveBackRetry() {
 
 function maskAuth(v: string): string {
   const m = /^(\S+)\s+(\S+)$/.exec(v);
-  if (!m) return '****';
-  return `${m[1]} ****${m[2].slice(-4)}`;
+  return m ? `${m[1]} ${maskKey(m[2])}` : '****';
 }
 
 function num(v: string | string[] | undefined): number | null {

@@ -71,7 +71,9 @@ export default defineVerb({
     }
     const res = await http.request(method, path, { query, body });
     const settings = ctx.outputSettings();
-    if (settings.explicitFormat && settings.format !== 'json') await ctx.out.record(res.data);
+    // An asked-for format (--json included) goes through the output module, with --fields and masking; by default
+    // the body is printed as pretty JSON, like gh api.
+    if (settings.explicitFormat) await ctx.out.record(res.data);
     else ctx.out.text(`${JSON.stringify(ctx.globals.showSecrets ? res.data : (await import('../output/secrets.js')).maskSecrets(res.data, false), null, 2)}\n`);
   },
 });
