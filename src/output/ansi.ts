@@ -34,8 +34,18 @@ function chalkStyle(): Style {
   return on;
 }
 
+// Colour on loads chalk only when something is first styled: `sq me --json` on a terminal styles nothing.
+const LAZY: Style = {
+  bold: (s) => chalkStyle().bold(s),
+  dim: (s) => chalkStyle().dim(s),
+  green: (s) => chalkStyle().green(s),
+  red: (s) => chalkStyle().red(s),
+  yellow: (s) => chalkStyle().yellow(s),
+  cyan: (s) => chalkStyle().cyan(s),
+};
+
 export function makeStyle(color: boolean): Style {
-  return color ? chalkStyle() : OFF;
+  return color ? LAZY : OFF;
 }
 
 // eslint-disable-next-line no-control-regex

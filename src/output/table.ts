@@ -3,7 +3,7 @@
 import type { Column } from './types.js';
 import { makeStyle, stripAnsi } from './ansi.js';
 import { cellText, defaultHeader, plainText, terminalSafe, truncate } from './cells.js';
-import { flatten, getPath } from './fields.js';
+import { flatten } from './fields.js';
 import { importPackage } from '../import-package.js';
 
 type TableCtor = typeof import('cli-table3');
@@ -45,7 +45,12 @@ export interface Fit {
  * the narrowest widths do not fit, leave out columns from the right (the caller says so on stderr).
  */
 export function fitWidths(head: string[], rows: string[][], keys: string[], width: number): Fit {
-  const natural = head.map((h, i) => Math.max(stripAnsi(h).length, ...rows.map((r) => stripAnsi(r[i] ?? '').length)));
+  // A loop, not Math.max(...rows): spreading one argument per row overflows the stack past ~125,000 rows.
+  const natural = head.map((h, i) => {
+    let w = stripAnsi(h).length;
+    for (const r of rows) w = Math.max(w, stripAnsi(r[i] ?? '').length);
+    return w;
+  });
   const floor = head.map((h, i) => (keys[i] === 'id' ? natural[i] : Math.min(natural[i], Math.max(MIN_WIDTH, stripAnsi(h).length))));
   let shown = head.length;
   const span = (ws: number[], n: number) => ws.slice(0, n).reduce((a, b) => a + b, 0) + GAP * (n - 1);
@@ -81,7 +86,8 @@ async function draw(head: string[] | null, rows: string[][], opts: TableOptions)
 }
 
 function cell(col: Column, row: Record<string, unknown>, opts: TableOptions): string {
-  const text = col.format ? col.format(getPath(row, col.key), row) : terminalSafe(cellText(col, row));
+  // Formatted cells carry API text too (a webhook URL, a squid name): control characters are neutralised for all.
+  const text = terminalSafe(cellText(col, row));
   if (!opts.truncate || col.maxWidth === undefined) return text;
   const plain = stripAnsi(text);
   return plain.length > col.maxWidth ? truncate(terminalSafe(plain), col.maxWidth) : text;
@@ -120,7 +126,7 @@ export async function renderRecordTable(
   const style = makeStyle(opts.color);
   const pairs: string[][] = columns
     ? columns.map((c) => [style.bold(c.header ?? c.key), cell(c, row, opts)])
-    : flatten(row).map(([k, v]) => [style.bold(k), terminalSafe(plainText(v))]);
+    : flatten(row).map(([k, v]) => [style.bold(terminalSafe(k)), terminalSafe(plainText(v))]);
   const title = opts.title ? style.bold(terminalSafe(opts.title)) + '\n' : '';
   if (pairs.length === 0) return title;
   return title + (await draw(null, pairs, opts));

@@ -1,7 +1,7 @@
 // Two ways to run sq in tests: in-process (fast; captured streams, the real command tree) and as the built binary
 // (bin/sq.js with execa, exactly as a user or a script runs it).
 import { PassThrough } from 'node:stream';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa, type Options as ExecaOptions } from 'execa';
@@ -30,14 +30,20 @@ export async function sq(
   stdout.on('data', (d) => (out += d));
   stderr.on('data', (d) => (err += d));
   stdin.end(opts.stdin ?? '');
-  const env = { SQ_CONFIG_DIR: tempConfigDir(), ...opts.env };
-  const code = await run(args, {
-    env,
-    io: { stdout, stderr, stdin, stdoutIsTTY: !!opts.tty, stderrIsTTY: !!opts.tty, stdinIsTTY: !!opts.tty, columns: 120 },
-    signal: new AbortController().signal,
-  });
-  await new Promise((r) => setImmediate(r));
-  return { code, stdout: out, stderr: err };
+  const own = opts.env?.SQ_CONFIG_DIR === undefined ? tempConfigDir() : undefined;
+  const env = { SQ_CONFIG_DIR: own, ...opts.env };
+  try {
+    const code = await run(args, {
+      env,
+      io: { stdout, stderr, stdin, stdoutIsTTY: !!opts.tty, stderrIsTTY: !!opts.tty, stdinIsTTY: !!opts.tty, columns: 120 },
+      signal: new AbortController().signal,
+    });
+    await new Promise((r) => setImmediate(r));
+    return { code, stdout: out, stderr: err };
+  } finally {
+    // A config dir made for this one call is of no use after it.
+    if (own) rmSync(own, { recursive: true, force: true });
+  }
 }
 
 export const BIN = resolve(import.meta.dirname, '../../bin/sq.js');
@@ -47,13 +53,18 @@ export async function sqBin(
   args: string[],
   opts: { env?: Record<string, string | undefined>; input?: string; timeout?: number } & Pick<ExecaOptions, 'cancelSignal'> = {},
 ): Promise<SqResult> {
-  const r = await execa(process.execPath, [BIN, ...args], {
-    env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...opts.env },
-    extendEnv: false,
-    input: opts.input ?? '',
-    reject: false,
-    timeout: opts.timeout ?? 60_000,
-    cancelSignal: opts.cancelSignal,
-  });
-  return { code: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
+  const own = opts.env?.SQ_CONFIG_DIR === undefined ? tempConfigDir() : undefined;
+  try {
+    const r = await execa(process.execPath, [BIN, ...args], {
+      env: { SQ_CONFIG_DIR: own, NO_COLOR: '1', ...opts.env },
+      extendEnv: false,
+      input: opts.input ?? '',
+      reject: false,
+      timeout: opts.timeout ?? 60_000,
+      cancelSignal: opts.cancelSignal,
+    });
+    return { code: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
+  } finally {
+    if (own) rmSync(own, { recursive: true, force: true });
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitWidths } from '../../src/output/table.js';
+import { fitWidths, renderListTable, renderRecordTable } from '../../src/output/table.js';
 
 describe('fitting a table to the terminal', () => {
   const head = ['ID', 'NAME', 'ADDRESS'];
@@ -25,5 +25,23 @@ describe('fitting a table to the terminal', () => {
 
   it('always keeps the first column', () => {
     expect(fitWidths(head, rows, keys, 5).hidden).toBe(2);
+  });
+
+  it('fits 200,000 rows (a terminal table of a whole export) without overflowing the stack', () => {
+    const many = Array.from({ length: 200_000 }, (_, i) => [String(i), 'n', 'a']);
+    expect(fitWidths(head, many, keys, 200).hidden).toBe(0);
+  });
+});
+
+describe('terminal tables never pass control characters through', () => {
+  const opts = { color: false, truncate: true, width: 200 };
+  it('formatted cells are neutralised too (a webhook URL, a name from the API)', async () => {
+    const cols = [{ key: 'url', format: (v: unknown) => `${String(v)} notifications on` }];
+    const { text } = await renderListTable(cols, [{ url: 'https://x.example/\x1b]0;pwned\x07' }], opts);
+    expect(text).not.toMatch(/\x1b|\x07/);
+  });
+  it('and so are record keys', async () => {
+    const text = await renderRecordTable({ ['\x1b[2Jkey']: 'v' }, null, opts);
+    expect(text).not.toMatch(/\x1b/);
   });
 });
