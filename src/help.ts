@@ -1,7 +1,7 @@
 // `sq help <command…>` and the topics that are not commands: environment, exit-codes.
 import type { Command } from 'commander';
 import type { Ctx } from './context.js';
-import { NotFoundError } from './errors.js';
+import { UsageError } from './errors.js';
 
 export const ENVIRONMENT: [string, string][] = [
   ['SQ_TOKEN', 'API key; overrides the profile\'s stored key (for CI). There is no --token flag.'],
@@ -46,7 +46,8 @@ export async function showHelp(ctx: Ctx, program: Command, topic: string[]): Pro
   let cmd: Command = program;
   for (const name of topic) {
     const next = cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
-    if (!next) throw new NotFoundError(`no help topic or command "${t}" (topics: environment, exit-codes)`);
+    // Bad input before any request, like an unknown command: exit 2.
+    if (!next) throw new UsageError(`no help topic or command "${t}" (topics: environment, exit-codes)`);
     cmd = next;
   }
   cmd.outputHelp();

@@ -7,9 +7,6 @@ import { UsageError } from './errors.js';
 import { FORMATS } from './output/types.js';
 import { VERSION } from './version.js';
 
-/** Global options that take a value: needed to find the noun in argv without parsing. */
-const VALUE_GLOBALS = new Set(['--profile', '--base-url', '--format', '--fields']);
-
 export const GLOBAL_OPTIONS: OptionSpec[] = [
   { flags: '--profile <name>', description: 'stored profile to use (env SQ_PROFILE; default: the active one, else "default")' },
   { flags: '--base-url <url>', description: 'API origin, paths start with /v1 (env SQ_BASE_URL; default: the profile\'s, else https://api.lobstr.io)' },
@@ -26,6 +23,9 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
 ];
 
 /** The first argv token that is not an option or an option's value: the noun. */
+/** Global options that take a value: needed to find the noun in argv without parsing. (bin/sq.js keeps a copy.) */
+const VALUE_GLOBALS = new Set(GLOBAL_OPTIONS.filter((g) => g.flags.includes('<')).map((g) => g.flags.split(/[ ,]+/).find((f) => f.startsWith('--'))!));
+
 export function findNoun(argv: string[]): { noun: string | undefined; index: number } {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -39,12 +39,18 @@ export function findNoun(argv: string[]): { noun: string | undefined; index: num
   return { noun: undefined, index: -1 };
 }
 
+/** The options makeOption made repeatable, for the completion model (a parser alone does not say so). */
+export const REPEATABLE = new WeakSet<Option>();
+
 export function makeOption(o: OptionSpec): Option {
   const opt = new Option(o.flags, o.description);
   if (o.choices) opt.choices(o.choices as string[]);
   if (o.defaultText) opt.default(undefined, o.defaultText);
   if (o.hidden) opt.hideHelp();
-  if (o.repeatable) opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
+  if (o.repeatable) {
+    opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
+    REPEATABLE.add(opt);
+  }
   if (o.secretTrap) {
     const instead = o.secretTrap;
     opt.hideHelp().argParser(() => {

@@ -2,12 +2,10 @@
 // GET /accounts/{id}, and waiting for a cookie synchronization.
 import { ApiError, TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
+import { isRecord as isRec } from '../output/fields.js';
 
 type Rec = Record<string, unknown>;
 
-function isRec(v: unknown): v is Rec {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /**
  * Cookies from a file in one of the formats people have at hand:

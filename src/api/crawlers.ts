@@ -1,10 +1,9 @@
 // Crawler shapes turned into rows. /params is a pair of name-keyed maps with a reserved `functions` key mixed into
 // the squid params (api-reference §6); sq shows one row per parameter and per function instead.
+import { isRecord as isRec } from '../output/fields.js';
 type Rec = Record<string, unknown>;
 
-export function isRec(v: unknown): v is Rec {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+export { isRec };
 
 export interface ParamRow extends Rec {
   level: 'task' | 'squid' | 'function';
@@ -28,7 +27,10 @@ export function paramRows(body: unknown): ParamRow[] {
 }
 
 /** /attributes answers `{data:[…]}`; tolerate a bare array too. */
+export function attributeList(body: unknown): unknown[] {
+  return Array.isArray(body) ? body : isRec(body) && Array.isArray(body.data) ? body.data : [];
+}
+
 export function attributeRows(body: unknown): Rec[] {
-  const list = Array.isArray(body) ? body : isRec(body) && Array.isArray(body.data) ? body.data : [];
-  return list.filter(isRec);
+  return attributeList(body).filter(isRec);
 }

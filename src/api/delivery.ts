@@ -1,5 +1,6 @@
 // Delivery configuration: request bodies (api-reference §9), reading the stored config back from the squid record
 // (there is no GET /delivery), and comparing the two for `sq delivery apply`.
+import { isRecord as isObj } from '../output/fields.js';
 import type { HttpClient } from './http.js';
 import { RUN_EVENTS, type RunEventName } from './events.js';
 
@@ -81,9 +82,7 @@ export async function postDeliveryTest(http: HttpClient, kind: TestKind, body: R
   return { ...res, success: res.success === true } as TestResult;
 }
 
-export function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isObj };
 
 /** The delivery part of a squid record (GET /v1/squids/{hash}); every channel is nullable. */
 export interface StoredDelivery {

@@ -47,13 +47,12 @@ export async function* pages<T = Record<string, unknown>>(
   let page = Math.max(1, opts.startPage ?? 1);
   let delivered = 0;
   let warned = false;
-  const seen = new Set<number>();
   // A hard cap on requests: bad counters must never turn into an endless loop.
+  let requests = 0;
   let cap = Number.POSITIVE_INFINITY;
 
   for (;;) {
-    if (seen.has(page)) return;
-    seen.add(page);
+    requests++;
     const body = await http.get(path, { query: { ...opts.query, page, limit: size } });
     const env = asEnvelope<T>(body);
     if (env.warning && !warned) {
@@ -74,7 +73,7 @@ export async function* pages<T = Record<string, unknown>>(
     const total = num(env.total_results);
     if (total !== null) {
       if (cap === Number.POSITIVE_INFINITY) cap = Math.ceil(total / size) + 1;
-      if (seen.size >= cap) return;
+      if (requests >= cap) return;
     }
     if (env.data.length < size && totalPages === null && !('next' in env)) return;
     page++;

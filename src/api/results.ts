@@ -3,6 +3,7 @@
 import type { HttpClient } from './http.js';
 import { pages, type Envelope, type PageOptions } from './pages.js';
 import { getRun } from './runs.js';
+import { attributeList } from './crawlers.js';
 
 export type Result = Record<string, unknown>;
 
@@ -26,9 +27,7 @@ export function resultPages(
 export async function crawlerAttributeNames(http: HttpClient, crawlerId: string): Promise<string[] | null> {
   try {
     const body = await http.get<unknown>(`/v1/crawlers/${encodeURIComponent(crawlerId)}/attributes`);
-    const list = Array.isArray(body) ? body : Array.isArray((body as { data?: unknown })?.data) ? (body as { data: unknown[] }).data : null;
-    if (!list) return null;
-    const names = list.map((a) => (a && typeof a === 'object' ? (a as { name?: unknown }).name : a)).filter((n): n is string => typeof n === 'string' && n !== '');
+    const names = attributeList(body).map((a) => (a && typeof a === 'object' ? (a as { name?: unknown }).name : a)).filter((n): n is string => typeof n === 'string' && n !== '');
     return names.length ? names : null;
   } catch {
     // The header can still come from the data; a missing attribute list must not fail an export.

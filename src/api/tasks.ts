@@ -2,12 +2,10 @@
 // an upload to finish.
 import { TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
+import { isRecord as isRec } from '../output/fields.js';
 
 type Rec = Record<string, unknown>;
 
-function isRec(v: unknown): v is Rec {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /**
  * Task values from a file: a JSON array (objects are sent as they are, strings become `{[key]: value}`), otherwise

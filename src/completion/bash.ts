@@ -1,10 +1,6 @@
 // bash: the tree becomes small lookup functions (case statements keyed by the command path) plus one fixed
 // driver, _sq, that walks COMP_WORDS to find the path and asks the lookups what to offer.
-import { allCommands, valueOptionNames, type CmdModel, type ValueKind } from './model.js';
-
-export function shQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+import { allCommands, shQuote, valueOptionNames, type CmdModel, type ValueKind } from './model.js';
 
 function spec(v: ValueKind): string | undefined {
   switch (v.kind) {

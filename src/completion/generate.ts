@@ -6,7 +6,8 @@ import { fishScript } from './fish.js';
 import { modelFromProgram } from './model.js';
 import { zshScript } from './zsh.js';
 
-export type Shell = 'bash' | 'zsh' | 'fish';
+import type { Shell } from './model.js';
+export type { Shell };
 
 export async function completionScript(ctx: Ctx, shell: Shell): Promise<string> {
   const program = await buildProgram(ctx, [], { loadAll: true });

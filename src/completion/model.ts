@@ -1,7 +1,7 @@
 // A shell-neutral picture of the command tree, read from the real commander program so completion can never drift
 // from what sq accepts. The three renderers (bash, zsh, fish) only turn this model into script text.
 import type { Command, Option } from 'commander';
-import { GLOBAL_OPTIONS, makeOption } from '../program.js';
+import { GLOBAL_OPTIONS, REPEATABLE, makeOption } from '../program.js';
 import { RUN_EVENTS } from '../validate/index.js';
 
 /** How the value of an option or argument is completed. */
@@ -52,8 +52,11 @@ const DYNAMIC_VALUES: Record<string, string[]> = {
 };
 
 // Positional arguments whose values are a fixed set, keyed by argument name.
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
 const ARG_VALUES: Record<string, string[]> = {
-  shell: ['bash', 'zsh', 'fish'],
+  shell: [...SHELLS],
 };
 
 // `sq help <topic>` also knows topics that are not commands.
@@ -106,8 +109,7 @@ function optModel(o: Option, repeatable: boolean, path: string[]): OptModel[] {
 }
 
 function isRepeatable(o: Option): boolean {
-  // makeOption gives repeatable options an accumulating parser (choices install a parser too, hence the check).
-  return o.variadic || (typeof o.parseArg === 'function' && !o.argChoices) || /repeatable/i.test(o.description);
+  return o.variadic || REPEATABLE.has(o);
 }
 
 function argModel(cmd: Command, path: string[], siblings: string[]): ArgModel[] {
@@ -146,7 +148,10 @@ export function modelFromProgram(program: Command): CmdModel {
   const rootNames = program.commands.map((c) => c.name()).filter((n) => n !== 'help');
   const root = walk(program, [], rootNames);
   // The root's options are the globals; rebuild them from GLOBAL_OPTIONS so the order is the documented one.
-  const globals = GLOBAL_OPTIONS.filter((g) => !g.hidden).flatMap((g) => optModel(makeOption(g), g.repeatable === true, []));
+  const globals = GLOBAL_OPTIONS.filter((g) => !g.hidden).flatMap((g) => {
+    const o = makeOption(g);
+    return optModel(o, isRepeatable(o), []);
+  });
   const version: OptModel = { names: ['-V', '--version'], description: 'print the version', value: { kind: 'none' }, repeatable: false };
   root.options = [...globals, version, HELP_OPT];
   return root;
@@ -160,4 +165,9 @@ export function allCommands(root: CmdModel): CmdModel[] {
 /** Option spellings that take a value, e.g. for skipping '--squid X' while finding the command path. */
 export function valueOptionNames(opts: OptModel[]): string[] {
   return opts.filter((o) => o.value.kind !== 'none').flatMap((o) => o.names);
+}
+
+/** A shell single-quoted word (bash and zsh alike). */
+export function shQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
 }

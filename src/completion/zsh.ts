@@ -1,11 +1,6 @@
 // zsh: native _arguments completion, one function per command. Commands with subcommands dispatch on the word
 // after them; every level also accepts the global options, as commander does.
-import type { ArgModel, CmdModel, OptModel, ValueKind } from './model.js';
-
-/** A zsh single-quoted word. */
-function q(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+import { allCommands, shQuote as q, type ArgModel, type CmdModel, type OptModel, type ValueKind } from './model.js';
 
 /** Text inside an _arguments [description] or a _describe entry. */
 function desc(s: string): string {
@@ -62,7 +57,7 @@ function commandFn(c: CmdModel, root: CmdModel): string[] {
     '  case $state in',
     '    cmds)',
     `      local -a cmds=(${entries.join(' ')})`,
-    `      _describe -t commands ${q(`sq ${c.path.join(' ')} command`.replace(/ +/g, ' ').replace(/ command$/, ' command'))} cmds && ret=0 ;;`,
+    `      _describe -t commands ${q(`sq ${c.path.join(' ')} command`.replace(/ +/g, ' '))} cmds && ret=0 ;;`,
     '    args)',
     '      case $words[1] in',
     ...c.commands.map((s) => `        ${[s.name, ...s.aliases].map(q).join('|')}) ${fnName(s)} && ret=0 ;;`),
@@ -73,10 +68,6 @@ function commandFn(c: CmdModel, root: CmdModel): string[] {
     '',
   );
   return lines;
-}
-
-function walk(c: CmdModel): CmdModel[] {
-  return [c, ...c.commands.flatMap(walk)];
 }
 
 export function zshScript(root: CmdModel): string {
@@ -100,7 +91,7 @@ export function zshScript(root: CmdModel): string {
     ...globals.map((g) => `  ${g}`),
     ')',
     '',
-    ...walk(root).flatMap((c) => commandFn(c, root)),
+    ...allCommands(root).flatMap((c) => commandFn(c, root)),
     // Autoloaded from fpath the file is the body of _sq, so run it; sourced, register it.
     'if [[ "${funcstack[1]}" == _sq ]]; then',
     '  _sq "$@"',

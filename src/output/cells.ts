@@ -1,15 +1,13 @@
 // Column choice and cell text for table, CSV and TSV.
 
 import type { Column } from './types.js';
-import { getPath } from './fields.js';
+import { getPath, isRecord } from './fields.js';
 
 export function defaultHeader(key: string): string {
   return key.replace(/[._]/g, ' ').toUpperCase();
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+export { isRecord };
 
 /** Tabular formats need a record per row; a bare value (a string in a list) becomes { value }. */
 export function asRow(item: unknown): Record<string, unknown> {

@@ -2,7 +2,8 @@
 
 import { isPlainObject } from './secrets.js';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not null, not an array): the one test every module uses for "is this a record". */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
