@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { defineVerb } from '../command.js';
 import { UsageError } from '../errors.js';
 import { enumFlag } from '../validate/index.js';
-import { readAllStdin } from '../io/stdin.js';
+import { readInput } from '../io/stdin.js';
 import { printDryRun } from '../io/dry-run.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
@@ -38,9 +37,7 @@ export default defineVerb({
     for (const kv of (opts.field as string[] | undefined) ?? []) Object.assign(fields, splitKv(kv, '-F', true));
     let body: unknown;
     if (opts.input !== undefined) {
-      const text = opts.input === '-' ? await readAllStdin(ctx.io.stdin) : await readFile(String(opts.input), 'utf8').catch(() => {
-        throw new UsageError(`--input: cannot read file "${opts.input}"`);
-      });
+      const text = await readInput(ctx, '--input', String(opts.input));
       try {
         body = JSON.parse(text);
       } catch {

@@ -1,5 +1,7 @@
 import { defineVerb } from '../command.js';
-import { UsageError } from '../errors.js';
+import { enumFlag } from '../validate/index.js';
+
+const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 export default defineVerb({
   name: 'completion',
@@ -7,8 +9,8 @@ export default defineVerb({
   args: ['<shell>'],
   examples: ['sq completion bash > /etc/bash_completion.d/sq', 'source <(sq completion bash)', 'sq completion fish > ~/.config/fish/completions/sq.fish'],
   async run(ctx, [shell]) {
-    if (!['bash', 'zsh', 'fish'].includes(shell)) throw new UsageError(`<shell> must be one of bash, zsh, fish (got "${shell}")`);
+    const sh = enumFlag('<shell>', shell, SHELLS);
     const { completionScript } = await import('../completion/generate.js');
-    ctx.out.text(await completionScript(ctx, shell as 'bash' | 'zsh' | 'fish'));
+    ctx.out.text(await completionScript(ctx, sh));
   },
 });

@@ -74,6 +74,11 @@ export function limitFlag(value: unknown, max = Number.MAX_SAFE_INTEGER): number
   return value === undefined ? undefined : intFlag('--limit', value, 1, max);
 }
 
+/** Loose on purpose: something@domain.tld; the service checks the rest. */
+export function isEmail(s: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s);
+}
+
 export function nonEmpty(flag: string, value: unknown): string {
   return check(nonEmptyText, value, flag, 'a non-empty value');
 }

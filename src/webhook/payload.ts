@@ -1,7 +1,8 @@
 // The webhook notification payload (spec "Webhook notification payload"). Receivers are told to validate what
 // they get: the service signs nothing, so the shape is the only check there is.
-export const WEBHOOK_EVENTS = ['run.running', 'run.paused', 'run.done', 'run.error'] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+import { RUN_EVENTS as WEBHOOK_EVENTS, type RunEventName as WebhookEvent } from '../api/events.js';
+
+export { WEBHOOK_EVENTS, type WebhookEvent };
 
 export interface WebhookPayload {
   id: string;

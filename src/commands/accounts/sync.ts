@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { defineVerb } from '../../command.js';
 import { parseCookies, syncCode, waitForSync, type SyncStatus } from '../../api/accounts.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { printPlanned } from '../../io/dry-run.js';
-import { readAllStdin } from '../../io/stdin.js';
+import { readInput } from '../../io/stdin.js';
 import { MASK } from '../../output/secrets.js';
 import { durationFlag, nonEmpty, requireFlag } from '../../validate/index.js';
 
@@ -31,12 +30,7 @@ export default defineVerb({
     if (opts.timeout !== undefined && !opts.wait) throw new UsageError('--timeout only applies with --wait');
     const timeoutMs = opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : durationFlag('--timeout', opts.timeout);
     const account = opts.account === undefined ? undefined : nonEmpty('--account', opts.account).trim();
-    const text =
-      file === '-'
-        ? await readAllStdin(ctx.io.stdin)
-        : await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-            throw new UsageError(`--cookies-file: cannot read "${file}" (${err.code ?? err.message})`);
-          });
+    const text = await readInput(ctx, '--cookies-file', file);
     const cookies = parseCookies(text);
     const body: Record<string, unknown> = { type, cookies };
     if (account !== undefined) body.account = account;

@@ -1,8 +1,7 @@
 import { defineVerb } from '../../command.js';
 import type { Ctx } from '../../context.js';
 import type { Column } from '../../output/types.js';
-import { UsageError } from '../../errors.js';
-import { optionalInt } from '../../validate/index.js';
+import { exclusive, optionalInt } from '../../validate/index.js';
 import { confirmOrCancel } from '../../io/confirm.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { AUTO_RESET_PATH, getAutoReset, setAutoReset, type AutoReset, type AutoResetUpdate } from '../../api/billing.js';
@@ -82,7 +81,7 @@ export default defineVerb({
     'sq billing auto-reset --threshold 95 --dry-run',
   ],
   async run(ctx, _args, opts) {
-    if (opts.enable && opts.disable) throw new UsageError('--enable and --disable cannot be used together');
+    exclusive(opts, [['--enable', '--disable']]);
     const threshold = optionalInt('--threshold', opts.threshold, 1, 100);
     const maxResets = optionalInt('--max-resets', opts.maxResets, 1, 10);
     const http = await ctx.http();

@@ -1,9 +1,10 @@
 // The `sq delivery apply` file: parsed, ${ENV}-expanded and validated as a whole before any request, with the path
 // of every bad field (squids."Paris restaurants".webhook.events[1]) in the error.
 import { UsageError } from '../../errors.js';
-import { RUN_EVENTS, type RunEventName } from '../../validate/index.js';
+import { httpUrlFlag, isEmail, RUN_EVENTS, type RunEventName } from '../../validate/index.js';
 import { eventsObject, type DeliveryBody } from '../../api/delivery.js';
 import { importPackage } from '../../import-package.js';
+import { isRecord } from '../../output/cells.js';
 
 export interface SquidPlan {
   /** The squid as written in the file: name, prefix or hash. */
@@ -18,7 +19,6 @@ export interface ApplyFile {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const ALLOWED: Record<string, string[]> = {
   sftp: ['host', 'port', 'username', 'password', 'directory', 'active'],
@@ -98,12 +98,12 @@ class Checker {
     const s = this.str(o, path, k, { required: true });
     if (s === undefined) return undefined;
     try {
-      const u = new URL(s);
-      if (u.protocol === 'http:' || u.protocol === 'https:') return s;
+      httpUrlFlag(k, s);
+      return s;
     } catch {
-      // reported below
+      // The flag's message names a flag; a file problem names its path.
+      return this.bad(`${path}.${k}`, `must be an http(s) URL (got ${JSON.stringify(s)})`);
     }
-    return this.bad(`${path}.${k}`, `must be an http(s) URL (got ${JSON.stringify(s)})`);
   }
 
   events(o: Obj, path: string): RunEventName[] | undefined {
@@ -130,7 +130,7 @@ class Checker {
 
 function channelBody(c: Checker, channel: string, v: unknown, path: string): DeliveryBody | undefined {
   if (channel === 'email' && typeof v === 'string') v = { address: v };
-  if (!isObj(v)) return c.bad(path, `must be a mapping of ${ALLOWED[channel].join(', ')}`);
+  if (!isRecord(v)) return c.bad(path, `must be a mapping of ${ALLOWED[channel].join(', ')}`);
   c.unknownKeys(v, path, ALLOWED[channel]);
   const before = c.problems.length;
   let body: DeliveryBody | undefined;
@@ -155,7 +155,7 @@ function channelBody(c: Checker, channel: string, v: unknown, path: string): Del
     }
     case 'email': {
       const address = c.str(v, path, 'address', { required: true });
-      if (address !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) c.bad(`${path}.address`, `must be an e-mail address (got ${JSON.stringify(address)})`);
+      if (address !== undefined && !isEmail(address)) c.bad(`${path}.address`, `must be an e-mail address (got ${JSON.stringify(address)})`);
       body = { email: address as string, notifications: c.bool(v, path, 'notifications', true) };
       break;
     }
@@ -184,12 +184,12 @@ function channelBody(c: Checker, channel: string, v: unknown, path: string): Del
 export function checkApplyDocument(doc: unknown, env: Record<string, string | undefined>): ApplyFile {
   const c = new Checker(env);
   const squids: SquidPlan[] = [];
-  if (!isObj(doc)) {
+  if (!isRecord(doc)) {
     c.bad('(top level)', 'must be a mapping with a "squids" key');
   } else {
     c.unknownKeys(doc, '', ['squids', 'version']);
     if (doc.version !== undefined && doc.version !== 1) c.bad('version', 'only version 1 exists');
-    if (!isObj(doc.squids)) {
+    if (!isRecord(doc.squids)) {
       c.bad('squids', 'is required: a mapping from squid (name, hash prefix or hash) to its delivery channels');
     } else if (Object.keys(doc.squids).length === 0) {
       c.bad('squids', 'lists no squid');
@@ -197,7 +197,7 @@ export function checkApplyDocument(doc: unknown, env: Record<string, string | un
       for (const [ref, channels] of Object.entries(doc.squids)) {
         const path = `squids${key(ref)}`;
         if (ref.trim() === '') c.bad(path, 'the squid reference must not be empty');
-        if (!isObj(channels) || Object.keys(channels).length === 0) {
+        if (!isRecord(channels) || Object.keys(channels).length === 0) {
           c.bad(path, `must be a mapping of one or more channels: ${Object.keys(ALLOWED).join(', ')}`);
           continue;
         }
@@ -245,7 +245,7 @@ export async function parseApplyText(text: string, file: string): Promise<unknow
   const restore = (v: unknown): unknown => {
     if (typeof v === 'string') return v.replace(back, (_, name: string) => `\${${name}}`);
     if (Array.isArray(v)) return v.map(restore);
-    if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [restore(k) as string, restore(x)]));
+    if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [restore(k) as string, restore(x)]));
     return v;
   };
   return restore(doc.toJS());

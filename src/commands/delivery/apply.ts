@@ -1,13 +1,14 @@
-import { readFile } from 'node:fs/promises';
 import { defineVerb } from '../../command.js';
 import type { Ctx } from '../../context.js';
-import { ApiError, PartialFailureError, SqError, UsageError } from '../../errors.js';
-import { readAllStdin } from '../../io/stdin.js';
+import { ApiError, PartialFailureError, SqError } from '../../errors.js';
+import { requireFlag } from '../../validate/index.js';
+import { readInput } from '../../io/stdin.js';
 import { printPlanned, type PlannedRequest } from '../../io/dry-run.js';
 import { redactText } from '../../output/secrets.js';
 import { channelOf, deliveryPath, diffDelivery, postDelivery, storedDelivery, type Channel } from '../../api/delivery.js';
 import { checkApplyDocument, parseApplyText, type SquidPlan } from './apply-file.js';
-import { findSquid, getSquidRecord } from './common.js';
+import { resolveSquid } from '../../api/resolve.js';
+import { getSquidRecord } from './common.js';
 
 type ChannelStatus = 'changed' | 'unchanged' | 'would change' | 'failed';
 
@@ -66,14 +67,8 @@ export default defineVerb({
     'sq delivery apply -f delivery.json --json',
   ],
   async run(ctx, _args, opts) {
-    const file = opts.file;
-    if (typeof file !== 'string' || file === '') throw new UsageError('-f/--file is required: the YAML or JSON delivery file ("-" for stdin)');
-    let text: string;
-    try {
-      text = file === '-' ? await readAllStdin(ctx.io.stdin) : await readFile(file, 'utf8');
-    } catch (err) {
-      throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
-    }
+    const file = requireFlag(opts, '--file', 'the YAML or JSON delivery file ("-" for stdin)');
+    const text = await readInput(ctx, '--file', file);
     const plan = checkApplyDocument(await parseApplyText(text, file === '-' ? '<stdin>' : file), ctx.env);
     // Registered with ctx, every stderr line and error is scrubbed of them; the stdout summary is scrubbed here.
     for (const secret of plan.secrets) ctx.addSecret(secret);
@@ -124,7 +119,7 @@ async function applySquid(
 ): Promise<SquidReport & { err?: SqError }> {
   const report: SquidReport & { err?: SqError } = { ref: sq.ref, id: null, name: null, status: 'unchanged', channels: {} };
   try {
-    const squid = await findSquid(http, sq.ref);
+    const squid = await resolveSquid(http, sq.ref);
     report.id = squid.id;
     const record = await getSquidRecord(http, squid.id);
     report.name = typeof record.name === 'string' ? record.name : squid.name || null;

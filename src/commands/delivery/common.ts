@@ -4,24 +4,13 @@ import type { Ctx } from '../../context.js';
 import type { HttpClient } from '../../api/http.js';
 import type { OptionSpec } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import { nonEmpty, requireFlag } from '../../validate/index.js';
+import { exclusive, nonEmpty, requireFlag } from '../../validate/index.js';
 import { readAllStdin } from '../../io/stdin.js';
 import { deliveryPath, isObj, postDelivery, type DeliveryBody } from '../../api/delivery.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { flatten } from '../../output/fields.js';
 import type { Column } from '../../output/types.js';
 import { resolveSquid } from '../../api/resolve.js';
-
-export interface SquidRef {
-  id: string;
-  name: string;
-  record: Record<string, unknown>;
-}
-
-/** Full hash, unique prefix or exact name (src/api/resolve.ts, shared with the other nouns). */
-export async function findSquid(http: HttpClient, ref: string): Promise<SquidRef> {
-  return resolveSquid(http, ref);
-}
 
 /** The full squid record, which is where the stored delivery config lives (there is no GET /delivery). */
 export async function getSquidRecord(http: HttpClient, id: string): Promise<Record<string, unknown>> {
@@ -42,7 +31,7 @@ export const ACTIVE_OPTIONS: OptionSpec[] = [
 ];
 
 export function activeFlag(opts: Record<string, unknown>): boolean {
-  if (opts.active && opts.inactive) throw new UsageError('--active and --inactive cannot be used together');
+  exclusive(opts, [['--active', '--inactive']]);
   return !opts.inactive;
 }
 
@@ -56,7 +45,7 @@ export const ARGV_PASSWORD_TRAP: OptionSpec = {
 /** The SFTP password: --password-env VAR, --password-stdin (a hidden prompt when stdin is a terminal). */
 export async function readPassword(ctx: Ctx, opts: Record<string, unknown>, required: boolean): Promise<string | undefined> {
   const fromEnv = opts.passwordEnv;
-  if (fromEnv !== undefined && opts.passwordStdin) throw new UsageError('--password-stdin and --password-env cannot be used together');
+  exclusive(opts, [['--password-stdin', '--password-env']]);
   if (typeof fromEnv === 'string') return envSecret(ctx, '--password-env', fromEnv);
   if (opts.passwordStdin) {
     if (ctx.io.stdinIsTTY && ctx.canPrompt()) {
@@ -119,7 +108,7 @@ export async function configureDelivery(ctx: Ctx, w: DeliveryWrite): Promise<voi
   // Registered secrets are scrubbed from every stderr line and error (main.ts, the output module).
   for (const secret of w.secrets ?? []) ctx.addSecret(secret);
   const http = await ctx.http();
-  const squid = await findSquid(http, w.squidRef);
+  const squid = await resolveSquid(http, w.squidRef);
   if (ctx.globals.dryRun) {
     printPlanned(ctx, [{ method: 'POST', path: deliveryPath(squid.id), body: w.body }]);
     return;

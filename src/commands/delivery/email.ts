@@ -1,11 +1,11 @@
 import { defineVerb } from '../../command.js';
-import { nonEmpty } from '../../validate/index.js';
+import { isEmail, nonEmpty, requireFlag } from '../../validate/index.js';
 import { UsageError } from '../../errors.js';
 import { SQUID_OPTION, configureDelivery, squidToConfigure } from './common.js';
 
 export function emailFlag(flag: string, value: unknown): string {
   const s = nonEmpty(flag, value).trim();
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s)) throw new UsageError(`${flag} must be an e-mail address like ops@example.com (got ${JSON.stringify(value)})`);
+  if (!isEmail(s)) throw new UsageError(`${flag} must be an e-mail address like ops@example.com (got ${JSON.stringify(value)})`);
   return s;
 }
 
@@ -27,8 +27,7 @@ export default defineVerb({
   ],
   async run(ctx, _args, opts) {
     const squidRef = squidToConfigure(opts);
-    if (opts.email === undefined) throw new UsageError('--email is required: the address that receives the e-mails');
-    const email = emailFlag('--email', opts.email);
+    const email = emailFlag('--email', requireFlag(opts, '--email', 'the address that receives the e-mails'));
     const body = { email, notifications: opts.notifications !== false };
     await configureDelivery(ctx, {
       squidRef,

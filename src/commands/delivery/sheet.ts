@@ -1,6 +1,5 @@
 import { defineVerb } from '../../command.js';
-import { httpUrlFlag } from '../../validate/index.js';
-import { UsageError } from '../../errors.js';
+import { exclusive, httpUrlFlag, requireFlag } from '../../validate/index.js';
 import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure } from './common.js';
 
 export default defineVerb({
@@ -23,9 +22,8 @@ export default defineVerb({
   ],
   async run(ctx, _args, opts) {
     const squidRef = squidToConfigure(opts);
-    if (opts.url === undefined) throw new UsageError('--url is required: the Google Sheet URL');
-    const url = httpUrlFlag('--url', opts.url);
-    if (opts.append && opts.overwrite) throw new UsageError('--append and --overwrite cannot be used together');
+    const url = httpUrlFlag('--url', requireFlag(opts, '--url', 'the Google Sheet URL'));
+    exclusive(opts, [['--append', '--overwrite']]);
     const body = { google_sheet_fields: { url, append: !!opts.append, is_active: activeFlag(opts) } };
     await configureDelivery(ctx, {
       squidRef,

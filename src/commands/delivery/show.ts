@@ -2,7 +2,8 @@ import { defineVerb } from '../../command.js';
 import type { Column } from '../../output/types.js';
 import { nonEmpty, requireFlag, RUN_EVENTS } from '../../validate/index.js';
 import { storedDelivery, storedEvents } from '../../api/delivery.js';
-import { findSquid, getSquidRecord } from './common.js';
+import { resolveSquid } from '../../api/resolve.js';
+import { getSquidRecord } from './common.js';
 
 type Rec = Record<string, unknown>;
 
@@ -70,7 +71,7 @@ export default defineVerb({
   async run(ctx, _args, opts) {
     const ref = nonEmpty('--squid', requireFlag(opts, '--squid', 'the squid (hash, prefix or name)'));
     const http = await ctx.http();
-    const squid = await findSquid(http, ref);
+    const squid = await resolveSquid(http, ref);
     const rec = await getSquidRecord(http, squid.id);
     const d = storedDelivery(rec);
     const name = typeof rec.name === 'string' ? rec.name : squid.name;

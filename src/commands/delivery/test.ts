@@ -4,7 +4,8 @@ import { enumFlag, httpUrlFlag, nonEmpty, portFlag } from '../../validate/index.
 import { isObj, postDeliveryTest, storedDelivery, type TestKind, type TestResult } from '../../api/delivery.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { findSquid, getSquidRecord, readPassword, SQUID_OPTION } from './common.js';
+import { resolveSquid } from '../../api/resolve.js';
+import { getSquidRecord, readPassword, SQUID_OPTION } from './common.js';
 import { SFTP_LOGIN_OPTIONS } from './sftp.js';
 import { emailFlag } from './email.js';
 
@@ -27,7 +28,7 @@ interface Stored {
 async function storedFor(ctx: Ctx, ref: string | undefined): Promise<Stored> {
   if (ref === undefined) return { ftp: null, webhookUrl: null, email: null };
   const http = await ctx.http();
-  const squid = await findSquid(http, nonEmpty('--squid', ref));
+  const squid = await resolveSquid(http, nonEmpty('--squid', ref));
   const d = storedDelivery(await getSquidRecord(http, squid.id));
   return {
     ftp: d.ftp_fields,

@@ -1,9 +1,8 @@
 import { defineVerb } from '../../command.js';
-import { listRunPages } from '../../api/runs.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { requireFlag } from '../../validate/index.js';
 import { RUN_COLUMNS } from './columns.js';
-import { pagingFlags, pagingHint, pagingOptions, records, tally } from '../../io/paging.js';
+import { pagingFlags, pagingOptions, printList } from '../../io/paging.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -19,9 +18,6 @@ export default defineVerb({
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
-    const seen = tally();
-    const pages = listRunPages(http, squid.id, { ...paging.request, onWarning: (m) => ctx.out.warn(m) });
-    await ctx.out.list(records(pages, seen), { columns: RUN_COLUMNS });
-    pagingHint(ctx, paging, seen, 'runs');
+    await printList(ctx, http, '/v1/runs', { paging, query: { squid: squid.id }, noun: 'runs', columns: RUN_COLUMNS });
   },
 });

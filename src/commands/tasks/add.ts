@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { normalizeTask, parseTaskFile } from '../../api/tasks.js';
 import { PartialFailureError, SqError, UsageError } from '../../errors.js';
 import { printPlanned } from '../../io/dry-run.js';
-import { readAllStdin } from '../../io/stdin.js';
+import { readInput } from '../../io/stdin.js';
 import { nonEmpty, requireFlag } from '../../validate/index.js';
 import { TASK_LIST_COLUMNS } from './columns.js';
 
@@ -35,13 +34,7 @@ export default defineVerb({
     const key = opts.key === undefined ? 'url' : nonEmpty('--key', opts.key).trim();
     const tasks: Record<string, unknown>[] = values.filter((v) => v.trim() !== '').map((v) => ({ [key]: v }));
     if (opts.file !== undefined) {
-      const file = nonEmpty('--file', opts.file);
-      const text =
-        file === '-'
-          ? await readAllStdin(ctx.io.stdin)
-          : await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-              throw new UsageError(`--file: cannot read "${file}" (${err.code ?? err.message})`);
-            });
+      const text = await readInput(ctx, '--file', nonEmpty('--file', opts.file));
       tasks.push(...parseTaskFile(text, key));
     }
     if (tasks.length === 0) throw new UsageError('no tasks given: pass values (e.g. URLs) or --file <file>');
