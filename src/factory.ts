@@ -72,7 +72,8 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
   let out: Output | undefined;
   let settings: OutputSettings | undefined;
   let store: Promise<ProfileStore> | undefined;
-  const clients = new Map<string, Promise<HttpClient>>();
+  // One client (and so one set of pacing buckets) per key in use: the resolved one, or one being tried by login.
+  const clients = new Map<string, Promise<{ client: HttpClient; profile: string }>>();
   let prompter: Promise<Prompter> | undefined;
 
   const ctx: Ctx & { cleanup(): Promise<void> } = {
@@ -111,8 +112,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
       return store;
     },
     async http(opts: { auth?: boolean; token?: string } = {}) {
-      const needAuth = opts.auth !== false;
-      const key = opts.token !== undefined ? `token:${opts.token}` : needAuth ? 'auth' : 'anon';
+      const key = opts.token !== undefined ? 'login' : 'resolved';
       let c = clients.get(key);
       if (!c) {
         c = (async () => {
@@ -120,9 +120,6 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
           const auth = resolveAuth(ctx.globals, env, await ctx.config());
           if (opts.token !== undefined) auth.token = opts.token;
           ctx.addSecret(auth.token);
-          if (needAuth && !auth.token) {
-            throw new AuthError(`no API key for profile "${auth.profile}": run \`sq auth login\`, or set SQ_TOKEN`);
-          }
           const client = new HttpClient({
             baseUrl: auth.baseUrl,
             token: auth.token,
@@ -135,12 +132,16 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
             sleep,
           });
           cleanups.push(() => client.close());
-          return client;
+          return { client, profile: auth.profile };
         })();
         c.catch(() => clients.delete(key));
         clients.set(key, c);
       }
-      return c;
+      const { client, profile } = await c;
+      if (opts.auth !== false && !client.hasToken) {
+        throw new AuthError(`no API key for profile "${profile}": run \`sq auth login\`, or set SQ_TOKEN`);
+      }
+      return client;
     },
     prompter() {
       prompter ??= import('./prompt.js').then((m) => m.createPrompter(io, () => ctx.canPrompt()));
