@@ -1,7 +1,8 @@
 // Auto Billing Reset: the spec's state table, a periodic check on business time, a rolling 24 h cap and
 // suppression for the rest of the billing cycle after a failed charge.
 import type { AutoResetState, Emu } from './types.js';
-import { FieldError, errB, isObj, sendMail, userEmail, validationError } from './delivery.js';
+import { FieldError, sendMail, userEmail, validationError } from './delivery.js';
+import { errB, isObject } from './util.js';
 
 export const CHECK_INTERVAL_MS = 60_000;
 export const WINDOW_MS = 24 * 60 * 60_000;
@@ -18,13 +19,13 @@ export const DEFAULT_AUTO_RESET: AutoResetState = {
 
 const PAYMENT_OUTCOMES = ['ok', 'declined', 'requires_3ds'] as const;
 
-function settings(emu: Emu): AutoResetState {
+/** Run by registerBilling, so after every replaceState (start, reset); other code reads emu.state.autoReset. */
+function repairSettings(emu: Emu): void {
   // A state file written before this section existed (or a hand-edited one) still loads.
   const cur = emu.state.autoReset as Partial<AutoResetState> | undefined;
   if (!cur || !Array.isArray(cur.reset_times)) {
     emu.state.autoReset = { ...DEFAULT_AUTO_RESET, ...(cur ?? {}), reset_times: [] };
   }
-  return emu.state.autoReset;
 }
 
 /** Raw usage percentage, or null without an active subscription. */
@@ -41,7 +42,7 @@ function resetsInWindow(ar: AutoResetState, now: number): number[] {
 }
 
 export function view(emu: Emu): Record<string, unknown> {
-  const ar = settings(emu);
+  const ar = emu.state.autoReset;
   const now = emu.clock.now();
   const inWindow = resetsInWindow(ar, now);
   const usage = usagePct(emu);
@@ -83,14 +84,14 @@ export function renewIfCycleEnded(emu: Emu): boolean {
   }
   emu.state.balance.consumed = 0;
   emu.state.balance.reset_time = new Date(sub.cycle_ends_at).toISOString();
-  suppressed(settings(emu), now);
+  suppressed(emu.state.autoReset, now);
   emu.markDirty();
   return true;
 }
 
 /** Fires a reset when every condition of the state table holds. Returns what happened. */
 export function maybeReset(emu: Emu): 'reset' | 'failed' | 'none' {
-  const ar = settings(emu);
+  const ar = emu.state.autoReset;
   const now = emu.clock.now();
   const usage = usagePct(emu);
   const sub = emu.state.subscription;
@@ -134,11 +135,11 @@ function intIn(body: Record<string, unknown>, key: string, lo: number, hi: numbe
 }
 
 export function registerBilling(emu: Emu): () => void {
-  settings(emu);
+  repairSettings(emu);
   emu.route('GET', '/v1/plans/auto-reset', () => ({ status: 200, body: view(emu) }));
 
   emu.route('POST', '/v1/plans/auto-reset', (req) => {
-    const body = isObj(req.body) ? req.body : {};
+    const body = isObject(req.body) ? req.body : {};
     let threshold: number | undefined;
     let max: number | undefined;
     try {
@@ -149,7 +150,7 @@ export function registerBilling(emu: Emu): () => void {
       if (e instanceof FieldError) return validationError(e);
       throw e;
     }
-    const ar = settings(emu);
+    const ar = emu.state.autoReset;
     ar.enabled = body.enabled;
     if (threshold !== undefined) ar.threshold_pct = threshold;
     if (max !== undefined) ar.max_resets_per_24h = max;
@@ -159,9 +160,9 @@ export function registerBilling(emu: Emu): () => void {
   });
 
   emu.route('POST', '/_emulator/usage', (req) => {
-    const pct = isObj(req.body) ? req.body.pct : undefined;
+    const pct = isObject(req.body) ? req.body.pct : undefined;
     if (typeof pct !== 'number' || !Number.isFinite(pct) || pct < 0) {
-      return errB(400, 'validation_error', 'pct', 'pct must be a number >= 0 (percent of the plan allowance)');
+      return errB(400, 'pct must be a number >= 0 (percent of the plan allowance)', 'pct');
     }
     const b = emu.state.balance;
     b.consumed = (b.available * pct) / 100;
@@ -170,11 +171,11 @@ export function registerBilling(emu: Emu): () => void {
   });
 
   emu.route('POST', '/_emulator/payment', (req) => {
-    const outcome = isObj(req.body) ? req.body.outcome : undefined;
+    const outcome = isObject(req.body) ? req.body.outcome : undefined;
     if (!PAYMENT_OUTCOMES.includes(outcome as (typeof PAYMENT_OUTCOMES)[number])) {
-      return errB(400, 'validation_error', 'outcome', `outcome must be one of ${PAYMENT_OUTCOMES.join(', ')}`);
+      return errB(400, `outcome must be one of ${PAYMENT_OUTCOMES.join(', ')}`, 'outcome');
     }
-    settings(emu).payment_outcome = outcome as AutoResetState['payment_outcome'];
+    emu.state.autoReset.payment_outcome = outcome as AutoResetState['payment_outcome'];
     emu.markDirty();
     return { status: 200, body: { payment_outcome: outcome } };
   });

@@ -12,13 +12,25 @@ export class EmulatorOptionError extends Error {
   }
 }
 
+/** The one set of option bounds; `sq emulator start` shows them in its help and validates with parseEmulatorOptions. */
+export const PORT_MIN = 0;
+export const PORT_MAX = 65_535;
+export const TIME_SCALE_MIN = 1;
+export const TIME_SCALE_MAX = 3600;
+export const RATE_LIMITS_MAX = 1000;
+
 function num(v: unknown): number {
   return typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
 }
 
+/** Like num, but text must be decimal digits (no "1e3" or "0x10"), as for every other integer flag of sq. */
+function int(v: unknown): number {
+  return typeof v === 'string' && !/^\s*[+-]?\d+\s*$/.test(v) ? NaN : num(v);
+}
+
 /**
  * Validates options as commander hands them over (strings) or as code passes them (typed), and returns
- * typed options. Throws EmulatorOptionError naming the flag.
+ * typed options. Throws EmulatorOptionError naming the flag. The only validator of these options.
  */
 export function parseEmulatorOptions(raw: Record<string, unknown>): EmulatorOptions {
   const out: EmulatorOptions = {};
@@ -27,9 +39,9 @@ export function parseEmulatorOptions(raw: Record<string, unknown>): EmulatorOpti
     out.host = raw.host.trim();
   }
   if (raw.port !== undefined) {
-    const p = num(raw.port);
-    if (!Number.isInteger(p) || p < 0 || p > 65535)
-      throw new EmulatorOptionError('--port', `must be an integer from 0 to 65535 (0 picks a free port), got ${JSON.stringify(raw.port)}`);
+    const p = int(raw.port);
+    if (!Number.isInteger(p) || p < PORT_MIN || p > PORT_MAX)
+      throw new EmulatorOptionError('--port', `must be an integer from ${PORT_MIN} to ${PORT_MAX} (0 picks a free port), got ${JSON.stringify(raw.port)}`);
     out.port = p;
   }
   if (raw.seed !== undefined) {
@@ -41,9 +53,12 @@ export function parseEmulatorOptions(raw: Record<string, unknown>): EmulatorOpti
     out.clock = raw.clock;
   }
   if (raw.timeScale !== undefined) {
-    const t = num(raw.timeScale);
-    if (!Number.isFinite(t) || t <= 0 || t > 100_000)
-      throw new EmulatorOptionError('--time-scale', `must be a number greater than 0 (e.g. 60 = one business minute per second), got ${JSON.stringify(raw.timeScale)}`);
+    const t = int(raw.timeScale);
+    if (!Number.isInteger(t) || t < TIME_SCALE_MIN || t > TIME_SCALE_MAX)
+      throw new EmulatorOptionError(
+        '--time-scale',
+        `must be an integer from ${TIME_SCALE_MIN} to ${TIME_SCALE_MAX} (e.g. 60 = one business minute per second), got ${JSON.stringify(raw.timeScale)}`,
+      );
     out.timeScale = t;
   }
   if (raw.freePlan !== undefined) {
@@ -55,15 +70,18 @@ export function parseEmulatorOptions(raw: Record<string, unknown>): EmulatorOpti
     if (r === 'on' || r === 'off') out.rateLimits = r;
     else {
       const m = num(r);
-      if (!Number.isFinite(m) || m <= 0)
-        throw new EmulatorOptionError('--rate-limits', `must be on, off, or a positive multiplier such as 0.05, got ${JSON.stringify(r)}`);
+      if (!Number.isFinite(m) || m <= 0 || m > RATE_LIMITS_MAX)
+        throw new EmulatorOptionError(
+          '--rate-limits',
+          `must be on, off, or a multiplier greater than 0 and at most ${RATE_LIMITS_MAX} such as 0.05, got ${JSON.stringify(r)}`,
+        );
       out.rateLimits = m;
     }
   }
   const state = raw.stateFile ?? raw.state;
   if (state !== undefined) {
     if (typeof state !== 'string' || state.trim() === '') throw new EmulatorOptionError('--state', 'must be a file path');
-    out.stateFile = state;
+    out.stateFile = state.trim();
   }
   if (raw.token !== undefined) {
     if (typeof raw.token !== 'string' || !/^\S{8,}$/.test(raw.token)) throw new EmulatorOptionError('token', 'must be at least 8 non-space characters');

@@ -1,6 +1,6 @@
 // The demo catalogue of crawlers. Each definition yields the list shape, the detail shape (input/result),
 // the keyed params map and the attributes, so every crawler endpoint is derived from one place.
-import { createHash } from 'node:crypto';
+import { hashId } from './util.js';
 
 export interface TaskParamDef {
   type: string;
@@ -50,7 +50,7 @@ const ICON = Buffer.from(
 ).toString('base64');
 
 export function crawlerId(slug: string): string {
-  return createHash('md5').update(`sq-emulator:crawler:${slug}`).digest('hex');
+  return hashId(slug, 'crawler');
 }
 
 const maxResults: SquidParamDef = { type: 'int', default: null, required: false, description: 'Stop after this many results.' };

@@ -2,6 +2,7 @@
 // error bodies, the delivery log (GET /_emulator/deliveries) and the outbox of e-mails.
 import type { DeliveryRecord, Emu, EmuResponse, FtpFields, RunEvent, WebhookFields } from './types.js';
 import { RUN_EVENTS } from './types.js';
+import { errB, isObject, naiveUs } from './util.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -15,15 +16,9 @@ export class FieldError extends Error {
   }
 }
 
-export function errB(status: number, type: string, param: string, message: string): EmuResponse {
-  return { status, body: { error: { message, type, param } } };
-}
-
 export function validationError(e: FieldError): EmuResponse {
-  return errB(400, 'validation_error', e.param, e.message);
+  return errB(400, e.message, e.param);
 }
-
-export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function str(o: Obj, key: string, param: string, opts: { optional?: boolean; allowEmpty?: boolean } = {}): string {
   const v = o[key];
@@ -82,13 +77,8 @@ export function sendMail(emu: Emu, to: string, subject: string, body: string): v
   emu.markDirty();
 }
 
-/** The live service writes naive timestamps with microseconds ("2025-02-04T10:26:50.847633"). */
-export function naiveMicros(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 23) + '000';
-}
-
 function ftpFields(v: unknown): FtpFields {
-  if (!isObj(v)) throw new FieldError('ftp_fields', 'ftp_fields must be an object');
+  if (!isObject(v)) throw new FieldError('ftp_fields', 'ftp_fields must be an object');
   const p = (k: string): string => `ftp_fields.${k}`;
   return {
     host: str(v, 'host', p('host')),
@@ -101,16 +91,16 @@ function ftpFields(v: unknown): FtpFields {
 }
 
 function webhookFields(v: unknown): WebhookFields {
-  if (!isObj(v)) throw new FieldError('webhook_fields', 'webhook_fields must be an object');
+  if (!isObject(v)) throw new FieldError('webhook_fields', 'webhook_fields must be an object');
   const url = httpUrl(v, 'url', 'webhook_fields.url');
   const is_active = bool(v, 'is_active', 'webhook_fields.is_active');
   const retry = bool(v, 'retry', 'webhook_fields.retry');
   const ev = v.events;
-  if (!isObj(ev)) throw new FieldError('webhook_fields.events', 'webhook_fields.events is required and must be an object');
+  if (!isObject(ev)) throw new FieldError('webhook_fields.events', 'webhook_fields.events is required and must be an object');
   const events = {} as Record<RunEvent, boolean>;
   for (const name of RUN_EVENTS) {
     // The docs show both the flat dotted key ("run.done") and the nested form ({run: {done}}).
-    const nested = isObj(ev.run) ? ev.run[name.slice(4)] : undefined;
+    const nested = isObject(ev.run) ? ev.run[name.slice(4)] : undefined;
     const value = name in ev ? ev[name] : nested;
     if (typeof value !== 'boolean') {
       throw new FieldError(`webhook_fields.events.${name}`, `webhook_fields.events.${name} is required and must be a boolean`);
@@ -121,7 +111,7 @@ function webhookFields(v: unknown): WebhookFields {
 }
 
 function sheetFields(v: unknown): Obj {
-  if (!isObj(v)) throw new FieldError('google_sheet_fields', 'google_sheet_fields must be an object');
+  if (!isObject(v)) throw new FieldError('google_sheet_fields', 'google_sheet_fields must be an object');
   const url = httpUrl(v, 'url', 'google_sheet_fields.url');
   const is_active = bool(v, 'is_active', 'google_sheet_fields.is_active');
   const append = bool(v, 'append', 'google_sheet_fields.append');
@@ -129,7 +119,7 @@ function sheetFields(v: unknown): Obj {
 }
 
 function s3Fields(v: unknown): Obj {
-  if (!isObj(v)) throw new FieldError('s3_fields', 's3_fields must be an object');
+  if (!isObject(v)) throw new FieldError('s3_fields', 's3_fields must be an object');
   const out: Obj = {
     bucket: str(v, 'bucket', 's3_fields.bucket'),
     is_active: bool(v, 'is_active', 's3_fields.is_active'),
@@ -143,9 +133,17 @@ function s3Fields(v: unknown): Obj {
 
 const CHANNELS = ['ftp_fields', 'webhook_fields', 'google_sheet_fields', 's3_fields', 'email'] as const;
 
+/** The channels whose configuration is one object under its own key (email has two top-level fields). */
+const PARSE: Record<Exclude<(typeof CHANNELS)[number], 'email'>, (v: unknown) => unknown> = {
+  ftp_fields: ftpFields,
+  webhook_fields: webhookFields,
+  google_sheet_fields: sheetFields,
+  s3_fields: s3Fields,
+};
+
 /** Validates and stores one channel on the squid record; returns the 201 body. */
 export function configureDelivery(emu: Emu, squid: Obj, body: unknown): Obj {
-  if (!isObj(body)) throw new FieldError(CHANNELS.join(','), 'the body must be a JSON object carrying one delivery configuration');
+  if (!isObject(body)) throw new FieldError(CHANNELS.join(','), 'the body must be a JSON object carrying one delivery configuration');
   const present = CHANNELS.filter((k) => body[k] !== undefined || (k === 'email' && body.notifications !== undefined));
   if (present.length !== 1) {
     throw new FieldError(
@@ -157,27 +155,16 @@ export function configureDelivery(emu: Emu, squid: Obj, body: unknown): Obj {
   }
   const channel = present[0];
   let out: Obj;
-  switch (channel) {
-    case 'ftp_fields':
-      out = { ftp_fields: (squid.ftp_fields = ftpFields(body.ftp_fields)) };
-      break;
-    case 'webhook_fields':
-      out = { webhook_fields: (squid.webhook_fields = webhookFields(body.webhook_fields)) };
-      break;
-    case 'google_sheet_fields':
-      out = { google_sheet_fields: (squid.google_sheet_fields = sheetFields(body.google_sheet_fields)) };
-      break;
-    case 's3_fields':
-      out = { s3_fields: (squid.s3_fields = s3Fields(body.s3_fields)) };
-      break;
-    default: {
-      const address = email(body, 'email', 'email');
-      const notifications = bool(body, 'notifications', 'notifications');
-      squid.email = address;
-      squid.notifications = notifications;
-      squid.notifications_activation_date = naiveMicros(emu.clock.now());
-      out = { email: address, notifications, notifications_activation_date: squid.notifications_activation_date };
-    }
+  if (channel === 'email') {
+    const address = email(body, 'email', 'email');
+    const notifications = bool(body, 'notifications', 'notifications');
+    squid.email = address;
+    squid.notifications = notifications;
+    squid.notifications_activation_date = naiveUs(emu.clock.now());
+    out = { email: address, notifications, notifications_activation_date: squid.notifications_activation_date };
+  } else {
+    squid[channel] = PARSE[channel](body[channel]);
+    out = { [channel]: squid[channel] };
   }
   emu.markDirty();
   // A copy, so a later change to the stored record cannot alter an answer already given.
@@ -187,9 +174,9 @@ export function configureDelivery(emu: Emu, squid: Obj, body: unknown): Obj {
 export function registerDeliveryConfig(emu: Emu): void {
   emu.route('POST', '/v1/delivery', (req) => {
     const hash = req.query.get('squid');
-    if (!hash) return errB(400, 'validation_error', 'squid', 'Query parameter squid (the squid hash) is required');
+    if (!hash) return errB(400, 'Query parameter squid (the squid hash) is required', 'squid');
     const squid = emu.state.squids[hash];
-    if (!squid) return errB(404, 'not_found_error', 'squid', `Squid ${hash} does not exist`);
+    if (!squid) return errB(404, `Squid ${hash} does not exist`, 'squid');
     try {
       return { status: 201, body: configureDelivery(emu, squid, req.body) };
     } catch (e) {
@@ -227,14 +214,14 @@ export function onRunExportedSimple(emu: Emu, run: Obj, rows: Obj[]): void {
     recordDelivery(emu, { kind: 'email', squid: squidId, run: runId, attempt: 1, ok: true, error: null, target: to });
   }
   const sheet = squid.google_sheet_fields;
-  if (isObj(sheet) && sheet.is_active === true) {
+  if (isObject(sheet) && sheet.is_active === true) {
     recordDelivery(emu, {
       kind: 'googlesheet', squid: squidId, run: runId, attempt: 1, ok: true, error: null,
       target: String(sheet.url), simulated: true,
     });
   }
   const s3 = squid.s3_fields;
-  if (isObj(s3) && s3.is_active === true) {
+  if (isObject(s3) && s3.is_active === true) {
     const prefix = String(s3.target_path ?? '').replace(/^\/+|\/+$/g, '');
     recordDelivery(emu, {
       kind: 's3', squid: squidId, run: runId, attempt: 1, ok: true, error: null,

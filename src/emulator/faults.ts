@@ -1,6 +1,7 @@
 // Fault injection rules for /v1 requests. Probabilities come from a seeded PRNG so a failing test
 // replays the same sequence of faults.
 import { STATUS_CODES } from 'node:http';
+import { rateLimitBody } from './ratelimit.js';
 
 export const FAULT_ACTIONS = [
   'status',
@@ -107,7 +108,7 @@ export class Faults {
 }
 
 export function defaultErrorBody(status: number): unknown {
-  if (status === 429) return { error: 'Rate limit exceeded. Try again in 1 seconds.', type: 'RateLimitExceeded', code: 429 };
+  if (status === 429) return rateLimitBody(1);
   if (status === 401) return { detail: 'Invalid token.' };
   if (status === 403) return { detail: 'You do not have permission to perform this action.' };
   if (status === 404) return { detail: 'Not found.' };

@@ -71,7 +71,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     opts.clock === 'virtual' ? new VirtualClock(snap?.clock_now ?? Date.now()) : new RealClock(opts.timeScale ?? 1);
   const initialConfig = { freePlan: opts.freePlan ?? false, rateLimits: opts.rateLimits ?? ('on' as RateLimitSetting) };
   const emu = new EmuCore(clock, baseState(token, clock.now()), { ...initialConfig });
-  emu.webhookTimeoutMs = opts.webhookTimeoutMs ?? 30_000;
+  emu.webhookTimeoutMs = opts.webhookTimeoutMs;
   if (snap) {
     emu.replaceState({ ...snap.state, token });
   } else {

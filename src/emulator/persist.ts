@@ -1,7 +1,7 @@
-// --state FILE: the whole state (and the virtual clock's time) written atomically — temp file in the
-// same directory, fsync, rename — after changes (debounced) and at close.
-import { open, readFile, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+// --state FILE: the whole state (and the virtual clock's time) written atomically (src/io/atomic-file.ts:
+// temp file in the same directory, fsync, rename) after changes (debounced) and at close.
+import { readFile } from 'node:fs/promises';
+import { AtomicFile } from '../io/atomic-file.js';
 import type { EmuState } from './types.js';
 
 export interface Snapshot {
@@ -32,19 +32,13 @@ export async function loadSnapshot(file: string): Promise<Snapshot | undefined> 
 }
 
 export async function writeAtomic(file: string, text: string): Promise<void> {
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  const fh = await open(tmp, 'w', 0o600);
+  const f = await AtomicFile.create(file);
   try {
-    await fh.writeFile(text);
-    await fh.sync();
+    await f.write(text);
+    await f.commit();
   } finally {
-    await fh.close();
-  }
-  try {
-    await rename(tmp, file);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
+    // Removes the temp file after a failed write; does nothing once committed.
+    await f.abort();
   }
 }
 

@@ -2,12 +2,11 @@
 // 100,000 rows stays fast, and the same task always yields the same rows.
 import { createHash } from 'node:crypto';
 import type { AttrDef, CrawlerDef } from './crawlers.js';
-import { paramsKey } from './util.js';
+import { hash32, paramsKey } from './util.js';
 
 /** Rows a task yields: 3 to 8, from a hash of its params. */
 export function rowsForTask(params: Record<string, unknown>): number {
-  const h = createHash('md5').update(paramsKey(params)).digest();
-  return 3 + (h.readUInt32BE(0) % 6);
+  return 3 + (hash32(paramsKey(params)) % 6);
 }
 
 function mix(x: number): number {

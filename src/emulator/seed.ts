@@ -1,6 +1,7 @@
 // Start states. `demo` fills every list; `empty` has only the user, balance, subscription and crawlers.
 // Ids come from a counter hashed, so the same seed always gives the same ids and rows.
 import type { EmuCore } from './emu.js';
+import { DEFAULT_AUTO_RESET } from './billing.js';
 import { CRAWLER_DEFS, crawlerId, crawlerRecord, defaultSquidParams, defOf } from './crawlers.js';
 import { ratesFor } from './engine.js';
 import { generateRowFields, rowsForTask } from './rows.js';
@@ -90,14 +91,7 @@ export function baseState(token: string, now: number): EmuState {
     syncs: {},
     accountTypes: {},
     runMeta: {},
-    autoReset: {
-      enabled: false,
-      threshold_pct: 80,
-      max_resets_per_24h: 3,
-      reset_times: [],
-      suppressed_until: null,
-      payment_outcome: 'ok',
-    },
+    autoReset: { ...DEFAULT_AUTO_RESET, reset_times: [] },
     deliveries: [],
     outbox: [],
     counter: 0,

@@ -2,7 +2,8 @@
 // Every failure (unreachable host, bad login, missing directory) is recorded, never thrown.
 import type { Emu, FtpFields } from './types.js';
 import { toCsv } from './csv.js';
-import { isObj, recordDelivery } from './delivery.js';
+import { recordDelivery } from './delivery.js';
+import { fileStamp, isObject } from './util.js';
 import { importPackage } from '../import-package.js';
 
 export const SFTP_READY_TIMEOUT_MS = 10_000;
@@ -38,9 +39,7 @@ export function sanitizeName(name: string): string {
 
 /** <squid-name-sanitized>_<run-id>_YYYYMMDD_HHMM.csv, time in UTC. */
 export function resultFileName(squidName: string, runId: string, ms: number): string {
-  const iso = new Date(ms).toISOString();
-  const stamp = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}_${iso.slice(11, 13)}${iso.slice(14, 16)}`;
-  return `${sanitizeName(squidName)}_${runId}_${stamp}.csv`;
+  return `${sanitizeName(squidName)}_${runId}_${fileStamp(ms)}.csv`;
 }
 
 function describe(e: unknown, login: SftpLogin): string {
@@ -107,7 +106,7 @@ export function registerSftp(emu: Emu): () => void {
     const squidId = String(run.squid);
     const squid = emu.state.squids[squidId];
     const f = squid?.ftp_fields;
-    if (!isObj(f) || f.is_active !== true) return;
+    if (!isObject(f) || f.is_active !== true) return;
     const cfg = f as unknown as FtpFields;
     const runId = String(run.id);
     const at = emu.nowIso();

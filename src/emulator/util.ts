@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import type { EmuResponse } from './types.js';
 
-/** 32-hex id derived from a counter, so the same seed and the same calls always give the same ids. */
-export function hashId(n: number, kind = 'id'): string {
+/** 32-hex id derived from a counter (or a slug), so the same seed and the same calls always give the same ids. */
+export function hashId(n: number | string, kind = 'id'): string {
   return createHash('md5').update(`sq-emulator:${kind}:${n}`).digest('hex');
 }
 
@@ -31,6 +31,12 @@ export function naiveSec(ms: number): string {
 /** ISO with Z and no fraction (balance reset_time and similar). */
 export function isoZ(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19) + 'Z';
+}
+
+/** UTC "YYYYMMDD_HHMM", the time part of exported file names. */
+export function fileStamp(ms: number): string {
+  const d = new Date(ms).toISOString();
+  return `${d.slice(0, 4)}${d.slice(5, 7)}${d.slice(8, 10)}_${d.slice(11, 13)}${d.slice(14, 16)}`;
 }
 
 /** Python timedelta text, "H:MM:SS.ffffff". */

@@ -2,7 +2,7 @@
 // last-run fields, linked squids) are computed here at read time.
 import { createHash } from 'node:crypto';
 import type { EmuCore } from './emu.js';
-import { naiveUs, timedelta } from './util.js';
+import { hashId, timedelta } from './util.js';
 
 type Rec = Record<string, unknown>;
 
@@ -40,7 +40,7 @@ export function runsOfSquid(emu: EmuCore, squid: string): Rec[] {
 }
 
 export function fileToken(run: string): string {
-  return createHash('md5').update(`sq-emulator:file:${run}`).digest('hex');
+  return hashId(run, 'file');
 }
 
 export function fileSignature(token: string, expires: number, secret: string): string {
@@ -138,8 +138,4 @@ export function accountView(emu: EmuCore, a: Rec): Rec {
     .filter((s) => Array.isArray(s.accounts) && (s.accounts as string[]).includes(String(a.id)))
     .map((s) => ({ name: s.name, hash_value: s.id }));
   return { ...a, squids };
-}
-
-export function nowUs(emu: EmuCore): string {
-  return naiveUs(emu.clock.now());
 }

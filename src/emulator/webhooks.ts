@@ -2,7 +2,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Emu, RunEvent, WebhookFields } from './types.js';
-import { isObj, recordDelivery } from './delivery.js';
+import { recordDelivery } from './delivery.js';
+import { isObject } from './util.js';
 
 export const WEBHOOK_TIMEOUT_MS = 30_000;
 export const WEBHOOK_RETRY_SPACING_MS = 15 * 60_000;
@@ -23,7 +24,7 @@ export function webhookTimestamp(ms: number): string {
 }
 
 export function webhookTimeout(emu: Emu): number {
-  const t = emu.webhookTimeoutMs ?? emu.state.webhookTimeoutMs;
+  const t = emu.webhookTimeoutMs;
   return typeof t === 'number' && t > 0 ? t : WEBHOOK_TIMEOUT_MS;
 }
 
@@ -77,7 +78,7 @@ export function postJson(url: string, payload: unknown, timeoutMs: number): Prom
 
 function activeConfig(squid: Record<string, unknown> | undefined): WebhookFields | null {
   const wf = squid?.webhook_fields;
-  if (!isObj(wf) || wf.is_active !== true || !isObj(wf.events) || typeof wf.url !== 'string') return null;
+  if (!isObject(wf) || wf.is_active !== true || !isObject(wf.events) || typeof wf.url !== 'string') return null;
   return wf as unknown as WebhookFields;
 }
 

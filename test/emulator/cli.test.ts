@@ -92,4 +92,14 @@ describe('parseEmulatorOptions', () => {
       expect((e as Error).message.startsWith(flag)).toBe(true);
     }
   });
+
+  // The bounds `sq emulator start` documents hold for the programmatic API too (one validator).
+  it.each([
+    [{ timeScale: '3601' }, '--time-scale'],
+    [{ timeScale: 1.5 }, '--time-scale'],
+    [{ port: '0x10' }, '--port'],
+    [{ rateLimits: '1001' }, '--rate-limits'],
+  ])('rejects %j, outside the bounds of sq emulator start', (raw, flag) => {
+    expect(() => parseEmulatorOptions(raw)).toThrow(expect.objectContaining({ flag }));
+  });
 });

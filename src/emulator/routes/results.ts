@@ -3,7 +3,7 @@ import { toCsv } from '../csv.js';
 import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { paginate } from '../pagination.js';
-import { errB } from '../util.js';
+import { errB, fileStamp } from '../util.js';
 import { fileSignature, fileToken, parseNaive } from '../views.js';
 import type { Rec } from './common.js';
 
@@ -15,11 +15,6 @@ function s3Error(code: string, message: string): { status: number; raw: string; 
     raw: `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>\n`,
     headers: { 'Content-Type': 'application/xml' },
   };
-}
-
-function stamp(ms: number): string {
-  const d = new Date(ms).toISOString();
-  return `${d.slice(0, 4)}${d.slice(5, 7)}${d.slice(8, 10)}_${d.slice(11, 13)}${d.slice(14, 16)}`;
 }
 
 export function registerResults(emu: EmuCore): void {
@@ -64,7 +59,7 @@ export function registerResults(emu: EmuCore): void {
     const attrs = (crawler ? defOf(crawler).attributes.map((a) => a.name) : []).filter((n) => present.has(n));
     const rest = [...present].filter((k) => k !== 'id' && !INTERNAL.has(k) && !attrs.includes(k));
     const columns = ['id', ...attrs, ...rest];
-    const filename = `${String(squid?.name ?? 'export')}_${stamp(parseNaive(run.export_time) ?? emu.clock.now())}.csv`;
+    const filename = `${String(squid?.name ?? 'export')}_${fileStamp(parseNaive(run.export_time) ?? emu.clock.now())}.csv`;
     return {
       status: 200,
       raw: toCsv(columns, rows),
