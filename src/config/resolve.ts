@@ -47,7 +47,7 @@ export function resolveAuth(
   }
   // A bad URL is a usage error naming where it came from, before any request (not undici's "Invalid URL").
   const from = { flag: '--base-url', env: 'SQ_BASE_URL', profile: `the base_url of profile "${profile}"`, default: 'the default base URL' }[baseUrlSource];
-  return { profile, token, tokenSource, baseUrl: normaliseBaseUrl(httpUrlFlag(from, baseUrl)), baseUrlSource };
+  return { profile, token, tokenSource, baseUrl: normaliseBaseUrl(httpUrlFlag(from, baseUrl, DEFAULT_BASE_URL)), baseUrlSource };
 }
 
 /** Accept `https://host`, `https://host/` and `https://host/v1`: paths we send always start with /v1. */

@@ -2,8 +2,8 @@
 // no schema library.
 import { UsageError } from '../errors.js';
 
-export function httpUrlFlag(flag: string, value: unknown): string {
-  const rule = 'an http(s) URL, e.g. https://example.com/hook';
+export function httpUrlFlag(flag: string, value: unknown, example = 'https://example.com/hook'): string {
+  const rule = `an http(s) URL, e.g. ${example}`;
   const s = typeof value === 'string' ? value.trim() : '';
   let u: URL | undefined;
   try {
