@@ -15,6 +15,12 @@ export function ratesFor(def: CrawlerDef, squidParams: Rec): { base: number; fun
   return { base: def.credits_per_row, functions };
 }
 
+/** The one per-row charge (base plus enabled functions) for live runs, the demo seed and generate. */
+export function creditsPerRow(def: CrawlerDef, squidParams: Rec): number {
+  const rates = ratesFor(def, squidParams);
+  return rates.base + Object.values(rates.functions).reduce((a, b) => a + b, 0);
+}
+
 /** Accounts a run of this squid may use: the linked ones, else every account of the crawler's type. */
 export function candidateAccounts(emu: EmuCore, squid: Rec, def: CrawlerDef): Rec[] {
   if (!def.account) return [];
@@ -45,9 +51,7 @@ export function collect(emu: EmuCore, run: Rec, def: CrawlerDef, squid: Rec, tas
     count,
   );
   emu.addResults(fields);
-  const rates = ratesFor(def, (squid.params ?? {}) as Rec);
-  const perRow = rates.base + Object.values(rates.functions).reduce((a, b) => a + b, 0);
-  const credits = count * perRow;
+  const credits = count * creditsPerRow(def, (squid.params ?? {}) as Rec);
   rt.status = 'completed';
   rt.ended_at = naiveUs(nowMs);
   rt.last_result = count;

@@ -3,7 +3,7 @@
 import type { EmuCore, RunMeta } from './emu.js';
 import { defOf } from './crawlers.js';
 import { candidateAccounts, collect, exhausted, limitCounter } from './collect.js';
-import { rowsForTask } from './rows.js';
+import { runRecord, runtaskRecord } from './records.js';
 import type { RunEvent } from './types.js';
 import { RUN_TIMING } from './timing.js';
 import { naiveUs } from './util.js';
@@ -62,12 +62,7 @@ function cancel(emu: EmuCore, runId: string): void {
 export function startRun(emu: EmuCore, squidId: string, origin: 'user' | 'schedule' | 'chain' = 'user'): Rec {
   const now = naiveUs(emu.clock.now());
   const id = emu.newHash('run');
-  const run: Rec = {
-    id, object: 'run', squid: squidId, is_done: false, created_at: now, started_at: now, ended_at: null,
-    next_launch_at: null, duration: 0, credit_used: 0, origin, force_launch: false, status: 'pending',
-    export_done: false, export_count: 0, export_time: null, email_done: null, email_time: null,
-    email_verification: null, total_results: 0, total_unique_results: 0, done_reason: null, done_reason_desc: null,
-  };
+  const run = runRecord(id, squidId, now, { origin });
   emu.state.runs[id] = run;
   const tasks = Object.values(emu.state.tasks)
     .filter((t) => t.squid === squidId && t.is_active !== false)
@@ -117,11 +112,7 @@ function begin(emu: EmuCore, run: Rec, meta: RunMeta): void {
     const task = emu.state.tasks[taskId];
     if (!task) continue;
     const id = emu.newHash('runtask');
-    emu.state.runtasks[id] = {
-      object: 'runtask', id, task: taskId, run: run.id, status: 'pending', params: task.params, started_at: null,
-      ended_at: null, total_results: rowsForTask(task.params as Rec), last_result: 0, total_pages: 1, last_page: 0,
-      done_reason: null, done_reason_desc: null, last_collection_at: null,
-    };
+    emu.state.runtasks[id] = runtaskRecord(id, run.id, taskId, task.params as Rec);
   }
   markRunning(emu, String(run.id), meta);
   emit(emu, run, 'run.running');

@@ -2,8 +2,9 @@
 // Ids come from a counter hashed, so the same seed always gives the same ids and rows.
 import type { EmuCore } from './emu.js';
 import { DEFAULT_AUTO_RESET } from './billing.js';
+import { creditsPerRow } from './collect.js';
 import { CRAWLER_DEFS, crawlerId, crawlerRecord, defaultSquidParams, defOf } from './crawlers.js';
-import { ratesFor } from './engine.js';
+import { runRecord, runtaskRecord } from './records.js';
 import { generateRowFields, rowsForTask } from './rows.js';
 import type { EmuState } from './types.js';
 import { isoZ, naiveUs, paramsKey } from './util.js';
@@ -128,7 +129,6 @@ function pastRun(emu: EmuCore, squid: Rec, startMs: number, outcome: 'done' | 'e
   const def = defOf(crawler);
   const id = emu.newHash('run');
   const tasks = Object.values(emu.state.tasks).filter((t) => t.squid === squid.id);
-  const rates = ratesFor(def, squid.params as Rec);
   let total = 0;
   let t = startMs + 1000;
   for (const task of tasks) {
@@ -143,24 +143,23 @@ function pastRun(emu: EmuCore, squid: Rec, startMs: number, outcome: 'done' | 'e
       ));
       total += count;
     }
-    emu.state.runtasks[rtId] = {
-      object: 'runtask', id: rtId, task: task.id, run: id, status: failed ? 'error' : 'completed', params: task.params,
-      started_at: naiveUs(t), ended_at: naiveUs(t + 2000), total_results: count, last_result: failed ? 0 : count,
-      total_pages: 1, last_page: failed ? 0 : 1, done_reason: failed ? 'error' : 'completed',
+    emu.state.runtasks[rtId] = runtaskRecord(rtId, id, task.id, task.params as Rec, {
+      status: failed ? 'error' : 'completed', started_at: naiveUs(t), ended_at: naiveUs(t + 2000),
+      last_result: failed ? 0 : count, last_page: failed ? 0 : 1, done_reason: failed ? 'error' : 'completed',
       done_reason_desc: failed ? 'The page could not be scraped.' : null, last_collection_at: naiveUs(t + 2000),
-    };
+    });
     t += 2000;
     if (failed) break;
   }
   const ended = naiveUs(t + 1000);
-  emu.state.runs[id] = {
-    id, object: 'run', squid: squid.id, is_done: true, created_at: naiveUs(startMs), started_at: naiveUs(startMs + 1000),
-    ended_at: ended, next_launch_at: null, duration: 0, credit_used: total * rates.base, origin: 'user',
-    force_launch: false, status: outcome, export_done: outcome === 'done', export_count: total,
-    export_time: outcome === 'done' ? ended : null, email_done: null, email_time: null, email_verification: null,
-    total_results: total, total_unique_results: total, done_reason: outcome === 'done' ? 'tasks_done' : 'error',
-    done_reason_desc: outcome === 'done' ? null : `${def.name} is having issues on the target website; the run crashed.`,
-  };
+  const done = outcome === 'done';
+  emu.state.runs[id] = runRecord(id, squid.id, naiveUs(startMs), {
+    is_done: true, started_at: naiveUs(startMs + 1000), ended_at: ended,
+    credit_used: total * creditsPerRow(def, squid.params as Rec), status: outcome, export_done: done,
+    export_count: total, export_time: done ? ended : null, total_results: total, total_unique_results: total,
+    done_reason: done ? 'tasks_done' : 'error',
+    done_reason_desc: done ? null : `${def.name} is having issues on the target website; the run crashed.`,
+  });
 }
 
 const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; limit: string; max: number; cookies: string[] }[] = [

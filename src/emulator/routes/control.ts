@@ -1,10 +1,12 @@
 // The control plane under /_emulator (no auth, no rate limits, no faults): clock, reset, request log,
 // faults, config, and bulk generation of a finished run for benchmarks.
+import { creditsPerRow } from '../collect.js';
 import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { type Faults, validateRules } from '../faults.js';
 import type { RateLimiter } from '../ratelimit.js';
 import type { RequestLog } from '../requestlog.js';
+import { runRecord } from '../records.js';
 import { generateRowFields } from '../rows.js';
 import { detail, isObject, json, naiveUs } from '../util.js';
 import { runView } from '../views.js';
@@ -38,13 +40,11 @@ function generate(emu: EmuCore, squid: Rec, count: number): Rec {
   if (tasks.length) fields.forEach((f, i) => (f.task = tasks[i % tasks.length].id));
   emu.addResults(fields);
   const at = naiveUs(now);
-  const run: Rec = {
-    id, object: 'run', squid: squid.id, is_done: true, created_at: at, started_at: at, ended_at: at,
-    next_launch_at: null, duration: 0, credit_used: count * def.credits_per_row, origin: 'user', force_launch: false,
-    status: 'done', export_done: true, export_count: count, export_time: at, email_done: null, email_time: null,
-    email_verification: null, total_results: count, total_unique_results: count, done_reason: 'tasks_done',
-    done_reason_desc: null,
-  };
+  const run = runRecord(id, squid.id, at, {
+    is_done: true, ended_at: at, credit_used: count * creditsPerRow(def, (squid.params ?? {}) as Rec), status: 'done',
+    export_done: true, export_count: count, export_time: at, total_results: count, total_unique_results: count,
+    done_reason: 'tasks_done',
+  });
   emu.state.runs[id] = run;
   emu.markDirty();
   return run;

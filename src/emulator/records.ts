@@ -1,0 +1,56 @@
+// The run and runtask records. Live runs, the demo seed and /_emulator/generate all build them here,
+// so a documented field is added once and every builder writes the same keys in the same order.
+import { rowsForTask } from './rows.js';
+
+type Rec = Record<string, unknown>;
+
+/** Run fields a builder may set; the rest keep their value at creation. */
+export interface RunFields {
+  is_done?: boolean;
+  started_at?: string;
+  ended_at?: string | null;
+  credit_used?: number;
+  origin?: 'user' | 'schedule' | 'chain';
+  status?: string;
+  export_done?: boolean | null;
+  export_count?: number;
+  export_time?: string | null;
+  total_results?: number;
+  total_unique_results?: number;
+  done_reason?: string | null;
+  done_reason_desc?: string | null;
+}
+
+/** A run created at `createdAt` (pending, nothing collected), with `fields` applied in place. */
+export function runRecord(id: string, squidId: unknown, createdAt: string, fields: RunFields = {}): Rec {
+  // Spreading over the defaults keeps each key at its default position.
+  return {
+    id, object: 'run', squid: squidId, is_done: false, created_at: createdAt, started_at: createdAt, ended_at: null,
+    next_launch_at: null, duration: 0, credit_used: 0, origin: 'user', force_launch: false, status: 'pending',
+    export_done: false, export_count: 0, export_time: null, email_done: null, email_time: null,
+    email_verification: null, total_results: 0, total_unique_results: 0, done_reason: null, done_reason_desc: null,
+    ...fields,
+  };
+}
+
+/** Runtask fields a builder may set; the rest keep their value at creation. */
+export interface RuntaskFields {
+  status?: string;
+  started_at?: string | null;
+  ended_at?: string | null;
+  last_result?: number;
+  last_page?: number;
+  done_reason?: string | null;
+  done_reason_desc?: string | null;
+  last_collection_at?: string | null;
+}
+
+/** The runtask of one task in one run (pending, sized by rowsForTask), with `fields` applied in place. */
+export function runtaskRecord(id: string, runId: unknown, taskId: unknown, params: Rec, fields: RuntaskFields = {}): Rec {
+  return {
+    object: 'runtask', id, task: taskId, run: runId, status: 'pending', params, started_at: null,
+    ended_at: null, total_results: rowsForTask(params), last_result: 0, total_pages: 1, last_page: 0,
+    done_reason: null, done_reason_desc: null, last_collection_at: null,
+    ...fields,
+  };
+}
