@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs the e2e tests (the built bin/sq.js, launcher and code cache included) under each Node major we support besides
+# the machine's own: users run 22 and 24. The Node binaries come from the npm registry (node-linux-<arch>@<major>),
+# installed into a temp dir, so nothing on the machine changes. Needs a built dist/ (npm test builds it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+arch=$(node -p process.arch)
+majors=("$@")
+[ ${#majors[@]} -gt 0 ] || majors=(22 24)
+for v in "${majors[@]}"; do
+  dir=$(mktemp -d)
+  npm install --no-save --no-audit --no-fund --prefix "$dir" "node-linux-$arch@$v" >/dev/null
+  bin="$dir/node_modules/node-linux-$arch/bin/node"
+  echo "== e2e tests on Node $("$bin" --version)"
+  status=0
+  "$bin" node_modules/vitest/vitest.mjs run test/e2e || status=$?
+  rm -rf "$dir"
+  [ "$status" -eq 0 ] || exit "$status"
+done
