@@ -22,6 +22,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   for (const s of [process.stdout, process.stderr]) s.on('error', (e) => { if (e.code !== 'EPIPE') throw e; });
   const cli = load();
   cli.exports.run(argv).then(async (code) => {
+    // The command has removed its own signal handlers. From here a stop signal ends the process as the command
+    // would have (128 + signal), but only once saveCache, which is synchronous, has renamed or removed its temp file.
+    const stops = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 };
+    for (const s of Object.keys(stops)) if (process.platform !== 'win32' || s !== 'SIGQUIT') process.on(s, () => process.exit(128 + stops[s]));
     cli.saveCache(code);
     // The command is finished: once stdout and stderr are flushed, leave at once rather than wait for library
     // timers and closing keep-alive sockets to wind down (~50 ms per call).
@@ -64,14 +68,14 @@ function load() {
       ? `${dir}/code-${build[1]}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_'}.bin`
       : undefined;
   let cachedData;
-  if (cacheFile) {
+  if (cacheFile && ownDir(dir)) {
     let fd;
     try {
-      fd = fs.openSync(cacheFile, 'r');
-      // Compiled code runs as you: only a file of yours that nobody else can write is trusted. (Windows has no
-      // uid and reports every writable file as 0666: there the per-user cache directory is what protects it.)
-      const st = fs.fstatSync(fd);
-      if (!process.getuid || (st.uid === process.getuid() && (st.mode & 0o022) === 0)) cachedData = fs.readFileSync(fd);
+      // Not through a symlink, and without blocking on a FIFO put in its place; then only a regular file of yours
+      // that nobody else can write: compiled code runs as you.
+      const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
+      fd = fs.openSync(cacheFile, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+      if (ours(fs.fstatSync(fd), 'isFile')) cachedData = fs.readFileSync(fd);
     } catch {
     } finally {
       if (fd !== undefined) fs.closeSync(fd);
@@ -91,8 +95,10 @@ function load() {
     exports: module.exports,
     saveCache(code) {
       if (!cacheFile || !fresh || code !== 0) return;
+      let tmp;
       try {
-        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        if (!lstat(dir)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        if (!ownDir(dir)) return;
         // Caches of other builds (an older sq) written over a day ago are dead weight, as are temporary files a
         // killed process left. Not younger ones: two installed versions used side by side would keep wiping each
         // other's.
@@ -100,17 +106,40 @@ function load() {
         for (const f of fs.readdirSync(dir)) {
           if (!f.startsWith('code-') || (f.includes(build[1]) && !f.endsWith('.tmp'))) continue;
           try {
-            if (fs.statSync(`${dir}/${f}`).mtimeMs < dayAgo) fs.rmSync(`${dir}/${f}`, { force: true });
+            if (fs.lstatSync(`${dir}/${f}`).mtimeMs < dayAgo) fs.rmSync(`${dir}/${f}`, { force: true });
           } catch {}
         }
-        const tmp = `${cacheFile}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        // A new file (O_EXCL: never through a link or into a file someone placed), renamed over the old one.
+        tmp = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
+        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
         fs.renameSync(tmp, cacheFile);
-      } catch {
-        // A read-only or full disk: run without a cache.
+      } catch (e) {
+        // A read-only or full disk: run without a cache. (EEXIST: the name was not ours to remove.)
+        try {
+          if (tmp && e.code !== 'EEXIST') fs.rmSync(tmp, { force: true });
+        } catch {}
       }
     },
   };
+}
+
+function lstat(path) {
+  try {
+    return fs.lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Made by you and writable by nobody else. (Windows has no uid and reports every writable file as 0666: there the
+ * per-user cache directory is what protects it.) */
+function ours(st, kind) {
+  return !!st && st[kind]() && (!process.getuid || (st.uid === process.getuid() && (st.mode & 0o022) === 0));
+}
+
+/** The cache directory is used only when it is a real directory (not a symlink) that is ours alone. */
+function ownDir(dir) {
+  return ours(lstat(dir), 'isDirectory');
 }
 
 function cacheDir(env) {

@@ -66,10 +66,16 @@ export class PartialFailureError extends SqError {
   override readonly exitCode = ExitCode.PARTIAL;
 }
 
+/** The signals that end a command cleanly (temp files removed), with their numbers on Linux and macOS. */
+export const STOP_SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 } as const;
+export type StopSignal = keyof typeof STOP_SIGNALS;
+
+/** Ctrl-C (130), or another stop signal: 128 + its number, as a shell reports a process it killed. */
 export class InterruptedError extends SqError {
-  override readonly exitCode = ExitCode.INTERRUPTED;
-  constructor(message = 'interrupted') {
-    super(message);
+  override readonly exitCode: number;
+  constructor(signal: StopSignal = 'SIGINT') {
+    super(signal === 'SIGINT' ? 'interrupted' : `interrupted (${signal})`);
+    this.exitCode = 128 + STOP_SIGNALS[signal];
   }
 }
 

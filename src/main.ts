@@ -1,7 +1,7 @@
 // run(argv) -> exit code. The only place where errors become exit codes and get printed.
 // main() never calls process.exit, so the whole CLI runs in-process in tests.
 import type { ContextInit } from './factory.js';
-import { ExitCode, SqError, UsageError, InterruptedError } from './errors.js';
+import { ExitCode, SqError, UsageError, InterruptedError, STOP_SIGNALS, type StopSignal } from './errors.js';
 import { redactText } from './output/secrets.js';
 
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
@@ -14,11 +14,10 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
 
   const controller = new AbortController();
   const ownSignal = !init.signal;
-  const onSigint = () => controller.abort(new InterruptedError());
-  if (ownSignal) {
-    process.once('SIGINT', onSigint);
-    process.once('SIGTERM', onSigint);
-  }
+  // Every stop signal runs the same cleanup as Ctrl-C (temp files removed); a second one kills at once.
+  const onSignal = (signal: StopSignal) => controller.abort(new InterruptedError(signal));
+  const signals = Object.keys(STOP_SIGNALS).filter((s) => process.platform !== 'win32' || s !== 'SIGQUIT') as StopSignal[];
+  if (ownSignal) for (const s of signals) process.once(s, onSignal);
   const { createContext } = await import('./factory.js');
   const ctx = createContext({ ...init, signal: init.signal ?? controller.signal });
   try {
@@ -32,10 +31,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
     return report(ctx, err);
   } finally {
     await ctx.cleanup();
-    if (ownSignal) {
-      process.removeListener('SIGINT', onSigint);
-      process.removeListener('SIGTERM', onSigint);
-    }
+    if (ownSignal) for (const s of signals) process.removeListener(s, onSignal);
   }
 }
 
@@ -71,7 +67,8 @@ function report(ctx: import('./context.js').Ctx, err: unknown): number {
     return print(ctx, new UsageError(msg), ExitCode.USAGE);
   }
   if (isPromptExit(err) || (ctx.signal.aborted && !(err instanceof SqError && !(err instanceof InterruptedError)))) {
-    return print(ctx, new InterruptedError(), ExitCode.INTERRUPTED);
+    const stop = ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : err instanceof InterruptedError ? err : new InterruptedError();
+    return print(ctx, stop, stop.exitCode);
   }
   if (err instanceof SqError) return print(ctx, err, err.exitCode);
   const e = err instanceof Error ? err : new Error(String(err));
@@ -95,7 +92,7 @@ function print(ctx: import('./context.js').Ctx, err: Error, code: number): numbe
     };
     stderr.write(`${JSON.stringify(body)}\n`);
   } else {
-    stderr.write(`${code === ExitCode.INTERRUPTED ? '' : 'error: '}${message}\n`);
+    stderr.write(`${err instanceof InterruptedError ? '' : 'error: '}${message}\n`);
     for (const d of sq?.details ?? []) stderr.write(`${clean(d)}\n`);
     if (code === ExitCode.USAGE && !ctx.globals.quiet) stderr.write('Run with --help for usage.\n');
   }

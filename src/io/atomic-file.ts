@@ -1,8 +1,20 @@
 // Output files appear whole or not at all: data goes to a temp file next to the target (same filesystem, so the
 // rename is atomic), opened exclusively with mode 0600, fsynced, then renamed over the target. An error or Ctrl-C
 // removes the temp file, so an interrupted export never leaves a truncated file that looks complete.
-import { createWriteStream, open as openCb, fsync as fsyncCb, close as closeCb, type WriteStream } from 'node:fs';
-import { open, rename, unlink, stat } from 'node:fs/promises';
+// Only a regular file (or nothing) is ever replaced: a device, FIFO, socket, directory or symbolic link at the target
+// is refused, both before any request (checkOutputTarget) and again at the rename, since the target may change during
+// a long export. A replaced file keeps its permission bits; a new one stays 0600 (results are often personal data).
+import {
+  createWriteStream,
+  open as openCb,
+  fsync as fsyncCb,
+  close as closeCb,
+  fchmod as fchmodCb,
+  fchown as fchownCb,
+  type Stats,
+  type WriteStream,
+} from 'node:fs';
+import { link, lstat, open, readlink, realpath, rename, unlink, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +24,8 @@ export interface AtomicFileOptions {
   /** Registers the removal of the temp file with the command's cleanup (runs on success, error and Ctrl-C). */
   onCleanup?: (fn: () => Promise<void>) => void;
   mode?: number;
+  /** false: an existing file at the target is refused at commit (a name the server chose, without --force). */
+  replace?: boolean;
 }
 
 export class AtomicFile {
@@ -24,6 +38,7 @@ export class AtomicFile {
     readonly target: string,
     readonly tempPath: string,
     private readonly fd: number,
+    private readonly replace: boolean,
   ) {
     // A numeric fd with autoClose off: the descriptor must stay open after 'finish' so it can be fsynced before the
     // rename. (A FileHandle given to a stream with autoClose off can never be closed: the stream keeps a ref on it.)
@@ -45,7 +60,7 @@ export class AtomicFile {
       const code = (err as NodeJS.ErrnoException).code;
       throw new UsageError(`cannot write in "${dir}": ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(err))}`);
     }
-    const f = new AtomicFile(full, temp, fd);
+    const f = new AtomicFile(full, temp, fd, opts.replace ?? true);
     opts.onCleanup?.(() => f.abort());
     return f;
   }
@@ -65,9 +80,14 @@ export class AtomicFile {
       });
       if (this.error) throw this.error;
       await fsyncFd(this.fd);
+      const existing = await this.checkTarget();
+      if (existing) {
+        await fchmodFd(this.fd, existing.mode & 0o777);
+        await fchownFd(this.fd, -1, existing.gid).catch(() => undefined); // the group the mode was meant for, if we may
+      }
       this.closed = true;
       await closeFd(this.fd);
-      await rename(this.tempPath, this.target);
+      await this.place(existing !== null);
       this.state = 'committed';
     } catch (err) {
       await this.abort();
@@ -75,6 +95,38 @@ export class AtomicFile {
     }
     await syncDir(dirname(this.target));
     return this.target;
+  }
+
+  /** The regular file the rename would replace, or null when there is none; a UsageError for anything else. */
+  private async checkTarget(): Promise<Stats | null> {
+    const st = await lstat(this.target).catch(() => null);
+    if (st && !st.isFile()) {
+      throw new UsageError(`${this.target} became ${kindOf(st)} while sq was writing it: sq only replaces regular files, so nothing was written`);
+    }
+    if (st && !this.replace) throw existsError(this.target);
+    return st;
+  }
+
+  /**
+   * A new name is linked rather than renamed into place: link(2) fails when something appeared at the target since
+   * checkTarget() (rename would silently replace a FIFO made in between). Filesystems without hard links get rename.
+   */
+  private async place(existed: boolean): Promise<void> {
+    if (!existed) {
+      try {
+        await link(this.tempPath, this.target);
+        await unlink(this.tempPath).catch(() => undefined);
+        return;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST') {
+          const st = await lstat(this.target).catch(() => null);
+          if (!st?.isFile()) throw new UsageError(`${this.target} appeared while sq was writing it${st ? ` (${kindOf(st)})` : ''}: nothing was written`);
+          if (!this.replace) throw existsError(this.target);
+        } else if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
+      }
+    }
+    await rename(this.tempPath, this.target);
   }
 
   /** Drop everything written so far. Safe to call more than once, and after commit (then it does nothing). */
@@ -114,7 +166,48 @@ export async function checkTargetDir(target: string): Promise<string> {
   return dir;
 }
 
+/**
+ * Refuses (UsageError, before any request) an output path that is anything but a regular file or nothing; returns
+ * the directory it would be written in. `flag` is how the user named it ('-o').
+ */
+export async function checkOutputTarget(flag: string, target: string): Promise<string> {
+  const st = await lstat(target).catch(() => null);
+  if (st && !st.isFile()) throw new UsageError(await refusal(flag, target, st));
+  return checkTargetDir(target);
+}
+
+async function refusal(flag: string, target: string, st: Stats): Promise<string> {
+  const what = `${flag} ${target} is ${kindOf(st)}`;
+  const regularOnly = `sq only writes regular files (use ${flag} - for stdout, or redirect)`;
+  if (!st.isSymbolicLink()) return `${what}: ${regularOnly}`;
+  const to = await readlink(target).catch(() => null);
+  const real = (await realpath(target).catch(() => null)) ?? (to === null ? null : resolve(dirname(target), to));
+  const realSt = real === null ? null : await stat(real).catch(() => null);
+  // A link to a regular file, or a dangling one: the user most likely meant the file itself. Not /dev/stdout and
+  // the like, which resolve to whatever the shell connected (a file, a pipe): that is what -o - is for.
+  const special = /^\/(dev|proc)\//.test(resolve(target)) || /^\/(dev|proc)\//.test(to ?? '');
+  const file = !special && real !== null && (realSt === null || realSt.isFile());
+  return `${what}${to === null ? '' : ` to ${to}`}: ${file ? `sq does not write through links (use ${flag} ${real})` : regularOnly}`;
+}
+
+function kindOf(st: Stats): string {
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isDirectory()) return 'a directory';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** An existing file the user did not ask to replace (runs download's default name without --force). */
+export function existsError(target: string): UsageError {
+  return new UsageError(`${target} already exists: pass --force to replace it, or -o FILE to choose another name`);
+}
+
 const openFd = promisify(openCb);
+const fchmodFd = promisify(fchmodCb);
+const fchownFd = promisify(fchownCb);
 const fsyncFd = promisify(fsyncCb);
 const closeFd = promisify(closeCb);
 

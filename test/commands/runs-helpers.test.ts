@@ -55,6 +55,12 @@ describe('tolerant readers', () => {
     ['attachment; filename="../../etc/passwd"', 'passwd'],
     ['attachment; filename="..\\\\evil.csv"', 'evil.csv'],
     ['attachment; filename=".."', 'r1.csv'],
+    ['attachment; filename=".bashrc"', 'bashrc'],
+    ['attachment; filename="a/b.csv"', 'b.csv'],
+    ['attachment; filename="nul.csv"', 'r1.csv'],
+    ['attachment; filename="LPT1"', 'r1.csv'],
+    ['attachment; filename="report.csv. "', 'report.csv'],
+    ["attachment; filename*=UTF-8''a%E2%80%AEvsc.csv", 'avsc.csv'],
     [undefined, 'r1.csv'],
   ])('fileName(%j) = %j', (cd, want) => expect(fileName(cd, 'r1')).toBe(want));
 });

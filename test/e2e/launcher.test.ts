@@ -1,7 +1,8 @@
 // bin/sq.js as shipped: the bundled CLI (dist/sq.cjs), its V8 code cache, the packages it loads on first use
 // through the launcher's import(), and the lazy loads the bundle promises (esbuild.config.mjs).
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -80,6 +81,41 @@ describe('the code cache', () => {
     expect((await me(dir)).code).toBe(0);
     // Not read, so rewritten after the call: the chmod is gone with the old file.
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('a FIFO at the cache file path does not block: the call runs as usual and a real cache replaces it', async () => {
+    const dir = tmp('sq-cache-');
+    execFileSync('mkfifo', [cacheFile(dir)]);
+    const r = await sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: dir }), timeout: 15_000 });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).email).toBeTruthy();
+    expect(lstatSync(cacheFile(dir)).isFile()).toBe(true);
+  });
+
+  it('a symlinked cache file is not followed: it is replaced by a file of its own, the link target untouched', async () => {
+    const dir = tmp('sq-cache-');
+    expect((await me(dir)).code).toBe(0);
+    const elsewhere = join(tmp('sq-elsewhere-'), 'cache.bin');
+    renameSync(cacheFile(dir), elsewhere);
+    const bytes = readFileSync(elsewhere);
+    symlinkSync(elsewhere, cacheFile(dir));
+    expect((await me(dir)).code).toBe(0);
+    // Not read through the link (a used cache is never rewritten), so written anew in its place.
+    expect(lstatSync(cacheFile(dir)).isFile()).toBe(true);
+    expect(readFileSync(elsewhere).equals(bytes)).toBe(true);
+  });
+
+  it.each([
+    ['group-writable (0770)', (d: string) => (chmodSync(d, 0o770), d)],
+    ['writable by anyone (0707)', (d: string) => (chmodSync(d, 0o707), d)],
+    ['a symlink to a directory', (d: string) => (symlinkSync(d, `${d}-link`), `${d}-link`)],
+  ])('a cache directory that is %s is not used: no cache is read or written', async (_what, make) => {
+    const real = tmp('sq-cache-');
+    const dir = make(real);
+    const r = await me(dir);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).email).toBeTruthy();
+    expect(readdirSync(real)).toEqual([]);
   });
 
   it('runs under other V8 flags (NODE_OPTIONS) keep a cache of their own instead of overwriting the other', async () => {

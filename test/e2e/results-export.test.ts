@@ -97,4 +97,29 @@ describe('results list --all', () => {
     expect(r.exitCode).toBe(130);
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it.each([
+    ['SIGHUP', 129],
+    ['SIGQUIT', 131],
+    ['SIGTERM', 143],
+  ] as const)('%s mid-export runs the same cleanup: exit %i, no temp file left', async (signal, code) => {
+    await emu.faults([{ path: '/v1/results', action: 'delay', ms: 200 }]);
+    const dir = mkdtempSync(join(tmpdir(), 'sq-exp-'));
+    const p = execa(process.execPath, [BIN, 'results', 'list', '--run', runId, '--all', '-o', join(dir, 'x.csv')], {
+      env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+      extendEnv: false,
+      reject: false,
+    });
+    const end = Date.now() + 20_000;
+    while (readdirSync(dir).length === 0) {
+      if (Date.now() > end) throw new Error('no temp file appeared');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(readdirSync(dir)[0]).toMatch(/^\.x\.csv\..*\.sq-tmp$/);
+    p.kill(signal);
+    const r = await p;
+    expect([r.exitCode, r.signal ?? null]).toEqual([code, null]);
+    expect(r.stderr).toBe(`interrupted (${signal})`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });

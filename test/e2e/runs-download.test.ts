@@ -2,7 +2,7 @@
 // Ctrl-C mid-body leaves nothing in the directory.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -51,6 +51,9 @@ beforeAll(async () => {
     } else if (req.url === '/slow') {
       res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(csv.length * 2), 'content-disposition': 'attachment; filename="slow.csv"' });
       res.write(csv);
+    } else if (req.url?.startsWith('/named?')) {
+      // content-disposition exactly as given in ?cd=
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': new URL(req.url, 'http://x').searchParams.get('cd')! }).end(csv);
     } else res.writeHead(404).end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -119,5 +122,56 @@ describe('runs download', () => {
     const r = await p;
     expect(r.exitCode).toBe(130);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  const serveAs = (cd: string) =>
+    emu.faults([{ method: 'GET', path: `/v1/runs/${runId}/download`, action: 'status', status: 200, body: { s3: `${serverUrl}/named?cd=${encodeURIComponent(cd)}` } }]);
+
+  it('the server\'s name becomes a plain file name here: no directories, no dot-file, no reserved device name', async () => {
+    const cases: Array<[string, string]> = [
+      ['attachment; filename="../../etc/x"', 'x'],
+      ['attachment; filename=".bashrc"', 'bashrc'],
+      ['attachment; filename="a/b.csv"', 'b.csv'],
+      ['attachment; filename="..\\..\\win.csv"', 'win.csv'],
+      ["attachment; filename*=UTF-8''%E2%80%AEvsc.csv", 'vsc.csv'],
+      ['attachment; filename="CON"', `${runId}.csv`],
+      ['attachment; filename="..."', `${runId}.csv`],
+    ];
+    for (const [cd, want] of cases) {
+      await serveAs(cd);
+      const parent = mkdtempSync(join(tmpdir(), 'sq-dl-'));
+      const dir = join(parent, 'a', 'b');
+      mkdirSync(dir, { recursive: true });
+      const r = await run(['runs', 'download', runId], dir);
+      expect(r.exitCode, cd).toBe(0);
+      expect([readdirSync(dir), readdirSync(parent), readdirSync(join(parent, 'a'))], cd).toEqual([[want], ['a'], ['b']]);
+      expect(readFileSync(join(dir, want), 'utf8')).toBe(csv);
+    }
+  });
+
+  it('an existing file at the server\'s name is kept: exit 2 naming --force and -o, before the body is read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-dl-'));
+    writeFileSync(join(dir, filename), 'mine\n');
+    const r = await run(['runs', 'download', runId], dir);
+    expect(r.stderr).toBe(`error: ${filename} already exists: pass --force to replace it, or -o FILE to choose another name\nRun with --help for usage.\n`);
+    expect(r.exitCode).toBe(2);
+    expect(readdirSync(dir)).toEqual([filename]);
+    expect(readFileSync(join(dir, filename), 'utf8')).toBe('mine\n');
+    // the same with -o DIR/: the name is still the server's
+    const sub = await run(['runs', 'download', runId, '-o', `${dir}/`]);
+    expect(sub.exitCode).toBe(2);
+    expect(sub.stderr).toContain(`${join(dir, filename)} already exists: pass --force`);
+    expect(readFileSync(join(dir, filename), 'utf8')).toBe('mine\n');
+  });
+
+  it('--force replaces it, keeping its mode', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sq-dl-'));
+    writeFileSync(join(dir, filename), 'mine\n');
+    chmodSync(join(dir, filename), 0o640);
+    const r = await run(['runs', 'download', runId, '--force'], dir);
+    expect(r.exitCode).toBe(0);
+    expect(readdirSync(dir)).toEqual([filename]);
+    expect(readFileSync(join(dir, filename), 'utf8')).toBe(csv);
+    expect(statSync(join(dir, filename)).mode & 0o777).toBe(0o640);
   });
 });

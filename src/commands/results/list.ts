@@ -6,7 +6,7 @@ import { createOutput } from '../../output/index.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../../api/results.js';
 import { UsageError } from '../../errors.js';
-import { AtomicFile, checkTargetDir } from '../../io/atomic-file.js';
+import { AtomicFile, checkOutputTarget } from '../../io/atomic-file.js';
 import { Progress, count } from '../../io/progress.js';
 import { nonEmpty } from '../../validate/index.js';
 import { pagingFlags, pagingHint, pagingOptions, records, tally, type Tally } from '../../io/paging.js';
@@ -23,14 +23,15 @@ export default defineVerb({
     'and writes each record as it arrives, so memory stays flat for any size. CSV/TSV columns are stable: id, squid, run, ' +
     'scraping_time, then the crawler\'s result fields in their documented order (a field a row lacks is an empty cell). ' +
     '-o FILE writes to a temp file renamed into place when complete (nothing is left behind on error or Ctrl-C); the format ' +
-    'comes from --format, else the extension (.csv, .tsv, .json, .ndjson/.jsonl; others: csv). Without --limit, --page or ' +
+    'comes from --format, else the extension (.csv, .tsv, .json, .ndjson/.jsonl; others: csv). Only a regular file is ' +
+    'replaced (it keeps its mode; a new file is 0600): a device, FIFO, socket, directory or symlink is refused; -o - is stdout. Without --limit, --page or ' +
     '--all, shows the first 100. Requests to /v1/results are paced at one per 550 ms (the service allows 2 per second).',
   options: [
     { flags: '--squid <squid>', description: 'results of every run of this squid (id, id prefix or exact name)' },
     { flags: '--run <run>', description: 'results of this run only' },
     { flags: '--task <task>', description: 'only the results of this task' },
     ...pagingOptions(DEFAULT_LIMIT),
-    { flags: '-o, --output <file>', description: 'write the records to this file (atomically) instead of stdout' },
+    { flags: '-o, --output <file>', description: 'write the records to this regular file (atomically) instead of stdout; - is stdout' },
   ],
   examples: [
     'sq results list --squid "Paris restaurants" --limit 20',
@@ -41,10 +42,11 @@ export default defineVerb({
     const scopeRef = scopeOf(opts);
     const task = opts.task === undefined ? undefined : nonEmpty('--task', opts.task);
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
-    const output = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
+    const flagged = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
+    const output = flagged === '-' ? undefined : flagged;
     const settings = ctx.outputSettings();
     const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat ? settings.format : null);
-    if (output !== undefined) await checkTargetDir(output);
+    if (output !== undefined) await checkOutputTarget('-o', output);
 
     const http = await ctx.http();
     let scope: ResultScope;

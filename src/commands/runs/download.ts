@@ -1,12 +1,12 @@
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { defineVerb } from '../../command.js';
 import type { HttpClient, StreamResponse } from '../../api/http.js';
 import { downloadUrl, getRun, runStatus } from '../../api/runs.js';
 import { AuthError, NotFoundError } from '../../errors.js';
-import { AtomicFile, checkTargetDir } from '../../io/atomic-file.js';
+import { AtomicFile, checkOutputTarget, checkTargetDir, existsError } from '../../io/atomic-file.js';
 import { Progress, humanBytes } from '../../io/progress.js';
 import { nonEmpty } from '../../validate/index.js';
 
@@ -16,14 +16,25 @@ export default defineVerb({
   description:
     'Download the CSV export of a run whose export is ready (export_done). The file goes to a temp file in the target directory ' +
     'and is renamed into place only when complete, so an interrupted download leaves nothing behind. The default name is the ' +
-    'one the server gives (<squid>_YYYYMMDD_HHMM.csv), else <run>.csv; -o - writes to stdout; -o DIR/ picks the directory.',
+    'one the server gives (<squid>_YYYYMMDD_HHMM.csv) reduced to a plain file name (no directories, no leading dots), else ' +
+    '<run>.csv; an existing file of that name is kept unless --force. -o FILE replaces FILE if it is a regular file (keeping ' +
+    'its mode; a device, FIFO, socket, directory or symlink is refused); -o - writes to stdout; -o DIR/ picks the directory.',
   args: ['<run>'],
-  options: [{ flags: '-o, --output <file>', description: 'where to write: a file, a directory, or - for stdout', defaultText: 'the server\'s file name in the current directory' }],
+  options: [
+    { flags: '-o, --output <file>', description: 'where to write: a file, a directory, or - for stdout', defaultText: 'the server\'s file name in the current directory' },
+    { flags: '--force', description: 'replace an existing file that has the server\'s file name' },
+  ],
   examples: ['sq runs download <run>', 'sq runs download <run> -o paris.csv', 'sq runs download <run> -o - | head'],
   async run(ctx, [ref], opts) {
     const id = nonEmpty('<run>', ref);
     const output = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
-    if (output !== undefined && output !== '-') await checkTargetDir(output.endsWith('/') ? join(output, 'x') : output);
+    // The server's file name goes in this directory; else output is the file itself (or - for stdout).
+    let dir: string | undefined;
+    if (output === undefined) dir = '.';
+    else if (output.endsWith('/') || (await stat(output).catch(() => null))?.isDirectory()) {
+      await checkTargetDir(join(output, 'x'));
+      dir = output;
+    } else if (output !== '-') await checkOutputTarget('-o', output);
     const http = await ctx.http();
     const res = await fetchExport(http, id);
 
@@ -31,8 +42,22 @@ export default defineVerb({
       await pipeline(res.body, ctx.io.stdout as NodeJS.WritableStream, { end: false });
       return;
     }
-    const target = await targetPath(output, fileName(res.headers['content-disposition'], id));
-    const file = await AtomicFile.create(target, { onCleanup: (fn) => ctx.onCleanup(fn) });
+    let target = output as string;
+    if (dir !== undefined) {
+      // The name is only known now, from the response headers: checked before a byte of the body is read.
+      target = join(dir, fileName(res.headers['content-disposition'], id));
+      try {
+        await checkOutputTarget('-o', target);
+        if (!opts.force && (await lstat(target).catch(() => null))) {
+          throw existsError(target);
+        }
+      } catch (err) {
+        // undici reports its own abort as an error event: nobody is reading this body any more.
+        (res.body as Readable).on('error', () => undefined).destroy();
+        throw err;
+      }
+    }
+    const file = await AtomicFile.create(target, { onCleanup: (fn) => ctx.onCleanup(fn), replace: dir === undefined || !!opts.force });
     const total = Number(res.headers['content-length']);
     const progress = new Progress({ stream: ctx.io.stderr, tty: ctx.io.stderrIsTTY, enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet, columns: ctx.io.columns });
     let bytes = 0;
@@ -87,7 +112,11 @@ async function notReady(http: HttpClient, runId: string): Promise<NotFoundError>
   });
 }
 
-/** The server's file name from content-disposition (path parts dropped), else <run>.csv. */
+/**
+ * The server's file name from content-disposition as a plain name in the target directory: path parts (/ and \\),
+ * control and bidi characters, leading dots (no hidden or dot files) and names Windows reserves are dropped; <run>.csv
+ * when nothing usable is left.
+ */
 export function fileName(cd: string | string[] | undefined, runId: string): string {
   const h = Array.isArray(cd) ? cd[0] : cd;
   let name: string | null = null;
@@ -100,15 +129,16 @@ export function fileName(cd: string | string[] | undefined, runId: string): stri
       name = plain ? (plain[1] ?? plain[2]) : null;
     }
   }
-  // eslint-disable-next-line no-control-regex
-  const safe = name ? basename(name.replace(/\\/g, '/')).replace(/[\x00-\x1f]/g, '').trim() : '';
-  return safe && safe !== '.' && safe !== '..' ? safe : `${runId}.csv`;
+  return (name !== null && safeName(name)) || safeName(`${runId}.csv`) || 'run.csv';
 }
 
-async function targetPath(output: string | undefined, name: string): Promise<string> {
-  if (output === undefined) return name;
-  if (output.endsWith('/')) return join(output, name);
-  const st = await stat(output).catch(() => null);
-  return st?.isDirectory() ? join(output, name) : output;
+function safeName(name: string): string | null {
+  const safe = basename(name.replace(/\\/g, '/'))
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim()
+    .replace(/^\.+/, '')
+    .replace(/[. ]+$/, '');
+  if (!safe || Buffer.byteLength(safe) > 255 || /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i.test(safe)) return null;
+  return safe;
 }
-

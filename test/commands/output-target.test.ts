@@ -1,0 +1,136 @@
+// -o only ever replaces a regular file: devices, FIFOs, sockets, directories and symbolic links are refused before any
+// request, and again at the rename (the target can change during a long export). A replaced file keeps its mode.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { sq } from '../helpers/cli.js';
+import { resetRetryBudget } from '../../src/api/http.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+
+type J = Record<string, any>;
+const emu = useEmulator({ each: 'clear' });
+let runId: string;
+let dir: string;
+let socket: Server;
+const REGULAR_ONLY = 'sq only writes regular files (use -o - for stdout, or redirect)';
+
+beforeAll(async () => {
+  runId = (await emu.api(`/v1/runs?squid=${emu.squidId(DEMO_SQUIDS.paris)}&limit=1`)).data[0].id;
+  dir = mkdtempSync(join(tmpdir(), 'sq-target-'));
+  execFileSync('mkfifo', [join(dir, 'fifo')]);
+  socket = createServer();
+  await new Promise<void>((r) => socket.listen(join(dir, 'sock'), r));
+  mkdirSync(join(dir, 'subdir'));
+  writeFileSync(join(dir, 'real.csv'), 'keep me\n');
+  symlinkSync(join(dir, 'real.csv'), join(dir, 'link.csv'));
+  symlinkSync('/dev/null', join(dir, 'devnull-link'));
+});
+afterAll(() => socket?.close());
+beforeEach(async () => {
+  resetRetryBudget();
+  await emu.clearRequests();
+});
+
+const verbs = {
+  'results list': () => ['results', 'list', '--run', runId, '--all'],
+  'runs download': () => ['runs', 'download', runId],
+};
+
+// [-o value, expected message]; paths relative to the temp dir unless absolute.
+const kinds: Array<[string, (d: string) => string, (d: string) => string]> = [
+  ['/dev/null', () => '/dev/null', () => `-o /dev/null is a character device: ${REGULAR_ONLY}`],
+  ['/dev/stdout', () => '/dev/stdout', () => `-o /dev/stdout is a symbolic link to /proc/self/fd/1: ${REGULAR_ONLY}`],
+  ['a FIFO', (d) => join(d, 'fifo'), (d) => `-o ${join(d, 'fifo')} is a FIFO (named pipe): ${REGULAR_ONLY}`],
+  ['a unix socket', (d) => join(d, 'sock'), (d) => `-o ${join(d, 'sock')} is a socket: ${REGULAR_ONLY}`],
+  [
+    'a symlink to a regular file',
+    (d) => join(d, 'link.csv'),
+    (d) => `-o ${join(d, 'link.csv')} is a symbolic link to ${join(d, 'real.csv')}: sq does not write through links (use -o ${realpathSync(join(d, 'real.csv'))})`,
+  ],
+  ['a symlink to /dev/null', (d) => join(d, 'devnull-link'), (d) => `-o ${join(d, 'devnull-link')} is a symbolic link to /dev/null: ${REGULAR_ONLY}`],
+];
+
+describe.each(Object.entries(verbs))('%s -o onto what is not a regular file', (_verb, args) => {
+  it.each(kinds)('%s: exit 2 naming the flag, the path and what it is; no request; nothing touched', async (_kind, path, message) => {
+    const target = path(dir);
+    const before = lstatSync(target);
+    const r = await sq([...args(), '-o', target], { env: emu.env() });
+    expect(r.stderr).toBe(`error: ${message(dir)}\nRun with --help for usage.\n`);
+    expect(r.code).toBe(2);
+    expect(await emu.requests()).toEqual([]);
+    const after = lstatSync(target);
+    expect([after.ino, after.mode]).toEqual([before.ino, before.mode]);
+    expect(readFileSync(join(dir, 'real.csv'), 'utf8')).toBe('keep me\n');
+    expect(readdirSync(dir).sort()).toEqual(['devnull-link', 'fifo', 'link.csv', 'real.csv', 'sock', 'subdir']);
+  });
+});
+
+describe('results list -o', () => {
+  it('a directory is refused before any request', async () => {
+    const r = await sq([...verbs['results list'](), '-o', join(dir, 'subdir')], { env: emu.env() });
+    expect(r.stderr).toBe(`error: -o ${join(dir, 'subdir')} is a directory: ${REGULAR_ONLY}\nRun with --help for usage.\n`);
+    expect(r.code).toBe(2);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('- writes to stdout exactly what no -o writes, and creates no file named "-"', async () => {
+    const plain = await sq(['results', 'list', '--run', runId, '--all', '--format', 'ndjson'], { env: emu.env() });
+    const dashed = await sq(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '-o', '-'], { env: emu.env() });
+    expect(dashed.code).toBe(0);
+    expect(dashed.stdout).toBe(plain.stdout);
+    expect(dashed.stdout.split('\n').length).toBeGreaterThan(2);
+    expect(dashed.stderr).toBe(plain.stderr);
+  });
+
+  it('an existing file keeps its mode (0640), and a new file is 0600', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'sq-mode-'));
+    const old = join(d, 'old.csv');
+    writeFileSync(old, 'previous\n');
+    chmodSync(old, 0o640);
+    const r = await sq(['results', 'list', '--run', runId, '--all', '-o', old], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(statSync(old).mode & 0o777).toBe(0o640);
+    expect(readFileSync(old, 'utf8')).toMatch(/^id,squid,run,scraping_time,/);
+    expect((await sq(['results', 'list', '--run', runId, '--all', '-o', join(d, 'new.csv')], { env: emu.env() })).code).toBe(0);
+    expect(statSync(join(d, 'new.csv')).mode & 0o777).toBe(0o600);
+    expect(readdirSync(d).sort()).toEqual(['new.csv', 'old.csv']);
+  });
+
+  it('a FIFO made at the target during the export is not replaced: exit 2, nothing kept', async () => {
+    const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 400 })) as J;
+    await emu.faults([{ path: '/v1/results', action: 'delay', ms: 300 }]);
+    const d = mkdtempSync(join(tmpdir(), 'sq-race-'));
+    const target = join(d, 'x.csv');
+    const p = sq(['results', 'list', '--run', run.id, '--all', '-o', target], { env: emu.env() });
+    const end = Date.now() + 20_000;
+    while (readdirSync(d).length === 0) {
+      if (Date.now() > end) throw new Error('no temp file appeared');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    execFileSync('mkfifo', [target]);
+    const r = await p;
+    expect(r.stderr).toBe(`error: ${target} became a FIFO (named pipe) while sq was writing it: sq only replaces regular files, so nothing was written\nRun with --help for usage.\n`);
+    expect(r.code).toBe(2);
+    expect(readdirSync(d)).toEqual(['x.csv']);
+    expect(lstatSync(target).isFIFO()).toBe(true);
+    await emu.clearFaults();
+  });
+});
+
+describe('runs download -o', () => {
+  it('an existing file keeps its mode (0640)', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'sq-mode-'));
+    const old = join(d, 'old.csv');
+    writeFileSync(old, 'previous\n');
+    chmodSync(old, 0o640);
+    const r = await sq(['runs', 'download', runId, '-o', old], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(statSync(old).mode & 0o777).toBe(0o640);
+    expect(readFileSync(old, 'utf8')).not.toBe('previous\n');
+    expect(readdirSync(d)).toEqual(['old.csv']);
+  });
+});
