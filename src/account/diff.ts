@@ -119,6 +119,23 @@ function taskMatches(want: Rec, live: Rec): boolean {
   return Object.entries(want).every(([k, v]) => p[k] !== undefined && p[k] !== null && String(p[k]) === String(v));
 }
 
+const byUrl = new WeakMap<Rec[], Map<string, Rec[]>>();
+
+/** The live tasks that can match: those with the same URL when the task has one (lists of thousands stay fast). */
+function candidates(want: Rec, live: Rec[]): Rec[] {
+  if (want.url === undefined) return live;
+  let index = byUrl.get(live);
+  if (!index) {
+    index = new Map();
+    for (const l of live) {
+      const u = String(((l.params ?? {}) as Rec).url ?? '');
+      index.set(u, [...(index.get(u) ?? []), l]);
+    }
+    byUrl.set(live, index);
+  }
+  return index.get(String(want.url)) ?? [];
+}
+
 /** How a task is shown: its URL, or its parameters. */
 export function taskValue(params: Rec): unknown {
   const keys = Object.keys(params);
@@ -207,8 +224,13 @@ export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[]
 
     if (s.tasks) {
       const liveTasks = have?.tasks ?? [];
-      const add = s.tasks.filter((t) => !liveTasks.some((l) => taskMatches(t, l)));
-      const del = want.prune ? liveTasks.filter((l) => !s.tasks!.some((t) => taskMatches(t, l))) : [];
+      const matched = new Set<Rec>();
+      const add = s.tasks.filter((t) => {
+        const hits = candidates(t, liveTasks).filter((l) => taskMatches(t, l));
+        for (const h of hits) matched.add(h);
+        return hits.length === 0;
+      });
+      const del = want.prune ? liveTasks.filter((l) => !matched.has(l)) : [];
       if (add.length) {
         taskSteps.push({
           item: { kind: 'tasks', action: 'create', squid: who, id, changes: [], add: add.map(taskValue) },

@@ -66,6 +66,27 @@ describe('export → plan', () => {
     expect(other.stdout).toContain('password: "********" → "********"');
     expect(other.stdout + other.stderr).not.toMatch(/rotated-Secret-1|plan-Secret-4242/);
   });
+
+  it('every delivery channel, notify and unique-results settings survive the round trip', async () => {
+    const id = emu.squidId('Lyon bakeries');
+    const post = (body: unknown) => emu.api(`/v1/delivery?squid=${id}`, { method: 'POST', body });
+    await post({ webhook_fields: { url: 'https://ci.example.com/h', is_active: false, retry: false, events: { 'run.running': false, 'run.paused': true, 'run.done': true, 'run.error': false } } });
+    await post({ email: 'ops@example.com', notifications: false });
+    await post({ google_sheet_fields: { url: 'https://docs.google.com/spreadsheets/d/X/edit', append: true, is_active: true } });
+    await post({ s3_fields: { bucket: 'b', target_path: 'p/q', is_active: true, aws_access_key: 'AKIAEXAMPLE', aws_secret_key: 's3-Secret-9' } });
+    await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { run_notify: 'on_success', export_unique_results: true, is_active: false } });
+    const text = await exported();
+    expect(text).not.toMatch(/AKIAEXAMPLE|s3-Secret-9/);
+    expect(parse(text).squids['Lyon bakeries']).toMatchObject({
+      active: false, notify: 'on_success', unique_results: true,
+      webhook: { url: 'https://ci.example.com/h', events: ['run.paused', 'run.done'], retry: false, active: false },
+      email: { address: 'ops@example.com', notifications: false },
+      s3: { bucket: 'b', target_path: 'p/q', access_key: '${SQ_S3_ACCESS_KEY_LYON_BAKERIES}', secret_key: '${SQ_S3_SECRET_KEY_LYON_BAKERIES}' },
+    });
+    const p = await planJson(file(text));
+    expect(p.plan.items).toEqual([]);
+    expect(p.code).toBe(0);
+  });
 });
 
 describe('edit → plan → apply → plan', () => {
