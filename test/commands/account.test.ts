@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { schemaText } from '../../src/account/write-schema.js';
+import { parseApplyText } from '../../src/commands/delivery/apply-file.js';
 
 const emu = useEmulator({ each: 'reset' });
 const dir = mkdtempSync(join(tmpdir(), 'sq-account-'));
@@ -86,6 +89,12 @@ describe('export → plan', () => {
     const p = await planJson(file(text));
     expect(p.plan.items).toEqual([]);
     expect(p.code).toBe(0);
+    // What export writes is what the shipped JSON Schema accepts, in YAML and in JSON.
+    const validate = new Ajv2020({ strict: false }).compile(JSON.parse(schemaText()));
+    expect(validate(await parseApplyText(text, 'export')), JSON.stringify(validate.errors)).toBe(true);
+    const j = await run(['export', '--json']);
+    expect(validate(JSON.parse(j.stdout)), JSON.stringify(validate.errors)).toBe(true);
+    expect((await planJson(file(j.stdout, 'export.json'))).code).toBe(0);
   });
 });
 
