@@ -109,7 +109,7 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
     }));
   }
   const parsed = r.data;
-  const base = file === '-' ? process.cwd() : dirname(resolve(file));
+  const base = file === '-' ? resolve('.') : dirname(resolve(file));
   const squids: DesiredSquid[] = [];
   const secrets: string[] = [];
   const problems: string[] = [];
