@@ -107,7 +107,7 @@ _sq_opts() {
     'runs start') echo '--squid --wait --timeout --interval' ;;
     'runs watch') echo '--timeout --interval' ;;
     'runs tasks') echo '--limit --page --all' ;;
-    'runs download') echo '-o --output --force' ;;
+    'runs download') echo '-o --output' ;;
     'results list') echo '--squid --run --task --limit --page --all -o --output' ;;
     'accounts list') echo '--limit --page --all' ;;
     'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;

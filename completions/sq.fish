@@ -481,7 +481,6 @@ complete -c sq -n '__sq_is \'runs tasks\'' -l all -d 'read every page, writing r
 
 # sq runs download
 complete -c sq -n '__sq_is \'runs download\'' -s o -l output -r -F -d 'where to write: a file, a directory, or - for stdout'
-complete -c sq -n '__sq_is \'runs download\'' -l force -d 'replace an existing file that has the server\'s file name'
 
 # sq results
 complete -c sq -n '__sq_sub \'results\'' -a 'list' -d 'List or export the results of a squid or of one run'
@@ -495,7 +494,7 @@ complete -c sq -n '__sq_is \'results list\'' -l task -x -d 'only the results of 
 complete -c sq -n '__sq_is \'results list\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
 complete -c sq -n '__sq_is \'results list\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
 complete -c sq -n '__sq_is \'results list\'' -l all -d 'read every page, writing records as they arrive'
-complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the records to this regular file (atomically) instead of stdout; - is stdout'
+complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the records to this file (atomically) instead of stdout'
 
 # sq accounts
 complete -c sq -n '__sq_sub \'accounts\'' -a 'list' -d 'List the platform accounts (site logins) squids can use (GET /v1/accounts)'

@@ -309,7 +309,7 @@ _sq__runs__abort() {
 }
 
 _sq__runs__download() {
-  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '--force[replace an existing file that has the server'\''s file name]' '1:run: '
+  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '1:run: '
 }
 
 _sq__results() {
@@ -329,7 +329,7 @@ _sq__results() {
 }
 
 _sq__results__list() {
-  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid: ' '--run=[results of this run only]:run: ' '--task=[only the results of this task]:task: ' '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '(-o --output)-o+[write the records to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the records to this regular file (atomically) instead of stdout; - is stdout]:output:_files'
+  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid: ' '--run=[results of this run only]:run: ' '--task=[only the results of this task]:task: ' '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '(-o --output)-o+[write the records to this file (atomically) instead of stdout]:o:_files' '(-o --output)--output=[write the records to this file (atomically) instead of stdout]:output:_files'
 }
 
 _sq__accounts() {

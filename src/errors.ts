@@ -10,6 +10,8 @@ export const ExitCode = {
   RUN_FAILED: 6,
   TIMEOUT: 7,
   PARTIAL: 8,
+  /** `sq plan`: the account differs from the file (returned by the verb, not an error). */
+  CHANGES: 10,
   INTERRUPTED: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -48,3 +48,14 @@ export async function setAutoReset(http: HttpClient, body: AutoResetUpdate): Pro
     throw err;
   }
 }
+
+/** Whether a write can charge more than the current setting could: that is what needs a yes. */
+export function raisesCharges(before: AutoReset, after: Required<AutoResetUpdate>): boolean {
+  if (!after.enabled) return false;
+  return (
+    !before.enabled ||
+    after.threshold_pct < before.threshold_pct ||
+    after.max_resets_per_24h > before.max_resets_per_24h ||
+    (typeof before.current_usage_pct === 'number' && before.current_usage_pct > after.threshold_pct)
+  );
+}

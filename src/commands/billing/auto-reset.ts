@@ -4,7 +4,7 @@ import type { Column } from '../../output/types.js';
 import { exclusive, optionalInt } from '../../validate/index.js';
 import { confirmOrCancel } from '../../io/confirm.js';
 import { printPlanned } from '../../io/dry-run.js';
-import { AUTO_RESET_PATH, getAutoReset, setAutoReset, type AutoReset, type AutoResetUpdate } from '../../api/billing.js';
+import { AUTO_RESET_PATH, getAutoReset, raisesCharges, setAutoReset, type AutoReset, type AutoResetUpdate } from '../../api/billing.js';
 
 const pct = (v: unknown) => (typeof v === 'number' ? `${Number.isInteger(v) ? v : v.toFixed(2)}%` : 'n/a');
 
@@ -39,17 +39,6 @@ async function show(ctx: Ctx, s: AutoReset, title: string): Promise<void> {
   const table = ctx.outputSettings().format === 'table';
   await ctx.out.record(s, { title, columns: table ? humanColumns(s) : undefined });
   if (table) ctx.out.info('Each reset renews the plan at once and charges the card on file; consumed credits return to zero.');
-}
-
-/** Whether a POST can charge more than the current setting could: that is what needs a yes. */
-function raisesCharges(before: AutoReset, after: Required<AutoResetUpdate>): boolean {
-  if (!after.enabled) return false;
-  return (
-    !before.enabled ||
-    after.threshold_pct < before.threshold_pct ||
-    after.max_resets_per_24h > before.max_resets_per_24h ||
-    (typeof before.current_usage_pct === 'number' && before.current_usage_pct > after.threshold_pct)
-  );
 }
 
 export default defineVerb({

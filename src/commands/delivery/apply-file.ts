@@ -16,6 +16,8 @@ export interface ApplyFile {
   squids: SquidPlan[];
   /** Every secret value read from the environment, so any message can be scrubbed of them. */
   secrets: string[];
+  /** Secrets whose environment variable is not set, when the caller allows that (`sq plan`): left out of the body. */
+  missing: { path: string; name: string }[];
 }
 
 type Obj = Record<string, unknown>;
@@ -38,7 +40,11 @@ function key(k: string): string {
 class Checker {
   problems: string[] = [];
   secrets: string[] = [];
-  constructor(private readonly env: Record<string, string | undefined>) {}
+  missing: { path: string; name: string }[] = [];
+  constructor(
+    private readonly env: Record<string, string | undefined>,
+    private readonly allowMissingSecrets = false,
+  ) {}
 
   bad(path: string, msg: string): undefined {
     this.problems.push(`${path}: ${msg}`);
@@ -56,6 +62,10 @@ class Checker {
       if (val === undefined || val === '') missing ??= name;
       return val ?? '';
     });
+    if (missing && secret && this.allowMissingSecrets) {
+      this.missing.push({ path, name: missing });
+      return undefined;
+    }
     if (missing) return this.bad(path, `environment variable ${missing} is not set or empty`);
     if (secret) this.secrets.push(out);
     return out;
@@ -181,8 +191,8 @@ function channelBody(c: Checker, channel: string, v: unknown, path: string): Del
 }
 
 /** Validates a parsed document. Every problem is collected; the first is the message, the rest are details. */
-export function checkApplyDocument(doc: unknown, env: Record<string, string | undefined>): ApplyFile {
-  const c = new Checker(env);
+export function checkApplyDocument(doc: unknown, env: Record<string, string | undefined>, opts: { allowMissingSecrets?: boolean } = {}): ApplyFile {
+  const c = new Checker(env, opts.allowMissingSecrets);
   const squids: SquidPlan[] = [];
   if (!isRecord(doc)) {
     c.bad('(top level)', 'must be a mapping with a "squids" key');
@@ -218,7 +228,7 @@ export function checkApplyDocument(doc: unknown, env: Record<string, string | un
     const [first, ...rest] = c.problems;
     throw new UsageError(`invalid delivery file: ${first}`, { details: rest.map((p) => `  also: ${p}`) });
   }
-  return { squids, secrets: c.secrets };
+  return { squids, secrets: c.secrets, missing: c.missing };
 }
 
 /**
@@ -227,7 +237,7 @@ export function checkApplyDocument(doc: unknown, env: Record<string, string | un
  * text of the file can collide with it) before parsing, and swapped back afterwards; expansion happens later, on
  * values, so a secret's characters can never break the YAML.
  */
-export async function parseApplyText(text: string, file: string): Promise<unknown> {
+export async function parseApplyText(text: string, file: string, what = 'delivery file'): Promise<unknown> {
   const [{ parseDocument }, { randomBytes }] = await Promise.all([
     importPackage<typeof import('yaml')>('yaml'),
     importPackage<typeof import('node:crypto')>('node:crypto'),
@@ -239,7 +249,7 @@ export async function parseApplyText(text: string, file: string): Promise<unknow
   if (doc.errors.length) {
     const e = doc.errors[0];
     const where = e.linePos?.[0] ? `${file}:${e.linePos[0].line}:${e.linePos[0].col}` : file;
-    throw new UsageError(`${where}: cannot parse the delivery file: ${e.message.split('\n')[0].split(marker).join('')}`);
+    throw new UsageError(`${where}: cannot parse the ${what}: ${e.message.split('\n')[0].split(marker).join('')}`);
   }
   const back = new RegExp(`${marker}([A-Za-z_][A-Za-z0-9_]*)${marker}`, 'g');
   const restore = (v: unknown): unknown => {

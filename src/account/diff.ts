@@ -1,0 +1,321 @@
+// The plan: what differs between the file and the live account, field by field, in the order apply sends it
+// (squids, then tasks, then delivery, then deletions, billing last). Only fields the file names are managed.
+import { UsageError } from '../errors.js';
+import { recordId } from '../api/resolve.js';
+import { deliveryPath, diffDelivery, storedDelivery, storedEvents, type Channel, type DeliveryBody } from '../api/delivery.js';
+import { RUN_EVENTS } from '../api/events.js';
+import { AUTO_RESET_PATH, raisesCharges, type AutoResetUpdate } from '../api/billing.js';
+import { MASK } from '../output/secrets.js';
+import { pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
+import { matchCrawler, type Live, type LiveSquid } from './state.js';
+
+export interface Change {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+export interface PlanItem {
+  kind: 'squid' | 'tasks' | 'delivery' | 'billing';
+  action: 'create' | 'update' | 'delete';
+  /** The squid's key in the file (its name); absent for billing. */
+  squid?: string;
+  /** The squid's id; null while it is still to be created. */
+  id?: string | null;
+  channel?: Channel;
+  changes: Change[];
+  /** Tasks: the values to add and the tasks to delete (prune). */
+  add?: unknown[];
+  delete?: { id: string; value: unknown }[];
+  /** Secrets that could not be compared (the service does not return them, or their variable is not set). */
+  not_compared?: string[];
+  /** Billing: usage is above the new threshold, so a reset (and a charge) fires as soon as it is saved. */
+  fires_now?: boolean;
+}
+
+export interface Request {
+  method: 'POST' | 'DELETE';
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+/** One step of apply: the item it reports, and the requests, built once the squid's id is known. */
+export interface Step {
+  item: PlanItem;
+  /** The file key of the squid whose id the requests need (filled in by a create earlier in the same apply). */
+  squid?: string;
+  requests(id: string): Request[];
+  /** Environment variables this step needs but that are not set. */
+  missing: string[];
+  /** Whether this step can charge the card (billing) or deletes something: apply asks first. */
+  confirm?: string;
+}
+
+export interface Plan {
+  version: 1;
+  summary: { create: number; update: number; delete: number };
+  items: PlanItem[];
+}
+
+const SECRET_FIELDS = new Set(['password', 'aws_access_key', 'aws_secret_key']);
+const CHANNEL_KEY: Record<Channel, string | null> = { sftp: 'ftp_fields', webhook: 'webhook_fields', sheet: 'google_sheet_fields', s3: 's3_fields', email: null };
+
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a as Rec);
+  const kb = Object.keys(b as Rec);
+  return ka.length === kb.length && ka.every((k) => same((a as Rec)[k], (b as Rec)[k]));
+}
+
+const notifyOf = (r: Rec): string => {
+  const v = (r.notifications_params as Rec | undefined)?.run_notify;
+  return v === 'on_success' || v === 'on_error' ? v : 'none';
+};
+
+/** The squid fields of the file against the record: changes for the plan, and the update body (API names). */
+function squidChanges(want: DesiredSquid, live: Rec | null): { changes: Change[]; body: Rec } {
+  const s = want.spec;
+  const changes: Change[] = [];
+  const body: Rec = {};
+  const field = (name: string, to: unknown, from: unknown, apiKey: string, apiValue: unknown = to) => {
+    if (to === undefined || (live && same(to, from))) return;
+    changes.push({ field: name, from: live ? (from ?? null) : null, to });
+    body[apiKey] = apiValue;
+  };
+  field('active', s.active, live?.is_active, 'is_active');
+  field('concurrency', s.concurrency, live?.concurrency, 'concurrency');
+  if (s.notify !== undefined) field('notify', s.notify, live ? notifyOf(live) : undefined, 'run_notify', s.notify === 'none' ? null : s.notify);
+  field('unique_results', s.unique_results, live?.export_unique_results, 'export_unique_results');
+  if (s.params) {
+    const have = (live?.params ?? {}) as Rec;
+    const params: Rec = {};
+    for (const [k, v] of Object.entries(s.params)) {
+      if (k === 'functions' && v && typeof v === 'object' && !Array.isArray(v)) {
+        const fns: Rec = {};
+        const haveFns = (have.functions ?? {}) as Rec;
+        for (const [f, on] of Object.entries(v as Rec)) {
+          if (live && same(on, haveFns[f])) continue;
+          changes.push({ field: `params.functions.${f}`, from: live ? (haveFns[f] ?? null) : null, to: on });
+          fns[f] = on;
+        }
+        if (Object.keys(fns).length) params.functions = fns;
+        continue;
+      }
+      if (live && same(v, have[k])) continue;
+      changes.push({ field: `params.${k}`, from: live ? (have[k] ?? null) : null, to: v });
+      params[k] = v;
+    }
+    if (Object.keys(params).length) body.params = params;
+  }
+  return { changes, body };
+}
+
+/** A task of the file is present when every parameter it names has the same value on a live task. */
+function taskMatches(want: Rec, live: Rec): boolean {
+  const p = (live.params ?? {}) as Rec;
+  return Object.entries(want).every(([k, v]) => p[k] !== undefined && p[k] !== null && String(p[k]) === String(v));
+}
+
+const byUrl = new WeakMap<Rec[], Map<string, Rec[]>>();
+
+/** The live tasks that can match: those with the same URL when the task has one (lists of thousands stay fast). */
+function candidates(want: Rec, live: Rec[]): Rec[] {
+  if (want.url === undefined) return live;
+  let index = byUrl.get(live);
+  if (!index) {
+    index = new Map();
+    for (const l of live) {
+      const u = String(((l.params ?? {}) as Rec).url ?? '');
+      index.set(u, [...(index.get(u) ?? []), l]);
+    }
+    byUrl.set(live, index);
+  }
+  return index.get(String(want.url)) ?? [];
+}
+
+/** How a task is shown: its URL, or its parameters. */
+export function taskValue(params: Rec): unknown {
+  const keys = Object.keys(params);
+  return keys.length === 1 && keys[0] === 'url' ? params.url : params;
+}
+
+export const TASKS_PER_REQUEST = 500;
+
+function deliveryChanges(body: DeliveryBody, channel: Channel, record: Rec | null): { changes: Change[]; unverified: string[]; create: boolean } {
+  const stored = storedDelivery(record ?? {});
+  const key = CHANNEL_KEY[channel];
+  const want = (key ? (body as Rec)[key] : body) as Rec;
+  const have = (key ? (stored as unknown as Rec)[key] : { email: stored.email, notifications: stored.notifications }) as Rec | null;
+  const diff = diffDelivery(body, stored);
+  const create = key !== null && !have;
+  const fields = create ? Object.keys(want).flatMap((f) => (f === 'events' ? RUN_EVENTS.map((e) => `events.${e}`) : [f])) : diff.fields;
+  const events = have ? storedEvents(have) : null;
+  const value = (obj: Rec | null, f: string, isHave: boolean): unknown => {
+    if (!obj) return null;
+    if (f.startsWith('events.')) return (isHave ? events : (obj.events as Rec))?.[f.slice(7) as never] ?? null;
+    return obj[f] ?? null;
+  };
+  const changes = fields
+    .filter((f) => !(create && want[f] === undefined && !f.startsWith('events.')))
+    .map((f) => (SECRET_FIELDS.has(f) ? { field: f, from: create ? null : MASK, to: MASK } : { field: f, from: create ? null : value(have, f, true), to: value(want, f, false) }));
+  return { changes, unverified: create ? [] : diff.unverified, create };
+}
+
+function refusesCrawlerChange(want: DesiredSquid, live: LiveSquid, crawlers: Rec[]): void {
+  if (want.spec.crawler === undefined) return;
+  const c = matchCrawler(want.spec.crawler, crawlers);
+  const have = String(live.record.crawler ?? '');
+  if (c && recordId(c) !== have) {
+    throw new UsageError(
+      `${pathOf(['squids', want.ref, 'crawler'])}: the squid runs on crawler ${JSON.stringify(String(live.record.crawler_name ?? have))}; ` +
+        "a squid's crawler cannot change (give the new squid another name, or delete this one)",
+    );
+  }
+}
+
+export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[] } {
+  const squidSteps: Step[] = [];
+  const taskSteps: Step[] = [];
+  const deliverySteps: Step[] = [];
+  const deleteSteps: Step[] = [];
+  const billingSteps: Step[] = [];
+  const problems: string[] = [];
+
+  for (const s of want.squids) {
+    const have = live.matched.get(s.ref) ?? null;
+    const id = have?.id ?? null;
+    const who = have?.name || s.ref;
+    if (have) {
+      refusesCrawlerChange(s, have, live.crawlers);
+    } else {
+      const crawler = s.spec.crawler === undefined ? undefined : matchCrawler(s.spec.crawler, live.crawlers);
+      if (s.spec.crawler === undefined) {
+        problems.push(`${pathOf(['squids', s.ref])}: no squid of this account is named so; add "crawler:" to create it`);
+        continue;
+      }
+      if (!crawler) {
+        problems.push(`${pathOf(['squids', s.ref, 'crawler'])}: no crawler has the id, name or slug ${JSON.stringify(s.spec.crawler)} (see \`sq crawlers list\`)`);
+        continue;
+      }
+      const { changes, body } = squidChanges(s, null);
+      const create = { crawler: recordId(crawler), name: s.ref };
+      squidSteps.push({
+        item: { kind: 'squid', action: 'create', squid: s.ref, id: null, changes: [{ field: 'crawler', from: null, to: s.spec.crawler }, ...changes] },
+        squid: s.ref,
+        missing: [],
+        // The create itself is sent by apply (it yields the id); these are what follows it.
+        requests: (sid) => [{ method: 'POST', path: '/v1/squids', body: create }, ...(Object.keys(body).length ? [{ method: 'POST' as const, path: `/v1/squids/${sid}`, body }] : [])],
+      });
+    }
+    if (have) {
+      const { changes, body } = squidChanges(s, have.record);
+      if (changes.length) {
+        squidSteps.push({
+          item: { kind: 'squid', action: 'update', squid: who, id, changes },
+          squid: s.ref,
+          missing: [],
+          requests: (sid) => [{ method: 'POST', path: `/v1/squids/${encodeURIComponent(sid)}`, body }],
+        });
+      }
+    }
+
+    if (s.tasks) {
+      const liveTasks = have?.tasks ?? [];
+      const matched = new Set<Rec>();
+      const add = s.tasks.filter((t) => {
+        const hits = candidates(t, liveTasks).filter((l) => taskMatches(t, l));
+        for (const h of hits) matched.add(h);
+        return hits.length === 0;
+      });
+      const del = want.prune ? liveTasks.filter((l) => !matched.has(l)) : [];
+      if (add.length) {
+        taskSteps.push({
+          item: { kind: 'tasks', action: 'create', squid: who, id, changes: [], add: add.map(taskValue) },
+          squid: s.ref,
+          missing: [],
+          requests: (sid) => {
+            const out: Request[] = [];
+            for (let i = 0; i < add.length; i += TASKS_PER_REQUEST) out.push({ method: 'POST', path: '/v1/tasks', body: { squid: sid, tasks: add.slice(i, i + TASKS_PER_REQUEST) } });
+            return out;
+          },
+        });
+      }
+      if (del.length) {
+        const gone = del.map((t) => ({ id: recordId(t), value: taskValue((t.params ?? {}) as Rec) }));
+        taskSteps.push({
+          item: { kind: 'tasks', action: 'delete', squid: who, id, changes: [], delete: gone },
+          squid: s.ref,
+          missing: [],
+          confirm: `delete ${gone.length} task${gone.length === 1 ? '' : 's'} of squid "${who}"`,
+          requests: () => gone.map((t) => ({ method: 'DELETE', path: `/v1/tasks/${encodeURIComponent(t.id)}` })),
+        });
+      }
+    }
+
+    for (const ch of s.channels) {
+      const d = deliveryChanges(ch.body, ch.channel, have?.record ?? null);
+      const notCompared = [...d.unverified, ...ch.missing.map((m) => `${m.path.split('.').pop()} (\${${m.name}} is not set)`)];
+      if (!d.create && d.changes.length === 0) continue;
+      deliverySteps.push({
+        item: { kind: 'delivery', action: d.create ? 'create' : 'update', squid: who, id, channel: ch.channel, changes: d.changes, ...(notCompared.length ? { not_compared: notCompared } : {}) },
+        squid: s.ref,
+        missing: ch.missing.map((m) => m.name),
+        requests: (sid) => {
+          const p = deliveryPath(sid);
+          return [{ method: 'POST', path: p.split('?')[0], query: { squid: sid }, body: ch.body }];
+        },
+      });
+    }
+  }
+  if (problems.length) {
+    const [first, ...rest] = problems;
+    throw new UsageError(`invalid account file: ${first}`, { details: rest.map((p) => `  also: ${p}`) });
+  }
+
+  if (want.prune && want.managesSquids) {
+    const kept = new Set([...live.matched.values()].map((m) => m.id));
+    for (const s of live.all) {
+      const sid = recordId(s);
+      if (kept.has(sid)) continue;
+      const nm = typeof s.name === 'string' ? s.name : sid;
+      deleteSteps.push({
+        item: { kind: 'squid', action: 'delete', squid: nm, id: sid, changes: [] },
+        missing: [],
+        confirm: `delete squid "${nm}" with its tasks, runs and results`,
+        requests: () => [{ method: 'DELETE', path: `/v1/squids/${encodeURIComponent(sid)}` }],
+      });
+    }
+  }
+
+  if (want.billing && live.autoReset) {
+    const before = live.autoReset;
+    const b = want.billing;
+    const changes: Change[] = [];
+    if (b.enabled !== undefined && b.enabled !== before.enabled) changes.push({ field: 'enabled', from: before.enabled, to: b.enabled });
+    if (b.threshold !== undefined && b.threshold !== before.threshold_pct) changes.push({ field: 'threshold', from: before.threshold_pct, to: b.threshold });
+    if (b.max_resets !== undefined && b.max_resets !== before.max_resets_per_24h) changes.push({ field: 'max_resets', from: before.max_resets_per_24h, to: b.max_resets });
+    if (changes.length) {
+      const body: AutoResetUpdate = { enabled: b.enabled ?? before.enabled === true };
+      if (b.threshold !== undefined) body.threshold_pct = b.threshold;
+      if (b.max_resets !== undefined) body.max_resets_per_24h = b.max_resets;
+      const after = { enabled: body.enabled, threshold_pct: b.threshold ?? before.threshold_pct, max_resets_per_24h: b.max_resets ?? before.max_resets_per_24h };
+      const usage = before.current_usage_pct;
+      const firesNow = after.enabled && typeof usage === 'number' && usage > after.threshold_pct;
+      billingSteps.push({
+        item: { kind: 'billing', action: 'update', changes, ...(after.enabled ? { fires_now: firesNow } : {}) },
+        missing: [],
+        confirm: raisesCharges(before, after)
+          ? `set automatic billing reset on (threshold ${after.threshold_pct}%, up to ${after.max_resets_per_24h} per 24 h): each reset charges the card on file${firesNow ? ', and one fires now' : ''}`
+          : undefined,
+        requests: () => [{ method: 'POST', path: AUTO_RESET_PATH, body }],
+      });
+    }
+  }
+
+  const steps = [...squidSteps, ...taskSteps, ...deliverySteps, ...deleteSteps, ...billingSteps];
+  const count = (a: PlanItem['action']) => steps.filter((s) => s.item.action === a).length;
+  return { plan: { version: 1, summary: { create: count('create'), update: count('update'), delete: count('delete') }, items: steps.map((s) => s.item) }, steps };
+}

@@ -1,0 +1,77 @@
+// The live account as an account file: what `sq plan` compares, written so that export → plan shows no change.
+// Secrets are never written: each becomes a ${SQ_…} reference to set before an apply that must send it.
+import type { HttpClient } from '../api/http.js';
+import { recordId } from '../api/resolve.js';
+import { getAutoReset } from '../api/billing.js';
+import { storedDelivery, storedEvents } from '../api/delivery.js';
+import { RUN_EVENTS } from '../api/events.js';
+import { listAll, squidDetail, squidTasks } from './state.js';
+import { taskValue } from './diff.js';
+import type { Rec } from './file.js';
+
+export const SCHEMA_LINE = '# yaml-language-server: $schema=./node_modules/sq/schema/sq.schema.json';
+
+function envName(kind: string, squid: string, used: Set<string>): string {
+  const base = `SQ_${kind}_${squid.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'SQUID'}`;
+  let name = base;
+  for (let i = 2; used.has(name); i++) name = `${base}_${i}`;
+  used.add(name);
+  return `\${${name}}`;
+}
+
+function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], used: Set<string>): Rec {
+  const crawler = crawlers.find((c) => recordId(c) === rec.crawler);
+  const name = String(rec.name ?? recordId(rec));
+  const run = (rec.notifications_params as Rec | undefined)?.run_notify;
+  const out: Rec = {
+    crawler: String(crawler?.slug ?? crawler?.name ?? rec.crawler ?? ''),
+    active: rec.is_active === true,
+    concurrency: rec.concurrency,
+    notify: run === 'on_success' || run === 'on_error' ? run : 'none',
+    unique_results: rec.export_unique_results === true,
+    params: rec.params ?? {},
+    tasks: tasks.map((t) => taskValue((t.params ?? {}) as Rec)),
+  };
+  const d = storedDelivery(rec);
+  const active = (f: Rec) => (typeof f.is_active === 'boolean' ? { active: f.is_active } : {});
+  if (d.ftp_fields) {
+    const f = d.ftp_fields;
+    out.sftp = { host: f.host, port: typeof f.port === 'string' ? Number(f.port) : f.port, username: f.username, password: envName('SFTP_PASSWORD', name, used), directory: f.directory, ...active(f) };
+  }
+  if (d.webhook_fields) {
+    const f = d.webhook_fields;
+    const ev = storedEvents(f);
+    out.webhook = { url: f.url, events: RUN_EVENTS.filter((e) => ev?.[e]), retry: f.retry === true, ...active(f) };
+  }
+  if (d.email !== null) out.email = { address: d.email, notifications: d.notifications === true };
+  if (d.google_sheet_fields) {
+    const f = d.google_sheet_fields;
+    out.sheet = { url: f.url, append: f.append === true, ...active(f) };
+  }
+  if (d.s3_fields) {
+    const f = d.s3_fields;
+    const keys = f.aws_access_key || f.aws_secret_key ? { access_key: envName('S3_ACCESS_KEY', name, used), secret_key: envName('S3_SECRET_KEY', name, used) } : {};
+    out.s3 = { bucket: f.bucket, target_path: f.target_path ?? '', ...keys, ...active(f) };
+  }
+  return out;
+}
+
+export async function exportAccount(http: HttpClient): Promise<Rec> {
+  const [list, crawlers, ar] = [await listAll(http, '/v1/squids'), await listAll(http, '/v1/crawlers'), await getAutoReset(http)];
+  const squids: Rec = {};
+  const used = new Set<string>();
+  // Oldest first, so the file reads in creation order and stays stable as squids are added.
+  const ordered = [...list].sort((a, b) => String(a.created_at ?? '').localeCompare(String(b.created_at ?? '')) || recordId(a).localeCompare(recordId(b)));
+  for (const s of ordered) {
+    const id = recordId(s);
+    const rec = await squidDetail(http, id);
+    const tasks = await squidTasks(http, id);
+    const name = String(rec.name ?? s.name ?? id);
+    squids[name in squids ? id : name] = squidEntry(rec, tasks, crawlers, used);
+  }
+  return {
+    version: 1,
+    billing: { auto_reset: { enabled: ar.enabled === true, threshold: ar.threshold_pct, max_resets: ar.max_resets_per_24h } },
+    squids,
+  };
+}

@@ -1,0 +1,162 @@
+// Reading an account file: YAML or JSON, checked against the zod schema as a whole (every problem named by its path,
+// exit 2 before any request), then each delivery channel through the same checker as `sq delivery apply`
+// (defaults, ${ENV} expansion, literal secrets refused), so a delivery file means the same thing in both commands.
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import type { Ctx } from '../context.js';
+import { readInput } from '../io/stdin.js';
+import { parseTaskFile } from '../api/tasks.js';
+import { parseDelimited } from '../emulator/csv.js';
+import { checkApplyDocument, parseApplyText } from '../commands/delivery/apply-file.js';
+import { channelOf, type Channel, type DeliveryBody } from '../api/delivery.js';
+import { accountSchema, type SquidSpec, type TaskValue } from './schema.js';
+
+export type Rec = Record<string, unknown>;
+
+export interface DesiredChannel {
+  channel: Channel;
+  body: DeliveryBody;
+  /** Secrets whose environment variable is not set: not compared by `plan`, and `apply` refuses to send the channel. */
+  missing: { path: string; name: string }[];
+}
+
+export interface DesiredSquid {
+  /** The key in the file: a name (or, for an existing squid, a hash or unique hash prefix). */
+  ref: string;
+  spec: SquidSpec;
+  tasks?: Rec[];
+  channels: DesiredChannel[];
+}
+
+export interface Desired {
+  prune: boolean;
+  /** Whether the file has a squids key at all: without one, squids are not managed (and never pruned). */
+  managesSquids: boolean;
+  squids: DesiredSquid[];
+  billing?: { enabled?: boolean; threshold?: number; max_resets?: number };
+  secrets: string[];
+}
+
+const CHANNEL_KEYS = ['sftp', 'webhook', 'email', 'sheet', 's3'] as const;
+
+export function pathOf(segments: readonly PropertyKey[]): string {
+  let out = '';
+  for (const s of segments) {
+    if (typeof s === 'number') out += `[${s}]`;
+    else {
+      const k = String(s);
+      out += /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? `${out ? '.' : ''}${k}` : `${out ? '.' : ''}${JSON.stringify(k)}`;
+    }
+  }
+  return out || '(top level)';
+}
+
+interface Issue {
+  code: string;
+  path: PropertyKey[];
+  expected?: string;
+  keys?: string[];
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  values?: unknown[];
+  origin?: string;
+  format?: string;
+}
+
+/** zod/mini carries no message texts: each issue is worded here, naming what is allowed. */
+function describeIssue(i: Issue, got: unknown): string {
+  switch (i.code) {
+    case 'unrecognized_keys':
+      return `unknown field${i.keys!.length > 1 ? 's' : ''} ${i.keys!.map((k) => JSON.stringify(k)).join(', ')}`;
+    case 'invalid_type':
+      return got === undefined ? `is required (${i.expected})` : `must be ${i.expected === 'record' || i.expected === 'object' ? 'a mapping' : `a ${i.expected}`} (got ${JSON.stringify(got)})`;
+    case 'too_small':
+      return i.origin === 'string' ? 'must not be empty' : `must be at least ${i.minimum} (got ${JSON.stringify(got)})`;
+    case 'too_big':
+      return `must be at most ${i.maximum} (got ${JSON.stringify(got)})`;
+    case 'invalid_value':
+      return `must be one of ${i.values!.map((v) => JSON.stringify(v)).join(', ')} (got ${JSON.stringify(got)})`;
+    case 'invalid_format':
+      return 'must be an environment reference like ${SFTP_PASSWORD}: secrets are not accepted in the file';
+    case 'invalid_union':
+      return `has the wrong shape (got ${JSON.stringify(got)})`;
+    default:
+      return `is not valid (${i.code})`;
+  }
+}
+
+function at(doc: unknown, path: readonly PropertyKey[]): unknown {
+  let v = doc;
+  for (const k of path) v = v && typeof v === 'object' ? (v as Rec)[k as string] : undefined;
+  return v;
+}
+
+function fail(problems: string[]): never {
+  const [first, ...rest] = problems;
+  throw new UsageError(`invalid account file: ${first}`, { details: rest.map((p) => `  also: ${p}`) });
+}
+
+/** Reads and validates the whole file before anything is sent. */
+export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissingSecrets: boolean }): Promise<Desired> {
+  const text = await readInput(ctx, '--file', file);
+  const doc = await parseApplyText(text, file === '-' ? '<stdin>' : file, 'account file');
+  const r = accountSchema.safeParse(doc);
+  if (!r.success) {
+    fail(r.error.issues.map((i) => {
+      const issue = i as unknown as Issue;
+      return `${pathOf(issue.path)}: ${describeIssue(issue, at(doc, issue.path))}`;
+    }));
+  }
+  const parsed = r.data;
+  const base = file === '-' ? resolve('.') : dirname(resolve(file));
+  const squids: DesiredSquid[] = [];
+  const secrets: string[] = [];
+  const problems: string[] = [];
+  for (const [ref, spec] of Object.entries(parsed.squids ?? {})) {
+    const path = pathOf(['squids', ref]);
+    if (ref.trim() === '') problems.push(`${path}: the squid name must not be empty`);
+    const channels: DesiredChannel[] = [];
+    for (const ch of CHANNEL_KEYS) {
+      if (spec[ch] === undefined) continue;
+      try {
+        const checked = checkApplyDocument({ squids: { [ref]: { [ch]: spec[ch] } } }, ctx.env, opts);
+        secrets.push(...checked.secrets);
+        const body = checked.squids[0].bodies[0];
+        channels.push({ channel: channelOf(body), body, missing: checked.missing });
+      } catch (err) {
+        if (!(err instanceof UsageError)) throw err;
+        problems.push(err.message.replace(/^invalid delivery file: /, ''), ...err.details.map((d) => d.replace(/^\s*also: /, '')));
+      }
+    }
+    let tasks: Rec[] | undefined;
+    if (spec.tasks !== undefined) {
+      try {
+        tasks = Array.isArray(spec.tasks) ? spec.tasks.map(taskObject) : await tasksFromFile(resolve(base, spec.tasks.file), `${path}.tasks.file`);
+      } catch (err) {
+        if (!(err instanceof UsageError)) throw err;
+        problems.push(err.message);
+      }
+    }
+    squids.push({ ref, spec, tasks, channels });
+  }
+  if (problems.length) fail(problems);
+  const ar = parsed.billing?.auto_reset;
+  return { prune: parsed.prune === true, managesSquids: parsed.squids !== undefined, squids, billing: ar, secrets };
+}
+
+function taskObject(v: TaskValue): Rec {
+  return typeof v === 'string' ? { url: v } : { ...v };
+}
+
+/** A CSV/TSV with a header row of task parameters (what `sq tasks upload` sends), else one URL per line or a JSON array. */
+async function tasksFromFile(file: string, path: string): Promise<Rec[]> {
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new UsageError(`${path}: cannot read "${file}" (${err.code ?? err.message})`);
+  });
+  if (!/\.(csv|tsv)$/i.test(file)) return parseTaskFile(text, 'url', path);
+  const [header, ...rows] = parseDelimited(text, /\.tsv$/i.test(file) ? '\t' : ',');
+  if (!header) throw new UsageError(`${path}: "${file}" is empty; it needs a header row naming the task parameters (e.g. url)`);
+  const names = header.map((h) => h.trim());
+  return rows.map((row) => Object.fromEntries(names.map((n, i) => [n, row[i] ?? '']).filter(([, v]) => v !== '')));
+}

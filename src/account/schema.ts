@@ -1,0 +1,95 @@
+// The account file (`sq plan|apply -f sq.yaml`, `sq export`): one zod schema is both what the CLI validates with and
+// what schema/sq.schema.json is generated from (npm run schema), so editors check exactly what sq accepts.
+// A `sq delivery apply` file (squids → channels) is a valid account file: every other key is optional.
+import * as z from 'zod/mini';
+import { RUN_EVENTS } from '../api/events.js';
+
+const ENV_REF = '^\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}$';
+const d = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
+
+/** Secrets are never in the file, only a reference to the environment variable that holds them. */
+const secretRef = d(z.string().check(z.regex(new RegExp(ENV_REF))), 'an environment reference like ${SFTP_PASSWORD}; literal secrets are refused');
+const text = z.string().check(z.minLength(1));
+const active = d(z.optional(z.boolean()), 'deliver through this channel (default true)');
+const event = z.enum(RUN_EVENTS as unknown as ['run.running', 'run.paused', 'run.done', 'run.error']);
+
+const sftp = z.strictObject({
+  host: text,
+  port: z.optional(z.union([z.number().check(z.int(), z.minimum(1), z.maximum(65535)), z.string()])),
+  username: text,
+  password: secretRef,
+  directory: text,
+  active,
+});
+const webhook = z.strictObject({
+  url: d(text, 'http(s) URL that receives the events'),
+  events: d(z.union([z.array(event), z.string()]), 'a list of run.running, run.paused, run.done, run.error, a comma-separated string, or "all"'),
+  retry: z.optional(z.boolean()),
+  active,
+});
+const email = z.union([
+  text,
+  z.strictObject({ address: text, notifications: z.optional(z.boolean()) }),
+]);
+const sheet = z.strictObject({ url: text, append: z.optional(z.boolean()), active });
+const s3 = z.strictObject({
+  bucket: text,
+  target_path: z.optional(z.string()),
+  access_key: z.optional(secretRef),
+  secret_key: z.optional(secretRef),
+  active,
+});
+
+const taskValue = d(
+  z.union([text, z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))]),
+  'a URL (the task {url: …}) or an object of task parameters, e.g. {keyword: pizza, city: Paris}',
+);
+const tasks = d(
+  z.union([z.array(taskValue), z.strictObject({ file: d(text, 'CSV/TSV with a header row of task parameters, or one URL per line; relative to this file') })]),
+  'the tasks of the squid, identified by their values: listed ones are added; others are deleted only with prune: true',
+);
+
+export const NOTIFY = ['on_success', 'on_error', 'none'] as const;
+
+export const squidSchema = z.strictObject({
+  crawler: d(z.optional(text), 'crawler id, name or slug; needed to create the squid, and cannot change once it exists'),
+  active: d(z.optional(z.boolean()), 'is_active: whether the squid can run'),
+  concurrency: d(z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(20))), 'parallel workers, 1-20'),
+  params: d(z.optional(z.record(z.string(), z.unknown())), 'squid parameters; only the keys listed are managed (functions: {name: true|false})'),
+  notify: d(z.optional(z.enum(NOTIFY)), 'run notification e-mails: on_success, on_error or none'),
+  unique_results: d(z.optional(z.boolean()), 'export_unique_results: exports keep unique results only'),
+  tasks: z.optional(tasks),
+  sftp: z.optional(sftp),
+  webhook: z.optional(webhook),
+  email: z.optional(email),
+  sheet: z.optional(sheet),
+  s3: z.optional(s3),
+});
+
+export const billingSchema = z.strictObject({
+  auto_reset: z.optional(
+    z.strictObject({
+      enabled: d(z.optional(z.boolean()), 'automatic billing reset on or off (each reset charges the card on file)'),
+      threshold: d(z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(100))), 'usage percentage that triggers a reset, 1-100'),
+      max_resets: d(z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(10))), 'maximum resets in any rolling 24 hours, 1-10'),
+    }),
+  ),
+});
+
+export const accountSchema = z.strictObject({
+  $schema: z.optional(z.string()),
+  version: z.optional(z.literal(1)),
+  prune: d(z.optional(z.boolean()), 'delete squids and tasks the file does not list (apply also needs --yes)'),
+  billing: z.optional(billingSchema),
+  squids: d(z.optional(z.record(z.string(), squidSchema)), 'squids by name (a hash or unique hash prefix also finds an existing one)'),
+});
+
+export type AccountFile = z.infer<typeof accountSchema>;
+export type SquidSpec = z.infer<typeof squidSchema>;
+export type TaskValue = z.infer<typeof taskValue>;
+
+/** The JSON Schema shipped as schema/sq.schema.json. */
+export function accountJsonSchema(): Record<string, unknown> {
+  const js = z.toJSONSchema(accountSchema, { io: 'input' }) as Record<string, unknown>;
+  return { ...js, title: 'sq account file (sq plan / sq apply / sq export)' };
+}

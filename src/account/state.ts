@@ -1,0 +1,99 @@
+// Reading the live account: only GETs, and only what the file (or an export) needs. There is no GET /delivery: a
+// squid's delivery settings, notify and unique-results flags live in its detail record.
+import type { HttpClient } from '../api/http.js';
+import { items } from '../api/pages.js';
+import { recordId } from '../api/resolve.js';
+import { getAutoReset, type AutoReset } from '../api/billing.js';
+import { isObj } from '../api/delivery.js';
+import { UsageError } from '../errors.js';
+import { pathOf, type Desired, type Rec } from './file.js';
+
+export interface LiveSquid {
+  id: string;
+  name: string;
+  /** GET /v1/squids/{id}. */
+  record: Rec;
+  /** GET /v1/tasks?squid=, when the file manages the squid's tasks. */
+  tasks?: Rec[];
+}
+
+export async function listAll(http: HttpClient, path: string, query?: Record<string, string>): Promise<Rec[]> {
+  const out: Rec[] = [];
+  for await (const r of items<Rec>(http, path, { pageSize: 100, query })) out.push(r);
+  return out;
+}
+
+export async function squidDetail(http: HttpClient, id: string): Promise<Rec> {
+  const rec = await http.get<unknown>(`/v1/squids/${encodeURIComponent(id)}`);
+  return isObj(rec) ? rec : { id };
+}
+
+export async function squidTasks(http: HttpClient, id: string): Promise<Rec[]> {
+  return listAll(http, '/v1/tasks', { squid: id });
+}
+
+const name = (r: Rec) => (typeof r.name === 'string' ? r.name : '');
+
+/**
+ * Which live squid a file key means: its exact name, else a case-insensitive name if only one matches, else a full
+ * hash or a unique hash prefix (as `sq delivery apply` files may use). Undefined: the squid does not exist yet.
+ */
+export function matchSquid(ref: string, all: Rec[]): Rec | undefined {
+  const exact = all.filter((s) => name(s) === ref);
+  if (exact.length === 1) return exact[0];
+  const folded = all.filter((s) => name(s).toLowerCase() === ref.toLowerCase());
+  if (exact.length === 0 && folded.length === 1) return folded[0];
+  if (exact.length > 1 || folded.length > 1) {
+    throw new UsageError(`${pathOf(['squids', ref])}: ${Math.max(exact.length, folded.length)} squids have this name; use the hash as the key`);
+  }
+  if (/^[0-9a-f]{4,}$/i.test(ref)) {
+    const byId = all.filter((s) => recordId(s).toLowerCase().startsWith(ref.toLowerCase()));
+    if (byId.length === 1) return byId[0];
+    if (byId.length > 1) throw new UsageError(`${pathOf(['squids', ref])}: the hash prefix matches ${byId.length} squids; use a longer one`);
+  }
+  return undefined;
+}
+
+/** A crawler by id, unique id prefix, exact name or slug (case-insensitive), from the full list. */
+export function matchCrawler(ref: string, crawlers: Rec[]): Rec | undefined {
+  const r = ref.toLowerCase();
+  const by = (f: (c: Rec) => boolean) => crawlers.filter(f);
+  for (const list of [
+    by((c) => recordId(c).toLowerCase() === r),
+    by((c) => String(c.slug ?? '').toLowerCase() === r),
+    by((c) => name(c).toLowerCase() === r),
+    /^[0-9a-f]{4,}$/.test(r) ? by((c) => recordId(c).toLowerCase().startsWith(r)) : [],
+  ]) {
+    if (list.length === 1) return list[0];
+  }
+  return undefined;
+}
+
+export interface Live {
+  /** Every squid of the account (list records). */
+  all: Rec[];
+  /** Details of the squids the file names, keyed by file key. */
+  matched: Map<string, LiveSquid>;
+  crawlers: Rec[];
+  autoReset?: AutoReset;
+}
+
+export async function readLive(http: HttpClient, want: Desired): Promise<Live> {
+  const all = want.managesSquids ? await listAll(http, '/v1/squids') : [];
+  const needCrawlers = want.squids.some((s) => s.spec.crawler !== undefined);
+  const crawlers = needCrawlers ? await listAll(http, '/v1/crawlers') : [];
+  const matched = new Map<string, LiveSquid>();
+  const seen = new Map<string, string>();
+  for (const s of want.squids) {
+    const hit = matchSquid(s.ref, all);
+    if (!hit) continue;
+    const id = recordId(hit);
+    const twice = seen.get(id);
+    if (twice !== undefined) throw new UsageError(`${pathOf(['squids', s.ref])}: names the same squid as ${pathOf(['squids', twice])}`);
+    seen.set(id, s.ref);
+    const record = await squidDetail(http, id);
+    matched.set(s.ref, { id, name: name(record) || name(hit), record, tasks: s.tasks ? await squidTasks(http, id) : undefined });
+  }
+  const autoReset = want.billing ? await getAutoReset(http) : undefined;
+  return { all, matched, crawlers, autoReset };
+}

@@ -1,0 +1,63 @@
+import { defineVerb } from '../command.js';
+import { PartialFailureError } from '../errors.js';
+import { requireFlag } from '../validate/index.js';
+import { loadAccountFile } from '../account/file.js';
+import { readLive } from '../account/state.js';
+import { makePlan } from '../account/diff.js';
+import { planText } from '../account/render.js';
+import { applySteps, dryRun, preflight } from '../account/apply.js';
+import { FILE_HELP } from './plan.js';
+
+export default defineVerb({
+  name: 'apply',
+  summary: 'Make the account match a file: squids, tasks, delivery, billing (idempotent, for CI)',
+  description:
+    'Computes the plan (see `sq plan`), then sends it in a safe order: squids are created and updated first, then ' +
+    'tasks, then delivery channels, then deletions (prune), and the automatic billing reset last. A second apply ' +
+    'sends nothing. --dry-run prints the requests and sends nothing.\n\n' +
+    'Before the first write: every ${ENV} secret that a changed delivery channel needs must be set (else exit 2). ' +
+    'Deleting (prune: true in the file) and a billing change that can charge more than before (turning it on, a ' +
+    'lower threshold, more resets; each reset charges the card on file) ask for confirmation on a terminal; scripts ' +
+    'pass --yes (without a terminal and without --yes nothing is sent, exit 2).\n\n' +
+    'Report: one line per item on stderr (applied / failed / skipped); with --json, {applied, failed, skipped, items} ' +
+    'on stdout. A failed item does not stop the others, except those that need a squid that could not be created. ' +
+    'Exit 0 when every item was applied, 8 when some failed (the others are listed), the error\'s own code when the ' +
+    'only item failed.\n\n' +
+    FILE_HELP,
+  options: [{ flags: '-f, --file <file>', description: 'the account file, YAML or JSON ("-" reads stdin)' }],
+  examples: ['SFTP_PASSWORD=... sq apply -f sq.yaml --yes', 'sq apply -f sq.yaml --dry-run', 'sq apply -f sq.yaml --json --yes'],
+  async run(ctx, _args, opts) {
+    const file = requireFlag(opts, '--file', 'the account file (YAML or JSON; "-" for stdin)');
+    const want = await loadAccountFile(ctx, file, { allowMissingSecrets: true });
+    for (const s of want.secrets) ctx.addSecret(s);
+    const http = await ctx.http();
+    const { plan, steps } = makePlan(want, await readLive(http, want));
+    const json = ctx.outputSettings().format === 'json';
+    if (steps.length === 0) {
+      if (json) ctx.out.text(`${JSON.stringify({ applied: 0, failed: 0, skipped: 0, items: [] }, null, 2)}\n`);
+      ctx.out.info('No changes: the account matches the file; nothing was sent.');
+      return;
+    }
+    await preflight(ctx, steps);
+    if (ctx.globals.dryRun) {
+      ctx.out.info(planText(plan).trimEnd());
+      dryRun(ctx, steps);
+      return;
+    }
+    const reports = await applySteps(ctx, http, steps);
+    const n = (st: string) => reports.filter((r) => r.status === st).length;
+    if (json) ctx.out.text(`${JSON.stringify({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports }, null, 2)}\n`);
+    const bad = reports.filter((r) => r.status !== 'applied');
+    if (bad.length === 0) {
+      ctx.out.success(`Applied ${reports.length} change${reports.length === 1 ? '' : 's'}`);
+      return;
+    }
+    const details = bad.map((r) => `  ${r.status}: ${r.kind}${r.channel ? ` ${r.channel}` : ''}${r.squid ? ` of "${r.squid}"` : ''}: ${r.error}`);
+    const only = reports.length === 1 ? bad[0].cause : undefined;
+    if (only) {
+      only.message = bad[0].error ?? only.message;
+      throw only;
+    }
+    throw new PartialFailureError(`${n('failed')} of ${reports.length} changes failed${n('skipped') ? `, ${n('skipped')} skipped` : ''}; ${n('applied')} applied`, { details });
+  },
+});

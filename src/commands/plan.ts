@@ -1,0 +1,56 @@
+import { defineVerb } from '../command.js';
+import { ExitCode } from '../errors.js';
+import { requireFlag } from '../validate/index.js';
+import { loadAccountFile } from '../account/file.js';
+import { readLive } from '../account/state.js';
+import { makePlan } from '../account/diff.js';
+import { planText } from '../account/render.js';
+
+export const FILE_HELP = `The file (YAML or JSON; a \`sq delivery apply\` file is one too):
+
+  # yaml-language-server: $schema=./node_modules/sq/schema/sq.schema.json
+  version: 1
+  prune: false          # true: delete squids and tasks not listed
+  billing:
+    auto_reset: { enabled: true, threshold: 80, max_resets: 2 }
+  squids:
+    "Paris restaurants":          # name (or hash, or hash prefix)
+      crawler: google-maps-search # id, name or slug; fixed once created
+      active: true
+      concurrency: 2
+      notify: on_error            # on_success | on_error | none
+      unique_results: true
+      params: { max_results: 200, functions: { contacts: true } }
+      tasks:                      # or: tasks: { file: tasks.csv }
+        - https://www.google.com/maps/search/pizza+paris
+        - { keyword: sushi, city: Paris }
+      sftp: { host: sftp.example.com, username: deploy,
+              password: \${SFTP_PASSWORD}, directory: /upload }
+      webhook: { url: https://ci.example.com/hook,
+                 events: [run.done, run.error] }
+
+Only what the file names is managed: a field left out is left as it is. params are compared key by key. Tasks are identified by their values (a URL, or the parameters written): listed tasks are added when missing; a task the file does not list is deleted only with prune: true. Delivery channels take the fields of \`sq delivery apply\` (see its --help). Secrets are \${ENV} references only; the stored value is compared when the service returns it, and a secret whose variable is not set is reported as "not compared".`;
+
+export default defineVerb({
+  name: 'plan',
+  summary: 'Show what `sq apply` would change to make the account match a file (exit 10 when something differs)',
+  description:
+    'Reads the account (GET requests only) and prints, field by field, what differs from the file: squids to create ' +
+    'or change, tasks to add (or delete, with prune: true), delivery channels, the automatic billing reset. Secrets ' +
+    'are masked. --json prints one plan object: {version, summary: {create, update, delete}, items: [...]}.\n\n' +
+    'Exit codes (like `terraform plan -detailed-exitcode`): 0 no change, 10 changes to apply, 2 the file is invalid ' +
+    '(every problem named by its path, before any request), 1/3/4/5 as for any command.\n\n' +
+    FILE_HELP,
+  options: [{ flags: '-f, --file <file>', description: 'the account file, YAML or JSON ("-" reads stdin)' }],
+  examples: ['sq plan -f sq.yaml', 'sq plan -f sq.yaml --json', 'sq export > sq.yaml && sq plan -f sq.yaml   # exit 0: no change'],
+  async run(ctx, _args, opts) {
+    const file = requireFlag(opts, '--file', 'the account file (YAML or JSON; "-" for stdin)');
+    const want = await loadAccountFile(ctx, file, { allowMissingSecrets: true });
+    for (const s of want.secrets) ctx.addSecret(s);
+    const http = await ctx.http();
+    const { plan } = makePlan(want, await readLive(http, want));
+    if (ctx.outputSettings().format === 'json') ctx.out.text(`${JSON.stringify(plan, null, 2)}\n`);
+    else ctx.out.text(planText(plan));
+    return plan.items.length ? ExitCode.CHANGES : ExitCode.OK;
+  },
+});

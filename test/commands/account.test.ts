@@ -1,0 +1,362 @@
+// sq export / plan / apply against the emulator: the round trip, exact plans, drift, order, partial failure,
+// dry run, prune and billing confirmations, secrets.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { useEmulator } from '../helpers/emulator.js';
+import { sq } from '../helpers/cli.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { schemaText } from '../../src/account/write-schema.js';
+import { parseApplyText } from '../../src/commands/delivery/apply-file.js';
+
+const emu = useEmulator({ each: 'reset' });
+const dir = mkdtempSync(join(tmpdir(), 'sq-account-'));
+const PW = 'plan-Secret-4242';
+let n = 0;
+
+function file(text: string, name = `f${++n}.yaml`): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+const run = (args: string[], extra: Record<string, string> = {}) => sq(args, { env: emu.env({ SFTP_PASSWORD: PW, ...extra }) });
+const writes = async () => (await emu.requests()).filter((r) => r.method !== 'GET');
+
+async function exported(): Promise<string> {
+  const r = await run(['export']);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+async function planJson(path: string, extra: Record<string, string> = {}) {
+  const r = await run(['plan', '-f', path, '--json'], extra);
+  return { code: r.code, plan: r.stdout ? JSON.parse(r.stdout) : null, stderr: r.stderr };
+}
+
+describe('export → plan', () => {
+  it('plan of a fresh export shows no change and exits 0, with GETs only', async () => {
+    const text = await exported();
+    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/sq/schema/sq.schema.json');
+    expect(parse(text).squids['Paris restaurants']).toMatchObject({ crawler: 'google-maps-search', concurrency: 1, notify: 'none' });
+    await emu.clearRequests();
+    const r = await run(['plan', '-f', file(text)]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('No changes: the account matches the file.\n');
+    expect(await writes()).toEqual([]);
+    const j = await planJson(file(text));
+    expect(j).toMatchObject({ code: 0, plan: { version: 1, summary: { create: 0, update: 0, delete: 0 }, items: [] } });
+  });
+
+  it('an export with delivery writes secrets as ${…} references; plan without them set reports them not compared', async () => {
+    const id = emu.squidId('Paris restaurants');
+    await emu.api(`/v1/delivery?squid=${id}`, {
+      method: 'POST',
+      body: { ftp_fields: { host: 'sftp.example.com', port: 22, username: 'u', password: PW, directory: '/up', is_active: true } },
+    });
+    const text = await exported();
+    expect(text).not.toContain(PW);
+    expect(parse(text).squids['Paris restaurants'].sftp.password).toBe('${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS}');
+    const j = await planJson(file(text));
+    expect(j.code, j.stderr).toBe(0);
+    // With the variable set to the stored value, it is compared, and equal.
+    expect((await planJson(file(text), { SQ_SFTP_PASSWORD_PARIS_RESTAURANTS: PW })).code).toBe(0);
+    // A different value is a change, shown masked.
+    const other = await run(['plan', '-f', file(text)], { SQ_SFTP_PASSWORD_PARIS_RESTAURANTS: 'rotated-Secret-1' });
+    expect(other.code).toBe(10);
+    expect(other.stdout).toContain('password: "********" → "********"');
+    expect(other.stdout + other.stderr).not.toMatch(/rotated-Secret-1|plan-Secret-4242/);
+  });
+
+  it('every delivery channel, notify and unique-results settings survive the round trip', async () => {
+    const id = emu.squidId('Lyon bakeries');
+    const post = (body: unknown) => emu.api(`/v1/delivery?squid=${id}`, { method: 'POST', body });
+    await post({ webhook_fields: { url: 'https://ci.example.com/h', is_active: false, retry: false, events: { 'run.running': false, 'run.paused': true, 'run.done': true, 'run.error': false } } });
+    await post({ email: 'ops@example.com', notifications: false });
+    await post({ google_sheet_fields: { url: 'https://docs.google.com/spreadsheets/d/X/edit', append: true, is_active: true } });
+    await post({ s3_fields: { bucket: 'b', target_path: 'p/q', is_active: true, aws_access_key: 'AKIAEXAMPLE', aws_secret_key: 's3-Secret-9' } });
+    await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { run_notify: 'on_success', export_unique_results: true, is_active: false } });
+    const text = await exported();
+    expect(text).not.toMatch(/AKIAEXAMPLE|s3-Secret-9/);
+    expect(parse(text).squids['Lyon bakeries']).toMatchObject({
+      active: false, notify: 'on_success', unique_results: true,
+      webhook: { url: 'https://ci.example.com/h', events: ['run.paused', 'run.done'], retry: false, active: false },
+      email: { address: 'ops@example.com', notifications: false },
+      s3: { bucket: 'b', target_path: 'p/q', access_key: '${SQ_S3_ACCESS_KEY_LYON_BAKERIES}', secret_key: '${SQ_S3_SECRET_KEY_LYON_BAKERIES}' },
+    });
+    const p = await planJson(file(text));
+    expect(p.plan.items).toEqual([]);
+    expect(p.code).toBe(0);
+    // What export writes is what the shipped JSON Schema accepts, in YAML and in JSON.
+    const validate = new Ajv2020({ strict: false }).compile(JSON.parse(schemaText()));
+    expect(validate(await parseApplyText(text, 'export')), JSON.stringify(validate.errors)).toBe(true);
+    const j = await run(['export', '--json']);
+    expect(validate(JSON.parse(j.stdout)), JSON.stringify(validate.errors)).toBe(true);
+    expect((await planJson(file(j.stdout, 'export.json'))).code).toBe(0);
+  });
+});
+
+describe('edit → plan → apply → plan', () => {
+  it('the plan lists exactly the edit; apply sends it; the next plan and a second apply are empty', async () => {
+    const doc = parse(await exported());
+    const paris = doc.squids['Paris restaurants'];
+    paris.concurrency = 3;
+    paris.params.functions.contacts = true;
+    paris.tasks.push('https://www.google.com/maps/search/creperie+paris');
+    doc.squids['Lyon bakeries'].webhook = { url: 'https://ci.example.com/hook', events: ['run.done'] };
+    const edited = file(JSON.stringify(doc), 'edited.json');
+    const lyon = emu.squidId('Lyon bakeries');
+    const parisId = emu.squidId('Paris restaurants');
+
+    const p = await planJson(edited);
+    expect(p.code, p.stderr).toBe(10);
+    expect(p.plan).toEqual({
+      version: 1,
+      summary: { create: 2, update: 1, delete: 0 },
+      items: [
+        {
+          kind: 'squid', action: 'update', squid: 'Paris restaurants', id: parisId,
+          changes: [{ field: 'concurrency', from: 1, to: 3 }, { field: 'params.functions.contacts', from: false, to: true }],
+        },
+        { kind: 'tasks', action: 'create', squid: 'Paris restaurants', id: parisId, changes: [], add: ['https://www.google.com/maps/search/creperie+paris'] },
+        {
+          kind: 'delivery', action: 'create', squid: 'Lyon bakeries', id: lyon, channel: 'webhook',
+          changes: [
+            { field: 'url', from: null, to: 'https://ci.example.com/hook' },
+            { field: 'is_active', from: null, to: true },
+            { field: 'retry', from: null, to: true },
+            { field: 'events.run.running', from: null, to: false },
+            { field: 'events.run.paused', from: null, to: false },
+            { field: 'events.run.done', from: null, to: true },
+            { field: 'events.run.error', from: null, to: false },
+          ],
+        },
+      ],
+    });
+    const text = await run(['plan', '-f', edited]);
+    expect(text.stdout).toContain('~ update squid "Paris restaurants"');
+    expect(text.stdout).toContain('    concurrency: 1 → 3');
+    expect(text.stdout).toContain('Plan: 2 to create, 1 to change, 0 to delete.');
+
+    await emu.clearRequests();
+    const a = await run(['apply', '-f', edited]);
+    expect(a.code, a.stderr).toBe(0);
+    expect((await writes()).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `POST /v1/squids/${parisId}`,
+      'POST /v1/tasks',
+      'POST /v1/delivery',
+    ]);
+    expect((await writes())[0].body).toEqual({ concurrency: 3, params: { functions: { contacts: true } } });
+
+    expect((await planJson(edited)).plan.items).toEqual([]);
+    await emu.clearRequests();
+    const again = await run(['apply', '-f', edited]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('No changes');
+    expect(await writes()).toEqual([]);
+  });
+
+  it('a file of `sq delivery apply` is an account file: plan, then apply, then nothing to do', async () => {
+    const f = file(`
+squids:
+  "Paris restaurants":
+    sftp: { host: sftp.example.com, port: 2222, username: deploy, password: \${SFTP_PASSWORD}, directory: /upload }
+  "Lyon bakeries":
+    email: { address: ops@example.com }
+`);
+    const p = await run(['plan', '-f', f]);
+    expect(p.code, p.stderr).toBe(10);
+    expect(p.stdout).toContain('+ create sftp delivery of squid "Paris restaurants"');
+    expect(p.stdout).toContain('    password: "********"');
+    expect(p.stdout).not.toContain(PW);
+    expect((await run(['apply', '-f', f])).code).toBe(0);
+    expect((await run(['plan', '-f', f])).code).toBe(0);
+  });
+});
+
+describe('drift', () => {
+  it('a change made through the API behind sq’s back is detected: exit 10 with the field', async () => {
+    const f = file(await exported());
+    const id = emu.squidId('Tech influencers');
+    await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { concurrency: 5, run_notify: 'on_error' } });
+    const p = await planJson(f);
+    expect(p.code).toBe(10);
+    expect(p.plan.items).toEqual([
+      {
+        kind: 'squid', action: 'update', squid: 'Tech influencers', id,
+        changes: [{ field: 'concurrency', from: 5, to: 1 }, { field: 'notify', from: 'on_error', to: 'none' }],
+      },
+    ]);
+    expect((await run(['apply', '-f', f])).code).toBe(0);
+    expect((await planJson(f)).code).toBe(0);
+  });
+
+  it('a squid created behind sq’s back is not touched without prune, and listed for deletion with prune', async () => {
+    const text = await exported();
+    await emu.api('/v1/squids', { method: 'POST', body: { crawler: (await emu.api('/v1/crawlers')).data[0].id, name: 'Stray' } });
+    expect((await planJson(file(text))).code).toBe(0);
+    const p = await planJson(file(`prune: true\n${text}`));
+    expect(p.code).toBe(10);
+    expect(p.plan.items).toMatchObject([{ kind: 'squid', action: 'delete', squid: 'Stray' }]);
+  });
+});
+
+describe('apply: order, dry run, partial failure', () => {
+  const NEW = `
+billing:
+  auto_reset: { enabled: false, threshold: 70 }
+squids:
+  "Berlin cafes":
+    crawler: google-maps-search
+    concurrency: 2
+    params: { language: de }
+    tasks: [ "https://www.google.com/maps/search/cafe+berlin" ]
+    sftp: { host: sftp.example.com, username: deploy, password: \${SFTP_PASSWORD}, directory: /upload }
+`;
+
+  it('creates the squid, then its settings, tasks, delivery, and billing last', async () => {
+    await emu.clearRequests();
+    const r = await run(['apply', '-f', file(NEW)]);
+    expect(r.code, r.stderr).toBe(0);
+    const w = await writes();
+    expect(w.map((x) => `${x.method} ${x.path}`)).toEqual([
+      'POST /v1/squids',
+      expect.stringMatching(/^POST \/v1\/squids\/[0-9a-f]{32}$/),
+      'POST /v1/tasks',
+      'POST /v1/delivery',
+      'POST /v1/plans/auto-reset',
+    ]);
+    expect(w[0].body).toEqual({ crawler: expect.any(String), name: 'Berlin cafes' });
+    expect(w[4].body).toEqual({ enabled: false, threshold_pct: 70 });
+    expect(JSON.stringify(w)).not.toContain(PW);
+    expect(r.stderr).not.toContain(PW);
+    expect((await run(['plan', '-f', file(NEW)])).code).toBe(0);
+  });
+
+  it('--dry-run prints the requests and sends nothing (the request log has only GETs)', async () => {
+    await emu.clearRequests();
+    const r = await run(['apply', '-f', file(NEW), '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('POST /v1/squids\n');
+    expect(r.stdout).toContain('POST /v1/squids/<id of new squid "Berlin cafes">');
+    expect(r.stdout).toContain('POST /v1/plans/auto-reset');
+    expect(r.stdout).not.toContain(PW);
+    expect(r.stderr).toContain('Dry run: nothing was sent.');
+    const all = await emu.requests();
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.filter((x) => x.method !== 'GET')).toEqual([]);
+  });
+
+  it('partial failure: exit 8, the failed and skipped items reported, the others applied', async () => {
+    await emu.clearRequests();
+    // twitter-profile-scraper allows 10 workers at most: the service refuses 15 (ConcurrencyLimitExceeded).
+    const f = file(`
+squids:
+  "New squid":
+    crawler: google-maps-search
+    tasks: [ "https://www.google.com/maps/search/a" ]
+  "Tech influencers":
+    concurrency: 15
+  "Paris restaurants":
+    concurrency: 4
+`);
+    await emu.faults([{ method: 'POST', path: '/v1/squids', action: 'status', status: 400, count: 1, body: { error: { message: 'Slots limit exceeded (SlotsLimitExceeded).', type: 'validation_error', param: 'crawler' } } }]);
+    const r = await run(['apply', '-f', f]);
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stderr).toMatch(/2 of 4 changes failed, 1 skipped; 1 applied/);
+    expect(r.stderr).toMatch(/failed: squid of "New squid": .*SlotsLimitExceeded/);
+    expect(r.stderr).toMatch(/failed: squid of "Tech influencers": .*ConcurrencyLimitExceeded/);
+    expect(r.stderr).toMatch(/skipped: tasks of "New squid": squid "New squid" was not created/);
+    expect((await emu.api(`/v1/squids/${emu.squidId('Paris restaurants')}`)).concurrency).toBe(4);
+    // Again, with the fault gone: the squid is created now; the refused concurrency still fails, Paris is done.
+    const json = await run(['apply', '-f', f, '--json']);
+    expect(json.code).toBe(8);
+    expect(JSON.parse(json.stdout)).toMatchObject({ applied: 2, failed: 1, skipped: 0, items: [{ squid: 'New squid', status: 'applied' }, { squid: 'Tech influencers', status: 'failed' }, { kind: 'tasks', status: 'applied' }] });
+  });
+});
+
+describe('apply: a single item', () => {
+  it('when the only item fails, apply exits with that error\'s own code and message', async () => {
+    const r = await run(['apply', '-f', file('squids:\n  "Tech influencers": { concurrency: 15 }\n')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: .*ConcurrencyLimitExceeded/m);
+  });
+});
+
+describe('confirmations: prune and billing', () => {
+  it('prune deletes only with --yes; --no-input without it is exit 2 naming --yes, and nothing is sent', async () => {
+    const doc = parse(await exported());
+    delete doc.squids['Job board watch'];
+    doc.squids['Paris restaurants'].tasks = doc.squids['Paris restaurants'].tasks.slice(1);
+    doc.prune = true;
+    const f = file(JSON.stringify(doc), 'prune.json');
+    const p = await planJson(f);
+    expect(p.code).toBe(10);
+    expect(p.plan.summary).toEqual({ create: 0, update: 0, delete: 2 });
+    expect(p.plan.items.map((i: { kind: string; action: string }) => `${i.action} ${i.kind}`)).toEqual(['delete tasks', 'delete squid']);
+    await emu.clearRequests();
+    const no = await run(['apply', '-f', f, '--no-input']);
+    expect(no.code).toBe(2);
+    expect(no.stderr).toContain('--yes');
+    expect(await writes()).toEqual([]);
+    const yes = await run(['apply', '-f', f, '--yes']);
+    expect(yes.code, yes.stderr).toBe(0);
+    expect((await writes()).map((r) => r.method)).toEqual(['DELETE', 'DELETE']);
+    expect((await planJson(f)).code).toBe(0);
+  });
+
+  it('enabling the billing reset warns about the charge and needs --yes', async () => {
+    await emu.control('POST', '/_emulator/usage', { pct: 90 });
+    const f = file('billing:\n  auto_reset: { enabled: true, threshold: 80, max_resets: 2 }\n');
+    const p = await run(['plan', '-f', f]);
+    expect(p.code).toBe(10);
+    expect(p.stdout).toContain('    enabled: false → true');
+    expect(p.stdout).toContain('a reset, and a charge, fires as soon as this is saved');
+    await emu.clearRequests();
+    const no = await run(['apply', '-f', f, '--no-input']);
+    expect(no.code).toBe(2);
+    expect(no.stderr).toMatch(/--yes/);
+    expect(no.stderr).toMatch(/card on file is charged/);
+    expect(await writes()).toEqual([]);
+    const yes = await run(['apply', '-f', f, '--yes']);
+    expect(yes.code, yes.stderr).toBe(0);
+    expect((await writes()).map((r) => r.body)).toEqual([{ enabled: true, threshold_pct: 80, max_resets_per_24h: 2 }]);
+  });
+});
+
+describe('bad files: exit 2, every problem named by its path, before any request', () => {
+  it.each([
+    ['squids:\n  "Paris restaurants":\n    concurrency: 30\n', 'squids."Paris restaurants".concurrency: must be at most 20 (got 30)'],
+    ['squids:\n  a:\n    colour: red\n', 'squids.a: unknown field "colour"'],
+    ['squids:\n  a:\n    notify: always\n', 'squids.a.notify: must be one of "on_success", "on_error", "none" (got "always")'],
+    ['squids:\n  a:\n    sftp: { host: h, username: u, directory: /d, password: hunter2 }\n', 'squids.a.sftp.password: must be an environment reference'],
+    ['billing:\n  auto_reset: { threshold: 0 }\n', 'billing.auto_reset.threshold: must be at least 1 (got 0)'],
+    ['squids:\n  a:\n    webhook: { url: "https://x.example", events: [run.finished] }\n', 'squids.a.webhook.events'],
+    ['squids: [1, 2]\n', 'squids: must be a mapping'],
+  ])('%j', async (text, msg) => {
+    await emu.clearRequests();
+    const r = await run(['plan', '-f', file(text)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(msg);
+    expect(r.stderr).not.toContain('hunter2');
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('a squid that does not exist and has no crawler, or an unknown crawler, is named', async () => {
+    const r = await run(['plan', '-f', file('squids:\n  Nowhere: { concurrency: 2 }\n  Other: { crawler: no-such-crawler }\n')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('squids.Nowhere: no squid of this account is named so; add "crawler:" to create it');
+    expect(r.stderr).toContain('squids.Other.crawler: no crawler has the id, name or slug "no-such-crawler"');
+  });
+
+  it('tasks from a CSV file with a header row, relative to the file', async () => {
+    writeFileSync(join(dir, 'tasks.csv'), 'keyword,city\npizza,Paris\nsushi,Paris\n');
+    const f = file('squids:\n  "Paris restaurants":\n    tasks: { file: tasks.csv }\n');
+    const p = await planJson(f);
+    expect(p.code, p.stderr).toBe(10);
+    // {keyword: pizza, city: Paris} exists (the seed has it with country too); sushi is new.
+    expect(p.plan.items).toMatchObject([{ kind: 'tasks', action: 'create', add: [{ keyword: 'sushi', city: 'Paris' }] }]);
+  });
+});

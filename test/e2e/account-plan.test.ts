@@ -1,0 +1,30 @@
+// sq export / plan / apply as a user runs them (the built bin/sq.js): exit 0 for no change, 10 for drift, through
+// the launcher and the bundle.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { sqBin } from '../helpers/cli.js';
+
+const emu = useEmulator({ each: 'reset' });
+
+describe('sq export | plan | apply (built binary)', () => {
+  it('export → plan exits 0; drift through the API → exit 10; apply → plan exits 0 again', async () => {
+    const ex = await sqBin(['export'], { env: emu.env() });
+    expect(ex.code, ex.stderr).toBe(0);
+    const f = join(mkdtempSync(join(tmpdir(), 'sq-e2e-account-')), 'sq.yaml');
+    writeFileSync(f, ex.stdout);
+    expect((await sqBin(['plan', '-f', f], { env: emu.env() })).code).toBe(0);
+
+    await emu.api(`/v1/squids/${emu.squidId('Paris restaurants')}`, { method: 'POST', body: { is_active: false } });
+    const drift = await sqBin(['plan', '-f', f], { env: emu.env() });
+    expect(drift.code, drift.stderr).toBe(10);
+    expect(drift.stdout).toContain('    active: false → true');
+
+    const a = await sqBin(['apply', '-f', f], { env: emu.env() });
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stderr).toContain('✓ update squid "Paris restaurants"');
+    expect((await sqBin(['plan', '-f', f], { env: emu.env() })).code).toBe(0);
+  });
+});

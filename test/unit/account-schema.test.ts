@@ -1,0 +1,51 @@
+// schema/sq.schema.json: generated from the zod schema the CLI validates with (npm run schema), checked in, and a
+// real JSON Schema validator (Ajv, draft 2020-12) accepts the README's example files with it, as an editor would.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { schemaText, SCHEMA_FILE } from '../../src/account/write-schema.js';
+import { accountSchema } from '../../src/account/schema.js';
+import { parseApplyText } from '../../src/commands/delivery/apply-file.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const committed = readFileSync(resolve(root, SCHEMA_FILE), 'utf8');
+const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(committed));
+
+/** The README's account files: YAML blocks that start with the schema line, and the delivery.yaml of "Delivery in CI". */
+function readmeFiles(): string[] {
+  const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+  return [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]).filter((b) => /^# (yaml-language-server: \$schema=|delivery\.yaml)/.test(b));
+}
+
+describe('schema/sq.schema.json', () => {
+  it('is what `npm run schema` generates now (run it and commit schema/ when this fails)', () => {
+    expect(committed === schemaText(), 'schema/sq.schema.json is out of date: run `npm run schema` and commit it').toBe(true);
+  });
+
+  it('the README points editors at the shipped file', () => {
+    expect(readFileSync(resolve(root, 'README.md'), 'utf8')).toContain('# yaml-language-server: $schema=./node_modules/sq/schema/sq.schema.json');
+    expect(JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')).files).toContain('schema');
+  });
+
+  const files = readmeFiles();
+  it('the README has the account file and the delivery file examples', () => expect(files.length).toBeGreaterThanOrEqual(2));
+  for (const [i, text] of files.entries()) {
+    it(`README example ${i + 1} (${text.split('\n')[0]}) is valid for the JSON Schema and for sq`, async () => {
+      const doc = await parseApplyText(text, `README example ${i + 1}`);
+      expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+      expect(accountSchema.safeParse(doc).success).toBe(true);
+    });
+  }
+
+  it.each([
+    [{ squids: { a: { concurrency: 30 } } }],
+    [{ squids: { a: { sftp: { host: 'h', username: 'u', directory: '/d', password: 'hunter2' } } } }],
+    [{ squids: { a: { notify: 'always' } } }],
+    [{ billing: { auto_reset: { max_resets: 11 } } }],
+    [{ squids: { a: { colour: 'red' } } }],
+  ])('the JSON Schema refuses what sq refuses: %j', (doc) => {
+    expect(accountSchema.safeParse(doc).success).toBe(false);
+    expect(validate(doc)).toBe(false);
+  });
+});
