@@ -4,7 +4,7 @@
 # Subcommand words (names and aliases) under a command path.
 _sq_cmds() {
   case "$1" in
-    '') echo 'auth profiles me balance crawlers squids tasks runs results accounts delivery billing webhook api emulator completion help' ;;
+    '') echo 'auth profiles me balance crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion help' ;;
     'auth') echo 'login logout status switch' ;;
     'profiles') echo 'list ls remove rm' ;;
     'crawlers') echo 'list ls get view params attributes attrs' ;;
@@ -35,6 +35,9 @@ _sq_canon() {
     '|accounts') echo 'accounts' ;;
     '|delivery') echo 'delivery' ;;
     '|billing') echo 'billing' ;;
+    '|plan') echo 'plan' ;;
+    '|apply') echo 'apply' ;;
+    '|export') echo 'export' ;;
     '|webhook') echo 'webhook' ;;
     '|api') echo 'api' ;;
     '|emulator') echo 'emulator' ;;
@@ -107,7 +110,7 @@ _sq_opts() {
     'runs start') echo '--squid --wait --timeout --interval' ;;
     'runs watch') echo '--timeout --interval' ;;
     'runs tasks') echo '--limit --page --all' ;;
-    'runs download') echo '-o --output' ;;
+    'runs download') echo '-o --output --force' ;;
     'results list') echo '--squid --run --task --limit --page --all -o --output' ;;
     'accounts list') echo '--limit --page --all' ;;
     'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;
@@ -120,6 +123,8 @@ _sq_opts() {
     'delivery show') echo '--squid' ;;
     'delivery apply') echo '-f --file --force' ;;
     'billing auto-reset') echo '--enable --disable --threshold --max-resets' ;;
+    'plan') echo '-f --file' ;;
+    'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input --paginate' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --free-plan --rate-limits --state' ;;
@@ -155,6 +160,8 @@ _sq_vopts() {
     'delivery show') echo '--squid' ;;
     'delivery apply') echo '-f --file' ;;
     'billing auto-reset') echo '--threshold --max-resets' ;;
+    'plan') echo '-f --file' ;;
+    'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --rate-limits --state' ;;
@@ -174,6 +181,8 @@ _sq_optval() {
     'accounts sync|--cookies-file') echo 'file' ;;
     'delivery webhook|--events') echo 'list run.running run.paused run.done run.error all' ;;
     'delivery apply|-f'|'delivery apply|--file') echo 'file' ;;
+    'plan|-f'|'plan|--file') echo 'file' ;;
+    'apply|-f'|'apply|--file') echo 'file' ;;
     'webhook listen|--events') echo 'list run.running run.paused run.done run.error all' ;;
     'api|-X'|'api|--method') echo 'words GET POST PUT PATCH DELETE HEAD' ;;
     'api|--input') echo 'file' ;;
@@ -192,7 +201,7 @@ _sq_argval() {
   case "$1|$2" in
     'tasks upload|0') echo 'file' ;;
     'completion|0') echo 'words bash zsh fish' ;;
-    'help|'*) echo 'words auth profiles me balance crawlers squids tasks runs results accounts delivery billing webhook api emulator completion environment exit-codes' ;;
+    'help|'*) echo 'words auth profiles me balance crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes' ;;
   esac
 }
 

@@ -58,6 +58,10 @@ function __sq_vopts
             __sq_words -f --file
         case 'billing auto-reset'
             __sq_words --threshold --max-resets
+        case 'plan'
+            __sq_words -f --file
+        case 'apply'
+            __sq_words -f --file
         case 'webhook listen'
             __sq_words --port --host --path --events --forward-to
         case 'api'
@@ -95,6 +99,12 @@ function __sq_canon
             echo 'delivery'
         case '|billing'
             echo 'billing'
+        case '|plan'
+            echo 'plan'
+        case '|apply'
+            echo 'apply'
+        case '|export'
+            echo 'export'
         case '|webhook'
             echo 'webhook'
         case '|api'
@@ -316,6 +326,9 @@ complete -c sq -n '__sq_sub \'\'' -a 'results' -d 'List and export the results o
 complete -c sq -n '__sq_sub \'\'' -a 'accounts' -d 'Manage platform accounts: site logins (cookies) that some crawlers need'
 complete -c sq -n '__sq_sub \'\'' -a 'delivery' -d 'Configure where results go: SFTP, webhooks, e-mail, sheets, S3; apply from a file'
 complete -c sq -n '__sq_sub \'\'' -a 'billing' -d 'Show and set the automatic billing reset (re-charges the card on file)'
+complete -c sq -n '__sq_sub \'\'' -a 'plan' -d 'Show what `sq apply` would change to make the account match a file (exit 10 when something differs)'
+complete -c sq -n '__sq_sub \'\'' -a 'apply' -d 'Make the account match a file: squids, tasks, delivery, billing (idempotent, for CI)'
+complete -c sq -n '__sq_sub \'\'' -a 'export' -d 'Write the current account as an account file for `sq plan` / `sq apply` (secrets as ${…} placeholders)'
 complete -c sq -n '__sq_sub \'\'' -a 'webhook' -d 'Receive webhook events locally (listen, validate, forward)'
 complete -c sq -n '__sq_sub \'\'' -a 'api' -d 'Make an authenticated API request (same auth, pacing and retries as every command)'
 complete -c sq -n '__sq_sub \'\'' -a 'emulator' -d 'Run the local emulator of the whole API'
@@ -481,6 +494,7 @@ complete -c sq -n '__sq_is \'runs tasks\'' -l all -d 'read every page, writing r
 
 # sq runs download
 complete -c sq -n '__sq_is \'runs download\'' -s o -l output -r -F -d 'where to write: a file, a directory, or - for stdout'
+complete -c sq -n '__sq_is \'runs download\'' -l force -d 'replace an existing file that has the server\'s file name'
 
 # sq results
 complete -c sq -n '__sq_sub \'results\'' -a 'list' -d 'List or export the results of a squid or of one run'
@@ -494,7 +508,7 @@ complete -c sq -n '__sq_is \'results list\'' -l task -x -d 'only the results of 
 complete -c sq -n '__sq_is \'results list\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
 complete -c sq -n '__sq_is \'results list\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
 complete -c sq -n '__sq_is \'results list\'' -l all -d 'read every page, writing records as they arrive'
-complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the records to this file (atomically) instead of stdout'
+complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the records to this regular file (atomically) instead of stdout; - is stdout'
 
 # sq accounts
 complete -c sq -n '__sq_sub \'accounts\'' -a 'list' -d 'List the platform accounts (site logins) squids can use (GET /v1/accounts)'
@@ -604,6 +618,14 @@ complete -c sq -n '__sq_is \'billing auto-reset\'' -l disable -d 'turn automatic
 complete -c sq -n '__sq_is \'billing auto-reset\'' -l threshold -x -d 'usage percentage that triggers a reset (integer 1-100)'
 complete -c sq -n '__sq_is \'billing auto-reset\'' -l max-resets -x -d 'maximum resets in any rolling 24 hours (integer 1-10)'
 
+# sq plan
+complete -c sq -n '__sq_is \'plan\'' -s f -l file -r -F -d 'the account file, YAML or JSON ("-" reads stdin)'
+
+# sq apply
+complete -c sq -n '__sq_is \'apply\'' -s f -l file -r -F -d 'the account file, YAML or JSON ("-" reads stdin)'
+
+# sq export
+
 # sq webhook
 complete -c sq -n '__sq_sub \'webhook\'' -a 'listen' -d 'Receive webhook events on this machine: validate, print, optionally forward'
 
@@ -638,4 +660,4 @@ complete -c sq -n '__sq_is \'emulator start\'' -l state -r -F -d 'keep state acr
 complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 
 # sq help
-complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance crawlers squids tasks runs results accounts delivery billing webhook api emulator completion environment exit-codes'
+complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes'

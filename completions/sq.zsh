@@ -38,7 +38,7 @@ _sq() {
   _arguments -s -S -C : $_sq_globals '(-V --version)-V[print the version]' '(-V --version)--version[print the version]' '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'accounts:Manage platform accounts\: site logins (cookies) that some crawlers need' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'emulator:Run the local emulator of the whole API' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
+      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'accounts:Manage platform accounts\: site logins (cookies) that some crawlers need' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what `sq apply` would change to make the account match a file (exit 10 when something differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing (idempotent, for CI)' 'export:Write the current account as an account file for `sq plan` / `sq apply` (secrets as ${…} placeholders)' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'emulator:Run the local emulator of the whole API' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
       _describe -t commands 'sq command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -54,6 +54,9 @@ _sq() {
         'accounts') _sq__accounts && ret=0 ;;
         'delivery') _sq__delivery && ret=0 ;;
         'billing') _sq__billing && ret=0 ;;
+        'plan') _sq__plan && ret=0 ;;
+        'apply') _sq__apply && ret=0 ;;
+        'export') _sq__export && ret=0 ;;
         'webhook') _sq__webhook && ret=0 ;;
         'api') _sq__api && ret=0 ;;
         'emulator') _sq__emulator && ret=0 ;;
@@ -309,7 +312,7 @@ _sq__runs__abort() {
 }
 
 _sq__runs__download() {
-  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '1:run: '
+  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '--force[replace an existing file that has the server'\''s file name]' '1:run: '
 }
 
 _sq__results() {
@@ -329,7 +332,7 @@ _sq__results() {
 }
 
 _sq__results__list() {
-  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid: ' '--run=[results of this run only]:run: ' '--task=[only the results of this task]:task: ' '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '(-o --output)-o+[write the records to this file (atomically) instead of stdout]:o:_files' '(-o --output)--output=[write the records to this file (atomically) instead of stdout]:output:_files'
+  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid: ' '--run=[results of this run only]:run: ' '--task=[only the results of this task]:task: ' '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '(-o --output)-o+[write the records to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the records to this regular file (atomically) instead of stdout; - is stdout]:output:_files'
 }
 
 _sq__accounts() {
@@ -447,6 +450,18 @@ _sq__billing__auto_reset() {
   _arguments -s -S : $_sq_globals '--enable[turn automatic resets on (asks for confirmation; --yes in scripts)]' '--disable[turn automatic resets off]' '--threshold=[usage percentage that triggers a reset (integer 1-100)]:threshold: ' '--max-resets=[maximum resets in any rolling 24 hours (integer 1-10)]:max-resets: '
 }
 
+_sq__plan() {
+  _arguments -s -S : $_sq_globals '(-f --file)-f+[the account file, YAML or JSON ("-" reads stdin)]:f:_files' '(-f --file)--file=[the account file, YAML or JSON ("-" reads stdin)]:file:_files'
+}
+
+_sq__apply() {
+  _arguments -s -S : $_sq_globals '(-f --file)-f+[the account file, YAML or JSON ("-" reads stdin)]:f:_files' '(-f --file)--file=[the account file, YAML or JSON ("-" reads stdin)]:file:_files'
+}
+
+_sq__export() {
+  _arguments -s -S : $_sq_globals
+}
+
 _sq__webhook() {
   local curcontext=$curcontext state line ret=1
   typeset -A opt_args
@@ -496,7 +511,7 @@ _sq__completion() {
 }
 
 _sq__help() {
-  _arguments -s -S : $_sq_globals '*:topic:(auth profiles me balance crawlers squids tasks runs results accounts delivery billing webhook api emulator completion environment exit-codes)'
+  _arguments -s -S : $_sq_globals '*:topic:(auth profiles me balance crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes)'
 }
 
 if [[ "${funcstack[1]}" == _sq ]]; then
