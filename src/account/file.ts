@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import type { Ctx } from '../context.js';
 import { readInput } from '../io/stdin.js';
 import { parseTaskFile } from '../api/tasks.js';
-import { parseDelimited } from '../emulator/csv.js';
+import { parseDelimited } from '../io/csv.js';
 import { checkApplyDocument, parseApplyText } from '../commands/delivery/apply-file.js';
 import { channelOf, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { accountSchema, type SquidSpec, type TaskValue } from './schema.js';

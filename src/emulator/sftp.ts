@@ -1,7 +1,7 @@
 // SFTP delivery of run results (spec Events rule 5, Errors rule 3): a real upload to the configured server.
 // Every failure (unreachable host, bad login, missing directory) is recorded, never thrown.
 import type { Emu, FtpFields } from './types.js';
-import { toCsv } from './csv.js';
+import { toCsv } from '../io/csv.js';
 import { recordDelivery } from './delivery.js';
 import { fileStamp, isObject } from './util.js';
 import { importPackage } from '../import-package.js';

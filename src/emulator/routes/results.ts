@@ -1,5 +1,5 @@
 // Results (exactly one of squid/run) and the exported CSV file behind the presigned download URL.
-import { toCsv } from '../csv.js';
+import { toCsv } from '../../io/csv.js';
 import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { paginate } from '../pagination.js';

@@ -1,6 +1,6 @@
 // Task uploads: a CSV/TSV file is parsed at once, then "processed" over business time like the live
 // service's background job: PENDING → PROGRESS → SUCCESS (or FAILURE), status 202 until done.
-import { parseDelimited } from '../csv.js';
+import { parseDelimited } from '../../io/csv.js';
 import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { newTask } from '../seed.js';
