@@ -3,6 +3,7 @@
 import { NotFoundError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { pages, type Envelope, type PageOptions } from './pages.js';
+import { seg } from './path.js';
 
 export type Run = Record<string, unknown> & { id?: string; status?: string };
 
@@ -46,7 +47,7 @@ export function formatDurationCell(v: unknown): string {
 }
 
 export function runPath(runId: string, sub = ''): string {
-  return `/v1/runs/${encodeURIComponent(runId)}${sub}`;
+  return `/v1/runs/${seg('run id', runId)}${sub}`;
 }
 
 export function getRun(http: HttpClient, runId: string): Promise<Run> {

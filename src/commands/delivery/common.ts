@@ -11,10 +11,11 @@ import { printPlanned } from '../../io/dry-run.js';
 import { flatten } from '../../output/fields.js';
 import type { Column } from '../../output/types.js';
 import { resolveSquid } from '../../api/resolve.js';
+import { seg } from '../../api/path.js';
 
 /** The full squid record, which is where the stored delivery config lives (there is no GET /delivery). */
 export async function getSquidRecord(http: HttpClient, id: string): Promise<Record<string, unknown>> {
-  const rec = await http.get<unknown>(`/v1/squids/${encodeURIComponent(id)}`);
+  const rec = await http.get<unknown>(`/v1/squids/${seg('squid id', id)}`);
   return isObj(rec) ? rec : {};
 }
 
