@@ -28,6 +28,8 @@ export interface Globals {
   input: boolean;
   dryRun: boolean;
   showSecrets: boolean;
+  /** --insecure-http: plain http:// to a non-loopback base URL is allowed. */
+  insecureHttp: boolean;
 }
 
 export interface Ctx {
@@ -72,6 +74,7 @@ export const DEFAULT_GLOBALS: Globals = {
   input: true,
   dryRun: false,
   showSecrets: false,
+  insecureHttp: false,
 };
 
 export function envFlag(v: string | undefined): boolean {

@@ -7,7 +7,7 @@ import type { HttpClient } from './api/http.js';
 import type { ProfileStore } from './config/store.js';
 import type { Prompter } from './prompt.js';
 import { AuthError, UsageError } from './errors.js';
-import { parseDuration } from './validate/duration.js';
+import { MAX_HTTP_TIMEOUT_MS, parseDuration } from './validate/duration.js';
 import { redactText } from './output/secrets.js';
 
 export interface ContextInit {
@@ -180,6 +180,6 @@ function timeoutEnv(env: Record<string, string | undefined>, name: string): numb
   if (!v) return undefined;
   const ms = parseDuration(v);
   // 0 would reach undici as "no timeout at all".
-  if (ms === null || ms <= 0) throw new UsageError(`${name} must be a duration like 30s, 2m or 1500ms (got "${v}")`);
+  if (ms === null || ms <= 0 || ms > MAX_HTTP_TIMEOUT_MS) throw new UsageError(`${name} must be a duration like 30s, 2m or 1500ms, at most 1h (got "${v}")`);
   return ms;
 }

@@ -1,6 +1,9 @@
 import { defineVerb } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import { readAllStdin } from '../../io/stdin.js';
+import { readStdinUpTo } from '../../io/stdin.js';
+
+/** Keys are ~40 characters; anything past 4 KiB on stdin is a wrong pipe, not a key. */
+const MAX_KEY_BYTES = 4096;
 
 export default defineVerb({
   name: 'login',
@@ -9,7 +12,7 @@ export default defineVerb({
     'Asks for the key with a hidden prompt on a terminal, or reads it from stdin with --with-token. The key is checked ' +
     'against the API (GET /v1/me) before it is saved, with the base URL, in the profile (--profile, SQ_PROFILE, ' +
     'else the active one, else "default"), which becomes the active profile.',
-  options: [{ flags: '--with-token', description: 'read the key from stdin instead of prompting' }],
+  options: [{ flags: '--with-token', description: 'read the key from stdin (at most 4 KiB) instead of prompting' }],
   examples: [
     'sq auth login',
     'echo "$LOBSTR_KEY" | sq auth login --with-token',
@@ -18,7 +21,10 @@ export default defineVerb({
   async run(ctx, _args, opts) {
     let token: string;
     if (opts.withToken) {
-      token = (await readAllStdin(ctx.io.stdin)).trim();
+      const text = await readStdinUpTo(ctx.io.stdin, MAX_KEY_BYTES);
+      // Nothing of it is echoed: it may be a key, or a file of secrets piped by mistake.
+      if (text === null) throw new UsageError('--with-token: the key on stdin is longer than 4 KiB; pipe in only the key');
+      token = text.trim();
       if (!token) throw new UsageError('--with-token: no key on stdin (pipe it in, e.g. `echo "$KEY" | sq auth login --with-token`)');
     } else {
       if (!ctx.canPrompt()) {
