@@ -41,7 +41,8 @@ export interface Ctx {
   /** Output rendering; built on first use from globals and the terminal. */
   readonly out: Output;
   outputSettings(): OutputSettings;
-  config(): Promise<ProfileStore>;
+  /** The profile store; a corrupt profile file is a UsageError unless `allowCorrupt` (auth login replaces it). */
+  config(opts?: { allowCorrupt?: boolean }): Promise<ProfileStore>;
   /** The API client with the resolved key and base URL; throws AuthError when there is no key. */
   /**
    * The HTTP client for the resolved profile and base URL. `auth: false` for calls that need no key; `token` to

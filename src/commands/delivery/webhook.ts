@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { eventsFlag, httpUrlFlag, requireFlag, RUN_EVENTS } from '../../validate/index.js';
 import { eventsObject } from '../../api/delivery.js';
-import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure } from './common.js';
+import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure, hideUrlSecrets } from './common.js';
 
 export const DEFAULT_EVENTS = 'run.done,run.error';
 
@@ -30,7 +30,7 @@ export default defineVerb({
   ],
   async run(ctx, _args, opts) {
     const squidRef = squidToConfigure(opts);
-    const url = httpUrlFlag('--url', requireFlag(opts, '--url', 'the http(s) endpoint that receives the events'));
+    const url = hideUrlSecrets(ctx, httpUrlFlag('--url', requireFlag(opts, '--url', 'the http(s) endpoint that receives the events')));
     const events = eventsFlag('--events', opts.events ?? DEFAULT_EVENTS);
     const is_active = activeFlag(opts);
     const retry = opts.retry !== false;
