@@ -300,7 +300,7 @@ complete -c sq -s v -l verbose -d 'HTTP trace on stderr (secrets redacted)'
 complete -c sq -s y -l yes -d 'answer yes to confirmations'
 complete -c sq -l no-input -d 'never prompt (also SQ_NO_INPUT, CI); a missing answer is a usage error'
 complete -c sq -l dry-run -d 'on writes: print the request (secrets masked) and send nothing'
-complete -c sq -l show-secrets -d 'show passwords and keys the API echoes back (they are masked otherwise)'
+complete -c sq -l show-secrets -d 'show passwords, keys and webhook URL tokens the API echoes back (they are masked otherwise)'
 complete -c sq -n '__sq_is ""' -s V -l version -d 'print the version'
 complete -c sq -s h -l help -d 'show help'
 

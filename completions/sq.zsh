@@ -28,7 +28,7 @@ _sq_globals=(
   '(-y --yes)--yes[answer yes to confirmations]'
   '--no-input[never prompt (also SQ_NO_INPUT, CI); a missing answer is a usage error]'
   '--dry-run[on writes\: print the request (secrets masked) and send nothing]'
-  '--show-secrets[show passwords and keys the API echoes back (they are masked otherwise)]'
+  '--show-secrets[show passwords, keys and webhook URL tokens the API echoes back (they are masked otherwise)]'
   '(-h --help)-h[show help]'
   '(-h --help)--help[show help]'
 )

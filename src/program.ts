@@ -20,7 +20,7 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { flags: '-y, --yes', description: 'answer yes to confirmations' },
   { flags: '--no-input', description: 'never prompt (also SQ_NO_INPUT, CI); a missing answer is a usage error' },
   { flags: '--dry-run', description: 'on writes: print the request (secrets masked) and send nothing' },
-  { flags: '--show-secrets', description: 'show passwords and keys the API echoes back (they are masked otherwise)' },
+  { flags: '--show-secrets', description: 'show passwords, keys and webhook URL tokens the API echoes back (they are masked otherwise)' },
 ];
 
 /** The first argv token that is not an option or an option's value: the noun. */
