@@ -300,6 +300,7 @@ complete -c sq -f
 
 complete -c sq -l profile -x -d 'stored profile to use (env SQ_PROFILE; default: the active one, else "default")'
 complete -c sq -l base-url -x -d 'API origin, paths start with /v1 (env SQ_BASE_URL; default: the profile\'s, else https://api.lobstr.io)'
+complete -c sq -l insecure-http -d 'allow a plain http:// base URL to a host other than loopback (env SQ_INSECURE_HTTP=1): the key travels unencrypted'
 complete -c sq -l json -d 'machine output: exactly one JSON document on stdout (same as --format json)'
 complete -c sq -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c sq -l fields -x -d 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)'
@@ -309,7 +310,7 @@ complete -c sq -s v -l verbose -d 'HTTP trace on stderr (secrets redacted)'
 complete -c sq -s y -l yes -d 'answer yes to confirmations'
 complete -c sq -l no-input -d 'never prompt (also SQ_NO_INPUT, CI); a missing answer is a usage error'
 complete -c sq -l dry-run -d 'on writes: print the request (secrets masked) and send nothing'
-complete -c sq -l show-secrets -d 'show passwords and keys the API echoes back (they are masked otherwise)'
+complete -c sq -l show-secrets -d 'show passwords, keys and webhook URL tokens the API echoes back (they are masked otherwise)'
 complete -c sq -n '__sq_is ""' -s V -l version -d 'print the version'
 complete -c sq -s h -l help -d 'show help'
 
@@ -342,7 +343,7 @@ complete -c sq -n '__sq_sub \'auth\'' -a 'status' -d 'Show the profile, base URL
 complete -c sq -n '__sq_sub \'auth\'' -a 'switch' -d 'Make a stored profile the active one'
 
 # sq auth login
-complete -c sq -n '__sq_is \'auth login\'' -l with-token -d 'read the key from stdin instead of prompting'
+complete -c sq -n '__sq_is \'auth login\'' -l with-token -d 'read the key from stdin (at most 4 KiB) instead of prompting'
 
 # sq auth logout
 
@@ -374,8 +375,8 @@ complete -c sq -n '__sq_sub \'crawlers\'' -a 'attributes' -d 'List the result co
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'attrs' -d 'alias of attributes: List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)'
 
 # sq crawlers list
-complete -c sq -n '__sq_is \'crawlers list\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
-complete -c sq -n '__sq_is \'crawlers list\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
+complete -c sq -n '__sq_is \'crawlers list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
+complete -c sq -n '__sq_is \'crawlers list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'crawlers list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq crawlers get
@@ -397,8 +398,8 @@ complete -c sq -n '__sq_sub \'squids\'' -a 'rm' -d 'alias of delete: Delete a sq
 
 # sq squids list
 complete -c sq -n '__sq_is \'squids list\'' -l name -x -d 'only squids whose name contains this text (case-insensitive)'
-complete -c sq -n '__sq_is \'squids list\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
-complete -c sq -n '__sq_is \'squids list\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
+complete -c sq -n '__sq_is \'squids list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
+complete -c sq -n '__sq_is \'squids list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'squids list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq squids get
@@ -431,8 +432,8 @@ complete -c sq -n '__sq_sub \'tasks\'' -a 'rm' -d 'alias of delete: Delete a tas
 # sq tasks list
 complete -c sq -n '__sq_is \'tasks list\'' -l squid -x -d 'squid id, prefix or exact name (required)'
 complete -c sq -n '__sq_is \'tasks list\'' -l type -x -a 'url params' -d 'task type'
-complete -c sq -n '__sq_is \'tasks list\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
-complete -c sq -n '__sq_is \'tasks list\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
+complete -c sq -n '__sq_is \'tasks list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
+complete -c sq -n '__sq_is \'tasks list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'tasks list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq tasks get
@@ -445,7 +446,7 @@ complete -c sq -n '__sq_is \'tasks add\'' -l file -r -F -d 'values (one per line
 # sq tasks upload
 complete -c sq -n '__sq_is \'tasks upload\'' -l squid -x -d 'squid id, prefix or exact name (required)'
 complete -c sq -n '__sq_is \'tasks upload\'' -l wait -d 'wait until the upload is processed and print its summary'
-complete -c sq -n '__sq_is \'tasks upload\'' -l timeout -x -d 'give up waiting after this long (with --wait)'
+complete -c sq -n '__sq_is \'tasks upload\'' -l timeout -x -d 'give up waiting after this long, at most 7d (with --wait)'
 complete -c sq -n '__sq_arg \'tasks upload\' 0' -F
 
 # sq tasks upload-status
@@ -467,8 +468,8 @@ complete -c sq -n '__sq_sub \'runs\'' -a 'download' -d 'Download a finished run\
 
 # sq runs list
 complete -c sq -n '__sq_is \'runs list\'' -l squid -x -d 'squid id, id prefix or exact name (required)'
-complete -c sq -n '__sq_is \'runs list\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
-complete -c sq -n '__sq_is \'runs list\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
+complete -c sq -n '__sq_is \'runs list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
+complete -c sq -n '__sq_is \'runs list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'runs list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq runs get
@@ -476,18 +477,18 @@ complete -c sq -n '__sq_is \'runs list\'' -l all -d 'read every page, writing re
 # sq runs start
 complete -c sq -n '__sq_is \'runs start\'' -l squid -x -d 'squid id, id prefix or exact name (required)'
 complete -c sq -n '__sq_is \'runs start\'' -l wait -d 'wait until the run is done and its export is ready'
-complete -c sq -n '__sq_is \'runs start\'' -l timeout -x -d 'give up waiting after this long (exit 7; the run continues on the server)'
-complete -c sq -n '__sq_is \'runs start\'' -l interval -x -d 'time between polls; at least 5s against the live service'
+complete -c sq -n '__sq_is \'runs start\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
+complete -c sq -n '__sq_is \'runs start\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
 
 # sq runs watch
-complete -c sq -n '__sq_is \'runs watch\'' -l timeout -x -d 'give up waiting after this long (exit 7; the run continues on the server)'
-complete -c sq -n '__sq_is \'runs watch\'' -l interval -x -d 'time between polls; at least 5s against the live service'
+complete -c sq -n '__sq_is \'runs watch\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
+complete -c sq -n '__sq_is \'runs watch\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
 
 # sq runs stats
 
 # sq runs tasks
-complete -c sq -n '__sq_is \'runs tasks\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
-complete -c sq -n '__sq_is \'runs tasks\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
+complete -c sq -n '__sq_is \'runs tasks\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
+complete -c sq -n '__sq_is \'runs tasks\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'runs tasks\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq runs abort
@@ -505,8 +506,8 @@ complete -c sq -n '__sq_sub \'results\'' -a 'export' -d 'alias of list: List or 
 complete -c sq -n '__sq_is \'results list\'' -l squid -x -d 'results of every run of this squid (id, id prefix or exact name)'
 complete -c sq -n '__sq_is \'results list\'' -l run -x -d 'results of this run only'
 complete -c sq -n '__sq_is \'results list\'' -l task -x -d 'only the results of this task'
-complete -c sq -n '__sq_is \'results list\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
-complete -c sq -n '__sq_is \'results list\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
+complete -c sq -n '__sq_is \'results list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
+complete -c sq -n '__sq_is \'results list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'results list\'' -l all -d 'read every page, writing records as they arrive'
 complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the records to this regular file (atomically) instead of stdout; - is stdout'
 
@@ -521,8 +522,8 @@ complete -c sq -n '__sq_sub \'accounts\'' -a 'delete' -d 'Delete an account (DEL
 complete -c sq -n '__sq_sub \'accounts\'' -a 'rm' -d 'alias of delete: Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail'
 
 # sq accounts list
-complete -c sq -n '__sq_is \'accounts list\'' -l limit -x -d 'how many records to show (read 100 per request; at most 100 with --page)'
-complete -c sq -n '__sq_is \'accounts list\'' -l page -x -d 'read this page only (1-based; page size = --limit)'
+complete -c sq -n '__sq_is \'accounts list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
+complete -c sq -n '__sq_is \'accounts list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'accounts list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq accounts get
@@ -534,7 +535,7 @@ complete -c sq -n '__sq_is \'accounts sync\'' -l type -x -a '(__sq_dynamic accou
 complete -c sq -n '__sq_is \'accounts sync\'' -l cookies-file -r -F -d 'cookies export; "-" for stdin (required)'
 complete -c sq -n '__sq_is \'accounts sync\'' -l account -x -d 'refresh this existing account instead of creating one'
 complete -c sq -n '__sq_is \'accounts sync\'' -l wait -d 'wait until the synchronization succeeds or fails'
-complete -c sq -n '__sq_is \'accounts sync\'' -l timeout -x -d 'give up waiting after this long (with --wait)'
+complete -c sq -n '__sq_is \'accounts sync\'' -l timeout -x -d 'give up waiting after this long, at most 7d (with --wait)'
 
 # sq accounts delete
 

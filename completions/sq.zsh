@@ -15,6 +15,7 @@ _sq_dynamic() {
 _sq_globals=(
   '--profile=[stored profile to use (env SQ_PROFILE; default\: the active one, else "default")]:profile: '
   '--base-url=[API origin, paths start with /v1 (env SQ_BASE_URL; default\: the profile'\''s, else https\://api.lobstr.io)]:base-url: '
+  '--insecure-http[allow a plain http\:// base URL to a host other than loopback (env SQ_INSECURE_HTTP=1)\: the key travels unencrypted]'
   '--json[machine output\: exactly one JSON document on stdout (same as --format json)]'
   '--format=[output format (default\: table on a terminal, tsv when piped)]:format:(table json ndjson csv tsv)'
   '--fields=[comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)]:fields: '
@@ -27,7 +28,7 @@ _sq_globals=(
   '(-y --yes)--yes[answer yes to confirmations]'
   '--no-input[never prompt (also SQ_NO_INPUT, CI); a missing answer is a usage error]'
   '--dry-run[on writes\: print the request (secrets masked) and send nothing]'
-  '--show-secrets[show passwords and keys the API echoes back (they are masked otherwise)]'
+  '--show-secrets[show passwords, keys and webhook URL tokens the API echoes back (they are masked otherwise)]'
   '(-h --help)-h[show help]'
   '(-h --help)--help[show help]'
 )
@@ -87,7 +88,7 @@ _sq__auth() {
 }
 
 _sq__auth__login() {
-  _arguments -s -S : $_sq_globals '--with-token[read the key from stdin instead of prompting]'
+  _arguments -s -S : $_sq_globals '--with-token[read the key from stdin (at most 4 KiB) instead of prompting]'
 }
 
 _sq__auth__logout() {
@@ -155,7 +156,7 @@ _sq__crawlers() {
 }
 
 _sq__crawlers__list() {
-  _arguments -s -S : $_sq_globals '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
+  _arguments -s -S : $_sq_globals '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
 }
 
 _sq__crawlers__get() {
@@ -192,7 +193,7 @@ _sq__squids() {
 }
 
 _sq__squids__list() {
-  _arguments -s -S : $_sq_globals '--name=[only squids whose name contains this text (case-insensitive)]:name: ' '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
+  _arguments -s -S : $_sq_globals '--name=[only squids whose name contains this text (case-insensitive)]:name: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
 }
 
 _sq__squids__get() {
@@ -237,7 +238,7 @@ _sq__tasks() {
 }
 
 _sq__tasks__list() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid: ' '--type=[task type]:type:(url params)' '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
+  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid: ' '--type=[task type]:type:(url params)' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
 }
 
 _sq__tasks__get() {
@@ -249,7 +250,7 @@ _sq__tasks__add() {
 }
 
 _sq__tasks__upload() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid: ' '--wait[wait until the upload is processed and print its summary]' '--timeout=[give up waiting after this long (with --wait)]:timeout: ' '1:file:_files'
+  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid: ' '--wait[wait until the upload is processed and print its summary]' '--timeout=[give up waiting after this long, at most 7d (with --wait)]:timeout: ' '1:file:_files'
 }
 
 _sq__tasks__upload_status() {
@@ -284,7 +285,7 @@ _sq__runs() {
 }
 
 _sq__runs__list() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid: ' '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
+  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
 }
 
 _sq__runs__get() {
@@ -292,11 +293,11 @@ _sq__runs__get() {
 }
 
 _sq__runs__start() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid: ' '--wait[wait until the run is done and its export is ready]' '--timeout=[give up waiting after this long (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls; at least 5s against the live service]:interval: '
+  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid: ' '--wait[wait until the run is done and its export is ready]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: '
 }
 
 _sq__runs__watch() {
-  _arguments -s -S : $_sq_globals '--timeout=[give up waiting after this long (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls; at least 5s against the live service]:interval: ' '1:run: '
+  _arguments -s -S : $_sq_globals '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:run: '
 }
 
 _sq__runs__stats() {
@@ -304,7 +305,7 @@ _sq__runs__stats() {
 }
 
 _sq__runs__tasks() {
-  _arguments -s -S : $_sq_globals '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '1:run: '
+  _arguments -s -S : $_sq_globals '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '1:run: '
 }
 
 _sq__runs__abort() {
@@ -332,7 +333,7 @@ _sq__results() {
 }
 
 _sq__results__list() {
-  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid: ' '--run=[results of this run only]:run: ' '--task=[only the results of this task]:task: ' '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '(-o --output)-o+[write the records to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the records to this regular file (atomically) instead of stdout; - is stdout]:output:_files'
+  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid: ' '--run=[results of this run only]:run: ' '--task=[only the results of this task]:task: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '(-o --output)-o+[write the records to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the records to this regular file (atomically) instead of stdout; - is stdout]:output:_files'
 }
 
 _sq__accounts() {
@@ -356,7 +357,7 @@ _sq__accounts() {
 }
 
 _sq__accounts__list() {
-  _arguments -s -S : $_sq_globals '--limit=[how many records to show (read 100 per request; at most 100 with --page)]:limit: ' '--page=[read this page only (1-based; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
+  _arguments -s -S : $_sq_globals '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
 }
 
 _sq__accounts__get() {
@@ -368,7 +369,7 @@ _sq__accounts__types() {
 }
 
 _sq__accounts__sync() {
-  _arguments -s -S : $_sq_globals '--type=[account type name, see `sq accounts types` (required)]:type:{_sq_dynamic accounts types --format tsv --fields name}' '--cookies-file=[cookies export; "-" for stdin (required)]:cookies-file:_files' '--account=[refresh this existing account instead of creating one]:account: ' '--wait[wait until the synchronization succeeds or fails]' '--timeout=[give up waiting after this long (with --wait)]:timeout: '
+  _arguments -s -S : $_sq_globals '--type=[account type name, see `sq accounts types` (required)]:type:{_sq_dynamic accounts types --format tsv --fields name}' '--cookies-file=[cookies export; "-" for stdin (required)]:cookies-file:_files' '--account=[refresh this existing account instead of creating one]:account: ' '--wait[wait until the synchronization succeeds or fails]' '--timeout=[give up waiting after this long, at most 7d (with --wait)]:timeout: '
 }
 
 _sq__accounts__delete() {

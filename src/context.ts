@@ -28,6 +28,8 @@ export interface Globals {
   input: boolean;
   dryRun: boolean;
   showSecrets: boolean;
+  /** --insecure-http: plain http:// to a non-loopback base URL is allowed. */
+  insecureHttp: boolean;
 }
 
 export interface Ctx {
@@ -39,7 +41,8 @@ export interface Ctx {
   /** Output rendering; built on first use from globals and the terminal. */
   readonly out: Output;
   outputSettings(): OutputSettings;
-  config(): Promise<ProfileStore>;
+  /** The profile store; a corrupt profile file is a UsageError unless `allowCorrupt` (auth login replaces it). */
+  config(opts?: { allowCorrupt?: boolean }): Promise<ProfileStore>;
   /** The API client with the resolved key and base URL; throws AuthError when there is no key. */
   /**
    * The HTTP client for the resolved profile and base URL. `auth: false` for calls that need no key; `token` to
@@ -72,6 +75,7 @@ export const DEFAULT_GLOBALS: Globals = {
   input: true,
   dryRun: false,
   showSecrets: false,
+  insecureHttp: false,
 };
 
 export function envFlag(v: string | undefined): boolean {

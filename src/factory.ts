@@ -7,7 +7,7 @@ import type { HttpClient } from './api/http.js';
 import type { ProfileStore } from './config/store.js';
 import type { Prompter } from './prompt.js';
 import { AuthError, UsageError } from './errors.js';
-import { parseDuration } from './validate/duration.js';
+import { MAX_HTTP_TIMEOUT_MS, parseDuration } from './validate/duration.js';
 import { redactText } from './output/secrets.js';
 
 export interface ContextInit {
@@ -107,9 +107,18 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
       }
       return out;
     },
-    config() {
-      store ??= import('./config/store.js').then((m) => new m.ProfileStore(env));
-      return store;
+    async config(opts = {}) {
+      store ??= import('./config/store.js').then((m) => {
+        const s = new m.ProfileStore(env);
+        if (s.exposedMode !== null) {
+          const mode = s.exposedMode.toString(8).padStart(4, '0');
+          ctx.out.warn(`${s.file} can be read by other users (mode ${mode}) and holds API keys: run \`chmod 600 "${s.file}"\``);
+        }
+        return s;
+      });
+      const s = await store;
+      if (s.corrupt && !opts.allowCorrupt) throw s.corruptError();
+      return s;
     },
     async http(opts: { auth?: boolean; token?: string } = {}) {
       const key = opts.token !== undefined ? 'login' : 'resolved';
@@ -117,7 +126,8 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
       if (!c) {
         c = (async () => {
           const [{ HttpClient }, { resolveAuth }] = await Promise.all([import('./api/http.js'), import('./config/resolve.js')]);
-          const auth = resolveAuth(ctx.globals, env, await ctx.config());
+          // A key being tried (auth login) does not depend on the stored profiles, which login may be replacing.
+          const auth = resolveAuth(ctx.globals, env, await ctx.config({ allowCorrupt: opts.token !== undefined }));
           if (opts.token !== undefined) auth.token = opts.token;
           ctx.addSecret(auth.token);
           const client = new HttpClient({
@@ -180,6 +190,6 @@ function timeoutEnv(env: Record<string, string | undefined>, name: string): numb
   if (!v) return undefined;
   const ms = parseDuration(v);
   // 0 would reach undici as "no timeout at all".
-  if (ms === null || ms <= 0) throw new UsageError(`${name} must be a duration like 30s, 2m or 1500ms (got "${v}")`);
+  if (ms === null || ms <= 0 || ms > MAX_HTTP_TIMEOUT_MS) throw new UsageError(`${name} must be a duration like 30s, 2m or 1500ms, at most 1h (got "${v}")`);
   return ms;
 }

@@ -7,6 +7,7 @@ export const ENVIRONMENT: [string, string][] = [
   ['SQ_TOKEN', 'API key; overrides the profile\'s stored key (for CI). There is no --token flag.'],
   ['SQ_PROFILE', 'profile to use (like --profile); default: the active profile, else "default"'],
   ['SQ_BASE_URL', 'API origin, e.g. http://127.0.0.1:8787 (like --base-url); default: the profile\'s, else https://api.lobstr.io'],
+  ['SQ_INSECURE_HTTP', 'set to 1 to allow a plain http:// base URL to a host other than loopback (like --insecure-http)'],
   ['SQ_CONFIG_DIR', 'where profiles are stored (default: ~/.config/sq on Linux, the platform config dir elsewhere)'],
   ['SQ_NO_INPUT', 'never prompt (like --no-input)'],
   ['CI', 'when set, never prompt'],

@@ -10,6 +10,7 @@ import { VERSION } from './version.js';
 export const GLOBAL_OPTIONS: OptionSpec[] = [
   { flags: '--profile <name>', description: 'stored profile to use (env SQ_PROFILE; default: the active one, else "default")' },
   { flags: '--base-url <url>', description: 'API origin, paths start with /v1 (env SQ_BASE_URL; default: the profile\'s, else https://api.lobstr.io)' },
+  { flags: '--insecure-http', description: 'allow a plain http:// base URL to a host other than loopback (env SQ_INSECURE_HTTP=1): the key travels unencrypted' },
   { flags: '--json', description: 'machine output: exactly one JSON document on stdout (same as --format json)' },
   { flags: '--format <format>', description: 'output format (default: table on a terminal, tsv when piped)', choices: FORMATS },
   { flags: '--fields <list>', description: 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)' },
@@ -19,7 +20,7 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { flags: '-y, --yes', description: 'answer yes to confirmations' },
   { flags: '--no-input', description: 'never prompt (also SQ_NO_INPUT, CI); a missing answer is a usage error' },
   { flags: '--dry-run', description: 'on writes: print the request (secrets masked) and send nothing' },
-  { flags: '--show-secrets', description: 'show passwords and keys the API echoes back (they are masked otherwise)' },
+  { flags: '--show-secrets', description: 'show passwords, keys and webhook URL tokens the API echoes back (they are masked otherwise)' },
 ];
 
 /** The first argv token that is not an option or an option's value: the noun. */
@@ -166,6 +167,7 @@ export function readGlobals(o: Record<string, unknown>): Globals {
     input: o.input !== false,
     dryRun: o.dryRun === true,
     showSecrets: o.showSecrets === true,
+    insecureHttp: o.insecureHttp === true,
   };
 }
 

@@ -3,6 +3,7 @@
 import { ApiError, TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { isRecord as isRec } from '../output/fields.js';
+import { seg } from './path.js';
 
 type Rec = Record<string, unknown>;
 
@@ -90,7 +91,7 @@ export async function waitForSync(
 ): Promise<SyncStatus> {
   const deadline = deps.now() + timeoutMs;
   for (;;) {
-    const raw = await http.get(`/v1/synchronize/${encodeURIComponent(id)}`);
+    const raw = await http.get(`/v1/synchronize/${seg('synchronization id', id)}`);
     const s: SyncStatus = isRec(raw) ? raw : {};
     const code = syncCode(s);
     if (code === 200 || code >= 400) return s;

@@ -1,13 +1,8 @@
 // What the --verbose trace may show of a request: secrets masked by key name, known secret strings removed.
-import { isSecretKey, maskSecrets, redactText } from '../output/secrets.js';
+import { isSecretQueryName, maskSecrets, redactText } from '../output/secrets.js';
 
-/**
- * Query parameters whose values are credentials: the secret field names of bodies, plus what signed URLs carry
- * (key, Signature, X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token). The emulator's request log uses it too.
- */
-export function isSecretQueryName(name: string): boolean {
-  return isSecretKey(name) || /^key$|signature|credential/i.test(name);
-}
+// The emulator's request log masks queries by the same rule.
+export { isSecretQueryName };
 
 export function redactBody(body: unknown, secrets: string[]): string {
   const text = typeof body === 'string' ? maskJsonText(body) : JSON.stringify(maskSecrets(body, false));

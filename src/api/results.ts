@@ -4,6 +4,7 @@ import type { HttpClient } from './http.js';
 import { pages, type Envelope, type PageOptions } from './pages.js';
 import { getRun } from './runs.js';
 import { attributeList } from './crawlers.js';
+import { seg } from './path.js';
 
 export type Result = Record<string, unknown>;
 
@@ -26,7 +27,7 @@ export function resultPages(
 /** The crawler's result attributes in their documented order; null when the endpoint cannot tell. */
 export async function crawlerAttributeNames(http: HttpClient, crawlerId: string): Promise<string[] | null> {
   try {
-    const body = await http.get<unknown>(`/v1/crawlers/${encodeURIComponent(crawlerId)}/attributes`);
+    const body = await http.get<unknown>(`/v1/crawlers/${seg('crawler id', crawlerId)}/attributes`);
     const names = attributeList(body).map((a) => (a && typeof a === 'object' ? (a as { name?: unknown }).name : a)).filter((n): n is string => typeof n === 'string' && n !== '');
     return names.length ? names : null;
   } catch {
@@ -44,7 +45,7 @@ export async function crawlerOf(http: HttpClient, scope: ResultScope, squidRecor
     squidId = typeof run.squid === 'string' ? run.squid : null;
     if (!squidId) return null;
   }
-  const squid = await http.get<Record<string, unknown>>(`/v1/squids/${encodeURIComponent(squidId)}`);
+  const squid = await http.get<Record<string, unknown>>(`/v1/squids/${seg('squid id', squidId)}`);
   return typeof squid.crawler === 'string' ? squid.crawler : null;
 }
 

@@ -3,6 +3,8 @@
 import { NotFoundError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { pages, type Envelope, type PageOptions } from './pages.js';
+import { seg } from './path.js';
+import { isLoopbackHost } from '../validate/url.js';
 
 export type Run = Record<string, unknown> & { id?: string; status?: string };
 
@@ -46,7 +48,7 @@ export function formatDurationCell(v: unknown): string {
 }
 
 export function runPath(runId: string, sub = ''): string {
-  return `/v1/runs/${encodeURIComponent(runId)}${sub}`;
+  return `/v1/runs/${seg('run id', runId)}${sub}`;
 }
 
 export function getRun(http: HttpClient, runId: string): Promise<Run> {
@@ -100,8 +102,7 @@ export async function downloadUrl(http: HttpClient, runId: string): Promise<stri
 /** Loopback hosts are the emulator (or a local proxy): the 5 s polling floor of the live service does not apply. */
 export function isLoopback(baseUrl: string): boolean {
   try {
-    const h = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
-    return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+    return isLoopbackHost(new URL(baseUrl).hostname);
   } catch {
     return false;
   }

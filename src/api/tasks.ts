@@ -3,6 +3,7 @@
 import { TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { isRecord as isRec } from '../output/fields.js';
+import { seg } from './path.js';
 
 type Rec = Record<string, unknown>;
 
@@ -51,7 +52,7 @@ export const UPLOAD_DONE = new Set(['SUCCESS', 'FAILURE']);
 
 export async function uploadStatus(http: HttpClient, id: string): Promise<UploadStatus> {
   // 202 means "still processing" and carries the same shape with meta null.
-  const res = await http.request<UploadStatus>('GET', `/v1/tasks/upload/${encodeURIComponent(id)}`, { okStatuses: [202] });
+  const res = await http.request<UploadStatus>('GET', `/v1/tasks/upload/${seg('upload id', id)}`, { okStatuses: [202] });
   return isRec(res.data) ? res.data : {};
 }
 

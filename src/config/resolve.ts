@@ -1,7 +1,8 @@
 // Which profile, key and base URL a command uses. Key: SQ_TOKEN > profile. Base URL: --base-url > SQ_BASE_URL >
 // profile > the live service.
 import type { ProfileStore } from './store.js';
-import { httpUrlFlag } from '../validate/url.js';
+import { baseUrlFlag } from '../validate/url.js';
+import { envFlag } from '../context.js';
 
 export const DEFAULT_BASE_URL = 'https://api.lobstr.io';
 
@@ -18,7 +19,7 @@ export function profileName(flag: string | undefined, env: Record<string, string
 }
 
 export function resolveAuth(
-  flags: { profile?: string; baseUrl?: string },
+  flags: { profile?: string; baseUrl?: string; insecureHttp?: boolean },
   env: Record<string, string | undefined>,
   store: ProfileStore,
 ): ResolvedAuth {
@@ -47,7 +48,7 @@ export function resolveAuth(
   }
   // A bad URL is a usage error naming where it came from, before any request (not undici's "Invalid URL").
   const from = { flag: '--base-url', env: 'SQ_BASE_URL', profile: `the base_url of profile "${profile}"`, default: 'the default base URL' }[baseUrlSource];
-  return { profile, token, tokenSource, baseUrl: normaliseBaseUrl(httpUrlFlag(from, baseUrl, DEFAULT_BASE_URL)), baseUrlSource };
+  return { profile, token, tokenSource, baseUrl: normaliseBaseUrl(baseUrlFlag(from, baseUrl, DEFAULT_BASE_URL, flags.insecureHttp === true || envFlag(env.SQ_INSECURE_HTTP))), baseUrlSource };
 }
 
 /** Accept `https://host`, `https://host/` and `https://host/v1`: paths we send always start with /v1. */

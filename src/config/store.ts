@@ -1,9 +1,12 @@
-// Profiles live in one JSON file written through conf (atomic writes, mode 0600, directory 0700).
-// Reads take a plain fs path: loading conf costs ~60 ms, which `sq me` should not pay on every call.
-import { readFileSync, mkdirSync, chmodSync, existsSync } from 'node:fs';
+// Profiles live in one JSON file written through conf (atomic writes: temp file, fsync, rename; mode 0600, directory
+// 0700). Reads take a plain fs path: loading conf costs ~60 ms, which `sq me` should not pay on every call.
+// Every change is a read-modify-write under a cross-process lock (proper-lockfile), re-reading the file once the lock
+// is held: two `sq auth login` running at once must both end up in the file, not the last one alone.
+import { readFileSync, mkdirSync, chmodSync, existsSync, renameSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { importPackage } from '../import-package.js';
+import { SqError, UsageError } from '../errors.js';
 
 export interface Profile {
   token?: string;
@@ -27,15 +30,37 @@ export function configDir(env: Record<string, string | undefined>): string {
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'sq');
 }
 
+/**
+ * A crashed sq leaves its lock behind: after `STALE_MS` without the holder refreshing it, the next sq takes it
+ * over. Waiting is bounded (~30 s in all), longer than a stale lock lives, so a wait never lasts forever.
+ */
+const STALE_MS = 10_000;
+const LOCK_RETRIES = { retries: 150, factor: 1.2, minTimeout: 10, maxTimeout: 250, randomize: true };
+
 export class ProfileStore {
   readonly dir: string;
   readonly file: string;
+  /** The file exists but is not a profile file; its content is never shown (it may hold keys). */
+  readonly corrupt: boolean;
+  /** Set when the file can be read by other users (the group or everyone): a warning, not an error. */
+  readonly exposedMode: number | null;
   private data: ProfileData;
 
   constructor(env: Record<string, string | undefined>) {
     this.dir = configDir(env);
     this.file = join(this.dir, CONFIG_FILE);
-    this.data = readData(this.file);
+    const read = readData(this.file);
+    this.data = read ?? { profiles: {} };
+    this.corrupt = read === null;
+    this.exposedMode = exposedMode(this.file);
+  }
+
+  /** The error every reader gets from a corrupt file: where it is and what to do, nothing of what it holds. */
+  corruptError(): UsageError {
+    return new UsageError(
+      `the profile file ${this.file} is corrupt (not a JSON object of profiles); its content is not shown, as it may ` +
+        `hold keys. Fix or delete it, or run \`sq auth login\` to replace it (the old file is kept as a backup)`,
+    );
   }
 
   get active(): string | undefined {
@@ -47,57 +72,128 @@ export class ProfileStore {
   }
 
   get(name: string): Profile | undefined {
-    return this.data.profiles[name];
+    return Object.hasOwn(this.data.profiles, name) ? this.data.profiles[name] : undefined;
   }
 
-  async save(name: string, profile: Profile, makeActive: boolean): Promise<void> {
-    this.data.profiles[name] = profile;
-    if (makeActive || !this.data.active) this.data.active = name;
-    await this.write();
+  /**
+   * Store a profile; `change` gets the stored one as it is under the lock. `replaceCorrupt`: a corrupt file is moved
+   * to config.json.corrupt-<time> (mode 0600) and replaced, instead of being an error.
+   */
+  async save(name: string, change: (current: Profile | undefined) => Profile, makeActive: boolean, opts: { replaceCorrupt?: boolean } = {}): Promise<void> {
+    await this.update((d) => {
+      d.profiles[name] = change(Object.hasOwn(d.profiles, name) ? d.profiles[name] : undefined);
+      if (makeActive || !d.active) d.active = name;
+      return true;
+    }, opts);
   }
 
-  async setActive(name: string): Promise<void> {
-    this.data.active = name;
-    await this.write();
+  /** False (and nothing written) when there is no such profile by the time the lock is held. */
+  async setActive(name: string): Promise<boolean> {
+    return this.update((d) => {
+      if (!Object.hasOwn(d.profiles, name)) return false;
+      d.active = name;
+      return true;
+    });
+  }
+
+  /** Drop the stored key (and the user it belonged to); false when there was none. */
+  async forgetKey(name: string): Promise<boolean> {
+    return this.update((d) => {
+      const p = Object.hasOwn(d.profiles, name) ? d.profiles[name] : undefined;
+      if (!p?.token) return false;
+      const { token: _token, user: _user, ...rest } = p;
+      d.profiles[name] = rest;
+      return true;
+    });
   }
 
   async remove(name: string): Promise<boolean> {
-    if (!this.data.profiles[name]) return false;
-    delete this.data.profiles[name];
-    if (this.data.active === name) delete this.data.active;
-    await this.write();
-    return true;
+    return this.update((d) => {
+      if (!Object.hasOwn(d.profiles, name)) return false;
+      delete d.profiles[name];
+      if (d.active === name) delete d.active;
+      return true;
+    });
   }
 
-  private async write(): Promise<void> {
+  /** Lock, re-read, apply `change`, write atomically when it returns true, unlock. */
+  private async update(change: (d: ProfileData) => boolean, opts: { replaceCorrupt?: boolean } = {}): Promise<boolean> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     // mkdir's mode is ignored for an existing directory and masked by umask for a new one.
     chmodSync(this.dir, 0o700);
-    const { default: Conf } = await importPackage<typeof import('conf')>('conf');
-    const conf = new Conf<ProfileData>({
-      cwd: this.dir,
-      configName: 'config',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-      projectName: 'sq',
-    });
-    conf.store = this.data;
-    if (existsSync(this.file)) chmodSync(this.file, 0o600);
+    const [{ default: Conf }, { default: lockfile }] = await Promise.all([
+      importPackage<typeof import('conf')>('conf'),
+      importPackage<{ default: typeof import('proper-lockfile') }>('proper-lockfile'),
+    ]);
+    let release: () => Promise<void>;
+    try {
+      release = await lockfile.lock(this.file, {
+        realpath: false,
+        stale: STALE_MS,
+        retries: LOCK_RETRIES,
+        // The lock only guards a write of a few milliseconds; if it was taken over anyway, the write stays atomic.
+        onCompromised: () => undefined,
+      });
+    } catch (err) {
+      throw new SqError(`the profile file ${this.file} is locked by another sq command; try again (${(err as NodeJS.ErrnoException).code ?? err})`);
+    }
+    try {
+      let fresh = readData(this.file);
+      if (fresh === null) {
+        if (!opts.replaceCorrupt) throw this.corruptError();
+        const backup = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        renameSync(this.file, backup);
+        chmodSync(backup, 0o600);
+        fresh = { profiles: {} };
+      }
+      this.data = fresh;
+      if (!change(fresh)) return false;
+      const conf = new Conf<ProfileData>({
+        cwd: this.dir,
+        configName: 'config',
+        configFileMode: 0o600,
+        accessPropertiesByDotNotation: false,
+        projectName: 'sq',
+      });
+      conf.store = fresh;
+      if (existsSync(this.file)) chmodSync(this.file, 0o600);
+      return true;
+    } finally {
+      await release().catch(() => undefined);
+    }
   }
 }
 
-function readData(file: string): ProfileData {
+/** The profiles in the file; `{profiles: {}}` when there is none; null when it is not a profile file. */
+function readData(file: string): ProfileData | null {
   let raw: string;
   try {
     raw = readFileSync(file, 'utf8');
   } catch {
     return { profiles: {} };
   }
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(raw) as Partial<ProfileData>;
-    const profiles = parsed.profiles && typeof parsed.profiles === 'object' ? parsed.profiles : {};
-    return { active: typeof parsed.active === 'string' ? parsed.active : undefined, profiles };
+    parsed = JSON.parse(raw);
   } catch {
-    return { profiles: {} };
+    return null;
+  }
+  if (!isObject(parsed)) return null;
+  const profiles = parsed.profiles === undefined ? {} : parsed.profiles;
+  if (!isObject(profiles) || !Object.values(profiles).every(isObject)) return null;
+  return { active: typeof parsed.active === 'string' ? parsed.active : undefined, profiles: profiles as Record<string, Profile> };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function exposedMode(file: string): number | null {
+  if (process.platform === 'win32') return null;
+  try {
+    const mode = statSync(file).mode & 0o777;
+    return mode & 0o077 ? mode : null;
+  } catch {
+    return null;
   }
 }

@@ -18,10 +18,10 @@ export function pagingOptions(defaultLimit: number): OptionSpec[] {
   return [
     {
       flags: '--limit <n>',
-      description: 'how many records to show (read 100 per request; at most 100 with --page)',
+      description: 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)',
       defaultText: String(defaultLimit),
     },
-    { flags: '--page <n>', description: 'read this page only (1-based; page size = --limit)' },
+    { flags: '--page <n>', description: 'read this page only (1-1000000; page size = --limit)' },
     { flags: '--all', description: 'read every page, writing records as they arrive' },
   ];
 }

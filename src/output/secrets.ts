@@ -24,6 +24,32 @@ export function isSecretKey(key: string): boolean {
   return SECRET_NAMES.some((name) => k === name || k.endsWith(name));
 }
 
+/**
+ * Query parameters whose values are credentials: the secret field names of bodies, plus what webhook and signed URLs
+ * carry (key, sig, signature, auth, X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token).
+ */
+export function isSecretQueryName(name: string): boolean {
+  return isSecretKey(name) || /^(key|sig|auth)$|signature|credential|_key$|_auth$/i.test(name);
+}
+
+/**
+ * An http(s) URL with the values of its secret-looking query parameters replaced by `mask` (a webhook URL often
+ * carries its token there); anything else is returned as it is.
+ */
+export function maskUrlQuery(text: string, mask: string = MASK): string {
+  if (!/^https?:\/\/[^?#\s]*\?/i.test(text)) return text;
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    return text;
+  }
+  const secret = [...new Set(u.searchParams.keys())].filter((k) => isSecretQueryName(k) && u.searchParams.getAll(k).some((v) => v !== ''));
+  if (secret.length === 0) return text;
+  for (const k of secret) u.searchParams.set(k, mask);
+  return u.toString();
+}
+
 function isEmpty(value: unknown): boolean {
   if (value === null || value === undefined || value === '') return true;
   if (Array.isArray(value)) return value.length === 0;
@@ -46,8 +72,10 @@ export function maskSecrets<T>(value: T, show: boolean): T {
   return maskDeep(value) as T;
 }
 
-/** The copy maskSecrets makes, with `mask` in place of each secret (the emulator's request log writes "****"). */
+/**
+ * The copy maskSecrets makes, with `mask` in place of each secret (also secret query values of URLs) (the emulator's request log writes "****"). */
 export function maskDeep(value: unknown, mask: string = MASK): unknown {
+  if (typeof value === 'string') return maskUrlQuery(value, mask);
   if (Array.isArray(value)) return value.map((v) => maskDeep(v, mask));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};

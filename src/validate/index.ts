@@ -3,7 +3,7 @@
 // API, in a form a bundler can trim to what is used (~30 KB instead of ~800 KB read on every call).
 import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
-import { parseDuration } from './duration.js';
+import { formatDuration, MAX_TIMEOUT_MS, parseDuration } from './duration.js';
 
 import { RUN_EVENTS, type RunEventName } from '../api/events.js';
 
@@ -40,11 +40,14 @@ export function portFlag(flag: string, value: unknown): number {
 
 export { httpUrlFlag } from './url.js';
 
-export function durationFlag(flag: string, value: unknown, opts: { minMs?: number } = {}): number {
-  const rule = `a duration like 30s, 10m or 2h${opts.minMs ? ` of at least ${opts.minMs / 1000}s` : ''}`;
+/** A positive duration, at most maxMs (7d unless told: see duration.ts for why every duration is bounded). */
+export function durationFlag(flag: string, value: unknown, opts: { minMs?: number; maxMs?: number } = {}): number {
+  const maxMs = opts.maxMs ?? MAX_TIMEOUT_MS;
+  const min = opts.minMs ? ` of at least ${formatDuration(opts.minMs)} and` : ' of';
+  const rule = `a duration like 30s, 10m or 2h${min} at most ${formatDuration(maxMs)}`;
   const s = check(nonEmptyText, typeof value === 'number' ? String(value) : value, flag, rule);
   const ms = parseDuration(s);
-  if (ms === null || ms <= 0 || (opts.minMs !== undefined && ms < opts.minMs)) fail(flag, rule, value);
+  if (ms === null || ms <= 0 || ms > maxMs || (opts.minMs !== undefined && ms < opts.minMs)) fail(flag, rule, value);
   return ms;
 }
 
@@ -65,12 +68,20 @@ export function eventsFlag(flag: string, value: unknown): RunEventName[] {
   return [...new Set(list)] as RunEventName[];
 }
 
+/**
+ * Counts are bounded like durations: a million records is ~10,000 requests (an hour and a half at the results
+ * pace); past that, --all streams everything without a number to get wrong. A million pages of 100 is past any
+ * account's results.
+ */
+export const MAX_LIMIT = 1_000_000;
+export const MAX_PAGE = 1_000_000;
+
 export function pageFlag(value: unknown): number | undefined {
-  return value === undefined ? undefined : intFlag('--page', value, 1, Number.MAX_SAFE_INTEGER);
+  return value === undefined ? undefined : intFlag('--page', value, 1, MAX_PAGE);
 }
 
-/** --limit counts records (paged internally at 100); no upper bound beyond what exists. */
-export function limitFlag(value: unknown, max = Number.MAX_SAFE_INTEGER): number | undefined {
+/** --limit counts records (paged internally at 100). */
+export function limitFlag(value: unknown, max = MAX_LIMIT): number | undefined {
   return value === undefined ? undefined : intFlag('--limit', value, 1, max);
 }
 

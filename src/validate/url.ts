@@ -14,3 +14,33 @@ export function httpUrlFlag(flag: string, value: unknown, example = 'https://exa
   if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new UsageError(`${flag} must be ${rule} (got ${JSON.stringify(value)})`);
   return s;
 }
+
+/** 127.0.0.0/8, ::1 and localhost: the only hosts plain http:// may reach without --insecure-http. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/**
+ * The API origin. Every request carries the key to it, so: no user name or password in it (they would be sent and
+ * logged), no query or fragment (paths are appended; a query would be silently dropped or mangled), and no plain
+ * http:// to another machine unless asked, since the key would cross the network in clear text. `from` names where
+ * the URL came from (--base-url, SQ_BASE_URL, a profile). The URL is not echoed: it may hold a password.
+ */
+export function baseUrlFlag(from: string, value: unknown, example: string, insecureHttp: boolean): string {
+  const s = httpUrlFlag(from, value, example);
+  const u = new URL(s);
+  if (u.username || u.password) {
+    throw new UsageError(`${from} must not contain a user name or password ("user:pass@"): the API key comes from SQ_TOKEN or \`sq auth login\``);
+  }
+  if (u.search || u.hash || /[?#]/.test(s)) {
+    throw new UsageError(`${from} must be the API origin alone, e.g. ${example}, without a query ("?…") or fragment ("#…")`);
+  }
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname) && !insecureHttp) {
+    throw new UsageError(
+      `${from}: plain http:// to ${u.hostname} would send the API key unencrypted; use https://, or pass --insecure-http ` +
+        `(or SQ_INSECURE_HTTP=1) if you mean it. Loopback (127.0.0.1, ::1, localhost) needs neither`,
+    );
+  }
+  return s;
+}

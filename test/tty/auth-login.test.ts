@@ -1,6 +1,6 @@
 // A real terminal (tmux): `sq auth login` asks for the key with a hidden prompt; what is typed is never echoed,
 // and the profile is written with mode 0600.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -41,4 +41,36 @@ it('hidden prompt: the key is not shown, it is checked and saved in a 0600 profi
   expect(readFileSync(file, 'utf8')).toContain(TOKEN);
   const me = (await emu.requests()).filter((r) => r.path === '/v1/me');
   expect(me).toHaveLength(1);
+}, 60_000);
+
+it.each([
+  ['y', 0],
+  ['n', 1],
+])('a corrupt profile file: login asks before replacing it; answer %s → exit %i', async (answer, code) => {
+  const cfg = tempConfigDir();
+  const corrupt = '{"profiles":{"old":{"token":"sq_live_Old-Stored-Key-4455"}}, nope';
+  writeFileSync(join(cfg, 'config.json'), corrupt, { mode: 0o600 });
+  await term?.close();
+  term = await sqInTmux(['auth', 'login', '--profile', 'fresh'], { SQ_BASE_URL: emu.baseUrl, SQ_CONFIG_DIR: cfg });
+  await term.waitFor(/Paste your API key/);
+  await term.type(TOKEN);
+  await term.keys('Enter');
+  const ask = await term.waitFor(/Replace .*config\.json\?/);
+  expect(ask).toContain('is corrupt (its content is not shown)');
+  expect(ask).not.toContain('Old-Stored-Key');
+  await term.type(answer);
+  await term.keys('Enter');
+  const screen = await term.waitFor(/EXIT:\d+/);
+  expect(screen).toContain(`EXIT:${code}`);
+  expect(screen).not.toContain('Old-Stored-Key');
+  const backups = readdirSync(cfg).filter((f) => f.startsWith('config.json.corrupt-'));
+  if (answer === 'y') {
+    expect(screen).toMatch(/Logged in as demo@sq-emulator\.local \(profile "fresh"/);
+    expect(backups.map((f) => readFileSync(join(cfg, f), 'utf8'))).toEqual([corrupt]);
+    expect(JSON.parse(readFileSync(join(cfg, 'config.json'), 'utf8')).profiles).toEqual({ fresh: expect.objectContaining({ token: TOKEN }) });
+  } else {
+    expect(screen).toContain('was left as it is');
+    expect(backups).toEqual([]);
+    expect(readFileSync(join(cfg, 'config.json'), 'utf8')).toBe(corrupt);
+  }
 }, 60_000);

@@ -3,6 +3,7 @@ import { printPlanned } from '../../io/dry-run.js';
 import { resolveAccount } from '../../api/resolve.js';
 import { nonEmpty } from '../../validate/index.js';
 import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
+import { seg } from '../../api/path.js';
 
 export default defineVerb({
   name: 'delete',
@@ -19,7 +20,7 @@ export default defineVerb({
     const http = await ctx.http();
     const { id, name } = await resolveAccount(http, given);
     const label = name && name !== id ? `${name} (${id})` : id;
-    const path = `/v1/accounts/${encodeURIComponent(id)}`;
+    const path = `/v1/accounts/${seg('account id', id)}`;
     if (ctx.globals.dryRun) {
       printPlanned(ctx, [{ method: 'DELETE', path }]);
       return;

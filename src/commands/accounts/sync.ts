@@ -21,7 +21,7 @@ export default defineVerb({
     { flags: '--cookies-file <file>', description: 'cookies export; "-" for stdin (required)' },
     { flags: '--account <id>', description: 'refresh this existing account instead of creating one' },
     { flags: '--wait', description: 'wait until the synchronization succeeds or fails' },
-    { flags: '--timeout <duration>', description: 'give up waiting after this long (with --wait)', defaultText: '2m' },
+    { flags: '--timeout <duration>', description: 'give up waiting after this long, at most 7d (with --wait)', defaultText: '2m' },
   ],
   examples: ['sq accounts sync --type twitter-sync --cookies-file cookies.json --wait', 'sq accounts sync --type sales-nav-sync --cookies-file cookies.txt --account 7c2d9e4f0a1b4c3d8e5f6a7b8c9d0e1f'],
   async run(ctx, _args, opts) {

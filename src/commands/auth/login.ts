@@ -1,6 +1,11 @@
 import { defineVerb } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import { readAllStdin } from '../../io/stdin.js';
+import { readStdinUpTo } from '../../io/stdin.js';
+import { confirmOrCancel } from '../../io/confirm.js';
+import { CONFIG_FILE } from '../../config/store.js';
+
+/** Keys are ~40 characters; anything past 4 KiB on stdin is a wrong pipe, not a key. */
+const MAX_KEY_BYTES = 4096;
 
 export default defineVerb({
   name: 'login',
@@ -8,8 +13,10 @@ export default defineVerb({
   description:
     'Asks for the key with a hidden prompt on a terminal, or reads it from stdin with --with-token. The key is checked ' +
     'against the API (GET /v1/me) before it is saved, with the base URL, in the profile (--profile, SQ_PROFILE, ' +
-    'else the active one, else "default"), which becomes the active profile.',
-  options: [{ flags: '--with-token', description: 'read the key from stdin instead of prompting' }],
+    'else the active one, else "default"), which becomes the active profile. ' +
+    'A corrupt profile file is replaced only after a confirmation (--yes in scripts); the old one is kept next to it ' +
+    'as config.json.corrupt-<time>.',
+  options: [{ flags: '--with-token', description: 'read the key from stdin (at most 4 KiB) instead of prompting' }],
   examples: [
     'sq auth login',
     'echo "$LOBSTR_KEY" | sq auth login --with-token',
@@ -18,7 +25,10 @@ export default defineVerb({
   async run(ctx, _args, opts) {
     let token: string;
     if (opts.withToken) {
-      token = (await readAllStdin(ctx.io.stdin)).trim();
+      const text = await readStdinUpTo(ctx.io.stdin, MAX_KEY_BYTES);
+      // Nothing of it is echoed: it may be a key, or a file of secrets piped by mistake.
+      if (text === null) throw new UsageError('--with-token: the key on stdin is longer than 4 KiB; pipe in only the key');
+      token = text.trim();
       if (!token) throw new UsageError('--with-token: no key on stdin (pipe it in, e.g. `echo "$KEY" | sq auth login --with-token`)');
     } else {
       if (!ctx.canPrompt()) {
@@ -33,13 +43,22 @@ export default defineVerb({
     // The key being tried is a secret from here on: scrubbed from any error or trace like a stored one.
     ctx.addSecret(token);
     const { resolveAuth } = await import('../../config/resolve.js');
-    const store = await ctx.config();
+    const store = await ctx.config({ allowCorrupt: true });
+    // Asked before the key is checked, so that a refusal (or a missing --yes) sends nothing. The old file is kept.
+    if (store.corrupt) {
+      ctx.out.warn(`the profile file ${store.file} is corrupt (its content is not shown)`);
+      await confirmOrCancel(
+        ctx,
+        `Replace ${store.file}? The old file is kept as ${CONFIG_FILE}.corrupt-<time>, and only the profile being logged in will be stored.`,
+        `cancelled: ${store.file} was left as it is`,
+      );
+    }
     const auth = resolveAuth(ctx.globals, ctx.env, store);
     const baseUrl = auth.baseUrl;
     const http = await ctx.http({ token });
     const user = (await http.get('/v1/me')) as Record<string, unknown>;
     const who = typeof user.email === 'string' ? user.email : 'unknown user';
-    await store.save(auth.profile, { ...store.get(auth.profile), token, base_url: baseUrl, user: who }, true);
+    await store.save(auth.profile, (current) => ({ ...current, token, base_url: baseUrl, user: who }), true, { replaceCorrupt: store.corrupt });
     ctx.out.success(`Logged in as ${who} (profile "${auth.profile}", ${baseUrl})`);
     if (ctx.env.SQ_TOKEN) ctx.out.warn('SQ_TOKEN is set in this environment and overrides the stored key.');
     if (ctx.outputSettings().format === 'json') {

@@ -8,14 +8,8 @@ export default defineVerb({
   async run(ctx) {
     const store = await ctx.config();
     const name = profileName(ctx.globals.profile, ctx.env, store);
-    const p = store.get(name);
-    if (!p?.token) {
-      ctx.out.info(`Profile "${name}" has no stored key.`);
-    } else {
-      const { token: _removed, user: _user, ...rest } = p;
-      await store.save(name, rest, false);
-      ctx.out.success(`Logged out of profile "${name}"`);
-    }
+    if (await store.forgetKey(name)) ctx.out.success(`Logged out of profile "${name}"`);
+    else ctx.out.info(`Profile "${name}" has no stored key.`);
     if (ctx.env.SQ_TOKEN) ctx.out.warn('SQ_TOKEN is still set in this environment: commands keep using it.');
   },
 });

@@ -8,11 +8,10 @@ export default defineVerb({
   examples: ['sq auth switch staging', 'sq auth switch default'],
   async run(ctx, [name]) {
     const store = await ctx.config();
-    if (!store.get(name)) {
+    if (!(await store.setActive(name))) {
       const known = store.names();
       throw new NotFoundError(`no profile named "${name}"${known.length ? ` (known: ${known.join(', ')})` : ''}; create it with \`sq auth login --profile ${name}\``);
     }
-    await store.setActive(name);
     ctx.out.success(`Active profile: ${name}`);
   },
 });

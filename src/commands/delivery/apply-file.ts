@@ -5,6 +5,7 @@ import { httpUrlFlag, isEmail, RUN_EVENTS, type RunEventName } from '../../valid
 import { eventsObject, type DeliveryBody } from '../../api/delivery.js';
 import { importPackage } from '../../import-package.js';
 import { isRecord } from '../../output/cells.js';
+import { isSecretQueryName } from '../../output/secrets.js';
 
 export interface SquidPlan {
   /** The squid as written in the file: name, prefix or hash. */
@@ -109,6 +110,8 @@ class Checker {
     if (s === undefined) return undefined;
     try {
       httpUrlFlag(k, s);
+      // A token in the URL's query is a secret like a password: masked in every report, trace and error.
+      for (const [q, v] of new URL(s).searchParams) if (isSecretQueryName(q) && v) this.secrets.push(v);
       return s;
     } catch {
       // The flag's message names a flag; a file problem names its path.

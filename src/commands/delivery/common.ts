@@ -11,10 +11,12 @@ import { printPlanned } from '../../io/dry-run.js';
 import { flatten } from '../../output/fields.js';
 import type { Column } from '../../output/types.js';
 import { resolveSquid } from '../../api/resolve.js';
+import { seg } from '../../api/path.js';
+import { isSecretQueryName } from '../../output/secrets.js';
 
 /** The full squid record, which is where the stored delivery config lives (there is no GET /delivery). */
 export async function getSquidRecord(http: HttpClient, id: string): Promise<Record<string, unknown>> {
-  const rec = await http.get<unknown>(`/v1/squids/${encodeURIComponent(id)}`);
+  const rec = await http.get<unknown>(`/v1/squids/${seg('squid id', id)}`);
   return isObj(rec) ? rec : {};
 }
 
@@ -75,6 +77,21 @@ export function envSecret(ctx: Ctx, flag: string, name: string): string {
   if (v === undefined || v === '') throw new UsageError(`${flag}: environment variable ${name} is not set or empty`);
   ctx.addSecret(v);
   return v;
+}
+
+/**
+ * A webhook URL often carries its credential in the query (?token=…): those values join the known secrets, so every
+ * message, error and trace shows them masked, like a password (records are masked by maskSecrets). --show-secrets
+ * leaves them visible.
+ */
+export function hideUrlSecrets(ctx: Ctx, url: string): string {
+  if (ctx.globals.showSecrets) return url;
+  try {
+    for (const [k, v] of new URL(url).searchParams) if (isSecretQueryName(k)) ctx.addSecret(v);
+  } catch {
+    // not a URL: nothing to hide
+  }
+  return url;
 }
 
 export function shortId(id: string): string {

@@ -5,7 +5,7 @@ import { isObj, postDeliveryTest, storedDelivery, type TestKind, type TestResult
 import { printPlanned } from '../../io/dry-run.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { getSquidRecord, readPassword, SQUID_OPTION } from './common.js';
+import { getSquidRecord, readPassword, SQUID_OPTION, hideUrlSecrets } from './common.js';
 import { SFTP_LOGIN_OPTIONS } from './sftp.js';
 import { emailFlag } from './email.js';
 
@@ -94,7 +94,7 @@ export default defineVerb({
     } else if (kind === 'webhook') {
       if (opts.url !== undefined) httpUrlFlag('--url', opts.url);
       const stored = await storedFor(ctx, opts.squid as string | undefined);
-      body = { url: httpUrlFlag('--url', pickStr('--url', opts.url, stored.webhookUrl, 'the endpoint to try')) };
+      body = { url: hideUrlSecrets(ctx, httpUrlFlag('--url', pickStr('--url', opts.url, stored.webhookUrl, 'the endpoint to try'))) };
       path = 'webhook';
     } else {
       if (opts.email !== undefined) emailFlag('--email', opts.email);

@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { eventsFlag, httpUrlFlag, requireFlag, RUN_EVENTS } from '../../validate/index.js';
 import { eventsObject } from '../../api/delivery.js';
-import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure } from './common.js';
+import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure, hideUrlSecrets } from './common.js';
 
 export const DEFAULT_EVENTS = 'run.done,run.error';
 
@@ -14,7 +14,9 @@ export default defineVerb({
     `whole webhook configuration and sends all four event booleans: the events not listed are unsubscribed.\n\n` +
     `Defaults when not given: --events ${DEFAULT_EVENTS}, --retry (up to 3 retries, 15 minutes apart), --active.\n` +
     'Your endpoint must answer 200, 201 or 202 within 30 seconds. Try it first with `sq delivery test webhook`, ' +
-    'or receive events on this machine with `sq webhook listen`.',
+    'or receive events on this machine with `sq webhook listen`.\n' +
+    'Secret-looking query values of the URL (?token=, ?key=, ?sig=, …) are masked in every output, trace and ' +
+    'error, like passwords, unless --show-secrets.',
   options: [
     SQUID_OPTION,
     { flags: '--url <url>', description: 'http(s) endpoint that receives the events' },
@@ -30,7 +32,7 @@ export default defineVerb({
   ],
   async run(ctx, _args, opts) {
     const squidRef = squidToConfigure(opts);
-    const url = httpUrlFlag('--url', requireFlag(opts, '--url', 'the http(s) endpoint that receives the events'));
+    const url = hideUrlSecrets(ctx, httpUrlFlag('--url', requireFlag(opts, '--url', 'the http(s) endpoint that receives the events')));
     const events = eventsFlag('--events', opts.events ?? DEFAULT_EVENTS);
     const is_active = activeFlag(opts);
     const retry = opts.retry !== false;

@@ -5,14 +5,14 @@ import type { HttpClient } from '../../api/http.js';
 import { InterruptedError, NotFoundError, RunFailedError, TimeoutError, UsageError } from '../../errors.js';
 import { getRun, getRunStats, isLoopback, isTerminal, MIN_POLL_MS, parsePercent, runStatus, type Run } from '../../api/runs.js';
 import { durationFlag } from '../../validate/index.js';
-import { formatDuration } from '../../validate/duration.js';
+import { formatDuration, MAX_INTERVAL_MS } from '../../validate/duration.js';
 import { Progress, count, elapsed } from '../../io/progress.js';
 
 export const DEFAULT_INTERVAL_MS = 5000;
 
 export const WAIT_OPTIONS = [
-  { flags: '--timeout <duration>', description: 'give up waiting after this long (exit 7; the run continues on the server)', defaultText: 'no limit' },
-  { flags: '--interval <duration>', description: 'time between polls; at least 5s against the live service', defaultText: '5s' },
+  { flags: '--timeout <duration>', description: 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)', defaultText: 'no limit' },
+  { flags: '--interval <duration>', description: 'time between polls, at most 1h; at least 5s against the live service', defaultText: '5s' },
 ];
 
 export interface WaitSettings {
@@ -23,7 +23,7 @@ export interface WaitSettings {
 /** Validate --timeout/--interval before any request. Below 5 s is only allowed against a loopback (emulator) URL. */
 export async function waitSettings(ctx: Ctx, opts: Record<string, unknown>): Promise<WaitSettings> {
   const timeoutMs = opts.timeout === undefined ? null : durationFlag('--timeout', opts.timeout);
-  const intervalMs = opts.interval === undefined ? DEFAULT_INTERVAL_MS : durationFlag('--interval', opts.interval);
+  const intervalMs = opts.interval === undefined ? DEFAULT_INTERVAL_MS : durationFlag('--interval', opts.interval, { maxMs: MAX_INTERVAL_MS });
   if (intervalMs < MIN_POLL_MS) {
     const { baseUrl } = await ctx.http({ auth: false });
     if (!isLoopback(baseUrl)) {

@@ -3,6 +3,7 @@ import { resolveSquid } from '../../api/resolve.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
 import { squidLabel } from './label.js';
+import { seg } from '../../api/path.js';
 
 export default defineVerb({
   name: 'delete',
@@ -15,7 +16,7 @@ export default defineVerb({
     await preflightConfirm(ctx);
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
-    const path = `/v1/squids/${encodeURIComponent(squid.id)}`;
+    const path = `/v1/squids/${seg('squid id', squid.id)}`;
     if (ctx.globals.dryRun) {
       printPlanned(ctx, [{ method: 'DELETE', path }]);
       return;

@@ -4,6 +4,7 @@ import { printPlanned } from '../../io/dry-run.js';
 import { enumFlag, requireFlag } from '../../validate/index.js';
 import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
 import { squidLabel } from './label.js';
+import { seg } from '../../api/path.js';
 
 const TYPES = ['url', 'params'] as const;
 
@@ -19,7 +20,7 @@ export default defineVerb({
     await preflightConfirm(ctx);
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
-    const path = `/v1/squids/${encodeURIComponent(squid.id)}/empty`;
+    const path = `/v1/squids/${seg('squid id', squid.id)}/empty`;
     if (ctx.globals.dryRun) {
       printPlanned(ctx, [{ method: 'POST', path, body: { type } }]);
       return;

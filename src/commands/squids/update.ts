@@ -4,6 +4,7 @@ import { parseParams, SQUID_DETAIL_COLUMNS } from '../../api/squids.js';
 import { UsageError } from '../../errors.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { intFlag, nonEmpty } from '../../validate/index.js';
+import { seg } from '../../api/path.js';
 
 export default defineVerb({
   name: 'update',
@@ -33,7 +34,7 @@ export default defineVerb({
 
     const http = await ctx.http();
     const { id } = await resolveSquid(http, ref);
-    const path = `/v1/squids/${encodeURIComponent(id)}`;
+    const path = `/v1/squids/${seg('squid id', id)}`;
     if (ctx.globals.dryRun) {
       printPlanned(ctx, [{ method: 'POST', path, body }]);
       return;

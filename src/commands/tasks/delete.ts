@@ -2,6 +2,7 @@ import { defineVerb } from '../../command.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { nonEmpty } from '../../validate/index.js';
 import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
+import { seg } from '../../api/path.js';
 
 export default defineVerb({
   name: 'delete',
@@ -13,7 +14,7 @@ export default defineVerb({
   async run(ctx, [ref]) {
     const id = nonEmpty('<task>', ref).trim();
     await preflightConfirm(ctx);
-    const path = `/v1/tasks/${encodeURIComponent(id)}`;
+    const path = `/v1/tasks/${seg('task id', id)}`;
     if (ctx.globals.dryRun) {
       printPlanned(ctx, [{ method: 'DELETE', path }]);
       return;

@@ -1,6 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { normalizeTask } from '../../api/tasks.js';
 import { nonEmpty } from '../../validate/index.js';
+import { seg } from '../../api/path.js';
 
 export default defineVerb({
   name: 'get',
@@ -12,7 +13,7 @@ export default defineVerb({
   async run(ctx, [ref]) {
     const id = nonEmpty('<task>', ref);
     const http = await ctx.http();
-    const t = normalizeTask(await http.get(`/v1/tasks/${encodeURIComponent(id.trim())}`));
+    const t = normalizeTask(await http.get(`/v1/tasks/${seg('task id', id.trim())}`));
     await ctx.out.record(t, {
       title: 'Task',
       columns: [

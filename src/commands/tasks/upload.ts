@@ -21,7 +21,7 @@ export default defineVerb({
   options: [
     { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)' },
     { flags: '--wait', description: 'wait until the upload is processed and print its summary' },
-    { flags: '--timeout <duration>', description: 'give up waiting after this long (with --wait)', defaultText: '10m' },
+    { flags: '--timeout <duration>', description: 'give up waiting after this long, at most 7d (with --wait)', defaultText: '10m' },
   ],
   examples: ['sq tasks upload --squid "Paris restaurants" tasks.csv --wait', 'sq tasks upload --squid 3fa8 tasks.tsv --json'],
   async run(ctx, [file], opts) {
