@@ -2,6 +2,7 @@
 // squid's delivery settings, notify and unique-results flags live in its detail record.
 import type { HttpClient } from '../api/http.js';
 import { items } from '../api/pages.js';
+import { seg } from '../api/path.js';
 import { recordId } from '../api/resolve.js';
 import { getAutoReset, type AutoReset } from '../api/billing.js';
 import { isObj } from '../api/delivery.js';
@@ -24,7 +25,7 @@ export async function listAll(http: HttpClient, path: string, query?: Record<str
 }
 
 export async function squidDetail(http: HttpClient, id: string): Promise<Rec> {
-  const rec = await http.get<unknown>(`/v1/squids/${encodeURIComponent(id)}`);
+  const rec = await http.get<unknown>(`/v1/squids/${seg('squid id', id)}`);
   return isObj(rec) ? rec : { id };
 }
 
