@@ -7,6 +7,9 @@ import { errorMessage } from './messages.js';
 /** A write whose outcome is unknown: it may have reached the server. Never retried. */
 export class AmbiguousWriteError extends ApiError {}
 
+/** A 2xx answer to a page request that is not a page, or a page that ends a listing its own counters say goes on. */
+export class BadPageError extends ApiError {}
+
 // Errors where the request certainly never reached the server: safe to retry even a POST.
 export const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
