@@ -41,12 +41,15 @@ function describeNonJson(text: string): string {
   return 'a body that is not valid JSON (truncated or malformed)';
 }
 
-export function parseJson(text: string, status: number, method: string, url: string): unknown {
+export function parseJson(text: string, status: number, method: string, url: string, safe = true): unknown {
   if (text === '' && (status === 204 || method === 'DELETE' || method === 'HEAD')) return null;
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError(`the API answered ${method} ${pathOf(url)} with HTTP ${status} and ${describeNonJson(text)} instead of JSON`, { status });
+    const what = `the API answered ${method} ${pathOf(url)} with HTTP ${status} and ${describeNonJson(text)} instead of JSON`;
+    // A write answered 2xx did reach the server; an unreadable answer leaves its outcome as unknown as a 5xx does.
+    if (!safe && status >= 200 && status < 300) throw new AmbiguousWriteError(`${what}. ${MAY_HAVE_REACHED}`, { status });
+    throw new ApiError(what, { status });
   }
 }
 

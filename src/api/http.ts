@@ -157,9 +157,11 @@ export class HttpClient {
   }
 
   async request<T = unknown>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResponse<T>> {
+    method = method.toUpperCase();
     const res = await this.send(method, path, o, false);
     const text = res.text ?? '';
-    return { status: res.statusCode, headers: res.headers, data: parseJson(text, res.statusCode, method, path) as T, url: res.url };
+    const safe = SAFE_METHODS.has(method);
+    return { status: res.statusCode, headers: res.headers, data: parseJson(text, res.statusCode, method, path, safe) as T, url: res.url };
   }
 
   /** For downloads: the body is handed over as a stream once the status is known good. */
