@@ -2,7 +2,8 @@
 // (api-reference §15), so paging stops on whichever signal comes first and never loops on bad counters. But a
 // listing never ends early in silence: a 2xx answer that is not a page, or a short page while the envelope itself
 // says more pages follow, is an error (BadPageError), not "the last page".
-import { RetryBudget, MAX_RETRIES, type HttpClient, type RequestOptions } from './http.js';
+import { RetryBudget, MAX_RETRIES, type HttpClient, type HttpResponse, type RequestOptions } from './http.js';
+import { SqError } from '../errors.js';
 import { BadPageError } from './http-errors.js';
 import { errorMessage } from './messages.js';
 
@@ -62,13 +63,17 @@ export async function* pages<T = Record<string, unknown>>(
     // failing server); each later page of a listing that has answered gets its own, so a long export survives a bad
     // minute instead of dying once the process has spent ten retries.
     const retryBudget = requests === 1 ? undefined : new RetryBudget(MAX_RETRIES);
-    const res = await http.request<unknown>('GET', path, { query: { ...opts.query, page, limit: size }, retryBudget });
+    const stopping = () => `stopping after ${delivered}${total !== null ? ` of ${total}` : ''} record${delivered === 1 && total === null ? '' : 's'}`;
+    let res: HttpResponse<unknown>;
+    try {
+      res = await http.request<unknown>('GET', path, { query: { ...opts.query, page, limit: size }, retryBudget });
+    } catch (err) {
+      // Records already went out (to stdout; a -o file is dropped): say where the listing broke off.
+      if (delivered > 0 && err instanceof SqError) err.message = `${err.message} — page ${page}, ${stopping()}`;
+      throw err;
+    }
     const fail = (what: string) =>
-      new BadPageError(
-        `GET ${path.split('?')[0]} page ${page} (HTTP ${res.status}): ${what} — stopping after ${delivered}` +
-          `${total !== null ? ` of ${total}` : ''} record${delivered === 1 && total === null ? '' : 's'}`,
-        { status: res.status },
-      );
+      new BadPageError(`GET ${path.split('?')[0]} page ${page} (HTTP ${res.status}): ${what} — ${stopping()}`, { status: res.status });
     const env = asEnvelope<T>(res.data);
     if (!env) throw fail(`expected a page of records, got ${shapeOf(res.data)}`);
     total ??= num(env.total_results);
@@ -81,26 +86,35 @@ export async function* pages<T = Record<string, unknown>>(
     if (opts.maxItems !== undefined && delivered + data.length > opts.maxItems) data = data.slice(0, opts.maxItems - delivered);
 
     let last = (opts.maxItems !== undefined && delivered + data.length >= opts.maxItems) || lastByCounters(env, page);
+    // A server may serve smaller pages than asked for (its own maximum); its `limit` says so.
+    const served = Math.min(size, positive(env.limit) ?? size);
     const totalResults = num(env.total_results);
     if (!last && totalResults !== null) {
-      if (cap === Number.POSITIVE_INFINITY) cap = Math.ceil(totalResults / size) + 1;
+      if (cap === Number.POSITIVE_INFINITY) cap = Math.ceil(totalResults / served) + 1;
       if (requests >= cap) last = true;
     }
-    if (!last && env.data.length < size) {
-      const more = moreSaidBy(env, page, size);
+    if (!last && env.data.length < served) {
+      const more = moreSaidBy(env, page, served);
       // The free plan's documented cap: pages stop short of total_results, and the warning (already reported) says so.
       if (more && !env.warning) {
         throw fail(
           env.data.length === 0
             ? `the page is empty, but ${more}`
-            : `${env.data.length} records where ${size} were asked for, but ${more}`,
+            : `${env.data.length} records on a page of ${served}, but ${more}`,
         );
       }
       last = true;
     }
     delivered += data.length;
     yield { ...env, data };
-    if (last) return;
+    if (last) {
+      // A short last page is allowed (documented samples overstate total_results), but a whole listing that ends
+      // below its own total is never silent.
+      if (opts.startPage === undefined && opts.maxItems === undefined && total !== null && delivered < total && !warned) {
+        opts.onWarning?.(`GET ${path.split('?')[0]}: total_results said ${total} but ${delivered} records arrived (the API's counters are not always exact)`);
+      }
+      return;
+    }
     page++;
   }
 }
@@ -136,6 +150,11 @@ function shapeOf(body: unknown): string {
   }
   const data = (body as { data: unknown }).data;
   return `data that is ${data === null ? 'null' : `a ${typeof data}`}, not a list`;
+}
+
+function positive(v: unknown): number | null {
+  const n = num(v);
+  return n !== null && n >= 1 ? Math.floor(n) : null;
 }
 
 function num(v: unknown): number | null {

@@ -73,6 +73,23 @@ describe('pages()', () => {
     expect(warnings).toEqual(['cap']);
   });
 
+  it('a server that serves smaller pages than asked (its limit says 50) is read to the end, not cut by the loop guard', async () => {
+    const bodies = Object.fromEntries(
+      Array.from({ length: 9 }, (_, i) => [i + 1, { total_results: 450, limit: 50, page: i + 1, total_pages: 9, data: Array(50).fill(i + 1) }]),
+    );
+    const { http, asked } = scripted(bodies);
+    expect(await collect(items(http, '/v1/x'))).toHaveLength(450);
+    expect(asked).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('accepts a last page short of total_results (list-runs sample: total 4, 2 items), saying so once', async () => {
+    const warnings: string[] = [];
+    const { http, asked } = scripted({ 1: { total_results: 4, limit: 50, page: 1, total_pages: 1, data: [1, 2] } });
+    expect(await collect(items(http, '/v1/runs', { pageSize: 50, onWarning: (w) => warnings.push(w) }))).toEqual([1, 2]);
+    expect(asked).toEqual([1]);
+    expect(warnings).toEqual(["GET /v1/runs: total_results said 4 but 2 records arrived (the API's counters are not always exact)"]);
+  });
+
   it('accepts a bare array', async () => {
     const { http } = scripted({ 1: [1, 2] });
     const got: unknown[] = [];
@@ -155,13 +172,13 @@ describe('pages() against the emulator', () => {
       { path: '/v1/results', action: 'short_page', count: 1 },
     ]);
     await expect(results()).rejects.toThrow(
-      'GET /v1/results page 2 (HTTP 200): 50 records where 100 were asked for, but its next link points to another page — stopping after 100 of 450 records',
+      'GET /v1/results page 2 (HTTP 200): 50 records on a page of 100, but its next link points to another page — stopping after 100 of 450 records',
     );
   });
 
   it('a short page while only total_results says more is an error', async () => {
     await emu.faults([{ path: '/v1/results', action: 'status', status: 200, body: { total_results: 450, data: [{ id: 'a' }] }, count: 1 }]);
-    await expect(results()).rejects.toThrow('page 1 (HTTP 200): 1 records where 100 were asked for, but total_results says 450');
+    await expect(results()).rejects.toThrow('page 1 (HTTP 200): 1 records on a page of 100, but total_results says 450');
   });
 
   it('the free-plan cap is not a fault: the capped records, the warning reported once', async () => {
