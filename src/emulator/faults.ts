@@ -127,11 +127,12 @@ export function htmlPage(status: number): string {
 
 /**
  * The real answer with the page's `data` cut to its first half and every counter left as it was: a page that comes
- * back short while its own envelope says more follow (an answer that is not a page at all is a `status` rule with
- * status 200 and that body).
+ * back short while its own `next` link says more follow. The last page (no `next`) is left whole: a short last page
+ * looks like any last page (the documented samples' counters overstate totals), so no client could tell. An answer
+ * that is not a page at all is a `status` rule with status 200 and that body.
  */
 export function shortPage(r: EmuResponse): EmuResponse {
-  const body = r.body as { data?: unknown } | undefined;
-  if (!body || typeof body !== 'object' || !Array.isArray(body.data)) return r;
+  const body = r.body as { data?: unknown; next?: unknown } | undefined;
+  if (!body || typeof body !== 'object' || !Array.isArray(body.data) || typeof body.next !== 'string') return r;
   return { ...r, body: { ...body, data: body.data.slice(0, Math.floor(body.data.length / 2)) } };
 }

@@ -127,6 +127,13 @@ describe('faults', () => {
     expect((await e.api('GET', '/v1/squids?limit=4')).body).toEqual(full);
   });
 
+  it('short_page leaves the last page (no next link) whole', async () => {
+    const last = (await e.api('GET', '/v1/squids?limit=100')).body;
+    expect(last.next).toBeNull();
+    await put([{ path: '/v1/squids', action: 'short_page', count: 1 }]);
+    expect((await e.api('GET', '/v1/squids?limit=100')).body).toEqual(last);
+  });
+
   it.each([[{}], [null], [{ data: null }], [{ detail: 'Not found.' }]])('status 200 with body %j sends exactly that body', async (body) => {
     await put([{ path: '/v1/squids', action: 'status', status: 200, body, count: 1 }]);
     const r = await e.api('GET', '/v1/squids');
