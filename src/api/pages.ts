@@ -28,7 +28,10 @@ export interface PageOptions {
   startPage?: number;
   /** Stop after this many records in total (undefined = all pages). */
   maxItems?: number;
-  /** Called once with the free-plan warning text, the first time a page carries one. */
+  /**
+   * Called once with the free-plan warning text, the first time a page carries one; or, without one, when a whole
+   * listing ends below its total_results.
+   */
   onWarning?: (warning: string) => void;
   /** Called with every envelope as it arrives (for "showing N of M" hints). */
   onPage?: (page: Envelope<unknown>) => void;
