@@ -7,6 +7,9 @@ import { errorMessage } from './messages.js';
 /** A write whose outcome is unknown: it may have reached the server. Never retried. */
 export class AmbiguousWriteError extends ApiError {}
 
+/** A 2xx answer to a page request that is not a page, or a page that ends a listing its own counters say goes on. */
+export class BadPageError extends ApiError {}
+
 // Errors where the request certainly never reached the server: safe to retry even a POST.
 export const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -38,12 +41,15 @@ function describeNonJson(text: string): string {
   return 'a body that is not valid JSON (truncated or malformed)';
 }
 
-export function parseJson(text: string, status: number, method: string, url: string): unknown {
+export function parseJson(text: string, status: number, method: string, url: string, safe = true): unknown {
   if (text === '' && (status === 204 || method === 'DELETE' || method === 'HEAD')) return null;
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError(`the API answered ${method} ${pathOf(url)} with HTTP ${status} and ${describeNonJson(text)} instead of JSON`, { status });
+    const what = `the API answered ${method} ${pathOf(url)} with HTTP ${status} and ${describeNonJson(text)} instead of JSON`;
+    // A write answered 2xx did reach the server; an unreadable answer leaves its outcome as unknown as a 5xx does.
+    if (!safe && status >= 200 && status < 300) throw new AmbiguousWriteError(`${what}. ${MAY_HAVE_REACHED}`, { status });
+    throw new ApiError(what, { status });
   }
 }
 

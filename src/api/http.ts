@@ -24,6 +24,8 @@ export interface HttpOptions {
   random?: () => number;
   signal?: AbortSignal;
   userAgent?: string;
+  /** Retries this client's requests may spend (default: the process-wide budget). */
+  retryBudget?: RetryBudget;
 }
 
 export interface RequestOptions {
@@ -34,6 +36,8 @@ export interface RequestOptions {
   noAuth?: boolean;
   /** Statuses that are returned instead of thrown (e.g. 202 is always fine; 404 for existence checks). */
   okStatuses?: number[];
+  /** Retries this request may spend, instead of the client's budget (a page of an export has its own). */
+  retryBudget?: RetryBudget;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -67,8 +71,30 @@ export const MAX_RETRIES = 4;
 export const MAX_CONSECUTIVE_429 = 5;
 export const MAX_429_WAIT_MS = 5 * 60_000;
 
-/** Shared by every client of the process, so a batch cannot storm a failing server. */
-const retryBudget = { tokens: 10, max: 10 };
+/**
+ * Retries a group of requests may spend between them, on top of each request's own MAX_RETRIES. A success earns
+ * back a tenth of a retry, so a server that recovers slowly earns the budget back.
+ */
+export class RetryBudget {
+  private tokens: number;
+  constructor(readonly max = 10) {
+    this.tokens = max;
+  }
+  take(): boolean {
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+  giveBack(): void {
+    this.tokens = Math.min(this.max, this.tokens + 0.1);
+  }
+  reset(): void {
+    this.tokens = this.max;
+  }
+}
+
+/** Shared by every client of the process, so a batch of many calls cannot storm a failing server. */
+export const processRetryBudget = new RetryBudget(10);
 
 export class HttpClient {
   readonly baseUrl: string;
@@ -131,9 +157,11 @@ export class HttpClient {
   }
 
   async request<T = unknown>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResponse<T>> {
+    method = method.toUpperCase();
     const res = await this.send(method, path, o, false);
     const text = res.text ?? '';
-    return { status: res.statusCode, headers: res.headers, data: parseJson(text, res.statusCode, method, path) as T, url: res.url };
+    const safe = SAFE_METHODS.has(method);
+    return { status: res.statusCode, headers: res.headers, data: parseJson(text, res.statusCode, method, path, safe) as T, url: res.url };
   }
 
   /** For downloads: the body is handed over as a stream once the status is known good. */
@@ -199,6 +227,7 @@ export class HttpClient {
     }
     const bucket = this.pacer.bucket(url.pathname);
     const safe = SAFE_METHODS.has(method);
+    const budget = o.retryBudget ?? this.opts.retryBudget ?? processRetryBudget;
     let attempt = 0;
     let consecutive429 = 0;
     let first429At: number | null = null;
@@ -224,7 +253,7 @@ export class HttpClient {
         const code = errCode(err);
         this.trace(`* ${method} ${redactUrl(url)} failed: ${code ?? (err as Error).message} (${this.now() - started} ms)`);
         const retriable = safe ? TRANSIENT_CODES.has(code ?? '') : NOT_SENT_CODES.has(code ?? '');
-        if (retriable && attempt < MAX_RETRIES && takeRetry()) {
+        if (retriable && attempt < MAX_RETRIES && budget.take()) {
           await this.sleep(this.backoff(attempt++));
           continue;
         }
@@ -254,7 +283,7 @@ export class HttpClient {
       }
       consecutive429 = 0;
 
-      if (safe && RETRY_STATUSES.has(status) && attempt < MAX_RETRIES && takeRetry()) {
+      if (safe && RETRY_STATUSES.has(status) && attempt < MAX_RETRIES && budget.take()) {
         await readText(res.body).catch(() => '');
         await this.sleep(this.backoff(attempt++));
         continue;
@@ -264,7 +293,7 @@ export class HttpClient {
         throw httpError(status, text, method, url, res.headers, safe);
       }
       if (streaming) {
-        giveBackRetry();
+        budget.giveBack();
         return Object.assign(res, { url: url.toString() });
       }
       // A reset or timeout in the middle of the body is a failure of the whole exchange: retried like any
@@ -276,13 +305,13 @@ export class HttpClient {
         if (this.opts.signal?.aborted) throw err;
         const code = errCode(err) ?? 'UND_ERR_SOCKET';
         this.trace(`* ${method} ${redactUrl(url)} body failed: ${code}`);
-        if (safe && TRANSIENT_CODES.has(code) && attempt < MAX_RETRIES && takeRetry()) {
+        if (safe && TRANSIENT_CODES.has(code) && attempt < MAX_RETRIES && budget.take()) {
           await this.sleep(this.backoff(attempt++));
           continue;
         }
         throw networkError(err, method, url, safe, true);
       }
-      giveBackRetry();
+      budget.giveBack();
       return Object.assign(res, { url: url.toString(), text });
     }
   }
@@ -345,23 +374,13 @@ export function serverNow(date: string | string[] | undefined, local = Date.now(
 
 /** For tests: give the process-wide retry budget back. */
 export function resetRetryBudget(): void {
-  retryBudget.tokens = retryBudget.max;
+  processRetryBudget.reset();
 }
 
 /** "Request was throttled. Expected available in 2 seconds." (the documented DRF 429 body) → 2. */
 export function secondsInMessage(text: string): number | null {
   const m = /available in (\d+(?:\.\d+)?) seconds?/i.exec(text);
   return m ? Math.ceil(Number(m[1])) : null;
-}
-
-function takeRetry(): boolean {
-  if (retryBudget.tokens < 1) return false;
-  retryBudget.tokens -= 1;
-  return true;
-}
-
-function giveBackRetry() {
-  retryBudget.tokens = Math.min(retryBudget.max, retryBudget.tokens + 0.1);
 }
 
 function maskAuth(v: string): string {

@@ -1,6 +1,11 @@
 // Lazy iteration over the pagination envelope. The documented counters disagree with the data in places
-// (api-reference §15), so paging stops on whichever signal comes first and never loops on bad counters.
-import type { HttpClient, RequestOptions } from './http.js';
+// (api-reference §15), so paging stops on whichever signal comes first and never loops on bad counters. But a
+// listing never ends early in silence: a 2xx answer that is not a page, or a short page while the envelope itself
+// says more pages follow, is an error (BadPageError), not "the last page".
+import { RetryBudget, MAX_RETRIES, type HttpClient, type HttpResponse, type RequestOptions } from './http.js';
+import { SqError } from '../errors.js';
+import { BadPageError } from './http-errors.js';
+import { errorMessage } from './messages.js';
 
 export interface Envelope<T = Record<string, unknown>> {
   total_results?: number;
@@ -23,7 +28,10 @@ export interface PageOptions {
   startPage?: number;
   /** Stop after this many records in total (undefined = all pages). */
   maxItems?: number;
-  /** Called once with the free-plan warning text, the first time a page carries one. */
+  /**
+   * Called once with the free-plan warning text, the first time a page carries one; or, without one, when a whole
+   * listing ends below its total_results.
+   */
   onWarning?: (warning: string) => void;
   /** Called with every envelope as it arrives (for "showing N of M" hints). */
   onPage?: (page: Envelope<unknown>) => void;
@@ -31,11 +39,11 @@ export interface PageOptions {
 
 export const MAX_PAGE_SIZE = 100;
 
-/** Accept the envelope, or a bare array (the quickstart treats /crawlers as one). */
-export function asEnvelope<T>(body: unknown): Envelope<T> {
+/** The envelope, or a bare array (the quickstart treats /crawlers as one); null for anything else. */
+export function asEnvelope<T>(body: unknown): Envelope<T> | null {
   if (Array.isArray(body)) return { data: body as T[], total_results: body.length, page: 1, total_pages: 1 };
   if (body && typeof body === 'object' && Array.isArray((body as Envelope<T>).data)) return body as Envelope<T>;
-  return { data: [] };
+  return null;
 }
 
 export async function* pages<T = Record<string, unknown>>(
@@ -46,6 +54,7 @@ export async function* pages<T = Record<string, unknown>>(
   const size = Math.min(MAX_PAGE_SIZE, Math.max(1, opts.pageSize ?? MAX_PAGE_SIZE));
   let page = Math.max(1, opts.startPage ?? 1);
   let delivered = 0;
+  let total: number | null = null;
   let warned = false;
   // A hard cap on requests: bad counters must never turn into an endless loop.
   let requests = 0;
@@ -53,8 +62,24 @@ export async function* pages<T = Record<string, unknown>>(
 
   for (;;) {
     requests++;
-    const body = await http.get(path, { query: { ...opts.query, page, limit: size } });
-    const env = asEnvelope<T>(body);
+    // The first page spends the client's budget, shared with every other call (a batch of lookups must not storm a
+    // failing server); each later page of a listing that has answered gets its own, so a long export survives a bad
+    // minute instead of dying once the process has spent ten retries.
+    const retryBudget = requests === 1 ? undefined : new RetryBudget(MAX_RETRIES);
+    const stopping = () => `stopping after ${delivered}${total !== null ? ` of ${total}` : ''} record${delivered === 1 && total === null ? '' : 's'}`;
+    let res: HttpResponse<unknown>;
+    try {
+      res = await http.request<unknown>('GET', path, { query: { ...opts.query, page, limit: size }, retryBudget });
+    } catch (err) {
+      // Records already went out (to stdout; a -o file is dropped): say where the listing broke off.
+      if (delivered > 0 && err instanceof SqError) err.message = `${err.message} — page ${page}, ${stopping()}`;
+      throw err;
+    }
+    const fail = (what: string) =>
+      new BadPageError(`GET ${path.split('?')[0]} page ${page} (HTTP ${res.status}): ${what} — ${stopping()}`, { status: res.status });
+    const env = asEnvelope<T>(res.data);
+    if (!env) throw fail(`expected a page of records, got ${shapeOf(res.data)}`);
+    total ??= num(env.total_results);
     if (env.warning && !warned) {
       warned = true;
       opts.onWarning?.(env.warning);
@@ -62,20 +87,37 @@ export async function* pages<T = Record<string, unknown>>(
     opts.onPage?.(env as Envelope<unknown>);
     let data = env.data;
     if (opts.maxItems !== undefined && delivered + data.length > opts.maxItems) data = data.slice(0, opts.maxItems - delivered);
+
+    let last = (opts.maxItems !== undefined && delivered + data.length >= opts.maxItems) || lastByCounters(env, page);
+    // A server may serve smaller pages than asked for (its own maximum); its `limit` says so.
+    const served = Math.min(size, positive(env.limit) ?? size);
+    const totalResults = num(env.total_results);
+    if (!last && totalResults !== null) {
+      if (cap === Number.POSITIVE_INFINITY) cap = Math.ceil(totalResults / served) + 1;
+      if (requests >= cap) last = true;
+    }
+    if (!last && env.data.length < served) {
+      const more = moreSaidBy(env, page, served);
+      // The free plan's documented cap: pages stop short of total_results, and the warning (already reported) says so.
+      if (more && !env.warning) {
+        throw fail(
+          env.data.length === 0
+            ? `the page is empty, but ${more}`
+            : `${env.data.length} records on a page of ${served}, but ${more}`,
+        );
+      }
+      last = true;
+    }
     delivered += data.length;
     yield { ...env, data };
-
-    if (env.data.length === 0) return;
-    if (opts.maxItems !== undefined && delivered >= opts.maxItems) return;
-    if ('next' in env && (env.next === null || env.next === undefined)) return;
-    const totalPages = num(env.total_pages);
-    if (totalPages !== null && page >= totalPages) return;
-    const total = num(env.total_results);
-    if (total !== null) {
-      if (cap === Number.POSITIVE_INFINITY) cap = Math.ceil(total / size) + 1;
-      if (requests >= cap) return;
+    if (last) {
+      // A short last page is allowed (documented samples overstate total_results), but a whole listing that ends
+      // below its own total is never silent.
+      if (opts.startPage === undefined && opts.maxItems === undefined && total !== null && delivered < total && !warned) {
+        opts.onWarning?.(`GET ${path.split('?')[0]}: total_results said ${total} but ${delivered} records arrived (the API's counters are not always exact)`);
+      }
+      return;
     }
-    if (env.data.length < size && totalPages === null && !('next' in env)) return;
     page++;
   }
 }
@@ -83,6 +125,39 @@ export async function* pages<T = Record<string, unknown>>(
 /** Records one by one, across pages, as they arrive. */
 export async function* items<T = Record<string, unknown>>(http: HttpClient, path: string, opts: PageOptions = {}): AsyncGenerator<T> {
   for await (const p of pages<T>(http, path, opts)) yield* p.data;
+}
+
+/** `next: null` ends a listing whatever total_pages says (the list-crawlers sample has both); so does the last page. */
+function lastByCounters(env: Envelope<unknown>, page: number): boolean {
+  if ('next' in env && (env.next === null || env.next === undefined)) return true;
+  const totalPages = num(env.total_pages);
+  return totalPages !== null && page >= totalPages;
+}
+
+/** Which part of the envelope says more records follow this page, if any. */
+function moreSaidBy(env: Envelope<unknown>, page: number, size: number): string | null {
+  if (typeof env.next === 'string' && env.next !== '') return 'its next link points to another page';
+  const totalPages = num(env.total_pages);
+  if (totalPages !== null) return totalPages > page ? `total_pages says ${totalPages}` : null;
+  const totalResults = num(env.total_results);
+  if (totalResults !== null && totalResults > (page - 1) * size + env.data.length) return `total_results says ${totalResults}`;
+  return null;
+}
+
+function shapeOf(body: unknown): string {
+  if (body === null) return 'null';
+  if (typeof body !== 'object') return `a ${typeof body}`;
+  if (!('data' in body)) {
+    const msg = errorMessage(body);
+    return `an object without data${msg ? ` (${JSON.stringify(msg)})` : ''}`;
+  }
+  const data = (body as { data: unknown }).data;
+  return `data that is ${data === null ? 'null' : `a ${typeof data}`}, not a list`;
+}
+
+function positive(v: unknown): number | null {
+  const n = num(v);
+  return n !== null && n >= 1 ? Math.floor(n) : null;
 }
 
 function num(v: unknown): number | null {

@@ -2,6 +2,7 @@
 // replays the same sequence of faults.
 import { STATUS_CODES } from 'node:http';
 import { rateLimitBody } from './ratelimit.js';
+import type { EmuResponse } from './types.js';
 
 export const FAULT_ACTIONS = [
   'status',
@@ -12,6 +13,7 @@ export const FAULT_ACTIONS = [
   'truncate',
   'malformed',
   'html',
+  'short_page',
 ] as const;
 export type FaultAction = (typeof FAULT_ACTIONS)[number];
 
@@ -121,4 +123,16 @@ export function defaultErrorBody(status: number): unknown {
 export function htmlPage(status: number): string {
   const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
   return `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>nginx</center></body></html>\n`;
+}
+
+/**
+ * The real answer with the page's `data` cut to its first half and every counter left as it was: a page that comes
+ * back short while its own `next` link says more follow. The last page (no `next`) is left whole: a short last page
+ * looks like any last page (the documented samples' counters overstate totals), so no client could tell. An answer
+ * that is not a page at all is a `status` rule with status 200 and that body.
+ */
+export function shortPage(r: EmuResponse): EmuResponse {
+  const body = r.body as { data?: unknown; next?: unknown } | undefined;
+  if (!body || typeof body !== 'object' || !Array.isArray(body.data) || typeof body.next !== 'string') return r;
+  return { ...r, body: { ...body, data: body.data.slice(0, Math.floor(body.data.length / 2)) } };
 }

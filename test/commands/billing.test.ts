@@ -107,6 +107,14 @@ describe('changing', () => {
     expect(await posts()).toHaveLength(1);
   });
 
+  it('a 200 answer whose body is not JSON is ambiguous too, not "not valid JSON"', async () => {
+    await emu.faults([{ method: 'POST', path: '/v1/plans/auto-reset', action: 'malformed', count: 5 }]);
+    const r = await sq(['billing', 'auto-reset', '--disable'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/HTTP 200 .*may or may not have changed/);
+    expect(await posts()).toHaveLength(1);
+  });
+
   it('a 503 on the POST is not retried either', async () => {
     await emu.faults([{ method: 'POST', path: '/v1/plans/auto-reset', action: 'status', status: 503, count: 5 }]);
     const r = await sq(['billing', 'auto-reset', '--disable'], { env });

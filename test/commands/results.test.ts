@@ -139,4 +139,17 @@ describe('results list: output', () => {
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(50);
     expect(r.stderr).toMatch(/^warning: Free plan: only 50 results returned/);
   });
+
+  it('the free-plan cap is not a fault: -o writes the capped records, exit 0, the warning shown even with --quiet', async () => {
+    await emu.control('POST', '/_emulator/config', { freePlan: true });
+    try {
+      const file = join(mkdtempSync(join(tmpdir(), 'sq-res-')), 'capped.ndjson');
+      const r = await sq(['results', 'list', '--squid', paris.id, '--all', '-o', file, '--quiet'], { env: emu.env() });
+      expect(r.code).toBe(0);
+      expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(50);
+      expect(r.stderr).toBe('warning: Free plan: only 50 results returned. Upgrade at https://app.lobstr.io/dashboard/pricing\n');
+    } finally {
+      await emu.control('POST', '/_emulator/config', { freePlan: false });
+    }
+  });
 });

@@ -204,6 +204,23 @@ describe('runs start', () => {
     expect(got.map((x) => `${x.method} ${x.path}`)).toEqual(['POST /v1/runs', 'GET /v1/runs']);
   });
 
+  it.each(['malformed', 'truncate'])('a 200 answer with a %s body is ambiguous too: one POST, recent runs listed, exit 1', async (action) => {
+    const squid = squids['Amazon headphones'];
+    await emu.advance(3_600_000);
+    const before = (await api(`/v1/runs?squid=${squid}&limit=100`)).data.map((r: J) => r.id);
+    await emu.clearRequests();
+    await emu.faults([{ method: 'POST', path: '/v1/runs', action, count: 5 }]);
+    const r = await sq(['runs', 'start', '--squid', squid], { env: emu.env() });
+    await emu.clearFaults();
+    expect(r.code).toBe(1);
+    expect((await emu.requests()).map((x) => `${x.method} ${x.path}`)).toEqual(['POST /v1/runs', 'GET /v1/runs']);
+    const started = (await api(`/v1/runs?squid=${squid}&limit=100`)).data.map((r: J) => r.id).filter((id: string) => !before.includes(id));
+    expect(started).toHaveLength(1);
+    expect(r.stderr).toContain('starting the run failed and it may have started anyway');
+    expect(r.stderr).toContain('The request may have reached the server');
+    expect(r.stderr).toContain(`  ${started[0]}  `);
+  });
+
   it.each([
     [['--interval', '1s'], '--interval must be at least 5s'],
     [['--interval', 'soon'], '--interval must be a duration'],

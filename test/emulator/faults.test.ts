@@ -117,6 +117,30 @@ describe('faults', () => {
     expect(r.text).toMatch(/<html>.*502 Bad Gateway/s);
   });
 
+  it('short_page answers the real page with half its data and every counter unchanged', async () => {
+    const full = (await e.api('GET', '/v1/squids?limit=4')).body;
+    expect(full.data).toHaveLength(4);
+    await put([{ path: '/v1/squids', action: 'short_page', count: 1 }]);
+    const r = await e.api('GET', '/v1/squids?limit=4');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ ...full, data: full.data.slice(0, 2) });
+    expect((await e.api('GET', '/v1/squids?limit=4')).body).toEqual(full);
+  });
+
+  it('short_page leaves the last page (no next link) whole', async () => {
+    const last = (await e.api('GET', '/v1/squids?limit=100')).body;
+    expect(last.next).toBeNull();
+    await put([{ path: '/v1/squids', action: 'short_page', count: 1 }]);
+    expect((await e.api('GET', '/v1/squids?limit=100')).body).toEqual(last);
+  });
+
+  it.each([[{}], [null], [{ data: null }], [{ detail: 'Not found.' }]])('status 200 with body %j sends exactly that body', async (body) => {
+    await put([{ path: '/v1/squids', action: 'status', status: 200, body, count: 1 }]);
+    const r = await e.api('GET', '/v1/squids');
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.text)).toEqual(body);
+  });
+
   it('probability draws from a seeded PRNG: the same seed gives the same sequence', async () => {
     const pattern = async (): Promise<number[]> => {
       await put([{ path: '/v1/me', action: 'status', status: 503, probability: 0.5 }], 42);

@@ -1,0 +1,34 @@
+// Every paged list reads pages through pages(): an answer that is not a page is an error naming the page and the
+// HTTP status (exit 1), never an empty or shorter list, and never a misleading "not found".
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { sq } from '../helpers/cli.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+
+const emu = useEmulator({ each: 'clear' });
+let runId: string;
+
+beforeAll(async () => {
+  const squid = emu.squidId(DEMO_SQUIDS.paris);
+  runId = (await emu.api(`/v1/runs?squid=${squid}&limit=1`)).data[0].id;
+});
+
+const NOT_A_PAGE = 'page 1 (HTTP 200): expected a page of records, got an object without data — stopping after 0 records';
+
+describe('a 200 answer that is not a page', () => {
+  it.each([
+    ['squids list --all', () => ['squids', 'list', '--all'], '/v1/squids'],
+    ['crawlers list', () => ['crawlers', 'list'], '/v1/crawlers'],
+    ['runs tasks --all', () => ['runs', 'tasks', runId, '--all'], '/v1/runs/'],
+    ['api --paginate', () => ['api', '/v1/squids', '--paginate'], '/v1/squids'],
+    // Resolving a name reads the squid list: a broken page is not "no squid by that name" (exit 3).
+    ['runs list --squid <name>', () => ['runs', 'list', '--squid', DEMO_SQUIDS.paris], '/v1/squids'],
+  ])('%s exits 1 naming the page and status', async (_label, args, prefix) => {
+    await emu.faults([{ method: 'GET', path: prefix, action: 'status', status: 200, body: {}, count: 1 }]);
+    const r = await sq(args(), { env: emu.env() });
+    const path = prefix === '/v1/runs/' ? `/v1/runs/${runId}/tasks` : prefix;
+    expect(r.stderr).toBe(`error: GET ${path} ${NOT_A_PAGE}\n`);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+  });
+});

@@ -1,0 +1,136 @@
+// Nothing lost, nothing clobbered: an `--all` export through the built binary either equals the fault-free export
+// record for record, or exits non-zero (with -o, leaving no file) — never exit 0 with less. Answers that are not
+// pages, and pages cut short while their envelope says more follow, are injected by the emulator like any fault.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { sqBin } from '../helpers/cli.js';
+
+type J = Record<string, unknown>;
+// One and a half pages of 100: the last page is short, as most are.
+const COUNT = 150;
+const LANES = 5;
+const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);
+
+interface Lane {
+  emu: TestEmulator;
+  runId: string;
+  expected: J[];
+}
+const lanes: Lane[] = [];
+
+beforeAll(async () => {
+  // One emulator per lane, so seeds run side by side without sharing fault rules or their random draws.
+  for (let i = 0; i < LANES; i++) {
+    const emu = await startTestEmulator();
+    const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: COUNT })) as J;
+    const expected: J[] = [];
+    for (let page = 1; expected.length < COUNT; page++) expected.push(...(await emu.api(`/v1/results?run=${String(run.id)}&page=${page}&limit=100`)).data);
+    lanes.push({ emu, runId: String(run.id), expected });
+  }
+});
+afterAll(async () => {
+  await Promise.all(lanes.map((l) => l.emu.close()));
+});
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'sq-faults-'));
+const parse = (text: string): J[] => (text.trim() === '' ? [] : text.trimEnd().split('\n').map((l) => JSON.parse(l) as J));
+const exportTo = (lane: Lane, file: string) => sqBin(['results', 'list', '--run', lane.runId, '--all', '-o', file], { env: lane.emu.env() });
+const exportOut = (lane: Lane) => sqBin(['results', 'list', '--run', lane.runId, '--all', '--format', 'ndjson'], { env: lane.emu.env() });
+
+const RULES = [
+  { action: 'status', status: 429, headers: { 'Retry-After': '0' }, probability: 0.12, count: 2 },
+  { action: 'status', status: 503, probability: 0.12, count: 2 },
+  { action: 'html', status: 502, probability: 0.08, count: 1 },
+  { action: 'reset_mid_body', probability: 0.1, count: 2 },
+  { action: 'truncate', probability: 0.08, count: 1 },
+  { action: 'malformed', probability: 0.04, count: 1 },
+  { action: 'status', status: 200, body: {}, probability: 0.04, count: 1 },
+  { action: 'status', status: 200, body: { data: null }, probability: 0.04, count: 1 },
+  { action: 'status', status: 200, body: null, probability: 0.03, count: 1 },
+  { action: 'status', status: 200, body: { detail: 'Request was throttled.' }, probability: 0.03, count: 1 },
+  { action: 'short_page', probability: 0.08, count: 1 },
+].map((r) => ({ path: '/v1/results', ...r }));
+
+describe('results list --all under faults', () => {
+  it('for 20 seeds of mixed faults, every export equals the fault-free one or exits non-zero with no output file', async () => {
+    const lane0 = lanes[0];
+    const clean = await exportOut(lane0);
+    expect(clean.code).toBe(0);
+    expect(parse(clean.stdout)).toEqual(lane0.expected);
+
+    const violations: string[] = [];
+    const outcomes = { complete: 0, failed: 0 };
+    const check = (seed: number, how: string, ok: boolean, code: number, why: string) => {
+      if (!ok) violations.push(`seed ${seed} ${how}: exit ${code}, ${why}`);
+      else if (code === 0) outcomes.complete++;
+      else outcomes.failed++;
+    };
+    await Promise.all(
+      lanes.map(async (lane, i) => {
+        for (const seed of SEEDS.filter((s) => s % LANES === i)) {
+          const dir = tmp();
+          const file = join(dir, 'out.ndjson');
+          await lane.emu.faults(RULES, seed);
+          const f = await exportTo(lane, file);
+          const left = readdirSync(dir);
+          if (f.code === 0) check(seed, '-o', left.length === 1 && JSON.stringify(parse(readFileSync(file, 'utf8'))) === JSON.stringify(lane.expected), 0, 'file differs');
+          else check(seed, '-o', left.length === 0 && /^error: /m.test(f.stderr), f.code, `left ${JSON.stringify(left)}; ${f.stderr}`);
+
+          // The same seed again: the same faults, records to stdout as they arrive.
+          await lane.emu.faults(RULES, seed);
+          const o = await exportOut(lane);
+          const got = parse(o.stdout);
+          if (o.code === 0) check(seed, 'stdout', JSON.stringify(got) === JSON.stringify(lane.expected), 0, `${got.length} records`);
+          // With --format ndjson the error itself is one JSON line on stderr.
+          else check(seed, 'stdout', JSON.stringify(got) === JSON.stringify(lane.expected.slice(0, got.length)) && /^\{"error":/m.test(o.stderr), o.code, o.stderr);
+        }
+        await lane.emu.clearFaults();
+      }),
+    );
+    expect(violations).toEqual([]);
+    // The seeds exercise both outcomes: exports that recover, and exports that must stop.
+    expect(outcomes.complete).toBeGreaterThan(0);
+    expect(outcomes.failed).toBeGreaterThan(0);
+  }, 120_000);
+
+  it.each([
+    [{}, 'expected a page of records, got an object without data'],
+    [{ data: null }, 'expected a page of records, got data that is null, not a list'],
+    [{ detail: 'Request was throttled.' }, 'expected a page of records, got an object without data ("Request was throttled.")'],
+  ])('a 200 answer %j on page 2 exits 1 naming the page, and -o leaves no file', async (body, what) => {
+    const lane = lanes[0];
+    const rules = [
+      { path: '/v1/results', action: 'delay', ms: 0, count: 1 },
+      { path: '/v1/results', action: 'status', status: 200, body, count: 1 },
+    ];
+    await lane.emu.faults(rules);
+    const dir = tmp();
+    const r = await exportTo(lane, join(dir, 'out.csv'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`error: GET /v1/results page 2 (HTTP 200): ${what} — stopping after 100 of 150 records`);
+    expect(readdirSync(dir)).toEqual([]);
+
+    await lane.emu.faults(rules);
+    const o = await exportOut(lane);
+    expect(o.code).toBe(1);
+    expect(parse(o.stdout)).toEqual(lane.expected.slice(0, 100));
+    await lane.emu.clearFaults();
+  });
+
+  it('a page cut short in the middle exits 1 and -o leaves no file', async () => {
+    const lane = lanes[0];
+    await lane.emu.faults([{ path: '/v1/results', action: 'short_page', count: 1 }]);
+    const dir = tmp();
+    const r = await exportTo(lane, join(dir, 'out.ndjson'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'error: GET /v1/results page 1 (HTTP 200): 50 records on a page of 100, but its next link points to another page — stopping after 0 of 150 records',
+    );
+    expect(readdirSync(dir)).toEqual([]);
+    await lane.emu.clearFaults();
+  });
+});
