@@ -3,7 +3,7 @@
 // listing never ends early in silence: a 2xx answer that is not a page, or a short page while the envelope itself
 // says more pages follow, is an error (BadPageError), not "the last page".
 import { RetryBudget, MAX_RETRIES, type HttpClient, type HttpResponse, type RequestOptions } from './http.js';
-import { SqError } from '../errors.js';
+import { InterruptedError, SqError } from '../errors.js';
 import { BadPageError } from './http-errors.js';
 import { errorMessage } from './messages.js';
 
@@ -71,8 +71,9 @@ export async function* pages<T = Record<string, unknown>>(
     try {
       res = await http.request<unknown>('GET', path, { query: { ...opts.query, page, limit: size }, retryBudget });
     } catch (err) {
-      // Records already went out (to stdout; a -o file is dropped): say where the listing broke off.
-      if (delivered > 0 && err instanceof SqError) err.message = `${err.message} — page ${page}, ${stopping()}`;
+      // Records already went out (to stdout; a -o file is dropped): say where the listing broke off. A stop signal is
+      // the user's own doing, not a broken listing.
+      if (delivered > 0 && err instanceof SqError && !(err instanceof InterruptedError)) err.message = `${err.message} — page ${page}, ${stopping()}`;
       throw err;
     }
     const fail = (what: string) =>
