@@ -1,0 +1,152 @@
+// The pacing buckets of every sq process on the machine that uses one key against one service, in one small file
+// of the cache directory, so that parallel calls (8 `sq results list --all` in a CI job) draw on one rate budget
+// instead of each assuming the whole of it. A 429 pause or a server's "Remaining: 0" seen by one process holds all.
+//
+// The file is named after a hash of the key and the service's origin (never the key itself) and holds only token
+// counts and times. Each decision is a few microseconds under a lock (a directory made with mkdir, which is atomic);
+// the waiting happens outside it. A lock older than STALE_MS belongs to a process that died inside those microseconds
+// and is taken over. When the directory or file cannot be used safely (not ours, writable by others, a read-only
+// disk), this process paces alone, in memory, as if the cache were off.
+//
+// Why not proper-lockfile: loading it (graceful-fs, signal-exit, retry) costs 10-35 ms on every call that makes a
+// request, for machinery (mtime refresh timers, exit hooks) that a critical section without any await never needs.
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { MAX_PAUSE_MS, MemoryStore, freshState, type BucketSpec, type BucketState, type BucketStore } from './pacing.js';
+
+/** A lock this old was left by a process that died holding it (holding it takes microseconds). */
+export const STALE_MS = 2000;
+/** Give up on the shared state (and pace alone) rather than wait longer than this for the lock. */
+const LOCK_WAIT_MS = 10_000;
+
+export interface SharedStoreOptions {
+  dir: string;
+  token: string | null;
+  origin: string;
+  now: () => number;
+  trace?: (line: string) => void;
+}
+
+/** The file that holds the buckets of one key against one service. */
+export function stateFile(dir: string, token: string | null, origin: string): string {
+  const id = createHash('sha256').update(`${token ?? ''}\n${origin}`).digest('hex').slice(0, 32);
+  return `${dir}/pacing-${id}.json`;
+}
+
+export class SharedStore implements BucketStore {
+  private chain: Promise<unknown> = Promise.resolve();
+  private file: string | undefined;
+  private fallback: MemoryStore | undefined;
+
+  constructor(private readonly opts: SharedStoreOptions) {}
+
+  update<T>(name: string, spec: BucketSpec, fn: (s: BucketState, now: number) => T): Promise<T> {
+    // One decision at a time within the process too: its own lock would otherwise look held by someone else.
+    const p = this.chain.then(async () => {
+      if (!this.fallback) {
+        try {
+          const file = (this.file ??= this.open());
+          return await withLock(`${file}.lock`, () => this.decide(file, name, spec, fn));
+        } catch (err) {
+          this.opts.trace?.(`* pacing: shared state in ${this.opts.dir} unusable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); pacing this process alone`);
+          this.fallback = new MemoryStore(this.opts.now);
+        }
+      }
+      return this.fallback.update(name, spec, fn);
+    });
+    this.chain = p.catch(() => undefined);
+    return p;
+  }
+
+  async idle(): Promise<void> {
+    await this.chain;
+  }
+
+  /** The state file's path, once the directory is known to be ours and private. */
+  private open(): string {
+    mkdirSync(this.opts.dir, { recursive: true, mode: 0o700 });
+    const st = lstatSync(this.opts.dir);
+    if (!st.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    if (process.getuid && (st.uid !== process.getuid() || (st.mode & 0o022) !== 0)) {
+      throw Object.assign(new Error('not a private directory of this user'), { code: 'EUNTRUSTED' });
+    }
+    return stateFile(this.opts.dir, this.opts.token, this.opts.origin);
+  }
+
+  private decide<T>(file: string, name: string, spec: BucketSpec, fn: (s: BucketState, now: number) => T): T {
+    const now = this.opts.now();
+    const all = readState(file);
+    const s = sane(all[name], spec, now);
+    const result = fn(s, now);
+    all[name] = s;
+    const tmp = `${file}.${process.pid}.tmp`;
+    rmSync(tmp, { force: true });
+    writeFileSync(tmp, JSON.stringify({ v: 1, buckets: all }), { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, file);
+    return result;
+  }
+}
+
+/** The buckets in the file; nothing when it is missing, unreadable, not ours or readable by others. */
+function readState(file: string): Record<string, unknown> {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    const st = fstatSync(fd);
+    if (process.getuid && (st.uid !== process.getuid() || (st.mode & 0o077) !== 0)) return {};
+    const parsed = JSON.parse(readFileSync(fd, 'utf8')) as { buckets?: unknown };
+    const b = parsed?.buckets;
+    return b && typeof b === 'object' && !Array.isArray(b) ? { ...(b as Record<string, unknown>) } : {};
+  } catch {
+    return {};
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A bucket read from the file, within bounds whatever the file says (another sq version, a clock that jumped). */
+function sane(raw: unknown, spec: BucketSpec, now: number): BucketState {
+  const r = (raw ?? {}) as Partial<Record<keyof BucketState, unknown>>;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const tokens = n(r.tokens);
+  const last = n(r.last);
+  const pausedUntil = n(r.pausedUntil);
+  if (tokens === null || last === null || pausedUntil === null) return freshState(spec, now);
+  return {
+    tokens: Math.min(spec.burst, Math.max(0, tokens)),
+    last: Math.min(now, last),
+    pausedUntil: Math.min(now + MAX_PAUSE_MS, pausedUntil),
+  };
+}
+
+/** Runs `fn` (synchronous: it cannot hold the lock across a wait) while holding the lock directory. */
+async function withLock<T>(lock: string, fn: () => T): Promise<T> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock, { mode: 0o700 });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    try {
+      if (Date.now() - statSync(lock).mtimeMs > STALE_MS) {
+        rmdirSync(lock);
+        continue;
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
+    if (Date.now() > deadline) throw Object.assign(new Error('lock held too long'), { code: 'ELOCKED' });
+    // Real time, not an injected clock: the holder is another process.
+    await new Promise((r) => setTimeout(r, 1 + Math.random() * 4));
+  }
+  try {
+    return fn();
+  } finally {
+    try {
+      rmdirSync(lock);
+    } catch {}
+  }
+}
