@@ -1,6 +1,6 @@
 // The pacing state every sq process of the machine shares (src/api/pacing-state.ts), driven through Buckets on a
 // fake clock: two stores on one directory stand for two processes.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -79,7 +79,7 @@ describe('shared pacing state', () => {
   it('a lock left by a crashed process is taken over once stale', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sq-pace-'));
     const lock = `${stateFile(dir, KEY, ORIGIN)}.lock`;
-    mkdirSync(lock);
+    writeFileSync(lock, '');
     const old = new Date(Date.now() - 10_000);
     utimesSync(lock, old, old);
     const clock = fakeTime();
