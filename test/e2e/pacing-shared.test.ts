@@ -1,7 +1,7 @@
 // One rate budget per key and service for every sq process on the machine: 8 parallel `--all` exports of the same
 // key against the emulator with its real rate limits (2 requests per second on /v1/results, on the real clock)
 // must all finish, complete, without one 429.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,4 +36,13 @@ describe('parallel sq processes with one key', () => {
     }
     expect(log.filter((r) => r.path === '/v1/results')).toHaveLength(PROCESSES * 3);
   }, 90_000);
+
+  it('calls that send no request leave no pacing state behind', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'sq-cache-'));
+    expect((await sqBin(['--version'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(0);
+    expect((await sqBin(['results', 'list', '--run', 'x', '--format', 'bogus'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(2);
+    expect(readdirSync(cache).filter((f) => f.startsWith('pacing-'))).toEqual([]);
+    expect((await sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(0);
+    expect(readdirSync(cache).filter((f) => f.startsWith('pacing-'))).toHaveLength(1);
+  });
 });
