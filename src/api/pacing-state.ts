@@ -13,7 +13,6 @@
 // Why not proper-lockfile: loading it (graceful-fs, signal-exit, retry) costs 10-35 ms on every call that makes a
 // request, and its mkdir lock and mtime refresh timers are for long critical sections; this one never awaits.
 import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { MAX_PAUSE_MS, MemoryStore, freshState, type BucketSpec, type BucketState, type BucketStore } from './pacing.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */
@@ -29,10 +28,16 @@ export interface SharedStoreOptions {
   trace?: (line: string) => void;
 }
 
-/** The file that holds the buckets of one key against one service. */
+/**
+ * The file that holds the buckets of one key against one service, named by a 64-bit FNV-1a hash of both. Not
+ * node:crypto: loading it costs ~3.5 ms on every call that makes a request. A 64-bit hash of a key of 128 bits or
+ * more cannot give the key back: each hash value fits about 2^64 keys.
+ */
 export function stateFile(dir: string, token: string | null, origin: string): string {
-  const id = createHash('sha256').update(`${token ?? ''}\n${origin}`).digest('hex').slice(0, 32);
-  return `${dir}/pacing-${id}.json`;
+  const text = `${token ?? ''}\n${origin}`;
+  let h = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) h = BigInt.asUintN(64, (h ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n);
+  return `${dir}/pacing-${h.toString(16).padStart(16, '0')}.json`;
 }
 
 export class SharedStore implements BucketStore {

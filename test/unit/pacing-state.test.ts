@@ -68,7 +68,7 @@ describe('shared pacing state', () => {
     const a = proc(dir, clock);
     await a.bucket.acquire();
     const names = readdirSync(dir);
-    expect(names).toEqual([expect.stringMatching(/^pacing-[0-9a-f]{32}\.json$/)]);
+    expect(names).toEqual([expect.stringMatching(/^pacing-[0-9a-f]{16}\.json$/)]);
     const text = readFileSync(join(dir, names[0]), 'utf8');
     expect(names[0] + text).not.toContain(KEY);
     expect(names[0] + text).not.toContain(KEY.slice(-8));
