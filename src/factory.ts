@@ -9,6 +9,7 @@ import type { Prompter } from './prompt.js';
 import { AuthError, UsageError } from './errors.js';
 import { MAX_HTTP_TIMEOUT_MS, parseDuration } from './validate/duration.js';
 import { redactText } from './output/secrets.js';
+import { cacheDir } from './cache-dir.js';
 
 export interface ContextInit {
   io?: Partial<IO>;
@@ -138,7 +139,9 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
             connectTimeoutMs: timeoutEnv(env, 'SQ_CONNECT_TIMEOUT'),
             headersTimeoutMs: timeoutEnv(env, 'SQ_HEADERS_TIMEOUT'),
             bodyTimeoutMs: timeoutEnv(env, 'SQ_BODY_TIMEOUT'),
+            pacingDir: cacheDir(env),
             signal,
+            now,
             sleep,
           });
           cleanups.push(() => client.close());

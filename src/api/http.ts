@@ -2,7 +2,8 @@
 // mapping and the redacted --verbose trace (reliability.md).
 import type { Dispatcher } from 'undici';
 import { AuthError, RateLimitError } from '../errors.js';
-import { Pacer } from './pacing.js';
+import { Pacer, resetWaitMs } from './pacing.js';
+import { SharedStore } from './pacing-state.js';
 import { errorMessage } from './messages.js';
 import { loadTransport, type RequestFn } from './transport.js';
 import { AmbiguousWriteError, NOT_SENT_CODES, errCode, networkError, httpError, parseJson, retryAfterSeconds, safeParse } from './http-errors.js';
@@ -26,6 +27,8 @@ export interface HttpOptions {
   userAgent?: string;
   /** Retries this client's requests may spend (default: the process-wide budget). */
   retryBudget?: RetryBudget;
+  /** The cache directory where every sq process of the machine shares its pacing state; undefined: this process alone. */
+  pacingDir?: string;
 }
 
 export interface RequestOptions {
@@ -128,7 +131,10 @@ export class HttpClient {
           opts.signal?.addEventListener('abort', onAbort, { once: true });
         }));
     this.random = opts.random ?? Math.random;
-    this.pacer = new Pacer(this.now, this.sleep);
+    const shared = opts.pacingDir
+      ? new SharedStore({ dir: opts.pacingDir, token: opts.token, origin: this.apiOrigin, now: this.now, trace: opts.trace })
+      : undefined;
+    this.pacer = new Pacer(this.now, this.sleep, shared);
   }
 
   get hasToken(): boolean {
@@ -171,6 +177,8 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
+    // What this process learnt (a 429 pause, an exhausted window) is for the processes that run after it too.
+    await this.pacer.idle();
     const a = this.agent;
     this.agent = undefined;
     if (a) await a.close().catch(() => undefined);
@@ -323,12 +331,10 @@ export class HttpClient {
 
   private observeRateHeaders(bucket: ReturnType<Pacer['bucket']>, h: Record<string, string | string[] | undefined>) {
     const remaining = num(h['x-ratelimit-remaining']);
-    const reset = num(h['x-ratelimit-reset']);
-    let resetInMs: number | null = null;
-    if (reset !== null) {
-      resetInMs = Math.max(0, reset * 1000 - serverNow(h.date));
-    }
-    bucket.observe(remaining, resetInMs);
+    // A 429's Retry-After is the server's instruction for when to come back (the 429 handling pauses for it); the
+    // window's Reset, which some services send as garbage, only decides the wait when there is no such instruction.
+    const reset = h['retry-after'] === undefined ? resetWaitMs(num(h['x-ratelimit-reset']), serverNow(h.date, this.now())) : null;
+    bucket.observe(remaining, reset);
   }
 
   private trace(line: string) {

@@ -2,6 +2,8 @@
 // over 30 requests (`sq results list --run <r> --limit 3000`, 100 records per request), divided by the 2/s allowed;
 // target ≥ 0.9. pacing_429_count: 429 answers the emulator logged meanwhile; target 0 (a 429 is a pacing bug).
 // The rate is measured on the emulator's request log (arrival times of the 30 requests), not on process start-up.
+// parallel_exports_429: 429 answers the emulator logged while 8 `sq results list --all` of one key ran at once (one
+// shared SQ_CACHE_DIR, so one rate budget for the machine); target 0. Every process must exit 0 with all records.
 // Run alone after a build: node test/bench/pacing.bench.mjs
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -13,6 +15,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'bin/sq.js');
 const REQUESTS = 30;
 const ALLOWED_PER_S = 2;
+
+const PARALLEL = 8;
+const PARALLEL_RESULTS = 250; // 3 pages each
 
 function run(args, env) {
   return new Promise((res, rej) => {
@@ -50,6 +55,26 @@ try {
   const perS = (times.length - 1) / ((times[times.length - 1] - times[0]) / 1000);
   console.log(JSON.stringify({ name: 'pacing_efficiency', value: Math.round((perS / ALLOWED_PER_S) * 1000) / 1000, unit: 'ratio', target: '>= 0.9', requests: ok.length, achieved_per_s: Math.round(perS * 1000) / 1000, allowed_per_s: ALLOWED_PER_S }));
   console.log(JSON.stringify({ name: 'pacing_429_count', value: n429, unit: 'responses', target: '0' }));
+
+  const par = await (await fetch(`${emu.baseUrl}/_emulator/generate`, { method: 'POST', headers: auth, body: JSON.stringify({ squid: squid.id, results: PARALLEL_RESULTS }) })).json();
+  await new Promise((r) => setTimeout(r, 1100));
+  await fetch(`${emu.baseUrl}/_emulator/requests`, { method: 'DELETE' });
+  const shared = { ...env, SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')) };
+  const outDir = mkdtempSync(join(tmpdir(), 'sq-bench-parallel-'));
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: PARALLEL }, (_, i) =>
+      run(['results', 'list', '--run', par.id, '--all', '--format', 'ndjson', '-o', join(outDir, `${i}.ndjson`), '-q'], shared),
+    ),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  for (let i = 0; i < PARALLEL; i++) {
+    const n = readFileSync(join(outDir, `${i}.ndjson`), 'utf8').trimEnd().split('\n').length;
+    if (n !== PARALLEL_RESULTS) throw new Error(`export ${i} has ${n} records, expected ${PARALLEL_RESULTS}`);
+  }
+  const plog = await (await fetch(`${emu.baseUrl}/_emulator/requests`)).json();
+  const p429 = (Array.isArray(plog) ? plog : plog.data).filter((r) => r.status === 429).length;
+  console.log(JSON.stringify({ name: 'parallel_exports_429', value: p429, unit: 'responses', target: '0', processes: PARALLEL, seconds: Math.round(seconds * 10) / 10 }));
 } finally {
   await emu.close();
 }

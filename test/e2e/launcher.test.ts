@@ -12,6 +12,8 @@ import { sqBin } from '../helpers/cli.js';
 const emu = useEmulator();
 const BUNDLE = resolve(import.meta.dirname, '../../dist/sq.cjs');
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
+// The cache directory also holds the pacing state every sq process shares (pacing-*.json): only code caches here.
+const codeCaches = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('code-'));
 
 function buildId(): string {
   const first = readFileSync(BUNDLE, 'latin1').split('\n', 1)[0];
@@ -122,7 +124,7 @@ describe('the code cache', () => {
     const dir = tmp('sq-cache-');
     expect((await me(dir)).code).toBe(0);
     expect((await me(dir, { NODE_OPTIONS: '--max-old-space-size=300' })).code).toBe(0);
-    const files = readdirSync(dir).sort();
+    const files = codeCaches(dir).sort();
     expect(files).toHaveLength(2);
     expect(files).toContain(`code-${buildId()}-${process.version}-${process.arch}-me.bin`);
     expect(files.find((f) => f !== `code-${buildId()}-${process.version}-${process.arch}-me.bin`)).toMatch(/-f[0-9a-f]{8}-me\.bin$/);
@@ -132,14 +134,14 @@ describe('the code cache', () => {
     const dir = tmp('sq-cache-');
     const r = await sqBin(['--format', 'json', '--fields', 'email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
     expect(r.code).toBe(0);
-    expect(readdirSync(dir)).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`]);
+    expect(codeCaches(dir)).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`]);
   });
 
   it('a failed call writes no cache', async () => {
     const dir = tmp('sq-cache-');
     const r = await me(dir, { SQ_TOKEN: 'wrong-key-1234' });
     expect(r.code).toBe(4);
-    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+    expect(existsSync(dir) ? codeCaches(dir) : []).toEqual([]);
   });
 
   it('SQ_CACHE_DIR= (empty) turns it off; without it, the cache goes under XDG_CACHE_HOME, else ~/.cache', async () => {
@@ -149,11 +151,11 @@ describe('the code cache', () => {
 
     const env = emu.env({ HOME: home });
     expect((await sqBin(['me', '--json'], { env })).code).toBe(0);
-    expect(readdirSync(join(home, '.cache', 'sq'))).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`]);
+    expect(codeCaches(join(home, '.cache', 'sq'))).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`]);
 
     const xdg = tmp('sq-xdg-');
     expect((await sqBin(['me', '--json'], { env: { ...env, XDG_CACHE_HOME: xdg } })).code).toBe(0);
-    expect(readdirSync(join(xdg, 'sq'))).toHaveLength(1);
+    expect(codeCaches(join(xdg, 'sq'))).toHaveLength(1);
   });
 
   it('a cache directory that cannot be written only costs the cache', async () => {
@@ -178,7 +180,7 @@ describe('the code cache', () => {
     utimesSync(leftover, twoDaysAgo, twoDaysAgo);
     chmodSync(dir, 0o700);
     expect((await me(dir)).code).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`, 'code-1111111111111111-v20.0.0-x64-me.bin'].sort());
+    expect(codeCaches(dir).sort()).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`, 'code-1111111111111111-v20.0.0-x64-me.bin'].sort());
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bucket, BUCKETS, bucketFor } from '../../src/api/pacing.js';
+import { Bucket, BUCKETS, MAX_RESET_WAIT_MS, bucketFor, resetWaitMs } from '../../src/api/pacing.js';
 
 function fakeTime() {
   let t = 0;
@@ -66,5 +66,23 @@ describe('pacing buckets', () => {
     expect(clock.t).toBe(0);
     await b.acquire();
     expect(clock.t).toBeGreaterThan(0);
+  });
+});
+
+describe('X-RateLimit-Reset', () => {
+  const serverNow = 1_700_000_000_000;
+  it.each([
+    [null, null],
+    [Number.NaN, null],
+    [-5, null],
+    [1_700_000_030, 30_000],
+    [1_699_999_000, 0],
+    [99_999_999_999, MAX_RESET_WAIT_MS],
+    // Seconds until the reset, as some services send it.
+    [3, 3000],
+    [0, 0],
+    [3600, MAX_RESET_WAIT_MS],
+  ])('%s → wait %s ms', (reset, wait) => {
+    expect(resetWaitMs(reset, serverNow)).toBe(wait);
   });
 });

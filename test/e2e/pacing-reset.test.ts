@@ -1,0 +1,151 @@
+// X-RateLimit-Reset that cannot be trusted (far future, garbage, negative) must neither hang sq nor make it spin:
+// a real loopback server that answers every request with `Remaining: 0` and a 429, and sq on a fake clock (in
+// process, so that minutes of waiting take none) or the built binary on the real one.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { run } from '../../src/main.js';
+import { HttpClient, resetRetryBudget } from '../../src/api/http.js';
+import { MAX_RESET_WAIT_MS } from '../../src/api/pacing.js';
+import { sqBin } from '../helpers/cli.js';
+
+const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+  resetRetryBudget();
+});
+
+async function server(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const s = createServer(handler);
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  closers.push(() => new Promise((r) => s.close(() => r())));
+  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+}
+
+function fakeClock() {
+  let t = 1_700_000_000_000;
+  const sleeps: number[] = [];
+  return {
+    now: () => t,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      t += ms;
+      // Let I/O run, as a real wait would: a loop of zero-time sleeps would otherwise starve the event loop.
+      await new Promise((r) => setImmediate(r));
+    },
+    sleeps,
+    get t() {
+      return t;
+    },
+  };
+}
+
+/** Always 429 with Remaining 0 and the given Reset; with Retry-After 1 like the documented service, or without. */
+function refusing(reset: string, seen: number[], opts: { clock?: { t: number }; retryAfter?: boolean } = {}) {
+  return (_req: IncomingMessage, res: ServerResponse) => {
+    seen.push(opts.clock ? opts.clock.t : Date.now());
+    res.writeHead(429, {
+      'content-type': 'application/json',
+      ...(opts.retryAfter ? { 'retry-after': '1' } : {}),
+      'x-ratelimit-limit': '600',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': reset,
+    });
+    res.end(JSON.stringify({ error: 'Rate limit exceeded.', type: 'RateLimitExceeded', code: 429 }));
+  };
+}
+
+describe('an untrustworthy X-RateLimit-Reset', () => {
+  it.each(['99999999999', 'garbage', '-5', 'NaN', '1e400'])(
+    'Reset: %s waits at most the cap between attempts, then gives up with exit 5 and when to retry',
+    async (reset) => {
+      const clock = fakeClock();
+      const seen: number[] = [];
+      const baseUrl = await server(refusing(reset, seen, { clock }));
+      const out = new PassThrough();
+      const err = new PassThrough();
+      let stderr = '';
+      err.on('data', (d) => (stderr += d));
+      out.resume();
+      const code = await run(['me'], {
+        env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CONFIG_DIR: tmp('sq-cfg-'), SQ_CACHE_DIR: tmp('sq-cache-') },
+        io: { stdout: out, stderr: err, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 100 },
+        signal: new AbortController().signal,
+        now: clock.now,
+        sleep: clock.sleep,
+      });
+      expect(code).toBe(5);
+      // No Retry-After: the backoff of 1, 2, 4, 8 s, and 16 s as the advice.
+      expect(stderr).toMatch(/rate limited on \/v1\/me after 5 attempts; retry after 16 s/);
+      // The normal give-up: 5 attempts, not a storm.
+      expect(seen).toHaveLength(5);
+      // Never one wait beyond the cap (plus the 0-1 s jitter of a 429 pause) …
+      expect(Math.max(...clock.sleeps)).toBeLessThanOrEqual(MAX_RESET_WAIT_MS + 1000);
+      // … and between attempts no more than that either.
+      for (let i = 1; i < seen.length; i++) expect(seen[i] - seen[i - 1]).toBeLessThanOrEqual(MAX_RESET_WAIT_MS + 1000);
+    },
+  );
+
+  it('Remaining 0 with a Reset in the year 5138 on a success waits the cap, not 3000 years', async () => {
+    const clock = fakeClock();
+    const seen: number[] = [];
+    const baseUrl = await server((_req, res) => {
+      seen.push(clock.t);
+      res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '99999999999' });
+      res.end('{}');
+    });
+    const http = new HttpClient({ baseUrl, token: 'sq-test-key-1234', now: clock.now, sleep: clock.sleep });
+    closers.push(() => http.close());
+    await http.get('/v1/me');
+    await http.get('/v1/me');
+    expect(seen[1] - seen[0]).toBe(MAX_RESET_WAIT_MS);
+  });
+
+  it('Reset: 3 (seconds until the reset, as some services send it) is waited for, not read as 1970', async () => {
+    const clock = fakeClock();
+    const seen: number[] = [];
+    const baseUrl = await server((_req, res) => {
+      seen.push(clock.t);
+      res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' });
+      res.end('{}');
+    });
+    const http = new HttpClient({ baseUrl, token: 'sq-test-key-1234', now: clock.now, sleep: clock.sleep });
+    closers.push(() => http.close());
+    await http.get('/v1/me');
+    await http.get('/v1/me');
+    expect(seen[1] - seen[0]).toBeGreaterThanOrEqual(3000);
+    expect(seen[1] - seen[0]).toBeLessThan(4000);
+  });
+
+  it('a Reset in the past holds nothing back beyond the normal pacing', async () => {
+    const clock = fakeClock();
+    const seen: number[] = [];
+    const baseUrl = await server((_req, res) => {
+      seen.push(clock.t);
+      res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) - 30) });
+      res.end('{}');
+    });
+    const http = new HttpClient({ baseUrl, token: 'sq-test-key-1234', now: clock.now, sleep: clock.sleep });
+    closers.push(() => http.close());
+    await http.get('/v1/me');
+    await http.get('/v1/me');
+    // Remaining 0 empties the bucket: one token's time at the default 1/s.
+    expect(seen[1] - seen[0]).toBe(1000);
+  });
+
+  it('the built binary on the real clock: a far-future Reset with Retry-After gives exit 5 after 5 spaced requests', async () => {
+    const seen: number[] = [];
+    const baseUrl = await server(refusing('99999999999', seen, { retryAfter: true }));
+    // A hang would end in the timeout, a spin in thousands of requests.
+    const r = await sqBin(['me'], { env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CACHE_DIR: tmp('sq-cache-') }, timeout: 20_000 });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/rate limited on \/v1\/me after 5 attempts; retry after 1 s/);
+    expect(seen).toHaveLength(5);
+    for (let i = 1; i < seen.length; i++) expect(seen[i] - seen[i - 1]).toBeGreaterThanOrEqual(900);
+  }, 30_000);
+});
