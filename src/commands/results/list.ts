@@ -219,7 +219,8 @@ async function resumePlan(
     if (partialThere) {
       throw new UsageError(`"${where.partial}" exists (another export of ${o.output} running, or one that stopped before its first page): delete it if no export is running`);
     }
-    // A checkpoint whose partial file is gone can be continued by nothing: it is replaced.
+    // A checkpoint whose partial file is gone can be continued by nothing (a crash between rename and cleanup).
+    if (ck) await removeCheckpoint(where.checkpoint);
     return plan;
   }
   if (!ck) throw new UsageError(`--resume: there is no interrupted export to continue (no checkpoint "${where.checkpoint}"); run the command without --resume`);
