@@ -1,6 +1,7 @@
 // Output files appear whole or not at all: data goes to a temp file next to the target (same filesystem, so the
 // rename is atomic), opened exclusively with mode 0600, fsynced, then renamed over the target. An error or Ctrl-C
-// removes the temp file, so an interrupted export never leaves a truncated file that looks complete.
+// removes the temp file, so an interrupted export never leaves a truncated file that looks complete. A resumable
+// export (io/checkpoint.ts) names its temp file and keep()s it: the data stays aside, never at the target.
 import { createWriteStream, open as openCb, fsync as fsyncCb, close as closeCb, ftruncate as ftruncateCb, type WriteStream } from 'node:fs';
 import { open, rename, unlink, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';

@@ -81,7 +81,7 @@ export default defineVerb({
     const settings = ctx.outputSettings();
     const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat ? settings.format : null);
     if (output !== undefined) await checkTargetDir(output);
-    const resume = await resumePlan(ctx, opts, { scopeRef, task, paging, output, format });
+    const plan = await resumePlan(ctx, opts, { scopeRef, task, paging, output, format });
 
     const http = await ctx.http();
     let scope: ResultScope;
@@ -90,13 +90,13 @@ export default defineVerb({
       const squid = await resolveSquid(http, scopeRef.squid);
       scope = { squid: squid.id };
       squidRecord = squid.record;
-      const was = resume?.ck?.scope;
+      const was = plan?.ck?.scope;
       if (was && 'squid' in was && was.squid !== squid.id) {
         throw new UsageError(`cannot resume: --squid ${scopeRef.squid} is now squid ${squid.id}, the checkpoint is for ${was.squid}`);
       }
     } else scope = scopeRef;
 
-    const continued = resume?.ck ?? null;
+    const continued = plan?.ck ?? null;
     const tabular = format !== 'json' && format !== 'ndjson' && !settings.fields;
     let attributes: string[] | null = null;
     if (tabular && !continued) {
@@ -108,7 +108,7 @@ export default defineVerb({
     const it = resultPages(http, scope, { ...request, task, onWarning: (m) => ctx.out.warn(m) })[Symbol.asyncIterator]();
     // The first page is read before anything is written: without the crawler's attributes, its keys make the header.
     const first = await it.next();
-    if (continued) checkTotal(continued, first.done ? null : num(first.value.total_results), resume!.startOver);
+    if (continued) checkTotal(continued, first.done ? null : num(first.value.total_results), plan!.startOver);
     const columns = (continued?.columns ?? resultColumns(attributes, first.done ? [] : first.value.data)).map((key) => ({ key }));
     const seen = tally();
     async function* all(): AsyncGenerator<Envelope<Result>> {
@@ -117,17 +117,8 @@ export default defineVerb({
       for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
     }
 
-    if (resume) {
-      await resumableExport(ctx, resume, {
-        pages: all(),
-        seen,
-        columns,
-        format,
-        scope,
-        scopeRef,
-        task,
-        output,
-      });
+    if (plan) {
+      await resumableExport(ctx, plan, { pages: all(), seen, columns, format, scope, scopeRef, task, output });
       return;
     }
 
