@@ -91,7 +91,7 @@ describe('results list --all', () => {
       if (Date.now() > end) throw new Error('no temp file appeared');
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(readdirSync(dir)[0]).toMatch(/^\.x\.csv\.sq-(partial|checkpoint)$/);
+    expect(readdirSync(dir)[0]).toMatch(/^\.x\.csv\.sq-(partial|checkpoint)/);
     p.kill('SIGINT');
     const r = await p;
     expect(r.exitCode).toBe(130);
