@@ -64,6 +64,15 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
     expect(statSync(join(dir, '.out.ndjson.sq-partial')).size).toBe(ck.bytes);
     expect(await pagesAsked()).toEqual(['1:200', '2:200', '3:200', '4:400']);
 
+    // a resume that fails on its very first request keeps everything and says again how to continue
+    await failPage(1);
+    const again = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`Kept 3 whole pages (300 of 450 records)`);
+    expect(again.stderr).toContain(`-o ${file} --resume`);
+    expect(statSync(join(dir, '.out.ndjson.sq-partial')).size).toBe(ck.bytes);
+
+    await emu.clearFaults();
     await emu.clearRequests();
     const r2 = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
     expect(r2.stderr).toBe(`Wrote 450 records to ${file} (ndjson; resumed after 300)`);

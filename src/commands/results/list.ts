@@ -82,69 +82,86 @@ export default defineVerb({
     const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat ? settings.format : null);
     if (output !== undefined) await checkTargetDir(output);
     const plan = await resumePlan(ctx, opts, { scopeRef, task, paging, output, format });
-
-    const http = await ctx.http();
-    let scope: ResultScope;
-    let squidRecord: Record<string, unknown> | undefined;
-    if ('squid' in scopeRef) {
-      const squid = await resolveSquid(http, scopeRef.squid);
-      scope = { squid: squid.id };
-      squidRecord = squid.record;
-      const was = plan?.ck?.scope;
-      if (was && 'squid' in was && was.squid !== squid.id) {
-        throw new UsageError(`cannot resume: --squid ${scopeRef.squid} is now squid ${squid.id}, the checkpoint is for ${was.squid}`);
-      }
-    } else scope = scopeRef;
-
-    const continued = plan?.ck ?? null;
-    const tabular = format !== 'json' && format !== 'ndjson' && !settings.fields;
-    let attributes: string[] | null = null;
-    if (tabular && !continued) {
-      const crawler = await crawlerOf(http, scope, squidRecord);
-      if (crawler) attributes = await crawlerAttributeNames(http, crawler);
-    }
-
-    const request = continued ? { pageSize: continued.page_size, startPage: continued.pages + 1 } : paging.request;
-    const it = resultPages(http, scope, { ...request, task, onWarning: (m) => ctx.out.warn(m) })[Symbol.asyncIterator]();
-    // The first page is read before anything is written: without the crawler's attributes, its keys make the header.
-    const first = await it.next();
-    if (continued) checkTotal(continued, first.done ? null : num(first.value.total_results), plan!.startOver);
-    const columns = (continued?.columns ?? resultColumns(attributes, first.done ? [] : first.value.data)).map((key) => ({ key }));
-    const seen = tally();
-    async function* all(): AsyncGenerator<Envelope<Result>> {
-      if (first.done) return;
-      yield first.value;
-      for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
-    }
-
-    if (plan) {
-      await resumableExport(ctx, plan, { pages: all(), seen, columns, format, scope, scopeRef, task, output });
-      return;
-    }
-
-    if (output === undefined) {
-      await ctx.out.list(records(all(), seen), { columns, maskSecrets: false });
-      pagingHint(ctx, paging, seen, 'results');
-      return;
-    }
-
-    const file = await AtomicFile.create(output, { onCleanup: (fn) => ctx.onCleanup(fn) });
-    const out: Output = createOutput(
-      { stdout: file.stream, stderr: ctx.io.stderr },
-      { ...settings, format, color: false, stdoutIsTTY: false, columns: 0 },
-    );
-    const progress = newProgress(ctx);
-    let n: number;
     try {
-      n = await out.list(counted(ctx, records(all(), seen), seen, progress), { columns, maskSecrets: false });
-    } finally {
-      progress.clear();
+      await exportResults(ctx, { scopeRef, task, paging, output, format, plan });
+    } catch (err) {
+      // Whatever stopped it, an export with whole pages on disk is told how to continue.
+      if (plan?.saved && !(err instanceof ResultsChangedError) && !(err instanceof UsageError)) {
+        ctx.out.info(resumeHint(plan, plan.saved), { force: true });
+      }
+      throw err;
     }
-    await file.commit();
-    ctx.out.info(`Wrote ${count(n)} record${n === 1 ? '' : 's'} to ${output} (${format})`);
-    pagingHint(ctx, paging, seen, 'results');
   },
 });
+
+async function exportResults(
+  ctx: Ctx,
+  o: { scopeRef: ResultScope; task: string | undefined; paging: Paging; output: string | undefined; format: Format; plan: ResumePlan | null },
+): Promise<void> {
+  const { scopeRef, task, paging, output, format, plan } = o;
+  const settings = ctx.outputSettings();
+
+  const http = await ctx.http();
+  let scope: ResultScope;
+  let squidRecord: Record<string, unknown> | undefined;
+  if ('squid' in scopeRef) {
+    const squid = await resolveSquid(http, scopeRef.squid);
+    scope = { squid: squid.id };
+    squidRecord = squid.record;
+    const was = plan?.ck?.scope;
+    if (was && 'squid' in was && was.squid !== squid.id) {
+      throw new UsageError(`cannot resume: --squid ${scopeRef.squid} is now squid ${squid.id}, the checkpoint is for ${was.squid}`);
+    }
+  } else scope = scopeRef;
+
+  const continued = plan?.ck ?? null;
+  const tabular = format !== 'json' && format !== 'ndjson' && !settings.fields;
+  let attributes: string[] | null = null;
+  if (tabular && !continued) {
+    const crawler = await crawlerOf(http, scope, squidRecord);
+    if (crawler) attributes = await crawlerAttributeNames(http, crawler);
+  }
+
+  const request = continued ? { pageSize: continued.page_size, startPage: continued.pages + 1 } : paging.request;
+  const it = resultPages(http, scope, { ...request, task, onWarning: (m) => ctx.out.warn(m) })[Symbol.asyncIterator]();
+  // The first page is read before anything is written: without the crawler's attributes, its keys make the header.
+  const first = await it.next();
+  if (continued) checkTotal(continued, first.done ? null : num(first.value.total_results), plan!.startOver);
+  const columns = (continued?.columns ?? resultColumns(attributes, first.done ? [] : first.value.data)).map((key) => ({ key }));
+  const seen = tally();
+  async function* all(): AsyncGenerator<Envelope<Result>> {
+    if (first.done) return;
+    yield first.value;
+    for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
+  }
+
+  if (plan) {
+    await resumableExport(ctx, plan, { pages: all(), seen, columns, format, scope, scopeRef, task, output });
+    return;
+  }
+
+  if (output === undefined) {
+    await ctx.out.list(records(all(), seen), { columns, maskSecrets: false });
+    pagingHint(ctx, paging, seen, 'results');
+    return;
+  }
+
+  const file = await AtomicFile.create(output, { onCleanup: (fn) => ctx.onCleanup(fn) });
+  const out: Output = createOutput(
+    { stdout: file.stream, stderr: ctx.io.stderr },
+    { ...settings, format, color: false, stdoutIsTTY: false, columns: 0 },
+  );
+  const progress = newProgress(ctx);
+  let n: number;
+  try {
+    n = await out.list(counted(ctx, records(all(), seen), seen, progress), { columns, maskSecrets: false });
+  } finally {
+    progress.clear();
+  }
+  await file.commit();
+  ctx.out.info(`Wrote ${count(n)} record${n === 1 ? '' : 's'} to ${output} (${format})`);
+  pagingHint(ctx, paging, seen, 'results');
+}
 
 interface ResumePlan {
   /** Where the checkpoint lives; for -o, beside the file, with the partial data. */
@@ -156,6 +173,10 @@ interface ResumePlan {
   command: string;
   /** What to do when the export cannot be continued. */
   startOver: string;
+  /** The checkpoint on disk now (the one resumed, then each one written), for the hint after a failure. */
+  saved: Checkpoint | null;
+  /** The total seen in this run, for that hint. */
+  total: number | null;
 }
 
 /**
@@ -196,6 +217,8 @@ async function resumePlan(
   const plan: ResumePlan = {
     ...where,
     ck: null,
+    saved: null,
+    total: null,
     command: words.map(shellWord).join(' '),
     startOver: `to start over, delete ${leftovers.map((p) => `"${p}"`).join(' and ')} and run the command without --resume`,
   };
@@ -231,7 +254,7 @@ async function resumePlan(
       throw new UsageError(`cannot resume: "${where.partial}" ${size === undefined ? 'is missing' : `has ${size} bytes, fewer than the ${ck.bytes} its checkpoint counts`}; ${plan.startOver}`);
     }
   }
-  return { ...plan, ck };
+  return { ...plan, ck, saved: ck };
 }
 
 /**
@@ -272,7 +295,6 @@ async function resumableExport(
     target: o.output === undefined ? null : resolve(o.output),
     updated_at: '',
   };
-  let saved = before !== null;
 
   let file: AtomicFile | null = null;
   const stdout = new Sink(ctx.io.stdout);
@@ -301,7 +323,7 @@ async function resumableExport(
 
   async function* whole(): AsyncGenerator<Result> {
     for await (const page of o.pages) {
-      if (o.seen.total === null && typeof page.total_results === 'number') o.seen.total = page.total_results;
+      if (o.seen.total === null && typeof page.total_results === 'number') plan.total = o.seen.total = page.total_results;
       if (page.data.length === 0) continue;
       if (o.output !== undefined) file ??= await openPartial(ctx, o.output, plan);
       for (const r of page.data) {
@@ -314,7 +336,7 @@ async function resumableExport(
       if (stdout.closed && !file) return;
       ck = { ...ck, pages: ck.pages + 1, records: ck.records + page.data.length, bytes: ck.bytes + Buffer.byteLength(chunk), total_results: ck.total_results ?? num(page.total_results) };
       await writeCheckpoint(plan.checkpoint, ck);
-      saved = true;
+      plan.saved = ck;
       file?.keep();
     }
   }
@@ -330,12 +352,9 @@ async function resumableExport(
     if (o.output !== undefined) file ??= await openPartial(ctx, o.output, plan);
     await put(take());
     if (file) await file.commit();
-  } catch (err) {
+  } finally {
     progress.clear();
-    if (saved && !(err instanceof ResultsChangedError)) ctx.out.info(resumeHint(plan, ck, o.seen.total), { force: true });
-    throw err;
   }
-  progress.clear();
   await removeCheckpoint(plan.checkpoint);
   if (o.output !== undefined) {
     const n = ck.records;
@@ -355,7 +374,8 @@ async function openPartial(ctx: Ctx, output: string, plan: ResumePlan): Promise<
   return file;
 }
 
-function resumeHint(plan: ResumePlan, ck: Checkpoint, total: number | null): string {
+function resumeHint(plan: ResumePlan, ck: Checkpoint): string {
+  const total = plan.total ?? ck.total_results;
   const what = `${count(ck.pages)} whole page${ck.pages === 1 ? '' : 's'} (${count(ck.records)}${total !== null ? ` of ${count(total)}` : ''} records)`;
   if (plan.partial !== null) {
     return `Kept ${what} in "${plan.partial}". To continue from page ${ck.pages + 1}, run:\n  ${plan.command}`;
