@@ -2,7 +2,7 @@
 // rename is atomic), opened exclusively with mode 0600, fsynced, then renamed over the target. An error or Ctrl-C
 // removes the temp file, so an interrupted export never leaves a truncated file that looks complete. A resumable
 // export (io/checkpoint.ts) names its temp file and keep()s it: the data stays aside, never at the target.
-import { createWriteStream, open as openCb, fsync as fsyncCb, close as closeCb, ftruncate as ftruncateCb, type WriteStream } from 'node:fs';
+import { createWriteStream, open as openCb, fsync as fsyncCb, close as closeCb, ftruncate as ftruncateCb, fstat as fstatCb, constants, type WriteStream } from 'node:fs';
 import { open, rename, unlink, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -49,12 +49,19 @@ export class AtomicFile {
     try {
       if (opts.resumeAt === undefined) fd = await openFd(temp, 'wx', opts.mode ?? 0o600);
       else {
-        // r+ and an explicit start: whatever lies past the offset (a page cut mid-write) is cut off, then rewritten.
-        fd = await openFd(temp, 'r+');
+        // Read-write, never through a symlink, and an explicit start: whatever lies past the offset (a page cut
+        // mid-write) is cut off, then rewritten.
+        fd = await openFd(temp, constants.O_RDWR | constants.O_NOFOLLOW);
+        if (!(await fstatFd(fd)).isFile()) {
+          await closeFd(fd);
+          throw new UsageError(`cannot continue "${temp}": it is not a regular file`);
+        }
         await ftruncateFd(fd, opts.resumeAt);
       }
     } catch (err) {
+      if (err instanceof UsageError) throw err;
       const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') throw new UsageError(`cannot continue "${temp}": it is a symbolic link`);
       if (code === 'EEXIST') throw new UsageError(`cannot write "${target}": "${temp}" already exists`);
       throw new UsageError(`cannot write in "${dir}": ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(err))}`);
     }
@@ -147,6 +154,7 @@ const openFd = promisify(openCb);
 const fsyncFd = promisify(fsyncCb);
 const closeFd = promisify(closeCb);
 const ftruncateFd = promisify(ftruncateCb);
+const fstatFd = promisify(fstatCb);
 
 async function syncDir(dir: string): Promise<void> {
   const h = await open(dir, 'r').catch(() => null);

@@ -1,7 +1,7 @@
 // Resumable exports with the built binary against the emulator: an --all export stopped by a failing page or by
 // Ctrl-C keeps its whole pages beside the target (never at it), and --resume reads only the missing pages and ends
 // with a file equal to a fault-free export. Also: stdout with --checkpoint, and every refusal (exit 2, no request).
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -211,6 +211,31 @@ describe('resume refusals: exit 2 before any request', () => {
     }
     expect(await emu.requests()).toEqual([]);
     expect(readdirSync(dir).sort()).toEqual(['.out.ndjson.sq-checkpoint', '.out.ndjson.sq-partial']);
+  });
+
+  it('a partial file that is missing, short, or a symlink is refused', async () => {
+    const dir = tmp();
+    const file = await interrupted(dir, 'out.ndjson');
+    const partial = join(dir, '.out.ndjson.sq-partial');
+    const data = readFileSync(partial);
+    const resume = () => sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    writeFileSync(partial, data.subarray(0, data.length - 1));
+    let r = await resume();
+    expect(r.stderr).toContain(`has ${data.length - 1} bytes, fewer than the ${data.length} its checkpoint counts`);
+    expect(r.code).toBe(2);
+    const elsewhere = join(dir, 'elsewhere');
+    writeFileSync(elsewhere, data);
+    rmSync(partial);
+    symlinkSync(elsewhere, partial);
+    r = await resume();
+    expect(r.stderr).toContain('is not a regular file');
+    expect(r.code).toBe(2);
+    rmSync(partial);
+    r = await resume();
+    expect(r.stderr).toContain('is missing; to start over, delete');
+    expect(r.code).toBe(2);
+    expect(await emu.requests()).toEqual([]);
+    expect(readFileSync(elsewhere)).toEqual(data);
   });
 
   it('a new export does not reuse or overwrite an interrupted one', async () => {

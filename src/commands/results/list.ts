@@ -27,7 +27,7 @@ import {
   type Checkpoint,
 } from '../../io/checkpoint.js';
 import { Writable } from 'node:stream';
-import { stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
 const DEFAULT_LIMIT = 100;
@@ -249,10 +249,10 @@ async function resumePlan(
   });
   if (differs) throw new UsageError(`cannot resume: ${differs}; the checkpoint "${where.checkpoint}" belongs to another export`);
   if (where.partial !== null) {
-    const size = (await stat(where.partial).catch(() => null))?.size;
-    if (size === undefined || size < ck.bytes) {
-      throw new UsageError(`cannot resume: "${where.partial}" ${size === undefined ? 'is missing' : `has ${size} bytes, fewer than the ${ck.bytes} its checkpoint counts`}; ${plan.startOver}`);
-    }
+    // lstat: the data is continued only in the regular file sq made, never through a link planted in its place.
+    const st = await lstat(where.partial).catch(() => null);
+    const why = !st ? 'is missing' : !st.isFile() ? 'is not a regular file' : st.size < ck.bytes ? `has ${st.size} bytes, fewer than the ${ck.bytes} its checkpoint counts` : null;
+    if (why) throw new UsageError(`cannot resume: "${where.partial}" ${why}; ${plan.startOver}`);
   }
   return { ...plan, ck, saved: ck };
 }
