@@ -111,7 +111,7 @@ _sq_opts() {
     'runs watch') echo '--timeout --interval' ;;
     'runs tasks') echo '--limit --page --all' ;;
     'runs download') echo '-o --output --force' ;;
-    'results list') echo '--squid --run --task --limit --page --all -o --output' ;;
+    'results list') echo '--squid --run --task --limit --page --all -o --output --resume --checkpoint' ;;
     'accounts list') echo '--limit --page --all' ;;
     'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-stdin --password-env --active --inactive' ;;
@@ -148,7 +148,7 @@ _sq_vopts() {
     'runs watch') echo '--timeout --interval' ;;
     'runs tasks') echo '--limit --page' ;;
     'runs download') echo '-o --output' ;;
-    'results list') echo '--squid --run --task --limit --page -o --output' ;;
+    'results list') echo '--squid --run --task --limit --page -o --output --checkpoint' ;;
     'accounts list') echo '--limit --page' ;;
     'accounts sync') echo '--type --cookies-file --account --timeout' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-env' ;;
@@ -177,6 +177,7 @@ _sq_optval() {
     'tasks add|--file') echo 'file' ;;
     'runs download|-o'|'runs download|--output') echo 'file' ;;
     'results list|-o'|'results list|--output') echo 'file' ;;
+    'results list|--checkpoint') echo 'file' ;;
     'accounts sync|--type') echo 'cmd accounts types --format tsv --fields name' ;;
     'accounts sync|--cookies-file') echo 'file' ;;
     'delivery webhook|--events') echo 'list run.running run.paused run.done run.error all' ;;

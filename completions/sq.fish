@@ -35,7 +35,7 @@ function __sq_vopts
         case 'runs download'
             __sq_words -o --output
         case 'results list'
-            __sq_words --squid --run --task --limit --page -o --output
+            __sq_words --squid --run --task --limit --page -o --output --checkpoint
         case 'accounts list'
             __sq_words --limit --page
         case 'accounts sync'
@@ -510,6 +510,8 @@ complete -c sq -n '__sq_is \'results list\'' -l limit -x -d 'how many records to
 complete -c sq -n '__sq_is \'results list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'results list\'' -l all -d 'read every page, writing records as they arrive'
 complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the records to this regular file (atomically) instead of stdout; - is stdout'
+complete -c sq -n '__sq_is \'results list\'' -l resume -d 'continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)'
+complete -c sq -n '__sq_is \'results list\'' -l checkpoint -r -F -d 'with --all to stdout (ndjson, csv, tsv): record the pages written, for --resume'
 
 # sq accounts
 complete -c sq -n '__sq_sub \'accounts\'' -a 'list' -d 'List the platform accounts (site logins) squids can use (GET /v1/accounts)'

@@ -1,6 +1,7 @@
 // Output files appear whole or not at all: data goes to a temp file next to the target (same filesystem, so the
 // rename is atomic), opened exclusively with mode 0600, fsynced, then renamed over the target. An error or Ctrl-C
-// removes the temp file, so an interrupted export never leaves a truncated file that looks complete.
+// removes the temp file, so an interrupted export never leaves a truncated file that looks complete. A resumable
+// export (io/checkpoint.ts) names its temp file and keep()s it: the data stays aside, never at the target.
 // Only a regular file (or nothing) is ever replaced: a device, FIFO, socket, directory or symbolic link at the target
 // is refused, both before any request (checkOutputTarget) and again at the rename, since the target may change during
 // a long export. A replaced file keeps its permission bits; a new one stays 0600 (results are often personal data).
@@ -11,6 +12,9 @@ import {
   close as closeCb,
   fchmod as fchmodCb,
   fchown as fchownCb,
+  ftruncate as ftruncateCb,
+  fstat as fstatCb,
+  constants,
   type Stats,
   type WriteStream,
 } from 'node:fs';
@@ -26,6 +30,10 @@ export interface AtomicFileOptions {
   mode?: number;
   /** false: an existing file at the target is refused at commit (a name the server chose, without --force). */
   replace?: boolean;
+  /** A fixed temp path instead of a random one: a resumable export keeps its partial data there. */
+  tempPath?: string;
+  /** Continue the existing temp file from this byte offset (cut there first) instead of creating a new one. */
+  resumeAt?: number;
 }
 
 export class AtomicFile {
@@ -33,16 +41,18 @@ export class AtomicFile {
   private state: 'open' | 'committed' | 'aborted' = 'open';
   private error: Error | null = null;
   private closed = false;
+  private kept = false;
 
   private constructor(
     readonly target: string,
     readonly tempPath: string,
     private readonly fd: number,
     private readonly replace: boolean,
+    start?: number,
   ) {
     // A numeric fd with autoClose off: the descriptor must stay open after 'finish' so it can be fsynced before the
     // rename. (A FileHandle given to a stream with autoClose off can never be closed: the stream keeps a ref on it.)
-    this.stream = createWriteStream('', { fd, autoClose: false, highWaterMark: 256 * 1024 });
+    this.stream = createWriteStream('', { fd, autoClose: false, highWaterMark: 256 * 1024, start });
     this.stream.on('error', (err) => {
       this.error ??= err;
     });
@@ -52,15 +62,28 @@ export class AtomicFile {
   static async create(target: string, opts: AtomicFileOptions = {}): Promise<AtomicFile> {
     const full = resolve(target);
     const dir = await checkTargetDir(target);
-    const temp = join(dir, `.${basename(full)}.${randomBytes(6).toString('hex')}.sq-tmp`);
+    const temp = opts.tempPath ?? join(dir, `.${basename(full)}.${randomBytes(6).toString('hex')}.sq-tmp`);
     let fd: number;
     try {
-      fd = await openFd(temp, 'wx', opts.mode ?? 0o600);
+      if (opts.resumeAt === undefined) fd = await openFd(temp, 'wx', opts.mode ?? 0o600);
+      else {
+        // Read-write, never through a symlink, and an explicit start: whatever lies past the offset (a page cut
+        // mid-write) is cut off, then rewritten.
+        fd = await openFd(temp, constants.O_RDWR | constants.O_NOFOLLOW);
+        if (!(await fstatFd(fd)).isFile()) {
+          await closeFd(fd);
+          throw new UsageError(`cannot continue "${temp}": it is not a regular file`);
+        }
+        await ftruncateFd(fd, opts.resumeAt);
+      }
     } catch (err) {
+      if (err instanceof UsageError) throw err;
       const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') throw new UsageError(`cannot continue "${temp}": it is a symbolic link`);
+      if (code === 'EEXIST') throw new UsageError(`cannot write "${target}": "${temp}" already exists`);
       throw new UsageError(`cannot write in "${dir}": ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(err))}`);
     }
-    const f = new AtomicFile(full, temp, fd, opts.replace ?? true);
+    const f = new AtomicFile(full, temp, fd, opts.replace ?? true, opts.resumeAt);
     opts.onCleanup?.(() => f.abort());
     return f;
   }
@@ -138,7 +161,23 @@ export class AtomicFile {
       this.closed = true;
       await closeFd(this.fd).catch(() => undefined);
     }
-    await unlink(this.tempPath).catch(() => undefined);
+    if (!this.kept) await unlink(this.tempPath).catch(() => undefined);
+  }
+
+  /** From now on abort() closes the temp file but leaves it on disk (a checkpoint says how much of it is whole). */
+  keep(): void {
+    this.kept = true;
+  }
+
+  /** Write one chunk and wait until it has reached the file descriptor (not just the stream's buffer). */
+  async writeThrough(chunk: string | Uint8Array): Promise<void> {
+    if (this.error) throw this.error;
+    await new Promise<void>((res, rej) => this.stream.write(chunk, (err) => (err ? rej(err) : res())));
+  }
+
+  /** fsync what has reached the descriptor, so a checkpoint written after it never points past the data. */
+  async sync(): Promise<void> {
+    await fsyncFd(this.fd);
   }
 
   /** Write respecting backpressure; throws the stream's error (a full disk) instead of hanging. */
@@ -210,6 +249,8 @@ const fchmodFd = promisify(fchmodCb);
 const fchownFd = promisify(fchownCb);
 const fsyncFd = promisify(fsyncCb);
 const closeFd = promisify(closeCb);
+const ftruncateFd = promisify(ftruncateCb);
+const fstatFd = promisify(fstatCb);
 
 async function syncDir(dir: string): Promise<void> {
   const h = await open(dir, 'r').catch(() => null);

@@ -72,7 +72,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
         case 'tsv': {
           if (count === 0) {
             cols = chooseColumns(opts?.columns, fields, item) ?? [];
-            await out.write(header(cols));
+            if (opts?.header !== false) await out.write(header(cols));
           }
           await out.write(toLine(cols ?? [], asRow(item)));
           break;
@@ -93,7 +93,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       case 'csv':
       case 'tsv':
         // An empty result with known columns is still a valid, headed file.
-        if (count === 0) {
+        if (count === 0 && opts?.header !== false) {
           const known = chooseColumns(opts?.columns, fields, undefined);
           if (known) await out.write(header(known));
         }

@@ -19,6 +19,8 @@ export interface RenderOptions {
   columns?: Column[];
   /** Treat the data as secret-bearing: mask keys named like secrets unless --show-secrets. Always on by default. */
   maskSecrets?: boolean;
+  /** CSV/TSV: false when the list continues an earlier output that already has the header (a resumed export). */
+  header?: boolean;
   /** For a single record in table mode: title line printed above the key/value table. */
   title?: string;
 }

@@ -121,15 +121,21 @@ describe('results list: output', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it('an error mid-export leaves no file and no temp file behind', async () => {
+  it('an error mid-export leaves no target file: only a resumable partial and its checkpoint, or nothing for JSON', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sq-res-'));
     await emu.control('POST', '/_emulator/generate', { squid: paris.id, results: 250 });
     const big = (await api(`/v1/runs?squid=${paris.id}&limit=1`)).data[0].id;
     // page 1 answers, every later page fails with a non-retried 400
-    await emu.faults([{ path: '/v1/results', action: 'delay', ms: 1, count: 1 }, { path: '/v1/results', action: 'status', status: 400 }]);
+    const faults = [{ path: '/v1/results', action: 'delay', ms: 1, count: 1 }, { path: '/v1/results', action: 'status', status: 400 }];
+    await emu.faults(faults);
     const r = await sq(['results', 'list', '--run', big, '--all', '-o', join(dir, 'x.ndjson')], { env: emu.env() });
     expect(r.code).toBe(1);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(dir).sort()).toEqual(['.x.ndjson.sq-checkpoint', '.x.ndjson.sq-partial']);
+    // a JSON array cannot be continued, so nothing of it is kept
+    await emu.faults(faults);
+    const j = await sq(['results', 'list', '--run', big, '--all', '-o', join(dir, 'x.json')], { env: emu.env() });
+    expect(j.code).toBe(1);
+    expect(readdirSync(dir).filter((f) => f.includes('x.json'))).toEqual([]);
   });
 
   it('the free-plan warning goes to stderr, the capped records to stdout', async () => {

@@ -1,5 +1,5 @@
 // results --all with the built binary: the export equals the emulator's records exactly, with and without injected
-// faults (429 bursts with Retry-After, 503s, a connection reset mid-body); Ctrl-C leaves no file.
+// faults (429 bursts with Retry-After, 503s, a connection reset mid-body); Ctrl-C leaves no file at the target.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,7 +79,7 @@ describe('results list --all', () => {
     expect(rows.slice(1).map((l) => l.split(',')[0])).toEqual(expected.map((x) => x.id));
   });
 
-  it('Ctrl-C mid-export exits 130 and leaves no file behind', async () => {
+  it('Ctrl-C mid-export exits 130 and leaves no file at the target (whole pages are kept aside for --resume)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sq-exp-'));
     const p = execa(process.execPath, [BIN, 'results', 'list', '--run', runId, '--all', '-o', join(dir, 'x.csv')], {
       env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
@@ -91,11 +91,16 @@ describe('results list --all', () => {
       if (Date.now() > end) throw new Error('no temp file appeared');
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(readdirSync(dir)[0]).toMatch(/^\.x\.csv\..*\.sq-tmp$/);
+    expect(readdirSync(dir)[0]).toMatch(/^\.x\.csv\.sq-(partial|checkpoint)/);
     p.kill('SIGINT');
     const r = await p;
     expect(r.exitCode).toBe(130);
-    expect(readdirSync(dir)).toEqual([]);
+    // Either no whole page was written yet (nothing kept) or the partial file and its checkpoint, never x.csv.
+    const left = readdirSync(dir).sort();
+    if (left.length) {
+      expect(left).toEqual(['.x.csv.sq-checkpoint', '.x.csv.sq-partial']);
+      expect(String(r.stderr)).toContain('--resume');
+    } else expect(String(r.stderr)).not.toContain('--resume');
   });
 
   it.each([

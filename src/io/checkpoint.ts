@@ -1,0 +1,130 @@
+// Checkpoints for resumable exports. A checkpoint names the pages whose records are wholly written (and the byte
+// offset just after them), plus everything that decides what those bytes look like (scope, format, fields, columns,
+// page size). `--resume` continues only a checkpoint that matches the command in all of them: appending pages of
+// another export, or in another format, would make a file that looks whole but is not.
+import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { SqError, UsageError } from '../errors.js';
+
+export const CHECKPOINT_VERSION = 1;
+/** Formats whose bytes can be cut after any page and continued (a JSON array cannot: it is one document). */
+export const RESUMABLE_FORMATS = ['ndjson', 'csv', 'tsv'] as const;
+
+export interface Checkpoint {
+  version: number;
+  command: 'results list';
+  /** The resolved scope, and what the user typed for it (a squid name or prefix). */
+  scope: { squid: string } | { run: string };
+  scope_ref: string;
+  task: string | null;
+  format: string;
+  fields: string[] | null;
+  /** CSV/TSV columns of the header already written; the resumed rows must line up with it. */
+  columns: string[] | null;
+  page_size: number;
+  /** Pages 1..pages are wholly written; the next export request asks for page pages + 1. */
+  pages: number;
+  records: number;
+  /** Bytes written up to the end of page `pages` (the CSV header included). */
+  bytes: number;
+  /** total_results when the export started: when it differs, the pages no longer line up. */
+  total_results: number | null;
+  /** The -o target, or null for stdout. */
+  target: string | null;
+  updated_at: string;
+}
+
+/** What the command in hand would write; compared with a checkpoint before any request. */
+export type Want = Pick<Checkpoint, 'task' | 'format' | 'fields' | 'page_size' | 'target'> & { scopeFlag: '--squid' | '--run'; scopeRef: string };
+
+/** Where an -o export keeps its partial data and checkpoint: hidden siblings of the target. */
+export function siblings(target: string): { partial: string; checkpoint: string } {
+  const full = resolve(target);
+  const dir = dirname(full);
+  const base = basename(full);
+  return { partial: join(dir, `.${base}.sq-partial`), checkpoint: join(dir, `.${base}.sq-checkpoint`) };
+}
+
+export async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null)) !== null;
+}
+
+/** The checkpoint at `path`; null when there is none. A file that is not a checkpoint of ours is a UsageError. */
+export async function readCheckpoint(path: string): Promise<Checkpoint | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new UsageError(`cannot read the checkpoint "${path}": ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  let ck: Partial<Checkpoint> | null = null;
+  try {
+    ck = JSON.parse(text) as Partial<Checkpoint>;
+  } catch {
+    // reported below
+  }
+  const ok =
+    ck !== null &&
+    typeof ck === 'object' &&
+    ck.command === 'results list' &&
+    typeof ck.pages === 'number' &&
+    typeof ck.bytes === 'number' &&
+    typeof ck.records === 'number' &&
+    typeof ck.page_size === 'number' &&
+    typeof ck.scope === 'object' &&
+    ck.scope !== null;
+  if (!ok) throw new UsageError(`"${path}" is not a checkpoint written by sq results list`);
+  if (ck!.version !== CHECKPOINT_VERSION) {
+    throw new UsageError(`the checkpoint "${path}" has version ${String(ck!.version)}; this sq reads version ${CHECKPOINT_VERSION}`);
+  }
+  return ck as Checkpoint;
+}
+
+/** Replace the checkpoint atomically: a crash leaves the old one or the new one, never half of one. */
+export async function writeCheckpoint(path: string, ck: Checkpoint): Promise<void> {
+  const temp = `${path}.tmp`;
+  await writeFile(temp, JSON.stringify({ ...ck, updated_at: new Date().toISOString() }, null, 2) + '\n', { mode: 0o600 });
+  await rename(temp, path);
+}
+
+export async function removeCheckpoint(path: string): Promise<void> {
+  await unlink(path).catch(() => undefined);
+}
+
+/** The first way the checkpoint differs from the command, as a message naming the flag; null when it matches. */
+export function mismatch(ck: Checkpoint, want: Want): string | null {
+  const scopeFlag = 'squid' in ck.scope ? '--squid' : '--run';
+  const scopeId = 'squid' in ck.scope ? ck.scope.squid : ck.scope.run;
+  const show = (v: unknown) => (v === null || v === undefined ? 'none' : Array.isArray(v) ? v.join(',') : String(v));
+  if (scopeFlag !== want.scopeFlag) return `the checkpoint is for ${scopeFlag} ${scopeId}, this command uses ${want.scopeFlag}`;
+  if (want.scopeRef !== ck.scope_ref && want.scopeRef !== scopeId) return `${scopeFlag}: the checkpoint is for ${ck.scope_ref}, this command asks for ${want.scopeRef}`;
+  const pairs: [string, unknown, unknown][] = [
+    ['--task', ck.task, want.task],
+    ['--format', ck.format, want.format],
+    ['--fields', ck.fields, want.fields],
+    ['page size', ck.page_size, want.page_size],
+    ['-o', ck.target, want.target],
+  ];
+  for (const [flag, had, asked] of pairs) {
+    if (show(had) !== show(asked)) return `${flag}: the checkpoint has ${show(had)}, this command has ${show(asked)}`;
+  }
+  return null;
+}
+
+/** The results changed under an interrupted export: its pages no longer line up with the ones still to read. */
+export class ResultsChangedError extends SqError {}
+
+/** Refuse a resume whose remaining pages would not line up with the ones already written. */
+export function checkTotal(ck: Checkpoint, total: number | null, startOver: string): void {
+  if (ck.total_results === null || total === null || total === ck.total_results) return;
+  throw new ResultsChangedError(
+    `cannot resume: the results changed since the export was interrupted (${ck.total_results} then, ${total} now; ` +
+      `a squid still running?), so the pages already written no longer line up with the rest. Nothing was changed; ${startOver}`,
+  );
+}
+
+/** A word for a POSIX shell. */
+export function shellWord(s: string): string {
+  return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

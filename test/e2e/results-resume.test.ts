@@ -1,0 +1,274 @@
+// Resumable exports with the built binary against the emulator: an --all export stopped by a failing page or by
+// Ctrl-C keeps its whole pages beside the target (never at it), and --resume reads only the missing pages and ends
+// with a file equal to a fault-free export. Also: stdout with --checkpoint, and every refusal (exit 2, no request).
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { useEmulator } from '../helpers/emulator.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+
+type J = Record<string, any>;
+const emu = useEmulator({ each: 'clear' });
+const COUNT = 450; // 5 pages of 100
+let runId: string;
+let expected: J[];
+
+beforeAll(async () => {
+  const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: COUNT })) as J;
+  runId = run.id;
+  expected = [];
+  for (let page = 1; expected.length < COUNT; page++) expected.push(...(await emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
+});
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'sq-resume-'));
+const lines = (text: string): J[] => text.trimEnd().split('\n').map((l) => JSON.parse(l));
+/** The pages of /v1/results the emulator was asked for, in order, with their status. */
+async function pagesAsked(): Promise<string[]> {
+  return (await emu.requests()).filter((r) => r.path === '/v1/results').map((r) => `${(r.query as Record<string, string>).page}:${r.status}`);
+}
+/** Page `n` of /v1/results fails once with a 400 (not retried): pages before it pass untouched. */
+async function failPage(n: number): Promise<void> {
+  await emu.faults([
+    { path: '/v1/results', action: 'delay', ms: 0, count: n - 1 },
+    { path: '/v1/results', action: 'status', status: 400, count: 1 },
+  ]);
+}
+/** The built binary with stdout kept byte for byte (sqBin strips the final newline). */
+async function raw(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const r = await execa(process.execPath, [BIN, ...args], {
+    env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+    timeout: 60_000,
+  });
+  return { code: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+describe('results list --all -o FILE, interrupted then --resume', () => {
+  it('keeps the whole pages beside the target after a failing page, and --resume reads only the rest', async () => {
+    const dir = tmp();
+    const file = join(dir, 'out.ndjson');
+    await failPage(4);
+    const r1 = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
+    expect(r1.code).toBe(1);
+    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(dir).sort()).toEqual(['.out.ndjson.sq-checkpoint', '.out.ndjson.sq-partial']);
+    expect(r1.stderr).toContain('Kept 3 whole pages (300 of 450 records)');
+    expect(r1.stderr).toContain(`sq results list --run ${runId} --all -o ${file} --resume`);
+    const ck = JSON.parse(readFileSync(join(dir, '.out.ndjson.sq-checkpoint'), 'utf8'));
+    expect(ck).toMatchObject({ version: 1, scope: { run: runId }, format: 'ndjson', page_size: 100, pages: 3, records: 300, total_results: COUNT });
+    expect(statSync(join(dir, '.out.ndjson.sq-partial')).size).toBe(ck.bytes);
+    expect(await pagesAsked()).toEqual(['1:200', '2:200', '3:200', '4:400']);
+
+    // a resume that fails on its very first request keeps everything and says again how to continue
+    await failPage(1);
+    const again = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`Kept 3 whole pages (300 of 450 records)`);
+    expect(again.stderr).toContain(`-o ${file} --resume`);
+    expect(statSync(join(dir, '.out.ndjson.sq-partial')).size).toBe(ck.bytes);
+
+    await emu.clearFaults();
+    await emu.clearRequests();
+    const r2 = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    expect(r2.stderr).toBe(`Wrote 450 records to ${file} (ndjson; resumed after 300)`);
+    expect(r2.code).toBe(0);
+    expect(lines(readFileSync(file, 'utf8'))).toEqual(expected);
+    expect(readdirSync(dir)).toEqual(['out.ndjson']);
+    // only the missing pages: 4 (whose first request failed) and 5
+    expect(await pagesAsked()).toEqual(['4:200', '5:200']);
+  });
+
+  it('Ctrl-C: exit 130, no target file; a page cut mid-write is cut off and read again on --resume', async () => {
+    const dir = tmp();
+    const file = join(dir, 'out.ndjson');
+    const checkpoint = join(dir, '.out.ndjson.sq-checkpoint');
+    const p = execa(process.execPath, [BIN, 'results', 'list', '--run', runId, '--all', '-o', file], {
+      env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+      extendEnv: false,
+      reject: false,
+    });
+    const end = Date.now() + 20_000;
+    while (!existsSync(checkpoint)) {
+      if (Date.now() > end) throw new Error('no checkpoint appeared');
+      await new Promise((res) => setTimeout(res, 10));
+    }
+    p.kill('SIGINT');
+    const r1 = await p;
+    expect(r1.exitCode).toBe(130);
+    expect(existsSync(file)).toBe(false);
+    expect(String(r1.stderr)).toContain(`-o ${file} --resume`);
+    const ck = JSON.parse(readFileSync(checkpoint, 'utf8'));
+    expect(ck.pages).toBeGreaterThanOrEqual(1);
+    expect(ck.pages).toBeLessThan(5);
+    // What a kill in the middle of a page write leaves: bytes past the checkpoint's offset.
+    appendFileSync(join(dir, '.out.ndjson.sq-partial'), '{"id":"half a rec');
+    const asked1 = (await pagesAsked()).filter((x) => x.endsWith(':200')).map((x) => Number(x.split(':')[0]));
+
+    await emu.clearRequests();
+    const r2 = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    expect(r2.code).toBe(0);
+    expect(lines(readFileSync(file, 'utf8'))).toEqual(expected);
+    const asked2 = (await pagesAsked()).map((x) => Number(x.split(':')[0]));
+    const wanted = [1, 2, 3, 4, 5].filter((n) => n > ck.pages);
+    expect(asked2).toEqual(wanted);
+    // at most one page was read twice across both runs (the one in flight at Ctrl-C)
+    expect(asked1.filter((n) => asked2.includes(n)).length).toBeLessThanOrEqual(1);
+  });
+
+  it('CSV: the header is written once, and the resumed file equals a fault-free export byte for byte', async () => {
+    const dir = tmp();
+    const clean = join(dir, 'clean.csv');
+    expect((await sqBin(['results', 'list', '--run', runId, '--all', '-o', clean], { env: emu.env() })).code).toBe(0);
+    const file = join(dir, 'out.csv');
+    await failPage(3);
+    expect((await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
+    await emu.clearFaults();
+    await emu.clearRequests();
+    const r = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(text.split('\n').filter((l) => l.startsWith('id,squid,run,scraping_time,'))).toHaveLength(1);
+    expect(text).toBe(readFileSync(clean, 'utf8'));
+    // the header's columns come from the checkpoint: no crawler lookup, only pages 3-5
+    expect((await emu.requests()).map((x) => x.path)).toEqual(['/v1/results', '/v1/results', '/v1/results']);
+  });
+
+  it('refuses to resume when the results changed meanwhile (exit 1), leaving the partial export as it was', async () => {
+    const dir = tmp();
+    const file = join(dir, 'out.ndjson');
+    const squid = emu.squidId(DEMO_SQUIDS.headphones);
+    await failPage(2);
+    expect((await sqBin(['results', 'list', '--squid', squid, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
+    const before = readFileSync(join(dir, '.out.ndjson.sq-partial'));
+    await emu.control('POST', '/_emulator/generate', { squid, results: 3 });
+    const r = await sqBin(['results', 'list', '--squid', squid, '--all', '-o', file, '--resume'], { env: emu.env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot resume: the results changed since the export was interrupted \(\d+ then, \d+ now/);
+    expect(r.stderr).toContain('delete');
+    expect(readFileSync(join(dir, '.out.ndjson.sq-partial'))).toEqual(before);
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe('results list --all --checkpoint FILE (stdout)', () => {
+  it('records the bytes of whole pages on stdout; truncate + --resume >> gives the fault-free CSV, header once', async () => {
+    const dir = tmp();
+    const ckpt = join(dir, 'ckpt.json');
+    const clean = await raw(['results', 'list', '--run', runId, '--all', '--format', 'csv']);
+    expect(clean.code).toBe(0);
+
+    await failPage(3);
+    const r1 = await raw(['results', 'list', '--run', runId, '--all', '--format', 'csv', '--checkpoint', ckpt]);
+    expect(r1.code).toBe(1);
+    const ck = JSON.parse(readFileSync(ckpt, 'utf8'));
+    expect(ck).toMatchObject({ pages: 2, records: 200, target: null, format: 'csv' });
+    expect(Buffer.byteLength(r1.stdout)).toBe(ck.bytes);
+    expect(r1.stderr).toContain(`truncate -s ${ck.bytes} OUT && sq results list --run ${runId} --all --format csv --checkpoint ${ckpt} --resume >> OUT`);
+
+    // a script's saved output, with the start of a page that was cut mid-write
+    const out = join(dir, 'out.csv');
+    writeFileSync(out, r1.stdout + 'abc,half');
+    const saved = readFileSync(out).subarray(0, ck.bytes);
+    await emu.clearRequests();
+    const r2 = await raw(['results', 'list', '--run', runId, '--all', '--format', 'csv', '--checkpoint', ckpt, '--resume']);
+    expect(r2.code).toBe(0);
+    expect(r2.stdout.startsWith('id,')).toBe(false);
+    expect(saved.toString() + r2.stdout).toBe(clean.stdout);
+    expect(existsSync(ckpt)).toBe(false);
+    expect(await pagesAsked()).toEqual(['3:200', '4:200', '5:200']);
+  });
+});
+
+describe('resume refusals: exit 2 before any request', () => {
+  async function interrupted(dir: string, name: string): Promise<string> {
+    const file = join(dir, name);
+    await failPage(2);
+    expect((await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
+    await emu.clearFaults();
+    await emu.clearRequests();
+    return file;
+  }
+
+  it('a checkpoint of another export is refused, naming what differs', async () => {
+    const dir = tmp();
+    const file = await interrupted(dir, 'out.ndjson');
+    const cases: [string[], RegExp][] = [
+      [['--run', 'ffffffffffffffffffffffffffffffff', '--all', '-o', file, '--resume'], /cannot resume: --run: the checkpoint is for \w+, this command asks for f+/],
+      [['--run', runId, '--all', '-o', file, '--format', 'csv', '--resume'], /cannot resume: --format: the checkpoint has ndjson, this command has csv/],
+      [['--run', runId, '--all', '-o', file, '--fields', 'id', '--resume'], /cannot resume: --fields: the checkpoint has none, this command has id/],
+      [['--run', runId, '--task', 'abc', '--all', '-o', file, '--resume'], /cannot resume: --task: the checkpoint has none, this command has abc/],
+      [['--squid', 'x', '--all', '-o', file, '--resume'], /cannot resume: the checkpoint is for --run \w+, this command uses --squid/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await sqBin(['results', 'list', ...args], { env: emu.env() });
+      expect(r.stderr).toMatch(message);
+      expect(r.code).toBe(2);
+    }
+    expect(await emu.requests()).toEqual([]);
+    expect(readdirSync(dir).sort()).toEqual(['.out.ndjson.sq-checkpoint', '.out.ndjson.sq-partial']);
+  });
+
+  it('a partial file that is missing, short, or a symlink is refused', async () => {
+    const dir = tmp();
+    const file = await interrupted(dir, 'out.ndjson');
+    const partial = join(dir, '.out.ndjson.sq-partial');
+    const data = readFileSync(partial);
+    const resume = () => sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    writeFileSync(partial, data.subarray(0, data.length - 1));
+    let r = await resume();
+    expect(r.stderr).toContain(`has ${data.length - 1} bytes, fewer than the ${data.length} its checkpoint counts`);
+    expect(r.code).toBe(2);
+    const elsewhere = join(dir, 'elsewhere');
+    writeFileSync(elsewhere, data);
+    rmSync(partial);
+    symlinkSync(elsewhere, partial);
+    r = await resume();
+    expect(r.stderr).toContain('is not a regular file');
+    expect(r.code).toBe(2);
+    rmSync(partial);
+    r = await resume();
+    expect(r.stderr).toContain('is missing; to start over, delete');
+    expect(r.code).toBe(2);
+    expect(await emu.requests()).toEqual([]);
+    expect(readFileSync(elsewhere)).toEqual(data);
+  });
+
+  it('a new export does not reuse or overwrite an interrupted one', async () => {
+    const dir = tmp();
+    const file = await interrupted(dir, 'out.ndjson');
+    const partial = readFileSync(join(dir, '.out.ndjson.sq-partial'));
+    const r = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('an interrupted export is waiting to be continued (1 page in');
+    expect(r.stderr).toContain('add --resume');
+    expect(await emu.requests()).toEqual([]);
+    expect(readFileSync(join(dir, '.out.ndjson.sq-partial'))).toEqual(partial);
+  });
+
+  it('flag checks', async () => {
+    const dir = tmp();
+    const cases: [string[], string][] = [
+      [['--resume', '-o', join(dir, 'a.ndjson')], '--resume needs --all'],
+      [['--checkpoint', join(dir, 'c.json'), '--format', 'ndjson'], '--checkpoint needs --all'],
+      [['--limit', '5', '--resume', '--checkpoint', join(dir, 'c.json')], '--resume and --checkpoint need --all'],
+      [['--all', '-o', join(dir, 'a.ndjson'), '--checkpoint', join(dir, 'c.json')], '--checkpoint is for exports to stdout'],
+      [['--all', '--format', 'ndjson', '--resume'], '--resume needs -o FILE or --checkpoint FILE'],
+      [['--all', '--format', 'json', '--checkpoint', join(dir, 'c.json')], '--checkpoint: the format must be one of ndjson, csv, tsv (got json)'],
+      [['--all', '-o', join(dir, 'a.json'), '--resume'], '--resume: the format must be one of ndjson, csv, tsv (got json)'],
+      [['--all', '-o', join(dir, 'none.ndjson'), '--resume'], '--resume: there is no interrupted export to continue'],
+      [['--all', '--format', 'csv', '--checkpoint', join(dir, 'none.json'), '--resume'], '--resume: there is no interrupted export to continue'],
+      [['--all', '--format', 'csv', '--checkpoint', join(dir, 'no-such-dir', 'c.json')], 'does not exist'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await sqBin(['results', 'list', '--run', runId, ...args], { env: emu.env() });
+      expect(r.stderr).toContain(message);
+      expect(r.code).toBe(2);
+    }
+    expect(await emu.requests()).toEqual([]);
+  });
+});
