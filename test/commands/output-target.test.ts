@@ -1,7 +1,7 @@
 // -o only ever replaces a regular file: devices, FIFOs, sockets, directories and symbolic links are refused before any
 // request, and again at the rename (the target can change during a long export). A replaced file keeps its mode.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,7 +100,7 @@ describe('results list -o', () => {
     expect(readdirSync(d).sort()).toEqual(['new.csv', 'old.csv']);
   });
 
-  it('a FIFO made at the target during the export is not replaced: exit 2, nothing kept', async () => {
+  it('a FIFO made at the target during the export is not replaced: exit 2, the whole pages kept aside for --resume', async () => {
     const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 400 })) as J;
     await emu.faults([{ path: '/v1/results', action: 'delay', ms: 300 }]);
     const d = mkdtempSync(join(tmpdir(), 'sq-race-'));
@@ -113,11 +113,18 @@ describe('results list -o', () => {
     }
     execFileSync('mkfifo', [target]);
     const r = await p;
-    expect(r.stderr).toBe(`error: ${target} became a FIFO (named pipe) while sq was writing it: sq only replaces regular files, so nothing was written\nRun with --help for usage.\n`);
+    expect(r.stderr).toContain(`error: ${target} became a FIFO (named pipe) while sq was writing it: sq only replaces regular files, so nothing was written\n`);
+    expect(r.stderr).toContain(`--resume`);
     expect(r.code).toBe(2);
-    expect(readdirSync(d)).toEqual(['x.csv']);
+    expect(readdirSync(d).sort()).toEqual(['.x.csv.sq-checkpoint', '.x.csv.sq-partial', 'x.csv']);
     expect(lstatSync(target).isFIFO()).toBe(true);
     await emu.clearFaults();
+    // Once the FIFO is gone, the kept pages become the file without another request for them.
+    unlinkSync(target);
+    const again = await sq(['results', 'list', '--run', run.id, '--all', '-o', target, '--resume'], { env: emu.env() });
+    expect(again.code).toBe(0);
+    expect(readdirSync(d)).toEqual(['x.csv']);
+    expect(readFileSync(target, 'utf8').trimEnd().split('\n')).toHaveLength(401);
   });
 });
 

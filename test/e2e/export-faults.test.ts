@@ -1,5 +1,6 @@
 // Nothing lost, nothing clobbered: an `--all` export through the built binary either equals the fault-free export
-// record for record, or exits non-zero (with -o, leaving no file) — never exit 0 with less. Answers that are not
+// record for record, or exits non-zero (with -o, leaving no file at the target; whole pages may be kept aside, and
+// then --resume completes the export exactly) — never exit 0 with less. Answers that are not
 // pages, and pages cut short while their envelope says more follow, are injected by the emulator like any fault.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,7 +39,10 @@ afterAll(async () => {
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'sq-faults-'));
 const parse = (text: string): J[] => (text.trim() === '' ? [] : text.trimEnd().split('\n').map((l) => JSON.parse(l) as J));
-const exportTo = (lane: Lane, file: string) => sqBin(['results', 'list', '--run', lane.runId, '--all', '-o', file], { env: lane.emu.env() });
+const exportTo = (lane: Lane, file: string, ...more: string[]) =>
+  sqBin(['results', 'list', '--run', lane.runId, '--all', '-o', file, ...more], { env: lane.emu.env() });
+/** What a failed `-o out.x` export may leave: nothing, or its whole pages aside for --resume; never the target. */
+const keptAside = (name: string) => [`.${name}.sq-checkpoint`, `.${name}.sq-partial`];
 const exportOut = (lane: Lane) => sqBin(['results', 'list', '--run', lane.runId, '--all', '--format', 'ndjson'], { env: lane.emu.env() });
 
 const RULES = [
@@ -63,7 +67,7 @@ describe('results list --all under faults', () => {
     expect(parse(clean.stdout)).toEqual(lane0.expected);
 
     const violations: string[] = [];
-    const outcomes = { complete: 0, failed: 0 };
+    const outcomes = { complete: 0, failed: 0, resumed: 0 };
     const check = (seed: number, how: string, ok: boolean, code: number, why: string) => {
       if (!ok) violations.push(`seed ${seed} ${how}: exit ${code}, ${why}`);
       else if (code === 0) outcomes.complete++;
@@ -78,7 +82,19 @@ describe('results list --all under faults', () => {
           const f = await exportTo(lane, file);
           const left = readdirSync(dir);
           if (f.code === 0) check(seed, '-o', left.length === 1 && JSON.stringify(parse(readFileSync(file, 'utf8'))) === JSON.stringify(lane.expected), 0, 'file differs');
-          else check(seed, '-o', left.length === 0 && /^error: /m.test(f.stderr), f.code, `left ${JSON.stringify(left)}; ${f.stderr}`);
+          else {
+            const kept = left.length > 0;
+            const okLeft = !kept || JSON.stringify([...left].sort()) === JSON.stringify(keptAside('out.ndjson'));
+            check(seed, '-o', okLeft && /^error: /m.test(f.stderr) && (!kept || f.stderr.includes('--resume')), f.code, `left ${JSON.stringify(left)}; ${f.stderr}`);
+            if (kept && okLeft) {
+              // Whole pages were kept: with the faults gone, --resume must complete the export record for record.
+              await lane.emu.clearFaults();
+              const r = await exportTo(lane, file, '--resume');
+              const same = r.code === 0 && JSON.stringify(readdirSync(dir)) === '["out.ndjson"]' && JSON.stringify(parse(readFileSync(file, 'utf8'))) === JSON.stringify(lane.expected);
+              if (!same) violations.push(`seed ${seed} resume: exit ${r.code}, left ${JSON.stringify(readdirSync(dir))}; ${r.stderr}`);
+              else outcomes.resumed++;
+            }
+          }
 
           // The same seed again: the same faults, records to stdout as they arrive.
           await lane.emu.faults(RULES, seed);
@@ -95,13 +111,14 @@ describe('results list --all under faults', () => {
     // The seeds exercise both outcomes: exports that recover, and exports that must stop.
     expect(outcomes.complete).toBeGreaterThan(0);
     expect(outcomes.failed).toBeGreaterThan(0);
+    expect(outcomes.resumed).toBeGreaterThan(0);
   }, 120_000);
 
   it.each([
     [{}, 'expected a page of records, got an object without data'],
     [{ data: null }, 'expected a page of records, got data that is null, not a list'],
     [{ detail: 'Request was throttled.' }, 'expected a page of records, got an object without data ("Request was throttled.")'],
-  ])('a 200 answer %j on page 2 exits 1 naming the page, and -o leaves no file', async (body, what) => {
+  ])('a 200 answer %j on page 2 exits 1 naming the page; -o leaves no file, only page 1 aside for --resume', async (body, what) => {
     const lane = lanes[0];
     const rules = [
       { path: '/v1/results', action: 'delay', ms: 0, count: 1 },
@@ -111,8 +128,9 @@ describe('results list --all under faults', () => {
     const dir = tmp();
     const r = await exportTo(lane, join(dir, 'out.csv'));
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`error: GET /v1/results page 2 (HTTP 200): ${what} — stopping after 100 of 150 records`);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(r.stderr.split('\n').at(-1)).toBe(`error: GET /v1/results page 2 (HTTP 200): ${what} — stopping after 100 of 150 records`);
+    expect(r.stderr).toContain('To continue from page 2, run:');
+    expect(readdirSync(dir).sort()).toEqual(keptAside('out.csv'));
 
     await lane.emu.faults(rules);
     const o = await exportOut(lane);

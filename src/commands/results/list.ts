@@ -87,8 +87,9 @@ export default defineVerb({
     try {
       await exportResults(ctx, { scopeRef, task, paging, output, format, plan });
     } catch (err) {
-      // Whatever stopped it, an export with whole pages on disk is told how to continue.
-      if (plan?.saved && !(err instanceof ResultsChangedError) && !(err instanceof UsageError)) {
+      // Whatever stopped it (a fault, a signal, a FIFO put at the target meanwhile), an export with whole pages on
+      // disk is told how to continue.
+      if (plan?.saved && !(err instanceof ResultsChangedError)) {
         ctx.out.info(resumeHint(plan, plan.saved), { force: true });
       }
       throw err;
