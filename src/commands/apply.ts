@@ -1,12 +1,8 @@
 import { defineVerb } from '../command.js';
 import { PartialFailureError } from '../errors.js';
-import { requireFlag } from '../validate/index.js';
-import { loadAccountFile } from '../account/file.js';
-import { readLive } from '../account/state.js';
-import { makePlan } from '../account/diff.js';
 import { planText } from '../account/render.js';
 import { applySteps, dryRun, preflight } from '../account/apply.js';
-import { FILE_HELP } from './plan.js';
+import { FILE_HELP, FILE_OPTION, planOfFile } from './plan.js';
 
 export default defineVerb({
   name: 'apply',
@@ -24,14 +20,10 @@ export default defineVerb({
     'Exit 0 when every item was applied, 8 when some failed (the others are listed), the error\'s own code when the ' +
     'only item failed.\n\n' +
     FILE_HELP,
-  options: [{ flags: '-f, --file <file>', description: 'the account file, YAML or JSON ("-" reads stdin)' }],
+  options: [FILE_OPTION],
   examples: ['SFTP_PASSWORD=... sq apply -f sq.yaml --yes', 'sq apply -f sq.yaml --dry-run', 'sq apply -f sq.yaml --json --yes'],
   async run(ctx, _args, opts) {
-    const file = requireFlag(opts, '--file', 'the account file (YAML or JSON; "-" for stdin)');
-    const want = await loadAccountFile(ctx, file, { allowMissingSecrets: true });
-    for (const s of want.secrets) ctx.addSecret(s);
-    const http = await ctx.http();
-    const { plan, steps } = makePlan(want, await readLive(http, want));
+    const { plan, steps } = await planOfFile(ctx, opts);
     const json = ctx.outputSettings().format === 'json';
     if (steps.length === 0) {
       if (json) ctx.out.text(`${JSON.stringify({ applied: 0, failed: 0, skipped: 0, items: [] }, null, 2)}\n`);
@@ -44,7 +36,7 @@ export default defineVerb({
       dryRun(ctx, steps);
       return;
     }
-    const reports = await applySteps(ctx, http, steps);
+    const reports = await applySteps(ctx, await ctx.http(), steps);
     const n = (st: string) => reports.filter((r) => r.status === st).length;
     if (json) ctx.out.text(`${JSON.stringify({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports }, null, 2)}\n`);
     const bad = reports.filter((r) => r.status !== 'applied');

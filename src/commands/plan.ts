@@ -1,4 +1,5 @@
-import { defineVerb } from '../command.js';
+import { defineVerb, type OptionSpec } from '../command.js';
+import type { Ctx } from '../context.js';
 import { ExitCode } from '../errors.js';
 import { requireFlag } from '../validate/index.js';
 import { loadAccountFile } from '../account/file.js';
@@ -31,6 +32,17 @@ export const FILE_HELP = `The file (YAML or JSON; a \`sq delivery apply\` file i
 
 Only what the file names is managed: a field left out is left as it is. params are compared key by key. Tasks are identified by their values (a URL, or the parameters written): listed tasks are added when missing; a task the file does not list is deleted only with prune: true. Delivery channels take the fields of \`sq delivery apply\` (see its --help). Secrets are \${ENV} references only; the stored value is compared when the service returns it, and a secret whose variable is not set is reported as "not compared".`;
 
+export const FILE_OPTION: OptionSpec = { flags: '-f, --file <file>', description: 'the account file, YAML or JSON ("-" reads stdin)' };
+
+/** The file of -f, read and checked (its secrets registered for scrubbing), and the plan against the live account. */
+export async function planOfFile(ctx: Ctx, opts: Record<string, unknown>): Promise<ReturnType<typeof makePlan>> {
+  const file = requireFlag(opts, '--file', 'the account file (YAML or JSON; "-" for stdin)');
+  const want = await loadAccountFile(ctx, file, { allowMissingSecrets: true });
+  for (const s of want.secrets) ctx.addSecret(s);
+  const http = await ctx.http();
+  return makePlan(want, await readLive(http, want));
+}
+
 export default defineVerb({
   name: 'plan',
   summary: 'Show what `sq apply` would change to make the account match a file (exit 10 when something differs)',
@@ -41,14 +53,10 @@ export default defineVerb({
     'Exit codes (like `terraform plan -detailed-exitcode`): 0 no change, 10 changes to apply, 2 the file is invalid ' +
     '(every problem named by its path, before any request), 1/3/4/5 as for any command.\n\n' +
     FILE_HELP,
-  options: [{ flags: '-f, --file <file>', description: 'the account file, YAML or JSON ("-" reads stdin)' }],
+  options: [FILE_OPTION],
   examples: ['sq plan -f sq.yaml', 'sq plan -f sq.yaml --json', 'sq export > sq.yaml && sq plan -f sq.yaml   # exit 0: no change'],
   async run(ctx, _args, opts) {
-    const file = requireFlag(opts, '--file', 'the account file (YAML or JSON; "-" for stdin)');
-    const want = await loadAccountFile(ctx, file, { allowMissingSecrets: true });
-    for (const s of want.secrets) ctx.addSecret(s);
-    const http = await ctx.http();
-    const { plan } = makePlan(want, await readLive(http, want));
+    const { plan } = await planOfFile(ctx, opts);
     if (ctx.outputSettings().format === 'json') ctx.out.text(`${JSON.stringify(plan, null, 2)}\n`);
     else ctx.out.text(planText(plan));
     return plan.items.length ? ExitCode.CHANGES : ExitCode.OK;
