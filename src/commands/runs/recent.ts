@@ -62,7 +62,10 @@ export async function recentRuns(http: HttpClient, limit: number, known?: { squi
     reads++;
     const squid = recordId(s);
     for await (const r of items<Run>(http, '/v1/runs', { pageSize: Math.min(limit, 100), maxItems: limit, query: { squid } })) {
-      if (r && typeof r === 'object') found.push({ ...r, squid: r.squid ?? squid, squid_name: typeof s.name === 'string' ? s.name : '' });
+      // A run listed twice (a list that shifted between reads) is shown once.
+      if (r && typeof r === 'object' && !found.some((f) => f.id === r.id)) {
+        found.push({ ...r, squid: r.squid ?? squid, squid_name: typeof s.name === 'string' ? s.name : '' });
+      }
     }
     found = found.sort(byNewest);
   }
