@@ -4,7 +4,7 @@
 # Subcommand words (names and aliases) under a command path.
 _sq_cmds() {
   case "$1" in
-    '') echo 'auth profiles me balance crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion help' ;;
+    '') echo 'auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion help' ;;
     'auth') echo 'login logout status switch' ;;
     'profiles') echo 'list ls remove rm' ;;
     'crawlers') echo 'list ls get view params attributes attrs' ;;
@@ -27,6 +27,7 @@ _sq_canon() {
     '|profiles') echo 'profiles' ;;
     '|me') echo 'me' ;;
     '|balance') echo 'balance' ;;
+    '|status') echo 'status' ;;
     '|crawlers') echo 'crawlers' ;;
     '|squids') echo 'squids' ;;
     '|tasks') echo 'tasks' ;;
@@ -104,13 +105,18 @@ _sq_opts() {
     'squids update') echo '--name --concurrency --param' ;;
     'squids empty') echo '--type' ;;
     'tasks list') echo '--squid --type --limit --page --all' ;;
+    'tasks get') echo '--squid' ;;
     'tasks add') echo '--squid --key --file' ;;
     'tasks upload') echo '--squid --wait --timeout' ;;
+    'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page --all' ;;
+    'runs get') echo '--squid' ;;
     'runs start') echo '--squid --wait --timeout --interval' ;;
-    'runs watch') echo '--timeout --interval' ;;
-    'runs tasks') echo '--limit --page --all' ;;
-    'runs download') echo '-o --output --force' ;;
+    'runs watch') echo '--squid --timeout --interval' ;;
+    'runs stats') echo '--squid' ;;
+    'runs tasks') echo '--squid --limit --page --all' ;;
+    'runs abort') echo '--squid' ;;
+    'runs download') echo '-o --output --force --squid' ;;
     'results list') echo '--squid --run --task --limit --page --all -o --output --resume --checkpoint' ;;
     'accounts list') echo '--limit --page --all' ;;
     'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;
@@ -141,13 +147,18 @@ _sq_vopts() {
     'squids update') echo '--name --concurrency --param' ;;
     'squids empty') echo '--type' ;;
     'tasks list') echo '--squid --type --limit --page' ;;
+    'tasks get') echo '--squid' ;;
     'tasks add') echo '--squid --key --file' ;;
     'tasks upload') echo '--squid --timeout' ;;
+    'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page' ;;
+    'runs get') echo '--squid' ;;
     'runs start') echo '--squid --timeout --interval' ;;
-    'runs watch') echo '--timeout --interval' ;;
-    'runs tasks') echo '--limit --page' ;;
-    'runs download') echo '-o --output' ;;
+    'runs watch') echo '--squid --timeout --interval' ;;
+    'runs stats') echo '--squid' ;;
+    'runs tasks') echo '--squid --limit --page' ;;
+    'runs abort') echo '--squid' ;;
+    'runs download') echo '-o --output --squid' ;;
     'results list') echo '--squid --run --task --limit --page -o --output --checkpoint' ;;
     'accounts list') echo '--limit --page' ;;
     'accounts sync') echo '--type --cookies-file --account --timeout' ;;
@@ -202,7 +213,7 @@ _sq_argval() {
   case "$1|$2" in
     'tasks upload|0') echo 'file' ;;
     'completion|0') echo 'words bash zsh fish' ;;
-    'help|'*) echo 'words auth profiles me balance crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes' ;;
+    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes' ;;
   esac
 }
 

@@ -20,20 +20,30 @@ function __sq_vopts
             __sq_words --type
         case 'tasks list'
             __sq_words --squid --type --limit --page
+        case 'tasks get'
+            __sq_words --squid
         case 'tasks add'
             __sq_words --squid --key --file
         case 'tasks upload'
             __sq_words --squid --timeout
+        case 'tasks delete'
+            __sq_words --squid
         case 'runs list'
             __sq_words --squid --limit --page
+        case 'runs get'
+            __sq_words --squid
         case 'runs start'
             __sq_words --squid --timeout --interval
         case 'runs watch'
-            __sq_words --timeout --interval
+            __sq_words --squid --timeout --interval
+        case 'runs stats'
+            __sq_words --squid
         case 'runs tasks'
-            __sq_words --limit --page
+            __sq_words --squid --limit --page
+        case 'runs abort'
+            __sq_words --squid
         case 'runs download'
-            __sq_words -o --output
+            __sq_words -o --output --squid
         case 'results list'
             __sq_words --squid --run --task --limit --page -o --output --checkpoint
         case 'accounts list'
@@ -83,6 +93,8 @@ function __sq_canon
             echo 'me'
         case '|balance'
             echo 'balance'
+        case '|status'
+            echo 'status'
         case '|crawlers'
             echo 'crawlers'
         case '|squids'
@@ -319,6 +331,7 @@ complete -c sq -n '__sq_sub \'\'' -a 'auth' -d 'Log in, log out and show which k
 complete -c sq -n '__sq_sub \'\'' -a 'profiles' -d 'List and remove stored profiles'
 complete -c sq -n '__sq_sub \'\'' -a 'me' -d 'Show the current user (GET /v1/me)'
 complete -c sq -n '__sq_sub \'\'' -a 'balance' -d 'Show the credit balance; remaining = available - consumed (GET /v1/user/balance)'
+complete -c sq -n '__sq_sub \'\'' -a 'status' -d 'Show the account at a glance: user and plan, credits, auto-reset, runs in progress, failures'
 complete -c sq -n '__sq_sub \'\'' -a 'crawlers' -d 'Browse crawlers: what they take as input and what they return'
 complete -c sq -n '__sq_sub \'\'' -a 'squids' -d 'Manage squids: scraping jobs built on a crawler'
 complete -c sq -n '__sq_sub \'\'' -a 'tasks' -d 'Manage the tasks (URLs or parameter sets) a squid works through'
@@ -364,6 +377,8 @@ complete -c sq -n '__sq_sub \'profiles\'' -a 'rm' -d 'alias of remove: Delete a 
 # sq me
 
 # sq balance
+
+# sq status
 
 # sq crawlers
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'list' -d 'List the crawlers squids can be built on (GET /v1/crawlers)'
@@ -437,6 +452,7 @@ complete -c sq -n '__sq_is \'tasks list\'' -l page -x -d 'read this page only (1
 complete -c sq -n '__sq_is \'tasks list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq tasks get
+complete -c sq -n '__sq_is \'tasks get\'' -l squid -x -d 'when <task> is an id prefix, look for it only in this squid\'s tasks (id, id prefix or exact name)'
 
 # sq tasks add
 complete -c sq -n '__sq_is \'tasks add\'' -l squid -x -d 'squid id, prefix or exact name (required)'
@@ -452,10 +468,11 @@ complete -c sq -n '__sq_arg \'tasks upload\' 0' -F
 # sq tasks upload-status
 
 # sq tasks delete
+complete -c sq -n '__sq_is \'tasks delete\'' -l squid -x -d 'when <task> is an id prefix, look for it only in this squid\'s tasks (id, id prefix or exact name)'
 
 # sq runs
-complete -c sq -n '__sq_sub \'runs\'' -a 'list' -d 'List the runs of a squid, newest first'
-complete -c sq -n '__sq_sub \'runs\'' -a 'ls' -d 'alias of list: List the runs of a squid, newest first'
+complete -c sq -n '__sq_sub \'runs\'' -a 'list' -d 'List runs newest first: a squid\'s, or the most recent across squids'
+complete -c sq -n '__sq_sub \'runs\'' -a 'ls' -d 'alias of list: List runs newest first: a squid\'s, or the most recent across squids'
 complete -c sq -n '__sq_sub \'runs\'' -a 'get' -d 'Show one run (status, results, credits, export state)'
 complete -c sq -n '__sq_sub \'runs\'' -a 'view' -d 'alias of get: Show one run (status, results, credits, export state)'
 complete -c sq -n '__sq_sub \'runs\'' -a 'start' -d 'Start a run of a squid; --wait follows it to the end'
@@ -467,12 +484,13 @@ complete -c sq -n '__sq_sub \'runs\'' -a 'stop' -d 'alias of abort: Stop a runni
 complete -c sq -n '__sq_sub \'runs\'' -a 'download' -d 'Download a finished run\'s CSV export'
 
 # sq runs list
-complete -c sq -n '__sq_is \'runs list\'' -l squid -x -d 'squid id, id prefix or exact name (required)'
+complete -c sq -n '__sq_is \'runs list\'' -l squid -x -d 'squid id, id prefix or exact name'
 complete -c sq -n '__sq_is \'runs list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'runs list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'runs list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq runs get
+complete -c sq -n '__sq_is \'runs get\'' -l squid -x -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 
 # sq runs start
 complete -c sq -n '__sq_is \'runs start\'' -l squid -x -d 'squid id, id prefix or exact name (required)'
@@ -481,21 +499,26 @@ complete -c sq -n '__sq_is \'runs start\'' -l timeout -x -d 'give up waiting aft
 complete -c sq -n '__sq_is \'runs start\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
 
 # sq runs watch
+complete -c sq -n '__sq_is \'runs watch\'' -l squid -x -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 complete -c sq -n '__sq_is \'runs watch\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
 complete -c sq -n '__sq_is \'runs watch\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
 
 # sq runs stats
+complete -c sq -n '__sq_is \'runs stats\'' -l squid -x -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 
 # sq runs tasks
+complete -c sq -n '__sq_is \'runs tasks\'' -l squid -x -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 complete -c sq -n '__sq_is \'runs tasks\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'runs tasks\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'runs tasks\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq runs abort
+complete -c sq -n '__sq_is \'runs abort\'' -l squid -x -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 
 # sq runs download
 complete -c sq -n '__sq_is \'runs download\'' -s o -l output -r -F -d 'where to write: a file, a directory, or - for stdout'
 complete -c sq -n '__sq_is \'runs download\'' -l force -d 'replace an existing file that has the server\'s file name'
+complete -c sq -n '__sq_is \'runs download\'' -l squid -x -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 
 # sq results
 complete -c sq -n '__sq_sub \'results\'' -a 'list' -d 'List or export the results of a squid or of one run'
@@ -663,4 +686,4 @@ complete -c sq -n '__sq_is \'emulator start\'' -l state -r -F -d 'keep state acr
 complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 
 # sq help
-complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes'
+complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes'

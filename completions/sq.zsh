@@ -39,7 +39,7 @@ _sq() {
   _arguments -s -S -C : $_sq_globals '(-V --version)-V[print the version]' '(-V --version)--version[print the version]' '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'accounts:Manage platform accounts\: site logins (cookies) that some crawlers need' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what `sq apply` would change to make the account match a file (exit 10 when something differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing (idempotent, for CI)' 'export:Write the current account as an account file for `sq plan` / `sq apply` (secrets as ${…} placeholders)' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'emulator:Run the local emulator of the whole API' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
+      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'status:Show the account at a glance\: user and plan, credits, auto-reset, runs in progress, failures' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'accounts:Manage platform accounts\: site logins (cookies) that some crawlers need' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what `sq apply` would change to make the account match a file (exit 10 when something differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing (idempotent, for CI)' 'export:Write the current account as an account file for `sq plan` / `sq apply` (secrets as ${…} placeholders)' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'emulator:Run the local emulator of the whole API' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
       _describe -t commands 'sq command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -47,6 +47,7 @@ _sq() {
         'profiles') _sq__profiles && ret=0 ;;
         'me') _sq__me && ret=0 ;;
         'balance') _sq__balance && ret=0 ;;
+        'status') _sq__status && ret=0 ;;
         'crawlers') _sq__crawlers && ret=0 ;;
         'squids') _sq__squids && ret=0 ;;
         'tasks') _sq__tasks && ret=0 ;;
@@ -133,6 +134,10 @@ _sq__me() {
 }
 
 _sq__balance() {
+  _arguments -s -S : $_sq_globals
+}
+
+_sq__status() {
   _arguments -s -S : $_sq_globals
 }
 
@@ -242,7 +247,7 @@ _sq__tasks__list() {
 }
 
 _sq__tasks__get() {
-  _arguments -s -S : $_sq_globals '1:task: '
+  _arguments -s -S : $_sq_globals '--squid=[when <task> is an id prefix, look for it only in this squid'\''s tasks (id, id prefix or exact name)]:squid: ' '1:task: '
 }
 
 _sq__tasks__add() {
@@ -258,7 +263,7 @@ _sq__tasks__upload_status() {
 }
 
 _sq__tasks__delete() {
-  _arguments -s -S : $_sq_globals '1:task: '
+  _arguments -s -S : $_sq_globals '--squid=[when <task> is an id prefix, look for it only in this squid'\''s tasks (id, id prefix or exact name)]:squid: ' '1:task: '
 }
 
 _sq__runs() {
@@ -267,7 +272,7 @@ _sq__runs() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List the runs of a squid, newest first' 'ls:List the runs of a squid, newest first' 'get:Show one run (status, results, credits, export state)' 'view:Show one run (status, results, credits, export state)' 'start:Start a run of a squid; --wait follows it to the end' 'watch:Wait for a run to finish and its export to be ready, showing progress' 'stats:Show a run'\''s progress\: percent done, tasks done/left, results, ETA' 'tasks:List the tasks of a run with their status and result counts' 'abort:Stop a running run (results collected so far are still exported and billed)' 'stop:Stop a running run (results collected so far are still exported and billed)' 'download:Download a finished run'\''s CSV export')
+      local -a cmds=('list:List runs newest first\: a squid'\''s, or the most recent across squids' 'ls:List runs newest first\: a squid'\''s, or the most recent across squids' 'get:Show one run (status, results, credits, export state)' 'view:Show one run (status, results, credits, export state)' 'start:Start a run of a squid; --wait follows it to the end' 'watch:Wait for a run to finish and its export to be ready, showing progress' 'stats:Show a run'\''s progress\: percent done, tasks done/left, results, ETA' 'tasks:List the tasks of a run with their status and result counts' 'abort:Stop a running run (results collected so far are still exported and billed)' 'stop:Stop a running run (results collected so far are still exported and billed)' 'download:Download a finished run'\''s CSV export')
       _describe -t commands 'sq runs command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -285,11 +290,11 @@ _sq__runs() {
 }
 
 _sq__runs__list() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
+  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name]:squid: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
 }
 
 _sq__runs__get() {
-  _arguments -s -S : $_sq_globals '1:run: '
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid: ' '1:run: '
 }
 
 _sq__runs__start() {
@@ -297,23 +302,23 @@ _sq__runs__start() {
 }
 
 _sq__runs__watch() {
-  _arguments -s -S : $_sq_globals '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:run: '
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid: ' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:run: '
 }
 
 _sq__runs__stats() {
-  _arguments -s -S : $_sq_globals '1:run: '
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid: ' '1:run: '
 }
 
 _sq__runs__tasks() {
-  _arguments -s -S : $_sq_globals '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '1:run: '
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '1:run: '
 }
 
 _sq__runs__abort() {
-  _arguments -s -S : $_sq_globals '1:run: '
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid: ' '1:run: '
 }
 
 _sq__runs__download() {
-  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '--force[replace an existing file that has the server'\''s file name]' '1:run: '
+  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '--force[replace an existing file that has the server'\''s file name]' '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid: ' '1:run: '
 }
 
 _sq__results() {
@@ -512,7 +517,7 @@ _sq__completion() {
 }
 
 _sq__help() {
-  _arguments -s -S : $_sq_globals '*:topic:(auth profiles me balance crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes)'
+  _arguments -s -S : $_sq_globals '*:topic:(auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes)'
 }
 
 if [[ "${funcstack[1]}" == _sq ]]; then

@@ -2,7 +2,8 @@
 // and lists are paginated, so every page is searched: a name on page 2 must resolve as well as one on page 1.
 import { NotFoundError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
-import { items } from './pages.js';
+import { items, pages, type Envelope } from './pages.js';
+import { seg } from './path.js';
 
 export type ApiRecord = Record<string, unknown>;
 
@@ -52,6 +53,99 @@ interface Kind {
   keys: string[];
   /** Query parameter that filters the list by name, when the endpoint has one. */
   nameFilter?: string;
+  /** How a candidate is shown after its id (default: its name and slug). */
+  describe?: (r: ApiRecord) => string;
+  /** The command that lists them, for the "not found" hint. */
+  listHint?: string;
+}
+
+/** A hex id prefix shorter than a full hash: only these are looked up; anything else goes to the API as given. */
+const ID_PREFIX = /^[0-9a-f]{4,31}$/i;
+/** Requests a prefix search may make before asking for --squid or the full id (client pacing makes 30 about 10 s). */
+export const MAX_SCAN_REQUESTS = 30;
+
+export interface ChildOptions {
+  /** A squid reference (id, prefix or name) that narrows the search to that squid's records. */
+  squid?: string;
+}
+
+/**
+ * Runs and tasks by full id or unique id prefix. Their lists need ?squid= (there is no account-wide list), so a prefix
+ * is looked up in --squid's records, else in every squid's (squids that never ran are skipped for runs). The scan is
+ * complete, so a unique match is really unique, but capped at MAX_SCAN_REQUESTS requests.
+ */
+export async function resolveRun(http: HttpClient, ref: string, opts: ChildOptions = {}): Promise<Resolved> {
+  return resolveChild(http, ref, opts, {
+    noun: 'run',
+    path: '/v1/runs',
+    keys: [],
+    describe: (r) => [str(r.status), str(r.created_at), str(r.squid_name) && `squid "${str(r.squid_name)}"`].filter(Boolean).join('  '),
+    listHint: 'sq runs list',
+  });
+}
+
+export async function resolveTask(http: HttpClient, ref: string, opts: ChildOptions = {}): Promise<Resolved> {
+  return resolveChild(http, ref, opts, {
+    noun: 'task',
+    path: '/v1/tasks',
+    keys: [],
+    describe: (r) => [taskLabel(r), str(r.squid_name) && `squid "${str(r.squid_name)}"`].filter(Boolean).join('  '),
+    listHint: 'sq tasks list --squid <squid>',
+  });
+}
+
+/** True when `ref` would be looked up as an id prefix (and not sent to the API as it is). */
+export function isIdPrefix(ref: string): boolean {
+  return ID_PREFIX.test(ref.trim());
+}
+
+/** The page says another follows (the listing stops on its own otherwise). */
+function morePages(p: Envelope<unknown>): boolean {
+  if (typeof p.next === 'string' && p.next !== '') return true;
+  return typeof p.page === 'number' && typeof p.total_pages === 'number' && p.page < p.total_pages;
+}
+
+function taskLabel(r: ApiRecord): string {
+  const p = r.params;
+  if (p && typeof p === 'object') {
+    const first = Object.values(p as Record<string, unknown>)[0];
+    if (first !== undefined) return String(first).slice(0, 60);
+  }
+  return '';
+}
+
+async function resolveChild(http: HttpClient, rawRef: string, opts: ChildOptions, kind: Kind): Promise<Resolved> {
+  const ref = rawRef.trim();
+  seg(`${kind.noun} id`, ref);
+  // A full hash, or anything that cannot be a prefix of one, goes to the API as given: it reports 404 itself.
+  if (!ID_PREFIX.test(ref)) return { id: ref, name: '', record: { id: ref } };
+  let requests = 0;
+  const tooMany = () =>
+    new UsageError(
+      `"${ref}" is a ${kind.noun} id prefix, and finding it would take more than ${MAX_SCAN_REQUESTS} requests; ` +
+        `pass the full id${opts.squid === undefined ? ' or narrow the search with --squid' : ''}`,
+    );
+  let squids: ApiRecord[];
+  if (opts.squid !== undefined) squids = [(await resolveSquid(http, opts.squid)).record];
+  else {
+    squids = [];
+    for await (const p of pages<ApiRecord>(http, '/v1/squids', { pageSize: 100 })) {
+      squids.push(...p.data.filter((r) => r && typeof r === 'object'));
+      if (++requests >= MAX_SCAN_REQUESTS && morePages(p)) throw tooMany();
+    }
+  }
+  const all: ApiRecord[] = [];
+  for (const s of squids) {
+    const squidId = recordId(s);
+    if (kind.noun === 'run' && s.total_runs === 0) continue;
+    if (requests >= MAX_SCAN_REQUESTS) throw tooMany();
+    for await (const p of pages<ApiRecord>(http, kind.path, { pageSize: 100, query: { squid: squidId } })) {
+      for (const r of p.data) if (r && typeof r === 'object') all.push({ ...r, squid_id: squidId, squid_name: str(s.name) });
+      if (++requests >= MAX_SCAN_REQUESTS && morePages(p)) throw tooMany();
+    }
+  }
+  const where = opts.squid === undefined ? `across ${squids.length} squid${squids.length === 1 ? '' : 's'}` : `in squid "${str(squids[0]?.name) || recordId(squids[0])}"`;
+  return found(pick(all, ref, { ...kind, noun: kind.noun, where }));
 }
 
 async function resolve(http: HttpClient, rawRef: string, kind: Kind): Promise<Resolved> {
@@ -89,13 +183,17 @@ async function collect(http: HttpClient, path: string, query?: Record<string, st
 }
 
 /** Pure matching over the full list; exported for tests. */
-export function pick(all: ApiRecord[], ref: string, kind: Pick<Kind, 'noun' | 'keys'>): ApiRecord {
+export function pick(
+  all: ApiRecord[],
+  ref: string,
+  kind: Pick<Kind, 'noun' | 'keys' | 'describe' | 'listHint'> & { where?: string },
+): ApiRecord {
   const exactId = all.filter((r) => recordId(r) === ref);
   if (exactId.length >= 1) return exactId[0];
 
   const exact = all.filter((r) => kind.keys.some((k) => str(r[k]) === ref));
   if (exact.length === 1) return exact[0];
-  if (exact.length > 1) ambiguous(ref, exact, kind.noun, 'have that exact name');
+  if (exact.length > 1) ambiguous(ref, exact, kind, 'have that exact name');
 
   // Case-insensitive names and id prefixes rank equally: if both find something different, the user must choose.
   const lower = ref.toLowerCase();
@@ -103,17 +201,44 @@ export function pick(all: ApiRecord[], ref: string, kind: Pick<Kind, 'noun' | 'k
   const prefixed = ref.length >= MIN_PREFIX ? all.filter((r) => recordId(r).toLowerCase().startsWith(lower)) : [];
   const candidates = dedupe([...folded, ...prefixed]);
   if (candidates.length === 1) return candidates[0];
-  if (candidates.length > 1) ambiguous(ref, candidates, kind.noun, 'match it');
+  if (candidates.length > 1) ambiguous(ref, candidates, kind, 'match it');
 
-  const searched = `${all.length} ${kind.noun}${all.length === 1 ? '' : 's'}`;
+  const searched = `${all.length} ${kind.noun}${all.length === 1 ? '' : 's'}${kind.where ? ` ${kind.where}` : ''}`;
   const by = ['id', ...kind.keys].join(', ');
   const short = ref.length < MIN_PREFIX ? `; id prefixes need at least ${MIN_PREFIX} characters` : '';
   // Names are matched exactly (a substring could silently pick the wrong squid), but a near miss is worth naming.
-  const near = all.filter((r) => kind.keys.some((k) => str(r[k]).toLowerCase().includes(lower))).slice(0, MAX_LISTED);
-  const suggestions = near.map((r) => `  ${recordId(r)}  ${str(r.name)}`);
+  let near = all.filter((r) => kind.keys.some((k) => str(r[k]).toLowerCase().includes(lower))).slice(0, MAX_LISTED);
+  if (near.length === 0 && ref.length >= MIN_PREFIX) near = nearestIds(all, lower);
+  const suggestions = near.map((r) => line(r, kind));
   throw new NotFoundError(`no ${kind.noun} matches "${ref}" (searched ${searched} by ${by}${short})`, {
-    details: suggestions.length ? [`did you mean:`, ...suggestions] : [`list them with: sq ${kind.noun}s list`],
+    details: suggestions.length ? [`did you mean:`, ...suggestions] : [`list them with: ${kind.listHint ?? `sq ${kind.noun}s list`}`],
   });
+}
+
+/** Ids whose start is within a typo or two of the prefix (edit distance on the same length), closest first. */
+function nearestIds(all: ApiRecord[], lower: string): ApiRecord[] {
+  const allowed = Math.max(1, Math.floor(lower.length / 4));
+  return all
+    .map((r) => ({ r, d: editDistance(lower, recordId(r).toLowerCase().slice(0, lower.length)) }))
+    .filter((x) => x.d <= allowed)
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 5)
+    .map((x) => x.r);
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+function line(r: ApiRecord, kind: Pick<Kind, 'describe'>): string {
+  const rest = kind.describe ? kind.describe(r) : `${str(r.name)}${str(r.slug) ? `  (${str(r.slug)})` : ''}`;
+  return `  ${recordId(r)}  ${rest}`;
 }
 
 function dedupe(rs: ApiRecord[]): ApiRecord[] {
@@ -126,10 +251,10 @@ function dedupe(rs: ApiRecord[]): ApiRecord[] {
   });
 }
 
-function ambiguous(ref: string, rs: ApiRecord[], noun: string, how: string): never {
-  const lines = rs.slice(0, MAX_LISTED).map((r) => `  ${recordId(r)}  ${str(r.name)}${str(r.slug) ? `  (${str(r.slug)})` : ''}`);
+function ambiguous(ref: string, rs: ApiRecord[], kind: Pick<Kind, 'noun' | 'describe'>, how: string): never {
+  const lines = rs.slice(0, MAX_LISTED).map((r) => line(r, kind));
   if (rs.length > MAX_LISTED) lines.push(`  …and ${rs.length - MAX_LISTED} more`);
-  throw new UsageError(`"${ref}" is ambiguous: ${rs.length} ${noun}s ${how}; pass a full id or a longer prefix`, {
+  throw new UsageError(`"${ref}" is ambiguous: ${rs.length} ${kind.noun}s ${how}; pass a full id or a longer prefix`, {
     details: lines,
   });
 }

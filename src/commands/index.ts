@@ -6,6 +6,7 @@ export const NOUNS: NounEntry[] = [
   { name: 'profiles', summary: 'List and remove stored profiles', load: () => import('./profiles/index.js') },
   { name: 'me', summary: 'Show the current user', leaf: true, load: () => import('./me.js') },
   { name: 'balance', summary: 'Show the credit balance (remaining = available - consumed)', leaf: true, load: () => import('./balance.js') },
+  { name: 'status', summary: 'Show the account at a glance: plan, credits, auto-reset, runs in progress, failures', leaf: true, load: () => import('./status.js') },
   { name: 'crawlers', summary: 'Browse crawlers, their parameters and result attributes', load: () => import('./crawlers/index.js') },
   { name: 'squids', summary: 'Create, configure, empty and delete squids (scraping jobs)', load: () => import('./squids/index.js') },
   { name: 'tasks', summary: 'Add, upload, list and delete the tasks of a squid', load: () => import('./tasks/index.js') },

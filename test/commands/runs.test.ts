@@ -56,7 +56,9 @@ describe('runs list', () => {
   });
 
   it.each([
-    [['runs', 'list'], '--squid is required'],
+    [['runs', 'list', '--all'], '--all needs --squid'],
+    [['runs', 'list', '--page', '2'], '--page needs --squid'],
+    [['runs', 'list', '--limit', '101'], '--limit must be at most 100 without --squid'],
     [['runs', 'list', '--squid', 'x', '--all', '--limit', '5'], '--all and --limit cannot be used together'],
     [['runs', 'list', '--squid', 'x', '--page', '0'], '--page must be an integer from 1'],
     [['runs', 'list', '--squid', 'x', '--page', '2', '--limit', '101'], '--limit must be an integer from 1 to 100'],

@@ -2,7 +2,7 @@ import { defineVerb } from '../../command.js';
 import { abortRun, runPath } from '../../api/runs.js';
 import { confirmOrCancel } from '../../io/confirm.js';
 import { printPlanned } from '../../io/dry-run.js';
-import { nonEmpty } from '../../validate/index.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './ref.js';
 import { RUN_COLUMNS } from './columns.js';
 
 export default defineVerb({
@@ -11,11 +11,13 @@ export default defineVerb({
   summary: 'Stop a running run (results collected so far are still exported and billed)',
   description:
     'Stop a run (POST /v1/runs/{run}/abort). The run goes to "uploading" and then "aborted"; the results collected so far ' +
-    'are still exported, and billed. Asks for confirmation on a terminal; pass --yes in scripts.',
+    'are still exported, and billed. Asks for confirmation on a terminal; pass --yes in scripts. ' +
+    `<run> ${PREFIX_NOTE}; nothing is sent for an ambiguous prefix.`,
   args: ['<run>'],
+  options: [RUN_SQUID_OPTION],
   examples: ['sq runs abort <run>', 'sq runs abort <run> --yes --json'],
-  async run(ctx, [ref]) {
-    const id = nonEmpty('<run>', ref);
+  async run(ctx, [ref], opts) {
+    const id = await idOf(ctx, 'run', ref, opts);
     if (ctx.globals.dryRun) {
       printPlanned(ctx, [{ method: 'POST', path: runPath(id, '/abort') }]);
       return;

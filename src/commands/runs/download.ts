@@ -9,6 +9,7 @@ import { AuthError, NotFoundError } from '../../errors.js';
 import { AtomicFile, checkOutputTarget, checkTargetDir, existsError } from '../../io/atomic-file.js';
 import { Progress, humanBytes } from '../../io/progress.js';
 import { nonEmpty } from '../../validate/index.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './ref.js';
 
 export default defineVerb({
   name: 'download',
@@ -18,15 +19,17 @@ export default defineVerb({
     'and is renamed into place only when complete, so an interrupted download leaves nothing behind. The default name is the ' +
     'one the server gives (<squid>_YYYYMMDD_HHMM.csv) reduced to a plain file name (no directories, no leading dots), else ' +
     '<run>.csv; an existing file of that name is kept unless --force. -o FILE replaces FILE if it is a regular file (keeping ' +
-    'its mode; a device, FIFO, socket, directory or symlink is refused); -o - writes to stdout; -o DIR/ picks the directory.',
+    'its mode; a device, FIFO, socket, directory or symlink is refused); -o - writes to stdout; -o DIR/ picks the directory. ' +
+    `<run> ${PREFIX_NOTE}.`,
   args: ['<run>'],
   options: [
     { flags: '-o, --output <file>', description: 'where to write: a file, a directory, or - for stdout', defaultText: 'the server\'s file name in the current directory' },
     { flags: '--force', description: 'replace an existing file that has the server\'s file name' },
+    RUN_SQUID_OPTION,
   ],
   examples: ['sq runs download <run>', 'sq runs download <run> -o paris.csv', 'sq runs download <run> -o - | head'],
   async run(ctx, [ref], opts) {
-    const id = nonEmpty('<run>', ref);
+    nonEmpty('<run>', ref);
     const output = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
     // The server's file name goes in this directory; else output is the file itself (or - for stdout).
     let dir: string | undefined;
@@ -35,6 +38,7 @@ export default defineVerb({
       await checkTargetDir(join(output, 'x'));
       dir = output;
     } else if (output !== '-') await checkOutputTarget('-o', output);
+    const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();
     const res = await fetchExport(http, id);
 

@@ -1,15 +1,17 @@
 import { defineVerb } from '../../command.js';
 import { getRun } from '../../api/runs.js';
-import { nonEmpty } from '../../validate/index.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './ref.js';
 
 export default defineVerb({
   name: 'get',
   aliases: ['view'],
   summary: 'Show one run (status, results, credits, export state)',
+  description: `Show one run (GET /v1/runs/{run}). <run> ${PREFIX_NOTE}.`,
   args: ['<run>'],
-  examples: ['sq runs get 5e1d0c7f9a2b4c6d8e0f1a2b3c4d5e6f', 'sq runs get <run> --fields status,export_done'],
-  async run(ctx, [ref]) {
-    const id = nonEmpty('<run>', ref);
+  options: [RUN_SQUID_OPTION],
+  examples: ['sq runs get 5e1d0c7f9a2b4c6d8e0f1a2b3c4d5e6f', 'sq runs get 5e1d0c7f', 'sq runs get <run> --fields status,export_done'],
+  async run(ctx, [ref], opts) {
+    const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();
     await ctx.out.record(await getRun(http, id), { title: `Run ${id}` });
   },

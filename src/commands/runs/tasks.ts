@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { runTaskPages } from '../../api/runs.js';
-import { nonEmpty } from '../../validate/index.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './ref.js';
 import { RUN_TASK_COLUMNS } from './columns.js';
 import { pagingFlags, pagingHint, pagingOptions, records, tally } from '../../io/paging.js';
 
@@ -11,13 +11,13 @@ export default defineVerb({
   summary: 'List the tasks of a run with their status and result counts',
   description:
     'List the tasks of a run (GET /v1/runs/{run}/tasks; falls back to GET /v1/runtasks?run= when the first answers 404). ' +
-    'Without --limit, --page or --all, shows the first 100.',
+    `Without --limit, --page or --all, shows the first 100. <run> ${PREFIX_NOTE}.`,
   args: ['<run>'],
-  options: pagingOptions(DEFAULT_LIMIT),
+  options: [RUN_SQUID_OPTION, ...pagingOptions(DEFAULT_LIMIT)],
   examples: ['sq runs tasks <run>', 'sq runs tasks <run> --all --format csv'],
   async run(ctx, [ref], opts) {
-    const id = nonEmpty('<run>', ref);
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
+    const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();
     const seen = tally();
     const pages = runTaskPages(http, id, { ...paging.request, onWarning: (m) => ctx.out.warn(m) });

@@ -3,7 +3,18 @@
 import type { Ctx } from '../../context.js';
 import type { HttpClient } from '../../api/http.js';
 import { InterruptedError, NotFoundError, RunFailedError, TimeoutError, UsageError } from '../../errors.js';
-import { getRun, getRunStats, isLoopback, isTerminal, MIN_POLL_MS, parsePercent, runStatus, type Run } from '../../api/runs.js';
+import {
+  durationSeconds,
+  formatDurationCell,
+  getRun,
+  getRunStats,
+  isLoopback,
+  isTerminal,
+  MIN_POLL_MS,
+  parsePercent,
+  runStatus,
+  type Run,
+} from '../../api/runs.js';
 import { durationFlag } from '../../validate/index.js';
 import { formatDuration, MAX_INTERVAL_MS } from '../../validate/duration.js';
 import { Progress, count, elapsed } from '../../io/progress.js';
@@ -42,6 +53,10 @@ interface Snapshot {
   tasksTotal: number | null;
   results: number | null;
   exportDone: boolean;
+  /** Why the run is paused or failed ("no_credits_left: No credits left…"); '' otherwise. */
+  reason: string;
+  /** The API's eta as H:MM:SS, or "∞" while unknown; '' when there is none. */
+  eta: string;
 }
 
 function num(v: unknown): number | null {
@@ -67,11 +82,14 @@ export async function waitForRun(ctx: Ctx, http: HttpClient, runId: string, s: W
       let stats: Record<string, unknown> | null = null;
       if (!isTerminal(status)) stats = await statsOrNull(http, runId);
       const snap = snapshot(run, stats);
-      if (status !== lastStatus) {
-        if (lastStatus !== '' && ctx.io.stderrIsTTY) progress.log(`run ${runId}: ${lastStatus} → ${status}`);
-        lastStatus = status;
+      const state = snap.reason ? `${status} (${snap.reason})` : status;
+      if (state !== lastStatus) {
+        // Plain lines carry the state anyway; on a terminal the change stays on screen above the bar.
+        if (lastStatus !== '' && ctx.io.stderrIsTTY) progress.log(`run ${runId}: ${lastStatus} → ${state}`);
+        lastStatus = state;
       }
-      progress.update(render(runId, snap, ctx.now() - started));
+      // A bar has one line of room: the run is named by its first 8 characters there (full in every kept line).
+      progress.update(render(ctx.io.stderrIsTTY ? runId.slice(0, 8) : runId, snap, ctx.now() - started));
 
       if (status === 'error' || status === 'aborted') {
         progress.clear();
@@ -128,18 +146,36 @@ function snapshot(run: Run, stats: Record<string, unknown> | null): Snapshot {
     tasksTotal: stats ? num(stats.total_tasks) : null,
     results: num(stats?.total_results) ?? num(run.total_results),
     exportDone: run.export_done === true,
+    reason: status === 'paused' || status === 'error' || status === 'aborted' ? reasonOf(run) : '',
+    eta: status === 'done' || isTerminal(status) ? '' : etaOf(stats?.eta),
   };
 }
 
-function render(runId: string, s: Snapshot, ms: number): { fraction: number | null; text: string; key: string } {
+function reasonOf(run: Run): string {
+  const code = typeof run.done_reason === 'string' ? run.done_reason.trim() : '';
+  const desc = typeof run.done_reason_desc === 'string' ? run.done_reason_desc.trim() : '';
+  return [code, desc].filter(Boolean).join(': ');
+}
+
+/** "0:01:30" / 90 → "0:01:30"; "∞" (the API's "not known yet") stays; anything else is left out. */
+function etaOf(v: unknown): string {
+  if (typeof v === 'string' && v.trim() === '∞') return '∞';
+  return durationSeconds(v) === null ? '' : formatDurationCell(v);
+}
+
+function render(label: string, s: Snapshot, ms: number): { fraction: number | null; text: string; key: string } {
   const parts = [s.percent === null ? '?%' : `${Math.floor(s.percent)}%`];
   if (s.tasksTotal) parts.push(`tasks ${count(s.tasksDone ?? 0)}/${count(s.tasksTotal)}`);
   if (s.results !== null) parts.push(`results ${count(s.results)}`);
   const state = s.status === 'done' && !s.exportDone ? 'done, exporting' : s.status || 'unknown';
-  const key = `${state} ${parts.join(' ')}`;
+  // The reason goes last: a narrow terminal cuts the line's end, and the status-change line above the bar keeps it whole.
+  const reason = s.reason ? ` — ${s.reason}` : '';
+  // The ETA moves on every poll: it is shown, but a plain-line log gets a new line only when state, reason or counts change.
+  const key = `${state} ${parts.join(' ')}${reason}`;
+  const eta = s.eta ? ` ETA ${s.eta}` : '';
   return {
     fraction: s.percent === null ? null : s.percent / 100,
-    text: `run ${runId}: ${state} ${parts.join(' ')} (elapsed ${elapsed(ms)})`,
+    text: `run ${label}: ${state} ${parts.join(' ')}${eta} (elapsed ${elapsed(ms)})${reason}`,
     key,
   };
 }

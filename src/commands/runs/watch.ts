@@ -1,19 +1,21 @@
 import { defineVerb } from '../../command.js';
-import { nonEmpty } from '../../validate/index.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './ref.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './wait.js';
 
 export default defineVerb({
   name: 'watch',
   summary: 'Wait for a run to finish and its export to be ready, showing progress',
   description:
-    'Poll a run until it ends and its export is ready, showing a progress bar on a terminal (plain lines otherwise), then print ' +
-    'the final run. Exit 6 if the run ends in error or aborted, 7 on --timeout; Ctrl-C stops watching, not the run.',
+    'Poll a run until it ends and its export is ready, showing a progress bar on a terminal (a plain line per change otherwise) ' +
+    'with the ETA and, while paused or after an error, the reason (done_reason: done_reason_desc); then print ' +
+    'the final run. Exit 6 if the run ends in error or aborted, 7 on --timeout; Ctrl-C stops watching, not the run. ' +
+    `<run> ${PREFIX_NOTE}.`,
   args: ['<run>'],
-  options: WAIT_OPTIONS,
+  options: [RUN_SQUID_OPTION, ...WAIT_OPTIONS],
   examples: ['sq runs watch <run>', 'sq runs watch <run> --timeout 30m --json'],
   async run(ctx, [ref], opts) {
-    const id = nonEmpty('<run>', ref);
     const settings = await waitSettings(ctx, opts);
+    const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();
     const run = await waitForRun(ctx, http, id, settings);
     await ctx.out.record(run, { title: `Run ${id}` });

@@ -1,6 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { printPlanned } from '../../io/dry-run.js';
 import { nonEmpty } from '../../validate/index.js';
+import { idOf, PREFIX_NOTE, TASK_SQUID_OPTION } from '../runs/ref.js';
 import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
 import { seg } from '../../api/path.js';
 
@@ -8,12 +9,14 @@ export default defineVerb({
   name: 'delete',
   aliases: ['rm'],
   summary: 'Delete a task (DELETE /v1/tasks/{id})',
-  description: 'Asks for confirmation on a terminal; scripts pass --yes.',
+  description: `Asks for confirmation on a terminal; scripts pass --yes. <task> ${PREFIX_NOTE}; nothing is sent for an ambiguous prefix.`,
   args: ['<task>'],
+  options: [TASK_SQUID_OPTION],
   examples: ['sq tasks delete 9b1e0c7d2f4a4b6c8d0e1f2a3b4c5d6e', 'sq tasks delete 9b1e0c7d2f4a4b6c8d0e1f2a3b4c5d6e --yes --json'],
-  async run(ctx, [ref]) {
-    const id = nonEmpty('<task>', ref).trim();
+  async run(ctx, [ref], opts) {
+    nonEmpty('<task>', ref);
     await preflightConfirm(ctx);
+    const id = (await idOf(ctx, 'task', ref, opts)).trim();
     const path = `/v1/tasks/${seg('task id', id)}`;
     if (ctx.globals.dryRun) {
       printPlanned(ctx, [{ method: 'DELETE', path }]);

@@ -1,0 +1,208 @@
+// `sq status`: one screen for the account, built from the endpoints other commands use, with a bounded number of
+// requests (the recent-runs reader stops early and is capped; see runs/recent.ts).
+import { defineVerb } from '../command.js';
+import type { HttpClient } from '../api/http.js';
+import { getAutoReset, type AutoReset } from '../api/billing.js';
+import { items } from '../api/pages.js';
+import { recordId, type ApiRecord } from '../api/resolve.js';
+import type { Run } from '../api/runs.js';
+import { byNewest, listSquids, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './runs/recent.js';
+
+/** How many recent runs across squids are looked at for failures and failed exports. */
+export const RECENT_RUNS = 20;
+/** At most this many failed runs are shown. */
+export const MAX_FAILED = 5;
+/** Squids whose active last run is older than the recent runs get one extra read each, at most this many. */
+export const MAX_ACTIVE_READS = 5;
+
+const ACTIVE = ['pending', 'running', 'paused', 'uploading'];
+/** done_reason values that mean the results did not get out (api-reference: squid/run done reasons). */
+const EXPORT_FAILED = ['export_failed'];
+
+export const DELIVERY_NOTE =
+  'The API does not report webhook or SFTP delivery outcomes; failing_deliveries lists recent runs whose export failed ' +
+  '(done_reason export_failed). Check a channel with `sq delivery test`.';
+
+type Obj = Record<string, unknown>;
+
+export default defineVerb({
+  name: 'status',
+  summary: 'Show the account at a glance: user and plan, credits, auto-reset, runs in progress, failures',
+  description:
+    'One screen for the account. Reads GET /v1/me, /v1/user/balance and /v1/plans/auto-reset, the squid list (at most ' +
+    `${MAX_SQUID_PAGES} pages of 100), and the runs of the most recently active squids (at most ${MAX_SQUID_READS}, to find the ` +
+    `${RECENT_RUNS} newest runs), plus one read for each squid whose run is still active but older (at most ${MAX_ACTIVE_READS}). ` +
+    'Runs in progress are pending, running, paused or uploading, with the pause reason; failed runs are the newest runs in ' +
+    `error (at most ${MAX_FAILED}). ${DELIVERY_NOTE} ` +
+    'With --json, one object with the keys user {name, email, plan, plan_status}, credits {available, consumed, remaining, ' +
+    'used_pct, reset_time}, auto_reset {enabled, threshold_pct, max_resets_per_24h, resets_used_in_window, window_resets_at, ' +
+    'current_usage_pct}, runs_in_progress, failed_runs and failing_deliveries (lists of runs: id, squid, squid_name, status, ' +
+    'done_reason, done_reason_desc, created_at, ended_at), and partial (why runs may be missing, or null).',
+  examples: ['sq status', 'sq status --json', 'sq status --fields runs_in_progress --json'],
+  async run(ctx) {
+    const http = await ctx.http();
+    const status = await readStatus(http);
+    const s = ctx.outputSettings();
+    if (s.explicitFormat && s.format !== 'table') {
+      await ctx.out.record(status);
+      return;
+    }
+    ctx.out.text(screen(status, ctx.out.style, s.stdoutIsTTY ? s.columns : 0));
+    if (status.partial) ctx.out.warn(`${status.partial}: some runs may be missing`);
+  },
+});
+
+export interface StatusRun {
+  id: string;
+  squid: string;
+  squid_name: string;
+  status: string;
+  done_reason: string | null;
+  done_reason_desc: string | null;
+  created_at: string | null;
+  ended_at: string | null;
+}
+
+export interface Status {
+  user: { name: string; email: string | null; plan: string | null; plan_status: string | null };
+  credits: { available: number | null; consumed: number | null; remaining: number | null; used_pct: number | null; reset_time: string | null };
+  auto_reset: Pick<AutoReset, 'enabled' | 'threshold_pct' | 'max_resets_per_24h' | 'resets_used_in_window' | 'window_resets_at' | 'current_usage_pct'>;
+  runs_in_progress: StatusRun[];
+  failed_runs: StatusRun[];
+  failing_deliveries: StatusRun[];
+  partial: string | null;
+}
+
+export async function readStatus(http: HttpClient): Promise<Status> {
+  const [me, balance, autoReset, squids] = await Promise.all([
+    http.get<Obj>('/v1/me'),
+    http.get<Obj>('/v1/user/balance'),
+    getAutoReset(http),
+    listSquids(http),
+  ]);
+  const recent = await recentRuns(http, RECENT_RUNS, squids);
+  const runs = [...recent.runs];
+  // A squid runs one run at a time, and its last run is the active one: read it when the recent runs missed it.
+  const seen = new Set(runs.map((r) => String(r.squid)));
+  const stale = squids.squids.filter((s) => ACTIVE.includes(lower(s.last_run_status)) && !seen.has(recordId(s))).slice(0, MAX_ACTIVE_READS);
+  for (const s of stale) {
+    for await (const r of items<Run>(http, '/v1/runs', { pageSize: 1, maxItems: 1, query: { squid: recordId(s) } })) {
+      if (!runs.some((x) => x.id === r.id)) runs.push({ ...r, squid: r.squid ?? recordId(s), squid_name: str(s.name) });
+    }
+  }
+  runs.sort(byNewest);
+  const status = (r: Run) => lower(r.status);
+  return {
+    user: userOf(me),
+    credits: creditsOf(balance),
+    auto_reset: {
+      enabled: autoReset.enabled,
+      threshold_pct: autoReset.threshold_pct,
+      max_resets_per_24h: autoReset.max_resets_per_24h,
+      resets_used_in_window: autoReset.resets_used_in_window,
+      window_resets_at: autoReset.window_resets_at ?? null,
+      current_usage_pct: autoReset.current_usage_pct ?? null,
+    },
+    runs_in_progress: runs.filter((r) => ACTIVE.includes(status(r))).map(brief),
+    failed_runs: runs.filter((r) => status(r) === 'error').slice(0, MAX_FAILED).map(brief),
+    failing_deliveries: runs.filter((r) => EXPORT_FAILED.includes(lower(r.done_reason))).map(brief),
+    partial: recent.partial || null,
+  };
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+function lower(v: unknown): string {
+  return str(v).toLowerCase();
+}
+
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+function strOrNull(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+function userOf(me: Obj): Status['user'] {
+  const plans = Array.isArray(me.plan) ? (me.plan as Obj[]) : [];
+  const plan = plans.find((p) => lower(p?.status) === 'active') ?? plans[0];
+  return {
+    name: [str(me.first_name), str(me.last_name)].filter(Boolean).join(' '),
+    email: strOrNull(me.email),
+    plan: strOrNull(plan?.name),
+    plan_status: strOrNull(plan?.status),
+  };
+}
+
+function creditsOf(b: Obj): Status['credits'] {
+  const available = num(b.available);
+  const consumed = num(b.consumed);
+  return {
+    available,
+    consumed,
+    remaining: available !== null && consumed !== null ? Math.round((available - consumed) * 1e6) / 1e6 : null,
+    used_pct: available && consumed !== null ? Math.round((consumed / available) * 1000) / 10 : null,
+    reset_time: strOrNull(b.reset_time),
+  };
+}
+
+function brief(r: ApiRecord): StatusRun {
+  return {
+    id: recordId(r),
+    squid: str(r.squid),
+    squid_name: str(r.squid_name),
+    status: lower(r.status),
+    done_reason: strOrNull(r.done_reason),
+    done_reason_desc: strOrNull(r.done_reason_desc),
+    created_at: strOrNull(r.created_at),
+    ended_at: strOrNull(r.ended_at),
+  };
+}
+
+type Style = { bold(s: string): string; dim(s: string): string; red(s: string): string; yellow(s: string): string; green(s: string): string };
+
+/** The text screen; `width` > 0 cuts long lines (a terminal), 0 keeps them whole (piped). */
+export function screen(st: Status, style: Style, width: number): string {
+  const n = (v: number | null) => (v === null ? '?' : v.toLocaleString('en-US'));
+  const lines: string[] = [];
+  const section = (title: string) => lines.push('', style.bold(title));
+  const u = st.user;
+  lines.push(style.bold('Account'));
+  lines.push(`  ${u.name || '(no name)'}${u.email ? ` <${u.email}>` : ''}  plan ${u.plan ?? 'unknown'}${u.plan_status ? ` (${u.plan_status})` : ''}`);
+  section('Credits');
+  const c = st.credits;
+  lines.push(`  ${n(c.consumed)} of ${n(c.available)} used${c.used_pct === null ? '' : ` (${c.used_pct}%)`}, ${n(c.remaining)} remaining${c.reset_time ? `; resets ${c.reset_time}` : ''}`);
+  section('Auto-reset');
+  const a = st.auto_reset;
+  lines.push(
+    a.enabled
+      ? `  on at ${a.threshold_pct}% usage; ${a.resets_used_in_window} of ${a.max_resets_per_24h} resets used in 24h` +
+          (a.window_resets_at ? `; window resets ${a.window_resets_at}` : '')
+      : `  off (threshold ${a.threshold_pct}%, at most ${a.max_resets_per_24h} resets in 24h)`,
+  );
+  const runs = (title: string, list: StatusRun[], none: string, paint: (s: string) => string) => {
+    section(`${title} (${list.length})`);
+    if (list.length === 0) lines.push(`  ${style.dim(none)}`);
+    for (const r of list) {
+      lines.push(`  ${r.id}  ${paint(r.status)}  ${r.squid_name || r.squid}  ${r.ended_at ?? r.created_at ?? ''}`.trimEnd());
+      const why = [r.done_reason, r.done_reason_desc].filter(Boolean).join(': ');
+      if (why && r.done_reason !== 'tasks_done') lines.push(`      ${why}`);
+    }
+  };
+  runs('Runs in progress', st.runs_in_progress, 'none', style.yellow);
+  runs('Latest failed runs', st.failed_runs, `none in the ${RECENT_RUNS} most recent runs`, style.red);
+  runs('Failing deliveries', st.failing_deliveries, `no failed export in the ${RECENT_RUNS} most recent runs`, style.red);
+  lines.push(`  ${style.dim('webhook and SFTP delivery outcomes are not reported by the API: check a channel with `sq delivery test`')}`);
+  return lines.map((l) => (width > 0 ? cut(l, width) : l)).join('\n') + '\n';
+}
+
+/** Cut a line to the terminal width; colour codes take no room. */
+function cut(line: string, width: number): string {
+  // eslint-disable-next-line no-control-regex
+  const visible = line.replace(/\x1b\[[0-9;]*m/g, '');
+  if ([...visible].length <= width) return line;
+  return `${[...visible].slice(0, Math.max(1, width - 1)).join('')}…`;
+}
