@@ -34,7 +34,7 @@ export default defineVerb({
     const { plan, steps } = makePlan(want, await readLive(http, want));
     const json = ctx.outputSettings().format === 'json';
     if (steps.length === 0) {
-      if (json) ctx.out.text(`${JSON.stringify({ applied: 0, failed: 0, skipped: 0, items: [] }, null, 2)}\n`);
+      if (json) ctx.out.json({ applied: 0, failed: 0, skipped: 0, items: [] });
       ctx.out.info('No changes: the account matches the file; nothing was sent.');
       return;
     }
@@ -46,7 +46,7 @@ export default defineVerb({
     }
     const reports = await applySteps(ctx, http, steps);
     const n = (st: string) => reports.filter((r) => r.status === st).length;
-    if (json) ctx.out.text(`${JSON.stringify({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports }, null, 2)}\n`);
+    if (json) ctx.out.json({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports });
     const bad = reports.filter((r) => r.status !== 'applied');
     if (bad.length === 0) {
       ctx.out.success(`Applied ${reports.length} change${reports.length === 1 ? '' : 's'}`);

@@ -49,7 +49,7 @@ export default defineVerb({
     for (const s of want.secrets) ctx.addSecret(s);
     const http = await ctx.http();
     const { plan } = makePlan(want, await readLive(http, want));
-    if (ctx.outputSettings().format === 'json') ctx.out.text(`${JSON.stringify(plan, null, 2)}\n`);
+    if (ctx.outputSettings().format === 'json') ctx.out.json(plan);
     else ctx.out.text(planText(plan));
     return plan.items.length ? ExitCode.CHANGES : ExitCode.OK;
   },

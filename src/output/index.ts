@@ -8,6 +8,7 @@ import { maskSecrets, redactText } from './secrets.js';
 import { Sink } from './sink.js';
 import { renderListTable, renderRecordTable } from './table.js';
 import { importPackage } from '../import-package.js';
+import { loadJq, runJq } from './jq.js';
 
 export type { Column, Format, Output, OutputSettings, RenderOptions } from './types.js';
 export { FORMATS } from './types.js';
@@ -52,7 +53,21 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     err.writeNow(text.endsWith('\n') ? text : text + '\n');
   };
 
+  // --jq/--template see the whole document the command would print with --json (after masking and --fields).
+  const filtered = settings.jq !== null || settings.template !== null;
+  const filter = (doc: unknown): string => (settings.template ? settings.template.render(doc) : runJq(doc, settings.jq!));
+  async function writeFiltered(doc: unknown): Promise<void> {
+    if (settings.jq !== null) await loadJq();
+    await out.write(filter(doc));
+  }
+
   async function list(items: Iterable<unknown> | AsyncIterable<unknown>, opts?: RenderOptions): Promise<number> {
+    if (filtered) {
+      const all: unknown[] = [];
+      for await (const raw of items as AsyncIterable<unknown>) all.push(pick(prepare(raw, opts)));
+      await writeFiltered(all);
+      return all.length;
+    }
     let count = 0;
     let cols: Column[] | null = null;
     const tableRows: Record<string, unknown>[] = [];
@@ -121,6 +136,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       return;
     }
     const item = prepare(data, opts);
+    if (filtered) return writeFiltered(pick(item));
     switch (settings.format) {
       case 'json':
         await out.write((JSON.stringify(pick(item), null, 2) ?? 'null') + '\n');
@@ -152,6 +168,9 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     errStyle,
     record,
     list,
+    json(doc: unknown) {
+      out.writeNow(filtered ? filter(doc) : `${JSON.stringify(doc, null, 2)}\n`);
+    },
     text(s: string) {
       out.writeNow(s === '' || s.endsWith('\n') ? s : s + '\n');
     },
