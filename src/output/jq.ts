@@ -21,7 +21,9 @@ let lib: JqWeb | undefined;
 
 /** Loads jq once per process. Commands never wait for it: preAction does, through checkJq, before any request. */
 export async function loadJq(): Promise<JqWeb> {
-  loading ??= importPackage<{ default: Promise<JqWeb> } | Promise<JqWeb>>('jq-web').then((m) => ('default' in m ? m.default : m));
+  // require, not import(): jq-web's exports are a Promise, and a module namespace carrying its `then` is itself a
+  // thenable that some loaders (vitest's) cannot await.
+  loading ??= importPackage<typeof import('node:module')>('node:module').then(({ createRequire }) => createRequire(import.meta.url)('jq-web') as Promise<JqWeb>);
   lib = await loading;
   return lib;
 }

@@ -22,7 +22,7 @@ type Node =
   | { t: 'with'; p: Pipe; body: Node[]; else: Node[] }
   | { t: 'range'; p: Pipe; keyVar?: string; valVar?: string; body: Node[]; else: Node[] };
 
-type Arg = { k: 'lit'; v: Val } | { k: 'field'; base: string | null; path: string[] } | { k: 'fn'; name: string } | { k: 'sub'; p: Pipe };
+type Arg = { k: 'lit'; v: Val } | { k: 'field'; base: string | null; path: string[] } | { k: 'fn'; name: string } | { k: 'sub'; p: Pipe; path: string[] };
 type Cmd = Arg[];
 interface Pipe {
   decl?: string[];
@@ -44,7 +44,10 @@ function lex(src: string): string[] {
     TOKEN.lastIndex = i;
     const m = TOKEN.exec(src);
     if (!m) bad(`cannot read ${JSON.stringify(src.slice(i).trim())} in {{${src}}}`);
-    out.push(m[0].trim());
+    const tk = m[0].trim();
+    // (pipeline).field: the field is read from the pipeline's value.
+    if (tk.startsWith('.') && tk.length > 1 && m[0] === tk && out[out.length - 1]?.startsWith(')')) out[out.length - 1] += tk;
+    else out.push(tk);
     i = TOKEN.lastIndex;
   }
   return out;
@@ -62,7 +65,7 @@ function parsePipe(tokens: string[], start = 0, stopAtParen = false): { p: Pipe;
   let cmd: Cmd = [];
   for (; i < tokens.length; i++) {
     const tk = tokens[i];
-    if (tk === ')') {
+    if (tk.startsWith(')')) {
       if (!stopAtParen) bad('unexpected ")"');
       break;
     }
@@ -72,8 +75,9 @@ function parsePipe(tokens: string[], start = 0, stopAtParen = false): { p: Pipe;
       cmd = [];
     } else if (tk === '(') {
       const sub = parsePipe(tokens, i + 1, true);
-      if (tokens[sub.next] !== ')') bad('unclosed "("');
-      cmd.push({ k: 'sub', p: sub.p });
+      const close = tokens[sub.next];
+      if (!close?.startsWith(')')) bad('unclosed "("');
+      cmd.push({ k: 'sub', p: sub.p, path: close.length > 1 ? close.slice(2).split('.') : [] });
       i = sub.next;
     } else cmd.push(arg(tk));
   }
@@ -175,7 +179,7 @@ function value(a: Arg, dot: Val, ctx: Ctx): Val {
     case 'lit':
       return a.v;
     case 'sub':
-      return pipe(a.p, dot, ctx);
+      return lookup(pipe(a.p, dot, ctx), a.path);
     case 'field': {
       if (a.base === null) return lookup(dot, a.path);
       for (let i = ctx.vars.length - 1; i >= 0; i--) if (ctx.vars[i].has(a.base)) return lookup(ctx.vars[i].get(a.base), a.path);
