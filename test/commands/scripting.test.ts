@@ -49,6 +49,7 @@ describe('--jq', () => {
   it('a bad expression on a write sends nothing', async () => {
     const r = await sq(['squids', 'update', 'Paris restaurants', '--concurrency', '2', '--jq', '.name |'], { env: emu.env() });
     expect(r.code).toBe(2);
+    expect(jsonError(r.stderr).message).toMatch(/^--jq: syntax error/);
     expect(await emu.requests()).toEqual([]);
   });
 
