@@ -305,7 +305,7 @@ complete -c sq -l json -d 'machine output: exactly one JSON document on stdout (
 complete -c sq -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c sq -l fields -x -d 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)'
 complete -c sq -l jq -x -d 'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)'
-complete -c sq -l template -x -d 'format the JSON output with a Go-style template, e.g. \'{{range .}}{{.name}}{{"\\n"}}{{end}}\' (implies --json; see sq help formatting)'
+complete -c sq -l template -x -d 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)'
 complete -c sq -l no-color -d 'no colour (also NO_COLOR; FORCE_COLOR forces it)'
 complete -c sq -s q -l quiet -d 'no hints or progress on stderr'
 complete -c sq -s v -l verbose -d 'HTTP trace on stderr (secrets redacted)'

@@ -20,7 +20,7 @@ _sq_globals=(
   '--format=[output format (default\: table on a terminal, tsv when piped)]:format:(table json ndjson csv tsv)'
   '--fields=[comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)]:fields: '
   '--jq=[filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)]:jq: '
-  '--template=[format the JSON output with a Go-style template, e.g. '\''{{range .}}{{.name}}{{"\\n"}}{{end}}'\'' (implies --json; see sq help formatting)]:template: '
+  '--template=[format the JSON output with Go template syntax as gh does\: range, if/else, with, printf, join, tablerow… (implies --json)]:template: '
   '--no-color[no colour (also NO_COLOR; FORCE_COLOR forces it)]'
   '(-q --quiet)-q[no hints or progress on stderr]'
   '(-q --quiet)--quiet[no hints or progress on stderr]'

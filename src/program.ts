@@ -15,7 +15,7 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { flags: '--format <format>', description: 'output format (default: table on a terminal, tsv when piped)', choices: FORMATS },
   { flags: '--fields <list>', description: 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)' },
   { flags: '--jq <expression>', description: 'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)' },
-  { flags: '--template <template>', description: 'format the JSON output with a Go-style template, e.g. \'{{range .}}{{.name}}{{"\\n"}}{{end}}\' (implies --json; see sq help formatting)' },
+  { flags: '--template <template>', description: 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)' },
   { flags: '--no-color', description: 'no colour (also NO_COLOR; FORCE_COLOR forces it)' },
   { flags: '-q, --quiet', description: 'no hints or progress on stderr' },
   { flags: '-v, --verbose', description: 'HTTP trace on stderr (secrets redacted)' },
