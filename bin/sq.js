@@ -160,7 +160,7 @@ function fnv1a(text) {
 function commandWord(args) {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '--profile' || a === '--base-url' || a === '--format' || a === '--fields') i++;
+    if (a === '--profile' || a === '--base-url' || a === '--format' || a === '--fields' || a === '--jq' || a === '--template') i++;
     else if (!a.startsWith('-')) return a;
   }
   return undefined;

@@ -132,10 +132,10 @@ _sq_opts() {
     'plan') echo '-f --file' ;;
     'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
-    'api') echo '-X --method -f --raw-field -F --field --input --paginate' ;;
+    'api') echo '-X --method -f --raw-field -F --field --input --paginate -H --header -i --include' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --free-plan --rate-limits --state' ;;
   esac
-  echo '--profile --base-url --insecure-http --json --format --fields --no-color -q --quiet -v --verbose -y --yes --no-input --dry-run --show-secrets -h --help'
+  echo '--profile --base-url --insecure-http --json --format --fields --jq --template --no-color -q --quiet -v --verbose -y --yes --no-input --dry-run --show-secrets -h --help'
 }
 
 # Options at a command path that take a value (so the walk can skip the value).
@@ -174,10 +174,10 @@ _sq_vopts() {
     'plan') echo '-f --file' ;;
     'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
-    'api') echo '-X --method -f --raw-field -F --field --input' ;;
+    'api') echo '-X --method -f --raw-field -F --field --input -H --header' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --rate-limits --state' ;;
   esac
-  echo '--profile --base-url --format --fields'
+  echo '--profile --base-url --format --fields --jq --template'
 }
 
 # How to complete the value of option $2 at path $1: "file", "words …", "list …" (comma-separated) or nothing.
@@ -205,6 +205,8 @@ _sq_optval() {
     *'|--base-url') ;;
     *'|--format') echo 'words table json ndjson csv tsv' ;;
     *'|--fields') ;;
+    *'|--jq') ;;
+    *'|--template') ;;
   esac
 }
 

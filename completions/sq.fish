@@ -75,11 +75,11 @@ function __sq_vopts
         case 'webhook listen'
             __sq_words --port --host --path --events --forward-to
         case 'api'
-            __sq_words -X --method -f --raw-field -F --field --input
+            __sq_words -X --method -f --raw-field -F --field --input -H --header
         case 'emulator start'
             __sq_words --host --port --seed --clock --time-scale --rate-limits --state
     end
-    __sq_words --profile --base-url --format --fields
+    __sq_words --profile --base-url --format --fields --jq --template
 end
 
 # The canonical name of subcommand word $argv[2] under path $argv[1].
@@ -316,6 +316,8 @@ complete -c sq -l insecure-http -d 'allow a plain http:// base URL to a host oth
 complete -c sq -l json -d 'machine output: exactly one JSON document on stdout (same as --format json)'
 complete -c sq -l format -x -a 'table json ndjson csv tsv' -d 'output format (default: table on a terminal, tsv when piped)'
 complete -c sq -l fields -x -d 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)'
+complete -c sq -l jq -x -d 'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)'
+complete -c sq -l template -x -d 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)'
 complete -c sq -l no-color -d 'no colour (also NO_COLOR; FORCE_COLOR forces it)'
 complete -c sq -s q -l quiet -d 'no hints or progress on stderr'
 complete -c sq -s v -l verbose -d 'HTTP trace on stderr (secrets redacted)'
@@ -668,6 +670,8 @@ complete -c sq -n '__sq_is \'api\'' -s f -l raw-field -x -d 'string field (repea
 complete -c sq -n '__sq_is \'api\'' -s F -l field -x -d 'typed field: JSON if it parses, else a string (repeatable)'
 complete -c sq -n '__sq_is \'api\'' -l input -r -F -d 'request body from a file ("-" for stdin)'
 complete -c sq -n '__sq_is \'api\'' -l paginate -d 'follow every page of a list endpoint'
+complete -c sq -n '__sq_is \'api\'' -s H -l header -x -d 'add a request header (repeatable)'
+complete -c sq -n '__sq_is \'api\'' -s i -l include -d 'print the HTTP status line and response headers before the body'
 
 # sq emulator
 complete -c sq -n '__sq_sub \'emulator\'' -a 'start' -d 'Start the emulator; prints {"base_url","token"} as one JSON line on stdout'

@@ -19,6 +19,8 @@ _sq_globals=(
   '--json[machine output\: exactly one JSON document on stdout (same as --format json)]'
   '--format=[output format (default\: table on a terminal, tsv when piped)]:format:(table json ndjson csv tsv)'
   '--fields=[comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)]:fields: '
+  '--jq=[filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)]:jq: '
+  '--template=[format the JSON output with Go template syntax as gh does\: range, if/else, with, printf, join, tablerow… (implies --json)]:template: '
   '--no-color[no colour (also NO_COLOR; FORCE_COLOR forces it)]'
   '(-q --quiet)-q[no hints or progress on stderr]'
   '(-q --quiet)--quiet[no hints or progress on stderr]'
@@ -489,7 +491,7 @@ _sq__webhook__listen() {
 }
 
 _sq__api() {
-  _arguments -s -S : $_sq_globals '(-X --method)-X+[HTTP method]:X:(GET POST PUT PATCH DELETE HEAD)' '(-X --method)--method=[HTTP method]:method:(GET POST PUT PATCH DELETE HEAD)' '*-f+[string field (repeatable)]:f: ' '*--raw-field=[string field (repeatable)]:raw-field: ' '*-F+[typed field\: JSON if it parses, else a string (repeatable)]:F: ' '*--field=[typed field\: JSON if it parses, else a string (repeatable)]:field: ' '--input=[request body from a file ("-" for stdin)]:input:_files' '--paginate[follow every page of a list endpoint]' '1:path: '
+  _arguments -s -S : $_sq_globals '(-X --method)-X+[HTTP method]:X:(GET POST PUT PATCH DELETE HEAD)' '(-X --method)--method=[HTTP method]:method:(GET POST PUT PATCH DELETE HEAD)' '*-f+[string field (repeatable)]:f: ' '*--raw-field=[string field (repeatable)]:raw-field: ' '*-F+[typed field\: JSON if it parses, else a string (repeatable)]:F: ' '*--field=[typed field\: JSON if it parses, else a string (repeatable)]:field: ' '--input=[request body from a file ("-" for stdin)]:input:_files' '--paginate[follow every page of a list endpoint]' '*-H+[add a request header (repeatable)]:H: ' '*--header=[add a request header (repeatable)]:header: ' '(-i --include)-i[print the HTTP status line and response headers before the body]' '(-i --include)--include[print the HTTP status line and response headers before the body]' '1:path: '
 }
 
 _sq__emulator() {

@@ -21,6 +21,9 @@ export interface Globals {
   json: boolean;
   format?: string;
   fields?: string;
+  /** --jq EXPR / --template TMPL (imply JSON output). */
+  jq?: string;
+  template?: string;
   color: boolean;
   quiet: boolean;
   verbose: boolean;

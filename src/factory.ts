@@ -91,6 +91,8 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
           json: ctx.globals.json,
           format: ctx.globals.format,
           fields: ctx.globals.fields,
+          jq: ctx.globals.jq,
+          template: ctx.globals.template,
           color: ctx.globals.color,
           quiet: ctx.globals.quiet,
           showSecrets: ctx.globals.showSecrets,

@@ -42,6 +42,8 @@ function peekGlobals(argv: string[]): Record<string, unknown> {
     const a = argv[i];
     if (a === '--') break;
     if (a === '--json') o.json = true;
+    else if (a === '--jq' || a.startsWith('--jq=')) o.jq = a.slice(5);
+    else if (a === '--template' || a.startsWith('--template=')) o.template = a.slice(11);
     else if (a === '--verbose' || a === '-v') o.verbose = true;
     else if (a === '--quiet' || a === '-q') o.quiet = true;
     else if (a === '--no-color') o.color = false;
@@ -85,7 +87,7 @@ function print(ctx: import('./context.js').Ctx, err: Error, code: number): numbe
   const clean = (s: string) => redactText(s, ctx.secrets());
   const message = clean(err.message || 'unexpected error');
   const stderr = ctx.io.stderr;
-  if (ctx.globals.json || ctx.globals.format === 'json' || ctx.globals.format === 'ndjson') {
+  if (ctx.globals.json || ctx.globals.jq !== undefined || ctx.globals.template !== undefined || ctx.globals.format === 'json' || ctx.globals.format === 'ndjson') {
     const details = (sq?.details ?? []).map(clean);
     const body = {
       error: { code, status: sq?.status ?? null, message, retry_after: sq?.retryAfter ?? null, ...(details.length ? { details } : {}) },

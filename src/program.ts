@@ -14,6 +14,8 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { flags: '--json', description: 'machine output: exactly one JSON document on stdout (same as --format json)' },
   { flags: '--format <format>', description: 'output format (default: table on a terminal, tsv when piped)', choices: FORMATS },
   { flags: '--fields <list>', description: 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)' },
+  { flags: '--jq <expression>', description: 'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)' },
+  { flags: '--template <template>', description: 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)' },
   { flags: '--no-color', description: 'no colour (also NO_COLOR; FORCE_COLOR forces it)' },
   { flags: '-q, --quiet', description: 'no hints or progress on stderr' },
   { flags: '-v, --verbose', description: 'HTTP trace on stderr (secrets redacted)' },
@@ -127,10 +129,11 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
     'after',
     `\nExamples:\n  $ sq emulator start --port 8787 &\n  $ sq squids list\n  $ sq runs start --squid "Paris restaurants" --wait\n  $ sq results list --squid "Paris restaurants" --all --format csv -o results.csv\n\nMore: sq help environment, sq help exit-codes, sq <command> --help\n`,
   );
-  program.hook('preAction', (_this, action) => {
+  program.hook('preAction', async (_this, action) => {
     ctx.globals = readGlobals(action.optsWithGlobals());
-    // Conflicting or unknown output flags are usage errors before any request.
+    // Conflicting or unknown output flags, a bad template or jq expression: usage errors before any request.
     ctx.outputSettings();
+    if (ctx.globals.jq !== undefined) await (await import('./output/jq.js')).checkJq(ctx.globals.jq);
   });
 
   const { noun } = findNoun(argv);
@@ -160,6 +163,8 @@ export function readGlobals(o: Record<string, unknown>): Globals {
     json: o.json === true,
     format: str(o.format),
     fields: str(o.fields),
+    jq: str(o.jq),
+    template: str(o.template),
     color: o.color !== false,
     quiet: o.quiet === true,
     verbose: o.verbose === true,

@@ -144,7 +144,7 @@ export function taskValue(params: Rec): unknown {
 
 export const TASKS_PER_REQUEST = 500;
 
-function deliveryChanges(body: DeliveryBody, channel: Channel, record: Rec | null): { changes: Change[]; unverified: string[]; create: boolean } {
+export function deliveryChanges(body: DeliveryBody, channel: Channel, record: Rec | null): { changes: Change[]; unverified: string[]; create: boolean } {
   const stored = storedDelivery(record ?? {});
   const key = CHANNEL_KEY[channel];
   const want = (key ? (body as Rec)[key] : body) as Rec;

@@ -22,6 +22,8 @@ export interface Envelope<T = Record<string, unknown>> {
 
 export interface PageOptions {
   query?: RequestOptions['query'];
+  /** Extra request headers (sq api -H). */
+  headers?: Record<string, string>;
   /** Records per request, 1-100. */
   pageSize?: number;
   /** First page to read (1-based). */
@@ -69,7 +71,7 @@ export async function* pages<T = Record<string, unknown>>(
     const stopping = () => `stopping after ${delivered}${total !== null ? ` of ${total}` : ''} record${delivered === 1 && total === null ? '' : 's'}`;
     let res: HttpResponse<unknown>;
     try {
-      res = await http.request<unknown>('GET', path, { query: { ...opts.query, page, limit: size }, retryBudget });
+      res = await http.request<unknown>('GET', path, { query: { ...opts.query, page, limit: size }, headers: opts.headers, retryBudget });
     } catch (err) {
       // Records already went out (to stdout; a -o file is dropped): say where the listing broke off. A stop signal is
       // the user's own doing, not a broken listing.

@@ -3,6 +3,9 @@ import { UsageError } from '../errors.js';
 import { enumFlag } from '../validate/index.js';
 import { readInput } from '../io/stdin.js';
 import { printDryRun } from '../io/dry-run.js';
+import { isSecretKey, MASK } from '../output/secrets.js';
+import type { Ctx } from '../context.js';
+import { importPackage } from '../import-package.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
@@ -14,7 +17,10 @@ export default defineVerb({
     '-f key=value adds a string field, -F key=value a typed one (JSON when the value is valid JSON); on GET they ' +
     'become query parameters, otherwise a JSON body. The method defaults to GET, or POST when a body or fields are given (always GET with --paginate). ' +
     '--paginate follows every page of a list endpoint and prints all records as one JSON array (or NDJSON lines ' +
-    'with --format ndjson).',
+    'with --format ndjson). -H adds a request header (not Authorization: the key comes from SQ_TOKEN or the profile, ' +
+    'never from the command line); header values named like secrets are masked in --verbose traces. -i prints the ' +
+    'HTTP status line and the response headers before the body (secret-looking ones masked unless --show-secrets), ' +
+    'also for a 4xx answer, which still exits with its error code. --jq/--template filter the body like any --json output.',
   args: ['<path>'],
   options: [
     { flags: '-X, --method <method>', description: 'HTTP method', choices: METHODS },
@@ -22,6 +28,8 @@ export default defineVerb({
     { flags: '-F, --field <key=value>', description: 'typed field: JSON if it parses, else a string (repeatable)', repeatable: true },
     { flags: '--input <file>', description: 'request body from a file ("-" for stdin)' },
     { flags: '--paginate', description: 'follow every page of a list endpoint' },
+    { flags: '-H, --header <key:value>', description: 'add a request header (repeatable)', repeatable: true },
+    { flags: '-i, --include', description: 'print the HTTP status line and response headers before the body' },
   ],
   examples: [
     'sq api /v1/me',
@@ -29,6 +37,8 @@ export default defineVerb({
     'sq api /v1/results -f squid=<hash> --paginate --format ndjson',
     'sq api /v1/squids/<hash> -X POST -F concurrency=2',
     'sq api /v1/plans/auto-reset --input body.json',
+    "sq api squids --jq '.data[].name'",
+    "sq api -i -H 'Accept-Language: fr' /v1/me",
   ],
   async run(ctx, [rawPath], opts) {
     const path = normalisePath(rawPath);
@@ -44,6 +54,8 @@ export default defineVerb({
         throw new UsageError('--input must contain JSON');
       }
     }
+    const headers = parseHeaders(ctx, (opts.header as string[] | undefined) ?? []);
+    if (opts.include && opts.paginate) throw new UsageError('-i/--include shows one response; it cannot be combined with --paginate');
     const hasFields = Object.keys(fields).length > 0;
     // Like gh api: fields make a POST unless told otherwise; --paginate only makes sense as a GET.
     const method = opts.method
@@ -63,17 +75,58 @@ export default defineVerb({
     const http = await ctx.http();
     if (opts.paginate) {
       const { items } = await import('../api/pages.js');
-      await ctx.out.list(items(http, path, { query, onWarning: (w) => ctx.out.warn(w) }), { maskSecrets: !ctx.globals.showSecrets });
+      await ctx.out.list(items(http, path, { query, headers, onWarning: (w) => ctx.out.warn(w) }), { maskSecrets: !ctx.globals.showSecrets });
       return;
     }
-    const res = await http.request(method, path, { query, body });
+    // With -i a 4xx answer is shown like a 2xx one (head and body), then fails with its usual code. 429 stays with the
+    // client's pacing, and 5xx with its retries.
+    const res = await http.request(method, path, { query, body, headers, okStatuses: opts.include ? CLIENT_ERRORS : undefined });
+    if (opts.include) ctx.out.text(await responseHead(ctx, res.status, res.headers));
     const settings = ctx.outputSettings();
     // An asked-for format (--json included) goes through the output module, with --fields and masking; by default
     // the body is printed as pretty JSON, like gh api.
     if (settings.explicitFormat) await ctx.out.record(res.data);
     else ctx.out.text(`${JSON.stringify(ctx.globals.showSecrets ? res.data : (await import('../output/secrets.js')).maskSecrets(res.data, false), null, 2)}\n`);
+    if (res.status >= 400) {
+      const { httpError } = await import('../api/http-errors.js');
+      throw httpError(res.status, JSON.stringify(res.data), method, new URL(res.url), res.headers, method === 'GET' || method === 'HEAD');
+    }
   },
 });
+
+const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i).filter((s) => s !== 429);
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** -H "Name: value" (gh's syntax): lower-cased names, so one cannot sneak past the client's own headers by case. */
+function parseHeaders(ctx: Ctx, raw: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of raw) {
+    const i = h.indexOf(':');
+    const name = i > 0 ? h.slice(0, i).trim().toLowerCase() : '';
+    if (!TOKEN.test(name)) throw new UsageError(`-H/--header takes "Name: value" (got "${h.split(':')[0]}…")`);
+    if (name === 'authorization') {
+      throw new UsageError('-H Authorization is not accepted: a key on the command line is visible to other users (ps) and stays in your shell history. Use SQ_TOKEN or `sq auth login` (--profile to pick one)');
+    }
+    const value = h.slice(i + 1).trim();
+    if (isSecretKey(name)) ctx.addSecret(value);
+    out[name] = value;
+  }
+  return out;
+}
+
+/** "HTTP/1.1 200 OK" and the headers, sorted, in their usual capitalisation, with a blank line after (like curl -i). */
+async function responseHead(ctx: Ctx, status: number, headers: Record<string, string | string[] | undefined>): Promise<string> {
+  const { STATUS_CODES } = await importPackage<typeof import('node:http')>('node:http');
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd()];
+  for (const name of Object.keys(headers).sort()) {
+    const shown = name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+    for (const v of ([] as (string | undefined)[]).concat(headers[name])) {
+      if (v === undefined) continue;
+      lines.push(`${shown}: ${isSecretKey(name) && !ctx.globals.showSecrets && v !== '' ? MASK : v}`);
+    }
+  }
+  return `${lines.join('\n')}\n\n`;
+}
 
 function normalisePath(p: string): string {
   if (/^https?:\/\//i.test(p)) throw new UsageError('<path> is a path on the API (e.g. /v1/squids), not a full URL; use --base-url to pick the server');

@@ -26,7 +26,7 @@ export default defineVerb({
     const { plan, steps } = await planOfFile(ctx, opts);
     const json = ctx.outputSettings().format === 'json';
     if (steps.length === 0) {
-      if (json) ctx.out.text(`${JSON.stringify({ applied: 0, failed: 0, skipped: 0, items: [] }, null, 2)}\n`);
+      if (json) ctx.out.json({ applied: 0, failed: 0, skipped: 0, items: [] });
       ctx.out.info('No changes: the account matches the file; nothing was sent.');
       return;
     }
@@ -38,7 +38,7 @@ export default defineVerb({
     }
     const reports = await applySteps(ctx, await ctx.http(), steps);
     const n = (st: string) => reports.filter((r) => r.status === st).length;
-    if (json) ctx.out.text(`${JSON.stringify({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports }, null, 2)}\n`);
+    if (json) ctx.out.json({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports });
     const bad = reports.filter((r) => r.status !== 'applied');
     if (bad.length === 0) {
       ctx.out.success(`Applied ${reports.length} change${reports.length === 1 ? '' : 's'}`);

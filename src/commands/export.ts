@@ -15,7 +15,7 @@ export default defineVerb({
     const http = await ctx.http();
     const doc = await exportAccount(http);
     if (ctx.outputSettings().format === 'json') {
-      ctx.out.text(`${JSON.stringify(doc, null, 2)}\n`);
+      ctx.out.json(doc);
       return;
     }
     const { stringify } = await importPackage<typeof import('yaml')>('yaml');

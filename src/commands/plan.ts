@@ -57,7 +57,7 @@ export default defineVerb({
   examples: ['sq plan -f sq.yaml', 'sq plan -f sq.yaml --json', 'sq export > sq.yaml && sq plan -f sq.yaml   # exit 0: no change'],
   async run(ctx, _args, opts) {
     const { plan } = await planOfFile(ctx, opts);
-    if (ctx.outputSettings().format === 'json') ctx.out.text(`${JSON.stringify(plan, null, 2)}\n`);
+    if (ctx.outputSettings().format === 'json') ctx.out.json(plan);
     else ctx.out.text(planText(plan));
     return plan.items.length ? ExitCode.CHANGES : ExitCode.OK;
   },

@@ -23,7 +23,7 @@ export function printPlanned(ctx: Ctx, reqs: PlannedRequest[]): void {
   const fmt = ctx.outputSettings().format;
   const recs = reqs.map((r) => dryRunRecord(ctx, r));
   if (fmt === 'json') {
-    ctx.out.text(`${JSON.stringify(recs.length === 1 ? recs[0] : recs, null, 2)}\n`);
+    ctx.out.json(recs.length === 1 ? recs[0] : recs);
   } else if (fmt === 'ndjson') {
     ctx.out.text(recs.map((r) => JSON.stringify(r)).join('\n') + '\n');
   } else {

@@ -3,11 +3,12 @@
 import type { Column, Output, OutputSettings, RenderOptions } from './types.js';
 import { makeStyle } from './ansi.js';
 import { asRow, cellText, chooseColumns, csvLine, isRecord, tsvLine } from './cells.js';
-import { pickFields } from './fields.js';
+import { checkFields, pickFields } from './fields.js';
 import { maskSecrets, redactText } from './secrets.js';
 import { Sink } from './sink.js';
 import { renderListTable, renderRecordTable } from './table.js';
 import { importPackage } from '../import-package.js';
+import { loadJq, runJq } from './jq.js';
 
 export type { Column, Format, Output, OutputSettings, RenderOptions } from './types.js';
 export { FORMATS } from './types.js';
@@ -42,6 +43,10 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   const prepare = (item: unknown, opts: RenderOptions | undefined): unknown =>
     opts?.maskSecrets === false ? item : maskSecrets(item, settings.showSecrets);
   const pickOne = (item: unknown): unknown => (fields && isRecord(item) ? pickFields(item, fields) : item);
+  // Before the first byte of a list or record is written, so a typo never leaves half an output behind.
+  const check = (first: unknown, opts: RenderOptions | undefined) => {
+    if (fields) checkFields(fields, Array.isArray(first) ? first[0] : first, opts?.columns?.map((c) => c.key));
+  };
   const pick = (item: unknown): unknown => (Array.isArray(item) ? item.map(pickOne) : pickOne(item));
   const toLine = (cols: Column[], row: Record<string, unknown>) =>
     (settings.format === 'csv' ? csvLine : tsvLine)(cols.map((c) => cellText(c, row)));
@@ -52,13 +57,32 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     err.writeNow(text.endsWith('\n') ? text : text + '\n');
   };
 
+  // --jq/--template see the whole document the command would print with --json (after masking and --fields).
+  const filtered = settings.jq !== null || settings.template !== null;
+  const filter = (doc: unknown): string => (settings.template ? settings.template.render(doc) : runJq(doc, settings.jq!));
+  async function writeFiltered(doc: unknown): Promise<void> {
+    if (settings.jq !== null) await loadJq();
+    await out.write(filter(doc));
+  }
+
   async function list(items: Iterable<unknown> | AsyncIterable<unknown>, opts?: RenderOptions): Promise<number> {
+    if (filtered) {
+      const all: unknown[] = [];
+      for await (const raw of items as AsyncIterable<unknown>) {
+        const item = prepare(raw, opts);
+        if (all.length === 0) check(item, opts);
+        all.push(pick(item));
+      }
+      await writeFiltered(all);
+      return all.length;
+    }
     let count = 0;
     let cols: Column[] | null = null;
     const tableRows: Record<string, unknown>[] = [];
     for await (const raw of items as AsyncIterable<unknown>) {
       if (out.closed) break;
       const item = prepare(raw, opts);
+      if (count === 0) check(item, opts);
       switch (settings.format) {
         case 'json': {
           const json = JSON.stringify(pick(item), null, 2) ?? 'null';
@@ -121,6 +145,8 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       return;
     }
     const item = prepare(data, opts);
+    check(item, opts);
+    if (filtered) return writeFiltered(pick(item));
     switch (settings.format) {
       case 'json':
         await out.write((JSON.stringify(pick(item), null, 2) ?? 'null') + '\n');
@@ -152,6 +178,9 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     errStyle,
     record,
     list,
+    json(doc: unknown) {
+      out.writeNow(filtered ? filter(doc) : `${JSON.stringify(doc, null, 2)}\n`);
+    },
     text(s: string) {
       out.writeNow(s === '' || s.endsWith('\n') ? s : s + '\n');
     },

@@ -2,11 +2,15 @@
 
 import { UsageError } from '../errors.js';
 import { FORMATS, type Format, type OutputSettings } from './types.js';
+import { parseTemplate } from './template.js';
 
 export interface OutputSettingsInput {
   json?: boolean;
   format?: string;
   fields?: string;
+  /** --jq EXPR / --template TMPL: JSON output run through jq or a Go-style template (gh's flags). */
+  jq?: string;
+  template?: string;
   /** false when --no-color was given (commander's default for a negatable option is true). */
   color?: boolean;
   quiet?: boolean;
@@ -26,6 +30,13 @@ function resolveFormat(input: OutputSettingsInput): { format: Format; explicit: 
       throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
     }
     named = f as Format;
+  }
+  const filter = input.jq !== undefined ? '--jq' : input.template !== undefined ? '--template' : null;
+  if (filter) {
+    // Like gh: both work on the JSON the command would print, so they imply --json and exclude other formats.
+    if (input.jq !== undefined && input.template !== undefined) throw new UsageError('--jq and --template cannot be used together; pass only one of them');
+    if (named !== undefined && named !== 'json') throw new UsageError(`${filter} works on JSON output and conflicts with --format ${named}; drop --format (${filter} implies --json)`);
+    return { format: 'json', explicit: true };
   }
   if (input.json) {
     if (named !== undefined && named !== 'json') {
@@ -71,6 +82,8 @@ export function resolveOutputSettings(input: OutputSettingsInput): OutputSetting
     format,
     explicitFormat: explicit,
     fields: resolveFields(input.fields),
+    jq: input.jq ?? null,
+    template: input.template === undefined ? null : parseTemplate(input.template),
     color: colorFor(input.stdoutIsTTY, input.color, input.env),
     stderrColor: colorFor(input.stderrIsTTY, input.color, input.env),
     quiet: input.quiet === true,

@@ -31,6 +31,10 @@ export interface OutputSettings {
   /** True when the user chose the format explicitly (--json or --format). */
   explicitFormat: boolean;
   fields: string[] | null;
+  /** --jq: the jq expression the JSON output goes through (format is then json). */
+  jq: string | null;
+  /** --template: the parsed template the JSON output goes through (format is then json). */
+  template: { render(data: unknown): string } | null;
   /** Colour on stdout (table headers, `style`). */
   color: boolean;
   /** Colour on stderr (info/warn/success, `errStyle`); when absent, `color` is used. */
@@ -54,6 +58,11 @@ export interface Output {
    * record arrives, or a table (buffered, printed at the end). Returns the number of records written.
    */
   list(items: Iterable<unknown> | AsyncIterable<unknown>, opts?: RenderOptions): Promise<number>;
+  /**
+   * One JSON document exactly as given (no masking, no --fields), pretty-printed, or through --jq/--template. For
+   * commands that print a fixed document of their own (plans, dry runs, exports) in JSON mode.
+   */
+  json(doc: unknown): void;
   /** Plain text result on stdout (e.g. `sq completion bash`); not affected by format. A final newline is added if missing. */
   text(s: string): void;
   /** A human message on stderr (hints, "showing 10 of 2,431", warnings). Suppressed by --quiet unless `force`. */

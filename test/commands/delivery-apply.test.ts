@@ -139,10 +139,11 @@ describe('applying', () => {
     expect(r.stdout + r.stderr).not.toContain('rotated-pw-1');
   });
 
-  it('--dry-run prints the masked requests and sends nothing', async () => {
-    const r = await sq(['delivery', 'apply', '-f', file('good.yaml', GOOD), '--dry-run', '--json'], { env });
+  it('--dry-run --format ndjson prints the masked requests, one per line, and sends nothing', async () => {
+    // (--json prints one plan object instead: delivery-apply-plan.test.ts)
+    const r = await sq(['delivery', 'apply', '-f', file('good.yaml', GOOD), '--dry-run', '--format', 'ndjson'], { env });
     expect(r.code).toBe(0);
-    const plan = JSON.parse(r.stdout);
+    const plan = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(plan).toHaveLength(3);
     expect(plan[0]).toMatchObject({ dry_run: true, method: 'POST' });
     expect(JSON.stringify(plan)).not.toContain(PW);

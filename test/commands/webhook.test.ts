@@ -97,6 +97,16 @@ describe('sq webhook listen', () => {
     expect(lines).toEqual([EVENT, { ...EVENT, event: 'run.running' }]);
   });
 
+  it('--jq runs on each event; an event it fails on is reported and skipped', async () => {
+    const l = await listen(['--jq', '.event + " " + (.squid.name | ascii_downcase) | if startswith("run.error") then error("no errors") else . end']);
+    await post(l.url, JSON.stringify(EVENT));
+    await post(l.url, JSON.stringify({ ...EVENT, event: 'run.error' }));
+    await post(l.url, JSON.stringify({ ...EVENT, event: 'run.running' }));
+    expect(await l.stop()).toBe(0);
+    expect(l.stdout()).toBe(`${EVENT.event} ${EVENT.squid.name.toLowerCase()}\nrun.running ${EVENT.squid.name.toLowerCase()}\n`);
+    expect(l.stderr()).toContain(`warning: event run.error of run ${EVENT.id}: --jq: no errors`);
+  });
+
   it('answers 400 with the reason for an invalid payload and reports it on stderr, nothing on stdout', async () => {
     const l = await listen(['--json']);
     const bad = await post(l.url, JSON.stringify({ ...EVENT, timestamp: 'yesterday' }));

@@ -9,8 +9,17 @@ import { channelOf, deliveryPath, diffDelivery, postDelivery, storedDelivery, ty
 import { checkApplyDocument, parseApplyText, type SquidPlan } from './apply-file.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { getSquidRecord } from './common.js';
+import { deliveryChanges, type Change } from '../../account/diff.js';
+import { maskSecrets } from '../../output/secrets.js';
 
 type ChannelStatus = 'changed' | 'unchanged' | 'would change' | 'failed';
+
+/** One channel of the --dry-run --json plan: the shape of `sq plan`'s delivery items (field, from, to). */
+interface ChannelPlan {
+  action: 'create' | 'update' | 'none';
+  changes: Change[];
+  not_compared: string[];
+}
 
 interface SquidReport {
   ref: string;
@@ -19,6 +28,8 @@ interface SquidReport {
   status: 'changed' | 'unchanged' | 'would change' | 'failed';
   channels: Partial<Record<Channel, { status: ChannelStatus; fields: string[]; unverified: string[]; error?: string }>>;
   error?: string;
+  /** --dry-run: what would be sent, per channel, for the plan object. */
+  plan?: Partial<Record<Channel, ChannelPlan>>;
 }
 
 const FILE_HELP = `File format (YAML or JSON):
@@ -51,6 +62,18 @@ returns them masked), they cannot be compared: a channel whose other fields matc
 reported as "not compared". Use --force to send every channel anyway, e.g. after rotating a password.
 
 Report: one line per squid on stderr (changed / unchanged / failed); with --json, a summary object on stdout.
+
+--dry-run --json prints one plan object, whatever the number of changes (secrets masked; field names and
+from/to values as in \`sq plan --json\`):
+  {"version": 1, "dry_run": true,
+   "summary": {"create": 1, "update": 1, "delete": 0, "unchanged": 1, "failed": 0},
+   "squids": [{"squid": "Paris restaurants", "id": "…", "name": "Paris restaurants", "error": null,
+     "channels": {"sftp": {"action": "update", "not_compared": [],
+                           "changes": [{"field": "host", "from": "old.example.com", "to": "sftp.example.com"}]},
+                  "webhook": {"action": "none", "changes": [], "not_compared": []}}}]}
+summary counts channels (create, update, unchanged) and squids that could not be read (failed, with their
+error); action is create (channel not set up yet), update or none. With --force an unchanged channel is an
+update with no changes. Secrets are ******** in from and to.
 Exit 0 when all squids succeeded, 8 when some failed and others succeeded, and the error's own code when all failed.`;
 
 export default defineVerb({
@@ -90,7 +113,10 @@ export default defineVerb({
       reportLine(ctx, r);
     }
 
-    if (ctx.globals.dryRun) {
+    if (ctx.globals.dryRun && ctx.outputSettings().format === 'json') {
+      ctx.out.json(dryRunPlan(ctx, reports));
+      ctx.out.info('Dry run: nothing was sent.');
+    } else if (ctx.globals.dryRun) {
       printPlanned(ctx, planned);
     } else {
       await writeSummary(ctx, reports);
@@ -100,7 +126,7 @@ export default defineVerb({
     if (failed.length === 0) return;
     const details = failed.map((r) => `  ${r.ref}: ${r.error}`);
     if (failed.length < reports.length) {
-      throw new PartialFailureError(`${failed.length} of ${reports.length} squids failed; the others were applied`, { details });
+      throw new PartialFailureError(`${failed.length} of ${reports.length} squids failed; the others were ${ctx.globals.dryRun ? 'planned (dry run: nothing was sent)' : 'applied'}`, { details });
     }
     if (reports.length === 1 && errors[0]) {
       errors[0].message = scrub(errors[0].message);
@@ -128,6 +154,11 @@ async function applySquid(
       const channel = channelOf(body);
       const diff = diffDelivery(body, current);
       const changed = force || diff.fields.length > 0;
+      if (ctx.globals.dryRun) {
+        const d = deliveryChanges(body, channel, record);
+        report.plan ??= {};
+        report.plan[channel] = { action: changed ? (d.create ? 'create' : 'update') : 'none', changes: changed ? d.changes : [], not_compared: d.unverified };
+      }
       if (!changed) {
         report.channels[channel] = { status: 'unchanged', ...diff };
         continue;
@@ -200,4 +231,18 @@ async function writeSummary(ctx: Ctx, reports: SquidReport[]) {
   await ctx.out.list(rows, {
     columns: [{ key: 'squid' }, { key: 'id' }, { key: 'channel' }, { key: 'status' }, { key: 'fields' }, { key: 'error' }],
   });
+}
+
+/** The --dry-run --json plan: every squid of the file, every channel, the same keys whatever changes. */
+function dryRunPlan(ctx: Ctx, reports: SquidReport[]) {
+  const channels = reports.flatMap((r) => Object.values(r.plan ?? {}));
+  const count = (a: ChannelPlan['action']) => channels.filter((c) => c.action === a).length;
+  const plan = {
+    version: 1,
+    dry_run: true,
+    summary: { create: count('create'), update: count('update'), delete: 0, unchanged: count('none'), failed: reports.filter((r) => r.status === 'failed').length },
+    squids: reports.map((r) => ({ squid: r.ref, id: r.id, name: r.name, error: r.error ?? null, channels: r.plan ?? {} })),
+  };
+  // Passwords and keys are already masked field by field; this also masks tokens in webhook URLs.
+  return maskSecrets(plan, ctx.globals.showSecrets);
 }

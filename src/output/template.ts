@@ -1,0 +1,343 @@
+// --template: the part of Go's text/template that `gh --template` users write, over the JSON sq would print.
+// Supported (README, "Scripting"): {{.}} {{.a.b}} {{$}} {{$v.a}}, "strings" `raw` numbers true false nil,
+// pipelines with |, (sub pipelines), {{- trim -}}, if / else if / else, range (with $i, $v := and else), with,
+// and the functions printf len index not and or eq ne lt le gt ge print println join pluck truncate json
+// tablerow tablerender. Values print as Go prints them (<no value> for a missing key, <nil> for null), except
+// that objects and arrays print as compact JSON.
+import { UsageError } from '../errors.js';
+
+type Val = unknown;
+const MISSING = Symbol('no value');
+
+interface Ctx {
+  root: Val;
+  vars: Map<string, Val>[];
+  rows: string[][];
+}
+
+type Node =
+  | { t: 'text'; s: string }
+  | { t: 'out'; p: Pipe }
+  | { t: 'if'; branches: { p: Pipe; body: Node[] }[]; else: Node[] }
+  | { t: 'with'; p: Pipe; body: Node[]; else: Node[] }
+  | { t: 'range'; p: Pipe; keyVar?: string; valVar?: string; body: Node[]; else: Node[] };
+
+type Arg = { k: 'lit'; v: Val } | { k: 'field'; base: string | null; path: string[] } | { k: 'fn'; name: string } | { k: 'sub'; p: Pipe; path: string[] };
+type Cmd = Arg[];
+interface Pipe {
+  decl?: string[];
+  cmds: Cmd[];
+}
+
+const TOKEN = /\s*(?:("(?:[^"\\]|\\.)*")|(`[^`]*`)|(-?\d+(?:\.\d+)?(?![\w.]))|(\$[\w]*(?:\.[\w]+)*|(?:\.[\w]+)+|\.)|([A-Za-z_]\w*)|(:=|[|(),=]))/y;
+
+function bad(msg: string): never {
+  throw new UsageError(`--template: ${msg}`);
+}
+
+function lex(src: string): string[] {
+  const out: string[] = [];
+  TOKEN.lastIndex = 0;
+  let i = 0;
+  while (i < src.length) {
+    if (src.slice(i).trim() === '') break;
+    TOKEN.lastIndex = i;
+    const m = TOKEN.exec(src);
+    if (!m) bad(`cannot read ${JSON.stringify(src.slice(i).trim())} in {{${src}}}`);
+    const tk = m[0].trim();
+    // (pipeline).field: the field is read from the pipeline's value.
+    if (tk.startsWith('.') && tk.length > 1 && m[0] === tk && out[out.length - 1]?.startsWith(')')) out[out.length - 1] += tk;
+    else out.push(tk);
+    i = TOKEN.lastIndex;
+  }
+  return out;
+}
+
+function parsePipe(tokens: string[], start = 0, stopAtParen = false): { p: Pipe; next: number } {
+  const p: Pipe = { cmds: [] };
+  let i = start;
+  // `$v :=` or `$i, $v :=` before the pipeline.
+  const declEnd = tokens.indexOf(':=', i);
+  if (declEnd > i && tokens.slice(i, declEnd).every((t) => t === ',' || t.startsWith('$'))) {
+    p.decl = tokens.slice(i, declEnd).filter((t) => t !== ',');
+    i = declEnd + 1;
+  }
+  let cmd: Cmd = [];
+  for (; i < tokens.length; i++) {
+    const tk = tokens[i];
+    if (tk.startsWith(')')) {
+      if (!stopAtParen) bad('unexpected ")"');
+      break;
+    }
+    if (tk === '|') {
+      if (!cmd.length) bad('missing command before "|"');
+      p.cmds.push(cmd);
+      cmd = [];
+    } else if (tk === '(') {
+      const sub = parsePipe(tokens, i + 1, true);
+      const close = tokens[sub.next];
+      if (!close?.startsWith(')')) bad('unclosed "("');
+      cmd.push({ k: 'sub', p: sub.p, path: close.length > 1 ? close.slice(2).split('.') : [] });
+      i = sub.next;
+    } else cmd.push(arg(tk));
+  }
+  if (!cmd.length) bad('missing value in {{ }}');
+  p.cmds.push(cmd);
+  return { p, next: i };
+}
+
+function arg(tk: string): Arg {
+  if (tk.startsWith('"')) return { k: 'lit', v: JSON.parse(tk) };
+  if (tk.startsWith('`')) return { k: 'lit', v: tk.slice(1, -1) };
+  if (/^-?\d/.test(tk)) return { k: 'lit', v: Number(tk) };
+  if (tk === 'true' || tk === 'false') return { k: 'lit', v: tk === 'true' };
+  if (tk === 'nil') return { k: 'lit', v: null };
+  if (tk === '.') return { k: 'field', base: null, path: [] };
+  if (tk.startsWith('.')) return { k: 'field', base: null, path: tk.slice(1).split('.') };
+  if (tk.startsWith('$')) {
+    const [base, ...path] = tk.split('.');
+    return { k: 'field', base, path };
+  }
+  if (!(tk in FUNCS)) bad(`function "${tk}" not defined (known: ${Object.keys(FUNCS).join(', ')})`);
+  return { k: 'fn', name: tk };
+}
+
+export interface Template {
+  render(data: Val): string;
+}
+
+/** Parses the whole template: every syntax error is a usage error before any request. */
+export function parseTemplate(src: string): Template {
+  const root: Node[] = [];
+  const stack: { node: Node | null; list: Node[] }[] = [{ node: null, list: root }];
+  const re = /\{\{(-\s)?([\s\S]*?)(\s-)?\}\}/g;
+  let last = 0;
+  let trimNext = false;
+  let m: RegExpExecArray | null;
+  const top = () => stack[stack.length - 1];
+  while ((m = re.exec(src))) {
+    let text = src.slice(last, m.index);
+    if (trimNext) text = text.replace(/^\s+/, '');
+    if (m[1]) text = text.replace(/\s+$/, '');
+    if (text) top().list.push({ t: 'text', s: text });
+    last = re.lastIndex;
+    trimNext = !!m[3];
+    const body = m[2].trim();
+    if (body.startsWith('/*')) continue;
+    const tokens = lex(body);
+    const [kw] = tokens;
+    if (kw === 'if' || kw === 'with' || kw === 'range') {
+      const { p } = parsePipe(tokens, 1);
+      let node: Node;
+      if (kw === 'if') node = { t: 'if', branches: [{ p, body: [] }], else: [] };
+      else if (kw === 'with') node = { t: 'with', p, body: [], else: [] };
+      else node = { t: 'range', p: { cmds: p.cmds }, valVar: p.decl?.[p.decl.length - 1], keyVar: p.decl?.length === 2 ? p.decl[0] : undefined, body: [], else: [] };
+      top().list.push(node);
+      stack.push({ node, list: node.t === 'if' ? node.branches[0].body : node.body });
+    } else if (kw === 'else') {
+      const open = top().node;
+      if (!open) bad('{{else}} outside if, with or range');
+      if (tokens[1] === 'if' && open.t === 'if') {
+        const branch = { p: parsePipe(tokens, 2).p, body: [] as Node[] };
+        open.branches.push(branch);
+        top().list = branch.body;
+      } else top().list = (open as { else: Node[] }).else;
+    } else if (kw === 'end') {
+      if (stack.length === 1) bad('{{end}} without if, with or range');
+      stack.pop();
+    } else if (kw === 'define' || kw === 'template' || kw === 'block') {
+      bad(`{{${kw}}} is not supported`);
+    } else {
+      top().list.push({ t: 'out', p: parsePipe(tokens).p });
+    }
+  }
+  if (stack.length > 1) bad(`unclosed {{${top().node!.t}}}: add {{end}}`);
+  let tail = src.slice(last);
+  if (trimNext) tail = tail.replace(/^\s+/, '');
+  if (tail) root.push({ t: 'text', s: tail });
+  return {
+    render(data) {
+      const ctx: Ctx = { root: data, vars: [new Map([['$', data]])], rows: [] };
+      const out = exec(root, data, ctx);
+      return out + renderRows(ctx);
+    },
+  };
+}
+
+function lookup(v: Val, path: string[]): Val {
+  let cur: Val = v;
+  for (const k of path) {
+    if (cur === MISSING || cur === null || typeof cur !== 'object') return MISSING;
+    if (!Object.hasOwn(cur as object, k)) return MISSING;
+    cur = (cur as Record<string, Val>)[k];
+  }
+  return cur;
+}
+
+function value(a: Arg, dot: Val, ctx: Ctx): Val {
+  switch (a.k) {
+    case 'lit':
+      return a.v;
+    case 'sub':
+      return lookup(pipe(a.p, dot, ctx), a.path);
+    case 'field': {
+      if (a.base === null) return lookup(dot, a.path);
+      for (let i = ctx.vars.length - 1; i >= 0; i--) if (ctx.vars[i].has(a.base)) return lookup(ctx.vars[i].get(a.base), a.path);
+      return bad(`undefined variable ${a.base}`);
+    }
+    case 'fn':
+      return FUNCS[a.name](ctx);
+  }
+}
+
+function pipe(p: Pipe, dot: Val, ctx: Ctx): Val {
+  let prev: Val = undefined;
+  let first = true;
+  for (const cmd of p.cmds) {
+    const [head, ...rest] = cmd;
+    if (head.k === 'fn') {
+      const args = rest.map((a) => value(a, dot, ctx));
+      if (!first) args.push(prev);
+      prev = FUNCS[head.name](ctx, ...args);
+    } else {
+      if (!first || rest.length) bad('only a function can take arguments or a piped value');
+      prev = value(head, dot, ctx);
+    }
+    first = false;
+  }
+  if (p.decl) ctx.vars[ctx.vars.length - 1].set(p.decl[p.decl.length - 1], prev);
+  return prev;
+}
+
+function truthy(v: Val): boolean {
+  if (v === MISSING || v === null || v === undefined || v === false || v === 0 || v === '') return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (typeof v === 'object') return Object.keys(v as object).length > 0;
+  return true;
+}
+
+function text(v: Val): string {
+  if (v === MISSING || v === undefined) return '<no value>';
+  if (v === null) return '<nil>';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+function exec(nodes: Node[], dot: Val, ctx: Ctx): string {
+  let out = '';
+  for (const n of nodes) {
+    switch (n.t) {
+      case 'text':
+        out += n.s;
+        break;
+      case 'out': {
+        const v = pipe(n.p, dot, ctx);
+        if (!n.p.decl) out += text(v);
+        break;
+      }
+      case 'if': {
+        const hit = n.branches.find((b) => truthy(pipe(b.p, dot, ctx)));
+        out += exec(hit ? hit.body : n.else, dot, ctx);
+        break;
+      }
+      case 'with': {
+        const v = pipe(n.p, dot, ctx);
+        out += truthy(v) ? exec(n.body, v, ctx) : exec(n.else, dot, ctx);
+        break;
+      }
+      case 'range': {
+        const v = pipe(n.p, dot, ctx);
+        const entries: [Val, Val][] = Array.isArray(v)
+          ? v.map((x, i) => [i, x])
+          : v !== null && typeof v === 'object'
+            ? Object.keys(v).sort().map((k) => [k, (v as Record<string, Val>)[k]])
+            : typeof v === 'number' && Number.isInteger(v) && v >= 0
+              ? Array.from({ length: v }, (_, i) => [i, i])
+              : truthy(v)
+                ? bad(`range can't iterate over ${text(v)}`)
+                : [];
+        if (!entries.length) {
+          out += exec(n.else, dot, ctx);
+          break;
+        }
+        for (const [k, x] of entries) {
+          const scope = new Map<string, Val>();
+          if (n.keyVar) scope.set(n.keyVar, k);
+          if (n.valVar) scope.set(n.valVar, x);
+          ctx.vars.push(scope);
+          out += exec(n.body, x, ctx);
+          ctx.vars.pop();
+        }
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Go's fmt verbs that matter here: %s %v %d %f %q %t %%, with flags, width and precision. */
+function printf(format: unknown, ...args: Val[]): string {
+  let i = 0;
+  return String(format).replace(/%([-+ 0#]*)(\d+)?(?:\.(\d+))?([svdfqtx%])/g, (_all, flags: string, width: string | undefined, prec: string | undefined, verb: string) => {
+    if (verb === '%') return '%';
+    const v = i < args.length ? args[i++] : MISSING;
+    let s: string;
+    if (v === MISSING) s = `%!${verb}(MISSING)`;
+    else if (verb === 'd') s = typeof v === 'number' ? String(Math.trunc(v)) : `%!d(${text(v)})`;
+    else if (verb === 'f') s = typeof v === 'number' ? v.toFixed(prec === undefined ? 6 : Number(prec)) : `%!f(${text(v)})`;
+    else if (verb === 'q') s = JSON.stringify(text(v));
+    else if (verb === 'x') s = typeof v === 'number' ? Math.trunc(v).toString(16) : Buffer.from(text(v)).toString('hex');
+    else s = prec !== undefined && verb === 's' ? [...text(v)].slice(0, Number(prec)).join('') : text(v);
+    const w = width === undefined ? 0 : Number(width);
+    const len = [...s].length;
+    if (len >= w) return s;
+    if (flags.includes('-')) return s + ' '.repeat(w - len);
+    return (flags.includes('0') && /[df]/.test(verb) ? '0' : ' ').repeat(w - len) + s;
+  });
+}
+
+function cmp(name: string, a: Val, b: Val): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  return bad(`${name}: cannot compare ${text(a)} with ${text(b)}`);
+}
+
+function renderRows(ctx: Ctx): string {
+  if (!ctx.rows.length) return '';
+  const widths: number[] = [];
+  for (const r of ctx.rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, [...c].length)));
+  const out = ctx.rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - [...c].length))).join('  ').trimEnd() + '\n').join('');
+  ctx.rows = [];
+  return out;
+}
+
+const FUNCS: Record<string, (ctx: Ctx, ...args: Val[]) => Val> = {
+  printf: (_c, f, ...a) => printf(f, ...a),
+  print: (_c, ...a) => a.map(text).join(''),
+  println: (_c, ...a) => a.map(text).join(' ') + '\n',
+  len: (_c, v) => (typeof v === 'string' ? [...v].length : Array.isArray(v) ? v.length : v && typeof v === 'object' ? Object.keys(v).length : bad(`len of ${text(v)}`)),
+  index: (_c, v, ...keys) => keys.reduce((cur, k) => lookup(cur, [String(k)]), v),
+  not: (_c, v) => !truthy(v),
+  and: (_c, ...a) => a.find((v) => !truthy(v)) ?? a[a.length - 1],
+  or: (_c, ...a) => a.find((v) => truthy(v)) ?? a[a.length - 1],
+  eq: (_c, a, ...bs) => bs.some((b) => a === b),
+  ne: (_c, a, b) => a !== b,
+  lt: (_c, a, b) => cmp('lt', a, b) < 0,
+  le: (_c, a, b) => cmp('le', a, b) <= 0,
+  gt: (_c, a, b) => cmp('gt', a, b) > 0,
+  ge: (_c, a, b) => cmp('ge', a, b) >= 0,
+  join: (_c, sep, list) => (Array.isArray(list) ? list.map(text).join(String(sep)) : bad('join takes a separator and a list')),
+  pluck: (_c, field, list) => (Array.isArray(list) ? list.map((x) => lookup(x, [String(field)])) : bad('pluck takes a field name and a list')),
+  truncate: (_c, n, s) => {
+    const chars = [...text(s)];
+    const max = Number(n);
+    return chars.length <= max ? chars.join('') : chars.slice(0, Math.max(0, max - 3)).join('') + '...';
+  },
+  json: (_c, v) => JSON.stringify(v === MISSING ? null : v),
+  tablerow: (c, ...cells) => {
+    c.rows.push(cells.map((v) => (v === null || v === MISSING ? '' : text(v))));
+    return '';
+  },
+  tablerender: (c) => renderRows(c),
+};

@@ -1,0 +1,196 @@
+// Scripting like gh: --jq (real jq, loaded only when given), --template (Go text/template subset), --fields checked
+// against the data, and sq api -H / -i.
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { sq } from '../helpers/cli.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+
+const emu = useEmulator({ each: 'reset' });
+const names = async () => JSON.parse((await sq(['squids', 'list', '--json'], { env: emu.env() })).stdout).map((s: { name: string }) => s.name) as string[];
+const jsonError = (stderr: string) => JSON.parse(stderr.trim().split('\n').pop()!).error;
+
+describe('--jq', () => {
+  it('runs on the JSON --json would print: raw strings unquoted, one per line', async () => {
+    const all = await names();
+    const r = await sq(['squids', 'list', '--jq', '.[].name'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(all.map((n) => `${n}\n`).join(''));
+  });
+
+  it('other values are compact JSON, one per line; select and several outputs work', async () => {
+    const paris = emu.squidId(DEMO_SQUIDS.paris);
+    const r = await sq(['squids', 'list', '--jq', '.[] | select(.name == "Paris restaurants") | {id, name}, .concurrency, null'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`{"id":"${paris}","name":"Paris restaurants"}\n1\nnull\n`);
+  });
+
+  it('applies after --fields (fields first, then jq), on a single record too', async () => {
+    const r = await sq(['me', '--fields', 'email,plan', '--jq', 'keys'], { env: emu.env() });
+    expect(r.stdout).toBe('["email","plan"]\n');
+    expect(r.code).toBe(0);
+  });
+
+  it('no output is no output, exit 0', async () => {
+    const r = await sq(['squids', 'list', '--jq', '.[] | select(.name == "none")'], { env: emu.env() });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('a bad expression is exit 2 with jq\'s message, before any request', async () => {
+    const r = await sq(['squids', 'list', '--jq', '.[] | nosuchfn'], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(jsonError(r.stderr)).toEqual({ code: 2, status: null, message: '--jq: nosuchfn/0 is not defined at <top-level>, line 1:\n.[] | nosuchfn', retry_after: null });
+    const syntax = await sq(['squids', 'list', '--jq', '.['], { env: emu.env() });
+    expect(syntax.code).toBe(2);
+    expect(jsonError(syntax.stderr).message).toMatch(/^--jq: syntax error, unexpected end of file/);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('a bad expression on a write sends nothing', async () => {
+    const r = await sq(['squids', 'update', 'Paris restaurants', '--concurrency', '2', '--jq', '.name |'], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(jsonError(r.stderr).message).toMatch(/^--jq: syntax error/);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('an error jq raises on the data is exit 1 with its message, and nothing on stdout', async () => {
+    const r = await sq(['squids', 'list', '--jq', '.[].name | tonumber'], { env: emu.env() });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(jsonError(r.stderr).message).toMatch(/^--jq: Invalid numeric literal/);
+  });
+
+  it.each([
+    [['--jq', '.', '--format', 'csv'], '--jq works on JSON output and conflicts with --format csv; drop --format (--jq implies --json)'],
+    [['--jq', '.', '--format', 'ndjson'], '--jq works on JSON output and conflicts with --format ndjson'],
+    [['--template', '{{.}}', '--format', 'table'], '--template works on JSON output and conflicts with --format table'],
+    [['--jq', '.', '--template', '{{.}}'], '--jq and --template cannot be used together; pass only one of them'],
+    [['--jq', ' '], "--jq needs an expression"],
+    [['--template', '{{range .}}'], '--template: unclosed {{range}}: add {{end}}'],
+    [['--template', '{{.name | nosuch}}'], '--template: function "nosuch" not defined'],
+    [['--template', '{{end}}'], '--template: {{end}} without if, with or range'],
+  ])('%j → exit 2 before any request', async (flags, message) => {
+    const r = await sq(['squids', 'list', ...flags], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(jsonError(r.stderr).message).toContain(message);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('--jq --json and --jq --format json are accepted', async () => {
+    for (const extra of [['--json'], ['--format', 'json']]) {
+      const r = await sq(['squids', 'list', '--jq', 'length', ...extra], { env: emu.env() });
+      expect(r.stdout).toBe(`${(await names()).length}\n`);
+    }
+  });
+
+  it('secrets stay masked', async () => {
+    const pw = 'jq-Secret-Password-1';
+    await sq(['delivery', 'sftp', '--squid', 'Paris restaurants', '--host', 'h.example.com', '--port', '22', '--username', 'u', '--directory', '/d', '--password-env', 'PW'], { env: emu.env({ PW: pw }) });
+    const r = await sq(['delivery', 'show', '--squid', 'Paris restaurants', '--jq', '..|strings'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('********');
+    expect(r.stdout).not.toContain(pw);
+  });
+});
+
+describe('--template', () => {
+  it('range, fields, printf padding and string literals', async () => {
+    const all = await names();
+    const r = await sq(['squids', 'list', '--template', '{{range .}}{{printf "%-20s|" .name}}{{"\\n"}}{{end}}'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(all.map((n) => `${n.padEnd(20)}|\n`).join(''));
+  });
+
+  it('tablerow aligns columns', async () => {
+    const r = await sq(['squids', 'list', '--template', '{{range .}}{{if eq .name "Paris restaurants" "Lyon bakeries"}}{{tablerow .name .concurrency}}{{end}}{{end}}'], { env: emu.env() });
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(['Lyon bakeries      1', 'Paris restaurants  1']);
+  });
+});
+
+describe('--fields names are checked against the data', () => {
+  it('an unknown name is exit 2 listing the valid fields, and nothing is written', async () => {
+    const r = await sq(['squids', 'list', '--fields', 'id,nmae'], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: --fields: unknown field "nmae"; valid fields: id, name, crawler_name, is_active, concurrency, .*params\.max_results, .*\(dotted paths reach into objects\)\n/);
+  });
+
+  it.each([['json'], ['csv'], ['ndjson'], ['table']])('--format %s: the same check, nothing on stdout', async (format) => {
+    const r = await sq(['squids', 'list', '--fields', 'bogus', '--format', format], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+  });
+
+  it('dotted paths, a literal key with dots, and a known column missing from the record are valid', async () => {
+    const ok = await sq(['squids', 'list', '--fields', 'name,params.max_results', '--format', 'csv'], { env: emu.env() });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.split('\n')[0]).toBe('name,params.max_results');
+    const single = await sq(['me', '--fields', 'email,plan.name'], { env: emu.env() });
+    expect(single.code).toBe(2);
+    expect(single.stderr).toContain('--fields: unknown field "plan.name"; valid fields: first_name, last_name, email, email_verified, plan, ');
+  });
+
+  it('a streamed --all export to a file stops before writing anything', async () => {
+    const { mkdtempSync, readdirSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const d = mkdtempSync(join(tmpdir(), 'sq-fields-'));
+    const r = await sq(['results', 'list', '--squid', 'Paris restaurants', '--all', '--fields', 'nope', '-o', join(d, 'out.csv')], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--fields: unknown field "nope"; valid fields: id, squid, run,');
+    expect(readdirSync(d)).toEqual([]);
+  });
+});
+
+describe('sq api -H and -i', () => {
+  it('-H sends the header; a secret-named one is masked in --verbose traces', async () => {
+    const r = await sq(['api', '/v1/me', '-H', 'X-Trace-Id: abc-123', '-H', 'X-Api-Key: very-secret-value', '-v', '--jq', '.email'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('demo@sq-emulator.local\n');
+    const [req] = await emu.requests();
+    expect(req.headers['x-trace-id']).toBe('abc-123');
+    expect(r.stderr).toContain('> x-trace-id: abc-123');
+    expect(r.stderr).toContain('> x-api-key: ********');
+    expect(r.stderr).not.toContain('very-secret-value');
+  });
+
+  it.each([
+    [['-H', 'Authorization: Token abc'], '-H Authorization is not accepted'],
+    [['-H', 'authorization:x'], '-H Authorization is not accepted'],
+    [['-H', 'no colon'], '-H/--header takes "Name: value"'],
+    [['-H', ': v'], '-H/--header takes "Name: value"'],
+    [['-i', '--paginate'], '-i/--include shows one response; it cannot be combined with --paginate'],
+  ])('%j → exit 2 before any request', async (flags, message) => {
+    const r = await sq(['api', '/v1/squids', ...flags], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toContain('Token abc');
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('-i prints the status line and headers, then the body', async () => {
+    const r = await sq(['api', '-i', '/v1/me', '--jq', '.email'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    const [head, body] = r.stdout.split('\n\n');
+    const lines = head.split('\n');
+    expect(lines[0]).toBe('HTTP/1.1 200 OK');
+    expect(lines).toContain('Content-Type: application/json');
+    expect(lines.slice(1)).toEqual([...lines.slice(1)].sort());
+    expect(body).toBe('demo@sq-emulator.local\n');
+  });
+
+  it('-i on a 4xx shows the answer, then exits with its code', async () => {
+    const r = await sq(['api', '-i', '/v1/squids/0000'], { env: emu.env() });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^HTTP\/1\.1 404 Not Found\n/);
+    expect(r.stdout).toContain('"message": "Squid not found."');
+  });
+
+  it('-i masks secret-looking response headers unless --show-secrets', async () => {
+    await emu.faults([{ path: '/v1/me', action: 'status', status: 200, headers: { 'set-cookie': 'session=abcd1234secret' }, body: { ok: true } }]);
+    const r = await sq(['api', '-i', '/v1/me'], { env: emu.env() });
+    expect(r.stdout).toContain('Set-Cookie: ********\n');
+    expect(r.stdout).not.toContain('abcd1234secret');
+  });
+});
