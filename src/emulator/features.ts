@@ -6,7 +6,7 @@ import {
   FieldError, email, httpUrl, onRunExportedSimple, port, registerDeliveryConfig, sendMail, str, validationError,
 } from './delivery.js';
 import type { Obj } from './delivery.js';
-import { isObject } from './util.js';
+import { isRecord } from './util.js';
 import { registerSftp, testSftp } from './sftp.js';
 import { postJson, registerWebhooks, webhookTimeout, webhookTimestamp } from './webhooks.js';
 
@@ -15,7 +15,7 @@ type TestHandler = (body: Obj) => Promise<EmuResponse> | EmuResponse;
 function testRoute(emu: Emu, name: string, fn: TestHandler): void {
   emu.route('POST', `/v1/delivery/test-${name}`, async (req) => {
     try {
-      return await fn(isObject(req.body) ? req.body : {});
+      return await fn(isRecord(req.body) ? req.body : {});
     } catch (e) {
       if (e instanceof FieldError) return validationError(e);
       throw e;

@@ -66,9 +66,7 @@ export function errB(status: 400 | 404, message: string, param: string): EmuResp
   };
 }
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isRecord } from '../output/fields.js';
 
 /** Canonical text of a params object, key order ignored, for duplicate detection. */
 export function paramsKey(p: Record<string, unknown>): string {

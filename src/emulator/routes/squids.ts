@@ -3,7 +3,7 @@ import type { EmuCore } from '../emu.js';
 import { forgetRun } from '../engine.js';
 import { paginate } from '../pagination.js';
 import { newSquid } from '../seed.js';
-import { errB, isObject, json } from '../util.js';
+import { errB, isRecord, json } from '../util.js';
 import { squidDetailView, squidSummaryView } from '../views.js';
 import { bodyObject, findSquid, type Rec } from './common.js';
 
@@ -67,11 +67,11 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check>
     }
   },
   params: (v, _emu, s) => {
-    if (!isObject(v)) return { ok: false, message: 'params must be an object.' };
+    if (!isRecord(v)) return { ok: false, message: 'params must be an object.' };
     const current = (s.params ?? {}) as Rec;
     const merged: Rec = { ...current, ...v };
     if (v.functions !== undefined) {
-      if (!isObject(v.functions) || Object.values(v.functions).some((b) => typeof b !== 'boolean'))
+      if (!isRecord(v.functions) || Object.values(v.functions).some((b) => typeof b !== 'boolean'))
         return { ok: false, message: 'params.functions must map function names to booleans.' };
       merged.functions = { ...((current.functions ?? {}) as Rec), ...v.functions };
     }
@@ -90,7 +90,7 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check>
 function applyUpdate(squid: Rec, key: string, value: unknown): void {
   if (key === 'run_notify') squid.notifications_params = { run_notify: value };
   else if (key === 'cron_expression' || key === 'timezone') {
-    const sched = (isObject(squid.schedule) ? squid.schedule : {}) as Rec;
+    const sched = (isRecord(squid.schedule) ? squid.schedule : {}) as Rec;
     sched[key] = value;
     squid.schedule = key === 'cron_expression' && value === null ? null : sched;
   } else squid[key] = value;
@@ -132,7 +132,7 @@ export function registerSquids(emu: EmuCore): void {
     const f = findSquid(emu, req.params.hash, 'squid_hash');
     if (f.res) return f.res;
     const squid = f.rec;
-    if (!isObject(req.body)) return errB(400, 'The body must be a JSON object.', 'body');
+    if (!isRecord(req.body)) return errB(400, 'The body must be a JSON object.', 'body');
     const touched: [string, unknown][] = [];
     for (const [key, raw] of Object.entries(req.body)) {
       const check = UPDATABLE[key];
