@@ -3,7 +3,7 @@
 import type { EmuCore } from '../emu.js';
 import { paginate } from '../pagination.js';
 import { newAccount } from '../seed.js';
-import { detail, isRecord, json, naiveUs, uuidId } from '../util.js';
+import { detail, hashId, isRecord, json, naiveUs } from '../util.js';
 import { accountView } from '../views.js';
 import { bodyObject, type Rec } from './common.js';
 
@@ -126,7 +126,7 @@ export function registerAccounts(emu: EmuCore): void {
     if (b.account !== undefined && b.account !== null) {
       if (typeof b.account !== 'string' || !emu.state.accounts[b.account]) return detail(404, 'Account not found.');
     }
-    const id = uuidId(emu.nextId(), 'sync');
+    const id = hashId(emu.nextId(), 'sync');
     const s: Rec = { id, object: 'synchronize-cookies', status_code: 100, status_text: 'created', type: b.type,
       cookies: b.cookies, account_hash: b.account ?? null, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
     emu.state.syncs[id] = s;
