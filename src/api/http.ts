@@ -58,7 +58,7 @@ export interface StreamResponse {
 }
 
 
-export { MAX_RETRIES, MAX_CONSECUTIVE_429, MAX_429_WAIT_MS, RetryBudget, secondsInMessage } from './retry.js';
+export { MAX_RETRIES, RetryBudget, secondsInMessage } from './retry.js';
 
 /** A request ready to send: the same bytes go out on every attempt. */
 interface Prepared {

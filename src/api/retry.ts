@@ -4,8 +4,8 @@ import { errorMessage } from './messages.js';
 import { NOT_SENT_CODES, retryAfterSeconds, safeParse } from './http-errors.js';
 
 export const MAX_RETRIES = 4;
-export const MAX_CONSECUTIVE_429 = 5;
-export const MAX_429_WAIT_MS = 5 * 60_000;
+const MAX_CONSECUTIVE_429 = 5;
+const MAX_429_WAIT_MS = 5 * 60_000;
 
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 const RETRY_STATUSES = new Set([500, 502, 503, 504]);
@@ -36,9 +36,6 @@ export class RetryBudget {
   }
   giveBack(): void {
     this.tokens = Math.min(this.max, this.tokens + 0.1);
-  }
-  reset(): void {
-    this.tokens = this.max;
   }
 }
 
