@@ -3,13 +3,14 @@ import { isatty } from 'node:tty';
 import { DEFAULT_GLOBALS, envFlag, type Ctx, type Globals, type IO } from './context.js';
 import type { Output, OutputSettings } from './output/types.js';
 import { createOutput, resolveOutputSettings } from './output/index.js';
-import type { HttpClient } from './api/http.js';
+import type { HttpClient, RetryBudget } from './api/http.js';
 import type { ProfileStore } from './config/store.js';
 import type { Prompter } from './prompt.js';
 import { AuthError, UsageError } from './errors.js';
 import { MAX_HTTP_TIMEOUT_MS, parseDuration } from './validate/duration.js';
 import { redactText } from './output/secrets.js';
 import { cacheDir } from './cache-dir.js';
+import { sleep as abortableSleep } from './api/sleep.js';
 
 export interface ContextInit {
   io?: Partial<IO>;
@@ -52,21 +53,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
   const env = init.env ?? process.env;
   const now = init.now ?? Date.now;
   const signal = init.signal ?? new AbortController().signal;
-  const sleep =
-    init.sleep ??
-    ((ms: number) =>
-      new Promise<void>((resolve, reject) => {
-        if (signal.aborted) return reject(signal.reason);
-        const t = setTimeout(() => {
-          signal.removeEventListener('abort', onAbort);
-          resolve();
-        }, ms);
-        const onAbort = () => {
-          clearTimeout(t);
-          reject(signal.reason);
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-      }));
+  const sleep = init.sleep ?? ((ms: number) => abortableSleep(ms, signal));
 
   const cleanups: (() => void | Promise<void>)[] = [];
   const secretValues: string[] = [];
@@ -75,6 +62,8 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
   let store: Promise<ProfileStore> | undefined;
   // One client (and so one set of pacing buckets) per key in use: the resolved one, or one being tried by login.
   const clients = new Map<string, Promise<{ client: HttpClient; profile: string }>>();
+  // The retries every client of this command may spend between them, so a batch cannot storm a failing server.
+  let retryBudget: RetryBudget | undefined;
   let prompter: Promise<Prompter> | undefined;
 
   const ctx: Ctx & { cleanup(): Promise<void> } = {
@@ -128,7 +117,8 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
       let c = clients.get(key);
       if (!c) {
         c = (async () => {
-          const [{ HttpClient }, { resolveAuth }] = await Promise.all([import('./api/http.js'), import('./config/resolve.js')]);
+          const [{ HttpClient, RetryBudget }, { resolveAuth }] = await Promise.all([import('./api/http.js'), import('./config/resolve.js')]);
+          retryBudget ??= new RetryBudget(10);
           // A key being tried (auth login) does not depend on the stored profiles, which login may be replacing.
           const auth = resolveAuth(ctx.globals, env, await ctx.config({ allowCorrupt: opts.token !== undefined }));
           if (opts.token !== undefined) auth.token = opts.token;
@@ -142,6 +132,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
             headersTimeoutMs: timeoutEnv(env, 'SQ_HEADERS_TIMEOUT'),
             bodyTimeoutMs: timeoutEnv(env, 'SQ_BODY_TIMEOUT'),
             pacingDir: cacheDir(env),
+            retryBudget,
             signal,
             now,
             sleep,

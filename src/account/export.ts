@@ -5,6 +5,7 @@ import { recordId } from '../api/resolve.js';
 import { getAutoReset } from '../api/billing.js';
 import { storedDelivery, storedEvents } from '../api/delivery.js';
 import { RUN_EVENTS } from '../api/events.js';
+import { compareApiTime } from '../api/time.js';
 import { listAll, squidDetail, squidTasks } from './state.js';
 import { taskValue } from './diff.js';
 import type { Rec } from './file.js';
@@ -61,7 +62,7 @@ export async function exportAccount(http: HttpClient): Promise<Rec> {
   const squids: Rec = {};
   const used = new Set<string>();
   // Oldest first, so the file reads in creation order and stays stable as squids are added.
-  const ordered = [...list].sort((a, b) => String(a.created_at ?? '').localeCompare(String(b.created_at ?? '')) || recordId(a).localeCompare(recordId(b)));
+  const ordered = [...list].sort((a, b) => compareApiTime(a.created_at, b.created_at) || recordId(a).localeCompare(recordId(b)));
   for (const s of ordered) {
     const id = recordId(s);
     const rec = await squidDetail(http, id);

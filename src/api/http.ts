@@ -1,14 +1,15 @@
 // The thin HTTP module: every request of sq goes through here. It owns auth, pacing, retries, timeouts, error
 // mapping and the redacted --verbose trace (reliability.md).
 import type { Dispatcher } from 'undici';
-import { AuthError, RateLimitError } from '../errors.js';
+import { AuthError } from '../errors.js';
 import { Pacer, resetWaitMs } from './pacing.js';
 import { SharedStore } from './pacing-state.js';
-import { errorMessage } from './messages.js';
 import { loadTransport, type RequestFn } from './transport.js';
-import { AmbiguousWriteError, NOT_SENT_CODES, errCode, networkError, httpError, parseJson, retryAfterSeconds, safeParse } from './http-errors.js';
+import { AmbiguousWriteError, errCode, networkError, httpError, parseJson } from './http-errors.js';
 import { redactBody, redactUrl } from './redact.js';
-import { maskKey } from '../output/secrets.js';
+import { maskAuthorization } from '../output/secrets.js';
+import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
+import { sleep } from './sleep.js';
 
 export { AmbiguousWriteError };
 
@@ -25,7 +26,7 @@ export interface HttpOptions {
   random?: () => number;
   signal?: AbortSignal;
   userAgent?: string;
-  /** Retries this client's requests may spend (default: the process-wide budget). */
+  /** Retries this client's requests may spend; the factory gives every client of a command the same one. */
   retryBudget?: RetryBudget;
   /** The cache directory where every sq process of the machine shares its pacing state; undefined: this process alone. */
   pacingDir?: string;
@@ -57,47 +58,17 @@ export interface StreamResponse {
 }
 
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
-const RETRY_STATUSES = new Set([500, 502, 503, 504]);
-const TRANSIENT_CODES = new Set([
-  ...NOT_SENT_CODES,
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CLOSED',
-]);
+export { MAX_RETRIES, RetryBudget, secondsInMessage } from './retry.js';
 
-export const MAX_RETRIES = 4;
-export const MAX_CONSECUTIVE_429 = 5;
-export const MAX_429_WAIT_MS = 5 * 60_000;
-
-/**
- * Retries a group of requests may spend between them, on top of each request's own MAX_RETRIES. A success earns
- * back a tenth of a retry, so a server that recovers slowly earns the budget back.
- */
-export class RetryBudget {
-  private tokens: number;
-  constructor(readonly max = 10) {
-    this.tokens = max;
-  }
-  take(): boolean {
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
-  }
-  giveBack(): void {
-    this.tokens = Math.min(this.max, this.tokens + 0.1);
-  }
-  reset(): void {
-    this.tokens = this.max;
-  }
+/** A request ready to send: the same bytes go out on every attempt. */
+interface Prepared {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  payload: string | Buffer | undefined;
+  /** What the --verbose trace shows of the body. */
+  traced: unknown;
 }
-
-/** Shared by every client of the process, so a batch of many calls cannot storm a failing server. */
-export const processRetryBudget = new RetryBudget(10);
 
 export class HttpClient {
   readonly baseUrl: string;
@@ -105,6 +76,7 @@ export class HttpClient {
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
+  private readonly retryBudget: RetryBudget;
   private agent: Dispatcher | undefined;
   /** Counts requests actually sent (for tests and benchmarks). */
   sent = 0;
@@ -116,21 +88,9 @@ export class HttpClient {
     this.baseUrl = opts.baseUrl;
     this.apiOrigin = new URL(opts.baseUrl).origin;
     this.now = opts.now ?? Date.now;
-    this.sleep =
-      opts.sleep ??
-      ((ms) =>
-        new Promise((resolve, reject) => {
-          const onAbort = () => {
-            clearTimeout(t);
-            reject(opts.signal?.reason);
-          };
-          const t = setTimeout(() => {
-            opts.signal?.removeEventListener('abort', onAbort);
-            resolve();
-          }, ms);
-          opts.signal?.addEventListener('abort', onAbort, { once: true });
-        }));
+    this.sleep = opts.sleep ?? ((ms) => sleep(ms, opts.signal));
     this.random = opts.random ?? Math.random;
+    this.retryBudget = opts.retryBudget ?? new RetryBudget();
     const shared = opts.pacingDir
       ? new SharedStore({ dir: opts.pacingDir, token: opts.token, origin: this.apiOrigin, now: this.now, trace: opts.trace })
       : undefined;
@@ -197,136 +157,109 @@ export class HttpClient {
     return { agent: this.agent, request };
   }
 
+  /** Sends with pacing and the retry/429 policy; each pass of the loop is one attempt. */
   private async send(
     method: string,
     path: string,
     o: RequestOptions,
     streaming: boolean,
   ): Promise<Dispatcher.ResponseData & { url: string; text?: string }> {
-    method = method.toUpperCase();
-    const url = this.url(path, o.query);
-    const isApi = url.origin === this.apiOrigin;
-    if (!o.noAuth && isApi && !this.opts.token) {
-      throw new AuthError('no API key: run `sq auth login`, or set SQ_TOKEN');
-    }
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': this.opts.userAgent ?? 'sq',
-      ...o.headers,
-    };
-    if (!o.noAuth && isApi && this.opts.token) headers.authorization = `Token ${this.opts.token}`;
-    let payload: string | Buffer | undefined;
-    let traced: unknown = o.body;
-    // Tag check, not instanceof: touching the global FormData loads Node's bundled undici (~10 ms on every call).
-    const tag = o.body !== null && typeof o.body === 'object' ? Object.prototype.toString.call(o.body) : '';
-    if (tag === '[object FormData]' || tag === '[object Blob]') {
-      const form = o.body as FormData | Blob;
-      // Multipart uploads. The global FormData belongs to Node's bundled undici, which the undici package does not
-      // recognise, so the platform's Response serialises it (boundary and content-type included) into bytes that
-      // can also be re-sent on a retry.
-      const r = new Response(form);
-      payload = Buffer.from(await r.arrayBuffer());
-      const type = r.headers.get('content-type');
-      if (type) headers['content-type'] ??= type;
-      traced = tag === '[object FormData]' ? `<multipart/form-data: ${[...(form as FormData).keys()].join(', ')}; ${payload.length} bytes>` : `<${payload.length} bytes>`;
-    } else if (o.body !== undefined) {
-      payload = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const bucket = this.pacer.bucket(url.pathname);
-    const safe = SAFE_METHODS.has(method);
-    const budget = o.retryBudget ?? this.opts.retryBudget ?? processRetryBudget;
-    let attempt = 0;
-    let consecutive429 = 0;
-    let first429At: number | null = null;
+    const req = await this.prepare(method.toUpperCase(), path, o);
+    const bucket = this.pacer.bucket(req.url.pathname);
+    const policy = new RetryPolicy(req.method, o.retryBudget ?? this.retryBudget, this.now, this.random);
     const { agent, request } = await this.dispatcher();
+    const describe = `${req.method} ${redactUrl(req.url)}`;
 
     for (;;) {
       await bucket.acquire();
-      const started = this.now();
-      this.traceRequest(method, url, headers, traced);
       let res: Dispatcher.ResponseData;
       try {
-        this.sent++;
-        res = await request.call(agent, {
-          origin: url.origin,
-          path: url.pathname + url.search,
-          method: method as Dispatcher.HttpMethod,
-          headers,
-          body: payload,
-          signal: this.opts.signal,
-        });
+        res = await this.attempt(req, agent, request);
       } catch (err) {
         if (this.opts.signal?.aborted) throw err;
-        const code = errCode(err);
-        this.trace(`* ${method} ${redactUrl(url)} failed: ${code ?? (err as Error).message} (${this.now() - started} ms)`);
-        const retriable = safe ? TRANSIENT_CODES.has(code ?? '') : NOT_SENT_CODES.has(code ?? '');
-        if (retriable && attempt < MAX_RETRIES && budget.take()) {
-          await this.sleep(this.backoff(attempt++));
-          continue;
-        }
-        throw networkError(err, method, url, safe);
-      }
-      const status = res.statusCode;
-      this.traceResponse(res, started);
-      this.observeRateHeaders(bucket, res.headers);
-
-      if (status === 429) {
-        const text = await readText(res.body).catch(() => '');
-        consecutive429++;
-        // Retry-After when sent; else the seconds the DRF-style body states ("Expected available in 2 seconds");
-        // else back off exponentially (1, 2, 4, 8 s), since repeated refusals can get the caller's IP blocked.
-        const retryAfter = retryAfterSeconds(res.headers) ?? secondsInMessage(text) ?? Math.min(30, 2 ** (consecutive429 - 1));
-        first429At ??= this.now();
-        const waited = this.now() - first429At;
-        if (consecutive429 >= MAX_CONSECUTIVE_429 || waited + retryAfter * 1000 > MAX_429_WAIT_MS) {
-          throw new RateLimitError(
-            `rate limited on ${url.pathname} after ${consecutive429} attempts; retry after ${retryAfter} s` +
-              (text ? ` (${errorMessage(safeParse(text)) ?? 'Rate limit exceeded'})` : ''),
-            { status: 429, retryAfter },
-          );
-        }
-        bucket.pause(retryAfter * 1000 + Math.floor(this.random() * 1000));
+        const wait = policy.afterNetworkError(errCode(err));
+        if (wait === null) throw networkError(err, req.method, req.url, policy.safe);
+        await this.sleep(wait);
         continue;
       }
-      consecutive429 = 0;
+      this.observeRateHeaders(bucket, res.headers);
+      const status = res.statusCode;
 
-      if (safe && RETRY_STATUSES.has(status) && attempt < MAX_RETRIES && budget.take()) {
-        await readText(res.body).catch(() => '');
-        await this.sleep(this.backoff(attempt++));
+      if (status === 429) {
+        const text = await res.body.text().catch(() => '');
+        bucket.pause(policy.afterRateLimit(res.headers, text, req.url.pathname));
+        continue;
+      }
+      const wait = policy.afterStatus(status);
+      if (wait !== null) {
+        await res.body.text().catch(() => '');
+        await this.sleep(wait);
         continue;
       }
       if (status >= 400 && !(o.okStatuses ?? []).includes(status)) {
-        const text = await readText(res.body).catch(() => '');
-        throw httpError(status, text, method, url, res.headers, safe);
+        const text = await res.body.text().catch(() => '');
+        throw httpError(status, text, req.method, req.url, res.headers, policy.safe);
       }
       if (streaming) {
-        budget.giveBack();
-        return Object.assign(res, { url: url.toString() });
+        policy.succeeded();
+        return Object.assign(res, { url: req.url.toString() });
       }
       // A reset or timeout in the middle of the body is a failure of the whole exchange: retried like any
       // transient failure for safe methods; for a POST it means the server may have acted.
       let text: string;
       try {
-        text = await readText(res.body);
+        text = await res.body.text();
       } catch (err) {
         if (this.opts.signal?.aborted) throw err;
         const code = errCode(err) ?? 'UND_ERR_SOCKET';
-        this.trace(`* ${method} ${redactUrl(url)} body failed: ${code}`);
-        if (safe && TRANSIENT_CODES.has(code) && attempt < MAX_RETRIES && budget.take()) {
-          await this.sleep(this.backoff(attempt++));
-          continue;
-        }
-        throw networkError(err, method, url, safe, true);
+        this.trace(`* ${describe} body failed: ${code}`);
+        const wait = policy.afterNetworkError(code, true);
+        if (wait === null) throw networkError(err, req.method, req.url, policy.safe, true);
+        await this.sleep(wait);
+        continue;
       }
-      budget.giveBack();
-      return Object.assign(res, { url: url.toString(), text });
+      policy.succeeded();
+      return Object.assign(res, { url: req.url.toString(), text });
     }
   }
 
-  /** Full-jitter backoff: random(0, min(20 s, 0.5 s × 2^attempt)). */
-  private backoff(attempt: number): number {
-    return Math.floor(this.random() * Math.min(20_000, 500 * 2 ** attempt));
+  /** The URL, headers (the key only to the API's own origin) and encoded body of a request. */
+  private async prepare(method: string, path: string, o: RequestOptions): Promise<Prepared> {
+    const url = this.url(path, o.query);
+    const withKey = !o.noAuth && url.origin === this.apiOrigin;
+    if (withKey && !this.opts.token) throw new AuthError('no API key: run `sq auth login`, or set SQ_TOKEN');
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.opts.userAgent ?? 'sq',
+      ...o.headers,
+    };
+    if (withKey) headers.authorization = `Token ${this.opts.token}`;
+    const { payload, traced } = await encodeBody(o.body, headers);
+    return { method, url, headers, payload, traced };
+  }
+
+  /** One exchange up to the response headers, traced. */
+  private async attempt(req: Prepared, agent: Dispatcher, request: RequestFn): Promise<Dispatcher.ResponseData> {
+    const started = this.now();
+    this.traceRequest(req);
+    try {
+      this.sent++;
+      const res = await request.call(agent, {
+        origin: req.url.origin,
+        path: req.url.pathname + req.url.search,
+        method: req.method as Dispatcher.HttpMethod,
+        headers: req.headers,
+        body: req.payload,
+        signal: this.opts.signal,
+      });
+      this.traceResponse(res, started);
+      return res;
+    } catch (err) {
+      if (!this.opts.signal?.aborted) {
+        this.trace(`* ${req.method} ${redactUrl(req.url)} failed: ${errCode(err) ?? (err as Error).message} (${this.now() - started} ms)`);
+      }
+      throw err;
+    }
   }
 
   private observeRateHeaders(bucket: ReturnType<Pacer['bucket']>, h: Record<string, string | string[] | undefined>) {
@@ -341,13 +274,13 @@ export class HttpClient {
     this.opts.trace?.(line);
   }
 
-  private traceRequest(method: string, url: URL, headers: Record<string, string>, body: unknown) {
+  private traceRequest({ method, url, headers, traced }: Prepared) {
     if (!this.opts.trace) return;
     this.trace(`> ${method} ${redactUrl(url)}`);
     for (const [k, v] of Object.entries(headers)) {
-      this.trace(`> ${k}: ${k === 'authorization' ? maskAuth(v) : v}`);
+      this.trace(`> ${k}: ${k === 'authorization' ? maskAuthorization(v) : v}`);
     }
-    if (body !== undefined) this.trace(`> ${redactBody(body, this.secrets())}`);
+    if (traced !== undefined) this.trace(`> ${redactBody(traced, this.secrets())}`);
   }
 
   private traceResponse(res: Dispatcher.ResponseData, started: number) {
@@ -378,28 +311,33 @@ export function serverNow(date: string | string[] | undefined, local = Date.now(
   return skew > -1500 && skew < 500 ? local : d;
 }
 
-/** For tests: give the process-wide retry budget back. */
-export function resetRetryBudget(): void {
-  processRetryBudget.reset();
-}
-
-/** "Request was throttled. Expected available in 2 seconds." (the documented DRF 429 body) → 2. */
-export function secondsInMessage(text: string): number | null {
-  const m = /available in (\d+(?:\.\d+)?) seconds?/i.exec(text);
-  return m ? Math.ceil(Number(m[1])) : null;
-}
-
-function maskAuth(v: string): string {
-  const m = /^(\S+)\s+(\S+)$/.exec(v);
-  return m ? `${m[1]} ${maskKey(m[2])}` : '****';
+/**
+ * The bytes of a body, and the content-type it implies unless the caller set one. JSON for values; multipart for
+ * FormData/Blob. A tag check, not instanceof: touching the global FormData loads Node's bundled undici (~10 ms).
+ */
+async function encodeBody(body: unknown, headers: Record<string, string>): Promise<{ payload?: string | Buffer; traced: unknown }> {
+  const tag = body !== null && typeof body === 'object' ? Object.prototype.toString.call(body) : '';
+  if (tag === '[object FormData]' || tag === '[object Blob]') {
+    const form = body as FormData | Blob;
+    // The global FormData belongs to Node's bundled undici, which the undici package does not recognise, so the
+    // platform's Response serialises it (boundary and content-type included) into bytes that a retry can re-send.
+    const r = new Response(form);
+    const payload = Buffer.from(await r.arrayBuffer());
+    const type = r.headers.get('content-type');
+    if (type) headers['content-type'] ??= type;
+    const traced =
+      tag === '[object FormData]'
+        ? `<multipart/form-data: ${[...(form as FormData).keys()].join(', ')}; ${payload.length} bytes>`
+        : `<${payload.length} bytes>`;
+    return { payload, traced };
+  }
+  if (body === undefined) return { traced: undefined };
+  headers['content-type'] ??= 'application/json';
+  return { payload: typeof body === 'string' ? body : JSON.stringify(body), traced: body };
 }
 
 function num(v: string | string[] | undefined): number | null {
   if (typeof v !== 'string' || v.trim() === '') return null;
   const n = Number(v);
   return Number.isFinite(n) ? n : null;
-}
-
-async function readText(body: Dispatcher.ResponseData['body']): Promise<string> {
-  return body.text();
 }

@@ -14,6 +14,7 @@
 // request, and its mkdir lock and mtime refresh timers are for long critical sections; this one never awaits.
 import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { MAX_PAUSE_MS, MemoryStore, freshState, type BucketSpec, type BucketState, type BucketStore } from './pacing.js';
+import { sleep } from './sleep.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */
 export const STALE_MS = 2000;
@@ -155,7 +156,7 @@ async function withLock<T>(lock: string, fn: () => T): Promise<T> {
     }
     if (Date.now() > deadline) throw Object.assign(new Error('lock held too long'), { code: 'ELOCKED' });
     // Real time, not an injected clock: the holder is another process.
-    await new Promise((r) => setTimeout(r, 1 + Math.random() * 4));
+    await sleep(1 + Math.random() * 4);
   }
   try {
     return fn();

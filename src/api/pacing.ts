@@ -3,6 +3,8 @@
 // process's memory, or a small file every sq process of the machine shares (pacing-state.ts), so parallel sq calls
 // with one key draw on one budget.
 
+import { sleep as wait } from './sleep.js';
+
 export interface BucketSpec {
   /** Tokens added per second. */
   rate: number;
@@ -166,7 +168,7 @@ export class Pacer {
 
   constructor(
     private readonly now: () => number = Date.now,
-    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => wait(ms),
     store?: BucketStore,
   ) {
     this.store = store ?? new MemoryStore(now);

@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { importPackage } from '../import-package.js';
 import { SqError, UsageError } from '../errors.js';
+import { isRecord } from '../output/fields.js';
 
 export interface Profile {
   token?: string;
@@ -178,15 +179,12 @@ function readData(file: string): ProfileData | null {
   } catch {
     return null;
   }
-  if (!isObject(parsed)) return null;
+  if (!isRecord(parsed)) return null;
   const profiles = parsed.profiles === undefined ? {} : parsed.profiles;
-  if (!isObject(profiles) || !Object.values(profiles).every(isObject)) return null;
+  if (!isRecord(profiles) || !Object.values(profiles).every(isRecord)) return null;
   return { active: typeof parsed.active === 'string' ? parsed.active : undefined, profiles: profiles as Record<string, Profile> };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function exposedMode(file: string): number | null {
   if (process.platform === 'win32') return null;

@@ -2,7 +2,7 @@
 // suppression for the rest of the billing cycle after a failed charge.
 import type { AutoResetState, Emu } from './types.js';
 import { FieldError, sendMail, userEmail, validationError } from './delivery.js';
-import { errB, isObject } from './util.js';
+import { errB, isRecord } from './util.js';
 
 export const CHECK_INTERVAL_MS = 60_000;
 export const WINDOW_MS = 24 * 60 * 60_000;
@@ -139,7 +139,7 @@ export function registerBilling(emu: Emu): () => void {
   emu.route('GET', '/v1/plans/auto-reset', () => ({ status: 200, body: view(emu) }));
 
   emu.route('POST', '/v1/plans/auto-reset', (req) => {
-    const body = isObject(req.body) ? req.body : {};
+    const body = isRecord(req.body) ? req.body : {};
     let threshold: number | undefined;
     let max: number | undefined;
     try {
@@ -160,7 +160,7 @@ export function registerBilling(emu: Emu): () => void {
   });
 
   emu.route('POST', '/_emulator/usage', (req) => {
-    const pct = isObject(req.body) ? req.body.pct : undefined;
+    const pct = isRecord(req.body) ? req.body.pct : undefined;
     if (typeof pct !== 'number' || !Number.isFinite(pct) || pct < 0) {
       return errB(400, 'pct must be a number >= 0 (percent of the plan allowance)', 'pct');
     }
@@ -171,7 +171,7 @@ export function registerBilling(emu: Emu): () => void {
   });
 
   emu.route('POST', '/_emulator/payment', (req) => {
-    const outcome = isObject(req.body) ? req.body.outcome : undefined;
+    const outcome = isRecord(req.body) ? req.body.outcome : undefined;
     if (!PAYMENT_OUTCOMES.includes(outcome as (typeof PAYMENT_OUTCOMES)[number])) {
       return errB(400, `outcome must be one of ${PAYMENT_OUTCOMES.join(', ')}`, 'outcome');
     }

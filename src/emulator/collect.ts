@@ -60,7 +60,8 @@ export function collect(emu: EmuCore, run: Rec, def: CrawlerDef, squid: Rec, tas
   rt.last_collection_at = naiveUs(nowMs);
   run.total_results = Number(run.total_results) + count;
   run.total_unique_results = run.total_results;
-  run.credit_used = Number(run.credit_used) + credits;
+  // Rates like 0.5 make fractional credits; rounded so sums of them do not show float noise (0.30000000000000004).
+  run.credit_used = Math.round((Number(run.credit_used) + credits) * 1e6) / 1e6;
   emu.state.balance.consumed += credits;
   emu.markDirty();
   emu.events.emit('credits.consumed', credits);

@@ -131,14 +131,20 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
       cookies: [{ name: 'li_at', required: true }],
     },
     task: { url: url('https://www.linkedin.com/sales/search/people?query=cto', '^https://www\\.linkedin\\.com/sales/') },
-    squid: { max_results: maxResults },
-    functions: {},
+    squid: {
+      max_results: maxResults,
+      // Required with no default: a new squid of this crawler is not ready until it is set (SquidNotReady).
+      results_type: { type: 'string', allowed: ['leads', 'accounts'], default: null, required: true, description: 'Which Sales Navigator list to collect.' },
+    },
+    // Half a credit per row: runs using it cost fractional credits.
+    functions: { email_finder: { display: 'Email finder', credits_per_function: 0.5, default: false } },
     attributes: [
       { name: 'full_name', type: 'string', example: 'Jane Doe', description: 'Lead name.' },
       { name: 'title', type: 'string', example: 'CTO', description: 'Job title.' },
       { name: 'company', type: 'string', example: 'Acme', description: 'Company.' },
       { name: 'location', type: 'string', example: 'Paris', description: 'Location.' },
       { name: 'profile_url', type: 'string', example: 'https://www.linkedin.com/in/jane', description: 'Profile URL.' },
+      { name: 'email', type: 'string', example: 'jane@acme.test', fn: 'email_finder', description: 'Work e-mail found.' },
     ],
   },
   {
@@ -263,6 +269,21 @@ export function crawlerAttributes(c: Record<string, unknown>): Record<string, un
     is_main: !a.fn,
     description: a.description,
   }));
+}
+
+/** A squid can run once every required squid param of its crawler has a value. */
+export function isReady(def: CrawlerDef, params: Record<string, unknown>): boolean {
+  return Object.entries(def.squid).every(([name, p]) => !p.required || (params[name] !== null && params[name] !== undefined));
+}
+
+/** Why a value is refused for a squid param the crawler defines (its type, its allowed values), or null. */
+export function squidParamProblem(def: CrawlerDef, name: string, value: unknown): string | null {
+  const p = def.squid[name];
+  if (!p || value === null) return null;
+  if (p.type === 'int' && !Number.isInteger(value)) return `params.${name} must be an integer (InvalidParamType).`;
+  if (p.allowed && !p.allowed.includes(value))
+    return `params.${name} must be one of ${p.allowed.map((a) => JSON.stringify(a)).join(', ')} (InvalidParameterValue).`;
+  return null;
 }
 
 /** Default squid params at creation: each squid param's default, functions all at their default. */

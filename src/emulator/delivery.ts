@@ -2,7 +2,7 @@
 // error bodies, the delivery log (GET /_emulator/deliveries) and the outbox of e-mails.
 import type { DeliveryRecord, Emu, EmuResponse, FtpFields, RunEvent, WebhookFields } from './types.js';
 import { RUN_EVENTS } from './types.js';
-import { errB, isObject, naiveUs } from './util.js';
+import { errB, isRecord, naiveUs } from './util.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -78,7 +78,7 @@ export function sendMail(emu: Emu, to: string, subject: string, body: string): v
 }
 
 function ftpFields(v: unknown): FtpFields {
-  if (!isObject(v)) throw new FieldError('ftp_fields', 'ftp_fields must be an object');
+  if (!isRecord(v)) throw new FieldError('ftp_fields', 'ftp_fields must be an object');
   const p = (k: string): string => `ftp_fields.${k}`;
   return {
     host: str(v, 'host', p('host')),
@@ -91,16 +91,16 @@ function ftpFields(v: unknown): FtpFields {
 }
 
 function webhookFields(v: unknown): WebhookFields {
-  if (!isObject(v)) throw new FieldError('webhook_fields', 'webhook_fields must be an object');
+  if (!isRecord(v)) throw new FieldError('webhook_fields', 'webhook_fields must be an object');
   const url = httpUrl(v, 'url', 'webhook_fields.url');
   const is_active = bool(v, 'is_active', 'webhook_fields.is_active');
   const retry = bool(v, 'retry', 'webhook_fields.retry');
   const ev = v.events;
-  if (!isObject(ev)) throw new FieldError('webhook_fields.events', 'webhook_fields.events is required and must be an object');
+  if (!isRecord(ev)) throw new FieldError('webhook_fields.events', 'webhook_fields.events is required and must be an object');
   const events = {} as Record<RunEvent, boolean>;
   for (const name of RUN_EVENTS) {
     // The docs show both the flat dotted key ("run.done") and the nested form ({run: {done}}).
-    const nested = isObject(ev.run) ? ev.run[name.slice(4)] : undefined;
+    const nested = isRecord(ev.run) ? ev.run[name.slice(4)] : undefined;
     const value = name in ev ? ev[name] : nested;
     if (typeof value !== 'boolean') {
       throw new FieldError(`webhook_fields.events.${name}`, `webhook_fields.events.${name} is required and must be a boolean`);
@@ -111,7 +111,7 @@ function webhookFields(v: unknown): WebhookFields {
 }
 
 function sheetFields(v: unknown): Obj {
-  if (!isObject(v)) throw new FieldError('google_sheet_fields', 'google_sheet_fields must be an object');
+  if (!isRecord(v)) throw new FieldError('google_sheet_fields', 'google_sheet_fields must be an object');
   const url = httpUrl(v, 'url', 'google_sheet_fields.url');
   const is_active = bool(v, 'is_active', 'google_sheet_fields.is_active');
   const append = bool(v, 'append', 'google_sheet_fields.append');
@@ -119,7 +119,7 @@ function sheetFields(v: unknown): Obj {
 }
 
 function s3Fields(v: unknown): Obj {
-  if (!isObject(v)) throw new FieldError('s3_fields', 's3_fields must be an object');
+  if (!isRecord(v)) throw new FieldError('s3_fields', 's3_fields must be an object');
   const out: Obj = {
     bucket: str(v, 'bucket', 's3_fields.bucket'),
     is_active: bool(v, 'is_active', 's3_fields.is_active'),
@@ -143,7 +143,7 @@ const PARSE: Record<Exclude<(typeof CHANNELS)[number], 'email'>, (v: unknown) =>
 
 /** Validates and stores one channel on the squid record; returns the 201 body. */
 export function configureDelivery(emu: Emu, squid: Obj, body: unknown): Obj {
-  if (!isObject(body)) throw new FieldError(CHANNELS.join(','), 'the body must be a JSON object carrying one delivery configuration');
+  if (!isRecord(body)) throw new FieldError(CHANNELS.join(','), 'the body must be a JSON object carrying one delivery configuration');
   const present = CHANNELS.filter((k) => body[k] !== undefined || (k === 'email' && body.notifications !== undefined));
   if (present.length !== 1) {
     throw new FieldError(
@@ -214,14 +214,14 @@ export function onRunExportedSimple(emu: Emu, run: Obj, rows: Obj[]): void {
     recordDelivery(emu, { kind: 'email', squid: squidId, run: runId, attempt: 1, ok: true, error: null, target: to });
   }
   const sheet = squid.google_sheet_fields;
-  if (isObject(sheet) && sheet.is_active === true) {
+  if (isRecord(sheet) && sheet.is_active === true) {
     recordDelivery(emu, {
       kind: 'googlesheet', squid: squidId, run: runId, attempt: 1, ok: true, error: null,
       target: String(sheet.url), simulated: true,
     });
   }
   const s3 = squid.s3_fields;
-  if (isObject(s3) && s3.is_active === true) {
+  if (isRecord(s3) && s3.is_active === true) {
     const prefix = String(s3.target_path ?? '').replace(/^\/+|\/+$/g, '');
     recordDelivery(emu, {
       kind: 's3', squid: squidId, run: runId, attempt: 1, ok: true, error: null,

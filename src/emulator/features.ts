@@ -6,7 +6,7 @@ import {
   FieldError, email, httpUrl, onRunExportedSimple, port, registerDeliveryConfig, sendMail, str, validationError,
 } from './delivery.js';
 import type { Obj } from './delivery.js';
-import { isObject } from './util.js';
+import { isRecord } from './util.js';
 import { registerSftp, testSftp } from './sftp.js';
 import { postJson, registerWebhooks, webhookTimeout, webhookTimestamp } from './webhooks.js';
 
@@ -15,12 +15,20 @@ type TestHandler = (body: Obj) => Promise<EmuResponse> | EmuResponse;
 function testRoute(emu: Emu, name: string, fn: TestHandler): void {
   emu.route('POST', `/v1/delivery/test-${name}`, async (req) => {
     try {
-      return await fn(isObject(req.body) ? req.body : {});
+      return await fn(isRecord(req.body) ? req.body : {});
     } catch (e) {
       if (e instanceof FieldError) return validationError(e);
       throw e;
     }
   });
+}
+
+/**
+ * Every test answer carries `status_code` (api-reference §9). For the webhook it is what the receiver answered; the
+ * other channels have no HTTP receiver, so it gives the outcome of the check as a status: 200 passed, 400 failed.
+ */
+function checked(ok = true): Obj {
+  return { success: ok, status_code: ok ? 200 : 400 };
 }
 
 function registerDeliveryTests(emu: Emu): void {
@@ -51,24 +59,24 @@ function registerDeliveryTests(emu: Emu): void {
       directory: str(b, 'directory', 'directory'),
     };
     const error = await testSftp(login);
-    return { status: 200, body: error === null ? { success: true } : { success: false, error } };
+    return { status: 200, body: error === null ? checked() : { ...checked(false), error } };
   });
 
   testRoute(emu, 'email', (b) => {
     const to = email(b, 'email', 'email');
     sendMail(emu, to, 'Test e-mail from your scraping platform', 'This is a test of e-mail delivery. It arrived, so e-mail delivery works.');
-    return { status: 200, body: { success: true } };
+    return { status: 200, body: checked() };
   });
 
   testRoute(emu, 'googlesheet', (b) => {
     httpUrl(b, 'url', 'url');
-    return { status: 200, body: { success: true } };
+    return { status: 200, body: checked() };
   });
 
   testRoute(emu, 's3', (b) => {
     str(b, 'bucket', 'bucket');
     for (const k of ['aws_access_key', 'aws_secret_key']) if (b[k] !== undefined && b[k] !== null) str(b, k, k);
-    return { status: 200, body: { success: true } };
+    return { status: 200, body: checked() };
   });
 }
 

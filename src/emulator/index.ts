@@ -16,6 +16,7 @@ import { registerCrawlers } from './routes/crawlers.js';
 import { registerResults } from './routes/results.js';
 import { registerRuns } from './routes/runs.js';
 import { registerSquids } from './routes/squids.js';
+import { fireChain, registerChains } from './routes/chains.js';
 import { registerTasks } from './routes/tasks.js';
 import { registerUploads, rescheduleUploads } from './routes/uploads.js';
 import { registerUser } from './routes/user.js';
@@ -49,6 +50,7 @@ function registerCore(emu: EmuCore): void {
   registerUser(emu);
   registerCrawlers(emu);
   registerSquids(emu);
+  registerChains(emu);
   registerTasks(emu);
   registerUploads(emu);
   registerRuns(emu);
@@ -92,6 +94,16 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   if (persister) emu.onDirty = () => persister.schedule();
 
   let stopFeatures: void | (() => void);
+  // Listeners go with every reset: chains are fed again after each.
+  const withChains = (): (() => void) => {
+    const stop = registerFeatures(emu);
+    const onExported = (run: Record<string, unknown>, rows: Record<string, unknown>[]): void => fireChain(emu, run, rows);
+    emu.events.on('run.exported', onExported);
+    return () => {
+      emu.events.off('run.exported', onExported);
+      stop();
+    };
+  };
   const reset = async (): Promise<void> => {
     if (typeof stopFeatures === 'function') stopFeatures();
     emu.clock.stop();
@@ -103,13 +115,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     emu.config = { ...initialConfig };
     limiter.setting = emu.config.rateLimits;
     limiter.clear();
-    stopFeatures = registerFeatures(emu);
+    stopFeatures = withChains();
     emu.markDirty();
   };
 
   registerCore(emu);
   registerControl(emu, { faults, log, limiter, reset });
-  stopFeatures = registerFeatures(emu);
+  stopFeatures = withChains();
   rescheduleAll(emu);
 
   const server = createServer({ keepAliveTimeout: 5_000 }, createRequestHandler({ emu, limiter, faults, log }));

@@ -2,7 +2,7 @@
 // field, query parameter or header whose name looks like a secret is replaced by "****", at any depth.
 
 // Which names are secret, and how a key is masked, is one rule for the client and the emulator.
-import { isSecretKey, maskDeep, maskKey } from '../output/secrets.js';
+import { isSecretKey, maskAuthorization, maskDeep } from '../output/secrets.js';
 import { isSecretQueryName } from '../api/redact.js';
 
 export interface LoggedRequest {
@@ -17,13 +17,6 @@ export interface LoggedRequest {
 }
 
 export const REQUEST_LOG_MAX = 5000;
-
-export function maskAuthorization(value: string): string {
-  const m = /^(\S+)\s+(.*)$/.exec(value.trim());
-  const scheme = m ? m[1] : 'Token';
-  const key = m ? m[2] : value;
-  return `${scheme} ${maskKey(key)}`;
-}
 
 export function maskSecrets(value: unknown): unknown {
   return maskDeep(value, '****');

@@ -3,7 +3,7 @@
 import type { EmuCore } from './emu.js';
 import { DEFAULT_AUTO_RESET } from './billing.js';
 import { creditsPerRow } from './collect.js';
-import { CRAWLER_DEFS, crawlerId, crawlerRecord, defaultSquidParams, defOf } from './crawlers.js';
+import { CRAWLER_DEFS, crawlerId, crawlerRecord, defaultSquidParams, defOf, isReady } from './crawlers.js';
 import { runRecord, runtaskRecord } from './records.js';
 import { generateRowFields, rowsForTask } from './rows.js';
 import type { EmuState } from './types.js';
@@ -103,12 +103,13 @@ export function baseState(token: string, now: number): EmuState {
 export function newSquid(emu: EmuCore, crawler: Rec, name: string, createdMs: number): Rec {
   const id = emu.newHash('squid');
   const squid: Rec = {
-    id, object: 'squid', created_at: naiveUs(createdMs), name, is_ready: true, is_active: true, concurrency: 1,
+    id, object: 'squid', created_at: naiveUs(createdMs), name, is_ready: false, is_active: true, concurrency: 1,
     crawler: crawler.id, crawler_name: crawler.name, is_public: false, params: defaultSquidParams(defOf(crawler)),
     download_url: null, email: null, notifications: false, notifications_params: { run_notify: null }, schedule: null,
     schedule_time: null, no_line_breaks: false, export_runs: false, export_unique_results: false, to_complete: false,
     google_sheet_fields: null, ftp_fields: null, s3_fields: null, webhook_fields: null, accounts: [],
   };
+  squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
   emu.state.squids[id] = squid;
   return squid;
 }
@@ -151,10 +152,11 @@ function pastRun(emu: EmuCore, squid: Rec, startMs: number, outcome: 'done' | 'e
     t += 2000;
     if (failed) break;
   }
-  const ended = naiveUs(t + 1000);
+  // The get-run sample's form ("2025-02-10T14:27:45Z"); runs started here get the microsecond form (api-reference §15).
+  const ended = isoZ(t + 1000);
   const done = outcome === 'done';
-  emu.state.runs[id] = runRecord(id, squid.id, naiveUs(startMs), {
-    is_done: true, started_at: naiveUs(startMs + 1000), ended_at: ended,
+  emu.state.runs[id] = runRecord(id, squid.id, isoZ(startMs), {
+    is_done: true, started_at: isoZ(startMs + 1000), ended_at: ended,
     credit_used: total * creditsPerRow(def, squid.params as Rec), status: outcome, export_done: done,
     export_count: total, export_time: done ? ended : null, total_results: total, total_unique_results: total,
     done_reason: done ? 'tasks_done' : 'error',
@@ -162,10 +164,11 @@ function pastRun(emu: EmuCore, squid: Rec, startMs: number, outcome: 'done' | 'e
   });
 }
 
-const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; limit: string; max: number; cookies: string[] }[] = [
-  { name: 'twitter-sync', domain: 'Twitter', baseurl: 'https://x.com', limit: 'profiles_per_day', max: 500, cookies: ['auth_token', 'ct0'] },
-  { name: 'sales-nav-sync', domain: 'Sales Navigator', baseurl: 'https://www.linkedin.com', limit: 'searches_per_day', max: 100, cookies: ['li_at'] },
-  { name: 'facebook-sync', domain: 'Facebook', baseurl: 'https://www.facebook.com', limit: 'pages_per_day', max: 200, cookies: ['c_user', 'xs'] },
+const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; limit: string; max: number; batch: number; cookies: string[] }[] = [
+  { name: 'twitter-sync', domain: 'Twitter', baseurl: 'https://x.com', limit: 'profiles_per_day', max: 500, batch: 10, cookies: ['auth_token', 'ct0'] },
+  // Sales Navigator accounts take up to 20 parallel sessions, the others 10.
+  { name: 'sales-nav-sync', domain: 'Sales Navigator', baseurl: 'https://www.linkedin.com', limit: 'searches_per_day', max: 100, batch: 20, cookies: ['li_at'] },
+  { name: 'facebook-sync', domain: 'Facebook', baseurl: 'https://www.facebook.com', limit: 'pages_per_day', max: 200, batch: 10, cookies: ['c_user', 'xs'] },
 ];
 
 function seedAccountTypes(emu: EmuCore): void {
@@ -176,7 +179,7 @@ function seedAccountTypes(emu: EmuCore): void {
       id, object: 'account_type', name: t.name, icon: 'https://cdn.sq-emulator.local/icons/' + t.name + '.png', domain: t.domain,
       baseurl: t.baseurl, cookies: t.cookies.map((name) => ({ name, required: true })),
       params: {
-        batch: { max: 10, default: 1, description: 'Parallel sessions.' },
+        batch: { max: t.batch, default: 1, description: 'Parallel sessions.' },
         batch_hours: { max: 24, default: 1, description: 'Hours between batches.' },
         [t.limit]: { max: t.max, default: Math.round(t.max / 5), attribute: t.limit, description: 'Daily limit.' },
       },
@@ -200,7 +203,7 @@ export function newAccount(emu: EmuCore, typeName: string, username: string, now
     params: {
       default: def,
       user: {
-        batch: { max: 10, current: 1, default: 1, attribute: 'batch', start_time: null, last_batch_at: ddmmyyyy(nowMs) },
+        batch: { max: Number(def.batch?.max ?? 10), current: 1, default: 1, attribute: 'batch', start_time: null, last_batch_at: ddmmyyyy(nowMs) },
         [limitKey]: { max: limit, value: Math.min(used, limit), default: limit, timestamp: Math.floor((nowMs + DAY) / 1000), start_time: null },
         batch_hours: { max: 24, value: 1, default: 1, description: 'Hours between batches.' },
       },

@@ -7,6 +7,7 @@ import { boundaryOf, parseMultipart } from './multipart.js';
 import { type RateLimiter, rateLimitBody } from './ratelimit.js';
 import { maskHeaders, maskQuery, maskSecrets, type RequestLog } from './requestlog.js';
 import type { EmuRequest, EmuResponse } from './types.js';
+import { sleep } from '../api/sleep.js';
 
 export interface ServerDeps {
   emu: EmuCore;
@@ -151,7 +152,7 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
             return write(res, { status, raw: htmlPage(status), headers: { 'Content-Type': 'text/html', ...(fault.headers ?? {}) } }, {});
           }
           case 'delay':
-            await new Promise((r) => setTimeout(r, fault.ms ?? 1000));
+            await sleep(fault.ms ?? 1000);
             break;
           default:
             mode = fault.action;

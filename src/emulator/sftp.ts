@@ -3,7 +3,7 @@
 import type { Emu, FtpFields } from './types.js';
 import { toCsv } from '../io/csv.js';
 import { recordDelivery } from './delivery.js';
-import { fileStamp, isObject } from './util.js';
+import { fileStamp, isRecord } from './util.js';
 import { importPackage } from '../import-package.js';
 
 export const SFTP_READY_TIMEOUT_MS = 10_000;
@@ -106,7 +106,7 @@ export function registerSftp(emu: Emu): () => void {
     const squidId = String(run.squid);
     const squid = emu.state.squids[squidId];
     const f = squid?.ftp_fields;
-    if (!isObject(f) || f.is_active !== true) return;
+    if (!isRecord(f) || f.is_active !== true) return;
     const cfg = f as unknown as FtpFields;
     const runId = String(run.id);
     const at = emu.nowIso();

@@ -7,12 +7,6 @@ export function hashId(n: number | string, kind = 'id'): string {
   return createHash('md5').update(`sq-emulator:${kind}:${n}`).digest('hex');
 }
 
-/** UUID-shaped id (upload and sync tasks look like Celery task ids on the live service). */
-export function uuidId(n: number, kind: string): string {
-  const h = hashId(n, kind);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-}
-
 /** Stable 32-bit number from any string (row counts, fake values). */
 export function hash32(s: string): number {
   return createHash('md5').update(s).digest().readUInt32BE(0);
@@ -66,9 +60,7 @@ export function errB(status: 400 | 404, message: string, param: string): EmuResp
   };
 }
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isRecord } from '../output/fields.js';
 
 /** Canonical text of a params object, key order ignored, for duplicate detection. */
 export function paramsKey(p: Record<string, unknown>): string {

@@ -3,14 +3,12 @@
 import { createHash } from 'node:crypto';
 import type { EmuCore } from './emu.js';
 import { hashId, timedelta } from './util.js';
+import { parseApiTime } from '../api/time.js';
 
 type Rec = Record<string, unknown>;
 
-export function parseNaive(s: unknown): number | null {
-  if (typeof s !== 'string' || !s) return null;
-  const t = Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(s) ? s : `${s}Z`);
-  return Number.isNaN(t) ? null : t;
-}
+/** Business-time ms of any of the service's timestamp forms (naive ones are UTC). */
+export const parseNaive = parseApiTime;
 
 export function runDurationMs(emu: EmuCore, run: Rec): number {
   const start = parseNaive(run.started_at);
@@ -35,7 +33,7 @@ export function runsOfSquid(emu: EmuCore, squid: string): Rec[] {
   return Object.values(emu.state.runs)
     .filter((r) => r.squid === squid)
     .map((r, i) => ({ r, i }))
-    .sort((a, b) => String(b.r.created_at).localeCompare(String(a.r.created_at)) || b.i - a.i)
+    .sort((a, b) => (parseApiTime(b.r.created_at) ?? 0) - (parseApiTime(a.r.created_at) ?? 0) || b.i - a.i)
     .map((x) => x.r);
 }
 
@@ -72,7 +70,25 @@ function lastRunFields(emu: EmuCore, squid: Rec): Rec {
 }
 
 export function squidDetailView(emu: EmuCore, squid: Rec): Rec {
-  return { ...squid, ...lastRunFields(emu, squid) };
+  const { chain, chained_from: _from, ...rest } = squid;
+  return { ...rest, ...lastRunFields(emu, squid), ...(chain ? { chain: chainView(emu, chain as Rec) } : {}) };
+}
+
+/** A squid chain as the chain pages show it (api-reference §8). */
+export function chainView(emu: EmuCore, chain: Rec): Rec {
+  const crawler = emu.state.crawlers[String(chain.target_module_id)] ?? {};
+  const target = chain.target_cluster ? emu.state.squids[String(chain.target_cluster)] : undefined;
+  return {
+    id: chain.id,
+    target_module: { id: crawler.id, public_name: crawler.name, name: crawler.slug, max_concurrency: crawler.max_concurrency },
+    target_cluster: target ? { id: target.id, hash_value: target.id, name: target.name } : null,
+    field_map: chain.field_map,
+    is_active: chain.is_active,
+    autostart: chain.autostart,
+    cluster_name: chain.cluster_name,
+    cluster_concurrency: chain.cluster_concurrency,
+    created_at: chain.created_at,
+  };
 }
 
 export function squidSummaryView(emu: EmuCore, squid: Rec): Rec {

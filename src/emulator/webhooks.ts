@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Emu, RunEvent, WebhookFields } from './types.js';
 import { recordDelivery } from './delivery.js';
-import { isObject } from './util.js';
+import { isRecord } from './util.js';
 
 export const WEBHOOK_TIMEOUT_MS = 30_000;
 export const WEBHOOK_RETRY_SPACING_MS = 15 * 60_000;
@@ -78,7 +78,7 @@ export function postJson(url: string, payload: unknown, timeoutMs: number): Prom
 
 function activeConfig(squid: Record<string, unknown> | undefined): WebhookFields | null {
   const wf = squid?.webhook_fields;
-  if (!isObject(wf) || wf.is_active !== true || !isObject(wf.events) || typeof wf.url !== 'string') return null;
+  if (!isRecord(wf) || wf.is_active !== true || !isRecord(wf.events) || typeof wf.url !== 'string') return null;
   return wf as unknown as WebhookFields;
 }
 

@@ -91,6 +91,12 @@ export function maskKey(key: string): string {
   return '****' + key.slice(-4);
 }
 
+/** An Authorization header value with its key masked, the scheme kept: `Token ****abcd`. */
+export function maskAuthorization(value: string): string {
+  const m = /^(\S+)\s+(.*)$/.exec(value.trim());
+  return m ? `${m[1]} ${maskKey(m[2])}` : `Token ${maskKey(value)}`;
+}
+
 /** Last line of defence for free text (errors, traces): every known secret of 4+ characters becomes MASK. */
 export function redactText(text: string, secrets: readonly string[]): string {
   // Longest first, so a secret that contains another is replaced whole.

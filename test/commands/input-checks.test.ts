@@ -1,13 +1,11 @@
 // Bad input found in review: each is exit 2 with a message naming the flag (or variable), before any request; and a
 // server error on a write is reported as what it is, a write that may have happened.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { resetRetryBudget } from '../../src/api/http.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'clear' });
-beforeEach(() => resetRetryBudget());
 
 async function usage(args: string[], env: Record<string, string> = {}, mention: string) {
   const r = await sq(args, { env: emu.env(env) });

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { resetRetryBudget } from '../../src/api/http.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 type J = Record<string, any>;
@@ -31,7 +30,6 @@ beforeAll(async () => {
 });
 afterAll(() => socket?.close());
 beforeEach(async () => {
-  resetRetryBudget();
   await emu.clearRequests();
 });
 

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { resetRetryBudget } from '../../src/api/http.js';
 import { csvLine } from '../../src/output/cells.js';
 
 type J = Record<string, any>;
@@ -33,7 +32,6 @@ beforeAll(async () => {
   attrs = (await api(`/v1/crawlers/${crawler}/attributes`)).data.map((a: J) => a.name);
 });
 beforeEach(async () => {
-  resetRetryBudget();
   await emu.control('POST', '/_emulator/config', { freePlan: false });
   await emu.clearRequests();
 });

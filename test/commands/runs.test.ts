@@ -1,8 +1,7 @@
 // runs verbs in-process against the real emulator: exact requests received, exact output, validation before requests.
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { resetRetryBudget } from '../../src/api/http.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -20,10 +19,6 @@ beforeAll(async () => {
   const list = await api('/v1/squids?limit=100');
   squids = Object.fromEntries(list.data.map((s: J) => [s.name, s.id]));
 });
-beforeEach(() => {
-  resetRetryBudget();
-});
-
 describe('runs list', () => {
   it('prints the squid runs newest first as TSV with the run columns, resolving the squid by name', async () => {
     const paris = squids['Paris restaurants'];

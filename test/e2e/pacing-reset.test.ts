@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
-import { HttpClient, resetRetryBudget } from '../../src/api/http.js';
+import { HttpClient } from '../../src/api/http.js';
 import { MAX_RESET_WAIT_MS } from '../../src/api/pacing.js';
 import { sqBin } from '../helpers/cli.js';
 
@@ -17,7 +17,6 @@ const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (closers.length) await closers.pop()!();
-  resetRetryBudget();
 });
 
 async function server(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {

@@ -185,7 +185,7 @@ describe('delivery test operations', () => {
 
   it('test-email validates and puts a mail in the outbox', async () => {
     const r = await call('POST', '/v1/delivery/test-email', { email: 'team@example.com' });
-    expect(r.body).toEqual({ success: true });
+    expect(r.body).toEqual({ success: true, status_code: 200 });
     const box = (await call('GET', '/_emulator/outbox')).body as J[];
     expect(box).toHaveLength(1);
     expect(box[0].to).toBe('team@example.com');
@@ -195,9 +195,9 @@ describe('delivery test operations', () => {
   });
 
   it('test-googlesheet and test-s3 validate their flat bodies', async () => {
-    expect((await call('POST', '/v1/delivery/test-googlesheet', { url: 'https://docs.google.com/x' })).body).toEqual({ success: true });
+    expect((await call('POST', '/v1/delivery/test-googlesheet', { url: 'https://docs.google.com/x' })).body).toEqual({ success: true, status_code: 200 });
     expect((await call('POST', '/v1/delivery/test-googlesheet', {})).body.error.param).toBe('url');
-    expect((await call('POST', '/v1/delivery/test-s3', { bucket: 'b' })).body).toEqual({ success: true });
+    expect((await call('POST', '/v1/delivery/test-s3', { bucket: 'b' })).body).toEqual({ success: true, status_code: 200 });
     const bad = await call('POST', '/v1/delivery/test-s3', { bucket: 'b', aws_access_key: 5 });
     expect(bad.status).toBe(400);
     expect(bad.body.error.param).toBe('aws_access_key');

@@ -65,7 +65,11 @@ describe('squids', () => {
 
     const u = await e.api('POST', `/v1/squids/${id}`, { name: 'Berlin coffee', concurrency: 5, params: { functions: { contacts: true } }, run_notify: 'on_error' });
     expect(u.status).toBe(200);
-    expect(u.body).toEqual({ name: 'Berlin coffee', concurrency: 5, params: { max_results: null, language: 'en', functions: { contacts: true } }, run_notify: 'on_error' });
+    // The update sample's record, whatever was touched, plus the other touched fields (concurrency).
+    expect(u.body).toEqual({
+      name: 'Berlin coffee', no_line_breaks: false, is_active: true, params: { max_results: null, language: 'en', functions: { contacts: true } },
+      to_complete: false, run_notify: 'on_error', export_unique_results: false, concurrency: 5,
+    });
     const d2 = (await e.api('GET', `/v1/squids/${id}`)).body;
     expect(d2).toMatchObject({ name: 'Berlin coffee', concurrency: 5, notifications_params: { run_notify: 'on_error' } });
     for (const bad of [0, 21, 2.5, '3']) {
@@ -85,7 +89,7 @@ describe('squids', () => {
     const squid = e.squid(DEMO_SQUIDS.influencers);
     const accounts = (await e.api('GET', '/v1/accounts')).body.data;
     const r = await e.api('POST', `/v1/squids/${squid}`, { accounts: [accounts[0].id] });
-    expect(r.body).toEqual({ accounts: [accounts[0].id] });
+    expect(r.body).toMatchObject({ name: 'Tech influencers', accounts: [accounts[0].id] });
     expect((await e.api('POST', `/v1/squids/${squid}`, { accounts: ['nope'] })).status).toBe(400);
   });
 

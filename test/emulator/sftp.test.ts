@@ -117,13 +117,13 @@ describe('POST /v1/delivery/test-sftp', () => {
   const test = (over: J = {}) => call('POST', '/v1/delivery/test-sftp', { ...target, directory: dir, ...over });
 
   it('succeeds when the server accepts the login and the directory exists', async () => {
-    expect(await test()).toEqual({ status: 200, body: { success: true } });
+    expect(await test()).toEqual({ status: 200, body: { success: true, status_code: 200 } });
     expect(await reader.list(dir)).toEqual([]);
   });
 
   it('explains a missing directory, a wrong password and an unreachable host', async () => {
     let r = await test({ directory: `${dir}/nope` });
-    expect(r.body.success).toBe(false);
+    expect(r.body).toMatchObject({ success: false, status_code: 400 });
     expect(r.body.error).toMatch(/does not exist/);
     r = await test({ password: 'nope-nope' });
     expect(r.body).toMatchObject({ success: false });

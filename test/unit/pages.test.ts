@@ -2,7 +2,7 @@
 // The second part reads real pages from the emulator, faults injected, through the real HTTP client.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pages, items, type PageOptions } from '../../src/api/pages.js';
-import { HttpClient, resetRetryBudget } from '../../src/api/http.js';
+import { HttpClient } from '../../src/api/http.js';
 import { BadPageError } from '../../src/api/http-errors.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
@@ -121,7 +121,6 @@ describe('pages() against the emulator', () => {
   beforeEach(() => {
     let t = Date.now();
     http = new HttpClient({ baseUrl: emu.baseUrl, token: emu.token, now: () => t, sleep: async (ms) => void (t += ms) });
-    resetRetryBudget();
   });
   afterEach(() => http.close());
 

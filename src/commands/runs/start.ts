@@ -39,6 +39,12 @@ export default defineVerb({
       run = await startRun(http, squid.id);
     } catch (err) {
       if (err instanceof AmbiguousWriteError) throw await explainAmbiguous(ctx, http, squid.id, err);
+      if (err instanceof ApiError && err.status === 400 && /SquidNotReady|not ready/i.test(err.message)) {
+        err.details.push(
+          `The squid's required parameters are not set yet: \`sq squids get ${squid.id}\` shows its crawler, ` +
+            '`sq crawlers params <crawler>` lists the parameters, and `sq squids update ' + squid.id + ' --param name=value` sets them.',
+        );
+      }
       throw err;
     }
     const id = String(run.id ?? '');

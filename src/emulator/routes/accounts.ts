@@ -3,7 +3,7 @@
 import type { EmuCore } from '../emu.js';
 import { paginate } from '../pagination.js';
 import { newAccount } from '../seed.js';
-import { detail, isObject, json, naiveUs, uuidId } from '../util.js';
+import { detail, hashId, isRecord, json, naiveUs } from '../util.js';
 import { accountView } from '../views.js';
 import { bodyObject, type Rec } from './common.js';
 
@@ -102,7 +102,7 @@ export function registerAccounts(emu: EmuCore): void {
     const a = emu.state.accounts[b.account];
     if (!a) return detail(404, 'Account not found.');
     if (b.type !== undefined && b.type !== a.type) return detail(400, `type must be ${String(a.type)} for this account.`);
-    if (!isObject(b.params)) return detail(400, 'params must be an object of limits.');
+    if (!isRecord(b.params)) return detail(400, 'params must be an object of limits.');
     const params = a.params as { default: Record<string, Rec>; user: Record<string, Rec> };
     for (const [k, v] of Object.entries(b.params)) {
       const def = params.default[k];
@@ -121,12 +121,12 @@ export function registerAccounts(emu: EmuCore): void {
     if (typeof b.type !== 'string' || !b.type) return detail(400, 'type is required.');
     if (!Object.values(types(emu)).some((t) => t.name === b.type))
       return detail(404, `Account type ${b.type} does not exist (AccountTypeDoesNotExist).`);
-    if (!isObject(b.cookies) || Object.values(b.cookies).some((v) => typeof v !== 'string'))
+    if (!isRecord(b.cookies) || Object.values(b.cookies).some((v) => typeof v !== 'string'))
       return detail(400, 'cookies must be an object of cookie names to string values.');
     if (b.account !== undefined && b.account !== null) {
       if (typeof b.account !== 'string' || !emu.state.accounts[b.account]) return detail(404, 'Account not found.');
     }
-    const id = uuidId(emu.nextId(), 'sync');
+    const id = hashId(emu.nextId(), 'sync');
     const s: Rec = { id, object: 'synchronize-cookies', status_code: 100, status_text: 'created', type: b.type,
       cookies: b.cookies, account_hash: b.account ?? null, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
     emu.state.syncs[id] = s;

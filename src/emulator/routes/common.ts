@@ -1,13 +1,13 @@
 // Lookups shared by the resource routes, each answering the endpoint's documented 404 shape.
 import type { EmuCore } from '../emu.js';
 import type { EmuRequest, EmuResponse } from '../types.js';
-import { errB, isObject } from '../util.js';
+import { errB, isRecord } from '../util.js';
 
 export type Rec = Record<string, unknown>;
 export type Lookup = { rec: Rec; res?: undefined } | { rec?: undefined; res: EmuResponse };
 
 export function bodyObject(req: EmuRequest): Rec {
-  return isObject(req.body) ? req.body : {};
+  return isRecord(req.body) ? req.body : {};
 }
 
 export function findSquid(emu: EmuCore, id: unknown, param = 'squid'): Lookup {

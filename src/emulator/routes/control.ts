@@ -8,7 +8,7 @@ import type { RateLimiter } from '../ratelimit.js';
 import type { RequestLog } from '../requestlog.js';
 import { runRecord } from '../records.js';
 import { generateRowFields } from '../rows.js';
-import { detail, isObject, json, naiveUs } from '../util.js';
+import { detail, isRecord, json, naiveUs } from '../util.js';
 import { runView } from '../views.js';
 import { bodyObject, type Rec } from './common.js';
 
@@ -102,7 +102,7 @@ export function registerControl(emu: EmuCore, deps: ControlDeps): void {
 
   emu.route('POST', '/_emulator/generate', (req) => {
     const b = bodyObject(req);
-    if (!isObject(req.body) || typeof b.squid !== 'string') return detail(400, 'squid (a squid hash) is required.');
+    if (!isRecord(req.body) || typeof b.squid !== 'string') return detail(400, 'squid (a squid hash) is required.');
     const squid = emu.state.squids[b.squid];
     if (!squid) return detail(404, 'Squid not found.');
     const n = b.results;

@@ -18,7 +18,8 @@ function stats(emu: EmuCore, run: Rec): Rec {
   const pct = run.status === 'done' ? 100 : total ? Math.floor((done / total) * 100) : 0;
   const current = rts.find((rt) => rt.status === 'running');
   const left = total - done;
-  const eta = run.is_done ? timedelta(0) : run.status === 'paused' || run.status === 'pending' ? '∞' : timedelta(left * RUN_TIMING.taskMs);
+  // "∞" whenever there is nothing to estimate: a finished run shows it too, not 0:00:00.
+  const eta = run.is_done || run.status === 'paused' || run.status === 'pending' ? '∞' : timedelta(left * RUN_TIMING.taskMs);
   return {
     id: run.id,
     object: 'run',
@@ -74,6 +75,11 @@ export function registerRuns(emu: EmuCore): void {
     const id = String(f.rec.id);
     if (runsOfSquid(emu, id).some(isActive))
       return errB(400, 'A run is already active for this squid (RunInProgress).', 'squid');
+    if (f.rec.is_ready === false) {
+      const crawler = emu.state.crawlers[String(f.rec.crawler)];
+      const missing = crawler ? Object.entries(defOf(crawler).squid).filter(([n, p]) => p.required && (f.rec.params as Rec)?.[n] == null).map(([n]) => n) : [];
+      return errB(400, `This squid is not ready: set its required parameters (${missing.join(', ')}) before starting a run (SquidNotReady).`, 'squid');
+    }
     if (!Object.values(emu.state.tasks).some((t) => t.squid === id && t.is_active !== false))
       return errB(400, 'This squid has no tasks; add tasks before starting a run (NoTasksPresent).', 'squid');
     if (emu.remainingCredits() <= 0)

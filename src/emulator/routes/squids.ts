@@ -1,9 +1,10 @@
-// Squids: create, list (name filter), detail, partial update (echoing only touched fields), empty, delete.
+// Squids: create, list (name filter), detail, partial update (answering the documented update record), empty, delete.
 import type { EmuCore } from '../emu.js';
+import { defOf, isReady, squidParamProblem } from '../crawlers.js';
 import { forgetRun } from '../engine.js';
 import { paginate } from '../pagination.js';
 import { newSquid } from '../seed.js';
-import { errB, isObject, json } from '../util.js';
+import { errB, isRecord, json } from '../util.js';
 import { squidDetailView, squidSummaryView } from '../views.js';
 import { bodyObject, findSquid, type Rec } from './common.js';
 
@@ -66,12 +67,17 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check>
       return { ok: false, message: `Unknown timezone ${v}.` };
     }
   },
-  params: (v, _emu, s) => {
-    if (!isObject(v)) return { ok: false, message: 'params must be an object.' };
+  params: (v, emu, s) => {
+    if (!isRecord(v)) return { ok: false, message: 'params must be an object.' };
+    const crawler = emu.state.crawlers[String(s.crawler)];
+    for (const [name, value] of Object.entries(v)) {
+      const problem = crawler ? squidParamProblem(defOf(crawler), name, value) : null;
+      if (problem) return { ok: false, message: problem };
+    }
     const current = (s.params ?? {}) as Rec;
     const merged: Rec = { ...current, ...v };
     if (v.functions !== undefined) {
-      if (!isObject(v.functions) || Object.values(v.functions).some((b) => typeof b !== 'boolean'))
+      if (!isRecord(v.functions) || Object.values(v.functions).some((b) => typeof b !== 'boolean'))
         return { ok: false, message: 'params.functions must map function names to booleans.' };
       merged.functions = { ...((current.functions ?? {}) as Rec), ...v.functions };
     }
@@ -90,10 +96,18 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check>
 function applyUpdate(squid: Rec, key: string, value: unknown): void {
   if (key === 'run_notify') squid.notifications_params = { run_notify: value };
   else if (key === 'cron_expression' || key === 'timezone') {
-    const sched = (isObject(squid.schedule) ? squid.schedule : {}) as Rec;
+    const sched = (isRecord(squid.schedule) ? squid.schedule : {}) as Rec;
     sched[key] = value;
     squid.schedule = key === 'cron_expression' && value === null ? null : sched;
   } else squid[key] = value;
+}
+
+/** The record the update sample answers with, whatever was touched; other touched fields are echoed too. */
+function updateRecord(s: Rec): Rec {
+  return {
+    name: s.name, no_line_breaks: s.no_line_breaks, is_active: s.is_active, params: s.params, to_complete: s.to_complete,
+    run_notify: (s.notifications_params as Rec | undefined)?.run_notify ?? null, export_unique_results: s.export_unique_results,
+  };
 }
 
 export function registerSquids(emu: EmuCore): void {
@@ -132,7 +146,7 @@ export function registerSquids(emu: EmuCore): void {
     const f = findSquid(emu, req.params.hash, 'squid_hash');
     if (f.res) return f.res;
     const squid = f.rec;
-    if (!isObject(req.body)) return errB(400, 'The body must be a JSON object.', 'body');
+    if (!isRecord(req.body)) return errB(400, 'The body must be a JSON object.', 'body');
     const touched: [string, unknown][] = [];
     for (const [key, raw] of Object.entries(req.body)) {
       const check = UPDATABLE[key];
@@ -141,13 +155,11 @@ export function registerSquids(emu: EmuCore): void {
       if (!r.ok) return errB(400, r.message, key);
       touched.push([key, r.value]);
     }
-    const echo: Rec = {};
-    for (const [key, value] of touched) {
-      applyUpdate(squid, key, value);
-      echo[key] = value;
-    }
+    for (const [key, value] of touched) applyUpdate(squid, key, value);
+    const crawler = emu.state.crawlers[String(squid.crawler)];
+    if (crawler) squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
     emu.markDirty();
-    return json(200, echo);
+    return json(200, { ...updateRecord(squid), ...Object.fromEntries(touched) });
   });
 
   emu.route('POST', '/v1/squids/:hash/empty', (req) => {

@@ -3,7 +3,7 @@ import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { paginate } from '../pagination.js';
 import { newTask } from '../seed.js';
-import { errB, isObject, json, paramsKey } from '../util.js';
+import { errB, isRecord, json, paramsKey } from '../util.js';
 import { taskCreatedView, taskDetailView, taskListView } from '../views.js';
 import { bodyObject, findSquid, type Rec } from './common.js';
 
@@ -35,7 +35,7 @@ export function registerTasks(emu: EmuCore): void {
     const b = bodyObject(req);
     const f = findSquid(emu, b.squid);
     if (f.res) return f.res;
-    if (!Array.isArray(b.tasks) || b.tasks.length === 0 || !b.tasks.every(isObject))
+    if (!Array.isArray(b.tasks) || b.tasks.length === 0 || !b.tasks.every(isRecord))
       return errB(400, 'tasks must be a non-empty list of objects.', 'tasks');
     const crawler = emu.state.crawlers[String(f.rec.crawler)];
     for (const [i, t] of (b.tasks as Rec[]).entries()) {

@@ -4,7 +4,7 @@ import { parseDelimited } from '../../io/csv.js';
 import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { newTask } from '../seed.js';
-import { errB, json, paramsKey, uuidId } from '../util.js';
+import { errB, hashId, json, paramsKey } from '../util.js';
 import { findSquid, type Rec } from './common.js';
 import { existingKeys, taskProblem } from './tasks.js';
 
@@ -98,7 +98,7 @@ export function registerUploads(emu: EmuCore): void {
       });
       return row;
     });
-    const id = uuidId(emu.nextId(), 'upload');
+    const id = hashId(emu.nextId(), 'upload');
     const u: Rec = { id, object: 'task_upload', state: 'PENDING', meta: null, squid: f.rec.id, rows,
       due_at: emu.clock.now() + UPLOAD_TIMING.doneMs };
     emu.state.uploads[id] = u;

@@ -1,0 +1,153 @@
+// Squid chains (api-reference §8): when a run of the source squid ends done, its results become tasks of a target
+// squid (created on the first fire) through `field_map`, and a run of it starts (origin "chain"). The chain pages
+// answer errors as `{error: "<text>"}`, unlike the squid pages.
+import type { EmuCore } from '../emu.js';
+import { isActive, startRun } from '../engine.js';
+import { runRecord } from '../records.js';
+import { newSquid, newTask } from '../seed.js';
+import { isoZ, isRecord, json, naiveUs, paramsKey } from '../util.js';
+import { chainView } from '../views.js';
+import { bodyObject, type Rec } from './common.js';
+
+const MAX_DEPTH = 3;
+const MAX_CONCURRENCY = 20;
+const NO_CHAIN = 'No chain configured on this squid.';
+
+const err = (status: number, error: string) => json(status, { error });
+
+/** Links above this squid: 0 for a squid no chain created. */
+function depthOf(emu: EmuCore, squid: Rec): number {
+  let depth = 0;
+  for (let s: Rec | undefined = squid; s?.chained_from && depth <= MAX_DEPTH; depth++) s = emu.state.squids[String(s.chained_from)];
+  return depth;
+}
+
+type Checked = { ok: true; value: Rec } | { ok: false; error: string };
+
+/** The settings a create or an update may carry; every one optional here. */
+function settings(b: Rec): Checked {
+  const value: Rec = {};
+  if (b.autostart !== undefined) {
+    if (typeof b.autostart !== 'boolean') return { ok: false, error: 'autostart must be a boolean.' };
+    value.autostart = b.autostart;
+  }
+  if (b.cluster_name !== undefined) {
+    if (b.cluster_name !== null && (typeof b.cluster_name !== 'string' || !b.cluster_name.trim()))
+      return { ok: false, error: 'cluster_name must be a non-empty string or null.' };
+    value.cluster_name = typeof b.cluster_name === 'string' ? b.cluster_name.trim() : null;
+  }
+  if (b.cluster_concurrency !== undefined) {
+    const c = b.cluster_concurrency;
+    if (c !== null && (typeof c !== 'number' || !Number.isInteger(c) || c < 1 || c > MAX_CONCURRENCY))
+      return { ok: false, error: `cluster_concurrency must be an integer between 1 and ${MAX_CONCURRENCY}.` };
+    value.cluster_concurrency = c;
+  }
+  return { ok: true, value };
+}
+
+export function registerChains(emu: EmuCore): void {
+  const source = (hash: string) => emu.state.squids[hash];
+
+  emu.route('GET', '/v1/squids/:hash/chain', (req) => {
+    const s = source(req.params.hash);
+    if (!s) return err(404, 'Squid not found.');
+    // No chain is a 200 whose body is null, not a 404.
+    return json(200, isRecord(s.chain) ? chainView(emu, s.chain) : null);
+  });
+
+  emu.route('POST', '/v1/squids/:hash/chain', (req) => {
+    const s = source(req.params.hash);
+    if (!s) return err(404, 'Squid not found.');
+    const b = bodyObject(req);
+    if (!isRecord(b.field_map) || Object.values(b.field_map).some((v) => typeof v !== 'string'))
+      return err(400, 'field_map is required and must be a dict.');
+    if (typeof b.target_module_id !== 'string' || !b.target_module_id) return err(400, 'target_module_id is required.');
+    if (!emu.state.crawlers[b.target_module_id]) return err(404, 'Target module not found.');
+    const set = settings(b);
+    if (!set.ok) return err(400, set.error);
+    if (isRecord(s.chain)) return err(409, 'This squid already has a chain configured.');
+    if (depthOf(emu, s) + 1 > MAX_DEPTH) return err(422, `Chain depth limit of ${MAX_DEPTH} reached.`);
+    s.chain = {
+      id: emu.newHash('chain'), target_module_id: b.target_module_id, target_cluster: null, field_map: b.field_map,
+      is_active: true, autostart: true, cluster_name: null, cluster_concurrency: 1, created_at: isoZ(emu.clock.now()),
+      ...set.value,
+    };
+    emu.markDirty();
+    return json(201, chainView(emu, s.chain as Rec));
+  });
+
+  emu.route('PATCH', '/v1/squids/:hash/chain', (req) => {
+    const s = source(req.params.hash);
+    if (!s) return err(404, 'Squid not found.');
+    if (!isRecord(s.chain)) return err(404, NO_CHAIN);
+    const set = settings(bodyObject(req));
+    if (!set.ok) return err(400, set.error);
+    Object.assign(s.chain, set.value);
+    // A new concurrency applies to the target squid already created too.
+    const target = s.chain.target_cluster ? emu.state.squids[String(s.chain.target_cluster)] : undefined;
+    if (target && typeof set.value.cluster_concurrency === 'number') target.concurrency = set.value.cluster_concurrency;
+    emu.markDirty();
+    return json(200, chainView(emu, s.chain));
+  });
+
+  emu.route('DELETE', '/v1/squids/:hash/chain', (req) => {
+    const s = source(req.params.hash);
+    if (!s) return err(404, 'Squid not found.');
+    if (!isRecord(s.chain)) return err(404, NO_CHAIN);
+    // Only the link goes: the target squid, its tasks and runs stay.
+    delete s.chain;
+    emu.markDirty();
+    return { status: 204 };
+  });
+}
+
+/** A run of `run.squid` ended done with these rows: feed its chain, if any. */
+export function fireChain(emu: EmuCore, run: Rec, rows: Rec[]): void {
+  const src = emu.state.squids[String(run.squid)];
+  const chain = src?.chain;
+  if (!src || !isRecord(chain) || chain.is_active !== true) return;
+  const crawler = emu.state.crawlers[String(chain.target_module_id)];
+  if (!crawler) return;
+  let target = chain.target_cluster ? emu.state.squids[String(chain.target_cluster)] : undefined;
+  const now = emu.clock.now();
+  if (!target) {
+    target = newSquid(emu, crawler, uniqueName(emu, chain.cluster_name ? String(chain.cluster_name) : `${String(crawler.name)} (N) (chained)`), now);
+    target.concurrency = chain.cluster_concurrency ?? 1;
+    target.chained_from = src.id;
+    chain.target_cluster = target.id;
+  }
+  const known = new Set(Object.values(emu.state.tasks).filter((t) => t.squid === target.id).map((t) => paramsKey(t.params as Rec)));
+  for (const row of rows) {
+    const params: Rec = {};
+    for (const [from, to] of Object.entries(chain.field_map as Record<string, string>)) {
+      if (row[from] !== undefined && row[from] !== null && row[from] !== '') params[to] = row[from];
+    }
+    const key = paramsKey(params);
+    if (Object.keys(params).length === 0 || known.has(key)) continue;
+    known.add(key);
+    newTask(emu, target, params, now);
+  }
+  emu.markDirty();
+  if (!known.size || Object.values(emu.state.runs).some((r) => r.squid === target.id && isActive(r))) return;
+  if (chain.autostart !== false) {
+    startRun(emu, String(target.id), 'chain');
+    return;
+  }
+  // autostart off: the downstream run is created paused, its tasks queued; it does not move on its own.
+  const id = emu.newHash('run');
+  emu.state.runs[id] = runRecord(id, target.id, naiveUs(now), { origin: 'chain', status: 'paused' });
+  const tasks = Object.values(emu.state.tasks).filter((t) => t.squid === target.id).map((t) => String(t.id));
+  emu.runMeta[id] = { tasks, next: 0, dueAt: null, step: null };
+}
+
+function uniqueName(emu: EmuCore, pattern: string): string {
+  const taken = new Set(Object.values(emu.state.squids).map((s) => String(s.name).toLowerCase()));
+  if (!pattern.includes('(N)')) {
+    if (!taken.has(pattern.toLowerCase())) return pattern;
+    pattern = `${pattern} (N)`;
+  }
+  for (let n = 1; ; n++) {
+    const name = pattern.replace('(N)', `(${n})`);
+    if (!taken.has(name.toLowerCase())) return name;
+  }
+}

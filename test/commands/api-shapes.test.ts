@@ -1,0 +1,67 @@
+// The CLI against the emulator's documented shapes: a squid that is not ready, a finished run's eta "∞",
+// fractional credit_used, and runs whose timestamps come in both forms.
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { sq } from '../helpers/cli.js';
+import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+
+type J = Record<string, any>;
+const emu = useEmulator({ each: 'reset' });
+
+async function finish(run: string): Promise<J> {
+  for (let i = 0; i < 50; i++) {
+    const r = await emu.api(`/v1/runs/${run}`);
+    if (['done', 'error', 'aborted'].includes(r.status)) return r;
+    await emu.advance(20_000);
+  }
+  throw new Error(`run ${run} did not finish`);
+}
+
+async function salesNavSquid(params?: J): Promise<string> {
+  const id = (await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.salesNav, name: 'Leads' } })).id;
+  await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: [{ url: 'https://www.linkedin.com/sales/search/people?query=cto' }] } });
+  if (params) await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { params } });
+  return id;
+}
+
+describe('runs start on a squid that is not ready', () => {
+  it('exits 1 with the API message and says how to set the missing parameters', async () => {
+    const id = await salesNavSquid();
+    const r = await sq(['runs', 'start', '--squid', id], { env: emu.env() });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('SquidNotReady');
+    expect(r.stderr).toContain(`sq squids update ${id} --param name=value`);
+    expect(r.stderr).toContain('sq crawlers params <crawler>');
+  });
+});
+
+describe('finished runs', () => {
+  it('runs stats prints eta "∞" and runs list a fractional credit_used as sent', async () => {
+    const id = await salesNavSquid({ results_type: 'leads', functions: { email_finder: true } });
+    const started = await sq(['runs', 'start', '--squid', id, '--json'], { env: emu.env() });
+    expect(started.code, started.stderr).toBe(0);
+    const run = await finish(JSON.parse(started.stdout).id);
+    expect(Number.isInteger(run.credit_used)).toBe(false);
+
+    const stats = await sq(['runs', 'stats', run.id, '--fields', 'percent_done,eta'], { env: emu.env() });
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(stats.stdout).toBe('percent_done\teta\n100%\t∞\n');
+
+    const list = await sq(['runs', 'list', '--squid', id, '--fields', 'id,credit_used'], { env: emu.env() });
+    expect(list.stdout).toBe(`id\tcredit_used\n${run.id}\t${run.credit_used}\n`);
+  });
+
+  it('runs list shows the seeded "…Z" runs and a new microsecond one newest first, durations from both', async () => {
+    const paris = emu.squidId(DEMO_SQUIDS.paris);
+    const fresh = await sq(['runs', 'start', '--squid', paris, '--json'], { env: emu.env() });
+    await finish(JSON.parse(fresh.stdout).id);
+    const r = await sq(['runs', 'list', '--squid', paris, '--fields', 'started_at,duration'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.trimEnd().split('\n').slice(1).map((l) => l.split('\t'));
+    expect(rows).toHaveLength(3);
+    expect(rows[0][0]).toMatch(/\.\d{6}$/);
+    for (const row of rows.slice(1)) expect(row[0]).toMatch(/Z$/);
+    for (const row of rows) expect(row[1]).toMatch(/^0:00:\d\d$/);
+  });
+});
