@@ -14,6 +14,8 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { flags: '--json', description: 'machine output: exactly one JSON document on stdout (same as --format json)' },
   { flags: '--format <format>', description: 'output format (default: table on a terminal, tsv when piped)', choices: FORMATS },
   { flags: '--fields <list>', description: 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)' },
+  { flags: '--full-ids', description: 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)' },
+  { flags: '--absolute-times', description: 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)' },
   { flags: '--no-color', description: 'no colour (also NO_COLOR; FORCE_COLOR forces it)' },
   { flags: '-q, --quiet', description: 'no hints or progress on stderr' },
   { flags: '-v, --verbose', description: 'HTTP trace on stderr (secrets redacted)' },
@@ -167,6 +169,8 @@ export function readGlobals(o: Record<string, unknown>): Globals {
     input: o.input !== false,
     dryRun: o.dryRun === true,
     showSecrets: o.showSecrets === true,
+    fullIds: o.fullIds === true,
+    absoluteTimes: o.absoluteTimes === true,
     insecureHttp: o.insecureHttp === true,
   };
 }
