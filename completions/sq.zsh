@@ -19,6 +19,8 @@ _sq_globals=(
   '--json[machine output\: exactly one JSON document on stdout (same as --format json)]'
   '--format=[output format (default\: table on a terminal, tsv when piped)]:format:(table json ndjson csv tsv)'
   '--fields=[comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)]:fields: '
+  '--full-ids[whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)]'
+  '--absolute-times[local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API'\''s timestamps)]'
   '--no-color[no colour (also NO_COLOR; FORCE_COLOR forces it)]'
   '(-q --quiet)-q[no hints or progress on stderr]'
   '(-q --quiet)--quiet[no hints or progress on stderr]'

@@ -41,6 +41,10 @@ describe.each([80, 200])('sq squids list on a %i-column terminal', (width) => {
     const rows = table.filter((l) => /^[0-9a-f]{8,} /.test(l));
     const total = (await emu.api('/v1/squids?limit=50')).total_results as number;
     expect(rows).toHaveLength(total);
+    // and nothing wrapped: from the header to the last row, every line is the header or a row.
+    const first = table.findIndex((l) => l.startsWith('ID '));
+    const last = table.lastIndexOf(rows[rows.length - 1]);
+    expect(table.slice(first, last + 1)).toEqual([table[first], ...rows]);
     // ids: a prefix of 8+ characters, not the 32-character hash, and it names the squid.
     for (const id of ids) {
       const row = rows.find((l) => id.startsWith(l.split(' ')[0]));
