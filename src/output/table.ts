@@ -10,7 +10,7 @@ import { makeStyle, type Style } from './ansi.js';
 import { cellText, defaultHeader, plainText, terminalSafe } from './cells.js';
 import { flatten, getPath } from './fields.js';
 import { displayWidth, padWidth, truncateWidth } from './width.js';
-import { absoluteTime, parseApiTime, relativeTime } from './time.js';
+import { absoluteTime, parseApiTime, relativeTime, zoneAt } from './time.js';
 
 export interface TableOptions {
   color: boolean;
@@ -27,8 +27,13 @@ export interface TableOptions {
 }
 
 const GAP = 2;
-/** No column is squeezed below this (or its header), and `id` columns never are: ids get copied from tables. */
+/**
+ * No column is squeezed below this (or its header), and `id` columns never are (ids get copied from tables), nor
+ * those marked `keep` (a cut timestamp says nothing).
+ */
 const MIN_WIDTH = 10;
+/** A kept column is still cut past this: the longest time sq writes is 25 wide; an unparsed one may be anything. */
+const KEEP_MAX = 25;
 /** Shortest id prefix shown (git's default abbreviation is 7). */
 export const MIN_ID = 8;
 
@@ -43,14 +48,14 @@ export interface Fit {
  * Widths that make the rows fit `width`: shorten the widest shrinkable column one column at a time; when even
  * the narrowest widths do not fit, leave out columns from the right (the caller says so on stderr).
  */
-export function fitWidths(head: string[], rows: string[][], keys: string[], width: number): Fit {
+export function fitWidths(head: string[], rows: string[][], keys: string[], width: number, keep: boolean[] = []): Fit {
   // A loop, not Math.max(...rows): spreading one argument per row overflows the stack past ~125,000 rows.
   const natural = head.map((h, i) => {
     let w = displayWidth(h);
     for (const r of rows) w = Math.max(w, displayWidth(r[i] ?? ''));
     return w;
   });
-  const floor = head.map((h, i) => (keys[i] === 'id' ? natural[i] : Math.min(natural[i], Math.max(MIN_WIDTH, displayWidth(h)))));
+  const floor = head.map((h, i) => (keys[i] === 'id' ? natural[i] : keep[i] ? Math.min(natural[i], KEEP_MAX) : Math.min(natural[i], Math.max(MIN_WIDTH, displayWidth(h)))));
   let shown = head.length;
   const span = (ws: number[], n: number) => ws.slice(0, n).reduce((a, b) => a + b, 0) + GAP * (n - 1);
   while (shown > 1 && span(floor, shown) > width) shown--;
@@ -109,21 +114,21 @@ function inferKind(key: string): Kind | undefined {
 }
 
 /** A cell on a terminal; `detail` (a record table, one value per line) shows a relative time with its date. */
-function humanCell(kind: Kind | undefined, value: unknown, opts: TableOptions, style: Style, detail: boolean): string | undefined {
+function humanCell(kind: Kind | undefined, value: unknown, opts: TableOptions, style: Style, detail: boolean, zoneInHeader = false): string | undefined {
   if (!opts.truncate) return undefined;
   if (kind === 'status' && typeof value === 'string') return statusText(terminalSafe(value), style);
   if (kind === 'time') {
     const t = parseApiTime(value);
     if (t === undefined) return undefined;
-    if (opts.absoluteTimes) return absoluteTime(t);
+    if (opts.absoluteTimes) return absoluteTime(t, !zoneInHeader);
     const rel = relativeTime(t, (opts.now ?? Date.now)());
     return detail ? `${rel} (${absoluteTime(t)})` : rel;
   }
   return undefined;
 }
 
-function cell(col: Column, row: Record<string, unknown>, opts: TableOptions, style: Style, detail = false): string {
-  const human = col.format ? undefined : humanCell(col.kind, getPath(row, col.key), opts, style, detail);
+function cell(col: Column, row: Record<string, unknown>, opts: TableOptions, style: Style, detail = false, zoneInHeader = false): string {
+  const human = col.format ? undefined : humanCell(col.kind, getPath(row, col.key), opts, style, detail, zoneInHeader);
   if (human !== undefined) return human;
   // Formatted cells carry API text too (a webhook URL, a squid name): control characters are neutralised for all.
   const text = terminalSafe(cellText(col, row));
@@ -154,8 +159,15 @@ export async function renderListTable(
   opts: TableOptions,
 ): Promise<{ text: string; hidden: string[] }> {
   const style = makeStyle(opts.color);
-  let head = columns.map((c) => c.header ?? defaultHeader(c.key));
-  let cells = rows.map((r) => columns.map((c) => cell(c, r, opts, style)));
+  const isTime = columns.map((c) => opts.truncate && c.kind === 'time' && !c.format);
+  // Absolute times: when every time in a column had the same UTC offset, the header names it once.
+  const zones = columns.map((c, i) => {
+    if (!isTime[i] || !opts.absoluteTimes) return undefined;
+    const seen = new Set(rows.map((r) => parseApiTime(getPath(r, c.key))).filter((t) => t !== undefined).map(zoneAt));
+    return seen.size === 1 ? [...seen][0] : undefined;
+  });
+  let head = columns.map((c, i) => (c.header ?? defaultHeader(c.key)) + (zones[i] ? ` (${zones[i]})` : ''));
+  let cells = rows.map((r) => columns.map((c, i) => cell(c, r, opts, style, false, zones[i] !== undefined)));
   if (opts.truncate && !opts.fullIds) {
     columns.forEach((c, i) => {
       if ((c.kind ?? (c.key === 'id' ? 'id' : undefined)) !== 'id' || c.format) return;
@@ -165,7 +177,7 @@ export async function renderListTable(
   }
   let hidden: string[] = [];
   if (opts.truncate && opts.width && opts.width > 0) {
-    const fit = fitWidths(head, cells, columns.map((c) => c.key), opts.width);
+    const fit = fitWidths(head, cells, columns.map((c) => c.key), opts.width, isTime);
     const shown = columns.length - fit.hidden;
     hidden = columns.slice(shown).map((c) => c.key);
     head = head.slice(0, shown);

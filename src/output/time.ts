@@ -41,24 +41,38 @@ const DAY = 24 * HOUR;
 
 /**
  * Short enough for a table column: "just now", "3 min ago", "5 h ago", "2 d ago", "4 mo ago", "1 y ago", and
- * "in 3 min" and so on for the future. Whole units, rounded down.
+ * "in 3 min" and so on for the future. Rounded to the nearest unit, so a run that started 2 days ago and ended
+ * 7 seconds later did not end "1 d ago".
  */
 export function relativeTime(t: number, now: number): string {
   const d = now - t;
   const a = Math.abs(d);
   if (a < MIN) return d >= 0 ? 'just now' : 'in <1 min';
-  const [n, unit] =
-    a < HOUR ? [a / MIN, 'min'] : a < DAY ? [a / HOUR, 'h'] : a < 30 * DAY ? [a / DAY, 'd'] : a < 365 * DAY ? [a / (30 * DAY), 'mo'] : [a / (365 * DAY), 'y'];
-  const text = `${Math.floor(n)} ${unit}`;
+  const units: [number, string, number][] = [[MIN, 'min', 60], [HOUR, 'h', 24], [DAY, 'd', 30], [30 * DAY, 'mo', 12], [365 * DAY, 'y', Infinity]];
+  let text = '';
+  for (const [size, name, next] of units) {
+    const n = Math.round(a / size);
+    if (n < next) {
+      text = `${Math.max(1, n)} ${name}`;
+      break;
+    }
+  }
   return d >= 0 ? `${text} ago` : `in ${text}`;
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
 
-/** Local time (TZ) with the offset it had then: "2026-11-23 15:04 UTC+1", "2026-07-01 09:30 UTC+5:30", "… UTC". */
-export function absoluteTime(t: number): string {
+/** The UTC offset local time (TZ) had at `t`: "UTC", "UTC+1", "UTC+5:30", "UTC-3". */
+export function zoneAt(t: number): string {
+  const off = -new Date(t).getTimezoneOffset();
+  if (off === 0) return 'UTC';
+  const a = Math.abs(off);
+  return `UTC${off > 0 ? '+' : '-'}${Math.floor(a / 60)}${a % 60 ? `:${two(a % 60)}` : ''}`;
+}
+
+/** Local time (TZ) with the offset it had then: "2026-11-23 15:04 UTC+1"; without it when a header names it. */
+export function absoluteTime(t: number, withZone = true): string {
   const d = new Date(t);
-  const off = -d.getTimezoneOffset();
-  const zone = off === 0 ? 'UTC' : `UTC${off > 0 ? '+' : '-'}${Math.floor(Math.abs(off) / 60)}${Math.abs(off) % 60 ? `:${two(Math.abs(off) % 60)}` : ''}`;
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())} ${zone}`;
+  const text = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+  return withZone ? `${text} ${zoneAt(t)}` : text;
 }

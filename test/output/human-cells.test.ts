@@ -48,7 +48,10 @@ describe('API timestamps', () => {
 describe('relative times', () => {
   it.each([
     [NOW - 20_000, 'just now'],
-    [NOW - 3 * 60_000 - 59_000, '3 min ago'],
+    [NOW - 3 * 60_000 - 29_000, '3 min ago'],
+    [NOW - 3 * 60_000 - 31_000, '4 min ago'],
+    [NOW - 2 * 86_400_000 + 7_000, '2 d ago'], // ended 7 s after a start 2 days ago: not "1 d ago"
+    [NOW - 59 * 60_000 - 40_000, '1 h ago'],
     [NOW - 5 * 3_600_000, '5 h ago'],
     [NOW - 2 * 86_400_000, '2 d ago'],
     [NOW - 65 * 86_400_000, '2 mo ago'],
@@ -108,11 +111,27 @@ describe('terminal cells', () => {
     process.env.TZ = 'UTC';
     try {
       const { text } = await renderListTable(cols, rows, { ...term, absoluteTimes: true });
-      expect(text).toContain('2026-11-23 15:00 UTC');
+      // One offset for the whole column: the header names it.
+      expect(text).toBe('ID        STATUS  STARTED AT (UTC)\n0cc85ca9  done    2026-11-23 15:00\nfe916858  error   not yet\n');
+      // Offsets that differ (summer and winter time): each cell carries its own.
+      process.env.TZ = 'Europe/Paris';
+      const mixed = [{ ...rows[0], started_at: '2026-07-01T12:00:00Z' }, rows[0]];
+      const both = await renderListTable(cols, mixed, { ...term, absoluteTimes: true });
+      expect(both.text).toContain('STARTED AT\n');
+      expect(both.text).toContain('2026-07-01 14:00 UTC+2\n');
+      expect(both.text).toContain('2026-11-23 16:00 UTC+1\n');
     } finally {
       if (tz === undefined) delete process.env.TZ;
       else process.env.TZ = tz;
     }
+  });
+
+  it('a narrow terminal cuts other columns, not times', async () => {
+    const wide: Column[] = [...cols, { key: 'note' }];
+    const { text } = await renderListTable(wide, rows.map((r) => ({ ...r, note: 'x'.repeat(60) })), { ...term, width: 56, absoluteTimes: true });
+    expect(text).toMatch(/2026-11-2\d \d\d:\d\d +xxx/); // whatever TZ says
+    for (const l of text.trimEnd().split('\n')) expect(displayWidth(l)).toBeLessThanOrEqual(56);
+    expect(text).toContain('…');
   });
 
   it('piped tables keep what the API sent', async () => {
