@@ -13,7 +13,7 @@
 //   constructor with IncomingMessage when destroying it, which needs node:http only if such a stream exists.
 // - node:assert in undici: the real assert is loaded when an assertion fails, and throws the same error.
 // - node:child_process in commander: it only runs stand-alone executable subcommands, which sq has none of.
-// Packages that only some commands load (ora, prompts, conf, cli-table3, yaml, ssh2-sftp-client, jq-web) and chalk
+// Packages that only some commands load (ora, prompts, conf, yaml, ssh2-sftp-client, jq-web) and chalk
 // stay in node_modules, loaded on first use as before (src/import-package.ts). jq-web must: it reads jq.wasm from
 // beside its own file.
 import { build } from 'esbuild';
@@ -88,7 +88,7 @@ const result = await build({
   target: 'node20',
   write: false,
   outfile: 'dist/sq.cjs',
-  external: ['ora', 'chalk', 'conf', 'cli-table3', '@inquirer/prompts', 'yaml', 'ssh2-sftp-client', 'jq-web'],
+  external: ['ora', 'chalk', 'conf', '@inquirer/prompts', 'yaml', 'ssh2-sftp-client', 'jq-web'],
   // import.meta.url in a CommonJS bundle: dist/sq.cjs sits beside the files it was bundled from.
   define: { 'import.meta.url': '__sqImportMetaUrl' },
   banner: { js: "var __sqImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -318,6 +318,8 @@ complete -c sq -l format -x -a 'table json ndjson csv tsv' -d 'output format (de
 complete -c sq -l fields -x -d 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)'
 complete -c sq -l jq -x -d 'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)'
 complete -c sq -l template -x -d 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)'
+complete -c sq -l full-ids -d 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)'
+complete -c sq -l absolute-times -d 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)'
 complete -c sq -l no-color -d 'no colour (also NO_COLOR; FORCE_COLOR forces it)'
 complete -c sq -s q -l quiet -d 'no hints or progress on stderr'
 complete -c sq -s v -l verbose -d 'HTTP trace on stderr (secrets redacted)'

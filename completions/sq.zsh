@@ -21,6 +21,8 @@ _sq_globals=(
   '--fields=[comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)]:fields: '
   '--jq=[filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)]:jq: '
   '--template=[format the JSON output with Go template syntax as gh does\: range, if/else, with, printf, join, tablerow… (implies --json)]:template: '
+  '--full-ids[whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)]'
+  '--absolute-times[local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API'\''s timestamps)]'
   '--no-color[no colour (also NO_COLOR; FORCE_COLOR forces it)]'
   '(-q --quiet)-q[no hints or progress on stderr]'
   '(-q --quiet)--quiet[no hints or progress on stderr]'

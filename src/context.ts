@@ -31,6 +31,10 @@ export interface Globals {
   input: boolean;
   dryRun: boolean;
   showSecrets: boolean;
+  /** --full-ids: whole ids in terminal tables. */
+  fullIds: boolean;
+  /** --absolute-times: local times with their offset in terminal tables. */
+  absoluteTimes: boolean;
   /** --insecure-http: plain http:// to a non-loopback base URL is allowed. */
   insecureHttp: boolean;
 }
@@ -78,6 +82,8 @@ export const DEFAULT_GLOBALS: Globals = {
   input: true,
   dryRun: false,
   showSecrets: false,
+  fullIds: false,
+  absoluteTimes: false,
   insecureHttp: false,
 };
 

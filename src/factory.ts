@@ -85,6 +85,8 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
           color: ctx.globals.color,
           quiet: ctx.globals.quiet,
           showSecrets: ctx.globals.showSecrets,
+          fullIds: ctx.globals.fullIds,
+          absoluteTimes: ctx.globals.absoluteTimes,
           env,
           stdoutIsTTY: io.stdoutIsTTY,
           stderrIsTTY: io.stderrIsTTY,
@@ -95,7 +97,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
     },
     get out(): Output {
       if (!out) {
-        out = createOutput(io, ctx.outputSettings(), { secrets: secretValues });
+        out = createOutput(io, ctx.outputSettings(), { secrets: secretValues, now });
       }
       return out;
     },

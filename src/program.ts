@@ -16,6 +16,8 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { flags: '--fields <list>', description: 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)' },
   { flags: '--jq <expression>', description: 'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)' },
   { flags: '--template <template>', description: 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)' },
+  { flags: '--full-ids', description: 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)' },
+  { flags: '--absolute-times', description: 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)' },
   { flags: '--no-color', description: 'no colour (also NO_COLOR; FORCE_COLOR forces it)' },
   { flags: '-q, --quiet', description: 'no hints or progress on stderr' },
   { flags: '-v, --verbose', description: 'HTTP trace on stderr (secrets redacted)' },
@@ -172,6 +174,8 @@ export function readGlobals(o: Record<string, unknown>): Globals {
     input: o.input !== false,
     dryRun: o.dryRun === true,
     showSecrets: o.showSecrets === true,
+    fullIds: o.fullIds === true,
+    absoluteTimes: o.absoluteTimes === true,
     insecureHttp: o.insecureHttp === true,
   };
 }

@@ -43,8 +43,8 @@ export const SQUID_LIST_COLUMNS: Column[] = [
   { key: 'crawler_name', header: 'CRAWLER', maxWidth: 30 },
   { key: 'is_active', header: 'ACTIVE' },
   { key: 'concurrency', header: 'CONC' },
-  { key: 'last_run_status', header: 'LAST RUN' },
-  { key: 'last_run_at', header: 'LAST RUN AT' },
+  { key: 'last_run_status', header: 'LAST RUN', kind: 'status' },
+  { key: 'last_run_at', header: 'LAST RUN AT', kind: 'time' },
   { key: 'total_runs', header: 'RUNS' },
 ];
 
@@ -58,10 +58,10 @@ export const SQUID_DETAIL_COLUMNS: Column[] = [
   { key: 'concurrency' },
   { key: 'params' },
   { key: 'schedule' },
-  { key: 'last_run_status', header: 'last run' },
+  { key: 'last_run_status', header: 'last run', kind: 'status' },
   { key: 'last_run', header: 'last run id' },
-  { key: 'last_run_at', header: 'last run at' },
+  { key: 'last_run_at', header: 'last run at', kind: 'time' },
   { key: 'total_runs', header: 'runs' },
-  { key: 'next_launch_at', header: 'next launch' },
-  { key: 'created_at', header: 'created' },
+  { key: 'next_launch_at', header: 'next launch', kind: 'time' },
+  { key: 'created_at', header: 'created', kind: 'time' },
 ];

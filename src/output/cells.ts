@@ -61,8 +61,3 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
 export function terminalSafe(s: string): string {
   return s.replace(/\t/g, ' ').replace(/\r/g, '').replace(CONTROL, '\uFFFD');
 }
-
-export function truncate(s: string, max: number | undefined): string {
-  if (max === undefined || max < 1 || [...s].length <= max) return s;
-  return [...s].slice(0, Math.max(1, max - 1)).join('') + '…';
-}

@@ -24,6 +24,8 @@ export interface OutputIO {
 export interface CreateOutputOptions {
   /** Known secret strings (API key, SFTP password) redacted from every stderr message; read at each message. */
   secrets?: readonly string[];
+  /** The clock terminal tables count relative times from (ctx.now). */
+  now?: () => number;
 }
 
 function indent2(json: string): string {
@@ -38,7 +40,14 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   const errStyle = makeStyle(stderrColor);
   const jsonish = settings.format === 'json' || settings.format === 'ndjson';
   const fields = settings.fields;
-  const tableOpts = { color: settings.color, truncate: settings.stdoutIsTTY, width: settings.columns };
+  const tableOpts = {
+    color: settings.color,
+    truncate: settings.stdoutIsTTY,
+    width: settings.columns,
+    fullIds: settings.fullIds,
+    absoluteTimes: settings.absoluteTimes,
+    now: options.now,
+  };
 
   const prepare = (item: unknown, opts: RenderOptions | undefined): unknown =>
     opts?.maskSecrets === false ? item : maskSecrets(item, settings.showSecrets);

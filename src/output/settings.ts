@@ -15,6 +15,8 @@ export interface OutputSettingsInput {
   color?: boolean;
   quiet?: boolean;
   showSecrets?: boolean;
+  fullIds?: boolean;
+  absoluteTimes?: boolean;
   env: Record<string, string | undefined>;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
@@ -91,5 +93,7 @@ export function resolveOutputSettings(input: OutputSettingsInput): OutputSetting
     stdoutIsTTY: input.stdoutIsTTY,
     stderrIsTTY: input.stderrIsTTY,
     columns: resolveColumns(input.columns, input.env),
+    fullIds: input.fullIds === true,
+    absoluteTimes: input.absoluteTimes === true,
   };
 }

@@ -1,37 +1,41 @@
-// Terminal tables. cli-table3 is imported on first use only: most invocations never draw a table.
+// Terminal tables: borderless, two spaces between columns, like gh: easy to read and to copy from. Every width is a
+// display width (width.ts), for fitting and for padding alike, so CJK and emoji names line up and never overflow.
+// (cli-table3 pads by its own string-width v4, which disagrees on ZWJ emoji and Indic text: rows drifted apart.)
+//
+// On a terminal (`truncate`), cells are for reading: ids shortened to a unique prefix, times relative, statuses in
+// lower case and coloured. Piped output never comes through here.
 
 import type { Column } from './types.js';
-import { makeStyle, stripAnsi } from './ansi.js';
-import { cellText, defaultHeader, plainText, terminalSafe, truncate } from './cells.js';
-import { flatten } from './fields.js';
-import { importPackage } from '../import-package.js';
-
-type TableCtor = typeof import('cli-table3');
-let ctor: Promise<TableCtor> | null = null;
-
-function loadTable(): Promise<TableCtor> {
-  ctor ??= importPackage<TableCtor | { default?: TableCtor }>('cli-table3').then((m) => ((m as unknown as { default?: TableCtor }).default ?? m) as TableCtor);
-  return ctor;
-}
-
-// Borderless, two spaces between columns, like gh: easy to read and to copy from.
-const CHARS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
-};
+import { makeStyle, type Style } from './ansi.js';
+import { cellText, defaultHeader, plainText, terminalSafe } from './cells.js';
+import { flatten, getPath } from './fields.js';
+import { displayWidth, padWidth, truncateWidth } from './width.js';
+import { absoluteTime, parseApiTime, relativeTime, zoneAt } from './time.js';
 
 export interface TableOptions {
   color: boolean;
-  /** Only on a terminal: piped tables are never cut. */
+  /** Only on a terminal: piped tables are never cut, and show ids, times and statuses exactly as the API sent them. */
   truncate: boolean;
   /** Terminal width: on a terminal, a list wider than this is fitted by shortening its widest columns. */
   width?: number;
+  /** --full-ids: no id prefixes. */
+  fullIds?: boolean;
+  /** --absolute-times: local date and time with the UTC offset instead of "3 min ago". */
+  absoluteTimes?: boolean;
+  /** The clock relative times count from (ctx.now, virtual in tests). */
+  now?: () => number;
 }
 
 const GAP = 2;
-/** No column is squeezed below this (or its header), and `id` columns never are: ids get copied from tables. */
+/**
+ * No column is squeezed below this (or its header), and `id` columns never are (ids get copied from tables), nor
+ * those marked `keep` (a cut timestamp says nothing).
+ */
 const MIN_WIDTH = 10;
+/** A kept column is still cut past this: the longest time sq writes is 25 wide; an unparsed one may be anything. */
+const KEEP_MAX = 25;
+/** Shortest id prefix shown (git's default abbreviation is 7). */
+export const MIN_ID = 8;
 
 export interface Fit {
   /** Per column: the width to cut it to, or undefined to leave it whole. */
@@ -41,17 +45,17 @@ export interface Fit {
 }
 
 /**
- * Widths that make the rows fit `width`: shorten the widest shrinkable column one character at a time; when even
+ * Widths that make the rows fit `width`: shorten the widest shrinkable column one column at a time; when even
  * the narrowest widths do not fit, leave out columns from the right (the caller says so on stderr).
  */
-export function fitWidths(head: string[], rows: string[][], keys: string[], width: number): Fit {
+export function fitWidths(head: string[], rows: string[][], keys: string[], width: number, keep: boolean[] = []): Fit {
   // A loop, not Math.max(...rows): spreading one argument per row overflows the stack past ~125,000 rows.
   const natural = head.map((h, i) => {
-    let w = stripAnsi(h).length;
-    for (const r of rows) w = Math.max(w, stripAnsi(r[i] ?? '').length);
+    let w = displayWidth(h);
+    for (const r of rows) w = Math.max(w, displayWidth(r[i] ?? ''));
     return w;
   });
-  const floor = head.map((h, i) => (keys[i] === 'id' ? natural[i] : Math.min(natural[i], Math.max(MIN_WIDTH, stripAnsi(h).length))));
+  const floor = head.map((h, i) => (keys[i] === 'id' ? natural[i] : keep[i] ? Math.min(natural[i], KEEP_MAX) : Math.min(natural[i], Math.max(MIN_WIDTH, displayWidth(h)))));
   let shown = head.length;
   const span = (ws: number[], n: number) => ws.slice(0, n).reduce((a, b) => a + b, 0) + GAP * (n - 1);
   while (shown > 1 && span(floor, shown) > width) shown--;
@@ -67,30 +71,85 @@ export function fitWidths(head: string[], rows: string[][], keys: string[], widt
   return { widths: widths.map((w, i) => (w < natural[i] ? w : undefined)), hidden: head.length - shown };
 }
 
-async function draw(head: string[] | null, rows: string[][], opts: TableOptions): Promise<string> {
-  const Table = await loadTable();
-  const style = makeStyle(opts.color);
-  const table = new Table({
-    chars: CHARS,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-    ...(head ? { head: head.map((h) => style.bold(h)) } : {}),
-  });
-  for (const r of rows) table.push(r);
-  const text = table.toString();
-  // cli-table3 pads the last column and leaves empty border lines; neither belongs in a terminal.
-  return text
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .filter((l) => l !== '')
-    .join('\n') + '\n';
+/**
+ * One prefix length for a column of ids: the shortest (at least MIN_ID) at which no two different ids shown
+ * agree, so every shortened id still names one of them (commands accept unique prefixes). One length keeps the
+ * column straight.
+ */
+export function idPrefixLength(ids: readonly string[], min = MIN_ID): number {
+  const sorted = [...new Set(ids)].sort();
+  let len = min;
+  for (let i = 1; i < sorted.length; i++) {
+    const a = sorted[i - 1];
+    const b = sorted[i];
+    let common = 0;
+    while (common < a.length && a[common] === b[common]) common++;
+    len = Math.max(len, common + 1);
+  }
+  return len;
 }
 
-function cell(col: Column, row: Record<string, unknown>, opts: TableOptions): string {
+// One case for every status the API sends (runs say "done", squids "DONE"), and a colour for how it went.
+const STATUS_COLOR: Record<string, keyof Style> = {
+  done: 'green', completed: 'green', applied: 'green', success: 'green', synchronized: 'green', active: 'green',
+  error: 'red', failed: 'red', failure: 'red',
+  aborted: 'yellow', paused: 'yellow', stopped: 'yellow',
+  running: 'cyan', pending: 'cyan', uploading: 'cyan', progress: 'cyan', queued: 'cyan',
+};
+
+export function statusText(value: string, style: Style): string {
+  const s = value.toLowerCase();
+  const colour = STATUS_COLOR[s];
+  return colour ? style[colour](s) : s;
+}
+
+type Kind = NonNullable<Column['kind']>;
+
+/** For a record without declared columns (`runs get`, `balance`): what its keys say they hold. */
+function inferKind(key: string): Kind | undefined {
+  const last = key.slice(key.lastIndexOf('.') + 1);
+  if (last === 'status' || last === 'state' || last.endsWith('_status')) return 'status';
+  if (last.endsWith('_at') || last.endsWith('_time') || last === 'timestamp') return 'time';
+  return undefined;
+}
+
+/** A cell on a terminal; `detail` (a record table, one value per line) shows a relative time with its date. */
+function humanCell(kind: Kind | undefined, value: unknown, opts: TableOptions, style: Style, detail: boolean, zoneInHeader = false): string | undefined {
+  if (!opts.truncate) return undefined;
+  if (kind === 'status' && typeof value === 'string') return statusText(terminalSafe(value), style);
+  if (kind === 'time') {
+    const t = parseApiTime(value);
+    if (t === undefined) return undefined;
+    if (opts.absoluteTimes) return absoluteTime(t, !zoneInHeader);
+    const rel = relativeTime(t, (opts.now ?? Date.now)());
+    return detail ? `${rel} (${absoluteTime(t)})` : rel;
+  }
+  return undefined;
+}
+
+function cell(col: Column, row: Record<string, unknown>, opts: TableOptions, style: Style, detail = false, zoneInHeader = false): string {
+  const human = col.format ? undefined : humanCell(col.kind, getPath(row, col.key), opts, style, detail, zoneInHeader);
+  if (human !== undefined) return human;
   // Formatted cells carry API text too (a webhook URL, a squid name): control characters are neutralised for all.
   const text = terminalSafe(cellText(col, row));
   if (!opts.truncate || col.maxWidth === undefined) return text;
-  const plain = stripAnsi(text);
-  return plain.length > col.maxWidth ? truncate(terminalSafe(plain), col.maxWidth) : text;
+  return truncateWidth(text, col.maxWidth);
+}
+
+/** Rows of cells as lines: each column padded to its widest cell; a cell with line breaks takes several lines. */
+function draw(rows: string[][]): string {
+  const split = rows.map((r) => r.map((c) => c.split('\n')));
+  const widths: number[] = [];
+  for (const r of split) r.forEach((lines, i) => (widths[i] = Math.max(widths[i] ?? 0, ...lines.map(displayWidth))));
+  let text = '';
+  for (const r of split) {
+    const height = Math.max(1, ...r.map((lines) => lines.length));
+    for (let l = 0; l < height; l++) {
+      const parts = r.map((lines, i) => (i === r.length - 1 ? (lines[l] ?? '') : padWidth(lines[l] ?? '', widths[i])));
+      text += parts.join(' '.repeat(GAP)).trimEnd() + '\n';
+    }
+  }
+  return text;
 }
 
 /** A list as a table; on a terminal it is fitted to the width, and `hidden` names the columns left out. */
@@ -99,22 +158,37 @@ export async function renderListTable(
   rows: Record<string, unknown>[],
   opts: TableOptions,
 ): Promise<{ text: string; hidden: string[] }> {
-  let head = columns.map((c) => c.header ?? defaultHeader(c.key));
-  let cells = rows.map((r) => columns.map((c) => cell(c, r, opts)));
+  const style = makeStyle(opts.color);
+  const isTime = columns.map((c) => opts.truncate && c.kind === 'time' && !c.format);
+  // Absolute times: when every time in a column had the same UTC offset, the header names it once.
+  const zones = columns.map((c, i) => {
+    if (!isTime[i] || !opts.absoluteTimes) return undefined;
+    const seen = new Set(rows.map((r) => parseApiTime(getPath(r, c.key))).filter((t) => t !== undefined).map(zoneAt));
+    return seen.size === 1 ? [...seen][0] : undefined;
+  });
+  let head = columns.map((c, i) => (c.header ?? defaultHeader(c.key)) + (zones[i] ? ` (${zones[i]})` : ''));
+  let cells = rows.map((r) => columns.map((c, i) => cell(c, r, opts, style, false, zones[i] !== undefined)));
+  if (opts.truncate && !opts.fullIds) {
+    columns.forEach((c, i) => {
+      if ((c.kind ?? (c.key === 'id' ? 'id' : undefined)) !== 'id' || c.format) return;
+      const len = idPrefixLength(cells.map((r) => r[i]).filter((t) => t !== ''));
+      for (const r of cells) r[i] = r[i].slice(0, len);
+    });
+  }
   let hidden: string[] = [];
   if (opts.truncate && opts.width && opts.width > 0) {
-    const fit = fitWidths(head, cells, columns.map((c) => c.key), opts.width);
+    const fit = fitWidths(head, cells, columns.map((c) => c.key), opts.width, isTime);
     const shown = columns.length - fit.hidden;
     hidden = columns.slice(shown).map((c) => c.key);
     head = head.slice(0, shown);
     cells = cells.map((r) =>
       r.slice(0, shown).map((t, i) => {
         const w = fit.widths[i];
-        return w !== undefined && stripAnsi(t).length > w ? truncate(terminalSafe(stripAnsi(t)), w) : t;
+        return w === undefined ? t : truncateWidth(t, w);
       }),
     );
   }
-  return { text: await draw(head, cells, opts), hidden };
+  return { text: draw([head.map((h) => style.bold(h)), ...cells]), hidden };
 }
 
 /** One record as key/value rows: the given columns, else every (flattened) key. */
@@ -125,9 +199,9 @@ export async function renderRecordTable(
 ): Promise<string> {
   const style = makeStyle(opts.color);
   const pairs: string[][] = columns
-    ? columns.map((c) => [style.bold(c.header ?? c.key), cell(c, row, opts)])
-    : flatten(row).map(([k, v]) => [style.bold(terminalSafe(k)), terminalSafe(plainText(v))]);
+    ? columns.map((c) => [style.bold(c.header ?? c.key), cell(c, row, opts, style, true)])
+    : flatten(row).map(([k, v]) => [style.bold(terminalSafe(k)), humanCell(inferKind(k), v, opts, style, true) ?? terminalSafe(plainText(v))]);
   const title = opts.title ? style.bold(terminalSafe(opts.title)) + '\n' : '';
   if (pairs.length === 0) return title;
-  return title + (await draw(null, pairs, opts));
+  return title + draw(pairs);
 }

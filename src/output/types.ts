@@ -10,8 +10,14 @@ export interface Column {
   header?: string;
   /** Render a value for table/tsv/csv (json/ndjson always keep raw values). */
   format?: (value: unknown, record: Record<string, unknown>) => string;
-  /** Truncate in a terminal table to this many characters (never when piped). */
+  /** Truncate in a terminal table to this many columns of display width (never when piped). */
   maxWidth?: number;
+  /**
+   * What the values are, for a terminal table only: `id` (shortened to a unique prefix in lists; a column keyed
+   * `id` is one by default), `time` (relative, or local with --absolute-times), `status` (lower case, coloured).
+   * Ignored when `format` is given, and for every piped format.
+   */
+  kind?: 'id' | 'time' | 'status';
 }
 
 export interface RenderOptions {
@@ -44,13 +50,17 @@ export interface OutputSettings {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   columns: number;
+  /** --full-ids: terminal tables show whole ids. */
+  fullIds?: boolean;
+  /** --absolute-times: terminal tables show local times with their UTC offset, not "3 min ago". */
+  absoluteTimes?: boolean;
 }
 
 export interface Output {
   readonly settings: OutputSettings;
   /**
    * One record: a JSON object, one NDJSON line, a CSV/TSV header + row, or a two-column key/value table.
-   * Returns a Promise (table mode imports cli-table3 lazily; writes respect backpressure): always `await` it.
+   * Returns a Promise (writes respect backpressure): always `await` it.
    */
   record(data: unknown, opts?: RenderOptions): void | Promise<void>;
   /**

@@ -17,7 +17,7 @@ export interface Term {
 const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Runs `node bin/sq.js <args>` in a fresh terminal; the pane prints "EXIT:<code>" when sq ends. */
-export async function sqInTmux(args: string[], env: Record<string, string>): Promise<Term> {
+export async function sqInTmux(args: string[], env: Record<string, string>, size: { width?: number; height?: number } = {}): Promise<Term> {
   const socket = `sq-tty-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const session = 'sq';
   // A code cache of its own, so the tests never write into the machine's ~/.cache.
@@ -27,7 +27,7 @@ export async function sqInTmux(args: string[], env: Record<string, string>): Pro
   // the -u removals, so a test that passes SQ_TOKEN still gets it.
   const cmd = `env -u CI -u SQ_NO_INPUT -u SQ_TOKEN -u SQ_PROFILE ${vars.join(' ')} ${shq(process.execPath)} ${shq(BIN)} ${args.map(shq).join(' ')}; echo "EXIT:$?"; sleep 120`;
   const tmux = (...a: string[]) => execa('tmux', ['-L', socket, ...a]);
-  await tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', '120', '-y', '40', cmd);
+  await tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', String(size.width ?? 120), '-y', String(size.height ?? 40), cmd);
   const screen = async () => (await tmux('capture-pane', '-p', '-t', session)).stdout;
   return {
     screen,

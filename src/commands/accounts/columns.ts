@@ -8,8 +8,8 @@ export const ACCOUNT_COLUMNS: Column[] = [
   { key: 'username', maxWidth: 30 },
   { key: 'type' },
   { key: 'status' },
-  { key: 'status_code_info', header: 'STATE' },
-  { key: 'last_synchronization_time', header: 'LAST SYNC' },
+  { key: 'status_code_info', header: 'STATE', kind: 'status' },
+  { key: 'last_synchronization_time', header: 'LAST SYNC', kind: 'time' },
   { key: 'squids', format: squidNames, maxWidth: 40 },
 ];
 
@@ -17,8 +17,8 @@ export const ACCOUNT_DETAIL_COLUMNS: Column[] = [
   ...ACCOUNT_COLUMNS.map((c) => ({ ...c, header: c.header?.toLowerCase() ?? c.key, maxWidth: undefined })),
   { key: 'status_code_description', header: 'description' },
   { key: 'params.user', header: 'limits (user)', format: (v) => (v === undefined || v === null ? '' : JSON.stringify(v)) },
-  { key: 'updated_at', header: 'updated' },
-  { key: 'created_at', header: 'created' },
+  { key: 'updated_at', header: 'updated', kind: 'time' },
+  { key: 'created_at', header: 'created', kind: 'time' },
 ];
 
 const cookieNames = (v: unknown) =>

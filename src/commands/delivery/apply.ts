@@ -229,7 +229,7 @@ async function writeSummary(ctx: Ctx, reports: SquidReport[]) {
     }));
   });
   await ctx.out.list(rows, {
-    columns: [{ key: 'squid' }, { key: 'id' }, { key: 'channel' }, { key: 'status' }, { key: 'fields' }, { key: 'error' }],
+    columns: [{ key: 'squid' }, { key: 'id' }, { key: 'channel' }, { key: 'status', kind: 'status' }, { key: 'fields' }, { key: 'error' }],
   });
 }
 

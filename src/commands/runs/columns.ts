@@ -4,22 +4,22 @@ import { formatDurationCell } from '../../api/runs.js';
 
 export const RUN_COLUMNS: Column[] = [
   { key: 'id' },
-  { key: 'status' },
+  { key: 'status', kind: 'status' },
   { key: 'total_results' },
   { key: 'credit_used' },
   { key: 'duration', format: (v) => formatDurationCell(v) },
-  { key: 'started_at' },
-  { key: 'ended_at' },
+  { key: 'started_at', kind: 'time' },
+  { key: 'ended_at', kind: 'time' },
   { key: 'done_reason' },
 ];
 
 export const RUN_TASK_COLUMNS: Column[] = [
   { key: 'id' },
   { key: 'task' },
-  { key: 'status' },
+  { key: 'status', kind: 'status' },
   { key: 'last_result', header: 'RESULTS' },
   { key: 'total_results', header: 'EXPECTED' },
-  { key: 'started_at' },
-  { key: 'ended_at' },
+  { key: 'started_at', kind: 'time' },
+  { key: 'ended_at', kind: 'time' },
   { key: 'done_reason' },
 ];

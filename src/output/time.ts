@@ -1,0 +1,78 @@
+// Timestamps for people: "3 min ago" on a terminal, or local time with its UTC offset. Piped output never comes here.
+//
+// The API writes dates in several forms (api-reference §15): ISO with Z or an offset, naive ISO with or without
+// microseconds, "YYYY/MM/DD HH:MM:SS" (webhooks, UTC by the spec), "DD/MM/YYYY HH:MM:SS" (account last_batch_at).
+// A naive form carries no zone; the service runs on UTC, so it is read as UTC.
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const YMD = /^(\d{4})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const DMY = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2}):(\d{2})$/;
+
+/** Epoch milliseconds, or undefined when `value` is not one of the API's date forms (it is then shown as given). */
+export function parseApiTime(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const s = value.trim();
+  let m = ISO.exec(s);
+  if (m) {
+    const ms = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
+    let t = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0), ms);
+    const zone = m[8];
+    if (zone && zone !== 'Z') {
+      const sign = zone[0] === '-' ? -1 : 1;
+      const digits = zone.slice(1).replace(':', '');
+      t -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
+    }
+    return valid(t, +m[2], +m[3]);
+  }
+  m = YMD.exec(s);
+  if (m) return valid(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]), +m[2], +m[3]);
+  m = DMY.exec(s);
+  if (m) return valid(Date.UTC(+m[3], +m[2] - 1, +m[1], +m[4], +m[5], +m[6]), +m[2], +m[1]);
+  return undefined;
+}
+
+function valid(t: number, month: number, day: number): number | undefined {
+  return Number.isFinite(t) && month >= 1 && month <= 12 && day >= 1 && day <= 31 ? t : undefined;
+}
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+
+/**
+ * Short enough for a table column: "just now", "3 min ago", "5 h ago", "2 d ago", "4 mo ago", "1 y ago", and
+ * "in 3 min" and so on for the future. Rounded to the nearest unit, so a run that started 2 days ago and ended
+ * 7 seconds later did not end "1 d ago".
+ */
+export function relativeTime(t: number, now: number): string {
+  const d = now - t;
+  const a = Math.abs(d);
+  if (a < MIN) return d >= 0 ? 'just now' : 'in <1 min';
+  const units: [number, string, number][] = [[MIN, 'min', 60], [HOUR, 'h', 24], [DAY, 'd', 30], [30 * DAY, 'mo', 12], [365 * DAY, 'y', Infinity]];
+  let text = '';
+  for (const [size, name, next] of units) {
+    const n = Math.round(a / size);
+    if (n < next) {
+      text = `${Math.max(1, n)} ${name}`;
+      break;
+    }
+  }
+  return d >= 0 ? `${text} ago` : `in ${text}`;
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** The UTC offset local time (TZ) had at `t`: "UTC", "UTC+1", "UTC+5:30", "UTC-3". */
+export function zoneAt(t: number): string {
+  const off = -new Date(t).getTimezoneOffset();
+  if (off === 0) return 'UTC';
+  const a = Math.abs(off);
+  return `UTC${off > 0 ? '+' : '-'}${Math.floor(a / 60)}${a % 60 ? `:${two(a % 60)}` : ''}`;
+}
+
+/** Local time (TZ) with the offset it had then: "2026-11-23 15:04 UTC+1"; without it when a header names it. */
+export function absoluteTime(t: number, withZone = true): string {
+  const d = new Date(t);
+  const text = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+  return withZone ? `${text} ${zoneAt(t)}` : text;
+}
