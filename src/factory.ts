@@ -140,6 +140,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
             headersTimeoutMs: timeoutEnv(env, 'SQ_HEADERS_TIMEOUT'),
             bodyTimeoutMs: timeoutEnv(env, 'SQ_BODY_TIMEOUT'),
             pacingDir: cacheDir(env),
+            baseUrlFrom: { flag: '--base-url', env: 'SQ_BASE_URL', profile: `the profile "${auth.profile}"`, default: 'the default (no --base-url, SQ_BASE_URL or profile)' }[auth.baseUrlSource],
             signal,
             now,
             sleep,

@@ -6,7 +6,7 @@ import { Pacer, resetWaitMs } from './pacing.js';
 import { SharedStore } from './pacing-state.js';
 import { errorMessage } from './messages.js';
 import { loadTransport, type RequestFn } from './transport.js';
-import { AmbiguousWriteError, NOT_SENT_CODES, errCode, networkError, httpError, parseJson, retryAfterSeconds, safeParse } from './http-errors.js';
+import { AmbiguousWriteError, NOT_SENT_CODES, REFUSED_RETRIES, REFUSED_RETRY_MS, errCode, networkError, httpError, parseJson, retryAfterSeconds, safeParse } from './http-errors.js';
 import { redactBody, redactUrl } from './redact.js';
 import { maskKey } from '../output/secrets.js';
 
@@ -29,6 +29,8 @@ export interface HttpOptions {
   retryBudget?: RetryBudget;
   /** The cache directory where every sq process of the machine shares its pacing state; undefined: this process alone. */
   pacingDir?: string;
+  /** Where baseUrl came from ('SQ_BASE_URL', '--base-url', …), named when it cannot be reached. */
+  baseUrlFrom?: string;
 }
 
 export interface RequestOptions {
@@ -261,11 +263,13 @@ export class HttpClient {
         const code = errCode(err);
         this.trace(`* ${method} ${redactUrl(url)} failed: ${code ?? (err as Error).message} (${this.now() - started} ms)`);
         const retriable = safe ? TRANSIENT_CODES.has(code ?? '') : NOT_SENT_CODES.has(code ?? '');
-        if (retriable && attempt < MAX_RETRIES && budget.take()) {
-          await this.sleep(this.backoff(attempt++));
+        const refused = code === 'ECONNREFUSED';
+        if (retriable && attempt < (refused ? REFUSED_RETRIES : MAX_RETRIES) && budget.take()) {
+          await this.sleep(refused ? REFUSED_RETRY_MS : this.backoff(attempt));
+          attempt++;
           continue;
         }
-        throw networkError(err, method, url, safe);
+        throw networkError(err, method, url, safe, false, isApi ? this.opts.baseUrlFrom : undefined);
       }
       const status = res.statusCode;
       this.traceResponse(res, started);
