@@ -128,6 +128,7 @@ _sq_opts() {
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input --paginate' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --free-plan --rate-limits --state' ;;
+    'help') echo '--man' ;;
   esac
   echo '--profile --base-url --insecure-http --json --format --fields --no-color -q --quiet -v --verbose -y --yes --no-input --dry-run --show-secrets -h --help'
 }

@@ -647,7 +647,7 @@ complete -c sq -n '__sq_is \'apply\'' -s f -l file -r -F -d 'the account file, Y
 complete -c sq -n '__sq_sub \'webhook\'' -a 'listen' -d 'Receive webhook events on this machine: validate, print, optionally forward'
 
 # sq webhook listen
-complete -c sq -n '__sq_is \'webhook listen\'' -l port -x -d 'port to listen on (0 = any free port)'
+complete -c sq -n '__sq_is \'webhook listen\'' -l port -x -d 'port to listen on, 0-65535 (0 = any free port)'
 complete -c sq -n '__sq_is \'webhook listen\'' -l host -x -d 'address to bind'
 complete -c sq -n '__sq_is \'webhook listen\'' -l path -x -d 'URL path that receives events'
 complete -c sq -n '__sq_is \'webhook listen\'' -l events -x -a '(__sq_list run.running run.paused run.done run.error all)' -d 'events to keep: run.running, run.paused, run.done, run.error, or "all"'
@@ -677,4 +677,5 @@ complete -c sq -n '__sq_is \'emulator start\'' -l state -r -F -d 'keep state acr
 complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 
 # sq help
+complete -c sq -n '__sq_is \'help\'' -l man -d 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`'
 complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes'

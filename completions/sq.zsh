@@ -478,7 +478,7 @@ _sq__webhook() {
 }
 
 _sq__webhook__listen() {
-  _arguments -s -S : $_sq_globals '--port=[port to listen on (0 = any free port)]:port: ' '--host=[address to bind]:host: ' '--path=[URL path that receives events]:path: ' '--events=[events to keep\: run.running, run.paused, run.done, run.error, or "all"]:events:{_values -s , events run.running run.paused run.done run.error all}' '--forward-to=[relay each kept event (original body and Content-Type) to this http(s) URL]:forward-to: '
+  _arguments -s -S : $_sq_globals '--port=[port to listen on, 0-65535 (0 = any free port)]:port: ' '--host=[address to bind]:host: ' '--path=[URL path that receives events]:path: ' '--events=[events to keep\: run.running, run.paused, run.done, run.error, or "all"]:events:{_values -s , events run.running run.paused run.done run.error all}' '--forward-to=[relay each kept event (original body and Content-Type) to this http(s) URL]:forward-to: '
 }
 
 _sq__api() {
@@ -510,7 +510,7 @@ _sq__completion() {
 }
 
 _sq__help() {
-  _arguments -s -S : $_sq_globals '*:topic:(auth profiles me balance crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes)'
+  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes)'
 }
 
 if [[ "${funcstack[1]}" == _sq ]]; then
