@@ -23,7 +23,7 @@ let parisRuns: string[];
 
 let primed: Record<string, string>;
 
-const fresh = (extra: Record<string, string> = {}) => ({ ...env, SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-comp-cache-')), ...extra });
+const fresh = (extra: Record<string, string> = {}): Record<string, string> => ({ ...env, SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-comp-cache-')), ...extra });
 
 /**
  * Asks `sq __complete` until it answers, as a user pressing Tab again would: a first Tab on a cold machine may use
