@@ -5,7 +5,8 @@
 // - a stale answer is printed at once while a detached `sq __complete --refresh` renews it;
 // - with no answer at all, the service is asked, but only until COMPLETION_BUDGET_MS after the process started
 //   (node's own start-up counts); past that, nothing is offered this time and the refresh goes on detached;
-// - no key, an unreachable service, any error: nothing is offered, silently (exit 0, empty stderr).
+// - no key, an unreachable service, any error: nothing is offered, silently (exit 0, empty stderr); a failed
+//   question is remembered for FAILURE_TTL_MS, so Tabs in a row do not each wait for a service that is down.
 // The cache file is named after a hash of the key, the base URL and the question, and holds only the values.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -18,6 +19,7 @@ import { readGlobals } from '../program.js';
 
 export const COMPLETION_TTL_MS = 60_000;
 export const COMPLETION_BUDGET_MS = 450;
+const FAILURE_TTL_MS = 10_000;
 /** A refresh that has not finished after this long is presumed dead: another may start. */
 const REFRESH_LOCK_MS = 10_000;
 const MAX_VALUES = 500;
@@ -61,9 +63,16 @@ async function answer(ctx: Ctx, source: Source, line: Line, refresh: boolean, ar
   const dir = cacheDir(ctx.env);
   const file = dir === undefined ? undefined : cacheFile(dir, auth.token, auth.baseUrl, source, source === 'runs' ? (line.squid ?? '') : '');
   const fetch = async () => {
-    const values = await ask(await ctx.http(), source, line);
-    if (file) save(file, values, ctx.now());
-    return values;
+    try {
+      const values = await ask(await ctx.http(), source, line);
+      if (file) save(file, values, ctx.now(), COMPLETION_TTL_MS);
+      return values;
+    } catch (err) {
+      // A service that is down or refuses the key: the next Tabs offer nothing at once instead of asking again,
+      // for a few seconds only, so a service just started is soon asked.
+      if (file && !ctx.signal.aborted) save(file, [], ctx.now(), FAILURE_TTL_MS);
+      throw err;
+    }
   };
   if (refresh) {
     // A refresh that cannot finish gives up while it still holds its lock: refreshes never pile up.
@@ -76,7 +85,7 @@ async function answer(ctx: Ctx, source: Source, line: Line, refresh: boolean, ar
     return [];
   }
   const cached = file ? load(file) : undefined;
-  if (cached && ctx.now() - cached.at < COMPLETION_TTL_MS) return cached.values;
+  if (cached && ctx.now() - cached.at < cached.ttl) return cached.values;
   if (cached) {
     if (file) refreshDetached(ctx, file, argv);
     return cached.values;
@@ -174,17 +183,18 @@ function cacheFile(dir: string, token: string, baseUrl: string, source: string, 
   return `${dir}/complete/${source}-${h}.json`;
 }
 
-function load(file: string): { at: number; values: Candidate[] } | undefined {
+function load(file: string): { at: number; ttl: number; values: Candidate[] } | undefined {
   let fd: number | undefined;
   try {
     // Never through a symlink; only a file of ours that nobody else can write.
     fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
     const st = fstatSync(fd);
     if (!st.isFile() || (process.getuid && (st.uid !== process.getuid() || (st.mode & 0o022) !== 0))) return undefined;
-    const data = JSON.parse(readFileSync(fd, 'utf8')) as { at?: unknown; values?: unknown };
+    const data = JSON.parse(readFileSync(fd, 'utf8')) as { at?: unknown; ttl?: unknown; values?: unknown };
     if (typeof data.at !== 'number' || !Array.isArray(data.values)) return undefined;
     const values = data.values.filter((v): v is Candidate => Array.isArray(v) && typeof v[0] === 'string' && typeof v[1] === 'string');
-    return { at: data.at, values };
+    const ttl = typeof data.ttl === 'number' ? Math.min(data.ttl, COMPLETION_TTL_MS) : COMPLETION_TTL_MS;
+    return { at: data.at, ttl, values };
   } catch {
     return undefined;
   } finally {
@@ -192,7 +202,7 @@ function load(file: string): { at: number; values: Candidate[] } | undefined {
   }
 }
 
-function save(file: string, values: Candidate[], now: number): void {
+function save(file: string, values: Candidate[], now: number, ttl: number): void {
   const dir = file.slice(0, file.lastIndexOf('/'));
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = lstatSync(dir);
@@ -200,7 +210,7 @@ function save(file: string, values: Candidate[], now: number): void {
   // A new file (never through a link), renamed over the old one: a reader sees the old answer or the new one.
   const tmp = `${file}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
   try {
-    writeFileSync(tmp, JSON.stringify({ at: now, values: values.slice(0, MAX_VALUES) }), { mode: 0o600, flag: 'wx' });
+    writeFileSync(tmp, JSON.stringify({ at: now, ttl, values: values.slice(0, MAX_VALUES) }), { mode: 0o600, flag: 'wx' });
     renameSync(tmp, file);
   } catch {
     rmSync(tmp, { force: true });

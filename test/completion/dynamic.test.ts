@@ -3,6 +3,7 @@
 // which npm test runs) against a real emulator. Names hold spaces ("Paris restaurants"): each shell must insert
 // them quoted. Answers come from a short-lived cache: the second Tab sends no request.
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -227,6 +228,30 @@ describe('never blocking, never prompting, never an error on the screen', () => 
 
   it('an unreachable service: nothing offered, quietly', async () => {
     expect(await bash(['sq', 'accounts', 'sync', '--type', ''], fresh({ SQ_BASE_URL: 'http://127.0.0.1:9' }))).toEqual([]);
+  });
+
+  it('a rejected key: nothing offered, and the next Tabs do not ask again for a while', async () => {
+    let asked = 0;
+    const srv = createHttpServer((_req, res) => {
+      asked++;
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"Invalid token."}');
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const e = fresh({ SQ_BASE_URL: `http://127.0.0.1:${(srv.address() as { port: number }).port}` });
+    try {
+      // Until the refusal is on record (a first Tab on a cold machine may leave it to the background refresh).
+      const recorded = async () => {
+        expect(await bash(['sq', 'squids', 'get', ''], e)).toEqual([]);
+        return existsSync(join(e.SQ_CACHE_DIR, 'complete')) && readdirSync(join(e.SQ_CACHE_DIR, 'complete')).some((f) => f.endsWith('.json'));
+      };
+      await expect.poll(recorded, { timeout: 20_000 }).toBe(true);
+      expect(asked).toBeGreaterThan(0);
+      asked = 0;
+      for (let i = 0; i < 3; i++) expect(await bash(['sq', 'squids', 'get', ''], e)).toEqual([]);
+      expect(asked).toBe(0);
+    } finally {
+      srv.close();
+    }
   });
 
   it('a service that never answers: sq gives up on its own (no answer this Tab) and leaves a refresh running', async () => {
