@@ -134,6 +134,7 @@ _sq_opts() {
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input --paginate -H --header -i --include' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --free-plan --rate-limits --state' ;;
+    'help') echo '--man' ;;
   esac
   echo '--profile --base-url --insecure-http --json --format --fields --jq --template --full-ids --absolute-times --no-color -q --quiet -v --verbose -y --yes --no-input --dry-run --show-secrets -h --help'
 }
@@ -183,15 +184,38 @@ _sq_vopts() {
 # How to complete the value of option $2 at path $1: "file", "words …", "list …" (comma-separated) or nothing.
 _sq_optval() {
   case "$1|$2" in
+    'squids create|--crawler') echo 'dyn crawlers' ;;
     'squids empty|--type') echo 'words url params' ;;
+    'tasks list|--squid') echo 'dyn squids' ;;
     'tasks list|--type') echo 'words url params' ;;
+    'tasks get|--squid') echo 'dyn squids' ;;
+    'tasks add|--squid') echo 'dyn squids' ;;
     'tasks add|--file') echo 'file' ;;
+    'tasks upload|--squid') echo 'dyn squids' ;;
+    'tasks delete|--squid') echo 'dyn squids' ;;
+    'runs list|--squid') echo 'dyn squids' ;;
+    'runs get|--squid') echo 'dyn squids' ;;
+    'runs start|--squid') echo 'dyn squids' ;;
+    'runs watch|--squid') echo 'dyn squids' ;;
+    'runs stats|--squid') echo 'dyn squids' ;;
+    'runs tasks|--squid') echo 'dyn squids' ;;
+    'runs abort|--squid') echo 'dyn squids' ;;
     'runs download|-o'|'runs download|--output') echo 'file' ;;
+    'runs download|--squid') echo 'dyn squids' ;;
+    'results list|--squid') echo 'dyn squids' ;;
+    'results list|--run') echo 'dyn runs' ;;
     'results list|-o'|'results list|--output') echo 'file' ;;
     'results list|--checkpoint') echo 'file' ;;
-    'accounts sync|--type') echo 'cmd accounts types --format tsv --fields name' ;;
+    'accounts sync|--type') echo 'dyn account-types' ;;
     'accounts sync|--cookies-file') echo 'file' ;;
+    'delivery sftp|--squid') echo 'dyn squids' ;;
+    'delivery webhook|--squid') echo 'dyn squids' ;;
     'delivery webhook|--events') echo 'list run.running run.paused run.done run.error all' ;;
+    'delivery email|--squid') echo 'dyn squids' ;;
+    'delivery sheet|--squid') echo 'dyn squids' ;;
+    'delivery s3|--squid') echo 'dyn squids' ;;
+    'delivery test|--squid') echo 'dyn squids' ;;
+    'delivery show|--squid') echo 'dyn squids' ;;
     'delivery apply|-f'|'delivery apply|--file') echo 'file' ;;
     'plan|-f'|'plan|--file') echo 'file' ;;
     'apply|-f'|'apply|--file') echo 'file' ;;
@@ -201,7 +225,7 @@ _sq_optval() {
     'emulator start|--seed') echo 'words demo empty' ;;
     'emulator start|--clock') echo 'words real virtual' ;;
     'emulator start|--state') echo 'file' ;;
-    *'|--profile') ;;
+    *'|--profile') echo 'dyn profiles' ;;
     *'|--base-url') ;;
     *'|--format') echo 'words table json ndjson csv tsv' ;;
     *'|--fields') ;;
@@ -213,7 +237,22 @@ _sq_optval() {
 # How to complete positional argument number $2 (from 0) at path $1.
 _sq_argval() {
   case "$1|$2" in
+    'auth switch|0') echo 'dyn profiles' ;;
+    'profiles remove|0') echo 'dyn profiles' ;;
+    'crawlers get|0') echo 'dyn crawlers' ;;
+    'crawlers params|0') echo 'dyn crawlers' ;;
+    'crawlers attributes|0') echo 'dyn crawlers' ;;
+    'squids get|0') echo 'dyn squids' ;;
+    'squids update|0') echo 'dyn squids' ;;
+    'squids empty|0') echo 'dyn squids' ;;
+    'squids delete|0') echo 'dyn squids' ;;
     'tasks upload|0') echo 'file' ;;
+    'runs get|0') echo 'dyn runs' ;;
+    'runs watch|0') echo 'dyn runs' ;;
+    'runs stats|0') echo 'dyn runs' ;;
+    'runs tasks|0') echo 'dyn runs' ;;
+    'runs abort|0') echo 'dyn runs' ;;
+    'runs download|0') echo 'dyn runs' ;;
     'completion|0') echo 'words bash zsh fish' ;;
     'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes' ;;
   esac
@@ -230,14 +269,20 @@ _sq_values() {
     words)
       IFS=$' \t\n'
       COMPREPLY=($(compgen -W "$words" -- "$2")) ;;
-    cmd)
-      # Ask sq itself (the user's profile and key): first column of its TSV output, header skipped.
-      IFS=$' \t\n'
-      # A Tab must not hang on an unreachable service (sq retries network errors): 3 s at most where timeout exists.
-      local vals t=
-      command -v timeout >/dev/null 2>&1 && t='timeout 3'
-      vals=$($t "${COMP_WORDS[0]}" $words --no-input -q 2>/dev/null | tail -n +2 | cut -f1)
-      COMPREPLY=($(compgen -W "$vals" -- "$2")) ;;
+    dyn)
+      # Values only the service knows (squid names, run ids...), from sq's own short-lived cache: never a prompt,
+      # never an error on the screen. The line's words go along (--profile, --base-url, --squid change the answer).
+      # Names may hold spaces: one per line, quoted for the shell as typed so far ('...', "..." or backslashes).
+      local v q= pre=$2
+      [[ $pre == [\"\']* ]] && { q=${pre:0:1}; pre=${pre:1}; }
+      while IFS=$'\t' read -r v _; do
+        [[ -n $v && $v == "$pre"* ]] || continue
+        case $q in
+          \') v=${v//\'/\'\\\'\'}; COMPREPLY+=("'$v'") ;;
+          \") v=${v//\\/\\\\}; v=${v//\"/\\\"}; v=${v//\$/\\\$}; v=${v//\`/\\\`}; COMPREPLY+=("\"$v\"") ;;
+          *) printf -v v '%q' "$v"; COMPREPLY+=("$v") ;;
+        esac
+      done < <("${COMP_WORDS[0]}" __complete "$words" -- "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null </dev/null) ;;
     list)
       # Comma-separated: complete the last item, keep the ones before it, do not offer one twice.
       local head= last=$2 w

@@ -224,11 +224,10 @@ function __sq_canon
     end
 end
 
-# Values the service defines: the first column of `sq <args>` (TSV, header skipped), with the user's profile.
+# Values only the service knows (squid names, run ids...), with a description after a Tab, from sq's own short-lived
+# cache: never a prompt, never an error on the screen. The words typed so far go along (--profile, --squid...).
 function __sq_dynamic
-    set -l t
-    command -q timeout; and set t timeout 3 # a Tab must not hang on an unreachable service
-    $t sq $argv --no-input -q 2>/dev/null | tail -n +2 | string replace -r -- '\t.*' ''
+    sq __complete $argv[1] -- (commandline -opc)[2..-1] 2>/dev/null </dev/null
 end
 
 # Comma-separated values: complete the last item after the ones already typed, never offering one twice.
@@ -310,7 +309,7 @@ end
 
 complete -c sq -f
 
-complete -c sq -l profile -x -d 'stored profile to use (env SQ_PROFILE; default: the active one, else "default")'
+complete -c sq -l profile -x -a '(__sq_dynamic profiles)' -d 'stored profile to use (env SQ_PROFILE; default: the active one, else "default")'
 complete -c sq -l base-url -x -d 'API origin, paths start with /v1 (env SQ_BASE_URL; default: the profile\'s, else https://api.lobstr.io)'
 complete -c sq -l insecure-http -d 'allow a plain http:// base URL to a host other than loopback (env SQ_INSECURE_HTTP=1): the key travels unencrypted'
 complete -c sq -l json -d 'machine output: exactly one JSON document on stdout (same as --format json)'
@@ -367,6 +366,7 @@ complete -c sq -n '__sq_is \'auth login\'' -l with-token -d 'read the key from s
 # sq auth status
 
 # sq auth switch
+complete -c sq -n '__sq_arg \'auth switch\' 0' -f -a '(__sq_dynamic profiles)'
 
 # sq profiles
 complete -c sq -n '__sq_sub \'profiles\'' -a 'list' -d 'List stored profiles (keys masked to their last 4 characters)'
@@ -377,6 +377,7 @@ complete -c sq -n '__sq_sub \'profiles\'' -a 'rm' -d 'alias of remove: Delete a 
 # sq profiles list
 
 # sq profiles remove
+complete -c sq -n '__sq_arg \'profiles remove\' 0' -f -a '(__sq_dynamic profiles)'
 
 # sq me
 
@@ -399,10 +400,13 @@ complete -c sq -n '__sq_is \'crawlers list\'' -l page -x -d 'read this page only
 complete -c sq -n '__sq_is \'crawlers list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq crawlers get
+complete -c sq -n '__sq_arg \'crawlers get\' 0' -f -a '(__sq_dynamic crawlers)'
 
 # sq crawlers params
+complete -c sq -n '__sq_arg \'crawlers params\' 0' -f -a '(__sq_dynamic crawlers)'
 
 # sq crawlers attributes
+complete -c sq -n '__sq_arg \'crawlers attributes\' 0' -f -a '(__sq_dynamic crawlers)'
 
 # sq squids
 complete -c sq -n '__sq_sub \'squids\'' -a 'list' -d 'List squids, newest first (GET /v1/squids)'
@@ -422,20 +426,24 @@ complete -c sq -n '__sq_is \'squids list\'' -l page -x -d 'read this page only (
 complete -c sq -n '__sq_is \'squids list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq squids get
+complete -c sq -n '__sq_arg \'squids get\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids create
-complete -c sq -n '__sq_is \'squids create\'' -l crawler -x -d 'crawler id, prefix, name or slug (required)'
+complete -c sq -n '__sq_is \'squids create\'' -l crawler -x -a '(__sq_dynamic crawlers)' -d 'crawler id, prefix, name or slug (required)'
 complete -c sq -n '__sq_is \'squids create\'' -l name -x -d 'squid name'
 
 # sq squids update
 complete -c sq -n '__sq_is \'squids update\'' -l name -x -d 'new name'
 complete -c sq -n '__sq_is \'squids update\'' -l concurrency -x -d 'parallel workers, 1-20 (also capped by the crawler and plan)'
 complete -c sq -n '__sq_is \'squids update\'' -l param -x -d 'set a squid parameter (repeatable)'
+complete -c sq -n '__sq_arg \'squids update\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids empty
 complete -c sq -n '__sq_is \'squids empty\'' -l type -x -a 'url params' -d 'which tasks to delete (required)'
+complete -c sq -n '__sq_arg \'squids empty\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids delete
+complete -c sq -n '__sq_arg \'squids delete\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq tasks
 complete -c sq -n '__sq_sub \'tasks\'' -a 'list' -d 'List the tasks of a squid (GET /v1/tasks?squid=)'
@@ -449,22 +457,22 @@ complete -c sq -n '__sq_sub \'tasks\'' -a 'delete' -d 'Delete a task (DELETE /v1
 complete -c sq -n '__sq_sub \'tasks\'' -a 'rm' -d 'alias of delete: Delete a task (DELETE /v1/tasks/{id})'
 
 # sq tasks list
-complete -c sq -n '__sq_is \'tasks list\'' -l squid -x -d 'squid id, prefix or exact name (required)'
+complete -c sq -n '__sq_is \'tasks list\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, prefix or exact name (required)'
 complete -c sq -n '__sq_is \'tasks list\'' -l type -x -a 'url params' -d 'task type'
 complete -c sq -n '__sq_is \'tasks list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'tasks list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'tasks list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq tasks get
-complete -c sq -n '__sq_is \'tasks get\'' -l squid -x -d 'when <task> is an id prefix, look for it only in this squid\'s tasks (id, id prefix or exact name)'
+complete -c sq -n '__sq_is \'tasks get\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <task> is an id prefix, look for it only in this squid\'s tasks (id, id prefix or exact name)'
 
 # sq tasks add
-complete -c sq -n '__sq_is \'tasks add\'' -l squid -x -d 'squid id, prefix or exact name (required)'
+complete -c sq -n '__sq_is \'tasks add\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, prefix or exact name (required)'
 complete -c sq -n '__sq_is \'tasks add\'' -l key -x -d 'task parameter each value is sent as'
 complete -c sq -n '__sq_is \'tasks add\'' -l file -r -F -d 'values (one per line) or a JSON array of task objects; "-" for stdin'
 
 # sq tasks upload
-complete -c sq -n '__sq_is \'tasks upload\'' -l squid -x -d 'squid id, prefix or exact name (required)'
+complete -c sq -n '__sq_is \'tasks upload\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, prefix or exact name (required)'
 complete -c sq -n '__sq_is \'tasks upload\'' -l wait -d 'wait until the upload is processed and print its summary'
 complete -c sq -n '__sq_is \'tasks upload\'' -l timeout -x -d 'give up waiting after this long, at most 7d (with --wait)'
 complete -c sq -n '__sq_arg \'tasks upload\' 0' -F
@@ -472,7 +480,7 @@ complete -c sq -n '__sq_arg \'tasks upload\' 0' -F
 # sq tasks upload-status
 
 # sq tasks delete
-complete -c sq -n '__sq_is \'tasks delete\'' -l squid -x -d 'when <task> is an id prefix, look for it only in this squid\'s tasks (id, id prefix or exact name)'
+complete -c sq -n '__sq_is \'tasks delete\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <task> is an id prefix, look for it only in this squid\'s tasks (id, id prefix or exact name)'
 
 # sq runs
 complete -c sq -n '__sq_sub \'runs\'' -a 'list' -d 'List runs newest first: a squid\'s, or the most recent across squids'
@@ -488,41 +496,47 @@ complete -c sq -n '__sq_sub \'runs\'' -a 'stop' -d 'alias of abort: Stop a runni
 complete -c sq -n '__sq_sub \'runs\'' -a 'download' -d 'Download a finished run\'s CSV export'
 
 # sq runs list
-complete -c sq -n '__sq_is \'runs list\'' -l squid -x -d 'squid id, id prefix or exact name'
+complete -c sq -n '__sq_is \'runs list\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, id prefix or exact name'
 complete -c sq -n '__sq_is \'runs list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'runs list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'runs list\'' -l all -d 'read every page, writing records as they arrive'
 
 # sq runs get
-complete -c sq -n '__sq_is \'runs get\'' -l squid -x -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
+complete -c sq -n '__sq_is \'runs get\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
+complete -c sq -n '__sq_arg \'runs get\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs start
-complete -c sq -n '__sq_is \'runs start\'' -l squid -x -d 'squid id, id prefix or exact name (required)'
+complete -c sq -n '__sq_is \'runs start\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, id prefix or exact name (required)'
 complete -c sq -n '__sq_is \'runs start\'' -l wait -d 'wait until the run is done and its export is ready'
 complete -c sq -n '__sq_is \'runs start\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
 complete -c sq -n '__sq_is \'runs start\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
 
 # sq runs watch
-complete -c sq -n '__sq_is \'runs watch\'' -l squid -x -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
+complete -c sq -n '__sq_is \'runs watch\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 complete -c sq -n '__sq_is \'runs watch\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
 complete -c sq -n '__sq_is \'runs watch\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
+complete -c sq -n '__sq_arg \'runs watch\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs stats
-complete -c sq -n '__sq_is \'runs stats\'' -l squid -x -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
+complete -c sq -n '__sq_is \'runs stats\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
+complete -c sq -n '__sq_arg \'runs stats\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs tasks
-complete -c sq -n '__sq_is \'runs tasks\'' -l squid -x -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
+complete -c sq -n '__sq_is \'runs tasks\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 complete -c sq -n '__sq_is \'runs tasks\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'runs tasks\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'runs tasks\'' -l all -d 'read every page, writing records as they arrive'
+complete -c sq -n '__sq_arg \'runs tasks\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs abort
-complete -c sq -n '__sq_is \'runs abort\'' -l squid -x -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
+complete -c sq -n '__sq_is \'runs abort\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
+complete -c sq -n '__sq_arg \'runs abort\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs download
 complete -c sq -n '__sq_is \'runs download\'' -s o -l output -r -F -d 'where to write: a file, a directory, or - for stdout'
 complete -c sq -n '__sq_is \'runs download\'' -l force -d 'replace an existing file that has the server\'s file name'
-complete -c sq -n '__sq_is \'runs download\'' -l squid -x -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
+complete -c sq -n '__sq_is \'runs download\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
+complete -c sq -n '__sq_arg \'runs download\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq results
 complete -c sq -n '__sq_sub \'results\'' -a 'list' -d 'List or export the results of a squid or of one run'
@@ -530,8 +544,8 @@ complete -c sq -n '__sq_sub \'results\'' -a 'ls' -d 'alias of list: List or expo
 complete -c sq -n '__sq_sub \'results\'' -a 'export' -d 'alias of list: List or export the results of a squid or of one run'
 
 # sq results list
-complete -c sq -n '__sq_is \'results list\'' -l squid -x -d 'results of every run of this squid (id, id prefix or exact name)'
-complete -c sq -n '__sq_is \'results list\'' -l run -x -d 'results of this run only'
+complete -c sq -n '__sq_is \'results list\'' -l squid -x -a '(__sq_dynamic squids)' -d 'results of every run of this squid (id, id prefix or exact name)'
+complete -c sq -n '__sq_is \'results list\'' -l run -x -a '(__sq_dynamic runs)' -d 'results of this run only'
 complete -c sq -n '__sq_is \'results list\'' -l task -x -d 'only the results of this task'
 complete -c sq -n '__sq_is \'results list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'results list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
@@ -560,7 +574,7 @@ complete -c sq -n '__sq_is \'accounts list\'' -l all -d 'read every page, writin
 # sq accounts types
 
 # sq accounts sync
-complete -c sq -n '__sq_is \'accounts sync\'' -l type -x -a '(__sq_dynamic accounts types --format tsv --fields name)' -d 'account type name, see `sq accounts types` (required)'
+complete -c sq -n '__sq_is \'accounts sync\'' -l type -x -a '(__sq_dynamic account-types)' -d 'account type name, see `sq accounts types` (required)'
 complete -c sq -n '__sq_is \'accounts sync\'' -l cookies-file -r -F -d 'cookies export; "-" for stdin (required)'
 complete -c sq -n '__sq_is \'accounts sync\'' -l account -x -d 'refresh this existing account instead of creating one'
 complete -c sq -n '__sq_is \'accounts sync\'' -l wait -d 'wait until the synchronization succeeds or fails'
@@ -579,7 +593,7 @@ complete -c sq -n '__sq_sub \'delivery\'' -a 'show' -d 'Show the delivery config
 complete -c sq -n '__sq_sub \'delivery\'' -a 'apply' -d 'Apply delivery settings for many squids from a YAML/JSON file (idempotent, for CI)'
 
 # sq delivery sftp
-complete -c sq -n '__sq_is \'delivery sftp\'' -l squid -x -d 'the squid: full hash, unique hash prefix or exact name'
+complete -c sq -n '__sq_is \'delivery sftp\'' -l squid -x -a '(__sq_dynamic squids)' -d 'the squid: full hash, unique hash prefix or exact name'
 complete -c sq -n '__sq_is \'delivery sftp\'' -l host -x -d 'SFTP server hostname or IP address'
 complete -c sq -n '__sq_is \'delivery sftp\'' -l port -x -d 'SFTP server port (1-65535)'
 complete -c sq -n '__sq_is \'delivery sftp\'' -l username -x -d 'login user name'
@@ -590,7 +604,7 @@ complete -c sq -n '__sq_is \'delivery sftp\'' -l active -d 'enable this delivery
 complete -c sq -n '__sq_is \'delivery sftp\'' -l inactive -d 'keep the configuration but disable this delivery'
 
 # sq delivery webhook
-complete -c sq -n '__sq_is \'delivery webhook\'' -l squid -x -d 'the squid: full hash, unique hash prefix or exact name'
+complete -c sq -n '__sq_is \'delivery webhook\'' -l squid -x -a '(__sq_dynamic squids)' -d 'the squid: full hash, unique hash prefix or exact name'
 complete -c sq -n '__sq_is \'delivery webhook\'' -l url -x -d 'http(s) endpoint that receives the events'
 complete -c sq -n '__sq_is \'delivery webhook\'' -l events -x -a '(__sq_list run.running run.paused run.done run.error all)' -d 'comma-separated events to subscribe to: run.running, run.paused, run.done, run.error, or "all"'
 complete -c sq -n '__sq_is \'delivery webhook\'' -l retry -d 'retry failed deliveries (up to 3 times, 15 minutes apart)'
@@ -599,13 +613,13 @@ complete -c sq -n '__sq_is \'delivery webhook\'' -l active -d 'enable this deliv
 complete -c sq -n '__sq_is \'delivery webhook\'' -l inactive -d 'keep the configuration but disable this delivery'
 
 # sq delivery email
-complete -c sq -n '__sq_is \'delivery email\'' -l squid -x -d 'the squid: full hash, unique hash prefix or exact name'
+complete -c sq -n '__sq_is \'delivery email\'' -l squid -x -a '(__sq_dynamic squids)' -d 'the squid: full hash, unique hash prefix or exact name'
 complete -c sq -n '__sq_is \'delivery email\'' -l email -x -d 'recipient address'
 complete -c sq -n '__sq_is \'delivery email\'' -l notifications -d 'send an e-mail when a run completes'
 complete -c sq -n '__sq_is \'delivery email\'' -l no-notifications -d 'keep the address, send no e-mails'
 
 # sq delivery sheet
-complete -c sq -n '__sq_is \'delivery sheet\'' -l squid -x -d 'the squid: full hash, unique hash prefix or exact name'
+complete -c sq -n '__sq_is \'delivery sheet\'' -l squid -x -a '(__sq_dynamic squids)' -d 'the squid: full hash, unique hash prefix or exact name'
 complete -c sq -n '__sq_is \'delivery sheet\'' -l url -x -d 'the Google Sheet URL'
 complete -c sq -n '__sq_is \'delivery sheet\'' -l append -d 'append each run (deduplicated)'
 complete -c sq -n '__sq_is \'delivery sheet\'' -l overwrite -d 'replace the sheet with the last run'
@@ -613,7 +627,7 @@ complete -c sq -n '__sq_is \'delivery sheet\'' -l active -d 'enable this deliver
 complete -c sq -n '__sq_is \'delivery sheet\'' -l inactive -d 'keep the configuration but disable this delivery'
 
 # sq delivery s3
-complete -c sq -n '__sq_is \'delivery s3\'' -l squid -x -d 'the squid: full hash, unique hash prefix or exact name'
+complete -c sq -n '__sq_is \'delivery s3\'' -l squid -x -a '(__sq_dynamic squids)' -d 'the squid: full hash, unique hash prefix or exact name'
 complete -c sq -n '__sq_is \'delivery s3\'' -l bucket -x -d 'bucket name'
 complete -c sq -n '__sq_is \'delivery s3\'' -l target-path -x -d 'folder inside the bucket ("" for the top)'
 complete -c sq -n '__sq_is \'delivery s3\'' -l access-key-env -x -d 'environment variable holding the AWS access key id'
@@ -630,10 +644,10 @@ complete -c sq -n '__sq_is \'delivery test\'' -l password-stdin -d 'read the pas
 complete -c sq -n '__sq_is \'delivery test\'' -l password-env -x -d 'read the password from this environment variable'
 complete -c sq -n '__sq_is \'delivery test\'' -l url -x -d 'webhook: the endpoint to try'
 complete -c sq -n '__sq_is \'delivery test\'' -l email -x -d 'email: where to send the test e-mail'
-complete -c sq -n '__sq_is \'delivery test\'' -l squid -x -d 'reuse this squid\'s stored configuration for values not given as flags'
+complete -c sq -n '__sq_is \'delivery test\'' -l squid -x -a '(__sq_dynamic squids)' -d 'reuse this squid\'s stored configuration for values not given as flags'
 
 # sq delivery show
-complete -c sq -n '__sq_is \'delivery show\'' -l squid -x -d 'the squid: full hash, unique hash prefix or exact name'
+complete -c sq -n '__sq_is \'delivery show\'' -l squid -x -a '(__sq_dynamic squids)' -d 'the squid: full hash, unique hash prefix or exact name'
 
 # sq delivery apply
 complete -c sq -n '__sq_is \'delivery apply\'' -s f -l file -r -F -d 'the YAML or JSON file ("-" reads stdin)'
@@ -660,7 +674,7 @@ complete -c sq -n '__sq_is \'apply\'' -s f -l file -r -F -d 'the account file, Y
 complete -c sq -n '__sq_sub \'webhook\'' -a 'listen' -d 'Receive webhook events on this machine: validate, print, optionally forward'
 
 # sq webhook listen
-complete -c sq -n '__sq_is \'webhook listen\'' -l port -x -d 'port to listen on (0 = any free port)'
+complete -c sq -n '__sq_is \'webhook listen\'' -l port -x -d 'port to listen on, 0-65535 (0 = any free port)'
 complete -c sq -n '__sq_is \'webhook listen\'' -l host -x -d 'address to bind'
 complete -c sq -n '__sq_is \'webhook listen\'' -l path -x -d 'URL path that receives events'
 complete -c sq -n '__sq_is \'webhook listen\'' -l events -x -a '(__sq_list run.running run.paused run.done run.error all)' -d 'events to keep: run.running, run.paused, run.done, run.error, or "all"'
@@ -692,4 +706,5 @@ complete -c sq -n '__sq_is \'emulator start\'' -l state -r -F -d 'keep state acr
 complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 
 # sq help
+complete -c sq -n '__sq_is \'help\'' -l man -d 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`'
 complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes'

@@ -2,18 +2,16 @@
 # zsh completion for sq. Generated from the command tree by `sq completion zsh`: do not edit.
 # Install: sq completion zsh > "${fpath[1]}/_sq" (then start a new shell), or: source <(sq completion zsh)
 
-# Values the service defines: the first column of `sq <args>` (TSV, header skipped), with the user's profile.
+# Values only the service knows (squid names, run ids...), from sq's own short-lived cache: never a prompt, never an
+# error on the screen. The words typed so far go along (--profile, --base-url, --squid change the answer).
 _sq_dynamic() {
   local -a vals
-  local -a t
-  (( $+commands[timeout] )) && t=(timeout 3)  # a Tab must not hang on an unreachable service
-  vals=(${${(f)"$($t sq "$@" --no-input -q 2>/dev/null)"}[2,-1]})
-  vals=(${vals%%$'\t'*})
-  compadd -a vals
+  vals=(${(f)"$(sq __complete $1 -- ${(z)LBUFFER} 2>/dev/null </dev/null)"})
+  compadd -- ${vals%%$'	'*}
 }
 
 _sq_globals=(
-  '--profile=[stored profile to use (env SQ_PROFILE; default\: the active one, else "default")]:profile: '
+  '--profile=[stored profile to use (env SQ_PROFILE; default\: the active one, else "default")]:profile:{_sq_dynamic profiles}'
   '--base-url=[API origin, paths start with /v1 (env SQ_BASE_URL; default\: the profile'\''s, else https\://api.lobstr.io)]:base-url: '
   '--insecure-http[allow a plain http\:// base URL to a host other than loopback (env SQ_INSECURE_HTTP=1)\: the key travels unencrypted]'
   '--json[machine output\: exactly one JSON document on stdout (same as --format json)]'
@@ -105,7 +103,7 @@ _sq__auth__status() {
 }
 
 _sq__auth__switch() {
-  _arguments -s -S : $_sq_globals '1:profile: '
+  _arguments -s -S : $_sq_globals '1:profile:{_sq_dynamic profiles}'
 }
 
 _sq__profiles() {
@@ -130,7 +128,7 @@ _sq__profiles__list() {
 }
 
 _sq__profiles__remove() {
-  _arguments -s -S : $_sq_globals '1:name: '
+  _arguments -s -S : $_sq_globals '1:name:{_sq_dynamic profiles}'
 }
 
 _sq__me() {
@@ -169,15 +167,15 @@ _sq__crawlers__list() {
 }
 
 _sq__crawlers__get() {
-  _arguments -s -S : $_sq_globals '1:crawler: '
+  _arguments -s -S : $_sq_globals '1:crawler:{_sq_dynamic crawlers}'
 }
 
 _sq__crawlers__params() {
-  _arguments -s -S : $_sq_globals '1:crawler: '
+  _arguments -s -S : $_sq_globals '1:crawler:{_sq_dynamic crawlers}'
 }
 
 _sq__crawlers__attributes() {
-  _arguments -s -S : $_sq_globals '1:crawler: '
+  _arguments -s -S : $_sq_globals '1:crawler:{_sq_dynamic crawlers}'
 }
 
 _sq__squids() {
@@ -206,23 +204,23 @@ _sq__squids__list() {
 }
 
 _sq__squids__get() {
-  _arguments -s -S : $_sq_globals '1:squid: '
+  _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__create() {
-  _arguments -s -S : $_sq_globals '--crawler=[crawler id, prefix, name or slug (required)]:crawler: ' '--name=[squid name]:name: '
+  _arguments -s -S : $_sq_globals '--crawler=[crawler id, prefix, name or slug (required)]:crawler:{_sq_dynamic crawlers}' '--name=[squid name]:name: '
 }
 
 _sq__squids__update() {
-  _arguments -s -S : $_sq_globals '--name=[new name]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '1:squid: '
+  _arguments -s -S : $_sq_globals '--name=[new name]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__empty() {
-  _arguments -s -S : $_sq_globals '--type=[which tasks to delete (required)]:type:(url params)' '1:squid: '
+  _arguments -s -S : $_sq_globals '--type=[which tasks to delete (required)]:type:(url params)' '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__delete() {
-  _arguments -s -S : $_sq_globals '1:squid: '
+  _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__tasks() {
@@ -247,19 +245,19 @@ _sq__tasks() {
 }
 
 _sq__tasks__list() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid: ' '--type=[task type]:type:(url params)' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
+  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--type=[task type]:type:(url params)' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
 }
 
 _sq__tasks__get() {
-  _arguments -s -S : $_sq_globals '--squid=[when <task> is an id prefix, look for it only in this squid'\''s tasks (id, id prefix or exact name)]:squid: ' '1:task: '
+  _arguments -s -S : $_sq_globals '--squid=[when <task> is an id prefix, look for it only in this squid'\''s tasks (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:task: '
 }
 
 _sq__tasks__add() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid: ' '--key=[task parameter each value is sent as]:key: ' '--file=[values (one per line) or a JSON array of task objects; "-" for stdin]:file:_files' '*:values: '
+  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--key=[task parameter each value is sent as]:key: ' '--file=[values (one per line) or a JSON array of task objects; "-" for stdin]:file:_files' '*:values: '
 }
 
 _sq__tasks__upload() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid: ' '--wait[wait until the upload is processed and print its summary]' '--timeout=[give up waiting after this long, at most 7d (with --wait)]:timeout: ' '1:file:_files'
+  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--wait[wait until the upload is processed and print its summary]' '--timeout=[give up waiting after this long, at most 7d (with --wait)]:timeout: ' '1:file:_files'
 }
 
 _sq__tasks__upload_status() {
@@ -267,7 +265,7 @@ _sq__tasks__upload_status() {
 }
 
 _sq__tasks__delete() {
-  _arguments -s -S : $_sq_globals '--squid=[when <task> is an id prefix, look for it only in this squid'\''s tasks (id, id prefix or exact name)]:squid: ' '1:task: '
+  _arguments -s -S : $_sq_globals '--squid=[when <task> is an id prefix, look for it only in this squid'\''s tasks (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:task: '
 }
 
 _sq__runs() {
@@ -294,35 +292,35 @@ _sq__runs() {
 }
 
 _sq__runs__list() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name]:squid: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
+  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name]:squid:{_sq_dynamic squids}' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
 }
 
 _sq__runs__get() {
-  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid: ' '1:run: '
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:run:{_sq_dynamic runs}'
 }
 
 _sq__runs__start() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid: ' '--wait[wait until the run is done and its export is ready]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: '
+  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--wait[wait until the run is done and its export is ready]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: '
 }
 
 _sq__runs__watch() {
-  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid: ' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:run: '
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:run:{_sq_dynamic runs}'
 }
 
 _sq__runs__stats() {
-  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid: ' '1:run: '
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:run:{_sq_dynamic runs}'
 }
 
 _sq__runs__tasks() {
-  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '1:run: '
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '1:run:{_sq_dynamic runs}'
 }
 
 _sq__runs__abort() {
-  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid: ' '1:run: '
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:run:{_sq_dynamic runs}'
 }
 
 _sq__runs__download() {
-  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '--force[replace an existing file that has the server'\''s file name]' '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid: ' '1:run: '
+  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '--force[replace an existing file that has the server'\''s file name]' '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:run:{_sq_dynamic runs}'
 }
 
 _sq__results() {
@@ -342,7 +340,7 @@ _sq__results() {
 }
 
 _sq__results__list() {
-  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid: ' '--run=[results of this run only]:run: ' '--task=[only the results of this task]:task: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '(-o --output)-o+[write the records to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the records to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--resume[continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)]' '--checkpoint=[with --all to stdout (ndjson, csv, tsv)\: record the pages written, for --resume]:checkpoint:_files'
+  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--run=[results of this run only]:run:{_sq_dynamic runs}' '--task=[only the results of this task]:task: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '(-o --output)-o+[write the records to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the records to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--resume[continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)]' '--checkpoint=[with --all to stdout (ndjson, csv, tsv)\: record the pages written, for --resume]:checkpoint:_files'
 }
 
 _sq__accounts() {
@@ -378,7 +376,7 @@ _sq__accounts__types() {
 }
 
 _sq__accounts__sync() {
-  _arguments -s -S : $_sq_globals '--type=[account type name, see `sq accounts types` (required)]:type:{_sq_dynamic accounts types --format tsv --fields name}' '--cookies-file=[cookies export; "-" for stdin (required)]:cookies-file:_files' '--account=[refresh this existing account instead of creating one]:account: ' '--wait[wait until the synchronization succeeds or fails]' '--timeout=[give up waiting after this long, at most 7d (with --wait)]:timeout: '
+  _arguments -s -S : $_sq_globals '--type=[account type name, see `sq accounts types` (required)]:type:{_sq_dynamic account-types}' '--cookies-file=[cookies export; "-" for stdin (required)]:cookies-file:_files' '--account=[refresh this existing account instead of creating one]:account: ' '--wait[wait until the synchronization succeeds or fails]' '--timeout=[give up waiting after this long, at most 7d (with --wait)]:timeout: '
 }
 
 _sq__accounts__delete() {
@@ -409,31 +407,31 @@ _sq__delivery() {
 }
 
 _sq__delivery__sftp() {
-  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid: ' '--host=[SFTP server hostname or IP address]:host: ' '--port=[SFTP server port (1-65535)]:port: ' '--username=[login user name]:username: ' '--directory=[target directory; it must already exist (the service does not create it)]:directory: ' '--password-stdin[read the password from stdin (hidden prompt on a terminal)]' '--password-env=[read the password from this environment variable]:password-env: ' '--active[enable this delivery]' '--inactive[keep the configuration but disable this delivery]'
+  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid:{_sq_dynamic squids}' '--host=[SFTP server hostname or IP address]:host: ' '--port=[SFTP server port (1-65535)]:port: ' '--username=[login user name]:username: ' '--directory=[target directory; it must already exist (the service does not create it)]:directory: ' '--password-stdin[read the password from stdin (hidden prompt on a terminal)]' '--password-env=[read the password from this environment variable]:password-env: ' '--active[enable this delivery]' '--inactive[keep the configuration but disable this delivery]'
 }
 
 _sq__delivery__webhook() {
-  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid: ' '--url=[http(s) endpoint that receives the events]:url: ' '--events=[comma-separated events to subscribe to\: run.running, run.paused, run.done, run.error, or "all"]:events:{_values -s , events run.running run.paused run.done run.error all}' '--retry[retry failed deliveries (up to 3 times, 15 minutes apart)]' '--no-retry[do not retry failed deliveries]' '--active[enable this delivery]' '--inactive[keep the configuration but disable this delivery]'
+  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid:{_sq_dynamic squids}' '--url=[http(s) endpoint that receives the events]:url: ' '--events=[comma-separated events to subscribe to\: run.running, run.paused, run.done, run.error, or "all"]:events:{_values -s , events run.running run.paused run.done run.error all}' '--retry[retry failed deliveries (up to 3 times, 15 minutes apart)]' '--no-retry[do not retry failed deliveries]' '--active[enable this delivery]' '--inactive[keep the configuration but disable this delivery]'
 }
 
 _sq__delivery__email() {
-  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid: ' '--email=[recipient address]:email: ' '--notifications[send an e-mail when a run completes]' '--no-notifications[keep the address, send no e-mails]'
+  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid:{_sq_dynamic squids}' '--email=[recipient address]:email: ' '--notifications[send an e-mail when a run completes]' '--no-notifications[keep the address, send no e-mails]'
 }
 
 _sq__delivery__sheet() {
-  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid: ' '--url=[the Google Sheet URL]:url: ' '--append[append each run (deduplicated)]' '--overwrite[replace the sheet with the last run]' '--active[enable this delivery]' '--inactive[keep the configuration but disable this delivery]'
+  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid:{_sq_dynamic squids}' '--url=[the Google Sheet URL]:url: ' '--append[append each run (deduplicated)]' '--overwrite[replace the sheet with the last run]' '--active[enable this delivery]' '--inactive[keep the configuration but disable this delivery]'
 }
 
 _sq__delivery__s3() {
-  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid: ' '--bucket=[bucket name]:bucket: ' '--target-path=[folder inside the bucket ("" for the top)]:target-path: ' '--access-key-env=[environment variable holding the AWS access key id]:access-key-env: ' '--secret-key-env=[environment variable holding the AWS secret access key]:secret-key-env: ' '--active[enable this delivery]' '--inactive[keep the configuration but disable this delivery]'
+  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid:{_sq_dynamic squids}' '--bucket=[bucket name]:bucket: ' '--target-path=[folder inside the bucket ("" for the top)]:target-path: ' '--access-key-env=[environment variable holding the AWS access key id]:access-key-env: ' '--secret-key-env=[environment variable holding the AWS secret access key]:secret-key-env: ' '--active[enable this delivery]' '--inactive[keep the configuration but disable this delivery]'
 }
 
 _sq__delivery__test() {
-  _arguments -s -S : $_sq_globals '--host=[SFTP server hostname or IP address]:host: ' '--port=[SFTP server port (1-65535)]:port: ' '--username=[login user name]:username: ' '--directory=[target directory; it must already exist (the service does not create it)]:directory: ' '--password-stdin[read the password from stdin (hidden prompt on a terminal)]' '--password-env=[read the password from this environment variable]:password-env: ' '--url=[webhook\: the endpoint to try]:url: ' '--email=[email\: where to send the test e-mail]:email: ' '--squid=[reuse this squid'\''s stored configuration for values not given as flags]:squid: ' '1:kind: '
+  _arguments -s -S : $_sq_globals '--host=[SFTP server hostname or IP address]:host: ' '--port=[SFTP server port (1-65535)]:port: ' '--username=[login user name]:username: ' '--directory=[target directory; it must already exist (the service does not create it)]:directory: ' '--password-stdin[read the password from stdin (hidden prompt on a terminal)]' '--password-env=[read the password from this environment variable]:password-env: ' '--url=[webhook\: the endpoint to try]:url: ' '--email=[email\: where to send the test e-mail]:email: ' '--squid=[reuse this squid'\''s stored configuration for values not given as flags]:squid:{_sq_dynamic squids}' '1:kind: '
 }
 
 _sq__delivery__show() {
-  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid: '
+  _arguments -s -S : $_sq_globals '--squid=[the squid\: full hash, unique hash prefix or exact name]:squid:{_sq_dynamic squids}'
 }
 
 _sq__delivery__apply() {
@@ -489,7 +487,7 @@ _sq__webhook() {
 }
 
 _sq__webhook__listen() {
-  _arguments -s -S : $_sq_globals '--port=[port to listen on (0 = any free port)]:port: ' '--host=[address to bind]:host: ' '--path=[URL path that receives events]:path: ' '--events=[events to keep\: run.running, run.paused, run.done, run.error, or "all"]:events:{_values -s , events run.running run.paused run.done run.error all}' '--forward-to=[relay each kept event (original body and Content-Type) to this http(s) URL]:forward-to: '
+  _arguments -s -S : $_sq_globals '--port=[port to listen on, 0-65535 (0 = any free port)]:port: ' '--host=[address to bind]:host: ' '--path=[URL path that receives events]:path: ' '--events=[events to keep\: run.running, run.paused, run.done, run.error, or "all"]:events:{_values -s , events run.running run.paused run.done run.error all}' '--forward-to=[relay each kept event (original body and Content-Type) to this http(s) URL]:forward-to: '
 }
 
 _sq__api() {
@@ -521,7 +519,7 @@ _sq__completion() {
 }
 
 _sq__help() {
-  _arguments -s -S : $_sq_globals '*:topic:(auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes)'
+  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes)'
 }
 
 if [[ "${funcstack[1]}" == _sq ]]; then

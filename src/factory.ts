@@ -135,6 +135,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
             bodyTimeoutMs: timeoutEnv(env, 'SQ_BODY_TIMEOUT'),
             pacingDir: cacheDir(env),
             retryBudget,
+            baseUrlFrom: { flag: '--base-url', env: 'SQ_BASE_URL', profile: `the profile "${auth.profile}"`, default: 'the default (no --base-url, SQ_BASE_URL or profile)' }[auth.baseUrlSource],
             signal,
             now,
             sleep,

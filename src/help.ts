@@ -16,7 +16,7 @@ export const ENVIRONMENT: [string, string][] = [
   ['SQ_CONNECT_TIMEOUT', 'connect timeout (default 10s)'],
   ['SQ_HEADERS_TIMEOUT', 'time to wait for response headers (default 30s)'],
   ['SQ_BODY_TIMEOUT', 'longest silence while reading a body (default 60s)'],
-  ['SQ_CACHE_DIR', 'where compiled code is cached and parallel sq calls share their pacing (default: $XDG_CACHE_HOME/sq, else ~/.cache/sq); empty: off'],
+  ['SQ_CACHE_DIR', 'where compiled code is cached, parallel sq calls share their pacing and completion keeps its answers (default: $XDG_CACHE_HOME/sq, else ~/.cache/sq); empty: off'],
 ];
 
 export const EXIT_CODES: [number, string][] = [
@@ -33,7 +33,7 @@ export const EXIT_CODES: [number, string][] = [
   [130, 'interrupted (Ctrl-C); never a partial file at an -o target (a resumable export keeps its pages aside). SIGHUP, SIGQUIT, SIGTERM: the same, exit 129, 131, 143'],
 ];
 
-export async function showHelp(ctx: Ctx, program: Command, topic: string[]): Promise<number> {
+export async function showHelp(ctx: Ctx, program: Command, topic: string[], opts: { man?: boolean } = {}): Promise<number> {
   const t = topic.join(' ');
   if (t === 'environment' || t === 'env') {
     ctx.out.text(`Environment variables:\n${ENVIRONMENT.map(([k, v]) => `  ${k.padEnd(20)} ${v}`).join('\n')}\n`);
@@ -45,6 +45,19 @@ export async function showHelp(ctx: Ctx, program: Command, topic: string[]): Pro
       '  {"error":{"code":<exit>,"status":<http|null>,"message":"...","retry_after":<s|null>}}\n');
     return 0;
   }
+  if (opts.man) {
+    // The manual covers every command: build the whole tree, not only the noun asked about.
+    const [{ buildProgram }, { manPage }, { VERSION }] = await Promise.all([import('./program.js'), import('./help-docs.js'), import('./version.js')]);
+    const full = await buildProgram(ctx, [], { loadAll: true });
+    ctx.out.text(manPage(full, findCommand(full, topic), VERSION));
+    return 0;
+  }
+  findCommand(program, topic).outputHelp();
+  return 0;
+}
+
+function findCommand(program: Command, topic: string[]): Command {
+  const t = topic.join(' ');
   let cmd: Command = program;
   for (const name of topic) {
     const next = cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
@@ -52,6 +65,5 @@ export async function showHelp(ctx: Ctx, program: Command, topic: string[]): Pro
     if (!next) throw new UsageError(`no help topic or command "${t}" (topics: environment, exit-codes)`);
     cmd = next;
   }
-  cmd.outputHelp();
-  return 0;
+  return cmd;
 }

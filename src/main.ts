@@ -21,6 +21,11 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   const { createContext } = await import('./factory.js');
   const ctx = createContext({ ...init, signal: init.signal ?? controller.signal });
   try {
+    if (argv[0] === '__complete') {
+      // Hidden: what the completion scripts ask on a Tab. Fast (no command tree) and silent whatever happens.
+      const { complete } = await import('./completion/values.js');
+      return await complete(ctx, argv.slice(1), () => controller.abort());
+    }
     const { buildProgram, readGlobals } = await import('./program.js');
     // Globals are needed to print an error even when parsing fails before preAction.
     ctx.globals = readGlobals(peekGlobals(argv));

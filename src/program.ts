@@ -5,6 +5,7 @@ import type { NounEntry, NounSpec, OptionSpec, VerbSpec } from './command.js';
 import { NOUNS } from './commands/index.js';
 import { UsageError } from './errors.js';
 import { FORMATS } from './output/types.js';
+import { exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
 import { VERSION } from './version.js';
 
 export const GLOBAL_OPTIONS: OptionSpec[] = [
@@ -72,16 +73,31 @@ function addGlobals(cmd: Command) {
   for (const g of GLOBAL_OPTIONS) cmd.addOption(makeOption(g));
 }
 
+/** Each command's examples, for the generated reference and manual pages (help-docs.ts). */
+export const EXAMPLES = new WeakMap<Command, string[]>();
+
+function addExamples(cmd: Command, examples: string[]): void {
+  EXAMPLES.set(cmd, examples);
+  cmd.addHelpText('after', examplesText(examples));
+}
+
 function examplesText(examples: string[]): string {
-  return `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`;
+  return `\nExamples:\n${examples.flatMap((e) => exampleLines(e)).join('\n')}\n`;
+}
+
+/** A command's help starts by saying what it does (its summary); the longer description, when there is one, follows. */
+export function helpDescription(summary: string, description: string | undefined): string {
+  const rest = description?.startsWith(summary) ? description.slice(summary.length).replace(/^[.;:,]?\s*/, '') : description;
+  if (!rest) return summary;
+  return `${summary}${/[.!?]$/.test(summary) ? '' : '.'}\n\n${rest}`;
 }
 
 export function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
-  const cmd = parent.command(verb.name).summary(verb.summary).description(verb.description ?? verb.summary);
+  const cmd = parent.command(verb.name).summary(verb.summary).description(helpDescription(verb.summary, verb.description));
   for (const a of verb.aliases ?? []) cmd.alias(a);
   for (const a of verb.args ?? []) cmd.argument(a);
   for (const o of verb.options ?? []) cmd.addOption(makeOption(o));
-  cmd.addHelpText('after', examplesText(verb.examples));
+  addExamples(cmd, verb.examples);
   cmd.action(async (...params: unknown[]) => {
     // commander passes: ...positional, options, command
     const command = params[params.length - 1] as Command;
@@ -93,10 +109,10 @@ export function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
 }
 
 export function addNoun(program: Command, spec: NounSpec, ctx: Ctx): Command {
-  const noun = program.command(spec.name).summary(spec.summary).description(spec.description ?? spec.summary);
+  const noun = program.command(spec.name).summary(spec.summary).description(helpDescription(spec.summary, spec.description));
   for (const v of spec.verbs) addVerb(noun, v, ctx);
   const first = spec.verbs[0];
-  if (first) noun.addHelpText('after', examplesText(spec.verbs.flatMap((v) => v.examples.slice(0, 1))));
+  if (first) addExamples(noun, spec.verbs.flatMap((v) => v.examples.slice(0, 1)));
   return noun;
 }
 
@@ -120,17 +136,24 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
     .helpOption('-h, --help', 'show help')
     .addHelpCommand(false)
     .showSuggestionAfterError(true)
+    .configureHelp(helpConfiguration())
     .configureOutput({
       writeOut: (s) => void ctx.io.stdout.write(s),
       writeErr: (s) => void ctx.io.stderr.write(s),
+      // Laid out for the terminal it goes to; 80 columns when piped, so pasted help never breaks mid-line.
+      getOutHelpWidth: () => helpWidth(ctx.io.stdoutIsTTY, ctx.io.columns),
+      getErrHelpWidth: () => helpWidth(ctx.io.stderrIsTTY, ctx.io.columns),
       outputError: () => undefined, // main.ts prints errors, once, in the right format
     })
     .exitOverride();
   addGlobals(program);
-  program.addHelpText(
-    'after',
-    `\nExamples:\n  $ sq emulator start --port 8787 &\n  $ sq squids list\n  $ sq runs start --squid "Paris restaurants" --wait\n  $ sq results list --squid "Paris restaurants" --all --format csv -o results.csv\n\nMore: sq help environment, sq help exit-codes, sq <command> --help\n`,
-  );
+  addExamples(program, [
+    'sq emulator start --port 8787 &',
+    'sq squids list',
+    'sq runs start --squid "Paris restaurants" --wait',
+    'sq results list --squid "Paris restaurants" --all --format csv -o results.csv',
+  ]);
+  program.addHelpText('after', '\nMore: sq <command> --help, sq help environment, sq help exit-codes,\nsq help --man (manual page), docs/commands/ (reference)\n');
   program.hook('preAction', async (_this, action) => {
     ctx.globals = readGlobals(action.optsWithGlobals());
     // Conflicting or unknown output flags, a bad template or jq expression: usage errors before any request.
@@ -150,10 +173,11 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
     }
   }
   const help = program.command('help [topic...]').summary('help on a command, or a topic: environment, exit-codes');
-  help.addHelpText('after', examplesText(['sq help runs start', 'sq help environment', 'sq help exit-codes']));
-  help.action(async (topic: string[]) => {
+  help.option('--man', 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`');
+  addExamples(help, ['sq help runs start', 'sq help environment', 'sq help exit-codes', 'sq help --man runs start | man -l -']);
+  help.action(async (topic: string[], o: { man?: boolean }) => {
     const { showHelp } = await import('./help.js');
-    ctx.exitCode = await showHelp(ctx, program, topic ?? []);
+    ctx.exitCode = await showHelp(ctx, program, topic ?? [], { man: o.man === true });
   });
   return program;
 }

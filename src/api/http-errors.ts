@@ -13,6 +13,11 @@ export class BadPageError extends ApiError {}
 // Errors where the request certainly never reached the server: safe to retry even a POST.
 export const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
+// A refused connection is answered at once, and waiting seconds rarely mends it (nothing listens there): one quick
+// retry covers a server that is restarting, then the user hears why, well within a second.
+export const REFUSED_RETRIES = 1;
+export const REFUSED_RETRY_MS = 150;
+
 export function retryAfterSeconds(h: Record<string, string | string[] | undefined>): number | null {
   const v = h['retry-after'];
   if (typeof v !== 'string') return null;
@@ -86,8 +91,19 @@ export function httpError(
   return new ApiError(`${msg} (${where}, HTTP ${status})`, { status });
 }
 
-export function networkError(err: unknown, method: string, url: URL, safe: boolean, afterHeaders = false): SqError {
+/**
+ * `baseUrlFrom` says where the API's base URL came from (SQ_BASE_URL, --base-url, a profile), for requests to it:
+ * a refused connection is nearly always a wrong base URL or a service that is not running.
+ */
+export function networkError(err: unknown, method: string, url: URL, safe: boolean, afterHeaders = false, baseUrlFrom?: string): SqError {
   const code = errCode(err) ?? (afterHeaders ? 'UND_ERR_SOCKET' : 'network error');
+  if (code === 'ECONNREFUSED' && !afterHeaders) {
+    return new ApiError(
+      `cannot connect to ${url.origin} (connection refused; ${method} ${url.pathname} was not sent): is the service running? ` +
+        `For the emulator: \`sq emulator start\`.${baseUrlFrom ? ` The base URL comes from ${baseUrlFrom}.` : ''}`,
+      { cause: err },
+    );
+  }
   const base = `${method} ${url.origin}${url.pathname} failed${afterHeaders ? ' while reading the response' : ''}: ${describeCode(code, err)}`;
   if (!safe && (afterHeaders || !NOT_SENT_CODES.has(code))) {
     return new AmbiguousWriteError(

@@ -30,6 +30,8 @@ export interface HttpOptions {
   retryBudget?: RetryBudget;
   /** The cache directory where every sq process of the machine shares its pacing state; undefined: this process alone. */
   pacingDir?: string;
+  /** Where baseUrl came from ('SQ_BASE_URL', '--base-url', …), named when it cannot be reached. */
+  baseUrlFrom?: string;
 }
 
 export interface RequestOptions {
@@ -178,7 +180,7 @@ export class HttpClient {
       } catch (err) {
         if (this.opts.signal?.aborted) throw err;
         const wait = policy.afterNetworkError(errCode(err));
-        if (wait === null) throw networkError(err, req.method, req.url, policy.safe);
+        if (wait === null) throw networkError(err, req.method, req.url, policy.safe, false, req.url.origin === this.apiOrigin ? this.opts.baseUrlFrom : undefined);
         await this.sleep(wait);
         continue;
       }

@@ -1,7 +1,7 @@
 // The retry and 429 policy of one request (reliability.md): what may be retried, how long to wait, when to give up.
 import { RateLimitError } from '../errors.js';
 import { errorMessage } from './messages.js';
-import { NOT_SENT_CODES, retryAfterSeconds, safeParse } from './http-errors.js';
+import { NOT_SENT_CODES, REFUSED_RETRIES, REFUSED_RETRY_MS, retryAfterSeconds, safeParse } from './http-errors.js';
 
 export const MAX_RETRIES = 4;
 const MAX_CONSECUTIVE_429 = 5;
@@ -60,7 +60,11 @@ export class RetryPolicy {
     // A write goes again only if it certainly never reached the server; a failure in the middle of its answer means
     // the server may have acted.
     const retriable = this.safe ? TRANSIENT_CODES.has(code ?? '') : !inBody && NOT_SENT_CODES.has(code ?? '');
-    return retriable ? this.nextRetry() : null;
+    if (!retriable) return null;
+    // Nothing listens there: one quick second try (a service restarting), then say so at once, not after seconds
+    // of silent backoff.
+    if (code === 'ECONNREFUSED') return this.attempt < REFUSED_RETRIES && this.budget.take() ? (this.attempt++, REFUSED_RETRY_MS) : null;
+    return this.nextRetry();
   }
 
   /** The wait before retrying a request answered with this status (a 5xx), or null. */

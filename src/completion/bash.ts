@@ -10,8 +10,8 @@ function spec(v: ValueKind): string | undefined {
       return `words ${v.words.join(' ')}`;
     case 'list':
       return `list ${v.words.join(' ')}`;
-    case 'command':
-      return `cmd ${v.args.join(' ')}`;
+    case 'dynamic':
+      return `dyn ${v.source}`;
     default:
       return undefined;
   }
@@ -112,14 +112,20 @@ _sq_values() {
     words)
       IFS=$' \t\n'
       COMPREPLY=($(compgen -W "$words" -- "$2")) ;;
-    cmd)
-      # Ask sq itself (the user's profile and key): first column of its TSV output, header skipped.
-      IFS=$' \t\n'
-      # A Tab must not hang on an unreachable service (sq retries network errors): 3 s at most where timeout exists.
-      local vals t=
-      command -v timeout >/dev/null 2>&1 && t='timeout 3'
-      vals=$($t "@{COMP_WORDS[0]}" $words --no-input -q 2>/dev/null | tail -n +2 | cut -f1)
-      COMPREPLY=($(compgen -W "$vals" -- "$2")) ;;
+    dyn)
+      # Values only the service knows (squid names, run ids...), from sq's own short-lived cache: never a prompt,
+      # never an error on the screen. The line's words go along (--profile, --base-url, --squid change the answer).
+      # Names may hold spaces: one per line, quoted for the shell as typed so far ('...', "..." or backslashes).
+      local v q= pre=$2
+      [[ $pre == [\"\']* ]] && { q=@{pre:0:1}; pre=@{pre:1}; }
+      while IFS=$'\t' read -r v _; do
+        [[ -n $v && $v == "$pre"* ]] || continue
+        case $q in
+          \') v=@{v//\'/\'\\\'\'}; COMPREPLY+=("'$v'") ;;
+          \") v=@{v//\\/\\\\}; v=@{v//\"/\\\"}; v=@{v//\$/\\\$}; v=@{v//\`/\\\`}; COMPREPLY+=("\"$v\"") ;;
+          *) printf -v v '%q' "$v"; COMPREPLY+=("$v") ;;
+        esac
+      done < <("@{COMP_WORDS[0]}" __complete "$words" -- "@{COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null </dev/null) ;;
     list)
       # Comma-separated: complete the last item, keep the ones before it, do not offer one twice.
       local head= last=$2 w

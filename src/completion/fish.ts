@@ -17,8 +17,8 @@ function valueFlags(v: ValueKind): string {
       return ` -x -a ${q(v.words.join(' '))}`;
     case 'list':
       return ` -x -a ${q(`(__sq_list ${v.words.join(' ')})`)}`;
-    case 'command':
-      return ` -x -a ${q(`(__sq_dynamic ${v.args.join(' ')})`)}`;
+    case 'dynamic':
+      return ` -x -a ${q(`(__sq_dynamic ${v.source})`)}`;
     default:
       return ' -x';
   }
@@ -72,7 +72,7 @@ export function fishScript(root: CmdModel): string {
     if (c !== root) for (const o of c.options) if (!o.names.includes('--help')) out.push(optLine(o, `__sq_is ${q(k)}`));
     c.args.forEach((a, i) => {
       const flags = valueFlags(a.value);
-      if (a.value.kind === 'file' || a.value.kind === 'words' || a.value.kind === 'list') {
+      if (a.value.kind !== 'none' && a.value.kind !== 'free') {
         const cond = a.variadic ? `__sq_arg ${q(k)} ${i} +` : `__sq_arg ${q(k)} ${i}`;
         out.push(`complete -c sq -n ${q(cond)}${flags.replace(' -x', ' -f').replace(' -r', '')}`);
       }
@@ -82,11 +82,10 @@ export function fishScript(root: CmdModel): string {
   return out.join('\n');
 }
 
-const WALK = String.raw`# Values the service defines: the first column of ` + '`sq <args>`' + String.raw` (TSV, header skipped), with the user's profile.
+const WALK = String.raw`# Values only the service knows (squid names, run ids...), with a description after a Tab, from sq's own short-lived
+# cache: never a prompt, never an error on the screen. The words typed so far go along (--profile, --squid...).
 function __sq_dynamic
-    set -l t
-    command -q timeout; and set t timeout 3 # a Tab must not hang on an unreachable service
-    $t sq $argv --no-input -q 2>/dev/null | tail -n +2 | string replace -r -- '\t.*' ''
+    sq __complete $argv[1] -- (commandline -opc)[2..-1] 2>/dev/null </dev/null
 end
 
 # Comma-separated values: complete the last item after the ones already typed, never offering one twice.

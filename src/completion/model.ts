@@ -3,6 +3,7 @@
 import type { Command, Option } from 'commander';
 import { GLOBAL_OPTIONS, REPEATABLE, makeOption } from '../program.js';
 import { RUN_EVENTS } from '../validate/index.js';
+import type { Source } from './values.js';
 
 /** How the value of an option or argument is completed. */
 export type ValueKind =
@@ -11,7 +12,7 @@ export type ValueKind =
   | { kind: 'file' }
   | { kind: 'words'; words: string[] }
   | { kind: 'list'; words: string[] } // comma-separated subset of words
-  | { kind: 'command'; args: string[] }; // the first column of `sq <args>` (TSV, header skipped), asked at completion time
+  | { kind: 'dynamic'; source: Source }; // what `sq __complete <source>` prints at completion time (values.ts)
 
 export interface OptModel {
   /** Every spelling: '-o', '--output'. */
@@ -45,10 +46,22 @@ const OPTION_VALUES: Record<string, ValueKind> = {
   '--events': { kind: 'list', words: [...RUN_EVENTS, 'all'] },
 };
 
-// Values the service defines (account types differ per account and change over time): listed by another sq command
-// at completion time, with the user's own profile. Keyed by command path and option.
-const DYNAMIC_VALUES: Record<string, string[]> = {
-  'accounts sync --type': ['accounts', 'types', '--format', 'tsv', '--fields', 'name'],
+// Values only the service (or the local profiles) knows, asked of `sq __complete <source>` at completion time,
+// from a short-lived cache (values.ts). Options by long name wherever they appear, then by command path.
+const DYNAMIC_OPTIONS: Record<string, Source> = {
+  '--squid': 'squids',
+  '--run': 'runs',
+  '--crawler': 'crawlers',
+  '--profile': 'profiles',
+  'accounts sync --type': 'account-types',
+};
+// Positional arguments by name, then by command path and name.
+const DYNAMIC_ARGS: Record<string, Source> = {
+  squid: 'squids',
+  run: 'runs',
+  crawler: 'crawlers',
+  profile: 'profiles',
+  'profiles remove name': 'profiles',
 };
 
 // Positional arguments whose values are a fixed set, keyed by argument name.
@@ -82,8 +95,8 @@ function alternatives(ph: string | undefined): string[] | undefined {
 
 function optionValue(o: Option, path: string[]): ValueKind {
   if (!o.required && !o.optional) return { kind: 'none' };
-  const dynamic = DYNAMIC_VALUES[[...path, o.long].join(' ')];
-  if (dynamic) return { kind: 'command', args: dynamic };
+  const dynamic = DYNAMIC_OPTIONS[[...path, o.long].join(' ')] ?? (o.long ? DYNAMIC_OPTIONS[o.long] : undefined);
+  if (dynamic) return { kind: 'dynamic', source: dynamic };
   if (o.long && OPTION_VALUES[o.long]) return OPTION_VALUES[o.long];
   if (o.argChoices?.length) return { kind: 'words', words: [...o.argChoices] };
   const ph = placeholder(o.flags);
@@ -116,7 +129,9 @@ function argModel(cmd: Command, path: string[], siblings: string[]): ArgModel[] 
   return cmd.registeredArguments.map((a) => {
     const name = a.name();
     let value: ValueKind = { kind: 'free' };
+    const dynamic = DYNAMIC_ARGS[[...path, name].join(' ')] ?? DYNAMIC_ARGS[name];
     if (a.argChoices?.length) value = { kind: 'words', words: [...a.argChoices] };
+    else if (dynamic) value = { kind: 'dynamic', source: dynamic };
     else if (ARG_VALUES[name]) value = { kind: 'words', words: ARG_VALUES[name] };
     else if (path.length === 1 && path[0] === 'help') value = { kind: 'words', words: [...siblings, ...HELP_TOPICS] };
     else if (alternatives(name)) value = { kind: 'words', words: alternatives(name)! };

@@ -19,8 +19,8 @@ function action(v: ValueKind, message: string): string {
       return `${message}:(${v.words.join(' ')})`;
     case 'list':
       return `${message}:{_values -s , ${message} ${v.words.join(' ')}}`;
-    case 'command':
-      return `${message}:{_sq_dynamic ${v.args.join(' ')}}`;
+    case 'dynamic':
+      return `${message}:{_sq_dynamic ${v.source}}`;
     default:
       return `${message}: `;
   }
@@ -77,14 +77,12 @@ export function zshScript(root: CmdModel): string {
     '# zsh completion for sq. Generated from the command tree by `sq completion zsh`: do not edit.',
     '# Install: sq completion zsh > "${fpath[1]}/_sq" (then start a new shell), or: source <(sq completion zsh)',
     '',
-    '# Values the service defines: the first column of `sq <args>` (TSV, header skipped), with the user\'s profile.',
+    "# Values only the service knows (squid names, run ids...), from sq's own short-lived cache: never a prompt, never an",
+    '# error on the screen. The words typed so far go along (--profile, --base-url, --squid change the answer).',
     '_sq_dynamic() {',
     '  local -a vals',
-    '  local -a t',
-    '  (( $+commands[timeout] )) && t=(timeout 3)  # a Tab must not hang on an unreachable service',
-    '  vals=(${${(f)"$($t sq "$@" --no-input -q 2>/dev/null)"}[2,-1]})',
-    "  vals=(${vals%%$'\\t'*})",
-    '  compadd -a vals',
+    '  vals=(${(f)"$(sq __complete $1 -- ${(z)LBUFFER} 2>/dev/null </dev/null)"})',
+    "  compadd -- ${vals%%$'\t'*}",
     '}',
     '',
     '_sq_globals=(',

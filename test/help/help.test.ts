@@ -2,6 +2,7 @@
 // and the topics that are not commands (environment, exit-codes) must list what the contract promises.
 // The list of commands comes from the loaded tree, so a verb added without examples fails here.
 import { describe, expect, it } from 'vitest';
+import { GLOBAL_OPTIONS } from '../../src/program.js';
 import { sq } from '../helpers/cli.js';
 import { knownFlags, loadTree, sqInvocations, unknownFlags } from './tree.js';
 
@@ -42,12 +43,68 @@ describe('sq <command> --help, for every noun and verb', () => {
       });
     }
 
+    it(`${name} --help: says what it does first, lists the inherited global options, fits 80 columns when piped`, async () => {
+      const r = await sq([...t.words, '--help']);
+      // The paragraph after Usage is the summary: what the command does, before any detail.
+      const first = r.stdout.split(/\n\n/)[1];
+      expect([norm(t.cmd.summary()), `${norm(t.cmd.summary())}.`]).toContain(norm(first));
+      const globals = r.stdout.split(/^Global Options:$/m)[1]?.split(/^\S/m)[0];
+      expect(globals, `${name} --help has no "Global Options:" section`).toBeDefined();
+      for (const g of GLOBAL_OPTIONS.filter((o) => !o.hidden)) expect(globals).toContain(/--[\w-]+/.exec(g.flags)![0]);
+      expect(globals).not.toContain('--version');
+      for (const line of r.stdout.split('\n')) expect(line.length, `${name} --help, piped: a line is wider than 80 columns: ${line}`).toBeLessThanOrEqual(80);
+    });
+
+    it(`${name} --help: every example is shown whole, continued with \\ rather than wrapped, at 80 columns and on a terminal`, async () => {
+      const examples = t.examples ?? [];
+      for (const tty of [false, true]) {
+        const r = await sq([...t.words, '--help'], { tty });
+        const shown = r.stdout.split(/^Examples:$/m)[1]!.replace(/ \\\n {6}/g, ' ').split('\n').filter((l) => l.startsWith('  $ ')).map((l) => l.slice(4));
+        for (const e of examples) expect(shown).toContain(e);
+      }
+    });
+
+    it(`${name} --help: every default is stated, every number option states its range`, async () => {
+      const r = norm((await sq([...t.words, '--help'])).stdout);
+      for (const o of t.cmd.options) {
+        if (o.hidden) continue;
+        if (o.defaultValueDescription !== undefined) expect(r, `${name} ${o.long}: default not shown`).toContain(`default: ${o.defaultValueDescription}`);
+        if (/<(n|pct|port|duration)>/.test(o.flags)) expect(o.description, `${name} ${o.long}: no range stated`).toMatch(/\d+\s*-\s*\d+|at most|at least/);
+      }
+    });
+
     it(`sq help ${t.words.join(' ')} shows the same help`, async () => {
       const [a, b] = await Promise.all([sq(['help', ...t.words]), sq([...t.words, '--help'])]);
       expect(a.code, a.stderr).toBe(0);
       expect(a.stdout).toBe(b.stdout);
     });
   }
+});
+
+describe('help wording and layout', () => {
+  it('squids delete says that it deletes the squid', async () => {
+    const r = await sq(['squids', 'delete', '--help']);
+    expect(r.stdout.split('\n\n')[1]).toMatch(/^Delete a squid with its tasks, runs and results/);
+  });
+
+  it('delivery apply: the file format block is never broken, piped (80 columns) or on a terminal', async () => {
+    const block = [
+      '      sftp:    { host: sftp.example.com, port: 22, username: deploy,',
+      '      webhook: { url: https://ci.example.com/hook,',
+      '                 events: [run.done, run.error], retry: true, active: true }',
+      '                 secret_key: ${AWS_SECRET_ACCESS_KEY}, active: true }',
+    ];
+    for (const tty of [false, true]) {
+      const lines = (await sq(['delivery', 'apply', '--help'], { tty })).stdout.split('\n');
+      for (const b of block) expect(lines).toContain(b);
+      for (const l of lines) expect(l.length).toBeLessThanOrEqual(tty ? 120 : 80);
+    }
+  });
+
+  it('paragraphs are re-flowed to the width, not cut where the source line ended', async () => {
+    const r = await sq(['delivery', 'apply', '--help']);
+    expect(r.stdout).toContain('Defaults: port 22, active true, retry true, notifications true, append false.\nevents takes a list');
+  });
 });
 
 describe('the example checker itself', () => {

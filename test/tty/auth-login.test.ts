@@ -22,7 +22,9 @@ afterAll(async () => {
 it('hidden prompt: the key is not shown, it is checked and saved in a 0600 profile', async () => {
   const cfg = tempConfigDir();
   term = await sqInTmux(['auth', 'login'], { SQ_BASE_URL: emu.baseUrl, SQ_CONFIG_DIR: cfg });
-  await term.waitFor(/Paste your API key/);
+  const prompt = await term.waitFor(/Paste your API key/);
+  // Where to find the key, as the service's docs say: the API page of the dashboard.
+  expect(prompt.replace(/\s+/g, ' ')).toContain('Your API key is on the API page of the dashboard (https://app.lobstr.io/dashboard)');
   await term.type(TOKEN);
   // Mid-typing, the screen must not show any of it.
   expect(await term.screen()).not.toContain(TOKEN.slice(0, 8));

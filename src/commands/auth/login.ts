@@ -7,10 +7,15 @@ import { CONFIG_FILE } from '../../config/store.js';
 /** Keys are ~40 characters; anything past 4 KiB on stdin is a wrong pipe, not a key. */
 const MAX_KEY_BYTES = 4096;
 
+// Where the service's documentation says the key is ("the dashboard API page"; the dashboard lives under
+// https://app.lobstr.io/dashboard). Shown before the prompt and in --help.
+export const WHERE_THE_KEY_IS = 'Your API key is on the API page of the dashboard (https://app.lobstr.io/dashboard); regenerating it there invalidates the old one.';
+
 export default defineVerb({
   name: 'login',
   summary: 'Store an API key in a profile after checking it with GET /v1/me',
   description:
+    `${WHERE_THE_KEY_IS} ` +
     'Asks for the key with a hidden prompt on a terminal, or reads it from stdin with --with-token. The key is checked ' +
     'against the API (GET /v1/me) before it is saved, with the base URL, in the profile (--profile, SQ_PROFILE, ' +
     'else the active one, else "default"), which becomes the active profile. ' +
@@ -35,6 +40,7 @@ export default defineVerb({
         throw new UsageError('no terminal to prompt on: pipe the key in with --with-token (keys are never accepted as arguments)');
       }
       const p = await ctx.prompter();
+      ctx.out.info(WHERE_THE_KEY_IS);
       token = (await p.password('Paste your API key (input is hidden):', { flag: '--with-token' })).trim();
       if (!token) throw new UsageError('no key entered');
     }

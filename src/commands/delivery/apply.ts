@@ -34,17 +34,20 @@ interface SquidReport {
 
 const FILE_HELP = `File format (YAML or JSON):
 
-  version: 1                        # optional
+  version: 1                  # optional
   squids:
-    "Paris restaurants":            # squid name, unique hash prefix or full hash
+    "Paris restaurants":      # squid name, unique hash prefix or full hash
       sftp:    { host: sftp.example.com, port: 22, username: deploy,
-                 password: \${SFTP_PASSWORD}, directory: /upload, active: true }
-      webhook: { url: https://ci.example.com/hook, events: [run.done, run.error],
-                 retry: true, active: true }
+                 password: \${SFTP_PASSWORD}, directory: /upload,
+                 active: true }
+      webhook: { url: https://ci.example.com/hook,
+                 events: [run.done, run.error], retry: true, active: true }
       email:   { address: ops@example.com, notifications: true }
-      sheet:   { url: https://docs.google.com/spreadsheets/d/ID/edit, append: false, active: true }
+      sheet:   { url: https://docs.google.com/spreadsheets/d/ID/edit,
+                 append: false, active: true }
       s3:      { bucket: my-exports, target_path: paris,
-                 access_key: \${AWS_ACCESS_KEY_ID}, secret_key: \${AWS_SECRET_ACCESS_KEY}, active: true }
+                 access_key: \${AWS_ACCESS_KEY_ID},
+                 secret_key: \${AWS_SECRET_ACCESS_KEY}, active: true }
 
 Defaults: port 22, active true, retry true, notifications true, append false. events takes a list, a
 comma-separated string or "all"; every event not listed is unsubscribed.

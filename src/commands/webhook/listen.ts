@@ -33,7 +33,7 @@ export default defineVerb({
     '`sq emulator start` it works as is. Stop with Ctrl-C (SIGINT) or SIGTERM: that is the normal way to end it, and ' +
     'it exits 0.',
   options: [
-    { flags: '--port <port>', description: 'port to listen on (0 = any free port)', defaultText: '0' },
+    { flags: '--port <port>', description: 'port to listen on, 0-65535 (0 = any free port)', defaultText: '0' },
     { flags: '--host <host>', description: 'address to bind', defaultText: '127.0.0.1' },
     { flags: '--path <path>', description: 'URL path that receives events', defaultText: '/' },
     { flags: '--events <list>', description: `events to keep: ${RUN_EVENTS.join(', ')}, or "all"`, defaultText: 'all' },

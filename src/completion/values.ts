@@ -1,0 +1,244 @@
+// `sq __complete <source> [-- <words of the command line>]`: the values a completion script offers that only the
+// service (or the local profiles) knows: squid names, run ids, crawler slugs, account types, profile names.
+// A Tab must never hang, prompt or print an error into the shell, so:
+// - answers come from a small per-user cache (cacheDir()/complete, 0600) that lives COMPLETION_TTL_MS;
+// - a stale answer is printed at once while a detached `sq __complete --refresh` renews it;
+// - with no answer at all, the service is asked, but only until COMPLETION_BUDGET_MS after the process started
+//   (node's own start-up counts); past that, nothing is offered this time and the refresh goes on detached;
+// - no key, an unreachable service, any error: nothing is offered, silently (exit 0, empty stderr); a failed
+//   question is remembered for FAILURE_TTL_MS, so Tabs in a row do not each wait for a service that is down.
+// The cache file is named after a hash of the key, the base URL and the question, and holds only the values.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Ctx } from '../context.js';
+import type { HttpClient } from '../api/http.js';
+import { cacheDir } from '../cache-dir.js';
+import { readGlobals } from '../program.js';
+
+export const COMPLETION_TTL_MS = 60_000;
+export const COMPLETION_BUDGET_MS = 450;
+const FAILURE_TTL_MS = 10_000;
+/** A refresh that has not finished after this long is presumed dead: another may start. */
+const REFRESH_LOCK_MS = 10_000;
+const MAX_VALUES = 500;
+
+export const SOURCES = ['squids', 'runs', 'crawlers', 'account-types', 'profiles'] as const;
+export type Source = (typeof SOURCES)[number];
+
+/** A value and what it is (fish shows the description next to the value; bash and zsh take the value only). */
+type Candidate = [value: string, description: string];
+
+interface Line {
+  profile?: string;
+  baseUrl?: string;
+  squid?: string;
+}
+
+/** `stop` cancels the requests in flight (they would otherwise hold the process open past its budget). */
+export async function complete(ctx: Ctx, argv: string[], stop: () => void = () => undefined): Promise<number> {
+  try {
+    const refresh = argv[0] === '--refresh';
+    const [source, ...rest] = refresh ? argv.slice(1) : argv;
+    if (!(SOURCES as readonly string[]).includes(source)) return 0;
+    const line = readLine(rest[0] === '--' ? rest.slice(1) : rest);
+    ctx.globals = { ...readGlobals({ profile: line.profile, baseUrl: line.baseUrl }), quiet: true, input: false };
+    const out = await answer(ctx, source as Source, line, refresh, argv, stop);
+    if (out.length) ctx.io.stdout.write(out.map(([v, d]) => (d ? `${v}\t${d}` : v)).join('\n') + '\n');
+  } catch {
+    // Nothing to offer; the shell's screen stays clean.
+  }
+  return 0;
+}
+
+async function answer(ctx: Ctx, source: Source, line: Line, refresh: boolean, argv: string[], stop: () => void): Promise<Candidate[]> {
+  const store = await ctx.config();
+  if (source === 'profiles') return store.names().map((n) => [n, n === store.active ? 'active profile' : 'profile']);
+
+  const { resolveAuth } = await import('../config/resolve.js');
+  const auth = resolveAuth(ctx.globals, ctx.env, store);
+  // No key: nothing to ask, and never a prompt.
+  if (!auth.token) return [];
+  const dir = cacheDir(ctx.env);
+  const file = dir === undefined ? undefined : cacheFile(dir, auth.token, auth.baseUrl, source, source === 'runs' ? (line.squid ?? '') : '');
+  const fetch = async () => {
+    try {
+      const values = await ask(await ctx.http(), source, line);
+      if (file) save(file, values, ctx.now(), COMPLETION_TTL_MS);
+      return values;
+    } catch (err) {
+      // A service that is down or refuses the key: the next Tabs offer nothing at once instead of asking again,
+      // for a few seconds only, so a service just started is soon asked.
+      if (file && !ctx.signal.aborted) save(file, [], ctx.now(), FAILURE_TTL_MS);
+      throw err;
+    }
+  };
+  if (refresh) {
+    // A refresh that cannot finish gives up while it still holds its lock: refreshes never pile up.
+    setTimeout(stop, REFRESH_LOCK_MS).unref();
+    try {
+      await fetch();
+    } finally {
+      if (file) rmSync(`${file}.refreshing`, { force: true });
+    }
+    return [];
+  }
+  const cached = file ? load(file) : undefined;
+  if (cached && ctx.now() - cached.at < cached.ttl) return cached.values;
+  if (cached) {
+    if (file) refreshDetached(ctx, file, argv);
+    return cached.values;
+  }
+  const budget = COMPLETION_BUDGET_MS - process.uptime() * 1000;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((r) => (timer = setTimeout(r, Math.max(0, budget), undefined)));
+  const got = fetch().catch(() => [] as Candidate[]);
+  const values = await Promise.race([got, late]);
+  clearTimeout(timer);
+  if (values) return values;
+  // Too slow for this Tab: the next one will find the answer in the cache.
+  stop();
+  if (file) refreshDetached(ctx, file, argv);
+  return [];
+}
+
+/** The questions asked of the service. Each is one or a few list requests, never a write. */
+async function ask(http: HttpClient, source: Source, line: Line): Promise<Candidate[]> {
+  const { items } = await import('../api/pages.js');
+  const list = async (path: string, maxItems = MAX_VALUES, query?: Record<string, string>) => {
+    const out: Record<string, unknown>[] = [];
+    for await (const r of items<Record<string, unknown>>(http, path, { maxItems, query })) out.push(r);
+    return out;
+  };
+  const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
+  const id = (r: Record<string, unknown>) => str(r.id ?? r.hash_value ?? r.hash);
+  switch (source) {
+    case 'squids': {
+      const squids = await list('/v1/squids');
+      // Names are what people type; a name two squids share would be ambiguous, so those are offered by id.
+      const count = new Map<string, number>();
+      for (const s of squids) count.set(str(s.name), (count.get(str(s.name)) ?? 0) + 1);
+      return squids.map((s) => (str(s.name) && count.get(str(s.name)) === 1 ? [str(s.name), `squid ${id(s)}`] : [id(s), `squid "${str(s.name)}"`]));
+    }
+    case 'crawlers':
+      return (await list('/v1/crawlers')).filter((c) => str(c.slug)).map((c) => [str(c.slug), str(c.name) || 'crawler']);
+    case 'account-types': {
+      // The path the spec names first; the reference's spelling when that one is unknown (as `sq accounts types`).
+      const types = await list('/v1/accounts/types').catch(() => list('/v1/account_types'));
+      return types.filter((t) => str(t.name)).map((t) => [str(t.name), str(t.domain) || 'account type']);
+    }
+    case 'runs': {
+      const { resolveSquid } = await import('../api/resolve.js');
+      // The squid on the command line, else the first few squids: recent runs of each, newest first.
+      const squids = line.squid ? [await resolveSquid(http, line.squid)] : (await list('/v1/squids', 10)).map((s) => ({ id: id(s), name: str(s.name) }));
+      const runs = await Promise.all(
+        squids.map(async (s) => (await list('/v1/runs', line.squid ? 50 : 10, { squid: s.id })).map((r): Candidate => [id(r), `${str(r.status)} run of ${s.name || s.id}`])),
+      );
+      return runs.flat();
+    }
+    default:
+      return [];
+  }
+}
+
+/** --profile, --base-url and --squid as typed on the command line (quotes removed), which change the answer. */
+export function readLine(words: string[]): Line {
+  const line: Line = {};
+  const keys: Record<string, keyof Line> = { '--profile': 'profile', '--base-url': 'baseUrl', '--squid': 'squid' };
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w === '--') break;
+    const eq = w.indexOf('=');
+    const key = keys[eq > 0 ? w.slice(0, eq) : w];
+    if (!key) continue;
+    const value = eq > 0 ? w.slice(eq + 1) : words[++i];
+    if (value !== undefined && value !== '') line[key] = unquote(value);
+  }
+  return line;
+}
+
+/** A word as a shell would read it: 'single', "double" and backslash quoting removed. */
+export function unquote(word: string): string {
+  let out = '';
+  let q: string | undefined;
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i];
+    if (q === "'") {
+      if (c === "'") q = undefined;
+      else out += c;
+    } else if (c === '\\' && i + 1 < word.length) {
+      out += word[++i];
+    } else if (c === '"' || (c === "'" && !q)) {
+      q = q === c ? undefined : q ?? c;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+function cacheFile(dir: string, token: string, baseUrl: string, source: string, extra: string): string {
+  const h = createHash('sha256').update(`${token}\n${baseUrl}\n${source}\n${extra}`).digest('hex').slice(0, 32);
+  return `${dir}/complete/${source}-${h}.json`;
+}
+
+function load(file: string): { at: number; ttl: number; values: Candidate[] } | undefined {
+  let fd: number | undefined;
+  try {
+    // Never through a symlink; only a file of ours that nobody else can write.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    const st = fstatSync(fd);
+    if (!st.isFile() || (process.getuid && (st.uid !== process.getuid() || (st.mode & 0o022) !== 0))) return undefined;
+    const data = JSON.parse(readFileSync(fd, 'utf8')) as { at?: unknown; ttl?: unknown; values?: unknown };
+    if (typeof data.at !== 'number' || !Array.isArray(data.values)) return undefined;
+    const values = data.values.filter((v): v is Candidate => Array.isArray(v) && typeof v[0] === 'string' && typeof v[1] === 'string');
+    const ttl = typeof data.ttl === 'number' ? Math.min(data.ttl, COMPLETION_TTL_MS) : COMPLETION_TTL_MS;
+    return { at: data.at, ttl, values };
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function save(file: string, values: Candidate[], now: number, ttl: number): void {
+  const dir = file.slice(0, file.lastIndexOf('/'));
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = lstatSync(dir);
+  if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid())) return;
+  // A new file (never through a link), renamed over the old one: a reader sees the old answer or the new one.
+  const tmp = `${file}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
+  try {
+    writeFileSync(tmp, JSON.stringify({ at: now, ttl, values: values.slice(0, MAX_VALUES) }), { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, file);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/** Renews the cache in a process of its own, which outlives this one; one at a time per cache file. */
+function refreshDetached(ctx: Ctx, file: string, argv: string[]): void {
+  const launcher = process.argv[1];
+  // Only from the installed launcher (bin/sq.js): in-process callers (tests) have no sq to start.
+  if (!launcher || !/^sq(\.js)?$/.test(basename(launcher))) return;
+  const lock = `${file}.refreshing`;
+  try {
+    mkdirSync(file.slice(0, file.lastIndexOf('/')), { recursive: true, mode: 0o700 });
+    try {
+      closeSync(openSync(lock, 'wx', 0o600));
+    } catch {
+      if (ctx.now() - lstatSync(lock).mtimeMs < REFRESH_LOCK_MS) return;
+      writeFileSync(lock, '', { mode: 0o600 });
+    }
+    const child = spawn(process.execPath, [launcher, '__complete', '--refresh', ...argv], {
+      detached: true,
+      stdio: 'ignore',
+      env: ctx.env as NodeJS.ProcessEnv,
+    });
+    child.on('error', () => rmSync(lock, { force: true }));
+    child.unref();
+  } catch {
+    // No refresh this time.
+  }
+}
