@@ -68,15 +68,24 @@ Report: one line per squid on stderr (changed / unchanged / failed); with --json
 
 --dry-run --json prints one plan object, whatever the number of changes (secrets masked; field names and
 from/to values as in \`sq plan --json\`):
+
   {"version": 1, "dry_run": true,
-   "summary": {"create": 1, "update": 1, "delete": 0, "unchanged": 1, "failed": 0},
-   "squids": [{"squid": "Paris restaurants", "id": "…", "name": "Paris restaurants", "error": null,
-     "channels": {"sftp": {"action": "update", "not_compared": [],
-                           "changes": [{"field": "host", "from": "old.example.com", "to": "sftp.example.com"}]},
-                  "webhook": {"action": "none", "changes": [], "not_compared": []}}}]}
+   "summary": {"create": 1, "update": 1, "delete": 0, "unchanged": 1,
+               "failed": 0},
+   "squids": [{"squid": "Paris restaurants", "id": "…",
+               "name": "Paris restaurants", "error": null,
+               "channels": {
+                 "sftp": {"action": "update", "not_compared": [],
+                          "changes": [{"field": "host",
+                                       "from": "old.example.com",
+                                       "to": "sftp.example.com"}]},
+                 "webhook": {"action": "none", "changes": [],
+                             "not_compared": []}}}]}
+
 summary counts channels (create, update, unchanged) and squids that could not be read (failed, with their
 error); action is create (channel not set up yet), update or none. With --force an unchanged channel is an
 update with no changes. Secrets are ******** in from and to.
+
 Exit 0 when all squids succeeded, 8 when some failed and others succeeded, and the error's own code when all failed.`;
 
 export default defineVerb({
