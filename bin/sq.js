@@ -16,8 +16,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 } else {
   // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with TurboFan on background threads,
   // and a short-lived process waits for them at exit (~50 ms on every call). The baseline compiler's code is plenty
-  // for parsing response headers. Set before anything compiles.
-  require('node:v8').setFlagsFromString('--liftoff-only');
+  // for parsing response headers. Set before anything compiles; a V8 that refuses the flag only costs that time.
+  try {
+    require('node:v8').setFlagsFromString('--liftoff-only');
+  } catch {}
   // `sq … | head` closes the pipe early: that is not an error worth a stack trace.
   for (const s of [process.stdout, process.stderr]) s.on('error', (e) => { if (e.code !== 'EPIPE') throw e; });
   const cli = load();
@@ -39,34 +41,54 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 }
 
 /**
- * Compiles and runs dist/sq.cjs like require() would, but through vm.Script so that V8 can start from a code cache:
- * the bytecode of every function an earlier call of the same command compiled. One cache file per build, Node
- * version, V8 flags and command word (`sq me`, `sq runs`, …), in SQ_CACHE_DIR, else $XDG_CACHE_HOME/sq, else
- * ~/.cache/sq. A cache that is missing, unreadable or rejected by V8 only costs the time it would have saved, and
- * is rewritten after a successful call. SQ_CACHE_DIR= (empty) turns it off.
+ * Loads dist/sq.cjs with the V8 code cache below, in SQ_CACHE_DIR, else $XDG_CACHE_HOME/sq, else ~/.cache/sq;
+ * SQ_CACHE_DIR= (empty) turns it off and the bundle is a plain require(). Node 22.1+ has a cache of its own,
+ * module.enableCompileCache(), but it keeps only the code compiled while a module loads, not the functions a command
+ * compiles as it runs: measured (test/bench/startup.bench.mjs, node_compile_cache_ratio) it saves half as much.
  */
 function load() {
   const file = `${__dirname}/../dist/sq.cjs`;
+  const dir = cacheDir(process.env);
+  if (dir !== undefined) return loadWithV8Cache(file, dir);
+  try {
+    return { exports: require(file), saveCache() {} };
+  } catch (e) {
+    if (e.code !== 'MODULE_NOT_FOUND' || fs.existsSync(file)) throw e;
+    missing(file);
+  }
+}
+
+function missing(file) {
+  const { resolve } = require('node:path');
+  process.stderr.write(`error: ${resolve(file)} is missing: run \`npm run build\` in ${resolve(__dirname, '..')}\n`);
+  process.exit(1);
+}
+
+/**
+ * Compiles and runs dist/sq.cjs like require() would, but through vm.Script so that V8 can start from a code cache:
+ * the bytecode of every function an earlier call of the same command compiled. One cache file per build, Node
+ * version, V8 flags and command word (`sq me`, `sq runs`, …). The cache directory is used only when it is a real
+ * directory (not a symlink) that is ours alone. A cache that is missing, unreadable or rejected by V8 only costs the
+ * time it would have saved, and is rewritten after a successful call.
+ */
+function loadWithV8Cache(file, dir) {
   let source;
   try {
     // The bundle is ASCII (esbuild.config.mjs): latin1 reads it straight into a one-byte string.
     source = fs.readFileSync(file, 'latin1');
   } catch (e) {
     if (e.code !== 'ENOENT') throw e;
-    const { resolve } = require('node:path');
-    process.stderr.write(`error: ${resolve(file)} is missing: run \`npm run build\` in ${resolve(__dirname, '..')}\n`);
-    process.exit(1);
+    missing(file);
   }
   const build = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source);
-  const dir = cacheDir(process.env);
-  const word = commandWord(argv);
+  // The same pre-scan of argv as the CLI's own (src/argv.ts), built beside the bundle.
+  const word = require('../dist/argv.cjs').scanArgv(argv).noun;
   // V8 rejects a cache made under other V8 flags: runs with and without, say, NODE_OPTIONS=--max-old-space-size
   // keep one each rather than overwrite each other's.
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`.trim();
-  const cacheFile =
-    build && dir !== undefined
-      ? `${dir}/code-${build[1]}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_'}.bin`
-      : undefined;
+  const cacheFile = build
+    ? `${dir}/code-${build[1]}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_'}.bin`
+    : undefined;
   let cachedData;
   if (cacheFile && ownDir(dir)) {
     let fd;
@@ -97,8 +119,7 @@ function load() {
       if (!cacheFile || !fresh || code !== 0) return;
       let tmp;
       try {
-        if (!lstat(dir)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-        if (!ownDir(dir)) return;
+        if (!makeOwnDir(dir)) return;
         // Caches of other builds (an older sq) written over a day ago are dead weight, as are temporary files a
         // killed process left. Not younger ones: two installed versions used side by side would keep wiping each
         // other's.
@@ -121,6 +142,16 @@ function load() {
       }
     },
   };
+}
+
+/** Creates the cache directory (0700) if it is missing; true if it is then usable (ownDir). */
+function makeOwnDir(dir) {
+  try {
+    if (!lstat(dir)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    return false;
+  }
+  return ownDir(dir);
 }
 
 function lstat(path) {
@@ -154,14 +185,4 @@ function fnv1a(text) {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(16).padStart(8, '0');
-}
-
-/** The first word that is not an option or the value of a global option that takes one (`sq --profile ci me` → me). */
-function commandWord(args) {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--profile' || a === '--base-url' || a === '--format' || a === '--fields' || a === '--jq' || a === '--template') i++;
-    else if (!a.startsWith('-')) return a;
-  }
-  return undefined;
 }

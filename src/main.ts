@@ -3,6 +3,7 @@
 import type { ContextInit } from './factory.js';
 import { ExitCode, SqError, UsageError, InterruptedError, STOP_SIGNALS, type StopSignal } from './errors.js';
 import { redactText } from './output/secrets.js';
+import { scanArgv } from './argv.js';
 
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -42,20 +43,17 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
 
 /** A rough read of the output-related globals for errors raised before commander's preAction runs. */
 function peekGlobals(argv: string[]): Record<string, unknown> {
-  const o: Record<string, unknown> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') break;
-    if (a === '--json') o.json = true;
-    else if (a === '--jq' || a.startsWith('--jq=')) o.jq = a.slice(5);
-    else if (a === '--template' || a.startsWith('--template=')) o.template = a.slice(11);
-    else if (a === '--verbose' || a === '-v') o.verbose = true;
-    else if (a === '--quiet' || a === '-q') o.quiet = true;
-    else if (a === '--no-color') o.color = false;
-    else if (a === '--format') o.format = argv[i + 1];
-    else if (a.startsWith('--format=')) o.format = a.slice('--format='.length);
-  }
-  return o;
+  const { options: o } = scanArgv(argv);
+  const value = (name: string) => (typeof o.get(name) === 'string' ? o.get(name) : undefined);
+  return {
+    json: o.has('--json') || undefined,
+    jq: value('--jq'),
+    template: value('--template'),
+    verbose: o.has('--verbose') || o.has('-v') || undefined,
+    quiet: o.has('--quiet') || o.has('-q') || undefined,
+    color: o.has('--no-color') ? false : undefined,
+    format: value('--format'),
+  };
 }
 
 interface CommanderLikeError {

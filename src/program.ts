@@ -1,5 +1,6 @@
 // Builds the commander tree: global options, nouns (loaded lazily), verbs from their specs.
 import { Command, Option } from 'commander';
+import { scanArgv } from './argv.js';
 import type { Ctx, Globals } from './context.js';
 import type { NounEntry, NounSpec, OptionSpec, VerbSpec } from './command.js';
 import { NOUNS } from './commands/index.js';
@@ -27,23 +28,6 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { flags: '--dry-run', description: 'on writes: print the request (secrets masked) and send nothing' },
   { flags: '--show-secrets', description: 'show passwords, keys and webhook URL tokens the API echoes back (they are masked otherwise)' },
 ];
-
-/** The first argv token that is not an option or an option's value: the noun. */
-/** Global options that take a value: needed to find the noun in argv without parsing. (bin/sq.js keeps a copy.) */
-const VALUE_GLOBALS = new Set(GLOBAL_OPTIONS.filter((g) => g.flags.includes('<')).map((g) => g.flags.split(/[ ,]+/).find((f) => f.startsWith('--'))!));
-
-export function findNoun(argv: string[]): { noun: string | undefined; index: number } {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') return { noun: argv[i + 1], index: i + 1 };
-    if (a.startsWith('-')) {
-      if (VALUE_GLOBALS.has(a)) i++;
-      continue;
-    }
-    return { noun: a, index: i };
-  }
-  return { noun: undefined, index: -1 };
-}
 
 /** The options makeOption made repeatable, for the completion model (a parser alone does not say so). */
 export const REPEATABLE = new WeakSet<Option>();
@@ -161,8 +145,8 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
     if (ctx.globals.jq !== undefined) await (await import('./output/jq.js')).checkJq(ctx.globals.jq);
   });
 
-  const { noun } = findNoun(argv);
-  const wanted = opts.loadAll ? null : noun === 'help' ? findNoun(argv.slice(argv.indexOf('help') + 1)).noun : noun;
+  const { noun, index } = scanArgv(argv);
+  const wanted = opts.loadAll ? null : noun === 'help' ? scanArgv(argv.slice(index + 1)).noun : noun;
   for (const entry of NOUNS) {
     if (opts.loadAll || entry.name === wanted) {
       const spec = await loadEntry(entry);

@@ -2,7 +2,12 @@
 // one_call_ratio: `sq me --json` against the emulator ÷ a minimal node:http script doing the same GET and printing
 // it (target ≤ 1.5). Both sides run in this process's loop, alternating, so machine noise hits both alike.
 // one_call_ratio_uncached: the same without bin/sq.js's code cache (no target; the first call after an install).
-import { spawn } from 'node:child_process';
+// code_cache_ratio: `sq me --json` with the code cache ÷ the same with SQ_CACHE_DIR= (a plain require of the bundle),
+// alternating; saved_ms is what the cache saves a call (on Node 20 the launcher's own V8 cache, on 22.1+ Node's).
+// node_compile_cache_ratio (Node 22.1+): the same with bin/sq.js's cache ÷ a minimal launcher using Node's own
+// module.enableCompileCache(); saved_ms is what keeping our own cache is worth (issue 12: keep it only if > 10 ms).
+// SQ_BENCH_NODE=/path/to/node runs every timed process under that Node (the emulator stays in this one).
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -11,12 +16,14 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'bin/sq.js');
 const RUNS = Number(process.env.BENCH_RUNS || 25);
+const NODE = process.env.SQ_BENCH_NODE || process.execPath;
+const NODE_VERSION = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
 
 // Async spawn: the emulator answering `sq me` runs in this very process, so the loop must stay free.
 function wall(args, env) {
   return new Promise((resolveWall, reject) => {
     const t = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stdout.resume();
     child.stderr.on('data', (d) => (err += d));
@@ -42,18 +49,20 @@ function forgetPacing(env) {
   for (const f of readdirSync(env.SQ_CACHE_DIR)) if (f.startsWith('pacing-')) rmSync(join(env.SQ_CACHE_DIR, f), { force: true });
 }
 
-async function compare(name, a, b, target, env) {
+async function compare(name, a, b, target, env, envB = env) {
   const ta = [];
   const tb = [];
   await wall(a, env);
-  await wall(b, env); // warm the file cache for both
+  await wall(b, envB); // warm the file cache for both
   for (let i = 0; i < RUNS; i++) {
     forgetPacing(env);
     ta.push(await wall(a, env));
-    tb.push(await wall(b, env));
+    forgetPacing(envB);
+    tb.push(await wall(b, envB));
   }
-  const ratio = median(ta) / median(tb);
-  console.log(JSON.stringify({ name, value: Math.round(ratio * 1000) / 1000, unit: 'ratio', target, median_ms: Math.round(median(ta) * 10) / 10, baseline_ms: Math.round(median(tb) * 10) / 10 }));
+  const [ma, mb] = [median(ta), median(tb)];
+  const round = (x) => Math.round(x * 10) / 10;
+  console.log(JSON.stringify({ name, value: Math.round((ma / mb) * 1000) / 1000, unit: 'ratio', target, node: NODE_VERSION, median_ms: round(ma), baseline_ms: round(mb), saved_ms: round(mb - ma) }));
 }
 
 // A fresh code cache directory of its own: the figure does not depend on HOME being writable or on earlier runs.
@@ -86,6 +95,21 @@ http.get(u, { headers: { authorization: 'Token ' + process.env.SQ_TOKEN, accept:
   await compare('one_call_ratio', [bin, 'me', '--json'], [script], '<= 1.5', env);
   // For the record: the same call without the cache, as the first call after an install or upgrade runs.
   await compare('one_call_ratio_uncached', [bin, 'me', '--json'], [script], 'none (first call after install)', { ...env, SQ_CACHE_DIR: '' });
+  // Whether the code cache is worth having at all on this Node (issue 12: the launcher's own only if > 10 ms on 20).
+  await compare('code_cache_ratio', [bin, 'me', '--json'], [bin, 'me', '--json'], 'saved_ms > 10', env, { ...env, SQ_CACHE_DIR: '' });
+  if (execFileSync(NODE, ['-p', "typeof require('node:module').enableCompileCache"], { encoding: 'utf8' }).trim() === 'function') {
+    const alt = join(mkdtempSync(join(tmpdir(), 'sq-bench-')), 'sq-node-cache.cjs');
+    writeFileSync(
+      alt,
+      `'use strict';
+try { require('node:v8').setFlagsFromString('--liftoff-only'); } catch {}
+require('node:module').enableCompileCache(process.env.SQ_CACHE_DIR + '/node-compile-cache');
+require(${JSON.stringify(join(root, 'dist/sq.cjs'))}).run(process.argv.slice(2)).then((code) => process.exit(code));
+`,
+    );
+    const altEnv = { ...env, SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')) };
+    await compare('node_compile_cache_ratio', [bin, 'me', '--json'], [alt, 'me', '--json'], 'saved_ms > 10 keeps our own', env, altEnv);
+  }
 } finally {
   await emu.close();
 }

@@ -39,6 +39,21 @@ describe('the bundle', () => {
   });
 });
 
+describe('the launcher', () => {
+  it.each([
+    ['with a code cache', (d: string) => d],
+    ['without one (SQ_CACHE_DIR=)', () => ''],
+  ])('runs %s when V8 refuses --liftoff-only: the flag only saves time', async (_what, cacheDir) => {
+    const dir = tmp('sq-v8-');
+    const pre = join(dir, 'refuse.cjs');
+    writeFileSync(pre, "require('node:v8').setFlagsFromString = (f) => { throw new Error('V8 refuses ' + f); };\n");
+    const r = await sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cacheDir(dir), NODE_OPTIONS: `--require ${pre}` }) });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).email).toBeTruthy();
+  });
+});
+
 describe('the code cache', () => {
   const me = (cache: string, extra: Record<string, string> = {}) => sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache, ...extra }) });
   const cacheFile = (dir: string) => join(dir, `code-${buildId()}-${process.version}-${process.arch}-me.bin`);
@@ -134,6 +149,9 @@ describe('the code cache', () => {
     const dir = tmp('sq-cache-');
     const r = await sqBin(['--format', 'json', '--fields', 'email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
     expect(r.code).toBe(0);
+    // The launcher finds the word with the CLI's own pre-scan (src/argv.ts): --jq's value is not a command.
+    const jq = await sqBin(['--jq', '.email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
+    expect(jq.code).toBe(0);
     expect(codeCaches(dir)).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`]);
   });
 

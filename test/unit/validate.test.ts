@@ -4,7 +4,8 @@ import { durationFlag, eventsFlag, httpUrlFlag, intFlag, portFlag } from '../../
 import { UsageError } from '../../src/errors.js';
 import { errorMessage } from '../../src/api/messages.js';
 import { secondsInMessage, serverNow } from '../../src/api/http.js';
-import { findNoun } from '../../src/program.js';
+import { GLOBAL_OPTIONS } from '../../src/program.js';
+import { VALUE_GLOBALS, scanArgv } from '../../src/argv.js';
 
 describe('durations', () => {
   it.each([
@@ -77,7 +78,20 @@ describe('finding the noun in argv', () => {
     [['--format', 'csv', 'results', 'list'], 'results'],
     [['--format=csv', 'results'], 'results'],
     [['-q'], undefined],
-  ])('%j', (argv, noun) => expect(findNoun(argv).noun).toBe(noun));
+    [['--jq', '.email', 'me'], 'me'],
+    [['--template', '{{.email}}', 'me'], 'me'],
+    [['--', 'me'], 'me'],
+  ])('%j', (argv, noun) => expect(scanArgv(argv).noun).toBe(noun));
+
+  it('the pre-scanner knows exactly the global options that take a value', () => {
+    const taking = GLOBAL_OPTIONS.filter((g) => g.flags.includes('<')).map((g) => g.flags.split(/[ ,]+/).find((f) => f.startsWith('--')));
+    expect([...VALUE_GLOBALS].sort()).toEqual(taking.sort());
+  });
+
+  it('reads the values of value-taking globals after the noun too, in both spellings', () => {
+    const { options } = scanArgv(['me', '--jq', '.a', '--format=csv', '-q', '--', '--json']);
+    expect(Object.fromEntries(options)).toEqual({ '--jq': '.a', '--format': 'csv', '-q': true });
+  });
 });
 
 describe('429 bodies without Retry-After', () => {
