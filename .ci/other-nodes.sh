@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the e2e tests (the built bin/sq.js, launcher and code cache included) under each Node major we support besides
 # the machine's own: users run 22 and 24. The Node binaries come from the npm registry (node-linux-<arch>@<major>),
-# installed into a temp dir, so nothing on the machine changes. Needs a built dist/ (npm test builds it).
+# unpacked into a temp dir, so nothing on the machine changes. Needs a built dist/ (npm test builds it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch=$(node -p process.arch)
@@ -9,8 +9,9 @@ majors=("$@")
 [ ${#majors[@]} -gt 0 ] || majors=(22 24)
 for v in "${majors[@]}"; do
   dir=$(mktemp -d)
-  npm install --no-save --no-audit --no-fund --prefix "$dir" "node-linux-$arch@$v" >/dev/null
-  bin="$dir/node_modules/node-linux-$arch/bin/node"
+  # npm pack, not `npm install --prefix`: a prefix also moves npm's global config (registry, cafile) out of reach.
+  (cd "$dir" && npm pack --silent "node-linux-$arch@$v" >/dev/null && tar -xzf node-linux-*.tgz)
+  bin="$dir/package/bin/node"
   echo "== e2e tests on Node $("$bin" --version)"
   status=0
   "$bin" node_modules/vitest/vitest.mjs run test/e2e || status=$?
