@@ -106,6 +106,11 @@ export class HttpClient {
     this.pacer = new Pacer(this.now, this.sleep, shared);
   }
 
+  /** False in a dry run: verbs whose plan is more than the requests (delivery apply) ask here, not the flag. */
+  get sendsWrites(): boolean {
+    return !this.opts.dryRun;
+  }
+
   get hasToken(): boolean {
     return !!this.opts.token;
   }
