@@ -85,3 +85,11 @@ export class InterruptedError extends SqError {
 export class CancelledError extends SqError {
   override readonly exitCode = ExitCode.FAILURE;
 }
+
+/** Not a failure: a --dry-run verb reached a write. main.ts prints the writes planned so far (exit 0). */
+export class DryRunStop extends Error {
+  constructor(readonly planned: { method: string; path: string; body?: unknown }[]) {
+    super('dry run: nothing was sent');
+    this.name = 'DryRunStop';
+  }
+}

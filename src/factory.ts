@@ -136,6 +136,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
             pacingDir: cacheDir(env),
             retryBudget,
             baseUrlFrom: { flag: '--base-url', env: 'SQ_BASE_URL', profile: `the profile "${auth.profile}"`, default: 'the default (no --base-url, SQ_BASE_URL or profile)' }[auth.baseUrlSource],
+            dryRun: ctx.globals.dryRun,
             signal,
             now,
             sleep,

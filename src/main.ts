@@ -1,7 +1,7 @@
 // run(argv) -> exit code. The only place where errors become exit codes and get printed.
 // main() never calls process.exit, so the whole CLI runs in-process in tests.
 import type { ContextInit } from './factory.js';
-import { ExitCode, SqError, UsageError, InterruptedError, STOP_SIGNALS, type StopSignal } from './errors.js';
+import { DryRunStop, ExitCode, SqError, UsageError, InterruptedError, STOP_SIGNALS, type StopSignal } from './errors.js';
 import { redactText } from './output/secrets.js';
 import { scanArgv } from './argv.js';
 
@@ -34,6 +34,11 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;
   } catch (err) {
+    if (err instanceof DryRunStop) {
+      const { printPlanned } = await import('./io/dry-run.js');
+      printPlanned(ctx, err.planned);
+      return ctx.exitCode;
+    }
     return report(ctx, err);
   } finally {
     await ctx.cleanup();

@@ -38,7 +38,8 @@ export async function preflight(ctx: Ctx, steps: Step[]): Promise<void> {
   await confirmOrCancel(ctx, `Apply will ${asks.join('; ')}. Continue?`, 'cancelled: nothing was sent');
 }
 
-export function dryRun(ctx: Ctx, steps: Step[]): void {
+/** --dry-run: every request of every step (a new squid's id is a placeholder), as printPlanned shows requests. */
+export function printPlannedSteps(ctx: Ctx, steps: Step[]): void {
   const reqs = steps.flatMap((s) => s.requests(s.item.id ?? `<id of new squid "${s.squid}">`)).map(shown);
   printPlanned(ctx, reqs);
 }

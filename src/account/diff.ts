@@ -2,6 +2,8 @@
 // (squids, then tasks, then delivery, then deletions, billing last). Only fields the file names are managed.
 import { UsageError } from '../errors.js';
 import { recordId } from '../api/resolve.js';
+import { SQUIDS_PATH } from '../api/squids.js';
+import { TASKS_PATH } from '../api/tasks.js';
 import { deliveryPath, diffDelivery, storedDelivery, storedEvents, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { RUN_EVENTS } from '../api/events.js';
 import { AUTO_RESET_PATH, raisesCharges, type AutoResetUpdate } from '../api/billing.js';
@@ -207,7 +209,7 @@ export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[]
         squid: s.ref,
         missing: [],
         // The create itself is sent by apply (it yields the id); these are what follows it.
-        requests: (sid) => [{ method: 'POST', path: '/v1/squids', body: create }, ...(Object.keys(body).length ? [{ method: 'POST' as const, path: `/v1/squids/${sid}`, body }] : [])],
+        requests: (sid) => [{ method: 'POST', path: SQUIDS_PATH, body: create }, ...(Object.keys(body).length ? [{ method: 'POST' as const, path: `${SQUIDS_PATH}/${sid}`, body }] : [])],
       });
     }
     if (have) {
@@ -217,7 +219,7 @@ export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[]
           item: { kind: 'squid', action: 'update', squid: who, id, changes },
           squid: s.ref,
           missing: [],
-          requests: (sid) => [{ method: 'POST', path: `/v1/squids/${encodeURIComponent(sid)}`, body }],
+          requests: (sid) => [{ method: 'POST', path: `${SQUIDS_PATH}/${encodeURIComponent(sid)}`, body }],
         });
       }
     }
@@ -238,7 +240,7 @@ export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[]
           missing: [],
           requests: (sid) => {
             const out: Request[] = [];
-            for (let i = 0; i < add.length; i += TASKS_PER_REQUEST) out.push({ method: 'POST', path: '/v1/tasks', body: { squid: sid, tasks: add.slice(i, i + TASKS_PER_REQUEST) } });
+            for (let i = 0; i < add.length; i += TASKS_PER_REQUEST) out.push({ method: 'POST', path: TASKS_PATH, body: { squid: sid, tasks: add.slice(i, i + TASKS_PER_REQUEST) } });
             return out;
           },
         });
@@ -250,7 +252,7 @@ export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[]
           squid: s.ref,
           missing: [],
           confirm: `delete ${gone.length} task${gone.length === 1 ? '' : 's'} of squid "${who}"`,
-          requests: () => gone.map((t) => ({ method: 'DELETE', path: `/v1/tasks/${encodeURIComponent(t.id)}` })),
+          requests: () => gone.map((t) => ({ method: 'DELETE', path: `${TASKS_PATH}/${encodeURIComponent(t.id)}` })),
         });
       }
     }
@@ -285,7 +287,7 @@ export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[]
         item: { kind: 'squid', action: 'delete', squid: nm, id: sid, changes: [] },
         missing: [],
         confirm: `delete squid "${nm}" with its tasks, runs and results`,
-        requests: () => [{ method: 'DELETE', path: `/v1/squids/${encodeURIComponent(sid)}` }],
+        requests: () => [{ method: 'DELETE', path: `${SQUIDS_PATH}/${encodeURIComponent(sid)}` }],
       });
     }
   }

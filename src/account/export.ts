@@ -2,6 +2,8 @@
 // Secrets are never written: each becomes a ${SQ_…} reference to set before an apply that must send it.
 import type { HttpClient } from '../api/http.js';
 import { recordId } from '../api/resolve.js';
+import { SQUIDS_PATH } from '../api/squids.js';
+import { CRAWLERS_PATH } from '../api/crawlers.js';
 import { getAutoReset } from '../api/billing.js';
 import { storedDelivery, storedEvents } from '../api/delivery.js';
 import { RUN_EVENTS } from '../api/events.js';
@@ -58,7 +60,7 @@ function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], used: Set<string>):
 }
 
 export async function exportAccount(http: HttpClient): Promise<Rec> {
-  const [list, crawlers, ar] = [await listAll(http, '/v1/squids'), await listAll(http, '/v1/crawlers'), await getAutoReset(http)];
+  const [list, crawlers, ar] = [await listAll(http, SQUIDS_PATH), await listAll(http, CRAWLERS_PATH), await getAutoReset(http)];
   const squids: Rec = {};
   const used = new Set<string>();
   // Oldest first, so the file reads in creation order and stays stable as squids are added.

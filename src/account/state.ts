@@ -2,7 +2,9 @@
 // squid's delivery settings, notify and unique-results flags live in its detail record.
 import type { HttpClient } from '../api/http.js';
 import { items } from '../api/pages.js';
-import { seg } from '../api/path.js';
+import { getSquid, SQUIDS_PATH } from '../api/squids.js';
+import { TASKS_PATH } from '../api/tasks.js';
+import { CRAWLERS_PATH } from '../api/crawlers.js';
 import { recordId } from '../api/resolve.js';
 import { getAutoReset, type AutoReset } from '../api/billing.js';
 import { isObj } from '../api/delivery.js';
@@ -25,12 +27,12 @@ export async function listAll(http: HttpClient, path: string, query?: Record<str
 }
 
 export async function squidDetail(http: HttpClient, id: string): Promise<Rec> {
-  const rec = await http.get<unknown>(`/v1/squids/${seg('squid id', id)}`);
+  const rec = await getSquid<unknown>(http, id);
   return isObj(rec) ? rec : { id };
 }
 
 export async function squidTasks(http: HttpClient, id: string): Promise<Rec[]> {
-  return listAll(http, '/v1/tasks', { squid: id });
+  return listAll(http, TASKS_PATH, { squid: id });
 }
 
 const name = (r: Rec) => (typeof r.name === 'string' ? r.name : '');
@@ -80,9 +82,9 @@ export interface Live {
 }
 
 export async function readLive(http: HttpClient, want: Desired): Promise<Live> {
-  const all = want.managesSquids ? await listAll(http, '/v1/squids') : [];
+  const all = want.managesSquids ? await listAll(http, SQUIDS_PATH) : [];
   const needCrawlers = want.squids.some((s) => s.spec.crawler !== undefined);
-  const crawlers = needCrawlers ? await listAll(http, '/v1/crawlers') : [];
+  const crawlers = needCrawlers ? await listAll(http, CRAWLERS_PATH) : [];
   const matched = new Map<string, LiveSquid>();
   const seen = new Map<string, string>();
   for (const s of want.squids) {

@@ -91,7 +91,7 @@ export async function waitForSync(
 ): Promise<SyncStatus> {
   const deadline = deps.now() + timeoutMs;
   for (;;) {
-    const raw = await http.get(`/v1/synchronize/${seg('synchronization id', id)}`);
+    const raw = await http.get(`${SYNC_PATH}/${seg('synchronization id', id)}`);
     const s: SyncStatus = isRec(raw) ? raw : {};
     const code = syncCode(s);
     if (code === 200 || code >= 400) return s;
@@ -103,4 +103,25 @@ export async function waitForSync(
     }
     await deps.sleep(SYNC_POLL_MS);
   }
+}
+
+export const ACCOUNTS_PATH = '/v1/accounts';
+/** The reference documents /account_types, the SDK /accounts/types; the spec names the latter, so it goes first. */
+export const ACCOUNT_TYPE_PATHS = ['/v1/accounts/types', '/v1/account_types'];
+export const SYNC_PATH = '/v1/synchronize';
+
+export function accountPath(id: string): string {
+  return `${ACCOUNTS_PATH}/${seg('account id', id)}`;
+}
+
+export function getAccount(http: HttpClient, id: string): Promise<unknown> {
+  return http.get(accountPath(id));
+}
+
+export function deleteAccount(http: HttpClient, id: string): Promise<unknown> {
+  return http.delete(accountPath(id));
+}
+
+export function startSync(http: HttpClient, body: Rec): Promise<SyncStatus> {
+  return http.post<SyncStatus>(SYNC_PATH, body);
 }

@@ -1,6 +1,8 @@
 // Crawler shapes turned into rows. /params is a pair of name-keyed maps with a reserved `functions` key mixed into
 // the squid params (api-reference §6); sq shows one row per parameter and per function instead.
 import { isRecord as isRec } from '../output/fields.js';
+import type { HttpClient } from './http.js';
+import { seg } from './path.js';
 type Rec = Record<string, unknown>;
 
 export { isRec };
@@ -33,4 +35,23 @@ export function attributeList(body: unknown): unknown[] {
 
 export function attributeRows(body: unknown): Rec[] {
   return attributeList(body).filter(isRec);
+}
+
+export const CRAWLERS_PATH = '/v1/crawlers';
+
+function crawlerPath(id: string, sub = ''): string {
+  return `${CRAWLERS_PATH}/${seg('crawler id', id)}${sub}`;
+}
+
+export function getCrawler(http: HttpClient, id: string): Promise<Rec> {
+  return http.get<Rec>(crawlerPath(id));
+}
+
+export function getCrawlerParams(http: HttpClient, id: string): Promise<unknown> {
+  return http.get(crawlerPath(id, '/params'));
+}
+
+/** Public: sent without a key when none is configured. */
+export function getCrawlerAttributes(http: HttpClient, id: string): Promise<unknown> {
+  return http.get(crawlerPath(id, '/attributes'), { noAuth: !http.hasToken });
 }

@@ -76,8 +76,12 @@ export interface TestResult {
 }
 
 /** The test operations take flat bodies (not wrapped in *_fields) and have no squid parameter. */
+export function deliveryTestPath(kind: TestKind): string {
+  return `/v1/delivery/test-${kind}`;
+}
+
 export async function postDeliveryTest(http: HttpClient, kind: TestKind, body: Record<string, unknown>): Promise<TestResult> {
-  const res = await http.post<unknown>(`/v1/delivery/test-${kind}`, body);
+  const res = await http.post<unknown>(deliveryTestPath(kind), body);
   if (!isObj(res)) return { success: false, error: 'the API answered with an unexpected body' };
   return { ...res, success: res.success === true } as TestResult;
 }

@@ -1,7 +1,7 @@
 // The thin HTTP module: every request of sq goes through here. It owns auth, pacing, retries, timeouts, error
 // mapping and the redacted --verbose trace (reliability.md).
 import type { Dispatcher } from 'undici';
-import { AuthError } from '../errors.js';
+import { AuthError, DryRunStop } from '../errors.js';
 import { Pacer, resetWaitMs } from './pacing.js';
 import { SharedStore } from './pacing-state.js';
 import { loadTransport, type RequestFn } from './transport.js';
@@ -12,6 +12,9 @@ import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
 import { sleep } from './sleep.js';
 
 export { AmbiguousWriteError };
+
+/** What a dry run still sends (DELETE is retry-safe, but it is a write). */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface HttpOptions {
   baseUrl: string;
@@ -32,6 +35,8 @@ export interface HttpOptions {
   pacingDir?: string;
   /** Where baseUrl came from ('SQ_BASE_URL', '--base-url', …), named when it cannot be reached. */
   baseUrlFrom?: string;
+  /** --dry-run: reads go out (verbs resolve names and read state), writes are recorded instead of sent. */
+  dryRun?: boolean;
 }
 
 export interface RequestOptions {
@@ -44,6 +49,8 @@ export interface RequestOptions {
   okStatuses?: number[];
   /** Retries this request may spend, instead of the client's budget (a page of an export has its own). */
   retryBudget?: RetryBudget;
+  /** In a dry run, answer a write with this and let the verb go on (a write in a series), instead of stopping it. */
+  dryRunAnswer?: unknown;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -99,6 +106,11 @@ export class HttpClient {
     this.pacer = new Pacer(this.now, this.sleep, shared);
   }
 
+  /** False in a dry run: verbs whose plan is more than the requests (delivery apply) ask here, not the flag. */
+  get sendsWrites(): boolean {
+    return !this.opts.dryRun;
+  }
+
   get hasToken(): boolean {
     return !!this.opts.token;
   }
@@ -126,6 +138,7 @@ export class HttpClient {
 
   async request<T = unknown>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResponse<T>> {
     method = method.toUpperCase();
+    if (this.opts.dryRun && !READS.has(method)) return { status: 200, headers: {}, data: this.plan(method, path, o) as T, url: this.url(path, o.query).toString() };
     const res = await this.send(method, path, o, false);
     const text = res.text ?? '';
     const safe = SAFE_METHODS.has(method);
@@ -134,8 +147,19 @@ export class HttpClient {
 
   /** For downloads: the body is handed over as a stream once the status is known good. */
   async stream(method: string, path: string, o: RequestOptions = {}): Promise<StreamResponse> {
+    if (this.opts.dryRun && !READS.has(method.toUpperCase())) this.plan(method.toUpperCase(), path, { ...o, dryRunAnswer: undefined });
     const res = await this.send(method, path, o, true);
     return { status: res.statusCode, headers: res.headers, body: res.body as unknown as StreamResponse['body'] };
+  }
+
+  /** Writes planned by a dry run, in order; main.ts prints them (masked) when the verb stops at its last one. */
+  private readonly planned: { method: string; path: string; body?: unknown }[] = [];
+
+  private plan(method: string, path: string, o: RequestOptions): unknown {
+    const u = this.url(path, o.query);
+    this.planned.push({ method, path: u.pathname + u.search, body: o.body instanceof FormData ? formSummary(o.body) : o.body });
+    if (o.dryRunAnswer === undefined) throw new DryRunStop(this.planned);
+    return o.dryRunAnswer;
   }
 
   async close(): Promise<void> {
@@ -342,4 +366,15 @@ function num(v: string | string[] | undefined): number | null {
   if (typeof v !== 'string' || v.trim() === '') return null;
   const n = Number(v);
   return Number.isFinite(n) ? n : null;
+}
+
+/** A multipart body as a plan shows it: fields as they are, files as `<name, size bytes>` (fields first). */
+function formSummary(form: FormData): Record<string, unknown> {
+  const fields: [string, unknown][] = [];
+  const files: [string, unknown][] = [];
+  for (const [k, v] of form.entries()) {
+    if (typeof v === 'string') fields.push([k, v]);
+    else files.push([k, `<${v.name}, ${v.size} bytes>`]);
+  }
+  return Object.fromEntries([...fields, ...files]);
 }

@@ -10,3 +10,10 @@ export function seg(what: string, value: string): string {
   }
   return encodeURIComponent(v);
 }
+
+/** A path given to `sq api`: relative to /v1 unless it already starts there; a full URL is refused. */
+export function apiPath(p: string): string {
+  if (/^https?:\/\//i.test(p)) throw new UsageError('<path> is a path on the API (e.g. /v1/squids), not a full URL; use --base-url to pick the server');
+  const withSlash = p.startsWith('/') ? p : `/${p}`;
+  return withSlash.startsWith('/v1/') || withSlash === '/v1' ? withSlash : `/v1${withSlash}`;
+}

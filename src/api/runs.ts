@@ -47,6 +47,8 @@ export function formatDurationCell(v: unknown): string {
   return `${h}:${String(m).padStart(2, '0')}:${String(sec).padStart(2, '0')}`;
 }
 
+export const RUNS_PATH = '/v1/runs';
+
 export function runPath(runId: string, sub = ''): string {
   return `/v1/runs/${seg('run id', runId)}${sub}`;
 }
@@ -81,7 +83,7 @@ export async function* runTaskPages(http: HttpClient, runId: string, opts: PageO
 }
 
 export function startRun(http: HttpClient, squidId: string): Promise<Run> {
-  return http.post<Run>('/v1/runs', { squid: squidId });
+  return http.post<Run>(RUNS_PATH, { squid: squidId });
 }
 
 export function abortRun(http: HttpClient, runId: string): Promise<Run> {

@@ -1,6 +1,7 @@
-// Squid helpers shared by the squid verbs (and usable by others): --param parsing and the columns users look for.
+// Squid endpoints and the --param parsing shared by the squid verbs.
 import { UsageError } from '../errors.js';
-import type { Column } from '../output/types.js';
+import type { HttpClient } from './http.js';
+import { seg } from './path.js';
 
 /**
  * `k=v` → value. The text stays a string unless it is valid JSON, so `zip=01234` stays "01234" (a leading zero is
@@ -37,31 +38,30 @@ export function typedValue(text: string): unknown {
   }
 }
 
-export const SQUID_LIST_COLUMNS: Column[] = [
-  { key: 'id' },
-  { key: 'name', maxWidth: 40 },
-  { key: 'crawler_name', header: 'CRAWLER', maxWidth: 30 },
-  { key: 'is_active', header: 'ACTIVE' },
-  { key: 'concurrency', header: 'CONC' },
-  { key: 'last_run_status', header: 'LAST RUN', kind: 'status' },
-  { key: 'last_run_at', header: 'LAST RUN AT', kind: 'time' },
-  { key: 'total_runs', header: 'RUNS' },
-];
+export const SQUIDS_PATH = '/v1/squids';
+type Rec = Record<string, unknown>;
 
-export const SQUID_DETAIL_COLUMNS: Column[] = [
-  { key: 'id' },
-  { key: 'name' },
-  { key: 'crawler_name', header: 'crawler' },
-  { key: 'crawler', header: 'crawler id' },
-  { key: 'is_active', header: 'active' },
-  { key: 'is_ready', header: 'ready' },
-  { key: 'concurrency' },
-  { key: 'params' },
-  { key: 'schedule' },
-  { key: 'last_run_status', header: 'last run', kind: 'status' },
-  { key: 'last_run', header: 'last run id' },
-  { key: 'last_run_at', header: 'last run at', kind: 'time' },
-  { key: 'total_runs', header: 'runs' },
-  { key: 'next_launch_at', header: 'next launch', kind: 'time' },
-  { key: 'created_at', header: 'created', kind: 'time' },
-];
+export function squidPath(id: string, sub = ''): string {
+  return `${SQUIDS_PATH}/${seg('squid id', id)}${sub}`;
+}
+
+export function getSquid<T = Rec>(http: HttpClient, id: string): Promise<T> {
+  return http.get<T>(squidPath(id));
+}
+
+export function createSquid(http: HttpClient, body: Rec): Promise<Rec> {
+  return http.post<Rec>(SQUIDS_PATH, body);
+}
+
+/** The API updates with POST on the squid itself. */
+export function updateSquid(http: HttpClient, id: string, body: Rec): Promise<unknown> {
+  return http.post(squidPath(id), body);
+}
+
+export function deleteSquid(http: HttpClient, id: string): Promise<unknown> {
+  return http.delete(squidPath(id));
+}
+
+export function emptySquid(http: HttpClient, id: string, type: string): Promise<Rec> {
+  return http.post<Rec>(squidPath(id, '/empty'), { type });
+}

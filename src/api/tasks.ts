@@ -52,7 +52,7 @@ export const UPLOAD_DONE = new Set(['SUCCESS', 'FAILURE']);
 
 export async function uploadStatus(http: HttpClient, id: string): Promise<UploadStatus> {
   // 202 means "still processing" and carries the same shape with meta null.
-  const res = await http.request<UploadStatus>('GET', `/v1/tasks/upload/${seg('upload id', id)}`, { okStatuses: [202] });
+  const res = await http.request<UploadStatus>('GET', `${UPLOAD_PATH}/${seg('upload id', id)}`, { okStatuses: [202] });
   return isRec(res.data) ? res.data : {};
 }
 
@@ -91,4 +91,28 @@ export function uploadSummary(s: UploadStatus): Rec {
     invalid: m.invalid ?? null,
     valid: m.valid ?? null,
   };
+}
+
+export const TASKS_PATH = '/v1/tasks';
+export const UPLOAD_PATH = '/v1/tasks/upload';
+
+export function taskPath(id: string): string {
+  return `${TASKS_PATH}/${seg('task id', id)}`;
+}
+
+export function getTask(http: HttpClient, id: string): Promise<unknown> {
+  return http.get(taskPath(id));
+}
+
+export function deleteTask(http: HttpClient, id: string): Promise<unknown> {
+  return http.delete(taskPath(id));
+}
+
+/** `more`: another batch follows, so a dry run plans this one and goes on to the next. */
+export function addTasks(http: HttpClient, squidId: string, tasks: Rec[], more = false): Promise<unknown> {
+  return http.post(TASKS_PATH, { squid: squidId, tasks }, more ? { dryRunAnswer: {} } : {});
+}
+
+export function uploadTasks(http: HttpClient, form: FormData): Promise<unknown> {
+  return http.post(UPLOAD_PATH, form);
 }

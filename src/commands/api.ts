@@ -1,8 +1,8 @@
 import { defineVerb } from '../command.js';
 import { UsageError } from '../errors.js';
 import { enumFlag } from '../validate/index.js';
+import { apiPath } from '../api/path.js';
 import { readInput } from '../io/stdin.js';
-import { printDryRun } from '../io/dry-run.js';
 import { isSecretKey, MASK } from '../output/secrets.js';
 import type { Ctx } from '../context.js';
 import { importPackage } from '../import-package.js';
@@ -41,7 +41,7 @@ export default defineVerb({
     "sq api -i -H 'Accept-Language: fr' /v1/me",
   ],
   async run(ctx, [rawPath], opts) {
-    const path = normalisePath(rawPath);
+    const path = apiPath(rawPath);
     const fields: Record<string, unknown> = {};
     for (const kv of (opts.rawField as string[] | undefined) ?? []) Object.assign(fields, splitKv(kv, '-f', false));
     for (const kv of (opts.field as string[] | undefined) ?? []) Object.assign(fields, splitKv(kv, '-F', true));
@@ -67,11 +67,6 @@ export default defineVerb({
     const query = method === 'GET' || method === 'HEAD' ? (fields as Record<string, string>) : undefined;
     if (method !== 'GET' && method !== 'HEAD' && hasFields) body = { ...(body as object), ...fields };
 
-    if (ctx.globals.dryRun && method !== 'GET' && method !== 'HEAD') {
-      const http = await ctx.http();
-      printDryRun(ctx, method, http.url(path, query).toString(), body);
-      return;
-    }
     const http = await ctx.http();
     if (opts.paginate) {
       const { items } = await import('../api/pages.js');
@@ -126,12 +121,6 @@ async function responseHead(ctx: Ctx, status: number, headers: Record<string, st
     }
   }
   return `${lines.join('\n')}\n\n`;
-}
-
-function normalisePath(p: string): string {
-  if (/^https?:\/\//i.test(p)) throw new UsageError('<path> is a path on the API (e.g. /v1/squids), not a full URL; use --base-url to pick the server');
-  const withSlash = p.startsWith('/') ? p : `/${p}`;
-  return withSlash.startsWith('/v1/') || withSlash === '/v1' ? withSlash : `/v1${withSlash}`;
 }
 
 function splitKv(kv: string, flag: string, typed: boolean): Record<string, unknown> {

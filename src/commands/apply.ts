@@ -1,7 +1,7 @@
 import { defineVerb } from '../command.js';
 import { PartialFailureError } from '../errors.js';
 import { planText } from '../account/render.js';
-import { applySteps, dryRun, preflight } from '../account/apply.js';
+import { applySteps, preflight, printPlannedSteps } from '../account/apply.js';
 import { FILE_HELP, FILE_OPTION, planOfFile } from './plan.js';
 
 export default defineVerb({
@@ -31,12 +31,13 @@ export default defineVerb({
       return;
     }
     await preflight(ctx, steps);
-    if (ctx.globals.dryRun) {
+    const http = await ctx.http();
+    if (!http.sendsWrites) {
       ctx.out.info(planText(plan).trimEnd());
-      dryRun(ctx, steps);
+      printPlannedSteps(ctx, steps);
       return;
     }
-    const reports = await applySteps(ctx, await ctx.http(), steps);
+    const reports = await applySteps(ctx, http, steps);
     const n = (st: string) => reports.filter((r) => r.status === st).length;
     if (json) ctx.out.json({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports });
     const bad = reports.filter((r) => r.status !== 'applied');

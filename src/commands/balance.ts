@@ -1,4 +1,5 @@
 import { defineVerb } from '../command.js';
+import { getBalance } from '../api/user.js';
 
 export default defineVerb({
   name: 'balance',
@@ -9,7 +10,7 @@ export default defineVerb({
   examples: ['sq balance', 'sq balance --json', 'sq balance --fields remaining,reset_time'],
   async run(ctx) {
     const http = await ctx.http();
-    const b = (await http.get('/v1/user/balance')) as Record<string, unknown>;
+    const b = await getBalance(http);
     const available = typeof b.available === 'number' ? b.available : null;
     const consumed = typeof b.consumed === 'number' ? b.consumed : null;
     const remaining = available !== null && consumed !== null ? round(available - consumed) : null;

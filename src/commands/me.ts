@@ -1,4 +1,5 @@
 import { defineVerb } from '../command.js';
+import { getMe } from '../api/user.js';
 
 export default defineVerb({
   name: 'me',
@@ -6,7 +7,7 @@ export default defineVerb({
   examples: ['sq me', 'sq me --json', 'sq me --fields email,plan'],
   async run(ctx) {
     const http = await ctx.http();
-    const user = await http.get('/v1/me');
+    const user = await getMe(http);
     await ctx.out.record(user, { title: 'User' });
   },
 });

@@ -5,7 +5,8 @@ import type { HttpClient } from '../api/http.js';
 import { getAutoReset, type AutoReset } from '../api/billing.js';
 import { items } from '../api/pages.js';
 import { recordId, type ApiRecord } from '../api/resolve.js';
-import type { Run } from '../api/runs.js';
+import { RUNS_PATH, type Run } from '../api/runs.js';
+import { getBalance, getMe } from '../api/user.js';
 import { byNewest, listSquids, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './runs/recent.js';
 
 /** How many recent runs across squids are looked at for failures and failed exports. */
@@ -75,8 +76,8 @@ export interface Status {
 
 export async function readStatus(http: HttpClient): Promise<Status> {
   const [me, balance, autoReset, squids] = await Promise.all([
-    http.get<Obj>('/v1/me'),
-    http.get<Obj>('/v1/user/balance'),
+    getMe<Obj>(http),
+    getBalance<Obj>(http),
     getAutoReset(http),
     listSquids(http),
   ]);
@@ -86,7 +87,7 @@ export async function readStatus(http: HttpClient): Promise<Status> {
   const seen = new Set(runs.map((r) => String(r.squid)));
   const stale = squids.squids.filter((s) => ACTIVE.includes(lower(s.last_run_status)) && !seen.has(recordId(s))).slice(0, MAX_ACTIVE_READS);
   for (const s of stale) {
-    for await (const r of items<Run>(http, '/v1/runs', { pageSize: 1, maxItems: 1, query: { squid: recordId(s) } })) {
+    for await (const r of items<Run>(http, RUNS_PATH, { pageSize: 1, maxItems: 1, query: { squid: recordId(s) } })) {
       if (!runs.some((x) => x.id === r.id)) runs.push({ ...r, squid: r.squid ?? recordId(s), squid_name: str(s.name) });
     }
   }

@@ -1,6 +1,6 @@
 // --dry-run: show the request a write would send, secrets masked, and send nothing.
 import type { Ctx } from '../context.js';
-import { maskSecrets } from '../output/secrets.js';
+import { MASK, maskSecrets } from '../output/secrets.js';
 
 export interface PlannedRequest {
   method: string;
@@ -10,12 +10,13 @@ export interface PlannedRequest {
 }
 
 export function dryRunRecord(ctx: Ctx, req: PlannedRequest): Record<string, unknown> {
-  return { dry_run: true, method: req.method, path: req.path, body: maskSecrets(req.body ?? null, ctx.globals.showSecrets) };
+  return { dry_run: true, method: req.method, path: req.path, body: maskSecrets(maskCookies(req.body ?? null), ctx.globals.showSecrets) };
 }
 
-export function printDryRun(ctx: Ctx, method: string, url: string, body?: unknown): void {
-  const u = new URL(url);
-  printPlanned(ctx, [{ method, path: u.pathname + u.search, body }]);
+/** Session cookies (accounts sync) are masked even with --show-secrets: a plan shows their names only. */
+function maskCookies(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || !('cookies' in body) || !body.cookies || typeof body.cookies !== 'object') return body;
+  return { ...body, cookies: Object.fromEntries(Object.keys(body.cookies).map((k) => [k, MASK])) };
 }
 
 /** One or more planned requests: JSON/NDJSON for scripts, readable text otherwise. Always on stdout. */

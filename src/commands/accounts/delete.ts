@@ -1,9 +1,8 @@
 import { defineVerb } from '../../command.js';
-import { printPlanned } from '../../io/dry-run.js';
 import { resolveAccount } from '../../api/resolve.js';
 import { nonEmpty } from '../../validate/index.js';
 import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
-import { seg } from '../../api/path.js';
+import { deleteAccount } from '../../api/accounts.js';
 
 export default defineVerb({
   name: 'delete',
@@ -20,13 +19,8 @@ export default defineVerb({
     const http = await ctx.http();
     const { id, name } = await resolveAccount(http, given);
     const label = name && name !== id ? `${name} (${id})` : id;
-    const path = `/v1/accounts/${seg('account id', id)}`;
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'DELETE', path }]);
-      return;
-    }
     await confirmOrCancel(ctx, `Delete account ${label}? Squids that use it will fail until another account is linked.`);
-    const res = await http.delete(path);
+    const res = await deleteAccount(http, id);
     ctx.out.success(`Deleted account ${label}`);
     await ctx.out.record(res ?? { id, object: 'account', deleted: true }, { title: 'Account deleted' });
   },

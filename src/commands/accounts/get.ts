@@ -1,9 +1,8 @@
 import { defineVerb } from '../../command.js';
-import { firstAccount } from '../../api/accounts.js';
+import { firstAccount, getAccount } from '../../api/accounts.js';
 import { resolveAccount } from '../../api/resolve.js';
 import { nonEmpty } from '../../validate/index.js';
 import { ACCOUNT_DETAIL_COLUMNS } from './columns.js';
-import { seg } from '../../api/path.js';
 
 export default defineVerb({
   name: 'get',
@@ -15,7 +14,7 @@ export default defineVerb({
   async run(ctx, [ref]) {
     const http = await ctx.http();
     const { id } = await resolveAccount(http, nonEmpty('<account>', ref));
-    const a = firstAccount(await http.get(`/v1/accounts/${seg('account id', id)}`), id);
+    const a = firstAccount(await getAccount(http, id), id);
     await ctx.out.record(a, { title: `Account ${String(a.username ?? id)}`, columns: ACCOUNT_DETAIL_COLUMNS });
   },
 });

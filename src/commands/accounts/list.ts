@@ -1,4 +1,5 @@
 import { defineVerb } from '../../command.js';
+import { ACCOUNTS_PATH } from '../../api/accounts.js';
 import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
 import { ACCOUNT_COLUMNS } from './columns.js';
 
@@ -12,6 +13,6 @@ export default defineVerb({
   async run(ctx, _args, opts) {
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
-    await printList(ctx, http, '/v1/accounts', { paging, noun: 'accounts', columns: ACCOUNT_COLUMNS });
+    await printList(ctx, http, ACCOUNTS_PATH, { paging, noun: 'accounts', columns: ACCOUNT_COLUMNS });
   },
 });

@@ -1,9 +1,7 @@
 import { defineVerb } from '../../command.js';
-import { parseCookies, syncCode, waitForSync, type SyncStatus } from '../../api/accounts.js';
+import { parseCookies, startSync, syncCode, waitForSync } from '../../api/accounts.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { printPlanned } from '../../io/dry-run.js';
 import { readInput } from '../../io/stdin.js';
-import { MASK } from '../../output/secrets.js';
 import { durationFlag, nonEmpty, requireFlag } from '../../validate/index.js';
 
 const DEFAULT_TIMEOUT_MS = 2 * 60_000;
@@ -35,14 +33,8 @@ export default defineVerb({
     const body: Record<string, unknown> = { type, cookies };
     if (account !== undefined) body.account = account;
 
-    if (ctx.globals.dryRun) {
-      // Masked here as well as by printPlanned: --show-secrets must not reveal session cookies in a plan.
-      const masked = Object.fromEntries(Object.keys(cookies).map((k) => [k, MASK]));
-      printPlanned(ctx, [{ method: 'POST', path: '/v1/synchronize', body: { ...body, cookies: masked } }]);
-      return;
-    }
     const http = await ctx.http();
-    const started = (await http.post('/v1/synchronize', body)) as SyncStatus;
+    const started = await startSync(http, body);
     const id = String(started?.id ?? '');
     if (!opts.wait) {
       await ctx.out.record(started, { title: 'Synchronization started', columns: COLUMNS });

@@ -1,10 +1,9 @@
 import { defineVerb } from '../../command.js';
 import { items } from '../../api/pages.js';
+import { ACCOUNT_TYPE_PATHS as PATHS } from '../../api/accounts.js';
 import { NotFoundError } from '../../errors.js';
 import { TYPE_COLUMNS } from './columns.js';
 
-// The reference documents /account_types, the SDK /accounts/types; the spec names the latter, so it goes first.
-const PATHS = ['/v1/accounts/types', '/v1/account_types'];
 
 export default defineVerb({
   name: 'types',

@@ -1,4 +1,5 @@
 import { defineVerb } from '../../command.js';
+import { getMe } from '../../api/user.js';
 import { UsageError } from '../../errors.js';
 import { readStdinUpTo } from '../../io/stdin.js';
 import { confirmOrCancel } from '../../io/confirm.js';
@@ -62,7 +63,7 @@ export default defineVerb({
     const auth = resolveAuth(ctx.globals, ctx.env, store);
     const baseUrl = auth.baseUrl;
     const http = await ctx.http({ token });
-    const user = (await http.get('/v1/me')) as Record<string, unknown>;
+    const user = await getMe(http);
     const who = typeof user.email === 'string' ? user.email : 'unknown user';
     await store.save(auth.profile, (current) => ({ ...current, token, base_url: baseUrl, user: who }), true, { replaceCorrupt: store.corrupt });
     ctx.out.success(`Logged in as ${who} (profile "${auth.profile}", ${baseUrl})`);

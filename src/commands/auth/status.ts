@@ -1,4 +1,5 @@
 import { defineVerb } from '../../command.js';
+import { getMe } from '../../api/user.js';
 import { AuthError, SqError } from '../../errors.js';
 import { resolveAuth } from '../../config/resolve.js';
 import { maskKey } from '../../output/secrets.js';
@@ -24,7 +25,7 @@ export default defineVerb({
     if (auth.token) {
       try {
         const http = await ctx.http();
-        const me = (await http.get('/v1/me')) as Record<string, unknown>;
+        const me = await getMe(http);
         record.user = me.email ?? null;
         record.status = 'valid';
       } catch (err) {

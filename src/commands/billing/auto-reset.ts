@@ -3,8 +3,7 @@ import type { Ctx } from '../../context.js';
 import type { Column } from '../../output/types.js';
 import { exclusive, optionalInt } from '../../validate/index.js';
 import { confirmOrCancel } from '../../io/confirm.js';
-import { printPlanned } from '../../io/dry-run.js';
-import { AUTO_RESET_PATH, getAutoReset, raisesCharges, setAutoReset, type AutoReset, type AutoResetUpdate } from '../../api/billing.js';
+import { getAutoReset, raisesCharges, setAutoReset, type AutoReset, type AutoResetUpdate } from '../../api/billing.js';
 
 const pct = (v: unknown) => (typeof v === 'number' ? `${Number.isInteger(v) ? v : v.toFixed(2)}%` : 'n/a');
 
@@ -96,10 +95,6 @@ export default defineVerb({
         `current usage is ${pct(usage)}, above the ${pct(after.threshold_pct)} threshold: a reset fires as soon as ` +
           'this is saved, and the card on file is charged for a plan renewal right away.',
       );
-    }
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'POST', path: AUTO_RESET_PATH, body }]);
-      return;
     }
     if (raisesCharges(before, after)) {
       const what = before.enabled ? 'Update automatic billing reset' : 'Enable automatic billing reset';

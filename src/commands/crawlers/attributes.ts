@@ -1,7 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { isFullHash, resolveCrawler } from '../../api/resolve.js';
-import { attributeRows } from '../../api/crawlers.js';
-import { seg } from '../../api/path.js';
+import { attributeRows, getCrawlerAttributes } from '../../api/crawlers.js';
 
 export default defineVerb({
   name: 'attributes',
@@ -16,7 +15,7 @@ export default defineVerb({
     const anonymous = isFullHash(ref.trim());
     const http = await ctx.http({ auth: !anonymous });
     const { id } = await resolveCrawler(http, ref);
-    const body = await http.get(`/v1/crawlers/${seg('crawler id', id)}/attributes`, { noAuth: !http.hasToken });
+    const body = await getCrawlerAttributes(http, id);
     await ctx.out.list(attributeRows(body), {
       columns: [
         { key: 'name' },

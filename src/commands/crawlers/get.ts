@@ -1,7 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { resolveCrawler } from '../../api/resolve.js';
-import { isRec } from '../../api/crawlers.js';
-import { seg } from '../../api/path.js';
+import { getCrawler, isRec } from '../../api/crawlers.js';
 
 export default defineVerb({
   name: 'get',
@@ -13,7 +12,7 @@ export default defineVerb({
   async run(ctx, [ref]) {
     const http = await ctx.http();
     const { id } = await resolveCrawler(http, ref);
-    const c = (await http.get(`/v1/crawlers/${seg('crawler id', id)}`)) as Record<string, unknown>;
+    const c = await getCrawler(http, id);
     const names = (v: unknown) =>
       Array.isArray(v) ? v.map((x) => (isRec(x) ? String(x.name ?? '') : String(x))).filter(Boolean).join(', ') : '';
     await ctx.out.record(c, {

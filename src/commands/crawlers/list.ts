@@ -1,4 +1,5 @@
 import { defineVerb } from '../../command.js';
+import { CRAWLERS_PATH } from '../../api/crawlers.js';
 import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
 
 export default defineVerb({
@@ -12,7 +13,7 @@ export default defineVerb({
   async run(ctx, _args, opts) {
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
-    await printList(ctx, http, '/v1/crawlers', {
+    await printList(ctx, http, CRAWLERS_PATH, {
       paging,
       noun: 'crawlers',
       columns: [

@@ -1,7 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { resolveCrawler } from '../../api/resolve.js';
-import { paramRows } from '../../api/crawlers.js';
-import { seg } from '../../api/path.js';
+import { getCrawlerParams, paramRows } from '../../api/crawlers.js';
 
 export default defineVerb({
   name: 'params',
@@ -14,7 +13,7 @@ export default defineVerb({
   async run(ctx, [ref]) {
     const http = await ctx.http();
     const { id } = await resolveCrawler(http, ref);
-    const body = await http.get(`/v1/crawlers/${seg('crawler id', id)}/params`);
+    const body = await getCrawlerParams(http, id);
     await ctx.out.list(paramRows(body), {
       columns: [
         { key: 'level' },

@@ -110,6 +110,7 @@ export default defineVerb({
     const scrub = (s: string) => redactText(s, plan.secrets);
 
     const http = await ctx.http();
+    const planOnly = !http.sendsWrites;
     const reports: SquidReport[] = [];
     const planned: PlannedRequest[] = [];
     const errors: SqError[] = [];
@@ -125,10 +126,10 @@ export default defineVerb({
       reportLine(ctx, r);
     }
 
-    if (ctx.globals.dryRun && ctx.outputSettings().format === 'json') {
-      ctx.out.json(dryRunPlan(ctx, reports));
+    if (planOnly && ctx.outputSettings().format === 'json') {
+      ctx.out.json(planObject(ctx, reports));
       ctx.out.info('Dry run: nothing was sent.');
-    } else if (ctx.globals.dryRun) {
+    } else if (planOnly) {
       printPlanned(ctx, planned);
     } else {
       await writeSummary(ctx, reports);
@@ -138,7 +139,7 @@ export default defineVerb({
     if (failed.length === 0) return;
     const details = failed.map((r) => `  ${r.ref}: ${r.error}`);
     if (failed.length < reports.length) {
-      throw new PartialFailureError(`${failed.length} of ${reports.length} squids failed; the others were ${ctx.globals.dryRun ? 'planned (dry run: nothing was sent)' : 'applied'}`, { details });
+      throw new PartialFailureError(`${failed.length} of ${reports.length} squids failed; the others were ${planOnly ? 'planned (dry run: nothing was sent)' : 'applied'}`, { details });
     }
     if (reports.length === 1 && errors[0]) {
       errors[0].message = scrub(errors[0].message);
@@ -166,7 +167,7 @@ async function applySquid(
       const channel = channelOf(body);
       const diff = diffDelivery(body, current);
       const changed = force || diff.fields.length > 0;
-      if (ctx.globals.dryRun) {
+      if (!http.sendsWrites) {
         const d = deliveryChanges(body, channel, record);
         report.plan ??= {};
         report.plan[channel] = { action: changed ? (d.create ? 'create' : 'update') : 'none', changes: changed ? d.changes : [], not_compared: d.unverified };
@@ -175,7 +176,7 @@ async function applySquid(
         report.channels[channel] = { status: 'unchanged', ...diff };
         continue;
       }
-      if (ctx.globals.dryRun) {
+      if (!http.sendsWrites) {
         planned.push({ method: 'POST', path: deliveryPath(squid.id), body });
         report.channels[channel] = { status: 'would change', ...diff };
         continue;
@@ -246,7 +247,7 @@ async function writeSummary(ctx: Ctx, reports: SquidReport[]) {
 }
 
 /** The --dry-run --json plan: every squid of the file, every channel, the same keys whatever changes. */
-function dryRunPlan(ctx: Ctx, reports: SquidReport[]) {
+function planObject(ctx: Ctx, reports: SquidReport[]) {
   const channels = reports.flatMap((r) => Object.values(r.plan ?? {}));
   const count = (a: ChannelPlan['action']) => channels.filter((c) => c.action === a).length;
   const plan = {

@@ -6,17 +6,16 @@ import type { OptionSpec } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { exclusive, nonEmpty, requireFlag } from '../../validate/index.js';
 import { readAllStdin } from '../../io/stdin.js';
-import { deliveryPath, isObj, postDelivery, type DeliveryBody } from '../../api/delivery.js';
-import { printPlanned } from '../../io/dry-run.js';
+import { isObj, postDelivery, type DeliveryBody } from '../../api/delivery.js';
 import { flatten } from '../../output/fields.js';
 import type { Column } from '../../output/types.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { seg } from '../../api/path.js';
+import { getSquid } from '../../api/squids.js';
 import { isSecretQueryName } from '../../output/secrets.js';
 
 /** The full squid record, which is where the stored delivery config lives (there is no GET /delivery). */
 export async function getSquidRecord(http: HttpClient, id: string): Promise<Record<string, unknown>> {
-  const rec = await http.get<unknown>(`/v1/squids/${seg('squid id', id)}`);
+  const rec = await getSquid<unknown>(http, id);
   return isObj(rec) ? rec : {};
 }
 
@@ -126,10 +125,6 @@ export async function configureDelivery(ctx: Ctx, w: DeliveryWrite): Promise<voi
   for (const secret of w.secrets ?? []) ctx.addSecret(secret);
   const http = await ctx.http();
   const squid = await resolveSquid(http, w.squidRef);
-  if (ctx.globals.dryRun) {
-    printPlanned(ctx, [{ method: 'POST', path: deliveryPath(squid.id), body: w.body }]);
-    return;
-  }
   const res = await postDelivery(http, squid.id, w.body);
   const label = squid.name || squid.id;
   await showEcho(ctx, res, `${w.channel} delivery of squid ${label}`);

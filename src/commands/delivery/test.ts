@@ -2,7 +2,6 @@ import { defineVerb } from '../../command.js';
 import type { Ctx } from '../../context.js';
 import { enumFlag, httpUrlFlag, nonEmpty, portFlag } from '../../validate/index.js';
 import { isObj, postDeliveryTest, storedDelivery, type TestKind, type TestResult } from '../../api/delivery.js';
-import { printPlanned } from '../../io/dry-run.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { getSquidRecord, readPassword, SQUID_OPTION, hideUrlSecrets } from './common.js';
@@ -103,10 +102,6 @@ export default defineVerb({
       path = 'email';
     }
 
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'POST', path: `/v1/delivery/test-${path}`, body }]);
-      return;
-    }
     const http = await ctx.http();
     const res = await ctx.out.spin(`Testing ${kind} delivery…`, () => postDeliveryTest(http, path, body));
     await ctx.out.record(res, { title: `${kind} delivery test` });

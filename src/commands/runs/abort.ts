@@ -1,7 +1,6 @@
 import { defineVerb } from '../../command.js';
-import { abortRun, runPath } from '../../api/runs.js';
+import { abortRun } from '../../api/runs.js';
 import { confirmOrCancel } from '../../io/confirm.js';
-import { printPlanned } from '../../io/dry-run.js';
 import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './ref.js';
 import { RUN_COLUMNS } from './columns.js';
 
@@ -18,10 +17,6 @@ export default defineVerb({
   examples: ['sq runs abort <run>', 'sq runs abort <run> --yes --json'],
   async run(ctx, [ref], opts) {
     const id = await idOf(ctx, 'run', ref, opts);
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'POST', path: runPath(id, '/abort') }]);
-      return;
-    }
     await confirmOrCancel(ctx, `Abort run ${id}? Results collected so far are still exported and billed.`, 'not aborted');
     const http = await ctx.http();
     const run = await abortRun(http, id);

@@ -3,6 +3,7 @@ import { resolveSquid } from '../../api/resolve.js';
 import { UsageError } from '../../errors.js';
 import { nonEmpty } from '../../validate/index.js';
 import { RUN_COLUMNS } from './columns.js';
+import { RUNS_PATH } from '../../api/runs.js';
 import { pagingFlags, pagingOptions, printList } from '../../io/paging.js';
 import { MAX_RECENT, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './recent.js';
 
@@ -34,6 +35,6 @@ export default defineVerb({
     const ref = nonEmpty('--squid', opts.squid);
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
-    await printList(ctx, http, '/v1/runs', { paging, query: { squid: squid.id }, noun: 'runs', columns: RUN_COLUMNS });
+    await printList(ctx, http, RUNS_PATH, { paging, query: { squid: squid.id }, noun: 'runs', columns: RUN_COLUMNS });
   },
 });

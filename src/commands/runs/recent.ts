@@ -4,7 +4,8 @@
 import type { HttpClient } from '../../api/http.js';
 import { items, pages } from '../../api/pages.js';
 import { recordId, type ApiRecord } from '../../api/resolve.js';
-import type { Run } from '../../api/runs.js';
+import { RUNS_PATH, type Run } from '../../api/runs.js';
+import { SQUIDS_PATH } from '../../api/squids.js';
 
 /** Squid pages of 100 read at most (300 squids); more is reported as partial. */
 export const MAX_SQUID_PAGES = 3;
@@ -34,7 +35,7 @@ export const byNewest = (a: ApiRecord, b: ApiRecord): number => timeOf(b.created
 export async function listSquids(http: HttpClient): Promise<{ squids: ApiRecord[]; partial: string }> {
   const squids: ApiRecord[] = [];
   let read = 0;
-  for await (const p of pages<ApiRecord>(http, '/v1/squids', { pageSize: 100 })) {
+  for await (const p of pages<ApiRecord>(http, SQUIDS_PATH, { pageSize: 100 })) {
     squids.push(...p.data.filter((s) => s && typeof s === 'object'));
     const more = p.total_pages !== undefined && p.page !== undefined ? p.page < p.total_pages : !!p.next;
     if (++read >= MAX_SQUID_PAGES && more) {
@@ -61,7 +62,7 @@ export async function recentRuns(http: HttpClient, limit: number, known?: { squi
     }
     reads++;
     const squid = recordId(s);
-    for await (const r of items<Run>(http, '/v1/runs', { pageSize: Math.min(limit, 100), maxItems: limit, query: { squid } })) {
+    for await (const r of items<Run>(http, RUNS_PATH, { pageSize: Math.min(limit, 100), maxItems: limit, query: { squid } })) {
       // A run listed twice (a list that shifted between reads) is shown once.
       if (r && typeof r === 'object' && !found.some((f) => f.id === r.id)) {
         found.push({ ...r, squid: r.squid ?? squid, squid_name: typeof s.name === 'string' ? s.name : '' });

@@ -5,7 +5,6 @@ import { AmbiguousWriteError } from '../../api/http.js';
 import { listRunPages, startRun, type Run } from '../../api/runs.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { printPlanned } from '../../io/dry-run.js';
 import { requireFlag } from '../../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './wait.js';
 
@@ -30,10 +29,6 @@ export default defineVerb({
     const settings = wait ? await waitSettings(ctx, opts) : null;
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'POST', path: '/v1/runs', body: { squid: squid.id } }]);
-      return;
-    }
     let run: Run;
     try {
       run = await startRun(http, squid.id);

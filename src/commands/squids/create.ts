@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { resolveCrawler } from '../../api/resolve.js';
-import { printPlanned } from '../../io/dry-run.js';
+import { createSquid } from '../../api/squids.js';
 import { nonEmpty, requireFlag } from '../../validate/index.js';
 
 export default defineVerb({
@@ -21,11 +21,7 @@ export default defineVerb({
     const crawler = await resolveCrawler(http, crawlerRef);
     const body: Record<string, unknown> = { crawler: crawler.id };
     if (name !== undefined) body.name = name;
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'POST', path: '/v1/squids', body }]);
-      return;
-    }
-    const s = (await http.post('/v1/squids', body)) as Record<string, unknown>;
+    const s = await createSquid(http, body);
     await ctx.out.record(s, {
       title: 'Squid created',
       columns: [{ key: 'id' }, { key: 'name' }, { key: 'crawler' }, { key: 'concurrency' }, { key: 'is_active', header: 'active' }, { key: 'params', format: (v) => JSON.stringify(v ?? {}) }],

@@ -1,9 +1,8 @@
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { printPlanned } from '../../io/dry-run.js';
 import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
 import { squidLabel } from './label.js';
-import { seg } from '../../api/path.js';
+import { deleteSquid } from '../../api/squids.js';
 
 export default defineVerb({
   name: 'delete',
@@ -16,13 +15,8 @@ export default defineVerb({
     await preflightConfirm(ctx);
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
-    const path = `/v1/squids/${seg('squid id', squid.id)}`;
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'DELETE', path }]);
-      return;
-    }
-    await confirmOrCancel(ctx, `Delete squid ${await squidLabel(ctx, http, squid)} with all its tasks, runs and results? This cannot be undone.`);
-    const res = await http.delete(path);
+    await confirmOrCancel(ctx, async () => `Delete squid ${await squidLabel(ctx, http, squid)} with all its tasks, runs and results? This cannot be undone.`);
+    const res = await deleteSquid(http, squid.id);
     ctx.out.success(`Deleted squid ${squid.name || squid.id}`);
     await ctx.out.record(res ?? { id: squid.id, object: 'squid', deleted: true }, { title: 'Squid deleted' });
   },

@@ -1,10 +1,9 @@
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { printPlanned } from '../../io/dry-run.js';
 import { enumFlag, requireFlag } from '../../validate/index.js';
 import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
 import { squidLabel } from './label.js';
-import { seg } from '../../api/path.js';
+import { emptySquid } from '../../api/squids.js';
 
 const TYPES = ['url', 'params'] as const;
 
@@ -20,13 +19,8 @@ export default defineVerb({
     await preflightConfirm(ctx);
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
-    const path = `/v1/squids/${seg('squid id', squid.id)}/empty`;
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'POST', path, body: { type } }]);
-      return;
-    }
-    await confirmOrCancel(ctx, `Delete every ${type} task of squid ${await squidLabel(ctx, http, squid)} and their results? This cannot be undone.`);
-    const res = (await http.post(path, { type })) as Record<string, unknown>;
+    await confirmOrCancel(ctx, async () => `Delete every ${type} task of squid ${await squidLabel(ctx, http, squid)} and their results? This cannot be undone.`);
+    const res = await emptySquid(http, squid.id, type);
     ctx.out.success(`Emptied squid ${squid.name || squid.id}: ${String(res?.deleted_count ?? 0)} ${type} task(s) deleted`);
     await ctx.out.record(res, { title: 'Squid emptied' });
   },

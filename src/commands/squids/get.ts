@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { SQUID_DETAIL_COLUMNS } from '../../api/squids.js';
-import { seg } from '../../api/path.js';
+import { SQUID_DETAIL_COLUMNS } from './columns.js';
+import { getSquid } from '../../api/squids.js';
 
 export default defineVerb({
   name: 'get',
@@ -13,7 +13,7 @@ export default defineVerb({
   async run(ctx, [ref]) {
     const http = await ctx.http();
     const { id } = await resolveSquid(http, ref);
-    const s = (await http.get(`/v1/squids/${seg('squid id', id)}`)) as Record<string, unknown>;
+    const s = await getSquid(http, id);
     await ctx.out.record(s, { title: `Squid ${String(s?.name ?? id)}`, columns: SQUID_DETAIL_COLUMNS });
   },
 });

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../context.js';
 import type { HttpClient } from '../../api/http.js';
 import type { Resolved } from '../../api/resolve.js';
-import { seg } from '../../api/path.js';
+import { getSquid } from '../../api/squids.js';
 
 /**
  * `"Name" (id)` for a confirmation question. A full hash resolves without a lookup, so the name is fetched only when
@@ -10,7 +10,7 @@ import { seg } from '../../api/path.js';
 export async function squidLabel(ctx: Ctx, http: HttpClient, squid: Resolved): Promise<string> {
   let name = squid.name;
   if (!name && !ctx.globals.yes) {
-    const s = (await http.get(`/v1/squids/${seg('squid id', squid.id)}`)) as Record<string, unknown> | null;
+    const s = await getSquid<Record<string, unknown> | null>(http, squid.id);
     name = typeof s?.name === 'string' ? s.name : '';
   }
   return name ? `"${name}" (${squid.id})` : squid.id;

@@ -1,5 +1,6 @@
 import { defineVerb } from '../../command.js';
-import { SQUID_LIST_COLUMNS } from '../../api/squids.js';
+import { SQUIDS_PATH } from '../../api/squids.js';
+import { SQUID_LIST_COLUMNS } from './columns.js';
 import { nonEmpty } from '../../validate/index.js';
 import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
 
@@ -13,6 +14,6 @@ export default defineVerb({
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const name = opts.name === undefined ? undefined : nonEmpty('--name', opts.name);
     const http = await ctx.http();
-    await printList(ctx, http, '/v1/squids', { paging, query: { name }, noun: 'squids', columns: SQUID_LIST_COLUMNS });
+    await printList(ctx, http, SQUIDS_PATH, { paging, query: { name }, noun: 'squids', columns: SQUID_LIST_COLUMNS });
   },
 });

@@ -1,10 +1,9 @@
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { parseParams, SQUID_DETAIL_COLUMNS } from '../../api/squids.js';
+import { getSquid, parseParams, updateSquid } from '../../api/squids.js';
+import { SQUID_DETAIL_COLUMNS } from './columns.js';
 import { UsageError } from '../../errors.js';
-import { printPlanned } from '../../io/dry-run.js';
 import { intFlag, nonEmpty } from '../../validate/index.js';
-import { seg } from '../../api/path.js';
 
 export default defineVerb({
   name: 'update',
@@ -34,13 +33,8 @@ export default defineVerb({
 
     const http = await ctx.http();
     const { id } = await resolveSquid(http, ref);
-    const path = `/v1/squids/${seg('squid id', id)}`;
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'POST', path, body }]);
-      return;
-    }
-    await http.post(path, body);
-    const s = (await http.get(path)) as Record<string, unknown>;
+    await updateSquid(http, id, body);
+    const s = await getSquid(http, id);
     ctx.out.success(`Updated ${Object.keys(body).join(', ')} of squid ${String(s?.name ?? id)}`);
     await ctx.out.record(s, { title: `Squid ${String(s?.name ?? id)}`, columns: SQUID_DETAIL_COLUMNS });
   },

@@ -1,8 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { normalizeTask, parseTaskFile } from '../../api/tasks.js';
+import { addTasks, normalizeTask, parseTaskFile } from '../../api/tasks.js';
 import { PartialFailureError, SqError, UsageError } from '../../errors.js';
-import { printPlanned } from '../../io/dry-run.js';
 import { readInput } from '../../io/stdin.js';
 import { nonEmpty, requireFlag } from '../../validate/index.js';
 import { TASK_LIST_COLUMNS } from './columns.js';
@@ -43,16 +42,12 @@ export default defineVerb({
     const squid = await resolveSquid(http, ref);
     const batches: Record<string, unknown>[][] = [];
     for (let i = 0; i < tasks.length; i += TASKS_PER_REQUEST) batches.push(tasks.slice(i, i + TASKS_PER_REQUEST));
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, batches.map((b) => ({ method: 'POST', path: '/v1/tasks', body: { squid: squid.id, tasks: b } })));
-      return;
-    }
     const created: Record<string, unknown>[] = [];
     let dup = 0;
     for (const [i, batch] of batches.entries()) {
       let res: Record<string, unknown>;
       try {
-        res = ((await http.post('/v1/tasks', { squid: squid.id, tasks: batch })) ?? {}) as Record<string, unknown>;
+        res = ((await addTasks(http, squid.id, batch, i < batches.length - 1)) ?? {}) as Record<string, unknown>;
       } catch (err) {
         if (i === 0 || !(err instanceof SqError)) throw err;
         const sent = i * TASKS_PER_REQUEST;

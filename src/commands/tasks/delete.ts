@@ -1,9 +1,8 @@
 import { defineVerb } from '../../command.js';
-import { printPlanned } from '../../io/dry-run.js';
 import { nonEmpty } from '../../validate/index.js';
 import { idOf, PREFIX_NOTE, TASK_SQUID_OPTION } from '../runs/ref.js';
 import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
-import { seg } from '../../api/path.js';
+import { deleteTask } from '../../api/tasks.js';
 
 export default defineVerb({
   name: 'delete',
@@ -17,14 +16,9 @@ export default defineVerb({
     nonEmpty('<task>', ref);
     await preflightConfirm(ctx);
     const id = (await idOf(ctx, 'task', ref, opts)).trim();
-    const path = `/v1/tasks/${seg('task id', id)}`;
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'DELETE', path }]);
-      return;
-    }
     await confirmOrCancel(ctx, `Delete task ${id}?`);
     const http = await ctx.http();
-    const res = await http.delete(path);
+    const res = await deleteTask(http, id);
     ctx.out.success(`Deleted task ${id}`);
     await ctx.out.record(res ?? { id, object: 'task', deleted: true }, { title: 'Task deleted' });
   },

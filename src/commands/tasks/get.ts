@@ -1,7 +1,6 @@
 import { defineVerb } from '../../command.js';
-import { normalizeTask } from '../../api/tasks.js';
+import { getTask, normalizeTask } from '../../api/tasks.js';
 import { idOf, PREFIX_NOTE, TASK_SQUID_OPTION } from '../runs/ref.js';
-import { seg } from '../../api/path.js';
 
 export default defineVerb({
   name: 'get',
@@ -15,7 +14,7 @@ export default defineVerb({
   async run(ctx, [ref], opts) {
     const id = await idOf(ctx, 'task', ref, opts);
     const http = await ctx.http();
-    const t = normalizeTask(await http.get(`/v1/tasks/${seg('task id', id.trim())}`));
+    const t = normalizeTask(await getTask(http, id.trim()));
     await ctx.out.record(t, {
       title: 'Task',
       columns: [

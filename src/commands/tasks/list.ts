@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { normalizeTask } from '../../api/tasks.js';
+import { normalizeTask, TASKS_PATH } from '../../api/tasks.js';
 import { enumFlag, requireFlag } from '../../validate/index.js';
 import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
 import { TASK_LIST_COLUMNS } from './columns.js';
@@ -24,7 +24,7 @@ export default defineVerb({
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
-    await printList(ctx, http, '/v1/tasks', {
+    await printList(ctx, http, TASKS_PATH, {
       paging,
       query: { squid: squid.id, type },
       noun: 'tasks',

@@ -2,9 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { uploadSummary, waitForUpload } from '../../api/tasks.js';
+import { uploadSummary, uploadTasks, waitForUpload } from '../../api/tasks.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { printPlanned } from '../../io/dry-run.js';
 import { durationFlag, requireFlag } from '../../validate/index.js';
 import { UPLOAD_COLUMNS } from './columns.js';
 
@@ -35,15 +34,11 @@ export default defineVerb({
 
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
-    if (ctx.globals.dryRun) {
-      printPlanned(ctx, [{ method: 'POST', path: '/v1/tasks/upload', body: { squid: squid.id, file: `<${basename(file)}, ${content.length} bytes>` } }]);
-      return;
-    }
     const form = new FormData();
     const type = /\.tsv$/i.test(file) ? 'text/tab-separated-values' : 'text/csv';
     form.append('file', new Blob([content], { type }), basename(file));
     form.append('squid', squid.id);
-    const res = ((await http.post('/v1/tasks/upload', form)) ?? {}) as Record<string, unknown>;
+    const res = ((await uploadTasks(http, form)) ?? {}) as Record<string, unknown>;
     const id = typeof res.id === 'string' ? res.id : String(res.id ?? '');
     if (!opts.wait) {
       await ctx.out.record(res, { title: 'Upload accepted', columns: [{ key: 'id' }, { key: 'object' }] });
