@@ -35,7 +35,9 @@ describe('README tour', () => {
       .replaceAll('8787', String(emuPort))
       .replaceAll('8788', String(hookPort));
     const cwd = mkdtempSync(join(tmpdir(), 'sq-readme-'));
-    const r = await execa('bash', ['-c', `set -euo pipefail\nshopt -s expand_aliases\n${script}`], {
+    // A failing line ends the script: its background jobs (emulator, listener) must end with it, or their open
+    // pipes would keep the test waiting instead of reporting the failure.
+    const r = await execa('bash', ['-c', `set -euo pipefail\nshopt -s expand_aliases\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n${script}`], {
       cwd,
       env: { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1' },
       extendEnv: false,
