@@ -3,37 +3,22 @@
 // - cached: the answer is in the completion cache (every Tab within 60 s of the first);
 // - uncached: the cache file is removed before each call, so sq asks the service (GET /v1/squids) within its budget.
 // Each is also given ÷ `node -e 0` measured in the same loop (the part no CLI in node can save).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forgetPacing, median, wall } from './lib.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'bin/sq.js');
 const RUNS = Number(process.env.BENCH_RUNS || 25);
 
-function wall(args, env) {
-  return new Promise((done, reject) => {
-    const t = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.resume();
-    child.on('close', (code) => (code === 0 ? done({ ms: Number(process.hrtime.bigint() - t) / 1e6, out }) : reject(new Error(`exit ${code}`))));
-  });
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const { startEmulator } = await import(join(root, 'dist/emulator/index.js'));
 const emu = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', seed: 'demo' });
 const cache = mkdtempSync(join(tmpdir(), 'sq-bench-cache-'));
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')), SQ_CACHE_DIR: cache, SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token };
 const forget = () => rmSync(join(cache, 'complete'), { recursive: true, force: true });
-const forgetPacing = () => {
-  for (const f of readdirSync(cache)) if (f.startsWith('pacing-')) rmSync(join(cache, f), { force: true });
-};
 try {
   // Warm the code cache and the file cache.
   for (let i = 0; i < 3; i++) await wall([bin, '__complete', 'squids'], env);
@@ -43,7 +28,7 @@ try {
     let empty = 0;
     await wall([bin, '__complete', 'squids'], env);
     for (let i = 0; i < RUNS; i++) {
-      forgetPacing();
+      forgetPacing(cache);
       if (mode === 'uncached') forget();
       const r = await wall([bin, '__complete', 'squids'], env);
       sq.push(r.ms);

@@ -7,11 +7,12 @@
 // node_compile_cache_ratio (Node 22.1+): the same with bin/sq.js's cache ÷ a minimal launcher using Node's own
 // module.enableCompileCache(); saved_ms is what keeping our own cache is worth (issue 12: keep it only if > 10 ms).
 // SQ_BENCH_NODE=/path/to/node runs every timed process under that Node (the emulator stays in this one).
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forgetPacing, median, wall } from './lib.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'bin/sq.js');
@@ -19,46 +20,25 @@ const RUNS = Number(process.env.BENCH_RUNS || 25);
 const NODE = process.env.SQ_BENCH_NODE || process.execPath;
 const NODE_VERSION = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
 
-// Async spawn: the emulator answering `sq me` runs in this very process, so the loop must stay free.
-function wall(args, env) {
-  return new Promise((resolveWall, reject) => {
-    const t = process.hrtime.bigint();
-    const child = spawn(NODE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stdout.resume();
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${err}`));
-      else resolveWall(Number(process.hrtime.bigint() - t) / 1e6);
-    });
-  });
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
+// wall() spawns asynchronously: the emulator answering `sq me` runs in this very process, so the loop must stay free.
 
 /**
  * Each sq call is timed as a call made on its own: the pacing state all sq processes share (pacing-*.json in the
  * cache directory, README "Reliability") is removed before it, or back-to-back calls would wait for /v1/me's
  * machine-wide budget (1/s after a burst of 5). That is pacing, not start-up.
  */
-function forgetPacing(env) {
-  if (!env.SQ_CACHE_DIR) return;
-  for (const f of readdirSync(env.SQ_CACHE_DIR)) if (f.startsWith('pacing-')) rmSync(join(env.SQ_CACHE_DIR, f), { force: true });
-}
+const forget = (env) => env.SQ_CACHE_DIR && forgetPacing(env.SQ_CACHE_DIR);
 
 async function compare(name, a, b, target, env, envB = env) {
   const ta = [];
   const tb = [];
-  await wall(a, env);
-  await wall(b, envB); // warm the file cache for both
+  await wall(a, env, NODE);
+  await wall(b, envB, NODE); // warm the file cache for both
   for (let i = 0; i < RUNS; i++) {
-    forgetPacing(env);
-    ta.push(await wall(a, env));
-    forgetPacing(envB);
-    tb.push(await wall(b, envB));
+    forget(env);
+    ta.push((await wall(a, env, NODE)).ms);
+    forget(envB);
+    tb.push((await wall(b, envB, NODE)).ms);
   }
   const [ma, mb] = [median(ta), median(tb)];
   const round = (x) => Math.round(x * 10) / 10;
