@@ -1,33 +1,19 @@
 // sq delivery apply --dry-run --json: one plan object (squids → channels → action, field-level diff), the same
 // shape whatever the number of changes, secrets masked.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
+import { deliveryYaml, tempFiles } from '../helpers/delivery-files.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
 let env: Record<string, string>;
-const dir = mkdtempSync(join(tmpdir(), 'sq-apply-plan-'));
 const PW = 'plan-Secret-4242';
 const TOKEN = 'hooktoken-9876';
 
-function file(name: string, text: string): string {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-}
+const file = tempFiles('sq-apply-plan-');
 
-const GOOD = `
-squids:
-  "Paris restaurants":
-    sftp: { host: sftp.example.com, port: 2222, username: deploy, password: \${SFTP_PASSWORD}, directory: /upload }
-    webhook: { url: "https://ci.example.com/hook?token=${TOKEN}", events: [run.done, run.error], retry: false }
-  "Lyon bakeries":
-    email: { address: ops@example.com }
-`;
+const GOOD = deliveryYaml(`https://ci.example.com/hook?token=${TOKEN}`);
 
 beforeAll(() => {
   env = emu.env({ SFTP_PASSWORD: PW });

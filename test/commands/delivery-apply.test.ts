@@ -1,32 +1,19 @@
 // sq delivery apply: whole-file validation with field paths, ${ENV} secrets, idempotence, dry run, partial failure.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
+import { deliveryYaml, tempFiles } from '../helpers/delivery-files.js';
 import { checkApplyDocument } from '../../src/commands/delivery/apply-file.js';
 import { UsageError } from '../../src/errors.js';
 
 const emu = useEmulator({ each: 'reset' });
 let env: Record<string, string>;
-const dir = mkdtempSync(join(tmpdir(), 'sq-apply-'));
 const PW = 'apply-Secret-77';
 
-function file(name: string, text: string): string {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-}
+const file = tempFiles('sq-apply-');
 
-const GOOD = `
-squids:
-  "Paris restaurants":
-    sftp: { host: sftp.example.com, port: 2222, username: deploy, password: \${SFTP_PASSWORD}, directory: /upload }
-    webhook: { url: "https://ci.example.com/hook", events: [run.done, run.error], retry: false }
-  "Lyon bakeries":
-    email: { address: ops@example.com }
-`;
+const GOOD = deliveryYaml(`https://ci.example.com/hook`);
 
 beforeAll(() => {
   env = emu.env({ SFTP_PASSWORD: PW });
@@ -91,7 +78,7 @@ describe('file validation (no request)', () => {
     r = await sq(['delivery', 'apply', '-f', file('broken.yaml', 'squids: [unclosed\n')], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/broken\.yaml:\d+:\d+: cannot parse/);
-    r = await sq(['delivery', 'apply', '-f', join(dir, 'missing.yaml')], { env });
+    r = await sq(['delivery', 'apply', '-f', join(dirname(file('present.yaml', '')), 'missing.yaml')], { env });
     expect(r.code).toBe(2);
     r = await sq(['delivery', 'apply', '-f', file('good.yaml', GOOD)], { env: emu.env() });
     expect(r.code).toBe(2);
