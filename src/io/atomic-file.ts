@@ -217,7 +217,8 @@ export async function checkOutputTarget(flag: string, target: string): Promise<s
 
 async function refusal(flag: string, target: string, st: Stats): Promise<string> {
   const what = `${flag} ${target} is ${kindOf(st)}`;
-  const regularOnly = `sq only writes regular files (use ${flag} - for stdout, or redirect)`;
+  // Only -o has a `-` for stdout; --checkpoint is a file sq must be able to read back.
+  const regularOnly = `sq only writes regular files${flag === '-o' ? ' (use -o - for stdout, or redirect)' : ''}`;
   if (!st.isSymbolicLink()) return `${what}: ${regularOnly}`;
   const to = await readlink(target).catch(() => null);
   const real = (await realpath(target).catch(() => null)) ?? (to === null ? null : resolve(dirname(target), to));

@@ -68,6 +68,14 @@ describe.each(Object.entries(verbs))('%s -o onto what is not a regular file', (_
 });
 
 describe('results list -o', () => {
+  it('--checkpoint onto a device is refused too, without the -o - hint (a checkpoint must be read back)', async () => {
+    const r = await sq(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '--checkpoint', '/dev/null'], { env: emu.env() });
+    expect(r.code).toBe(2);
+    // ndjson output: the error is the JSON object on stderr.
+    expect(JSON.parse(r.stderr).error.message).toBe('--checkpoint /dev/null is a character device: sq only writes regular files');
+    expect(await emu.requests()).toEqual([]);
+  });
+
   it('a directory is refused before any request', async () => {
     const r = await sq([...verbs['results list'](), '-o', join(dir, 'subdir')], { env: emu.env() });
     expect(r.stderr).toBe(`error: -o ${join(dir, 'subdir')} is a directory: ${REGULAR_ONLY}\nRun with --help for usage.\n`);
