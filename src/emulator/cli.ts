@@ -1,6 +1,7 @@
 // `sq emulator start` behaviour: validate options, start, print the JSON line and the export hint, run
 // until SIGINT/SIGTERM, close cleanly (state file flushed).
 import type { EmulatorOptions } from './index.js';
+import { shellWord } from '../io/shell.js';
 
 export class EmulatorOptionError extends Error {
   constructor(
@@ -102,9 +103,6 @@ export interface EmulatorIo {
   signal?: AbortSignal;
 }
 
-function shellQuote(s: string): string {
-  return /^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 export async function runEmulatorCommand(opts: EmulatorOptions, io: EmulatorIo): Promise<number> {
   let options: EmulatorOptions;
@@ -132,7 +130,7 @@ export async function runEmulatorCommand(opts: EmulatorOptions, io: EmulatorIo):
   io.stdout.write(JSON.stringify({ base_url: running.baseUrl, token: running.token }) + '\n');
   io.stderr.write(
     `sq emulator listening on ${running.baseUrl} (clock ${options.clock ?? 'real'}, seed ${options.seed ?? 'demo'}); to use it:\n` +
-      `  export SQ_BASE_URL=${shellQuote(running.baseUrl)} SQ_TOKEN=${shellQuote(running.token)}\n` +
+      `  export SQ_BASE_URL=${shellWord(running.baseUrl)} SQ_TOKEN=${shellWord(running.token)}\n` +
       'Press Ctrl-C to stop.\n',
   );
   await new Promise<void>((resolve) => {

@@ -124,7 +124,3 @@ export function checkTotal(ck: Checkpoint, total: number | null, startOver: stri
   );
 }
 
-/** A word for a POSIX shell. */
-export function shellWord(s: string): string {
-  return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}

@@ -21,11 +21,11 @@ import {
   mismatch,
   readCheckpoint,
   removeCheckpoint,
-  shellWord,
   siblings,
   writeCheckpoint,
   type Checkpoint,
 } from '../../io/checkpoint.js';
+import { shellWord } from '../../io/shell.js';
 import { Writable } from 'node:stream';
 import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
