@@ -1,4 +1,5 @@
 // Typed errors. Each carries its exit code (cli-contract.md); only main.ts turns them into output and codes.
+import type { PlannedRequest } from './io/dry-run.js';
 
 export const ExitCode = {
   OK: 0,
@@ -88,7 +89,7 @@ export class CancelledError extends SqError {
 
 /** Not a failure: a --dry-run verb reached a write. main.ts prints the writes planned so far (exit 0). */
 export class DryRunStop extends Error {
-  constructor(readonly planned: { method: string; path: string; body?: unknown }[]) {
+  constructor(readonly planned: PlannedRequest[]) {
     super('dry run: nothing was sent');
     this.name = 'DryRunStop';
   }
