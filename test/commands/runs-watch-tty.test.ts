@@ -12,10 +12,15 @@ const emu = useEmulator({ each: 'reset' });
 
 it('draws a bar in place with percent, tasks done/total, results and elapsed, then prints the run', async () => {
   const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: emu.squidId(DEMO_SQUIDS.paris) } });
+  // The clock moves only after the CLI has polled: client pacing (shared by every sq of the machine) may space the
+  // polls out, and a blind clock would let the run finish between two of them, never showing it running.
+  const statsPath = `/v1/runs/${run.id}/stats`;
+  const polls = async () => (await emu.requests()).filter((q) => q.path === statsPath).length;
   let finished = false;
   const p = sq(['runs', 'watch', run.id, '--interval', '20ms', '--json'], { env: emu.env(), tty: true }).finally(() => (finished = true));
   for (let i = 0; i < 40 && !finished; i++) {
-    await new Promise((r) => setTimeout(r, 60));
+    const target = (await polls()) + 1;
+    for (let j = 0; j < 100 && !finished && (await polls()) < target; j++) await new Promise((r) => setTimeout(r, 30));
     await emu.advance(500);
   }
   const r = await p;
@@ -30,7 +35,7 @@ it('draws a bar in place with percent, tasks done/total, results and elapsed, th
   expect(r.stderr).toMatch(new RegExp(`\\x1b\\[2Krun ${run.id}: [a-z]+ → (uploading|done)\\n`));
   // the last frame shows the finished run, and the bar is erased before the record is printed
   expect(r.stderr).toMatch(new RegExp(`\\[#{24}\\] run ${short}: done 100% results ${final.total_results} \\(elapsed 0:\\d\\d\\)\\r\\x1b\\[2K$`));
-});
+}, 60_000);
 
 /**
  * Watches a run of the demo squid whose account limit is exhausted: it pauses, stays paused for a few polls, then
