@@ -18,11 +18,12 @@
 // - node:assert in undici: the real assert is loaded when an assertion fails, and throws the same error.
 // - node:child_process in commander: it only runs stand-alone executable subcommands, which sq has none of.
 // Packages that only some commands load (ora, prompts, conf, yaml, ssh2-sftp-client, jq-web) and chalk
-// stay in node_modules, loaded on first use as before (src/import-package.ts). jq-web must: it reads jq.wasm from
-// beside its own file.
+// stay in node_modules, loaded on first use as before (src/import-package.ts). For --jq, bin/sq.js loads dist/jq.cjs
+// and dist/jq.wasm instead, both written below from jq-web; node_modules' copy is the fallback.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFile, writeFile, rename } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 
 const LAZY_ASSERT = "const assert = (value, message) => { if (!value) require('node:assert')(value, message) }";
 
@@ -111,12 +112,67 @@ const result = await build({
 // Only comments can still hold non-ASCII text: spell it as escapes too, so the whole file is ASCII and bin/sq.js can
 // read it as latin1 into a one-byte string (half the memory and time of a UTF-8 read).
 const code = result.outputFiles[0].text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
-// The first line names this exact build; bin/sq.js keys its code cache on it.
-const id = createHash('sha256').update(code).digest('hex').slice(0, 16);
-const out = `// sq bundle ${id}\n${code}`;
-await writeFile('dist/sq.cjs.tmp', out);
-await rename('dist/sq.cjs.tmp', 'dist/sq.cjs');
+// jq-web's script as dist/jq.cjs, for bin/sq.js to load with a code cache when --jq is given (src/output/jq.ts). One
+// text patch: as published, the script starts jq on load, reading and compiling jq.wasm itself; patched, it exports
+// its factory, which sq calls with the module bin/sq.js compiled on a background thread while the bundle loaded.
+const jqWeb = createRequire(import.meta.url).resolve('jq-web');
+const JQ_START = 'jq = jq().then( module => {\n  return { json: module.json, raw: module.raw };\n} );';
+const jqText = await readFile(jqWeb, 'utf8');
+if (!jqText.includes(JQ_START)) throw new Error(`esbuild.config.mjs: ${jqWeb} no longer contains ${JSON.stringify(JQ_START.slice(0, 40))}; review the patch`);
+const jqCode = jqText.replace(JQ_START, '').replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+
+// jq.wasm without its DWARF debugging sections (1.8 of its 2.7 MB, custom sections that the engine skips): less to
+// read and copy on every --jq call. The code, data and the function names for stack traces stay as they are.
+const jqWasm = await readFile(createRequire(import.meta.url).resolve('jq-web/jq.wasm'));
+await writeFile('dist/jq.wasm.tmp', withoutDebugSections(jqWasm));
+await rename('dist/jq.wasm.tmp', 'dist/jq.wasm');
+
+function withoutDebugSections(wasm) {
+  if (wasm.readUInt32LE(0) !== 0x6d736100) throw new Error('esbuild.config.mjs: jq.wasm is not a WebAssembly module');
+  const parts = [wasm.subarray(0, 8)];
+  let i = 8;
+  const leb = () => {
+    let value = 0;
+    let shift = 0;
+    let byte;
+    do {
+      byte = wasm[i++];
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return value;
+  };
+  while (i < wasm.length) {
+    const start = i;
+    const id = wasm[i++];
+    const size = leb();
+    const body = i;
+    i = body + size;
+    if (i > wasm.length) throw new Error('esbuild.config.mjs: jq.wasm ends inside a section');
+    if (id === 0) {
+      const save = i;
+      i = body;
+      const nameLength = leb();
+      const name = wasm.subarray(i, i + nameLength).toString('latin1');
+      i = save;
+      if (name.startsWith('.debug_')) continue;
+    }
+    parts.push(wasm.subarray(start, i));
+  }
+  const out = Buffer.concat(parts);
+  if (!WebAssembly.validate(out)) throw new Error('esbuild.config.mjs: jq.wasm without its debug sections does not validate');
+  return out;
+}
+
+// The first line names this exact build (both files: bin/sq.js prunes the code caches of other builds); bin/sq.js keys
+// its code caches on it.
+const id = createHash('sha256').update(code).update(jqCode).digest('hex').slice(0, 16);
+for (const [name, text] of [['jq.cjs', jqCode], ['sq.cjs', code]]) {
+  await writeFile(`dist/${name}.tmp`, `// sq bundle ${id}\n${text}`);
+  await rename(`dist/${name}.tmp`, `dist/${name}`);
+}
 
 // The argv pre-scanner (src/argv.ts) on its own, for bin/sq.js to name its code cache before the bundle loads: one
 // scanner and one list of value-taking globals for the launcher, main and program.
 await build({ entryPoints: ['dist/argv.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/argv.cjs', logLevel: 'warning' });
+

@@ -22,13 +22,18 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   } catch {}
   // `sq … | head` closes the pipe early: that is not an error worth a stack trace.
   for (const s of [process.stdout, process.stderr]) s.on('error', (e) => { if (e.code !== 'EPIPE') throw e; });
-  const cli = load();
+  // The same pre-scan of argv as the CLI's own (src/argv.ts), built beside the bundle.
+  const scan = require('../dist/argv.cjs').scanArgv(argv);
+  const dir = cacheDir(process.env);
+  const jq = dir !== undefined && scan.options.has('--jq') ? preloadJq(dir) : undefined;
+  const cli = load(dir, scan.noun, jq);
   cli.exports.run(argv).then(async (code) => {
     // The command has removed its own signal handlers. From here a stop signal ends the process as the command
     // would have (128 + signal), but only once saveCache, which is synchronous, has renamed or removed its temp file.
     const stops = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 };
     for (const s of Object.keys(stops)) if (process.platform !== 'win32' || s !== 'SIGQUIT') process.on(s, () => process.exit(128 + stops[s]));
     cli.saveCache(code);
+    jq?.saveCache(code);
     // The command is finished: once stdout and stderr are flushed, leave at once rather than wait for library
     // timers and closing keep-alive sockets to wind down (~50 ms per call).
     await Promise.all(
@@ -46,10 +51,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
  * module.enableCompileCache(), but it keeps only the code compiled while a module loads, not the functions a command
  * compiles as it runs: measured (test/bench/startup.bench.mjs, node_compile_cache_ratio) it saves half as much.
  */
-function load() {
+function load(dir, word, jq) {
   const file = `${__dirname}/../dist/sq.cjs`;
-  const dir = cacheDir(process.env);
-  if (dir !== undefined) return loadWithV8Cache(file, dir);
+  if (dir !== undefined) return loadWithV8Cache(file, dir, word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_', jq);
   try {
     return { exports: require(file), saveCache() {} };
   } catch (e) {
@@ -69,25 +73,24 @@ function missing(file) {
  * the bytecode of every function an earlier call of the same command compiled. One cache file per build, Node
  * version, V8 flags and command word (`sq me`, `sq runs`, …). The cache directory is used only when it is a real
  * directory (not a symlink) that is ours alone. A cache that is missing, unreadable or rejected by V8 only costs the
- * time it would have saved, and is rewritten after a successful call.
+ * time it would have saved, and is rewritten after a successful call. `name` is the command word, or `_jq` for
+ * dist/jq.cjs; `jq` is what preloadJq started, handed to the bundle.
  */
-function loadWithV8Cache(file, dir) {
+function loadWithV8Cache(file, dir, name, jq) {
   let source;
   try {
     // The bundle is ASCII (esbuild.config.mjs): latin1 reads it straight into a one-byte string.
     source = fs.readFileSync(file, 'latin1');
   } catch (e) {
-    if (e.code !== 'ENOENT') throw e;
+    if (e.code !== 'ENOENT' || name === '_jq') throw e;
     missing(file);
   }
   const build = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source);
-  // The same pre-scan of argv as the CLI's own (src/argv.ts), built beside the bundle.
-  const word = require('../dist/argv.cjs').scanArgv(argv).noun;
   // V8 rejects a cache made under other V8 flags: runs with and without, say, NODE_OPTIONS=--max-old-space-size
   // keep one each rather than overwrite each other's.
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`.trim();
   const cacheFile = build
-    ? `${dir}/code-${build[1]}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_'}.bin`
+    ? `${dir}/code-${build[1]}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${name}.bin`
     : undefined;
   let cachedData;
   if (cacheFile && ownDir(dir)) {
@@ -104,14 +107,14 @@ function loadWithV8Cache(file, dir) {
     }
   }
   const vm = require('node:vm');
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __sqHostImport) {${source}\n})`, {
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __sqHostImport, __sqJq) {${source}\n})`, {
     filename: file,
     cachedData,
   });
   const module = { exports: {} };
   // import() inside code compiled this way has no loader of its own: the bundle borrows this file's (see
   // src/import-package.ts). Packages resolve the same from bin/ as from dist/.
-  script.runInThisContext()(module.exports, require, module, file, `${__dirname}/../dist`, (s) => import(s));
+  script.runInThisContext()(module.exports, require, module, file, `${__dirname}/../dist`, (s) => import(s), jq);
   const fresh = !cachedData || script.cachedDataRejected;
   return {
     exports: module.exports,
@@ -142,6 +145,25 @@ function loadWithV8Cache(file, dir) {
       }
     },
   };
+}
+
+/**
+ * --jq: jq is WebAssembly (jq-web; dist/jq.wasm is its jq.wasm without the debugging sections, 0.9 MB of 2.7). Its
+ * module starts compiling here, before the bundle loads, and the script around it (dist/jq.cjs, with the one text
+ * patch of esbuild.config.mjs) loads from a code cache like the bundle. src/output/jq.ts uses both, or loads jq-web as published when this failed
+ * or did not run (no cache directory, or the CLI imported as modules). Compiling every function up front instead of
+ * on first call (--no-wasm-lazy-compilation) was measured slower: ~50 ms more per call on two cores.
+ */
+function preloadJq(dir) {
+  try {
+    const wasm = WebAssembly.compile(fs.readFileSync(`${__dirname}/../dist/jq.wasm`));
+    // A failure is handled where the module is awaited (src/output/jq.ts), if it ever is.
+    wasm.catch(() => {});
+    const lib = loadWithV8Cache(`${__dirname}/../dist/jq.cjs`, dir, '_jq');
+    return { factory: lib.exports, wasm, saveCache: lib.saveCache };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Creates the cache directory (0700) if it is missing; true if it is then usable (ownDir). */

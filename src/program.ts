@@ -1,6 +1,7 @@
 // Builds the commander tree: global options, nouns (loaded lazily), verbs from their specs.
 import { Command, Option } from 'commander';
 import { scanArgv } from './argv.js';
+import { cacheDir } from './cache-dir.js';
 import type { Ctx, Globals } from './context.js';
 import type { NounEntry, NounSpec, OptionSpec, VerbSpec } from './command.js';
 import { NOUNS } from './commands/index.js';
@@ -142,7 +143,10 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
     ctx.globals = readGlobals(action.optsWithGlobals());
     // Conflicting or unknown output flags, a bad template or jq expression: usage errors before any request.
     ctx.outputSettings();
-    if (ctx.globals.jq !== undefined) await (await import('./output/jq.js')).checkJq(ctx.globals.jq);
+    if (ctx.globals.jq !== undefined) {
+      const dir = cacheDir(ctx.env);
+      await (await import('./output/jq.js')).checkJq(ctx.globals.jq, dir === undefined ? undefined : `${dir}/jq-known`);
+    }
   });
 
   const { noun, index } = scanArgv(argv);

@@ -10,11 +10,12 @@
 // The cache file is named after a hash of the key, the base URL and the question, and holds only the values.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Ctx } from '../context.js';
 import type { HttpClient } from '../api/http.js';
 import { cacheDir } from '../cache-dir.js';
+import { readCacheFile, writeCacheFile } from '../io/cache-file.js';
 import { readGlobals } from '../program.js';
 
 export const COMPLETION_TTL_MS = 60_000;
@@ -184,37 +185,21 @@ function cacheFile(dir: string, token: string, baseUrl: string, source: string, 
 }
 
 function load(file: string): { at: number; ttl: number; values: Candidate[] } | undefined {
-  let fd: number | undefined;
   try {
-    // Never through a symlink; only a file of ours that nobody else can write.
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-    const st = fstatSync(fd);
-    if (!st.isFile() || (process.getuid && (st.uid !== process.getuid() || (st.mode & 0o022) !== 0))) return undefined;
-    const data = JSON.parse(readFileSync(fd, 'utf8')) as { at?: unknown; ttl?: unknown; values?: unknown };
+    const text = readCacheFile(file);
+    if (text === undefined) return undefined;
+    const data = JSON.parse(text) as { at?: unknown; ttl?: unknown; values?: unknown };
     if (typeof data.at !== 'number' || !Array.isArray(data.values)) return undefined;
     const values = data.values.filter((v): v is Candidate => Array.isArray(v) && typeof v[0] === 'string' && typeof v[1] === 'string');
     const ttl = typeof data.ttl === 'number' ? Math.min(data.ttl, COMPLETION_TTL_MS) : COMPLETION_TTL_MS;
     return { at: data.at, ttl, values };
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 
 function save(file: string, values: Candidate[], now: number, ttl: number): void {
-  const dir = file.slice(0, file.lastIndexOf('/'));
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = lstatSync(dir);
-  if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid())) return;
-  // A new file (never through a link), renamed over the old one: a reader sees the old answer or the new one.
-  const tmp = `${file}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
-  try {
-    writeFileSync(tmp, JSON.stringify({ at: now, ttl, values: values.slice(0, MAX_VALUES) }), { mode: 0o600, flag: 'wx' });
-    renameSync(tmp, file);
-  } catch {
-    rmSync(tmp, { force: true });
-  }
+  writeCacheFile(file, JSON.stringify({ at: now, ttl, values: values.slice(0, MAX_VALUES) }));
 }
 
 /** Renews the cache in a process of its own, which outlives this one; one at a time per cache file. */

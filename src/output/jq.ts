@@ -2,7 +2,8 @@
 //
 // jq-web was picked over jq-wasm by measurement (README, "Scripting"): jq-wasm copies its input one byte at a time
 // (1,000 squids took 1.1 s, 10,000 never finished) and drops a runtime error once some output was written.
-// jq-web reads the wasm file beside its own script, so it stays in node_modules (esbuild.config.mjs, external).
+// jq-web stays outside the bundle (esbuild.config.mjs): with --jq, bin/sq.js preloads a copy of its script and a
+// smaller jq.wasm from dist/ (see preloadJq there); without the launcher, jq-web loads from node_modules as published.
 import { SqError, UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
 
@@ -16,16 +17,49 @@ interface JqFailure {
   message?: string;
 }
 
+/** What bin/sq.js started with --jq (its preloadJq): jq-web's factory (dist/jq.cjs) and jq.wasm compiling. */
+interface PreloadedJq {
+  factory: (moduleArg: { instantiateWasm(imports: object, done: (instance: WasmInstance) => void): object }) => Promise<JqWeb>;
+  wasm: Promise<WasmModule>;
+}
+declare const __sqJq: PreloadedJq | undefined;
+// The few WebAssembly types used here (TypeScript has them only in the DOM library, which sq does not load).
+type WasmModule = { readonly __wasmModule?: never };
+type WasmInstance = { readonly exports: object };
+declare const WebAssembly: { instantiate(module: WasmModule, imports: object): Promise<WasmInstance> };
+
 let loading: Promise<JqWeb> | undefined;
 let lib: JqWeb | undefined;
 
-/** Loads jq once per process. Commands never wait for it: preAction does, through checkJq, before any request. */
+/** Loads jq once per process: what the launcher preloaded, else jq-web as published. */
 export async function loadJq(): Promise<JqWeb> {
-  // require, not import(): jq-web's exports are a Promise, and a module namespace carrying its `then` is itself a
-  // thenable that some loaders (vitest's) cannot await.
-  loading ??= importPackage<typeof import('node:module')>('node:module').then(({ createRequire }) => createRequire(import.meta.url)('jq-web') as Promise<JqWeb>);
+  loading ??= (typeof __sqJq === 'object' && __sqJq ? fromPreloaded(__sqJq) : undefined) ?? requireJqWeb();
   lib = await loading;
   return lib;
+}
+
+function requireJqWeb(): Promise<JqWeb> {
+  // require, not import(): jq-web's exports are a Promise, and a module namespace carrying its `then` is itself a
+  // thenable that some loaders (vitest's) cannot await.
+  return importPackage<typeof import('node:module')>('node:module').then(({ createRequire }) => createRequire(import.meta.url)('jq-web') as Promise<JqWeb>);
+}
+
+async function fromPreloaded({ factory, wasm }: PreloadedJq): Promise<JqWeb> {
+  let module: WasmModule;
+  try {
+    module = await wasm;
+  } catch {
+    return requireJqWeb();
+  }
+  // jq-web waits for instantiateWasm's callback: a failure must reject here, or it would wait for ever.
+  return new Promise<JqWeb>((resolve, reject) => {
+    factory({
+      instantiateWasm(imports, done) {
+        WebAssembly.instantiate(module, imports).then(done, reject);
+        return {};
+      },
+    }).then(resolve, reject);
+  });
 }
 
 /** jq's own message without the "jq: error: " prefix and the "jq: 1 compile error" trailer. */
@@ -61,11 +95,35 @@ function call(lib: JqWeb, json: string, expr: string, flags: string[]): { ok: tr
 /**
  * A syntax error or an unknown function is a usage error, found before any request: the expression runs once on
  * null with -n and its output is dropped; only jq's compile failure (exit 3) counts, a runtime error on null does not.
+ * An expression that compiled before (with this jq) is not checked again: its hash is kept in `known`, a file in the
+ * cache directory, so a script that runs the same --jq each time does not wait for jq before its request.
  */
-export async function checkJq(expr: string): Promise<void> {
+export async function checkJq(expr: string, known?: string): Promise<void> {
   if (expr.trim() === '') throw new UsageError('--jq needs an expression, e.g. --jq \'.[].name\'');
+  const cache = await import('../io/cache-file.js');
+  const key = fingerprint(`${JQ_WEB}\n${expr}`);
+  const seen = known === undefined ? undefined : cache.readCacheFile(known);
+  if (seen?.split('\n').includes(key)) return;
   const r = call(await loadJq(), 'null', expr, ['-n']);
   if (!r.ok && r.err.exitCode === 3) throw new UsageError(`--jq: ${jqMessage(r.err)}`);
+  if (known !== undefined) cache.writeCacheFile(known, [...(seen ?? '').split('\n').filter(Boolean).slice(-(KNOWN_MAX - 1)), key, ''].join('\n'));
+}
+
+/** The jq build the known-expressions cache was made with (test/unit checks it against node_modules/jq-web). */
+export const JQ_WEB = 'jq-web 0.6.2';
+const KNOWN_MAX = 256;
+
+/** 64 bits of FNV-1a in two lanes (node:crypto would cost more to load than the check it saves). A collision could
+ * only skip a check: the bad expression then fails after the request, still exit 2 with jq's message. */
+export function fingerprint(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
 /** The text jq prints for `value`; a runtime error (e.g. "Cannot index string with "name"") is exit 1 with jq's message. */

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sqBin } from '../helpers/cli.js';
@@ -23,12 +23,16 @@ function buildId(): string {
 }
 
 describe('the bundle', () => {
-  it('is ASCII and named by the hash of its content', () => {
-    const bytes = readFileSync(BUNDLE);
-    expect(bytes.findIndex((b) => b > 0x7f)).toBe(-1);
-    const text = bytes.toString('latin1');
-    const body = text.slice(text.indexOf('\n') + 1);
-    expect(createHash('sha256').update(body).digest('hex').slice(0, 16)).toBe(buildId());
+  it('is ASCII and named by the hash of its content and of dist/jq.cjs, which carries the same name', () => {
+    const body = (file: string) => {
+      const bytes = readFileSync(file);
+      expect(bytes.findIndex((b) => b > 0x7f)).toBe(-1);
+      const text = bytes.toString('latin1');
+      expect(text.slice(0, text.indexOf('\n'))).toBe(`// sq bundle ${buildId()}`);
+      return text.slice(text.indexOf('\n') + 1);
+    };
+    const jq = body(join(dirname(BUNDLE), 'jq.cjs'));
+    expect(createHash('sha256').update(body(BUNDLE)).update(jq).digest('hex').slice(0, 16)).toBe(buildId());
   });
 
   it('does not carry the emulator, which runs from dist/ as ES modules', async () => {
@@ -152,7 +156,8 @@ describe('the code cache', () => {
     // The launcher finds the word with the CLI's own pre-scan (src/argv.ts): --jq's value is not a command.
     const jq = await sqBin(['--jq', '.email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
     expect(jq.code).toBe(0);
-    expect(codeCaches(dir)).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`]);
+    // …and jq-web's script, loaded for --jq, has a cache of its own.
+    expect(codeCaches(dir)).toEqual([`code-${buildId()}-${process.version}-${process.arch}-_jq.bin`, `code-${buildId()}-${process.version}-${process.arch}-me.bin`]);
   });
 
   it('a failed call writes no cache', async () => {

@@ -1,8 +1,13 @@
-// The built binary: --jq loads jq-web from node_modules (it is not in the bundle), and its output and errors are
-// exactly what a script reads.
+// The built binary: --jq runs jq-web (the launcher preloads it: dist/jq.cjs from a code cache, jq.wasm from
+// node_modules), and its output and errors are exactly what a script reads.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { binAgainst } from '../helpers/bin.js';
+import { binAgainst, withNl } from '../helpers/bin.js';
+import { sqBin } from '../helpers/cli.js';
+import { fingerprint, JQ_WEB } from '../../src/output/jq.js';
 
 const emu = useEmulator({ each: 'reset' });
 const { run, calls } = binAgainst(emu);
@@ -34,5 +39,50 @@ describe('scripting (built binary)', () => {
     const r = await run('api', '-i', 'me', '--jq', '.email');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^HTTP\/1\.1 200 OK\n(?:[A-Z][\w-]*: .*\n)+\ndemo@sq-emulator\.local\n$/);
+  });
+
+  describe('expressions known to compile', () => {
+    const inCache = (dir: string, args: string[]) => sqBin(args, { env: emu.env({ SQ_CACHE_DIR: dir }) }).then(withNl);
+    const known = (dir: string) => readFileSync(join(dir, 'jq-known'), 'utf8').split('\n').filter(Boolean);
+
+    it('a good expression is remembered, a bad one never is, and stays exit 2 before any request', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sq-jq-cache-'));
+      const good = await inCache(dir, ['squids', 'list', '--jq', '.[].name']);
+      expect(good.code).toBe(0);
+      expect(known(dir)).toEqual([fingerprint(`${JQ_WEB}\n.[].name`)]);
+      // The launcher loaded jq-web's script through its code cache, and the output is the same without any cache.
+      expect(readdirSync(dir).some((f) => /^code-.*-_jq\.bin$/.test(f))).toBe(true);
+      expect(await sqBin(['squids', 'list', '--jq', '.[].name'], { env: emu.env({ SQ_CACHE_DIR: '' }) }).then(withNl)).toEqual(good);
+      expect(await inCache(dir, ['squids', 'list', '--jq', '.[].name'])).toEqual(good);
+
+      await emu.control('POST', '/_emulator/reset');
+      for (let i = 0; i < 2; i++) {
+        const bad = await inCache(dir, ['squids', 'list', '--jq', '.[']);
+        expect(bad.code).toBe(2);
+        expect(JSON.parse(bad.stderr).error.message).toMatch(/^--jq: syntax error/);
+      }
+      expect(await calls()).toEqual([]);
+      expect(known(dir)).toEqual([fingerprint(`${JQ_WEB}\n.[].name`)]);
+    });
+
+    it('a remembered expression that does not compile (a planted or stale file) still fails with jq\'s message, exit 2', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sq-jq-cache-'));
+      writeFileSync(join(dir, 'jq-known'), `${fingerprint(`${JQ_WEB}\n.[`)}\n`, { mode: 0o600 });
+      const r = await inCache(dir, ['squids', 'list', '--jq', '.[']);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(JSON.parse(r.stderr).error.message).toMatch(/^--jq: syntax error, unexpected end of file/);
+    });
+
+    it('the record is capped, and JQ_WEB names the installed jq-web', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sq-jq-cache-'));
+      writeFileSync(join(dir, 'jq-known'), Array.from({ length: 300 }, (_, i) => `${i.toString(16).padStart(16, '0')}\n`).join(''), { mode: 0o600 });
+      expect((await inCache(dir, ['me', '--jq', '.email'])).code).toBe(0);
+      const lines = known(dir);
+      expect(lines).toHaveLength(256);
+      expect(lines.at(-1)).toBe(fingerprint(`${JQ_WEB}\n.email`));
+      const pkg = JSON.parse(readFileSync(join(__dirname, '../../node_modules/jq-web/package.json'), 'utf8')) as { version: string };
+      expect(JQ_WEB).toBe(`jq-web ${pkg.version}`);
+    });
   });
 });
