@@ -21,7 +21,7 @@ export interface OptionSpec {
   secretTrap?: string;
 }
 
-export interface VerbSpec {
+export interface VerbSpec<Os extends readonly OptionSpec[] = readonly OptionSpec[]> {
   name: string;
   aliases?: string[];
   /** One line, shown in lists. */
@@ -30,15 +30,34 @@ export interface VerbSpec {
   description?: string;
   /** Commander argument syntax: '<squid>', '[values...]'. */
   args?: string[];
-  options?: OptionSpec[];
+  options?: Os & LiteralFlags<Os>;
   /** At least one runnable example, e.g. 'sq squids list --limit 20'. */
   examples: string[];
   /**
-   * Receives the positional arguments and the verb's own options (camelCased by commander).
-   * Returns an exit code (default 0). Errors are thrown as SqError subclasses.
+   * Receives the positional arguments and the verb's own options, typed from `options` (OptionsOf): `opts.squid` is
+   * a string or undefined, and a flag the verb does not declare is a compile error. Returns an exit code (default
+   * 0). Errors are thrown as SqError subclasses.
    */
-  run(ctx: Ctx, args: string[], opts: Record<string, unknown>): Promise<number | void>;
+  run(ctx: Ctx, args: string[], opts: OptionsOf<Os>): Promise<number | void>;
 }
+
+// The type of a verb's options, read off its flags as commander parses them (camelCased long name, value by form):
+// '--limit <n>' → limit?: string; '-y, --yes' → yes?: boolean; '--no-retry' → retry?: boolean; '--x [v]' →
+// x?: string | true; repeatable → string[].
+type LongFlag<F extends string> = F extends `${string}--${infer R}` ? R : never;
+type FlagName<R extends string> = R extends `no-${infer N}` ? FlagName<N> : R extends `${infer N} ${string}` ? N : R;
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+type OptionValue<O extends OptionSpec> = O['repeatable'] extends true
+  ? string[]
+  : LongFlag<O['flags']> extends `${string} <${string}>`
+    ? string
+    : LongFlag<O['flags']> extends `${string} [${string}]`
+      ? string | true
+      : boolean;
+export type OptionsOf<Os extends readonly OptionSpec[]> = { [O in Os[number] as Camel<FlagName<LongFlag<O['flags']>>>]?: OptionValue<O> };
+/** Options whose flags are a plain `string` (an OptionSpec[] variable rather than a literal or defineOptions) would
+ * type every option as anything: refused at compile time. */
+type LiteralFlags<Os extends readonly OptionSpec[]> = { [K in keyof Os]: string extends Os[K]['flags'] ? { flags: 'declare options with literal flags (defineOptions)' } : unknown };
 
 export interface NounSpec {
   name: string;
@@ -47,8 +66,13 @@ export interface NounSpec {
   verbs: VerbSpec[];
 }
 
-export function defineVerb(spec: VerbSpec): VerbSpec {
-  return spec;
+export function defineVerb<const Os extends readonly OptionSpec[] = []>(spec: VerbSpec<Os>): VerbSpec {
+  return spec as unknown as VerbSpec;
+}
+
+/** Options shared by several verbs, with their flags kept literal so that each verb's `opts` stays typed. */
+export function defineOptions<const Os extends readonly OptionSpec[]>(options: Os): Os {
+  return options;
 }
 
 export function defineNoun(spec: NounSpec): NounSpec {

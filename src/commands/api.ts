@@ -43,8 +43,8 @@ export default defineVerb({
   async run(ctx, [rawPath], opts) {
     const path = apiPath(rawPath);
     const fields: Record<string, unknown> = {};
-    for (const kv of (opts.rawField as string[] | undefined) ?? []) Object.assign(fields, splitKv(kv, '-f', false));
-    for (const kv of (opts.field as string[] | undefined) ?? []) Object.assign(fields, splitKv(kv, '-F', true));
+    for (const kv of opts.rawField ?? []) Object.assign(fields, splitKv(kv, '-f', false));
+    for (const kv of opts.field ?? []) Object.assign(fields, splitKv(kv, '-F', true));
     let body: unknown;
     if (opts.input !== undefined) {
       const text = await readInput(ctx, '--input', String(opts.input));
@@ -54,7 +54,7 @@ export default defineVerb({
         throw new UsageError('--input must contain JSON');
       }
     }
-    const headers = parseHeaders(ctx, (opts.header as string[] | undefined) ?? []);
+    const headers = parseHeaders(ctx, opts.header ?? []);
     if (opts.include && opts.paginate) throw new UsageError('-i/--include shows one response; it cannot be combined with --paginate');
     const hasFields = Object.keys(fields).length > 0;
     // Like gh api: fields make a POST unless told otherwise; --paginate only makes sense as a GET.

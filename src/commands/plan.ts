@@ -1,7 +1,7 @@
 import { defineVerb, type OptionSpec } from '../command.js';
 import type { Ctx } from '../context.js';
 import { ExitCode } from '../errors.js';
-import { requireFlag } from '../validate/index.js';
+import { required } from '../validate/index.js';
 import { loadAccountFile } from '../account/file.js';
 import { readLive } from '../account/state.js';
 import { makePlan } from '../account/diff.js';
@@ -32,11 +32,11 @@ export const FILE_HELP = `The file (YAML or JSON; a \`sq delivery apply\` file i
 
 Only what the file names is managed: a field left out is left as it is. params are compared key by key. Tasks are identified by their values (a URL, or the parameters written): listed tasks are added when missing; a task the file does not list is deleted only with prune: true. Delivery channels take the fields of \`sq delivery apply\` (see its --help). Secrets are \${ENV} references only; the stored value is compared when the service returns it, and a secret whose variable is not set is reported as "not compared".`;
 
-export const FILE_OPTION: OptionSpec = { flags: '-f, --file <file>', description: 'the account file, YAML or JSON ("-" reads stdin)' };
+export const FILE_OPTION = { flags: '-f, --file <file>', description: 'the account file, YAML or JSON ("-" reads stdin)' } as const satisfies OptionSpec;
 
 /** The file of -f, read and checked (its secrets registered for scrubbing), and the plan against the live account. */
-export async function planOfFile(ctx: Ctx, opts: Record<string, unknown>): Promise<ReturnType<typeof makePlan>> {
-  const file = requireFlag(opts, '--file', 'the account file (YAML or JSON; "-" for stdin)');
+export async function planOfFile(ctx: Ctx, opts: { file?: string }): Promise<ReturnType<typeof makePlan>> {
+  const file = required('--file', opts.file, 'the account file (YAML or JSON; "-" for stdin)');
   const want = await loadAccountFile(ctx, file, { allowMissingSecrets: true });
   for (const s of want.secrets) ctx.addSecret(s);
   const http = await ctx.http();

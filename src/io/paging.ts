@@ -2,7 +2,7 @@
 // "showing N of M" hint. One semantics everywhere, so a flag learnt on one list works the same on the next:
 // --limit counts records (read 100 per request), --page reads exactly that API page with page size = --limit,
 // --all reads every page as it arrives. Validation happens before any request.
-import type { OptionSpec } from '../command.js';
+import { defineOptions, type OptionsOf } from '../command.js';
 import type { Ctx } from '../context.js';
 import type { HttpClient } from '../api/http.js';
 import { pages, MAX_PAGE_SIZE, type Envelope, type PageOptions } from '../api/pages.js';
@@ -14,8 +14,8 @@ import { count } from './progress.js';
 export const DEFAULT_LIMIT = 30;
 
 /** The options of a list verb; defaultLimit is that verb's own screenful. */
-export function pagingOptions(defaultLimit: number): OptionSpec[] {
-  return [
+export function pagingOptions(defaultLimit: number) {
+  return defineOptions([
     {
       flags: '--limit <n>',
       description: 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)',
@@ -23,7 +23,7 @@ export function pagingOptions(defaultLimit: number): OptionSpec[] {
     },
     { flags: '--page <n>', description: 'read this page only (1-1000000; page size = --limit)' },
     { flags: '--all', description: 'read every page, writing records as they arrive' },
-  ];
+  ]);
 }
 
 export interface Paging {
@@ -34,7 +34,7 @@ export interface Paging {
   all: boolean;
 }
 
-export function pagingFlags(opts: Record<string, unknown>, defaultLimit: number): Paging {
+export function pagingFlags(opts: OptionsOf<ReturnType<typeof pagingOptions>>, defaultLimit: number): Paging {
   exclusive(opts, [
     ['--all', '--limit'],
     ['--all', '--page'],

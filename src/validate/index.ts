@@ -94,19 +94,24 @@ export function nonEmpty(flag: string, value: unknown): string {
   return check(nonEmptyText, value, flag, 'a non-empty value');
 }
 
+/** `--output` for the option key `output`, `--dry-run` for `dryRun`. */
+type Kebab<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `-${Lowercase<H>}`}${Kebab<T>}` : S;
+/** The flags of a verb's typed options (command.ts, OptionsOf): a flag the verb does not have is a compile error. */
+export type FlagOf<O> = `--${Kebab<keyof O & string>}`;
+
 /** Flags that only make sense together or apart. */
-export function exclusive(opts: Record<string, unknown>, flags: [string, string][]): void {
-  for (const [a, b] of flags) {
-    if (opts[camel(a)] !== undefined && opts[camel(b)] !== undefined && opts[camel(a)] !== false && opts[camel(b)] !== false) {
-      throw new UsageError(`${a} and ${b} cannot be used together`);
-    }
-  }
+export function exclusive<O extends object>(opts: O, flags: [FlagOf<O>, FlagOf<O>][]): void {
+  const given = (flag: string) => {
+    const v = (opts as Record<string, unknown>)[camel(flag)];
+    return v !== undefined && v !== false;
+  };
+  for (const [a, b] of flags) if (given(a) && given(b)) throw new UsageError(`${a} and ${b} cannot be used together`);
 }
 
-export function requireFlag(opts: Record<string, unknown>, flag: string, hint = ''): string {
-  const v = opts[camel(flag)];
-  if (v === undefined || v === '' || v === true) throw new UsageError(`${flag} is required${hint ? `: ${hint}` : ''}`);
-  return String(v);
+/** A flag's value (opts.squid for '--squid'), which must be given: else exit 2 naming the flag. */
+export function required(flag: `--${string}`, value: string | boolean | undefined, hint = ''): string {
+  if (value === undefined || value === '' || typeof value === 'boolean') throw new UsageError(`${flag} is required${hint ? `: ${hint}` : ''}`);
+  return value;
 }
 
 export function camel(flag: string): string {

@@ -2,7 +2,7 @@ import { defineVerb } from '../../command.js';
 import { parseCookies, startSync, syncCode, waitForSync } from '../../api/accounts.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { readInput } from '../../io/stdin.js';
-import { durationFlag, nonEmpty, requireFlag } from '../../validate/index.js';
+import { durationFlag, nonEmpty, required } from '../../validate/index.js';
 
 const DEFAULT_TIMEOUT_MS = 2 * 60_000;
 const COLUMNS = [{ key: 'id' }, { key: 'status_code', header: 'status' }, { key: 'status_text', header: 'state' }, { key: 'account_hash', header: 'account' }];
@@ -23,8 +23,8 @@ export default defineVerb({
   ],
   examples: ['sq accounts sync --type twitter-sync --cookies-file cookies.json --wait', 'sq accounts sync --type sales-nav-sync --cookies-file cookies.txt --account 7c2d9e4f0a1b4c3d8e5f6a7b8c9d0e1f'],
   async run(ctx, _args, opts) {
-    const type = nonEmpty('--type', requireFlag(opts, '--type', 'see `sq accounts types`')).trim();
-    const file = requireFlag(opts, '--cookies-file', 'a JSON or cookies.txt export of the site\'s cookies');
+    const type = nonEmpty('--type', required('--type', opts.type, 'see `sq accounts types`')).trim();
+    const file = required('--cookies-file', opts.cookiesFile, 'a JSON or cookies.txt export of the site\'s cookies');
     if (opts.timeout !== undefined && !opts.wait) throw new UsageError('--timeout only applies with --wait');
     const timeoutMs = opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : durationFlag('--timeout', opts.timeout);
     const account = opts.account === undefined ? undefined : nonEmpty('--account', opts.account).trim();

@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import type { Ctx } from '../../context.js';
 import { ApiError, PartialFailureError, SqError } from '../../errors.js';
-import { requireFlag } from '../../validate/index.js';
+import { required } from '../../validate/index.js';
 import { readInput } from '../../io/stdin.js';
 import { printPlanned, type PlannedRequest } from '../../io/dry-run.js';
 import { redactText } from '../../output/secrets.js';
@@ -102,7 +102,7 @@ export default defineVerb({
     'sq delivery apply -f delivery.json --json',
   ],
   async run(ctx, _args, opts) {
-    const file = requireFlag(opts, '--file', 'the YAML or JSON delivery file ("-" for stdin)');
+    const file = required('--file', opts.file, 'the YAML or JSON delivery file ("-" for stdin)');
     const text = await readInput(ctx, '--file', file);
     const plan = checkApplyDocument(await parseApplyText(text, file === '-' ? '<stdin>' : file), ctx.env);
     // Registered with ctx, every stderr line and error is scrubbed of them; the stdout summary is scrubbed here.

@@ -2,9 +2,9 @@
 // argv (visible in `ps` and shell history) and never leave in an error message, and the write itself.
 import type { Ctx } from '../../context.js';
 import type { HttpClient } from '../../api/http.js';
-import type { OptionSpec } from '../../command.js';
+import { defineOptions, type OptionSpec } from '../../command.js';
 import { UsageError } from '../../errors.js';
-import { exclusive, nonEmpty, requireFlag } from '../../validate/index.js';
+import { exclusive, nonEmpty, required } from '../../validate/index.js';
 import { readAllStdin } from '../../io/stdin.js';
 import { isObj, postDelivery, type DeliveryBody } from '../../api/delivery.js';
 import { flatten } from '../../output/fields.js';
@@ -19,32 +19,32 @@ export async function getSquidRecord(http: HttpClient, id: string): Promise<Reco
   return isObj(rec) ? rec : {};
 }
 
-export const SQUID_OPTION: OptionSpec = { flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name' };
+export const SQUID_OPTION = { flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name' } as const satisfies OptionSpec;
 
 /** The --squid of a verb that configures one channel. */
-export function squidToConfigure(opts: Record<string, unknown>): string {
-  return nonEmpty('--squid', requireFlag(opts, '--squid', 'the squid to configure (hash, prefix or name)'));
+export function squidToConfigure(opts: { squid?: string }): string {
+  return nonEmpty('--squid', required('--squid', opts.squid, 'the squid to configure (hash, prefix or name)'));
 }
 
-export const ACTIVE_OPTIONS: OptionSpec[] = [
+export const ACTIVE_OPTIONS = defineOptions([
   { flags: '--active', description: 'enable this delivery', defaultText: 'active' },
   { flags: '--inactive', description: 'keep the configuration but disable this delivery' },
-];
+]);
 
-export function activeFlag(opts: Record<string, unknown>): boolean {
+export function activeFlag(opts: { active?: boolean; inactive?: boolean }): boolean {
   exclusive(opts, [['--active', '--inactive']]);
   return !opts.inactive;
 }
 
 /** A hidden --password option, so that passing one is explained instead of "unknown option". */
-export const ARGV_PASSWORD_TRAP: OptionSpec = {
+export const ARGV_PASSWORD_TRAP = {
   flags: '--password <password>',
   description: 'not accepted: see --password-stdin',
   secretTrap: '--password-stdin (pipe it in) or --password-env VAR',
-};
+} as const satisfies OptionSpec;
 
 /** The SFTP password: --password-env VAR, --password-stdin (a hidden prompt when stdin is a terminal). */
-export async function readPassword(ctx: Ctx, opts: Record<string, unknown>, required: boolean): Promise<string | undefined> {
+export async function readPassword(ctx: Ctx, opts: { passwordEnv?: string; passwordStdin?: boolean }, required: boolean): Promise<string | undefined> {
   const fromEnv = opts.passwordEnv;
   exclusive(opts, [['--password-stdin', '--password-env']]);
   if (typeof fromEnv === 'string') return envSecret(ctx, '--password-env', fromEnv);

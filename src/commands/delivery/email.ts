@@ -1,5 +1,5 @@
 import { defineVerb } from '../../command.js';
-import { isEmail, nonEmpty, requireFlag } from '../../validate/index.js';
+import { isEmail, nonEmpty, required } from '../../validate/index.js';
 import { UsageError } from '../../errors.js';
 import { SQUID_OPTION, configureDelivery, squidToConfigure } from './common.js';
 
@@ -27,7 +27,7 @@ export default defineVerb({
   ],
   async run(ctx, _args, opts) {
     const squidRef = squidToConfigure(opts);
-    const email = emailFlag('--email', requireFlag(opts, '--email', 'the address that receives the e-mails'));
+    const email = emailFlag('--email', required('--email', opts.email, 'the address that receives the e-mails'));
     const body = { email, notifications: opts.notifications !== false };
     await configureDelivery(ctx, {
       squidRef,

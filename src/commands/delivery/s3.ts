@@ -1,5 +1,5 @@
 import { defineVerb } from '../../command.js';
-import { nonEmpty, requireFlag } from '../../validate/index.js';
+import { nonEmpty, required } from '../../validate/index.js';
 import type { S3Fields } from '../../api/delivery.js';
 import { UsageError } from '../../errors.js';
 import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, envSecret, squidToConfigure } from './common.js';
@@ -27,14 +27,14 @@ export default defineVerb({
   ],
   async run(ctx, _args, opts) {
     const squidRef = squidToConfigure(opts);
-    const bucket = nonEmpty('--bucket', requireFlag(opts, '--bucket', 'the bucket name'));
+    const bucket = nonEmpty('--bucket', required('--bucket', opts.bucket, 'the bucket name'));
     if (typeof opts.targetPath !== 'string') throw new UsageError('--target-path is required (pass "" for the top of the bucket)');
     if ((opts.accessKeyEnv === undefined) !== (opts.secretKeyEnv === undefined)) {
       throw new UsageError('--access-key-env and --secret-key-env go together: give both, or neither for a publicly writable bucket');
     }
     const s3: S3Fields = { bucket, target_path: opts.targetPath.replace(/^\/+|\/+$/g, ''), is_active: activeFlag(opts) };
     if (typeof opts.accessKeyEnv === 'string') s3.aws_access_key = envSecret(ctx, '--access-key-env', opts.accessKeyEnv);
-    if (typeof opts.secretKeyEnv === 'string') s3.aws_secret_key = envSecret(ctx, '--secret-key-env', opts.secretKeyEnv as string);
+    if (typeof opts.secretKeyEnv === 'string') s3.aws_secret_key = envSecret(ctx, '--secret-key-env', opts.secretKeyEnv);
     await configureDelivery(ctx, {
       squidRef,
       body: { s3_fields: s3 },

@@ -1,11 +1,11 @@
-import { defineVerb } from '../../command.js';
-import { nonEmpty, portFlag, requireFlag } from '../../validate/index.js';
+import { defineOptions, defineVerb, type OptionsOf } from '../../command.js';
+import { nonEmpty, portFlag, required } from '../../validate/index.js';
 import type { FtpFields } from '../../api/delivery.js';
 import {
   ACTIVE_OPTIONS, ARGV_PASSWORD_TRAP, SQUID_OPTION, activeFlag, configureDelivery, readPassword, squidToConfigure,
 } from './common.js';
 
-export const SFTP_LOGIN_OPTIONS = [
+export const SFTP_LOGIN_OPTIONS = defineOptions([
   { flags: '--host <host>', description: 'SFTP server hostname or IP address' },
   { flags: '--port <port>', description: 'SFTP server port (1-65535)', defaultText: '22' },
   { flags: '--username <user>', description: 'login user name' },
@@ -13,15 +13,15 @@ export const SFTP_LOGIN_OPTIONS = [
   { flags: '--password-stdin', description: 'read the password from stdin (hidden prompt on a terminal)' },
   { flags: '--password-env <VAR>', description: 'read the password from this environment variable' },
   ARGV_PASSWORD_TRAP,
-];
+]);
 
 /** Host, port, user and directory from flags, validated before any request. */
-export function sftpLoginFlags(opts: Record<string, unknown>): Omit<FtpFields, 'password' | 'is_active'> {
+export function sftpLoginFlags(opts: OptionsOf<typeof SFTP_LOGIN_OPTIONS>): Omit<FtpFields, 'password' | 'is_active'> {
   return {
-    host: nonEmpty('--host', requireFlag(opts, '--host', 'the SFTP server hostname or IP address')),
+    host: nonEmpty('--host', required('--host', opts.host, 'the SFTP server hostname or IP address')),
     port: opts.port === undefined ? 22 : portFlag('--port', opts.port),
-    username: nonEmpty('--username', requireFlag(opts, '--username', 'the SFTP login user name')),
-    directory: nonEmpty('--directory', requireFlag(opts, '--directory', 'the target directory on the server (it must already exist)')),
+    username: nonEmpty('--username', required('--username', opts.username, 'the SFTP login user name')),
+    directory: nonEmpty('--directory', required('--directory', opts.directory, 'the target directory on the server (it must already exist)')),
   };
 }
 

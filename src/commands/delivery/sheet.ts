@@ -1,5 +1,5 @@
 import { defineVerb } from '../../command.js';
-import { exclusive, httpUrlFlag, requireFlag } from '../../validate/index.js';
+import { exclusive, httpUrlFlag, required } from '../../validate/index.js';
 import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure } from './common.js';
 
 export default defineVerb({
@@ -22,7 +22,7 @@ export default defineVerb({
   ],
   async run(ctx, _args, opts) {
     const squidRef = squidToConfigure(opts);
-    const url = httpUrlFlag('--url', requireFlag(opts, '--url', 'the Google Sheet URL'));
+    const url = httpUrlFlag('--url', required('--url', opts.url, 'the Google Sheet URL'));
     exclusive(opts, [['--append', '--overwrite']]);
     const body = { google_sheet_fields: { url, append: !!opts.append, is_active: activeFlag(opts) } };
     await configureDelivery(ctx, {

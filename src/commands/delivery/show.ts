@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
 import type { Column } from '../../output/types.js';
-import { nonEmpty, requireFlag, RUN_EVENTS } from '../../validate/index.js';
+import { nonEmpty, required, RUN_EVENTS } from '../../validate/index.js';
 import { storedDelivery, storedEvents } from '../../api/delivery.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { getSquidRecord } from './common.js';
@@ -69,7 +69,7 @@ export default defineVerb({
   options: [{ flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name' }],
   examples: ['sq delivery show --squid "Paris restaurants"', 'sq delivery show --squid 3f2a --json', 'sq delivery show --squid 3f2a --fields webhook_fields.url'],
   async run(ctx, _args, opts) {
-    const ref = nonEmpty('--squid', requireFlag(opts, '--squid', 'the squid (hash, prefix or name)'));
+    const ref = nonEmpty('--squid', required('--squid', opts.squid, 'the squid (hash, prefix or name)'));
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
     const rec = await getSquidRecord(http, squid.id);

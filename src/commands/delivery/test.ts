@@ -74,11 +74,11 @@ export default defineVerb({
     // Flags are checked before the stored configuration is read, so a bad value never costs a request.
     if (kind === 'sftp') {
       if (opts.port !== undefined) portFlag('--port', opts.port);
-      for (const f of ['host', 'username', 'directory']) if (opts[f] !== undefined) nonEmpty(`--${f}`, opts[f]);
+      for (const f of ['host', 'username', 'directory'] as const) if (opts[f] !== undefined) nonEmpty(`--${f}`, opts[f]);
       // readPassword registers the password with ctx; the stored one is registered below: both are scrubbed from
       // every message and error.
       const password = await readPassword(ctx, opts, opts.squid === undefined);
-      const stored = (await storedFor(ctx, opts.squid as string | undefined)).ftp ?? {};
+      const stored = (await storedFor(ctx, opts.squid)).ftp ?? {};
       const pw = password ?? (typeof stored.password === 'string' && stored.password ? stored.password : undefined);
       if (!pw) throw new UsageError('the SFTP password is required: --password-stdin or --password-env VAR (this squid has none stored)');
       ctx.addSecret(pw);
@@ -92,12 +92,12 @@ export default defineVerb({
       path = 'sftp';
     } else if (kind === 'webhook') {
       if (opts.url !== undefined) httpUrlFlag('--url', opts.url);
-      const stored = await storedFor(ctx, opts.squid as string | undefined);
+      const stored = await storedFor(ctx, opts.squid);
       body = { url: hideUrlSecrets(ctx, httpUrlFlag('--url', pickStr('--url', opts.url, stored.webhookUrl, 'the endpoint to try'))) };
       path = 'webhook';
     } else {
       if (opts.email !== undefined) emailFlag('--email', opts.email);
-      const stored = await storedFor(ctx, opts.squid as string | undefined);
+      const stored = await storedFor(ctx, opts.squid);
       body = { email: emailFlag('--email', pickStr('--email', opts.email, stored.email, 'the address')) };
       path = 'email';
     }

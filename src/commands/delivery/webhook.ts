@@ -1,5 +1,5 @@
 import { defineVerb } from '../../command.js';
-import { eventsFlag, httpUrlFlag, requireFlag, RUN_EVENTS } from '../../validate/index.js';
+import { eventsFlag, httpUrlFlag, required, RUN_EVENTS } from '../../validate/index.js';
 import { eventsObject } from '../../api/delivery.js';
 import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure, hideUrlSecrets } from './common.js';
 
@@ -32,7 +32,7 @@ export default defineVerb({
   ],
   async run(ctx, _args, opts) {
     const squidRef = squidToConfigure(opts);
-    const url = hideUrlSecrets(ctx, httpUrlFlag('--url', requireFlag(opts, '--url', 'the http(s) endpoint that receives the events')));
+    const url = hideUrlSecrets(ctx, httpUrlFlag('--url', required('--url', opts.url, 'the http(s) endpoint that receives the events')));
     const events = eventsFlag('--events', opts.events ?? DEFAULT_EVENTS);
     const is_active = activeFlag(opts);
     const retry = opts.retry !== false;

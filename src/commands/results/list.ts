@@ -188,7 +188,7 @@ interface ResumePlan {
  */
 async function resumePlan(
   ctx: Ctx,
-  opts: Record<string, unknown>,
+  opts: { resume?: boolean; checkpoint?: string },
   o: { scopeRef: ResultScope; task: string | undefined; paging: Paging; output: string | undefined; format: Format },
 ): Promise<ResumePlan | null> {
   const resume = opts.resume === true;
@@ -397,7 +397,7 @@ function num(v: unknown): number | null {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
-function scopeOf(opts: Record<string, unknown>): ResultScope {
+function scopeOf(opts: { squid?: string; run?: string }): ResultScope {
   const squid = opts.squid;
   const run = opts.run;
   if ((squid === undefined) === (run === undefined)) {

@@ -5,7 +5,7 @@ import { AmbiguousWriteError } from '../../api/http.js';
 import { listRunPages, startRun, type Run } from '../../api/runs.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { requireFlag } from '../../validate/index.js';
+import { required } from '../../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './wait.js';
 
 export default defineVerb({
@@ -22,10 +22,10 @@ export default defineVerb({
   ],
   examples: ['sq runs start --squid "Paris restaurants"', 'sq runs start --squid "Paris restaurants" --wait --timeout 1h'],
   async run(ctx, _args, opts) {
-    const ref = requireFlag(opts, '--squid', 'the squid to run');
+    const ref = required('--squid', opts.squid, 'the squid to run');
     const wait = opts.wait === true;
     // As in tasks upload and accounts sync: a waiting flag without --wait would be checked and then ignored.
-    for (const f of ['timeout', 'interval']) if (opts[f] !== undefined && !wait) throw new UsageError(`--${f} only applies with --wait`);
+    for (const f of ['timeout', 'interval'] as const) if (opts[f] !== undefined && !wait) throw new UsageError(`--${f} only applies with --wait`);
     const settings = wait ? await waitSettings(ctx, opts) : null;
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);

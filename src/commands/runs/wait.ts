@@ -1,5 +1,6 @@
 // Waiting for a run (`runs start --wait`, `runs watch`): poll the run and its stats until a terminal status, then
 // until the export is ready, because results and downloads only exist once `export_done` is true.
+import { defineOptions, type OptionsOf } from '../../command.js';
 import type { Ctx } from '../../context.js';
 import type { HttpClient } from '../../api/http.js';
 import { InterruptedError, NotFoundError, RunFailedError, TimeoutError, UsageError } from '../../errors.js';
@@ -21,10 +22,10 @@ import { Progress, count, elapsed } from '../../io/progress.js';
 
 export const DEFAULT_INTERVAL_MS = 5000;
 
-export const WAIT_OPTIONS = [
+export const WAIT_OPTIONS = defineOptions([
   { flags: '--timeout <duration>', description: 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)', defaultText: 'no limit' },
   { flags: '--interval <duration>', description: 'time between polls, at most 1h; at least 5s against the live service', defaultText: '5s' },
-];
+]);
 
 export interface WaitSettings {
   timeoutMs: number | null;
@@ -32,7 +33,7 @@ export interface WaitSettings {
 }
 
 /** Validate --timeout/--interval before any request. Below 5 s is only allowed against a loopback (emulator) URL. */
-export async function waitSettings(ctx: Ctx, opts: Record<string, unknown>): Promise<WaitSettings> {
+export async function waitSettings(ctx: Ctx, opts: OptionsOf<typeof WAIT_OPTIONS>): Promise<WaitSettings> {
   const timeoutMs = opts.timeout === undefined ? null : durationFlag('--timeout', opts.timeout);
   const intervalMs = opts.interval === undefined ? DEFAULT_INTERVAL_MS : durationFlag('--interval', opts.interval, { maxMs: MAX_INTERVAL_MS });
   if (intervalMs < MIN_POLL_MS) {

@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { resolveCrawler } from '../../api/resolve.js';
 import { createSquid } from '../../api/squids.js';
-import { nonEmpty, requireFlag } from '../../validate/index.js';
+import { nonEmpty, required } from '../../validate/index.js';
 
 export default defineVerb({
   name: 'create',
@@ -15,7 +15,7 @@ export default defineVerb({
   ],
   examples: ['sq squids create --crawler google-maps-search --name "Paris restaurants"', 'sq squids create --crawler google-maps-search --json --fields id'],
   async run(ctx, _args, opts) {
-    const crawlerRef = requireFlag(opts, '--crawler', 'see `sq crawlers list`');
+    const crawlerRef = required('--crawler', opts.crawler, 'see `sq crawlers list`');
     const name = opts.name === undefined ? undefined : nonEmpty('--name', opts.name);
     const http = await ctx.http();
     const crawler = await resolveCrawler(http, crawlerRef);

@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { enumFlag, requireFlag } from '../../validate/index.js';
+import { enumFlag, required } from '../../validate/index.js';
 import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
 import { squidLabel } from './label.js';
 import { emptySquid } from '../../api/squids.js';
@@ -15,7 +15,7 @@ export default defineVerb({
   options: [{ flags: '--type <type>', description: 'which tasks to delete (required)', choices: TYPES }],
   examples: ['sq squids empty "Paris restaurants" --type url', 'sq squids empty 3fa8 --type params --yes'],
   async run(ctx, [ref], opts) {
-    const type = enumFlag('--type', requireFlag(opts, '--type', 'url or params'), TYPES);
+    const type = enumFlag('--type', required('--type', opts.type, 'url or params'), TYPES);
     await preflightConfirm(ctx);
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);

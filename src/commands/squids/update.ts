@@ -27,7 +27,7 @@ export default defineVerb({
     const body: Record<string, unknown> = {};
     if (opts.name !== undefined) body.name = nonEmpty('--name', opts.name);
     if (opts.concurrency !== undefined) body.concurrency = intFlag('--concurrency', opts.concurrency, 1, 20);
-    const pairs = (opts.param as string[] | undefined) ?? [];
+    const pairs = opts.param ?? [];
     if (pairs.length) body.params = parseParams(pairs);
     if (Object.keys(body).length === 0) throw new UsageError('nothing to update: pass --name, --concurrency or --param key=value');
 

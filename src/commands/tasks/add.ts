@@ -3,7 +3,7 @@ import { resolveSquid } from '../../api/resolve.js';
 import { addTasks, normalizeTask, parseTaskFile } from '../../api/tasks.js';
 import { PartialFailureError, SqError, UsageError } from '../../errors.js';
 import { readInput } from '../../io/stdin.js';
-import { nonEmpty, requireFlag } from '../../validate/index.js';
+import { nonEmpty, required } from '../../validate/index.js';
 import { TASK_LIST_COLUMNS } from './columns.js';
 
 /** The API documents no batch limit; large files go in requests of this many tasks, so none is refused for size. */
@@ -29,7 +29,7 @@ export default defineVerb({
     'sq tasks add --squid 3fa8 --file urls.txt --json',
   ],
   async run(ctx, values, opts) {
-    const ref = requireFlag(opts, '--squid', 'which squid gets the tasks');
+    const ref = required('--squid', opts.squid, 'which squid gets the tasks');
     const key = opts.key === undefined ? 'url' : nonEmpty('--key', opts.key).trim();
     const tasks: Record<string, unknown>[] = values.filter((v) => v.trim() !== '').map((v) => ({ [key]: v }));
     if (opts.file !== undefined) {

@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { normalizeTask, TASKS_PATH } from '../../api/tasks.js';
-import { enumFlag, requireFlag } from '../../validate/index.js';
+import { enumFlag, required } from '../../validate/index.js';
 import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
 import { TASK_LIST_COLUMNS } from './columns.js';
 
@@ -19,7 +19,7 @@ export default defineVerb({
   ],
   examples: ['sq tasks list --squid "Paris restaurants"', 'sq tasks list --squid 3fa8 --type params --all --format ndjson'],
   async run(ctx, _args, opts) {
-    const ref = requireFlag(opts, '--squid', 'which squid\'s tasks to list');
+    const ref = required('--squid', opts.squid, 'which squid\'s tasks to list');
     const type = opts.type === undefined ? undefined : enumFlag('--type', opts.type, TYPES);
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();

@@ -4,7 +4,7 @@ import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { uploadSummary, uploadTasks, waitForUpload } from '../../api/tasks.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { durationFlag, requireFlag } from '../../validate/index.js';
+import { durationFlag, required } from '../../validate/index.js';
 import { UPLOAD_COLUMNS } from './columns.js';
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
@@ -24,7 +24,7 @@ export default defineVerb({
   ],
   examples: ['sq tasks upload --squid "Paris restaurants" tasks.csv --wait', 'sq tasks upload --squid 3fa8 tasks.tsv --json'],
   async run(ctx, [file], opts) {
-    const ref = requireFlag(opts, '--squid', 'which squid gets the tasks');
+    const ref = required('--squid', opts.squid, 'which squid gets the tasks');
     if (opts.timeout !== undefined && !opts.wait) throw new UsageError('--timeout only applies with --wait');
     const timeoutMs = opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : durationFlag('--timeout', opts.timeout);
     const content = await readFile(file).catch((err: NodeJS.ErrnoException) => {
