@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { deliveryYaml, tempFiles } from '../helpers/delivery-files.js';
-import { checkApplyDocument } from '../../src/commands/delivery/apply-file.js';
+import { checkApplyDocument } from '../../src/commands/delivery/_shared/apply-file.js';
 import { UsageError } from '../../src/errors.js';
 
 const emu = useEmulator({ each: 'reset' });

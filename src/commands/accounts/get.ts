@@ -2,7 +2,7 @@ import { defineVerb } from '../../command.js';
 import { firstAccount, getAccount } from '../../api/accounts.js';
 import { resolveAccount } from '../../api/resolve.js';
 import { nonEmpty } from '../../validate/index.js';
-import { ACCOUNT_DETAIL_COLUMNS } from './columns.js';
+import { ACCOUNT_DETAIL_COLUMNS } from './_shared/columns.js';
 
 export default defineVerb({
   name: 'get',

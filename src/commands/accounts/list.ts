@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { ACCOUNTS_PATH } from '../../api/accounts.js';
 import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
-import { ACCOUNT_COLUMNS } from './columns.js';
+import { ACCOUNT_COLUMNS } from './_shared/columns.js';
 
 export default defineVerb({
   name: 'list',

@@ -2,7 +2,7 @@ import { defineVerb } from '../../command.js';
 import { items } from '../../api/pages.js';
 import { ACCOUNT_TYPE_PATHS as PATHS } from '../../api/accounts.js';
 import { NotFoundError } from '../../errors.js';
-import { TYPE_COLUMNS } from './columns.js';
+import { TYPE_COLUMNS } from './_shared/columns.js';
 
 
 export default defineVerb({

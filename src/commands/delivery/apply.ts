@@ -6,9 +6,9 @@ import { readInput } from '../../io/stdin.js';
 import { printPlanned, type PlannedRequest } from '../../io/dry-run.js';
 import { redactText } from '../../output/secrets.js';
 import { channelOf, deliveryPath, diffDelivery, postDelivery, storedDelivery, type Channel } from '../../api/delivery.js';
-import { checkApplyDocument, parseApplyText, type SquidPlan } from './apply-file.js';
+import { checkApplyDocument, parseApplyText, type SquidPlan } from './_shared/apply-file.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { getSquidRecord } from './common.js';
+import { getSquidRecord } from './_shared/common.js';
 import { deliveryChanges, type Change } from '../../account/diff.js';
 import { maskSecrets } from '../../output/secrets.js';
 

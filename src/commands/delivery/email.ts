@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { isEmail, nonEmpty, required } from '../../validate/index.js';
 import { UsageError } from '../../errors.js';
-import { SQUID_OPTION, configureDelivery, squidToConfigure } from './common.js';
+import { SQUID_OPTION, configureDelivery, squidToConfigure } from './_shared/common.js';
 
 export function emailFlag(flag: string, value: unknown): string {
   const s = nonEmpty(flag, value).trim();

@@ -2,7 +2,7 @@ import { defineVerb } from '../../command.js';
 import { nonEmpty, required } from '../../validate/index.js';
 import type { S3Fields } from '../../api/delivery.js';
 import { UsageError } from '../../errors.js';
-import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, envSecret, squidToConfigure } from './common.js';
+import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, envSecret, squidToConfigure } from './_shared/common.js';
 
 export default defineVerb({
   name: 's3',

@@ -3,7 +3,7 @@ import { nonEmpty, portFlag, required } from '../../validate/index.js';
 import type { FtpFields } from '../../api/delivery.js';
 import {
   ACTIVE_OPTIONS, ARGV_PASSWORD_TRAP, SQUID_OPTION, activeFlag, configureDelivery, readPassword, squidToConfigure,
-} from './common.js';
+} from './_shared/common.js';
 
 export const SFTP_LOGIN_OPTIONS = defineOptions([
   { flags: '--host <host>', description: 'SFTP server hostname or IP address' },

@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { exclusive, httpUrlFlag, required } from '../../validate/index.js';
-import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure } from './common.js';
+import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure } from './_shared/common.js';
 
 export default defineVerb({
   name: 'sheet',

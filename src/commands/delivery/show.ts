@@ -3,7 +3,7 @@ import type { Column } from '../../output/types.js';
 import { nonEmpty, required, RUN_EVENTS } from '../../validate/index.js';
 import { storedDelivery, storedEvents } from '../../api/delivery.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { getSquidRecord } from './common.js';
+import { getSquidRecord } from './_shared/common.js';
 
 type Rec = Record<string, unknown>;
 

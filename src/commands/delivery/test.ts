@@ -4,7 +4,7 @@ import { enumFlag, httpUrlFlag, nonEmpty, portFlag } from '../../validate/index.
 import { isObj, postDeliveryTest, storedDelivery, type TestKind, type TestResult } from '../../api/delivery.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { getSquidRecord, readPassword, SQUID_OPTION, hideUrlSecrets } from './common.js';
+import { getSquidRecord, readPassword, SQUID_OPTION, hideUrlSecrets } from './_shared/common.js';
 import { SFTP_LOGIN_OPTIONS } from './sftp.js';
 import { emailFlag } from './email.js';
 

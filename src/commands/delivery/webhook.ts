@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { eventsFlag, httpUrlFlag, required, RUN_EVENTS } from '../../validate/index.js';
 import { eventsObject } from '../../api/delivery.js';
-import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure, hideUrlSecrets } from './common.js';
+import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure, hideUrlSecrets } from './_shared/common.js';
 
 export const DEFAULT_EVENTS = 'run.done,run.error';
 

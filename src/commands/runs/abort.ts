@@ -1,8 +1,8 @@
 import { defineVerb } from '../../command.js';
 import { abortRun } from '../../api/runs.js';
 import { confirmOrCancel } from '../../io/confirm.js';
-import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './ref.js';
-import { RUN_COLUMNS } from './columns.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
+import { RUN_COLUMNS } from './_shared/columns.js';
 
 export default defineVerb({
   name: 'abort',

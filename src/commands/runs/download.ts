@@ -9,7 +9,7 @@ import { AuthError, NotFoundError } from '../../errors.js';
 import { AtomicFile, checkOutputTarget, checkTargetDir, existsError } from '../../io/atomic-file.js';
 import { Progress, humanBytes } from '../../io/progress.js';
 import { nonEmpty } from '../../validate/index.js';
-import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './ref.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
 
 export default defineVerb({
   name: 'download',

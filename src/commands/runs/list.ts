@@ -2,10 +2,10 @@ import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { UsageError } from '../../errors.js';
 import { nonEmpty } from '../../validate/index.js';
-import { RUN_COLUMNS } from './columns.js';
+import { RUN_COLUMNS } from './_shared/columns.js';
 import { RUNS_PATH } from '../../api/runs.js';
 import { pagingFlags, pagingOptions, printList } from '../../io/paging.js';
-import { MAX_RECENT, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './recent.js';
+import { MAX_RECENT, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './_shared/recent.js';
 
 const DEFAULT_LIMIT = 20;
 

@@ -6,7 +6,7 @@ import { listRunPages, startRun, type Run } from '../../api/runs.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { required } from '../../validate/index.js';
-import { WAIT_OPTIONS, waitForRun, waitSettings } from './wait.js';
+import { WAIT_OPTIONS, waitForRun, waitSettings } from './_shared/wait.js';
 
 export default defineVerb({
   name: 'start',

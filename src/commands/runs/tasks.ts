@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { runTaskPages } from '../../api/runs.js';
-import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './ref.js';
-import { RUN_TASK_COLUMNS } from './columns.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
+import { RUN_TASK_COLUMNS } from './_shared/columns.js';
 import { pagingFlags, pagingHint, pagingOptions, records, tally } from '../../io/paging.js';
 
 const DEFAULT_LIMIT = 100;

@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
-import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './ref.js';
-import { WAIT_OPTIONS, waitForRun, waitSettings } from './wait.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
+import { WAIT_OPTIONS, waitForRun, waitSettings } from './_shared/wait.js';
 
 export default defineVerb({
   name: 'watch',

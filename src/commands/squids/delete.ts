@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
-import { squidLabel } from './label.js';
+import { squidLabel } from './_shared/label.js';
 import { deleteSquid } from '../../api/squids.js';
 
 export default defineVerb({

@@ -2,7 +2,7 @@ import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { enumFlag, required } from '../../validate/index.js';
 import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
-import { squidLabel } from './label.js';
+import { squidLabel } from './_shared/label.js';
 import { emptySquid } from '../../api/squids.js';
 
 const TYPES = ['url', 'params'] as const;

@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { SQUID_DETAIL_COLUMNS } from './columns.js';
+import { SQUID_DETAIL_COLUMNS } from './_shared/columns.js';
 import { getSquid } from '../../api/squids.js';
 
 export default defineVerb({

@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { SQUIDS_PATH } from '../../api/squids.js';
-import { SQUID_LIST_COLUMNS } from './columns.js';
+import { SQUID_LIST_COLUMNS } from './_shared/columns.js';
 import { nonEmpty } from '../../validate/index.js';
 import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
 

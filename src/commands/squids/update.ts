@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { getSquid, parseParams, updateSquid } from '../../api/squids.js';
-import { SQUID_DETAIL_COLUMNS } from './columns.js';
+import { SQUID_DETAIL_COLUMNS } from './_shared/columns.js';
 import { UsageError } from '../../errors.js';
 import { intFlag, nonEmpty } from '../../validate/index.js';
 

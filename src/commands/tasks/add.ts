@@ -4,7 +4,7 @@ import { addTasks, normalizeTask, parseTaskFile } from '../../api/tasks.js';
 import { PartialFailureError, SqError, UsageError } from '../../errors.js';
 import { readInput } from '../../io/stdin.js';
 import { nonEmpty, required } from '../../validate/index.js';
-import { TASK_LIST_COLUMNS } from './columns.js';
+import { TASK_LIST_COLUMNS } from './_shared/columns.js';
 
 /** The API documents no batch limit; large files go in requests of this many tasks, so none is refused for size. */
 export const TASKS_PER_REQUEST = 500;

@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { nonEmpty } from '../../validate/index.js';
-import { idOf, PREFIX_NOTE, TASK_SQUID_OPTION } from '../runs/ref.js';
+import { idOf, PREFIX_NOTE, TASK_SQUID_OPTION } from '../runs/_shared/ref.js';
 import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
 import { deleteTask } from '../../api/tasks.js';
 

@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { getTask, normalizeTask } from '../../api/tasks.js';
-import { idOf, PREFIX_NOTE, TASK_SQUID_OPTION } from '../runs/ref.js';
+import { idOf, PREFIX_NOTE, TASK_SQUID_OPTION } from '../runs/_shared/ref.js';
 
 export default defineVerb({
   name: 'get',

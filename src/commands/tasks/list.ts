@@ -3,7 +3,7 @@ import { resolveSquid } from '../../api/resolve.js';
 import { normalizeTask, TASKS_PATH } from '../../api/tasks.js';
 import { enumFlag, required } from '../../validate/index.js';
 import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
-import { TASK_LIST_COLUMNS } from './columns.js';
+import { TASK_LIST_COLUMNS } from './_shared/columns.js';
 
 const TYPES = ['url', 'params'] as const;
 

@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { uploadStatus } from '../../api/tasks.js';
 import { nonEmpty } from '../../validate/index.js';
-import { UPLOAD_COLUMNS } from './columns.js';
+import { UPLOAD_COLUMNS } from './_shared/columns.js';
 
 export default defineVerb({
   name: 'upload-status',

@@ -5,7 +5,7 @@ import { resolveSquid } from '../../api/resolve.js';
 import { uploadSummary, uploadTasks, waitForUpload } from '../../api/tasks.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { durationFlag, required } from '../../validate/index.js';
-import { UPLOAD_COLUMNS } from './columns.js';
+import { UPLOAD_COLUMNS } from './_shared/columns.js';
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 

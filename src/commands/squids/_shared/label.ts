@@ -1,7 +1,7 @@
-import type { Ctx } from '../../context.js';
-import type { HttpClient } from '../../api/http.js';
-import type { Resolved } from '../../api/resolve.js';
-import { getSquid } from '../../api/squids.js';
+import type { Ctx } from '../../../context.js';
+import type { HttpClient } from '../../../api/http.js';
+import type { Resolved } from '../../../api/resolve.js';
+import { getSquid } from '../../../api/squids.js';
 
 /**
  * `"Name" (id)` for a confirmation question. A full hash resolves without a lookup, so the name is fetched only when

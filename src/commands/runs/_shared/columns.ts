@@ -1,6 +1,6 @@
 // The columns people look for first in a run listing; JSON keeps every field as the API sent it.
-import type { Column } from '../../output/types.js';
-import { formatDurationCell } from '../../api/runs.js';
+import type { Column } from '../../../output/types.js';
+import { formatDurationCell } from '../../../api/runs.js';
 
 export const RUN_COLUMNS: Column[] = [
   { key: 'id' },

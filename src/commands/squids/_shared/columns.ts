@@ -1,4 +1,4 @@
-import type { Column } from '../../output/types.js';
+import type { Column } from '../../../output/types.js';
 
 export const SQUID_LIST_COLUMNS: Column[] = [
   { key: 'id' },

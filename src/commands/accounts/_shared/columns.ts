@@ -1,4 +1,4 @@
-import type { Column } from '../../output/types.js';
+import type { Column } from '../../../output/types.js';
 
 const squidNames = (v: unknown) =>
   Array.isArray(v) ? v.map((s) => (s && typeof s === 'object' ? String((s as Record<string, unknown>).name ?? '') : String(s))).join(', ') : '';

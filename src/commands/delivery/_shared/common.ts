@@ -1,17 +1,17 @@
 // What the delivery verbs share: squid lookup, the --active/--inactive pair, secrets that must never come from
 // argv (visible in `ps` and shell history) and never leave in an error message, and the write itself.
-import type { Ctx } from '../../context.js';
-import type { HttpClient } from '../../api/http.js';
-import { defineOptions, type OptionSpec } from '../../command.js';
-import { UsageError } from '../../errors.js';
-import { exclusive, nonEmpty, required } from '../../validate/index.js';
-import { readAllStdin } from '../../io/stdin.js';
-import { isObj, postDelivery, type DeliveryBody } from '../../api/delivery.js';
-import { flatten } from '../../output/fields.js';
-import type { Column } from '../../output/types.js';
-import { resolveSquid } from '../../api/resolve.js';
-import { getSquid } from '../../api/squids.js';
-import { isSecretQueryName } from '../../output/secrets.js';
+import type { Ctx } from '../../../context.js';
+import type { HttpClient } from '../../../api/http.js';
+import { defineOptions, type OptionSpec } from '../../../command.js';
+import { UsageError } from '../../../errors.js';
+import { exclusive, nonEmpty, required } from '../../../validate/index.js';
+import { readAllStdin } from '../../../io/stdin.js';
+import { isObj, postDelivery, type DeliveryBody } from '../../../api/delivery.js';
+import { flatten } from '../../../output/fields.js';
+import type { Column } from '../../../output/types.js';
+import { resolveSquid } from '../../../api/resolve.js';
+import { getSquid } from '../../../api/squids.js';
+import { isSecretQueryName } from '../../../output/secrets.js';
 
 /** The full squid record, which is where the stored delivery config lives (there is no GET /delivery). */
 export async function getSquidRecord(http: HttpClient, id: string): Promise<Record<string, unknown>> {
