@@ -6,7 +6,7 @@
 /** Global options that take a value (test/unit checks this list against program.ts's GLOBAL_OPTIONS). */
 export const VALUE_GLOBALS: readonly string[] = ['--profile', '--base-url', '--format', '--fields', '--jq', '--template'];
 
-export interface ArgvScan {
+interface ArgvScan {
   /** The first token that is neither an option nor a global option's value (or the one after `--`). */
   noun: string | undefined;
   index: number;

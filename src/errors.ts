@@ -15,7 +15,6 @@ export const ExitCode = {
   CHANGES: 10,
   INTERRUPTED: 130,
 } as const;
-export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 export class SqError extends Error {
   readonly exitCode: number = ExitCode.FAILURE;

@@ -20,7 +20,7 @@ export interface ContextInit {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export function processIO(): IO {
+function processIO(): IO {
   return {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -9,7 +9,7 @@ export function helpWidth(isTTY: boolean, columns: number | undefined): number {
 }
 
 /** Word-wraps `text` to `width`; a paragraph with an indented line is preformatted and left as it is. */
-export function wrapParagraphs(text: string, width: number): string {
+function wrapParagraphs(text: string, width: number): string {
   return text
     .split(/\n[ \t]*\n/)
     .map((para) => {
@@ -47,7 +47,7 @@ export function inheritedOptions(cmd: Command): Option[] {
  * An option's help text with its choices and default. Commander shows a default only when the option holds a
  * value; sq's are applied by the verb (the parser leaves "not given" visible), so the text alone states them.
  */
-export function optionDescription(o: Option): string {
+function optionDescription(o: Option): string {
   const extra: string[] = [];
   if (o.argChoices) extra.push(`choices: ${o.argChoices.map((c) => JSON.stringify(c)).join(', ')}`);
   if (o.defaultValueDescription !== undefined) extra.push(`default: ${o.defaultValueDescription}`);

@@ -71,13 +71,13 @@ function examplesText(examples: string[]): string {
 }
 
 /** A command's help starts by saying what it does (its summary); the longer description, when there is one, follows. */
-export function helpDescription(summary: string, description: string | undefined): string {
+function helpDescription(summary: string, description: string | undefined): string {
   const rest = description?.startsWith(summary) ? description.slice(summary.length).replace(/^[.;:,]?\s*/, '') : description;
   if (!rest) return summary;
   return `${summary}${/[.!?]$/.test(summary) ? '' : '.'}\n\n${rest}`;
 }
 
-export function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
+function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
   const cmd = parent.command(verb.name).summary(verb.summary).description(helpDescription(verb.summary, verb.description));
   for (const a of verb.aliases ?? []) cmd.alias(a);
   for (const a of verb.args ?? []) cmd.argument(a);
@@ -93,7 +93,7 @@ export function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
   return cmd;
 }
 
-export function addNoun(program: Command, spec: NounSpec, ctx: Ctx): Command {
+function addNoun(program: Command, spec: NounSpec, ctx: Ctx): Command {
   const noun = program.command(spec.name).summary(spec.summary).description(helpDescription(spec.summary, spec.description));
   for (const v of spec.verbs) addVerb(noun, v, ctx);
   const first = spec.verbs[0];
@@ -105,7 +105,7 @@ function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
   return typeof (m as VerbSpec).run === 'function';
 }
 
-export async function loadEntry(entry: NounEntry): Promise<NounSpec | VerbSpec> {
+async function loadEntry(entry: NounEntry): Promise<NounSpec | VerbSpec> {
   return (await entry.load()).default;
 }
 

@@ -11,7 +11,7 @@ import { recordId } from '../api/resolve.js';
 import type { PlanItem, Request, Step } from './diff.js';
 import { itemTitle } from './render.js';
 
-export interface StepReport extends PlanItem {
+interface StepReport extends PlanItem {
   status: 'applied' | 'failed' | 'skipped';
   error?: string;
   readonly cause?: SqError;

@@ -144,7 +144,7 @@ export function taskValue(params: Rec): unknown {
   return keys.length === 1 && keys[0] === 'url' ? params.url : params;
 }
 
-export const TASKS_PER_REQUEST = 500;
+const TASKS_PER_REQUEST = 500;
 
 export function deliveryChanges(body: DeliveryBody, channel: Channel, record: Rec | null): { changes: Change[]; unverified: string[]; create: boolean } {
   const stored = storedDelivery(record ?? {});

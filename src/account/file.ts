@@ -14,7 +14,7 @@ import { accountSchema, type SquidSpec, type TaskValue } from './schema.js';
 
 export type Rec = Record<string, unknown>;
 
-export interface DesiredChannel {
+interface DesiredChannel {
   channel: Channel;
   body: DeliveryBody;
   /** Secrets whose environment variable is not set: not compared by `plan`, and `apply` refuses to send the channel. */

@@ -49,9 +49,9 @@ const tasks = d(
   'the tasks of the squid, identified by their values: listed ones are added; others are deleted only with prune: true',
 );
 
-export const NOTIFY = ['on_success', 'on_error', 'none'] as const;
+const NOTIFY = ['on_success', 'on_error', 'none'] as const;
 
-export const squidSchema = z.strictObject({
+const squidSchema = z.strictObject({
   crawler: d(z.optional(text), 'crawler id, name or slug; needed to create the squid, and cannot change once it exists'),
   active: d(z.optional(z.boolean()), 'is_active: whether the squid can run'),
   concurrency: d(z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(20))), 'parallel workers, 1-20'),
@@ -66,7 +66,7 @@ export const squidSchema = z.strictObject({
   s3: z.optional(s3),
 });
 
-export const billingSchema = z.strictObject({
+const billingSchema = z.strictObject({
   auto_reset: z.optional(
     z.strictObject({
       enabled: d(z.optional(z.boolean()), 'automatic billing reset on or off (each reset charges the card on file)'),
@@ -84,7 +84,6 @@ export const accountSchema = z.strictObject({
   squids: d(z.optional(z.record(z.string(), squidSchema)), 'squids by name (a hash or unique hash prefix also finds an existing one)'),
 });
 
-export type AccountFile = z.infer<typeof accountSchema>;
 export type SquidSpec = z.infer<typeof squidSchema>;
 export type TaskValue = z.infer<typeof taskValue>;
 

@@ -41,7 +41,7 @@ const name = (r: Rec) => (typeof r.name === 'string' ? r.name : '');
  * Which live squid a file key means: its exact name, else a case-insensitive name if only one matches, else a full
  * hash or a unique hash prefix (as `sq delivery apply` files may use). Undefined: the squid does not exist yet.
  */
-export function matchSquid(ref: string, all: Rec[]): Rec | undefined {
+function matchSquid(ref: string, all: Rec[]): Rec | undefined {
   const exact = all.filter((s) => name(s) === ref);
   if (exact.length === 1) return exact[0];
   const folded = all.filter((s) => name(s).toLowerCase() === ref.toLowerCase());

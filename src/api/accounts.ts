@@ -69,7 +69,7 @@ export function firstAccount(body: unknown, id: string): Rec {
   throw new ApiError(`the API answered GET /v1/accounts/${id} without an account`);
 }
 
-export interface SyncStatus extends Rec {
+interface SyncStatus extends Rec {
   id?: string;
   status_code?: number | string;
   status_text?: string;
@@ -81,7 +81,7 @@ export function syncCode(s: SyncStatus): number {
   return Number.isFinite(n) ? n : 0;
 }
 
-export const SYNC_POLL_MS = 1500;
+const SYNC_POLL_MS = 1500;
 
 export async function waitForSync(
   http: HttpClient,
@@ -108,9 +108,9 @@ export async function waitForSync(
 export const ACCOUNTS_PATH = '/v1/accounts';
 /** The reference documents /account_types, the SDK /accounts/types; the spec names the latter, so it goes first. */
 export const ACCOUNT_TYPE_PATHS = ['/v1/accounts/types', '/v1/account_types'];
-export const SYNC_PATH = '/v1/synchronize';
+const SYNC_PATH = '/v1/synchronize';
 
-export function accountPath(id: string): string {
+function accountPath(id: string): string {
   return `${ACCOUNTS_PATH}/${seg('account id', id)}`;
 }
 

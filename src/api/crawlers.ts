@@ -7,7 +7,7 @@ type Rec = Record<string, unknown>;
 
 export { isRec };
 
-export interface ParamRow extends Rec {
+interface ParamRow extends Rec {
   level: 'task' | 'squid' | 'function';
   name: string;
 }

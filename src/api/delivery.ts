@@ -5,7 +5,6 @@ import type { HttpClient } from './http.js';
 import { RUN_EVENTS, type RunEventName } from './events.js';
 
 export type Channel = 'sftp' | 'webhook' | 'email' | 'sheet' | 's3';
-export const CHANNELS: readonly Channel[] = ['sftp', 'webhook', 'email', 'sheet', 's3'];
 
 export interface FtpFields {
   host: string;
@@ -23,7 +22,7 @@ export interface WebhookFields {
   events: Record<RunEventName, boolean>;
 }
 
-export interface SheetFields {
+interface SheetFields {
   url: string;
   append: boolean;
   is_active: boolean;
@@ -37,7 +36,7 @@ export interface S3Fields {
   aws_secret_key?: string;
 }
 
-export interface EmailConfig {
+interface EmailConfig {
   email: string;
   notifications: boolean;
 }
@@ -76,7 +75,7 @@ export interface TestResult {
 }
 
 /** The test operations take flat bodies (not wrapped in *_fields) and have no squid parameter. */
-export function deliveryTestPath(kind: TestKind): string {
+function deliveryTestPath(kind: TestKind): string {
   return `/v1/delivery/test-${kind}`;
 }
 
@@ -89,7 +88,7 @@ export async function postDeliveryTest(http: HttpClient, kind: TestKind, body: R
 export { isObj };
 
 /** The delivery part of a squid record (GET /v1/squids/{hash}); every channel is nullable. */
-export interface StoredDelivery {
+interface StoredDelivery {
   ftp_fields: Record<string, unknown> | null;
   webhook_fields: Record<string, unknown> | null;
   google_sheet_fields: Record<string, unknown> | null;
@@ -130,7 +129,7 @@ function readableSecret(v: unknown): string | null {
   return v;
 }
 
-export interface Difference {
+interface Difference {
   /** Field names that differ (never their values: some are secrets). */
   fields: string[];
   /** Secrets that could not be read back and so were not compared. */

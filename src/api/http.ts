@@ -16,7 +16,7 @@ export { AmbiguousWriteError };
 /** What a dry run still sends (DELETE is retry-safe, but it is a write). */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export interface HttpOptions {
+interface HttpOptions {
   baseUrl: string;
   token: string | null;
   /** Write a trace line (already redacted) when --verbose; undefined when not tracing. */

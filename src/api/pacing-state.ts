@@ -17,11 +17,11 @@ import { MAX_PAUSE_MS, MemoryStore, freshState, type BucketSpec, type BucketStat
 import { sleep } from './sleep.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */
-export const STALE_MS = 2000;
+const STALE_MS = 2000;
 /** Give up on the shared state (and pace alone) rather than wait longer than this for the lock. */
 const LOCK_WAIT_MS = 10_000;
 
-export interface SharedStoreOptions {
+interface SharedStoreOptions {
   dir: string;
   token: string | null;
   origin: string;

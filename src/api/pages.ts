@@ -42,7 +42,7 @@ export interface PageOptions {
 export const MAX_PAGE_SIZE = 100;
 
 /** The envelope, or a bare array (the quickstart treats /crawlers as one); null for anything else. */
-export function asEnvelope<T>(body: unknown): Envelope<T> | null {
+function asEnvelope<T>(body: unknown): Envelope<T> | null {
   if (Array.isArray(body)) return { data: body as T[], total_results: body.length, page: 1, total_pages: 1 };
   if (body && typeof body === 'object' && Array.isArray((body as Envelope<T>).data)) return body as Envelope<T>;
   return null;

@@ -62,9 +62,9 @@ interface Kind {
 /** A hex id prefix shorter than a full hash: only these are looked up; anything else goes to the API as given. */
 const ID_PREFIX = /^[0-9a-f]{4,31}$/i;
 /** Requests a prefix search may make before asking for --squid or the full id (client pacing makes 30 about 10 s). */
-export const MAX_SCAN_REQUESTS = 30;
+const MAX_SCAN_REQUESTS = 30;
 
-export interface ChildOptions {
+interface ChildOptions {
   /** A squid reference (id, prefix or name) that narrows the search to that squid's records. */
   squid?: string;
 }

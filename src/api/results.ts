@@ -9,7 +9,7 @@ import { seg } from './path.js';
 export type Result = Record<string, unknown>;
 
 /** Every export starts with these, whatever the crawler. */
-export const LEAD_COLUMNS = ['id', 'squid', 'run', 'scraping_time'] as const;
+const LEAD_COLUMNS = ['id', 'squid', 'run', 'scraping_time'] as const;
 /** Bookkeeping keys that say nothing about the scraped item. */
 const SKIP = new Set<string>([...LEAD_COLUMNS, 'object']);
 

@@ -8,7 +8,7 @@ import { isLoopbackHost } from '../validate/url.js';
 
 export type Run = Record<string, unknown> & { id?: string; status?: string };
 
-export const TERMINAL = ['done', 'aborted', 'error'] as const;
+const TERMINAL = ['done', 'aborted', 'error'] as const;
 
 export function runStatus(run: Record<string, unknown> | null | undefined): string {
   return typeof run?.status === 'string' ? run.status.toLowerCase() : '';
@@ -49,7 +49,7 @@ export function formatDurationCell(v: unknown): string {
 
 export const RUNS_PATH = '/v1/runs';
 
-export function runPath(runId: string, sub = ''): string {
+function runPath(runId: string, sub = ''): string {
   return `/v1/runs/${seg('run id', runId)}${sub}`;
 }
 

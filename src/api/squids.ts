@@ -28,7 +28,7 @@ export function parseParams(pairs: readonly string[], flag = '--param'): Record<
   return out;
 }
 
-export function typedValue(text: string): unknown {
+function typedValue(text: string): unknown {
   const t = text.trim();
   if (t === '') return text;
   try {
@@ -41,7 +41,7 @@ export function typedValue(text: string): unknown {
 export const SQUIDS_PATH = '/v1/squids';
 type Rec = Record<string, unknown>;
 
-export function squidPath(id: string, sub = ''): string {
+function squidPath(id: string, sub = ''): string {
   return `${SQUIDS_PATH}/${seg('squid id', id)}${sub}`;
 }
 

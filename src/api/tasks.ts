@@ -42,13 +42,13 @@ export function normalizeTask(t: unknown): Rec {
   return { id, ...t };
 }
 
-export interface UploadStatus extends Rec {
+interface UploadStatus extends Rec {
   id?: string;
   state?: string;
   meta?: { duplicates?: number; inserted?: number; invalid?: number; valid?: number } | null;
 }
 
-export const UPLOAD_DONE = new Set(['SUCCESS', 'FAILURE']);
+const UPLOAD_DONE = new Set(['SUCCESS', 'FAILURE']);
 
 export async function uploadStatus(http: HttpClient, id: string): Promise<UploadStatus> {
   // 202 means "still processing" and carries the same shape with meta null.
@@ -56,13 +56,13 @@ export async function uploadStatus(http: HttpClient, id: string): Promise<Upload
   return isRec(res.data) ? res.data : {};
 }
 
-export interface WaitDeps {
+interface WaitDeps {
   now(): number;
   sleep(ms: number): Promise<void>;
   onState?(state: string): void;
 }
 
-export const POLL_MS = 1500;
+const POLL_MS = 1500;
 
 export async function waitForUpload(http: HttpClient, id: string, timeoutMs: number, deps: WaitDeps): Promise<UploadStatus> {
   const deadline = deps.now() + timeoutMs;
@@ -94,9 +94,9 @@ export function uploadSummary(s: UploadStatus): Rec {
 }
 
 export const TASKS_PATH = '/v1/tasks';
-export const UPLOAD_PATH = '/v1/tasks/upload';
+const UPLOAD_PATH = '/v1/tasks/upload';
 
-export function taskPath(id: string): string {
+function taskPath(id: string): string {
   return `${TASKS_PATH}/${seg('task id', id)}`;
 }
 

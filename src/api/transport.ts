@@ -5,7 +5,7 @@
 import type { Dispatcher } from 'undici';
 
 export type RequestFn = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-export interface Transport {
+interface Transport {
   Agent: new (o: object) => Dispatcher;
   request: RequestFn;
 }

@@ -10,17 +10,17 @@ import { getBalance, getMe } from '../api/user.js';
 import { byNewest, listSquids, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './runs/_shared/recent.js';
 
 /** How many recent runs across squids are looked at for failures and failed exports. */
-export const RECENT_RUNS = 20;
+const RECENT_RUNS = 20;
 /** At most this many failed runs are shown. */
-export const MAX_FAILED = 5;
+const MAX_FAILED = 5;
 /** Squids whose active last run is older than the recent runs get one extra read each, at most this many. */
-export const MAX_ACTIVE_READS = 5;
+const MAX_ACTIVE_READS = 5;
 
 const ACTIVE = ['pending', 'running', 'paused', 'uploading'];
 /** done_reason values that mean the results did not get out (api-reference: squid/run done reasons). */
 const EXPORT_FAILED = ['export_failed'];
 
-export const DELIVERY_NOTE =
+const DELIVERY_NOTE =
   'The API does not report webhook or SFTP delivery outcomes; failing_deliveries lists recent runs whose export failed ' +
   '(done_reason export_failed). Check a channel with `sq delivery test`.';
 
@@ -53,7 +53,7 @@ export default defineVerb({
   },
 });
 
-export interface StatusRun {
+interface StatusRun {
   id: string;
   squid: string;
   squid_name: string;
@@ -64,7 +64,7 @@ export interface StatusRun {
   ended_at: string | null;
 }
 
-export interface Status {
+interface Status {
   user: { name: string; email: string | null; plan: string | null; plan_status: string | null };
   credits: { available: number | null; consumed: number | null; remaining: number | null; used_pct: number | null; reset_time: string | null };
   auto_reset: Pick<AutoReset, 'enabled' | 'threshold_pct' | 'max_resets_per_24h' | 'resets_used_in_window' | 'window_resets_at' | 'current_usage_pct'>;
@@ -74,7 +74,7 @@ export interface Status {
   partial: string | null;
 }
 
-export async function readStatus(http: HttpClient): Promise<Status> {
+async function readStatus(http: HttpClient): Promise<Status> {
   const [me, balance, autoReset, squids] = await Promise.all([
     getMe<Obj>(http),
     getBalance<Obj>(http),
@@ -166,7 +166,7 @@ function brief(r: ApiRecord): StatusRun {
 type Style = { bold(s: string): string; dim(s: string): string; red(s: string): string; yellow(s: string): string; green(s: string): string };
 
 /** The text screen; `width` > 0 cuts long lines (a terminal), 0 keeps them whole (piped). */
-export function screen(st: Status, style: Style, width: number): string {
+function screen(st: Status, style: Style, width: number): string {
   const n = (v: number | null) => (v === null ? '?' : v.toLocaleString('en-US'));
   const lines: string[] = [];
   const section = (title: string) => lines.push('', style.bold(title));

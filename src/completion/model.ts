@@ -65,7 +65,7 @@ const DYNAMIC_ARGS: Record<string, Source> = {
 };
 
 // Positional arguments whose values are a fixed set, keyed by argument name.
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 const ARG_VALUES: Record<string, string[]> = {

@@ -18,14 +18,14 @@ import { cacheDir } from '../cache-dir.js';
 import { readCacheFile, writeCacheFile } from '../io/cache-file.js';
 import { readGlobals } from '../program.js';
 
-export const COMPLETION_TTL_MS = 60_000;
-export const COMPLETION_BUDGET_MS = 450;
+const COMPLETION_TTL_MS = 60_000;
+const COMPLETION_BUDGET_MS = 450;
 const FAILURE_TTL_MS = 10_000;
 /** A refresh that has not finished after this long is presumed dead: another may start. */
 const REFRESH_LOCK_MS = 10_000;
 const MAX_VALUES = 500;
 
-export const SOURCES = ['squids', 'runs', 'crawlers', 'account-types', 'profiles'] as const;
+const SOURCES = ['squids', 'runs', 'crawlers', 'account-types', 'profiles'] as const;
 export type Source = (typeof SOURCES)[number];
 
 /** A value and what it is (fish shows the description next to the value; bash and zsh take the value only). */
@@ -144,7 +144,7 @@ async function ask(http: HttpClient, source: Source, line: Line): Promise<Candid
 }
 
 /** --profile, --base-url and --squid as typed on the command line (quotes removed), which change the answer. */
-export function readLine(words: string[]): Line {
+function readLine(words: string[]): Line {
   const line: Line = {};
   const keys: Record<string, keyof Line> = { '--profile': 'profile', '--base-url': 'baseUrl', '--squid': 'squid' };
   for (let i = 0; i < words.length; i++) {
@@ -160,7 +160,7 @@ export function readLine(words: string[]): Line {
 }
 
 /** A word as a shell would read it: 'single', "double" and backslash quoting removed. */
-export function unquote(word: string): string {
+function unquote(word: string): string {
   let out = '';
   let q: string | undefined;
   for (let i = 0; i < word.length; i++) {

@@ -4,9 +4,9 @@ import type { ProfileStore } from './store.js';
 import { baseUrlFlag } from '../validate/url.js';
 import { envFlag } from '../context.js';
 
-export const DEFAULT_BASE_URL = 'https://api.lobstr.io';
+const DEFAULT_BASE_URL = 'https://api.lobstr.io';
 
-export interface ResolvedAuth {
+interface ResolvedAuth {
   profile: string;
   token: string | null;
   tokenSource: 'env' | 'profile' | 'none';
@@ -52,6 +52,6 @@ export function resolveAuth(
 }
 
 /** Accept `https://host`, `https://host/` and `https://host/v1`: paths we send always start with /v1. */
-export function normaliseBaseUrl(url: string): string {
+function normaliseBaseUrl(url: string): string {
   return url.replace(/\/+$/, '').replace(/\/v1$/, '');
 }

@@ -9,13 +9,13 @@ import { importPackage } from '../import-package.js';
 import { SqError, UsageError } from '../errors.js';
 import { isRecord } from '../output/fields.js';
 
-export interface Profile {
+interface Profile {
   token?: string;
   base_url?: string;
   user?: string;
 }
 
-export interface ProfileData {
+interface ProfileData {
   active?: string;
   profiles: Record<string, Profile>;
 }
@@ -23,7 +23,7 @@ export interface ProfileData {
 export const CONFIG_FILE = 'config.json';
 
 /** Where profiles are stored: SQ_CONFIG_DIR, else the platform config dir that conf (env-paths) picks for "sq". */
-export function configDir(env: Record<string, string | undefined>): string {
+function configDir(env: Record<string, string | undefined>): string {
   if (env.SQ_CONFIG_DIR) return env.SQ_CONFIG_DIR;
   const home = env.HOME || homedir();
   if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'sq');

@@ -4,9 +4,9 @@ import type { AutoResetState, Emu } from './types.js';
 import { FieldError, sendMail, userEmail, validationError } from './delivery.js';
 import { errB, isRecord } from './util.js';
 
-export const CHECK_INTERVAL_MS = 60_000;
-export const WINDOW_MS = 24 * 60 * 60_000;
-export const CYCLE_MS = 30 * 24 * 60 * 60_000;
+const CHECK_INTERVAL_MS = 60_000;
+const WINDOW_MS = 24 * 60 * 60_000;
+const CYCLE_MS = 30 * 24 * 60 * 60_000;
 
 export const DEFAULT_AUTO_RESET: AutoResetState = {
   enabled: false,
@@ -29,7 +29,7 @@ function repairSettings(emu: Emu): void {
 }
 
 /** Raw usage percentage, or null without an active subscription. */
-export function usagePct(emu: Emu): number | null {
+function usagePct(emu: Emu): number | null {
   const sub = emu.state.subscription;
   if (!sub || sub.active === false) return null;
   const { available, consumed } = emu.state.balance;
@@ -41,7 +41,7 @@ function resetsInWindow(ar: AutoResetState, now: number): number[] {
   return ar.reset_times.filter((t) => t <= now && now - t < WINDOW_MS).sort((a, b) => a - b);
 }
 
-export function view(emu: Emu): Record<string, unknown> {
+function view(emu: Emu): Record<string, unknown> {
   const ar = emu.state.autoReset;
   const now = emu.clock.now();
   const inWindow = resetsInWindow(ar, now);
@@ -74,7 +74,7 @@ const FAILURE_REASON: Record<'declined' | 'requires_3ds', string> = {
  * an automatic reset (no extra charge, not counted in the 24-hour window); a suppression that lasted "until the end
  * of the cycle" ends with it.
  */
-export function renewIfCycleEnded(emu: Emu): boolean {
+function renewIfCycleEnded(emu: Emu): boolean {
   const sub = emu.state.subscription;
   const now = emu.clock.now();
   if (!sub || !sub.active || now < sub.cycle_ends_at) return false;
@@ -90,7 +90,7 @@ export function renewIfCycleEnded(emu: Emu): boolean {
 }
 
 /** Fires a reset when every condition of the state table holds. Returns what happened. */
-export function maybeReset(emu: Emu): 'reset' | 'failed' | 'none' {
+function maybeReset(emu: Emu): 'reset' | 'failed' | 'none' {
   const ar = emu.state.autoReset;
   const now = emu.clock.now();
   const usage = usagePct(emu);

@@ -18,7 +18,7 @@ export const PORT_MIN = 0;
 export const PORT_MAX = 65_535;
 export const TIME_SCALE_MIN = 1;
 export const TIME_SCALE_MAX = 3600;
-export const RATE_LIMITS_MAX = 1000;
+const RATE_LIMITS_MAX = 1000;
 
 function num(v: unknown): number {
   return typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
@@ -96,7 +96,7 @@ export function parseEmulatorOptions(raw: Record<string, unknown>): EmulatorOpti
   return out;
 }
 
-export interface EmulatorIo {
+interface EmulatorIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   /** Stops the emulator like a signal would (tests, embedding). */

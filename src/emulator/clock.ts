@@ -1,7 +1,7 @@
 // Business time of the emulator: runs, webhook retries and billing checks are scheduled on it.
 // Rate-limit windows never use it (they always run on real time, see ratelimit.ts).
 
-export type TimerCallback = () => void | Promise<void>;
+type TimerCallback = () => void | Promise<void>;
 
 export interface Clock {
   readonly mode: 'real' | 'virtual';

@@ -2,7 +2,7 @@
 // the keyed params map and the attributes, so every crawler endpoint is derived from one place.
 import { hashId } from './util.js';
 
-export interface TaskParamDef {
+interface TaskParamDef {
   type: string;
   group?: string;
   regex?: string;
@@ -11,14 +11,14 @@ export interface TaskParamDef {
   example?: unknown;
   description: string;
 }
-export interface SquidParamDef {
+interface SquidParamDef {
   type: string;
   allowed?: unknown[];
   default: unknown;
   required: boolean;
   description: string;
 }
-export interface FunctionDef {
+interface FunctionDef {
   display: string;
   credits_per_function: number;
   default: boolean;

@@ -28,7 +28,7 @@ export function str(o: Obj, key: string, param: string, opts: { optional?: boole
   return v;
 }
 
-export function bool(o: Obj, key: string, param: string): boolean {
+function bool(o: Obj, key: string, param: string): boolean {
   const v = o[key];
   if (typeof v !== 'boolean') throw new FieldError(param, `${param} is required and must be a boolean (true or false)`);
   return v;
@@ -142,7 +142,7 @@ const PARSE: Record<Exclude<(typeof CHANNELS)[number], 'email'>, (v: unknown) =>
 };
 
 /** Validates and stores one channel on the squid record; returns the 201 body. */
-export function configureDelivery(emu: Emu, squid: Obj, body: unknown): Obj {
+function configureDelivery(emu: Emu, squid: Obj, body: unknown): Obj {
   if (!isRecord(body)) throw new FieldError(CHANNELS.join(','), 'the body must be a JSON object carrying one delivery configuration');
   const present = CHANNELS.filter((k) => body[k] !== undefined || (k === 'email' && body.notifications !== undefined));
   if (present.length !== 1) {

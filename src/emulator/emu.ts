@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import type { Clock } from './clock.js';
 import { Router } from './router.js';
 import type { RateLimitSetting } from './ratelimit.js';
-import type { Emu, EmuState, Handler } from './types.js';
+import type { Emu, EmuEvents, EmuState, Handler } from './types.js';
 import { hashId } from './util.js';
 
 export interface RunMeta {
@@ -17,13 +17,13 @@ export interface RunMeta {
   step: 'start' | 'task' | 'resume' | 'finish' | 'finish_abort' | null;
 }
 
-export interface EmuConfig {
+interface EmuConfig {
   freePlan: boolean;
   rateLimits: RateLimitSetting;
 }
 
 export class EmuCore implements Emu {
-  readonly events = new EventEmitter();
+  readonly events = new EventEmitter<EmuEvents>();
   readonly router = new Router();
   state: EmuState;
   config: EmuConfig;

@@ -13,7 +13,7 @@ type Rec = Record<string, unknown>;
 
 export { RUN_TIMING };
 
-export const ACTIVE_STATUSES = ['pending', 'running', 'paused', 'uploading'];
+const ACTIVE_STATUSES = ['pending', 'running', 'paused', 'uploading'];
 
 const timers = new WeakMap<EmuCore, Map<string, number>>();
 function timersOf(emu: EmuCore): Map<string, number> {

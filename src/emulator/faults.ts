@@ -4,7 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import { rateLimitBody } from './ratelimit.js';
 import type { EmuResponse } from './types.js';
 
-export const FAULT_ACTIONS = [
+const FAULT_ACTIONS = [
   'status',
   'delay',
   'hang',
@@ -15,7 +15,7 @@ export const FAULT_ACTIONS = [
   'html',
   'short_page',
 ] as const;
-export type FaultAction = (typeof FAULT_ACTIONS)[number];
+type FaultAction = (typeof FAULT_ACTIONS)[number];
 
 export interface FaultRule {
   method?: string;

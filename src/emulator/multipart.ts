@@ -1,5 +1,5 @@
 // Minimal multipart/form-data parser: enough for `POST /v1/tasks/upload` (a `file` part and a `squid` field).
-export interface Multipart {
+interface Multipart {
   fields: Record<string, string>;
   files: Record<string, { filename: string; content: Buffer }>;
 }

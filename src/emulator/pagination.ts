@@ -2,15 +2,15 @@
 import type { EmuRequest, EmuResponse } from './types.js';
 import { detail, errB } from './util.js';
 
-export const FREE_PLAN_CAP = 50;
+const FREE_PLAN_CAP = 50;
 export const FREE_PLAN_WARNING =
   'Free plan: only 50 results returned. Upgrade at https://app.lobstr.io/dashboard/pricing';
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 100;
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 100;
 
-export type ErrorStyle = 'detail' | 'errB';
+type ErrorStyle = 'detail' | 'errB';
 
-export interface PageArgs {
+interface PageArgs {
   page: number;
   limit: number;
 }
@@ -24,7 +24,7 @@ function intParam(raw: string): number | undefined {
 }
 
 /** Reads page/limit (and a legacy alias such as `page_size`); returns an error response when out of range. */
-export function readPageArgs(req: EmuRequest, style: ErrorStyle, limitAlias?: string): PageArgs | EmuResponse {
+function readPageArgs(req: EmuRequest, style: ErrorStyle, limitAlias?: string): PageArgs | EmuResponse {
   let limitRaw = req.query.get('limit');
   if (limitRaw === null && limitAlias) limitRaw = req.query.get(limitAlias);
   const pageRaw = req.query.get('page');
@@ -51,7 +51,7 @@ function linkFor(req: EmuRequest, page: number): string {
   return `http://${host}${req.path}?${q.toString()}`;
 }
 
-export interface PaginateOptions {
+interface PaginateOptions {
   freePlan: boolean;
   style: ErrorStyle;
   limitAlias?: string;

@@ -31,7 +31,7 @@ export async function loadSnapshot(file: string): Promise<Snapshot | undefined> 
   return snap as Snapshot;
 }
 
-export async function writeAtomic(file: string, text: string): Promise<void> {
+async function writeAtomic(file: string, text: string): Promise<void> {
   const f = await AtomicFile.create(file);
   try {
     await f.write(text);

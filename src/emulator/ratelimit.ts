@@ -1,37 +1,37 @@
 // Fixed-window rate limits per key and path prefix. Windows always run on real time (Date.now), never on
 // the business clock: a client's pacing is about wall-clock seconds even when business time is virtual.
 
-export interface LimitRule {
+interface LimitRule {
   prefix: string;
   limit: number;
   windowMs: number;
 }
 
 /** The documented limits; any other /v1 prefix gets 600/min (our choice, the docs state none). */
-export const RATE_LIMITS: readonly LimitRule[] = [
+const RATE_LIMITS: readonly LimitRule[] = [
   { prefix: '/v1/squids', limit: 120, windowMs: 60_000 },
   { prefix: '/v1/runs', limit: 120, windowMs: 60_000 },
   { prefix: '/v1/tasks', limit: 90, windowMs: 60_000 },
   { prefix: '/v1/runtasks', limit: 90, windowMs: 60_000 },
   { prefix: '/v1/results', limit: 2, windowMs: 1_000 },
 ];
-export const DEFAULT_LIMIT_RULE = { limit: 600, windowMs: 60_000 };
+const DEFAULT_LIMIT_RULE = { limit: 600, windowMs: 60_000 };
 
 export type RateLimitSetting = 'on' | 'off' | number;
 
-export interface RateDecision {
+interface RateDecision {
   allowed: boolean;
   headers: Record<string, string>;
   retryAfterS: number;
 }
 
 /** `/v1/runtasks/x` → `/v1/runtasks`; the prefix is the first segment after /v1, so runtasks ≠ runs. */
-export function prefixOf(path: string): string {
+function prefixOf(path: string): string {
   const seg = path.split('/').filter(Boolean);
   return seg.length >= 2 ? `/${seg[0]}/${seg[1]}` : `/${seg[0] ?? ''}`;
 }
 
-export function ruleFor(path: string): { prefix: string; limit: number; windowMs: number } {
+function ruleFor(path: string): { prefix: string; limit: number; windowMs: number } {
   const prefix = prefixOf(path);
   const rule = RATE_LIMITS.find((r) => r.prefix === prefix);
   return rule ? { ...rule } : { prefix, ...DEFAULT_LIMIT_RULE };

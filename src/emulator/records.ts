@@ -5,7 +5,7 @@ import { rowsForTask } from './rows.js';
 type Rec = Record<string, unknown>;
 
 /** Run fields a builder may set; the rest keep their value at creation. */
-export interface RunFields {
+interface RunFields {
   is_done?: boolean;
   started_at?: string;
   ended_at?: string | null;
@@ -34,7 +34,7 @@ export function runRecord(id: string, squidId: unknown, createdAt: string, field
 }
 
 /** Runtask fields a builder may set; the rest keep their value at creation. */
-export interface RuntaskFields {
+interface RuntaskFields {
   status?: string;
   started_at?: string | null;
   ended_at?: string | null;

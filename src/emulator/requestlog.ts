@@ -5,7 +5,7 @@
 import { isSecretKey, maskAuthorization, maskDeep } from '../output/secrets.js';
 import { isSecretQueryName } from '../api/redact.js';
 
-export interface LoggedRequest {
+interface LoggedRequest {
   id: number;
   at: string;
   method: string;
@@ -16,7 +16,7 @@ export interface LoggedRequest {
   body: unknown;
 }
 
-export const REQUEST_LOG_MAX = 5000;
+const REQUEST_LOG_MAX = 5000;
 
 export function maskSecrets(value: unknown): unknown {
   return maskDeep(value, '****');

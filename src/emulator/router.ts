@@ -9,7 +9,7 @@ interface Route {
   handler: Handler;
 }
 
-export interface Match {
+interface Match {
   handler: Handler;
   params: Record<string, string>;
   pattern: string;

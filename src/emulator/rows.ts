@@ -47,7 +47,7 @@ function valueFor(a: AttrDef, h: number, index: number): unknown {
   return `${n}-${h % 100000}`;
 }
 
-export interface RowContext {
+interface RowContext {
   def: CrawlerDef;
   squidParams: Record<string, unknown>;
   squid: string;

@@ -9,7 +9,7 @@ import { maskHeaders, maskQuery, maskSecrets, type RequestLog } from './requestl
 import type { EmuRequest, EmuResponse } from './types.js';
 import { sleep } from '../api/sleep.js';
 
-export interface ServerDeps {
+interface ServerDeps {
   emu: EmuCore;
   limiter: RateLimiter;
   faults: Faults;

@@ -6,10 +6,10 @@ import { recordDelivery } from './delivery.js';
 import { fileStamp, isRecord } from './util.js';
 import { importPackage } from '../import-package.js';
 
-export const SFTP_READY_TIMEOUT_MS = 10_000;
+const SFTP_READY_TIMEOUT_MS = 10_000;
 const LEAD_COLUMNS = ['id', 'squid', 'run', 'scraping_time'];
 
-export interface SftpLogin {
+interface SftpLogin {
   host: string;
   port: number;
   username: string;
@@ -18,7 +18,7 @@ export interface SftpLogin {
 }
 
 /** CSV columns: id, squid, run, scraping_time, then the other keys in first-seen order. */
-export function csvColumns(rows: Record<string, unknown>[]): string[] {
+function csvColumns(rows: Record<string, unknown>[]): string[] {
   const cols = [...LEAD_COLUMNS];
   const seen = new Set(cols);
   for (const row of rows) {
@@ -32,13 +32,13 @@ export function csvColumns(rows: Record<string, unknown>[]): string[] {
   return cols;
 }
 
-export function sanitizeName(name: string): string {
+function sanitizeName(name: string): string {
   const s = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[_.]+|_+$/g, '');
   return s || 'squid';
 }
 
 /** <squid-name-sanitized>_<run-id>_YYYYMMDD_HHMM.csv, time in UTC. */
-export function resultFileName(squidName: string, runId: string, ms: number): string {
+function resultFileName(squidName: string, runId: string, ms: number): string {
   return `${sanitizeName(squidName)}_${runId}_${fileStamp(ms)}.csv`;
 }
 

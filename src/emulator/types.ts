@@ -5,7 +5,7 @@ import type { Clock } from './clock.js';
 import { RUN_EVENTS, type RunEventName } from '../api/events.js';
 import type { FtpFields, WebhookFields } from '../api/delivery.js';
 
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 export interface EmuRequest {
   method: string;
@@ -69,7 +69,7 @@ export interface DeliveryRecord {
   simulated?: boolean;
 }
 
-export interface OutboxMail {
+interface OutboxMail {
   id: number;
   to: string;
   subject: string;
@@ -89,7 +89,7 @@ export interface EmuEvents {
 
 export interface Emu {
   clock: Clock;
-  events: EventEmitter;
+  events: EventEmitter<EmuEvents>;
   /** Register a route; pattern segments starting with ':' are parameters, e.g. '/v1/squids/:hash'. */
   route(method: string, pattern: string, handler: Handler): void;
   /** The whole mutable state; persisted (with --state) when markDirty() is called. */
@@ -103,7 +103,7 @@ export interface Emu {
   webhookTimeoutMs?: number;
 }
 
-export interface Balance {
+interface Balance {
   id: string;
   object: 'plan';
   name: string;

@@ -5,13 +5,13 @@ import type { Emu, RunEvent, WebhookFields } from './types.js';
 import { recordDelivery } from './delivery.js';
 import { isRecord } from './util.js';
 
-export const WEBHOOK_TIMEOUT_MS = 30_000;
-export const WEBHOOK_RETRY_SPACING_MS = 15 * 60_000;
+const WEBHOOK_TIMEOUT_MS = 30_000;
+const WEBHOOK_RETRY_SPACING_MS = 15 * 60_000;
 /** Retries after the first attempt when webhook_fields.retry is true. */
-export const WEBHOOK_MAX_RETRIES = 3;
+const WEBHOOK_MAX_RETRIES = 3;
 const OK_STATUSES = new Set([200, 201, 202]);
 
-export interface PostOutcome {
+interface PostOutcome {
   ok: boolean;
   status_code: number | null;
   error: string | null;

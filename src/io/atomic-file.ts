@@ -24,7 +24,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.js';
 
-export interface AtomicFileOptions {
+interface AtomicFileOptions {
   /** Registers the removal of the temp file with the command's cleanup (runs on success, error and Ctrl-C). */
   onCleanup?: (fn: () => Promise<void>) => void;
   mode?: number;

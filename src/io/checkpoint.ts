@@ -35,7 +35,7 @@ export interface Checkpoint {
 }
 
 /** What the command in hand would write; compared with a checkpoint before any request. */
-export type Want = Pick<Checkpoint, 'task' | 'format' | 'fields' | 'page_size' | 'target'> & { scopeFlag: '--squid' | '--run'; scopeRef: string };
+type Want = Pick<Checkpoint, 'task' | 'format' | 'fields' | 'page_size' | 'target'> & { scopeFlag: '--squid' | '--run'; scopeRef: string };
 
 /** Where an -o export keeps its partial data and checkpoint: hidden siblings of the target. */
 export function siblings(target: string): { partial: string; checkpoint: string } {

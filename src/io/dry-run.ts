@@ -9,7 +9,7 @@ export interface PlannedRequest {
   body?: unknown;
 }
 
-export function dryRunRecord(ctx: Ctx, req: PlannedRequest): Record<string, unknown> {
+function dryRunRecord(ctx: Ctx, req: PlannedRequest): Record<string, unknown> {
   return { dry_run: true, method: req.method, path: req.path, body: maskSecrets(maskCookies(req.body ?? null), ctx.globals.showSecrets) };
 }
 

@@ -87,7 +87,7 @@ export function pagingHint(ctx: Ctx, paging: Paging, seen: Tally, noun?: string)
   ctx.out.info(`Showing ${range} of ${count(total)}${what} — use --all or --limit N to see more.`);
 }
 
-export interface ListOptions {
+interface ListOptions {
   paging: Paging;
   query?: Record<string, string | number | boolean | undefined>;
   /** Plural noun for the hint: "squids". */

@@ -1,7 +1,7 @@
 // Progress on stderr: a redrawn bar on a terminal; otherwise one plain line per change, so CI logs and `2>file`
 // show what happened without a flood of carriage returns.
 
-export interface ProgressOptions {
+interface ProgressOptions {
   stream: NodeJS.WritableStream;
   /** stderr is a terminal: draw a bar in place. */
   tty: boolean;
@@ -13,7 +13,7 @@ export interface ProgressOptions {
   throttleMs?: number;
 }
 
-export interface ProgressUpdate {
+interface ProgressUpdate {
   /** 0..1, or null when unknown (the bar is then left empty). */
   fraction: number | null;
   /** Shown after the bar on a terminal, and as the whole line otherwise. */

@@ -39,11 +39,11 @@ export function cellText(col: Column, row: Record<string, unknown>): string {
   return col.format ? col.format(v, row) : plainText(v);
 }
 
-export function csvField(s: string): string {
+function csvField(s: string): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function tsvField(s: string): string {
+function tsvField(s: string): string {
   return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 }
 

@@ -16,12 +16,12 @@ export { resolveOutputSettings, type OutputSettingsInput } from './settings.js';
 export { isSecretKey, maskKey, maskSecrets, redactText, MASK } from './secrets.js';
 export { getPath, pickFields } from './fields.js';
 
-export interface OutputIO {
+interface OutputIO {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
 
-export interface CreateOutputOptions {
+interface CreateOutputOptions {
   /** Known secret strings (API key, SFTP password) redacted from every stderr message; read at each message. */
   secrets?: readonly string[];
   /** The clock terminal tables count relative times from (ctx.now). */

@@ -36,7 +36,7 @@ export function isSecretQueryName(name: string): boolean {
  * An http(s) URL with the values of its secret-looking query parameters replaced by `mask` (a webhook URL often
  * carries its token there); anything else is returned as it is.
  */
-export function maskUrlQuery(text: string, mask: string = MASK): string {
+function maskUrlQuery(text: string, mask: string = MASK): string {
   if (!/^https?:\/\/[^?#\s]*\?/i.test(text)) return text;
   let u: URL;
   try {

@@ -63,7 +63,7 @@ function resolveFields(raw: string | undefined): string[] | null {
  * Colour for one stream. NO_COLOR (any non-empty value) and --no-color always win; FORCE_COLOR (non-empty, not "0")
  * turns it on even when piped; otherwise only on a terminal that is not TERM=dumb.
  */
-export function colorFor(isTTY: boolean, flag: boolean | undefined, env: Record<string, string | undefined>): boolean {
+function colorFor(isTTY: boolean, flag: boolean | undefined, env: Record<string, string | undefined>): boolean {
   if (flag === false) return false;
   if (env.NO_COLOR) return false;
   const force = env.FORCE_COLOR;

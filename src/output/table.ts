@@ -12,7 +12,7 @@ import { flatten, getPath } from './fields.js';
 import { displayWidth, padWidth, truncateWidth } from './width.js';
 import { absoluteTime, parseApiTime, relativeTime, zoneAt } from './time.js';
 
-export interface TableOptions {
+interface TableOptions {
   color: boolean;
   /** Only on a terminal: piped tables are never cut, and show ids, times and statuses exactly as the API sent them. */
   truncate: boolean;
@@ -35,9 +35,9 @@ const MIN_WIDTH = 10;
 /** A kept column is still cut past this: the longest time sq writes is 25 wide; an unparsed one may be anything. */
 const KEEP_MAX = 25;
 /** Shortest id prefix shown (git's default abbreviation is 7). */
-export const MIN_ID = 8;
+const MIN_ID = 8;
 
-export interface Fit {
+interface Fit {
   /** Per column: the width to cut it to, or undefined to leave it whole. */
   widths: (number | undefined)[];
   /** How many columns, from the right, do not fit even at their narrowest. */
@@ -97,7 +97,7 @@ const STATUS_COLOR: Record<string, keyof Style> = {
   running: 'cyan', pending: 'cyan', uploading: 'cyan', progress: 'cyan', queued: 'cyan',
 };
 
-export function statusText(value: string, style: Style): string {
+function statusText(value: string, style: Style): string {
   const s = value.toLowerCase();
   const colour = STATUS_COLOR[s];
   return colour ? style[colour](s) : s;

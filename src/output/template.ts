@@ -102,7 +102,7 @@ function arg(tk: string): Arg {
   return { k: 'fn', name: tk };
 }
 
-export interface Template {
+interface Template {
   render(data: Val): string;
 }
 

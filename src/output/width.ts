@@ -21,7 +21,7 @@ const INVISIBLE = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]+$
 const PICTURE = /^\p{Emoji_Presentation}/u;
 const EMOJI = /^\p{Emoji}/u;
 
-export function graphemes(s: string): string[] {
+function graphemes(s: string): string[] {
   if (!JOINS.test(s)) return Array.from(s);
   segmenter ??= new Intl.Segmenter();
   return Array.from(segmenter.segment(s), (g) => g.segment);

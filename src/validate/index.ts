@@ -73,8 +73,8 @@ export function eventsFlag(flag: string, value: unknown): RunEventName[] {
  * pace); past that, --all streams everything without a number to get wrong. A million pages of 100 is past any
  * account's results.
  */
-export const MAX_LIMIT = 1_000_000;
-export const MAX_PAGE = 1_000_000;
+const MAX_LIMIT = 1_000_000;
+const MAX_PAGE = 1_000_000;
 
 export function pageFlag(value: unknown): number | undefined {
   return value === undefined ? undefined : intFlag('--page', value, 1, MAX_PAGE);
@@ -97,7 +97,7 @@ export function nonEmpty(flag: string, value: unknown): string {
 /** `--output` for the option key `output`, `--dry-run` for `dryRun`. */
 type Kebab<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `-${Lowercase<H>}`}${Kebab<T>}` : S;
 /** The flags of a verb's typed options (command.ts, OptionsOf): a flag the verb does not have is a compile error. */
-export type FlagOf<O> = `--${Kebab<keyof O & string>}`;
+type FlagOf<O> = `--${Kebab<keyof O & string>}`;
 
 /** Flags that only make sense together or apart. */
 export function exclusive<O extends object>(opts: O, flags: [FlagOf<O>, FlagOf<O>][]): void {
@@ -114,6 +114,6 @@ export function required(flag: `--${string}`, value: string | boolean | undefine
   return value;
 }
 
-export function camel(flag: string): string {
+function camel(flag: string): string {
   return flag.replace(/^--?/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }

@@ -22,7 +22,7 @@ export function isWebhookTimestamp(s: string): boolean {
   return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && h < 24 && mi < 60 && se < 60;
 }
 
-export type Validation = { ok: true; payload: WebhookPayload } | { ok: false; reason: string };
+type Validation = { ok: true; payload: WebhookPayload } | { ok: false; reason: string };
 
 export function validatePayload(body: unknown): Validation {
   const bad = (reason: string): Validation => ({ ok: false, reason });

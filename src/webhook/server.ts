@@ -5,10 +5,10 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { validatePayload, type WebhookEvent, type WebhookPayload } from './payload.js';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
-export const FORWARD_TIMEOUT_MS = 30_000;
+const MAX_BODY_BYTES = 1024 * 1024;
+const FORWARD_TIMEOUT_MS = 30_000;
 
-export interface ListenerOptions {
+interface ListenerOptions {
   host: string;
   port: number;
   /** Only POSTs to this path are accepted (default "/"). */
@@ -22,7 +22,7 @@ export interface ListenerOptions {
   forwardTimeoutMs?: number;
 }
 
-export interface Listener {
+interface Listener {
   url: string;
   port: number;
   close(): Promise<void>;

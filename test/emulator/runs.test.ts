@@ -12,7 +12,7 @@ beforeEach(async () => {
   events = [];
   exported = [];
   consumed = 0;
-  e.emu.events.on('run.event', (run: { id: string }, ev: string) => events.push([run.id, ev]));
+  e.emu.events.on('run.event', (run, ev) => events.push([String(run.id), ev]));
   e.emu.events.on('run.exported', (_run: unknown, rows: unknown[]) => exported.push(rows.length));
   e.emu.events.on('credits.consumed', (n: number) => (consumed += n));
 });

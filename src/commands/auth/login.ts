@@ -10,7 +10,7 @@ const MAX_KEY_BYTES = 4096;
 
 // Where the service's documentation says the key is ("the dashboard API page"; the dashboard lives under
 // https://app.lobstr.io/dashboard). Shown before the prompt and in --help.
-export const WHERE_THE_KEY_IS = 'Your API key is on the API page of the dashboard (https://app.lobstr.io/dashboard); regenerating it there invalidates the old one.';
+const WHERE_THE_KEY_IS = 'Your API key is on the API page of the dashboard (https://app.lobstr.io/dashboard); regenerating it there invalidates the old one.';
 
 export default defineVerb({
   name: 'login',

@@ -16,7 +16,7 @@ export const SFTP_LOGIN_OPTIONS = defineOptions([
 ]);
 
 /** Host, port, user and directory from flags, validated before any request. */
-export function sftpLoginFlags(opts: OptionsOf<typeof SFTP_LOGIN_OPTIONS>): Omit<FtpFields, 'password' | 'is_active'> {
+function sftpLoginFlags(opts: OptionsOf<typeof SFTP_LOGIN_OPTIONS>): Omit<FtpFields, 'password' | 'is_active'> {
   return {
     host: nonEmpty('--host', required('--host', opts.host, 'the SFTP server hostname or IP address')),
     port: opts.port === undefined ? 22 : portFlag('--port', opts.port),
@@ -25,7 +25,7 @@ export function sftpLoginFlags(opts: OptionsOf<typeof SFTP_LOGIN_OPTIONS>): Omit
   };
 }
 
-export const SFTP_HINT =
+const SFTP_HINT =
   'The directory must already exist on the server (the service does not create it), and the server must accept ' +
   'connections from the service (firewall / IP allowlist). Check both with `sq delivery test sftp` before relying on it.';
 

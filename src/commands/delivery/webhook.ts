@@ -3,7 +3,7 @@ import { eventsFlag, httpUrlFlag, required, RUN_EVENTS } from '../../validate/in
 import { eventsObject } from '../../api/delivery.js';
 import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure, hideUrlSecrets } from './_shared/common.js';
 
-export const DEFAULT_EVENTS = 'run.done,run.error';
+const DEFAULT_EVENTS = 'run.done,run.error';
 
 export default defineVerb({
   name: 'webhook',

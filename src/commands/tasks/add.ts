@@ -7,7 +7,7 @@ import { nonEmpty, required } from '../../validate/index.js';
 import { TASK_LIST_COLUMNS } from './_shared/columns.js';
 
 /** The API documents no batch limit; large files go in requests of this many tasks, so none is refused for size. */
-export const TASKS_PER_REQUEST = 500;
+const TASKS_PER_REQUEST = 500;
 
 export default defineVerb({
   name: 'add',

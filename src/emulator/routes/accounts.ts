@@ -7,7 +7,7 @@ import { detail, hashId, isRecord, json, naiveUs } from '../util.js';
 import { accountView } from '../views.js';
 import { bodyObject, type Rec } from './common.js';
 
-export const SYNC_TIMING = { syncingMs: 1_000, doneMs: 3_000 } as const;
+const SYNC_TIMING = { syncingMs: 1_000, doneMs: 3_000 } as const;
 
 function types(emu: EmuCore): Record<string, Rec> {
   const s = emu.state as Record<string, unknown>;

@@ -4,7 +4,7 @@ import type { EmuRequest, EmuResponse } from '../types.js';
 import { errB, isRecord } from '../util.js';
 
 export type Rec = Record<string, unknown>;
-export type Lookup = { rec: Rec; res?: undefined } | { rec?: undefined; res: EmuResponse };
+type Lookup = { rec: Rec; res?: undefined } | { rec?: undefined; res: EmuResponse };
 
 export function bodyObject(req: EmuRequest): Rec {
   return isRecord(req.body) ? req.body : {};

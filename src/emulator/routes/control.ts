@@ -12,14 +12,14 @@ import { detail, isRecord, json, naiveUs } from '../util.js';
 import { runView } from '../views.js';
 import { bodyObject, type Rec } from './common.js';
 
-export interface ControlDeps {
+interface ControlDeps {
   faults: Faults;
   log: RequestLog;
   limiter: RateLimiter;
   reset(): Promise<void>;
 }
 
-export const MAX_GENERATE = 1_000_000;
+const MAX_GENERATE = 1_000_000;
 
 function clockBody(emu: EmuCore): Rec {
   const now = emu.clock.now();

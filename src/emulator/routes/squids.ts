@@ -20,7 +20,7 @@ function autoName(emu: EmuCore, crawlerName: string): string {
 }
 
 /** Removes tasks matching `pred` of a squid, with their run tasks and results. */
-export function deleteTasks(emu: EmuCore, squidId: string, pred: (t: Rec) => boolean): number {
+function deleteTasks(emu: EmuCore, squidId: string, pred: (t: Rec) => boolean): number {
   const ids = new Set<string>();
   for (const t of Object.values(emu.state.tasks)) if (t.squid === squidId && pred(t)) ids.add(String(t.id));
   for (const id of ids) delete emu.state.tasks[id];

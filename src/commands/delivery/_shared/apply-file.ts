@@ -13,7 +13,7 @@ export interface SquidPlan {
   bodies: DeliveryBody[];
 }
 
-export interface ApplyFile {
+interface ApplyFile {
   squids: SquidPlan[];
   /** Every secret value read from the environment, so any message can be scrubbed of them. */
   secrets: string[];
@@ -263,5 +263,3 @@ export async function parseApplyText(text: string, file: string, what = 'deliver
   };
   return restore(doc.toJS());
 }
-
-export const SECRET_FIELD_NAMES = [...SECRET_FIELDS];

@@ -93,20 +93,16 @@ export function hideUrlSecrets(ctx: Ctx, url: string): string {
   return url;
 }
 
-export function shortId(id: string): string {
-  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
-}
-
 /**
  * The API's echo of a delivery config: JSON formats keep the response as it is; tables and CSV/TSV get one
  * column per leaf field ("host", "events.run.done"), since a nested object would otherwise be one JSON cell.
  */
-export async function showEcho(ctx: Ctx, res: Record<string, unknown>, title: string): Promise<void> {
+async function showEcho(ctx: Ctx, res: Record<string, unknown>, title: string): Promise<void> {
   const cols: Column[] = flatten(res).map(([key]) => ({ key, header: key.replace(/^(ftp|webhook|google_sheet|s3)_fields\./, '') }));
   await ctx.out.record(res, { title, columns: cols });
 }
 
-export interface DeliveryWrite {
+interface DeliveryWrite {
   squidRef: string;
   body: DeliveryBody;
   /** Names the channel in the echo's title: "SFTP" → "SFTP delivery of squid Paris restaurants". */

@@ -14,7 +14,7 @@ export const MAX_SQUID_READS = 10;
 /** The most --limit can ask for across squids. */
 export const MAX_RECENT = 100;
 
-export interface RecentRuns {
+interface RecentRuns {
   /** Newest first, each with `squid_name` added. */
   runs: Run[];
   squids: ApiRecord[];
@@ -23,7 +23,7 @@ export interface RecentRuns {
 }
 
 /** ms since the epoch, or -Infinity when the value is not a time (it then sorts last). */
-export function timeOf(v: unknown): number {
+function timeOf(v: unknown): number {
   if (typeof v !== 'string' || v === '') return Number.NEGATIVE_INFINITY;
   // The API's naive timestamps are UTC.
   const t = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v}Z`);

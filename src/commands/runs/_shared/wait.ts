@@ -20,14 +20,14 @@ import { durationFlag } from '../../../validate/index.js';
 import { formatDuration, MAX_INTERVAL_MS } from '../../../validate/duration.js';
 import { Progress, count, elapsed } from '../../../io/progress.js';
 
-export const DEFAULT_INTERVAL_MS = 5000;
+const DEFAULT_INTERVAL_MS = 5000;
 
 export const WAIT_OPTIONS = defineOptions([
   { flags: '--timeout <duration>', description: 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)', defaultText: 'no limit' },
   { flags: '--interval <duration>', description: 'time between polls, at most 1h; at least 5s against the live service', defaultText: '5s' },
 ]);
 
-export interface WaitSettings {
+interface WaitSettings {
   timeoutMs: number | null;
   intervalMs: number;
 }
