@@ -3,7 +3,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { deliveryYaml, tempFiles } from '../helpers/delivery-files.js';
+import { deliveryYaml } from '../helpers/delivery-files.js';
+import { tempFiles } from '../helpers/fs.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });

@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { deliveryYaml, tempFiles } from '../helpers/delivery-files.js';
+import { deliveryYaml } from '../helpers/delivery-files.js';
+import { tempFiles } from '../helpers/fs.js';
 import { checkApplyDocument } from '../../src/commands/delivery/apply-file.js';
 import { UsageError } from '../../src/errors.js';
 

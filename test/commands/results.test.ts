@@ -1,11 +1,11 @@
 // results list in-process against the real emulator: scope validation, stable columns, formats, -o files, warnings.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { csvLine } from '../../src/output/cells.js';
+import { tempDir } from '../helpers/fs.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -106,7 +106,7 @@ describe('results list: output', () => {
   });
 
   it('-o FILE writes only to the file (format from the extension), mode 0600, summary on stderr', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-res-'));
+    const dir = tempDir('sq-res-');
     const file = join(dir, 'out.csv');
     const r = await sq(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
     expect(r.code).toBe(0);
@@ -120,7 +120,7 @@ describe('results list: output', () => {
   });
 
   it('an error mid-export leaves no target file: only a resumable partial and its checkpoint, or nothing for JSON', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-res-'));
+    const dir = tempDir('sq-res-');
     await emu.control('POST', '/_emulator/generate', { squid: paris.id, results: 250 });
     const big = (await api(`/v1/runs?squid=${paris.id}&limit=1`)).data[0].id;
     // page 1 answers, every later page fails with a non-retried 400
@@ -147,7 +147,7 @@ describe('results list: output', () => {
   it('the free-plan cap is not a fault: -o writes the capped records, exit 0, the warning shown even with --quiet', async () => {
     await emu.control('POST', '/_emulator/config', { freePlan: true });
     try {
-      const file = join(mkdtempSync(join(tmpdir(), 'sq-res-')), 'capped.ndjson');
+      const file = join(tempDir('sq-res-'), 'capped.ndjson');
       const r = await sq(['results', 'list', '--squid', paris.id, '--all', '-o', file, '--quiet'], { env: emu.env() });
       expect(r.code).toBe(0);
       expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(50);

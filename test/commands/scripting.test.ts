@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
 const names = async () => JSON.parse((await sq(['squids', 'list', '--json'], { env: emu.env() })).stdout).map((s: { name: string }) => s.name) as string[];
@@ -132,10 +133,9 @@ describe('--fields names are checked against the data', () => {
   });
 
   it('a streamed --all export to a file stops before writing anything', async () => {
-    const { mkdtempSync, readdirSync } = await import('node:fs');
+    const { readdirSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const d = mkdtempSync(join(tmpdir(), 'sq-fields-'));
+    const d = tempDir('sq-fields-');
     const r = await sq(['results', 'list', '--squid', 'Paris restaurants', '--all', '--fields', 'nope', '-o', join(d, 'out.csv')], { env: emu.env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--fields: unknown field "nope"; valid fields: id, squid, run,');

@@ -1,8 +1,7 @@
 // The generated bash script, run by a real bash: source it, set COMP_WORDS/COMP_CWORD as readline would, call _sq
 // and read COMPREPLY. Expected values come from the command tree itself (NOUNS, the loaded noun specs,
 // GLOBAL_OPTIONS, FORMATS, RUN_EVENTS), so the test follows the CLI as it grows.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { FORMATS } from '../../src/output/types.js';
 import { GLOBAL_OPTIONS } from '../../src/program.js';
 import { RUN_EVENTS } from '../../src/validate/index.js';
 import { sq } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
 
 let script: string;
 let work: string;
@@ -19,7 +19,7 @@ let work: string;
 beforeAll(async () => {
   const r = await sq(['completion', 'bash']);
   expect(r.code, r.stderr).toBe(0);
-  work = mkdtempSync(join(tmpdir(), 'sq-bash-comp-'));
+  work = tempDir('sq-bash-comp-');
   script = join(work, 'sq.bash');
   writeFileSync(script, r.stdout);
 });

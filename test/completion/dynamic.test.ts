@@ -2,16 +2,16 @@
 // completed by the real bash, zsh and fish through `sq __complete`, with the BUILT sq on PATH (needs `npm run build`,
 // which npm test runs) against a real emulator. Names hold spaces ("Paris restaurants"): each shell must insert
 // them quoted. Answers come from a short-lived cache: the second Tab sends no request.
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sq, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { tempDir } from '../helpers/fs.js';
 
 const root = resolve(import.meta.dirname, '../..');
 let emu: TestEmulator;
@@ -24,7 +24,7 @@ let parisRuns: string[];
 
 let primed: Record<string, string>;
 
-const fresh = (extra: Record<string, string> = {}): Record<string, string> => ({ ...env, SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-comp-cache-')), ...extra });
+const fresh = (extra: Record<string, string> = {}): Record<string, string> => ({ ...env, SQ_CACHE_DIR: tempDir('sq-comp-cache-'), ...extra });
 
 /**
  * Asks `sq __complete` until it answers, as a user pressing Tab again would: a first Tab on a cold machine may use
@@ -71,7 +71,7 @@ async function zsh(lines: string[], e = primed): Promise<Record<string, { candid
 beforeAll(async () => {
   expect(existsSync(join(root, 'dist/main.js')), 'dist/ is missing: run `npm run build` first').toBe(true);
   emu = await startTestEmulator();
-  dir = mkdtempSync(join(tmpdir(), 'sq-dyn-comp-'));
+  dir = tempDir('sq-dyn-comp-');
   writeFileSync(join(dir, 'sq'), `#!/bin/sh\nexec "${process.execPath}" "${join(root, 'bin/sq.js')}" "$@"\n`);
   chmodSync(join(dir, 'sq'), 0o755);
   env = { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), PATH: `${dir}:${process.env.PATH}`, HOME: dir, NO_COLOR: '1' };

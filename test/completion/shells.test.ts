@@ -1,8 +1,7 @@
 // The generated zsh and fish scripts, run by the real shells (zsh and fish must be installed: apt-get install zsh
 // fish). zsh runs interactively in a pseudo-terminal (capture.zsh) and we record what completion offers after a
 // Tab; fish answers `complete -C '<line>'` directly. Expected values come from the command tree, as in bash.test.ts.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { FORMATS } from '../../src/output/types.js';
 import { GLOBAL_OPTIONS } from '../../src/program.js';
 import { RUN_EVENTS } from '../../src/validate/index.js';
 import { sq } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
 
 const LINES = {
   nouns: 'sq ',
@@ -35,7 +35,7 @@ async function runsVerbs(): Promise<string[]> {
 }
 
 function workDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sq-shell-comp-'));
+  const dir = tempDir('sq-shell-comp-');
   mkdirSync(join(dir, 'exports'));
   writeFileSync(join(dir, 'exports', 'paris.csv'), 'id\n');
   return dir;

@@ -2,13 +2,13 @@
 // record for record, or exits non-zero (with -o, leaving no file at the target; whole pages may be kept aside, and
 // then --resume completes the export exactly) — never exit 0 with less. Answers that are not
 // pages, and pages cut short while their envelope says more follow, are injected by the emulator like any fault.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sqBin } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
 
 type J = Record<string, unknown>;
 // One and a half pages of 100: the last page is short, as most are.
@@ -37,7 +37,6 @@ afterAll(async () => {
   await Promise.all(lanes.map((l) => l.emu.close()));
 });
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'sq-faults-'));
 const parse = (text: string): J[] => (text.trim() === '' ? [] : text.trimEnd().split('\n').map((l) => JSON.parse(l) as J));
 const exportTo = (lane: Lane, file: string, ...more: string[]) =>
   sqBin(['results', 'list', '--run', lane.runId, '--all', '-o', file, ...more], { env: lane.emu.env() });
@@ -76,7 +75,7 @@ describe('results list --all under faults', () => {
     await Promise.all(
       lanes.map(async (lane, i) => {
         for (const seed of SEEDS.filter((s) => s % LANES === i)) {
-          const dir = tmp();
+          const dir = tempDir('sq-faults-');
           const file = join(dir, 'out.ndjson');
           await lane.emu.faults(RULES, seed);
           const f = await exportTo(lane, file);
@@ -125,7 +124,7 @@ describe('results list --all under faults', () => {
       { path: '/v1/results', action: 'status', status: 200, body, count: 1 },
     ];
     await lane.emu.faults(rules);
-    const dir = tmp();
+    const dir = tempDir('sq-faults-');
     const r = await exportTo(lane, join(dir, 'out.csv'));
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n').at(-1)).toBe(`error: GET /v1/results page 2 (HTTP 200): ${what} — stopping after 100 of 150 records`);
@@ -142,7 +141,7 @@ describe('results list --all under faults', () => {
   it('a page cut short in the middle exits 1 and -o leaves no file', async () => {
     const lane = lanes[0];
     await lane.emu.faults([{ path: '/v1/results', action: 'short_page', count: 1 }]);
-    const dir = tmp();
+    const dir = tempDir('sq-faults-');
     const r = await exportTo(lane, join(dir, 'out.ndjson'));
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(

@@ -1,12 +1,12 @@
 // The core's promises, shown with the built binary against a real emulator on loopback:
 // each exit code from a real situation, pacing on 429, safe-only retries, redaction, profile file modes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { statSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sqBin, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'clear' });
 let squidId: string;
@@ -131,7 +131,7 @@ describe('pacing and retries', () => {
 
 describe('secrets', () => {
   it('the key and an SFTP password never appear in --verbose output', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-body-'));
+    const dir = tempDir('sq-body-');
     const password = 'Hunter2-very-secret-pw';
     const body = join(dir, 'body.json');
     writeFileSync(body, JSON.stringify({ ftp_fields: { host: '127.0.0.1', port: 22, username: 'u', password, directory: '/up', is_active: false } }));

@@ -4,16 +4,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
 import { HttpClient } from '../../src/api/http.js';
 import { MAX_RESET_WAIT_MS } from '../../src/api/pacing.js';
 import { sqBin } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
 
-const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (closers.length) await closers.pop()!();
@@ -72,7 +69,7 @@ describe('an untrustworthy X-RateLimit-Reset', () => {
       err.on('data', (d) => (stderr += d));
       out.resume();
       const code = await run(['me'], {
-        env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CONFIG_DIR: tmp('sq-cfg-'), SQ_CACHE_DIR: tmp('sq-cache-') },
+        env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CONFIG_DIR: tempDir('sq-cfg-'), SQ_CACHE_DIR: tempDir('sq-cache-') },
         io: { stdout: out, stderr: err, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 100 },
         signal: new AbortController().signal,
         now: clock.now,
@@ -141,7 +138,7 @@ describe('an untrustworthy X-RateLimit-Reset', () => {
     const seen: number[] = [];
     const baseUrl = await server(refusing('99999999999', seen, { retryAfter: true }));
     // A hang would end in the timeout, a spin in thousands of requests.
-    const r = await sqBin(['me'], { env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CACHE_DIR: tmp('sq-cache-') }, timeout: 20_000 });
+    const r = await sqBin(['me'], { env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CACHE_DIR: tempDir('sq-cache-') }, timeout: 20_000 });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/rate limited on \/v1\/me after 5 attempts; retry after 1 s/);
     expect(seen).toHaveLength(5);

@@ -1,13 +1,13 @@
 // results --all with the built binary: the export equals the emulator's records exactly, with and without injected
 // faults (429 bursts with Retry-After, 503s, a connection reset mid-body); Ctrl-C leaves no file at the target.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -29,7 +29,7 @@ function lines(file: string): J[] {
 
 describe('results list --all', () => {
   it('exports every record exactly, reading each page once at 100 per request', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-exp-'));
+    const dir = tempDir('sq-exp-');
     const file = join(dir, 'all.ndjson');
     const r = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '-o', file], { env: emu.env() });
     expect(r.code).toBe(0);
@@ -52,7 +52,7 @@ describe('results list --all', () => {
       ],
       7,
     );
-    const dir = mkdtempSync(join(tmpdir(), 'sq-exp-'));
+    const dir = tempDir('sq-exp-');
     const file = join(dir, 'faulty.ndjson');
     const r = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '-o', file], { env: emu.env() });
     expect(r.stderr).toBe(`Wrote 1,000 records to ${file} (ndjson)`);
@@ -68,7 +68,7 @@ describe('results list --all', () => {
   });
 
   it('CSV export: stable header then one line per record', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-exp-'));
+    const dir = tempDir('sq-exp-');
     const file = join(dir, 'all.csv');
     const r = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
     expect(r.code).toBe(0);
@@ -86,7 +86,7 @@ describe('results list --all', () => {
     ['SIGTERM', 143, 'interrupted (SIGTERM)'],
   ] as const)('%s mid-export exits %i and leaves no file at the target (whole pages are kept aside for --resume)', async (signal, code, message) => {
     await emu.faults([{ path: '/v1/results', action: 'delay', ms: 200 }]);
-    const dir = mkdtempSync(join(tmpdir(), 'sq-exp-'));
+    const dir = tempDir('sq-exp-');
     const p = execa(process.execPath, [BIN, 'results', 'list', '--run', runId, '--all', '-o', join(dir, 'x.csv')], {
       env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
       extendEnv: false,

@@ -1,11 +1,11 @@
 // Two ways to run sq in tests: in-process (fast; captured streams, the real command tree) and as the built binary
 // (bin/sq.js with execa, exactly as a user or a script runs it).
 import { PassThrough } from 'node:stream';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { execa, type Options as ExecaOptions } from 'execa';
 import { run } from '../../src/main.js';
+import { tempDir } from './fs.js';
 
 export interface SqResult {
   code: number;
@@ -14,7 +14,7 @@ export interface SqResult {
 }
 
 export function tempConfigDir(): string {
-  return mkdtempSync(join(tmpdir(), 'sq-test-cfg-'));
+  return tempDir('sq-test-cfg-');
 }
 
 /** In-process. `env` replaces process.env entirely (plus a fresh SQ_CONFIG_DIR unless given). */

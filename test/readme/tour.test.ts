@@ -1,11 +1,11 @@
 // The README's "Try it" block, run as written by bash (only the ports are swapped for free ones and $PWD for the
 // repository, so it can run anywhere and in parallel with other tests).
 import { describe, expect, it } from 'vitest';
-import { readFileSync, mkdtempSync, existsSync, readdirSync } from 'node:fs';
+import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
+import { tempDir } from '../helpers/fs.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -34,7 +34,7 @@ describe('README tour', () => {
       .replaceAll('$PWD/bin/sq.js', join(root, 'bin/sq.js'))
       .replaceAll('8787', String(emuPort))
       .replaceAll('8788', String(hookPort));
-    const cwd = mkdtempSync(join(tmpdir(), 'sq-readme-'));
+    const cwd = tempDir('sq-readme-');
     // A failing line ends the script: its background jobs (emulator, listener) must end with it, or their open
     // pipes would keep the test waiting instead of reporting the failure.
     const r = await execa('bash', ['-c', `set -euo pipefail\nshopt -s expand_aliases\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n${script}`], {

@@ -1,12 +1,12 @@
 // The pacing state every sq process of the machine shares (src/api/pacing-state.ts), driven through Buckets on a
 // fake clock: two stores on one directory stand for two processes.
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Bucket, BUCKETS, MAX_PAUSE_MS } from '../../src/api/pacing.js';
 import { SharedStore, stateFile } from '../../src/api/pacing-state.js';
 import { cacheDir } from '../../src/cache-dir.js';
+import { tempDir } from '../helpers/fs.js';
 
 const KEY = 'sq-secret-key-abcdef123456';
 const ORIGIN = 'https://api.example.test';
@@ -23,7 +23,7 @@ function proc(dir: string, clock: ReturnType<typeof fakeTime>, name = 'results',
 
 describe('shared pacing state', () => {
   it('two processes with one key and service draw on one budget: results stay 550 ms apart across both', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-pace-'));
+    const dir = tempDir('sq-pace-');
     const clock = fakeTime();
     const a = proc(dir, clock);
     const b = proc(dir, clock);
@@ -39,7 +39,7 @@ describe('shared pacing state', () => {
   });
 
   it("one process's 429 pause holds the others", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-pace-'));
+    const dir = tempDir('sq-pace-');
     const clock = fakeTime();
     const a = proc(dir, clock, 'squids');
     const b = proc(dir, clock, 'squids');
@@ -52,7 +52,7 @@ describe('shared pacing state', () => {
   });
 
   it('another key (or service) has a budget of its own', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-pace-'));
+    const dir = tempDir('sq-pace-');
     const clock = fakeTime();
     const a = proc(dir, clock);
     const b = proc(dir, clock, 'results', 'sq-other-key-0987654321');
@@ -63,7 +63,7 @@ describe('shared pacing state', () => {
   });
 
   it('the key appears in no file name or content; the file is 0600 in a 0700 directory', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'sq-pace-')), 'cache');
+    const dir = join(tempDir('sq-pace-'), 'cache');
     const clock = fakeTime();
     const a = proc(dir, clock);
     await a.bucket.acquire();
@@ -77,7 +77,7 @@ describe('shared pacing state', () => {
   });
 
   it('a lock left by a crashed process is taken over once stale', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-pace-'));
+    const dir = tempDir('sq-pace-');
     const lock = `${stateFile(dir, KEY, ORIGIN)}.lock`;
     writeFileSync(lock, '');
     const old = new Date(Date.now() - 10_000);
@@ -89,7 +89,7 @@ describe('shared pacing state', () => {
   });
 
   it('a state file that others can write is not believed, and is replaced', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-pace-'));
+    const dir = tempDir('sq-pace-');
     const file = stateFile(dir, KEY, ORIGIN);
     const clock = fakeTime();
     writeFileSync(file, JSON.stringify({ v: 1, buckets: { results: { tokens: 0, last: clock.t, pausedUntil: clock.t + 60_000 } } }));
@@ -101,7 +101,7 @@ describe('shared pacing state', () => {
   });
 
   it('a pause in the file beyond anything sq sets is cut to MAX_PAUSE_MS, not waited for', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-pace-'));
+    const dir = tempDir('sq-pace-');
     const clock = fakeTime();
     writeFileSync(stateFile(dir, KEY, ORIGIN), JSON.stringify({ v: 1, buckets: { results: { tokens: 1, last: clock.t, pausedUntil: 1e20 } } }), { mode: 0o600 });
     const start = clock.t;
@@ -110,7 +110,7 @@ describe('shared pacing state', () => {
   });
 
   it('a cache directory that is not a directory leaves the process pacing alone, in memory', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'sq-pace-')), 'a-file');
+    const file = join(tempDir('sq-pace-'), 'a-file');
     writeFileSync(file, 'x');
     const clock = fakeTime();
     const lines: string[] = [];
