@@ -9,6 +9,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { tempDir } from '../helpers/fs.js';
+import { waitFor } from '../helpers/wait.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -112,11 +113,7 @@ describe('results list -o', () => {
     const d = tempDir('sq-race-');
     const target = join(d, 'x.csv');
     const p = sq(['results', 'list', '--run', run.id, '--all', '-o', target], { env: emu.env() });
-    const end = Date.now() + 20_000;
-    while (readdirSync(d).length === 0) {
-      if (Date.now() > end) throw new Error('no temp file appeared');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await waitFor(() => readdirSync(d), (names) => names.length > 0, 'a temp file', 20_000);
     execFileSync('mkfifo', [target]);
     const r = await p;
     expect(r.stderr).toContain(`error: ${target} became a FIFO (named pipe) while sq was writing it: sq only replaces regular files, so nothing was written\n`);

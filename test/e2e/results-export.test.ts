@@ -8,6 +8,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
+import { waitFor } from '../helpers/wait.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -92,11 +93,7 @@ describe('results list --all', () => {
       extendEnv: false,
       reject: false,
     });
-    const end = Date.now() + 20_000;
-    while (readdirSync(dir).length === 0) {
-      if (Date.now() > end) throw new Error('no temp file appeared');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitFor(() => readdirSync(dir), (names) => names.length > 0, 'a temp file', 20_000);
     expect(readdirSync(dir)[0]).toMatch(/^\.x\.csv\.sq-(partial|checkpoint)/);
     p.kill(signal);
     const r = await p;

@@ -9,6 +9,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
+import { waitFor } from '../helpers/wait.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -91,11 +92,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
       extendEnv: false,
       reject: false,
     });
-    const end = Date.now() + 20_000;
-    while (!existsSync(checkpoint)) {
-      if (Date.now() > end) throw new Error('no checkpoint appeared');
-      await new Promise((res) => setTimeout(res, 10));
-    }
+    await waitFor(() => existsSync(checkpoint), Boolean, 'a checkpoint', 20_000);
     p.kill('SIGINT');
     const r1 = await p;
     expect(r1.exitCode).toBe(130);

@@ -10,6 +10,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
+import { waitFor } from '../helpers/wait.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -110,13 +111,7 @@ describe('runs download', () => {
     const dir = tempDir('sq-dl-');
     const p = run(['runs', 'download', runId], dir);
     // wait until the temp file holds the first half of the body
-    const end = Date.now() + 20_000;
-    for (;;) {
-      const names = readdirSync(dir);
-      if (names.length === 1 && statSync(join(dir, names[0])).size === Buffer.byteLength(csv)) break;
-      if (Date.now() > end) throw new Error(`no partial temp file appeared: ${JSON.stringify(names)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitFor(() => readdirSync(dir), (names) => names.length === 1 && statSync(join(dir, names[0])).size === Buffer.byteLength(csv), 'a partial temp file', 20_000);
     expect(readdirSync(dir)[0]).toMatch(/^\.slow\.csv\..*\.sq-tmp$/);
     p.kill('SIGINT');
     const r = await p;

@@ -8,7 +8,8 @@ import SftpClient from 'ssh2-sftp-client';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { requireSftpTarget } from '../helpers/sshd.js';
-import { startTestEmulator, waitFor, type TestEmu } from './helpers.js';
+import { startTestEmulator, type TestEmu } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
 
 type J = Record<string, any>;
 let t: TestEmu;

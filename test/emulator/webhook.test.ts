@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunEvent } from '../../src/emulator/types.js';
-import { BARE_SQUID as SQUID, jsonCall, startBareEmulator, waitFor as waitUntil } from './helpers.js';
+import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from './helpers.js';
+import { waitFor as waitUntil } from '../helpers/wait.js';
 
 type J = Record<string, any>;
 
