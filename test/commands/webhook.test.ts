@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
 import { isWebhookTimestamp, validatePayload } from '../../src/webhook/payload.js';
 import { tempConfigDir } from '../helpers/cli.js';
+import { capture } from '../helpers/stream.js';
 
 const EVENT = {
   id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
@@ -54,30 +55,26 @@ afterEach(async () => {
 
 /** The real command, in-process, stopped through the same abort signal Ctrl-C fires. */
 async function listen(args: string[]): Promise<Running> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
+  const stdout = capture();
+  const stderr = capture();
   const ac = new AbortController();
   const done = run(['webhook', 'listen', ...args], {
     env: { SQ_CONFIG_DIR: tempConfigDir() },
-    io: { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 120 },
+    io: { stdout: stdout.stream, stderr: stderr.stream, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 120 },
     signal: ac.signal,
   });
-  for (let i = 0; i < 200 && !/Listening on/.test(err); i++) {
+  for (let i = 0; i < 200 && !/Listening on/.test(stderr.text()); i++) {
     const early = await Promise.race([done, new Promise((r) => setTimeout(() => r(null), 10))]);
-    if (early !== null) throw new Error(`listen exited ${early}: ${err}`);
+    if (early !== null) throw new Error(`listen exited ${early}: ${stderr.text()}`);
   }
-  const url = /Listening on (\S+)/.exec(err)![1];
+  const url = /Listening on (\S+)/.exec(stderr.text())![1];
   let stopped: Promise<number> | null = null;
   const stop = () => {
     stopped ??= (ac.abort(), done);
     return stopped;
   };
   stops.push(stop);
-  return { url, stdout: () => out, stderr: () => err, stop };
+  return { url, stdout: stdout.text, stderr: stderr.text, stop };
 }
 
 async function post(url: string, body: string, contentType = 'application/json') {

@@ -6,6 +6,7 @@ import { PassThrough } from 'node:stream';
 import { expect, it } from 'vitest';
 import { run } from '../../src/main.js';
 import { sqBin, tempConfigDir } from '../helpers/cli.js';
+import { capture } from '../helpers/stream.js';
 
 /** A loopback port nothing listens on (bound, then closed). */
 async function closedPort(): Promise<number> {
@@ -17,17 +18,15 @@ async function closedPort(): Promise<number> {
 }
 
 async function inProcess(args: string[], env: Record<string, string>) {
-  const stderr = new PassThrough();
-  let err = '';
-  stderr.on('data', (d) => (err += d));
+  const stderr = capture();
   const sleeps: number[] = [];
   const code = await run(args, {
     env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: '', ...env },
-    io: { stdout: new PassThrough(), stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 120 },
+    io: { stdout: new PassThrough(), stderr: stderr.stream, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 120 },
     signal: new AbortController().signal,
     sleep: async (ms) => void sleeps.push(ms),
   });
-  return { code, stderr: err, sleeps };
+  return { code, stderr: stderr.text(), sleeps };
 }
 
 it('a refused GET is retried once, quickly, then reported: well under a second of waiting', async () => {

@@ -10,6 +10,7 @@ import { HttpClient } from '../../src/api/http.js';
 import { MAX_RESET_WAIT_MS } from '../../src/api/pacing.js';
 import { sqBin } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
+import { capture } from '../helpers/stream.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -64,20 +65,18 @@ describe('an untrustworthy X-RateLimit-Reset', () => {
       const seen: number[] = [];
       const baseUrl = await server(refusing(reset, seen, { clock }));
       const out = new PassThrough();
-      const err = new PassThrough();
-      let stderr = '';
-      err.on('data', (d) => (stderr += d));
+      const err = capture();
       out.resume();
       const code = await run(['me'], {
         env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CONFIG_DIR: tempDir('sq-cfg-'), SQ_CACHE_DIR: tempDir('sq-cache-') },
-        io: { stdout: out, stderr: err, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 100 },
+        io: { stdout: out, stderr: err.stream, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 100 },
         signal: new AbortController().signal,
         now: clock.now,
         sleep: clock.sleep,
       });
       expect(code).toBe(5);
       // No Retry-After: the backoff of 1, 2, 4, 8 s, and 16 s as the advice.
-      expect(stderr).toMatch(/rate limited on \/v1\/me after 5 attempts; retry after 16 s/);
+      expect(err.text()).toMatch(/rate limited on \/v1\/me after 5 attempts; retry after 16 s/);
       // The normal give-up: 5 attempts, not a storm.
       expect(seen).toHaveLength(5);
       // Never one wait beyond the cap (plus the 0-1 s jitter of a 429 pause) …
