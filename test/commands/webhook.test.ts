@@ -1,12 +1,12 @@
 // sq webhook listen: payload validation, 200/400 answers, --events filter, --forward-to, clean stop on abort.
 import http from 'node:http';
 import { PassThrough } from 'node:stream';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
 import { isWebhookTimestamp, validatePayload } from '../../src/webhook/payload.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { capture } from '../helpers/stream.js';
+import { listenLocal } from '../helpers/net.js';
 
 const EVENT = {
   id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
@@ -147,9 +147,8 @@ describe('sq webhook listen', () => {
         res.writeHead(status).end();
       });
     });
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    const to = `${await listenLocal(target)}/in`;
     try {
-      const to = `http://127.0.0.1:${(target.address() as AddressInfo).port}/in`;
       const l = await listen(['--forward-to', to, '--json']);
       // Key order and spacing must survive: the original bytes are forwarded, not a re-serialisation.
       const raw = `{ "timestamp": "2026/11/21 10:00:00", "id": "r1", "object": "run", "event": "run.done", "squid": {"id": "s1", "name": "N"} }`;

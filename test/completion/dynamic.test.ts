@@ -12,6 +12,7 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sq, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/fs.js';
+import { listenLocal } from '../helpers/net.js';
 
 const root = resolve(import.meta.dirname, '../..');
 let emu: TestEmulator;
@@ -236,8 +237,7 @@ describe('never blocking, never prompting, never an error on the screen', () => 
       asked++;
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"Invalid token."}');
     });
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-    const e = fresh({ SQ_BASE_URL: `http://127.0.0.1:${(srv.address() as { port: number }).port}` });
+    const e = fresh({ SQ_BASE_URL: await listenLocal(srv) });
     try {
       // Until the refusal is on record (a first Tab on a cold machine may leave it to the background refresh).
       const recorded = async () => {
@@ -257,8 +257,7 @@ describe('never blocking, never prompting, never an error on the screen', () => 
   it('a service that never answers: sq gives up on its own (no answer this Tab) and leaves a refresh running', async () => {
     const held: Socket[] = [];
     const srv = createServer((s) => void held.push(s));
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-    const e = fresh({ SQ_BASE_URL: `http://127.0.0.1:${(srv.address() as { port: number }).port}` });
+    const e = fresh({ SQ_BASE_URL: await listenLocal(srv) });
     try {
       // The test's own timeout is far above the budget: sq must end by itself, with nothing offered.
       const r = await execa(process.execPath, [join(root, 'bin/sq.js'), '__complete', 'squids'], { env: e, extendEnv: false, timeout: 20_000 });

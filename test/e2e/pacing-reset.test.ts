@@ -2,7 +2,6 @@
 // a real loopback server that answers every request with `Remaining: 0` and a 429, and sq on a fake clock (in
 // process, so that minutes of waiting take none) or the built binary on the real one.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
@@ -11,6 +10,7 @@ import { MAX_RESET_WAIT_MS } from '../../src/api/pacing.js';
 import { sqBin } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { capture } from '../helpers/stream.js';
+import { listenLocal } from '../helpers/net.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -19,9 +19,9 @@ afterEach(async () => {
 
 async function server(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
   const s = createServer(handler);
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const url = await listenLocal(s);
   closers.push(() => new Promise((r) => s.close(() => r())));
-  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  return url;
 }
 
 function fakeClock() {

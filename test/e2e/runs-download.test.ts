@@ -1,7 +1,6 @@
 // runs download with the built binary: the exact CSV lands atomically; a refused (expired) link is re-requested once;
 // Ctrl-C mid-body leaves nothing in the directory.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
+import { listenLocal } from '../helpers/net.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -57,8 +57,7 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': new URL(req.url, 'http://x').searchParams.get('cd')! }).end(csv);
     } else res.writeHead(404).end();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  serverUrl = await listenLocal(server);
 });
 afterAll(async () => {
   server?.closeAllConnections();

@@ -2,10 +2,10 @@
 // repository, so it can run anywhere and in parallel with other tests).
 import { describe, expect, it } from 'vitest';
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { tempDir } from '../helpers/fs.js';
+import { unusedPort } from '../helpers/net.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -16,20 +16,9 @@ function tourBlock(): string {
   return m[1];
 }
 
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-    s.on('error', rej);
-  });
-}
-
 describe('README tour', () => {
   it('runs as written', async () => {
-    const [emuPort, hookPort] = [await freePort(), await freePort()];
+    const [emuPort, hookPort] = [await unusedPort(), await unusedPort()];
     const script = tourBlock()
       .replaceAll('$PWD/bin/sq.js', join(root, 'bin/sq.js'))
       .replaceAll('8787', String(emuPort))
