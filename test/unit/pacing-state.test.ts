@@ -7,14 +7,12 @@ import { Bucket, BUCKETS, MAX_PAUSE_MS } from '../../src/api/pacing.js';
 import { SharedStore, stateFile } from '../../src/api/pacing-state.js';
 import { cacheDir } from '../../src/cache-dir.js';
 import { tempDir } from '../helpers/fs.js';
+import { fakeTime } from '../helpers/clock.js';
 
 const KEY = 'sq-secret-key-abcdef123456';
 const ORIGIN = 'https://api.example.test';
-
-function fakeTime() {
-  let t = 1_700_000_000_000;
-  return { now: () => t, sleep: async (ms: number) => void (t += ms), get t() { return t; } };
-}
+// The fake clocks start at a real epoch time, as the buckets' times in the state file are.
+const START = 1_700_000_000_000;
 
 function proc(dir: string, clock: ReturnType<typeof fakeTime>, name = 'results', key = KEY) {
   const store = new SharedStore({ dir, token: key, origin: ORIGIN, now: clock.now });
@@ -24,7 +22,7 @@ function proc(dir: string, clock: ReturnType<typeof fakeTime>, name = 'results',
 describe('shared pacing state', () => {
   it('two processes with one key and service draw on one budget: results stay 550 ms apart across both', async () => {
     const dir = tempDir('sq-pace-');
-    const clock = fakeTime();
+    const clock = fakeTime(START);
     const a = proc(dir, clock);
     const b = proc(dir, clock);
     const start = clock.t;
@@ -40,7 +38,7 @@ describe('shared pacing state', () => {
 
   it("one process's 429 pause holds the others", async () => {
     const dir = tempDir('sq-pace-');
-    const clock = fakeTime();
+    const clock = fakeTime(START);
     const a = proc(dir, clock, 'squids');
     const b = proc(dir, clock, 'squids');
     const start = clock.t;
@@ -53,7 +51,7 @@ describe('shared pacing state', () => {
 
   it('another key (or service) has a budget of its own', async () => {
     const dir = tempDir('sq-pace-');
-    const clock = fakeTime();
+    const clock = fakeTime(START);
     const a = proc(dir, clock);
     const b = proc(dir, clock, 'results', 'sq-other-key-0987654321');
     await a.bucket.acquire();
@@ -64,7 +62,7 @@ describe('shared pacing state', () => {
 
   it('the key appears in no file name or content; the file is 0600 in a 0700 directory', async () => {
     const dir = join(tempDir('sq-pace-'), 'cache');
-    const clock = fakeTime();
+    const clock = fakeTime(START);
     const a = proc(dir, clock);
     await a.bucket.acquire();
     const names = readdirSync(dir);
@@ -82,7 +80,7 @@ describe('shared pacing state', () => {
     writeFileSync(lock, '');
     const old = new Date(Date.now() - 10_000);
     utimesSync(lock, old, old);
-    const clock = fakeTime();
+    const clock = fakeTime(START);
     await proc(dir, clock).bucket.acquire();
     expect(existsSync(lock)).toBe(false);
     expect(existsSync(stateFile(dir, KEY, ORIGIN))).toBe(true);
@@ -91,7 +89,7 @@ describe('shared pacing state', () => {
   it('a state file that others can write is not believed, and is replaced', async () => {
     const dir = tempDir('sq-pace-');
     const file = stateFile(dir, KEY, ORIGIN);
-    const clock = fakeTime();
+    const clock = fakeTime(START);
     writeFileSync(file, JSON.stringify({ v: 1, buckets: { results: { tokens: 0, last: clock.t, pausedUntil: clock.t + 60_000 } } }));
     chmodSync(file, 0o666);
     const start = clock.t;
@@ -102,7 +100,7 @@ describe('shared pacing state', () => {
 
   it('a pause in the file beyond anything sq sets is cut to MAX_PAUSE_MS, not waited for', async () => {
     const dir = tempDir('sq-pace-');
-    const clock = fakeTime();
+    const clock = fakeTime(START);
     writeFileSync(stateFile(dir, KEY, ORIGIN), JSON.stringify({ v: 1, buckets: { results: { tokens: 1, last: clock.t, pausedUntil: 1e20 } } }), { mode: 0o600 });
     const start = clock.t;
     await proc(dir, clock).bucket.acquire();
@@ -112,7 +110,7 @@ describe('shared pacing state', () => {
   it('a cache directory that is not a directory leaves the process pacing alone, in memory', async () => {
     const file = join(tempDir('sq-pace-'), 'a-file');
     writeFileSync(file, 'x');
-    const clock = fakeTime();
+    const clock = fakeTime(START);
     const lines: string[] = [];
     const store = new SharedStore({ dir: file, token: KEY, origin: ORIGIN, now: clock.now, trace: (l) => lines.push(l) });
     const b = new Bucket(BUCKETS.results, clock.now, clock.sleep, store, 'results');
