@@ -5,13 +5,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { NounSpec } from '../../src/command.js';
 import { NOUNS } from '../../src/commands/index.js';
 import { FORMATS } from '../../src/output/types.js';
-import { GLOBAL_OPTIONS } from '../../src/program.js';
 import { RUN_EVENTS } from '../../src/validate/index.js';
 import { sq } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
+import { longGlobals, verbsOf } from '../helpers/completion.js';
 
 let script: string;
 let work: string;
@@ -36,14 +35,6 @@ async function complete(...words: string[]): Promise<string[]> {
   return r.stdout.split('\n').filter((l) => l !== '');
 }
 
-async function verbsOf(noun: string): Promise<string[]> {
-  const entry = NOUNS.find((n) => n.name === noun)!;
-  const spec = (await entry.load()).default as NounSpec;
-  return spec.verbs.flatMap((v) => [v.name, ...(v.aliases ?? [])]);
-}
-
-const longGlobals = GLOBAL_OPTIONS.map((g) => /--[\w-]+/.exec(g.flags)![0]);
-
 describe('bash completion through a real bash', () => {
   it('registers _sq for sq', async () => {
     const r = await execa('bash', ['--norc', '-c', 'source "$1"; complete -p sq', 'bash', script]);
@@ -62,12 +53,12 @@ describe('bash completion through a real bash', () => {
   it('offers the verbs (and aliases) of runs after `sq runs `', async () => {
     const got = await complete('sq', 'runs', '');
     expect(got).toEqual(expect.arrayContaining(['list', 'start', 'watch', 'abort', 'download']));
-    expect(got.sort()).toEqual((await verbsOf('runs')).sort());
+    expect(got.sort()).toEqual(await verbsOf('runs'));
   });
 
   it('finds the noun after global options and their values', async () => {
     const got = await complete('sq', '--format', 'csv', '-q', 'runs', 'st');
-    expect(got.sort()).toEqual((await verbsOf('runs')).filter((v) => v.startsWith('st')).sort());
+    expect(got.sort()).toEqual((await verbsOf('runs')).filter((v) => v.startsWith('st')));
   });
 
   it('offers the run event names after `sq delivery webhook --events `', async () => {
