@@ -6,6 +6,7 @@ import { sq } from '../helpers/cli.js';
 import { deliveryYaml } from '../helpers/delivery-files.js';
 import { tempFiles } from '../helpers/fs.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { lastJsonLine } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'reset' });
 let env: Record<string, string>;
@@ -124,7 +125,7 @@ describe('delivery apply --dry-run --json', () => {
     expect(code).toBe(8);
     expect(plan.summary).toEqual({ create: 2, update: 1, delete: 0, unchanged: 0, failed: 1 });
     expect(plan.squids[2]).toEqual({ squid: 'No such squid', id: null, name: null, error: expect.stringMatching(/^no squid matches "No such squid"/), channels: {} });
-    expect(JSON.parse(stderr.trim().split('\n').pop()!).error.message).toBe('1 of 3 squids failed; the others were planned (dry run: nothing was sent)');
+    expect(lastJsonLine(stderr).error.message).toBe('1 of 3 squids failed; the others were planned (dry run: nothing was sent)');
   });
 
   it('--jq works on the plan', async () => {

@@ -7,6 +7,7 @@ import { deliveryYaml } from '../helpers/delivery-files.js';
 import { tempFiles } from '../helpers/fs.js';
 import { checkApplyDocument } from '../../src/commands/delivery/apply-file.js';
 import { UsageError } from '../../src/errors.js';
+import { ndjson } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'reset' });
 let env: Record<string, string>;
@@ -131,7 +132,7 @@ describe('applying', () => {
     // (--json prints one plan object instead: delivery-apply-plan.test.ts)
     const r = await sq(['delivery', 'apply', '-f', file('good.yaml', GOOD), '--dry-run', '--format', 'ndjson'], { env });
     expect(r.code).toBe(0);
-    const plan = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const plan = ndjson(r.stdout);
     expect(plan).toHaveLength(3);
     expect(plan[0]).toMatchObject({ dry_run: true, method: 'POST' });
     expect(JSON.stringify(plan)).not.toContain(PW);

@@ -6,6 +6,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { csvLine } from '../../src/output/cells.js';
 import { tempDir } from '../helpers/fs.js';
+import { ndjson } from '../helpers/json.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -90,7 +91,7 @@ describe('results list: output', () => {
     const task = (await allResults(`run=${runId}`))[0].task;
     const expected = await allResults(`run=${runId}&task=${task}`);
     const r = await sq(['results', 'list', '--run', runId, '--task', task, '--format', 'ndjson'], { env: emu.env() });
-    expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(expected);
+    expect(ndjson(r.stdout)).toEqual(expected);
   });
 
   it('without the crawler attributes, the header is the union of the first page keys in first-seen order', async () => {

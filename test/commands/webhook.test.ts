@@ -7,6 +7,7 @@ import { isWebhookTimestamp, validatePayload } from '../../src/webhook/payload.j
 import { tempConfigDir } from '../helpers/cli.js';
 import { capture } from '../helpers/stream.js';
 import { listenLocal } from '../helpers/net.js';
+import { ndjson } from '../helpers/json.js';
 
 const EVENT = {
   id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
@@ -90,7 +91,7 @@ describe('sq webhook listen', () => {
     expect((await post(l.url, JSON.stringify({ ...EVENT, event: 'run.running' }))).status).toBe(200);
     const code = await l.stop();
     expect(code).toBe(0);
-    const lines = l.stdout().trim().split('\n').map((x) => JSON.parse(x));
+    const lines = ndjson(l.stdout());
     expect(lines).toEqual([EVENT, { ...EVENT, event: 'run.running' }]);
   });
 

@@ -7,6 +7,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sqBin, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
+import { lastJsonLine, ndjson } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'clear' });
 let squidId: string;
@@ -59,7 +60,7 @@ describe('exit codes from real situations', () => {
     await emu.faults([{ method: 'GET', path: '/v1/me', action: 'status', status: 429, headers: { 'Retry-After': '0' } }]);
     const r = await sqBin(['me', '--json'], { env: emu.env() });
     expect(r.code).toBe(5);
-    const err = JSON.parse(r.stderr.trim().split('\n').pop()!);
+    const err = lastJsonLine(r.stderr);
     expect(err.error.code).toBe(5);
     expect(err.error.status).toBe(429);
     expect((await emu.requests()).filter((q) => q.path === '/v1/me')).toHaveLength(5);
@@ -247,7 +248,7 @@ describe('api --paginate with fields', () => {
   it('fields become query parameters of a GET, page after page', async () => {
     const r = await sqBin(['api', '/v1/runs', '-f', `squid=${squidId}`, '--paginate', '--format', 'ndjson'], { env: emu.env() });
     expect(r.code).toBe(0);
-    const runs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { squid: string });
+    const runs = ndjson<{ squid: string }>(r.stdout);
     expect(runs.length).toBeGreaterThan(0);
     expect(runs.every((x) => x.squid === squidId)).toBe(true);
     const reqs = await emu.requests();

@@ -7,6 +7,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sqBin } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { tempDir } from '../helpers/fs.js';
+import { ndjson } from '../helpers/json.js';
 
 const emu = useEmulator({ rateLimits: 'on' });
 const PROCESSES = 8;
@@ -30,7 +31,7 @@ describe('parallel sq processes with one key', () => {
     for (const r of runs) {
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      const ids = r.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+      const ids = ndjson<{ id: string }>(r.stdout).map((x) => x.id);
       expect(new Set(ids).size).toBe(RESULTS);
     }
     expect(log.filter((r) => r.path === '/v1/results')).toHaveLength(PROCESSES * 3);

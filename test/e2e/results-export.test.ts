@@ -9,6 +9,7 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
+import { ndjson } from '../helpers/json.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -24,9 +25,6 @@ beforeAll(async () => {
   expect(expected).toHaveLength(COUNT);
 });
 
-function lines(file: string): J[] {
-  return readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
-}
 
 describe('results list --all', () => {
   it('exports every record exactly, reading each page once at 100 per request', async () => {
@@ -36,7 +34,7 @@ describe('results list --all', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`Wrote 1,000 records to ${file} (ndjson)`);
-    expect(lines(file)).toEqual(expected);
+    expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
     expect(readdirSync(dir)).toEqual(['all.ndjson']);
     const got = await emu.requests();
     const pages = got.map((x) => (x.query as Record<string, string>).page);
@@ -58,7 +56,7 @@ describe('results list --all', () => {
     const r = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '-o', file], { env: emu.env() });
     expect(r.stderr).toBe(`Wrote 1,000 records to ${file} (ndjson)`);
     expect(r.code).toBe(0);
-    expect(lines(file)).toEqual(expected);
+    expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
     const statuses = (await emu.requests()).map((x) => x.status);
     // every fault fired, and the export still matches record for record
     expect(statuses.filter((s) => s === 429)).toHaveLength(3);

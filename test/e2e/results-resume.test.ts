@@ -10,6 +10,7 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
+import { ndjson } from '../helpers/json.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -24,7 +25,6 @@ beforeAll(async () => {
   for (let page = 1; expected.length < COUNT; page++) expected.push(...(await emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
 });
 
-const lines = (text: string): J[] => text.trimEnd().split('\n').map((l) => JSON.parse(l));
 /** The pages of /v1/results the emulator was asked for, in order, with their status. */
 async function pagesAsked(): Promise<string[]> {
   return (await emu.requests()).filter((r) => r.path === '/v1/results').map((r) => `${(r.query as Record<string, string>).page}:${r.status}`);
@@ -77,7 +77,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
     const r2 = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
     expect(r2.stderr).toBe(`Wrote 450 records to ${file} (ndjson; resumed after 300)`);
     expect(r2.code).toBe(0);
-    expect(lines(readFileSync(file, 'utf8'))).toEqual(expected);
+    expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
     expect(readdirSync(dir)).toEqual(['out.ndjson']);
     // only the missing pages: 4 (whose first request failed) and 5
     expect(await pagesAsked()).toEqual(['4:200', '5:200']);
@@ -108,7 +108,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
     await emu.clearRequests();
     const r2 = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
     expect(r2.code).toBe(0);
-    expect(lines(readFileSync(file, 'utf8'))).toEqual(expected);
+    expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
     const asked2 = (await pagesAsked()).map((x) => Number(x.split(':')[0]));
     const wanted = [1, 2, 3, 4, 5].filter((n) => n > ck.pages);
     expect(asked2).toEqual(wanted);

@@ -5,6 +5,7 @@ import { afterAll, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
+import { ndjson } from '../helpers/json.js';
 
 const emu = useEmulator();
 let listener: ResultPromise<{ env: Record<string, string>; extendEnv: false; reject: false }> | undefined;
@@ -48,7 +49,7 @@ it('the listener prints the subscribed events of the run, never the unsubscribed
   expect(res.exitCode).toBe(0);
   expect(err).toMatch(/Stopped\./);
 
-  const events = out.trim().split('\n').map((l) => JSON.parse(l));
+  const events = ndjson(out);
   for (const e of events) {
     expect(e).toMatchObject({ id: run.id, object: 'run', squid: { id: run.squid, name: 'Tech influencers' } });
     expect(e.timestamp).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
