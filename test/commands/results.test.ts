@@ -23,7 +23,6 @@ async function allResults(query: string): Promise<J[]> {
     if (p.data.length < 100) return out;
   }
 }
-const paths = async () => (await emu.requests()).map((r) => `${r.method} ${r.path}`);
 const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
 beforeAll(async () => {
@@ -49,7 +48,7 @@ describe('results list: scope', () => {
     const r = await sq(args, { env: emu.env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(msg);
-    expect(await paths()).toEqual([]);
+    expect(await emu.requestLines()).toEqual([]);
   });
 });
 
@@ -83,7 +82,7 @@ describe('results list: output', () => {
     const r = await sq(['results', 'list', '--squid', paris.id, '--all', '--json'], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(expected);
-    expect(await paths()).toEqual(Array(Math.ceil((expected.length + 1) / 100)).fill('GET /v1/results'));
+    expect(await emu.requestLines()).toEqual(Array(Math.ceil((expected.length + 1) / 100)).fill('GET /v1/results'));
     expect(r.stderr).toBe('');
   });
 

@@ -32,7 +32,7 @@ describe('a fast real clock (the emulator runs 50x faster)', () => {
     expect(lines.some((l) => l.startsWith(`run ${run.id}: done 100% results ${run.total_results}`))).toBe(true);
     // one line per change: no two identical consecutive lines
     expect(lines.filter((l, i) => i > 0 && l.replace(/\(elapsed.*\)/, '') === lines[i - 1].replace(/\(elapsed.*\)/, ''))).toEqual([]);
-    const posts = (await emu.requests()).filter((x) => x.method === 'POST');
+    const posts = await emu.requests('POST');
     expect(posts.map((p) => p.path)).toEqual(['/v1/runs']);
   });
 
@@ -120,7 +120,7 @@ describe('a virtual clock moved by the test', () => {
     const r = await p;
     expect(r.exitCode).toBe(130);
     expect(String(r.stderr)).toContain(`Run ${run.id} keeps going on the server`);
-    expect((await emu.requests()).filter((x) => x.method === 'POST')).toEqual([]);
+    expect(await emu.requests('POST')).toEqual([]);
     expect((await emu.api(`/v1/runs/${run.id}`)).status).toBe('pending');
   });
 });
