@@ -1,7 +1,6 @@
 // sq export / plan / apply against the emulator: the round trip, exact plans, drift, order, partial failure,
 // dry run, prune and billing confirmations, secrets.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -10,9 +9,10 @@ import { sq } from '../helpers/cli.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { schemaText } from '../../src/account/write-schema.js';
 import { parseApplyText } from '../../src/commands/delivery/_shared/apply-file.js';
+import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
-const dir = mkdtempSync(join(tmpdir(), 'sq-account-'));
+const dir = tempDir('sq-account-');
 const PW = 'plan-Secret-4242';
 let n = 0;
 

@@ -1,27 +1,21 @@
 // In-process: account verb validation (exit 2, zero requests), cookie file formats, confirmation, --dry-run.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { firstAccount, parseCookies } from '../../src/api/accounts.js';
 import { UsageError } from '../../src/errors.js';
+import { tempFiles } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'clear' });
-const dir = mkdtempSync(join(tmpdir(), 'sq-acc-unit-'));
-const file = (name: string, text: string) => {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-};
+const file = tempFiles('sq-acc-unit-');
 
 describe('validation happens before any request', () => {
   const good = file('good.json', '{"auth_token":"s3cr3t-value"}');
   it.each([
     [['accounts', 'sync', '--cookies-file', good], '--type is required'],
     [['accounts', 'sync', '--type', 'twitter-sync'], '--cookies-file is required'],
-    [['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', join(dir, 'nope.json')], '--cookies-file: cannot read'],
+    [['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', join(dirname(good), 'nope.json')], '--cookies-file: cannot read'],
     [['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', file('empty.json', '  ')], 'the file is empty'],
     [['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', file('bad.json', '{"a":')], 'looks like JSON but does not parse'],
     [['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', file('junk.txt', 'just some words')], 'not JSON and not a Netscape cookies.txt'],

@@ -3,8 +3,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { deliveryYaml, tempFiles } from '../helpers/delivery-files.js';
+import { deliveryYaml } from '../helpers/delivery-files.js';
+import { tempFiles } from '../helpers/fs.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { lastJsonLine } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'reset' });
 let env: Record<string, string>;
@@ -19,13 +21,12 @@ beforeAll(() => {
   env = emu.env({ SFTP_PASSWORD: PW });
 });
 
-const posts = async () => (await emu.requests()).filter((r) => r.method === 'POST');
 
 async function dryRun(f: string) {
   const r = await sq(['delivery', 'apply', '-f', f, '--dry-run', '--json'], { env });
   expect(r.stdout + r.stderr).not.toContain(PW);
   expect(r.stdout + r.stderr).not.toContain(TOKEN);
-  expect(await posts()).toEqual([]);
+  expect(await emu.requests('POST')).toEqual([]);
   return { ...r, plan: JSON.parse(r.stdout) };
 }
 
@@ -123,7 +124,7 @@ describe('delivery apply --dry-run --json', () => {
     expect(code).toBe(8);
     expect(plan.summary).toEqual({ create: 2, update: 1, delete: 0, unchanged: 0, failed: 1 });
     expect(plan.squids[2]).toEqual({ squid: 'No such squid', id: null, name: null, error: expect.stringMatching(/^no squid matches "No such squid"/), channels: {} });
-    expect(JSON.parse(stderr.trim().split('\n').pop()!).error.message).toBe('1 of 3 squids failed; the others were planned (dry run: nothing was sent)');
+    expect(lastJsonLine(stderr).error.message).toBe('1 of 3 squids failed; the others were planned (dry run: nothing was sent)');
   });
 
   it('--jq works on the plan', async () => {

@@ -3,9 +3,11 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { deliveryYaml, tempFiles } from '../helpers/delivery-files.js';
+import { deliveryYaml } from '../helpers/delivery-files.js';
+import { tempFiles } from '../helpers/fs.js';
 import { checkApplyDocument } from '../../src/commands/delivery/_shared/apply-file.js';
 import { UsageError } from '../../src/errors.js';
+import { ndjson } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'reset' });
 let env: Record<string, string>;
@@ -19,7 +21,6 @@ beforeAll(() => {
   env = emu.env({ SFTP_PASSWORD: PW });
 });
 
-const posts = async () => (await emu.requests()).filter((r) => r.method === 'POST');
 
 describe('file validation (no request)', () => {
   function problem(doc: unknown, e: Record<string, string> = { P: 'x' }): string {
@@ -94,7 +95,7 @@ describe('applying', () => {
     expect(first.code).toBe(0);
     const s1 = JSON.parse(first.stdout);
     expect(s1).toMatchObject({ changed: 2, unchanged: 0, failed: 0 });
-    const p = await posts();
+    const p = await emu.requests('POST');
     expect(p).toHaveLength(3);
     expect(p.map((x) => Object.keys(x.body as object)[0]).sort()).toEqual(['email', 'ftp_fields', 'webhook_fields']);
     const wh = p.find((x) => 'webhook_fields' in (x.body as object))!.body as any;
@@ -110,7 +111,7 @@ describe('applying', () => {
     const second = await sq(['delivery', 'apply', '-f', f, '--json'], { env });
     expect(second.code).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({ changed: 0, unchanged: 2, failed: 0 });
-    expect(await posts()).toEqual([]);
+    expect(await emu.requests('POST')).toEqual([]);
     expect(second.stderr).toMatch(/Paris restaurants .*unchanged/);
   });
 
@@ -122,7 +123,7 @@ describe('applying', () => {
     expect(r.code).toBe(0);
     const sum = JSON.parse(r.stdout);
     expect(sum.squids[0].channels.sftp).toMatchObject({ status: 'changed', fields: ['password'] });
-    expect(await posts()).toHaveLength(1);
+    expect(await emu.requests('POST')).toHaveLength(1);
     expect(r.stdout + r.stderr).not.toContain('rotated-pw-1');
   });
 
@@ -130,12 +131,12 @@ describe('applying', () => {
     // (--json prints one plan object instead: delivery-apply-plan.test.ts)
     const r = await sq(['delivery', 'apply', '-f', file('good.yaml', GOOD), '--dry-run', '--format', 'ndjson'], { env });
     expect(r.code).toBe(0);
-    const plan = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const plan = ndjson(r.stdout);
     expect(plan).toHaveLength(3);
     expect(plan[0]).toMatchObject({ dry_run: true, method: 'POST' });
     expect(JSON.stringify(plan)).not.toContain(PW);
     expect(JSON.stringify(plan)).toContain('********');
-    expect(await posts()).toEqual([]);
+    expect(await emu.requests('POST')).toEqual([]);
   });
 
   it('exit 8 when one squid fails and the others succeed; the per-squid report is on stderr', async () => {
@@ -145,7 +146,7 @@ describe('applying', () => {
     expect(r.stderr).toMatch(/✗ No such squid: failed/);
     expect(r.stderr).toMatch(/1 of 3 squids failed/);
     expect(r.stdout).toMatch(/Paris restaurants\t[0-9a-f]{32}\tsftp\tchanged/);
-    expect(await posts()).toHaveLength(3);
+    expect(await emu.requests('POST')).toHaveLength(3);
   });
 
   it('all failing: the error of the single squid (not found = 3)', async () => {
@@ -171,7 +172,7 @@ describe('applying', () => {
   it('reads the file from stdin with -f -', async () => {
     const r = await sq(['delivery', 'apply', '-f', '-', '--json'], { env, stdin: JSON.stringify({ squids: { 'Lyon bakeries': { email: { address: 'a@b.example', notifications: false } } } }) });
     expect(r.code).toBe(0);
-    expect((await posts())[0].body).toEqual({ email: 'a@b.example', notifications: false });
+    expect((await emu.requests('POST'))[0].body).toEqual({ email: 'a@b.example', notifications: false });
   });
 });
 

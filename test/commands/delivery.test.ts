@@ -1,10 +1,10 @@
 // sq delivery sftp|webhook|email|sheet|s3|test|show, in-process against the real emulator over HTTP.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { listenLocal } from '../helpers/net.js';
 
 const emu = useEmulator({ each: 'clear' });
 let env: Record<string, string>;
@@ -196,8 +196,7 @@ describe('delivery test', () => {
         res.writeHead(status).end();
       });
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    url = `${await listenLocal(server)}/hook`;
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 

@@ -7,7 +7,6 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'reset' });
-const reqs = async () => (await emu.requests()).map((r) => `${r.method} ${r.path}`);
 let parisRuns: J[];
 
 beforeEach(async () => {
@@ -31,7 +30,7 @@ describe('runs: id prefixes', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).id).toBe(run.id);
-    const seen = await reqs();
+    const seen = await emu.requestLines();
     expect(seen[0]).toBe('GET /v1/squids');
     expect(seen.slice(1, -1).every((l) => l === 'GET /v1/runs')).toBe(true);
     expect(seen.at(-1)).toBe(`GET /v1/runs/${run.id}`);
@@ -43,7 +42,7 @@ describe('runs: id prefixes', () => {
     const stats = await sq(['runs', 'stats', p, '--squid', DEMO_SQUIDS.paris, '--json'], { env: emu.env() });
     expect(stats.code).toBe(0);
     expect(JSON.parse(stats.stdout).id).toBe(run.id);
-    const seen = await reqs();
+    const seen = await emu.requestLines();
     expect(seen.filter((l) => l === 'GET /v1/runs')).toHaveLength(1);
     const tasks = await sq(['runs', 'tasks', p, '--json'], { env: emu.env() });
     expect(tasks.code).toBe(0);
@@ -76,7 +75,7 @@ describe('runs: id prefixes', () => {
   it('a prefix shorter than 4 characters or not hex goes to the API as given (no list is read)', async () => {
     const r = await sq(['runs', 'get', 'abc'], { env: emu.env() });
     expect(r.code).toBe(3);
-    expect(await reqs()).toEqual(['GET /v1/runs/abc']);
+    expect(await emu.requestLines()).toEqual(['GET /v1/runs/abc']);
   });
 
   it('a search that would take more than 30 requests asks for the full id or --squid instead', { timeout: 40_000 }, async () => {
@@ -88,7 +87,7 @@ describe('runs: id prefixes', () => {
     const r = await sq(['runs', 'get', 'feed'], { env: emu.env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('finding it would take more than 30 requests; pass the full id or narrow the search with --squid');
-    expect(await reqs()).toHaveLength(30);
+    expect(await emu.requestLines()).toHaveLength(30);
   });
 });
 
@@ -99,7 +98,7 @@ describe('tasks: id prefixes', () => {
     const r = await sq(['tasks', 'get', String(task.id).slice(0, 8), '--json'], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).id).toBe(task.id);
-    expect((await reqs()).at(-1)).toBe(`GET /v1/tasks/${task.id}`);
+    expect((await emu.requestLines()).at(-1)).toBe(`GET /v1/tasks/${task.id}`);
   });
 
   it('tasks delete with an ambiguous prefix is exit 2 and sends no DELETE', async () => {
@@ -116,6 +115,6 @@ describe('tasks: id prefixes', () => {
     await emu.clearRequests();
     const r = await sq(['tasks', 'delete', String(task.id).slice(0, 10), '--yes', '--json'], { env: emu.env() });
     expect(r.code).toBe(0);
-    expect((await reqs()).at(-1)).toBe(`DELETE /v1/tasks/${task.id}`);
+    expect((await emu.requestLines()).at(-1)).toBe(`DELETE /v1/tasks/${task.id}`);
   });
 });

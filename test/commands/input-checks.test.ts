@@ -53,7 +53,7 @@ describe('output and errors', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('may have started');
     expect(r.stderr).toMatch(/Most recent runs of squid|has no runs/);
-    const got = (await emu.requests()).map((x) => `${x.method} ${x.path}`);
+    const got = await emu.requestLines();
     expect(got.filter((x) => x === 'POST /v1/runs')).toHaveLength(1);
     expect(got.at(-1)).toBe('GET /v1/runs');
   });

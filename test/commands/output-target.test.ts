@@ -1,14 +1,15 @@
 // -o only ever replaces a regular file: devices, FIFOs, sockets, directories and symbolic links are refused before any
 // request, and again at the rename (the target can change during a long export). A replaced file keeps its mode.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { tempDir } from '../helpers/fs.js';
+import { waitFor } from '../helpers/wait.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -19,7 +20,7 @@ const REGULAR_ONLY = 'sq only writes regular files (use -o - for stdout, or redi
 
 beforeAll(async () => {
   runId = (await emu.api(`/v1/runs?squid=${emu.squidId(DEMO_SQUIDS.paris)}&limit=1`)).data[0].id;
-  dir = mkdtempSync(join(tmpdir(), 'sq-target-'));
+  dir = tempDir('sq-target-');
   execFileSync('mkfifo', [join(dir, 'fifo')]);
   socket = createServer();
   await new Promise<void>((r) => socket.listen(join(dir, 'sock'), r));
@@ -93,7 +94,7 @@ describe('results list -o', () => {
   });
 
   it('an existing file keeps its mode (0640), and a new file is 0600', async () => {
-    const d = mkdtempSync(join(tmpdir(), 'sq-mode-'));
+    const d = tempDir('sq-mode-');
     const old = join(d, 'old.csv');
     writeFileSync(old, 'previous\n');
     chmodSync(old, 0o640);
@@ -109,14 +110,10 @@ describe('results list -o', () => {
   it('a FIFO made at the target during the export is not replaced: exit 2, the whole pages kept aside for --resume', async () => {
     const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 400 })) as J;
     await emu.faults([{ path: '/v1/results', action: 'delay', ms: 300 }]);
-    const d = mkdtempSync(join(tmpdir(), 'sq-race-'));
+    const d = tempDir('sq-race-');
     const target = join(d, 'x.csv');
     const p = sq(['results', 'list', '--run', run.id, '--all', '-o', target], { env: emu.env() });
-    const end = Date.now() + 20_000;
-    while (readdirSync(d).length === 0) {
-      if (Date.now() > end) throw new Error('no temp file appeared');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await waitFor(() => readdirSync(d), (names) => names.length > 0, 'a temp file', 20_000);
     execFileSync('mkfifo', [target]);
     const r = await p;
     expect(r.stderr).toContain(`error: ${target} became a FIFO (named pipe) while sq was writing it: sq only replaces regular files, so nothing was written\n`);
@@ -136,7 +133,7 @@ describe('results list -o', () => {
 
 describe('runs download -o', () => {
   it('an existing file keeps its mode (0640)', async () => {
-    const d = mkdtempSync(join(tmpdir(), 'sq-mode-'));
+    const d = tempDir('sq-mode-');
     const old = join(d, 'old.csv');
     writeFileSync(old, 'previous\n');
     chmodSync(old, 0o640);

@@ -1,11 +1,12 @@
 // results list in-process against the real emulator: scope validation, stable columns, formats, -o files, warnings.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { csvLine } from '../../src/output/cells.js';
+import { tempDir } from '../helpers/fs.js';
+import { ndjson } from '../helpers/json.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -22,7 +23,6 @@ async function allResults(query: string): Promise<J[]> {
     if (p.data.length < 100) return out;
   }
 }
-const paths = async () => (await emu.requests()).map((r) => `${r.method} ${r.path}`);
 const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
 beforeAll(async () => {
@@ -48,7 +48,7 @@ describe('results list: scope', () => {
     const r = await sq(args, { env: emu.env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(msg);
-    expect(await paths()).toEqual([]);
+    expect(await emu.requestLines()).toEqual([]);
   });
 });
 
@@ -82,7 +82,7 @@ describe('results list: output', () => {
     const r = await sq(['results', 'list', '--squid', paris.id, '--all', '--json'], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(expected);
-    expect(await paths()).toEqual(Array(Math.ceil((expected.length + 1) / 100)).fill('GET /v1/results'));
+    expect(await emu.requestLines()).toEqual(Array(Math.ceil((expected.length + 1) / 100)).fill('GET /v1/results'));
     expect(r.stderr).toBe('');
   });
 
@@ -90,7 +90,7 @@ describe('results list: output', () => {
     const task = (await allResults(`run=${runId}`))[0].task;
     const expected = await allResults(`run=${runId}&task=${task}`);
     const r = await sq(['results', 'list', '--run', runId, '--task', task, '--format', 'ndjson'], { env: emu.env() });
-    expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(expected);
+    expect(ndjson(r.stdout)).toEqual(expected);
   });
 
   it('without the crawler attributes, the header is the union of the first page keys in first-seen order', async () => {
@@ -106,7 +106,7 @@ describe('results list: output', () => {
   });
 
   it('-o FILE writes only to the file (format from the extension), mode 0600, summary on stderr', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-res-'));
+    const dir = tempDir('sq-res-');
     const file = join(dir, 'out.csv');
     const r = await sq(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
     expect(r.code).toBe(0);
@@ -120,7 +120,7 @@ describe('results list: output', () => {
   });
 
   it('an error mid-export leaves no target file: only a resumable partial and its checkpoint, or nothing for JSON', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-res-'));
+    const dir = tempDir('sq-res-');
     await emu.control('POST', '/_emulator/generate', { squid: paris.id, results: 250 });
     const big = (await api(`/v1/runs?squid=${paris.id}&limit=1`)).data[0].id;
     // page 1 answers, every later page fails with a non-retried 400
@@ -147,7 +147,7 @@ describe('results list: output', () => {
   it('the free-plan cap is not a fault: -o writes the capped records, exit 0, the warning shown even with --quiet', async () => {
     await emu.control('POST', '/_emulator/config', { freePlan: true });
     try {
-      const file = join(mkdtempSync(join(tmpdir(), 'sq-res-')), 'capped.ndjson');
+      const file = join(tempDir('sq-res-'), 'capped.ndjson');
       const r = await sq(['results', 'list', '--squid', paris.id, '--all', '-o', file, '--quiet'], { env: emu.env() });
       expect(r.code).toBe(0);
       expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(50);

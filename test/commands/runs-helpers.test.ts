@@ -1,10 +1,10 @@
 // The tolerant readers (percent, duration, file names) and the progress renderer, on exact inputs.
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { durationSeconds, formatDurationCell, isLoopback, isTerminal, parsePercent } from '../../src/api/runs.js';
 import { resultColumns } from '../../src/api/results.js';
 import { fileName } from '../../src/commands/runs/download.js';
 import { Progress, bar, elapsed, humanBytes } from '../../src/io/progress.js';
+import { capture } from '../helpers/stream.js';
 
 describe('tolerant readers', () => {
   it.each([
@@ -76,43 +76,37 @@ describe('result columns', () => {
 });
 
 describe('progress', () => {
-  const capture = () => {
-    const s = new PassThrough();
-    let text = '';
-    s.on('data', (d) => (text += d));
-    return { s, get: () => text };
-  };
 
   it('plain mode prints one line per change and nothing for repeats', () => {
     const c = capture();
-    const p = new Progress({ stream: c.s, tty: false, enabled: true });
+    const p = new Progress({ stream: c.stream, tty: false, enabled: true });
     p.update({ fraction: 0.1, text: 'a 10%', key: 'a' });
     p.update({ fraction: 0.1, text: 'a 10% (later)', key: 'a' });
     p.update({ fraction: 0.5, text: 'b 50%', key: 'b' });
     p.clear();
-    expect(c.get()).toBe('a 10%\nb 50%\n');
+    expect(c.text()).toBe('a 10%\nb 50%\n');
   });
 
   it('terminal mode redraws one line in place and erases it on clear', () => {
     const c = capture();
     let now = 0;
-    const p = new Progress({ stream: c.s, tty: true, enabled: true, columns: 80, now: () => now, throttleMs: 100 });
+    const p = new Progress({ stream: c.stream, tty: true, enabled: true, columns: 80, now: () => now, throttleMs: 100 });
     p.update({ fraction: 0.5, text: 'half' });
     now = 10;
     p.update({ fraction: 0.6, text: 'throttled' });
     now = 200;
     p.update({ fraction: 1, text: 'full' });
     p.clear();
-    expect(c.get()).toBe(`\r\x1b[2K${bar(0.5)} half\r\x1b[2K${bar(1)} full\r\x1b[2K`);
+    expect(c.text()).toBe(`\r\x1b[2K${bar(0.5)} half\r\x1b[2K${bar(1)} full\r\x1b[2K`);
     expect(bar(0.5)).toBe(`[${'#'.repeat(12)}${'-'.repeat(12)}]`);
   });
 
   it('disabled (--quiet) writes nothing', () => {
     const c = capture();
-    const p = new Progress({ stream: c.s, tty: true, enabled: false });
+    const p = new Progress({ stream: c.stream, tty: true, enabled: false });
     p.update({ fraction: 1, text: 'x' });
     p.log('y');
-    expect(c.get()).toBe('');
+    expect(c.text()).toBe('');
   });
 
   it('human units', () => {

@@ -1,12 +1,11 @@
 // On a terminal, waiting draws a progress bar on stderr (percent, tasks, results, elapsed) and erases it before
 // the final record; the virtual clock is moved by the test while the CLI polls in-process.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
 
@@ -51,7 +50,7 @@ async function watchThroughPause(tty: boolean) {
     for (let i = 0; i < 100 && !finished && (await polls()) < target; i++) await new Promise((r) => setTimeout(r, 30));
   };
   let finished = false;
-  const cache = mkdtempSync(join(tmpdir(), 'sq-cache-'));
+  const cache = tempDir('sq-cache-');
   const p = sq(['runs', 'watch', run.id, '--interval', '20ms', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache }), tty }).finally(
     () => (finished = true),
   );

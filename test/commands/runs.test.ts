@@ -210,7 +210,7 @@ describe('runs start', () => {
     const r = await sq(['runs', 'start', '--squid', squid], { env: emu.env() });
     await emu.clearFaults();
     expect(r.code).toBe(1);
-    expect((await emu.requests()).map((x) => `${x.method} ${x.path}`)).toEqual(['POST /v1/runs', 'GET /v1/runs']);
+    expect(await emu.requestLines()).toEqual(['POST /v1/runs', 'GET /v1/runs']);
     const started = (await api(`/v1/runs?squid=${squid}&limit=100`)).data.map((r: J) => r.id).filter((id: string) => !before.includes(id));
     expect(started).toHaveLength(1);
     expect(r.stderr).toContain('starting the run failed and it may have started anyway');

@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { tempDir } from '../helpers/fs.js';
+import { lastJsonLine } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'reset' });
 const names = async () => JSON.parse((await sq(['squids', 'list', '--json'], { env: emu.env() })).stdout).map((s: { name: string }) => s.name) as string[];
-const jsonError = (stderr: string) => JSON.parse(stderr.trim().split('\n').pop()!).error;
 
 describe('--jq', () => {
   it('runs on the JSON --json would print: raw strings unquoted, one per line', async () => {
@@ -39,17 +40,17 @@ describe('--jq', () => {
     const r = await sq(['squids', 'list', '--jq', '.[] | nosuchfn'], { env: emu.env() });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(jsonError(r.stderr)).toEqual({ code: 2, status: null, message: '--jq: nosuchfn/0 is not defined at <top-level>, line 1:\n.[] | nosuchfn', retry_after: null });
+    expect(lastJsonLine(r.stderr).error).toEqual({ code: 2, status: null, message: '--jq: nosuchfn/0 is not defined at <top-level>, line 1:\n.[] | nosuchfn', retry_after: null });
     const syntax = await sq(['squids', 'list', '--jq', '.['], { env: emu.env() });
     expect(syntax.code).toBe(2);
-    expect(jsonError(syntax.stderr).message).toMatch(/^--jq: syntax error, unexpected end of file/);
+    expect(lastJsonLine(syntax.stderr).error.message).toMatch(/^--jq: syntax error, unexpected end of file/);
     expect(await emu.requests()).toEqual([]);
   });
 
   it('a bad expression on a write sends nothing', async () => {
     const r = await sq(['squids', 'update', 'Paris restaurants', '--concurrency', '2', '--jq', '.name |'], { env: emu.env() });
     expect(r.code).toBe(2);
-    expect(jsonError(r.stderr).message).toMatch(/^--jq: syntax error/);
+    expect(lastJsonLine(r.stderr).error.message).toMatch(/^--jq: syntax error/);
     expect(await emu.requests()).toEqual([]);
   });
 
@@ -57,7 +58,7 @@ describe('--jq', () => {
     const r = await sq(['squids', 'list', '--jq', '.[].name | tonumber'], { env: emu.env() });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(jsonError(r.stderr).message).toMatch(/^--jq: Invalid numeric literal/);
+    expect(lastJsonLine(r.stderr).error.message).toMatch(/^--jq: Invalid numeric literal/);
   });
 
   it.each([
@@ -73,7 +74,7 @@ describe('--jq', () => {
     const r = await sq(['squids', 'list', ...flags], { env: emu.env() });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(jsonError(r.stderr).message).toContain(message);
+    expect(lastJsonLine(r.stderr).error.message).toContain(message);
     expect(await emu.requests()).toEqual([]);
   });
 
@@ -132,10 +133,9 @@ describe('--fields names are checked against the data', () => {
   });
 
   it('a streamed --all export to a file stops before writing anything', async () => {
-    const { mkdtempSync, readdirSync } = await import('node:fs');
+    const { readdirSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const d = mkdtempSync(join(tmpdir(), 'sq-fields-'));
+    const d = tempDir('sq-fields-');
     const r = await sq(['results', 'list', '--squid', 'Paris restaurants', '--all', '--fields', 'nope', '-o', join(d, 'out.csv')], { env: emu.env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--fields: unknown field "nope"; valid fields: id, squid, run,');

@@ -1,16 +1,16 @@
 // In-process: task verb validation (exit 2, zero requests), file parsing, confirmation, --dry-run.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { normalizeTask, parseTaskFile } from '../../src/api/tasks.js';
+import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
 let paris: string;
-const dir = mkdtempSync(join(tmpdir(), 'sq-tasks-unit-'));
+const dir = tempDir('sq-tasks-unit-');
 beforeEach(() => {
   paris = emu.squidId(DEMO_SQUIDS.paris);
 });

@@ -1,11 +1,13 @@
 // sq webhook listen: payload validation, 200/400 answers, --events filter, --forward-to, clean stop on abort.
 import http from 'node:http';
 import { PassThrough } from 'node:stream';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
 import { isWebhookTimestamp, validatePayload } from '../../src/webhook/payload.js';
 import { tempConfigDir } from '../helpers/cli.js';
+import { capture } from '../helpers/stream.js';
+import { listenLocal } from '../helpers/net.js';
+import { ndjson } from '../helpers/json.js';
 
 const EVENT = {
   id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
@@ -54,30 +56,26 @@ afterEach(async () => {
 
 /** The real command, in-process, stopped through the same abort signal Ctrl-C fires. */
 async function listen(args: string[]): Promise<Running> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
+  const stdout = capture();
+  const stderr = capture();
   const ac = new AbortController();
   const done = run(['webhook', 'listen', ...args], {
     env: { SQ_CONFIG_DIR: tempConfigDir() },
-    io: { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 120 },
+    io: { stdout: stdout.stream, stderr: stderr.stream, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 120 },
     signal: ac.signal,
   });
-  for (let i = 0; i < 200 && !/Listening on/.test(err); i++) {
+  for (let i = 0; i < 200 && !/Listening on/.test(stderr.text()); i++) {
     const early = await Promise.race([done, new Promise((r) => setTimeout(() => r(null), 10))]);
-    if (early !== null) throw new Error(`listen exited ${early}: ${err}`);
+    if (early !== null) throw new Error(`listen exited ${early}: ${stderr.text()}`);
   }
-  const url = /Listening on (\S+)/.exec(err)![1];
+  const url = /Listening on (\S+)/.exec(stderr.text())![1];
   let stopped: Promise<number> | null = null;
   const stop = () => {
     stopped ??= (ac.abort(), done);
     return stopped;
   };
   stops.push(stop);
-  return { url, stdout: () => out, stderr: () => err, stop };
+  return { url, stdout: stdout.text, stderr: stderr.text, stop };
 }
 
 async function post(url: string, body: string, contentType = 'application/json') {
@@ -93,7 +91,7 @@ describe('sq webhook listen', () => {
     expect((await post(l.url, JSON.stringify({ ...EVENT, event: 'run.running' }))).status).toBe(200);
     const code = await l.stop();
     expect(code).toBe(0);
-    const lines = l.stdout().trim().split('\n').map((x) => JSON.parse(x));
+    const lines = ndjson(l.stdout());
     expect(lines).toEqual([EVENT, { ...EVENT, event: 'run.running' }]);
   });
 
@@ -150,9 +148,8 @@ describe('sq webhook listen', () => {
         res.writeHead(status).end();
       });
     });
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    const to = `${await listenLocal(target)}/in`;
     try {
-      const to = `http://127.0.0.1:${(target.address() as AddressInfo).port}/in`;
       const l = await listen(['--forward-to', to, '--json']);
       // Key order and spacing must survive: the original bytes are forwarded, not a re-serialisation.
       const raw = `{ "timestamp": "2026/11/21 10:00:00", "id": "r1", "object": "run", "event": "run.done", "squid": {"id": "s1", "name": "N"} }`;

@@ -1,17 +1,16 @@
 // The generated bash script, run by a real bash: source it, set COMP_WORDS/COMP_CWORD as readline would, call _sq
 // and read COMPREPLY. Expected values come from the command tree itself (NOUNS, the loaded noun specs,
 // GLOBAL_OPTIONS, FORMATS, RUN_EVENTS), so the test follows the CLI as it grows.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { NounSpec } from '../../src/command.js';
 import { NOUNS } from '../../src/commands/index.js';
 import { FORMATS } from '../../src/output/types.js';
-import { GLOBAL_OPTIONS } from '../../src/program.js';
 import { RUN_EVENTS } from '../../src/validate/index.js';
 import { sq } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
+import { longGlobals, verbsOf } from '../helpers/completion.js';
 
 let script: string;
 let work: string;
@@ -19,7 +18,7 @@ let work: string;
 beforeAll(async () => {
   const r = await sq(['completion', 'bash']);
   expect(r.code, r.stderr).toBe(0);
-  work = mkdtempSync(join(tmpdir(), 'sq-bash-comp-'));
+  work = tempDir('sq-bash-comp-');
   script = join(work, 'sq.bash');
   writeFileSync(script, r.stdout);
 });
@@ -35,14 +34,6 @@ async function complete(...words: string[]): Promise<string[]> {
   expect(r.stderr).toBe('');
   return r.stdout.split('\n').filter((l) => l !== '');
 }
-
-async function verbsOf(noun: string): Promise<string[]> {
-  const entry = NOUNS.find((n) => n.name === noun)!;
-  const spec = (await entry.load()).default as NounSpec;
-  return spec.verbs.flatMap((v) => [v.name, ...(v.aliases ?? [])]);
-}
-
-const longGlobals = GLOBAL_OPTIONS.map((g) => /--[\w-]+/.exec(g.flags)![0]);
 
 describe('bash completion through a real bash', () => {
   it('registers _sq for sq', async () => {
@@ -62,12 +53,12 @@ describe('bash completion through a real bash', () => {
   it('offers the verbs (and aliases) of runs after `sq runs `', async () => {
     const got = await complete('sq', 'runs', '');
     expect(got).toEqual(expect.arrayContaining(['list', 'start', 'watch', 'abort', 'download']));
-    expect(got.sort()).toEqual((await verbsOf('runs')).sort());
+    expect(got.sort()).toEqual(await verbsOf('runs'));
   });
 
   it('finds the noun after global options and their values', async () => {
     const got = await complete('sq', '--format', 'csv', '-q', 'runs', 'st');
-    expect(got.sort()).toEqual((await verbsOf('runs')).filter((v) => v.startsWith('st')).sort());
+    expect(got.sort()).toEqual((await verbsOf('runs')).filter((v) => v.startsWith('st')));
   });
 
   it('offers the run event names after `sq delivery webhook --events `', async () => {

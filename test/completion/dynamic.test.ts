@@ -2,16 +2,17 @@
 // completed by the real bash, zsh and fish through `sq __complete`, with the BUILT sq on PATH (needs `npm run build`,
 // which npm test runs) against a real emulator. Names hold spaces ("Paris restaurants"): each shell must insert
 // them quoted. Answers come from a short-lived cache: the second Tab sends no request.
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sq, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { tempDir } from '../helpers/fs.js';
+import { listenLocal } from '../helpers/net.js';
 
 const root = resolve(import.meta.dirname, '../..');
 let emu: TestEmulator;
@@ -24,7 +25,7 @@ let parisRuns: string[];
 
 let primed: Record<string, string>;
 
-const fresh = (extra: Record<string, string> = {}): Record<string, string> => ({ ...env, SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-comp-cache-')), ...extra });
+const fresh = (extra: Record<string, string> = {}): Record<string, string> => ({ ...env, SQ_CACHE_DIR: tempDir('sq-comp-cache-'), ...extra });
 
 /**
  * Asks `sq __complete` until it answers, as a user pressing Tab again would: a first Tab on a cold machine may use
@@ -71,7 +72,7 @@ async function zsh(lines: string[], e = primed): Promise<Record<string, { candid
 beforeAll(async () => {
   expect(existsSync(join(root, 'dist/main.js')), 'dist/ is missing: run `npm run build` first').toBe(true);
   emu = await startTestEmulator();
-  dir = mkdtempSync(join(tmpdir(), 'sq-dyn-comp-'));
+  dir = tempDir('sq-dyn-comp-');
   writeFileSync(join(dir, 'sq'), `#!/bin/sh\nexec "${process.execPath}" "${join(root, 'bin/sq.js')}" "$@"\n`);
   chmodSync(join(dir, 'sq'), 0o755);
   env = { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), PATH: `${dir}:${process.env.PATH}`, HOME: dir, NO_COLOR: '1' };
@@ -236,8 +237,7 @@ describe('never blocking, never prompting, never an error on the screen', () => 
       asked++;
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"Invalid token."}');
     });
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-    const e = fresh({ SQ_BASE_URL: `http://127.0.0.1:${(srv.address() as { port: number }).port}` });
+    const e = fresh({ SQ_BASE_URL: await listenLocal(srv) });
     try {
       // Until the refusal is on record (a first Tab on a cold machine may leave it to the background refresh).
       const recorded = async () => {
@@ -257,8 +257,7 @@ describe('never blocking, never prompting, never an error on the screen', () => 
   it('a service that never answers: sq gives up on its own (no answer this Tab) and leaves a refresh running', async () => {
     const held: Socket[] = [];
     const srv = createServer((s) => void held.push(s));
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-    const e = fresh({ SQ_BASE_URL: `http://127.0.0.1:${(srv.address() as { port: number }).port}` });
+    const e = fresh({ SQ_BASE_URL: await listenLocal(srv) });
     try {
       // The test's own timeout is far above the budget: sq must end by itself, with nothing offered.
       const r = await execa(process.execPath, [join(root, 'bin/sq.js'), '__complete', 'squids'], { env: e, extendEnv: false, timeout: 20_000 });

@@ -1,17 +1,16 @@
 // The generated zsh and fish scripts, run by the real shells (zsh and fish must be installed: apt-get install zsh
 // fish). zsh runs interactively in a pseudo-terminal (capture.zsh) and we record what completion offers after a
 // Tab; fish answers `complete -C '<line>'` directly. Expected values come from the command tree, as in bash.test.ts.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { NounSpec } from '../../src/command.js';
 import { NOUNS } from '../../src/commands/index.js';
 import { FORMATS } from '../../src/output/types.js';
-import { GLOBAL_OPTIONS } from '../../src/program.js';
 import { RUN_EVENTS } from '../../src/validate/index.js';
 import { sq } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
+import { longGlobals, verbsOf } from '../helpers/completion.js';
 
 const LINES = {
   nouns: 'sq ',
@@ -27,15 +26,9 @@ const LINES = {
 };
 
 const nounNames = [...NOUNS.map((n) => n.name), 'help'].sort();
-const longGlobals = GLOBAL_OPTIONS.map((g) => /--[\w-]+/.exec(g.flags)![0]);
-
-async function runsVerbs(): Promise<string[]> {
-  const spec = (await NOUNS.find((n) => n.name === 'runs')!.load()).default as NounSpec;
-  return spec.verbs.flatMap((v) => [v.name, ...(v.aliases ?? [])]).sort();
-}
 
 function workDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sq-shell-comp-'));
+  const dir = tempDir('sq-shell-comp-');
   mkdirSync(join(dir, 'exports'));
   writeFileSync(join(dir, 'exports', 'paris.csv'), 'id\n');
   return dir;
@@ -62,8 +55,8 @@ describe('zsh completion through a real interactive zsh', () => {
 
   it('offers the nouns, then the verbs of a noun, also after global options', async () => {
     expect(got[LINES.nouns]).toEqual(nounNames);
-    expect(got[LINES.verbs]).toEqual(await runsVerbs());
-    expect(got[LINES.afterGlobals]).toEqual((await runsVerbs()).filter((v) => v.startsWith('st')));
+    expect(got[LINES.verbs]).toEqual(await verbsOf('runs'));
+    expect(got[LINES.afterGlobals]).toEqual((await verbsOf('runs')).filter((v) => v.startsWith('st')));
   });
 
   it('offers run events, comma-separated, and formats', () => {
@@ -102,8 +95,8 @@ describe('fish completion through a real fish', () => {
 
   it('offers the nouns, then the verbs of a noun, also after global options', async () => {
     expect([...got[LINES.nouns]].sort()).toEqual(nounNames);
-    expect([...got[LINES.verbs]].sort()).toEqual(await runsVerbs());
-    expect([...got[LINES.afterGlobals]].sort()).toEqual((await runsVerbs()).filter((v) => v.startsWith('st')));
+    expect([...got[LINES.verbs]].sort()).toEqual(await verbsOf('runs'));
+    expect([...got[LINES.afterGlobals]].sort()).toEqual((await verbsOf('runs')).filter((v) => v.startsWith('st')));
   });
 
   it('offers run events, comma-separated, and formats', () => {

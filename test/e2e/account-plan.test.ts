@@ -1,11 +1,11 @@
 // sq export / plan / apply as a user runs them (the built bin/sq.js): exit 0 for no change, 10 for drift, through
 // the launcher and the bundle.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sqBin } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
 
@@ -13,7 +13,7 @@ describe('sq export | plan | apply (built binary)', () => {
   it('export → plan exits 0; drift through the API → exit 10; apply → plan exits 0 again', async () => {
     const ex = await sqBin(['export'], { env: emu.env() });
     expect(ex.code, ex.stderr).toBe(0);
-    const f = join(mkdtempSync(join(tmpdir(), 'sq-e2e-account-')), 'sq.yaml');
+    const f = join(tempDir('sq-e2e-account-'), 'sq.yaml');
     writeFileSync(f, ex.stdout);
     expect((await sqBin(['plan', '-f', f], { env: emu.env() })).code).toBe(0);
 

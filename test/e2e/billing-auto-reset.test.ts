@@ -20,7 +20,7 @@ it('enable with usage above the threshold: one reset in the window and a window 
   expect(typeof s.window_resets_at).toBe('string');
   expect(Number.isNaN(Date.parse(s.window_resets_at))).toBe(false);
   expect(s.current_usage_pct).toBeLessThan(80);
-  const posts = (await emu.requests()).filter((r) => r.method === 'POST');
+  const posts = await emu.requests('POST');
   expect(posts).toHaveLength(1);
 }, 30_000);
 

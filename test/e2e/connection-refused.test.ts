@@ -1,37 +1,27 @@
 // A refused connection (nothing listens at the base URL: a wrong SQ_BASE_URL, an emulator not started) must be
 // reported at once, saying so and where the base URL came from, not after seconds of silent backoff.
 // No timed assertion: the waits sq schedules go through the injected sleep and are counted.
-import { createServer } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { expect, it } from 'vitest';
 import { run } from '../../src/main.js';
 import { sqBin, tempConfigDir } from '../helpers/cli.js';
-
-/** A loopback port nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
-}
+import { capture } from '../helpers/stream.js';
+import { unusedPort } from '../helpers/net.js';
 
 async function inProcess(args: string[], env: Record<string, string>) {
-  const stderr = new PassThrough();
-  let err = '';
-  stderr.on('data', (d) => (err += d));
+  const stderr = capture();
   const sleeps: number[] = [];
   const code = await run(args, {
     env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: '', ...env },
-    io: { stdout: new PassThrough(), stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 120 },
+    io: { stdout: new PassThrough(), stderr: stderr.stream, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 120 },
     signal: new AbortController().signal,
     sleep: async (ms) => void sleeps.push(ms),
   });
-  return { code, stderr: err, sleeps };
+  return { code, stderr: stderr.text(), sleeps };
 }
 
 it('a refused GET is retried once, quickly, then reported: well under a second of waiting', async () => {
-  const port = await closedPort();
+  const port = await unusedPort();
   const r = await inProcess(['squids', 'list'], { SQ_TOKEN: 'k-123456789', SQ_BASE_URL: `http://127.0.0.1:${port}` });
   expect(r.code).toBe(1);
   expect(r.sleeps.length).toBeLessThanOrEqual(1);
@@ -40,7 +30,7 @@ it('a refused GET is retried once, quickly, then reported: well under a second o
 });
 
 it('a refused POST is not retried into backoff either, and is not reported as a write that may have happened', async () => {
-  const port = await closedPort();
+  const port = await unusedPort();
   const r = await inProcess(['runs', 'start', '--squid', '0123456789abcdef0123456789abcdef'], { SQ_TOKEN: 'k-123456789', SQ_BASE_URL: `http://127.0.0.1:${port}` });
   expect(r.code).toBe(1);
   expect(r.sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(250);
@@ -49,7 +39,7 @@ it('a refused POST is not retried into backoff either, and is not reported as a 
 });
 
 it('the built sq says what is wrong, where the base URL came from, and exits 1', async () => {
-  const port = await closedPort();
+  const port = await unusedPort();
   const r = await sqBin(['squids', 'list'], { env: { SQ_TOKEN: 'k-123456789', SQ_BASE_URL: `http://127.0.0.1:${port}` } });
   expect(r.code).toBe(1);
   expect(r.stdout).toBe('');

@@ -2,13 +2,14 @@
 // record for record, or exits non-zero (with -o, leaving no file at the target; whole pages may be kept aside, and
 // then --resume completes the export exactly) — never exit 0 with less. Answers that are not
 // pages, and pages cut short while their envelope says more follow, are injected by the emulator like any fault.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sqBin } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
+import { ndjson } from '../helpers/json.js';
 
 type J = Record<string, unknown>;
 // One and a half pages of 100: the last page is short, as most are.
@@ -37,8 +38,6 @@ afterAll(async () => {
   await Promise.all(lanes.map((l) => l.emu.close()));
 });
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'sq-faults-'));
-const parse = (text: string): J[] => (text.trim() === '' ? [] : text.trimEnd().split('\n').map((l) => JSON.parse(l) as J));
 const exportTo = (lane: Lane, file: string, ...more: string[]) =>
   sqBin(['results', 'list', '--run', lane.runId, '--all', '-o', file, ...more], { env: lane.emu.env() });
 /** What a failed `-o out.x` export may leave: nothing, or its whole pages aside for --resume; never the target. */
@@ -64,7 +63,7 @@ describe('results list --all under faults', () => {
     const lane0 = lanes[0];
     const clean = await exportOut(lane0);
     expect(clean.code).toBe(0);
-    expect(parse(clean.stdout)).toEqual(lane0.expected);
+    expect(ndjson(clean.stdout)).toEqual(lane0.expected);
 
     const violations: string[] = [];
     const outcomes = { complete: 0, failed: 0, resumed: 0 };
@@ -76,12 +75,12 @@ describe('results list --all under faults', () => {
     await Promise.all(
       lanes.map(async (lane, i) => {
         for (const seed of SEEDS.filter((s) => s % LANES === i)) {
-          const dir = tmp();
+          const dir = tempDir('sq-faults-');
           const file = join(dir, 'out.ndjson');
           await lane.emu.faults(RULES, seed);
           const f = await exportTo(lane, file);
           const left = readdirSync(dir);
-          if (f.code === 0) check(seed, '-o', left.length === 1 && JSON.stringify(parse(readFileSync(file, 'utf8'))) === JSON.stringify(lane.expected), 0, 'file differs');
+          if (f.code === 0) check(seed, '-o', left.length === 1 && JSON.stringify(ndjson(readFileSync(file, 'utf8'))) === JSON.stringify(lane.expected), 0, 'file differs');
           else {
             const kept = left.length > 0;
             const okLeft = !kept || JSON.stringify([...left].sort()) === JSON.stringify(keptAside('out.ndjson'));
@@ -90,7 +89,7 @@ describe('results list --all under faults', () => {
               // Whole pages were kept: with the faults gone, --resume must complete the export record for record.
               await lane.emu.clearFaults();
               const r = await exportTo(lane, file, '--resume');
-              const same = r.code === 0 && JSON.stringify(readdirSync(dir)) === '["out.ndjson"]' && JSON.stringify(parse(readFileSync(file, 'utf8'))) === JSON.stringify(lane.expected);
+              const same = r.code === 0 && JSON.stringify(readdirSync(dir)) === '["out.ndjson"]' && JSON.stringify(ndjson(readFileSync(file, 'utf8'))) === JSON.stringify(lane.expected);
               if (!same) violations.push(`seed ${seed} resume: exit ${r.code}, left ${JSON.stringify(readdirSync(dir))}; ${r.stderr}`);
               else outcomes.resumed++;
             }
@@ -99,7 +98,7 @@ describe('results list --all under faults', () => {
           // The same seed again: the same faults, records to stdout as they arrive.
           await lane.emu.faults(RULES, seed);
           const o = await exportOut(lane);
-          const got = parse(o.stdout);
+          const got = ndjson(o.stdout);
           if (o.code === 0) check(seed, 'stdout', JSON.stringify(got) === JSON.stringify(lane.expected), 0, `${got.length} records`);
           // With --format ndjson the error itself is one JSON line on stderr.
           else check(seed, 'stdout', JSON.stringify(got) === JSON.stringify(lane.expected.slice(0, got.length)) && /^\{"error":/m.test(o.stderr), o.code, o.stderr);
@@ -125,7 +124,7 @@ describe('results list --all under faults', () => {
       { path: '/v1/results', action: 'status', status: 200, body, count: 1 },
     ];
     await lane.emu.faults(rules);
-    const dir = tmp();
+    const dir = tempDir('sq-faults-');
     const r = await exportTo(lane, join(dir, 'out.csv'));
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n').at(-1)).toBe(`error: GET /v1/results page 2 (HTTP 200): ${what} — stopping after 100 of 150 records`);
@@ -135,14 +134,14 @@ describe('results list --all under faults', () => {
     await lane.emu.faults(rules);
     const o = await exportOut(lane);
     expect(o.code).toBe(1);
-    expect(parse(o.stdout)).toEqual(lane.expected.slice(0, 100));
+    expect(ndjson(o.stdout)).toEqual(lane.expected.slice(0, 100));
     await lane.emu.clearFaults();
   });
 
   it('a page cut short in the middle exits 1 and -o leaves no file', async () => {
     const lane = lanes[0];
     await lane.emu.faults([{ path: '/v1/results', action: 'short_page', count: 1 }]);
-    const dir = tmp();
+    const dir = tempDir('sq-faults-');
     const r = await exportTo(lane, join(dir, 'out.ndjson'));
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(

@@ -1,12 +1,13 @@
 // The core's promises, shown with the built binary against a real emulator on loopback:
 // each exit code from a real situation, pacing on 429, safe-only retries, redaction, profile file modes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { statSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sqBin, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
+import { lastJsonLine, ndjson } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'clear' });
 let squidId: string;
@@ -59,7 +60,7 @@ describe('exit codes from real situations', () => {
     await emu.faults([{ method: 'GET', path: '/v1/me', action: 'status', status: 429, headers: { 'Retry-After': '0' } }]);
     const r = await sqBin(['me', '--json'], { env: emu.env() });
     expect(r.code).toBe(5);
-    const err = JSON.parse(r.stderr.trim().split('\n').pop()!);
+    const err = lastJsonLine(r.stderr);
     expect(err.error.code).toBe(5);
     expect(err.error.status).toBe(429);
     expect((await emu.requests()).filter((q) => q.path === '/v1/me')).toHaveLength(5);
@@ -131,7 +132,7 @@ describe('pacing and retries', () => {
 
 describe('secrets', () => {
   it('the key and an SFTP password never appear in --verbose output', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-body-'));
+    const dir = tempDir('sq-body-');
     const password = 'Hunter2-very-secret-pw';
     const body = join(dir, 'body.json');
     writeFileSync(body, JSON.stringify({ ftp_fields: { host: '127.0.0.1', port: 22, username: 'u', password, directory: '/up', is_active: false } }));
@@ -247,7 +248,7 @@ describe('api --paginate with fields', () => {
   it('fields become query parameters of a GET, page after page', async () => {
     const r = await sqBin(['api', '/v1/runs', '-f', `squid=${squidId}`, '--paginate', '--format', 'ndjson'], { env: emu.env() });
     expect(r.code).toBe(0);
-    const runs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { squid: string });
+    const runs = ndjson<{ squid: string }>(r.stdout);
     expect(runs.length).toBeGreaterThan(0);
     expect(runs.every((x) => x.squid === squidId)).toBe(true);
     const reqs = await emu.requests();

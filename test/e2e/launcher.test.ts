@@ -2,16 +2,15 @@
 // through the launcher's import(), and the lazy loads the bundle promises (esbuild.config.mjs).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sqBin } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator();
 const BUNDLE = resolve(import.meta.dirname, '../../dist/sq.cjs');
-const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
 // The cache directory also holds the pacing state every sq process shares (pacing-*.json): only code caches here.
 const codeCaches = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('code-'));
 
@@ -48,7 +47,7 @@ describe('the launcher', () => {
     ['with a code cache', (d: string) => d],
     ['without one (SQ_CACHE_DIR=)', () => ''],
   ])('runs %s when V8 refuses --liftoff-only: the flag only saves time', async (_what, cacheDir) => {
-    const dir = tmp('sq-v8-');
+    const dir = tempDir('sq-v8-');
     const pre = join(dir, 'refuse.cjs');
     writeFileSync(pre, "require('node:v8').setFlagsFromString = (f) => { throw new Error('V8 refuses ' + f); };\n");
     const r = await sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cacheDir(dir), NODE_OPTIONS: `--require ${pre}` }) });
@@ -63,7 +62,7 @@ describe('the code cache', () => {
   const cacheFile = (dir: string) => join(dir, `code-${buildId()}-${process.version}-${process.arch}-me.bin`);
 
   it('is written after a successful call, 0600 in a 0700 directory, and then used as it is', async () => {
-    const dir = join(tmp('sq-cache-'), 'nested', 'sq');
+    const dir = join(tempDir('sq-cache-'), 'nested', 'sq');
     const first = await me(dir);
     expect(first.code).toBe(0);
     const file = cacheFile(dir);
@@ -78,7 +77,7 @@ describe('the code cache', () => {
   });
 
   it('holds compiled code, not data: the API key never lands in it', async () => {
-    const dir = tmp('sq-cache-');
+    const dir = tempDir('sq-cache-');
     expect((await me(dir)).code).toBe(0);
     const bytes = readFileSync(cacheFile(dir));
     expect(bytes.includes(Buffer.from(emu.token))).toBe(false);
@@ -86,7 +85,7 @@ describe('the code cache', () => {
   });
 
   it('a corrupt cache is rejected by V8, the call runs as usual, and the cache is rewritten', async () => {
-    const dir = tmp('sq-cache-');
+    const dir = tempDir('sq-cache-');
     const good = await me(dir);
     writeFileSync(cacheFile(dir), Buffer.alloc(4096, 7));
     const again = await me(dir);
@@ -95,7 +94,7 @@ describe('the code cache', () => {
   });
 
   it('a cache file others could write is not trusted: it is replaced by one of mode 0600', async () => {
-    const dir = tmp('sq-cache-');
+    const dir = tempDir('sq-cache-');
     expect((await me(dir)).code).toBe(0);
     const file = cacheFile(dir);
     chmodSync(file, 0o666);
@@ -105,7 +104,7 @@ describe('the code cache', () => {
   });
 
   it('a FIFO at the cache file path does not block: the call runs as usual and a real cache replaces it', async () => {
-    const dir = tmp('sq-cache-');
+    const dir = tempDir('sq-cache-');
     execFileSync('mkfifo', [cacheFile(dir)]);
     const r = await sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: dir }), timeout: 15_000 });
     expect(r.code).toBe(0);
@@ -114,9 +113,9 @@ describe('the code cache', () => {
   });
 
   it('a symlinked cache file is not followed: it is replaced by a file of its own, the link target untouched', async () => {
-    const dir = tmp('sq-cache-');
+    const dir = tempDir('sq-cache-');
     expect((await me(dir)).code).toBe(0);
-    const elsewhere = join(tmp('sq-elsewhere-'), 'cache.bin');
+    const elsewhere = join(tempDir('sq-elsewhere-'), 'cache.bin');
     renameSync(cacheFile(dir), elsewhere);
     const bytes = readFileSync(elsewhere);
     symlinkSync(elsewhere, cacheFile(dir));
@@ -131,7 +130,7 @@ describe('the code cache', () => {
     ['writable by anyone (0707)', (d: string) => (chmodSync(d, 0o707), d)],
     ['a symlink to a directory', (d: string) => (symlinkSync(d, `${d}-link`), `${d}-link`)],
   ])('a cache directory that is %s is not used: no cache is read or written', async (_what, make) => {
-    const real = tmp('sq-cache-');
+    const real = tempDir('sq-cache-');
     const dir = make(real);
     const r = await me(dir);
     expect(r.code).toBe(0);
@@ -140,7 +139,7 @@ describe('the code cache', () => {
   });
 
   it('runs under other V8 flags (NODE_OPTIONS) keep a cache of their own instead of overwriting the other', async () => {
-    const dir = tmp('sq-cache-');
+    const dir = tempDir('sq-cache-');
     expect((await me(dir)).code).toBe(0);
     expect((await me(dir, { NODE_OPTIONS: '--max-old-space-size=300' })).code).toBe(0);
     const files = codeCaches(dir).sort();
@@ -150,7 +149,7 @@ describe('the code cache', () => {
   });
 
   it('is named after the command word, past global options and their values', async () => {
-    const dir = tmp('sq-cache-');
+    const dir = tempDir('sq-cache-');
     const r = await sqBin(['--format', 'json', '--fields', 'email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
     expect(r.code).toBe(0);
     // The launcher finds the word with the CLI's own pre-scan (src/argv.ts): --jq's value is not a command.
@@ -161,14 +160,14 @@ describe('the code cache', () => {
   });
 
   it('a failed call writes no cache', async () => {
-    const dir = tmp('sq-cache-');
+    const dir = tempDir('sq-cache-');
     const r = await me(dir, { SQ_TOKEN: 'wrong-key-1234' });
     expect(r.code).toBe(4);
     expect(existsSync(dir) ? codeCaches(dir) : []).toEqual([]);
   });
 
   it('SQ_CACHE_DIR= (empty) turns it off; without it, the cache goes under XDG_CACHE_HOME, else ~/.cache', async () => {
-    const home = tmp('sq-home-');
+    const home = tempDir('sq-home-');
     expect((await me('', { HOME: home })).code).toBe(0);
     expect(existsSync(join(home, '.cache'))).toBe(false);
 
@@ -176,13 +175,13 @@ describe('the code cache', () => {
     expect((await sqBin(['me', '--json'], { env })).code).toBe(0);
     expect(codeCaches(join(home, '.cache', 'sq'))).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`]);
 
-    const xdg = tmp('sq-xdg-');
+    const xdg = tempDir('sq-xdg-');
     expect((await sqBin(['me', '--json'], { env: { ...env, XDG_CACHE_HOME: xdg } })).code).toBe(0);
     expect(codeCaches(join(xdg, 'sq'))).toHaveLength(1);
   });
 
   it('a cache directory that cannot be written only costs the cache', async () => {
-    const blocker = join(tmp('sq-cache-'), 'a-file');
+    const blocker = join(tempDir('sq-cache-'), 'a-file');
     writeFileSync(blocker, 'not a directory');
     const r = await me(join(blocker, 'sq'));
     expect(r.code).toBe(0);
@@ -190,7 +189,7 @@ describe('the code cache', () => {
   });
 
   it("removes other builds' caches and leftover temporary files untouched for a day, and keeps younger ones", async () => {
-    const dir = tmp('sq-cache-');
+    const dir = tempDir('sq-cache-');
     mkdirSync(dir, { recursive: true });
     const old = join(dir, 'code-0000000000000000-v20.0.0-x64-me.bin');
     const recent = join(dir, 'code-1111111111111111-v20.0.0-x64-me.bin');
@@ -210,7 +209,7 @@ describe('the code cache', () => {
 describe('what a call loads', () => {
   // A preload that records which of Node's built-in modules the process loaded by the time it exits.
   function probe(): { env: Record<string, string>; loaded: () => string[] } {
-    const dir = tmp('sq-probe-');
+    const dir = tempDir('sq-probe-');
     const out = join(dir, 'modules.json');
     const pre = join(dir, 'probe.cjs');
     writeFileSync(
@@ -230,7 +229,7 @@ describe('what a call loads', () => {
   });
 
   it('packages loaded on first use come through the launcher: yaml and node:crypto for delivery apply', async () => {
-    const dir = tmp('sq-apply-');
+    const dir = tempDir('sq-apply-');
     const file = join(dir, 'delivery.yaml');
     writeFileSync(file, 'squids:\n  "Paris restaurants":\n    email: { address: ops@example.com }\n');
     const r = await sqBin(['delivery', 'apply', '-f', file, '--dry-run'], { env: emu.env() });

@@ -2,18 +2,16 @@
 // a real loopback server that answers every request with `Remaining: 0` and a 429, and sq on a fake clock (in
 // process, so that minutes of waiting take none) or the built binary on the real one.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
 import { HttpClient } from '../../src/api/http.js';
 import { MAX_RESET_WAIT_MS } from '../../src/api/pacing.js';
 import { sqBin } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
+import { capture } from '../helpers/stream.js';
+import { listenLocal } from '../helpers/net.js';
 
-const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (closers.length) await closers.pop()!();
@@ -21,9 +19,9 @@ afterEach(async () => {
 
 async function server(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
   const s = createServer(handler);
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const url = await listenLocal(s);
   closers.push(() => new Promise((r) => s.close(() => r())));
-  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  return url;
 }
 
 function fakeClock() {
@@ -67,20 +65,18 @@ describe('an untrustworthy X-RateLimit-Reset', () => {
       const seen: number[] = [];
       const baseUrl = await server(refusing(reset, seen, { clock }));
       const out = new PassThrough();
-      const err = new PassThrough();
-      let stderr = '';
-      err.on('data', (d) => (stderr += d));
+      const err = capture();
       out.resume();
       const code = await run(['me'], {
-        env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CONFIG_DIR: tmp('sq-cfg-'), SQ_CACHE_DIR: tmp('sq-cache-') },
-        io: { stdout: out, stderr: err, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 100 },
+        env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CONFIG_DIR: tempDir('sq-cfg-'), SQ_CACHE_DIR: tempDir('sq-cache-') },
+        io: { stdout: out, stderr: err.stream, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 100 },
         signal: new AbortController().signal,
         now: clock.now,
         sleep: clock.sleep,
       });
       expect(code).toBe(5);
       // No Retry-After: the backoff of 1, 2, 4, 8 s, and 16 s as the advice.
-      expect(stderr).toMatch(/rate limited on \/v1\/me after 5 attempts; retry after 16 s/);
+      expect(err.text()).toMatch(/rate limited on \/v1\/me after 5 attempts; retry after 16 s/);
       // The normal give-up: 5 attempts, not a storm.
       expect(seen).toHaveLength(5);
       // Never one wait beyond the cap (plus the 0-1 s jitter of a 429 pause) …
@@ -141,7 +137,7 @@ describe('an untrustworthy X-RateLimit-Reset', () => {
     const seen: number[] = [];
     const baseUrl = await server(refusing('99999999999', seen, { retryAfter: true }));
     // A hang would end in the timeout, a spin in thousands of requests.
-    const r = await sqBin(['me'], { env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CACHE_DIR: tmp('sq-cache-') }, timeout: 20_000 });
+    const r = await sqBin(['me'], { env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CACHE_DIR: tempDir('sq-cache-') }, timeout: 20_000 });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/rate limited on \/v1\/me after 5 attempts; retry after 1 s/);
     expect(seen).toHaveLength(5);

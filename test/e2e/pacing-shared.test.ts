@@ -1,13 +1,13 @@
 // One rate budget per key and service for every sq process on the machine: 8 parallel `--all` exports of the same
 // key against the emulator with its real rate limits (2 requests per second on /v1/results, on the real clock)
 // must all finish, complete, without one 429.
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sqBin } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { tempDir } from '../helpers/fs.js';
+import { ndjson } from '../helpers/json.js';
 
 const emu = useEmulator({ rateLimits: 'on' });
 const PROCESSES = 8;
@@ -20,7 +20,7 @@ describe('parallel sq processes with one key', () => {
     // The setup's requests must not eat into the window the exports start in.
     await new Promise((r) => setTimeout(r, 1100));
     await emu.clearRequests();
-    const cache = mkdtempSync(join(tmpdir(), 'sq-cache-'));
+    const cache = tempDir('sq-cache-');
     const runs = await Promise.all(
       Array.from({ length: PROCESSES }, () =>
         sqBin(['results', 'list', '--run', run, '--all', '--format', 'ndjson'], { env: emu.env({ SQ_CACHE_DIR: cache }), timeout: 60_000 }),
@@ -31,14 +31,14 @@ describe('parallel sq processes with one key', () => {
     for (const r of runs) {
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      const ids = r.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+      const ids = ndjson<{ id: string }>(r.stdout).map((x) => x.id);
       expect(new Set(ids).size).toBe(RESULTS);
     }
     expect(log.filter((r) => r.path === '/v1/results')).toHaveLength(PROCESSES * 3);
   }, 90_000);
 
   it('calls that send no request leave no pacing state behind', async () => {
-    const cache = mkdtempSync(join(tmpdir(), 'sq-cache-'));
+    const cache = tempDir('sq-cache-');
     expect((await sqBin(['--version'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(0);
     expect((await sqBin(['results', 'list', '--run', 'x', '--format', 'bogus'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(2);
     expect(readdirSync(cache).filter((f) => f.startsWith('pacing-'))).toEqual([]);

@@ -1,16 +1,16 @@
 // The built binary against the emulator: every account verb; cookie values must never reach stdout or stderr.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { binAgainst } from '../helpers/bin.js';
 import { DEMO_ACCOUNT_USERNAMES } from '../../src/emulator/seed.js';
+import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
 const { run, calls, runAdvancing } = binAgainst(emu);
 let twitter: string;
-const dir = mkdtempSync(join(tmpdir(), 'sq-acc-'));
+const dir = tempDir('sq-acc-');
 const SECRET_A = 'auth-token-value-ABC123';
 const SECRET_B = 'ct0-value-XYZ789';
 

@@ -1,6 +1,5 @@
 // The built binary against the emulator: every task verb, with exact requests (multipart included) and output.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
@@ -8,12 +7,13 @@ import { binAgainst } from '../helpers/bin.js';
 import { BIN } from '../helpers/cli.js';
 import { execa } from 'execa';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
 const { run, calls, runAdvancing } = binAgainst(emu);
 let paris: string;
 let urlTasks: { id: string; url: string }[];
-const dir = mkdtempSync(join(tmpdir(), 'sq-tasks-'));
+const dir = tempDir('sq-tasks-');
 const U = (q: string) => `https://www.google.com/maps/search/${q}`;
 
 beforeEach(() => {

@@ -1,13 +1,15 @@
 // results --all with the built binary: the export equals the emulator's records exactly, with and without injected
 // faults (429 bursts with Retry-After, 503s, a connection reset mid-body); Ctrl-C leaves no file at the target.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
+import { waitFor } from '../helpers/wait.js';
+import { ndjson } from '../helpers/json.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -23,19 +25,16 @@ beforeAll(async () => {
   expect(expected).toHaveLength(COUNT);
 });
 
-function lines(file: string): J[] {
-  return readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
-}
 
 describe('results list --all', () => {
   it('exports every record exactly, reading each page once at 100 per request', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-exp-'));
+    const dir = tempDir('sq-exp-');
     const file = join(dir, 'all.ndjson');
     const r = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '-o', file], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`Wrote 1,000 records to ${file} (ndjson)`);
-    expect(lines(file)).toEqual(expected);
+    expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
     expect(readdirSync(dir)).toEqual(['all.ndjson']);
     const got = await emu.requests();
     const pages = got.map((x) => (x.query as Record<string, string>).page);
@@ -52,12 +51,12 @@ describe('results list --all', () => {
       ],
       7,
     );
-    const dir = mkdtempSync(join(tmpdir(), 'sq-exp-'));
+    const dir = tempDir('sq-exp-');
     const file = join(dir, 'faulty.ndjson');
     const r = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '-o', file], { env: emu.env() });
     expect(r.stderr).toBe(`Wrote 1,000 records to ${file} (ndjson)`);
     expect(r.code).toBe(0);
-    expect(lines(file)).toEqual(expected);
+    expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
     const statuses = (await emu.requests()).map((x) => x.status);
     // every fault fired, and the export still matches record for record
     expect(statuses.filter((s) => s === 429)).toHaveLength(3);
@@ -68,7 +67,7 @@ describe('results list --all', () => {
   });
 
   it('CSV export: stable header then one line per record', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-exp-'));
+    const dir = tempDir('sq-exp-');
     const file = join(dir, 'all.csv');
     const r = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
     expect(r.code).toBe(0);
@@ -86,17 +85,13 @@ describe('results list --all', () => {
     ['SIGTERM', 143, 'interrupted (SIGTERM)'],
   ] as const)('%s mid-export exits %i and leaves no file at the target (whole pages are kept aside for --resume)', async (signal, code, message) => {
     await emu.faults([{ path: '/v1/results', action: 'delay', ms: 200 }]);
-    const dir = mkdtempSync(join(tmpdir(), 'sq-exp-'));
+    const dir = tempDir('sq-exp-');
     const p = execa(process.execPath, [BIN, 'results', 'list', '--run', runId, '--all', '-o', join(dir, 'x.csv')], {
       env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
       extendEnv: false,
       reject: false,
     });
-    const end = Date.now() + 20_000;
-    while (readdirSync(dir).length === 0) {
-      if (Date.now() > end) throw new Error('no temp file appeared');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitFor(() => readdirSync(dir), (names) => names.length > 0, 'a temp file', 20_000);
     expect(readdirSync(dir)[0]).toMatch(/^\.x\.csv\.sq-(partial|checkpoint)/);
     p.kill(signal);
     const r = await p;

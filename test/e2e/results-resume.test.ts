@@ -1,14 +1,16 @@
 // Resumable exports with the built binary against the emulator: an --all export stopped by a failing page or by
 // Ctrl-C keeps its whole pages beside the target (never at it), and --resume reads only the missing pages and ends
 // with a file equal to a fault-free export. Also: stdout with --checkpoint, and every refusal (exit 2, no request).
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
+import { waitFor } from '../helpers/wait.js';
+import { ndjson } from '../helpers/json.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -23,8 +25,6 @@ beforeAll(async () => {
   for (let page = 1; expected.length < COUNT; page++) expected.push(...(await emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
 });
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'sq-resume-'));
-const lines = (text: string): J[] => text.trimEnd().split('\n').map((l) => JSON.parse(l));
 /** The pages of /v1/results the emulator was asked for, in order, with their status. */
 async function pagesAsked(): Promise<string[]> {
   return (await emu.requests()).filter((r) => r.path === '/v1/results').map((r) => `${(r.query as Record<string, string>).page}:${r.status}`);
@@ -50,7 +50,7 @@ async function raw(args: string[]): Promise<{ code: number; stdout: string; stde
 
 describe('results list --all -o FILE, interrupted then --resume', () => {
   it('keeps the whole pages beside the target after a failing page, and --resume reads only the rest', async () => {
-    const dir = tmp();
+    const dir = tempDir('sq-resume-');
     const file = join(dir, 'out.ndjson');
     await failPage(4);
     const r1 = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
@@ -77,14 +77,14 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
     const r2 = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
     expect(r2.stderr).toBe(`Wrote 450 records to ${file} (ndjson; resumed after 300)`);
     expect(r2.code).toBe(0);
-    expect(lines(readFileSync(file, 'utf8'))).toEqual(expected);
+    expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
     expect(readdirSync(dir)).toEqual(['out.ndjson']);
     // only the missing pages: 4 (whose first request failed) and 5
     expect(await pagesAsked()).toEqual(['4:200', '5:200']);
   });
 
   it('Ctrl-C: exit 130, no target file; a page cut mid-write is cut off and read again on --resume', async () => {
-    const dir = tmp();
+    const dir = tempDir('sq-resume-');
     const file = join(dir, 'out.ndjson');
     const checkpoint = join(dir, '.out.ndjson.sq-checkpoint');
     const p = execa(process.execPath, [BIN, 'results', 'list', '--run', runId, '--all', '-o', file], {
@@ -92,11 +92,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
       extendEnv: false,
       reject: false,
     });
-    const end = Date.now() + 20_000;
-    while (!existsSync(checkpoint)) {
-      if (Date.now() > end) throw new Error('no checkpoint appeared');
-      await new Promise((res) => setTimeout(res, 10));
-    }
+    await waitFor(() => existsSync(checkpoint), Boolean, 'a checkpoint', 20_000);
     p.kill('SIGINT');
     const r1 = await p;
     expect(r1.exitCode).toBe(130);
@@ -112,7 +108,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
     await emu.clearRequests();
     const r2 = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
     expect(r2.code).toBe(0);
-    expect(lines(readFileSync(file, 'utf8'))).toEqual(expected);
+    expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
     const asked2 = (await pagesAsked()).map((x) => Number(x.split(':')[0]));
     const wanted = [1, 2, 3, 4, 5].filter((n) => n > ck.pages);
     expect(asked2).toEqual(wanted);
@@ -121,7 +117,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
   });
 
   it('CSV: the header is written once, and the resumed file equals a fault-free export byte for byte', async () => {
-    const dir = tmp();
+    const dir = tempDir('sq-resume-');
     const clean = join(dir, 'clean.csv');
     expect((await sqBin(['results', 'list', '--run', runId, '--all', '-o', clean], { env: emu.env() })).code).toBe(0);
     const file = join(dir, 'out.csv');
@@ -139,7 +135,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
   });
 
   it('refuses to resume when the results changed meanwhile (exit 1), leaving the partial export as it was', async () => {
-    const dir = tmp();
+    const dir = tempDir('sq-resume-');
     const file = join(dir, 'out.ndjson');
     const squid = emu.squidId(DEMO_SQUIDS.headphones);
     await failPage(2);
@@ -157,7 +153,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
 
 describe('results list --all --checkpoint FILE (stdout)', () => {
   it('records the bytes of whole pages on stdout; truncate + --resume >> gives the fault-free CSV, header once', async () => {
-    const dir = tmp();
+    const dir = tempDir('sq-resume-');
     const ckpt = join(dir, 'ckpt.json');
     const clean = await raw(['results', 'list', '--run', runId, '--all', '--format', 'csv']);
     expect(clean.code).toBe(0);
@@ -195,7 +191,7 @@ describe('resume refusals: exit 2 before any request', () => {
   }
 
   it('a checkpoint of another export is refused, naming what differs', async () => {
-    const dir = tmp();
+    const dir = tempDir('sq-resume-');
     const file = await interrupted(dir, 'out.ndjson');
     const cases: [string[], RegExp][] = [
       [['--run', 'ffffffffffffffffffffffffffffffff', '--all', '-o', file, '--resume'], /cannot resume: --run: the checkpoint is for \w+, this command asks for f+/],
@@ -214,7 +210,7 @@ describe('resume refusals: exit 2 before any request', () => {
   });
 
   it('a partial file that is missing, short, or a symlink is refused', async () => {
-    const dir = tmp();
+    const dir = tempDir('sq-resume-');
     const file = await interrupted(dir, 'out.ndjson');
     const partial = join(dir, '.out.ndjson.sq-partial');
     const data = readFileSync(partial);
@@ -239,7 +235,7 @@ describe('resume refusals: exit 2 before any request', () => {
   });
 
   it('a new export does not reuse or overwrite an interrupted one', async () => {
-    const dir = tmp();
+    const dir = tempDir('sq-resume-');
     const file = await interrupted(dir, 'out.ndjson');
     const partial = readFileSync(join(dir, '.out.ndjson.sq-partial'));
     const r = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
@@ -251,7 +247,7 @@ describe('resume refusals: exit 2 before any request', () => {
   });
 
   it('flag checks', async () => {
-    const dir = tmp();
+    const dir = tempDir('sq-resume-');
     const cases: [string[], string][] = [
       [['--resume', '-o', join(dir, 'a.ndjson')], '--resume needs --all'],
       [['--checkpoint', join(dir, 'c.json'), '--format', 'ndjson'], '--checkpoint needs --all'],

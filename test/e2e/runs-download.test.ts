@@ -1,15 +1,16 @@
 // runs download with the built binary: the exact CSV lands atomically; a refused (expired) link is re-requested once;
 // Ctrl-C mid-body leaves nothing in the directory.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
+import { waitFor } from '../helpers/wait.js';
+import { listenLocal } from '../helpers/net.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
@@ -56,8 +57,7 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': new URL(req.url, 'http://x').searchParams.get('cd')! }).end(csv);
     } else res.writeHead(404).end();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  serverUrl = await listenLocal(server);
 });
 afterAll(async () => {
   server?.closeAllConnections();
@@ -69,7 +69,7 @@ beforeEach(() => {
 
 describe('runs download', () => {
   it('writes the exact CSV under the server file name, mode 0600, and leaves no temp file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-dl-'));
+    const dir = tempDir('sq-dl-');
     const r = await run(['runs', 'download', runId], dir);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('');
@@ -84,7 +84,7 @@ describe('runs download', () => {
   });
 
   it('-o FILE writes there; -o - streams the CSV to stdout', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-dl-'));
+    const dir = tempDir('sq-dl-');
     const r = await sqBin(['runs', 'download', runId, '-o', join(dir, 'mine.csv')], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(readdirSync(dir)).toEqual(['mine.csv']);
@@ -97,7 +97,7 @@ describe('runs download', () => {
 
   it('re-requests the URL once when the signed link answers 403', async () => {
     await emu.faults([{ method: 'GET', path: `/v1/runs/${runId}/download`, action: 'status', status: 200, count: 1, body: { s3: `${serverUrl}/expired` } }]);
-    const dir = mkdtempSync(join(tmpdir(), 'sq-dl-'));
+    const dir = tempDir('sq-dl-');
     const r = await sqBin(['runs', 'download', runId, '-o', join(dir, 'x.csv')], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(readFileSync(join(dir, 'x.csv'), 'utf8')).toBe(csv);
@@ -107,16 +107,10 @@ describe('runs download', () => {
 
   it('Ctrl-C in the middle of the body exits 130 and leaves no file in the directory', async () => {
     await emu.faults([{ method: 'GET', path: `/v1/runs/${runId}/download`, action: 'status', status: 200, body: { s3: `${serverUrl}/slow` } }]);
-    const dir = mkdtempSync(join(tmpdir(), 'sq-dl-'));
+    const dir = tempDir('sq-dl-');
     const p = run(['runs', 'download', runId], dir);
     // wait until the temp file holds the first half of the body
-    const end = Date.now() + 20_000;
-    for (;;) {
-      const names = readdirSync(dir);
-      if (names.length === 1 && statSync(join(dir, names[0])).size === Buffer.byteLength(csv)) break;
-      if (Date.now() > end) throw new Error(`no partial temp file appeared: ${JSON.stringify(names)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitFor(() => readdirSync(dir), (names) => names.length === 1 && statSync(join(dir, names[0])).size === Buffer.byteLength(csv), 'a partial temp file', 20_000);
     expect(readdirSync(dir)[0]).toMatch(/^\.slow\.csv\..*\.sq-tmp$/);
     p.kill('SIGINT');
     const r = await p;
@@ -139,7 +133,7 @@ describe('runs download', () => {
     ];
     for (const [cd, want] of cases) {
       await serveAs(cd);
-      const parent = mkdtempSync(join(tmpdir(), 'sq-dl-'));
+      const parent = tempDir('sq-dl-');
       const dir = join(parent, 'a', 'b');
       mkdirSync(dir, { recursive: true });
       const r = await run(['runs', 'download', runId], dir);
@@ -150,7 +144,7 @@ describe('runs download', () => {
   });
 
   it('an existing file at the server\'s name is kept: exit 2 naming --force and -o, before the body is read', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-dl-'));
+    const dir = tempDir('sq-dl-');
     writeFileSync(join(dir, filename), 'mine\n');
     const r = await run(['runs', 'download', runId], dir);
     expect(r.stderr).toBe(`error: ${filename} already exists: pass --force to replace it, or -o FILE to choose another name\nRun with --help for usage.\n`);
@@ -165,7 +159,7 @@ describe('runs download', () => {
   });
 
   it('--force replaces it, keeping its mode', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-dl-'));
+    const dir = tempDir('sq-dl-');
     writeFileSync(join(dir, filename), 'mine\n');
     chmodSync(join(dir, filename), 0o640);
     const r = await run(['runs', 'download', runId, '--force'], dir);

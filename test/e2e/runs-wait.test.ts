@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 
 type J = Record<string, any>;
 
@@ -31,7 +32,7 @@ describe('a fast real clock (the emulator runs 50x faster)', () => {
     expect(lines.some((l) => l.startsWith(`run ${run.id}: done 100% results ${run.total_results}`))).toBe(true);
     // one line per change: no two identical consecutive lines
     expect(lines.filter((l, i) => i > 0 && l.replace(/\(elapsed.*\)/, '') === lines[i - 1].replace(/\(elapsed.*\)/, ''))).toEqual([]);
-    const posts = (await emu.requests()).filter((x) => x.method === 'POST');
+    const posts = await emu.requests('POST');
     expect(posts.map((p) => p.path)).toEqual(['/v1/runs']);
   });
 
@@ -62,14 +63,6 @@ describe('a virtual clock moved by the test', () => {
       timeout: 60_000,
     });
   }
-  async function until(cond: () => Promise<boolean>, ms = 20_000) {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-      if (await cond()) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('condition not met in time');
-  }
   const polled = async (runId: string) => (await emu.requests()).filter((x) => x.path === `/v1/runs/${runId}`).length;
 
   it('watch follows an existing run while the clock moves, and exits 0 once the export is ready', async () => {
@@ -78,12 +71,12 @@ describe('a virtual clock moved by the test', () => {
     const p = spawn(['runs', 'watch', run.id, '--interval', '100ms', '--json']);
     let exited = false;
     void p.finally(() => (exited = true));
-    await until(async () => (await polled(run.id)) >= 1);
+    await waitFor(() => polled(run.id), (n) => n >= 1, 'the first poll', 20_000);
     // one business second per poll, until the CLI sees the export ready and exits
     for (let i = 0; i < 30 && !exited; i++) {
       const seen = await polled(run.id);
       await emu.advance(1000);
-      await until(async () => exited || (await polled(run.id)) > seen);
+      await waitFor(() => polled(run.id), (n) => exited || n > seen, 'the next poll', 20_000);
     }
     const r = await p;
     expect(r.exitCode).toBe(0);
@@ -100,7 +93,7 @@ describe('a virtual clock moved by the test', () => {
     const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: ids['Paris restaurants'] } });
     await emu.clearRequests();
     const p = spawn(['runs', 'watch', run.id, '--interval', '100ms']);
-    await until(async () => (await polled(run.id)) >= 1);
+    await waitFor(() => polled(run.id), (n) => n >= 1, 'the first poll', 20_000);
     await emu.api(`/v1/runs/${run.id}/abort`, { method: 'POST' });
     await emu.advance(5000);
     const r = await p;
@@ -122,12 +115,12 @@ describe('a virtual clock moved by the test', () => {
     const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: ids['Paris restaurants'] } });
     await emu.clearRequests();
     const p = spawn(['runs', 'watch', run.id, '--interval', '100ms']);
-    await until(async () => (await polled(run.id)) >= 2);
+    await waitFor(() => polled(run.id), (n) => n >= 2, 'two polls', 20_000);
     p.kill('SIGINT');
     const r = await p;
     expect(r.exitCode).toBe(130);
     expect(String(r.stderr)).toContain(`Run ${run.id} keeps going on the server`);
-    expect((await emu.requests()).filter((x) => x.method === 'POST')).toEqual([]);
+    expect(await emu.requests('POST')).toEqual([]);
     expect((await emu.api(`/v1/runs/${run.id}`)).status).toBe('pending');
   });
 });

@@ -1,13 +1,13 @@
 // The built binary: --jq runs jq-web (the launcher preloads it: dist/jq.cjs from a code cache, jq.wasm from
 // node_modules), and its output and errors are exactly what a script reads.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { binAgainst, withNl } from '../helpers/bin.js';
 import { sqBin } from '../helpers/cli.js';
 import { fingerprint, JQ_WEB } from '../../src/output/jq.js';
+import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
 const { run, calls } = binAgainst(emu);
@@ -46,7 +46,7 @@ describe('scripting (built binary)', () => {
     const known = (dir: string) => readFileSync(join(dir, 'jq-known'), 'utf8').split('\n').filter(Boolean);
 
     it('a good expression is remembered, a bad one never is, and stays exit 2 before any request', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'sq-jq-cache-'));
+      const dir = tempDir('sq-jq-cache-');
       const good = await inCache(dir, ['squids', 'list', '--jq', '.[].name']);
       expect(good.code).toBe(0);
       expect(known(dir)).toEqual([fingerprint(`${JQ_WEB}\n.[].name`)]);
@@ -66,7 +66,7 @@ describe('scripting (built binary)', () => {
     });
 
     it('a remembered expression that does not compile (a planted or stale file) still fails with jq\'s message, exit 2', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'sq-jq-cache-'));
+      const dir = tempDir('sq-jq-cache-');
       writeFileSync(join(dir, 'jq-known'), `${fingerprint(`${JQ_WEB}\n.[`)}\n`, { mode: 0o600 });
       const r = await inCache(dir, ['squids', 'list', '--jq', '.[']);
       expect(r.code).toBe(2);
@@ -75,7 +75,7 @@ describe('scripting (built binary)', () => {
     });
 
     it('the record is capped, and JQ_WEB names the installed jq-web', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'sq-jq-cache-'));
+      const dir = tempDir('sq-jq-cache-');
       writeFileSync(join(dir, 'jq-known'), Array.from({ length: 300 }, (_, i) => `${i.toString(16).padStart(16, '0')}\n`).join(''), { mode: 0o600 });
       expect((await inCache(dir, ['me', '--jq', '.email'])).code).toBe(0);
       const lines = known(dir);

@@ -4,6 +4,8 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
+import { ndjson } from '../helpers/json.js';
 
 const emu = useEmulator();
 let listener: ResultPromise<{ env: Record<string, string>; extendEnv: false; reject: false }> | undefined;
@@ -14,14 +16,6 @@ afterAll(() => {
   listener?.kill('SIGKILL');
 });
 
-async function until(cond: () => boolean, what: string, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\nstdout:\n${out}\nstderr:\n${err}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 it('the listener prints the subscribed events of the run, never the unsubscribed ones, and stops with exit 0', async () => {
   listener = execa(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', '--json'], {
     env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' },
@@ -30,7 +24,7 @@ it('the listener prints the subscribed events of the run, never the unsubscribed
   });
   listener.stdout!.on('data', (d) => (out += d));
   listener.stderr!.on('data', (d) => (err += d));
-  await until(() => /Listening on http:\/\/127\.0\.0\.1:\d+/.test(err), 'the listener to start');
+  await waitFor(() => ({ out, err }), (o) => /Listening on http:\/\/127\.0\.0\.1:\d+/.test(o.err), 'the listener to start');
   const url = /Listening on (\S+)/.exec(err)![1];
 
   const env = emu.env();
@@ -47,7 +41,7 @@ it('the listener prints the subscribed events of the run, never the unsubscribed
     await emu.advance(10 * 60_000);
     await new Promise((r) => setTimeout(r, 100));
   }
-  await until(() => out.includes('"run.done"'), 'run.done at the listener');
+  await waitFor(() => ({ out, err }), (o) => o.out.includes('"run.done"'), 'run.done at the listener');
 
   const deliveries = (await emu.control('GET', '/_emulator/deliveries?kind=webhook')) as { event: string; ok: boolean }[];
   listener.kill('SIGINT');
@@ -55,7 +49,7 @@ it('the listener prints the subscribed events of the run, never the unsubscribed
   expect(res.exitCode).toBe(0);
   expect(err).toMatch(/Stopped\./);
 
-  const events = out.trim().split('\n').map((l) => JSON.parse(l));
+  const events = ndjson(out);
   for (const e of events) {
     expect(e).toMatchObject({ id: run.id, object: 'run', squid: { id: run.squid, name: 'Tech influencers' } });
     expect(e.timestamp).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);

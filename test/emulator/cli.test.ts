@@ -1,65 +1,48 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { EmulatorOptionError, parseEmulatorOptions, runEmulatorCommand } from '../../src/emulator/cli.js';
+import { capture } from '../helpers/stream.js';
+import { waitFor } from '../helpers/wait.js';
 
-function collect(stream: PassThrough): () => string {
-  let text = '';
-  stream.on('data', (c: Buffer) => (text += c.toString()));
-  return () => text;
-}
-
-async function firstLine(getText: () => string): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const t = getText();
-    if (t.includes('\n')) return t.split('\n')[0];
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('no line printed');
-}
+const firstLine = async (out: { text: () => string }) => (await waitFor(out.text, (t) => t.includes('\n'), 'a line printed', 2000)).split('\n')[0];
 
 describe('runEmulatorCommand', () => {
   it('prints exactly one JSON line, the export hint on stderr, serves, and exits 0 when stopped', async () => {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    const out = collect(stdout);
-    const err = collect(stderr);
+    const out = capture();
+    const err = capture();
     const stop = new AbortController();
-    const done = runEmulatorCommand({ port: 0, clock: 'virtual', seed: 'empty' }, { stdout, stderr, signal: stop.signal });
+    const done = runEmulatorCommand({ port: 0, clock: 'virtual', seed: 'empty' }, { stdout: out.stream, stderr: err.stream, signal: stop.signal });
     const line = await firstLine(out);
     const info = JSON.parse(line);
     expect(Object.keys(info)).toEqual(['base_url', 'token']);
     expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(info.token).toBe('sq_emulator_demo_token');
-    expect(err()).toContain(`export SQ_BASE_URL=${info.base_url} SQ_TOKEN=${info.token}`);
+    expect(err.text()).toContain(`export SQ_BASE_URL=${info.base_url} SQ_TOKEN=${info.token}`);
     const me = await fetch(`${info.base_url}/v1/me`, { headers: { Authorization: `Token ${info.token}` } });
     expect(me.status).toBe(200);
     const squids = (await (await fetch(`${info.base_url}/v1/squids`, { headers: { Authorization: `Token ${info.token}` } })).json()) as { total_results: number };
     expect(squids.total_results).toBe(0);
     stop.abort();
     expect(await done).toBe(0);
-    expect(out().trimEnd().split('\n')).toHaveLength(1);
+    expect(out.text().trimEnd().split('\n')).toHaveLength(1);
     await expect(fetch(`${info.base_url}/v1/me`)).rejects.toThrow();
   });
 
   it('returns 2 and names the flag for a bad option', async () => {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    const err = collect(stderr);
-    const code = await runEmulatorCommand({ port: 70000 }, { stdout, stderr });
+    const err = capture();
+    const code = await runEmulatorCommand({ port: 70000 }, { stdout: new PassThrough(), stderr: err.stream });
     expect(code).toBe(2);
-    expect(err()).toMatch(/--port/);
+    expect(err.text()).toMatch(/--port/);
   });
 
   it('returns 1 with a hint when the port is taken', async () => {
-    const s1 = new PassThrough();
     const stop = new AbortController();
-    const out = collect(s1);
-    const first = runEmulatorCommand({ port: 0, clock: 'virtual' }, { stdout: s1, stderr: new PassThrough(), signal: stop.signal });
+    const out = capture();
+    const first = runEmulatorCommand({ port: 0, clock: 'virtual' }, { stdout: out.stream, stderr: new PassThrough(), signal: stop.signal });
     const port = Number(new URL(JSON.parse(await firstLine(out)).base_url).port);
-    const stderr = new PassThrough();
-    const err = collect(stderr);
-    expect(await runEmulatorCommand({ port }, { stdout: new PassThrough(), stderr })).toBe(1);
-    expect(err()).toMatch(/already in use/);
+    const err = capture();
+    expect(await runEmulatorCommand({ port }, { stdout: new PassThrough(), stderr: err.stream })).toBe(1);
+    expect(err.text()).toMatch(/already in use/);
     stop.abort();
     expect(await first).toBe(0);
   });

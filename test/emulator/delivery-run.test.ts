@@ -2,13 +2,14 @@
 // HTTP fires webhooks in order, uploads its results over real SFTP, e-mails a notification, and the credits
 // it consumes trip the Auto Billing Reset check.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import SftpClient from 'ssh2-sftp-client';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { requireSftpTarget } from '../helpers/sshd.js';
-import { startTestEmulator, waitFor, type TestEmu } from './helpers.js';
+import { startTestEmulator, type TestEmu } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
+import { listenLocal } from '../helpers/net.js';
 
 type J = Record<string, any>;
 let t: TestEmu;
@@ -41,10 +42,9 @@ it('a real run fires running then done to the webhook, and notifies by e-mail', 
       res.writeHead(202).end();
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `${await listenLocal(server)}/`;
   try {
     const squid = t.squid(DEMO_SQUIDS.paris);
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const events = { 'run.running': true, 'run.paused': true, 'run.done': true, 'run.error': true };
     expect((await t.api('POST', `/v1/delivery?squid=${squid}`, { webhook_fields: { url, is_active: true, retry: true, events } })).status).toBe(201);
     expect((await t.api('POST', `/v1/delivery?squid=${squid}`, { email: 'ops@example.com', notifications: true })).status).toBe(201);

@@ -1,10 +1,10 @@
 // POST /v1/delivery?squid= (every channel, every required field), the delivery test operations and the
 // channels the emulator completes itself (e-mail notifications, Google Sheet, S3) — over real HTTP.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from './helpers.js';
+import { listenLocal } from '../helpers/net.js';
 
 type J = Record<string, any>;
 
@@ -163,8 +163,7 @@ describe('delivery test operations', () => {
         res.writeHead(answer).end();
       });
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`;
+    const url = `${await listenLocal(server)}/in`;
     try {
       let r = await call('POST', '/v1/delivery/test-webhook', { url });
       expect(r).toEqual({ status: 200, body: { success: true, status_code: 200 } });

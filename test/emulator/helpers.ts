@@ -70,14 +70,3 @@ export async function startBareEmulator(squidName: string): Promise<RunningEmula
   e.emu.state.squids[BARE_SQUID] = { id: BARE_SQUID, name: squidName, crawler: 'x', params: {} };
   return e;
 }
-
-/** Polls `fn` until `ok` holds; the error names what never happened and the last value seen. */
-export async function waitFor<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

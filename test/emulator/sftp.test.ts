@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import SftpClient from 'ssh2-sftp-client';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BARE_SQUID as SQUID, jsonCall, startBareEmulator, waitFor } from './helpers.js';
+import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
 import { requireSftpTarget } from '../helpers/sshd.js';
 import type { SftpTarget } from '../helpers/sshd.js';
 

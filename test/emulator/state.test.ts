@@ -6,6 +6,7 @@ import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { DEMO_CRAWLERS } from '../../src/emulator/seed.js';
 import { startTestEmulator } from './helpers.js';
+import { listenLocal } from '../helpers/net.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -81,8 +82,7 @@ describe('--state keeps waiting webhook retries', () => {
         res.writeHead(answers.shift() ?? 200).end();
       });
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    const url = `${await listenLocal(server)}/hook`;
     const file = join(dir, 'hooks.json');
     try {
       const a = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', stateFile: file });

@@ -1,10 +1,11 @@
 // Webhook delivery (spec Events rules 1-4) to a real node:http receiver, retries on the virtual clock.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunEvent } from '../../src/emulator/types.js';
-import { BARE_SQUID as SQUID, jsonCall, startBareEmulator, waitFor as waitUntil } from './helpers.js';
+import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from './helpers.js';
+import { waitFor as waitUntil } from '../helpers/wait.js';
+import { listenLocal } from '../helpers/net.js';
 
 type J = Record<string, any>;
 
@@ -27,9 +28,9 @@ async function receiver(script: (number | 'slow')[] = [], fallback = 200) {
       else res.writeHead(step).end();
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `${await listenLocal(server)}/hook`;
   servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got };
+  return { url, got };
 }
 
 let e: RunningEmulator;

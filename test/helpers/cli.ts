@@ -1,11 +1,12 @@
 // Two ways to run sq in tests: in-process (fast; captured streams, the real command tree) and as the built binary
 // (bin/sq.js with execa, exactly as a user or a script runs it).
 import { PassThrough } from 'node:stream';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { execa, type Options as ExecaOptions } from 'execa';
 import { run } from '../../src/main.js';
+import { tempDir } from './fs.js';
+import { capture } from './stream.js';
 
 export interface SqResult {
   code: number;
@@ -14,7 +15,7 @@ export interface SqResult {
 }
 
 export function tempConfigDir(): string {
-  return mkdtempSync(join(tmpdir(), 'sq-test-cfg-'));
+  return tempDir('sq-test-cfg-');
 }
 
 /** In-process. `env` replaces process.env entirely (plus a fresh SQ_CONFIG_DIR unless given). */
@@ -22,24 +23,20 @@ export async function sq(
   args: string[],
   opts: { env?: Record<string, string | undefined>; stdin?: string; tty?: boolean } = {},
 ): Promise<SqResult> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
+  const stdout = capture();
+  const stderr = capture();
   const stdin = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
   stdin.end(opts.stdin ?? '');
   const own = opts.env?.SQ_CONFIG_DIR === undefined ? tempConfigDir() : undefined;
   const env = { SQ_CONFIG_DIR: own, ...opts.env };
   try {
     const code = await run(args, {
       env,
-      io: { stdout, stderr, stdin, stdoutIsTTY: !!opts.tty, stderrIsTTY: !!opts.tty, stdinIsTTY: !!opts.tty, columns: 120 },
+      io: { stdout: stdout.stream, stderr: stderr.stream, stdin, stdoutIsTTY: !!opts.tty, stderrIsTTY: !!opts.tty, stdinIsTTY: !!opts.tty, columns: 120 },
       signal: new AbortController().signal,
     });
     await new Promise((r) => setImmediate(r));
-    return { code, stdout: out, stderr: err };
+    return { code, stdout: stdout.text(), stderr: stderr.text() };
   } finally {
     // A config dir made for this one call is of no use after it.
     if (own) rmSync(own, { recursive: true, force: true });

@@ -4,8 +4,10 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../..
 import { squidIdByName } from '../../src/emulator/seed.js';
 
 export interface TestEmulator extends RunningEmulator {
-  /** The /v1 requests the emulator received (secrets masked), oldest first. */
-  requests(): Promise<Array<{ method: string; path: string; query: string | Record<string, string>; status: number; body: unknown; headers: Record<string, unknown> }>>;
+  /** The /v1 requests the emulator received (secrets masked), oldest first; only those of `method` when given. */
+  requests(method?: string): Promise<Array<{ method: string; path: string; query: string | Record<string, string>; status: number; body: unknown; headers: Record<string, unknown> }>>;
+  /** The same requests as "METHOD /path" lines, for asserting which calls were made and in what order. */
+  requestLines(): Promise<string[]>;
   clearRequests(): Promise<void>;
   advance(ms: number): Promise<void>;
   faults(rules: unknown[], seed?: number): Promise<void>;
@@ -31,11 +33,15 @@ export async function startTestEmulator(opts: Partial<EmulatorOptions> = {}): Pr
     if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${text}`);
     return text ? JSON.parse(text) : null;
   };
+  const requests = async (method?: string) => {
+    const all = (await control('GET', '/_emulator/requests')) as Array<{ method: string; path: string }>;
+    const list = Array.isArray(all) ? all : ((all as unknown as { data: Array<{ method: string; path: string }> }).data ?? []);
+    return list.filter((r) => r.path.startsWith('/v1') && (method === undefined || r.method === method));
+  };
   return Object.assign(emu, {
-    async requests() {
-      const all = (await control('GET', '/_emulator/requests')) as Array<{ path: string }>;
-      const list = Array.isArray(all) ? all : ((all as unknown as { data: Array<{ path: string }> }).data ?? []);
-      return list.filter((r) => r.path.startsWith('/v1')) as never;
+    requests: requests as TestEmulator['requests'],
+    async requestLines() {
+      return (await requests()).map((r) => `${r.method} ${r.path}`);
     },
     async clearRequests() {
       await control('DELETE', '/_emulator/requests');

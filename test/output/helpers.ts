@@ -1,18 +1,11 @@
-import { PassThrough } from 'node:stream';
 import { createOutput, resolveOutputSettings, type OutputSettingsInput } from '../../src/output/index.js';
 import type { Output } from '../../src/output/types.js';
+import { capture } from '../helpers/stream.js';
 
 export interface Captured {
   out: Output;
   stdout: () => string;
   stderr: () => string;
-}
-
-function capture(): { stream: PassThrough; text: () => string } {
-  const stream = new PassThrough();
-  const chunks: Buffer[] = [];
-  stream.on('data', (c: Buffer) => chunks.push(c));
-  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
 /** An Output over captured streams; settings go through the real resolver. Defaults: piped, no env. */

@@ -1,12 +1,12 @@
 // Property: for any SFTP password and API key, no command that handles them prints either one, in any format,
 // with or without --verbose; with --show-secrets the echoed password does appear (so the check can fail).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { startTestEmulator } from '../helpers/emulator.js';
 import { sq, tempConfigDir, type SqResult } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
 
 const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 const COMBOS = FORMATS.flatMap((f) => [false, true].map((v) => [...(v ? ['--verbose'] : []), '--format', f]));
@@ -18,7 +18,7 @@ const secret = (chars: fc.Arbitrary<string>) =>
   fc.array(chars, { minLength: 8, maxLength: 40 }).map((a) => a.join('')).filter((s) => new Set(s).size >= 3);
 const keyChars = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-'.split(''));
 
-const dir = mkdtempSync(join(tmpdir(), 'sq-prop-'));
+const dir = tempDir('sq-prop-');
 const APPLY = join(dir, 'apply.yaml');
 writeFileSync(
   APPLY,

@@ -1,11 +1,11 @@
 // The README's "Try it" block, run as written by bash (only the ports are swapped for free ones and $PWD for the
 // repository, so it can run anywhere and in parallel with other tests).
 import { describe, expect, it } from 'vitest';
-import { readFileSync, mkdtempSync, existsSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
+import { tempDir } from '../helpers/fs.js';
+import { unusedPort } from '../helpers/net.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -16,25 +16,14 @@ function tourBlock(): string {
   return m[1];
 }
 
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-    s.on('error', rej);
-  });
-}
-
 describe('README tour', () => {
   it('runs as written', async () => {
-    const [emuPort, hookPort] = [await freePort(), await freePort()];
+    const [emuPort, hookPort] = [await unusedPort(), await unusedPort()];
     const script = tourBlock()
       .replaceAll('$PWD/bin/sq.js', join(root, 'bin/sq.js'))
       .replaceAll('8787', String(emuPort))
       .replaceAll('8788', String(hookPort));
-    const cwd = mkdtempSync(join(tmpdir(), 'sq-readme-'));
+    const cwd = tempDir('sq-readme-');
     // A failing line ends the script: its background jobs (emulator, listener) must end with it, or their open
     // pipes would keep the test waiting instead of reporting the failure.
     const r = await execa('bash', ['-c', `set -euo pipefail\nshopt -s expand_aliases\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n${script}`], {

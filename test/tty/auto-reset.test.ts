@@ -53,6 +53,6 @@ it('answering "y" saves it, and the reset fires at once', async () => {
   const after = await term.waitFor(/EXIT:\d+/);
   expect(after).toMatch(/EXIT:0/);
   expect(after).toMatch(/a reset fired just now/);
-  const posts = (await emu.requests()).filter((r) => r.method === 'POST');
+  const posts = await emu.requests('POST');
   expect(posts.map((p) => p.body)).toEqual([{ enabled: true, threshold_pct: 50 }]);
 }, 60_000);

@@ -1,9 +1,7 @@
 // A real terminal for prompt tests: a private tmux server (own socket), one session per test.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { execa } from 'execa';
 import { BIN } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
 
 export interface Term {
   screen(): Promise<string>;
@@ -21,7 +19,7 @@ export async function sqInTmux(args: string[], env: Record<string, string>, size
   const socket = `sq-tty-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const session = 'sq';
   // A code cache of its own, so the tests never write into the machine's ~/.cache.
-  const cache = mkdtempSync(join(tmpdir(), 'sq-tty-cache-'));
+  const cache = tempDir('sq-tty-cache-');
   const vars = Object.entries({ NO_COLOR: '1', TERM: 'xterm-256color', SQ_CACHE_DIR: cache, ...env }).map(([k, v]) => `${k}=${shq(v)}`);
   // CI / SQ_NO_INPUT would turn prompting off: these tests are about the prompt. Variables in `env` are set after
   // the -u removals, so a test that passes SQ_TOKEN still gets it.

@@ -1,20 +1,18 @@
 // The pacing state every sq process of the machine shares (src/api/pacing-state.ts), driven through Buckets on a
 // fake clock: two stores on one directory stand for two processes.
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Bucket, BUCKETS, MAX_PAUSE_MS } from '../../src/api/pacing.js';
 import { SharedStore, stateFile } from '../../src/api/pacing-state.js';
 import { cacheDir } from '../../src/cache-dir.js';
+import { tempDir } from '../helpers/fs.js';
+import { fakeTime } from '../helpers/clock.js';
 
 const KEY = 'sq-secret-key-abcdef123456';
 const ORIGIN = 'https://api.example.test';
-
-function fakeTime() {
-  let t = 1_700_000_000_000;
-  return { now: () => t, sleep: async (ms: number) => void (t += ms), get t() { return t; } };
-}
+// The fake clocks start at a real epoch time, as the buckets' times in the state file are.
+const START = 1_700_000_000_000;
 
 function proc(dir: string, clock: ReturnType<typeof fakeTime>, name = 'results', key = KEY) {
   const store = new SharedStore({ dir, token: key, origin: ORIGIN, now: clock.now });
@@ -23,8 +21,8 @@ function proc(dir: string, clock: ReturnType<typeof fakeTime>, name = 'results',
 
 describe('shared pacing state', () => {
   it('two processes with one key and service draw on one budget: results stay 550 ms apart across both', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-pace-'));
-    const clock = fakeTime();
+    const dir = tempDir('sq-pace-');
+    const clock = fakeTime(START);
     const a = proc(dir, clock);
     const b = proc(dir, clock);
     const start = clock.t;
@@ -39,8 +37,8 @@ describe('shared pacing state', () => {
   });
 
   it("one process's 429 pause holds the others", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-pace-'));
-    const clock = fakeTime();
+    const dir = tempDir('sq-pace-');
+    const clock = fakeTime(START);
     const a = proc(dir, clock, 'squids');
     const b = proc(dir, clock, 'squids');
     const start = clock.t;
@@ -52,8 +50,8 @@ describe('shared pacing state', () => {
   });
 
   it('another key (or service) has a budget of its own', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-pace-'));
-    const clock = fakeTime();
+    const dir = tempDir('sq-pace-');
+    const clock = fakeTime(START);
     const a = proc(dir, clock);
     const b = proc(dir, clock, 'results', 'sq-other-key-0987654321');
     await a.bucket.acquire();
@@ -63,8 +61,8 @@ describe('shared pacing state', () => {
   });
 
   it('the key appears in no file name or content; the file is 0600 in a 0700 directory', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'sq-pace-')), 'cache');
-    const clock = fakeTime();
+    const dir = join(tempDir('sq-pace-'), 'cache');
+    const clock = fakeTime(START);
     const a = proc(dir, clock);
     await a.bucket.acquire();
     const names = readdirSync(dir);
@@ -77,21 +75,21 @@ describe('shared pacing state', () => {
   });
 
   it('a lock left by a crashed process is taken over once stale', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-pace-'));
+    const dir = tempDir('sq-pace-');
     const lock = `${stateFile(dir, KEY, ORIGIN)}.lock`;
     writeFileSync(lock, '');
     const old = new Date(Date.now() - 10_000);
     utimesSync(lock, old, old);
-    const clock = fakeTime();
+    const clock = fakeTime(START);
     await proc(dir, clock).bucket.acquire();
     expect(existsSync(lock)).toBe(false);
     expect(existsSync(stateFile(dir, KEY, ORIGIN))).toBe(true);
   });
 
   it('a state file that others can write is not believed, and is replaced', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-pace-'));
+    const dir = tempDir('sq-pace-');
     const file = stateFile(dir, KEY, ORIGIN);
-    const clock = fakeTime();
+    const clock = fakeTime(START);
     writeFileSync(file, JSON.stringify({ v: 1, buckets: { results: { tokens: 0, last: clock.t, pausedUntil: clock.t + 60_000 } } }));
     chmodSync(file, 0o666);
     const start = clock.t;
@@ -101,8 +99,8 @@ describe('shared pacing state', () => {
   });
 
   it('a pause in the file beyond anything sq sets is cut to MAX_PAUSE_MS, not waited for', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sq-pace-'));
-    const clock = fakeTime();
+    const dir = tempDir('sq-pace-');
+    const clock = fakeTime(START);
     writeFileSync(stateFile(dir, KEY, ORIGIN), JSON.stringify({ v: 1, buckets: { results: { tokens: 1, last: clock.t, pausedUntil: 1e20 } } }), { mode: 0o600 });
     const start = clock.t;
     await proc(dir, clock).bucket.acquire();
@@ -110,9 +108,9 @@ describe('shared pacing state', () => {
   });
 
   it('a cache directory that is not a directory leaves the process pacing alone, in memory', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'sq-pace-')), 'a-file');
+    const file = join(tempDir('sq-pace-'), 'a-file');
     writeFileSync(file, 'x');
-    const clock = fakeTime();
+    const clock = fakeTime(START);
     const lines: string[] = [];
     const store = new SharedStore({ dir: file, token: KEY, origin: ORIGIN, now: clock.now, trace: (l) => lines.push(l) });
     const b = new Bucket(BUCKETS.results, clock.now, clock.sleep, store, 'results');

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Bucket, BUCKETS, MAX_RESET_WAIT_MS, bucketFor, resetWaitMs } from '../../src/api/pacing.js';
-
-function fakeTime() {
-  let t = 0;
-  return { now: () => t, sleep: async (ms: number) => void (t += ms), get t() { return t; } };
-}
+import { fakeTime } from '../helpers/clock.js';
 
 describe('pacing buckets', () => {
   it.each([
