@@ -2,7 +2,7 @@
 // offset just after them), plus everything that decides what those bytes look like (scope, format, fields, columns,
 // page size). `--resume` continues only a checkpoint that matches the command in all of them: appending pages of
 // another export, or in another format, would make a file that looks whole but is not.
-import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { lstat, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SqError, UsageError } from '../errors.js';
 
@@ -43,6 +43,48 @@ export function siblings(target: string): { partial: string; checkpoint: string 
   const dir = dirname(full);
   const base = basename(full);
   return { partial: join(dir, `.${base}.sq-partial`), checkpoint: join(dir, `.${base}.sq-checkpoint`) };
+}
+
+/**
+ * One export at a time per checkpoint: two processes continuing (or starting) the same export would write the same
+ * partial file and checkpoint at once, and the one that finished second would go on writing into the file the first
+ * had already put at the target. The lock is a file created with O_EXCL beside the checkpoint, holding the owner's
+ * pid, removed when the command ends however it ends. A lock whose process is gone (killed with -9) is taken over;
+ * one whose process is alive is a usage error naming it.
+ */
+export async function lockExport(checkpoint: string, onCleanup: (fn: () => Promise<void>) => void): Promise<void> {
+  const lock = `${checkpoint}.lock`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await writeFile(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      onCleanup(() => unlink(lock).catch(() => undefined));
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') throw new UsageError(`cannot lock the export "${lock}": ${code ?? String(err)}`);
+    }
+    const st = await lstat(lock).catch(() => null);
+    const pid = st?.isFile() ? Number((await readFile(lock, 'utf8').catch(() => '')).trim()) : NaN;
+    const owner = Number.isInteger(pid) && pid > 0 ? pid : null;
+    if (attempt === 0 && st?.isFile() && ((owner !== null && !alive(owner)) || (owner === null && Date.now() - st.mtimeMs > 10_000))) {
+      // Its process is gone (or it never got its pid written, long ago): nobody holds it.
+      await unlink(lock).catch(() => undefined);
+      continue;
+    }
+    throw new UsageError(
+      `another sq${owner !== null ? ` (pid ${owner})` : ''} is running this export (lock "${lock}"): wait for it to end, or delete the lock if no sq is running`,
+    );
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, as another user's process.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export async function exists(path: string): Promise<boolean> {

@@ -268,3 +268,59 @@ describe('resume refusals: exit 2 before any request', () => {
     expect(await emu.requests()).toEqual([]);
   });
 });
+
+describe('one export at a time per file', () => {
+  /** Starts `sq results list … -o file` in the background and resolves once it holds the export's lock. */
+  async function startSlow(file: string, extra: string[] = []) {
+    const p = execa(process.execPath, [BIN, 'results', 'list', '--run', runId, '--all', '-o', file, ...extra], {
+      env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    });
+    const lock = join(file, '..', `.${file.split('/').pop()}.sq-checkpoint.lock`);
+    await waitFor(() => existsSync(lock), (held) => held, 'the first export to take its lock');
+    return { p, lock };
+  }
+
+  it('a second export of the same file while one runs: exit 2 naming the first, which completes whole', async () => {
+    const dir = tempDir('sq-resume-');
+    const file = join(dir, 'out.ndjson');
+    await emu.faults([{ path: '/v1/results', action: 'delay', ms: 400, count: 5 }]);
+    const first = await startSlow(file);
+    expect(readFileSync(first.lock, 'utf8').trim()).toBe(String(first.p.pid));
+    const second = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain(`another sq (pid ${first.p.pid}) is running this export`);
+    const r = await first.p;
+    expect(r.exitCode).toBe(0);
+    expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
+    expect(readdirSync(dir)).toEqual(['out.ndjson']);
+  });
+
+  it('two --resume of one interrupted export: the second is refused, the first ends with the whole file', async () => {
+    const dir = tempDir('sq-resume-');
+    const file = join(dir, 'out.ndjson');
+    await failPage(3);
+    expect((await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
+    await emu.faults([{ path: '/v1/results', action: 'delay', ms: 400, count: 3 }]);
+    const first = await startSlow(file, ['--resume']);
+    const second = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain(`another sq (pid ${first.p.pid}) is running this export`);
+    expect((await first.p).exitCode).toBe(0);
+    expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
+    expect(readdirSync(dir)).toEqual(['out.ndjson']);
+  });
+
+  it('a lock left by a process that is gone (kill -9) is taken over', async () => {
+    const dir = tempDir('sq-resume-');
+    const file = join(dir, 'out.ndjson');
+    const gone = await execa(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    writeFileSync(join(dir, '.out.ndjson.sq-checkpoint.lock'), `${gone.stdout}\n`);
+    const r = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
+    expect(readdirSync(dir)).toEqual(['out.ndjson']);
+  });
+});

@@ -18,6 +18,7 @@ import {
   ResultsChangedError,
   checkTotal,
   exists,
+  lockExport,
   mismatch,
   readCheckpoint,
   removeCheckpoint,
@@ -52,7 +53,8 @@ export default defineVerb({
     'to the end of its last whole page, reads only the pages after it, then renames the file into place and removes the ' +
     'checkpoint. If the squid\'s result count changed meanwhile (a run still adding results), --resume refuses (exit 1) and ' +
     'changes nothing: delete the two hidden files and export again. --resume with no checkpoint is exit 2; a new export ' +
-    'while a checkpoint or partial file exists is exit 2 too (resume it, or delete them). JSON (one array) is not resumable.\n\n' +
+    'while a checkpoint or partial file exists is exit 2 too (resume it, or delete them). Two exports or resumes of one file ' +
+    'never run at once: the second is exit 2 naming the first\'s pid (a lock beside the checkpoint). JSON (one array) is not resumable.\n\n' +
     'To stdout, --all --checkpoint CKPT (ndjson, csv, tsv) writes each page in one write and then records in CKPT the ' +
     'pages and bytes written so far; on success CKPT is removed. After a failure, cut your saved output back to the ' +
     '"bytes" in CKPT (the last page may have been cut mid-write) and append the rest with --resume; the CSV/TSV header ' +
@@ -226,6 +228,8 @@ async function resumePlan(
     startOver: `to start over, delete ${leftovers.map((p) => `"${p}"`).join(' and ')} and run the command without --resume`,
   };
 
+  // Before reading anything of the export: what is read next must not be changing under another process's hands.
+  await lockExport(where.checkpoint, (fn) => ctx.onCleanup(fn));
   const ck = await readCheckpoint(where.checkpoint);
   const partialThere = where.partial !== null && (await exists(where.partial));
   if (!resume) {
