@@ -15,6 +15,7 @@
 import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { MAX_PAUSE_MS, MemoryStore, freshState, type BucketSpec, type BucketState, type BucketStore } from './pacing.js';
 import { sleep } from './sleep.js';
+import { pruneCacheDir } from '../io/cache-file.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */
 const STALE_MS = 2000;
@@ -78,7 +79,10 @@ export class SharedStore implements BucketStore {
     if (process.getuid && (st.uid !== process.getuid() || (st.mode & 0o022) !== 0)) {
       throw Object.assign(new Error('not a private directory of this user'), { code: 'EUNTRUSTED' });
     }
-    return stateFile(this.opts.dir, this.opts.token, this.opts.origin);
+    const file = stateFile(this.opts.dir, this.opts.token, this.opts.origin);
+    // A first call with another key or service: the state files of keys and services unused for a day go.
+    pruneCacheDir(this.opts.dir, /^pacing-[0-9a-f]{16}\.json(\.lock)?$/, file, this.opts.now());
+    return file;
   }
 
   private decide<T>(file: string, name: string, spec: BucketSpec, fn: (s: BucketState, now: number) => T): T {

@@ -15,7 +15,7 @@ import { basename } from 'node:path';
 import type { Ctx } from '../context.js';
 import type { HttpClient } from '../api/http.js';
 import { cacheDir } from '../cache-dir.js';
-import { readCacheFile, writeCacheFile } from '../io/cache-file.js';
+import { pruneCacheDir, readCacheFile, writeCacheFile } from '../io/cache-file.js';
 import { readGlobals } from '../program.js';
 
 const COMPLETION_TTL_MS = 60_000;
@@ -199,6 +199,8 @@ function load(file: string): { at: number; ttl: number; values: Candidate[] } | 
 }
 
 function save(file: string, values: Candidate[], now: number, ttl: number): void {
+  // A question not asked before (another key, service or squid): answers and refresh locks unused for a day go.
+  pruneCacheDir(file.slice(0, file.lastIndexOf('/')), /^[a-z-]+-[0-9a-f]{32}\.json(\.refreshing|\.[0-9]+-[0-9a-z]+\.tmp)?$/, file, now);
   writeCacheFile(file, JSON.stringify({ at: now, ttl, values: values.slice(0, MAX_VALUES) }));
 }
 

@@ -1,6 +1,6 @@
 // Small files in sq's per-user cache directory (cache-dir.ts): completion answers, jq expressions known to compile.
 // A cache is only ever a shortcut: any failure to read or write one is the same as having none.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 
 /** The file's text, if it is a regular file of yours that nobody else can write (never through a symlink, never
  * blocking on a FIFO put in its place); else undefined. */
@@ -31,5 +31,33 @@ export function writeCacheFile(file: string, text: string): void {
     renameSync(tmp, file);
   } catch {
     rmSync(tmp, { force: true });
+  }
+}
+
+/** How long a cache file nobody has rewritten is kept: pacing state and completion answers are stale long before. */
+export const CACHE_FILE_MAX_AGE_MS = 86_400_000;
+
+/**
+ * Removes the regular files of yours in `dir` whose names match `names` and that nobody has written for
+ * CACHE_FILE_MAX_AGE_MS: what other keys, services or squids left behind, and temp files of killed processes. Called
+ * only when `fresh` (a file about to be created for the first time) does not exist yet, so that a directory is
+ * listed when it may have grown, not on every call.
+ */
+export function pruneCacheDir(dir: string, names: RegExp, fresh: string, now: number = Date.now()): void {
+  if (existsSync(fresh)) return;
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    if (!names.test(name)) continue;
+    try {
+      const st = lstatSync(`${dir}/${name}`);
+      if (st.isFile() && (!process.getuid || st.uid === process.getuid()) && now - st.mtimeMs > CACHE_FILE_MAX_AGE_MS) unlinkSync(`${dir}/${name}`);
+    } catch {
+      // gone already, or not ours to remove
+    }
   }
 }
