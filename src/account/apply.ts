@@ -23,8 +23,11 @@ const shown = (r: Request): PlannedRequest => ({
   body: r.body,
 });
 
-/** Every check that can refuse, before the first write: missing secrets (exit 2), then one confirmation. */
-export async function preflight(ctx: Ctx, steps: Step[]): Promise<void> {
+/**
+ * Every check that can refuse, before the first write: missing secrets (exit 2), then one confirmation, asked only
+ * when the HTTP client will send the writes (not under --dry-run).
+ */
+export async function preflight(ctx: Ctx, steps: Step[], sendsWrites: boolean): Promise<void> {
   const missing = [...new Set(steps.flatMap((s) => s.missing))];
   if (missing.length) {
     throw new UsageError(
@@ -33,7 +36,7 @@ export async function preflight(ctx: Ctx, steps: Step[]): Promise<void> {
     );
   }
   const asks = steps.flatMap((s) => (s.confirm ? [s.confirm] : []));
-  if (asks.length === 0 || ctx.globals.dryRun) return;
+  if (asks.length === 0 || !sendsWrites) return;
   for (const s of steps) if (s.item.fires_now) ctx.out.warn('usage is already above the new threshold: a reset fires as soon as the billing setting is saved, and the card on file is charged right away.');
   await confirmOrCancel(ctx, `Apply will ${asks.join('; ')}. Continue?`, 'cancelled: nothing was sent');
 }

@@ -30,8 +30,8 @@ export default defineVerb({
       ctx.out.info('No changes: the account matches the file; nothing was sent.');
       return;
     }
-    await preflight(ctx, steps);
     const http = await ctx.http();
+    await preflight(ctx, steps, http.sendsWrites);
     if (!http.sendsWrites) {
       ctx.out.info(planText(plan).trimEnd());
       printPlannedSteps(ctx, steps);
