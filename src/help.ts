@@ -16,7 +16,7 @@ export const ENVIRONMENT: [string, string][] = [
   ['SQ_CONNECT_TIMEOUT', 'connect timeout (default 10s)'],
   ['SQ_HEADERS_TIMEOUT', 'time to wait for response headers (default 30s)'],
   ['SQ_BODY_TIMEOUT', 'longest silence while reading a body (default 60s)'],
-  ['SQ_CACHE_DIR', 'where compiled code is cached, parallel sq calls share their pacing and completion keeps its answers (default: $XDG_CACHE_HOME/sq, else ~/.cache/sq); empty: off'],
+  ['SQ_CACHE_DIR', 'where compiled code is cached, parallel sq calls share their pacing, completion keeps its answers and --jq the fingerprints of expressions that compiled (default: $XDG_CACHE_HOME/sq, else ~/.cache/sq); files unused for a day are removed; empty: off'],
 ];
 
 export const EXIT_CODES: [number, string][] = [
