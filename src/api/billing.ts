@@ -2,7 +2,7 @@
 // retried once it may have reached the server (each reset charges the card on file).
 import type { HttpClient } from './http.js';
 import { AmbiguousWriteError } from './http.js';
-import { ApiError, SqError } from '../errors.js';
+import { ApiError } from '../errors.js';
 
 export const AUTO_RESET_PATH = '/v1/plans/auto-reset';
 

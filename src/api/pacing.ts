@@ -111,7 +111,7 @@ export class Bucket {
 
   constructor(
     readonly spec: BucketSpec,
-    private readonly now: () => number,
+    now: () => number,
     private readonly sleep: (ms: number) => Promise<void>,
     private readonly store: BucketStore = new MemoryStore(now),
     private readonly name = 'bucket',

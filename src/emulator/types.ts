@@ -5,8 +5,6 @@ import type { Clock } from './clock.js';
 import { RUN_EVENTS, type RunEventName } from '../api/events.js';
 import type { FtpFields, WebhookFields } from '../api/delivery.js';
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-
 export interface EmuRequest {
   method: string;
   /** Path without the query string, e.g. /v1/squids/abc. */

@@ -115,7 +115,7 @@ export default defineVerb({
     const planned: PlannedRequest[] = [];
     const errors: SqError[] = [];
     for (const sq of plan.squids) {
-      const r = await applySquid(ctx, http, sq, !!opts.force, planned);
+      const r = await applySquid(http, sq, !!opts.force, planned);
       if (r.error) {
         r.error = scrub(r.error);
         errors.push(r.err!);
@@ -150,7 +150,6 @@ export default defineVerb({
 });
 
 async function applySquid(
-  ctx: Ctx,
   http: Awaited<ReturnType<Ctx['http']>>,
   sq: SquidPlan,
   force: boolean,

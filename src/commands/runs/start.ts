@@ -1,5 +1,4 @@
 import { defineVerb } from '../../command.js';
-import type { Ctx } from '../../context.js';
 import type { HttpClient } from '../../api/http.js';
 import { AmbiguousWriteError } from '../../api/http.js';
 import { listRunPages, startRun, type Run } from '../../api/runs.js';
@@ -33,7 +32,7 @@ export default defineVerb({
     try {
       run = await startRun(http, squid.id);
     } catch (err) {
-      if (err instanceof AmbiguousWriteError) throw await explainAmbiguous(ctx, http, squid.id, err);
+      if (err instanceof AmbiguousWriteError) throw await explainAmbiguous(http, squid.id, err);
       if (err instanceof ApiError && err.status === 400 && /SquidNotReady|not ready/i.test(err.message)) {
         err.details.push(
           `The squid's required parameters are not set yet: \`sq squids get ${squid.id}\` shows its crawler, ` +
@@ -56,7 +55,7 @@ export default defineVerb({
 });
 
 /** The POST may have started a run: show the newest runs so the user can tell, instead of guessing or retrying. */
-async function explainAmbiguous(ctx: Ctx, http: HttpClient, squidId: string, err: AmbiguousWriteError): Promise<ApiError> {
+async function explainAmbiguous(http: HttpClient, squidId: string, err: AmbiguousWriteError): Promise<ApiError> {
   const details: string[] = [];
   try {
     const first = await listRunPages(http, squidId, { pageSize: 5, maxItems: 5 }).next();

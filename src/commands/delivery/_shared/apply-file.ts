@@ -30,7 +30,6 @@ const ALLOWED: Record<string, string[]> = {
   sheet: ['url', 'append', 'active'],
   s3: ['bucket', 'target_path', 'access_key', 'secret_key', 'active'],
 };
-const SECRET_FIELDS = new Set(['sftp.password', 's3.access_key', 's3.secret_key']);
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const WHOLE_ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
