@@ -15,7 +15,7 @@
 import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { MAX_PAUSE_MS, MemoryStore, freshState, type BucketSpec, type BucketState, type BucketStore } from './pacing.js';
 import { sleep } from './sleep.js';
-import { pruneCacheDir } from '../io/cache-file.js';
+import { fnv1a64, pruneCacheDir } from '../io/cache-file.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */
 const STALE_MS = 2000;
@@ -30,16 +30,9 @@ interface SharedStoreOptions {
   trace?: (line: string) => void;
 }
 
-/**
- * The file that holds the buckets of one key against one service, named by a 64-bit FNV-1a hash of both. Not
- * node:crypto: loading it costs ~3.5 ms on every call that makes a request. A 64-bit hash of a key of 128 bits or
- * more cannot give the key back: each hash value fits about 2^64 keys.
- */
+/** The file that holds the buckets of one key against one service, named by a 64-bit FNV-1a hash of both. */
 export function stateFile(dir: string, token: string | null, origin: string): string {
-  const text = `${token ?? ''}\n${origin}`;
-  let h = 0xcbf29ce484222325n;
-  for (let i = 0; i < text.length; i++) h = BigInt.asUintN(64, (h ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n);
-  return `${dir}/pacing-${h.toString(16).padStart(16, '0')}.json`;
+  return `${dir}/pacing-${fnv1a64(`${token ?? ''}\n${origin}`)}.json`;
 }
 
 export class SharedStore implements BucketStore {

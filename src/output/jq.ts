@@ -6,6 +6,7 @@
 // smaller jq.wasm from dist/ (see preloadJq there); without the launcher, jq-web loads from node_modules as published.
 import { SqError, UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
+import { fnv1a64, readCacheFile, writeCacheFile } from '../io/cache-file.js';
 
 interface JqWeb {
   raw(json: string, filter: string, flags?: string[]): string | undefined;
@@ -100,30 +101,22 @@ function call(lib: JqWeb, json: string, expr: string, flags: string[]): { ok: tr
  */
 export async function checkJq(expr: string, known?: string): Promise<void> {
   if (expr.trim() === '') throw new UsageError('--jq needs an expression, e.g. --jq \'.[].name\'');
-  const cache = await import('../io/cache-file.js');
   const key = fingerprint(`${JQ_WEB}\n${expr}`);
-  const seen = known === undefined ? undefined : cache.readCacheFile(known);
+  const seen = known === undefined ? undefined : readCacheFile(known);
   if (seen?.split('\n').includes(key)) return;
   const r = call(await loadJq(), 'null', expr, ['-n']);
   if (!r.ok && r.err.exitCode === 3) throw new UsageError(`--jq: ${jqMessage(r.err)}`);
-  if (known !== undefined) cache.writeCacheFile(known, [...(seen ?? '').split('\n').filter(Boolean).slice(-(KNOWN_MAX - 1)), key, ''].join('\n'));
+  if (known !== undefined) writeCacheFile(known, [...(seen ?? '').split('\n').filter(Boolean).slice(-(KNOWN_MAX - 1)), key, ''].join('\n'));
 }
 
 /** The jq build the known-expressions cache was made with (test/unit checks it against node_modules/jq-web). */
 export const JQ_WEB = 'jq-web 0.6.2';
 const KNOWN_MAX = 256;
 
-/** 64 bits of FNV-1a in two lanes (node:crypto would cost more to load than the check it saves). A collision could
- * only skip a check: the bad expression then fails after the request, still exit 2 with jq's message. */
+/** The name an expression has in the known list (see checkJq). A collision could only skip a check: the bad
+ * expression then fails after the request, still exit 2 with jq's message. */
 export function fingerprint(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x050c5d1f;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-  }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  return fnv1a64(text);
 }
 
 /** The text jq prints for `value`; a runtime error (e.g. "Cannot index string with "name"") is exit 1 with jq's message. */
