@@ -53,7 +53,17 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
  */
 function load(dir, word, jq) {
   const file = `${__dirname}/../dist/sq.cjs`;
-  if (dir !== undefined) return loadWithV8Cache(file, dir, word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_', jq);
+  if (dir !== undefined) {
+    let source;
+    try {
+      // The bundle is ASCII (esbuild.config.mjs): latin1 reads it straight into a one-byte string.
+      source = fs.readFileSync(file, 'latin1');
+    } catch (e) {
+      if (e.code !== 'ENOENT') throw e;
+      missing(file);
+    }
+    return loadWithV8Cache(file, source, dir, word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_', jq);
+  }
   try {
     return { exports: require(file), saveCache() {} };
   } catch (e) {
@@ -76,15 +86,7 @@ function missing(file) {
  * time it would have saved, and is rewritten after a successful call. `name` is the command word, or `_jq` for
  * dist/jq.cjs; `jq` is what preloadJq started, handed to the bundle.
  */
-function loadWithV8Cache(file, dir, name, jq) {
-  let source;
-  try {
-    // The bundle is ASCII (esbuild.config.mjs): latin1 reads it straight into a one-byte string.
-    source = fs.readFileSync(file, 'latin1');
-  } catch (e) {
-    if (e.code !== 'ENOENT' || name === '_jq') throw e;
-    missing(file);
-  }
+function loadWithV8Cache(file, source, dir, name, jq) {
   const build = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source);
   // V8 rejects a cache made under other V8 flags: runs with and without, say, NODE_OPTIONS=--max-old-space-size
   // keep one each rather than overwrite each other's.
@@ -159,7 +161,8 @@ function preloadJq(dir) {
     const wasm = WebAssembly.compile(fs.readFileSync(`${__dirname}/../dist/jq.wasm`));
     // A failure is handled where the module is awaited (src/output/jq.ts), if it ever is.
     wasm.catch(() => {});
-    const lib = loadWithV8Cache(`${__dirname}/../dist/jq.cjs`, dir, '_jq');
+    const file = `${__dirname}/../dist/jq.cjs`;
+    const lib = loadWithV8Cache(file, fs.readFileSync(file, 'latin1'), dir, '_jq');
     return { factory: lib.exports, wasm, saveCache: lib.saveCache };
   } catch {
     return undefined;
