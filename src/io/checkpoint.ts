@@ -50,9 +50,9 @@ export function siblings(target: string): { partial: string; checkpoint: string 
  * partial file and checkpoint at once, and the one that finished second would go on writing into the file the first
  * had already put at the target. The lock is a file created with O_EXCL beside the checkpoint, holding the owner's
  * pid, removed when the command ends however it ends. A lock whose process is gone (killed with -9) is taken over;
- * one whose process is alive is a usage error naming it.
+ * one whose process is alive is a usage error naming it (and `flag`, the -o or --checkpoint the user gave).
  */
-export async function lockExport(checkpoint: string, onCleanup: (fn: () => Promise<void>) => void): Promise<void> {
+export async function lockExport(checkpoint: string, flag: string, onCleanup: (fn: () => Promise<void>) => void): Promise<void> {
   const lock = `${checkpoint}.lock`;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -61,7 +61,7 @@ export async function lockExport(checkpoint: string, onCleanup: (fn: () => Promi
       return;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new UsageError(`cannot lock the export "${lock}": ${code ?? String(err)}`);
+      if (code !== 'EEXIST') throw new UsageError(`${flag}: cannot lock the export "${lock}": ${code ?? String(err)}`);
     }
     const st = await lstat(lock).catch(() => null);
     const pid = st?.isFile() ? Number((await readFile(lock, 'utf8').catch(() => '')).trim()) : NaN;
@@ -72,7 +72,7 @@ export async function lockExport(checkpoint: string, onCleanup: (fn: () => Promi
       continue;
     }
     throw new UsageError(
-      `another sq${owner !== null ? ` (pid ${owner})` : ''} is running this export (lock "${lock}"): wait for it to end, or delete the lock if no sq is running`,
+      `${flag}: another sq${owner !== null ? ` (pid ${owner})` : ''} is running this export (lock "${lock}"): wait for it to end, or delete the lock if no sq is running`,
     );
   }
 }

@@ -229,7 +229,7 @@ async function resumePlan(
   };
 
   // Before reading anything of the export: what is read next must not be changing under another process's hands.
-  await lockExport(where.checkpoint, (fn) => ctx.onCleanup(fn));
+  await lockExport(where.checkpoint, o.output !== undefined ? `-o ${o.output}` : `--checkpoint ${ckFlag}`, (fn) => ctx.onCleanup(fn));
   const ck = await readCheckpoint(where.checkpoint);
   const partialThere = where.partial !== null && (await exists(where.partial));
   if (!resume) {
