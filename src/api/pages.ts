@@ -56,6 +56,7 @@ export async function* pages<T = Record<string, unknown>>(
   const size = Math.min(MAX_PAGE_SIZE, Math.max(1, opts.pageSize ?? MAX_PAGE_SIZE));
   let page = Math.max(1, opts.startPage ?? 1);
   let delivered = 0;
+  // The latest total_results: a listing that grows while it is read (a run still adding results) says so on later pages.
   let total: number | null = null;
   let warned = false;
   // A hard cap on requests: bad counters must never turn into an endless loop.
@@ -82,7 +83,7 @@ export async function* pages<T = Record<string, unknown>>(
       new BadPageError(`GET ${path.split('?')[0]} page ${page} (HTTP ${res.status}): ${what} — ${stopping()}`, { status: res.status });
     const env = asEnvelope<T>(res.data);
     if (!env) throw fail(`expected a page of records, got ${shapeOf(res.data)}`);
-    total ??= num(env.total_results);
+    total = num(env.total_results) ?? total;
     if (env.warning && !warned) {
       warned = true;
       opts.onWarning?.(env.warning);
@@ -96,7 +97,8 @@ export async function* pages<T = Record<string, unknown>>(
     const served = Math.min(size, positive(env.limit) ?? size);
     const totalResults = num(env.total_results);
     if (!last && totalResults !== null) {
-      if (cap === Number.POSITIVE_INFINITY) cap = Math.ceil(totalResults / served) + 1;
+      // From the latest total, so a growing listing is read to its end; full pages past it are the counters lying.
+      cap = Math.ceil(totalResults / served) + 1;
       if (requests >= cap) last = true;
     }
     if (!last && env.data.length < served) {
@@ -116,8 +118,14 @@ export async function* pages<T = Record<string, unknown>>(
     if (last) {
       // A short last page is allowed (documented samples overstate total_results), but a whole listing that ends
       // below its own total is never silent.
-      if (opts.startPage === undefined && opts.maxItems === undefined && total !== null && delivered < total && !warned) {
-        opts.onWarning?.(`GET ${path.split('?')[0]}: total_results said ${total} but ${delivered} records arrived (the API's counters are not always exact)`);
+      if (opts.startPage === undefined && opts.maxItems === undefined && !warned) {
+        const totalPages = num(env.total_pages);
+        if (total !== null && delivered < total) {
+          opts.onWarning?.(`GET ${path.split('?')[0]}: total_results said ${total} but ${delivered} records arrived (the API's counters are not always exact)`);
+        } else if (totalPages !== null && totalPages > page) {
+          // next: null ended it (as documented samples do) while total_pages said more.
+          opts.onWarning?.(`GET ${path.split('?')[0]}: total_pages said ${totalPages} but the listing ended at page ${page} (the API's counters are not always exact)`);
+        }
       }
       return;
     }

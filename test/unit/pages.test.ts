@@ -90,6 +90,24 @@ describe('pages()', () => {
     expect(warnings).toEqual(["GET /v1/runs: total_results said 4 but 2 records arrived (the API's counters are not always exact)"]);
   });
 
+  it('a listing that grows while it is read (total_results rising page by page) is read to its end, not cut at the first total', async () => {
+    const totals = [150, 300, 500, 500, 500];
+    const bodies = Object.fromEntries(totals.map((t, i) => [i + 1, { total_results: t, limit: 100, page: i + 1, next: i < 4 ? `http://x/?page=${i + 2}` : null, data: Array(100).fill(i + 1) }]));
+    const warnings: string[] = [];
+    const { http, asked } = scripted(bodies);
+    expect(await collect(items(http, '/v1/results', { onWarning: (w) => warnings.push(w) }))).toHaveLength(500);
+    expect(asked).toEqual([1, 2, 3, 4, 5]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('a listing that next: null ends short of its total_pages says so (no total_results to compare)', async () => {
+    const warnings: string[] = [];
+    const { http, asked } = scripted({ 1: { page: 1, total_pages: 3, data: Array(100).fill(1) }, 2: { page: 2, total_pages: 3, next: null, data: Array(10).fill(2) } });
+    expect(await collect(items(http, '/v1/results', { onWarning: (w) => warnings.push(w) }))).toHaveLength(110);
+    expect(asked).toEqual([1, 2]);
+    expect(warnings).toEqual(["GET /v1/results: total_pages said 3 but the listing ended at page 2 (the API's counters are not always exact)"]);
+  });
+
   it('accepts a bare array', async () => {
     const { http } = scripted({ 1: [1, 2] });
     const got: unknown[] = [];
