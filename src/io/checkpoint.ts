@@ -2,7 +2,9 @@
 // offset just after them), plus everything that decides what those bytes look like (scope, format, fields, columns,
 // page size). `--resume` continues only a checkpoint that matches the command in all of them: appending pages of
 // another export, or in another format, would make a file that looks whole but is not.
-import { lstat, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SqError, UsageError } from '../errors.js';
 
@@ -95,9 +97,18 @@ export async function exists(path: string): Promise<boolean> {
 export async function readCheckpoint(path: string): Promise<Checkpoint | null> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Never through a symlink, never blocking on a FIFO: only a regular file is read.
+    const fh = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    try {
+      if (!(await fh.stat()).isFile()) throw new UsageError(`the checkpoint "${path}" is not a regular file`);
+      text = await fh.readFile('utf8');
+    } finally {
+      await fh.close();
+    }
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new UsageError(`the checkpoint "${path}" is a symbolic link: sq reads only a regular file there`);
     throw new UsageError(`cannot read the checkpoint "${path}": ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
   let ck: Partial<Checkpoint> | null = null;
@@ -124,10 +135,16 @@ export async function readCheckpoint(path: string): Promise<Checkpoint | null> {
 }
 
 /** Replace the checkpoint atomically: a crash leaves the old one or the new one, never half of one. */
+/** A new temp file (O_EXCL: never through a link or into a FIFO placed there) renamed over the checkpoint. */
 export async function writeCheckpoint(path: string, ck: Checkpoint): Promise<void> {
-  const temp = `${path}.tmp`;
-  await writeFile(temp, JSON.stringify({ ...ck, updated_at: new Date().toISOString() }, null, 2) + '\n', { mode: 0o600 });
-  await rename(temp, path);
+  const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, JSON.stringify({ ...ck, updated_at: new Date().toISOString() }, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
+    await rename(temp, path);
+  } catch (err) {
+    await unlink(temp).catch(() => undefined);
+    throw err;
+  }
 }
 
 export async function removeCheckpoint(path: string): Promise<void> {

@@ -1,7 +1,7 @@
 // Resumable exports with the built binary against the emulator: an --all export stopped by a failing page or by
 // Ctrl-C keeps its whole pages beside the target (never at it), and --resume reads only the missing pages and ends
 // with a file equal to a fault-free export. Also: stdout with --checkpoint, and every refusal (exit 2, no request).
-import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
@@ -266,6 +266,26 @@ describe('resume refusals: exit 2 before any request', () => {
       expect(r.code).toBe(2);
     }
     expect(await emu.requests()).toEqual([]);
+  });
+});
+
+describe('the checkpoint is written and read only as a regular file of its own', () => {
+  it('a symlink planted at the old temp name or at the checkpoint is never written through', async () => {
+    const dir = tempDir('sq-resume-');
+    const file = join(dir, 'out.ndjson');
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'keep me\n');
+    symlinkSync(victim, join(dir, '.out.ndjson.sq-checkpoint.tmp'));
+    await failPage(3);
+    expect((await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
+    expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
+    expect(lstatSync(join(dir, '.out.ndjson.sq-checkpoint')).isFile()).toBe(true);
+
+    const ck = join(dir, 'ck.json');
+    symlinkSync(victim, ck);
+    const r = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '--checkpoint', ck, '--resume'], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
   });
 });
 
