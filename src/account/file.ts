@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { maskDeep } from '../output/secrets.js';
 import type { Ctx } from '../context.js';
 import { readInput } from '../io/stdin.js';
 import { parseTaskFile } from '../api/tasks.js';
@@ -105,7 +106,10 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
   if (!r.success) {
     fail(r.error.issues.map((i) => {
       const issue = i as unknown as Issue;
-      return `${pathOf(issue.path)}: ${describeIssue(issue, at(doc, issue.path))}`;
+      // The value is quoted back, except under a secret-named key (a password typed as a number is still a password).
+      const key = String(issue.path[issue.path.length - 1] ?? '');
+      const got = (maskDeep({ [key]: at(doc, issue.path) }) as Record<string, unknown>)[key];
+      return `${pathOf(issue.path)}: ${describeIssue(issue, got)}`;
     }));
   }
   const parsed = r.data;

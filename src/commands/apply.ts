@@ -1,6 +1,7 @@
 import { defineVerb } from '../command.js';
 import { PartialFailureError } from '../errors.js';
 import { planText } from '../account/render.js';
+import { maskSecrets } from '../output/secrets.js';
 import { applySteps, preflight, printPlannedSteps } from '../account/apply.js';
 import { FILE_HELP, FILE_OPTION, planOfFile } from './plan.js';
 
@@ -33,13 +34,13 @@ export default defineVerb({
     const http = await ctx.http();
     await preflight(ctx, steps, http.sendsWrites);
     if (!http.sendsWrites) {
-      ctx.out.info(planText(plan).trimEnd());
+      ctx.out.info(planText(maskSecrets(plan, ctx.globals.showSecrets)).trimEnd());
       printPlannedSteps(ctx, steps);
       return;
     }
     const reports = await applySteps(ctx, http, steps);
     const n = (st: string) => reports.filter((r) => r.status === st).length;
-    if (json) ctx.out.json({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports });
+    if (json) ctx.out.json(maskSecrets({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports }, ctx.globals.showSecrets));
     const bad = reports.filter((r) => r.status !== 'applied');
     if (bad.length === 0) {
       ctx.out.success(`Applied ${reports.length} change${reports.length === 1 ? '' : 's'}`);

@@ -1,4 +1,5 @@
 import { defineVerb, type OptionSpec } from '../command.js';
+import { maskSecrets } from '../output/secrets.js';
 import type { Ctx } from '../context.js';
 import { ExitCode } from '../errors.js';
 import { required } from '../validate/index.js';
@@ -57,8 +58,10 @@ export default defineVerb({
   examples: ['sq plan -f sq.yaml', 'sq plan -f sq.yaml --json', 'sq export > sq.yaml && sq plan -f sq.yaml   # exit 0: no change'],
   async run(ctx, _args, opts) {
     const { plan } = await planOfFile(ctx, opts);
-    if (ctx.outputSettings().format === 'json') ctx.out.json(plan);
-    else ctx.out.text(planText(plan));
+    // Passwords are masked by the diff; webhook and sheet URLs carry their tokens in the query.
+    const shown = maskSecrets(plan, ctx.globals.showSecrets);
+    if (ctx.outputSettings().format === 'json') ctx.out.json(shown);
+    else ctx.out.text(planText(shown));
     return plan.items.length ? ExitCode.CHANGES : ExitCode.OK;
   },
 });

@@ -98,6 +98,31 @@ describe('export → plan', () => {
   });
 });
 
+describe('a secret of the wrong type', () => {
+  it('is named by its path, never quoted back', async () => {
+    const f = file('squids:\n  a:\n    crawler: x\n    sftp: { host: h, username: u, directory: /d, password: 12345678901 }\n');
+    const r = await run(['plan', '-f', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('squids.a.sftp.password');
+    expect(r.stderr).not.toContain('12345678901');
+  });
+});
+
+describe('tokens in webhook URLs', () => {
+  it('plan (text and --json) and apply --json mask the token; --show-secrets shows it', async () => {
+    const doc = parse(await exported());
+    doc.squids['Lyon bakeries'].webhook = { url: 'https://ci.example.com/hook?token=TOKEN-4242-SECRET&a=1', events: ['run.done'] };
+    const edited = file(JSON.stringify(doc), 'token.json');
+    const shown = await run(['plan', '-f', edited, '--show-secrets']);
+    expect(shown.stdout).toContain('TOKEN-4242-SECRET');
+    for (const args of [['plan', '-f', edited], ['plan', '-f', edited, '--json'], ['apply', '-f', edited, '--dry-run'], ['apply', '-f', edited, '--json']]) {
+      const r = await run(args);
+      expect(r.stdout + r.stderr, args.join(' ')).not.toContain('TOKEN-4242-SECRET');
+      expect(r.stdout + r.stderr, args.join(' ')).toContain('token=');
+    }
+  });
+});
+
 describe('edit → plan → apply → plan', () => {
   it('the plan lists exactly the edit; apply sends it; the next plan and a second apply are empty', async () => {
     const doc = parse(await exported());
