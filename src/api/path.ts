@@ -13,6 +13,7 @@ export function seg(what: string, value: string): string {
 
 /** A path given to `sq api`: relative to /v1 unless it already starts there; a full URL is refused. */
 export function apiPath(p: string): string {
+  if (p.trim() === '') throw new UsageError('<path> must not be empty: a path on the API such as /v1/squids (or squids)');
   if (/^https?:\/\//i.test(p)) throw new UsageError('<path> is a path on the API (e.g. /v1/squids), not a full URL; use --base-url to pick the server');
   const withSlash = p.startsWith('/') ? p : `/${p}`;
   return withSlash.startsWith('/v1/') || withSlash === '/v1' ? withSlash : `/v1${withSlash}`;

@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { enumFlag } from '../validate/index.js';
 import { apiPath } from '../api/path.js';
 import { readInput } from '../io/stdin.js';
-import { isSecretKey, MASK } from '../output/secrets.js';
+import { isSecretKey, MASK, maskSecrets } from '../output/secrets.js';
 import type { Ctx } from '../context.js';
 import { importPackage } from '../import-package.js';
 
@@ -103,6 +103,7 @@ function parseHeaders(ctx: Ctx, raw: string[]): Record<string, string> {
       throw new UsageError('-H Authorization is not accepted: a key on the command line is visible to other users (ps) and stays in your shell history. Use SQ_TOKEN or `sq auth login` (--profile to pick one)');
     }
     const value = h.slice(i + 1).trim();
+    if (/[\r\n\0]/.test(value)) throw new UsageError(`-H/--header ${name}: a value cannot contain a line break or NUL`);
     if (isSecretKey(name)) ctx.addSecret(value);
     out[name] = value;
   }
@@ -117,7 +118,8 @@ async function responseHead(ctx: Ctx, status: number, headers: Record<string, st
     const shown = name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
     for (const v of ([] as (string | undefined)[]).concat(headers[name])) {
       if (v === undefined) continue;
-      lines.push(`${shown}: ${isSecretKey(name) && !ctx.globals.showSecrets && v !== '' ? MASK : v}`);
+      // A secret-named header whole; any other (Location, Link) as a URL whose secret query values are masked.
+      lines.push(`${shown}: ${isSecretKey(name) && !ctx.globals.showSecrets && v !== '' ? MASK : maskSecrets(v, ctx.globals.showSecrets)}`);
     }
   }
   return `${lines.join('\n')}\n\n`;

@@ -193,4 +193,18 @@ describe('sq api -H and -i', () => {
     expect(r.stdout).toContain('Set-Cookie: ********\n');
     expect(r.stdout).not.toContain('abcd1234secret');
   });
+
+  it('-i masks the secret query values of URLs in other headers (Location), and -H refuses line breaks; an empty path is exit 2', async () => {
+    await emu.faults([{ path: '/v1/me', action: 'status', status: 200, headers: { location: 'https://x.example/cb?token=LOCTOK99&page=2' }, body: { ok: true } }]);
+    const r = await sq(['api', '-i', '/v1/me'], { env: emu.env() });
+    expect(r.stdout).toContain('Location: https://x.example/cb?token=');
+    expect(r.stdout).toContain('page=2');
+    expect(r.stdout).not.toContain('LOCTOK99');
+    await emu.clearRequests();
+    const crlf = await sq(['api', '/v1/me', '-H', 'X-A: a\rb'], { env: emu.env() });
+    expect([crlf.code, crlf.stderr]).toEqual([2, expect.stringContaining('-H/--header x-a: a value cannot contain a line break')]);
+    const empty = await sq(['api', ''], { env: emu.env() });
+    expect([empty.code, empty.stderr]).toEqual([2, expect.stringContaining('<path> must not be empty')]);
+    expect(await emu.requests()).toEqual([]);
+  });
 });
