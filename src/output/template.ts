@@ -108,6 +108,7 @@ interface Template {
 
 /** Parses the whole template: every syntax error is a usage error before any request. */
 export function parseTemplate(src: string): Template {
+  if (src.trim() === '') bad('needs a template, e.g. --template \'{{range .}}{{.name}}{{"\\n"}}{{end}}\'');
   const root: Node[] = [];
   const stack: { node: Node | null; list: Node[] }[] = [{ node: null, list: root }];
   const re = /\{\{(-\s)?([\s\S]*?)(\s-)?\}\}/g;
@@ -153,6 +154,8 @@ export function parseTemplate(src: string): Template {
   }
   if (stack.length > 1) bad(`unclosed {{${top().node!.t}}}: add {{end}}`);
   let tail = src.slice(last);
+  // Each action is matched from its {{ to the first }}: a {{ left in the tail has none.
+  if (tail.includes('{{')) bad(`unclosed action: "${tail.slice(tail.indexOf('{{'), tail.indexOf('{{') + 20)}" has no closing }}`);
   if (trimNext) tail = tail.replace(/^\s+/, '');
   if (tail) root.push({ t: 'text', s: tail });
   return {

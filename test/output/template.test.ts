@@ -43,6 +43,10 @@ describe('parseTemplate', () => {
     ['{{.a | }}', 'missing value'],
     ['{{ ( .a }}', 'unclosed "("'],
     ['{{ "abc }}', 'cannot read'],
+    ['{{.first_name}', 'unclosed action: "{{.first_name}" has no closing }}'],
+    ['x {{.a}} {{.b', 'unclosed action'],
+    ['', 'needs a template'],
+    ['  ', 'needs a template'],
   ])('%s is a usage error', (t, message) => {
     expect(() => parseTemplate(t)).toThrow(UsageError);
     expect(() => parseTemplate(t)).toThrow(message);
