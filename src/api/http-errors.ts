@@ -68,6 +68,11 @@ function pathOf(url: string | URL): string {
 
 const MAY_HAVE_REACHED = 'The request may have reached the server: it was not retried, so check its effect before trying again';
 
+/** A write answered 2xx with a body that lacks what the endpoint promises: as unknown an outcome as a 5xx. */
+export function unexpectedWriteAnswer(method: string, path: string, lacking: string): AmbiguousWriteError {
+  return new AmbiguousWriteError(`the API answered ${method} ${path} without ${lacking}. ${MAY_HAVE_REACHED}`);
+}
+
 export function httpError(
   status: number,
   text: string,

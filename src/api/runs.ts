@@ -2,6 +2,8 @@
 // lowercase or UPPERCASE, stats give `percent_done` as "NN%" and `eta` as "∞" (api-reference §13, §15).
 import { NotFoundError } from '../errors.js';
 import type { HttpClient } from './http.js';
+import { unexpectedWriteAnswer } from './http-errors.js';
+import { isRecord } from '../output/fields.js';
 import { pages, type Envelope, type PageOptions } from './pages.js';
 import { seg } from './path.js';
 import { isLoopbackHost } from '../validate/url.js';
@@ -82,8 +84,10 @@ export async function* runTaskPages(http: HttpClient, runId: string, opts: PageO
   }
 }
 
-export function startRun(http: HttpClient, squidId: string): Promise<Run> {
-  return http.post<Run>(RUNS_PATH, { squid: squidId });
+export async function startRun(http: HttpClient, squidId: string): Promise<Run> {
+  const run = await http.post<Run>(RUNS_PATH, { squid: squidId });
+  if (!isRecord(run) || typeof run.id !== 'string' || run.id === '') throw unexpectedWriteAnswer('POST', RUNS_PATH, 'the id of a run');
+  return run;
 }
 
 export function abortRun(http: HttpClient, runId: string): Promise<Run> {

@@ -2,6 +2,7 @@
 // an upload to finish.
 import { TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
+import { unexpectedWriteAnswer } from './http-errors.js';
 import { isRecord as isRec } from '../output/fields.js';
 import { seg } from './path.js';
 
@@ -109,8 +110,13 @@ export function deleteTask(http: HttpClient, id: string): Promise<unknown> {
 }
 
 /** `more`: another batch follows, so a dry run plans this one and goes on to the next. */
-export function addTasks(http: HttpClient, squidId: string, tasks: Rec[], more = false): Promise<unknown> {
-  return http.post(TASKS_PATH, { squid: squidId, tasks }, more ? { dryRunAnswer: {} } : {});
+export async function addTasks(http: HttpClient, squidId: string, tasks: Rec[], more = false): Promise<unknown> {
+  const res = await http.post(TASKS_PATH, { squid: squidId, tasks }, more ? { dryRunAnswer: {} } : {});
+  // The answer lists the tasks added and counts those skipped: without either, nothing says what happened.
+  if (http.sendsWrites && !(isRec(res) && (Array.isArray(res.tasks) || typeof res.duplicated_count === 'number'))) {
+    throw unexpectedWriteAnswer('POST', TASKS_PATH, 'the tasks added or a duplicated_count');
+  }
+  return res;
 }
 
 export function uploadTasks(http: HttpClient, form: FormData): Promise<unknown> {

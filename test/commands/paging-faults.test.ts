@@ -32,3 +32,22 @@ describe('a 200 answer that is not a page', () => {
     expect(r.stdout).toBe('');
   });
 });
+
+describe('a 2xx answer to a write that lacks what the endpoint promises', () => {
+  it('runs start: no run id is "may have reached the server" (non-zero, recent runs listed), never "Started run "', async () => {
+    await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'status', status: 201, body: { detail: 'ok' }, count: 1 }]);
+    const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.paris], { env: emu.env() });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('the API answered POST /v1/runs without the id of a run');
+    expect(r.stderr).toContain('may have reached the server');
+    expect(r.stderr).not.toContain('Started run');
+  });
+
+  it('tasks add: neither tasks nor duplicated_count is an error, never "Added 0 tasks"', async () => {
+    await emu.faults([{ method: 'POST', path: '/v1/tasks', action: 'status', status: 201, body: { detail: 'ok' }, count: 1 }]);
+    const r = await sq(['tasks', 'add', '--squid', DEMO_SQUIDS.paris, 'https://www.google.com/maps/search/a', 'https://www.google.com/maps/search/b'], { env: emu.env() });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('the API answered POST /v1/tasks without the tasks added or a duplicated_count');
+    expect(r.stderr + r.stdout).not.toContain('Added 0');
+  });
+});

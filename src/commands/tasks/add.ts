@@ -1,6 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { addTasks, normalizeTask, parseTaskFile } from '../../api/tasks.js';
+import { AmbiguousWriteError } from '../../api/http-errors.js';
 import { PartialFailureError, SqError, UsageError } from '../../errors.js';
 import { readInput } from '../../io/stdin.js';
 import { nonEmpty, required } from '../../validate/index.js';
@@ -54,7 +55,8 @@ export default defineVerb({
         throw new PartialFailureError(`adding tasks stopped at request ${i + 1} of ${batches.length}: ${err.message}`, {
           status: err.status,
           details: [
-            `The first ${sent} of ${tasks.length} tasks were accepted (${created.length} new, ${dup} duplicates); the rest were not added.`,
+            `The first ${sent} of ${tasks.length} tasks were accepted (${created.length} new, ${dup} duplicates); ` +
+              (err instanceof AmbiguousWriteError ? `request ${i + 1} may or may not have added its ${batch.length}, and the rest were not sent.` : 'the rest were not added.'),
             'Running the same command again is safe: the API skips tasks that already exist.',
           ],
         });
