@@ -143,7 +143,9 @@ export class Bucket {
    * wait for its window to reset (`resetInMs`, from resetWaitMs).
    */
   observe(remaining: number | null, resetInMs: number | null): void {
-    if (remaining === null) return;
+    // A window with at least a burst left changes nothing (tokens never exceed the burst): no second trip through the
+    // shared state's lock on every answer.
+    if (remaining === null || remaining >= this.spec.burst) return;
     this.apply((s, now) => {
       refill(s, this.spec, now);
       if (remaining < s.tokens) s.tokens = Math.max(0, remaining);
