@@ -1,38 +1,12 @@
 // Timestamps for people: "3 min ago" on a terminal, or local time with its UTC offset. Piped output never comes here.
 //
-// The API writes dates in several forms (api-reference §15): ISO with Z or an offset, naive ISO with or without
-// microseconds, "YYYY/MM/DD HH:MM:SS" (webhooks, UTC by the spec), "DD/MM/YYYY HH:MM:SS" (account last_batch_at).
-// A naive form carries no zone; the service runs on UTC, so it is read as UTC.
+// The API's several date forms are read by api/time.ts, the one parser.
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:?\d{2})?$/;
-const YMD = /^(\d{4})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
-const DMY = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2}):(\d{2})$/;
+import { parseApiTime as apiTime } from '../api/time.js';
 
 /** Epoch milliseconds, or undefined when `value` is not one of the API's date forms (it is then shown as given). */
 export function parseApiTime(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const s = value.trim();
-  let m = ISO.exec(s);
-  if (m) {
-    const ms = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
-    let t = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0), ms);
-    const zone = m[8];
-    if (zone && zone !== 'Z') {
-      const sign = zone[0] === '-' ? -1 : 1;
-      const digits = zone.slice(1).replace(':', '');
-      t -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
-    }
-    return valid(t, +m[2], +m[3]);
-  }
-  m = YMD.exec(s);
-  if (m) return valid(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]), +m[2], +m[3]);
-  m = DMY.exec(s);
-  if (m) return valid(Date.UTC(+m[3], +m[2] - 1, +m[1], +m[4], +m[5], +m[6]), +m[2], +m[1]);
-  return undefined;
-}
-
-function valid(t: number, month: number, day: number): number | undefined {
-  return Number.isFinite(t) && month >= 1 && month <= 12 && day >= 1 && day <= 31 ? t : undefined;
+  return apiTime(value) ?? undefined;
 }
 
 const MIN = 60_000;

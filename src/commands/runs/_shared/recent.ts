@@ -1,6 +1,7 @@
 // Recent runs across squids. GET /v1/runs needs ?squid=, so the squid list (which carries each squid's last_run_at)
 // decides which squids to read, newest activity first, and reading stops as soon as no further squid can hold a run
 // newer than the ones already found. Every read is bounded: squid pages and run lists are capped.
+import { parseApiTime } from '../../../api/time.js';
 import type { HttpClient } from '../../../api/http.js';
 import { items, pages } from '../../../api/pages.js';
 import { recordId, type ApiRecord } from '../../../api/resolve.js';
@@ -22,12 +23,9 @@ interface RecentRuns {
   partial: string;
 }
 
-/** ms since the epoch, or -Infinity when the value is not a time (it then sorts last). */
+/** ms since the epoch (any of the API's forms), or -Infinity when the value is not a time (it then sorts last). */
 function timeOf(v: unknown): number {
-  if (typeof v !== 'string' || v === '') return Number.NEGATIVE_INFINITY;
-  // The API's naive timestamps are UTC.
-  const t = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v}Z`);
-  return Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t;
+  return parseApiTime(v) ?? Number.NEGATIVE_INFINITY;
 }
 
 export const byNewest = (a: ApiRecord, b: ApiRecord): number => timeOf(b.created_at) - timeOf(a.created_at);
