@@ -3,8 +3,8 @@
 import type { HttpClient } from './http.js';
 import { pages, type Envelope, type PageOptions } from './pages.js';
 import { getRun } from './runs.js';
-import { attributeList } from './crawlers.js';
-import { seg } from './path.js';
+import { attributeList, getCrawlerAttributes } from './crawlers.js';
+import { getSquid } from './squids.js';
 
 export type Result = Record<string, unknown>;
 
@@ -27,7 +27,7 @@ export function resultPages(
 /** The crawler's result attributes in their documented order; null when the endpoint cannot tell. */
 export async function crawlerAttributeNames(http: HttpClient, crawlerId: string): Promise<string[] | null> {
   try {
-    const body = await http.get<unknown>(`/v1/crawlers/${seg('crawler id', crawlerId)}/attributes`);
+    const body = await getCrawlerAttributes(http, crawlerId);
     const names = attributeList(body).map((a) => (a && typeof a === 'object' ? (a as { name?: unknown }).name : a)).filter((n): n is string => typeof n === 'string' && n !== '');
     return names.length ? names : null;
   } catch {
@@ -45,7 +45,7 @@ export async function crawlerOf(http: HttpClient, scope: ResultScope, squidRecor
     squidId = typeof run.squid === 'string' ? run.squid : null;
     if (!squidId) return null;
   }
-  const squid = await http.get<Record<string, unknown>>(`/v1/squids/${seg('squid id', squidId)}`);
+  const squid = await getSquid(http, squidId);
   return typeof squid.crawler === 'string' ? squid.crawler : null;
 }
 
