@@ -145,6 +145,12 @@ function lastByCounters(env: Envelope<unknown>, page: number): boolean {
   return totalPages !== null && page >= totalPages;
 }
 
+/** The envelope itself says another page follows: a next link, or page < total_pages (for callers that stop early). */
+export function saysMoreFollow(p: Envelope<unknown>): boolean {
+  if (typeof p.next === 'string' && p.next !== '') return true;
+  return typeof p.page === 'number' && typeof p.total_pages === 'number' && p.page < p.total_pages;
+}
+
 /** Which part of the envelope says more records follow this page, if any. */
 function moreSaidBy(env: Envelope<unknown>, page: number, size: number): string | null {
   if (typeof env.next === 'string' && env.next !== '') return 'its next link points to another page';

@@ -2,7 +2,7 @@
 // and lists are paginated, so every page is searched: a name on page 2 must resolve as well as one on page 1.
 import { NotFoundError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
-import { items, pages, type Envelope } from './pages.js';
+import { items, pages, saysMoreFollow } from './pages.js';
 import { seg } from './path.js';
 
 export type ApiRecord = Record<string, unknown>;
@@ -99,12 +99,6 @@ export function isIdPrefix(ref: string): boolean {
   return ID_PREFIX.test(ref.trim());
 }
 
-/** The page says another follows (the listing stops on its own otherwise). */
-function morePages(p: Envelope<unknown>): boolean {
-  if (typeof p.next === 'string' && p.next !== '') return true;
-  return typeof p.page === 'number' && typeof p.total_pages === 'number' && p.page < p.total_pages;
-}
-
 function taskLabel(r: ApiRecord): string {
   const p = r.params;
   if (p && typeof p === 'object') {
@@ -131,7 +125,7 @@ async function resolveChild(http: HttpClient, rawRef: string, opts: ChildOptions
     squids = [];
     for await (const p of pages<ApiRecord>(http, '/v1/squids', { pageSize: 100 })) {
       squids.push(...p.data.filter((r) => r && typeof r === 'object'));
-      if (++requests >= MAX_SCAN_REQUESTS && morePages(p)) throw tooMany();
+      if (++requests >= MAX_SCAN_REQUESTS && saysMoreFollow(p)) throw tooMany();
     }
   }
   const all: ApiRecord[] = [];
@@ -141,7 +135,7 @@ async function resolveChild(http: HttpClient, rawRef: string, opts: ChildOptions
     if (requests >= MAX_SCAN_REQUESTS) throw tooMany();
     for await (const p of pages<ApiRecord>(http, kind.path, { pageSize: 100, query: { squid: squidId } })) {
       for (const r of p.data) if (r && typeof r === 'object') all.push({ ...r, squid_id: squidId, squid_name: str(s.name) });
-      if (++requests >= MAX_SCAN_REQUESTS && morePages(p)) throw tooMany();
+      if (++requests >= MAX_SCAN_REQUESTS && saysMoreFollow(p)) throw tooMany();
     }
   }
   const where = opts.squid === undefined ? `across ${squids.length} squid${squids.length === 1 ? '' : 's'}` : `in squid "${str(squids[0]?.name) || recordId(squids[0])}"`;

@@ -3,7 +3,7 @@
 // newer than the ones already found. Every read is bounded: squid pages and run lists are capped.
 import { parseApiTime } from '../../../api/time.js';
 import type { HttpClient } from '../../../api/http.js';
-import { items, pages } from '../../../api/pages.js';
+import { items, pages, saysMoreFollow } from '../../../api/pages.js';
 import { recordId, type ApiRecord } from '../../../api/resolve.js';
 import { RUNS_PATH, type Run } from '../../../api/runs.js';
 import { SQUIDS_PATH } from '../../../api/squids.js';
@@ -35,7 +35,7 @@ export async function listSquids(http: HttpClient): Promise<{ squids: ApiRecord[
   let read = 0;
   for await (const p of pages<ApiRecord>(http, SQUIDS_PATH, { pageSize: 100 })) {
     squids.push(...p.data.filter((s) => s && typeof s === 'object'));
-    const more = p.total_pages !== undefined && p.page !== undefined ? p.page < p.total_pages : !!p.next;
+    const more = saysMoreFollow(p);
     if (++read >= MAX_SQUID_PAGES && more) {
       return { squids, partial: `only the first ${squids.length} squids were looked at${p.total_results ? ` (of ${p.total_results})` : ''}` };
     }
