@@ -109,6 +109,20 @@ describe('a secret of the wrong type', () => {
 });
 
 describe('tokens in webhook URLs', () => {
+  it('sq export masks the token (and says so); --show-secrets writes it; a masked URL is refused by plan, exit 2', async () => {
+    const lyon = emu.squidId('Lyon bakeries');
+    await emu.api(`/v1/delivery?squid=${lyon}`, { method: 'POST', body: { webhook_fields: { url: 'https://ci.example.com/hook?token=TOKEN-7777-SECRET', is_active: true, retry: false, events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false } } } });
+    const masked = await run(['export']);
+    expect(masked.code).toBe(0);
+    expect(masked.stdout).not.toContain('TOKEN-7777-SECRET');
+    expect(masked.stdout).toContain('token=');
+    expect(masked.stderr).toContain('1 URL token is masked');
+    expect((await run(['export', '--show-secrets'])).stdout).toContain('TOKEN-7777-SECRET');
+    const p = await run(['plan', '-f', file(masked.stdout, 'masked.yaml')]);
+    expect(p.code).toBe(2);
+    expect(p.stderr).toContain('webhook.url: holds a token masked by sq export');
+  });
+
   it('plan (text and --json) and apply --json mask the token; --show-secrets shows it', async () => {
     const doc = parse(await exported());
     doc.squids['Lyon bakeries'].webhook = { url: 'https://ci.example.com/hook?token=TOKEN-4242-SECRET&a=1', events: ['run.done'] };

@@ -5,7 +5,7 @@ import { httpUrlFlag, isEmail, RUN_EVENTS, type RunEventName } from '../../../va
 import { eventsObject, type DeliveryBody } from '../../../api/delivery.js';
 import { importPackage } from '../../../import-package.js';
 import { isRecord } from '../../../output/cells.js';
-import { isSecretQueryName } from '../../../output/secrets.js';
+import { isSecretQueryName, MASK } from '../../../output/secrets.js';
 
 export interface SquidPlan {
   /** The squid as written in the file: name, prefix or hash. */
@@ -107,6 +107,7 @@ class Checker {
   url(o: Obj, path: string, k: string): string | undefined {
     const s = this.str(o, path, k, { required: true });
     if (s === undefined) return undefined;
+    if (s.includes(MASK)) return this.bad(`${path}.${k}`, `holds a token masked by sq export (${MASK}): write the real URL, e.g. with \${WEBHOOK_TOKEN} in its query`);
     try {
       httpUrlFlag(k, s);
       // A token in the URL's query is a secret like a password: masked in every report, trace and error.
