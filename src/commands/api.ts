@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { enumFlag } from '../validate/index.js';
 import { apiPath } from '../api/path.js';
 import { readInput } from '../io/stdin.js';
-import { isSecretKey, MASK, maskSecrets } from '../output/secrets.js';
+import { isSecretKey, MASK, maskSecrets, secretValues } from '../output/secrets.js';
 import type { Ctx } from '../context.js';
 import { importPackage } from '../import-package.js';
 
@@ -66,6 +66,8 @@ export default defineVerb({
     if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
     const query = method === 'GET' || method === 'HEAD' ? (fields as Record<string, string>) : undefined;
     if (method !== 'GET' && method !== 'HEAD' && hasFields) body = { ...(body as object), ...fields };
+    // A password sent in the body is scrubbed from every message too (a server's error may quote the body back).
+    for (const s of secretValues(body)) ctx.addSecret(s);
 
     const http = await ctx.http();
     if (opts.paginate) {

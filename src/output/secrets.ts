@@ -85,6 +85,18 @@ export function maskDeep(value: unknown, mask: string = MASK): unknown {
   return out;
 }
 
+/** The values maskDeep would hide (under secret-named keys, at any depth), for the scrubbing of free text. */
+export function secretValues(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) secretValues(v, out);
+  else if (isPlainObject(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      if (isSecretKey(k) && (typeof v === 'string' || typeof v === 'number')) out.push(String(v));
+      else secretValues(v, out);
+    }
+  }
+  return out;
+}
+
 /** "****" + the last 4 characters; short keys (< 8 chars) would be mostly revealed, so they get "****" alone. */
 export function maskKey(key: string): string {
   if (key.length < 8) return '****';

@@ -194,6 +194,14 @@ describe('sq api -H and -i', () => {
     expect(r.stdout).not.toContain('abcd1234secret');
   });
 
+  it('a password sent with -F is scrubbed from the error when the server quotes the body back', async () => {
+    await emu.faults([{ method: 'POST', path: '/v1/delivery', action: 'status', status: 400, body: { detail: 'bad ftp_fields: {"password": "PWF-9911-X"}' } }]);
+    const r = await sq(['api', '/v1/delivery', '-X', 'POST', '-F', 'ftp_fields={"password":"PWF-9911-X"}'], { env: emu.env() });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('bad ftp_fields');
+    expect(r.stdout + r.stderr).not.toContain('PWF-9911-X');
+  });
+
   it('-i masks the secret query values of URLs in other headers (Location), and -H refuses line breaks; an empty path is exit 2', async () => {
     await emu.faults([{ path: '/v1/me', action: 'status', status: 200, headers: { location: 'https://x.example/cb?token=LOCTOK99&page=2' }, body: { ok: true } }]);
     const r = await sq(['api', '-i', '/v1/me'], { env: emu.env() });
