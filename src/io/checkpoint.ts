@@ -65,17 +65,39 @@ export async function lockExport(checkpoint: string, flag: string, onCleanup: (f
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') throw new UsageError(`${flag}: cannot lock the export "${lock}": ${code ?? String(err)}`);
     }
-    const st = await lstat(lock).catch(() => null);
-    const pid = st?.isFile() ? Number((await readFile(lock, 'utf8').catch(() => '')).trim()) : NaN;
-    const owner = Number.isInteger(pid) && pid > 0 ? pid : null;
-    if (attempt === 0 && st?.isFile() && ((owner !== null && !alive(owner)) || (owner === null && Date.now() - st.mtimeMs > 10_000))) {
-      // Its process is gone (or it never got its pid written, long ago): nobody holds it.
-      await unlink(lock).catch(() => undefined);
-      continue;
-    }
+    const { owner, stale } = await lockState(lock);
+    // Its process is gone (or it never got its pid written, long ago): nobody holds it. Two processes may both see
+    // that; only one at a time may remove it (the takeover file), and only after looking again, or the second would
+    // remove the lock the first has just taken.
+    if (attempt === 0 && stale && (await takeOver(lock))) continue;
     throw new UsageError(
       `${flag}: another sq${owner !== null ? ` (pid ${owner})` : ''} is running this export (lock "${lock}"): wait for it to end, or delete the lock if no sq is running`,
     );
+  }
+}
+
+async function lockState(lock: string): Promise<{ owner: number | null; stale: boolean }> {
+  const st = await lstat(lock).catch(() => null);
+  if (!st?.isFile()) return { owner: null, stale: false };
+  const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+  const owner = Number.isInteger(pid) && pid > 0 ? pid : null;
+  return { owner, stale: owner !== null ? !alive(owner) : Date.now() - st.mtimeMs > 10_000 };
+}
+
+/** Removes a stale lock under the takeover file, if it is still stale then; false when another process is at it. */
+async function takeOver(lock: string): Promise<boolean> {
+  const guard = `${lock}.takeover`;
+  try {
+    await writeFile(guard, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+  } catch {
+    return false;
+  }
+  try {
+    if (!(await lockState(lock)).stale) return false;
+    await unlink(lock).catch(() => undefined);
+    return true;
+  } finally {
+    await unlink(guard).catch(() => undefined);
   }
 }
 
