@@ -3,6 +3,7 @@
 // (defaults, ${ENV} expansion, literal secrets refused), so a delivery file means the same thing in both commands.
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 import { maskDeep } from '../output/secrets.js';
 import type { Ctx } from '../context.js';
@@ -67,6 +68,11 @@ interface Issue {
 
 /** zod/mini carries no message texts: each issue is worded here, naming what is allowed. */
 function describeIssue(i: Issue, got: unknown): string {
+  // A union has no one expected type to name: what the schema says the field takes (the JSON Schema's text too).
+  const takes = i.code === 'invalid_union' ? describedAt(i.path) : undefined;
+  if (takes) {
+    return got === undefined ? `is required: ${takes}` : `must be ${takes} (got ${JSON.stringify(got)})`;
+  }
   switch (i.code) {
     case 'unrecognized_keys':
       return `unknown field${i.keys!.length > 1 ? 's' : ''} ${i.keys!.map((k) => JSON.stringify(k)).join(', ')}`;
@@ -85,6 +91,23 @@ function describeIssue(i: Issue, got: unknown): string {
     default:
       return `is not valid (${i.code})`;
   }
+}
+
+/** The description the account schema gives the field at `path` (z.describe), if any. */
+function describedAt(path: readonly PropertyKey[]): string | undefined {
+  let schema: z.ZodMiniType | undefined = accountSchema;
+  for (const key of path) {
+    const def = unwrap(schema!)._zod.def as { type: string; shape?: Record<string, z.ZodMiniType>; valueType?: z.ZodMiniType };
+    schema = def.type === 'object' ? def.shape?.[String(key)] : def.type === 'record' ? def.valueType : undefined;
+    if (!schema) return undefined;
+  }
+  return (z.globalRegistry.get(schema!) as { description?: string } | undefined)?.description;
+}
+
+function unwrap(schema: z.ZodMiniType): z.ZodMiniType {
+  let s = schema;
+  for (let def = s._zod.def as { type: string; innerType?: z.ZodMiniType }; def.innerType && ['optional', 'nullable', 'default'].includes(def.type); def = s._zod.def as typeof def) s = def.innerType;
+  return s;
 }
 
 function at(doc: unknown, path: readonly PropertyKey[]): unknown {

@@ -98,6 +98,14 @@ describe('export → plan', () => {
   });
 });
 
+describe('a field that takes several forms', () => {
+  it('missing or wrong, the message says what it takes', async () => {
+    const r = await run(['plan', '-f', file('squids:\n  a:\n    crawler: x\n    webhook: { url: "https://x.example/h" }\n')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('squids.a.webhook.events: is required: a list of run.running, run.paused, run.done, run.error');
+  });
+});
+
 describe('a secret of the wrong type', () => {
   it('is named by its path, never quoted back', async () => {
     const f = file('squids:\n  a:\n    crawler: x\n    sftp: { host: h, username: u, directory: /d, password: 12345678901 }\n');
