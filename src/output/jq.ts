@@ -97,14 +97,17 @@ function call(lib: JqWeb, json: string, expr: string, flags: string[]): { ok: tr
  * A syntax error or an unknown function is a usage error, found before any request: the expression runs once on
  * null with -n and its output is dropped; only jq's compile failure (exit 3) counts, a runtime error on null does not.
  * An expression that compiled before (with this jq) is not checked again: its hash is kept in `known`, a file in the
- * cache directory, so a script that runs the same --jq each time does not wait for jq before its request.
+ * cache directory, so a script that runs the same --jq each time does not wait for jq's check run before its request.
  */
 export async function checkJq(expr: string, known?: string): Promise<void> {
   if (expr.trim() === '') throw new UsageError('--jq needs an expression, e.g. --jq \'.[].name\'');
   const key = fingerprint(`${JQ_WEB}\n${expr}`);
   const seen = known === undefined ? undefined : readCacheFile(known);
+  // Loaded either way: a command that prints with ctx.out.json (export, plan, apply, webhook listen) runs jq
+  // synchronously. Only the check run is skipped for a known expression.
+  const lib = await loadJq();
   if (seen?.split('\n').includes(key)) return;
-  const r = call(await loadJq(), 'null', expr, ['-n']);
+  const r = call(lib, 'null', expr, ['-n']);
   if (!r.ok && r.err.exitCode === 3) throw new UsageError(`--jq: ${jqMessage(r.err)}`);
   if (known !== undefined) writeCacheFile(known, [...(seen ?? '').split('\n').filter(Boolean).slice(-(KNOWN_MAX - 1)), key, ''].join('\n'));
 }

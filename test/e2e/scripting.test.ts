@@ -45,6 +45,15 @@ describe('scripting (built binary)', () => {
     const inCache = (dir: string, args: string[]) => sqBin(args, { env: emu.env({ SQ_CACHE_DIR: dir }) }).then(withNl);
     const known = (dir: string) => readFileSync(join(dir, 'jq-known'), 'utf8').split('\n').filter(Boolean);
 
+    it('a known expression still works where a command prints its document in one piece (sq export, plan, apply)', async () => {
+      // These print through ctx.out.json, which runs jq at once: jq must be loaded even when its check run is skipped.
+      const dir = tempDir('sq-jq-cache-');
+      const first = await inCache(dir, ['export', '--jq', '.billing.auto_reset.threshold']);
+      expect(first).toEqual({ code: 0, stdout: '80\n', stderr: '' });
+      expect(known(dir)).toEqual([fingerprint(`${JQ_WEB}\n.billing.auto_reset.threshold`)]);
+      expect(await inCache(dir, ['export', '--jq', '.billing.auto_reset.threshold'])).toEqual(first);
+    });
+
     it('a good expression is remembered, a bad one never is, and stays exit 2 before any request', async () => {
       const dir = tempDir('sq-jq-cache-');
       const good = await inCache(dir, ['squids', 'list', '--jq', '.[].name']);
