@@ -6,7 +6,6 @@ import { asRow, cellText, chooseColumns, csvLine, isRecord, tsvLine } from './ce
 import { checkFields, pickFields } from './fields.js';
 import { maskSecrets, redactText } from './secrets.js';
 import { Sink } from './sink.js';
-import { renderListTable, renderRecordTable } from './table.js';
 import { importPackage } from '../import-package.js';
 import { loadJq, runJq } from './jq.js';
 
@@ -135,6 +134,8 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
         if (count === 0) {
           if (!settings.quiet) message('No results');
         } else {
+          // The table renderer and its display-width tables load on first use: `sq me --json` needs neither.
+          const { renderListTable } = await import('./table.js');
           const { text, hidden } = await renderListTable(cols ?? [], tableRows, tableOpts);
           await out.write(text);
           if (hidden.length && !settings.quiet) {
@@ -171,6 +172,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       }
       case 'table': {
         const cols = fields || opts?.columns?.length ? chooseColumns(opts?.columns, fields, item) : null;
+        const { renderRecordTable } = await import('./table.js');
         const text = await renderRecordTable(asRow(item), cols, { ...tableOpts, title: opts?.title });
         await out.write(text);
         return;
