@@ -36,7 +36,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   } catch (err) {
     if (err instanceof DryRunStop) {
       const { printPlanned } = await import('./io/dry-run.js');
-      printPlanned(ctx, err.planned);
+      await printPlanned(ctx, err.planned);
       return ctx.exitCode;
     }
     return report(ctx, err);

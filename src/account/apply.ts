@@ -42,9 +42,9 @@ export async function preflight(ctx: Ctx, steps: Step[], sendsWrites: boolean): 
 }
 
 /** --dry-run: every request of every step (a new squid's id is a placeholder), as printPlanned shows requests. */
-export function printPlannedSteps(ctx: Ctx, steps: Step[]): void {
+export async function printPlannedSteps(ctx: Ctx, steps: Step[]): Promise<void> {
   const reqs = steps.flatMap((s) => s.requests(s.item.id ?? `<id of new squid "${s.squid}">`)).map(shown);
-  printPlanned(ctx, reqs);
+  await printPlanned(ctx, reqs);
 }
 
 export async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Promise<StepReport[]> {

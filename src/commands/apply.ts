@@ -27,7 +27,7 @@ export default defineVerb({
     const { plan, steps } = await planOfFile(ctx, opts);
     const json = ctx.outputSettings().format === 'json';
     if (steps.length === 0) {
-      if (json) ctx.out.json({ applied: 0, failed: 0, skipped: 0, items: [] });
+      if (json) await ctx.out.json({ applied: 0, failed: 0, skipped: 0, items: [] });
       ctx.out.info('No changes: the account matches the file; nothing was sent.');
       return;
     }
@@ -35,12 +35,12 @@ export default defineVerb({
     await preflight(ctx, steps, http.sendsWrites);
     if (!http.sendsWrites) {
       ctx.out.info(planText(maskSecrets(plan, ctx.globals.showSecrets)).trimEnd());
-      printPlannedSteps(ctx, steps);
+      await printPlannedSteps(ctx, steps);
       return;
     }
     const reports = await applySteps(ctx, http, steps);
     const n = (st: string) => reports.filter((r) => r.status === st).length;
-    if (json) ctx.out.json(maskSecrets({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports }, ctx.globals.showSecrets));
+    if (json) await ctx.out.json(maskSecrets({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports }, ctx.globals.showSecrets));
     const bad = reports.filter((r) => r.status !== 'applied');
     if (bad.length === 0) {
       ctx.out.success(`Applied ${reports.length} change${reports.length === 1 ? '' : 's'}`);

@@ -28,7 +28,7 @@ export default defineVerb({
     }
     if (masked) ctx.out.warn(`${masked} URL token${masked === 1 ? ' is' : 's are'} masked (${MASK}): pass --show-secrets to write them, or put them back as \${VAR} references before an apply`);
     if (ctx.outputSettings().format === 'json') {
-      ctx.out.json(doc);
+      await ctx.out.json(doc);
       return;
     }
     const { stringify } = await importPackage<typeof import('yaml')>('yaml');

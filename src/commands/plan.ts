@@ -60,7 +60,7 @@ export default defineVerb({
     const { plan } = await planOfFile(ctx, opts);
     // Passwords are masked by the diff; webhook and sheet URLs carry their tokens in the query.
     const shown = maskSecrets(plan, ctx.globals.showSecrets);
-    if (ctx.outputSettings().format === 'json') ctx.out.json(shown);
+    if (ctx.outputSettings().format === 'json') await ctx.out.json(shown);
     else ctx.out.text(planText(shown));
     return plan.items.length ? ExitCode.CHANGES : ExitCode.OK;
   },

@@ -20,11 +20,11 @@ function maskCookies(body: unknown): unknown {
 }
 
 /** One or more planned requests: JSON/NDJSON for scripts, readable text otherwise. Always on stdout. */
-export function printPlanned(ctx: Ctx, reqs: PlannedRequest[]): void {
+export async function printPlanned(ctx: Ctx, reqs: PlannedRequest[]): Promise<void> {
   const fmt = ctx.outputSettings().format;
   const recs = reqs.map((r) => dryRunRecord(ctx, r));
   if (fmt === 'json') {
-    ctx.out.json(recs.length === 1 ? recs[0] : recs);
+    await ctx.out.json(recs.length === 1 ? recs[0] : recs);
   } else if (fmt === 'ndjson') {
     ctx.out.text(recs.map((r) => JSON.stringify(r)).join('\n') + '\n');
   } else {

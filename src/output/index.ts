@@ -189,7 +189,9 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     errStyle,
     record,
     list,
-    json(doc: unknown) {
+    async json(doc: unknown) {
+      // jq may still be loading (a known expression does not wait for it before the request): wait here.
+      if (settings.jq !== null) await loadJq();
       out.writeNow(filtered ? filter(doc) : `${JSON.stringify(doc, null, 2)}\n`);
     },
     text(s: string) {

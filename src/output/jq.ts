@@ -103,11 +103,13 @@ export async function checkJq(expr: string, known?: string): Promise<void> {
   if (expr.trim() === '') throw new UsageError('--jq needs an expression, e.g. --jq \'.[].name\'');
   const key = fingerprint(`${JQ_WEB}\n${expr}`);
   const seen = known === undefined ? undefined : readCacheFile(known);
-  // Loaded either way: a command that prints with ctx.out.json (export, plan, apply, webhook listen) runs jq
-  // synchronously. Only the check run is skipped for a known expression.
-  const lib = await loadJq();
-  if (seen?.split('\n').includes(key)) return;
-  const r = call(lib, 'null', expr, ['-n']);
+  if (seen?.split('\n').includes(key)) {
+    // Not waited for: jq finishes loading while the request is out. Whatever prints through jq awaits it (a failure
+    // to load is reported there).
+    loadJq().catch(() => undefined);
+    return;
+  }
+  const r = call(await loadJq(), 'null', expr, ['-n']);
   if (!r.ok && r.err.exitCode === 3) throw new UsageError(`--jq: ${jqMessage(r.err)}`);
   if (known !== undefined) writeCacheFile(known, [...(seen ?? '').split('\n').filter(Boolean).slice(-(KNOWN_MAX - 1)), key, ''].join('\n'));
 }

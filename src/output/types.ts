@@ -70,9 +70,10 @@ export interface Output {
   list(items: Iterable<unknown> | AsyncIterable<unknown>, opts?: RenderOptions): Promise<number>;
   /**
    * One JSON document exactly as given (no masking, no --fields), pretty-printed, or through --jq/--template. For
-   * commands that print a fixed document of their own (plans, dry runs, exports) in JSON mode.
+   * commands that print a fixed document of their own (plans, dry runs, exports) in JSON mode. Resolves once written
+   * (with --jq, after jq has loaded).
    */
-  json(doc: unknown): void;
+  json(doc: unknown): Promise<void>;
   /** Plain text result on stdout (e.g. `sq completion bash`); not affected by format. A final newline is added if missing. */
   text(s: string): void;
   /** A human message on stderr (hints, "showing 10 of 2,431", warnings). Suppressed by --quiet unless `force`. */

@@ -52,6 +52,11 @@ describe('scripting (built binary)', () => {
       expect(first).toEqual({ code: 0, stdout: '80\n', stderr: '' });
       expect(known(dir)).toEqual([fingerprint(`${JQ_WEB}\n.billing.auto_reset.threshold`)]);
       expect(await inCache(dir, ['export', '--jq', '.billing.auto_reset.threshold'])).toEqual(first);
+      // A dry run prints its planned request the same way, from main.ts after the verb stopped.
+      const plan = ['billing', 'auto-reset', '--threshold', '75', '--dry-run', '--jq', '.method'];
+      const once = await inCache(dir, plan);
+      expect(once).toMatchObject({ code: 0, stdout: 'POST\n' });
+      expect(await inCache(dir, plan)).toEqual(once);
     });
 
     it('a good expression is remembered, a bad one never is, and stays exit 2 before any request', async () => {

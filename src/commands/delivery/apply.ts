@@ -127,10 +127,10 @@ export default defineVerb({
     }
 
     if (planOnly && ctx.outputSettings().format === 'json') {
-      ctx.out.json(planObject(ctx, reports));
+      await ctx.out.json(planObject(ctx, reports));
       ctx.out.info('Dry run: nothing was sent.');
     } else if (planOnly) {
-      printPlanned(ctx, planned);
+      await printPlanned(ctx, planned);
     } else {
       await writeSummary(ctx, reports);
     }

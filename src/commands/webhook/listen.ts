@@ -65,11 +65,8 @@ export default defineVerb({
           const s = ctx.outputSettings();
           if (s.jq === null && s.template === null) return ctx.out.text(lineFor(ctx, p));
           // --jq/--template run on each event, as jq does on a stream of documents; a failure skips that event only.
-          try {
-            ctx.out.json(p);
-          } catch (err) {
-            ctx.out.warn(`event ${p.event} of run ${p.id}: ${(err as Error).message}`);
-          }
+          // Events print in the order they came: each waits for the same jq load, then runs at once.
+          ctx.out.json(p).catch((err: unknown) => ctx.out.warn(`event ${p.event} of run ${p.id}: ${(err as Error).message}`));
         },
         onInvalid: (reason, from) => ctx.out.warn(`rejected a request from ${from} (answered 400): ${reason}`),
         onForwardError: (msg, p) => ctx.out.warn(`forwarding ${p.event} of run ${p.id} failed: ${msg}`),
