@@ -11,7 +11,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   try {
     fs.writeSync(1, `${JSON.parse(fs.readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`);
   } catch (e) {
-    if (e.code !== 'EPIPE') throw e;
+    if (e.code !== 'EPIPE') {
+      process.stderr.write(`error: cannot write to stdout: ${e.message}\n`);
+      process.exitCode = 1;
+    }
   }
 } else {
   // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with TurboFan on background threads,
@@ -20,8 +23,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   try {
     require('node:v8').setFlagsFromString('--liftoff-only');
   } catch {}
-  // `sq … | head` closes the pipe early: that is not an error worth a stack trace.
-  for (const s of [process.stdout, process.stderr]) s.on('error', (e) => { if (e.code !== 'EPIPE') throw e; });
+  // `sq … | head` closes the pipe early: that is not an error worth a stack trace. Any other error on stdout is the
+  // CLI's to report, with its exit code (src/output/sink.ts, main.ts): never an uncaught throw from here.
+  for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
   // The same pre-scan of argv as the CLI's own (src/argv.ts), built beside the bundle.
   const scan = require('../dist/argv.cjs').scanArgv(argv);
   const dir = cacheDir(process.env);

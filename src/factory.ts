@@ -1,5 +1,7 @@
 // Builds the real Ctx (or a test one, from overrides). Every dependency is created on first use.
 import { isatty } from 'node:tty';
+import { fstatSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { DEFAULT_GLOBALS, envFlag, type Ctx, type Globals, type IO } from './context.js';
 import type { Output, OutputSettings } from './output/types.js';
 import { createOutput, resolveOutputSettings } from './output/index.js';
@@ -11,6 +13,7 @@ import { MAX_HTTP_TIMEOUT_MS, parseDuration } from './validate/duration.js';
 import { redactText } from './output/secrets.js';
 import { cacheDir } from './cache-dir.js';
 import { sleep as abortableSleep } from './api/sleep.js';
+import { Sink, fdWriter } from './output/sink.js';
 
 export interface ContextInit {
   io?: Partial<IO>;
@@ -21,22 +24,37 @@ export interface ContextInit {
 }
 
 function processIO(): IO {
+  const file = fileStdout();
   return {
-    stdout: process.stdout,
+    stdout: file ?? process.stdout,
     stderr: process.stderr,
     // process.stdin is built on first access, and building it loads Node's fs streams and readline (~2 ms):
     // only the commands that read stdin pay for it. isatty(0) answers "is stdin a terminal" without it.
     get stdin() {
       return process.stdin;
     },
-    stdoutIsTTY: !!process.stdout.isTTY,
+    stdoutIsTTY: !file && !!process.stdout.isTTY,
     stderrIsTTY: !!process.stderr.isTTY,
     stdinIsTTY: isatty(0),
-    columns: process.stdout.columns || 100,
+    columns: (!file && process.stdout.columns) || 100,
   };
 }
 
-export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promise<void> } {
+/**
+ * When fd 1 is a file or a device (not a terminal, pipe or socket), a stdout that writes every chunk whole and reports
+ * any error (fdWriter): Node's own ignores short writes, and a full disk ended in a truncated file and exit 0.
+ */
+function fileStdout(): (Writable & { fd: number }) | null {
+  let st;
+  try {
+    st = fstatSync(1);
+  } catch {
+    return null;
+  }
+  return st.isFIFO() || st.isSocket() || isatty(1) ? null : fdWriter(1, 'stdout');
+}
+
+export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promise<void>; flush(): Promise<void> } {
   const base = init.io?.stdout ? undefined : processIO();
   const stdin = init.io?.stdin;
   const io: IO = {
@@ -50,6 +68,8 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
     stdinIsTTY: init.io?.stdinIsTTY ?? base?.stdinIsTTY ?? false,
     columns: init.io?.columns ?? base?.columns ?? 100,
   };
+  // Watched from the start: an error on stdout is kept for flush() even when no Output was built to see it.
+  const stdout = new Sink(io.stdout);
   const env = init.env ?? process.env;
   const now = init.now ?? Date.now;
   const signal = init.signal ?? new AbortController().signal;
@@ -66,7 +86,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
   let retryBudget: RetryBudget | undefined;
   let prompter: Promise<Prompter> | undefined;
 
-  const ctx: Ctx & { cleanup(): Promise<void> } = {
+  const ctx: Ctx & { cleanup(): Promise<void>; flush(): Promise<void> } = {
     io,
     env,
     globals: { ...DEFAULT_GLOBALS } as Globals,
@@ -171,6 +191,9 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
     },
     onCleanup(fn) {
       cleanups.push(fn);
+    },
+    flush() {
+      return stdout.flush();
     },
     async cleanup() {
       for (const fn of cleanups.splice(0).reverse()) {

@@ -32,14 +32,19 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
     ctx.globals = readGlobals(peekGlobals(argv));
     const program = await buildProgram(ctx, argv);
     await program.parseAsync(argv, { from: 'user' });
+    // The command's last writes may still fail (a full disk): that is the command failing, not exit 0.
+    await ctx.flush();
     return ctx.exitCode;
   } catch (err) {
-    if (err instanceof DryRunStop) {
+    if (!(err instanceof DryRunStop)) return report(ctx, err);
+    try {
       const { printPlanned } = await import('./io/dry-run.js');
       await printPlanned(ctx, err.planned);
+      await ctx.flush();
       return ctx.exitCode;
+    } catch (failed) {
+      return report(ctx, failed);
     }
-    return report(ctx, err);
   } finally {
     await ctx.cleanup();
     if (ownSignal) for (const s of signals) process.removeListener(s, onSignal);

@@ -28,6 +28,11 @@ export interface PageOptions {
   pageSize?: number;
   /** First page to read (1-based). */
   startPage?: number;
+  /**
+   * Records of the pages before startPage that the caller already has (a resumed export): the listing is then whole,
+   * and one that ends below its total_results, counting them, is reported like a fresh one.
+   */
+  earlier?: number;
   /** Stop after this many records in total (undefined = all pages). */
   maxItems?: number;
   /**
@@ -118,10 +123,12 @@ export async function* pages<T = Record<string, unknown>>(
     if (last) {
       // A short last page is allowed (documented samples overstate total_results), but a whole listing that ends
       // below its own total is never silent.
-      if (opts.startPage === undefined && opts.maxItems === undefined && !warned) {
+      const whole = opts.startPage === undefined || opts.earlier !== undefined;
+      if (whole && opts.maxItems === undefined && !warned) {
         const totalPages = num(env.total_pages);
-        if (total !== null && delivered < total) {
-          opts.onWarning?.(`GET ${path.split('?')[0]}: total_results said ${total} but ${delivered} records arrived (the API's counters are not always exact)`);
+        const arrived = delivered + (opts.earlier ?? 0);
+        if (total !== null && arrived < total) {
+          opts.onWarning?.(`GET ${path.split('?')[0]}: total_results said ${total} but ${arrived} records arrived (the API's counters are not always exact)`);
         } else if (totalPages !== null && totalPages > page) {
           // next: null ended it (as documented samples do) while total_pages said more.
           opts.onWarning?.(`GET ${path.split('?')[0]}: total_pages said ${totalPages} but the listing ended at page ${page} (the API's counters are not always exact)`);

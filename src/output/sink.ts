@@ -1,4 +1,7 @@
-// A writer over a stream that respects backpressure and treats a vanished reader (EPIPE) as a quiet stop.
+// A writer over a stream that respects backpressure and treats a vanished reader (EPIPE) as a quiet stop; and the
+// stdout the CLI writes to when fd 1 is a file or a device.
+import { writeSync } from 'node:fs';
+import { Writable } from 'node:stream';
 
 interface StreamState {
   closed: boolean;
@@ -15,10 +18,51 @@ function watch(stream: NodeJS.WritableStream): StreamState {
   stream.on('error', (err: NodeJS.ErrnoException) => {
     state.closed = true;
     // A reader that went away (`sq … | head`) is normal; anything else (a full disk) must surface.
-    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED' && err.code !== 'ECONNRESET') state.error = err;
+    if (!readerGone(err)) state.error = err;
   });
   states.set(stream, state);
   return state;
+}
+
+/** The error a write gets when the reader went away (`sq … | head`), rather than a failure of the output itself. */
+export function readerGone(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET';
+}
+
+type WriteFn = (fd: number, buf: Uint8Array, offset: number, length: number) => number;
+
+/**
+ * Writes all of `buf` to `fd`. write(2) may take fewer bytes than asked (a disk filling up): the rest is written
+ * next, until it is all out or a write fails (ENOSPC), which throws. `write` is fs.writeSync but for tests.
+ */
+export function writeAll(fd: number, buf: Uint8Array, write: WriteFn = writeSync): void {
+  for (let off = 0; off < buf.length; ) {
+    const n = write(fd, buf, off, buf.length - off);
+    if (!(n > 0)) throw Object.assign(new Error(`write wrote ${n} of ${buf.length - off} bytes`), { code: 'EIO' });
+    off += n;
+  }
+}
+
+/**
+ * A Writable over a file or device descriptor (stdout redirected to a file): each chunk is written whole (writeAll),
+ * and an error reaches the write's callback and the stream's 'error'. Node's own stdout for a file ignores short
+ * writes, so a full disk left a truncated file and exit 0.
+ */
+export function fdWriter(fd: number, name: string, write?: WriteFn): Writable & { fd: number } {
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      try {
+        writeAll(fd, chunk, write);
+        cb();
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        e.message = `cannot write to ${name}: ${e.message}`;
+        cb(e);
+      }
+    },
+  });
+  return Object.assign(stream, { fd });
 }
 
 export class Sink {
@@ -53,7 +97,25 @@ export class Sink {
     if (!this.check()) return;
     if (this.stream.write(chunk)) return;
     if (this.closed) return;
-    await new Promise<void>((resolve) => {
+    await this.settled();
+    this.check();
+  }
+
+  /**
+   * Waits until everything written has gone out (or failed), then throws the error a write met, if any: the last
+   * write of a command must not fail unseen. A reader that went away is not an error.
+   */
+  async flush(): Promise<void> {
+    const s = this.stream as NodeJS.WritableStream & { writableLength?: number };
+    // Write callbacks come in order: an empty write's comes once every earlier write is out or has failed.
+    if (!this.closed && (s.writableLength ?? 0) > 0) await new Promise<void>((resolve) => s.write('', () => resolve()));
+    // A failed write reports its error on a later tick.
+    await new Promise((resolve) => setImmediate(resolve));
+    this.check();
+  }
+
+  private settled(): Promise<void> {
+    return new Promise<void>((resolve) => {
       const done = () => {
         this.stream.removeListener('drain', done);
         this.stream.removeListener('close', done);
@@ -64,6 +126,5 @@ export class Sink {
       this.stream.on('close', done);
       this.stream.on('error', done);
     });
-    this.check();
   }
 }

@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { createOutput, resolveOutputSettings } from '../../src/output/index.js';
 import { make } from './helpers.js';
+import { Sink, fdWriter, writeAll } from '../../src/output/sink.js';
 
 describe('streaming lists', () => {
   it('a 20,000-item async list in json mode parses as one array of 20,000', async () => {
@@ -66,6 +67,45 @@ describe('stream errors', () => {
       }
     }
     await expect(out.list(gen())).rejects.toThrow('no space left on device');
+  });
+});
+
+describe('stdout to a file or a device (fdWriter)', () => {
+  const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  /** A write(2) that takes at most `step` bytes a call, and fails once `room` bytes are taken. */
+  function disk(step: number, room = Infinity) {
+    const got: number[] = [];
+    const write = (_fd: number, buf: Uint8Array, off: number, len: number) => {
+      if (got.length >= room) throw enospc();
+      const n = Math.min(step, len, room - got.length);
+      got.push(...buf.subarray(off, off + n));
+      return n;
+    };
+    return { write, text: () => Buffer.from(got).toString() };
+  }
+
+  it('writes what a short write left, until all of it is out', () => {
+    const d = disk(3);
+    writeAll(1, Buffer.from('a page of records\n'), d.write);
+    expect(d.text()).toBe('a page of records\n');
+  });
+
+  it('a write that fails after a short one reaches the write callback, the stream, and Sink.flush', async () => {
+    const d = disk(4, 10);
+    const stream = fdWriter(1, 'stdout', d.write);
+    const sink = new Sink(stream);
+    const err = await new Promise<Error | null | undefined>((resolve) => stream.write('0123456789abcdef', resolve));
+    expect(err?.message).toBe('cannot write to stdout: ENOSPC: no space left on device, write');
+    expect(d.text()).toBe('0123456789');
+    await expect(sink.flush()).rejects.toThrow('cannot write to stdout: ENOSPC');
+  });
+
+  it('Sink.flush: the error of a last fire-and-forget write is not lost', async () => {
+    const stream = fdWriter(1, 'stdout', disk(100, 0).write);
+    const sink = new Sink(stream);
+    sink.writeNow('{"id":1}\n');
+    await expect(sink.flush()).rejects.toThrow('ENOSPC');
+    await new Sink(fdWriter(1, 'stdout', disk(100).write)).flush();
   });
 });
 

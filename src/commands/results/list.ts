@@ -5,13 +5,13 @@ import type { Format, Output } from '../../output/types.js';
 import { createOutput } from '../../output/index.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../../api/results.js';
-import { UsageError } from '../../errors.js';
+import { SqError, UsageError } from '../../errors.js';
 import { AtomicFile, checkOutputTarget } from '../../io/atomic-file.js';
 import { Progress, count } from '../../io/progress.js';
 import { nonEmpty } from '../../validate/index.js';
 import { pagingFlags, pagingHint, pagingOptions, records, tally, type Paging, type Tally } from '../../io/paging.js';
 import { MAX_PAGE_SIZE } from '../../api/pages.js';
-import { Sink } from '../../output/sink.js';
+import { Sink, readerGone } from '../../output/sink.js';
 import {
   CHECKPOINT_VERSION,
   RESUMABLE_FORMATS,
@@ -29,6 +29,7 @@ import {
 import { shellWord } from '../../io/shell.js';
 import { Writable } from 'node:stream';
 import { lstat } from 'node:fs/promises';
+import { fstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const DEFAULT_LIMIT = 100;
@@ -55,10 +56,12 @@ export default defineVerb({
     'changes nothing: delete the two hidden files and export again. --resume with no checkpoint is exit 2; a new export ' +
     'while a checkpoint or partial file exists is exit 2 too (resume it, or delete them). Two exports or resumes of one file ' +
     'never run at once: the second is exit 2 naming the first\'s pid (a lock beside the checkpoint). JSON (one array) is not resumable.\n\n' +
-    'To stdout, --all --checkpoint CKPT (ndjson, csv, tsv) writes each page in one write and then records in CKPT the ' +
-    'pages and bytes written so far; on success CKPT is removed. After a failure, cut your saved output back to the ' +
+    'To stdout, --all --checkpoint CKPT (ndjson, csv, tsv) writes each page in one write and, once it is written whole, ' +
+    'records in CKPT the pages and bytes written so far; on success CKPT is removed. A write error (a full disk) or a ' +
+    'reader that goes away (| head) is exit 1 and keeps CKPT. After a failure, cut your saved output back to the ' +
     '"bytes" in CKPT (the last page may have been cut mid-write) and append the rest with --resume; the CSV/TSV header ' +
-    'is not written again. --checkpoint does not go with -o (which keeps its checkpoint beside FILE).',
+    'is not written again. When stdout is a file that is neither empty nor CKPT\'s size, --resume refuses (exit 2). ' +
+    '--checkpoint does not go with -o (which keeps its checkpoint beside FILE).',
   options: [
     { flags: '--squid <squid>', description: 'results of every run of this squid (id, id prefix or exact name)' },
     { flags: '--run <run>', description: 'results of this run only' },
@@ -127,7 +130,7 @@ async function exportResults(
     if (crawler) attributes = await crawlerAttributeNames(http, crawler);
   }
 
-  const request = continued ? { pageSize: continued.page_size, startPage: continued.pages + 1 } : paging.request;
+  const request = continued ? { pageSize: continued.page_size, startPage: continued.pages + 1, earlier: continued.records } : paging.request;
   const it = resultPages(http, scope, { ...request, task, onWarning: (m) => ctx.out.warn(m) })[Symbol.asyncIterator]();
   // The first page is read before anything is written: without the crawler's attributes, its keys make the header.
   const first = await it.next();
@@ -255,7 +258,16 @@ async function resumePlan(
     target: o.output === undefined ? null : resolve(o.output),
   });
   if (differs) throw new UsageError(`cannot resume: ${differs}; the checkpoint "${where.checkpoint}" belongs to another export`);
-  if (where.partial !== null) {
+  if (where.partial === null) {
+    // Appending to a saved output that was not cut back to the checkpoint would leave a hole or a half page inside it.
+    const size = stdoutFileSize(ctx);
+    if (size !== null && size > 0 && size !== ck.bytes) {
+      throw new UsageError(
+        `cannot resume: stdout is a file of ${size} bytes, but the checkpoint "${where.checkpoint}" counts ${ck.bytes}: ` +
+          `cut it back to ${ck.bytes} bytes first (truncate -s ${ck.bytes} OUT), then append with >> OUT (or write to a new, empty file)`,
+      );
+    }
+  } else {
     // lstat: the data is continued only in the regular file sq made, never through a link planted in its place.
     const st = await lstat(where.partial).catch(() => null);
     const why = !st ? 'is missing' : !st.isFile() ? 'is not a regular file' : st.size < ck.bytes ? `has ${st.size} bytes, fewer than the ${ck.bytes} its checkpoint counts` : null;
@@ -312,8 +324,15 @@ async function resumableExport(
       await file.sync();
       return;
     }
-    if (stdout.closed) return;
-    await new Promise<void>((res) => ctx.io.stdout.write(chunk, () => res()));
+    // Counted in the checkpoint only once written whole: a failed write (a full disk) stops the export here.
+    const closed = () => new SqError(`stdout was closed after ${count(ck.pages)} whole page${ck.pages === 1 ? '' : 's'} (${count(ck.records)} records): the export stopped there`);
+    if (stdout.closed) throw closed();
+    try {
+      await new Promise<void>((res, rej) => ctx.io.stdout.write(chunk, (err) => (err ? rej(err) : res())));
+    } catch (err) {
+      // The reader went away (`| head`): with a checkpoint the user asked to be able to continue, so it is kept.
+      throw readerGone(err) ? closed() : err;
+    }
   };
 
   const parts: string[] = [];
@@ -340,7 +359,6 @@ async function resumableExport(
       // Resumed here once every record of the page is rendered into the buffer.
       const chunk = take();
       await put(chunk);
-      if (stdout.closed && !file) return;
       ck = { ...ck, pages: ck.pages + 1, records: ck.records + page.data.length, bytes: ck.bytes + Buffer.byteLength(chunk), total_results: ck.total_results ?? num(page.total_results) };
       await writeCheckpoint(plan.checkpoint, ck);
       plan.saved = ck;
@@ -391,6 +409,18 @@ function resumeHint(plan: ResumePlan, ck: Checkpoint): string {
     `stdout got ${what}, ${ck.bytes} bytes; the checkpoint is "${plan.checkpoint}". To continue, cut the saved output ` +
     `back to ${ck.bytes} bytes (its last page may be cut mid-write) and append the rest:\n  truncate -s ${ck.bytes} OUT && ${plan.command} >> OUT`
   );
+}
+
+/** The size of the regular file stdout writes to, or null when it is not one (a terminal, pipe, device, or a test's stream). */
+function stdoutFileSize(ctx: Ctx): number | null {
+  const fd = (ctx.io.stdout as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return null;
+  try {
+    const st = fstatSync(fd);
+    return st.isFile() ? st.size : null;
+  } catch {
+    return null;
+  }
 }
 
 function newProgress(ctx: Ctx): Progress {
