@@ -407,3 +407,28 @@ describe('bad files: exit 2, every problem named by its path, before any request
     expect(p.plan.items).toMatchObject([{ kind: 'tasks', action: 'create', add: [{ keyword: 'sushi', city: 'Paris' }] }]);
   });
 });
+
+describe('a listing capped by the free plan', () => {
+  it('export, plan and apply fail (exit 1) naming the cap and the listing, and send nothing', async () => {
+    const id = emu.squidId('Paris restaurants');
+    const urls = Array.from({ length: 70 }, (_, i) => ({ url: `https://www.google.com/maps/search/capped+${i}` }));
+    await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: urls } });
+    const whole = await exported();
+    expect(parse(whole).squids['Paris restaurants'].tasks.length).toBeGreaterThan(70);
+    await emu.control('POST', '/_emulator/config', { freePlan: true });
+    await emu.clearRequests();
+    const cap = new RegExp(`GET /v1/tasks\\?squid=${id}: the API capped this listing of 73 records and warned: Free plan: only 50 results returned\\..*nothing was written or sent`);
+    const exp = await run(['export']);
+    expect(exp.code).toBe(1);
+    expect(exp.stdout).toBe('');
+    expect(exp.stderr).toMatch(cap);
+    const f = file(whole);
+    for (const args of [['plan', '-f', f], ['plan', '-f', f, '--json'], ['apply', '-f', f, '--yes']]) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(cap);
+    }
+    expect(await writes()).toEqual([]);
+  });
+});
