@@ -37,7 +37,6 @@ export interface Desired {
   managesSquids: boolean;
   squids: DesiredSquid[];
   billing?: { enabled?: boolean; threshold?: number; max_resets?: number };
-  secrets: string[];
 }
 
 const CHANNEL_KEYS = ['sftp', 'webhook', 'email', 'sheet', 's3'] as const;
@@ -121,7 +120,7 @@ function fail(problems: string[]): never {
   throw new UsageError(`invalid account file: ${first}`, { details: rest.map((p) => `  also: ${p}`) });
 }
 
-/** Reads and validates the whole file before anything is sent. */
+/** Reads and validates the whole file before anything is sent; every value it takes from the environment is registered as a secret. */
 export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissingSecrets: boolean }): Promise<Desired> {
   const text = await readInput(ctx, '--file', file);
   const doc = await parseApplyText(text, file === '-' ? '<stdin>' : file, 'account file');
@@ -138,7 +137,6 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
   const parsed = r.data;
   const base = file === '-' ? resolve('.') : dirname(resolve(file));
   const squids: DesiredSquid[] = [];
-  const secrets: string[] = [];
   const problems: string[] = [];
   for (const [ref, spec] of Object.entries(parsed.squids ?? {})) {
     const path = pathOf(['squids', ref]);
@@ -147,8 +145,7 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
     for (const ch of CHANNEL_KEYS) {
       if (spec[ch] === undefined) continue;
       try {
-        const checked = checkApplyDocument({ squids: { [ref]: { [ch]: spec[ch] } } }, ctx.env, opts);
-        secrets.push(...checked.secrets);
+        const checked = checkApplyDocument({ squids: { [ref]: { [ch]: spec[ch] } } }, ctx.env, { ...opts, onSecret: (s) => ctx.addSecret(s) });
         const body = checked.squids[0].bodies[0];
         channels.push({ channel: channelOf(body), body, missing: checked.missing });
       } catch (err) {
@@ -169,7 +166,7 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
   }
   if (problems.length) fail(problems);
   const ar = parsed.billing?.auto_reset;
-  return { prune: parsed.prune === true, managesSquids: parsed.squids !== undefined, squids, billing: ar, secrets };
+  return { prune: parsed.prune === true, managesSquids: parsed.squids !== undefined, squids, billing: ar };
 }
 
 function taskObject(v: TaskValue): Rec {

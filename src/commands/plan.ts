@@ -35,11 +35,10 @@ Only what the file names is managed: a field left out is left as it is. params a
 
 export const FILE_OPTION = { flags: '-f, --file <file>', description: 'the account file, YAML or JSON ("-" reads stdin)' } as const satisfies OptionSpec;
 
-/** The file of -f, read and checked (its secrets registered for scrubbing), and the plan against the live account. */
+/** The file of -f, read and checked (its ${ENV} values registered as secrets), and the plan against the live account. */
 export async function planOfFile(ctx: Ctx, opts: { file?: string }): Promise<ReturnType<typeof makePlan>> {
   const file = required('--file', opts.file, 'the account file (YAML or JSON; "-" for stdin)');
   const want = await loadAccountFile(ctx, file, { allowMissingSecrets: true });
-  for (const s of want.secrets) ctx.addSecret(s);
   const http = await ctx.http();
   return makePlan(want, await readLive(http, want));
 }

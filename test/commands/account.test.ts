@@ -145,6 +145,28 @@ describe('tokens in webhook URLs', () => {
   });
 });
 
+describe('values from ${VAR} are secrets', () => {
+  it('a malformed URL is quoted as written, never with the value of its variable (text, --json, a space in the host)', async () => {
+    for (const url of ['htps://ci.example.com/hook?token=${HOOK_TOKEN}', 'https://ci.exa mple.com/hook?token=${HOOK_TOKEN}']) {
+      const f = file(`squids:\n  "Paris restaurants":\n    webhook: { url: "${url}", events: [run.done] }\n`);
+      for (const cmd of [['plan'], ['plan', '--json'], ['apply', '--yes'], ['delivery', 'apply']]) {
+        const r = await run([...cmd, '-f', f], { HOOK_TOKEN: 'ENVTOKEN4242' });
+        expect(r.code, cmd.join(' ')).toBe(2);
+        const message = cmd.includes('--json') ? JSON.parse(r.stderr).error.message : r.stderr;
+        expect(message, cmd.join(' ')).toContain(`webhook.url: must be an http(s) URL (got ${JSON.stringify(url)})`);
+        expect(r.stderr, cmd.join(' ')).not.toContain('ENVTOKEN4242');
+      }
+    }
+  });
+
+  it('any message that would quote an expanded value masks it', async () => {
+    const f = file('squids:\n  "Paris restaurants":\n    email: { address: "${OPS_ADDRESS}" }\n');
+    const r = await run(['plan', '-f', f], { OPS_ADDRESS: 'not-an-address-4242' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('squids."Paris restaurants".email.address: must be an e-mail address (got "********")');
+  });
+});
+
 describe('edit → plan → apply → plan', () => {
   it('the plan lists exactly the edit; apply sends it; the next plan and a second apply are empty', async () => {
     const doc = parse(await exported());

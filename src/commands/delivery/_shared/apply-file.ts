@@ -15,7 +15,7 @@ export interface SquidPlan {
 
 interface ApplyFile {
   squids: SquidPlan[];
-  /** Every secret value read from the environment, so any message can be scrubbed of them. */
+  /** Every value read from the environment (and every URL query token), so any message can be scrubbed of them. */
   secrets: string[];
   /** Secrets whose environment variable is not set, when the caller allows that (`sq plan`): left out of the body. */
   missing: { path: string; name: string }[];
@@ -43,15 +43,24 @@ class Checker {
   missing: { path: string; name: string }[] = [];
   constructor(
     private readonly env: Record<string, string | undefined>,
-    private readonly allowMissingSecrets = false,
+    private readonly opts: CheckOptions = {},
   ) {}
+
+  /** A value that must never be printed: kept for the caller, and handed over at once, before any message is made. */
+  secret(v: string) {
+    this.secrets.push(v);
+    this.opts.onSecret?.(v);
+  }
 
   bad(path: string, msg: string): undefined {
     this.problems.push(`${path}: ${msg}`);
     return undefined;
   }
 
-  /** Expands ${VAR}; secrets must be exactly one reference, so they never sit in the file in clear. */
+  /**
+   * Expands ${VAR}; secrets must be exactly one reference, so they never sit in the file in clear. Every value taken
+   * from the environment is a secret (a token in a URL's path is one), registered before any message can quote it.
+   */
   expand(path: string, v: string, secret: boolean): string | undefined {
     if (secret && !WHOLE_ENV_REF.test(v.trim())) {
       return this.bad(path, 'secrets are not accepted in the file; write an environment reference like ${SFTP_PASSWORD}');
@@ -60,14 +69,14 @@ class Checker {
     const out = v.replace(ENV_REF, (_, name: string) => {
       const val = this.env[name];
       if (val === undefined || val === '') missing ??= name;
+      else this.secret(val);
       return val ?? '';
     });
-    if (missing && secret && this.allowMissingSecrets) {
+    if (missing && secret && this.opts.allowMissingSecrets) {
       this.missing.push({ path, name: missing });
       return undefined;
     }
     if (missing) return this.bad(path, `environment variable ${missing} is not set or empty`);
-    if (secret) this.secrets.push(out);
     return out;
   }
 
@@ -111,11 +120,11 @@ class Checker {
     try {
       httpUrlFlag(k, s);
       // A token in the URL's query is a secret like a password: masked in every report, trace and error.
-      for (const [q, v] of new URL(s).searchParams) if (isSecretQueryName(q) && v) this.secrets.push(v);
+      for (const [q, v] of new URL(s).searchParams) if (isSecretQueryName(q) && v) this.secret(v);
       return s;
     } catch {
-      // The flag's message names a flag; a file problem names its path.
-      return this.bad(`${path}.${k}`, `must be an http(s) URL (got ${JSON.stringify(s)})`);
+      // The flag's message names a flag; a file problem names its path, and quotes the URL as written (${VAR} and all).
+      return this.bad(`${path}.${k}`, `must be an http(s) URL (got ${JSON.stringify(String(o[k]))})`);
     }
   }
 
@@ -193,9 +202,16 @@ function channelBody(c: Checker, channel: string, v: unknown, path: string): Del
   return c.problems.length === before ? body : undefined;
 }
 
+interface CheckOptions {
+  /** Secrets whose variable is not set are left out (listed in `missing`) instead of refused (`sq plan`). */
+  allowMissingSecrets?: boolean;
+  /** Called with each secret as soon as it is read (ctx.addSecret), so even the check's own error is scrubbed of it. */
+  onSecret?: (value: string) => void;
+}
+
 /** Validates a parsed document. Every problem is collected; the first is the message, the rest are details. */
-export function checkApplyDocument(doc: unknown, env: Record<string, string | undefined>, opts: { allowMissingSecrets?: boolean } = {}): ApplyFile {
-  const c = new Checker(env, opts.allowMissingSecrets);
+export function checkApplyDocument(doc: unknown, env: Record<string, string | undefined>, opts: CheckOptions = {}): ApplyFile {
+  const c = new Checker(env, opts);
   const squids: SquidPlan[] = [];
   if (!isRecord(doc)) {
     c.bad('(top level)', 'must be a mapping with a "squids" key');
