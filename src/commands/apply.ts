@@ -34,13 +34,13 @@ export default defineVerb({
     const http = await ctx.http();
     await preflight(ctx, steps, http.sendsWrites);
     if (!http.sendsWrites) {
-      ctx.out.info(planText(maskSecrets(plan, ctx.globals.showSecrets)).trimEnd());
+      ctx.out.info(planText(maskSecrets(plan, ctx.globals.showSecrets, ctx.secrets())).trimEnd());
       await printPlannedSteps(ctx, steps);
       return;
     }
     const reports = await applySteps(ctx, http, steps);
     const n = (st: string) => reports.filter((r) => r.status === st).length;
-    if (json) await ctx.out.json(maskSecrets({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports }, ctx.globals.showSecrets));
+    if (json) await ctx.out.json(maskSecrets({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports }, ctx.globals.showSecrets, ctx.secrets()));
     const bad = reports.filter((r) => r.status !== 'applied');
     if (bad.length === 0) {
       ctx.out.success(`Applied ${reports.length} change${reports.length === 1 ? '' : 's'}`);

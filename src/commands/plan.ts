@@ -57,8 +57,9 @@ export default defineVerb({
   examples: ['sq plan -f sq.yaml', 'sq plan -f sq.yaml --json', 'sq export > sq.yaml && sq plan -f sq.yaml   # exit 0: no change'],
   async run(ctx, _args, opts) {
     const { plan } = await planOfFile(ctx, opts);
-    // Passwords are masked by the diff; webhook and sheet URLs carry their tokens in the query.
-    const shown = maskSecrets(plan, ctx.globals.showSecrets);
+    // Passwords are masked by the diff; webhook and sheet URLs carry their tokens in the query, or (a value from
+    // \${VAR}) anywhere.
+    const shown = maskSecrets(plan, ctx.globals.showSecrets, ctx.secrets());
     if (ctx.outputSettings().format === 'json') await ctx.out.json(shown);
     else ctx.out.text(planText(shown));
     return plan.items.length ? ExitCode.CHANGES : ExitCode.OK;

@@ -159,6 +159,24 @@ describe('values from ${VAR} are secrets', () => {
     }
   });
 
+  it('a token from ${VAR} in a URL\'s path, or in ?code=, is masked by plan, apply --dry-run and apply reports (text and --json)', async () => {
+    const f = file(
+      'squids:\n  "Paris restaurants":\n    webhook: { url: "https://hooks.slack.com/services/${SLACK_HOOK}", events: [run.done] }\n' +
+        '  "Lyon bakeries":\n    webhook: { url: "https://fn.azurewebsites.net/api/hook?code=AZLITERAL9999", events: [run.done] }\n',
+    );
+    const env = { SLACK_HOOK: 'T000/B000/SLACKSECRET77' };
+    const shown = await run(['plan', '-f', f, '--show-secrets'], env);
+    expect(shown.stdout).toContain('SLACKSECRET77');
+    expect(shown.stdout).toContain('AZLITERAL9999');
+    for (const args of [['plan', '-f', f], ['plan', '-f', f, '--json'], ['apply', '-f', f, '--dry-run'], ['apply', '-f', f, '--dry-run', '--json'], ['apply', '-f', f, '--json']]) {
+      const r = await run(args, env);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(args[0] === 'plan' ? 10 : 0);
+      expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(/SLACKSECRET77|T000\/B000|AZLITERAL9999/);
+      expect(r.stdout + r.stderr, args.join(' ')).toContain('https://hooks.slack.com/services/********');
+      expect(r.stdout + r.stderr, args.join(' ')).toContain('code=********');
+    }
+  });
+
   it('any message that would quote an expanded value masks it', async () => {
     const f = file('squids:\n  "Paris restaurants":\n    email: { address: "${OPS_ADDRESS}" }\n');
     const r = await run(['plan', '-f', f], { OPS_ADDRESS: 'not-an-address-4242' });

@@ -55,7 +55,8 @@ comma-separated string or "all"; every event not listed is unsubscribed.
 \${NAME} in any value is replaced by that environment variable; a missing or empty one is an error (exit 2)
 before any request. Secrets (sftp.password, s3.access_key, s3.secret_key) must be a single \${NAME}
 reference: a literal secret in the file is refused, so the file can be committed. Every value taken from
-the environment is handled as a secret: an error quotes the file's \${NAME}, never the value.
+the environment is handled as a secret: masked in the plan, dry run and report unless --show-secrets (a
+token in a URL's path too), and an error quotes the file's \${NAME}, never the value.
 
 The whole file is validated first; errors name the bad field, e.g. squids."Paris restaurants".webhook.events[1].
 Then, for each squid, the stored configuration is read (GET /v1/squids/{hash}) and only channels that differ are
@@ -257,5 +258,5 @@ function planObject(ctx: Ctx, reports: SquidReport[]) {
     squids: reports.map((r) => ({ squid: r.ref, id: r.id, name: r.name, error: r.error ?? null, channels: r.plan ?? {} })),
   };
   // Passwords and keys are already masked field by field; this also masks tokens in webhook URLs.
-  return maskSecrets(plan, ctx.globals.showSecrets);
+  return maskSecrets(plan, ctx.globals.showSecrets, ctx.secrets());
 }
