@@ -19,7 +19,7 @@ export type Rec = Record<string, unknown>;
 interface DesiredChannel {
   channel: Channel;
   body: DeliveryBody;
-  /** Secrets whose environment variable is not set: not compared by `plan`, and `apply` refuses to send the channel. */
+  /** Secrets and URLs whose variable is not set: not compared by `plan`, and `apply` refuses to send the channel. */
   missing: { path: string; name: string }[];
 }
 

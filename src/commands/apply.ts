@@ -28,7 +28,9 @@ export default defineVerb({
     const json = ctx.outputSettings().format === 'json';
     if (steps.length === 0) {
       if (json) await ctx.out.json({ applied: 0, failed: 0, skipped: 0, items: [] });
-      ctx.out.info('No changes: the account matches the file; nothing was sent.');
+      // Secrets that could not be compared are said, as sq plan says them: a channel left as it is is not a match.
+      if (plan.not_compared.length) ctx.out.info(`${planText(maskSecrets(plan, ctx.globals.showSecrets, ctx.secrets()))}Nothing was sent.`);
+      else ctx.out.info('No changes: the account matches the file; nothing was sent.');
       return;
     }
     const http = await ctx.http();

@@ -61,6 +61,11 @@ describe('export → plan', () => {
     expect(parse(text).squids['Paris restaurants'].sftp.password).toBe('${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS}');
     const j = await planJson(file(text));
     expect(j.code, j.stderr).toBe(0);
+    expect(j.plan).toMatchObject({ items: [], not_compared: [{ kind: 'delivery', squid: 'Paris restaurants', channel: 'sftp', not_compared: ['password (${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS} is not set)'] }] });
+    const t = await run(['plan', '-f', file(text)]);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain('No changes to apply, but some secrets could not be compared:\n? sftp delivery of squid "Paris restaurants"');
+    expect(t.stdout).toContain('    password (${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS} is not set): not compared\n');
     // With the variable set to the stored value, it is compared, and equal.
     expect((await planJson(file(text), { SQ_SFTP_PASSWORD_PARIS_RESTAURANTS: PW })).code).toBe(0);
     // A different value is a change, shown masked.
@@ -185,6 +190,45 @@ describe('values from ${VAR} are secrets', () => {
   });
 });
 
+describe('a URL whose ${VAR} is not set', () => {
+  const WEBHOOK = 'squids:\n  "Paris restaurants":\n    webhook: { url: "https://ci.example.com/hook?token=${HOOK_TOKEN}", events: [run.done] }\n';
+
+  it('plan reports it not compared (exit 10 for a new channel); apply refuses it, exit 2 naming the variable, before any request', async () => {
+    const f = file(WEBHOOK);
+    const p = await planJson(f);
+    expect(p.code, p.stderr).toBe(10);
+    expect(p.plan.items).toMatchObject([{ kind: 'delivery', action: 'create', channel: 'webhook', not_compared: ['url (${HOOK_TOKEN} is not set)'] }]);
+    expect(p.plan.items[0].changes.map((c: { field: string }) => c.field)).not.toContain('url');
+    await emu.clearRequests();
+    for (const args of [['apply', '-f', f, '--yes'], ['apply', '-f', f, '--dry-run']]) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('environment variable HOOK_TOKEN is not set or empty');
+    }
+    expect(await writes()).toEqual([]);
+  });
+
+  it('a channel that otherwise matches: plan exit 0 listing it as not compared (text and --json); apply sends nothing', async () => {
+    await emu.api(`/v1/delivery?squid=${emu.squidId('Paris restaurants')}`, {
+      method: 'POST',
+      body: { webhook_fields: { url: 'https://ci.example.com/hook?token=STORED-5151', is_active: true, retry: true, events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false } } },
+    });
+    const f = file(WEBHOOK);
+    const p = await planJson(f);
+    expect(p.code, p.stderr).toBe(0);
+    expect(p.plan).toMatchObject({ items: [], not_compared: [{ kind: 'delivery', squid: 'Paris restaurants', channel: 'webhook', not_compared: ['url (${HOOK_TOKEN} is not set)'] }] });
+    const t = await run(['plan', '-f', f]);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toMatch(/^No changes to apply, but some secrets could not be compared:\n\? webhook delivery of squid "Paris restaurants" \([0-9a-f]{8}\)\n {4}url \(\$\{HOOK_TOKEN\} is not set\): not compared\n$/);
+    await emu.clearRequests();
+    const a = await run(['apply', '-f', f, '--yes']);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stderr).toContain('url (${HOOK_TOKEN} is not set): not compared');
+    expect(a.stderr).toContain('Nothing was sent.');
+    expect(await writes()).toEqual([]);
+  });
+});
+
 describe('edit → plan → apply → plan', () => {
   it('the plan lists exactly the edit; apply sends it; the next plan and a second apply are empty', async () => {
     const doc = parse(await exported());
@@ -221,6 +265,7 @@ describe('edit → plan → apply → plan', () => {
           ],
         },
       ],
+      not_compared: [],
     });
     const text = await run(['plan', '-f', edited]);
     expect(text.stdout).toContain('~ update squid "Paris restaurants"');

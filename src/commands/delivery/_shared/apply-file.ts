@@ -17,7 +17,10 @@ interface ApplyFile {
   squids: SquidPlan[];
   /** Every value read from the environment (and every URL query token), so any message can be scrubbed of them. */
   secrets: string[];
-  /** Secrets whose environment variable is not set, when the caller allows that (`sq plan`): left out of the body. */
+  /**
+   * Secrets and URLs whose environment variable is not set, when the caller allows that (`sq plan`): left out of the
+   * body, so they are not compared, and `sq apply` refuses to send the channel.
+   */
   missing: { path: string; name: string }[];
 }
 
@@ -61,7 +64,7 @@ class Checker {
    * Expands ${VAR}; secrets must be exactly one reference, so they never sit in the file in clear. Every value taken
    * from the environment is a secret (a token in a URL's path is one), registered before any message can quote it.
    */
-  expand(path: string, v: string, secret: boolean): string | undefined {
+  expand(path: string, v: string, secret: boolean, mayBeMissing = secret): string | undefined {
     if (secret && !WHOLE_ENV_REF.test(v.trim())) {
       return this.bad(path, 'secrets are not accepted in the file; write an environment reference like ${SFTP_PASSWORD}');
     }
@@ -72,7 +75,7 @@ class Checker {
       else this.secret(val);
       return val ?? '';
     });
-    if (missing && secret && this.opts.allowMissingSecrets) {
+    if (missing && mayBeMissing && this.opts.allowMissingSecrets) {
       this.missing.push({ path, name: missing });
       return undefined;
     }
@@ -80,12 +83,12 @@ class Checker {
     return out;
   }
 
-  str(o: Obj, path: string, k: string, opts: { required?: boolean; secret?: boolean; allowEmpty?: boolean } = {}): string | undefined {
+  str(o: Obj, path: string, k: string, opts: { required?: boolean; secret?: boolean; allowEmpty?: boolean; mayBeMissing?: boolean } = {}): string | undefined {
     const v = o[k];
     const p = `${path}.${k}`;
     if (v === undefined || v === null) return opts.required ? this.bad(p, 'is required') : undefined;
     if (typeof v !== 'string' && typeof v !== 'number') return this.bad(p, `must be a string (got ${typeof v})`);
-    const s = this.expand(p, String(v), !!opts.secret);
+    const s = this.expand(p, String(v), !!opts.secret, !!(opts.secret || opts.mayBeMissing));
     if (s === undefined) return undefined;
     if (!opts.allowEmpty && s.trim() === '') return this.bad(p, 'must not be empty');
     return s;
@@ -114,7 +117,8 @@ class Checker {
   }
 
   url(o: Obj, path: string, k: string): string | undefined {
-    const s = this.str(o, path, k, { required: true });
+    // A URL carries its token from \${VAR}: like a secret, one whose variable is not set may be left uncompared.
+    const s = this.str(o, path, k, { required: true, mayBeMissing: true });
     if (s === undefined) return undefined;
     if (s.includes(MASK)) return this.bad(`${path}.${k}`, `holds a token masked by sq export (${MASK}): write the real URL, e.g. with \${WEBHOOK_TOKEN} in its query`);
     try {
@@ -203,7 +207,7 @@ function channelBody(c: Checker, channel: string, v: unknown, path: string): Del
 }
 
 interface CheckOptions {
-  /** Secrets whose variable is not set are left out (listed in `missing`) instead of refused (`sq plan`). */
+  /** Secrets and URLs whose variable is not set are left out (listed in `missing`) instead of refused (`sq plan`). */
   allowMissingSecrets?: boolean;
   /** Called with each secret as soon as it is read (ctx.addSecret), so even the check's own error is scrubbed of it. */
   onSecret?: (value: string) => void;
