@@ -409,6 +409,28 @@ squids:
   });
 });
 
+describe('apply: a create answered without an id', () => {
+  it('is reported as ambiguous, and the squid\'s settings, tasks and delivery are skipped (nothing sent for squid "")', async () => {
+    const f = file(`
+squids:
+  "Weird":
+    crawler: google-maps-search
+    concurrency: 2
+    tasks: [ "https://www.google.com/maps/search/weird" ]
+    webhook: { url: "https://ci.example.com/hook", events: [run.done] }
+`);
+    await emu.faults([{ method: 'POST', path: '/v1/squids', count: 1, action: 'status', status: 200, body: { object: 'squid', name: 'Weird' } }]);
+    await emu.clearRequests();
+    const r = await run(['apply', '-f', f, '--json']);
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stderr).toContain('✗ create squid "Weird": failed: the API answered POST /v1/squids without the id of the new squid. The request may have reached the server');
+    expect(r.stderr).toContain('- add 1 task(s) to squid "Weird": skipped: squid "Weird" was not created');
+    expect(r.stderr).toContain('- create webhook delivery of squid "Weird": skipped: squid "Weird" was not created');
+    expect(JSON.parse(r.stdout)).toMatchObject({ applied: 0, failed: 1, skipped: 2, items: [{ kind: 'squid', status: 'failed' }, { kind: 'tasks', status: 'skipped' }, { kind: 'delivery', status: 'skipped' }] });
+    expect((await writes()).map((w) => `${w.method} ${w.path}`)).toEqual(['POST /v1/squids']);
+  });
+});
+
 describe('apply: a single item', () => {
   it('when the only item fails, apply exits with that error\'s own code and message', async () => {
     const r = await run(['apply', '-f', file('squids:\n  "Tech influencers": { concurrency: 15 }\n')]);
