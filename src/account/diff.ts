@@ -126,10 +126,11 @@ function squidChanges(want: DesiredSquid, live: Rec | null): { changes: Change[]
   return { changes, body };
 }
 
-/** A task of the file is present when every parameter it names has the same value on a live task. */
+/** A task of the file is present when every parameter it names has the same value on a live task (null: none). */
 function taskMatches(want: Rec, live: Rec): boolean {
   const p = (live.params ?? {}) as Rec;
-  return Object.entries(want).every(([k, v]) => p[k] !== undefined && p[k] !== null && String(p[k]) === String(v));
+  const none = (x: unknown) => x === undefined || x === null;
+  return Object.entries(want).every(([k, v]) => (none(v) ? none(p[k]) : !none(p[k]) && String(p[k]) === String(v)));
 }
 
 const byUrl = new WeakMap<Rec[], Map<string, Rec[]>>();

@@ -63,12 +63,35 @@ interface Issue {
   values?: unknown[];
   origin?: string;
   format?: string;
+  /** invalid_union: the issues of each branch, with paths relative to the union's. */
+  errors?: Issue[][];
+}
+
+/**
+ * A union that one branch got into (a list of tasks, one of them wrong) is reported where that branch failed
+ * (tasks[3].country), not as the whole list; a union no branch got into is reported as it is.
+ */
+function innermost(i: Issue): Issue {
+  if (i.code !== 'invalid_union') return i;
+  for (const branch of i.errors ?? []) {
+    const inner = branch.find((e) => e.path.length > 0);
+    if (inner) return innermost({ ...inner, path: [...i.path, ...inner.path] });
+  }
+  return i;
+}
+
+/** What a union of plain types takes, from its branches: "a string, a number, a boolean or null". */
+function unionOfTypes(i: Issue): string | undefined {
+  const types = (i.errors ?? []).map((b) => (b.length === 1 && b[0].code === 'invalid_type' && b[0].path.length === 0 ? b[0].expected : undefined));
+  if (types.length === 0 || types.some((t) => t === undefined)) return undefined;
+  const named = types.map((t) => (t === 'null' ? 'null' : t === 'object' || t === 'record' ? 'a mapping' : t === 'array' ? 'a list' : `a ${t}`));
+  return named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} or ${named[named.length - 1]}`;
 }
 
 /** zod/mini carries no message texts: each issue is worded here, naming what is allowed. */
 function describeIssue(i: Issue, got: unknown): string {
   // A union has no one expected type to name: what the schema says the field takes (the JSON Schema's text too).
-  const takes = i.code === 'invalid_union' ? describedAt(i.path) : undefined;
+  const takes = i.code === 'invalid_union' ? (describedAt(i.path) ?? unionOfTypes(i)) : undefined;
   if (takes) {
     return got === undefined ? `is required: ${takes}` : `must be ${takes} (got ${JSON.stringify(got)})`;
   }
@@ -94,10 +117,23 @@ function describeIssue(i: Issue, got: unknown): string {
 
 /** The description the account schema gives the field at `path` (z.describe), if any. */
 function describedAt(path: readonly PropertyKey[]): string | undefined {
+  type Def = { type: string; shape?: Record<string, z.ZodMiniType>; valueType?: z.ZodMiniType; element?: z.ZodMiniType; options?: z.ZodMiniType[] };
+  const step = (s: z.ZodMiniType, key: PropertyKey): z.ZodMiniType | undefined => {
+    const def = unwrap(s)._zod.def as Def;
+    if (def.type === 'union') {
+      // tasks: a list or {file}: the branch a number (a list index) or a name leads into.
+      for (const o of def.options ?? []) {
+        const t = (unwrap(o)._zod.def as Def).type;
+        if (typeof key === 'number' ? t === 'array' : t === 'object' || t === 'record') return step(o, key);
+      }
+      return undefined;
+    }
+    if (def.type === 'array') return typeof key === 'number' ? def.element : undefined;
+    return def.type === 'object' ? def.shape?.[String(key)] : def.type === 'record' ? def.valueType : undefined;
+  };
   let schema: z.ZodMiniType | undefined = accountSchema;
   for (const key of path) {
-    const def = unwrap(schema!)._zod.def as { type: string; shape?: Record<string, z.ZodMiniType>; valueType?: z.ZodMiniType };
-    schema = def.type === 'object' ? def.shape?.[String(key)] : def.type === 'record' ? def.valueType : undefined;
+    schema = step(schema!, key);
     if (!schema) return undefined;
   }
   return (z.globalRegistry.get(schema!) as { description?: string } | undefined)?.description;
@@ -127,7 +163,7 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
   const r = accountSchema.safeParse(doc);
   if (!r.success) {
     fail(r.error.issues.map((i) => {
-      const issue = i as unknown as Issue;
+      const issue = innermost(i as unknown as Issue);
       // The value is quoted back, except under a secret-named key (a password typed as a number is still a password).
       const key = String(issue.path[issue.path.length - 1] ?? '');
       const got = (maskDeep({ [key]: at(doc, issue.path) }) as Record<string, unknown>)[key];

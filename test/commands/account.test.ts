@@ -103,6 +103,18 @@ describe('export → plan', () => {
   });
 });
 
+describe('a task parameter that is null on the server', () => {
+  it('is exported as null, and plan of the export shows no change', async () => {
+    const id = emu.squidId('Paris restaurants');
+    await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: [{ keyword: 'ramen', city: 'Paris', country: null }] } });
+    const text = await exported();
+    expect(parse(text).squids['Paris restaurants'].tasks).toContainEqual({ keyword: 'ramen', city: 'Paris', country: null });
+    const p = await planJson(file(text));
+    expect(p.code, p.stderr).toBe(0);
+    expect(p.plan.items).toEqual([]);
+  });
+});
+
 describe('a field that takes several forms', () => {
   it('missing or wrong, the message says what it takes', async () => {
     const r = await run(['plan', '-f', file('squids:\n  a:\n    crawler: x\n    webhook: { url: "https://x.example/h" }\n')]);
@@ -489,6 +501,8 @@ describe('bad files: exit 2, every problem named by its path, before any request
     ['billing:\n  auto_reset: { threshold: 0 }\n', 'billing.auto_reset.threshold: must be at least 1 (got 0)'],
     ['squids:\n  a:\n    webhook: { url: "https://x.example", events: [run.finished] }\n', 'squids.a.webhook.events'],
     ['squids: [1, 2]\n', 'squids: must be a mapping'],
+    ['squids:\n  a:\n    tasks: [ "https://x.example/1", { keyword: k, country: [1] } ]\n', 'squids.a.tasks[1].country: must be a string, a number, a boolean or null (got [1])\n'],
+    ['squids:\n  a:\n    tasks: [ "https://x.example/1", 5 ]\n', 'squids.a.tasks[1]: must be a URL (the task {url: …}) or an object of task parameters'],
   ])('%j', async (text, msg) => {
     await emu.clearRequests();
     const r = await run(['plan', '-f', file(text)]);
