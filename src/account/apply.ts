@@ -8,6 +8,8 @@ import { confirmOrCancel } from '../io/confirm.js';
 import { printPlanned, type PlannedRequest } from '../io/dry-run.js';
 import { redactText } from '../output/secrets.js';
 import { recordId } from '../api/resolve.js';
+import { SQUIDS_PATH } from '../api/squids.js';
+import { unexpectedWriteAnswer } from '../api/http-errors.js';
 import type { PlanItem, Request, Step } from './diff.js';
 import { itemTitle } from './render.js';
 
@@ -65,6 +67,8 @@ export async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Pro
         if (step.item.kind === 'squid' && step.item.action === 'create') {
           const created = await send(http, reqs[0]);
           id = recordId((created ?? {}) as Record<string, unknown>);
+          // Without an id the squid may or may not exist: ambiguous, and nothing is sent for squid ''.
+          if (!id) throw unexpectedWriteAnswer('POST', SQUIDS_PATH, 'the id of the new squid');
           ids.set(key!, id);
           report.id = id;
           reqs = step.requests(id).slice(1);

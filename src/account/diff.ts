@@ -54,10 +54,21 @@ export interface Step {
   confirm?: string;
 }
 
+/** A delivery channel that matches the file in every field that could be compared, with secrets that could not be. */
+export interface Uncompared {
+  kind: 'delivery';
+  squid: string;
+  id: string | null;
+  channel: Channel;
+  not_compared: string[];
+}
+
 export interface Plan {
   version: 1;
   summary: { create: number; update: number; delete: number };
   items: PlanItem[];
+  /** Not changes (apply sends nothing for them), but the file and the account may still differ there. */
+  not_compared: Uncompared[];
 }
 
 const SECRET_FIELDS = new Set(['password', 'aws_access_key', 'aws_secret_key']);
@@ -115,10 +126,11 @@ function squidChanges(want: DesiredSquid, live: Rec | null): { changes: Change[]
   return { changes, body };
 }
 
-/** A task of the file is present when every parameter it names has the same value on a live task. */
+/** A task of the file is present when every parameter it names has the same value on a live task (null: none). */
 function taskMatches(want: Rec, live: Rec): boolean {
   const p = (live.params ?? {}) as Rec;
-  return Object.entries(want).every(([k, v]) => p[k] !== undefined && p[k] !== null && String(p[k]) === String(v));
+  const none = (x: unknown) => x === undefined || x === null;
+  return Object.entries(want).every(([k, v]) => (none(v) ? none(p[k]) : !none(p[k]) && String(p[k]) === String(v)));
 }
 
 const byUrl = new WeakMap<Rec[], Map<string, Rec[]>>();
@@ -184,6 +196,7 @@ export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[]
   const deliverySteps: Step[] = [];
   const deleteSteps: Step[] = [];
   const billingSteps: Step[] = [];
+  const uncompared: Uncompared[] = [];
   const problems: string[] = [];
 
   for (const s of want.squids) {
@@ -260,7 +273,10 @@ export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[]
     for (const ch of s.channels) {
       const d = deliveryChanges(ch.body, ch.channel, have?.record ?? null);
       const notCompared = [...d.unverified, ...ch.missing.map((m) => `${m.path.split('.').pop()} (\${${m.name}} is not set)`)];
-      if (!d.create && d.changes.length === 0) continue;
+      if (!d.create && d.changes.length === 0) {
+        if (notCompared.length) uncompared.push({ kind: 'delivery', squid: who, id, channel: ch.channel, not_compared: notCompared });
+        continue;
+      }
       deliverySteps.push({
         item: { kind: 'delivery', action: d.create ? 'create' : 'update', squid: who, id, channel: ch.channel, changes: d.changes, ...(notCompared.length ? { not_compared: notCompared } : {}) },
         squid: s.ref,
@@ -319,5 +335,5 @@ export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[]
 
   const steps = [...squidSteps, ...taskSteps, ...deliverySteps, ...deleteSteps, ...billingSteps];
   const count = (a: PlanItem['action']) => steps.filter((s) => s.item.action === a).length;
-  return { plan: { version: 1, summary: { create: count('create'), update: count('update'), delete: count('delete') }, items: steps.map((s) => s.item) }, steps };
+  return { plan: { version: 1, summary: { create: count('create'), update: count('update'), delete: count('delete') }, items: steps.map((s) => s.item), not_compared: uncompared }, steps };
 }

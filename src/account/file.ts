@@ -19,7 +19,7 @@ export type Rec = Record<string, unknown>;
 interface DesiredChannel {
   channel: Channel;
   body: DeliveryBody;
-  /** Secrets whose environment variable is not set: not compared by `plan`, and `apply` refuses to send the channel. */
+  /** Secrets and URLs whose variable is not set: not compared by `plan`, and `apply` refuses to send the channel. */
   missing: { path: string; name: string }[];
 }
 
@@ -37,7 +37,6 @@ export interface Desired {
   managesSquids: boolean;
   squids: DesiredSquid[];
   billing?: { enabled?: boolean; threshold?: number; max_resets?: number };
-  secrets: string[];
 }
 
 const CHANNEL_KEYS = ['sftp', 'webhook', 'email', 'sheet', 's3'] as const;
@@ -64,12 +63,35 @@ interface Issue {
   values?: unknown[];
   origin?: string;
   format?: string;
+  /** invalid_union: the issues of each branch, with paths relative to the union's. */
+  errors?: Issue[][];
+}
+
+/**
+ * A union that one branch got into (a list of tasks, one of them wrong) is reported where that branch failed
+ * (tasks[3].country), not as the whole list; a union no branch got into is reported as it is.
+ */
+function innermost(i: Issue): Issue {
+  if (i.code !== 'invalid_union') return i;
+  for (const branch of i.errors ?? []) {
+    const inner = branch.find((e) => e.path.length > 0);
+    if (inner) return innermost({ ...inner, path: [...i.path, ...inner.path] });
+  }
+  return i;
+}
+
+/** What a union of plain types takes, from its branches: "a string, a number, a boolean or null". */
+function unionOfTypes(i: Issue): string | undefined {
+  const types = (i.errors ?? []).map((b) => (b.length === 1 && b[0].code === 'invalid_type' && b[0].path.length === 0 ? b[0].expected : undefined));
+  if (types.length === 0 || types.some((t) => t === undefined)) return undefined;
+  const named = types.map((t) => (t === 'null' ? 'null' : t === 'object' || t === 'record' ? 'a mapping' : t === 'array' ? 'a list' : `a ${t}`));
+  return named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} or ${named[named.length - 1]}`;
 }
 
 /** zod/mini carries no message texts: each issue is worded here, naming what is allowed. */
 function describeIssue(i: Issue, got: unknown): string {
   // A union has no one expected type to name: what the schema says the field takes (the JSON Schema's text too).
-  const takes = i.code === 'invalid_union' ? describedAt(i.path) : undefined;
+  const takes = i.code === 'invalid_union' ? (describedAt(i.path) ?? unionOfTypes(i)) : undefined;
   if (takes) {
     return got === undefined ? `is required: ${takes}` : `must be ${takes} (got ${JSON.stringify(got)})`;
   }
@@ -95,10 +117,23 @@ function describeIssue(i: Issue, got: unknown): string {
 
 /** The description the account schema gives the field at `path` (z.describe), if any. */
 function describedAt(path: readonly PropertyKey[]): string | undefined {
+  type Def = { type: string; shape?: Record<string, z.ZodMiniType>; valueType?: z.ZodMiniType; element?: z.ZodMiniType; options?: z.ZodMiniType[] };
+  const step = (s: z.ZodMiniType, key: PropertyKey): z.ZodMiniType | undefined => {
+    const def = unwrap(s)._zod.def as Def;
+    if (def.type === 'union') {
+      // tasks: a list or {file}: the branch a number (a list index) or a name leads into.
+      for (const o of def.options ?? []) {
+        const t = (unwrap(o)._zod.def as Def).type;
+        if (typeof key === 'number' ? t === 'array' : t === 'object' || t === 'record') return step(o, key);
+      }
+      return undefined;
+    }
+    if (def.type === 'array') return typeof key === 'number' ? def.element : undefined;
+    return def.type === 'object' ? def.shape?.[String(key)] : def.type === 'record' ? def.valueType : undefined;
+  };
   let schema: z.ZodMiniType | undefined = accountSchema;
   for (const key of path) {
-    const def = unwrap(schema!)._zod.def as { type: string; shape?: Record<string, z.ZodMiniType>; valueType?: z.ZodMiniType };
-    schema = def.type === 'object' ? def.shape?.[String(key)] : def.type === 'record' ? def.valueType : undefined;
+    schema = step(schema!, key);
     if (!schema) return undefined;
   }
   return (z.globalRegistry.get(schema!) as { description?: string } | undefined)?.description;
@@ -121,14 +156,14 @@ function fail(problems: string[]): never {
   throw new UsageError(`invalid account file: ${first}`, { details: rest.map((p) => `  also: ${p}`) });
 }
 
-/** Reads and validates the whole file before anything is sent. */
+/** Reads and validates the whole file before anything is sent; every value it takes from the environment is registered as a secret. */
 export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissingSecrets: boolean }): Promise<Desired> {
   const text = await readInput(ctx, '--file', file);
   const doc = await parseApplyText(text, file === '-' ? '<stdin>' : file, 'account file');
   const r = accountSchema.safeParse(doc);
   if (!r.success) {
     fail(r.error.issues.map((i) => {
-      const issue = i as unknown as Issue;
+      const issue = innermost(i as unknown as Issue);
       // The value is quoted back, except under a secret-named key (a password typed as a number is still a password).
       const key = String(issue.path[issue.path.length - 1] ?? '');
       const got = (maskDeep({ [key]: at(doc, issue.path) }) as Record<string, unknown>)[key];
@@ -138,7 +173,6 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
   const parsed = r.data;
   const base = file === '-' ? resolve('.') : dirname(resolve(file));
   const squids: DesiredSquid[] = [];
-  const secrets: string[] = [];
   const problems: string[] = [];
   for (const [ref, spec] of Object.entries(parsed.squids ?? {})) {
     const path = pathOf(['squids', ref]);
@@ -147,8 +181,7 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
     for (const ch of CHANNEL_KEYS) {
       if (spec[ch] === undefined) continue;
       try {
-        const checked = checkApplyDocument({ squids: { [ref]: { [ch]: spec[ch] } } }, ctx.env, opts);
-        secrets.push(...checked.secrets);
+        const checked = checkApplyDocument({ squids: { [ref]: { [ch]: spec[ch] } } }, ctx.env, { ...opts, onSecret: (s) => ctx.addSecret(s) });
         const body = checked.squids[0].bodies[0];
         channels.push({ channel: channelOf(body), body, missing: checked.missing });
       } catch (err) {
@@ -169,7 +202,7 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
   }
   if (problems.length) fail(problems);
   const ar = parsed.billing?.auto_reset;
-  return { prune: parsed.prune === true, managesSquids: parsed.squids !== undefined, squids, billing: ar, secrets };
+  return { prune: parsed.prune === true, managesSquids: parsed.squids !== undefined, squids, billing: ar };
 }
 
 function taskObject(v: TaskValue): Rec {

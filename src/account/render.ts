@@ -1,12 +1,14 @@
 // The plan as text, one block per item, field by field, like `terraform plan`: + create, ~ update, - delete.
-import type { Plan, PlanItem } from './diff.js';
+import type { Plan, PlanItem, Uncompared } from './diff.js';
 
 const SIGN: Record<PlanItem['action'], string> = { create: '+', update: '~', delete: '-' };
 
 const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : v === undefined ? 'null' : JSON.stringify(v));
 
+const squidOf = (i: { squid?: string; id?: string | null }) => (i.squid !== undefined ? `"${i.squid}"${i.id ? ` (${i.id.slice(0, 8)})` : ''}` : '');
+
 export function itemTitle(i: PlanItem): string {
-  const of = i.squid !== undefined ? `"${i.squid}"${i.id ? ` (${i.id.slice(0, 8)})` : ''}` : '';
+  const of = squidOf(i);
   switch (i.kind) {
     case 'squid':
       return `${i.action} squid ${of}`;
@@ -19,8 +21,17 @@ export function itemTitle(i: PlanItem): string {
   }
 }
 
+/** Channels left as they are whose secrets could not be compared: never a silent "matches". */
+function uncomparedLines(list: Uncompared[]): string[] {
+  return list.flatMap((u) => [`? ${u.channel} delivery of squid ${squidOf(u)}`, ...u.not_compared.map((n) => `    ${n}: not compared`)]);
+}
+
 export function planText(plan: Plan): string {
-  if (plan.items.length === 0) return 'No changes: the account matches the file.\n';
+  const unchecked = uncomparedLines(plan.not_compared);
+  if (plan.items.length === 0) {
+    if (unchecked.length === 0) return 'No changes: the account matches the file.\n';
+    return `No changes to apply, but some secrets could not be compared:\n${unchecked.join('\n')}\n`;
+  }
   const lines: string[] = [];
   for (const i of plan.items) {
     lines.push(`${SIGN[i.action]} ${itemTitle(i)}`);
@@ -30,6 +41,7 @@ export function planText(plan: Plan): string {
     for (const n of i.not_compared ?? []) lines.push(`    ${n}: not compared`);
     if (i.fires_now) lines.push('    warning: usage is already above the threshold: a reset, and a charge, fires as soon as this is saved');
   }
+  lines.push(...unchecked);
   const s = plan.summary;
   lines.push('', `Plan: ${s.create} to create, ${s.update} to change, ${s.delete} to delete.`);
   return `${lines.join('\n')}\n`;

@@ -40,8 +40,9 @@ const s3 = z.strictObject({
   active,
 });
 
+// null: a parameter the service holds without a value, as `sq export` writes it (it matches a task without one).
 const taskValue = d(
-  z.union([text, z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))]),
+  z.union([text, z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))]),
   'a URL (the task {url: …}) or an object of task parameters, e.g. {keyword: pizza, city: Paris}',
 );
 const tasks = d(

@@ -9,6 +9,7 @@ import { recordId } from '../api/resolve.js';
 import { getAutoReset, type AutoReset } from '../api/billing.js';
 import { isObj } from '../api/delivery.js';
 import { UsageError } from '../errors.js';
+import { BadPageError } from '../api/http-errors.js';
 import { pathOf, type Desired, type Rec } from './file.js';
 
 export interface LiveSquid {
@@ -20,9 +21,23 @@ export interface LiveSquid {
   tasks?: Rec[];
 }
 
+/**
+ * Every record of a listing. A listing the API caps (the free plan's `warning`) is an error, not a shorter account:
+ * export would write a partial file, and plan/apply would take the records past the cap for missing and add them
+ * again on every run. Thrown from the page that carries the warning, before anything is compared or sent.
+ */
 export async function listAll(http: HttpClient, path: string, query?: Record<string, string>): Promise<Rec[]> {
   const out: Rec[] = [];
-  for await (const r of items<Rec>(http, path, { pageSize: 100, query })) out.push(r);
+  const listing = `GET ${path}${query ? `?${new URLSearchParams(query).toString()}` : ''}`;
+  const onPage = (p: { warning?: string; total_results?: number }) => {
+    if (!p.warning) return;
+    const total = typeof p.total_results === 'number' ? ` of ${p.total_results} records` : '';
+    throw new BadPageError(
+      `${listing}: the API capped this listing${total} and warned: ${p.warning.replace(/\.?\s*$/, '')}. ` +
+        'Export, plan and apply need the whole account, so nothing was written or sent',
+    );
+  };
+  for await (const r of items<Rec>(http, path, { pageSize: 100, query, onPage })) out.push(r);
   return out;
 }
 

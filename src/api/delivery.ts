@@ -173,7 +173,8 @@ export function diffDelivery(body: DeliveryBody, current: StoredDelivery): Diffe
     const want = body.webhook_fields;
     const have = current.webhook_fields;
     if (!have) return { fields: ['webhook_fields'], unverified: [] };
-    cmp(out, 'url', want.url, have.url);
+    // No URL: its \${VAR} is not set (sq plan), so it is not compared.
+    if (want.url !== undefined) cmp(out, 'url', want.url, have.url);
     cmp(out, 'is_active', want.is_active, have.is_active);
     cmp(out, 'retry', want.retry, have.retry);
     const ev = storedEvents(have);
@@ -182,7 +183,7 @@ export function diffDelivery(body: DeliveryBody, current: StoredDelivery): Diffe
     const want = body.google_sheet_fields;
     const have = current.google_sheet_fields;
     if (!have) return { fields: ['google_sheet_fields'], unverified: [] };
-    cmp(out, 'url', want.url, have.url);
+    if (want.url !== undefined) cmp(out, 'url', want.url, have.url);
     cmp(out, 'append', want.append, have.append);
     cmp(out, 'is_active', want.is_active, have.is_active);
   } else if ('s3_fields' in body) {

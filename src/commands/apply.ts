@@ -28,19 +28,21 @@ export default defineVerb({
     const json = ctx.outputSettings().format === 'json';
     if (steps.length === 0) {
       if (json) await ctx.out.json({ applied: 0, failed: 0, skipped: 0, items: [] });
-      ctx.out.info('No changes: the account matches the file; nothing was sent.');
+      // Secrets that could not be compared are said, as sq plan says them: a channel left as it is is not a match.
+      if (plan.not_compared.length) ctx.out.info(`${planText(maskSecrets(plan, ctx.globals.showSecrets, ctx.secrets()))}Nothing was sent.`);
+      else ctx.out.info('No changes: the account matches the file; nothing was sent.');
       return;
     }
     const http = await ctx.http();
     await preflight(ctx, steps, http.sendsWrites);
     if (!http.sendsWrites) {
-      ctx.out.info(planText(maskSecrets(plan, ctx.globals.showSecrets)).trimEnd());
+      ctx.out.info(planText(maskSecrets(plan, ctx.globals.showSecrets, ctx.secrets())).trimEnd());
       await printPlannedSteps(ctx, steps);
       return;
     }
     const reports = await applySteps(ctx, http, steps);
     const n = (st: string) => reports.filter((r) => r.status === st).length;
-    if (json) await ctx.out.json(maskSecrets({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports }, ctx.globals.showSecrets));
+    if (json) await ctx.out.json(maskSecrets({ applied: n('applied'), failed: n('failed'), skipped: n('skipped'), items: reports }, ctx.globals.showSecrets, ctx.secrets()));
     const bad = reports.filter((r) => r.status !== 'applied');
     if (bad.length === 0) {
       ctx.out.success(`Applied ${reports.length} change${reports.length === 1 ? '' : 's'}`);

@@ -31,15 +31,14 @@ export const FILE_HELP = `The file (YAML or JSON; a \`sq delivery apply\` file i
       webhook: { url: https://ci.example.com/hook,
                  events: [run.done, run.error] }
 
-Only what the file names is managed: a field left out is left as it is. params are compared key by key. Tasks are identified by their values (a URL, or the parameters written): listed tasks are added when missing; a task the file does not list is deleted only with prune: true. Delivery channels take the fields of \`sq delivery apply\` (see its --help). Secrets are \${ENV} references only; the stored value is compared when the service returns it, and a secret whose variable is not set is reported as "not compared".`;
+Only what the file names is managed: a field left out is left as it is. params are compared key by key. Tasks are identified by their values (a URL, or the parameters written): listed tasks are added when missing; a task the file does not list is deleted only with prune: true. Delivery channels take the fields of \`sq delivery apply\` (see its --help). Secrets are \${ENV} references only; the stored value is compared when the service returns it, and a secret (or a webhook/sheet URL) whose variable is not set is reported as "not compared" by plan; apply refuses to send a channel that needs it (exit 2).`;
 
 export const FILE_OPTION = { flags: '-f, --file <file>', description: 'the account file, YAML or JSON ("-" reads stdin)' } as const satisfies OptionSpec;
 
-/** The file of -f, read and checked (its secrets registered for scrubbing), and the plan against the live account. */
+/** The file of -f, read and checked (its ${ENV} values registered as secrets), and the plan against the live account. */
 export async function planOfFile(ctx: Ctx, opts: { file?: string }): Promise<ReturnType<typeof makePlan>> {
   const file = required('--file', opts.file, 'the account file (YAML or JSON; "-" for stdin)');
   const want = await loadAccountFile(ctx, file, { allowMissingSecrets: true });
-  for (const s of want.secrets) ctx.addSecret(s);
   const http = await ctx.http();
   return makePlan(want, await readLive(http, want));
 }
@@ -50,16 +49,20 @@ export default defineVerb({
   description:
     'Reads the account (GET requests only) and prints, field by field, what differs from the file: squids to create ' +
     'or change, tasks to add (or delete, with prune: true), delivery channels, the automatic billing reset. Secrets ' +
-    'are masked. --json prints one plan object: {version, summary: {create, update, delete}, items: [...]}.\n\n' +
-    'Exit codes (like `terraform plan -detailed-exitcode`): 0 no change, 10 changes to apply, 2 the file is invalid ' +
+    'are masked. --json prints one plan object: {version, summary: {create, update, delete}, items: [...], ' +
+    'not_compared: [...]}; not_compared lists the delivery channels otherwise unchanged whose secrets (or a URL whose ' +
+    '${ENV} is not set) could not be compared: apply sends nothing for them.\n\n' +
+    'Exit codes (like `terraform plan -detailed-exitcode`): 0 no change (even with secrets not compared), 10 changes ' +
+    'to apply, 2 the file is invalid ' +
     '(every problem named by its path, before any request), 1/3/4/5 as for any command.\n\n' +
     FILE_HELP,
   options: [FILE_OPTION],
   examples: ['sq plan -f sq.yaml', 'sq plan -f sq.yaml --json', 'sq export > sq.yaml && sq plan -f sq.yaml   # exit 0: no change'],
   async run(ctx, _args, opts) {
     const { plan } = await planOfFile(ctx, opts);
-    // Passwords are masked by the diff; webhook and sheet URLs carry their tokens in the query.
-    const shown = maskSecrets(plan, ctx.globals.showSecrets);
+    // Passwords are masked by the diff; webhook and sheet URLs carry their tokens in the query, or (a value from
+    // \${VAR}) anywhere.
+    const shown = maskSecrets(plan, ctx.globals.showSecrets, ctx.secrets());
     if (ctx.outputSettings().format === 'json') await ctx.out.json(shown);
     else ctx.out.text(planText(shown));
     return plan.items.length ? ExitCode.CHANGES : ExitCode.OK;

@@ -10,7 +10,7 @@ export interface PlannedRequest {
 }
 
 function dryRunRecord(ctx: Ctx, req: PlannedRequest): Record<string, unknown> {
-  return { dry_run: true, method: req.method, path: req.path, body: maskSecrets(maskCookies(req.body ?? null), ctx.globals.showSecrets) };
+  return { dry_run: true, method: req.method, path: req.path, body: maskSecrets(maskCookies(req.body ?? null), ctx.globals.showSecrets, ctx.secrets()) };
 }
 
 /** Session cookies (accounts sync) are masked even with --show-secrets: a plan shows their names only. */

@@ -26,10 +26,11 @@ export function isSecretKey(key: string): boolean {
 
 /**
  * Query parameters whose values are credentials: the secret field names of bodies, plus what webhook and signed URLs
- * carry (key, sig, signature, auth, X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token).
+ * carry (key, sig, signature, auth, code — Azure Functions' key —, X-Amz-Signature, X-Amz-Credential,
+ * X-Amz-Security-Token).
  */
 export function isSecretQueryName(name: string): boolean {
-  return isSecretKey(name) || /^(key|sig|auth)$|signature|credential|_key$|_auth$/i.test(name);
+  return isSecretKey(name) || /^(key|sig|auth|code)$|signature|credential|_key$|_auth$/i.test(name);
 }
 
 /**
@@ -64,23 +65,24 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * A deep copy with every non-empty value under a secret-named key replaced by MASK (whole value, even an object).
+ * A deep copy with every non-empty value under a secret-named key replaced by MASK (whole value, even an object), and
+ * every `known` secret (ctx.secrets(): a value from \${VAR}, a token in a URL's path) masked inside strings.
  * With `show` the input is returned untouched. Non-plain objects (Date, Buffer) are kept by reference.
  */
-export function maskSecrets<T>(value: T, show: boolean): T {
+export function maskSecrets<T>(value: T, show: boolean, known: readonly string[] = []): T {
   if (show) return value;
-  return maskDeep(value) as T;
+  return maskDeep(value, MASK, known) as T;
 }
 
 /**
  * The copy maskSecrets makes, with `mask` in place of each secret (also secret query values of URLs) (the emulator's request log writes "****"). */
-export function maskDeep(value: unknown, mask: string = MASK): unknown {
-  if (typeof value === 'string') return maskUrlQuery(value, mask);
-  if (Array.isArray(value)) return value.map((v) => maskDeep(v, mask));
+export function maskDeep(value: unknown, mask: string = MASK, known: readonly string[] = []): unknown {
+  if (typeof value === 'string') return redactText(maskUrlQuery(value, mask), known);
+  if (Array.isArray(value)) return value.map((v) => maskDeep(v, mask, known));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = isSecretKey(k) && !isEmpty(v) ? mask : maskDeep(v, mask);
+    out[k] = isSecretKey(k) && !isEmpty(v) ? mask : maskDeep(v, mask, known);
   }
   return out;
 }

@@ -61,6 +61,11 @@ describe('export → plan', () => {
     expect(parse(text).squids['Paris restaurants'].sftp.password).toBe('${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS}');
     const j = await planJson(file(text));
     expect(j.code, j.stderr).toBe(0);
+    expect(j.plan).toMatchObject({ items: [], not_compared: [{ kind: 'delivery', squid: 'Paris restaurants', channel: 'sftp', not_compared: ['password (${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS} is not set)'] }] });
+    const t = await run(['plan', '-f', file(text)]);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain('No changes to apply, but some secrets could not be compared:\n? sftp delivery of squid "Paris restaurants"');
+    expect(t.stdout).toContain('    password (${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS} is not set): not compared\n');
     // With the variable set to the stored value, it is compared, and equal.
     expect((await planJson(file(text), { SQ_SFTP_PASSWORD_PARIS_RESTAURANTS: PW })).code).toBe(0);
     // A different value is a change, shown masked.
@@ -95,6 +100,18 @@ describe('export → plan', () => {
     const j = await run(['export', '--json']);
     expect(validate(JSON.parse(j.stdout)), JSON.stringify(validate.errors)).toBe(true);
     expect((await planJson(file(j.stdout, 'export.json'))).code).toBe(0);
+  });
+});
+
+describe('a task parameter that is null on the server', () => {
+  it('is exported as null, and plan of the export shows no change', async () => {
+    const id = emu.squidId('Paris restaurants');
+    await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: [{ keyword: 'ramen', city: 'Paris', country: null }] } });
+    const text = await exported();
+    expect(parse(text).squids['Paris restaurants'].tasks).toContainEqual({ keyword: 'ramen', city: 'Paris', country: null });
+    const p = await planJson(file(text));
+    expect(p.code, p.stderr).toBe(0);
+    expect(p.plan.items).toEqual([]);
   });
 });
 
@@ -145,6 +162,85 @@ describe('tokens in webhook URLs', () => {
   });
 });
 
+describe('values from ${VAR} are secrets', () => {
+  it('a malformed URL is quoted as written, never with the value of its variable (text, --json, a space in the host)', async () => {
+    for (const url of ['htps://ci.example.com/hook?token=${HOOK_TOKEN}', 'https://ci.exa mple.com/hook?token=${HOOK_TOKEN}']) {
+      const f = file(`squids:\n  "Paris restaurants":\n    webhook: { url: "${url}", events: [run.done] }\n`);
+      for (const cmd of [['plan'], ['plan', '--json'], ['apply', '--yes'], ['delivery', 'apply']]) {
+        const r = await run([...cmd, '-f', f], { HOOK_TOKEN: 'ENVTOKEN4242' });
+        expect(r.code, cmd.join(' ')).toBe(2);
+        const message = cmd.includes('--json') ? JSON.parse(r.stderr).error.message : r.stderr;
+        expect(message, cmd.join(' ')).toContain(`webhook.url: must be an http(s) URL (got ${JSON.stringify(url)})`);
+        expect(r.stderr, cmd.join(' ')).not.toContain('ENVTOKEN4242');
+      }
+    }
+  });
+
+  it('a token from ${VAR} in a URL\'s path, or in ?code=, is masked by plan, apply --dry-run and apply reports (text and --json)', async () => {
+    const f = file(
+      'squids:\n  "Paris restaurants":\n    webhook: { url: "https://hooks.slack.com/services/${SLACK_HOOK}", events: [run.done] }\n' +
+        '  "Lyon bakeries":\n    webhook: { url: "https://fn.azurewebsites.net/api/hook?code=AZLITERAL9999", events: [run.done] }\n',
+    );
+    const env = { SLACK_HOOK: 'T000/B000/SLACKSECRET77' };
+    const shown = await run(['plan', '-f', f, '--show-secrets'], env);
+    expect(shown.stdout).toContain('SLACKSECRET77');
+    expect(shown.stdout).toContain('AZLITERAL9999');
+    for (const args of [['plan', '-f', f], ['plan', '-f', f, '--json'], ['apply', '-f', f, '--dry-run'], ['apply', '-f', f, '--dry-run', '--json'], ['apply', '-f', f, '--json']]) {
+      const r = await run(args, env);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(args[0] === 'plan' ? 10 : 0);
+      expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(/SLACKSECRET77|T000\/B000|AZLITERAL9999/);
+      expect(r.stdout + r.stderr, args.join(' ')).toContain('https://hooks.slack.com/services/********');
+      expect(r.stdout + r.stderr, args.join(' ')).toContain('code=********');
+    }
+  });
+
+  it('any message that would quote an expanded value masks it', async () => {
+    const f = file('squids:\n  "Paris restaurants":\n    email: { address: "${OPS_ADDRESS}" }\n');
+    const r = await run(['plan', '-f', f], { OPS_ADDRESS: 'not-an-address-4242' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('squids."Paris restaurants".email.address: must be an e-mail address (got "********")');
+  });
+});
+
+describe('a URL whose ${VAR} is not set', () => {
+  const WEBHOOK = 'squids:\n  "Paris restaurants":\n    webhook: { url: "https://ci.example.com/hook?token=${HOOK_TOKEN}", events: [run.done] }\n';
+
+  it('plan reports it not compared (exit 10 for a new channel); apply refuses it, exit 2 naming the variable, before any request', async () => {
+    const f = file(WEBHOOK);
+    const p = await planJson(f);
+    expect(p.code, p.stderr).toBe(10);
+    expect(p.plan.items).toMatchObject([{ kind: 'delivery', action: 'create', channel: 'webhook', not_compared: ['url (${HOOK_TOKEN} is not set)'] }]);
+    expect(p.plan.items[0].changes.map((c: { field: string }) => c.field)).not.toContain('url');
+    await emu.clearRequests();
+    for (const args of [['apply', '-f', f, '--yes'], ['apply', '-f', f, '--dry-run']]) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('environment variable HOOK_TOKEN is not set or empty');
+    }
+    expect(await writes()).toEqual([]);
+  });
+
+  it('a channel that otherwise matches: plan exit 0 listing it as not compared (text and --json); apply sends nothing', async () => {
+    await emu.api(`/v1/delivery?squid=${emu.squidId('Paris restaurants')}`, {
+      method: 'POST',
+      body: { webhook_fields: { url: 'https://ci.example.com/hook?token=STORED-5151', is_active: true, retry: true, events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false } } },
+    });
+    const f = file(WEBHOOK);
+    const p = await planJson(f);
+    expect(p.code, p.stderr).toBe(0);
+    expect(p.plan).toMatchObject({ items: [], not_compared: [{ kind: 'delivery', squid: 'Paris restaurants', channel: 'webhook', not_compared: ['url (${HOOK_TOKEN} is not set)'] }] });
+    const t = await run(['plan', '-f', f]);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toMatch(/^No changes to apply, but some secrets could not be compared:\n\? webhook delivery of squid "Paris restaurants" \([0-9a-f]{8}\)\n {4}url \(\$\{HOOK_TOKEN\} is not set\): not compared\n$/);
+    await emu.clearRequests();
+    const a = await run(['apply', '-f', f, '--yes']);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stderr).toContain('url (${HOOK_TOKEN} is not set): not compared');
+    expect(a.stderr).toContain('Nothing was sent.');
+    expect(await writes()).toEqual([]);
+  });
+});
+
 describe('edit → plan → apply → plan', () => {
   it('the plan lists exactly the edit; apply sends it; the next plan and a second apply are empty', async () => {
     const doc = parse(await exported());
@@ -181,6 +277,7 @@ describe('edit → plan → apply → plan', () => {
           ],
         },
       ],
+      not_compared: [],
     });
     const text = await run(['plan', '-f', edited]);
     expect(text.stdout).toContain('~ update squid "Paris restaurants"');
@@ -324,6 +421,28 @@ squids:
   });
 });
 
+describe('apply: a create answered without an id', () => {
+  it('is reported as ambiguous, and the squid\'s settings, tasks and delivery are skipped (nothing sent for squid "")', async () => {
+    const f = file(`
+squids:
+  "Weird":
+    crawler: google-maps-search
+    concurrency: 2
+    tasks: [ "https://www.google.com/maps/search/weird" ]
+    webhook: { url: "https://ci.example.com/hook", events: [run.done] }
+`);
+    await emu.faults([{ method: 'POST', path: '/v1/squids', count: 1, action: 'status', status: 200, body: { object: 'squid', name: 'Weird' } }]);
+    await emu.clearRequests();
+    const r = await run(['apply', '-f', f, '--json']);
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stderr).toContain('✗ create squid "Weird": failed: the API answered POST /v1/squids without the id of the new squid. The request may have reached the server');
+    expect(r.stderr).toContain('- add 1 task(s) to squid "Weird": skipped: squid "Weird" was not created');
+    expect(r.stderr).toContain('- create webhook delivery of squid "Weird": skipped: squid "Weird" was not created');
+    expect(JSON.parse(r.stdout)).toMatchObject({ applied: 0, failed: 1, skipped: 2, items: [{ kind: 'squid', status: 'failed' }, { kind: 'tasks', status: 'skipped' }, { kind: 'delivery', status: 'skipped' }] });
+    expect((await writes()).map((w) => `${w.method} ${w.path}`)).toEqual(['POST /v1/squids']);
+  });
+});
+
 describe('apply: a single item', () => {
   it('when the only item fails, apply exits with that error\'s own code and message', async () => {
     const r = await run(['apply', '-f', file('squids:\n  "Tech influencers": { concurrency: 15 }\n')]);
@@ -382,6 +501,8 @@ describe('bad files: exit 2, every problem named by its path, before any request
     ['billing:\n  auto_reset: { threshold: 0 }\n', 'billing.auto_reset.threshold: must be at least 1 (got 0)'],
     ['squids:\n  a:\n    webhook: { url: "https://x.example", events: [run.finished] }\n', 'squids.a.webhook.events'],
     ['squids: [1, 2]\n', 'squids: must be a mapping'],
+    ['squids:\n  a:\n    tasks: [ "https://x.example/1", { keyword: k, country: [1] } ]\n', 'squids.a.tasks[1].country: must be a string, a number, a boolean or null (got [1])\n'],
+    ['squids:\n  a:\n    tasks: [ "https://x.example/1", 5 ]\n', 'squids.a.tasks[1]: must be a URL (the task {url: …}) or an object of task parameters'],
   ])('%j', async (text, msg) => {
     await emu.clearRequests();
     const r = await run(['plan', '-f', file(text)]);
@@ -405,5 +526,30 @@ describe('bad files: exit 2, every problem named by its path, before any request
     expect(p.code, p.stderr).toBe(10);
     // {keyword: pizza, city: Paris} exists (the seed has it with country too); sushi is new.
     expect(p.plan.items).toMatchObject([{ kind: 'tasks', action: 'create', add: [{ keyword: 'sushi', city: 'Paris' }] }]);
+  });
+});
+
+describe('a listing capped by the free plan', () => {
+  it('export, plan and apply fail (exit 1) naming the cap and the listing, and send nothing', async () => {
+    const id = emu.squidId('Paris restaurants');
+    const urls = Array.from({ length: 70 }, (_, i) => ({ url: `https://www.google.com/maps/search/capped+${i}` }));
+    await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: urls } });
+    const whole = await exported();
+    expect(parse(whole).squids['Paris restaurants'].tasks.length).toBeGreaterThan(70);
+    await emu.control('POST', '/_emulator/config', { freePlan: true });
+    await emu.clearRequests();
+    const cap = new RegExp(`GET /v1/tasks\\?squid=${id}: the API capped this listing of 73 records and warned: Free plan: only 50 results returned\\..*nothing was written or sent`);
+    const exp = await run(['export']);
+    expect(exp.code).toBe(1);
+    expect(exp.stdout).toBe('');
+    expect(exp.stderr).toMatch(cap);
+    const f = file(whole);
+    for (const args of [['plan', '-f', f], ['plan', '-f', f, '--json'], ['apply', '-f', f, '--yes']]) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(cap);
+    }
+    expect(await writes()).toEqual([]);
   });
 });

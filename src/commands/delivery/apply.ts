@@ -54,7 +54,9 @@ comma-separated string or "all"; every event not listed is unsubscribed.
 
 \${NAME} in any value is replaced by that environment variable; a missing or empty one is an error (exit 2)
 before any request. Secrets (sftp.password, s3.access_key, s3.secret_key) must be a single \${NAME}
-reference: a literal secret in the file is refused, so the file can be committed.
+reference: a literal secret in the file is refused, so the file can be committed. Every value taken from
+the environment is handled as a secret: masked in the plan, dry run and report unless --show-secrets (a
+token in a URL's path too), and an error quotes the file's \${NAME}, never the value.
 
 The whole file is validated first; errors name the bad field, e.g. squids."Paris restaurants".webhook.events[1].
 Then, for each squid, the stored configuration is read (GET /v1/squids/{hash}) and only channels that differ are
@@ -104,9 +106,9 @@ export default defineVerb({
   async run(ctx, _args, opts) {
     const file = required('--file', opts.file, 'the YAML or JSON delivery file ("-" for stdin)');
     const text = await readInput(ctx, '--file', file);
-    const plan = checkApplyDocument(await parseApplyText(text, file === '-' ? '<stdin>' : file), ctx.env);
-    // Registered with ctx, every stderr line and error is scrubbed of them; the stdout summary is scrubbed here.
-    for (const secret of plan.secrets) ctx.addSecret(secret);
+    // Registered with ctx as they are read, every stderr line and error is scrubbed of them (the check's own too); the
+    // stdout summary is scrubbed here.
+    const plan = checkApplyDocument(await parseApplyText(text, file === '-' ? '<stdin>' : file), ctx.env, { onSecret: (s) => ctx.addSecret(s) });
     const scrub = (s: string) => redactText(s, plan.secrets);
 
     const http = await ctx.http();
@@ -256,5 +258,5 @@ function planObject(ctx: Ctx, reports: SquidReport[]) {
     squids: reports.map((r) => ({ squid: r.ref, id: r.id, name: r.name, error: r.error ?? null, channels: r.plan ?? {} })),
   };
   // Passwords and keys are already masked field by field; this also masks tokens in webhook URLs.
-  return maskSecrets(plan, ctx.globals.showSecrets);
+  return maskSecrets(plan, ctx.globals.showSecrets, ctx.secrets());
 }

@@ -15,9 +15,12 @@ export interface SquidPlan {
 
 interface ApplyFile {
   squids: SquidPlan[];
-  /** Every secret value read from the environment, so any message can be scrubbed of them. */
+  /** Every value read from the environment (and every URL query token), so any message can be scrubbed of them. */
   secrets: string[];
-  /** Secrets whose environment variable is not set, when the caller allows that (`sq plan`): left out of the body. */
+  /**
+   * Secrets and URLs whose environment variable is not set, when the caller allows that (`sq plan`): left out of the
+   * body, so they are not compared, and `sq apply` refuses to send the channel.
+   */
   missing: { path: string; name: string }[];
 }
 
@@ -43,16 +46,25 @@ class Checker {
   missing: { path: string; name: string }[] = [];
   constructor(
     private readonly env: Record<string, string | undefined>,
-    private readonly allowMissingSecrets = false,
+    private readonly opts: CheckOptions = {},
   ) {}
+
+  /** A value that must never be printed: kept for the caller, and handed over at once, before any message is made. */
+  secret(v: string) {
+    this.secrets.push(v);
+    this.opts.onSecret?.(v);
+  }
 
   bad(path: string, msg: string): undefined {
     this.problems.push(`${path}: ${msg}`);
     return undefined;
   }
 
-  /** Expands ${VAR}; secrets must be exactly one reference, so they never sit in the file in clear. */
-  expand(path: string, v: string, secret: boolean): string | undefined {
+  /**
+   * Expands ${VAR}; secrets must be exactly one reference, so they never sit in the file in clear. Every value taken
+   * from the environment is a secret (a token in a URL's path is one), registered before any message can quote it.
+   */
+  expand(path: string, v: string, secret: boolean, mayBeMissing = secret): string | undefined {
     if (secret && !WHOLE_ENV_REF.test(v.trim())) {
       return this.bad(path, 'secrets are not accepted in the file; write an environment reference like ${SFTP_PASSWORD}');
     }
@@ -60,23 +72,23 @@ class Checker {
     const out = v.replace(ENV_REF, (_, name: string) => {
       const val = this.env[name];
       if (val === undefined || val === '') missing ??= name;
+      else this.secret(val);
       return val ?? '';
     });
-    if (missing && secret && this.allowMissingSecrets) {
+    if (missing && mayBeMissing && this.opts.allowMissingSecrets) {
       this.missing.push({ path, name: missing });
       return undefined;
     }
     if (missing) return this.bad(path, `environment variable ${missing} is not set or empty`);
-    if (secret) this.secrets.push(out);
     return out;
   }
 
-  str(o: Obj, path: string, k: string, opts: { required?: boolean; secret?: boolean; allowEmpty?: boolean } = {}): string | undefined {
+  str(o: Obj, path: string, k: string, opts: { required?: boolean; secret?: boolean; allowEmpty?: boolean; mayBeMissing?: boolean } = {}): string | undefined {
     const v = o[k];
     const p = `${path}.${k}`;
     if (v === undefined || v === null) return opts.required ? this.bad(p, 'is required') : undefined;
     if (typeof v !== 'string' && typeof v !== 'number') return this.bad(p, `must be a string (got ${typeof v})`);
-    const s = this.expand(p, String(v), !!opts.secret);
+    const s = this.expand(p, String(v), !!opts.secret, !!(opts.secret || opts.mayBeMissing));
     if (s === undefined) return undefined;
     if (!opts.allowEmpty && s.trim() === '') return this.bad(p, 'must not be empty');
     return s;
@@ -105,17 +117,18 @@ class Checker {
   }
 
   url(o: Obj, path: string, k: string): string | undefined {
-    const s = this.str(o, path, k, { required: true });
+    // A URL carries its token from \${VAR}: like a secret, one whose variable is not set may be left uncompared.
+    const s = this.str(o, path, k, { required: true, mayBeMissing: true });
     if (s === undefined) return undefined;
     if (s.includes(MASK)) return this.bad(`${path}.${k}`, `holds a token masked by sq export (${MASK}): write the real URL, e.g. with \${WEBHOOK_TOKEN} in its query`);
     try {
       httpUrlFlag(k, s);
       // A token in the URL's query is a secret like a password: masked in every report, trace and error.
-      for (const [q, v] of new URL(s).searchParams) if (isSecretQueryName(q) && v) this.secrets.push(v);
+      for (const [q, v] of new URL(s).searchParams) if (isSecretQueryName(q) && v) this.secret(v);
       return s;
     } catch {
-      // The flag's message names a flag; a file problem names its path.
-      return this.bad(`${path}.${k}`, `must be an http(s) URL (got ${JSON.stringify(s)})`);
+      // The flag's message names a flag; a file problem names its path, and quotes the URL as written (${VAR} and all).
+      return this.bad(`${path}.${k}`, `must be an http(s) URL (got ${JSON.stringify(String(o[k]))})`);
     }
   }
 
@@ -193,9 +206,16 @@ function channelBody(c: Checker, channel: string, v: unknown, path: string): Del
   return c.problems.length === before ? body : undefined;
 }
 
+interface CheckOptions {
+  /** Secrets and URLs whose variable is not set are left out (listed in `missing`) instead of refused (`sq plan`). */
+  allowMissingSecrets?: boolean;
+  /** Called with each secret as soon as it is read (ctx.addSecret), so even the check's own error is scrubbed of it. */
+  onSecret?: (value: string) => void;
+}
+
 /** Validates a parsed document. Every problem is collected; the first is the message, the rest are details. */
-export function checkApplyDocument(doc: unknown, env: Record<string, string | undefined>, opts: { allowMissingSecrets?: boolean } = {}): ApplyFile {
-  const c = new Checker(env, opts.allowMissingSecrets);
+export function checkApplyDocument(doc: unknown, env: Record<string, string | undefined>, opts: CheckOptions = {}): ApplyFile {
+  const c = new Checker(env, opts);
   const squids: SquidPlan[] = [];
   if (!isRecord(doc)) {
     c.bad('(top level)', 'must be a mapping with a "squids" key');
