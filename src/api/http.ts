@@ -5,7 +5,7 @@ import { AuthError, DryRunStop } from '../errors.js';
 import { Pacer, resetWaitMs } from './pacing.js';
 import { SharedStore } from './pacing-state.js';
 import { loadTransport, type RequestFn } from './transport.js';
-import { AmbiguousWriteError, errCode, networkError, httpError, parseJson } from './http-errors.js';
+import { AmbiguousWriteError, NOT_SENT_CODES, errCode, networkError, httpError, parseJson } from './http-errors.js';
 import { redactBody, redactUrl } from './redact.js';
 import { maskAuthorization } from '../output/secrets.js';
 import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
@@ -195,6 +195,9 @@ export class HttpClient {
     const policy = new RetryPolicy(req.method, o.retryBudget ?? this.retryBudget, this.now, this.random);
     const { agent, request } = await this.dispatcher();
     const describe = `${req.method} ${redactUrl(req.url)}`;
+    // An earlier attempt may have reached the server (a 5xx or a reset after sending): a DELETE it did is then
+    // answered 404 by the retry.
+    let reached = false;
 
     for (;;) {
       await bucket.acquire();
@@ -205,6 +208,7 @@ export class HttpClient {
         if (this.opts.signal?.aborted) throw err;
         const wait = policy.afterNetworkError(errCode(err));
         if (wait === null) throw networkError(err, req.method, req.url, policy.safe, false, req.url.origin === this.apiOrigin ? this.opts.baseUrlFrom : undefined);
+        reached ||= !NOT_SENT_CODES.has(errCode(err) ?? '');
         await this.sleep(wait);
         continue;
       }
@@ -219,8 +223,15 @@ export class HttpClient {
       const wait = policy.afterStatus(status);
       if (wait !== null) {
         await res.body.text().catch(() => '');
+        reached = true;
         await this.sleep(wait);
         continue;
+      }
+      if (status === 404 && reached && req.method === 'DELETE' && !streaming) {
+        await res.body.text().catch(() => '');
+        this.trace(`* ${describe}: 404 on a retry: an earlier attempt deleted it`);
+        policy.succeeded();
+        return Object.assign(res, { url: req.url.toString(), text: '' });
       }
       if (status >= 400 && !(o.okStatuses ?? []).includes(status)) {
         const text = await res.body.text().catch(() => '');
@@ -241,6 +252,7 @@ export class HttpClient {
         this.trace(`* ${describe} body failed: ${code}`);
         const wait = policy.afterNetworkError(code, true);
         if (wait === null) throw networkError(err, req.method, req.url, policy.safe, true);
+        reached = true;
         await this.sleep(wait);
         continue;
       }
