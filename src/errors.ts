@@ -49,7 +49,8 @@ export class AuthError extends SqError {
 
 /** The API answered with an error, or the network failed. */
 export class ApiError extends SqError {
-  override readonly exitCode = ExitCode.FAILURE;
+  // A number, not the literal: a write cut short by Ctrl-C is still an API error, but exits as interrupted.
+  override readonly exitCode: number = ExitCode.FAILURE;
 }
 
 export class RateLimitError extends SqError {

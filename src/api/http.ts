@@ -1,17 +1,17 @@
 // The thin HTTP module: every request of sq goes through here. It owns auth, pacing, retries, timeouts, error
 // mapping and the redacted --verbose trace (reliability.md).
 import type { Dispatcher } from 'undici';
-import { AuthError, DryRunStop } from '../errors.js';
+import { AuthError, DryRunStop, InterruptedError } from '../errors.js';
 import { Pacer, resetWaitMs } from './pacing.js';
 import { SharedStore } from './pacing-state.js';
 import { loadTransport, type RequestFn } from './transport.js';
-import { AmbiguousWriteError, errCode, networkError, httpError, parseJson } from './http-errors.js';
+import { AmbiguousWriteError, InterruptedWriteError, NOT_SENT_CODES, errCode, networkError, httpError, parseJson } from './http-errors.js';
 import { redactBody, redactUrl } from './redact.js';
 import { maskAuthorization } from '../output/secrets.js';
 import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
 import { sleep } from './sleep.js';
 
-export { AmbiguousWriteError };
+export { AmbiguousWriteError, InterruptedWriteError };
 
 /** What a dry run still sends (DELETE is retry-safe, but it is a write). */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -195,17 +195,26 @@ export class HttpClient {
     const policy = new RetryPolicy(req.method, o.retryBudget ?? this.retryBudget, this.now, this.random);
     const { agent, request } = await this.dispatcher();
     const describe = `${req.method} ${redactUrl(req.url)}`;
+    // An earlier attempt may have reached the server (a 5xx or a reset after sending): a DELETE it did is then
+    // answered 404 by the retry.
+    let reached = false;
+    // Stopped between attempts: nothing of the next one went out, but an earlier one may have reached the server.
+    const between = (err: unknown): never => {
+      throw reached ? this.stopped(err, req) : err;
+    };
 
     for (;;) {
-      await bucket.acquire();
+      await bucket.acquire().catch(between);
+      if (this.opts.signal?.aborted) between(this.opts.signal.reason);
       let res: Dispatcher.ResponseData;
       try {
         res = await this.attempt(req, agent, request);
       } catch (err) {
-        if (this.opts.signal?.aborted) throw err;
+        if (this.opts.signal?.aborted) throw this.stopped(err, req);
         const wait = policy.afterNetworkError(errCode(err));
         if (wait === null) throw networkError(err, req.method, req.url, policy.safe, false, req.url.origin === this.apiOrigin ? this.opts.baseUrlFrom : undefined);
-        await this.sleep(wait);
+        reached ||= !NOT_SENT_CODES.has(errCode(err) ?? '');
+        await this.sleep(wait).catch(between);
         continue;
       }
       this.observeRateHeaders(bucket, res.headers);
@@ -219,8 +228,15 @@ export class HttpClient {
       const wait = policy.afterStatus(status);
       if (wait !== null) {
         await res.body.text().catch(() => '');
-        await this.sleep(wait);
+        reached = true;
+        await this.sleep(wait).catch(between);
         continue;
+      }
+      if (status === 404 && reached && req.method === 'DELETE' && !streaming) {
+        await res.body.text().catch(() => '');
+        this.trace(`* ${describe}: 404 on a retry: an earlier attempt deleted it`);
+        policy.succeeded();
+        return Object.assign(res, { url: req.url.toString(), text: '' });
       }
       if (status >= 400 && !(o.okStatuses ?? []).includes(status)) {
         const text = await res.body.text().catch(() => '');
@@ -236,17 +252,33 @@ export class HttpClient {
       try {
         text = await res.body.text();
       } catch (err) {
-        if (this.opts.signal?.aborted) throw err;
+        if (this.opts.signal?.aborted) throw this.stopped(err, req);
         const code = errCode(err) ?? 'UND_ERR_SOCKET';
         this.trace(`* ${describe} body failed: ${code}`);
         const wait = policy.afterNetworkError(code, true);
         if (wait === null) throw networkError(err, req.method, req.url, policy.safe, true);
-        await this.sleep(wait);
+        reached = true;
+        await this.sleep(wait).catch(between);
         continue;
       }
       policy.succeeded();
       return Object.assign(res, { url: req.url.toString(), text });
     }
+  }
+
+  /** What to throw when a stop signal cut an attempt short: a write may have reached the server, and sq says so. */
+  private stopped(err: unknown, req: Prepared): unknown {
+    const stop = this.opts.signal?.reason;
+    return READS.has(req.method) || !(stop instanceof InterruptedError) ? err : new InterruptedWriteError(req.method, req.url, stop, err);
+  }
+
+  /**
+   * A client for the reads that report what a stop signal cut short (the runs a POST in flight may have started):
+   * the same settings, but not stopped by that signal; it gives up after `ms` instead. The caller closes it.
+   */
+  afterStop(ms = 5000): HttpClient {
+    const signal = AbortSignal.timeout(ms);
+    return new HttpClient({ ...this.opts, signal, sleep: (t) => sleep(t, signal), retryBudget: new RetryBudget(0) });
   }
 
   /** The URL, headers (the key only to the API's own origin) and encoded body of a request. */

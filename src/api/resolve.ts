@@ -186,13 +186,20 @@ export function pick(
   if (exactId.length >= 1) return exactId[0];
 
   const exact = all.filter((r) => kind.keys.some((k) => str(r[k]) === ref));
-  if (exact.length === 1) return exact[0];
   if (exact.length > 1) ambiguous(ref, exact, kind, 'have that exact name');
 
-  // Case-insensitive names and id prefixes rank equally: if both find something different, the user must choose.
   const lower = ref.toLowerCase();
-  const folded = all.filter((r) => kind.keys.some((k) => str(r[k]).toLowerCase() === lower));
   const prefixed = ref.length >= MIN_PREFIX ? all.filter((r) => recordId(r).toLowerCase().startsWith(lower)) : [];
+  // An exact name does not beat another record's id prefix either: the prefix a table shows (`0cc85ca9`) must never
+  // act on a different record that happens to be named `0cc85ca9`.
+  if (exact.length === 1) {
+    const both = dedupe([...exact, ...prefixed]);
+    if (both.length === 1) return exact[0];
+    ambiguous(ref, both, kind, 'match it by exact name or id prefix');
+  }
+
+  // Case-insensitive names and id prefixes rank equally: if both find something different, the user must choose.
+  const folded = all.filter((r) => kind.keys.some((k) => str(r[k]).toLowerCase() === lower));
   const candidates = dedupe([...folded, ...prefixed]);
   if (candidates.length === 1) return candidates[0];
   if (candidates.length > 1) ambiguous(ref, candidates, kind, 'match it');

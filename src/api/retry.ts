@@ -8,7 +8,8 @@ const MAX_CONSECUTIVE_429 = 5;
 const MAX_429_WAIT_MS = 5 * 60_000;
 
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
-const RETRY_STATUSES = new Set([500, 502, 503, 504]);
+// reliability.md: retry only on 502/503/504 (a 500 is the server's own failure, not a passing one), reset or timeout.
+const RETRY_STATUSES = new Set([502, 503, 504]);
 const TRANSIENT_CODES = new Set([
   ...NOT_SENT_CODES,
   'ECONNRESET',

@@ -52,7 +52,7 @@ describe('output and errors', () => {
     const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.paris], { env: emu.env() });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('may have started');
-    expect(r.stderr).toMatch(/Most recent runs of squid|has no runs/);
+    expect(r.stderr).toMatch(/Most recent runs of squid|is listed yet/);
     const got = await emu.requestLines();
     expect(got.filter((x) => x === 'POST /v1/runs')).toHaveLength(1);
     expect(got.at(-1)).toBe('GET /v1/runs');

@@ -51,6 +51,17 @@ describe('pick (matching rules)', () => {
     expect(e.details).toEqual([`  ${A}  Paris`, `  ${B}  paris`]);
   });
 
+  it("an exact name of one squid that is also another's id prefix is ambiguous, not the name's", () => {
+    const named = [...list, { id: 'dddd0000000000000000000000000004', name: 'cccc0000' }];
+    const e = thrown(() => pick(named, 'cccc0000', squidKind)) as UsageError;
+    expect(e).toBeInstanceOf(UsageError);
+    expect(e.message).toContain('"cccc0000" is ambiguous: 2 squids match it by exact name or id prefix');
+    expect(e.details).toEqual(['  dddd0000000000000000000000000004  cccc0000', `  ${C}  Lyon  (lyon-slug)`]);
+    // The full id still wins, and so does a name that is no other record's prefix.
+    expect(pick(named, C, squidKind).id).toBe(C);
+    expect(pick([...list, { id: 'dddd0000000000000000000000000004', name: 'dddd' }], 'dddd', squidKind).id).toBe('dddd0000000000000000000000000004');
+  });
+
   it('a case-insensitive name matching two squids is ambiguous', () => {
     const e = thrown(() => pick(list, 'PARIS', squidKind)) as UsageError;
     expect(e).toBeInstanceOf(UsageError);
@@ -118,6 +129,20 @@ describe('resolution through the CLI', () => {
     expect(r.stderr).toContain('beef0000000000000000000000000001  Twin one');
     expect(r.stderr).toContain('beef0000000000000000000000000002  Twin two');
     expect((await emu.requests()).map((q) => q.method)).toEqual(['GET']);
+  });
+
+  it("a squid named like another squid's id prefix: that prefix is ambiguous (exit 2), and nothing is deleted", async () => {
+    const prefix = paris.slice(0, 8);
+    const other = await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: prefix } });
+    await emu.clearRequests();
+    const r = await sq(['squids', 'delete', prefix, '--yes'], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`"${prefix}" is ambiguous: 2 squids match it by exact name or id prefix`);
+    expect(r.stderr).toContain(`${String(other.id)}  ${prefix}`);
+    expect(r.stderr).toContain(`${paris}  ${DEMO_SQUIDS.paris}`);
+    expect((await emu.requests()).map((q) => q.method)).toEqual(['GET']);
+    const full = await sq(['squids', 'get', paris, '--fields', 'id', '--format', 'tsv'], { env: emu.env() });
+    expect(full.stdout).toBe(`id\n${paris}\n`);
   });
 
   it('an unknown squid exits 3 naming what was searched', async () => {

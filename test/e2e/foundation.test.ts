@@ -66,11 +66,19 @@ describe('exit codes from real situations', () => {
     expect((await emu.requests()).filter((q) => q.path === '/v1/me')).toHaveLength(5);
   });
 
-  it('a 500 on GET is retried (4 retries), then → 1', async () => {
-    await emu.faults([{ method: 'GET', path: '/v1/me', action: 'status', status: 500 }]);
+  // reliability.md: "Retry only what is safe: GET/HEAD/DELETE on 502/503/504, connection reset, or timeout".
+  it('a 503 on GET is retried (4 retries), then → 1', async () => {
+    await emu.faults([{ method: 'GET', path: '/v1/me', action: 'status', status: 503 }]);
     const r = await sqBin(['me'], { env: emu.env() });
     expect(r.code).toBe(1);
     expect((await emu.requests()).filter((q) => q.path === '/v1/me')).toHaveLength(5);
+  });
+
+  it('a 500 on GET is not retried (the spec retries only 502/503/504) → 1 after one request', async () => {
+    await emu.faults([{ method: 'GET', path: '/v1/me', action: 'status', status: 500 }]);
+    const r = await sqBin(['me'], { env: emu.env() });
+    expect(r.code).toBe(1);
+    expect((await emu.requests()).filter((q) => q.path === '/v1/me')).toHaveLength(1);
   });
 
   it('a 503 once, then success → 0 with one retry', async () => {

@@ -21,7 +21,7 @@ export function tempConfigDir(): string {
 /** In-process. `env` replaces process.env entirely (plus a fresh SQ_CONFIG_DIR unless given). */
 export async function sq(
   args: string[],
-  opts: { env?: Record<string, string | undefined>; stdin?: string; tty?: boolean } = {},
+  opts: { env?: Record<string, string | undefined>; stdin?: string; tty?: boolean; signal?: AbortSignal } = {},
 ): Promise<SqResult> {
   const stdout = capture();
   const stderr = capture();
@@ -33,7 +33,8 @@ export async function sq(
     const code = await run(args, {
       env,
       io: { stdout: stdout.stream, stderr: stderr.stream, stdin, stdoutIsTTY: !!opts.tty, stderrIsTTY: !!opts.tty, stdinIsTTY: !!opts.tty, columns: 120 },
-      signal: new AbortController().signal,
+      // What main.ts aborts on Ctrl-C: a test aborts its own with an InterruptedError to stand for one.
+      signal: opts.signal ?? new AbortController().signal,
     });
     await new Promise((r) => setImmediate(r));
     return { code, stdout: stdout.text(), stderr: stderr.text() };

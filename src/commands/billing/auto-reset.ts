@@ -53,7 +53,8 @@ export default defineVerb({
     'confirmation on a terminal; scripts must pass --yes (without a terminal and without --yes nothing is sent, exit 2). ' +
     'When usage is already above the threshold, a warning says that a reset, and a charge, fires at once. ' +
     'Answering "no" sends nothing and exits 1.\n\n' +
-    'The POST is never retried: if it fails in a way that leaves the outcome unknown, the error says so; check with ' +
+    'The POST is never retried: if it fails in a way that leaves the outcome unknown (Ctrl-C while it is in flight ' +
+    'included, exit 130), the error says so; check with ' +
     '`sq billing auto-reset` before trying again. --json prints exactly the API object.',
   options: [
     { flags: '--enable', description: 'turn automatic resets on (asks for confirmation; --yes in scripts)' },

@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
 import type { HttpClient } from '../../api/http.js';
-import { AmbiguousWriteError } from '../../api/http.js';
+import { AmbiguousWriteError, InterruptedWriteError } from '../../api/http.js';
 import { listRunPages, startRun, type Run } from '../../api/runs.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -12,7 +12,8 @@ export default defineVerb({
   summary: 'Start a run of a squid; --wait follows it to the end',
   description:
     'Start a run (POST /v1/runs). The request is never retried once it may have reached the server (it would start a second ' +
-    'run): after such a failure sq lists the squid\'s most recent runs so you can see whether one started. With --wait, ' +
+    'run): after such a failure, or Ctrl-C while it is in flight (exit 130), sq lists the squid\'s most recent runs so you ' +
+    'can see whether one started (the server may still start one that is not listed yet). With --wait, ' +
     'follow the run like `sq runs watch` (exit 6 on error/aborted, 7 on --timeout).',
   options: [
     { flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)' },
@@ -54,20 +55,30 @@ export default defineVerb({
   },
 });
 
-/** The POST may have started a run: show the newest runs so the user can tell, instead of guessing or retrying. */
-async function explainAmbiguous(http: HttpClient, squidId: string, err: AmbiguousWriteError): Promise<ApiError> {
+/**
+ * The POST may have started a run: show the newest runs so the user can tell, instead of guessing or retrying. The
+ * error keeps its class and exit code (1, or 130 when Ctrl-C cut the POST short).
+ */
+async function explainAmbiguous(http: HttpClient, squidId: string, err: AmbiguousWriteError): Promise<AmbiguousWriteError> {
+  // After Ctrl-C the client is stopped; one short read still goes out (a second Ctrl-C ends sq at once).
+  const reader = err instanceof InterruptedWriteError ? http.afterStop() : http;
   const details: string[] = [];
   try {
-    const first = await listRunPages(http, squidId, { pageSize: 5, maxItems: 5 }).next();
+    const first = await listRunPages(reader, squidId, { pageSize: 5, maxItems: 5 }).next();
     const runs = first.done ? [] : first.value.data;
-    if (runs.length === 0) details.push(`The squid ${squidId} has no runs: none was started.`);
+    // The server may still be working on the POST: an empty list now proves nothing.
+    if (runs.length === 0) details.push(`No run of squid ${squidId} is listed yet, but the server may still start one.`);
     else {
       details.push(`Most recent runs of squid ${squidId} (a new one here means the run did start):`);
       for (const r of runs) details.push(`  ${String(r.id)}  ${String(r.status ?? '')}  created ${String(r.created_at ?? '')}`);
     }
   } catch (e) {
     details.push(`Could not list the squid's runs to check (${(e as Error).message}); run: sq runs list --squid ${squidId}`);
+  } finally {
+    if (reader !== http) await reader.close();
   }
-  details.push(`Check with \`sq runs list --squid ${squidId}\` before starting again.`);
-  return new ApiError(`starting the run failed and it may have started anyway: ${err.message}`, { cause: err, details });
+  details.push(`Check again with \`sq runs list --squid ${squidId}\` before starting another.`);
+  err.message = `starting the run failed and it may have started anyway: ${err.message}`;
+  err.details.push(...details);
+  return err;
 }

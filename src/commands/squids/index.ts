@@ -9,6 +9,8 @@ import del from './delete.js';
 export default defineNoun({
   name: 'squids',
   summary: 'Manage squids: scraping jobs built on a crawler',
-  description: 'Refer to a squid by id, unique id prefix (4+ characters) or exact name; every page of the list is searched.',
+  description:
+    'Refer to a squid by id, unique id prefix (4+ characters) or exact name; every page of the list is searched. Text that ' +
+    'is the exact name of one squid and an id prefix of another is ambiguous (exit 2, listing both): pass the full id.',
   verbs: [list, get, create, update, empty, del],
 });

@@ -1,8 +1,8 @@
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { addTasks, normalizeTask, parseTaskFile } from '../../api/tasks.js';
-import { AmbiguousWriteError } from '../../api/http-errors.js';
-import { PartialFailureError, SqError, UsageError } from '../../errors.js';
+import { AmbiguousWriteError, InterruptedWriteError } from '../../api/http-errors.js';
+import { InterruptedError, PartialFailureError, SqError, UsageError } from '../../errors.js';
 import { readInput } from '../../io/stdin.js';
 import { nonEmpty, required } from '../../validate/index.js';
 import { TASK_LIST_COLUMNS } from './_shared/columns.js';
@@ -17,7 +17,8 @@ export default defineVerb({
     'Each value becomes one task {<key>: value} (key "url" unless --key). --file reads one value per line, or a JSON ' +
     'array of task objects (e.g. [{"keyword":"pizza","city":"Paris"}]); "-" reads stdin. Values and --file combine. ' +
     'Tasks are sent 500 per request; if a later request fails, the ones before it stay added (exit 8, with a report), ' +
-    'and running the same command again is safe because the API skips duplicates.',
+    'and running the same command again is safe because the API skips duplicates. Ctrl-C while a request is in flight ' +
+    'exits 130 with the same report: that request may or may not have added its tasks.',
   args: ['[values...]'],
   options: [
     { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)' },
@@ -50,16 +51,23 @@ export default defineVerb({
       try {
         res = ((await addTasks(http, squid.id, batch, i < batches.length - 1)) ?? {}) as Record<string, unknown>;
       } catch (err) {
-        if (i === 0 || !(err instanceof SqError)) throw err;
+        if (!(err instanceof SqError) || (i === 0 && !(err instanceof InterruptedWriteError))) throw err;
+        // Stopped before request i+1 went out: plain "interrupted" (exit 130), nothing of it was sent.
+        if (err instanceof InterruptedError) throw err;
         const sent = i * TASKS_PER_REQUEST;
-        throw new PartialFailureError(`adding tasks stopped at request ${i + 1} of ${batches.length}: ${err.message}`, {
-          status: err.status,
-          details: [
-            `The first ${sent} of ${tasks.length} tasks were accepted (${created.length} new, ${dup} duplicates); ` +
-              (err instanceof AmbiguousWriteError ? `request ${i + 1} may or may not have added its ${batch.length}, and the rest were not sent.` : 'the rest were not added.'),
-            'Running the same command again is safe: the API skips tasks that already exist.',
-          ],
-        });
+        const details = [
+          `The first ${sent} of ${tasks.length} tasks were accepted (${created.length} new, ${dup} duplicates); ` +
+            (err instanceof AmbiguousWriteError ? `request ${i + 1} may or may not have added its ${batch.length}, and the rest were not sent.` : 'the rest were not added.'),
+          'Running the same command again is safe: the API skips tasks that already exist.',
+        ];
+        const message = `adding tasks stopped at request ${i + 1} of ${batches.length}: ${err.message}`;
+        // Ctrl-C with a request in flight: still exit 130, with the same report.
+        if (err instanceof InterruptedWriteError) {
+          err.message = message;
+          err.details.push(...details);
+          throw err;
+        }
+        throw new PartialFailureError(message, { status: err.status, details });
       }
       if (Array.isArray(res.tasks)) created.push(...res.tasks.map(normalizeTask));
       if (typeof res.duplicated_count === 'number') dup += res.duplicated_count;
