@@ -3,7 +3,8 @@
 import type { Column, Output, OutputSettings, RenderOptions } from './types.js';
 import { makeStyle } from './ansi.js';
 import { asRow, cellText, chooseColumns, csvLine, isRecord, tsvLine } from './cells.js';
-import { checkFields, pickFields } from './fields.js';
+import { getPath, pickFields, unknownFields, unknownFieldsMessage } from './fields.js';
+import { UsageError } from '../errors.js';
 import { maskSecrets, redactText } from './secrets.js';
 import { Sink } from './sink.js';
 import { importPackage } from '../import-package.js';
@@ -25,6 +26,8 @@ interface CreateOutputOptions {
   secrets?: readonly string[];
   /** The clock terminal tables count relative times from (ctx.now). */
   now?: () => number;
+  /** True once the command sent a write: from then on an unknown --fields name is a warning, not exit 2. */
+  writeSent?: () => boolean;
 }
 
 function indent2(json: string): string {
@@ -38,7 +41,8 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   const style = makeStyle(settings.color);
   const errStyle = makeStyle(stderrColor);
   const jsonish = settings.format === 'json' || settings.format === 'ndjson';
-  const fields = settings.fields;
+  // Narrowed to the names the answer has when an unknown one turns up after a write (see check).
+  let fields = settings.fields;
   const tableOpts = {
     color: settings.color,
     truncate: settings.stdoutIsTTY,
@@ -53,7 +57,19 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   const pickOne = (item: unknown): unknown => (fields && isRecord(item) ? pickFields(item, fields) : item);
   // Before the first byte of a list or record is written, so a typo never leaves half an output behind.
   const check = (first: unknown, opts: RenderOptions | undefined) => {
-    if (fields) checkFields(fields, Array.isArray(first) ? first[0] : first, opts?.columns?.map((c) => c.key));
+    if (!fields) return;
+    const record = Array.isArray(first) ? first[0] : first;
+    const columns = opts?.columns?.map((c) => c.key);
+    const unknown = unknownFields(fields, record, columns);
+    if (unknown.length === 0) return;
+    const text = unknownFieldsMessage(unknown, record, columns);
+    // Exit 2 means "nothing was done": after a write a script would retry it (a second run, a second charge). So the
+    // answer is printed with the names it has (whole when it has none of them), and the warning says the write was done.
+    if (!options.writeSent?.()) throw new UsageError(text);
+    fields = fields.filter((f) => !unknown.includes(f));
+    if (fields.length === 0) fields = null;
+    const id = getPath(record, 'id');
+    warn(`${text}. The write was done${typeof id === 'string' || typeof id === 'number' ? ` (id ${id})` : ''}: the answer is printed without ${unknown.length === 1 ? 'that field' : 'those fields'}`);
   };
   const pick = (item: unknown): unknown => (Array.isArray(item) ? item.map(pickOne) : pickOne(item));
   const toLine = (cols: Column[], row: Record<string, unknown>) =>
@@ -64,6 +80,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     const text = redactText(line, options.secrets ?? []);
     err.writeNow(text.endsWith('\n') ? text : text + '\n');
   };
+  const warn = (msg: string) => message(`${errStyle.yellow('warning:')} ${msg}`);
 
   // --jq/--template see the whole document the command would print with --json (after masking and --fields).
   const filtered = settings.jq !== null || settings.template !== null;
@@ -201,9 +218,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       if (settings.quiet && !opts?.force) return;
       message(msg);
     },
-    warn(msg) {
-      message(`${errStyle.yellow('warning:')} ${msg}`);
-    },
+    warn,
     success(msg) {
       if (settings.quiet || jsonish) return;
       message(msg.startsWith('✓') ? msg : `${errStyle.green('✓')} ${msg}`);

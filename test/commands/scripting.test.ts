@@ -132,6 +132,20 @@ describe('--fields names are checked against the data', () => {
     expect(single.stderr).toContain('--fields: unknown field "plan.name"; valid fields: first_name, last_name, email, email_verified, plan, ');
   });
 
+  it('after a write, an unknown name is a warning (even with --quiet) naming the id, exit 0, never exit 2', async () => {
+    const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.paris, '--json', '--quiet', '--fields', 'idd'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    const run = JSON.parse(r.stdout);
+    expect(run.id).toEqual(expect.any(String));
+    expect(r.stderr).toContain(`warning: --fields: unknown field "idd"; valid fields: `);
+    expect(r.stderr).toContain(`The write was done (id ${run.id})`);
+    expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/runs']);
+    const created = await sq(['squids', 'create', '--crawler', 'google-maps-search', '--name', 'Fields typo', '--fields', 'name,nmae', '--format', 'csv'], { env: emu.env() });
+    expect([created.code, created.stdout]).toEqual([0, 'name\nFields typo\n']);
+    expect(created.stderr).toContain('unknown field "nmae"');
+    expect(created.stderr).toMatch(/The write was done \(id [0-9a-f]+\)/);
+  });
+
   it('a streamed --all export to a file stops before writing anything', async () => {
     const { readdirSync } = await import('node:fs');
     const { join } = await import('node:path');
