@@ -72,18 +72,15 @@ export default defineVerb({
     const http = await ctx.http();
     if (opts.paginate) {
       const { items } = await import('../api/pages.js');
-      await ctx.out.list(items(http, path, { query, headers, onWarning: (w) => ctx.out.warn(w) }), { maskSecrets: !ctx.globals.showSecrets });
+      await ctx.out.list(items(http, path, { query, headers, onWarning: (w) => ctx.out.warn(w) }), { defaultFormat: 'json' });
       return;
     }
     // With -i a 4xx answer is shown like a 2xx one (head and body), then fails with its usual code. 429 stays with the
     // client's pacing, and 5xx with its retries.
     const res = await http.request(method, path, { query, body, headers, okStatuses: opts.include ? CLIENT_ERRORS : undefined });
     if (opts.include) ctx.out.text(await responseHead(ctx, res.status, res.headers));
-    const settings = ctx.outputSettings();
-    // An asked-for format (--json included) goes through the output module, with --fields and masking; by default
-    // the body is printed as pretty JSON, like gh api.
-    if (settings.explicitFormat) await ctx.out.record(res.data);
-    else ctx.out.text(`${JSON.stringify(ctx.globals.showSecrets ? res.data : (await import('../output/secrets.js')).maskSecrets(res.data, false), null, 2)}\n`);
+    // Pretty JSON unless a format is asked for, like gh api; --fields and masking as for any record.
+    await ctx.out.record(res.data, { defaultFormat: 'json' });
     if (res.status >= 400) {
       const { httpError } = await import('../api/http-errors.js');
       throw httpError(res.status, JSON.stringify(res.data), method, new URL(res.url), res.headers, method === 'GET' || method === 'HEAD');

@@ -1,11 +1,11 @@
 // createOutput: the only place that decides how data looks. Commands hand over records and lists.
 
-import type { Column, Output, OutputSettings, RenderOptions } from './types.js';
+import type { Column, Format, Output, OutputSettings, RenderOptions } from './types.js';
 import { makeStyle } from './ansi.js';
 import { asRow, cellText, chooseColumns, csvLine, isRecord, tsvLine } from './cells.js';
 import { getPath, pickFields, unknownFields, unknownFieldsMessage } from './fields.js';
 import { UsageError } from '../errors.js';
-import { maskSecrets, redactText } from './secrets.js';
+import { maskSecrets, redactDeep, redactText } from './secrets.js';
 import { Sink } from './sink.js';
 import { importPackage } from '../import-package.js';
 import { loadJq, runJq } from './jq.js';
@@ -22,7 +22,10 @@ interface OutputIO {
 }
 
 interface CreateOutputOptions {
-  /** Known secret strings (API key, SFTP password) redacted from every stderr message; read at each message. */
+  /**
+   * Known secret strings (API key, SFTP password) redacted from every stderr message, and from everything on stdout
+   * unless --show-secrets (a server may echo the key back); read at each use.
+   */
   secrets?: readonly string[];
   /** The clock terminal tables count relative times from (ctx.now). */
   now?: () => number;
@@ -52,8 +55,9 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     now: options.now,
   };
 
+  const known = (): readonly string[] => (settings.showSecrets ? [] : (options.secrets ?? []));
   const prepare = (item: unknown, opts: RenderOptions | undefined): unknown =>
-    opts?.maskSecrets === false ? item : maskSecrets(item, settings.showSecrets);
+    opts?.maskSecrets === false ? redactDeep(item, known()) : maskSecrets(item, settings.showSecrets, known());
   const pickOne = (item: unknown): unknown => (fields && isRecord(item) ? pickFields(item, fields) : item);
   // Before the first byte of a list or record is written, so a typo never leaves half an output behind.
   const check = (first: unknown, opts: RenderOptions | undefined) => {
@@ -72,9 +76,10 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     warn(`${text}. The write was done${typeof id === 'string' || typeof id === 'number' ? ` (id ${id})` : ''}: the answer is printed without ${unknown.length === 1 ? 'that field' : 'those fields'}`);
   };
   const pick = (item: unknown): unknown => (Array.isArray(item) ? item.map(pickOne) : pickOne(item));
-  const toLine = (cols: Column[], row: Record<string, unknown>) =>
-    (settings.format === 'csv' ? csvLine : tsvLine)(cols.map((c) => cellText(c, row)));
-  const header = (cols: Column[]) => (settings.format === 'csv' ? csvLine : tsvLine)(cols.map((c) => c.key));
+  const formatOf = (opts: RenderOptions | undefined): Format => (!settings.explicitFormat && opts?.defaultFormat) || settings.format;
+  const toLine = (format: Format, cols: Column[], row: Record<string, unknown>) =>
+    (format === 'csv' ? csvLine : tsvLine)(cols.map((c) => cellText(c, row)));
+  const header = (format: Format, cols: Column[]) => (format === 'csv' ? csvLine : tsvLine)(cols.map((c) => c.key));
 
   const message = (line: string) => {
     const text = redactText(line, options.secrets ?? []);
@@ -101,6 +106,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       await writeFiltered(all);
       return all.length;
     }
+    const format = formatOf(opts);
     let count = 0;
     let cols: Column[] | null = null;
     const tableRows: Record<string, unknown>[] = [];
@@ -108,7 +114,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       if (out.closed) break;
       const item = prepare(raw, opts);
       if (count === 0) check(item, opts);
-      switch (settings.format) {
+      switch (format) {
         case 'json': {
           const json = JSON.stringify(pick(item), null, 2) ?? 'null';
           await out.write((count === 0 ? '[\n  ' : ',\n  ') + indent2(json));
@@ -121,9 +127,9 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
         case 'tsv': {
           if (count === 0) {
             cols = chooseColumns(opts?.columns, fields, item) ?? [];
-            if (opts?.header !== false) await out.write(header(cols));
+            if (opts?.header !== false) await out.write(header(format, cols));
           }
-          await out.write(toLine(cols ?? [], asRow(item)));
+          await out.write(toLine(format, cols ?? [], asRow(item)));
           break;
         }
         case 'table':
@@ -135,7 +141,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       count++;
     }
     if (out.closed) return count;
-    switch (settings.format) {
+    switch (format) {
       case 'json':
         await out.write(count === 0 ? '[]\n' : '\n]\n');
         break;
@@ -143,8 +149,8 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       case 'tsv':
         // An empty result with known columns is still a valid, headed file.
         if (count === 0 && opts?.header !== false) {
-          const known = chooseColumns(opts?.columns, fields, undefined);
-          if (known) await out.write(header(known));
+          const headed = chooseColumns(opts?.columns, fields, undefined);
+          if (headed) await out.write(header(format, headed));
         }
         break;
       case 'table':
@@ -167,14 +173,15 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   }
 
   async function record(data: unknown, opts?: RenderOptions): Promise<void> {
-    if (Array.isArray(data) && !jsonish) {
+    const format = formatOf(opts);
+    if (Array.isArray(data) && format !== 'json' && format !== 'ndjson') {
       await list(data, opts);
       return;
     }
     const item = prepare(data, opts);
     check(item, opts);
     if (filtered) return writeFiltered(pick(item));
-    switch (settings.format) {
+    switch (format) {
       case 'json':
         await out.write((JSON.stringify(pick(item), null, 2) ?? 'null') + '\n');
         return;
@@ -184,7 +191,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       case 'csv':
       case 'tsv': {
         const cols = chooseColumns(opts?.columns, fields, item) ?? [];
-        await out.write(header(cols) + toLine(cols, asRow(item)));
+        await out.write(header(format, cols) + toLine(format, cols, asRow(item)));
         return;
       }
       case 'table': {
@@ -209,10 +216,12 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     async json(doc: unknown) {
       // jq may still be loading (a known expression does not wait for it before the request): wait here.
       if (settings.jq !== null) await loadJq();
-      out.writeNow(filtered ? filter(doc) : `${JSON.stringify(doc, null, 2)}\n`);
+      const shown = redactDeep(doc, known());
+      out.writeNow(filtered ? filter(shown) : `${JSON.stringify(shown, null, 2)}\n`);
     },
     text(s: string) {
-      out.writeNow(s === '' || s.endsWith('\n') ? s : s + '\n');
+      const shown = redactText(s, known());
+      out.writeNow(shown === '' || shown.endsWith('\n') ? shown : shown + '\n');
     },
     info(msg, opts) {
       if (settings.quiet && !opts?.force) return;

@@ -216,6 +216,40 @@ describe('sq api -H and -i', () => {
     expect(r.stdout + r.stderr).not.toContain('PWF-9911-X');
   });
 
+  it('--paginate prints one JSON array by default (NDJSON with --format ndjson); --fields picks and checks the records', async () => {
+    const all = await names();
+    const r = await sq(['api', '/v1/squids', '--paginate'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).map((s: { name: string }) => s.name)).toEqual(all);
+    const nd = await sq(['api', '/v1/squids', '--paginate', '--format', 'ndjson', '--fields', 'name'], { env: emu.env() });
+    expect(nd.stdout).toBe(all.map((n) => `${JSON.stringify({ name: n })}\n`).join(''));
+    const bad = await sq(['api', '/v1/squids', '--paginate', '--fields', 'nmae'], { env: emu.env() });
+    expect([bad.code, bad.stdout]).toEqual([2, '']);
+  });
+
+  it('--fields picks from the JSON sq api prints by default, and an unknown name is exit 2', async () => {
+    const r = await sq(['api', '/v1/me', '--fields', 'email'], { env: emu.env() });
+    expect([r.code, r.stdout]).toEqual([0, '{\n  "email": "demo@sq-emulator.local"\n}\n']);
+    const bad = await sq(['api', '/v1/me', '--fields', 'bogus'], { env: emu.env() });
+    expect([bad.code, bad.stdout]).toEqual([2, '']);
+    expect(bad.stderr).toContain('--fields: unknown field "bogus"; valid fields: first_name,');
+  });
+
+  it('the API key echoed back by the server is masked on stdout (body and headers) unless --show-secrets', async () => {
+    const key = emu.token;
+    await emu.faults([{ path: '/v1/me', action: 'status', status: 200, body: { note: `your key is ${key}` }, headers: { 'X-Echo-Key': key }, count: 50 }]);
+    for (const args of [['api', '/v1/me'], ['api', '-i', '/v1/me'], ['me', '--json'], ['me', '--jq', '.note'], ['me', '--format', 'csv']]) {
+      const r = await sq(args, { env: emu.env() });
+      expect([args, r.code]).toEqual([args, 0]);
+      expect(r.stdout).toContain('********');
+      expect(r.stdout).not.toContain(key);
+    }
+    const head = await sq(['api', '-i', '/v1/me'], { env: emu.env() });
+    expect(head.stdout).toContain('X-Echo-Key: ********\n');
+    const shown = await sq(['me', '--jq', '.note', '--show-secrets'], { env: emu.env() });
+    expect(shown.stdout).toBe(`your key is ${key}\n`);
+  });
+
   it('-i masks the secret query values of URLs in other headers (Location), and -H refuses line breaks; an empty path is exit 2', async () => {
     await emu.faults([{ path: '/v1/me', action: 'status', status: 200, headers: { location: 'https://x.example/cb?token=LOCTOK99&page=2' }, body: { ok: true } }]);
     const r = await sq(['api', '-i', '/v1/me'], { env: emu.env() });

@@ -238,6 +238,25 @@ describe('messages', () => {
     expect(c.stderr()).toBe('warning: request failed with key ********\n');
   });
 
+  it('masks known secret values on every stdout path (record, list, json, text, --jq, even unmasked lists) unless --show-secrets', async () => {
+    const key = 'sk_live_abcdef';
+    const rec = { note: `key ${key}`, nested: [{ v: key }] };
+    const c = make({ format: 'csv' }, [key]);
+    await c.out.record(rec);
+    await c.out.list([rec], { maskSecrets: false });
+    await c.out.json({ doc: rec, quoted: `"${key}"` });
+    c.out.text(`X-Echo: ${key}`);
+    expect(c.stdout()).not.toContain(key);
+    expect(c.stdout().split('********').length - 1).toBe(8);
+    const jq = make({ jq: '.note' }, [key]);
+    await jq.out.record(rec);
+    expect(jq.stdout()).toBe('key ********\n');
+    const shown = make({ json: true, showSecrets: true }, [key]);
+    await shown.out.json(rec);
+    shown.out.text(key);
+    expect(shown.stdout()).toBe(`${JSON.stringify(rec, null, 2)}\n${key}\n`);
+  });
+
   it('text() writes plain text regardless of format, adding a final newline', () => {
     const c = make({ json: true });
     c.out.text('complete -F _sq sq');
