@@ -2,7 +2,7 @@
 
 import type { Column, Format, Output, OutputSettings, RenderOptions } from './types.js';
 import { makeStyle } from './ansi.js';
-import { asRow, cellText, chooseColumns, csvLine, isRecord, tsvLine } from './cells.js';
+import { asRow, cellText, chooseColumns, csvLine, isRecord, terminalSafe, tsvLine } from './cells.js';
 import { getPath, pickFields, unknownFields, unknownFieldsMessage } from './fields.js';
 import { UsageError } from '../errors.js';
 import { maskSecrets, redactDeep, redactText } from './secrets.js';
@@ -81,8 +81,9 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     (format === 'csv' ? csvLine : tsvLine)(cols.map((c) => cellText(c, row)));
   const header = (format: Format, cols: Column[]) => (format === 'csv' ? csvLine : tsvLine)(cols.map((c) => c.key));
 
+  // A message may quote API data (a squid's name): no control characters reach stderr but the colours of errStyle.
   const message = (line: string) => {
-    const text = redactText(line, options.secrets ?? []);
+    const text = terminalSafe(redactText(line, options.secrets ?? []), stderrColor);
     err.writeNow(text.endsWith('\n') ? text : text + '\n');
   };
   const warn = (msg: string) => message(`${errStyle.yellow('warning:')} ${msg}`);

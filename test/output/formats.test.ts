@@ -232,6 +232,16 @@ describe('messages', () => {
     expect(make({ stdoutIsTTY: false, stderrIsTTY: true }).out.errStyle.bold('x')).toBe('\x1b[1mx\x1b[22m');
   });
 
+  it('messages carry no control characters but their own colours (data quoted in them cannot drive the terminal)', () => {
+    const plain = make({});
+    plain.out.warn('squid "Evil\x1b]0;pwned\x07\x1b[31mRED"\nnext\tline\r');
+    plain.out.info('\u009b31m');
+    expect(plain.stderr()).toBe('warning: squid "Evil\uFFFD]0;pwned\uFFFD\uFFFD[31mRED"\nnext line\n\uFFFD31m\n');
+    const colour = make({ stderrIsTTY: true });
+    colour.out.warn('x\x1b]0;t\x07');
+    expect(colour.stderr()).toBe('\x1b[33mwarning:\x1b[39m x\uFFFD]0;t\uFFFD\n');
+  });
+
   it('redacts known secrets from stderr messages', () => {
     const c = make({}, ['sk_live_abcdef']);
     c.out.warn('request failed with key sk_live_abcdef');
