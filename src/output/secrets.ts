@@ -34,11 +34,11 @@ export function isSecretQueryName(name: string): boolean {
 }
 
 /**
- * An http(s) URL with the values of its secret-looking query parameters replaced by `mask` (a webhook URL often
- * carries its token there); anything else is returned as it is.
+ * An http(s) URL with the values of its secret-looking query parameters and its password (`user:pw@host`) replaced by
+ * `mask` (a webhook URL often carries its token there); anything else is returned as it is.
  */
 function maskUrlQuery(text: string, mask: string = MASK): string {
-  if (!/^https?:\/\/[^?#\s]*\?/i.test(text)) return text;
+  if (!/^https?:\/\/([^?#\s]*\?|[^/?#\s]*@)/i.test(text)) return text;
   let u: URL;
   try {
     u = new URL(text);
@@ -46,8 +46,9 @@ function maskUrlQuery(text: string, mask: string = MASK): string {
     return text;
   }
   const secret = [...new Set(u.searchParams.keys())].filter((k) => isSecretQueryName(k) && u.searchParams.getAll(k).some((v) => v !== ''));
-  if (secret.length === 0) return text;
+  if (secret.length === 0 && u.password === '') return text;
   for (const k of secret) u.searchParams.set(k, mask);
+  if (u.password !== '') u.password = mask;
   return u.toString();
 }
 
