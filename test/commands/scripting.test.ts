@@ -235,6 +235,20 @@ describe('sq api -H and -i', () => {
     expect(bad.stderr).toContain('--fields: unknown field "bogus"; valid fields: first_name,');
   });
 
+  it('-F with a number JSON cannot carry exactly is exit 2 naming the key, before any request; exact ones are sent', async () => {
+    const id = emu.squidId(DEMO_SQUIDS.paris);
+    for (const [kv, says] of [['y=12345678901234567890', 'it would be sent as 12345678901234567000'], ['x=1e400', 'it is out of range'], ['z=0.10000000000000001', 'it would be sent as 0.1']]) {
+      const r = await sq(['--dry-run', 'api', `/v1/squids/${id}`, '-F', kv], { env: emu.env() });
+      const key = kv.split('=')[0];
+      expect([r.code, r.stdout]).toEqual([2, '']);
+      expect(r.stderr).toContain(`-F ${key}: ${kv.slice(2)} cannot be sent exactly as a JSON number (${says}); use -f ${kv} to send it as a string`);
+    }
+    expect(await emu.requests()).toEqual([]);
+    const ok = await sq(['--dry-run', 'api', `/v1/squids/${id}`, '-F', 'a=1.50e2', '-F', 'b=-0.25', '-F', 'c=9007199254740991', '-F', 'd=0', '--json'], { env: emu.env() });
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).body).toEqual({ a: 150, b: -0.25, c: 9007199254740991, d: 0 });
+  });
+
   it('the API key echoed back by the server is masked on stdout (body and headers) unless --show-secrets', async () => {
     const key = emu.token;
     await emu.faults([{ path: '/v1/me', action: 'status', status: 200, body: { note: `your key is ${key}` }, headers: { 'X-Echo-Key': key }, count: 50 }]);
