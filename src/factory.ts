@@ -82,6 +82,8 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
   let store: Promise<ProfileStore> | undefined;
   // One client (and so one set of pacing buckets) per key in use: the resolved one, or one being tried by login.
   const clients = new Map<string, Promise<{ client: HttpClient; profile: string }>>();
+  // Every client made, for the output to ask whether a write went out (an unknown --fields name is then not exit 2).
+  const made: HttpClient[] = [];
   // The retries every client of this command may spend between them, so a batch cannot storm a failing server.
   let retryBudget: RetryBudget | undefined;
   let prompter: Promise<Prompter> | undefined;
@@ -117,7 +119,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
     },
     get out(): Output {
       if (!out) {
-        out = createOutput(io, ctx.outputSettings(), { secrets: secretValues, now });
+        out = createOutput(io, ctx.outputSettings(), { secrets: secretValues, now, writeSent: () => made.some((c) => c.sentWrite) });
       }
       return out;
     },
@@ -162,6 +164,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
             sleep,
           });
           cleanups.push(() => client.close());
+          made.push(client);
           return { client, profile: auth.profile };
         })();
         c.catch(() => clients.delete(key));

@@ -3,6 +3,7 @@
 import type { ContextInit } from './factory.js';
 import { DryRunStop, ExitCode, SqError, UsageError, InterruptedError, STOP_SIGNALS, type StopSignal } from './errors.js';
 import { redactText } from './output/secrets.js';
+import { terminalSafe } from './output/cells.js';
 import { scanArgv } from './argv.js';
 
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
@@ -97,7 +98,8 @@ function isPromptExit(err: unknown): boolean {
 function print(ctx: import('./context.js').Ctx, err: Error, code: number): number {
   const sq = err instanceof SqError ? err : null;
   ctx.addSecret(ctx.env.SQ_TOKEN);
-  const clean = (s: string) => redactText(s, ctx.secrets());
+  // Messages quote API data (a squid's name in "did you mean"): no secret and no control character reaches stderr.
+  const clean = (s: string) => terminalSafe(redactText(s, ctx.secrets()));
   const message = clean(err.message || 'unexpected error');
   const stderr = ctx.io.stderr;
   if (ctx.globals.json || ctx.globals.jq !== undefined || ctx.globals.template !== undefined || ctx.globals.format === 'json' || ctx.globals.format === 'ndjson') {

@@ -89,6 +89,7 @@ export class HttpClient {
   private agent: Dispatcher | undefined;
   /** Counts requests actually sent (for tests and benchmarks). */
   sent = 0;
+  private writesSent = 0;
 
   /** Requests to this origin carry the key; computed once, not per request. */
   private readonly apiOrigin: string;
@@ -109,6 +110,11 @@ export class HttpClient {
   /** False in a dry run: verbs whose plan is more than the requests (delivery apply) ask here, not the flag. */
   get sendsWrites(): boolean {
     return !this.opts.dryRun;
+  }
+
+  /** True once a request other than a read went out: the command may have acted, whatever happens next. */
+  get sentWrite(): boolean {
+    return this.writesSent > 0;
   }
 
   get hasToken(): boolean {
@@ -302,6 +308,7 @@ export class HttpClient {
     this.traceRequest(req);
     try {
       this.sent++;
+      if (!READS.has(req.method)) this.writesSent++;
       const res = await request.call(agent, {
         origin: req.url.origin,
         path: req.url.pathname + req.url.search,

@@ -14,7 +14,8 @@ export default defineVerb({
   summary: 'Make an authenticated API request (same auth, pacing and retries as every command)',
   description:
     'Sends a request to <path> on the API (a leading /v1 is added when missing) and prints the JSON response. ' +
-    '-f key=value adds a string field, -F key=value a typed one (JSON when the value is valid JSON); on GET they ' +
+    '-f key=value adds a string field, -F key=value a typed one (JSON when the value is valid JSON; a number JSON ' +
+    'cannot carry exactly, like a 20-digit id, is refused: send it with -f); on GET they ' +
     'become query parameters, otherwise a JSON body. The method defaults to GET, or POST when a body or fields are given (always GET with --paginate). ' +
     '--paginate follows every page of a list endpoint and prints all records as one JSON array (or NDJSON lines ' +
     'with --format ndjson). -H adds a request header (not Authorization: the key comes from SQ_TOKEN or the profile, ' +
@@ -72,18 +73,15 @@ export default defineVerb({
     const http = await ctx.http();
     if (opts.paginate) {
       const { items } = await import('../api/pages.js');
-      await ctx.out.list(items(http, path, { query, headers, onWarning: (w) => ctx.out.warn(w) }), { maskSecrets: !ctx.globals.showSecrets });
+      await ctx.out.list(items(http, path, { query, headers, onWarning: (w) => ctx.out.warn(w) }), { defaultFormat: 'json' });
       return;
     }
     // With -i a 4xx answer is shown like a 2xx one (head and body), then fails with its usual code. 429 stays with the
     // client's pacing, and 5xx with its retries.
     const res = await http.request(method, path, { query, body, headers, okStatuses: opts.include ? CLIENT_ERRORS : undefined });
     if (opts.include) ctx.out.text(await responseHead(ctx, res.status, res.headers));
-    const settings = ctx.outputSettings();
-    // An asked-for format (--json included) goes through the output module, with --fields and masking; by default
-    // the body is printed as pretty JSON, like gh api.
-    if (settings.explicitFormat) await ctx.out.record(res.data);
-    else ctx.out.text(`${JSON.stringify(ctx.globals.showSecrets ? res.data : (await import('../output/secrets.js')).maskSecrets(res.data, false), null, 2)}\n`);
+    // Pretty JSON unless a format is asked for, like gh api; --fields and masking as for any record.
+    await ctx.out.record(res.data, { defaultFormat: 'json' });
     if (res.status >= 400) {
       const { httpError } = await import('../api/http-errors.js');
       throw httpError(res.status, JSON.stringify(res.data), method, new URL(res.url), res.headers, method === 'GET' || method === 'HEAD');
@@ -133,9 +131,29 @@ function splitKv(kv: string, flag: string, typed: boolean): Record<string, unkno
   const key = kv.slice(0, i);
   const raw = kv.slice(i + 1);
   if (!typed) return { [key]: raw };
+  let value: unknown;
   try {
-    return { [key]: JSON.parse(raw) };
+    value = JSON.parse(raw);
   } catch {
     return { [key]: raw };
   }
+  // A number JSON cannot carry (an id of 20 digits, 1e400) would be sent rounded or as null, silently.
+  if (typeof value === 'number' && (!Number.isFinite(value) || decimal(String(value)) !== decimal(raw.trim()))) {
+    const became = Number.isFinite(value) ? `it would be sent as ${value}` : 'it is out of range';
+    throw new UsageError(`${flag} ${key}: ${raw.trim()} cannot be sent exactly as a JSON number (${became}); use -f ${key}=${raw.trim()} to send it as a string`);
+  }
+  return { [key]: value };
+}
+
+/** A JSON number's text as significant digits and exponent ("1.50e2" and "150" are both "15e1"), to compare values. */
+function decimal(text: string): string {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!m) return text;
+  let digits = (m[2] + (m[3] ?? '')).replace(/^0+/, '');
+  if (digits === '') return '0';
+  let exp = Number(m[4] ?? 0) - (m[3]?.length ?? 0);
+  const zeros = digits.length - digits.replace(/0+$/, '').length;
+  digits = digits.slice(0, digits.length - zeros);
+  exp += zeros;
+  return `${m[1]}${digits}e${exp}`;
 }

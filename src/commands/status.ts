@@ -38,13 +38,15 @@ export default defineVerb({
     'With --json, one object with the keys user {name, email, plan, plan_status}, credits {available, consumed, remaining, ' +
     'used_pct, reset_time}, auto_reset {enabled, threshold_pct, max_resets_per_24h, resets_used_in_window, window_resets_at, ' +
     'current_usage_pct}, runs_in_progress, failed_runs and failing_deliveries (lists of runs: id, squid, squid_name, status, ' +
-    'done_reason, done_reason_desc, created_at, ended_at), and partial (why runs may be missing, or null).',
-  examples: ['sq status', 'sq status --json', 'sq status --fields runs_in_progress --json'],
+    'done_reason, done_reason_desc, created_at, ended_at), and partial (why runs may be missing, or null). --fields picks ' +
+    'among these keys (dotted paths too, like credits.remaining) and prints them as a record in any format.',
+  examples: ['sq status', 'sq status --json', 'sq status --fields runs_in_progress --json', 'sq status --fields credits.remaining,auto_reset.enabled'],
   async run(ctx) {
     const http = await ctx.http();
     const status = await readStatus(http);
     const s = ctx.outputSettings();
-    if (s.explicitFormat && s.format !== 'table') {
+    // The screen is for reading; a chosen format or --fields makes it a record like any other (fields checked).
+    if ((s.explicitFormat && s.format !== 'table') || s.fields) {
       await ctx.out.record(status);
       return;
     }

@@ -30,7 +30,12 @@ export function writeCacheFile(file: string, text: string): void {
     writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
     renameSync(tmp, file);
   } catch {
-    rmSync(tmp, { force: true });
+    // The cleanup is best effort too: under a "directory" that is a file, even rm fails (ENOTDIR).
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // nothing was made
+    }
   }
 }
 

@@ -55,9 +55,16 @@ export function tsvLine(cells: string[]): string {
   return cells.map(tsvField).join('\t') + '\n';
 }
 
+// C0 controls but tab and newline, DEL, and the C1 controls (U+009B is a CSI to some terminals).
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
-/** Data shown on a terminal must not carry escape sequences; tabs and CRs would break the alignment. */
-export function terminalSafe(s: string): string {
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+// eslint-disable-next-line no-control-regex
+const SGR = /(\x1b\[[0-9;]*m)/;
+/**
+ * Data shown on a terminal must not carry escape sequences; tabs and CRs would break the alignment. Newlines stay.
+ * With `keepColour`, the colour (SGR) sequences a message was styled with stay, and only those.
+ */
+export function terminalSafe(s: string, keepColour = false): string {
+  if (keepColour) return s.split(SGR).map((part, i) => (i % 2 ? part : terminalSafe(part))).join('');
   return s.replace(/\t/g, ' ').replace(/\r/g, '').replace(CONTROL, '\uFFFD');
 }

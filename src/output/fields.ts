@@ -1,6 +1,5 @@
 // Dotted field paths. Webhook event keys are literally "run.done", so a literal key with dots beats nesting.
 
-import { UsageError } from '../errors.js';
 import { isPlainObject } from './secrets.js';
 
 /** A JSON object (not null, not an array): the one test every module uses for "is this a record". */
@@ -43,15 +42,18 @@ export function flatten(record: Record<string, unknown>, prefix = ''): Array<[st
 }
 
 /**
- * --fields names checked against a record the command is about to print, and the command's own columns. A list is
+ * The --fields names a record the command is about to print does not have, nor the command's own columns. A list is
  * checked on its first record (records stream: nothing is written before it): a field that only later records carry
  * must be one of the command's columns. An empty list cannot tell, and passes.
  */
-export function checkFields(fields: readonly string[], record: unknown, columns: readonly string[] = []): void {
-  if (!isRecord(record)) return;
-  const unknown = fields.filter((f) => getPath(record, f) === undefined && !columns.includes(f));
-  if (unknown.length === 0) return;
-  const valid = [...new Set([...columns, ...flatten(record).map(([k]) => k)])];
+export function unknownFields(fields: readonly string[], record: unknown, columns: readonly string[] = []): string[] {
+  if (!isRecord(record)) return [];
+  return fields.filter((f) => getPath(record, f) === undefined && !columns.includes(f));
+}
+
+/** "--fields: unknown field "x"; valid fields: …", the valid ones being the record's paths and the columns. */
+export function unknownFieldsMessage(unknown: readonly string[], record: unknown, columns: readonly string[] = []): string {
+  const valid = [...new Set([...columns, ...(isRecord(record) ? flatten(record).map(([k]) => k) : [])])];
   const names = unknown.map((f) => `"${f}"`).join(', ');
-  throw new UsageError(`--fields: unknown field${unknown.length === 1 ? '' : 's'} ${names}; valid fields: ${valid.join(', ')} (dotted paths reach into objects)`);
+  return `--fields: unknown field${unknown.length === 1 ? '' : 's'} ${names}; valid fields: ${valid.join(', ')} (dotted paths reach into objects)`;
 }

@@ -1,10 +1,11 @@
 // createOutput: the only place that decides how data looks. Commands hand over records and lists.
 
-import type { Column, Output, OutputSettings, RenderOptions } from './types.js';
+import type { Column, Format, Output, OutputSettings, RenderOptions } from './types.js';
 import { makeStyle } from './ansi.js';
-import { asRow, cellText, chooseColumns, csvLine, isRecord, tsvLine } from './cells.js';
-import { checkFields, pickFields } from './fields.js';
-import { maskSecrets, redactText } from './secrets.js';
+import { asRow, cellText, chooseColumns, csvLine, isRecord, terminalSafe, tsvLine } from './cells.js';
+import { getPath, pickFields, unknownFields, unknownFieldsMessage } from './fields.js';
+import { UsageError } from '../errors.js';
+import { maskSecrets, redactDeep, redactText } from './secrets.js';
 import { Sink } from './sink.js';
 import { importPackage } from '../import-package.js';
 import { loadJq, runJq } from './jq.js';
@@ -21,10 +22,15 @@ interface OutputIO {
 }
 
 interface CreateOutputOptions {
-  /** Known secret strings (API key, SFTP password) redacted from every stderr message; read at each message. */
+  /**
+   * Known secret strings (API key, SFTP password) redacted from every stderr message, and from everything on stdout
+   * unless --show-secrets (a server may echo the key back); read at each use.
+   */
   secrets?: readonly string[];
   /** The clock terminal tables count relative times from (ctx.now). */
   now?: () => number;
+  /** True once the command sent a write: from then on an unknown --fields name is a warning, not exit 2. */
+  writeSent?: () => boolean;
 }
 
 function indent2(json: string): string {
@@ -38,7 +44,8 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   const style = makeStyle(settings.color);
   const errStyle = makeStyle(stderrColor);
   const jsonish = settings.format === 'json' || settings.format === 'ndjson';
-  const fields = settings.fields;
+  // Narrowed to the names the answer has when an unknown one turns up after a write (see check).
+  let fields = settings.fields;
   const tableOpts = {
     color: settings.color,
     truncate: settings.stdoutIsTTY,
@@ -48,22 +55,38 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     now: options.now,
   };
 
+  const known = (): readonly string[] => (settings.showSecrets ? [] : (options.secrets ?? []));
   const prepare = (item: unknown, opts: RenderOptions | undefined): unknown =>
-    opts?.maskSecrets === false ? item : maskSecrets(item, settings.showSecrets);
+    opts?.maskSecrets === false ? redactDeep(item, known()) : maskSecrets(item, settings.showSecrets, known());
   const pickOne = (item: unknown): unknown => (fields && isRecord(item) ? pickFields(item, fields) : item);
   // Before the first byte of a list or record is written, so a typo never leaves half an output behind.
   const check = (first: unknown, opts: RenderOptions | undefined) => {
-    if (fields) checkFields(fields, Array.isArray(first) ? first[0] : first, opts?.columns?.map((c) => c.key));
+    if (!fields) return;
+    const record = Array.isArray(first) ? first[0] : first;
+    const columns = opts?.columns?.map((c) => c.key);
+    const unknown = unknownFields(fields, record, columns);
+    if (unknown.length === 0) return;
+    const text = unknownFieldsMessage(unknown, record, columns);
+    // Exit 2 means "nothing was done": after a write a script would retry it (a second run, a second charge). So the
+    // answer is printed with the names it has (whole when it has none of them), and the warning says the write was done.
+    if (!options.writeSent?.()) throw new UsageError(text);
+    fields = fields.filter((f) => !unknown.includes(f));
+    if (fields.length === 0) fields = null;
+    const id = getPath(record, 'id');
+    warn(`${text}. The write was done${typeof id === 'string' || typeof id === 'number' ? ` (id ${id})` : ''}: the answer is printed without ${unknown.length === 1 ? 'that field' : 'those fields'}`);
   };
   const pick = (item: unknown): unknown => (Array.isArray(item) ? item.map(pickOne) : pickOne(item));
-  const toLine = (cols: Column[], row: Record<string, unknown>) =>
-    (settings.format === 'csv' ? csvLine : tsvLine)(cols.map((c) => cellText(c, row)));
-  const header = (cols: Column[]) => (settings.format === 'csv' ? csvLine : tsvLine)(cols.map((c) => c.key));
+  const formatOf = (opts: RenderOptions | undefined): Format => (!settings.explicitFormat && opts?.defaultFormat) || settings.format;
+  const toLine = (format: Format, cols: Column[], row: Record<string, unknown>) =>
+    (format === 'csv' ? csvLine : tsvLine)(cols.map((c) => cellText(c, row)));
+  const header = (format: Format, cols: Column[]) => (format === 'csv' ? csvLine : tsvLine)(cols.map((c) => c.key));
 
+  // A message may quote API data (a squid's name): no control characters reach stderr but the colours of errStyle.
   const message = (line: string) => {
-    const text = redactText(line, options.secrets ?? []);
+    const text = terminalSafe(redactText(line, options.secrets ?? []), stderrColor);
     err.writeNow(text.endsWith('\n') ? text : text + '\n');
   };
+  const warn = (msg: string) => message(`${errStyle.yellow('warning:')} ${msg}`);
 
   // --jq/--template see the whole document the command would print with --json (after masking and --fields).
   const filtered = settings.jq !== null || settings.template !== null;
@@ -84,6 +107,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       await writeFiltered(all);
       return all.length;
     }
+    const format = formatOf(opts);
     let count = 0;
     let cols: Column[] | null = null;
     const tableRows: Record<string, unknown>[] = [];
@@ -91,7 +115,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       if (out.closed) break;
       const item = prepare(raw, opts);
       if (count === 0) check(item, opts);
-      switch (settings.format) {
+      switch (format) {
         case 'json': {
           const json = JSON.stringify(pick(item), null, 2) ?? 'null';
           await out.write((count === 0 ? '[\n  ' : ',\n  ') + indent2(json));
@@ -104,9 +128,9 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
         case 'tsv': {
           if (count === 0) {
             cols = chooseColumns(opts?.columns, fields, item) ?? [];
-            if (opts?.header !== false) await out.write(header(cols));
+            if (opts?.header !== false) await out.write(header(format, cols));
           }
-          await out.write(toLine(cols ?? [], asRow(item)));
+          await out.write(toLine(format, cols ?? [], asRow(item)));
           break;
         }
         case 'table':
@@ -118,7 +142,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       count++;
     }
     if (out.closed) return count;
-    switch (settings.format) {
+    switch (format) {
       case 'json':
         await out.write(count === 0 ? '[]\n' : '\n]\n');
         break;
@@ -126,8 +150,8 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       case 'tsv':
         // An empty result with known columns is still a valid, headed file.
         if (count === 0 && opts?.header !== false) {
-          const known = chooseColumns(opts?.columns, fields, undefined);
-          if (known) await out.write(header(known));
+          const headed = chooseColumns(opts?.columns, fields, undefined);
+          if (headed) await out.write(header(format, headed));
         }
         break;
       case 'table':
@@ -150,14 +174,15 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   }
 
   async function record(data: unknown, opts?: RenderOptions): Promise<void> {
-    if (Array.isArray(data) && !jsonish) {
+    const format = formatOf(opts);
+    if (Array.isArray(data) && format !== 'json' && format !== 'ndjson') {
       await list(data, opts);
       return;
     }
     const item = prepare(data, opts);
     check(item, opts);
     if (filtered) return writeFiltered(pick(item));
-    switch (settings.format) {
+    switch (format) {
       case 'json':
         await out.write((JSON.stringify(pick(item), null, 2) ?? 'null') + '\n');
         return;
@@ -167,7 +192,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       case 'csv':
       case 'tsv': {
         const cols = chooseColumns(opts?.columns, fields, item) ?? [];
-        await out.write(header(cols) + toLine(cols, asRow(item)));
+        await out.write(header(format, cols) + toLine(format, cols, asRow(item)));
         return;
       }
       case 'table': {
@@ -192,18 +217,18 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     async json(doc: unknown) {
       // jq may still be loading (a known expression does not wait for it before the request): wait here.
       if (settings.jq !== null) await loadJq();
-      out.writeNow(filtered ? filter(doc) : `${JSON.stringify(doc, null, 2)}\n`);
+      const shown = redactDeep(doc, known());
+      out.writeNow(filtered ? filter(shown) : `${JSON.stringify(shown, null, 2)}\n`);
     },
     text(s: string) {
-      out.writeNow(s === '' || s.endsWith('\n') ? s : s + '\n');
+      const shown = redactText(s, known());
+      out.writeNow(shown === '' || shown.endsWith('\n') ? shown : shown + '\n');
     },
     info(msg, opts) {
       if (settings.quiet && !opts?.force) return;
       message(msg);
     },
-    warn(msg) {
-      message(`${errStyle.yellow('warning:')} ${msg}`);
-    },
+    warn,
     success(msg) {
       if (settings.quiet || jsonish) return;
       message(msg.startsWith('✓') ? msg : `${errStyle.green('✓')} ${msg}`);

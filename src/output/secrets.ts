@@ -34,11 +34,11 @@ export function isSecretQueryName(name: string): boolean {
 }
 
 /**
- * An http(s) URL with the values of its secret-looking query parameters replaced by `mask` (a webhook URL often
- * carries its token there); anything else is returned as it is.
+ * An http(s) URL with the values of its secret-looking query parameters and its password (`user:pw@host`) replaced by
+ * `mask` (a webhook URL often carries its token there); anything else is returned as it is.
  */
 function maskUrlQuery(text: string, mask: string = MASK): string {
-  if (!/^https?:\/\/[^?#\s]*\?/i.test(text)) return text;
+  if (!/^https?:\/\/([^?#\s]*\?|[^/?#\s]*@)/i.test(text)) return text;
   let u: URL;
   try {
     u = new URL(text);
@@ -46,8 +46,9 @@ function maskUrlQuery(text: string, mask: string = MASK): string {
     return text;
   }
   const secret = [...new Set(u.searchParams.keys())].filter((k) => isSecretQueryName(k) && u.searchParams.getAll(k).some((v) => v !== ''));
-  if (secret.length === 0) return text;
+  if (secret.length === 0 && u.password === '') return text;
   for (const k of secret) u.searchParams.set(k, mask);
+  if (u.password !== '') u.password = mask;
   return u.toString();
 }
 
@@ -87,6 +88,28 @@ export function maskDeep(value: unknown, mask: string = MASK, known: readonly st
   return out;
 }
 
+/**
+ * `value` with every `known` secret masked inside its strings, and nothing else changed (keys are not looked at): for
+ * output that is printed as it is (results, fixed documents). Copies only what changes: no secret, no copy.
+ */
+export function redactDeep<T>(value: T, known: readonly string[]): T {
+  if (known.length === 0) return value;
+  if (typeof value === 'string') return redactText(value, known) as T;
+  let changed = false;
+  const redact = (v: unknown) => {
+    const r = redactDeep(v, known);
+    if (r !== v) changed = true;
+    return r;
+  };
+  if (Array.isArray(value)) {
+    const out = value.map(redact);
+    return (changed ? out : value) as T;
+  }
+  if (!isPlainObject(value)) return value;
+  const out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v)]));
+  return (changed ? out : value) as T;
+}
+
 /** The values maskDeep would hide (under secret-named keys, at any depth), for the scrubbing of free text. */
 export function secretValues(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) for (const v of value) secretValues(v, out);
@@ -113,6 +136,8 @@ export function maskAuthorization(value: string): string {
 
 /** Last line of defence for free text (errors, traces): every known secret of 4+ characters becomes MASK. */
 export function redactText(text: string, secrets: readonly string[]): string {
+  // The common case, cheaply: no known secret occurs in the text.
+  if (!secrets.some((s) => typeof s === 'string' && s.length >= 4 && text.includes(s))) return text;
   // Longest first, so a secret that contains another is replaced whole.
   const known = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= 4))].sort((a, b) => b.length - a.length);
   let out = text;

@@ -23,8 +23,13 @@ export interface Column {
 export interface RenderOptions {
   /** Default columns for table/csv/tsv when --fields is not given. Without them, the record's own keys are used. */
   columns?: Column[];
-  /** Treat the data as secret-bearing: mask keys named like secrets unless --show-secrets. Always on by default. */
+  /**
+   * Treat the data as secret-bearing: mask keys named like secrets unless --show-secrets. Always on by default. Known
+   * secret values (the API key, registered secrets) are masked either way.
+   */
   maskSecrets?: boolean;
+  /** The format when the user chose none (--json, --format, --jq, --template): `sq api` prints JSON, like gh api. */
+  defaultFormat?: Format;
   /** CSV/TSV: false when the list continues an earlier output that already has the header (a resumed export). */
   header?: boolean;
   /** For a single record in table mode: title line printed above the key/value table. */
@@ -69,12 +74,16 @@ export interface Output {
    */
   list(items: Iterable<unknown> | AsyncIterable<unknown>, opts?: RenderOptions): Promise<number>;
   /**
-   * One JSON document exactly as given (no masking, no --fields), pretty-printed, or through --jq/--template. For
+   * One JSON document as given (no masking by key name, no --fields; known secret values are masked, as everywhere on
+   * stdout, unless --show-secrets), pretty-printed, or through --jq/--template. For
    * commands that print a fixed document of their own (plans, dry runs, exports) in JSON mode. Resolves once written
    * (with --jq, after jq has loaded).
    */
   json(doc: unknown): Promise<void>;
-  /** Plain text result on stdout (e.g. `sq completion bash`); not affected by format. A final newline is added if missing. */
+  /**
+   * Plain text result on stdout (e.g. `sq completion bash`); not affected by format (known secret values are masked
+   * unless --show-secrets). A final newline is added if missing.
+   */
   text(s: string): void;
   /** A human message on stderr (hints, "showing 10 of 2,431", warnings). Suppressed by --quiet unless `force`. */
   info(msg: string, opts?: { force?: boolean }): void;

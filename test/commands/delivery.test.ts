@@ -96,6 +96,19 @@ describe('delivery sftp', () => {
 });
 
 describe('delivery webhook', () => {
+  it('the password of a URL (user:pw@host) is masked in a dry run, as text and JSON, unless --show-secrets', async () => {
+    const url = 'https://user:BASICPW@ci.example.com/hook';
+    for (const extra of [[], ['--json']]) {
+      const r = await sq(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', url, '--events', 'run.done', '--dry-run', ...extra], { env });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('https://user:********@ci.example.com/hook');
+      expect(r.stdout + r.stderr).not.toContain('BASICPW');
+    }
+    const shown = await sq(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', url, '--events', 'run.done', '--dry-run', '--show-secrets'], { env });
+    expect(shown.stdout).toContain(url);
+    expect(await posts()).toEqual([]);
+  });
+
   it('always sends all four event booleans, with retry and active on by default', async () => {
     const r = await sq(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', 'https://ci.example.com/hook', '--events', 'run.done', '--json'], { env });
     expect(r.code).toBe(0);

@@ -132,6 +132,20 @@ describe('--fields names are checked against the data', () => {
     expect(single.stderr).toContain('--fields: unknown field "plan.name"; valid fields: first_name, last_name, email, email_verified, plan, ');
   });
 
+  it('after a write, an unknown name is a warning (even with --quiet) naming the id, exit 0, never exit 2', async () => {
+    const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.paris, '--json', '--quiet', '--fields', 'idd'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    const run = JSON.parse(r.stdout);
+    expect(run.id).toEqual(expect.any(String));
+    expect(r.stderr).toContain(`warning: --fields: unknown field "idd"; valid fields: `);
+    expect(r.stderr).toContain(`The write was done (id ${run.id})`);
+    expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/runs']);
+    const created = await sq(['squids', 'create', '--crawler', 'google-maps-search', '--name', 'Fields typo', '--fields', 'name,nmae', '--format', 'csv'], { env: emu.env() });
+    expect([created.code, created.stdout]).toEqual([0, 'name\nFields typo\n']);
+    expect(created.stderr).toContain('unknown field "nmae"');
+    expect(created.stderr).toMatch(/The write was done \(id [0-9a-f]+\)/);
+  });
+
   it('a streamed --all export to a file stops before writing anything', async () => {
     const { readdirSync } = await import('node:fs');
     const { join } = await import('node:path');
@@ -200,6 +214,54 @@ describe('sq api -H and -i', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('bad ftp_fields');
     expect(r.stdout + r.stderr).not.toContain('PWF-9911-X');
+  });
+
+  it('--paginate prints one JSON array by default (NDJSON with --format ndjson); --fields picks and checks the records', async () => {
+    const all = await names();
+    const r = await sq(['api', '/v1/squids', '--paginate'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).map((s: { name: string }) => s.name)).toEqual(all);
+    const nd = await sq(['api', '/v1/squids', '--paginate', '--format', 'ndjson', '--fields', 'name'], { env: emu.env() });
+    expect(nd.stdout).toBe(all.map((n) => `${JSON.stringify({ name: n })}\n`).join(''));
+    const bad = await sq(['api', '/v1/squids', '--paginate', '--fields', 'nmae'], { env: emu.env() });
+    expect([bad.code, bad.stdout]).toEqual([2, '']);
+  });
+
+  it('--fields picks from the JSON sq api prints by default, and an unknown name is exit 2', async () => {
+    const r = await sq(['api', '/v1/me', '--fields', 'email'], { env: emu.env() });
+    expect([r.code, r.stdout]).toEqual([0, '{\n  "email": "demo@sq-emulator.local"\n}\n']);
+    const bad = await sq(['api', '/v1/me', '--fields', 'bogus'], { env: emu.env() });
+    expect([bad.code, bad.stdout]).toEqual([2, '']);
+    expect(bad.stderr).toContain('--fields: unknown field "bogus"; valid fields: first_name,');
+  });
+
+  it('-F with a number JSON cannot carry exactly is exit 2 naming the key, before any request; exact ones are sent', async () => {
+    const id = emu.squidId(DEMO_SQUIDS.paris);
+    for (const [kv, says] of [['y=12345678901234567890', 'it would be sent as 12345678901234567000'], ['x=1e400', 'it is out of range'], ['z=0.10000000000000001', 'it would be sent as 0.1']]) {
+      const r = await sq(['--dry-run', 'api', `/v1/squids/${id}`, '-F', kv], { env: emu.env() });
+      const key = kv.split('=')[0];
+      expect([r.code, r.stdout]).toEqual([2, '']);
+      expect(r.stderr).toContain(`-F ${key}: ${kv.slice(2)} cannot be sent exactly as a JSON number (${says}); use -f ${kv} to send it as a string`);
+    }
+    expect(await emu.requests()).toEqual([]);
+    const ok = await sq(['--dry-run', 'api', `/v1/squids/${id}`, '-F', 'a=1.50e2', '-F', 'b=-0.25', '-F', 'c=9007199254740991', '-F', 'd=0', '--json'], { env: emu.env() });
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).body).toEqual({ a: 150, b: -0.25, c: 9007199254740991, d: 0 });
+  });
+
+  it('the API key echoed back by the server is masked on stdout (body and headers) unless --show-secrets', async () => {
+    const key = emu.token;
+    await emu.faults([{ path: '/v1/me', action: 'status', status: 200, body: { note: `your key is ${key}` }, headers: { 'X-Echo-Key': key }, count: 50 }]);
+    for (const args of [['api', '/v1/me'], ['api', '-i', '/v1/me'], ['me', '--json'], ['me', '--jq', '.note'], ['me', '--format', 'csv']]) {
+      const r = await sq(args, { env: emu.env() });
+      expect([args, r.code]).toEqual([args, 0]);
+      expect(r.stdout).toContain('********');
+      expect(r.stdout).not.toContain(key);
+    }
+    const head = await sq(['api', '-i', '/v1/me'], { env: emu.env() });
+    expect(head.stdout).toContain('X-Echo-Key: ********\n');
+    const shown = await sq(['me', '--jq', '.note', '--show-secrets'], { env: emu.env() });
+    expect(shown.stdout).toBe(`your key is ${key}\n`);
   });
 
   it('-i masks the secret query values of URLs in other headers (Location), and -H refuses line breaks; an empty path is exit 2', async () => {

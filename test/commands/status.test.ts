@@ -74,3 +74,12 @@ it('on a terminal, no line is wider than the screen', async () => {
   // eslint-disable-next-line no-control-regex
   for (const line of r.stdout.replace(/\x1b\[[0-9;]*m/g, '').split('\n')) expect([...line].length).toBeLessThanOrEqual(120);
 });
+
+it('--fields picks from the document in the default output too (a record), and an unknown name is exit 2', async () => {
+  const r = await sq(['status', '--fields', 'user.email,auto_reset.enabled'], { env: emu.env() });
+  expect([r.code, r.stdout]).toEqual([0, 'user.email\tauto_reset.enabled\ndemo@sq-emulator.local\ttrue\n']);
+  const bad = await sq(['status', '--fields', 'bogus'], { env: emu.env() });
+  expect(bad.code).toBe(2);
+  expect(bad.stdout).toBe('');
+  expect(bad.stderr).toContain('--fields: unknown field "bogus"; valid fields: user.name, user.email,');
+});

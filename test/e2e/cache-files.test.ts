@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Bucket, BUCKETS } from '../../src/api/pacing.js';
 import { SharedStore, stateFile } from '../../src/api/pacing-state.js';
-import { CACHE_FILE_MAX_AGE_MS, pruneCacheDir } from '../../src/io/cache-file.js';
+import { CACHE_FILE_MAX_AGE_MS, pruneCacheDir, writeCacheFile } from '../../src/io/cache-file.js';
 import { tempDir } from '../helpers/fs.js';
 import { fakeTime } from '../helpers/clock.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { sqBin } from '../helpers/cli.js';
+import { sq, sqBin } from '../helpers/cli.js';
 
 const DAY = CACHE_FILE_MAX_AGE_MS;
 
@@ -40,6 +40,17 @@ describe('pruneCacheDir', () => {
     const fresh = plant(dir, 'pacing-00000000000000ff.json', 0);
     pruneCacheDir(dir, /^pacing-/, fresh);
     expect(existsSync(old)).toBe(true);
+  });
+});
+
+describe('a cache directory that cannot be used', () => {
+  const emu = useEmulator();
+  it('is the same as no cache: a write under a file is dropped quietly, and the command succeeds', async () => {
+    const file = join(tempDir('sq-cache-file-'), 'f');
+    writeFileSync(file, '');
+    expect(() => writeCacheFile(join(file, 'x.json'), '{}')).not.toThrow();
+    const r = await sq(['me', '--jq', '.email'], { env: emu.env({ SQ_CACHE_DIR: file }) });
+    expect(r).toEqual({ code: 0, stdout: 'demo@sq-emulator.local\n', stderr: '' });
   });
 });
 

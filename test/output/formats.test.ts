@@ -232,10 +232,39 @@ describe('messages', () => {
     expect(make({ stdoutIsTTY: false, stderrIsTTY: true }).out.errStyle.bold('x')).toBe('\x1b[1mx\x1b[22m');
   });
 
+  it('messages carry no control characters but their own colours (data quoted in them cannot drive the terminal)', () => {
+    const plain = make({});
+    plain.out.warn('squid "Evil\x1b]0;pwned\x07\x1b[31mRED"\nnext\tline\r');
+    plain.out.info('\u009b31m');
+    expect(plain.stderr()).toBe('warning: squid "Evil\uFFFD]0;pwned\uFFFD\uFFFD[31mRED"\nnext line\n\uFFFD31m\n');
+    const colour = make({ stderrIsTTY: true });
+    colour.out.warn('x\x1b]0;t\x07');
+    expect(colour.stderr()).toBe('\x1b[33mwarning:\x1b[39m x\uFFFD]0;t\uFFFD\n');
+  });
+
   it('redacts known secrets from stderr messages', () => {
     const c = make({}, ['sk_live_abcdef']);
     c.out.warn('request failed with key sk_live_abcdef');
     expect(c.stderr()).toBe('warning: request failed with key ********\n');
+  });
+
+  it('masks known secret values on every stdout path (record, list, json, text, --jq, even unmasked lists) unless --show-secrets', async () => {
+    const key = 'sk_live_abcdef';
+    const rec = { note: `key ${key}`, nested: [{ v: key }] };
+    const c = make({ format: 'csv' }, [key]);
+    await c.out.record(rec);
+    await c.out.list([rec], { maskSecrets: false });
+    await c.out.json({ doc: rec, quoted: `"${key}"` });
+    c.out.text(`X-Echo: ${key}`);
+    expect(c.stdout()).not.toContain(key);
+    expect(c.stdout().split('********').length - 1).toBe(8);
+    const jq = make({ jq: '.note' }, [key]);
+    await jq.out.record(rec);
+    expect(jq.stdout()).toBe('key ********\n');
+    const shown = make({ json: true, showSecrets: true }, [key]);
+    await shown.out.json(rec);
+    shown.out.text(key);
+    expect(shown.stdout()).toBe(`${JSON.stringify(rec, null, 2)}\n${key}\n`);
   });
 
   it('text() writes plain text regardless of format, adding a final newline', () => {

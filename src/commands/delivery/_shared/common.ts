@@ -79,14 +79,16 @@ export function envSecret(ctx: Ctx, flag: string, name: string): string {
 }
 
 /**
- * A webhook URL often carries its credential in the query (?token=…): those values join the known secrets, so every
- * message, error and trace shows them masked, like a password (records are masked by maskSecrets). --show-secrets
- * leaves them visible.
+ * A webhook URL often carries its credential in the query (?token=…) or as a password (user:pw@host): those values
+ * join the known secrets, so every message, error and trace shows them masked, like a password (records are masked by
+ * maskSecrets). --show-secrets leaves them visible.
  */
 export function hideUrlSecrets(ctx: Ctx, url: string): string {
   if (ctx.globals.showSecrets) return url;
   try {
-    for (const [k, v] of new URL(url).searchParams) if (isSecretQueryName(k)) ctx.addSecret(v);
+    const u = new URL(url);
+    for (const [k, v] of u.searchParams) if (isSecretQueryName(k)) ctx.addSecret(v);
+    ctx.addSecret(u.password);
   } catch {
     // not a URL: nothing to hide
   }
