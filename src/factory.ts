@@ -141,12 +141,13 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
       let c = clients.get(key);
       if (!c) {
         c = (async () => {
-          const [{ HttpClient, RetryBudget }, { resolveAuth }] = await Promise.all([import('./api/http.js'), import('./config/resolve.js')]);
+          const [{ HttpClient, RetryBudget }, { resolveAuth, checkApiKey }] = await Promise.all([import('./api/http.js'), import('./config/resolve.js')]);
           retryBudget ??= new RetryBudget(10);
           // A key being tried (auth login) does not depend on the stored profiles, which login may be replacing.
           const auth = resolveAuth(ctx.globals, env, await ctx.config({ allowCorrupt: opts.token !== undefined }));
           if (opts.token !== undefined) auth.token = opts.token;
           ctx.addSecret(auth.token);
+          if (opts.token === undefined && auth.token) checkApiKey(auth.tokenSource === 'env' ? 'SQ_TOKEN' : `the key of profile "${auth.profile}"`, auth.token);
           const client = new HttpClient({
             baseUrl: auth.baseUrl,
             token: auth.token,

@@ -3,6 +3,7 @@
 import type { ProfileStore } from './store.js';
 import { baseUrlFlag } from '../validate/url.js';
 import { envFlag } from '../context.js';
+import { UsageError } from '../errors.js';
 
 const DEFAULT_BASE_URL = 'https://api.lobstr.io';
 
@@ -14,8 +15,21 @@ interface ResolvedAuth {
   baseUrlSource: 'flag' | 'env' | 'profile' | 'default';
 }
 
+/** What a profile name given by --profile or SQ_PROFILE may be (names already in the file are used as they are). */
+const PROFILE_NAME_RULE = '1 to 64 letters, digits, ".", "_" or "-", not starting with "." or "-"';
+const PROFILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/;
+// Names that are special on JavaScript objects: refused even though the profile file stores them safely.
+const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
 export function profileName(flag: string | undefined, env: Record<string, string | undefined>, store: ProfileStore): string {
-  return flag || env.SQ_PROFILE || store.active || 'default';
+  for (const [from, name] of [['--profile', flag], ['SQ_PROFILE', env.SQ_PROFILE]] as const) {
+    if (!name) continue;
+    if (!PROFILE_NAME.test(name) || RESERVED_NAMES.has(name)) {
+      throw new UsageError(`${from} must be a profile name: ${PROFILE_NAME_RULE}, other than __proto__, constructor or prototype`);
+    }
+    return name;
+  }
+  return store.active || 'default';
 }
 
 export function resolveAuth(
@@ -49,6 +63,16 @@ export function resolveAuth(
   // A bad URL is a usage error naming where it came from, before any request (not undici's "Invalid URL").
   const from = { flag: '--base-url', env: 'SQ_BASE_URL', profile: `the base_url of profile "${profile}"`, default: 'the default base URL' }[baseUrlSource];
   return { profile, token, tokenSource, baseUrl: normaliseBaseUrl(baseUrlFlag(from, baseUrl, DEFAULT_BASE_URL, flags.insecureHttp === true || envFlag(env.SQ_INSECURE_HTTP))), baseUrlSource };
+}
+
+/**
+ * A key goes in an HTTP header, which takes printable ASCII only: a key with anything else (curly quotes pasted from
+ * a document, a control character) is refused before any request, naming where it came from but not showing it.
+ */
+export function checkApiKey(from: string, token: string): void {
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new UsageError(`${from} contains characters an API key cannot have (only printable ASCII, no spaces, curly quotes or control characters); the key is not shown`);
+  }
 }
 
 /** Accept `https://host`, `https://host/` and `https://host/v1`: paths we send always start with /v1. */

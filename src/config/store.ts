@@ -51,7 +51,7 @@ export class ProfileStore {
     this.dir = configDir(env);
     this.file = join(this.dir, CONFIG_FILE);
     const read = readData(this.file);
-    this.data = read ?? { profiles: {} };
+    this.data = read ?? { profiles: noProfiles() };
     this.corrupt = read === null;
     this.exposedMode = exposedMode(this.file);
   }
@@ -145,7 +145,7 @@ export class ProfileStore {
         const backup = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
         renameSync(this.file, backup);
         chmodSync(backup, 0o600);
-        fresh = { profiles: {} };
+        fresh = { profiles: noProfiles() };
       }
       this.data = fresh;
       if (!change(fresh)) return false;
@@ -165,13 +165,28 @@ export class ProfileStore {
   }
 }
 
-/** The profiles in the file; `{profiles: {}}` when there is none; null when it is not a profile file. */
+/**
+ * Profiles are kept in an object without a prototype, so that every name is an own key: on a plain object,
+ * `profiles["__proto__"] = …` would set its prototype and store nothing.
+ */
+function noProfiles(): Record<string, Profile> {
+  return Object.create(null) as Record<string, Profile>;
+}
+
+const PROFILE_FIELDS = ['token', 'base_url', 'user'] as const;
+
+/** A stored profile: an object whose token, base_url and user, when present, are strings. */
+function isProfile(value: unknown): value is Profile {
+  return isRecord(value) && PROFILE_FIELDS.every((k) => value[k] === undefined || typeof value[k] === 'string');
+}
+
+/** The profiles in the file; no profiles when there is none; null when it is not a profile file. */
 function readData(file: string): ProfileData | null {
   let raw: string;
   try {
     raw = readFileSync(file, 'utf8');
   } catch {
-    return { profiles: {} };
+    return { profiles: noProfiles() };
   }
   let parsed: unknown;
   try {
@@ -181,8 +196,8 @@ function readData(file: string): ProfileData | null {
   }
   if (!isRecord(parsed)) return null;
   const profiles = parsed.profiles === undefined ? {} : parsed.profiles;
-  if (!isRecord(profiles) || !Object.values(profiles).every(isRecord)) return null;
-  return { active: typeof parsed.active === 'string' ? parsed.active : undefined, profiles: profiles as Record<string, Profile> };
+  if (!isRecord(profiles) || !Object.values(profiles).every(isProfile)) return null;
+  return { active: typeof parsed.active === 'string' ? parsed.active : undefined, profiles: Object.assign(noProfiles(), profiles) };
 }
 
 

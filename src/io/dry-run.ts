@@ -34,3 +34,8 @@ export async function printPlanned(ctx: Ctx, reqs: PlannedRequest[]): Promise<vo
   }
   ctx.out.info('Dry run: nothing was sent.');
 }
+
+/** --dry-run on a change to the local profile file: what would change, on stderr; nothing is written. */
+export function dryRunLocal(ctx: Ctx, change: string): void {
+  ctx.out.info(`Dry run: would ${change}; nothing was changed.`);
+}

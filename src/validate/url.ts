@@ -11,9 +11,16 @@ export function httpUrlFlag(flag: string, value: unknown, example = 'https://exa
   } catch {
     u = undefined;
   }
-  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new UsageError(`${flag} must be ${rule} (got ${JSON.stringify(value)})`);
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
+    // A value with a user name or password ("user:pass@host") is not echoed, even when it is not a URL at all.
+    const shown = u?.username || u?.password || USERINFO.test(s) ? 'a value with a user name or password, not shown' : JSON.stringify(value);
+    throw new UsageError(`${flag} must be ${rule} (got ${shown})`);
+  }
   return s;
 }
+
+/** "user:pass@" before the host, with or without a scheme and slashes ("htps://me:pw@host", "me:pw@host"). */
+const USERINFO = /^(?:[a-z][a-z0-9+.-]*:)?\/*[^/?#]*@/i;
 
 /** 127.0.0.0/8, ::1 and localhost: the only hosts plain http:// may reach without --insecure-http. */
 export function isLoopbackHost(hostname: string): boolean {

@@ -199,7 +199,7 @@ describe('profiles', () => {
     const list = JSON.parse((await sqBin(['profiles', 'list', '--json'], { env })).stdout) as { name: string; active: boolean }[];
     expect(list.map((p) => [p.name, p.active])).toEqual([['a', true], ['b', false]]);
     expect((await sqBin(['auth', 'switch', 'nope'], { env })).code).toBe(3);
-    expect((await sqBin(['profiles', 'remove', 'b'], { env })).code).toBe(0);
+    expect((await sqBin(['profiles', 'remove', 'b', '--yes'], { env })).code).toBe(0);
     expect(JSON.parse((await sqBin(['profiles', 'list', '--json'], { env })).stdout)).toHaveLength(1);
   });
 

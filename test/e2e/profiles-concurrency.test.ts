@@ -52,7 +52,7 @@ describe('concurrent profile writes', () => {
       for (let r = 0; r < 3; r++) {
         const steps = [
           sqBin(['auth', 'switch', `keep-${(w + r) % WORKERS}`], { env: env() }),
-          sqBin(['auth', 'logout', '--profile', `keep-${w}`], { env: env() }),
+          sqBin(['auth', 'logout', '--profile', `keep-${w}`, '--yes'], { env: env() }),
           sqBin(['auth', 'login', '--with-token', '--profile', `new-${w}-${r}`], { env: env(), input: emu.token }),
         ];
         for (const res of await Promise.all(steps)) expect(res.code, res.stderr).toBe(0);

@@ -1,6 +1,8 @@
 // Help is the newcomer's manual: every noun and verb must answer --help with a description and runnable examples,
 // and the topics that are not commands (environment, exit-codes) must list what the contract promises.
 // The list of commands comes from the loaded tree, so a verb added without examples fails here.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GLOBAL_OPTIONS } from '../../src/program.js';
 import { sq } from '../helpers/cli.js';
@@ -130,6 +132,17 @@ describe('help topics', () => {
     for (const v of ['SQ_TOKEN', 'SQ_PROFILE', 'SQ_BASE_URL', 'SQ_CONFIG_DIR', 'SQ_NO_INPUT', 'CI', 'NO_COLOR', 'FORCE_COLOR']) {
       expect(r.stdout).toMatch(new RegExp(`^\\s+${v}\\s+\\S`, 'm'));
     }
+  });
+
+  it('sq help environment lists every variable of the README table, and both say XDG_CONFIG_HOME moves the profiles', async () => {
+    const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Environment'), readme.indexOf('## Profiles'));
+    const vars = [...table.matchAll(/^\| (.+?) \|/gm)].flatMap((m) => [...m[1].matchAll(/`([A-Z_]+)`/g)].map((v) => v[1]));
+    expect(vars).toContain('TZ');
+    const r = await sq(['help', 'environment']);
+    for (const v of vars) expect(r.stdout, v).toMatch(new RegExp(`^\\s+${v}\\s+\\S`, 'm'));
+    expect(r.stdout).toMatch(/SQ_CONFIG_DIR .*\$XDG_CONFIG_HOME\/sq/);
+    expect(table).toMatch(/`SQ_CONFIG_DIR` .*`\$XDG_CONFIG_HOME\/sq`/);
   });
 
   it('sq help exit-codes lists every exit code with its meaning', async () => {

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { readStdinUpTo } from '../../io/stdin.js';
 import { confirmOrCancel } from '../../io/confirm.js';
 import { CONFIG_FILE } from '../../config/store.js';
+import { dryRunLocal } from '../../io/dry-run.js';
 
 /** Keys are ~40 characters; anything past 4 KiB on stdin is a wrong pipe, not a key. */
 const MAX_KEY_BYTES = 4096;
@@ -21,7 +22,7 @@ export default defineVerb({
     'against the API (GET /v1/me) before it is saved, with the base URL, in the profile (--profile, SQ_PROFILE, ' +
     'else the active one, else "default"), which becomes the active profile. ' +
     'A corrupt profile file is replaced only after a confirmation (--yes in scripts); the old one is kept next to it ' +
-    'as config.json.corrupt-<time>.',
+    'as config.json.corrupt-<time>. With --dry-run the key is checked but nothing is stored.',
   options: [{ flags: '--with-token', description: 'read the key from stdin (at most 4 KiB) instead of prompting' }],
   examples: [
     'sq auth login',
@@ -46,10 +47,11 @@ export default defineVerb({
       if (!token) throw new UsageError('no key entered');
     }
     if (/\s/.test(token)) throw new UsageError('the key contains whitespace: paste only the key');
+    const { resolveAuth, checkApiKey } = await import('../../config/resolve.js');
+    checkApiKey(opts.withToken ? 'the key on stdin (--with-token)' : 'the key entered', token);
 
     // The key being tried is a secret from here on: scrubbed from any error or trace like a stored one.
     ctx.addSecret(token);
-    const { resolveAuth } = await import('../../config/resolve.js');
     const store = await ctx.config({ allowCorrupt: true });
     // Asked before the key is checked, so that a refusal (or a missing --yes) sends nothing. The old file is kept.
     if (store.corrupt) {
@@ -65,11 +67,15 @@ export default defineVerb({
     const http = await ctx.http({ token });
     const user = await getMe(http);
     const who = typeof user.email === 'string' ? user.email : 'unknown user';
-    await store.save(auth.profile, (current) => ({ ...current, token, base_url: baseUrl, user: who }), true, { replaceCorrupt: store.corrupt });
-    ctx.out.success(`Logged in as ${who} (profile "${auth.profile}", ${baseUrl})`);
+    if (ctx.globals.dryRun) {
+      dryRunLocal(ctx, `store the key of ${who} in profile "${auth.profile}" (${baseUrl}) and make it the active profile`);
+    } else {
+      await store.save(auth.profile, (current) => ({ ...current, token, base_url: baseUrl, user: who }), true, { replaceCorrupt: store.corrupt });
+      ctx.out.success(`Logged in as ${who} (profile "${auth.profile}", ${baseUrl})`);
+    }
     if (ctx.env.SQ_TOKEN) ctx.out.warn('SQ_TOKEN is set in this environment and overrides the stored key.');
     if (ctx.outputSettings().format === 'json') {
-      await ctx.out.record({ profile: auth.profile, base_url: baseUrl, user: who });
+      await ctx.out.record({ profile: auth.profile, base_url: baseUrl, user: who, ...(ctx.globals.dryRun ? { dry_run: true } : {}) });
     }
   },
 });

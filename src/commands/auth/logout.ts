@@ -1,15 +1,24 @@
 import { defineVerb } from '../../command.js';
 import { profileName } from '../../config/resolve.js';
+import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
+import { dryRunLocal } from '../../io/dry-run.js';
 
 export default defineVerb({
   name: 'logout',
   summary: 'Remove the stored key of a profile (the profile and its base URL stay)',
-  examples: ['sq auth logout', 'sq auth logout --profile staging'],
+  description: 'Asks for confirmation on a terminal; scripts pass --yes. --dry-run says what would be removed and removes nothing.',
+  examples: ['sq auth logout', 'sq auth logout --profile staging --yes', 'sq auth logout --profile staging --dry-run'],
   async run(ctx) {
     const store = await ctx.config();
     const name = profileName(ctx.globals.profile, ctx.env, store);
-    if (await store.forgetKey(name)) ctx.out.success(`Logged out of profile "${name}"`);
-    else ctx.out.info(`Profile "${name}" has no stored key.`);
+    await preflightConfirm(ctx);
+    if (!store.get(name)?.token) ctx.out.info(`Profile "${name}" has no stored key.`);
+    else if (ctx.globals.dryRun) dryRunLocal(ctx, `remove the stored key of profile "${name}"`);
+    else {
+      await confirmOrCancel(ctx, `Remove the stored key of profile "${name}"?`);
+      if (await store.forgetKey(name)) ctx.out.success(`Logged out of profile "${name}"`);
+      else ctx.out.info(`Profile "${name}" has no stored key.`);
+    }
     if (ctx.env.SQ_TOKEN) ctx.out.warn('SQ_TOKEN is still set in this environment: commands keep using it.');
   },
 });

@@ -1,5 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { NotFoundError } from '../../errors.js';
+import { dryRunLocal } from '../../io/dry-run.js';
 
 export default defineVerb({
   name: 'switch',
@@ -8,10 +9,11 @@ export default defineVerb({
   examples: ['sq auth switch staging', 'sq auth switch default'],
   async run(ctx, [name]) {
     const store = await ctx.config();
-    if (!(await store.setActive(name))) {
+    if (ctx.globals.dryRun ? !store.get(name) : !(await store.setActive(name))) {
       const known = store.names();
       throw new NotFoundError(`no profile named "${name}"${known.length ? ` (known: ${known.join(', ')})` : ''}; create it with \`sq auth login --profile ${name}\``);
     }
-    ctx.out.success(`Active profile: ${name}`);
+    if (ctx.globals.dryRun) dryRunLocal(ctx, `make "${name}" the active profile`);
+    else ctx.out.success(`Active profile: ${name}`);
   },
 });

@@ -1,14 +1,21 @@
 import { defineVerb } from '../../command.js';
 import { NotFoundError } from '../../errors.js';
+import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
+import { dryRunLocal } from '../../io/dry-run.js';
 
 export default defineVerb({
   name: 'remove',
   aliases: ['rm'],
   summary: 'Delete a stored profile and its key',
+  description: 'Asks for confirmation on a terminal; scripts pass --yes. --dry-run says what would be removed and removes nothing.',
   args: ['<name>'],
-  examples: ['sq profiles remove staging'],
+  examples: ['sq profiles remove staging', 'sq profiles remove staging --yes', 'sq profiles remove staging --dry-run'],
   async run(ctx, [name]) {
     const store = await ctx.config();
+    await preflightConfirm(ctx);
+    if (!store.get(name)) throw new NotFoundError(`no profile named "${name}"`);
+    if (ctx.globals.dryRun) return dryRunLocal(ctx, `remove profile "${name}" and its stored key`);
+    await confirmOrCancel(ctx, `Remove profile "${name}" and its stored key?`);
     if (!(await store.remove(name))) throw new NotFoundError(`no profile named "${name}"`);
     ctx.out.success(`Removed profile "${name}"`);
   },
