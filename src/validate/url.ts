@@ -1,6 +1,7 @@
 // An http(s) URL flag. Apart from validate/index.ts because every call checks the base URL, and this check needs
 // no schema library.
 import { UsageError } from '../errors.js';
+import { maskUrlQuery } from '../output/secrets.js';
 
 export function httpUrlFlag(flag: string, value: unknown, example = 'https://example.com/hook'): string {
   const rule = `an http(s) URL, e.g. ${example}`;
@@ -11,7 +12,7 @@ export function httpUrlFlag(flag: string, value: unknown, example = 'https://exa
   } catch {
     u = undefined;
   }
-  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new UsageError(`${flag} must be ${rule} (got ${JSON.stringify(value)})`);
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new UsageError(`${flag} must be ${rule} (got ${JSON.stringify(typeof value === 'string' ? maskUrlQuery(value) : value)})`);
   return s;
 }
 

@@ -5,7 +5,7 @@ import { httpUrlFlag, isEmail, RUN_EVENTS, type RunEventName } from '../../../va
 import { eventsObject, type DeliveryBody } from '../../../api/delivery.js';
 import { importPackage } from '../../../import-package.js';
 import { isRecord } from '../../../output/cells.js';
-import { isSecretQueryName, MASK } from '../../../output/secrets.js';
+import { isSecretQueryName, MASK, maskUrlQuery } from '../../../output/secrets.js';
 
 export interface SquidPlan {
   /** The squid as written in the file: name, prefix or hash. */
@@ -128,7 +128,7 @@ class Checker {
       return s;
     } catch {
       // The flag's message names a flag; a file problem names its path, and quotes the URL as written (${VAR} and all).
-      return this.bad(`${path}.${k}`, `must be an http(s) URL (got ${JSON.stringify(String(o[k]))})`);
+      return this.bad(`${path}.${k}`, `must be an http(s) URL (got ${JSON.stringify(maskUrlQuery(String(o[k])))})`);
     }
   }
 
