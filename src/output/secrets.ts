@@ -44,15 +44,25 @@ export function maskUrlQuery(text: string, mask: string = MASK): string {
   try {
     u = new URL(text);
   } catch {
-    const [, head, query = '', hash = ''] = /^([^?#]*)(\?[^#]*)?(#.*)?$/s.exec(text)!;
-    const q = query.replace(/([?&])([^=&]*)=([^&]+)/g, (all, sep: string, name: string) => (isSecretQueryName(name) ? `${sep}${name}=${mask}` : all));
-    return head.replace(/^([^:/?#]+:\/\/[^:/?#@]*:)[^/?#]*@/, `$1${mask}@`) + q + hash;
+    return maskUrlAsWritten(text, mask);
   }
   const secret = [...new Set(u.searchParams.keys())].filter((k) => isSecretQueryName(k) && u.searchParams.getAll(k).some((v) => v !== ''));
   if (secret.length === 0 && u.password === '') return text;
   for (const k of secret) u.searchParams.set(k, mask);
   if (u.password !== '') u.password = mask;
   return u.toString();
+}
+
+/**
+ * maskUrlQuery's masking done on the text, so that the URL is quoted exactly as written (for a URL that does not parse,
+ * or one a file writes). A \${NAME} reference is kept: it names the secret, it is not the secret.
+ */
+export function maskUrlAsWritten(text: string, mask: string = MASK): string {
+  const [, head, query = '', hash = ''] = /^([^?#]*)(\?[^#]*)?(#.*)?$/s.exec(text)!;
+  const q = query.replace(/([?&])([^=&]*)=([^&]+)/g, (all, sep: string, name: string, v: string) =>
+    isSecretQueryName(name) && !/^\$\{\w+\}$/.test(v) ? `${sep}${name}=${mask}` : all,
+  );
+  return head.replace(/^([^:/?#]+:\/\/[^:/?#@]*:)(?!\$\{\w+\}@)[^/?#]*@/, `$1${mask}@`) + q + hash;
 }
 
 function isEmpty(value: unknown): boolean {
