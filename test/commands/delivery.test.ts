@@ -110,6 +110,13 @@ describe('delivery webhook', () => {
     expect(await posts()).toEqual([]);
   });
 
+  it('the success line masks a token too short for the scrubbing of free text', async () => {
+    const r = await sq(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', 'https://ci.example.com/hook?token=abc', '--events', 'run.done'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('→ https://ci.example.com/hook?token=********');
+    expect(r.stdout + r.stderr).not.toContain('token=abc');
+  });
+
   it('always sends all four event booleans, with retry and active on by default', async () => {
     const r = await sq(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', 'https://ci.example.com/hook', '--events', 'run.done', '--json'], { env });
     expect(r.code).toBe(0);
@@ -250,6 +257,18 @@ describe('delivery test', () => {
     const r = await sq(['delivery', 'test', 'webhook', '--url', url], { env });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/webhook test failed: .* answered HTTP 500/);
+  });
+
+  it('webhook: the messages mask a token too short for the scrubbing of free text, unless --show-secrets', async () => {
+    for (const [code, st] of [[0, 200], [1, 500]]) {
+      status = st;
+      const r = await sq(['delivery', 'test', 'webhook', '--url', `${url}?token=ab`], { env });
+      expect(r.code).toBe(code);
+      expect(r.stderr).toContain(`${url}?token=******** answered HTTP ${st}`);
+      expect(r.stderr).not.toContain('token=ab');
+    }
+    const shown = await sq(['delivery', 'test', 'webhook', '--url', `${url}?token=ab`, '--show-secrets'], { env });
+    expect(shown.stderr).toContain(`${url}?token=ab answered HTTP 500`);
   });
 
   it('webhook --squid reuses the stored URL', async () => {
