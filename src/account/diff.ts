@@ -158,7 +158,22 @@ export function taskValue(params: Rec): unknown {
 
 const TASKS_PER_REQUEST = 500;
 
-export function deliveryChanges(body: DeliveryBody, channel: Channel, record: Rec | null): { changes: Change[]; unverified: string[]; create: boolean } {
+/**
+ * The stored URL as the plan shows it, when the file's URL takes values from \${NAME}: what the stored URL has where the
+ * file has a \${NAME} is a token (the old one, after a rotation, which no known secret masks), so it is masked; a stored
+ * URL that does not fit the file's shape is masked whole.
+ */
+function maskAsWritten(stored: unknown, written: string): unknown {
+  if (typeof stored !== 'string') return stored;
+  const parts = written.split(/\$\{[A-Za-z_][A-Za-z0-9_]*\}/);
+  const literal = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`^${parts.map(literal).join('(.*?)')}$`, 's').exec(stored);
+  if (!m) return MASK;
+  return parts.map((p, i) => (i > 0 && m[i] ? MASK : '') + p).join('');
+}
+
+/** The plan of one channel. `written`: its URL as the file writes it, when that takes a \${NAME} (see maskAsWritten). */
+export function deliveryChanges(body: DeliveryBody, channel: Channel, record: Rec | null, written?: string): { changes: Change[]; unverified: string[]; create: boolean } {
   const stored = storedDelivery(record ?? {});
   const key = CHANNEL_KEY[channel];
   const want = (key ? (body as Rec)[key] : body) as Rec;
@@ -170,6 +185,7 @@ export function deliveryChanges(body: DeliveryBody, channel: Channel, record: Re
   const value = (obj: Rec | null, f: string, isHave: boolean): unknown => {
     if (!obj) return null;
     if (f.startsWith('events.')) return (isHave ? events : (obj.events as Rec))?.[f.slice(7) as never] ?? null;
+    if (isHave && f === 'url' && written !== undefined) return maskAsWritten(obj[f] ?? null, written);
     return obj[f] ?? null;
   };
   const changes = fields
@@ -271,7 +287,7 @@ export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[]
     }
 
     for (const ch of s.channels) {
-      const d = deliveryChanges(ch.body, ch.channel, have?.record ?? null);
+      const d = deliveryChanges(ch.body, ch.channel, have?.record ?? null, ch.written);
       const notCompared = [...d.unverified, ...ch.missing.map((m) => `${m.path.split('.').pop()} (\${${m.name}} is not set)`)];
       if (!d.create && d.changes.length === 0) {
         if (notCompared.length) uncompared.push({ kind: 'delivery', squid: who, id, channel: ch.channel, not_compared: notCompared });

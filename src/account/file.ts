@@ -21,6 +21,8 @@ interface DesiredChannel {
   body: DeliveryBody;
   /** Secrets and URLs whose variable is not set: not compared by `plan`, and `apply` refuses to send the channel. */
   missing: { path: string; name: string }[];
+  /** Its URL as the file writes it, when it takes a \${NAME} (see deliveryChanges). */
+  written?: string;
 }
 
 export interface DesiredSquid {
@@ -183,7 +185,8 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
       try {
         const checked = checkApplyDocument({ squids: { [ref]: { [ch]: spec[ch] } } }, ctx.env, { ...opts, onSecret: (s) => ctx.addSecret(s) });
         const body = checked.squids[0].bodies[0];
-        channels.push({ channel: channelOf(body), body, missing: checked.missing });
+        const channel = channelOf(body);
+        channels.push({ channel, body, missing: checked.missing, written: checked.squids[0].written[channel] });
       } catch (err) {
         if (!(err instanceof UsageError)) throw err;
         problems.push(err.message.replace(/^invalid delivery file: /, ''), ...err.details.map((d) => d.replace(/^\s*also: /, '')));

@@ -34,22 +34,35 @@ export function isSecretQueryName(name: string): boolean {
 }
 
 /**
- * An http(s) URL with the values of its secret-looking query parameters and its password (`user:pw@host`) replaced by
- * `mask` (a webhook URL often carries its token there); anything else is returned as it is.
+ * A URL (any scheme://) with the values of its secret-looking query parameters and its password (`user:pw@host`)
+ * replaced by `mask` (a webhook URL often carries its token there); anything else is returned as it is. A URL that does
+ * not parse (a bad port, the kind a validation error quotes) is masked on its text.
  */
-function maskUrlQuery(text: string, mask: string = MASK): string {
-  if (!/^https?:\/\/([^?#\s]*\?|[^/?#\s]*@)/i.test(text)) return text;
+export function maskUrlQuery(text: string, mask: string = MASK): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\/([^?#\s]*\?|[^/?#\s]*@)/i.test(text)) return text;
   let u: URL;
   try {
     u = new URL(text);
   } catch {
-    return text;
+    return maskUrlAsWritten(text, mask);
   }
   const secret = [...new Set(u.searchParams.keys())].filter((k) => isSecretQueryName(k) && u.searchParams.getAll(k).some((v) => v !== ''));
   if (secret.length === 0 && u.password === '') return text;
   for (const k of secret) u.searchParams.set(k, mask);
   if (u.password !== '') u.password = mask;
   return u.toString();
+}
+
+/**
+ * maskUrlQuery's masking done on the text, so that the URL is quoted exactly as written (for a URL that does not parse,
+ * or one a file writes). A \${NAME} reference is kept: it names the secret, it is not the secret.
+ */
+export function maskUrlAsWritten(text: string, mask: string = MASK): string {
+  const [, head, query = '', hash = ''] = /^([^?#]*)(\?[^#]*)?(#.*)?$/s.exec(text)!;
+  const q = query.replace(/([?&])([^=&]*)=([^&]+)/g, (all, sep: string, name: string, v: string) =>
+    isSecretQueryName(name) && !/^\$\{\w+\}$/.test(v) ? `${sep}${name}=${mask}` : all,
+  );
+  return head.replace(/^([^:/?#]+:\/\/[^:/?#@]*:)(?!\$\{\w+\}@)[^/?#]*@/, `$1${mask}@`) + q + hash;
 }
 
 function isEmpty(value: unknown): boolean {

@@ -1,6 +1,7 @@
 // An http(s) URL flag. Apart from validate/index.ts because every call checks the base URL, and this check needs
 // no schema library.
 import { UsageError } from '../errors.js';
+import { maskUrlQuery } from '../output/secrets.js';
 
 export function httpUrlFlag(flag: string, value: unknown, example = 'https://example.com/hook'): string {
   const rule = `an http(s) URL, e.g. ${example}`;
@@ -12,8 +13,9 @@ export function httpUrlFlag(flag: string, value: unknown, example = 'https://exa
     u = undefined;
   }
   if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
-    // A value with a user name or password ("user:pass@host") is not echoed, even when it is not a URL at all.
-    const shown = u?.username || u?.password || USERINFO.test(s) ? 'a value with a user name or password, not shown' : JSON.stringify(value);
+    // A value with a user name or password ("user:pass@host") is not echoed, even when it is not a URL at all; any
+    // other is echoed with its secret query values masked.
+    const shown = u?.username || u?.password || USERINFO.test(s) ? 'a value with a user name or password, not shown' : JSON.stringify(typeof value === 'string' ? maskUrlQuery(value) : value);
     throw new UsageError(`${flag} must be ${rule} (got ${shown})`);
   }
   return s;

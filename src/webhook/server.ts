@@ -17,7 +17,8 @@ interface ListenerOptions {
   events: ReadonlySet<WebhookEvent>;
   forwardTo?: URL;
   onEvent(payload: WebhookPayload): void;
-  onInvalid(reason: string, from: string): void;
+  /** A refused request: why, who sent it, and the status it was answered (400, or 413 for a body over 1 MiB). */
+  onInvalid(reason: string, from: string, status: number): void;
   onForwardError(message: string, payload: WebhookPayload): void;
   forwardTimeoutMs?: number;
 }
@@ -36,7 +37,8 @@ function answer(res: http.ServerResponse, status: number, body: unknown, headers
 
 /**
  * Forwarding is deliberately not done through the API client: it is a plain relay to the user's own endpoint,
- * with no auth, no pacing and no retries (a retry would deliver an event twice).
+ * with no auth, no pacing and no retries (a retry would deliver an event twice). The failure it resolves to does not
+ * quote the URL, whose token only the caller knows how to show.
  */
 function forward(target: URL, body: Buffer, contentType: string, timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
@@ -47,12 +49,12 @@ function forward(target: URL, body: Buffer, contentType: string, timeoutMs: numb
       (res) => {
         res.resume();
         const s = res.statusCode ?? 0;
-        res.on('end', () => resolve(s >= 200 && s < 300 ? null : `${target.href} answered HTTP ${s}`));
-        res.on('error', (e) => resolve(`${target.href}: ${e.message}`));
+        res.on('end', () => resolve(s >= 200 && s < 300 ? null : `answered HTTP ${s}`));
+        res.on('error', (e) => resolve(e.message));
       },
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)));
-    req.on('error', (e: NodeJS.ErrnoException) => resolve(`cannot forward to ${target.href}: ${e.code === 'ECONNREFUSED' ? 'connection refused' : e.message}`));
+    req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? 'connection refused' : e.message));
     req.end(body);
   });
 }
@@ -80,7 +82,7 @@ export async function startListener(o: ListenerOptions): Promise<Listener> {
     });
     req.on('end', () => {
       if (tooBig) {
-        o.onInvalid(`body larger than ${MAX_BODY_BYTES} bytes`, from);
+        o.onInvalid(`body larger than ${MAX_BODY_BYTES} bytes`, from, 413);
         return answer(res, 413, { error: `body larger than ${MAX_BODY_BYTES} bytes` });
       }
       const raw = Buffer.concat(chunks);
@@ -88,12 +90,12 @@ export async function startListener(o: ListenerOptions): Promise<Listener> {
       try {
         parsed = JSON.parse(raw.toString('utf8'));
       } catch {
-        o.onInvalid('the body is not valid JSON', from);
+        o.onInvalid('the body is not valid JSON', from, 400);
         return answer(res, 400, { error: 'the body is not valid JSON' });
       }
       const v = validatePayload(parsed);
       if (!v.ok) {
-        o.onInvalid(v.reason, from);
+        o.onInvalid(v.reason, from, 400);
         return answer(res, 400, { error: v.reason });
       }
       // Unsubscribed events are still acknowledged: a non-2xx answer would make the service retry them.

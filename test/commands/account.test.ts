@@ -241,6 +241,38 @@ describe('a URL whose ${VAR} is not set', () => {
   });
 });
 
+describe('a webhook URL token rotated in the environment', () => {
+  const OLD = 'hooktok_ABC123';
+  const store = (url: string) =>
+    emu.api(`/v1/delivery?squid=${emu.squidId('Paris restaurants')}`, {
+      method: 'POST',
+      body: { webhook_fields: { url, is_active: true, retry: true, events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': true } } },
+    });
+  const f = () => file('squids:\n  "Paris restaurants":\n    webhook: { url: "https://ci.example.com/hook/${HOOK_TOKEN}?x=1", events: [run.done, run.error] }\n');
+  const env = { HOOK_TOKEN: 'NEWhooktok_999' };
+
+  it('plan and delivery apply --dry-run show the stored URL masked where the file has ${NAME}, as text and JSON', async () => {
+    await store(`https://ci.example.com/hook/${OLD}?x=1`);
+    const path = f();
+    const change = { field: 'url', from: 'https://ci.example.com/hook/********?x=1', to: 'https://ci.example.com/hook/********?x=1' };
+    const p = await planJson(path, env);
+    expect(p.plan.items).toMatchObject([{ kind: 'delivery', action: 'update', channel: 'webhook', changes: [change] }]);
+    const d = await run(['delivery', 'apply', '-f', path, '--dry-run', '--json'], env);
+    expect(JSON.parse(d.stdout).squids[0].channels.webhook.changes).toEqual([change]);
+    for (const args of [['plan', '-f', path], ['plan', '-f', path, '--json'], ['delivery', 'apply', '-f', path, '--dry-run'], ['delivery', 'apply', '-f', path, '--dry-run', '--json']]) {
+      const r = await run(args, env);
+      expect(r.stdout + r.stderr, args.join(' ')).not.toContain(OLD);
+      expect(r.stdout + r.stderr, args.join(' ')).not.toContain('NEWhooktok_999');
+    }
+  });
+
+  it('a stored URL that does not fit the file\'s shape is masked whole', async () => {
+    await store(`https://old.example.com/h/${OLD}`);
+    const p = await planJson(f(), env);
+    expect(p.plan.items[0].changes).toEqual([{ field: 'url', from: '********', to: 'https://ci.example.com/hook/********?x=1' }]);
+  });
+});
+
 describe('edit → plan → apply → plan', () => {
   it('the plan lists exactly the edit; apply sends it; the next plan and a second apply are empty', async () => {
     const doc = parse(await exported());

@@ -5,6 +5,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { listenLocal } from '../helpers/net.js';
+import { tempFiles } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'clear' });
 let env: Record<string, string>;
@@ -109,6 +110,13 @@ describe('delivery webhook', () => {
     expect(await posts()).toEqual([]);
   });
 
+  it('the success line masks a token too short for the scrubbing of free text', async () => {
+    const r = await sq(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', 'https://ci.example.com/hook?token=abc', '--events', 'run.done'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('→ https://ci.example.com/hook?token=********');
+    expect(r.stdout + r.stderr).not.toContain('token=abc');
+  });
+
   it('always sends all four event booleans, with retry and active on by default', async () => {
     const r = await sq(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', 'https://ci.example.com/hook', '--events', 'run.done', '--json'], { env });
     expect(r.code).toBe(0);
@@ -141,6 +149,27 @@ describe('delivery webhook', () => {
     const r = await sq(['delivery', 'webhook', '--squid', parisId, ...extra], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(msg);
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
+describe('a webhook URL that fails validation', () => {
+  const file = tempFiles('sq-delivery-badurl-');
+  it.each([
+    [['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', 'https://ci.example.com:99999/hook?token=TOKport'], 'TOKport', '--url must be', 'https://ci.example.com:99999/hook?token=********'],
+    [['delivery', 'test', 'webhook', '--url', 'htp://127.0.0.1:9/hook?token=ABCDEFGH123'], 'ABCDEFGH123', '--url must be', 'htp://127.0.0.1:9/hook?token=********'],
+    [['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', 'ftp://u:FTPPASSWD@x.example.com/h?sig=ab'], 'FTPPASSWD', '--url must be', 'ftp://u:********@x.example.com/h?sig=********'],
+    [['delivery', 'apply', '-f', 'BADURL'], 'LEAKME12345', 'webhook.url: must be', 'ftp://x.example.com/h?token=********'],
+  ])('%j: exit 2, quoted with its secret query values masked, as text and JSON', async (args, secret, what, shown) => {
+    const f = file('bad.yaml', 'squids:\n  "Paris restaurants":\n    webhook: { url: "ftp://x.example.com/h?token=LEAKME12345", events: all }\n');
+    const argv = args.map((a) => (a === 'BADURL' ? f : a));
+    for (const extra of [[], ['--json']]) {
+      const r = await sq([...argv, ...extra], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(what);
+      expect(r.stderr).toContain(extra.length ? JSON.stringify(JSON.stringify(shown)).slice(1, -1) : JSON.stringify(shown));
+      expect(r.stdout + r.stderr).not.toContain(secret);
+    }
     expect(await emu.requests()).toEqual([]);
   });
 });
@@ -228,6 +257,18 @@ describe('delivery test', () => {
     const r = await sq(['delivery', 'test', 'webhook', '--url', url], { env });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/webhook test failed: .* answered HTTP 500/);
+  });
+
+  it('webhook: the messages mask a token too short for the scrubbing of free text, unless --show-secrets', async () => {
+    for (const [code, st] of [[0, 200], [1, 500]]) {
+      status = st;
+      const r = await sq(['delivery', 'test', 'webhook', '--url', `${url}?token=ab`], { env });
+      expect(r.code).toBe(code);
+      expect(r.stderr).toContain(`${url}?token=******** answered HTTP ${st}`);
+      expect(r.stderr).not.toContain('token=ab');
+    }
+    const shown = await sq(['delivery', 'test', 'webhook', '--url', `${url}?token=ab`, '--show-secrets'], { env });
+    expect(shown.stderr).toContain(`${url}?token=ab answered HTTP 500`);
   });
 
   it('webhook --squid reuses the stored URL', async () => {

@@ -159,10 +159,36 @@ describe('sq webhook listen', () => {
       await l.stop();
       expect(got[0]).toEqual({ body: raw, type: 'application/json; charset=utf-8' });
       expect(got).toHaveLength(2);
-      expect(l.stderr()).toMatch(/forwarding run.done of run .* failed: .* answered HTTP 500/);
+      expect(l.stderr()).toMatch(/forwarding run.done of run .* to http:\/\/127\.0\.0\.1:\d+\/in failed: answered HTTP 500/);
     } finally {
       await new Promise<void>((r) => target.close(() => r()));
     }
+  });
+
+  it('the tokens of --forward-to are masked in the start line and every forwarding failure, unless --show-secrets', async () => {
+    const closed = http.createServer();
+    const port = new URL(await listenLocal(closed)).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const to = `http://127.0.0.1:${port}/fwd?token=FWDSECRET123&sig=ab&x=1`;
+    const l = await listen(['--forward-to', to, '--json']);
+    expect((await post(l.url, JSON.stringify(EVENT))).status).toBe(200);
+    await l.stop();
+    const shown = `http://127.0.0.1:${port}/fwd?token=********&sig=********&x=1`;
+    expect(l.stderr()).toContain(`Forwarding run.running, run.paused, run.done, run.error to ${shown}`);
+    expect(l.stderr()).toContain(`forwarding run.done of run ${EVENT.id} to ${shown} failed: connection refused`);
+    expect(l.stderr()).not.toContain('FWDSECRET123');
+    expect(l.stderr()).not.toContain('sig=ab');
+    const plain = await listen(['--forward-to', to, '--json', '--show-secrets']);
+    await post(plain.url, JSON.stringify(EVENT));
+    await plain.stop();
+    expect(plain.stderr()).toContain(`forwarding run.done of run ${EVENT.id} to ${to} failed: connection refused`);
+  });
+
+  it('a body over 1 MiB is answered 413, and logged as 413', async () => {
+    const l = await listen(['--json']);
+    expect((await post(l.url, 'x'.repeat(1024 * 1024 + 1))).status).toBe(413);
+    await l.stop();
+    expect(l.stderr()).toMatch(/rejected a request from 127\.0\.0\.1:\d+ \(answered 413\): body larger than 1048576 bytes/);
   });
 
   it('bad flags exit 2 before listening', async () => {
@@ -175,6 +201,16 @@ describe('sq webhook listen', () => {
     expect(await r(['--port', '70000'])).toBe(2);
     expect(await r(['--events', 'run.finished'])).toBe(2);
     expect(await r(['--forward-to', 'ftp://x'])).toBe(2);
+    const stderr = capture();
+    const code = await run(['webhook', 'listen', '--forward-to', 'ftp://x?token=FWDLEAK123'], {
+      env: { SQ_CONFIG_DIR: tempConfigDir() },
+      io: { stdout: new PassThrough(), stderr: stderr.stream, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 80 },
+      signal: new AbortController().signal,
+    });
+    expect(code).toBe(2);
+    expect(stderr.text()).toContain('--forward-to must be an http(s) URL');
+    expect(stderr.text()).toContain('token=********');
+    expect(stderr.text()).not.toContain('FWDLEAK123');
     expect(await r(['--path', 'hook'])).toBe(2);
   });
 });

@@ -86,7 +86,8 @@ from/to values as in \`sq plan --json\`):
 
 summary counts channels (create, update, unchanged) and squids that could not be read (failed, with their
 error); action is create (channel not set up yet), update or none. With --force an unchanged channel is an
-update with no changes. Secrets are ******** in from and to.
+update with no changes. Secrets are ******** in from and to; so is what a stored URL has where the file's
+URL has a \${NAME} (the old token, after a rotation).
 
 Exit 0 when all squids succeeded, 8 when some failed and others succeeded, and the error's own code when all failed.`;
 
@@ -169,7 +170,7 @@ async function applySquid(
       const diff = diffDelivery(body, current);
       const changed = force || diff.fields.length > 0;
       if (!http.sendsWrites) {
-        const d = deliveryChanges(body, channel, record);
+        const d = deliveryChanges(body, channel, record, sq.written[channel]);
         report.plan ??= {};
         report.plan[channel] = { action: changed ? (d.create ? 'create' : 'update') : 'none', changes: changed ? d.changes : [], not_compared: d.unverified };
       }

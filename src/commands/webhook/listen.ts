@@ -3,6 +3,7 @@ import type { Ctx } from '../../context.js';
 import { eventsFlag, httpUrlFlag, intFlag, nonEmpty, RUN_EVENTS } from '../../validate/index.js';
 import { UsageError } from '../../errors.js';
 import { csvLine, tsvLine } from '../../output/cells.js';
+import { maskUrlQuery } from '../../output/secrets.js';
 import type { WebhookPayload } from '../../webhook/payload.js';
 
 function lineFor(ctx: Ctx, p: WebhookPayload): string {
@@ -22,7 +23,7 @@ export default defineVerb({
     'Starts a local HTTP receiver for the events the service POSTs (run.running, run.paused, run.done, run.error). ' +
     'Each POST body is checked against the documented payload (id, object "run", event, squid.id, squid.name, ' +
     'timestamp "YYYY/MM/DD HH:MM:SS" UTC): a valid event is printed as one line on stdout and answered 200; an ' +
-    'invalid one is answered 400 with the reason, which is also reported on stderr.\n\n' +
+    'invalid one is answered 400 with the reason (413 for a body over 1 MiB), which is also reported on stderr.\n\n' +
     'Output: "<timestamp>  <event>  <run id>  <squid name>" on a terminal, TSV/CSV (timestamp, event, run id, squid ' +
     'id, squid name) when asked or piped, and one JSON object per line (NDJSON) with --json or --format ndjson.\n' +
     '--events keeps only those events (the others are still answered 200, so the service does not retry them). ' +
@@ -51,6 +52,8 @@ export default defineVerb({
     if (!path.startsWith('/')) throw new UsageError(`--path must start with "/" (got ${JSON.stringify(path)})`);
     const events = new Set(eventsFlag('--events', opts.events ?? 'all'));
     const forwardTo = opts.forwardTo === undefined ? undefined : new URL(httpUrlFlag('--forward-to', opts.forwardTo));
+    // Its token (?token=, ?sig=, user:pw@) is masked in every message, unless --show-secrets.
+    const forwardShown = forwardTo && (ctx.globals.showSecrets ? forwardTo.href : maskUrlQuery(forwardTo.href));
 
     const { startListener } = await import('../../webhook/server.js');
     let listener;
@@ -68,8 +71,8 @@ export default defineVerb({
           // Events print in the order they came: each waits for the same jq load, then runs at once.
           ctx.out.json(p).catch((err: unknown) => ctx.out.warn(`event ${p.event} of run ${p.id}: ${(err as Error).message}`));
         },
-        onInvalid: (reason, from) => ctx.out.warn(`rejected a request from ${from} (answered 400): ${reason}`),
-        onForwardError: (msg, p) => ctx.out.warn(`forwarding ${p.event} of run ${p.id} failed: ${msg}`),
+        onInvalid: (reason, from, status) => ctx.out.warn(`rejected a request from ${from} (answered ${status}): ${reason}`),
+        onForwardError: (msg, p) => ctx.out.warn(`forwarding ${p.event} of run ${p.id} to ${forwardShown} failed: ${msg}`),
       });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
@@ -78,7 +81,7 @@ export default defineVerb({
       throw err;
     }
     ctx.out.info(`Listening on ${listener.url}`, { force: true });
-    if (forwardTo) ctx.out.info(`Forwarding ${[...events].join(', ')} to ${forwardTo.href}`);
+    if (forwardTo) ctx.out.info(`Forwarding ${[...events].join(', ')} to ${forwardShown}`);
     ctx.out.info('Press Ctrl-C to stop.');
 
     await new Promise<void>((resolve) => {

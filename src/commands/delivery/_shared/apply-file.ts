@@ -2,15 +2,17 @@
 // of every bad field (squids."Paris restaurants".webhook.events[1]) in the error.
 import { UsageError } from '../../../errors.js';
 import { httpUrlFlag, isEmail, RUN_EVENTS, type RunEventName } from '../../../validate/index.js';
-import { eventsObject, type DeliveryBody } from '../../../api/delivery.js';
+import { channelOf, eventsObject, type Channel, type DeliveryBody } from '../../../api/delivery.js';
 import { importPackage } from '../../../import-package.js';
 import { isRecord } from '../../../output/cells.js';
-import { isSecretQueryName, MASK } from '../../../output/secrets.js';
+import { isSecretQueryName, MASK, maskUrlAsWritten } from '../../../output/secrets.js';
 
 export interface SquidPlan {
   /** The squid as written in the file: name, prefix or hash. */
   ref: string;
   bodies: DeliveryBody[];
+  /** The URL of a channel as the file writes it, when it takes a \${NAME}: the plan masks the stored URL there. */
+  written: Partial<Record<Channel, string>>;
 }
 
 interface ApplyFile {
@@ -128,7 +130,7 @@ class Checker {
       return s;
     } catch {
       // The flag's message names a flag; a file problem names its path, and quotes the URL as written (${VAR} and all).
-      return this.bad(`${path}.${k}`, `must be an http(s) URL (got ${JSON.stringify(String(o[k]))})`);
+      return this.bad(`${path}.${k}`, `must be an http(s) URL (got ${JSON.stringify(maskUrlAsWritten(String(o[k])))})`);
     }
   }
 
@@ -235,15 +237,18 @@ export function checkApplyDocument(doc: unknown, env: Record<string, string | un
           continue;
         }
         const bodies: DeliveryBody[] = [];
+        const written: SquidPlan['written'] = {};
         for (const [ch, v] of Object.entries(channels)) {
           if (!(ch in ALLOWED)) {
             c.bad(`${path}${key(ch)}`, `unknown channel; allowed: ${Object.keys(ALLOWED).join(', ')}`);
             continue;
           }
           const b = channelBody(c, ch, v, `${path}.${ch}`);
-          if (b) bodies.push(b);
+          if (!b) continue;
+          bodies.push(b);
+          if (isRecord(v) && typeof v.url === 'string' && v.url.includes('${')) written[channelOf(b)] = v.url;
         }
-        squids.push({ ref, bodies });
+        squids.push({ ref, bodies, written });
       }
     }
   }
