@@ -65,6 +65,14 @@ export function maskUrlAsWritten(text: string, mask: string = MASK): string {
   return head.replace(/^([^:/?#]+:\/\/[^:/?#@]*:)(?!\$\{\w+\}@)[^/?#]*@/, `$1${mask}@`) + q + hash;
 }
 
+/**
+ * A URL as a message quotes it: secret query values and password masked by position (maskUrlQuery), which also hides a
+ * value too short for the scrubbing of free text (redactText); as it is with --show-secrets (`show`).
+ */
+export function shownUrl(url: string, show: boolean): string {
+  return show ? url : maskUrlQuery(url);
+}
+
 function isEmpty(value: unknown): boolean {
   if (value === null || value === undefined || value === '') return true;
   if (Array.isArray(value)) return value.length === 0;

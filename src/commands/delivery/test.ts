@@ -4,7 +4,8 @@ import { enumFlag, httpUrlFlag, nonEmpty, portFlag } from '../../validate/index.
 import { isObj, postDeliveryTest, storedDelivery, type TestKind, type TestResult } from '../../api/delivery.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { getSquidRecord, readPassword, SQUID_OPTION, hideUrlSecrets, shownUrl } from './_shared/common.js';
+import { getSquidRecord, readPassword, SQUID_OPTION, hideUrlSecrets } from './_shared/common.js';
+import { shownUrl } from '../../output/secrets.js';
 import { SFTP_LOGIN_OPTIONS } from './sftp.js';
 import { emailFlag } from './email.js';
 
@@ -106,7 +107,7 @@ export default defineVerb({
     const res = await ctx.out.spin(`Testing ${kind} delivery…`, () => postDeliveryTest(http, path, body));
     await ctx.out.record(res, { title: `${kind} delivery test` });
     // Messages quote the URL with its token masked by position: a short one escapes the scrubbing of free text.
-    const quoted = typeof body.url === 'string' ? { ...body, url: shownUrl(ctx, body.url) } : body;
+    const quoted = typeof body.url === 'string' ? { ...body, url: shownUrl(body.url, ctx.globals.showSecrets) } : body;
     if (res.success) {
       ctx.out.success(successText(kind, quoted, res));
       return;

@@ -1,7 +1,8 @@
 import { defineVerb } from '../../command.js';
 import { eventsFlag, httpUrlFlag, required, RUN_EVENTS } from '../../validate/index.js';
 import { eventsObject } from '../../api/delivery.js';
-import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure, hideUrlSecrets, shownUrl } from './_shared/common.js';
+import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure, hideUrlSecrets } from './_shared/common.js';
+import { shownUrl } from '../../output/secrets.js';
 
 const DEFAULT_EVENTS = 'run.done,run.error';
 
@@ -41,7 +42,7 @@ export default defineVerb({
       squidRef,
       body,
       channel: 'Webhook',
-      success: (squid) => `Webhook ${is_active ? 'active' : 'configured (inactive)'} for squid ${squid}: ${events.join(', ')} → ${shownUrl(ctx, url)}`,
+      success: (squid) => `Webhook ${is_active ? 'active' : 'configured (inactive)'} for squid ${squid}: ${events.join(', ')} → ${shownUrl(url, ctx.globals.showSecrets)}`,
     });
   },
 });

@@ -3,7 +3,7 @@ import type { Ctx } from '../../context.js';
 import { eventsFlag, httpUrlFlag, intFlag, nonEmpty, RUN_EVENTS } from '../../validate/index.js';
 import { UsageError } from '../../errors.js';
 import { csvLine, tsvLine } from '../../output/cells.js';
-import { maskUrlQuery } from '../../output/secrets.js';
+import { shownUrl } from '../../output/secrets.js';
 import type { WebhookPayload } from '../../webhook/payload.js';
 
 function lineFor(ctx: Ctx, p: WebhookPayload): string {
@@ -53,7 +53,7 @@ export default defineVerb({
     const events = new Set(eventsFlag('--events', opts.events ?? 'all'));
     const forwardTo = opts.forwardTo === undefined ? undefined : new URL(httpUrlFlag('--forward-to', opts.forwardTo));
     // Its token (?token=, ?sig=, user:pw@) is masked in every message, unless --show-secrets.
-    const forwardShown = forwardTo && (ctx.globals.showSecrets ? forwardTo.href : maskUrlQuery(forwardTo.href));
+    const forwardShown = forwardTo && shownUrl(forwardTo.href, ctx.globals.showSecrets);
 
     const { startListener } = await import('../../webhook/server.js');
     let listener;

@@ -11,7 +11,7 @@ import { flatten } from '../../../output/fields.js';
 import type { Column } from '../../../output/types.js';
 import { resolveSquid } from '../../../api/resolve.js';
 import { getSquid } from '../../../api/squids.js';
-import { isSecretQueryName, maskUrlQuery } from '../../../output/secrets.js';
+import { isSecretQueryName } from '../../../output/secrets.js';
 
 /** The full squid record, which is where the stored delivery config lives (there is no GET /delivery). */
 export async function getSquidRecord(http: HttpClient, id: string): Promise<Record<string, unknown>> {
@@ -93,14 +93,6 @@ export function hideUrlSecrets(ctx: Ctx, url: string): string {
     // not a URL: nothing to hide
   }
   return url;
-}
-
-/**
- * A URL as a message quotes it: secret query values and password masked by position (maskUrlQuery), which also hides
- * a value too short for the scrubbing of free text (redactText); as it is with --show-secrets.
- */
-export function shownUrl(ctx: Ctx, url: string): string {
-  return ctx.globals.showSecrets ? url : maskUrlQuery(url);
 }
 
 /**
