@@ -59,8 +59,8 @@ function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], used: Set<string>):
   return out;
 }
 
-export async function exportAccount(http: HttpClient): Promise<Rec> {
-  const [list, crawlers, ar] = [await listAll(http, SQUIDS_PATH), await listAll(http, CRAWLERS_PATH), await getAutoReset(http)];
+export async function exportAccount(http: HttpClient, warn?: (w: string) => void): Promise<Rec> {
+  const [list, crawlers, ar] = [await listAll(http, SQUIDS_PATH, undefined, warn), await listAll(http, CRAWLERS_PATH, undefined, warn), await getAutoReset(http)];
   const squids: Rec = {};
   const used = new Set<string>();
   // Oldest first, so the file reads in creation order and stays stable as squids are added.
@@ -68,7 +68,7 @@ export async function exportAccount(http: HttpClient): Promise<Rec> {
   for (const s of ordered) {
     const id = recordId(s);
     const rec = await squidDetail(http, id);
-    const tasks = await squidTasks(http, id);
+    const tasks = await squidTasks(http, id, warn);
     const name = String(rec.name ?? s.name ?? id);
     squids[name in squids ? id : name] = squidEntry(rec, tasks, crawlers, used);
   }

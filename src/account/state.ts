@@ -24,9 +24,11 @@ export interface LiveSquid {
 /**
  * Every record of a listing. A listing the API caps (the free plan's `warning`) is an error, not a shorter account:
  * export would write a partial file, and plan/apply would take the records past the cap for missing and add them
- * again on every run. Thrown from the page that carries the warning, before anything is compared or sent.
+ * again on every run. Thrown from the page that carries the warning, before anything is compared or sent. A listing
+ * that ends below its own total_results is only warned about (`warn`), as every listing is: the API's counters are
+ * not always exact, but it is never silent.
  */
-export async function listAll(http: HttpClient, path: string, query?: Record<string, string>): Promise<Rec[]> {
+export async function listAll(http: HttpClient, path: string, query?: Record<string, string>, warn?: (w: string) => void): Promise<Rec[]> {
   const out: Rec[] = [];
   const listing = `GET ${path}${query ? `?${new URLSearchParams(query).toString()}` : ''}`;
   const onPage = (p: { warning?: string; total_results?: number }) => {
@@ -37,7 +39,7 @@ export async function listAll(http: HttpClient, path: string, query?: Record<str
         'Export, plan and apply need the whole account, so nothing was written or sent',
     );
   };
-  for await (const r of items<Rec>(http, path, { pageSize: 100, query, onPage })) out.push(r);
+  for await (const r of items<Rec>(http, path, { pageSize: 100, query, onPage, onWarning: warn })) out.push(r);
   return out;
 }
 
@@ -46,8 +48,8 @@ export async function squidDetail(http: HttpClient, id: string): Promise<Rec> {
   return isObj(rec) ? rec : { id };
 }
 
-export async function squidTasks(http: HttpClient, id: string): Promise<Rec[]> {
-  return listAll(http, TASKS_PATH, { squid: id });
+export async function squidTasks(http: HttpClient, id: string, warn?: (w: string) => void): Promise<Rec[]> {
+  return listAll(http, TASKS_PATH, { squid: id }, warn);
 }
 
 const name = (r: Rec) => (typeof r.name === 'string' ? r.name : '');
@@ -96,10 +98,10 @@ export interface Live {
   autoReset?: AutoReset;
 }
 
-export async function readLive(http: HttpClient, want: Desired): Promise<Live> {
-  const all = want.managesSquids ? await listAll(http, SQUIDS_PATH) : [];
+export async function readLive(http: HttpClient, want: Desired, warn?: (w: string) => void): Promise<Live> {
+  const all = want.managesSquids ? await listAll(http, SQUIDS_PATH, undefined, warn) : [];
   const needCrawlers = want.squids.some((s) => s.spec.crawler !== undefined);
-  const crawlers = needCrawlers ? await listAll(http, CRAWLERS_PATH) : [];
+  const crawlers = needCrawlers ? await listAll(http, CRAWLERS_PATH, undefined, warn) : [];
   const matched = new Map<string, LiveSquid>();
   const seen = new Map<string, string>();
   for (const s of want.squids) {
@@ -110,7 +112,7 @@ export async function readLive(http: HttpClient, want: Desired): Promise<Live> {
     if (twice !== undefined) throw new UsageError(`${pathOf(['squids', s.ref])}: names the same squid as ${pathOf(['squids', twice])}`);
     seen.set(id, s.ref);
     const record = await squidDetail(http, id);
-    matched.set(s.ref, { id, name: name(record) || name(hit), record, tasks: s.tasks ? await squidTasks(http, id) : undefined });
+    matched.set(s.ref, { id, name: name(record) || name(hit), record, tasks: s.tasks ? await squidTasks(http, id, warn) : undefined });
   }
   const autoReset = want.billing ? await getAutoReset(http) : undefined;
   return { all, matched, crawlers, autoReset };

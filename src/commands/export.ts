@@ -15,7 +15,7 @@ export default defineVerb({
   examples: ['sq export > sq.yaml', 'sq export --json > sq.json', 'sq export > sq.yaml && sq plan -f sq.yaml'],
   async run(ctx) {
     const http = await ctx.http();
-    const doc = await exportAccount(http);
+    const doc = await exportAccount(http, (w) => ctx.out.warn(w));
     // A webhook or sheet URL can carry its token in the query: masked like everywhere else, unless --show-secrets. An
     // apply of a masked URL is refused, so the file can never send the mask in place of the token.
     let masked = 0;

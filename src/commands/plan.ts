@@ -40,7 +40,7 @@ export async function planOfFile(ctx: Ctx, opts: { file?: string }): Promise<Ret
   const file = required('--file', opts.file, 'the account file (YAML or JSON; "-" for stdin)');
   const want = await loadAccountFile(ctx, file, { allowMissingSecrets: true });
   const http = await ctx.http();
-  return makePlan(want, await readLive(http, want));
+  return makePlan(want, await readLive(http, want, (w) => ctx.out.warn(w)));
 }
 
 export default defineVerb({

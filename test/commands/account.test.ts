@@ -585,3 +585,20 @@ describe('a listing capped by the free plan', () => {
     expect(await writes()).toEqual([]);
   });
 });
+
+describe('a listing that ends below its own total_results', () => {
+  it('export and plan say so on stderr (the counters may be off, so exit stays 0), never silently', async () => {
+    const list = (await emu.api('/v1/squids')) as { data: unknown[] };
+    // One page of the real squids that ends the listing (next: null) while total_results counts one more.
+    const short = { data: list.data, total_results: list.data.length + 1, page: 1, total_pages: 1, limit: 100, next: null };
+    const warned = /warning: GET \/v1\/squids: total_results said \d+ but \d+ records arrived/;
+    await emu.faults([{ method: 'GET', path: '/v1/squids', count: 1, action: 'status', status: 200, body: short }]);
+    const exp = await run(['export']);
+    expect(exp.code, exp.stderr).toBe(0);
+    expect(exp.stderr).toMatch(warned);
+    await emu.faults([{ method: 'GET', path: '/v1/squids', count: 1, action: 'status', status: 200, body: short }]);
+    const p = await run(['plan', '-f', file(exp.stdout)]);
+    expect(p.code, p.stderr).toBe(0);
+    expect(p.stderr).toMatch(warned);
+  });
+});
