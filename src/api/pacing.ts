@@ -86,7 +86,8 @@ export interface ServerSaid {
 /** The server's budget for a prefix, as last stated. */
 export interface ServerBudget {
   limit: number | null;
-  /** Remaining as said, less the requests then unanswered (the server may not have counted them yet). */
+  /** Remaining as said, less the requests then unanswered (the server may not have counted them yet); after a reset,
+   * the Limit. */
   remaining: number;
   /** The prefix's send count when it was said: the requests sent since are `seq` of the state less this. */
   seq: number;
@@ -134,7 +135,7 @@ export function settle(s: PaceState, rule: WindowRule | undefined, now: number):
   const b = s.server;
   if (!b) return;
   if (b.resetAt !== null && now >= b.resetAt) {
-    s.server = b.limit === null ? null : { limit: b.limit, remaining: b.limit - s.inflight.length, seq: s.seq, resetAt: null, until: now + NEW_WINDOW_TRUST_MS };
+    s.server = b.limit === null ? null : { limit: b.limit, remaining: b.limit, seq: s.seq, resetAt: null, until: now + NEW_WINDOW_TRUST_MS };
   } else if (b.resetAt === null && now >= b.until) {
     s.server = null;
   }
@@ -146,11 +147,20 @@ export function verdict(s: PaceState, rule: WindowRule | undefined, now: number)
   settle(s, rule, now);
   const b = s.server;
   if (b) {
-    if (b.remaining - (s.seq - b.seq) - reserveOf(b.limit) > 0) return { wait: 0 };
+    if (b.remaining - (s.seq - b.seq) - unsure(s, b) - reserveOf(b.limit) > 0) return { wait: 0 };
     return { wait: b.resetAt === null ? NEW_WINDOW_POLL_MS : Math.min(MAX_RESET_WAIT_MS, b.resetAt - now + RESET_SLACK_MS), reason: 'budget' };
   }
   if (rule && s.sent.length >= rule.count) return { wait: Math.max(1, s.sent[s.sent.length - rule.count] + rule.windowMs - now), reason: 'window' };
   return { wait: 0 };
+}
+
+/**
+ * In a new window whose end no answer has told yet: the requests of the old one still unanswered, which the server
+ * may count in the new one. Each stops counting once answered: an answer about the old window says it was counted
+ * there, one about the new window replaces this guess. (An answer's own Remaining already has them taken off.)
+ */
+function unsure(s: PaceState, b: ServerBudget): number {
+  return b.resetAt === null ? s.inflight.filter(([q]) => q <= b.seq).length : 0;
 }
 
 /** Records a request sent now; returns its ticket, for markAnswer. */

@@ -123,6 +123,19 @@ describe('what answers and sends change', () => {
     expect(verdict(s, results, T + 18)).toEqual({ wait: 200, reason: 'budget' });
   });
 
+  it('a new window while requests of the old one are unanswered: they count until answered, then the Limit is free', () => {
+    const s = state({ seq: 7, server: server({ limit: 2, remaining: 0, seq: 7, resetAt: T }) });
+    markSent(s, results, T - 30);
+    markSent(s, results, T - 20);
+    expect(verdict(s, results, T + 10)).toEqual({ wait: 200, reason: 'budget' });
+    // Both answered about the old window (counted there): the new window's 2 are free.
+    markAnswer(s, 8, { limit: 2, remaining: 1, resetAt: T }, T + 50);
+    markAnswer(s, 9, { limit: 2, remaining: 0, resetAt: T }, T + 60);
+    expect(verdict(s, results, T + 70)).toEqual({ wait: 0 });
+    markSent(s, results, T + 70);
+    expect(verdict(s, results, T + 71)).toEqual({ wait: 0 });
+  });
+
   it('answers out of order: the one the server counted first, answered last, does not raise the count', () => {
     // The converted state of a new window of 2; requests 10 and 11 go at once.
     const s = state({ seq: 9, server: server({ limit: 2, remaining: 2, seq: 9, resetAt: null, until: T + 60_000 }) });
