@@ -7,8 +7,8 @@
 // waiting happens outside it. A lock older than STALE_MS belongs to a process that died while holding it and is
 // taken over. The state is rewritten in place (a temporary file and a rename cost ~10 times more): a process killed
 // in the middle of that write leaves a file that does not parse, which reads as a fresh state. When the directory
-// or file cannot be used safely (not ours, open to others, a read-only disk), this process paces alone, in memory,
-// as if the cache were off.
+// or file cannot be used safely (not ours, open to others, not a regular file, a read-only disk), this process paces
+// alone, in memory, as if the cache were off.
 //
 // Why not proper-lockfile: loading it (graceful-fs, signal-exit, retry) costs 10-35 ms on every call that makes a
 // request, and its mkdir lock and mtime refresh timers are for long critical sections; this one never awaits.

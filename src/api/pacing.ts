@@ -208,7 +208,7 @@ export function isIdle(s: PaceState, now: number): boolean {
 
 /** The stderr line for a long wait: which prefix, how long, and why. */
 export function waitNotice(name: string, v: Verdict, rule: WindowRule | undefined): string {
-  const what = `/v1/${name}`;
+  const what = name === 'other' ? 'request outside /v1' : `/v1/${name} request`;
   const s = Math.ceil(v.wait / 1000);
   const why =
     v.reason === 'paused'
@@ -216,7 +216,7 @@ export function waitNotice(name: string, v: Verdict, rule: WindowRule | undefine
       : v.reason === 'budget'
         ? "the server's rate budget for it is spent until its window resets"
         : `sq keeps to ${rule?.count} requests per ${(rule?.windowMs ?? 0) / 1000} s there (90% of the documented limit) until the server states its own`;
-  return `waiting ${s} s before the next ${what} request: ${why}`;
+  return `waiting ${s} s before the next ${what}: ${why}`;
 }
 
 /** Where the prefixes keep their state. `update` runs one decision on a prefix's state at a time, with the time to use. */
