@@ -153,6 +153,8 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
             token: auth.token,
             // Like every stderr message, trace lines pass the known-secrets scrub too.
             trace: ctx.globals.verbose ? (line) => void io.stderr.write(`${redactText(line, secretValues)}\n`) : undefined,
+            // A long wait for the rate budget says why (not under --quiet).
+            notice: (line) => ctx.out.info(line),
             connectTimeoutMs: timeoutEnv(env, 'SQ_CONNECT_TIMEOUT'),
             headersTimeoutMs: timeoutEnv(env, 'SQ_HEADERS_TIMEOUT'),
             bodyTimeoutMs: timeoutEnv(env, 'SQ_BODY_TIMEOUT'),

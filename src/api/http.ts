@@ -2,7 +2,7 @@
 // mapping and the redacted --verbose trace (reliability.md).
 import type { Dispatcher } from 'undici';
 import { AuthError, DryRunStop, InterruptedError } from '../errors.js';
-import { Pacer, resetWaitMs } from './pacing.js';
+import { Pacer, resetWaitMs, type ServerSaid } from './pacing.js';
 import { SharedStore } from './pacing-state.js';
 import { loadTransport, type RequestFn } from './transport.js';
 import { AmbiguousWriteError, InterruptedWriteError, NOT_SENT_CODES, errCode, networkError, httpError, parseJson } from './http-errors.js';
@@ -21,6 +21,8 @@ interface HttpOptions {
   token: string | null;
   /** Write a trace line (already redacted) when --verbose; undefined when not tracing. */
   trace?: (line: string) => void;
+  /** Tell the user something on stderr (a long wait for the rate budget, and why). */
+  notice?: (line: string) => void;
   connectTimeoutMs?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
@@ -104,7 +106,7 @@ export class HttpClient {
     const shared = opts.pacingDir
       ? new SharedStore({ dir: opts.pacingDir, token: opts.token, origin: this.apiOrigin, now: this.now, trace: opts.trace })
       : undefined;
-    this.pacer = new Pacer(this.now, this.sleep, shared);
+    this.pacer = new Pacer(this.now, this.sleep, shared, opts.notice);
   }
 
   /** False in a dry run: verbs whose plan is more than the requests (delivery apply) ask here, not the flag. */
@@ -210,12 +212,16 @@ export class HttpClient {
     };
 
     for (;;) {
-      await bucket.acquire().catch(between);
-      if (this.opts.signal?.aborted) between(this.opts.signal.reason);
+      const ticket = await bucket.acquire().catch(between);
+      if (this.opts.signal?.aborted) {
+        bucket.answered(ticket, null);
+        between(this.opts.signal.reason);
+      }
       let res: Dispatcher.ResponseData;
       try {
         res = await this.attempt(req, agent, request);
       } catch (err) {
+        bucket.answered(ticket, null);
         if (this.opts.signal?.aborted) throw this.stopped(err, req);
         const wait = policy.afterNetworkError(errCode(err));
         if (wait === null) throw networkError(err, req.method, req.url, policy.safe, false, req.url.origin === this.apiOrigin ? this.opts.baseUrlFrom : undefined);
@@ -223,7 +229,7 @@ export class HttpClient {
         await this.sleep(wait).catch(between);
         continue;
       }
-      this.observeRateHeaders(bucket, res.headers);
+      bucket.answered(ticket, this.serverSaid(res.headers));
       const status = res.statusCode;
 
       if (status === 429) {
@@ -327,12 +333,20 @@ export class HttpClient {
     }
   }
 
-  private observeRateHeaders(bucket: ReturnType<Pacer['bucket']>, h: Record<string, string | string[] | undefined>) {
-    const remaining = num(h['x-ratelimit-remaining']);
+  /**
+   * What an answer's X-RateLimit-* headers say of its prefix's window: the budget pacing follows. Null when they say
+   * nothing usable: no Remaining, or a Reset that is not a time (then the documented limit, or none, applies).
+   */
+  private serverSaid(h: Record<string, string | string[] | undefined>): ServerSaid | null {
     // A 429's Retry-After is the server's instruction for when to come back (the 429 handling pauses for it); the
     // window's Reset, which some services send as garbage, only decides the wait when there is no such instruction.
-    const reset = h['retry-after'] === undefined ? resetWaitMs(num(h['x-ratelimit-reset']), serverNow(h.date, this.now())) : null;
-    bucket.observe(remaining, reset);
+    if (h['retry-after'] !== undefined) return null;
+    const remaining = num(h['x-ratelimit-remaining']);
+    const now = this.now();
+    const resetInMs = resetWaitMs(num(h['x-ratelimit-reset']), serverNow(h.date, now));
+    if (remaining === null || resetInMs === null) return null;
+    const limit = num(h['x-ratelimit-limit']);
+    return { limit: limit !== null && limit > 0 ? limit : null, remaining: Math.max(0, remaining), resetAt: now + resetInMs };
   }
 
   private trace(line: string) {

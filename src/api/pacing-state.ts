@@ -1,19 +1,19 @@
-// The pacing buckets of every sq process on the machine that uses one key against one service, in one small file
-// of the cache directory, so that parallel calls (8 `sq results list --all` in a CI job) draw on one rate budget
-// instead of each assuming the whole of it. A 429 pause or a server's "Remaining: 0" seen by one process holds all.
+// The pacing state of every sq process on the machine that uses one key against one service, in one small file
+// of the cache directory, so that parallel calls (8 `sq results list --all` in a CI job) and a script's loop of calls
+// draw on one rate budget: what the server last said of each prefix's window, what was sent since, a 429 pause.
 //
-// The file is named after a hash of the key and the service's origin (never the key itself) and holds only token
-// counts and times. Each decision is a few synchronous system calls under a lock (a file created with O_EXCL); the
+// The file is named after a hash of the key and the service's origin (never the key itself) and holds only counts
+// and times. Each decision is a few synchronous system calls under a lock (a file created with O_EXCL); the
 // waiting happens outside it. A lock older than STALE_MS belongs to a process that died while holding it and is
 // taken over. The state is rewritten in place (a temporary file and a rename cost ~10 times more): a process killed
-// in the middle of that write leaves a file that does not parse, which reads as a fresh bucket. When the directory
-// or file cannot be used safely (not ours, open to others, a read-only disk), this process paces alone, in memory,
-// as if the cache were off.
+// in the middle of that write leaves a file that does not parse, which reads as a fresh state. When the directory
+// or file cannot be used safely (not ours, open to others, not a regular file, a read-only disk), this process paces
+// alone, in memory, as if the cache were off.
 //
 // Why not proper-lockfile: loading it (graceful-fs, signal-exit, retry) costs 10-35 ms on every call that makes a
 // request, and its mkdir lock and mtime refresh timers are for long critical sections; this one never awaits.
 import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { MAX_PAUSE_MS, MemoryStore, freshState, type BucketSpec, type BucketState, type BucketStore } from './pacing.js';
+import { MAX_PAUSE_MS, MAX_RESET_WAIT_MS, MemoryStore, emptyState, isIdle, type BucketStore, type PaceState, type ServerBudget } from './pacing.js';
 import { sleep } from './sleep.js';
 import { fnv1a64, pruneCacheDir } from '../io/cache-file.js';
 
@@ -21,6 +21,10 @@ import { fnv1a64, pruneCacheDir } from '../io/cache-file.js';
 const STALE_MS = 2000;
 /** Give up on the shared state (and pace alone) rather than wait longer than this for the lock. */
 const LOCK_WAIT_MS = 10_000;
+/** The file's format; a file of another (an older sq's token buckets) reads as a fresh state. */
+const VERSION = 2;
+/** More entries than any state of sq holds: a file that says otherwise is not believed. */
+const MAX_ENTRIES = 1000;
 
 interface SharedStoreOptions {
   dir: string;
@@ -42,19 +46,19 @@ export class SharedStore implements BucketStore {
 
   constructor(private readonly opts: SharedStoreOptions) {}
 
-  update<T>(name: string, spec: BucketSpec, fn: (s: BucketState, now: number) => T): Promise<T> {
+  update<T>(name: string, fn: (s: PaceState, now: number) => T): Promise<T> {
     // One decision at a time within the process too: its own lock would otherwise look held by someone else.
     const p = this.chain.then(async () => {
       if (!this.fallback) {
         try {
           const file = (this.file ??= this.open());
-          return await withLock(`${file}.lock`, () => this.decide(file, name, spec, fn));
+          return await withLock(`${file}.lock`, () => this.decide(file, name, fn));
         } catch (err) {
           this.opts.trace?.(`* pacing: shared state in ${this.opts.dir} unusable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); pacing this process alone`);
           this.fallback = new MemoryStore(this.opts.now);
         }
       }
-      return this.fallback.update(name, spec, fn);
+      return this.fallback.update(name, fn);
     });
     this.chain = p.catch(() => undefined);
     return p;
@@ -78,15 +82,17 @@ export class SharedStore implements BucketStore {
     return file;
   }
 
-  private decide<T>(file: string, name: string, spec: BucketSpec, fn: (s: BucketState, now: number) => T): T {
+  private decide<T>(file: string, name: string, fn: (s: PaceState, now: number) => T): T {
     const fd = openState(file);
     try {
       const now = this.opts.now();
       const all = readState(fd);
-      const s = sane(all[name], spec, now);
+      const s = sane(all[name], now);
       const result = fn(s, now);
-      all[name] = s;
-      const text = Buffer.from(JSON.stringify({ v: 1, buckets: all }));
+      // A prefix with nothing to remember takes no room (`sq api` can name any number of them).
+      if (isIdle(s, now)) delete all[name];
+      else all[name] = s;
+      const text = Buffer.from(JSON.stringify({ v: VERSION, buckets: all }));
       writeSync(fd, text, 0, text.length, 0);
       ftruncateSync(fd, text.length);
       return result;
@@ -96,40 +102,66 @@ export class SharedStore implements BucketStore {
   }
 }
 
-/** The state file, opened for reading and writing; one that is not ours or is open to others is replaced. */
+/**
+ * The state file, opened for reading and writing; one that is not ours or is open to others is replaced. One that is
+ * not a regular file (a FIFO, whose read would never end; a directory) is an error: this process then paces alone.
+ */
 function openState(file: string): number {
-  const flags = constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+  const flags = constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
   const fd = openSync(file, flags, 0o600);
   const st = fstatSync(fd);
+  if (!st.isFile()) {
+    closeSync(fd);
+    throw Object.assign(new Error('not a regular file'), { code: 'ENOTREG' });
+  }
   if (!process.getuid || (st.uid === process.getuid() && (st.mode & 0o077) === 0)) return fd;
   closeSync(fd);
   unlinkSync(file);
   return openSync(file, flags | constants.O_EXCL, 0o600);
 }
 
-/** The buckets in the file; nothing when it is empty or does not parse. */
+/** The prefixes' states in the file; nothing when it is empty, does not parse, or is of another format. */
 function readState(fd: number): Record<string, unknown> {
   try {
-    const b = (JSON.parse(readFileSync(fd, 'utf8')) as { buckets?: unknown } | null)?.buckets;
+    const doc = JSON.parse(readFileSync(fd, 'utf8')) as { v?: unknown; buckets?: unknown } | null;
+    const b = doc?.v === VERSION ? doc.buckets : undefined;
     return b && typeof b === 'object' && !Array.isArray(b) ? { ...(b as Record<string, unknown>) } : {};
   } catch {
     return {};
   }
 }
 
-/** A bucket read from the file, within bounds whatever the file says (another sq version, a clock that jumped). */
-function sane(raw: unknown, spec: BucketSpec, now: number): BucketState {
-  const r = (raw ?? {}) as Partial<Record<keyof BucketState, unknown>>;
-  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-  const tokens = n(r.tokens);
-  const last = n(r.last);
-  const pausedUntil = n(r.pausedUntil);
-  if (tokens === null || last === null || pausedUntil === null) return freshState(spec, now);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** A prefix's state read from the file, within bounds whatever the file says (a clock that jumped, a bad write). */
+export function sane(raw: unknown, now: number): PaceState {
+  const r = (raw ?? {}) as Partial<Record<keyof PaceState, unknown>>;
+  const seq = num(r.seq);
+  const pausedUntil = num(r.pausedUntil);
+  const sent = Array.isArray(r.sent) && r.sent.length <= MAX_ENTRIES ? r.sent.map(num) : null;
+  const inflight =
+    Array.isArray(r.inflight) && r.inflight.length <= MAX_ENTRIES
+      ? r.inflight.map((e) => (Array.isArray(e) && e.length === 2 && num(e[0]) !== null && num(e[1]) !== null ? ([e[0], Math.min(now, e[1])] as [number, number]) : null))
+      : null;
+  const server = r.server === null ? null : saneServer(r.server, now);
+  if (seq === null || seq < 0 || pausedUntil === null || !sent || sent.includes(null) || !inflight || inflight.includes(null) || server === undefined) return emptyState();
   return {
-    tokens: Math.min(spec.burst, Math.max(0, tokens)),
-    last: Math.min(now, last),
+    seq,
+    sent: (sent as number[]).map((t) => Math.min(now, t)).sort((a, b) => a - b),
+    inflight: inflight as [number, number][],
+    server: server && { ...server, seq: Math.min(seq, server.seq) },
     pausedUntil: Math.min(now + MAX_PAUSE_MS, pausedUntil),
   };
+}
+
+/** The server's budget as the file has it; undefined when it does not parse. A reset is never further than sq waits. */
+function saneServer(raw: unknown, now: number): ServerBudget | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const r = raw as Partial<Record<keyof ServerBudget, unknown>>;
+  const [limit, remaining, seq, resetAt, until] = [num(r.limit), num(r.remaining), num(r.seq), num(r.resetAt), num(r.until)];
+  if ((limit === null && r.limit !== null) || remaining === null || seq === null || (resetAt === null && r.resetAt !== null) || until === null) return undefined;
+  const latest = now + MAX_RESET_WAIT_MS + 1000;
+  return { limit, remaining, seq, resetAt: resetAt === null ? null : Math.min(latest, resetAt), until: Math.min(latest, until) };
 }
 
 /** Runs `fn` (synchronous: it cannot hold the lock across a wait) while holding the lock file. */

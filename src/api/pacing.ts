@@ -1,25 +1,32 @@
-// Client-side pacing: one token bucket per documented path prefix, at 90% of the documented limit, so the server
-// never has to refuse us (repeated 429s can get the caller's IP blocked). The buckets' state lives in a store: this
-// process's memory, or a small file every sq process of the machine shares (pacing-state.ts), so parallel sq calls
-// with one key draw on one budget.
+// Client-side pacing, per path prefix (/v1/squids, /v1/me, …). The budget is what the server last said: its
+// X-RateLimit-Limit, -Remaining and -Reset. While Remaining, less what was sent since and a small reserve, is above
+// zero, a request goes at once; at the reserve, it waits for the window's Reset. Before any answer (or from a server
+// that sends no such headers), a documented limit is kept as what it is, a count per rolling window at 90% of it; a
+// prefix the docs give no limit for is not paced until the server states one. A 429 pauses its prefix for its
+// Retry-After. The state lives in a store: this process's memory, or a small file every sq process of the machine
+// shares (pacing-state.ts), so a loop of sq calls, or 8 parallel exports, draw on one budget.
+//
+// The decisions are pure functions of a prefix's state and the time (verdict, markSent, markAnswer, markPause), so
+// they are tested by table; the Bucket only runs them in the store and sleeps outside it.
 
 import { sleep as wait } from './sleep.js';
 
-export interface BucketSpec {
-  /** Tokens added per second. */
-  rate: number;
-  /** Bucket size. */
-  burst: number;
+/** A documented limit, as sq keeps it: at most `count` requests in any `windowMs`. */
+export interface WindowRule {
+  count: number;
+  windowMs: number;
 }
 
-export const BUCKETS: Record<string, BucketSpec> = {
-  squids: { rate: 1.8, burst: 10 },
-  runs: { rate: 1.8, burst: 10 },
-  tasks: { rate: 1.35, burst: 8 },
-  runtasks: { rate: 1.35, burst: 8 },
-  // 2 req/s documented: one request every 550 ms, no burst.
-  results: { rate: 1 / 0.55, burst: 1 },
-  default: { rate: 1, burst: 5 },
+/**
+ * The documented limits at 90%, as counts per rolling window: 108 in any 60 s on squids and runs (120/min), 81 on
+ * tasks and runtasks (90/min); results (2/s) one request every 550 ms. Any other prefix has no documented limit.
+ */
+export const DOCUMENTED: Readonly<Record<string, WindowRule>> = {
+  squids: { count: 108, windowMs: 60_000 },
+  runs: { count: 108, windowMs: 60_000 },
+  tasks: { count: 81, windowMs: 60_000 },
+  runtasks: { count: 81, windowMs: 60_000 },
+  results: { count: 1, windowMs: 550 },
 };
 
 /**
@@ -28,10 +35,22 @@ export const BUCKETS: Record<string, BucketSpec> = {
  * this wait the next request goes out and, if the server still refuses, the 429 give-up applies (exit 5).
  */
 export const MAX_RESET_WAIT_MS = 65_000;
-/** A bucket is never paused longer than this, whatever a shared state file says: longer than any 429 give-up. */
+/** A prefix is never paused longer than this, whatever a shared state file says: longer than any 429 give-up. */
 export const MAX_PAUSE_MS = 6 * 60_000;
 /** X-RateLimit-Reset below this (September 2001) cannot be a UNIX time of now: it is seconds until the reset. */
 const EPOCH_SECONDS_MIN = 1e9;
+/** Sent this long after the window's reset, a request cannot land in the old window on a clock-aligned server. */
+const RESET_SLACK_MS = 10;
+/**
+ * After a window reset, until an answer says when the new one ends: how long the last Limit is trusted, and how
+ * often a caller that used it up looks again (answers to the requests in flight will say more).
+ */
+const NEW_WINDOW_TRUST_MS = 60_000;
+const NEW_WINDOW_POLL_MS = 200;
+/** A request sent this long ago without an answer belongs to a process that died: it no longer counts. */
+const INFLIGHT_MS = 30_000;
+/** A wait longer than this is told on stderr, with its reason. */
+export const NOTICE_AFTER_MS = 2000;
 
 /**
  * How long to wait for the server's window to reset, from X-RateLimit-Reset (a UNIX time in seconds, measured against
@@ -44,122 +63,240 @@ export function resetWaitMs(reset: number | null, serverNowMs: number): number |
   return Math.min(MAX_RESET_WAIT_MS, Math.max(0, ms));
 }
 
-/** The bucket a path belongs to: /v1/runs/x/tasks is a runs request; /v1/runtasks has its own limit. */
+/** The prefix a path is paced under: /v1/runs/x/tasks is a runs request; /v1/runtasks has its own. */
 export function bucketFor(path: string): string {
-  const m = /^\/v1\/([a-z_]+)/.exec(path);
-  const seg = m?.[1];
-  return seg && seg in BUCKETS && seg !== 'default' ? seg : 'default';
+  const m = /^\/v1\/([a-z_]{1,40})(?:\/|$)/.exec(path);
+  return m?.[1] ?? 'other';
 }
 
-export interface BucketState {
-  tokens: number;
-  /** Wall-clock ms of the last refill. */
-  last: number;
-  /** Wall-clock ms before which nothing may be sent (429 Retry-After, or Remaining hit 0). */
+/** The small reserve kept below the server's Remaining (other machines with the key, answers reordered): 5% of Limit. */
+export function reserveOf(limit: number | null): number {
+  return limit === null ? 0 : Math.floor(limit / 20);
+}
+
+/** What the server said of a prefix's window in one answer. */
+export interface ServerSaid {
+  limit: number | null;
+  remaining: number;
+  /** Local ms at which the window resets (from resetWaitMs, when the answer came): a window whose reset cannot be
+   * read is not recorded. */
+  resetAt: number;
+}
+
+/** The server's budget for a prefix, as last stated. */
+export interface ServerBudget {
+  limit: number | null;
+  /** Remaining as said, less the requests then unanswered (the server may not have counted them yet); after a reset,
+   * the Limit. */
+  remaining: number;
+  /** The prefix's send count when it was said: the requests sent since are `seq` of the state less this. */
+  seq: number;
+  /** Local ms at which the window resets; null: a window began, and no answer has said yet when it ends. */
+  resetAt: number | null;
+  /** With resetAt null: after this, nothing is known of the server's budget any more. */
+  until: number;
+}
+
+/** One prefix's pacing state (for one key and service). */
+export interface PaceState {
+  /** Requests sent on the prefix (while its state is kept). */
+  seq: number;
+  /** Send times within the documented window, oldest first (documented prefixes only). */
+  sent: number[];
+  /** [seq, time] of the requests sent and not answered yet. */
+  inflight: [number, number][];
+  server: ServerBudget | null;
+  /** Local ms before which nothing may be sent (a 429). */
   pausedUntil: number;
 }
 
-/** Where buckets keep their state. `update` runs one decision on a bucket's state at a time, with the time to use. */
+export type WaitReason = 'paused' | 'budget' | 'window';
+
+export interface Verdict {
+  /** 0: send now; else the ms to wait before asking again. */
+  wait: number;
+  reason?: WaitReason;
+}
+
+export function emptyState(): PaceState {
+  return { seq: 0, sent: [], inflight: [], server: null, pausedUntil: 0 };
+}
+
+/** Forgets what time has made obsolete: sends out of the window, requests that will never be answered, a window
+ * that has reset (its Limit is then the budget until an answer says more). */
+export function settle(s: PaceState, rule: WindowRule | undefined, now: number): void {
+  if (rule) {
+    const from = now - rule.windowMs;
+    let i = 0;
+    while (i < s.sent.length && s.sent[i] <= from) i++;
+    if (i) s.sent.splice(0, i);
+  } else if (s.sent.length) s.sent = [];
+  s.inflight = s.inflight.filter(([, t]) => now - t < INFLIGHT_MS);
+  const b = s.server;
+  if (!b) return;
+  if (b.resetAt !== null && now >= b.resetAt) {
+    s.server = b.limit === null ? null : { limit: b.limit, remaining: b.limit, seq: s.seq, resetAt: null, until: now + NEW_WINDOW_TRUST_MS };
+  } else if (b.resetAt === null && now >= b.until) {
+    s.server = null;
+  }
+}
+
+/** Whether a request may go now, and if not, how long to wait and why. */
+export function verdict(s: PaceState, rule: WindowRule | undefined, now: number): Verdict {
+  if (now < s.pausedUntil) return { wait: s.pausedUntil - now, reason: 'paused' };
+  settle(s, rule, now);
+  const b = s.server;
+  if (b) {
+    if (b.remaining - (s.seq - b.seq) - unsure(s, b) - reserveOf(b.limit) > 0) return { wait: 0 };
+    return { wait: b.resetAt === null ? NEW_WINDOW_POLL_MS : Math.min(MAX_RESET_WAIT_MS, b.resetAt - now + RESET_SLACK_MS), reason: 'budget' };
+  }
+  if (rule && s.sent.length >= rule.count) return { wait: Math.max(1, s.sent[s.sent.length - rule.count] + rule.windowMs - now), reason: 'window' };
+  return { wait: 0 };
+}
+
+/**
+ * In a new window whose end no answer has told yet: the requests of the old one still unanswered, which the server
+ * may count in the new one. Each stops counting once answered: an answer about the old window says it was counted
+ * there, one about the new window replaces this guess. (An answer's own Remaining already has them taken off.)
+ */
+function unsure(s: PaceState, b: ServerBudget): number {
+  return b.resetAt === null ? s.inflight.filter(([q]) => q <= b.seq).length : 0;
+}
+
+/** Records a request sent now; returns its ticket, for markAnswer. */
+export function markSent(s: PaceState, rule: WindowRule | undefined, now: number): number {
+  const seq = ++s.seq;
+  if (rule) {
+    s.sent.push(now);
+    if (s.sent.length > rule.count) s.sent.splice(0, s.sent.length - rule.count);
+  }
+  s.inflight.push([seq, now]);
+  return seq;
+}
+
+/** Records the answer to request `ticket` (or its failure, with nothing said), and what the server said. */
+export function markAnswer(s: PaceState, ticket: number, said: ServerSaid | null, now: number): void {
+  s.inflight = s.inflight.filter(([q]) => q !== ticket);
+  if (!said) return;
+  const { resetAt } = said;
+  // An answer about a window that is over (it reset while the answer was on its way) says nothing about the current
+  // one: believing it would forget what was sent in the new window so far.
+  if (resetAt <= now) return;
+  const left = said.remaining - s.inflight.length;
+  const b = s.server;
+  if (b && b.resetAt !== null) {
+    // A late answer about a window that a newer one has replaced.
+    if (resetAt < b.resetAt - 500) return;
+    // About the same window, the lower count is the truer one: answers arrive out of order, and one that left the
+    // server first may be answered last, with a Remaining that misses requests counted (and answered) since.
+    if (resetAt <= b.resetAt + 500 && b.remaining - (s.seq - b.seq) <= left) return;
+  }
+  s.server = { limit: said.limit, remaining: left, seq: s.seq, resetAt, until: resetAt };
+}
+
+/** A 429: nothing goes on the prefix for `ms`, and the server's window counts as spent until then. */
+export function markPause(s: PaceState, ms: number, now: number): void {
+  s.pausedUntil = Math.max(s.pausedUntil, now + Math.min(ms, MAX_PAUSE_MS));
+  const b = s.server;
+  if (b) s.server = { ...b, remaining: 0, seq: s.seq, resetAt: Math.max(b.resetAt ?? 0, s.pausedUntil), until: s.pausedUntil };
+}
+
+/** Nothing worth keeping: no pause, no server budget, nothing sent in the window or unanswered. */
+export function isIdle(s: PaceState, now: number): boolean {
+  return s.pausedUntil <= now && !s.server && !s.sent.length && !s.inflight.length;
+}
+
+/** The stderr line for a long wait: which prefix, how long, and why. */
+export function waitNotice(name: string, v: Verdict, rule: WindowRule | undefined): string {
+  const what = name === 'other' ? 'request outside /v1' : `/v1/${name} request`;
+  const s = Math.ceil(v.wait / 1000);
+  const why =
+    v.reason === 'paused'
+      ? 'the server refused a request there (429) and asked sq to wait'
+      : v.reason === 'budget'
+        ? "the server's rate budget for it is spent until its window resets"
+        : `sq keeps to ${rule?.count} requests per ${(rule?.windowMs ?? 0) / 1000} s there (90% of the documented limit) until the server states its own`;
+  return `waiting ${s} s before the next ${what}: ${why}`;
+}
+
+/** Where the prefixes keep their state. `update` runs one decision on a prefix's state at a time, with the time to use. */
 export interface BucketStore {
-  update<T>(name: string, spec: BucketSpec, fn: (s: BucketState, now: number) => T): T | Promise<T>;
+  update<T>(name: string, fn: (s: PaceState, now: number) => T): T | Promise<T>;
   /** Resolves when every update asked for so far is written. */
   idle(): Promise<void>;
 }
 
-export function freshState(spec: BucketSpec, now: number): BucketState {
-  return { tokens: spec.burst, last: now, pausedUntil: 0 };
-}
-
 export class MemoryStore implements BucketStore {
-  private states = new Map<string, BucketState>();
+  private states = new Map<string, PaceState>();
   constructor(private readonly now: () => number) {}
 
-  update<T>(name: string, spec: BucketSpec, fn: (s: BucketState, now: number) => T): T {
+  update<T>(name: string, fn: (s: PaceState, now: number) => T): T {
     const now = this.now();
     let s = this.states.get(name);
-    if (!s) this.states.set(name, (s = freshState(spec, now)));
+    if (!s) this.states.set(name, (s = emptyState()));
     return fn(s, now);
   }
 
   async idle(): Promise<void> {}
 }
 
-function refill(s: BucketState, spec: BucketSpec, now: number): void {
-  const elapsed = Math.max(0, now - s.last) / 1000;
-  s.last = now;
-  s.tokens = Math.min(spec.burst, s.tokens + elapsed * spec.rate);
-}
-
-/** Take a token: 0 when taken, else the ms to wait before asking again. */
-function take(s: BucketState, spec: BucketSpec, now: number): number {
-  if (now < s.pausedUntil) return s.pausedUntil - now;
-  refill(s, spec, now);
-  if (s.tokens >= 1) {
-    s.tokens -= 1;
-    return 0;
-  }
-  return Math.max(1, Math.ceil(((1 - s.tokens) / spec.rate) * 1000));
-}
-
-function pause(s: BucketState, now: number, ms: number): void {
-  s.pausedUntil = Math.max(s.pausedUntil, now + Math.min(ms, MAX_PAUSE_MS));
-  s.tokens = 0;
-}
+type Taken = { wait: 0; ticket: number } | (Verdict & { ticket?: undefined });
 
 export class Bucket {
-  private queue: Promise<void> = Promise.resolve();
+  private queue: Promise<unknown> = Promise.resolve();
+  readonly rule: WindowRule | undefined;
 
   constructor(
-    readonly spec: BucketSpec,
+    readonly name: string,
     now: () => number,
     private readonly sleep: (ms: number) => Promise<void>,
     private readonly store: BucketStore = new MemoryStore(now),
-    private readonly name = 'bucket',
-  ) {}
+    private readonly notice?: (line: string) => void,
+  ) {
+    this.rule = Object.hasOwn(DOCUMENTED, name) ? DOCUMENTED[name] : undefined;
+  }
 
-  /** Wait for a token. Callers are served in order. */
-  acquire(): Promise<void> {
+  /** Wait for the budget to allow a request; resolves to its ticket (for `answered`). Callers are served in order. */
+  acquire(): Promise<number> {
     const next = this.queue.then(() => this.take());
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async take(): Promise<void> {
+  private async take(): Promise<number> {
+    let told = false;
     for (;;) {
       // Waiting happens here, outside the store's update (for a shared store: outside the lock).
-      const wait = await this.store.update(this.name, this.spec, (s, now) => take(s, this.spec, now));
-      if (wait <= 0) return;
-      await this.sleep(wait);
+      const r: Taken = await this.store.update(this.name, (s, now): Taken => {
+        const v = verdict(s, this.rule, now);
+        return v.wait > 0 ? v : { wait: 0, ticket: markSent(s, this.rule, now) };
+      });
+      if (r.ticket !== undefined) return r.ticket;
+      if (!told && r.wait > NOTICE_AFTER_MS && this.notice) {
+        told = true;
+        this.notice(waitNotice(this.name, r, this.rule));
+      }
+      await this.sleep(r.wait);
     }
   }
 
-  /** Stop the whole bucket for `ms` (a 429's Retry-After, or an exhausted window). */
-  pause(ms: number): void {
-    this.apply((s, now) => pause(s, now, ms));
+  /** The answer to the request of `ticket` came (with what the server said of its window), or it failed (null). */
+  answered(ticket: number, said: ServerSaid | null): void {
+    this.apply((s, now) => markAnswer(s, ticket, said, now));
   }
 
-  /**
-   * Tighten from the server's view: never hold more tokens than it says remain, and when it says none remain,
-   * wait for its window to reset (`resetInMs`, from resetWaitMs).
-   */
-  observe(remaining: number | null, resetInMs: number | null): void {
-    // A window with at least a burst left changes nothing (tokens never exceed the burst): no second trip through the
-    // shared state's lock on every answer.
-    if (remaining === null || remaining >= this.spec.burst) return;
-    this.apply((s, now) => {
-      refill(s, this.spec, now);
-      if (remaining < s.tokens) s.tokens = Math.max(0, remaining);
-      if (remaining <= 0 && resetInMs !== null && resetInMs > 0) pause(s, now, resetInMs);
-    });
+  /** Stop the whole prefix for `ms` (a 429's Retry-After). */
+  pause(ms: number): void {
+    this.apply((s, now) => markPause(s, ms, now));
   }
 
   /** Applied at once for memory; for a shared store, in order before this process's next decision. */
-  private apply(fn: (s: BucketState, now: number) => void): void {
+  private apply(fn: (s: PaceState, now: number) => void): void {
     try {
-      const r = this.store.update(this.name, this.spec, fn);
+      const r = this.store.update(this.name, fn);
       if (r instanceof Promise) r.catch(() => undefined);
     } catch {
-      // A store that cannot be written only costs the tightening.
+      // A store that cannot be written only costs what this answer said.
     }
   }
 }
@@ -172,6 +309,7 @@ export class Pacer {
     private readonly now: () => number = Date.now,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => wait(ms),
     store?: BucketStore,
+    private readonly notice?: (line: string) => void,
   ) {
     this.store = store ?? new MemoryStore(now);
   }
@@ -180,13 +318,13 @@ export class Pacer {
     const key = bucketFor(path);
     let b = this.buckets.get(key);
     if (!b) {
-      b = new Bucket(BUCKETS[key], this.now, this.sleep, this.store, key);
+      b = new Bucket(key, this.now, this.sleep, this.store, this.notice);
       this.buckets.set(key, b);
     }
     return b;
   }
 
-  /** Resolves when every tightening and pause so far is stored (so a process about to exit shares them). */
+  /** Resolves when every answer and pause so far is stored (so a process about to exit shares them). */
   idle(): Promise<void> {
     return this.store.idle();
   }

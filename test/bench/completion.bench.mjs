@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { forgetPacing, median, wall } from './lib.mjs';
+import { median, wall } from './lib.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'bin/sq.js');
@@ -28,7 +28,6 @@ try {
     let empty = 0;
     await wall([bin, '__complete', 'squids'], env);
     for (let i = 0; i < RUNS; i++) {
-      forgetPacing(cache);
       if (mode === 'uncached') forget();
       const r = await wall([bin, '__complete', 'squids'], env);
       sq.push(r.ms);

@@ -1,6 +1,6 @@
 // What the benches share: timing one process the way a user's shell runs it, the median, and forgetting the pacing
-// state every sq process of the machine shares (each call is timed as a call on its own, not as one paced by the
-// calls before it).
+// state every sq process of the machine shares (only for a figure that measures a first call: every other keeps the
+// state between calls, as a user's calls do).
 import { spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,7 +4,11 @@
 // The rate is measured on the emulator's request log (arrival times of the 30 requests), not on process start-up.
 // parallel_exports_429: 429 answers the emulator logged while 8 `sq results list --all` of one key ran at once (one
 // shared SQ_CACHE_DIR, so one rate budget for the machine); target 0. Every process must exit 0 with all records.
-// Run alone after a build: node test/bench/pacing.bench.mjs
+// Measured twice: from an empty pacing state (a fresh cache directory), then again with the state the first 8 left.
+// tight_budget_429: a server stricter than the docs (the emulator at --rate-limits 0.1: 12 a minute on /v1/squids),
+// 16 sequential `sq squids list` with the state kept: 429 answers logged (target 0); every call must exit 0. Up to a
+// minute: the 13th call waits for the window's reset.
+// Run alone after a build: node test/bench/pacing.bench.mjs (or node test/bench/run.mjs pacing)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +22,7 @@ const ALLOWED_PER_S = 2;
 
 const PARALLEL = 8;
 const PARALLEL_RESULTS = 250; // 3 pages each
+const TIGHT_CALLS = 16;
 
 function run(args, env) {
   return new Promise((res, rej) => {
@@ -57,24 +62,40 @@ try {
   console.log(JSON.stringify({ name: 'pacing_429_count', value: n429, unit: 'responses', target: '0' }));
 
   const par = await (await fetch(`${emu.baseUrl}/_emulator/generate`, { method: 'POST', headers: auth, body: JSON.stringify({ squid: squid.id, results: PARALLEL_RESULTS }) })).json();
-  await new Promise((r) => setTimeout(r, 1100));
-  await fetch(`${emu.baseUrl}/_emulator/requests`, { method: 'DELETE' });
   const shared = { ...env, SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')) };
-  const outDir = mkdtempSync(join(tmpdir(), 'sq-bench-parallel-'));
-  const started = Date.now();
-  await Promise.all(
-    Array.from({ length: PARALLEL }, (_, i) =>
-      run(['results', 'list', '--run', par.id, '--all', '--format', 'ndjson', '-o', join(outDir, `${i}.ndjson`), '-q'], shared),
-    ),
-  );
-  const seconds = (Date.now() - started) / 1000;
-  for (let i = 0; i < PARALLEL; i++) {
-    const n = readFileSync(join(outDir, `${i}.ndjson`), 'utf8').trimEnd().split('\n').length;
-    if (n !== PARALLEL_RESULTS) throw new Error(`export ${i} has ${n} records, expected ${PARALLEL_RESULTS}`);
+  for (const state of ['empty', 'kept']) {
+    await new Promise((r) => setTimeout(r, 1100));
+    await fetch(`${emu.baseUrl}/_emulator/requests`, { method: 'DELETE' });
+    const outDir = mkdtempSync(join(tmpdir(), 'sq-bench-parallel-'));
+    const started = Date.now();
+    await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        run(['results', 'list', '--run', par.id, '--all', '--format', 'ndjson', '-o', join(outDir, `${i}.ndjson`), '-q'], shared),
+      ),
+    );
+    const seconds = (Date.now() - started) / 1000;
+    for (let i = 0; i < PARALLEL; i++) {
+      const n = readFileSync(join(outDir, `${i}.ndjson`), 'utf8').trimEnd().split('\n').length;
+      if (n !== PARALLEL_RESULTS) throw new Error(`export ${i} has ${n} records, expected ${PARALLEL_RESULTS}`);
+    }
+    const plog = await (await fetch(`${emu.baseUrl}/_emulator/requests`)).json();
+    const p429 = (Array.isArray(plog) ? plog : plog.data).filter((r) => r.status === 429).length;
+    console.log(JSON.stringify({ name: 'parallel_exports_429', value: p429, unit: 'responses', target: '0', processes: PARALLEL, pacing_state: state, seconds: Math.round(seconds * 10) / 10 }));
   }
-  const plog = await (await fetch(`${emu.baseUrl}/_emulator/requests`)).json();
-  const p429 = (Array.isArray(plog) ? plog : plog.data).filter((r) => r.status === 429).length;
-  console.log(JSON.stringify({ name: 'parallel_exports_429', value: p429, unit: 'responses', target: '0', processes: PARALLEL, seconds: Math.round(seconds * 10) / 10 }));
 } finally {
   await emu.close();
+}
+
+const tight = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 0.1, seed: 'demo' });
+try {
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')), SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')), SQ_BASE_URL: tight.baseUrl, SQ_TOKEN: tight.token };
+  const started = Date.now();
+  for (let i = 0; i < TIGHT_CALLS; i++) await run(['squids', 'list'], env);
+  const seconds = (Date.now() - started) / 1000;
+  const tlog = await (await fetch(`${tight.baseUrl}/_emulator/requests`)).json();
+  const squidsLog = (Array.isArray(tlog) ? tlog : tlog.data).filter((r) => r.path === '/v1/squids');
+  if (squidsLog.length < TIGHT_CALLS) throw new Error(`expected ${TIGHT_CALLS} requests, the emulator logged ${squidsLog.length}`);
+  console.log(JSON.stringify({ name: 'tight_budget_429', value: squidsLog.filter((r) => r.status === 429).length, unit: 'responses', target: '0', calls: TIGHT_CALLS, allowed_per_min: 12, seconds: Math.round(seconds * 10) / 10 }));
+} finally {
+  await tight.close();
 }

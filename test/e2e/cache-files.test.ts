@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Bucket, BUCKETS } from '../../src/api/pacing.js';
+import { Bucket } from '../../src/api/pacing.js';
 import { SharedStore, stateFile } from '../../src/api/pacing-state.js';
 import { CACHE_FILE_MAX_AGE_MS, pruneCacheDir, writeCacheFile } from '../../src/io/cache-file.js';
 import { tempDir } from '../helpers/fs.js';
@@ -65,7 +65,7 @@ describe('the pacing state of another key', () => {
     const t = (Date.now() - 2 * DAY) / 1000;
     utimesSync(stale, t, t);
     const store = new SharedStore({ dir, token: 'key-new-1234567890', origin: 'https://api.example.test', now: clock.now });
-    await new Bucket(BUCKETS.results, clock.now, clock.sleep, store, 'results').acquire();
+    await new Bucket('results', clock.now, clock.sleep, store).acquire();
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(live)).toBe(true);
     expect(existsSync(stateFile(dir, 'key-new-1234567890', 'https://api.example.test'))).toBe(true);

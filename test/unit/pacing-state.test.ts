@@ -1,10 +1,11 @@
 // The pacing state every sq process of the machine shares (src/api/pacing-state.ts), driven through Buckets on a
 // fake clock: two stores on one directory stand for two processes.
-import { chmodSync, existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Bucket, BUCKETS, MAX_PAUSE_MS } from '../../src/api/pacing.js';
-import { SharedStore, stateFile } from '../../src/api/pacing-state.js';
+import { Bucket, MAX_PAUSE_MS, MAX_RESET_WAIT_MS } from '../../src/api/pacing.js';
+import { SharedStore, sane, stateFile } from '../../src/api/pacing-state.js';
 import { cacheDir } from '../../src/cache-dir.js';
 import { tempDir } from '../helpers/fs.js';
 import { fakeTime } from '../helpers/clock.js';
@@ -16,7 +17,7 @@ const START = 1_700_000_000_000;
 
 function proc(dir: string, clock: ReturnType<typeof fakeTime>, name = 'results', key = KEY) {
   const store = new SharedStore({ dir, token: key, origin: ORIGIN, now: clock.now });
-  return { store, bucket: new Bucket(BUCKETS[name], clock.now, clock.sleep, store, name) };
+  return { store, bucket: new Bucket(name, clock.now, clock.sleep, store) };
 }
 
 describe('shared pacing state', () => {
@@ -90,7 +91,7 @@ describe('shared pacing state', () => {
     const dir = tempDir('sq-pace-');
     const file = stateFile(dir, KEY, ORIGIN);
     const clock = fakeTime(START);
-    writeFileSync(file, JSON.stringify({ v: 1, buckets: { results: { tokens: 0, last: clock.t, pausedUntil: clock.t + 60_000 } } }));
+    writeFileSync(file, JSON.stringify({ v: 2, buckets: { results: { seq: 0, sent: [], inflight: [], server: null, pausedUntil: clock.t + 60_000 } } }));
     chmodSync(file, 0o666);
     const start = clock.t;
     await proc(dir, clock).bucket.acquire();
@@ -101,7 +102,7 @@ describe('shared pacing state', () => {
   it('a pause in the file beyond anything sq sets is cut to MAX_PAUSE_MS, not waited for', async () => {
     const dir = tempDir('sq-pace-');
     const clock = fakeTime(START);
-    writeFileSync(stateFile(dir, KEY, ORIGIN), JSON.stringify({ v: 1, buckets: { results: { tokens: 1, last: clock.t, pausedUntil: 1e20 } } }), { mode: 0o600 });
+    writeFileSync(stateFile(dir, KEY, ORIGIN), JSON.stringify({ v: 2, buckets: { results: { seq: 0, sent: [], inflight: [], server: null, pausedUntil: 1e20 } } }), { mode: 0o600 });
     const start = clock.t;
     await proc(dir, clock).bucket.acquire();
     expect(clock.t - start).toBe(MAX_PAUSE_MS);
@@ -113,13 +114,77 @@ describe('shared pacing state', () => {
     const clock = fakeTime(START);
     const lines: string[] = [];
     const store = new SharedStore({ dir: file, token: KEY, origin: ORIGIN, now: clock.now, trace: (l) => lines.push(l) });
-    const b = new Bucket(BUCKETS.results, clock.now, clock.sleep, store, 'results');
+    const b = new Bucket('results', clock.now, clock.sleep, store);
     const start = clock.t;
     await b.acquire();
     await b.acquire();
     expect(clock.t - start).toBe(550);
     expect(lines.join('\n')).toMatch(/pacing this process alone/);
     expect(lines.join('\n')).not.toContain(KEY);
+  });
+
+  it("what the server said is shared: a second process sends at once while it lasts, less what the first sent since", async () => {
+    const dir = tempDir('sq-pace-');
+    const clock = fakeTime(START);
+    const a = proc(dir, clock, 'squids');
+    const b = proc(dir, clock, 'squids');
+    const end = START + 30_000;
+    const t = await a.bucket.acquire();
+    a.bucket.answered(t, { limit: 12, remaining: 3, resetAt: end });
+    await a.store.idle();
+    // 3 remain: a sends 2 more (not answered yet), so b has 1, then must wait for the reset.
+    await a.bucket.acquire();
+    await a.bucket.acquire();
+    await b.bucket.acquire();
+    expect(clock.t).toBe(START);
+    await b.bucket.acquire();
+    expect(clock.t).toBe(end + 10);
+  });
+
+  it('an undocumented prefix is not paced before the server states a limit: 200 requests at once', async () => {
+    const dir = tempDir('sq-pace-');
+    const clock = fakeTime(START);
+    const a = proc(dir, clock, 'me');
+    for (let i = 0; i < 200; i++) a.bucket.answered(await a.bucket.acquire(), null);
+    expect(clock.t).toBe(START);
+    await a.store.idle();
+    // Nothing to remember about it: it takes no room in the file.
+    expect(JSON.parse(readFileSync(stateFile(dir, KEY, ORIGIN), 'utf8')).buckets).toEqual({});
+  });
+
+  it.each([
+    ['garbage', 'x{{'],
+    ['an older format', JSON.stringify({ v: 1, buckets: { results: { tokens: 0, last: START, pausedUntil: START + 60_000 } } })],
+    ['wrong types', JSON.stringify({ v: 2, buckets: { results: { seq: 'x', sent: 5, inflight: [[1]], server: { remaining: 'a' }, pausedUntil: START + 60_000 } } })],
+  ])('a state file holding %s reads as a fresh state, and is rewritten', async (_what, text) => {
+    const dir = tempDir('sq-pace-');
+    const file = stateFile(dir, KEY, ORIGIN);
+    writeFileSync(file, text, { mode: 0o600 });
+    const clock = fakeTime(START);
+    await proc(dir, clock).bucket.acquire();
+    expect(clock.t).toBe(START);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ v: 2, buckets: { results: { seq: 1 } } });
+  });
+
+  it('a server reset in the file beyond anything sq waits for is cut to the cap', () => {
+    const s = sane({ seq: 3, sent: [], inflight: [], server: { limit: 10, remaining: 0, seq: 99, resetAt: 1e20, until: 1e20 }, pausedUntil: 0 }, START);
+    expect(s.server).toEqual({ limit: 10, remaining: 0, seq: 3, resetAt: START + MAX_RESET_WAIT_MS + 1000, until: START + MAX_RESET_WAIT_MS + 1000 });
+  });
+
+  it.each([
+    ['a FIFO', (f: string) => execFileSync('mkfifo', ['-m', '600', f])],
+    ['a directory', (f: string) => mkdirSync(f, { mode: 0o700 })],
+  ])('a state file that is %s does not hang sq: the process paces alone', async (_what, make) => {
+    const dir = tempDir('sq-pace-');
+    make(stateFile(dir, KEY, ORIGIN));
+    const clock = fakeTime(START);
+    const lines: string[] = [];
+    const store = new SharedStore({ dir, token: KEY, origin: ORIGIN, now: clock.now, trace: (l) => lines.push(l) });
+    const b = new Bucket('results', clock.now, clock.sleep, store);
+    await b.acquire();
+    await b.acquire();
+    expect(clock.t - START).toBe(550);
+    expect(lines.join('\n')).toMatch(/pacing this process alone/);
   });
 
   it('the cache directory is the one bin/sq.js uses for its code cache', () => {

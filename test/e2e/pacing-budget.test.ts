@@ -1,0 +1,161 @@
+// How sq decides when to wait (README "Reliability"), rule by rule, over real HTTP: the emulator's X-RateLimit-*
+// headers are the budget (a script's loop of calls waits for nothing while they say it remains); a server stricter
+// than the docs (--rate-limits 0.1) is followed after its first answer, without a 429; a server that sends no such
+// headers gets the documented limits as counts per minute, and nothing where the docs state none, until a 429.
+// In-process runs use a fake clock (each test its own cache directory), so a wait is seen, not timed.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { run } from '../../src/main.js';
+import { HttpClient } from '../../src/api/http.js';
+import { startTestEmulator, useEmulator } from '../helpers/emulator.js';
+import { sqBin } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
+import { capture } from '../helpers/stream.js';
+import { listenLocal } from '../helpers/net.js';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+function fakeClock() {
+  let t = 1_700_000_000_000;
+  const sleeps: number[] = [];
+  return {
+    now: () => t,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      t += ms;
+      await new Promise((r) => setImmediate(r));
+    },
+    sleeps,
+    get t() {
+      return t;
+    },
+  };
+}
+
+/** sq in-process on a fake clock; the cache directory (the shared pacing state) is the caller's. */
+async function sqAt(clock: ReturnType<typeof fakeClock>, args: string[], env: Record<string, string>) {
+  const out = new PassThrough();
+  const err = capture();
+  out.resume();
+  const code = await run(args, {
+    env: { SQ_CONFIG_DIR: tempDir('sq-cfg-'), ...env },
+    io: { stdout: out, stderr: err.stream, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 100 },
+    signal: new AbortController().signal,
+    now: clock.now,
+    sleep: clock.sleep,
+  });
+  return { code, stderr: err.text() };
+}
+
+describe('the server states the budget (emulator, documented limits on)', () => {
+  const emu = useEmulator({ rateLimits: 'on' });
+
+  it.each([
+    ['squids', 'list'],
+    ['me', '--json'],
+  ])('a loop of 25 `sq %s %s`, the pacing state kept between calls, waits for nothing', async (...args) => {
+    const clock = fakeClock();
+    const cache = tempDir('sq-cache-');
+    for (let i = 0; i < 25; i++) {
+      const r = await sqAt(clock, args, emu.env({ SQ_CACHE_DIR: cache }));
+      expect(r).toEqual({ code: 0, stderr: '' });
+    }
+    // Before: a burst of 10 on squids (5 on me), then one request per 550 ms (1 s).
+    expect(clock.sleeps).toEqual([]);
+    expect((await emu.requests()).filter((r) => r.status === 429)).toEqual([]);
+  });
+});
+
+describe('a server stricter than the docs', () => {
+  it('--rate-limits 0.1 (12 a minute on /v1/squids): 16 sequential `sq squids list` all exit 0, one waits for the reset and says why, no 429', async () => {
+    const emu = await startTestEmulator({ rateLimits: 0.1 });
+    closers.push(() => emu.close());
+    // Start well inside a wall-clock minute (the emulator's windows are minutes), so the 13th call has to wait.
+    const sec = new Date().getUTCSeconds();
+    if (sec >= 40) await new Promise((r) => setTimeout(r, (61 - sec) * 1000));
+    const cache = tempDir('sq-cache-');
+    const runs = [];
+    for (let i = 0; i < 16; i++) runs.push(await sqBin(['squids', 'list'], { env: emu.env({ SQ_CACHE_DIR: cache }), timeout: 90_000 }));
+    expect(runs.map((r) => r.code)).toEqual(Array(16).fill(0));
+    const log = await emu.requests();
+    expect(log.filter((r) => r.path === '/v1/squids').map((r) => r.status)).toEqual(Array(16).fill(200));
+    const told = runs.map((r) => r.stderr).filter((s) => s !== '');
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(/^waiting \d+ s before the next \/v1\/squids request: the server's rate budget for it is spent until its window resets$/);
+    expect(runs.slice(0, 12).every((r) => r.stderr === '')).toBe(true);
+  }, 150_000);
+});
+
+describe('a server that sends no X-RateLimit headers', () => {
+  async function server(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+    const s = createServer(handler);
+    const url = await listenLocal(s);
+    closers.push(() => new Promise((r) => s.close(() => r())));
+    return url;
+  }
+
+  function client(baseUrl: string, clock: ReturnType<typeof fakeClock>, pacingDir: string, notice?: (l: string) => void) {
+    const http = new HttpClient({ baseUrl, token: 'sq-test-key-1234', now: clock.now, sleep: (ms) => clock.sleep(ms), pacingDir, notice });
+    closers.push(() => http.close());
+    return http;
+  }
+
+  it('a documented limit is a count per minute at 90%: 108 requests to /v1/squids at once, the 109th a minute after the first', async () => {
+    const clock = fakeClock();
+    const seen: number[] = [];
+    const baseUrl = await server((_req, res) => {
+      seen.push(clock.t);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"data":[]}');
+    });
+    const lines: string[] = [];
+    const http = client(baseUrl, clock, tempDir('sq-cache-'), (l) => lines.push(l));
+    const start = clock.t;
+    for (let i = 0; i < 110; i++) await http.get('/v1/squids');
+    expect(seen.slice(0, 108)).toEqual(Array(108).fill(start));
+    expect(seen[108]).toBe(start + 60_000);
+    expect(seen[109]).toBe(start + 60_000);
+    expect(lines).toEqual(['waiting 60 s before the next /v1/squids request: sq keeps to 108 requests per 60 s there (90% of the documented limit) until the server states its own']);
+  });
+
+  it('a prefix with no documented limit is not paced: 300 requests to /v1/me at once, until a 429 pauses it for every process', async () => {
+    const clock = fakeClock();
+    const seen: number[] = [];
+    let refuse = false;
+    const baseUrl = await server((_req, res) => {
+      seen.push(clock.t);
+      if (refuse) {
+        refuse = false;
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });
+        res.end('{"error":"Rate limit exceeded."}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    const dir = tempDir('sq-cache-');
+    const a = client(baseUrl, clock, dir);
+    const start = clock.t;
+    for (let i = 0; i < 300; i++) await a.get('/v1/me');
+    expect(new Set(seen)).toEqual(new Set([start]));
+    // One process is refused with Retry-After: 7; while it waits to retry, another process of the machine (its own
+    // clock) wants /v1/me too: it waits for the pause as well, and says why.
+    const other = fakeClock();
+    const lines: string[] = [];
+    const b = client(baseUrl, other, dir, (l) => lines.push(l));
+    const pausing = clock.sleep;
+    clock.sleep = async (ms: number) => {
+      if (ms >= 7000) await b.get('/v1/me');
+      return pausing(ms);
+    };
+    refuse = true;
+    await a.get('/v1/me');
+    expect(seen[seen.length - 1] - start).toBeGreaterThanOrEqual(7000);
+    expect(other.sleeps.reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(7000);
+    expect(lines).toEqual([expect.stringMatching(/^waiting \d+ s before the next \/v1\/me request: the server refused a request there \(429\)/)]);
+  });
+});
