@@ -216,8 +216,9 @@ describe('results list --all --checkpoint FILE (stdout)', () => {
     const dir = tempDir('sq-resume-');
     const ckpt = join(dir, 'ckpt.json');
     const out = join(dir, 'out.csv');
-    const KEEP = 20_000;
-    const cut = await shell(`sq results list --run "$1" --all --format csv --checkpoint "$2" | head -c ${KEEP} > "$3"`, [runId, ckpt, out]);
+    const KEEP = 100_000; // the issue's `| head -c 100000 > out.csv`, over a run big enough to go on past it
+    const big = String(((await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 1000 })) as J).id);
+    const cut = await shell(`sq results list --run "$1" --all --format csv --checkpoint "$2" | head -c ${KEEP} > "$3"`, [big, ckpt, out]);
     expect(cut.stderr).toContain('stdout was closed after');
     const ck = JSON.parse(readFileSync(ckpt, 'utf8'));
     expect(ck.bytes).toBeGreaterThan(KEEP);
@@ -233,7 +234,7 @@ describe('results list --all --checkpoint FILE (stdout)', () => {
     expect(await emu.requests()).toEqual([]);
 
     // the old recipe (truncate -s extends the file with NULs): --resume refuses before any request
-    const old = await shell(`truncate -s ${ck.bytes} "$1" && sq results list --run "$2" --all --format csv --checkpoint "$3" --resume >> "$1"`, [out, runId, ckpt]);
+    const old = await shell(`truncate -s ${ck.bytes} "$1" && sq results list --run "$2" --all --format csv --checkpoint "$3" --resume >> "$1"`, [out, big, ckpt]);
     expect(old.code).toBe(2);
     expect(old.stderr).toContain(`error: cannot resume: stdout ("${out}") holds a NUL byte at offset ${KEEP}`);
     expect(statSync(out).size).toBe(ck.bytes);
