@@ -208,14 +208,22 @@ export async function savedPagesProblem(fh: FileHandle, ck: Checkpoint): Promise
     const nul = chunk.indexOf(0);
     if (nul >= 0) return `holds a NUL byte at offset ${pos + nul}: it is not what sq wrote (a file extended past the data it got, as truncate -s does to a file that lost data)`;
     if (header && !headerSeen) start.push(Buffer.from(chunk.subarray(0, Math.min(bytesRead, header.length + 1))));
-    for (let i = 0; i < bytesRead; i++) {
-      const b = chunk[i];
-      // A quoted CSV cell may hold newlines; "" inside it toggles twice. TSV and NDJSON escape theirs.
-      if (b === 0x22 && ck.format === 'csv') quoted = !quoted;
-      else if (b === 0x0a && !quoted) {
+    // Newlines outside quotes end records: a quoted CSV cell may hold newlines ("" inside it toggles twice); TSV and
+    // NDJSON escape theirs. indexOf keeps this at memory speed (a byte loop took seconds on 44 MB).
+    const csv = ck.format === 'csv';
+    let quote = csv ? chunk.indexOf(0x22) : -1;
+    let newline = chunk.indexOf(0x0a);
+    while (newline >= 0 || quote >= 0) {
+      if (quote >= 0 && (newline < 0 || quote < newline)) {
+        quoted = !quoted;
+        quote = chunk.indexOf(0x22, quote + 1);
+        continue;
+      }
+      if (!quoted) {
         if (lines === 0) headerSeen = true;
         lines++;
       }
+      newline = chunk.indexOf(0x0a, newline + 1);
     }
     last = chunk[bytesRead - 1];
     pos += bytesRead;
