@@ -117,7 +117,7 @@ _sq_opts() {
     'runs tasks') echo '--squid --limit --page --all' ;;
     'runs abort') echo '--squid' ;;
     'runs download') echo '-o --output --force --squid' ;;
-    'results list') echo '--squid --run --task --limit --page --all -o --output --resume --checkpoint' ;;
+    'results list') echo '--squid --run --task --limit --page --all -o --output --resume --checkpoint --force' ;;
     'accounts list') echo '--limit --page --all' ;;
     'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-stdin --password-env --active --inactive' ;;

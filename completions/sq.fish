@@ -553,6 +553,7 @@ complete -c sq -n '__sq_is \'results list\'' -l all -d 'read every page, writing
 complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the records to this regular file (atomically) instead of stdout; - is stdout'
 complete -c sq -n '__sq_is \'results list\'' -l resume -d 'continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)'
 complete -c sq -n '__sq_is \'results list\'' -l checkpoint -r -F -d 'with --all to stdout (ndjson, csv, tsv): record the pages written, for --resume'
+complete -c sq -n '__sq_is \'results list\'' -l force -d 'with --resume --checkpoint: continue into an empty stdout file (only the pages after the checkpoint)'
 
 # sq accounts
 complete -c sq -n '__sq_sub \'accounts\'' -a 'list' -d 'List the platform accounts (site logins) squids can use (GET /v1/accounts)'

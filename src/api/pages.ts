@@ -1,7 +1,8 @@
 // Lazy iteration over the pagination envelope. The documented counters disagree with the data in places
-// (api-reference §15), so paging stops on whichever signal comes first and never loops on bad counters. But a
-// listing never ends early in silence: a 2xx answer that is not a page, or a short page while the envelope itself
-// says more pages follow, is an error (BadPageError), not "the last page".
+// (api-reference §15), and a listing never ends early in silence: a 2xx answer that is not a page, a short page while
+// the envelope itself says more pages follow, or a full page whose signals disagree past where reading may go, is an
+// error (BadPageError), not "the last page". A full page is never the end while any of next, total_pages or
+// total_results says more; a short (or empty) page that nothing contradicts is, and bad counters never cause a loop.
 import { RetryBudget, MAX_RETRIES, type HttpClient, type HttpResponse, type RequestOptions } from './http.js';
 import { InterruptedError, SqError } from '../errors.js';
 import { BadPageError } from './http-errors.js';
@@ -64,9 +65,7 @@ export async function* pages<T = Record<string, unknown>>(
   // The latest total_results: a listing that grows while it is read (a run still adding results) says so on later pages.
   let total: number | null = null;
   let warned = false;
-  // A hard cap on requests: bad counters must never turn into an endless loop.
   let requests = 0;
-  let cap = Number.POSITIVE_INFINITY;
 
   for (;;) {
     requests++;
@@ -97,17 +96,16 @@ export async function* pages<T = Record<string, unknown>>(
     let data = env.data;
     if (opts.maxItems !== undefined && delivered + data.length > opts.maxItems) data = data.slice(0, opts.maxItems - delivered);
 
-    let last = (opts.maxItems !== undefined && delivered + data.length >= opts.maxItems) || lastByCounters(env, page);
+    let last = opts.maxItems !== undefined && delivered + data.length >= opts.maxItems;
     // A server may serve smaller pages than asked for (its own maximum); its `limit` says so.
     const served = Math.min(size, positive(env.limit) ?? size);
-    const totalResults = num(env.total_results);
-    if (!last && totalResults !== null) {
-      // From the latest total, so a growing listing is read to its end; full pages past it are the counters lying.
-      cap = Math.ceil(totalResults / served) + 1;
-      if (requests >= cap) last = true;
-    }
+    // Where the listing's own signals disagree and reading must stop: raised once this page is out, so the pages
+    // read so far are kept (a resumable export can continue them).
+    let conflict: string | null = null;
     if (!last && env.data.length < served) {
-      const more = moreSaidBy(env, page, served);
+      // A short page after which next: null or total_pages says the listing ends is its last page, whatever
+      // total_results says (the documented samples overstate it); otherwise more must not be said to follow.
+      const more = endedByLinks(env, page) ? null : moreSaidBy(env, page, served);
       // The free plan's documented cap: pages stop short of total_results, and the warning (already reported) says so.
       if (more && !env.warning) {
         throw fail(
@@ -117,9 +115,17 @@ export async function* pages<T = Record<string, unknown>>(
         );
       }
       last = true;
+    } else if (!last) {
+      // A full page is never the end while any of next, total_pages or total_results says more.
+      const s = signals(env, page, served);
+      if (s.more.length === 0) last = s.end.length > 0;
+      else if (page > s.bound) {
+        conflict = `the page is full and ${s.more.join(' and ')}, but ${s.end.join(' and ')}: the listing's signals disagree`;
+      }
     }
     delivered += data.length;
     yield { ...env, data };
+    if (conflict) throw fail(conflict);
     if (last) {
       // A short last page is allowed (documented samples overstate total_results), but a whole listing that ends
       // below its own total is never silent.
@@ -145,11 +151,39 @@ export async function* items<T = Record<string, unknown>>(http: HttpClient, path
   for await (const p of pages<T>(http, path, opts)) yield* p.data;
 }
 
-/** `next: null` ends a listing whatever total_pages says (the list-crawlers sample has both); so does the last page. */
-function lastByCounters(env: Envelope<unknown>, page: number): boolean {
+/** `next: null` or `page >= total_pages`: what ends a listing at a short page (the list-crawlers sample has both). */
+function endedByLinks(env: Envelope<unknown>, page: number): boolean {
   if ('next' in env && (env.next === null || env.next === undefined)) return true;
   const totalPages = num(env.total_pages);
   return totalPages !== null && page >= totalPages;
+}
+
+/**
+ * What each of the envelope's paging signals says about the pages after this full one: `more` and `end` name them
+ * (absent ones are in neither). Past page `bound`, a full page whose signals still say more is a conflict, not a
+ * reason to read on, so bad counters never turn into an endless loop: while the next link leads on, reading goes one
+ * page past every counter (a listing that grows as it is read, a total_results that is understated); without it,
+ * one page past the first counter that says the listing has ended.
+ */
+function signals(env: Envelope<unknown>, page: number, size: number): { more: string[]; end: string[]; bound: number } {
+  const more: string[] = [];
+  const end: string[] = [];
+  const bounds: number[] = [];
+  const next = typeof env.next === 'string' && env.next !== '';
+  if (next) more.push('its next link points to another page');
+  else if ('next' in env) end.push('next is null');
+  const totalPages = num(env.total_pages);
+  if (totalPages !== null) {
+    (page < totalPages ? more : end).push(`total_pages says ${totalPages}`);
+    bounds.push(totalPages);
+  }
+  const totalResults = num(env.total_results);
+  if (totalResults !== null) {
+    (totalResults > (page - 1) * size + env.data.length ? more : end).push(`total_results says ${totalResults}`);
+    bounds.push(Math.ceil(totalResults / size));
+  }
+  const bound = bounds.length === 0 ? Number.POSITIVE_INFINITY : next ? Math.max(...bounds) : Math.min(...bounds);
+  return { more, end, bound };
 }
 
 /** The envelope itself says another page follows: a next link, or page < total_pages (for callers that stop early). */

@@ -14,6 +14,7 @@ const FAULT_ACTIONS = [
   'malformed',
   'html',
   'short_page',
+  'envelope',
 ] as const;
 type FaultAction = (typeof FAULT_ACTIONS)[number];
 
@@ -70,6 +71,9 @@ export function validateRules(input: unknown): { seed: number; rules: FaultRule[
     if (ms !== undefined && (typeof ms !== 'number' || ms < 0)) return `rules[${i}].ms must be >= 0`;
     if (rule.headers !== undefined && (typeof rule.headers !== 'object' || rule.headers === null))
       return `rules[${i}].headers must be an object`;
+    const b = rule.body;
+    if (rule.action === 'envelope' && (typeof b !== 'object' || b === null || Array.isArray(b) || 'data' in b))
+      return `rules[${i}].body must be an object of envelope fields (total_results, total_pages, next, …) without data`;
   }
   return { seed, rules: rules as FaultRule[] };
 }
@@ -135,4 +139,15 @@ export function shortPage(r: EmuResponse): EmuResponse {
   const body = r.body as { data?: unknown; next?: unknown } | undefined;
   if (!body || typeof body !== 'object' || !Array.isArray(body.data) || typeof body.next !== 'string') return r;
   return { ...r, body: { ...body, data: body.data.slice(0, Math.floor(body.data.length / 2)) } };
+}
+
+/**
+ * The real answer with the rule's envelope fields put over its own, its `data` untouched: counters that lie about a
+ * page that is whole (`{"total_results": 300}` understated, `{"next": null}` on a full page while the counters say
+ * more, `{"total_pages": 3}`). An answer that is not a page is left as it is.
+ */
+export function withEnvelope(r: EmuResponse, fields: unknown): EmuResponse {
+  const body = r.body as { data?: unknown } | undefined;
+  if (!body || typeof body !== 'object' || !Array.isArray(body.data) || typeof fields !== 'object' || fields === null) return r;
+  return { ...r, body: { ...body, ...fields, data: body.data } };
 }

@@ -3,10 +3,12 @@
 // page size). `--resume` continues only a checkpoint that matches the command in all of them: appending pages of
 // another export, or in another format, would make a file that looks whole but is not.
 import { constants } from 'node:fs';
-import { lstat, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { lstat, open, readFile, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SqError, UsageError } from '../errors.js';
+import { MAX_PAGE_SIZE } from '../api/pages.js';
+import { csvLine, tsvLine } from '../output/cells.js';
 
 export const CHECKPOINT_VERSION = 1;
 /** Formats whose bytes can be cut after any page and continued (a JSON array cannot: it is one document). */
@@ -115,8 +117,11 @@ export async function exists(path: string): Promise<boolean> {
   return (await stat(path).catch(() => null)) !== null;
 }
 
-/** The checkpoint at `path`; null when there is none. A file that is not a checkpoint of ours is a UsageError. */
-export async function readCheckpoint(path: string): Promise<Checkpoint | null> {
+/**
+ * The checkpoint at `path`; null when there is none. A file that is not a checkpoint of ours, or one whose fields are
+ * damaged (edited by hand, cut short), is a UsageError naming it, ending with `startOver`: nothing in it is trusted.
+ */
+export async function readCheckpoint(path: string, startOver = 'delete it and export again'): Promise<Checkpoint | null> {
   let text: string;
   try {
     // Never through a symlink, never blocking on a FIFO: only a regular file is read.
@@ -133,27 +138,106 @@ export async function readCheckpoint(path: string): Promise<Checkpoint | null> {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new UsageError(`the checkpoint "${path}" is a symbolic link: sq reads only a regular file there`);
     throw new UsageError(`cannot read the checkpoint "${path}": ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
-  let ck: Partial<Checkpoint> | null = null;
+  let ck: Record<string, unknown> | null = null;
   try {
-    ck = JSON.parse(text) as Partial<Checkpoint>;
+    ck = JSON.parse(text) as Record<string, unknown>;
   } catch {
     // reported below
   }
-  const ok =
-    ck !== null &&
-    typeof ck === 'object' &&
-    ck.command === 'results list' &&
-    typeof ck.pages === 'number' &&
-    typeof ck.bytes === 'number' &&
-    typeof ck.records === 'number' &&
-    typeof ck.page_size === 'number' &&
-    typeof ck.scope === 'object' &&
-    ck.scope !== null;
-  if (!ok) throw new UsageError(`"${path}" is not a checkpoint written by sq results list`);
-  if (ck!.version !== CHECKPOINT_VERSION) {
-    throw new UsageError(`the checkpoint "${path}" has version ${String(ck!.version)}; this sq reads version ${CHECKPOINT_VERSION}`);
+  if (ck === null || typeof ck !== 'object' || Array.isArray(ck) || ck.command !== 'results list') {
+    throw new UsageError(`"${path}" is not a checkpoint written by sq results list`);
   }
-  return ck as Checkpoint;
+  if (ck.version !== CHECKPOINT_VERSION) {
+    throw new UsageError(`the checkpoint "${path}" has version ${String(ck.version)}; this sq reads version ${CHECKPOINT_VERSION}`);
+  }
+  const damaged = checkpointProblem(ck);
+  if (damaged) throw new UsageError(`the checkpoint "${path}" is damaged: ${damaged}, so it cannot be trusted; ${startOver}`);
+  return ck as unknown as Checkpoint;
+}
+
+/** The first field of a parsed checkpoint that is not what sq writes (types, ranges, and how they add up); null when none. */
+export function checkpointProblem(ck: Record<string, unknown>): string | null {
+  const got = (v: unknown) => `got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
+  const int = (v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+  const text = (v: unknown): v is string => typeof v === 'string' && v !== '';
+  const names = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every(text);
+  const scope = ck.scope as Record<string, unknown> | null;
+  const keys = scope && typeof scope === 'object' && !Array.isArray(scope) ? Object.keys(scope) : [];
+  if (keys.length !== 1 || !['squid', 'run'].includes(keys[0]) || !text(scope![keys[0]])) return `scope must be {"squid": id} or {"run": id}, ${got(ck.scope)}`;
+  if (!text(ck.scope_ref)) return `scope_ref must be a non-empty string, ${got(ck.scope_ref)}`;
+  if (ck.task !== null && !text(ck.task)) return `task must be null or a non-empty string, ${got(ck.task)}`;
+  if (!(RESUMABLE_FORMATS as readonly unknown[]).includes(ck.format)) return `format must be one of ${RESUMABLE_FORMATS.join(', ')}, ${got(ck.format)}`;
+  if (ck.fields !== null && !names(ck.fields)) return `fields must be null or a list of field names, ${got(ck.fields)}`;
+  // CSV/TSV rows are rendered by these columns (or by the fields): they make the header already written.
+  const tabular = ck.format !== 'ndjson';
+  if ((tabular || ck.columns !== null) && !names(ck.columns)) return `columns must be a list of column names, ${got(ck.columns)}`;
+  if (!int(ck.page_size, 1, MAX_PAGE_SIZE)) return `page_size must be an integer from 1 to ${MAX_PAGE_SIZE}, ${got(ck.page_size)}`;
+  if (!int(ck.pages, 1)) return `pages must be a whole number of pages, at least 1, ${got(ck.pages)}`;
+  if (ck.total_results !== null && !int(ck.total_results, 0)) return `total_results must be null or an integer of at least 0, ${got(ck.total_results)}`;
+  if (!int(ck.records, 1)) return `records must be an integer of at least 1, ${got(ck.records)}`;
+  // Every page before the last is whole; the last is too, unless it was the listing's last (then the export ended
+  // just after it, before its file was renamed into place).
+  const full = ck.pages * ck.page_size;
+  const lastShort = ck.records === ck.total_results && ck.records > full - ck.page_size && ck.records < full;
+  if (ck.records !== full && !lastShort) return `records must be pages × page_size (${ck.pages} × ${ck.page_size} = ${full}), ${got(ck.records)}`;
+  // At least one byte per record (its newline), and the header line.
+  if (!int(ck.bytes, ck.records + (tabular ? 1 : 0))) return `bytes must be an integer of at least ${ck.records + (tabular ? 1 : 0)} for ${ck.records} records, ${got(ck.bytes)}`;
+  if (ck.target !== null && !text(ck.target)) return `target must be null or a path, ${got(ck.target)}`;
+  return null;
+}
+
+/**
+ * Checks the first `ck.bytes` bytes of the saved pages (the partial file, or the file stdout appends to) before
+ * anything is appended to them: no NUL byte (what `truncate -s` leaves when it extends a file that lost data), the
+ * last byte ends a whole record, the CSV/TSV header is the one the checkpoint's columns make, and the records in
+ * them are the checkpoint's count. The problem, as the end of a sentence about the file; null when they line up.
+ */
+export async function savedPagesProblem(fh: FileHandle, ck: Checkpoint): Promise<string | null> {
+  const tabular = ck.format !== 'ndjson';
+  const header = tabular ? Buffer.from((ck.format === 'csv' ? csvLine : tsvLine)(ck.fields ?? ck.columns ?? [])) : null;
+  const buf = Buffer.alloc(1 << 20);
+  let lines = 0;
+  let quoted = false;
+  let last = -1;
+  let headerSeen = false;
+  const start: Buffer[] = [];
+  for (let pos = 0; pos < ck.bytes; ) {
+    const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, ck.bytes - pos), pos);
+    if (bytesRead === 0) return `has ${pos} bytes, fewer than the ${ck.bytes} its checkpoint counts`;
+    const chunk = buf.subarray(0, bytesRead);
+    const nul = chunk.indexOf(0);
+    if (nul >= 0) return `holds a NUL byte at offset ${pos + nul}: it is not what sq wrote (a file extended past the data it got, as truncate -s does to a file that lost data)`;
+    if (header && !headerSeen) start.push(Buffer.from(chunk.subarray(0, Math.min(bytesRead, header.length + 1))));
+    // Newlines outside quotes end records: a quoted CSV cell may hold newlines ("" inside it toggles twice); TSV and
+    // NDJSON escape theirs. indexOf keeps this at memory speed (a byte loop took seconds on 44 MB).
+    const csv = ck.format === 'csv';
+    let quote = csv ? chunk.indexOf(0x22) : -1;
+    let newline = chunk.indexOf(0x0a);
+    while (newline >= 0 || quote >= 0) {
+      if (quote >= 0 && (newline < 0 || quote < newline)) {
+        quoted = !quoted;
+        quote = chunk.indexOf(0x22, quote + 1);
+        continue;
+      }
+      if (!quoted) {
+        if (lines === 0) headerSeen = true;
+        lines++;
+      }
+      newline = chunk.indexOf(0x0a, newline + 1);
+    }
+    last = chunk[bytesRead - 1];
+    pos += bytesRead;
+  }
+  if (last !== 0x0a || quoted) return `does not end with a whole record at byte ${ck.bytes} (its checkpoint's count): its last record is cut`;
+  if (header) {
+    const first = Buffer.concat(start).subarray(0, header.length);
+    if (!first.equals(header)) {
+      return `starts with a header other than the one its checkpoint's columns make (${JSON.stringify(header.toString().trimEnd())}): the rows would not line up with it`;
+    }
+  }
+  const records = lines - (header ? 1 : 0);
+  if (records !== ck.records) return `holds ${records} record${records === 1 ? '' : 's'} in its first ${ck.bytes} bytes, but its checkpoint counts ${ck.records}`;
+  return null;
 }
 
 /** Replace the checkpoint atomically: a crash leaves the old one or the new one, never half of one. */

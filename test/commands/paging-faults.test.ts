@@ -51,3 +51,17 @@ describe('a 2xx answer to a write that lacks what the endpoint promises', () => 
     expect(r.stderr + r.stdout).not.toContain('Added 0');
   });
 });
+
+// Issue 25 item 2: a listing whose signals disagree about a full page stops with exit 1, never exit 0 with a warning.
+describe('a full page whose paging signals disagree', () => {
+  it('results list --all to stdout: exit 1 naming the page and the signals, the pages read so far printed', async () => {
+    const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 250 })) as { id: string };
+    await emu.faults([{ path: '/v1/results', action: 'envelope', body: { next: null, total_pages: 1 } }]);
+    const r = await sq(['results', 'list', '--run', run.id, '--all', '--format', 'ndjson'], { env: emu.env() });
+    expect(r.code).toBe(1);
+    expect(r.stdout.trim().split('\n')).toHaveLength(200);
+    expect(JSON.parse(r.stderr).error.message).toBe(
+      "GET /v1/results page 2 (HTTP 200): the page is full and total_results says 250, but next is null and total_pages says 1: the listing's signals disagree — stopping after 200 of 250 records",
+    );
+  });
+});

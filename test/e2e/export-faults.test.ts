@@ -151,3 +151,77 @@ describe('results list --all under faults', () => {
     await lane.emu.clearFaults();
   });
 });
+
+// Issue 25 item 2: a full page is never the end while any of next, total_pages or total_results says more; where the
+// signals disagree and reading stops, the export exits 1 with its pages kept for --resume, and a listing exits 1 too.
+describe('results list --all when the counters lie about whole pages', () => {
+  const MANY = 500;
+  let lane: Lane;
+  let runId: string;
+  let expected: J[];
+  beforeAll(async () => {
+    lane = lanes[0];
+    const run = (await lane.emu.control('POST', '/_emulator/generate', { squid: lane.emu.squidId(DEMO_SQUIDS.headphones), results: MANY })) as J;
+    runId = String(run.id);
+    expected = [];
+    for (let page = 1; expected.length < MANY; page++) expected.push(...(await lane.emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
+  });
+  const asked = async () => (await lane.emu.requests()).filter((r) => r.path === '/v1/results').map((r) => Number((r.query as Record<string, string>).page));
+  const exportMany = (file: string, ...more: string[]) => sqBin(['results', 'list', '--run', runId, '--all', '-o', file, ...more], { env: lane.emu.env() });
+
+  it('an understated total_results (every page says 200) is read to its end while next and total_pages lead on', async () => {
+    await lane.emu.faults([{ path: '/v1/results', action: 'envelope', body: { total_results: 200 } }]);
+    await lane.emu.control('DELETE', '/_emulator/requests');
+    const dir = tempDir('sq-faults-');
+    const r = await exportMany(join(dir, 'out.ndjson'));
+    expect(r.stderr).toBe(`Wrote ${MANY} records to ${join(dir, 'out.ndjson')} (ndjson)`);
+    expect(r.code).toBe(0);
+    expect(ndjson(readFileSync(join(dir, 'out.ndjson'), 'utf8'))).toEqual(expected);
+    expect(await asked()).toEqual([1, 2, 3, 4, 5]);
+    await lane.emu.clearFaults();
+  });
+
+  it('next: null on a full page while both counters say more: reading goes on, every record, exit 0', async () => {
+    await lane.emu.faults([
+      { path: '/v1/results', action: 'delay', ms: 0, count: 1 },
+      { path: '/v1/results', action: 'envelope', body: { next: null }, count: 1 },
+    ]);
+    const o = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson'], { env: lane.emu.env() });
+    expect(o.code).toBe(0);
+    expect(o.stderr).toBe('');
+    expect(ndjson(o.stdout)).toEqual(expected);
+    await lane.emu.clearFaults();
+  });
+
+  it('signals that disagree (next: null, total_pages 2, total_results 500): -o exits 1 keeping 3 pages, --resume completes; a listing exits 1', async () => {
+    const lie = [{ path: '/v1/results', action: 'envelope', body: { next: null, total_pages: 2 } }];
+    await lane.emu.faults(lie);
+    const dir = tempDir('sq-faults-');
+    const file = join(dir, 'out.csv');
+    const r = await exportMany(file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "error: GET /v1/results page 3 (HTTP 200): the page is full and total_results says 500, but next is null and total_pages says 2: the listing's signals disagree — stopping after 300 of 500 records",
+    );
+    expect(r.stderr).toContain('Kept 3 whole pages (300 of 500 records)');
+    expect(readdirSync(dir).sort()).toEqual(keptAside('out.csv'));
+
+    const o = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson'], { env: lane.emu.env() });
+    expect(o.code).toBe(1);
+    expect(ndjson(o.stdout)).toEqual(expected.slice(0, 300));
+    expect(o.stderr).toContain("the listing's signals disagree");
+
+    await lane.emu.clearFaults();
+    await lane.emu.control('DELETE', '/_emulator/requests');
+    const clean = join(dir, 'clean.csv');
+    expect((await exportMany(clean)).code).toBe(0);
+    const resumed = await exportMany(file, '--resume');
+    expect(resumed.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(readFileSync(clean, 'utf8'));
+  });
+
+  it('the emulator refuses an envelope rule without fields, or one that would replace data', async () => {
+    await expect(lane.emu.faults([{ action: 'envelope' }])).rejects.toThrow('rules[0].body must be an object of envelope fields');
+    await expect(lane.emu.faults([{ action: 'envelope', body: { data: [] } }])).rejects.toThrow('without data');
+  });
+});

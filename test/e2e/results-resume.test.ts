@@ -48,6 +48,37 @@ async function raw(args: string[]): Promise<{ code: number; stdout: string; stde
   return { code: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
+/** An export to stdout with --checkpoint that page 3 stopped (2 pages out); faults and the request log cleared. */
+async function stoppedAtPage3(format: string) {
+  const dir = tempDir('sq-resume-');
+  const ckpt = join(dir, 'ckpt.json');
+  await failPage(3);
+  const r1 = await raw(['results', 'list', '--run', runId, '--all', '--format', format, '--checkpoint', ckpt]);
+  expect(r1.code).toBe(1);
+  await emu.clearFaults();
+  await emu.clearRequests();
+  return { dir, ckpt, r1 };
+}
+/**
+ * A bash script run as a user would, with `sq` as the built binary: the pipes and redirections are the shell's own.
+ * "$1", "$2"… are `args`.
+ */
+async function shell(script: string, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+  const r = await execa('bash', ['--norc', '--noprofile', '-c', `sq() { "$SQ_NODE" "$SQ_BIN" "$@"; }\n${script}`, 'bash', ...args], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir('sq-home-'), SQ_NODE: process.execPath, SQ_BIN: BIN, SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+    extendEnv: false,
+    reject: false,
+    timeout: 60_000,
+  });
+  return { code: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+/** The recipe sq prints after a failed export to stdout (the line after the message), with OUT made the file `out`. */
+function recipe(stderr: string, out: string): string {
+  const line = stderr.split('\n').find((l) => l.startsWith('  if [ "$(wc -c < OUT)"'));
+  expect(line, stderr).toBeDefined();
+  return line!.trim().replaceAll('OUT', `'${out}'`);
+}
+
 describe('results list --all -o FILE, interrupted then --resume', () => {
   it('keeps the whole pages beside the target after a failing page, and --resume reads only the rest', async () => {
     const dir = tempDir('sq-resume-');
@@ -164,19 +195,94 @@ describe('results list --all --checkpoint FILE (stdout)', () => {
     const ck = JSON.parse(readFileSync(ckpt, 'utf8'));
     expect(ck).toMatchObject({ pages: 2, records: 200, target: null, format: 'csv' });
     expect(Buffer.byteLength(r1.stdout)).toBe(ck.bytes);
-    expect(r1.stderr).toContain(`truncate -s ${ck.bytes} OUT && sq results list --run ${runId} --all --format csv --checkpoint ${ckpt} --resume >> OUT`);
+    expect(r1.stderr).toContain(
+      `  if [ "$(wc -c < OUT)" -ge ${ck.bytes} ]; then truncate -s ${ck.bytes} OUT && sq results list --run ${runId} --all --format csv --checkpoint ${ckpt} --resume >> OUT; else echo`,
+    );
 
-    // a script's saved output, with the start of a page that was cut mid-write
+    // a script's saved output, with the start of a page that was cut mid-write: the printed recipe completes it
     const out = join(dir, 'out.csv');
     writeFileSync(out, r1.stdout + 'abc,half');
-    const saved = readFileSync(out).subarray(0, ck.bytes);
     await emu.clearRequests();
-    const r2 = await raw(['results', 'list', '--run', runId, '--all', '--format', 'csv', '--checkpoint', ckpt, '--resume']);
+    const r2 = await shell(recipe(r1.stderr, out));
+    expect(r2.stderr).toBe('');
     expect(r2.code).toBe(0);
-    expect(r2.stdout.startsWith('id,')).toBe(false);
-    expect(saved.toString() + r2.stdout).toBe(clean.stdout);
+    expect(readFileSync(out, 'utf8')).toBe(clean.stdout);
     expect(existsSync(ckpt)).toBe(false);
     expect(await pagesAsked()).toEqual(['3:200', '4:200', '5:200']);
+  });
+
+  // Issue 25 item 1: the checkpoint counts what went into the pipe; `head -c` kept less.
+  it('| head -c: the recipe never extends the saved output, and --resume refuses one padded with NULs (exit 2, naming it)', async () => {
+    const dir = tempDir('sq-resume-');
+    const ckpt = join(dir, 'ckpt.json');
+    const out = join(dir, 'out.csv');
+    const KEEP = 100_000; // the issue's `| head -c 100000 > out.csv`, over a run big enough to go on past it
+    const big = String(((await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 1000 })) as J).id);
+    const cut = await shell(`sq results list --run "$1" --all --format csv --checkpoint "$2" | head -c ${KEEP} > "$3"`, [big, ckpt, out]);
+    expect(cut.stderr).toContain('stdout was closed after');
+    const ck = JSON.parse(readFileSync(ckpt, 'utf8'));
+    expect(ck.bytes).toBeGreaterThan(KEEP);
+    expect(statSync(out).size).toBe(KEEP);
+    expect(cut.stderr).toContain("if it went into a pipe, the pipe's reader may have lost the last page(s) it was given");
+
+    // sq's recipe checks the size first: nothing is cut, nothing extended, nothing appended
+    await emu.clearRequests();
+    const r = await shell(recipe(cut.stderr, out));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`holds fewer than ${ck.bytes} bytes: it lost data and cannot be continued; start over`);
+    expect(statSync(out).size).toBe(KEEP);
+    expect(await emu.requests()).toEqual([]);
+
+    // the old recipe (truncate -s extends the file with NULs): --resume refuses before any request
+    const old = await shell(`truncate -s ${ck.bytes} "$1" && sq results list --run "$2" --all --format csv --checkpoint "$3" --resume >> "$1"`, [out, big, ckpt]);
+    expect(old.code).toBe(2);
+    expect(old.stderr).toContain(`error: cannot resume: stdout ("${out}") holds a NUL byte at offset ${KEEP}`);
+    expect(statSync(out).size).toBe(ck.bytes);
+    expect(await emu.requests()).toEqual([]);
+    expect(existsSync(ckpt)).toBe(true);
+  });
+
+  it('--resume >> a file of the right size whose tail is not a whole record, or with a record too few: exit 2 naming it', async () => {
+    const { dir, ckpt, r1 } = await stoppedAtPage3('ndjson');
+    const saved = Buffer.from(r1.stdout);
+    const out = join(dir, 'out.ndjson');
+    const resume = () => shell(`sq results list --run "$1" --all --format ndjson --checkpoint "$2" --resume >> "$3"`, [runId, ckpt, out]);
+    // the same size, shifted by a byte: the last record is cut
+    writeFileSync(out, Buffer.concat([saved.subarray(1), Buffer.from('x')]));
+    let r = await resume();
+    // (with --format ndjson the error is one JSON line on stderr)
+    expect(JSON.parse(r.stderr).error.message).toContain(`cannot resume: stdout ("${out}") does not end with a whole record at byte ${saved.length}`);
+    expect(r.code).toBe(2);
+    // two records joined into one line, padded back to the same size
+    const text = saved.toString();
+    const joined = text.replace('}\n{', '},{') + ' ';
+    writeFileSync(out, joined.slice(0, -2) + '\n');
+    expect(statSync(out).size).toBe(saved.length);
+    r = await resume();
+    expect(JSON.parse(r.stderr).error.message).toContain(`holds 199 records in its first ${saved.length} bytes, but its checkpoint counts 200`);
+    expect(r.code).toBe(2);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  // Issue 25 item 4: `--resume > out` (one >) truncates the saved output before sq starts.
+  it('--resume > an empty file is refused without --force (use >>); with --force it warns and writes the rest', async () => {
+    const { dir, ckpt, r1 } = await stoppedAtPage3('csv');
+    const out = join(dir, 'out.csv');
+    writeFileSync(out, r1.stdout);
+    const r = await shell(`sq results list --run "$1" --all --format csv --checkpoint "$2" --resume > "$3"`, [runId, ckpt, out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: cannot resume into an empty file: stdout ("${out}") would get only pages 3 on, without the header`);
+    expect(r.stderr).toContain('Append to the file that holds them with >> (… --resume >> OUT, not > OUT), or add --force');
+    expect(await emu.requests()).toEqual([]);
+    expect(existsSync(ckpt)).toBe(true);
+
+    const forced = await shell(`sq results list --run "$1" --all --format csv --checkpoint "$2" --resume --force > "$3"`, [runId, ckpt, out]);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toContain(`warning: --force: stdout ("${out}") is an empty file: it gets only pages 3 on, without the header`);
+    // only the rest: with the pages saved elsewhere, the whole export
+    const clean = await raw(['results', 'list', '--run', runId, '--all', '--format', 'csv']);
+    expect(r1.stdout + readFileSync(out, 'utf8')).toBe(clean.stdout);
+    expect((await pagesAsked()).slice(0, 3)).toEqual(['3:200', '4:200', '5:200']);
   });
 });
 
@@ -234,6 +340,72 @@ describe('resume refusals: exit 2 before any request', () => {
     expect(readFileSync(elsewhere)).toEqual(data);
   });
 
+  // Issue 25 item 3: every field is checked, and the partial file is counted, before anything is trusted.
+  it('a damaged checkpoint or partial file is refused, naming the checkpoint, before any request', async () => {
+    const dir = tempDir('sq-resume-');
+    await failPage(3);
+    const file = join(dir, 'out.csv');
+    expect((await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
+    await emu.clearFaults();
+    await emu.clearRequests();
+    const checkpoint = join(dir, '.out.csv.sq-checkpoint');
+    const partial = join(dir, '.out.csv.sq-partial');
+    const good = JSON.parse(readFileSync(checkpoint, 'utf8')) as J;
+    const data = readFileSync(partial);
+    expect(good).toMatchObject({ pages: 2, records: 200, page_size: 100 });
+    const resume = () => sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    const damaged = `error: the checkpoint "${checkpoint}" is damaged: `;
+    const cases: [J, string][] = [
+      [{ pages: good.pages + 3 }, `${damaged}records must be pages × page_size (5 × 100 = 500), got 200`],
+      [{ pages: good.pages + 3, records: good.records + 300 }, `cannot resume: "${partial}" holds 200 records in its first ${good.bytes} bytes, but its checkpoint counts 500`],
+      [{ pages: -1 }, `${damaged}pages must be a whole number of pages, at least 1, got -1`],
+      [{ pages: 0, records: 0 }, `${damaged}pages must be a whole number of pages, at least 1, got 0`],
+      [{ pages: 2.5 }, `${damaged}pages must be a whole number of pages, at least 1, got 2.5`],
+      [{ pages: 'x' }, `${damaged}pages must be a whole number of pages, at least 1, got "x"`],
+      [{ pages: null }, `${damaged}pages must be a whole number of pages, at least 1, got null`],
+      [{ records: 2.5 }, `${damaged}records must be an integer of at least 1, got 2.5`],
+      [{ bytes: 0 }, `${damaged}bytes must be an integer of at least 201 for 200 records, got 0`],
+      [{ bytes: '1000' }, `${damaged}bytes must be an integer of at least 201 for 200 records, got "1000"`],
+      [{ bytes: good.bytes - 1 }, `cannot resume: "${partial}" does not end with a whole record at byte ${good.bytes - 1}`],
+      [{ page_size: 2.5 }, `${damaged}page_size must be an integer from 1 to 100, got 2.5`],
+      [{ total_results: 'x' }, `${damaged}total_results must be null or an integer of at least 0, got "x"`],
+      [{ columns: ['id'] }, `cannot resume: "${partial}" starts with a header other than the one its checkpoint's columns make ("id")`],
+      [{ columns: [] }, `${damaged}columns must be a list of column names, got []`],
+      [{ scope: { run: 5 } }, `${damaged}scope must be {"squid": id} or {"run": id}, got {"run":5}`],
+      [{ format: 'json' }, `${damaged}format must be one of ndjson, csv, tsv, got "json"`],
+    ];
+    for (const [edit, message] of cases) {
+      writeFileSync(checkpoint, JSON.stringify({ ...good, ...edit }));
+      const r = await resume();
+      expect(r.stderr, JSON.stringify(edit)).toContain(message);
+      expect(r.stderr).toContain(checkpoint);
+      expect(r.code, JSON.stringify(edit)).toBe(2);
+    }
+    writeFileSync(checkpoint, JSON.stringify(good));
+    // the partial file itself: a NUL inside it, or a record fewer (two lines joined, the size kept)
+    const withNul = Buffer.from(data);
+    withNul[100] = 0;
+    writeFileSync(partial, withNul);
+    let r = await resume();
+    expect(r.stderr).toContain(`cannot resume: "${partial}" holds a NUL byte at offset 100`);
+    expect(r.code).toBe(2);
+    const lines = data.toString().split('\n');
+    writeFileSync(partial, [lines[0], `${lines[1]} ${lines[2]}`, ...lines.slice(3)].join('\n'));
+    expect(statSync(partial).size).toBe(data.length);
+    r = await resume();
+    expect(r.stderr).toContain(`cannot resume: "${partial}" holds 199 records in its first ${good.bytes} bytes, but its checkpoint counts 200`);
+    expect(r.code).toBe(2);
+    expect(await emu.requests()).toEqual([]);
+
+    // put back as it was, it resumes to the whole export
+    writeFileSync(partial, data);
+    r = await resume();
+    expect(r.code).toBe(0);
+    const clean = join(dir, 'clean.csv');
+    expect((await sqBin(['results', 'list', '--run', runId, '--all', '-o', clean], { env: emu.env() })).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(readFileSync(clean, 'utf8'));
+  });
+
   it('a new export does not reuse or overwrite an interrupted one', async () => {
     const dir = tempDir('sq-resume-');
     const file = await interrupted(dir, 'out.ndjson');
@@ -259,6 +431,8 @@ describe('resume refusals: exit 2 before any request', () => {
       [['--all', '-o', join(dir, 'none.ndjson'), '--resume'], '--resume: there is no interrupted export to continue'],
       [['--all', '--format', 'csv', '--checkpoint', join(dir, 'none.json'), '--resume'], '--resume: there is no interrupted export to continue'],
       [['--all', '--format', 'csv', '--checkpoint', join(dir, 'no-such-dir', 'c.json')], 'does not exist'],
+      [['--all', '--format', 'csv', '--force'], '--force goes with --resume --checkpoint FILE'],
+      [['--all', '-o', join(dir, 'a.csv'), '--resume', '--force'], '--force goes with --resume --checkpoint FILE'],
     ];
     for (const [args, message] of cases) {
       const r = await sqBin(['results', 'list', '--run', runId, ...args], { env: emu.env() });

@@ -118,18 +118,22 @@ describe('--resume with --checkpoint, stdout a file', () => {
     return { ck, out, bytes };
   }
 
-  it('a saved output not cut back to the checkpoint is refused (exit 2, before any request); an empty new file is fine', async () => {
+  it('a saved output not cut back to the checkpoint is refused (exit 2, before any request); an empty new file needs --force', async () => {
     const dir = tempDir('sq-stdout-');
     const { ck, out, bytes } = await interrupted(dir);
     writeFileSync(out, `${readFileSync(out, 'utf8')}{"id":"half`);
     const r = await shell(`${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} --resume >> ${out}`);
-    expect(JSON.parse(r.stderr).error.message).toContain(`cannot resume: stdout is a file of ${bytes + 11} bytes, but the checkpoint "${ck}" counts ${bytes}: cut it back to ${bytes} bytes first`);
+    expect(JSON.parse(r.stderr).error.message).toContain(`cannot resume: stdout ("${out}") is a file of ${bytes + 11} bytes, but the checkpoint "${ck}" counts ${bytes}: cut it back to ${bytes} bytes first`);
     expect(r.code).toBe(2);
     expect(await emu.requests()).toEqual([]);
     expect(existsSync(ck)).toBe(true);
 
     const rest = join(dir, 'rest.ndjson');
-    const ok = await shell(`${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} --resume > ${rest}`);
+    const refused = await shell(`${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} --resume > ${rest}`);
+    expect(JSON.parse(refused.stderr).error.message).toContain('cannot resume into an empty file');
+    expect(refused.code).toBe(2);
+    expect(await emu.requests()).toEqual([]);
+    const ok = await shell(`${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} --resume --force > ${rest}`);
     expect(ok.code).toBe(0);
     expect(readFileSync(rest, 'utf8').trim().split('\n')).toHaveLength(COUNT - 200);
     expect(await pagesAsked()).toEqual(['3', '4', '5']);

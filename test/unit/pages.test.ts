@@ -22,7 +22,7 @@ const env = (page: number, total_pages: number, data: unknown[], extra: object =
 
 describe('pages()', () => {
   it('stops at total_pages', async () => {
-    const { http, asked } = scripted({ 1: env(1, 2, [1]), 2: env(2, 2, [2]), 3: env(3, 2, [3]) });
+    const { http, asked } = scripted({ 1: env(1, 2, [1], { total_results: 2 }), 2: env(2, 2, [2], { total_results: 2 }), 3: env(3, 2, [3]) });
     expect(await collect(items(http, '/v1/x', { pageSize: 1 }))).toEqual([1, 2]);
     expect(asked).toEqual([1, 2]);
   });
@@ -54,10 +54,72 @@ describe('pages()', () => {
     expect(got.length).toBeLessThanOrEqual(1000);
   });
 
-  it('bounds the number of requests by total_results when counters lie', async () => {
+  it('never loops on counters that disagree: one page past total_results, then an error naming both (not a silent end)', async () => {
     const { http, asked } = scripted(new Proxy({}, { get: (_t, p) => ({ page: Number(p), total_pages: 1e9, total_results: 250, data: Array(100).fill(Number(p)) }) }) as Record<number, unknown>);
-    await collect(items(http, '/v1/x'));
-    expect(asked.length).toBe(Math.ceil(250 / 100) + 1);
+    const got: unknown[] = [];
+    const err = await (async () => {
+      for await (const p of pages(http, '/v1/x')) got.push(...p.data);
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BadPageError);
+    expect((err as Error).message).toBe(
+      "GET /v1/x page 4 (HTTP 200): the page is full and total_pages says 1000000000, but total_results says 250: the listing's signals disagree — stopping after 400 of 250 records",
+    );
+    expect(asked).toEqual([1, 2, 3, 4]);
+    // the pages read before the conflict were delivered (a resumable export keeps them)
+    expect(got).toHaveLength(400);
+  });
+
+  // Issue 25 item 2: a full page is never the end while any of next, total_pages or total_results says more.
+  it('an understated total_results does not end a listing whose next link and total_pages lead on', async () => {
+    const bodies = Object.fromEntries(
+      Array.from({ length: 10 }, (_, i) => [i + 1, { total_results: 300, total_pages: 10, page: i + 1, next: i < 9 ? `http://x/?page=${i + 2}` : null, data: Array(100).fill(i + 1) }]),
+    );
+    const warnings: string[] = [];
+    const { http, asked } = scripted(bodies);
+    expect(await collect(items(http, '/v1/results', { onWarning: (w) => warnings.push(w) }))).toHaveLength(1000);
+    expect(asked).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('next: null on a full page while both counters say more reads on', async () => {
+    const bodies = Object.fromEntries(
+      Array.from({ length: 10 }, (_, i) => [i + 1, { total_results: 1000, total_pages: 10, page: i + 1, next: i === 4 || i === 9 ? null : `http://x/?page=${i + 2}`, data: Array(100).fill(i + 1) }]),
+    );
+    const { http, asked } = scripted(bodies);
+    expect(await collect(items(http, '/v1/results'))).toHaveLength(1000);
+    expect(asked).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('next: null and total_pages end a full page while total_results says more: one page more is read, and an empty one ends it with the counters warning', async () => {
+    const warnings: string[] = [];
+    const { http, asked } = scripted({
+      1: { total_results: 250, total_pages: 2, page: 1, next: 'http://x/?page=2', data: Array(100).fill(1) },
+      2: { total_results: 250, total_pages: 2, page: 2, next: null, data: Array(100).fill(2) },
+      3: { total_results: 250, total_pages: 2, page: 3, next: null, data: [] },
+    });
+    expect(await collect(items(http, '/v1/results', { onWarning: (w) => warnings.push(w) }))).toHaveLength(200);
+    expect(asked).toEqual([1, 2, 3]);
+    expect(warnings).toEqual(["GET /v1/results: total_results said 250 but 200 records arrived (the API's counters are not always exact)"]);
+  });
+
+  it('full pages past where next and total_pages said the end, while total_results says more: an error after one page more', async () => {
+    const { http, asked } = scripted(
+      new Proxy({}, { get: (_t, p) => ({ page: Number(p), total_pages: 3, total_results: 1000, next: null, data: Array(100).fill(Number(p)) }) }) as Record<number, unknown>,
+    );
+    await expect(collect(items(http, '/v1/results'))).rejects.toThrow(
+      "GET /v1/results page 4 (HTTP 200): the page is full and total_results says 1000, but next is null and total_pages says 3: the listing's signals disagree — stopping after 400 of 1000 records",
+    );
+    expect(asked).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a next link that leads on past every counter: read one page past them, then an error', async () => {
+    const { http, asked } = scripted(
+      new Proxy({}, { get: (_t, p) => ({ page: Number(p), total_pages: 3, total_results: 300, next: 'http://x/more', data: Array(100).fill(Number(p)) }) }) as Record<number, unknown>,
+    );
+    await expect(collect(items(http, '/v1/results'))).rejects.toThrow(
+      "page 4 (HTTP 200): the page is full and its next link points to another page, but total_pages says 3 and total_results says 300: the listing's signals disagree",
+    );
+    expect(asked).toEqual([1, 2, 3, 4]);
   });
 
   it('maxItems cuts the last page and stops', async () => {

@@ -22,14 +22,15 @@ import {
   mismatch,
   readCheckpoint,
   removeCheckpoint,
+  savedPagesProblem,
   siblings,
   writeCheckpoint,
   type Checkpoint,
 } from '../../io/checkpoint.js';
 import { shellWord } from '../../io/shell.js';
 import { Writable } from 'node:stream';
-import { lstat } from 'node:fs/promises';
-import { fstatSync } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
+import { constants, fstatSync, readlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const DEFAULT_LIMIT = 100;
@@ -50,7 +51,8 @@ export default defineVerb({
     'Resuming: when an --all -o FILE export in ndjson, csv or tsv fails or is interrupted (Ctrl-C, exit 130) after at ' +
     'least one whole page, the pages written so far stay in .FILE.sq-partial with a checkpoint in .FILE.sq-checkpoint, ' +
     'and stderr shows the command to continue: the same one with --resume. --resume checks that the checkpoint matches ' +
-    'the command (scope, --task, format, --fields, page size; else exit 2, before any request), cuts the partial file back ' +
+    'the command (scope, --task, format, --fields, page size; else exit 2, before any request), that every field of it is ' +
+    'sound and agrees with the partial file (its header, whole records, their count; else exit 2), cuts the partial file back ' +
     'to the end of its last whole page, reads only the pages after it, then renames the file into place and removes the ' +
     'checkpoint. If the squid\'s result count changed meanwhile (a run still adding results), --resume refuses (exit 1) and ' +
     'changes nothing: delete the two hidden files and export again. --resume with no checkpoint is exit 2; a new export ' +
@@ -59,8 +61,11 @@ export default defineVerb({
     'To stdout, --all --checkpoint CKPT (ndjson, csv, tsv) writes each page in one write and, once it is written whole, ' +
     'records in CKPT the pages and bytes written so far; on success CKPT is removed. A write error (a full disk) or a ' +
     'reader that goes away (| head) is exit 1 and keeps CKPT. After a failure, cut your saved output back to the ' +
-    '"bytes" in CKPT (the last page may have been cut mid-write) and append the rest with --resume; the CSV/TSV header ' +
-    'is not written again. When stdout is a file that is neither empty nor CKPT\'s size, --resume refuses (exit 2). ' +
+    '"bytes" in CKPT (the last page may have been cut mid-write) if it holds at least that many, and append the rest ' +
+    'with --resume >> OUT; the CSV/TSV header is not written again. Through a pipe, a reader that stops early (head -c) ' +
+    'may have lost the last pages: a shorter output cannot be continued. When stdout is a file, --resume checks it holds ' +
+    'exactly CKPT\'s bytes, whole records, no NUL byte, and the header and record count CKPT says (else exit 2); an empty ' +
+    'file (> where >> was meant) is refused unless --force. ' +
     '--checkpoint does not go with -o (which keeps its checkpoint beside FILE).',
   options: [
     { flags: '--squid <squid>', description: 'results of every run of this squid (id, id prefix or exact name)' },
@@ -70,6 +75,7 @@ export default defineVerb({
     { flags: '-o, --output <file>', description: 'write the records to this regular file (atomically) instead of stdout; - is stdout' },
     { flags: '--resume', description: 'continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)' },
     { flags: '--checkpoint <file>', description: 'with --all to stdout (ndjson, csv, tsv): record the pages written, for --resume' },
+    { flags: '--force', description: 'with --resume --checkpoint: continue into an empty stdout file (only the pages after the checkpoint)' },
   ],
   examples: [
     'sq results list --squid "Paris restaurants" --limit 20',
@@ -77,7 +83,7 @@ export default defineVerb({
     'sq results list --squid "Paris restaurants" --all -o results.csv',
     'sq results list --squid "Paris restaurants" --all -o results.csv --resume',
     'sq results list --run <run> --all --format ndjson --checkpoint ckpt.json > out.ndjson',
-    'truncate -s "$(jq .bytes ckpt.json)" out.ndjson && sq results list --run <run> --all --format ndjson --checkpoint ckpt.json --resume >> out.ndjson',
+    'n=$(jq .bytes ckpt.json); [ "$(wc -c < out.ndjson)" -ge "$n" ] && truncate -s "$n" out.ndjson && sq results list --run <run> --all --format ndjson --checkpoint ckpt.json --resume >> out.ndjson',
   ],
   async run(ctx, _args, opts) {
     const scopeRef = scopeOf(opts);
@@ -95,7 +101,7 @@ export default defineVerb({
       // Whatever stopped it (a fault, a signal, a FIFO put at the target meanwhile), an export with whole pages on
       // disk is told how to continue.
       if (plan?.saved && !(err instanceof ResultsChangedError)) {
-        ctx.out.info(resumeHint(plan, plan.saved), { force: true });
+        ctx.out.info(resumeHint(ctx, plan, plan.saved), { force: true });
       }
       throw err;
     }
@@ -193,7 +199,7 @@ interface ResumePlan {
  */
 async function resumePlan(
   ctx: Ctx,
-  opts: { resume?: boolean; checkpoint?: string },
+  opts: { resume?: boolean; checkpoint?: string; force?: boolean },
   o: { scopeRef: ResultScope; task: string | undefined; paging: Paging; output: string | undefined; format: Format },
 ): Promise<ResumePlan | null> {
   const resume = opts.resume === true;
@@ -205,6 +211,9 @@ async function resumePlan(
   }
   if (resume && o.output === undefined && ckFlag === undefined) {
     throw new UsageError('--resume needs -o FILE or --checkpoint FILE: the export to continue is found through them');
+  }
+  if (opts.force === true && !(resume && ckFlag !== undefined)) {
+    throw new UsageError('--force goes with --resume --checkpoint FILE: it lets the rest of an export to stdout go into an empty file');
   }
   const resumable = (RESUMABLE_FORMATS as readonly string[]).includes(o.format);
   if (flags && !resumable) throw new UsageError(`${flags}: the format must be one of ${RESUMABLE_FORMATS.join(', ')} (got ${o.format}); a JSON array cannot be continued`);
@@ -233,7 +242,7 @@ async function resumePlan(
 
   // Before reading anything of the export: what is read next must not be changing under another process's hands.
   await lockExport(where.checkpoint, o.output !== undefined ? `-o ${o.output}` : `--checkpoint ${ckFlag}`, (fn) => ctx.onCleanup(fn));
-  const ck = await readCheckpoint(where.checkpoint);
+  const ck = await readCheckpoint(where.checkpoint, plan.startOver);
   const partialThere = where.partial !== null && (await exists(where.partial));
   if (!resume) {
     // A leftover is never reused or overwritten behind the user's back: it holds pages that took time to read.
@@ -258,20 +267,16 @@ async function resumePlan(
     target: o.output === undefined ? null : resolve(o.output),
   });
   if (differs) throw new UsageError(`cannot resume: ${differs}; the checkpoint "${where.checkpoint}" belongs to another export`);
-  if (where.partial === null) {
-    // Appending to a saved output that was not cut back to the checkpoint would leave a hole or a half page inside it.
-    const size = stdoutFileSize(ctx);
-    if (size !== null && size > 0 && size !== ck.bytes) {
-      throw new UsageError(
-        `cannot resume: stdout is a file of ${size} bytes, but the checkpoint "${where.checkpoint}" counts ${ck.bytes}: ` +
-          `cut it back to ${ck.bytes} bytes first (truncate -s ${ck.bytes} OUT), then append with >> OUT (or write to a new, empty file)`,
-      );
-    }
-  } else {
+  if (where.partial === null) await checkStdoutFile(ctx, ck, where.checkpoint, opts.force === true);
+  else {
     // lstat: the data is continued only in the regular file sq made, never through a link planted in its place.
     const st = await lstat(where.partial).catch(() => null);
     const why = !st ? 'is missing' : !st.isFile() ? 'is not a regular file' : st.size < ck.bytes ? `has ${st.size} bytes, fewer than the ${ck.bytes} its checkpoint counts` : null;
     if (why) throw new UsageError(`cannot resume: "${where.partial}" ${why}; ${plan.startOver}`);
+    // Counted before it is trusted: what the checkpoint says must be what the file holds.
+    const fh = await open(where.partial, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    const problem = await savedPagesProblem(fh, ck).finally(() => fh.close());
+    if (problem) throw new UsageError(`cannot resume: "${where.partial}" ${problem}; ${plan.startOver}`);
   }
   return { ...plan, ck, saved: ck };
 }
@@ -399,28 +404,95 @@ async function openPartial(ctx: Ctx, output: string, plan: ResumePlan): Promise<
   return file;
 }
 
-function resumeHint(plan: ResumePlan, ck: Checkpoint): string {
+function resumeHint(ctx: Ctx, plan: ResumePlan, ck: Checkpoint): string {
   const total = plan.total ?? ck.total_results;
   const what = `${count(ck.pages)} whole page${ck.pages === 1 ? '' : 's'} (${count(ck.records)}${total !== null ? ` of ${count(total)}` : ''} records)`;
   if (plan.partial !== null) {
     return `Kept ${what} in "${plan.partial}". To continue from page ${ck.pages + 1}, run:\n  ${plan.command}`;
   }
+  const n = ck.bytes;
+  // A reader that stops early (| head -c) keeps less than it was given, and what it dropped is not in any file.
+  const pipe = stdoutFile(ctx)?.isFile()
+    ? ''
+    : ` stdout is not a file: if it went into a pipe, the pipe's reader may have lost the last page(s) it was given, and then what you saved is shorter than ${n} bytes and cannot be continued (start over).`;
   return (
-    `stdout got ${what}, ${ck.bytes} bytes; the checkpoint is "${plan.checkpoint}". To continue, cut the saved output ` +
-    `back to ${ck.bytes} bytes (its last page may be cut mid-write) and append the rest:\n  truncate -s ${ck.bytes} OUT && ${plan.command} >> OUT`
+    `stdout got ${what}, ${n} bytes; the checkpoint is "${plan.checkpoint}".${pipe} To continue, cut your saved output OUT back to ` +
+    `${n} bytes (its last page may be cut mid-write), only if it holds at least that many, and append the rest:\n` +
+    `  if [ "$(wc -c < OUT)" -ge ${n} ]; then truncate -s ${n} OUT && ${plan.command} >> OUT; ` +
+    `else echo "OUT holds fewer than ${n} bytes: it lost data and cannot be continued; start over" >&2; false; fi`
   );
 }
 
-/** The size of the regular file stdout writes to, or null when it is not one (a terminal, pipe, device, or a test's stream). */
-function stdoutFileSize(ctx: Ctx): number | null {
+/**
+ * Before --resume appends to the file stdout writes to (a terminal or pipe cannot be checked): it must hold exactly
+ * the checkpoint's bytes, whole records and no NUL, so the rest lines up with it. An empty file (`> OUT` where `>>`
+ * was meant) would get only the rest: refused unless --force, which warns.
+ */
+async function checkStdoutFile(ctx: Ctx, ck: Checkpoint, checkpoint: string, force: boolean): Promise<void> {
+  const st = stdoutFile(ctx);
+  if (!st?.isFile()) return;
+  const fd = (ctx.io.stdout as unknown as { fd: number }).fd;
+  const name = stdoutName(fd);
+  const { size } = st;
+  if (size === 0) {
+    const rest = `pages ${count(ck.pages + 1)} on${ck.format === 'ndjson' ? '' : ', without the header'}`;
+    if (force) {
+      ctx.out.warn(`--force: stdout (${name}) is an empty file: it gets only ${rest}, not the first ${count(ck.bytes)} bytes the checkpoint "${checkpoint}" counts`);
+      return;
+    }
+    throw new UsageError(
+      `cannot resume into an empty file: stdout (${name}) would get only ${rest}, while the checkpoint "${checkpoint}" counts ` +
+        `${count(ck.bytes)} bytes before them. Append to the file that holds them with >> (… --resume >> OUT, not > OUT), ` +
+        `or add --force to write only the rest here`,
+    );
+  }
+  if (size < ck.bytes) {
+    throw new UsageError(
+      `cannot resume: stdout (${name}) has ${size} bytes, fewer than the ${ck.bytes} the checkpoint "${checkpoint}" counts: ` +
+        `the saved output lost data (a pipe's reader may have dropped the last page(s)) and cannot be continued; start over`,
+    );
+  }
+  if (size > ck.bytes) {
+    // Appending to a saved output that was not cut back to the checkpoint would leave half a page inside it.
+    throw new UsageError(
+      `cannot resume: stdout (${name}) is a file of ${size} bytes, but the checkpoint "${checkpoint}" counts ${ck.bytes}: ` +
+        `cut it back to ${ck.bytes} bytes first (truncate -s ${ck.bytes} OUT), then append with >> OUT`,
+    );
+  }
+  const fh = await openToRead(fd, st);
+  if (!fh) return;
+  const problem = await savedPagesProblem(fh, ck).finally(() => fh.close());
+  if (problem) throw new UsageError(`cannot resume: stdout (${name}) ${problem}; the checkpoint "${checkpoint}" does not describe it`);
+}
+
+/** What stdout is, when it is a file descriptor (a test's stream is not): fstat of it, or null. */
+function stdoutFile(ctx: Ctx): ReturnType<typeof fstatSync> | null {
   const fd = (ctx.io.stdout as { fd?: unknown }).fd;
   if (typeof fd !== 'number') return null;
   try {
-    const st = fstatSync(fd);
-    return st.isFile() ? st.size : null;
+    return fstatSync(fd);
   } catch {
     return null;
   }
+}
+
+/** The path of the file behind `fd`, for messages; "a file" when the system does not say. */
+function stdoutName(fd: number): string {
+  try {
+    return `"${readlinkSync(`/proc/self/fd/${fd}`)}"`;
+  } catch {
+    return 'a file';
+  }
+}
+
+/** The same file as `fd` (opened write-only by the shell's >>), opened again to be read; null where that is not possible. */
+async function openToRead(fd: number, st: ReturnType<typeof fstatSync>) {
+  const fh = await open(`/proc/self/fd/${fd}`, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(() => null);
+  if (!fh) return null;
+  const again = await fh.stat().catch(() => null);
+  if (again && again.dev === st.dev && again.ino === st.ino) return fh;
+  await fh.close();
+  return null;
 }
 
 function newProgress(ctx: Ctx): Progress {
