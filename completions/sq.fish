@@ -664,6 +664,7 @@ complete -c sq -n '__sq_is \'billing auto-reset\'' -l max-resets -x -d 'maximum 
 
 # sq plan
 complete -c sq -n '__sq_is \'plan\'' -s f -l file -r -F -d 'the account file, YAML or JSON ("-" reads stdin)'
+complete -c sq -n '__sq_is \'plan\'' -l detailed-exitcode -d 'exit 10 when there are changes to apply (0: none)'
 
 # sq apply
 complete -c sq -n '__sq_is \'apply\'' -s f -l file -r -F -d 'the account file, YAML or JSON ("-" reads stdin)'

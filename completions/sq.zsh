@@ -459,7 +459,7 @@ _sq__billing__auto_reset() {
 }
 
 _sq__plan() {
-  _arguments -s -S : $_sq_globals '(-f --file)-f+[the account file, YAML or JSON ("-" reads stdin)]:f:_files' '(-f --file)--file=[the account file, YAML or JSON ("-" reads stdin)]:file:_files'
+  _arguments -s -S : $_sq_globals '(-f --file)-f+[the account file, YAML or JSON ("-" reads stdin)]:f:_files' '(-f --file)--file=[the account file, YAML or JSON ("-" reads stdin)]:file:_files' '--detailed-exitcode[exit 10 when there are changes to apply (0\: none)]'
 }
 
 _sq__apply() {

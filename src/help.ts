@@ -30,7 +30,7 @@ export const EXIT_CODES: [number, string][] = [
   [6, 'a waited-for run ended in error or aborted'],
   [7, 'waiting timed out (--timeout)'],
   [8, 'partial failure of a batch (delivery apply, multi-item commands); per-item report on stderr'],
-  [10, 'sq plan: the account differs from the file (like terraform plan -detailed-exitcode); 0 means no change'],
+  [10, 'sq plan --detailed-exitcode: the account differs from the file (as terraform plan -detailed-exitcode); 0 means no change'],
   [130, 'interrupted (Ctrl-C); never a partial file at an -o target (a resumable export keeps its pages aside). SIGHUP, SIGQUIT, SIGTERM: the same, exit 129, 131, 143'],
 ];
 

@@ -206,7 +206,14 @@ function refusesCrawlerChange(want: DesiredSquid, live: LiveSquid, crawlers: Rec
   }
 }
 
-export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[] } {
+export interface PlanOptions {
+  /** `sq delivery apply`: squids are only found, never created (a missing one is a problem of the file). */
+  findOnly?: boolean;
+  /** `sq delivery apply --force`: a channel that matches is sent anyway, as an update with no changes. */
+  force?: boolean;
+}
+
+export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { plan: Plan; steps: Step[] } {
   const squidSteps: Step[] = [];
   const taskSteps: Step[] = [];
   const deliverySteps: Step[] = [];
@@ -223,6 +230,10 @@ export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[]
       refusesCrawlerChange(s, have, live.crawlers);
     } else {
       const crawler = s.spec.crawler === undefined ? undefined : matchCrawler(s.spec.crawler, live.crawlers);
+      if (opts.findOnly) {
+        problems.push(`${pathOf(['squids', s.ref])}: no squid of this account has this name, hash or hash prefix (see \`sq squids list\`)`);
+        continue;
+      }
       if (s.spec.crawler === undefined) {
         problems.push(`${pathOf(['squids', s.ref])}: no squid of this account is named so; add "crawler:" to create it`);
         continue;
@@ -289,7 +300,7 @@ export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[]
     for (const ch of s.channels) {
       const d = deliveryChanges(ch.body, ch.channel, have?.record ?? null, ch.written);
       const notCompared = [...d.unverified, ...ch.missing.map((m) => `${m.path.split('.').pop()} (\${${m.name}} is not set)`)];
-      if (!d.create && d.changes.length === 0) {
+      if (!d.create && d.changes.length === 0 && !opts.force) {
         if (notCompared.length) uncompared.push({ kind: 'delivery', squid: who, id, channel: ch.channel, not_compared: notCompared });
         continue;
       }
