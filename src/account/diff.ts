@@ -8,8 +8,9 @@ import { deliveryPath, diffDelivery, storedDelivery, storedEvents, type Channel,
 import { RUN_EVENTS } from '../api/events.js';
 import { AUTO_RESET_PATH, raisesCharges, type AutoResetUpdate } from '../api/billing.js';
 import { MASK } from '../output/secrets.js';
-import { pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
-import { matchCrawler, type Live, type LiveSquid } from './state.js';
+import { located, pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
+import { crawlerOf, matchCrawler, type Live, type LiveSquid } from './state.js';
+import { unknownSquidParams } from '../api/crawlers.js';
 
 export interface Change {
   field: string;
@@ -226,6 +227,13 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
     const have = live.matched.get(s.ref) ?? null;
     const id = have?.id ?? null;
     const who = have?.name || s.ref;
+    const crawler = s.spec.params ? crawlerOf(s, have ?? undefined, live.crawlers) : undefined;
+    const declared = crawler === undefined ? undefined : live.crawlerParams.get(crawler);
+    if (s.spec.params && declared) {
+      const shown = JSON.stringify(String(have?.record.crawler_name ?? s.spec.crawler ?? crawler));
+      const at = (k: string) => ['squids', s.ref, 'params', ...(k.startsWith('functions.') ? ['functions', k.slice(10)] : [k])];
+      problems.push(...unknownSquidParams(s.spec.params, declared, (k) => located(want.locate(at(k)), pathOf(at(k))), shown));
+    }
     if (have) {
       refusesCrawlerChange(s, have, live.crawlers);
     } else {

@@ -558,6 +558,33 @@ describe('bad files: exit 2, every problem named by its path, before any request
     expect(await emu.requests()).toEqual([]);
   });
 
+  it.each([
+    ['squids:\n  "Paris restaurants":\n    concurrency: 30\n', ':3:18: squids."Paris restaurants".concurrency: must be at most 20'],
+    ['squids:\n  a:\n    colour: red\n', ':3:13: squids.a: unknown field "colour"'],
+    ['billing:\n  auto_reset: { threshold: 0 }\n', ':2:28: billing.auto_reset.threshold: must be at least 1'],
+    ['squids:\n  a:\n    webhook: { url: "https://x.example" }\n', ':3:14: squids.a.webhook.events: is required'],
+  ])('%j: the problem says where it stands, file:line:col', async (text, msg) => {
+    const f = file(text);
+    const r = await run(['plan', '-f', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${f}${msg}`);
+  });
+
+  it('a params key the crawler does not declare is exit 2 with a did-you-mean, where it stands, before any write', async () => {
+    const text = 'squids:\n  "Paris restaurants":\n    params: { max_result: 100, functions: { contact: true }, language: fr }\n' +
+      '  "New one":\n    crawler: google-maps-search\n    params:\n      langauge: fr\n';
+    const f = file(text);
+    for (const cmd of [['plan', '-f', f], ['apply', '-f', f, '--yes']]) {
+      await emu.clearRequests();
+      const r = await run(cmd);
+      expect(r.code, cmd.join(' ')).toBe(2);
+      expect(r.stderr).toContain(`${f}:3:27: squids."Paris restaurants".params.max_result: crawler "Google Maps Search" has no parameter "max_result"; did you mean "max_results"? (allowed: max_results, language, functions.contacts)`);
+      expect(r.stderr).toContain('squids."Paris restaurants".params.functions.contact: crawler "Google Maps Search" has no parameter "functions.contact"; did you mean "functions.contacts"?');
+      expect(r.stderr).toContain(`${f}:7:17: squids."New one".params.langauge: crawler "google-maps-search" has no parameter "langauge"; did you mean "language"?`);
+      expect(await writes()).toEqual([]);
+    }
+  });
+
   it('a squid that does not exist and has no crawler, or an unknown crawler, is named', async () => {
     const r = await run(['plan', '-f', file('squids:\n  Nowhere: { concurrency: 2 }\n  Other: { crawler: no-such-crawler }\n')]);
     expect(r.code).toBe(2);
