@@ -194,7 +194,8 @@ export async function renderListTable(
   }
   let hidden: string[] = [];
   if (opts.truncate && opts.width && opts.width > 0) {
-    const fit = fitWidths(head, cells, columns.map((c) => (c.kind === 'id' && !c.format ? 'id' : c.key)), opts.width, isTime);
+    // fitWidths never cuts a column keyed 'id': ids, and the columns marked whole.
+    const fit = fitWidths(head, cells, columns.map((c) => ((c.kind === 'id' && !c.format) || c.whole ? 'id' : c.key)), opts.width, isTime);
     const shown = columns.length - fit.hidden;
     hidden = columns.slice(shown).map((c) => c.key);
     head = head.slice(0, shown);

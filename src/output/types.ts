@@ -18,6 +18,8 @@ export interface Column {
    * Ignored when `format` is given, and for every piped format.
    */
   kind?: 'id' | 'time' | 'status';
+  /** Never cut when a terminal table is fitted to the width (a slug is typed back whole); ids never are either. */
+  whole?: boolean;
 }
 
 export interface RenderOptions {
