@@ -195,9 +195,22 @@ export async function renderListTable(
   let hidden: string[] = [];
   if (opts.truncate && opts.width && opts.width > 0) {
     // fitWidths never cuts a column keyed 'id': ids, and the columns marked whole.
-    const fit = fitWidths(head, cells, columns.map((c) => ((c.kind === 'id' && !c.format) || c.whole ? 'id' : c.key)), opts.width, isTime);
+    const fitOf = (cs: Column[], h: string[], rs: string[][], times: boolean[]) =>
+      fitWidths(h, rs, cs.map((c) => ((c.kind === 'id' && !c.format) || c.whole ? 'id' : c.key)), opts.width!, times);
+    // Columns that say the same on every row (dropFirst) go first, when the table would otherwise lose a column.
+    const constant = columns.map((c, i) => !!c.dropFirst && cells.every((r) => r[i] === cells[0]?.[i]));
+    let times = isTime;
+    if (constant.some(Boolean) && fitOf(columns, head, cells, times).hidden > 0) {
+      hidden = columns.filter((_, i) => constant[i]).map((c) => c.key);
+      const keep = (_: unknown, i: number) => !constant[i];
+      columns = columns.filter(keep);
+      head = head.filter(keep);
+      cells = cells.map((r) => r.filter(keep));
+      times = times.filter(keep);
+    }
+    const fit = fitOf(columns, head, cells, times);
     const shown = columns.length - fit.hidden;
-    hidden = columns.slice(shown).map((c) => c.key);
+    hidden = [...hidden, ...columns.slice(shown).map((c) => c.key)];
     head = head.slice(0, shown);
     cells = cells.map((r) =>
       r.slice(0, shown).map((t, i) => {

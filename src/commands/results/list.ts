@@ -153,7 +153,9 @@ async function exportResults(
   }
 
   if (output === undefined) {
-    await ctx.out.list(records(all(), seen), { columns, maskSecrets: false });
+    // On a narrow terminal the scope's own columns (the same squid, or run, on every row) give way before the data.
+    const scoped = new Set('squid' in scope ? ['squid'] : ['squid', 'run']);
+    await ctx.out.list(records(all(), seen), { columns: columns.map((c) => (scoped.has(c.key) ? { ...c, dropFirst: true } : c)), maskSecrets: false });
     pagingHint(ctx, paging, seen, 'results');
     return;
   }
