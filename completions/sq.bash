@@ -129,7 +129,7 @@ _sq_opts() {
     'delivery show') echo '--squid' ;;
     'delivery apply') echo '-f --file --force' ;;
     'billing auto-reset') echo '--enable --disable --threshold --max-resets' ;;
-    'plan') echo '-f --file' ;;
+    'plan') echo '-f --file --detailed-exitcode' ;;
     'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input --paginate -H --header -i --include' ;;

@@ -545,8 +545,8 @@ complete -c sq -n '__sq_sub \'results\'' -a 'export' -d 'alias of list: List or 
 
 # sq results list
 complete -c sq -n '__sq_is \'results list\'' -l squid -x -a '(__sq_dynamic squids)' -d 'results of every run of this squid (id, id prefix or exact name)'
-complete -c sq -n '__sq_is \'results list\'' -l run -x -a '(__sq_dynamic runs)' -d 'results of this run only'
-complete -c sq -n '__sq_is \'results list\'' -l task -x -d 'only the results of this task'
+complete -c sq -n '__sq_is \'results list\'' -l run -x -a '(__sq_dynamic runs)' -d 'results of this run only (id or id prefix)'
+complete -c sq -n '__sq_is \'results list\'' -l task -x -d 'only the results of this task (id or id prefix)'
 complete -c sq -n '__sq_is \'results list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'results list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'results list\'' -l all -d 'read every page, writing records as they arrive'
@@ -577,7 +577,7 @@ complete -c sq -n '__sq_is \'accounts list\'' -l all -d 'read every page, writin
 # sq accounts sync
 complete -c sq -n '__sq_is \'accounts sync\'' -l type -x -a '(__sq_dynamic account-types)' -d 'account type name, see `sq accounts types` (required)'
 complete -c sq -n '__sq_is \'accounts sync\'' -l cookies-file -r -F -d 'cookies export; "-" for stdin (required)'
-complete -c sq -n '__sq_is \'accounts sync\'' -l account -x -d 'refresh this existing account instead of creating one'
+complete -c sq -n '__sq_is \'accounts sync\'' -l account -x -d 'refresh this existing account instead of creating one (id or id prefix)'
 complete -c sq -n '__sq_is \'accounts sync\'' -l wait -d 'wait until the synchronization succeeds or fails'
 complete -c sq -n '__sq_is \'accounts sync\'' -l timeout -x -d 'give up waiting after this long, at most 7d (with --wait)'
 
@@ -665,6 +665,7 @@ complete -c sq -n '__sq_is \'billing auto-reset\'' -l max-resets -x -d 'maximum 
 
 # sq plan
 complete -c sq -n '__sq_is \'plan\'' -s f -l file -r -F -d 'the account file, YAML or JSON ("-" reads stdin)'
+complete -c sq -n '__sq_is \'plan\'' -l detailed-exitcode -d 'exit 10 when there are changes to apply (0: none)'
 
 # sq apply
 complete -c sq -n '__sq_is \'apply\'' -s f -l file -r -F -d 'the account file, YAML or JSON ("-" reads stdin)'

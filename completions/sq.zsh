@@ -340,7 +340,7 @@ _sq__results() {
 }
 
 _sq__results__list() {
-  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--run=[results of this run only]:run:{_sq_dynamic runs}' '--task=[only the results of this task]:task: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '(-o --output)-o+[write the records to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the records to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--resume[continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)]' '--checkpoint=[with --all to stdout (ndjson, csv, tsv)\: record the pages written, for --resume]:checkpoint:_files' '--force[with --resume --checkpoint\: continue into an empty stdout file (only the pages after the checkpoint)]'
+  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--run=[results of this run only (id or id prefix)]:run:{_sq_dynamic runs}' '--task=[only the results of this task (id or id prefix)]:task: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '(-o --output)-o+[write the records to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the records to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--resume[continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)]' '--checkpoint=[with --all to stdout (ndjson, csv, tsv)\: record the pages written, for --resume]:checkpoint:_files' '--force[with --resume --checkpoint\: continue into an empty stdout file (only the pages after the checkpoint)]'
 }
 
 _sq__accounts() {
@@ -376,7 +376,7 @@ _sq__accounts__types() {
 }
 
 _sq__accounts__sync() {
-  _arguments -s -S : $_sq_globals '--type=[account type name, see `sq accounts types` (required)]:type:{_sq_dynamic account-types}' '--cookies-file=[cookies export; "-" for stdin (required)]:cookies-file:_files' '--account=[refresh this existing account instead of creating one]:account: ' '--wait[wait until the synchronization succeeds or fails]' '--timeout=[give up waiting after this long, at most 7d (with --wait)]:timeout: '
+  _arguments -s -S : $_sq_globals '--type=[account type name, see `sq accounts types` (required)]:type:{_sq_dynamic account-types}' '--cookies-file=[cookies export; "-" for stdin (required)]:cookies-file:_files' '--account=[refresh this existing account instead of creating one (id or id prefix)]:account: ' '--wait[wait until the synchronization succeeds or fails]' '--timeout=[give up waiting after this long, at most 7d (with --wait)]:timeout: '
 }
 
 _sq__accounts__delete() {
@@ -459,7 +459,7 @@ _sq__billing__auto_reset() {
 }
 
 _sq__plan() {
-  _arguments -s -S : $_sq_globals '(-f --file)-f+[the account file, YAML or JSON ("-" reads stdin)]:f:_files' '(-f --file)--file=[the account file, YAML or JSON ("-" reads stdin)]:file:_files'
+  _arguments -s -S : $_sq_globals '(-f --file)-f+[the account file, YAML or JSON ("-" reads stdin)]:f:_files' '(-f --file)--file=[the account file, YAML or JSON ("-" reads stdin)]:file:_files' '--detailed-exitcode[exit 10 when there are changes to apply (0\: none)]'
 }
 
 _sq__apply() {

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Ctx } from './context.js';
 import { UsageError } from './errors.js';
+import { helpWidth } from './help-layout.js';
 
 export const ENVIRONMENT: [string, string][] = [
   ['SQ_TOKEN', 'API key; overrides the profile\'s stored key (for CI). There is no --token flag.'],
@@ -30,20 +31,26 @@ export const EXIT_CODES: [number, string][] = [
   [6, 'a waited-for run ended in error or aborted'],
   [7, 'waiting timed out (--timeout)'],
   [8, 'partial failure of a batch (delivery apply, multi-item commands); per-item report on stderr'],
-  [10, 'sq plan: the account differs from the file (like terraform plan -detailed-exitcode); 0 means no change'],
+  [10, 'sq plan --detailed-exitcode: the account differs from the file (as terraform plan -detailed-exitcode); 0 means no change'],
   [130, 'interrupted (Ctrl-C); never a partial file at an -o target (a resumable export keeps its pages aside). SIGHUP, SIGQUIT, SIGTERM: the same, exit 129, 131, 143'],
 ];
 
 export async function showHelp(ctx: Ctx, program: Command, topic: string[], opts: { man?: boolean } = {}): Promise<number> {
   const t = topic.join(' ');
   if (t === 'environment' || t === 'env') {
-    ctx.out.text(`Environment variables:\n${ENVIRONMENT.map(([k, v]) => `  ${k.padEnd(20)} ${v}`).join('\n')}\n`);
+    ctx.out.text(`Environment variables:\n${definitions(ENVIRONMENT, 20, width(ctx))}\n`);
     return 0;
   }
   if (t === 'exit-codes' || t === 'exit-code') {
-    ctx.out.text(`Exit codes:\n${EXIT_CODES.map(([k, v]) => `  ${String(k).padEnd(5)} ${v}`).join('\n')}\n` +
-      'With --json, an error is also written to stderr as one JSON object:\n' +
-      '  {"error":{"code":<exit>,"status":<http|null>,"message":"...","retry_after":<s|null>}}\n');
+    ctx.out.text(`Exit codes:\n${definitions(EXIT_CODES.map(([k, v]) => [String(k), v]), 5, width(ctx))}\n` +
+      'With --json, an error is also written to stderr\nas one JSON object:\n' +
+      '  {"error":{"code":<exit>,"status":<http|null>,"message":"...",\n' +
+      '            "retry_after":<s|null>}}\n');
+    return 0;
+  }
+  if (t === 'globals' || t === 'global') {
+    const { GLOBAL_OPTIONS } = await import('./program.js');
+    ctx.out.text(`Global flags (every command takes them):\n${definitions(GLOBAL_OPTIONS.map((o) => [o.flags, o.description]), 24, width(ctx))}\n`);
     return 0;
   }
   if (opts.man) {
@@ -63,8 +70,39 @@ function findCommand(program: Command, topic: string[]): Command {
   for (const name of topic) {
     const next = cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
     // Bad input before any request, like an unknown command: exit 2.
-    if (!next) throw new UsageError(`no help topic or command "${t}" (topics: environment, exit-codes)`);
+    if (!next) throw new UsageError(`no help topic or command "${t}" (topics: environment, exit-codes, globals)`);
     cmd = next;
   }
   return cmd;
+}
+
+function width(ctx: Ctx): number {
+  return helpWidth(ctx.io.stdoutIsTTY, ctx.io.columns);
+}
+
+/** `  KEY   text…` rows, the text wrapped at `width` under itself (a hanging indent), as the rest of help is. */
+export function definitions(rows: readonly (readonly [string, string])[], keyWidth: number, width: number): string {
+  const indent = 2 + keyWidth + 1;
+  return rows
+    .map(([k, v]) => {
+      const lines: string[] = [];
+      let cur = `  ${k.padEnd(keyWidth)}`;
+      if (cur.length > indent - 1) {
+        lines.push(cur);
+        cur = ' '.repeat(indent - 1);
+      }
+      let empty = true;
+      for (const w of v.split(/\s+/).filter(Boolean)) {
+        if (!empty && cur.length + 1 + w.length > width) {
+          lines.push(cur);
+          cur = ' '.repeat(indent - 1);
+          empty = true;
+        }
+        cur += ` ${w}`;
+        empty = false;
+      }
+      lines.push(cur);
+      return lines.join('\n');
+    })
+    .join('\n');
 }

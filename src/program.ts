@@ -6,6 +6,7 @@ import type { Ctx, Globals } from './context.js';
 import type { NounEntry, NounSpec, OptionSpec, VerbSpec } from './command.js';
 import { NOUNS } from './commands/index.js';
 import { UsageError } from './errors.js';
+import { closest } from './validate/suggest.js';
 import { FORMATS } from './output/types.js';
 import { exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
 import { VERSION } from './version.js';
@@ -167,7 +168,28 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
     const { showHelp } = await import('./help.js');
     ctx.exitCode = await showHelp(ctx, program, topic ?? [], { man: o.man === true });
   });
+  if (argv.includes('--help') || argv.includes('-h')) refuseUnknownCommand(program, argv);
   return program;
+}
+
+/**
+ * `sq go --help` and `sq squids lst --help` showed the parent's help and exited 0, as if the command existed: an
+ * unknown command is exit 2 with the closest names, with --help as without it.
+ */
+function refuseUnknownCommand(program: Command, argv: string[]): void {
+  const find = (parent: Command, name: string) => parent.commands.find((c) => c.name() === name || c.aliases().includes(name));
+  const unknown = (parent: Command, name: string): never => {
+    const names = parent.commands.map((c) => c.name());
+    const near = closest(name, names);
+    const where = parent === program ? 'sq' : `sq ${parent.name()}`;
+    throw new UsageError(`unknown command "${name}" for ${where}${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''} (commands: ${names.join(', ')})`);
+  };
+  const first = scanArgv(argv);
+  if (!first.noun) return;
+  const noun = find(program, first.noun) ?? unknown(program, first.noun);
+  if (noun.commands.length === 0) return;
+  const second = scanArgv(argv.slice(first.index + 1)).noun;
+  if (second && !find(noun, second)) unknown(noun, second);
 }
 
 export function readGlobals(o: Record<string, unknown>): Globals {

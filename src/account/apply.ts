@@ -1,35 +1,25 @@
-// Applying a plan: the steps in order, each reported. A failed step does not stop the others, except those that
-// need a squid whose creation failed (reported as skipped). POSTs are never retried (the HTTP module's rule), so a
-// failure is reported as it is and a second apply picks up what is still missing.
+// The one apply engine of `sq apply` and `sq delivery apply` (apply limited to delivery): the plan shown first, one
+// question (or --yes), then the steps in order, each reported. A failed step does not stop the others, except those
+// that need a squid whose creation failed (reported as skipped). POSTs are never retried (the HTTP module's rule), so
+// a failure is reported as it is and a second apply picks up what is still missing.
 import type { Ctx } from '../context.js';
 import type { HttpClient } from '../api/http.js';
-import { SqError, UsageError } from '../errors.js';
-import { confirmOrCancel } from '../io/confirm.js';
-import { printPlanned, type PlannedRequest } from '../io/dry-run.js';
-import { redactText } from '../output/secrets.js';
+import { CancelledError, PartialFailureError, SqError, UsageError } from '../errors.js';
+import { printPlanned } from '../io/dry-run.js';
+import { maskSecrets, redactText } from '../output/secrets.js';
 import { recordId } from '../api/resolve.js';
 import { SQUIDS_PATH } from '../api/squids.js';
 import { unexpectedWriteAnswer } from '../api/http-errors.js';
-import type { PlanItem, Request, Step } from './diff.js';
-import { itemTitle } from './render.js';
+import type { Plan, Request, Step } from './diff.js';
+import { itemTitle, planText } from './render.js';
+import { asCodeDocument, placeholderId, shownRequest, type ItemOutcome } from './document.js';
 
-interface StepReport extends PlanItem {
-  status: 'applied' | 'failed' | 'skipped';
-  error?: string;
+interface StepReport extends ItemOutcome {
   readonly cause?: SqError;
 }
 
-const shown = (r: Request): PlannedRequest => ({
-  method: r.method,
-  path: r.query ? `${r.path}?${new URLSearchParams(r.query).toString()}` : r.path,
-  body: r.body,
-});
-
-/**
- * Every check that can refuse, before the first write: missing secrets (exit 2), then one confirmation, asked only
- * when the HTTP client will send the writes (not under --dry-run).
- */
-export async function preflight(ctx: Ctx, steps: Step[], sendsWrites: boolean): Promise<void> {
+/** Every check that can refuse before anything is shown or asked: environment variables the plan needs (exit 2). */
+function refuseMissingSecrets(steps: Step[]): void {
   const missing = [...new Set(steps.flatMap((s) => s.missing))];
   if (missing.length) {
     throw new UsageError(
@@ -37,25 +27,34 @@ export async function preflight(ctx: Ctx, steps: Step[], sendsWrites: boolean): 
         'the plan sends delivery settings that need them; nothing was sent',
     );
   }
-  const asks = steps.flatMap((s) => (s.confirm ? [s.confirm] : []));
-  if (asks.length === 0 || !sendsWrites) return;
+}
+
+/**
+ * The plan has been shown; now the one question. --yes: no question. On a terminal: "Apply these N changes?".
+ * Without a terminal: the items that need --yes (deletions, a billing change that can charge more) are named and
+ * nothing is sent (exit 2); a plan without such items goes ahead, as a CI step expects.
+ */
+async function confirmPlan(ctx: Ctx, steps: Step[]): Promise<void> {
   for (const s of steps) if (s.item.fires_now) ctx.out.warn('usage is already above the new threshold: a reset fires as soon as the billing setting is saved, and the card on file is charged right away.');
-  await confirmOrCancel(ctx, `Apply will ${asks.join('; ')}. Continue?`, 'cancelled: nothing was sent');
+  if (ctx.globals.yes) return;
+  const asks = steps.flatMap((s) => (s.confirm ? [s.confirm] : []));
+  if (!ctx.canPrompt()) {
+    if (asks.length === 0) return;
+    throw new UsageError(`the plan has changes that need --yes: ${asks.join('; ')}. Nothing was sent; pass --yes to apply it`);
+  }
+  const n = steps.length;
+  const question = `Apply ${n === 1 ? 'this change' : `these ${n} changes`}${asks.length ? ` (${asks.join('; ')})` : ''}?`;
+  const ok = await (await ctx.prompter()).confirm(question, { default: false, flag: '--yes' });
+  if (!ok) throw new CancelledError('cancelled: nothing was sent');
 }
 
-/** --dry-run: every request of every step (a new squid's id is a placeholder), as printPlanned shows requests. */
-export async function printPlannedSteps(ctx: Ctx, steps: Step[]): Promise<void> {
-  const reqs = steps.flatMap((s) => s.requests(s.item.id ?? `<id of new squid "${s.squid}">`)).map(shown);
-  await printPlanned(ctx, reqs);
-}
-
-export async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Promise<StepReport[]> {
+async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Promise<StepReport[]> {
   const ids = new Map<string, string>();
   const failedSquids = new Set<string>();
   const reports: StepReport[] = [];
   const scrub = (s: string) => redactText(s, ctx.secrets());
   for (const step of steps) {
-    const report: StepReport = { ...step.item, status: 'applied' };
+    const report: StepReport = { status: 'applied' };
     const key = step.squid;
     if (key !== undefined && failedSquids.has(key)) {
       report.status = 'skipped';
@@ -70,21 +69,21 @@ export async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Pro
           // Without an id the squid may or may not exist: ambiguous, and nothing is sent for squid ''.
           if (!id) throw unexpectedWriteAnswer('POST', SQUIDS_PATH, 'the id of the new squid');
           ids.set(key!, id);
-          report.id = id;
           reqs = step.requests(id).slice(1);
         }
+        if (id && step.item.id == null) report.id = id;
         for (const r of reqs) await send(http, r);
       } catch (err) {
         if (!(err instanceof SqError)) throw err;
         report.status = 'failed';
         report.error = scrub(err.message);
-        // Kept out of the JSON report: the command rethrows it when it is the only item, with its own exit code.
+        // Kept out of the JSON document: the command rethrows it when it is the only item, with its own exit code.
         Object.defineProperty(report, 'cause', { value: err, enumerable: false });
         if (step.item.kind === 'squid' && step.item.action === 'create' && key !== undefined && !ids.has(key)) failedSquids.add(key);
       }
     }
     reports.push(report);
-    reportLine(ctx, report);
+    reportLine(ctx, step, report);
   }
   return reports;
 }
@@ -94,9 +93,58 @@ async function send(http: HttpClient, r: Request): Promise<unknown> {
   return http.post(r.path, r.body, r.query ? { query: r.query } : {});
 }
 
-function reportLine(ctx: Ctx, r: StepReport) {
+function reportLine(ctx: Ctx, step: Step, r: StepReport) {
   const s = ctx.out.errStyle;
-  const what = itemTitle(r);
+  const what = itemTitle(step.item);
   if (r.status === 'applied') ctx.out.info(`${s.green('✓')} ${what}`);
   else ctx.out.info(`${r.status === 'failed' ? s.red('✗') : s.dim('-')} ${what}: ${r.status}: ${r.error}`, { force: true });
+}
+
+/**
+ * `sq apply` and `sq delivery apply`: the plan, then (unless a dry run) the question and the writes. Text: the plan
+ * and a line per item on stderr. --json: the as-code document (src/account/document.ts) on stdout, the same shape
+ * for 0, 1 or N changes. Exit 0 when every item was applied, 8 when some failed, the error's own code when the only
+ * item failed.
+ */
+export async function runApply(ctx: Ctx, http: HttpClient, plan: Plan, steps: Step[]): Promise<void> {
+  const json = ctx.outputSettings().format === 'json';
+  const mask = <T>(v: T): T => maskSecrets(v, ctx.globals.showSecrets, ctx.secrets()) as T;
+  const shownPlan = planText(mask(plan)).trimEnd();
+  if (steps.length === 0) {
+    // dry_run says whether this was a dry run: an apply with nothing to send is not one.
+    if (json) await ctx.out.json(mask(asCodeDocument(plan, steps, http.sendsWrites ? [] : undefined)));
+    // Secrets that could not be compared are said, as sq plan says them: a channel left as it is is not a match.
+    if (plan.not_compared.length) ctx.out.info(`${shownPlan}\nNothing was sent.`);
+    else ctx.out.info('No changes: the account matches the file; nothing was sent.');
+    return;
+  }
+  refuseMissingSecrets(steps);
+  if (!http.sendsWrites) {
+    if (json) {
+      await ctx.out.json(mask(asCodeDocument(plan, steps)));
+      ctx.out.info('Dry run: nothing was sent.');
+    } else {
+      ctx.out.info(shownPlan);
+      await printPlanned(ctx, steps.flatMap((s) => s.requests(s.item.id ?? placeholderId(s.squid))).map(shownRequest));
+    }
+    return;
+  }
+  // The plan before the question (and in a CI log before the writes), like `terraform apply`.
+  ctx.out.info(shownPlan);
+  await confirmPlan(ctx, steps);
+  const reports = await applySteps(ctx, http, steps);
+  if (json) await ctx.out.json(mask(asCodeDocument(plan, steps, reports)));
+  const n = (st: string) => reports.filter((r) => r.status === st).length;
+  const bad = reports.flatMap((r, i) => (r.status === 'applied' ? [] : [{ r, step: steps[i] }]));
+  if (bad.length === 0) {
+    ctx.out.success(`Applied ${reports.length} change${reports.length === 1 ? '' : 's'}`);
+    return;
+  }
+  const details = bad.map(({ r, step: { item: i } }) => `  ${r.status}: ${i.kind}${i.channel ? ` ${i.channel}` : ''}${i.squid ? ` of "${i.squid}"` : ''}: ${r.error}`);
+  const only = reports.length === 1 ? bad[0].r.cause : undefined;
+  if (only) {
+    only.message = bad[0].r.error ?? only.message;
+    throw only;
+  }
+  throw new PartialFailureError(`${n('failed')} of ${reports.length} changes failed${n('skipped') ? `, ${n('skipped')} skipped` : ''}; ${n('applied')} applied`, { details });
 }

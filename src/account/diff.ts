@@ -8,8 +8,9 @@ import { deliveryPath, diffDelivery, storedDelivery, storedEvents, type Channel,
 import { RUN_EVENTS } from '../api/events.js';
 import { AUTO_RESET_PATH, raisesCharges, type AutoResetUpdate } from '../api/billing.js';
 import { MASK } from '../output/secrets.js';
-import { pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
-import { matchCrawler, type Live, type LiveSquid } from './state.js';
+import { located, pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
+import { crawlerOf, matchCrawler, type Live, type LiveSquid } from './state.js';
+import { unknownSquidParams } from '../api/crawlers.js';
 
 export interface Change {
   field: string;
@@ -206,7 +207,14 @@ function refusesCrawlerChange(want: DesiredSquid, live: LiveSquid, crawlers: Rec
   }
 }
 
-export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[] } {
+export interface PlanOptions {
+  /** `sq delivery apply`: squids are only found, never created (a missing one is a problem of the file). */
+  findOnly?: boolean;
+  /** `sq delivery apply --force`: a channel that matches is sent anyway, as an update with no changes. */
+  force?: boolean;
+}
+
+export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { plan: Plan; steps: Step[] } {
   const squidSteps: Step[] = [];
   const taskSteps: Step[] = [];
   const deliverySteps: Step[] = [];
@@ -219,10 +227,21 @@ export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[]
     const have = live.matched.get(s.ref) ?? null;
     const id = have?.id ?? null;
     const who = have?.name || s.ref;
+    const crawler = s.spec.params ? crawlerOf(s, have ?? undefined, live.crawlers) : undefined;
+    const declared = crawler === undefined ? undefined : live.crawlerParams.get(crawler);
+    if (s.spec.params && declared) {
+      const shown = JSON.stringify(String(have?.record.crawler_name ?? s.spec.crawler ?? crawler));
+      const at = (k: string) => ['squids', s.ref, 'params', ...(k.startsWith('functions.') ? ['functions', k.slice(10)] : [k])];
+      problems.push(...unknownSquidParams(s.spec.params, declared, (k) => located(want.locate(at(k)), pathOf(at(k))), shown));
+    }
     if (have) {
       refusesCrawlerChange(s, have, live.crawlers);
     } else {
       const crawler = s.spec.crawler === undefined ? undefined : matchCrawler(s.spec.crawler, live.crawlers);
+      if (opts.findOnly) {
+        problems.push(`${pathOf(['squids', s.ref])}: no squid of this account has this name, hash or hash prefix (see \`sq squids list\`)`);
+        continue;
+      }
       if (s.spec.crawler === undefined) {
         problems.push(`${pathOf(['squids', s.ref])}: no squid of this account is named so; add "crawler:" to create it`);
         continue;
@@ -289,7 +308,7 @@ export function makePlan(want: Desired, live: Live): { plan: Plan; steps: Step[]
     for (const ch of s.channels) {
       const d = deliveryChanges(ch.body, ch.channel, have?.record ?? null, ch.written);
       const notCompared = [...d.unverified, ...ch.missing.map((m) => `${m.path.split('.').pop()} (\${${m.name}} is not set)`)];
-      if (!d.create && d.changes.length === 0) {
+      if (!d.create && d.changes.length === 0 && !opts.force) {
         if (notCompared.length) uncompared.push({ kind: 'delivery', squid: who, id, channel: ch.channel, not_compared: notCompared });
         continue;
       }

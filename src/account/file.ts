@@ -10,7 +10,7 @@ import type { Ctx } from '../context.js';
 import { readInput } from '../io/stdin.js';
 import { parseTaskFile } from '../api/tasks.js';
 import { parseDelimited } from '../io/csv.js';
-import { checkApplyDocument, parseApplyText } from '../commands/delivery/_shared/apply-file.js';
+import { checkApplyDocument, parseApplyTextAt, type Locate } from '../commands/delivery/_shared/apply-file.js';
 import { channelOf, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { accountSchema, type SquidSpec, type TaskValue } from './schema.js';
 
@@ -39,6 +39,8 @@ export interface Desired {
   managesSquids: boolean;
   squids: DesiredSquid[];
   billing?: { enabled?: boolean; threshold?: number; max_resets?: number };
+  /** `file:line:col` of a path of the file, for messages about it. */
+  locate: Locate;
 }
 
 const CHANNEL_KEYS = ['sftp', 'webhook', 'email', 'sheet', 's3'] as const;
@@ -153,6 +155,11 @@ function at(doc: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+/** A problem of the file, prefixed with where it stands (`sq.yaml:12:7: …`) when that is known. */
+export function located(where: string | undefined, problem: string): string {
+  return where ? `${where}: ${problem}` : problem;
+}
+
 function fail(problems: string[]): never {
   const [first, ...rest] = problems;
   throw new UsageError(`invalid account file: ${first}`, { details: rest.map((p) => `  also: ${p}`) });
@@ -161,7 +168,7 @@ function fail(problems: string[]): never {
 /** Reads and validates the whole file before anything is sent; every value it takes from the environment is registered as a secret. */
 export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissingSecrets: boolean }): Promise<Desired> {
   const text = await readInput(ctx, '--file', file);
-  const doc = await parseApplyText(text, file === '-' ? '<stdin>' : file, 'account file');
+  const { value: doc, locate } = await parseApplyTextAt(text, file === '-' ? '<stdin>' : file, 'account file');
   const r = accountSchema.safeParse(doc);
   if (!r.success) {
     fail(r.error.issues.map((i) => {
@@ -169,7 +176,9 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
       // The value is quoted back, except under a secret-named key (a password typed as a number is still a password).
       const key = String(issue.path[issue.path.length - 1] ?? '');
       const got = (maskDeep({ [key]: at(doc, issue.path) }) as Record<string, unknown>)[key];
-      return `${pathOf(issue.path)}: ${describeIssue(issue, got)}`;
+      // An unknown key is located at its own line; anything else where its value stands (or its parent, if missing).
+      const where = issue.code === 'unrecognized_keys' && issue.keys?.length ? [...issue.path, issue.keys[0]] : issue.path;
+      return located(locate(where) ?? locate(issue.path.slice(0, -1)), `${pathOf(issue.path)}: ${describeIssue(issue, got)}`);
     }));
   }
   const parsed = r.data;
@@ -205,7 +214,7 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
   }
   if (problems.length) fail(problems);
   const ar = parsed.billing?.auto_reset;
-  return { prune: parsed.prune === true, managesSquids: parsed.squids !== undefined, squids, billing: ar };
+  return { prune: parsed.prune === true, managesSquids: parsed.squids !== undefined, squids, billing: ar, locate };
 }
 
 function taskObject(v: TaskValue): Rec {

@@ -4,7 +4,7 @@ import type { HttpClient } from '../api/http.js';
 import { items } from '../api/pages.js';
 import { getSquid, SQUIDS_PATH } from '../api/squids.js';
 import { TASKS_PATH } from '../api/tasks.js';
-import { CRAWLERS_PATH } from '../api/crawlers.js';
+import { CRAWLERS_PATH, getCrawlerParams, squidParamNames } from '../api/crawlers.js';
 import { recordId } from '../api/resolve.js';
 import { getAutoReset, type AutoReset } from '../api/billing.js';
 import { isObj } from '../api/delivery.js';
@@ -95,7 +95,16 @@ export interface Live {
   /** Details of the squids the file names, keyed by file key. */
   matched: Map<string, LiveSquid>;
   crawlers: Rec[];
+  /** The squid parameters each crawler of a squid whose params the file manages declares (squidParamNames). */
+  crawlerParams: Map<string, string[]>;
   autoReset?: AutoReset;
+}
+
+/** The crawler a file squid runs on: the live squid's, else the one its `crawler:` names. */
+export function crawlerOf(want: Desired['squids'][number], live: LiveSquid | undefined, crawlers: Rec[]): string | undefined {
+  if (live) return typeof live.record.crawler === 'string' ? live.record.crawler : undefined;
+  const c = want.spec.crawler === undefined ? undefined : matchCrawler(want.spec.crawler, crawlers);
+  return c ? recordId(c) : undefined;
 }
 
 export async function readLive(http: HttpClient, want: Desired, warn?: (w: string) => void): Promise<Live> {
@@ -114,6 +123,14 @@ export async function readLive(http: HttpClient, want: Desired, warn?: (w: strin
     const record = await squidDetail(http, id);
     matched.set(s.ref, { id, name: name(record) || name(hit), record, tasks: s.tasks ? await squidTasks(http, id, warn) : undefined });
   }
+  // Typos in params stop before they reach the account: what each crawler declares, read once per crawler.
+  const crawlerParams = new Map<string, string[]>();
+  for (const s of want.squids) {
+    const crawler = s.spec.params ? crawlerOf(s, matched.get(s.ref), crawlers) : undefined;
+    if (crawler === undefined || crawlerParams.has(crawler)) continue;
+    const declared = squidParamNames(await getCrawlerParams(http, crawler));
+    if (declared) crawlerParams.set(crawler, declared);
+  }
   const autoReset = want.billing ? await getAutoReset(http) : undefined;
-  return { all, matched, crawlers, autoReset };
+  return { all, matched, crawlers, crawlerParams, autoReset };
 }

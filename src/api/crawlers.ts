@@ -3,6 +3,7 @@
 import { isRecord as isRec } from '../output/fields.js';
 import type { HttpClient } from './http.js';
 import { seg } from './path.js';
+import { closest } from '../validate/suggest.js';
 type Rec = Record<string, unknown>;
 
 export { isRec };
@@ -54,4 +55,28 @@ export function getCrawlerParams(http: HttpClient, id: string): Promise<unknown>
 /** Public: sent without a key when none is configured. */
 export function getCrawlerAttributes(http: HttpClient, id: string): Promise<unknown> {
   return http.get(crawlerPath(id, '/attributes'), { noAuth: !http.hasToken });
+}
+
+/**
+ * The squid parameters a crawler declares (GET /crawlers/{id}/params): names, and functions as `functions.<name>`.
+ * Undefined when the answer has no squid map to check against (an unknown shape is never a reason to refuse).
+ */
+export function squidParamNames(body: unknown): string[] | undefined {
+  const b = isRec(body) ? body : {};
+  if (!isRec(b.squid)) return undefined;
+  return paramRows(body).flatMap((r) => (r.level === 'squid' ? [r.name] : r.level === 'function' ? [`functions.${r.name}`] : []));
+}
+
+/**
+ * Squid params the crawler does not declare, each worded with where it was written (`--param max_result`,
+ * `squids."Paris".params.max_result`), a did-you-mean from the declared names, and the allowed ones.
+ */
+export function unknownSquidParams(params: Record<string, unknown>, declared: readonly string[], where: (key: string) => string, crawler: string): string[] {
+  const keys = Object.entries(params).flatMap(([k, v]) => (k === 'functions' && isRec(v) ? Object.keys(v).map((f) => `functions.${f}`) : [k]));
+  return keys
+    .filter((k) => !declared.includes(k))
+    .map((k) => {
+      const near = closest(k, declared);
+      return `${where(k)}: crawler ${crawler} has no parameter "${k}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''} (allowed: ${declared.join(', ') || 'none'})`;
+    });
 }

@@ -1,5 +1,6 @@
 // Turning what a user typed (hash, hash prefix, name, slug, username) into a squid, crawler or account id. The API only takes hashes,
 // and lists are paginated, so every page is searched: a name on page 2 must resolve as well as one on page 1.
+import { editDistance } from '../validate/suggest.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { items, pages, saysMoreFollow } from './pages.js';
@@ -225,16 +226,6 @@ function nearestIds(all: ApiRecord[], lower: string): ApiRecord[] {
     .sort((a, b) => a.d - b.d)
     .slice(0, 5)
     .map((x) => x.r);
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
 }
 
 function line(r: ApiRecord, kind: Pick<Kind, 'describe'>): string {

@@ -5,8 +5,10 @@ import { ExitCode } from '../errors.js';
 import { required } from '../validate/index.js';
 import { loadAccountFile } from '../account/file.js';
 import { readLive } from '../account/state.js';
-import { makePlan } from '../account/diff.js';
+import { makePlan, type PlanOptions } from '../account/diff.js';
 import { planText } from '../account/render.js';
+import { asCodeDocument } from '../account/document.js';
+import type { Desired } from '../account/file.js';
 
 export const FILE_HELP = `The file (YAML or JSON; a \`sq delivery apply\` file is one too):
 
@@ -35,13 +37,28 @@ Only what the file names is managed: a field left out is left as it is. params a
 
 export const FILE_OPTION = { flags: '-f, --file <file>', description: 'the account file, YAML or JSON ("-" reads stdin)' } as const satisfies OptionSpec;
 
-/** The file of -f, read and checked (its ${ENV} values registered as secrets), and the plan against the live account. */
-export async function planOfFile(ctx: Ctx, opts: { file?: string }): Promise<ReturnType<typeof makePlan>> {
+/**
+ * The file of -f, read and checked (its ${ENV} values registered as secrets), and the plan against the live account.
+ * `limit` refuses what a narrower verb does not manage (sq delivery apply), before any request.
+ */
+export async function planOfFile(
+  ctx: Ctx,
+  opts: { file?: string },
+  scope: PlanOptions & { limit?: (want: Desired) => void; allowMissingSecrets?: boolean } = {},
+): Promise<ReturnType<typeof makePlan>> {
   const file = required('--file', opts.file, 'the account file (YAML or JSON; "-" for stdin)');
-  const want = await loadAccountFile(ctx, file, { allowMissingSecrets: true });
+  const want = await loadAccountFile(ctx, file, { allowMissingSecrets: scope.allowMissingSecrets ?? true });
+  scope.limit?.(want);
   const http = await ctx.http();
-  return makePlan(want, await readLive(http, want, (w) => ctx.out.warn(w)));
+  return makePlan(want, await readLive(http, want, (w) => ctx.out.warn(w)), scope);
 }
+
+export const JSON_HELP =
+  'With --json: one document, the same keys for 0, 1 or N changes (JSON Schema: schema/sq-plan.schema.json): ' +
+  '{version: 1, dry_run, summary: {create, update, delete, applied, failed, skipped, not_compared}, items: [{kind, ' +
+  'action, squid, id, channel, changes: [{field, from, to}], add, delete, not_compared, fires_now, needs_yes, status, ' +
+  'error, requests}], not_compared: [...]}. status is planned (nothing sent), applied, failed or skipped; secrets ' +
+  'are ********.';
 
 export default defineVerb({
   name: 'plan',
@@ -49,22 +66,30 @@ export default defineVerb({
   description:
     'Reads the account (GET requests only) and prints, field by field, what differs from the file: squids to create ' +
     'or change, tasks to add (or delete, with prune: true), delivery channels, the automatic billing reset. Secrets ' +
-    'are masked. --json prints one plan object: {version, summary: {create, update, delete}, items: [...], ' +
-    'not_compared: [...]}; not_compared lists the delivery channels otherwise unchanged whose secrets (or a URL whose ' +
-    '${ENV} is not set) could not be compared: apply sends nothing for them.\n\n' +
-    'Exit codes (like `terraform plan -detailed-exitcode`): 0 no change (even with secrets not compared), 10 changes ' +
-    'to apply, 2 the file is invalid ' +
-    '(every problem named by its path, before any request), 1/3/4/5 as for any command.\n\n' +
+    'are masked. not_compared lists the delivery channels otherwise unchanged whose secrets (or a URL whose ' +
+    '${ENV} is not set) could not be compared: apply sends nothing for them. ' +
+    JSON_HELP +
+    '\n\n' +
+    'Exit codes: 0 the plan was made (changes or not), 2 the file is invalid (every problem named by its path, ' +
+    'before any request), 1/3/4/5 as for any command. With --detailed-exitcode (as `terraform plan ' +
+    '-detailed-exitcode`): 0 no change (even with secrets not compared), 10 changes to apply. Under `bash -e` or in a ' +
+    'CI step, write `sq plan -f sq.yaml --detailed-exitcode || [ $? -eq 10 ]` to go on when there are changes, or ' +
+    'test `$?` after `set +e`.\n\n' +
     FILE_HELP,
-  options: [FILE_OPTION],
-  examples: ['sq plan -f sq.yaml', 'sq plan -f sq.yaml --json', 'sq export > sq.yaml && sq plan -f sq.yaml   # exit 0: no change'],
+  options: [FILE_OPTION, { flags: '--detailed-exitcode', description: 'exit 10 when there are changes to apply (0: none)' }],
+  examples: [
+    'sq plan -f sq.yaml',
+    'sq plan -f sq.yaml --json | jq .summary',
+    'sq plan -f sq.yaml --detailed-exitcode || [ $? -eq 10 ]',
+    'sq export > sq.yaml && sq plan -f sq.yaml --detailed-exitcode',
+  ],
   async run(ctx, _args, opts) {
-    const { plan } = await planOfFile(ctx, opts);
+    const { plan, steps } = await planOfFile(ctx, opts);
     // Passwords are masked by the diff; webhook and sheet URLs carry their tokens in the query, or (a value from
     // \${VAR}) anywhere.
-    const shown = maskSecrets(plan, ctx.globals.showSecrets, ctx.secrets());
-    if (ctx.outputSettings().format === 'json') await ctx.out.json(shown);
-    else ctx.out.text(planText(shown));
-    return plan.items.length ? ExitCode.CHANGES : ExitCode.OK;
+    const mask = <T>(v: T): T => maskSecrets(v, ctx.globals.showSecrets, ctx.secrets()) as T;
+    if (ctx.outputSettings().format === 'json') await ctx.out.json(mask(asCodeDocument(plan, steps)));
+    else ctx.out.text(planText(mask(plan)));
+    return opts.detailedExitcode && plan.items.length ? ExitCode.CHANGES : ExitCode.OK;
   },
 });

@@ -113,6 +113,18 @@ function inferKind(key: string): Kind | undefined {
   return undefined;
 }
 
+const HEX_ID = /^[0-9a-f]{32}$/i;
+const API_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
+
+/** 'id' when every value shown is a 32-hex id, 'time' when every one is an API timestamp; undefined otherwise. */
+function kindOfValues(values: unknown[]): 'id' | 'time' | undefined {
+  const shown = values.filter((v) => v !== undefined && v !== null && v !== '');
+  if (shown.length === 0 || !shown.every((v) => typeof v === 'string')) return undefined;
+  if (shown.every((v) => HEX_ID.test(v as string))) return 'id';
+  if (shown.every((v) => API_TIME.test(v as string) && parseApiTime(v) !== undefined)) return 'time';
+  return undefined;
+}
+
 /** A cell on a terminal; `detail` (a record table, one value per line) shows a relative time with its date. */
 function humanCell(kind: Kind | undefined, value: unknown, opts: TableOptions, style: Style, detail: boolean, zoneInHeader = false): string | undefined {
   if (!opts.truncate) return undefined;
@@ -159,6 +171,11 @@ export async function renderListTable(
   opts: TableOptions,
 ): Promise<{ text: string; hidden: string[] }> {
   const style = makeStyle(opts.color);
+  // Ids and times are recognised by what the column holds, whatever its name (a results table's squid, run and task
+  // columns are ids; an attribute of the crawler may be a time): ids are shortened to a unique prefix and times made
+  // relative, and neither is ever cut when the table is fitted to the terminal.
+  const kinds = columns.map((c) => (c.format ? c.kind : (c.kind ?? kindOfValues(rows.map((r) => getPath(r, c.key))) ?? (c.key === 'id' ? 'id' : undefined))));
+  columns = columns.map((c, i) => (kinds[i] && !c.kind ? { ...c, kind: kinds[i] } : c));
   const isTime = columns.map((c) => opts.truncate && c.kind === 'time' && !c.format);
   // Absolute times: when every time in a column had the same UTC offset, the header names it once.
   const zones = columns.map((c, i) => {
@@ -170,16 +187,30 @@ export async function renderListTable(
   let cells = rows.map((r) => columns.map((c, i) => cell(c, r, opts, style, false, zones[i] !== undefined)));
   if (opts.truncate && !opts.fullIds) {
     columns.forEach((c, i) => {
-      if ((c.kind ?? (c.key === 'id' ? 'id' : undefined)) !== 'id' || c.format) return;
+      if (c.kind !== 'id' || c.format) return;
       const len = idPrefixLength(cells.map((r) => r[i]).filter((t) => t !== ''));
       for (const r of cells) r[i] = r[i].slice(0, len);
     });
   }
   let hidden: string[] = [];
   if (opts.truncate && opts.width && opts.width > 0) {
-    const fit = fitWidths(head, cells, columns.map((c) => c.key), opts.width, isTime);
+    // fitWidths never cuts a column keyed 'id': ids, and the columns marked whole.
+    const fitOf = (cs: Column[], h: string[], rs: string[][], times: boolean[]) =>
+      fitWidths(h, rs, cs.map((c) => ((c.kind === 'id' && !c.format) || c.whole ? 'id' : c.key)), opts.width!, times);
+    // Columns that say the same on every row (dropFirst) go first, when the table would otherwise lose a column.
+    const constant = columns.map((c, i) => !!c.dropFirst && cells.every((r) => r[i] === cells[0]?.[i]));
+    let times = isTime;
+    if (constant.some(Boolean) && fitOf(columns, head, cells, times).hidden > 0) {
+      hidden = columns.filter((_, i) => constant[i]).map((c) => c.key);
+      const keep = (_: unknown, i: number) => !constant[i];
+      columns = columns.filter(keep);
+      head = head.filter(keep);
+      cells = cells.map((r) => r.filter(keep));
+      times = times.filter(keep);
+    }
+    const fit = fitOf(columns, head, cells, times);
     const shown = columns.length - fit.hidden;
-    hidden = columns.slice(shown).map((c) => c.key);
+    hidden = [...hidden, ...columns.slice(shown).map((c) => c.key)];
     head = head.slice(0, shown);
     cells = cells.map((r) =>
       r.slice(0, shown).map((t, i) => {

@@ -18,6 +18,13 @@ export interface Column {
    * Ignored when `format` is given, and for every piped format.
    */
   kind?: 'id' | 'time' | 'status';
+  /** Never cut when a terminal table is fitted to the width (a slug is typed back whole); ids never are either. */
+  whole?: boolean;
+  /**
+   * When a terminal table does not fit and this column holds one value on every row (a results table's squid), it is
+   * left out before any other column is.
+   */
+  dropFirst?: boolean;
 }
 
 export interface RenderOptions {

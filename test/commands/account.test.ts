@@ -22,7 +22,12 @@ function file(text: string, name = `f${++n}.yaml`): string {
   return p;
 }
 
-const run = (args: string[], extra: Record<string, string> = {}) => sq(args, { env: emu.env({ SFTP_PASSWORD: PW, ...extra }) });
+// plan asks for its exit 10 (changes to apply) with --detailed-exitcode: every plan of these tests does, so their
+// exit-code assertions hold as they did; 'plan:default' runs plan without it.
+const run = (args: string[], extra: Record<string, string> = {}) => {
+  const argv = args[0] === 'plan' ? [...args, '--detailed-exitcode'] : args[0] === 'plan:default' ? ['plan', ...args.slice(1)] : args;
+  return sq(argv, { env: emu.env({ SFTP_PASSWORD: PW, ...extra }) });
+};
 const writes = async () => (await emu.requests()).filter((r) => r.method !== 'GET');
 
 async function exported(): Promise<string> {
@@ -30,6 +35,12 @@ async function exported(): Promise<string> {
   expect(r.code, r.stderr).toBe(0);
   return r.stdout;
 }
+
+/** A plan item of the as-code document as it is printed: every key, with the defaults of an item that has none. */
+const item = (i: Record<string, unknown>) => ({
+  squid: null, id: null, channel: null, changes: [], add: [], delete: [], not_compared: [], fires_now: null, needs_yes: null,
+  status: 'planned', error: null, requests: expect.any(Array), ...i,
+});
 
 async function planJson(path: string, extra: Record<string, string> = {}) {
   const r = await run(['plan', '-f', path, '--json'], extra);
@@ -258,7 +269,7 @@ describe('a webhook URL token rotated in the environment', () => {
     const p = await planJson(path, env);
     expect(p.plan.items).toMatchObject([{ kind: 'delivery', action: 'update', channel: 'webhook', changes: [change] }]);
     const d = await run(['delivery', 'apply', '-f', path, '--dry-run', '--json'], env);
-    expect(JSON.parse(d.stdout).squids[0].channels.webhook.changes).toEqual([change]);
+    expect(JSON.parse(d.stdout).items[0].changes).toEqual([change]);
     for (const args of [['plan', '-f', path], ['plan', '-f', path, '--json'], ['delivery', 'apply', '-f', path, '--dry-run'], ['delivery', 'apply', '-f', path, '--dry-run', '--json']]) {
       const r = await run(args, env);
       expect(r.stdout + r.stderr, args.join(' ')).not.toContain(OLD);
@@ -289,14 +300,16 @@ describe('edit → plan → apply → plan', () => {
     expect(p.code, p.stderr).toBe(10);
     expect(p.plan).toEqual({
       version: 1,
-      summary: { create: 2, update: 1, delete: 0 },
+      dry_run: true,
+      summary: { create: 2, update: 1, delete: 0, applied: 0, failed: 0, skipped: 0, not_compared: 0 },
       items: [
-        {
+        item({
           kind: 'squid', action: 'update', squid: 'Paris restaurants', id: parisId,
           changes: [{ field: 'concurrency', from: 1, to: 3 }, { field: 'params.functions.contacts', from: false, to: true }],
-        },
-        { kind: 'tasks', action: 'create', squid: 'Paris restaurants', id: parisId, changes: [], add: ['https://www.google.com/maps/search/creperie+paris'] },
-        {
+          requests: [{ method: 'POST', path: `/v1/squids/${parisId}`, body: { concurrency: 3, params: { functions: { contacts: true } } } }],
+        }),
+        item({ kind: 'tasks', action: 'create', squid: 'Paris restaurants', id: parisId, changes: [], add: ['https://www.google.com/maps/search/creperie+paris'] }),
+        item({
           kind: 'delivery', action: 'create', squid: 'Lyon bakeries', id: lyon, channel: 'webhook',
           changes: [
             { field: 'url', from: null, to: 'https://ci.example.com/hook' },
@@ -307,7 +320,7 @@ describe('edit → plan → apply → plan', () => {
             { field: 'events.run.done', from: null, to: true },
             { field: 'events.run.error', from: null, to: false },
           ],
-        },
+        }),
       ],
       not_compared: [],
     });
@@ -360,10 +373,10 @@ describe('drift', () => {
     const p = await planJson(f);
     expect(p.code).toBe(10);
     expect(p.plan.items).toEqual([
-      {
+      item({
         kind: 'squid', action: 'update', squid: 'Tech influencers', id,
         changes: [{ field: 'concurrency', from: 5, to: 1 }, { field: 'notify', from: 'on_error', to: 'none' }],
-      },
+      }),
     ]);
     expect((await run(['apply', '-f', f])).code).toBe(0);
     expect((await planJson(f)).code).toBe(0);
@@ -449,7 +462,7 @@ squids:
     // Again, with the fault gone: the squid is created now; the refused concurrency still fails, Paris is done.
     const json = await run(['apply', '-f', f, '--json']);
     expect(json.code).toBe(8);
-    expect(JSON.parse(json.stdout)).toMatchObject({ applied: 2, failed: 1, skipped: 0, items: [{ squid: 'New squid', status: 'applied' }, { squid: 'Tech influencers', status: 'failed' }, { kind: 'tasks', status: 'applied' }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({ dry_run: false, summary: { applied: 2, failed: 1, skipped: 0 }, items: [{ squid: 'New squid', status: 'applied' }, { squid: 'Tech influencers', status: 'failed' }, { kind: 'tasks', status: 'applied' }] });
   });
 });
 
@@ -470,7 +483,7 @@ squids:
     expect(r.stderr).toContain('✗ create squid "Weird": failed: the API answered POST /v1/squids without the id of the new squid. The request may have reached the server');
     expect(r.stderr).toContain('- add 1 task(s) to squid "Weird": skipped: squid "Weird" was not created');
     expect(r.stderr).toContain('- create webhook delivery of squid "Weird": skipped: squid "Weird" was not created');
-    expect(JSON.parse(r.stdout)).toMatchObject({ applied: 0, failed: 1, skipped: 2, items: [{ kind: 'squid', status: 'failed' }, { kind: 'tasks', status: 'skipped' }, { kind: 'delivery', status: 'skipped' }] });
+    expect(JSON.parse(r.stdout)).toMatchObject({ summary: { applied: 0, failed: 1, skipped: 2 }, items: [{ kind: 'squid', status: 'failed' }, { kind: 'tasks', status: 'skipped' }, { kind: 'delivery', status: 'skipped' }] });
     expect((await writes()).map((w) => `${w.method} ${w.path}`)).toEqual(['POST /v1/squids']);
   });
 });
@@ -492,7 +505,8 @@ describe('confirmations: prune and billing', () => {
     const f = file(JSON.stringify(doc), 'prune.json');
     const p = await planJson(f);
     expect(p.code).toBe(10);
-    expect(p.plan.summary).toEqual({ create: 0, update: 0, delete: 2 });
+    expect(p.plan.summary).toEqual({ create: 0, update: 0, delete: 2, applied: 0, failed: 0, skipped: 0, not_compared: 0 });
+    expect(p.plan.items.map((i: { needs_yes: string }) => i.needs_yes)).toEqual([expect.stringMatching(/^delete 1 task/), 'delete squid "Job board watch" with its tasks, runs and results']);
     expect(p.plan.items.map((i: { kind: string; action: string }) => `${i.action} ${i.kind}`)).toEqual(['delete tasks', 'delete squid']);
     await emu.clearRequests();
     const no = await run(['apply', '-f', f, '--no-input']);
@@ -542,6 +556,33 @@ describe('bad files: exit 2, every problem named by its path, before any request
     expect(r.stderr).toContain(msg);
     expect(r.stderr).not.toContain('hunter2');
     expect(await emu.requests()).toEqual([]);
+  });
+
+  it.each([
+    ['squids:\n  "Paris restaurants":\n    concurrency: 30\n', ':3:18: squids."Paris restaurants".concurrency: must be at most 20'],
+    ['squids:\n  a:\n    colour: red\n', ':3:13: squids.a: unknown field "colour"'],
+    ['billing:\n  auto_reset: { threshold: 0 }\n', ':2:28: billing.auto_reset.threshold: must be at least 1'],
+    ['squids:\n  a:\n    webhook: { url: "https://x.example" }\n', ':3:14: squids.a.webhook.events: is required'],
+  ])('%j: the problem says where it stands, file:line:col', async (text, msg) => {
+    const f = file(text);
+    const r = await run(['plan', '-f', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${f}${msg}`);
+  });
+
+  it('a params key the crawler does not declare is exit 2 with a did-you-mean, where it stands, before any write', async () => {
+    const text = 'squids:\n  "Paris restaurants":\n    params: { max_result: 100, functions: { contact: true }, language: fr }\n' +
+      '  "New one":\n    crawler: google-maps-search\n    params:\n      langauge: fr\n';
+    const f = file(text);
+    for (const cmd of [['plan', '-f', f], ['apply', '-f', f, '--yes']]) {
+      await emu.clearRequests();
+      const r = await run(cmd);
+      expect(r.code, cmd.join(' ')).toBe(2);
+      expect(r.stderr).toContain(`${f}:3:27: squids."Paris restaurants".params.max_result: crawler "Google Maps Search" has no parameter "max_result"; did you mean "max_results"? (allowed: max_results, language, functions.contacts)`);
+      expect(r.stderr).toContain('squids."Paris restaurants".params.functions.contact: crawler "Google Maps Search" has no parameter "functions.contact"; did you mean "functions.contacts"?');
+      expect(r.stderr).toContain(`${f}:7:17: squids."New one".params.langauge: crawler "google-maps-search" has no parameter "langauge"; did you mean "language"?`);
+      expect(await writes()).toEqual([]);
+    }
   });
 
   it('a squid that does not exist and has no crawler, or an unknown crawler, is named', async () => {

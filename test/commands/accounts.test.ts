@@ -89,4 +89,13 @@ describe('confirmation and --dry-run', () => {
     expect(r.stdout).not.toContain('zz');
     expect(await emu.requests()).toEqual([]);
   });
+
+  it('sync --account takes the 8-character prefix `accounts list` shows: looked up with a GET, the full id sent', async () => {
+    const real = String((await emu.api('/v1/accounts')).data[0].id);
+    await emu.clearRequests();
+    const r = await sq(['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', file('r.json', '{"auth_token":"zz"}'), '--account', real.slice(0, 8), '--dry-run', '--json'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).body).toEqual({ type: 'twitter-sync', cookies: '********', account: real });
+    expect((await emu.requests()).map((q) => q.method)).toEqual(['GET']);
+  });
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { attributeRows, paramRows } from '../../src/api/crawlers.js';
 import { sq } from '../helpers/cli.js';
+import { useEmulator } from '../helpers/emulator.js';
 
 describe('paramRows', () => {
   it('skips the reserved functions key in squid params and lists functions as their own rows', () => {
@@ -43,5 +44,16 @@ describe('help', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Examples:');
     expect(r.stdout).toContain(`$ sq ${noun} ${verb}`);
+  });
+});
+
+describe('crawlers list on a narrow terminal', () => {
+  const emu = useEmulator();
+  it('never cuts a slug (it is typed back whole): other columns give way', async () => {
+    const emuEnv = emu.env();
+    const slugs = ((await emu.api('/v1/crawlers?limit=100')).data as { slug: string }[]).map((c) => c.slug);
+    const r = await sq(['crawlers', 'list', '--all'], { env: emuEnv, tty: true, columns: 70 });
+    expect(r.code, r.stderr).toBe(0);
+    for (const slug of slugs) expect(r.stdout).toMatch(new RegExp(`(^|\\s)${slug}(\\s|$)`, 'm'));
   });
 });

@@ -94,7 +94,8 @@ describe('applying', () => {
     const first = await sq(['delivery', 'apply', '-f', f, '--json'], { env });
     expect(first.code).toBe(0);
     const s1 = JSON.parse(first.stdout);
-    expect(s1).toMatchObject({ changed: 2, unchanged: 0, failed: 0 });
+    expect(s1).toMatchObject({ dry_run: false, summary: { applied: 3, failed: 0, skipped: 0 } });
+    expect(s1.items.map((i: { squid: string; channel: string }) => `${i.squid} ${i.channel}`)).toEqual(['Paris restaurants sftp', 'Paris restaurants webhook', 'Lyon bakeries email']);
     const p = await emu.requests('POST');
     expect(p).toHaveLength(3);
     expect(p.map((x) => Object.keys(x.body as object)[0]).sort()).toEqual(['email', 'ftp_fields', 'webhook_fields']);
@@ -110,9 +111,9 @@ describe('applying', () => {
     await emu.clearRequests();
     const second = await sq(['delivery', 'apply', '-f', f, '--json'], { env });
     expect(second.code).toBe(0);
-    expect(JSON.parse(second.stdout)).toMatchObject({ changed: 0, unchanged: 2, failed: 0 });
+    expect(JSON.parse(second.stdout)).toMatchObject({ summary: { applied: 0, failed: 0, create: 0, update: 0 }, items: [] });
     expect(await emu.requests('POST')).toEqual([]);
-    expect(second.stderr).toMatch(/Paris restaurants .*unchanged/);
+    expect(second.stderr).toMatch(/No changes: the account matches the file/);
   });
 
   it('a changed password is detected when the service returns the stored one', async () => {
@@ -122,13 +123,13 @@ describe('applying', () => {
     const r = await sq(['delivery', 'apply', '-f', f, '--json'], { env: { ...env, SFTP_PASSWORD: 'rotated-pw-1' } });
     expect(r.code).toBe(0);
     const sum = JSON.parse(r.stdout);
-    expect(sum.squids[0].channels.sftp).toMatchObject({ status: 'changed', fields: ['password'] });
+    expect(sum.items).toMatchObject([{ channel: 'sftp', status: 'applied', changes: [{ field: 'password', from: '********', to: '********' }] }]);
     expect(await emu.requests('POST')).toHaveLength(1);
     expect(r.stdout + r.stderr).not.toContain('rotated-pw-1');
   });
 
   it('--dry-run --format ndjson prints the masked requests, one per line, and sends nothing', async () => {
-    // (--json prints one plan object instead: delivery-apply-plan.test.ts)
+    // (--json prints the as-code document instead: as-code-document.test.ts)
     const r = await sq(['delivery', 'apply', '-f', file('good.yaml', GOOD), '--dry-run', '--format', 'ndjson'], { env });
     expect(r.code).toBe(0);
     const plan = ndjson(r.stdout);
@@ -139,19 +140,23 @@ describe('applying', () => {
     expect(await emu.requests('POST')).toEqual([]);
   });
 
-  it('exit 8 when one squid fails and the others succeed; the per-squid report is on stderr', async () => {
-    const f = file('partial.yaml', `${GOOD}  "No such squid":\n    email: ops@example.com\n`);
-    const r = await sq(['delivery', 'apply', '-f', f], { env });
-    expect(r.code).toBe(8);
-    expect(r.stderr).toMatch(/✗ No such squid: failed/);
-    expect(r.stderr).toMatch(/1 of 3 squids failed/);
-    expect(r.stdout).toMatch(/Paris restaurants\t[0-9a-f]{32}\tsftp\tchanged/);
-    expect(await emu.requests('POST')).toHaveLength(3);
+  it('a squid the account does not have is an error of the file: exit 2 naming it, nothing sent for any squid', async () => {
+    for (const text of [`${GOOD}  "No such squid":\n    email: ops@example.com\n`, 'squids:\n  "No such squid":\n    email: ops@example.com\n']) {
+      const r = await sq(['delivery', 'apply', '-f', file('partial.yaml', text)], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('squids."No such squid": no squid of this account has this name, hash or hash prefix');
+      expect(await emu.requests('POST')).toEqual([]);
+    }
   });
 
-  it('all failing: the error of the single squid (not found = 3)', async () => {
-    const r = await sq(['delivery', 'apply', '-f', file('one.yaml', 'squids:\n  "No such squid":\n    email: ops@example.com\n')], { env });
-    expect(r.code).toBe(3);
+  it('anything but delivery channels is refused (it is sq apply\'s), before any request', async () => {
+    await emu.clearRequests();
+    const r = await sq(['delivery', 'apply', '-f', file('more.yaml', 'prune: true\nsquids:\n  "Lyon bakeries":\n    concurrency: 2\n    email: ops@example.com\n  "Paris restaurants": {}\n')], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('prune: sq delivery apply manages delivery channels only');
+    expect(r.stderr).toContain('squids."Lyon bakeries".concurrency: sq delivery apply manages delivery channels only');
+    expect(r.stderr).toContain('squids."Paris restaurants": must be a mapping of one or more channels');
+    expect(await emu.requests()).toEqual([]);
   });
 
   it('a POST the API refuses is reported per channel', async () => {
@@ -160,10 +165,11 @@ describe('applying', () => {
       const r = await sq(['delivery', 'apply', '-f', file('good.yaml', GOOD), '--json'], { env });
       expect(r.code).toBe(8);
       const sum = JSON.parse(r.stdout);
-      expect(sum.squids[0]).toMatchObject({ status: 'failed' });
-      expect(sum.squids[0].channels.sftp.status).toBe('failed');
-      expect(sum.squids[0].channels.webhook.status).toBe('changed');
-      expect(sum.squids[1].status).toBe('changed');
+      expect(sum.summary).toMatchObject({ applied: 2, failed: 1 });
+      expect(sum.items.map((i: { channel: string; status: string }) => `${i.channel} ${i.status}`)).toEqual(['sftp failed', 'webhook applied', 'email applied']);
+      expect(sum.items[0].error).toMatch(/ftp_fields\.host is bad/);
+      expect(r.stderr).toMatch(/1 of 3 changes failed; 2 applied/);
+      expect(r.stderr).toMatch(/failed: delivery sftp of \\?"Paris restaurants\\?": .*ftp_fields\.host is bad/);
     } finally {
       await emu.clearFaults();
     }

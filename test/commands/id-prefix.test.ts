@@ -23,6 +23,33 @@ const twins = (prefix: string, extra: J = {}) => ({
   data: [1, 2].map((n) => ({ id: `${prefix}${'0'.repeat(31 - prefix.length)}${n}`, status: 'running', created_at: `2026-01-0${n}T00:00:00`, ...extra })),
 });
 
+describe('results list: --run and --task take the prefixes the tables show', () => {
+  it('--run 8 characters lists that run\'s results; --task narrows them to one task; both looked up with GETs only', async () => {
+    const run = parisRuns.find((r) => r.status === 'done') ?? parisRuns[0];
+    const full = await sq(['results', 'list', '--run', run.id, '--all', '--format', 'ndjson'], { env: emu.env() });
+    expect(full.code, full.stderr).toBe(0);
+    const byId = await sq(['results', 'list', '--run', String(run.id).slice(0, 8), '--all', '--format', 'ndjson'], { env: emu.env() });
+    expect(byId.code, byId.stderr).toBe(0);
+    expect(byId.stdout).toBe(full.stdout);
+    expect(byId.stdout.length).toBeGreaterThan(0);
+    const tasks = (await emu.api(`/v1/tasks?squid=${emu.squidId(DEMO_SQUIDS.paris)}&limit=100`)).data as J[];
+    const task = tasks[0];
+    await emu.clearRequests();
+    const one = await sq(['results', 'list', '--squid', DEMO_SQUIDS.paris, '--task', String(task.id).slice(0, 8), '--all', '--format', 'ndjson'], { env: emu.env() });
+    expect(one.code, one.stderr).toBe(0);
+    const results = (await emu.requests()).filter((q) => q.path === '/v1/results');
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.every((q) => q.query.task === task.id)).toBe(true);
+    expect((await emu.requests()).every((q) => q.method === 'GET')).toBe(true);
+  });
+
+  it('an unknown --run prefix is exit 3 naming the run, not a silent empty list', async () => {
+    const r = await sq(['results', 'list', '--run', 'abcdef12'], { env: emu.env() });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('no run matches "abcdef12"');
+  });
+});
+
 describe('runs: id prefixes', () => {
   it('a unique prefix resolves across squids, reading lists only, then asks for the full id', async () => {
     const run = parisRuns[0];

@@ -59,7 +59,7 @@ describe('--dry-run sends nothing', () => {
   it.each([
     [['squids', 'delete', 'PARIS'], { method: 'DELETE', path: '/v1/squids/PARIS', body: null }],
     [['squids', 'empty', 'PARIS', '--type', 'params'], { method: 'POST', path: '/v1/squids/PARIS/empty', body: { type: 'params' } }],
-    [['squids', 'update', 'PARIS', '--name', 'New', '--param', 'zip=01234'], { method: 'POST', path: '/v1/squids/PARIS', body: { name: 'New', params: { zip: '01234' } } }],
+    [['squids', 'update', 'PARIS', '--name', 'New'], { method: 'POST', path: '/v1/squids/PARIS', body: { name: 'New' } }],
     [['squids', 'create', '--crawler', 'GM', '--name', 'Z'], { method: 'POST', path: '/v1/squids', body: { crawler: 'GM', name: 'Z' } }],
   ])('%j with full hashes: no request at all', async (args, planned) => {
     const sub = (s: string) => (s === 'PARIS' ? paris : s === 'GM' ? DEMO_CRAWLERS.googleMaps : s);
@@ -71,11 +71,36 @@ describe('--dry-run sends nothing', () => {
     expect(await emu.requests()).toEqual([]);
   });
 
+  it('update --param: reads the squid and its crawler\'s params to check the keys (GETs only), no write', async () => {
+    const r = await sq(['squids', 'update', paris, '--name', 'New', '--param', 'language=01234', '--dry-run', '--json'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, method: 'POST', path: `/v1/squids/${paris}`, body: { name: 'New', params: { language: '01234' } } });
+    expect((await emu.requests()).map((q) => `${q.method} ${q.path}`)).toEqual([`GET /v1/squids/${paris}`, `GET /v1/crawlers/${DEMO_CRAWLERS.googleMaps}/params`]);
+  });
+
   it('with a name: only the read that resolves it, no write', async () => {
     const r = await sq(['squids', 'delete', 'Paris restaurants', '--dry-run'], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`DELETE /v1/squids/${paris}\n`);
     expect((await emu.requests()).map((q) => q.method)).toEqual(['GET']);
+  });
+});
+
+describe('--param keys', () => {
+  it('a key the crawler does not declare is exit 2 with a did-you-mean and the allowed keys; nothing is written', async () => {
+    const r = await sq(['squids', 'update', 'Paris restaurants', '--param', 'max_result=100', '--param', 'functions.contact=true', '--param', 'language=fr'], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--param max_result: crawler "Google Maps Search" has no parameter "max_result"; did you mean "max_results"?');
+    expect(r.stderr).toMatch(/\(allowed: max_results, language, functions\.contacts\)/);
+    expect(r.stderr).toContain('--param functions.contact: crawler "Google Maps Search" has no parameter "functions.contact"; did you mean "functions.contacts"?');
+    expect(r.stderr).not.toContain('"language"');
+    expect((await emu.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
+  });
+
+  it('declared keys go through', async () => {
+    const r = await sq(['squids', 'update', 'Paris restaurants', '--param', 'max_results=100', '--param', 'functions.contacts=true'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect((await emu.requests('POST'))[0].body).toEqual({ params: { max_results: 100, functions: { contacts: true } } });
   });
 });
 

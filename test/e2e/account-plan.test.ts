@@ -10,7 +10,7 @@ import { tempDir } from '../helpers/fs.js';
 const emu = useEmulator({ each: 'reset' });
 
 describe('sq export | plan | apply (built binary)', () => {
-  it('export → plan exits 0; drift through the API → exit 10; apply → plan exits 0 again', async () => {
+  it('export → plan exits 0; drift through the API → exit 10 (--detailed-exitcode); apply → plan exits 0 again', async () => {
     const ex = await sqBin(['export'], { env: emu.env() });
     expect(ex.code, ex.stderr).toBe(0);
     const f = join(tempDir('sq-e2e-account-'), 'sq.yaml');
@@ -18,13 +18,13 @@ describe('sq export | plan | apply (built binary)', () => {
     expect((await sqBin(['plan', '-f', f], { env: emu.env() })).code).toBe(0);
 
     await emu.api(`/v1/squids/${emu.squidId('Paris restaurants')}`, { method: 'POST', body: { is_active: false } });
-    const drift = await sqBin(['plan', '-f', f], { env: emu.env() });
+    const drift = await sqBin(['plan', '-f', f, '--detailed-exitcode'], { env: emu.env() });
     expect(drift.code, drift.stderr).toBe(10);
     expect(drift.stdout).toContain('    active: false → true');
 
     const a = await sqBin(['apply', '-f', f], { env: emu.env() });
     expect(a.code, a.stderr).toBe(0);
     expect(a.stderr).toContain('✓ update squid "Paris restaurants"');
-    expect((await sqBin(['plan', '-f', f], { env: emu.env() })).code).toBe(0);
+    expect((await sqBin(['plan', '-f', f, '--detailed-exitcode'], { env: emu.env() })).code).toBe(0);
   });
 });

@@ -93,7 +93,8 @@ describe('sq squids (built binary)', () => {
   it('update sends only the touched fields with typed --param values, then shows the full squid', async () => {
     const r = await run(
       'squids', 'update', paris.slice(0, 8), '--concurrency', '4',
-      '--param', 'zip=01234', '--param', 'max_results=5', '--param', 'flag=true', '--param', 'functions.contacts=true', '--json',
+      // Keys the crawler declares (others are exit 2: squids.test.ts; zip=01234 staying text: the --param values tests).
+      '--param', 'language=fr', '--param', 'max_results=5', '--param', 'functions.contacts=true', '--json',
     );
     expect(r.code).toBe(0);
     const posts = (await calls()).filter((c) => c.method === 'POST');
@@ -102,13 +103,13 @@ describe('sq squids (built binary)', () => {
         method: 'POST',
         path: `/v1/squids/${paris}`,
         query: {},
-        body: { concurrency: 4, params: { zip: '01234', max_results: 5, flag: true, functions: { contacts: true } } },
+        body: { concurrency: 4, params: { language: 'fr', max_results: 5, functions: { contacts: true } } },
       },
     ]);
     const s = JSON.parse(r.stdout);
     // The API echoes only touched fields; the re-read record is complete.
     expect(s).toMatchObject({ id: paris, name: 'Paris restaurants', concurrency: 4, crawler_name: 'Google Maps Search' });
-    expect(s.params).toMatchObject({ zip: '01234', max_results: 5, flag: true, language: 'en', functions: { contacts: true } });
+    expect(s.params).toMatchObject({ language: 'fr', max_results: 5, functions: { contacts: true } });
     expect((await calls()).at(-1)).toMatchObject({ method: 'GET', path: `/v1/squids/${paris}` });
   });
 

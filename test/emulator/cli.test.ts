@@ -4,7 +4,7 @@ import { EmulatorOptionError, parseEmulatorOptions, runEmulatorCommand } from '.
 import { capture } from '../helpers/stream.js';
 import { waitFor } from '../helpers/wait.js';
 
-const firstLine = async (out: { text: () => string }) => (await waitFor(out.text, (t) => t.includes('\n'), 'a line printed', 2000)).split('\n')[0];
+const firstLine = async (out: { text: () => string }) => (await waitFor(out.text, (t) => t.includes('\n'), 'a line printed', 15_000)).split('\n')[0];
 
 describe('runEmulatorCommand', () => {
   it('prints exactly one JSON line, the export hint on stderr, serves, and exits 0 when stopped', async () => {
@@ -18,6 +18,9 @@ describe('runEmulatorCommand', () => {
     expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(info.token).toBe('sq_emulator_demo_token');
     expect(err.text()).toContain(`export SQ_BASE_URL=${info.base_url} SQ_TOKEN=${info.token}`);
+    // The banner names the clock, its time scale and the seed, and ends its line.
+    expect(err.text()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(clock virtual, time scale 1x, seed empty\)/);
+    expect(err.text().endsWith('\n')).toBe(true);
     const me = await fetch(`${info.base_url}/v1/me`, { headers: { Authorization: `Token ${info.token}` } });
     expect(me.status).toBe(200);
     const squids = (await (await fetch(`${info.base_url}/v1/squids`, { headers: { Authorization: `Token ${info.token}` } })).json()) as { total_results: number };

@@ -160,6 +160,41 @@ describe('help topics', () => {
     expect(r.stdout).toMatch(/^ {2}\$ sq /m);
   });
 
+  it('help environment, exit-codes and globals wrap at the terminal\'s width (80 piped), under their own column', async () => {
+    for (const [topic, keyWidth] of [['environment', 20], ['exit-codes', 5], ['globals', 24]] as const) {
+      for (const [tty, columns, width] of [[false, 200, 80], [true, 70, 70], [true, 100, 100]] as const) {
+        const r = await sq(['help', topic], { tty, columns });
+        expect(r.code, r.stderr).toBe(0);
+        const lines = r.stdout.trimEnd().split('\n');
+        for (const l of lines) expect(l.length, `${topic} at ${width}: ${l}`).toBeLessThanOrEqual(width);
+        // A continued line starts under the text, not at the margin.
+        expect(lines.some((l) => l.startsWith(' '.repeat(2 + keyWidth + 1)) && l.trim() !== ''), topic).toBe(true);
+      }
+    }
+  });
+
+  it('sq help globals lists every global flag', async () => {
+    const { GLOBAL_OPTIONS } = await import('../../src/program.js');
+    const r = await sq(['help', 'globals']);
+    expect(r.code).toBe(0);
+    for (const o of GLOBAL_OPTIONS) expect(r.stdout).toContain(o.flags);
+  });
+
+  it('an unknown command is exit 2 with --help too, naming the closest commands', async () => {
+    for (const [args, msg] of [
+      [['go', '--help'], 'unknown command "go" for sq'],
+      [['squids', 'lst', '--help'], 'unknown command "lst" for sq squids; did you mean "list"?'],
+      [['-h', 'runz'], 'unknown command "runz" for sq; did you mean "runs"?'],
+    ] as const) {
+      const r = await sq([...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(msg);
+    }
+    expect((await sq(['squids', 'list', '--help'])).code).toBe(0);
+    expect((await sq(['api', '/v1/me', '--help'])).code).toBe(0);
+  });
+
   it('an unknown help topic is an error that names the topics', async () => {
     const r = await sq(['help', 'no-such-thing']);
     expect(r.code).not.toBe(0);

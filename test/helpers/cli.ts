@@ -21,7 +21,7 @@ export function tempConfigDir(): string {
 /** In-process. `env` replaces process.env entirely (plus a fresh SQ_CONFIG_DIR unless given). */
 export async function sq(
   args: string[],
-  opts: { env?: Record<string, string | undefined>; stdin?: string; tty?: boolean; signal?: AbortSignal } = {},
+  opts: { env?: Record<string, string | undefined>; stdin?: string; tty?: boolean; signal?: AbortSignal; columns?: number } = {},
 ): Promise<SqResult> {
   const stdout = capture();
   const stderr = capture();
@@ -32,7 +32,7 @@ export async function sq(
   try {
     const code = await run(args, {
       env,
-      io: { stdout: stdout.stream, stderr: stderr.stream, stdin, stdoutIsTTY: !!opts.tty, stderrIsTTY: !!opts.tty, stdinIsTTY: !!opts.tty, columns: 120 },
+      io: { stdout: stdout.stream, stderr: stderr.stream, stdin, stdoutIsTTY: !!opts.tty, stderrIsTTY: !!opts.tty, stdinIsTTY: !!opts.tty, columns: opts.columns ?? 120 },
       // What main.ts aborts on Ctrl-C: a test aborts its own with an InterruptedError to stand for one.
       signal: opts.signal ?? new AbortController().signal,
     });

@@ -45,3 +45,22 @@ describe('terminal tables never pass control characters through', () => {
     expect(text).not.toMatch(/\x1b/);
   });
 });
+
+describe('id and time columns are recognised by their values, not their names', () => {
+  const opts = { color: false, truncate: true, width: 40, now: () => Date.parse('2026-01-02T00:00:00Z') };
+  const rows = [
+    { owner: '0cc85ca9901b10e520de104d323efa7f', seen: '2026-01-01T00:00:00Z', note: 'a long note that must give way first' },
+    { owner: '9e20f3bb315d3f26af6949d5d23a8d42', seen: '2026-01-01T12:00:00Z', note: 'another long note' },
+  ];
+  it('a column of 32-hex ids shows unique prefixes and a column of API times relative times, neither cut', async () => {
+    const { text } = await renderListTable([{ key: 'owner' }, { key: 'seen' }, { key: 'note' }], rows, opts);
+    const lines = text.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/^0cc85ca9 {2}1 d ago +a long/);
+    expect(lines[2]).toMatch(/^9e20f3bb {2}12 h ago +another/);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(40);
+  });
+  it('a column that mixes ids with other text is left as it is', async () => {
+    const { text } = await renderListTable([{ key: 'owner' }], [{ owner: '0cc85ca9901b10e520de104d323efa7f' }, { owner: 'someone' }], { ...opts, width: 200 });
+    expect(text).toContain('0cc85ca9901b10e520de104d323efa7f');
+  });
+});

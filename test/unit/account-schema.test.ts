@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { schemaText, SCHEMA_FILE } from '../../src/account/write-schema.js';
+import { documentSchemaText, DOCUMENT_SCHEMA_FILE, schemaText, SCHEMA_FILE } from '../../src/account/write-schema.js';
 import { accountSchema } from '../../src/account/schema.js';
 import { parseApplyText } from '../../src/commands/delivery/_shared/apply-file.js';
 
@@ -21,6 +21,11 @@ function readmeFiles(): string[] {
 describe('schema/sq.schema.json', () => {
   it('is what `npm run schema` generates now (run it and commit schema/ when this fails)', () => {
     expect(committed === schemaText(), 'schema/sq.schema.json is out of date: run `npm run schema` and commit it').toBe(true);
+  });
+
+  it('schema/sq-plan.schema.json (the --json document of plan and apply) is what `npm run schema` generates now', () => {
+    const doc = readFileSync(resolve(root, DOCUMENT_SCHEMA_FILE), 'utf8');
+    expect(doc === documentSchemaText(), 'schema/sq-plan.schema.json is out of date: run `npm run schema` and commit it').toBe(true);
   });
 
   it('the README points editors at the shipped file', () => {

@@ -1,3 +1,4 @@
+import { isIdPrefix, resolveAccount } from '../../api/resolve.js';
 import { defineVerb } from '../../command.js';
 import { parseCookies, startSync, syncCode, waitForSync } from '../../api/accounts.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -17,7 +18,7 @@ export default defineVerb({
   options: [
     { flags: '--type <type>', description: 'account type name, see `sq accounts types` (required)' },
     { flags: '--cookies-file <file>', description: 'cookies export; "-" for stdin (required)' },
-    { flags: '--account <id>', description: 'refresh this existing account instead of creating one' },
+    { flags: '--account <id>', description: 'refresh this existing account instead of creating one (id or id prefix)' },
     { flags: '--wait', description: 'wait until the synchronization succeeds or fails' },
     { flags: '--timeout <duration>', description: 'give up waiting after this long, at most 7d (with --wait)', defaultText: '2m' },
   ],
@@ -34,6 +35,8 @@ export default defineVerb({
     if (account !== undefined) body.account = account;
 
     const http = await ctx.http();
+    // The 8-character ids `sq accounts list` shows: a prefix is looked up (a GET); a full id goes as given.
+    if (account !== undefined && isIdPrefix(account)) body.account = (await resolveAccount(http, account)).id;
     const started = await startSync(http, body);
     const id = String(started?.id ?? '');
     if (!opts.wait) {

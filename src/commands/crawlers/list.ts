@@ -19,7 +19,7 @@ export default defineVerb({
       columns: [
         { key: 'id' },
         { key: 'name', maxWidth: 40 },
-        { key: 'slug' },
+        { key: 'slug', whole: true },
         { key: 'credits_per_row', header: 'CREDITS/ROW' },
         { key: 'max_concurrency', header: 'MAX CONC' },
         { key: 'account.type', header: 'ACCOUNT' },

@@ -3,7 +3,7 @@ import type { Ctx } from '../../context.js';
 import type { Envelope } from '../../api/pages.js';
 import type { Format, Output } from '../../output/types.js';
 import { createOutput } from '../../output/index.js';
-import { resolveSquid } from '../../api/resolve.js';
+import { isIdPrefix, resolveRun, resolveSquid, resolveTask } from '../../api/resolve.js';
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../../api/results.js';
 import { SqError, UsageError } from '../../errors.js';
 import { AtomicFile, checkOutputTarget } from '../../io/atomic-file.js';
@@ -69,8 +69,8 @@ export default defineVerb({
     '--checkpoint does not go with -o (which keeps its checkpoint beside FILE).',
   options: [
     { flags: '--squid <squid>', description: 'results of every run of this squid (id, id prefix or exact name)' },
-    { flags: '--run <run>', description: 'results of this run only' },
-    { flags: '--task <task>', description: 'only the results of this task' },
+    { flags: '--run <run>', description: 'results of this run only (id or id prefix)' },
+    { flags: '--task <task>', description: 'only the results of this task (id or id prefix)' },
     ...pagingOptions(DEFAULT_LIMIT),
     { flags: '-o, --output <file>', description: 'write the records to this regular file (atomically) instead of stdout; - is stdout' },
     { flags: '--resume', description: 'continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)' },
@@ -126,7 +126,11 @@ async function exportResults(
     if (was && 'squid' in was && was.squid !== squid.id) {
       throw new UsageError(`cannot resume: --squid ${scopeRef.squid} is now squid ${squid.id}, the checkpoint is for ${was.squid}`);
     }
-  } else scope = scopeRef;
+  } else {
+    // The 8-character ids the tables show: a prefix is looked up (GETs only); a full id goes as given.
+    scope = isIdPrefix(scopeRef.run) ? { run: (await resolveRun(http, scopeRef.run.trim())).id } : scopeRef;
+  }
+  const taskId = task !== undefined && isIdPrefix(task) ? (await resolveTask(http, task.trim(), 'squid' in scope ? { squid: scope.squid } : {})).id : task;
 
   const continued = plan?.ck ?? null;
   const tabular = format !== 'json' && format !== 'ndjson' && !settings.fields;
@@ -137,7 +141,7 @@ async function exportResults(
   }
 
   const request = continued ? { pageSize: continued.page_size, startPage: continued.pages + 1, earlier: continued.records } : paging.request;
-  const it = resultPages(http, scope, { ...request, task, onWarning: (m) => ctx.out.warn(m) })[Symbol.asyncIterator]();
+  const it = resultPages(http, scope, { ...request, task: taskId, onWarning: (m) => ctx.out.warn(m) })[Symbol.asyncIterator]();
   // The first page is read before anything is written: without the crawler's attributes, its keys make the header.
   const first = await it.next();
   if (continued) checkTotal(continued, first.done ? null : num(first.value.total_results), plan!.startOver);
@@ -155,7 +159,9 @@ async function exportResults(
   }
 
   if (output === undefined) {
-    await ctx.out.list(records(all(), seen), { columns, maskSecrets: false });
+    // On a narrow terminal the scope's own columns (the same squid, or run, on every row) give way before the data.
+    const scoped = new Set('squid' in scope ? ['squid'] : ['squid', 'run']);
+    await ctx.out.list(records(all(), seen), { columns: columns.map((c) => (scoped.has(c.key) ? { ...c, dropFirst: true } : c)), maskSecrets: false });
     pagingHint(ctx, paging, seen, 'results');
     return;
   }

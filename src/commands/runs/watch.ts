@@ -7,7 +7,8 @@ export default defineVerb({
   summary: 'Wait for a run to finish and its export to be ready, showing progress',
   description:
     'Poll a run until it ends and its export is ready, showing a progress bar on a terminal (a plain line per change otherwise) ' +
-    'with the ETA and, while paused or after an error, the reason (done_reason: done_reason_desc); then print ' +
+    'with, while paused or after an error, the reason right after the state (done_reason: done_reason_desc), then the ' +
+    'percentage and the ETA once the API knows them; then print ' +
     'the final run. Exit 6 if the run ends in error or aborted, 7 on --timeout; Ctrl-C stops watching, not the run. ' +
     `<run> ${PREFIX_NOTE}.`,
   args: ['<run>'],

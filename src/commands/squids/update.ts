@@ -1,6 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { getSquid, parseParams, updateSquid } from '../../api/squids.js';
+import { getCrawlerParams, squidParamNames, unknownSquidParams } from '../../api/crawlers.js';
 import { SQUID_DETAIL_COLUMNS } from './_shared/columns.js';
 import { UsageError } from '../../errors.js';
 import { intFlag, nonEmpty } from '../../validate/index.js';
@@ -11,7 +12,8 @@ export default defineVerb({
   description:
     'Only the given fields are sent. --param k=v is repeatable; a value stays text unless it is valid JSON ' +
     '(zip=01234 stays "01234", max_results=5 is a number, flag=true a boolean); functions.<name>=true|false ' +
-    'switches a paid function. The API answers with the touched fields only, so sq reads the squid back and shows all of it.',
+    'switches a paid function. Each key is checked against the crawler\'s parameters first (GET requests only): a key ' +
+    'the crawler does not declare is exit 2, with the closest names and the allowed ones. The API answers with the touched fields only, so sq reads the squid back and shows all of it.',
   args: ['<squid>'],
   options: [
     { flags: '--name <name>', description: 'new name' },
@@ -33,9 +35,22 @@ export default defineVerb({
 
     const http = await ctx.http();
     const { id } = await resolveSquid(http, ref);
+    if (body.params) await refuseUnknownParams(http, id, body.params as Record<string, unknown>);
     await updateSquid(http, id, body);
     const s = await getSquid(http, id);
     ctx.out.success(`Updated ${Object.keys(body).join(', ')} of squid ${String(s?.name ?? id)}`);
     await ctx.out.record(s, { title: `Squid ${String(s?.name ?? id)}`, columns: SQUID_DETAIL_COLUMNS });
   },
 });
+
+/** A typo in a --param key would be stored silently: checked against what the squid's crawler declares. */
+async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], id: string, params: Record<string, unknown>): Promise<void> {
+  const squid = await getSquid<Record<string, unknown>>(http, id);
+  const crawler = typeof squid?.crawler === 'string' ? squid.crawler : '';
+  if (!crawler) return;
+  const declared = squidParamNames(await getCrawlerParams(http, crawler));
+  if (!declared) return;
+  const name = typeof squid.crawler_name === 'string' ? squid.crawler_name : crawler;
+  const [first, ...rest] = unknownSquidParams(params, declared, (k) => `--param ${k}`, JSON.stringify(name));
+  if (first) throw new UsageError(`${first}; nothing was sent`, { details: rest.map((p) => `  also: ${p}`) });
+}

@@ -266,14 +266,23 @@ export function checkApplyDocument(doc: unknown, env: Record<string, string | un
  * values, so a secret's characters can never break the YAML.
  */
 export async function parseApplyText(text: string, file: string, what = 'delivery file'): Promise<unknown> {
-  const [{ parseDocument }, { randomBytes }] = await Promise.all([
+  return (await parseApplyTextAt(text, file, what)).value;
+}
+
+/** Where a value of the parsed file starts, as `file:line:col` (undefined when the path is not in the file). */
+export type Locate = (path: readonly PropertyKey[]) => string | undefined;
+
+/** parseApplyText, and where each value stands in the file: errors name `file:line:col` as a compiler's do. */
+export async function parseApplyTextAt(text: string, file: string, what = 'delivery file'): Promise<{ value: unknown; locate: Locate }> {
+  const [{ parseDocument, LineCounter }, { randomBytes }] = await Promise.all([
     importPackage<typeof import('yaml')>('yaml'),
     importPackage<typeof import('node:crypto')>('node:crypto'),
   ]);
   const marker = `sqenv${randomBytes(6).toString('hex')}x`;
   const safe = text.replace(ENV_REF, (_, name: string) => `${marker}${name}${marker}`);
   // JSON is valid YAML, so one parser reads both.
-  const doc = parseDocument(safe, { uniqueKeys: true, prettyErrors: true });
+  const lines = new LineCounter();
+  const doc = parseDocument(safe, { uniqueKeys: true, prettyErrors: true, lineCounter: lines });
   if (doc.errors.length) {
     const e = doc.errors[0];
     const where = e.linePos?.[0] ? `${file}:${e.linePos[0].line}:${e.linePos[0].col}` : file;
@@ -286,5 +295,11 @@ export async function parseApplyText(text: string, file: string, what = 'deliver
     if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [restore(k) as string, restore(x)]));
     return v;
   };
-  return restore(doc.toJS());
+  const toMarked = (k: PropertyKey) => (typeof k === 'string' ? k.replace(ENV_REF, (_, name: string) => `${marker}${name}${marker}`) : k);
+  const locate: Locate = (path) => {
+    const node = doc.getIn(path.map(toMarked), true) as { range?: [number, number, number] } | undefined;
+    const at = node?.range ? lines.linePos(node.range[0]) : undefined;
+    return at ? `${file}:${at.line}:${at.col}` : undefined;
+  };
+  return { value: restore(doc.toJS()), locate };
 }

@@ -165,18 +165,20 @@ function etaOf(v: unknown): string {
 }
 
 function render(label: string, s: Snapshot, ms: number): { fraction: number | null; text: string; key: string } {
-  const parts = [s.percent === null ? '?%' : `${Math.floor(s.percent)}%`];
+  // What is not known is left out rather than shown as "?%" or "ETA ∞" (the API's "not known yet").
+  const parts = s.percent === null ? [] : [`${Math.floor(s.percent)}%`];
   if (s.tasksTotal) parts.push(`tasks ${count(s.tasksDone ?? 0)}/${count(s.tasksTotal)}`);
   if (s.results !== null) parts.push(`results ${count(s.results)}`);
   const state = s.status === 'done' && !s.exportDone ? 'done, exporting' : s.status || 'unknown';
-  // The reason goes last: a narrow terminal cuts the line's end, and the status-change line above the bar keeps it whole.
-  const reason = s.reason ? ` — ${s.reason}` : '';
+  // The reason comes right after the state: a narrow terminal cuts the line's end, and a pause or an error is what
+  // the reader needs to see.
+  const head = s.reason ? `${state} (${s.reason})` : state;
   // The ETA moves on every poll: it is shown, but a plain-line log gets a new line only when state, reason or counts change.
-  const key = `${state} ${parts.join(' ')}${reason}`;
-  const eta = s.eta ? ` ETA ${s.eta}` : '';
+  const key = [head, ...parts].join(' ');
+  const eta = s.eta && s.eta !== '∞' ? ` ETA ${s.eta}` : '';
   return {
     fraction: s.percent === null ? null : s.percent / 100,
-    text: `run ${label}: ${state} ${parts.join(' ')}${eta} (elapsed ${elapsed(ms)})${reason}`,
+    text: `run ${label}: ${key}${eta} (elapsed ${elapsed(ms)})`,
     key,
   };
 }

@@ -1,0 +1,115 @@
+// The as-code document: what `sq plan --json`, `sq apply --json` (with --dry-run or not) and `sq delivery apply
+// --json` print. One shape whatever the number of changes (0, 1 or N) and whatever the command, so a script reads
+// `.summary`, `.items[]` and `.not_compared[]` the same way everywhere. Every item has every key (null or [] where
+// it does not apply). schema/sq-plan.schema.json is generated from the zod schema below (npm run schema).
+import * as z from 'zod/mini';
+import type { PlannedRequest } from '../io/dry-run.js';
+import type { Plan, PlanItem, Step, Uncompared } from './diff.js';
+
+const d = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
+const nullable = <T extends z.ZodMiniType>(s: T) => z.nullable(s);
+const change = z.strictObject({ field: z.string(), from: z.unknown(), to: z.unknown() });
+const request = z.strictObject({ method: z.enum(['POST', 'DELETE']), path: z.string(), body: z.unknown() });
+
+const itemSchema = z.strictObject({
+  kind: z.enum(['squid', 'tasks', 'delivery', 'billing']),
+  action: z.enum(['create', 'update', 'delete']),
+  squid: d(nullable(z.string()), 'the squid as the file names it (or its live name); null for billing'),
+  id: d(nullable(z.string()), "the squid's id; null while it is still to be created, and for billing"),
+  channel: d(nullable(z.enum(['sftp', 'webhook', 'email', 'sheet', 's3'])), 'delivery items: the channel; null otherwise'),
+  changes: d(z.array(change), 'field by field: from (null on create) and to; secrets are ********'),
+  add: d(z.array(z.unknown()), 'tasks to add (a URL, or the parameters)'),
+  delete: d(z.array(z.strictObject({ id: z.string(), value: z.unknown() })), 'tasks to delete (prune: true)'),
+  not_compared: d(z.array(z.string()), 'secrets of this item that could not be compared'),
+  fires_now: d(nullable(z.boolean()), 'billing: a reset (and a charge) fires as soon as this is saved; null otherwise'),
+  needs_yes: d(nullable(z.string()), 'why apply asks before this item (a deletion, a billing change that can charge more); null when it does not'),
+  status: d(z.enum(['planned', 'applied', 'failed', 'skipped']), 'planned: nothing was sent (plan, dry run); else what apply did'),
+  error: d(nullable(z.string()), 'why the item failed or was skipped'),
+  requests: d(z.array(request), "the requests the item sends (a new squid's id is a placeholder until it exists)"),
+});
+
+const uncomparedSchema = z.strictObject({
+  kind: z.literal('delivery'),
+  squid: z.string(),
+  id: nullable(z.string()),
+  channel: z.enum(['sftp', 'webhook', 'email', 'sheet', 's3']),
+  not_compared: z.array(z.string()),
+});
+
+const count = z.number().check(z.int(), z.minimum(0));
+
+export const documentSchema = z.strictObject({
+  version: d(z.literal(1), 'the version of this document; a change that breaks scripts gets a new one'),
+  dry_run: d(z.boolean(), 'true: nothing was sent (sq plan, --dry-run); false: apply sent the items'),
+  summary: z.strictObject({
+    create: count,
+    update: count,
+    delete: count,
+    applied: count,
+    failed: count,
+    skipped: count,
+    not_compared: d(count, 'channels left as they are whose secrets could not be compared'),
+  }),
+  items: d(z.array(itemSchema), 'the changes, in the order apply sends them'),
+  not_compared: d(z.array(uncomparedSchema), 'channels otherwise unchanged whose secrets could not be compared: nothing is sent for them'),
+});
+
+export type AsCodeItem = z.infer<typeof itemSchema>;
+export type AsCodeDocument = z.infer<typeof documentSchema>;
+
+/** What apply did with one item; absent while it is only planned. */
+export interface ItemOutcome {
+  status: 'applied' | 'failed' | 'skipped';
+  error?: string;
+  /** The id apply learnt (a squid it created). */
+  id?: string;
+}
+
+export const placeholderId = (squid: string | undefined) => `<id of new squid "${squid}">`;
+
+export function shownRequest(r: ReturnType<Step['requests']>[number]): PlannedRequest & { method: 'POST' | 'DELETE'; body: unknown } {
+  return { method: r.method, path: r.query ? `${r.path}?${new URLSearchParams(r.query).toString()}` : r.path, body: r.body ?? null };
+}
+
+function item(step: Step, outcome?: ItemOutcome): AsCodeItem {
+  const i: PlanItem = step.item;
+  const id = outcome?.id ?? i.id ?? null;
+  return {
+    kind: i.kind,
+    action: i.action,
+    squid: i.squid ?? null,
+    id,
+    channel: i.channel ?? null,
+    changes: i.changes,
+    add: i.add ?? [],
+    delete: i.delete ?? [],
+    not_compared: i.not_compared ?? [],
+    fires_now: i.fires_now ?? null,
+    needs_yes: step.confirm ?? null,
+    status: outcome?.status ?? 'planned',
+    error: outcome?.error ?? null,
+    requests: step.requests(id ?? placeholderId(step.squid)).map(shownRequest),
+  };
+}
+
+/**
+ * The document of a plan (outcomes absent: nothing was sent) or of an apply (one outcome per step, in order). The
+ * caller masks secrets (maskSecrets) before printing, as for any output.
+ */
+export function asCodeDocument(plan: Plan, steps: Step[], outcomes?: ItemOutcome[]): AsCodeDocument {
+  const items = steps.map((s, i) => item(s, outcomes?.[i]));
+  const n = (st: AsCodeItem['status']) => items.filter((i) => i.status === st).length;
+  return {
+    version: 1,
+    dry_run: outcomes === undefined,
+    summary: { ...plan.summary, applied: n('applied'), failed: n('failed'), skipped: n('skipped'), not_compared: plan.not_compared.length },
+    items,
+    not_compared: plan.not_compared.map((u: Uncompared) => ({ kind: u.kind, squid: u.squid, id: u.id, channel: u.channel, not_compared: u.not_compared })),
+  };
+}
+
+/** The JSON Schema shipped as schema/sq-plan.schema.json. */
+export function documentJsonSchema(): Record<string, unknown> {
+  const js = z.toJSONSchema(documentSchema, { io: 'output' }) as Record<string, unknown>;
+  return { ...js, title: 'sq plan / apply / delivery apply --json document' };
+}

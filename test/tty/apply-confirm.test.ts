@@ -1,0 +1,54 @@
+// A real terminal (tmux): `sq apply` shows the plan, then asks once; "n" sends nothing (exit 1), "y" applies it.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
+import { sqInTmux, type Term } from './tmux.js';
+
+let emu: TestEmulator;
+let term: Term | undefined;
+let file: string;
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  file = join(tempDir('sq-tty-apply-'), 'sq.yaml');
+  writeFileSync(file, 'squids:\n  "Lyon bakeries":\n    concurrency: 3\n    email: { address: ops@example.com }\n');
+});
+afterEach(async () => {
+  await term?.close();
+  term = undefined;
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+const open = () => sqInTmux(['apply', '-f', file], { SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token, SQ_CONFIG_DIR: tempConfigDir() });
+
+it('shows the plan, asks once, and on "n" sends nothing (exit 1)', async () => {
+  await emu.control('POST', '/_emulator/reset');
+  await emu.clearRequests();
+  term = await open();
+  const screen = await term.waitFor(/Apply these 2 changes\?/);
+  // The plan is on the screen above the question.
+  expect(screen).toMatch(/~ update squid "Lyon bakeries"[\s\S]*concurrency: 1 → 3[\s\S]*Plan: 0 to create, 2 to change, 0 to delete\.[\s\S]*Apply these 2 changes\?/);
+  expect(screen.match(/Apply these/g)).toHaveLength(1);
+  await term.keys('n', 'Enter');
+  const after = await term.waitFor(/EXIT:\d+/);
+  expect(after).toMatch(/EXIT:1/);
+  expect(after).toMatch(/cancelled: nothing was sent/);
+  expect((await emu.requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+}, 60_000);
+
+it('on "y" applies the plan (exit 0)', async () => {
+  await emu.control('POST', '/_emulator/reset');
+  await emu.clearRequests();
+  term = await open();
+  await term.waitFor(/Apply these 2 changes\?/);
+  await term.keys('y', 'Enter');
+  const after = await term.waitFor(/EXIT:\d+/);
+  expect(after).toMatch(/EXIT:0/);
+  expect(after).toMatch(/Applied 2 changes/);
+  expect((await emu.requests('POST')).map((r) => r.path)).toEqual([expect.stringMatching(/^\/v1\/squids\/[0-9a-f]{32}$/), '/v1/delivery']);
+}, 60_000);

@@ -1,0 +1,67 @@
+// A real terminal (tmux) at 80 and 200 columns: a results table recognises its id and time columns by their values
+// (squid, run, task hold 32-hex ids; created_at-like columns hold API times): ids show as unique prefixes of 8+
+// characters that name the record, times as relative times, and neither is ever cut to fit.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { displayWidth } from '../../src/output/width.js';
+import { sqInTmux, type Term } from './tmux.js';
+
+let emu: TestEmulator;
+let term: Term | undefined;
+let records: Record<string, unknown>[];
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  records = (await emu.api(`/v1/results?squid=${emu.squidId(DEMO_SQUIDS.paris)}&limit=5`)).data;
+});
+afterAll(async () => {
+  await term?.close();
+  await emu.close();
+});
+
+describe.each([80, 200])('sq results list on a %i-column terminal', (width) => {
+  it('shows id prefixes and times whole, and fits the width', async () => {
+    await term?.close();
+    term = await sqInTmux(['results', 'list', '--squid', DEMO_SQUIDS.paris, '--limit', '5'], { SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token, SQ_CONFIG_DIR: tempConfigDir() }, { width, height: 40 });
+    const screen = await term.waitFor(/EXIT:\d+/);
+    expect(screen).toMatch(/EXIT:0/);
+    const lines = screen.split('\n').filter((l) => l.trim() !== '');
+    for (const l of lines) expect(displayWidth(l), l).toBeLessThanOrEqual(width);
+    const head = lines.find((l) => /^ID\s/.test(l))!;
+    expect(head).toBeDefined();
+    const headers = head.trim().split(/\s{2,}/);
+    const rows = lines.filter((l) => /^[0-9a-f]{8,}\s/.test(l));
+    expect(rows).toHaveLength(records.length);
+    const cellsOf = (row: string) => row.trim().split(/\s{2,}/);
+    let idColumns = 0;
+    let timeColumns = 0;
+    for (const [i, header] of headers.entries()) {
+      const key = header.toLowerCase().replace(/ /g, '_');
+      const values = records.map((r) => r[key]);
+      if (values.every((v) => typeof v === 'string' && /^[0-9a-f]{32}$/.test(v))) {
+        // An id column (id, squid, run): each cell a whole prefix of 8+ characters of that record's id, never cut.
+        idColumns++;
+        rows.forEach((row, n) => {
+          expect(cellsOf(row)[i], `${key} of row ${n}`).toMatch(/^[0-9a-f]{8,}$/);
+          expect(values[n] as string, key).toMatch(new RegExp(`^${cellsOf(row)[i]}`));
+        });
+      } else if (values.every((v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v))) {
+        // A time column, whatever its name (scraping_time): relative, and never cut.
+        timeColumns++;
+        for (const row of rows) expect(cellsOf(row)[i]).toMatch(/^(\d+ (s|min|h|d|mo|y) ago|just now|in \d+ .+)$/);
+      }
+    }
+    // At 200 columns the id, squid and run; at 80 the squid, the same on every row of a --squid listing, gives way
+    // first (and is named among the columns left out), before any data column.
+    const shown = headers.map((h) => h.toLowerCase());
+    expect(shown).toEqual(expect.arrayContaining(width === 200 ? ['id', 'squid', 'run'] : ['id', 'run', 'name']));
+    if (width === 80) {
+      expect(shown).not.toContain('squid');
+      expect(screen.replace(/\n/g, '')).toMatch(/columns left out to fit the terminal \(squid, /);
+    }
+    expect(idColumns).toBeGreaterThanOrEqual(width === 200 ? 3 : 2);
+    expect(timeColumns).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+});
