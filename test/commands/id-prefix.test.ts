@@ -39,7 +39,7 @@ describe('results list: --run and --task take the prefixes the tables show', () 
     expect(one.code, one.stderr).toBe(0);
     const results = (await emu.requests()).filter((q) => q.path === '/v1/results');
     expect(results.length).toBeGreaterThan(0);
-    expect(results.every((q) => q.query.task === task.id)).toBe(true);
+    expect(results.every((q) => (q.query as Record<string, string>).task === task.id)).toBe(true);
     expect((await emu.requests()).every((q) => q.method === 'GET')).toBe(true);
   });
 
