@@ -12,10 +12,11 @@
 //
 // Why not proper-lockfile: loading it (graceful-fs, signal-exit, retry) costs 10-35 ms on every call that makes a
 // request, and its mkdir lock and mtime refresh timers are for long critical sections; this one never awaits.
-import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { MAX_PAUSE_MS, MemoryStore, freshState, type BucketSpec, type BucketState, type BucketStore } from './pacing.js';
 import { sleep } from './sleep.js';
 import { fnv1a64, pruneCacheDir } from '../io/cache-file.js';
+import { openRegularSync } from '../io/regular-file.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */
 const STALE_MS = 2000;
@@ -99,8 +100,8 @@ export class SharedStore implements BucketStore {
 /** The state file, opened for reading and writing; one that is not ours or is open to others is replaced. */
 function openState(file: string): number {
   const flags = constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
-  const fd = openSync(file, flags, 0o600);
-  const st = fstatSync(fd);
+  // Not a FIFO or device put in its place: reading one would block this process, signals and all.
+  const { fd, st } = openRegularSync(file, flags, 0o600);
   if (!process.getuid || (st.uid === process.getuid() && (st.mode & 0o077) === 0)) return fd;
   closeSync(fd);
   unlinkSync(file);
