@@ -78,13 +78,14 @@ describe('a stop signal ends a read that waits for data', () => {
 });
 
 describe('input is capped at 16 MiB', () => {
+  // Each sq runs under timeout(1), so that a broken read cannot leave it (and `yes`) running after the test.
   const sh = (cmd: string) => execa('sh', ['-c', cmd], { env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', PATH: process.env.PATH!, ...emu.env() }, extendEnv: false, reject: false });
 
   it.each([
-    ['plan -f -', `yes 'x: 1' | "${process.execPath}" "${BIN}" plan -f -`, '--file: stdin holds more than 16 MiB'],
-    ['api --input -', `yes '1' | "${process.execPath}" "${BIN}" api /v1/me --input -`, '--input: stdin holds more than 16 MiB'],
+    ['plan -f -', `yes 'x: 1' | timeout 20 "${process.execPath}" "${BIN}" plan -f -`, '--file: stdin holds more than 16 MiB'],
+    ['api --input -', `yes '1' | timeout 20 "${process.execPath}" "${BIN}" api /v1/me --input -`, '--input: stdin holds more than 16 MiB'],
     ['api --input FILE over the cap', `"${process.execPath}" "${BIN}" api /v1/me --input ${join(dir, 'big.json')}`, `--input: "${join(dir, 'big.json')}" holds more than 16 MiB`],
-    ['--password-stdin', `yes pw | "${process.execPath}" "${BIN}" delivery sftp --squid "${PARIS}" --host h.example --username u --directory /d --password-stdin`, '--password-stdin: stdin holds more than 4 KiB'],
+    ['--password-stdin', `yes pw | timeout 20 "${process.execPath}" "${BIN}" delivery sftp --squid "${PARIS}" --host h.example --username u --directory /d --password-stdin`, '--password-stdin: stdin holds more than 4 KiB'],
   ])('%s: exit 2 naming the flag and the cap, nothing sent', async (_name, cmd, message) => {
     writeFileSync(join(dir, 'big.json'), '');
     truncateSync(join(dir, 'big.json'), 16 * 1024 * 1024 + 1);
@@ -106,7 +107,7 @@ describe('input is capped at 16 MiB', () => {
 
   it('a FIFO is read as it is written (process substitution works)', async () => {
     // The writer comes after sq has opened the FIFO, or before: either way sq reads what it writes.
-    const r = await sh(`(sleep 0.3; echo '{"via":"fifo"}' > ${fifo}) & "${process.execPath}" "${BIN}" api /v1/me -X POST --dry-run --json --input ${fifo}`);
+    const r = await sh(`(sleep 0.3; timeout 20 sh -c "echo '{\\"via\\":\\"fifo\\"}' > ${fifo}") & timeout 20 "${process.execPath}" "${BIN}" api /v1/me -X POST --dry-run --json --input ${fifo}`);
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(String(r.stdout)).toContain('"via"');
   });
