@@ -3,7 +3,7 @@
 // failure is reported as it is and a second apply picks up what is still missing.
 import type { Ctx } from '../context.js';
 import type { HttpClient } from '../api/http.js';
-import { SqError, UsageError } from '../errors.js';
+import { InterruptedError, SqError, UsageError } from '../errors.js';
 import { confirmOrCancel } from '../io/confirm.js';
 import { printPlanned, type PlannedRequest } from '../io/dry-run.js';
 import { redactText } from '../output/secrets.js';
@@ -49,6 +49,9 @@ export async function printPlannedSteps(ctx: Ctx, steps: Step[]): Promise<void> 
   await printPlanned(ctx, reqs);
 }
 
+/** The error of a step a stop signal kept from being sent. */
+export const NOT_SENT_INTERRUPTED = 'not sent: interrupted';
+
 export async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Promise<StepReport[]> {
   const ids = new Map<string, string>();
   const failedSquids = new Set<string>();
@@ -57,15 +60,21 @@ export async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Pro
   for (const step of steps) {
     const report: StepReport = { ...step.item, status: 'applied' };
     const key = step.squid;
-    if (key !== undefined && failedSquids.has(key)) {
+    if (ctx.signal.aborted) {
+      // A stop signal: nothing more is sent, and the report says which changes were not.
+      report.status = 'skipped';
+      report.error = NOT_SENT_INTERRUPTED;
+    } else if (key !== undefined && failedSquids.has(key)) {
       report.status = 'skipped';
       report.error = `squid "${key}" was not created`;
     } else {
+      let sent = 0;
       try {
         let id = step.item.id ?? (key !== undefined ? ids.get(key) : undefined) ?? '';
         let reqs = step.requests(id);
         if (step.item.kind === 'squid' && step.item.action === 'create') {
           const created = await send(http, reqs[0]);
+          sent++;
           id = recordId((created ?? {}) as Record<string, unknown>);
           // Without an id the squid may or may not exist: ambiguous, and nothing is sent for squid ''.
           if (!id) throw unexpectedWriteAnswer('POST', SQUIDS_PATH, 'the id of the new squid');
@@ -73,11 +82,16 @@ export async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Pro
           report.id = id;
           reqs = step.requests(id).slice(1);
         }
-        for (const r of reqs) await send(http, r);
+        for (const r of reqs) {
+          await send(http, r);
+          sent++;
+        }
       } catch (err) {
         if (!(err instanceof SqError)) throw err;
-        report.status = 'failed';
-        report.error = scrub(err.message);
+        // Stopped before its first request went out: not sent. A write in flight may have reached the service: failed.
+        const unsent = err instanceof InterruptedError && sent === 0;
+        report.status = unsent ? 'skipped' : 'failed';
+        report.error = unsent ? NOT_SENT_INTERRUPTED : scrub(err.message);
         // Kept out of the JSON report: the command rethrows it when it is the only item, with its own exit code.
         Object.defineProperty(report, 'cause', { value: err, enumerable: false });
         if (step.item.kind === 'squid' && step.item.action === 'create' && key !== undefined && !ids.has(key)) failedSquids.add(key);

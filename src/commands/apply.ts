@@ -1,8 +1,8 @@
 import { defineVerb } from '../command.js';
-import { PartialFailureError } from '../errors.js';
+import { interruptedBatch, PartialFailureError } from '../errors.js';
 import { planText } from '../account/render.js';
 import { maskSecrets } from '../output/secrets.js';
-import { applySteps, preflight, printPlannedSteps } from '../account/apply.js';
+import { applySteps, NOT_SENT_INTERRUPTED, preflight, printPlannedSteps } from '../account/apply.js';
 import { FILE_HELP, FILE_OPTION, planOfFile } from './plan.js';
 
 export default defineVerb({
@@ -19,7 +19,8 @@ export default defineVerb({
     'Report: one line per item on stderr (applied / failed / skipped); with --json, {applied, failed, skipped, items} ' +
     'on stdout. A failed item does not stop the others, except those that need a squid that could not be created. ' +
     'Exit 0 when every item was applied, 8 when some failed (the others are listed), the error\'s own code when the ' +
-    'only item failed.\n\n' +
+    'only item failed; a stop signal sends nothing more and exits 130 (Ctrl-C), 143 (SIGTERM) or 129 (SIGHUP) with the ' +
+    'same report.\n\n' +
     FILE_HELP,
   options: [FILE_OPTION],
   examples: ['SFTP_PASSWORD=... sq apply -f sq.yaml --yes', 'sq apply -f sq.yaml --dry-run', 'sq apply -f sq.yaml --json --yes'],
@@ -49,6 +50,11 @@ export default defineVerb({
       return;
     }
     const details = bad.map((r) => `  ${r.status}: ${r.kind}${r.channel ? ` ${r.channel}` : ''}${r.squid ? ` of "${r.squid}"` : ''}: ${r.error}`);
+    if (ctx.signal.aborted) {
+      const unsent = reports.filter((r) => r.error === NOT_SENT_INTERRUPTED).length;
+      const summary = `${n('applied')} of ${reports.length} changes applied, ${n('failed')} failed, ${unsent} not sent${n('skipped') > unsent ? `, ${n('skipped') - unsent} skipped` : ''}; running sq apply again sends what is still missing`;
+      throw interruptedBatch(ctx.signal.reason, summary, details);
+    }
     const only = reports.length === 1 ? bad[0].cause : undefined;
     if (only) {
       only.message = bad[0].error ?? only.message;

@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
 import type { Ctx } from '../../context.js';
-import { ApiError, PartialFailureError, SqError } from '../../errors.js';
+import { ApiError, interruptedBatch, PartialFailureError, SqError } from '../../errors.js';
 import { required } from '../../validate/index.js';
 import { readInput } from '../../io/stdin.js';
 import { printPlanned, type PlannedRequest } from '../../io/dry-run.js';
@@ -89,7 +89,8 @@ error); action is create (channel not set up yet), update or none. With --force 
 update with no changes. Secrets are ******** in from and to; so is what a stored URL has where the file's
 URL has a \${NAME} (the old token, after a rotation).
 
-Exit 0 when all squids succeeded, 8 when some failed and others succeeded, and the error's own code when all failed.`;
+Exit 0 when all squids succeeded, 8 when some failed and others succeeded, and the error's own code when all failed.
+A stop signal sends nothing more and exits 130 (Ctrl-C), 143 (SIGTERM) or 129 (SIGHUP) with the same report.`;
 
 export default defineVerb({
   name: 'apply',
@@ -118,6 +119,8 @@ export default defineVerb({
     const planned: PlannedRequest[] = [];
     const errors: SqError[] = [];
     for (const sq of plan.squids) {
+      // A stop signal: the squids not reached yet are not sent (the report below counts them).
+      if (ctx.signal.aborted) break;
       const r = await applySquid(http, sq, !!opts.force, planned);
       if (r.error) {
         r.error = scrub(r.error);
@@ -139,8 +142,13 @@ export default defineVerb({
     }
 
     const failed = reports.filter((r) => r.status === 'failed');
-    if (failed.length === 0) return;
     const details = failed.map((r) => `  ${r.ref}: ${r.error}`);
+    const total = plan.squids.length;
+    if (ctx.signal.aborted && (failed.length > 0 || reports.length < total)) {
+      const summary = `${reports.length - failed.length} of ${total} squids done, ${failed.length} failed, ${total - reports.length} not sent; running delivery apply again sends what is still missing`;
+      throw interruptedBatch(ctx.signal.reason, summary, details);
+    }
+    if (failed.length === 0) return;
     if (failed.length < reports.length) {
       throw new PartialFailureError(`${failed.length} of ${reports.length} squids failed; the others were ${planOnly ? 'planned (dry run: nothing was sent)' : 'applied'}`, { details });
     }
