@@ -430,10 +430,10 @@ complete -c sq -n '__sq_arg \'squids get\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids create
 complete -c sq -n '__sq_is \'squids create\'' -l crawler -x -a '(__sq_dynamic crawlers)' -d 'crawler id, prefix, name or slug (required)'
-complete -c sq -n '__sq_is \'squids create\'' -l name -x -d 'squid name'
+complete -c sq -n '__sq_is \'squids create\'' -l name -x -d 'squid name (at most 255 characters)'
 
 # sq squids update
-complete -c sq -n '__sq_is \'squids update\'' -l name -x -d 'new name'
+complete -c sq -n '__sq_is \'squids update\'' -l name -x -d 'new name (at most 255 characters)'
 complete -c sq -n '__sq_is \'squids update\'' -l concurrency -x -d 'parallel workers, 1-20 (also capped by the crawler and plan)'
 complete -c sq -n '__sq_is \'squids update\'' -l param -x -d 'set a squid parameter (repeatable)'
 complete -c sq -n '__sq_arg \'squids update\' 0' -f -a '(__sq_dynamic squids)'
