@@ -8,6 +8,8 @@ end
 # Options at a command path that take a value (the walk skips their values).
 function __sq_vopts
     switch $argv[1]
+        case 'status'
+            __sq_words --timeout
         case 'crawlers list'
             __sq_words --limit --page
         case 'squids list'
@@ -384,6 +386,7 @@ complete -c sq -n '__sq_arg \'profiles remove\' 0' -f -a '(__sq_dynamic profiles
 # sq balance
 
 # sq status
+complete -c sq -n '__sq_is \'status\'' -l timeout -x -d 'give up on what has not answered by then, at most 5m'
 
 # sq crawlers
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'list' -d 'List the crawlers squids can be built on (GET /v1/crawlers)'

@@ -140,7 +140,7 @@ _sq__balance() {
 }
 
 _sq__status() {
-  _arguments -s -S : $_sq_globals
+  _arguments -s -S : $_sq_globals '--timeout=[give up on what has not answered by then, at most 5m]:timeout: '
 }
 
 _sq__crawlers() {
