@@ -99,6 +99,7 @@ _sq_opts() {
   case "$1" in
     '') echo '-V --version' ;;
     'auth login') echo '--with-token' ;;
+    'status') echo '--timeout' ;;
     'crawlers list') echo '--limit --page --all' ;;
     'squids list') echo '--name --limit --page --all' ;;
     'squids create') echo '--crawler --name' ;;
@@ -142,6 +143,7 @@ _sq_opts() {
 # Options at a command path that take a value (so the walk can skip the value).
 _sq_vopts() {
   case "$1" in
+    'status') echo '--timeout' ;;
     'crawlers list') echo '--limit --page' ;;
     'squids list') echo '--name --limit --page' ;;
     'squids create') echo '--crawler --name' ;;
@@ -279,7 +281,8 @@ _sq_values() {
         [[ -n $v && $v == "$pre"* ]] || continue
         case $q in
           \') v=${v//\'/\'\\\'\'}; COMPREPLY+=("'$v'") ;;
-          \") v=${v//\\/\\\\}; v=${v//\"/\\\"}; v=${v//\$/\\\$}; v=${v//\`/\\\`}; COMPREPLY+=("\"$v\"") ;;
+          # "!" is history expansion even inside "...", where a backslash before it stays: it is closed, escaped, reopened.
+          \") v=${v//\\/\\\\}; v=${v//\"/\\\"}; v=${v//\$/\\\$}; v=${v//\`/\\\`}; v=${v//!/\"\\!\"}; COMPREPLY+=("\"$v\"") ;;
           *) printf -v v '%q' "$v"; COMPREPLY+=("$v") ;;
         esac
       done < <("${COMP_WORDS[0]}" __complete "$words" -- "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null </dev/null) ;;

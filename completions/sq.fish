@@ -8,6 +8,8 @@ end
 # Options at a command path that take a value (the walk skips their values).
 function __sq_vopts
     switch $argv[1]
+        case 'status'
+            __sq_words --timeout
         case 'crawlers list'
             __sq_words --limit --page
         case 'squids list'
@@ -384,6 +386,7 @@ complete -c sq -n '__sq_arg \'profiles remove\' 0' -f -a '(__sq_dynamic profiles
 # sq balance
 
 # sq status
+complete -c sq -n '__sq_is \'status\'' -l timeout -x -d 'give up on what has not answered by then, at most 5m'
 
 # sq crawlers
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'list' -d 'List the crawlers squids can be built on (GET /v1/crawlers)'
@@ -430,10 +433,10 @@ complete -c sq -n '__sq_arg \'squids get\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids create
 complete -c sq -n '__sq_is \'squids create\'' -l crawler -x -a '(__sq_dynamic crawlers)' -d 'crawler id, prefix, name or slug (required)'
-complete -c sq -n '__sq_is \'squids create\'' -l name -x -d 'squid name'
+complete -c sq -n '__sq_is \'squids create\'' -l name -x -d 'squid name (at most 255 characters)'
 
 # sq squids update
-complete -c sq -n '__sq_is \'squids update\'' -l name -x -d 'new name'
+complete -c sq -n '__sq_is \'squids update\'' -l name -x -d 'new name (at most 255 characters)'
 complete -c sq -n '__sq_is \'squids update\'' -l concurrency -x -d 'parallel workers, 1-20 (also capped by the crawler and plan)'
 complete -c sq -n '__sq_is \'squids update\'' -l param -x -d 'set a squid parameter (repeatable)'
 complete -c sq -n '__sq_arg \'squids update\' 0' -f -a '(__sq_dynamic squids)'

@@ -140,7 +140,7 @@ _sq__balance() {
 }
 
 _sq__status() {
-  _arguments -s -S : $_sq_globals
+  _arguments -s -S : $_sq_globals '--timeout=[give up on what has not answered by then, at most 5m]:timeout: '
 }
 
 _sq__crawlers() {
@@ -208,11 +208,11 @@ _sq__squids__get() {
 }
 
 _sq__squids__create() {
-  _arguments -s -S : $_sq_globals '--crawler=[crawler id, prefix, name or slug (required)]:crawler:{_sq_dynamic crawlers}' '--name=[squid name]:name: '
+  _arguments -s -S : $_sq_globals '--crawler=[crawler id, prefix, name or slug (required)]:crawler:{_sq_dynamic crawlers}' '--name=[squid name (at most 255 characters)]:name: '
 }
 
 _sq__squids__update() {
-  _arguments -s -S : $_sq_globals '--name=[new name]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '1:squid:{_sq_dynamic squids}'
+  _arguments -s -S : $_sq_globals '--name=[new name (at most 255 characters)]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__empty() {

@@ -76,10 +76,21 @@ export type StopSignal = keyof typeof STOP_SIGNALS;
 /** Ctrl-C (130), or another stop signal: 128 + its number, as a shell reports a process it killed. */
 export class InterruptedError extends SqError {
   override readonly exitCode: number;
-  constructor(signal: StopSignal = 'SIGINT') {
+  constructor(readonly signal: StopSignal = 'SIGINT') {
     super(signal === 'SIGINT' ? 'interrupted' : `interrupted (${signal})`);
     this.exitCode = 128 + STOP_SIGNALS[signal];
   }
+}
+
+/**
+ * A stop signal cut a batch of changes short (sq apply, delivery apply): the exit code is the signal's (130, 143,
+ * 129…), as for any interrupted command, and the message says what was done and what was not.
+ */
+export function interruptedBatch(reason: unknown, summary: string, details: string[] = []): InterruptedError {
+  const stop = new InterruptedError(reason instanceof InterruptedError ? reason.signal : 'SIGINT');
+  stop.message = `${stop.message}: ${summary}`;
+  stop.details = details;
+  return stop;
 }
 
 /** A user answered "no" at a confirmation: nothing was sent. Exit 1 like gh. */

@@ -30,7 +30,7 @@ export const EXIT_CODES: [number, string][] = [
   [5, 'rate limited: gave up after the retry budget'],
   [6, 'a waited-for run ended in error or aborted'],
   [7, 'waiting timed out (--timeout)'],
-  [8, 'partial failure of a batch (delivery apply, multi-item commands); per-item report on stderr'],
+  [8, 'partial failure of a batch (delivery apply, multi-item commands); per-item report on stderr (interrupted: 130, 143 or 129 with the same report)'],
   [10, 'sq plan --detailed-exitcode: the account differs from the file (as terraform plan -detailed-exitcode); 0 means no change'],
   [130, 'interrupted (Ctrl-C); never a partial file at an -o target (a resumable export keeps its pages aside). SIGHUP, SIGQUIT, SIGTERM: the same, exit 129, 131, 143'],
 ];

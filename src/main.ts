@@ -83,7 +83,8 @@ function report(ctx: import('./context.js').Ctx, err: unknown): number {
     return print(ctx, new UsageError(msg), ExitCode.USAGE);
   }
   if (isPromptExit(err) || (ctx.signal.aborted && !(err instanceof SqError && !(err instanceof InterruptedError)))) {
-    const stop = ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : err instanceof InterruptedError ? err : new InterruptedError();
+    // The command's own InterruptedError first: it may carry a report of what was done (apply).
+    const stop = err instanceof InterruptedError ? err : ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError();
     return print(ctx, stop, stop.exitCode);
   }
   if (err instanceof SqError) return print(ctx, err, err.exitCode);

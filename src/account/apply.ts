@@ -4,7 +4,7 @@
 // a failure is reported as it is and a second apply picks up what is still missing.
 import type { Ctx } from '../context.js';
 import type { HttpClient } from '../api/http.js';
-import { CancelledError, PartialFailureError, SqError, UsageError } from '../errors.js';
+import { CancelledError, InterruptedError, interruptedBatch, PartialFailureError, SqError, UsageError } from '../errors.js';
 import { printPlanned } from '../io/dry-run.js';
 import { maskSecrets, redactText } from '../output/secrets.js';
 import { recordId } from '../api/resolve.js';
@@ -48,6 +48,9 @@ async function confirmPlan(ctx: Ctx, steps: Step[]): Promise<void> {
   if (!ok) throw new CancelledError('cancelled: nothing was sent');
 }
 
+/** The error of a step a stop signal kept from being sent. */
+export const NOT_SENT_INTERRUPTED = 'not sent: interrupted';
+
 async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Promise<StepReport[]> {
   const ids = new Map<string, string>();
   const failedSquids = new Set<string>();
@@ -56,15 +59,21 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Promise<St
   for (const step of steps) {
     const report: StepReport = { status: 'applied' };
     const key = step.squid;
-    if (key !== undefined && failedSquids.has(key)) {
+    if (ctx.signal.aborted) {
+      // A stop signal: nothing more is sent, and the report says which changes were not.
+      report.status = 'skipped';
+      report.error = NOT_SENT_INTERRUPTED;
+    } else if (key !== undefined && failedSquids.has(key)) {
       report.status = 'skipped';
       report.error = `squid "${key}" was not created`;
     } else {
+      let sent = 0;
       try {
         let id = step.item.id ?? (key !== undefined ? ids.get(key) : undefined) ?? '';
         let reqs = step.requests(id);
         if (step.item.kind === 'squid' && step.item.action === 'create') {
           const created = await send(http, reqs[0]);
+          sent++;
           id = recordId((created ?? {}) as Record<string, unknown>);
           // Without an id the squid may or may not exist: ambiguous, and nothing is sent for squid ''.
           if (!id) throw unexpectedWriteAnswer('POST', SQUIDS_PATH, 'the id of the new squid');
@@ -72,11 +81,16 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Promise<St
           reqs = step.requests(id).slice(1);
         }
         if (id && step.item.id == null) report.id = id;
-        for (const r of reqs) await send(http, r);
+        for (const r of reqs) {
+          await send(http, r);
+          sent++;
+        }
       } catch (err) {
         if (!(err instanceof SqError)) throw err;
-        report.status = 'failed';
-        report.error = scrub(err.message);
+        // Stopped before its first request went out: not sent. A write in flight may have reached the service: failed.
+        const unsent = err instanceof InterruptedError && sent === 0;
+        report.status = unsent ? 'skipped' : 'failed';
+        report.error = unsent ? NOT_SENT_INTERRUPTED : scrub(err.message);
         // Kept out of the JSON document: the command rethrows it when it is the only item, with its own exit code.
         Object.defineProperty(report, 'cause', { value: err, enumerable: false });
         if (step.item.kind === 'squid' && step.item.action === 'create' && key !== undefined && !ids.has(key)) failedSquids.add(key);
@@ -141,6 +155,11 @@ export async function runApply(ctx: Ctx, http: HttpClient, plan: Plan, steps: St
     return;
   }
   const details = bad.map(({ r, step: { item: i } }) => `  ${r.status}: ${i.kind}${i.channel ? ` ${i.channel}` : ''}${i.squid ? ` of "${i.squid}"` : ''}: ${r.error}`);
+  if (ctx.signal.aborted) {
+    const unsent = reports.filter((r) => r.error === NOT_SENT_INTERRUPTED).length;
+    const summary = `${n('applied')} of ${reports.length} changes applied, ${n('failed')} failed, ${unsent} not sent${n('skipped') > unsent ? `, ${n('skipped') - unsent} skipped` : ''}; running it again sends what is still missing`;
+    throw interruptedBatch(ctx.signal.reason, summary, details);
+  }
   const only = reports.length === 1 ? bad[0].r.cause : undefined;
   if (only) {
     only.message = bad[0].r.error ?? only.message;

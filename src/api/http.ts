@@ -285,6 +285,15 @@ export class HttpClient {
   }
 
   /**
+   * The same settings, but every request and wait also ends when `deadline` aborts (a command's overall deadline), as
+   * well as on a stop signal. The caller closes it.
+   */
+  withDeadline(deadline: AbortSignal): HttpClient {
+    const signal = this.opts.signal ? AbortSignal.any([this.opts.signal, deadline]) : deadline;
+    return new HttpClient({ ...this.opts, signal, sleep: (t) => sleep(t, signal) });
+  }
+
+  /**
    * A client for the reads that report what a stop signal cut short (the runs a POST in flight may have started):
    * the same settings, but not stopped by that signal; it gives up after `ms` instead. The caller closes it.
    */

@@ -12,10 +12,11 @@
 //
 // Why not proper-lockfile: loading it (graceful-fs, signal-exit, retry) costs 10-35 ms on every call that makes a
 // request, and its mkdir lock and mtime refresh timers are for long critical sections; this one never awaits.
-import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { MAX_PAUSE_MS, MAX_RESET_WAIT_MS, MemoryStore, emptyState, isIdle, type BucketStore, type PaceState, type ServerBudget } from './pacing.js';
 import { sleep } from './sleep.js';
 import { fnv1a64, pruneCacheDir } from '../io/cache-file.js';
+import { openRegularSync } from '../io/regular-file.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */
 const STALE_MS = 2000;
@@ -107,13 +108,9 @@ export class SharedStore implements BucketStore {
  * not a regular file (a FIFO, whose read would never end; a directory) is an error: this process then paces alone.
  */
 function openState(file: string): number {
-  const flags = constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-  const fd = openSync(file, flags, 0o600);
-  const st = fstatSync(fd);
-  if (!st.isFile()) {
-    closeSync(fd);
-    throw Object.assign(new Error('not a regular file'), { code: 'ENOTREG' });
-  }
+  const flags = constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+  // Not a FIFO or device put in its place: reading one would block this process, signals and all.
+  const { fd, st } = openRegularSync(file, flags, 0o600);
   if (!process.getuid || (st.uid === process.getuid() && (st.mode & 0o077) === 0)) return fd;
   closeSync(fd);
   unlinkSync(file);

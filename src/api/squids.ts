@@ -16,6 +16,7 @@ export function parseParams(pairs: readonly string[], flag = '--param'): Record<
     const key = pair.slice(0, eq).trim();
     const value = typedValue(pair.slice(eq + 1));
     if (key === '') throw new UsageError(`${flag} must look like key=value (got ${JSON.stringify(pair)})`);
+    if (/[\x00-\x1f\x7f-\x9f]/.test(key)) throw new UsageError(`${flag} key ${JSON.stringify(key)} must not contain control characters`);
     const fn = /^functions\.(.+)$/.exec(key);
     if (fn) {
       if (typeof value !== 'boolean') throw new UsageError(`${flag} ${key} must be true or false (got ${JSON.stringify(pair.slice(eq + 1))})`);

@@ -91,6 +91,8 @@ export default defineVerb({
 
 const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i).filter((s) => s !== 429);
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers the HTTP client (undici) owns: it refuses most of them at request time, and the others frame the message. */
+const OWN_HEADERS = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect']);
 
 /** -H "Name: value" (gh's syntax): lower-cased names, so one cannot sneak past the client's own headers by case. */
 function parseHeaders(ctx: Ctx, raw: string[]): Record<string, string> {
@@ -102,8 +104,15 @@ function parseHeaders(ctx: Ctx, raw: string[]): Record<string, string> {
     if (name === 'authorization') {
       throw new UsageError('-H Authorization is not accepted: a key on the command line is visible to other users (ps) and stays in your shell history. Use SQ_TOKEN or `sq auth login` (--profile to pick one)');
     }
+    if (OWN_HEADERS.has(name)) {
+      throw new UsageError(`-H/--header ${name}: sq's HTTP client sets this header itself; ${[...OWN_HEADERS].join(', ')} cannot be given`);
+    }
     const value = h.slice(i + 1).trim();
     if (/[\r\n\0]/.test(value)) throw new UsageError(`-H/--header ${name}: a value cannot contain a line break or NUL`);
+    // What undici sends (else it fails at request time): tabs, printable ASCII and Latin-1. The value is not echoed.
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) {
+      throw new UsageError(`-H/--header ${name}: a value can hold only printable ASCII, tabs and Latin-1 characters (no control characters, no characters beyond U+00FF)`);
+    }
     if (isSecretKey(name)) ctx.addSecret(value);
     out[name] = value;
   }

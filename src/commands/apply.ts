@@ -18,7 +18,8 @@ export default defineVerb({
     JSON_HELP +
     ' A failed item does not stop the others, except those that need a squid that could not be created. ' +
     "Exit 0 when every item was applied, 8 when some failed (the others are listed), the error's own code when the " +
-    'only item failed; 130/143/129 when interrupted.\n\n' +
+    'only item failed; a stop signal sends nothing more and exits 130 (Ctrl-C), 143 (SIGTERM) or 129 (SIGHUP) with ' +
+    'the same report.\n\n' +
     FILE_HELP,
   options: [FILE_OPTION],
   examples: ['SFTP_PASSWORD=... sq apply -f sq.yaml --yes', 'sq apply -f sq.yaml --dry-run', 'sq apply -f sq.yaml --json --yes | jq .summary'],

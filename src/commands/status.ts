@@ -8,7 +8,12 @@ import { recordId, type ApiRecord } from '../api/resolve.js';
 import { RUNS_PATH, type Run } from '../api/runs.js';
 import { getBalance, getMe } from '../api/user.js';
 import { byNewest, listSquids, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './runs/_shared/recent.js';
+import { TimeoutError } from '../errors.js';
+import { durationFlag } from '../validate/index.js';
 
+/** sq status as a whole gives up after this long (--timeout): a service that hangs must not hold the screen for minutes. */
+const DEADLINE_MS = 20_000;
+const MAX_DEADLINE_MS = 300_000;
 /** How many recent runs across squids are looked at for failures and failed exports. */
 const RECENT_RUNS = 20;
 /** At most this many failed runs are shown. */
@@ -39,11 +44,15 @@ export default defineVerb({
     'used_pct, reset_time}, auto_reset {enabled, threshold_pct, max_resets_per_24h, resets_used_in_window, window_resets_at, ' +
     'current_usage_pct}, runs_in_progress, failed_runs and failing_deliveries (lists of runs: id, squid, squid_name, status, ' +
     'done_reason, done_reason_desc, created_at, ended_at), and partial (why runs may be missing, or null). --fields picks ' +
-    'among these keys (dotted paths too, like credits.remaining) and prints them as a record in any format.',
+    'among these keys (dotted paths too, like credits.remaining) and prints them as a record in any format. ' +
+    'The whole screen has a deadline, 20 s unless --timeout says otherwise: past it, sq status exits 7 naming the reads ' +
+    'that did not answer.',
+  options: [{ flags: '--timeout <duration>', description: 'give up on what has not answered by then, at most 5m', defaultText: '20s' }],
   examples: ['sq status', 'sq status --json', 'sq status --fields runs_in_progress --json', 'sq status --fields credits.remaining,auto_reset.enabled'],
-  async run(ctx) {
+  async run(ctx, _args, opts) {
+    const deadlineMs = opts.timeout === undefined ? DEADLINE_MS : durationFlag('--timeout', opts.timeout, { maxMs: MAX_DEADLINE_MS });
     const http = await ctx.http();
-    const status = await readStatus(http);
+    const status = await readStatus(http, deadlineMs);
     const s = ctx.outputSettings();
     // The screen is for reading; a chosen format or --fields makes it a record like any other (fields checked).
     if ((s.explicitFormat && s.format !== 'table') || s.fields) {
@@ -76,23 +85,51 @@ interface Status {
   partial: string | null;
 }
 
-async function readStatus(http: HttpClient): Promise<Status> {
+/**
+ * Everything within `deadlineMs`: past it, the parts still waiting are named in a TimeoutError (exit 7), with the
+ * ones that did answer, rather than a wait of minutes on retries and timeouts of one endpoint.
+ */
+async function readStatus(base: HttpClient, deadlineMs: number): Promise<Status> {
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const http = base.withDeadline(deadline);
+  const parts = new Map<string, boolean>();
+  const part = <T>(name: string, p: Promise<T>): Promise<T> => {
+    parts.set(name, false);
+    return p.then((v) => (parts.set(name, true), v));
+  };
+  try {
+    return await readParts(http, part);
+  } catch (err) {
+    if (!deadline.aborted) throw err;
+    const missing = [...parts].filter(([, ok]) => !ok).map(([name]) => name);
+    const answered = [...parts].filter(([, ok]) => ok).map(([name]) => name);
+    throw new TimeoutError(`sq status gave up after ${deadlineMs / 1000} s (--timeout): no answer from ${missing.join(', ')}`, {
+      details: answered.length ? [`answered: ${answered.join(', ')}`] : [],
+    });
+  } finally {
+    await http.close();
+  }
+}
+
+async function readParts(http: HttpClient, part: <T>(name: string, p: Promise<T>) => Promise<T>): Promise<Status> {
   const [me, balance, autoReset, squids] = await Promise.all([
-    getMe<Obj>(http),
-    getBalance<Obj>(http),
-    getAutoReset(http),
-    listSquids(http),
+    part('the user (GET /v1/me)', getMe<Obj>(http)),
+    part('the balance (GET /v1/user/balance)', getBalance<Obj>(http)),
+    part('the auto-reset settings (GET /v1/plans/auto-reset)', getAutoReset(http)),
+    part('the squid list (GET /v1/squids)', listSquids(http)),
   ]);
-  const recent = await recentRuns(http, RECENT_RUNS, squids);
+  const recent = await part('the recent runs (GET /v1/runs)', recentRuns(http, RECENT_RUNS, squids));
   const runs = [...recent.runs];
   // A squid runs one run at a time, and its last run is the active one: read it when the recent runs missed it.
   const seen = new Set(runs.map((r) => String(r.squid)));
   const stale = squids.squids.filter((s) => ACTIVE.includes(lower(s.last_run_status)) && !seen.has(recordId(s))).slice(0, MAX_ACTIVE_READS);
-  for (const s of stale) {
-    for await (const r of items<Run>(http, RUNS_PATH, { pageSize: 1, maxItems: 1, query: { squid: recordId(s) } })) {
-      if (!runs.some((x) => x.id === r.id)) runs.push({ ...r, squid: r.squid ?? recordId(s), squid_name: str(s.name) });
+  await part('the active runs (GET /v1/runs)', (async () => {
+    for (const s of stale) {
+      for await (const r of items<Run>(http, RUNS_PATH, { pageSize: 1, maxItems: 1, query: { squid: recordId(s) } })) {
+        if (!runs.some((x) => x.id === r.id)) runs.push({ ...r, squid: r.squid ?? recordId(s), squid_name: str(s.name) });
+      }
     }
-  }
+  })());
   runs.sort(byNewest);
   const status = (r: Run) => lower(r.status);
   return {

@@ -122,7 +122,8 @@ _sq_values() {
         [[ -n $v && $v == "$pre"* ]] || continue
         case $q in
           \') v=@{v//\'/\'\\\'\'}; COMPREPLY+=("'$v'") ;;
-          \") v=@{v//\\/\\\\}; v=@{v//\"/\\\"}; v=@{v//\$/\\\$}; v=@{v//\`/\\\`}; COMPREPLY+=("\"$v\"") ;;
+          # "!" is history expansion even inside "...", where a backslash before it stays: it is closed, escaped, reopened.
+          \") v=@{v//\\/\\\\}; v=@{v//\"/\\\"}; v=@{v//\$/\\\$}; v=@{v//\`/\\\`}; v=@{v//!/\"\\!\"}; COMPREPLY+=("\"$v\"") ;;
           *) printf -v v '%q' "$v"; COMPREPLY+=("$v") ;;
         esac
       done < <("@{COMP_WORDS[0]}" __complete "$words" -- "@{COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null </dev/null) ;;

@@ -23,7 +23,8 @@ const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function profileName(flag: string | undefined, env: Record<string, string | undefined>, store: ProfileStore): string {
   for (const [from, name] of [['--profile', flag], ['SQ_PROFILE', env.SQ_PROFILE]] as const) {
-    if (!name) continue;
+    // An empty SQ_PROFILE is an unset one; an empty --profile is a mistake (a variable that expanded to nothing).
+    if (name === undefined || (name === '' && from === 'SQ_PROFILE')) continue;
     if (!PROFILE_NAME.test(name) || RESERVED_NAMES.has(name)) {
       throw new UsageError(`${from} must be a profile name: ${PROFILE_NAME_RULE}, other than __proto__, constructor or prototype`);
     }
@@ -50,7 +51,7 @@ export function resolveAuth(
   }
   let baseUrl = DEFAULT_BASE_URL;
   let baseUrlSource: ResolvedAuth['baseUrlSource'] = 'default';
-  if (flags.baseUrl) {
+  if (flags.baseUrl !== undefined) {
     baseUrl = flags.baseUrl;
     baseUrlSource = 'flag';
   } else if (env.SQ_BASE_URL) {

@@ -2,12 +2,13 @@
 // 0700). Reads take a plain fs path: loading conf costs ~60 ms, which `sq me` should not pay on every call.
 // Every change is a read-modify-write under a cross-process lock (proper-lockfile), re-reading the file once the lock
 // is held: two `sq auth login` running at once must both end up in the file, not the last one alone.
-import { readFileSync, mkdirSync, chmodSync, existsSync, renameSync, statSync } from 'node:fs';
+import { closeSync, constants, readFileSync, mkdirSync, chmodSync, existsSync, renameSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { importPackage } from '../import-package.js';
 import { SqError, UsageError } from '../errors.js';
 import { isRecord } from '../output/fields.js';
+import { openRegularSync } from '../io/regular-file.js';
 
 interface Profile {
   token?: string;
@@ -183,10 +184,20 @@ function isProfile(value: unknown): value is Profile {
 /** The profiles in the file; no profiles when there is none; null when it is not a profile file. */
 function readData(file: string): ProfileData | null {
   let raw: string;
+  let fd: number;
   try {
-    raw = readFileSync(file, 'utf8');
+    // Only a regular file, never blocking on a FIFO: a directory or FIFO at config.json is a corrupt profile file.
+    fd = openRegularSync(file, constants.O_RDONLY).fd;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'EISDIR' || code === 'ENOTREG' ? null : { profiles: noProfiles() };
+  }
+  try {
+    raw = readFileSync(fd, 'utf8');
   } catch {
-    return { profiles: noProfiles() };
+    return null;
+  } finally {
+    closeSync(fd);
   }
   let parsed: unknown;
   try {

@@ -1,15 +1,16 @@
 // Small files in sq's per-user cache directory (cache-dir.ts): completion answers, jq expressions known to compile.
 // A cache is only ever a shortcut: any failure to read or write one is the same as having none.
-import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { openRegularSync } from './regular-file.js';
 
 /** The file's text, if it is a regular file of yours that nobody else can write (never through a symlink, never
  * blocking on a FIFO put in its place); else undefined. */
 export function readCacheFile(file: string): string | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-    const st = fstatSync(fd);
-    if (!st.isFile() || (process.getuid && (st.uid !== process.getuid() || (st.mode & 0o022) !== 0))) return undefined;
+    let st;
+    ({ fd, st } = openRegularSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)));
+    if (process.getuid && (st.uid !== process.getuid() || (st.mode & 0o022) !== 0)) return undefined;
     return readFileSync(fd, 'utf8');
   } catch {
     return undefined;

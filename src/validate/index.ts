@@ -94,6 +94,18 @@ export function nonEmpty(flag: string, value: unknown): string {
   return check(nonEmptyText, value, flag, 'a non-empty value');
 }
 
+/** The longest name sq sends (--name of a squid): names are labels in lists; 100,000 characters is a wrong paste. */
+export const MAX_NAME_CHARS = 255;
+
+/** A name to send: not empty, at most MAX_NAME_CHARS characters, no control characters. */
+export function nameFlag(flag: string, value: unknown): string {
+  const name = nonEmpty(flag, value);
+  const length = [...name].length;
+  if (length > MAX_NAME_CHARS) throw new UsageError(`${flag} must be at most ${MAX_NAME_CHARS} characters (got ${length})`);
+  if (/[\x00-\x1f\x7f-\x9f]/.test(name)) throw new UsageError(`${flag} must not contain control characters (line breaks, tabs, escapes)`);
+  return name;
+}
+
 /** `--output` for the option key `output`, `--dry-run` for `dryRun`. */
 type Kebab<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `-${Lowercase<H>}`}${Kebab<T>}` : S;
 /** The flags of a verb's typed options (command.ts, OptionsOf): a flag the verb does not have is a compile error. */

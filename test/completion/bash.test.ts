@@ -109,4 +109,22 @@ describe('bash completion through a real bash', () => {
   it('offers nothing made up for a free value (a squid name)', async () => {
     expect(await complete('sq', 'runs', 'start', '--squid', '')).toEqual([]);
   });
+
+  it('a name with "!" is inserted so that an interactive bash (history expansion on) reads it back as it is', async () => {
+    // What `sq __complete squids` answers (one name per line), from a stand-in for sq at COMP_WORDS[0]: the quoting
+    // under test is the script's own.
+    const name = 'Deals!today "50%" $HOME `x` !!';
+    const stub = join(work, 'sq-answers');
+    writeFileSync(stub, `#!/bin/sh\nprintf '%s\\n' '${name.replace(/'/g, `'\\''`)}'\n`, { mode: 0o755 });
+    const replies = [
+      ...(await complete(stub, 'squids', 'get', 'Deals')),
+      ...(await complete(stub, 'squids', 'get', '"Deals')),
+      ...(await complete(stub, 'squids', 'get', "'Deals")),
+    ];
+    expect(replies).toHaveLength(3);
+    // Each as typed at an interactive prompt, where "!" inside "..." would be an event ("event not found").
+    const r = await execa('bash', ['--norc', '--noprofile', '-i'], { input: replies.map((w) => `printf '%s\\n' ${w}\n`).join(''), cwd: work, reject: false, env: { HOME: work, PS1: '', TERM: 'dumb' } });
+    expect(r.stderr).not.toContain('event not found');
+    expect(r.stdout.split('\n').filter((l) => l !== '')).toEqual([name, name, name]);
+  });
 });

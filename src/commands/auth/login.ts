@@ -32,7 +32,7 @@ export default defineVerb({
   async run(ctx, _args, opts) {
     let token: string;
     if (opts.withToken) {
-      const text = await readStdinUpTo(ctx.io.stdin, MAX_KEY_BYTES);
+      const text = await readStdinUpTo(ctx, MAX_KEY_BYTES);
       // Nothing of it is echoed: it may be a key, or a file of secrets piped by mistake.
       if (text === null) throw new UsageError('--with-token: the key on stdin is longer than 4 KiB; pipe in only the key');
       token = text.trim();

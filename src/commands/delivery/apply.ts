@@ -44,7 +44,8 @@ Report: the plan, then one line per channel on stderr (applied / failed / skippe
 the requests. On a terminal apply asks once (--yes does not ask); without a terminal it applies.
 
 Exit 0 when every channel was applied, 8 when some failed (the others are listed), the error's own code when the
-only channel failed; 130/143/129 when interrupted.`;
+only channel failed; a stop signal sends nothing more and exits 130 (Ctrl-C), 143 (SIGTERM) or 129 (SIGHUP)
+with the same report.`;
 
 export default defineVerb({
   name: 'apply',

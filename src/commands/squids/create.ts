@@ -1,7 +1,7 @@
 import { defineVerb } from '../../command.js';
 import { resolveCrawler } from '../../api/resolve.js';
 import { createSquid } from '../../api/squids.js';
-import { nonEmpty, required } from '../../validate/index.js';
+import { nameFlag, required } from '../../validate/index.js';
 
 export default defineVerb({
   name: 'create',
@@ -11,12 +11,12 @@ export default defineVerb({
     'Set its parameters next with `sq squids update <squid> --param k=v`, then add tasks.',
   options: [
     { flags: '--crawler <crawler>', description: 'crawler id, prefix, name or slug (required)' },
-    { flags: '--name <name>', description: 'squid name' },
+    { flags: '--name <name>', description: 'squid name (at most 255 characters)' },
   ],
   examples: ['sq squids create --crawler google-maps-search --name "Paris restaurants"', 'sq squids create --crawler google-maps-search --json --fields id'],
   async run(ctx, _args, opts) {
     const crawlerRef = required('--crawler', opts.crawler, 'see `sq crawlers list`');
-    const name = opts.name === undefined ? undefined : nonEmpty('--name', opts.name);
+    const name = opts.name === undefined ? undefined : nameFlag('--name', opts.name);
     const http = await ctx.http();
     const crawler = await resolveCrawler(http, crawlerRef);
     const body: Record<string, unknown> = { crawler: crawler.id };

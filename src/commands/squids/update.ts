@@ -4,7 +4,7 @@ import { getSquid, parseParams, updateSquid } from '../../api/squids.js';
 import { getCrawlerParams, squidParamNames, unknownSquidParams } from '../../api/crawlers.js';
 import { SQUID_DETAIL_COLUMNS } from './_shared/columns.js';
 import { UsageError } from '../../errors.js';
-import { intFlag, nonEmpty } from '../../validate/index.js';
+import { intFlag, nameFlag } from '../../validate/index.js';
 
 export default defineVerb({
   name: 'update',
@@ -16,7 +16,7 @@ export default defineVerb({
     'the crawler does not declare is exit 2, with the closest names and the allowed ones. The API answers with the touched fields only, so sq reads the squid back and shows all of it.',
   args: ['<squid>'],
   options: [
-    { flags: '--name <name>', description: 'new name' },
+    { flags: '--name <name>', description: 'new name (at most 255 characters)' },
     { flags: '--concurrency <n>', description: 'parallel workers, 1-20 (also capped by the crawler and plan)' },
     { flags: '--param <key=value>', description: 'set a squid parameter (repeatable)', repeatable: true },
   ],
@@ -27,7 +27,7 @@ export default defineVerb({
   ],
   async run(ctx, [ref], opts) {
     const body: Record<string, unknown> = {};
-    if (opts.name !== undefined) body.name = nonEmpty('--name', opts.name);
+    if (opts.name !== undefined) body.name = nameFlag('--name', opts.name);
     if (opts.concurrency !== undefined) body.concurrency = intFlag('--concurrency', opts.concurrency, 1, 20);
     const pairs = opts.param ?? [];
     if (pairs.length) body.params = parseParams(pairs);

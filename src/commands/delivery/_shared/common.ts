@@ -5,7 +5,7 @@ import type { HttpClient } from '../../../api/http.js';
 import { defineOptions, type OptionSpec } from '../../../command.js';
 import { UsageError } from '../../../errors.js';
 import { exclusive, nonEmpty, required } from '../../../validate/index.js';
-import { readAllStdin } from '../../../io/stdin.js';
+import { readInput } from '../../../io/stdin.js';
 import { isObj, postDelivery, type DeliveryBody } from '../../../api/delivery.js';
 import { flatten } from '../../../output/fields.js';
 import type { Column } from '../../../output/types.js';
@@ -43,6 +43,9 @@ export const ARGV_PASSWORD_TRAP = {
   secretTrap: '--password-stdin (pipe it in) or --password-env VAR',
 } as const satisfies OptionSpec;
 
+/** A password longer than this on stdin is a wrong pipe (a file of secrets), not a password. */
+const MAX_PASSWORD_BYTES = 4096;
+
 /** The SFTP password: --password-env VAR, --password-stdin (a hidden prompt when stdin is a terminal). */
 export async function readPassword(ctx: Ctx, opts: { passwordEnv?: string; passwordStdin?: boolean }, required: boolean): Promise<string | undefined> {
   const fromEnv = opts.passwordEnv;
@@ -57,7 +60,7 @@ export async function readPassword(ctx: Ctx, opts: { passwordEnv?: string; passw
       return pw;
     }
     // One trailing newline is what `echo` adds; anything else belongs to the password.
-    const pw = (await readAllStdin(ctx.io.stdin)).replace(/\r?\n$/, '');
+    const pw = (await readInput(ctx, '--password-stdin', '-', MAX_PASSWORD_BYTES)).replace(/\r?\n$/, '');
     if (!pw) throw new UsageError('--password-stdin: nothing on stdin (e.g. `printf %s "$SFTP_PASSWORD" | sq delivery sftp ... --password-stdin`)');
     ctx.addSecret(pw);
     return pw;
