@@ -34,12 +34,92 @@ export function isSecretQueryName(name: string): boolean {
 }
 
 /**
- * A URL (any scheme://) with the values of its secret-looking query parameters and its password (`user:pw@host`)
- * replaced by `mask` (a webhook URL often carries its token there); anything else is returned as it is. A URL that does
- * not parse (a bad port, the kind a validation error quotes) is masked on its text.
+ * Whether a URL's path segment is a credential. Known webhook hosts by position: Slack (hooks.slack.com: the last
+ * segment, `/services/T…/B…/SECRET`), Discord (`/api/webhooks/ID/TOKEN`), Office 365 (`*.webhook.office.com`,
+ * outlook.office.com: every segment after the first but `IncomingWebhook`). Any other host, by looks: a UUID, 16+ hex
+ * digits mixing letters and digits, or 16+ letters and digits (in pieces of 6+ between `-_.~+=`) that mix digits or
+ * cases often (a class change every 4 characters and few vowels, or a change every 2–3 characters): random keys, not
+ * words (`IncomingWebhookHandlerV2`, `run-events-2024-11-25` are kept).
+ */
+export function isSecretPathSegment(host: string, segments: readonly string[], i: number): boolean {
+  const seg = segments[i];
+  if (seg === '' || /^\$\{\w+\}$/.test(seg)) return false;
+  const h = host.toLowerCase();
+  if (h === 'hooks.slack.com') return i > 1 && i === segments.length - 1 - [...segments].reverse().findIndex((s) => s !== '');
+  if (/(^|\.)discord(app)?\.com$/.test(h)) {
+    const at = segments.findIndex((s, j) => s === 'webhooks' && (segments[j - 1] === 'api' || (/^v\d+$/.test(segments[j - 1] ?? '') && segments[j - 2] === 'api')));
+    return at >= 0 && i === at + 2;
+  }
+  if (/(^|\.)webhook\.office\.com$|^outlook\.office(365)?\.com$/.test(h)) return i > 1 && !/^IncomingWebhook$/i.test(seg);
+  return looksLikeToken(seg);
+}
+
+function looksLikeToken(raw: string): boolean {
+  let s = raw;
+  try {
+    s = decodeURIComponent(raw);
+  } catch {
+    // kept as written
+  }
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)) return true;
+  if (!/^[A-Za-z0-9_.~+=-]{16,}$/.test(s)) return false;
+  if (/^[0-9a-f]+$/i.test(s)) return /[0-9]/.test(s) && /[a-f]/i.test(s);
+  const cls = (c: string) => (c >= 'a' && c <= 'z' ? 0 : c >= 'A' && c <= 'Z' ? 1 : 2);
+  let length = 0;
+  let changes = 0;
+  let letters = 0;
+  let vowels = 0;
+  for (const piece of s.split(/[^A-Za-z0-9]+/)) {
+    if (piece.length < 6) continue;
+    length += piece.length;
+    for (let j = 0; j < piece.length; j++) {
+      if (cls(piece[j]) < 2) letters++;
+      if (/[aeiou]/i.test(piece[j])) vowels++;
+      if (j > 0 && cls(piece[j]) !== cls(piece[j - 1])) changes++;
+    }
+  }
+  if (length < 16 || (letters === length && !/[A-Z]/.test(s))) return false;
+  const rate = changes / length;
+  return (rate >= 0.25 && vowels < 0.3 * letters) || rate >= 0.45;
+}
+
+/** The replacement of each secret part of a URL: one text, or one per part (sq export names a variable for each). */
+type Mask = string | ((secret: string) => string);
+const maskOf = (mask: Mask, secret: string) => (typeof mask === 'string' ? mask : mask(secret));
+
+/** A URL's path ("/a/b") with its secret segments (isSecretPathSegment) replaced by `mask`. */
+function maskPath(host: string, path: string, mask: Mask): string {
+  const segments = path.split('/');
+  return segments.map((seg, i) => (isSecretPathSegment(host, segments, i) ? maskOf(mask, seg) : seg)).join('/');
+}
+
+/**
+ * The credentials a URL carries: its secret query values, password and secret path segments (as they appear in the
+ * URL), to register as known secrets so that every message and trace masks them too.
+ */
+export function urlSecrets(url: string): string[] {
+  const found: string[] = [];
+  maskUrlAsWritten(url, (secret) => {
+    let decoded = secret;
+    try {
+      decoded = decodeURIComponent(secret.replace(/\+/g, ' '));
+    } catch {
+      // kept as written
+    }
+    found.push(secret, decoded);
+    return secret;
+  });
+  return [...new Set(found)].filter((s) => s !== '');
+}
+
+/**
+ * A URL (any scheme://) with the values of its secret-looking query parameters, its password (`user:pw@host`) and its
+ * secret path segments (a Slack or Discord webhook's token; isSecretPathSegment) replaced by `mask` (a webhook URL
+ * often carries its token there); anything else is returned as it is. A URL that does not parse (a bad port, the kind
+ * a validation error quotes) is masked on its text.
  */
 export function maskUrlQuery(text: string, mask: string = MASK): string {
-  if (!/^[a-z][a-z0-9+.-]*:\/\/([^?#\s]*\?|[^/?#\s]*@)/i.test(text)) return text;
+  if (!/^[a-z][a-z0-9+.-]*:\/\/([^?#\s]*\?|[^/?#\s]*@|[^/?#\s]*\/[^/?#\s])/i.test(text)) return text;
   let u: URL;
   try {
     u = new URL(text);
@@ -47,22 +127,29 @@ export function maskUrlQuery(text: string, mask: string = MASK): string {
     return maskUrlAsWritten(text, mask);
   }
   const secret = [...new Set(u.searchParams.keys())].filter((k) => isSecretQueryName(k) && u.searchParams.getAll(k).some((v) => v !== ''));
-  if (secret.length === 0 && u.password === '') return text;
+  const path = maskPath(u.hostname, u.pathname, mask);
+  if (secret.length === 0 && u.password === '' && path === u.pathname) return text;
   for (const k of secret) u.searchParams.set(k, mask);
   if (u.password !== '') u.password = mask;
+  u.pathname = path;
   return u.toString();
 }
 
 /**
  * maskUrlQuery's masking done on the text, so that the URL is quoted exactly as written (for a URL that does not parse,
- * or one a file writes). A \${NAME} reference is kept: it names the secret, it is not the secret.
+ * or one a file writes). A \${NAME} reference is kept: it names the secret, it is not the secret. `mask` may be a
+ * function, given each secret as written and returning its replacement (sq export writes a \${NAME} for each).
  */
-export function maskUrlAsWritten(text: string, mask: string = MASK): string {
+export function maskUrlAsWritten(text: string, mask: Mask = MASK): string {
   const [, head, query = '', hash = ''] = /^([^?#]*)(\?[^#]*)?(#.*)?$/s.exec(text)!;
+  const [, origin = '', path = head] = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(.*)$/is.exec(head) ?? [];
+  const host = /^[^:]+:\/\/(?:[^@]*@)?(\[[^\]]*\]|[^:]*)/.exec(origin)?.[1] ?? '';
+  const maskedOrigin = origin.replace(/^([^:/?#]+:\/\/[^:/?#@]*:)(?!\$\{\w+\}@)([^/?#]*)@/, (_, user: string, pw: string) => `${user}${maskOf(mask, pw)}@`);
+  const maskedPath = origin ? maskPath(host, path, mask) : path;
   const q = query.replace(/([?&])([^=&]*)=([^&]+)/g, (all, sep: string, name: string, v: string) =>
-    isSecretQueryName(name) && !/^\$\{\w+\}$/.test(v) ? `${sep}${name}=${mask}` : all,
+    isSecretQueryName(name) && !/^\$\{\w+\}$/.test(v) ? `${sep}${name}=${maskOf(mask, v)}` : all,
   );
-  return head.replace(/^([^:/?#]+:\/\/[^:/?#@]*:)(?!\$\{\w+\}@)[^/?#]*@/, `$1${mask}@`) + q + hash;
+  return maskedOrigin + maskedPath + q + hash;
 }
 
 /**
@@ -99,7 +186,8 @@ export function maskSecrets<T>(value: T, show: boolean, known: readonly string[]
 /**
  * The copy maskSecrets makes, with `mask` in place of each secret (also secret query values of URLs) (the emulator's request log writes "****"). */
 export function maskDeep(value: unknown, mask: string = MASK, known: readonly string[] = []): unknown {
-  if (typeof value === 'string') return redactText(maskUrlQuery(value, mask), known);
+  // Known secrets first: a ${VAR} value that spans path segments (T0/B0/SECRET) is masked whole, before a part of it is.
+  if (typeof value === 'string') return maskUrlQuery(redactText(value, known), mask);
   if (Array.isArray(value)) return value.map((v) => maskDeep(v, mask, known));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};

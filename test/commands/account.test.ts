@@ -134,18 +134,64 @@ describe('a secret of the wrong type', () => {
 });
 
 describe('tokens in webhook URLs', () => {
-  it('sq export masks the token (and says so); --show-secrets writes it; a masked URL is refused by plan, exit 2', async () => {
-    const lyon = emu.squidId('Lyon bakeries');
-    await emu.api(`/v1/delivery?squid=${lyon}`, { method: 'POST', body: { webhook_fields: { url: 'https://ci.example.com/hook?token=TOKEN-7777-SECRET', is_active: true, retry: false, events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false } } } });
-    const masked = await run(['export']);
-    expect(masked.code).toBe(0);
-    expect(masked.stdout).not.toContain('TOKEN-7777-SECRET');
-    expect(masked.stdout).toContain('token=');
-    expect(masked.stderr).toContain('1 URL token is masked');
+  const events = { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false };
+  const hook = (squid: string, url: string) => emu.api(`/v1/delivery?squid=${emu.squidId(squid)}`, { method: 'POST', body: { webhook_fields: { url, is_active: true, retry: false, events } } });
+
+  it('sq export writes a query token as a ${…} reference (and says so); set, plan shows no change; --show-secrets writes it', async () => {
+    await hook('Lyon bakeries', 'https://ci.example.com/hook?token=TOKEN-7777-SECRET');
+    const ex = await run(['export']);
+    expect(ex.code).toBe(0);
+    expect(ex.stdout).not.toContain('TOKEN-7777-SECRET');
+    expect(parse(ex.stdout).squids['Lyon bakeries'].webhook.url).toBe('https://ci.example.com/hook?token=${SQ_WEBHOOK_TOKEN_LYON_BAKERIES}');
+    expect(ex.stderr).toContain('1 URL token is written as a reference (${SQ_WEBHOOK_TOKEN_LYON_BAKERIES})');
+    const f = file(ex.stdout, 'refs.yaml');
+    const unset = await planJson(f);
+    expect(unset.code, unset.stderr).toBe(0);
+    expect(unset.plan.not_compared).toMatchObject([{ channel: 'webhook', not_compared: ['url (${SQ_WEBHOOK_TOKEN_LYON_BAKERIES} is not set)'] }]);
+    expect((await planJson(f, { SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'TOKEN-7777-SECRET' })).plan).toMatchObject({ items: [], not_compared: [] });
     expect((await run(['export', '--show-secrets'])).stdout).toContain('TOKEN-7777-SECRET');
-    const p = await run(['plan', '-f', file(masked.stdout, 'masked.yaml')]);
+    // A file from an older sq, with the mask in place of the token, is still refused.
+    const p = await run(['plan', '-f', file(ex.stdout.replace('${SQ_WEBHOOK_TOKEN_LYON_BAKERIES}', '********'), 'masked.yaml')]);
     expect(p.code).toBe(2);
     expect(p.stderr).toContain('webhook.url: holds a token masked by sq export');
+  });
+
+  it('sq export never writes a path token (Slack, Discord, Office 365, any random key): each is a ${…} reference that plan restores', async () => {
+    const SLACK = 'https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/SLACKSECRET9';
+    const OFFICE = 'https://contoso.webhook.office.com/webhookb2/g1@g2/IncomingWebhook/OFFICEKEY/guid7';
+    await hook('Lyon bakeries', SLACK);
+    await hook('Paris restaurants', OFFICE);
+    await emu.api(`/v1/delivery?squid=${emu.squidId('Tech influencers')}`, {
+      method: 'POST',
+      body: { google_sheet_fields: { url: 'https://docs.google.com/spreadsheets/d/1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/edit', append: false, is_active: true } },
+    });
+    const ex = await run(['export']);
+    expect(ex.code, ex.stderr).toBe(0);
+    expect(ex.stdout).not.toMatch(/SLACKSECRET9|OFFICEKEY|guid7|g1@g2|1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/);
+    const doc = parse(ex.stdout);
+    expect(doc.squids['Lyon bakeries'].webhook.url).toBe('https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/${SQ_WEBHOOK_TOKEN_LYON_BAKERIES}');
+    expect(doc.squids['Paris restaurants'].webhook.url).toBe(
+      'https://contoso.webhook.office.com/webhookb2/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS}/IncomingWebhook/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_2}/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_3}',
+    );
+    expect(doc.squids['Tech influencers'].sheet.url).toBe('https://docs.google.com/spreadsheets/d/${SQ_SHEET_TOKEN_TECH_INFLUENCERS}/edit');
+    expect(ex.stderr).toContain('5 URL tokens are written as references');
+    const restored = {
+      SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'SLACKSECRET9',
+      SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS: 'g1@g2',
+      SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_2: 'OFFICEKEY',
+      SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_3: 'guid7',
+      SQ_SHEET_TOKEN_TECH_INFLUENCERS: '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms',
+    };
+    const f = file(ex.stdout, 'paths.yaml');
+    expect((await planJson(f, restored)).plan).toMatchObject({ items: [], not_compared: [] });
+    // A rotated token is a change, shown masked; the old and new values never appear.
+    const rotated = await run(['plan', '-f', f], { ...restored, SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'ROTATED42' });
+    expect(rotated.code).toBe(10);
+    expect(rotated.stdout).toContain('url: "https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/********" → "https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/********"');
+    expect(rotated.stdout + rotated.stderr).not.toMatch(/SLACKSECRET9|ROTATED42/);
+    const shown = await run(['export', '--show-secrets']);
+    expect(shown.stdout).toContain(SLACK);
+    expect(shown.stdout).toContain(OFFICE);
   });
 
   it('plan (text and --json) and apply --json mask the token; --show-secrets shows it', async () => {

@@ -5,7 +5,7 @@ import { httpUrlFlag, isEmail, RUN_EVENTS, type RunEventName } from '../../../va
 import { channelOf, eventsObject, type Channel, type DeliveryBody } from '../../../api/delivery.js';
 import { importPackage } from '../../../import-package.js';
 import { isRecord } from '../../../output/cells.js';
-import { isSecretQueryName, MASK, maskUrlAsWritten } from '../../../output/secrets.js';
+import { MASK, maskUrlAsWritten, urlSecrets } from '../../../output/secrets.js';
 
 export interface SquidPlan {
   /** The squid as written in the file: name, prefix or hash. */
@@ -125,8 +125,8 @@ class Checker {
     if (s.includes(MASK)) return this.bad(`${path}.${k}`, `holds a token masked by sq export (${MASK}): write the real URL, e.g. with \${WEBHOOK_TOKEN} in its query`);
     try {
       httpUrlFlag(k, s);
-      // A token in the URL's query is a secret like a password: masked in every report, trace and error.
-      for (const [q, v] of new URL(s).searchParams) if (isSecretQueryName(q) && v) this.secret(v);
+      // A token in the URL's query or path is a secret like a password: masked in every report, trace and error.
+      for (const v of urlSecrets(s)) this.secret(v);
       return s;
     } catch {
       // The flag's message names a flag; a file problem names its path, and quotes the URL as written (${VAR} and all).
