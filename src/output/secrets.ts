@@ -187,7 +187,7 @@ export function maskSecrets<T>(value: T, show: boolean, known: readonly string[]
  * The copy maskSecrets makes, with `mask` in place of each secret (also secret query values of URLs) (the emulator's request log writes "****"). */
 export function maskDeep(value: unknown, mask: string = MASK, known: readonly string[] = []): unknown {
   // Known secrets first: a ${VAR} value that spans path segments (T0/B0/SECRET) is masked whole, before a part of it is.
-  if (typeof value === 'string') return maskUrlQuery(redactText(value, known), mask);
+  if (typeof value === 'string') return known.includes(value) ? mask : maskUrlQuery(redactText(value, known), mask);
   if (Array.isArray(value)) return value.map((v) => maskDeep(v, mask, known));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
@@ -243,13 +243,19 @@ export function maskAuthorization(value: string): string {
   return m ? `${m[1]} ${maskKey(m[2])}` : `Token ${maskKey(value)}`;
 }
 
-/** Last line of defence for free text (errors, traces): every known secret of 4+ characters becomes MASK. */
+/**
+ * Last line of defence for free text (errors, traces): every known secret of 4+ characters becomes MASK. A shorter one
+ * (a \${VAR} value of 1 to 3 characters) would scrub ordinary words, so only where it stands as a whole quoted value,
+ * `"ab"`, the way plans, JSON and "(got …)" messages quote it.
+ */
 export function redactText(text: string, secrets: readonly string[]): string {
+  const quoted = (s: string) => (s.length >= 4 ? s : JSON.stringify(s));
+  const valid = (s: unknown): s is string => typeof s === 'string' && s !== '';
   // The common case, cheaply: no known secret occurs in the text.
-  if (!secrets.some((s) => typeof s === 'string' && s.length >= 4 && text.includes(s))) return text;
+  if (!secrets.some((s) => valid(s) && text.includes(quoted(s)))) return text;
   // Longest first, so a secret that contains another is replaced whole.
-  const known = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= 4))].sort((a, b) => b.length - a.length);
+  const known = [...new Set(secrets.filter(valid))].sort((a, b) => b.length - a.length);
   let out = text;
-  for (const s of known) out = out.split(s).join(MASK);
+  for (const s of known) out = out.split(quoted(s)).join(s.length >= 4 ? MASK : `"${MASK}"`);
   return out;
 }

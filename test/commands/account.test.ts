@@ -1,6 +1,7 @@
 // sq export / plan / apply against the emulator: the round trip, exact plans, drift, order, partial failure,
 // dry run, prune and billing confirmations, secrets.
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -238,6 +239,21 @@ describe('values from ${VAR} are secrets', () => {
       expect(r.stdout + r.stderr, args.join(' ')).toContain('https://hooks.slack.com/services/********');
       expect(r.stdout + r.stderr, args.join(' ')).toContain('code=********');
     }
+  });
+
+  it('a value of 1 to 3 characters is masked too: plan, apply --dry-run, -v and messages (text and --json)', async () => {
+    const f = file('squids:\n  "Paris restaurants":\n    sftp: { host: sftp.example.com, username: "${SFTP_USER}", password: "${SFTP_PASSWORD}", directory: /up }\n');
+    const env = { SFTP_USER: 'q7z' };
+    expect((await run(['plan', '-f', f, '--show-secrets'], env)).stdout).toContain('username: "q7z"');
+    for (const args of [['plan', '-f', f], ['plan', '-f', f, '--json'], ['apply', '-f', f, '--dry-run'], ['apply', '-f', f, '--dry-run', '--json'], ['apply', '-f', f, '--json', '-v']]) {
+      const r = await run(args, env);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(args[0] === 'plan' ? 10 : 0);
+      expect(r.stdout + r.stderr, args.join(' ')).not.toContain('q7z');
+      expect(r.stdout + r.stderr, args.join(' ')).toContain('"********"');
+    }
+    const bad = await run(['plan', '-f', file('squids:\n  "Paris restaurants":\n    email: { address: "${OPS_ADDRESS}" }\n')], { OPS_ADDRESS: 'x@' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('email.address: must be an e-mail address (got "********")');
   });
 
   it('any message that would quote an expanded value masks it', async () => {
@@ -604,6 +620,52 @@ describe('bad files: exit 2, every problem named by its path, before any request
     expect(p.code, p.stderr).toBe(10);
     // {keyword: pizza, city: Paris} exists (the seed has it with country too); sushi is new.
     expect(p.plan.items).toMatchObject([{ kind: 'tasks', action: 'create', add: [{ keyword: 'sushi', city: 'Paris' }] }]);
+  });
+});
+
+describe('a tasks file', () => {
+  it('must be a regular file in the account file\'s directory: absolute, "..", a symlink out, a FIFO, a directory and over 10 MiB are exit 2 naming it, before any request', async () => {
+    const proj = join(dir, 'proj');
+    mkdirSync(join(proj, 'sub'), { recursive: true });
+    writeFileSync(join(dir, 'outside.csv'), 'url\nhttps://outside.example.com/LEAKED-OUTSIDE\n');
+    writeFileSync(join(proj, 'inside.txt'), 'https://www.google.com/maps/search/inside+ok\n');
+    symlinkSync('/etc/passwd', join(proj, 'passwd-link'));
+    symlinkSync(join(dir, 'outside.csv'), join(proj, 'out-link.csv'));
+    symlinkSync('inside.txt', join(proj, 'in-link.txt'));
+    execFileSync('mkfifo', [join(proj, 'fifo.txt')]);
+    writeFileSync(join(proj, 'big.txt'), '');
+    truncateSync(join(proj, 'big.txt'), 10 * 1024 * 1024 + 1);
+    const cases: [string, string][] = [
+      ['/proc/self/environ', 'is an absolute path'],
+      ['/etc/passwd', 'is an absolute path'],
+      ['../outside.csv', 'leads out of the directory ("..")'],
+      ['sub/../../outside.csv', 'leads out of the directory ("..")'],
+      ['passwd-link', 'is a symbolic link to "/etc/passwd", outside the directory'],
+      ['out-link.csv', 'outside the directory'],
+      ['fifo.txt', 'is not a regular file'],
+      ['sub', 'is not a regular file'],
+      ['big.txt', 'is 10485761 bytes, over the 10485760-byte (10 MiB) cap'],
+      ['missing.txt', 'cannot read "missing.txt" (ENOENT)'],
+    ];
+    await emu.clearRequests();
+    for (const [name, why] of cases) {
+      const f = join(proj, 'sq.yaml');
+      writeFileSync(f, `squids:\n  "Paris restaurants":\n    tasks: { file: ${JSON.stringify(name)} }\n`);
+      for (const cmd of ['plan', 'apply']) {
+        const r = await run([cmd, '-f', f, '--yes'], { CI_SECRET_TOKEN: 'ENV-LEAK-4242' });
+        expect(r.code, `${name} ${cmd}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toContain(`squids."Paris restaurants".tasks.file: `);
+        expect(r.stderr).toContain(why);
+        expect(r.stdout + r.stderr).not.toMatch(/root:|ENV-LEAK-4242|LEAKED-OUTSIDE/);
+      }
+    }
+    expect(await emu.requests()).toEqual([]);
+    // A link that stays inside the directory is a file like any other.
+    const ok = join(proj, 'ok.yaml');
+    writeFileSync(ok, 'squids:\n  "Paris restaurants":\n    tasks: { file: in-link.txt }\n');
+    const p = await planJson(ok);
+    expect(p.code, p.stderr).toBe(10);
+    expect(p.plan.items).toMatchObject([{ kind: 'tasks', action: 'create', add: ['https://www.google.com/maps/search/inside+ok'] }]);
   });
 });
 

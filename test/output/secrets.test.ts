@@ -59,8 +59,10 @@ describe('redactText', () => {
       'key ******** then ******** and pw ********',
     );
   });
-  it('ignores secrets shorter than 4 characters and replaces longer ones first', () => {
+  it('replaces a secret shorter than 4 characters only as a whole quoted value, and longer ones first', () => {
     expect(redactText('a abc abcdefgh', ['abc', 'abcd', 'abcdefgh'])).toBe('a abc ********');
+    expect(redactText('username: "ab" (got "ab") abc', ['ab'])).toBe('username: "********" (got "********") abc');
+    expect(maskSecrets({ username: 'ab', host: 'abc' }, false, ['ab'])).toEqual({ username: '********', host: 'abc' });
   });
   it('handles regex metacharacters literally', () => {
     expect(redactText('x a.b*c+ y', ['a.b*c+'])).toBe('x ******** y');
