@@ -623,6 +623,65 @@ describe('bad files: exit 2, every problem named by its path, before any request
   });
 });
 
+describe('files and values that would exhaust or smuggle', () => {
+  const BOMB = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)].join('\n') + '\n';
+
+  it('a "billion laughs" file is exit 2 naming the file (plan, apply, delivery apply, stdin), before any request; a few aliases are fine', async () => {
+    const f = file(BOMB, 'bomb.yaml');
+    await emu.clearRequests();
+    for (const [args, stdin, name] of [[['plan', '-f', f], undefined, f], [['apply', '-f', f, '--yes'], undefined, f], [['delivery', 'apply', '-f', f], undefined, f], [['plan', '-f', '-'], BOMB, '<stdin>']] as const) {
+      const r = await sq([...args], { env: emu.env(), stdin });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`${name}: cannot parse the `);
+      expect(r.stderr).toContain('aliases (*name) expand more than 100 times');
+    }
+    expect(await emu.requests()).toEqual([]);
+    const fine = file('squids:\n  "Paris restaurants":\n    webhook: &hook { url: "https://ci.example.com/h", events: [run.done] }\n  "Lyon bakeries":\n    webhook: *hook\n');
+    const p = await planJson(fine);
+    expect(p.code, p.stderr).toBe(10);
+    expect(p.plan.items.map((i: { squid: string; channel: string }) => `${i.squid} ${i.channel}`)).toEqual(['Paris restaurants webhook', 'Lyon bakeries webhook']);
+  });
+
+  it('a webhook or sheet URL over 2048 characters is exit 2 (file, ${VAR} and --url), the URL not quoted', async () => {
+    const long = `https://ci.example.com/${'p'.repeat(2030)}?token=LONGTOKEN99`;
+    const f = file('squids:\n  "Paris restaurants":\n    webhook: { url: "${HOOK_URL}", events: [run.done] }\n    sheet: { url: "https://docs.google.com/spreadsheets/d/x/${LONG_PATH}" }\n');
+    for (const args of [['plan', '-f', f], ['apply', '-f', f, '--yes'], ['delivery', 'apply', '-f', f]]) {
+      const r = await run(args, { HOOK_URL: long, LONG_PATH: 'q'.repeat(2048) });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`squids."Paris restaurants".webhook.url: is ${long.length} characters long; the longest URL accepted is 2048`);
+      expect(r.stderr).toContain(`squids."Paris restaurants".sheet.url: is ${41 + 2048} characters long`);
+      expect(r.stderr).not.toContain('LONGTOKEN99');
+    }
+    for (const args of [['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', long], ['delivery', 'test', 'webhook', '--url', long], ['delivery', 'sheet', '--squid', 'Paris restaurants', '--url', long]]) {
+      const r = await run(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`--url is ${long.length} characters long; the longest URL accepted is 2048`);
+      expect(r.stderr).not.toContain('LONGTOKEN99');
+    }
+    // 2048 is accepted.
+    const edge = `https://ci.example.com/${'e'.repeat(2048 - 23)}`;
+    expect((await run(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', edge, '--dry-run'])).code).toBe(0);
+    expect(await writes()).toEqual([]);
+  });
+
+  it('a ${VAR} with a newline or another control character in a host or URL is exit 2 naming the variable, never its value', async () => {
+    const f = file(
+      'squids:\n  "Paris restaurants":\n    sftp: { host: "${SFTP_HOST}", username: deploy, password: "${SFTP_PASSWORD}", directory: /up }\n' +
+        '    webhook: { url: "https://${HOOK_HOST}/hook", events: [run.done] }\n',
+    );
+    await emu.clearRequests();
+    for (const args of [['plan', '-f', f], ['plan', '-f', f, '--json'], ['apply', '-f', f, '--yes'], ['delivery', 'apply', '-f', f]]) {
+      const r = await run(args, { SFTP_HOST: 'sftp.example.com\nInjected-Line', HOOK_HOST: 'ci.example.com\tx' });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      const text = args.includes('--json') ? JSON.stringify(JSON.parse(r.stderr)) : r.stderr;
+      expect(text).toContain('sftp.host: environment variable SFTP_HOST holds a control character');
+      expect(text).toContain('webhook.url: environment variable HOOK_HOST holds a control character');
+      expect(r.stdout + r.stderr).not.toMatch(/Injected-Line|sftp\.example\.com|ci\.example\.com/);
+    }
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
 describe('a tasks file', () => {
   it('must be a regular file in the account file\'s directory: absolute, "..", a symlink out, a FIFO, a directory and over 10 MiB are exit 2 naming it, before any request', async () => {
     const proj = join(dir, 'proj');

@@ -2,6 +2,7 @@
 // of every bad field (squids."Paris restaurants".webhook.events[1]) in the error.
 import { UsageError } from '../../../errors.js';
 import { httpUrlFlag, isEmail, RUN_EVENTS, type RunEventName } from '../../../validate/index.js';
+import { MAX_URL_LENGTH, urlTooLong } from '../../../validate/url.js';
 import { channelOf, eventsObject, type Channel, type DeliveryBody } from '../../../api/delivery.js';
 import { importPackage } from '../../../import-package.js';
 import { isRecord } from '../../../output/cells.js';
@@ -37,6 +38,8 @@ const ALLOWED: Record<string, string[]> = {
 };
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const WHOLE_ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function key(k: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `.${k}` : `.${JSON.stringify(k)}`;
@@ -71,12 +74,16 @@ class Checker {
       return this.bad(path, 'secrets are not accepted in the file; write an environment reference like ${SFTP_PASSWORD}');
     }
     let missing: string | null = null;
+    let control: string | null = null;
     const out = v.replace(ENV_REF, (_, name: string) => {
       const val = this.env[name];
       if (val === undefined || val === '') missing ??= name;
       else this.secret(val);
+      if (val && CONTROL.test(val)) control ??= name;
       return val ?? '';
     });
+    // A newline in a host or URL would be sent as it is (URL parsing drops it silently): named by its variable only.
+    if (control && !secret) return this.bad(path, `environment variable ${control} holds a control character (a newline?), which this field cannot contain`);
     if (missing && mayBeMissing && this.opts.allowMissingSecrets) {
       this.missing.push({ path, name: missing });
       return undefined;
@@ -93,6 +100,7 @@ class Checker {
     const s = this.expand(p, String(v), !!opts.secret, !!(opts.secret || opts.mayBeMissing));
     if (s === undefined) return undefined;
     if (!opts.allowEmpty && s.trim() === '') return this.bad(p, 'must not be empty');
+    if (!opts.secret && CONTROL.test(s)) return this.bad(p, 'must not contain control characters (a newline, a tab…)');
     return s;
   }
 
@@ -123,6 +131,7 @@ class Checker {
     const s = this.str(o, path, k, { required: true, mayBeMissing: true });
     if (s === undefined) return undefined;
     if (s.includes(MASK)) return this.bad(`${path}.${k}`, `holds a token masked by sq export (${MASK}): write the real URL, e.g. with \${WEBHOOK_TOKEN} in its query`);
+    if (s.length > MAX_URL_LENGTH) return this.bad(`${path}.${k}`, urlTooLong(s.length));
     try {
       httpUrlFlag(k, s);
       // A token in the URL's query or path is a secret like a password: masked in every report, trace and error.
@@ -286,5 +295,17 @@ export async function parseApplyText(text: string, file: string, what = 'deliver
     if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [restore(k) as string, restore(x)]));
     return v;
   };
-  return restore(doc.toJS());
+  // A few aliases (*name) are fine; the nested ones of a "billion laughs" file would expand to gigabytes: the yaml
+  // package stops at MAX_YAML_ALIASES, and that is a problem of the file (exit 2), not of sq.
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new UsageError(`${file}: cannot parse the ${what}: ${/alias/i.test(why) ? `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times, as a "billion laughs" file does` : why}`);
+  }
+  return restore(value);
 }
+
+/** How far aliases may expand when a file is read (the yaml package's maxAliasCount, its default). */
+export const MAX_YAML_ALIASES = 100;
