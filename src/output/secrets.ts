@@ -44,8 +44,9 @@ export function isSecretQueryName(name: string): boolean {
 export function isSecretPathSegment(host: string, segments: readonly string[], i: number): boolean {
   const seg = segments[i];
   if (seg === '' || /^\$\{\w+\}$/.test(seg)) return false;
+  if (!/slack|discord|office/i.test(host)) return looksLikeToken(seg);
   const h = host.toLowerCase();
-  if (h === 'hooks.slack.com') return i > 1 && i === segments.length - 1 - [...segments].reverse().findIndex((s) => s !== '');
+  if (h === 'hooks.slack.com') return i > 1 && segments.slice(i + 1).every((s) => s === '');
   if (/(^|\.)discord(app)?\.com$/.test(h)) {
     const at = segments.findIndex((s, j) => s === 'webhooks' && (segments[j - 1] === 'api' || (/^v\d+$/.test(segments[j - 1] ?? '') && segments[j - 2] === 'api')));
     return at >= 0 && i === at + 2;
@@ -55,6 +56,7 @@ export function isSecretPathSegment(host: string, segments: readonly string[], i
 }
 
 function looksLikeToken(raw: string): boolean {
+  if (raw.length < 16) return false;
   let s = raw;
   try {
     s = decodeURIComponent(raw);
@@ -64,7 +66,8 @@ function looksLikeToken(raw: string): boolean {
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)) return true;
   if (!/^[A-Za-z0-9_.~+=-]{16,}$/.test(s)) return false;
   if (/^[0-9a-f]+$/i.test(s)) return /[0-9]/.test(s) && /[a-f]/i.test(s);
-  const cls = (c: string) => (c >= 'a' && c <= 'z' ? 0 : c >= 'A' && c <= 'Z' ? 1 : 2);
+  // Character classes by code: lower case 0, upper case 1, digit 2 (a regex per character would be slow on big lists).
+  const cls = (c: number) => (c >= 97 && c <= 122 ? 0 : c >= 65 && c <= 90 ? 1 : 2);
   let length = 0;
   let changes = 0;
   let letters = 0;
@@ -73,9 +76,10 @@ function looksLikeToken(raw: string): boolean {
     if (piece.length < 6) continue;
     length += piece.length;
     for (let j = 0; j < piece.length; j++) {
-      if (cls(piece[j]) < 2) letters++;
-      if (/[aeiou]/i.test(piece[j])) vowels++;
-      if (j > 0 && cls(piece[j]) !== cls(piece[j - 1])) changes++;
+      const c = cls(piece.charCodeAt(j));
+      if (c < 2) letters++;
+      if ('aeiouAEIOU'.includes(piece[j])) vowels++;
+      if (j > 0 && c !== cls(piece.charCodeAt(j - 1))) changes++;
     }
   }
   if (length < 16 || (letters === length && !/[A-Z]/.test(s))) return false;
@@ -88,7 +92,14 @@ type Mask = string | ((secret: string) => string);
 const maskOf = (mask: Mask, secret: string) => (typeof mask === 'string' ? mask : mask(secret));
 
 /** A URL's path ("/a/b") with its secret segments (isSecretPathSegment) replaced by `mask`. */
+/** The common case, cheaply: no segment long enough to be a token, on a host with no rule of its own. */
+function mayHoldPathToken(host: string, path: string): boolean {
+  for (let i = 0, run = 0; i < path.length; i++) if ((run = path.charCodeAt(i) === 47 ? 0 : run + 1) >= 16) return true;
+  return /slack|discord|office/i.test(host);
+}
+
 function maskPath(host: string, path: string, mask: Mask): string {
+  if (!mayHoldPathToken(host, path)) return path;
   const segments = path.split('/');
   return segments.map((seg, i) => (isSecretPathSegment(host, segments, i) ? maskOf(mask, seg) : seg)).join('/');
 }
@@ -119,7 +130,13 @@ export function urlSecrets(url: string): string[] {
  * a validation error quotes) is masked on its text.
  */
 export function maskUrlQuery(text: string, mask: string = MASK): string {
-  if (!/^[a-z][a-z0-9+.-]*:\/\/([^?#\s]*\?|[^/?#\s]*@|[^/?#\s]*\/[^/?#\s])/i.test(text)) return text;
+  if (!/^[a-z][a-z0-9+.-]*:\/\/([^?#\s]*\?|[^/?#\s]*@)/i.test(text)) {
+    // No query and no password: only the path can hold a token, and the text alone tells (no parsing, for speed).
+    const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#\s]*)(\/[^?#\s]*)/i.exec(text);
+    if (!m) return text;
+    const path = maskPath(m[1].replace(/:\d*$/, ''), m[2], mask);
+    return path === m[2] ? text : text.slice(0, m[0].length - m[2].length) + path + text.slice(m[0].length);
+  }
   let u: URL;
   try {
     u = new URL(text);
@@ -249,13 +266,22 @@ export function maskAuthorization(value: string): string {
  * `"ab"`, the way plans, JSON and "(got …)" messages quote it.
  */
 export function redactText(text: string, secrets: readonly string[]): string {
-  const quoted = (s: string) => (s.length >= 4 ? s : JSON.stringify(s));
-  const valid = (s: unknown): s is string => typeof s === 'string' && s !== '';
   // The common case, cheaply: no known secret occurs in the text.
-  if (!secrets.some((s) => valid(s) && text.includes(quoted(s)))) return text;
+  let found = false;
+  for (let i = 0; i < secrets.length && !found; i++) found = valid(secrets[i]) && text.includes(quoted(secrets[i]));
+  if (!found) return text;
   // Longest first, so a secret that contains another is replaced whole.
   const known = [...new Set(secrets.filter(valid))].sort((a, b) => b.length - a.length);
   let out = text;
   for (const s of known) out = out.split(quoted(s)).join(s.length >= 4 ? MASK : `"${MASK}"`);
   return out;
+}
+
+/** How redactText looks for a secret: as it is from 4 characters, else only as a whole quoted value. */
+function quoted(s: string): string {
+  return s.length >= 4 ? s : JSON.stringify(s);
+}
+
+function valid(s: unknown): s is string {
+  return typeof s === 'string' && s !== '';
 }
