@@ -184,8 +184,8 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
       return prompter;
     },
     addSecret(value) {
-      // Short values would scrub ordinary words out of messages; masking by field name still covers them.
-      if (value && value.length >= 4 && !secretValues.includes(value)) secretValues.push(value);
+      // Any length: a short value is masked where it stands whole (a field's value, a quoted "ab"; see redactText).
+      if (value && !secretValues.includes(value)) secretValues.push(value);
     },
     secrets() {
       return secretValues;

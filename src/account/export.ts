@@ -11,6 +11,7 @@ import { compareApiTime } from '../api/time.js';
 import { listAll, squidDetail, squidTasks } from './state.js';
 import { taskValue } from './diff.js';
 import type { Rec } from './file.js';
+import { maskUrlAsWritten } from '../output/secrets.js';
 
 export const SCHEMA_LINE = '# yaml-language-server: $schema=./node_modules/sq/schema/sq.schema.json';
 
@@ -22,7 +23,20 @@ function envName(kind: string, squid: string, used: Set<string>): string {
   return `\${${name}}`;
 }
 
-function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], used: Set<string>): Rec {
+/**
+ * A webhook or sheet URL as the file writes it: each credential it carries (a secret query value, a password, a path
+ * segment that is a token: maskUrlAsWritten's rule) becomes a \${SQ_…_TOKEN_<SQUID>} reference, listed in `refs`.
+ */
+function urlWithRefs(url: unknown, kind: string, squid: string, used: Set<string>, refs: string[] | null): unknown {
+  if (typeof url !== 'string' || refs === null) return url;
+  return maskUrlAsWritten(url, () => {
+    const ref = envName(kind, squid, used);
+    refs.push(ref);
+    return ref;
+  });
+}
+
+function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], used: Set<string>, refs: string[] | null): Rec {
   const crawler = crawlers.find((c) => recordId(c) === rec.crawler);
   const name = String(rec.name ?? recordId(rec));
   const run = (rec.notifications_params as Rec | undefined)?.run_notify;
@@ -44,12 +58,12 @@ function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], used: Set<string>):
   if (d.webhook_fields) {
     const f = d.webhook_fields;
     const ev = storedEvents(f);
-    out.webhook = { url: f.url, events: RUN_EVENTS.filter((e) => ev?.[e]), retry: f.retry === true, ...active(f) };
+    out.webhook = { url: urlWithRefs(f.url, 'WEBHOOK_TOKEN', name, used, refs), events: RUN_EVENTS.filter((e) => ev?.[e]), retry: f.retry === true, ...active(f) };
   }
   if (d.email !== null) out.email = { address: d.email, notifications: d.notifications === true };
   if (d.google_sheet_fields) {
     const f = d.google_sheet_fields;
-    out.sheet = { url: f.url, append: f.append === true, ...active(f) };
+    out.sheet = { url: urlWithRefs(f.url, 'SHEET_TOKEN', name, used, refs), append: f.append === true, ...active(f) };
   }
   if (d.s3_fields) {
     const f = d.s3_fields;
@@ -59,7 +73,11 @@ function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], used: Set<string>):
   return out;
 }
 
-export async function exportAccount(http: HttpClient, warn?: (w: string) => void): Promise<Rec> {
+/**
+ * `urlRefs`: where the \${…} references written in place of URL credentials are listed; null writes URLs as stored
+ * (--show-secrets).
+ */
+export async function exportAccount(http: HttpClient, warn?: (w: string) => void, urlRefs: string[] | null = []): Promise<Rec> {
   const [list, crawlers, ar] = [await listAll(http, SQUIDS_PATH, undefined, warn), await listAll(http, CRAWLERS_PATH, undefined, warn), await getAutoReset(http)];
   const squids: Rec = {};
   const used = new Set<string>();
@@ -70,7 +88,7 @@ export async function exportAccount(http: HttpClient, warn?: (w: string) => void
     const rec = await squidDetail(http, id);
     const tasks = await squidTasks(http, id, warn);
     const name = String(rec.name ?? s.name ?? id);
-    squids[name in squids ? id : name] = squidEntry(rec, tasks, crawlers, used);
+    squids[name in squids ? id : name] = squidEntry(rec, tasks, crawlers, used, urlRefs);
   }
   return {
     version: 1,

@@ -1,8 +1,9 @@
 // Reading an account file: YAML or JSON, checked against the zod schema as a whole (every problem named by its path,
 // exit 2 before any request), then each delivery channel through the same checker as `sq delivery apply`
 // (defaults, ${ENV} expansion, literal secrets refused), so a delivery file means the same thing in both commands.
-import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { open, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 import { maskDeep } from '../output/secrets.js';
@@ -204,7 +205,7 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
     let tasks: Rec[] | undefined;
     if (spec.tasks !== undefined) {
       try {
-        tasks = Array.isArray(spec.tasks) ? spec.tasks.map(taskObject) : await tasksFromFile(resolve(base, spec.tasks.file), `${path}.tasks.file`);
+        tasks = Array.isArray(spec.tasks) ? spec.tasks.map(taskObject) : await tasksFromFile(base, spec.tasks.file, `${path}.tasks.file`);
       } catch (err) {
         if (!(err instanceof UsageError)) throw err;
         problems.push(err.message);
@@ -221,11 +222,46 @@ function taskObject(v: TaskValue): Rec {
   return typeof v === 'string' ? { url: v } : { ...v };
 }
 
+/** The largest tasks file an account file may name (10 MiB): a CSV of 100,000 tasks is well under it. */
+export const TASK_FILE_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The text of a tasks file, which must be a regular file inside the account file's directory `base`: a relative path
+ * without "..", not a symbolic link leading out of it, at most TASK_FILE_MAX_BYTES. So a file from a pull request cannot
+ * make `sq plan` print (or `sq apply` send) /proc/self/environ, /etc/passwd or a CI job's secrets. Opened without
+ * blocking (a FIFO is refused, never waited on).
+ */
+async function readTaskFile(base: string, name: string, path: string): Promise<string> {
+  const refuse = (why: string): never => {
+    throw new UsageError(`${path}: ${JSON.stringify(name)} ${why}; a tasks file must be a regular file in the account file's directory (${base}), named by a relative path`);
+  };
+  if (isAbsolute(name) || /^[a-z]:/i.test(name)) refuse('is an absolute path');
+  if (name.split(/[\\/]/).includes('..')) refuse('leads out of the directory ("..")');
+  const cannot = (err: NodeJS.ErrnoException): never => {
+    throw new UsageError(`${path}: cannot read ${JSON.stringify(name)} (${err.code ?? err.message})`);
+  };
+  const [realBase, real] = await Promise.all([realpath(base).catch(cannot), realpath(resolve(base, name)).catch(cannot)]);
+  const rel = relative(realBase, real);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) refuse(`is a symbolic link to ${JSON.stringify(real)}, outside the directory`);
+  const fh = await open(real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)).catch(cannot);
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) refuse('is not a regular file');
+    if (st.size > TASK_FILE_MAX_BYTES) refuse(`is ${st.size} bytes, over the ${TASK_FILE_MAX_BYTES}-byte (10 MiB) cap`);
+    // Read until one byte over the cap at most: a file that grows while read (or says size 0, as /proc does) is capped too.
+    const chunks: Buffer[] = [];
+    let n = 0;
+    for (let r; n <= TASK_FILE_MAX_BYTES && (r = await fh.read(Buffer.alloc(65536), 0, 65536, n)).bytesRead > 0; n += r.bytesRead) chunks.push(r.buffer.subarray(0, r.bytesRead));
+    if (n > TASK_FILE_MAX_BYTES) refuse(`is over the ${TASK_FILE_MAX_BYTES}-byte (10 MiB) cap`);
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    await fh.close();
+  }
+}
+
 /** A CSV/TSV with a header row of task parameters (what `sq tasks upload` sends), else one URL per line or a JSON array. */
-async function tasksFromFile(file: string, path: string): Promise<Rec[]> {
-  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    throw new UsageError(`${path}: cannot read "${file}" (${err.code ?? err.message})`);
-  });
+async function tasksFromFile(base: string, file: string, path: string): Promise<Rec[]> {
+  const text = await readTaskFile(base, file, path);
   if (!/\.(csv|tsv)$/i.test(file)) return parseTaskFile(text, 'url', path);
   const [header, ...rows] = parseDelimited(text, /\.tsv$/i.test(file) ? '\t' : ',');
   if (!header) throw new UsageError(`${path}: "${file}" is empty; it needs a header row naming the task parameters (e.g. url)`);

@@ -1,7 +1,6 @@
 import { defineVerb } from '../command.js';
 import { importPackage } from '../import-package.js';
 import { exportAccount, SCHEMA_LINE } from '../account/export.js';
-import { MASK, maskSecrets } from '../output/secrets.js';
 
 export default defineVerb({
   name: 'export',
@@ -10,23 +9,24 @@ export default defineVerb({
     'Reads every squid (its settings, params, tasks and delivery channels) and the automatic billing reset, and ' +
     'prints them in the account file format on stdout: YAML, or JSON with --json. Secrets are never written: each ' +
     'becomes a reference such as ${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS}, to be set before an apply that sends that ' +
-    'channel. A token in a webhook or sheet URL\'s query is masked (plan and apply refuse such a URL) unless ' +
-    '--show-secrets. Running `sq plan` on the exported file shows no change. Only GET requests are made.',
+    'channel. So does each token of a webhook or sheet URL (a secret query value such as ?token=, a password, a path ' +
+    'segment that is a token: Slack, Discord, Office 365 or any long random key), e.g. ' +
+    'https://hooks.slack.com/services/T0/B0/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS}, unless --show-secrets. Running ' +
+    '`sq plan` on the exported file shows no change. Only GET requests are made.',
   examples: ['sq export > sq.yaml', 'sq export --json > sq.json', 'sq export > sq.yaml && sq plan -f sq.yaml'],
   async run(ctx) {
     const http = await ctx.http();
-    const doc = await exportAccount(http, (w) => ctx.out.warn(w));
-    // A webhook or sheet URL can carry its token in the query: masked like everywhere else, unless --show-secrets. An
-    // apply of a masked URL is refused, so the file can never send the mask in place of the token.
-    let masked = 0;
-    for (const squid of Object.values((doc.squids ?? {}) as Record<string, Record<string, { url?: unknown }>>)) {
-      for (const ch of [squid.webhook, squid.sheet]) {
-        if (typeof ch?.url !== 'string') continue;
-        const shown = maskSecrets(ch.url, ctx.globals.showSecrets);
-        if (shown !== ch.url) (ch.url = shown), masked++;
-      }
+    // A webhook or sheet URL can carry its token in the query or the path: written as a ${…} reference, like every
+    // secret, unless --show-secrets. The reference is what the user sets to restore it; plan leaves it uncompared
+    // until then, and apply refuses to send the channel without it.
+    const refs: string[] | null = ctx.globals.showSecrets ? null : [];
+    const doc = await exportAccount(http, (w) => ctx.out.warn(w), refs);
+    if (refs?.length) {
+      ctx.out.warn(
+        `${refs.length} URL token${refs.length === 1 ? ' is' : 's are'} written as ${refs.length === 1 ? 'a reference' : 'references'} (${refs.join(', ')}): ` +
+          'set them to the tokens before an apply that sends those channels, or pass --show-secrets to write the tokens',
+      );
     }
-    if (masked) ctx.out.warn(`${masked} URL token${masked === 1 ? ' is' : 's are'} masked (${MASK}): pass --show-secrets to write them, or put them back as \${VAR} references before an apply`);
     if (ctx.outputSettings().format === 'json') {
       await ctx.out.json(doc);
       return;

@@ -3,6 +3,7 @@
 import type { DeliveryRecord, Emu, EmuResponse, FtpFields, RunEvent, WebhookFields } from './types.js';
 import { RUN_EVENTS } from './types.js';
 import { errB, isRecord, naiveUs } from './util.js';
+import { maskSecrets } from './requestlog.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -190,7 +191,8 @@ export function registerDeliveryConfig(emu: Emu): void {
     const rows = emu.state.deliveries.filter((d) =>
       filters.every(([k, v]) => String((d as unknown as Obj)[k]) === v),
     );
-    return { status: 200, body: rows };
+    // A webhook's target carries its token (?token=, a Slack or Discord path): masked like the request log masks it.
+    return { status: 200, body: maskSecrets(rows) };
   });
 
   emu.route('GET', '/_emulator/outbox', () => ({ status: 200, body: emu.state.outbox }));

@@ -34,12 +34,109 @@ export function isSecretQueryName(name: string): boolean {
 }
 
 /**
- * A URL (any scheme://) with the values of its secret-looking query parameters and its password (`user:pw@host`)
- * replaced by `mask` (a webhook URL often carries its token there); anything else is returned as it is. A URL that does
- * not parse (a bad port, the kind a validation error quotes) is masked on its text.
+ * Whether a URL's path segment is a credential. Known webhook hosts by position: Slack (hooks.slack.com: the last
+ * segment, `/services/T…/B…/SECRET`), Discord (`/api/webhooks/ID/TOKEN`), Office 365 (`*.webhook.office.com`,
+ * outlook.office.com: every segment after the first but `IncomingWebhook`). Any other host, by looks: a UUID, 16+ hex
+ * digits mixing letters and digits, or 16+ letters and digits (in pieces of 6+ between `-_.~+=`) that mix digits or
+ * cases often (a class change every 4 characters and few vowels, or a change every 2–3 characters): random keys, not
+ * words (`IncomingWebhookHandlerV2`, `run-events-2024-11-25` are kept).
+ */
+export function isSecretPathSegment(host: string, segments: readonly string[], i: number): boolean {
+  const seg = segments[i];
+  if (seg === '' || /^\$\{\w+\}$/.test(seg)) return false;
+  if (!/slack|discord|office/i.test(host)) return looksLikeToken(seg);
+  const h = host.toLowerCase();
+  if (h === 'hooks.slack.com') return i > 1 && segments.slice(i + 1).every((s) => s === '');
+  if (/(^|\.)discord(app)?\.com$/.test(h)) {
+    const at = segments.findIndex((s, j) => s === 'webhooks' && (segments[j - 1] === 'api' || (/^v\d+$/.test(segments[j - 1] ?? '') && segments[j - 2] === 'api')));
+    return at >= 0 && i === at + 2;
+  }
+  if (/(^|\.)webhook\.office\.com$|^outlook\.office(365)?\.com$/.test(h)) return i > 1 && !/^IncomingWebhook$/i.test(seg);
+  return looksLikeToken(seg);
+}
+
+function looksLikeToken(raw: string): boolean {
+  if (raw.length < 16) return false;
+  let s = raw;
+  try {
+    s = decodeURIComponent(raw);
+  } catch {
+    // kept as written
+  }
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)) return true;
+  if (!/^[A-Za-z0-9_.~+=-]{16,}$/.test(s)) return false;
+  if (/^[0-9a-f]+$/i.test(s)) return /[0-9]/.test(s) && /[a-f]/i.test(s);
+  // Character classes by code: lower case 0, upper case 1, digit 2 (a regex per character would be slow on big lists).
+  const cls = (c: number) => (c >= 97 && c <= 122 ? 0 : c >= 65 && c <= 90 ? 1 : 2);
+  let length = 0;
+  let changes = 0;
+  let letters = 0;
+  let vowels = 0;
+  for (const piece of s.split(/[^A-Za-z0-9]+/)) {
+    if (piece.length < 6) continue;
+    length += piece.length;
+    for (let j = 0; j < piece.length; j++) {
+      const c = cls(piece.charCodeAt(j));
+      if (c < 2) letters++;
+      if ('aeiouAEIOU'.includes(piece[j])) vowels++;
+      if (j > 0 && c !== cls(piece.charCodeAt(j - 1))) changes++;
+    }
+  }
+  if (length < 16 || (letters === length && !/[A-Z]/.test(s))) return false;
+  const rate = changes / length;
+  return (rate >= 0.25 && vowels < 0.3 * letters) || rate >= 0.45;
+}
+
+/** The replacement of each secret part of a URL: one text, or one per part (sq export names a variable for each). */
+type Mask = string | ((secret: string) => string);
+const maskOf = (mask: Mask, secret: string) => (typeof mask === 'string' ? mask : mask(secret));
+
+/** A URL's path ("/a/b") with its secret segments (isSecretPathSegment) replaced by `mask`. */
+/** The common case, cheaply: no segment long enough to be a token, on a host with no rule of its own. */
+function mayHoldPathToken(host: string, path: string): boolean {
+  for (let i = 0, run = 0; i < path.length; i++) if ((run = path.charCodeAt(i) === 47 ? 0 : run + 1) >= 16) return true;
+  return /slack|discord|office/i.test(host);
+}
+
+function maskPath(host: string, path: string, mask: Mask): string {
+  if (!mayHoldPathToken(host, path)) return path;
+  const segments = path.split('/');
+  return segments.map((seg, i) => (isSecretPathSegment(host, segments, i) ? maskOf(mask, seg) : seg)).join('/');
+}
+
+/**
+ * The credentials a URL carries: its secret query values, password and secret path segments (as they appear in the
+ * URL), to register as known secrets so that every message and trace masks them too.
+ */
+export function urlSecrets(url: string): string[] {
+  const found: string[] = [];
+  maskUrlAsWritten(url, (secret) => {
+    let decoded = secret;
+    try {
+      decoded = decodeURIComponent(secret.replace(/\+/g, ' '));
+    } catch {
+      // kept as written
+    }
+    found.push(secret, decoded);
+    return secret;
+  });
+  return [...new Set(found)].filter((s) => s !== '');
+}
+
+/**
+ * A URL (any scheme://) with the values of its secret-looking query parameters, its password (`user:pw@host`) and its
+ * secret path segments (a Slack or Discord webhook's token; isSecretPathSegment) replaced by `mask` (a webhook URL
+ * often carries its token there); anything else is returned as it is. A URL that does not parse (a bad port, the kind
+ * a validation error quotes) is masked on its text.
  */
 export function maskUrlQuery(text: string, mask: string = MASK): string {
-  if (!/^[a-z][a-z0-9+.-]*:\/\/([^?#\s]*\?|[^/?#\s]*@)/i.test(text)) return text;
+  if (!/^[a-z][a-z0-9+.-]*:\/\/([^?#\s]*\?|[^/?#\s]*@)/i.test(text)) {
+    // No query and no password: only the path can hold a token, and the text alone tells (no parsing, for speed).
+    const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#\s]*)(\/[^?#\s]*)/i.exec(text);
+    if (!m) return text;
+    const path = maskPath(m[1].replace(/:\d*$/, ''), m[2], mask);
+    return path === m[2] ? text : text.slice(0, m[0].length - m[2].length) + path + text.slice(m[0].length);
+  }
   let u: URL;
   try {
     u = new URL(text);
@@ -47,22 +144,29 @@ export function maskUrlQuery(text: string, mask: string = MASK): string {
     return maskUrlAsWritten(text, mask);
   }
   const secret = [...new Set(u.searchParams.keys())].filter((k) => isSecretQueryName(k) && u.searchParams.getAll(k).some((v) => v !== ''));
-  if (secret.length === 0 && u.password === '') return text;
+  const path = maskPath(u.hostname, u.pathname, mask);
+  if (secret.length === 0 && u.password === '' && path === u.pathname) return text;
   for (const k of secret) u.searchParams.set(k, mask);
   if (u.password !== '') u.password = mask;
+  u.pathname = path;
   return u.toString();
 }
 
 /**
  * maskUrlQuery's masking done on the text, so that the URL is quoted exactly as written (for a URL that does not parse,
- * or one a file writes). A \${NAME} reference is kept: it names the secret, it is not the secret.
+ * or one a file writes). A \${NAME} reference is kept: it names the secret, it is not the secret. `mask` may be a
+ * function, given each secret as written and returning its replacement (sq export writes a \${NAME} for each).
  */
-export function maskUrlAsWritten(text: string, mask: string = MASK): string {
+export function maskUrlAsWritten(text: string, mask: Mask = MASK): string {
   const [, head, query = '', hash = ''] = /^([^?#]*)(\?[^#]*)?(#.*)?$/s.exec(text)!;
+  const [, origin = '', path = head] = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(.*)$/is.exec(head) ?? [];
+  const host = /^[^:]+:\/\/(?:[^@]*@)?(\[[^\]]*\]|[^:]*)/.exec(origin)?.[1] ?? '';
+  const maskedOrigin = origin.replace(/^([^:/?#]+:\/\/[^:/?#@]*:)(?!\$\{\w+\}@)([^/?#]*)@/, (_, user: string, pw: string) => `${user}${maskOf(mask, pw)}@`);
+  const maskedPath = origin ? maskPath(host, path, mask) : path;
   const q = query.replace(/([?&])([^=&]*)=([^&]+)/g, (all, sep: string, name: string, v: string) =>
-    isSecretQueryName(name) && !/^\$\{\w+\}$/.test(v) ? `${sep}${name}=${mask}` : all,
+    isSecretQueryName(name) && !/^\$\{\w+\}$/.test(v) ? `${sep}${name}=${maskOf(mask, v)}` : all,
   );
-  return head.replace(/^([^:/?#]+:\/\/[^:/?#@]*:)(?!\$\{\w+\}@)[^/?#]*@/, `$1${mask}@`) + q + hash;
+  return maskedOrigin + maskedPath + q + hash;
 }
 
 /**
@@ -99,7 +203,8 @@ export function maskSecrets<T>(value: T, show: boolean, known: readonly string[]
 /**
  * The copy maskSecrets makes, with `mask` in place of each secret (also secret query values of URLs) (the emulator's request log writes "****"). */
 export function maskDeep(value: unknown, mask: string = MASK, known: readonly string[] = []): unknown {
-  if (typeof value === 'string') return redactText(maskUrlQuery(value, mask), known);
+  // Known secrets first: a ${VAR} value that spans path segments (T0/B0/SECRET) is masked whole, before a part of it is.
+  if (typeof value === 'string') return known.includes(value) ? mask : maskUrlQuery(redactText(value, known), mask);
   if (Array.isArray(value)) return value.map((v) => maskDeep(v, mask, known));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
@@ -155,13 +260,28 @@ export function maskAuthorization(value: string): string {
   return m ? `${m[1]} ${maskKey(m[2])}` : `Token ${maskKey(value)}`;
 }
 
-/** Last line of defence for free text (errors, traces): every known secret of 4+ characters becomes MASK. */
+/**
+ * Last line of defence for free text (errors, traces): every known secret of 4+ characters becomes MASK. A shorter one
+ * (a \${VAR} value of 1 to 3 characters) would scrub ordinary words, so only where it stands as a whole quoted value,
+ * `"ab"`, the way plans, JSON and "(got …)" messages quote it.
+ */
 export function redactText(text: string, secrets: readonly string[]): string {
   // The common case, cheaply: no known secret occurs in the text.
-  if (!secrets.some((s) => typeof s === 'string' && s.length >= 4 && text.includes(s))) return text;
+  let found = false;
+  for (let i = 0; i < secrets.length && !found; i++) found = valid(secrets[i]) && text.includes(quoted(secrets[i]));
+  if (!found) return text;
   // Longest first, so a secret that contains another is replaced whole.
-  const known = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= 4))].sort((a, b) => b.length - a.length);
+  const known = [...new Set(secrets.filter(valid))].sort((a, b) => b.length - a.length);
   let out = text;
-  for (const s of known) out = out.split(s).join(MASK);
+  for (const s of known) out = out.split(quoted(s)).join(s.length >= 4 ? MASK : `"${MASK}"`);
   return out;
+}
+
+/** How redactText looks for a secret: as it is from 4 characters, else only as a whole quoted value. */
+function quoted(s: string): string {
+  return s.length >= 4 ? s : JSON.stringify(s);
+}
+
+function valid(s: unknown): s is string {
+  return typeof s === 'string' && s !== '';
 }

@@ -3,9 +3,21 @@
 import { UsageError } from '../errors.js';
 import { maskUrlQuery } from '../output/secrets.js';
 
+/**
+ * The longest URL accepted (2048 characters, what browsers and most servers take): a webhook or sheet URL is stored
+ * by the service and echoed in every squid record, and a longer one is a mistake (a pasted file, a runaway variable).
+ */
+export const MAX_URL_LENGTH = 2048;
+
+/** The message for a URL over MAX_URL_LENGTH; the URL itself is not quoted (it may carry a token). */
+export function urlTooLong(length: number): string {
+  return `is ${length} characters long; the longest URL accepted is ${MAX_URL_LENGTH}`;
+}
+
 export function httpUrlFlag(flag: string, value: unknown, example = 'https://example.com/hook'): string {
   const rule = `an http(s) URL, e.g. ${example}`;
   const s = typeof value === 'string' ? value.trim() : '';
+  if (s.length > MAX_URL_LENGTH) throw new UsageError(`${flag} ${urlTooLong(s.length)}`);
   let u: URL | undefined;
   try {
     u = s ? new URL(s) : undefined;

@@ -1,6 +1,7 @@
 // sq export / plan / apply against the emulator: the round trip, exact plans, drift, order, partial failure,
 // dry run, prune and billing confirmations, secrets.
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -145,18 +146,64 @@ describe('a secret of the wrong type', () => {
 });
 
 describe('tokens in webhook URLs', () => {
-  it('sq export masks the token (and says so); --show-secrets writes it; a masked URL is refused by plan, exit 2', async () => {
-    const lyon = emu.squidId('Lyon bakeries');
-    await emu.api(`/v1/delivery?squid=${lyon}`, { method: 'POST', body: { webhook_fields: { url: 'https://ci.example.com/hook?token=TOKEN-7777-SECRET', is_active: true, retry: false, events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false } } } });
-    const masked = await run(['export']);
-    expect(masked.code).toBe(0);
-    expect(masked.stdout).not.toContain('TOKEN-7777-SECRET');
-    expect(masked.stdout).toContain('token=');
-    expect(masked.stderr).toContain('1 URL token is masked');
+  const events = { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false };
+  const hook = (squid: string, url: string) => emu.api(`/v1/delivery?squid=${emu.squidId(squid)}`, { method: 'POST', body: { webhook_fields: { url, is_active: true, retry: false, events } } });
+
+  it('sq export writes a query token as a ${…} reference (and says so); set, plan shows no change; --show-secrets writes it', async () => {
+    await hook('Lyon bakeries', 'https://ci.example.com/hook?token=TOKEN-7777-SECRET');
+    const ex = await run(['export']);
+    expect(ex.code).toBe(0);
+    expect(ex.stdout).not.toContain('TOKEN-7777-SECRET');
+    expect(parse(ex.stdout).squids['Lyon bakeries'].webhook.url).toBe('https://ci.example.com/hook?token=${SQ_WEBHOOK_TOKEN_LYON_BAKERIES}');
+    expect(ex.stderr).toContain('1 URL token is written as a reference (${SQ_WEBHOOK_TOKEN_LYON_BAKERIES})');
+    const f = file(ex.stdout, 'refs.yaml');
+    const unset = await planJson(f);
+    expect(unset.code, unset.stderr).toBe(0);
+    expect(unset.plan.not_compared).toMatchObject([{ channel: 'webhook', not_compared: ['url (${SQ_WEBHOOK_TOKEN_LYON_BAKERIES} is not set)'] }]);
+    expect((await planJson(f, { SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'TOKEN-7777-SECRET' })).plan).toMatchObject({ items: [], not_compared: [] });
     expect((await run(['export', '--show-secrets'])).stdout).toContain('TOKEN-7777-SECRET');
-    const p = await run(['plan', '-f', file(masked.stdout, 'masked.yaml')]);
+    // A file from an older sq, with the mask in place of the token, is still refused.
+    const p = await run(['plan', '-f', file(ex.stdout.replace('${SQ_WEBHOOK_TOKEN_LYON_BAKERIES}', '********'), 'masked.yaml')]);
     expect(p.code).toBe(2);
     expect(p.stderr).toContain('webhook.url: holds a token masked by sq export');
+  });
+
+  it('sq export never writes a path token (Slack, Discord, Office 365, any random key): each is a ${…} reference that plan restores', async () => {
+    const SLACK = 'https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/SLACKSECRET9';
+    const OFFICE = 'https://contoso.webhook.office.com/webhookb2/g1@g2/IncomingWebhook/OFFICEKEY/guid7';
+    await hook('Lyon bakeries', SLACK);
+    await hook('Paris restaurants', OFFICE);
+    await emu.api(`/v1/delivery?squid=${emu.squidId('Tech influencers')}`, {
+      method: 'POST',
+      body: { google_sheet_fields: { url: 'https://docs.google.com/spreadsheets/d/1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/edit', append: false, is_active: true } },
+    });
+    const ex = await run(['export']);
+    expect(ex.code, ex.stderr).toBe(0);
+    expect(ex.stdout).not.toMatch(/SLACKSECRET9|OFFICEKEY|guid7|g1@g2|1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/);
+    const doc = parse(ex.stdout);
+    expect(doc.squids['Lyon bakeries'].webhook.url).toBe('https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/${SQ_WEBHOOK_TOKEN_LYON_BAKERIES}');
+    expect(doc.squids['Paris restaurants'].webhook.url).toBe(
+      'https://contoso.webhook.office.com/webhookb2/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS}/IncomingWebhook/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_2}/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_3}',
+    );
+    expect(doc.squids['Tech influencers'].sheet.url).toBe('https://docs.google.com/spreadsheets/d/${SQ_SHEET_TOKEN_TECH_INFLUENCERS}/edit');
+    expect(ex.stderr).toContain('5 URL tokens are written as references');
+    const restored = {
+      SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'SLACKSECRET9',
+      SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS: 'g1@g2',
+      SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_2: 'OFFICEKEY',
+      SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_3: 'guid7',
+      SQ_SHEET_TOKEN_TECH_INFLUENCERS: '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms',
+    };
+    const f = file(ex.stdout, 'paths.yaml');
+    expect((await planJson(f, restored)).plan).toMatchObject({ items: [], not_compared: [] });
+    // A rotated token is a change, shown masked; the old and new values never appear.
+    const rotated = await run(['plan', '-f', f], { ...restored, SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'ROTATED42' });
+    expect(rotated.code).toBe(10);
+    expect(rotated.stdout).toContain('url: "https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/********" → "https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/********"');
+    expect(rotated.stdout + rotated.stderr).not.toMatch(/SLACKSECRET9|ROTATED42/);
+    const shown = await run(['export', '--show-secrets']);
+    expect(shown.stdout).toContain(SLACK);
+    expect(shown.stdout).toContain(OFFICE);
   });
 
   it('plan (text and --json) and apply --json mask the token; --show-secrets shows it', async () => {
@@ -203,6 +250,21 @@ describe('values from ${VAR} are secrets', () => {
       expect(r.stdout + r.stderr, args.join(' ')).toContain('https://hooks.slack.com/services/********');
       expect(r.stdout + r.stderr, args.join(' ')).toContain('code=********');
     }
+  });
+
+  it('a value of 1 to 3 characters is masked too: plan, apply --dry-run, -v and messages (text and --json)', async () => {
+    const f = file('squids:\n  "Paris restaurants":\n    sftp: { host: sftp.example.com, username: "${SFTP_USER}", password: "${SFTP_PASSWORD}", directory: /up }\n');
+    const env = { SFTP_USER: 'q7z' };
+    expect((await run(['plan', '-f', f, '--show-secrets'], env)).stdout).toContain('username: "q7z"');
+    for (const args of [['plan', '-f', f], ['plan', '-f', f, '--json'], ['apply', '-f', f, '--dry-run'], ['apply', '-f', f, '--dry-run', '--json'], ['apply', '-f', f, '--json', '-v']]) {
+      const r = await run(args, env);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(args[0] === 'plan' ? 10 : 0);
+      expect(r.stdout + r.stderr, args.join(' ')).not.toContain('q7z');
+      expect(r.stdout + r.stderr, args.join(' ')).toContain('"********"');
+    }
+    const bad = await run(['plan', '-f', file('squids:\n  "Paris restaurants":\n    email: { address: "${OPS_ADDRESS}" }\n')], { OPS_ADDRESS: 'x@' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('email.address: must be an e-mail address (got "********")');
   });
 
   it('any message that would quote an expanded value masks it', async () => {
@@ -599,6 +661,111 @@ describe('bad files: exit 2, every problem named by its path, before any request
     expect(p.code, p.stderr).toBe(10);
     // {keyword: pizza, city: Paris} exists (the seed has it with country too); sushi is new.
     expect(p.plan.items).toMatchObject([{ kind: 'tasks', action: 'create', add: [{ keyword: 'sushi', city: 'Paris' }] }]);
+  });
+});
+
+describe('files and values that would exhaust or smuggle', () => {
+  const BOMB = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)].join('\n') + '\n';
+
+  it('a "billion laughs" file is exit 2 naming the file (plan, apply, delivery apply, stdin), before any request; a few aliases are fine', async () => {
+    const f = file(BOMB, 'bomb.yaml');
+    await emu.clearRequests();
+    for (const [args, stdin, name] of [[['plan', '-f', f], undefined, f], [['apply', '-f', f, '--yes'], undefined, f], [['delivery', 'apply', '-f', f], undefined, f], [['plan', '-f', '-'], BOMB, '<stdin>']] as const) {
+      const r = await sq([...args], { env: emu.env(), stdin });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`${name}: cannot parse the `);
+      expect(r.stderr).toContain('aliases (*name) expand more than 100 times');
+    }
+    expect(await emu.requests()).toEqual([]);
+    const fine = file('squids:\n  "Paris restaurants":\n    webhook: &hook { url: "https://ci.example.com/h", events: [run.done] }\n  "Lyon bakeries":\n    webhook: *hook\n');
+    const p = await planJson(fine);
+    expect(p.code, p.stderr).toBe(10);
+    expect(p.plan.items.map((i: { squid: string; channel: string }) => `${i.squid} ${i.channel}`)).toEqual(['Paris restaurants webhook', 'Lyon bakeries webhook']);
+  });
+
+  it('a webhook or sheet URL over 2048 characters is exit 2 (file, ${VAR} and --url), the URL not quoted', async () => {
+    const long = `https://ci.example.com/${'p'.repeat(2030)}?token=LONGTOKEN99`;
+    const f = file('squids:\n  "Paris restaurants":\n    webhook: { url: "${HOOK_URL}", events: [run.done] }\n    sheet: { url: "https://docs.google.com/spreadsheets/d/x/${LONG_PATH}" }\n');
+    for (const args of [['plan', '-f', f], ['apply', '-f', f, '--yes'], ['delivery', 'apply', '-f', f]]) {
+      const r = await run(args, { HOOK_URL: long, LONG_PATH: 'q'.repeat(2048) });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`squids."Paris restaurants".webhook.url: is ${long.length} characters long; the longest URL accepted is 2048`);
+      expect(r.stderr).toContain(`squids."Paris restaurants".sheet.url: is ${41 + 2048} characters long`);
+      expect(r.stderr).not.toContain('LONGTOKEN99');
+    }
+    for (const args of [['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', long], ['delivery', 'test', 'webhook', '--url', long], ['delivery', 'sheet', '--squid', 'Paris restaurants', '--url', long]]) {
+      const r = await run(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`--url is ${long.length} characters long; the longest URL accepted is 2048`);
+      expect(r.stderr).not.toContain('LONGTOKEN99');
+    }
+    // 2048 is accepted.
+    const edge = `https://ci.example.com/${'e'.repeat(2048 - 23)}`;
+    expect((await run(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', edge, '--dry-run'])).code).toBe(0);
+    expect(await writes()).toEqual([]);
+  });
+
+  it('a ${VAR} with a newline or another control character in a host or URL is exit 2 naming the variable, never its value', async () => {
+    const f = file(
+      'squids:\n  "Paris restaurants":\n    sftp: { host: "${SFTP_HOST}", username: deploy, password: "${SFTP_PASSWORD}", directory: /up }\n' +
+        '    webhook: { url: "https://${HOOK_HOST}/hook", events: [run.done] }\n',
+    );
+    await emu.clearRequests();
+    for (const args of [['plan', '-f', f], ['plan', '-f', f, '--json'], ['apply', '-f', f, '--yes'], ['delivery', 'apply', '-f', f]]) {
+      const r = await run(args, { SFTP_HOST: 'sftp.example.com\nInjected-Line', HOOK_HOST: 'ci.example.com\tx' });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      const text = args.includes('--json') ? JSON.stringify(JSON.parse(r.stderr)) : r.stderr;
+      expect(text).toContain('sftp.host: environment variable SFTP_HOST holds a control character');
+      expect(text).toContain('webhook.url: environment variable HOOK_HOST holds a control character');
+      expect(r.stdout + r.stderr).not.toMatch(/Injected-Line|sftp\.example\.com|ci\.example\.com/);
+    }
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
+describe('a tasks file', () => {
+  it('must be a regular file in the account file\'s directory: absolute, "..", a symlink out, a FIFO, a directory and over 10 MiB are exit 2 naming it, before any request', async () => {
+    const proj = join(dir, 'proj');
+    mkdirSync(join(proj, 'sub'), { recursive: true });
+    writeFileSync(join(dir, 'outside.csv'), 'url\nhttps://outside.example.com/LEAKED-OUTSIDE\n');
+    writeFileSync(join(proj, 'inside.txt'), 'https://www.google.com/maps/search/inside+ok\n');
+    symlinkSync('/etc/passwd', join(proj, 'passwd-link'));
+    symlinkSync(join(dir, 'outside.csv'), join(proj, 'out-link.csv'));
+    symlinkSync('inside.txt', join(proj, 'in-link.txt'));
+    execFileSync('mkfifo', [join(proj, 'fifo.txt')]);
+    writeFileSync(join(proj, 'big.txt'), '');
+    truncateSync(join(proj, 'big.txt'), 10 * 1024 * 1024 + 1);
+    const cases: [string, string][] = [
+      ['/proc/self/environ', 'is an absolute path'],
+      ['/etc/passwd', 'is an absolute path'],
+      ['../outside.csv', 'leads out of the directory ("..")'],
+      ['sub/../../outside.csv', 'leads out of the directory ("..")'],
+      ['passwd-link', 'is a symbolic link to "/etc/passwd", outside the directory'],
+      ['out-link.csv', 'outside the directory'],
+      ['fifo.txt', 'is not a regular file'],
+      ['sub', 'is not a regular file'],
+      ['big.txt', 'is 10485761 bytes, over the 10485760-byte (10 MiB) cap'],
+      ['missing.txt', 'cannot read "missing.txt" (ENOENT)'],
+    ];
+    await emu.clearRequests();
+    for (const [name, why] of cases) {
+      const f = join(proj, 'sq.yaml');
+      writeFileSync(f, `squids:\n  "Paris restaurants":\n    tasks: { file: ${JSON.stringify(name)} }\n`);
+      for (const cmd of ['plan', 'apply']) {
+        const r = await run([cmd, '-f', f, '--yes'], { CI_SECRET_TOKEN: 'ENV-LEAK-4242' });
+        expect(r.code, `${name} ${cmd}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toContain(`squids."Paris restaurants".tasks.file: `);
+        expect(r.stderr).toContain(why);
+        expect(r.stdout + r.stderr).not.toMatch(/root:|ENV-LEAK-4242|LEAKED-OUTSIDE/);
+      }
+    }
+    expect(await emu.requests()).toEqual([]);
+    // A link that stays inside the directory is a file like any other.
+    const ok = join(proj, 'ok.yaml');
+    writeFileSync(ok, 'squids:\n  "Paris restaurants":\n    tasks: { file: in-link.txt }\n');
+    const p = await planJson(ok);
+    expect(p.code, p.stderr).toBe(10);
+    expect(p.plan.items).toMatchObject([{ kind: 'tasks', action: 'create', add: ['https://www.google.com/maps/search/inside+ok'] }]);
   });
 });
 

@@ -110,6 +110,36 @@ describe('delivery webhook', () => {
     expect(await posts()).toEqual([]);
   });
 
+  it('a token in the path (Slack, Discord, Office 365, any long random key) is masked by webhook, show, squids get, -v and --dry-run', async () => {
+    const urls = {
+      'hooks.slack.com/services/T0AB12CD3/B0EF45GH6/SLACKSECRET': 'SLACKSECRET',
+      'discord.com/api/webhooks/1234567890/DISCORDTOKEN-x_y': 'DISCORDTOKEN-x_y',
+      'contoso.webhook.office.com/webhookb2/g1@g2/IncomingWebhook/OFFICEKEY/guid': 'OFFICEKEY',
+      'ci.example.com/hooks/q8Xf2LmP9zR4tW7vK1nB3yC6': 'q8Xf2LmP9zR4tW7vK1nB3yC6',
+    };
+    for (const [tail, secret] of Object.entries(urls)) {
+      const url = `https://${tail}`;
+      const set = ['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', url, '--events', 'run.done'];
+      const runs = [
+        [...set, '--dry-run'],
+        [...set, '--dry-run', '--json'],
+        [...set, '-v'],
+        [...set, '--json'],
+        ['delivery', 'show', '--squid', 'Paris restaurants'],
+        ['delivery', 'show', '--squid', 'Paris restaurants', '--json', '-v'],
+        ['squids', 'get', 'Paris restaurants', '--json'],
+      ];
+      for (const args of runs) {
+        const r = await sq(args, { env });
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+        expect(r.stdout + r.stderr, args.join(' ')).not.toContain(secret);
+        expect(r.stdout + r.stderr, args.join(' ')).toContain('/********');
+      }
+      const shown = await sq(['delivery', 'show', '--squid', 'Paris restaurants', '--json', '--show-secrets'], { env });
+      expect(JSON.parse(shown.stdout).webhook_fields.url).toBe(url);
+    }
+  });
+
   it('the success line masks a token too short for the scrubbing of free text', async () => {
     const r = await sq(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', 'https://ci.example.com/hook?token=abc', '--events', 'run.done'], { env });
     expect(r.code).toBe(0);

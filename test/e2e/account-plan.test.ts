@@ -27,4 +27,19 @@ describe('sq export | plan | apply (built binary)', () => {
     expect(a.stderr).toContain('✓ update squid "Paris restaurants"');
     expect((await sqBin(['plan', '-f', f, '--detailed-exitcode'], { env: emu.env() })).code).toBe(0);
   });
+
+  it('a Slack webhook\'s path token is exported as a ${…} reference: never in the file, and plan with it set shows no change', async () => {
+    const url = 'https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/E2ESLACKSECRET';
+    const events = { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false };
+    await emu.api(`/v1/delivery?squid=${emu.squidId('Paris restaurants')}`, { method: 'POST', body: { webhook_fields: { url, is_active: true, retry: true, events } } });
+    const ex = await sqBin(['export'], { env: emu.env() });
+    expect(ex.code, ex.stderr).toBe(0);
+    expect(ex.stdout + ex.stderr).not.toContain('E2ESLACKSECRET');
+    expect(ex.stdout).toContain('https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS}');
+    const f = join(tempDir('sq-e2e-account-'), 'sq.yaml');
+    writeFileSync(f, ex.stdout);
+    const p = await sqBin(['plan', '-f', f], { env: emu.env({ SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS: 'E2ESLACKSECRET' }) });
+    expect(p.code, p.stdout + p.stderr).toBe(0);
+    expect(p.stdout.trim()).toBe('No changes: the account matches the file.');
+  });
 });

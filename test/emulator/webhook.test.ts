@@ -155,6 +155,17 @@ describe('webhook events', () => {
     expect(d.every((x) => x.ok === false && x.status_code === 503)).toBe(true);
   });
 
+  it('the delivery log masks the token of the target URL (query and path), as the request log does', async () => {
+    const rx = await receiver();
+    await configure(`${rx.url}/q8Xf2LmP9zR4tW7vK1nB3yC6?token=QUERYTOKEN1&x=1`);
+    fire('r1', 'run.done');
+    await waitFor(deliveries, (d) => d.length === 1, 'attempt 1');
+    expect(rx.got).toHaveLength(1);
+    const [d] = await deliveries();
+    expect(d.target).toBe(`${rx.url}/****?token=****&x=1`);
+    expect(JSON.stringify(await deliveries())).not.toMatch(/QUERYTOKEN1|q8Xf2LmP9zR4tW7vK1nB3yC6/);
+  });
+
   it('does not retry when retry is false', async () => {
     const rx = await receiver([500]);
     await configure(rx.url, { retry: false });

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FORMATS } from '../../src/output/types.js';
 import { make } from './helpers.js';
+import { pathSecretUrl } from '../helpers/path-secrets.js';
+import { maskSecrets, maskUrlAsWritten, maskUrlQuery, shownUrl, urlSecrets } from '../../src/output/secrets.js';
 
 // Secrets are alphanumeric with a marker so escaping cannot hide a leak and nothing else can match by chance.
 const secret = fc.stringMatching(/^[A-Za-z0-9]{4,16}$/).map((s) => `Zq9${s}`);
@@ -69,6 +71,24 @@ describe('no format leaks a secret', () => {
         for (const s of all) expect(shown.stdout()).toContain(s);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('URL credentials in the path', () => {
+  it('no masking of a path-secret URL keeps its token; urlSecrets names it; each masked copy keeps the rest', () => {
+    fc.assert(
+      fc.property(pathSecretUrl, fc.constantFrom('', '?token=QUERYSECRET1&x=1'), ({ url, secret }, query) => {
+        const full = url + query;
+        for (const masked of [maskUrlQuery(full), maskUrlAsWritten(full), maskSecrets({ url: full }, false).url]) {
+          expect(masked).not.toContain(secret);
+          expect(masked).not.toContain('QUERYSECRET1');
+          expect(masked.split('/')[2]).toBe(full.split('/')[2]);
+        }
+        expect(urlSecrets(full)).toContain(secret);
+        expect(shownUrl(full, true)).toBe(full);
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, maskKey, maskSecrets, redactText } from '../../src/output/secrets.js';
+import { isSecretKey, maskKey, maskSecrets, maskUrlAsWritten, maskUrlQuery, redactText, shownUrl, urlSecrets } from '../../src/output/secrets.js';
 
 describe('isSecretKey', () => {
   it.each([
@@ -59,10 +59,44 @@ describe('redactText', () => {
       'key ******** then ******** and pw ********',
     );
   });
-  it('ignores secrets shorter than 4 characters and replaces longer ones first', () => {
+  it('replaces a secret shorter than 4 characters only as a whole quoted value, and longer ones first', () => {
     expect(redactText('a abc abcdefgh', ['abc', 'abcd', 'abcdefgh'])).toBe('a abc ********');
+    expect(redactText('username: "ab" (got "ab") abc', ['ab'])).toBe('username: "********" (got "********") abc');
+    expect(maskSecrets({ username: 'ab', host: 'abc' }, false, ['ab'])).toEqual({ username: '********', host: 'abc' });
   });
   it('handles regex metacharacters literally', () => {
     expect(redactText('x a.b*c+ y', ['a.b*c+'])).toBe('x ******** y');
+  });
+});
+
+describe('URL credentials in the path', () => {
+  const SLACK = 'https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/SECRET';
+  const DISCORD = 'https://discord.com/api/webhooks/1234567890/TOKEN-short_x';
+  const OFFICE = 'https://contoso.webhook.office.com/webhookb2/0b1c2d3e-aaaa-bbbb-cccc-111122223333@4f5e6d7c-aaaa-bbbb-cccc-444455556666/IncomingWebhook/abc/GUID/V2key';
+  it.each([
+    [SLACK, 'https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/********'],
+    [DISCORD, 'https://discord.com/api/webhooks/1234567890/********'],
+    ['https://canary.discord.com/api/v10/webhooks/123/TOK', 'https://canary.discord.com/api/v10/webhooks/123/********'],
+    [OFFICE, 'https://contoso.webhook.office.com/webhookb2/********/IncomingWebhook/********/********/********'],
+    // Any host: a long random key, a hex key, a UUID; words, dates and short ids stay.
+    ['https://ci.example.com/hooks/q8Xf2LmP9zR4tW7vK1nB3yC6/run', 'https://ci.example.com/hooks/********/run'],
+    ['https://ci.example.com/h/9f86d081884c7d659a2feaa0c55ad015/', 'https://ci.example.com/h/********/'],
+    ['https://webhook.site/550e8400-e29b-41d4-a716-446655440000', 'https://webhook.site/********'],
+    ['https://ci.example.com/run-events-2024-11-25/IncomingWebhookHandlerV2/B08N5WRWNW', 'https://ci.example.com/run-events-2024-11-25/IncomingWebhookHandlerV2/B08N5WRWNW'],
+  ])('%s', (url, masked) => {
+    expect(maskUrlQuery(url)).toBe(masked);
+    expect(maskUrlAsWritten(url)).toBe(masked);
+    expect(maskSecrets({ webhook_fields: { url } }, false)).toEqual({ webhook_fields: { url: masked } });
+    expect(shownUrl(url, true)).toBe(url);
+  });
+
+  it('keeps a ${NAME} segment as written, and names each credential (query, password, path) for the scrub', () => {
+    expect(maskUrlAsWritten('https://hooks.slack.com/services/T0/B0/${SLACK_TOKEN}')).toBe('https://hooks.slack.com/services/T0/B0/${SLACK_TOKEN}');
+    expect(urlSecrets('https://me:pw%21x@hooks.slack.com/services/T0/B0/SECRET?token=a%20b&x=1')).toEqual(['pw%21x', 'pw!x', 'SECRET', 'a%20b', 'a b']);
+  });
+
+  it('maskUrlAsWritten gives each credential its own replacement when asked (sq export names a variable for each)', () => {
+    let n = 0;
+    expect(maskUrlAsWritten('https://hooks.slack.com/services/T0/B0/SECRET?token=abc', () => `\${V${++n}}`)).toBe('https://hooks.slack.com/services/T0/B0/${V1}?token=${V2}');
   });
 });

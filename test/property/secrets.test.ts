@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { startTestEmulator } from '../helpers/emulator.js';
 import { sq, tempConfigDir, type SqResult } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
+import { pathSecretUrl } from '../helpers/path-secrets.js';
 
 const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 const COMBOS = FORMATS.flatMap((f) => [false, true].map((v) => [...(v ? ['--verbose'] : []), '--format', f]));
@@ -77,5 +78,39 @@ describe('secrets never appear in output', () => {
       }),
       { numRuns: Number(process.env.SQ_PROPERTY_RUNS ?? 15) },
     );
+  }, 240_000);
+});
+
+describe('a webhook URL whose token is its path', () => {
+  it('delivery webhook (dry run, -v, echo), delivery show, squids get and export never print the token; --show-secrets does', async () => {
+    const emu = await startTestEmulator();
+    try {
+      const env = { ...emu.env(), NO_COLOR: '1' };
+      await fc.assert(
+        fc.asyncProperty(pathSecretUrl, async ({ url, secret }) => {
+          const set = ['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', url, '--events', 'run.done'];
+          const runs: string[][] = [
+            [...set, '--dry-run', '--verbose'],
+            [...set, '--verbose', '--json'],
+            [...set, '--format', 'table'],
+            ['delivery', 'show', '--squid', 'Paris restaurants', '--format', 'table'],
+            ['delivery', 'show', '--squid', 'Paris restaurants', '--json', '--verbose'],
+            ['squids', 'get', 'Paris restaurants', '--json'],
+            ['export'],
+            ['export', '--json'],
+          ];
+          for (const args of runs) {
+            const r = await sq(args, { env });
+            expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+            assertClean(r, [secret], args.join(' '));
+          }
+          const shown = await sq(['export', '--show-secrets'], { env });
+          expect(shown.stdout).toContain(secret);
+        }),
+        { numRuns: Number(process.env.SQ_PROPERTY_RUNS ?? 15) },
+      );
+    } finally {
+      await emu.close();
+    }
   }, 240_000);
 });

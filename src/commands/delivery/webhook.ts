@@ -16,8 +16,9 @@ export default defineVerb({
     `Defaults when not given: --events ${DEFAULT_EVENTS}, --retry (up to 3 retries, 15 minutes apart), --active.\n` +
     'Your endpoint must answer 200, 201 or 202 within 30 seconds. Try it first with `sq delivery test webhook`, ' +
     'or receive events on this machine with `sq webhook listen`.\n' +
-    'Secret-looking query values of the URL (?token=, ?key=, ?sig=, ?code=, …) are masked in every output, trace and ' +
-    'error, like passwords, unless --show-secrets.',
+    'Secret-looking query values of the URL (?token=, ?key=, ?sig=, ?code=, …) and path segments that are tokens ' +
+    '(Slack\'s /services/T…/B…/SECRET, Discord\'s /api/webhooks/ID/TOKEN, Office 365\'s webhook.office.com paths, ' +
+    'any long random key) are masked in every output, trace and error, like passwords, unless --show-secrets.',
   options: [
     SQUID_OPTION,
     { flags: '--url <url>', description: 'http(s) endpoint that receives the events' },

@@ -2,10 +2,11 @@
 // of every bad field (squids."Paris restaurants".webhook.events[1]) in the error.
 import { UsageError } from '../../../errors.js';
 import { httpUrlFlag, isEmail, RUN_EVENTS, type RunEventName } from '../../../validate/index.js';
+import { MAX_URL_LENGTH, urlTooLong } from '../../../validate/url.js';
 import { channelOf, eventsObject, type Channel, type DeliveryBody } from '../../../api/delivery.js';
 import { importPackage } from '../../../import-package.js';
 import { isRecord } from '../../../output/cells.js';
-import { isSecretQueryName, MASK, maskUrlAsWritten } from '../../../output/secrets.js';
+import { MASK, maskUrlAsWritten, urlSecrets } from '../../../output/secrets.js';
 
 export interface SquidPlan {
   /** The squid as written in the file: name, prefix or hash. */
@@ -37,6 +38,8 @@ const ALLOWED: Record<string, string[]> = {
 };
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const WHOLE_ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function key(k: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `.${k}` : `.${JSON.stringify(k)}`;
@@ -71,12 +74,16 @@ class Checker {
       return this.bad(path, 'secrets are not accepted in the file; write an environment reference like ${SFTP_PASSWORD}');
     }
     let missing: string | null = null;
+    let control: string | null = null;
     const out = v.replace(ENV_REF, (_, name: string) => {
       const val = this.env[name];
       if (val === undefined || val === '') missing ??= name;
       else this.secret(val);
+      if (val && CONTROL.test(val)) control ??= name;
       return val ?? '';
     });
+    // A newline in a host or URL would be sent as it is (URL parsing drops it silently): named by its variable only.
+    if (control && !secret) return this.bad(path, `environment variable ${control} holds a control character (a newline?), which this field cannot contain`);
     if (missing && mayBeMissing && this.opts.allowMissingSecrets) {
       this.missing.push({ path, name: missing });
       return undefined;
@@ -93,6 +100,7 @@ class Checker {
     const s = this.expand(p, String(v), !!opts.secret, !!(opts.secret || opts.mayBeMissing));
     if (s === undefined) return undefined;
     if (!opts.allowEmpty && s.trim() === '') return this.bad(p, 'must not be empty');
+    if (!opts.secret && CONTROL.test(s)) return this.bad(p, 'must not contain control characters (a newline, a tab…)');
     return s;
   }
 
@@ -123,10 +131,11 @@ class Checker {
     const s = this.str(o, path, k, { required: true, mayBeMissing: true });
     if (s === undefined) return undefined;
     if (s.includes(MASK)) return this.bad(`${path}.${k}`, `holds a token masked by sq export (${MASK}): write the real URL, e.g. with \${WEBHOOK_TOKEN} in its query`);
+    if (s.length > MAX_URL_LENGTH) return this.bad(`${path}.${k}`, urlTooLong(s.length));
     try {
       httpUrlFlag(k, s);
-      // A token in the URL's query is a secret like a password: masked in every report, trace and error.
-      for (const [q, v] of new URL(s).searchParams) if (isSecretQueryName(q) && v) this.secret(v);
+      // A token in the URL's query or path is a secret like a password: masked in every report, trace and error.
+      for (const v of urlSecrets(s)) this.secret(v);
       return s;
     } catch {
       // The flag's message names a flag; a file problem names its path, and quotes the URL as written (${VAR} and all).
@@ -301,5 +310,17 @@ export async function parseApplyTextAt(text: string, file: string, what = 'deliv
     const at = node?.range ? lines.linePos(node.range[0]) : undefined;
     return at ? `${file}:${at.line}:${at.col}` : undefined;
   };
-  return { value: restore(doc.toJS()), locate };
+  // A few aliases (*name) are fine; the nested ones of a "billion laughs" file would expand to gigabytes: the yaml
+  // package stops at MAX_YAML_ALIASES, and that is a problem of the file (exit 2), not of sq.
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new UsageError(`${file}: cannot parse the ${what}: ${/alias/i.test(why) ? `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times, as a "billion laughs" file does` : why}`);
+  }
+  return { value: restore(value), locate };
 }
+
+/** How far aliases may expand when a file is read (the yaml package's maxAliasCount, its default). */
+export const MAX_YAML_ALIASES = 100;

@@ -11,7 +11,7 @@ import { flatten } from '../../../output/fields.js';
 import type { Column } from '../../../output/types.js';
 import { resolveSquid } from '../../../api/resolve.js';
 import { getSquid } from '../../../api/squids.js';
-import { isSecretQueryName } from '../../../output/secrets.js';
+import { urlSecrets } from '../../../output/secrets.js';
 
 /** The full squid record, which is where the stored delivery config lives (there is no GET /delivery). */
 export async function getSquidRecord(http: HttpClient, id: string): Promise<Record<string, unknown>> {
@@ -82,19 +82,14 @@ export function envSecret(ctx: Ctx, flag: string, name: string): string {
 }
 
 /**
- * A webhook URL often carries its credential in the query (?token=…) or as a password (user:pw@host): those values
+ * A webhook URL often carries its credential in the query (?token=…), as a password (user:pw@host) or in its path
+ * (Slack's /services/T…/B…/SECRET, Discord's /api/webhooks/ID/TOKEN; see isSecretPathSegment): those values
  * join the known secrets, so every message, error and trace shows them masked, like a password (records are masked by
  * maskSecrets). --show-secrets leaves them visible.
  */
 export function hideUrlSecrets(ctx: Ctx, url: string): string {
   if (ctx.globals.showSecrets) return url;
-  try {
-    const u = new URL(url);
-    for (const [k, v] of u.searchParams) if (isSecretQueryName(k)) ctx.addSecret(v);
-    ctx.addSecret(u.password);
-  } catch {
-    // not a URL: nothing to hide
-  }
+  for (const secret of urlSecrets(url)) ctx.addSecret(secret);
   return url;
 }
 
