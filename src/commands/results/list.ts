@@ -9,7 +9,7 @@ import { SqError, UsageError } from '../../errors.js';
 import { AtomicFile, checkOutputTarget } from '../../io/atomic-file.js';
 import { Progress, count } from '../../io/progress.js';
 import { nonEmpty } from '../../validate/index.js';
-import { pagingFlags, pagingHint, pagingOptions, records, tally, type Paging, type Tally } from '../../io/paging.js';
+import { pageFilter, pagingFlags, pagingHint, pagingOptions, records, tally, type Paging, type Tally } from '../../io/paging.js';
 import { MAX_PAGE_SIZE } from '../../api/pages.js';
 import { Sink, readerGone } from '../../output/sink.js';
 import {
@@ -83,6 +83,7 @@ export default defineVerb({
     const scopeRef = scopeOf(opts);
     const task = opts.task === undefined ? undefined : nonEmpty('--task', opts.task);
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
+    pageFilter(ctx, paging, tally());
     const flagged = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
     const output = flagged === '-' ? undefined : flagged;
     const settings = ctx.outputSettings();
@@ -149,7 +150,7 @@ async function exportResults(
   }
 
   if (output === undefined) {
-    await ctx.out.list(records(all(), seen), { columns, maskSecrets: false });
+    await ctx.out.list(records(all(), seen), { columns, maskSecrets: false, ...pageFilter(ctx, paging, seen) });
     pagingHint(ctx, paging, seen, 'results');
     return;
   }
@@ -158,11 +159,12 @@ async function exportResults(
   const out: Output = createOutput(
     { stdout: file.stream, stderr: ctx.io.stderr },
     { ...settings, format, color: false, stdoutIsTTY: false, columns: 0 },
+    { signal: ctx.signal },
   );
   const progress = newProgress(ctx);
   let n: number;
   try {
-    n = await out.list(counted(ctx, records(all(), seen), seen, progress), { columns, maskSecrets: false });
+    n = await out.list(counted(ctx, records(all(), seen), seen, progress), { columns, maskSecrets: false, ...pageFilter(ctx, paging, seen) });
   } finally {
     progress.clear();
   }
