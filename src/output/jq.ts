@@ -171,7 +171,21 @@ function onMessage(h: Host, m: WorkerMessage): void {
 // One document at a time (`webhook listen` filters each event as it comes): a job waits for the one before.
 let queue: Promise<unknown> = Promise.resolve();
 
+/**
+ * After a stop signal, jobs already handed over (running or queued) may still finish for GRACE_MS, then the worker is
+ * ended: `webhook listen` stopped with Ctrl-C still prints the events it had accepted, and a runaway filter still
+ * ends well within a second.
+ */
+const GRACE_MS = 250;
+const abortedAt = new WeakMap<AbortSignal, number>();
+
+function graceLeft(signal: AbortSignal): number {
+  return (abortedAt.get(signal) ?? Date.now()) + GRACE_MS - Date.now();
+}
+
 function submit(...args: Parameters<typeof submitNow>): Promise<void> {
+  const signal = args[4];
+  if (signal && !signal.aborted) signal.addEventListener('abort', () => abortedAt.has(signal) || abortedAt.set(signal, Date.now()), { once: true });
   const run = queue.then(() => submitNow(...args));
   queue = run.catch(() => undefined);
   return run;
@@ -185,14 +199,18 @@ async function submitNow(
   closed: () => boolean,
   signal?: AbortSignal,
 ): Promise<void> {
-  signal?.throwIfAborted();
+  if (signal?.aborted && graceLeft(signal) <= 0) throw signal.reason;
   const h = await startJq(limits);
   if (h.job) throw new Error('jq is busy: one document at a time');
   return new Promise<void>((resolve, reject) => {
     let done = false;
-    const onAbort = () => {
+    let timer: NodeJS.Timeout | undefined;
+    const stop = () => {
       kill(h);
       job.settle(signal!.reason);
+    };
+    const onAbort = () => {
+      timer = setTimeout(stop, Math.max(0, graceLeft(signal!)));
     };
     const job: Job = {
       id: nextId++,
@@ -204,6 +222,7 @@ async function submitNow(
         if (done) return;
         done = true;
         if (h.job === job) h.job = null;
+        clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         h.worker.unref();
         if (err === undefined) resolve();
@@ -211,7 +230,8 @@ async function submitNow(
       },
     };
     h.job = job;
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     // Busy, the worker keeps the process alive: the output is still to come.
     h.worker.ref();
     h.worker.postMessage({ ...msg, id: job.id });
