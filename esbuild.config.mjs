@@ -112,14 +112,12 @@ const result = await build({
 // Only comments can still hold non-ASCII text: spell it as escapes too, so the whole file is ASCII and bin/sq.js can
 // read it as latin1 into a one-byte string (half the memory and time of a UTF-8 read).
 const code = result.outputFiles[0].text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
-// jq-web's script as dist/jq.cjs, for bin/sq.js to load with a code cache when --jq is given (src/output/jq.ts). One
-// text patch: as published, the script starts jq on load, reading and compiling jq.wasm itself; patched, it exports
-// its factory, which sq calls with the module bin/sq.js compiled on a background thread while the bundle loaded.
+// jq-web's script as dist/jq.cjs, for jq's worker thread when bin/sq.js runs with --jq (src/output/jq.ts), with sq's
+// text patches (src/output/jq-patches.ts, built by tsc above): it exports its factory, which the worker calls with
+// the module bin/sq.js compiled while the bundle loaded, and its output and heap growth go through sq's caps.
 const jqWeb = createRequire(import.meta.url).resolve('jq-web');
-const JQ_START = 'jq = jq().then( module => {\n  return { json: module.json, raw: module.raw };\n} );';
-const jqText = await readFile(jqWeb, 'utf8');
-if (!jqText.includes(JQ_START)) throw new Error(`esbuild.config.mjs: ${jqWeb} no longer contains ${JSON.stringify(JQ_START.slice(0, 40))}; review the patch`);
-const jqCode = jqText.replace(JQ_START, '').replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+const { patchJqWeb } = await import('./dist/output/jq-patches.js');
+const jqCode = patchJqWeb(await readFile(jqWeb, 'utf8'), jqWeb).replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
 
 // jq.wasm without its DWARF debugging sections (1.8 of its 2.7 MB, custom sections that the engine skips): less to
 // read and copy on every --jq call. The code, data and the function names for stack traces stay as they are.

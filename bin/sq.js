@@ -29,7 +29,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // The same pre-scan of argv as the CLI's own (src/argv.ts), built beside the bundle.
   const scan = require('../dist/argv.cjs').scanArgv(argv);
   const dir = cacheDir(process.env);
-  const jq = dir !== undefined && scan.options.has('--jq') ? preloadJq(dir) : undefined;
+  const jq = dir !== undefined && scan.options.has('--jq') ? preloadJq() : undefined;
   const cli = load(dir, scan.noun, jq);
   cli.exports.run(argv).then(async (code) => {
     // The command has removed its own signal handlers. From here a stop signal ends the process as the command
@@ -37,7 +37,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     const stops = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 };
     for (const s of Object.keys(stops)) if (process.platform !== 'win32' || s !== 'SIGQUIT') process.on(s, () => process.exit(128 + stops[s]));
     cli.saveCache(code);
-    jq?.saveCache(code);
     // The command is finished: once stdout and stderr are flushed, leave at once rather than wait for library
     // timers and closing keep-alive sockets to wind down (~50 ms per call).
     await Promise.all(
@@ -155,19 +154,18 @@ function loadWithV8Cache(file, source, dir, name, jq) {
 
 /**
  * --jq: jq is WebAssembly (jq-web; dist/jq.wasm is its jq.wasm without the debugging sections, 0.9 MB of 2.7). Its
- * module starts compiling here, before the bundle loads, and the script around it (dist/jq.cjs, with the one text
- * patch of esbuild.config.mjs) loads from a code cache like the bundle. src/output/jq.ts uses both, or loads jq-web as published when this failed
- * or did not run (no cache directory, or the CLI imported as modules). Compiling every function up front instead of
- * on first call (--no-wasm-lazy-compilation) was measured slower: ~50 ms more per call on two cores.
+ * module starts compiling here, before the bundle loads; src/output/jq.ts hands it to jq's worker thread, which runs
+ * the script around it (dist/jq.cjs, jq-web's with sq's patches). Without this (no cache directory, or the CLI
+ * imported as modules) the worker loads jq-web from node_modules. Compiling every function up front instead of on
+ * first call (--no-wasm-lazy-compilation) was measured slower: ~50 ms more per call on two cores.
  */
-function preloadJq(dir) {
+function preloadJq() {
   try {
-    const wasm = WebAssembly.compile(fs.readFileSync(`${__dirname}/../dist/jq.wasm`));
+    const wasmPath = `${__dirname}/../dist/jq.wasm`;
+    const wasm = WebAssembly.compile(fs.readFileSync(wasmPath));
     // A failure is handled where the module is awaited (src/output/jq.ts), if it ever is.
     wasm.catch(() => {});
-    const file = `${__dirname}/../dist/jq.cjs`;
-    const lib = loadWithV8Cache(file, fs.readFileSync(file, 'latin1'), dir, '_jq');
-    return { factory: lib.exports, wasm, saveCache: lib.saveCache };
+    return { wasm, file: `${__dirname}/../dist/jq.cjs`, wasmPath };
   } catch {
     return undefined;
   }

@@ -400,7 +400,8 @@ complete -c sq -n '__sq_sub \'crawlers\'' -a 'attrs' -d 'alias of attributes: Li
 # sq crawlers list
 complete -c sq -n '__sq_is \'crawlers list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'crawlers list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
-complete -c sq -n '__sq_is \'crawlers list\'' -l all -d 'read every page, writing records as they arrive'
+complete -c sq -n '__sq_is \'crawlers list\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'
+complete -c sq -n '__sq_is \'crawlers list\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 
 # sq crawlers get
 complete -c sq -n '__sq_arg \'crawlers get\' 0' -f -a '(__sq_dynamic crawlers)'
@@ -426,7 +427,8 @@ complete -c sq -n '__sq_sub \'squids\'' -a 'rm' -d 'alias of delete: Delete a sq
 complete -c sq -n '__sq_is \'squids list\'' -l name -x -d 'only squids whose name contains this text (case-insensitive)'
 complete -c sq -n '__sq_is \'squids list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'squids list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
-complete -c sq -n '__sq_is \'squids list\'' -l all -d 'read every page, writing records as they arrive'
+complete -c sq -n '__sq_is \'squids list\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'
+complete -c sq -n '__sq_is \'squids list\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 
 # sq squids get
 complete -c sq -n '__sq_arg \'squids get\' 0' -f -a '(__sq_dynamic squids)'
@@ -464,7 +466,8 @@ complete -c sq -n '__sq_is \'tasks list\'' -l squid -x -a '(__sq_dynamic squids)
 complete -c sq -n '__sq_is \'tasks list\'' -l type -x -a 'url params' -d 'task type'
 complete -c sq -n '__sq_is \'tasks list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'tasks list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
-complete -c sq -n '__sq_is \'tasks list\'' -l all -d 'read every page, writing records as they arrive'
+complete -c sq -n '__sq_is \'tasks list\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'
+complete -c sq -n '__sq_is \'tasks list\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 
 # sq tasks get
 complete -c sq -n '__sq_is \'tasks get\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <task> is an id prefix, look for it only in this squid\'s tasks (id, id prefix or exact name)'
@@ -502,7 +505,8 @@ complete -c sq -n '__sq_sub \'runs\'' -a 'download' -d 'Download a finished run\
 complete -c sq -n '__sq_is \'runs list\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, id prefix or exact name'
 complete -c sq -n '__sq_is \'runs list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'runs list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
-complete -c sq -n '__sq_is \'runs list\'' -l all -d 'read every page, writing records as they arrive'
+complete -c sq -n '__sq_is \'runs list\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'
+complete -c sq -n '__sq_is \'runs list\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 
 # sq runs get
 complete -c sq -n '__sq_is \'runs get\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
@@ -528,7 +532,8 @@ complete -c sq -n '__sq_arg \'runs stats\' 0' -f -a '(__sq_dynamic runs)'
 complete -c sq -n '__sq_is \'runs tasks\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 complete -c sq -n '__sq_is \'runs tasks\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'runs tasks\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
-complete -c sq -n '__sq_is \'runs tasks\'' -l all -d 'read every page, writing records as they arrive'
+complete -c sq -n '__sq_is \'runs tasks\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'
+complete -c sq -n '__sq_is \'runs tasks\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 complete -c sq -n '__sq_arg \'runs tasks\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs abort
@@ -552,7 +557,8 @@ complete -c sq -n '__sq_is \'results list\'' -l run -x -a '(__sq_dynamic runs)' 
 complete -c sq -n '__sq_is \'results list\'' -l task -x -d 'only the results of this task (id or id prefix)'
 complete -c sq -n '__sq_is \'results list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'results list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
-complete -c sq -n '__sq_is \'results list\'' -l all -d 'read every page, writing records as they arrive'
+complete -c sq -n '__sq_is \'results list\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'
+complete -c sq -n '__sq_is \'results list\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the records to this regular file (atomically) instead of stdout; - is stdout'
 complete -c sq -n '__sq_is \'results list\'' -l resume -d 'continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)'
 complete -c sq -n '__sq_is \'results list\'' -l checkpoint -r -F -d 'with --all to stdout (ndjson, csv, tsv): record the pages written, for --resume'
@@ -571,7 +577,8 @@ complete -c sq -n '__sq_sub \'accounts\'' -a 'rm' -d 'alias of delete: Delete an
 # sq accounts list
 complete -c sq -n '__sq_is \'accounts list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'accounts list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
-complete -c sq -n '__sq_is \'accounts list\'' -l all -d 'read every page, writing records as they arrive'
+complete -c sq -n '__sq_is \'accounts list\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'
+complete -c sq -n '__sq_is \'accounts list\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 
 # sq accounts get
 

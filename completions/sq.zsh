@@ -163,7 +163,7 @@ _sq__crawlers() {
 }
 
 _sq__crawlers__list() {
-  _arguments -s -S : $_sq_globals '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
+  _arguments -s -S : $_sq_globals '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]'
 }
 
 _sq__crawlers__get() {
@@ -200,7 +200,7 @@ _sq__squids() {
 }
 
 _sq__squids__list() {
-  _arguments -s -S : $_sq_globals '--name=[only squids whose name contains this text (case-insensitive)]:name: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
+  _arguments -s -S : $_sq_globals '--name=[only squids whose name contains this text (case-insensitive)]:name: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]'
 }
 
 _sq__squids__get() {
@@ -245,7 +245,7 @@ _sq__tasks() {
 }
 
 _sq__tasks__list() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--type=[task type]:type:(url params)' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
+  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--type=[task type]:type:(url params)' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]'
 }
 
 _sq__tasks__get() {
@@ -292,7 +292,7 @@ _sq__runs() {
 }
 
 _sq__runs__list() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name]:squid:{_sq_dynamic squids}' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
+  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name]:squid:{_sq_dynamic squids}' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]'
 }
 
 _sq__runs__get() {
@@ -312,7 +312,7 @@ _sq__runs__stats() {
 }
 
 _sq__runs__tasks() {
-  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '1:run:{_sq_dynamic runs}'
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]' '1:run:{_sq_dynamic runs}'
 }
 
 _sq__runs__abort() {
@@ -340,7 +340,7 @@ _sq__results() {
 }
 
 _sq__results__list() {
-  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--run=[results of this run only (id or id prefix)]:run:{_sq_dynamic runs}' '--task=[only the results of this task (id or id prefix)]:task: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]' '(-o --output)-o+[write the records to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the records to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--resume[continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)]' '--checkpoint=[with --all to stdout (ndjson, csv, tsv)\: record the pages written, for --resume]:checkpoint:_files' '--force[with --resume --checkpoint\: continue into an empty stdout file (only the pages after the checkpoint)]'
+  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--run=[results of this run only (id or id prefix)]:run:{_sq_dynamic runs}' '--task=[only the results of this task (id or id prefix)]:task: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]' '(-o --output)-o+[write the records to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the records to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--resume[continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)]' '--checkpoint=[with --all to stdout (ndjson, csv, tsv)\: record the pages written, for --resume]:checkpoint:_files' '--force[with --resume --checkpoint\: continue into an empty stdout file (only the pages after the checkpoint)]'
 }
 
 _sq__accounts() {
@@ -364,7 +364,7 @@ _sq__accounts() {
 }
 
 _sq__accounts__list() {
-  _arguments -s -S : $_sq_globals '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive]'
+  _arguments -s -S : $_sq_globals '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]'
 }
 
 _sq__accounts__get() {

@@ -119,7 +119,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
     },
     get out(): Output {
       if (!out) {
-        out = createOutput(io, ctx.outputSettings(), { secrets: secretValues, now, writeSent: () => made.some((c) => c.sentWrite) });
+        out = createOutput(io, ctx.outputSettings(), { secrets: secretValues, now, writeSent: () => made.some((c) => c.sentWrite), signal });
       }
       return out;
     },

@@ -18,6 +18,9 @@ export const ENVIRONMENT: [string, string][] = [
   ['SQ_CONNECT_TIMEOUT', 'connect timeout (default 10s)'],
   ['SQ_HEADERS_TIMEOUT', 'time to wait for response headers (default 30s)'],
   ['SQ_BODY_TIMEOUT', 'longest silence while reading a body (default 60s)'],
+  ['SQ_FILTER_MAX_OUTPUT_MB', 'what one run of --jq/--template may print, per page with --all (default 64; for --jq 4 times the document if more); past it, exit 1'],
+  ['SQ_FILTER_MAX_MEMORY_MB', 'the memory jq may grow to (default 512, at most 2047); past it, exit 1'],
+  ['SQ_SLURP_MAX_MB', 'the list --jq/--template hold for one run: with --slurp, or a whole list without --all (default 256); past it, exit 1'],
   ['SQ_CACHE_DIR', 'where compiled code is cached, parallel sq calls share their pacing, completion keeps its answers and --jq the fingerprints of expressions that compiled (default: $XDG_CACHE_HOME/sq, else ~/.cache/sq); files unused for a day are removed; empty: off'],
 ];
 

@@ -146,7 +146,7 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
     ctx.outputSettings();
     if (ctx.globals.jq !== undefined) {
       const dir = cacheDir(ctx.env);
-      await (await import('./output/jq.js')).checkJq(ctx.globals.jq, dir === undefined ? undefined : `${dir}/jq-known`);
+      await (await import('./output/jq.js')).checkJq(ctx.globals.jq, ctx.outputSettings().limits, dir === undefined ? undefined : `${dir}/jq-known`, ctx.signal);
     }
   });
 

@@ -1,12 +1,14 @@
 // The paging flags every list verb shares (--limit, --page, --all), the records they select and the one
 // "showing N of M" hint. One semantics everywhere, so a flag learnt on one list works the same on the next:
 // --limit counts records (read 100 per request), --page reads exactly that API page with page size = --limit,
-// --all reads every page as it arrives. Validation happens before any request.
+// --all reads every page as it arrives (--jq/--template run on each page, unless --slurp). Validation happens
+// before any request.
 import { defineOptions, type OptionsOf } from '../command.js';
 import type { Ctx } from '../context.js';
 import type { HttpClient } from '../api/http.js';
 import { pages, MAX_PAGE_SIZE, type Envelope, type PageOptions } from '../api/pages.js';
-import type { Column } from '../output/types.js';
+import type { Column, RenderOptions } from '../output/types.js';
+import { UsageError } from '../errors.js';
 import { exclusive, limitFlag, pageFlag } from '../validate/index.js';
 import { count } from './progress.js';
 
@@ -22,7 +24,8 @@ export function pagingOptions(defaultLimit: number) {
       defaultText: String(defaultLimit),
     },
     { flags: '--page <n>', description: 'read this page only (1-1000000; page size = --limit)' },
-    { flags: '--all', description: 'read every page, writing records as they arrive' },
+    { flags: '--all', description: 'read every page, writing records as they arrive (--jq/--template run on each page)' },
+    { flags: '--slurp', description: 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)' },
   ]);
 }
 
@@ -32,6 +35,8 @@ export interface Paging {
   /** The --page given, if any. */
   page: number | undefined;
   all: boolean;
+  /** --slurp: --jq/--template see the whole list at once rather than each page. */
+  slurp: boolean;
 }
 
 export function pagingFlags(opts: OptionsOf<ReturnType<typeof pagingOptions>>, defaultLimit: number): Paging {
@@ -39,30 +44,45 @@ export function pagingFlags(opts: OptionsOf<ReturnType<typeof pagingOptions>>, d
     ['--all', '--limit'],
     ['--all', '--page'],
   ]);
+  const slurp = opts.slurp === true;
+  if (slurp && opts.all !== true) throw new UsageError('--slurp goes with --all: without it the filter already sees the whole list');
   const page = pageFlag(opts.page);
   if (page !== undefined) {
     // A page is what the API calls a page, so its size cannot pass the API's maximum.
     const size = limitFlag(opts.limit, MAX_PAGE_SIZE) ?? Math.min(defaultLimit, MAX_PAGE_SIZE);
-    return { request: { startPage: page, pageSize: size, maxItems: size }, page, all: false };
+    return { request: { startPage: page, pageSize: size, maxItems: size }, page, all: false, slurp };
   }
-  if (opts.all === true) return { request: { pageSize: MAX_PAGE_SIZE }, page: undefined, all: true };
+  if (opts.all === true) return { request: { pageSize: MAX_PAGE_SIZE }, page: undefined, all: true, slurp };
   const limit = limitFlag(opts.limit) ?? defaultLimit;
-  return { request: { pageSize: Math.min(limit, MAX_PAGE_SIZE), maxItems: limit }, page: undefined, all: false };
+  return { request: { pageSize: Math.min(limit, MAX_PAGE_SIZE), maxItems: limit }, page: undefined, all: false, slurp };
+}
+
+/**
+ * How --jq/--template meet --all: on each page as one document (gh's --paginate --jq), so memory stays flat for any
+ * size; with --slurp, once on the whole list. --slurp without a filter is exit 2. Call before the first request.
+ */
+export function pageFilter(ctx: Ctx, paging: Paging, seen: Tally): Pick<RenderOptions, 'pageOf'> {
+  const s = ctx.outputSettings();
+  if (paging.slurp && s.jq === null && s.template === null) throw new UsageError('--slurp goes with --jq or --template: it decides what one run of the filter sees');
+  return paging.all && !paging.slurp ? { pageOf: () => seen.pages } : {};
 }
 
 /** What the API says exists and how many records went out, for the hint. */
 export interface Tally {
   total: number | null;
   shown: number;
+  /** Pages read so far (the one being handed out included). */
+  pages: number;
 }
 
 export function tally(): Tally {
-  return { total: null, shown: 0 };
+  return { total: null, shown: 0, pages: 0 };
 }
 
 /** Records of the pages as they arrive, counting them into `seen`. */
 export async function* records<T>(source: AsyncIterable<Envelope<T>>, seen: Tally): AsyncGenerator<T> {
   for await (const p of source) {
+    seen.pages++;
     if (seen.total === null && typeof p.total_results === 'number') seen.total = p.total_results;
     for (const r of p.data) {
       seen.shown++;
@@ -100,12 +120,13 @@ interface ListOptions {
 /** The whole of a plain list verb: read the selected pages of `path`, print them, then the hint. */
 export async function printList(ctx: Ctx, http: HttpClient, path: string, o: ListOptions): Promise<number> {
   const seen = tally();
+  const filter = pageFilter(ctx, o.paging, seen);
   const source = pages<Record<string, unknown>>(http, path, {
     ...o.paging.request,
     query: o.query,
     onWarning: (w) => ctx.out.warn(w),
   });
-  const shown = await ctx.out.list(records(objects(source, o.map), seen), { columns: o.columns });
+  const shown = await ctx.out.list(records(objects(source, o.map), seen), { columns: o.columns, ...filter });
   pagingHint(ctx, o.paging, seen, o.noun);
   return shown;
 }

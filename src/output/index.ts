@@ -4,11 +4,12 @@ import type { Column, Format, Output, OutputSettings, RenderOptions } from './ty
 import { makeStyle } from './ansi.js';
 import { asRow, cellText, chooseColumns, csvLine, isRecord, terminalSafe, tsvLine } from './cells.js';
 import { getPath, pickFields, unknownFields, unknownFieldsMessage } from './fields.js';
-import { UsageError } from '../errors.js';
+import { SqError, UsageError } from '../errors.js';
 import { maskSecrets, redactDeep, redactText } from './secrets.js';
 import { Sink } from './sink.js';
 import { importPackage } from '../import-package.js';
-import { loadJq, runJq } from './jq.js';
+import { runJq } from './jq.js';
+import { capMessage } from './limits.js';
 
 export type { Column, Format, Output, OutputSettings, RenderOptions } from './types.js';
 export { FORMATS } from './types.js';
@@ -31,6 +32,8 @@ interface CreateOutputOptions {
   now?: () => number;
   /** True once the command sent a write: from then on an unknown --fields name is a warning, not exit 2. */
   writeSent?: () => boolean;
+  /** The command's stop signal: it ends a running --jq or --template at once. */
+  signal?: AbortSignal;
 }
 
 function indent2(json: string): string {
@@ -88,25 +91,48 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   };
   const warn = (msg: string) => message(`${errStyle.yellow('warning:')} ${msg}`);
 
-  // --jq/--template see the whole document the command would print with --json (after masking and --fields).
+  // --jq/--template see the document the command would print with --json (after masking and --fields): the whole
+  // of it, or each page with --all (RenderOptions.pageOf). Their output streams to stdout as it is made.
   const filtered = settings.jq !== null || settings.template !== null;
-  const filter = (doc: unknown): string => (settings.template ? settings.template.render(doc) : runJq(doc, settings.jq!));
+  const target = { limits: settings.limits, write: (s: string) => out.write(s), closed: () => out.closed, signal: options.signal };
   async function writeFiltered(doc: unknown): Promise<void> {
-    if (settings.jq !== null) await loadJq();
-    await out.write(filter(doc));
+    if (settings.template) await settings.template.render(doc, target);
+    else await runJq(doc, settings.jq!, target);
+  }
+
+  async function filteredList(items: AsyncIterable<unknown>, opts: RenderOptions | undefined): Promise<number> {
+    const flag = settings.jq !== null ? '--jq' : '--template';
+    let group: unknown[] = [];
+    let page: number | undefined;
+    let size = 0;
+    let n = 0;
+    for await (const raw of items) {
+      const item = prepare(raw, opts);
+      if (n === 0) check(item, opts);
+      const picked = pick(item);
+      if (opts?.pageOf) {
+        const p = opts.pageOf();
+        if (group.length && p !== page) {
+          await writeFiltered(group);
+          group = [];
+          if (out.closed) return n;
+        }
+        page = p;
+      } else {
+        // The whole list is held for one run of the filter: within a stated cap, not until memory runs out.
+        size += (JSON.stringify(picked)?.length ?? 4) + 1;
+        if (size > settings.limits.maxSlurp) throw new SqError(capMessage(flag, 'maxSlurp', settings.limits));
+      }
+      group.push(picked);
+      n++;
+    }
+    // An empty list is one (empty) document too: `length` prints 0.
+    if (group.length || page === undefined) await writeFiltered(group);
+    return n;
   }
 
   async function list(items: Iterable<unknown> | AsyncIterable<unknown>, opts?: RenderOptions): Promise<number> {
-    if (filtered) {
-      const all: unknown[] = [];
-      for await (const raw of items as AsyncIterable<unknown>) {
-        const item = prepare(raw, opts);
-        if (all.length === 0) check(item, opts);
-        all.push(pick(item));
-      }
-      await writeFiltered(all);
-      return all.length;
-    }
+    if (filtered) return filteredList(items as AsyncIterable<unknown>, opts);
     const format = formatOf(opts);
     let count = 0;
     let cols: Column[] | null = null;
@@ -215,10 +241,9 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     record,
     list,
     async json(doc: unknown) {
-      // jq may still be loading (a known expression does not wait for it before the request): wait here.
-      if (settings.jq !== null) await loadJq();
       const shown = redactDeep(doc, known());
-      out.writeNow(filtered ? filter(shown) : `${JSON.stringify(shown, null, 2)}\n`);
+      if (filtered) await writeFiltered(shown);
+      else out.writeNow(`${JSON.stringify(shown, null, 2)}\n`);
     },
     text(s: string) {
       const shown = redactText(s, known());

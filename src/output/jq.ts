@@ -2,115 +2,270 @@
 //
 // jq-web was picked over jq-wasm by measurement (README, "Scripting"): jq-wasm copies its input one byte at a time
 // (1,000 squids took 1.1 s, 10,000 never finished) and drops a runtime error once some output was written.
-// jq-web stays outside the bundle (esbuild.config.mjs): with --jq, bin/sq.js preloads a copy of its script and a
-// smaller jq.wasm from dist/ (see preloadJq there); without the launcher, jq-web loads from node_modules as published.
+//
+// jq runs in a worker thread (src/output/jq-worker.ts), never on the main thread, so that:
+// - a stop signal always works: `until(false; .)` spins in the worker while the main thread still handles SIGTERM
+//   and ends the worker (exit 143 as for any command; a synchronous jq on the main thread ignored every signal);
+// - its output streams: jq's stdout reaches the main thread in chunks as jq writes it, with backpressure, so
+//   `--jq 'repeat(1)' | head -2` prints two lines and ends, and memory stays flat;
+// - it is capped (src/output/limits.ts): output per document, jq's heap, and the worker's JavaScript heap; a cap
+//   reached is exit 1 naming it, never V8's "Fatal JavaScript invalid size error".
+// Picked over restoring the default signal disposition while a synchronous jq runs (which kills the process without
+// its cleanup and cannot stream or cap output) by measurement: README, "Scripting".
+//
+// jq-web stays outside the bundle (esbuild.config.mjs): with --jq, bin/sq.js starts compiling dist/jq.wasm and
+// hands it over (preloadJq there), with dist/jq.cjs, jq-web's script with sq's patches (src/output/jq-patches.ts);
+// without the launcher, jq-web loads from node_modules and is patched here the same way.
+import type { Worker } from 'node:worker_threads';
 import { SqError, UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
 import { fnv1a64, readCacheFile, writeCacheFile } from '../io/cache-file.js';
+import { JQ_WORKER_SOURCE } from './jq-worker.js';
+import { capMessage, outputFor, type FilterLimits } from './limits.js';
+import { patchJqWeb } from './jq-patches.js';
 
-interface JqWeb {
-  raw(json: string, filter: string, flags?: string[]): string | undefined;
-}
-
-interface JqFailure {
-  exitCode?: number;
-  stderr?: string;
-  message?: string;
-}
-
-/** What bin/sq.js started with --jq (its preloadJq): jq-web's factory (dist/jq.cjs) and jq.wasm compiling. */
+/** What bin/sq.js started with --jq (its preloadJq): dist/jq.wasm compiling, and where dist/jq.cjs is. */
 interface PreloadedJq {
-  factory: (moduleArg: { instantiateWasm(imports: object, done: (instance: WasmInstance) => void): object }) => Promise<JqWeb>;
-  wasm: Promise<WasmModule>;
+  wasm: Promise<unknown>;
+  file: string;
+  wasmPath: string;
 }
 declare const __sqJq: PreloadedJq | undefined;
-// The few WebAssembly types used here (TypeScript has them only in the DOM library, which sq does not load).
-type WasmModule = { readonly __wasmModule?: never };
-type WasmInstance = { readonly exports: object };
-declare const WebAssembly: { instantiate(module: WasmModule, imports: object): Promise<WasmInstance> };
 
-let loading: Promise<JqWeb> | undefined;
-let lib: JqWeb | undefined;
-
-/** Loads jq once per process: what the launcher preloaded, else jq-web as published. */
-export async function loadJq(): Promise<JqWeb> {
-  loading ??= (typeof __sqJq === 'object' && __sqJq ? fromPreloaded(__sqJq) : undefined) ?? requireJqWeb();
-  lib = await loading;
-  return lib;
+interface Job {
+  id: number;
+  write(text: string): Promise<void>;
+  closed(): boolean;
+  decoder: InstanceType<typeof TextDecoder>;
+  chain: Promise<void>;
+  settle(err?: unknown): void;
 }
 
-function requireJqWeb(): Promise<JqWeb> {
-  // require, not import(): jq-web's exports are a Promise, and a module namespace carrying its `then` is itself a
-  // thenable that some loaders (vitest's) cannot await.
-  return importPackage<typeof import('node:module')>('node:module').then(({ createRequire }) => createRequire(import.meta.url)('jq-web') as Promise<JqWeb>);
+interface Host {
+  worker: Worker;
+  ctrl: Int32Array;
+  limits: FilterLimits;
+  job: Job | null;
 }
 
-async function fromPreloaded({ factory, wasm }: PreloadedJq): Promise<JqWeb> {
-  let module: WasmModule;
-  try {
-    module = await wasm;
-  } catch {
-    return requireJqWeb();
+let host: Host | undefined;
+let nextId = 1;
+const MB = 1024 * 1024;
+
+/** Starts jq's worker, if it is not running with these limits. jq loads in it while the main thread goes on. */
+export async function startJq(limits: FilterLimits): Promise<Host> {
+  if (host && sameLimits(host.limits, limits)) return host;
+  stopJq();
+  const { Worker } = await importPackage<typeof import('node:worker_threads')>('node:worker_threads');
+  if (host && sameLimits(host.limits, limits)) return host;
+  const pre = typeof __sqJq === 'object' && __sqJq ? __sqJq : undefined;
+  let file: string;
+  let wasmPath: string;
+  let source: string | undefined;
+  if (pre) ({ file, wasmPath } = pre);
+  else {
+    const { createRequire } = await importPackage<typeof import('node:module')>('node:module');
+    const { readFileSync } = await importPackage<typeof import('node:fs')>('node:fs');
+    const require = createRequire(import.meta.url);
+    file = require.resolve('jq-web');
+    wasmPath = require.resolve('jq-web/jq.wasm');
+    source = patchJqWeb(readFileSync(file, 'utf8'), file);
   }
-  // jq-web waits for instantiateWasm's callback: a failure must reject here, or it would wait for ever.
-  return new Promise<JqWeb>((resolve, reject) => {
-    factory({
-      instantiateWasm(imports, done) {
-        WebAssembly.instantiate(module, imports).then(done, reject);
-        return {};
+  const ctrl = new Int32Array(new SharedArrayBuffer(8));
+  const worker = new Worker(JQ_WORKER_SOURCE, {
+    eval: true,
+    workerData: { file, source, wasmPath, waitWasm: !!pre, ctrl: ctrl.buffer, maxOutput: limits.maxOutput, maxHeap: limits.maxMemory },
+    // The worker's JavaScript heap (jq's input as a string, jq-web's glue): past it Node ends the worker alone.
+    resourceLimits: { maxOldGenerationSizeMb: Math.max(64, Math.round(limits.maxMemory / MB)) },
+    stdout: true,
+    stderr: true,
+  });
+  // Idle, it does not keep the process alive.
+  worker.unref();
+  const h: Host = { worker, ctrl, limits, job: null };
+  host = h;
+  if (pre) {
+    pre.wasm.then(
+      (module) => worker.postMessage({ op: 'wasm', module }),
+      () => worker.postMessage({ op: 'wasm', module: null }),
+    );
+  }
+  worker.on('message', (m: WorkerMessage) => onMessage(h, m));
+  worker.on('error', (err: Error & { code?: string }) => {
+    const job = h.job;
+    kill(h);
+    const text = err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? capMessage('--jq', 'maxMemory', limits) : `--jq: ${err.message}`;
+    job?.settle(new SqError(text));
+  });
+  worker.on('exit', () => {
+    const job = h.job;
+    kill(h);
+    job?.settle(new SqError('--jq: jq stopped unexpectedly'));
+  });
+  return h;
+}
+
+/** Ends jq's worker (a stop signal, a cap, a reader gone): the next use starts a new one. */
+export function stopJq(): void {
+  if (host) kill(host);
+}
+
+function kill(h: Host): void {
+  if (host === h) host = undefined;
+  h.worker.removeAllListeners('exit');
+  void h.worker.terminate();
+}
+
+function sameLimits(a: FilterLimits, b: FilterLimits): boolean {
+  return a.maxOutput === b.maxOutput && a.maxMemory === b.maxMemory;
+}
+
+type WorkerMessage =
+  | { id: number; chunk: Uint8Array }
+  | { id: number; done: true; error?: { exitCode?: number; text: string } }
+  | { id: number; cap: 'output' | 'memory'; size: number }
+  | { id: number; fatal: string };
+
+function onMessage(h: Host, m: WorkerMessage): void {
+  const job = h.job;
+  if ('fatal' in m) {
+    kill(h);
+    job?.settle(new SqError(`--jq: jq could not start: ${m.fatal}`));
+    return;
+  }
+  if (!job || job.id !== m.id) return;
+  if ('chunk' in m) {
+    job.chain = job.chain.then(async () => {
+      try {
+        if (!job.closed()) await job.write(job.decoder.decode(m.chunk, { stream: true }));
+      } finally {
+        Atomics.sub(h.ctrl, 0, 1);
+        Atomics.notify(h.ctrl, 0);
+      }
+      // The reader went away (`| head`): a quiet stop, as for any output; jq need not run on.
+      if (job.closed()) {
+        kill(h);
+        job.settle();
+      }
+    });
+    job.chain.catch((err: unknown) => {
+      kill(h);
+      job.settle(err);
+    });
+    return;
+  }
+  if ('cap' in m) {
+    kill(h);
+    const cap = m.cap === 'output' ? 'maxOutput' : 'maxMemory';
+    job.chain.then(() => job.settle(new SqError(capMessage('--jq', cap, h.limits, m.size))), (err: unknown) => job.settle(err));
+    return;
+  }
+  job.chain.then(() => {
+    h.job = null;
+    if (!m.error) return job.settle();
+    const text = jqMessage(m.error.text);
+    job.settle(m.error.exitCode === 3 ? new UsageError(`--jq: ${text}`) : new SqError(`--jq: ${text}`));
+  }, (err: unknown) => job.settle(err));
+}
+
+// One document at a time (`webhook listen` filters each event as it comes): a job waits for the one before.
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * After a stop signal, jobs already handed over (running or queued) may still finish for GRACE_MS, then the worker is
+ * ended: `webhook listen` stopped with Ctrl-C still prints the events it had accepted, and a runaway filter still
+ * ends well within a second.
+ */
+const GRACE_MS = 250;
+const abortedAt = new WeakMap<AbortSignal, number>();
+
+function graceLeft(signal: AbortSignal): number {
+  return (abortedAt.get(signal) ?? Date.now()) + GRACE_MS - Date.now();
+}
+
+function submit(...args: Parameters<typeof submitNow>): Promise<void> {
+  const signal = args[4];
+  if (signal && !signal.aborted) signal.addEventListener('abort', () => abortedAt.has(signal) || abortedAt.set(signal, Date.now()), { once: true });
+  const run = queue.then(() => submitNow(...args));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/** Runs one job in the worker; `write` gets jq's output as it comes. A stop signal ends the worker at once. */
+async function submitNow(
+  limits: FilterLimits,
+  msg: { op: 'check' | 'run'; expr: string; json?: string; maxOutput?: number },
+  write: (text: string) => Promise<void>,
+  closed: () => boolean,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (signal?.aborted && graceLeft(signal) <= 0) throw signal.reason;
+  const h = await startJq(limits);
+  if (h.job) throw new Error('jq is busy: one document at a time');
+  return new Promise<void>((resolve, reject) => {
+    let done = false;
+    let timer: NodeJS.Timeout | undefined;
+    const stop = () => {
+      kill(h);
+      job.settle(signal!.reason);
+    };
+    const onAbort = () => {
+      timer = setTimeout(stop, Math.max(0, graceLeft(signal!)));
+    };
+    const job: Job = {
+      id: nextId++,
+      write,
+      closed,
+      decoder: new TextDecoder(),
+      chain: Promise.resolve(),
+      settle(err?: unknown) {
+        if (done) return;
+        done = true;
+        if (h.job === job) h.job = null;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        h.worker.unref();
+        if (err === undefined) resolve();
+        else reject(err);
       },
-    }).then(resolve, reject);
+    };
+    h.job = job;
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    // Busy, the worker keeps the process alive: the output is still to come.
+    h.worker.ref();
+    h.worker.postMessage({ ...msg, id: job.id });
   });
 }
 
 /** jq's own message without the "jq: error: " prefix and the "jq: 1 compile error" trailer. */
-function jqMessage(err: JqFailure): string {
-  const text = (err.stderr ?? err.message ?? 'jq failed').trim();
-  return text
+function jqMessage(raw: string): string {
+  return raw
+    .trim()
     .split('\n')
     .filter((l) => !/^jq: \d+ compile errors?$/.test(l))
     .join('\n')
+    .replace(/^Non-zero exit code: \d+\n?/, '')
     .replace(/^jq: error(?: \(at [^)]*\))?: /, '')
     .trimEnd();
 }
 
 /**
- * Runs jq like `jq -r -c`: raw strings unquoted, any other value as compact JSON, one per line. Emscripten's runtime
- * sets process.exitCode when jq fails and on some paths writes jq's stderr with console.warn: both are put back, so
- * an in-process run (tests) is not marked as failed and stderr only carries sq's own messages.
- */
-function call(lib: JqWeb, json: string, expr: string, flags: string[]): { ok: true; out: string | undefined } | { ok: false; err: JqFailure } {
-  const exitCode = process.exitCode;
-  const warn = console.warn;
-  console.warn = () => undefined;
-  try {
-    return { ok: true, out: lib.raw(json, expr, flags) };
-  } catch (err) {
-    return { ok: false, err: err as JqFailure };
-  } finally {
-    console.warn = warn;
-    process.exitCode = exitCode;
-  }
-}
-
-/**
- * A syntax error or an unknown function is a usage error, found before any request: the expression runs once on
- * null with -n and its output is dropped; only jq's compile failure (exit 3) counts, a runtime error on null does not.
+ * A syntax error or an unknown function is a usage error, found before any request: jq compiles the expression with
+ * no input, so it never runs (a runaway expression cannot start here); only jq's compile failure (exit 3) counts.
  * An expression that compiled before (with this jq) is not checked again: its hash is kept in `known`, a file in the
- * cache directory, so a script that runs the same --jq each time does not wait for jq's check run before its request.
+ * cache directory, so a script that runs the same --jq each time does not wait for jq's check before its request.
  */
-export async function checkJq(expr: string, known?: string): Promise<void> {
+export async function checkJq(expr: string, limits: FilterLimits, known?: string, signal?: AbortSignal): Promise<void> {
   if (expr.trim() === '') throw new UsageError('--jq needs an expression, e.g. --jq \'.[].name\'');
   const key = fingerprint(`${JQ_WEB}\n${expr}`);
   const seen = known === undefined ? undefined : readCacheFile(known);
   if (seen?.split('\n').includes(key)) {
-    // Not waited for: jq finishes loading while the request is out. Whatever prints through jq awaits it (a failure
-    // to load is reported there).
-    loadJq().catch(() => undefined);
+    // Not waited for: jq finishes loading in its worker while the request is out.
+    startJq(limits).catch(() => undefined);
     return;
   }
-  const r = call(await loadJq(), 'null', expr, ['-n']);
-  if (!r.ok && r.err.exitCode === 3) throw new UsageError(`--jq: ${jqMessage(r.err)}`);
+  await submit(limits, { op: 'check', expr }, async () => undefined, () => false, signal);
   if (known !== undefined) writeCacheFile(known, [...(seen ?? '').split('\n').filter(Boolean).slice(-(KNOWN_MAX - 1)), key, ''].join('\n'));
 }
 
@@ -124,12 +279,17 @@ export function fingerprint(text: string): string {
   return fnv1a64(text);
 }
 
-/** The text jq prints for `value`; a runtime error (e.g. "Cannot index string with "name"") is exit 1 with jq's message. */
-export function runJq(value: unknown, expr: string): string {
-  if (!lib) throw new Error('jq is not loaded: await loadJq() first');
-  const r = call(lib, JSON.stringify(value) ?? 'null', expr, ['-r', '-c']);
-  // jq-web drops the final newline of jq's output, and gives undefined when there was none (no output at all).
-  if (r.ok) return r.out === undefined ? '' : `${r.out}\n`;
-  if (r.err.exitCode === 3) throw new UsageError(`--jq: ${jqMessage(r.err)}`);
-  throw new SqError(`--jq: ${jqMessage(r.err)}`);
+/**
+ * Runs jq like `jq -r -c` on `value`: raw strings unquoted, any other value as compact JSON, one per line, handed to
+ * `write` as jq prints it. A runtime error (e.g. "Cannot index string with "name"") is exit 1 with jq's message, after
+ * what jq printed before it (as jq does); a cap reached is exit 1 naming it; `closed()` true (the reader went away)
+ * ends jq quietly.
+ */
+export async function runJq(
+  value: unknown,
+  expr: string,
+  o: { limits: FilterLimits; write(text: string): Promise<void>; closed(): boolean; signal?: AbortSignal },
+): Promise<void> {
+  const json = JSON.stringify(value) ?? 'null';
+  await submit(o.limits, { op: 'run', expr, json, maxOutput: outputFor(o.limits, json.length) }, o.write, o.closed, o.signal);
 }

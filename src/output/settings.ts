@@ -3,6 +3,7 @@
 import { UsageError } from '../errors.js';
 import { FORMATS, type Format, type OutputSettings } from './types.js';
 import { parseTemplate } from './template.js';
+import { filterLimits } from './limits.js';
 
 export interface OutputSettingsInput {
   json?: boolean;
@@ -86,6 +87,8 @@ export function resolveOutputSettings(input: OutputSettingsInput): OutputSetting
     fields: resolveFields(input.fields),
     jq: input.jq ?? null,
     template: input.template === undefined ? null : parseTemplate(input.template),
+    // Read only when a filter is given: a bad SQ_FILTER_* value is exit 2 for --jq/--template, and ignored otherwise.
+    limits: filterLimits(input.jq !== undefined || input.template !== undefined ? input.env : {}),
     color: colorFor(input.stdoutIsTTY, input.color, input.env),
     stderrColor: colorFor(input.stderrIsTTY, input.color, input.env),
     quiet: input.quiet === true,

@@ -4,7 +4,11 @@
 // and the functions printf len index not and or eq ne lt le gt ge print println join pluck truncate json
 // tablerow tablerender. Values print as Go prints them (<no value> for a missing key, <nil> for null), except
 // that objects and arrays print as compact JSON.
-import { UsageError } from '../errors.js';
+// Rendering streams (each piece of output is handed on as it is made), is capped (src/output/limits.ts) and lets the
+// event loop run every few milliseconds, so a runaway template (13 nested ranges) stops at the output cap or on a
+// stop signal instead of growing one string until V8 aborts.
+import { SqError, UsageError } from '../errors.js';
+import { capMessage, type FilterLimits } from './limits.js';
 
 type Val = unknown;
 const MISSING = Symbol('no value');
@@ -13,6 +17,34 @@ interface Ctx {
   root: Val;
   vars: Map<string, Val>[];
   rows: string[][];
+  /** Characters held in rows (tablerow), counted against the output cap. */
+  rowChars: number;
+  limits: FilterLimits;
+  /** Output made and not yet handed on; `total` counts all of it, for the cap. */
+  out: string;
+  total: number;
+  /** Range iterations so far: every 1024th pauses the render (exec yields). */
+  ticks: number;
+}
+
+/** The output cap was reached: ctx.out holds the output up to it. */
+class CapReached extends Error {}
+
+function emit(ctx: Ctx, s: string): void {
+  ctx.total += s.length;
+  if (ctx.total > ctx.limits.maxOutput) {
+    ctx.out += s.slice(0, s.length - (ctx.total - ctx.limits.maxOutput));
+    throw new CapReached();
+  }
+  ctx.out += s;
+}
+
+/** Where a render goes (src/output/index.ts): its stdout, whether the reader went away, the stop signal, the caps. */
+export interface RenderTarget {
+  limits: FilterLimits;
+  write(text: string): Promise<void>;
+  closed(): boolean;
+  signal?: AbortSignal;
 }
 
 type Node =
@@ -102,8 +134,8 @@ function arg(tk: string): Arg {
   return { k: 'fn', name: tk };
 }
 
-interface Template {
-  render(data: Val): string;
+export interface Template {
+  render(data: Val, to: RenderTarget): Promise<void>;
 }
 
 /** Parses the whole template: every syntax error is a usage error before any request. */
@@ -159,10 +191,35 @@ export function parseTemplate(src: string): Template {
   if (trimNext) tail = tail.replace(/^\s+/, '');
   if (tail) root.push({ t: 'text', s: tail });
   return {
-    render(data) {
-      const ctx: Ctx = { root: data, vars: [new Map([['$', data]])], rows: [] };
-      const out = exec(root, data, ctx);
-      return out + renderRows(ctx);
+    async render(data, to) {
+      const ctx: Ctx = { root: data, vars: [new Map([['$', data]])], rows: [], rowChars: 0, limits: to.limits, out: '', total: 0, ticks: 0 };
+      const run = exec(root, data, ctx);
+      let breath = Date.now();
+      try {
+        for (;;) {
+          const step = run.next();
+          if (ctx.out) await to.write(ctx.out);
+          ctx.out = '';
+          if (step.done || to.closed()) break;
+          // Every ~20 ms the event loop runs: a stop signal is seen, and ends the render.
+          if (Date.now() - breath >= 20) {
+            await new Promise((resolve) => setImmediate(resolve));
+            to.signal?.throwIfAborted();
+            breath = Date.now();
+          }
+        }
+        if (to.closed()) return;
+        emit(ctx, renderRows(ctx));
+        await to.write(ctx.out);
+      } catch (err) {
+        if (err instanceof CapReached) {
+          await to.write(ctx.out);
+          throw new SqError(capMessage('--template', 'maxOutput', to.limits));
+        }
+        // A value past what a JavaScript string holds (printf with a width of 10^9): a clean error, not a crash.
+        if (err instanceof RangeError) throw new SqError(`--template: ${err.message} (a value too large to print)`);
+        throw err;
+      }
     },
   };
 }
@@ -227,56 +284,63 @@ function text(v: Val): string {
   return String(v);
 }
 
-function exec(nodes: Node[], dot: Val, ctx: Ctx): string {
-  let out = '';
+/**
+ * Renders `nodes` into ctx.out (emit). A generator only to be paused: it yields every 1024 range iterations, or when
+ * 64 KiB of output wait, so the output is handed on and the event loop runs (render).
+ */
+function* exec(nodes: Node[], dot: Val, ctx: Ctx): Generator<void> {
   for (const n of nodes) {
     switch (n.t) {
       case 'text':
-        out += n.s;
+        emit(ctx, n.s);
         break;
       case 'out': {
         const v = pipe(n.p, dot, ctx);
-        if (!n.p.decl) out += text(v);
+        if (!n.p.decl) emit(ctx, text(v));
         break;
       }
       case 'if': {
         const hit = n.branches.find((b) => truthy(pipe(b.p, dot, ctx)));
-        out += exec(hit ? hit.body : n.else, dot, ctx);
+        yield* exec(hit ? hit.body : n.else, dot, ctx);
         break;
       }
       case 'with': {
         const v = pipe(n.p, dot, ctx);
-        out += truthy(v) ? exec(n.body, v, ctx) : exec(n.else, dot, ctx);
+        yield* truthy(v) ? exec(n.body, v, ctx) : exec(n.else, dot, ctx);
         break;
       }
       case 'range': {
         const v = pipe(n.p, dot, ctx);
-        const entries: [Val, Val][] = Array.isArray(v)
+        const entries: Iterable<[Val, Val]> | null = Array.isArray(v)
           ? v.map((x, i) => [i, x])
           : v !== null && typeof v === 'object'
             ? Object.keys(v).sort().map((k) => [k, (v as Record<string, Val>)[k]])
             : typeof v === 'number' && Number.isInteger(v) && v >= 0
-              ? Array.from({ length: v }, (_, i) => [i, i])
+              ? upTo(v)
               : truthy(v)
                 ? bad(`range can't iterate over ${text(v)}`)
-                : [];
-        if (!entries.length) {
-          out += exec(n.else, dot, ctx);
-          break;
-        }
-        for (const [k, x] of entries) {
+                : null;
+        let any = false;
+        for (const [k, x] of entries ?? []) {
+          any = true;
           const scope = new Map<string, Val>();
           if (n.keyVar) scope.set(n.keyVar, k);
           if (n.valVar) scope.set(n.valVar, x);
           ctx.vars.push(scope);
-          out += exec(n.body, x, ctx);
+          yield* exec(n.body, x, ctx);
           ctx.vars.pop();
+          if (++ctx.ticks % 1024 === 0 || ctx.out.length >= 65536) yield;
         }
+        if (!any) yield* exec(n.else, dot, ctx);
         break;
       }
     }
   }
-  return out;
+}
+
+/** range N counts without making an array of N entries. */
+function* upTo(n: number): Generator<[number, number]> {
+  for (let i = 0; i < n; i++) yield [i, i];
 }
 
 /** Go's fmt verbs that matter here: %s %v %d %f %q %t %%, with flags, width and precision. */
@@ -312,6 +376,7 @@ function renderRows(ctx: Ctx): string {
   for (const r of ctx.rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, [...c].length)));
   const out = ctx.rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - [...c].length))).join('  ').trimEnd() + '\n').join('');
   ctx.rows = [];
+  ctx.rowChars = 0;
   return out;
 }
 
@@ -339,7 +404,11 @@ const FUNCS: Record<string, (ctx: Ctx, ...args: Val[]) => Val> = {
   },
   json: (_c, v) => JSON.stringify(v === MISSING ? null : v),
   tablerow: (c, ...cells) => {
-    c.rows.push(cells.map((v) => (v === null || v === MISSING ? '' : text(v))));
+    const row = cells.map((v) => (v === null || v === MISSING ? '' : text(v)));
+    // Rows wait for tablerender (or the end) to be aligned: what they hold counts against the output cap now.
+    c.rowChars += row.reduce((n, s) => n + s.length + 2, 0);
+    if (c.rowChars > c.limits.maxOutput) throw new SqError(capMessage('--template', 'maxOutput', c.limits));
+    c.rows.push(row);
     return '';
   },
   tablerender: (c) => renderRows(c),

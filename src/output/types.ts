@@ -1,5 +1,8 @@
 // The contract between commands and the output module. Commands hand over data; src/output decides how it looks.
 
+import type { FilterLimits } from './limits.js';
+import type { Template } from './template.js';
+
 export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv';
 export const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'tsv'];
 
@@ -41,6 +44,11 @@ export interface RenderOptions {
   header?: boolean;
   /** For a single record in table mode: title line printed above the key/value table. */
   title?: string;
+  /**
+   * With --all (and not --slurp): the number of the page the record just handed over belongs to. --jq/--template then
+   * run on each page's records as one document, as gh's --paginate --jq does, rather than on the whole list at once.
+   */
+  pageOf?: () => number;
 }
 
 export interface OutputSettings {
@@ -52,7 +60,9 @@ export interface OutputSettings {
   /** --jq: the jq expression the JSON output goes through (format is then json). */
   jq: string | null;
   /** --template: the parsed template the JSON output goes through (format is then json). */
-  template: { render(data: unknown): string } | null;
+  template: Template | null;
+  /** The caps on --jq and --template (src/output/limits.ts; from the environment). */
+  limits: FilterLimits;
   /** Colour on stdout (table headers, `style`). */
   color: boolean;
   /** Colour on stderr (info/warn/success, `errStyle`); when absent, `color` is used. */

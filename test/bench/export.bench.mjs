@@ -2,7 +2,8 @@
 // POST /_emulator/generate (emulator rate limits off; sq still paces /v1/results at one request per 550 ms, so the
 // ceiling is 100 records / 0.55 s ≈ 182 records/s). export_rss_ratio: peak RSS of the sq process at 100,000 records ÷
 // at 10,000 (target ≤ 1.3: memory stays flat). Peak RSS comes from GNU time's %M when /usr/bin/time exists, else
-// from polling VmHWM in /proc/<pid>/status; the line says which.
+// from polling VmHWM in /proc/<pid>/status; the line says which. jq_export_rss_ratio: the same ratio for
+// `sq results list --run <r> --all --jq '.[].id'` to stdout (target <= 1.3: --jq runs on each page, src/output/jq.ts).
 // Run alone after a build: node test/bench/export.bench.mjs (BENCH_EXPORT_RECORDS / BENCH_EXPORT_SMALL shrink it).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
@@ -17,15 +18,19 @@ const SMALL = Number(process.env.BENCH_EXPORT_SMALL || 10_000);
 const TIME = '/usr/bin/time';
 const rssMethod = existsSync(TIME) ? 'gnu-time-%M' : 'proc-VmHWM-poll';
 
-/** Runs sq; resolves with wall ms and peak RSS in KiB. Async: the emulator serving it lives in this process. */
-function measure(args, env) {
+/** Runs sq; resolves with wall ms and peak RSS in KiB (and what it printed, with `keep`). Async: the emulator serving it lives in this process. */
+function measure(args, env, keep = false) {
   const dir = mkdtempSync(join(tmpdir(), 'sq-bench-rss-'));
   const timeOut = join(dir, 'time.txt');
   const [cmd, argv] = rssMethod === 'gnu-time-%M' ? [TIME, ['-f', '%M', '-o', timeOut, process.execPath, bin, ...args]] : [process.execPath, [bin, ...args]];
   return new Promise((res, rej) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(cmd, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(cmd, argv, { env, stdio: ['ignore', keep ? 'pipe' : 'ignore', 'pipe'] });
     let err = '';
+    let lines = 0;
+    child.stdout?.on('data', (d) => {
+      for (let i = d.indexOf(10); i !== -1; i = d.indexOf(10, i + 1)) lines++;
+    });
     let hwm = 0;
     child.stderr.on('data', (d) => (err += d));
     const poll =
@@ -44,7 +49,7 @@ function measure(args, env) {
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       if (code !== 0) return rej(new Error(`sq ${args.join(' ')} exited ${code}: ${err}`));
       const kib = rssMethod === 'gnu-time-%M' ? Number(readFileSync(timeOut, 'utf8').trim().split('\n').pop()) : hwm;
-      res({ ms, kib });
+      res({ ms, kib, lines });
     });
   });
 }
@@ -78,6 +83,15 @@ try {
   const perS = BIG / (b.ms / 1000);
   console.log(JSON.stringify({ name: 'export_records_per_s', value: Math.round(perS * 10) / 10, unit: 'records/s', target: '>= 164 (90% of the 182/s that 2 req/s x 100 records allows)', records: BIG, wall_s: Math.round(b.ms) / 1000, bytes: statSync(bigFile).size }));
   console.log(JSON.stringify({ name: 'export_rss_ratio', value: Math.round((b.kib / s.kib) * 1000) / 1000, unit: 'ratio', target: '<= 1.3', rss_big_kib: b.kib, rss_small_kib: s.kib, records_big: BIG, records_small: SMALL, method: rssMethod }));
+
+  const jq = async (run, n) => {
+    const r = await measure(['results', 'list', '--run', run, '--all', '--jq', '.[].id'], env, true);
+    if (r.lines !== n) throw new Error(`--jq export printed ${r.lines} ids, expected ${n}`);
+    return r;
+  };
+  const js = await jq(small, SMALL);
+  const jb = await jq(big, BIG);
+  console.log(JSON.stringify({ name: 'jq_export_rss_ratio', value: Math.round((jb.kib / js.kib) * 1000) / 1000, unit: 'ratio', target: '<= 1.3', rss_big_kib: jb.kib, rss_small_kib: js.kib, records_big: BIG, records_small: SMALL, method: rssMethod }));
 } finally {
   await emu.close();
 }

@@ -1,9 +1,22 @@
 // The --template language: the subset of Go's text/template that gh users write.
 import { describe, expect, it } from 'vitest';
 import { parseTemplate } from '../../src/output/template.js';
-import { UsageError } from '../../src/errors.js';
+import { InterruptedError, SqError, UsageError } from '../../src/errors.js';
+import { filterLimits } from '../../src/output/limits.js';
 
-const render = (t: string, data: unknown) => parseTemplate(t).render(data);
+async function render(t: string, data: unknown, o: { env?: Record<string, string>; signal?: AbortSignal; chunks?: string[] } = {}): Promise<string> {
+  let out = '';
+  await parseTemplate(t).render(data, {
+    limits: filterLimits(o.env ?? {}),
+    write: async (s) => {
+      out += s;
+      o.chunks?.push(s);
+    },
+    closed: () => false,
+    signal: o.signal,
+  });
+  return out;
+}
 const squids = [
   { name: 'Paris', runs: 3, active: true, tags: ['a', 'b'], owner: { email: 'x@y.z' } },
   { name: 'Lyon', runs: 0, active: false, tags: [], owner: null },
@@ -32,7 +45,7 @@ describe('parseTemplate', () => {
     ['{{/* a comment */}}x', 'x'],
     ['{{`raw\\n`}}', 'raw\\n'],
     ['{{range .none}}x{{else}}empty{{end}}', 'empty'],
-  ])('%s', (t, out) => expect(render(t, squids)).toBe(out));
+  ])('%s', async (t, out) => expect(await render(t, squids)).toBe(out));
 
   it.each([
     ['{{range .}}', 'unclosed {{range}}'],
@@ -50,5 +63,41 @@ describe('parseTemplate', () => {
   ])('%s is a usage error', (t, message) => {
     expect(() => parseTemplate(t)).toThrow(UsageError);
     expect(() => parseTemplate(t)).toThrow(message);
+  });
+});
+
+describe('a runaway template', () => {
+  const nested = (n: number, body: string) => '{{range 10}}'.repeat(n) + body + '{{end}}'.repeat(n);
+
+  it('13 nested ranges stop at the output cap with exit 1 naming it, after streaming the output up to it', async () => {
+    const chunks: string[] = [];
+    const err = await render(nested(13, 'x'), null, { env: { SQ_FILTER_MAX_OUTPUT_MB: '1' }, chunks }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SqError);
+    expect(err).not.toBeInstanceOf(UsageError);
+    expect((err as SqError).exitCode).toBe(1);
+    expect((err as Error).message).toBe('--template: stopped at the output cap of 1 MB for one document (SQ_FILTER_MAX_OUTPUT_MB raises it)');
+    expect(chunks.join('').length).toBe(1024 * 1024);
+    // Handed on in pieces as it was made, not as one string at the end.
+    expect(chunks.length).toBeGreaterThan(10);
+  });
+
+  it('rows held for tablerow count against the cap too', async () => {
+    const err = await render(nested(7, '{{tablerow "abcdefgh" "x"}}'), null, { env: { SQ_FILTER_MAX_OUTPUT_MB: '1' } }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/^--template: stopped at the output cap of 1 MB/);
+  });
+
+  it('ranges that print nothing still give way to a stop signal', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new InterruptedError('SIGTERM')), 100);
+    const t0 = Date.now();
+    const err = await render(nested(13, ''), null, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InterruptedError);
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+
+  it('a value past what a string holds is a clean exit 1', async () => {
+    const err = await render('{{printf "%0999999999d" 1}}', null).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SqError);
+    expect((err as Error).message).toMatch(/^--template: .*a value too large to print/);
   });
 });

@@ -9,7 +9,7 @@ import { SqError, UsageError } from '../../errors.js';
 import { AtomicFile, checkOutputTarget } from '../../io/atomic-file.js';
 import { Progress, count } from '../../io/progress.js';
 import { nonEmpty } from '../../validate/index.js';
-import { pagingFlags, pagingHint, pagingOptions, records, tally, type Paging, type Tally } from '../../io/paging.js';
+import { pageFilter, pagingFlags, pagingHint, pagingOptions, records, tally, type Paging, type Tally } from '../../io/paging.js';
 import { MAX_PAGE_SIZE } from '../../api/pages.js';
 import { Sink, readerGone } from '../../output/sink.js';
 import {
@@ -89,6 +89,7 @@ export default defineVerb({
     const scopeRef = scopeOf(opts);
     const task = opts.task === undefined ? undefined : nonEmpty('--task', opts.task);
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
+    pageFilter(ctx, paging, tally());
     const flagged = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
     const output = flagged === '-' ? undefined : flagged;
     const settings = ctx.outputSettings();
@@ -161,7 +162,8 @@ async function exportResults(
   if (output === undefined) {
     // On a narrow terminal the scope's own columns (the same squid, or run, on every row) give way before the data.
     const scoped = new Set('squid' in scope ? ['squid'] : ['squid', 'run']);
-    await ctx.out.list(records(all(), seen), { columns: columns.map((c) => (scoped.has(c.key) ? { ...c, dropFirst: true } : c)), maskSecrets: false });
+    const shown = columns.map((c) => (scoped.has(c.key) ? { ...c, dropFirst: true } : c));
+    await ctx.out.list(records(all(), seen), { columns: shown, maskSecrets: false, ...pageFilter(ctx, paging, seen) });
     pagingHint(ctx, paging, seen, 'results');
     return;
   }
@@ -170,11 +172,12 @@ async function exportResults(
   const out: Output = createOutput(
     { stdout: file.stream, stderr: ctx.io.stderr },
     { ...settings, format, color: false, stdoutIsTTY: false, columns: 0 },
+    { signal: ctx.signal },
   );
   const progress = newProgress(ctx);
   let n: number;
   try {
-    n = await out.list(counted(ctx, records(all(), seen), seen, progress), { columns, maskSecrets: false });
+    n = await out.list(counted(ctx, records(all(), seen), seen, progress), { columns, maskSecrets: false, ...pageFilter(ctx, paging, seen) });
   } finally {
     progress.clear();
   }

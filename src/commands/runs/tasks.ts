@@ -2,7 +2,7 @@ import { defineVerb } from '../../command.js';
 import { runTaskPages } from '../../api/runs.js';
 import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
 import { RUN_TASK_COLUMNS } from './_shared/columns.js';
-import { pagingFlags, pagingHint, pagingOptions, records, tally } from '../../io/paging.js';
+import { pageFilter, pagingFlags, pagingHint, pagingOptions, records, tally } from '../../io/paging.js';
 
 const DEFAULT_LIMIT = 100;
 
@@ -17,11 +17,12 @@ export default defineVerb({
   examples: ['sq runs tasks <run>', 'sq runs tasks <run> --all --format csv'],
   async run(ctx, [ref], opts) {
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
+    const seen = tally();
+    const filter = pageFilter(ctx, paging, seen);
     const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();
-    const seen = tally();
     const pages = runTaskPages(http, id, { ...paging.request, onWarning: (m) => ctx.out.warn(m) });
-    await ctx.out.list(records(pages, seen), { columns: RUN_TASK_COLUMNS });
+    await ctx.out.list(records(pages, seen), { columns: RUN_TASK_COLUMNS, ...filter });
     pagingHint(ctx, paging, seen, 'tasks');
   },
 });

@@ -56,6 +56,7 @@ export default defineVerb({
     const forwardShown = forwardTo && shownUrl(forwardTo.href, ctx.globals.showSecrets);
 
     const { startListener } = await import('../../webhook/server.js');
+    const printing = new Set<Promise<void>>();
     let listener;
     try {
       listener = await startListener({
@@ -68,8 +69,10 @@ export default defineVerb({
           const s = ctx.outputSettings();
           if (s.jq === null && s.template === null) return ctx.out.text(lineFor(ctx, p));
           // --jq/--template run on each event, as jq does on a stream of documents; a failure skips that event only.
-          // Events print in the order they came: each waits for the same jq load, then runs at once.
-          ctx.out.json(p).catch((err: unknown) => ctx.out.warn(`event ${p.event} of run ${p.id}: ${(err as Error).message}`));
+          // Events print in the order they came (jq takes one document at a time); stopping waits for those accepted.
+          const shown = ctx.out.json(p).catch((err: unknown) => ctx.out.warn(`event ${p.event} of run ${p.id}: ${(err as Error).message}`));
+          printing.add(shown);
+          void shown.finally(() => printing.delete(shown));
         },
         onInvalid: (reason, from, status) => ctx.out.warn(`rejected a request from ${from} (answered ${status}): ${reason}`),
         onForwardError: (msg, p) => ctx.out.warn(`forwarding ${p.event} of run ${p.id} to ${forwardShown} failed: ${msg}`),
@@ -89,6 +92,7 @@ export default defineVerb({
       ctx.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     await listener.close();
+    await Promise.all(printing);
     ctx.out.info('Stopped.');
     return 0;
   },

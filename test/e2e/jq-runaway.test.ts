@@ -1,0 +1,159 @@
+// Issue 25, item 7: a runaway --jq or --template never holds a CI job hostage. The built binary against the
+// emulator: a stop signal ends it within a second with 128 + signal, its caps end it with exit 1 and one clean line,
+// its output streams (`| head -2` ends it), and with --all it runs on each page unless --slurp.
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { waitFor } from '../helpers/wait.js';
+
+const emu = useEmulator({ each: 'clear' });
+type J = Record<string, any>;
+
+function start(args: string[], env: Record<string, string> = {}) {
+  return execa(process.execPath, [BIN, ...args], {
+    env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env(), ...env },
+    extendEnv: false,
+    reject: false,
+    timeout: 60_000,
+  });
+}
+
+const nestedRange = (n: number, body: string) => '{{range 1000}}'.repeat(n) + body + '{{end}}'.repeat(n);
+
+/** Spawns sq, waits until it has sent `path` and spun for a while, sends the signal; the result and how long it took. */
+async function stopWith(signal: 'SIGTERM' | 'SIGINT', args: string[], path: string) {
+  const p = start(args);
+  await waitFor(() => emu.requests(), (rs) => rs.some((r) => r.path.startsWith(path)), `a request to ${path}`, 30_000);
+  // The filter is past its first document and spinning: no output ends it.
+  await new Promise((r) => setTimeout(r, 700));
+  const t0 = Date.now();
+  p.kill(signal);
+  const r = await p;
+  return { code: r.exitCode, signal: r.signal ?? null, ms: Date.now() - t0, stderr: String(r.stderr) };
+}
+
+describe('a stop signal ends a runaway filter within a second', () => {
+  let runId = '';
+  const run = async () => {
+    runId ||= ((await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 150 })) as J).id;
+    return runId;
+  };
+
+  it.each([
+    ['until(false; .)', ['me'], '/v1/me'],
+    ['last(range(1e12))', ['me'], '/v1/me'],
+    ['def f: f; f', ['me'], '/v1/me'],
+    // A whole list (ctx.out.list), a document printed in one piece (ctx.out.json: sq export).
+    ['until(false; .)', ['squids', 'list'], '/v1/squids'],
+    ['[.[] | until(false; .)]', ['export'], '/v1/squids'],
+  ])('--jq %j on %j: SIGTERM is exit 143', async (expr, args, path) => {
+    const r = await stopWith('SIGTERM', [...args, '--jq', expr], path);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe('{"error":{"code":143,"status":null,"message":"interrupted (SIGTERM)","retry_after":null}}');
+    expect([r.code, r.signal]).toEqual([143, null]);
+    expect(r.ms).toBeLessThan(1000);
+  });
+
+  it('SIGINT is exit 130', async () => {
+    const r = await stopWith('SIGINT', ['me', '--jq', 'until(false; .)'], '/v1/me');
+    expect([r.code, r.signal]).toEqual([130, null]);
+    expect(r.ms).toBeLessThan(1000);
+  });
+
+  it.each([
+    ['per page', []],
+    ['--slurp', ['--slurp']],
+  ])('results list --all --jq (%s): SIGTERM is exit 143', async (_what, extra) => {
+    const r = await stopWith('SIGTERM', ['results', 'list', '--run', await run(), '--all', ...extra, '--jq', 'until(false; .)'], '/v1/results');
+    expect([r.code, r.signal]).toEqual([143, null]);
+    expect(r.ms).toBeLessThan(1000);
+  });
+
+  it.each([
+    ['a record', async () => ['me'], '/v1/me'],
+    ['a list', async () => ['squids', 'list'], '/v1/squids'],
+    ['the pages of --all', async () => ['results', 'list', '--run', await run(), '--all'], '/v1/results'],
+  ] as const)('--template on %s: 13 nested ranges that print nothing, SIGTERM is exit 143', async (_what, args, path) => {
+    const r = await stopWith('SIGTERM', [...(await args()), '--template', nestedRange(13, '')], path);
+    expect([r.code, r.signal]).toEqual([143, null]);
+    expect(r.ms).toBeLessThan(1000);
+  });
+});
+
+describe('caps: exit 1 and one clean line naming the cap, never a V8 abort', () => {
+  const capped = async (args: string[], env: Record<string, string>) => {
+    const r = await start(args, env);
+    return { code: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
+  };
+  const outputCap = '{"error":{"code":1,"status":null,"message":"--jq: stopped at the output cap of 1 MB for one document (SQ_FILTER_MAX_OUTPUT_MB raises it)","retry_after":null}}';
+
+  it.each(['range(1e12)', 'limit(5e6; repeat(.))'])('%s stops at the output cap, with the output up to it', async (expr) => {
+    const r = await capped(['me', '--jq', expr], { SQ_FILTER_MAX_OUTPUT_MB: '1' });
+    expect(r.stderr).toBe(outputCap);
+    expect(r.code).toBe(1);
+    // execa drops the final newline: the cap is exact.
+    expect(Buffer.byteLength(r.stdout) + (r.stdout.endsWith('\n') ? 0 : 1)).toBeGreaterThanOrEqual(1024 * 1024 - 1);
+    expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it('"x"*1e9 stops at the memory cap (default 512 MB; here 64)', async () => {
+    for (const [env, mb] of [[{ SQ_FILTER_MAX_MEMORY_MB: '64' }, 64], [{}, 512]] as const) {
+      const r = await capped(['me', '--jq', '"x"*1e9'], env);
+      expect(r.stderr).toBe(`{"error":{"code":1,"status":null,"message":"--jq: stopped at the memory cap of ${mb} MB (SQ_FILTER_MAX_MEMORY_MB raises it)","retry_after":null}}`);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('--template: 13 nested ranges stop at the output cap', async () => {
+    const r = await capped(['me', '--template', nestedRange(13, 'x')], { SQ_FILTER_MAX_OUTPUT_MB: '1' });
+    expect(r.stderr).toBe(outputCap.replace('--jq', '--template'));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('x'.repeat(1024 * 1024));
+  });
+
+  it('a cap that is not a whole number of MB is exit 2 naming the variable, before any request', async () => {
+    const r = await capped(['me', '--jq', '.'], { SQ_FILTER_MAX_OUTPUT_MB: '1e3' });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.message).toBe('SQ_FILTER_MAX_OUTPUT_MB must be a whole number of MB from 1 to 1000000 (got "1e3")');
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
+describe('streamed output', () => {
+  it("`sq me --jq 'repeat(1)' | head -2` prints two lines and ends; sq exits 0 (the reader went away)", async () => {
+    const t0 = Date.now();
+    const r = await execa('bash', ['--norc', '--noprofile', '-c', `"${process.execPath}" "${BIN}" me --jq 'repeat(1)' | head -2; echo "sq=\${PIPESTATUS[0]}" >&2`], {
+      env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', PATH: process.env.PATH, ...emu.env() },
+      extendEnv: false,
+      reject: false,
+      timeout: 30_000,
+    });
+    expect(String(r.stdout)).toBe('1\n1');
+    expect(String(r.stderr).split('\n').at(-1)).toBe('sq=0');
+    expect(Date.now() - t0).toBeLessThan(30_000);
+  });
+});
+
+describe('--all: --jq and --template run on each page, unless --slurp', () => {
+  it('250 records: three pages of 100, 100 and 50; --slurp sees the 250 at once', async () => {
+    const { id } = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 250 })) as J;
+    const env = emu.env();
+    expect((await sqBin(['results', 'list', '--run', id, '--all', '--jq', 'length'], { env })).stdout).toBe('100\n100\n50');
+    expect((await sqBin(['results', 'list', '--run', id, '--all', '--template', '{{len .}};'], { env })).stdout).toBe('100;100;50;');
+    expect((await sqBin(['results', 'list', '--run', id, '--all', '--slurp', '--jq', 'length'], { env })).stdout).toBe('250');
+    // Without --all the filter sees the whole list it selected, as before.
+    expect((await sqBin(['results', 'list', '--run', id, '--limit', '150', '--jq', 'length'], { env })).stdout).toBe('150');
+  });
+
+  it.each([
+    [['--slurp', '--jq', 'length'], '--slurp goes with --all: without it the filter already sees the whole list'],
+    [['--all', '--slurp'], '--slurp goes with --jq or --template: it decides what one run of the filter sees'],
+  ])('%j is exit 2 before any request', async (extra, message) => {
+    const r = await sqBin(['squids', 'list', ...extra], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(await emu.requests()).toEqual([]);
+  });
+});
