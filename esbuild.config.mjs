@@ -187,10 +187,29 @@ for (const [name, text] of [['jq.cjs', jqCode], ['sq.cjs', code]]) {
 await build({ entryPoints: ['dist/argv.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/argv.cjs', logLevel: 'warning' });
 
 
-// dist/vendor/: see VENDORED. Their CommonJS parts require() Node's built-ins, which an ES module bundle does through
-// a require of its own.
+// dist/vendor/: see VENDORED. Each file exports the names Node's import() of the package gives (for a CommonJS
+// package, the default export and the names Node finds in it), so that the bundle's import() gets the same module
+// either way. Their CommonJS parts require() Node's built-ins, which an ES module bundle does through a require of
+// its own.
+const vendorEntry = {
+  name: 'sq-vendor-entry',
+  setup(b) {
+    b.onResolve({ filter: /^vendor:/ }, (args) => ({ path: args.path.slice('vendor:'.length), namespace: 'sq-vendor' }));
+    b.onLoad({ filter: /.*/, namespace: 'sq-vendor' }, async (args) => {
+      const names = Object.keys(await import(args.path));
+      const named = names.filter((n) => n !== 'default');
+      const contents = [
+        `import * as m from ${JSON.stringify(args.path)};`,
+        names.includes('default') ? 'export default m.default;' : '',
+        named.length ? `export const { ${named.join(', ')} } = m;` : '',
+      ].join('\n');
+      return { contents, resolveDir: process.cwd(), loader: 'js' };
+    });
+  },
+};
 await build({
-  entryPoints: Object.fromEntries(Object.entries(VENDORED).map(([pkg, file]) => [file, pkg])),
+  entryPoints: Object.fromEntries(Object.entries(VENDORED).map(([pkg, file]) => [file, `vendor:${pkg}`])),
+  plugins: [vendorEntry],
   bundle: true,
   platform: 'node',
   format: 'esm',

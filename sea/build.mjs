@@ -7,7 +7,7 @@
 // 3. postject injects the blob into a copy of this Node's binary.
 // The executable is this Node's version, platform and architecture; its size is mostly Node's (~100 MB on Linux).
 import { build } from 'esbuild';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -47,13 +47,16 @@ writeFileSync(
     assets: { 'jq.wasm': 'dist/jq.wasm' },
   }),
 );
-execFileSync(process.execPath, ['--experimental-sea-config', `${out}/sea-config.json`], { stdio: 'inherit' });
+execFileSync(process.execPath, ['--experimental-sea-config', `${out}/sea-config.json`], { stdio: ['ignore', 'ignore', 'inherit'] });
 const exe = `${out}/sq`;
 copyFileSync(process.execPath, exe);
 chmodSync(exe, 0o755);
 const postject = createRequire(import.meta.url).resolve('postject/dist/cli.js');
-execFileSync(process.execPath, [postject, exe, 'NODE_SEA_BLOB', `${out}/sq.blob`, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'], {
-  stdio: ['ignore', 'ignore', 'inherit'],
+const injected = spawnSync(process.execPath, [postject, exe, 'NODE_SEA_BLOB', `${out}/sq.blob`, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'], {
+  encoding: 'utf8',
 });
+// postject (LIEF) warns about every ELF note section it cannot name; those are harmless. Anything else is shown.
+process.stderr.write(injected.stderr.replace(/^warning: Can't find string offset for section name '\.note[^']*'\n/gm, ''));
+if (injected.status !== 0) throw new Error(`sea/build.mjs: postject exited ${injected.status}`);
 for (const f of ['sq.blob', 'sea-config.json']) rmSync(`${out}/${f}`);
 console.log(`wrote ${exe} (${(statSync(exe).size / 1e6).toFixed(1)} MB, sq ${version}, node ${process.version} ${process.platform}-${process.arch})`);
