@@ -141,8 +141,8 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
   program.addHelpText(
     'after',
     '\nMore: sq <command> --help, sq help environment, sq help exit-codes, sq version;\n' +
-      'man sq or sq help --man (manual page); the reference: docs/commands/ in the package, also at\n' +
-      'https://github.com/lobstr-io/lobstr-sq/tree/main/docs/commands\n',
+      'man sq or sq help --man (manual page); docs/commands/ in the package (reference),\n' +
+      'also at https://github.com/lobstr-io/lobstr-sq/tree/main/docs/commands\n',
   );
   program.hook('preAction', async (_this, action) => {
     ctx.globals = readGlobals(action.optsWithGlobals());
