@@ -17,13 +17,22 @@
 //   constructor with IncomingMessage when destroying it, which needs node:http only if such a stream exists.
 // - node:assert in undici: the real assert is loaded when an assertion fails, and throws the same error.
 // - node:child_process in commander: it only runs stand-alone executable subcommands, which sq has none of.
-// Packages that only some commands load (ora, prompts, conf, yaml, ssh2-sftp-client, jq-web) and chalk
-// stay in node_modules, loaded on first use as before (src/import-package.ts). For --jq, bin/sq.js loads dist/jq.cjs
+// Packages that only some commands load (ora, prompts, conf, yaml, proper-lockfile) are bundled each on its own into
+// dist/vendor/, loaded on first use (src/import-package.ts), so that installing sq installs no packages for them (see
+// VENDORED at the end). ssh2-sftp-client (the emulator's SFTP delivery: an optional peer dependency), jq-web and
+// chalk stay in node_modules. For --jq, bin/sq.js loads dist/jq.cjs
 // and dist/jq.wasm instead, both written below from jq-web; node_modules' copy is the fallback.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFile, writeFile, rename } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+
+/**
+ * Packages that only some commands load, each bundled with its own dependencies into dist/vendor/<file>.mjs (an ES
+ * module, like the package as imported): installing sq then fetches none of them (README, "Install"). The bundle's
+ * importPackage() loads them from there; the unbundled dist/ the tests import keeps loading them from node_modules.
+ */
+const VENDORED = { ora: 'ora', conf: 'conf', '@inquirer/prompts': 'inquirer-prompts', yaml: 'yaml', 'proper-lockfile': 'proper-lockfile' };
 
 const LAZY_ASSERT = "const assert = (value, message) => { if (!value) require('node:assert')(value, message) }";
 
@@ -95,7 +104,8 @@ const result = await build({
   outfile: 'dist/sq.cjs',
   external: ['ora', 'chalk', 'conf', '@inquirer/prompts', 'yaml', 'ssh2-sftp-client', 'jq-web'],
   // import.meta.url in a CommonJS bundle: dist/sq.cjs sits beside the files it was bundled from.
-  define: { 'import.meta.url': '__sqImportMetaUrl' },
+  // VENDORED (below): the packages importPackage() loads from dist/vendor/ rather than node_modules.
+  define: { 'import.meta.url': '__sqImportMetaUrl', __SQ_VENDORED__: JSON.stringify(VENDORED) },
   banner: { js: "var __sqImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [lazyLoads],
   logLevel: 'warning',
@@ -174,3 +184,39 @@ for (const [name, text] of [['jq.cjs', jqCode], ['sq.cjs', code]]) {
 // scanner and one list of value-taking globals for the launcher, main and program.
 await build({ entryPoints: ['dist/argv.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/argv.cjs', logLevel: 'warning' });
 
+
+// dist/vendor/: see VENDORED. Each file exports the names Node's import() of the package gives (for a CommonJS
+// package, the default export and the names Node finds in it), so that the bundle's import() gets the same module
+// either way. Their CommonJS parts require() Node's built-ins, which an ES module bundle does through a require of
+// its own.
+const vendorEntry = {
+  name: 'sq-vendor-entry',
+  setup(b) {
+    b.onResolve({ filter: /^vendor:/ }, (args) => ({ path: args.path.slice('vendor:'.length), namespace: 'sq-vendor' }));
+    b.onLoad({ filter: /.*/, namespace: 'sq-vendor' }, async (args) => {
+      const names = Object.keys(await import(args.path));
+      const named = names.filter((n) => n !== 'default');
+      const contents = [
+        `import * as m from ${JSON.stringify(args.path)};`,
+        names.includes('default') ? 'export default m.default;' : '',
+        named.length ? `export const { ${named.join(', ')} } = m;` : '',
+      ].join('\n');
+      return { contents, resolveDir: process.cwd(), loader: 'js' };
+    });
+  },
+};
+await build({
+  entryPoints: Object.fromEntries(Object.entries(VENDORED).map(([pkg, file]) => [file, `vendor:${pkg}`])),
+  plugins: [vendorEntry],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outdir: 'dist/vendor',
+  outExtension: { '.js': '.mjs' },
+  banner: { js: "import { createRequire as __sqCreateRequire } from 'node:module'; const require = __sqCreateRequire(import.meta.url);" },
+  legalComments: 'eof',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+});

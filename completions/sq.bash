@@ -4,7 +4,7 @@
 # Subcommand words (names and aliases) under a command path.
 _sq_cmds() {
   case "$1" in
-    '') echo 'auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion help' ;;
+    '') echo 'auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion help' ;;
     'auth') echo 'login logout status switch' ;;
     'profiles') echo 'list ls remove rm' ;;
     'crawlers') echo 'list ls get view params attributes attrs' ;;
@@ -42,6 +42,7 @@ _sq_canon() {
     '|webhook') echo 'webhook' ;;
     '|api') echo 'api' ;;
     '|emulator') echo 'emulator' ;;
+    '|version') echo 'version' ;;
     '|completion') echo 'completion' ;;
     '|help') echo 'help' ;;
     'auth|login') echo 'login' ;;
@@ -256,7 +257,7 @@ _sq_argval() {
     'runs abort|0') echo 'dyn runs' ;;
     'runs download|0') echo 'dyn runs' ;;
     'completion|0') echo 'words bash zsh fish' ;;
-    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes' ;;
+    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes' ;;
   esac
 }
 

@@ -125,6 +125,8 @@ function __sq_canon
             echo 'api'
         case '|emulator'
             echo 'emulator'
+        case '|version'
+            echo 'version'
         case '|completion'
             echo 'completion'
         case '|help'
@@ -351,6 +353,7 @@ complete -c sq -n '__sq_sub \'\'' -a 'export' -d 'Write the current account as a
 complete -c sq -n '__sq_sub \'\'' -a 'webhook' -d 'Receive webhook events locally (listen, validate, forward)'
 complete -c sq -n '__sq_sub \'\'' -a 'api' -d 'Make an authenticated API request (same auth, pacing and retries as every command)'
 complete -c sq -n '__sq_sub \'\'' -a 'emulator' -d 'Run the local emulator of the whole API'
+complete -c sq -n '__sq_sub \'\'' -a 'version' -d 'Show the version of sq, with the Node.js version and the platform it runs on'
 complete -c sq -n '__sq_sub \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c sq -n '__sq_sub \'\'' -a 'help' -d 'help on a command, or a topic: environment, exit-codes'
 
@@ -714,9 +717,11 @@ complete -c sq -n '__sq_is \'emulator start\'' -l free-plan -d 'cap paginated li
 complete -c sq -n '__sq_is \'emulator start\'' -l rate-limits -x -d 'on, off, or a multiplier of the documented limits (e.g. 0.1)'
 complete -c sq -n '__sq_is \'emulator start\'' -l state -r -F -d 'keep state across restarts in this file (written atomically)'
 
+# sq version
+
 # sq completion
 complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 
 # sq help
 complete -c sq -n '__sq_is \'help\'' -l man -d 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`'
-complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes'
+complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes'

@@ -41,7 +41,7 @@ _sq() {
   _arguments -s -S -C : $_sq_globals '(-V --version)-V[print the version]' '(-V --version)--version[print the version]' '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'status:Show the account at a glance\: user and plan, credits, auto-reset, runs in progress, failures' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'accounts:Manage platform accounts\: site logins (cookies) that some crawlers need' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what `sq apply` would change to make the account match a file (exit 10 when something differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing (idempotent, for CI)' 'export:Write the current account as an account file for `sq plan` / `sq apply` (secrets as ${…} placeholders)' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'emulator:Run the local emulator of the whole API' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
+      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'status:Show the account at a glance\: user and plan, credits, auto-reset, runs in progress, failures' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'accounts:Manage platform accounts\: site logins (cookies) that some crawlers need' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what `sq apply` would change to make the account match a file (exit 10 when something differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing (idempotent, for CI)' 'export:Write the current account as an account file for `sq plan` / `sq apply` (secrets as ${…} placeholders)' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'emulator:Run the local emulator of the whole API' 'version:Show the version of sq, with the Node.js version and the platform it runs on' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
       _describe -t commands 'sq command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -64,6 +64,7 @@ _sq() {
         'webhook') _sq__webhook && ret=0 ;;
         'api') _sq__api && ret=0 ;;
         'emulator') _sq__emulator && ret=0 ;;
+        'version') _sq__version && ret=0 ;;
         'completion') _sq__completion && ret=0 ;;
         'help') _sq__help && ret=0 ;;
       esac ;;
@@ -514,12 +515,16 @@ _sq__emulator__start() {
   _arguments -s -S : $_sq_globals '--host=[address to bind (loopback by default)]:host: ' '--port=[port, 0-65535; 0 picks a free one]:port: ' '--seed=[initial data]:seed:(demo empty)' '--clock=[business time for runs, webhook retries, billing checks]:clock:(real virtual)' '--time-scale=[real clock speed-up, e.g. 60 = one minute per second (1-3600)]:time-scale: ' '--free-plan[cap paginated lists at 50 records with the free-plan warning]' '--rate-limits=[on, off, or a multiplier of the documented limits (e.g. 0.1)]:rate-limits: ' '--state=[keep state across restarts in this file (written atomically)]:state:_files'
 }
 
+_sq__version() {
+  _arguments -s -S : $_sq_globals
+}
+
 _sq__completion() {
   _arguments -s -S : $_sq_globals '1:shell:(bash zsh fish)'
 }
 
 _sq__help() {
-  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator completion environment exit-codes)'
+  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes)'
 }
 
 if [[ "${funcstack[1]}" == _sq ]]; then

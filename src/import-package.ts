@@ -2,11 +2,32 @@
 //
 // bin/sq.js runs the CLI from one bundled file (dist/sq.cjs) compiled from a V8 code cache. Code compiled that way
 // has no module loader of its own for import(), so the launcher hands its own in as `__sqHostImport`; everywhere
-// else (the unbundled dist/ the tests import) a plain import() does the same job.
+// else (the unbundled dist/ the tests import) a plain import() does the same job. The bundle finds the packages it
+// does not install in dist/vendor/ (esbuild.config.mjs, VENDORED). The standalone executable
+// (sea/entry.mjs) has every package inside it, and sets `__sqHostImport` and `__sqHostHas` globally.
+import { createRequire } from 'node:module';
+
 declare const __sqHostImport: ((specifier: string) => Promise<unknown>) | undefined;
+declare const __sqHostHas: ((specifier: string) => boolean) | undefined;
+
+/** In dist/sq.cjs (esbuild.config.mjs), the packages bundled into dist/vendor/ (VENDORED there): not installed. */
+declare const __SQ_VENDORED__: Readonly<Record<string, string>> | undefined;
 
 export function importPackage<T>(specifier: string): Promise<T> {
-  return (typeof __sqHostImport === 'function' ? __sqHostImport(specifier) : import(specifier)) as Promise<T>;
+  const vendored = typeof __SQ_VENDORED__ === 'object' && Object.hasOwn(__SQ_VENDORED__, specifier) ? __SQ_VENDORED__[specifier] : undefined;
+  const target = vendored ? distFile(`vendor/${vendored}.mjs`) : specifier;
+  return (typeof __sqHostImport === 'function' ? __sqHostImport(target) : import(target)) as Promise<T>;
+}
+
+/** Whether importPackage(name) would find an (optional) package, without loading it. */
+export function hasPackage(name: string): boolean {
+  if (typeof __sqHostHas === 'function') return __sqHostHas(name);
+  try {
+    createRequire(import.meta.url).resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -139,7 +139,12 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
     'sq runs start --squid "Paris restaurants" --wait',
     'sq results list --squid "Paris restaurants" --all --format csv -o results.csv',
   ]);
-  program.addHelpText('after', '\nMore: sq <command> --help, sq help environment, sq help exit-codes,\nsq help --man (manual page), docs/commands/ (reference)\n');
+  program.addHelpText(
+    'after',
+    '\nMore: sq <command> --help, sq help environment, sq help exit-codes, sq version;\n' +
+      'man sq or sq help --man (manual page); docs/commands/ in the package (reference),\n' +
+      'also at https://github.com/lobstr-io/lobstr-sq/tree/main/docs/commands\n',
+  );
   program.hook('preAction', async (_this, action) => {
     ctx.globals = readGlobals(action.optsWithGlobals());
     // Conflicting or unknown output flags, a bad template or jq expression: usage errors before any request.

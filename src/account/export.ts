@@ -13,7 +13,7 @@ import { taskValue } from './diff.js';
 import type { Rec } from './file.js';
 import { maskUrlAsWritten } from '../output/secrets.js';
 
-export const SCHEMA_LINE = '# yaml-language-server: $schema=./node_modules/sq/schema/sq.schema.json';
+export const SCHEMA_LINE = '# yaml-language-server: $schema=./node_modules/lobstr-sq/schema/sq.schema.json';
 
 function envName(kind: string, squid: string, used: Set<string>): string {
   const base = `SQ_${kind}_${squid.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'SQUID'}`;

@@ -10,6 +10,7 @@ import { redactBody, redactUrl } from './redact.js';
 import { maskAuthorization } from '../output/secrets.js';
 import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
 import { sleep } from './sleep.js';
+import { USER_AGENT } from '../version.js';
 
 export { AmbiguousWriteError, InterruptedWriteError };
 
@@ -309,7 +310,7 @@ export class HttpClient {
     if (withKey && !this.opts.token) throw new AuthError('no API key: run `sq auth login`, or set SQ_TOKEN');
     const headers: Record<string, string> = {
       accept: 'application/json',
-      'user-agent': this.opts.userAgent ?? 'sq',
+      'user-agent': this.opts.userAgent ?? USER_AGENT,
       ...o.headers,
     };
     if (withKey) headers.authorization = `Token ${this.opts.token}`;

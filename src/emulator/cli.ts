@@ -133,6 +133,8 @@ export async function runEmulatorCommand(opts: EmulatorOptions, io: EmulatorIo):
       `  export SQ_BASE_URL=${shellWord(running.baseUrl)} SQ_TOKEN=${shellWord(running.token)}\n` +
       'Press Ctrl-C to stop.\n',
   );
+  const { SFTP_MISSING, sftpAvailable } = await import('./sftp.js');
+  if (!sftpAvailable()) io.stderr.write(`sq emulator: ${SFTP_MISSING}.\n`);
   await new Promise<void>((resolve) => {
     const done = (): void => {
       process.off('SIGINT', done);

@@ -4,9 +4,23 @@ import type { Emu, FtpFields } from './types.js';
 import { toCsv } from '../io/csv.js';
 import { recordDelivery } from './delivery.js';
 import { fileStamp, isRecord } from './util.js';
-import { importPackage } from '../import-package.js';
+import { hasPackage, importPackage } from '../import-package.js';
 
 const SFTP_READY_TIMEOUT_MS = 10_000;
+
+/**
+ * ssh2-sftp-client (with ssh2 and its install script) serves only this file, so sq does not install it: it is an
+ * optional peer dependency, added by whoever wants the emulator's SFTP delivery.
+ */
+export const SFTP_PACKAGE = 'ssh2-sftp-client';
+export const SFTP_MISSING =
+  `SFTP delivery is off: it needs the optional package ${SFTP_PACKAGE}, which is not installed. Add it beside sq: ` +
+  `\`npm install --global ${SFTP_PACKAGE}@12\` for a global sq (\`npm install ${SFTP_PACKAGE}@12\` in a project that has sq)`;
+
+/** Whether SFTP delivery can work here (the package is installed), without loading it. */
+export function sftpAvailable(): boolean {
+  return hasPackage(SFTP_PACKAGE);
+}
 const LEAD_COLUMNS = ['id', 'squid', 'run', 'scraping_time'];
 
 interface SftpLogin {
@@ -61,7 +75,8 @@ async function withSftp(
   work: ((client: import('ssh2-sftp-client'), dir: string) => Promise<void>) | null,
 ): Promise<string | null> {
   // Loaded on first use: ssh2 is heavy and most emulator sessions never deliver over SFTP.
-  const { default: SftpClient } = await importPackage<{ default: typeof import('ssh2-sftp-client') }>('ssh2-sftp-client');
+  if (!sftpAvailable()) return SFTP_MISSING;
+  const { default: SftpClient } = await importPackage<{ default: typeof import('ssh2-sftp-client') }>(SFTP_PACKAGE);
   const quiet = (): void => undefined;
   const client = new SftpClient('sq-emulator', { error: quiet, end: quiet, close: quiet });
   try {

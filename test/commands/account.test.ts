@@ -51,7 +51,7 @@ async function planJson(path: string, extra: Record<string, string> = {}) {
 describe('export → plan', () => {
   it('plan of a fresh export shows no change and exits 0, with GETs only', async () => {
     const text = await exported();
-    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/sq/schema/sq.schema.json');
+    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/lobstr-sq/schema/sq.schema.json');
     expect(parse(text).squids['Paris restaurants']).toMatchObject({ crawler: 'google-maps-search', concurrency: 1, notify: 'none' });
     await emu.clearRequests();
     const r = await run(['plan', '-f', file(text)]);

@@ -10,7 +10,8 @@ import { PassThrough } from 'node:stream';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/factory.js';
-import { markdownReference } from '../../src/help-docs.js';
+import { manPage, markdownReference } from '../../src/help-docs.js';
+import { VERSION } from '../../src/version.js';
 import { buildProgram } from '../../src/program.js';
 import { sq } from '../helpers/cli.js';
 import { loadTree } from './tree.js';
@@ -54,6 +55,12 @@ describe('docs/commands/', () => {
     const index = readFileSync(resolve(dir, 'README.md'), 'utf8');
     for (const n of new Set(tree.map((t) => t.words[0]))) expect(index).toContain(`](${n}.md)`);
     expect(index).toMatch(/^## Global options$/m);
+  });
+
+  it('docs/man/sq.1, the page package.json ships for `man sq`, is `sq help --man` (regenerated with the reference)', async () => {
+    const p = await program();
+    expect(readFileSync(resolve(dir, '../man/sq.1'), 'utf8') === manPage(p, p, VERSION), 'docs/man/sq.1 is out of date: run `npm run build && node test/help/regen-docs.mjs`').toBe(true);
+    expect((await sq(['help', '--man'])).stdout).toBe(readFileSync(resolve(dir, '../man/sq.1'), 'utf8'));
   });
 });
 

@@ -29,7 +29,7 @@ describe('schema/sq.schema.json', () => {
   });
 
   it('the README points editors at the shipped file', () => {
-    expect(readFileSync(resolve(root, 'README.md'), 'utf8')).toContain('# yaml-language-server: $schema=./node_modules/sq/schema/sq.schema.json');
+    expect(readFileSync(resolve(root, 'README.md'), 'utf8')).toContain('# yaml-language-server: $schema=./node_modules/lobstr-sq/schema/sq.schema.json');
     expect(JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')).files).toContain('schema');
   });
 

@@ -1,0 +1,47 @@
+// The entry of the standalone executable (dist/sea/sq, a Node single executable application; sea/build.mjs bundles
+// this file with the whole CLI, its packages and the emulator into one CommonJS script).
+//
+// What bin/sq.js does for the npm package, for a process that can read no file of its own: packages that sq loads
+// on first use come from inside this bundle (importPackage, src/import-package.ts), jq's WebAssembly from the
+// executable's assets (src/output/jq.ts). V8's code cache is in the executable too (sea-config useCodeCache).
+import { getAsset } from 'node:sea';
+import { run } from '../dist/main.js';
+
+/** Every package importPackage() may be asked for, by name; inside the bundle, loaded when first asked. */
+const PACKAGES = {
+  ora: () => import('ora'),
+  conf: () => import('conf'),
+  '@inquirer/prompts': () => import('@inquirer/prompts'),
+  yaml: () => import('yaml'),
+  'proper-lockfile': () => import('proper-lockfile'),
+  'ssh2-sftp-client': () => import('ssh2-sftp-client'),
+};
+
+globalThis.__sqHostHas = (name) => Object.hasOwn(PACKAGES, name);
+globalThis.__sqHostImport = (specifier) => {
+  // The emulator, which the npm package runs from dist/ as ES modules (src/commands/emulator/start.ts).
+  if (specifier.endsWith('/emulator/cli.js')) return import('../dist/emulator/cli.js');
+  if (specifier.startsWith('node:')) {
+    const mod = require(specifier);
+    return Promise.resolve({ ...mod, default: mod });
+  }
+  if (Object.hasOwn(PACKAGES, specifier)) return PACKAGES[specifier]();
+  return Promise.reject(Object.assign(new Error(`Cannot find package '${specifier}' in the standalone sq`), { code: 'ERR_MODULE_NOT_FOUND' }));
+};
+let jq;
+Object.defineProperty(globalThis, '__sqJq', {
+  get: () => (jq ??= { factory: require('../dist/jq.cjs'), wasm: WebAssembly.compile(getAsset('jq.wasm')) }),
+});
+
+// As bin/sq.js: undici's HTTP parser stays on the baseline compiler, a closed pipe is no error, and once the command
+// is finished and stdout/stderr are flushed, the process leaves without waiting for keep-alive sockets.
+try {
+  require('node:v8').setFlagsFromString('--liftoff-only');
+} catch {}
+for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
+run(process.argv.slice(2)).then(async (code) => {
+  await Promise.all(
+    [process.stdout, process.stderr].map((s) => new Promise((done) => (s.writableLength > 0 && !s.destroyed ? s.once('drain', done).once('error', done) : done()))),
+  );
+  process.exit(code);
+});
