@@ -27,7 +27,14 @@ export function tempConfigDir(): string {
  */
 export async function sq(
   args: string[],
-  opts: { env?: Record<string, string | undefined>; stdin?: string; tty?: boolean; signal?: AbortSignal; clock?: 'fake' | 'real' } = {},
+  opts: {
+    env?: Record<string, string | undefined>;
+    stdin?: string;
+    tty?: boolean;
+    signal?: AbortSignal;
+    /** 'fake' (the default), 'real', or a fakeSqClock of the test's own, to read what sq slept. */
+    clock?: 'fake' | 'real' | ReturnType<typeof fakeSqClock>;
+  } = {},
 ): Promise<SqResult> {
   const stdout = capture();
   const stderr = capture();
@@ -36,11 +43,12 @@ export async function sq(
   const own = opts.env?.SQ_CONFIG_DIR === undefined ? tempConfigDir() : undefined;
   const env = { SQ_CONFIG_DIR: own, ...opts.env };
   const signal = opts.signal ?? new AbortController().signal;
-  const clock = opts.clock === 'real' ? {} : fakeSqClock(signal);
+  const clock = opts.clock === 'real' ? undefined : opts.clock === undefined || opts.clock === 'fake' ? fakeSqClock(signal) : opts.clock;
   try {
     const code = await run(args, {
       env,
-      ...clock,
+      now: clock?.now,
+      sleep: clock?.sleep,
       io: { stdout: stdout.stream, stderr: stderr.stream, stdin, stdoutIsTTY: !!opts.tty, stderrIsTTY: !!opts.tty, stdinIsTTY: !!opts.tty, columns: 120 },
       // What main.ts aborts on Ctrl-C: a test aborts its own with an InterruptedError to stand for one.
       signal,

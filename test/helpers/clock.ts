@@ -14,10 +14,14 @@ export function fakeTime(start = 0) {
  */
 export function fakeSqClock(signal?: AbortSignal) {
   const clock = fakeTime(Date.now());
+  /** Every wait sq asked for, in ms, in order. */
+  const slept: number[] = [];
   return {
     now: clock.now,
+    slept,
     async sleep(ms: number): Promise<void> {
       if (signal?.aborted) throw signal.reason;
+      slept.push(ms);
       await clock.sleep(ms);
       await new Promise((r) => setImmediate(r));
       if (signal?.aborted) throw signal.reason;
