@@ -4,19 +4,24 @@ import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Tests never write into the machine's ~/.cache: every sq the tests run (in-process, or the built bin with the
-// environment passed on) keeps its code cache and shared pacing state in one temp dir for the whole run. Tests of
-// the cache dir itself set SQ_CACHE_DIR, XDG_CACHE_HOME or HOME of their own.
+// environment passed on) keeps its code cache and shared pacing state under one temp dir for the whole run, in a
+// directory of each test file's own (test/setup/cache-dir.ts), so parallel files never share pacing state.
 const cacheDir = process.env.SQ_TEST_CACHE_DIR ?? mkdtempSync(join(tmpdir(), 'sq-test-cache-'));
 process.env.SQ_TEST_CACHE_DIR = cacheDir;
 
+// npm test: needs nothing but Node and npm, and changes nothing on the machine. What only the system can bring
+// (OpenSSH, tmux, zsh, fish, man) is under test/system/, run by `npm run test:system` (vitest.system.config.ts).
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/setup/system.ts'],
+    exclude: ['test/system/**', '**/node_modules/**'],
+    setupFiles: ['test/setup/cache-dir.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Most tests wait on I/O (loopback HTTP, child processes), so more workers than the 2 cores CI has pay off.
     pool: 'forks',
-    env: { SQ_CACHE_DIR: cacheDir },
+    maxWorkers: Number(process.env.SQ_TEST_WORKERS ?? 3),
+    minWorkers: 1,
     reporters: ['default', './test/setup/summary-reporter.ts'],
   },
 });

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
+import { fakeSqClock } from '../helpers/clock.js';
 import { listenLocal } from '../helpers/net.js';
 import { tempDir } from '../helpers/fs.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
@@ -111,11 +112,16 @@ describe('Ctrl-C while a DELETE is being retried', () => {
     const paris = emu.squidId(DEMO_SQUIDS.paris);
     await emu.faults([{ method: 'DELETE', path: `/v1/squids/${paris}`, action: 'status', status: 503 }]);
     const controller = new AbortController();
-    const pending = sq(['squids', 'delete', paris, '--yes'], { env: emu.env(), signal: controller.signal });
-    while ((await emu.requests('DELETE')).length === 0) await new Promise((r) => setTimeout(r, 10));
-    // Most likely in the backoff before the retry, else in the retry itself: the same report either way.
-    setTimeout(() => controller.abort(new InterruptedError('SIGINT')), 100);
-    const r = await pending;
+    // Ctrl-C in the back-off before the retry, on sq's fake clock: the event is sq's first wait once the DELETE
+    // was answered (no fixed delay that the back-off may outlast or not reach).
+    const clock = fakeSqClock(controller.signal);
+    const sleep = clock.sleep;
+    clock.sleep = async (ms) => {
+      if ((await emu.requests('DELETE')).length > 0) controller.abort(new InterruptedError('SIGINT'));
+      return sleep(ms);
+    };
+    const r = await sq(['squids', 'delete', paris, '--yes'], { env: emu.env(), signal: controller.signal, clock });
+    expect(controller.signal.aborted).toBe(true);
     expect(r.code).toBe(130);
     expect(r.stderr).toContain(`interrupted while DELETE /v1/squids/${paris} was in flight. The request may have reached the server`);
   });

@@ -1,103 +1,21 @@
-// Values only the service knows (squid names, run ids, crawler slugs, account types) and the local profile names,
-// completed by the real bash, zsh and fish through `sq __complete`, with the BUILT sq on PATH (needs `npm run build`,
-// which npm test runs) against a real emulator. Names hold spaces ("Paris restaurants"): each shell must insert
-// them quoted. Answers come from a short-lived cache: the second Tab sends no request.
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// Values only the service knows (squid names, run ids, crawler slugs, account types), completed by the real bash
+// through `sq __complete`, with the BUILT sq on PATH (needs `npm run build`, which npm test runs) against a real
+// emulator. Names hold spaces ("Paris restaurants"): bash must insert them quoted. Answers come from a short-lived
+// cache: the second Tab sends no request. zsh and fish, and the profile names, are in
+// test/system/completion/dynamic-shells.test.ts (npm run test:system).
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { sq, sqBin, tempConfigDir } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { tempDir } from '../helpers/fs.js';
+import { sqBin } from '../helpers/cli.js';
+import { startTestEmulator } from '../helpers/emulator.js';
 import { listenLocal } from '../helpers/net.js';
+import { bash, emu, fresh, parisRuns, prime, root, slugs, squidNames, typeNames, useCompletionEnv } from './dynamic-env.js';
 
-const root = resolve(import.meta.dirname, '../..');
-let emu: TestEmulator;
-let dir: string;
-let env: Record<string, string>;
-let typeNames: string[];
-let squidNames: string[];
-let slugs: string[];
-let parisRuns: string[];
-
-let primed: Record<string, string>;
-
-const fresh = (extra: Record<string, string> = {}): Record<string, string> => ({ ...env, SQ_CACHE_DIR: tempDir('sq-comp-cache-'), ...extra });
-
-/**
- * Asks `sq __complete` until it answers, as a user pressing Tab again would: a first Tab on a cold machine may use
- * its whole budget starting node and leave the answer to the background refresh. No timing is asserted.
- */
-async function prime(e: Record<string, string>, source: string, ...words: string[]): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if ((await execa('sq', ['__complete', source, '--', ...words], { env: e, extendEnv: false })).stdout) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`sq __complete ${source} never answered`);
-}
-
-/** What bash offers for a command line: COMP_WORDS is the line split as bash would (quotes kept), the last word is completed. */
-async function bash(words: string[], e = primed): Promise<string[]> {
-  const arr = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
-  const r = await execa('bash', ['--norc', '-c', `source "$1"; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _sq; printf "%s\\n" "\${COMPREPLY[@]}"`, 'bash', join(dir, 'sq.bash')], {
-    env: e,
-    extendEnv: false,
-  });
-  expect(r.stderr).toBe('');
-  return r.stdout.split('\n').filter(Boolean).sort();
-}
-
-async function fish(line: string, e = primed): Promise<string[][]> {
-  const r = await execa('fish', ['--no-config', '-c', 'source $argv[1]; complete -C "$argv[2]"', join(dir, 'sq.fish'), line], { env: e, extendEnv: false });
-  expect(r.stderr).toBe('');
-  return r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')).sort();
-}
-
-/** zsh, interactive in a pseudo-terminal: per line, the candidates and the command line as the Tab left it. */
-async function zsh(lines: string[], e = primed): Promise<Record<string, { candidates: string[]; buffer: string }>> {
-  const r = await execa('zsh', ['-f', resolve(import.meta.dirname, 'capture.zsh'), dir, ...lines], { env: { ...e, CAPTURE_BUFFER: '1' }, extendEnv: false, cwd: dir, timeout: 60_000 });
-  const got: Record<string, { candidates: string[]; buffer: string }> = {};
-  let cur: { candidates: string[]; buffer: string } | undefined;
-  for (const l of r.stdout.split('\n')) {
-    if (l.startsWith('== ')) got[l.slice(3)] = cur = { candidates: [], buffer: '' };
-    else if (l.startsWith('=> ')) cur!.buffer = l.slice(3);
-    else if (l && cur) cur.candidates.push(l);
-  }
-  return got;
-}
-
-beforeAll(async () => {
-  expect(existsSync(join(root, 'dist/main.js')), 'dist/ is missing: run `npm run build` first').toBe(true);
-  emu = await startTestEmulator();
-  dir = tempDir('sq-dyn-comp-');
-  writeFileSync(join(dir, 'sq'), `#!/bin/sh\nexec "${process.execPath}" "${join(root, 'bin/sq.js')}" "$@"\n`);
-  chmodSync(join(dir, 'sq'), 0o755);
-  env = { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), PATH: `${dir}:${process.env.PATH}`, HOME: dir, NO_COLOR: '1' };
-  for (const shell of ['bash', 'zsh', 'fish'] as const) writeFileSync(join(dir, shell === 'zsh' ? '_sq' : `sq.${shell}`), (await sq(['completion', shell])).stdout);
-  const json = async (args: string[]) => {
-    const r = await sq([...args, '--json'], { env: emu.env() });
-    expect(r.code, r.stderr).toBe(0);
-    return JSON.parse(r.stdout) as Record<string, string>[];
-  };
-  typeNames = (await json(['accounts', 'types'])).map((t) => t.name).sort();
-  squidNames = (await json(['squids', 'list'])).map((s) => s.name).sort();
-  slugs = (await json(['crawlers', 'list'])).map((c) => c.slug).sort();
-  parisRuns = (await json(['runs', 'list', '--squid', DEMO_SQUIDS.paris])).map((r) => r.id).sort();
-  expect(typeNames.length * slugs.length * parisRuns.length).toBeGreaterThan(0);
-  expect(squidNames).toContain(DEMO_SQUIDS.paris);
-  primed = fresh();
-  for (const source of ['squids', 'crawlers', 'account-types']) await prime(primed, source);
-  // Run ids are cached per squid named on the line, however it was quoted.
-  await prime(primed, 'runs', 'results', 'list', '--squid', `"${DEMO_SQUIDS.paris}"`);
-  await prime(primed, 'runs');
-}, 60_000);
-
-afterAll(async () => {
-  await emu?.close();
-});
+useCompletionEnv();
 
 describe('bash', () => {
   it('offers the squid names, each quoted as one word', async () => {
@@ -119,56 +37,6 @@ describe('bash', () => {
     expect(await bash(['sq', 'squids', 'create', '--crawler', ''])).toEqual(slugs);
     expect(await bash(['sq', 'accounts', 'sync', '--type', ''])).toEqual(typeNames);
   });
-});
-
-describe('zsh, interactive', () => {
-  it('offers squid names and inserts one with its space quoted; run ids, slugs, account types', async () => {
-    const lines = {
-      all: 'sq runs start --squid ',
-      par: 'sq squids get Par',
-      quoted: 'sq tasks list --squid "Par',
-      runs: `sq results list --squid "${DEMO_SQUIDS.paris}" --run `,
-      crawlers: 'sq squids create --crawler ',
-      types: 'sq accounts sync --type ',
-    };
-    const got = await zsh(Object.values(lines));
-    expect(got[lines.all].candidates).toEqual(squidNames);
-    expect(got[lines.par].buffer).toBe('sq squids get Paris\\ restaurants ');
-    expect(got[lines.quoted].buffer).toBe('sq tasks list --squid "Paris restaurants" ');
-    expect(got[lines.runs].candidates).toEqual(parisRuns);
-    expect(got[lines.crawlers].candidates).toEqual(slugs);
-    expect(got[lines.types].candidates).toEqual(typeNames);
-  }, 60_000);
-});
-
-describe('fish', () => {
-  it('offers squid names (with their id as description), run ids, slugs and account types', async () => {
-    const squids = await fish('sq runs start --squid ');
-    expect(squids.map((c) => c[0]).sort()).toEqual(squidNames);
-    expect(squids.find((c) => c[0] === DEMO_SQUIDS.paris)?.[1]).toBe(`squid ${emu.squidId(DEMO_SQUIDS.paris)}`);
-    expect((await fish('sq squids get Par')).map((c) => c[0])).toEqual([DEMO_SQUIDS.paris]);
-    expect((await fish(`sq results list --squid '${DEMO_SQUIDS.paris}' --run `)).map((c) => c[0])).toEqual(parisRuns);
-    expect((await fish('sq runs abort ')).map((c) => c[0])).toEqual(expect.arrayContaining(parisRuns));
-    expect((await fish('sq crawlers get ')).map((c) => c[0])).toEqual(slugs);
-    expect((await fish('sq accounts sync --type ')).map((c) => c[0])).toEqual(typeNames);
-  });
-});
-
-describe('profiles, from the local configuration only', () => {
-  it('--profile and auth switch offer the stored profile names, without a request', async () => {
-    const cfg = tempConfigDir();
-    for (const p of ['work', 'ci-bot']) {
-      const r = await sqBin(['auth', 'login', '--with-token', '--profile', p], { env: { ...emu.env(), SQ_CONFIG_DIR: cfg }, input: emu.token });
-      expect(r.code, r.stderr).toBe(0);
-    }
-    await emu.clearRequests();
-    const e = fresh({ SQ_CONFIG_DIR: cfg });
-    expect(await bash(['sq', '--profile', ''], e)).toEqual(['ci-bot', 'work']);
-    expect(await bash(['sq', 'auth', 'switch', 'w'], e)).toEqual(['work']);
-    expect((await fish('sq squids list --profile ', e)).map((c) => c[0])).toEqual(['ci-bot', 'work']);
-    expect((await zsh(['sq profiles remove '], e))['sq profiles remove '].candidates).toEqual(['ci-bot', 'work']);
-    expect(await emu.requests()).toEqual([]);
-  }, 60_000);
 });
 
 describe('the cache', () => {

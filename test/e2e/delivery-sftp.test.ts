@@ -1,18 +1,22 @@
-// End to end with the built binary and a real OpenSSH server: SFTP delivery configured with the password from an
-// environment variable, checked with `sq delivery test sftp`, then a run's results land in the directory.
+// End to end with the built binary and a real SFTP server (ssh2's, from npm; OpenSSH's is in test/system): SFTP
+// delivery configured with the password from an environment variable, checked with `sq delivery test sftp`, then a
+// run's results land in the directory.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { sqBin } from '../helpers/cli.js';
-import { requireSftpTarget, type SftpTarget } from '../helpers/sshd.js';
+import { startSftpServer, type SftpServer } from '../helpers/sftp-server.js';
 
 let emu: TestEmulator;
-let target: SftpTarget;
+let target: SftpServer;
 
 beforeAll(async () => {
-  target = await requireSftpTarget();
+  target = await startSftpServer();
   emu = await startTestEmulator();
 }, 60_000);
-afterAll(() => emu?.close());
+afterAll(async () => {
+  await emu?.close();
+  await target?.close();
+});
 
 async function listRemote(dir: string): Promise<{ name: string; text: (n: string) => Promise<string> }[]> {
   const { default: Client } = await import('ssh2-sftp-client');

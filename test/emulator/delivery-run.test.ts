@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import SftpClient from 'ssh2-sftp-client';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { requireSftpTarget } from '../helpers/sshd.js';
+import { startSftpServer } from '../helpers/sftp-server.js';
 import { startTestEmulator, type TestEmu } from './helpers.js';
 import { waitFor } from '../helpers/wait.js';
 import { listenLocal } from '../helpers/net.js';
@@ -70,14 +70,15 @@ it('a real run fires running then done to the webhook, and notifies by e-mail', 
 });
 
 it('a real run uploads exactly its results over SFTP', async () => {
-  const target = await requireSftpTarget();
+  const target = await startSftpServer();
+  const { host, port, username, password } = target;
   const reader = new SftpClient('test-reader');
   await reader.connect({ host: target.host, port: target.port, username: target.username, password: target.password });
   const dir = `${target.directory}/run-${randomBytes(4).toString('hex')}`;
   await reader.mkdir(dir);
   try {
     const squid = t.squid(DEMO_SQUIDS.paris);
-    const r = await t.api('POST', `/v1/delivery?squid=${squid}`, { ftp_fields: { ...target, directory: dir, is_active: true } });
+    const r = await t.api('POST', `/v1/delivery?squid=${squid}`, { ftp_fields: { host, port, username, password, directory: dir, is_active: true } });
     expect(r.status).toBe(201);
     const run = (await t.api('POST', '/v1/runs', { squid })).body;
     await runToEnd(run.id);
@@ -101,6 +102,7 @@ it('a real run uploads exactly its results over SFTP', async () => {
   } finally {
     await reader.rmdir(dir, true).catch(() => undefined);
     await reader.end();
+    await target.close();
   }
 });
 

@@ -1,17 +1,17 @@
-// SFTP delivery against a real sshd (.ci/sshd-setup.sh): uploads, recorded failures, and test-sftp.
+// SFTP delivery against a real SFTP server (ssh2's, from npm: test/helpers/sftp-server.ts): uploads, recorded
+// failures, and test-sftp. The same against OpenSSH is in test/system/sftp-openssh.test.ts (npm run test:system).
 import { randomBytes } from 'node:crypto';
 import SftpClient from 'ssh2-sftp-client';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from './helpers.js';
 import { waitFor } from '../helpers/wait.js';
-import { requireSftpTarget } from '../helpers/sshd.js';
-import type { SftpTarget } from '../helpers/sshd.js';
+import { startSftpServer, type SftpServer } from '../helpers/sftp-server.js';
 
 type J = Record<string, any>;
 
 let e: RunningEmulator;
-let target: SftpTarget;
+let target: SftpServer;
 let reader: SftpClient;
 /** A fresh directory per test inside the upload directory, so runs never see each other's files. */
 let dir: string;
@@ -20,9 +20,10 @@ const call = (method: string, path: string, body?: unknown) => jsonCall(e, metho
 
 const sftpDeliveries = async (): Promise<J[]> => (await call('GET', '/_emulator/deliveries?kind=sftp')).body;
 
-function configure(fields: Partial<SftpTarget & { is_active: boolean }> = {}) {
+function configure(fields: Partial<{ host: string; port: number; password: string; directory: string; is_active: boolean }> = {}) {
+  const { host, port, username, password } = target;
   return call('POST', `/v1/delivery?squid=${SQUID}`, {
-    ftp_fields: { ...target, directory: dir, is_active: true, ...fields },
+    ftp_fields: { host, port, username, password, directory: dir, is_active: true, ...fields },
   });
 }
 
@@ -34,15 +35,15 @@ const ROWS = [
 
 let ready: Promise<void> | undefined;
 
-// In beforeEach rather than beforeAll: a missing server (CI=true) then fails every test instead of skipping them.
 async function connectOnce(): Promise<void> {
-  target = await requireSftpTarget();
+  target = await startSftpServer();
   reader = new SftpClient('test-reader');
   await reader.connect({ host: target.host, port: target.port, username: target.username, password: target.password });
 }
 
 afterAll(async () => {
   await reader?.end();
+  await target?.close();
 });
 
 beforeEach(async () => {
@@ -107,15 +108,23 @@ describe('SFTP delivery on run.exported', () => {
   it('uploads nothing while the configuration is inactive', async () => {
     await configure({ is_active: false });
     e.emu.events.emit('run.exported', RUN, ROWS);
-    // Give an upload, were one started, time to land before looking.
-    await new Promise((r) => setTimeout(r, 500));
+    // No fixed sleep: the listener decides synchronously, in emit(), and an upload it started would go first. So a
+    // second export, once active, is the event to wait for: only its record and its file may be there.
     expect(await sftpDeliveries()).toEqual([]);
-    expect(await reader.list(dir)).toEqual([]);
+    await configure();
+    const second = { ...RUN, id: 'fedcba9876543210fedcba9876543210' };
+    e.emu.events.emit('run.exported', second, ROWS);
+    const recs = await waitFor(sftpDeliveries, (d) => d.length >= 1, 'the active upload');
+    expect(recs.map((r) => r.run)).toEqual([second.id]);
+    expect((await reader.list(dir)).map((f) => f.name)).toEqual([expect.stringContaining(second.id)]);
   });
 });
 
 describe('POST /v1/delivery/test-sftp', () => {
-  const test = (over: J = {}) => call('POST', '/v1/delivery/test-sftp', { ...target, directory: dir, ...over });
+  const test = (over: J = {}) => {
+    const { host, port, username, password } = target;
+    return call('POST', '/v1/delivery/test-sftp', { host, port, username, password, directory: dir, ...over });
+  };
 
   it('succeeds when the server accepts the login and the directory exists', async () => {
     expect(await test()).toEqual({ status: 200, body: { success: true, status_code: 200 } });

@@ -7,6 +7,7 @@ import { startEmulator } from '../../src/emulator/index.js';
 import { DEMO_CRAWLERS } from '../../src/emulator/seed.js';
 import { startTestEmulator } from './helpers.js';
 import { listenLocal } from '../helpers/net.js';
+import { waitFor } from '../helpers/wait.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -98,7 +99,8 @@ describe('--state keeps waiting webhook retries', () => {
       a.emu.events.emit('run.event', { id: 'run-kept-across-restart', squid: squid.id }, 'run.done');
       for (let i = 0; i < 100 && got.length < 1; i++) await new Promise((r) => setTimeout(r, 20));
       expect(got).toHaveLength(1);
-      await new Promise((r) => setTimeout(r, 50)); // the failed attempt is recorded after the answer
+      // The failed attempt is recorded after the answer, and its retry kept in the state: wait for that, not a while.
+      await waitFor(() => a.emu.state.webhookRetries ?? [], (r) => (r as unknown[]).length === 1, 'the pending retry');
       await a.close();
 
       answers = [];

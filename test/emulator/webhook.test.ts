@@ -93,9 +93,11 @@ describe('webhook events', () => {
     const rx = await receiver();
     await configure(rx.url, { events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': true } });
     for (const ev of ['run.running', 'run.paused', 'run.done', 'run.error'] as RunEvent[]) fire('r1', ev);
-    await waitFor(() => rx.got, (g) => g.length >= 2, 'two webhooks');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(rx.got.map((g) => g.body.event).sort()).toEqual(['run.done', 'run.error']);
+    // No fixed sleep: the subscription is checked in emit(), so a webhook for any of the four would have started
+    // before this subscribed one for another run, the event waited for.
+    fire('r9', 'run.done');
+    await waitFor(deliveries, (d) => d.length >= 3, 'three delivery records');
+    expect(rx.got.map((g) => `${g.body.id} ${g.body.event}`).sort()).toEqual(['r1 run.done', 'r1 run.error', 'r9 run.done']);
   });
 
   it('sends nothing while the configuration is inactive, nor for another squid', async () => {
@@ -103,13 +105,15 @@ describe('webhook events', () => {
     await configure(rx.url, { active: false });
     fire('r1', 'run.done');
     e.emu.events.emit('run.event', { id: 'r2', squid: 'someothersquid', object: 'run' }, 'run.done');
-    await new Promise((r) => setTimeout(r, 300));
     expect(rx.got).toHaveLength(0);
     expect(await deliveries()).toHaveLength(0);
-    // Turned on again, the same event is delivered: the silence above was the flag, not a broken pipe.
+    // Turned on again, the same event is delivered: the silence above was the flag, not a broken pipe. No fixed
+    // sleep: the flag is read in emit(), so a webhook of the two above would have started before this one, the
+    // event waited for, and only this one is there.
     await configure(rx.url, { active: true });
-    fire('r1', 'run.done');
-    await waitFor(() => rx.got, (g) => g.length === 1, 'webhook after activation');
+    fire('r3', 'run.done');
+    await waitFor(deliveries, (d) => d.length === 1, 'the delivery record after activation');
+    expect(rx.got.map((g) => g.body.id)).toEqual(['r3']);
   });
 
   it('retries a failed delivery 15 minutes of business time apart when retry is on (500, 500, 200)', async () => {
@@ -118,9 +122,11 @@ describe('webhook events', () => {
     const t0 = e.emu.clock.now();
     fire('r1', 'run.error');
     await waitFor(deliveries, (d) => d.length === 1, 'attempt 1');
+    // advance() resolves once every timer due in the window has run to its end (the attempt recorded), so nothing
+    // is left to wait for: the retry is still pending.
     await advance(15 * 60_000 - 1);
-    await new Promise((r) => setTimeout(r, 100));
     expect(rx.got).toHaveLength(1);
+    expect(e.emu.state.webhookRetries).toHaveLength(1);
     await advance(1);
     await waitFor(deliveries, (d) => d.length === 2, 'attempt 2');
     await advance(15 * 60_000);
@@ -135,8 +141,8 @@ describe('webhook events', () => {
     // Every attempt carries the same payload (same original timestamp).
     expect(new Set(rx.got.map((g) => JSON.stringify(g.body))).size).toBe(1);
     await advance(60 * 60_000);
-    await new Promise((r) => setTimeout(r, 100));
     expect(rx.got).toHaveLength(3);
+    expect(e.emu.state.webhookRetries).toEqual([]);
   });
 
   it('gives up after 3 retries (4 attempts in all)', async () => {
@@ -149,7 +155,8 @@ describe('webhook events', () => {
       await waitFor(deliveries, (d) => d.length === i, `attempt ${i}`);
     }
     await advance(5 * 60 * 60_000);
-    await new Promise((r) => setTimeout(r, 150));
+    // advance() ran every due timer to its end; and no retry is left to come.
+    expect(e.emu.state.webhookRetries).toEqual([]);
     const d = await deliveries();
     expect(d.map((x) => x.attempt)).toEqual([1, 2, 3, 4]);
     expect(d.every((x) => x.ok === false && x.status_code === 503)).toBe(true);
@@ -172,7 +179,7 @@ describe('webhook events', () => {
     fire('r1', 'run.done');
     await waitFor(deliveries, (d) => d.length === 1, 'attempt 1');
     await advance(2 * 60 * 60_000);
-    await new Promise((r) => setTimeout(r, 150));
+    expect(e.emu.state.webhookRetries).toEqual([]);
     expect(rx.got).toHaveLength(1);
     expect((await deliveries()).map((x) => [x.attempt, x.ok])).toEqual([[1, false]]);
   });

@@ -3,11 +3,9 @@
 // changed: regenerate from the repo root with
 //   npm run build && node test/help/regen-docs.mjs
 // and commit docs/commands/.
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/factory.js';
 import { manPage, markdownReference } from '../../src/help-docs.js';
@@ -26,15 +24,6 @@ async function program() {
   });
   return buildProgram(ctx, [], { loadAll: true });
 }
-
-const hasMan = (() => {
-  try {
-    execFileSync('man', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 describe('docs/commands/', () => {
   it('is exactly what the command tree renders (run `npm run build && node test/help/regen-docs.mjs` when not)', async () => {
@@ -82,15 +71,5 @@ describe('sq help --man', () => {
     expect(r.stdout).toMatch(/^\.SH OPTIONS\n\.TP\n\.B \\-\\-squid <squid>$/m);
     expect(r.stdout).toMatch(/^\.SH GLOBAL OPTIONS$/m);
     expect(r.stdout).toContain('.B \\-\\-profile <name>');
-  });
-
-  it.runIf(hasMan)('renders through man without a troff warning', async () => {
-    for (const topic of [[], ['delivery', 'apply'], ['runs', 'stats']]) {
-      const page = (await sq(['help', '--man', ...topic])).stdout;
-      const r = await execa('man', ['--warnings', '-l', '-'], { input: page, env: { MANWIDTH: '80', MAN_KEEP_FORMATTING: '', PATH: process.env.PATH }, extendEnv: false });
-      expect(r.stderr).toBe('');
-      expect(r.stdout).toMatch(/^NAME\n\s+sq/m);
-      expect(r.stdout).toContain(topic.length ? `sq ${topic.join(' ')}` : 'EXIT STATUS');
-    }
   });
 });

@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa, type Options as ExecaOptions } from 'execa';
 import { run } from '../../src/main.js';
+import { fakeSqClock } from './clock.js';
 import { tempDir } from './fs.js';
 import { capture } from './stream.js';
 
@@ -18,10 +19,24 @@ export function tempConfigDir(): string {
   return tempDir('sq-test-cfg-');
 }
 
-/** In-process. `env` replaces process.env entirely (plus a fresh SQ_CONFIG_DIR unless given). */
+/**
+ * In-process. `env` replaces process.env entirely (plus a fresh SQ_CONFIG_DIR unless given). sq runs on a fake
+ * clock (test/helpers/clock.ts): pacing, retry back-off and polling waits pass at once, and `now` moves by what sq
+ * slept. A test that needs the real clock (something outside sq must happen while it waits) passes
+ * `clock: 'real'` and says why.
+ */
 export async function sq(
   args: string[],
-  opts: { env?: Record<string, string | undefined>; stdin?: string; tty?: boolean; signal?: AbortSignal; columns?: number } = {},
+  opts: {
+    env?: Record<string, string | undefined>;
+    stdin?: string;
+    tty?: boolean;
+    signal?: AbortSignal;
+    /** 'fake' (the default), 'real', or a fakeSqClock of the test's own, to read what sq slept. */
+    clock?: 'fake' | 'real' | ReturnType<typeof fakeSqClock>;
+    /** The terminal's width, for tty tests (default 120). */
+    columns?: number;
+  } = {},
 ): Promise<SqResult> {
   const stdout = capture();
   const stderr = capture();
@@ -29,12 +44,16 @@ export async function sq(
   stdin.end(opts.stdin ?? '');
   const own = opts.env?.SQ_CONFIG_DIR === undefined ? tempConfigDir() : undefined;
   const env = { SQ_CONFIG_DIR: own, ...opts.env };
+  const signal = opts.signal ?? new AbortController().signal;
+  const clock = opts.clock === 'real' ? undefined : opts.clock === undefined || opts.clock === 'fake' ? fakeSqClock(signal) : opts.clock;
   try {
     const code = await run(args, {
       env,
+      now: clock?.now,
+      sleep: clock?.sleep,
       io: { stdout: stdout.stream, stderr: stderr.stream, stdin, stdoutIsTTY: !!opts.tty, stderrIsTTY: !!opts.tty, stdinIsTTY: !!opts.tty, columns: opts.columns ?? 120 },
       // What main.ts aborts on Ctrl-C: a test aborts its own with an InterruptedError to stand for one.
-      signal: opts.signal ?? new AbortController().signal,
+      signal,
     });
     await new Promise((r) => setImmediate(r));
     return { code, stdout: stdout.text(), stderr: stderr.text() };

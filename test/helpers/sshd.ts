@@ -1,8 +1,7 @@
-// The real SFTP server the delivery tests upload to. Defaults match .ci/sshd-setup.sh; CI may point the
-// tests at another server through SQ_TEST_SFTP_* variables.
+// OpenSSH's SFTP server, for the interop tests of npm run test:system only (npm test uses ssh2's server from npm:
+// sftp-server.ts). test/setup/system.ts starts it with .ci/sshd-setup.sh (as root); CI may point the tests at
+// another server through SQ_TEST_SFTP_* variables. Never started from a test: a missing server fails the test.
 import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 export interface SftpTarget {
   host: string;
@@ -11,8 +10,6 @@ export interface SftpTarget {
   password: string;
   directory: string;
 }
-
-const SETUP_SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.ci/sshd-setup.sh');
 
 export function sftpSettings(): SftpTarget {
   return {
@@ -37,26 +34,12 @@ function portOpen(host: string, port: number, timeoutMs = 1000): Promise<boolean
   });
 }
 
-/** The configured server, or null when nothing listens on its port. */
-export async function sftpTarget(): Promise<SftpTarget | null> {
-  const t = sftpSettings();
-  return (await portOpen(t.host, t.port)) ? t : null;
-}
-
-/**
- * The server, started with .ci/sshd-setup.sh when it is not running and we are local (CI must provide it, so
- * under CI=true a missing server throws and the tests fail rather than skip).
- */
+/** The OpenSSH server .ci/sshd-setup.sh started; when nothing listens, an error that says what to install and run. */
 export async function requireSftpTarget(): Promise<SftpTarget> {
-  const found = await sftpTarget();
-  if (found) return found;
   const t = sftpSettings();
-  if (process.env.CI === 'true') {
-    throw new Error(`SFTP test server not reachable at ${t.host}:${t.port} (CI=true): run .ci/sshd-setup.sh first`);
-  }
-  const { execa } = await import('execa');
-  await execa('bash', [SETUP_SCRIPT], { env: { SQ_TEST_SFTP_PORT: String(t.port) }, stdio: 'pipe' });
-  const started = await sftpTarget();
-  if (!started) throw new Error(`SFTP test server still not reachable at ${t.host}:${t.port} after ${SETUP_SCRIPT}`);
-  return started;
+  if (await portOpen(t.host, t.port)) return t;
+  throw new Error(
+    `OpenSSH test server not reachable at ${t.host}:${t.port}: apt-get install -y openssh-server openssh-sftp-server, ` +
+      'then run npm run test:system as root (its setup runs .ci/sshd-setup.sh), or set SQ_TEST_SFTP_*',
+  );
 }

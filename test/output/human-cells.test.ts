@@ -1,5 +1,5 @@
 // Terminal tables are for reading: id prefixes, relative times, one case for statuses, columns aligned by display
-// width. Piped formats never change (test/tty/table-width.test.ts runs the built bin both ways).
+// width. Piped formats never change (test/system/tty/table-width.test.ts runs the built bin both ways).
 import { afterEach, describe, expect, it } from 'vitest';
 import { idPrefixLength, renderListTable, renderRecordTable } from '../../src/output/table.js';
 import { absoluteTime, parseApiTime, relativeTime } from '../../src/output/time.js';

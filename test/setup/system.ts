@@ -1,6 +1,8 @@
-// Vitest global setup: the tests use real parts (an OpenSSH server for SFTP, tmux for prompts, zsh and fish for
-// completion). Tests never change the machine: installing them is .ci/run's job. Here a missing tool is a clear
-// message (locally the tests that need it then fail saying what to install); under CI it stops the run at once.
+// Global setup of npm run test:system (vitest.system.config.ts) only: the tests of what only the system can bring —
+// OpenSSH's SFTP server, tmux for prompts in a real terminal, zsh and fish for completion, man for the man pages.
+// A missing tool fails the run at once, naming the Debian package to install: never a silent skip. As root, it starts
+// the private OpenSSH server of .ci/sshd-setup.sh (it adds a user and listens on loopback: a change to the machine
+// that npm test never makes).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,22 +14,22 @@ function have(cmd: string): boolean {
 }
 
 export default function setup(): void {
-  const isRoot = process.getuid?.() === 0;
   const missing = [
     !existsSync('/usr/sbin/sshd') && 'openssh-server',
     !existsSync('/usr/lib/openssh/sftp-server') && 'openssh-sftp-server',
     !have('tmux') && 'tmux',
     !have('zsh') && 'zsh',
     !have('fish') && 'fish',
+    !have('man') && 'man-db',
   ].filter((x): x is string => !!x);
   if (missing.length) {
-    const what = `test setup: missing ${missing.join(', ')} (the SFTP, terminal and completion tests need them); ` +
-      `run .ci/run as root, or: apt-get install -y --no-install-recommends ${missing.join(' ')}`;
-    if (process.env.CI) throw new Error(what);
-    process.stderr.write(`${what}\n`);
+    throw new Error(
+      `test:system: missing ${missing.join(', ')} (the OpenSSH, terminal, completion and man tests need them): ` +
+        `apt-get install -y --no-install-recommends ${missing.join(' ')}`,
+    );
   }
-  if (isRoot && existsSync('/usr/sbin/sshd')) {
+  if (process.getuid?.() === 0 && !process.env.SQ_TEST_SFTP_HOST) {
     const r = spawnSync('bash', [resolve(root, '.ci/sshd-setup.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
-    if (r.status !== 0) process.stderr.write('test setup: could not start the test SFTP server (see above)\n');
+    if (r.status !== 0) throw new Error('test:system: .ci/sshd-setup.sh could not start the OpenSSH test server (see above)');
   }
 }

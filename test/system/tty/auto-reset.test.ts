@@ -1,8 +1,8 @@
 // A real terminal (tmux): enabling auto-reset above the threshold shows the warning and a confirmation; "n" sends
 // nothing and exits 1.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { tempConfigDir } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { tempConfigDir } from '../../helpers/cli.js';
 import { sqInTmux, type Term } from './tmux.js';
 
 let emu: TestEmulator;

@@ -2,10 +2,10 @@
 // width, shows id prefixes, relative times and lower-case statuses; the same command piped stays exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { BIN, tempConfigDir } from '../helpers/cli.js';
-import { DEMO_CRAWLERS } from '../../src/emulator/seed.js';
-import { displayWidth } from '../../src/output/width.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { BIN, tempConfigDir } from '../../helpers/cli.js';
+import { DEMO_CRAWLERS } from '../../../src/emulator/seed.js';
+import { displayWidth } from '../../../src/output/width.js';
 import { sqInTmux, type Term } from './tmux.js';
 
 const NAMES = ['東京のラーメン屋さん一覧と評価データ完全版', '서울 카페 리스트 👨‍👩‍👧 가족 여행', '🍜🍣🍱 北京烤鸭 餐厅 🇨🇳 2026'];

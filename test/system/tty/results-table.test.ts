@@ -2,10 +2,10 @@
 // (squid, run, task hold 32-hex ids; created_at-like columns hold API times): ids show as unique prefixes of 8+
 // characters that name the record, times as relative times, and neither is ever cut to fit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { tempConfigDir } from '../helpers/cli.js';
-import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { displayWidth } from '../../src/output/width.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { tempConfigDir } from '../../helpers/cli.js';
+import { DEMO_SQUIDS } from '../../../src/emulator/seed.js';
+import { displayWidth } from '../../../src/output/width.js';
 import { sqInTmux, type Term } from './tmux.js';
 
 let emu: TestEmulator;

@@ -3,8 +3,8 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { tempConfigDir } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { tempConfigDir } from '../../helpers/cli.js';
 import { sqInTmux, type Term } from './tmux.js';
 
 let emu: TestEmulator;

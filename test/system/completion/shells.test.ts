@@ -5,12 +5,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NOUNS } from '../../src/commands/index.js';
-import { FORMATS } from '../../src/output/types.js';
-import { RUN_EVENTS } from '../../src/validate/index.js';
-import { sq } from '../helpers/cli.js';
-import { tempDir } from '../helpers/fs.js';
-import { longGlobals, verbsOf } from '../helpers/completion.js';
+import { NOUNS } from '../../../src/commands/index.js';
+import { FORMATS } from '../../../src/output/types.js';
+import { RUN_EVENTS } from '../../../src/validate/index.js';
+import { sq } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/fs.js';
+import { longGlobals, verbsOf } from '../../helpers/completion.js';
 
 const LINES = {
   nouns: 'sq ',
@@ -45,7 +45,7 @@ describe('zsh completion through a real interactive zsh', () => {
   beforeAll(async () => {
     const dir = workDir();
     writeFileSync(join(dir, '_sq'), await script('zsh'));
-    const r = await execa('zsh', ['-f', resolve(import.meta.dirname, 'capture.zsh'), dir, ...Object.values(LINES)], { cwd: dir, timeout: 60_000 });
+    const r = await execa('zsh', ['-f', resolve(import.meta.dirname, '../../completion/capture.zsh'), dir, ...Object.values(LINES)], { cwd: dir, timeout: 60_000 });
     let cur: string[] = [];
     for (const l of r.stdout.split('\n')) {
       if (l.startsWith('== ')) got[l.slice(3)] = cur = [];

@@ -1,7 +1,7 @@
 // A real terminal for prompt tests: a private tmux server (own socket), one session per test.
 import { execa } from 'execa';
-import { BIN } from '../helpers/cli.js';
-import { tempDir } from '../helpers/fs.js';
+import { BIN } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/fs.js';
 
 export interface Term {
   screen(): Promise<string>;

@@ -2,9 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { tempConfigDir } from '../helpers/cli.js';
-import { tempDir } from '../helpers/fs.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { tempConfigDir } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/fs.js';
 import { sqInTmux, type Term } from './tmux.js';
 
 let emu: TestEmulator;

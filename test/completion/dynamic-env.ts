@@ -1,0 +1,100 @@
+// What the dynamic completion tests share: a real emulator, the BUILT sq on PATH (needs `npm run build`), the
+// generated bash, zsh and fish scripts, the values the service knows, and one primed completion cache. Used by
+// test/completion/dynamic.test.ts (bash, in npm test) and test/system/completion/dynamic-shells.test.ts (zsh and
+// fish, in npm run test:system). The `let`s are live ESM bindings: read them inside hooks and tests.
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { sq, tempConfigDir } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { tempDir } from '../helpers/fs.js';
+
+export const root = resolve(import.meta.dirname, '../..');
+export let emu: TestEmulator;
+export let dir: string;
+export let env: Record<string, string>;
+export let typeNames: string[];
+export let squidNames: string[];
+export let slugs: string[];
+export let parisRuns: string[];
+
+export let primed: Record<string, string>;
+
+export const fresh = (extra: Record<string, string> = {}): Record<string, string> => ({ ...env, SQ_CACHE_DIR: tempDir('sq-comp-cache-'), ...extra });
+
+/**
+ * Asks `sq __complete` until it answers, as a user pressing Tab again would: a first Tab on a cold machine may use
+ * its whole budget starting node and leave the answer to the background refresh. No timing is asserted.
+ */
+export async function prime(e: Record<string, string>, source: string, ...words: string[]): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if ((await execa('sq', ['__complete', source, '--', ...words], { env: e, extendEnv: false })).stdout) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`sq __complete ${source} never answered`);
+}
+
+/** What bash offers for a command line: COMP_WORDS is the line split as bash would (quotes kept), the last word is completed. */
+export async function bash(words: string[], e = primed): Promise<string[]> {
+  const arr = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
+  const r = await execa('bash', ['--norc', '-c', `source "$1"; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _sq; printf "%s\\n" "\${COMPREPLY[@]}"`, 'bash', join(dir, 'sq.bash')], {
+    env: e,
+    extendEnv: false,
+  });
+  expect(r.stderr).toBe('');
+  return r.stdout.split('\n').filter(Boolean).sort();
+}
+
+export async function fish(line: string, e = primed): Promise<string[][]> {
+  const r = await execa('fish', ['--no-config', '-c', 'source $argv[1]; complete -C "$argv[2]"', join(dir, 'sq.fish'), line], { env: e, extendEnv: false });
+  expect(r.stderr).toBe('');
+  return r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')).sort();
+}
+
+/** zsh, interactive in a pseudo-terminal: per line, the candidates and the command line as the Tab left it. */
+export async function zsh(lines: string[], e = primed): Promise<Record<string, { candidates: string[]; buffer: string }>> {
+  const r = await execa('zsh', ['-f', resolve(root, 'test/completion/capture.zsh'), dir, ...lines], { env: { ...e, CAPTURE_BUFFER: '1' }, extendEnv: false, cwd: dir, timeout: 60_000 });
+  const got: Record<string, { candidates: string[]; buffer: string }> = {};
+  let cur: { candidates: string[]; buffer: string } | undefined;
+  for (const l of r.stdout.split('\n')) {
+    if (l.startsWith('== ')) got[l.slice(3)] = cur = { candidates: [], buffer: '' };
+    else if (l.startsWith('=> ')) cur!.buffer = l.slice(3);
+    else if (l && cur) cur.candidates.push(l);
+  }
+  return got;
+}
+
+/** Starts the emulator and primes the cache before the file's tests; closes it after. */
+export function useCompletionEnv(): void {
+beforeAll(async () => {
+  expect(existsSync(join(root, 'dist/main.js')), 'dist/ is missing: run `npm run build` first').toBe(true);
+  emu = await startTestEmulator();
+  dir = tempDir('sq-dyn-comp-');
+  writeFileSync(join(dir, 'sq'), `#!/bin/sh\nexec "${process.execPath}" "${join(root, 'bin/sq.js')}" "$@"\n`);
+  chmodSync(join(dir, 'sq'), 0o755);
+  env = { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), PATH: `${dir}:${process.env.PATH}`, HOME: dir, NO_COLOR: '1' };
+  for (const shell of ['bash', 'zsh', 'fish'] as const) writeFileSync(join(dir, shell === 'zsh' ? '_sq' : `sq.${shell}`), (await sq(['completion', shell])).stdout);
+  const json = async (args: string[]) => {
+    const r = await sq([...args, '--json'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as Record<string, string>[];
+  };
+  typeNames = (await json(['accounts', 'types'])).map((t) => t.name).sort();
+  squidNames = (await json(['squids', 'list'])).map((s) => s.name).sort();
+  slugs = (await json(['crawlers', 'list'])).map((c) => c.slug).sort();
+  parisRuns = (await json(['runs', 'list', '--squid', DEMO_SQUIDS.paris])).map((r) => r.id).sort();
+  expect(typeNames.length * slugs.length * parisRuns.length).toBeGreaterThan(0);
+  expect(squidNames).toContain(DEMO_SQUIDS.paris);
+  primed = fresh();
+  for (const source of ['squids', 'crawlers', 'account-types']) await prime(primed, source);
+  // Run ids are cached per squid named on the line, however it was quoted.
+  await prime(primed, 'runs', 'results', 'list', '--squid', `"${DEMO_SQUIDS.paris}"`);
+  await prime(primed, 'runs');
+}, 60_000);
+
+afterAll(async () => {
+  await emu?.close();
+});
+}
