@@ -17,19 +17,26 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     }
   }
 } else {
-  // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with TurboFan on background threads,
-  // and a short-lived process waits for them at exit (~50 ms on every call). The baseline compiler's code is plenty
-  // for parsing response headers. Set before anything compiles; a V8 that refuses the flag only costs that time.
-  try {
-    require('node:v8').setFlagsFromString('--liftoff-only');
-  } catch {}
   // `sq … | head` closes the pipe early: that is not an error worth a stack trace. Any other error on stdout is the
   // CLI's to report, with its exit code (src/output/sink.ts, main.ts): never an uncaught throw from here.
   for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
   // The same pre-scan of argv as the CLI's own (src/argv.ts), built beside the bundle.
   const scan = require('../dist/argv.cjs').scanArgv(argv);
   const dir = cacheDir(process.env);
-  const jq = dir !== undefined && scan.options.has('--jq') ? preloadJq() : undefined;
+  // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker.
+  const jqWorker = dir !== undefined && scan.options.has('--jq') ? startJqWorker(scan.options.get('--jq')) : undefined;
+  // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with TurboFan on background threads,
+  // and a short-lived process waits for them at exit (~50 ms on every call). The baseline compiler's code is plenty
+  // for parsing response headers (and for jq's WebAssembly: with TurboFan a --jq call took twice the CPU). Set before
+  // anything compiles; a V8 that refuses the flag only costs that time.
+  try {
+    require('node:v8').setFlagsFromString('--liftoff-only');
+  } catch {}
+  if (jqWorker) {
+    Atomics.store(jqWorker.booted, 0, 2);
+    Atomics.notify(jqWorker.booted, 0);
+  }
+  const jq = dir !== undefined && scan.options.has('--jq') ? preloadJq(jqWorker) : undefined;
   const cli = load(dir, scan.noun, jq);
   cli.exports.run(argv).then(async (code) => {
     // The command has removed its own signal handlers. From here a stop signal ends the process as the command
@@ -153,19 +160,71 @@ function loadWithV8Cache(file, source, dir, name, jq) {
 }
 
 /**
- * --jq: jq is WebAssembly (jq-web; dist/jq.wasm is its jq.wasm without the debugging sections, 0.9 MB of 2.7). Its
- * module starts compiling here, before the bundle loads; src/output/jq.ts hands it to jq's worker thread, which runs
- * the script around it (dist/jq.cjs, jq-web's with sq's patches). Without this (no cache directory, or the CLI
- * imported as modules) the worker loads jq-web from node_modules. Compiling every function up front instead of on
- * first call (--no-wasm-lazy-compilation) was measured slower: ~50 ms more per call on two cores.
+ * --jq, before the V8 flag is set: jq's worker thread (dist/jq-worker.cjs, built from src/output/jq-worker.ts) starts
+ * at once, so that Node's start of a thread and the loading of jq-web's script in it (dist/jq.cjs, jq-web's with sq's
+ * patches) overlap the CLI's load and the request instead of following them; it compiles `expr` once when jq is
+ * ready (never runs it) to warm jq up. Node compiles its own modules from a code cache built into it that V8 accepts
+ * only under the flags it was made with: a thread started after any V8 flag is set compiles them all from source,
+ * ~100 ms of CPU instead of ~50 (measured on Node 20, 2 cores). So the flag waits (at most a second) until the thread
+ * has started, and the worker compiles dist/jq.wasm itself once the flag is set (on its own thread, the main thread
+ * being busy loading the CLI). src/output/jq.ts takes the worker over if it was started with the caps the CLI wants, else ends it and
+ * starts its own.
  */
-function preloadJq() {
+function startJqWorker(expr) {
+  try {
+    // The caps as src/output/limits.ts reads them (its defaults: 64 and 512 MB); a value it would refuse only makes
+    // jq.ts start a worker of its own, after it has reported the usage error.
+    const mb = (name, dflt, max) => {
+      const raw = (process.env[name] || '').trim();
+      return (/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= max ? Number(raw) : dflt) * 1024 * 1024;
+    };
+    const limits = { maxOutput: mb('SQ_FILTER_MAX_OUTPUT_MB', 64, 1_000_000), maxMemory: mb('SQ_FILTER_MAX_MEMORY_MB', 512, 2047) };
+    const ctrl = new Int32Array(new SharedArrayBuffer(8));
+    const booted = new Int32Array(new SharedArrayBuffer(4));
+    const { Worker } = require('node:worker_threads');
+    const dist = `${__dirname}/../dist`;
+    const worker = new Worker(`${dist}/jq-worker.cjs`, {
+      workerData: {
+        file: `${dist}/jq.cjs`,
+        wasmPath: `${dist}/jq.wasm`,
+        waitWasm: false,
+        ctrl: ctrl.buffer,
+        booted: booted.buffer,
+        maxOutput: limits.maxOutput,
+        maxHeap: limits.maxMemory,
+        warm: typeof expr === 'string' && expr.trim() !== '' ? expr : undefined,
+      },
+      resourceLimits: { maxOldGenerationSizeMb: Math.max(64, Math.round(limits.maxMemory / 1024 / 1024)) },
+      stdout: true,
+      stderr: true,
+    });
+    worker.unref();
+    const started = { worker, ctrl, booted, limits, exited: false };
+    // Until jq.ts takes it over: an error ends it (jq.ts then starts its own), never the process.
+    const gone = () => (started.exited = true);
+    worker.on('error', gone).on('exit', gone);
+    started.forget = () => worker.off('error', gone).off('exit', gone);
+    Atomics.wait(booted, 0, 0, 1000);
+    return started;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * --jq, after the V8 flag: jq is WebAssembly (jq-web; dist/jq.wasm is its jq.wasm without the debugging sections,
+ * 0.9 MB of 2.7). Unless startJqWorker `started` a worker, which compiles it itself, its module starts compiling here,
+ * before the bundle loads, for the worker src/output/jq.ts starts. Without this (no cache directory, or the CLI imported as
+ * modules) the worker loads jq-web from node_modules. Compiling every function up front instead of on first call
+ * (--no-wasm-lazy-compilation) was measured slower: ~50 ms more per call on two cores.
+ */
+function preloadJq(started) {
   try {
     const wasmPath = `${__dirname}/../dist/jq.wasm`;
-    const wasm = WebAssembly.compile(fs.readFileSync(wasmPath));
+    const wasm = started ? undefined : WebAssembly.compile(fs.readFileSync(wasmPath));
     // A failure is handled where the module is awaited (src/output/jq.ts), if it ever is.
-    wasm.catch(() => {});
-    return { wasm, file: `${__dirname}/../dist/jq.cjs`, wasmPath };
+    wasm?.catch(() => {});
+    return { wasm, file: `${__dirname}/../dist/jq.cjs`, wasmPath, started };
   } catch {
     return undefined;
   }

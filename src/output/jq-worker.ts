@@ -1,7 +1,8 @@
-// The code of the thread --jq runs in (src/output/jq.ts starts it with eval: a string works the same from src/,
-// dist/ and the bundle, where a worker file would need a path of its own). CommonJS, no TypeScript: it runs as given.
+// The code of the thread --jq runs in. src/output/jq.ts starts it with eval (a string works the same from src/, dist/
+// and the bundle); the build also writes it as dist/jq-worker.cjs, which bin/sq.js starts as a file as soon as it
+// sees --jq. CommonJS, no TypeScript: it runs as given, and as a module it must not declare `module` or `exports`.
 //
-// workerData: { file, source?, wasmPath, waitWasm, ctrl, maxOutput, maxHeap }. `source` is jq-web's script already
+// workerData: { file, source?, wasmPath, waitWasm, ctrl, booted?, maxOutput, maxHeap, warm? }. `source` is jq-web's script already
 // patched (src/output/jq-patches.ts); without it `file` is (dist/jq.cjs, patched by the build). With waitWasm, jq.wasm
 // compiled by bin/sq.js comes as the first message; else it is compiled from wasmPath.
 // Messages in: { id, op: 'check' | 'run', expr, json, maxOutput }. Out: { id, chunk } (jq's stdout, as it is written), then
@@ -13,6 +14,13 @@ const { parentPort, workerData: d } = require('node:worker_threads');
 const fs = require('node:fs');
 const vm = require('node:vm');
 const ctrl = new Int32Array(d.ctrl);
+// bin/sq.js waits for this before it sets its V8 flag (see startJqWorker there); jq.wasm is compiled once it is set.
+if (d.booted) {
+  const booted = new Int32Array(d.booted);
+  Atomics.store(booted, 0, 1);
+  Atomics.notify(booted, 0);
+  Atomics.wait(booted, 0, 1, 1000);
+}
 const CHUNK = 65536;
 const buf = new Uint8Array(CHUNK);
 let n = 0;
@@ -46,10 +54,10 @@ const compile = () => WebAssembly.compile(fs.readFileSync(d.wasmPath));
 const wasm = d.waitWasm ? new Promise((resolve) => (gotWasm = resolve)) : compile();
 const source = d.source ?? fs.readFileSync(d.file, 'latin1');
 let maxOutput = d.maxOutput;
-const module = { exports: {} };
+const jqModule = { exports: {} };
 new vm.Script('(function (exports, require, module, __filename, __dirname) {' + source + '\n})', { filename: d.file })
-  .runInThisContext()(module.exports, require, module, d.file, require('node:path').dirname(d.file));
-const ready = module.exports({
+  .runInThisContext()(jqModule.exports, require, jqModule, d.file, require('node:path').dirname(d.file));
+const ready = jqModule.exports({
   sqWrite(bytes, offset, length) {
     const over = sent + length > maxOutput;
     const end = offset + (over ? maxOutput - sent : length);
@@ -76,6 +84,9 @@ const ready = module.exports({
 });
 
 ready.catch((err) => parentPort.postMessage({ id: 0, fatal: String((err && err.message) || err) }));
+// Started by bin/sq.js with the expression: compiling it once (no input, so it never runs) compiles jq's code on first
+// use while the request is out, instead of after it (~20 ms on the first run). Its errors are the check's to report.
+if (d.warm) ready.then((lib) => { try { lib.raw('', d.warm, []); } catch {} }, () => undefined);
 
 parentPort.on('message', async (m) => {
   if (m.op === 'wasm') return gotWasm(m.module || compile());

@@ -24,11 +24,16 @@ import { JQ_WORKER_SOURCE } from './jq-worker.js';
 import { capMessage, outputFor, type FilterLimits } from './limits.js';
 import { patchJqWeb } from './jq-patches.js';
 
-/** What bin/sq.js started with --jq (its preloadJq): dist/jq.wasm compiling, and where dist/jq.cjs is. */
+/**
+ * What bin/sq.js started with --jq (its preloadJq): dist/jq.wasm compiling, where dist/jq.cjs is, and jq's worker
+ * already loading them (with the caps it read from the environment), unless starting it failed.
+ */
 interface PreloadedJq {
-  wasm: Promise<unknown>;
+  /** Undefined when `started` compiles it itself. */
+  wasm?: Promise<unknown>;
   file: string;
   wasmPath: string;
+  started?: { worker: Worker; ctrl: Int32Array; limits: Pick<FilterLimits, 'maxOutput' | 'maxMemory'>; exited: boolean; forget(): void };
 }
 declare const __sqJq: PreloadedJq | undefined;
 
@@ -59,6 +64,14 @@ export async function startJq(limits: FilterLimits): Promise<Host> {
   const { Worker } = await importPackage<typeof import('node:worker_threads')>('node:worker_threads');
   if (host && sameLimits(host.limits, limits)) return host;
   const pre = typeof __sqJq === 'object' && __sqJq ? __sqJq : undefined;
+  const started = pre?.started;
+  if (started) {
+    // Taken over once: if it is not what is wanted now, it is ended and a worker of the wanted kind started.
+    pre.started = undefined;
+    started.forget();
+    if (!started.exited && sameLimits(started.limits, limits)) return attach(started.worker, started.ctrl, limits);
+    void started.worker.terminate();
+  }
   let file: string;
   let wasmPath: string;
   let source: string | undefined;
@@ -74,22 +87,26 @@ export async function startJq(limits: FilterLimits): Promise<Host> {
   const ctrl = new Int32Array(new SharedArrayBuffer(8));
   const worker = new Worker(JQ_WORKER_SOURCE, {
     eval: true,
-    workerData: { file, source, wasmPath, waitWasm: !!pre, ctrl: ctrl.buffer, maxOutput: limits.maxOutput, maxHeap: limits.maxMemory },
+    workerData: { file, source, wasmPath, waitWasm: !!pre?.wasm, ctrl: ctrl.buffer, maxOutput: limits.maxOutput, maxHeap: limits.maxMemory },
     // The worker's JavaScript heap (jq's input as a string, jq-web's glue): past it Node ends the worker alone.
     resourceLimits: { maxOldGenerationSizeMb: Math.max(64, Math.round(limits.maxMemory / MB)) },
     stdout: true,
     stderr: true,
   });
-  // Idle, it does not keep the process alive.
-  worker.unref();
-  const h: Host = { worker, ctrl, limits, job: null };
-  host = h;
-  if (pre) {
+  if (pre?.wasm) {
     pre.wasm.then(
       (module) => worker.postMessage({ op: 'wasm', module }),
       () => worker.postMessage({ op: 'wasm', module: null }),
     );
   }
+  return attach(worker, ctrl, limits);
+}
+
+function attach(worker: Worker, ctrl: Int32Array, limits: FilterLimits): Host {
+  // Idle, it does not keep the process alive.
+  worker.unref();
+  const h: Host = { worker, ctrl, limits, job: null };
+  host = h;
   worker.on('message', (m: WorkerMessage) => onMessage(h, m));
   worker.on('error', (err: Error & { code?: string }) => {
     const job = h.job;
@@ -116,7 +133,7 @@ function kill(h: Host): void {
   void h.worker.terminate();
 }
 
-function sameLimits(a: FilterLimits, b: FilterLimits): boolean {
+function sameLimits(a: Pick<FilterLimits, 'maxOutput' | 'maxMemory'>, b: FilterLimits): boolean {
   return a.maxOutput === b.maxOutput && a.maxMemory === b.maxMemory;
 }
 
