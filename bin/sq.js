@@ -24,7 +24,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const scan = require('../dist/argv.cjs').scanArgv(argv);
   const dir = cacheDir(process.env);
   // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker.
-  const jqWorker = dir !== undefined && scan.options.has('--jq') ? startJqWorker(scan.options.get('--jq')) : undefined;
+  const jqWorker = dir !== undefined && scan.options.has('--jq') ? startJqWorker(scan.options.get('--jq'), dir) : undefined;
   // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with TurboFan on background threads,
   // and a short-lived process waits for them at exit (~50 ms on every call). The baseline compiler's code is plenty
   // for parsing response headers (and for jq's WebAssembly: with TurboFan a --jq call took twice the CPU). Set before
@@ -44,6 +44,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     const stops = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 };
     for (const s of Object.keys(stops)) if (process.platform !== 'win32' || s !== 'SIGQUIT') process.on(s, () => process.exit(128 + stops[s]));
     cli.saveCache(code);
+    jqWorker?.saveCache(code);
     // The command is finished: once stdout and stderr are flushed, leave at once rather than wait for library
     // timers and closing keep-alive sockets to wind down (~50 ms per call).
     await Promise.all(
@@ -97,27 +98,8 @@ function missing(file) {
  * dist/jq.cjs; `jq` is what preloadJq started, handed to the bundle.
  */
 function loadWithV8Cache(file, source, dir, name, jq) {
-  const build = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source);
-  // V8 rejects a cache made under other V8 flags: runs with and without, say, NODE_OPTIONS=--max-old-space-size
-  // keep one each rather than overwrite each other's.
-  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`.trim();
-  const cacheFile = build
-    ? `${dir}/code-${build[1]}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${name}.bin`
-    : undefined;
-  let cachedData;
-  if (cacheFile && ownDir(dir)) {
-    let fd;
-    try {
-      // Not through a symlink, and without blocking on a FIFO put in its place; then only a regular file of yours
-      // that nobody else can write: compiled code runs as you.
-      const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
-      fd = fs.openSync(cacheFile, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-      if (ours(fs.fstatSync(fd), 'isFile')) cachedData = fs.readFileSync(fd);
-    } catch {
-    } finally {
-      if (fd !== undefined) fs.closeSync(fd);
-    }
-  }
+  const cache = v8Cache(source, dir, name);
+  const cachedData = cache?.read();
   const vm = require('node:vm');
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __sqHostImport, __sqJq) {${source}\n})`, {
     filename: file,
@@ -131,7 +113,36 @@ function loadWithV8Cache(file, source, dir, name, jq) {
   return {
     exports: module.exports,
     saveCache(code) {
-      if (!cacheFile || !fresh || code !== 0) return;
+      if (cache && fresh && code === 0) cache.write(() => script.createCachedData());
+    },
+  };
+}
+
+/** The code cache of `source` (a file of this build, named by its first line) under the name `name`, if it has one. */
+function v8Cache(source, dir, name) {
+  const build = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source);
+  if (!build) return undefined;
+  // V8 rejects a cache made under other V8 flags: runs with and without, say, NODE_OPTIONS=--max-old-space-size
+  // keep one each rather than overwrite each other's.
+  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`.trim();
+  const cacheFile = `${dir}/code-${build[1]}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${name}.bin`;
+  return {
+    read() {
+      if (!ownDir(dir)) return undefined;
+      let fd;
+      try {
+        // Not through a symlink, and without blocking on a FIFO put in its place; then only a regular file of yours
+        // that nobody else can write: compiled code runs as you.
+        const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
+        fd = fs.openSync(cacheFile, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+        if (ours(fs.fstatSync(fd), 'isFile')) return fs.readFileSync(fd);
+      } catch {
+      } finally {
+        if (fd !== undefined) fs.closeSync(fd);
+      }
+      return undefined;
+    },
+    write(data) {
       let tmp;
       try {
         if (!makeOwnDir(dir)) return;
@@ -147,7 +158,7 @@ function loadWithV8Cache(file, source, dir, name, jq) {
         }
         // A new file (O_EXCL: never through a link or into a file someone placed), renamed over the old one.
         tmp = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
-        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+        fs.writeFileSync(tmp, data(), { mode: 0o600, flag: 'wx' });
         fs.renameSync(tmp, cacheFile);
       } catch (e) {
         // A read-only or full disk: run without a cache. (EEXIST: the name was not ours to remove.)
@@ -170,8 +181,13 @@ function loadWithV8Cache(file, source, dir, name, jq) {
  * being busy loading the CLI). src/output/jq.ts takes the worker over if it was started with the caps the CLI wants, else ends it and
  * starts its own.
  */
-function startJqWorker(expr) {
+function startJqWorker(expr, dir) {
   try {
+    const dist = `${__dirname}/../dist`;
+    const file = `${dist}/jq.cjs`;
+    // jq-web's script is compiled in the worker from a code cache of its own, as the bundle is here (~10 ms less).
+    const source = fs.readFileSync(file, 'latin1');
+    const cache = v8Cache(source, dir, '_jq');
     // The caps as src/output/limits.ts reads them (its defaults: 64 and 512 MB); a value it would refuse only makes
     // jq.ts start a worker of its own, after it has reported the usage error.
     const mb = (name, dflt, max) => {
@@ -182,10 +198,12 @@ function startJqWorker(expr) {
     const ctrl = new Int32Array(new SharedArrayBuffer(8));
     const booted = new Int32Array(new SharedArrayBuffer(4));
     const { Worker } = require('node:worker_threads');
-    const dist = `${__dirname}/../dist`;
     const worker = new Worker(`${dist}/jq-worker.cjs`, {
       workerData: {
-        file: `${dist}/jq.cjs`,
+        file,
+        source,
+        cachedData: cache?.read(),
+        makeCache: !!cache,
         wasmPath: `${dist}/jq.wasm`,
         waitWasm: false,
         ctrl: ctrl.buffer,
@@ -199,7 +217,19 @@ function startJqWorker(expr) {
       stderr: true,
     });
     worker.unref();
-    const started = { worker, ctrl, booted, limits, exited: false };
+    let made;
+    const started = {
+      worker,
+      ctrl,
+      booted,
+      limits,
+      exited: false,
+      saveCache(code) {
+        if (made && code === 0) cache.write(() => made);
+      },
+    };
+    // The worker's code cache, when it had none or V8 refused it (see src/output/jq-worker.ts).
+    worker.on('message', (m) => m && m.jqCache && (made = m.jqCache));
     // Until jq.ts takes it over: an error ends it (jq.ts then starts its own), never the process.
     const gone = () => (started.exited = true);
     worker.on('error', gone).on('exit', gone);

@@ -2,8 +2,9 @@
 // and the bundle); the build also writes it as dist/jq-worker.cjs, which bin/sq.js starts as a file as soon as it
 // sees --jq. CommonJS, no TypeScript: it runs as given, and as a module it must not declare `module` or `exports`.
 //
-// workerData: { file, source?, wasmPath, waitWasm, ctrl, booted?, maxOutput, maxHeap, warm? }. `source` is jq-web's script already
-// patched (src/output/jq-patches.ts); without it `file` is (dist/jq.cjs, patched by the build). With waitWasm, jq.wasm
+// workerData: { file, source?, cachedData?, makeCache?, wasmPath, waitWasm, ctrl, booted?, maxOutput, maxHeap, warm? }.
+// `source` is jq-web's script already patched (src/output/jq-patches.ts; with the launcher, dist/jq.cjs's text, compiled
+// from its code cache `cachedData`); without it `file` is (dist/jq.cjs, patched by the build). With waitWasm, jq.wasm
 // compiled by bin/sq.js comes as the first message; else it is compiled from wasmPath.
 // Messages in: { id, op: 'check' | 'run', expr, json, maxOutput }. Out: { id, chunk } (jq's stdout, as it is written), then
 // { id, done, error? }; or { id, cap: 'output' | 'memory', size } after which this thread only waits to be ended.
@@ -55,8 +56,8 @@ const wasm = d.waitWasm ? new Promise((resolve) => (gotWasm = resolve)) : compil
 const source = d.source ?? fs.readFileSync(d.file, 'latin1');
 let maxOutput = d.maxOutput;
 const jqModule = { exports: {} };
-new vm.Script('(function (exports, require, module, __filename, __dirname) {' + source + '\n})', { filename: d.file })
-  .runInThisContext()(jqModule.exports, require, jqModule, d.file, require('node:path').dirname(d.file));
+const script = new vm.Script('(function (exports, require, module, __filename, __dirname) {' + source + '\n})', { filename: d.file, cachedData: d.cachedData });
+script.runInThisContext()(jqModule.exports, require, jqModule, d.file, require('node:path').dirname(d.file));
 const ready = jqModule.exports({
   sqWrite(bytes, offset, length) {
     const over = sent + length > maxOutput;
@@ -86,7 +87,16 @@ const ready = jqModule.exports({
 ready.catch((err) => parentPort.postMessage({ id: 0, fatal: String((err && err.message) || err) }));
 // Started by bin/sq.js with the expression: compiling it once (no input, so it never runs) compiles jq's code on first
 // use while the request is out, instead of after it (~20 ms on the first run). Its errors are the check's to report.
-if (d.warm) ready.then((lib) => { try { lib.raw('', d.warm, []); } catch {} }, () => undefined);
+// With makeCache, and no cachedData or one V8 refused, the code cache of jq-web's script once jq has compiled an
+// expression (its functions compiled by then are in it) goes to bin/sq.js, which writes it after a successful call.
+ready.then((lib) => {
+  if (d.warm) {
+    try {
+      lib.raw('', d.warm, []);
+    } catch {}
+  }
+  if (d.makeCache && (!d.cachedData || script.cachedDataRejected)) parentPort.postMessage({ id: 0, jqCache: script.createCachedData() });
+}, () => undefined);
 
 parentPort.on('message', async (m) => {
   if (m.op === 'wasm') return gotWasm(m.module || compile());
