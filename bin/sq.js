@@ -24,7 +24,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const scan = require('../dist/argv.cjs').scanArgv(argv);
   const dir = cacheDir(process.env);
   // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker.
-  const jqWorker = dir !== undefined && scan.options.has('--jq') ? startJqWorker(scan.options.get('--jq'), dir) : undefined;
+  const jqWorker = dir !== undefined && scan.options.has('--jq') ? startJqWorker(dir) : undefined;
   // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with TurboFan on background threads,
   // and a short-lived process waits for them at exit (~50 ms on every call). The baseline compiler's code is plenty
   // for parsing response headers (and for jq's WebAssembly: with TurboFan a --jq call took twice the CPU). Set before
@@ -173,15 +173,15 @@ function v8Cache(source, dir, name) {
 /**
  * --jq, before the V8 flag is set: jq's worker thread (dist/jq-worker.cjs, built from src/output/jq-worker.ts) starts
  * at once, so that Node's start of a thread and the loading of jq-web's script in it (dist/jq.cjs, jq-web's with sq's
- * patches) overlap the CLI's load and the request instead of following them; it compiles `expr` once when jq is
- * ready (never runs it) to warm jq up. Node compiles its own modules from a code cache built into it that V8 accepts
+ * patches) overlap the CLI's load and the request instead of following them; jq compiles `.` in it once loaded, to
+ * warm up (src/output/jq-worker.ts). Node compiles its own modules from a code cache built into it that V8 accepts
  * only under the flags it was made with: a thread started after any V8 flag is set compiles them all from source,
  * ~100 ms of CPU instead of ~50 (measured on Node 20, 2 cores). So the flag waits (at most a second) until the thread
  * has started, and the worker compiles dist/jq.wasm itself once the flag is set (on its own thread, the main thread
- * being busy loading the CLI). src/output/jq.ts takes the worker over if it was started with the caps the CLI wants, else ends it and
- * starts its own.
+ * being busy loading the CLI). src/output/jq.ts takes the worker over if it was started with the caps the CLI wants,
+ * else ends it and starts its own.
  */
-function startJqWorker(expr, dir) {
+function startJqWorker(dir) {
   try {
     const dist = `${__dirname}/../dist`;
     const file = `${dist}/jq.cjs`;
@@ -210,7 +210,7 @@ function startJqWorker(expr, dir) {
         booted: booted.buffer,
         maxOutput: limits.maxOutput,
         maxHeap: limits.maxMemory,
-        warm: typeof expr === 'string' && expr.trim() !== '' ? expr : undefined,
+        warm: true,
       },
       resourceLimits: { maxOldGenerationSizeMb: Math.max(64, Math.round(limits.maxMemory / 1024 / 1024)) },
       stdout: true,
@@ -228,8 +228,12 @@ function startJqWorker(expr, dir) {
         if (made && code === 0) cache.write(() => made);
       },
     };
-    // The worker's code cache, when it had none or V8 refused it (see src/output/jq-worker.ts).
-    worker.on('message', (m) => m && m.jqCache && (made = m.jqCache));
+    // The worker's code cache, when it had none or V8 refused it (see src/output/jq-worker.ts); jq that could not
+    // load before jq.ts took the worker over makes jq.ts start its own, which reports why.
+    worker.on('message', (m) => {
+      if (m && m.jqCache) made = m.jqCache;
+      if (m && m.fatal) started.exited = true;
+    });
     // Until jq.ts takes it over: an error ends it (jq.ts then starts its own), never the process.
     const gone = () => (started.exited = true);
     worker.on('error', gone).on('exit', gone);

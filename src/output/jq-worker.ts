@@ -85,14 +85,16 @@ const ready = jqModule.exports({
 });
 
 ready.catch((err) => parentPort.postMessage({ id: 0, fatal: String((err && err.message) || err) }));
-// Started by bin/sq.js with the expression: compiling it once (no input, so it never runs) compiles jq's code on first
-// use while the request is out, instead of after it (~20 ms on the first run). Its errors are the check's to report.
+// Started by bin/sq.js with warm: jq compiles '.' once (no input, so nothing runs and nothing is written) while the
+// request is out, so that its code (the parser, its builtins) is compiled before the first job instead of during it
+// (~20 ms). Not the user's expression: jq folds constants as it compiles ('"x"*1e9' reaches the memory cap right
+// there), and a cap reached outside a job would leave this thread waiting to be ended with no job to report it.
 // With makeCache, and no cachedData or one V8 refused, the code cache of jq-web's script once jq has compiled an
 // expression (its functions compiled by then are in it) goes to bin/sq.js, which writes it after a successful call.
 ready.then((lib) => {
   if (d.warm) {
     try {
-      lib.raw('', d.warm, []);
+      lib.raw('', '.', []);
     } catch {}
   }
   if (d.makeCache && (!d.cachedData || script.cachedDataRejected)) parentPort.postMessage({ id: 0, jqCache: script.createCachedData() });

@@ -13,9 +13,10 @@
 // Picked over restoring the default signal disposition while a synchronous jq runs (which kills the process without
 // its cleanup and cannot stream or cap output) by measurement: README, "Scripting".
 //
-// jq-web stays outside the bundle (esbuild.config.mjs): with --jq, bin/sq.js starts compiling dist/jq.wasm and
-// hands it over (preloadJq there), with dist/jq.cjs, jq-web's script with sq's patches (src/output/jq-patches.ts);
-// without the launcher, jq-web loads from node_modules and is patched here the same way.
+// jq-web stays outside the bundle (esbuild.config.mjs): with --jq, bin/sq.js starts jq's worker before the CLI loads
+// (startJqWorker there: dist/jq-worker.cjs, which loads dist/jq.wasm and dist/jq.cjs, jq-web's script with sq's
+// patches, src/output/jq-patches.ts) and startJq takes it over; without the launcher, jq-web loads from node_modules
+// and is patched here the same way.
 import type { Worker } from 'node:worker_threads';
 import { SqError, UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
@@ -25,8 +26,9 @@ import { capMessage, outputFor, type FilterLimits } from './limits.js';
 import { patchJqWeb } from './jq-patches.js';
 
 /**
- * What bin/sq.js started with --jq (its preloadJq): dist/jq.wasm compiling, where dist/jq.cjs is, and jq's worker
- * already loading them (with the caps it read from the environment), unless starting it failed.
+ * What bin/sq.js started with --jq (its startJqWorker and preloadJq): jq's worker already loading jq (with the caps
+ * it read from the environment), unless starting it failed, in which case dist/jq.wasm compiling here for the worker
+ * startJq starts; and where dist/jq.cjs and dist/jq.wasm are.
  */
 interface PreloadedJq {
   /** Undefined when `started` compiles it itself. */
@@ -57,7 +59,10 @@ let host: Host | undefined;
 let nextId = 1;
 const MB = 1024 * 1024;
 
-/** Starts jq's worker, if it is not running with these limits. jq loads in it while the main thread goes on. */
+/**
+ * Starts jq's worker, if it is not running with these limits: the one bin/sq.js started, the first time, if its caps
+ * are these. jq loads in it while the main thread goes on.
+ */
 export async function startJq(limits: FilterLimits): Promise<Host> {
   if (host && sameLimits(host.limits, limits)) return host;
   stopJq();
