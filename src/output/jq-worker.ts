@@ -18,7 +18,8 @@ const ctrl = new Int32Array(d.ctrl);
 // bin/sq.js waits for this before it sets its V8 flag (see startJqWorker there); jq.wasm is compiled once it is set.
 if (d.booted) {
   const booted = new Int32Array(d.booted);
-  Atomics.store(booted, 0, 1);
+  // Not over a 2: bin/sq.js stops waiting after a second and sets its flag anyway.
+  Atomics.compareExchange(booted, 0, 0, 1);
   Atomics.notify(booted, 0);
   Atomics.wait(booted, 0, 1, 1000);
 }
