@@ -129,6 +129,11 @@ const jqWeb = createRequire(import.meta.url).resolve('jq-web');
 const { patchJqWeb } = await import('./dist/output/jq-patches.js');
 const jqCode = patchJqWeb(await readFile(jqWeb, 'utf8'), jqWeb).replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
 
+// jq's worker thread as a file, for bin/sq.js to start it as soon as it sees --jq (src/output/jq-worker.ts).
+const { JQ_WORKER_SOURCE } = await import('./dist/output/jq-worker.js');
+await writeFile('dist/jq-worker.cjs.tmp', JQ_WORKER_SOURCE);
+await rename('dist/jq-worker.cjs.tmp', 'dist/jq-worker.cjs');
+
 // jq.wasm without its DWARF debugging sections (1.8 of its 2.7 MB, custom sections that the engine skips): less to
 // read and copy on every --jq call. The code, data and the function names for stack traces stay as they are.
 const jqWasm = await readFile(createRequire(import.meta.url).resolve('jq-web/jq.wasm'));

@@ -17,19 +17,26 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     }
   }
 } else {
-  // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with TurboFan on background threads,
-  // and a short-lived process waits for them at exit (~50 ms on every call). The baseline compiler's code is plenty
-  // for parsing response headers. Set before anything compiles; a V8 that refuses the flag only costs that time.
-  try {
-    require('node:v8').setFlagsFromString('--liftoff-only');
-  } catch {}
   // `sq … | head` closes the pipe early: that is not an error worth a stack trace. Any other error on stdout is the
   // CLI's to report, with its exit code (src/output/sink.ts, main.ts): never an uncaught throw from here.
   for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
   // The same pre-scan of argv as the CLI's own (src/argv.ts), built beside the bundle.
   const scan = require('../dist/argv.cjs').scanArgv(argv);
   const dir = cacheDir(process.env);
-  const jq = dir !== undefined && scan.options.has('--jq') ? preloadJq() : undefined;
+  // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker.
+  const jqWorker = dir !== undefined && scan.options.has('--jq') ? startJqWorker(dir) : undefined;
+  // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with TurboFan on background threads,
+  // and a short-lived process waits for them at exit (~50 ms on every call). The baseline compiler's code is plenty
+  // for parsing response headers (and for jq's WebAssembly: with TurboFan a --jq call took twice the CPU). Set before
+  // anything compiles; a V8 that refuses the flag only costs that time.
+  try {
+    require('node:v8').setFlagsFromString('--liftoff-only');
+  } catch {}
+  if (jqWorker) {
+    Atomics.store(jqWorker.booted, 0, 2);
+    Atomics.notify(jqWorker.booted, 0);
+  }
+  const jq = dir !== undefined && scan.options.has('--jq') ? preloadJq(jqWorker) : undefined;
   const cli = load(dir, scan.noun, jq);
   cli.exports.run(argv).then(async (code) => {
     // The command has removed its own signal handlers. From here a stop signal ends the process as the command
@@ -37,6 +44,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     const stops = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 };
     for (const s of Object.keys(stops)) if (process.platform !== 'win32' || s !== 'SIGQUIT') process.on(s, () => process.exit(128 + stops[s]));
     cli.saveCache(code);
+    jqWorker?.saveCache(code);
     // The command is finished: once stdout and stderr are flushed, leave at once rather than wait for library
     // timers and closing keep-alive sockets to wind down (~50 ms per call).
     await Promise.all(
@@ -90,27 +98,8 @@ function missing(file) {
  * dist/jq.cjs; `jq` is what preloadJq started, handed to the bundle.
  */
 function loadWithV8Cache(file, source, dir, name, jq) {
-  const build = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source);
-  // V8 rejects a cache made under other V8 flags: runs with and without, say, NODE_OPTIONS=--max-old-space-size
-  // keep one each rather than overwrite each other's.
-  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`.trim();
-  const cacheFile = build
-    ? `${dir}/code-${build[1]}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${name}.bin`
-    : undefined;
-  let cachedData;
-  if (cacheFile && ownDir(dir)) {
-    let fd;
-    try {
-      // Not through a symlink, and without blocking on a FIFO put in its place; then only a regular file of yours
-      // that nobody else can write: compiled code runs as you.
-      const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
-      fd = fs.openSync(cacheFile, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-      if (ours(fs.fstatSync(fd), 'isFile')) cachedData = fs.readFileSync(fd);
-    } catch {
-    } finally {
-      if (fd !== undefined) fs.closeSync(fd);
-    }
-  }
+  const cache = v8Cache(source, dir, name);
+  const cachedData = cache?.read();
   const vm = require('node:vm');
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __sqHostImport, __sqJq) {${source}\n})`, {
     filename: file,
@@ -124,7 +113,36 @@ function loadWithV8Cache(file, source, dir, name, jq) {
   return {
     exports: module.exports,
     saveCache(code) {
-      if (!cacheFile || !fresh || code !== 0) return;
+      if (cache && fresh && code === 0) cache.write(() => script.createCachedData());
+    },
+  };
+}
+
+/** The code cache of `source` (a file of this build, named by its first line) under the name `name`, if it has one. */
+function v8Cache(source, dir, name) {
+  const build = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source);
+  if (!build) return undefined;
+  // V8 rejects a cache made under other V8 flags: runs with and without, say, NODE_OPTIONS=--max-old-space-size
+  // keep one each rather than overwrite each other's.
+  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`.trim();
+  const cacheFile = `${dir}/code-${build[1]}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${name}.bin`;
+  return {
+    read() {
+      if (!ownDir(dir)) return undefined;
+      let fd;
+      try {
+        // Not through a symlink, and without blocking on a FIFO put in its place; then only a regular file of yours
+        // that nobody else can write: compiled code runs as you.
+        const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
+        fd = fs.openSync(cacheFile, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+        if (ours(fs.fstatSync(fd), 'isFile')) return fs.readFileSync(fd);
+      } catch {
+      } finally {
+        if (fd !== undefined) fs.closeSync(fd);
+      }
+      return undefined;
+    },
+    write(data) {
       let tmp;
       try {
         if (!makeOwnDir(dir)) return;
@@ -140,7 +158,7 @@ function loadWithV8Cache(file, source, dir, name, jq) {
         }
         // A new file (O_EXCL: never through a link or into a file someone placed), renamed over the old one.
         tmp = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
-        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+        fs.writeFileSync(tmp, data(), { mode: 0o600, flag: 'wx' });
         fs.renameSync(tmp, cacheFile);
       } catch (e) {
         // A read-only or full disk: run without a cache. (EEXIST: the name was not ours to remove.)
@@ -153,19 +171,94 @@ function loadWithV8Cache(file, source, dir, name, jq) {
 }
 
 /**
- * --jq: jq is WebAssembly (jq-web; dist/jq.wasm is its jq.wasm without the debugging sections, 0.9 MB of 2.7). Its
- * module starts compiling here, before the bundle loads; src/output/jq.ts hands it to jq's worker thread, which runs
- * the script around it (dist/jq.cjs, jq-web's with sq's patches). Without this (no cache directory, or the CLI
- * imported as modules) the worker loads jq-web from node_modules. Compiling every function up front instead of on
- * first call (--no-wasm-lazy-compilation) was measured slower: ~50 ms more per call on two cores.
+ * --jq, before the V8 flag is set: jq's worker thread (dist/jq-worker.cjs, built from src/output/jq-worker.ts) starts
+ * at once, so that Node's start of a thread and the loading of jq-web's script in it (dist/jq.cjs, jq-web's with sq's
+ * patches) overlap the CLI's load and the request instead of following them; jq compiles `.` in it once loaded, to
+ * warm up (src/output/jq-worker.ts). Node compiles its own modules from a code cache built into it that V8 accepts
+ * only under the flags it was made with: a thread started after any V8 flag is set compiles them all from source,
+ * ~100 ms of CPU instead of ~50 (measured on Node 20, 2 cores). So the flag waits (at most a second) until the thread
+ * has started, and the worker compiles dist/jq.wasm itself once the flag is set (on its own thread, the main thread
+ * being busy loading the CLI). src/output/jq.ts takes the worker over if it was started with the caps the CLI wants,
+ * else ends it and starts its own.
  */
-function preloadJq() {
+function startJqWorker(dir) {
+  try {
+    const dist = `${__dirname}/../dist`;
+    const file = `${dist}/jq.cjs`;
+    // jq-web's script is compiled in the worker from a code cache of its own, as the bundle is here (~10 ms less).
+    const source = fs.readFileSync(file, 'latin1');
+    const cache = v8Cache(source, dir, '_jq');
+    // The caps as src/output/limits.ts reads them (its defaults: 64 and 512 MB); a value it would refuse only makes
+    // jq.ts start a worker of its own, after it has reported the usage error.
+    const mb = (name, dflt, max) => {
+      const raw = (process.env[name] || '').trim();
+      return (/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= max ? Number(raw) : dflt) * 1024 * 1024;
+    };
+    const limits = { maxOutput: mb('SQ_FILTER_MAX_OUTPUT_MB', 64, 1_000_000), maxMemory: mb('SQ_FILTER_MAX_MEMORY_MB', 512, 2047) };
+    const ctrl = new Int32Array(new SharedArrayBuffer(8));
+    const booted = new Int32Array(new SharedArrayBuffer(4));
+    const { Worker } = require('node:worker_threads');
+    const worker = new Worker(`${dist}/jq-worker.cjs`, {
+      workerData: {
+        file,
+        source,
+        cachedData: cache?.read(),
+        makeCache: !!cache,
+        wasmPath: `${dist}/jq.wasm`,
+        waitWasm: false,
+        ctrl: ctrl.buffer,
+        booted: booted.buffer,
+        maxOutput: limits.maxOutput,
+        maxHeap: limits.maxMemory,
+        warm: true,
+      },
+      resourceLimits: { maxOldGenerationSizeMb: Math.max(64, Math.round(limits.maxMemory / 1024 / 1024)) },
+      stdout: true,
+      stderr: true,
+    });
+    worker.unref();
+    let made;
+    const started = {
+      worker,
+      ctrl,
+      booted,
+      limits,
+      exited: false,
+      saveCache(code) {
+        if (made && code === 0) cache.write(() => made);
+      },
+    };
+    // The worker's code cache, when it had none or V8 refused it (see src/output/jq-worker.ts); jq that could not
+    // load before jq.ts took the worker over makes jq.ts start its own, which reports why.
+    worker.on('message', (m) => {
+      if (m && m.jqCache) made = m.jqCache;
+      if (m && m.fatal) started.exited = true;
+    });
+    // Until jq.ts takes it over: an error ends it (jq.ts then starts its own), never the process.
+    const gone = () => (started.exited = true);
+    worker.on('error', gone).on('exit', gone);
+    started.forget = () => worker.off('error', gone).off('exit', gone);
+    Atomics.wait(booted, 0, 0, 1000);
+    return started;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * --jq, after the V8 flag: jq is WebAssembly (jq-web; dist/jq.wasm is its jq.wasm without the debugging sections,
+ * 0.9 MB of 2.7). Unless startJqWorker `started` a worker, which compiles it itself, its module starts compiling here,
+ * before the bundle loads, for the worker src/output/jq.ts starts. Without this (no cache directory, or the CLI imported as
+ * modules) the worker loads jq-web from node_modules. Compiling every function up front instead of on first call
+ * (--no-wasm-lazy-compilation) was measured slower: ~50 ms more per call on two cores.
+ */
+function preloadJq(started) {
   try {
     const wasmPath = `${__dirname}/../dist/jq.wasm`;
-    const wasm = WebAssembly.compile(fs.readFileSync(wasmPath));
+    const wasm = started ? undefined : WebAssembly.compile(fs.readFileSync(wasmPath));
     // A failure is handled where the module is awaited (src/output/jq.ts), if it ever is.
-    wasm.catch(() => {});
-    return { wasm, file: `${__dirname}/../dist/jq.cjs`, wasmPath };
+    wasm?.catch(() => {});
+    return { wasm, file: `${__dirname}/../dist/jq.cjs`, wasmPath, started };
   } catch {
     return undefined;
   }

@@ -1,8 +1,10 @@
-// The code of the thread --jq runs in (src/output/jq.ts starts it with eval: a string works the same from src/,
-// dist/ and the bundle, where a worker file would need a path of its own). CommonJS, no TypeScript: it runs as given.
+// The code of the thread --jq runs in. src/output/jq.ts starts it with eval (a string works the same from src/, dist/
+// and the bundle); the build also writes it as dist/jq-worker.cjs, which bin/sq.js starts as a file as soon as it
+// sees --jq. CommonJS, no TypeScript: it runs as given, and as a module it must not declare `module` or `exports`.
 //
-// workerData: { file, source?, wasmPath, waitWasm, ctrl, maxOutput, maxHeap }. `source` is jq-web's script already
-// patched (src/output/jq-patches.ts); without it `file` is (dist/jq.cjs, patched by the build). With waitWasm, jq.wasm
+// workerData: { file, source?, cachedData?, makeCache?, wasmPath, waitWasm, ctrl, booted?, maxOutput, maxHeap, warm? }.
+// `source` is jq-web's script already patched (src/output/jq-patches.ts; with the launcher, dist/jq.cjs's text, compiled
+// from its code cache `cachedData`); without it `file` is (dist/jq.cjs, patched by the build). With waitWasm, jq.wasm
 // compiled by bin/sq.js comes as the first message; else it is compiled from wasmPath.
 // Messages in: { id, op: 'check' | 'run', expr, json, maxOutput }. Out: { id, chunk } (jq's stdout, as it is written), then
 // { id, done, error? }; or { id, cap: 'output' | 'memory', size } after which this thread only waits to be ended.
@@ -13,6 +15,14 @@ const { parentPort, workerData: d } = require('node:worker_threads');
 const fs = require('node:fs');
 const vm = require('node:vm');
 const ctrl = new Int32Array(d.ctrl);
+// bin/sq.js waits for this before it sets its V8 flag (see startJqWorker there); jq.wasm is compiled once it is set.
+if (d.booted) {
+  const booted = new Int32Array(d.booted);
+  // Not over a 2: bin/sq.js stops waiting after a second and sets its flag anyway.
+  Atomics.compareExchange(booted, 0, 0, 1);
+  Atomics.notify(booted, 0);
+  Atomics.wait(booted, 0, 1, 1000);
+}
 const CHUNK = 65536;
 const buf = new Uint8Array(CHUNK);
 let n = 0;
@@ -46,10 +56,10 @@ const compile = () => WebAssembly.compile(fs.readFileSync(d.wasmPath));
 const wasm = d.waitWasm ? new Promise((resolve) => (gotWasm = resolve)) : compile();
 const source = d.source ?? fs.readFileSync(d.file, 'latin1');
 let maxOutput = d.maxOutput;
-const module = { exports: {} };
-new vm.Script('(function (exports, require, module, __filename, __dirname) {' + source + '\n})', { filename: d.file })
-  .runInThisContext()(module.exports, require, module, d.file, require('node:path').dirname(d.file));
-const ready = module.exports({
+const jqModule = { exports: {} };
+const script = new vm.Script('(function (exports, require, module, __filename, __dirname) {' + source + '\n})', { filename: d.file, cachedData: d.cachedData });
+script.runInThisContext()(jqModule.exports, require, jqModule, d.file, require('node:path').dirname(d.file));
+const ready = jqModule.exports({
   sqWrite(bytes, offset, length) {
     const over = sent + length > maxOutput;
     const end = offset + (over ? maxOutput - sent : length);
@@ -76,6 +86,20 @@ const ready = module.exports({
 });
 
 ready.catch((err) => parentPort.postMessage({ id: 0, fatal: String((err && err.message) || err) }));
+// Started by bin/sq.js with warm: jq compiles '.' once (no input, so nothing runs and nothing is written) while the
+// request is out, so that its code (the parser, its builtins) is compiled before the first job instead of during it
+// (~20 ms). Not the user's expression: jq folds constants as it compiles ('"x"*1e9' reaches the memory cap right
+// there), and a cap reached outside a job would leave this thread waiting to be ended with no job to report it.
+// With makeCache, and no cachedData or one V8 refused, the code cache of jq-web's script once jq has compiled an
+// expression (its functions compiled by then are in it) goes to bin/sq.js, which writes it after a successful call.
+ready.then((lib) => {
+  if (d.warm) {
+    try {
+      lib.raw('', '.', []);
+    } catch {}
+  }
+  if (d.makeCache && (!d.cachedData || script.cachedDataRejected)) parentPort.postMessage({ id: 0, jqCache: script.createCachedData() });
+}, () => undefined);
 
 parentPort.on('message', async (m) => {
   if (m.op === 'wasm') return gotWasm(m.module || compile());

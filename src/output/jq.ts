@@ -13,9 +13,10 @@
 // Picked over restoring the default signal disposition while a synchronous jq runs (which kills the process without
 // its cleanup and cannot stream or cap output) by measurement: README, "Scripting".
 //
-// jq-web stays outside the bundle (esbuild.config.mjs): with --jq, bin/sq.js starts compiling dist/jq.wasm and
-// hands it over (preloadJq there), with dist/jq.cjs, jq-web's script with sq's patches (src/output/jq-patches.ts);
-// without the launcher, jq-web loads from node_modules and is patched here the same way.
+// jq-web stays outside the bundle (esbuild.config.mjs): with --jq, bin/sq.js starts jq's worker before the CLI loads
+// (startJqWorker there: dist/jq-worker.cjs, which loads dist/jq.wasm and dist/jq.cjs, jq-web's script with sq's
+// patches, src/output/jq-patches.ts) and startJq takes it over; without the launcher, jq-web loads from node_modules
+// and is patched here the same way.
 import type { Worker } from 'node:worker_threads';
 import { SqError, UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
@@ -24,11 +25,17 @@ import { JQ_WORKER_SOURCE } from './jq-worker.js';
 import { capMessage, outputFor, type FilterLimits } from './limits.js';
 import { patchJqWeb } from './jq-patches.js';
 
-/** What bin/sq.js started with --jq (its preloadJq): dist/jq.wasm compiling, and where dist/jq.cjs is. */
+/**
+ * What bin/sq.js started with --jq (its startJqWorker and preloadJq): jq's worker already loading jq (with the caps
+ * it read from the environment), unless starting it failed, in which case dist/jq.wasm compiling here for the worker
+ * startJq starts; and where dist/jq.cjs and dist/jq.wasm are.
+ */
 interface PreloadedJq {
-  wasm: Promise<unknown>;
+  /** Undefined when `started` compiles it itself. */
+  wasm?: Promise<unknown>;
   file: string;
   wasmPath: string;
+  started?: { worker: Worker; ctrl: Int32Array; limits: Pick<FilterLimits, 'maxOutput' | 'maxMemory'>; exited: boolean; forget(): void };
 }
 declare const __sqJq: PreloadedJq | undefined;
 
@@ -52,13 +59,24 @@ let host: Host | undefined;
 let nextId = 1;
 const MB = 1024 * 1024;
 
-/** Starts jq's worker, if it is not running with these limits. jq loads in it while the main thread goes on. */
+/**
+ * Starts jq's worker, if it is not running with these limits: the one bin/sq.js started, the first time, if its caps
+ * are these. jq loads in it while the main thread goes on.
+ */
 export async function startJq(limits: FilterLimits): Promise<Host> {
   if (host && sameLimits(host.limits, limits)) return host;
   stopJq();
   const { Worker } = await importPackage<typeof import('node:worker_threads')>('node:worker_threads');
   if (host && sameLimits(host.limits, limits)) return host;
   const pre = typeof __sqJq === 'object' && __sqJq ? __sqJq : undefined;
+  const started = pre?.started;
+  if (started) {
+    // Taken over once: if it is not what is wanted now, it is ended and a worker of the wanted kind started.
+    pre.started = undefined;
+    started.forget();
+    if (!started.exited && sameLimits(started.limits, limits)) return attach(started.worker, started.ctrl, limits);
+    void started.worker.terminate();
+  }
   let file: string;
   let wasmPath: string;
   let source: string | undefined;
@@ -74,22 +92,26 @@ export async function startJq(limits: FilterLimits): Promise<Host> {
   const ctrl = new Int32Array(new SharedArrayBuffer(8));
   const worker = new Worker(JQ_WORKER_SOURCE, {
     eval: true,
-    workerData: { file, source, wasmPath, waitWasm: !!pre, ctrl: ctrl.buffer, maxOutput: limits.maxOutput, maxHeap: limits.maxMemory },
+    workerData: { file, source, wasmPath, waitWasm: !!pre?.wasm, ctrl: ctrl.buffer, maxOutput: limits.maxOutput, maxHeap: limits.maxMemory },
     // The worker's JavaScript heap (jq's input as a string, jq-web's glue): past it Node ends the worker alone.
     resourceLimits: { maxOldGenerationSizeMb: Math.max(64, Math.round(limits.maxMemory / MB)) },
     stdout: true,
     stderr: true,
   });
-  // Idle, it does not keep the process alive.
-  worker.unref();
-  const h: Host = { worker, ctrl, limits, job: null };
-  host = h;
-  if (pre) {
+  if (pre?.wasm) {
     pre.wasm.then(
       (module) => worker.postMessage({ op: 'wasm', module }),
       () => worker.postMessage({ op: 'wasm', module: null }),
     );
   }
+  return attach(worker, ctrl, limits);
+}
+
+function attach(worker: Worker, ctrl: Int32Array, limits: FilterLimits): Host {
+  // Idle, it does not keep the process alive.
+  worker.unref();
+  const h: Host = { worker, ctrl, limits, job: null };
+  host = h;
   worker.on('message', (m: WorkerMessage) => onMessage(h, m));
   worker.on('error', (err: Error & { code?: string }) => {
     const job = h.job;
@@ -116,7 +138,7 @@ function kill(h: Host): void {
   void h.worker.terminate();
 }
 
-function sameLimits(a: FilterLimits, b: FilterLimits): boolean {
+function sameLimits(a: Pick<FilterLimits, 'maxOutput' | 'maxMemory'>, b: FilterLimits): boolean {
   return a.maxOutput === b.maxOutput && a.maxMemory === b.maxMemory;
 }
 

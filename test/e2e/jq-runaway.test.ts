@@ -7,6 +7,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { waitFor } from '../helpers/wait.js';
+import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'clear' });
 type J = Record<string, any>;
@@ -23,8 +24,8 @@ function start(args: string[], env: Record<string, string> = {}) {
 const nestedRange = (n: number, body: string) => '{{range 1000}}'.repeat(n) + body + '{{end}}'.repeat(n);
 
 /** Spawns sq, waits until it has sent `path` and spun for a while, sends the signal; the result and how long it took. */
-async function stopWith(signal: 'SIGTERM' | 'SIGINT', args: string[], path: string) {
-  const p = start(args);
+async function stopWith(signal: 'SIGTERM' | 'SIGINT', args: string[], path: string, env: Record<string, string> = {}) {
+  const p = start(args, env);
   await waitFor(() => emu.requests(), (rs) => rs.some((r) => r.path.startsWith(path)), `a request to ${path}`, 30_000);
   // The filter is past its first document and spinning: no output ends it.
   await new Promise((r) => setTimeout(r, 700));
@@ -118,6 +119,39 @@ describe('caps: exit 1 and one clean line naming the cap, never a V8 abort', () 
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stderr).error.message).toBe('SQ_FILTER_MAX_OUTPUT_MB must be a whole number of MB from 1 to 1000000 (got "1e3")');
     expect(await emu.requests()).toEqual([]);
+  });
+});
+
+// With a cache directory bin/sq.js starts jq's worker itself, before the CLI loads (startJqWorker), and the CLI takes
+// it over: the same guarantees.
+describe('the worker bin/sq.js starts (a cache directory)', () => {
+  const cache = () => ({ SQ_CACHE_DIR: tempDir('sq-jq-cache-') });
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('a runaway filter: %s is exit %i within a second', async (signal, code) => {
+    const r = await stopWith(signal, ['me', '--jq', 'until(false; .)'], '/v1/me', cache());
+    expect([r.code, r.signal]).toEqual([code, null]);
+    expect(r.ms).toBeLessThan(1000);
+  });
+
+  it('the caps it was started with are the ones that apply', async () => {
+    const out = await start(['me', '--jq', 'range(1e12)'], { ...cache(), SQ_FILTER_MAX_OUTPUT_MB: '1' });
+    expect(String(out.stderr)).toContain('output cap of 1 MB');
+    expect(out.exitCode).toBe(1);
+    const mem = await start(['me', '--jq', '"x"*1e9'], { ...cache(), SQ_FILTER_MAX_MEMORY_MB: '64' });
+    expect(String(mem.stderr)).toContain('memory cap of 64 MB');
+    expect(mem.exitCode).toBe(1);
+  });
+
+  it('a second call runs from the code caches the first wrote, with the same output', async () => {
+    const env = cache();
+    const a = await start(['squids', 'list', '--jq', '.[].name'], env);
+    const b = await start(['squids', 'list', '--jq', '.[].name'], env);
+    expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
+    expect(String(b.stdout)).toBe(String(a.stdout));
+    expect(String(a.stdout).split('\n').sort()).toEqual(Object.values(DEMO_SQUIDS).sort());
   });
 });
 
