@@ -81,7 +81,12 @@ describe('completion answers of other questions', () => {
     const old = plant(join(dir, 'complete'), `squids-${'a'.repeat(32)}.json`, 2 * DAY);
     const oldLock = plant(join(dir, 'complete'), `runs-${'b'.repeat(32)}.json.refreshing`, 2 * DAY);
     const young = plant(join(dir, 'complete'), `runs-${'c'.repeat(32)}.json`, 60_000);
-    const r = await sqBin(['__complete', 'squids'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
+    // Tab again until the answer comes, as a user would: a loaded machine may spend a first Tab's budget starting node.
+    let r = await sqBin(['__complete', 'squids'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
+    for (let i = 0; i < 50 && r.code === 0 && r.stdout === ''; i++) {
+      await new Promise((done) => setTimeout(done, 200));
+      r = await sqBin(['__complete', 'squids'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
+    }
     expect(r.code).toBe(0);
     expect(r.stdout).not.toBe('');
     expect([existsSync(old), existsSync(oldLock), existsSync(young)]).toEqual([false, false, true]);
