@@ -59,13 +59,7 @@ let maxOutput = d.maxOutput;
 const jqModule = { exports: {} };
 const script = new vm.Script('(function (exports, require, module, __filename, __dirname) {' + source + '\n})', { filename: d.file, cachedData: d.cachedData });
 script.runInThisContext()(jqModule.exports, require, jqModule, d.file, require('node:path').dirname(d.file));
-// jq-web keeps what each run allocated (its heap only grows): over the pages of an --all export, one instance grew
-// ~50 KB a page. Past RECYCLE bytes of growth, the next job gets a fresh instance from the same compiled module
-// (a few ms), and the old heap goes with the old instance.
-const RECYCLE = 32 * 1024 * 1024;
-let heapFirst;
-let heapNow = 0;
-const instance = () => jqModule.exports({
+const ready = jqModule.exports({
   sqWrite(bytes, offset, length) {
     const over = sent + length > maxOutput;
     const end = offset + (over ? maxOutput - sent : length);
@@ -84,15 +78,12 @@ const instance = () => jqModule.exports({
   },
   sqGrow(size) {
     if (size > d.maxHeap) stop('memory', d.maxHeap);
-    heapFirst ??= size;
-    heapNow = size;
   },
   instantiateWasm(imports, done) {
     wasm.then((m) => WebAssembly.instantiate(m, imports)).then(done, (err) => parentPort.postMessage({ id: 0, fatal: String(err && err.message || err) }));
     return {};
   },
 });
-let ready = instance();
 
 ready.catch((err) => parentPort.postMessage({ id: 0, fatal: String((err && err.message) || err) }));
 // Started by bin/sq.js with warm: jq compiles '.' once (no input, so nothing runs and nothing is written) while the
@@ -124,10 +115,6 @@ parentPort.on('message', async (m) => {
     else lib.raw(m.json, m.expr, ['-r', '-c']);
     flush();
     parentPort.postMessage({ id, done: true });
-    if (heapFirst !== undefined && heapNow - heapFirst > RECYCLE) {
-      heapFirst = undefined;
-      ready = instance();
-    }
   } catch (err) {
     flush();
     parentPort.postMessage({ id, done: true, error: { exitCode: err && err.exitCode, text: String((err && (err.stderr || err.message)) || err || 'jq failed') } });
