@@ -37,6 +37,10 @@ start_emulator() {
   sleep 0.3
 }
 
+# `--prefix` moves npm's global config ($prefix/etc/npmrc) out of reach, and with it the machine's registry and
+# cafile: every npm call below keeps the machine's own.
+export npm_config_globalconfig="${npm_config_globalconfig:-$(npm config get globalconfig)}"
+
 check "npm pack (prepack builds dist/)"
 npm pack --pack-destination "$work" >"$work/pack.txt" 2>"$work/pack.err" || fail "npm pack: $(tail -n 20 "$work/pack.err")"
 tgz="$work/$(tail -n 1 "$work/pack.txt")"
@@ -52,7 +56,7 @@ tar -xzOf "$tgz" package/package.json | node -e '
 echo "   $(basename "$tgz"): $(wc -l <"$work/files.txt") files, $(du -k "$tgz" | cut -f1) KB, no install scripts"
 
 check "npm install -g --prefix TMP $(basename "$tgz"): timed with a warm cache (target <= 2 s on an idle machine)"
-npm install -g --prefix "$work/warm" --no-audit --no-fund "$tgz" >/dev/null 2>&1 # warms the npm cache
+npm install -g --prefix "$work/warm" --no-audit --no-fund "$tgz" >"$work/install-warm.log" 2>&1 || fail "install failed: $(tail -n 20 "$work/install-warm.log")" # warms the npm cache
 times=()
 for i in 1 2 3; do
   start=$(date +%s%N)
