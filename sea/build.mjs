@@ -44,7 +44,7 @@ writeFileSync(
     output: `${out}/sq.blob`,
     disableExperimentalSEAWarning: true,
     useCodeCache: true,
-    assets: { 'jq.wasm': 'dist/jq.wasm' },
+    assets: { 'jq.wasm': 'dist/jq.wasm', 'jq.cjs': 'dist/jq.cjs' },
   }),
 );
 execFileSync(process.execPath, ['--experimental-sea-config', `${out}/sea-config.json`], { stdio: ['ignore', 'ignore', 'inherit'] });

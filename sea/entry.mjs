@@ -30,7 +30,9 @@ globalThis.__sqHostImport = (specifier) => {
 };
 let jq;
 Object.defineProperty(globalThis, '__sqJq', {
-  get: () => (jq ??= { factory: require('../dist/jq.cjs'), wasm: WebAssembly.compile(getAsset('jq.wasm')) }),
+  // --jq runs in a worker thread, which cannot require() from this bundle: it gets jq's script (dist/jq.cjs, patched
+  // by the build) as text from the executable's assets, and the compiled jq.wasm as a message.
+  get: () => (jq ??= { factory: require('../dist/jq.cjs'), wasm: WebAssembly.compile(getAsset('jq.wasm')), source: getAsset('jq.cjs', 'utf8'), file: 'jq.cjs', wasmPath: 'jq.wasm' }),
 });
 
 // As bin/sq.js: undici's HTTP parser stays on the baseline compiler, a closed pipe is no error, and once the command

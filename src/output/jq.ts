@@ -35,6 +35,8 @@ interface PreloadedJq {
   wasm?: Promise<unknown>;
   file: string;
   wasmPath: string;
+  /** jq's script as text, where it is no file to read (the standalone executable's assets). */
+  source?: string;
   started?: { worker: Worker; ctrl: Int32Array; limits: Pick<FilterLimits, 'maxOutput' | 'maxMemory'>; exited: boolean; forget(): void };
 }
 declare const __sqJq: PreloadedJq | undefined;
@@ -80,7 +82,7 @@ export async function startJq(limits: FilterLimits): Promise<Host> {
   let file: string;
   let wasmPath: string;
   let source: string | undefined;
-  if (pre) ({ file, wasmPath } = pre);
+  if (pre) ({ file, wasmPath, source } = pre);
   else {
     const { createRequire } = await importPackage<typeof import('node:module')>('node:module');
     const { readFileSync } = await importPackage<typeof import('node:fs')>('node:fs');
