@@ -3,11 +3,9 @@
 // startup.bench.mjs; the code cache is warm for both, and the shared pacing state is kept between calls, as a user's calls keep it.
 // jq_overhead_new_expression (no target, for the record): the same with an expression sq has not seen before, which
 // it compiles once before the request (src/output/jq.ts, checkJq) instead of trusting its list of known ones.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, wall } from './lib.mjs';
+import { median, wall, benchEnv } from './lib.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'bin/sq.js');
@@ -18,14 +16,7 @@ const RUNS = Number(process.env.BENCH_RUNS || 25);
 const { startEmulator } = await import(join(root, 'dist/emulator/index.js'));
 const emu = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', seed: 'demo' });
 try {
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')),
-    SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')),
-    SQ_BASE_URL: emu.baseUrl,
-    SQ_TOKEN: emu.token,
-  };
+  const env = benchEnv(emu);
   const withJq = [bin, 'squids', 'list', '--jq', '.[].name'];
   const withJson = [bin, 'squids', 'list', '--json'];
   await wall(withJq, env);

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { wall } from './lib.mjs';
+import { wall, benchEnv } from './lib.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'bin/sq.js');
@@ -33,14 +33,7 @@ http.get(u, { headers: { authorization: 'Token ' + process.env.SQ_TOKEN, accept:
 });
 `,
   );
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')),
-    SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')),
-    SQ_BASE_URL: emu.baseUrl,
-    SQ_TOKEN: emu.token,
-  };
+  const env = benchEnv(emu);
   for (const [name, args, path] of [
     ['loop_ratio_squids', ['squids', 'list', '--json'], '/v1/squids'],
     ['loop_ratio_me', ['me', '--json'], '/v1/me'],
