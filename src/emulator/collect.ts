@@ -4,6 +4,7 @@ import type { CrawlerDef } from './crawlers.js';
 import { RUN_TIMING } from './timing.js';
 import { generateRowFields, rowsForTask } from './rows.js';
 import { naiveUs, paramsKey } from './util.js';
+import { recordCharge } from './credits.js';
 
 type Rec = Record<string, unknown>;
 
@@ -52,6 +53,7 @@ export function collect(emu: EmuCore, run: Rec, def: CrawlerDef, squid: Rec, tas
   );
   emu.addResults(fields);
   const credits = count * creditsPerRow(def, (squid.params ?? {}) as Rec);
+  recordCharge(emu, String(run.id), def, (squid.params ?? {}) as Rec, count);
   rt.status = 'completed';
   rt.ended_at = naiveUs(nowMs);
   rt.last_result = count;

@@ -13,6 +13,8 @@ import { RequestLog } from './requestlog.js';
 import { registerAccounts, rescheduleSyncs } from './routes/accounts.js';
 import { registerControl } from './routes/control.js';
 import { registerCrawlers } from './routes/crawlers.js';
+import { registerCredits } from './routes/credits.js';
+import { registerGoogleMaps } from './routes/googlemaps.js';
 import { registerResults } from './routes/results.js';
 import { registerRuns } from './routes/runs.js';
 import { registerSquids } from './routes/squids.js';
@@ -56,6 +58,8 @@ function registerCore(emu: EmuCore): void {
   registerRuns(emu);
   registerResults(emu);
   registerAccounts(emu);
+  registerCredits(emu);
+  registerGoogleMaps(emu);
 }
 
 function rescheduleAll(emu: EmuCore): void {

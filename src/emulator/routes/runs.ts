@@ -1,7 +1,8 @@
 // Runs: start, list, detail, stats, credits, abort, download, and their run tasks (both spellings).
 import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
-import { abortRun, isActive, ratesFor, RUN_TIMING, startRun } from '../engine.js';
+import { abortRun, isActive, RUN_TIMING, startRun } from '../engine.js';
+import { runCreditsView } from '../credits.js';
 import { paginate } from '../pagination.js';
 import { detail, errB, json, naiveSec, timedelta } from '../util.js';
 import { downloadUrl, runDetailView, runDurationMs, runsOfSquid, runView } from '../views.js';
@@ -38,31 +39,6 @@ function stats(emu: EmuCore, run: Rec): Rec {
     total_requests: done ? done * 3 : null,
     current_task: current ? current.task : '',
     updated_at: naiveSec(emu.clock.now()),
-  };
-}
-
-function credits(emu: EmuCore, run: Rec): Rec {
-  const squid = emu.state.squids[String(run.squid)];
-  const crawler = squid ? emu.state.crawlers[String(squid.crawler)] : undefined;
-  const rows = Number(run.total_results);
-  const attempts = runTasksOf(emu, String(run.id)).filter((rt) => rt.status === 'completed').length;
-  const rates = crawler ? ratesFor(defOf(crawler), (squid?.params ?? {}) as Rec) : { base: 0, functions: {} };
-  const breakdown = [
-    { function: 'base', credits: rows * rates.base, attempts },
-    ...Object.entries(rates.functions).map(([fn, r]) => ({ function: fn, credits: rows * r, attempts })),
-  ].sort((a, b) => b.credits - a.credits);
-  return {
-    run_id: run.id,
-    total_credits: run.credit_used,
-    total_results: rows,
-    breakdown,
-    rates: { credits_per_row: rates.base, ...rates.functions },
-    function_colors: {
-      Base: { bg_color: '#E8F0FE', txt_color: '#1A73E8' },
-      ...Object.fromEntries(Object.keys(rates.functions).map((fn) => [fn, { bg_color: '#FCE8E6', txt_color: '#C5221F' }])),
-    },
-    base_function_label: 'Base',
-    filter_breakdown: [],
   };
 }
 
@@ -106,7 +82,7 @@ export function registerRuns(emu: EmuCore): void {
 
   emu.route('GET', '/v1/runs/:hash/credits', (req) => {
     const run = emu.state.runs[req.params.hash];
-    return run ? json(200, credits(emu, run)) : detail(404, 'Run not found.');
+    return run ? json(200, runCreditsView(emu, run)) : detail(404, 'Run not found.');
   });
 
   emu.route('POST', '/v1/runs/:hash/abort', (req) => {

@@ -2,6 +2,7 @@
 import type { EmuCore } from '../emu.js';
 import { defOf, isReady, squidParamProblem } from '../crawlers.js';
 import { forgetRun } from '../engine.js';
+import { archiveSquid } from '../credits.js';
 import { paginate } from '../pagination.js';
 import { newSquid } from '../seed.js';
 import { errB, isRecord, json } from '../util.js';
@@ -176,6 +177,7 @@ export function registerSquids(emu: EmuCore): void {
     const f = findSquid(emu, req.params.hash, 'squid_hash');
     if (f.res) return f.res;
     const id = String(f.rec.id);
+    archiveSquid(emu, f.rec);
     deleteTasks(emu, id, () => true);
     for (const run of Object.values(emu.state.runs)) {
       if (run.squid !== id) continue;

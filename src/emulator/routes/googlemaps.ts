@@ -1,0 +1,64 @@
+// GET /v1/googlemaps/locations?country_code=…[&region=…][&district=…][&city=…] (changelog examples): the valid
+// regions of a country, the cities of a region, the districts of a city, for Google Maps parameter tasks. No docs
+// sample exists: the shape is inferred (README, emulator section), and the emulator knows a few countries only.
+import type { EmuCore } from '../emu.js';
+import { detail, json } from '../util.js';
+
+/** country → region → city → districts. */
+const LOCATIONS: Record<string, Record<string, Record<string, string[]>>> = {
+  US: {
+    California: { 'Los Angeles': ['Hollywood', 'Downtown', 'Venice'], 'San Francisco': ['Mission District', 'SoMa'], 'San Diego': [] },
+    'New York': { 'New York City': ['Manhattan', 'Brooklyn', 'Queens', 'The Bronx', 'Staten Island'], Buffalo: [] },
+    Texas: { Austin: [], Houston: ['Midtown'], Dallas: [] },
+  },
+  FR: {
+    'Île-de-France': { Paris: ['1er arrondissement', '4e arrondissement', '11e arrondissement'], Versailles: [] },
+    'Auvergne-Rhône-Alpes': { Lyon: ['1er arrondissement', '2e arrondissement'], Grenoble: [] },
+    "Provence-Alpes-Côte d'Azur": { Marseille: [], Nice: [] },
+  },
+  DE: {
+    Berlin: { Berlin: ['Mitte', 'Kreuzberg', 'Prenzlauer Berg'] },
+    Bayern: { München: ['Altstadt', 'Schwabing'], Nürnberg: [] },
+  },
+  GB: {
+    England: { London: ['Camden', 'Westminster', 'Hackney'], Manchester: [] },
+    Scotland: { Edinburgh: [], Glasgow: [] },
+  },
+};
+
+/** A name as given matched case-insensitively against the known ones; the stored spelling, or undefined. */
+function find(names: string[], given: string): string | undefined {
+  const g = given.trim().toLowerCase();
+  return names.find((n) => n.toLowerCase() === g);
+}
+
+const unknown = (what: string, given: string, allowed: string[]) =>
+  detail(400, `Unknown ${what} "${given}". Allowed: ${allowed.join(', ')}.`);
+
+export function registerGoogleMaps(emu: EmuCore): void {
+  emu.route('GET', '/v1/googlemaps/locations', (req) => {
+    const q = (k: string) => req.query.get(k)?.trim() || undefined;
+    const code = q('country_code')?.toUpperCase();
+    if (!code) return detail(400, 'country_code is required.');
+    const country = LOCATIONS[code];
+    if (!country) return unknown('country_code', code, Object.keys(LOCATIONS));
+    const given = { region: q('region'), district: q('district'), city: q('city') };
+    if (!given.region) {
+      if (given.city || given.district) return detail(400, 'region is required with city or district.');
+      return json(200, { country_code: code, type: 'region', data: Object.keys(country).map((name) => ({ name, type: 'region' })) });
+    }
+    const region = find(Object.keys(country), given.region);
+    if (!region) return unknown('region', given.region, Object.keys(country));
+    const cities = country[region];
+    if (!given.city) {
+      if (given.district) return detail(400, 'city is required with district.');
+      return json(200, { country_code: code, region, type: 'city', data: Object.keys(cities).map((name) => ({ name, type: 'city', region })) });
+    }
+    const city = find(Object.keys(cities), given.city);
+    if (!city) return unknown('city', given.city, Object.keys(cities));
+    const districts = cities[city];
+    if (given.district && !find(districts, given.district)) return unknown('district', given.district, districts.length ? districts : ['(none)']);
+    const shown = given.district ? [find(districts, given.district)!] : districts;
+    return json(200, { country_code: code, region, city, type: 'district', data: shown.map((name) => ({ name, type: 'district', region, city })) });
+  });
+}
