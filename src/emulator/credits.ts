@@ -1,8 +1,8 @@
 // Credit accounting for the credit endpoints (GET /v1/runs/{id}/credits, /v1/credits/modules, /v1/credits/squids,
-// /v1/squids/{id}/credits). collect() writes what each function of a run charged as the rows arrive, so a run's
-// breakdown stays what it cost after the squid's functions change; a deleted squid's runs are archived with their
-// charges and shown (is_deleted) for 30 days. Runs built without collect() (the demo seed, /_emulator/generate) are
-// read from their record and the rates of the squid they were built with.
+// /v1/squids/{id}/credits). Whatever charges a run (collect() as rows arrive, the demo seed, /_emulator/generate)
+// writes what each function cost here, so a run's breakdown stays what it cost after the squid's functions change;
+// a deleted squid's runs are archived with their charges and shown (is_deleted) for 30 days. Runs of a state file
+// saved before the ledger existed are read from their record and the squid's current rates.
 import type { EmuCore } from './emu.js';
 import type { CrawlerDef } from './crawlers.js';
 import { defOf } from './crawlers.js';
@@ -41,7 +41,7 @@ function archive(emu: EmuCore): Archive {
   return s.creditArchive as Archive;
 }
 
-/** Called by collect() for each task that produced `rows`: the base rate and every enabled function are charged. */
+/** For each task that produced `rows` (or a generated batch): the base rate and every enabled function are charged. */
 export function recordCharge(emu: EmuCore, runId: string, def: CrawlerDef, squidParams: Rec, rows: number): void {
   const rates = ratesFor(def, squidParams);
   const entry = (ledger(emu)[runId] ??= { rates, functions: {} });

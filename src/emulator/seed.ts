@@ -3,6 +3,7 @@
 import type { EmuCore } from './emu.js';
 import { DEFAULT_AUTO_RESET } from './billing.js';
 import { creditsPerRow } from './collect.js';
+import { recordCharge } from './credits.js';
 import { CRAWLER_DEFS, crawlerId, crawlerRecord, defaultSquidParams, defOf, isReady } from './crawlers.js';
 import { runRecord, runtaskRecord } from './records.js';
 import { generateRowFields, rowsForTask } from './rows.js';
@@ -143,6 +144,7 @@ function pastRun(emu: EmuCore, squid: Rec, startMs: number, outcome: 'done' | 'e
         count,
       ));
       total += count;
+      recordCharge(emu, id, def, squid.params as Rec, count);
     }
     emu.state.runtasks[rtId] = runtaskRecord(rtId, id, task.id, task.params as Rec, {
       status: failed ? 'error' : 'completed', started_at: naiveUs(t), ended_at: naiveUs(t + 2000),

@@ -74,6 +74,17 @@ describe('GET /v1/runs/{id}/credits', () => {
     ]);
     expect(sum(c.breakdown.map((b: J) => b.credits))).toBe(run.credit_used);
   });
+
+  it('a seeded run keeps its breakdown too (the seed charges through the same ledger)', async () => {
+    const paris = e.squid(DEMO_SQUIDS.paris);
+    const seeded = Object.values(e.emu.state.runs).find((r) => r.squid === paris && r.is_done === true)!;
+    const before = (await e.api('GET', `/v1/runs/${String(seeded.id)}/credits`)).body;
+    await e.api('POST', `/v1/squids/${paris}`, { params: { functions: { contacts: true } } });
+    const after = (await e.api('GET', `/v1/runs/${String(seeded.id)}/credits`)).body;
+    expect(after).toEqual(before);
+    expect(after.breakdown.map((b: J) => b.function)).toEqual(['base']);
+    expect(sum(after.breakdown.map((b: J) => b.credits))).toBe(seeded.credit_used);
+  });
 });
 
 describe('GET /v1/credits/modules', () => {

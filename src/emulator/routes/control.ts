@@ -1,6 +1,7 @@
 // The control plane under /_emulator (no auth, no rate limits, no faults): clock, reset, request log,
 // faults, config, and bulk generation of a finished run for benchmarks.
 import { creditsPerRow } from '../collect.js';
+import { recordCharge } from '../credits.js';
 import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { type Faults, validateRules } from '../faults.js';
@@ -46,6 +47,7 @@ function generate(emu: EmuCore, squid: Rec, count: number): Rec {
     done_reason: 'tasks_done',
   });
   emu.state.runs[id] = run;
+  recordCharge(emu, id, def, (squid.params ?? {}) as Rec, count);
   emu.markDirty();
   return run;
 }
