@@ -108,6 +108,7 @@ export async function waitForSync(
 export const ACCOUNTS_PATH = '/v1/accounts';
 /** The reference documents /account_types, the SDK /accounts/types; the spec names the latter, so it goes first. */
 export const ACCOUNT_TYPE_PATHS = ['/v1/accounts/types', '/v1/account_types'];
+/** Sync status (check-sync-status): GET /v1/synchronize/{id}. */
 const SYNC_PATH = '/v1/synchronize';
 
 function accountPath(id: string): string {
@@ -122,6 +123,41 @@ export function deleteAccount(http: HttpClient, id: string): Promise<unknown> {
   return http.delete(accountPath(id));
 }
 
+/** The documented create/refresh form (sync-account, refresh-cookies): {type, cookies[, account]}. */
+export const COOKIES_PATH = `${ACCOUNTS_PATH}/cookies`;
+
 export function startSync(http: HttpClient, body: Rec): Promise<SyncStatus> {
-  return http.post<SyncStatus>(SYNC_PATH, body);
+  return http.post<SyncStatus>(COOKIES_PATH, body);
+}
+
+/** Limit updates go to the account list itself (update-account-limits): {account, type, params: {key: n}}. */
+export function updateLimits(http: HttpClient, body: Rec): Promise<unknown> {
+  return http.post(ACCOUNTS_PATH, body);
+}
+
+/** `--limit key=value…` → {key: n}; each value a whole number from 1 (the account type caps it further). */
+export function parseLimits(pairs: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const pair of pairs) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\S*)\s*$/.exec(pair);
+    if (!m) throw new UsageError(`--limit must look like key=value, e.g. batch=10 (got ${JSON.stringify(pair)})`);
+    if (!/^\d+$/.test(m[2]) || Number(m[2]) < 1 || !Number.isSafeInteger(Number(m[2]))) {
+      throw new UsageError(`--limit ${m[1]} must be a whole number of at least 1 (got ${JSON.stringify(m[2])})`);
+    }
+    out[m[1]] = Number(m[2]);
+  }
+  return out;
+}
+
+/**
+ * The limits an account takes and their maximum (null: none stated), from its type's `params.default`; undefined when
+ * the account carries no such map (an unknown shape is never a reason to refuse: the API checks).
+ */
+export function limitKeys(account: Rec): Record<string, number | null> | undefined {
+  const params = isRec(account.params) ? account.params : undefined;
+  const defaults = params && isRec(params.default) ? params.default : undefined;
+  if (!defaults || Object.keys(defaults).length === 0) return undefined;
+  return Object.fromEntries(
+    Object.entries(defaults).map(([k, v]) => [k, isRec(v) && typeof v.max === 'number' ? v.max : null]),
+  );
 }

@@ -40,6 +40,14 @@ export function attributeRows(body: unknown): Rec[] {
 
 export const CRAWLERS_PATH = '/v1/crawlers';
 
+const folded = (v: unknown) => (typeof v === 'string' ? v.toLowerCase().replace(/[-_\s]+/g, ' ').trim() : '');
+
+/** `sq crawlers list --search`: the text in the name, slug or description, case-insensitively ("-", "_" as spaces). */
+export function crawlerMatches(c: Rec, text: string): boolean {
+  const t = folded(text);
+  return [c.name, c.slug, c.description].some((v) => folded(v).includes(t));
+}
+
 function crawlerPath(id: string, sub = ''): string {
   return `${CRAWLERS_PATH}/${seg('crawler id', id)}${sub}`;
 }

@@ -69,7 +69,7 @@ describe('sq accounts (built binary)', () => {
     }
     const reqs = await emu.requests();
     const post = reqs.find((q) => q.method === 'POST')!;
-    expect(post.path).toBe('/v1/synchronize');
+    expect(post.path).toBe('/v1/accounts/cookies');
     expect((post.body as { type: string }).type).toBe('twitter-sync');
     // The emulator received the real cookies: the account it created exists now.
     const created = Object.values(emu.emu.state.accounts).filter((a) => a.type === 'twitter-sync');
@@ -92,7 +92,7 @@ describe('sq accounts (built binary)', () => {
     writeFileSync(f, JSON.stringify({ auth_token: SECRET_A }));
     const r = await run('accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', f, '--dry-run', '--show-secrets', '--json');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, method: 'POST', path: '/v1/synchronize', body: { type: 'twitter-sync', cookies: { auth_token: '********' } } });
+    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, method: 'POST', path: '/v1/accounts/cookies', body: { type: 'twitter-sync', cookies: { auth_token: '********' } } });
     expect(await calls()).toEqual([]);
   });
 

@@ -4,9 +4,10 @@ import get from './get.js';
 import types from './types.js';
 import sync from './sync.js';
 import del from './delete.js';
+import update from './update.js';
 
 export default defineNoun({
   name: 'accounts',
   summary: 'Manage platform accounts: site logins (cookies) that some crawlers need',
-  verbs: [list, get, types, sync, del],
+  verbs: [list, get, types, sync, update, del],
 });

@@ -1,6 +1,6 @@
-import { isIdPrefix, resolveAccount } from '../../api/resolve.js';
+import { resolveAccount } from '../../api/resolve.js';
 import { defineVerb } from '../../command.js';
-import { parseCookies, startSync, syncCode, waitForSync } from '../../api/accounts.js';
+import { firstAccount, getAccount, parseCookies, startSync, syncCode, waitForSync } from '../../api/accounts.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { readInput } from '../../io/stdin.js';
 import { durationFlag, nonEmpty, required } from '../../validate/index.js';
@@ -10,13 +10,15 @@ const COLUMNS = [{ key: 'id' }, { key: 'status_code', header: 'status' }, { key:
 
 export default defineVerb({
   name: 'sync',
-  summary: 'Create or refresh an account from browser cookies (POST /v1/synchronize)',
+  summary: 'Create or refresh an account from browser cookies (POST /v1/accounts/cookies)',
   description:
     '--cookies-file takes a JSON object {"name": "value"}, a JSON array of {name, value} (browser export), or a ' +
     'Netscape cookies.txt; "-" reads stdin. Cookie values are secrets: sq never prints them, not even with --dry-run. ' +
-    '--account refreshes an existing account. --wait polls until synchronized (exit 0) or failed (exit 1).',
+    '--account refreshes an existing account, in the documented refresh form {type, cookies, account} (--type may then be ' +
+    'left out: it is read from the account). --wait polls GET /v1/synchronize/{id} until synchronized (exit 0) or ' +
+    'failed (exit 1).',
   options: [
-    { flags: '--type <type>', description: 'account type name, see `sq accounts types` (required)' },
+    { flags: '--type <type>', description: 'account type name, see `sq accounts types` (required unless --account is given)' },
     { flags: '--cookies-file <file>', description: 'cookies export; "-" for stdin (required)' },
     { flags: '--account <id>', description: 'refresh this existing account instead of creating one (id or id prefix)' },
     { flags: '--wait', description: 'wait until the synchronization succeeds or fails' },
@@ -24,19 +26,18 @@ export default defineVerb({
   ],
   examples: ['sq accounts sync --type twitter-sync --cookies-file cookies.json --wait', 'sq accounts sync --type sales-nav-sync --cookies-file cookies.txt --account 7c2d9e4f0a1b4c3d8e5f6a7b8c9d0e1f'],
   async run(ctx, _args, opts) {
-    const type = nonEmpty('--type', required('--type', opts.type, 'see `sq accounts types`')).trim();
+    const account = opts.account === undefined ? undefined : nonEmpty('--account', opts.account).trim();
+    const given = account !== undefined && opts.type === undefined ? undefined : nonEmpty('--type', required('--type', opts.type, 'see `sq accounts types`')).trim();
     const file = required('--cookies-file', opts.cookiesFile, 'a JSON or cookies.txt export of the site\'s cookies');
     if (opts.timeout !== undefined && !opts.wait) throw new UsageError('--timeout only applies with --wait');
     const timeoutMs = opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : durationFlag('--timeout', opts.timeout);
-    const account = opts.account === undefined ? undefined : nonEmpty('--account', opts.account).trim();
     const text = await readInput(ctx, '--cookies-file', file);
     const cookies = parseCookies(text);
-    const body: Record<string, unknown> = { type, cookies };
-    if (account !== undefined) body.account = account;
-
     const http = await ctx.http();
-    // The 8-character ids `sq accounts list` shows: a prefix is looked up (a GET); a full id goes as given.
-    if (account !== undefined && isIdPrefix(account)) body.account = (await resolveAccount(http, account)).id;
+    // An id prefix (the 8 characters `sq accounts list` shows) or a username is looked up (a GET); a full id goes as given.
+    const accountId = account === undefined ? undefined : (await resolveAccount(http, account)).id;
+    const type = given ?? accountType(firstAccount(await getAccount(http, accountId!), accountId!));
+    const body: Record<string, unknown> = { type, cookies, ...(accountId === undefined ? {} : { account: accountId }) };
     const started = await startSync(http, body);
     const id = String(started?.id ?? '');
     if (!opts.wait) {
@@ -52,3 +53,8 @@ export default defineVerb({
     ctx.out.success(`Account ${String(done.account_hash ?? '')} synchronized`);
   },
 });
+
+function accountType(a: Record<string, unknown>): string {
+  if (typeof a.type === 'string' && a.type !== '') return a.type;
+  throw new ApiError('the account record has no type; pass --type (see `sq accounts types`)');
+}

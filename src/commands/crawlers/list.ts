@@ -1,31 +1,58 @@
 import { defineVerb } from '../../command.js';
-import { CRAWLERS_PATH } from '../../api/crawlers.js';
+import { CRAWLERS_PATH, crawlerMatches } from '../../api/crawlers.js';
+import { items } from '../../api/pages.js';
 import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
+import type { Column } from '../../output/types.js';
+import { UsageError } from '../../errors.js';
+import { nonEmpty } from '../../validate/index.js';
+
+const COLUMNS: Column[] = [
+  { key: 'id' },
+  { key: 'name', maxWidth: 40 },
+  { key: 'slug', whole: true },
+  { key: 'credits_per_row', header: 'CREDITS/ROW' },
+  { key: 'max_concurrency', header: 'MAX CONC' },
+  { key: 'account.type', header: 'ACCOUNT' },
+  { key: 'is_premium', header: 'PREMIUM' },
+  { key: 'has_issues', header: 'ISSUES' },
+];
 
 export default defineVerb({
   name: 'list',
   aliases: ['ls'],
   summary: 'List the crawlers squids can be built on (GET /v1/crawlers)',
   description:
-    'List crawlers with their id (what `sq squids create --crawler` takes; names and slugs work too), slug and credits per result row.',
-  options: pagingOptions(DEFAULT_LIMIT),
-  examples: ['sq crawlers list', 'sq crawlers list --all --format csv', 'sq crawlers list --fields id,slug --all'],
+    'List crawlers with their id (what `sq squids create --crawler` takes; names and slugs work too), slug and credits per result row. ' +
+    '--search TEXT keeps the crawlers whose name, slug or description contains TEXT, case-insensitively ("-" and "_" ' +
+    'count as spaces, so "maps search" finds google-maps-search); the API has no search, so every page is read and ' +
+    '--limit counts matches.',
+  options: [{ flags: '--search <text>', description: 'only crawlers whose name, slug or description contains this text' }, ...pagingOptions(DEFAULT_LIMIT)],
+  examples: ['sq crawlers list', 'sq crawlers list --search "google maps"', 'sq crawlers list --all --format csv', 'sq crawlers list --fields id,slug --all'],
   async run(ctx, _args, opts) {
+    const search = opts.search === undefined ? undefined : nonEmpty('--search', opts.search);
+    if (search !== undefined && opts.page !== undefined) throw new UsageError('--search reads every page itself: use --limit or --all, not --page');
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
-    await printList(ctx, http, CRAWLERS_PATH, {
-      paging,
-      noun: 'crawlers',
-      columns: [
-        { key: 'id' },
-        { key: 'name', maxWidth: 40 },
-        { key: 'slug', whole: true },
-        { key: 'credits_per_row', header: 'CREDITS/ROW' },
-        { key: 'max_concurrency', header: 'MAX CONC' },
-        { key: 'account.type', header: 'ACCOUNT' },
-        { key: 'is_premium', header: 'PREMIUM' },
-        { key: 'has_issues', header: 'ISSUES' },
-      ],
-    });
+    if (search === undefined) {
+      await printList(ctx, http, CRAWLERS_PATH, { paging, noun: 'crawlers', columns: COLUMNS });
+      return;
+    }
+    const max = paging.all ? Infinity : (paging.request.maxItems ?? DEFAULT_LIMIT);
+    let found = 0;
+    let more = false;
+    async function* matches() {
+      for await (const c of items<Record<string, unknown>>(http, CRAWLERS_PATH, { pageSize: 100, onWarning: (w) => ctx.out.warn(w) })) {
+        if (!c || typeof c !== 'object' || !crawlerMatches(c, search!)) continue;
+        if (found >= max) {
+          more = true;
+          return;
+        }
+        found++;
+        yield c;
+      }
+    }
+    await ctx.out.list(matches(), { columns: COLUMNS });
+    if (found === 0) ctx.out.info(`No crawler's name, slug or description contains "${search}".`);
+    else if (more) ctx.out.info(`Showing the first ${found} matches — use --all or --limit N to see more.`);
   },
 });
