@@ -9,7 +9,7 @@ import { RUN_EVENTS } from '../api/events.js';
 import { AUTO_RESET_PATH, raisesCharges, type AutoResetUpdate } from '../api/billing.js';
 import { MASK } from '../output/secrets.js';
 import { located, pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
-import { crawlerOf, matchCrawler, type Live, type LiveSquid } from './state.js';
+import { crawlerOf, linkedAccounts, matchAccount, matchCrawler, type Live, type LiveSquid } from './state.js';
 import { unknownSquidParams } from '../api/crawlers.js';
 
 export interface Change {
@@ -89,8 +89,14 @@ const notifyOf = (r: Rec): string => {
   return v === 'on_success' || v === 'on_error' ? v : 'none';
 };
 
+/** The accounts a squid links: the ids the file's references name, and the ids linked now. */
+interface Links {
+  want: string[];
+  have: string[];
+}
+
 /** The squid fields of the file against the record: changes for the plan, and the update body (API names). */
-function squidChanges(want: DesiredSquid, live: Rec | null): { changes: Change[]; body: Rec } {
+function squidChanges(want: DesiredSquid, live: Rec | null, links?: Links): { changes: Change[]; body: Rec } {
   const s = want.spec;
   const changes: Change[] = [];
   const body: Rec = {};
@@ -124,7 +130,26 @@ function squidChanges(want: DesiredSquid, live: Rec | null): { changes: Change[]
     }
     if (Object.keys(params).length) body.params = params;
   }
+  // Compared as sets: the order of the file's list means nothing to the service.
+  if (links && (!live || !same(links.want, links.have)) && (live || links.want.length)) {
+    changes.push({ field: 'accounts', from: live ? links.have : null, to: links.want });
+    body.accounts = links.want;
+  }
   return { changes, body };
+}
+
+/** The file's account references as sorted ids; each one that names no account, or several, is a problem. */
+function accountLinks(s: DesiredSquid, live: Live, squidId: string | null, problems: string[], locate: Desired['locate']): Links | undefined {
+  if (s.spec.accounts === undefined) return undefined;
+  const ids = new Set<string>();
+  s.spec.accounts.forEach((ref, i) => {
+    const at = ['squids', s.ref, 'accounts', i];
+    const hit = matchAccount(ref, live.accounts);
+    if (hit === undefined) problems.push(located(locate(at), `${pathOf(at)}: no account has the id, username or id prefix ${JSON.stringify(ref)} (see \`sq accounts list\`)`));
+    else if (Array.isArray(hit)) problems.push(located(locate(at), `${pathOf(at)}: ${JSON.stringify(ref)} names ${hit.length} accounts (${hit.map(recordId).join(', ')}); use the full id`));
+    else ids.add(recordId(hit));
+  });
+  return { want: [...ids].sort(), have: squidId === null ? [] : linkedAccounts(live.accounts, squidId) };
 }
 
 /** A task of the file is present when every parameter it names has the same value on a live task (null: none). */
@@ -250,7 +275,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
         problems.push(`${pathOf(['squids', s.ref, 'crawler'])}: no crawler has the id, name or slug ${JSON.stringify(s.spec.crawler)} (see \`sq crawlers list\`)`);
         continue;
       }
-      const { changes, body } = squidChanges(s, null);
+      const { changes, body } = squidChanges(s, null, accountLinks(s, live, null, problems, want.locate));
       const create = { crawler: recordId(crawler), name: s.ref };
       squidSteps.push({
         item: { kind: 'squid', action: 'create', squid: s.ref, id: null, changes: [{ field: 'crawler', from: null, to: s.spec.crawler }, ...changes] },
@@ -261,7 +286,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
       });
     }
     if (have) {
-      const { changes, body } = squidChanges(s, have.record);
+      const { changes, body } = squidChanges(s, have.record, accountLinks(s, live, have.id, problems, want.locate));
       if (changes.length) {
         squidSteps.push({
           item: { kind: 'squid', action: 'update', squid: who, id, changes },

@@ -8,7 +8,7 @@ import { getAutoReset } from '../api/billing.js';
 import { storedDelivery, storedEvents } from '../api/delivery.js';
 import { RUN_EVENTS } from '../api/events.js';
 import { compareApiTime } from '../api/time.js';
-import { listAll, squidDetail, squidTasks } from './state.js';
+import { linkedAccounts, listAccounts, listAll, squidDetail, squidTasks } from './state.js';
 import { taskValue } from './diff.js';
 import type { Rec } from './file.js';
 import { maskUrlAsWritten } from '../output/secrets.js';
@@ -36,7 +36,7 @@ function urlWithRefs(url: unknown, kind: string, squid: string, used: Set<string
   });
 }
 
-function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], used: Set<string>, refs: string[] | null): Rec {
+function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], accounts: string[], used: Set<string>, refs: string[] | null): Rec {
   const crawler = crawlers.find((c) => recordId(c) === rec.crawler);
   const name = String(rec.name ?? recordId(rec));
   const run = (rec.notifications_params as Rec | undefined)?.run_notify;
@@ -48,6 +48,8 @@ function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], used: Set<string>, 
     unique_results: rec.export_unique_results === true,
     params: rec.params ?? {},
     tasks: tasks.map((t) => taskValue((t.params ?? {}) as Rec)),
+    // Only linked accounts are written: without the key, a plan leaves the squid's links as they are.
+    ...(accounts.length ? { accounts } : {}),
   };
   const d = storedDelivery(rec);
   const active = (f: Rec) => (typeof f.is_active === 'boolean' ? { active: f.is_active } : {});
@@ -79,6 +81,7 @@ function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], used: Set<string>, 
  */
 export async function exportAccount(http: HttpClient, warn?: (w: string) => void, urlRefs: string[] | null = []): Promise<Rec> {
   const [list, crawlers, ar] = [await listAll(http, SQUIDS_PATH, undefined, warn), await listAll(http, CRAWLERS_PATH, undefined, warn), await getAutoReset(http)];
+  const accounts = await listAccounts(http, warn);
   const squids: Rec = {};
   const used = new Set<string>();
   // Oldest first, so the file reads in creation order and stays stable as squids are added.
@@ -88,7 +91,7 @@ export async function exportAccount(http: HttpClient, warn?: (w: string) => void
     const rec = await squidDetail(http, id);
     const tasks = await squidTasks(http, id, warn);
     const name = String(rec.name ?? s.name ?? id);
-    squids[name in squids ? id : name] = squidEntry(rec, tasks, crawlers, used, urlRefs);
+    squids[name in squids ? id : name] = squidEntry(rec, tasks, crawlers, linkedAccounts(accounts, id), used, urlRefs);
   }
   return {
     version: 1,

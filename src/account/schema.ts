@@ -60,6 +60,10 @@ const squidSchema = z.strictObject({
   notify: d(z.optional(z.enum(NOTIFY)), 'run notification e-mails: on_success, on_error or none'),
   unique_results: d(z.optional(z.boolean()), 'export_unique_results: exports keep unique results only'),
   tasks: z.optional(tasks),
+  accounts: d(
+    z.optional(z.array(text)),
+    'platform accounts the squid\'s runs use, by id, unique id prefix or username; the list replaces the linked ones ([] unlinks them all)',
+  ),
   sftp: z.optional(sftp),
   webhook: z.optional(webhook),
   email: z.optional(email),

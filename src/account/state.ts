@@ -7,6 +7,7 @@ import { TASKS_PATH } from '../api/tasks.js';
 import { CRAWLERS_PATH, getCrawlerParams, squidParamNames } from '../api/crawlers.js';
 import { recordId } from '../api/resolve.js';
 import { getAutoReset, type AutoReset } from '../api/billing.js';
+import { ACCOUNTS_PATH } from '../api/accounts.js';
 import { isObj } from '../api/delivery.js';
 import { UsageError } from '../errors.js';
 import { BadPageError } from '../api/http-errors.js';
@@ -98,6 +99,30 @@ export interface Live {
   /** The squid parameters each crawler of a squid whose params the file manages declares (squidParamNames). */
   crawlerParams: Map<string, string[]>;
   autoReset?: AutoReset;
+  /** Every platform account (with the squids each is linked to), when the file links accounts to a squid. */
+  accounts: Rec[];
+}
+
+/**
+ * The ids of the accounts linked to a squid, sorted. The account list says which squids each account serves
+ * (`squids: [{name, hash_value}]`, api-reference §11); the squid record has no such field in the docs.
+ */
+export function linkedAccounts(accounts: Rec[], squidId: string): string[] {
+  const serves = (a: Rec) => Array.isArray(a.squids) && a.squids.some((s) => (s && typeof s === 'object' ? recordId(s as Rec) : String(s)) === squidId);
+  return accounts.filter(serves).map(recordId).sort();
+}
+
+export async function listAccounts(http: HttpClient, warn?: (w: string) => void): Promise<Rec[]> {
+  return listAll(http, ACCOUNTS_PATH, undefined, warn);
+}
+
+/** An account a file names: its id, its exact username, or a unique id prefix (4+ hex characters). */
+export function matchAccount(ref: string, accounts: Rec[]): Rec | Rec[] | undefined {
+  const exact = accounts.filter((a) => recordId(a) === ref || a.username === ref);
+  if (exact.length) return exact.length === 1 ? exact[0] : exact;
+  if (!/^[0-9a-f]{4,}$/i.test(ref)) return undefined;
+  const byId = accounts.filter((a) => recordId(a).toLowerCase().startsWith(ref.toLowerCase()));
+  return byId.length === 0 ? undefined : byId.length === 1 ? byId[0] : byId;
 }
 
 /** The crawler a file squid runs on: the live squid's, else the one its `crawler:` names. */
@@ -132,5 +157,6 @@ export async function readLive(http: HttpClient, want: Desired, warn?: (w: strin
     if (declared) crawlerParams.set(crawler, declared);
   }
   const autoReset = want.billing ? await getAutoReset(http) : undefined;
-  return { all, matched, crawlers, crawlerParams, autoReset };
+  const accounts = want.squids.some((s) => s.spec.accounts !== undefined) ? await listAccounts(http, warn) : [];
+  return { all, matched, crawlers, crawlerParams, autoReset, accounts };
 }
