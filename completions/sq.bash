@@ -4,15 +4,16 @@
 # Subcommand words (names and aliases) under a command path.
 _sq_cmds() {
   case "$1" in
-    '') echo 'auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion help' ;;
+    '') echo 'auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api emulator version completion help' ;;
     'auth') echo 'login logout status switch' ;;
     'profiles') echo 'list ls remove rm' ;;
     'crawlers') echo 'list ls get view params attributes attrs' ;;
-    'squids') echo 'list ls get view create update empty delete rm' ;;
+    'squids') echo 'list ls get view create update empty delete rm credits' ;;
     'tasks') echo 'list ls get view add upload upload-status delete rm' ;;
-    'runs') echo 'list ls get view start watch stats tasks abort stop download' ;;
+    'runs') echo 'list ls get view start watch stats credits tasks abort stop download' ;;
     'results') echo 'list ls export' ;;
-    'accounts') echo 'list ls get view types sync delete rm' ;;
+    'credits') echo 'modules squids' ;;
+    'accounts') echo 'list ls get view types sync update delete rm' ;;
     'delivery') echo 'sftp webhook email sheet s3 test show apply' ;;
     'billing') echo 'auto-reset' ;;
     'webhook') echo 'listen' ;;
@@ -33,6 +34,7 @@ _sq_canon() {
     '|tasks') echo 'tasks' ;;
     '|runs') echo 'runs' ;;
     '|results') echo 'results' ;;
+    '|credits') echo 'credits' ;;
     '|accounts') echo 'accounts' ;;
     '|delivery') echo 'delivery' ;;
     '|billing') echo 'billing' ;;
@@ -61,6 +63,7 @@ _sq_canon() {
     'squids|update') echo 'update' ;;
     'squids|empty') echo 'empty' ;;
     'squids|delete'|'squids|rm') echo 'delete' ;;
+    'squids|credits') echo 'credits' ;;
     'tasks|list'|'tasks|ls') echo 'list' ;;
     'tasks|get'|'tasks|view') echo 'get' ;;
     'tasks|add') echo 'add' ;;
@@ -72,14 +75,18 @@ _sq_canon() {
     'runs|start') echo 'start' ;;
     'runs|watch') echo 'watch' ;;
     'runs|stats') echo 'stats' ;;
+    'runs|credits') echo 'credits' ;;
     'runs|tasks') echo 'tasks' ;;
     'runs|abort'|'runs|stop') echo 'abort' ;;
     'runs|download') echo 'download' ;;
     'results|list'|'results|ls'|'results|export') echo 'list' ;;
+    'credits|modules') echo 'modules' ;;
+    'credits|squids') echo 'squids' ;;
     'accounts|list'|'accounts|ls') echo 'list' ;;
     'accounts|get'|'accounts|view') echo 'get' ;;
     'accounts|types') echo 'types' ;;
     'accounts|sync') echo 'sync' ;;
+    'accounts|update') echo 'update' ;;
     'accounts|delete'|'accounts|rm') echo 'delete' ;;
     'delivery|sftp') echo 'sftp' ;;
     'delivery|webhook') echo 'webhook' ;;
@@ -101,11 +108,12 @@ _sq_opts() {
     '') echo '-V --version' ;;
     'auth login') echo '--with-token' ;;
     'status') echo '--timeout' ;;
-    'crawlers list') echo '--limit --page --all --slurp' ;;
+    'crawlers list') echo '--search --limit --page --all --slurp' ;;
     'squids list') echo '--name --limit --page --all --slurp' ;;
     'squids create') echo '--crawler --name' ;;
-    'squids update') echo '--name --concurrency --param' ;;
+    'squids update') echo '--name --concurrency --param --account --no-accounts' ;;
     'squids empty') echo '--type' ;;
+    'squids credits') echo '--limit --page --all --slurp' ;;
     'tasks list') echo '--squid --type --limit --page --all --slurp' ;;
     'tasks get') echo '--squid' ;;
     'tasks add') echo '--squid --key --file' ;;
@@ -116,12 +124,16 @@ _sq_opts() {
     'runs start') echo '--squid --wait --timeout --interval' ;;
     'runs watch') echo '--squid --timeout --interval' ;;
     'runs stats') echo '--squid' ;;
+    'runs credits') echo '--squid' ;;
     'runs tasks') echo '--squid --limit --page --all --slurp' ;;
     'runs abort') echo '--squid' ;;
     'runs download') echo '-o --output --force --squid' ;;
     'results list') echo '--squid --run --task --limit --page --all --slurp -o --output --resume --checkpoint --force' ;;
+    'credits modules') echo '--days' ;;
+    'credits squids') echo '--limit --page --all --slurp' ;;
     'accounts list') echo '--limit --page --all --slurp' ;;
     'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;
+    'accounts update') echo '--limit' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-stdin --password-env --active --inactive' ;;
     'delivery webhook') echo '--squid --url --events --retry --no-retry --active --inactive' ;;
     'delivery email') echo '--squid --email --notifications --no-notifications' ;;
@@ -145,11 +157,12 @@ _sq_opts() {
 _sq_vopts() {
   case "$1" in
     'status') echo '--timeout' ;;
-    'crawlers list') echo '--limit --page' ;;
+    'crawlers list') echo '--search --limit --page' ;;
     'squids list') echo '--name --limit --page' ;;
     'squids create') echo '--crawler --name' ;;
-    'squids update') echo '--name --concurrency --param' ;;
+    'squids update') echo '--name --concurrency --param --account' ;;
     'squids empty') echo '--type' ;;
+    'squids credits') echo '--limit --page' ;;
     'tasks list') echo '--squid --type --limit --page' ;;
     'tasks get') echo '--squid' ;;
     'tasks add') echo '--squid --key --file' ;;
@@ -160,12 +173,16 @@ _sq_vopts() {
     'runs start') echo '--squid --timeout --interval' ;;
     'runs watch') echo '--squid --timeout --interval' ;;
     'runs stats') echo '--squid' ;;
+    'runs credits') echo '--squid' ;;
     'runs tasks') echo '--squid --limit --page' ;;
     'runs abort') echo '--squid' ;;
     'runs download') echo '-o --output --squid' ;;
     'results list') echo '--squid --run --task --limit --page -o --output --checkpoint' ;;
+    'credits modules') echo '--days' ;;
+    'credits squids') echo '--limit --page' ;;
     'accounts list') echo '--limit --page' ;;
     'accounts sync') echo '--type --cookies-file --account --timeout' ;;
+    'accounts update') echo '--limit' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-env' ;;
     'delivery webhook') echo '--squid --url --events' ;;
     'delivery email') echo '--squid --email' ;;
@@ -188,6 +205,7 @@ _sq_vopts() {
 _sq_optval() {
   case "$1|$2" in
     'squids create|--crawler') echo 'dyn crawlers' ;;
+    'squids update|--account') echo 'dyn accounts' ;;
     'squids empty|--type') echo 'words url params' ;;
     'tasks list|--squid') echo 'dyn squids' ;;
     'tasks list|--type') echo 'words url params' ;;
@@ -201,6 +219,7 @@ _sq_optval() {
     'runs start|--squid') echo 'dyn squids' ;;
     'runs watch|--squid') echo 'dyn squids' ;;
     'runs stats|--squid') echo 'dyn squids' ;;
+    'runs credits|--squid') echo 'dyn squids' ;;
     'runs tasks|--squid') echo 'dyn squids' ;;
     'runs abort|--squid') echo 'dyn squids' ;;
     'runs download|-o'|'runs download|--output') echo 'file' ;;
@@ -211,6 +230,7 @@ _sq_optval() {
     'results list|--checkpoint') echo 'file' ;;
     'accounts sync|--type') echo 'dyn account-types' ;;
     'accounts sync|--cookies-file') echo 'file' ;;
+    'accounts sync|--account') echo 'dyn accounts' ;;
     'delivery sftp|--squid') echo 'dyn squids' ;;
     'delivery webhook|--squid') echo 'dyn squids' ;;
     'delivery webhook|--events') echo 'list run.running run.paused run.done run.error all' ;;
@@ -249,15 +269,20 @@ _sq_argval() {
     'squids update|0') echo 'dyn squids' ;;
     'squids empty|0') echo 'dyn squids' ;;
     'squids delete|0') echo 'dyn squids' ;;
+    'squids credits|0') echo 'dyn squids' ;;
     'tasks upload|0') echo 'file' ;;
     'runs get|0') echo 'dyn runs' ;;
     'runs watch|0') echo 'dyn runs' ;;
     'runs stats|0') echo 'dyn runs' ;;
+    'runs credits|0') echo 'dyn runs' ;;
     'runs tasks|0') echo 'dyn runs' ;;
     'runs abort|0') echo 'dyn runs' ;;
     'runs download|0') echo 'dyn runs' ;;
+    'accounts get|0') echo 'dyn accounts' ;;
+    'accounts update|0') echo 'dyn accounts' ;;
+    'accounts delete|0') echo 'dyn accounts' ;;
     'completion|0') echo 'words bash zsh fish' ;;
-    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes' ;;
+    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes' ;;
   esac
 }
 

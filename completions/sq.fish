@@ -11,15 +11,17 @@ function __sq_vopts
         case 'status'
             __sq_words --timeout
         case 'crawlers list'
-            __sq_words --limit --page
+            __sq_words --search --limit --page
         case 'squids list'
             __sq_words --name --limit --page
         case 'squids create'
             __sq_words --crawler --name
         case 'squids update'
-            __sq_words --name --concurrency --param
+            __sq_words --name --concurrency --param --account
         case 'squids empty'
             __sq_words --type
+        case 'squids credits'
+            __sq_words --limit --page
         case 'tasks list'
             __sq_words --squid --type --limit --page
         case 'tasks get'
@@ -40,6 +42,8 @@ function __sq_vopts
             __sq_words --squid --timeout --interval
         case 'runs stats'
             __sq_words --squid
+        case 'runs credits'
+            __sq_words --squid
         case 'runs tasks'
             __sq_words --squid --limit --page
         case 'runs abort'
@@ -48,10 +52,16 @@ function __sq_vopts
             __sq_words -o --output --squid
         case 'results list'
             __sq_words --squid --run --task --limit --page -o --output --checkpoint
+        case 'credits modules'
+            __sq_words --days
+        case 'credits squids'
+            __sq_words --limit --page
         case 'accounts list'
             __sq_words --limit --page
         case 'accounts sync'
             __sq_words --type --cookies-file --account --timeout
+        case 'accounts update'
+            __sq_words --limit
         case 'delivery sftp'
             __sq_words --squid --host --port --username --directory --password-env
         case 'delivery webhook'
@@ -107,6 +117,8 @@ function __sq_canon
             echo 'runs'
         case '|results'
             echo 'results'
+        case '|credits'
+            echo 'credits'
         case '|accounts'
             echo 'accounts'
         case '|delivery'
@@ -163,6 +175,8 @@ function __sq_canon
             echo 'empty'
         case 'squids|delete' 'squids|rm'
             echo 'delete'
+        case 'squids|credits'
+            echo 'credits'
         case 'tasks|list' 'tasks|ls'
             echo 'list'
         case 'tasks|get' 'tasks|view'
@@ -185,6 +199,8 @@ function __sq_canon
             echo 'watch'
         case 'runs|stats'
             echo 'stats'
+        case 'runs|credits'
+            echo 'credits'
         case 'runs|tasks'
             echo 'tasks'
         case 'runs|abort' 'runs|stop'
@@ -193,6 +209,10 @@ function __sq_canon
             echo 'download'
         case 'results|list' 'results|ls' 'results|export'
             echo 'list'
+        case 'credits|modules'
+            echo 'modules'
+        case 'credits|squids'
+            echo 'squids'
         case 'accounts|list' 'accounts|ls'
             echo 'list'
         case 'accounts|get' 'accounts|view'
@@ -201,6 +221,8 @@ function __sq_canon
             echo 'types'
         case 'accounts|sync'
             echo 'sync'
+        case 'accounts|update'
+            echo 'update'
         case 'accounts|delete' 'accounts|rm'
             echo 'delete'
         case 'delivery|sftp'
@@ -344,6 +366,7 @@ complete -c sq -n '__sq_sub \'\'' -a 'squids' -d 'Manage squids: scraping jobs b
 complete -c sq -n '__sq_sub \'\'' -a 'tasks' -d 'Manage the tasks (URLs or parameter sets) a squid works through'
 complete -c sq -n '__sq_sub \'\'' -a 'runs' -d 'Start, watch, abort and download runs'
 complete -c sq -n '__sq_sub \'\'' -a 'results' -d 'List and export the results of a squid or a run'
+complete -c sq -n '__sq_sub \'\'' -a 'credits' -d 'Show where credits went: per crawler and function, per squid'
 complete -c sq -n '__sq_sub \'\'' -a 'accounts' -d 'Manage platform accounts: site logins (cookies) that some crawlers need'
 complete -c sq -n '__sq_sub \'\'' -a 'delivery' -d 'Configure where results go: SFTP, webhooks, e-mail, sheets, S3; apply from a file'
 complete -c sq -n '__sq_sub \'\'' -a 'billing' -d 'Show and set the automatic billing reset (re-charges the card on file)'
@@ -401,6 +424,7 @@ complete -c sq -n '__sq_sub \'crawlers\'' -a 'attributes' -d 'List the result co
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'attrs' -d 'alias of attributes: List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)'
 
 # sq crawlers list
+complete -c sq -n '__sq_is \'crawlers list\'' -l search -x -d 'only crawlers whose name, slug or description contains this text'
 complete -c sq -n '__sq_is \'crawlers list\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
 complete -c sq -n '__sq_is \'crawlers list\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
 complete -c sq -n '__sq_is \'crawlers list\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'
@@ -425,6 +449,7 @@ complete -c sq -n '__sq_sub \'squids\'' -a 'update' -d 'Change a squid\'s name, 
 complete -c sq -n '__sq_sub \'squids\'' -a 'empty' -d 'Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'delete' -d 'Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'rm' -d 'alias of delete: Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'credits' -d 'Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)'
 
 # sq squids list
 complete -c sq -n '__sq_is \'squids list\'' -l name -x -d 'only squids whose name contains this text (case-insensitive)'
@@ -444,6 +469,8 @@ complete -c sq -n '__sq_is \'squids create\'' -l name -x -d 'squid name (at most
 complete -c sq -n '__sq_is \'squids update\'' -l name -x -d 'new name (at most 255 characters)'
 complete -c sq -n '__sq_is \'squids update\'' -l concurrency -x -d 'parallel workers, 1-20 (also capped by the crawler and plan)'
 complete -c sq -n '__sq_is \'squids update\'' -l param -x -d 'set a squid parameter (repeatable)'
+complete -c sq -n '__sq_is \'squids update\'' -l account -x -a '(__sq_dynamic accounts)' -d 'link this account, replacing the linked ones (repeatable)'
+complete -c sq -n '__sq_is \'squids update\'' -l no-accounts -d 'unlink every account'
 complete -c sq -n '__sq_arg \'squids update\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids empty
@@ -452,6 +479,13 @@ complete -c sq -n '__sq_arg \'squids empty\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids delete
 complete -c sq -n '__sq_arg \'squids delete\' 0' -f -a '(__sq_dynamic squids)'
+
+# sq squids credits
+complete -c sq -n '__sq_is \'squids credits\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
+complete -c sq -n '__sq_is \'squids credits\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
+complete -c sq -n '__sq_is \'squids credits\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'
+complete -c sq -n '__sq_is \'squids credits\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
+complete -c sq -n '__sq_arg \'squids credits\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq tasks
 complete -c sq -n '__sq_sub \'tasks\'' -a 'list' -d 'List the tasks of a squid (GET /v1/tasks?squid=)'
@@ -499,6 +533,7 @@ complete -c sq -n '__sq_sub \'runs\'' -a 'view' -d 'alias of get: Show one run (
 complete -c sq -n '__sq_sub \'runs\'' -a 'start' -d 'Start a run of a squid; --wait follows it to the end'
 complete -c sq -n '__sq_sub \'runs\'' -a 'watch' -d 'Wait for a run to finish and its export to be ready, showing progress'
 complete -c sq -n '__sq_sub \'runs\'' -a 'stats' -d 'Show a run\'s progress: percent done, tasks done/left, results, ETA'
+complete -c sq -n '__sq_sub \'runs\'' -a 'credits' -d 'Show what a run cost: total credits, the breakdown per function, and the rates (GET /v1/runs/{run}/credits)'
 complete -c sq -n '__sq_sub \'runs\'' -a 'tasks' -d 'List the tasks of a run with their status and result counts'
 complete -c sq -n '__sq_sub \'runs\'' -a 'abort' -d 'Stop a running run (results collected so far are still exported and billed)'
 complete -c sq -n '__sq_sub \'runs\'' -a 'stop' -d 'alias of abort: Stop a running run (results collected so far are still exported and billed)'
@@ -530,6 +565,10 @@ complete -c sq -n '__sq_arg \'runs watch\' 0' -f -a '(__sq_dynamic runs)'
 # sq runs stats
 complete -c sq -n '__sq_is \'runs stats\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 complete -c sq -n '__sq_arg \'runs stats\' 0' -f -a '(__sq_dynamic runs)'
+
+# sq runs credits
+complete -c sq -n '__sq_is \'runs credits\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
+complete -c sq -n '__sq_arg \'runs credits\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs tasks
 complete -c sq -n '__sq_is \'runs tasks\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
@@ -567,13 +606,27 @@ complete -c sq -n '__sq_is \'results list\'' -l resume -d 'continue an interrupt
 complete -c sq -n '__sq_is \'results list\'' -l checkpoint -r -F -d 'with --all to stdout (ndjson, csv, tsv): record the pages written, for --resume'
 complete -c sq -n '__sq_is \'results list\'' -l force -d 'with --resume --checkpoint: continue into an empty stdout file (only the pages after the checkpoint)'
 
+# sq credits
+complete -c sq -n '__sq_sub \'credits\'' -a 'modules' -d 'Show credits spent per crawler and function over completed runs (GET /v1/credits/modules)'
+complete -c sq -n '__sq_sub \'credits\'' -a 'squids' -d 'Show credits spent per squid, deleted squids included for 30 days (GET /v1/credits/squids)'
+
+# sq credits modules
+complete -c sq -n '__sq_is \'credits modules\'' -l days -x -d 'only runs completed in the last N days, 1-3650'
+
+# sq credits squids
+complete -c sq -n '__sq_is \'credits squids\'' -l limit -x -d 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)'
+complete -c sq -n '__sq_is \'credits squids\'' -l page -x -d 'read this page only (1-1000000; page size = --limit)'
+complete -c sq -n '__sq_is \'credits squids\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'
+complete -c sq -n '__sq_is \'credits squids\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
+
 # sq accounts
 complete -c sq -n '__sq_sub \'accounts\'' -a 'list' -d 'List the platform accounts (site logins) squids can use (GET /v1/accounts)'
 complete -c sq -n '__sq_sub \'accounts\'' -a 'ls' -d 'alias of list: List the platform accounts (site logins) squids can use (GET /v1/accounts)'
 complete -c sq -n '__sq_sub \'accounts\'' -a 'get' -d 'Show one account with its limits and linked squids (GET /v1/accounts/{id})'
 complete -c sq -n '__sq_sub \'accounts\'' -a 'view' -d 'alias of get: Show one account with its limits and linked squids (GET /v1/accounts/{id})'
 complete -c sq -n '__sq_sub \'accounts\'' -a 'types' -d 'List the account types (sites) that can be synchronized, with their cookies (GET /v1/accounts/types)'
-complete -c sq -n '__sq_sub \'accounts\'' -a 'sync' -d 'Create or refresh an account from browser cookies (POST /v1/synchronize)'
+complete -c sq -n '__sq_sub \'accounts\'' -a 'sync' -d 'Create or refresh an account from browser cookies (POST /v1/accounts/cookies)'
+complete -c sq -n '__sq_sub \'accounts\'' -a 'update' -d 'Change an account\'s limits, e.g. profiles per day or the batch size (POST /v1/accounts)'
 complete -c sq -n '__sq_sub \'accounts\'' -a 'delete' -d 'Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail'
 complete -c sq -n '__sq_sub \'accounts\'' -a 'rm' -d 'alias of delete: Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail'
 
@@ -584,17 +637,23 @@ complete -c sq -n '__sq_is \'accounts list\'' -l all -d 'read every page, writin
 complete -c sq -n '__sq_is \'accounts list\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 
 # sq accounts get
+complete -c sq -n '__sq_arg \'accounts get\' 0' -f -a '(__sq_dynamic accounts)'
 
 # sq accounts types
 
 # sq accounts sync
-complete -c sq -n '__sq_is \'accounts sync\'' -l type -x -a '(__sq_dynamic account-types)' -d 'account type name, see `sq accounts types` (required)'
+complete -c sq -n '__sq_is \'accounts sync\'' -l type -x -a '(__sq_dynamic account-types)' -d 'account type name, see `sq accounts types` (required unless --account is given)'
 complete -c sq -n '__sq_is \'accounts sync\'' -l cookies-file -r -F -d 'cookies export; "-" for stdin (required)'
-complete -c sq -n '__sq_is \'accounts sync\'' -l account -x -d 'refresh this existing account instead of creating one (id or id prefix)'
+complete -c sq -n '__sq_is \'accounts sync\'' -l account -x -a '(__sq_dynamic accounts)' -d 'refresh this existing account instead of creating one (id or id prefix)'
 complete -c sq -n '__sq_is \'accounts sync\'' -l wait -d 'wait until the synchronization succeeds or fails'
 complete -c sq -n '__sq_is \'accounts sync\'' -l timeout -x -d 'give up waiting after this long, at most 7d (with --wait)'
 
+# sq accounts update
+complete -c sq -n '__sq_is \'accounts update\'' -l limit -x -d 'set one limit (repeatable)'
+complete -c sq -n '__sq_arg \'accounts update\' 0' -f -a '(__sq_dynamic accounts)'
+
 # sq accounts delete
+complete -c sq -n '__sq_arg \'accounts delete\' 0' -f -a '(__sq_dynamic accounts)'
 
 # sq delivery
 complete -c sq -n '__sq_sub \'delivery\'' -a 'sftp' -d 'Send a squid\'s run results to an SFTP server (POST /v1/delivery)'
@@ -724,4 +783,4 @@ complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 
 # sq help
 complete -c sq -n '__sq_is \'help\'' -l man -d 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`'
-complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes'
+complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes'

@@ -41,7 +41,7 @@ _sq() {
   _arguments -s -S -C : $_sq_globals '(-V --version)-V[print the version]' '(-V --version)--version[print the version]' '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'status:Show the account at a glance\: user and plan, credits, auto-reset, runs in progress, failures' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'accounts:Manage platform accounts\: site logins (cookies) that some crawlers need' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what `sq apply` would change to make the account match a file (exit 10 when something differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing (idempotent, for CI)' 'export:Write the current account as an account file for `sq plan` / `sq apply` (secrets as ${…} placeholders)' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'emulator:Run the local emulator of the whole API' 'version:Show the version of sq, with the Node.js version and the platform it runs on' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
+      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'status:Show the account at a glance\: user and plan, credits, auto-reset, runs in progress, failures' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'credits:Show where credits went\: per crawler and function, per squid' 'accounts:Manage platform accounts\: site logins (cookies) that some crawlers need' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what `sq apply` would change to make the account match a file (exit 10 when something differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing (idempotent, for CI)' 'export:Write the current account as an account file for `sq plan` / `sq apply` (secrets as ${…} placeholders)' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'emulator:Run the local emulator of the whole API' 'version:Show the version of sq, with the Node.js version and the platform it runs on' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
       _describe -t commands 'sq command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -55,6 +55,7 @@ _sq() {
         'tasks') _sq__tasks && ret=0 ;;
         'runs') _sq__runs && ret=0 ;;
         'results') _sq__results && ret=0 ;;
+        'credits') _sq__credits && ret=0 ;;
         'accounts') _sq__accounts && ret=0 ;;
         'delivery') _sq__delivery && ret=0 ;;
         'billing') _sq__billing && ret=0 ;;
@@ -164,7 +165,7 @@ _sq__crawlers() {
 }
 
 _sq__crawlers__list() {
-  _arguments -s -S : $_sq_globals '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]'
+  _arguments -s -S : $_sq_globals '--search=[only crawlers whose name, slug or description contains this text]:search: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]'
 }
 
 _sq__crawlers__get() {
@@ -185,7 +186,7 @@ _sq__squids() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List squids, newest first (GET /v1/squids)' 'ls:List squids, newest first (GET /v1/squids)' 'get:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'view:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'create:Create a squid on a crawler (POST /v1/squids)' 'update:Change a squid'\''s name, concurrency or params (POST /v1/squids/{id}), then show it' 'empty:Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)' 'delete:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'rm:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)')
+      local -a cmds=('list:List squids, newest first (GET /v1/squids)' 'ls:List squids, newest first (GET /v1/squids)' 'get:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'view:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'create:Create a squid on a crawler (POST /v1/squids)' 'update:Change a squid'\''s name, concurrency or params (POST /v1/squids/{id}), then show it' 'empty:Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)' 'delete:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'rm:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'credits:Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)')
       _describe -t commands 'sq squids command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -195,6 +196,7 @@ _sq__squids() {
         'update') _sq__squids__update && ret=0 ;;
         'empty') _sq__squids__empty && ret=0 ;;
         'delete'|'rm') _sq__squids__delete && ret=0 ;;
+        'credits') _sq__squids__credits && ret=0 ;;
       esac ;;
   esac
   return ret
@@ -213,7 +215,7 @@ _sq__squids__create() {
 }
 
 _sq__squids__update() {
-  _arguments -s -S : $_sq_globals '--name=[new name (at most 255 characters)]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '1:squid:{_sq_dynamic squids}'
+  _arguments -s -S : $_sq_globals '--name=[new name (at most 255 characters)]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '*--account=[link this account, replacing the linked ones (repeatable)]:account:{_sq_dynamic accounts}' '--no-accounts[unlink every account]' '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__empty() {
@@ -222,6 +224,10 @@ _sq__squids__empty() {
 
 _sq__squids__delete() {
   _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
+}
+
+_sq__squids__credits() {
+  _arguments -s -S : $_sq_globals '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]' '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__tasks() {
@@ -275,7 +281,7 @@ _sq__runs() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List runs newest first\: a squid'\''s, or the most recent across squids' 'ls:List runs newest first\: a squid'\''s, or the most recent across squids' 'get:Show one run (status, results, credits, export state)' 'view:Show one run (status, results, credits, export state)' 'start:Start a run of a squid; --wait follows it to the end' 'watch:Wait for a run to finish and its export to be ready, showing progress' 'stats:Show a run'\''s progress\: percent done, tasks done/left, results, ETA' 'tasks:List the tasks of a run with their status and result counts' 'abort:Stop a running run (results collected so far are still exported and billed)' 'stop:Stop a running run (results collected so far are still exported and billed)' 'download:Download a finished run'\''s CSV export')
+      local -a cmds=('list:List runs newest first\: a squid'\''s, or the most recent across squids' 'ls:List runs newest first\: a squid'\''s, or the most recent across squids' 'get:Show one run (status, results, credits, export state)' 'view:Show one run (status, results, credits, export state)' 'start:Start a run of a squid; --wait follows it to the end' 'watch:Wait for a run to finish and its export to be ready, showing progress' 'stats:Show a run'\''s progress\: percent done, tasks done/left, results, ETA' 'credits:Show what a run cost\: total credits, the breakdown per function, and the rates (GET /v1/runs/{run}/credits)' 'tasks:List the tasks of a run with their status and result counts' 'abort:Stop a running run (results collected so far are still exported and billed)' 'stop:Stop a running run (results collected so far are still exported and billed)' 'download:Download a finished run'\''s CSV export')
       _describe -t commands 'sq runs command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -284,6 +290,7 @@ _sq__runs() {
         'start') _sq__runs__start && ret=0 ;;
         'watch') _sq__runs__watch && ret=0 ;;
         'stats') _sq__runs__stats && ret=0 ;;
+        'credits') _sq__runs__credits && ret=0 ;;
         'tasks') _sq__runs__tasks && ret=0 ;;
         'abort'|'stop') _sq__runs__abort && ret=0 ;;
         'download') _sq__runs__download && ret=0 ;;
@@ -309,6 +316,10 @@ _sq__runs__watch() {
 }
 
 _sq__runs__stats() {
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:run:{_sq_dynamic runs}'
+}
+
+_sq__runs__credits() {
   _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:run:{_sq_dynamic runs}'
 }
 
@@ -344,13 +355,38 @@ _sq__results__list() {
   _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--run=[results of this run only (id or id prefix)]:run:{_sq_dynamic runs}' '--task=[only the results of this task (id or id prefix)]:task: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]' '(-o --output)-o+[write the records to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the records to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--resume[continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)]' '--checkpoint=[with --all to stdout (ndjson, csv, tsv)\: record the pages written, for --resume]:checkpoint:_files' '--force[with --resume --checkpoint\: continue into an empty stdout file (only the pages after the checkpoint)]'
 }
 
+_sq__credits() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('modules:Show credits spent per crawler and function over completed runs (GET /v1/credits/modules)' 'squids:Show credits spent per squid, deleted squids included for 30 days (GET /v1/credits/squids)')
+      _describe -t commands 'sq credits command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'modules') _sq__credits__modules && ret=0 ;;
+        'squids') _sq__credits__squids && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__credits__modules() {
+  _arguments -s -S : $_sq_globals '--days=[only runs completed in the last N days, 1-3650]:days: '
+}
+
+_sq__credits__squids() {
+  _arguments -s -S : $_sq_globals '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]'
+}
+
 _sq__accounts() {
   local curcontext=$curcontext state line ret=1
   typeset -A opt_args
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List the platform accounts (site logins) squids can use (GET /v1/accounts)' 'ls:List the platform accounts (site logins) squids can use (GET /v1/accounts)' 'get:Show one account with its limits and linked squids (GET /v1/accounts/{id})' 'view:Show one account with its limits and linked squids (GET /v1/accounts/{id})' 'types:List the account types (sites) that can be synchronized, with their cookies (GET /v1/accounts/types)' 'sync:Create or refresh an account from browser cookies (POST /v1/synchronize)' 'delete:Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail' 'rm:Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail')
+      local -a cmds=('list:List the platform accounts (site logins) squids can use (GET /v1/accounts)' 'ls:List the platform accounts (site logins) squids can use (GET /v1/accounts)' 'get:Show one account with its limits and linked squids (GET /v1/accounts/{id})' 'view:Show one account with its limits and linked squids (GET /v1/accounts/{id})' 'types:List the account types (sites) that can be synchronized, with their cookies (GET /v1/accounts/types)' 'sync:Create or refresh an account from browser cookies (POST /v1/accounts/cookies)' 'update:Change an account'\''s limits, e.g. profiles per day or the batch size (POST /v1/accounts)' 'delete:Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail' 'rm:Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail')
       _describe -t commands 'sq accounts command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -358,6 +394,7 @@ _sq__accounts() {
         'get'|'view') _sq__accounts__get && ret=0 ;;
         'types') _sq__accounts__types && ret=0 ;;
         'sync') _sq__accounts__sync && ret=0 ;;
+        'update') _sq__accounts__update && ret=0 ;;
         'delete'|'rm') _sq__accounts__delete && ret=0 ;;
       esac ;;
   esac
@@ -369,7 +406,7 @@ _sq__accounts__list() {
 }
 
 _sq__accounts__get() {
-  _arguments -s -S : $_sq_globals '1:account: '
+  _arguments -s -S : $_sq_globals '1:account:{_sq_dynamic accounts}'
 }
 
 _sq__accounts__types() {
@@ -377,11 +414,15 @@ _sq__accounts__types() {
 }
 
 _sq__accounts__sync() {
-  _arguments -s -S : $_sq_globals '--type=[account type name, see `sq accounts types` (required)]:type:{_sq_dynamic account-types}' '--cookies-file=[cookies export; "-" for stdin (required)]:cookies-file:_files' '--account=[refresh this existing account instead of creating one (id or id prefix)]:account: ' '--wait[wait until the synchronization succeeds or fails]' '--timeout=[give up waiting after this long, at most 7d (with --wait)]:timeout: '
+  _arguments -s -S : $_sq_globals '--type=[account type name, see `sq accounts types` (required unless --account is given)]:type:{_sq_dynamic account-types}' '--cookies-file=[cookies export; "-" for stdin (required)]:cookies-file:_files' '--account=[refresh this existing account instead of creating one (id or id prefix)]:account:{_sq_dynamic accounts}' '--wait[wait until the synchronization succeeds or fails]' '--timeout=[give up waiting after this long, at most 7d (with --wait)]:timeout: '
+}
+
+_sq__accounts__update() {
+  _arguments -s -S : $_sq_globals '*--limit=[set one limit (repeatable)]:limit: ' '1:account:{_sq_dynamic accounts}'
 }
 
 _sq__accounts__delete() {
-  _arguments -s -S : $_sq_globals '1:account: '
+  _arguments -s -S : $_sq_globals '1:account:{_sq_dynamic accounts}'
 }
 
 _sq__delivery() {
@@ -524,7 +565,7 @@ _sq__completion() {
 }
 
 _sq__help() {
-  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes)'
+  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes)'
 }
 
 if [[ "${funcstack[1]}" == _sq ]]; then

@@ -53,6 +53,7 @@ const DYNAMIC_OPTIONS: Record<string, Source> = {
   '--run': 'runs',
   '--crawler': 'crawlers',
   '--profile': 'profiles',
+  '--account': 'accounts',
   'accounts sync --type': 'account-types',
 };
 // Positional arguments by name, then by command path and name.
@@ -61,6 +62,7 @@ const DYNAMIC_ARGS: Record<string, Source> = {
   run: 'runs',
   crawler: 'crawlers',
   profile: 'profiles',
+  account: 'accounts',
   'profiles remove name': 'profiles',
 };
 

@@ -1,5 +1,5 @@
 // `sq __complete <source> [-- <words of the command line>]`: the values a completion script offers that only the
-// service (or the local profiles) knows: squid names, run ids, crawler slugs, account types, profile names.
+// service (or the local profiles) knows: squid names, run ids, crawler slugs, accounts, account types, profile names.
 // A Tab must never hang, prompt or print an error into the shell, so:
 // - answers come from a small per-user cache (cacheDir()/complete, 0600) that lives COMPLETION_TTL_MS;
 // - a stale answer is printed at once while a detached `sq __complete --refresh` renews it;
@@ -25,7 +25,7 @@ const FAILURE_TTL_MS = 10_000;
 const REFRESH_LOCK_MS = 10_000;
 const MAX_VALUES = 500;
 
-const SOURCES = ['squids', 'runs', 'crawlers', 'account-types', 'profiles'] as const;
+const SOURCES = ['squids', 'runs', 'crawlers', 'accounts', 'account-types', 'profiles'] as const;
 export type Source = (typeof SOURCES)[number];
 
 /** A value and what it is (fish shows the description next to the value; bash and zsh take the value only). */
@@ -124,6 +124,13 @@ async function ask(http: HttpClient, source: Source, line: Line): Promise<Candid
     }
     case 'crawlers':
       return (await list('/v1/crawlers')).filter((c) => str(c.slug)).map((c) => [str(c.slug), str(c.name) || 'crawler']);
+    case 'accounts': {
+      // Usernames are what people recognise; one two accounts share would be ambiguous, so those are offered by id.
+      const accounts = await list('/v1/accounts');
+      const count = new Map<string, number>();
+      for (const a of accounts) count.set(str(a.username), (count.get(str(a.username)) ?? 0) + 1);
+      return accounts.map((a) => (str(a.username) && count.get(str(a.username)) === 1 ? [str(a.username), `${str(a.type) || 'account'} ${id(a)}`] : [id(a), `${str(a.type) || 'account'} "${str(a.username)}"`]));
+    }
     case 'account-types': {
       // The path the spec names first; the reference's spelling when that one is unknown (as `sq accounts types`).
       const types = await list('/v1/accounts/types').catch(() => list('/v1/account_types'));

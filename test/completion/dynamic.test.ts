@@ -9,7 +9,7 @@ import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sqBin } from '../helpers/cli.js';
 import { startTestEmulator } from '../helpers/emulator.js';
 import { listenLocal } from '../helpers/net.js';
@@ -36,6 +36,12 @@ describe('bash', () => {
   it('offers crawler slugs and account types', async () => {
     expect(await bash(['sq', 'squids', 'create', '--crawler', ''])).toEqual(slugs);
     expect(await bash(['sq', 'accounts', 'sync', '--type', ''])).toEqual(typeNames);
+  });
+
+  it('offers account usernames for --account and <account>', async () => {
+    const names = Object.values(DEMO_ACCOUNT_USERNAMES).sort();
+    expect(await bash(['sq', 'squids', 'update', 'x', '--account', ''])).toEqual(names);
+    expect(await bash(['sq', 'accounts', 'update', 'demo'])).toEqual([DEMO_ACCOUNT_USERNAMES.twitter]);
   });
 });
 
