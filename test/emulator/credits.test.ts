@@ -1,6 +1,9 @@
 // The credit endpoints (changelog 2026-05-06 → 2026-06-02) and GET /v1/googlemaps/locations: the run breakdown
 // against its docs sample (key sets, JSON types, the 404), and the inferred account views, whose numbers must be what
 // the emulator's runs charged.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
@@ -168,6 +171,32 @@ describe('GET /v1/credits/squids and /v1/squids/{id}/credits', () => {
     const r = await e.api('GET', `/v1/squids/${'0'.repeat(32)}/credits`);
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ error: { message: 'Squid not found.', type: 'not_found_error', param: 'squid_hash' } });
+  });
+});
+
+describe('--state persistence', () => {
+  it('a restart keeps the ledger and the deleted squids', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sq-emu-credits-'));
+    const file = join(dir, 'state.json');
+    const a = await startTestEmulator({ stateFile: file });
+    const paris = a.squid(DEMO_SQUIDS.paris);
+    await a.api('POST', `/v1/squids/${paris}`, { params: { functions: { contacts: true } } });
+    const run = (await a.api('POST', '/v1/runs', { squid: paris })).body.id;
+    await a.advance(RUN_TIMING.startMs + 3 * RUN_TIMING.taskMs + RUN_TIMING.finishMs);
+    const credits = (await a.api('GET', `/v1/runs/${run}/credits`)).body;
+    expect(credits.breakdown.map((b: J) => b.function)).toEqual(['base', 'contacts']);
+    const jobs = a.squid(DEMO_SQUIDS.jobs);
+    await a.api('DELETE', `/v1/squids/${jobs}`);
+    await a.close();
+    const b = await startTestEmulator({ stateFile: file });
+    try {
+      await b.api('POST', `/v1/squids/${paris}`, { params: { functions: { contacts: false } } });
+      expect((await b.api('GET', `/v1/runs/${run}/credits`)).body).toEqual(credits);
+      expect((await b.api('GET', '/v1/credits/squids?limit=100')).body.data.find((r: J) => r.id === jobs)).toMatchObject({ is_deleted: true });
+    } finally {
+      await b.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
