@@ -257,7 +257,7 @@ _sq_argval() {
     'runs abort|0') echo 'dyn runs' ;;
     'runs download|0') echo 'dyn runs' ;;
     'completion|0') echo 'words bash zsh fish' ;;
-    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes' ;;
+    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes globals' ;;
   esac
 }
 
@@ -352,11 +352,11 @@ _sq() {
     return 0
   fi
   subs=$(_sq_cmds "$path")
-  if [[ -n $subs && $nargs -eq 0 ]]; then
-    COMPREPLY=($(compgen -W "$subs" -- "$cur"))
-    return 0
-  fi
   _sq_values "$(_sq_argval "$path" "$nargs")" "$cur"
+  # A command with subcommands may take an argument of its own too (sq squids chain <squid>): offer both.
+  if [[ -n $subs && $nargs -eq 0 ]]; then
+    COMPREPLY=($(compgen -W "$subs" -- "$cur") "${COMPREPLY[@]}")
+  fi
   return 0
 }
 

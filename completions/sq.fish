@@ -724,4 +724,4 @@ complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 
 # sq help
 complete -c sq -n '__sq_is \'help\'' -l man -d 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`'
-complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes'
+complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes globals'

@@ -129,7 +129,7 @@ _sq__profiles__list() {
 }
 
 _sq__profiles__remove() {
-  _arguments -s -S : $_sq_globals '1:name:{_sq_dynamic profiles}'
+  _arguments -s -S : $_sq_globals '1:profile:{_sq_dynamic profiles}'
 }
 
 _sq__me() {
@@ -524,7 +524,7 @@ _sq__completion() {
 }
 
 _sq__help() {
-  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes)'
+  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes globals)'
 }
 
 if [[ "${funcstack[1]}" == _sq ]]; then

@@ -192,11 +192,11 @@ _sq() {
     return 0
   fi
   subs=$(_sq_cmds "$path")
-  if [[ -n $subs && $nargs -eq 0 ]]; then
-    COMPREPLY=($(compgen -W "$subs" -- "$cur"))
-    return 0
-  fi
   _sq_values "$(_sq_argval "$path" "$nargs")" "$cur"
+  # A command with subcommands may take an argument of its own too (sq squids chain <squid>): offer both.
+  if [[ -n $subs && $nargs -eq 0 ]]; then
+    COMPREPLY=($(compgen -W "$subs" -- "$cur") "@{COMPREPLY[@]}")
+  fi
   return 0
 }
 

@@ -26,6 +26,20 @@ function action(v: ValueKind, message: string): string {
   }
 }
 
+/** The same completion as `action`, called directly (outside _arguments). */
+function direct(v: ValueKind): string | undefined {
+  switch (v.kind) {
+    case 'file':
+      return '_files';
+    case 'words':
+      return `compadd -- ${v.words.map(q).join(' ')}`;
+    case 'dynamic':
+      return `_sq_dynamic ${v.source}`;
+    default:
+      return undefined;
+  }
+}
+
 function optSpecs(o: OptModel): string[] {
   const exclusive = !o.repeatable && o.names.length > 1 ? `(${o.names.join(' ')})` : '';
   const star = o.repeatable ? '*' : '';
@@ -49,6 +63,8 @@ function commandFn(c: CmdModel, root: CmdModel): string[] {
     lines.push(`  _arguments -s -S : $_sq_globals ${[...own, ...argSpecs(c.args)].join(' ')}`.trimEnd(), '}', '');
     return lines;
   }
+  // A command that also takes an argument of its own (sq squids chain <squid>) offers it beside its subcommands.
+  const first = c.args[0] ? direct(c.args[0].value) : undefined;
   const entries = c.commands.flatMap((s) => [s.name, ...s.aliases].map((n) => q(`${n}:${desc(s.summary)}`)));
   lines.push(
     '  local curcontext=$curcontext state line ret=1',
@@ -57,7 +73,7 @@ function commandFn(c: CmdModel, root: CmdModel): string[] {
     '  case $state in',
     '    cmds)',
     `      local -a cmds=(${entries.join(' ')})`,
-    `      _describe -t commands ${q(`sq ${c.path.join(' ')} command`.replace(/ +/g, ' '))} cmds && ret=0 ;;`,
+    `      _describe -t commands ${q(`sq ${c.path.join(' ')} command`.replace(/ +/g, ' '))} cmds && ret=0${first ? `\n      ${first} && ret=0` : ''} ;;`,
     '    args)',
     '      case $words[1] in',
     ...c.commands.map((s) => `        ${[s.name, ...s.aliases].map(q).join('|')}) ${fnName(s)} && ret=0 ;;`),

@@ -16,7 +16,7 @@ export default defineVerb({
     'Netscape cookies.txt; "-" reads stdin. Cookie values are secrets: sq never prints them, not even with --dry-run. ' +
     '--account refreshes an existing account. --wait polls until synchronized (exit 0) or failed (exit 1).',
   options: [
-    { flags: '--type <type>', description: 'account type name, see `sq accounts types` (required)' },
+    { flags: '--type <type>', description: 'account type name, see `sq accounts types` (required)', complete: 'account-type' },
     { flags: '--cookies-file <file>', description: 'cookies export; "-" for stdin (required)' },
     { flags: '--account <id>', description: 'refresh this existing account instead of creating one (id or id prefix)' },
     { flags: '--wait', description: 'wait until the synchronization succeeds or fails' },

@@ -16,7 +16,7 @@ export default defineVerb({
     'can see whether one started (the server may still start one that is not listed yet). With --wait, ' +
     'follow the run like `sq runs watch` (exit 6 on error/aborted, 7 on --timeout).',
   options: [
-    { flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)' },
+    { flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)', complete: 'squid' },
     { flags: '--wait', description: 'wait until the run is done and its export is ready' },
     ...WAIT_OPTIONS,
   ],

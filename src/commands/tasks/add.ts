@@ -21,7 +21,7 @@ export default defineVerb({
     'exits 130 with the same report: that request may or may not have added its tasks.',
   args: ['[values...]'],
   options: [
-    { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)' },
+    { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)', complete: 'squid' },
     { flags: '--key <name>', description: 'task parameter each value is sent as', defaultText: 'url' },
     { flags: '--file <file>', description: 'values (one per line) or a JSON array of task objects; "-" for stdin' },
   ],
