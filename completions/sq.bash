@@ -8,7 +8,8 @@ _sq_cmds() {
     'auth') echo 'login logout status switch' ;;
     'profiles') echo 'list ls remove rm' ;;
     'crawlers') echo 'list ls get view params attributes attrs' ;;
-    'squids') echo 'list ls get view create update empty delete rm' ;;
+    'squids') echo 'list ls get view create update empty delete rm chain' ;;
+    'squids chain') echo 'set delete rm' ;;
     'tasks') echo 'list ls get view add upload upload-status delete rm' ;;
     'runs') echo 'list ls get view start watch stats tasks abort stop download' ;;
     'results') echo 'list ls export' ;;
@@ -61,6 +62,9 @@ _sq_canon() {
     'squids|update') echo 'update' ;;
     'squids|empty') echo 'empty' ;;
     'squids|delete'|'squids|rm') echo 'delete' ;;
+    'squids|chain') echo 'chain' ;;
+    'squids chain|set') echo 'set' ;;
+    'squids chain|delete'|'squids chain|rm') echo 'delete' ;;
     'tasks|list'|'tasks|ls') echo 'list' ;;
     'tasks|get'|'tasks|view') echo 'get' ;;
     'tasks|add') echo 'add' ;;
@@ -106,6 +110,7 @@ _sq_opts() {
     'squids create') echo '--crawler --name' ;;
     'squids update') echo '--name --concurrency --param' ;;
     'squids empty') echo '--type' ;;
+    'squids chain set') echo '--target-crawler --field-map --autostart --no-autostart --target-name --target-concurrency' ;;
     'tasks list') echo '--squid --type --limit --page --all --slurp' ;;
     'tasks get') echo '--squid' ;;
     'tasks add') echo '--squid --key --file' ;;
@@ -150,6 +155,7 @@ _sq_vopts() {
     'squids create') echo '--crawler --name' ;;
     'squids update') echo '--name --concurrency --param' ;;
     'squids empty') echo '--type' ;;
+    'squids chain set') echo '--target-crawler --field-map --target-name --target-concurrency' ;;
     'tasks list') echo '--squid --type --limit --page' ;;
     'tasks get') echo '--squid' ;;
     'tasks add') echo '--squid --key --file' ;;
@@ -189,6 +195,7 @@ _sq_optval() {
   case "$1|$2" in
     'squids create|--crawler') echo 'dyn crawlers' ;;
     'squids empty|--type') echo 'words url params' ;;
+    'squids chain set|--target-crawler') echo 'dyn crawlers' ;;
     'tasks list|--squid') echo 'dyn squids' ;;
     'tasks list|--type') echo 'words url params' ;;
     'tasks get|--squid') echo 'dyn squids' ;;
@@ -249,6 +256,9 @@ _sq_argval() {
     'squids update|0') echo 'dyn squids' ;;
     'squids empty|0') echo 'dyn squids' ;;
     'squids delete|0') echo 'dyn squids' ;;
+    'squids chain|0') echo 'dyn squids' ;;
+    'squids chain set|0') echo 'dyn squids' ;;
+    'squids chain delete|0') echo 'dyn squids' ;;
     'tasks upload|0') echo 'file' ;;
     'runs get|0') echo 'dyn runs' ;;
     'runs watch|0') echo 'dyn runs' ;;

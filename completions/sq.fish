@@ -20,6 +20,8 @@ function __sq_vopts
             __sq_words --name --concurrency --param
         case 'squids empty'
             __sq_words --type
+        case 'squids chain set'
+            __sq_words --target-crawler --field-map --target-name --target-concurrency
         case 'tasks list'
             __sq_words --squid --type --limit --page
         case 'tasks get'
@@ -162,6 +164,12 @@ function __sq_canon
         case 'squids|empty'
             echo 'empty'
         case 'squids|delete' 'squids|rm'
+            echo 'delete'
+        case 'squids|chain'
+            echo 'chain'
+        case 'squids chain|set'
+            echo 'set'
+        case 'squids chain|delete' 'squids chain|rm'
             echo 'delete'
         case 'tasks|list' 'tasks|ls'
             echo 'list'
@@ -425,6 +433,7 @@ complete -c sq -n '__sq_sub \'squids\'' -a 'update' -d 'Change a squid\'s name, 
 complete -c sq -n '__sq_sub \'squids\'' -a 'empty' -d 'Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'delete' -d 'Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'rm' -d 'alias of delete: Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'chain' -d 'Show where a squid\'s results go next: its chain (GET /v1/squids/{id}/chain)'
 
 # sq squids list
 complete -c sq -n '__sq_is \'squids list\'' -l name -x -d 'only squids whose name contains this text (case-insensitive)'
@@ -452,6 +461,24 @@ complete -c sq -n '__sq_arg \'squids empty\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids delete
 complete -c sq -n '__sq_arg \'squids delete\' 0' -f -a '(__sq_dynamic squids)'
+
+# sq squids chain
+complete -c sq -n '__sq_sub \'squids chain\'' -a 'set' -d 'Create or change a squid\'s chain (POST, or PATCH when it has one), then show it'
+complete -c sq -n '__sq_sub \'squids chain\'' -a 'delete' -d 'Remove a squid\'s chain (DELETE /v1/squids/{id}/chain); the target squid stays'
+complete -c sq -n '__sq_sub \'squids chain\'' -a 'rm' -d 'alias of delete: Remove a squid\'s chain (DELETE /v1/squids/{id}/chain); the target squid stays'
+complete -c sq -n '__sq_arg \'squids chain\' 0' -f -a '(__sq_dynamic squids)'
+
+# sq squids chain set
+complete -c sq -n '__sq_is \'squids chain set\'' -l target-crawler -x -a '(__sq_dynamic crawlers)' -d 'the crawler results go to: id, prefix, name or slug (required to create)'
+complete -c sq -n '__sq_is \'squids chain set\'' -l field-map -x -d 'result field → task param of the target crawler, e.g. url=url (repeatable; required to create)'
+complete -c sq -n '__sq_is \'squids chain set\'' -l autostart -d 'start the target\'s run when results arrive'
+complete -c sq -n '__sq_is \'squids chain set\'' -l no-autostart -d 'queue the tasks and leave the target\'s run paused'
+complete -c sq -n '__sq_is \'squids chain set\'' -l target-name -x -d 'name of the target squid (at most 255 characters)'
+complete -c sq -n '__sq_is \'squids chain set\'' -l target-concurrency -x -d 'concurrency of the target squid, 1-20'
+complete -c sq -n '__sq_arg \'squids chain set\' 0' -f -a '(__sq_dynamic squids)'
+
+# sq squids chain delete
+complete -c sq -n '__sq_arg \'squids chain delete\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq tasks
 complete -c sq -n '__sq_sub \'tasks\'' -a 'list' -d 'List the tasks of a squid (GET /v1/tasks?squid=)'

@@ -185,7 +185,7 @@ _sq__squids() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List squids, newest first (GET /v1/squids)' 'ls:List squids, newest first (GET /v1/squids)' 'get:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'view:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'create:Create a squid on a crawler (POST /v1/squids)' 'update:Change a squid'\''s name, concurrency or params (POST /v1/squids/{id}), then show it' 'empty:Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)' 'delete:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'rm:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)')
+      local -a cmds=('list:List squids, newest first (GET /v1/squids)' 'ls:List squids, newest first (GET /v1/squids)' 'get:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'view:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'create:Create a squid on a crawler (POST /v1/squids)' 'update:Change a squid'\''s name, concurrency or params (POST /v1/squids/{id}), then show it' 'empty:Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)' 'delete:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'rm:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'chain:Show where a squid'\''s results go next\: its chain (GET /v1/squids/{id}/chain)')
       _describe -t commands 'sq squids command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -195,6 +195,7 @@ _sq__squids() {
         'update') _sq__squids__update && ret=0 ;;
         'empty') _sq__squids__empty && ret=0 ;;
         'delete'|'rm') _sq__squids__delete && ret=0 ;;
+        'chain') _sq__squids__chain && ret=0 ;;
       esac ;;
   esac
   return ret
@@ -221,6 +222,32 @@ _sq__squids__empty() {
 }
 
 _sq__squids__delete() {
+  _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
+}
+
+_sq__squids__chain() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('set:Create or change a squid'\''s chain (POST, or PATCH when it has one), then show it' 'delete:Remove a squid'\''s chain (DELETE /v1/squids/{id}/chain); the target squid stays' 'rm:Remove a squid'\''s chain (DELETE /v1/squids/{id}/chain); the target squid stays')
+      _describe -t commands 'sq squids chain command' cmds && ret=0
+      _sq_dynamic squids && ret=0 ;;
+    args)
+      case $words[1] in
+        'set') _sq__squids__chain__set && ret=0 ;;
+        'delete'|'rm') _sq__squids__chain__delete && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__squids__chain__set() {
+  _arguments -s -S : $_sq_globals '--target-crawler=[the crawler results go to\: id, prefix, name or slug (required to create)]:target-crawler:{_sq_dynamic crawlers}' '*--field-map=[result field → task param of the target crawler, e.g. url=url (repeatable; required to create)]:field-map: ' '--autostart[start the target'\''s run when results arrive]' '--no-autostart[queue the tasks and leave the target'\''s run paused]' '--target-name=[name of the target squid (at most 255 characters)]:target-name: ' '--target-concurrency=[concurrency of the target squid, 1-20]:target-concurrency: ' '1:squid:{_sq_dynamic squids}'
+}
+
+_sq__squids__chain__delete() {
   _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
 }
 

@@ -5,6 +5,7 @@ import create from './create.js';
 import update from './update.js';
 import empty from './empty.js';
 import del from './delete.js';
+import chain from './chain/show.js';
 
 export default defineNoun({
   name: 'squids',
@@ -12,5 +13,5 @@ export default defineNoun({
   description:
     'Refer to a squid by id, unique id prefix (4+ characters) or exact name; every page of the list is searched. Text that ' +
     'is the exact name of one squid and an id prefix of another is ambiguous (exit 2, listing both): pass the full id.',
-  verbs: [list, get, create, update, empty, del],
+  verbs: [list, get, create, update, empty, del, chain],
 });
