@@ -34,6 +34,12 @@ export interface OptionSpec {
   secretTrap?: string;
   /** Where shell completion takes the value from (see Completion). */
   complete?: Completion;
+  /**
+   * Global flags only: the verbs it applies to, for the "Inherited flags" block of their help (every command accepts
+   * every global flag; `sq help globals` lists them all). 'output': verbs that print data (VerbSpec.output);
+   * 'writes': verbs that change something (VerbSpec.writes). Without it, every verb.
+   */
+  appliesTo?: 'output' | 'writes';
 }
 
 export interface VerbSpec<Os extends readonly OptionSpec[] = readonly OptionSpec[]> {
@@ -51,6 +57,14 @@ export interface VerbSpec<Os extends readonly OptionSpec[] = readonly OptionSpec
    * verb that names one runs it; any other runs this verb's own `run` with it as an argument.
    */
   subcommands?: VerbSpec[];
+  /**
+   * What the verb prints, which decides the global flags its help lists as inherited: 'data' (the default) is records
+   * or a document, shaped by --json, --format, --fields, --jq, --template…; 'text' is text of its own (a script, a
+   * log, a server's banner) that those flags do not change.
+   */
+  output?: 'data' | 'text';
+  /** The verb changes something (on the service, or the local profiles): --dry-run and --yes apply to it. */
+  writes?: boolean;
   /** At least one runnable example, e.g. 'sq squids list --limit 20'. */
   examples: string[];
   /**

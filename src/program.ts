@@ -8,27 +8,27 @@ import { NOUNS } from './commands/index.js';
 import { UsageError } from './errors.js';
 import { closest } from './validate/suggest.js';
 import { FORMATS } from './output/types.js';
-import { exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
+import { APPLIES, USES, exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
 import { VERSION } from './version.js';
 
 export const GLOBAL_OPTIONS: OptionSpec[] = [
   { flags: '--profile <name>', description: 'stored profile to use (env SQ_PROFILE; default: the active one, else "default")', complete: 'profile' },
   { flags: '--base-url <url>', description: 'API origin, paths start with /v1 (env SQ_BASE_URL; default: the profile\'s, else https://api.lobstr.io)' },
   { flags: '--insecure-http', description: 'allow a plain http:// base URL to a host other than loopback (env SQ_INSECURE_HTTP=1): the key travels unencrypted' },
-  { flags: '--json', description: 'machine output: exactly one JSON document on stdout (same as --format json)' },
-  { flags: '--format <format>', description: 'output format (default: table on a terminal, tsv when piped)', choices: FORMATS },
-  { flags: '--fields <list>', description: 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)' },
-  { flags: '--jq <expression>', description: 'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)' },
-  { flags: '--template <template>', description: 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)' },
-  { flags: '--full-ids', description: 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)' },
-  { flags: '--absolute-times', description: 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)' },
+  { appliesTo: 'output', flags: '--json', description: 'machine output: exactly one JSON document on stdout (same as --format json)' },
+  { appliesTo: 'output', flags: '--format <format>', description: 'output format (default: table on a terminal, tsv when piped)', choices: FORMATS },
+  { appliesTo: 'output', flags: '--fields <list>', description: 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)' },
+  { appliesTo: 'output', flags: '--jq <expression>', description: 'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)' },
+  { appliesTo: 'output', flags: '--template <template>', description: 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)' },
+  { appliesTo: 'output', flags: '--full-ids', description: 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)' },
+  { appliesTo: 'output', flags: '--absolute-times', description: 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)' },
   { flags: '--no-color', description: 'no colour (also NO_COLOR; FORCE_COLOR forces it)' },
   { flags: '-q, --quiet', description: 'no hints or progress on stderr' },
   { flags: '-v, --verbose', description: 'HTTP trace on stderr (secrets redacted)' },
-  { flags: '-y, --yes', description: 'answer yes to confirmations' },
+  { appliesTo: 'writes', flags: '-y, --yes', description: 'answer yes to confirmations' },
   { flags: '--no-input', description: 'never prompt (also SQ_NO_INPUT, CI); a missing answer is a usage error' },
-  { flags: '--dry-run', description: 'on writes: print the request (secrets masked) and send nothing' },
-  { flags: '--show-secrets', description: 'show passwords, keys and webhook URL tokens the API echoes back (they are masked otherwise)' },
+  { appliesTo: 'writes', flags: '--dry-run', description: 'on writes: print the request (secrets masked) and send nothing' },
+  { appliesTo: 'output', flags: '--show-secrets', description: 'show passwords, keys and webhook URL tokens the API echoes back (they are masked otherwise)' },
 ];
 
 /** The options makeOption made repeatable, for the completion model (a parser alone does not say so). */
@@ -42,6 +42,7 @@ export function makeOption(o: OptionSpec): Option {
   if (o.defaultText) opt.default(undefined, o.defaultText);
   if (o.hidden) opt.hideHelp();
   if (o.complete) COMPLETION.set(opt, o.complete);
+  if (o.appliesTo) APPLIES.set(opt, o.appliesTo);
   if (o.repeatable) {
     opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
     REPEATABLE.add(opt);
@@ -86,6 +87,7 @@ function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
   for (const a of verb.aliases ?? []) cmd.alias(a);
   for (const a of verb.args ?? []) cmd.argument(a);
   for (const o of verb.options ?? []) cmd.addOption(makeOption(o));
+  USES.set(cmd, { output: verb.output !== 'text', writes: verb.writes === true });
   addExamples(cmd, verb.examples);
   for (const sub of verb.subcommands ?? []) addVerb(cmd, sub, ctx);
   cmd.action(async (...params: unknown[]) => {

@@ -13,6 +13,8 @@ export interface TreeCommand {
   cmd: Command;
   /** The examples of a verb (or a leaf noun); undefined for a noun with verbs (its help shows its verbs' first ones). */
   examples?: string[];
+  /** The spec of a verb (or a leaf noun); undefined for a noun with verbs. */
+  spec?: VerbSpec;
 }
 
 export async function loadTree(): Promise<TreeCommand[]> {
@@ -27,7 +29,7 @@ export async function loadTree(): Promise<TreeCommand[]> {
     if (!cmd) throw new Error(`noun ${entry.name} is in NOUNS but not in the program`);
     const spec = (await entry.load()).default as NounSpec | VerbSpec;
     if ('run' in spec) {
-      out.push({ words: [entry.name], cmd, examples: spec.examples });
+      out.push({ words: [entry.name], cmd, examples: spec.examples, spec });
       continue;
     }
     out.push({ words: [entry.name], cmd });
@@ -36,7 +38,7 @@ export async function loadTree(): Promise<TreeCommand[]> {
       for (const verb of verbs) {
         const vcmd = parent.commands.find((c) => c.name() === verb.name);
         if (!vcmd) throw new Error(`verb ${[...words, verb.name].join(' ')} is not in the program`);
-        out.push({ words: [...words, verb.name], cmd: vcmd, examples: verb.examples });
+        out.push({ words: [...words, verb.name], cmd: vcmd, examples: verb.examples, spec: verb });
         below(vcmd, [...words, verb.name], verb.subcommands ?? []);
       }
     };

@@ -10,6 +10,7 @@ const COLUMNS = [{ key: 'id' }, { key: 'status_code', header: 'status' }, { key:
 
 export default defineVerb({
   name: 'sync',
+  writes: true,
   summary: 'Create or refresh an account from browser cookies (POST /v1/synchronize)',
   description:
     '--cookies-file takes a JSON object {"name": "value"}, a JSON array of {name, value} (browser export), or a ' +

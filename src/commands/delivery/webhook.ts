@@ -8,6 +8,7 @@ const DEFAULT_EVENTS = 'run.done,run.error';
 
 export default defineVerb({
   name: 'webhook',
+  writes: true,
   summary: 'POST run events of a squid to a URL (POST /v1/delivery)',
   description:
     'Configures webhook delivery for one squid: the service POSTs a JSON event to --url when a run starts or ' +

@@ -5,6 +5,7 @@ import { dryRunLocal } from '../../io/dry-run.js';
 
 export default defineVerb({
   name: 'remove',
+  writes: true,
   aliases: ['rm'],
   summary: 'Delete a stored profile and its key',
   description: 'Asks for confirmation on a terminal; scripts pass --yes. --dry-run says what would be removed and removes nothing.',

@@ -9,6 +9,7 @@ import { WAIT_OPTIONS, waitForRun, waitSettings } from './_shared/wait.js';
 
 export default defineVerb({
   name: 'start',
+  writes: true,
   summary: 'Start a run of a squid; --wait follows it to the end',
   description:
     'Start a run (POST /v1/runs). The request is never retried once it may have reached the server (it would start a second ' +

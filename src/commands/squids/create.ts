@@ -5,6 +5,7 @@ import { nameFlag, required } from '../../validate/index.js';
 
 export default defineVerb({
   name: 'create',
+  writes: true,
   summary: 'Create a squid on a crawler (POST /v1/squids)',
   description:
     '--crawler takes an id, unique id prefix, exact name or slug. Without --name the platform names it "<Crawler> (N)". ' +

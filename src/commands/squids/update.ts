@@ -8,6 +8,7 @@ import { intFlag, nameFlag } from '../../validate/index.js';
 
 export default defineVerb({
   name: 'update',
+  writes: true,
   summary: 'Change a squid\'s name, concurrency or params (POST /v1/squids/{id}), then show it',
   description:
     'Only the given fields are sent. --param k=v is repeatable; a value stays text unless it is valid JSON ' +

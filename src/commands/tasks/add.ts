@@ -12,6 +12,7 @@ const TASKS_PER_REQUEST = 500;
 
 export default defineVerb({
   name: 'add',
+  writes: true,
   summary: 'Add tasks to a squid (POST /v1/tasks); duplicates are skipped by the API',
   description:
     'Each value becomes one task {<key>: value} (key "url" unless --key). --file reads one value per line, or a JSON ' +

@@ -11,6 +11,7 @@ const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
 export default defineVerb({
   name: 'upload',
+  writes: true,
   summary: 'Upload tasks from a CSV/TSV file (POST /v1/tasks/upload, multipart)',
   description:
     'The header row names the task parameters (e.g. url, or keyword,city). The API processes the file in the ' +

@@ -5,6 +5,7 @@ import { confirmOrCancel, preflightConfirm } from '../../../io/confirm.js';
 
 export default defineVerb({
   name: 'delete',
+  writes: true,
   aliases: ['rm'],
   summary: 'Remove a squid\'s chain (DELETE /v1/squids/{id}/chain); the target squid stays',
   description:

@@ -7,6 +7,7 @@ import { CHAIN_COLUMNS, chainTitle } from './columns.js';
 
 export default defineVerb({
   name: 'set',
+  writes: true,
   summary: 'Create or change a squid\'s chain (POST, or PATCH when it has one), then show it',
   description:
     'Without a chain, --target-crawler and --field-map are required and the chain is created (POST). With one, the ' +
