@@ -1,5 +1,6 @@
 # bash completion for sq. Generated from the command tree by `sq completion bash`: do not edit.
 # Install: source <(sq completion bash)   or   sq completion bash > /etc/bash_completion.d/sq
+# Completes sq and lobstr-sq (the same command), and an alias sq=... as the README's tour defines.
 
 # Subcommand words (names and aliases) under a command path.
 _sq_cmds() {
@@ -286,7 +287,9 @@ _sq_values() {
       # Values only the service knows (squid names, run ids...), from sq's own short-lived cache: never a prompt,
       # never an error on the screen. The line's words go along (--profile, --base-url, --squid change the answer).
       # Names may hold spaces: one per line, quoted for the shell as typed so far ('...', "..." or backslashes).
-      local v q= pre=$2
+      local v q= pre=$2 cmd
+      # The command being completed; for an alias (alias sq="node .../bin/sq.js"), what it stands for.
+      if [[ -n ${BASH_ALIASES[${COMP_WORDS[0]}]-} ]]; then read -ra cmd <<< "${BASH_ALIASES[${COMP_WORDS[0]}]}"; else cmd=("${COMP_WORDS[0]}"); fi
       [[ $pre == [\"\']* ]] && { q=${pre:0:1}; pre=${pre:1}; }
       while IFS=$'\t' read -r v _; do
         [[ -n $v && $v == "$pre"* ]] || continue
@@ -296,7 +299,7 @@ _sq_values() {
           \") v=${v//\\/\\\\}; v=${v//\"/\\\"}; v=${v//\$/\\\$}; v=${v//\`/\\\`}; v=${v//!/\"\\!\"}; COMPREPLY+=("\"$v\"") ;;
           *) printf -v v '%q' "$v"; COMPREPLY+=("$v") ;;
         esac
-      done < <("${COMP_WORDS[0]}" __complete "$words" -- "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null </dev/null) ;;
+      done < <("${cmd[@]}" __complete "$words" -- "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null </dev/null) ;;
     list)
       # Comma-separated: complete the last item, keep the ones before it, do not offer one twice.
       local head= last=$2 w
@@ -370,4 +373,4 @@ _sq() {
   return 0
 }
 
-complete -F _sq sq
+complete -F _sq sq lobstr-sq

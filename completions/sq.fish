@@ -1,5 +1,6 @@
 # fish completion for sq. Generated from the command tree by `sq completion fish`: do not edit.
 # Install: sq completion fish > ~/.config/fish/completions/sq.fish
+# Completes sq and lobstr-sq (the same command; lobstr-sq takes the completions of sq).
 
 function __sq_words
     printf '%s\n' $argv
@@ -239,7 +240,8 @@ end
 # Values only the service knows (squid names, run ids...), with a description after a Tab, from sq's own short-lived
 # cache: never a prompt, never an error on the screen. The words typed so far go along (--profile, --squid...).
 function __sq_dynamic
-    sq __complete $argv[1] -- (commandline -opc)[2..-1] 2>/dev/null </dev/null
+    set -l cmd (commandline -opc)[1]
+    $cmd __complete $argv[1] -- (commandline -opc)[2..-1] 2>/dev/null </dev/null
 end
 
 # Comma-separated values: complete the last item after the ones already typed, never offering one twice.
@@ -752,3 +754,5 @@ complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 # sq help
 complete -c sq -n '__sq_is \'help\'' -l man -d 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`'
 complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes globals'
+
+complete -c lobstr-sq --wraps sq

@@ -89,17 +89,16 @@ function commandFn(c: CmdModel, root: CmdModel): string[] {
 export function zshScript(root: CmdModel): string {
   const globals = root.options.filter((o) => !o.names.includes('--version')).flatMap(optSpecs);
   return [
-    '#compdef sq',
+    '#compdef sq lobstr-sq',
     '# zsh completion for sq. Generated from the command tree by `sq completion zsh`: do not edit.',
     '# Install: sq completion zsh > "${fpath[1]}/_sq" (then start a new shell), or: source <(sq completion zsh)',
+    '# Completes sq and lobstr-sq (the same command). With `alias sq=...`, run `setopt complete_aliases` too.',
     '',
     "# Values only the service knows (squid names, run ids...), from sq's own short-lived cache: never a prompt, never an",
     '# error on the screen. The words typed so far go along (--profile, --base-url, --squid change the answer).',
-    '_sq_dynamic() {',
-    '  local -a vals',
-    '  vals=(${(f)"$(sq __complete $1 -- ${(z)LBUFFER} 2>/dev/null </dev/null)"})',
-    "  compadd -- ${vals%%$'\t'*}",
-    '}',
+    '# Each value is shown with what it is (a run: its squid, status and age), in the order given.',
+    '# The command is the one being completed (sq, lobstr-sq, or what an alias of it stands for).',
+    ...DYNAMIC,
     '',
     '_sq_globals=(',
     ...globals.map((g) => `  ${g}`),
@@ -110,8 +109,24 @@ export function zshScript(root: CmdModel): string {
     'if [[ "${funcstack[1]}" == _sq ]]; then',
     '  _sq "$@"',
     'else',
-    '  compdef _sq sq',
+    '  compdef _sq sq lobstr-sq',
     'fi',
     '',
   ].join('\n');
 }
+
+// Written with @{ for zsh's ${ so the template literal stays raw.
+const DYNAMIC = String.raw`_sq_dynamic() {
+  local -a cmd vals matches disp
+  local v
+  cmd=(@{(z)@{aliases[@{service:-sq}]:-@{service:-sq}}})
+  vals=(@{(f)"$(@{(Q)cmd} __complete $1 -- @{(z)LBUFFER} 2>/dev/null </dev/null)"})
+  for v in $vals; do
+    matches+=("@{v%%$'\t'*}")
+    if [[ $v == *$'\t'* ]]; then disp+=("@{v%%$'\t'*}  -- @{v#*$'\t'}"); else disp+=("$v"); fi
+  done
+  # One per line, in the order given (-V: a run list is newest first), each shown with its description.
+  compadd -V $1 -l -d disp -- $matches
+}`
+  .replace(/@\{/g, '${')
+  .split('\n');
