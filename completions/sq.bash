@@ -1,5 +1,6 @@
 # bash completion for sq. Generated from the command tree by `sq completion bash`: do not edit.
 # Install: source <(sq completion bash)   or   sq completion bash > /etc/bash_completion.d/sq
+# Completes sq and lobstr-sq (the same command), and an alias sq=... as the README's tour defines.
 
 # Subcommand words (names and aliases) under a command path.
 _sq_cmds() {
@@ -8,7 +9,8 @@ _sq_cmds() {
     'auth') echo 'login logout status switch' ;;
     'profiles') echo 'list ls remove rm' ;;
     'crawlers') echo 'list ls get view params attributes attrs' ;;
-    'squids') echo 'list ls get view create update empty delete rm credits' ;;
+    'squids') echo 'list ls get view create update empty delete rm credits chain' ;;
+    'squids chain') echo 'set delete rm' ;;
     'tasks') echo 'list ls get view add upload upload-status delete rm' ;;
     'runs') echo 'list ls get view start watch stats credits tasks abort stop download' ;;
     'results') echo 'list ls export' ;;
@@ -64,6 +66,9 @@ _sq_canon() {
     'squids|empty') echo 'empty' ;;
     'squids|delete'|'squids|rm') echo 'delete' ;;
     'squids|credits') echo 'credits' ;;
+    'squids|chain') echo 'chain' ;;
+    'squids chain|set') echo 'set' ;;
+    'squids chain|delete'|'squids chain|rm') echo 'delete' ;;
     'tasks|list'|'tasks|ls') echo 'list' ;;
     'tasks|get'|'tasks|view') echo 'get' ;;
     'tasks|add') echo 'add' ;;
@@ -114,6 +119,7 @@ _sq_opts() {
     'squids update') echo '--name --concurrency --param --account --no-accounts' ;;
     'squids empty') echo '--type' ;;
     'squids credits') echo '--limit --page --all --slurp' ;;
+    'squids chain set') echo '--target-crawler --field-map --autostart --no-autostart --target-name --target-concurrency' ;;
     'tasks list') echo '--squid --type --limit --page --all --slurp' ;;
     'tasks get') echo '--squid' ;;
     'tasks add') echo '--squid --key --file' ;;
@@ -163,6 +169,7 @@ _sq_vopts() {
     'squids update') echo '--name --concurrency --param --account' ;;
     'squids empty') echo '--type' ;;
     'squids credits') echo '--limit --page' ;;
+    'squids chain set') echo '--target-crawler --field-map --target-name --target-concurrency' ;;
     'tasks list') echo '--squid --type --limit --page' ;;
     'tasks get') echo '--squid' ;;
     'tasks add') echo '--squid --key --file' ;;
@@ -207,6 +214,7 @@ _sq_optval() {
     'squids create|--crawler') echo 'dyn crawlers' ;;
     'squids update|--account') echo 'dyn accounts' ;;
     'squids empty|--type') echo 'words url params' ;;
+    'squids chain set|--target-crawler') echo 'dyn crawlers' ;;
     'tasks list|--squid') echo 'dyn squids' ;;
     'tasks list|--type') echo 'words url params' ;;
     'tasks get|--squid') echo 'dyn squids' ;;
@@ -270,6 +278,9 @@ _sq_argval() {
     'squids empty|0') echo 'dyn squids' ;;
     'squids delete|0') echo 'dyn squids' ;;
     'squids credits|0') echo 'dyn squids' ;;
+    'squids chain|0') echo 'dyn squids' ;;
+    'squids chain set|0') echo 'dyn squids' ;;
+    'squids chain delete|0') echo 'dyn squids' ;;
     'tasks upload|0') echo 'file' ;;
     'runs get|0') echo 'dyn runs' ;;
     'runs watch|0') echo 'dyn runs' ;;
@@ -282,7 +293,7 @@ _sq_argval() {
     'accounts update|0') echo 'dyn accounts' ;;
     'accounts delete|0') echo 'dyn accounts' ;;
     'completion|0') echo 'words bash zsh fish' ;;
-    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes' ;;
+    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes globals' ;;
   esac
 }
 
@@ -301,7 +312,9 @@ _sq_values() {
       # Values only the service knows (squid names, run ids...), from sq's own short-lived cache: never a prompt,
       # never an error on the screen. The line's words go along (--profile, --base-url, --squid change the answer).
       # Names may hold spaces: one per line, quoted for the shell as typed so far ('...', "..." or backslashes).
-      local v q= pre=$2
+      local v q= pre=$2 cmd
+      # The command being completed; for an alias (alias sq="node .../bin/sq.js"), what it stands for.
+      if [[ -n ${BASH_ALIASES[${COMP_WORDS[0]}]-} ]]; then read -ra cmd <<< "${BASH_ALIASES[${COMP_WORDS[0]}]}"; else cmd=("${COMP_WORDS[0]}"); fi
       [[ $pre == [\"\']* ]] && { q=${pre:0:1}; pre=${pre:1}; }
       while IFS=$'\t' read -r v _; do
         [[ -n $v && $v == "$pre"* ]] || continue
@@ -311,7 +324,7 @@ _sq_values() {
           \") v=${v//\\/\\\\}; v=${v//\"/\\\"}; v=${v//\$/\\\$}; v=${v//\`/\\\`}; v=${v//!/\"\\!\"}; COMPREPLY+=("\"$v\"") ;;
           *) printf -v v '%q' "$v"; COMPREPLY+=("$v") ;;
         esac
-      done < <("${COMP_WORDS[0]}" __complete "$words" -- "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null </dev/null) ;;
+      done < <("${cmd[@]}" __complete "$words" -- "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null </dev/null) ;;
     list)
       # Comma-separated: complete the last item, keep the ones before it, do not offer one twice.
       local head= last=$2 w
@@ -377,12 +390,12 @@ _sq() {
     return 0
   fi
   subs=$(_sq_cmds "$path")
-  if [[ -n $subs && $nargs -eq 0 ]]; then
-    COMPREPLY=($(compgen -W "$subs" -- "$cur"))
-    return 0
-  fi
   _sq_values "$(_sq_argval "$path" "$nargs")" "$cur"
+  # A command with subcommands may take an argument of its own too (sq squids chain <squid>): offer both.
+  if [[ -n $subs && $nargs -eq 0 ]]; then
+    COMPREPLY=($(compgen -W "$subs" -- "$cur") "${COMPREPLY[@]}")
+  fi
   return 0
 }
 
-complete -F _sq sq
+complete -F _sq sq lobstr-sq

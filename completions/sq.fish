@@ -1,5 +1,6 @@
 # fish completion for sq. Generated from the command tree by `sq completion fish`: do not edit.
 # Install: sq completion fish > ~/.config/fish/completions/sq.fish
+# Completes sq and lobstr-sq (the same command; lobstr-sq takes the completions of sq).
 
 function __sq_words
     printf '%s\n' $argv
@@ -22,6 +23,8 @@ function __sq_vopts
             __sq_words --type
         case 'squids credits'
             __sq_words --limit --page
+        case 'squids chain set'
+            __sq_words --target-crawler --field-map --target-name --target-concurrency
         case 'tasks list'
             __sq_words --squid --type --limit --page
         case 'tasks get'
@@ -177,6 +180,12 @@ function __sq_canon
             echo 'delete'
         case 'squids|credits'
             echo 'credits'
+        case 'squids|chain'
+            echo 'chain'
+        case 'squids chain|set'
+            echo 'set'
+        case 'squids chain|delete' 'squids chain|rm'
+            echo 'delete'
         case 'tasks|list' 'tasks|ls'
             echo 'list'
         case 'tasks|get' 'tasks|view'
@@ -253,7 +262,8 @@ end
 # Values only the service knows (squid names, run ids...), with a description after a Tab, from sq's own short-lived
 # cache: never a prompt, never an error on the screen. The words typed so far go along (--profile, --squid...).
 function __sq_dynamic
-    sq __complete $argv[1] -- (commandline -opc)[2..-1] 2>/dev/null </dev/null
+    set -l cmd (commandline -opc)[1]
+    $cmd __complete $argv[1] -- (commandline -opc)[2..-1] 2>/dev/null </dev/null
 end
 
 # Comma-separated values: complete the last item after the ones already typed, never offering one twice.
@@ -450,6 +460,7 @@ complete -c sq -n '__sq_sub \'squids\'' -a 'empty' -d 'Delete every task of one 
 complete -c sq -n '__sq_sub \'squids\'' -a 'delete' -d 'Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'rm' -d 'alias of delete: Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'credits' -d 'Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'chain' -d 'Show where a squid\'s results go next: its chain (GET /v1/squids/{id}/chain)'
 
 # sq squids list
 complete -c sq -n '__sq_is \'squids list\'' -l name -x -d 'only squids whose name contains this text (case-insensitive)'
@@ -486,6 +497,24 @@ complete -c sq -n '__sq_is \'squids credits\'' -l page -x -d 'read this page onl
 complete -c sq -n '__sq_is \'squids credits\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'
 complete -c sq -n '__sq_is \'squids credits\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 complete -c sq -n '__sq_arg \'squids credits\' 0' -f -a '(__sq_dynamic squids)'
+
+# sq squids chain
+complete -c sq -n '__sq_sub \'squids chain\'' -a 'set' -d 'Create or change a squid\'s chain (POST, or PATCH when it has one), then show it'
+complete -c sq -n '__sq_sub \'squids chain\'' -a 'delete' -d 'Remove a squid\'s chain (DELETE /v1/squids/{id}/chain); the target squid stays'
+complete -c sq -n '__sq_sub \'squids chain\'' -a 'rm' -d 'alias of delete: Remove a squid\'s chain (DELETE /v1/squids/{id}/chain); the target squid stays'
+complete -c sq -n '__sq_arg \'squids chain\' 0' -f -a '(__sq_dynamic squids)'
+
+# sq squids chain set
+complete -c sq -n '__sq_is \'squids chain set\'' -l target-crawler -x -a '(__sq_dynamic crawlers)' -d 'the crawler results go to: id, prefix, name or slug (required to create)'
+complete -c sq -n '__sq_is \'squids chain set\'' -l field-map -x -d 'result field → task param of the target crawler, e.g. url=url (repeatable; required to create)'
+complete -c sq -n '__sq_is \'squids chain set\'' -l autostart -d 'start the target\'s run when results arrive'
+complete -c sq -n '__sq_is \'squids chain set\'' -l no-autostart -d 'queue the tasks and leave the target\'s run paused'
+complete -c sq -n '__sq_is \'squids chain set\'' -l target-name -x -d 'name of the target squid (at most 255 characters)'
+complete -c sq -n '__sq_is \'squids chain set\'' -l target-concurrency -x -d 'concurrency of the target squid, 1-20'
+complete -c sq -n '__sq_arg \'squids chain set\' 0' -f -a '(__sq_dynamic squids)'
+
+# sq squids chain delete
+complete -c sq -n '__sq_arg \'squids chain delete\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq tasks
 complete -c sq -n '__sq_sub \'tasks\'' -a 'list' -d 'List the tasks of a squid (GET /v1/tasks?squid=)'
@@ -783,4 +812,6 @@ complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 
 # sq help
 complete -c sq -n '__sq_is \'help\'' -l man -d 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`'
-complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes'
+complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes globals'
+
+complete -c lobstr-sq --wraps sq

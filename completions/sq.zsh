@@ -1,13 +1,23 @@
-#compdef sq
+#compdef sq lobstr-sq
 # zsh completion for sq. Generated from the command tree by `sq completion zsh`: do not edit.
 # Install: sq completion zsh > "${fpath[1]}/_sq" (then start a new shell), or: source <(sq completion zsh)
+# Completes sq and lobstr-sq (the same command). With `alias sq=...`, run `setopt complete_aliases` too.
 
 # Values only the service knows (squid names, run ids...), from sq's own short-lived cache: never a prompt, never an
 # error on the screen. The words typed so far go along (--profile, --base-url, --squid change the answer).
+# Each value is shown with what it is (a run: its squid, status and age), in the order given.
+# The command is the one being completed (sq, lobstr-sq, or what an alias of it stands for).
 _sq_dynamic() {
-  local -a vals
-  vals=(${(f)"$(sq __complete $1 -- ${(z)LBUFFER} 2>/dev/null </dev/null)"})
-  compadd -- ${vals%%$'	'*}
+  local -a cmd vals matches disp
+  local v
+  cmd=(${(z)${aliases[${service:-sq}]:-${service:-sq}}})
+  vals=(${(f)"$(${(Q)cmd} __complete $1 -- ${(z)LBUFFER} 2>/dev/null </dev/null)"})
+  for v in $vals; do
+    matches+=("${v%%$'\t'*}")
+    if [[ $v == *$'\t'* ]]; then disp+=("${v%%$'\t'*}  -- ${v#*$'\t'}"); else disp+=("$v"); fi
+  done
+  # One per line, in the order given (-V: a run list is newest first), each shown with its description.
+  compadd -V $1 -l -d disp -- $matches
 }
 
 _sq_globals=(
@@ -130,7 +140,7 @@ _sq__profiles__list() {
 }
 
 _sq__profiles__remove() {
-  _arguments -s -S : $_sq_globals '1:name:{_sq_dynamic profiles}'
+  _arguments -s -S : $_sq_globals '1:profile:{_sq_dynamic profiles}'
 }
 
 _sq__me() {
@@ -186,7 +196,7 @@ _sq__squids() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List squids, newest first (GET /v1/squids)' 'ls:List squids, newest first (GET /v1/squids)' 'get:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'view:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'create:Create a squid on a crawler (POST /v1/squids)' 'update:Change a squid'\''s name, concurrency or params (POST /v1/squids/{id}), then show it' 'empty:Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)' 'delete:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'rm:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'credits:Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)')
+      local -a cmds=('list:List squids, newest first (GET /v1/squids)' 'ls:List squids, newest first (GET /v1/squids)' 'get:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'view:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'create:Create a squid on a crawler (POST /v1/squids)' 'update:Change a squid'\''s name, concurrency or params (POST /v1/squids/{id}), then show it' 'empty:Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)' 'delete:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'rm:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'credits:Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)' 'chain:Show where a squid'\''s results go next\: its chain (GET /v1/squids/{id}/chain)')
       _describe -t commands 'sq squids command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -197,6 +207,7 @@ _sq__squids() {
         'empty') _sq__squids__empty && ret=0 ;;
         'delete'|'rm') _sq__squids__delete && ret=0 ;;
         'credits') _sq__squids__credits && ret=0 ;;
+        'chain') _sq__squids__chain && ret=0 ;;
       esac ;;
   esac
   return ret
@@ -228,6 +239,32 @@ _sq__squids__delete() {
 
 _sq__squids__credits() {
   _arguments -s -S : $_sq_globals '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]' '1:squid:{_sq_dynamic squids}'
+}
+
+_sq__squids__chain() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('set:Create or change a squid'\''s chain (POST, or PATCH when it has one), then show it' 'delete:Remove a squid'\''s chain (DELETE /v1/squids/{id}/chain); the target squid stays' 'rm:Remove a squid'\''s chain (DELETE /v1/squids/{id}/chain); the target squid stays')
+      _describe -t commands 'sq squids chain command' cmds && ret=0
+      _sq_dynamic squids && ret=0 ;;
+    args)
+      case $words[1] in
+        'set') _sq__squids__chain__set && ret=0 ;;
+        'delete'|'rm') _sq__squids__chain__delete && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__squids__chain__set() {
+  _arguments -s -S : $_sq_globals '--target-crawler=[the crawler results go to\: id, prefix, name or slug (required to create)]:target-crawler:{_sq_dynamic crawlers}' '*--field-map=[result field → task param of the target crawler, e.g. url=url (repeatable; required to create)]:field-map: ' '--autostart[start the target'\''s run when results arrive]' '--no-autostart[queue the tasks and leave the target'\''s run paused]' '--target-name=[name of the target squid (at most 255 characters)]:target-name: ' '--target-concurrency=[concurrency of the target squid, 1-20]:target-concurrency: ' '1:squid:{_sq_dynamic squids}'
+}
+
+_sq__squids__chain__delete() {
+  _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__tasks() {
@@ -565,11 +602,11 @@ _sq__completion() {
 }
 
 _sq__help() {
-  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes)'
+  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes globals)'
 }
 
 if [[ "${funcstack[1]}" == _sq ]]; then
   _sq "$@"
 else
-  compdef _sq sq
+  compdef _sq sq lobstr-sq
 fi

@@ -1,7 +1,20 @@
 // How a command is declared. One verb per file: src/commands/<noun>/<verb>.ts default-exports a VerbSpec;
-// src/commands/<noun>/index.ts default-exports the NounSpec that lists them. program.ts turns specs into commander
-// commands and loads a noun's module only when that noun is invoked.
+// src/commands/<noun>/index.ts default-exports the NounSpec that lists them. A verb may have subcommands of its own
+// (`sq squids chain SQUID`, `sq squids chain set SQUID`), to any depth: help, completion and the generated docs walk
+// the tree. program.ts turns specs into commander commands and loads a noun's module only when that noun is invoked.
 import type { Ctx } from './context.js';
+
+/**
+ * Where shell completion takes an option's value from (src/completion/model.ts):
+ * - 'squid', 'run', 'crawler', 'account-type', 'profile': what only the service (or the local profiles) knows,
+ *   asked of `sq __complete` at completion time;
+ * - 'file': a local path;
+ * - { list: [...] }: a comma-separated subset of these words.
+ * Without it, `choices` are offered, a placeholder 'a|b' offers a and b, one naming a file (<file>, <x.csv>) paths,
+ * and anything else nothing.
+ * A positional argument completes from the source its placeholder names: '<squid>', '<run>', '<crawler>', '<profile>'.
+ */
+export type Completion = 'squid' | 'run' | 'crawler' | 'account' | 'account-type' | 'profile' | 'file' | { list: readonly string[] };
 
 export interface OptionSpec {
   /** Commander flags, e.g. '--limit <n>', '-o, --output <file>', '--[no-]retry', '--param <k=v...>'. */
@@ -19,6 +32,14 @@ export interface OptionSpec {
    * the text says what to use instead, e.g. '--password-env VAR'. The value is never echoed.
    */
   secretTrap?: string;
+  /** Where shell completion takes the value from (see Completion). */
+  complete?: Completion;
+  /**
+   * Global flags only: the verbs it applies to, for the "Inherited flags" block of their help (every command accepts
+   * every global flag; `sq help globals` lists them all). 'output': verbs that print data (VerbSpec.output);
+   * 'writes': verbs that change something (VerbSpec.writes). Without it, every verb.
+   */
+  appliesTo?: 'output' | 'writes';
 }
 
 export interface VerbSpec<Os extends readonly OptionSpec[] = readonly OptionSpec[]> {
@@ -31,6 +52,19 @@ export interface VerbSpec<Os extends readonly OptionSpec[] = readonly OptionSpec
   /** Commander argument syntax: '<squid>', '[values...]'. */
   args?: string[];
   options?: Os & LiteralFlags<Os>;
+  /**
+   * Commands under this one: `sq squids chain set SQUID` is the subcommand `set` of the verb `chain`. A word after the
+   * verb that names one runs it; any other runs this verb's own `run` with it as an argument.
+   */
+  subcommands?: VerbSpec[];
+  /**
+   * What the verb prints, which decides the global flags its help lists as inherited: 'data' (the default) is records
+   * or a document, shaped by --json, --format, --fields, --jq, --template…; 'text' is text of its own (a script, a
+   * log, a server's banner) that those flags do not change.
+   */
+  output?: 'data' | 'text';
+  /** The verb changes something (on the service, or the local profiles): --dry-run and --yes apply to it. */
+  writes?: boolean;
   /** At least one runnable example, e.g. 'sq squids list --limit 20'. */
   examples: string[];
   /**

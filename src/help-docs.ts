@@ -121,7 +121,13 @@ export function markdownReference(program: Command): Map<string, string> {
   files.set('README.md', index.join('\n'));
   for (const n of nouns) {
     const page = ['<!-- Generated from the command tree by `npm run build && node test/help/regen-docs.mjs`: do not edit. -->', '', ...mdCommand(n, 1)];
-    for (const v of visibleCommands(n)) page.push(...mdCommand(v, 2));
+    const below = (c: Command, level: number): void => {
+      for (const v of visibleCommands(c)) {
+        page.push(...mdCommand(v, level));
+        below(v, level + 1);
+      }
+    };
+    below(n, 2);
     files.set(`${n.name()}.md`, `${page.join('\n').trimEnd()}\n`);
   }
   return files;

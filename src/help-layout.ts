@@ -1,7 +1,13 @@
-// How `--help` is laid out, for every command: paragraphs re-flowed to the terminal's width (80 when piped), blocks
-// indented by the author (file formats, tables) kept as written, and the global options every verb inherits listed
-// under their own heading, as gh does.
-import type { Command, HelpConfiguration, Option } from 'commander';
+// How `--help` is laid out, for every command: what it does, then its commands (a noun's verbs) before anything else,
+// its own flags, and a short "Inherited flags" block naming only the global flags that apply to it (the full block
+// with descriptions is `sq help globals`), as gh does. Paragraphs are re-flowed to the terminal's width (80 when
+// piped); blocks indented by the author (file formats, tables) are kept as written.
+import type { Command, Help, HelpConfiguration, Option } from 'commander';
+
+/** Which global flags apply to a verb (VerbSpec.output / writes), set by program.ts; absent: a command group. */
+export const USES = new WeakMap<Command, { output: boolean; writes: boolean }>();
+/** The verbs a global flag applies to (OptionSpec.appliesTo); absent: every verb. */
+export const APPLIES = new WeakMap<Option, 'output' | 'writes'>();
 
 /** The width help is laid out for: the terminal's, capped for reading; 80 when piped or unknown. */
 export function helpWidth(isTTY: boolean, columns: number | undefined): number {
@@ -55,12 +61,64 @@ function optionDescription(o: Option): string {
   return extra.length ? `${o.description} (${extra.join('; ')})` : o.description;
 }
 
+/**
+ * The global flags that apply to `cmd`: those for every verb, the output flags when it prints data, --dry-run and --yes
+ * when it writes. A command group (a noun) gets only those for every verb.
+ */
+export function applicableGlobals(cmd: Command): Option[] {
+  const uses = USES.get(cmd);
+  return inheritedOptions(cmd).filter((o) => {
+    const to = APPLIES.get(o);
+    return to === undefined || (to === 'output' ? uses?.output === true : uses?.writes === true);
+  });
+}
+
+/** Flag terms side by side, wrapped at `width` under a two-space indent: the inherited block stays a few lines. */
+function compact(terms: string[], width: number): string[] {
+  const lines: string[] = [];
+  let cur = '';
+  for (const t of terms) {
+    if (cur && 2 + cur.length + 2 + t.length > width) {
+      lines.push(`  ${cur}`);
+      cur = t;
+    } else {
+      cur = cur ? `${cur}  ${t}` : t;
+    }
+  }
+  if (cur) lines.push(`  ${cur}`);
+  return lines;
+}
+
+/** Usage, what it does, commands, arguments, own flags, inherited flags (the examples follow, added by program.ts). */
+function formatHelp(cmd: Command, helper: Help): string {
+  const termWidth = helper.padWidth(cmd, helper);
+  const width = helper.helpWidth ?? 80;
+  const item = (term: string, description: string) => helper.formatItem(term, termWidth, description, helper);
+  const section = (heading: string, lines: string[]) => (lines.length ? [heading, ...lines, ''] : []);
+  const out = [`Usage: ${helper.commandUsage(cmd)}`, ''];
+  const description = helper.commandDescription(cmd);
+  if (description) out.push(helper.boxWrap(description, width), '');
+  out.push(...section('Commands:', helper.visibleCommands(cmd).map((c) => item(helper.subcommandTerm(c), helper.subcommandDescription(c)))));
+  out.push(...section('Arguments:', helper.visibleArguments(cmd).map((a) => item(helper.argumentTerm(a), helper.argumentDescription(a)))));
+  if (!cmd.parent) {
+    // The root's own flags are the global ones: named here, described by `sq help globals`.
+    const terms = helper.visibleOptions(cmd).map((o) => helper.optionTerm(o));
+    out.push(...section('Global flags (sq help globals describes them):', compact(terms, width)));
+  } else {
+    out.push(...section('Options:', helper.visibleOptions(cmd).map((o) => item(helper.optionTerm(o), helper.optionDescription(o)))));
+    const inherited = applicableGlobals(cmd).map((o) => helper.optionTerm(o));
+    out.push(...section('Inherited flags (all of them: sq help globals):', compact(inherited, width)));
+  }
+  return out.join('\n');
+}
+
 export function helpConfiguration(): HelpConfiguration {
   return {
     showGlobalOptions: true,
-    visibleGlobalOptions: inheritedOptions,
+    visibleGlobalOptions: applicableGlobals,
     optionDescription,
     boxWrap: (str: string, width: number) => wrapParagraphs(str, width),
+    formatHelp,
   };
 }
 

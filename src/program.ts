@@ -3,42 +3,46 @@ import { Command, Option } from 'commander';
 import { scanArgv } from './argv.js';
 import { cacheDir } from './cache-dir.js';
 import type { Ctx, Globals } from './context.js';
-import type { NounEntry, NounSpec, OptionSpec, VerbSpec } from './command.js';
+import type { Completion, NounEntry, NounSpec, OptionSpec, VerbSpec } from './command.js';
 import { NOUNS } from './commands/index.js';
 import { UsageError } from './errors.js';
 import { closest } from './validate/suggest.js';
 import { FORMATS } from './output/types.js';
-import { exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
+import { APPLIES, USES, exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
 import { VERSION } from './version.js';
 
 export const GLOBAL_OPTIONS: OptionSpec[] = [
-  { flags: '--profile <name>', description: 'stored profile to use (env SQ_PROFILE; default: the active one, else "default")' },
+  { flags: '--profile <name>', description: 'stored profile to use (env SQ_PROFILE; default: the active one, else "default")', complete: 'profile' },
   { flags: '--base-url <url>', description: 'API origin, paths start with /v1 (env SQ_BASE_URL; default: the profile\'s, else https://api.lobstr.io)' },
   { flags: '--insecure-http', description: 'allow a plain http:// base URL to a host other than loopback (env SQ_INSECURE_HTTP=1): the key travels unencrypted' },
-  { flags: '--json', description: 'machine output: exactly one JSON document on stdout (same as --format json)' },
-  { flags: '--format <format>', description: 'output format (default: table on a terminal, tsv when piped)', choices: FORMATS },
-  { flags: '--fields <list>', description: 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)' },
-  { flags: '--jq <expression>', description: 'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)' },
-  { flags: '--template <template>', description: 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)' },
-  { flags: '--full-ids', description: 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)' },
-  { flags: '--absolute-times', description: 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)' },
+  { appliesTo: 'output', flags: '--json', description: 'machine output: exactly one JSON document on stdout (same as --format json)' },
+  { appliesTo: 'output', flags: '--format <format>', description: 'output format (default: table on a terminal, tsv when piped)', choices: FORMATS },
+  { appliesTo: 'output', flags: '--fields <list>', description: 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)' },
+  { appliesTo: 'output', flags: '--jq <expression>', description: 'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)' },
+  { appliesTo: 'output', flags: '--template <template>', description: 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)' },
+  { appliesTo: 'output', flags: '--full-ids', description: 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)' },
+  { appliesTo: 'output', flags: '--absolute-times', description: 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)' },
   { flags: '--no-color', description: 'no colour (also NO_COLOR; FORCE_COLOR forces it)' },
   { flags: '-q, --quiet', description: 'no hints or progress on stderr' },
   { flags: '-v, --verbose', description: 'HTTP trace on stderr (secrets redacted)' },
-  { flags: '-y, --yes', description: 'answer yes to confirmations' },
+  { appliesTo: 'writes', flags: '-y, --yes', description: 'answer yes to confirmations' },
   { flags: '--no-input', description: 'never prompt (also SQ_NO_INPUT, CI); a missing answer is a usage error' },
-  { flags: '--dry-run', description: 'on writes: print the request (secrets masked) and send nothing' },
-  { flags: '--show-secrets', description: 'show passwords, keys and webhook URL tokens the API echoes back (they are masked otherwise)' },
+  { appliesTo: 'writes', flags: '--dry-run', description: 'on writes: print the request (secrets masked) and send nothing' },
+  { appliesTo: 'output', flags: '--show-secrets', description: 'show passwords, keys and webhook URL tokens the API echoes back (they are masked otherwise)' },
 ];
 
 /** The options makeOption made repeatable, for the completion model (a parser alone does not say so). */
 export const REPEATABLE = new WeakSet<Option>();
+/** Each option's declared completion source (OptionSpec.complete), for the completion model. */
+export const COMPLETION = new WeakMap<Option, Completion>();
 
 export function makeOption(o: OptionSpec): Option {
   const opt = new Option(o.flags, o.description);
   if (o.choices) opt.choices(o.choices as string[]);
   if (o.defaultText) opt.default(undefined, o.defaultText);
   if (o.hidden) opt.hideHelp();
+  if (o.complete) COMPLETION.set(opt, o.complete);
+  if (o.appliesTo) APPLIES.set(opt, o.appliesTo);
   if (o.repeatable) {
     opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
     REPEATABLE.add(opt);
@@ -83,7 +87,9 @@ function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
   for (const a of verb.aliases ?? []) cmd.alias(a);
   for (const a of verb.args ?? []) cmd.argument(a);
   for (const o of verb.options ?? []) cmd.addOption(makeOption(o));
+  USES.set(cmd, { output: verb.output !== 'text', writes: verb.writes === true });
   addExamples(cmd, verb.examples);
+  for (const sub of verb.subcommands ?? []) addVerb(cmd, sub, ctx);
   cmd.action(async (...params: unknown[]) => {
     // commander passes: ...positional, options, command
     const command = params[params.length - 1] as Command;
@@ -179,22 +185,37 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
 
 /**
  * `sq go --help` and `sq squids lst --help` showed the parent's help and exited 0, as if the command existed: an
- * unknown command is exit 2 with the closest names, with --help as without it.
+ * unknown command is exit 2 with the closest names, with --help as without it, at any depth. Under a command that
+ * takes arguments of its own (`sq squids chain SQUID`), a word that is not a subcommand is its argument.
  */
 function refuseUnknownCommand(program: Command, argv: string[]): void {
   const find = (parent: Command, name: string) => parent.commands.find((c) => c.name() === name || c.aliases().includes(name));
   const unknown = (parent: Command, name: string): never => {
     const names = parent.commands.map((c) => c.name());
     const near = closest(name, names);
-    const where = parent === program ? 'sq' : `sq ${parent.name()}`;
+    const where = ['sq', ...commandPath(parent)].join(' ');
     throw new UsageError(`unknown command "${name}" for ${where}${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''} (commands: ${names.join(', ')})`);
   };
-  const first = scanArgv(argv);
-  if (!first.noun) return;
-  const noun = find(program, first.noun) ?? unknown(program, first.noun);
-  if (noun.commands.length === 0) return;
-  const second = scanArgv(argv.slice(first.index + 1)).noun;
-  if (second && !find(noun, second)) unknown(noun, second);
+  let cmd = program;
+  let rest = argv;
+  while (cmd.commands.length > 0) {
+    const word = scanArgv(rest);
+    if (!word.noun) return;
+    const next = find(cmd, word.noun);
+    if (!next) {
+      if (cmd.registeredArguments.length > 0) return;
+      unknown(cmd, word.noun);
+    }
+    cmd = next!;
+    rest = rest.slice(word.index + 1);
+  }
+}
+
+/** The words that name a command from the root: ['squids', 'chain', 'set']. */
+export function commandPath(cmd: Command): string[] {
+  const words: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) words.unshift(c.name());
+  return words;
 }
 
 export function readGlobals(o: Record<string, unknown>): Globals {

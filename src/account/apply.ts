@@ -104,6 +104,7 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Promise<St
 
 async function send(http: HttpClient, r: Request): Promise<unknown> {
   if (r.method === 'DELETE') return http.delete(r.path);
+  if (r.method === 'PATCH') return (await http.request('PATCH', r.path, { body: r.body })).data;
   return http.post(r.path, r.body, r.query ? { query: r.query } : {});
 }
 

@@ -1,5 +1,5 @@
 // The plan: what differs between the file and the live account, field by field, in the order apply sends it
-// (squids, then tasks, then delivery, then deletions, billing last). Only fields the file names are managed.
+// (squids, then tasks, then delivery, then chains, then deletions, billing last). Only fields the file names are managed.
 import { UsageError } from '../errors.js';
 import { recordId } from '../api/resolve.js';
 import { SQUIDS_PATH } from '../api/squids.js';
@@ -11,6 +11,7 @@ import { MASK } from '../output/secrets.js';
 import { located, pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
 import { crawlerOf, linkedAccounts, matchAccount, matchCrawler, type Live, type LiveSquid } from './state.js';
 import { unknownSquidParams } from '../api/crawlers.js';
+import { chainStep } from './chain.js';
 
 export interface Change {
   field: string;
@@ -19,7 +20,7 @@ export interface Change {
 }
 
 export interface PlanItem {
-  kind: 'squid' | 'tasks' | 'delivery' | 'billing';
+  kind: 'squid' | 'tasks' | 'delivery' | 'billing' | 'chain';
   action: 'create' | 'update' | 'delete';
   /** The squid's key in the file (its name); absent for billing. */
   squid?: string;
@@ -37,7 +38,7 @@ export interface PlanItem {
 }
 
 export interface Request {
-  method: 'POST' | 'DELETE';
+  method: 'POST' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, string>;
   body?: unknown;
@@ -243,6 +244,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
   const squidSteps: Step[] = [];
   const taskSteps: Step[] = [];
   const deliverySteps: Step[] = [];
+  const chainSteps: Step[] = [];
   const deleteSteps: Step[] = [];
   const billingSteps: Step[] = [];
   const uncompared: Uncompared[] = [];
@@ -347,6 +349,9 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
         },
       });
     }
+    // `sq delivery apply` (findOnly) manages delivery only.
+    const chain = opts.findOnly ? undefined : chainStep(s, have, who, live.crawlers, problems);
+    if (chain) chainSteps.push(chain);
   }
   if (problems.length) {
     const [first, ...rest] = problems;
@@ -393,7 +398,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
     }
   }
 
-  const steps = [...squidSteps, ...taskSteps, ...deliverySteps, ...deleteSteps, ...billingSteps];
+  const steps = [...squidSteps, ...taskSteps, ...deliverySteps, ...chainSteps, ...deleteSteps, ...billingSteps];
   const count = (a: PlanItem['action']) => steps.filter((s) => s.item.action === a).length;
   return { plan: { version: 1, summary: { create: count('create'), update: count('update'), delete: count('delete') }, items: steps.map((s) => s.item), not_compared: uncompared }, steps };
 }

@@ -9,10 +9,10 @@ import type { Plan, PlanItem, Step, Uncompared } from './diff.js';
 const d = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
 const nullable = <T extends z.ZodMiniType>(s: T) => z.nullable(s);
 const change = z.strictObject({ field: z.string(), from: z.unknown(), to: z.unknown() });
-const request = z.strictObject({ method: z.enum(['POST', 'DELETE']), path: z.string(), body: z.unknown() });
+const request = z.strictObject({ method: z.enum(['POST', 'PATCH', 'DELETE']), path: z.string(), body: z.unknown() });
 
 const itemSchema = z.strictObject({
-  kind: z.enum(['squid', 'tasks', 'delivery', 'billing']),
+  kind: z.enum(['squid', 'tasks', 'delivery', 'billing', 'chain']),
   action: z.enum(['create', 'update', 'delete']),
   squid: d(nullable(z.string()), 'the squid as the file names it (or its live name); null for billing'),
   id: d(nullable(z.string()), "the squid's id; null while it is still to be created, and for billing"),
@@ -67,7 +67,7 @@ export interface ItemOutcome {
 
 export const placeholderId = (squid: string | undefined) => `<id of new squid "${squid}">`;
 
-export function shownRequest(r: ReturnType<Step['requests']>[number]): PlannedRequest & { method: 'POST' | 'DELETE'; body: unknown } {
+export function shownRequest(r: ReturnType<Step['requests']>[number]): PlannedRequest & { method: 'POST' | 'PATCH' | 'DELETE'; body: unknown } {
   return { method: r.method, path: r.query ? `${r.path}?${new URLSearchParams(r.query).toString()}` : r.path, body: r.body ?? null };
 }
 

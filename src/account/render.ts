@@ -18,6 +18,8 @@ export function itemTitle(i: PlanItem): string {
       return `${i.action} ${i.channel} delivery of squid ${of}`;
     case 'billing':
       return 'update automatic billing reset';
+    case 'chain':
+      return `${i.action} chain of squid ${of}`;
   }
 }
 

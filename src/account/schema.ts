@@ -52,6 +52,23 @@ const tasks = d(
 
 const NOTIFY = ['on_success', 'on_error', 'none'] as const;
 
+// A squid chain (sq squids chain): null removes the squid's chain; absent leaves it as it is.
+const chain = d(
+  z.nullable(
+    z.strictObject({
+      target_crawler: d(text, 'crawler id, name or slug the results go to; a change replaces the chain'),
+      field_map: d(
+        z.record(z.string().check(z.minLength(1)), z.string().check(z.minLength(1))),
+        'result field of this squid → task param of the target crawler, e.g. {url: url}; a change replaces the chain',
+      ),
+      autostart: d(z.optional(z.boolean()), 'start the target squid\'s run when results arrive (default true)'),
+      target_name: d(z.optional(text), 'name of the target squid the chain creates'),
+      target_concurrency: d(z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(20))), 'concurrency of the target squid, 1-20'),
+    }),
+  ),
+  'where the results of each done run go next (at most 3 squids in a chain); null removes the chain',
+);
+
 const squidSchema = z.strictObject({
   crawler: d(z.optional(text), 'crawler id, name or slug; needed to create the squid, and cannot change once it exists'),
   active: d(z.optional(z.boolean()), 'is_active: whether the squid can run'),
@@ -69,6 +86,7 @@ const squidSchema = z.strictObject({
   email: z.optional(email),
   sheet: z.optional(sheet),
   s3: z.optional(s3),
+  chain: z.optional(chain),
 });
 
 const billingSchema = z.strictObject({
@@ -90,6 +108,7 @@ export const accountSchema = z.strictObject({
 });
 
 export type SquidSpec = z.infer<typeof squidSchema>;
+export type ChainSpec = NonNullable<SquidSpec['chain']>;
 export type TaskValue = z.infer<typeof taskValue>;
 
 /** The JSON Schema shipped as schema/sq.schema.json. */

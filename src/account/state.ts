@@ -134,7 +134,7 @@ export function crawlerOf(want: Desired['squids'][number], live: LiveSquid | und
 
 export async function readLive(http: HttpClient, want: Desired, warn?: (w: string) => void): Promise<Live> {
   const all = want.managesSquids ? await listAll(http, SQUIDS_PATH, undefined, warn) : [];
-  const needCrawlers = want.squids.some((s) => s.spec.crawler !== undefined);
+  const needCrawlers = want.squids.some((s) => s.spec.crawler !== undefined || s.spec.chain);
   const crawlers = needCrawlers ? await listAll(http, CRAWLERS_PATH, undefined, warn) : [];
   const matched = new Map<string, LiveSquid>();
   const seen = new Map<string, string>();

@@ -4,6 +4,7 @@ import { FILE_HELP, FILE_OPTION, JSON_HELP, planOfFile } from './plan.js';
 
 export default defineVerb({
   name: 'apply',
+  writes: true,
   summary: 'Make the account match a file: squids, tasks, delivery, billing (idempotent, for CI)',
   description:
     'Computes the plan (see `sq plan`) and shows it on stderr, then sends it in a safe order: squids are created and ' +

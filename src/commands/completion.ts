@@ -5,6 +5,7 @@ const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 export default defineVerb({
   name: 'completion',
+  output: 'text',
   summary: 'Print the shell completion script for bash, zsh or fish',
   args: ['<shell>'],
   examples: ['sq completion bash > /etc/bash_completion.d/sq', 'source <(sq completion bash)', 'sq completion fish > ~/.config/fish/completions/sq.fish'],

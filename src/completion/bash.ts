@@ -33,6 +33,7 @@ export function bashScript(root: CmdModel): string {
   out.push(
     '# bash completion for sq. Generated from the command tree by `sq completion bash`: do not edit.',
     '# Install: source <(sq completion bash)   or   sq completion bash > /etc/bash_completion.d/sq',
+    '# Completes sq and lobstr-sq (the same command), and an alias sq=... as the README\'s tour defines.',
     '',
   );
   fn(
@@ -116,7 +117,9 @@ _sq_values() {
       # Values only the service knows (squid names, run ids...), from sq's own short-lived cache: never a prompt,
       # never an error on the screen. The line's words go along (--profile, --base-url, --squid change the answer).
       # Names may hold spaces: one per line, quoted for the shell as typed so far ('...', "..." or backslashes).
-      local v q= pre=$2
+      local v q= pre=$2 cmd
+      # The command being completed; for an alias (alias sq="node .../bin/sq.js"), what it stands for.
+      if [[ -n @{BASH_ALIASES[@{COMP_WORDS[0]}]-} ]]; then read -ra cmd <<< "@{BASH_ALIASES[@{COMP_WORDS[0]}]}"; else cmd=("@{COMP_WORDS[0]}"); fi
       [[ $pre == [\"\']* ]] && { q=@{pre:0:1}; pre=@{pre:1}; }
       while IFS=$'\t' read -r v _; do
         [[ -n $v && $v == "$pre"* ]] || continue
@@ -126,7 +129,7 @@ _sq_values() {
           \") v=@{v//\\/\\\\}; v=@{v//\"/\\\"}; v=@{v//\$/\\\$}; v=@{v//\`/\\\`}; v=@{v//!/\"\\!\"}; COMPREPLY+=("\"$v\"") ;;
           *) printf -v v '%q' "$v"; COMPREPLY+=("$v") ;;
         esac
-      done < <("@{COMP_WORDS[0]}" __complete "$words" -- "@{COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null </dev/null) ;;
+      done < <("@{cmd[@]}" __complete "$words" -- "@{COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null </dev/null) ;;
     list)
       # Comma-separated: complete the last item, keep the ones before it, do not offer one twice.
       local head= last=$2 w
@@ -192,13 +195,13 @@ _sq() {
     return 0
   fi
   subs=$(_sq_cmds "$path")
-  if [[ -n $subs && $nargs -eq 0 ]]; then
-    COMPREPLY=($(compgen -W "$subs" -- "$cur"))
-    return 0
-  fi
   _sq_values "$(_sq_argval "$path" "$nargs")" "$cur"
+  # A command with subcommands may take an argument of its own too (sq squids chain <squid>): offer both.
+  if [[ -n $subs && $nargs -eq 0 ]]; then
+    COMPREPLY=($(compgen -W "$subs" -- "$cur") "@{COMPREPLY[@]}")
+  fi
   return 0
 }
 
-complete -F _sq sq
+complete -F _sq sq lobstr-sq
 `.replace(/@\{/g, '${');

@@ -38,6 +38,7 @@ export function fishScript(root: CmdModel): string {
   const out: string[] = [
     '# fish completion for sq. Generated from the command tree by `sq completion fish`: do not edit.',
     '# Install: sq completion fish > ~/.config/fish/completions/sq.fish',
+    '# Completes sq and lobstr-sq (the same command; lobstr-sq takes the completions of sq).',
     '',
     'function __sq_words',
     "    printf '%s\\n' $argv",
@@ -78,14 +79,15 @@ export function fishScript(root: CmdModel): string {
       }
     });
   }
-  out.push('');
+  out.push('', 'complete -c lobstr-sq --wraps sq', '');
   return out.join('\n');
 }
 
 const WALK = String.raw`# Values only the service knows (squid names, run ids...), with a description after a Tab, from sq's own short-lived
 # cache: never a prompt, never an error on the screen. The words typed so far go along (--profile, --squid...).
 function __sq_dynamic
-    sq __complete $argv[1] -- (commandline -opc)[2..-1] 2>/dev/null </dev/null
+    set -l cmd (commandline -opc)[1]
+    $cmd __complete $argv[1] -- (commandline -opc)[2..-1] 2>/dev/null </dev/null
 end
 
 # Comma-separated values: complete the last item after the ones already typed, never offering one twice.

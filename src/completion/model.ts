@@ -1,8 +1,8 @@
 // A shell-neutral picture of the command tree, read from the real commander program so completion can never drift
 // from what sq accepts. The three renderers (bash, zsh, fish) only turn this model into script text.
 import type { Command, Option } from 'commander';
-import { GLOBAL_OPTIONS, REPEATABLE, makeOption } from '../program.js';
-import { RUN_EVENTS } from '../validate/index.js';
+import type { Completion } from '../command.js';
+import { COMPLETION, GLOBAL_OPTIONS, REPEATABLE, makeOption } from '../program.js';
 import type { Source } from './values.js';
 
 /** How the value of an option or argument is completed. */
@@ -40,31 +40,21 @@ export interface CmdModel {
   commands: CmdModel[];
 }
 
-// Values that are not expressed as commander choices. Keyed by the option's long name: these names mean the same
-// thing wherever they appear (the contract fixes them).
-const OPTION_VALUES: Record<string, ValueKind> = {
-  '--events': { kind: 'list', words: [...RUN_EVENTS, 'all'] },
-};
-
-// Values only the service (or the local profiles) knows, asked of `sq __complete <source>` at completion time,
-// from a short-lived cache (values.ts). Options by long name wherever they appear, then by command path.
-const DYNAMIC_OPTIONS: Record<string, Source> = {
-  '--squid': 'squids',
-  '--run': 'runs',
-  '--crawler': 'crawlers',
-  '--profile': 'profiles',
-  '--account': 'accounts',
-  'accounts sync --type': 'account-types',
-};
-// Positional arguments by name, then by command path and name.
-const DYNAMIC_ARGS: Record<string, Source> = {
+// A declared completion (OptionSpec.complete, or an argument's placeholder) as a value kind.
+const SOURCES: Record<Exclude<Completion, 'file' | { list: readonly string[] }>, Source> = {
   squid: 'squids',
   run: 'runs',
   crawler: 'crawlers',
+  'account-type': 'account-types',
   profile: 'profiles',
   account: 'accounts',
-  'profiles remove name': 'profiles',
 };
+
+function declared(c: Completion): ValueKind {
+  if (typeof c === 'object') return { kind: 'list', words: [...c.list] };
+  if (c === 'file') return { kind: 'file' };
+  return { kind: 'dynamic', source: SOURCES[c] };
+}
 
 // Positional arguments whose values are a fixed set, keyed by argument name.
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -75,7 +65,7 @@ const ARG_VALUES: Record<string, string[]> = {
 };
 
 // `sq help <topic>` also knows topics that are not commands.
-const HELP_TOPICS = ['environment', 'exit-codes'];
+const HELP_TOPICS = ['environment', 'exit-codes', 'globals'];
 
 // 'file', 'cookies-file', 'file.csv', but not 'profile'. Not 'path' or 'directory': in sq those are API paths and
 // remote SFTP directories, never local ones.
@@ -95,11 +85,10 @@ function alternatives(ph: string | undefined): string[] | undefined {
   return parts;
 }
 
-function optionValue(o: Option, path: string[]): ValueKind {
+function optionValue(o: Option): ValueKind {
   if (!o.required && !o.optional) return { kind: 'none' };
-  const dynamic = DYNAMIC_OPTIONS[[...path, o.long].join(' ')] ?? (o.long ? DYNAMIC_OPTIONS[o.long] : undefined);
-  if (dynamic) return { kind: 'dynamic', source: dynamic };
-  if (o.long && OPTION_VALUES[o.long]) return OPTION_VALUES[o.long];
+  const c = COMPLETION.get(o);
+  if (c) return declared(c);
   if (o.argChoices?.length) return { kind: 'words', words: [...o.argChoices] };
   const ph = placeholder(o.flags);
   const alts = alternatives(ph);
@@ -108,8 +97,8 @@ function optionValue(o: Option, path: string[]): ValueKind {
   return { kind: 'free' };
 }
 
-function optModel(o: Option, repeatable: boolean, path: string[]): OptModel[] {
-  const value = optionValue(o, path);
+function optModel(o: Option, repeatable: boolean): OptModel[] {
+  const value = optionValue(o);
   const description = o.description.replace(/\s+/g, ' ').trim();
   // '--[no-]retry' in a spec means both spellings.
   const m = o.long && /^--\[no-\](.+)$/.exec(o.long);
@@ -131,9 +120,8 @@ function argModel(cmd: Command, path: string[], siblings: string[]): ArgModel[] 
   return cmd.registeredArguments.map((a) => {
     const name = a.name();
     let value: ValueKind = { kind: 'free' };
-    const dynamic = DYNAMIC_ARGS[[...path, name].join(' ')] ?? DYNAMIC_ARGS[name];
     if (a.argChoices?.length) value = { kind: 'words', words: [...a.argChoices] };
-    else if (dynamic) value = { kind: 'dynamic', source: dynamic };
+    else if (Object.hasOwn(SOURCES, name)) value = declared(name as keyof typeof SOURCES);
     else if (ARG_VALUES[name]) value = { kind: 'words', words: ARG_VALUES[name] };
     else if (path.length === 1 && path[0] === 'help') value = { kind: 'words', words: [...siblings, ...HELP_TOPICS] };
     else if (alternatives(name)) value = { kind: 'words', words: alternatives(name)! };
@@ -145,7 +133,7 @@ function argModel(cmd: Command, path: string[], siblings: string[]): ArgModel[] 
 const HELP_OPT: OptModel = { names: ['-h', '--help'], description: 'show help', value: { kind: 'none' }, repeatable: false };
 
 function walk(cmd: Command, path: string[], rootNames: string[]): CmdModel {
-  const options = cmd.options.filter((o) => !o.hidden).flatMap((o) => optModel(o, isRepeatable(o), path));
+  const options = cmd.options.filter((o) => !o.hidden).flatMap((o) => optModel(o, isRepeatable(o)));
   const commands = cmd.commands
     .filter((c) => !(c as unknown as { _hidden?: boolean })._hidden)
     .map((c) => walk(c, [...path, c.name()], rootNames));
@@ -167,7 +155,7 @@ export function modelFromProgram(program: Command): CmdModel {
   // The root's options are the globals; rebuild them from GLOBAL_OPTIONS so the order is the documented one.
   const globals = GLOBAL_OPTIONS.filter((g) => !g.hidden).flatMap((g) => {
     const o = makeOption(g);
-    return optModel(o, isRepeatable(o), []);
+    return optModel(o, isRepeatable(o));
   });
   const version: OptModel = { names: ['-V', '--version'], description: 'print the version', value: { kind: 'none' }, repeatable: false };
   root.options = [...globals, version, HELP_OPT];

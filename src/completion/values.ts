@@ -65,7 +65,7 @@ async function answer(ctx: Ctx, source: Source, line: Line, refresh: boolean, ar
   const file = dir === undefined ? undefined : cacheFile(dir, auth.token, auth.baseUrl, source, source === 'runs' ? (line.squid ?? '') : '');
   const fetch = async () => {
     try {
-      const values = await ask(await ctx.http(), source, line);
+      const values = await ask(await ctx.http(), source, line, ctx.now());
       if (file) save(file, values, ctx.now(), COMPLETION_TTL_MS);
       return values;
     } catch (err) {
@@ -105,7 +105,7 @@ async function answer(ctx: Ctx, source: Source, line: Line, refresh: boolean, ar
 }
 
 /** The questions asked of the service. Each is one or a few list requests, never a write. */
-async function ask(http: HttpClient, source: Source, line: Line): Promise<Candidate[]> {
+async function ask(http: HttpClient, source: Source, line: Line, now: number): Promise<Candidate[]> {
   const { items } = await import('../api/pages.js');
   const list = async (path: string, maxItems = MAX_VALUES, query?: Record<string, string>) => {
     const out: Record<string, unknown>[] = [];
@@ -137,13 +137,17 @@ async function ask(http: HttpClient, source: Source, line: Line): Promise<Candid
       return types.filter((t) => str(t.name)).map((t) => [str(t.name), str(t.domain) || 'account type']);
     }
     case 'runs': {
-      const { resolveSquid } = await import('../api/resolve.js');
-      // The squid on the command line, else the first few squids: recent runs of each, newest first.
+      const [{ resolveSquid }, { parseApiTime }, { relativeTime }] = await Promise.all([import('../api/resolve.js'), import('../api/time.js'), import('../output/time.js')]);
+      // The squid on the command line, else the first few squids: their recent runs, newest first across squids, each
+      // described by its squid, status and age (zsh and fish show it beside the id).
       const squids = line.squid ? [await resolveSquid(http, line.squid)] : (await list('/v1/squids', 10)).map((s) => ({ id: id(s), name: str(s.name) }));
       const runs = await Promise.all(
-        squids.map(async (s) => (await list('/v1/runs', line.squid ? 50 : 10, { squid: s.id })).map((r): Candidate => [id(r), `${str(r.status)} run of ${s.name || s.id}`])),
+        squids.map(async (s) => (await list('/v1/runs', line.squid ? 50 : 10, { squid: s.id })).map((r) => ({ r, squid: s.name || s.id, at: parseApiTime(r.started_at ?? r.created_at) }))),
       );
-      return runs.flat();
+      return runs
+        .flat()
+        .sort((a, b) => (b.at ?? -Infinity) - (a.at ?? -Infinity))
+        .map(({ r, squid, at }): Candidate => [id(r), [squid, str(r.status), at === null ? '' : relativeTime(at, now)].filter(Boolean).join(' · ')]);
     }
     default:
       return [];

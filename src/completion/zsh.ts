@@ -26,6 +26,20 @@ function action(v: ValueKind, message: string): string {
   }
 }
 
+/** The same completion as `action`, called directly (outside _arguments). */
+function direct(v: ValueKind): string | undefined {
+  switch (v.kind) {
+    case 'file':
+      return '_files';
+    case 'words':
+      return `compadd -- ${v.words.map(q).join(' ')}`;
+    case 'dynamic':
+      return `_sq_dynamic ${v.source}`;
+    default:
+      return undefined;
+  }
+}
+
 function optSpecs(o: OptModel): string[] {
   const exclusive = !o.repeatable && o.names.length > 1 ? `(${o.names.join(' ')})` : '';
   const star = o.repeatable ? '*' : '';
@@ -49,6 +63,8 @@ function commandFn(c: CmdModel, root: CmdModel): string[] {
     lines.push(`  _arguments -s -S : $_sq_globals ${[...own, ...argSpecs(c.args)].join(' ')}`.trimEnd(), '}', '');
     return lines;
   }
+  // A command that also takes an argument of its own (sq squids chain <squid>) offers it beside its subcommands.
+  const first = c.args[0] ? direct(c.args[0].value) : undefined;
   const entries = c.commands.flatMap((s) => [s.name, ...s.aliases].map((n) => q(`${n}:${desc(s.summary)}`)));
   lines.push(
     '  local curcontext=$curcontext state line ret=1',
@@ -57,7 +73,7 @@ function commandFn(c: CmdModel, root: CmdModel): string[] {
     '  case $state in',
     '    cmds)',
     `      local -a cmds=(${entries.join(' ')})`,
-    `      _describe -t commands ${q(`sq ${c.path.join(' ')} command`.replace(/ +/g, ' '))} cmds && ret=0 ;;`,
+    `      _describe -t commands ${q(`sq ${c.path.join(' ')} command`.replace(/ +/g, ' '))} cmds && ret=0${first ? `\n      ${first} && ret=0` : ''} ;;`,
     '    args)',
     '      case $words[1] in',
     ...c.commands.map((s) => `        ${[s.name, ...s.aliases].map(q).join('|')}) ${fnName(s)} && ret=0 ;;`),
@@ -73,17 +89,16 @@ function commandFn(c: CmdModel, root: CmdModel): string[] {
 export function zshScript(root: CmdModel): string {
   const globals = root.options.filter((o) => !o.names.includes('--version')).flatMap(optSpecs);
   return [
-    '#compdef sq',
+    '#compdef sq lobstr-sq',
     '# zsh completion for sq. Generated from the command tree by `sq completion zsh`: do not edit.',
     '# Install: sq completion zsh > "${fpath[1]}/_sq" (then start a new shell), or: source <(sq completion zsh)',
+    '# Completes sq and lobstr-sq (the same command). With `alias sq=...`, run `setopt complete_aliases` too.',
     '',
     "# Values only the service knows (squid names, run ids...), from sq's own short-lived cache: never a prompt, never an",
     '# error on the screen. The words typed so far go along (--profile, --base-url, --squid change the answer).',
-    '_sq_dynamic() {',
-    '  local -a vals',
-    '  vals=(${(f)"$(sq __complete $1 -- ${(z)LBUFFER} 2>/dev/null </dev/null)"})',
-    "  compadd -- ${vals%%$'\t'*}",
-    '}',
+    '# Each value is shown with what it is (a run: its squid, status and age), in the order given.',
+    '# The command is the one being completed (sq, lobstr-sq, or what an alias of it stands for).',
+    ...DYNAMIC,
     '',
     '_sq_globals=(',
     ...globals.map((g) => `  ${g}`),
@@ -94,8 +109,24 @@ export function zshScript(root: CmdModel): string {
     'if [[ "${funcstack[1]}" == _sq ]]; then',
     '  _sq "$@"',
     'else',
-    '  compdef _sq sq',
+    '  compdef _sq sq lobstr-sq',
     'fi',
     '',
   ].join('\n');
 }
+
+// Written with @{ for zsh's ${ so the template literal stays raw.
+const DYNAMIC = String.raw`_sq_dynamic() {
+  local -a cmd vals matches disp
+  local v
+  cmd=(@{(z)@{aliases[@{service:-sq}]:-@{service:-sq}}})
+  vals=(@{(f)"$(@{(Q)cmd} __complete $1 -- @{(z)LBUFFER} 2>/dev/null </dev/null)"})
+  for v in $vals; do
+    matches+=("@{v%%$'\t'*}")
+    if [[ $v == *$'\t'* ]]; then disp+=("@{v%%$'\t'*}  -- @{v#*$'\t'}"); else disp+=("$v"); fi
+  done
+  # One per line, in the order given (-V: a run list is newest first), each shown with its description.
+  compadd -V $1 -l -d disp -- $matches
+}`
+  .replace(/@\{/g, '${')
+  .split('\n');

@@ -128,3 +128,13 @@ describe('bash completion through a real bash', () => {
     expect(r.stdout.split('\n').filter((l) => l !== '')).toEqual([name, name, name]);
   });
 });
+
+describe('bash completion below a verb (sq squids chain set)', () => {
+  it('offers the subcommands of a verb that has them, then their own options', async () => {
+    expect(await complete('sq', 'squids', 'chain', '')).toEqual(expect.arrayContaining(['set', 'delete', 'rm']));
+    expect((await complete('sq', 'squids', 'chain', 'set', 'X', '--target-c')).sort()).toEqual(['--target-concurrency', '--target-crawler']);
+    expect(await complete('sq', 'squids', 'chain', 'set', 'X', '--no-a')).toEqual(['--no-autostart']);
+    // After the squid argument of `chain` itself, no subcommand is offered.
+    expect(await complete('sq', 'squids', 'chain', 'Paris', '')).not.toContain('set');
+  });
+});

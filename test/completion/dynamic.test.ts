@@ -13,7 +13,7 @@ import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS } from '../../src/emulator/seed.js'
 import { sqBin } from '../helpers/cli.js';
 import { startTestEmulator } from '../helpers/emulator.js';
 import { listenLocal } from '../helpers/net.js';
-import { bash, emu, fresh, parisRuns, prime, root, slugs, squidNames, typeNames, useCompletionEnv } from './dynamic-env.js';
+import { bash, dir, emu, fresh, parisRuns, primed, prime, root, slugs, squidNames, typeNames, useCompletionEnv } from './dynamic-env.js';
 
 useCompletionEnv();
 
@@ -143,5 +143,18 @@ describe('never blocking, never prompting, never an error on the screen', () => 
       for (const s of held) s.destroy();
       srv.close();
     }
+  });
+});
+
+describe('the other names of sq', () => {
+  it('bash completes lobstr-sq too, and an alias sq=… (the README tour) with no sq on PATH', async () => {
+    const script = join(dir, 'sq.bash');
+    const reg = await execa('bash', ['--norc', '-c', 'source "$1"; complete -p sq lobstr-sq', 'bash', script]);
+    expect(reg.stdout.split('\n')).toEqual(['complete -F _sq sq', 'complete -F _sq lobstr-sq']);
+    const real = join(dir, 'sq');
+    const noSq = { ...primed, PATH: '/usr/bin:/bin' };
+    const line = `COMP_WORDS=(sq runs start --squid ''); COMP_CWORD=4; _sq; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const viaAlias = await execa('bash', ['--norc', '-c', `alias sq="${real}"; source "$1"; ${line}`, 'bash', script], { env: noSq, extendEnv: false });
+    expect(viaAlias.stdout.split('\n').filter(Boolean).sort()).toEqual(squidNames.map((n) => n.replace(/ /g, '\\ ')).sort());
   });
 });

@@ -114,12 +114,13 @@ describe('squid chains', () => {
     expect((await e.api('GET', `/v1/squids/${jobs}/chain`)).body.target_cluster).toBeNull();
   });
 
-  it('refuses a fourth link of a chain with 422', async () => {
+  it('a chain holds at most 3 squids: the link that would make a fourth is refused with 422', async () => {
     const link = (squid: string) =>
       e.api('POST', `/v1/squids/${squid}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { name: 'keyword' } });
     let squid = e.squid(DEMO_SQUIDS.paris);
     let run = (await e.api('POST', '/v1/runs', { squid })).body.id;
-    for (let depth = 1; depth <= 3; depth++) {
+    // Paris → 1st target → 2nd target: three squids.
+    for (let depth = 1; depth <= 2; depth++) {
       expect((await link(squid)).status).toBe(201);
       await finish(run);
       squid = (await e.api('GET', `/v1/squids/${squid}/chain`)).body.target_cluster.id;

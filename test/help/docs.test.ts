@@ -37,7 +37,7 @@ describe('docs/commands/', () => {
   it('documents every command with its summary, options and examples', () => {
     for (const t of tree) {
       const page = readFileSync(resolve(dir, `${t.words[0]}.md`), 'utf8');
-      expect(page, `sq ${t.words.join(' ')}`).toMatch(new RegExp(`^#{1,2} sq ${t.words.join(' ')}$`, 'm'));
+      expect(page, `sq ${t.words.join(' ')}`).toMatch(new RegExp(`^#{1,${t.words.length}} sq ${t.words.join(' ')}$`, 'm'));
       for (const o of t.cmd.options) if (!o.hidden && o.long) expect(page).toContain(o.long);
       for (const e of t.examples ?? []) expect(page).toContain(`\n${e}\n`);
     }

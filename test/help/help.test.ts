@@ -45,15 +45,26 @@ describe('sq <command> --help, for every noun and verb', () => {
       });
     }
 
-    it(`${name} --help: says what it does first, lists the inherited global options, fits 80 columns when piped`, async () => {
+    it(`${name} --help: says what it does first, then its commands, its flags and the global flags that apply, fits 80 columns when piped`, async () => {
       const r = await sq([...t.words, '--help']);
       // The paragraph after Usage is the summary: what the command does, before any detail.
       const first = r.stdout.split(/\n\n/)[1];
       expect([norm(t.cmd.summary()), `${norm(t.cmd.summary())}.`]).toContain(norm(first));
-      const globals = r.stdout.split(/^Global Options:$/m)[1]?.split(/^\S/m)[0];
-      expect(globals, `${name} --help has no "Global Options:" section`).toBeDefined();
-      for (const g of GLOBAL_OPTIONS.filter((o) => !o.hidden)) expect(globals).toContain(/--[\w-]+/.exec(g.flags)![0]);
+      // Arguments are listed (after the commands) only when they are described.
+      const headings = (r.stdout.split('Examples:')[0].match(/^\S[^\n]*:$/gm) ?? []).filter((h) => /^(Commands|Options|Global Options|Inherited flags .*):$/.test(h));
+      const expected = [t.cmd.commands.length ? 'Commands:' : '', 'Options:', 'Inherited flags (all of them: sq help globals):'];
+      expect(headings).toEqual(expected.filter(Boolean));
+      expect(r.stdout).not.toContain('Global Options:');
+      const globals = r.stdout.split(/^Inherited flags.*$/m)[1]!.split(/^\S/m)[0];
+      const uses = { output: t.spec?.output !== 'text', writes: t.spec?.writes === true };
+      for (const g of GLOBAL_OPTIONS.filter((o) => !o.hidden)) {
+        const flag = /--[\w-]+/.exec(g.flags)![0];
+        // A command group (a noun) lists only the flags for every verb; a verb also those its declaration says apply.
+        const applies = g.appliesTo === undefined || (t.spec !== undefined && uses[g.appliesTo]);
+        expect(globals.includes(`${flag} `) || globals.includes(`${flag}\n`), `${name}: ${flag}`).toBe(applies);
+      }
       expect(globals).not.toContain('--version');
+      expect(globals.trim().split('\n').length, `${name}: the inherited block is short`).toBeLessThanOrEqual(5);
       for (const line of r.stdout.split('\n')) expect(line.length, `${name} --help, piped: a line is wider than 80 columns: ${line}`).toBeLessThanOrEqual(80);
     });
 

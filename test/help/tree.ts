@@ -8,11 +8,13 @@ import { createContext } from '../../src/factory.js';
 import { buildProgram, GLOBAL_OPTIONS } from '../../src/program.js';
 
 export interface TreeCommand {
-  /** argv words that name it: ['runs'] or ['runs', 'start']. */
+  /** argv words that name it: ['runs'], ['runs', 'start'] or ['squids', 'chain', 'set']. */
   words: string[];
   cmd: Command;
   /** The examples of a verb (or a leaf noun); undefined for a noun with verbs (its help shows its verbs' first ones). */
   examples?: string[];
+  /** The spec of a verb (or a leaf noun); undefined for a noun with verbs. */
+  spec?: VerbSpec;
 }
 
 export async function loadTree(): Promise<TreeCommand[]> {
@@ -27,15 +29,20 @@ export async function loadTree(): Promise<TreeCommand[]> {
     if (!cmd) throw new Error(`noun ${entry.name} is in NOUNS but not in the program`);
     const spec = (await entry.load()).default as NounSpec | VerbSpec;
     if ('run' in spec) {
-      out.push({ words: [entry.name], cmd, examples: spec.examples });
+      out.push({ words: [entry.name], cmd, examples: spec.examples, spec });
       continue;
     }
     out.push({ words: [entry.name], cmd });
-    for (const verb of spec.verbs) {
-      const vcmd = cmd.commands.find((c) => c.name() === verb.name);
-      if (!vcmd) throw new Error(`verb ${entry.name} ${verb.name} is not in the program`);
-      out.push({ words: [entry.name, verb.name], cmd: vcmd, examples: verb.examples });
-    }
+    // Verbs, and their subcommands at any depth (sq squids chain set).
+    const below = (parent: Command, words: string[], verbs: VerbSpec[]): void => {
+      for (const verb of verbs) {
+        const vcmd = parent.commands.find((c) => c.name() === verb.name);
+        if (!vcmd) throw new Error(`verb ${[...words, verb.name].join(' ')} is not in the program`);
+        out.push({ words: [...words, verb.name], cmd: vcmd, examples: verb.examples, spec: verb });
+        below(vcmd, [...words, verb.name], verb.subcommands ?? []);
+      }
+    };
+    below(cmd, [entry.name], spec.verbs);
   }
   return out;
 }

@@ -6,6 +6,7 @@ import { deleteAccount } from '../../api/accounts.js';
 
 export default defineVerb({
   name: 'delete',
+  writes: true,
   aliases: ['rm'],
   summary: 'Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail',
   description:

@@ -10,6 +10,7 @@ const COLUMNS = [{ key: 'id' }, { key: 'status_code', header: 'status' }, { key:
 
 export default defineVerb({
   name: 'sync',
+  writes: true,
   summary: 'Create or refresh an account from browser cookies (POST /v1/accounts/cookies)',
   description:
     '--cookies-file takes a JSON object {"name": "value"}, a JSON array of {name, value} (browser export), or a ' +
@@ -18,9 +19,9 @@ export default defineVerb({
     'left out: it is read from the account). --wait polls GET /v1/synchronize/{id} until synchronized (exit 0) or ' +
     'failed (exit 1).',
   options: [
-    { flags: '--type <type>', description: 'account type name, see `sq accounts types` (required unless --account is given)' },
+    { flags: '--type <type>', description: 'account type name, see `sq accounts types` (required unless --account is given)', complete: 'account-type' },
     { flags: '--cookies-file <file>', description: 'cookies export; "-" for stdin (required)' },
-    { flags: '--account <id>', description: 'refresh this existing account instead of creating one (id or id prefix)' },
+    { flags: '--account <id>', description: 'refresh this existing account instead of creating one (id or id prefix)' , complete: 'account' },
     { flags: '--wait', description: 'wait until the synchronization succeeds or fails' },
     { flags: '--timeout <duration>', description: 'give up waiting after this long, at most 7d (with --wait)', defaultText: '2m' },
   ],

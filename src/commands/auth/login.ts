@@ -15,6 +15,7 @@ const WHERE_THE_KEY_IS = 'Your API key is on the API page of the dashboard (http
 
 export default defineVerb({
   name: 'login',
+  writes: true,
   summary: 'Store an API key in a profile after checking it with GET /v1/me',
   description:
     `${WHERE_THE_KEY_IS} ` +

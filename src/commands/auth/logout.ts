@@ -5,6 +5,7 @@ import { dryRunLocal } from '../../io/dry-run.js';
 
 export default defineVerb({
   name: 'logout',
+  writes: true,
   summary: 'Remove the stored key of a profile (the profile and its base URL stay)',
   description: 'Asks for confirmation on a terminal; scripts pass --yes. --dry-run says what would be removed and removes nothing.',
   examples: ['sq auth logout', 'sq auth logout --profile staging --yes', 'sq auth logout --profile staging --dry-run'],

@@ -4,6 +4,7 @@ import { dryRunLocal } from '../../io/dry-run.js';
 
 export default defineVerb({
   name: 'switch',
+  writes: true,
   summary: 'Make a stored profile the active one',
   args: ['<profile>'],
   examples: ['sq auth switch staging', 'sq auth switch default'],

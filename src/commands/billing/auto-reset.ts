@@ -42,6 +42,7 @@ async function show(ctx: Ctx, s: AutoReset, title: string): Promise<void> {
 
 export default defineVerb({
   name: 'auto-reset',
+  writes: true,
   summary: 'Show or set the automatic billing reset (renews the plan and charges the card when usage crosses a threshold)',
   description:
     'Without flags: shows the settings (GET /v1/plans/auto-reset) and what each field means.\n\n' +

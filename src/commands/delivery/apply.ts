@@ -49,6 +49,7 @@ with the same report.`;
 
 export default defineVerb({
   name: 'apply',
+  writes: true,
   summary: 'Apply delivery settings for many squids from a YAML/JSON file (idempotent, for CI)',
   description: `Declarative delivery configuration: describe the wanted state in a file; apply sends only what differs.\n\n${FILE_HELP}\n\n${JSON_HELP}`,
   options: [

@@ -11,6 +11,7 @@ export function emailFlag(flag: string, value: unknown): string {
 
 export default defineVerb({
   name: 'email',
+  writes: true,
   summary: 'E-mail a notice when a squid\'s runs complete (POST /v1/delivery)',
   description:
     'Sets the address that receives the run-completion e-mails of one squid. Notifications are on unless ' +

@@ -6,6 +6,7 @@ import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, envSecret,
 
 export default defineVerb({
   name: 's3',
+  writes: true,
   summary: 'Upload a squid\'s results to an S3 bucket (POST /v1/delivery)',
   description:
     'Configures S3 delivery for one squid: files go to s3://<bucket>/<target-path>/<file>.csv. AWS keys are read ' +

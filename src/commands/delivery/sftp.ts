@@ -31,6 +31,7 @@ const SFTP_HINT =
 
 export default defineVerb({
   name: 'sftp',
+  writes: true,
   summary: 'Send a squid\'s run results to an SFTP server (POST /v1/delivery)',
   description:
     'Configures SFTP delivery for one squid: after each run the results are uploaded to --directory. Every call ' +

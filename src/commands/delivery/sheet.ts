@@ -4,6 +4,7 @@ import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToCon
 
 export default defineVerb({
   name: 'sheet',
+  writes: true,
   summary: 'Export a squid\'s results to a Google Sheet (POST /v1/delivery)',
   description:
     'Configures Google Sheet delivery for one squid. The sheet must be shared "anyone with the link" with Editor ' +

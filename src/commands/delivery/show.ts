@@ -66,7 +66,7 @@ export default defineVerb({
     'The service has no endpoint to read delivery settings back, so they are taken from the squid record: ' +
     'ftp_fields, webhook_fields, google_sheet_fields, s3_fields, email and notifications. Passwords and keys are ' +
     'masked unless --show-secrets.',
-  options: [{ flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name' }],
+  options: [{ flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name', complete: 'squid' }],
   examples: ['sq delivery show --squid "Paris restaurants"', 'sq delivery show --squid 3f2a --json', 'sq delivery show --squid 3f2a --fields webhook_fields.url'],
   async run(ctx, _args, opts) {
     const ref = nonEmpty('--squid', required('--squid', opts.squid, 'the squid (hash, prefix or name)'));

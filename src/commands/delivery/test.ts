@@ -45,6 +45,7 @@ function pickStr(flag: string, given: unknown, stored: unknown, what: string): s
 
 export default defineVerb({
   name: 'test',
+  writes: true,
   summary: 'Check an SFTP server, webhook URL or e-mail address through the service before activating it',
   description:
     'Asks the service to try the delivery now (POST /v1/delivery/test-sftp, /test-webhook or /test-email) and shows ' +

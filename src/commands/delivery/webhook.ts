@@ -8,6 +8,7 @@ const DEFAULT_EVENTS = 'run.done,run.error';
 
 export default defineVerb({
   name: 'webhook',
+  writes: true,
   summary: 'POST run events of a squid to a URL (POST /v1/delivery)',
   description:
     'Configures webhook delivery for one squid: the service POSTs a JSON event to --url when a run starts or ' +
@@ -22,7 +23,7 @@ export default defineVerb({
   options: [
     SQUID_OPTION,
     { flags: '--url <url>', description: 'http(s) endpoint that receives the events' },
-    { flags: '--events <list>', description: `comma-separated events to subscribe to: ${RUN_EVENTS.join(', ')}, or "all"`, defaultText: DEFAULT_EVENTS },
+    { flags: '--events <list>', description: `comma-separated events to subscribe to: ${RUN_EVENTS.join(', ')}, or "all"`, defaultText: DEFAULT_EVENTS, complete: { list: [...RUN_EVENTS, 'all'] } },
     { flags: '--retry', description: 'retry failed deliveries (up to 3 times, 15 minutes apart)', defaultText: 'on' },
     { flags: '--no-retry', description: 'do not retry failed deliveries' },
     ...ACTIVE_OPTIONS,

@@ -7,6 +7,7 @@ import { distFile, importPackage } from '../../import-package.js';
 
 export default defineVerb({
   name: 'start',
+  output: 'text',
   summary: 'Start the emulator; prints {"base_url","token"} as one JSON line on stdout',
   description:
     'Starts the emulator in the foreground until Ctrl-C (SIGINT) or SIGTERM. Once listening it prints one JSON line ' +

@@ -5,10 +5,11 @@ import { dryRunLocal } from '../../io/dry-run.js';
 
 export default defineVerb({
   name: 'remove',
+  writes: true,
   aliases: ['rm'],
   summary: 'Delete a stored profile and its key',
   description: 'Asks for confirmation on a terminal; scripts pass --yes. --dry-run says what would be removed and removes nothing.',
-  args: ['<name>'],
+  args: ['<profile>'],
   examples: ['sq profiles remove staging', 'sq profiles remove staging --yes', 'sq profiles remove staging --dry-run'],
   async run(ctx, [name]) {
     const store = await ctx.config();

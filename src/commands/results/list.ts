@@ -68,8 +68,8 @@ export default defineVerb({
     'file (> where >> was meant) is refused unless --force. ' +
     '--checkpoint does not go with -o (which keeps its checkpoint beside FILE).',
   options: [
-    { flags: '--squid <squid>', description: 'results of every run of this squid (id, id prefix or exact name)' },
-    { flags: '--run <run>', description: 'results of this run only (id or id prefix)' },
+    { flags: '--squid <squid>', description: 'results of every run of this squid (id, id prefix or exact name)', complete: 'squid' },
+    { flags: '--run <run>', description: 'results of this run only (id or id prefix)', complete: 'run' },
     { flags: '--task <task>', description: 'only the results of this task (id or id prefix)' },
     ...pagingOptions(DEFAULT_LIMIT),
     { flags: '-o, --output <file>', description: 'write the records to this regular file (atomically) instead of stdout; - is stdout' },

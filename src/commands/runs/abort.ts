@@ -6,6 +6,7 @@ import { RUN_COLUMNS } from './_shared/columns.js';
 
 export default defineVerb({
   name: 'abort',
+  writes: true,
   aliases: ['stop'],
   summary: 'Stop a running run (results collected so far are still exported and billed)',
   description:

@@ -18,7 +18,7 @@ export default defineVerb({
     `shows the most recent runs across squids (at most ${MAX_RECENT}; --page and --all need --squid), each with a squid_name ` +
     `field added: the API lists runs per squid only, so sq reads the squid list (at most ${MAX_SQUID_PAGES} pages of 100) and ` +
     `the runs of the squids with the newest last_run_at (at most ${MAX_SQUID_READS}), stopping once no other squid can hold a newer run.`,
-  options: [{ flags: '--squid <squid>', description: 'squid id, id prefix or exact name', defaultText: 'every squid' }, ...pagingOptions(DEFAULT_LIMIT)],
+  options: [{ flags: '--squid <squid>', description: 'squid id, id prefix or exact name', defaultText: 'every squid', complete: 'squid' }, ...pagingOptions(DEFAULT_LIMIT)],
   examples: ['sq runs list', 'sq runs list --squid "Paris restaurants"', 'sq runs list --squid 3f2a --all --json'],
   async run(ctx, _args, opts) {
     const paging = pagingFlags(opts, DEFAULT_LIMIT);

@@ -9,6 +9,7 @@ import { WAIT_OPTIONS, waitForRun, waitSettings } from './_shared/wait.js';
 
 export default defineVerb({
   name: 'start',
+  writes: true,
   summary: 'Start a run of a squid; --wait follows it to the end',
   description:
     'Start a run (POST /v1/runs). The request is never retried once it may have reached the server (it would start a second ' +
@@ -16,7 +17,7 @@ export default defineVerb({
     'can see whether one started (the server may still start one that is not listed yet). With --wait, ' +
     'follow the run like `sq runs watch` (exit 6 on error/aborted, 7 on --timeout).',
   options: [
-    { flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)' },
+    { flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)', complete: 'squid' },
     { flags: '--wait', description: 'wait until the run is done and its export is ready' },
     ...WAIT_OPTIONS,
   ],

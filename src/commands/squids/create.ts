@@ -5,12 +5,13 @@ import { nameFlag, required } from '../../validate/index.js';
 
 export default defineVerb({
   name: 'create',
+  writes: true,
   summary: 'Create a squid on a crawler (POST /v1/squids)',
   description:
     '--crawler takes an id, unique id prefix, exact name or slug. Without --name the platform names it "<Crawler> (N)". ' +
     'Set its parameters next with `sq squids update <squid> --param k=v`, then add tasks.',
   options: [
-    { flags: '--crawler <crawler>', description: 'crawler id, prefix, name or slug (required)' },
+    { flags: '--crawler <crawler>', description: 'crawler id, prefix, name or slug (required)', complete: 'crawler' },
     { flags: '--name <name>', description: 'squid name (at most 255 characters)' },
   ],
   examples: ['sq squids create --crawler google-maps-search --name "Paris restaurants"', 'sq squids create --crawler google-maps-search --json --fields id'],

@@ -6,6 +6,7 @@ import { deleteSquid } from '../../api/squids.js';
 
 export default defineVerb({
   name: 'delete',
+  writes: true,
   aliases: ['rm'],
   summary: 'Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)',
   description: 'Stops an active run. Credits already spent stay spent. Asks for confirmation on a terminal; scripts pass --yes.',

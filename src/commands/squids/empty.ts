@@ -9,6 +9,7 @@ const TYPES = ['url', 'params'] as const;
 
 export default defineVerb({
   name: 'empty',
+  writes: true,
   summary: 'Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)',
   description: 'Asks for confirmation on a terminal; scripts pass --yes. --type url removes URL tasks, --type params parameter tasks.',
   args: ['<squid>'],

@@ -8,6 +8,7 @@ import { intFlag, nameFlag, nonEmpty } from '../../validate/index.js';
 
 export default defineVerb({
   name: 'update',
+  writes: true,
   summary: 'Change a squid\'s name, concurrency or params (POST /v1/squids/{id}), then show it',
   description:
     'Only the given fields are sent. --param k=v is repeatable; a value stays text unless it is valid JSON ' +
@@ -22,7 +23,7 @@ export default defineVerb({
     { flags: '--name <name>', description: 'new name (at most 255 characters)' },
     { flags: '--concurrency <n>', description: 'parallel workers, 1-20 (also capped by the crawler and plan)' },
     { flags: '--param <key=value>', description: 'set a squid parameter (repeatable)', repeatable: true },
-    { flags: '--account <account>', description: 'link this account, replacing the linked ones (repeatable)', repeatable: true },
+    { flags: '--account <account>', description: 'link this account, replacing the linked ones (repeatable)', repeatable: true , complete: 'account' },
     { flags: '--no-accounts', description: 'unlink every account' },
   ],
   examples: [

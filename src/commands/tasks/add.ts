@@ -12,6 +12,7 @@ const TASKS_PER_REQUEST = 500;
 
 export default defineVerb({
   name: 'add',
+  writes: true,
   summary: 'Add tasks to a squid (POST /v1/tasks); duplicates are skipped by the API',
   description:
     'Each value becomes one task {<key>: value} (key "url" unless --key). --file reads one value per line, or a JSON ' +
@@ -21,7 +22,7 @@ export default defineVerb({
     'exits 130 with the same report: that request may or may not have added its tasks.',
   args: ['[values...]'],
   options: [
-    { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)' },
+    { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)', complete: 'squid' },
     { flags: '--key <name>', description: 'task parameter each value is sent as', defaultText: 'url' },
     { flags: '--file <file>', description: 'values (one per line) or a JSON array of task objects; "-" for stdin' },
   ],

@@ -6,6 +6,7 @@ import { deleteTask } from '../../api/tasks.js';
 
 export default defineVerb({
   name: 'delete',
+  writes: true,
   aliases: ['rm'],
   summary: 'Delete a task (DELETE /v1/tasks/{id})',
   description: `Asks for confirmation on a terminal; scripts pass --yes. <task> ${PREFIX_NOTE}; nothing is sent for an ambiguous prefix.`,

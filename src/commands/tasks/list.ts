@@ -13,7 +13,7 @@ export default defineVerb({
   summary: 'List the tasks of a squid (GET /v1/tasks?squid=)',
   description: '--type url (the API default) lists URL tasks; --type params lists parameter tasks with fuller detail.',
   options: [
-    { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)' },
+    { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)', complete: 'squid' },
     { flags: '--type <type>', description: 'task type', choices: TYPES, defaultText: 'url' },
     ...pagingOptions(DEFAULT_LIMIT),
   ],

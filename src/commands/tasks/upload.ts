@@ -11,6 +11,7 @@ const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
 export default defineVerb({
   name: 'upload',
+  writes: true,
   summary: 'Upload tasks from a CSV/TSV file (POST /v1/tasks/upload, multipart)',
   description:
     'The header row names the task parameters (e.g. url, or keyword,city). The API processes the file in the ' +
@@ -18,7 +19,7 @@ export default defineVerb({
     'exits 1, --timeout exits 7. Without --wait, check later with `sq tasks upload-status <id>`.',
   args: ['<file>'],
   options: [
-    { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)' },
+    { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)', complete: 'squid' },
     { flags: '--wait', description: 'wait until the upload is processed and print its summary' },
     { flags: '--timeout <duration>', description: 'give up waiting after this long, at most 7d (with --wait)', defaultText: '10m' },
   ],

@@ -37,7 +37,7 @@ export default defineVerb({
     { flags: '--port <port>', description: 'port to listen on, 0-65535 (0 = any free port)', defaultText: '0' },
     { flags: '--host <host>', description: 'address to bind', defaultText: '127.0.0.1' },
     { flags: '--path <path>', description: 'URL path that receives events', defaultText: '/' },
-    { flags: '--events <list>', description: `events to keep: ${RUN_EVENTS.join(', ')}, or "all"`, defaultText: 'all' },
+    { flags: '--events <list>', description: `events to keep: ${RUN_EVENTS.join(', ')}, or "all"`, defaultText: 'all', complete: { list: [...RUN_EVENTS, 'all'] } },
     { flags: '--forward-to <url>', description: 'relay each kept event (original body and Content-Type) to this http(s) URL' },
   ],
   examples: [

@@ -9,6 +9,7 @@ import { isoZ, isRecord, json, naiveUs, paramsKey } from '../util.js';
 import { chainView } from '../views.js';
 import { bodyObject, type Rec } from './common.js';
 
+/** Squids in one chain, the first source included: the link that would make a fourth is refused. */
 const MAX_DEPTH = 3;
 const MAX_CONCURRENCY = 20;
 const NO_CHAIN = 'No chain configured on this squid.';
@@ -66,7 +67,8 @@ export function registerChains(emu: EmuCore): void {
     const set = settings(b);
     if (!set.ok) return err(400, set.error);
     if (isRecord(s.chain)) return err(409, 'This squid already has a chain configured.');
-    if (depthOf(emu, s) + 1 > MAX_DEPTH) return err(422, `Chain depth limit of ${MAX_DEPTH} reached.`);
+    // The squids above the source, the source and the target it gets.
+    if (depthOf(emu, s) + 2 > MAX_DEPTH) return err(422, `Chain depth limit of ${MAX_DEPTH} reached.`);
     s.chain = {
       id: emu.newHash('chain'), target_module_id: b.target_module_id, target_cluster: null, field_map: b.field_map,
       is_active: true, autostart: true, cluster_name: null, cluster_concurrency: 1, created_at: isoZ(emu.clock.now()),

@@ -1,10 +1,12 @@
 // Dynamic completion values (squid names, run ids, crawler slugs, account types, profile names) through the real
 // zsh (interactive, in a pseudo-terminal) and fish: Debian's zsh and fish must be installed (npm run test:system).
 // The bash side is test/completion/dynamic.test.ts.
+import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { DEMO_SQUIDS } from '../../../src/emulator/seed.js';
-import { sqBin, tempConfigDir } from '../../helpers/cli.js';
-import { bash, emu, fish, fresh, parisRuns, slugs, squidNames, typeNames, useCompletionEnv, zsh } from '../../completion/dynamic-env.js';
+import { sq, sqBin, tempConfigDir } from '../../helpers/cli.js';
+import { bash, dir, emu, fish, fresh, parisRuns, primed, slugs, squidNames, typeNames, useCompletionEnv, zsh } from '../../completion/dynamic-env.js';
 
 useCompletionEnv();
 
@@ -26,6 +28,23 @@ describe('zsh, interactive', () => {
     expect(got[lines.crawlers].candidates).toEqual(slugs);
     expect(got[lines.types].candidates).toEqual(typeNames);
   }, 60_000);
+});
+
+describe('zsh value descriptions', () => {
+  it('run ids come newest first, each described by its squid, status and age; lobstr-sq is completed too', async () => {
+    // compadd stubbed to print what it would show: each value with its description (-d).
+    const script = 'compdef() { print -r -- "compdef $*" }; source $1; compadd() { local -a d; zparseopts -D -E d:=d V:=v l=l; print -rl -- "${(@P)d[2]}" }; service=sq; LBUFFER="sq runs get "; _sq_dynamic runs';
+    const r = await execa('zsh', ['-f', '-c', script, 'zsh', join(dir, '_sq')], { env: primed, extendEnv: false });
+    expect(r.stderr).toBe('');
+    const [registered, ...values] = r.stdout.split('\n');
+    expect(registered).toBe('compdef _sq sq lobstr-sq');
+    const runs = (await sq(['runs', 'list', '--json'], { env: emu.env() })).stdout;
+    const newestFirst = (JSON.parse(runs) as { id: string; started_at: string }[]).sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at));
+    expect(values.map((v) => v.split(' ')[0])).toEqual(newestFirst.map((x) => x.id).filter((id) => values.some((v) => v.startsWith(`${id} `))));
+    expect(values.length).toBeGreaterThan(1);
+    const paris = values.find((v) => v.startsWith(`${parisRuns[0]} `));
+    expect(paris).toMatch(new RegExp(`^${parisRuns[0]}  -- ${DEMO_SQUIDS.paris} · [a-z]+ · (\\d+ [a-z]+ ago|just now)$`));
+  });
 });
 
 describe('fish', () => {

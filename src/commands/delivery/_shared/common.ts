@@ -19,7 +19,7 @@ export async function getSquidRecord(http: HttpClient, id: string): Promise<Reco
   return isObj(rec) ? rec : {};
 }
 
-export const SQUID_OPTION = { flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name' } as const satisfies OptionSpec;
+export const SQUID_OPTION = { flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name', complete: 'squid' } as const satisfies OptionSpec;
 
 /** The --squid of a verb that configures one channel. */
 export function squidToConfigure(opts: { squid?: string }): string {

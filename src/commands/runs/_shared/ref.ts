@@ -9,12 +9,14 @@ export const RUN_SQUID_OPTION = {
   flags: '--squid <squid>',
   description: 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)',
   defaultText: 'every squid',
+  complete: 'squid',
 } as const satisfies OptionSpec;
 
 export const TASK_SQUID_OPTION = {
   flags: '--squid <squid>',
   description: 'when <task> is an id prefix, look for it only in this squid\'s tasks (id, id prefix or exact name)',
   defaultText: 'every squid',
+  complete: 'squid',
 } as const satisfies OptionSpec;
 
 export const PREFIX_NOTE =

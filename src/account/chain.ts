@@ -1,0 +1,83 @@
+// The `chain:` of a squid in the account file, planned against the chain its live record carries (GET /v1/squids/{id}
+// includes `chain` when one is set, so no request of its own). The API changes only the settings of a chain in place
+// (PATCH: autostart, name and concurrency of the target); another target crawler or field map replaces it (DELETE,
+// then POST). `chain: null` removes it; no `chain:` key leaves it as it is.
+import { recordId } from '../api/resolve.js';
+import { SQUIDS_PATH } from '../api/squids.js';
+import { sameFieldMap, type ChainCreate, type ChainUpdate } from '../api/chains.js';
+import { isObj } from '../api/delivery.js';
+import { pathOf, type DesiredSquid, type Rec } from './file.js';
+import type { ChainSpec } from './schema.js';
+import type { Change, Request, Step } from './diff.js';
+import { matchCrawler, type LiveSquid } from './state.js';
+
+const chainPath = (sid: string) => `${SQUIDS_PATH}/${encodeURIComponent(sid)}/chain`;
+
+/** The live chain as the file writes it (target by slug when the crawler list has it), for the plan and export. */
+export function chainEntry(live: Rec, crawlers: Rec[]): ChainSpec {
+  const module = (isObj(live.target_module) ? live.target_module : {}) as Rec;
+  const crawler = crawlers.find((c) => recordId(c) === module.id);
+  const out: ChainSpec = {
+    target_crawler: String(crawler?.slug ?? module.name ?? module.id ?? ''),
+    field_map: (isObj(live.field_map) ? live.field_map : {}) as Record<string, string>,
+    autostart: live.autostart !== false,
+  };
+  if (typeof live.cluster_name === 'string') out.target_name = live.cluster_name;
+  if (typeof live.cluster_concurrency === 'number') out.target_concurrency = live.cluster_concurrency;
+  return out;
+}
+
+/** The settings the file names that differ from the live chain (all of them when there is none), as API fields. */
+function settings(want: ChainSpec, live: Rec | null): { changes: Change[]; body: ChainUpdate } {
+  const changes: Change[] = [];
+  const body: ChainUpdate = {};
+  const field = <K extends keyof ChainUpdate>(name: string, to: ChainUpdate[K] | undefined, apiKey: K) => {
+    const from = live ? (live[apiKey] ?? null) : null;
+    if (to === undefined || (live && from === to)) return;
+    changes.push({ field: name, from, to });
+    body[apiKey] = to;
+  };
+  field('autostart', want.autostart, 'autostart');
+  field('target_name', want.target_name, 'cluster_name');
+  field('target_concurrency', want.target_concurrency, 'cluster_concurrency');
+  return { changes, body };
+}
+
+/** The step for one squid's `chain:`, or none when it matches (or the file does not name it). */
+export function chainStep(s: DesiredSquid, have: LiveSquid | null, who: string, crawlers: Rec[], problems: string[]): Step | undefined {
+  const want = s.spec.chain;
+  if (want === undefined) return undefined;
+  const id = have?.id ?? null;
+  const live = have && isObj(have.record.chain) ? (have.record.chain as Rec) : null;
+  const liveEntry = live ? chainEntry(live, crawlers) : null;
+  const base = { kind: 'chain' as const, squid: who, id };
+  if (want === null) {
+    if (!live) return undefined;
+    return {
+      item: { ...base, action: 'delete', changes: [{ field: 'target_crawler', from: liveEntry!.target_crawler, to: null }] },
+      squid: s.ref,
+      missing: [],
+      requests: (sid) => [{ method: 'DELETE', path: chainPath(sid) }],
+    };
+  }
+  const crawler = matchCrawler(want.target_crawler, crawlers);
+  if (!crawler) {
+    problems.push(`${pathOf(['squids', s.ref, 'chain', 'target_crawler'])}: no crawler has the id, name or slug ${JSON.stringify(want.target_crawler)} (see \`sq crawlers list\`)`);
+    return undefined;
+  }
+  const target = recordId(crawler);
+  const module = live && isObj(live.target_module) ? (live.target_module as Rec) : null;
+  const replace = live !== null && (module?.id !== target || !sameFieldMap(want.field_map, liveEntry!.field_map));
+  // A new chain, or one replaced: every setting the file names goes with the POST.
+  const { changes, body } = settings(want, replace ? null : live);
+  const create: ChainCreate = { target_module_id: target, field_map: want.field_map, ...body };
+  if (!live || replace) {
+    const head: Change[] = [];
+    if (!live || module?.id !== target) head.push({ field: 'target_crawler', from: liveEntry?.target_crawler ?? null, to: want.target_crawler });
+    if (!live || !sameFieldMap(want.field_map, liveEntry!.field_map)) head.push({ field: 'field_map', from: liveEntry?.field_map ?? null, to: want.field_map });
+    const requests = (sid: string): Request[] => [...(replace ? [{ method: 'DELETE' as const, path: chainPath(sid) }] : []), { method: 'POST', path: chainPath(sid), body: create }];
+    return { item: { ...base, action: replace ? 'update' : 'create', changes: [...head, ...changes] }, squid: s.ref, missing: [], requests };
+  }
+  if (changes.length === 0) return undefined;
+  return { item: { ...base, action: 'update', changes }, squid: s.ref, missing: [], requests: (sid) => [{ method: 'PATCH', path: chainPath(sid), body }] };
+}

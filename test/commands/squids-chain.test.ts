@@ -1,0 +1,152 @@
+// sq squids chain SQUID / chain set / chain delete against the real emulator: the request each sends (POST to create,
+// PATCH to change, DELETE), what it prints, and bad input refused before any request.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { sq } from '../helpers/cli.js';
+import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { parseFieldMap } from '../../src/api/chains.js';
+
+const emu = useEmulator({ each: 'reset' });
+let paris: string;
+beforeEach(() => {
+  paris = emu.squidId(DEMO_SQUIDS.paris);
+});
+
+const writes = async () => (await emu.requests()).filter((r) => r.method !== 'GET').map((r) => ({ method: r.method, path: r.path, body: r.body }));
+
+describe('bad input: exit 2 before any request', () => {
+  it.each([
+    [['--field-map', 'url'], '--field-map must look like SOURCE_FIELD=TARGET_PARAM'],
+    [['--field-map', '=url'], '--field-map must look like SOURCE_FIELD=TARGET_PARAM'],
+    [['--field-map', 'url='], '--field-map must look like SOURCE_FIELD=TARGET_PARAM'],
+    [['--field-map', 'place url=url'], '--field-map must look like SOURCE_FIELD=TARGET_PARAM'],
+    [['--field-map', 'a=b,c=d'], '--field-map must look like SOURCE_FIELD=TARGET_PARAM'],
+    [['--field-map', 'url=url', '--field-map', 'url=link'], 'source field "url" is mapped twice'],
+    [['--target-concurrency', '0'], '--target-concurrency must be an integer from 1 to 20'],
+    [['--target-concurrency', '21'], '--target-concurrency must be an integer from 1 to 20'],
+    [['--target-name', '  '], '--target-name must be a non-empty value'],
+    [['--target-crawler', ' '], '--target-crawler must be a non-empty value'],
+    [[], 'nothing to set'],
+  ])('chain set %j → exit 2', async (flags, message) => {
+    const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, ...flags], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('parseFieldMap keeps each source field once, trimmed', () => {
+    expect(parseFieldMap(['url=url', ' name = keyword ', 'url=url'])).toEqual({ url: 'url', name: 'keyword' });
+  });
+});
+
+describe('sq squids chain SQUID', () => {
+  it('without a chain: nothing on stdout and a hint on stderr, exit 0; --json prints null', async () => {
+    const r = await sq(['squids', 'chain', DEMO_SQUIDS.paris], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('has no chain');
+    const j = await sq(['squids', 'chain', DEMO_SQUIDS.paris, '--json'], { env: emu.env() });
+    expect(j.code, j.stderr).toBe(0);
+    expect(JSON.parse(j.stdout)).toBeNull();
+    expect(await emu.requestLines()).toContain(`GET /v1/squids/${paris}/chain`);
+  });
+});
+
+describe('sq squids chain set', () => {
+  it('creates the chain with POST (crawler by slug, the documented body), then shows it', async () => {
+    const r = await sq(
+      ['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--target-crawler', 'amazon-products', '--field-map', 'website=url', '--no-autostart', '--target-name', 'Products', '--target-concurrency', '3', '--json'],
+      { env: emu.env() },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(await writes()).toEqual([
+      {
+        method: 'POST',
+        path: `/v1/squids/${paris}/chain`,
+        body: { target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' }, autostart: false, cluster_name: 'Products', cluster_concurrency: 3 },
+      },
+    ]);
+    const chain = JSON.parse(r.stdout);
+    expect(chain).toMatchObject({ target_module: { id: DEMO_CRAWLERS.amazon }, target_cluster: null, field_map: { website: 'url' }, autostart: false, cluster_name: 'Products', cluster_concurrency: 3 });
+    // GET squid carries it too, and `chain SQUID` shows the same record.
+    expect((await emu.api(`/v1/squids/${paris}`)).chain).toEqual(chain);
+    const shown = await sq(['squids', 'chain', paris.slice(0, 8), '--json'], { env: emu.env() });
+    expect(JSON.parse(shown.stdout)).toEqual(chain);
+  });
+
+  it('a squid without a chain needs --target-crawler and --field-map: exit 2 naming the missing one, nothing written', async () => {
+    const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--field-map', 'website=url'], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('creating one needs --target-crawler');
+    expect(r.stderr).not.toContain('--field-map and');
+    expect(await writes()).toEqual([]);
+  });
+
+  it('with a chain: PATCH carrying only the settings given; the same target and field map are accepted', async () => {
+    await emu.api(`/v1/squids/${paris}/chain`, { method: 'POST', body: { target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' } } });
+    await emu.clearRequests();
+    const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--target-crawler', 'amazon-products', '--field-map', 'website=url', '--target-concurrency', '5', '--no-autostart'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await writes()).toEqual([{ method: 'PATCH', path: `/v1/squids/${paris}/chain`, body: { autostart: false, cluster_concurrency: 5 } }]);
+    expect(r.stdout).toContain('5');
+    expect((await emu.api(`/v1/squids/${paris}/chain`)).cluster_concurrency).toBe(5);
+
+    const on = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--autostart'], { env: emu.env() });
+    expect(on.code, on.stderr).toBe(0);
+    expect((await emu.api(`/v1/squids/${paris}/chain`)).autostart).toBe(true);
+  });
+
+  it('with a chain: another target crawler or field map is exit 2 saying to delete first, nothing written', async () => {
+    await emu.api(`/v1/squids/${paris}/chain`, { method: 'POST', body: { target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' } } });
+    await emu.clearRequests();
+    for (const flags of [['--target-crawler', 'google-maps-search'], ['--field-map', 'name=url']]) {
+      const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, ...flags], { env: emu.env() });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`sq squids chain delete ${paris}`);
+    }
+    expect(await writes()).toEqual([]);
+  });
+
+  it('the 4th squid of a chain: the API\'s 422 is shown', async () => {
+    const squids = [paris];
+    for (const name of ['B', 'C']) squids.push((await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.amazon, name } })).id);
+    // The emulator links a target once it exists: fire two chains by hand through the control state.
+    emu.emu.state.squids[squids[1]].chained_from = squids[0];
+    emu.emu.state.squids[squids[2]].chained_from = squids[1];
+    const r = await sq(['squids', 'chain', 'set', 'C', '--target-crawler', 'amazon-products', '--field-map', 'url=url'], { env: emu.env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Chain depth limit of 3 reached.');
+  });
+});
+
+describe('sq squids chain delete', () => {
+  it('needs --yes without a terminal; removes the link with DELETE; a squid without a chain is exit 3', async () => {
+    await emu.api(`/v1/squids/${paris}/chain`, { method: 'POST', body: { target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' } } });
+    await emu.clearRequests();
+    const ask = await sq(['squids', 'chain', 'delete', DEMO_SQUIDS.paris], { env: emu.env() });
+    expect(ask.code).toBe(2);
+    expect(ask.stderr).toContain('--yes');
+    expect(await emu.requests()).toEqual([]);
+
+    const r = await sq(['squids', 'chain', 'rm', DEMO_SQUIDS.paris, '--yes'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await writes()).toEqual([{ method: 'DELETE', path: `/v1/squids/${paris}/chain`, body: undefined }]);
+    expect(await emu.api(`/v1/squids/${paris}/chain`)).toBeNull();
+
+    const again = await sq(['squids', 'chain', 'delete', DEMO_SQUIDS.paris, '--yes'], { env: emu.env() });
+    expect(again.code).toBe(3);
+    expect(again.stderr).toContain('No chain configured on this squid.');
+  });
+});
+
+describe('the command tree below a verb', () => {
+  it('a word after `chain` that is not a subcommand is its squid; a typo of a noun or verb is still exit 2', async () => {
+    const help = await sq(['squids', 'chain', 'set', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: sq squids chain set \[options\] <squid>/m);
+    const typo = await sq(['squids', 'chian', '--help']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('unknown command "chian" for sq squids');
+    expect(typo.stderr).toContain('chain');
+  });
+});
