@@ -1,11 +1,11 @@
 // The tools `sq mcp` serves: each one is a verb of the CLI, run in-process with --json (src/mcp/server.ts), so it
 // has the verb's requests, pacing, retries, checks, error mapping and masking. This file only says, per tool, which
 // verb, how its arguments become that verb's command line, and who may call it.
-import type { z as Zod } from 'zod';
+import type { ZodType } from 'zod';
 import { UsageError } from '../errors.js';
 
-type Z = typeof Zod;
-type Shape = Record<string, Zod.ZodType>;
+type Z = (typeof import('./sdk.js'))['z'];
+type Shape = Record<string, ZodType>;
 export type ToolArgs = Record<string, unknown>;
 
 /** read: always served; write: with --allow-writes; all: deletes and the billing reset, --allow-writes=all or named. */
