@@ -50,6 +50,9 @@ class Capture extends Writable {
   }
 }
 
+/** The verbs running now: when the client closes stdin, their answers are still sent before the server closes. */
+const running = new Set<Promise<unknown>>();
+
 /** Runs `sq ARGV --json` in this process, as the CLI would, with the server's key, profile and base URL. */
 async function runVerb(ctx: Ctx, argv: string[], stdin: string | undefined, signal: AbortSignal, flags: string[] = []): Promise<VerbOutcome> {
   const { run } = await import('../main.js');
@@ -60,13 +63,15 @@ async function runVerb(ctx: Ctx, argv: string[], stdin: string | undefined, sign
   const globals = [...flags, '--json', '--no-input', '--no-color', ...(g.profile ? [`--profile=${g.profile}`] : []), ...(g.baseUrl ? [`--base-url=${g.baseUrl}`] : []), ...(g.insecureHttp ? ['--insecure-http'] : [])];
   const out = new Capture();
   const err = new Capture();
-  const code = await run([...head, ...globals, ...tail], {
+  const done = run([...head, ...globals, ...tail], {
     io: { stdout: out, stderr: err, stdin: Readable.from(stdin === undefined ? [] : [stdin]), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 100 },
     env: ctx.env,
     now: ctx.now,
     sleep: ctx.sleep,
     signal,
   });
+  running.add(done);
+  const code = await done.finally(() => running.delete(done));
   let error: VerbOutcome['error'] = null;
   const notes: string[] = [];
   for (const line of err.text.split('\n')) {
@@ -254,5 +259,13 @@ export async function serveMcp(ctx: Ctx, opts: ServeOptions): Promise<void> {
   await server.connect(transport);
   if (!ctx.globals.quiet) ctx.io.stderr.write(`sq mcp ${VERSION}: serving ${defs.length - refused.size} tools on stdio (${refused.size ? `${refused.size} write tools off` : 'writes allowed'})\n`);
   await closed;
+  // `echo '…' | sq mcp`: stdin ends at once, and the answers still go out (a stop signal does not wait).
+  const tick = () => new Promise((r) => setImmediate(r));
+  await tick();
+  while (running.size && !ctx.signal.aborted) {
+    await Promise.allSettled([...running]);
+    await tick();
+    await tick();
+  }
   await server.close();
 }

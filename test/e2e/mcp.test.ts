@@ -228,6 +228,22 @@ describe('sq mcp on the wire', () => {
   });
 });
 
+describe('sq mcp with stdin closed at once', () => {
+  it('answers every request it read before it ends (echo … | sq mcp), exit 0', async () => {
+    const input = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'squids_get', arguments: { squid: DEMO_SQUIDS.paris } } },
+    ];
+    const r = await execa(process.execPath, [BIN, 'mcp', '--quiet'], { env: serverEnv(), extendEnv: false, reject: false, input: input.map((m) => JSON.stringify(m)).join('\n') + '\n' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const answers = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result: CallResult });
+    expect(answers.map((a) => a.id)).toEqual([1, 2]);
+    expect(answers[1].result.structuredContent).toEqual(await json(['squids', 'get', DEMO_SQUIDS.paris]));
+  });
+});
+
 describe('the MCP Inspector (CLI mode) against sq mcp', () => {
   // @modelcontextprotocol/inspector-cli 1.0.3 reads its own package.json at "../package.json" when that exists
   // relative to the working directory (else "../../package.json" relative to its module, which is wrong for this
