@@ -166,6 +166,22 @@ describe('sq mcp over stdio, with the SDK client', () => {
     expect(JSON.stringify(posts[0].body)).toContain('mcp+test');
   });
 
+  it('with --allow-writes=all, a delete and the billing reset plan their requests too (the verb\'s --yes given by the server)', async () => {
+    const { client } = await connect(['--allow-writes=all']);
+    const runs = (await json(['runs', 'list', '--squid', DEMO_SQUIDS.paris])) as Array<{ id: string }>;
+    const tasks = (await json(['tasks', 'list', '--squid', DEMO_SQUIDS.paris])) as Array<{ id: string }>;
+    await emu.clearRequests();
+    const billing = await call(client, 'billing_auto_reset_set', { enabled: true, threshold: 90, dry_run: true });
+    expect(billing.isError, billing.content[0]?.text).toBeFalsy();
+    expect(billing.structuredContent).toMatchObject({ dry_run: true, body: expect.objectContaining({ enabled: true, threshold_pct: 90 }) });
+    const del = await call(client, 'tasks_delete', { task: tasks[0].id, dry_run: true });
+    expect(del.structuredContent).toMatchObject({ dry_run: true, method: 'DELETE', path: expect.stringContaining(tasks[0].id) });
+    const abort = await call(client, 'runs_abort', { run: runs[0].id, dry_run: true });
+    expect(abort.isError, abort.content[0]?.text).toBeFalsy();
+    expect(abort.structuredContent).toMatchObject({ dry_run: true, path: expect.stringContaining(runs[0].id) });
+    expect((await emu.requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   it('secrets are masked in tool results as on stdout', async () => {
     const token = 'Zq81kLmN0pQrStUvWxYz42';
     const set = await sq(['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', `https://ci.example.com/hook?token=${token}`], { env: emu.env() });
