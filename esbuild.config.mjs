@@ -32,7 +32,15 @@ import { createRequire } from 'node:module';
  * module, like the package as imported): installing sq then fetches none of them (README, "Install"). The bundle's
  * importPackage() loads them from there; the unbundled dist/ the tests import keeps loading them from node_modules.
  */
-const VENDORED = { ora: 'ora', conf: 'conf', '@inquirer/prompts': 'inquirer-prompts', yaml: 'yaml', 'proper-lockfile': 'proper-lockfile' };
+const VENDORED = {
+  ora: 'ora',
+  conf: 'conf',
+  '@inquirer/prompts': 'inquirer-prompts',
+  yaml: 'yaml',
+  'proper-lockfile': 'proper-lockfile',
+  // `sq mcp`: the MCP SDK's server parts and zod, re-exported by src/mcp/sdk.ts (package.json "imports").
+  '#mcp-sdk': 'mcp-sdk',
+};
 
 const LAZY_ASSERT = "const assert = (value, message) => { if (!value) require('node:assert')(value, message) }";
 

@@ -84,6 +84,16 @@ printf '%s' "$emu_token" | "$prefix/bin/sq" auth login --with-token --base-url "
 out=$(PW=x "$prefix/bin/sq" delivery test sftp --host 127.0.0.1 --port 1 --username u --directory /x --password-env PW 2>&1 || true)
 grep -q "npm install --global ssh2-sftp-client@12" <<<"$out" || fail "delivery test sftp without ssh2-sftp-client: $out"
 
+check "sq mcp from the prefix: tools/list and a tool call answered over stdio (the MCP SDK from dist/vendor/)"
+mcp_in='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"checks","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"balance","arguments":{}}}'
+out=$(printf '%s\n' "$mcp_in" | SQ_BASE_URL=$emu_url SQ_TOKEN=$emu_token timeout 30 "$prefix/bin/sq" mcp --quiet) || fail "sq mcp exited non-zero: $out"
+grep -q '"id":2' <<<"$out" && grep -q '"name":"squids_list"' <<<"$out" || fail "sq mcp: no tools/list answer: $out"
+grep -q '"id":3' <<<"$out" && grep -q 'remaining' <<<"$out" || fail "sq mcp: no balance answer: $out"
+! grep -qv '^{"' <<<"$out" || fail "sq mcp: stdout holds more than protocol messages: $out"
+
 check "man sq with MANPATH=\$prefix/share/man"
 [ "$(cat "$prefix/share/man/man1/sq.1")" = "$(cat "$root/docs/man/sq.1")" ] || fail "$prefix/share/man/man1/sq.1 is not docs/man/sq.1"
 if command -v man >/dev/null; then

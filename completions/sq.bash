@@ -5,7 +5,7 @@
 # Subcommand words (names and aliases) under a command path.
 _sq_cmds() {
   case "$1" in
-    '') echo 'auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api emulator version completion help' ;;
+    '') echo 'auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api mcp emulator version completion help' ;;
     'auth') echo 'login logout status switch' ;;
     'profiles') echo 'list ls remove rm' ;;
     'crawlers') echo 'list ls get view params attributes attrs' ;;
@@ -45,6 +45,7 @@ _sq_canon() {
     '|export') echo 'export' ;;
     '|webhook') echo 'webhook' ;;
     '|api') echo 'api' ;;
+    '|mcp') echo 'mcp' ;;
     '|emulator') echo 'emulator' ;;
     '|version') echo 'version' ;;
     '|completion') echo 'completion' ;;
@@ -153,6 +154,7 @@ _sq_opts() {
     'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input --paginate -H --header -i --include' ;;
+    'mcp') echo '--allow-writes' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --free-plan --rate-limits --state' ;;
     'help') echo '--man' ;;
   esac
@@ -203,6 +205,7 @@ _sq_vopts() {
     'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input -H --header' ;;
+    'mcp') echo '--allow-writes' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --rate-limits --state' ;;
   esac
   echo '--profile --base-url --format --fields --jq --template'
@@ -293,7 +296,7 @@ _sq_argval() {
     'accounts update|0') echo 'dyn accounts' ;;
     'accounts delete|0') echo 'dyn accounts' ;;
     'completion|0') echo 'words bash zsh fish' ;;
-    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes globals' ;;
+    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals' ;;
   esac
 }
 

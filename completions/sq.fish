@@ -91,6 +91,8 @@ function __sq_vopts
             __sq_words --port --host --path --events --forward-to
         case 'api'
             __sq_words -X --method -f --raw-field -F --field --input -H --header
+        case 'mcp'
+            __sq_words --allow-writes
         case 'emulator start'
             __sq_words --host --port --seed --clock --time-scale --rate-limits --state
     end
@@ -138,6 +140,8 @@ function __sq_canon
             echo 'webhook'
         case '|api'
             echo 'api'
+        case '|mcp'
+            echo 'mcp'
         case '|emulator'
             echo 'emulator'
         case '|version'
@@ -385,6 +389,7 @@ complete -c sq -n '__sq_sub \'\'' -a 'apply' -d 'Make the account match a file: 
 complete -c sq -n '__sq_sub \'\'' -a 'export' -d 'Write the current account as an account file for `sq plan` / `sq apply` (secrets as ${…} placeholders)'
 complete -c sq -n '__sq_sub \'\'' -a 'webhook' -d 'Receive webhook events locally (listen, validate, forward)'
 complete -c sq -n '__sq_sub \'\'' -a 'api' -d 'Make an authenticated API request (same auth, pacing and retries as every command)'
+complete -c sq -n '__sq_sub \'\'' -a 'mcp' -d 'Serve the account to AI agents over the Model Context Protocol (stdio); read-only unless --allow-writes'
 complete -c sq -n '__sq_sub \'\'' -a 'emulator' -d 'Run the local emulator of the whole API'
 complete -c sq -n '__sq_sub \'\'' -a 'version' -d 'Show the version of sq, with the Node.js version and the platform it runs on'
 complete -c sq -n '__sq_sub \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
@@ -792,6 +797,9 @@ complete -c sq -n '__sq_is \'api\'' -l paginate -d 'follow every page of a list 
 complete -c sq -n '__sq_is \'api\'' -s H -l header -x -d 'add a request header (repeatable)'
 complete -c sq -n '__sq_is \'api\'' -s i -l include -d 'print the HTTP status line and response headers before the body'
 
+# sq mcp
+complete -c sq -n '__sq_is \'mcp\'' -l allow-writes -x -d 'serve write tools: alone, all but deletes and billing; "all": every one; or a comma-separated list of tools'
+
 # sq emulator
 complete -c sq -n '__sq_sub \'emulator\'' -a 'start' -d 'Start the emulator; prints {"base_url","token"} as one JSON line on stdout'
 
@@ -812,6 +820,6 @@ complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 
 # sq help
 complete -c sq -n '__sq_is \'help\'' -l man -d 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`'
-complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes globals'
+complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals'
 
 complete -c lobstr-sq --wraps sq

@@ -51,7 +51,7 @@ _sq() {
   _arguments -s -S -C : $_sq_globals '(-V --version)-V[print the version]' '(-V --version)--version[print the version]' '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'status:Show the account at a glance\: user and plan, credits, auto-reset, runs in progress, failures' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'credits:Show where credits went\: per crawler and function, per squid' 'accounts:Manage platform accounts\: site logins (cookies) that some crawlers need' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what `sq apply` would change to make the account match a file (exit 10 when something differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing (idempotent, for CI)' 'export:Write the current account as an account file for `sq plan` / `sq apply` (secrets as ${…} placeholders)' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'emulator:Run the local emulator of the whole API' 'version:Show the version of sq, with the Node.js version and the platform it runs on' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
+      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'status:Show the account at a glance\: user and plan, credits, auto-reset, runs in progress, failures' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'credits:Show where credits went\: per crawler and function, per squid' 'accounts:Manage platform accounts\: site logins (cookies) that some crawlers need' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what `sq apply` would change to make the account match a file (exit 10 when something differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing (idempotent, for CI)' 'export:Write the current account as an account file for `sq plan` / `sq apply` (secrets as ${…} placeholders)' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'mcp:Serve the account to AI agents over the Model Context Protocol (stdio); read-only unless --allow-writes' 'emulator:Run the local emulator of the whole API' 'version:Show the version of sq, with the Node.js version and the platform it runs on' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
       _describe -t commands 'sq command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -74,6 +74,7 @@ _sq() {
         'export') _sq__export && ret=0 ;;
         'webhook') _sq__webhook && ret=0 ;;
         'api') _sq__api && ret=0 ;;
+        'mcp') _sq__mcp && ret=0 ;;
         'emulator') _sq__emulator && ret=0 ;;
         'version') _sq__version && ret=0 ;;
         'completion') _sq__completion && ret=0 ;;
@@ -573,6 +574,10 @@ _sq__api() {
   _arguments -s -S : $_sq_globals '(-X --method)-X+[HTTP method]:X:(GET POST PUT PATCH DELETE HEAD)' '(-X --method)--method=[HTTP method]:method:(GET POST PUT PATCH DELETE HEAD)' '*-f+[string field (repeatable)]:f: ' '*--raw-field=[string field (repeatable)]:raw-field: ' '*-F+[typed field\: JSON if it parses, else a string (repeatable)]:F: ' '*--field=[typed field\: JSON if it parses, else a string (repeatable)]:field: ' '--input=[request body from a file ("-" for stdin)]:input:_files' '--paginate[follow every page of a list endpoint]' '*-H+[add a request header (repeatable)]:H: ' '*--header=[add a request header (repeatable)]:header: ' '(-i --include)-i[print the HTTP status line and response headers before the body]' '(-i --include)--include[print the HTTP status line and response headers before the body]' '1:path: '
 }
 
+_sq__mcp() {
+  _arguments -s -S : $_sq_globals '--allow-writes=[serve write tools\: alone, all but deletes and billing; "all"\: every one; or a comma-separated list of tools]:allow-writes: '
+}
+
 _sq__emulator() {
   local curcontext=$curcontext state line ret=1
   typeset -A opt_args
@@ -602,7 +607,7 @@ _sq__completion() {
 }
 
 _sq__help() {
-  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes globals)'
+  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals)'
 }
 
 if [[ "${funcstack[1]}" == _sq ]]; then

@@ -14,6 +14,7 @@ const PACKAGES = {
   '@inquirer/prompts': () => import('@inquirer/prompts'),
   yaml: () => import('yaml'),
   'proper-lockfile': () => import('proper-lockfile'),
+  '#mcp-sdk': () => import('#mcp-sdk'),
   'ssh2-sftp-client': () => import('ssh2-sftp-client'),
 };
 

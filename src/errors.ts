@@ -16,6 +16,12 @@ export const ExitCode = {
   INTERRUPTED: 130,
 } as const;
 
+/** The name of an exit code (`sq mcp` tool errors carry it): NOT_FOUND for 3; INTERRUPTED for every stop signal. */
+export function exitCodeName(code: number): string {
+  if (code > 128 && code < 160) return 'INTERRUPTED';
+  return Object.entries(ExitCode).find(([, c]) => c === code)?.[0] ?? `EXIT_${code}`;
+}
+
 export class SqError extends Error {
   readonly exitCode: number = ExitCode.FAILURE;
   /** HTTP status when the error came from a response. */

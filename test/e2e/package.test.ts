@@ -73,6 +73,8 @@ describe('dist/vendor/', () => {
     ['conf', 'conf'],
     ['ora', 'ora'],
     ['@inquirer/prompts', 'inquirer-prompts'],
+    // sq mcp's part of the MCP SDK and zod: src/mcp/sdk.ts, mapped as #mcp-sdk in package.json "imports".
+    ['#mcp-sdk', 'mcp-sdk'],
   ])('%s: the bundled copy exports what the package does', async (name, file) => {
     const [vendored, real] = await Promise.all([import(join(root, `dist/vendor/${file}.mjs`)), import(name)]);
     // Node 24 adds a 'module.exports' name to a CommonJS package's namespace: not one of the package's own exports.
@@ -130,6 +132,25 @@ describe('the built package without node_modules (what a global install holds, b
     const exported = await run(['export'], { SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token });
     expect(exported.exitCode, String(exported.stderr)).toBe(0);
     expect(parse(String(exported.stdout)).version).toBe(1);
+    expect(existsSync(join(dir, 'node_modules'))).toBe(false);
+  });
+
+  it('sq mcp answers tools/list with the MCP SDK from dist/vendor/', async () => {
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    const child = execa(process.execPath, [bin, 'mcp'], { env: { PATH: process.env.PATH, SQ_CONFIG_DIR: tempDir('sq-pkg-cfg-') }, extendEnv: false, reject: false, buffer: false });
+    let answer = '';
+    child.stdout?.on('data', (d) => (answer += d));
+    child.stdin?.write(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    await waitFor(() => answer, (a) => a.includes('"id":2'), 'the answer to tools/list');
+    child.stdin?.end();
+    const r = await child;
+    expect(r.exitCode).toBe(0);
+    const list = answer.trim().split('\n').map((l) => JSON.parse(l)).find((m) => m.id === 2);
+    expect(list.result.tools.map((t: { name: string }) => t.name)).toContain('squids_list');
     expect(existsSync(join(dir, 'node_modules'))).toBe(false);
   });
 });
