@@ -4,7 +4,7 @@ import { defOf, isReady, squidParamProblem } from '../crawlers.js';
 import { forgetRun } from '../engine.js';
 import { paginate } from '../pagination.js';
 import { newSquid } from '../seed.js';
-import { errB, isRecord, json } from '../util.js';
+import { errB, isoZ, isRecord, json } from '../util.js';
 import { squidDetailView, squidSummaryView } from '../views.js';
 import { bodyObject, findSquid, type Rec } from './common.js';
 
@@ -124,7 +124,7 @@ export function registerSquids(emu: EmuCore): void {
     const s = newSquid(emu, crawler, name, emu.clock.now());
     emu.markDirty();
     return json(200, {
-      id: s.id, account: [], concurrency: s.concurrency, crawler: s.crawler, created_at: s.created_at,
+      id: s.id, account: [], concurrency: s.concurrency, crawler: s.crawler, created_at: isoZ(emu.clock.now()),
       is_active: s.is_active, name: s.name, params: s.params, schedule: s.schedule, to_complete: s.to_complete,
     });
   });
@@ -159,7 +159,8 @@ export function registerSquids(emu: EmuCore): void {
     const crawler = emu.state.crawlers[String(squid.crawler)];
     if (crawler) squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
     emu.markDirty();
-    return json(200, { ...updateRecord(squid), ...Object.fromEntries(touched) });
+    // The update sample's record, plus other touched fields, except concurrency, which the sample leaves out.
+    return json(200, { ...updateRecord(squid), ...Object.fromEntries(touched.filter(([k]) => k !== 'concurrency')) });
   });
 
   emu.route('POST', '/v1/squids/:hash/empty', (req) => {

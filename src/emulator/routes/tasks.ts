@@ -69,12 +69,12 @@ export function registerTasks(emu: EmuCore): void {
 
   emu.route('GET', '/v1/tasks/:hash', (req) => {
     const t = emu.state.tasks[req.params.hash];
-    return t ? json(200, taskDetailView(emu, t)) : errB(404, 'Task not found.', 'task_hash');
+    return t ? json(200, taskDetailView(emu, t)) : errB(404, 'Task not found', 'task_hash');
   });
 
   emu.route('DELETE', '/v1/tasks/:hash', (req) => {
     const t = emu.state.tasks[req.params.hash];
-    if (!t) return errB(404, 'Task not found.', 'task_hash');
+    if (!t) return errB(404, 'Task not found', 'task_hash');
     delete emu.state.tasks[req.params.hash];
     emu.markDirty();
     return json(200, { id: t.id, object: 'task', deleted: true });
