@@ -53,8 +53,8 @@ export default defineVerb({
     '--password-env, never the command line.\n' +
     'webhook: the service POSTs a sample run.done event to --url; your endpoint must answer 200, 201 or 202 within 30 s.\n' +
     'email: sends a test e-mail to --email.\n\n' +
-    'With --squid, values not given as flags are taken from that squid\'s stored configuration (including the stored ' +
-    'SFTP password, which the service returns).',
+    'With --squid, values not given as flags are taken from what the service answers of that squid\'s stored ' +
+    'configuration (SFTP host and port, the webhook URL, the e-mail); it never answers the SFTP password.',
   args: ['<kind>'],
   options: [
     ...SFTP_LOGIN_OPTIONS,
