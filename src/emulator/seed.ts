@@ -99,8 +99,11 @@ export function baseState(token: string, now: number): EmuState {
   };
 }
 
-/** A squid record with every documented field at its creation default. */
-export function newSquid(emu: EmuCore, crawler: Rec, name: string, createdMs: number): Rec {
+/**
+ * A squid record with every documented field at its creation default. `paramsSet` false (a squid created through
+ * POST /v1/squids): not ready until its params are set, as the vendor's SDK docs require even when all are optional.
+ */
+export function newSquid(emu: EmuCore, crawler: Rec, name: string, createdMs: number, paramsSet = true): Rec {
   const id = emu.newHash('squid');
   const squid: Rec = {
     id, object: 'squid', created_at: naiveUs(createdMs), name, is_ready: false, is_active: true, concurrency: 1,
@@ -109,7 +112,7 @@ export function newSquid(emu: EmuCore, crawler: Rec, name: string, createdMs: nu
     schedule_time: null, no_line_breaks: false, export_runs: false, export_unique_results: false, to_complete: false,
     google_sheet_fields: null, ftp_fields: null, s3_fields: null, webhook_fields: null, accounts: [],
   };
-  squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
+  squid.is_ready = paramsSet && isReady(defOf(crawler), squid.params as Rec);
   emu.state.squids[id] = squid;
   return squid;
 }

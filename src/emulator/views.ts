@@ -123,7 +123,9 @@ function deliveryView(squid: Rec): Rec {
 }
 
 export function squidDetailView(emu: EmuCore, squid: Rec): Rec {
-  const { chain, chained_from: _from, ...rest } = squid;
+  // Not in the get-squid-details sample: the record's object, its linked accounts (GET /v1/accounts lists them per
+  // account) and the e-mail channel's activation date (the e-mail echo has it).
+  const { chain, chained_from: _from, object: _o, accounts: _a, notifications_activation_date: _n, ...rest } = squid;
   const view = { ...rest, ...deliveryView(squid), ...lastRunFields(emu, squid), ...(chain ? { chain: chainView(emu, chain as Rec) } : {}) };
   return stamped(view, ['created_at', 'last_run_at'], 'us');
 }

@@ -152,8 +152,11 @@ describe('squid readiness and params', () => {
     const id = (await e.api('POST', '/v1/squids', { crawler })).body.id;
     const r = await e.api('POST', `/v1/squids/${id}`, { params });
     expect(r).toMatchObject({ status: 400, body: { error: { message, param: 'params' } } });
-    // Params the crawler does not define stay the caller's business.
-    expect((await e.api('POST', `/v1/squids/${id}`, { params: { zip: '01234', max_results: 5 } })).status).toBe(200);
+    // A param the crawler does not define is refused, naming the allowed ones; nothing is stored.
+    const unknown = await e.api('POST', `/v1/squids/${id}`, { params: { zip: '01234', max_results: 5 } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toMatch(/^Unknown parameter "zip" for this crawler; allowed: .*max_results/);
+    expect((await e.api('GET', `/v1/squids/${id}`)).body.params.zip).toBeUndefined();
   });
 
   it('the update answers the documented record whatever was touched', async () => {

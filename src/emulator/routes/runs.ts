@@ -79,7 +79,9 @@ export function registerRuns(emu: EmuCore): void {
     if (f.rec.is_ready === false) {
       const crawler = emu.state.crawlers[String(f.rec.crawler)];
       const missing = crawler ? Object.entries(defOf(crawler).squid).filter(([n, p]) => p.required && (f.rec.params as Rec)?.[n] == null).map(([n]) => n) : [];
-      return errB(400, `This squid is not ready: set its required parameters (${missing.join(', ')}) before starting a run (SquidNotReady).`, 'squid');
+      return errB(400, missing.length
+        ? `This squid is not ready: set its required parameters (${missing.join(', ')}) before starting a run (SquidNotReady).`
+        : 'This squid is not ready: set its parameters (POST /v1/squids/{id} with params) before its first run, even when all are optional (SquidNotReady).', 'squid');
     }
     if (!Object.values(emu.state.tasks).some((t) => t.squid === id && t.is_active !== false))
       return errB(400, 'This squid has no tasks; add tasks before starting a run (NoTasksPresent).', 'squid');

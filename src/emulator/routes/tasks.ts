@@ -64,7 +64,7 @@ export function registerTasks(emu: EmuCore): void {
     const type = req.query.get('type');
     if (type !== null && type !== 'url' && type !== 'params') return errB(400, 'type must be url or params.', 'type');
     const list = Object.values(emu.state.tasks).filter((t) => t.squid === f.rec.id && (!type || t.type === type));
-    return paginate(req, list, taskListView, { freePlan: emu.config.freePlan, style: 'errB' });
+    return paginate(req, list, taskListView, { freePlan: emu.config.freePlan, style: 'errB', noRange: true });
   });
 
   emu.route('GET', '/v1/tasks/:hash', (req) => {
