@@ -34,6 +34,19 @@ describe('runs start on a squid that is not ready', () => {
     expect(r.stderr).toContain(`sq squids update ${id} --param name=value`);
     expect(r.stderr).toContain('sq crawlers params <crawler>');
   });
+
+  it('a squid whose params were never set (all optional): says they must be set before the first run', async () => {
+    const id = (await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.amazon, name: 'No params yet' } })).id;
+    await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: [{ url: 'https://www.amazon.com/s?k=kettle' }] } });
+    const r = await sq(['runs', 'start', '--squid', id], { env: emu.env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('SquidNotReady');
+    expect(r.stderr).toContain('the service wants them set before the first run, even when all are optional');
+    expect(r.stderr).toContain(`sq squids update ${id} --param name=value`);
+    const set = await sq(['squids', 'update', id, '--param', 'max_results=5'], { env: emu.env() });
+    expect(set.code, set.stderr).toBe(0);
+    expect((await sq(['runs', 'start', '--squid', id], { env: emu.env() })).code).toBe(0);
+  });
 });
 
 describe('finished runs', () => {
