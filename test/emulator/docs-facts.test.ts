@@ -56,6 +56,22 @@ describe('numbers and nulls as sampled (item 4)', () => {
   });
 });
 
+describe('the live vocabulary (item 5, Sales Navigator account limits)', () => {
+  it('sales-nav-sync has the sampled limits and cookies, and the docs\' limit update works unchanged', async () => {
+    const types = (await e.api('GET', '/v1/account_types')).body.data as J[];
+    const salesNav = types.find((t) => t.name === 'sales-nav-sync')!;
+    expect(Object.keys(salesNav.params)).toEqual(['batch', 'profiles', 'searches', 'batch_hours']);
+    expect(salesNav.params.profiles).toEqual({ max: 150, default: 150, description: 'Maximum number of profile requests per day' });
+    expect(salesNav.cookies.map((c: J) => c.name)).toEqual(['li_at', 'JSESSIONID', 'li_a']);
+    const account = ((await e.api('GET', '/v1/accounts')).body.data as J[]).find((a) => a.type === 'sales-nav-sync')!;
+    const r = await e.api('POST', '/v1/accounts', { account: account.id, type: 'sales-nav-sync', params: { batch: 10, profiles: 100, searches: 150, batch_hours: 1 } });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body.params.user)).toEqual(['batch', 'profiles', 'searches', 'batch_hours']);
+    expect(r.body.params.user.profiles).toMatchObject({ max: 100, value: 0, default: 150, start_time: null });
+    expect((await e.api('POST', '/v1/accounts', { account: account.id, params: { profiles: 151 } })).status).toBe(400);
+  });
+});
+
 describe('strict where the live API is strict (item 7)', () => {
   it('a body without Content-Type: application/json is not read as JSON', async () => {
     const squid = e.squid(DEMO_SQUIDS.paris);
