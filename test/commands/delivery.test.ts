@@ -330,6 +330,20 @@ describe('delivery test', () => {
     expect(p.body).toMatchObject({ host: '127.0.0.1', port: 1, username: 'u', directory: '/x' });
   });
 
+  it('sftp --squid takes host and port from the squid, and names what the service does not give back', async () => {
+    await sq(['delivery', 'sftp', '--squid', parisId, ...SFTP, '--password-env', 'SFTP_PW'], { env });
+    await emu.clearRequests();
+    const missing = await sq(['delivery', 'test', 'sftp', '--squid', parisId, '--password-env', 'SFTP_PW'], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`--username is required (the login user name): the service does not give it back for --squid ${parisId}`);
+    const noPw = await sq(['delivery', 'test', 'sftp', '--squid', parisId, '--username', 'u', '--directory', '/x'], { env });
+    expect(noPw.code).toBe(2);
+    expect(noPw.stderr).toContain('the service never gives a stored one back');
+    expect((await emu.requests()).filter((q) => q.method === 'POST')).toEqual([]);
+    await sq(['delivery', 'test', 'sftp', '--squid', parisId, '--username', 'u', '--directory', '/x', '--password-env', 'SFTP_PW'], { env });
+    expect((await posts('/v1/delivery/test-sftp'))[0].body).toMatchObject({ host: '127.0.0.1', port: 2222, username: 'u', directory: '/x' });
+  });
+
   it('unknown kind and bad flags exit 2 before any request', async () => {
     expect((await sq(['delivery', 'test', 'ftp'], { env })).code).toBe(2);
     expect((await sq(['delivery', 'test', 'webhook', '--url', 'gopher://x'], { env })).code).toBe(2);
