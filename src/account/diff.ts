@@ -206,7 +206,8 @@ export function deliveryChanges(body: DeliveryBody, channel: Channel, record: Re
   const want = (key ? (body as Rec)[key] : body) as Rec;
   const have = (key ? (stored as unknown as Rec)[key] : { email: stored.email, notifications: stored.notifications }) as Rec | null;
   const diff = diffDelivery(body, stored);
-  const create = key !== null && !have;
+  // A channel wanted inactive matches one the service reports not configured (is_active false, or null).
+  const create = key !== null && !have && want.is_active !== false;
   const fields = create ? Object.keys(want).flatMap((f) => (f === 'events' ? RUN_EVENTS.map((e) => `events.${e}`) : [f])) : diff.fields;
   const events = have ? storedEvents(have) : null;
   const value = (obj: Rec | null, f: string, isHave: boolean): unknown => {

@@ -57,12 +57,16 @@ function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], accounts: string[],
   const active = (f: Rec) => (typeof f.is_active === 'boolean' ? { active: f.is_active } : {});
   if (d.ftp_fields) {
     const f = d.ftp_fields;
-    out.sftp = { host: f.host, port: typeof f.port === 'string' ? Number(f.port) : f.port, username: f.username, password: envName('SFTP_PASSWORD', name, used), directory: f.directory, ...active(f) };
+    // The service answers {host, port, is_active} only: what it leaves out becomes a reference to set, like a secret.
+    const orRef = (v: unknown, kind: string) => (typeof v === 'string' && v !== '' ? v : envName(kind, name, used));
+    out.sftp = { host: f.host, port: typeof f.port === 'string' ? Number(f.port) : f.port, username: orRef(f.username, 'SFTP_USERNAME'), password: envName('SFTP_PASSWORD', name, used), directory: orRef(f.directory, 'SFTP_DIRECTORY'), ...active(f) };
   }
   if (d.webhook_fields) {
     const f = d.webhook_fields;
     const ev = storedEvents(f);
-    out.webhook = { url: urlWithRefs(f.url, 'WEBHOOK_TOKEN', name, used, refs), events: RUN_EVENTS.filter((e) => ev?.[e]), retry: f.retry === true, ...active(f) };
+    // Events the service did not answer with ({url, is_active} only) become a reference to set.
+    const events = ev ? RUN_EVENTS.filter((e) => ev[e]) : envName('WEBHOOK_EVENTS', name, used);
+    out.webhook = { url: urlWithRefs(f.url, 'WEBHOOK_TOKEN', name, used, refs), events, ...(typeof f.retry === 'boolean' ? { retry: f.retry } : {}), ...active(f) };
   }
   if (d.email !== null) out.email = { address: d.email, notifications: d.notifications === true };
   if (d.google_sheet_fields) {

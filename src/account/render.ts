@@ -32,7 +32,7 @@ export function planText(plan: Plan): string {
   const unchecked = uncomparedLines(plan.not_compared);
   if (plan.items.length === 0) {
     if (unchecked.length === 0) return 'No changes: the account matches the file.\n';
-    return `No changes to apply, but some secrets could not be compared:\n${unchecked.join('\n')}\n`;
+    return `No changes to apply, but some fields could not be compared (the service does not answer them):\n${unchecked.join('\n')}\n`;
   }
   const lines: string[] = [];
   for (const i of plan.items) {

@@ -165,7 +165,9 @@ function configureDelivery(emu: Emu, squid: Obj, body: unknown): Obj {
     out = { email: address, notifications, notifications_activation_date: squid.notifications_activation_date };
   } else {
     squid[channel] = PARSE[channel](body[channel]);
-    out = { [channel]: squid[channel] };
+    // The SFTP page's echo has no is_active; the others echo what was stored.
+    const { is_active: _a, ...ftpEcho } = squid[channel] as Obj;
+    out = { [channel]: channel === 'ftp_fields' ? ftpEcho : squid[channel] };
   }
   emu.markDirty();
   // A copy, so a later change to the stored record cannot alter an answer already given.

@@ -256,7 +256,8 @@ export function abortRun(emu: EmuCore, run: Rec): boolean {
   run.ended_at = now;
   run.export_done = null;
   run.done_reason = 'aborted';
-  run.done_reason_desc = 'The run was aborted by the user.';
+  // The abort sample: the reason is in done_reason alone.
+  run.done_reason_desc = null;
   for (const rt of Object.values(emu.state.runtasks)) {
     if (rt.run === runId && (rt.status === 'pending' || rt.status === 'running')) {
       rt.status = 'aborted';

@@ -55,6 +55,8 @@ interface PaginateOptions {
   freePlan: boolean;
   style: ErrorStyle;
   limitAlias?: string;
+  /** The list-tasks sample's envelope has no result_from/result_to. */
+  noRange?: boolean;
 }
 
 /**
@@ -87,6 +89,10 @@ export function paginate<T>(
     previous: page > 1 ? linkFor(req, Math.min(page - 1, Math.max(1, Math.ceil(deliverable / limit)))) : null,
     data,
   };
+  if (opts.noRange) {
+    delete body.result_from;
+    delete body.result_to;
+  }
   if (capped) body.warning = FREE_PLAN_WARNING;
   return { status: 200, body };
 }

@@ -81,9 +81,10 @@ export class RateLimiter {
   }
 }
 
-export function rateLimitBody(retryAfterS: number): Record<string, unknown> {
+/** The rate-limiting page's 429 body, word for word; the seconds to wait are in Retry-After. */
+export function rateLimitBody(_retryAfterS: number): Record<string, unknown> {
   return {
-    error: `Rate limit exceeded. Try again in ${retryAfterS} seconds.`,
+    error: 'Rate limit exceeded. Please try again later.',
     type: 'RateLimitExceeded',
     code: 429,
   };

@@ -27,7 +27,7 @@ export function runRecord(id: string, squidId: unknown, createdAt: string, field
   return {
     id, object: 'run', squid: squidId, is_done: false, created_at: createdAt, started_at: createdAt, ended_at: null,
     next_launch_at: null, duration: 0, credit_used: 0, origin: 'user', force_launch: false, status: 'pending',
-    export_done: false, export_count: 0, export_time: null, email_done: null, email_time: null,
+    export_done: null, export_count: 0, export_time: null, email_done: null, email_time: null,
     email_verification: null, total_results: 0, total_unique_results: 0, done_reason: null, done_reason_desc: null,
     ...fields,
   };

@@ -100,8 +100,11 @@ export function baseState(token: string, now: number): EmuState {
   };
 }
 
-/** A squid record with every documented field at its creation default. */
-export function newSquid(emu: EmuCore, crawler: Rec, name: string, createdMs: number): Rec {
+/**
+ * A squid record with every documented field at its creation default. `paramsSet` false (a squid created through
+ * POST /v1/squids): not ready until its params are set, as the vendor's SDK docs require even when all are optional.
+ */
+export function newSquid(emu: EmuCore, crawler: Rec, name: string, createdMs: number, paramsSet = true): Rec {
   const id = emu.newHash('squid');
   const squid: Rec = {
     id, object: 'squid', created_at: naiveUs(createdMs), name, is_ready: false, is_active: true, concurrency: 1,
@@ -110,7 +113,7 @@ export function newSquid(emu: EmuCore, crawler: Rec, name: string, createdMs: nu
     schedule_time: null, no_line_breaks: false, export_runs: false, export_unique_results: false, to_complete: false,
     google_sheet_fields: null, ftp_fields: null, s3_fields: null, webhook_fields: null, accounts: [],
   };
-  squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
+  squid.is_ready = paramsSet && isReady(defOf(crawler), squid.params as Rec);
   emu.state.squids[id] = squid;
   return squid;
 }
@@ -166,11 +169,29 @@ function pastRun(emu: EmuCore, squid: Rec, startMs: number, outcome: 'done' | 'e
   });
 }
 
-const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; limit: string; max: number; batch: number; cookies: string[] }[] = [
-  { name: 'twitter-sync', domain: 'Twitter', baseurl: 'https://x.com', limit: 'profiles_per_day', max: 500, batch: 10, cookies: ['auth_token', 'ct0'] },
-  // Sales Navigator accounts take up to 20 parallel sessions, the others 10.
-  { name: 'sales-nav-sync', domain: 'Sales Navigator', baseurl: 'https://www.linkedin.com', limit: 'searches_per_day', max: 100, batch: 20, cookies: ['li_at'] },
-  { name: 'facebook-sync', domain: 'Facebook', baseurl: 'https://www.facebook.com', limit: 'pages_per_day', max: 200, batch: 10, cookies: ['c_user', 'xs'] },
+/** Limits of a demo account type, as the account-type pages show them ({max, default, description}). */
+function demoLimits(batch: number, limit: string, max: number): Record<string, Rec> {
+  return {
+    batch: { max: batch, default: 1, description: 'Parallel sessions.' },
+    batch_hours: { max: 24, default: 1, description: 'Hours between batches.' },
+    [limit]: { max, default: Math.round(max / 5), attribute: limit, description: 'Daily limit.' },
+  };
+}
+
+const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; cookies: string[]; params: Record<string, Rec> }[] = [
+  // The sample has no limits for Twitter; the demo keeps a daily limit so that a run can be shown paused by it.
+  { name: 'twitter-sync', domain: 'Twitter', baseurl: 'https://x.com', cookies: ['auth_token', 'ct0'], params: demoLimits(10, 'profiles_per_day', 500) },
+  // The list-account-types sample, word for word: up to 20 profiles a launch, the daily profiles and searches.
+  {
+    name: 'sales-nav-sync', domain: 'Sales Navigator', baseurl: 'https://www.linkedin.com', cookies: ['li_at', 'JSESSIONID', 'li_a'],
+    params: {
+      batch: { max: 20, default: 20, attribute: 'profiles', description: 'Number of profiles visited per launch' },
+      profiles: { max: 150, default: 150, description: 'Maximum number of profile requests per day' },
+      searches: { max: 200, default: 200, description: 'Maximum number of searches per day' },
+      batch_hours: { max: 2, default: 2, description: 'Hours between each launch during a day' },
+    },
+  },
+  { name: 'facebook-sync', domain: 'Facebook', baseurl: 'https://www.facebook.com', cookies: ['c_user', 'xs'], params: demoLimits(10, 'pages_per_day', 200) },
 ];
 
 function seedAccountTypes(emu: EmuCore): void {
@@ -179,12 +200,7 @@ function seedAccountTypes(emu: EmuCore): void {
     const id = emu.newHash('account_type');
     types[id] = {
       id, object: 'account_type', name: t.name, icon: 'https://cdn.sq-emulator.local/icons/' + t.name + '.png', domain: t.domain,
-      baseurl: t.baseurl, cookies: t.cookies.map((name) => ({ name, required: true })),
-      params: {
-        batch: { max: t.batch, default: 1, description: 'Parallel sessions.' },
-        batch_hours: { max: 24, default: 1, description: 'Hours between batches.' },
-        [t.limit]: { max: t.max, default: Math.round(t.max / 5), attribute: t.limit, description: 'Daily limit.' },
-      },
+      baseurl: t.baseurl, cookies: t.cookies.map((name) => ({ name, required: true })), params: structuredClone(t.params),
     };
   }
 }
@@ -195,8 +211,14 @@ export function newAccount(emu: EmuCore, typeName: string, username: string, now
   const type = Object.values(types).find((t) => t.name === typeName);
   if (!type) throw new Error(`unknown account type ${typeName}`);
   const def = type.params as Record<string, Rec>;
-  const limitKey = Object.keys(def).find((k) => k !== 'batch' && k !== 'batch_hours') ?? 'daily_limit';
-  const limit = Number(def[limitKey]?.default ?? 100);
+  // The update-account-limits sample's user counters: batch {max, current, default, attribute, start_time,
+  // last_batch_at}, batch_hours {max, value, default, description}, each daily limit {max, value, default, timestamp,
+  // start_time}; `used` is spent on the first daily limit.
+  const limits = Object.keys(def).filter((k) => k !== 'batch' && k !== 'batch_hours');
+  const daily = (k: string, i: number): Rec => {
+    const max = Number(def[k].default);
+    return { max, value: i === 0 ? Math.min(used, max) : 0, default: max, timestamp: Math.floor((nowMs + DAY) / 1000), start_time: null };
+  };
   const id = emu.newHash('account');
   const account: Rec = {
     id, object: 'account', username, created_at: naiveUs(nowMs), last_synchronization_time: naiveUs(nowMs),
@@ -205,9 +227,9 @@ export function newAccount(emu: EmuCore, typeName: string, username: string, now
     params: {
       default: def,
       user: {
-        batch: { max: Number(def.batch?.max ?? 10), current: 1, default: 1, attribute: 'batch', start_time: null, last_batch_at: ddmmyyyy(nowMs) },
-        [limitKey]: { max: limit, value: Math.min(used, limit), default: limit, timestamp: Math.floor((nowMs + DAY) / 1000), start_time: null },
-        batch_hours: { max: 24, value: 1, default: 1, description: 'Hours between batches.' },
+        batch: { max: Number(def.batch?.max ?? 10), current: 0, default: Number(def.batch?.default ?? 1), attribute: def.batch?.attribute ?? 'batch', start_time: null, last_batch_at: ddmmyyyy(nowMs) },
+        ...Object.fromEntries(limits.map((k, i) => [k, daily(k, i)])),
+        batch_hours: { max: Number(def.batch_hours?.max ?? 24), value: 0, default: Number(def.batch_hours?.default ?? 1), description: def.batch_hours?.description },
       },
     },
     updated_at: null, account_type_hash: type.id, baseurl: type.baseurl, cookies: type.cookies, icon: type.icon,

@@ -87,14 +87,14 @@ function parseRequest(req: IncomingMessage, url: URL, raw: Buffer): EmuRequest |
     const mp = parseMultipart(raw, boundary);
     out.body = mp.fields;
     out.files = mp.files;
-  } else if (raw.length > 0) {
-    // Lenient like the live API: a JSON body sent without its Content-Type is still read.
+  } else if (raw.length > 0 && /json/i.test(ctype)) {
+    // Strict like the live API: only a body sent as application/json is read as JSON; any other body reaches the
+    // handler as no body at all, so its required fields are missing.
     try {
       out.body = JSON.parse(raw.toString('utf8'));
     } catch {
-      if (ctype === '' || /json/i.test(ctype))
-        // Not V8's message: it quotes the body around the error, which may hold a secret.
-        return { status: 400, body: { detail: 'JSON parse error - the body is not valid JSON' } };
+      // Not V8's message: it quotes the body around the error, which may hold a secret.
+      return { status: 400, body: { detail: 'JSON parse error - the body is not valid JSON' } };
     }
   }
   return out;

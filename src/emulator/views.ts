@@ -2,7 +2,7 @@
 // last-run fields, linked squids) are computed here at read time.
 import { createHash } from 'node:crypto';
 import type { EmuCore } from './emu.js';
-import { hashId, timedelta } from './util.js';
+import { hashId, isoZ, naiveUs, timedelta } from './util.js';
 import { parseApiTime } from '../api/time.js';
 
 type Rec = Record<string, unknown>;
@@ -17,15 +17,45 @@ export function runDurationMs(emu: EmuCore, run: Rec): number {
   return Math.max(0, end - start);
 }
 
-/** Run as list/start/abort show it: duration in float seconds. */
-export function runView(emu: EmuCore, run: Rec): Rec {
-  const { email_verification: _ev, ...rest } = run;
-  return { ...rest, duration: Math.round(runDurationMs(emu, run)) / 1000 };
+/** The two timestamp forms the samples show: `…Z` without a fraction, and naive UTC with microseconds. */
+export type StampForm = 'Z' | 'us';
+
+/**
+ * `rec` with the timestamp fields `keys` in the form the endpoint's sample shows, whatever form the record was
+ * stored in (seeded, created here or by a chain); null and unparsable values stay as they are.
+ */
+export function stamped(rec: Rec, keys: readonly string[], form: StampForm): Rec {
+  const out: Rec = { ...rec };
+  for (const k of keys) {
+    const ms = parseNaive(rec[k]);
+    if (ms !== null) out[k] = form === 'Z' ? isoZ(ms) : naiveUs(ms);
+  }
+  return out;
 }
 
-/** Run as GET /runs/{hash} shows it: duration as a timedelta string (the live service differs by endpoint). */
+const RUN_STAMPS = ['created_at', 'started_at', 'ended_at', 'export_time', 'email_time', 'next_launch_at'] as const;
+/** Run tasks (get-run-tasks sample): `…Z`. */
+export const runtaskView = (rt: Rec): Rec => stamped(rt, ['started_at', 'ended_at', 'last_collection_at'], 'Z');
+
+/** A float with at most 4 decimals, as the samples show `credit_used` and `duration` (10.4498). */
+export function float4(n: unknown): number {
+  return Math.round(Number(n ?? 0) * 1e4) / 1e4;
+}
+
+/** Run as list/start/abort show it: duration in float seconds (0 until it starts running), credit_used to 4 decimals. */
+export function runView(emu: EmuCore, run: Rec): Rec {
+  const { email_verification: _ev, ...rest } = run;
+  const duration = run.status === 'pending' ? 0 : float4(runDurationMs(emu, run) / 1000);
+  return stamped({ ...rest, duration, credit_used: float4(run.credit_used) }, RUN_STAMPS, 'Z');
+}
+
+/**
+ * Run as GET /runs/{hash} shows it: duration as a timedelta string (the live service differs by endpoint), and
+ * `email_done` false rather than null, as the get-run sample has it.
+ */
 export function runDetailView(emu: EmuCore, run: Rec): Rec {
-  return { ...run, duration: timedelta(runDurationMs(emu, run)) };
+  const view = { ...run, duration: timedelta(runDurationMs(emu, run)), credit_used: float4(run.credit_used), email_done: run.email_done ?? false };
+  return stamped(view, RUN_STAMPS, 'us');
 }
 
 export function runsOfSquid(emu: EmuCore, squid: string): Rec[] {
@@ -69,9 +99,35 @@ function lastRunFields(emu: EmuCore, squid: Rec): Rec {
   };
 }
 
+/**
+ * What GET /v1/squids/{hash} shows of each delivery channel (get-squid-details sample): always an object, the
+ * sampled default when never set, else only the documented subset. Never a password, key or username: the full
+ * configuration stays in the state, where the SFTP and webhook deliveries read it.
+ */
+export const DELIVERY_VIEWS: Record<string, { keys: readonly string[]; unset: Rec }> = {
+  ftp_fields: { keys: ['host', 'port', 'is_active'], unset: { host: 'localhost', port: 22, is_active: false } },
+  s3_fields: { keys: ['bucket', 'is_active'], unset: { bucket: null, is_active: false } },
+  webhook_fields: { keys: ['url', 'is_active'], unset: { url: null, is_active: false } },
+  google_sheet_fields: { keys: ['url', 'append', 'is_active'], unset: { url: null, append: false, is_active: false } },
+};
+
+function deliveryView(squid: Rec): Rec {
+  const out: Rec = {};
+  for (const [key, { keys, unset }] of Object.entries(DELIVERY_VIEWS)) {
+    const stored = squid[key];
+    out[key] = stored && typeof stored === 'object'
+      ? Object.fromEntries(keys.map((k) => [k, (stored as Rec)[k] ?? unset[k]]))
+      : { ...unset };
+  }
+  return out;
+}
+
 export function squidDetailView(emu: EmuCore, squid: Rec): Rec {
-  const { chain, chained_from: _from, ...rest } = squid;
-  return { ...rest, ...lastRunFields(emu, squid), ...(chain ? { chain: chainView(emu, chain as Rec) } : {}) };
+  // Not in the get-squid-details sample: the record's object, its linked accounts (GET /v1/accounts lists them per
+  // account) and the e-mail channel's activation date (the e-mail echo has it).
+  const { chain, chained_from: _from, object: _o, accounts: _a, notifications_activation_date: _n, ...rest } = squid;
+  const view = { ...rest, ...deliveryView(squid), ...lastRunFields(emu, squid), ...(chain ? { chain: chainView(emu, chain as Rec) } : {}) };
+  return stamped(view, ['created_at', 'last_run_at'], 'us');
 }
 
 /** A squid chain as the chain pages show it (api-reference §8). */
@@ -93,7 +149,8 @@ export function chainView(emu: EmuCore, chain: Rec): Rec {
 
 export function squidSummaryView(emu: EmuCore, squid: Rec): Rec {
   const d = lastRunFields(emu, squid);
-  return {
+  // list-squids sample: created_at `…Z`, last_run_at naive with microseconds.
+  const view: Rec = {
     id: squid.id,
     created_at: squid.created_at,
     name: squid.name,
@@ -109,14 +166,16 @@ export function squidSummaryView(emu: EmuCore, squid: Rec): Rec {
     next_launch_at: null,
     is_public: squid.is_public,
   };
+  return stamped(stamped(view, ['created_at'], 'Z'), ['last_run_at'], 'us');
 }
 
+/** A task as the list-tasks sample shows it (no `object`), created_at naive with microseconds. */
 export function taskListView(t: Rec): Rec {
-  return { id: t.id, object: 'task', created_at: t.created_at, is_active: t.is_active, params: t.params };
+  return stamped({ id: t.id, created_at: t.created_at, is_active: t.is_active, params: t.params }, ['created_at'], 'us');
 }
 
 export function taskCreatedView(t: Rec): Rec {
-  return { id: t.id, object: 'task', created_at: t.created_at, is_active: t.is_active, params: t.params, module: t.module };
+  return stamped({ id: t.id, object: 'task', created_at: t.created_at, is_active: t.is_active, params: t.params, module: t.module }, ['created_at'], 'us');
 }
 
 export function taskDetailView(emu: EmuCore, t: Rec): Rec {
@@ -126,8 +185,8 @@ export function taskDetailView(emu: EmuCore, t: Rec): Rec {
   const status = last
     ? {
         status: last.status,
-        started_at: last.started_at,
-        ended_at: last.ended_at,
+        started_at: stamped(last, ['started_at'], 'us').started_at,
+        ended_at: stamped(last, ['ended_at'], 'us').ended_at,
         is_done: ['completed', 'aborted', 'error'].includes(String(last.status)),
         total_results: last.last_result,
         total_pages: last.total_pages,
@@ -139,7 +198,7 @@ export function taskDetailView(emu: EmuCore, t: Rec): Rec {
         done_reason: null, has_errors: false, errors: null };
   return {
     hash_value: t.id,
-    created_at: t.created_at,
+    created_at: stamped(t, ['created_at'], 'us').created_at,
     is_active: t.is_active,
     params: t.params,
     // The live get-task returns the crawler's internal integer here, not its hash.
@@ -153,5 +212,5 @@ export function accountView(emu: EmuCore, a: Rec): Rec {
   const squids = Object.values(emu.state.squids)
     .filter((s) => Array.isArray(s.accounts) && (s.accounts as string[]).includes(String(a.id)))
     .map((s) => ({ name: s.name, hash_value: s.id }));
-  return { ...a, squids };
+  return stamped({ ...a, squids }, ['created_at', 'last_synchronization_time', 'updated_at'], 'Z');
 }

@@ -70,38 +70,49 @@ describe('export → plan', () => {
     });
     const text = await exported();
     expect(text).not.toContain(PW);
-    expect(parse(text).squids['Paris restaurants'].sftp.password).toBe('${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS}');
+    const sftp = parse(text).squids['Paris restaurants'].sftp;
+    // The service answers {host, port, is_active} of SFTP: the rest is written as references to set.
+    expect(sftp).toEqual({
+      host: 'sftp.example.com', port: 22, active: true, password: '${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS}',
+      username: '${SQ_SFTP_USERNAME_PARIS_RESTAURANTS}', directory: '${SQ_SFTP_DIRECTORY_PARIS_RESTAURANTS}',
+    });
     const j = await planJson(file(text));
     expect(j.code, j.stderr).toBe(0);
-    expect(j.plan).toMatchObject({ items: [], not_compared: [{ kind: 'delivery', squid: 'Paris restaurants', channel: 'sftp', not_compared: ['password (${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS} is not set)'] }] });
+    expect(j.plan).toMatchObject({ items: [], not_compared: [{ kind: 'delivery', squid: 'Paris restaurants', channel: 'sftp', not_compared: expect.arrayContaining(['password (${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS} is not set)']) }] });
     const t = await run(['plan', '-f', file(text)]);
     expect(t.code).toBe(0);
-    expect(t.stdout).toContain('No changes to apply, but some secrets could not be compared:\n? sftp delivery of squid "Paris restaurants"');
+    expect(t.stdout).toContain('No changes to apply, but some fields could not be compared (the service does not answer them):\n? sftp delivery of squid "Paris restaurants"');
     expect(t.stdout).toContain('    password (${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS} is not set): not compared\n');
-    // With the variable set to the stored value, it is compared, and equal.
-    expect((await planJson(file(text), { SQ_SFTP_PASSWORD_PARIS_RESTAURANTS: PW })).code).toBe(0);
-    // A different value is a change, shown masked.
-    const other = await run(['plan', '-f', file(text)], { SQ_SFTP_PASSWORD_PARIS_RESTAURANTS: 'rotated-Secret-1' });
+    // Set, the password is still not compared (the service never answers it): a rotated one is no change.
+    const all = { SQ_SFTP_PASSWORD_PARIS_RESTAURANTS: 'rotated-Secret-1', SQ_SFTP_USERNAME_PARIS_RESTAURANTS: 'u', SQ_SFTP_DIRECTORY_PARIS_RESTAURANTS: '/up' };
+    const set = await planJson(file(text), all);
+    expect(set.code).toBe(0);
+    expect(set.plan.not_compared[0].not_compared).toEqual(['username', 'directory', 'password']);
+    // What the service answers is compared: another host is a change.
+    const other = await run(['plan', '-f', file(text.replace('sftp.example.com', 'moved.example.com'))], all);
     expect(other.code).toBe(10);
-    expect(other.stdout).toContain('password: "********" → "********"');
+    expect(other.stdout).toContain('host: "sftp.example.com" → "moved.example.com"');
     expect(other.stdout + other.stderr).not.toMatch(/rotated-Secret-1|plan-Secret-4242/);
   });
 
   it('every delivery channel, notify and unique-results settings survive the round trip', async () => {
     const id = emu.squidId('Lyon bakeries');
     const post = (body: unknown) => emu.api(`/v1/delivery?squid=${id}`, { method: 'POST', body });
-    await post({ webhook_fields: { url: 'https://ci.example.com/h', is_active: false, retry: false, events: { 'run.running': false, 'run.paused': true, 'run.done': true, 'run.error': false } } });
+    await post({ webhook_fields: { url: 'https://ci.example.com/h', is_active: true, retry: false, events: { 'run.running': false, 'run.paused': true, 'run.done': true, 'run.error': false } } });
     await post({ email: 'ops@example.com', notifications: false });
     await post({ google_sheet_fields: { url: 'https://docs.google.com/spreadsheets/d/X/edit', append: true, is_active: true } });
     await post({ s3_fields: { bucket: 'b', target_path: 'p/q', is_active: true, aws_access_key: 'AKIAEXAMPLE', aws_secret_key: 's3-Secret-9' } });
     await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { run_notify: 'on_success', export_unique_results: true, is_active: false } });
     const text = await exported();
     expect(text).not.toMatch(/AKIAEXAMPLE|s3-Secret-9/);
+    // What the service answers of each channel: webhook {url, is_active} (events become a reference to set), S3
+    // {bucket, is_active}, the sheet whole.
     expect(parse(text).squids['Lyon bakeries']).toMatchObject({
       active: false, notify: 'on_success', unique_results: true,
-      webhook: { url: 'https://ci.example.com/h', events: ['run.paused', 'run.done'], retry: false, active: false },
+      webhook: { url: 'https://ci.example.com/h', events: '${SQ_WEBHOOK_EVENTS_LYON_BAKERIES}', active: true },
       email: { address: 'ops@example.com', notifications: false },
-      s3: { bucket: 'b', target_path: 'p/q', access_key: '${SQ_S3_ACCESS_KEY_LYON_BAKERIES}', secret_key: '${SQ_S3_SECRET_KEY_LYON_BAKERIES}' },
+      sheet: { url: 'https://docs.google.com/spreadsheets/d/X/edit', append: true, active: true },
+      s3: { bucket: 'b', target_path: '', active: true },
     });
     const p = await planJson(file(text));
     expect(p.plan.items).toEqual([]);
@@ -159,8 +170,11 @@ describe('tokens in webhook URLs', () => {
     const f = file(ex.stdout, 'refs.yaml');
     const unset = await planJson(f);
     expect(unset.code, unset.stderr).toBe(0);
-    expect(unset.plan.not_compared).toMatchObject([{ channel: 'webhook', not_compared: ['url (${SQ_WEBHOOK_TOKEN_LYON_BAKERIES} is not set)'] }]);
-    expect((await planJson(f, { SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'TOKEN-7777-SECRET' })).plan).toMatchObject({ items: [], not_compared: [] });
+    expect(unset.plan.not_compared).toMatchObject([{ channel: 'webhook', not_compared: expect.arrayContaining(['url (${SQ_WEBHOOK_TOKEN_LYON_BAKERIES} is not set)']) }]);
+    // Set, the URL is compared and equal (the events stay uncompared: the service does not answer them).
+    const set = (await planJson(f, { SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'TOKEN-7777-SECRET' })).plan;
+    expect(set.items).toEqual([]);
+    expect(JSON.stringify(set.not_compared)).not.toContain('url');
     expect((await run(['export', '--show-secrets'])).stdout).toContain('TOKEN-7777-SECRET');
     // A file from an older sq, with the mask in place of the token, is still refused.
     const p = await run(['plan', '-f', file(ex.stdout.replace('${SQ_WEBHOOK_TOKEN_LYON_BAKERIES}', '********'), 'masked.yaml')]);
@@ -195,7 +209,9 @@ describe('tokens in webhook URLs', () => {
       SQ_SHEET_TOKEN_TECH_INFLUENCERS: '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms',
     };
     const f = file(ex.stdout, 'paths.yaml');
-    expect((await planJson(f, restored)).plan).toMatchObject({ items: [], not_compared: [] });
+    const plan = (await planJson(f, restored)).plan;
+    expect(plan.items).toEqual([]);
+    expect(JSON.stringify(plan.not_compared)).not.toContain('url');
     // A rotated token is a change, shown masked; the old and new values never appear.
     const rotated = await run(['plan', '-f', f], { ...restored, SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'ROTATED42' });
     expect(rotated.code).toBe(10);
@@ -301,10 +317,10 @@ describe('a URL whose ${VAR} is not set', () => {
     const f = file(WEBHOOK);
     const p = await planJson(f);
     expect(p.code, p.stderr).toBe(0);
-    expect(p.plan).toMatchObject({ items: [], not_compared: [{ kind: 'delivery', squid: 'Paris restaurants', channel: 'webhook', not_compared: ['url (${HOOK_TOKEN} is not set)'] }] });
+    expect(p.plan).toMatchObject({ items: [], not_compared: [{ kind: 'delivery', squid: 'Paris restaurants', channel: 'webhook', not_compared: ['retry', 'events', 'url (${HOOK_TOKEN} is not set)'] }] });
     const t = await run(['plan', '-f', f]);
     expect(t.code).toBe(0);
-    expect(t.stdout).toMatch(/^No changes to apply, but some secrets could not be compared:\n\? webhook delivery of squid "Paris restaurants" \([0-9a-f]{8}\)\n {4}url \(\$\{HOOK_TOKEN\} is not set\): not compared\n$/);
+    expect(t.stdout).toMatch(/^No changes to apply, but some fields could not be compared \(the service does not answer them\):\n\? webhook delivery of squid "Paris restaurants" \([0-9a-f]{8}\)\n {4}retry: not compared\n {4}events: not compared\n {4}url \(\$\{HOOK_TOKEN\} is not set\): not compared\n$/);
     await emu.clearRequests();
     const a = await run(['apply', '-f', f, '--yes']);
     expect(a.code, a.stderr).toBe(0);

@@ -34,6 +34,19 @@ describe('runs start on a squid that is not ready', () => {
     expect(r.stderr).toContain(`sq squids update ${id} --param name=value`);
     expect(r.stderr).toContain('sq crawlers params <crawler>');
   });
+
+  it('a squid whose params were never set (all optional): says they must be set before the first run', async () => {
+    const id = (await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.amazon, name: 'No params yet' } })).id;
+    await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: [{ url: 'https://www.amazon.com/s?k=kettle' }] } });
+    const r = await sq(['runs', 'start', '--squid', id], { env: emu.env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('SquidNotReady');
+    expect(r.stderr).toContain('the service wants them set before the first run, even when all are optional');
+    expect(r.stderr).toContain(`sq squids update ${id} --param name=value`);
+    const set = await sq(['squids', 'update', id, '--param', 'max_results=5'], { env: emu.env() });
+    expect(set.code, set.stderr).toBe(0);
+    expect((await sq(['runs', 'start', '--squid', id], { env: emu.env() })).code).toBe(0);
+  });
 });
 
 describe('finished runs', () => {
@@ -52,7 +65,7 @@ describe('finished runs', () => {
     expect(list.stdout).toBe(`id\tcredit_used\n${run.id}\t${run.credit_used}\n`);
   });
 
-  it('runs list shows the seeded "…Z" runs and a new microsecond one newest first, durations from both', async () => {
+  it('runs list shows seeded and new runs with "…Z" timestamps (the list sample\'s form), newest first, durations from both', async () => {
     const paris = emu.squidId(DEMO_SQUIDS.paris);
     const fresh = await sq(['runs', 'start', '--squid', paris, '--json'], { env: emu.env() });
     await finish(JSON.parse(fresh.stdout).id);
@@ -60,8 +73,8 @@ describe('finished runs', () => {
     expect(r.code, r.stderr).toBe(0);
     const rows = r.stdout.trimEnd().split('\n').slice(1).map((l) => l.split('\t'));
     expect(rows).toHaveLength(3);
-    expect(rows[0][0]).toMatch(/\.\d{6}$/);
-    for (const row of rows.slice(1)) expect(row[0]).toMatch(/Z$/);
+    for (const row of rows) expect(row[0]).toMatch(/:\d\dZ$/);
+    expect(rows[0][0] > rows[1][0]).toBe(true);
     for (const row of rows) expect(row[1]).toMatch(/^0:00:\d\d$/);
   });
 });

@@ -28,15 +28,17 @@ describe('delivery sftp', () => {
     const r = await sq(['delivery', 'sftp', '--squid', 'Paris restaurants', ...SFTP, '--password-env', 'SFTP_PW', '--json'], { env });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.ftp_fields).toMatchObject({ host: '127.0.0.1', port: 2222, username: 'deploy', directory: '/upload', is_active: true });
+    // The SFTP page's echo: every field sent but is_active.
+    expect(out.ftp_fields).toEqual({ host: '127.0.0.1', port: 2222, username: 'deploy', password: '********', directory: '/upload' });
     expect(out.ftp_fields.password).toBe('********');
     expect(r.stdout + r.stderr).not.toContain(PW);
     const p = await posts();
     expect(p).toHaveLength(1);
     expect(p[0].query).toMatchObject({ squid: parisId });
-    // The emulator's own log masks secrets; the stored record proves the real password arrived.
+    // The emulator's own log masks secrets and GET /v1/squids never shows a password: its state proves it arrived.
+    expect((emu.emu.state.squids[parisId].ftp_fields as { password: string }).password).toBe(PW);
     const show = await sq(['delivery', 'show', '--squid', parisId, '--json', '--show-secrets'], { env });
-    expect(JSON.parse(show.stdout).ftp_fields.password).toBe(PW);
+    expect(JSON.parse(show.stdout).ftp_fields).toEqual({ host: '127.0.0.1', port: 2222, is_active: true });
   });
 
   it('reads the password from stdin, strips the newline echo adds, defaults --port to 22, and --inactive', async () => {
@@ -45,7 +47,11 @@ describe('delivery sftp', () => {
       stdin: 'from stdin pw\n',
     });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).ftp_fields).toMatchObject({ port: 22, is_active: false, password: 'from stdin pw' });
+    expect(JSON.parse(r.stdout).ftp_fields).toMatchObject({ port: 22, password: 'from stdin pw' });
+    expect(emu.emu.state.squids[parisId].ftp_fields).toMatchObject({ port: 22, is_active: false, password: 'from stdin pw' });
+    // is_active false is what the service answers for an SFTP never set: not configured, whatever else it holds.
+    const show = await sq(['delivery', 'show', '--squid', parisId, '--format', 'table'], { env });
+    expect(show.stdout).toMatch(/SFTP\s+not configured/);
   });
 
   it('table output masks the password, hints about the directory and the firewall', async () => {
@@ -247,11 +253,12 @@ describe('delivery show', () => {
     expect(j.code).toBe(0);
     const rec = JSON.parse(j.stdout);
     expect(rec.squid).toBe(parisId);
-    expect(rec.ftp_fields).toMatchObject({ host: '127.0.0.1', password: '********' });
+    // The documented subsets: no password, username, directory or events come back.
+    expect(rec.ftp_fields).toEqual({ host: '127.0.0.1', port: 2222, is_active: true });
     expect(rec.webhook_fields.url).toBe('https://ci.example.com/hook');
     const t = await sq(['delivery', 'show', '--squid', parisId, '--format', 'table'], { env });
-    expect(t.stdout).toMatch(/SFTP\s+active\s+sftp:\/\/deploy@127\.0\.0\.1:2222\/upload/);
-    expect(t.stdout).toMatch(/Webhook\s+active\s+https:\/\/ci\.example\.com\/hook\s+\[run\.running,run\.paused,run\.done,run\.error\]/);
+    expect(t.stdout).toMatch(/SFTP\s+active\s+sftp:\/\/127\.0\.0\.1:2222\s/);
+    expect(t.stdout).toMatch(/Webhook\s+active\s+https:\/\/ci\.example\.com\/hook\s+\[events unknown\]/);
     expect(t.stdout).not.toContain(PW);
   });
 });
@@ -321,6 +328,20 @@ describe('delivery test', () => {
     expect(r.stdout + r.stderr).not.toContain(PW);
     const [p] = await posts('/v1/delivery/test-sftp');
     expect(p.body).toMatchObject({ host: '127.0.0.1', port: 1, username: 'u', directory: '/x' });
+  });
+
+  it('sftp --squid takes host and port from the squid, and names what the service does not give back', async () => {
+    await sq(['delivery', 'sftp', '--squid', parisId, ...SFTP, '--password-env', 'SFTP_PW'], { env });
+    await emu.clearRequests();
+    const missing = await sq(['delivery', 'test', 'sftp', '--squid', parisId, '--password-env', 'SFTP_PW'], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`--username is required (the login user name): the service does not give it back for --squid ${parisId}`);
+    const noPw = await sq(['delivery', 'test', 'sftp', '--squid', parisId, '--username', 'u', '--directory', '/x'], { env });
+    expect(noPw.code).toBe(2);
+    expect(noPw.stderr).toContain('the service never gives a stored one back');
+    expect((await emu.requests()).filter((q) => q.method === 'POST')).toEqual([]);
+    await sq(['delivery', 'test', 'sftp', '--squid', parisId, '--username', 'u', '--directory', '/x', '--password-env', 'SFTP_PW'], { env });
+    expect((await posts('/v1/delivery/test-sftp'))[0].body).toMatchObject({ host: '127.0.0.1', port: 2222, username: 'u', directory: '/x' });
   });
 
   it('unknown kind and bad flags exit 2 before any request', async () => {

@@ -120,6 +120,7 @@ async function tour() {
     await step('A new squid on the Google Maps crawler', ['squids', 'create', '--crawler', 'google-maps-search', '--name', squid]);
     await step('Two tasks: the searches it will run', ['tasks', 'add', '--squid', squid,
       'https://www.google.com/maps/search/pizza+paris', 'https://www.google.com/maps/search/sushi+paris']);
+    await step('Its parameters: the service wants them set before the first run', ['squids', 'update', squid, '--param', 'max_results=20']);
 
     listener = await startListener();
     if (listener.url) {

@@ -77,13 +77,13 @@ describe('sq accounts (built binary)', () => {
     expect(reqs.filter((q) => q.path.startsWith('/v1/synchronize/')).length).toBeGreaterThanOrEqual(1);
   });
 
-  it('sync from a Netscape cookies.txt with an empty required cookie ends >= 400: exit 1', async () => {
+  it('sync from a Netscape cookies.txt with an empty required cookie is refused at once (400): exit 1', async () => {
     const f = join(dir, 'cookies.txt');
     writeFileSync(f, `# Netscape HTTP Cookie File\n.x.com\tTRUE\t/\tTRUE\t0\tauth_token\t${SECRET_A}\n#HttpOnly_.x.com\tTRUE\t/\tTRUE\t0\tct0\t\n`);
     const r = await runAdvancing(['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', f, '--wait', '--fields', 'status_code']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe('status_code\n401\n');
-    expect(r.stderr).toContain('synchronization failed (401)');
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Invalid account type or missing required cookies.');
     expect(r.stderr).not.toContain(SECRET_A);
   });
 

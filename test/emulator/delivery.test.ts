@@ -40,10 +40,11 @@ describe('POST /v1/delivery?squid=', () => {
     expect(r.body.error).toMatchObject({ type: 'not_found_error', param: 'squid' });
   });
 
-  it('stores SFTP settings and answers 201 echoing them, password included', async () => {
+  it('stores SFTP settings and answers 201 echoing them as the SFTP page does: password included, no is_active', async () => {
     const r = await configure({ ftp_fields: FTP });
     expect(r.status).toBe(201);
-    expect(r.body).toEqual({ ftp_fields: FTP });
+    const { is_active: _a, ...echo } = FTP;
+    expect(r.body).toEqual({ ftp_fields: echo });
     expect(e.emu.state.squids[SQUID].ftp_fields).toEqual(FTP);
   });
 
@@ -144,10 +145,22 @@ describe('POST /v1/delivery?squid=', () => {
   });
 
   it('shows the stored configuration on GET /v1/squids/{hash}', async () => {
+    const unset = (await call('GET', `/v1/squids/${SQUID}`)).body;
+    expect(unset).toMatchObject({
+      ftp_fields: { host: 'localhost', port: 22, is_active: false }, s3_fields: { bucket: null, is_active: false },
+      webhook_fields: { url: null, is_active: false }, google_sheet_fields: { url: null, append: false, is_active: false },
+    });
     await configure({ webhook_fields: HOOK });
+    await configure({ ftp_fields: FTP });
+    await configure({ s3_fields: { bucket: 'b', is_active: true, target_path: 'x', aws_access_key: 'AKIAEXAMPLE', aws_secret_key: 'SECRETKEY' } });
     const r = await call('GET', `/v1/squids/${SQUID}`);
     expect(r.status).toBe(200);
-    expect(r.body.webhook_fields).toEqual(HOOK);
+    // Only the documented subsets: never a password, a key, a username or the webhook's events.
+    expect(r.body.webhook_fields).toEqual({ url: HOOK.url, is_active: HOOK.is_active });
+    expect(r.body.ftp_fields).toEqual({ host: FTP.host, port: FTP.port, is_active: FTP.is_active });
+    expect(r.body.s3_fields).toEqual({ bucket: 'b', is_active: true });
+    expect(JSON.stringify(r.body)).not.toContain(FTP.password);
+    expect(JSON.stringify(r.body)).not.toContain('SECRETKEY');
   });
 });
 

@@ -153,8 +153,11 @@ describe('squid readiness and params', () => {
     const id = (await e.api('POST', '/v1/squids', { crawler })).body.id;
     const r = await e.api('POST', `/v1/squids/${id}`, { params });
     expect(r).toMatchObject({ status: 400, body: { error: { message, param: 'params' } } });
-    // Params the crawler does not define stay the caller's business.
-    expect((await e.api('POST', `/v1/squids/${id}`, { params: { zip: '01234', max_results: 5 } })).status).toBe(200);
+    // A param the crawler does not define is refused, naming the allowed ones; nothing is stored.
+    const unknown = await e.api('POST', `/v1/squids/${id}`, { params: { zip: '01234', max_results: 5 } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toMatch(/^Unknown parameter "zip" for this crawler; allowed: .*max_results/);
+    expect((await e.api('GET', `/v1/squids/${id}`)).body.params.zip).toBeUndefined();
   });
 
   it('the update answers the documented record whatever was touched', async () => {
@@ -183,12 +186,20 @@ describe('documented shapes', () => {
     expect((await e.api('GET', `/v1/runs/${done.id}/credits`)).body.breakdown).toContainEqual({ function: 'email_finder', credits: done.total_results * 0.5, attempts: 1 });
   });
 
-  it('seeded runs carry "…Z" timestamps, runs started here microsecond ones; list order is by time either way', async () => {
+  it('timestamps take each endpoint\'s sampled form whatever created the run: list/start "…Z", get naive µs', async () => {
+    const Z = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+    const US = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/;
     const paris = e.squid(DEMO_SQUIDS.paris);
     const seeded = (await e.api('GET', `/v1/runs?squid=${paris}`)).body.data;
-    for (const r of seeded) for (const k of ['created_at', 'started_at', 'ended_at']) expect(r[k]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    for (const r of seeded) for (const k of ['created_at', 'started_at', 'ended_at']) expect(r[k]).toMatch(Z);
+    for (const k of ['created_at', 'started_at', 'ended_at']) expect((await e.api('GET', `/v1/runs/${seeded[0].id}`)).body[k]).toMatch(US);
     const fresh = (await e.api('POST', '/v1/runs', { squid: paris })).body;
-    expect(fresh.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/);
+    expect(fresh.created_at).toMatch(Z);
+    expect((await e.api('GET', `/v1/runs/${fresh.id}`)).body.created_at).toMatch(US);
+    const listed = (await e.api('GET', `/v1/runs?squid=${paris}`)).body.data[0];
+    expect(listed.created_at).toMatch(Z);
+    const rts = (await e.api('GET', `/v1/runtasks?run=${seeded[0].id}`)).body.data;
+    for (const k of ['started_at', 'ended_at']) expect(rts[0][k]).toMatch(Z);
     const ids = (await e.api('GET', `/v1/runs?squid=${paris}`)).body.data.map((r: J) => r.id);
     expect(ids).toEqual([fresh.id, ...seeded.map((r: J) => r.id)]);
   });

@@ -81,8 +81,10 @@ describe('pagination envelope', () => {
       `/v1/runtasks?run=${run}`, '/v1/accounts', '/v1/accounts/types', '/v1/account_types']) {
       const r = await e.api('GET', p);
       expect(r.status, p).toBe(200);
+      // The list-tasks sample's envelope has no result_from/result_to.
+      const range = p.startsWith('/v1/tasks') ? [] : ['result_from', 'result_to'];
       expect(Object.keys(r.body).sort(), p).toEqual(
-        ['data', 'limit', 'next', 'page', 'previous', 'result_from', 'result_to', 'total_pages', 'total_results'],
+        ['data', 'limit', 'next', 'page', 'previous', ...range, 'total_pages', 'total_results'].sort(),
       );
     }
   });

@@ -48,7 +48,7 @@ describe('rate limits', () => {
     expect(replies.map((r) => r.status)).toEqual([200, 200, 429]);
     const limited = replies[2];
     expect(limited.body).toEqual({
-      error: `Rate limit exceeded. Try again in ${limited.headers.get('retry-after')} seconds.`,
+      error: 'Rate limit exceeded. Please try again later.',
       type: 'RateLimitExceeded',
       code: 429,
     });

@@ -30,7 +30,7 @@ describe('runs engine', () => {
     const start = await e.api('POST', '/v1/runs', { squid });
     expect(start.status).toBe(200);
     const run = start.body.id;
-    expect(start.body).toMatchObject({ object: 'run', squid, status: 'pending', is_done: false, export_done: false, origin: 'user' });
+    expect(start.body).toMatchObject({ object: 'run', squid, status: 'pending', is_done: false, export_done: null, duration: 0, email_done: null, origin: 'user' });
     expect(typeof start.body.duration).toBe('number');
     expect((await status(run)).status).toBe('pending');
     await e.advance(RUN_TIMING.startMs);

@@ -36,9 +36,11 @@ document (see \`sq apply --help\`). The account is read (GET requests only) and 
 sent (POST /v1/delivery?squid=). Running apply twice sends nothing the second time. A squid the account does not
 have is an error of the file (exit 2, nothing sent); so is any key other than the channels (use \`sq apply\`).
 
-Secrets: when the service returns the stored password/keys, they are compared too. When it does not (or
-returns them masked), they cannot be compared: a channel whose other fields match is left unchanged and
-reported as "not compared". Use --force to send every channel anyway, e.g. after rotating a password.
+Fields the service does not answer cannot be compared: it answers SFTP host, port and is_active, a webhook's
+or sheet's URL and is_active, S3 bucket and is_active (never a password or key; older answers had more, and
+what comes back is compared). A channel whose answered fields match is left unchanged and reported as "not
+compared". Use --force to send every channel anyway, e.g. after rotating a password. A channel wanted inactive
+matches one the service reports inactive (is_active false means not configured).
 
 Report: the plan, then one line per channel on stderr (applied / failed / skipped); --dry-run shows the plan and
 the requests. On a terminal apply asks once (--yes does not ask); without a terminal it applies.

@@ -19,7 +19,8 @@ const COLUMNS: Column[] = [
     format: (v) => {
       if (!v || typeof v !== 'object') return 'not configured';
       const f = v as Rec;
-      return `${onOff(f.is_active)}  sftp://${f.username ?? '?'}@${f.host ?? '?'}:${f.port ?? 22}${f.directory ?? ''}`;
+      // The service answers {host, port, is_active} only; a username or directory is shown when it comes back.
+      return `${onOff(f.is_active)}  sftp://${f.username ? `${String(f.username)}@` : ''}${f.host ?? '?'}:${f.port ?? 22}${f.directory ?? ''}`;
     },
   },
   {
@@ -64,8 +65,9 @@ export default defineVerb({
   summary: 'Show the delivery configuration of a squid (read from GET /v1/squids/{hash})',
   description:
     'The service has no endpoint to read delivery settings back, so they are taken from the squid record: ' +
-    'ftp_fields, webhook_fields, google_sheet_fields, s3_fields, email and notifications. Passwords and keys are ' +
-    'masked unless --show-secrets.',
+    'ftp_fields, webhook_fields, google_sheet_fields, s3_fields, email and notifications. The service answers only ' +
+    'part of each (SFTP: host, port, is_active; webhook: url, is_active; S3: bucket, is_active), and a channel whose ' +
+    'is_active is false is shown as not configured. Passwords and keys are masked unless --show-secrets.',
   options: [{ flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name', complete: 'squid' }],
   examples: ['sq delivery show --squid "Paris restaurants"', 'sq delivery show --squid 3f2a --json', 'sq delivery show --squid 3f2a --fields webhook_fields.url'],
   async run(ctx, _args, opts) {

@@ -37,9 +37,11 @@ async function storedFor(ctx: Ctx, ref: string | undefined): Promise<Stored> {
   };
 }
 
-function pickStr(flag: string, given: unknown, stored: unknown, what: string): string {
+function pickStr(flag: string, given: unknown, stored: unknown, what: string, squid?: string): string {
   if (given !== undefined) return nonEmpty(flag, given);
   if (typeof stored === 'string' && stored !== '') return stored;
+  // The service answers only part of a stored channel (SFTP: host, port, is_active): the rest must be given.
+  if (squid !== undefined) throw new UsageError(`${flag} is required (${what}): the service does not give it back for --squid ${squid}`);
   throw new UsageError(`${flag} is required (${what}), or pass --squid to reuse a squid's stored configuration`);
 }
 
@@ -54,8 +56,8 @@ export default defineVerb({
     '--password-env, never the command line.\n' +
     'webhook: the service POSTs a sample run.done event to --url; your endpoint must answer 200, 201 or 202 within 30 s.\n' +
     'email: sends a test e-mail to --email.\n\n' +
-    'With --squid, values not given as flags are taken from that squid\'s stored configuration (including the stored ' +
-    'SFTP password, which the service returns).',
+    'With --squid, values not given as flags are taken from what the service answers of that squid\'s stored ' +
+    'configuration (SFTP host and port, the webhook URL, the e-mail); it never answers the SFTP password.',
   args: ['<kind>'],
   options: [
     ...SFTP_LOGIN_OPTIONS,
@@ -82,14 +84,14 @@ export default defineVerb({
       const password = await readPassword(ctx, opts, opts.squid === undefined);
       const stored = (await storedFor(ctx, opts.squid)).ftp ?? {};
       const pw = password ?? (typeof stored.password === 'string' && stored.password ? stored.password : undefined);
-      if (!pw) throw new UsageError('the SFTP password is required: --password-stdin or --password-env VAR (this squid has none stored)');
+      if (!pw) throw new UsageError('the SFTP password is required: --password-stdin or --password-env VAR (the service never gives a stored one back)');
       ctx.addSecret(pw);
       body = {
         host: pickStr('--host', opts.host, stored.host, 'the SFTP server'),
         port: opts.port !== undefined ? portFlag('--port', opts.port) : typeof stored.port === 'number' ? stored.port : 22,
-        username: pickStr('--username', opts.username, stored.username, 'the login user name'),
+        username: pickStr('--username', opts.username, stored.username, 'the login user name', opts.squid),
         password: pw,
-        directory: pickStr('--directory', opts.directory, stored.directory, 'the target directory'),
+        directory: pickStr('--directory', opts.directory, stored.directory, 'the target directory', opts.squid),
       };
       path = 'sftp';
     } else if (kind === 'webhook') {

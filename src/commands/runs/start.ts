@@ -37,8 +37,9 @@ export default defineVerb({
       if (err instanceof AmbiguousWriteError) throw await explainAmbiguous(http, squid.id, err);
       if (err instanceof ApiError && err.status === 400 && /SquidNotReady|not ready/i.test(err.message)) {
         err.details.push(
-          `The squid's required parameters are not set yet: \`sq squids get ${squid.id}\` shows its crawler, ` +
-            '`sq crawlers params <crawler>` lists the parameters, and `sq squids update ' + squid.id + ' --param name=value` sets them.',
+          `The squid's parameters are not set yet (the service wants them set before the first run, even when all are ` +
+            `optional): \`sq squids get ${squid.id}\` shows its crawler, \`sq crawlers params <crawler>\` lists the ` +
+            'parameters, and `sq squids update ' + squid.id + ' --param name=value` sets them.',
         );
       }
       throw err;

@@ -88,7 +88,7 @@ export function registerAccounts(emu: EmuCore): void {
 
   emu.route('DELETE', '/v1/accounts/:hash', (req) => {
     const a = emu.state.accounts[req.params.hash];
-    if (!a) return detail(404, 'Not found.');
+    if (!a) return detail(404, 'Account not found.');
     delete emu.state.accounts[req.params.hash];
     for (const s of Object.values(emu.state.squids))
       if (Array.isArray(s.accounts)) s.accounts = (s.accounts as string[]).filter((x) => x !== a.id);
@@ -118,13 +118,16 @@ export function registerAccounts(emu: EmuCore): void {
 
   const sync = (req: Parameters<Parameters<EmuCore['route']>[2]>[0]) => {
     const b = bodyObject(req);
-    if (typeof b.type !== 'string' || !b.type) return detail(400, 'type is required.');
-    if (!Object.values(types(emu)).some((t) => t.name === b.type))
-      return detail(404, `Account type ${b.type} does not exist (AccountTypeDoesNotExist).`);
-    if (!isRecord(b.cookies) || Object.values(b.cookies).some((v) => typeof v !== 'string'))
-      return detail(400, 'cookies must be an object of cookie names to string values.');
+    // The sync and refresh pages' 400 texts, word for word: answered at once, not by a sync that fails later.
+    const type = Object.values(types(emu)).find((t) => t.name === b.type);
+    const cookies = isRecord(b.cookies) ? b.cookies : {};
+    const required = ((type?.cookies ?? []) as { name: string; required: boolean }[]).filter((c) => c.required);
+    if (!type || !isRecord(b.cookies) || required.some((c) => typeof cookies[c.name] !== 'string' || cookies[c.name] === ''))
+      return detail(400, 'Invalid account type or missing required cookies.');
     if (b.account !== undefined && b.account !== null) {
-      if (typeof b.account !== 'string' || !emu.state.accounts[b.account]) return detail(404, 'Account not found.');
+      const account = typeof b.account === 'string' ? emu.state.accounts[b.account] : undefined;
+      if (!account) return detail(404, 'Account not found.');
+      if (account.type !== b.type) return detail(400, 'Invalid cookies or account type mismatch.');
     }
     const id = hashId(emu.nextId(), 'sync');
     const s: Rec = { id, object: 'synchronize-cookies', status_code: 100, status_text: 'created', type: b.type,

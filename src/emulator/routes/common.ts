@@ -19,5 +19,5 @@ export function findSquid(emu: EmuCore, id: unknown, param = 'squid'): Lookup {
 export function findRun(emu: EmuCore, id: unknown, param = 'run_hash'): Lookup {
   if (typeof id !== 'string' || id === '') return { res: errB(400, `${param} is required.`, param) };
   const rec = emu.state.runs[id];
-  return rec ? { rec } : { res: errB(404, 'Run not found.', param) };
+  return rec ? { rec } : { res: errB(404, 'Run not found', param) };
 }

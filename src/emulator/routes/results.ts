@@ -17,23 +17,30 @@ function s3Error(code: string, message: string): { status: number; raw: string; 
   };
 }
 
+function withoutTask(row: Rec | undefined): Rec | undefined {
+  if (!row) return row;
+  const { task: _task, ...rest } = row;
+  return rest;
+}
+
 export function registerResults(emu: EmuCore): void {
   emu.route('GET', '/v1/results', (req) => {
     const squid = req.query.get('squid');
     const run = req.query.get('run');
     if ((squid === null) === (run === null) || squid === '' || run === '')
-      return errB(400, 'Provide exactly one of squid or run.', 'squid,run');
+      return errB(400, "You must provide either 'squid' or 'run' parameter, not both or neither", 'squid,run');
     let ids: readonly string[];
     if (squid !== null) {
       if (!emu.state.squids[squid]) return errB(404, 'Squid not found.', 'squid');
       ids = emu.resultIdsOfSquid(squid);
     } else {
-      if (!emu.state.runs[run as string]) return errB(404, 'Run not found.', 'run');
+      if (!emu.state.runs[run as string]) return errB(404, 'Run not found', 'run');
       ids = emu.resultIdsOfRun(run as string);
     }
     const task = req.query.get('task');
     if (task) ids = ids.filter((id) => emu.state.results[id]?.task === task);
-    return paginate(req, ids, (id) => emu.state.results[id], {
+    // The get-results sample's rows have no `task`; the emulator keeps it only to filter by ?task= and feed chains.
+    return paginate(req, ids, (id) => withoutTask(emu.state.results[id]), {
       freePlan: emu.config.freePlan,
       style: 'errB',
       limitAlias: 'page_size',

@@ -5,7 +5,7 @@ import { abortRun, isActive, RUN_TIMING, startRun } from '../engine.js';
 import { runCreditsView } from '../credits.js';
 import { paginate } from '../pagination.js';
 import { detail, errB, json, naiveSec, timedelta } from '../util.js';
-import { downloadUrl, runDetailView, runDurationMs, runsOfSquid, runView } from '../views.js';
+import { downloadUrl, runDetailView, runDurationMs, runsOfSquid, runtaskView, runView } from '../views.js';
 import { bodyObject, findRun, findSquid, type Rec } from './common.js';
 
 function runTasksOf(emu: EmuCore, runId: string): Rec[] {
@@ -36,7 +36,8 @@ function stats(emu: EmuCore, run: Rec): Rec {
     total_results: run.total_results,
     results_total: rts.reduce((a, rt) => a + Number(rt.total_results ?? 0), 0),
     results_done: run.total_results,
-    total_requests: done ? done * 3 : null,
+    // The stats sample of a done run has null here; the service only counts requests while a run is going.
+    total_requests: run.is_done || !done ? null : done * 3,
     current_task: current ? current.task : '',
     updated_at: naiveSec(emu.clock.now()),
   };
@@ -54,7 +55,9 @@ export function registerRuns(emu: EmuCore): void {
     if (f.rec.is_ready === false) {
       const crawler = emu.state.crawlers[String(f.rec.crawler)];
       const missing = crawler ? Object.entries(defOf(crawler).squid).filter(([n, p]) => p.required && (f.rec.params as Rec)?.[n] == null).map(([n]) => n) : [];
-      return errB(400, `This squid is not ready: set its required parameters (${missing.join(', ')}) before starting a run (SquidNotReady).`, 'squid');
+      return errB(400, missing.length
+        ? `This squid is not ready: set its required parameters (${missing.join(', ')}) before starting a run (SquidNotReady).`
+        : 'This squid is not ready: set its parameters (POST /v1/squids/{id} with params) before its first run, even when all are optional (SquidNotReady).', 'squid');
     }
     if (!Object.values(emu.state.tasks).some((t) => t.squid === id && t.is_active !== false))
       return errB(400, 'This squid has no tasks; add tasks before starting a run (NoTasksPresent).', 'squid');
@@ -87,23 +90,23 @@ export function registerRuns(emu: EmuCore): void {
 
   emu.route('POST', '/v1/runs/:hash/abort', (req) => {
     const run = emu.state.runs[req.params.hash];
-    if (!run || !abortRun(emu, run)) return errB(404, 'Run not found or already completed.', 'run_hash');
+    if (!run || !abortRun(emu, run)) return errB(404, 'Run not found or already completed', 'run_hash');
     return json(200, runView(emu, run));
   });
 
   emu.route('GET', '/v1/runs/:hash/download', (req) => {
     const run = emu.state.runs[req.params.hash];
-    if (!run || run.export_done !== true) return errB(404, 'Run not found or export not ready.', 'run_hash');
+    if (!run || run.export_done !== true) return errB(404, 'Run not found or export not ready', 'run_hash');
     return json(200, { s3: downloadUrl(emu, String(run.id)) });
   });
 
   emu.route('GET', '/v1/runs/:hash/tasks', (req) => {
     const f = findRun(emu, req.params.hash);
-    return f.res ?? paginate(req, runTasksOf(emu, String(f.rec.id)), (x) => x, opts());
+    return f.res ?? paginate(req, runTasksOf(emu, String(f.rec.id)), runtaskView, opts());
   });
 
   emu.route('GET', '/v1/runtasks', (req) => {
     const f = findRun(emu, req.query.get('run') ?? undefined, 'run');
-    return f.res ?? paginate(req, runTasksOf(emu, String(f.rec.id)), (x) => x, opts());
+    return f.res ?? paginate(req, runTasksOf(emu, String(f.rec.id)), runtaskView, opts());
   });
 }

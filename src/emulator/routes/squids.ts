@@ -5,7 +5,7 @@ import { forgetRun } from '../engine.js';
 import { archiveSquid } from '../credits.js';
 import { paginate } from '../pagination.js';
 import { newSquid } from '../seed.js';
-import { errB, isRecord, json } from '../util.js';
+import { errB, isoZ, isRecord, json } from '../util.js';
 import { squidDetailView, squidSummaryView } from '../views.js';
 import { bodyObject, findSquid, type Rec } from './common.js';
 
@@ -72,6 +72,10 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check>
     if (!isRecord(v)) return { ok: false, message: 'params must be an object.' };
     const crawler = emu.state.crawlers[String(s.crawler)];
     for (const [name, value] of Object.entries(v)) {
+      if (crawler && name !== 'functions' && !(name in defOf(crawler).squid)) {
+        const allowed = [...Object.keys(defOf(crawler).squid), ...(Object.keys(defOf(crawler).functions).length ? ['functions'] : [])];
+        return { ok: false, message: `Unknown parameter ${JSON.stringify(name)} for this crawler; allowed: ${allowed.join(', ')} (InvalidParameter).` };
+      }
       const problem = crawler ? squidParamProblem(defOf(crawler), name, value) : null;
       if (problem) return { ok: false, message: problem };
     }
@@ -122,10 +126,10 @@ export function registerSquids(emu: EmuCore): void {
     if (typeof b.name === 'string' && nameTaken(emu, b.name))
       return errB(400, 'A squid with this name already exists (DuplicateSquid).', 'name');
     const name = typeof b.name === 'string' ? b.name.trim() : autoName(emu, String(crawler.name));
-    const s = newSquid(emu, crawler, name, emu.clock.now());
+    const s = newSquid(emu, crawler, name, emu.clock.now(), false);
     emu.markDirty();
     return json(200, {
-      id: s.id, account: [], concurrency: s.concurrency, crawler: s.crawler, created_at: s.created_at,
+      id: s.id, account: [], concurrency: s.concurrency, crawler: s.crawler, created_at: isoZ(emu.clock.now()),
       is_active: s.is_active, name: s.name, params: s.params, schedule: s.schedule, to_complete: s.to_complete,
     });
   });
@@ -157,10 +161,12 @@ export function registerSquids(emu: EmuCore): void {
       touched.push([key, r.value]);
     }
     for (const [key, value] of touched) applyUpdate(squid, key, value);
+    // Readiness changes with the params only: a squid whose params were never set stays not ready.
     const crawler = emu.state.crawlers[String(squid.crawler)];
-    if (crawler) squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
+    if (crawler && touched.some(([k]) => k === 'params')) squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
     emu.markDirty();
-    return json(200, { ...updateRecord(squid), ...Object.fromEntries(touched) });
+    // The update sample's record, plus other touched fields, except concurrency, which the sample leaves out.
+    return json(200, { ...updateRecord(squid), ...Object.fromEntries(touched.filter(([k]) => k !== 'concurrency')) });
   });
 
   emu.route('POST', '/v1/squids/:hash/empty', (req) => {

@@ -64,17 +64,17 @@ export function registerTasks(emu: EmuCore): void {
     const type = req.query.get('type');
     if (type !== null && type !== 'url' && type !== 'params') return errB(400, 'type must be url or params.', 'type');
     const list = Object.values(emu.state.tasks).filter((t) => t.squid === f.rec.id && (!type || t.type === type));
-    return paginate(req, list, taskListView, { freePlan: emu.config.freePlan, style: 'errB' });
+    return paginate(req, list, taskListView, { freePlan: emu.config.freePlan, style: 'errB', noRange: true });
   });
 
   emu.route('GET', '/v1/tasks/:hash', (req) => {
     const t = emu.state.tasks[req.params.hash];
-    return t ? json(200, taskDetailView(emu, t)) : errB(404, 'Task not found.', 'task_hash');
+    return t ? json(200, taskDetailView(emu, t)) : errB(404, 'Task not found', 'task_hash');
   });
 
   emu.route('DELETE', '/v1/tasks/:hash', (req) => {
     const t = emu.state.tasks[req.params.hash];
-    if (!t) return errB(404, 'Task not found.', 'task_hash');
+    if (!t) return errB(404, 'Task not found', 'task_hash');
     delete emu.state.tasks[req.params.hash];
     emu.markDirty();
     return json(200, { id: t.id, object: 'task', deleted: true });

@@ -109,7 +109,7 @@ export function registerUploads(emu: EmuCore): void {
 
   emu.route('GET', '/v1/tasks/upload/:id', (req) => {
     const u = emu.state.uploads[req.params.id];
-    if (!u) return errB(404, 'Upload task not found.', 'upload_task_id');
+    if (!u) return errB(404, 'Upload task not found', 'upload_task_id');
     const done = u.state === 'SUCCESS' || u.state === 'FAILURE';
     return json(done ? 200 : 202, publicUpload(u));
   });

@@ -148,7 +148,11 @@ class Checker {
     const p = `${path}.events`;
     if (v === undefined || v === null) return this.bad(p, `is required: a list of ${RUN_EVENTS.join(', ')} (or "all")`);
     if (v === 'all') return [...RUN_EVENTS];
-    const list = typeof v === 'string' ? v.split(',').map((s) => s.trim()) : v;
+    // A \${…} reference (sq export writes one: the service does not answer the events) expands to the list or "all".
+    const text = typeof v === 'string' && v.includes('${') ? this.expand(p, v, false, true) : v;
+    if (text === undefined) return undefined;
+    if (text === 'all') return [...RUN_EVENTS];
+    const list = typeof text === 'string' ? text.split(',').map((s) => s.trim()) : text;
     if (!Array.isArray(list)) return this.bad(p, `must be a list of ${RUN_EVENTS.join(', ')}`);
     const out: RunEventName[] = [];
     list.forEach((e, i) => {
@@ -176,9 +180,11 @@ function channelBody(c: Checker, channel: string, v: unknown, path: string): Del
       const f = {
         host: c.str(v, path, 'host', { required: true }),
         port: c.port(v, path),
-        username: c.str(v, path, 'username', { required: true }),
+        // sq export writes username and directory as \${…} references (the service does not answer them): like a
+        // secret, one whose variable is not set is left uncompared by plan.
+        username: c.str(v, path, 'username', { required: true, mayBeMissing: true }),
         password: c.str(v, path, 'password', { required: true, secret: true }),
-        directory: c.str(v, path, 'directory', { required: true }),
+        directory: c.str(v, path, 'directory', { required: true, mayBeMissing: true }),
         is_active: c.bool(v, path, 'active', true),
       };
       body = { ftp_fields: f as never };
