@@ -203,13 +203,25 @@ let queue: Promise<unknown> = Promise.resolve();
 const GRACE_MS = 250;
 const abortedAt = new WeakMap<AbortSignal, number>();
 
+/**
+ * Notes when `signal` fires: one listener per signal, outside submit's scope. A listener added in submit for each job
+ * (as it was) stayed on the command's signal until the end and, sharing submit's closure, kept each job's arguments
+ * alive, the JSON text of every page included: `results list --all --jq` grew by about a page (~60 KB) per page.
+ */
+function noteAbort(signal: AbortSignal): void {
+  if (signal.aborted || watched.has(signal)) return;
+  watched.add(signal);
+  signal.addEventListener('abort', () => abortedAt.set(signal, Date.now()), { once: true });
+}
+const watched = new WeakSet<AbortSignal>();
+
 function graceLeft(signal: AbortSignal): number {
   return (abortedAt.get(signal) ?? Date.now()) + GRACE_MS - Date.now();
 }
 
 function submit(...args: Parameters<typeof submitNow>): Promise<void> {
   const signal = args[4];
-  if (signal && !signal.aborted) signal.addEventListener('abort', () => abortedAt.has(signal) || abortedAt.set(signal, Date.now()), { once: true });
+  if (signal) noteAbort(signal);
   const run = queue.then(() => submitNow(...args));
   queue = run.catch(() => undefined);
   return run;
