@@ -4,7 +4,7 @@
 # Subcommand words (names and aliases) under a command path.
 _sq_cmds() {
   case "$1" in
-    '') echo 'auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion help' ;;
+    '') echo 'auth profiles me balance status crawlers squids tasks runs results go accounts delivery billing plan apply export webhook api emulator version completion help' ;;
     'auth') echo 'login logout status switch' ;;
     'profiles') echo 'list ls remove rm' ;;
     'crawlers') echo 'list ls get view params attributes attrs' ;;
@@ -33,6 +33,7 @@ _sq_canon() {
     '|tasks') echo 'tasks' ;;
     '|runs') echo 'runs' ;;
     '|results') echo 'results' ;;
+    '|go') echo 'go' ;;
     '|accounts') echo 'accounts' ;;
     '|delivery') echo 'delivery' ;;
     '|billing') echo 'billing' ;;
@@ -120,6 +121,7 @@ _sq_opts() {
     'runs abort') echo '--squid' ;;
     'runs download') echo '-o --output --force --squid' ;;
     'results list') echo '--squid --run --task --limit --page --all --slurp -o --output --resume --checkpoint --force' ;;
+    'go') echo '-p --param --key -o --output --timeout --interval' ;;
     'accounts list') echo '--limit --page --all --slurp' ;;
     'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-stdin --password-env --active --inactive' ;;
@@ -164,6 +166,7 @@ _sq_vopts() {
     'runs abort') echo '--squid' ;;
     'runs download') echo '-o --output --squid' ;;
     'results list') echo '--squid --run --task --limit --page -o --output --checkpoint' ;;
+    'go') echo '-p --param --key -o --output --timeout --interval' ;;
     'accounts list') echo '--limit --page' ;;
     'accounts sync') echo '--type --cookies-file --account --timeout' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-env' ;;
@@ -209,6 +212,7 @@ _sq_optval() {
     'results list|--run') echo 'dyn runs' ;;
     'results list|-o'|'results list|--output') echo 'file' ;;
     'results list|--checkpoint') echo 'file' ;;
+    'go|-o'|'go|--output') echo 'file' ;;
     'accounts sync|--type') echo 'dyn account-types' ;;
     'accounts sync|--cookies-file') echo 'file' ;;
     'delivery sftp|--squid') echo 'dyn squids' ;;
@@ -256,8 +260,9 @@ _sq_argval() {
     'runs tasks|0') echo 'dyn runs' ;;
     'runs abort|0') echo 'dyn runs' ;;
     'runs download|0') echo 'dyn runs' ;;
+    'go|0') echo 'dyn crawlers' ;;
     'completion|0') echo 'words bash zsh fish' ;;
-    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes' ;;
+    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results go accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes' ;;
   esac
 }
 

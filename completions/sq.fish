@@ -48,6 +48,8 @@ function __sq_vopts
             __sq_words -o --output --squid
         case 'results list'
             __sq_words --squid --run --task --limit --page -o --output --checkpoint
+        case 'go'
+            __sq_words -p --param --key -o --output --timeout --interval
         case 'accounts list'
             __sq_words --limit --page
         case 'accounts sync'
@@ -107,6 +109,8 @@ function __sq_canon
             echo 'runs'
         case '|results'
             echo 'results'
+        case '|go'
+            echo 'go'
         case '|accounts'
             echo 'accounts'
         case '|delivery'
@@ -344,6 +348,7 @@ complete -c sq -n '__sq_sub \'\'' -a 'squids' -d 'Manage squids: scraping jobs b
 complete -c sq -n '__sq_sub \'\'' -a 'tasks' -d 'Manage the tasks (URLs or parameter sets) a squid works through'
 complete -c sq -n '__sq_sub \'\'' -a 'runs' -d 'Start, watch, abort and download runs'
 complete -c sq -n '__sq_sub \'\'' -a 'results' -d 'List and export the results of a squid or a run'
+complete -c sq -n '__sq_sub \'\'' -a 'go' -d 'Scrape in one step: squid, params, tasks, run, wait, export; a rerun picks up where it stopped'
 complete -c sq -n '__sq_sub \'\'' -a 'accounts' -d 'Manage platform accounts: site logins (cookies) that some crawlers need'
 complete -c sq -n '__sq_sub \'\'' -a 'delivery' -d 'Configure where results go: SFTP, webhooks, e-mail, sheets, S3; apply from a file'
 complete -c sq -n '__sq_sub \'\'' -a 'billing' -d 'Show and set the automatic billing reset (re-charges the card on file)'
@@ -567,6 +572,14 @@ complete -c sq -n '__sq_is \'results list\'' -l resume -d 'continue an interrupt
 complete -c sq -n '__sq_is \'results list\'' -l checkpoint -r -F -d 'with --all to stdout (ndjson, csv, tsv): record the pages written, for --resume'
 complete -c sq -n '__sq_is \'results list\'' -l force -d 'with --resume --checkpoint: continue into an empty stdout file (only the pages after the checkpoint)'
 
+# sq go
+complete -c sq -n '__sq_is \'go\'' -s p -l param -x -d 'set a squid parameter (repeatable), as `sq squids update --param`'
+complete -c sq -n '__sq_is \'go\'' -l key -x -d 'task parameter each TASK is sent as'
+complete -c sq -n '__sq_is \'go\'' -s o -l output -r -F -d 'write the results to this regular file (atomically) instead of stdout; - is stdout'
+complete -c sq -n '__sq_is \'go\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
+complete -c sq -n '__sq_is \'go\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
+complete -c sq -n '__sq_arg \'go\' 0' -f -a '(__sq_dynamic crawlers)'
+
 # sq accounts
 complete -c sq -n '__sq_sub \'accounts\'' -a 'list' -d 'List the platform accounts (site logins) squids can use (GET /v1/accounts)'
 complete -c sq -n '__sq_sub \'accounts\'' -a 'ls' -d 'alias of list: List the platform accounts (site logins) squids can use (GET /v1/accounts)'
@@ -724,4 +737,4 @@ complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 
 # sq help
 complete -c sq -n '__sq_is \'help\'' -l man -d 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`'
-complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes'
+complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results go accounts delivery billing plan apply export webhook api emulator version completion environment exit-codes'

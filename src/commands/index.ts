@@ -12,6 +12,7 @@ export const NOUNS: NounEntry[] = [
   { name: 'tasks', summary: 'Add, upload, list and delete the tasks of a squid', load: () => import('./tasks/index.js') },
   { name: 'runs', summary: 'Start, watch, abort and download runs', load: () => import('./runs/index.js') },
   { name: 'results', summary: 'List and export the results of a squid or a run', load: () => import('./results/index.js') },
+  { name: 'go', summary: 'Scrape in one step: squid, params, tasks, run, wait, export; a rerun picks up where it stopped', leaf: true, load: () => import('./go.js') },
   { name: 'accounts', summary: 'Synchronize, list and delete third-party site accounts', load: () => import('./accounts/index.js') },
   { name: 'delivery', summary: 'Configure where results go: SFTP, webhooks, e-mail, sheets, S3; apply from a file', load: () => import('./delivery/index.js') },
   { name: 'billing', summary: 'Show and set the automatic billing reset (re-charges the card on file)', load: () => import('./billing/index.js') },
