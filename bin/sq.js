@@ -21,10 +21,14 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // CLI's to report, with its exit code (src/output/sink.ts, main.ts): never an uncaught throw from here.
   for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
   // The same pre-scan of argv as the CLI's own (src/argv.ts), built beside the bundle.
-  const scan = require('../dist/argv.cjs').scanArgv(argv);
+  const scanner = require('../dist/argv.cjs');
+  const scan = scanner.scanArgv(argv);
   const dir = cacheDir(process.env);
-  // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker.
-  const jqWorker = dir !== undefined && scan.options.has('--jq') ? startJqWorker(dir) : undefined;
+  // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker. Not for an expression
+  // bounded by its input (`.[].name`): src/output/jq.ts runs that on the main thread (a document too large for it
+  // still goes to a worker, started then).
+  const jqExpr = scan.options.get('--jq');
+  const jqWorker = dir !== undefined && typeof jqExpr === 'string' && !scanner.boundedJq(jqExpr) ? startJqWorker(dir) : undefined;
   // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with TurboFan on background threads,
   // and a short-lived process waits for them at exit (~50 ms on every call). The baseline compiler's code is plenty
   // for parsing response headers (and for jq's WebAssembly: with TurboFan a --jq call took twice the CPU). Set before

@@ -5,7 +5,7 @@
 # Subcommand words (names and aliases) under a command path.
 _sq_cmds() {
   case "$1" in
-    '') echo 'auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api mcp emulator version completion help' ;;
+    '') echo 'auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion help' ;;
     'auth') echo 'login logout status switch' ;;
     'profiles') echo 'list ls remove rm' ;;
     'crawlers') echo 'list ls get view params attributes attrs' ;;
@@ -38,6 +38,7 @@ _sq_canon() {
     '|results') echo 'results' ;;
     '|credits') echo 'credits' ;;
     '|accounts') echo 'accounts' ;;
+    '|go') echo 'go' ;;
     '|delivery') echo 'delivery' ;;
     '|billing') echo 'billing' ;;
     '|plan') echo 'plan' ;;
@@ -141,6 +142,7 @@ _sq_opts() {
     'accounts list') echo '--limit --page --all --slurp' ;;
     'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;
     'accounts update') echo '--limit' ;;
+    'go') echo '-p --param --key -o --output --timeout --interval' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-stdin --password-env --active --inactive' ;;
     'delivery webhook') echo '--squid --url --events --retry --no-retry --active --inactive' ;;
     'delivery email') echo '--squid --email --notifications --no-notifications' ;;
@@ -192,6 +194,7 @@ _sq_vopts() {
     'accounts list') echo '--limit --page' ;;
     'accounts sync') echo '--type --cookies-file --account --timeout' ;;
     'accounts update') echo '--limit' ;;
+    'go') echo '-p --param --key -o --output --timeout --interval' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-env' ;;
     'delivery webhook') echo '--squid --url --events' ;;
     'delivery email') echo '--squid --email' ;;
@@ -242,6 +245,7 @@ _sq_optval() {
     'accounts sync|--type') echo 'dyn account-types' ;;
     'accounts sync|--cookies-file') echo 'file' ;;
     'accounts sync|--account') echo 'dyn accounts' ;;
+    'go|-o'|'go|--output') echo 'file' ;;
     'delivery sftp|--squid') echo 'dyn squids' ;;
     'delivery webhook|--squid') echo 'dyn squids' ;;
     'delivery webhook|--events') echo 'list run.running run.paused run.done run.error all' ;;
@@ -295,8 +299,9 @@ _sq_argval() {
     'accounts get|0') echo 'dyn accounts' ;;
     'accounts update|0') echo 'dyn accounts' ;;
     'accounts delete|0') echo 'dyn accounts' ;;
+    'go|0') echo 'dyn crawlers' ;;
     'completion|0') echo 'words bash zsh fish' ;;
-    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals' ;;
+    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals' ;;
   esac
 }
 

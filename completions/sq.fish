@@ -65,6 +65,8 @@ function __sq_vopts
             __sq_words --type --cookies-file --account --timeout
         case 'accounts update'
             __sq_words --limit
+        case 'go'
+            __sq_words -p --param --key -o --output --timeout --interval
         case 'delivery sftp'
             __sq_words --squid --host --port --username --directory --password-env
         case 'delivery webhook'
@@ -126,6 +128,8 @@ function __sq_canon
             echo 'credits'
         case '|accounts'
             echo 'accounts'
+        case '|go'
+            echo 'go'
         case '|delivery'
             echo 'delivery'
         case '|billing'
@@ -382,6 +386,7 @@ complete -c sq -n '__sq_sub \'\'' -a 'runs' -d 'Start, watch, abort and download
 complete -c sq -n '__sq_sub \'\'' -a 'results' -d 'List and export the results of a squid or a run'
 complete -c sq -n '__sq_sub \'\'' -a 'credits' -d 'Show where credits went: per crawler and function, per squid'
 complete -c sq -n '__sq_sub \'\'' -a 'accounts' -d 'Manage platform accounts: site logins (cookies) that some crawlers need'
+complete -c sq -n '__sq_sub \'\'' -a 'go' -d 'Scrape in one step: squid, params, tasks, run, wait, export; a rerun picks up where it stopped'
 complete -c sq -n '__sq_sub \'\'' -a 'delivery' -d 'Configure where results go: SFTP, webhooks, e-mail, sheets, S3; apply from a file'
 complete -c sq -n '__sq_sub \'\'' -a 'billing' -d 'Show and set the automatic billing reset (re-charges the card on file)'
 complete -c sq -n '__sq_sub \'\'' -a 'plan' -d 'Show what `sq apply` would change to make the account match a file (exit 10 when something differs)'
@@ -689,6 +694,14 @@ complete -c sq -n '__sq_arg \'accounts update\' 0' -f -a '(__sq_dynamic accounts
 # sq accounts delete
 complete -c sq -n '__sq_arg \'accounts delete\' 0' -f -a '(__sq_dynamic accounts)'
 
+# sq go
+complete -c sq -n '__sq_is \'go\'' -s p -l param -x -d 'set a squid parameter (repeatable), as `sq squids update --param`'
+complete -c sq -n '__sq_is \'go\'' -l key -x -d 'task parameter each TASK is sent as'
+complete -c sq -n '__sq_is \'go\'' -s o -l output -r -F -d 'write the results to this regular file (atomically) instead of stdout; - is stdout'
+complete -c sq -n '__sq_is \'go\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
+complete -c sq -n '__sq_is \'go\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
+complete -c sq -n '__sq_arg \'go\' 0' -f -a '(__sq_dynamic crawlers)'
+
 # sq delivery
 complete -c sq -n '__sq_sub \'delivery\'' -a 'sftp' -d 'Send a squid\'s run results to an SFTP server (POST /v1/delivery)'
 complete -c sq -n '__sq_sub \'delivery\'' -a 'webhook' -d 'POST run events of a squid to a URL (POST /v1/delivery)'
@@ -820,6 +833,6 @@ complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 
 # sq help
 complete -c sq -n '__sq_is \'help\'' -l man -d 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`'
-complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals'
+complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals'
 
 complete -c lobstr-sq --wraps sq

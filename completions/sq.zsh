@@ -51,7 +51,7 @@ _sq() {
   _arguments -s -S -C : $_sq_globals '(-V --version)-V[print the version]' '(-V --version)--version[print the version]' '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'status:Show the account at a glance\: user and plan, credits, auto-reset, runs in progress, failures' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'credits:Show where credits went\: per crawler and function, per squid' 'accounts:Manage platform accounts\: site logins (cookies) that some crawlers need' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what `sq apply` would change to make the account match a file (exit 10 when something differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing (idempotent, for CI)' 'export:Write the current account as an account file for `sq plan` / `sq apply` (secrets as ${…} placeholders)' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'mcp:Serve the account to AI agents over the Model Context Protocol (stdio); read-only unless --allow-writes' 'emulator:Run the local emulator of the whole API' 'version:Show the version of sq, with the Node.js version and the platform it runs on' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
+      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user (GET /v1/me)' 'balance:Show the credit balance; remaining = available - consumed (GET /v1/user/balance)' 'status:Show the account at a glance\: user and plan, credits, auto-reset, runs in progress, failures' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Manage squids\: scraping jobs built on a crawler' 'tasks:Manage the tasks (URLs or parameter sets) a squid works through' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'credits:Show where credits went\: per crawler and function, per squid' 'accounts:Manage platform accounts\: site logins (cookies) that some crawlers need' 'go:Scrape in one step\: squid, params, tasks, run, wait, export; a rerun picks up where it stopped' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what `sq apply` would change to make the account match a file (exit 10 when something differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing (idempotent, for CI)' 'export:Write the current account as an account file for `sq plan` / `sq apply` (secrets as ${…} placeholders)' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries as every command)' 'mcp:Serve the account to AI agents over the Model Context Protocol (stdio); read-only unless --allow-writes' 'emulator:Run the local emulator of the whole API' 'version:Show the version of sq, with the Node.js version and the platform it runs on' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
       _describe -t commands 'sq command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -67,6 +67,7 @@ _sq() {
         'results') _sq__results && ret=0 ;;
         'credits') _sq__credits && ret=0 ;;
         'accounts') _sq__accounts && ret=0 ;;
+        'go') _sq__go && ret=0 ;;
         'delivery') _sq__delivery && ret=0 ;;
         'billing') _sq__billing && ret=0 ;;
         'plan') _sq__plan && ret=0 ;;
@@ -463,6 +464,10 @@ _sq__accounts__delete() {
   _arguments -s -S : $_sq_globals '1:account:{_sq_dynamic accounts}'
 }
 
+_sq__go() {
+  _arguments -s -S : $_sq_globals '*-p+[set a squid parameter (repeatable), as `sq squids update --param`]:p: ' '*--param=[set a squid parameter (repeatable), as `sq squids update --param`]:param: ' '--key=[task parameter each TASK is sent as]:key: ' '(-o --output)-o+[write the results to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the results to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:crawler:{_sq_dynamic crawlers}' '*:tasks: '
+}
+
 _sq__delivery() {
   local curcontext=$curcontext state line ret=1
   typeset -A opt_args
@@ -607,7 +612,7 @@ _sq__completion() {
 }
 
 _sq__help() {
-  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results credits accounts delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals)'
+  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals)'
 }
 
 if [[ "${funcstack[1]}" == _sq ]]; then

@@ -14,6 +14,7 @@ export const NOUNS: NounEntry[] = [
   { name: 'results', summary: 'List and export the results of a squid or a run', load: () => import('./results/index.js') },
   { name: 'credits', summary: 'Show where credits went: per crawler and function, per squid', load: () => import('./credits/index.js') },
   { name: 'accounts', summary: 'Synchronize, list, limit and delete third-party site accounts', load: () => import('./accounts/index.js') },
+  { name: 'go', summary: 'Scrape in one step: squid, params, tasks, run, wait, export; a rerun picks up where it stopped', leaf: true, load: () => import('./go.js') },
   { name: 'delivery', summary: 'Configure where results go: SFTP, webhooks, e-mail, sheets, S3; apply from a file', load: () => import('./delivery/index.js') },
   { name: 'billing', summary: 'Show and set the automatic billing reset (re-charges the card on file)', load: () => import('./billing/index.js') },
   { name: 'plan', summary: 'Show what would change to make the account match a file (exit 10 when it differs)', leaf: true, load: () => import('./plan.js') },

@@ -56,11 +56,14 @@ const compile = () => WebAssembly.compile(fs.readFileSync(d.wasmPath));
 const wasm = d.waitWasm ? new Promise((resolve) => (gotWasm = resolve)) : compile();
 const source = d.source ?? fs.readFileSync(d.file, 'latin1');
 let maxOutput = d.maxOutput;
+// True while jq warms up (below): what it prints then is nobody's output.
+let warming = false;
 const jqModule = { exports: {} };
 const script = new vm.Script('(function (exports, require, module, __filename, __dirname) {' + source + '\n})', { filename: d.file, cachedData: d.cachedData });
 script.runInThisContext()(jqModule.exports, require, jqModule, d.file, require('node:path').dirname(d.file));
 const ready = jqModule.exports({
   sqWrite(bytes, offset, length) {
+    if (warming) return length;
     const over = sent + length > maxOutput;
     const end = offset + (over ? maxOutput - sent : length);
     for (let i = offset; i < end; ) {
@@ -90,13 +93,22 @@ ready.catch((err) => parentPort.postMessage({ id: 0, fatal: String((err && err.m
 // request is out, so that its code (the parser, its builtins) is compiled before the first job instead of during it
 // (~20 ms). Not the user's expression: jq folds constants as it compiles ('"x"*1e9' reaches the memory cap right
 // there), and a cap reached outside a job would leave this thread waiting to be ended with no job to report it.
+// Then a fixed filter runs once over a small document of every JSON type, its output dropped: the code that parses
+// jq's input, iterates, indexes and prints raw and compact output is compiled (WebAssembly compiles each function on
+// its first call) before the first job too, which was still ~10-20 ms slower than the next ones.
 // With makeCache, and no cachedData or one V8 refused, the code cache of jq-web's script once jq has compiled an
 // expression (its functions compiled by then are in it) goes to bin/sq.js, which writes it after a successful call.
 ready.then((lib) => {
   if (d.warm) {
     try {
       lib.raw('', '.', []);
-    } catch {}
+      warming = true;
+      lib.raw('{"a":[1,"x",null,true,false,{"b":-2.5e3,"c":"\\u00e9"}],"d":[]}', '.a[], .a, .d | length, .e.f?', ['-r', '-c']);
+    } catch {
+    } finally {
+      warming = false;
+      n = 0;
+    }
   }
   if (d.makeCache && (!d.cachedData || script.cachedDataRejected)) parentPort.postMessage({ id: 0, jqCache: script.createCachedData() });
 }, () => undefined);

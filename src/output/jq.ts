@@ -24,6 +24,7 @@ import { fnv1a64, readCacheFile, writeCacheFile } from '../io/cache-file.js';
 import { JQ_WORKER_SOURCE } from './jq-worker.js';
 import { capMessage, outputFor, type FilterLimits } from './limits.js';
 import { patchJqWeb } from './jq-patches.js';
+import { boundedJq } from '../argv.js';
 
 /**
  * What bin/sq.js started with --jq (its startJqWorker and preloadJq): jq's worker already loading jq (with the caps
@@ -37,9 +38,18 @@ interface PreloadedJq {
   wasmPath: string;
   /** jq's script as text, where it is no file to read (the standalone executable's assets). */
   source?: string;
+  /** jq's factory itself, where it is loaded already (the standalone executable). */
+  factory?: JqFactory;
   started?: { worker: Worker; ctrl: Int32Array; limits: Pick<FilterLimits, 'maxOutput' | 'maxMemory'>; exited: boolean; forget(): void };
 }
 declare const __sqJq: PreloadedJq | undefined;
+
+interface JqLib {
+  raw(json: string, expr: string, flags: string[]): string;
+}
+type JqFactory = (module: { sqWrite(bytes: Uint8Array, offset: number, length: number): number; instantiateWasm(imports: unknown, done: (instance: unknown) => void): object }) => Promise<JqLib>;
+/** Node's WebAssembly (this project's TypeScript settings declare no DOM or WebAssembly types). */
+const Wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<unknown>; instantiate(module: unknown, imports: unknown): Promise<unknown> } }).WebAssembly;
 
 interface Job {
   id: number;
@@ -203,14 +213,31 @@ let queue: Promise<unknown> = Promise.resolve();
 const GRACE_MS = 250;
 const abortedAt = new WeakMap<AbortSignal, number>();
 
+/**
+ * Notes when `signal` fires: one listener per signal, outside submit's scope. A listener added in submit for each job
+ * (as it was) stayed on the command's signal until the end and, sharing submit's closure, kept each job's arguments
+ * alive, the JSON text of every page included: `results list --all --jq` grew by about a page (~60 KB) per page.
+ */
+function noteAbort(signal: AbortSignal): void {
+  if (signal.aborted || watched.has(signal)) return;
+  watched.add(signal);
+  signal.addEventListener('abort', () => abortedAt.set(signal, Date.now()), { once: true });
+}
+const watched = new WeakSet<AbortSignal>();
+
 function graceLeft(signal: AbortSignal): number {
   return (abortedAt.get(signal) ?? Date.now()) + GRACE_MS - Date.now();
 }
 
 function submit(...args: Parameters<typeof submitNow>): Promise<void> {
   const signal = args[4];
-  if (signal && !signal.aborted) signal.addEventListener('abort', () => abortedAt.has(signal) || abortedAt.set(signal, Date.now()), { once: true });
-  const run = queue.then(() => submitNow(...args));
+  if (signal) noteAbort(signal);
+  return inTurn(() => submitNow(...args));
+}
+
+/** Runs `job` after the jobs before it, wherever they ran (worker or main thread): output keeps its order. */
+function inTurn(job: () => Promise<void>): Promise<void> {
+  const run = queue.then(job);
   queue = run.catch(() => undefined);
   return run;
 }
@@ -282,6 +309,12 @@ function jqMessage(raw: string): string {
  */
 export async function checkJq(expr: string, limits: FilterLimits, known?: string, signal?: AbortSignal): Promise<void> {
   if (expr.trim() === '') throw new UsageError('--jq needs an expression, e.g. --jq \'.[].name\'');
+  // A bounded path always compiles, and runs on the main thread (runJq): no check, no worker. jq loads and warms up
+  // while the request is out, not waited for here.
+  if (boundedJq(expr)) {
+    jqHere().catch(() => undefined);
+    return;
+  }
   const key = fingerprint(`${JQ_WEB}\n${expr}`);
   const seen = known === undefined ? undefined : readCacheFile(known);
   if (seen?.split('\n').includes(key)) {
@@ -315,5 +348,79 @@ export async function runJq(
   o: { limits: FilterLimits; write(text: string): Promise<void>; closed(): boolean; signal?: AbortSignal },
 ): Promise<void> {
   const json = JSON.stringify(value) ?? 'null';
+  if (json.length <= HERE_MAX && boundedJq(expr)) return inTurn(() => runHere(json, expr, o));
   await submit(o.limits, { op: 'run', expr, json, maxOutput: outputFor(o.limits, json.length) }, o.write, o.closed, o.signal);
+}
+
+/**
+ * The largest document a bounded expression (src/argv.ts, boundedJq) is run on the main thread for: a page of
+ * results, the answer of most commands. jq then ends within milliseconds whatever the expression, so a stop signal
+ * is never kept waiting, and there is no worker thread to start (jq_overhead: README, "Performance"). Larger
+ * documents, and any other expression, go to the worker.
+ */
+const HERE_MAX = 4 * MB;
+
+let here: Promise<{ lib: JqLib; out: Uint8Array[] }> | undefined;
+const WARM_INPUT = '{"a":[1,"x",null,true,false,{"b":-2.5e3,"c":"\\u00e9"}],"d":[]}';
+const WARM_FILTER = '.a[], .a, .d | length, .e.f?';
+
+/** jq-web loaded on the main thread, once: from what bin/sq.js preloaded (or the standalone executable's assets), else node_modules. */
+function jqHere(): Promise<{ lib: JqLib; out: Uint8Array[] }> {
+  here ??= (async () => {
+    const pre = typeof __sqJq === 'object' && __sqJq ? __sqJq : undefined;
+    const { readFileSync } = await importPackage<typeof import('node:fs')>('node:fs');
+    const { createRequire } = await importPackage<typeof import('node:module')>('node:module');
+    const require = createRequire(import.meta.url);
+    let factory = pre?.factory;
+    const wasmPath = pre?.wasmPath ?? require.resolve('jq-web/jq.wasm');
+    const wasm = pre?.wasm ?? Wasm.compile(readFileSync(wasmPath));
+    if (!factory) {
+      const vm = await importPackage<typeof import('node:vm')>('node:vm');
+      const { dirname } = await importPackage<typeof import('node:path')>('node:path');
+      const file = pre?.file ?? require.resolve('jq-web');
+      const source = pre?.source ?? (pre ? readFileSync(file, 'latin1') : patchJqWeb(readFileSync(file, 'utf8'), file));
+      const mod = { exports: {} as unknown };
+      const wrap = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file }).runInThisContext() as (...a: unknown[]) => void;
+      wrap(mod.exports, require, mod, file, dirname(file));
+      factory = mod.exports as JqFactory;
+    }
+    const out: Uint8Array[] = [];
+    const lib = await factory({
+      sqWrite(bytes, offset, length) {
+        // jq's heap as emscripten hands it over (an Int8Array): copied out as bytes.
+        out.push(Uint8Array.from(new Uint8Array(bytes.buffer, bytes.byteOffset + offset, length)));
+        return length;
+      },
+      instantiateWasm(imports, done) {
+        void wasm.then((m) => Wasm.instantiate(m, imports)).then(done);
+        return {};
+      },
+    });
+    // As the worker warms up (src/output/jq-worker.ts): jq's code for input, iteration and output compiled now.
+    try {
+      lib.raw(WARM_INPUT, WARM_FILTER, ['-r', '-c']);
+    } catch {
+      // nothing to report: the user's own run reports what is wrong
+    }
+    out.length = 0;
+    return { lib, out };
+  })();
+  return here;
+}
+
+/** A bounded expression on a small document, on the main thread: what it printed, then its error if any, as the worker does. */
+async function runHere(json: string, expr: string, o: { write(text: string): Promise<void>; closed(): boolean }): Promise<void> {
+  const { lib, out } = await jqHere();
+  out.length = 0;
+  let failure: { exitCode?: number; stderr?: string; message?: string } | undefined;
+  try {
+    lib.raw(json, expr, ['-r', '-c']);
+  } catch (err) {
+    failure = (err ?? {}) as typeof failure;
+  }
+  const text = Buffer.concat(out.splice(0)).toString('utf8');
+  if (text !== '' && !o.closed()) await o.write(text);
+  if (!failure) return;
+  const message = jqMessage(String(failure.stderr || failure.message || failure || 'jq failed'));
+  throw failure.exitCode === 3 ? new UsageError(`--jq: ${message}`) : new SqError(`--jq: ${message}`);
 }

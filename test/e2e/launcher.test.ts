@@ -153,7 +153,10 @@ describe('the code cache', () => {
     const r = await sqBin(['--format', 'json', '--fields', 'email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
     expect(r.code).toBe(0);
     // The launcher finds the word with the CLI's own pre-scan (src/argv.ts): --jq's value is not a command.
-    const jq = await sqBin(['--jq', '.email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
+    // A bounded path runs on the main thread (src/output/jq.ts): no worker, no code cache of its own.
+    expect((await sqBin(['--jq', '.email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) })).code).toBe(0);
+    expect(codeCaches(dir)).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`]);
+    const jq = await sqBin(['--jq', '.email | tostring', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
     expect(jq.code).toBe(0);
     // jq-web's script runs in jq's worker thread, from a code cache of its own (bin/sq.js, startJqWorker).
     expect(codeCaches(dir).sort()).toEqual([`code-${buildId()}-${process.version}-${process.arch}-_jq.bin`, `code-${buildId()}-${process.version}-${process.arch}-me.bin`]);

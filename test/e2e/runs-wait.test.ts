@@ -123,4 +123,16 @@ describe('a virtual clock moved by the test', () => {
     expect(await emu.requests('POST')).toEqual([]);
     expect((await emu.api(`/v1/runs/${run.id}`)).status).toBe('pending');
   });
+
+  it('SIGTERM while waiting (a CI timeout) exits 143, not Ctrl-C\'s 130', async () => {
+    const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: ids['Paris restaurants'] } });
+    await emu.clearRequests();
+    const p = spawn(['runs', 'watch', run.id, '--interval', '100ms']);
+    await waitFor(() => polled(run.id), (n) => n >= 2, 'two polls', 20_000);
+    p.kill('SIGTERM');
+    const r = await p;
+    expect(r.exitCode).toBe(143);
+    expect(String(r.stderr)).toContain(`Run ${run.id} keeps going on the server`);
+    expect(String(r.stderr)).toContain('interrupted (SIGTERM)');
+  });
 });

@@ -41,19 +41,36 @@ describe('scripting (built binary)', () => {
     expect(r.stdout).toMatch(/^HTTP\/1\.1 200 OK\n(?:[A-Z][\w-]*: .*\n)+\ndemo@sq-emulator\.local\n$/);
   });
 
+  it('a bounded path (.email, .[].name) runs on the main thread: the same output and errors, nothing to check or remember', async () => {
+    const dir = tempDir('sq-jq-cache-');
+    const env = emu.env({ SQ_CACHE_DIR: dir });
+    const me = await emu.api('/v1/me');
+    expect(await sqBin(['me', '--jq', '.email'], { env }).then(withNl)).toEqual({ code: 0, stdout: `${me.email}\n`, stderr: '' });
+    // The worker prints the same for the same filter.
+    expect((await sqBin(['me', '--jq', '.email | tostring'], { env }).then(withNl)).stdout).toBe(`${me.email}\n`);
+    const bad = await sqBin(['me', '--jq', '.[0]'], { env });
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stderr).error.message).toBe('--jq: Cannot index object with number');
+    const list = await sqBin(['squids', 'list', '--jq', '.[] | .name'], { env: emu.env({ SQ_CACHE_DIR: '' }) }).then(withNl);
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\n').filter(Boolean).length).toBeGreaterThan(1);
+    expect(readFileSync(join(dir, 'jq-known'), 'utf8').split('\n').filter(Boolean)).toEqual([fingerprint(`${JQ_WEB}\n.email | tostring`)]);
+  });
+
   describe('expressions known to compile', () => {
     const inCache = (dir: string, args: string[]) => sqBin(args, { env: emu.env({ SQ_CACHE_DIR: dir }) }).then(withNl);
     const known = (dir: string) => readFileSync(join(dir, 'jq-known'), 'utf8').split('\n').filter(Boolean);
 
+    // Each expression here is one jq runs in its worker (not a bounded path: src/argv.ts, boundedJq), which alone is checked and remembered.
     it('a known expression still works where a command prints its document in one piece (sq export, plan, apply)', async () => {
       // These print through ctx.out.json, which runs jq at once: jq must be loaded even when its check run is skipped.
       const dir = tempDir('sq-jq-cache-');
-      const first = await inCache(dir, ['export', '--jq', '.billing.auto_reset.threshold']);
+      const first = await inCache(dir, ['export', '--jq', '.billing.auto_reset.threshold // 0']);
       expect(first).toEqual({ code: 0, stdout: '80\n', stderr: '' });
-      expect(known(dir)).toEqual([fingerprint(`${JQ_WEB}\n.billing.auto_reset.threshold`)]);
-      expect(await inCache(dir, ['export', '--jq', '.billing.auto_reset.threshold'])).toEqual(first);
+      expect(known(dir)).toEqual([fingerprint(`${JQ_WEB}\n.billing.auto_reset.threshold // 0`)]);
+      expect(await inCache(dir, ['export', '--jq', '.billing.auto_reset.threshold // 0'])).toEqual(first);
       // A dry run prints its planned request the same way, from main.ts after the verb stopped.
-      const plan = ['billing', 'auto-reset', '--threshold', '75', '--dry-run', '--jq', '.method'];
+      const plan = ['billing', 'auto-reset', '--threshold', '75', '--dry-run', '--jq', '.method // ""'];
       const once = await inCache(dir, plan);
       expect(once).toMatchObject({ code: 0, stdout: 'POST\n' });
       expect(await inCache(dir, plan)).toEqual(once);
@@ -61,12 +78,12 @@ describe('scripting (built binary)', () => {
 
     it('a good expression is remembered, a bad one never is, and stays exit 2 before any request', async () => {
       const dir = tempDir('sq-jq-cache-');
-      const good = await inCache(dir, ['squids', 'list', '--jq', '.[].name']);
+      const good = await inCache(dir, ['squids', 'list', '--jq', '.[].name | tostring']);
       expect(good.code).toBe(0);
-      expect(known(dir)).toEqual([fingerprint(`${JQ_WEB}\n.[].name`)]);
+      expect(known(dir)).toEqual([fingerprint(`${JQ_WEB}\n.[].name | tostring`)]);
       // The output is the same without any cache (then jq-web loads from node_modules, patched the same way).
-      expect(await sqBin(['squids', 'list', '--jq', '.[].name'], { env: emu.env({ SQ_CACHE_DIR: '' }) }).then(withNl)).toEqual(good);
-      expect(await inCache(dir, ['squids', 'list', '--jq', '.[].name'])).toEqual(good);
+      expect(await sqBin(['squids', 'list', '--jq', '.[].name | tostring'], { env: emu.env({ SQ_CACHE_DIR: '' }) }).then(withNl)).toEqual(good);
+      expect(await inCache(dir, ['squids', 'list', '--jq', '.[].name | tostring'])).toEqual(good);
 
       await emu.control('POST', '/_emulator/reset');
       for (let i = 0; i < 2; i++) {
@@ -75,7 +92,7 @@ describe('scripting (built binary)', () => {
         expect(JSON.parse(bad.stderr).error.message).toMatch(/^--jq: syntax error/);
       }
       expect(await calls()).toEqual([]);
-      expect(known(dir)).toEqual([fingerprint(`${JQ_WEB}\n.[].name`)]);
+      expect(known(dir)).toEqual([fingerprint(`${JQ_WEB}\n.[].name | tostring`)]);
     });
 
     it('a remembered expression that does not compile (a planted or stale file) still fails with jq\'s message, exit 2', async () => {
@@ -90,10 +107,10 @@ describe('scripting (built binary)', () => {
     it('the record is capped, and JQ_WEB names the installed jq-web', async () => {
       const dir = tempDir('sq-jq-cache-');
       writeFileSync(join(dir, 'jq-known'), Array.from({ length: 300 }, (_, i) => `${i.toString(16).padStart(16, '0')}\n`).join(''), { mode: 0o600 });
-      expect((await inCache(dir, ['me', '--jq', '.email'])).code).toBe(0);
+      expect((await inCache(dir, ['me', '--jq', '.email | tostring'])).code).toBe(0);
       const lines = known(dir);
       expect(lines).toHaveLength(256);
-      expect(lines.at(-1)).toBe(fingerprint(`${JQ_WEB}\n.email`));
+      expect(lines.at(-1)).toBe(fingerprint(`${JQ_WEB}\n.email | tostring`));
       const pkg = JSON.parse(readFileSync(join(__dirname, '../../node_modules/jq-web/package.json'), 'utf8')) as { version: string };
       expect(JQ_WEB).toBe(`jq-web ${pkg.version}`);
     });

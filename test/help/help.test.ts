@@ -193,7 +193,7 @@ describe('help topics', () => {
 
   it('an unknown command is exit 2 with --help too, naming the closest commands', async () => {
     for (const [args, msg] of [
-      [['go', '--help'], 'unknown command "go" for sq'],
+      [['frobnicate', '--help'], 'unknown command "frobnicate" for sq'],
       [['squids', 'lst', '--help'], 'unknown command "lst" for sq squids; did you mean "list"?'],
       [['-h', 'runz'], 'unknown command "runz" for sq; did you mean "runs"?'],
     ] as const) {

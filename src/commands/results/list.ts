@@ -95,24 +95,36 @@ export default defineVerb({
     const settings = ctx.outputSettings();
     const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat ? settings.format : null);
     if (output !== undefined) await checkOutputTarget('-o', output);
-    const plan = await resumePlan(ctx, opts, { scopeRef, task, paging, output, format });
-    try {
-      await exportResults(ctx, { scopeRef, task, paging, output, format, plan });
-    } catch (err) {
-      // Whatever stopped it (a fault, a signal, a FIFO put at the target meanwhile), an export with whole pages on
-      // disk is told how to continue.
-      if (plan?.saved && !(err instanceof ResultsChangedError)) {
-        ctx.out.info(resumeHint(ctx, plan, plan.saved), { force: true });
-      }
-      throw err;
-    }
+    await runExport(ctx, opts, { scopeRef, task, paging, output, format });
   },
 });
+
+/**
+ * The export engine of `results list`, also `sq go`'s last step: the records of a squid or run to `output` (a file
+ * written atomically, resumable for ndjson, csv and tsv) or stdout. Resolves to the number of records written.
+ */
+export async function runExport(
+  ctx: Ctx,
+  opts: { resume?: boolean; checkpoint?: string; force?: boolean },
+  o: { scopeRef: ResultScope; task: string | undefined; paging: Paging; output: string | undefined; format: Format },
+): Promise<number> {
+  const plan = await resumePlan(ctx, opts, o);
+  try {
+    return await exportResults(ctx, { ...o, plan });
+  } catch (err) {
+    // Whatever stopped it (a fault, a signal, a FIFO put at the target meanwhile), an export with whole pages on
+    // disk is told how to continue.
+    if (plan?.saved && !(err instanceof ResultsChangedError)) {
+      ctx.out.info(resumeHint(ctx, plan, plan.saved), { force: true });
+    }
+    throw err;
+  }
+}
 
 async function exportResults(
   ctx: Ctx,
   o: { scopeRef: ResultScope; task: string | undefined; paging: Paging; output: string | undefined; format: Format; plan: ResumePlan | null },
-): Promise<void> {
+): Promise<number> {
   const { scopeRef, task, paging, output, format, plan } = o;
   const settings = ctx.outputSettings();
 
@@ -154,18 +166,15 @@ async function exportResults(
     for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
   }
 
-  if (plan) {
-    await resumableExport(ctx, plan, { pages: all(), seen, columns, format, scope, scopeRef, task, output });
-    return;
-  }
+  if (plan) return resumableExport(ctx, plan, { pages: all(), seen, columns, format, scope, scopeRef, task, output });
 
   if (output === undefined) {
     // On a narrow terminal the scope's own columns (the same squid, or run, on every row) give way before the data.
     const scoped = new Set('squid' in scope ? ['squid'] : ['squid', 'run']);
     const shown = columns.map((c) => (scoped.has(c.key) ? { ...c, dropFirst: true } : c));
-    await ctx.out.list(records(all(), seen), { columns: shown, maskSecrets: false, ...pageFilter(ctx, paging, seen) });
+    const n = await ctx.out.list(records(all(), seen), { columns: shown, maskSecrets: false, ...pageFilter(ctx, paging, seen) });
     pagingHint(ctx, paging, seen, 'results');
-    return;
+    return n;
   }
 
   const file = await AtomicFile.create(output, { onCleanup: (fn) => ctx.onCleanup(fn) });
@@ -184,6 +193,7 @@ async function exportResults(
   await file.commit();
   ctx.out.info(`Wrote ${count(n)} record${n === 1 ? '' : 's'} to ${output} (${format})`);
   pagingHint(ctx, paging, seen, 'results');
+  return n;
 }
 
 interface ResumePlan {
@@ -308,7 +318,7 @@ async function resumableExport(
     task: string | undefined;
     output: string | undefined;
   },
-): Promise<void> {
+): Promise<number> {
   const settings = ctx.outputSettings();
   const before = plan.ck;
   let ck: Checkpoint = before ?? {
@@ -400,6 +410,7 @@ async function resumableExport(
     const after = before ? `; resumed after ${count(before.records)}` : '';
     ctx.out.info(`Wrote ${count(n)} record${n === 1 ? '' : 's'} to ${o.output} (${o.format}${after})`);
   }
+  return ck.records;
 }
 
 async function openPartial(ctx: Ctx, output: string, plan: ResumePlan): Promise<AtomicFile> {
@@ -525,7 +536,8 @@ function scopeOf(opts: { squid?: string; run?: string }): ResultScope {
   return squid !== undefined ? { squid: nonEmpty('--squid', squid) } : { run: nonEmpty('--run', run) };
 }
 
-function fileFormat(path: string, explicit: Format | null): Format {
+/** The format of an -o FILE: the one given, else the file's extension (csv for any other). */
+export function fileFormat(path: string, explicit: Format | null): Format {
   if (explicit === 'table') throw new UsageError('--format table is for terminals; with -o use csv, tsv, json or ndjson');
   if (explicit) return explicit;
   const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? '';

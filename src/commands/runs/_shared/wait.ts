@@ -120,7 +120,8 @@ export async function waitForRun(ctx: Ctx, http: HttpClient, runId: string, s: W
         `Stopped waiting. Run ${runId} keeps going on the server: \`sq runs watch ${runId}\` to follow it, \`sq runs abort ${runId}\` to stop it.`,
         { force: true },
       );
-      throw new InterruptedError();
+      // The signal's own exit code: 143 for SIGTERM (a CI timeout), not always SIGINT's 130.
+      throw ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError();
     }
     throw err;
   }

@@ -1,0 +1,157 @@
+// `sq go`: the one-shot path of the vendor's `lobstr go`. Each step reuses what a run of it before left behind, so
+// running it again after an interruption (Ctrl-C, a CI timeout mid-wait) picks up where it stopped: the same squid
+// (found by its deterministic name), the tasks already there (the API skips duplicates), and the run still in
+// progress, instead of a second run that would be charged again.
+import { defineVerb } from '../command.js';
+import { AmbiguousWriteError, unexpectedWriteAnswer } from '../api/http-errors.js';
+import { getCrawlerParams, squidParamNames, unknownSquidParams } from '../api/crawlers.js';
+import { resolveCrawler, resolveSquid } from '../api/resolve.js';
+import { createSquid, parseParams, SQUIDS_PATH, updateSquid } from '../api/squids.js';
+import { addTasks } from '../api/tasks.js';
+import { isTerminal, listRunPages, runStatus, startRun, type Run } from '../api/runs.js';
+import { fnv1a64 } from '../io/cache-file.js';
+import { checkOutputTarget } from '../io/atomic-file.js';
+import { count } from '../io/progress.js';
+import { MAX_PAGE_SIZE } from '../api/pages.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import { nonEmpty } from '../validate/index.js';
+import { WAIT_OPTIONS, waitForRun, waitSettings } from './runs/_shared/wait.js';
+import { fileFormat, runExport } from './results/list.js';
+
+/** As in `tasks add`: the API documents no batch limit, so large lists go in requests of this many. */
+const TASKS_PER_REQUEST = 500;
+/** Runs looked at for one still in progress: the newest ones (the API lists the newest first). */
+const RECENT_RUNS = 10;
+
+export default defineVerb({
+  name: 'go',
+  summary: 'Scrape in one step: squid, params, tasks, run, wait, export; a rerun picks up where it stopped',
+  description:
+    'Creates the squid "go <crawler-slug> <hash>" (the hash of the tasks: the same tasks find the same squid) or reuses it, ' +
+    'sets its --param values (checked against the crawler\'s parameters first, GET requests only: an unknown key is exit 2 ' +
+    'with the closest names, before any write), adds the tasks (those already there are skipped by the API), starts a run ' +
+    'unless one of the squid is still in progress (then it is resumed, never a second one), waits for it as `sq runs watch` ' +
+    'does, and exports its results with the engine of `sq results list --all`: to -o FILE (written atomically; format from ' +
+    '--format or the extension) or stdout. Each step prints one line on stderr. Interrupted (Ctrl-C: exit 130; SIGTERM: 143), the ' +
+    'run goes on: run the same command again to resume it. --json prints a summary object on stdout instead of the results, ' +
+    'so it needs -o FILE.',
+  args: ['<crawler>', '<tasks...>'],
+  options: [
+    { flags: '-p, --param <key=value>', description: 'set a squid parameter (repeatable), as `sq squids update --param`', repeatable: true },
+    { flags: '--key <name>', description: 'task parameter each TASK is sent as', defaultText: 'url' },
+    { flags: '-o, --output <file>', description: 'write the results to this regular file (atomically) instead of stdout; - is stdout' },
+    ...WAIT_OPTIONS,
+  ],
+  examples: [
+    'sq go google-maps-search "https://www.google.com/maps/search/pizza+paris" -o pizza.csv',
+    'sq go google-maps-search --key keyword sushi ramen -p max_results=50 -p language=fr -o food.ndjson',
+    'sq go amazon-products "https://www.amazon.com/s?k=headphones" --json -o headphones.csv',
+  ],
+  async run(ctx, [crawlerRef, ...values], opts) {
+    // Everything the user typed is checked before any request.
+    const key = opts.key === undefined ? 'url' : nonEmpty('--key', opts.key).trim();
+    const tasks = values.filter((v) => v.trim() !== '').map((v) => ({ [key]: v }));
+    if (tasks.length === 0) throw new UsageError('no tasks given: pass at least one TASK (e.g. a URL) after the crawler');
+    const params = opts.param?.length ? parseParams(opts.param) : null;
+    if (ctx.globals.dryRun) throw new UsageError('sq go does not take --dry-run: it waits for a run it starts; use `sq squids create … --dry-run` and the other verbs to preview requests');
+    const flagged = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
+    const output = flagged === '-' ? undefined : flagged;
+    const summary = ctx.globals.json;
+    if (summary && output === undefined) throw new UsageError('--json prints a summary object on stdout: pass -o FILE for the results');
+    const settings = ctx.outputSettings();
+    // With --json the summary is the JSON: the file's format comes from --format or its extension.
+    const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat && !summary ? settings.format : null);
+    if (output !== undefined) await checkOutputTarget('-o', output);
+    const wait = await waitSettings(ctx, opts);
+
+    const http = await ctx.http();
+    const crawler = await resolveCrawler(http, crawlerRef);
+    const slug = typeof crawler.record.slug === 'string' && crawler.record.slug ? crawler.record.slug : crawler.id;
+    if (params) {
+      const declared = squidParamNames(await getCrawlerParams(http, crawler.id));
+      const [first, ...rest] = declared ? unknownSquidParams(params, declared, (k) => `--param ${k}`, JSON.stringify(crawler.name || slug)) : [];
+      if (first) throw new UsageError(`${first}; nothing was sent`, { details: rest.map((p) => `  also: ${p}`) });
+    }
+
+    // 1. The squid, by its name.
+    const name = squidName(slug, tasks);
+    let squidId: string;
+    let created = false;
+    try {
+      squidId = (await resolveSquid(http, name)).id;
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      const s = await createSquid(http, { crawler: crawler.id, name });
+      squidId = typeof s?.id === 'string' ? s.id : '';
+      if (!squidId) throw unexpectedWriteAnswer('POST', SQUIDS_PATH, 'the id of the squid');
+      created = true;
+    }
+    ctx.out.info(`squid "${name}" (${squidId}) ${created ? 'created' : 'reused'}`);
+
+    // 2. Its params.
+    if (params) {
+      await updateSquid(http, squidId, { params });
+      ctx.out.info(`params set: ${Object.keys(params).join(', ')}`);
+    }
+
+    // 3. The tasks; the API skips those the squid already has.
+    let added = 0;
+    let existing = 0;
+    for (let i = 0; i < tasks.length; i += TASKS_PER_REQUEST) {
+      const res = (await addTasks(http, squidId, tasks.slice(i, i + TASKS_PER_REQUEST))) as Record<string, unknown>;
+      if (Array.isArray(res.tasks)) added += res.tasks.length;
+      if (typeof res.duplicated_count === 'number') existing += res.duplicated_count;
+    }
+    ctx.out.info(`${count(added)} task${added === 1 ? '' : 's'} added, ${count(existing)} already there`);
+
+    // 4. The run: one still in progress is resumed rather than a second one started.
+    let run = await runInProgress(http, squidId);
+    const resumed = run !== null;
+    if (!run) {
+      try {
+        run = await startRun(http, squidId);
+      } catch (err) {
+        if (err instanceof AmbiguousWriteError) {
+          err.message = `starting the run failed and it may have started anyway: ${err.message}`;
+          err.details.push('Run the same `sq go` command again: it resumes a run that did start instead of starting a second one.');
+        }
+        throw err;
+      }
+    }
+    const runId = String(run.id);
+    ctx.out.info(`run ${runId} ${resumed ? `resumed (${runStatus(run) || 'status unknown'})` : 'started'}`);
+
+    // 5. Wait, as `runs watch`; 6. export, as `results list --run RUN --all`.
+    const final = await waitForRun(ctx, http, runId, wait);
+    const n = await runExport(ctx, {}, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format });
+    ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} to ${output ?? 'stdout'}`);
+    if (summary) {
+      await ctx.out.record({
+        squid: { id: squidId, name, created },
+        params: params ?? {},
+        tasks: { added, existing },
+        run: { id: runId, resumed, status: runStatus(final), total_results: final.total_results ?? null },
+        exported: { records: n, output, format },
+      });
+    }
+  },
+});
+
+/** --all as `results list` reads it: every page, of the largest size. */
+const ALL = { request: { pageSize: MAX_PAGE_SIZE }, page: undefined, all: true, slurp: false };
+
+/**
+ * "go <crawler-slug> <hash>": the same crawler and tasks (in any order, any repeats) give the same name, so a rerun
+ * finds the squid; within the API's 255 characters whatever the tasks.
+ */
+export function squidName(slug: string, tasks: Record<string, unknown>[]): string {
+  const keys = [...new Set(tasks.map((t) => JSON.stringify(Object.entries(t).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))))].sort();
+  return `go ${slug.slice(0, 200)} ${fnv1a64(keys.join('\n'))}`;
+}
+
+/** The newest run of the squid not yet finished, or finished with its export still being made; null when none. */
+async function runInProgress(http: Parameters<typeof startRun>[0], squidId: string): Promise<Run | null> {
+  const first = await listRunPages(http, squidId, { pageSize: RECENT_RUNS, maxItems: RECENT_RUNS }).next();
+  const runs = first.done ? [] : first.value.data;
+  return runs.find((r) => typeof r.id === 'string' && r.id && (!isTerminal(runStatus(r)) || (runStatus(r) === 'done' && r.export_done === false))) ?? null;
+}

@@ -1,0 +1,156 @@
+// sq go (src/commands/go.ts), in-process against the emulator: the whole path (squid, params, tasks, run, wait,
+// export), a rerun after Ctrl-C mid-wait that resumes the run instead of starting a second one, and bad input
+// refused with exit 2 before any write (a malformed --param before any request at all).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { sq } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
+import { InterruptedError } from '../../src/errors.js';
+import { squidName } from '../../src/commands/go.js';
+
+const emu = useEmulator({ each: 'reset' });
+const A = 'https://www.amazon.com/s?k=go+test+a';
+const B = 'https://www.amazon.com/s?k=go+test+b';
+
+const posts = async () => (await emu.requests('POST')).map((r) => r.path);
+const runPosts = async () => (await posts()).filter((p) => p === '/v1/runs').length;
+const statsPolls = async () => (await emu.requests()).filter((q) => /^\/v1\/runs\/[^/]+\/stats$/.test(q.path)).length;
+
+/** Runs sq go, moving the emulator's clock only after sq has polled the run (as in runs-watch-tty.test.ts). */
+async function goAdvancing(args: string[], opts: { signal?: AbortSignal; stopAfterPolls?: () => void } = {}) {
+  let finished = false;
+  const p = sq(['go', ...args], { env: emu.env(), signal: opts.signal }).finally(() => (finished = true));
+  let polled = 0;
+  for (let i = 0; i < 200 && !finished; i++) {
+    const target = (await statsPolls()) + 1;
+    for (let j = 0; j < 200 && !finished && (await statsPolls()) < target; j++) await new Promise((r) => setTimeout(r, 20));
+    if (finished) break;
+    if (++polled === 2 && opts.stopAfterPolls) {
+      opts.stopAfterPolls();
+      break;
+    }
+    await emu.advance(500);
+  }
+  return p;
+}
+
+describe('sq go', () => {
+  it('creates the squid, sets params, adds tasks, starts a run, waits, exports to -o FILE, each step on stderr', async () => {
+    const file = join(tempDir('sq-go-'), 'out.csv');
+    const r = await goAdvancing(['amazon-products', A, B, '-p', 'max_results=5', '-o', file, '--interval', '20ms']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    const name = squidName('amazon-products', [{ url: A }, { url: B }]);
+    const squid = (await emu.api(`/v1/squids?name=${encodeURIComponent(name)}`)).data.find((s: { name: string }) => s.name === name);
+    expect(squid).toBeDefined();
+    expect(squid.params.max_results).toBe(5);
+    const runs = (await emu.api(`/v1/runs?squid=${squid.id}`)).data;
+    expect(runs).toHaveLength(1);
+    const run = runs[0];
+    expect(run.status).toBe('done');
+    const lines = r.stderr.split('\n').filter(Boolean);
+    expect(lines[0]).toBe(`squid "${name}" (${squid.id}) created`);
+    expect(lines[1]).toBe('params set: max_results');
+    expect(lines[2]).toBe('2 tasks added, 0 already there');
+    expect(lines[3]).toBe(`run ${run.id} started`);
+    const n = run.total_results;
+    expect(n).toBeGreaterThan(0);
+    expect(lines.at(-1)).toBe(`exported ${n} record${n === 1 ? '' : 's'} to ${file}`);
+    const csv = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(csv[0].startsWith('id,squid,run,')).toBe(true);
+    expect(csv).toHaveLength(n + 1);
+    expect(csv.slice(1).every((l) => l.includes(run.id))).toBe(true);
+    expect(await posts()).toEqual(['/v1/squids', `/v1/squids/${squid.id}`, '/v1/tasks', '/v1/runs']);
+  }, 60_000);
+
+  it('rerun after Ctrl-C mid-wait: reuses the squid and tasks and resumes the run, never a second one', async () => {
+    const file = join(tempDir('sq-go-'), 'out.ndjson');
+    const args = ['amazon-products', A, B, '-o', file, '--interval', '20ms'];
+    const controller = new AbortController();
+    const first = await goAdvancing(args, { signal: controller.signal, stopAfterPolls: () => controller.abort(new InterruptedError('SIGINT')) });
+    expect(first.code).toBe(130);
+    expect(first.stderr).toMatch(/run [0-9a-f]+ started/);
+    expect(first.stderr).toContain('Stopped waiting');
+    const runId = /run ([0-9a-f]+) started/.exec(first.stderr)![1];
+    expect((await emu.api(`/v1/runs/${runId}`)).status).not.toBe('done');
+    expect(() => readFileSync(file)).toThrow();
+
+    await emu.clearRequests();
+    const again = await goAdvancing(args);
+    expect(again.code, again.stderr).toBe(0);
+    const lines = again.stderr.split('\n').filter(Boolean);
+    expect(lines[0]).toMatch(/^squid "go amazon-products [0-9a-f]+" \([0-9a-f]+\) reused$/);
+    expect(lines[1]).toBe('0 tasks added, 2 already there');
+    expect(lines[2]).toMatch(new RegExp(`^run ${runId} resumed \\((running|pending|uploading|done)\\)$`));
+    expect(await runPosts()).toBe(0);
+    expect(await posts()).toEqual(['/v1/tasks']);
+    const done = await emu.api(`/v1/runs/${runId}`);
+    expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(done.total_results);
+  }, 60_000);
+
+  it('a finished run is not resumed: a rerun starts a new one on the same squid', async () => {
+    const file = join(tempDir('sq-go-'), 'out.ndjson');
+    const args = ['amazon-products', A, '-o', file, '--interval', '20ms'];
+    expect((await goAdvancing(args)).code).toBe(0);
+    const r = await goAdvancing([...args.slice(0, 2), '-o', join(tempDir('sq-go-'), 'again.ndjson'), '--interval', '20ms']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/reused\n0 tasks added, 1 already there\nrun [0-9a-f]+ started\n/);
+    expect(await runPosts()).toBe(2);
+  }, 60_000);
+
+  it('--json prints a summary object on stdout; the file keeps its own format', async () => {
+    const file = join(tempDir('sq-go-'), 'out.csv');
+    const r = await goAdvancing(['amazon-products', A, '-o', file, '--interval', '20ms', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(Object.keys(s)).toEqual(['squid', 'params', 'tasks', 'run', 'exported']);
+    expect(s.squid.created).toBe(true);
+    expect(s.tasks).toEqual({ added: 1, existing: 0 });
+    expect(s.run.resumed).toBe(false);
+    expect(s.run.status).toBe('done');
+    expect(s.exported).toEqual({ records: s.run.total_results, output: file, format: 'csv' });
+    expect(readFileSync(file, 'utf8').startsWith('id,squid,run,')).toBe(true);
+  }, 60_000);
+
+  it('results to stdout without -o', async () => {
+    const r = await goAdvancing(['amazon-products', A, '--interval', '20ms', '--format', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(r.stderr).toContain(`exported ${rows.length} record${rows.length === 1 ? '' : 's'} to stdout`);
+  }, 60_000);
+
+  it('an unknown --param key: exit 2 with the closest name, after GET requests only', async () => {
+    await emu.clearRequests();
+    const r = await sq(['go', 'amazon-products', A, '-p', 'max_result=5'], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--param max_result: crawler "Amazon Products Scraper" has no parameter "max_result"; did you mean "max_results"?');
+    expect(r.stderr).toContain('nothing was sent');
+    expect(await emu.requests('POST')).toEqual([]);
+  });
+
+  it.each([
+    [['go', 'amazon-products', A, '-p', 'oops'], '--param must look like key=value'],
+    [['go', 'amazon-products'], 'missing required argument'],
+    [['go', 'amazon-products', ' '], 'no tasks given'],
+    [['go', 'amazon-products', A, '--json'], '--json prints a summary object on stdout: pass -o FILE'],
+    [['go', 'amazon-products', A, '--timeout', 'soon'], '--timeout must be a duration'],
+    [['go', 'amazon-products', A, '--dry-run'], 'sq go does not take --dry-run'],
+  ])('bad input %j: exit 2 before any request', async (args, message) => {
+    await emu.clearRequests();
+    const r = await sq(args, { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('the squid name depends on the crawler and the set of tasks, not their order or repeats', () => {
+    const a = squidName('amazon-products', [{ url: A }, { url: B }]);
+    expect(squidName('amazon-products', [{ url: B }, { url: A }, { url: A }])).toBe(a);
+    expect(squidName('amazon-products', [{ url: A }])).not.toBe(a);
+    expect(squidName('indeed-jobs', [{ url: A }, { url: B }])).not.toBe(a);
+    expect(a).toMatch(/^go amazon-products [0-9a-f]{16}$/);
+  });
+});

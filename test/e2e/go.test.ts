@@ -1,0 +1,49 @@
+// sq go as a user runs it (the built binary): killed mid-wait (SIGTERM, as a CI timeout does), then run again, it
+// reuses the squid and resumes the run instead of starting a second one, and exports the results to the file.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { BIN, tempConfigDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
+
+const emu = useEmulator({ each: 'reset' });
+
+it('killed mid-wait, then run again: one run, resumed, and its results in the file', async () => {
+  const file = join(tempDir('sq-go-e2e-'), 'out.csv');
+  const args = ['go', 'amazon-products', 'https://www.amazon.com/s?k=e2e+go', '-p', 'max_results=20', '-o', file, '--interval', '200ms'];
+  // The emulator's clock stands still: the run stays in progress while sq waits.
+  const child = execa(process.execPath, [BIN, ...args], { env: { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' }, extendEnv: false, reject: false });
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d));
+  for (let i = 0; i < 300 && !/run [0-9a-f]+ started/.test(err); i++) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 300));
+  child.kill('SIGTERM');
+  const first = await child;
+  expect(first.exitCode, err).toBe(143);
+  const runId = /run ([0-9a-f]+) started/.exec(err)![1];
+
+  // The clock moves only once the rerun has chosen its run: moved earlier (a slow start on a loaded machine), the
+  // first run could finish before it is looked for, and a finished run is rightly not resumed.
+  const second = execa(process.execPath, [BIN, ...args], { env: { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' }, extendEnv: false, reject: false });
+  let err2 = '';
+  let done = false;
+  second.stderr!.on('data', (d: Buffer) => (err2 += d));
+  void second.finally(() => (done = true));
+  for (let i = 0; i < 300 && !done && !/run [0-9a-f]+ (resumed|started)/.test(err2); i++) await new Promise((r) => setTimeout(r, 50));
+  while (!done) {
+    await emu.advance(1000);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const res = await second;
+  const again = { code: res.exitCode, stderr: err2 };
+  expect(again.code, again.stderr).toBe(0);
+  expect(again.stderr).toMatch(/squid "go amazon-products [0-9a-f]{16}" \([0-9a-f]+\) reused\nparams set: max_results\n0 tasks added, 1 already there\n/);
+  expect(again.stderr).toContain(`run ${runId} resumed (`);
+  expect((await emu.requests('POST')).filter((r) => r.path === '/v1/runs')).toHaveLength(1);
+  const run = await emu.api(`/v1/runs/${runId}`);
+  expect(run.status).toBe('done');
+  expect(again.stderr).toContain(`exported ${run.total_results} record${run.total_results === 1 ? '' : 's'} to ${file}`);
+  expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(run.total_results + 1);
+}, 90_000);
