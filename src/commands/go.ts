@@ -88,10 +88,11 @@ export default defineVerb({
     }
     ctx.out.info(`squid "${name}" (${squidId}) ${created ? 'created' : 'reused'}`);
 
-    // 2. Its params.
-    if (params) {
-      await updateSquid(http, squidId, { params });
-      ctx.out.info(`params set: ${Object.keys(params).join(', ')}`);
+    // 2. Its params. A new squid gets them even when none are given: the platform runs a squid only once its
+    // params have been set, even to the crawler's defaults (SquidNotReady otherwise).
+    if (params || created) {
+      await updateSquid(http, squidId, { params: params ?? {} });
+      ctx.out.info(params ? `params set: ${Object.keys(params).join(', ')}` : 'params set: the crawler\'s defaults');
     }
 
     // 3. The tasks; the API skips those the squid already has.
