@@ -93,6 +93,8 @@ export class HttpClient {
   /** Counts requests actually sent (for tests and benchmarks). */
   sent = 0;
   private writesSent = 0;
+  /** How far the API's clock is ahead of ours (its Date header), from its latest answer; 0 within Date's resolution. */
+  private skewMs = 0;
 
   /** Requests to this origin carry the key; computed once, not per request. */
   private readonly apiOrigin: string;
@@ -122,6 +124,15 @@ export class HttpClient {
 
   get hasToken(): boolean {
     return !!this.opts.token;
+  }
+
+  /**
+   * The API's clock minus ours, as its latest answer's Date header said (0 before any answer, and when they agree to
+   * within the header's one-second resolution). Relative times ("3 min ago") count from our clock plus this, so
+   * a server clock ahead of ours never shows a past event as "in 6 min".
+   */
+  get clockSkewMs(): number {
+    return this.skewMs;
   }
 
   async get<T = unknown>(path: string, o: RequestOptions = {}): Promise<T> {
@@ -334,6 +345,11 @@ export class HttpClient {
         signal: this.opts.signal,
       });
       this.traceResponse(res, started);
+      // Only the API's own answers: a presigned download link's host keeps its own clock.
+      if (req.url.origin === this.apiOrigin && typeof res.headers.date === 'string') {
+        const local = this.now();
+        this.skewMs = serverNow(res.headers.date, local) - local;
+      }
       return res;
     } catch (err) {
       if (!this.opts.signal?.aborted) {
