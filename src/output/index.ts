@@ -182,7 +182,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
         break;
       case 'table':
         if (count === 0) {
-          if (!settings.quiet) message('No results');
+          if (!settings.quiet) message(opts?.empty ?? 'No results');
         } else {
           // The table renderer and its display-width tables load on first use: `sq me --json` needs neither.
           const { renderListTable } = await import('./table.js');

@@ -34,7 +34,12 @@ export default defineVerb({
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
     if (search === undefined) {
-      await printList(ctx, http, CRAWLERS_PATH, { paging, noun: 'crawlers', columns: COLUMNS });
+      await printList(ctx, http, CRAWLERS_PATH, {
+        paging,
+        noun: 'crawlers',
+        columns: COLUMNS,
+        empty: 'No crawlers: the service lists none for this account (check the base URL: sq auth status)',
+      });
       return;
     }
     const max = paging.all ? Infinity : (paging.request.maxItems ?? DEFAULT_LIMIT);
@@ -51,8 +56,7 @@ export default defineVerb({
         yield c;
       }
     }
-    await ctx.out.list(matches(), { columns: COLUMNS });
-    if (found === 0) ctx.out.info(`No crawler's name, slug or description contains "${search}".`);
-    else if (more) ctx.out.info(`Showing the first ${found} matches — use --all or --limit N to see more.`);
+    await ctx.out.list(matches(), { columns: COLUMNS, empty: `No crawler's name, slug or description contains "${search}". List them all: sq crawlers list` });
+    if (more) ctx.out.info(`Showing the first ${found} matches — use --all or --limit N to see more.`);
   },
 });
