@@ -11,6 +11,7 @@ import { maskAuthorization } from '../output/secrets.js';
 import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
 import { sleep } from './sleep.js';
 import { USER_AGENT } from '../version.js';
+import { fnv1a64 } from '../io/cache-file.js';
 
 export { AmbiguousWriteError, InterruptedWriteError };
 
@@ -133,6 +134,11 @@ export class HttpClient {
    */
   get clockSkewMs(): number {
     return this.skewMs;
+  }
+
+  /** Names local state kept per key and API (remembered uploads) without holding the key: a hash of both. */
+  get keyId(): string {
+    return fnv1a64(`${this.opts.token ?? ''}\n${this.apiOrigin}`);
   }
 
   async get<T = unknown>(path: string, o: RequestOptions = {}): Promise<T> {
