@@ -584,7 +584,7 @@ complete -c sq -n '__sq_arg \'runs abort\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs download
 complete -c sq -n '__sq_is \'runs download\'' -s o -l output -r -F -d 'where to write: a file, a directory, or - for stdout'
-complete -c sq -n '__sq_is \'runs download\'' -l force -d 'replace an existing file that has the server\'s file name'
+complete -c sq -n '__sq_is \'runs download\'' -l force -d 'replace an existing file (-o FILE, or the server\'s file name)'
 complete -c sq -n '__sq_is \'runs download\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 complete -c sq -n '__sq_arg \'runs download\' 0' -f -a '(__sq_dynamic runs)'
 
@@ -604,7 +604,7 @@ complete -c sq -n '__sq_is \'results list\'' -l slurp -d 'with --all and --jq/--
 complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the records to this regular file (atomically) instead of stdout; - is stdout'
 complete -c sq -n '__sq_is \'results list\'' -l resume -d 'continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)'
 complete -c sq -n '__sq_is \'results list\'' -l checkpoint -r -F -d 'with --all to stdout (ndjson, csv, tsv): record the pages written, for --resume'
-complete -c sq -n '__sq_is \'results list\'' -l force -d 'with --resume --checkpoint: continue into an empty stdout file (only the pages after the checkpoint)'
+complete -c sq -n '__sq_is \'results list\'' -l force -d 'with -o: replace an existing FILE; with --resume --checkpoint: continue into an empty stdout file (only the pages after the checkpoint)'
 
 # sq credits
 complete -c sq -n '__sq_sub \'credits\'' -a 'modules' -d 'Show credits spent per crawler and function over completed runs (GET /v1/credits/modules)'
