@@ -22,7 +22,7 @@ function maskCookies(body: unknown): unknown {
 /**
  * One or more planned requests: JSON/NDJSON for scripts, readable text otherwise. Always on stdout. The JSON shape does
  * not depend on how many requests there are: always `{dry_run: true, requests: [{method, path, body}, …]}`; NDJSON is
- * one such request per line.
+ * one request per line, each saying `dry_run: true` itself (a line is read alone).
  */
 export async function printPlanned(ctx: Ctx, reqs: PlannedRequest[]): Promise<void> {
   const fmt = ctx.outputSettings().format;
@@ -30,7 +30,7 @@ export async function printPlanned(ctx: Ctx, reqs: PlannedRequest[]): Promise<vo
   if (fmt === 'json') {
     await ctx.out.json({ dry_run: true, requests: recs });
   } else if (fmt === 'ndjson') {
-    ctx.out.text(recs.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    ctx.out.text(recs.map((r) => JSON.stringify({ dry_run: true, ...r })).join('\n') + '\n');
   } else {
     for (const r of recs) {
       ctx.out.text(`${r.method} ${r.path}\n${r.body === null ? '' : `${JSON.stringify(r.body, null, 2)}\n`}`);

@@ -158,7 +158,7 @@ describe('large task lists go in batches', () => {
     // NDJSON: one request per line, whatever the count.
     writeFileSync(file, Array.from({ length: 501 }, (_, i) => url(i)).join('\n'));
     const nd = await sq(['tasks', 'add', '--squid', paris, '--file', file, '--dry-run', '--format', 'ndjson'], { env: emu.env() });
-    expect(nd.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { body: { tasks: unknown[] } }).body.tasks.length)).toEqual([500, 1]);
+    expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l) as { dry_run: boolean; body: { tasks: unknown[] } }).map((l) => [l.dry_run, l.body.tasks.length])).toEqual([[true, 500], [true, 1]]);
     expect(await emu.requests()).toEqual([]);
   });
 });
