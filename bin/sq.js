@@ -301,7 +301,7 @@ function cacheDir(env) {
   if (env.SQ_CACHE_DIR !== undefined) return env.SQ_CACHE_DIR === '' ? undefined : env.SQ_CACHE_DIR;
   if (env.XDG_CACHE_HOME) return `${env.XDG_CACHE_HOME}/sq`;
   if (process.platform === 'win32') return env.LOCALAPPDATA ? `${env.LOCALAPPDATA}\\sq\\Cache` : undefined;
-  if (!env.HOME) return undefined;
+  if (!env.HOME || !fs.statSync(env.HOME, { throwIfNoEntry: false })?.isDirectory()) return undefined;
   return process.platform === 'darwin' ? `${env.HOME}/Library/Caches/sq` : `${env.HOME}/.cache/sq`;
 }
 

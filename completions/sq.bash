@@ -142,7 +142,7 @@ _sq_opts() {
     'accounts list') echo '--limit --page --all --slurp' ;;
     'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;
     'accounts update') echo '--limit' ;;
-    'go') echo '-p --param --key -o --output --timeout --interval' ;;
+    'go') echo '-p --param --key -o --output --force --timeout --interval' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-stdin --password-env --active --inactive' ;;
     'delivery webhook') echo '--squid --url --events --retry --no-retry --active --inactive' ;;
     'delivery email') echo '--squid --email --notifications --no-notifications' ;;

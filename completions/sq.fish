@@ -623,7 +623,7 @@ complete -c sq -n '__sq_arg \'runs abort\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs download
 complete -c sq -n '__sq_is \'runs download\'' -s o -l output -r -F -d 'where to write: a file, a directory, or - for stdout'
-complete -c sq -n '__sq_is \'runs download\'' -l force -d 'replace an existing file that has the server\'s file name'
+complete -c sq -n '__sq_is \'runs download\'' -l force -d 'replace an existing file (-o FILE, or the server\'s file name)'
 complete -c sq -n '__sq_is \'runs download\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 complete -c sq -n '__sq_arg \'runs download\' 0' -f -a '(__sq_dynamic runs)'
 
@@ -643,7 +643,7 @@ complete -c sq -n '__sq_is \'results list\'' -l slurp -d 'with --all and --jq/--
 complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the records to this regular file (atomically) instead of stdout; - is stdout'
 complete -c sq -n '__sq_is \'results list\'' -l resume -d 'continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)'
 complete -c sq -n '__sq_is \'results list\'' -l checkpoint -r -F -d 'with --all to stdout (ndjson, csv, tsv): record the pages written, for --resume'
-complete -c sq -n '__sq_is \'results list\'' -l force -d 'with --resume --checkpoint: continue into an empty stdout file (only the pages after the checkpoint)'
+complete -c sq -n '__sq_is \'results list\'' -l force -d 'with -o: replace an existing FILE; with --resume --checkpoint: continue into an empty stdout file (only the pages after the checkpoint)'
 
 # sq credits
 complete -c sq -n '__sq_sub \'credits\'' -a 'modules' -d 'Show credits spent per crawler and function over completed runs (GET /v1/credits/modules)'
@@ -698,6 +698,7 @@ complete -c sq -n '__sq_arg \'accounts delete\' 0' -f -a '(__sq_dynamic accounts
 complete -c sq -n '__sq_is \'go\'' -s p -l param -x -d 'set a squid parameter (repeatable), as `sq squids update --param`'
 complete -c sq -n '__sq_is \'go\'' -l key -x -d 'task parameter each TASK is sent as'
 complete -c sq -n '__sq_is \'go\'' -s o -l output -r -F -d 'write the results to this regular file (atomically) instead of stdout; - is stdout'
+complete -c sq -n '__sq_is \'go\'' -l force -d 'replace an existing -o file (without it, an existing file is exit 2 before any request)'
 complete -c sq -n '__sq_is \'go\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
 complete -c sq -n '__sq_is \'go\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
 complete -c sq -n '__sq_arg \'go\' 0' -f -a '(__sq_dynamic crawlers)'

@@ -371,7 +371,7 @@ _sq__runs__abort() {
 }
 
 _sq__runs__download() {
-  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '--force[replace an existing file that has the server'\''s file name]' '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:run:{_sq_dynamic runs}'
+  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '--force[replace an existing file (-o FILE, or the server'\''s file name)]' '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:run:{_sq_dynamic runs}'
 }
 
 _sq__results() {
@@ -391,7 +391,7 @@ _sq__results() {
 }
 
 _sq__results__list() {
-  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--run=[results of this run only (id or id prefix)]:run:{_sq_dynamic runs}' '--task=[only the results of this task (id or id prefix)]:task: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]' '(-o --output)-o+[write the records to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the records to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--resume[continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)]' '--checkpoint=[with --all to stdout (ndjson, csv, tsv)\: record the pages written, for --resume]:checkpoint:_files' '--force[with --resume --checkpoint\: continue into an empty stdout file (only the pages after the checkpoint)]'
+  _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--run=[results of this run only (id or id prefix)]:run:{_sq_dynamic runs}' '--task=[only the results of this task (id or id prefix)]:task: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]' '(-o --output)-o+[write the records to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the records to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--resume[continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)]' '--checkpoint=[with --all to stdout (ndjson, csv, tsv)\: record the pages written, for --resume]:checkpoint:_files' '--force[with -o\: replace an existing FILE; with --resume --checkpoint\: continue into an empty stdout file (only the pages after the checkpoint)]'
 }
 
 _sq__credits() {
@@ -465,7 +465,7 @@ _sq__accounts__delete() {
 }
 
 _sq__go() {
-  _arguments -s -S : $_sq_globals '*-p+[set a squid parameter (repeatable), as `sq squids update --param`]:p: ' '*--param=[set a squid parameter (repeatable), as `sq squids update --param`]:param: ' '--key=[task parameter each TASK is sent as]:key: ' '(-o --output)-o+[write the results to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the results to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:crawler:{_sq_dynamic crawlers}' '*:tasks: '
+  _arguments -s -S : $_sq_globals '*-p+[set a squid parameter (repeatable), as `sq squids update --param`]:p: ' '*--param=[set a squid parameter (repeatable), as `sq squids update --param`]:param: ' '--key=[task parameter each TASK is sent as]:key: ' '(-o --output)-o+[write the results to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the results to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--force[replace an existing -o file (without it, an existing file is exit 2 before any request)]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:crawler:{_sq_dynamic crawlers}' '*:tasks: '
 }
 
 _sq__delivery() {

@@ -119,7 +119,9 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
     },
     get out(): Output {
       if (!out) {
-        out = createOutput(io, ctx.outputSettings(), { secrets: secretValues, now, writeSent: () => made.some((c) => c.sentWrite), signal });
+        // Relative times count from the API's clock (our clock plus the skew its Date header shows), not ours.
+        const serverNow = () => now() + (made.find((c) => c.clockSkewMs !== 0)?.clockSkewMs ?? 0);
+        out = createOutput(io, ctx.outputSettings(), { secrets: secretValues, now: serverNow, writeSent: () => made.some((c) => c.sentWrite), signal });
       }
       return out;
     },

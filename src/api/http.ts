@@ -11,6 +11,7 @@ import { maskAuthorization } from '../output/secrets.js';
 import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
 import { sleep } from './sleep.js';
 import { USER_AGENT } from '../version.js';
+import { fnv1a64 } from '../io/cache-file.js';
 
 export { AmbiguousWriteError, InterruptedWriteError };
 
@@ -93,6 +94,8 @@ export class HttpClient {
   /** Counts requests actually sent (for tests and benchmarks). */
   sent = 0;
   private writesSent = 0;
+  /** How far the API's clock is ahead of ours (its Date header), from its latest answer; 0 within Date's resolution. */
+  private skewMs = 0;
 
   /** Requests to this origin carry the key; computed once, not per request. */
   private readonly apiOrigin: string;
@@ -122,6 +125,20 @@ export class HttpClient {
 
   get hasToken(): boolean {
     return !!this.opts.token;
+  }
+
+  /**
+   * The API's clock minus ours, as its latest answer's Date header said (0 before any answer, and when they agree to
+   * within the header's one-second resolution). Relative times ("3 min ago") count from our clock plus this, so
+   * a server clock ahead of ours never shows a past event as "in 6 min".
+   */
+  get clockSkewMs(): number {
+    return this.skewMs;
+  }
+
+  /** Names local state kept per key and API (remembered uploads) without holding the key: a hash of both. */
+  get keyId(): string {
+    return fnv1a64(`${this.opts.token ?? ''}\n${this.apiOrigin}`);
   }
 
   async get<T = unknown>(path: string, o: RequestOptions = {}): Promise<T> {
@@ -334,6 +351,11 @@ export class HttpClient {
         signal: this.opts.signal,
       });
       this.traceResponse(res, started);
+      // Only the API's own answers: a presigned download link's host keeps its own clock.
+      if (req.url.origin === this.apiOrigin && typeof res.headers.date === 'string') {
+        const local = this.now();
+        this.skewMs = serverNow(res.headers.date, local) - local;
+      }
       return res;
     } catch (err) {
       if (!this.opts.signal?.aborted) {

@@ -10,7 +10,7 @@ import { createSquid, parseParams, SQUIDS_PATH, updateSquid } from '../api/squid
 import { addTasks } from '../api/tasks.js';
 import { isTerminal, listRunPages, runStatus, startRun, type Run } from '../api/runs.js';
 import { fnv1a64 } from '../io/cache-file.js';
-import { checkOutputTarget } from '../io/atomic-file.js';
+import { checkOutputTarget, refuseExisting } from '../io/atomic-file.js';
 import { count } from '../io/progress.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
 import { NotFoundError, UsageError } from '../errors.js';
@@ -40,6 +40,7 @@ export default defineVerb({
     { flags: '-p, --param <key=value>', description: 'set a squid parameter (repeatable), as `sq squids update --param`', repeatable: true },
     { flags: '--key <name>', description: 'task parameter each TASK is sent as', defaultText: 'url' },
     { flags: '-o, --output <file>', description: 'write the results to this regular file (atomically) instead of stdout; - is stdout' },
+    { flags: '--force', description: 'replace an existing -o file (without it, an existing file is exit 2 before any request)' },
     ...WAIT_OPTIONS,
   ],
   examples: [
@@ -61,7 +62,10 @@ export default defineVerb({
     const settings = ctx.outputSettings();
     // With --json the summary is the JSON: the file's format comes from --format or its extension.
     const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat && !summary ? settings.format : null);
-    if (output !== undefined) await checkOutputTarget('-o', output);
+    if (output !== undefined) {
+      await checkOutputTarget('-o', output);
+      await refuseExisting(output, opts.force === true);
+    }
     const wait = await waitSettings(ctx, opts);
 
     const http = await ctx.http();
@@ -124,7 +128,7 @@ export default defineVerb({
 
     // 5. Wait, as `runs watch`; 6. export, as `results list --run RUN --all`.
     const final = await waitForRun(ctx, http, runId, wait);
-    const n = await runExport(ctx, {}, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format });
+    const n = await runExport(ctx, { force: opts.force === true }, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format });
     ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} to ${output ?? 'stdout'}`);
     if (summary) {
       await ctx.out.record({

@@ -26,7 +26,7 @@ export const CONFIG_FILE = 'config.json';
 /** Where profiles are stored: SQ_CONFIG_DIR, else the platform config dir that conf (env-paths) picks for "sq". */
 function configDir(env: Record<string, string | undefined>): string {
   if (env.SQ_CONFIG_DIR) return env.SQ_CONFIG_DIR;
-  const home = env.HOME || homedir();
+  const home = homeOf(env);
   if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'sq');
   if (process.platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'sq', 'Config');
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'sq');
@@ -39,6 +39,21 @@ function configDir(env: Record<string, string | undefined>): string {
 const STALE_MS = 10_000;
 const LOCK_RETRIES = { retries: 150, factor: 1.2, minTimeout: 10, maxTimeout: 250, randomize: true };
 
+function homeOf(env: Record<string, string | undefined>): string {
+  return env.HOME || homedir();
+}
+
+/**
+ * The home directory the profile directory would be made in when that home does not exist (a service account's, a
+ * container's $HOME): sq never creates it. Undefined when SQ_CONFIG_DIR or XDG_CONFIG_HOME name the place, or it exists.
+ */
+function missingHome(env: Record<string, string | undefined>, dir: string): string | undefined {
+  if (env.SQ_CONFIG_DIR || (process.platform !== 'darwin' && process.platform !== 'win32' && env.XDG_CONFIG_HOME)) return undefined;
+  const home = homeOf(env);
+  if (!dir.startsWith(home) || statSync(home, { throwIfNoEntry: false })?.isDirectory()) return undefined;
+  return home;
+}
+
 export class ProfileStore {
   readonly dir: string;
   readonly file: string;
@@ -47,9 +62,12 @@ export class ProfileStore {
   /** Set when the file can be read by other users (the group or everyone): a warning, not an error. */
   readonly exposedMode: number | null;
   private data: ProfileData;
+  /** Set when the profile directory would have to be made in a home directory that does not exist. */
+  private readonly missingHome: string | undefined;
 
   constructor(env: Record<string, string | undefined>) {
     this.dir = configDir(env);
+    this.missingHome = missingHome(env, this.dir);
     this.file = join(this.dir, CONFIG_FILE);
     const read = readData(this.file);
     this.data = read ?? { profiles: noProfiles() };
@@ -120,6 +138,12 @@ export class ProfileStore {
 
   /** Lock, re-read, apply `change`, write atomically when it returns true, unlock. */
   private async update(change: (d: ProfileData) => boolean, opts: { replaceCorrupt?: boolean } = {}): Promise<boolean> {
+    if (this.missingHome !== undefined) {
+      throw new SqError(
+        `cannot store profiles in ${this.dir}: the home directory ${this.missingHome} does not exist, and sq does not create it; ` +
+          `set SQ_CONFIG_DIR to a directory for them, or pass the key in SQ_TOKEN (nothing stored)`,
+      );
+    }
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     // mkdir's mode is ignored for an existing directory and masked by umask for a new one.
     chmodSync(this.dir, 0o700);

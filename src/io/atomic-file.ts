@@ -240,9 +240,18 @@ function kindOf(st: Stats): string {
   return 'not a regular file';
 }
 
-/** An existing file the user did not ask to replace (runs download's default name without --force). */
+/** An existing file the user did not ask to replace: `-o FILE` or runs download's default name, without --force. */
 export function existsError(target: string): UsageError {
   return new UsageError(`${target} already exists: pass --force to replace it, or -o FILE to choose another name`);
+}
+
+/**
+ * The rule of every command that writes a file (results list -o, runs download): an existing file is replaced only
+ * with --force. Checked before any request (and again at the rename, AtomicFile's `replace`), so nothing is lost to
+ * a mistyped name and no download is wasted.
+ */
+export async function refuseExisting(target: string, force: boolean): Promise<void> {
+  if (!force && (await lstat(target).catch(() => null))) throw existsError(target);
 }
 
 const openFd = promisify(openCb);

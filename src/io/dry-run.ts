@@ -10,7 +10,7 @@ export interface PlannedRequest {
 }
 
 function dryRunRecord(ctx: Ctx, req: PlannedRequest): Record<string, unknown> {
-  return { dry_run: true, method: req.method, path: req.path, body: maskSecrets(maskCookies(req.body ?? null), ctx.globals.showSecrets, ctx.secrets()) };
+  return { method: req.method, path: req.path, body: maskSecrets(maskCookies(req.body ?? null), ctx.globals.showSecrets, ctx.secrets()) };
 }
 
 /** Session cookies (accounts sync) are masked even with --show-secrets: a plan shows their names only. */
@@ -19,14 +19,18 @@ function maskCookies(body: unknown): unknown {
   return { ...body, cookies: Object.fromEntries(Object.keys(body.cookies).map((k) => [k, MASK])) };
 }
 
-/** One or more planned requests: JSON/NDJSON for scripts, readable text otherwise. Always on stdout. */
+/**
+ * One or more planned requests: JSON/NDJSON for scripts, readable text otherwise. Always on stdout. The JSON shape does
+ * not depend on how many requests there are: always `{dry_run: true, requests: [{method, path, body}, …]}`; NDJSON is
+ * one request per line, each saying `dry_run: true` itself (a line is read alone).
+ */
 export async function printPlanned(ctx: Ctx, reqs: PlannedRequest[]): Promise<void> {
   const fmt = ctx.outputSettings().format;
   const recs = reqs.map((r) => dryRunRecord(ctx, r));
   if (fmt === 'json') {
-    await ctx.out.json(recs.length === 1 ? recs[0] : recs);
+    await ctx.out.json({ dry_run: true, requests: recs });
   } else if (fmt === 'ndjson') {
-    ctx.out.text(recs.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    ctx.out.text(recs.map((r) => JSON.stringify({ dry_run: true, ...r })).join('\n') + '\n');
   } else {
     for (const r of recs) {
       ctx.out.text(`${r.method} ${r.path}\n${r.body === null ? '' : `${JSON.stringify(r.body, null, 2)}\n`}`);

@@ -115,6 +115,8 @@ interface ListOptions {
   columns: Column[];
   /** Reshape each record before output (tolerant parsing of odd shapes). */
   map?: (r: Record<string, unknown>) => Record<string, unknown>;
+  /** What a terminal shows on stderr when there is none: the noun and the next step (RenderOptions.empty). */
+  empty: string;
 }
 
 /** The whole of a plain list verb: read the selected pages of `path`, print them, then the hint. */
@@ -126,7 +128,9 @@ export async function printList(ctx: Ctx, http: HttpClient, path: string, o: Lis
     query: o.query,
     onWarning: (w) => ctx.out.warn(w),
   });
-  const shown = await ctx.out.list(records(objects(source, o.map), seen), { columns: o.columns, ...filter });
+  // Past the first page, "none" is said by pagingHint (the page is past the end), not as an empty account.
+  const empty = o.paging.page === undefined || o.paging.page === 1 ? o.empty : undefined;
+  const shown = await ctx.out.list(records(objects(source, o.map), seen), { columns: o.columns, empty, ...filter });
   pagingHint(ctx, o.paging, seen, o.noun);
   return shown;
 }

@@ -1,5 +1,6 @@
 // Progress on stderr: a redrawn bar on a terminal; otherwise one plain line per change, so CI logs and `2>file`
 // show what happened without a flood of carriage returns.
+import { displayWidth, truncateWidth } from '../output/width.js';
 
 interface ProgressOptions {
   stream: NodeJS.WritableStream;
@@ -64,9 +65,12 @@ export class Progress {
   }
 
   private draw(u: ProgressUpdate): void {
-    const line = `${bar(u.fraction)} ${u.text}`;
     const max = Math.max(20, (this.opts.columns ?? 80) - 1);
-    this.opts.stream.write(`\r\x1b[2K${[...line].slice(0, max).join('')}`);
+    const withBar = `${bar(u.fraction)} ${u.text}`;
+    // The bar only repeats the percentage: on a terminal too narrow for the whole line it goes first, so the text (a
+    // pause's reason) keeps those columns. Cut by display width, never wrapping onto the next row.
+    const line = displayWidth(withBar) <= max ? withBar : u.text;
+    this.opts.stream.write(`\r\x1b[2K${truncateWidth(line, max)}`);
     this.drawn = true;
   }
 }

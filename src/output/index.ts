@@ -94,7 +94,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   // --jq/--template see the document the command would print with --json (after masking and --fields): the whole
   // of it, or each page with --all (RenderOptions.pageOf). Their output streams to stdout as it is made.
   const filtered = settings.jq !== null || settings.template !== null;
-  const target = { limits: settings.limits, write: (s: string) => out.write(s), closed: () => out.closed, signal: options.signal };
+  const target = { limits: settings.limits, write: (s: string) => out.write(s), closed: () => out.closed, signal: options.signal, now: options.now };
   async function writeFiltered(doc: unknown): Promise<void> {
     if (settings.template) await settings.template.render(doc, target);
     else await runJq(doc, settings.jq!, target);
@@ -182,7 +182,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
         break;
       case 'table':
         if (count === 0) {
-          if (!settings.quiet) message('No results');
+          if (!settings.quiet) message(opts?.empty ?? 'No results');
         } else {
           // The table renderer and its display-width tables load on first use: `sq me --json` needs neither.
           const { renderListTable } = await import('./table.js');

@@ -2,13 +2,16 @@
 // Supported (README, "Scripting"): {{.}} {{.a.b}} {{$}} {{$v.a}}, "strings" `raw` numbers true false nil,
 // pipelines with |, (sub pipelines), {{- trim -}}, if / else if / else, range (with $i, $v := and else), with,
 // and the functions printf len index not and or eq ne lt le gt ge print println join pluck truncate json
-// tablerow tablerender. Values print as Go prints them (<no value> for a missing key, <nil> for null), except
+// tablerow tablerender timeago. printf's widths and tablerow's columns count display width (CJK and emoji take two
+// columns, accents none: output/width.ts, as terminal tables do), so text in any script lines up. Values print as Go prints them (<no value> for a missing key, <nil> for null), except
 // that objects and arrays print as compact JSON.
 // Rendering streams (each piece of output is handed on as it is made), is capped (src/output/limits.ts) and lets the
 // event loop run every few milliseconds, so a runaway template (13 nested ranges) stops at the output cap or on a
 // stop signal instead of growing one string until V8 aborts.
 import { SqError, UsageError } from '../errors.js';
 import { capMessage, type FilterLimits } from './limits.js';
+import { parseApiTime, relativeTime } from './time.js';
+import { displayWidth, padWidth } from './width.js';
 
 type Val = unknown;
 const MISSING = Symbol('no value');
@@ -25,6 +28,8 @@ interface Ctx {
   total: number;
   /** Range iterations so far: every 1024th pauses the render (exec yields). */
   ticks: number;
+  /** The clock timeago counts from. */
+  now: () => number;
 }
 
 /** The output cap was reached: ctx.out holds the output up to it. */
@@ -45,6 +50,8 @@ export interface RenderTarget {
   write(text: string): Promise<void>;
   closed(): boolean;
   signal?: AbortSignal;
+  /** The clock timeago counts from (the command's, corrected by the server's Date): default Date.now. */
+  now?: () => number;
 }
 
 type Node =
@@ -192,7 +199,7 @@ export function parseTemplate(src: string): Template {
   if (tail) root.push({ t: 'text', s: tail });
   return {
     async render(data, to) {
-      const ctx: Ctx = { root: data, vars: [new Map([['$', data]])], rows: [], rowChars: 0, limits: to.limits, out: '', total: 0, ticks: 0 };
+      const ctx: Ctx = { root: data, vars: [new Map([['$', data]])], rows: [], rowChars: 0, limits: to.limits, out: '', total: 0, ticks: 0, now: to.now ?? Date.now };
       const run = exec(root, data, ctx);
       let breath = Date.now();
       try {
@@ -356,10 +363,11 @@ function printf(format: unknown, ...args: Val[]): string {
     else if (verb === 'q') s = JSON.stringify(text(v));
     else if (verb === 'x') s = typeof v === 'number' ? Math.trunc(v).toString(16) : Buffer.from(text(v)).toString('hex');
     else s = prec !== undefined && verb === 's' ? [...text(v)].slice(0, Number(prec)).join('') : text(v);
+    // The width is in terminal columns (Go counts runes, which puts a CJK or emoji column out of line).
     const w = width === undefined ? 0 : Number(width);
-    const len = [...s].length;
+    const len = displayWidth(s);
     if (len >= w) return s;
-    if (flags.includes('-')) return s + ' '.repeat(w - len);
+    if (flags.includes('-')) return padWidth(s, w);
     return (flags.includes('0') && /[df]/.test(verb) ? '0' : ' ').repeat(w - len) + s;
   });
 }
@@ -373,8 +381,8 @@ function cmp(name: string, a: Val, b: Val): number {
 function renderRows(ctx: Ctx): string {
   if (!ctx.rows.length) return '';
   const widths: number[] = [];
-  for (const r of ctx.rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, [...c].length)));
-  const out = ctx.rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - [...c].length))).join('  ').trimEnd() + '\n').join('');
+  for (const r of ctx.rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, displayWidth(c))));
+  const out = ctx.rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : padWidth(c, widths[i]))).join('  ').trimEnd() + '\n').join('');
   ctx.rows = [];
   ctx.rowChars = 0;
   return out;
@@ -412,4 +420,9 @@ const FUNCS: Record<string, (ctx: Ctx, ...args: Val[]) => Val> = {
     return '';
   },
   tablerender: (c) => renderRows(c),
+  // "3 min ago", "in 2 h", as terminal tables show times; a value that is not one of the API's times prints as given.
+  timeago: (c, v) => {
+    const t = parseApiTime(v);
+    return t === undefined ? text(v) : relativeTime(t, c.now());
+  },
 };

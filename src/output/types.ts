@@ -45,6 +45,11 @@ export interface RenderOptions {
   /** For a single record in table mode: title line printed above the key/value table. */
   title?: string;
   /**
+   * Table mode, an empty list: the line on stderr that names the noun and the next step ("No squids. Create one: sq
+   * squids create …"); default "No results". JSON prints `[]`, CSV/TSV the header, whatever this says.
+   */
+  empty?: string;
+  /**
    * With --all (and not --slurp): the number of the page the record just handed over belongs to. --jq/--template then
    * run on each page's records as one document, as gh's --paginate --jq does, rather than on the whole list at once.
    */

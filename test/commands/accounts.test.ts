@@ -85,7 +85,7 @@ describe('confirmation and --dry-run', () => {
   it('sync with --account refreshes: the id goes in the body', async () => {
     const r = await sq(['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', file('r.json', '{"auth_token":"zz"}'), '--account', acc, '--dry-run', '--json'], { env: emu.env() });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).body).toEqual({ type: 'twitter-sync', cookies: '********', account: acc });
+    expect(JSON.parse(r.stdout).requests[0].body).toEqual({ type: 'twitter-sync', cookies: '********', account: acc });
     expect(r.stdout).not.toContain('zz');
     expect(await emu.requests()).toEqual([]);
   });
@@ -95,7 +95,7 @@ describe('confirmation and --dry-run', () => {
     await emu.clearRequests();
     const r = await sq(['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', file('r.json', '{"auth_token":"zz"}'), '--account', real.slice(0, 8), '--dry-run', '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).body).toEqual({ type: 'twitter-sync', cookies: '********', account: real });
+    expect(JSON.parse(r.stdout).requests[0].body).toEqual({ type: 'twitter-sync', cookies: '********', account: real });
     expect((await emu.requests()).map((q) => q.method)).toEqual(['GET']);
   });
 });

@@ -94,7 +94,7 @@ describe('changing', () => {
   it('--dry-run prints the POST and sends nothing, and needs no --yes', async () => {
     const r = await sq(['billing', 'auto-reset', '--enable', '--threshold', '70', '--dry-run', '--json'], { env });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, method: 'POST', path: '/v1/plans/auto-reset', body: { enabled: true, threshold_pct: 70 } });
+    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, requests: [{ method: 'POST', path: '/v1/plans/auto-reset', body: { enabled: true, threshold_pct: 70 } }] });
     expect(await posts()).toEqual([]);
   });
 

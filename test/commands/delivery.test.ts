@@ -95,8 +95,11 @@ describe('delivery sftp', () => {
   it('--dry-run prints the masked request and sends no POST', async () => {
     const r = await sq(['delivery', 'sftp', '--squid', parisId, ...SFTP, '--password-env', 'SFTP_PW', '--dry-run', '--json'], { env });
     expect(r.code).toBe(0);
-    const plan = JSON.parse(r.stdout);
-    expect(plan).toMatchObject({ dry_run: true, method: 'POST', path: `/v1/delivery?squid=${parisId}` });
+    const { dry_run, requests } = JSON.parse(r.stdout);
+    expect(dry_run).toBe(true);
+    expect(requests).toHaveLength(1);
+    const [plan] = requests;
+    expect(plan).toMatchObject({ method: 'POST', path: `/v1/delivery?squid=${parisId}` });
     expect(plan.body.ftp_fields.password).toBe('********');
     expect(await posts()).toEqual([]);
   });

@@ -1,7 +1,7 @@
 // sq go (src/commands/go.ts), in-process against the emulator: the whole path (squid, params, tasks, run, wait,
 // export), a rerun after Ctrl-C mid-wait that resumes the run instead of starting a second one, and bad input
 // refused with exit 2 before any write (a malformed --param before any request at all).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
@@ -98,6 +98,20 @@ describe('sq go', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/reused\n0 tasks added, 1 already there\nrun [0-9a-f]+ started\n/);
     expect(await runPosts()).toBe(2);
+  }, 60_000);
+
+  it('an existing -o file is kept: exit 2 before any request, unless --force (as results list -o)', async () => {
+    const file = join(tempDir('sq-go-'), 'out.ndjson');
+    writeFileSync(file, 'keep me\n');
+    await emu.clearRequests();
+    const r = await sq(['go', 'amazon-products', A, '-o', file], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--force');
+    expect(await emu.requests()).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe('keep me\n');
+    const forced = await goAdvancing(['amazon-products', A, '-o', file, '--force', '--interval', '20ms']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).not.toContain('keep me');
   }, 60_000);
 
   it('--json prints a summary object on stdout; the file keeps its own format', async () => {

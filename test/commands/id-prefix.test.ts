@@ -1,9 +1,12 @@
 // <run> and <task> accept a unique id prefix (issue 11 #5): looked up in every squid's runs/tasks (or --squid's),
 // ambiguous → exit 2 listing the candidates and nothing written, unknown → exit 3 with the nearest ids.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { tempDir } from '../helpers/fs.js';
 
 type J = Record<string, any>;
 const emu = useEmulator({ each: 'reset' });
@@ -143,5 +146,64 @@ describe('tasks: id prefixes', () => {
     const r = await sq(['tasks', 'delete', String(task.id).slice(0, 10), '--yes', '--json'], { env: emu.env() });
     expect(r.code).toBe(0);
     expect((await emu.requestLines()).at(-1)).toBe(`DELETE /v1/tasks/${task.id}`);
+  });
+});
+
+describe('every id a command takes works as the 8-character prefix the tables show', () => {
+  const kinds: [string, (ids: Record<string, string>) => string[]][] = [
+    ['squid argument', (i) => ['squids', 'get', i.squid]],
+    ['--squid of runs list', (i) => ['runs', 'list', '--squid', i.squid]],
+    ['--squid of tasks list', (i) => ['tasks', 'list', '--squid', i.squid]],
+    ['--squid of delivery show', (i) => ['delivery', 'show', '--squid', i.squid]],
+    ['--squid of results list', (i) => ['results', 'list', '--squid', i.squid, '--limit', '3']],
+    ['crawler argument', (i) => ['crawlers', 'get', i.crawler]],
+    ['run argument', (i) => ['runs', 'get', i.run]],
+    ['run argument of runs tasks', (i) => ['runs', 'tasks', i.run]],
+    ['--run of results list', (i) => ['results', 'list', '--run', i.run, '--limit', '3']],
+    ['task argument', (i) => ['tasks', 'get', i.task]],
+    ['--task of results list', (i) => ['results', 'list', '--squid', DEMO_SQUIDS.paris, '--task', i.task, '--limit', '3']],
+    ['account argument', (i) => ['accounts', 'get', i.account]],
+    ['upload id of tasks upload-status', (i) => ['tasks', 'upload-status', i.upload]],
+  ];
+
+  it.each(kinds)('%s', async (_kind, argsOf) => {
+    const cache = tempDir('sq-prefix-cache-');
+    const env = emu.env({ SQ_CACHE_DIR: cache });
+    const squid = emu.squidId(DEMO_SQUIDS.paris);
+    const csv = join(cache, 'tasks.csv');
+    writeFileSync(csv, 'url\nhttps://www.google.com/maps/search/prefix+test\n');
+    const upload = await sq(['tasks', 'upload', '--squid', squid, csv, '--json'], { env });
+    expect(upload.code, upload.stderr).toBe(0);
+    const ids: Record<string, string> = {
+      squid,
+      crawler: String((await emu.api(`/v1/squids/${squid}`)).crawler),
+      run: String(parisRuns.find((r) => r.status === 'done')?.id ?? parisRuns[0].id),
+      task: String((await emu.api(`/v1/tasks?squid=${squid}&limit=100`)).data[0].id),
+      account: String((await emu.api('/v1/accounts')).data[0].id),
+      upload: String(JSON.parse(upload.stdout).id),
+    };
+    for (const [k, v] of Object.entries(ids)) expect(v, k).toMatch(/^[0-9a-f]{32}$/);
+    const short = Object.fromEntries(Object.entries(ids).map(([k, v]) => [k, v.slice(0, 8)]));
+    const full = await sq([...argsOf(ids), '--json'], { env });
+    expect(full.code, full.stderr).toBe(0);
+    const byPrefix = await sq([...argsOf(short), '--json'], { env });
+    expect(byPrefix.code, byPrefix.stderr).toBe(0);
+    expect(byPrefix.stdout).toBe(full.stdout);
+  });
+
+  it('an upload prefix sq did not see started is exit 3 saying why, and the full id still works', async () => {
+    const squid = emu.squidId(DEMO_SQUIDS.paris);
+    const cache = tempDir('sq-prefix-cache-');
+    const csv = join(cache, 'tasks.csv');
+    writeFileSync(csv, 'url\nhttps://www.google.com/maps/search/prefix+test\n');
+    const upload = await sq(['tasks', 'upload', '--squid', squid, csv, '--json'], { env: emu.env({ SQ_CACHE_DIR: cache }) });
+    const id = String(JSON.parse(upload.stdout).id);
+    // Another machine (another cache directory) never saw it.
+    const other = emu.env({ SQ_CACHE_DIR: tempDir('sq-prefix-cache-') });
+    const r = await sq(['tasks', 'upload-status', id.slice(0, 8)], { env: other });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`no upload id starts with "${id.slice(0, 8)}"`);
+    expect(r.stderr).toContain('pass the full id');
+    expect((await sq(['tasks', 'upload-status', id, '--json'], { env: other })).code).toBe(0);
   });
 });

@@ -93,12 +93,18 @@ describe('results list -o', () => {
     expect(dashed.stderr).toBe(plain.stderr);
   });
 
-  it('an existing file keeps its mode (0640), and a new file is 0600', async () => {
+  it('an existing file is kept without --force (exit 2, no request); replaced with it, keeping its mode (0640); a new file is 0600', async () => {
     const d = tempDir('sq-mode-');
     const old = join(d, 'old.csv');
     writeFileSync(old, 'previous\n');
     chmodSync(old, 0o640);
-    const r = await sq(['results', 'list', '--run', runId, '--all', '-o', old], { env: emu.env() });
+    await emu.clearRequests();
+    const kept = await sq(['results', 'list', '--run', runId, '--all', '-o', old], { env: emu.env() });
+    expect(kept.code).toBe(2);
+    expect(kept.stderr).toContain(`${old} already exists: pass --force to replace it, or -o FILE to choose another name`);
+    expect(readFileSync(old, 'utf8')).toBe('previous\n');
+    expect(await emu.requests()).toEqual([]);
+    const r = await sq(['results', 'list', '--run', runId, '--all', '-o', old, '--force'], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(statSync(old).mode & 0o777).toBe(0o640);
     expect(readFileSync(old, 'utf8')).toMatch(/^id,squid,run,scraping_time,/);
@@ -132,12 +138,18 @@ describe('results list -o', () => {
 });
 
 describe('runs download -o', () => {
-  it('an existing file keeps its mode (0640)', async () => {
+  it('an existing file is kept without --force (exit 2, no request), as results list -o does; with it, replaced keeping its mode (0640)', async () => {
     const d = tempDir('sq-mode-');
     const old = join(d, 'old.csv');
     writeFileSync(old, 'previous\n');
     chmodSync(old, 0o640);
-    const r = await sq(['runs', 'download', runId, '-o', old], { env: emu.env() });
+    await emu.clearRequests();
+    const kept = await sq(['runs', 'download', runId, '-o', old], { env: emu.env() });
+    expect(kept.code).toBe(2);
+    expect(kept.stderr).toContain(`${old} already exists: pass --force to replace it, or -o FILE to choose another name`);
+    expect(readFileSync(old, 'utf8')).toBe('previous\n');
+    expect(await emu.requests()).toEqual([]);
+    const r = await sq(['runs', 'download', runId, '-o', old, '--force'], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(statSync(old).mode & 0o777).toBe(0o640);
     expect(readFileSync(old, 'utf8')).not.toBe('previous\n');

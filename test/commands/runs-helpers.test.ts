@@ -4,6 +4,7 @@ import { durationSeconds, formatDurationCell, isLoopback, isTerminal, parsePerce
 import { resultColumns } from '../../src/api/results.js';
 import { fileName } from '../../src/commands/runs/download.js';
 import { Progress, bar, elapsed, humanBytes } from '../../src/io/progress.js';
+import { displayWidth } from '../../src/output/width.js';
 import { capture } from '../helpers/stream.js';
 
 describe('tolerant readers', () => {
@@ -99,6 +100,19 @@ describe('progress', () => {
     p.clear();
     expect(c.text()).toBe(`\r\x1b[2K${bar(0.5)} half\r\x1b[2K${bar(1)} full\r\x1b[2K`);
     expect(bar(0.5)).toBe(`[${'#'.repeat(12)}${'-'.repeat(12)}]`);
+  });
+
+  it('on a narrow terminal the bar gives way before the text, which is cut by display width, never past the edge', () => {
+    const c = capture();
+    const p = new Progress({ stream: c.stream, tty: true, enabled: true, columns: 40, throttleMs: 0 });
+    p.update({ fraction: 0.5, text: 'short' });
+    p.update({ fraction: null, text: 'paused (no_account_available: Every account reached its limit)' }, true);
+    p.update({ fraction: null, text: '一時停止 (理由: すべてのアカウントが上限に達しました)' }, true);
+    const frames = c.text().split('\r\x1b[2K').filter(Boolean);
+    expect(frames[0]).toBe(`${bar(0.5)} short`);
+    expect(frames[1]).toBe('paused (no_account_available: Every ac…');
+    expect(displayWidth(frames[2])).toBeLessThanOrEqual(39);
+    expect(frames[2].startsWith('一時停止 (理由')).toBe(true);
   });
 
   it('disabled (--quiet) writes nothing', () => {

@@ -80,8 +80,9 @@ it('on a terminal, a pause shows its reason first on the bar (no "ETA ∞"), and
   const short = String(run.id).slice(0, 8);
   expect(r.stderr).toContain(`\x1b[2Krun ${run.id}: running → paused (${REASON})\n`);
   expect(r.stderr).toContain(`\x1b[2Krun ${run.id}: paused (${REASON}) → running\n`);
-  // The bar is cut at the terminal's width: the reason, first, is what stays.
-  expect(r.stderr).toMatch(new RegExp(`\\] run ${short}: paused \\(no_account_available: Every account`));
+  // The line is cut at the terminal's width (120 here): the bar goes first, then the counts; the reason, right after
+  // the state, is what stays.
+  expect(r.stderr).toMatch(new RegExp(`\\r\\x1b\\[2Krun ${short}: paused \\(no_account_available: Every account`));
   expect(r.stderr).not.toContain('ETA ∞');
 });
 

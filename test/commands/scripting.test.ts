@@ -246,7 +246,7 @@ describe('sq api -H and -i', () => {
     expect(await emu.requests()).toEqual([]);
     const ok = await sq(['--dry-run', 'api', `/v1/squids/${id}`, '-F', 'a=1.50e2', '-F', 'b=-0.25', '-F', 'c=9007199254740991', '-F', 'd=0', '--json'], { env: emu.env() });
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout).body).toEqual({ a: 150, b: -0.25, c: 9007199254740991, d: 0 });
+    expect(JSON.parse(ok.stdout).requests[0].body).toEqual({ a: 150, b: -0.25, c: 9007199254740991, d: 0 });
   });
 
   it('the API key echoed back by the server is masked on stdout (body and headers) unless --show-secrets', async () => {

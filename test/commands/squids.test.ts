@@ -66,7 +66,7 @@ describe('--dry-run sends nothing', () => {
     const r = await sq([...args.map(sub), '--dry-run', '--json'], { env: emu.env() });
     expect(r.code).toBe(0);
     const fix = JSON.parse(JSON.stringify(planned).replaceAll('PARIS', paris).replaceAll('"GM"', `"${DEMO_CRAWLERS.googleMaps}"`));
-    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, ...fix });
+    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, requests: [fix] });
     expect(r.stderr).toContain('Dry run: nothing was sent.');
     expect(await emu.requests()).toEqual([]);
   });
@@ -74,7 +74,7 @@ describe('--dry-run sends nothing', () => {
   it('update --param: reads the squid and its crawler\'s params to check the keys (GETs only), no write', async () => {
     const r = await sq(['squids', 'update', paris, '--name', 'New', '--param', 'language=01234', '--dry-run', '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, method: 'POST', path: `/v1/squids/${paris}`, body: { name: 'New', params: { language: '01234' } } });
+    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, requests: [{ method: 'POST', path: `/v1/squids/${paris}`, body: { name: 'New', params: { language: '01234' } } }] });
     expect((await emu.requests()).map((q) => `${q.method} ${q.path}`)).toEqual([`GET /v1/squids/${paris}`, `GET /v1/crawlers/${DEMO_CRAWLERS.googleMaps}/params`]);
   });
 

@@ -69,9 +69,7 @@ describe('task files and shapes', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       dry_run: true,
-      method: 'POST',
-      path: '/v1/tasks',
-      body: { squid: paris, tasks: [{ keyword: 'tacos' }, { keyword: 'pizza' }, { keyword: 'sushi' }] },
+      requests: [{ method: 'POST', path: '/v1/tasks', body: { squid: paris, tasks: [{ keyword: 'tacos' }, { keyword: 'pizza' }, { keyword: 'sushi' }] } }],
     });
     expect(await emu.requests()).toEqual([]);
   });
@@ -99,7 +97,7 @@ describe('confirmation and --dry-run', () => {
     writeFileSync(f, content);
     const r = await sq(['tasks', 'upload', '--squid', paris, f, '--dry-run', '--json'], { env: emu.env() });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, method: 'POST', path: '/v1/tasks/upload', body: { squid: paris, file: `<ok.csv, ${Buffer.byteLength(content)} bytes>` } });
+    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, requests: [{ method: 'POST', path: '/v1/tasks/upload', body: { squid: paris, file: `<ok.csv, ${Buffer.byteLength(content)} bytes>` } }] });
     expect(await emu.requests()).toEqual([]);
   });
 
@@ -143,13 +141,24 @@ describe('large task lists go in batches', () => {
     expect(JSON.parse(again.stdout).duplicated_count).toBe(500);
   });
 
-  it('--dry-run shows every batch', async () => {
+  it('--dry-run shows every batch, in the same document shape as one request', async () => {
     const file = join(dir, 'dry.txt');
     writeFileSync(file, Array.from({ length: 501 }, (_, i) => url(i)).join('\n'));
     const r = await sq(['tasks', 'add', '--squid', paris, '--file', file, '--dry-run', '--json'], { env: emu.env() });
     expect(r.code).toBe(0);
-    const planned = JSON.parse(r.stdout) as { body: { tasks: unknown[] } }[];
-    expect(planned.map((p) => p.body.tasks.length)).toEqual([500, 1]);
+    const planned = JSON.parse(r.stdout) as { dry_run: boolean; requests: { method: string; path: string; body: { tasks: unknown[] } }[] };
+    expect(Object.keys(planned).sort()).toEqual(['dry_run', 'requests']);
+    expect(planned.dry_run).toBe(true);
+    expect(planned.requests.map((p) => [p.method, p.path, p.body.tasks.length])).toEqual([['POST', '/v1/tasks', 500], ['POST', '/v1/tasks', 1]]);
+    // One request: the same keys, a list of one.
+    writeFileSync(file, url(0));
+    const one = JSON.parse((await sq(['tasks', 'add', '--squid', paris, '--file', file, '--dry-run', '--json'], { env: emu.env() })).stdout) as typeof planned;
+    expect(Object.keys(one).sort()).toEqual(['dry_run', 'requests']);
+    expect(one.requests.map((p) => p.body.tasks.length)).toEqual([1]);
+    // NDJSON: one request per line, whatever the count.
+    writeFileSync(file, Array.from({ length: 501 }, (_, i) => url(i)).join('\n'));
+    const nd = await sq(['tasks', 'add', '--squid', paris, '--file', file, '--dry-run', '--format', 'ndjson'], { env: emu.env() });
+    expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l) as { dry_run: boolean; body: { tasks: unknown[] } }).map((l) => [l.dry_run, l.body.tasks.length])).toEqual([[true, 500], [true, 1]]);
     expect(await emu.requests()).toEqual([]);
   });
 });

@@ -104,7 +104,7 @@ describe('the base URL', () => {
     ] as const) {
       const r = await sqBin([...args], { env: emu.env(env) });
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ method: 'DELETE' });
+      expect(JSON.parse(r.stdout)).toMatchObject({ dry_run: true, requests: [{ method: 'DELETE' }] });
     }
     expect(await emu.requests()).toEqual([]);
   });

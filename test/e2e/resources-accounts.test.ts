@@ -92,7 +92,7 @@ describe('sq accounts (built binary)', () => {
     writeFileSync(f, JSON.stringify({ auth_token: SECRET_A }));
     const r = await run('accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', f, '--dry-run', '--show-secrets', '--json');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, method: 'POST', path: '/v1/accounts/cookies', body: { type: 'twitter-sync', cookies: { auth_token: '********' } } });
+    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, requests: [{ method: 'POST', path: '/v1/accounts/cookies', body: { type: 'twitter-sync', cookies: { auth_token: '********' } } }] });
     expect(await calls()).toEqual([]);
   });
 

@@ -431,8 +431,9 @@ describe('resume refusals: exit 2 before any request', () => {
       [['--all', '-o', join(dir, 'none.ndjson'), '--resume'], '--resume: there is no interrupted export to continue'],
       [['--all', '--format', 'csv', '--checkpoint', join(dir, 'none.json'), '--resume'], '--resume: there is no interrupted export to continue'],
       [['--all', '--format', 'csv', '--checkpoint', join(dir, 'no-such-dir', 'c.json')], 'does not exist'],
-      [['--all', '--format', 'csv', '--force'], '--force goes with --resume --checkpoint FILE'],
-      [['--all', '-o', join(dir, 'a.csv'), '--resume', '--force'], '--force goes with --resume --checkpoint FILE'],
+      [['--all', '--format', 'csv', '--force'], '--force goes with -o FILE (replace an existing FILE) or with --resume --checkpoint FILE'],
+      // With -o, --force lets the finished export replace FILE: still nothing to resume here.
+      [['--all', '-o', join(dir, 'a.csv'), '--resume', '--force'], '--resume: there is no interrupted export to continue'],
     ];
     for (const [args, message] of cases) {
       const r = await sqBin(['results', 'list', '--run', runId, ...args], { env: emu.env() });

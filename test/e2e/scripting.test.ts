@@ -70,7 +70,7 @@ describe('scripting (built binary)', () => {
       expect(known(dir)).toEqual([fingerprint(`${JQ_WEB}\n.billing.auto_reset.threshold // 0`)]);
       expect(await inCache(dir, ['export', '--jq', '.billing.auto_reset.threshold // 0'])).toEqual(first);
       // A dry run prints its planned request the same way, from main.ts after the verb stopped.
-      const plan = ['billing', 'auto-reset', '--threshold', '75', '--dry-run', '--jq', '.method // ""'];
+      const plan = ['billing', 'auto-reset', '--threshold', '75', '--dry-run', '--jq', '.requests[0].method // ""'];
       const once = await inCache(dir, plan);
       expect(once).toMatchObject({ code: 0, stdout: 'POST\n' });
       expect(await inCache(dir, plan)).toEqual(once);

@@ -66,6 +66,37 @@ describe('parseTemplate', () => {
   });
 });
 
+describe('display width and timeago', () => {
+  const names = [{ name: '東京ラーメン', n: 1 }, { name: 'Café 🍕', n: 22 }, { name: 'Cafe\u0301', n: 3 }, { name: 'Lyon', n: 4 }];
+
+  it('tablerow aligns columns by display width: CJK and emoji take two columns, a combining accent none', async () => {
+    const out = await render('{{range .}}{{tablerow .name .n}}{{end}}', names);
+    expect(out).toBe('東京ラーメン  1\nCafé 🍕       22\nCafe\u0301          3\nLyon          4\n');
+    // Every second column starts at the same terminal column.
+    const { displayWidth } = await import('../../src/output/width.js');
+    const starts = out.trimEnd().split('\n').map((l) => displayWidth(l.replace(/\d+$/, '')));
+    expect(new Set(starts).size).toBe(1);
+  });
+
+  it('printf pads %-Ns and %Ns to N display columns', async () => {
+    expect(await render('{{range .}}[{{printf "%-14s" .name}}]{{end}}', names)).toBe('[東京ラーメン  ][Café 🍕       ][Cafe\u0301          ][Lyon          ]');
+    expect(await render('{{printf "%6s|" "日本"}}', null)).toBe('  日本|');
+  });
+
+  it('timeago counts from the render\'s clock, as tables do; what is not a time prints as given', async () => {
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    const out = { s: '' };
+    const tpl = '{{range .}}{{timeago .t}};{{end}}';
+    await parseTemplate(tpl).render([{ t: '2026-11-25T11:57:00Z' }, { t: '2026-11-25T14:00:00.123456' }, { t: '2026/11/23 12:00:00' }, { t: 'soon' }, { t: null }], {
+      limits: filterLimits({}),
+      write: async (x) => void (out.s += x),
+      closed: () => false,
+      now: () => now,
+    });
+    expect(out.s).toBe('3 min ago;in 2 h;2 d ago;soon;<nil>;');
+  });
+});
+
 describe('a runaway template', () => {
   const nested = (n: number, body: string) => '{{range 10}}'.repeat(n) + body + '{{end}}'.repeat(n);
 

@@ -2,6 +2,8 @@
 // fake clock: two stores on one directory stand for two processes.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Bucket, MAX_PAUSE_MS, MAX_RESET_WAIT_MS } from '../../src/api/pacing.js';
@@ -190,10 +192,14 @@ describe('shared pacing state', () => {
   it('the cache directory is the one bin/sq.js uses for its code cache', () => {
     const src = readFileSync(join(import.meta.dirname, '../../bin/sq.js'), 'utf8');
     const fn = /\nfunction cacheDir\(env\) \{[\s\S]*?\n\}\n/.exec(src)![0];
-    const launcher = new Function('process', `${fn}; return cacheDir;`) as (p: unknown) => (env: Record<string, string | undefined>) => string | undefined;
-    const envs = [{ SQ_CACHE_DIR: '/c' }, { SQ_CACHE_DIR: '' }, { XDG_CACHE_HOME: '/x', HOME: '/h' }, { HOME: '/h' }, {}, { LOCALAPPDATA: 'C:\\u' }];
+    const launcher = new Function('process', 'fs', `${fn}; return cacheDir;`) as (p: unknown, f: unknown) => (env: Record<string, string | undefined>) => string | undefined;
+    // '/h' does not exist (no cache then: a missing home is never created); tmpdir() does.
+    const home = tmpdir();
+    const envs = [{ SQ_CACHE_DIR: '/c' }, { SQ_CACHE_DIR: '' }, { XDG_CACHE_HOME: '/x', HOME: '/h' }, { HOME: '/h' }, { HOME: home }, {}, { LOCALAPPDATA: 'C:\\u' }];
     for (const platform of ['linux', 'darwin', 'win32']) {
-      for (const env of envs) expect(cacheDir(env, platform), `${platform} ${JSON.stringify(env)}`).toBe(launcher({ platform })(env));
+      for (const env of envs) expect(cacheDir(env, platform), `${platform} ${JSON.stringify(env)}`).toBe(launcher({ platform }, fs)(env));
     }
+    expect(cacheDir({ HOME: '/h' }, 'linux')).toBeUndefined();
+    expect(cacheDir({ HOME: home }, 'linux')).toBe(`${home}/.cache/sq`);
   });
 });

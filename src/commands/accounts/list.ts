@@ -13,6 +13,11 @@ export default defineVerb({
   async run(ctx, _args, opts) {
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
-    await printList(ctx, http, ACCOUNTS_PATH, { paging, noun: 'accounts', columns: ACCOUNT_COLUMNS });
+    await printList(ctx, http, ACCOUNTS_PATH, {
+      paging,
+      noun: 'accounts',
+      columns: ACCOUNT_COLUMNS,
+      empty: 'No accounts. Add one: sq accounts sync --type TYPE --cookies-file FILE (types: sq accounts types)',
+    });
   },
 });

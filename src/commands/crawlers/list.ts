@@ -34,7 +34,12 @@ export default defineVerb({
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
     if (search === undefined) {
-      await printList(ctx, http, CRAWLERS_PATH, { paging, noun: 'crawlers', columns: COLUMNS });
+      await printList(ctx, http, CRAWLERS_PATH, {
+        paging,
+        noun: 'crawlers',
+        columns: COLUMNS,
+        empty: 'No crawlers: the service lists none for this account (check the base URL: sq auth status)',
+      });
       return;
     }
     const max = paging.all ? Infinity : (paging.request.maxItems ?? DEFAULT_LIMIT);
@@ -51,8 +56,10 @@ export default defineVerb({
         yield c;
       }
     }
-    await ctx.out.list(matches(), { columns: COLUMNS });
-    if (found === 0) ctx.out.info(`No crawler's name, slug or description contains "${search}".`);
+    const none = `No crawler's name, slug or description contains "${search}". List them all: sq crawlers list`;
+    await ctx.out.list(matches(), { columns: COLUMNS, empty: none });
+    // A table says it itself (empty); piped, a search that found nothing still says so on stderr.
+    if (found === 0 && ctx.outputSettings().format !== 'table') ctx.out.info(none);
     else if (more) ctx.out.info(`Showing the first ${found} matches — use --all or --limit N to see more.`);
   },
 });

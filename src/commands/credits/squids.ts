@@ -17,6 +17,7 @@ export default defineVerb({
     await printList(ctx, http, CREDIT_SQUIDS_PATH, {
       paging,
       noun: 'squids',
+      empty: 'No squids have spent credits in the last 30 days. Start a run: sq runs start --squid SQUID',
       columns: [
         { key: 'id' },
         { key: 'name', maxWidth: 40 },

@@ -6,7 +6,7 @@ import { createOutput } from '../../output/index.js';
 import { isIdPrefix, resolveRun, resolveSquid, resolveTask } from '../../api/resolve.js';
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../../api/results.js';
 import { SqError, UsageError } from '../../errors.js';
-import { AtomicFile, checkOutputTarget } from '../../io/atomic-file.js';
+import { AtomicFile, checkOutputTarget, refuseExisting } from '../../io/atomic-file.js';
 import { Progress, count } from '../../io/progress.js';
 import { nonEmpty } from '../../validate/index.js';
 import { pageFilter, pagingFlags, pagingHint, pagingOptions, records, tally, type Paging, type Tally } from '../../io/paging.js';
@@ -45,8 +45,9 @@ export default defineVerb({
     'and writes each record as it arrives, so memory stays flat for any size. CSV/TSV columns are stable: id, squid, run, ' +
     'scraping_time, then the crawler\'s result fields in their documented order (a field a row lacks is an empty cell). ' +
     '-o FILE writes to a temp file renamed into place when complete, so FILE appears whole or not at all; the format ' +
-    'comes from --format, else the extension (.csv, .tsv, .json, .ndjson/.jsonl; others: csv). Only a regular file is ' +
-    'replaced (it keeps its mode; a new file is 0600): a device, FIFO, socket, directory or symlink is refused; -o - is stdout. Without --limit, --page or ' +
+    'comes from --format, else the extension (.csv, .tsv, .json, .ndjson/.jsonl; others: csv). An existing FILE is kept ' +
+    'unless --force (exit 2 before any request, as runs download does); only a regular file is replaced (it keeps its ' +
+    'mode; a new file is 0600): a device, FIFO, socket, directory or symlink is refused; -o - is stdout. Without --limit, --page or ' +
     '--all, shows the first 100. Requests to /v1/results are paced at one per 550 ms (the service allows 2 per second).\n\n' +
     'Resuming: when an --all -o FILE export in ndjson, csv or tsv fails or is interrupted (Ctrl-C, exit 130) after at ' +
     'least one whole page, the pages written so far stay in .FILE.sq-partial with a checkpoint in .FILE.sq-checkpoint, ' +
@@ -75,7 +76,7 @@ export default defineVerb({
     { flags: '-o, --output <file>', description: 'write the records to this regular file (atomically) instead of stdout; - is stdout' },
     { flags: '--resume', description: 'continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)' },
     { flags: '--checkpoint <file>', description: 'with --all to stdout (ndjson, csv, tsv): record the pages written, for --resume' },
-    { flags: '--force', description: 'with --resume --checkpoint: continue into an empty stdout file (only the pages after the checkpoint)' },
+    { flags: '--force', description: 'with -o: replace an existing FILE; with --resume --checkpoint: continue into an empty stdout file (only the pages after the checkpoint)' },
   ],
   examples: [
     'sq results list --squid "Paris restaurants" --limit 20',
@@ -94,7 +95,11 @@ export default defineVerb({
     const output = flagged === '-' ? undefined : flagged;
     const settings = ctx.outputSettings();
     const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat ? settings.format : null);
-    if (output !== undefined) await checkOutputTarget('-o', output);
+    const force = opts.force === true;
+    if (output !== undefined) {
+      await checkOutputTarget('-o', output);
+      await refuseExisting(output, force);
+    }
     await runExport(ctx, opts, { scopeRef, task, paging, output, format });
   },
 });
@@ -110,7 +115,7 @@ export async function runExport(
 ): Promise<number> {
   const plan = await resumePlan(ctx, opts, o);
   try {
-    return await exportResults(ctx, { ...o, plan });
+    return await exportResults(ctx, { ...o, plan, force: opts.force === true });
   } catch (err) {
     // Whatever stopped it (a fault, a signal, a FIFO put at the target meanwhile), an export with whole pages on
     // disk is told how to continue.
@@ -123,7 +128,7 @@ export async function runExport(
 
 async function exportResults(
   ctx: Ctx,
-  o: { scopeRef: ResultScope; task: string | undefined; paging: Paging; output: string | undefined; format: Format; plan: ResumePlan | null },
+  o: { scopeRef: ResultScope; task: string | undefined; paging: Paging; output: string | undefined; format: Format; plan: ResumePlan | null; force: boolean },
 ): Promise<number> {
   const { scopeRef, task, paging, output, format, plan } = o;
   const settings = ctx.outputSettings();
@@ -172,12 +177,18 @@ async function exportResults(
     // On a narrow terminal the scope's own columns (the same squid, or run, on every row) give way before the data.
     const scoped = new Set('squid' in scope ? ['squid'] : ['squid', 'run']);
     const shown = columns.map((c) => (scoped.has(c.key) ? { ...c, dropFirst: true } : c));
-    const n = await ctx.out.list(records(all(), seen), { columns: shown, maskSecrets: false, ...pageFilter(ctx, paging, seen) });
+    const firstPage = paging.page === undefined || paging.page === 1;
+    const empty = !firstPage
+      ? undefined
+      : 'squid' in scopeRef
+        ? `No results${task !== undefined ? ' for that task' : ''} in squid ${JSON.stringify(String(squidRecord?.name ?? scopeRef.squid))}. Start a run: sq runs start --squid ${shellWord(scopeRef.squid)} --wait`
+        : `No results${task !== undefined ? ' for that task' : ''} in run ${scopeRef.run.trim()}. A run still going adds them as it scrapes: sq runs watch ${shellWord(scopeRef.run.trim())}`;
+    const n = await ctx.out.list(records(all(), seen), { columns: shown, maskSecrets: false, empty, ...pageFilter(ctx, paging, seen) });
     pagingHint(ctx, paging, seen, 'results');
     return n;
   }
 
-  const file = await AtomicFile.create(output, { onCleanup: (fn) => ctx.onCleanup(fn) });
+  const file = await AtomicFile.create(output, { onCleanup: (fn) => ctx.onCleanup(fn), replace: o.force });
   const out: Output = createOutput(
     { stdout: file.stream, stderr: ctx.io.stderr },
     { ...settings, format, color: false, stdoutIsTTY: false, columns: 0 },
@@ -210,6 +221,8 @@ interface ResumePlan {
   saved: Checkpoint | null;
   /** The total seen in this run, for that hint. */
   total: number | null;
+  /** --force with -o: the finished export may replace an existing file. */
+  force: boolean;
 }
 
 /**
@@ -231,8 +244,8 @@ async function resumePlan(
   if (resume && o.output === undefined && ckFlag === undefined) {
     throw new UsageError('--resume needs -o FILE or --checkpoint FILE: the export to continue is found through them');
   }
-  if (opts.force === true && !(resume && ckFlag !== undefined)) {
-    throw new UsageError('--force goes with --resume --checkpoint FILE: it lets the rest of an export to stdout go into an empty file');
+  if (opts.force === true && o.output === undefined && !(resume && ckFlag !== undefined)) {
+    throw new UsageError('--force goes with -o FILE (replace an existing FILE) or with --resume --checkpoint FILE (let the rest of an export to stdout go into an empty file)');
   }
   const resumable = (RESUMABLE_FORMATS as readonly string[]).includes(o.format);
   if (flags && !resumable) throw new UsageError(`${flags}: the format must be one of ${RESUMABLE_FORMATS.join(', ')} (got ${o.format}); a JSON array cannot be continued`);
@@ -247,6 +260,7 @@ async function resumePlan(
   if (o.output === undefined || settings.explicitFormat) words.push('--format', o.format);
   if (settings.fields) words.push('--fields', settings.fields.join(','));
   words.push(...(o.output !== undefined ? ['-o', o.output] : ['--checkpoint', ckFlag!]), '--resume');
+  if (opts.force === true && o.output !== undefined) words.push('--force');
   if (ctx.globals.profile) words.push('--profile', ctx.globals.profile);
   if (ctx.globals.baseUrl) words.push('--base-url', ctx.globals.baseUrl);
   const leftovers = [where.partial, where.checkpoint].filter((p): p is string => p !== null);
@@ -255,6 +269,7 @@ async function resumePlan(
     ck: null,
     saved: null,
     total: null,
+    force: opts.force === true,
     command: words.map(shellWord).join(' '),
     startOver: `to start over, delete ${leftovers.map((p) => `"${p}"`).join(' and ')} and run the command without --resume`,
   };
@@ -418,6 +433,7 @@ async function openPartial(ctx: Ctx, output: string, plan: ResumePlan): Promise<
     onCleanup: (fn) => ctx.onCleanup(fn),
     tempPath: plan.partial!,
     resumeAt: plan.ck?.bytes,
+    replace: plan.force,
   });
   // The earlier pages are the user's data: a failure now must not delete them.
   if (plan.ck) file.keep();

@@ -6,7 +6,7 @@ import { defineVerb } from '../../command.js';
 import type { HttpClient, StreamResponse } from '../../api/http.js';
 import { downloadUrl, getRun, runStatus } from '../../api/runs.js';
 import { AuthError, NotFoundError } from '../../errors.js';
-import { AtomicFile, checkOutputTarget, checkTargetDir, existsError } from '../../io/atomic-file.js';
+import { AtomicFile, checkOutputTarget, checkTargetDir, existsError, refuseExisting } from '../../io/atomic-file.js';
 import { Progress, humanBytes } from '../../io/progress.js';
 import { nonEmpty } from '../../validate/index.js';
 import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
@@ -18,13 +18,14 @@ export default defineVerb({
     'Download the CSV export of a run whose export is ready (export_done). The file goes to a temp file in the target directory ' +
     'and is renamed into place only when complete, so an interrupted download leaves nothing behind. The default name is the ' +
     'one the server gives (<squid>_YYYYMMDD_HHMM.csv) reduced to a plain file name (no directories, no leading dots), else ' +
-    '<run>.csv; an existing file of that name is kept unless --force. -o FILE replaces FILE if it is a regular file (keeping ' +
-    'its mode; a device, FIFO, socket, directory or symlink is refused); -o - writes to stdout; -o DIR/ picks the directory. ' +
+    '<run>.csv. An existing file is kept unless --force, whether sq or -o FILE named it (exit 2 before the download, as ' +
+    '`results list -o` does); --force replaces a regular file, keeping its mode (a device, FIFO, socket, directory or ' +
+    'symlink is refused); -o - writes to stdout; -o DIR/ picks the directory. ' +
     `<run> ${PREFIX_NOTE}.`,
   args: ['<run>'],
   options: [
     { flags: '-o, --output <file>', description: 'where to write: a file, a directory, or - for stdout', defaultText: 'the server\'s file name in the current directory' },
-    { flags: '--force', description: 'replace an existing file that has the server\'s file name' },
+    { flags: '--force', description: 'replace an existing file (-o FILE, or the server\'s file name)' },
     RUN_SQUID_OPTION,
   ],
   examples: ['sq runs download <run>', 'sq runs download <run> -o paris.csv', 'sq runs download <run> -o - | head'],
@@ -37,7 +38,10 @@ export default defineVerb({
     else if (output.endsWith('/') || (await stat(output).catch(() => null))?.isDirectory()) {
       await checkTargetDir(join(output, 'x'));
       dir = output;
-    } else if (output !== '-') await checkOutputTarget('-o', output);
+    } else if (output !== '-') {
+      await checkOutputTarget('-o', output);
+      await refuseExisting(output, !!opts.force);
+    }
     const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();
     const res = await fetchExport(http, id);
@@ -61,7 +65,7 @@ export default defineVerb({
         throw err;
       }
     }
-    const file = await AtomicFile.create(target, { onCleanup: (fn) => ctx.onCleanup(fn), replace: dir === undefined || !!opts.force });
+    const file = await AtomicFile.create(target, { onCleanup: (fn) => ctx.onCleanup(fn), replace: !!opts.force });
     const total = Number(res.headers['content-length']);
     const progress = new Progress({ stream: ctx.io.stderr, tty: ctx.io.stderrIsTTY, enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet, columns: ctx.io.columns });
     let bytes = 0;

@@ -2,6 +2,7 @@ import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { UsageError } from '../../errors.js';
 import { nonEmpty } from '../../validate/index.js';
+import { shellWord } from '../../io/shell.js';
 import { RUN_COLUMNS } from './_shared/columns.js';
 import { RUNS_PATH } from '../../api/runs.js';
 import { pagingFlags, pagingOptions, printList } from '../../io/paging.js';
@@ -28,13 +29,17 @@ export default defineVerb({
       if (limit > MAX_RECENT) throw new UsageError(`--limit must be at most ${MAX_RECENT} without --squid (got ${limit}); pass --squid for more`);
       const http = await ctx.http();
       const recent = await recentRuns(http, limit);
-      await ctx.out.list(recent.runs, { columns: [RUN_COLUMNS[0], { key: 'squid_name', header: 'SQUID' }, ...RUN_COLUMNS.slice(1)] });
+      await ctx.out.list(recent.runs, {
+        columns: [RUN_COLUMNS[0], { key: 'squid_name', header: 'SQUID' }, ...RUN_COLUMNS.slice(1)],
+        empty: 'No runs. Start one: sq runs start --squid SQUID (squids: sq squids list)',
+      });
       if (recent.partial) ctx.out.warn(`${recent.partial}: newer runs of other squids may be missing; pass --squid to list one squid's runs`);
       return;
     }
     const ref = nonEmpty('--squid', opts.squid);
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
-    await printList(ctx, http, RUNS_PATH, { paging, query: { squid: squid.id }, noun: 'runs', columns: RUN_COLUMNS });
+    const empty = `No runs of squid ${JSON.stringify(squid.name || squid.id)}. Start one: sq runs start --squid ${shellWord(ref)}`;
+    await printList(ctx, http, RUNS_PATH, { paging, query: { squid: squid.id }, noun: 'runs', columns: RUN_COLUMNS, empty });
   },
 });

@@ -3,6 +3,7 @@ import { resolveSquid } from '../../api/resolve.js';
 import { squidCreditsPath } from '../../api/credits.js';
 import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
 import { credits } from '../credits/_shared/breakdown.js';
+import { shellWord } from '../../io/shell.js';
 
 export default defineVerb({
   name: 'credits',
@@ -16,10 +17,11 @@ export default defineVerb({
   async run(ctx, [ref], opts) {
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
-    const { id } = await resolveSquid(http, ref);
+    const { id, name } = await resolveSquid(http, ref);
     await printList(ctx, http, squidCreditsPath(id), {
       paging,
       noun: 'runs',
+      empty: `No finished runs of squid ${JSON.stringify(name || id)}. Start one: sq runs start --squid ${shellWord(ref)}`,
       columns: [
         { key: 'run', kind: 'id' },
         { key: 'status', kind: 'status' },

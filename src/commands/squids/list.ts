@@ -14,6 +14,9 @@ export default defineVerb({
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const name = opts.name === undefined ? undefined : nonEmpty('--name', opts.name);
     const http = await ctx.http();
-    await printList(ctx, http, SQUIDS_PATH, { paging, query: { name }, noun: 'squids', columns: SQUID_LIST_COLUMNS });
+    const empty = name === undefined
+      ? 'No squids. Create one: sq squids create --crawler CRAWLER --name NAME (crawlers: sq crawlers list)'
+      : `No squid name contains ${JSON.stringify(name)}. List them all: sq squids list`;
+    await printList(ctx, http, SQUIDS_PATH, { paging, query: { name }, noun: 'squids', columns: SQUID_LIST_COLUMNS, empty });
   },
 });

@@ -4,6 +4,7 @@ import { normalizeTask, TASKS_PATH } from '../../api/tasks.js';
 import { enumFlag, required } from '../../validate/index.js';
 import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
 import { TASK_LIST_COLUMNS } from './_shared/columns.js';
+import { shellWord } from '../../io/shell.js';
 
 const TYPES = ['url', 'params'] as const;
 
@@ -30,6 +31,7 @@ export default defineVerb({
       noun: 'tasks',
       columns: TASK_LIST_COLUMNS,
       map: normalizeTask,
+      empty: `No ${type === 'params' ? 'params ' : type === 'url' ? 'URL ' : ''}tasks in squid ${JSON.stringify(squid.name || squid.id)}. Add one: sq tasks add --squid ${shellWord(ref)} VALUE (or --file FILE)`,
     });
   },
 });

@@ -6,6 +6,7 @@ import { uploadSummary, uploadTasks, waitForUpload } from '../../api/tasks.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { durationFlag, required } from '../../validate/index.js';
 import { UPLOAD_COLUMNS } from './_shared/columns.js';
+import { rememberUpload } from './_shared/uploads.js';
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
@@ -41,6 +42,7 @@ export default defineVerb({
     form.append('squid', squid.id);
     const res = ((await uploadTasks(http, form)) ?? {}) as Record<string, unknown>;
     const id = typeof res.id === 'string' ? res.id : String(res.id ?? '');
+    rememberUpload(ctx, http, { id, squid: squid.name || squid.id, file: basename(file) });
     if (!opts.wait) {
       await ctx.out.record(res, { title: 'Upload accepted', columns: [{ key: 'id' }, { key: 'object' }] });
       ctx.out.info(`Processing in the background; check with: sq tasks upload-status ${id}`);

@@ -1,0 +1,38 @@
+// A $HOME that does not exist (a service account's, a container's) is never created: sq runs without a cache
+// (code cache, pacing state, jq fingerprints) with SQ_TOKEN, and storing a profile fails with a message that names
+// the directory and the way out (issue 22 item 9). The built binary, since bin/sq.js has its own cache directory.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { BIN } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fs.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+
+const emu = useEmulator();
+
+async function run(args: string[], env: Record<string, string>, input = '') {
+  // Only what a bare environment has: no SQ_CONFIG_DIR, SQ_CACHE_DIR or XDG_* to fall back on.
+  return execa(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, extendEnv: false, input, reject: false, timeout: 60_000 });
+}
+
+it('commands work with SQ_TOKEN and leave the missing home uncreated', async () => {
+  const home = join(tempDir('sq-nohome-'), 'home', 'svc');
+  const env = { HOME: home, SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token };
+  for (const args of [['squids', 'list', '--json'], ['squids', 'list', '--jq', '.[].name'], ['runs', 'list', '--squid', DEMO_SQUIDS.paris, '--jq', '.[0].squid_name // "ran"']]) {
+    const r = await run(args, env);
+    expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    expect(r.stdout.trim(), args.join(' ')).not.toBe('');
+  }
+  expect(existsSync(join(home, '..'))).toBe(false);
+});
+
+it('auth login fails clearly, naming the home and SQ_CONFIG_DIR, and creates nothing', async () => {
+  const home = join(tempDir('sq-nohome-'), 'svc');
+  const r = await run(['auth', 'login', '--with-token', '--base-url', emu.baseUrl], { HOME: home }, `${emu.token}\n`);
+  expect(r.exitCode).toBe(1);
+  expect(r.stderr).toContain(`the home directory ${home} does not exist, and sq does not create it`);
+  expect(r.stderr).toContain('SQ_CONFIG_DIR');
+  expect(existsSync(home)).toBe(false);
+});
