@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import WaitersFirst from './test/setup/sequencer.js';
 
 // Tests never write into the machine's ~/.cache: every sq the tests run (in-process, or the built bin with the
 // environment passed on) keeps its code cache and shared pacing state under one temp dir for the whole run, in a
@@ -33,5 +34,6 @@ export default defineConfig({
     // ("Terminating worker thread", vitest 3.2 with isolate: false).
     minWorkers: workers,
     reporters: ['default', './test/setup/summary-reporter.ts'],
+    sequence: { sequencer: WaitersFirst },
   },
 });
