@@ -19,7 +19,14 @@ cleanup() {
   exit "$status"
 }
 trap cleanup EXIT
-check() { echo "== $*"; }
+# Each check's wall time is printed when the next one starts (and at the end).
+check_t0=$SECONDS
+check_name=
+check() {
+  [ -z "$check_name" ] || echo "   ($((SECONDS - check_t0)) s)"
+  check_t0=$SECONDS check_name=$*
+  echo "== $*"
+}
 fail() {
   echo "FAIL: $*" >&2
   exit 1
@@ -66,6 +73,13 @@ for i in 1 2 3; do
 done
 echo "   install times (ms): ${times[*]}; $(grep -o 'added [0-9]* packages' "$work/install-1.log"); load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 prefix="$work/p1"
+
+# The standalone executable builds (a rebuild of dist/, esbuild, a ~100 MB copy of node) while the checks below run
+# from the installed prefix, mostly waiting on npm; its own check waits for it. Started after the timed installs, so
+# it does not slow them.
+(cd "$root" && npm run --silent build:sea) >"$work/sea.log" 2>&1 &
+sea_pid=$!
+pids+=("$sea_pid")
 
 check "from the prefix, outside the repository: sq --version, lobstr-sq --version, sq version"
 cd "$work"
@@ -114,7 +128,7 @@ grep -q "connection refused" <<<"$out" || fail "delivery test sftp did not try t
 cd "$root"
 
 check "npm run build:sea: dist/sea/sq answers sq me --json with no node on PATH"
-npm run --silent build:sea
+wait "$sea_pid" || fail "npm run build:sea: $(tail -n 20 "$work/sea.log")"
 start_emulator "$prefix/bin/sq"
 out=$(env -i PATH=/nonexistent HOME="$work" SQ_CONFIG_DIR="$work/sea-config" SQ_BASE_URL="$emu_url" SQ_TOKEN="$emu_token" "$root/dist/sea/sq" me --json)
 grep -q '"email"' <<<"$out" || fail "dist/sea/sq me --json: $out"
@@ -171,4 +185,5 @@ for source in npm binary; do
 done
 export SQ_CONFIG_DIR="$work/config"
 
+echo "   ($((SECONDS - check_t0)) s)"
 echo "package checks passed"

@@ -8,6 +8,7 @@ import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { waitFor } from '../helpers/wait.js';
 import { tempDir } from '../helpers/fs.js';
+import { cpuTimes } from '../helpers/proc.js';
 
 const emu = useEmulator({ each: 'clear' });
 type J = Record<string, any>;
@@ -27,8 +28,12 @@ const nestedRange = (n: number, body: string) => '{{range 1000}}'.repeat(n) + bo
 async function stopWith(signal: 'SIGTERM' | 'SIGINT', args: string[], path: string, env: Record<string, string> = {}) {
   const p = start(args, env);
   await waitFor(() => emu.requests(), (rs) => rs.some((r) => r.path.startsWith(path)), `a request to ${path}`, 30_000);
-  // The filter is past its first document and spinning: no output ends it.
-  await new Promise((r) => setTimeout(r, 700));
+  // The filter is past its first document and spinning (no output ends it): sq has spent 0.4 s of CPU since its
+  // request went out (a whole `sq me --jq .email` takes ~0.2 s). Where /proc cannot tell (not Linux), 700 ms.
+  const cpu = () => cpuTimes(p.pid!)?.slice(0, 2).reduce((a, b) => a + b);
+  const before = cpu();
+  if (before === undefined) await new Promise((r) => setTimeout(r, 700));
+  else await waitFor(() => cpu() ?? Infinity, (c) => c - before >= 0.4, 'the filter spinning', 30_000);
   const t0 = Date.now();
   p.kill(signal);
   const r = await p;

@@ -1,14 +1,14 @@
-// Smaller gaps in input checks (issue 25, item 11): each is exit 2 naming the flag, before any request. The built
-// binary against a real emulator.
+// Smaller gaps in input checks (issue 25, item 11): each is exit 2 naming the flag, before any request. sq
+// in-process against a real emulator (the built binary's exit 2: test/e2e/foundation.test.ts).
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { sqBin } from '../helpers/cli.js';
+import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'clear' });
 
 async function refused(args: string[], mention: string) {
-  const r = await sqBin(args, { env: emu.env() });
+  const r = await sq(args, { env: emu.env() });
   expect(r.code, r.stderr).toBe(2);
   expect(r.stderr).toContain(mention);
   expect(await emu.requests()).toEqual([]);
@@ -21,7 +21,7 @@ describe('sq api paths with "." or ".." segments', () => {
   });
 
   it('dots inside a segment are fine', async () => {
-    const r = await sqBin(['api', '/v1/squids/a..b'], { env: emu.env() });
+    const r = await sq(['api', '/v1/squids/a..b'], { env: emu.env() });
     expect(r.code).toBe(3);
     expect((await emu.requests()).map((q) => q.path)).toEqual(['/v1/squids/a..b']);
   });
@@ -46,7 +46,7 @@ describe('sq api -H with a header the HTTP client refuses', () => {
   });
 
   it('an ordinary header still goes through', async () => {
-    const r = await sqBin(['api', '/v1/me', '-H', 'Accept-Language: fr', '-H', 'X-Tag: café'], { env: emu.env() });
+    const r = await sq(['api', '/v1/me', '-H', 'Accept-Language: fr', '-H', 'X-Tag: café'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
   });
 });
@@ -61,7 +61,7 @@ describe('empty global values', () => {
   });
 
   it('an empty SQ_PROFILE is still an unset one', async () => {
-    const r = await sqBin(['me', '--json'], { env: emu.env({ SQ_PROFILE: '' }) });
+    const r = await sq(['me', '--json'], { env: emu.env({ SQ_PROFILE: '' }) });
     expect(r.code, r.stderr).toBe(0);
   });
 });
@@ -78,7 +78,7 @@ describe('squid names and parameters', () => {
 
   it('a name of 255 characters is sent', async () => {
     const name = 'é'.repeat(255);
-    const r = await sqBin(['squids', 'create', '--crawler', 'google-maps-search', '--name', name, '--json'], { env: emu.env() });
+    const r = await sq(['squids', 'create', '--crawler', 'google-maps-search', '--name', name, '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).name).toBe(name);
   });

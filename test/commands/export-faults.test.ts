@@ -1,13 +1,15 @@
-// Nothing lost, nothing clobbered: an `--all` export through the built binary either equals the fault-free export
-// record for record, or exits non-zero (with -o, leaving no file at the target; whole pages may be kept aside, and
-// then --resume completes the export exactly) — never exit 0 with less. Answers that are not
-// pages, and pages cut short while their envelope says more follow, are injected by the emulator like any fault.
+// Nothing lost, nothing clobbered: an `--all` export either equals the fault-free export record for record, or exits
+// non-zero (with -o, leaving no file at the target; whole pages may be kept aside, and then --resume completes the
+// export exactly) — never exit 0 with less. Answers that are not pages, and pages cut short while their envelope says
+// more follow, are injected by the emulator like any fault. sq runs in-process on the fake clock (retry and 429
+// waits pass at once): this is the export's logic; the built binary's exports, stops and --resume are in
+// test/e2e/results-resume.test.ts and test/e2e/results-export.test.ts.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { sqBin } from '../helpers/cli.js';
+import { sq } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { ndjson } from '../helpers/json.js';
 
@@ -39,10 +41,10 @@ afterAll(async () => {
 });
 
 const exportTo = (lane: Lane, file: string, ...more: string[]) =>
-  sqBin(['results', 'list', '--run', lane.runId, '--all', '-o', file, ...more], { env: lane.emu.env() });
+  sq(['results', 'list', '--run', lane.runId, '--all', '-o', file, ...more], { env: lane.emu.env() });
 /** What a failed `-o out.x` export may leave: nothing, or its whole pages aside for --resume; never the target. */
 const keptAside = (name: string) => [`.${name}.sq-checkpoint`, `.${name}.sq-partial`];
-const exportOut = (lane: Lane) => sqBin(['results', 'list', '--run', lane.runId, '--all', '--format', 'ndjson'], { env: lane.emu.env() });
+const exportOut = (lane: Lane) => sq(['results', 'list', '--run', lane.runId, '--all', '--format', 'ndjson'], { env: lane.emu.env() });
 
 const RULES = [
   { action: 'status', status: 429, headers: { 'Retry-After': '0' }, probability: 0.12, count: 2 },
@@ -127,7 +129,7 @@ describe('results list --all under faults', () => {
     const dir = tempDir('sq-faults-');
     const r = await exportTo(lane, join(dir, 'out.csv'));
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n').at(-1)).toBe(`error: GET /v1/results page 2 (HTTP 200): ${what} — stopping after 100 of 150 records`);
+    expect(r.stderr.split('\n').slice(-2)).toEqual([`error: GET /v1/results page 2 (HTTP 200): ${what} — stopping after 100 of 150 records`, '']);
     expect(r.stderr).toContain('To continue from page 2, run:');
     expect(readdirSync(dir).sort()).toEqual(keptAside('out.csv'));
 
@@ -145,7 +147,7 @@ describe('results list --all under faults', () => {
     const r = await exportTo(lane, join(dir, 'out.ndjson'));
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      'error: GET /v1/results page 1 (HTTP 200): 50 records on a page of 100, but its next link points to another page — stopping after 0 of 150 records',
+      'error: GET /v1/results page 1 (HTTP 200): 50 records on a page of 100, but its next link points to another page — stopping after 0 of 150 records\n',
     );
     expect(readdirSync(dir)).toEqual([]);
     await lane.emu.clearFaults();
@@ -167,14 +169,14 @@ describe('results list --all when the counters lie about whole pages', () => {
     for (let page = 1; expected.length < MANY; page++) expected.push(...(await lane.emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
   });
   const asked = async () => (await lane.emu.requests()).filter((r) => r.path === '/v1/results').map((r) => Number((r.query as Record<string, string>).page));
-  const exportMany = (file: string, ...more: string[]) => sqBin(['results', 'list', '--run', runId, '--all', '-o', file, ...more], { env: lane.emu.env() });
+  const exportMany = (file: string, ...more: string[]) => sq(['results', 'list', '--run', runId, '--all', '-o', file, ...more], { env: lane.emu.env() });
 
   it('an understated total_results (every page says 200) is read to its end while next and total_pages lead on', async () => {
     await lane.emu.faults([{ path: '/v1/results', action: 'envelope', body: { total_results: 200 } }]);
     await lane.emu.control('DELETE', '/_emulator/requests');
     const dir = tempDir('sq-faults-');
     const r = await exportMany(join(dir, 'out.ndjson'));
-    expect(r.stderr).toBe(`Wrote ${MANY} records to ${join(dir, 'out.ndjson')} (ndjson)`);
+    expect(r.stderr).toBe(`Wrote ${MANY} records to ${join(dir, 'out.ndjson')} (ndjson)\n`);
     expect(r.code).toBe(0);
     expect(ndjson(readFileSync(join(dir, 'out.ndjson'), 'utf8'))).toEqual(expected);
     expect(await asked()).toEqual([1, 2, 3, 4, 5]);
@@ -186,7 +188,7 @@ describe('results list --all when the counters lie about whole pages', () => {
       { path: '/v1/results', action: 'delay', ms: 0, count: 1 },
       { path: '/v1/results', action: 'envelope', body: { next: null }, count: 1 },
     ]);
-    const o = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson'], { env: lane.emu.env() });
+    const o = await sq(['results', 'list', '--run', runId, '--all', '--format', 'ndjson'], { env: lane.emu.env() });
     expect(o.code).toBe(0);
     expect(o.stderr).toBe('');
     expect(ndjson(o.stdout)).toEqual(expected);
@@ -206,7 +208,7 @@ describe('results list --all when the counters lie about whole pages', () => {
     expect(r.stderr).toContain('Kept 3 whole pages (300 of 500 records)');
     expect(readdirSync(dir).sort()).toEqual(keptAside('out.csv'));
 
-    const o = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson'], { env: lane.emu.env() });
+    const o = await sq(['results', 'list', '--run', runId, '--all', '--format', 'ndjson'], { env: lane.emu.env() });
     expect(o.code).toBe(1);
     expect(ndjson(o.stdout)).toEqual(expected.slice(0, 300));
     expect(o.stderr).toContain("the listing's signals disagree");

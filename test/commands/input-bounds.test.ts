@@ -1,15 +1,16 @@
 // Untrusted input that shapes a request (issue 10, item 8): ids become single path segments, every duration and
 // count has a stated maximum, the base URL is an origin the key may safely travel to, and --with-token reads at most
-// 4 KiB. The built binary against a real emulator; each refusal is exit 2 with nothing sent.
+// 4 KiB. sq in-process against a real emulator (the checks are the CLI's logic; test/e2e/foundation.test.ts shows
+// the built binary's exit 2 before any request); each refusal is exit 2 with nothing sent.
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { sqBin } from '../helpers/cli.js';
+import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'clear' });
 
 async function refused(args: string[], mention: string, opts: { env?: Record<string, string>; input?: string } = {}) {
-  const r = await sqBin(args, { env: emu.env(opts.env), input: opts.input });
+  const r = await sq(args, { env: emu.env(opts.env), stdin: opts.input });
   expect(r.code, r.stderr).toBe(2);
   expect(r.stderr).toContain(mention);
   expect(await emu.requests()).toEqual([]);
@@ -37,7 +38,7 @@ describe('ids are single path segments', () => {
   });
 
   it('an ordinary id with odd characters is percent-encoded into one segment', async () => {
-    const r = await sqBin(['runs', 'get', 'a b%c'], { env: emu.env() });
+    const r = await sq(['runs', 'get', 'a b%c'], { env: emu.env() });
     expect(r.code).toBe(3);
     expect((await emu.requests()).map((q) => q.path)).toEqual([expect.stringMatching(/^\/v1\/runs\/a(%20| )b(%25|%)c$/)]);
   });
@@ -62,15 +63,15 @@ describe('every duration and count has a stated maximum', () => {
   });
 
   it('the maxima are in --help', async () => {
-    const start = await sqBin(['runs', 'start', '--help']);
+    const start = await sq(['runs', 'start', '--help']);
     expect(start.stdout).toMatch(/--timeout <duration>\s+give up waiting after this long, at most 7d/);
     expect(start.stdout).toMatch(/--interval <duration>\s+time between polls, at most 1h/);
-    const list = await sqBin(['squids', 'list', '--help']);
+    const list = await sq(['squids', 'list', '--help']);
     expect(list.stdout).toContain('at most 1000000');
   });
 
   it('the largest allowed values are accepted', async () => {
-    const r = await sqBin(['squids', 'list', '--limit', '1000000', '--json'], { env: emu.env() });
+    const r = await sq(['squids', 'list', '--limit', '1000000', '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
   });
 });
@@ -102,7 +103,7 @@ describe('the base URL', () => {
       [[...plan, '--base-url', 'https://api.example.com'], {}],
       [[...plan, '--base-url', 'http://localhost:1'], {}],
     ] as const) {
-      const r = await sqBin([...args], { env: emu.env(env) });
+      const r = await sq([...args], { env: emu.env(env) });
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ dry_run: true, requests: [{ method: 'DELETE' }] });
     }
@@ -119,7 +120,7 @@ describe('auth login --with-token', () => {
   });
 
   it('a key of exactly 4 KiB is still read (and checked by the API)', async () => {
-    const r = await sqBin(['auth', 'login', '--with-token'], { env: { SQ_BASE_URL: emu.baseUrl }, input: 'k'.repeat(4096) });
+    const r = await sq(['auth', 'login', '--with-token'], { env: { SQ_BASE_URL: emu.baseUrl }, stdin: 'k'.repeat(4096) });
     expect(r.code).toBe(4);
     expect((await emu.requests()).map((q) => q.path)).toEqual(['/v1/me']);
   });
