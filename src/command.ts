@@ -1,6 +1,7 @@
 // How a command is declared. One verb per file: src/commands/<noun>/<verb>.ts default-exports a VerbSpec;
 // src/commands/<noun>/index.ts default-exports the NounSpec that lists them. program.ts turns specs into commander
 // commands and loads a noun's module only when that noun is invoked.
+import type { Command } from 'commander';
 import type { Ctx } from './context.js';
 
 export interface OptionSpec {
@@ -38,7 +39,8 @@ export interface VerbSpec<Os extends readonly OptionSpec[] = readonly OptionSpec
    * a string or undefined, and a flag the verb does not declare is a compile error. Returns an exit code (default
    * 0). Errors are thrown as SqError subclasses.
    */
-  run(ctx: Ctx, args: string[], opts: OptionsOf<Os>): Promise<number | void>;
+  /** `command` is the commander command invoked (its parents lead to the whole tree). */
+  run(ctx: Ctx, args: string[], opts: OptionsOf<Os>, command: Command): Promise<number | void>;
 }
 
 // The type of a verb's options, read off its flags as commander parses them (camelCased long name, value by form):

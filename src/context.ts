@@ -3,7 +3,13 @@
 import type { Output, OutputSettings } from './output/types.js';
 import type { HttpClient } from './api/http.js';
 import type { ProfileStore } from './config/store.js';
-import type { Prompter } from './prompt.js';
+
+export interface Prompter {
+  /** Ask yes/no. `flag` names what a script should pass instead (e.g. "--yes"). */
+  confirm(message: string, opts: { default?: boolean; flag: string }): Promise<boolean>;
+  /** Hidden input. */
+  password(message: string, opts: { flag: string }): Promise<string>;
+}
 
 export interface IO {
   stdout: NodeJS.WritableStream;

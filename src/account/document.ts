@@ -3,7 +3,7 @@
 // `.summary`, `.items[]` and `.not_compared[]` the same way everywhere. Every item has every key (null or [] where
 // it does not apply). schema/sq-plan.schema.json is generated from the zod schema below (npm run schema).
 import * as z from 'zod/mini';
-import type { PlannedRequest } from '../io/dry-run.js';
+import type { PlannedRequest } from '../errors.js';
 import type { Plan, PlanItem, Step, Uncompared } from './diff.js';
 
 const d = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;

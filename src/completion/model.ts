@@ -1,7 +1,7 @@
 // A shell-neutral picture of the command tree, read from the real commander program so completion can never drift
 // from what sq accepts. The three renderers (bash, zsh, fish) only turn this model into script text.
 import type { Command, Option } from 'commander';
-import { GLOBAL_OPTIONS, REPEATABLE, makeOption } from '../program.js';
+import { GLOBAL_OPTIONS, REPEATABLE, makeOption } from '../global-options.js';
 import { RUN_EVENTS } from '../validate/index.js';
 import type { Source } from './values.js';
 

@@ -16,7 +16,7 @@ import type { Ctx } from '../context.js';
 import type { HttpClient } from '../api/http.js';
 import { cacheDir } from '../cache-dir.js';
 import { pruneCacheDir, readCacheFile, writeCacheFile } from '../io/cache-file.js';
-import { readGlobals } from '../program.js';
+import { readGlobals } from '../global-options.js';
 
 const COMPLETION_TTL_MS = 60_000;
 const COMPLETION_BUDGET_MS = 450;
