@@ -2,9 +2,9 @@
 // (squids, then tasks, then delivery, then deletions, billing last). Only fields the file names are managed.
 import { UsageError } from '../errors.js';
 import { recordId } from '../api/resolve.js';
-import { SQUIDS_PATH } from '../api/squids.js';
-import { TASKS_PATH } from '../api/tasks.js';
-import { deliveryPath, diffDelivery, storedDelivery, storedEvents, type Channel, type DeliveryBody } from '../api/delivery.js';
+import { SQUIDS_PATH, squidPath } from '../api/squids.js';
+import { TASKS_PATH, taskPath } from '../api/tasks.js';
+import { DELIVERY_PATH, diffDelivery, storedDelivery, storedEvents, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { RUN_EVENTS } from '../api/events.js';
 import { AUTO_RESET_PATH, raisesCharges, type AutoResetUpdate } from '../api/billing.js';
 import { MASK } from '../output/secrets.js';
@@ -256,8 +256,8 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
         item: { kind: 'squid', action: 'create', squid: s.ref, id: null, changes: [{ field: 'crawler', from: null, to: s.spec.crawler }, ...changes] },
         squid: s.ref,
         missing: [],
-        // The create itself is sent by apply (it yields the id); these are what follows it.
-        requests: (sid) => [{ method: 'POST', path: SQUIDS_PATH, body: create }, ...(Object.keys(body).length ? [{ method: 'POST' as const, path: `${SQUIDS_PATH}/${sid}`, body }] : [])],
+        // The create itself is sent by apply (it yields the id); these are what follows it, once the id is known.
+        requests: (sid) => [{ method: 'POST', path: SQUIDS_PATH, body: create }, ...(Object.keys(body).length && sid ? [{ method: 'POST' as const, path: squidPath(sid), body }] : [])],
       });
     }
     if (have) {
@@ -267,7 +267,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
           item: { kind: 'squid', action: 'update', squid: who, id, changes },
           squid: s.ref,
           missing: [],
-          requests: (sid) => [{ method: 'POST', path: `${SQUIDS_PATH}/${encodeURIComponent(sid)}`, body }],
+          requests: (sid) => [{ method: 'POST', path: squidPath(sid), body }],
         });
       }
     }
@@ -300,7 +300,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
           squid: s.ref,
           missing: [],
           confirm: `delete ${gone.length} task${gone.length === 1 ? '' : 's'} of squid "${who}"`,
-          requests: () => gone.map((t) => ({ method: 'DELETE', path: `${TASKS_PATH}/${encodeURIComponent(t.id)}` })),
+          requests: () => gone.map((t) => ({ method: 'DELETE', path: taskPath(t.id) })),
         });
       }
     }
@@ -316,10 +316,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
         item: { kind: 'delivery', action: d.create ? 'create' : 'update', squid: who, id, channel: ch.channel, changes: d.changes, ...(notCompared.length ? { not_compared: notCompared } : {}) },
         squid: s.ref,
         missing: ch.missing.map((m) => m.name),
-        requests: (sid) => {
-          const p = deliveryPath(sid);
-          return [{ method: 'POST', path: p.split('?')[0], query: { squid: sid }, body: ch.body }];
-        },
+        requests: (sid) => [{ method: 'POST', path: DELIVERY_PATH, query: { squid: sid }, body: ch.body }],
       });
     }
   }
@@ -338,7 +335,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
         item: { kind: 'squid', action: 'delete', squid: nm, id: sid, changes: [] },
         missing: [],
         confirm: `delete squid "${nm}" with its tasks, runs and results`,
-        requests: () => [{ method: 'DELETE', path: `${SQUIDS_PATH}/${encodeURIComponent(sid)}` }],
+        requests: () => [{ method: 'DELETE', path: squidPath(sid) }],
       });
     }
   }
