@@ -17,7 +17,7 @@
 //   constructor with IncomingMessage when destroying it, which needs node:http only if such a stream exists.
 // - node:assert in undici: the real assert is loaded when an assertion fails, and throws the same error.
 // - node:child_process in commander: it only runs stand-alone executable subcommands, which sq has none of.
-// Packages that only some commands load (ora, prompts, conf, yaml, proper-lockfile) are bundled each on its own into
+// Packages that only some commands load (ora, prompts, conf, yaml) are bundled each on its own into
 // dist/vendor/, loaded on first use (src/import-package.ts), so that installing sq installs no packages for them (see
 // VENDORED at the end). ssh2-sftp-client (the emulator's SFTP delivery: an optional peer dependency), jq-web and
 // chalk stay in node_modules. For --jq, bin/sq.js loads dist/jq.cjs
@@ -32,7 +32,7 @@ import { createRequire } from 'node:module';
  * module, like the package as imported): installing sq then fetches none of them (README, "Install"). The bundle's
  * importPackage() loads them from there; the unbundled dist/ the tests import keeps loading them from node_modules.
  */
-const VENDORED = { ora: 'ora', conf: 'conf', '@inquirer/prompts': 'inquirer-prompts', yaml: 'yaml', 'proper-lockfile': 'proper-lockfile' };
+const VENDORED = { ora: 'ora', conf: 'conf', '@inquirer/prompts': 'inquirer-prompts', yaml: 'yaml' };
 
 const LAZY_ASSERT = "const assert = (value, message) => { if (!value) require('node:assert')(value, message) }";
 

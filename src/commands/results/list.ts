@@ -18,7 +18,6 @@ import {
   ResultsChangedError,
   checkTotal,
   exists,
-  lockExport,
   mismatch,
   readCheckpoint,
   removeCheckpoint,
@@ -27,6 +26,7 @@ import {
   writeCheckpoint,
   type Checkpoint,
 } from '../../io/checkpoint.js';
+import { lockExport } from '../../io/lock.js';
 import { shellWord } from '../../io/shell.js';
 import { Writable } from 'node:stream';
 import { lstat, open } from 'node:fs/promises';
