@@ -9,10 +9,11 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { SqError, UsageError } from '../errors.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
 import { csvLine, tsvLine } from '../output/cells.js';
+import { FORMATS, FORMAT_SPECS } from '../output/types.js';
 
 export const CHECKPOINT_VERSION = 1;
 /** Formats whose bytes can be cut after any page and continued (a JSON array cannot: it is one document). */
-export const RESUMABLE_FORMATS = ['ndjson', 'csv', 'tsv'] as const;
+export const RESUMABLE_FORMATS = FORMATS.filter((f) => FORMAT_SPECS[f].resumable);
 
 export interface Checkpoint {
   version: number;
