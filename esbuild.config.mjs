@@ -17,7 +17,7 @@
 //   constructor with IncomingMessage when destroying it, which needs node:http only if such a stream exists.
 // - node:assert in undici: the real assert is loaded when an assertion fails, and throws the same error.
 // - node:child_process in commander: it only runs stand-alone executable subcommands, which sq has none of.
-// Packages that only some commands load (ora, prompts, conf, yaml, proper-lockfile) are bundled each on its own into
+// Packages that only some commands load (ora, prompts, conf, yaml) are bundled each on its own into
 // dist/vendor/, loaded on first use (src/import-package.ts), so that installing sq installs no packages for them (see
 // VENDORED at the end). ssh2-sftp-client (the emulator's SFTP delivery: an optional peer dependency), jq-web and
 // chalk stay in node_modules. For --jq, bin/sq.js loads dist/jq.cjs
@@ -37,7 +37,6 @@ const VENDORED = {
   conf: 'conf',
   '@inquirer/prompts': 'inquirer-prompts',
   yaml: 'yaml',
-  'proper-lockfile': 'proper-lockfile',
   // `sq mcp`: the MCP SDK's server parts and zod, re-exported by src/mcp/sdk.ts (package.json "imports").
   '#mcp-sdk': 'mcp-sdk',
 };

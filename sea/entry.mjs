@@ -13,7 +13,6 @@ const PACKAGES = {
   conf: () => import('conf'),
   '@inquirer/prompts': () => import('@inquirer/prompts'),
   yaml: () => import('yaml'),
-  'proper-lockfile': () => import('proper-lockfile'),
   '#mcp-sdk': () => import('#mcp-sdk'),
   'ssh2-sftp-client': () => import('ssh2-sftp-client'),
 };

@@ -2,6 +2,7 @@
 // src/commands/<noun>/index.ts default-exports the NounSpec that lists them. A verb may have subcommands of its own
 // (`sq squids chain SQUID`, `sq squids chain set SQUID`), to any depth: help, completion and the generated docs walk
 // the tree. program.ts turns specs into commander commands and loads a noun's module only when that noun is invoked.
+import type { Command } from 'commander';
 import type { Ctx } from './context.js';
 
 /**
@@ -72,7 +73,8 @@ export interface VerbSpec<Os extends readonly OptionSpec[] = readonly OptionSpec
    * a string or undefined, and a flag the verb does not declare is a compile error. Returns an exit code (default
    * 0). Errors are thrown as SqError subclasses.
    */
-  run(ctx: Ctx, args: string[], opts: OptionsOf<Os>): Promise<number | void>;
+  /** `command` is the commander command invoked (its parents lead to the whole tree). */
+  run(ctx: Ctx, args: string[], opts: OptionsOf<Os>, command: Command): Promise<number | void>;
 }
 
 // The type of a verb's options, read off its flags as commander parses them (camelCased long name, value by form):

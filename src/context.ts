@@ -3,7 +3,13 @@
 import type { Output, OutputSettings } from './output/types.js';
 import type { HttpClient } from './api/http.js';
 import type { ProfileStore } from './config/store.js';
-import type { Prompter } from './prompt.js';
+
+export interface Prompter {
+  /** Ask yes/no. `flag` names what a script should pass instead (e.g. "--yes"). */
+  confirm(message: string, opts: { default?: boolean; flag: string }): Promise<boolean>;
+  /** Hidden input. */
+  password(message: string, opts: { flag: string }): Promise<string>;
+}
 
 export interface IO {
   stdout: NodeJS.WritableStream;
@@ -59,6 +65,11 @@ export interface Ctx {
   prompter(): Promise<Prompter>;
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
+  /**
+   * Runs another sq command line in this process, as main.ts's run() does (set by main.ts): `sq mcp` runs a verb per
+   * tool call this way. Handed down rather than imported, so no command imports main.ts back.
+   */
+  runCommand?: (argv: string[], init: { io: IO; env: Record<string, string | undefined>; now(): number; sleep(ms: number): Promise<void>; signal: AbortSignal }) => Promise<number>;
   now(): number;
   sleep(ms: number): Promise<void>;
   /** Run at the end of the command, success or not (close pools, remove temp files). */

@@ -1,6 +1,4 @@
 // Typed errors. Each carries its exit code (cli-contract.md); only main.ts turns them into output and codes.
-import type { PlannedRequest } from './io/dry-run.js';
-
 export const ExitCode = {
   OK: 0,
   FAILURE: 1,
@@ -102,6 +100,13 @@ export function interruptedBatch(reason: unknown, summary: string, details: stri
 /** A user answered "no" at a confirmation: nothing was sent. Exit 1 like gh. */
 export class CancelledError extends SqError {
   override readonly exitCode = ExitCode.FAILURE;
+}
+
+export interface PlannedRequest {
+  method: string;
+  /** Path with query, e.g. /v1/delivery?squid=abc */
+  path: string;
+  body?: unknown;
 }
 
 /** Not a failure: a --dry-run verb reached a write. main.ts prints the writes planned so far (exit 0). */

@@ -7,7 +7,7 @@ import type { Output, OutputSettings } from './output/types.js';
 import { createOutput, resolveOutputSettings } from './output/index.js';
 import type { HttpClient, RetryBudget } from './api/http.js';
 import type { ProfileStore } from './config/store.js';
-import type { Prompter } from './prompt.js';
+import type { Prompter } from './context.js';
 import { AuthError, UsageError } from './errors.js';
 import { MAX_HTTP_TIMEOUT_MS, parseDuration } from './validate/duration.js';
 import { redactText } from './output/secrets.js';

@@ -2,8 +2,8 @@
 // Markdown pages for docs/commands/ (one per noun, plus an index) and roff for `sq help --man`.
 // Deterministic: the tree's order, no dates or versions in the Markdown, so regenerating after a merge is a clean diff.
 import type { Command, Option } from 'commander';
-import { EXAMPLES } from './program.js';
-import { ENVIRONMENT, EXIT_CODES } from './help.js';
+import { EXAMPLES } from './global-options.js';
+import { ENVIRONMENT, EXIT_CODES } from './help-topics.js';
 import { inheritedOptions } from './help-layout.js';
 
 function visibleCommands(cmd: Command): Command[] {

@@ -22,6 +22,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   if (ownSignal) for (const s of signals) process.once(s, onSignal);
   const { createContext } = await import('./factory.js');
   const ctx = createContext({ ...init, signal: init.signal ?? controller.signal });
+  ctx.runCommand = run;
   try {
     if (argv[0] === '__complete') {
       // Hidden: what the completion scripts ask on a Tab. Fast (no command tree) and silent whatever happens.

@@ -1,70 +1,21 @@
 // Builds the commander tree: global options, nouns (loaded lazily), verbs from their specs.
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { scanArgv } from './argv.js';
 import { cacheDir } from './cache-dir.js';
-import type { Ctx, Globals } from './context.js';
-import type { Completion, NounEntry, NounSpec, OptionSpec, VerbSpec } from './command.js';
+import type { Ctx } from './context.js';
+import type { NounEntry, NounSpec, VerbSpec } from './command.js';
 import { NOUNS } from './commands/index.js';
 import { UsageError } from './errors.js';
 import { closest } from './validate/suggest.js';
-import { FORMATS } from './output/types.js';
-import { APPLIES, USES, exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
+import { USES, exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
 import { VERSION } from './version.js';
+import { EXAMPLES, GLOBAL_OPTIONS, makeOption, readGlobals } from './global-options.js';
 
-export const GLOBAL_OPTIONS: OptionSpec[] = [
-  { flags: '--profile <name>', description: 'stored profile to use (env SQ_PROFILE; default: the active one, else "default")', complete: 'profile' },
-  { flags: '--base-url <url>', description: 'API origin, paths start with /v1 (env SQ_BASE_URL; default: the profile\'s, else https://api.lobstr.io)' },
-  { flags: '--insecure-http', description: 'allow a plain http:// base URL to a host other than loopback (env SQ_INSECURE_HTTP=1): the key travels unencrypted' },
-  { appliesTo: 'output', flags: '--json', description: 'machine output: exactly one JSON document on stdout (same as --format json)' },
-  { appliesTo: 'output', flags: '--format <format>', description: 'output format (default: table on a terminal, tsv when piped)', choices: FORMATS },
-  { appliesTo: 'output', flags: '--fields <list>', description: 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)' },
-  { appliesTo: 'output', flags: '--jq <expression>', description: 'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)' },
-  { appliesTo: 'output', flags: '--template <template>', description: 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)' },
-  { appliesTo: 'output', flags: '--full-ids', description: 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)' },
-  { appliesTo: 'output', flags: '--absolute-times', description: 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)' },
-  { flags: '--no-color', description: 'no colour (also NO_COLOR; FORCE_COLOR forces it)' },
-  { flags: '-q, --quiet', description: 'no hints or progress on stderr' },
-  { flags: '-v, --verbose', description: 'HTTP trace on stderr (secrets redacted)' },
-  { appliesTo: 'writes', flags: '-y, --yes', description: 'answer yes to confirmations' },
-  { flags: '--no-input', description: 'never prompt (also SQ_NO_INPUT, CI); a missing answer is a usage error' },
-  { appliesTo: 'writes', flags: '--dry-run', description: 'on writes: print the request (secrets masked) and send nothing' },
-  { appliesTo: 'output', flags: '--show-secrets', description: 'show passwords, keys and webhook URL tokens the API echoes back (they are masked otherwise)' },
-];
-
-/** The options makeOption made repeatable, for the completion model (a parser alone does not say so). */
-export const REPEATABLE = new WeakSet<Option>();
-/** Each option's declared completion source (OptionSpec.complete), for the completion model. */
-export const COMPLETION = new WeakMap<Option, Completion>();
-
-export function makeOption(o: OptionSpec): Option {
-  const opt = new Option(o.flags, o.description);
-  if (o.choices) opt.choices(o.choices as string[]);
-  if (o.defaultText) opt.default(undefined, o.defaultText);
-  if (o.hidden) opt.hideHelp();
-  if (o.complete) COMPLETION.set(opt, o.complete);
-  if (o.appliesTo) APPLIES.set(opt, o.appliesTo);
-  if (o.repeatable) {
-    opt.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
-    REPEATABLE.add(opt);
-  }
-  if (o.secretTrap) {
-    const instead = o.secretTrap;
-    opt.hideHelp().argParser(() => {
-      throw new UsageError(
-        `${opt.long} is not accepted: a secret on the command line is visible to other users (ps) and stays in your shell history. ` +
-          `Use ${instead} instead, and consider changing the secret you just typed`,
-      );
-    });
-  }
-  return opt;
-}
+export { GLOBAL_OPTIONS, readGlobals };
 
 function addGlobals(cmd: Command) {
   for (const g of GLOBAL_OPTIONS) cmd.addOption(makeOption(g));
 }
-
-/** Each command's examples, for the generated reference and manual pages (help-docs.ts). */
-export const EXAMPLES = new WeakMap<Command, string[]>();
 
 function addExamples(cmd: Command, examples: string[]): void {
   EXAMPLES.set(cmd, examples);
@@ -94,7 +45,7 @@ function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
     // commander passes: ...positional, options, command
     const command = params[params.length - 1] as Command;
     const positional = command.processedArgs.flatMap((v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v : [v])) as string[];
-    const code = await verb.run(ctx, positional.map(String), command.opts());
+    const code = await verb.run(ctx, positional.map(String), command.opts(), command);
     if (typeof code === 'number') ctx.exitCode = code;
   });
   return cmd;
@@ -162,9 +113,11 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
   });
 
   const { noun, index } = scanArgv(argv);
-  const wanted = opts.loadAll ? null : noun === 'help' ? scanArgv(argv.slice(index + 1)).noun : noun;
+  // `sq completion <shell>` renders the whole tree: every noun is loaded, as with loadAll.
+  const all = opts.loadAll || noun === 'completion';
+  const wanted = all ? null : noun === 'help' ? scanArgv(argv.slice(index + 1)).noun : noun;
   for (const entry of NOUNS) {
-    if (opts.loadAll || entry.name === wanted) {
+    if (all || entry.name === wanted) {
       const spec = await loadEntry(entry);
       if (isVerb(spec)) addVerb(program, { ...spec, name: entry.name }, ctx);
       else addNoun(program, spec, ctx);
@@ -177,7 +130,7 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
   addExamples(help, ['sq help runs start', 'sq help environment', 'sq help exit-codes', 'sq help --man runs start | man -l -']);
   help.action(async (topic: string[], o: { man?: boolean }) => {
     const { showHelp } = await import('./help.js');
-    ctx.exitCode = await showHelp(ctx, program, topic ?? [], { man: o.man === true });
+    ctx.exitCode = await showHelp(ctx, program, topic ?? [], { man: o.man === true, buildAll: () => buildProgram(ctx, [], { loadAll: true }) });
   });
   if (argv.includes('--help') || argv.includes('-h')) refuseUnknownCommand(program, argv);
   return program;
@@ -216,30 +169,4 @@ export function commandPath(cmd: Command): string[] {
   const words: string[] = [];
   for (let c: Command | null = cmd; c?.parent; c = c.parent) words.unshift(c.name());
   return words;
-}
-
-export function readGlobals(o: Record<string, unknown>): Globals {
-  return {
-    profile: str(o.profile),
-    baseUrl: str(o.baseUrl),
-    json: o.json === true,
-    format: str(o.format),
-    fields: str(o.fields),
-    jq: str(o.jq),
-    template: str(o.template),
-    color: o.color !== false,
-    quiet: o.quiet === true,
-    verbose: o.verbose === true,
-    yes: o.yes === true,
-    input: o.input !== false,
-    dryRun: o.dryRun === true,
-    showSecrets: o.showSecrets === true,
-    fullIds: o.fullIds === true,
-    absoluteTimes: o.absoluteTimes === true,
-    insecureHttp: o.insecureHttp === true,
-  };
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
 }

@@ -1,15 +1,8 @@
 // Prompts bound to the ctx's streams (so tests can drive them through a real terminal). Loaded on first use.
 import { Writable } from 'node:stream';
-import type { IO } from './context.js';
+import type { IO, Prompter } from './context.js';
 import { UsageError } from './errors.js';
 import { importPackage } from './import-package.js';
-
-export interface Prompter {
-  /** Ask yes/no. `flag` names what a script should pass instead (e.g. "--yes"). */
-  confirm(message: string, opts: { default?: boolean; flag: string }): Promise<boolean>;
-  /** Hidden input. */
-  password(message: string, opts: { flag: string }): Promise<string>;
-}
 
 export function createPrompter(io: IO, canPrompt: () => boolean): Prompter {
   // Inquirer ends the output stream it is given when a prompt closes; stderr must outlive the prompt (errors and

@@ -12,7 +12,7 @@ import { SQUIDS_PATH } from '../api/squids.js';
 import { unexpectedWriteAnswer } from '../api/http-errors.js';
 import type { Plan, Request, Step } from './diff.js';
 import { itemTitle, planText } from './render.js';
-import { asCodeDocument, placeholderId, shownRequest, type ItemOutcome } from './document.js';
+import { asCodeDocument, shownRequests, type ItemOutcome } from './document.js';
 
 interface StepReport extends ItemOutcome {
   readonly cause?: SqError;
@@ -140,7 +140,7 @@ export async function runApply(ctx: Ctx, http: HttpClient, plan: Plan, steps: St
       ctx.out.info('Dry run: nothing was sent.');
     } else {
       ctx.out.info(shownPlan);
-      await printPlanned(ctx, steps.flatMap((s) => s.requests(s.item.id ?? placeholderId(s.squid))).map(shownRequest));
+      await printPlanned(ctx, steps.flatMap((s) => shownRequests(s, s.item.id)));
     }
     return;
   }

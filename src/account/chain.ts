@@ -8,7 +8,7 @@ import { sameFieldMap, type ChainCreate, type ChainUpdate } from '../api/chains.
 import { isObj } from '../api/delivery.js';
 import { pathOf, type DesiredSquid, type Rec } from './file.js';
 import type { ChainSpec } from './schema.js';
-import type { Change, Request, Step } from './diff.js';
+import type { Change, Request, Step } from './step.js';
 import { matchCrawler, type LiveSquid } from './state.js';
 
 const chainPath = (sid: string) => `${SQUIDS_PATH}/${encodeURIComponent(sid)}/chain`;

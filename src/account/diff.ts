@@ -2,9 +2,9 @@
 // (squids, then tasks, then delivery, then chains, then deletions, billing last). Only fields the file names are managed.
 import { UsageError } from '../errors.js';
 import { recordId } from '../api/resolve.js';
-import { SQUIDS_PATH } from '../api/squids.js';
-import { TASKS_PATH } from '../api/tasks.js';
-import { deliveryPath, diffDelivery, storedDelivery, storedEvents, type Channel, type DeliveryBody } from '../api/delivery.js';
+import { SQUIDS_PATH, squidPath } from '../api/squids.js';
+import { TASKS_PATH, taskPath } from '../api/tasks.js';
+import { DELIVERY_PATH, diffDelivery, storedDelivery, storedEvents, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { RUN_EVENTS } from '../api/events.js';
 import { AUTO_RESET_PATH, raisesCharges, type AutoResetUpdate } from '../api/billing.js';
 import { MASK } from '../output/secrets.js';
@@ -12,49 +12,9 @@ import { located, pathOf, type Desired, type DesiredSquid, type Rec } from './fi
 import { crawlerOf, linkedAccounts, matchAccount, matchCrawler, type Live, type LiveSquid } from './state.js';
 import { unknownSquidParams } from '../api/crawlers.js';
 import { chainStep } from './chain.js';
+import type { Change, PlanItem, Request, Step } from './step.js';
 
-export interface Change {
-  field: string;
-  from: unknown;
-  to: unknown;
-}
-
-export interface PlanItem {
-  kind: 'squid' | 'tasks' | 'delivery' | 'billing' | 'chain';
-  action: 'create' | 'update' | 'delete';
-  /** The squid's key in the file (its name); absent for billing. */
-  squid?: string;
-  /** The squid's id; null while it is still to be created. */
-  id?: string | null;
-  channel?: Channel;
-  changes: Change[];
-  /** Tasks: the values to add and the tasks to delete (prune). */
-  add?: unknown[];
-  delete?: { id: string; value: unknown }[];
-  /** Secrets that could not be compared (the service does not return them, or their variable is not set). */
-  not_compared?: string[];
-  /** Billing: usage is above the new threshold, so a reset (and a charge) fires as soon as it is saved. */
-  fires_now?: boolean;
-}
-
-export interface Request {
-  method: 'POST' | 'PATCH' | 'DELETE';
-  path: string;
-  query?: Record<string, string>;
-  body?: unknown;
-}
-
-/** One step of apply: the item it reports, and the requests, built once the squid's id is known. */
-export interface Step {
-  item: PlanItem;
-  /** The file key of the squid whose id the requests need (filled in by a create earlier in the same apply). */
-  squid?: string;
-  requests(id: string): Request[];
-  /** Environment variables this step needs but that are not set. */
-  missing: string[];
-  /** Whether this step can charge the card (billing) or deletes something: apply asks first. */
-  confirm?: string;
-}
+export type { Change, PlanItem, Request, Step } from './step.js';
 
 /** A delivery channel that matches the file in every field that could be compared, with secrets that could not be. */
 export interface Uncompared {
@@ -284,8 +244,8 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
         item: { kind: 'squid', action: 'create', squid: s.ref, id: null, changes: [{ field: 'crawler', from: null, to: s.spec.crawler }, ...changes] },
         squid: s.ref,
         missing: [],
-        // The create itself is sent by apply (it yields the id); these are what follows it.
-        requests: (sid) => [{ method: 'POST', path: SQUIDS_PATH, body: create }, ...(Object.keys(body).length ? [{ method: 'POST' as const, path: `${SQUIDS_PATH}/${sid}`, body }] : [])],
+        // The create itself is sent by apply (it yields the id); these are what follows it, once the id is known.
+        requests: (sid) => [{ method: 'POST', path: SQUIDS_PATH, body: create }, ...(Object.keys(body).length && sid ? [{ method: 'POST' as const, path: squidPath(sid), body }] : [])],
       });
     }
     if (have) {
@@ -295,7 +255,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
           item: { kind: 'squid', action: 'update', squid: who, id, changes },
           squid: s.ref,
           missing: [],
-          requests: (sid) => [{ method: 'POST', path: `${SQUIDS_PATH}/${encodeURIComponent(sid)}`, body }],
+          requests: (sid) => [{ method: 'POST', path: squidPath(sid), body }],
         });
       }
     }
@@ -328,7 +288,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
           squid: s.ref,
           missing: [],
           confirm: `delete ${gone.length} task${gone.length === 1 ? '' : 's'} of squid "${who}"`,
-          requests: () => gone.map((t) => ({ method: 'DELETE', path: `${TASKS_PATH}/${encodeURIComponent(t.id)}` })),
+          requests: () => gone.map((t) => ({ method: 'DELETE', path: taskPath(t.id) })),
         });
       }
     }
@@ -344,10 +304,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
         item: { kind: 'delivery', action: d.create ? 'create' : 'update', squid: who, id, channel: ch.channel, changes: d.changes, ...(notCompared.length ? { not_compared: notCompared } : {}) },
         squid: s.ref,
         missing: ch.missing.map((m) => m.name),
-        requests: (sid) => {
-          const p = deliveryPath(sid);
-          return [{ method: 'POST', path: p.split('?')[0], query: { squid: sid }, body: ch.body }];
-        },
+        requests: (sid) => [{ method: 'POST', path: DELIVERY_PATH, query: { squid: sid }, body: ch.body }],
       });
     }
     // `sq delivery apply` (findOnly) manages delivery only.
@@ -369,7 +326,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
         item: { kind: 'squid', action: 'delete', squid: nm, id: sid, changes: [] },
         missing: [],
         confirm: `delete squid "${nm}" with its tasks, runs and results`,
-        requests: () => [{ method: 'DELETE', path: `${SQUIDS_PATH}/${encodeURIComponent(sid)}` }],
+        requests: () => [{ method: 'DELETE', path: squidPath(sid) }],
       });
     }
   }

@@ -3,7 +3,7 @@
 // `.summary`, `.items[]` and `.not_compared[]` the same way everywhere. Every item has every key (null or [] where
 // it does not apply). schema/sq-plan.schema.json is generated from the zod schema below (npm run schema).
 import * as z from 'zod/mini';
-import type { PlannedRequest } from '../io/dry-run.js';
+import type { PlannedRequest } from '../errors.js';
 import type { Plan, PlanItem, Step, Uncompared } from './diff.js';
 
 const d = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
@@ -65,10 +65,15 @@ export interface ItemOutcome {
   id?: string;
 }
 
-export const placeholderId = (squid: string | undefined) => `<id of new squid "${squid}">`;
+const PENDING = 'pending-squid-id';
 
-export function shownRequest(r: ReturnType<Step['requests']>[number]): PlannedRequest & { method: 'POST' | 'PATCH' | 'DELETE'; body: unknown } {
-  return { method: r.method, path: r.query ? `${r.path}?${new URLSearchParams(r.query).toString()}` : r.path, body: r.body ?? null };
+/** A step's requests as shown; a squid not created yet has no id, so `<id of new squid "name">` stands where it goes. */
+export function shownRequests(step: Step, id: string | null | undefined): (PlannedRequest & { method: 'POST' | 'PATCH' | 'DELETE'; body: unknown })[] {
+  const shown = id ?? `<id of new squid "${step.squid}">`;
+  return step.requests(id ?? PENDING).map((r) => {
+    const query = r.query && new URLSearchParams(Object.entries(r.query).map(([k, v]): [string, string] => [k, v === PENDING ? shown : v])).toString();
+    return { method: r.method, path: `${id ? r.path : r.path.replace(PENDING, shown)}${query ? `?${query}` : ''}`, body: r.body ?? null };
+  });
 }
 
 function item(step: Step, outcome?: ItemOutcome): AsCodeItem {
@@ -88,7 +93,7 @@ function item(step: Step, outcome?: ItemOutcome): AsCodeItem {
     needs_yes: step.confirm ?? null,
     status: outcome?.status ?? 'planned',
     error: outcome?.error ?? null,
-    requests: step.requests(id ?? placeholderId(step.squid)).map(shownRequest),
+    requests: shownRequests(step, id),
   };
 }
 

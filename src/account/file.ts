@@ -11,7 +11,7 @@ import type { Ctx } from '../context.js';
 import { readInput } from '../io/stdin.js';
 import { parseTaskFile } from '../api/tasks.js';
 import { parseDelimited } from '../io/csv.js';
-import { checkApplyDocument, parseApplyTextAt, type Locate } from '../commands/delivery/_shared/apply-file.js';
+import { checkApplyDocument, parseApplyTextAt, type Locate } from './delivery-file.js';
 import { channelOf, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { accountSchema, type SquidSpec, type TaskValue } from './schema.js';
 

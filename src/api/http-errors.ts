@@ -1,7 +1,7 @@
 // How failures of an exchange become sq's typed errors: HTTP statuses, every documented error body shape, bodies
 // that are not JSON, and network failures (with the rule that a write which may have reached the server is
 // reported as ambiguous, never retried).
-import { ApiError, AuthError, NotFoundError, RateLimitError, SqError, type InterruptedError } from '../errors.js';
+import { ApiError, AuthError, NotFoundError, RateLimitError, type SqError, type InterruptedError } from '../errors.js';
 import { errorMessage } from './messages.js';
 
 /** A write whose outcome is unknown: it may have reached the server. Never retried. */

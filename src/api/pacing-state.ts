@@ -10,11 +10,10 @@
 // or file cannot be used safely (not ours, open to others, not a regular file, a read-only disk), this process paces
 // alone, in memory, as if the cache were off.
 //
-// Why not proper-lockfile: loading it (graceful-fs, signal-exit, retry) costs 10-35 ms on every call that makes a
-// request, and its mkdir lock and mtime refresh timers are for long critical sections; this one never awaits.
-import { closeSync, constants, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+// The lock is io/lock.ts's withFileLock, as for the profile file: loaded with no package, it costs nothing at start.
+import { closeSync, constants, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { MAX_PAUSE_MS, MAX_RESET_WAIT_MS, MemoryStore, emptyState, isIdle, type BucketStore, type PaceState, type ServerBudget } from './pacing.js';
-import { sleep } from './sleep.js';
+import { withFileLock } from '../io/lock.js';
 import { fnv1a64, pruneCacheDir } from '../io/cache-file.js';
 import { openRegularSync } from '../io/regular-file.js';
 
@@ -53,7 +52,7 @@ export class SharedStore implements BucketStore {
       if (!this.fallback) {
         try {
           const file = (this.file ??= this.open());
-          return await withLock(`${file}.lock`, () => this.decide(file, name, fn));
+          return await withFileLock(`${file}.lock`, () => this.decide(file, name, fn), { staleMs: STALE_MS, waitMs: LOCK_WAIT_MS });
         } catch (err) {
           this.opts.trace?.(`* pacing: shared state in ${this.opts.dir} unusable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); pacing this process alone`);
           this.fallback = new MemoryStore(this.opts.now);
@@ -161,34 +160,3 @@ function saneServer(raw: unknown, now: number): ServerBudget | undefined {
   return { limit, remaining, seq, resetAt: resetAt === null ? null : Math.min(latest, resetAt), until: Math.min(latest, until) };
 }
 
-/** Runs `fn` (synchronous: it cannot hold the lock across a wait) while holding the lock file. */
-async function withLock<T>(lock: string, fn: () => T): Promise<T> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      closeSync(openSync(lock, 'wx', 0o600));
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    try {
-      if (Date.now() - statSync(lock).mtimeMs > STALE_MS) {
-        unlinkSync(lock);
-        continue;
-      }
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw err;
-    }
-    if (Date.now() > deadline) throw Object.assign(new Error('lock held too long'), { code: 'ELOCKED' });
-    // Real time, not an injected clock: the holder is another process.
-    await sleep(1 + Math.random() * 4);
-  }
-  try {
-    return fn();
-  } finally {
-    try {
-      unlinkSync(lock);
-    } catch {}
-  }
-}

@@ -9,6 +9,7 @@
 // The decisions are pure functions of a prefix's state and the time (verdict, markSent, markAnswer, markPause), so
 // they are tested by table; the Bucket only runs them in the store and sleeps outside it.
 
+import { RATE_LIMITS } from './rate-limits.js';
 import { sleep as wait } from './sleep.js';
 
 /** A documented limit, as sq keeps it: at most `count` requests in any `windowMs`. */
@@ -21,13 +22,13 @@ export interface WindowRule {
  * The documented limits at 90%, as counts per rolling window: 108 in any 60 s on squids and runs (120/min), 81 on
  * tasks and runtasks (90/min); results (2/s) one request every 550 ms. Any other prefix has no documented limit.
  */
-export const DOCUMENTED: Readonly<Record<string, WindowRule>> = {
-  squids: { count: 108, windowMs: 60_000 },
-  runs: { count: 108, windowMs: 60_000 },
-  tasks: { count: 81, windowMs: 60_000 },
-  runtasks: { count: 81, windowMs: 60_000 },
-  results: { count: 1, windowMs: 550 },
-};
+export const DOCUMENTED: Readonly<Record<string, WindowRule>> = Object.fromEntries(
+  Object.entries(RATE_LIMITS).map(([prefix, { limit, windowMs }]) => {
+    const count = Math.floor(limit * 0.9);
+    // Under two per window at 90%: one request at a time, spaced 10% wider than the limit allows.
+    return [prefix, count >= 2 ? { count, windowMs } : { count: 1, windowMs: Math.round((windowMs / limit) * 1.1) }];
+  }),
+);
 
 /**
  * The longest wait an X-RateLimit-Reset may impose. Every documented window is one minute or shorter, so a reset

@@ -1,5 +1,5 @@
 // What the --verbose trace may show of a request: secrets masked by key name, known secret strings removed.
-import { isSecretQueryName, maskSecrets, redactText } from '../output/secrets.js';
+import { isSecretQueryName, maskSecrets, maskUrlQuery, redactText } from '../output/secrets.js';
 
 // The emulator's request log masks queries by the same rule.
 export { isSecretQueryName };
@@ -17,11 +17,7 @@ function maskJsonText(text: string): string {
   }
 }
 
-/** Signed URLs carry credentials in the query string: show the names, not the values. */
+/** A URL in the trace: sq's one URL masking (secret query values, password, token path segments), as "****". */
 export function redactUrl(url: URL): string {
-  const u = new URL(url.toString());
-  for (const k of [...u.searchParams.keys()]) {
-    if (isSecretQueryName(k)) u.searchParams.set(k, '****');
-  }
-  return u.toString();
+  return maskUrlQuery(url.toString(), '****');
 }

@@ -64,7 +64,7 @@ export function getRunStats(http: HttpClient, runId: string): Promise<Record<str
 }
 
 export function listRunPages(http: HttpClient, squidId: string, opts: PageOptions = {}): AsyncGenerator<Envelope<Run>> {
-  return pages<Run>(http, '/v1/runs', { ...opts, query: { ...opts.query, squid: squidId } });
+  return pages<Run>(http, RUNS_PATH, { ...opts, query: { ...opts.query, squid: squidId } });
 }
 
 /**

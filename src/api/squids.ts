@@ -42,7 +42,7 @@ function typedValue(text: string): unknown {
 export const SQUIDS_PATH = '/v1/squids';
 type Rec = Record<string, unknown>;
 
-function squidPath(id: string, sub = ''): string {
+export function squidPath(id: string, sub = ''): string {
   return `${SQUIDS_PATH}/${seg('squid id', id)}${sub}`;
 }
 

@@ -97,7 +97,7 @@ export function uploadSummary(s: UploadStatus): Rec {
 export const TASKS_PATH = '/v1/tasks';
 const UPLOAD_PATH = '/v1/tasks/upload';
 
-function taskPath(id: string): string {
+export function taskPath(id: string): string {
   return `${TASKS_PATH}/${seg('task id', id)}`;
 }
 

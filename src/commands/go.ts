@@ -16,7 +16,7 @@ import { MAX_PAGE_SIZE } from '../api/pages.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { nonEmpty } from '../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './runs/_shared/wait.js';
-import { fileFormat, runExport } from './results/list.js';
+import { fileFormat, runExport } from '../export/results.js';
 
 /** As in `tasks add`: the API documents no batch limit, so large lists go in requests of this many. */
 const TASKS_PER_REQUEST = 500;

@@ -2,7 +2,7 @@
 // from what sq accepts. The three renderers (bash, zsh, fish) only turn this model into script text.
 import type { Command, Option } from 'commander';
 import type { Completion } from '../command.js';
-import { COMPLETION, GLOBAL_OPTIONS, REPEATABLE, makeOption } from '../program.js';
+import { COMPLETION, GLOBAL_OPTIONS, REPEATABLE, makeOption } from '../global-options.js';
 import type { Source } from './values.js';
 
 /** How the value of an option or argument is completed. */

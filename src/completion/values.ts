@@ -16,7 +16,7 @@ import type { Ctx } from '../context.js';
 import type { HttpClient } from '../api/http.js';
 import { cacheDir } from '../cache-dir.js';
 import { pruneCacheDir, readCacheFile, writeCacheFile } from '../io/cache-file.js';
-import { readGlobals } from '../program.js';
+import { readGlobals } from '../global-options.js';
 
 const COMPLETION_TTL_MS = 60_000;
 const COMPLETION_BUDGET_MS = 450;
@@ -106,7 +106,9 @@ async function answer(ctx: Ctx, source: Source, line: Line, refresh: boolean, ar
 
 /** The questions asked of the service. Each is one or a few list requests, never a write. */
 async function ask(http: HttpClient, source: Source, line: Line, now: number): Promise<Candidate[]> {
-  const { items } = await import('../api/pages.js');
+  const [{ items }, { SQUIDS_PATH }, { CRAWLERS_PATH }, { ACCOUNT_TYPE_PATHS, ACCOUNTS_PATH }, { RUNS_PATH }] = await Promise.all([
+    import('../api/pages.js'), import('../api/squids.js'), import('../api/crawlers.js'), import('../api/accounts.js'), import('../api/runs.js'),
+  ]);
   const list = async (path: string, maxItems = MAX_VALUES, query?: Record<string, string>) => {
     const out: Record<string, unknown>[] = [];
     for await (const r of items<Record<string, unknown>>(http, path, { maxItems, query })) out.push(r);
@@ -116,33 +118,33 @@ async function ask(http: HttpClient, source: Source, line: Line, now: number): P
   const id = (r: Record<string, unknown>) => str(r.id ?? r.hash_value ?? r.hash);
   switch (source) {
     case 'squids': {
-      const squids = await list('/v1/squids');
+      const squids = await list(SQUIDS_PATH);
       // Names are what people type; a name two squids share would be ambiguous, so those are offered by id.
       const count = new Map<string, number>();
       for (const s of squids) count.set(str(s.name), (count.get(str(s.name)) ?? 0) + 1);
       return squids.map((s) => (str(s.name) && count.get(str(s.name)) === 1 ? [str(s.name), `squid ${id(s)}`] : [id(s), `squid "${str(s.name)}"`]));
     }
     case 'crawlers':
-      return (await list('/v1/crawlers')).filter((c) => str(c.slug)).map((c) => [str(c.slug), str(c.name) || 'crawler']);
+      return (await list(CRAWLERS_PATH)).filter((c) => str(c.slug)).map((c) => [str(c.slug), str(c.name) || 'crawler']);
     case 'accounts': {
       // Usernames are what people recognise; one two accounts share would be ambiguous, so those are offered by id.
-      const accounts = await list('/v1/accounts');
+      const accounts = await list(ACCOUNTS_PATH);
       const count = new Map<string, number>();
       for (const a of accounts) count.set(str(a.username), (count.get(str(a.username)) ?? 0) + 1);
       return accounts.map((a) => (str(a.username) && count.get(str(a.username)) === 1 ? [str(a.username), `${str(a.type) || 'account'} ${id(a)}`] : [id(a), `${str(a.type) || 'account'} "${str(a.username)}"`]));
     }
     case 'account-types': {
       // The path the spec names first; the reference's spelling when that one is unknown (as `sq accounts types`).
-      const types = await list('/v1/accounts/types').catch(() => list('/v1/account_types'));
+      const types = await list(ACCOUNT_TYPE_PATHS[0]).catch(() => list(ACCOUNT_TYPE_PATHS[1]));
       return types.filter((t) => str(t.name)).map((t) => [str(t.name), str(t.domain) || 'account type']);
     }
     case 'runs': {
       const [{ resolveSquid }, { parseApiTime }, { relativeTime }] = await Promise.all([import('../api/resolve.js'), import('../api/time.js'), import('../output/time.js')]);
       // The squid on the command line, else the first few squids: their recent runs, newest first across squids, each
       // described by its squid, status and age (zsh and fish show it beside the id).
-      const squids = line.squid ? [await resolveSquid(http, line.squid)] : (await list('/v1/squids', 10)).map((s) => ({ id: id(s), name: str(s.name) }));
+      const squids = line.squid ? [await resolveSquid(http, line.squid)] : (await list(SQUIDS_PATH, 10)).map((s) => ({ id: id(s), name: str(s.name) }));
       const runs = await Promise.all(
-        squids.map(async (s) => (await list('/v1/runs', line.squid ? 50 : 10, { squid: s.id })).map((r) => ({ r, squid: s.name || s.id, at: parseApiTime(r.started_at ?? r.created_at) }))),
+        squids.map(async (s) => (await list(RUNS_PATH, line.squid ? 50 : 10, { squid: s.id })).map((r) => ({ r, squid: s.name || s.id, at: parseApiTime(r.started_at ?? r.created_at) }))),
       );
       return runs
         .flat()

@@ -1,12 +1,13 @@
 // Profiles live in one JSON file written through conf (atomic writes: temp file, fsync, rename; mode 0600, directory
 // 0700). Reads take a plain fs path: loading conf costs ~60 ms, which `sq me` should not pay on every call.
-// Every change is a read-modify-write under a cross-process lock (proper-lockfile), re-reading the file once the lock
+// Every change is a read-modify-write under a cross-process lock (io/lock.ts), re-reading the file once the lock
 // is held: two `sq auth login` running at once must both end up in the file, not the last one alone.
 import { closeSync, constants, readFileSync, mkdirSync, chmodSync, existsSync, renameSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { importPackage } from '../import-package.js';
 import { SqError, UsageError } from '../errors.js';
+import { withFileLock } from '../io/lock.js';
 import { isRecord } from '../output/fields.js';
 import { openRegularSync } from '../io/regular-file.js';
 
@@ -33,11 +34,11 @@ function configDir(env: Record<string, string | undefined>): string {
 }
 
 /**
- * A crashed sq leaves its lock behind: after `STALE_MS` without the holder refreshing it, the next sq takes it
- * over. Waiting is bounded (~30 s in all), longer than a stale lock lives, so a wait never lasts forever.
+ * A crashed sq leaves its lock behind: after `STALE_MS` the next sq takes it over. Waiting is bounded (30 s),
+ * longer than a stale lock lives, so a wait never lasts forever.
  */
 const STALE_MS = 10_000;
-const LOCK_RETRIES = { retries: 150, factor: 1.2, minTimeout: 10, maxTimeout: 250, randomize: true };
+const LOCK_WAIT_MS = 30_000;
 
 function homeOf(env: Record<string, string | undefined>): string {
   return env.HOME || homedir();
@@ -147,46 +148,35 @@ export class ProfileStore {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     // mkdir's mode is ignored for an existing directory and masked by umask for a new one.
     chmodSync(this.dir, 0o700);
-    const [{ default: Conf }, { default: lockfile }] = await Promise.all([
-      importPackage<typeof import('conf')>('conf'),
-      importPackage<{ default: typeof import('proper-lockfile') }>('proper-lockfile'),
-    ]);
-    let release: () => Promise<void>;
-    try {
-      release = await lockfile.lock(this.file, {
-        realpath: false,
-        stale: STALE_MS,
-        retries: LOCK_RETRIES,
-        // The lock only guards a write of a few milliseconds; if it was taken over anyway, the write stays atomic.
-        onCompromised: () => undefined,
-      });
-    } catch (err) {
-      throw new SqError(`the profile file ${this.file} is locked by another sq command; try again (${(err as NodeJS.ErrnoException).code ?? err})`);
+    const { default: Conf } = await importPackage<typeof import('conf')>('conf');
+    // The lock only guards a write of a few milliseconds; if it was taken over anyway, the write stays atomic.
+    return withFileLock(`${this.file}.lock`, () => this.locked(Conf, change, opts), { staleMs: STALE_MS, waitMs: LOCK_WAIT_MS }).catch((err: unknown) => {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+      throw new SqError(`the profile file ${this.file} is locked by another sq command; try again (ELOCKED)`);
+    });
+  }
+
+  private locked(Conf: typeof import('conf').default, change: (d: ProfileData) => boolean, opts: { replaceCorrupt?: boolean }): boolean {
+    let fresh = readData(this.file);
+    if (fresh === null) {
+      if (!opts.replaceCorrupt) throw this.corruptError();
+      const backup = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      renameSync(this.file, backup);
+      chmodSync(backup, 0o600);
+      fresh = { profiles: noProfiles() };
     }
-    try {
-      let fresh = readData(this.file);
-      if (fresh === null) {
-        if (!opts.replaceCorrupt) throw this.corruptError();
-        const backup = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-        renameSync(this.file, backup);
-        chmodSync(backup, 0o600);
-        fresh = { profiles: noProfiles() };
-      }
-      this.data = fresh;
-      if (!change(fresh)) return false;
-      const conf = new Conf<ProfileData>({
-        cwd: this.dir,
-        configName: 'config',
-        configFileMode: 0o600,
-        accessPropertiesByDotNotation: false,
-        projectName: 'sq',
-      });
-      conf.store = fresh;
-      if (existsSync(this.file)) chmodSync(this.file, 0o600);
-      return true;
-    } finally {
-      await release().catch(() => undefined);
-    }
+    this.data = fresh;
+    if (!change(fresh)) return false;
+    const conf = new Conf<ProfileData>({
+      cwd: this.dir,
+      configName: 'config',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+      projectName: 'sq',
+    });
+    conf.store = fresh;
+    if (existsSync(this.file)) chmodSync(this.file, 0o600);
+    return true;
   }
 }
 

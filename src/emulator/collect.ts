@@ -4,17 +4,9 @@ import type { CrawlerDef } from './crawlers.js';
 import { RUN_TIMING } from './timing.js';
 import { generateRowFields, rowsForTask } from './rows.js';
 import { naiveUs, paramsKey } from './util.js';
-import { recordCharge } from './credits.js';
+import { ratesFor, recordCharge } from './credits.js';
 
 type Rec = Record<string, unknown>;
-
-/** Credits charged per row: the crawler's rate plus every enabled paid function. */
-export function ratesFor(def: CrawlerDef, squidParams: Rec): { base: number; functions: Record<string, number> } {
-  const enabled = (squidParams.functions ?? {}) as Record<string, boolean>;
-  const functions: Record<string, number> = {};
-  for (const [name, f] of Object.entries(def.functions)) if (enabled[name]) functions[name] = f.credits_per_function;
-  return { base: def.credits_per_row, functions };
-}
 
 /** The one per-row charge (base plus enabled functions) for live runs, the demo seed and generate. */
 export function creditsPerRow(def: CrawlerDef, squidParams: Rec): number {

@@ -6,12 +6,20 @@
 import type { EmuCore } from './emu.js';
 import type { CrawlerDef } from './crawlers.js';
 import { defOf } from './crawlers.js';
-import { ratesFor } from './collect.js';
 import { parseApiTime } from '../api/time.js';
 import { isoZ } from './util.js';
 
 type Rec = Record<string, unknown>;
 type Rates = { base: number; functions: Record<string, number> };
+
+/** Credits charged per row: the crawler's rate plus every enabled paid function. */
+export function ratesFor(def: CrawlerDef, squidParams: Rec): Rates {
+  const enabled = (squidParams.functions ?? {}) as Record<string, boolean>;
+  const functions: Record<string, number> = {};
+  for (const [name, f] of Object.entries(def.functions)) if (enabled[name]) functions[name] = f.credits_per_function;
+  return { base: def.credits_per_row, functions };
+}
+
 interface FnCharge {
   credits: number;
   attempts: number;

@@ -287,4 +287,4 @@ export function clearTimers(emu: EmuCore): void {
   timersOf(emu).clear();
 }
 
-export { ratesFor } from './collect.js';
+export { ratesFor } from './credits.js';

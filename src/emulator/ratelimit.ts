@@ -1,5 +1,6 @@
 // Fixed-window rate limits per key and path prefix. Windows always run on real time (Date.now), never on
 // the business clock: a client's pacing is about wall-clock seconds even when business time is virtual.
+import { RATE_LIMITS } from '../api/rate-limits.js';
 
 interface LimitRule {
   prefix: string;
@@ -7,14 +8,8 @@ interface LimitRule {
   windowMs: number;
 }
 
-/** The documented limits; any other /v1 prefix gets 600/min (our choice, the docs state none). */
-const RATE_LIMITS: readonly LimitRule[] = [
-  { prefix: '/v1/squids', limit: 120, windowMs: 60_000 },
-  { prefix: '/v1/runs', limit: 120, windowMs: 60_000 },
-  { prefix: '/v1/tasks', limit: 90, windowMs: 60_000 },
-  { prefix: '/v1/runtasks', limit: 90, windowMs: 60_000 },
-  { prefix: '/v1/results', limit: 2, windowMs: 1_000 },
-];
+/** The documented limits (the client's table); any other /v1 prefix gets 600/min (our choice, the docs state none). */
+const LIMIT_RULES: readonly LimitRule[] = Object.entries(RATE_LIMITS).map(([p, rule]) => ({ prefix: `/v1/${p}`, ...rule }));
 const DEFAULT_LIMIT_RULE = { limit: 600, windowMs: 60_000 };
 
 export type RateLimitSetting = 'on' | 'off' | number;
@@ -33,7 +28,7 @@ function prefixOf(path: string): string {
 
 function ruleFor(path: string): { prefix: string; limit: number; windowMs: number } {
   const prefix = prefixOf(path);
-  const rule = RATE_LIMITS.find((r) => r.prefix === prefix);
+  const rule = LIMIT_RULES.find((r) => r.prefix === prefix);
   return rule ? { ...rule } : { prefix, ...DEFAULT_LIMIT_RULE };
 }
 

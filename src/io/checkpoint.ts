@@ -3,16 +3,17 @@
 // page size). `--resume` continues only a checkpoint that matches the command in all of them: appending pages of
 // another export, or in another format, would make a file that looks whole but is not.
 import { constants } from 'node:fs';
-import { lstat, open, readFile, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SqError, UsageError } from '../errors.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
 import { csvLine, tsvLine } from '../output/cells.js';
+import { FORMATS, FORMAT_SPECS } from '../output/types.js';
 
 export const CHECKPOINT_VERSION = 1;
 /** Formats whose bytes can be cut after any page and continued (a JSON array cannot: it is one document). */
-export const RESUMABLE_FORMATS = ['ndjson', 'csv', 'tsv'] as const;
+export const RESUMABLE_FORMATS = FORMATS.filter((f) => FORMAT_SPECS[f].resumable);
 
 export interface Checkpoint {
   version: number;
@@ -47,104 +48,6 @@ export function siblings(target: string): { partial: string; checkpoint: string 
   const dir = dirname(full);
   const base = basename(full);
   return { partial: join(dir, `.${base}.sq-partial`), checkpoint: join(dir, `.${base}.sq-checkpoint`) };
-}
-
-/**
- * One export at a time per checkpoint: two processes continuing (or starting) the same export would write the same
- * partial file and checkpoint at once, and the one that finished second would go on writing into the file the first
- * had already put at the target. The lock is a file created with O_EXCL beside the checkpoint, holding the owner's
- * pid, removed when the command ends however it ends. A lock whose process is gone (killed with -9), or whose pid now
- * belongs to a program other than sq, is taken over (as is a takeover file older than 10 s); one whose sq is alive is
- * a usage error naming it (and `flag`, the -o or --checkpoint the user gave).
- */
-export async function lockExport(checkpoint: string, flag: string, onCleanup: (fn: () => Promise<void>) => void): Promise<void> {
-  const lock = `${checkpoint}.lock`;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await writeFile(lock, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
-      onCleanup(() => unlink(lock).catch(() => undefined));
-      return;
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new UsageError(`${flag}: cannot lock the export "${lock}": ${code ?? String(err)}`);
-    }
-    const { owner, stale } = await lockState(lock);
-    // Its process is gone (or it never got its pid written, long ago): nobody holds it. Two processes may both see
-    // that; only one at a time may remove it (the takeover file), and only after looking again, or the second would
-    // remove the lock the first has just taken.
-    if (attempt === 0 && stale && (await takeOver(lock))) continue;
-    throw new UsageError(
-      `${flag}: another sq${owner !== null ? ` (pid ${owner})` : ''} is running this export (lock "${lock}"): wait for it to end, or delete the lock if no sq is running`,
-    );
-  }
-}
-
-async function lockState(lock: string): Promise<{ owner: number | null; stale: boolean }> {
-  const st = await lstat(lock).catch(() => null);
-  if (!st?.isFile()) return { owner: null, stale: false };
-  const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
-  const owner = Number.isInteger(pid) && pid > 0 ? pid : null;
-  return { owner, stale: owner !== null ? !(await liveSq(owner, st.mtimeMs)) : Date.now() - st.mtimeMs > STALE_MS };
-}
-
-/** A lock file without a pid, or a takeover file, this old was left by a process that died (they live milliseconds). */
-const STALE_MS = 10_000;
-
-/**
- * Whether `pid` can still be the sq that wrote a lock at `lockedAt`: alive, and where /proc tells, started before
- * that and running sq. A pid that the system gave to another program since (after a reboot, in a container) does
- * not block an export for ever.
- */
-async function liveSq(pid: number, lockedAt: number): Promise<boolean> {
-  if (pid === process.pid) return true;
-  if (!alive(pid)) return false;
-  const started = await startedAt(pid);
-  // 1 s of slack: the boot time /proc gives is in whole seconds.
-  if (started !== null && started > lockedAt + 1000) return false;
-  const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => null))?.split('\0');
-  return !argv || argv.slice(0, 2).some((a) => /(^|\/)sq(\.c?js)?$/.test(a));
-}
-
-/** When process `pid` started (ms since the epoch), from /proc/PID/stat and the boot time; null where there is no /proc. */
-async function startedAt(pid: number): Promise<number | null> {
-  const [stat, sys] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null), readFile('/proc/stat', 'utf8').catch(() => null)]);
-  // Field 22, starttime, in clock ticks after boot (USER_HZ, 100 on Linux).
-  const ticks = Number(stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-  const boot = Number(/^btime (\d+)$/m.exec(sys ?? '')?.[1]);
-  return Number.isFinite(ticks) && Number.isFinite(boot) && stat && sys ? boot * 1000 + ticks * 10 : null;
-}
-
-/** Removes a stale lock under the takeover file, if it is still stale then; false when another process is at it. */
-async function takeOver(lock: string): Promise<boolean> {
-  const guard = `${lock}.takeover`;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await writeFile(guard, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
-      break;
-    } catch {
-      // Left by a process killed in the middle of a takeover (which takes milliseconds): removed, once.
-      const st = await lstat(guard).catch(() => null);
-      if (attempt > 0 || !st?.isFile() || Date.now() - st.mtimeMs <= STALE_MS) return false;
-      await unlink(guard).catch(() => undefined);
-    }
-  }
-  try {
-    if (!(await lockState(lock)).stale) return false;
-    await unlink(lock).catch(() => undefined);
-    return true;
-  } finally {
-    await unlink(guard).catch(() => undefined);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, as another user's process.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export async function exists(path: string): Promise<boolean> {

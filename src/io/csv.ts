@@ -1,4 +1,5 @@
 // CSV/TSV in (task uploads) and CSV out (run exports), RFC 4180 quoting.
+import { csvLine } from '../output/cells.js';
 
 export function parseDelimited(text: string, delimiter: string): string[][] {
   const rows: string[][] = [];
@@ -36,13 +37,12 @@ export function parseDelimited(text: string, delimiter: string): string[][] {
 }
 
 function cell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
+/** A whole CSV document, written by csvLine (output/cells.ts): the one CSV writer, so the same quoting and line ends. */
 export function toCsv(columns: string[], rows: Iterable<Record<string, unknown>>): string {
-  const parts: string[] = [columns.map(cell).join(',')];
-  for (const r of rows) parts.push(columns.map((c) => cell(r[c])).join(','));
-  return parts.join('\r\n') + '\r\n';
+  let out = csvLine(columns);
+  for (const r of rows) out += csvLine(columns.map((c) => cell(r[c])));
+  return out;
 }

@@ -1,13 +1,7 @@
 // --dry-run: show the request a write would send, secrets masked, and send nothing.
 import type { Ctx } from '../context.js';
+import type { PlannedRequest } from '../errors.js';
 import { MASK, maskSecrets } from '../output/secrets.js';
-
-export interface PlannedRequest {
-  method: string;
-  /** Path with query, e.g. /v1/delivery?squid=abc */
-  path: string;
-  body?: unknown;
-}
 
 function dryRunRecord(ctx: Ctx, req: PlannedRequest): Record<string, unknown> {
   return { method: req.method, path: req.path, body: maskSecrets(maskCookies(req.body ?? null), ctx.globals.showSecrets, ctx.secrets()) };

@@ -55,7 +55,8 @@ const running = new Set<Promise<unknown>>();
 
 /** Runs `sq ARGV --json` in this process, as the CLI would, with the server's key, profile and base URL. */
 async function runVerb(ctx: Ctx, argv: string[], stdin: string | undefined, signal: AbortSignal, flags: string[] = []): Promise<VerbOutcome> {
-  const { run } = await import('../main.js');
+  const run = ctx.runCommand;
+  if (!run) throw new Error('sq mcp runs its tools through main.ts, which sets ctx.runCommand');
   const g = ctx.globals;
   const at = argv.indexOf('--');
   const [head, tail] = at < 0 ? [argv, []] : [argv.slice(0, at), argv.slice(at)];

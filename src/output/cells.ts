@@ -47,6 +47,10 @@ function tsvField(s: string): string {
   return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 }
 
+/**
+ * sq's one CSV writer: RFC 4180 quoting (a field with a comma, quote or line break is quoted, quotes doubled), and
+ * every line, the last included, ends with "\n" alone, as the other text formats do (not RFC 4180's CRLF).
+ */
 export function csvLine(cells: string[]): string {
   return cells.map(csvField).join(',') + '\n';
 }

@@ -1,6 +1,6 @@
 // createOutput: the only place that decides how data looks. Commands hand over records and lists.
 
-import type { Column, Format, Output, OutputSettings, RenderOptions } from './types.js';
+import { FORMAT_SPECS, unknownFormat, type Column, type Format, type Output, type OutputSettings, type RenderOptions } from './types.js';
 import { makeStyle } from './ansi.js';
 import { asRow, cellText, chooseColumns, csvLine, isRecord, terminalSafe, tsvLine } from './cells.js';
 import { getPath, pickFields, unknownFields, unknownFieldsMessage } from './fields.js';
@@ -163,6 +163,8 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
           cols ??= chooseColumns(opts?.columns, fields, item);
           tableRows.push(asRow(item));
           break;
+        default:
+          unknownFormat(format);
       }
       if (out.closed) break;
       count++;
@@ -193,15 +195,17 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
           }
         }
         break;
-      default:
+      case 'ndjson':
         break;
+      default:
+        unknownFormat(format);
     }
     return count;
   }
 
   async function record(data: unknown, opts?: RenderOptions): Promise<void> {
     const format = formatOf(opts);
-    if (Array.isArray(data) && format !== 'json' && format !== 'ndjson') {
+    if (Array.isArray(data) && !FORMAT_SPECS[format].json) {
       await list(data, opts);
       return;
     }
@@ -228,6 +232,8 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
         await out.write(text);
         return;
       }
+      default:
+        unknownFormat(format);
     }
   }
 

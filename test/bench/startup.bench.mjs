@@ -66,7 +66,7 @@ http.get(u, { headers: { authorization: 'Token ' + process.env.SQ_TOKEN, accept:
 `,
   );
   const env = { ...baseEnv, SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token };
-  // The first call warms bin/sq.js's code cache (README, "Performance"); every later call is measured with it.
+  // The first call warms bin/sq.js's code cache (docs/performance.md); every later call is measured with it.
   await compare('one_call_ratio', [bin, 'me', '--json'], [script], '<= 1.5', env);
   await compare('one_call_ratio_fresh_state', [bin, 'me', '--json'], [script], 'none (the first call of a key on a machine)', env, env, true);
   // For the record: the same call without the cache, as the first call after an install or upgrade runs.

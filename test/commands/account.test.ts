@@ -9,7 +9,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { schemaText } from '../../src/account/write-schema.js';
-import { parseApplyText } from '../../src/commands/delivery/_shared/apply-file.js';
+import { parseApplyText } from '../../src/account/delivery-file.js';
 import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });

@@ -5,7 +5,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { deliveryYaml } from '../helpers/delivery-files.js';
 import { tempFiles } from '../helpers/fs.js';
-import { checkApplyDocument } from '../../src/commands/delivery/_shared/apply-file.js';
+import { checkApplyDocument } from '../../src/account/delivery-file.js';
 import { UsageError } from '../../src/errors.js';
 import { ndjson } from '../helpers/json.js';
 

@@ -85,7 +85,7 @@ describe('sq mcp over stdio, with the SDK client', () => {
     let seen = 4;
     while (typeof page.structuredContent?.next_cursor === 'string') {
       page = await call(client, 'results_list', { squid: DEMO_SQUIDS.paris, cursor: page.structuredContent.next_cursor });
-      seen += (page.structuredContent?.items as unknown[]).length;
+      seen += ((page.structuredContent?.items ?? []) as unknown[]).length;
     }
     expect(seen).toBe(all.length);
     expect((await call(client, 'results_list', { squid: DEMO_SQUIDS.paris, limit: 101 })).isError).toBe(true);

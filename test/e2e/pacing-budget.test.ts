@@ -1,4 +1,4 @@
-// How sq decides when to wait (README "Reliability"), rule by rule, over real HTTP: the emulator's X-RateLimit-*
+// How sq decides when to wait (docs/reliability.md), rule by rule, over real HTTP: the emulator's X-RateLimit-*
 // headers are the budget (a script's loop of calls waits for nothing while they say it remains); a server stricter
 // than the docs (--rate-limits 0.1) is followed after its first answer, without a 429; a server that sends no such
 // headers gets the documented limits as counts per minute, and nothing where the docs state none, until a 429.

@@ -69,7 +69,6 @@ describe('package.json', () => {
 describe('dist/vendor/', () => {
   it.each([
     ['yaml', 'yaml'],
-    ['proper-lockfile', 'proper-lockfile'],
     ['conf', 'conf'],
     ['ora', 'ora'],
     ['@inquirer/prompts', 'inquirer-prompts'],
@@ -117,7 +116,7 @@ describe('the built package without node_modules (what a global install holds, b
     expect(r.stderr).toContain('it needs the optional package ssh2-sftp-client');
   });
 
-  it('loads yaml and the profile store (conf, proper-lockfile) from dist/vendor/', async () => {
+  it('loads yaml and the profile store (conf) from dist/vendor/', async () => {
     const cfg = tempDir('sq-pkg-cfg-');
     const withKey = await execa(process.execPath, [bin, 'auth', 'login', '--with-token', '--base-url', emu.baseUrl], {
       env: { PATH: process.env.PATH, SQ_CONFIG_DIR: cfg, NO_COLOR: '1' },

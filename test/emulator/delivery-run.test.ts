@@ -92,7 +92,7 @@ it('a real run uploads exactly its results over SFTP', async () => {
     expect(files.map((f) => `${dir}/${f.name}`)).toEqual([rec.path]);
     expect(files[0].name).toMatch(new RegExp(`^Paris_restaurants_${run.id}_\\d{8}_\\d{4}\\.csv$`));
     const csv = ((await reader.get(rec.path)) as Buffer).toString('utf8');
-    const lines = csv.trimEnd().split('\r\n');
+    const lines = csv.trimEnd().split('\n');
     expect(lines[0].startsWith('id,squid,run,scraping_time,')).toBe(true);
 
     const results = (await t.api('GET', `/v1/results?run=${run.id}&limit=100`)).body;

@@ -26,7 +26,7 @@ function jsonType(v: unknown): string {
  * Where `got` differs from `want` in key sets or JSON types, as "path: …" lines. null matches any type (a sample
  * shows one state of a nullable field); arrays compare their first items when both have one.
  */
-export function shapeDiff(want: unknown, got: unknown, path = '$'): string[] {
+function shapeDiff(want: unknown, got: unknown, path = '$'): string[] {
   if (want === null || got === null) return [];
   const tw = jsonType(want);
   const tg = jsonType(got);

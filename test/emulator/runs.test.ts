@@ -191,7 +191,7 @@ describe('runs engine', () => {
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="Paris restaurants_\d{8}_\d{4}\.csv"$/);
-    const lines = (await file.text()).trimEnd().split('\r\n');
+    const lines = (await file.text()).trimEnd().split('\n');
     expect(lines[0].startsWith('id,name,address,category,rating')).toBe(true);
     expect(lines.length - 1).toBe(runs[0].total_results);
     const tampered = await fetch(dl.body.s3.replace(/Expires=(\d+)/, (_m: string, n: string) => `Expires=${Number(n) + 10}`));

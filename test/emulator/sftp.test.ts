@@ -70,9 +70,9 @@ describe('SFTP delivery on run.exported', () => {
     expect((await reader.list(dir)).map((f) => f.name)).toEqual([name]);
     const csv = ((await reader.get(`${dir}/${name}`)) as Buffer).toString('utf8');
     expect(csv).toBe(
-      'id,squid,run,scraping_time,object,name,rating,phone,extra\r\n' +
-        `res1,${SQUID},${RUN.id},2026-03-01T10:00:00.000Z,result,"Café, ""Le Nord""",4.5,,\r\n` +
-        `res2,${SQUID},${RUN.id},2026-03-01T10:00:01.000Z,result,"Bistro\nBleu",,+33 1,"{""a"":1}"\r\n`,
+      'id,squid,run,scraping_time,object,name,rating,phone,extra\n' +
+        `res1,${SQUID},${RUN.id},2026-03-01T10:00:00.000Z,result,"Café, ""Le Nord""",4.5,,\n` +
+        `res2,${SQUID},${RUN.id},2026-03-01T10:00:01.000Z,result,"Bistro\nBleu",,+33 1,"{""a"":1}"\n`,
     );
   });
 

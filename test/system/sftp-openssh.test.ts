@@ -57,5 +57,5 @@ it('run.exported uploads the CSV, which reads back whole', async () => {
   const files = (await reader.list(dir)).map((f) => f.name);
   expect(files).toEqual([expect.stringMatching(new RegExp(`^OpenSSH_interop_${run.id}_\\d{8}_\\d{4}\\.csv$`))]);
   const csv = ((await reader.get(`${dir}/${files[0]}`)) as Buffer).toString('utf8');
-  expect(csv).toBe(`id,squid,run,scraping_time,object,name\r\nres1,${SQUID},${run.id},2026-03-01T10:00:00.000Z,result,"Café, ""Le Nord"""\r\n`);
+  expect(csv).toBe(`id,squid,run,scraping_time,object,name\nres1,${SQUID},${run.id},2026-03-01T10:00:00.000Z,result,"Café, ""Le Nord"""\n`);
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { documentSchemaText, DOCUMENT_SCHEMA_FILE, schemaText, SCHEMA_FILE } from '../../src/account/write-schema.js';
 import { accountSchema } from '../../src/account/schema.js';
-import { parseApplyText } from '../../src/commands/delivery/_shared/apply-file.js';
+import { parseApplyText } from '../../src/account/delivery-file.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const committed = readFileSync(resolve(root, SCHEMA_FILE), 'utf8');

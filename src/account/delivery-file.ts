@@ -1,12 +1,12 @@
 // The `sq delivery apply` file: parsed, ${ENV}-expanded and validated as a whole before any request, with the path
 // of every bad field (squids."Paris restaurants".webhook.events[1]) in the error.
-import { UsageError } from '../../../errors.js';
-import { httpUrlFlag, isEmail, RUN_EVENTS, type RunEventName } from '../../../validate/index.js';
-import { MAX_URL_LENGTH, urlTooLong } from '../../../validate/url.js';
-import { channelOf, eventsObject, type Channel, type DeliveryBody } from '../../../api/delivery.js';
-import { importPackage } from '../../../import-package.js';
-import { isRecord } from '../../../output/cells.js';
-import { MASK, maskUrlAsWritten, urlSecrets } from '../../../output/secrets.js';
+import { UsageError } from '../errors.js';
+import { httpUrlFlag, isEmail, RUN_EVENTS, type RunEventName } from '../validate/index.js';
+import { MAX_URL_LENGTH, urlTooLong } from '../validate/url.js';
+import { channelOf, eventsObject, type Channel, type DeliveryBody } from '../api/delivery.js';
+import { importPackage } from '../import-package.js';
+import { isRecord } from '../output/cells.js';
+import { MASK, maskUrlAsWritten, urlSecrets } from '../output/secrets.js';
 
 export interface SquidPlan {
   /** The squid as written in the file: name, prefix or hash. */

@@ -1,0 +1,46 @@
+// What a plan is made of: the items it reports and the steps apply runs (diff.ts builds them; chain.ts adds the
+// chain's). A leaf module, so the step builders do not import each other.
+import type { Channel } from '../api/delivery.js';
+
+export interface Change {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+export interface PlanItem {
+  kind: 'squid' | 'tasks' | 'delivery' | 'billing' | 'chain';
+  action: 'create' | 'update' | 'delete';
+  /** The squid's key in the file (its name); absent for billing. */
+  squid?: string;
+  /** The squid's id; null while it is still to be created. */
+  id?: string | null;
+  channel?: Channel;
+  changes: Change[];
+  /** Tasks: the values to add and the tasks to delete (prune). */
+  add?: unknown[];
+  delete?: { id: string; value: unknown }[];
+  /** Secrets that could not be compared (the service does not return them, or their variable is not set). */
+  not_compared?: string[];
+  /** Billing: usage is above the new threshold, so a reset (and a charge) fires as soon as it is saved. */
+  fires_now?: boolean;
+}
+
+export interface Request {
+  method: 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+/** One step of apply: the item it reports, and the requests, built once the squid's id is known. */
+export interface Step {
+  item: PlanItem;
+  /** The file key of the squid whose id the requests need (filled in by a create earlier in the same apply). */
+  squid?: string;
+  requests(id: string): Request[];
+  /** Environment variables this step needs but that are not set. */
+  missing: string[];
+  /** Whether this step can charge the card (billing) or deletes something: apply asks first. */
+  confirm?: string;
+}

@@ -1,0 +1,41 @@
+// io/lock.ts: the one short-section lock of the profile file and the pacing state.
+import { mkdirSync, mkdtempSync, existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { withFileLock } from '../../src/io/lock.js';
+
+const dir = () => mkdtempSync(join(tmpdir(), 'sq-lock-'));
+
+describe('withFileLock', () => {
+  it('runs one holder at a time, and removes its lock after', async () => {
+    const lock = join(dir(), 'f.lock');
+    const order: string[] = [];
+    const hold = (name: string) =>
+      withFileLock(lock, async () => {
+        order.push(`${name}+`);
+        await new Promise((r) => setTimeout(r, 20));
+        order.push(`${name}-`);
+      }, { staleMs: 5000, waitMs: 5000 });
+    await Promise.all([hold('a'), hold('b')]);
+    expect([order.slice(0, 2), order.slice(2)].every(([p, m]) => p[0] === m[0] && p.endsWith('+') && m.endsWith('-'))).toBe(true);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('takes over a stale lock, also the directory an older sq (proper-lockfile) left', async () => {
+    for (const make of [(p: string) => writeFileSync(p, ''), (p: string) => mkdirSync(p)]) {
+      const lock = join(dir(), 'f.lock');
+      make(lock);
+      const old = (Date.now() - 60_000) / 1000;
+      utimesSync(lock, old, old);
+      expect(await withFileLock(lock, () => 'ran', { staleMs: 10_000, waitMs: 1000 })).toBe('ran');
+    }
+  });
+
+  it('gives up on a live lock after waitMs, with ELOCKED', async () => {
+    const lock = join(dir(), 'f.lock');
+    writeFileSync(lock, '');
+    await expect(withFileLock(lock, () => 'ran', { staleMs: 60_000, waitMs: 100 })).rejects.toMatchObject({ code: 'ELOCKED' });
+    expect(existsSync(lock)).toBe(true);
+  });
+});
