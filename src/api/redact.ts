@@ -17,7 +17,11 @@ function maskJsonText(text: string): string {
   }
 }
 
-/** A URL in the trace: sq's one URL masking (secret query values, password, token path segments), as "****". */
+/**
+ * A URL in the trace: sq's one URL masking (secret query values, password, the token segments of Slack, Discord and
+ * Office webhook paths), as "****". The API's own paths are ids the trace is read for (`/v1/squids/<32 hex>` looks
+ * like a token to the any-host rule), so token-looking segments on other hosts stay.
+ */
 export function redactUrl(url: URL): string {
-  return maskUrlQuery(url.toString(), '****');
+  return maskUrlQuery(url.toString(), '****', { paths: 'webhook-hosts' });
 }

@@ -98,7 +98,9 @@ function mayHoldPathToken(host: string, path: string): boolean {
   return /slack|discord|office/i.test(host);
 }
 
-function maskPath(host: string, path: string, mask: Mask): string {
+/** `webhook-hosts`: only the known webhook services' token segments (Slack, Discord, Office), not any token-like one. */
+function maskPath(host: string, path: string, mask: Mask, which: 'any-host' | 'webhook-hosts' = 'any-host'): string {
+  if (which === 'webhook-hosts' && !/slack|discord|office/i.test(host)) return path;
   if (!mayHoldPathToken(host, path)) return path;
   const segments = path.split('/');
   return segments.map((seg, i) => (isSecretPathSegment(host, segments, i) ? maskOf(mask, seg) : seg)).join('/');
@@ -129,12 +131,12 @@ export function urlSecrets(url: string): string[] {
  * often carries its token there); anything else is returned as it is. A URL that does not parse (a bad port, the kind
  * a validation error quotes) is masked on its text.
  */
-export function maskUrlQuery(text: string, mask: string = MASK): string {
+export function maskUrlQuery(text: string, mask: string = MASK, opts: { paths?: 'any-host' | 'webhook-hosts' } = {}): string {
   if (!/^[a-z][a-z0-9+.-]*:\/\/([^?#\s]*\?|[^/?#\s]*@)/i.test(text)) {
     // No query and no password: only the path can hold a token, and the text alone tells (no parsing, for speed).
     const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#\s]*)(\/[^?#\s]*)/i.exec(text);
     if (!m) return text;
-    const path = maskPath(m[1].replace(/:\d*$/, ''), m[2], mask);
+    const path = maskPath(m[1].replace(/:\d*$/, ''), m[2], mask, opts.paths);
     return path === m[2] ? text : text.slice(0, m[0].length - m[2].length) + path + text.slice(m[0].length);
   }
   let u: URL;
@@ -144,7 +146,7 @@ export function maskUrlQuery(text: string, mask: string = MASK): string {
     return maskUrlAsWritten(text, mask);
   }
   const secret = [...new Set(u.searchParams.keys())].filter((k) => isSecretQueryName(k) && u.searchParams.getAll(k).some((v) => v !== ''));
-  const path = maskPath(u.hostname, u.pathname, mask);
+  const path = maskPath(u.hostname, u.pathname, mask, opts.paths);
   if (secret.length === 0 && u.password === '' && path === u.pathname) return text;
   for (const k of secret) u.searchParams.set(k, mask);
   if (u.password !== '') u.password = mask;

@@ -156,7 +156,7 @@ describe('sq mcp over stdio, with the SDK client', () => {
     const id = emu.squidId(DEMO_SQUIDS.paris);
     const plan = await call(client, 'squids_update', { squid: DEMO_SQUIDS.paris, concurrency: 3, params: { max_results: 50 }, dry_run: true });
     expect(plan.isError, plan.content[0]?.text).toBeFalsy();
-    expect(plan.structuredContent).toMatchObject({ dry_run: true, method: 'POST', path: `/v1/squids/${id}`, body: { concurrency: 3, params: { max_results: 50 } } });
+    expect(plan.structuredContent).toMatchObject({ dry_run: true, requests: [{ method: 'POST', path: `/v1/squids/${id}`, body: { concurrency: 3, params: { max_results: 50 } } }] });
     expect(await emu.requests('POST')).toEqual([]);
 
     const added = await call(client, 'tasks_add', { squid: DEMO_SQUIDS.paris, values: ['https://www.google.com/maps/search/mcp+test'] });
@@ -173,12 +173,12 @@ describe('sq mcp over stdio, with the SDK client', () => {
     await emu.clearRequests();
     const billing = await call(client, 'billing_auto_reset_set', { enabled: true, threshold: 90, dry_run: true });
     expect(billing.isError, billing.content[0]?.text).toBeFalsy();
-    expect(billing.structuredContent).toMatchObject({ dry_run: true, body: expect.objectContaining({ enabled: true, threshold_pct: 90 }) });
+    expect(billing.structuredContent).toMatchObject({ dry_run: true, requests: [{ body: expect.objectContaining({ enabled: true, threshold_pct: 90 }) }] });
     const del = await call(client, 'tasks_delete', { task: tasks[0].id, dry_run: true });
-    expect(del.structuredContent).toMatchObject({ dry_run: true, method: 'DELETE', path: expect.stringContaining(tasks[0].id) });
+    expect(del.structuredContent).toMatchObject({ dry_run: true, requests: [{ method: 'DELETE', path: expect.stringContaining(tasks[0].id) }] });
     const abort = await call(client, 'runs_abort', { run: runs[0].id, dry_run: true });
     expect(abort.isError, abort.content[0]?.text).toBeFalsy();
-    expect(abort.structuredContent).toMatchObject({ dry_run: true, path: expect.stringContaining(runs[0].id) });
+    expect(abort.structuredContent).toMatchObject({ dry_run: true, requests: [{ path: expect.stringContaining(runs[0].id) }] });
     expect((await emu.requests()).filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
