@@ -3,8 +3,8 @@
 // that import modules directly.
 //
 // Why: a call like `sq me` used to spend more time finding, reading and compiling ~60 module files (ours, commander,
-// undici) than talking to the API. One file compiled from a cache costs a fraction of that (see README,
-// "Performance", and test/bench/startup.bench.mjs).
+// undici) than talking to the API. One file compiled from a cache costs a fraction of that (see
+// docs/performance.md, and test/bench/startup.bench.mjs).
 //
 // What the bundle leaves out until it is used (each is a plain text patch; the build fails if the text it expects
 // is gone, so an upgrade of undici or commander cannot silently undo or break it; both are pinned exactly in
@@ -29,7 +29,7 @@ import { createRequire } from 'node:module';
 
 /**
  * Packages that only some commands load, each bundled with its own dependencies into dist/vendor/<file>.mjs (an ES
- * module, like the package as imported): installing sq then fetches none of them (README, "Install"). The bundle's
+ * module, like the package as imported): installing sq then fetches none of them (docs/install.md). The bundle's
  * importPackage() loads them from there; the unbundled dist/ the tests import keeps loading them from node_modules.
  */
 const VENDORED = {

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // The launcher. `sq --version` answers without loading the CLI; everything else runs dist/sq.cjs, the whole CLI
-// bundled into one file (esbuild.config.mjs), compiled from a V8 code cache when there is one. See README,
-// "Performance".
+// bundled into one file (esbuild.config.mjs), compiled from a V8 code cache when there is one. See
+// docs/performance.md.
 const argv = process.argv.slice(2);
 const fs = require('node:fs');
 

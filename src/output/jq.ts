@@ -1,6 +1,6 @@
 // --jq: real jq (jq-web, jq 1.7 compiled to WebAssembly), loaded only when the flag is given.
 //
-// jq-web was picked over jq-wasm by measurement (README, "Scripting"): jq-wasm copies its input one byte at a time
+// jq-web was picked over jq-wasm by measurement (docs/performance.md, "--jq"): jq-wasm copies its input one byte at a time
 // (1,000 squids took 1.1 s, 10,000 never finished) and drops a runtime error once some output was written.
 //
 // jq runs in a worker thread (src/output/jq-worker.ts), never on the main thread, so that:
@@ -11,7 +11,7 @@
 // - it is capped (src/output/limits.ts): output per document, jq's heap, and the worker's JavaScript heap; a cap
 //   reached is exit 1 naming it, never V8's "Fatal JavaScript invalid size error".
 // Picked over restoring the default signal disposition while a synchronous jq runs (which kills the process without
-// its cleanup and cannot stream or cap output) by measurement: README, "Scripting".
+// its cleanup and cannot stream or cap output) by measurement: docs/performance.md, "--jq".
 //
 // jq-web stays outside the bundle (esbuild.config.mjs): with --jq, bin/sq.js starts jq's worker before the CLI loads
 // (startJqWorker there: dist/jq-worker.cjs, which loads dist/jq.wasm and dist/jq.cjs, jq-web's script with sq's
@@ -355,7 +355,7 @@ export async function runJq(
 /**
  * The largest document a bounded expression (src/argv.ts, boundedJq) is run on the main thread for: a page of
  * results, the answer of most commands. jq then ends within milliseconds whatever the expression, so a stop signal
- * is never kept waiting, and there is no worker thread to start (jq_overhead: README, "Performance"). Larger
+ * is never kept waiting, and there is no worker thread to start (jq_overhead: docs/performance.md, "--jq"). Larger
  * documents, and any other expression, go to the worker.
  */
 const HERE_MAX = 4 * MB;

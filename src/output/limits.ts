@@ -1,4 +1,4 @@
-// The caps on --jq and --template (README, "Scripting"): a runaway expression or template ends with exit 1 and a
+// The caps on --jq and --template (docs/scripting.md): a runaway expression or template ends with exit 1 and a
 // message naming the cap, never with V8 aborting the process or the machine running out of memory.
 import { UsageError } from '../errors.js';
 

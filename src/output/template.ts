@@ -1,5 +1,5 @@
 // --template: the part of Go's text/template that `gh --template` users write, over the JSON sq would print.
-// Supported (README, "Scripting"): {{.}} {{.a.b}} {{$}} {{$v.a}}, "strings" `raw` numbers true false nil,
+// Supported (docs/scripting.md): {{.}} {{.a.b}} {{$}} {{$v.a}}, "strings" `raw` numbers true false nil,
 // pipelines with |, (sub pipelines), {{- trim -}}, if / else if / else, range (with $i, $v := and else), with,
 // and the functions printf len index not and or eq ne lt le gt ge print println join pluck truncate json
 // tablerow tablerender timeago. printf's widths and tablerow's columns count display width (CJK and emoji take two

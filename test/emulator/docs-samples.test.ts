@@ -1,7 +1,7 @@
 // Replays every documented request of test/fixtures/docs-samples.json (a copy of ../shared/docs-samples.json) (one entry per vendor docs page: api = method and
 // URL, samples = response bodies by status label) against the emulator, with the ids of objects it creates first,
 // and compares the status, the key sets and the JSON types with each response sample. Known differences are named
-// in EXCEPTIONS, each with the docs conflict (or missing endpoint) that explains it; the README's emulator section
+// in EXCEPTIONS, each with the docs conflict (or missing endpoint) that explains it; docs/emulator.md
 // lists the same conflicts.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -1,5 +1,5 @@
 // schema/sq.schema.json: generated from the zod schema the CLI validates with (npm run schema), checked in, and a
-// real JSON Schema validator (Ajv, draft 2020-12) accepts the README's example files with it, as an editor would.
+// real JSON Schema validator (Ajv, draft 2020-12) accepts the README's and docs/'s example files with it, as an editor would.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,10 +12,14 @@ const root = resolve(import.meta.dirname, '../..');
 const committed = readFileSync(resolve(root, SCHEMA_FILE), 'utf8');
 const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(committed));
 
-/** The README's account files: YAML blocks that start with the schema line, and the delivery.yaml of "Delivery in CI". */
+/**
+ * The account files of the README and of docs/account-as-code.md (the full example): YAML blocks that start with the
+ * schema line, and the delivery.yaml of "Delivery in CI".
+ */
 function readmeFiles(): string[] {
-  const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
-  return [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]).filter((b) => /^# (yaml-language-server: \$schema=|delivery\.yaml)/.test(b));
+  return ['README.md', 'docs/account-as-code.md'].flatMap((f) =>
+    [...readFileSync(resolve(root, f), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]).filter((b) => /^# (yaml-language-server: \$schema=|delivery\.yaml)/.test(b)),
+  );
 }
 
 describe('schema/sq.schema.json', () => {
@@ -34,7 +38,7 @@ describe('schema/sq.schema.json', () => {
   });
 
   const files = readmeFiles();
-  it('the README has the account file and the delivery file examples', () => expect(files.length).toBeGreaterThanOrEqual(2));
+  it('the README and docs/account-as-code.md have the account file and the delivery file examples', () => expect(files.length).toBeGreaterThanOrEqual(3));
   for (const [i, text] of files.entries()) {
     it(`README example ${i + 1} (${text.split('\n')[0]}) is valid for the JSON Schema and for sq`, async () => {
       const doc = await parseApplyText(text, `README example ${i + 1}`);

@@ -1,5 +1,5 @@
 // The account's credit views from the changelog (2026-05-12, 2026-06-02); no docs page samples them, so their shapes
-// are inferred (README, emulator section). GET /v1/runs/{id}/credits is with the runs.
+// are inferred (docs/emulator.md). GET /v1/runs/{id}/credits is with the runs.
 import type { EmuCore } from '../emu.js';
 import { modulesView, squidRows, squidRunRows } from '../credits.js';
 import { paginate } from '../pagination.js';

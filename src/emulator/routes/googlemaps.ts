@@ -1,6 +1,6 @@
 // GET /v1/googlemaps/locations?country_code=…[&region=…][&district=…][&city=…] (changelog examples): the valid
 // regions of a country, the cities of a region, the districts of a city, for Google Maps parameter tasks. No docs
-// sample exists: the shape is inferred (README, emulator section), and the emulator knows a few countries only.
+// sample exists: the shape is inferred (docs/emulator.md), and the emulator knows a few countries only.
 import type { EmuCore } from '../emu.js';
 import { detail, json } from '../util.js';
 
