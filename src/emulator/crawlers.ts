@@ -135,10 +135,12 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     ],
   },
   {
+    // list-crawlers sample: id, slug, name, concurrency and rate.
+    id: '6c5227261fbbd3430f926d409f4c44bf',
     slug: 'twitter-profile-scraper',
     name: 'Twitter Profile Scraper',
-    credits_per_row: 3,
-    max_concurrency: 10,
+    credits_per_row: 2,
+    max_concurrency: 20,
     is_premium: false,
     has_issues: false,
     account: {
@@ -163,16 +165,18 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     ],
   },
   {
-    slug: 'sales-navigator-leads',
-    name: 'Sales Navigator Leads Search',
-    credits_per_row: 20,
+    // list-crawlers sample: id, slug, name, concurrency, rate and the account's cookies.
+    id: 'a1d243d3824a1ac773414416eb80362d',
+    slug: 'sales-navigator-leads-scraper',
+    name: 'Sales Navigator Leads Scraper',
+    credits_per_row: 3,
     max_concurrency: 10,
-    is_premium: true,
+    is_premium: false,
     has_issues: false,
     account: {
       type: 'sales-nav-sync',
       baseurl: 'https://www.linkedin.com',
-      cookies: [{ name: 'li_at', required: true }],
+      cookies: [{ name: 'li_at', required: true }, { name: 'JSESSIONID', required: true }],
     },
     task: { url: url('https://www.linkedin.com/sales/search/people?query=cto', '^https://www\\.linkedin\\.com/sales/') },
     squid: {

@@ -18,7 +18,7 @@ export type SeedName = 'demo' | 'empty';
 export const DEMO_CRAWLERS = {
   googleMaps: crawlerId('google-maps-search-export'),
   twitter: crawlerId('twitter-profile-scraper'),
-  salesNav: crawlerId('sales-navigator-leads'),
+  salesNav: crawlerId('sales-navigator-leads-scraper'),
   amazon: crawlerId('amazon-products'),
   indeed: crawlerId('indeed-jobs'),
 } as const;

@@ -518,13 +518,13 @@ squids:
 
   it('partial failure: exit 8, the failed and skipped items reported, the others applied', async () => {
     await emu.clearRequests();
-    // twitter-profile-scraper allows 10 workers at most: the service refuses 15 (ConcurrencyLimitExceeded).
+    // indeed-jobs allows 10 workers at most: the service refuses 15 (ConcurrencyLimitExceeded).
     const f = file(`
 squids:
   "New squid":
     crawler: google-maps-search-export
     tasks: [ "https://www.google.com/maps/search/a" ]
-  "Tech influencers":
+  "Job board watch":
     concurrency: 15
   "Paris restaurants":
     concurrency: 4
@@ -534,13 +534,13 @@ squids:
     expect(r.code, r.stderr).toBe(8);
     expect(r.stderr).toMatch(/2 of 4 changes failed, 1 skipped; 1 applied/);
     expect(r.stderr).toMatch(/failed: squid of "New squid": .*SlotsLimitExceeded/);
-    expect(r.stderr).toMatch(/failed: squid of "Tech influencers": .*ConcurrencyLimitExceeded/);
+    expect(r.stderr).toMatch(/failed: squid of "Job board watch": .*ConcurrencyLimitExceeded/);
     expect(r.stderr).toMatch(/skipped: tasks of "New squid": squid "New squid" was not created/);
     expect((await emu.api(`/v1/squids/${emu.squidId('Paris restaurants')}`)).concurrency).toBe(4);
     // Again, with the fault gone: the squid is created now; the refused concurrency still fails, Paris is done.
     const json = await run(['apply', '-f', f, '--json']);
     expect(json.code).toBe(8);
-    expect(JSON.parse(json.stdout)).toMatchObject({ dry_run: false, summary: { applied: 2, failed: 1, skipped: 0 }, items: [{ squid: 'New squid', status: 'applied' }, { squid: 'Tech influencers', status: 'failed' }, { kind: 'tasks', status: 'applied' }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({ dry_run: false, summary: { applied: 2, failed: 1, skipped: 0 }, items: [{ squid: 'New squid', status: 'applied' }, { squid: 'Job board watch', status: 'failed' }, { kind: 'tasks', status: 'applied' }] });
   });
 });
 
@@ -568,7 +568,7 @@ squids:
 
 describe('apply: a single item', () => {
   it('when the only item fails, apply exits with that error\'s own code and message', async () => {
-    const r = await run(['apply', '-f', file('squids:\n  "Tech influencers": { concurrency: 15 }\n')]);
+    const r = await run(['apply', '-f', file('squids:\n  "Job board watch": { concurrency: 15 }\n')]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: .*ConcurrencyLimitExceeded/m);
   });

@@ -181,7 +181,7 @@ describe('documented shapes', () => {
     const id = await salesNavSquid({ results_type: 'leads', functions: { email_finder: true } });
     const done = await finish((await e.api('POST', '/v1/runs', { squid: id })).body.id);
     expect(done.status).toBe('done');
-    expect(done.credit_used).toBe(done.total_results * 20.5);
+    expect(done.credit_used).toBe(done.total_results * 3.5);
     expect(Number.isInteger(done.credit_used)).toBe(false);
     expect((await e.api('GET', `/v1/runs/${done.id}/credits`)).body.breakdown).toContainEqual({ function: 'email_finder', credits: done.total_results * 0.5, attempts: 1 });
   });

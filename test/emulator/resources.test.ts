@@ -40,6 +40,12 @@ describe('user and crawlers', () => {
     expect(attrs.find((a: { name: string }) => a.name === 'email')).toMatchObject({ function: 'Extract Emails From Website', is_main: false });
     const tw = (await e.api('GET', `/v1/crawlers/${DEMO_CRAWLERS.twitter}`)).body;
     expect(tw.account.type).toBe('twitter-sync');
+    // The list-crawlers sample's ids, slugs, limits and account cookies.
+    expect(tw).toMatchObject({ id: '6c5227261fbbd3430f926d409f4c44bf', slug: 'twitter-profile-scraper', max_concurrency: 20, credits_per_row: 2 });
+    const sn = (await e.api('GET', `/v1/crawlers/${DEMO_CRAWLERS.salesNav}`)).body;
+    expect(sn).toMatchObject({ id: 'a1d243d3824a1ac773414416eb80362d', slug: 'sales-navigator-leads-scraper', name: 'Sales Navigator Leads Scraper',
+      max_concurrency: 10, credits_per_row: 3, is_premium: false });
+    expect(sn.account.cookies).toEqual([{ name: 'li_at', required: true }, { name: 'JSESSIONID', required: true }]);
     expect((await e.api('GET', `/v1/crawlers/${'0'.repeat(32)}`)).status).toBe(404);
   });
 });
