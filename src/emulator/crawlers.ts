@@ -63,6 +63,10 @@ export function crawlerId(slug: string): string {
 }
 
 const maxResults: SquidParamDef = { type: 'int', default: null, required: false, description: 'Stop after this many results.' };
+/** A crawler's account: its type and site, every cookie required. */
+const account = (type: string, baseurl: string, ...cookies: string[]): CrawlerDef['account'] => ({
+  type, baseurl, cookies: cookies.map((name) => ({ name, required: true })),
+});
 const location = (example: string, required: boolean, description: string): TaskParamDef => ({
   type: 'string', group: 'location', required, default: null, example, description,
 });
@@ -143,14 +147,7 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     max_concurrency: 20,
     is_premium: false,
     has_issues: false,
-    account: {
-      type: 'twitter-sync',
-      baseurl: 'https://x.com',
-      cookies: [
-        { name: 'auth_token', required: true },
-        { name: 'ct0', required: true },
-      ],
-    },
+    account: account('twitter-sync', 'https://x.com', 'auth_token', 'ct0'),
     task: { url: url('https://x.com/nasa', '^https://(x|twitter)\\.com/') },
     squid: { max_results: maxResults },
     functions: {},
@@ -173,11 +170,7 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     max_concurrency: 10,
     is_premium: false,
     has_issues: false,
-    account: {
-      type: 'sales-nav-sync',
-      baseurl: 'https://www.linkedin.com',
-      cookies: [{ name: 'li_at', required: true }, { name: 'JSESSIONID', required: true }],
-    },
+    account: account('sales-nav-sync', 'https://www.linkedin.com', 'li_at', 'JSESSIONID'),
     task: { url: url('https://www.linkedin.com/sales/search/people?query=cto', '^https://www\\.linkedin\\.com/sales/') },
     squid: {
       max_results: maxResults,
@@ -193,6 +186,28 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
       { name: 'location', type: 'string', example: 'Paris', description: 'Location.' },
       { name: 'profile_url', type: 'string', example: 'https://www.linkedin.com/in/jane', description: 'Profile URL.' },
       { name: 'email', type: 'string', example: 'jane@acme.test', fn: 'email_finder', optional: true, description: 'Work e-mail found.' },
+    ],
+  },
+  {
+    // list-crawlers sample: id, slug, name, account, concurrency and rate. Its inputs and attributes are not
+    // sampled: a page URL and a few page fields stand in for them.
+    id: 'c47dfc2beba9fdc2472d3b3321b06b66',
+    slug: 'facebook-pages-search-export',
+    name: 'Facebook Pages Search Export',
+    credits_per_row: 20,
+    max_concurrency: 20,
+    is_premium: false,
+    has_issues: false,
+    account: account('facebook-sync', 'https://www.facebook.com', 'c_user', 'xs'),
+    task: { url: url('https://www.facebook.com/search/pages?q=bakery', '^https://(www\\.)?facebook\\.com/') },
+    squid: { max_results: maxResults },
+    functions: {},
+    attributes: [
+      { name: 'name', type: 'string', example: 'Boulangerie Marcel', description: 'Page name.' },
+      { name: 'category', type: 'string', example: 'Bakery', description: 'Page category.' },
+      { name: 'followers', type: 'integer', example: 1200, description: 'Followers.' },
+      { name: 'website', type: 'string', example: 'https://example.fr', optional: true, description: 'Website.' },
+      { name: 'url', type: 'string', example: 'https://www.facebook.com/boulangeriemarcel', description: 'Page URL.' },
     ],
   },
   {

@@ -19,6 +19,7 @@ export const DEMO_CRAWLERS = {
   googleMaps: crawlerId('google-maps-search-export'),
   twitter: crawlerId('twitter-profile-scraper'),
   salesNav: crawlerId('sales-navigator-leads-scraper'),
+  facebookPages: crawlerId('facebook-pages-search-export'),
   amazon: crawlerId('amazon-products'),
   indeed: crawlerId('indeed-jobs'),
 } as const;

@@ -46,6 +46,9 @@ describe('user and crawlers', () => {
     expect(sn).toMatchObject({ id: 'a1d243d3824a1ac773414416eb80362d', slug: 'sales-navigator-leads-scraper', name: 'Sales Navigator Leads Scraper',
       max_concurrency: 10, credits_per_row: 3, is_premium: false });
     expect(sn.account.cookies).toEqual([{ name: 'li_at', required: true }, { name: 'JSESSIONID', required: true }]);
+    expect((await e.api('GET', '/v1/crawlers/c47dfc2beba9fdc2472d3b3321b06b66')).body).toMatchObject({
+      slug: 'facebook-pages-search-export', name: 'Facebook Pages Search Export', max_concurrency: 20, credits_per_row: 20, account: { type: 'facebook-sync' },
+    });
     expect((await e.api('GET', `/v1/crawlers/${'0'.repeat(32)}`)).status).toBe(404);
   });
 });
