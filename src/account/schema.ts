@@ -43,7 +43,7 @@ const s3 = z.strictObject({
 // null: a parameter the service holds without a value, as `sq export` writes it (it matches a task without one).
 const taskValue = d(
   z.union([text, z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))]),
-  'a URL (the task {url: …}) or an object of task parameters, e.g. {keyword: pizza, city: Paris}',
+  'a URL (the task {url: …}) or an object of task parameters, e.g. {category: pizza, city: Paris}',
 );
 const tasks = d(
   z.union([z.array(taskValue), z.strictObject({ file: d(text, 'CSV/TSV with a header row of task parameters, or one URL per line; relative to this file') })]),

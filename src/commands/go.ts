@@ -44,8 +44,8 @@ export default defineVerb({
     ...WAIT_OPTIONS,
   ],
   examples: [
-    'sq go google-maps-search "https://www.google.com/maps/search/pizza+paris" -o pizza.csv',
-    'sq go google-maps-search --key keyword sushi ramen -p max_results=50 -p language=fr -o food.ndjson',
+    'sq go google-maps-search-export "https://www.google.com/maps/search/pizza+paris" -o pizza.csv',
+    'sq go google-maps-search-export --key category sushi ramen -p max_results=50 -p ratings=4.0+ -o food.ndjson',
     'sq go amazon-products "https://www.amazon.com/s?k=headphones" --json -o headphones.csv',
   ],
   async run(ctx, [crawlerRef, ...values], opts) {

@@ -19,15 +19,15 @@ export const FILE_HELP = `The file (YAML or JSON; a \`sq delivery apply\` file i
     auto_reset: { enabled: true, threshold: 80, max_resets: 2 }
   squids:
     "Paris restaurants":          # name (or hash, or hash prefix)
-      crawler: google-maps-search # id, name or slug; fixed once created
+      crawler: google-maps-search-export # id, name or slug; fixed once created
       active: true
       concurrency: 2
       notify: on_error            # on_success | on_error | none
       unique_results: true
-      params: { max_results: 200, functions: { contacts: true } }
+      params: { ratings: 4.0+, functions: { fetch_business_images: true } }
       tasks:                      # or: tasks: { file: tasks.csv }
         - https://www.google.com/maps/search/pizza+paris
-        - { keyword: sushi, city: Paris }
+        - { category: sushi, city: Paris, country: France }
       sftp: { host: sftp.example.com, username: deploy,
               password: \${SFTP_PASSWORD}, directory: /upload }
       webhook: { url: https://ci.example.com/hook,

@@ -14,12 +14,15 @@ interface TaskParamDef {
 interface SquidParamDef {
   type: string;
   allowed?: unknown[];
+  /** The largest value an int param takes (the details page's `max`). */
+  max?: number;
   default: unknown;
   required: boolean;
   description: string;
 }
 interface FunctionDef {
   display: string;
+  description?: string;
   credits_per_function: number;
   default: boolean;
 }
@@ -29,9 +32,13 @@ export interface AttrDef {
   example: unknown;
   /** Owning function key; undefined = base attribute (is_main). */
   fn?: string;
+  /** Missing from some rows, as live rows are heterogeneous (the get-results sample's second row has no opening_hours). */
+  optional?: true;
   description: string;
 }
 export interface CrawlerDef {
+  /** The docs samples' id where the crawler is sampled; else a hash of the slug. */
+  id?: string;
   slug: string;
   name: string;
   credits_per_row: number;
@@ -42,6 +49,8 @@ export interface CrawlerDef {
   task: Record<string, TaskParamDef>;
   squid: Record<string, SquidParamDef>;
   functions: Record<string, FunctionDef>;
+  /** What the attributes page calls the base (not a function's) attributes; "Base" when unset. */
+  base_label?: string;
   attributes: AttrDef[];
 }
 
@@ -50,61 +59,95 @@ const ICON = Buffer.from(
 ).toString('base64');
 
 export function crawlerId(slug: string): string {
-  return hashId(slug, 'crawler');
+  return CRAWLER_DEFS.find((d) => d.slug === slug)?.id ?? hashId(slug, 'crawler');
 }
 
 const maxResults: SquidParamDef = { type: 'int', default: null, required: false, description: 'Stop after this many results.' };
+/** A crawler's account: its type and site, every cookie required. */
+const account = (type: string, baseurl: string, ...cookies: string[]): CrawlerDef['account'] => ({
+  type, baseurl, cookies: cookies.map((name) => ({ name, required: true })),
+});
+const location = (example: string, required: boolean, description: string): TaskParamDef => ({
+  type: 'string', group: 'location', required, default: null, example, description,
+});
 const url = (example: string, regex: string): TaskParamDef => ({
   type: 'string', group: 'url', regex, required: false, default: null, example, description: 'Page URL to scrape.',
 });
 
 export const CRAWLER_DEFS: CrawlerDef[] = [
   {
-    slug: 'google-maps-search',
-    name: 'Google Maps Search',
+    // The docs samples' crawler (get-crawler-details, get-crawler-parameters, get-crawler-attributes, create-squid,
+    // get-squid-details, update-squid, get-results): its id, slug, params, allowed values, functions and row keys.
+    id: '4734d096159ef05210e0e1677e8be823',
+    slug: 'google-maps-search-export',
+    name: 'Google Maps Search Export',
     credits_per_row: 2,
     max_concurrency: 20,
     is_premium: false,
     has_issues: false,
     account: null,
+    base_label: 'Export Local Businesses',
     task: {
-      url: url('https://www.google.com/maps/search/restaurants+paris', '^https://(www\\.)?google\\.[a-z.]+/maps'),
-      keyword: { type: 'string', group: 'location', required: false, default: null, example: 'restaurants', description: 'What to search.' },
-      city: { type: 'string', group: 'location', required: false, default: null, example: 'Paris', description: 'City.' },
-      country: { type: 'string', group: 'location', required: false, default: null, example: 'France', description: 'Country.' },
+      url: {
+        type: 'string', group: 'url', regex: 'http(.*)google(.*)/maps/(search|place)(.*)', required: true, default: null,
+        example: 'https://www.google.com/maps/search/restaurant/@43.2928346,5.3662584,14z',
+        description: 'A string representing the Google Maps Search URL, containing all establishments the crawler will collect.',
+      },
+      city: location('Marseille', true, 'The city of the search location.'),
+      region: location('Provence-Alpes-Côte d\'Azur', false, 'The region of the search location.'),
+      country: location('France', true, 'The country of the search location.'),
+      category: location('restaurant', true, 'The activity of the search location.'),
+      district: location('Vieux Port', false, 'The district of the search location.'),
     },
     squid: {
-      max_results: maxResults,
-      language: { type: 'string', allowed: ['en', 'fr', 'de', 'es'], default: 'en', required: false, description: 'Interface language.' },
+      max_results: { type: 'int', max: 200, default: 200, required: false,
+        description: 'Google Maps restricts search results to a maximum of 200. To access a larger dataset, consider utilizing our URL generator.' },
+      country: { type: 'string', allowed: ['Afghanistan', 'Albania', 'Algeria', 'United States', 'United Kingdom', 'France', 'Germany', 'Japan', 'Brazil'],
+        default: 'United States', required: false, description: 'The country Google Maps searches in.' },
+      ratings: { type: 'string', allowed: ['Any rating', '2.0+', '2.5+', '3.0+', '3.5+', '4.0+', '4.5+'], default: 'Any rating', required: false,
+        description: 'The minimum rating of the places collected.' },
+      language: { type: 'string', allowed: ['Afrikaans', 'English (United States)', 'Español (España)', 'Français (France)', 'Deutsch (Deutschland)',
+        'Italiano', 'Português (Brasil)', '日本語', '简体中文', '繁體中文'], default: 'English (United States)', required: true,
+        description: 'The language of the Google Maps interface.' },
     },
-    functions: { contacts: { display: 'Contact details', credits_per_function: 1, default: false } },
+    functions: {
+      collect_business_details: { display: 'Collect Business Details', credits_per_function: 10, default: false,
+        description: 'Extract attributes like plus_code, poi, health, and last_opening_hours_updated_at.' },
+      fetch_business_images: { display: 'Fetch Business Images', credits_per_function: 10, default: false,
+        description: 'Collect the business\'s images.' },
+      extract_emails_from_website: { display: 'Extract Emails From Website', credits_per_function: 10, default: true,
+        description: 'Extract email addresses from the business\'s website.' },
+    },
     attributes: [
-      { name: 'name', type: 'string', example: 'Le Petit Bistro', description: 'Place name.' },
-      { name: 'address', type: 'string', example: '12 Rue de Rivoli, 75004 Paris', description: 'Street address.' },
-      { name: 'category', type: 'string', example: 'Restaurant', description: 'Main category.' },
-      { name: 'rating', type: 'float', example: 4.5, description: 'Average rating.' },
-      { name: 'reviews_count', type: 'integer', example: 312, description: 'Number of reviews.' },
-      { name: 'phone', type: 'string', example: '+33 1 42 00 00 00', description: 'Phone number.' },
-      { name: 'website', type: 'string', example: 'https://example.fr', description: 'Website.' },
-      { name: 'url', type: 'string', example: 'https://maps.google.com/?cid=1', description: 'Google Maps URL.' },
-      { name: 'email', type: 'string', example: 'contact@example.fr', fn: 'contacts', description: 'E-mail found on the website.' },
+      { name: 'name', type: 'string', example: 'Blues Billard Club', description: 'Business name as listed on Google Maps' },
+      { name: 'address', type: 'string', example: '06110 Le Cannet, France', description: 'Full formatted address of the business' },
+      { name: 'phone', type: 'string', example: '+33493611118', description: 'Primary phone number of the business' },
+      { name: 'website', type: 'string', example: 'http://www.example.com/', description: 'Business website URL' },
+      { name: 'category', type: 'text', example: 'Fishing charter', description: 'Primary business category on Google Maps' },
+      { name: 'score', type: 'float', example: 3.5, description: 'Average star rating out of 5' },
+      { name: 'ratings', type: 'integer', example: 1220, description: 'Number of ratings' },
+      { name: 'lat', type: 'float', example: 43.2960548, description: 'Latitude' },
+      { name: 'lng', type: 'float', example: 5.3751573, description: 'Longitude' },
+      { name: 'city', type: 'string', example: 'Marseille', description: 'City' },
+      { name: 'country', type: 'string', example: 'France', description: 'Country' },
+      { name: 'zip_code', type: 'string', example: '13001', description: 'Postal code' },
+      { name: 'opening_hours', type: 'string', example: 'Monday 9 AM–10:30 PM', optional: true, description: 'Opening hours' },
+      { name: 'plus_code', type: 'string', example: '8FM7+C2 Marseille', fn: 'collect_business_details', description: 'Plus code of the place' },
+      { name: 'main_image_url', type: 'string', example: 'https://lh5.googleusercontent.com/p/1', fn: 'fetch_business_images', description: 'Main image of the place' },
+      { name: 'email', type: 'string', example: 'info@lobstr.io', fn: 'extract_emails_from_website', optional: true, description: 'Email address found on the business website' },
+      { name: 'email_status', type: 'string', example: 'valid', fn: 'extract_emails_from_website', description: 'Validation status of the extracted email address' },
     ],
   },
   {
+    // list-crawlers sample: id, slug, name, concurrency and rate.
+    id: '6c5227261fbbd3430f926d409f4c44bf',
     slug: 'twitter-profile-scraper',
     name: 'Twitter Profile Scraper',
-    credits_per_row: 3,
-    max_concurrency: 10,
+    credits_per_row: 2,
+    max_concurrency: 20,
     is_premium: false,
     has_issues: false,
-    account: {
-      type: 'twitter-sync',
-      baseurl: 'https://x.com',
-      cookies: [
-        { name: 'auth_token', required: true },
-        { name: 'ct0', required: true },
-      ],
-    },
+    account: account('twitter-sync', 'https://x.com', 'auth_token', 'ct0'),
     task: { url: url('https://x.com/nasa', '^https://(x|twitter)\\.com/') },
     squid: { max_results: maxResults },
     functions: {},
@@ -119,17 +162,15 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     ],
   },
   {
-    slug: 'sales-navigator-leads',
-    name: 'Sales Navigator Leads Search',
-    credits_per_row: 20,
+    // list-crawlers sample: id, slug, name, concurrency, rate and the account's cookies.
+    id: 'a1d243d3824a1ac773414416eb80362d',
+    slug: 'sales-navigator-leads-scraper',
+    name: 'Sales Navigator Leads Scraper',
+    credits_per_row: 3,
     max_concurrency: 10,
-    is_premium: true,
+    is_premium: false,
     has_issues: false,
-    account: {
-      type: 'sales-nav-sync',
-      baseurl: 'https://www.linkedin.com',
-      cookies: [{ name: 'li_at', required: true }],
-    },
+    account: account('sales-nav-sync', 'https://www.linkedin.com', 'li_at', 'JSESSIONID'),
     task: { url: url('https://www.linkedin.com/sales/search/people?query=cto', '^https://www\\.linkedin\\.com/sales/') },
     squid: {
       max_results: maxResults,
@@ -144,7 +185,29 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
       { name: 'company', type: 'string', example: 'Acme', description: 'Company.' },
       { name: 'location', type: 'string', example: 'Paris', description: 'Location.' },
       { name: 'profile_url', type: 'string', example: 'https://www.linkedin.com/in/jane', description: 'Profile URL.' },
-      { name: 'email', type: 'string', example: 'jane@acme.test', fn: 'email_finder', description: 'Work e-mail found.' },
+      { name: 'email', type: 'string', example: 'jane@acme.test', fn: 'email_finder', optional: true, description: 'Work e-mail found.' },
+    ],
+  },
+  {
+    // list-crawlers sample: id, slug, name, account, concurrency and rate. Its inputs and attributes are not
+    // sampled: a page URL and a few page fields stand in for them.
+    id: 'c47dfc2beba9fdc2472d3b3321b06b66',
+    slug: 'facebook-pages-search-export',
+    name: 'Facebook Pages Search Export',
+    credits_per_row: 20,
+    max_concurrency: 20,
+    is_premium: false,
+    has_issues: false,
+    account: account('facebook-sync', 'https://www.facebook.com', 'c_user', 'xs'),
+    task: { url: url('https://www.facebook.com/search/pages?q=bakery', '^https://(www\\.)?facebook\\.com/') },
+    squid: { max_results: maxResults },
+    functions: {},
+    attributes: [
+      { name: 'name', type: 'string', example: 'Boulangerie Marcel', description: 'Page name.' },
+      { name: 'category', type: 'string', example: 'Bakery', description: 'Page category.' },
+      { name: 'followers', type: 'integer', example: 1200, description: 'Followers.' },
+      { name: 'website', type: 'string', example: 'https://example.fr', optional: true, description: 'Website.' },
+      { name: 'url', type: 'string', example: 'https://www.facebook.com/boulangeriemarcel', description: 'Page URL.' },
     ],
   },
   {
@@ -194,7 +257,7 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
 /** The stored crawler record: public fields plus the definition the other endpoints project from. */
 export function crawlerRecord(def: CrawlerDef): Record<string, unknown> {
   return {
-    id: crawlerId(def.slug),
+    id: def.id ?? crawlerId(def.slug),
     object: 'crawler',
     name: def.name,
     slug: def.slug,
@@ -219,22 +282,28 @@ export function crawlerSummary(c: Record<string, unknown>): Record<string, unkno
   return rest;
 }
 
+/**
+ * GET /v1/crawlers/{id}, in the get-crawler-details sample's shape: the url input with is_details, other task
+ * inputs with is_params, squid params with is_details (and max), functions with display, function and priority.
+ */
 export function crawlerDetail(c: Record<string, unknown>): Record<string, unknown> {
   const def = defOf(c);
   const input: Record<string, unknown>[] = [];
-  let priority = 1;
   for (const [name, p] of Object.entries(def.task)) {
-    input.push({ name, type: p.type, level: 'task', required: p.required, default: p.default, example: p.example ?? null,
-      description: p.description, regex: p.regex, is_params: p.group !== 'url', priority: priority++ });
+    input.push(p.group === 'url'
+      ? { name, type: p.type, level: 'task', regex: p.regex, default: p.default, example: p.example ?? null, required: p.required,
+        is_details: false, description: p.description }
+      : { name, type: p.type, level: 'task', value: p.example ?? null, example: p.example ?? null, required: p.required, is_params: true,
+        description: p.description });
   }
   for (const [name, p] of Object.entries(def.squid)) {
-    input.push({ name, type: p.type, level: 'squid', required: p.required, default: p.default, description: p.description,
-      is_params: true, priority: priority++ });
+    input.push({ ...(p.max !== undefined ? { max: p.max } : {}), name, type: p.type, level: 'squid', default: p.default,
+      example: p.default, required: p.required, is_details: true, description: p.description });
   }
-  for (const [name, f] of Object.entries(def.functions)) {
-    input.push({ name, type: 'boolean', level: 'squid', required: false, default: f.default, description: f.display,
-      function: true, credits_per_function: f.credits_per_function, display: f.display, priority: priority++ });
-  }
+  Object.entries(def.functions).forEach(([name, f], i) => {
+    input.push({ name, type: 'boolean', level: 'squid', default: f.default, display: f.display, function: true, priority: i + 1,
+      required: false, is_details: true, description: f.description ?? f.display, credits_per_function: f.credits_per_function });
+  });
   return { ...crawlerSummary(c), input, result: def.attributes.map((a) => a.name) };
 }
 
@@ -248,12 +317,12 @@ export function crawlerParams(c: Record<string, unknown>): Record<string, unknow
   const squid: Record<string, unknown> = {};
   for (const [name, p] of Object.entries(def.squid)) {
     squid[name] = { type: p.type, ...(p.allowed ? { allowed: p.allowed } : {}), default: p.default,
-      required: p.required, attribute: name, is_params: true };
+      required: p.required, attribute: name, is_params: false };
   }
   const fns = Object.entries(def.functions);
   if (fns.length) {
     squid.functions = Object.fromEntries(
-      fns.map(([name, f], i) => [name, { sort: i + 1, default: f.default, credits_per_function: f.credits_per_function }]),
+      fns.map(([name, f], i) => [name, { sort: i, default: f.default, credits_per_function: f.credits_per_function }]),
     );
   }
   return { task, squid };
@@ -265,7 +334,7 @@ export function crawlerAttributes(c: Record<string, unknown>): Record<string, un
     name: a.name,
     type: a.type,
     example: a.example ?? null,
-    function: a.fn ? def.functions[a.fn]?.display ?? a.fn : 'Base',
+    function: a.fn ? def.functions[a.fn]?.display ?? a.fn : def.base_label ?? 'Base',
     is_main: !a.fn,
     description: a.description,
   }));
@@ -293,4 +362,11 @@ export function defaultSquidParams(def: CrawlerDef): Record<string, unknown> {
   const fns = Object.entries(def.functions);
   if (fns.length) params.functions = Object.fromEntries(fns.map(([n, f]) => [n, f.default]));
   return params;
+}
+
+/** Squid params as the create echo and the squid list show them (create-squid, list-squids samples): without functions. */
+export function paramsWithoutFunctions(params: unknown): unknown {
+  if (!params || typeof params !== 'object') return params;
+  const { functions: _f, ...rest } = params as Record<string, unknown>;
+  return rest;
 }

@@ -83,12 +83,18 @@ function breakdownRows(fns: Record<string, FnCharge>): { function: string; credi
     .sort((a, b) => b.credits - a.credits);
 }
 
-const BASE_LABEL = 'Base';
+/** What the run's crawler calls its base attributes (the attributes page's label), "Base" when it names none. */
+function baseLabel(emu: EmuCore, run: Rec): string {
+  const squid = String(run.squid);
+  const crawler = emu.state.crawlers[String(emu.state.squids[squid]?.crawler ?? archive(emu).squids[squid]?.crawler)];
+  return (crawler && defOf(crawler).base_label) || 'Base';
+}
 
 /** GET /v1/runs/{id}/credits, in the get-run-credits sample's shape. */
 export function runCreditsView(emu: EmuCore, run: Rec): Rec {
   const charge = chargeOf(emu, run);
   const fns = Object.keys(charge.rates.functions);
+  const label = baseLabel(emu, run);
   return {
     run_id: run.id,
     total_credits: run.credit_used,
@@ -96,10 +102,10 @@ export function runCreditsView(emu: EmuCore, run: Rec): Rec {
     breakdown: breakdownRows(charge.functions),
     rates: { credits_per_row: charge.rates.base, ...charge.rates.functions },
     function_colors: {
-      [BASE_LABEL]: { bg_color: '#EAFBF3', txt_color: '#0F9F5F' },
+      [label]: { bg_color: '#EAFBF3', txt_color: '#0F9F5F' },
       ...Object.fromEntries(fns.map((fn) => [fn, { bg_color: '#EEF2F7', txt_color: '#62748A' }])),
     },
-    base_function_label: BASE_LABEL,
+    base_function_label: label,
     filter_breakdown: [],
   };
 }

@@ -24,12 +24,13 @@ function valueFor(a: AttrDef, h: number, index: number): unknown {
     case 'integer':
       return h % 5000;
     case 'float':
-      return a.name.includes('rating') ? Math.round((1 + (h % 400) / 100) * 10) / 10 : Math.round(h % 100000) / 100;
+      return a.name.includes('rating') || a.name === 'score' ? Math.round((1 + (h % 400) / 100) * 10) / 10 : Math.round(h % 100000) / 100;
     case 'boolean':
       return h % 2 === 0;
     case 'json':
       return { remote: h % 3 === 0, score: h % 100 };
     case 'text':
+      if (a.name === 'category') return ['Restaurant', 'French restaurant', 'Bakery', 'Café', 'Pizza restaurant'][h % 5];
       return `${WORDS[h % WORDS.length]} ${NOUNS[(h >>> 4) % NOUNS.length]} — profile text #${index + 1}.`;
     default:
       break;
@@ -77,8 +78,8 @@ export function generateRowFields(ctx: RowContext, count: number, from = 0): Rec
     };
     attrs.forEach((a, k) => {
       const h = mix(rowSeed + Math.imul(k + 1, 0x9e3779b9));
-      // Live rows are heterogeneous: optional contact fields are missing now and then.
-      if ((a.name === 'website' || a.name === 'phone' || a.name === 'email') && h % 7 === 0) return;
+      // Live rows are heterogeneous: optional fields are missing now and then.
+      if (a.optional && h % 7 === 0) return;
       row[a.name] = valueFor(a, h, i);
     });
     rows.push(row);

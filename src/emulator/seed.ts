@@ -16,9 +16,10 @@ export const DEMO_TOKEN = 'sq_emulator_demo_token';
 export type SeedName = 'demo' | 'empty';
 
 export const DEMO_CRAWLERS = {
-  googleMaps: crawlerId('google-maps-search'),
+  googleMaps: crawlerId('google-maps-search-export'),
   twitter: crawlerId('twitter-profile-scraper'),
-  salesNav: crawlerId('sales-navigator-leads'),
+  salesNav: crawlerId('sales-navigator-leads-scraper'),
+  facebookPages: crawlerId('facebook-pages-search-export'),
   amazon: crawlerId('amazon-products'),
   indeed: crawlerId('indeed-jobs'),
 } as const;
@@ -238,6 +239,12 @@ export function newAccount(emu: EmuCore, typeName: string, username: string, now
   return account;
 }
 
+/** The get-squid-details sample's state: every function of the squid off, so its runs charge the base rate only. */
+function functionsOff(squid: Rec): void {
+  const params = squid.params as Rec;
+  params.functions = Object.fromEntries(Object.keys((params.functions ?? {}) as Rec).map((k) => [k, false]));
+}
+
 export function applySeed(emu: EmuCore, seed: SeedName, token: string): void {
   const now = emu.clock.now();
   emu.replaceState(baseState(token, now));
@@ -248,9 +255,10 @@ export function applySeed(emu: EmuCore, seed: SeedName, token: string): void {
   newAccount(emu, 'sales-nav-sync', DEMO_ACCOUNT_USERNAMES.salesNav, now - 15 * DAY);
 
   const paris = newSquid(emu, c[DEMO_CRAWLERS.googleMaps], DEMO_SQUIDS.paris, now - 9 * DAY);
+  functionsOff(paris);
   newTask(emu, paris, { url: 'https://www.google.com/maps/search/restaurants+paris+11e' }, now - 9 * DAY);
   newTask(emu, paris, { url: 'https://www.google.com/maps/search/bistro+le+marais' }, now - 9 * DAY);
-  newTask(emu, paris, { keyword: 'pizza', city: 'Paris', country: 'France' }, now - 9 * DAY);
+  newTask(emu, paris, { category: 'pizza', city: 'Paris', country: 'France' }, now - 9 * DAY);
   pastRun(emu, paris, now - 8 * DAY, 'done');
   pastRun(emu, paris, now - 2 * DAY, 'done');
 
@@ -269,7 +277,7 @@ export function applySeed(emu: EmuCore, seed: SeedName, token: string): void {
   newTask(emu, headphones, { url: 'https://www.amazon.com/s?k=noise+cancelling' }, now - 3 * DAY);
   pastRun(emu, headphones, now - 1 * DAY, 'done');
 
-  newSquid(emu, c[DEMO_CRAWLERS.googleMaps], DEMO_SQUIDS.lyon, now - 1 * DAY);
+  functionsOff(newSquid(emu, c[DEMO_CRAWLERS.googleMaps], DEMO_SQUIDS.lyon, now - 1 * DAY));
   emu.state.balance.used_slots = Object.keys(emu.state.squids).length;
 }
 

@@ -2,6 +2,7 @@
 // last-run fields, linked squids) are computed here at read time.
 import { createHash } from 'node:crypto';
 import type { EmuCore } from './emu.js';
+import { paramsWithoutFunctions } from './crawlers.js';
 import { hashId, isoZ, naiveUs, timedelta } from './util.js';
 import { parseApiTime } from '../api/time.js';
 
@@ -157,7 +158,7 @@ export function squidSummaryView(emu: EmuCore, squid: Rec): Rec {
     is_ready: squid.is_ready,
     is_active: squid.is_active,
     concurrency: squid.concurrency,
-    params: squid.params,
+    params: paramsWithoutFunctions(squid.params),
     crawler: squid.crawler,
     crawler_name: squid.crawler_name,
     last_run_status: d.last_run_status,

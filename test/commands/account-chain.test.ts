@@ -88,7 +88,7 @@ describe('chains as code', () => {
   });
 
   it('a squid created by the same apply gets its chain after it exists', async () => {
-    const f = file({ squids: { Fresh: { crawler: 'google-maps-search', chain: { target_crawler: 'amazon-products', field_map: { website: 'url' } } } } });
+    const f = file({ squids: { Fresh: { crawler: 'google-maps-search-export', chain: { target_crawler: 'amazon-products', field_map: { website: 'url' } } } } });
     const a = await run(['apply', '-f', f, '--yes']);
     expect(a.code, a.stderr).toBe(0);
     const w = await writes();

@@ -120,7 +120,7 @@ describe('sq crawlers list --search', () => {
   it('matches name and slug case-insensitively, "-" and "_" as spaces', async () => {
     for (const text of ['MAPS', 'maps search', 'google-maps']) {
       const r = await sq(['crawlers', 'list', '--search', text, '--fields', 'slug'], { env: emu.env() });
-      expect([text, r.code, r.stdout]).toEqual([text, 0, 'slug\ngoogle-maps-search\n']);
+      expect([text, r.code, r.stdout]).toEqual([text, 0, 'slug\ngoogle-maps-search-export\n']);
     }
   });
 

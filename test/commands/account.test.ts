@@ -52,7 +52,7 @@ describe('export → plan', () => {
   it('plan of a fresh export shows no change and exits 0, with GETs only', async () => {
     const text = await exported();
     expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/lobstr-sq/schema/sq.schema.json');
-    expect(parse(text).squids['Paris restaurants']).toMatchObject({ crawler: 'google-maps-search', concurrency: 1, notify: 'none' });
+    expect(parse(text).squids['Paris restaurants']).toMatchObject({ crawler: 'google-maps-search-export', concurrency: 1, notify: 'none' });
     await emu.clearRequests();
     const r = await run(['plan', '-f', file(text)]);
     expect(r.code, r.stderr).toBe(0);
@@ -129,9 +129,9 @@ describe('export → plan', () => {
 describe('a task parameter that is null on the server', () => {
   it('is exported as null, and plan of the export shows no change', async () => {
     const id = emu.squidId('Paris restaurants');
-    await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: [{ keyword: 'ramen', city: 'Paris', country: null }] } });
+    await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: [{ category: 'ramen', city: 'Paris', country: null }] } });
     const text = await exported();
-    expect(parse(text).squids['Paris restaurants'].tasks).toContainEqual({ keyword: 'ramen', city: 'Paris', country: null });
+    expect(parse(text).squids['Paris restaurants'].tasks).toContainEqual({ category: 'ramen', city: 'Paris', country: null });
     const p = await planJson(file(text));
     expect(p.code, p.stderr).toBe(0);
     expect(p.plan.items).toEqual([]);
@@ -367,7 +367,7 @@ describe('edit → plan → apply → plan', () => {
     const doc = parse(await exported());
     const paris = doc.squids['Paris restaurants'];
     paris.concurrency = 3;
-    paris.params.functions.contacts = true;
+    paris.params.functions.collect_business_details = true;
     paris.tasks.push('https://www.google.com/maps/search/creperie+paris');
     doc.squids['Lyon bakeries'].webhook = { url: 'https://ci.example.com/hook', events: ['run.done'] };
     const edited = file(JSON.stringify(doc), 'edited.json');
@@ -383,8 +383,8 @@ describe('edit → plan → apply → plan', () => {
       items: [
         item({
           kind: 'squid', action: 'update', squid: 'Paris restaurants', id: parisId,
-          changes: [{ field: 'concurrency', from: 1, to: 3 }, { field: 'params.functions.contacts', from: false, to: true }],
-          requests: [{ method: 'POST', path: `/v1/squids/${parisId}`, body: { concurrency: 3, params: { functions: { contacts: true } } } }],
+          changes: [{ field: 'concurrency', from: 1, to: 3 }, { field: 'params.functions.collect_business_details', from: false, to: true }],
+          requests: [{ method: 'POST', path: `/v1/squids/${parisId}`, body: { concurrency: 3, params: { functions: { collect_business_details: true } } } }],
         }),
         item({ kind: 'tasks', action: 'create', squid: 'Paris restaurants', id: parisId, changes: [], add: ['https://www.google.com/maps/search/creperie+paris'] }),
         item({
@@ -415,7 +415,7 @@ describe('edit → plan → apply → plan', () => {
       'POST /v1/tasks',
       'POST /v1/delivery',
     ]);
-    expect((await writes())[0].body).toEqual({ concurrency: 3, params: { functions: { contacts: true } } });
+    expect((await writes())[0].body).toEqual({ concurrency: 3, params: { functions: { collect_business_details: true } } });
 
     expect((await planJson(edited)).plan.items).toEqual([]);
     await emu.clearRequests();
@@ -476,9 +476,9 @@ billing:
   auto_reset: { enabled: false, threshold: 70 }
 squids:
   "Berlin cafes":
-    crawler: google-maps-search
+    crawler: google-maps-search-export
     concurrency: 2
-    params: { language: de }
+    params: { language: Deutsch (Deutschland) }
     tasks: [ "https://www.google.com/maps/search/cafe+berlin" ]
     sftp: { host: sftp.example.com, username: deploy, password: \${SFTP_PASSWORD}, directory: /upload }
 `;
@@ -518,13 +518,13 @@ squids:
 
   it('partial failure: exit 8, the failed and skipped items reported, the others applied', async () => {
     await emu.clearRequests();
-    // twitter-profile-scraper allows 10 workers at most: the service refuses 15 (ConcurrencyLimitExceeded).
+    // indeed-jobs allows 10 workers at most: the service refuses 15 (ConcurrencyLimitExceeded).
     const f = file(`
 squids:
   "New squid":
-    crawler: google-maps-search
+    crawler: google-maps-search-export
     tasks: [ "https://www.google.com/maps/search/a" ]
-  "Tech influencers":
+  "Job board watch":
     concurrency: 15
   "Paris restaurants":
     concurrency: 4
@@ -534,13 +534,13 @@ squids:
     expect(r.code, r.stderr).toBe(8);
     expect(r.stderr).toMatch(/2 of 4 changes failed, 1 skipped; 1 applied/);
     expect(r.stderr).toMatch(/failed: squid of "New squid": .*SlotsLimitExceeded/);
-    expect(r.stderr).toMatch(/failed: squid of "Tech influencers": .*ConcurrencyLimitExceeded/);
+    expect(r.stderr).toMatch(/failed: squid of "Job board watch": .*ConcurrencyLimitExceeded/);
     expect(r.stderr).toMatch(/skipped: tasks of "New squid": squid "New squid" was not created/);
     expect((await emu.api(`/v1/squids/${emu.squidId('Paris restaurants')}`)).concurrency).toBe(4);
     // Again, with the fault gone: the squid is created now; the refused concurrency still fails, Paris is done.
     const json = await run(['apply', '-f', f, '--json']);
     expect(json.code).toBe(8);
-    expect(JSON.parse(json.stdout)).toMatchObject({ dry_run: false, summary: { applied: 2, failed: 1, skipped: 0 }, items: [{ squid: 'New squid', status: 'applied' }, { squid: 'Tech influencers', status: 'failed' }, { kind: 'tasks', status: 'applied' }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({ dry_run: false, summary: { applied: 2, failed: 1, skipped: 0 }, items: [{ squid: 'New squid', status: 'applied' }, { squid: 'Job board watch', status: 'failed' }, { kind: 'tasks', status: 'applied' }] });
   });
 });
 
@@ -549,7 +549,7 @@ describe('apply: a create answered without an id', () => {
     const f = file(`
 squids:
   "Weird":
-    crawler: google-maps-search
+    crawler: google-maps-search-export
     concurrency: 2
     tasks: [ "https://www.google.com/maps/search/weird" ]
     webhook: { url: "https://ci.example.com/hook", events: [run.done] }
@@ -568,7 +568,7 @@ squids:
 
 describe('apply: a single item', () => {
   it('when the only item fails, apply exits with that error\'s own code and message', async () => {
-    const r = await run(['apply', '-f', file('squids:\n  "Tech influencers": { concurrency: 15 }\n')]);
+    const r = await run(['apply', '-f', file('squids:\n  "Job board watch": { concurrency: 15 }\n')]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: .*ConcurrencyLimitExceeded/m);
   });
@@ -649,16 +649,16 @@ describe('bad files: exit 2, every problem named by its path, before any request
   });
 
   it('a params key the crawler does not declare is exit 2 with a did-you-mean, where it stands, before any write', async () => {
-    const text = 'squids:\n  "Paris restaurants":\n    params: { max_result: 100, functions: { contact: true }, language: fr }\n' +
-      '  "New one":\n    crawler: google-maps-search\n    params:\n      langauge: fr\n';
+    const text = 'squids:\n  "Paris restaurants":\n    params: { max_result: 100, functions: { extract_email_from_website: true }, language: Français (France) }\n' +
+      '  "New one":\n    crawler: google-maps-search-export\n    params:\n      langauge: Français (France)\n';
     const f = file(text);
     for (const cmd of [['plan', '-f', f], ['apply', '-f', f, '--yes']]) {
       await emu.clearRequests();
       const r = await run(cmd);
       expect(r.code, cmd.join(' ')).toBe(2);
-      expect(r.stderr).toContain(`${f}:3:27: squids."Paris restaurants".params.max_result: crawler "Google Maps Search" has no parameter "max_result"; did you mean "max_results"? (allowed: max_results, language, functions.contacts)`);
-      expect(r.stderr).toContain('squids."Paris restaurants".params.functions.contact: crawler "Google Maps Search" has no parameter "functions.contact"; did you mean "functions.contacts"?');
-      expect(r.stderr).toContain(`${f}:7:17: squids."New one".params.langauge: crawler "google-maps-search" has no parameter "langauge"; did you mean "language"?`);
+      expect(r.stderr).toContain(`${f}:3:27: squids."Paris restaurants".params.max_result: crawler "Google Maps Search Export" has no parameter "max_result"; did you mean "max_results"? (allowed: max_results, country, ratings, language, functions.collect_business_details, functions.fetch_business_images, functions.extract_emails_from_website)`);
+      expect(r.stderr).toContain('squids."Paris restaurants".params.functions.extract_email_from_website: crawler "Google Maps Search Export" has no parameter "functions.extract_email_from_website"; did you mean "functions.extract_emails_from_website"?');
+      expect(r.stderr).toContain(`${f}:7:17: squids."New one".params.langauge: crawler "google-maps-search-export" has no parameter "langauge"; did you mean "language"?`);
       expect(await writes()).toEqual([]);
     }
   });
@@ -671,12 +671,12 @@ describe('bad files: exit 2, every problem named by its path, before any request
   });
 
   it('tasks from a CSV file with a header row, relative to the file', async () => {
-    writeFileSync(join(dir, 'tasks.csv'), 'keyword,city\npizza,Paris\nsushi,Paris\n');
+    writeFileSync(join(dir, 'tasks.csv'), 'category,city\npizza,Paris\nsushi,Paris\n');
     const f = file('squids:\n  "Paris restaurants":\n    tasks: { file: tasks.csv }\n');
     const p = await planJson(f);
     expect(p.code, p.stderr).toBe(10);
-    // {keyword: pizza, city: Paris} exists (the seed has it with country too); sushi is new.
-    expect(p.plan.items).toMatchObject([{ kind: 'tasks', action: 'create', add: [{ keyword: 'sushi', city: 'Paris' }] }]);
+    // {category: pizza, city: Paris} exists (the seed has it with country too); sushi is new.
+    expect(p.plan.items).toMatchObject([{ kind: 'tasks', action: 'create', add: [{ category: 'sushi', city: 'Paris' }] }]);
   });
 });
 

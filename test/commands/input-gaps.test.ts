@@ -68,7 +68,7 @@ describe('empty global values', () => {
 
 describe('squid names and parameters', () => {
   it('a 100,000-character --name is exit 2 stating the cap (255 characters)', async () => {
-    await refused(['squids', 'create', '--crawler', 'google-maps-search', '--name', 'n'.repeat(100_000)], '--name must be at most 255 characters (got 100000)');
+    await refused(['squids', 'create', '--crawler', 'google-maps-search-export', '--name', 'n'.repeat(100_000)], '--name must be at most 255 characters (got 100000)');
     await refused(['squids', 'update', DEMO_SQUIDS.paris, '--name', 'n'.repeat(256)], '--name must be at most 255 characters (got 256)');
   });
 
@@ -78,7 +78,7 @@ describe('squid names and parameters', () => {
 
   it('a name of 255 characters is sent', async () => {
     const name = 'é'.repeat(255);
-    const r = await sq(['squids', 'create', '--crawler', 'google-maps-search', '--name', name, '--json'], { env: emu.env() });
+    const r = await sq(['squids', 'create', '--crawler', 'google-maps-search-export', '--name', name, '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).name).toBe(name);
   });

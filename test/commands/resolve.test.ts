@@ -152,12 +152,12 @@ describe('resolution through the CLI', () => {
   });
 
   it('crawlers resolve by slug, name and prefix; unknown exits 3', async () => {
-    for (const ref of ['google-maps-search', 'Google Maps Search', 'google maps search', DEMO_CRAWLERS.googleMaps.slice(0, 6)]) {
+    for (const ref of ['google-maps-search-export', 'Google Maps Search Export', 'google maps search export', DEMO_CRAWLERS.googleMaps.slice(0, 6)]) {
       const r = await sq(['crawlers', 'get', ref, '--fields', 'id', '--format', 'tsv'], { env: emu.env() });
       expect([ref, r.code, r.stdout]).toEqual([ref, 0, `id\n${DEMO_CRAWLERS.googleMaps}\n`]);
     }
     const r = await sq(['crawlers', 'get', 'nope-crawler'], { env: emu.env() });
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('no crawler matches "nope-crawler" (searched 5 crawlers by id, name, slug)');
+    expect(r.stderr).toContain('no crawler matches "nope-crawler" (searched 6 crawlers by id, name, slug)');
   });
 });

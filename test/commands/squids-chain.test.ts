@@ -99,7 +99,7 @@ describe('sq squids chain set', () => {
   it('with a chain: another target crawler or field map is exit 2 saying to delete first, nothing written', async () => {
     await emu.api(`/v1/squids/${paris}/chain`, { method: 'POST', body: { target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' } } });
     await emu.clearRequests();
-    for (const flags of [['--target-crawler', 'google-maps-search'], ['--field-map', 'name=url']]) {
+    for (const flags of [['--target-crawler', 'google-maps-search-export'], ['--field-map', 'name=url']]) {
       const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, ...flags], { env: emu.env() });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(`sq squids chain delete ${paris}`);

@@ -28,7 +28,7 @@ describe('validation happens before any request', () => {
     [['squids', 'empty', 'Paris restaurants', '--type', 'everything', '--yes'], "argument 'everything' is invalid. Allowed choices are url, params"],
     [['squids', 'empty', 'Paris restaurants', '--yes'], '--type is required'],
     [['squids', 'create', '--name', 'x'], '--crawler is required'],
-    [['squids', 'create', '--crawler', 'google-maps-search', '--name', '  '], '--name must be a non-empty value'],
+    [['squids', 'create', '--crawler', 'google-maps-search-export', '--name', '  '], '--name must be a non-empty value'],
   ])('%j → exit 2', async (args, message) => {
     const r = await sq(args, { env: emu.env() });
     expect(r.code).toBe(2);
@@ -88,19 +88,19 @@ describe('--dry-run sends nothing', () => {
 
 describe('--param keys', () => {
   it('a key the crawler does not declare is exit 2 with a did-you-mean and the allowed keys; nothing is written', async () => {
-    const r = await sq(['squids', 'update', 'Paris restaurants', '--param', 'max_result=100', '--param', 'functions.contact=true', '--param', 'language=fr'], { env: emu.env() });
+    const r = await sq(['squids', 'update', 'Paris restaurants', '--param', 'max_result=100', '--param', 'functions.extract_email_from_website=true', '--param', 'language=Français (France)'], { env: emu.env() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--param max_result: crawler "Google Maps Search" has no parameter "max_result"; did you mean "max_results"?');
-    expect(r.stderr).toMatch(/\(allowed: max_results, language, functions\.contacts\)/);
-    expect(r.stderr).toContain('--param functions.contact: crawler "Google Maps Search" has no parameter "functions.contact"; did you mean "functions.contacts"?');
+    expect(r.stderr).toContain('--param max_result: crawler "Google Maps Search Export" has no parameter "max_result"; did you mean "max_results"?');
+    expect(r.stderr).toContain('(allowed: max_results, country, ratings, language, functions.collect_business_details, functions.fetch_business_images, functions.extract_emails_from_website)');
+    expect(r.stderr).toContain('--param functions.extract_email_from_website: crawler "Google Maps Search Export" has no parameter "functions.extract_email_from_website"; did you mean "functions.extract_emails_from_website"?');
     expect(r.stderr).not.toContain('"language"');
     expect((await emu.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
   });
 
   it('declared keys go through', async () => {
-    const r = await sq(['squids', 'update', 'Paris restaurants', '--param', 'max_results=100', '--param', 'functions.contacts=true'], { env: emu.env() });
+    const r = await sq(['squids', 'update', 'Paris restaurants', '--param', 'max_results=100', '--param', 'functions.collect_business_details=true'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect((await emu.requests('POST'))[0].body).toEqual({ params: { max_results: 100, functions: { contacts: true } } });
+    expect((await emu.requests('POST'))[0].body).toEqual({ params: { max_results: 100, functions: { collect_business_details: true } } });
   });
 });
 

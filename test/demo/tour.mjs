@@ -114,10 +114,10 @@ async function tour() {
     await step('Who am I', ['me']);
     await step('Credits left', ['balance']);
     await step('What can be scraped', ['crawlers', 'list'], {
-      check: ({ stdout }) => (/google-maps-search|Google Maps/i.test(stdout) ? undefined : 'the Google Maps crawler is not listed'),
+      check: ({ stdout }) => (/google-maps-search-export|Google Maps/i.test(stdout) ? undefined : 'the Google Maps crawler is not listed'),
     });
     await step('The squids (scraping jobs) already there', ['squids', 'list']);
-    await step('A new squid on the Google Maps crawler', ['squids', 'create', '--crawler', 'google-maps-search', '--name', squid]);
+    await step('A new squid on the Google Maps crawler', ['squids', 'create', '--crawler', 'google-maps-search-export', '--name', squid]);
     await step('Two tasks: the searches it will run', ['tasks', 'add', '--squid', squid,
       'https://www.google.com/maps/search/pizza+paris', 'https://www.google.com/maps/search/sushi+paris']);
     await step('Its parameters: the service wants them set before the first run', ['squids', 'update', squid, '--param', 'max_results=20']);

@@ -40,7 +40,7 @@ describe('sq apply interrupted', () => {
   it.each(SIGNALS)('%s: exit %i with the report; the changes not reached are not sent', async (signal, code, prefix) => {
     const names = Array.from({ length: 9 }, (_, i) => `Interrupted ${i + 1}`);
     const file = join(tempDir('sq-apply-int-'), 'sq.yaml');
-    writeFileSync(file, `version: 1\nsquids:\n${names.map((n) => `  ${n}:\n    crawler: google-maps-search\n`).join('')}`);
+    writeFileSync(file, `version: 1\nsquids:\n${names.map((n) => `  ${n}:\n    crawler: google-maps-search-export\n`).join('')}`);
     await emu.faults([{ method: 'POST', path: '/v1/squids', action: 'delay', ms: 300 }]);
     const r = await interrupt(['apply', '-f', file, '--yes'], signal, 4);
     await emu.clearFaults();

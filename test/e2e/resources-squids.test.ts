@@ -19,15 +19,15 @@ describe('sq crawlers (built binary)', () => {
     const r = await run('crawlers', 'list', '--fields', 'id,slug,credits_per_row');
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('id\tslug\tcredits_per_row');
-    expect(r.stdout).toContain(`${GM}\tgoogle-maps-search\t2\n`);
+    expect(r.stdout).toContain(`${GM}\tgoogle-maps-search-export\t2\n`);
     expect(await calls()).toEqual([{ method: 'GET', path: '/v1/crawlers', query: { page: '1', limit: '30' }, body: null }]);
   });
 
   it('get resolves a slug through the list, then reads the crawler', async () => {
-    const r = await run('crawlers', 'get', 'google-maps-search', '--json');
+    const r = await run('crawlers', 'get', 'google-maps-search-export', '--json');
     expect(r.code).toBe(0);
     const c = JSON.parse(r.stdout);
-    expect(c).toMatchObject({ id: GM, slug: 'google-maps-search', name: 'Google Maps Search' });
+    expect(c).toMatchObject({ id: GM, slug: 'google-maps-search-export', name: 'Google Maps Search Export' });
     expect(Array.isArray(c.input)).toBe(true);
     expect((await calls()).map((c) => `${c.method} ${c.path}`)).toEqual(['GET /v1/crawlers', `GET /v1/crawlers/${GM}`]);
   });
@@ -37,9 +37,9 @@ describe('sq crawlers (built binary)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       'level\tname\ttype\n' +
-        'task\turl\tstring\ntask\tkeyword\tstring\ntask\tcity\tstring\ntask\tcountry\tstring\n' +
-        'squid\tmax_results\tint\nsquid\tlanguage\tstring\n' +
-        'function\tcontacts\t\n',
+        'task\turl\tstring\ntask\tcity\tstring\ntask\tregion\tstring\ntask\tcountry\tstring\ntask\tcategory\tstring\ntask\tdistrict\tstring\n' +
+        'squid\tmax_results\tint\nsquid\tcountry\tstring\nsquid\tratings\tstring\nsquid\tlanguage\tstring\n' +
+        'function\tcollect_business_details\t\nfunction\tfetch_business_images\t\nfunction\textract_emails_from_website\t\n',
     );
     expect(await calls()).toEqual([{ method: 'GET', path: `/v1/crawlers/${GM}/params`, query: {}, body: null }]);
   });
@@ -60,7 +60,7 @@ describe('sq squids (built binary)', () => {
   it('list sends the name filter and prints matching squids', async () => {
     const r = await run('squids', 'list', '--name', 'PARIS', '--fields', 'id,name,crawler_name');
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`id\tname\tcrawler_name\n${paris}\tParis restaurants\tGoogle Maps Search\n`);
+    expect(r.stdout).toBe(`id\tname\tcrawler_name\n${paris}\tParis restaurants\tGoogle Maps Search Export\n`);
     expect(await calls()).toEqual([{ method: 'GET', path: '/v1/squids', query: { name: 'PARIS', page: '1', limit: '30' }, body: null }]);
   });
 
@@ -81,7 +81,7 @@ describe('sq squids (built binary)', () => {
   });
 
   it('create resolves the crawler by name and posts its hash', async () => {
-    const r = await run('squids', 'create', '--crawler', 'Google Maps Search', '--name', 'Berlin cafes', '--json');
+    const r = await run('squids', 'create', '--crawler', 'Google Maps Search Export', '--name', 'Berlin cafes', '--json');
     expect(r.code).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s).toMatchObject({ name: 'Berlin cafes', crawler: GM });
@@ -94,7 +94,7 @@ describe('sq squids (built binary)', () => {
     const r = await run(
       'squids', 'update', paris.slice(0, 8), '--concurrency', '4',
       // Keys the crawler declares (others are exit 2: squids.test.ts; zip=01234 staying text: the --param values tests).
-      '--param', 'language=fr', '--param', 'max_results=5', '--param', 'functions.contacts=true', '--json',
+      '--param', 'language=Français (France)', '--param', 'max_results=5', '--param', 'functions.collect_business_details=true', '--json',
     );
     expect(r.code).toBe(0);
     const posts = (await calls()).filter((c) => c.method === 'POST');
@@ -103,13 +103,13 @@ describe('sq squids (built binary)', () => {
         method: 'POST',
         path: `/v1/squids/${paris}`,
         query: {},
-        body: { concurrency: 4, params: { language: 'fr', max_results: 5, functions: { contacts: true } } },
+        body: { concurrency: 4, params: { language: 'Français (France)', max_results: 5, functions: { collect_business_details: true } } },
       },
     ]);
     const s = JSON.parse(r.stdout);
     // The API echoes only touched fields; the re-read record is complete.
-    expect(s).toMatchObject({ id: paris, name: 'Paris restaurants', concurrency: 4, crawler_name: 'Google Maps Search' });
-    expect(s.params).toMatchObject({ language: 'fr', max_results: 5, functions: { contacts: true } });
+    expect(s).toMatchObject({ id: paris, name: 'Paris restaurants', concurrency: 4, crawler_name: 'Google Maps Search Export' });
+    expect(s.params).toMatchObject({ language: 'Français (France)', max_results: 5, functions: { collect_business_details: true } });
     expect((await calls()).at(-1)).toMatchObject({ method: 'GET', path: `/v1/squids/${paris}` });
   });
 

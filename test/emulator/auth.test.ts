@@ -42,7 +42,7 @@ describe('auth', () => {
   it('serves crawler attributes without a key (the one public endpoint)', async () => {
     const r = await e.ctl('GET', `/v1/crawlers/${DEMO_CRAWLERS.googleMaps}/attributes`);
     expect(r.status).toBe(200);
-    expect(r.body.data.map((a: { name: string }) => a.name)).toContain('rating');
+    expect(r.body.data.map((a: { name: string }) => a.name)).toContain('score');
     const params = await e.ctl('GET', `/v1/crawlers/${DEMO_CRAWLERS.googleMaps}/params`);
     expect(params.status).toBe(401);
   });

@@ -64,16 +64,18 @@ describe('GET /v1/runs/{id}/credits', () => {
 
   it('breaks down what the run was charged, and keeps it after the squid\'s functions change', async () => {
     const paris = e.squid(DEMO_SQUIDS.paris);
-    await e.api('POST', `/v1/squids/${paris}`, { params: { functions: { contacts: true } } });
+    await e.api('POST', `/v1/squids/${paris}`, { params: { functions: { extract_emails_from_website: true } } });
     const run = await runOf(DEMO_SQUIDS.paris);
-    await e.api('POST', `/v1/squids/${paris}`, { params: { functions: { contacts: false } } });
+    await e.api('POST', `/v1/squids/${paris}`, { params: { functions: { extract_emails_from_website: false } } });
     const c = (await e.api('GET', `/v1/runs/${run.id}/credits`)).body;
     expect(c.total_credits).toBe(run.credit_used);
     expect(c.total_results).toBe(run.total_results);
-    expect(c.rates).toEqual({ credits_per_row: 2, contacts: 1 });
+    expect(c.rates).toEqual({ credits_per_row: 2, extract_emails_from_website: 10 });
+    // The attributes page's label of the crawler's base attributes.
+    expect(c.base_function_label).toBe('Export Local Businesses');
     expect(c.breakdown).toEqual([
+      { function: 'extract_emails_from_website', credits: run.total_results * 10, attempts: 3 },
       { function: 'base', credits: run.total_results * 2, attempts: 3 },
-      { function: 'contacts', credits: run.total_results, attempts: 3 },
     ]);
     expect(sum(c.breakdown.map((b: J) => b.credits))).toBe(run.credit_used);
   });
@@ -82,7 +84,7 @@ describe('GET /v1/runs/{id}/credits', () => {
     const paris = e.squid(DEMO_SQUIDS.paris);
     const seeded = Object.values(e.emu.state.runs).find((r) => r.squid === paris && r.is_done === true)!;
     const before = (await e.api('GET', `/v1/runs/${String(seeded.id)}/credits`)).body;
-    await e.api('POST', `/v1/squids/${paris}`, { params: { functions: { contacts: true } } });
+    await e.api('POST', `/v1/squids/${paris}`, { params: { functions: { extract_emails_from_website: true } } });
     const after = (await e.api('GET', `/v1/runs/${String(seeded.id)}/credits`)).body;
     expect(after).toEqual(before);
     expect(after.breakdown.map((b: J) => b.function)).toEqual(['base']);
@@ -104,7 +106,7 @@ describe('GET /v1/credits/modules', () => {
     const run = await runOf(DEMO_SQUIDS.paris);
     const after = (await e.api('GET', '/v1/credits/modules')).body;
     expect(after.total_credits).toBe(sum([before.total_credits, run.credit_used]));
-    const gm = (b: J) => b.data.find((m: J) => m.slug === 'google-maps-search');
+    const gm = (b: J) => b.data.find((m: J) => m.slug === 'google-maps-search-export');
     expect(gm(after).total_runs).toBe(gm(before).total_runs + 1);
   });
 
@@ -114,7 +116,7 @@ describe('GET /v1/credits/modules', () => {
     const recent = (await e.api('GET', '/v1/credits/modules?days=1')).body;
     expect(recent.days).toBe(1);
     expect(recent.total_credits).toBe(run.credit_used);
-    expect(recent.data.map((m: J) => [m.slug, m.total_runs])).toEqual([['google-maps-search', 1]]);
+    expect(recent.data.map((m: J) => [m.slug, m.total_runs])).toEqual([['google-maps-search-export', 1]]);
   });
 
   it.each(['0', 'abc', '-2', '1.5'])('?days=%s is 400 {detail}', async (days) => {
@@ -142,7 +144,7 @@ describe('GET /v1/credits/squids and /v1/squids/{id}/credits', () => {
     expect(gone.deleted_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     // Its runs still count in the per-crawler view while it is kept.
     const modules = (await e.api('GET', '/v1/credits/modules')).body;
-    expect(modules.data.find((m: J) => m.slug === 'google-maps-search').total_credits).toBeGreaterThanOrEqual(row.total_credits);
+    expect(modules.data.find((m: J) => m.slug === 'google-maps-search-export').total_credits).toBeGreaterThanOrEqual(row.total_credits);
 
     await e.advance(29 * DAY);
     expect((await e.api('GET', '/v1/credits/squids?limit=100')).body.data.some((r: J) => r.id === paris)).toBe(true);
@@ -180,17 +182,17 @@ describe('--state persistence', () => {
     const file = join(dir, 'state.json');
     const a = await startTestEmulator({ stateFile: file });
     const paris = a.squid(DEMO_SQUIDS.paris);
-    await a.api('POST', `/v1/squids/${paris}`, { params: { functions: { contacts: true } } });
+    await a.api('POST', `/v1/squids/${paris}`, { params: { functions: { extract_emails_from_website: true } } });
     const run = (await a.api('POST', '/v1/runs', { squid: paris })).body.id;
     await a.advance(RUN_TIMING.startMs + 3 * RUN_TIMING.taskMs + RUN_TIMING.finishMs);
     const credits = (await a.api('GET', `/v1/runs/${run}/credits`)).body;
-    expect(credits.breakdown.map((b: J) => b.function)).toEqual(['base', 'contacts']);
+    expect(credits.breakdown.map((b: J) => b.function)).toEqual(['extract_emails_from_website', 'base']);
     const jobs = a.squid(DEMO_SQUIDS.jobs);
     await a.api('DELETE', `/v1/squids/${jobs}`);
     await a.close();
     const b = await startTestEmulator({ stateFile: file });
     try {
-      await b.api('POST', `/v1/squids/${paris}`, { params: { functions: { contacts: false } } });
+      await b.api('POST', `/v1/squids/${paris}`, { params: { functions: { extract_emails_from_website: false } } });
       expect((await b.api('GET', `/v1/runs/${run}/credits`)).body).toEqual(credits);
       expect((await b.api('GET', '/v1/credits/squids?limit=100')).body.data.find((r: J) => r.id === jobs)).toMatchObject({ is_deleted: true });
     } finally {

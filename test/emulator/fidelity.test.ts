@@ -81,20 +81,20 @@ describe('squid chains', () => {
 
   it('a done run feeds the chain: the target squid is created, results become its tasks, a run starts with origin "chain"', async () => {
     const paris = e.squid(DEMO_SQUIDS.paris);
-    await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { name: 'keyword' }, cluster_concurrency: 2 });
+    await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { name: 'category' }, cluster_concurrency: 2 });
     const run = (await e.api('POST', '/v1/runs', { squid: paris })).body.id;
     const done = await finish(run);
     expect(done.status).toBe('done');
 
     const chain = (await e.api('GET', `/v1/squids/${paris}/chain`)).body;
-    expect(chain.target_cluster).toMatchObject({ name: 'Google Maps Search (1) (chained)' });
+    expect(chain.target_cluster).toMatchObject({ name: 'Google Maps Search Export (1) (chained)' });
     const target = chain.target_cluster.id;
     expect(chain.target_cluster.hash_value).toBe(target);
     expect((await e.api('GET', `/v1/squids/${target}`)).body).toMatchObject({ concurrency: 2 });
     const names = new Set((await e.api('GET', `/v1/results?run=${run}&limit=100`)).body.data.map((r: J) => r.name));
     const tasks = (await e.api('GET', `/v1/tasks?squid=${target}&type=params&limit=100`)).body.data.map((t: J) => t.params);
     expect(tasks).toHaveLength(names.size);
-    expect(new Set(tasks.map((t: J) => t.keyword))).toEqual(names);
+    expect(new Set(tasks.map((t: J) => t.category))).toEqual(names);
     const runs = (await e.api('GET', `/v1/runs?squid=${target}`)).body.data;
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ origin: 'chain' });
@@ -102,7 +102,7 @@ describe('squid chains', () => {
 
   it('with autostart off the downstream run is created paused; a run ending in error feeds nothing', async () => {
     const paris = e.squid(DEMO_SQUIDS.paris);
-    await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { name: 'keyword' }, autostart: false });
+    await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { name: 'category' }, autostart: false });
     await finish((await e.api('POST', '/v1/runs', { squid: paris })).body.id);
     const target = (await e.api('GET', `/v1/squids/${paris}/chain`)).body.target_cluster.id;
     const runs = (await e.api('GET', `/v1/runs?squid=${target}`)).body.data;
@@ -116,7 +116,7 @@ describe('squid chains', () => {
 
   it('a chain holds at most 3 squids: the link that would make a fourth is refused with 422', async () => {
     const link = (squid: string) =>
-      e.api('POST', `/v1/squids/${squid}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { name: 'keyword' } });
+      e.api('POST', `/v1/squids/${squid}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { name: 'category' } });
     let squid = e.squid(DEMO_SQUIDS.paris);
     let run = (await e.api('POST', '/v1/runs', { squid })).body.id;
     // Paris → 1st target → 2nd target: three squids.
@@ -146,7 +146,7 @@ describe('squid readiness and params', () => {
   });
 
   it.each([
-    [DEMO_CRAWLERS.googleMaps, { language: 'xx' }, 'params.language must be one of "en", "fr", "de", "es" (InvalidParameterValue).'],
+    [DEMO_CRAWLERS.googleMaps, { ratings: '5.0+' }, 'params.ratings must be one of "Any rating", "2.0+", "2.5+", "3.0+", "3.5+", "4.0+", "4.5+" (InvalidParameterValue).'],
     [DEMO_CRAWLERS.salesNav, { results_type: 'people' }, 'params.results_type must be one of "leads", "accounts" (InvalidParameterValue).'],
     [DEMO_CRAWLERS.amazon, { max_results: 'ten' }, 'params.max_results must be an integer (InvalidParamType).'],
   ])('squid params are checked against the crawler: %s %j', async (crawler, params, message) => {
@@ -164,7 +164,7 @@ describe('squid readiness and params', () => {
     const id = e.squid(DEMO_SQUIDS.lyon);
     const r = await e.api('POST', `/v1/squids/${id}`, { is_active: false });
     expect(r.body).toEqual({
-      name: DEMO_SQUIDS.lyon, no_line_breaks: false, is_active: false, params: { max_results: null, language: 'en', functions: { contacts: false } },
+      name: DEMO_SQUIDS.lyon, no_line_breaks: false, is_active: false, params: { max_results: 200, country: 'United States', ratings: 'Any rating', language: 'English (United States)', functions: { collect_business_details: false, fetch_business_images: false, extract_emails_from_website: false } },
       to_complete: false, run_notify: null, export_unique_results: false,
     });
   });
@@ -181,7 +181,7 @@ describe('documented shapes', () => {
     const id = await salesNavSquid({ results_type: 'leads', functions: { email_finder: true } });
     const done = await finish((await e.api('POST', '/v1/runs', { squid: id })).body.id);
     expect(done.status).toBe('done');
-    expect(done.credit_used).toBe(done.total_results * 20.5);
+    expect(done.credit_used).toBe(done.total_results * 3.5);
     expect(Number.isInteger(done.credit_used)).toBe(false);
     expect((await e.api('GET', `/v1/runs/${done.id}/credits`)).body.breakdown).toContainEqual({ function: 'email_finder', credits: done.total_results * 0.5, attempts: 1 });
   });

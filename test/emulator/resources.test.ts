@@ -24,18 +24,31 @@ describe('user and crawlers', () => {
 
   it('crawler list, detail with input/result, keyed params with functions, attributes', async () => {
     const list = (await e.api('GET', '/v1/crawlers')).body.data;
-    expect(list.map((c: { slug: string }) => c.slug)).toContain('google-maps-search');
+    expect(list.map((c: { slug: string }) => c.slug)).toContain('google-maps-search-export');
     expect(list[0].input).toBeUndefined();
     const id = DEMO_CRAWLERS.googleMaps;
     const d = (await e.api('GET', `/v1/crawlers/${id}`)).body;
-    expect(d).toMatchObject({ id, object: 'crawler', name: 'Google Maps Search', credits_per_row: 2, account: null });
-    expect(d.result).toContain('rating');
+    expect(d).toMatchObject({ id: '4734d096159ef05210e0e1677e8be823', object: 'crawler', slug: 'google-maps-search-export', name: 'Google Maps Search Export', credits_per_row: 2, account: null });
+    expect(d.result).toContain('score');
     expect(d.input.find((i: { name: string }) => i.name === 'url').level).toBe('task');
     const p = (await e.api('GET', `/v1/crawlers/${id}/params`)).body;
-    expect(p.task.url).toMatchObject({ type: 'string', group: 'url', required: false, attribute: 'url' });
-    expect(p.squid.functions.contacts).toEqual({ sort: 1, default: false, credits_per_function: 1 });
+    expect(p.task.url).toMatchObject({ type: 'string', group: 'url', required: true, attribute: 'url' });
+    expect(p.squid.language).toMatchObject({ allowed: expect.arrayContaining(['English (United States)', 'Français (France)']), default: 'English (United States)' });
+    expect(p.squid.functions.extract_emails_from_website).toEqual({ sort: 2, default: true, credits_per_function: 10 });
+    const attrs = (await e.api('GET', `/v1/crawlers/${id}/attributes`)).body.data;
+    expect(attrs.find((a: { name: string }) => a.name === 'name')).toMatchObject({ function: 'Export Local Businesses', is_main: true });
+    expect(attrs.find((a: { name: string }) => a.name === 'email')).toMatchObject({ function: 'Extract Emails From Website', is_main: false });
     const tw = (await e.api('GET', `/v1/crawlers/${DEMO_CRAWLERS.twitter}`)).body;
     expect(tw.account.type).toBe('twitter-sync');
+    // The list-crawlers sample's ids, slugs, limits and account cookies.
+    expect(tw).toMatchObject({ id: '6c5227261fbbd3430f926d409f4c44bf', slug: 'twitter-profile-scraper', max_concurrency: 20, credits_per_row: 2 });
+    const sn = (await e.api('GET', `/v1/crawlers/${DEMO_CRAWLERS.salesNav}`)).body;
+    expect(sn).toMatchObject({ id: 'a1d243d3824a1ac773414416eb80362d', slug: 'sales-navigator-leads-scraper', name: 'Sales Navigator Leads Scraper',
+      max_concurrency: 10, credits_per_row: 3, is_premium: false });
+    expect(sn.account.cookies).toEqual([{ name: 'li_at', required: true }, { name: 'JSESSIONID', required: true }]);
+    expect((await e.api('GET', '/v1/crawlers/c47dfc2beba9fdc2472d3b3321b06b66')).body).toMatchObject({
+      slug: 'facebook-pages-search-export', name: 'Facebook Pages Search Export', max_concurrency: 20, credits_per_row: 20, account: { type: 'facebook-sync' },
+    });
     expect((await e.api('GET', `/v1/crawlers/${'0'.repeat(32)}`)).status).toBe(404);
   });
 });
@@ -45,7 +58,8 @@ describe('squids', () => {
     const c = await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' });
     expect(c.status).toBe(200);
     expect(c.body).toMatchObject({ account: [], concurrency: 1, crawler: DEMO_CRAWLERS.googleMaps, is_active: true, name: 'Berlin cafés',
-      schedule: null, to_complete: false, params: { max_results: null, language: 'en', functions: { contacts: false } } });
+      schedule: null, to_complete: false, params: { max_results: 200, country: 'United States', ratings: 'Any rating', language: 'English (United States)' } });
+    // The create-squid sample's params have no functions; the squid has them at their defaults (get-squid-details).
     // create-squid sample: "…Z"; get-squid-details sample: naive with microseconds.
     expect(c.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const id = c.body.id;
@@ -55,11 +69,13 @@ describe('squids', () => {
     for (const k of ['email', 'last_run_status', 'download_url']) expect(d[k], k).toBeNull();
     expect(d.ftp_fields).toEqual({ host: 'localhost', port: 22, is_active: false });
     expect(d.s3_fields).toEqual({ bucket: null, is_active: false });
-    expect(d).toMatchObject({ notifications: false, total_runs: 0, crawler_name: 'Google Maps Search', notifications_params: { run_notify: null } });
+    expect(d).toMatchObject({ notifications: false, total_runs: 0, crawler_name: 'Google Maps Search Export', notifications_params: { run_notify: null } });
+    expect(d.params.functions).toEqual({ collect_business_details: false, fetch_business_images: false, extract_emails_from_website: true });
 
     const found = (await e.api('GET', '/v1/squids?name=BERLIN')).body;
     expect(found.total_results).toBe(1);
     expect(found.data[0].id).toBe(id);
+    expect(found.data[0].params.functions).toBeUndefined(); // list-squids sample: params without functions
     expect((await e.api('GET', '/v1/squids?name=paris')).body.data[0].name).toBe(DEMO_SQUIDS.paris);
 
     const auto = await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.amazon });
@@ -67,11 +83,12 @@ describe('squids', () => {
     const dup = await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.amazon, name: 'berlin CAFÉS' });
     expect(dup.status).toBe(400);
 
-    const u = await e.api('POST', `/v1/squids/${id}`, { name: 'Berlin coffee', concurrency: 5, params: { functions: { contacts: true } }, run_notify: 'on_error' });
+    const u = await e.api('POST', `/v1/squids/${id}`, { name: 'Berlin coffee', concurrency: 5, params: { functions: { collect_business_details: true } }, run_notify: 'on_error' });
     expect(u.status).toBe(200);
     // The update sample's record, whatever was touched: no concurrency, even when it was changed.
     expect(u.body).toEqual({
-      name: 'Berlin coffee', no_line_breaks: false, is_active: true, params: { max_results: null, language: 'en', functions: { contacts: true } },
+      name: 'Berlin coffee', no_line_breaks: false, is_active: true, params: { max_results: 200, country: 'United States', ratings: 'Any rating', language: 'English (United States)',
+        functions: { collect_business_details: true, fetch_business_images: false, extract_emails_from_website: true } },
       to_complete: false, run_notify: 'on_error', export_unique_results: false,
     });
     const d2 = (await e.api('GET', `/v1/squids/${id}`)).body;
@@ -99,7 +116,7 @@ describe('squids', () => {
 
   it('empty removes the tasks of one type and their results', async () => {
     const s = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'Empty me' })).body.id;
-    await e.api('POST', '/v1/tasks', { squid: s, tasks: [{ url: 'https://www.google.com/maps/search/a' }, { keyword: 'b', city: 'Nice' }] });
+    await e.api('POST', '/v1/tasks', { squid: s, tasks: [{ url: 'https://www.google.com/maps/search/a' }, { category: 'b', city: 'Nice' }] });
     const r = await e.api('POST', `/v1/squids/${s}/empty`, { type: 'url' });
     expect(r.body).toEqual({ id: s, object: 'squid', emptied: true, deleted_count: 1 });
     expect((await e.api('GET', `/v1/tasks?squid=${s}`)).body.total_results).toBe(1);

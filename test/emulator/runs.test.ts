@@ -60,7 +60,7 @@ describe('runs engine', () => {
     expect(row).toMatchObject({ object: 'result', squid, run });
     expect(row.scraping_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(typeof row.name).toBe('string');
-    expect(typeof row.rating).toBe('number');
+    expect(typeof row.score).toBe('number');
     const stats = await e.api('GET', `/v1/runs/${run}/stats`);
     expect(stats.body).toMatchObject({ percent_done: '100%', total_tasks_done: 3, total_tasks_left: 0, is_done: true, current_task: '' });
     const credits = await e.api('GET', `/v1/runs/${run}/credits`);
@@ -192,7 +192,7 @@ describe('runs engine', () => {
     expect(file.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="Paris restaurants_\d{8}_\d{4}\.csv"$/);
     const lines = (await file.text()).trimEnd().split('\n');
-    expect(lines[0].startsWith('id,name,address,category,rating')).toBe(true);
+    expect(lines[0].startsWith('id,name,address,phone,website,category,score')).toBe(true);
     expect(lines.length - 1).toBe(runs[0].total_results);
     const tampered = await fetch(dl.body.s3.replace(/Expires=(\d+)/, (_m: string, n: string) => `Expires=${Number(n) + 10}`));
     expect(tampered.status).toBe(403);

@@ -44,7 +44,7 @@ describe('task upload', () => {
 
   it('TSV with several columns', async () => {
     const squid = e.squid(DEMO_SQUIDS.lyon);
-    const up = await e.api('POST', '/v1/tasks/upload', form(squid, 'tasks.tsv', 'keyword\tcity\nbakery\tLyon\npastry\tLyon\n'));
+    const up = await e.api('POST', '/v1/tasks/upload', form(squid, 'tasks.tsv', 'category\tcity\nbakery\tLyon\npastry\tLyon\n'));
     await e.advance(UPLOAD_TIMING.doneMs);
     const done = await e.api('GET', `/v1/tasks/upload/${up.body.id}`);
     expect(done.body.meta).toEqual({ duplicates: 0, inserted: 2, invalid: 0, valid: 2 });

@@ -8,7 +8,7 @@ export default defineVerb({
   summary: 'Show one crawler: inputs, result columns, credits (GET /v1/crawlers/{id})',
   description: '<crawler> is an id, a unique id prefix (4+ characters), an exact name or a slug.',
   args: ['<crawler>'],
-  examples: ['sq crawlers get google-maps-search', 'sq crawlers get "Google Maps Search" --json', 'sq crawlers get 4f1c --fields id,name,result'],
+  examples: ['sq crawlers get google-maps-search-export', 'sq crawlers get "Google Maps Search Export" --json', 'sq crawlers get 4734 --fields id,name,result'],
   async run(ctx, [ref]) {
     const http = await ctx.http();
     const { id } = await resolveCrawler(http, ref);

@@ -24,7 +24,7 @@ export default defineVerb({
   description:
     'List crawlers with their id (what `sq squids create --crawler` takes; names and slugs work too), slug and credits per result row. ' +
     '--search TEXT keeps the crawlers whose name, slug or description contains TEXT, case-insensitively ("-" and "_" ' +
-    'count as spaces, so "maps search" finds google-maps-search); the API has no search, so every page is read and ' +
+    'count as spaces, so "maps search" finds google-maps-search-export); the API has no search, so every page is read and ' +
     '--limit counts matches.',
   options: [{ flags: '--search <text>', description: 'only crawlers whose name, slug or description contains this text' }, ...pagingOptions(DEFAULT_LIMIT)],
   examples: ['sq crawlers list', 'sq crawlers list --search "google maps"', 'sq crawlers list --all --format csv', 'sq crawlers list --fields id,slug --all'],

@@ -9,7 +9,7 @@ export default defineVerb({
     'One row per parameter: level "task" (a key of each task, e.g. url), "squid" (set with `sq squids update --param`) ' +
     'or "function" (a paid add-on, set with --param functions=\'{"name":true}\').',
   args: ['<crawler>'],
-  examples: ['sq crawlers params google-maps-search', 'sq crawlers params google-maps-search --json'],
+  examples: ['sq crawlers params google-maps-search-export', 'sq crawlers params google-maps-search-export --json'],
   async run(ctx, [ref]) {
     const http = await ctx.http();
     const { id } = await resolveCrawler(http, ref);

@@ -14,7 +14,7 @@ export default defineVerb({
     { flags: '--crawler <crawler>', description: 'crawler id, prefix, name or slug (required)', complete: 'crawler' },
     { flags: '--name <name>', description: 'squid name (at most 255 characters)' },
   ],
-  examples: ['sq squids create --crawler google-maps-search --name "Paris restaurants"', 'sq squids create --crawler google-maps-search --json --fields id'],
+  examples: ['sq squids create --crawler google-maps-search-export --name "Paris restaurants"', 'sq squids create --crawler google-maps-search-export --json --fields id'],
   async run(ctx, _args, opts) {
     const crawlerRef = required('--crawler', opts.crawler, 'see `sq crawlers list`');
     const name = opts.name === undefined ? undefined : nameFlag('--name', opts.name);

@@ -28,8 +28,8 @@ export default defineVerb({
   ],
   examples: [
     'sq squids update "Paris restaurants" --concurrency 4',
-    'sq squids update "Paris restaurants" --param max_results=200 --param language=fr',
-    'sq squids update 3fa8 --param functions.contacts=true --dry-run',
+    'sq squids update "Paris restaurants" --param max_results=200 --param ratings=4.0+',
+    'sq squids update 3fa8 --param functions.extract_emails_from_website=true --dry-run',
     'sq squids update "Tech influencers" --account demo_scraper --account 7c2d9e4f',
   ],
   async run(ctx, [ref], opts) {

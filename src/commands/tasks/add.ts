@@ -16,7 +16,7 @@ export default defineVerb({
   summary: 'Add tasks to a squid (POST /v1/tasks); duplicates are skipped by the API',
   description:
     'Each value becomes one task {<key>: value} (key "url" unless --key). --file reads one value per line, or a JSON ' +
-    'array of task objects (e.g. [{"keyword":"pizza","city":"Paris"}]); "-" reads stdin. Values and --file combine. ' +
+    'array of task objects (e.g. [{"category":"pizza","city":"Paris"}]); "-" reads stdin. Values and --file combine. ' +
     'Tasks are sent 500 per request; if a later request fails, the ones before it stay added (exit 8, with a report), ' +
     'and running the same command again is safe because the API skips duplicates. Ctrl-C while a request is in flight ' +
     'exits 130 with the same report: that request may or may not have added its tasks.',
@@ -28,7 +28,7 @@ export default defineVerb({
   ],
   examples: [
     'sq tasks add --squid "Paris restaurants" "https://www.google.com/maps/search/pizza+paris"',
-    'sq tasks add --squid "Paris restaurants" --key keyword sushi ramen',
+    'sq tasks add --squid "Paris restaurants" --key category sushi ramen',
     'sq tasks add --squid 3fa8 --file urls.txt --json',
   ],
   async run(ctx, values, opts) {

@@ -15,7 +15,7 @@ export default defineVerb({
   writes: true,
   summary: 'Upload tasks from a CSV/TSV file (POST /v1/tasks/upload, multipart)',
   description:
-    'The header row names the task parameters (e.g. url, or keyword,city). The API processes the file in the ' +
+    'The header row names the task parameters (e.g. url, or category,city,country). The API processes the file in the ' +
     'background: --wait polls every 1.5 s until it is done and prints inserted/duplicates/invalid/valid; a FAILURE ' +
     'exits 1, --timeout exits 7. Without --wait, check later with `sq tasks upload-status <id>`.',
   args: ['<file>'],

@@ -1,6 +1,6 @@
 // Squids: create, list (name filter), detail, partial update (answering the documented update record), empty, delete.
 import type { EmuCore } from '../emu.js';
-import { defOf, isReady, squidParamProblem } from '../crawlers.js';
+import { defOf, isReady, paramsWithoutFunctions, squidParamProblem } from '../crawlers.js';
 import { forgetRun } from '../engine.js';
 import { archiveSquid } from '../credits.js';
 import { paginate } from '../pagination.js';
@@ -130,7 +130,7 @@ export function registerSquids(emu: EmuCore): void {
     emu.markDirty();
     return json(200, {
       id: s.id, account: [], concurrency: s.concurrency, crawler: s.crawler, created_at: isoZ(emu.clock.now()),
-      is_active: s.is_active, name: s.name, params: s.params, schedule: s.schedule, to_complete: s.to_complete,
+      is_active: s.is_active, name: s.name, params: paramsWithoutFunctions(s.params), schedule: s.schedule, to_complete: s.to_complete,
     });
   });
 
