@@ -1,6 +1,7 @@
 // The credit endpoints (changelog 2026-05-06 → 2026-06-02) and GET /v1/googlemaps/locations: the run breakdown
 // against its docs sample (key sets, JSON types, the 404), and the inferred account views, whose numbers must be what
 // the emulator's runs charged.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +12,8 @@ import { startTestEmulator, type TestEmu } from './helpers.js';
 
 type J = Record<string, any>;
 const DAY = 86_400_000;
-/** The get-run-credits page's samples, as docs-samples.json has them (the project's shared docs, not in this repo). */
-const RUN_CREDITS_SAMPLES: J[] = [{"label": "200", "heading": "Response", "body": {"run_id": "0393be3ea6f74986906153df1c3f9894", "total_credits": 116, "total_results": 20, "breakdown": [{"function": "base", "credits": 80, "attempts": 20}, {"function": "get_phone_numbers", "credits": 36, "attempts": 20}], "rates": {"credits_per_row": 4, "get_phone_numbers": 6}, "function_colors": {"Export Listings (No Phone)": {"bg_color": "#EAFBF3", "txt_color": "#0F9F5F"}, "get_phone_numbers": {"bg_color": "#EEF2F7", "txt_color": "#62748A"}}, "base_function_label": "Export Listings (No Phone)", "filter_breakdown": []}}, {"label": "404", "heading": "Response", "body": {"detail": "Run not found."}}];
+/** The get-run-credits page's samples, from the repository's copy of the vendor docs samples. */
+const RUN_CREDITS_SAMPLES: J[] = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/docs-samples.json'), 'utf8')).pages['get-run-credits'].samples;
 
 let e: TestEmu;
 beforeEach(async () => {
