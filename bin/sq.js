@@ -50,10 +50,12 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     cli.saveCache(code);
     jqWorker?.saveCache(code);
     // The command is finished: once stdout and stderr are flushed, leave at once rather than wait for library
-    // timers and closing keep-alive sockets to wind down (~50 ms per call).
+    // timers and closing keep-alive sockets to wind down (~50 ms per call). An empty write's callback runs once the
+    // writes before it are out: 'drain' would not do, as it comes only after a write that returned false, and a
+    // wait for it that never ends empties the event loop, so the process left with exit 0 whatever the command's code.
     await Promise.all(
       [process.stdout, process.stderr].map(
-        (s) => new Promise((done) => (s.writableLength > 0 && !s.destroyed ? s.once('drain', done).once('error', done) : done())),
+        (s) => new Promise((done) => (s.writableLength > 0 && !s.destroyed && !s.writableEnded ? s.write('', () => done()) : done())),
       ),
     );
     process.exit(code);

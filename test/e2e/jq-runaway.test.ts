@@ -1,6 +1,7 @@
 // Issue 25, item 7: a runaway --jq or --template never holds a CI job hostage. The built binary against the
 // emulator: a stop signal ends it within a second with 128 + signal, its caps end it with exit 1 and one clean line,
 // its output streams (`| head -2` ends it), and with --all it runs on each page unless --slurp.
+import { spawn } from 'node:child_process';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
@@ -102,6 +103,28 @@ describe('caps: exit 1 and one clean line naming the cap, never a V8 abort', () 
     expect(Buffer.byteLength(r.stdout) + (r.stdout.endsWith('\n') ? 0 : 1)).toBeGreaterThanOrEqual(1024 * 1024 - 1);
     expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(1024 * 1024);
   });
+
+  it('readers slower than sq: the exit code is still the cap\'s 1, never 0 (the launcher waited for a drain that never came)', async () => {
+    // Twelve at once, each read only after a pause, so sq's last writes are still queued when the command ends.
+    const one = async (pause: number) => {
+      const child = spawn(process.execPath, [BIN, 'me', '--jq', 'limit(5e6; repeat(.))'], {
+        env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env(), SQ_FILTER_MAX_OUTPUT_MB: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d));
+      const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+      const closed = new Promise((done) => child.stdout.once('close', done));
+      await new Promise((r) => setTimeout(r, pause));
+      let bytes = 0;
+      child.stdout.on('data', (d: Buffer) => (bytes += d.length));
+      const code = await exited;
+      await closed;
+      return { code, stderr: stderr.trim(), bytes };
+    };
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => one(100 + i * 70)));
+    for (const r of results) expect(r).toEqual({ code: 1, stderr: outputCap, bytes: 1024 * 1024 });
+  }, 60_000);
 
   it('"x"*1e9 stops at the memory cap (default 512 MB; here 64)', async () => {
     for (const [env, mb] of [[{ SQ_FILTER_MAX_MEMORY_MB: '64' }, 64], [{}, 512]] as const) {
