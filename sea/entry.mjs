@@ -43,7 +43,8 @@ try {
 for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
 run(process.argv.slice(2)).then(async (code) => {
   await Promise.all(
-    [process.stdout, process.stderr].map((s) => new Promise((done) => (s.writableLength > 0 && !s.destroyed ? s.once('drain', done).once('error', done) : done()))),
+    // An empty write's callback, not 'drain' (see bin/sq.js): a wait for a drain that never comes would exit 0.
+    [process.stdout, process.stderr].map((s) => new Promise((done) => (s.writableLength > 0 && !s.destroyed && !s.writableEnded ? s.write('', () => done()) : done()))),
   );
   process.exit(code);
 });
