@@ -10,7 +10,7 @@ import { createSquid, parseParams, SQUIDS_PATH, updateSquid } from '../api/squid
 import { addTasks } from '../api/tasks.js';
 import { isTerminal, listRunPages, runStatus, startRun, type Run } from '../api/runs.js';
 import { fnv1a64 } from '../io/cache-file.js';
-import { checkOutputTarget, refuseExisting } from '../io/atomic-file.js';
+import { checkNewOutput } from '../io/atomic-file.js';
 import { count } from '../io/progress.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
 import { NotFoundError, UsageError } from '../errors.js';
@@ -62,10 +62,7 @@ export default defineVerb({
     const settings = ctx.outputSettings();
     // With --json the summary is the JSON: the file's format comes from --format or its extension.
     const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat && !summary ? settings.format : null);
-    if (output !== undefined) {
-      await checkOutputTarget('-o', output);
-      await refuseExisting(output, opts.force === true);
-    }
+    if (output !== undefined) await checkNewOutput('-o', output, opts.force === true);
     const wait = await waitSettings(ctx, opts);
 
     const http = await ctx.http();

@@ -7,7 +7,7 @@ import { createOutput } from '../output/index.js';
 import { isIdPrefix, resolveRun, resolveSquid, resolveTask } from '../api/resolve.js';
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../api/results.js';
 import { SqError, UsageError } from '../errors.js';
-import { AtomicFile, checkOutputTarget, refuseExisting } from '../io/atomic-file.js';
+import { AtomicFile, checkNewOutput, checkOutputTarget } from '../io/atomic-file.js';
 import { Progress, count } from '../io/progress.js';
 import { nonEmpty } from '../validate/index.js';
 import { pageFilter, pagingFlags, pagingHint, type pagingOptions, records, tally, type Paging, type Tally } from '../io/paging.js';
@@ -58,11 +58,7 @@ export async function listResults(ctx: Ctx, opts: ExportOptions, defaultLimit: n
   const output = flagged === '-' ? undefined : flagged;
   const settings = ctx.outputSettings();
   const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat ? settings.format : null);
-  const force = opts.force === true;
-  if (output !== undefined) {
-    await checkOutputTarget('-o', output);
-    await refuseExisting(output, force);
-  }
+  if (output !== undefined) await checkNewOutput('-o', output, opts.force === true);
   await runExport(ctx, opts, { scopeRef, task, paging, output, format });
 }
 

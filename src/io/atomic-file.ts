@@ -254,6 +254,12 @@ export async function refuseExisting(target: string, force: boolean): Promise<vo
   if (!force && (await lstat(target).catch(() => null))) throw existsError(target);
 }
 
+/** Both checks of an -o FILE before any request: a regular file or nothing (checkOutputTarget), kept unless --force. */
+export async function checkNewOutput(flag: string, target: string, force: boolean): Promise<void> {
+  await checkOutputTarget(flag, target);
+  await refuseExisting(target, force);
+}
+
 const openFd = promisify(openCb);
 const fchmodFd = promisify(fchmodCb);
 const fchownFd = promisify(fchownCb);

@@ -6,7 +6,7 @@ import { defineVerb } from '../../command.js';
 import type { HttpClient, StreamResponse } from '../../api/http.js';
 import { downloadUrl, getRun, runStatus } from '../../api/runs.js';
 import { AuthError, NotFoundError } from '../../errors.js';
-import { AtomicFile, checkOutputTarget, checkTargetDir, existsError, refuseExisting } from '../../io/atomic-file.js';
+import { AtomicFile, checkNewOutput, checkOutputTarget, checkTargetDir, existsError } from '../../io/atomic-file.js';
 import { Progress, humanBytes } from '../../io/progress.js';
 import { nonEmpty } from '../../validate/index.js';
 import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
@@ -39,8 +39,7 @@ export default defineVerb({
       await checkTargetDir(join(output, 'x'));
       dir = output;
     } else if (output !== '-') {
-      await checkOutputTarget('-o', output);
-      await refuseExisting(output, !!opts.force);
+      await checkNewOutput('-o', output, !!opts.force);
     }
     const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();
