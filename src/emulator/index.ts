@@ -39,6 +39,8 @@ export interface EmulatorOptions {
   stateFile?: string;
   token?: string;
   webhookTimeoutMs?: number;
+  /** The clock of the rate-limit windows and their Date header (real time unless a test in-process gives one). */
+  rateClock?: () => number;
 }
 
 export interface RunningEmulator {
@@ -84,7 +86,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     applySeed(emu, seed, token);
   }
 
-  const limiter = new RateLimiter(initialConfig.rateLimits);
+  const limiter = new RateLimiter(initialConfig.rateLimits, opts.rateClock);
   const faults = new Faults();
   const log = new RequestLog();
   const persister = opts.stateFile

@@ -1,5 +1,6 @@
-// Fixed-window rate limits per key and path prefix. Windows always run on real time (Date.now), never on
-// the business clock: a client's pacing is about wall-clock seconds even when business time is virtual.
+// Fixed-window rate limits per key and path prefix. Windows run on real time (Date.now), never on the business
+// clock: a client's pacing is about wall-clock seconds even when business time is virtual. A test in the same process
+// may give its own clock (EmulatorOptions.rateClock), shared with the sq it runs, so a minute's window passes at once.
 import { RATE_LIMITS } from '../api/rate-limits.js';
 
 interface LimitRule {
@@ -35,14 +36,17 @@ function ruleFor(path: string): { prefix: string; limit: number; windowMs: numbe
 export class RateLimiter {
   private windows = new Map<string, { start: number; count: number }>();
 
-  constructor(public setting: RateLimitSetting = 'on') {}
+  constructor(
+    public setting: RateLimitSetting = 'on',
+    readonly now: () => number = Date.now,
+  ) {}
 
   allowedPerWindow(base: number): number {
     if (typeof this.setting === 'number') return Math.max(1, Math.floor(base * this.setting));
     return base;
   }
 
-  check(key: string, path: string, now = Date.now()): RateDecision {
+  check(key: string, path: string, now = this.now()): RateDecision {
     const rule = ruleFor(path);
     const allowed = this.allowedPerWindow(rule.limit);
     const id = `${key}\u0000${rule.prefix}`;
@@ -67,6 +71,8 @@ export class RateLimiter {
         'X-RateLimit-Limit': String(allowed),
         'X-RateLimit-Remaining': String(Math.max(0, allowed - w.count)),
         'X-RateLimit-Reset': String(Math.ceil(resetMs / 1000)),
+        // The clock Reset is on: a client measures Reset against Date.
+        Date: new Date(now).toUTCString(),
       },
     };
   }

@@ -19,8 +19,8 @@ afterEach(async () => {
   while (closers.length) await closers.pop()!();
 });
 
-function fakeClock() {
-  let t = 1_700_000_000_000;
+function fakeClock(start = 1_700_000_000_000) {
+  let t = start;
   const sleeps: number[] = [];
   return {
     now: () => t,
@@ -72,22 +72,25 @@ describe('the server states the budget (emulator, documented limits on)', () => 
 
 describe('a server stricter than the docs', () => {
   it('--rate-limits 0.1 (12 a minute on /v1/squids): 16 sequential `sq squids list` all exit 0, one waits for the reset and says why, no 429', async () => {
-    const emu = await startTestEmulator({ rateLimits: 0.1 });
+    // sq and the emulator's rate windows on one fake clock, 1 s into a minute (the emulator's windows are whole
+    // minutes): the 13th call has to wait 59 s for the reset, which takes no time here.
+    const clock = fakeClock(Math.ceil(1_700_000_000_000 / 60_000) * 60_000 + 1000);
+    const emu = await startTestEmulator({ rateLimits: 0.1, rateClock: clock.now });
     closers.push(() => emu.close());
-    // Start well inside a wall-clock minute (the emulator's windows are minutes), so the 13th call has to wait.
-    const sec = new Date().getUTCSeconds();
-    if (sec >= 40) await new Promise((r) => setTimeout(r, (61 - sec) * 1000));
     const cache = tempDir('sq-cache-');
     const runs = [];
-    for (let i = 0; i < 16; i++) runs.push(await sqBin(['squids', 'list'], { env: emu.env({ SQ_CACHE_DIR: cache }), timeout: 90_000 }));
+    for (let i = 0; i < 16; i++) runs.push(await sqAt(clock, ['squids', 'list'], emu.env({ SQ_CACHE_DIR: cache })));
     expect(runs.map((r) => r.code)).toEqual(Array(16).fill(0));
     const log = await emu.requests();
     expect(log.filter((r) => r.path === '/v1/squids').map((r) => r.status)).toEqual(Array(16).fill(200));
     const told = runs.map((r) => r.stderr).filter((s) => s !== '');
-    expect(told).toHaveLength(1);
-    expect(told[0]).toMatch(/^waiting \d+ s before the next \/v1\/squids request: the server's rate budget for it is spent until its window resets$/);
+    expect(told).toEqual(["waiting 60 s before the next /v1/squids request: the server's rate budget for it is spent until its window resets\n"]);
     expect(runs.slice(0, 12).every((r) => r.stderr === '')).toBe(true);
-  }, 150_000);
+    // The wait ends just past the reset, not a second later.
+    const waited = clock.sleeps.reduce((a, b) => a + b, 0);
+    expect(waited).toBeGreaterThanOrEqual(59_000);
+    expect(waited).toBeLessThan(59_500);
+  });
 });
 
 describe('a server that sends no X-RateLimit headers', () => {
