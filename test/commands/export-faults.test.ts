@@ -154,6 +154,37 @@ describe('results list --all under faults', () => {
   });
 });
 
+describe('results list --all -o, 1,000 records under 429 bursts (Retry-After 1), 503s and a reset mid-body', () => {
+  it('gives the same records, and every fault fired', async () => {
+    const lane = lanes[0];
+    const run = (await lane.emu.control('POST', '/_emulator/generate', { squid: lane.emu.squidId(DEMO_SQUIDS.headphones), results: 1000 })) as J;
+    const expected: J[] = [];
+    for (let page = 1; expected.length < 1000; page++) expected.push(...(await lane.emu.api(`/v1/results?run=${String(run.id)}&page=${page}&limit=100`)).data);
+    await lane.emu.faults(
+      [
+        { path: '/v1/results', action: 'status', status: 429, headers: { 'Retry-After': '1' }, count: 3, probability: 0.3 },
+        { path: '/v1/results', action: 'status', status: 503, count: 3, probability: 0.3 },
+        { path: '/v1/results', action: 'reset_mid_body', count: 2, probability: 0.3 },
+      ],
+      7,
+    );
+    await lane.emu.clearRequests();
+    const dir = tempDir('sq-faults-');
+    const file = join(dir, 'faulty.ndjson');
+    const r = await sq(['results', 'list', '--run', String(run.id), '--all', '--format', 'ndjson', '-o', file], { env: lane.emu.env() });
+    expect(r.stderr).toBe(`Wrote 1,000 records to ${file} (ndjson)\n`);
+    expect(r.code).toBe(0);
+    expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
+    const statuses = (await lane.emu.requests()).map((x) => x.status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 503)).toHaveLength(3);
+    const faults = (await lane.emu.control('GET', '/_emulator/faults')) as J;
+    const rules = (Array.isArray(faults) ? faults : faults.rules) as J[];
+    expect(rules.map((x) => x.remaining ?? x.count)).toEqual([0, 0, 0]);
+    await lane.emu.clearFaults();
+  });
+});
+
 // Issue 25 item 2: a full page is never the end while any of next, total_pages or total_results says more; where the
 // signals disagree and reading stops, the export exits 1 with its pages kept for --resume, and a listing exits 1 too.
 describe('results list --all when the counters lie about whole pages', () => {

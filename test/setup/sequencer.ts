@@ -1,17 +1,19 @@
 // The order files start in. vitest's own order runs the longest first when its results cache (node_modules/.vite)
 // knows the durations, and the largest first when it does not, as on a fresh clone, where a short file that waits
-// on the real clock can then start last and hold the run open alone. The files below wait the longest (a real
-// rate-limit window of up to a minute, a property of 15 emulators, the demo tour's sequential steps, 130 processes
-// racing for a lock file): they start first, so their waits overlap the rest.
+// on the real clock can then start last and hold the run open alone. The files below take the longest (runaway
+// filters stopped by signals, interrupted exports, 8 processes sharing a real 2-per-second budget, 130 processes
+// racing for a lock file, a property of 15 emulators, the demo tour's sequential steps): they start first, so their
+// waits overlap the rest.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const FIRST = [
-  'test/e2e/pacing-budget.test.ts',
-  'test/property/secrets.test.ts',
-  'test/demo/tour.test.ts',
-  'test/e2e/profiles-concurrency.test.ts',
   'test/e2e/jq-runaway.test.ts',
   'test/e2e/results-resume.test.ts',
+  'test/e2e/pacing-shared.test.ts',
+  'test/e2e/profiles-concurrency.test.ts',
+  'test/property/secrets.test.ts',
+  'test/e2e/mcp.test.ts',
+  'test/demo/tour.test.ts',
 ];
 
 export default class WaitersFirst extends BaseSequencer {

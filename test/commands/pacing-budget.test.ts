@@ -9,7 +9,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
 import { HttpClient } from '../../src/api/http.js';
 import { startTestEmulator, useEmulator } from '../helpers/emulator.js';
-import { sqBin } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { capture } from '../helpers/stream.js';
 import { listenLocal } from '../helpers/net.js';
