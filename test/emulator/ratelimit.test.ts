@@ -1,7 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmu } from './helpers.js';
 
 let e: TestEmu | undefined;
+// The rate windows' clock for the tests that count within one window: 1 s into a minute, moved only by a test, so
+// no sequence straddles a window's end on a loaded machine (the emulator's own default is real time).
+let t = 0;
+const rateClock = () => t;
+beforeEach(() => {
+  t = Math.ceil(Date.now() / 60_000) * 60_000 + 1000;
+});
 afterEach(async () => {
   await e?.close();
   e = undefined;
@@ -38,11 +45,8 @@ describe('rate limits', () => {
   });
 
   it('limits /v1/results to 2 per second with the 429 body and Retry-After', async () => {
-    e = await startTestEmulator({ rateLimits: 'on' });
+    e = await startTestEmulator({ rateLimits: 'on', rateClock });
     const paris = e.squid('Paris restaurants');
-    // The window is a wall-clock second: start the three requests at the beginning of one, so a loaded machine does
-    // not spread them over two.
-    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
     const replies = [];
     for (let i = 0; i < 3; i++) replies.push(await e.api('GET', `/v1/results?squid=${paris}`));
     expect(replies.map((r) => r.status)).toEqual([200, 200, 429]);
@@ -57,11 +61,7 @@ describe('rate limits', () => {
   });
 
   it('applies a strict multiplier per prefix; runtasks is its own prefix, apart from runs', async () => {
-    // The emulator's windows are fixed minutes of real time (src/emulator/ratelimit.ts): a sequence that straddles a
-    // minute boundary starts a new window half-way and sees no 429. Start well inside a minute.
-    const left = 60_000 - (Date.now() % 60_000);
-    if (left < 20_000) await new Promise((r) => setTimeout(r, left + 50));
-    e = await startTestEmulator({ rateLimits: 0.05 });
+    e = await startTestEmulator({ rateLimits: 0.05, rateClock });
     const paris = e.squid('Paris restaurants');
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await e.api('GET', '/v1/squids')).status);
@@ -91,7 +91,7 @@ describe('rate limits', () => {
     ['/v1/results?squid=SQUID', 1],
     ['/v1/crawlers', 30],
   ])('with multiplier 0.05, %s allows %i then answers 429', async (path, allowed) => {
-    e = await startTestEmulator({ rateLimits: 0.05 });
+    e = await startTestEmulator({ rateLimits: 0.05, rateClock });
     const p = path.replace('SQUID', e.squid('Paris restaurants'));
     const statuses: number[] = [];
     for (let i = 0; i <= allowed; i++) statuses.push((await e.api('GET', p)).status);
@@ -99,7 +99,7 @@ describe('rate limits', () => {
   });
 
   it('counts per key: another key has its own window', async () => {
-    e = await startTestEmulator({ rateLimits: 0.05 });
+    e = await startTestEmulator({ rateLimits: 0.05, rateClock });
     for (let i = 0; i < 6; i++) await e.api('GET', '/v1/squids');
     expect((await e.api('GET', '/v1/squids')).status).toBe(429);
     const other = await e.api('GET', '/v1/squids', undefined, { Authorization: 'Token someone-else' });
@@ -108,7 +108,7 @@ describe('rate limits', () => {
   });
 
   it('off disables limiting; the control plane can switch it at run time', async () => {
-    e = await startTestEmulator({ rateLimits: 'off' });
+    e = await startTestEmulator({ rateLimits: 'off', rateClock });
     const paris = e.squid('Paris restaurants');
     for (let i = 0; i < 5; i++) expect((await e.api('GET', `/v1/results?squid=${paris}`)).status).toBe(200);
     const cfg = await e.ctl('POST', '/_emulator/config', { rateLimits: 'on' });
@@ -118,14 +118,29 @@ describe('rate limits', () => {
     expect(s).toEqual([200, 200, 429]);
   });
 
-  it('lets requests through again once the window has passed (real time)', async () => {
-    e = await startTestEmulator({ rateLimits: 'on' });
+  it('lets requests through again once the window has passed (its clock, and real time by default)', async () => {
+    e = await startTestEmulator({ rateLimits: 'on', rateClock });
     const paris = e.squid('Paris restaurants');
-    await e.api('GET', `/v1/results?squid=${paris}`);
-    await e.api('GET', `/v1/results?squid=${paris}`);
-    const limited = await e.api('GET', `/v1/results?squid=${paris}`);
+    for (let i = 0; i < 2; i++) expect((await e.api('GET', `/v1/results?squid=${paris}`)).status).toBe(200);
+    expect((await e.api('GET', `/v1/results?squid=${paris}`)).status).toBe(429);
+    t += 1000;
+    const again = await e.api('GET', `/v1/results?squid=${paris}`);
+    expect(again.status).toBe(200);
+    // Date is the windows' clock, which Reset is measured against.
+    expect(Date.parse(again.headers.get('date') ?? '')).toBe(Math.floor(t / 1000) * 1000);
+    expect(Number(again.headers.get('x-ratelimit-reset'))).toBe(Math.floor(t / 1000) + 1);
+    await e.close();
+
+    e = await startTestEmulator({ rateLimits: 'on' });
+    // The window is a wall-clock second: start the three requests at the beginning of one, so a loaded machine does
+    // not spread them over two.
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+    const paris2 = e.squid('Paris restaurants');
+    await e.api('GET', `/v1/results?squid=${paris2}`);
+    await e.api('GET', `/v1/results?squid=${paris2}`);
+    const limited = await e.api('GET', `/v1/results?squid=${paris2}`);
     expect(limited.status).toBe(429);
     await new Promise((r) => setTimeout(r, 1100));
-    expect((await e.api('GET', `/v1/results?squid=${paris}`)).status).toBe(200);
+    expect((await e.api('GET', `/v1/results?squid=${paris2}`)).status).toBe(200);
   });
 });
