@@ -40,7 +40,8 @@ describe('package.json', () => {
     expect(existsSync(join(root, 'docs/man/sq.1'))).toBe(true);
     expect(pkg.files).toEqual(expect.arrayContaining(['bin', 'dist', 'docs', '!dist/sea']));
     for (const s of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts[s], s).toBeUndefined();
-    expect(pkg.scripts.prepack).toBe('npm run build');
+    // It type-checks, then builds: a package is never made from code that does not compile.
+    expect(pkg.scripts.prepack).toBe('tsc -p tsconfig.json --noEmit && npm run build');
     // A fresh clone's first commands build by themselves (README's first lines; .ci/other-nodes.sh after npm test).
     for (const s of ['test', 'demo', 'bench', 'docs']) expect(pkg.scripts[s], s).toMatch(/^npm run build && /);
   });
