@@ -1,5 +1,5 @@
 // Retries and 429 waits of the real client against the emulator's faults, in-process on sq's fake clock (moved from
-// test/e2e/foundation.test.ts, which keeps what only the built binary shows: exit codes of a 429 storm, a 500).
+// test/e2e/foundation.test.ts, which keeps what only the built binary shows: the exit code and message of a 500).
 // The waits sq asks for are read from the clock instead of measured on the wall: the same assertions, no seconds.
 import { describe, expect, it } from 'vitest';
 import { sq } from '../helpers/cli.js';
@@ -31,6 +31,16 @@ describe('retries', () => {
 });
 
 describe('429 waits', () => {
+  it('a 429 storm → 5 after five consecutive refusals, the error as one JSON line', async () => {
+    await emu.faults([{ method: 'GET', path: '/v1/me', action: 'status', status: 429, headers: { 'Retry-After': '0' } }]);
+    const r = await sq(['me', '--json'], { env: emu.env() });
+    expect(r.code).toBe(5);
+    const err = JSON.parse(r.stderr.trim().split('\n').at(-1)!);
+    expect(err.error.code).toBe(5);
+    expect(err.error.status).toBe(429);
+    expect(await meCalls()).toHaveLength(5);
+  });
+
   it('a 429 with Retry-After: 2 delays the next request by at least 2 s', async () => {
     await emu.faults([{ method: 'GET', path: '/v1/me', action: 'status', status: 429, headers: { 'Retry-After': '2' }, count: 1 }]);
     const clock = fakeSqClock();

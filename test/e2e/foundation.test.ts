@@ -7,7 +7,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sqBin, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
-import { lastJsonLine, ndjson } from '../helpers/json.js';
+import { ndjson } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'clear' });
 let squidId: string;
@@ -54,16 +54,6 @@ describe('exit codes from real situations', () => {
   it('unknown id → 3', async () => {
     const r = await sqBin(['api', '/v1/runs/00000000000000000000000000000000'], { env: emu.env() });
     expect(r.code).toBe(3);
-  });
-
-  it('a 429 storm → 5 after five consecutive refusals', async () => {
-    await emu.faults([{ method: 'GET', path: '/v1/me', action: 'status', status: 429, headers: { 'Retry-After': '0' } }]);
-    const r = await sqBin(['me', '--json'], { env: emu.env() });
-    expect(r.code).toBe(5);
-    const err = lastJsonLine(r.stderr);
-    expect(err.error.code).toBe(5);
-    expect(err.error.status).toBe(429);
-    expect((await emu.requests()).filter((q) => q.path === '/v1/me')).toHaveLength(5);
   });
 
   // reliability.md: "Retry only what is safe: GET/HEAD/DELETE on 502/503/504, connection reset, or timeout". The
