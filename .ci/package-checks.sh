@@ -80,6 +80,12 @@ prefix="$work/p1"
 (cd "$root" && npm run --silent build:sea) >"$work/sea.log" 2>&1 &
 sea_pid=$!
 pids+=("$sea_pid")
+# The README's SFTP step, `npm install --global ssh2-sftp-client@12` beside sq, fetches ssh2 and its kin (~12 s on a
+# cold npm cache): done meanwhile into the second timed install's prefix, which the SFTP check below then uses; the
+# first prefix stays without it for the checks of its absence.
+npm install -g --prefix "$work/p2" --no-audit --no-fund --foreground-scripts=false ssh2-sftp-client@12 >"$work/sftp-install.log" 2>&1 &
+sftp_pid=$!
+pids+=("$sftp_pid")
 
 check "from the prefix, outside the repository: sq --version, lobstr-sq --version, sq version"
 cd "$work"
@@ -120,10 +126,10 @@ else
 fi
 
 check "with ssh2-sftp-client added beside it (npm install -g ssh2-sftp-client@12), the emulator delivers over SFTP"
-npm install -g --prefix "$prefix" --no-audit --no-fund --foreground-scripts=false ssh2-sftp-client@12 >/dev/null 2>&1 || fail "npm install -g ssh2-sftp-client"
-start_emulator "$prefix/bin/sq"
+wait "$sftp_pid" || fail "npm install -g ssh2-sftp-client: $(tail -n 20 "$work/sftp-install.log")"
+start_emulator "$work/p2/bin/sq"
 ! grep -q "SFTP delivery is off" "$emu_err" || fail "the SFTP message with ssh2-sftp-client installed"
-out=$(PW=x SQ_BASE_URL=$emu_url SQ_TOKEN=$emu_token "$prefix/bin/sq" delivery test sftp --host 127.0.0.1 --port 1 --username u --directory /x --password-env PW 2>&1 || true)
+out=$(PW=x SQ_BASE_URL=$emu_url SQ_TOKEN=$emu_token "$work/p2/bin/sq" delivery test sftp --host 127.0.0.1 --port 1 --username u --directory /x --password-env PW 2>&1 || true)
 grep -q "connection refused" <<<"$out" || fail "delivery test sftp did not try to connect: $out"
 cd "$root"
 
