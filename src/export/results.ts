@@ -2,7 +2,7 @@
 // that let an interrupted --all export continue (--resume) from its last whole page.
 import type { Ctx } from '../context.js';
 import type { Envelope } from '../api/pages.js';
-import type { Format, Output } from '../output/types.js';
+import { FORMAT_SPECS, type Format, type Output } from '../output/types.js';
 import { createOutput } from '../output/index.js';
 import { isIdPrefix, resolveRun, resolveSquid, resolveTask } from '../api/resolve.js';
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../api/results.js';
@@ -109,7 +109,7 @@ async function exportResults(
   const taskId = task !== undefined && isIdPrefix(task) ? (await resolveTask(http, task.trim(), 'squid' in scope ? { squid: scope.squid } : {})).id : task;
 
   const continued = plan?.ck ?? null;
-  const tabular = format !== 'json' && format !== 'ndjson' && !settings.fields;
+  const tabular = FORMAT_SPECS[format].json === null && !settings.fields;
   let attributes: string[] | null = null;
   if (tabular && !continued) {
     const crawler = await crawlerOf(http, scope, squidRecord);
@@ -429,7 +429,7 @@ async function checkStdoutFile(ctx: Ctx, ck: Checkpoint, checkpoint: string, for
   const name = stdoutName(fd);
   const { size } = st;
   if (size === 0) {
-    const rest = `pages ${count(ck.pages + 1)} on${ck.format === 'ndjson' ? '' : ', without the header'}`;
+    const rest = `pages ${count(ck.pages + 1)} on${FORMAT_SPECS[ck.format as Format].line ? ', without the header' : ''}`;
     if (force) {
       ctx.out.warn(`--force: stdout (${name}) is an empty file: it gets only ${rest}, not the first ${count(ck.bytes)} bytes the checkpoint "${checkpoint}" counts`);
       return;
@@ -512,7 +512,7 @@ function scopeOf(opts: { squid?: string; run?: string }): ResultScope {
 
 /** The format of an -o FILE: the one given, else the file's extension (csv for any other). */
 export function fileFormat(path: string, explicit: Format | null): Format {
-  if (explicit === 'table') throw new UsageError('--format table is for terminals; with -o use csv, tsv, json or ndjson');
+  if (explicit && FORMAT_SPECS[explicit].terminal) throw new UsageError('--format table is for terminals; with -o use csv, tsv, json or ndjson');
   if (explicit) return explicit;
   const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? '';
   return FILE_FORMATS[ext] ?? 'csv';

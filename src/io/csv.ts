@@ -1,5 +1,5 @@
 // CSV/TSV in (task uploads) and CSV out (run exports), RFC 4180 quoting.
-import { csvLine } from '../output/cells.js';
+import { csvLine } from '../output/formats.js';
 
 export function parseDelimited(text: string, delimiter: string): string[][] {
   const rows: string[][] = [];
@@ -40,7 +40,7 @@ function cell(v: unknown): string {
   return v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
-/** A whole CSV document, written by csvLine (output/cells.ts): the one CSV writer, so the same quoting and line ends. */
+/** A whole CSV document, written by csvLine (output/formats.ts): the one CSV writer, so the same quoting and line ends. */
 export function toCsv(columns: string[], rows: Iterable<Record<string, unknown>>): string {
   let out = csvLine(columns);
   for (const r of rows) out += csvLine(columns.map((c) => cell(r[c])));

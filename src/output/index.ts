@@ -2,7 +2,7 @@
 
 import { FORMAT_SPECS, unknownFormat, type Column, type Format, type Output, type OutputSettings, type RenderOptions } from './types.js';
 import { makeStyle } from './ansi.js';
-import { asRow, cellText, chooseColumns, csvLine, isRecord, terminalSafe, tsvLine } from './cells.js';
+import { asRow, cellText, chooseColumns, isRecord, terminalSafe } from './cells.js';
 import { getPath, pickFields, unknownFields, unknownFieldsMessage } from './fields.js';
 import { SqError, UsageError } from '../errors.js';
 import { maskSecrets, redactDeep, redactText } from './secrets.js';
@@ -46,7 +46,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   const stderrColor = settings.stderrColor ?? settings.color;
   const style = makeStyle(settings.color);
   const errStyle = makeStyle(stderrColor);
-  const jsonish = settings.format === 'json' || settings.format === 'ndjson';
+  const spec = FORMAT_SPECS[settings.format];
   // Narrowed to the names the answer has when an unknown one turns up after a write (see check).
   let fields = settings.fields;
   const tableOpts = {
@@ -80,9 +80,8 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   };
   const pick = (item: unknown): unknown => (Array.isArray(item) ? item.map(pickOne) : pickOne(item));
   const formatOf = (opts: RenderOptions | undefined): Format => (!settings.explicitFormat && opts?.defaultFormat) || settings.format;
-  const toLine = (format: Format, cols: Column[], row: Record<string, unknown>) =>
-    (format === 'csv' ? csvLine : tsvLine)(cols.map((c) => cellText(c, row)));
-  const header = (format: Format, cols: Column[]) => (format === 'csv' ? csvLine : tsvLine)(cols.map((c) => c.key));
+  const toLine = (format: 'csv' | 'tsv', cols: Column[], row: Record<string, unknown>) => FORMAT_SPECS[format].line(cols.map((c) => cellText(c, row)));
+  const header = (format: 'csv' | 'tsv', cols: Column[]) => FORMAT_SPECS[format].line(cols.map((c) => c.key));
 
   // A message may quote API data (a squid's name): no control characters reach stderr but the colours of errStyle.
   const message = (line: string) => {
@@ -205,7 +204,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
 
   async function record(data: unknown, opts?: RenderOptions): Promise<void> {
     const format = formatOf(opts);
-    if (Array.isArray(data) && !FORMAT_SPECS[format].json) {
+    if (Array.isArray(data) && FORMAT_SPECS[format].json === null) {
       await list(data, opts);
       return;
     }
@@ -239,6 +238,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
 
   return {
     settings,
+    spec,
     get closed() {
       return out.closed;
     },
@@ -261,11 +261,11 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     },
     warn,
     success(msg) {
-      if (settings.quiet || jsonish) return;
+      if (settings.quiet || spec.json) return;
       message(msg.startsWith('✓') ? msg : `${errStyle.green('✓')} ${msg}`);
     },
     async spin<T>(label: string, task: () => Promise<T>): Promise<T> {
-      if (!settings.stderrIsTTY || settings.quiet || jsonish) return task();
+      if (!settings.stderrIsTTY || settings.quiet || spec.json) return task();
       const { default: ora } = await importPackage<typeof import('ora')>('ora');
       const spinner = ora({
         text: label,
