@@ -55,7 +55,7 @@ export default defineVerb({
     const status = await readStatus(http, deadlineMs);
     const s = ctx.outputSettings();
     // The screen is for reading; a chosen format or --fields makes it a record like any other (fields checked).
-    if ((s.explicitFormat && s.format !== 'table') || s.fields) {
+    if ((s.explicitFormat && !ctx.out.spec.terminal) || s.fields) {
       await ctx.out.record(status);
       return;
     }
