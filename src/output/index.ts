@@ -11,11 +11,8 @@ import { importPackage } from '../import-package.js';
 import { runJq } from './jq.js';
 import { capMessage } from './limits.js';
 
-export type { Column, Format, Output, OutputSettings, RenderOptions } from './types.js';
-export { FORMATS } from './types.js';
+export type { Column } from './types.js';
 export { resolveOutputSettings, type OutputSettingsInput } from './settings.js';
-export { isSecretKey, maskKey, maskSecrets, redactText, MASK } from './secrets.js';
-export { getPath, pickFields } from './fields.js';
 
 interface OutputIO {
   stdout: NodeJS.WritableStream;
@@ -204,8 +201,10 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
 
   async function record(data: unknown, opts?: RenderOptions): Promise<void> {
     const format = formatOf(opts);
-    if (Array.isArray(data) && FORMAT_SPECS[format].json === null) {
-      await list(data, opts);
+    const { json, line } = FORMAT_SPECS[format];
+    // A list in a format of rows is its rows; one record in a line format is a list of one (CSV/TSV: header and row).
+    if ((json === null && Array.isArray(data)) || (!filtered && (line || json === 'lines'))) {
+      await list(json === null && Array.isArray(data) ? data : [data], opts);
       return;
     }
     const item = prepare(data, opts);
@@ -216,14 +215,9 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
         await out.write((JSON.stringify(pick(item), null, 2) ?? 'null') + '\n');
         return;
       case 'ndjson':
-        await out.write((JSON.stringify(pick(item)) ?? 'null') + '\n');
-        return;
       case 'csv':
-      case 'tsv': {
-        const cols = chooseColumns(opts?.columns, fields, item) ?? [];
-        await out.write(header(format, cols) + toLine(format, cols, asRow(item)));
-        return;
-      }
+      case 'tsv':
+        return; // written by list() above
       case 'table': {
         const cols = fields || opts?.columns?.length ? chooseColumns(opts?.columns, fields, item) : null;
         const { renderRecordTable } = await import('./table.js');
