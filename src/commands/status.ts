@@ -10,6 +10,7 @@ import { getBalance, getMe } from '../api/user.js';
 import { byNewest, listSquids, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './runs/_shared/recent.js';
 import { TimeoutError } from '../errors.js';
 import { durationFlag } from '../validate/index.js';
+import { finiteNumber as num } from '../output/fields.js';
 
 /** sq status as a whole gives up after this long (--timeout): a service that hangs must not hold the screen for minutes. */
 const DEADLINE_MS = 20_000;
@@ -156,10 +157,6 @@ function str(v: unknown): string {
 
 function lower(v: unknown): string {
   return str(v).toLowerCase();
-}
-
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
 function strOrNull(v: unknown): string | null {

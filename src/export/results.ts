@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import type { Envelope } from '../api/pages.js';
 import { FORMAT_SPECS, type Format, type Output } from '../output/types.js';
 import { createOutput } from '../output/index.js';
+import { finiteNumber as num } from '../output/fields.js';
 import { isIdPrefix, resolveRun, resolveSquid, resolveTask } from '../api/resolve.js';
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../api/results.js';
 import { SqError, UsageError } from '../errors.js';
@@ -491,10 +492,6 @@ async function openToRead(fd: number, st: ReturnType<typeof fstatSync>) {
 
 function newProgress(ctx: Ctx): Progress {
   return new Progress({ stream: ctx.io.stderr, tty: true, enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet, columns: ctx.io.columns });
-}
-
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
 function scopeOf(opts: { squid?: string; run?: string }): ResultScope {
