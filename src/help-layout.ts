@@ -42,6 +42,13 @@ function visible(s: string): number {
   return s.replace(/\x1b\[[\d;]*m/g, '').length;
 }
 
+/** The words that name a command from the root: ['squids', 'chain', 'set']. */
+export function commandPath(cmd: Command): string[] {
+  const words: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) words.unshift(c.name());
+  return words;
+}
+
 /** The options a command inherits from its ancestors (sq's globals), without --version, which only the root takes. */
 export function inheritedOptions(cmd: Command): Option[] {
   const out: Option[] = [];
