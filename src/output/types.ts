@@ -4,7 +4,7 @@ import type { Format, FormatSpec } from './formats.js';
 import type { FilterLimits } from './limits.js';
 import type { Template } from './template.js';
 
-export { FORMAT_SPECS, FORMATS, unknownFormat, type Format, type FormatSpec } from './formats.js';
+export { FORMAT_SPECS, FORMATS, type Format, type FormatSpec } from './formats.js';
 
 export interface Column {
   /** Dotted path into the record, e.g. "squid.name" or "events.run.done" (a literal key with dots wins over nesting). */
