@@ -1,24 +1,17 @@
 // The output formats, one entry each, and the line writers of the delimited ones. What a format is lives here: code
 // outside src/output asks the descriptor (FORMAT_SPECS[format], ctx.out.spec), never compares a format's name.
 
-function csvField(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-function tsvField(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
-}
-
 /**
  * sq's one CSV writer: RFC 4180 quoting (a field with a comma, quote or line break is quoted, quotes doubled), and
  * every line, the last included, ends with "\n" alone, as the other text formats do (not RFC 4180's CRLF).
  */
 export function csvLine(cells: string[]): string {
-  return cells.map(csvField).join(',') + '\n';
+  return cells.map((s) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s)).join(',') + '\n';
 }
 
+/** TSV: a backslash, tab, CR or newline in a cell is written as \\, \t, \r or \n, so every record is one line. */
 export function tsvLine(cells: string[]): string {
-  return cells.map(tsvField).join('\t') + '\n';
+  return cells.map((s) => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n')).join('\t') + '\n';
 }
 
 export interface FormatSpec {

@@ -33,10 +33,6 @@ interface CreateOutputOptions {
   signal?: AbortSignal;
 }
 
-function indent2(json: string): string {
-  return json.replace(/\n/g, '\n  ');
-}
-
 export function createOutput(io: OutputIO, settings: OutputSettings, options: CreateOutputOptions = {}): Output {
   const out = new Sink(io.stdout);
   const err = new Sink(io.stderr);
@@ -138,7 +134,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       const item = prepare(raw, opts);
       if (count === 0) check(item, opts);
       if (json === 'document') {
-        await out.write((count === 0 ? '[\n  ' : ',\n  ') + indent2(JSON.stringify(pick(item), null, 2) ?? 'null'));
+        await out.write((count === 0 ? '[\n  ' : ',\n  ') + (JSON.stringify(pick(item), null, 2) ?? 'null').replace(/\n/g, '\n  '));
       } else if (json === 'lines') {
         await out.write((JSON.stringify(pick(item)) ?? 'null') + '\n');
       } else if (line) {
