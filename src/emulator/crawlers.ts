@@ -47,7 +47,8 @@ export interface CrawlerDef {
   is_premium?: boolean;
   /** Its runs crash (the demo's way to show run.error); false when unset. */
   has_issues?: boolean;
-  account: null | { type: string; baseurl: string; cookies: { name: string; required: boolean }[] };
+  /** The site account its runs need (a crawler without one needs none). */
+  account?: { type: string; baseurl: string; cookies: { name: string; required: boolean }[] };
   task: Record<string, TaskParamDef>;
   squid: Record<string, SquidParamDef>;
   functions: Record<string, FunctionDef>;
@@ -85,7 +86,6 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     name: 'Google Maps Search Export',
     credits_per_row: 2,
     max_concurrency: 20,
-    account: null,
     base_label: 'Export Local Businesses',
     task: {
       url: {
@@ -209,7 +209,6 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     name: 'Amazon Products Scraper',
     credits_per_row: 1,
     max_concurrency: 20,
-    account: null,
     task: { url: url('https://www.amazon.com/s?k=headphones', '^https://www\\.amazon\\.') },
     squid: { max_results: maxResults },
     functions: {},
@@ -230,7 +229,6 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     credits_per_row: 0.5,
     max_concurrency: 10,
     has_issues: true,
-    account: null,
     task: { url: url('https://www.indeed.com/jobs?q=developer', '^https://([a-z]+\\.)?indeed\\.') },
     squid: { max_results: maxResults },
     functions: {},
