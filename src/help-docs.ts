@@ -4,17 +4,10 @@
 import type { Command, Option } from 'commander';
 import { EXAMPLES } from './global-options.js';
 import { ENVIRONMENT, EXIT_CODES } from './help-topics.js';
-import { inheritedOptions } from './help-layout.js';
+import { commandPath, inheritedOptions } from './help-layout.js';
 
 function visibleCommands(cmd: Command): Command[] {
   return cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden && c.name() !== 'help');
-}
-
-/** The words that name a command from the root: ['runs', 'start']. */
-function pathOf(cmd: Command): string[] {
-  const words: string[] = [];
-  for (let c: Command | null = cmd; c?.parent; c = c.parent) words.unshift(c.name());
-  return words;
 }
 
 function ownOptions(cmd: Command): Option[] {
@@ -56,7 +49,7 @@ function mdOptions(cmd: Command, opts: Option[]): string[] {
 
 function mdCommand(cmd: Command, level: number): string[] {
   const help = cmd.createHelp();
-  const words = pathOf(cmd);
+  const words = commandPath(cmd);
   const out = [`${'#'.repeat(level)} sq ${words.join(' ')}`, ''];
   for (const p of paragraphs(help.commandDescription(cmd))) out.push(...(p.pre ? ['```text', p.text, '```'] : [mdText(p.text)]), '');
   out.push('```text', `Usage: ${help.commandUsage(cmd)}`, '```', '');
@@ -64,7 +57,7 @@ function mdCommand(cmd: Command, level: number): string[] {
   if (aliases.length) out.push(`Alias: ${aliases.map((a) => `\`${a}\``).join(', ')}`, '');
   const subs = visibleCommands(cmd);
   if (subs.length) {
-    out.push('| Command | What it does |', '|---|---|', ...subs.map((s) => `| [\`sq ${pathOf(s).join(' ')}\`](#${anchor(s)}) | ${mdCell(s.summary() || s.description())} |`), '');
+    out.push('| Command | What it does |', '|---|---|', ...subs.map((s) => `| [\`sq ${commandPath(s).join(' ')}\`](#${anchor(s)}) | ${mdCell(s.summary() || s.description())} |`), '');
   }
   const own = ownOptions(cmd);
   if (own.length) out.push(...mdOptions(cmd, own), '');
@@ -75,7 +68,7 @@ function mdCommand(cmd: Command, level: number): string[] {
 }
 
 function anchor(cmd: Command): string {
-  return `sq-${pathOf(cmd).join('-')}`.toLowerCase().replace(/[^a-z0-9-]/g, '');
+  return `sq-${commandPath(cmd).join('-')}`.toLowerCase().replace(/[^a-z0-9-]/g, '');
 }
 
 /** docs/commands/: file name → content. README.md is the index; one page per top-level command. */
@@ -164,7 +157,7 @@ function roffExamples(cmd: Command): string[] {
 
 /** `sq runs start` in bold, then what follows it ([options] <squid>). */
 function synopsis(cmd: Command): string[] {
-  const words = ['sq', ...pathOf(cmd)];
+  const words = ['sq', ...commandPath(cmd)];
   const rest = cmd.createHelp().commandUsage(cmd).split(' ').slice(words.length).join(' ');
   return ['.PP', `.B ${roff(words.join(' '))}`, ...(rest ? [roff(rest)] : [])];
 }
@@ -175,9 +168,9 @@ function roffCommand(cmd: Command, heading: string): string[] {
   const out = [heading, ...synopsis(cmd)];
   out.push(...roffParagraphs(help.commandDescription(cmd)));
   const own = ownOptions(cmd);
-  if (own.length && pathOf(cmd).length) out.push('.PP', 'Options:', '.RS 4', ...roffOptions(cmd, own), '.RE');
+  if (own.length && commandPath(cmd).length) out.push('.PP', 'Options:', '.RS 4', ...roffOptions(cmd, own), '.RE');
   out.push(...roffExamples(cmd));
-  for (const s of visibleCommands(cmd)) out.push(...roffCommand(s, `.SS ${roff(`sq ${pathOf(s).join(' ')}`)}`));
+  for (const s of visibleCommands(cmd)) out.push(...roffCommand(s, `.SS ${roff(`sq ${commandPath(s).join(' ')}`)}`));
   return out;
 }
 
@@ -186,7 +179,7 @@ function roffCommand(cmd: Command, heading: string): string[] {
  * `version` goes in the footer only.
  */
 export function manPage(program: Command, cmd: Command, version: string): string {
-  const words = pathOf(cmd);
+  const words = commandPath(cmd);
   const name = ['sq', ...words].join('-');
   const out = [
     `.TH ${roff(name.toUpperCase())} 1 "" "sq ${roff(version)}" "sq manual"`,
@@ -202,7 +195,7 @@ export function manPage(program: Command, cmd: Command, version: string): string
   out.push('.SH GLOBAL OPTIONS', ...roffOptions(program, words.length ? inheritedOptions(cmd) : own));
   out.push(...roffExamples(cmd).map((l, i) => (i === 0 ? '.SH EXAMPLES' : l)).filter((l) => l !== 'Examples:'));
   const subs = visibleCommands(cmd);
-  if (subs.length) out.push('.SH COMMANDS', ...subs.flatMap((s) => roffCommand(s, `.SS ${roff(`sq ${pathOf(s).join(' ')}`)}`)));
+  if (subs.length) out.push('.SH COMMANDS', ...subs.flatMap((s) => roffCommand(s, `.SS ${roff(`sq ${commandPath(s).join(' ')}`)}`)));
   if (!words.length) {
     out.push('.SH ENVIRONMENT', ...ENVIRONMENT.flatMap(([k, v]) => ['.TP', `.B ${roff(k)}`, roff(v)]));
     out.push('.SH EXIT STATUS', ...EXIT_CODES.flatMap(([k, v]) => ['.TP', `.B ${k}`, roff(v)]));

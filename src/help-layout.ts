@@ -3,6 +3,7 @@
 // with descriptions is `sq help globals`), as gh does. Paragraphs are re-flowed to the terminal's width (80 when
 // piped); blocks indented by the author (file formats, tables) are kept as written.
 import type { Command, Help, HelpConfiguration, Option } from 'commander';
+import { stripAnsi } from './output/ansi.js';
 
 /** Which global flags apply to a verb (VerbSpec.output / writes), set by program.ts; absent: a command group. */
 export const USES = new WeakMap<Command, { output: boolean; writes: boolean }>();
@@ -24,7 +25,7 @@ function wrapParagraphs(text: string, width: number): string {
       const lines: string[] = [];
       let cur = '';
       for (const w of words) {
-        if (cur && visible(cur) + 1 + visible(w) > width) {
+        if (cur && stripAnsi(cur).length + 1 + stripAnsi(w).length > width) {
           lines.push(cur);
           cur = w;
         } else {
@@ -37,9 +38,11 @@ function wrapParagraphs(text: string, width: number): string {
     .join('\n\n');
 }
 
-function visible(s: string): number {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/\x1b\[[\d;]*m/g, '').length;
+/** The words that name a command from the root: ['squids', 'chain', 'set']. */
+export function commandPath(cmd: Command): string[] {
+  const words: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) words.unshift(c.name());
+  return words;
 }
 
 /** The options a command inherits from its ancestors (sq's globals), without --version, which only the root takes. */

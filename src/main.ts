@@ -4,6 +4,7 @@ import type { ContextInit } from './factory.js';
 import { DryRunStop, ExitCode, SqError, UsageError, InterruptedError, STOP_SIGNALS, type StopSignal } from './errors.js';
 import { redactText } from './output/secrets.js';
 import { terminalSafe } from './output/cells.js';
+import { specOf } from './output/formats.js';
 import { scanArgv } from './argv.js';
 
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
@@ -104,7 +105,7 @@ function print(ctx: import('./context.js').Ctx, err: Error, code: number): numbe
   const clean = (s: string) => terminalSafe(redactText(s, ctx.secrets()));
   const message = clean(err.message || 'unexpected error');
   const stderr = ctx.io.stderr;
-  if (ctx.globals.json || ctx.globals.jq !== undefined || ctx.globals.template !== undefined || ctx.globals.format === 'json' || ctx.globals.format === 'ndjson') {
+  if (ctx.globals.json || ctx.globals.jq !== undefined || ctx.globals.template !== undefined || specOf(ctx.globals.format)?.json) {
     const details = (sq?.details ?? []).map(clean);
     const body = {
       error: { code, status: sq?.status ?? null, message, retry_after: sq?.retryAfter ?? null, ...(details.length ? { details } : {}) },

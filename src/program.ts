@@ -7,7 +7,7 @@ import type { NounEntry, NounSpec, VerbSpec } from './command.js';
 import { NOUNS } from './commands/index.js';
 import { UsageError } from './errors.js';
 import { closest } from './validate/suggest.js';
-import { USES, exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
+import { USES, commandPath, exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
 import { VERSION } from './version.js';
 import { EXAMPLES, GLOBAL_OPTIONS, makeOption, readGlobals } from './global-options.js';
 
@@ -162,11 +162,4 @@ function refuseUnknownCommand(program: Command, argv: string[]): void {
     cmd = next!;
     rest = rest.slice(word.index + 1);
   }
-}
-
-/** The words that name a command from the root: ['squids', 'chain', 'set']. */
-export function commandPath(cmd: Command): string[] {
-  const words: string[] = [];
-  for (let c: Command | null = cmd; c?.parent; c = c.parent) words.unshift(c.name());
-  return words;
 }

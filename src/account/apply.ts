@@ -122,7 +122,7 @@ function reportLine(ctx: Ctx, step: Step, r: StepReport) {
  * item failed.
  */
 export async function runApply(ctx: Ctx, http: HttpClient, plan: Plan, steps: Step[]): Promise<void> {
-  const json = ctx.outputSettings().format === 'json';
+  const json = ctx.out.spec.json === 'document';
   const mask = <T>(v: T): T => maskSecrets(v, ctx.globals.showSecrets, ctx.secrets()) as T;
   const shownPlan = planText(mask(plan)).trimEnd();
   if (steps.length === 0) {

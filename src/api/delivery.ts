@@ -58,10 +58,6 @@ export function eventsObject(subscribed: readonly RunEventName[]): Record<RunEve
 
 export const DELIVERY_PATH = '/v1/delivery';
 
-export function deliveryPath(squidId: string): string {
-  return `${DELIVERY_PATH}?squid=${encodeURIComponent(squidId)}`;
-}
-
 export async function postDelivery(http: HttpClient, squidId: string, body: DeliveryBody): Promise<Record<string, unknown>> {
   const res = await http.post<unknown>(DELIVERY_PATH, body, { query: { squid: squidId } });
   return isObj(res) ? res : { result: res };

@@ -16,6 +16,7 @@ import { MAX_PAUSE_MS, MAX_RESET_WAIT_MS, MemoryStore, emptyState, isIdle, type 
 import { withFileLock } from '../io/lock.js';
 import { fnv1a64, pruneCacheDir } from '../io/cache-file.js';
 import { openRegularSync } from '../io/regular-file.js';
+import { finiteNumber as num } from '../output/fields.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */
 const STALE_MS = 2000;
@@ -126,8 +127,6 @@ function readState(fd: number): Record<string, unknown> {
     return {};
   }
 }
-
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** A prefix's state read from the file, within bounds whatever the file says (a clock that jumped, a bad write). */
 export function sane(raw: unknown, now: number): PaceState {

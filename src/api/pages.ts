@@ -7,6 +7,7 @@ import { RetryBudget, MAX_RETRIES, type HttpClient, type HttpResponse, type Requ
 import { InterruptedError, SqError } from '../errors.js';
 import { BadPageError } from './http-errors.js';
 import { errorMessage } from './messages.js';
+import { finiteNumber as num } from '../output/fields.js';
 
 export interface Envelope<T = Record<string, unknown>> {
   total_results?: number;
@@ -218,6 +219,3 @@ function positive(v: unknown): number | null {
   return n !== null && n >= 1 ? Math.floor(n) : null;
 }
 
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}

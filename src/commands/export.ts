@@ -27,7 +27,7 @@ export default defineVerb({
           'set them to the tokens before an apply that sends those channels, or pass --show-secrets to write the tokens',
       );
     }
-    if (ctx.outputSettings().format === 'json') {
+    if (ctx.out.spec.json === 'document') {
       await ctx.out.json(doc);
       return;
     }

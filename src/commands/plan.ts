@@ -88,7 +88,7 @@ export default defineVerb({
     // Passwords are masked by the diff; webhook and sheet URLs carry their tokens in the query, or (a value from
     // \${VAR}) anywhere.
     const mask = <T>(v: T): T => maskSecrets(v, ctx.globals.showSecrets, ctx.secrets()) as T;
-    if (ctx.outputSettings().format === 'json') await ctx.out.json(mask(asCodeDocument(plan, steps)));
+    if (ctx.out.spec.json === 'document') await ctx.out.json(mask(asCodeDocument(plan, steps)));
     else ctx.out.text(planText(mask(plan)));
     return opts.detailedExitcode && plan.items.length ? ExitCode.CHANGES : ExitCode.OK;
   },

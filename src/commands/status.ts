@@ -10,6 +10,9 @@ import { getBalance, getMe } from '../api/user.js';
 import { byNewest, listSquids, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './runs/_shared/recent.js';
 import { TimeoutError } from '../errors.js';
 import { durationFlag } from '../validate/index.js';
+import { finiteNumber as num } from '../output/fields.js';
+import type { Style } from '../output/ansi.js';
+import { truncateWidth } from '../output/width.js';
 
 /** sq status as a whole gives up after this long (--timeout): a service that hangs must not hold the screen for minutes. */
 const DEADLINE_MS = 20_000;
@@ -55,7 +58,7 @@ export default defineVerb({
     const status = await readStatus(http, deadlineMs);
     const s = ctx.outputSettings();
     // The screen is for reading; a chosen format or --fields makes it a record like any other (fields checked).
-    if ((s.explicitFormat && s.format !== 'table') || s.fields) {
+    if ((s.explicitFormat && !ctx.out.spec.terminal) || s.fields) {
       await ctx.out.record(status);
       return;
     }
@@ -158,10 +161,6 @@ function lower(v: unknown): string {
   return str(v).toLowerCase();
 }
 
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
 function strOrNull(v: unknown): string | null {
   return typeof v === 'string' && v !== '' ? v : null;
 }
@@ -202,8 +201,6 @@ function brief(r: ApiRecord): StatusRun {
   };
 }
 
-type Style = { bold(s: string): string; dim(s: string): string; red(s: string): string; yellow(s: string): string; green(s: string): string };
-
 /** The text screen; `width` > 0 cuts long lines (a terminal), 0 keeps them whole (piped). */
 function screen(st: Status, style: Style, width: number): string {
   const n = (v: number | null) => (v === null ? '?' : v.toLocaleString('en-US'));
@@ -236,13 +233,5 @@ function screen(st: Status, style: Style, width: number): string {
   runs('Latest failed runs', st.failed_runs, `none in the ${RECENT_RUNS} most recent runs`, style.red);
   runs('Failing deliveries', st.failing_deliveries, `no failed export in the ${RECENT_RUNS} most recent runs`, style.red);
   lines.push(`  ${style.dim('webhook and SFTP delivery outcomes are not reported by the API: check a channel with `sq delivery test`')}`);
-  return lines.map((l) => (width > 0 ? cut(l, width) : l)).join('\n') + '\n';
-}
-
-/** Cut a line to the terminal width; colour codes take no room. */
-function cut(line: string, width: number): string {
-  // eslint-disable-next-line no-control-regex
-  const visible = line.replace(/\x1b\[[0-9;]*m/g, '');
-  if ([...visible].length <= width) return line;
-  return `${[...visible].slice(0, Math.max(1, width - 1)).join('')}…`;
+  return lines.map((l) => (width > 0 ? truncateWidth(l, width) : l)).join('\n') + '\n';
 }

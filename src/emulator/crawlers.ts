@@ -43,9 +43,12 @@ export interface CrawlerDef {
   name: string;
   credits_per_row: number;
   max_concurrency: number;
-  is_premium: boolean;
-  has_issues: boolean;
-  account: null | { type: string; baseurl: string; cookies: { name: string; required: boolean }[] };
+  /** False when unset, as for every demo crawler. */
+  is_premium?: boolean;
+  /** Its runs crash (the demo's way to show run.error); false when unset. */
+  has_issues?: boolean;
+  /** The site account its runs need (a crawler without one needs none). */
+  account?: { type: string; baseurl: string; cookies: { name: string; required: boolean }[] };
   task: Record<string, TaskParamDef>;
   squid: Record<string, SquidParamDef>;
   functions: Record<string, FunctionDef>;
@@ -83,9 +86,6 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     name: 'Google Maps Search Export',
     credits_per_row: 2,
     max_concurrency: 20,
-    is_premium: false,
-    has_issues: false,
-    account: null,
     base_label: 'Export Local Businesses',
     task: {
       url: {
@@ -145,8 +145,6 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     name: 'Twitter Profile Scraper',
     credits_per_row: 2,
     max_concurrency: 20,
-    is_premium: false,
-    has_issues: false,
     account: account('twitter-sync', 'https://x.com', 'auth_token', 'ct0'),
     task: { url: url('https://x.com/nasa', '^https://(x|twitter)\\.com/') },
     squid: { max_results: maxResults },
@@ -168,8 +166,6 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     name: 'Sales Navigator Leads Scraper',
     credits_per_row: 3,
     max_concurrency: 10,
-    is_premium: false,
-    has_issues: false,
     account: account('sales-nav-sync', 'https://www.linkedin.com', 'li_at', 'JSESSIONID'),
     task: { url: url('https://www.linkedin.com/sales/search/people?query=cto', '^https://www\\.linkedin\\.com/sales/') },
     squid: {
@@ -196,8 +192,6 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     name: 'Facebook Pages Search Export',
     credits_per_row: 20,
     max_concurrency: 20,
-    is_premium: false,
-    has_issues: false,
     account: account('facebook-sync', 'https://www.facebook.com', 'c_user', 'xs'),
     task: { url: url('https://www.facebook.com/search/pages?q=bakery', '^https://(www\\.)?facebook\\.com/') },
     squid: { max_results: maxResults },
@@ -215,9 +209,6 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     name: 'Amazon Products Scraper',
     credits_per_row: 1,
     max_concurrency: 20,
-    is_premium: false,
-    has_issues: false,
-    account: null,
     task: { url: url('https://www.amazon.com/s?k=headphones', '^https://www\\.amazon\\.') },
     squid: { max_results: maxResults },
     functions: {},
@@ -237,10 +228,7 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     name: 'Indeed Jobs Scraper',
     credits_per_row: 0.5,
     max_concurrency: 10,
-    is_premium: false,
-    // Its runs crash: the demo's way to show run.error.
     has_issues: true,
-    account: null,
     task: { url: url('https://www.indeed.com/jobs?q=developer', '^https://([a-z]+\\.)?indeed\\.') },
     squid: { max_results: maxResults },
     functions: {},
@@ -264,8 +252,8 @@ export function crawlerRecord(def: CrawlerDef): Record<string, unknown> {
     icon: ICON,
     is_public: true,
     is_available: true,
-    is_premium: def.is_premium,
-    has_issues: def.has_issues,
+    is_premium: def.is_premium ?? false,
+    has_issues: def.has_issues ?? false,
     max_concurrency: def.max_concurrency,
     credits_per_row: def.credits_per_row,
     account: def.account ? { ...def.account, icon: ICON } : null,

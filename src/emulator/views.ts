@@ -8,13 +8,10 @@ import { parseApiTime } from '../api/time.js';
 
 type Rec = Record<string, unknown>;
 
-/** Business-time ms of any of the service's timestamp forms (naive ones are UTC). */
-export const parseNaive = parseApiTime;
-
 export function runDurationMs(emu: EmuCore, run: Rec): number {
-  const start = parseNaive(run.started_at);
+  const start = parseApiTime(run.started_at);
   if (start === null) return 0;
-  const end = parseNaive(run.ended_at) ?? emu.clock.now();
+  const end = parseApiTime(run.ended_at) ?? emu.clock.now();
   return Math.max(0, end - start);
 }
 
@@ -28,7 +25,7 @@ export type StampForm = 'Z' | 'us';
 export function stamped(rec: Rec, keys: readonly string[], form: StampForm): Rec {
   const out: Rec = { ...rec };
   for (const k of keys) {
-    const ms = parseNaive(rec[k]);
+    const ms = parseApiTime(rec[k]);
     if (ms !== null) out[k] = form === 'Z' ? isoZ(ms) : naiveUs(ms);
   }
   return out;

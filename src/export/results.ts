@@ -2,8 +2,9 @@
 // that let an interrupted --all export continue (--resume) from its last whole page.
 import type { Ctx } from '../context.js';
 import type { Envelope } from '../api/pages.js';
-import type { Format, Output } from '../output/types.js';
+import { FORMAT_SPECS, type Format, type Output } from '../output/types.js';
 import { createOutput } from '../output/index.js';
+import { finiteNumber as num } from '../output/fields.js';
 import { isIdPrefix, resolveRun, resolveSquid, resolveTask } from '../api/resolve.js';
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../api/results.js';
 import { SqError, UsageError } from '../errors.js';
@@ -109,7 +110,7 @@ async function exportResults(
   const taskId = task !== undefined && isIdPrefix(task) ? (await resolveTask(http, task.trim(), 'squid' in scope ? { squid: scope.squid } : {})).id : task;
 
   const continued = plan?.ck ?? null;
-  const tabular = format !== 'json' && format !== 'ndjson' && !settings.fields;
+  const tabular = FORMAT_SPECS[format].json === null && !settings.fields;
   let attributes: string[] | null = null;
   if (tabular && !continued) {
     const crawler = await crawlerOf(http, scope, squidRecord);
@@ -429,7 +430,7 @@ async function checkStdoutFile(ctx: Ctx, ck: Checkpoint, checkpoint: string, for
   const name = stdoutName(fd);
   const { size } = st;
   if (size === 0) {
-    const rest = `pages ${count(ck.pages + 1)} on${ck.format === 'ndjson' ? '' : ', without the header'}`;
+    const rest = `pages ${count(ck.pages + 1)} on${FORMAT_SPECS[ck.format as Format].line ? ', without the header' : ''}`;
     if (force) {
       ctx.out.warn(`--force: stdout (${name}) is an empty file: it gets only ${rest}, not the first ${count(ck.bytes)} bytes the checkpoint "${checkpoint}" counts`);
       return;
@@ -493,10 +494,6 @@ function newProgress(ctx: Ctx): Progress {
   return new Progress({ stream: ctx.io.stderr, tty: true, enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet, columns: ctx.io.columns });
 }
 
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
 function scopeOf(opts: { squid?: string; run?: string }): ResultScope {
   const squid = opts.squid;
   const run = opts.run;
@@ -512,7 +509,7 @@ function scopeOf(opts: { squid?: string; run?: string }): ResultScope {
 
 /** The format of an -o FILE: the one given, else the file's extension (csv for any other). */
 export function fileFormat(path: string, explicit: Format | null): Format {
-  if (explicit === 'table') throw new UsageError('--format table is for terminals; with -o use csv, tsv, json or ndjson');
+  if (explicit && FORMAT_SPECS[explicit].terminal) throw new UsageError('--format table is for terminals; with -o use csv, tsv, json or ndjson');
   if (explicit) return explicit;
   const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? '';
   return FILE_FORMATS[ext] ?? 'csv';

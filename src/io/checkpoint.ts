@@ -8,8 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SqError, UsageError } from '../errors.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
-import { csvLine, tsvLine } from '../output/cells.js';
-import { FORMATS, FORMAT_SPECS } from '../output/types.js';
+import { FORMATS, FORMAT_SPECS, type Format } from '../output/types.js';
 
 export const CHECKPOINT_VERSION = 1;
 /** Formats whose bytes can be cut after any page and continued (a JSON array cannot: it is one document). */
@@ -106,7 +105,7 @@ export function checkpointProblem(ck: Record<string, unknown>): string | null {
   if (!(RESUMABLE_FORMATS as readonly unknown[]).includes(ck.format)) return `format must be one of ${RESUMABLE_FORMATS.join(', ')}, ${got(ck.format)}`;
   if (ck.fields !== null && !names(ck.fields)) return `fields must be null or a list of field names, ${got(ck.fields)}`;
   // CSV/TSV rows are rendered by these columns (or by the fields): they make the header already written.
-  const tabular = ck.format !== 'ndjson';
+  const tabular = FORMAT_SPECS[ck.format as Format].line !== null;
   if ((tabular || ck.columns !== null) && !names(ck.columns)) return `columns must be a list of column names, ${got(ck.columns)}`;
   if (!int(ck.page_size, 1, MAX_PAGE_SIZE)) return `page_size must be an integer from 1 to ${MAX_PAGE_SIZE}, ${got(ck.page_size)}`;
   if (!int(ck.pages, 1)) return `pages must be a whole number of pages, at least 1, ${got(ck.pages)}`;
@@ -130,8 +129,8 @@ export function checkpointProblem(ck: Record<string, unknown>): string | null {
  * them are the checkpoint's count. The problem, as the end of a sentence about the file; null when they line up.
  */
 export async function savedPagesProblem(fh: FileHandle, ck: Checkpoint): Promise<string | null> {
-  const tabular = ck.format !== 'ndjson';
-  const header = tabular ? Buffer.from((ck.format === 'csv' ? csvLine : tsvLine)(ck.fields ?? ck.columns ?? [])) : null;
+  const { line, multiline } = FORMAT_SPECS[ck.format as Format];
+  const header = line ? Buffer.from(line(ck.fields ?? ck.columns ?? [])) : null;
   const buf = Buffer.alloc(1 << 20);
   let lines = 0;
   let quoted = false;
@@ -147,8 +146,7 @@ export async function savedPagesProblem(fh: FileHandle, ck: Checkpoint): Promise
     if (header && !headerSeen) start.push(Buffer.from(chunk.subarray(0, Math.min(bytesRead, header.length + 1))));
     // Newlines outside quotes end records: a quoted CSV cell may hold newlines ("" inside it toggles twice); TSV and
     // NDJSON escape theirs. indexOf keeps this at memory speed (a byte loop took seconds on 44 MB).
-    const csv = ck.format === 'csv';
-    let quote = csv ? chunk.indexOf(0x22) : -1;
+    let quote = multiline ? chunk.indexOf(0x22) : -1;
     let newline = chunk.indexOf(0x0a);
     while (newline >= 0 || quote >= 0) {
       if (quote >= 0 && (newline < 0 || quote < newline)) {

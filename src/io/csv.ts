@@ -1,5 +1,6 @@
 // CSV/TSV in (task uploads) and CSV out (run exports), RFC 4180 quoting.
-import { csvLine } from '../output/cells.js';
+import { csvLine } from '../output/formats.js';
+import { plainText } from '../output/cells.js';
 
 export function parseDelimited(text: string, delimiter: string): string[][] {
   const rows: string[][] = [];
@@ -36,13 +37,9 @@ export function parseDelimited(text: string, delimiter: string): string[][] {
   return rows.filter((r) => r.some((f) => f.trim() !== ''));
 }
 
-function cell(v: unknown): string {
-  return v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
-}
-
-/** A whole CSV document, written by csvLine (output/cells.ts): the one CSV writer, so the same quoting and line ends. */
+/** A whole CSV document: the cells and lines sq's --format csv writes (plainText, csvLine), the one CSV writer. */
 export function toCsv(columns: string[], rows: Iterable<Record<string, unknown>>): string {
   let out = csvLine(columns);
-  for (const r of rows) out += csvLine(columns.map((c) => cell(r[c])));
+  for (const r of rows) out += csvLine(columns.map((c) => plainText(r[c])));
   return out;
 }

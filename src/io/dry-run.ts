@@ -19,11 +19,11 @@ function maskCookies(body: unknown): unknown {
  * one request per line, each saying `dry_run: true` itself (a line is read alone).
  */
 export async function printPlanned(ctx: Ctx, reqs: PlannedRequest[]): Promise<void> {
-  const fmt = ctx.outputSettings().format;
+  const { json } = ctx.out.spec;
   const recs = reqs.map((r) => dryRunRecord(ctx, r));
-  if (fmt === 'json') {
+  if (json === 'document') {
     await ctx.out.json({ dry_run: true, requests: recs });
-  } else if (fmt === 'ndjson') {
+  } else if (json === 'lines') {
     ctx.out.text(recs.map((r) => JSON.stringify({ dry_run: true, ...r })).join('\n') + '\n');
   } else {
     for (const r of recs) {

@@ -39,26 +39,6 @@ export function cellText(col: Column, row: Record<string, unknown>): string {
   return col.format ? col.format(v, row) : plainText(v);
 }
 
-function csvField(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-function tsvField(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
-}
-
-/**
- * sq's one CSV writer: RFC 4180 quoting (a field with a comma, quote or line break is quoted, quotes doubled), and
- * every line, the last included, ends with "\n" alone, as the other text formats do (not RFC 4180's CRLF).
- */
-export function csvLine(cells: string[]): string {
-  return cells.map(csvField).join(',') + '\n';
-}
-
-export function tsvLine(cells: string[]): string {
-  return cells.map(tsvField).join('\t') + '\n';
-}
-
 // C0 controls but tab and newline, DEL, and the C1 controls (U+009B is a CSI to some terminals).
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;

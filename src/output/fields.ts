@@ -7,6 +7,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** A finite number, or null: how a count or a time in an answer is read. */
+export function finiteNumber(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
 export function getPath(record: unknown, path: string): unknown {
   if (!isRecord(record)) return undefined;
   if (Object.hasOwn(record, path)) return record[path];

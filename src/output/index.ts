@@ -1,8 +1,8 @@
 // createOutput: the only place that decides how data looks. Commands hand over records and lists.
 
-import { FORMAT_SPECS, unknownFormat, type Column, type Format, type Output, type OutputSettings, type RenderOptions } from './types.js';
+import { FORMAT_SPECS, type Column, type Format, type Output, type OutputSettings, type RenderOptions } from './types.js';
 import { makeStyle } from './ansi.js';
-import { asRow, cellText, chooseColumns, csvLine, isRecord, terminalSafe, tsvLine } from './cells.js';
+import { asRow, cellText, chooseColumns, isRecord, terminalSafe } from './cells.js';
 import { getPath, pickFields, unknownFields, unknownFieldsMessage } from './fields.js';
 import { SqError, UsageError } from '../errors.js';
 import { maskSecrets, redactDeep, redactText } from './secrets.js';
@@ -11,11 +11,8 @@ import { importPackage } from '../import-package.js';
 import { runJq } from './jq.js';
 import { capMessage } from './limits.js';
 
-export type { Column, Format, Output, OutputSettings, RenderOptions } from './types.js';
-export { FORMATS } from './types.js';
+export type { Column } from './types.js';
 export { resolveOutputSettings, type OutputSettingsInput } from './settings.js';
-export { isSecretKey, maskKey, maskSecrets, redactText, MASK } from './secrets.js';
-export { getPath, pickFields } from './fields.js';
 
 interface OutputIO {
   stdout: NodeJS.WritableStream;
@@ -36,17 +33,13 @@ interface CreateOutputOptions {
   signal?: AbortSignal;
 }
 
-function indent2(json: string): string {
-  return json.replace(/\n/g, '\n  ');
-}
-
 export function createOutput(io: OutputIO, settings: OutputSettings, options: CreateOutputOptions = {}): Output {
   const out = new Sink(io.stdout);
   const err = new Sink(io.stderr);
   const stderrColor = settings.stderrColor ?? settings.color;
   const style = makeStyle(settings.color);
   const errStyle = makeStyle(stderrColor);
-  const jsonish = settings.format === 'json' || settings.format === 'ndjson';
+  const spec = FORMAT_SPECS[settings.format];
   // Narrowed to the names the answer has when an unknown one turns up after a write (see check).
   let fields = settings.fields;
   const tableOpts = {
@@ -80,9 +73,6 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   };
   const pick = (item: unknown): unknown => (Array.isArray(item) ? item.map(pickOne) : pickOne(item));
   const formatOf = (opts: RenderOptions | undefined): Format => (!settings.explicitFormat && opts?.defaultFormat) || settings.format;
-  const toLine = (format: Format, cols: Column[], row: Record<string, unknown>) =>
-    (format === 'csv' ? csvLine : tsvLine)(cols.map((c) => cellText(c, row)));
-  const header = (format: Format, cols: Column[]) => (format === 'csv' ? csvLine : tsvLine)(cols.map((c) => c.key));
 
   // A message may quote API data (a squid's name): no control characters reach stderr but the colours of errStyle.
   const message = (line: string) => {
@@ -131,9 +121,11 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     return n;
   }
 
+  // What is written follows the format's descriptor: a JSON document, JSON lines, delimited lines, or a table.
   async function list(items: Iterable<unknown> | AsyncIterable<unknown>, opts?: RenderOptions): Promise<number> {
     if (filtered) return filteredList(items as AsyncIterable<unknown>, opts);
-    const format = formatOf(opts);
+    const { json, line } = FORMAT_SPECS[formatOf(opts)];
+    const headed = opts?.header !== false;
     let count = 0;
     let cols: Column[] | null = null;
     const tableRows: Record<string, unknown>[] = [];
@@ -141,104 +133,68 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       if (out.closed) break;
       const item = prepare(raw, opts);
       if (count === 0) check(item, opts);
-      switch (format) {
-        case 'json': {
-          const json = JSON.stringify(pick(item), null, 2) ?? 'null';
-          await out.write((count === 0 ? '[\n  ' : ',\n  ') + indent2(json));
-          break;
+      if (json === 'document') {
+        await out.write((count === 0 ? '[\n  ' : ',\n  ') + (JSON.stringify(pick(item), null, 2) ?? 'null').replace(/\n/g, '\n  '));
+      } else if (json === 'lines') {
+        await out.write((JSON.stringify(pick(item)) ?? 'null') + '\n');
+      } else if (line) {
+        if (count === 0) {
+          cols = chooseColumns(opts?.columns, fields, item) ?? [];
+          if (headed) await out.write(line(cols.map((c) => c.key)));
         }
-        case 'ndjson':
-          await out.write((JSON.stringify(pick(item)) ?? 'null') + '\n');
-          break;
-        case 'csv':
-        case 'tsv': {
-          if (count === 0) {
-            cols = chooseColumns(opts?.columns, fields, item) ?? [];
-            if (opts?.header !== false) await out.write(header(format, cols));
-          }
-          await out.write(toLine(format, cols ?? [], asRow(item)));
-          break;
-        }
-        case 'table':
-          cols ??= chooseColumns(opts?.columns, fields, item);
-          tableRows.push(asRow(item));
-          break;
-        default:
-          unknownFormat(format);
+        const row = asRow(item);
+        await out.write(line((cols ?? []).map((c) => cellText(c, row))));
+      } else {
+        cols ??= chooseColumns(opts?.columns, fields, item);
+        tableRows.push(asRow(item));
       }
       if (out.closed) break;
       count++;
     }
-    if (out.closed) return count;
-    switch (format) {
-      case 'json':
-        await out.write(count === 0 ? '[]\n' : '\n]\n');
-        break;
-      case 'csv':
-      case 'tsv':
-        // An empty result with known columns is still a valid, headed file.
-        if (count === 0 && opts?.header !== false) {
-          const headed = chooseColumns(opts?.columns, fields, undefined);
-          if (headed) await out.write(header(format, headed));
-        }
-        break;
-      case 'table':
-        if (count === 0) {
-          if (!settings.quiet) message(opts?.empty ?? 'No results');
-        } else {
-          // The table renderer and its display-width tables load on first use: `sq me --json` needs neither.
-          const { renderListTable } = await import('./table.js');
-          const { text, hidden } = await renderListTable(cols ?? [], tableRows, tableOpts);
-          await out.write(text);
-          if (hidden.length && !settings.quiet) {
-            message(`${hidden.length} column${hidden.length === 1 ? '' : 's'} left out to fit the terminal (${hidden.join(', ')}): use --fields, or --format tsv/csv/json for everything`);
-          }
-        }
-        break;
-      case 'ndjson':
-        break;
-      default:
-        unknownFormat(format);
+    if (out.closed || json === 'lines') return count;
+    if (json === 'document') {
+      await out.write(count === 0 ? '[]\n' : '\n]\n');
+    } else if (line) {
+      // An empty result with known columns is still a valid, headed file.
+      const known = count === 0 && headed ? chooseColumns(opts?.columns, fields, undefined) : null;
+      if (known) await out.write(line(known.map((c) => c.key)));
+    } else if (count === 0) {
+      if (!settings.quiet) message(opts?.empty ?? 'No results');
+    } else {
+      // The table renderer and its display-width tables load on first use: `sq me --json` needs neither.
+      const { renderListTable } = await import('./table.js');
+      const { text, hidden } = await renderListTable(cols ?? [], tableRows, tableOpts);
+      await out.write(text);
+      if (hidden.length && !settings.quiet) {
+        message(`${hidden.length} column${hidden.length === 1 ? '' : 's'} left out to fit the terminal (${hidden.join(', ')}): use --fields, or --format tsv/csv/json for everything`);
+      }
     }
     return count;
   }
 
   async function record(data: unknown, opts?: RenderOptions): Promise<void> {
-    const format = formatOf(opts);
-    if (Array.isArray(data) && !FORMAT_SPECS[format].json) {
-      await list(data, opts);
+    const { json, line } = FORMAT_SPECS[formatOf(opts)];
+    // A list in a format of rows is its rows; one record in a line format is a list of one (CSV/TSV: header and row).
+    // (--jq and --template imply the JSON document format.)
+    if (json === 'lines' || line || (json === null && Array.isArray(data))) {
+      await list(json === null && Array.isArray(data) ? data : [data], opts);
       return;
     }
     const item = prepare(data, opts);
     check(item, opts);
     if (filtered) return writeFiltered(pick(item));
-    switch (format) {
-      case 'json':
-        await out.write((JSON.stringify(pick(item), null, 2) ?? 'null') + '\n');
-        return;
-      case 'ndjson':
-        await out.write((JSON.stringify(pick(item)) ?? 'null') + '\n');
-        return;
-      case 'csv':
-      case 'tsv': {
-        const cols = chooseColumns(opts?.columns, fields, item) ?? [];
-        await out.write(header(format, cols) + toLine(format, cols, asRow(item)));
-        return;
-      }
-      case 'table': {
-        const cols = fields || opts?.columns?.length ? chooseColumns(opts?.columns, fields, item) : null;
-        const { renderRecordTable } = await import('./table.js');
-        const text = await renderRecordTable(asRow(item), cols, { ...tableOpts, title: opts?.title });
-        await out.write(text);
-        return;
-      }
-      default:
-        unknownFormat(format);
+    if (json === 'document') {
+      await out.write((JSON.stringify(pick(item), null, 2) ?? 'null') + '\n');
+      return;
     }
+    const cols = fields || opts?.columns?.length ? chooseColumns(opts?.columns, fields, item) : null;
+    const { renderRecordTable } = await import('./table.js');
+    await out.write(await renderRecordTable(asRow(item), cols, { ...tableOpts, title: opts?.title }));
   }
 
   return {
     settings,
+    spec,
     get closed() {
       return out.closed;
     },
@@ -261,11 +217,11 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     },
     warn,
     success(msg) {
-      if (settings.quiet || jsonish) return;
+      if (settings.quiet || spec.json) return;
       message(msg.startsWith('✓') ? msg : `${errStyle.green('✓')} ${msg}`);
     },
     async spin<T>(label: string, task: () => Promise<T>): Promise<T> {
-      if (!settings.stderrIsTTY || settings.quiet || jsonish) return task();
+      if (!settings.stderrIsTTY || settings.quiet || spec.json) return task();
       const { default: ora } = await importPackage<typeof import('ora')>('ora');
       const spinner = ora({
         text: label,

@@ -1,27 +1,10 @@
 // The contract between commands and the output module. Commands hand over data; src/output decides how it looks.
 
+import type { Format, FormatSpec } from './formats.js';
 import type { FilterLimits } from './limits.js';
 import type { Template } from './template.js';
 
-/**
- * The output formats, one entry each: adding one here makes every exhaustive switch on Format (output/index.ts) a
- * compile error until it has the new branch. `json`: records are JSON documents (a list is not laid out in rows);
- * `resumable`: the bytes can be cut after any page and continued (a JSON array cannot: it is one document).
- */
-export const FORMAT_SPECS = {
-  table: { json: false, resumable: false },
-  json: { json: true, resumable: false },
-  ndjson: { json: true, resumable: true },
-  csv: { json: false, resumable: true },
-  tsv: { json: false, resumable: true },
-} as const satisfies Record<string, { json: boolean; resumable: boolean }>;
-export type Format = keyof typeof FORMAT_SPECS;
-export const FORMATS = Object.keys(FORMAT_SPECS) as readonly Format[];
-
-/** The compile-time check that a switch on a Format has every branch. */
-export function unknownFormat(format: never): never {
-  throw new Error(`no output for format ${String(format)}`);
-}
+export { FORMAT_SPECS, FORMATS, type Format, type FormatSpec } from './formats.js';
 
 export interface Column {
   /** Dotted path into the record, e.g. "squid.name" or "events.run.done" (a literal key with dots wins over nesting). */
@@ -102,6 +85,8 @@ export interface OutputSettings {
 
 export interface Output {
   readonly settings: OutputSettings;
+  /** What the format in use is (FORMAT_SPECS[settings.format]): ask it, rather than compare the format's name. */
+  readonly spec: FormatSpec;
   /**
    * One record: a JSON object, one NDJSON line, a CSV/TSV header + row, or a two-column key/value table.
    * Returns a Promise (writes respect backpressure): always `await` it.

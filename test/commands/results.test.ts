@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { csvLine } from '../../src/output/cells.js';
+import { csvLine } from '../../src/output/formats.js';
 import { tempDir } from '../helpers/fs.js';
 import { ndjson } from '../helpers/json.js';
 

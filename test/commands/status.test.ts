@@ -83,3 +83,12 @@ it('--fields picks from the document in the default output too (a record), and a
   expect(bad.stdout).toBe('');
   expect(bad.stderr).toContain('--fields: unknown field "bogus"; valid fields: user.name, user.email,');
 });
+
+it('on a narrow terminal every line fits the width, a cut one ending in "…"', async () => {
+  const r = await sq(['status', '--no-color'], { env: emu.env(), tty: true, columns: 40 });
+  expect(r.code).toBe(0);
+  const lines = r.stdout.trimEnd().split('\n');
+  expect(lines.every((l) => l.length <= 40)).toBe(true);
+  expect(lines).toContain('Account');
+  expect(lines.find((l) => l.startsWith(`  ${paused.id}`))).toBe(`  ${paused.id}  paused  ${DEMO_SQUIDS.influencers}`.slice(0, 39) + '…');
+});

@@ -1,7 +1,7 @@
 // One CSV writer: the emulator's run exports (toCsv) and sq's --format csv (csvLine) quote and end lines alike.
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../../src/io/csv.js';
-import { csvLine } from '../../src/output/cells.js';
+import { csvLine } from '../../src/output/formats.js';
 
 describe('CSV', () => {
   it('a run export is the lines csvLine writes: RFC 4180 quoting, "\\n" line ends', () => {

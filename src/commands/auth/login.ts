@@ -75,7 +75,7 @@ export default defineVerb({
       ctx.out.success(`Logged in as ${who} (profile "${auth.profile}", ${baseUrl})`);
     }
     if (ctx.env.SQ_TOKEN) ctx.out.warn('SQ_TOKEN is set in this environment and overrides the stored key.');
-    if (ctx.outputSettings().format === 'json') {
+    if (ctx.out.spec.json === 'document') {
       await ctx.out.record({ profile: auth.profile, base_url: baseUrl, user: who, ...(ctx.globals.dryRun ? { dry_run: true } : {}) });
     }
   },

@@ -35,7 +35,7 @@ function humanColumns(s: AutoReset): Column[] {
 }
 
 async function show(ctx: Ctx, s: AutoReset, title: string): Promise<void> {
-  const table = ctx.outputSettings().format === 'table';
+  const table = ctx.out.spec.terminal;
   await ctx.out.record(s, { title, columns: table ? humanColumns(s) : undefined });
   if (table) ctx.out.info('Each reset renews the plan at once and charges the card on file; consumed credits return to zero.');
 }

@@ -59,7 +59,7 @@ export default defineVerb({
     const none = `No crawler's name, slug or description contains "${search}". List them all: sq crawlers list`;
     await ctx.out.list(matches(), { columns: COLUMNS, empty: none });
     // A table says it itself (empty); piped, a search that found nothing still says so on stderr.
-    if (found === 0 && ctx.outputSettings().format !== 'table') ctx.out.info(none);
+    if (found === 0 && !ctx.out.spec.terminal) ctx.out.info(none);
     else if (more) ctx.out.info(`Showing the first ${found} matches — use --all or --limit N to see more.`);
   },
 });

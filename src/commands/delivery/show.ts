@@ -78,7 +78,6 @@ export default defineVerb({
     const d = storedDelivery(rec);
     const name = typeof rec.name === 'string' ? rec.name : squid.name;
     const out: Rec = { squid: squid.id, name, ...d };
-    const table = ctx.outputSettings().format === 'table';
-    await ctx.out.record(out, { title: `Delivery of squid ${name || squid.id}`, columns: table ? COLUMNS : undefined });
+    await ctx.out.record(out, { title: `Delivery of squid ${name || squid.id}`, columns: ctx.out.spec.terminal ? COLUMNS : undefined });
   },
 });

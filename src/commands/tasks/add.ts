@@ -73,9 +73,8 @@ export default defineVerb({
       if (Array.isArray(res.tasks)) created.push(...res.tasks.map(normalizeTask));
       if (typeof res.duplicated_count === 'number') dup += res.duplicated_count;
     }
-    const fmt = ctx.outputSettings().format;
     // One answer in the API's own shape, whatever the number of requests it took.
-    if (fmt === 'json' || fmt === 'ndjson') await ctx.out.record({ duplicated_count: dup, tasks: created });
+    if (ctx.out.spec.json) await ctx.out.record({ duplicated_count: dup, tasks: created });
     else await ctx.out.list(created, { columns: TASK_LIST_COLUMNS });
     ctx.out.info(`Added ${created.length} task${created.length === 1 ? '' : 's'} to squid ${squid.name || squid.id}; ${dup} duplicate${dup === 1 ? '' : 's'} skipped.`);
   },

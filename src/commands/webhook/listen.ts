@@ -2,16 +2,13 @@ import { defineVerb } from '../../command.js';
 import type { Ctx } from '../../context.js';
 import { eventsFlag, httpUrlFlag, intFlag, nonEmpty, RUN_EVENTS } from '../../validate/index.js';
 import { UsageError } from '../../errors.js';
-import { csvLine, tsvLine } from '../../output/cells.js';
 import { shownUrl } from '../../output/secrets.js';
 import type { WebhookPayload } from '../../webhook/payload.js';
 
 function lineFor(ctx: Ctx, p: WebhookPayload): string {
-  const fmt = ctx.outputSettings().format;
-  if (fmt === 'json' || fmt === 'ndjson') return JSON.stringify(p);
-  const cells = [p.timestamp, p.event, p.id, p.squid.id, p.squid.name];
-  if (fmt === 'tsv') return tsvLine(cells).replace(/\n$/, '');
-  if (fmt === 'csv') return csvLine(cells).replace(/\r?\n$/, '');
+  const { json, line } = ctx.out.spec;
+  if (json) return JSON.stringify(p);
+  if (line) return line([p.timestamp, p.event, p.id, p.squid.id, p.squid.name]).replace(/\n$/, '');
   const safe = (s: string) => s.replace(/[\u0000-\u001f\u007f]/g, ' ');
   return `${safe(p.timestamp)}  ${ctx.out.style.bold(p.event)}  ${safe(p.id)}  ${safe(p.squid.name)}`;
 }

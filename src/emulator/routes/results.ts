@@ -4,7 +4,8 @@ import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { paginate } from '../pagination.js';
 import { errB, fileStamp } from '../util.js';
-import { fileSignature, fileToken, parseNaive } from '../views.js';
+import { fileSignature, fileToken } from '../views.js';
+import { parseApiTime } from '../../api/time.js';
 import type { Rec } from './common.js';
 
 const INTERNAL = new Set(['object', 'squid', 'run', 'task']);
@@ -66,7 +67,7 @@ export function registerResults(emu: EmuCore): void {
     const attrs = (crawler ? defOf(crawler).attributes.map((a) => a.name) : []).filter((n) => present.has(n));
     const rest = [...present].filter((k) => k !== 'id' && !INTERNAL.has(k) && !attrs.includes(k));
     const columns = ['id', ...attrs, ...rest];
-    const filename = `${String(squid?.name ?? 'export')}_${fileStamp(parseNaive(run.export_time) ?? emu.clock.now())}.csv`;
+    const filename = `${String(squid?.name ?? 'export')}_${fileStamp(parseApiTime(run.export_time) ?? emu.clock.now())}.csv`;
     return {
       status: 200,
       raw: toCsv(columns, rows),

@@ -7,8 +7,8 @@ import type { Column } from '../../../output/index.js';
 type Rec = Record<string, unknown>;
 
 export async function printBreakdown(ctx: Ctx, doc: Rec, rows: Rec[], o: { title: string; columns: Column[]; total: string }): Promise<void> {
-  const { format, jq, template } = ctx.outputSettings();
-  if (format === 'json' || format === 'ndjson' || jq !== null || template !== null) {
+  // --jq and --template imply --json.
+  if (ctx.out.spec.json) {
     await ctx.out.record(doc, { title: o.title });
     return;
   }

@@ -19,6 +19,7 @@ import {
 import { durationFlag } from '../../../validate/index.js';
 import { formatDuration, MAX_INTERVAL_MS } from '../../../validate/duration.js';
 import { Progress, count, elapsed } from '../../../io/progress.js';
+import { finiteNumber as num } from '../../../output/fields.js';
 
 const DEFAULT_INTERVAL_MS = 5000;
 
@@ -58,10 +59,6 @@ interface Snapshot {
   reason: string;
   /** The API's eta as H:MM:SS, or "∞" while unknown; '' when there is none. */
   eta: string;
-}
-
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
 /** Polls until the run is done and exported. Returns the final run; throws RunFailedError / TimeoutError. */

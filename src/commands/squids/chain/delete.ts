@@ -20,6 +20,6 @@ export default defineVerb({
     await confirmOrCancel(ctx, `Remove the chain of squid ${squid.name || squid.id}? Its target squid and its runs stay.`);
     await deleteChain(http, squid.id);
     ctx.out.success(`Removed the chain of squid ${squid.name || squid.id}`);
-    if (ctx.out.settings.format === 'json') await ctx.out.json({ squid: squid.id, object: 'chain', deleted: true });
+    if (ctx.out.spec.json === 'document') await ctx.out.json({ squid: squid.id, object: 'chain', deleted: true });
   },
 });

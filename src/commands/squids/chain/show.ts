@@ -22,7 +22,7 @@ export default defineVerb({
     const squid = await resolveSquid(http, ref);
     const chain = await getChain(http, squid.id);
     if (!chain) {
-      if (ctx.out.settings.format === 'json') await ctx.out.json(null);
+      if (ctx.out.spec.json === 'document') await ctx.out.json(null);
       ctx.out.info(`Squid ${squid.name || squid.id} has no chain. Add one: sq squids chain set ${squid.id} --target-crawler <crawler> --field-map <field>=<param>`);
       return;
     }
