@@ -3,15 +3,12 @@
 // (PATCH: autostart, name and concurrency of the target); another target crawler or field map replaces it (DELETE,
 // then POST). `chain: null` removes it; no `chain:` key leaves it as it is.
 import { recordId } from '../api/resolve.js';
-import { SQUIDS_PATH } from '../api/squids.js';
-import { sameFieldMap, type ChainCreate, type ChainUpdate } from '../api/chains.js';
+import { chainPath, sameFieldMap, type ChainCreate, type ChainUpdate } from '../api/chains.js';
 import { isObj } from '../api/delivery.js';
 import { pathOf, type DesiredSquid, type Rec } from './file.js';
 import type { ChainSpec } from './schema.js';
 import type { Change, Request, Step } from './step.js';
 import { matchCrawler, type LiveSquid } from './state.js';
-
-const chainPath = (sid: string) => `${SQUIDS_PATH}/${encodeURIComponent(sid)}/chain`;
 
 /** The live chain as the file writes it (target by slug when the crawler list has it), for the plan and export. */
 export function chainEntry(live: Rec, crawlers: Rec[]): ChainSpec {

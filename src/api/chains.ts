@@ -29,7 +29,8 @@ export interface ChainCreate {
 
 export type ChainUpdate = Partial<Pick<ChainCreate, 'autostart' | 'cluster_name' | 'cluster_concurrency'>>;
 
-function chainPath(squid: string): string {
+/** The chain's path of a squid, its id checked (the account plan's requests use it too). */
+export function chainPath(squid: string): string {
   return `/v1/squids/${seg('squid id', squid)}/chain`;
 }
 
