@@ -1,26 +1,27 @@
 // On a terminal, waiting draws a progress bar on stderr (percent, tasks, results, elapsed) and erases it before
-// the final record; the virtual clock is moved by the test while the CLI polls in-process.
+// the final record; the virtual clock is moved by the test between two polls of the CLI in-process (gatedSqClock).
 import { rmSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { tempDir } from '../helpers/fs.js';
+import { gatedSqClock } from '../helpers/clock.js';
+import { waitFor } from '../helpers/wait.js';
 
 const emu = useEmulator({ each: 'reset' });
 
 it('draws a bar in place with percent, tasks done/total, results and elapsed, then prints the run', async () => {
   const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: emu.squidId(DEMO_SQUIDS.paris) } });
-  // The clock moves only after the CLI has polled: client pacing (shared by every sq of the machine) may space the
-  // polls out, and a blind clock would let the run finish between two of them, never showing it running.
-  const statsPath = `/v1/runs/${run.id}/stats`;
-  const polls = async () => (await emu.requests()).filter((q) => q.path === statsPath).length;
+  // One poll per step of sq's clock, and the emulator's clock moves between two polls: every state is seen, and the
+  // polls stay well inside the /v1/runs budget.
+  const clock = gatedSqClock();
   let finished = false;
-  const p = sq(['runs', 'watch', run.id, '--interval', '20ms', '--json'], { env: emu.env(), tty: true }).finally(() => (finished = true));
+  const p = sq(['runs', 'watch', run.id, '--interval', '20ms', '--json'], { env: emu.env(), tty: true, clock }).finally(() => (finished = true));
   for (let i = 0; i < 40 && !finished; i++) {
-    const target = (await polls()) + 1;
-    for (let j = 0; j < 100 && !finished && (await polls()) < target; j++) await new Promise((r) => setTimeout(r, 30));
+    await waitFor(() => clock.sleeping || finished, Boolean, 'a poll', 10_000);
     await emu.advance(500);
+    clock.step();
   }
   const r = await p;
   expect(r.code).toBe(0);
@@ -38,20 +39,21 @@ it('draws a bar in place with percent, tasks done/total, results and elapsed, th
 
 /**
  * Watches a run of the demo squid whose account limit is exhausted: it pauses, stays paused for a few polls, then
- * resumes. The clock only moves after the CLI has polled (its stats requests are counted), so no state is skipped
- * even when client pacing slows the polls down.
+ * resumes. The emulator's clock only moves between two polls of the CLI (gatedSqClock), so no state is skipped.
  */
 async function watchThroughPause(tty: boolean) {
   const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: emu.squidId(DEMO_SQUIDS.influencers) } });
-  const statsPath = `/v1/runs/${run.id}/stats`;
-  const polls = async () => (await emu.requests()).filter((q) => q.path === statsPath).length;
-  const afterPolls = async (n: number) => {
-    const target = (await polls()) + n;
-    for (let i = 0; i < 100 && !finished && (await polls()) < target; i++) await new Promise((r) => setTimeout(r, 30));
-  };
+  const clock = gatedSqClock();
   let finished = false;
+  /** Lets sq poll `n` more times, the emulator's clock still. */
+  const afterPolls = async (n: number) => {
+    for (let i = 0; i < n && !finished; i++) {
+      await waitFor(() => clock.sleeping || finished, Boolean, 'a poll', 10_000);
+      if (i < n - 1) clock.step();
+    }
+  };
   const cache = tempDir('sq-cache-');
-  const p = sq(['runs', 'watch', run.id, '--interval', '20ms', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache }), tty }).finally(
+  const p = sq(['runs', 'watch', run.id, '--interval', '20ms', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache }), tty, clock }).finally(
     () => (finished = true),
   );
   let pausedSeen = false;
@@ -60,9 +62,11 @@ async function watchThroughPause(tty: boolean) {
     const now = await emu.api(`/v1/runs/${run.id}`);
     if (now.status === 'paused' && !pausedSeen) {
       pausedSeen = true;
+      clock.step();
       await afterPolls(3);
       await emu.advance(300_000);
     } else await emu.advance(2000);
+    clock.step();
   }
   expect(pausedSeen).toBe(true);
   try {

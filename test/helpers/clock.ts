@@ -28,3 +28,32 @@ export function fakeSqClock(signal?: AbortSignal) {
     },
   };
 }
+
+/**
+ * A fake sq clock whose sleeps end only when the test calls step(): a polling command (runs watch) polls once per
+ * step, however fast the machine runs it, so the test decides what each poll sees and how many requests are sent
+ * (free-running, an in-process sq can poll hundreds of times while the test waits a few real milliseconds, and
+ * spend a prefix's rate budget).
+ */
+export function gatedSqClock() {
+  const base = fakeSqClock();
+  let waiting: (() => void)[] = [];
+  return {
+    now: base.now,
+    slept: base.slept,
+    async sleep(ms: number): Promise<void> {
+      await new Promise<void>((r) => waiting.push(r));
+      await base.sleep(ms);
+    },
+    /** Whether sq is waiting for a step. */
+    get sleeping(): boolean {
+      return waiting.length > 0;
+    },
+    /** Ends the sleeps sq is in. */
+    step(): void {
+      const w = waiting;
+      waiting = [];
+      for (const r of w) r();
+    },
+  };
+}
