@@ -4,7 +4,7 @@
 // (exit 2, no request) is logic, tested in-process: test/commands/results-resume-refusals.test.ts.
 import { appendFileSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
@@ -316,8 +316,12 @@ describe('one export at a time per file', () => {
       reject: false,
       timeout: 60_000,
     });
+    // A test that fails half-way must not leave it running into the next test's faults.
+    onTestFinished(() => void p.kill());
     const lock = join(file, '..', `.${file.split('/').pop()}.sq-checkpoint.lock`);
-    await waitFor(() => existsSync(lock), (held) => held, 'the first export to take its lock');
+    // The lock file is created, then its pid written: until then a second sq would see a lock with no owner named.
+    const owner = () => (existsSync(lock) ? readFileSync(lock, 'utf8').trim() : '');
+    await waitFor(owner, (pid) => pid !== '', 'the first export to take its lock and write its pid');
     return { p, lock };
   }
 
