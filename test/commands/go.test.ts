@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
+import { gatedSqClock } from '../helpers/clock.js';
+import { waitFor } from '../helpers/wait.js';
 import { InterruptedError } from '../../src/errors.js';
 import { squidName } from '../../src/commands/go.js';
 
@@ -18,20 +20,22 @@ const posts = async () => (await emu.requests('POST')).map((r) => r.path);
 const runPosts = async () => (await posts()).filter((p) => p === '/v1/runs').length;
 const statsPolls = async () => (await emu.requests()).filter((q) => /^\/v1\/runs\/[^/]+\/stats$/.test(q.path)).length;
 
-/** Runs sq go, moving the emulator's clock only after sq has polled the run (as in runs-watch-tty.test.ts). */
+/** Runs sq go, the emulator's clock moved between two of its polls (gatedSqClock, as in runs-watch-tty.test.ts). */
 async function goAdvancing(args: string[], opts: { signal?: AbortSignal; stopAfterPolls?: () => void } = {}) {
   let finished = false;
-  const p = sq(['go', ...args], { env: emu.env(), signal: opts.signal }).finally(() => (finished = true));
+  const clock = gatedSqClock(opts.signal);
+  const p = sq(['go', ...args], { env: emu.env(), signal: opts.signal, clock }).finally(() => (finished = true));
   let polled = 0;
   for (let i = 0; i < 200 && !finished; i++) {
-    const target = (await statsPolls()) + 1;
-    for (let j = 0; j < 200 && !finished && (await statsPolls()) < target; j++) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => clock.sleeping || finished, Boolean, 'a poll', 10_000);
     if (finished) break;
-    if (++polled === 2 && opts.stopAfterPolls) {
+    if ((await statsPolls()) > polled) polled++;
+    if (polled === 2 && opts.stopAfterPolls) {
       opts.stopAfterPolls();
       break;
     }
     await emu.advance(500);
+    clock.step();
   }
   return p;
 }

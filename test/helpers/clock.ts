@@ -35,14 +35,19 @@ export function fakeSqClock(signal?: AbortSignal) {
  * (free-running, an in-process sq can poll hundreds of times while the test waits a few real milliseconds, and
  * spend a prefix's rate budget).
  */
-export function gatedSqClock() {
-  const base = fakeSqClock();
+export function gatedSqClock(signal?: AbortSignal) {
+  const base = fakeSqClock(signal);
   let waiting: (() => void)[] = [];
   return {
     now: base.now,
     slept: base.slept,
     async sleep(ms: number): Promise<void> {
-      await new Promise<void>((r) => waiting.push(r));
+      // Interrupted, a sleep ends at once with the signal's reason, as the real one does.
+      await new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
+        waiting.push(resolve);
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
       await base.sleep(ms);
     },
     /** Whether sq is waiting for a step. */
