@@ -11,7 +11,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
 export default defineVerb({
   name: 'api',
-  summary: 'Make an authenticated API request (same auth, pacing and retries as every command)',
+  summary: 'Make an authenticated API request (same auth, pacing and retries)',
   description:
     'Sends a request to <path> on the API (a leading /v1 is added when missing) and prints the JSON response. ' +
     '-f key=value adds a string field, -F key=value a typed one (JSON when the value is valid JSON; a number JSON ' +

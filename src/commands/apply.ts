@@ -5,7 +5,7 @@ import { FILE_HELP, FILE_OPTION, JSON_HELP, planOfFile } from './plan.js';
 export default defineVerb({
   name: 'apply',
   writes: true,
-  summary: 'Make the account match a file: squids, tasks, delivery, billing (idempotent, for CI)',
+  summary: 'Make the account match a file: squids, tasks, delivery, billing',
   description:
     'Computes the plan (see `sq plan`) and shows it on stderr, then sends it in a safe order: squids are created and ' +
     'updated first, then tasks, then delivery channels, then deletions (prune), and the automatic billing reset last. ' +

@@ -3,7 +3,7 @@ import { getBalance } from '../api/user.js';
 
 export default defineVerb({
   name: 'balance',
-  summary: 'Show the credit balance; remaining = available - consumed (GET /v1/user/balance)',
+  summary: 'Show the credit balance (remaining = available - consumed)',
   description:
     'Show the credit balance. The API\'s "available" is the whole allotment of the period (bonus included), not what is left: ' +
     'sq adds "remaining" = available - consumed.',

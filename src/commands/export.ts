@@ -4,7 +4,7 @@ import { exportAccount, SCHEMA_LINE } from '../account/export.js';
 
 export default defineVerb({
   name: 'export',
-  summary: 'Write the current account as an account file for `sq plan` / `sq apply` (secrets as ${…} placeholders)',
+  summary: 'Write the current account as a file for plan / apply',
   description:
     'Reads every squid (its settings, params, tasks and delivery channels) and the automatic billing reset, and ' +
     'prints them in the account file format on stdout: YAML, or JSON with --json. Secrets are never written: each ' +

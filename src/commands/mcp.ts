@@ -2,7 +2,7 @@ import { defineVerb } from '../command.js';
 
 export default defineVerb({
   name: 'mcp',
-  summary: 'Serve the account to AI agents over the Model Context Protocol (stdio); read-only unless --allow-writes',
+  summary: 'Serve the account to AI agents over MCP (stdio); read-only unless --allow-writes',
   description:
     'An MCP server on stdin/stdout for Claude Code, Claude Desktop, Cursor and other agents, with the key of every command ' +
     '(--profile, SQ_TOKEN or the active profile). Its tools are sq\'s verbs, named noun_verb (squids_list, runs_get, ' +

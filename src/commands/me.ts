@@ -3,7 +3,7 @@ import { getMe } from '../api/user.js';
 
 export default defineVerb({
   name: 'me',
-  summary: 'Show the current user (GET /v1/me)',
+  summary: 'Show the current user',
   examples: ['sq me', 'sq me --json', 'sq me --fields email,plan'],
   async run(ctx) {
     const http = await ctx.http();

@@ -36,7 +36,7 @@ type Obj = Record<string, unknown>;
 
 export default defineVerb({
   name: 'status',
-  summary: 'Show the account at a glance: user and plan, credits, auto-reset, runs in progress, failures',
+  summary: 'Show the account at a glance: plan, credits, auto-reset, runs in progress, failures',
   description:
     'One screen for the account. Reads GET /v1/me, /v1/user/balance and /v1/plans/auto-reset, the squid list (at most ' +
     `${MAX_SQUID_PAGES} pages of 100), and the runs of the most recently active squids (at most ${MAX_SQUID_READS}, to find the ` +

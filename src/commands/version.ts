@@ -3,7 +3,7 @@ import { VERSION } from '../version.js';
 
 export default defineVerb({
   name: 'version',
-  summary: 'Show the version of sq, with the Node.js version and the platform it runs on',
+  summary: 'Show the version of sq, with the Node.js version and the platform',
   description:
     'Prints one line, `sq VERSION (node vX.Y.Z, PLATFORM-ARCH)`; with --json or --format, a record with version, node ' +
     'and platform. `sq --version` prints the version alone. Every API request says `sq/VERSION` in its User-Agent.',

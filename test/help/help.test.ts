@@ -95,6 +95,16 @@ describe('sq <command> --help, for every noun and verb', () => {
 });
 
 describe('help wording and layout', () => {
+  it("each noun's summary in `sq --help` (the list that loads no noun) is the one its own help shows", async () => {
+    const { NOUNS } = await import('../../src/commands/index.js');
+    const differ: string[] = [];
+    for (const entry of NOUNS) {
+      const own = ((await entry.load()).default as { summary: string }).summary;
+      if (own !== entry.summary) differ.push(`${entry.name}: "${entry.summary}" in commands/index.ts, "${own}" in its module`);
+    }
+    expect(differ).toEqual([]);
+  });
+
   it('squids delete says that it deletes the squid', async () => {
     const r = await sq(['squids', 'delete', '--help']);
     expect(r.stdout.split('\n\n')[1]).toMatch(/^Delete a squid with its tasks, runs and results/);

@@ -8,6 +8,6 @@ import update from './update.js';
 
 export default defineNoun({
   name: 'accounts',
-  summary: 'Manage platform accounts: site logins (cookies) that some crawlers need',
+  summary: 'Synchronize, list, limit and delete third-party site accounts (the logins some crawlers need)',
   verbs: [list, get, types, sync, update, del],
 });

@@ -10,7 +10,7 @@ import chain from './chain/show.js';
 
 export default defineNoun({
   name: 'squids',
-  summary: 'Manage squids: scraping jobs built on a crawler',
+  summary: 'Create, configure, empty and delete squids (scraping jobs built on a crawler)',
   description:
     'Refer to a squid by id, unique id prefix (4+ characters) or exact name; every page of the list is searched. Text that ' +
     'is the exact name of one squid and an id prefix of another is ambiguous (exit 2, listing both): pass the full id.',

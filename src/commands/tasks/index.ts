@@ -8,7 +8,7 @@ import del from './delete.js';
 
 export default defineNoun({
   name: 'tasks',
-  summary: 'Manage the tasks (URLs or parameter sets) a squid works through',
+  summary: 'Add, upload, list and delete the tasks (URLs or parameter sets) of a squid',
   description: 'Tasks belong to a squid; --squid takes an id, unique id prefix or exact name.',
   verbs: [list, get, add, upload, uploadStatus, del],
 });
