@@ -4,13 +4,12 @@
 // headers gets the documented limits as counts per minute, and nothing where the docs state none, until a 429.
 // In-process runs use a fake clock (each test its own cache directory), so a wait is seen, not timed.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run } from '../../src/main.js';
 import { HttpClient } from '../../src/api/http.js';
 import { startTestEmulator, useEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/fs.js';
-import { capture } from '../helpers/stream.js';
+import { sq } from '../helpers/cli.js';
+import { fakeSqClock } from '../helpers/clock.js';
 import { listenLocal } from '../helpers/net.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -18,37 +17,14 @@ afterEach(async () => {
   while (closers.length) await closers.pop()!();
 });
 
-function fakeClock(start = 1_700_000_000_000) {
-  let t = start;
-  const sleeps: number[] = [];
-  return {
-    now: () => t,
-    sleep: async (ms: number) => {
-      sleeps.push(ms);
-      t += ms;
-      await new Promise((r) => setImmediate(r));
-    },
-    sleeps,
-    get t() {
-      return t;
-    },
-  };
-}
+/** sq's fake clock, from a fixed time: what a test server saw is compared in exact milliseconds. */
+const fakeClock = (start = 1_700_000_000_000) => fakeSqClock(undefined, start);
 
 /** sq in-process on a fake clock; the cache directory (the shared pacing state) is the caller's. */
-async function sqAt(clock: ReturnType<typeof fakeClock>, args: string[], env: Record<string, string>) {
-  const out = new PassThrough();
-  const err = capture();
-  out.resume();
-  const code = await run(args, {
-    env: { SQ_CONFIG_DIR: tempDir('sq-cfg-'), ...env },
-    io: { stdout: out, stderr: err.stream, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 100 },
-    signal: new AbortController().signal,
-    now: clock.now,
-    sleep: clock.sleep,
-  });
-  return { code, stderr: err.text() };
-}
+const sqAt = async (clock: ReturnType<typeof fakeClock>, args: string[], env: Record<string, string>) => {
+  const { code, stderr } = await sq(args, { env, clock });
+  return { code, stderr };
+};
 
 describe('the server states the budget (emulator, documented limits on)', () => {
   const emu = useEmulator({ rateLimits: 'on' });
@@ -64,7 +40,7 @@ describe('the server states the budget (emulator, documented limits on)', () => 
       expect(r).toEqual({ code: 0, stderr: '' });
     }
     // Before: a burst of 10 on squids (5 on me), then one request per 550 ms (1 s).
-    expect(clock.sleeps).toEqual([]);
+    expect(clock.slept).toEqual([]);
     expect((await emu.requests()).filter((r) => r.status === 429)).toEqual([]);
   });
 });
@@ -86,7 +62,7 @@ describe('a server stricter than the docs', () => {
     expect(told).toEqual(["waiting 60 s before the next /v1/squids request: the server's rate budget for it is spent until its window resets\n"]);
     expect(runs.slice(0, 12).every((r) => r.stderr === '')).toBe(true);
     // The wait ends just past the reset, not a second later.
-    const waited = clock.sleeps.reduce((a, b) => a + b, 0);
+    const waited = clock.slept.reduce((a, b) => a + b, 0);
     expect(waited).toBeGreaterThanOrEqual(59_000);
     expect(waited).toBeLessThan(59_500);
   });
@@ -157,7 +133,7 @@ describe('a server that sends no X-RateLimit headers', () => {
     refuse = true;
     await a.get('/v1/me');
     expect(seen[seen.length - 1] - start).toBeGreaterThanOrEqual(7000);
-    expect(other.sleeps.reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(7000);
+    expect(other.slept.reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(7000);
     expect(lines).toEqual([expect.stringMatching(/^waiting \d+ s before the next \/v1\/me request: the server refused a request there \(429\)/)]);
   });
 });

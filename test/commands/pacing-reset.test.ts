@@ -2,13 +2,12 @@
 // a real loopback server that answers every request with `Remaining: 0` and a 429, and sq on a fake clock (in
 // process, so that minutes of waiting take none).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run } from '../../src/main.js';
 import { HttpClient } from '../../src/api/http.js';
 import { MAX_RESET_WAIT_MS } from '../../src/api/pacing.js';
 import { tempDir } from '../helpers/fs.js';
-import { capture } from '../helpers/stream.js';
+import { sq } from '../helpers/cli.js';
+import { fakeSqClock } from '../helpers/clock.js';
 import { listenLocal } from '../helpers/net.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -23,23 +22,8 @@ async function server(handler: (req: IncomingMessage, res: ServerResponse) => vo
   return url;
 }
 
-function fakeClock() {
-  let t = 1_700_000_000_000;
-  const sleeps: number[] = [];
-  return {
-    now: () => t,
-    sleep: async (ms: number) => {
-      sleeps.push(ms);
-      t += ms;
-      // Let I/O run, as a real wait would: a loop of zero-time sleeps would otherwise starve the event loop.
-      await new Promise((r) => setImmediate(r));
-    },
-    sleeps,
-    get t() {
-      return t;
-    },
-  };
-}
+/** sq's fake clock, from a fixed time: what a test server saw is compared in exact milliseconds. */
+const fakeClock = () => fakeSqClock(undefined, 1_700_000_000_000);
 
 /** Always 429 with Remaining 0 and the given Reset; with Retry-After 1 like the documented service, or without. */
 function refusing(reset: string, seen: number[], opts: { clock?: { t: number }; retryAfter?: boolean } = {}) {
@@ -63,23 +47,14 @@ describe('an untrustworthy X-RateLimit-Reset', () => {
       const clock = fakeClock();
       const seen: number[] = [];
       const baseUrl = await server(refusing(reset, seen, { clock }));
-      const out = new PassThrough();
-      const err = capture();
-      out.resume();
-      const code = await run(['me'], {
-        env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CONFIG_DIR: tempDir('sq-cfg-'), SQ_CACHE_DIR: tempDir('sq-cache-') },
-        io: { stdout: out, stderr: err.stream, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 100 },
-        signal: new AbortController().signal,
-        now: clock.now,
-        sleep: clock.sleep,
-      });
+      const { code, stderr } = await sq(['me'], { env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CACHE_DIR: tempDir('sq-cache-') }, clock });
       expect(code).toBe(5);
       // No Retry-After: the backoff of 1, 2, 4, 8 s, and 16 s as the advice.
-      expect(err.text()).toMatch(/rate limited on \/v1\/me after 5 attempts; retry after 16 s/);
+      expect(stderr).toMatch(/rate limited on \/v1\/me after 5 attempts; retry after 16 s/);
       // The normal give-up: 5 attempts, not a storm.
       expect(seen).toHaveLength(5);
       // Never one wait beyond the cap (plus the 0-1 s jitter of a 429 pause) …
-      expect(Math.max(...clock.sleeps)).toBeLessThanOrEqual(MAX_RESET_WAIT_MS + 1000);
+      expect(Math.max(...clock.slept)).toBeLessThanOrEqual(MAX_RESET_WAIT_MS + 1000);
       // … and between attempts no more than that either.
       for (let i = 1; i < seen.length; i++) expect(seen[i] - seen[i - 1]).toBeLessThanOrEqual(MAX_RESET_WAIT_MS + 1000);
     },
@@ -136,18 +111,9 @@ describe('an untrustworthy X-RateLimit-Reset', () => {
     const clock = fakeClock();
     const seen: number[] = [];
     const baseUrl = await server(refusing('99999999999', seen, { clock, retryAfter: true }));
-    const err = capture();
-    const out = new PassThrough();
-    out.resume();
-    const code = await run(['me'], {
-      env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CONFIG_DIR: tempDir('sq-cfg-'), SQ_CACHE_DIR: tempDir('sq-cache-') },
-      io: { stdout: out, stderr: err.stream, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 100 },
-      signal: new AbortController().signal,
-      now: clock.now,
-      sleep: clock.sleep,
-    });
+    const { code, stderr } = await sq(['me'], { env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CACHE_DIR: tempDir('sq-cache-') }, clock });
     expect(code).toBe(5);
-    expect(err.text()).toMatch(/rate limited on \/v1\/me after 5 attempts; retry after 1 s/);
+    expect(stderr).toMatch(/rate limited on \/v1\/me after 5 attempts; retry after 1 s/);
     // A hang would be a wait of the Reset's decades, a spin thousands of requests.
     expect(seen).toHaveLength(5);
     for (let i = 1; i < seen.length; i++) {

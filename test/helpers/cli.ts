@@ -32,8 +32,8 @@ export async function sq(
     stdin?: string;
     tty?: boolean;
     signal?: AbortSignal;
-    /** 'fake' (the default), 'real', or a fakeSqClock of the test's own, to read what sq slept. */
-    clock?: 'fake' | 'real' | ReturnType<typeof fakeSqClock>;
+    /** 'fake' (the default), 'real', or a clock of the test's own (fakeSqClock, gatedSqClock), to read what sq slept. */
+    clock?: 'fake' | 'real' | { now: () => number; sleep: (ms: number) => Promise<void> };
     /** The terminal's width, for tty tests (default 120). */
     columns?: number;
   } = {},

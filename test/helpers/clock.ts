@@ -8,17 +8,21 @@ export function fakeTime(start = 0) {
 }
 
 /**
- * The clock of the in-process sq (test/helpers/cli.ts): starts at the real time, and a sleep moves it on at once,
+ * The clock of the in-process sq (test/helpers/cli.ts) and of an HttpClient a test makes: starts at the real time (or
+ * `start`), and a sleep moves it on at once,
  * then lets the event loop turn once (so loopback servers and the test itself go on while sq "waits"). A sleep
  * still ends early with the signal's reason when the command is interrupted, as the real one does.
  */
-export function fakeSqClock(signal?: AbortSignal) {
-  const clock = fakeTime(Date.now());
+export function fakeSqClock(signal?: AbortSignal, start = Date.now()) {
+  const clock = fakeTime(start);
   /** Every wait sq asked for, in ms, in order. */
   const slept: number[] = [];
   return {
     now: clock.now,
     slept,
+    get t(): number {
+      return clock.t;
+    },
     async sleep(ms: number): Promise<void> {
       if (signal?.aborted) throw signal.reason;
       slept.push(ms);
