@@ -167,3 +167,16 @@ describe('paging', () => {
     }
   });
 });
+
+describe('squids create', () => {
+  it('names the next step on a terminal only: a script reading --json or TSV gets nothing on stderr', async () => {
+    const onTty = await sq(['squids', 'create', '--crawler', 'google-maps-search-export', '--name', 'Hint A'], { env: emu.env(), tty: true });
+    expect(onTty.code).toBe(0);
+    expect(onTty.stderr).toMatch(/^Next: sq tasks add --squid [0-9a-f]{32} <url>…\n$/m);
+    for (const format of [['--json'], ['--format', 'tsv']]) {
+      const r = await sq(['squids', 'create', '--crawler', 'google-maps-search-export', '--name', `Hint ${format.join('')}`, ...format], { env: emu.env() });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+    }
+  });
+});

@@ -27,6 +27,7 @@ export default defineVerb({
       title: 'Squid created',
       columns: [{ key: 'id' }, { key: 'name' }, { key: 'crawler' }, { key: 'concurrency' }, { key: 'is_active', header: 'active' }, { key: 'params', format: (v) => JSON.stringify(v ?? {}) }],
     });
-    ctx.out.info(`Next: sq tasks add --squid ${String(s?.id ?? '<squid>')} <url>…`);
+    // A hint for a person at a terminal table; a script reading --json, CSV or TSV gets a quiet stderr.
+    if (ctx.out.spec.terminal) ctx.out.info(`Next: sq tasks add --squid ${String(s?.id ?? '<squid>')} <url>…`);
   },
 });
