@@ -162,3 +162,16 @@ describe('large task lists go in batches', () => {
     expect(await emu.requests()).toEqual([]);
   });
 });
+
+describe('tasks add', () => {
+  it('counts added and duplicate tasks on stderr beside the rows; with --json they are in the answer, and stderr stays empty', async () => {
+    const url = 'https://www.google.com/maps/search/stderr+counts';
+    const tsv = await sq(['tasks', 'add', '--squid', paris, url, url, '--format', 'tsv'], { env: emu.env() });
+    expect(tsv.code).toBe(0);
+    expect(tsv.stderr).toBe(`Added 1 task to squid ${paris}; 1 duplicate skipped.\n`);
+    const json = await sq(['tasks', 'add', '--squid', paris, url, '--json'], { env: emu.env() });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ duplicated_count: 1, tasks: [] });
+    expect(json.stderr).toBe('');
+  });
+});

@@ -76,6 +76,7 @@ export default defineVerb({
     // One answer in the API's own shape, whatever the number of requests it took.
     if (ctx.out.spec.json) await ctx.out.record({ duplicated_count: dup, tasks: created });
     else await ctx.out.list(created, { columns: TASK_LIST_COLUMNS });
-    ctx.out.info(`Added ${created.length} task${created.length === 1 ? '' : 's'} to squid ${squid.name || squid.id}; ${dup} duplicate${dup === 1 ? '' : 's'} skipped.`);
+    // The JSON answer has both counts; CSV, TSV and the table have only the rows, so the counts go to stderr.
+    if (!ctx.out.spec.json) ctx.out.info(`Added ${created.length} task${created.length === 1 ? '' : 's'} to squid ${squid.name || squid.id}; ${dup} duplicate${dup === 1 ? '' : 's'} skipped.`);
   },
 });
