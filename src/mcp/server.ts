@@ -193,8 +193,8 @@ export async function serveMcp(ctx: Ctx, opts: ServeOptions): Promise<void> {
     const name = /Tool (\S+) not found$/.exec(message)?.[1];
     const access = name === undefined ? undefined : refused.get(name);
     if (!access) return toolError(message);
-    const how = access === 'all' ? '--allow-writes=all, or --allow-writes=LIST naming it' : '--allow-writes';
-    return toolError(errorText(2, `${name} is a write tool and this server is read-only for it: start it with \`sq mcp ${how}\``));
+    const how = access === 'all' ? `\`sq mcp --allow-writes=all\` or \`sq mcp --allow-writes=${name}\` (a list that names it)` : '`sq mcp --allow-writes`';
+    return toolError(errorText(2, `${name} is a write tool and this server is read-only for it: start it with ${how}`));
   };
 
   const json = async (argv: string[], uri: string, signal: AbortSignal) => {
