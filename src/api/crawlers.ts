@@ -76,6 +76,29 @@ export function squidParamNames(body: unknown): string[] | undefined {
 }
 
 /**
+ * Task values the crawler's own format rejects (a task parameter's `regex`, which the API checks when tasks are added),
+ * each worded with where it was given: found before anything is created. A `regex` JavaScript cannot read is left to
+ * the API. Matched anywhere in the value (the service's own anchoring is its regex's): never stricter than the API.
+ */
+export function badTaskValues(body: unknown, tasks: readonly Record<string, unknown>[], where: (index: number) => string): string[] {
+  const formats = new Map<string, { re: RegExp; text: string }>();
+  for (const r of paramRows(body)) {
+    if (r.level !== 'task' || typeof r.regex !== 'string') continue;
+    try {
+      formats.set(r.name, { re: new RegExp(r.regex), text: r.regex });
+    } catch {
+      // Python's syntax where it differs from JavaScript's: the API still checks it.
+    }
+  }
+  return tasks.flatMap((t, i) =>
+    Object.entries(t).flatMap(([k, v]) => {
+      const format = formats.get(k);
+      return format && typeof v === 'string' && !format.re.test(v) ? [`${where(i)}: ${JSON.stringify(v)} is not a ${k} this crawler takes (its format: ${format.text})`] : [];
+    }),
+  );
+}
+
+/**
  * Squid params the crawler does not declare, each worded with where it was written (`--param max_result`,
  * `squids."Paris".params.max_result`), a did-you-mean from the declared names, and the allowed ones.
  */

@@ -4,7 +4,7 @@
 // progress, instead of a second run that would be charged again.
 import { defineVerb } from '../command.js';
 import { AmbiguousWriteError, unexpectedWriteAnswer } from '../api/http-errors.js';
-import { getCrawlerParams, squidParamNames, unknownSquidParams } from '../api/crawlers.js';
+import { badTaskValues, getCrawlerParams, squidParamNames, unknownSquidParams } from '../api/crawlers.js';
 import { resolveCrawler, resolveSquid } from '../api/resolve.js';
 import { createSquid, parseParams, SQUIDS_PATH, updateSquid } from '../api/squids.js';
 import { addTasks } from '../api/tasks.js';
@@ -29,7 +29,8 @@ export default defineVerb({
   description:
     'Creates the squid "go <crawler-slug> <hash>" (the hash of the tasks: the same tasks find the same squid) or reuses it, ' +
     'sets its --param values (checked against the crawler\'s parameters first, GET requests only: an unknown key is exit 2 ' +
-    'with the closest names, before any write), adds the tasks (those already there are skipped by the API), starts a run ' +
+    'with the closest names, and so is a TASK out of the crawler\'s format, such as a URL of another site, before any ' +
+    'write), adds the tasks (those already there are skipped by the API), starts a run ' +
     'unless one of the squid is still in progress (then it is resumed, never a second one), waits for it as `sq runs watch` ' +
     'does, and exports its results with the engine of `sq results list --all`: to -o FILE (written atomically; format from ' +
     '--format or the extension) or stdout. Each step prints one line on stderr. Interrupted (Ctrl-C: exit 130; SIGTERM: 143), the ' +
@@ -68,11 +69,15 @@ export default defineVerb({
     const http = await ctx.http();
     const crawler = await resolveCrawler(http, crawlerRef);
     const slug = typeof crawler.record.slug === 'string' && crawler.record.slug ? crawler.record.slug : crawler.id;
-    if (params) {
-      const declared = squidParamNames(await getCrawlerParams(http, crawler.id));
-      const [first, ...rest] = declared ? unknownSquidParams(params, declared, (k) => `--param ${k}`, JSON.stringify(crawler.name || slug)) : [];
-      if (first) throw new UsageError(`${first}; nothing was sent`, { details: rest.map((p) => `  also: ${p}`) });
-    }
+    // The crawler's parameters: --param keys it declares, TASK values in its format. A typo found here leaves no squid.
+    const declaredParams = await getCrawlerParams(http, crawler.id);
+    const declared = params ? squidParamNames(declaredParams) : undefined;
+    const problems = [
+      ...(params && declared ? unknownSquidParams(params, declared, (k) => `--param ${k}`, JSON.stringify(crawler.name || slug)) : []),
+      ...badTaskValues(declaredParams, tasks, (i) => `TASK ${i + 1}`),
+    ];
+    const [first, ...rest] = problems;
+    if (first) throw new UsageError(`${first}; nothing was sent`, { details: rest.map((p) => `  also: ${p}`) });
 
     // 1. The squid, by its name.
     const name = squidName(slug, tasks);

@@ -149,6 +149,21 @@ describe('sq go', () => {
     expect(await emu.requests('POST')).toEqual([]);
   });
 
+  it("a TASK out of the crawler's format (its url regex): exit 2 naming it, after GET requests only, so no squid is left behind", async () => {
+    await emu.clearRequests();
+    const r = await sq(['go', 'amazon-products', A, 'https://www.ebay.com/sch/x', 'notaurl', '-p', 'max_result=5'], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--param max_result: crawler "Amazon Products Scraper" has no parameter "max_result"');
+    expect(r.stderr).toContain('also: TASK 2: "https://www.ebay.com/sch/x" is not a url this crawler takes (its format: ^https://www\\.amazon\\.)');
+    expect(r.stderr).toContain('also: TASK 3: "notaurl" is not a url this crawler takes');
+    expect(await emu.requests('POST')).toEqual([]);
+    expect(await emu.requests('PATCH')).toEqual([]);
+    // The same TASK alone is the first problem named.
+    const alone = await sq(['go', 'amazon-products', 'notaurl'], { env: emu.env() });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/^error: TASK 1: "notaurl" is not a url this crawler takes \(its format: .*\); nothing was sent\n/);
+  });
+
   it.each([
     [['go', 'amazon-products', A, '-p', 'oops'], '--param must look like key=value'],
     [['go', 'amazon-products'], 'missing required argument'],
