@@ -193,8 +193,12 @@ export async function serveMcp(ctx: Ctx, opts: ServeOptions): Promise<void> {
     const name = /Tool (\S+) not found$/.exec(message)?.[1];
     const access = name === undefined ? undefined : refused.get(name);
     if (!access) return toolError(message);
-    const how = access === 'all' ? '--allow-writes=all, or --allow-writes=LIST naming it' : '--allow-writes';
-    return toolError(errorText(2, `${name} is a write tool and this server is read-only for it: start it with \`sq mcp ${how}\``));
+    // Each suggestion is a whole command in its own backticks, so an agent or a user can run it as quoted.
+    const how =
+      access === 'all'
+        ? `\`sq mcp --allow-writes=all\` (every write tool), or \`sq mcp --allow-writes=${name}\` (a list serves exactly the tools it names)`
+        : `\`sq mcp --allow-writes\``;
+    return toolError(errorText(2, `${name} is a write tool and this server is read-only for it: start it with ${how}`));
   };
 
   const json = async (argv: string[], uri: string, signal: AbortSignal) => {

@@ -118,9 +118,12 @@ describe('sq mcp over stdio, with the SDK client', () => {
     const r = await call(client, 'runs_start', { squid: DEMO_SQUIDS.paris });
     expect(r.isError).toBe(true);
     expect(r.content[0].text).toContain('runs_start is a write tool');
-    expect(r.content[0].text).toContain('sq mcp --allow-writes');
+    expect(r.content[0].text).toContain('start it with `sq mcp --allow-writes`');
     const del = await call(client, 'tasks_delete', { task: 'abcd' });
-    expect(del.content[0].text).toContain('--allow-writes=all');
+    // Every command the message quotes is whole and runnable between its backticks.
+    expect(del.content[0].text).toContain('`sq mcp --allow-writes=all`');
+    expect(del.content[0].text).toContain('`sq mcp --allow-writes=tasks_delete`');
+    for (const quoted of del.content[0].text.match(/`[^`]*`/g) ?? []) expect(quoted).toMatch(/^`sq mcp --allow-writes=[a-z_]+`$/);
     expect(await emu.requests('POST')).toEqual([]);
     expect(await emu.requests('DELETE')).toEqual([]);
   });
