@@ -230,14 +230,16 @@ describe('sq mcp on the wire', () => {
       child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
       child.stdin.write('this is not json\n');
       child.stdin.write('{"hello":"world"}\n');
+      // JSON with an id but no method: the error carries that id, or the client would wait for answer 7 forever.
+      child.stdin.write('{"jsonrpc":"2.0","id":7}\n');
+      child.stdin.write('{"id":"é-8","method":"tools/list"}\n');
       child.stdin.write('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"balance","arguments":{}}}\n');
       await until(() => lines().some((l) => l.id === 2));
       const all = lines();
       expect(all.every((l) => l.jsonrpc === '2.0')).toBe(true);
-      expect(all.filter((l) => l.error).map((l) => [l.id, l.error!.code])).toEqual([
-        [null, -32700],
-        [null, -32600],
-      ]);
+      const errors = all.filter((l) => l.error).map((l) => [l.id, l.error!.code]);
+      expect(errors).toHaveLength(4); // in any order: JSON-RPC answers need not follow the requests' order
+      expect(errors).toEqual(expect.arrayContaining([[null, -32700], [null, -32600], [7, -32600], ['é-8', -32600]]));
       expect(all.find((l) => l.id === 2)?.result).toMatchObject({ structuredContent: { name: expect.any(String) } });
     } finally {
       child.stdin.end();
