@@ -389,7 +389,7 @@ complete -c sq -n '__sq_sub \'\'' -a 'accounts' -d 'Synchronize, list, limit and
 complete -c sq -n '__sq_sub \'\'' -a 'go' -d 'Scrape in one step: squid, params, tasks, run, wait, export; a rerun picks up where it stopped'
 complete -c sq -n '__sq_sub \'\'' -a 'delivery' -d 'Configure where results go: SFTP, webhooks, e-mail, sheets, S3; apply from a file'
 complete -c sq -n '__sq_sub \'\'' -a 'billing' -d 'Show and set the automatic billing reset (re-charges the card on file)'
-complete -c sq -n '__sq_sub \'\'' -a 'plan' -d 'Show what would change to make the account match a file (exit 10 when it differs)'
+complete -c sq -n '__sq_sub \'\'' -a 'plan' -d 'Show what would change to make the account match a file (--detailed-exitcode: exit 10 when it differs)'
 complete -c sq -n '__sq_sub \'\'' -a 'apply' -d 'Make the account match a file: squids, tasks, delivery, billing'
 complete -c sq -n '__sq_sub \'\'' -a 'export' -d 'Write the current account as a file for plan / apply'
 complete -c sq -n '__sq_sub \'\'' -a 'webhook' -d 'Receive webhook events locally (listen, validate, forward)'

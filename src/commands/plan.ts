@@ -62,7 +62,7 @@ export const JSON_HELP =
 
 export default defineVerb({
   name: 'plan',
-  summary: 'Show what would change to make the account match a file (exit 10 when it differs)',
+  summary: 'Show what would change to make the account match a file (--detailed-exitcode: exit 10 when it differs)',
   description:
     'Reads the account (GET requests only) and prints, field by field, what differs from the file: squids to create ' +
     'or change, tasks to add (or delete, with prune: true), delivery channels, the automatic billing reset. Secrets ' +

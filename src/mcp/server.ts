@@ -2,7 +2,8 @@
 // streams), so a tool has exactly the verb's requests, pacing (shared with every sq process through the cache dir),
 // retries, error mapping and masking: its result is the JSON the verb prints, and an error is the verb's message
 // with its exit code's name. Only protocol messages go to stdout.
-import { Readable, Writable } from 'node:stream';
+import { Readable, Transform, Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import type { Ctx } from '../context.js';
 import { exitCodeName, UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
@@ -193,7 +194,11 @@ export async function serveMcp(ctx: Ctx, opts: ServeOptions): Promise<void> {
     const name = /Tool (\S+) not found$/.exec(message)?.[1];
     const access = name === undefined ? undefined : refused.get(name);
     if (!access) return toolError(message);
-    const how = access === 'all' ? `\`sq mcp --allow-writes=all\` or \`sq mcp --allow-writes=${name}\` (a list that names it)` : '`sq mcp --allow-writes`';
+    // Each suggestion is a whole command in its own backticks, so an agent or a user can run it as quoted.
+    const how =
+      access === 'all'
+        ? `\`sq mcp --allow-writes=all\` (every write tool), or \`sq mcp --allow-writes=${name}\` (a list serves exactly the tools it names)`
+        : `\`sq mcp --allow-writes\``;
     return toolError(errorText(2, `${name} is a write tool and this server is read-only for it: start it with ${how}`));
   };
 
@@ -242,7 +247,33 @@ export async function serveMcp(ctx: Ctx, opts: ServeOptions): Promise<void> {
   ctx.onCleanup(() => {
     process.stdout.write = real;
   });
-  const transport = new StdioServerTransport(opts.stdin as Readable, protocolOut);
+  // A line that is JSON with an id but not a JSON-RPC message (no "jsonrpc": "2.0", or neither a method nor a
+  // result/error) is answered here with its own id: the SDK's transport only reports it (below, where the line is gone),
+  // and an error with id null leaves the client waiting for an answer to that id forever.
+  const invalidRequest = (id: string | number) =>
+    void transport.send({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' } } as never);
+  let pending = '';
+  const utf8 = new StringDecoder('utf8'); // a character split across two chunks stays whole
+  const screened = new Transform({
+    transform(chunk: Buffer | string, _enc, done) {
+      pending += typeof chunk === 'string' ? chunk : utf8.write(chunk);
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      const kept = lines.filter((line) => {
+        const id = invalidRequestId(line);
+        if (id === undefined) return true;
+        invalidRequest(id);
+        ctx.io.stderr.write('sq mcp: a message that is not JSON-RPC 2.0\n');
+        return false;
+      });
+      done(null, kept.map((l) => `${l}\n`).join(''));
+    },
+    flush(done) {
+      done(null, pending + utf8.end());
+    },
+  });
+  (opts.stdin as Readable).pipe(screened);
+  const transport = new StdioServerTransport(screened, protocolOut);
   // The SDK's transport drops a line that is not JSON-RPC (it only reports it): answer it, as JSON-RPC asks.
   transport.onerror = (error: Error) => {
     const parse = error instanceof SyntaxError;
@@ -269,4 +300,19 @@ export async function serveMcp(ctx: Ctx, opts: ServeOptions): Promise<void> {
     await tick();
   }
   await server.close();
+}
+
+/** The id of a line that is a JSON object with a usable id but is not a JSON-RPC 2.0 message; else undefined. */
+export function invalidRequestId(line: string): string | number | undefined {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return undefined;
+  const m = msg as Record<string, unknown>;
+  if (typeof m.id !== 'string' && !(typeof m.id === 'number' && Number.isInteger(m.id))) return undefined;
+  const valid = m.jsonrpc === '2.0' && (typeof m.method === 'string' || 'result' in m || 'error' in m);
+  return valid ? undefined : m.id;
 }

@@ -826,3 +826,15 @@ describe('a listing that ends below its own total_results', () => {
     expect(p.stderr).toMatch(warned);
   });
 });
+
+describe('what sq plan says its exit 10 needs', () => {
+  it('a differing plan is exit 0 without --detailed-exitcode, and both summaries (sq --help, sq plan --help) name the flag', async () => {
+    const differs = file('version: 1\nsquids:\n  New one from a summary test:\n    crawler: google-maps-search-export\n');
+    expect((await run(['plan:default', '-f', differs])).code).toBe(0);
+    expect((await run(['plan', '-f', differs])).code).toBe(10);
+    for (const args of [['--help'], ['plan', '--help']]) {
+      const text = (await sq(args, { env: emu.env() })).stdout.replace(/\s+/g, ' '); // the list wraps at 80 columns
+      expect(text, args.join(' ')).toContain('match a file (--detailed-exitcode: exit 10 when it differs)');
+    }
+  });
+});

@@ -175,3 +175,22 @@ describe('a key no HTTP header can carry', () => {
     expect(await emu.requests()).toEqual([]);
   });
 });
+
+describe('--json is one document on stdout for the profile verbs too', () => {
+  it('auth switch, auth logout and profiles remove print an object (and their --dry-run one marked dry_run)', async () => {
+    await loginAs('p1', 'p2');
+    const doc = async (args: string[], extra: Record<string, string> = {}) => {
+      const r = await sq([...args, '--json'], { env: env(extra) });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return JSON.parse(r.stdout) as unknown;
+    };
+    expect(await doc(['auth', 'switch', 'p1', '--dry-run'])).toEqual({ profile: 'p1', active: false, dry_run: true });
+    expect(await doc(['auth', 'switch', 'p1'])).toEqual({ profile: 'p1', active: true });
+    expect(await doc(['auth', 'logout', '--profile', 'p2', '--yes', '--dry-run'])).toEqual({ profile: 'p2', key_removed: false, env_token_set: false, dry_run: true });
+    expect(await doc(['auth', 'logout', '--profile', 'p2', '--yes'])).toEqual({ profile: 'p2', key_removed: true, env_token_set: false });
+    expect(await doc(['auth', 'logout', '--profile', 'p2', '--yes'], { SQ_TOKEN: emu.token })).toEqual({ profile: 'p2', key_removed: false, env_token_set: true });
+    expect(await doc(['profiles', 'remove', 'p2', '--yes', '--dry-run'])).toEqual({ profile: 'p2', removed: false, dry_run: true });
+    expect(await doc(['profiles', 'remove', 'p2', '--yes'])).toEqual({ profile: 'p2', removed: true });
+    expect(stored().profiles).not.toHaveProperty('p2');
+  });
+});

@@ -118,9 +118,12 @@ describe('sq mcp over stdio, with the SDK client', () => {
     const r = await call(client, 'runs_start', { squid: DEMO_SQUIDS.paris });
     expect(r.isError).toBe(true);
     expect(r.content[0].text).toContain('runs_start is a write tool');
-    expect(r.content[0].text).toMatch(/start it with `sq mcp --allow-writes`$/);
+    expect(r.content[0].text).toContain('start it with `sq mcp --allow-writes`');
     const del = await call(client, 'tasks_delete', { task: 'abcd' });
-    expect(del.content[0].text).toMatch(/start it with `sq mcp --allow-writes=all` or `sq mcp --allow-writes=tasks_delete` \(a list that names it\)$/);
+    // Every command the message quotes is whole and runnable between its backticks.
+    expect(del.content[0].text).toContain('`sq mcp --allow-writes=all`');
+    expect(del.content[0].text).toContain('`sq mcp --allow-writes=tasks_delete`');
+    for (const quoted of del.content[0].text.match(/`[^`]*`/g) ?? []) expect(quoted).toMatch(/^`sq mcp --allow-writes=[a-z_]+`$/);
     expect(await emu.requests('POST')).toEqual([]);
     expect(await emu.requests('DELETE')).toEqual([]);
   });
@@ -227,14 +230,16 @@ describe('sq mcp on the wire', () => {
       child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
       child.stdin.write('this is not json\n');
       child.stdin.write('{"hello":"world"}\n');
+      // JSON with an id but no method: the error carries that id, or the client would wait for answer 7 forever.
+      child.stdin.write('{"jsonrpc":"2.0","id":7}\n');
+      child.stdin.write('{"id":"é-8","method":"tools/list"}\n');
       child.stdin.write('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"balance","arguments":{}}}\n');
       await until(() => lines().some((l) => l.id === 2));
       const all = lines();
       expect(all.every((l) => l.jsonrpc === '2.0')).toBe(true);
-      expect(all.filter((l) => l.error).map((l) => [l.id, l.error!.code])).toEqual([
-        [null, -32700],
-        [null, -32600],
-      ]);
+      const errors = all.filter((l) => l.error).map((l) => [l.id, l.error!.code]);
+      expect(errors).toHaveLength(4); // in any order: JSON-RPC answers need not follow the requests' order
+      expect(errors).toEqual(expect.arrayContaining([[null, -32700], [null, -32600], [7, -32600], ['é-8', -32600]]));
       expect(all.find((l) => l.id === 2)?.result).toMatchObject({ structuredContent: { name: expect.any(String) } });
     } finally {
       child.stdin.end();

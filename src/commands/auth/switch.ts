@@ -16,5 +16,7 @@ export default defineVerb({
     }
     if (ctx.globals.dryRun) dryRunLocal(ctx, `make "${name}" the active profile`);
     else ctx.out.success(`Active profile: ${name}`);
+    // --json is one document on stdout for every verb: what is now active (with --dry-run, what would be).
+    if (ctx.out.spec.json) await ctx.out.record({ profile: name, active: !ctx.globals.dryRun, ...(ctx.globals.dryRun ? { dry_run: true } : {}) });
   },
 });

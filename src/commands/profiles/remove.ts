@@ -15,9 +15,13 @@ export default defineVerb({
     const store = await ctx.config();
     await preflightConfirm(ctx);
     if (!store.get(name)) throw new NotFoundError(`no profile named "${name}"`);
-    if (ctx.globals.dryRun) return dryRunLocal(ctx, `remove profile "${name}" and its stored key`);
-    await confirmOrCancel(ctx, `Remove profile "${name}" and its stored key?`);
-    if (!(await store.remove(name))) throw new NotFoundError(`no profile named "${name}"`);
-    ctx.out.success(`Removed profile "${name}"`);
+    if (ctx.globals.dryRun) dryRunLocal(ctx, `remove profile "${name}" and its stored key`);
+    else {
+      await confirmOrCancel(ctx, `Remove profile "${name}" and its stored key?`);
+      if (!(await store.remove(name))) throw new NotFoundError(`no profile named "${name}"`);
+      ctx.out.success(`Removed profile "${name}"`);
+    }
+    // --json is one document on stdout for every verb, as the other deletes print theirs.
+    if (ctx.out.spec.json) await ctx.out.record({ profile: name, removed: !ctx.globals.dryRun, ...(ctx.globals.dryRun ? { dry_run: true } : {}) });
   },
 });
