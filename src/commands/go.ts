@@ -13,7 +13,8 @@ import { fnv1a64 } from '../io/cache-file.js';
 import { checkNewOutput } from '../io/atomic-file.js';
 import { count } from '../io/progress.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
-import { NotFoundError, UsageError } from '../errors.js';
+import { NotFoundError, SqError, UsageError } from '../errors.js';
+import { shellWord } from '../io/shell.js';
 import { nonEmpty } from '../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './runs/_shared/wait.js';
 import { fileFormat, runExport } from '../export/results.js';
@@ -32,8 +33,9 @@ export default defineVerb({
     'with the closest names, before any write), adds the tasks (those already there are skipped by the API), starts a run ' +
     'unless one of the squid is still in progress (then it is resumed, never a second one), waits for it as `sq runs watch` ' +
     'does, and exports its results with the engine of `sq results list --all`: to -o FILE (written atomically; format from ' +
-    '--format or the extension) or stdout. Each step prints one line on stderr. Interrupted (Ctrl-C: exit 130; SIGTERM: 143), the ' +
-    'run goes on: run the same command again to resume it. --json prints a summary object on stdout instead of the results, ' +
+    '--format or the extension) or stdout. Each step prints one line on stderr. Interrupted while waiting (Ctrl-C: exit 130; SIGTERM: 143), ' +
+    'the run goes on: run the same command again to resume it. A run that has finished is not resumed (a rerun starts a new one): ' +
+    'when its export fails or is interrupted, sq prints the `sq results list --run RUN` command that exports it. --json prints a summary object on stdout instead of the results, ' +
     'so it needs -o FILE.',
   args: ['<crawler>', '<tasks...>'],
   options: [
@@ -125,7 +127,19 @@ export default defineVerb({
 
     // 5. Wait, as `runs watch`; 6. export, as `results list --run RUN --all`.
     const final = await waitForRun(ctx, http, runId, wait);
-    const n = await runExport(ctx, { force: opts.force === true }, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format });
+    let n: number;
+    try {
+      n = await runExport(ctx, { force: opts.force === true }, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format });
+    } catch (err) {
+      // The run is finished (and charged): a rerun of `sq go` would start a second one, so say how to get these results.
+      if (err instanceof SqError && !(err instanceof UsageError) && !err.details.some((d) => d.includes('--resume'))) {
+        const words = ['sq', 'results', 'list', '--run', runId, '--all', '--format', format, ...(output !== undefined ? ['-o', output] : [])];
+        if (opts.force === true && output !== undefined) words.push('--force');
+        err.details.push(`run ${runId} is finished and its results are kept: export them with ${words.map(shellWord).join(' ')}`);
+        err.details.push('(running the same `sq go` again would start, and be charged for, a new run)');
+      }
+      throw err;
+    }
     ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} to ${output ?? 'stdout'}`);
     if (summary) {
       await ctx.out.record({
