@@ -10,7 +10,9 @@ import { createSquid, parseParams, SQUIDS_PATH, updateSquid } from '../api/squid
 import { addTasks } from '../api/tasks.js';
 import { isTerminal, listRunPages, runStatus, startRun, type Run } from '../api/runs.js';
 import { fnv1a64 } from '../io/cache-file.js';
+import { existsSync } from 'node:fs';
 import { checkNewOutput } from '../io/atomic-file.js';
+import { siblings } from '../io/checkpoint.js';
 import { count } from '../io/progress.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
 import { NotFoundError, SqError, UsageError } from '../errors.js';
@@ -64,7 +66,15 @@ export default defineVerb({
     const settings = ctx.outputSettings();
     // With --json the summary is the JSON: the file's format comes from --format or its extension.
     const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat && !summary ? settings.format : null);
-    if (output !== undefined) await checkNewOutput('-o', output, opts.force === true);
+    if (output !== undefined) {
+      await checkNewOutput('-o', output, opts.force === true);
+      // The export would refuse a leftover of an interrupted one, but only after a new run was started and paid for.
+      const left = siblings(output);
+      const there = [left.partial, left.checkpoint].filter((p) => existsSync(p));
+      if (there.length) {
+        throw new UsageError(`an interrupted export to ${output} is waiting (${there.map((p) => JSON.stringify(p)).join(' and ')}): continue it with the \`sq results list … --resume\` command it printed, or delete ${there.length === 1 ? 'it' : 'them'} to start over; nothing was sent`);
+      }
+    }
     const wait = await waitSettings(ctx, opts);
 
     const http = await ctx.http();
@@ -132,7 +142,9 @@ export default defineVerb({
       n = await runExport(ctx, { force: opts.force === true }, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format });
     } catch (err) {
       // The run is finished (and charged): a rerun of `sq go` would start a second one, so say how to get these results.
-      if (err instanceof SqError && !(err instanceof UsageError) && !err.details.some((d) => d.includes('--resume'))) {
+      // When whole pages were kept, the export has already printed the `--resume` command that continues it.
+      const kept = output !== undefined && existsSync(siblings(output).checkpoint);
+      if (err instanceof SqError && !(err instanceof UsageError) && !kept) {
         const words = ['sq', 'results', 'list', '--run', runId, '--all', '--format', format, ...(output !== undefined ? ['-o', output] : [])];
         if (opts.force === true && output !== undefined) words.push('--force');
         err.details.push(`run ${runId} is finished and its results are kept: export them with ${words.map(shellWord).join(' ')}`);

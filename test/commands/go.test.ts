@@ -122,6 +122,18 @@ describe('sq go', () => {
     expect(await runPosts()).toBe(1);
   }, 60_000);
 
+  it('a leftover of an interrupted export to the -o file: exit 2 before any request, not after a new run', async () => {
+    const dir = tempDir('sq-go-');
+    const file = join(dir, 'out.csv');
+    writeFileSync(join(dir, '.out.csv.sq-checkpoint'), '{}');
+    await emu.clearRequests();
+    const r = await sq(['go', 'amazon-products', A, '-o', file], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('an interrupted export to');
+    expect(r.stderr).toContain('--resume');
+    expect(await emu.requests()).toEqual([]);
+  });
+
   it('an existing -o file is kept: exit 2 before any request, unless --force (as results list -o)', async () => {
     const file = join(tempDir('sq-go-'), 'out.ndjson');
     writeFileSync(file, 'keep me\n');
