@@ -1,7 +1,7 @@
 // Squid chains (api-reference §8, changelog 2026-04-28): when a run of the source squid ends DONE, its results become
 // tasks of a target squid (created on the first fire) through `field_map`, and a run of it starts (origin "chain").
 // One outgoing chain per squid; at most 3 squids in a chain. The chain pages answer errors as `{error: "<text>"}`.
-import { UsageError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { seg } from './path.js';
 
@@ -34,10 +34,18 @@ export function chainPath(squid: string): string {
   return `/v1/squids/${seg('squid id', squid)}/chain`;
 }
 
-/** The squid's chain, or null when it has none (the API answers 200 with a null body). */
+/**
+ * The squid's chain, or null when it has none (the API answers 200 with a null body). Anything else that is not a
+ * chain (an array, an object without an id) is an API error: read as a chain, `squids chain --json` printed it with
+ * exit 0 and `chain set` would PATCH a chain that may not exist.
+ */
 export async function getChain(http: HttpClient, squid: string): Promise<Chain | null> {
-  const c = await http.get<Chain | null>(chainPath(squid));
-  return c && typeof c === 'object' ? c : null;
+  const path = chainPath(squid);
+  const c = await http.get<unknown>(path);
+  if (c === null || c === undefined) return null;
+  if (typeof c === 'object' && !Array.isArray(c) && typeof (c as { id?: unknown }).id === 'string' && (c as { id: string }).id !== '') return c as Chain;
+  const got = Array.isArray(c) ? 'an array' : typeof c === 'object' ? 'an object without an id' : typeof c;
+  throw new ApiError(`the API answered GET ${path} with ${got} instead of a chain or null`);
 }
 
 export function createChain(http: HttpClient, squid: string, body: ChainCreate): Promise<Chain> {

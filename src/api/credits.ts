@@ -3,18 +3,31 @@
 import type { HttpClient } from './http.js';
 import { isRecord } from '../output/fields.js';
 import { seg } from './path.js';
+import { ApiError } from '../errors.js';
 
 type Rec = Record<string, unknown>;
 
 export const CREDIT_SQUIDS_PATH = '/v1/credits/squids';
 const MODULES_PATH = '/v1/credits/modules';
 
-export function getRunCredits(http: HttpClient, runId: string): Promise<Rec> {
-  return http.get<Rec>(`/v1/runs/${seg('run id', runId)}/credits`);
+export async function getRunCredits(http: HttpClient, runId: string): Promise<Rec> {
+  const path = `/v1/runs/${seg('run id', runId)}/credits`;
+  return creditDocument(await http.get<unknown>(path), path, 'breakdown');
 }
 
-export function getModuleCredits(http: HttpClient, days?: number): Promise<Rec> {
-  return http.get<Rec>(MODULES_PATH, days === undefined ? {} : { query: { days } });
+export async function getModuleCredits(http: HttpClient, days?: number): Promise<Rec> {
+  return creditDocument(await http.get<unknown>(MODULES_PATH, days === undefined ? {} : { query: { days } }), MODULES_PATH, 'data');
+}
+
+/**
+ * Tolerant of the fields, not of an answer that is no credit document at all: an array, null, or an object with
+ * neither its list nor a numeric total_credits would print an empty table ("Total:  credits") and exit 0, as if
+ * nothing had been spent.
+ */
+function creditDocument(body: unknown, path: string, list: string): Rec {
+  if (isRecord(body) && (Array.isArray(body[list]) || typeof body.total_credits === 'number')) return body;
+  const got = Array.isArray(body) ? 'an array' : body === null ? 'null' : isRecord(body) ? `an object without "${list}" or "total_credits"` : typeof body;
+  throw new ApiError(`the API answered GET ${path} with ${got} instead of a credit document`);
 }
 
 export function squidCreditsPath(squidId: string): string {

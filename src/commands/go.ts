@@ -10,10 +10,13 @@ import { createSquid, parseParams, SQUIDS_PATH, updateSquid } from '../api/squid
 import { addTasks } from '../api/tasks.js';
 import { isTerminal, listRunPages, runStatus, startRun, type Run } from '../api/runs.js';
 import { fnv1a64 } from '../io/cache-file.js';
+import { existsSync } from 'node:fs';
 import { checkNewOutput } from '../io/atomic-file.js';
+import { siblings } from '../io/checkpoint.js';
 import { count } from '../io/progress.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
-import { NotFoundError, UsageError } from '../errors.js';
+import { NotFoundError, SqError, UsageError } from '../errors.js';
+import { shellWord } from '../io/shell.js';
 import { nonEmpty } from '../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './runs/_shared/wait.js';
 import { fileFormat, runExport } from '../export/results.js';
@@ -33,8 +36,9 @@ export default defineVerb({
     'write), adds the tasks (those already there are skipped by the API), starts a run ' +
     'unless one of the squid is still in progress (then it is resumed, never a second one), waits for it as `sq runs watch` ' +
     'does, and exports its results with the engine of `sq results list --all`: to -o FILE (written atomically; format from ' +
-    '--format or the extension) or stdout. Each step prints one line on stderr. Interrupted (Ctrl-C: exit 130; SIGTERM: 143), the ' +
-    'run goes on: run the same command again to resume it. --json prints a summary object on stdout instead of the results, ' +
+    '--format or the extension) or stdout. Each step prints one line on stderr. Interrupted while waiting (Ctrl-C: exit 130; SIGTERM: 143), ' +
+    'the run goes on: run the same command again to resume it. A run that has finished is not resumed (a rerun starts a new one): ' +
+    'when its export fails or is interrupted, sq prints the `sq results list --run RUN` command that exports it. --json prints a summary object on stdout instead of the results, ' +
     'so it needs -o FILE.',
   args: ['<crawler>', '<tasks...>'],
   options: [
@@ -63,7 +67,15 @@ export default defineVerb({
     const settings = ctx.outputSettings();
     // With --json the summary is the JSON: the file's format comes from --format or its extension.
     const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat && !summary ? settings.format : null);
-    if (output !== undefined) await checkNewOutput('-o', output, opts.force === true);
+    if (output !== undefined) {
+      await checkNewOutput('-o', output, opts.force === true);
+      // The export would refuse a leftover of an interrupted one, but only after a new run was started and paid for.
+      const left = siblings(output);
+      const there = [left.partial, left.checkpoint].filter((p) => existsSync(p));
+      if (there.length) {
+        throw new UsageError(`an interrupted export to ${output} is waiting (${there.map((p) => JSON.stringify(p)).join(' and ')}): continue it with the \`sq results list … --resume\` command it printed, or delete ${there.length === 1 ? 'it' : 'them'} to start over; nothing was sent`);
+      }
+    }
     const wait = await waitSettings(ctx, opts);
 
     const http = await ctx.http();
@@ -130,7 +142,21 @@ export default defineVerb({
 
     // 5. Wait, as `runs watch`; 6. export, as `results list --run RUN --all`.
     const final = await waitForRun(ctx, http, runId, wait);
-    const n = await runExport(ctx, { force: opts.force === true }, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format });
+    let n: number;
+    try {
+      n = await runExport(ctx, { force: opts.force === true }, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format });
+    } catch (err) {
+      // The run is finished (and charged): a rerun of `sq go` would start a second one, so say how to get these results.
+      // When whole pages were kept, the export has already printed the `--resume` command that continues it.
+      const kept = output !== undefined && existsSync(siblings(output).checkpoint);
+      if (err instanceof SqError && !(err instanceof UsageError) && !kept) {
+        const words = ['sq', 'results', 'list', '--run', runId, '--all', '--format', format, ...(output !== undefined ? ['-o', output] : [])];
+        if (opts.force === true && output !== undefined) words.push('--force');
+        err.details.push(`run ${runId} is finished and its results are kept: export them with ${words.map(shellWord).join(' ')}`);
+        err.details.push('(running the same `sq go` again would start, and be charged for, a new run)');
+      }
+      throw err;
+    }
     ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} to ${output ?? 'stdout'}`);
     if (summary) {
       await ctx.out.record({

@@ -135,7 +135,7 @@ describe('sq crawlers list --search', () => {
     expect(all.length).toBeGreaterThan(1);
     const r = await sq(['crawlers', 'list', '--search', 's', '--limit', '1', '--fields', 'slug'], { env: emu.env() });
     expect(tsv(r.stdout)).toHaveLength(2);
-    expect(r.stderr).toContain('Showing the first 1 matches');
+    expect(r.stderr).toContain('Showing the first match —');
     const none = await sq(['crawlers', 'list', '--search', 'zzzz-nothing'], { env: emu.env() });
     expect(none.code).toBe(0);
     expect(none.stderr).toContain('No crawler\'s name, slug or description contains "zzzz-nothing"');

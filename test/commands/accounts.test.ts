@@ -98,4 +98,14 @@ describe('confirmation and --dry-run', () => {
     expect(JSON.parse(r.stdout).requests[0].body).toEqual({ type: 'twitter-sync', cookies: '********', account: real });
     expect((await emu.requests()).map((q) => q.method)).toEqual(['GET']);
   });
+
+  it('sync --account with a --type that is not the account\'s: exit 2 naming both types, nothing written', async () => {
+    const real = (await emu.api('/v1/accounts')).data.find((a: { type: string }) => a.type === 'twitter-sync');
+    await emu.clearRequests();
+    const r = await sq(['accounts', 'sync', '--type', 'sales-nav-sync', '--cookies-file', file('r.json', '{"auth_token":"zz"}'), '--account', String(real.username)], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('--type sales-nav-sync');
+    expect(r.stderr).toContain('of type twitter-sync');
+    expect((await emu.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
+  });
 });

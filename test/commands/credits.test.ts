@@ -69,6 +69,22 @@ describe('sq credits modules', () => {
   });
 });
 
+describe('a 200 answer that is no credit document is exit 1, not an empty table and exit 0', () => {
+  const run = () => String(doneRuns(DEMO_SQUIDS.paris)[0].id);
+  it.each([
+    ['runs credits, an array', () => `/v1/runs/${run()}/credits`, [], () => ['runs', 'credits', run()]],
+    ['runs credits, an object without breakdown or total', () => `/v1/runs/${run()}/credits`, { detail: 'x' }, () => ['runs', 'credits', run(), '--json']],
+    ['credits modules, null', () => '/v1/credits/modules', null, () => ['credits', 'modules']],
+    ['credits modules, an object without data or total', () => '/v1/credits/modules', { detail: 'x' }, () => ['credits', 'modules', '--json']],
+  ])('%s', async (_label, path, body, args) => {
+    await emu.faults([{ path: path(), action: 'status', status: 200, body, count: 5 }]);
+    const r = await sq(args(), { env: emu.env() });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('instead of a credit document');
+  });
+});
+
 describe('sq credits squids and sq squids credits', () => {
   it('credits squids lists every squid and, after a delete, the deleted one as DELETED', async () => {
     const jobs = emu.squidId(DEMO_SQUIDS.jobs);

@@ -104,6 +104,36 @@ describe('sq go', () => {
     expect(await runPosts()).toBe(2);
   }, 60_000);
 
+  it('an export that fails after the run finished names the results list command that gets it, not a rerun that pays again', async () => {
+    const file = join(tempDir('sq-go-'), 'out.csv');
+    await emu.faults([{ path: '/v1/results', action: 'reset_mid_body', count: 10 }]);
+    const r = await goAdvancing(['amazon-products', A, '-o', file, '--interval', '20ms']);
+    expect(r.code, r.stderr).toBe(1);
+    const runId = /run ([0-9a-f]+) started/.exec(r.stderr)![1];
+    const hint = new RegExp(`export them with (sq results list --run ${runId} --all --format csv -o \\S+)`).exec(r.stderr);
+    expect(hint, r.stderr).not.toBeNull();
+    expect(r.stderr).toContain('would start, and be charged for, a new run');
+    await emu.clearFaults();
+    const words = hint![1].split(' ').slice(1).map((w) => w.replace(/^'|'$/g, ''));
+    const again = await sq(words, { env: emu.env() });
+    expect(again.code, again.stderr).toBe(0);
+    const done = (await emu.api(`/v1/runs/${runId}`)) as { total_results: number };
+    expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(done.total_results + 1);
+    expect(await runPosts()).toBe(1);
+  }, 60_000);
+
+  it('a leftover of an interrupted export to the -o file: exit 2 before any request, not after a new run', async () => {
+    const dir = tempDir('sq-go-');
+    const file = join(dir, 'out.csv');
+    writeFileSync(join(dir, '.out.csv.sq-checkpoint'), '{}');
+    await emu.clearRequests();
+    const r = await sq(['go', 'amazon-products', A, '-o', file], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('an interrupted export to');
+    expect(r.stderr).toContain('--resume');
+    expect(await emu.requests()).toEqual([]);
+  });
+
   it('an existing -o file is kept: exit 2 before any request, unless --force (as results list -o)', async () => {
     const file = join(tempDir('sq-go-'), 'out.ndjson');
     writeFileSync(file, 'keep me\n');

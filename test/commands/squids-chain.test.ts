@@ -50,6 +50,20 @@ describe('sq squids chain SQUID', () => {
     expect(JSON.parse(j.stdout)).toBeNull();
     expect(await emu.requestLines()).toContain(`GET /v1/squids/${paris}/chain`);
   });
+
+  it('a 200 answer that is neither a chain nor null is exit 1: not shown as a chain, and chain set writes nothing', async () => {
+    for (const body of [[], { detail: 'x' }]) {
+      await emu.faults([{ path: `/v1/squids/${paris}/chain`, method: 'GET', action: 'status', status: 200, body, count: 5 }]);
+      const j = await sq(['squids', 'chain', DEMO_SQUIDS.paris, '--json'], { env: emu.env() });
+      expect(j.code, j.stderr).toBe(1);
+      expect(j.stdout).toBe('');
+      expect(j.stderr).toContain('instead of a chain or null');
+      await emu.clearRequests();
+      const set = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--target-concurrency', '2'], { env: emu.env() });
+      expect(set.code, set.stderr).toBe(1);
+      expect(await writes()).toEqual([]);
+    }
+  });
 });
 
 describe('sq squids chain set', () => {

@@ -42,6 +42,9 @@ describe('sq <command> --help, for every noun and verb', () => {
         expect(own.length, `no example of ${name} actually runs "${name}": ${JSON.stringify(t.examples)}`).toBeGreaterThan(0);
         const known = knownFlags(t.cmd);
         for (const c of own) expect(unknownFlags(c, known), `an example of ${name} uses flags it does not accept: ${JSON.stringify(t.examples)}`).toEqual([]);
+        // An example that previews or confirms a write is of a verb that writes: its help lists --dry-run and --yes.
+        const writesFlags = own.some((c) => c.some((a) => a === '--dry-run' || a === '--yes' || a === '-y'));
+        if (writesFlags) expect(t.spec?.writes, `an example of ${name} passes --dry-run or --yes, but its help does not list them (writes is not set)`).toBe(true);
       });
     }
 

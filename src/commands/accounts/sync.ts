@@ -16,7 +16,7 @@ export default defineVerb({
     '--cookies-file takes a JSON object {"name": "value"}, a JSON array of {name, value} (browser export), or a ' +
     'Netscape cookies.txt; "-" reads stdin. Cookie values are secrets: sq never prints them, not even with --dry-run. ' +
     '--account refreshes an existing account, in the documented refresh form {type, cookies, account} (--type may then be ' +
-    'left out: it is read from the account). --wait polls GET /v1/synchronize/{id} until synchronized (exit 0) or ' +
+    'left out: it is read from the account; a --type that is not the account\'s is exit 2). --wait polls GET /v1/synchronize/{id} until synchronized (exit 0) or ' +
     'failed (exit 1).',
   options: [
     { flags: '--type <type>', description: 'account type name, see `sq accounts types` (required unless --account is given)', complete: 'account-type' },
@@ -36,7 +36,13 @@ export default defineVerb({
     const cookies = parseCookies(text);
     const http = await ctx.http();
     // An id prefix (the 8 characters `sq accounts list` shows) or a username is looked up (a GET); a full id goes as given.
-    const accountId = account === undefined ? undefined : (await resolveAccount(http, account)).id;
+    const resolved = account === undefined ? undefined : await resolveAccount(http, account);
+    const accountId = resolved?.id;
+    // A refresh keeps the account's type: another --type is refused here rather than by the API after the write was sent.
+    const has = resolved?.record.type;
+    if (given !== undefined && resolved && typeof has === 'string' && has !== '' && has !== given) {
+      throw new UsageError(`--type ${given}: account ${resolved.name || resolved.id} is of type ${has}; leave --type out (it is read from the account) or pass --type ${has}; nothing was sent`);
+    }
     const type = given ?? accountType(firstAccount(await getAccount(http, accountId!), accountId!));
     const body: Record<string, unknown> = { type, cookies, ...(accountId === undefined ? {} : { account: accountId }) };
     const started = await startSync(http, body);

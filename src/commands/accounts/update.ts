@@ -15,6 +15,7 @@ export default defineVerb({
     'request) and refuses a key or value outside them, naming the allowed ones, before anything is written (exit 2). ' +
     'The account is named by its id, a unique id prefix (4+ characters) or its exact username.',
   args: ['<account>'],
+  writes: true,
   options: [{ flags: '--limit <key=value>', description: 'set one limit (repeatable)', repeatable: true }],
   examples: ['sq accounts update demo_scraper --limit profiles_per_day=200', 'sq accounts update 7c2d --limit batch=10 --limit batch_hours=2 --dry-run'],
   async run(ctx, [ref], opts) {

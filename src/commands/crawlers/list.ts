@@ -60,6 +60,6 @@ export default defineVerb({
     await ctx.out.list(matches(), { columns: COLUMNS, empty: none });
     // A table says it itself (empty); piped, a search that found nothing still says so on stderr.
     if (found === 0 && !ctx.out.spec.terminal) ctx.out.info(none);
-    else if (more) ctx.out.info(`Showing the first ${found} matches — use --all or --limit N to see more.`);
+    else if (more) ctx.out.info(`Showing the first ${found === 1 ? 'match' : `${found} matches`} — use --all or --limit N to see more.`);
   },
 });
