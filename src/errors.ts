@@ -63,10 +63,14 @@ export class RateLimitError extends SqError {
 
 export class RunFailedError extends SqError {
   override readonly exitCode = ExitCode.RUN_FAILED;
+  /** The run as it ended, when a wait for it ended so (runs watch and runs start --wait print it). */
+  run?: Record<string, unknown>;
 }
 
 export class TimeoutError extends SqError {
   override readonly exitCode = ExitCode.TIMEOUT;
+  /** The run as it stood when the wait gave up, when what timed out was a wait for a run. */
+  run?: Record<string, unknown>;
 }
 
 export class PartialFailureError extends SqError {

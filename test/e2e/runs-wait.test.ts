@@ -36,12 +36,13 @@ describe('a fast real clock (the emulator runs 50x faster)', () => {
     expect(posts.map((p) => p.path)).toEqual(['/v1/runs']);
   });
 
-  it('a run that ends in error exits 6 with its done_reason', async () => {
-    const r = await sqBin(['runs', 'start', '--squid', 'Job board watch', '--wait', '--interval', '50ms'], { env: emu.env() });
+  it('a run that ends in error exits 6 with its done_reason; with --json the run as it ended is on stdout', async () => {
+    const r = await sqBin(['runs', 'start', '--squid', 'Job board watch', '--wait', '--interval', '50ms', '--json'], { env: emu.env() });
     expect(r.code).toBe(6);
     const runs = (await emu.api(`/v1/runs?squid=${ids['Job board watch']}&limit=1`)).data;
     expect(runs[0].status).toBe('error');
-    expect(r.stderr).toContain(`error: run ${runs[0].id} ended with status error (done_reason: ${runs[0].done_reason}`);
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!).error.message).toContain(`run ${runs[0].id} ended with status error (done_reason: ${runs[0].done_reason}`);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: runs[0].id, status: 'error', done_reason: runs[0].done_reason });
   });
 });
 
@@ -109,6 +110,8 @@ describe('a virtual clock moved by the test', () => {
     const run = (await emu.api(`/v1/runs?squid=${ids['Amazon headphones']}&limit=1`)).data[0];
     expect(run.status).toBe('pending');
     expect(r.stderr).toContain(`error: gave up waiting for run ${run.id} after 2s: the run is pending. The run continues on the server`);
+    // The run as it stood is printed (TSV, piped), with its id.
+    expect(r.stdout.split('\n')[1]).toContain(run.id);
   });
 
   it('Ctrl-C while waiting exits 130, says the run keeps going, and the run is untouched', async () => {

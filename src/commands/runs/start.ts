@@ -5,7 +5,7 @@ import { listRunPages, startRun, type Run } from '../../api/runs.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { required } from '../../validate/index.js';
-import { WAIT_OPTIONS, waitForRun, waitSettings } from './_shared/wait.js';
+import { WAIT_OPTIONS, waitAndShow, waitSettings } from './_shared/wait.js';
 
 export default defineVerb({
   name: 'start',
@@ -15,7 +15,7 @@ export default defineVerb({
     'Start a run (POST /v1/runs). The request is never retried once it may have reached the server (it would start a second ' +
     'run): after such a failure, or Ctrl-C while it is in flight (exit 130), sq lists the squid\'s most recent runs so you ' +
     'can see whether one started (the server may still start one that is not listed yet). With --wait, ' +
-    'follow the run like `sq runs watch` (exit 6 on error/aborted, 7 on --timeout).',
+    'follow the run like `sq runs watch` and print it as it ended (exit 6 on error/aborted, 7 on --timeout, the run printed either way).',
   options: [
     { flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)', complete: 'squid' },
     { flags: '--wait', description: 'wait until the run is done and its export is ready' },
@@ -51,9 +51,7 @@ export default defineVerb({
       return;
     }
     ctx.out.info(`Started run ${id} of squid ${squid.name || squid.id}`);
-    const final = await waitForRun(ctx, http, id, settings);
-    await ctx.out.record(final, { title: `Run ${id}` });
-    ctx.out.success(`Run ${id} done: ${String(final.total_results ?? 0)} results, export ready`);
+    await waitAndShow(ctx, http, id, settings);
   },
 });
 

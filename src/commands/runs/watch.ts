@@ -1,6 +1,6 @@
 import { defineVerb } from '../../command.js';
 import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
-import { WAIT_OPTIONS, waitForRun, waitSettings } from './_shared/wait.js';
+import { WAIT_OPTIONS, waitAndShow, waitSettings } from './_shared/wait.js';
 
 export default defineVerb({
   name: 'watch',
@@ -9,7 +9,8 @@ export default defineVerb({
     'Poll a run until it ends and its export is ready, showing a progress bar on a terminal (a plain line per change otherwise) ' +
     'with, while paused or after an error, the reason right after the state (done_reason: done_reason_desc), then the ' +
     'percentage and the ETA once the API knows them; then print ' +
-    'the final run. Exit 6 if the run ends in error or aborted, 7 on --timeout; Ctrl-C stops watching, not the run. ' +
+    'the final run, whatever the outcome (with --json, one document a script can read the status and done_reason from). ' +
+    'Exit 6 if the run ends in error or aborted, 7 on --timeout (the run as it then stood is printed); Ctrl-C stops watching, not the run. ' +
     `<run> ${PREFIX_NOTE}.`,
   args: ['<run>'],
   options: [RUN_SQUID_OPTION, ...WAIT_OPTIONS],
@@ -18,8 +19,6 @@ export default defineVerb({
     const settings = await waitSettings(ctx, opts);
     const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();
-    const run = await waitForRun(ctx, http, id, settings);
-    await ctx.out.record(run, { title: `Run ${id}` });
-    ctx.out.success(`Run ${id} done: ${String(run.total_results ?? 0)} results, export ready`);
+    await waitAndShow(ctx, http, id, settings);
   },
 });

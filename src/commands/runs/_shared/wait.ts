@@ -61,7 +61,24 @@ interface Snapshot {
   eta: string;
 }
 
-/** Polls until the run is done and exported. Returns the final run; throws RunFailedError / TimeoutError. */
+/**
+ * `runs watch` and `runs start --wait`: waits, then prints the run as it ended whatever the outcome: done and exported
+ * (exit 0), error or aborted (exit 6), or as it stood when --timeout gave up (exit 7). A script reading --json gets the
+ * run, its status and done_reason on stdout in each case; the error says why on stderr.
+ */
+export async function waitAndShow(ctx: Ctx, http: HttpClient, runId: string, s: WaitSettings): Promise<void> {
+  let run: Run;
+  try {
+    run = await waitForRun(ctx, http, runId, s);
+  } catch (err) {
+    if ((err instanceof RunFailedError || err instanceof TimeoutError) && err.run) await ctx.out.record(err.run, { title: `Run ${runId}` });
+    throw err;
+  }
+  await ctx.out.record(run, { title: `Run ${runId}` });
+  ctx.out.success(`Run ${runId} done: ${String(run.total_results ?? 0)} results, export ready`);
+}
+
+/** Polls until the run is done and exported. Returns the final run; throws RunFailedError / TimeoutError, with the run. */
 export async function waitForRun(ctx: Ctx, http: HttpClient, runId: string, s: WaitSettings): Promise<Run> {
   const started = ctx.now();
   const deadline = s.timeoutMs === null ? null : started + s.timeoutMs;
@@ -93,7 +110,7 @@ export async function waitForRun(ctx: Ctx, http: HttpClient, runId: string, s: W
         progress.clear();
         const reason = typeof run.done_reason === 'string' && run.done_reason ? run.done_reason : 'no reason given';
         const desc = typeof run.done_reason_desc === 'string' && run.done_reason_desc ? `: ${run.done_reason_desc}` : '';
-        throw new RunFailedError(`run ${runId} ended with status ${status} (done_reason: ${reason}${desc})`);
+        throw Object.assign(new RunFailedError(`run ${runId} ended with status ${status} (done_reason: ${reason}${desc})`), { run });
       }
       if (status === 'done' && run.export_done === true) {
         progress.clear();
@@ -103,9 +120,12 @@ export async function waitForRun(ctx: Ctx, http: HttpClient, runId: string, s: W
       if (deadline !== null && now >= deadline) {
         progress.clear();
         const what = status === 'done' ? 'the run is done but its export is not ready yet' : `the run is ${status || 'in an unknown state'}`;
-        throw new TimeoutError(
-          `gave up waiting for run ${runId} after ${formatDuration(s.timeoutMs ?? 0)}: ${what}. The run continues on the server; ` +
-            `follow it with \`sq runs watch ${runId}\``,
+        throw Object.assign(
+          new TimeoutError(
+            `gave up waiting for run ${runId} after ${formatDuration(s.timeoutMs ?? 0)}: ${what}. The run continues on the server; ` +
+              `follow it with \`sq runs watch ${runId}\``,
+          ),
+          { run },
         );
       }
       await ctx.sleep(deadline === null ? s.intervalMs : Math.min(s.intervalMs, Math.max(1, deadline - now)));
