@@ -19,7 +19,7 @@ import { NotFoundError, SqError, UsageError } from '../errors.js';
 import { shellWord } from '../io/shell.js';
 import { nonEmpty } from '../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './runs/_shared/wait.js';
-import { fileFormat, runExport } from '../export/results.js';
+import { fileFormat, refuseInterruptedExport, runExport } from '../export/results.js';
 
 /** As in `tasks add`: the API documents no batch limit, so large lists go in requests of this many. */
 const TASKS_PER_REQUEST = 500;
@@ -70,11 +70,7 @@ export default defineVerb({
     if (output !== undefined) {
       await checkNewOutput('-o', output, opts.force === true);
       // The export would refuse a leftover of an interrupted one, but only after a new run was started and paid for.
-      const left = siblings(output);
-      const there = [left.partial, left.checkpoint].filter((p) => existsSync(p));
-      if (there.length) {
-        throw new UsageError(`an interrupted export to ${output} is waiting (${there.map((p) => JSON.stringify(p)).join(' and ')}): continue it with the \`sq results list … --resume\` command it printed, or delete ${there.length === 1 ? 'it' : 'them'} to start over; nothing was sent`);
-      }
+      await refuseInterruptedExport(output, format);
     }
     const wait = await waitSettings(ctx, opts);
 

@@ -222,7 +222,6 @@ async function resumePlan(
   if (opts.force === true && o.output !== undefined) words.push('--force');
   if (ctx.globals.profile) words.push('--profile', ctx.globals.profile);
   if (ctx.globals.baseUrl) words.push('--base-url', ctx.globals.baseUrl);
-  const leftovers = [where.partial, where.checkpoint].filter((p): p is string => p !== null);
   const plan: ResumePlan = {
     ...where,
     ck: null,
@@ -230,7 +229,7 @@ async function resumePlan(
     total: null,
     force: opts.force === true,
     command: words.map(shellWord).join(' '),
-    startOver: `to start over, delete ${leftovers.map((p) => `"${p}"`).join(' and ')} and run the command without --resume`,
+    startOver: startOverText(where),
   };
 
   // Before reading anything of the export: what is read next must not be changing under another process's hands.
@@ -238,13 +237,8 @@ async function resumePlan(
   const ck = await readCheckpoint(where.checkpoint, plan.startOver);
   const partialThere = where.partial !== null && (await exists(where.partial));
   if (!resume) {
-    // A leftover is never reused or overwritten behind the user's back: it holds pages that took time to read.
-    if (ck && (where.partial === null || partialThere)) {
-      throw new UsageError(`an interrupted export is waiting to be continued (${count(ck.pages)} page${ck.pages === 1 ? '' : 's'} in "${where.checkpoint}"): add --resume to continue it; ${plan.startOver.replace(' without --resume', ' again')}`);
-    }
-    if (partialThere) {
-      throw new UsageError(`"${where.partial}" exists (another export of ${o.output} running, or one that stopped before its first page): delete it if no export is running`);
-    }
+    const refused = leftoverRefusal(where, ck, partialThere, o.output);
+    if (refused) throw refused;
     // A checkpoint whose partial file is gone can be continued by nothing (a crash between rename and cleanup).
     if (ck) await removeCheckpoint(where.checkpoint);
     return plan;
@@ -526,4 +520,32 @@ async function* counted<T>(ctx: Ctx, src: AsyncIterable<T>, seen: Tally, progres
       });
     }
   }
+}
+
+function startOverText(where: { partial: string | null; checkpoint: string }): string {
+  const leftovers = [where.partial, where.checkpoint].filter((p): p is string => p !== null);
+  return `to start over, delete ${leftovers.map((p) => `"${p}"`).join(' and ')} and run the command without --resume`;
+}
+
+/**
+ * A new export (without --resume) finding what an interrupted one left: never reused or overwritten behind the user's
+ * back, as it holds pages that took time to read (exit 2 naming it). Null when nothing is in the way.
+ */
+function leftoverRefusal(where: { partial: string | null; checkpoint: string }, ck: Checkpoint | null, partialThere: boolean, output: string | undefined): UsageError | null {
+  if (ck && (where.partial === null || partialThere)) {
+    return new UsageError(`an interrupted export is waiting to be continued (${count(ck.pages)} page${ck.pages === 1 ? '' : 's'} in "${where.checkpoint}"): add --resume to continue it; ${startOverText(where).replace(' without --resume', ' again')}`);
+  }
+  if (partialThere) return new UsageError(`"${where.partial}" exists (another export of ${output} running, or one that stopped before its first page): delete it if no export is running`);
+  return null;
+}
+
+/**
+ * The refusal a new `--all -o output` export would give for an interrupted one's leftovers, found up front by a
+ * command that does paid work before it exports (sq go starts a run): nothing is removed here, outside the export's lock.
+ */
+export async function refuseInterruptedExport(output: string, format: Format): Promise<void> {
+  if (!FORMAT_SPECS[format].resumable) return;
+  const where = siblings(output);
+  const refused = leftoverRefusal(where, await readCheckpoint(where.checkpoint, startOverText(where)), await exists(where.partial), output);
+  if (refused) throw refused;
 }

@@ -11,6 +11,7 @@ import { gatedSqClock } from '../helpers/clock.js';
 import { waitFor } from '../helpers/wait.js';
 import { InterruptedError } from '../../src/errors.js';
 import { squidName } from '../../src/commands/go.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
 const A = 'https://www.amazon.com/s?k=go+test+a';
@@ -125,11 +126,19 @@ describe('sq go', () => {
   it('a leftover of an interrupted export to the -o file: exit 2 before any request, not after a new run', async () => {
     const dir = tempDir('sq-go-');
     const file = join(dir, 'out.csv');
-    writeFileSync(join(dir, '.out.csv.sq-checkpoint'), '{}');
+    // A real leftover: an export to the same file that stopped at its second page, its first page kept aside.
+    const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 150 })) as { id: string };
+    await emu.faults([
+      { path: '/v1/results', action: 'delay', ms: 0, count: 1 },
+      { path: '/v1/results', action: 'status', status: 400, count: 1 },
+    ]);
+    expect((await sq(['results', 'list', '--run', run.id, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
+    await emu.clearFaults();
     await emu.clearRequests();
     const r = await sq(['go', 'amazon-products', A, '-o', file], { env: emu.env() });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain('an interrupted export to');
+    // The refusal `results list -o` itself gives, found before any request.
+    expect(r.stderr).toContain('an interrupted export is waiting to be continued (1 page in');
     expect(r.stderr).toContain('--resume');
     expect(await emu.requests()).toEqual([]);
   });
