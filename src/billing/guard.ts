@@ -26,7 +26,7 @@ export interface SpendPolicy {
 /** The option every verb that starts a run takes. */
 export const MAX_CREDITS_OPTION = {
   flags: '--max-credits <n>',
-  description: 'estimate first and start nothing (exit 9) when the run would cost more than N credits; default: SQ_MAX_CREDITS, else `sq config get max-credits`',
+  description: 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`',
 } as const;
 
 /**
