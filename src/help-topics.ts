@@ -6,6 +6,7 @@ export const ENVIRONMENT: [string, string][] = [
   ['SQ_INSECURE_HTTP', 'set to 1 to allow a plain http:// base URL to a host other than loopback (like --insecure-http)'],
   ['SQ_CONFIG_DIR', 'where profiles are stored (default: $XDG_CONFIG_HOME/sq, else ~/.config/sq on Linux; ~/Library/Preferences/sq on macOS; %APPDATA%\\sq\\Config on Windows)'],
   ['SQ_NO_INPUT', 'never prompt (like --no-input)'],
+  ['SQ_MAX_CREDITS', 'the default --max-credits of runs start and go: a run estimated above it is not started (exit 9); overrides `sq config set max-credits`'],
   ['CI', 'when set, never prompt'],
   ['NO_COLOR', 'no colour'],
   ['FORCE_COLOR', 'colour even when not on a terminal'],
@@ -29,6 +30,7 @@ export const EXIT_CODES: [number, string][] = [
   [6, 'a waited-for run ended in error or aborted'],
   [7, 'waiting timed out (--timeout)'],
   [8, 'partial failure of a batch (delivery apply, multi-item commands); per-item report on stderr (interrupted: 130, 143 or 129 with the same report)'],
+  [9, 'over budget: a run\'s estimate is above --max-credits / SQ_MAX_CREDITS / the profile\'s max-credits; nothing was started (the estimate is on stderr)'],
   [10, 'sq plan --detailed-exitcode: the account differs from the file (as terraform plan -detailed-exitcode); 0 means no change'],
   [130, 'interrupted (Ctrl-C); never a partial file at an -o target (a resumable export keeps its pages aside). SIGHUP, SIGQUIT, SIGTERM: the same, exit 129, 131, 143'],
 ];
