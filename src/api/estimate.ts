@@ -69,12 +69,12 @@ export async function getEstimate(http: HttpClient, squidId: string): Promise<Es
   return asEstimate(await http.post(ESTIMATE_PATH, { squid: squidId }, { readOnly: true }));
 }
 
-function balanceFacts(v: Record<string, unknown>): BalanceFacts & Record<string, unknown> {
+export function balanceFacts(v: Record<string, unknown>): BalanceFacts & Record<string, unknown> {
   if (!num(v.available) || !num(v.consumed)) throw new ApiError('the API answered GET /v1/user/balance without numeric available and consumed');
   return { ...v, available: v.available, consumed: v.consumed };
 }
 
-function autoResetFacts(v: Record<string, unknown>): AutoResetFacts & Record<string, unknown> {
+export function autoResetFacts(v: Record<string, unknown>): AutoResetFacts & Record<string, unknown> {
   return {
     ...v,
     enabled: v.enabled === true,

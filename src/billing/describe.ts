@@ -1,7 +1,7 @@
 // The words of an estimate, for every place that shows one before spending (`sq squids estimate`, the guard of
 // `runs start` and `go` on stderr and in its question, `apply`, `squids chain set`): no requests, no output here.
 import type { SpendContext } from '../api/estimate.js';
-import { creditsBeforeReset, resetsLeft } from './charges.js';
+import { creditsBeforeReset, resetsLeft, type AutoResetFacts, type BalanceFacts } from './charges.js';
 
 /** "1,234.5": credits without float noise. */
 export function fmtCredits(v: number): string {
@@ -48,4 +48,29 @@ export function summaryLines(c: SpendContext): string[] {
 export function estimateParagraph(c: SpendContext, squidRef: string): string[] {
   const services = c.estimate.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ');
   return [`Estimate: ${fmtCredits(c.estimate.total_credits)} credits (${services}).`, ...summaryLines(c).slice(1), ...paidFunctionLines(c, squidRef)];
+}
+
+/**
+ * What `sq billing auto-reset` adds under the settings: the allowance and usage, the credits left before the next
+ * reset fires and what it charges, and the resets left in the rolling 24 hours.
+ */
+export function autoResetStatusLines(balance: BalanceFacts & { name?: unknown }, ar: AutoResetFacts): string[] {
+  const plan = typeof balance.name === 'string' && balance.name ? `plan ${balance.name}` : 'the plan';
+  const pct = balance.available > 0 ? ` (${fmtCredits(Math.round((balance.consumed / balance.available) * 10_000) / 100)}%)` : '';
+  const lines = [`Allowance: ${fmtCredits(balance.available)} credits (${plan}); used now: ${fmtCredits(balance.consumed)}${pct}.`];
+  if (!ar.enabled) lines.push('Automatic reset is off: no reset fires and nothing is charged automatically.');
+  else if (ar.current_usage_pct === null) lines.push('No active subscription: no reset can fire.');
+  else {
+    const left = resetsLeft(ar);
+    const before = creditsBeforeReset(balance, ar);
+    lines.push(
+      left === 0
+        ? `No reset left in the 24-hour window: none fires until it frees up, even above ${ar.threshold_pct}%.`
+        : before === 0
+          ? `Usage is above ${ar.threshold_pct}%: the next check fires a reset, which charges the card on file for a renewal of ${plan}.`
+          : `The next reset fires after ${fmtCredits(before)} more credits (usage above ${ar.threshold_pct}%) and charges the card on file for a renewal of ${plan}.`,
+    );
+  }
+  lines.push(`Resets left in the 24-hour window: ${resetsLeft(ar)} of ${ar.max_resets_per_24h}.`);
+  return lines;
 }

@@ -4,6 +4,9 @@ import type { Column } from '../../output/types.js';
 import { exclusive, optionalInt } from '../../validate/index.js';
 import { confirmOrCancel } from '../../io/confirm.js';
 import { getAutoReset, raisesCharges, setAutoReset, type AutoReset, type AutoResetUpdate } from '../../api/billing.js';
+import { getBalance } from '../../api/user.js';
+import { autoResetStatusLines } from '../../billing/describe.js';
+import { autoResetFacts, balanceFacts } from '../../api/estimate.js';
 
 const pct = (v: unknown) => (typeof v === 'number' ? `${Number.isInteger(v) ? v : v.toFixed(2)}%` : 'n/a');
 
@@ -34,10 +37,12 @@ function humanColumns(s: AutoReset): Column[] {
   ];
 }
 
-async function show(ctx: Ctx, s: AutoReset, title: string): Promise<void> {
+async function show(ctx: Ctx, s: AutoReset, title: string, balance?: Record<string, unknown>): Promise<void> {
   const table = ctx.out.spec.terminal;
   await ctx.out.record(s, { title, columns: table ? humanColumns(s) : undefined });
-  if (table) ctx.out.info('Each reset renews the plan at once and charges the card on file; consumed credits return to zero.');
+  if (!table) return;
+  ctx.out.info('Each reset renews the plan at once and charges the card on file; consumed credits return to zero.');
+  if (balance) for (const line of autoResetStatusLines(balanceFacts(balance), autoResetFacts(s))) ctx.out.info(line);
 }
 
 export default defineVerb({
@@ -45,7 +50,9 @@ export default defineVerb({
   writes: true,
   summary: 'Show or set the automatic billing reset (renews the plan and charges the card when usage crosses a threshold)',
   description:
-    'Without flags: shows the settings (GET /v1/plans/auto-reset) and what each field means.\n\n' +
+    'Without flags: shows the settings (GET /v1/plans/auto-reset) and what each field means; on a terminal also the plan ' +
+    'allowance and usage now (GET /v1/user/balance), the credits left before the next reset fires and what it charges, ' +
+    'and the resets left in the rolling 24 hours.\n\n' +
     'With flags: reads the settings, then writes them (POST /v1/plans/auto-reset). `enabled` stays as it is unless ' +
     '--enable or --disable is given; --threshold (1-100, percent of the plan\'s credits) and --max-resets (1-10 per ' +
     'rolling 24 hours) are checked before any request.\n\n' +
@@ -75,12 +82,14 @@ export default defineVerb({
     const threshold = optionalInt('--threshold', opts.threshold, 1, 100);
     const maxResets = optionalInt('--max-resets', opts.maxResets, 1, 10);
     const http = await ctx.http();
-    const before = await getAutoReset(http);
     const changing = opts.enable || opts.disable || threshold !== undefined || maxResets !== undefined;
     if (!changing) {
-      await show(ctx, before, 'Automatic billing reset');
+      // On a terminal, the balance beside the settings: allowance, usage, credits before the next reset, resets left.
+      const [settings, balance] = await Promise.all([getAutoReset(http), ctx.out.spec.terminal ? getBalance(http) : undefined]);
+      await show(ctx, settings, 'Automatic billing reset', balance);
       return;
     }
+    const before = await getAutoReset(http);
 
     const body: AutoResetUpdate = { enabled: opts.enable ? true : opts.disable ? false : before.enabled === true };
     if (threshold !== undefined) body.threshold_pct = threshold;
