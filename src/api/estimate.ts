@@ -102,3 +102,33 @@ export async function spendEstimate(http: HttpClient, squidId: string): Promise<
     creditsLeft: creditsLeft(balance),
   };
 }
+
+/** What the target squid of a chain would cost: its estimate once it exists with tasks, else its crawler's rate. */
+export interface ChainCost {
+  autostart: boolean;
+  target: { id: string; name: string } | null;
+  estimate: SpendContext | null;
+  /** Credits a row of the target crawler (its base rate), when the crawler could be read. */
+  ratePerRow: number | null;
+  crawlerName: string;
+}
+
+export async function chainCost(http: HttpClient, chain: { autostart?: unknown; target_cluster?: { id?: unknown; name?: unknown } | null; target_module?: { id?: unknown; public_name?: unknown; name?: unknown } }): Promise<ChainCost> {
+  const t = chain.target_cluster && typeof chain.target_cluster.id === 'string' ? { id: chain.target_cluster.id, name: String(chain.target_cluster.name ?? chain.target_cluster.id) } : null;
+  const mod = chain.target_module ?? {};
+  const out: ChainCost = { autostart: chain.autostart !== false, target: t, estimate: null, ratePerRow: null, crawlerName: String(mod.public_name ?? mod.name ?? mod.id ?? 'the target crawler') };
+  if (t) {
+    try {
+      out.estimate = await spendEstimate(http, t.id);
+      return out;
+    } catch (err) {
+      // A target without tasks yet has no estimate (400); the rate below says what a row costs.
+      if (!(err instanceof ApiError) || err.status !== 400) throw err;
+    }
+  }
+  if (typeof mod.id === 'string') {
+    const c = await http.get<Record<string, unknown>>(`/v1/crawlers/${encodeURIComponent(mod.id)}`).catch(() => null);
+    if (isRecord(c) && num(c.credits_per_row)) out.ratePerRow = c.credits_per_row;
+  }
+  return out;
+}

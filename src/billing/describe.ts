@@ -1,6 +1,6 @@
 // The words of an estimate, for every place that shows one before spending (`sq squids estimate`, the guard of
 // `runs start` and `go` on stderr and in its question, `apply`, `squids chain set`): no requests, no output here.
-import type { SpendContext } from '../api/estimate.js';
+import type { ChainCost, SpendContext } from '../api/estimate.js';
 import { creditsBeforeReset, resetsLeft, type AutoResetFacts, type BalanceFacts } from './charges.js';
 
 /** "1,234.5": credits without float noise. */
@@ -72,5 +72,18 @@ export function autoResetStatusLines(balance: BalanceFacts & { name?: unknown },
     );
   }
   lines.push(`Resets left in the 24-hour window: ${resetsLeft(ar)} of ${ar.max_resets_per_24h}.`);
+  return lines;
+}
+
+/** `sq squids chain set`: the downstream squid's runs cost too, with its estimate when it has one. */
+export function chainCostLines(c: ChainCost, sourceLabel: string): string[] {
+  const who = c.target ? `squid ${c.target.name}` : `the target squid (${c.crawlerName}, made on the first done run)`;
+  const lines = [
+    c.autostart
+      ? `Costs too: each done run of ${sourceLabel} adds its results as tasks of ${who} and starts a run of it, which is charged.`
+      : `Costs too: each done run of ${sourceLabel} adds its results as tasks of ${who}, in a paused run: nothing is charged until it is resumed.`,
+  ];
+  if (c.estimate) lines.push(`Its run now: ${estimateParagraph(c.estimate, c.target?.id ?? '').join(' ')}`);
+  else if (c.ratePerRow !== null) lines.push(`Its cost is not known before it has tasks: ${c.crawlerName} charges ${fmtCredits(c.ratePerRow)} credits a row, plus its paid functions on by default; then see \`sq squids estimate\` on it.`);
   return lines;
 }

@@ -164,3 +164,25 @@ describe('the command tree below a verb', () => {
     expect(typo.stderr).toContain('chain');
   });
 });
+
+describe('chain set: the target squid costs too', () => {
+  it('before the chain has fired: says its runs are charged, with the target crawler\'s rate a row', async () => {
+    const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--target-crawler', 'amazon-products', '--field-map', 'website=url'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Costs too: each done run of ${DEMO_SQUIDS.paris} adds its results as tasks of the target squid (Amazon Products Scraper, made on the first done run) and starts a run of it, which is charged.`);
+    expect(r.stderr).toContain('Amazon Products Scraper charges 1 credits a row');
+  });
+
+  it('once the target has tasks: its estimate, from POST /v1/squid/estimate', async () => {
+    await emu.api(`/v1/squids/${paris}/chain`, { method: 'POST', body: { target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' } } });
+    const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: paris } });
+    for (let i = 0; i < 20 && (await emu.api(`/v1/runs/${run.id}`)).status !== 'done'; i++) await emu.advance(10_000);
+    const chain = await emu.api(`/v1/squids/${paris}/chain`);
+    expect(chain.target_cluster).not.toBeNull();
+    const est = await emu.api('/v1/squid/estimate', { method: 'POST', body: { squid: chain.target_cluster.id } });
+    const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--no-autostart'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('in a paused run: nothing is charged until it is resumed');
+    expect(r.stderr).toContain(`Its run now: Estimate: ${est.total_credits} credits`);
+  });
+});

@@ -4,6 +4,8 @@ import { resolveCrawler, resolveSquid } from '../../../api/resolve.js';
 import { UsageError } from '../../../errors.js';
 import { nameFlag, nonEmpty, optionalInt } from '../../../validate/index.js';
 import { CHAIN_COLUMNS, chainTitle } from './columns.js';
+import { chainCost } from '../../../api/estimate.js';
+import { chainCostLines } from '../../../billing/describe.js';
 
 export default defineVerb({
   name: 'set',
@@ -14,7 +16,9 @@ export default defineVerb({
     'target name, concurrency and autostart are changed (PATCH); the API cannot change the target crawler or the field ' +
     'map in place, so a different one is exit 2 (delete the chain, then set it again). --field-map SRC=DST is ' +
     'repeatable: the result field SRC of each done run becomes the task param DST of the target crawler. ' +
-    '--no-autostart queues the tasks and creates the target\'s run paused.',
+    '--no-autostart queues the tasks and creates the target\'s run paused.\n\n' +
+    'The target squid\'s runs are charged too: after the chain is shown, stderr says so, with the estimate of the ' +
+    'target\'s run (POST /v1/squid/estimate) once it has tasks, else its crawler\'s rate per row.',
   args: ['<squid>'],
   options: [
     { flags: '--target-crawler <crawler>', description: 'the crawler results go to: id, prefix, name or slug (required to create)', complete: 'crawler' },
@@ -75,5 +79,7 @@ export default defineVerb({
       }
     }
     await ctx.out.record(chain, { title: chainTitle(label, chain!), columns: CHAIN_COLUMNS });
+    // Money: the chain starts runs of another squid, which are charged too.
+    if (chain) for (const line of chainCostLines(await chainCost(http, chain), label)) ctx.out.info(line, { force: true });
   },
 });
