@@ -85,22 +85,33 @@ export function autoResetFacts(v: Record<string, unknown>): AutoResetFacts & Rec
   };
 }
 
-/** The estimate, the balance and the auto-reset settings (three requests at once), and what they add up to. */
-export async function spendEstimate(http: HttpClient, squidId: string): Promise<SpendContext> {
+type AccountFacts = { balance: BalanceFacts & Record<string, unknown>; autoReset: AutoResetFacts & Record<string, unknown> };
+
+/** The balance and the Auto Billing Reset settings (two requests at once). */
+export async function accountFacts(http: HttpClient): Promise<AccountFacts> {
   // The auto-reset endpoint is the spec's, not in the public docs: a service without it has no reset to fire.
   const noAutoReset = (err: unknown) => {
     if (err instanceof NotFoundError) return { enabled: false };
     throw err;
   };
-  const [est, bal, ar] = await Promise.all([getEstimate(http, squidId), getBalance(http), getAutoReset(http).catch(noAutoReset)]);
-  const balance = balanceFacts(bal);
-  const autoReset = autoResetFacts(ar);
+  const [bal, ar] = await Promise.all([getBalance(http), getAutoReset(http).catch(noAutoReset)]);
+  return { balance: balanceFacts(bal), autoReset: autoResetFacts(ar) };
+}
+
+/** What an estimate adds up to for the account: the balance after it, the resets it sets off. */
+export function spendContext(est: Estimate, { balance, autoReset }: AccountFacts): SpendContext {
   return {
     estimate: { ...est, balance_after: balanceAfter(balance, est.total_credits), auto_reset_charges: autoResetCharges(balance, autoReset, est.total_credits) },
     balance,
     autoReset,
     creditsLeft: creditsLeft(balance),
   };
+}
+
+/** The estimate, the balance and the auto-reset settings (three requests at once), and what they add up to. */
+export async function spendEstimate(http: HttpClient, squidId: string): Promise<SpendContext> {
+  const [est, facts] = await Promise.all([getEstimate(http, squidId), accountFacts(http)]);
+  return spendContext(est, facts);
 }
 
 /** What the target squid of a chain would cost: its estimate once it exists with tasks, else its crawler's rate. */

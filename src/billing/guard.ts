@@ -8,7 +8,7 @@
 // - Without a cap and without a terminal (scripts, CI): no request, no question — as before.
 import type { Ctx } from '../context.js';
 import type { HttpClient } from '../api/http.js';
-import { spendEstimate, type SpendContext } from '../api/estimate.js';
+import { accountFacts, getEstimate, spendContext, spendEstimate, type SpendContext } from '../api/estimate.js';
 import { ApiError, CancelledError, OverBudgetError, SqError } from '../errors.js';
 import { creditsValue, resolveSetting } from '../config/settings.js';
 import { profileName } from '../config/resolve.js';
@@ -49,18 +49,34 @@ function onTerminal(ctx: Ctx): boolean {
 }
 
 /**
- * Call just before the request that starts a run of `squidId`. Returns the estimate when one was made (null when
- * neither a cap nor a terminal asked for one); throws OverBudgetError (exit 9), CancelledError (a "no", exit 1) or
+ * Call just before the request that starts a run of `squidId`. Returns the estimate with the account's side when
+ * it was read (null when neither a cap nor a terminal asked for it, or a cap alone was enough); throws OverBudgetError (exit 9), CancelledError (a "no", exit 1) or
  * the UsageError naming --yes (exit 2) instead of letting the run start.
  */
 export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef = squidId): Promise<SpendContext | null> {
   // A dry run starts nothing: the cap is still checked (a script can test it), no question is asked.
   const ask = onTerminal(ctx) && !ctx.globals.yes && !ctx.globals.dryRun;
   if (policy.cap === null && !ask) return null;
-  let c: SpendContext;
+  let c: SpendContext | null = null;
+  let total: number;
   try {
-    c = await spendEstimate(http, squidId);
+    // On a terminal the question needs the account too (the resets the run sets off): three requests at once. A cap
+    // alone needs the total only: one request, and the account is read only to explain a refusal.
+    if (ask) {
+      c = await spendEstimate(http, squidId);
+      total = c.estimate.total_credits;
+    } else {
+      const est = await getEstimate(http, squidId);
+      total = est.total_credits;
+      if (policy.cap !== null && total > policy.cap) {
+        // The refusal stands whatever happens here: without the account's side it names the services alone.
+        const facts = await accountFacts(http).catch(() => null);
+        if (!facts) throw overBudget(total, policy, [`Estimate: ${fmtCredits(total)} credits (${est.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ')}).`]);
+        c = spendContext(est, facts);
+      }
+    }
   } catch (err) {
+    if (err instanceof OverBudgetError) throw err;
     // Without a cap the estimate only served the question: a service that cannot give one (5xx, network) does not
     // stop a person from starting a run, but says so. A 400 or 404 is the error it is.
     if (policy.cap === null && err instanceof ApiError && (err.status === null || err.status >= 500)) {
@@ -70,13 +86,9 @@ export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, po
     if (err instanceof SqError && policy.cap !== null) err.details.push(`No run was started: with a cap (${policy.capFrom}) set, a run is never started without an estimate.`);
     throw err;
   }
-  const total = c.estimate.total_credits;
+  if (!c) return null;
   const lines = estimateParagraph(c, shellWord(squidRef));
-  if (policy.cap !== null && total > policy.cap) {
-    throw new OverBudgetError(`over budget: the run is estimated at ${fmtCredits(total)} credits, above the cap of ${fmtCredits(policy.cap)} (${policy.capFrom}); no run was started`, {
-      details: [...lines, `Raise the cap (--max-credits ${Math.ceil(total)}), or lower the cost (fewer tasks, max_results, paid functions off).`],
-    });
-  }
+  if (policy.cap !== null && total > policy.cap) throw overBudget(total, policy, lines);
   const resets = c.estimate.auto_reset_charges;
   if (ask && (total > policy.confirmAbove || resets > 0)) {
     for (const line of lines) ctx.out.info(line, { force: true });
@@ -85,4 +97,10 @@ export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, po
     if (!ok) throw new CancelledError('cancelled: no run was started');
   }
   return c;
+}
+
+function overBudget(total: number, policy: SpendPolicy, lines: string[]): OverBudgetError {
+  return new OverBudgetError(`over budget: the run is estimated at ${fmtCredits(total)} credits, above the cap of ${fmtCredits(policy.cap ?? 0)} (${policy.capFrom}); no run was started`, {
+    details: [...lines, `Raise the cap (--max-credits ${Math.ceil(total)}), or lower the cost (fewer tasks, max_results, paid functions off).`],
+  });
 }
