@@ -35,6 +35,8 @@ export interface SpendEstimate extends Estimate {
   balance_after: number;
   /** Auto Billing Resets (each a charge on the card on file) the run would set off; 0 when auto-reset is off. */
   auto_reset_charges: number;
+  /** What one reset charges, when the balance names the plan's price (a numeric `price`); the docs show none. */
+  auto_reset_price?: number;
 }
 
 /** Beside the estimate, what the human view shows (not in --json: the API objects are `sq balance`'s and `sq billing auto-reset`'s). */
@@ -100,8 +102,14 @@ export async function accountFacts(http: HttpClient): Promise<AccountFacts> {
 
 /** What an estimate adds up to for the account: the balance after it, the resets it sets off. */
 export function spendContext(est: Estimate, { balance, autoReset }: AccountFacts): SpendContext {
+  const price = balance.price;
   return {
-    estimate: { ...est, balance_after: balanceAfter(balance, est.total_credits), auto_reset_charges: autoResetCharges(balance, autoReset, est.total_credits) },
+    estimate: {
+      ...est,
+      balance_after: balanceAfter(balance, est.total_credits),
+      auto_reset_charges: autoResetCharges(balance, autoReset, est.total_credits),
+      ...(num(price) ? { auto_reset_price: price } : {}),
+    },
     balance,
     autoReset,
     creditsLeft: creditsLeft(balance),

@@ -46,6 +46,13 @@ describe('sq squids estimate', () => {
     expect(JSON.parse(r.stdout)).toEqual({ ...api, balance_after: left - api.total_credits, auto_reset_charges: 0 });
   });
 
+  it('auto_reset_price only when the balance names the plan\'s price', async () => {
+    const id = await berlin();
+    expect(JSON.parse((await sq(['squids', 'estimate', id, '--json'], { env: emu.env() })).stdout)).not.toHaveProperty('auto_reset_price');
+    (emu.emu.state.balance as unknown as Record<string, unknown>).price = 49;
+    expect(JSON.parse((await sq(['squids', 'estimate', id, '--json'], { env: emu.env() })).stdout).auto_reset_price).toBe(49);
+  });
+
   it('balance_after is negative when the balance does not cover the run', async () => {
     const id = await berlin();
     await emu.control('POST', '/_emulator/usage', { pct: 99.9 });
