@@ -182,7 +182,10 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
     }));
   }
   const parsed = r.data;
-  const base = file === '-' ? resolve('.') : dirname(resolve(file));
+  // A document `sq mcp` got inline (stdin) names its tasks files inside the server's --root, or none: the server sets
+  // SQ_MCP_ROOT for its tool calls ('' without --root), so an agent cannot make plan read files of the working directory.
+  const mcpRoot = file === '-' ? ctx.env.SQ_MCP_ROOT : undefined;
+  const base = file === '-' ? resolve(mcpRoot || '.') : dirname(resolve(file));
   const squids: DesiredSquid[] = [];
   const problems: string[] = [];
   for (const [ref, spec] of Object.entries(parsed.squids ?? {})) {
@@ -204,6 +207,7 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
     let tasks: Rec[] | undefined;
     if (spec.tasks !== undefined) {
       try {
+        if (!Array.isArray(spec.tasks) && mcpRoot === '') throw new UsageError(`${path}.tasks.file: sq mcp reads no file unless it runs with --root DIR; list the tasks in the document`);
         tasks = Array.isArray(spec.tasks) ? spec.tasks.map(taskObject) : await tasksFromFile(base, spec.tasks.file, `${path}.tasks.file`);
       } catch (err) {
         if (!(err instanceof UsageError)) throw err;
