@@ -1,3 +1,4 @@
+import { realpath, stat } from 'node:fs/promises';
 import { defineVerb } from '../command.js';
 import { UsageError } from '../errors.js';
 import { intFlag } from '../validate/index.js';
@@ -57,7 +58,6 @@ export default defineVerb({
     const allow = parseAllowWrites(opts.allowWrites as string | true | undefined);
     let root: string | undefined;
     if (opts.root !== undefined) {
-      const { realpath, stat } = await import('node:fs/promises');
       const dir = String(opts.root);
       const st = await stat(dir).catch(() => null);
       if (!st?.isDirectory()) throw new UsageError(`--root: ${JSON.stringify(dir)} is not a directory`);

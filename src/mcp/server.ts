@@ -6,10 +6,11 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { Ctx } from '../context.js';
+import { downloadUrl } from '../api/runs.js';
 import { exitCodeName, UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
 import { VERSION } from '../version.js';
@@ -209,8 +210,7 @@ async function callTool(s: Shared, tool: ToolDef, args: ToolArgs, signal: AbortS
       return { code: r.code, data };
     },
     async downloadUrl(runId) {
-      const [{ downloadUrl }, http] = await Promise.all([import('../api/runs.js'), ctx.http()]);
-      return downloadUrl(http, runId);
+      return downloadUrl(await ctx.http(), runId);
     },
     path: (arg, name) => inRoot(opts.root, arg, name, tool.name),
   };
@@ -219,9 +219,10 @@ async function callTool(s: Shared, tool: ToolDef, args: ToolArgs, signal: AbortS
     return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
   } catch (e) {
     if (!(e instanceof ToolError)) throw e;
-    const error = { code: exitCodeName(e.code), exit: e.code, message: e.message, ...(e.requestState ? { request_state: e.requestState } : {}) };
+    // No structuredContent: a client checks it against the tool's outputSchema even on an error. request_state, when a
+    // write's fate is unknown or it was certainly not sent, is the text's last line.
     const text = errorText(e.code, e.message, [...e.details, ...(e.requestState ? [`request_state: ${e.requestState}`] : [])]);
-    return { isError: true, content: [{ type: 'text', text }], structuredContent: { error } };
+    return { isError: true, content: [{ type: 'text', text }] };
   }
 }
 
@@ -252,7 +253,8 @@ function buildServer(s: Shared) {
         title: tool.title,
         description: tool.description + (tool.access === 'read' ? '' : ' dry_run: true returns the planned request and sends nothing.'),
         inputSchema: tool.input(z),
-        outputSchema: z.looseObject(tool.output(z)),
+        // A write's answer may be its dry run ({dry_run, requests}): its keys are then all optional.
+        outputSchema: z.looseObject(tool.access === 'read' ? tool.output(z) : Object.fromEntries(Object.entries(tool.output(z)).map(([k, v]) => [k, v.optional()]))),
         // Every tool calls the hosted API (openWorldHint): an answer is data from outside, not the server's own.
         annotations:
           tool.access === 'read'
@@ -433,6 +435,10 @@ class LineTransport {
       const head = Buffer.concat([...this.parts, part.subarray(0, 1024)]).subarray(0, 1024);
       this.parts = [];
       this.skipping = head;
+      // Answered now, not at the line's end (which may never come): the client stops waiting for this id.
+      const id = /"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,15})\s*[,}]/.exec(head.toString('utf8'))?.[1];
+      this.reply(id === undefined ? null : (JSON.parse(id) as string | number), -32600, `Invalid Request: the message is over ${this.max} bytes (sq mcp --max-message-bytes)`);
+      this.log(`a message over ${this.max} bytes was skipped`);
       return;
     }
     this.parts.push(part);
@@ -444,12 +450,7 @@ class LineTransport {
     this.parts = [];
     this.size = 0;
     this.skipping = null;
-    if (skipped) {
-      const id = /"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,15})\s*[,}]/.exec(skipped.toString('utf8'))?.[1];
-      this.reply(id === undefined ? null : (JSON.parse(id) as string | number), -32600, `Invalid Request: the message is over ${this.max} bytes (sq mcp --max-message-bytes)`);
-      this.log(`a message over ${this.max} bytes was skipped`);
-      return;
-    }
+    if (skipped) return;
     if (!text.trim()) return;
     let msg: unknown;
     try {
@@ -514,7 +515,6 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/i;
  */
 async function serveHttp(s: Shared, out: Writable, served: string): Promise<void> {
   const { ctx, opts, sdk } = s;
-  const { createServer } = await import('node:http');
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const want = Buffer.from(`Bearer ${token}`);
   const max = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;

@@ -4,6 +4,7 @@
 //
 // Answers are made for an agent that pays for every byte: empty fields, icons and `object` tags dropped (compact),
 // lists of 20 rows unless asked, one paging scheme (`cursor` in, `next_cursor` out), `fields` to keep only some.
+import { readFile } from 'node:fs/promises';
 import type { ZodType } from 'zod';
 import { pickFields } from '../output/fields.js';
 
@@ -114,9 +115,9 @@ function fieldsOf(a: ToolArgs): string[] | undefined {
   return undefined;
 }
 /** A page of a list verb as { items, next_cursor? }, rows compact and cut to `fields`. */
-async function listPage(t: ToolEnv, a: ToolArgs, tool: string, argv: string[], row: (r: Rec) => Rec = (r) => r): Promise<Rec> {
+async function listPage(t: ToolEnv, a: ToolArgs, tool: string, argv: string[], row: (r: Rec) => Rec = (r) => r, paged = true): Promise<Rec> {
   const { page, size } = pageOf(a, tool);
-  const { data } = await t.verb([...argv, `--limit=${size}`, `--page=${page}`]);
+  const { data } = await t.verb([...argv, `--limit=${size}`, ...(paged ? [`--page=${page}`] : [])]);
   const rows = Array.isArray(data) ? data : [];
   const fields = fieldsOf(a);
   const items = rows.map((r) => rec(fields ? pickFields(row(rec(r)), fields) : row(rec(r))));
@@ -167,7 +168,6 @@ async function docFlags(t: ToolEnv, a: ToolArgs, tool: string): Promise<{ argv: 
     return { argv: ['--file=-'], stdin: doc };
   }
   const path = await t.path(file as string, 'file');
-  const { readFile } = await import('node:fs/promises');
   checkEnvRefs(t, await readFile(path, 'utf8'), tool);
   return { argv: [`--file=${path}`] };
 }
@@ -358,10 +358,15 @@ export function toolDefs(): ToolDef[] {
     },
     {
       name: 'runs_list', title: 'List runs', access: 'read',
-      description: 'Runs of a squid, or the most recent runs across squids.',
+      description: 'Runs of a squid (paged), or the most recent runs across squids (one page).',
       input: (z) => ({ squid: squidArg(z).optional(), ...listInput(z, 'runs') }),
       output: listOutput,
-      run: (t, a) => listPage(t, a, 'runs_list', ['runs', 'list', ...flags({ '--squid': a.squid })]),
+      run: async (t, a) => {
+        if (a.squid !== undefined) return listPage(t, a, 'runs_list', ['runs', 'list', `--squid=${String(a.squid)}`]);
+        // Across squids the API has no pages: the most recent runs, one page only.
+        const { items } = await listPage(t, { ...a, cursor: undefined }, 'runs_list', ['runs', 'list'], (r) => r, false);
+        return { items };
+      },
     },
     {
       name: 'runs_get', title: 'Show a run', access: 'read',
@@ -529,7 +534,12 @@ export function toolDefs(): ToolDef[] {
       output: idOutput,
       run: async (t, a) => {
         const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
-        const linked = (Array.isArray(s.accounts) ? s.accounts : []).map((x) => String(rec(x).id ?? x));
+        // The squid's own `accounts` ([{id, status}]) when the API gives it; else each account's `squids`.
+        let linked = (Array.isArray(s.accounts) ? s.accounts : []).map((x) => String(typeof x === 'string' ? x : rec(x).id));
+        if (!Array.isArray(s.accounts)) {
+          const all = (await t.verb(['accounts', 'list', '--all'])).data;
+          linked = (Array.isArray(all) ? all : []).filter((x) => (rec(x).squids as Rec[] | undefined)?.some((q) => q.hash_value === s.id || q.id === s.id)).map((x) => String(rec(x).id));
+        }
         const acc = rec((await t.verb(['accounts', 'get', '--', String(a.account)])).data);
         const ids = [...new Set([...linked, String(acc.id)])];
         const r = rec((await t.verb(['squids', 'update', ...ids.map((i) => `--account=${i}`), '--', String(s.id)], { write: true })).data);
