@@ -9,6 +9,8 @@ export const ExitCode = {
   RUN_FAILED: 6,
   TIMEOUT: 7,
   PARTIAL: 8,
+  /** A run's estimate is above --max-credits / SQ_MAX_CREDITS / the profile's max-credits: nothing was started. */
+  OVER_BUDGET: 9,
   /** `sq plan`: the account differs from the file (returned by the verb, not an error). */
   CHANGES: 10,
   INTERRUPTED: 130,
@@ -75,6 +77,11 @@ export class TimeoutError extends SqError {
 
 export class PartialFailureError extends SqError {
   override readonly exitCode = ExitCode.PARTIAL;
+}
+
+/** A run's estimate is above the cap (--max-credits, SQ_MAX_CREDITS, `sq config set max-credits`): nothing was started. */
+export class OverBudgetError extends SqError {
+  override readonly exitCode = ExitCode.OVER_BUDGET;
 }
 
 /** The signals that end a command cleanly (temp files removed), with their numbers on Linux and macOS. */

@@ -20,6 +20,7 @@ import { shellWord } from '../io/shell.js';
 import { nonEmpty } from '../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './runs/_shared/wait.js';
 import { fileFormat, refuseInterruptedExport, runExport } from '../export/results.js';
+import { guardSpend, MAX_CREDITS_OPTION, spendPolicy } from '../billing/guard.js';
 
 /** As in `tasks add`: the API documents no batch limit, so large lists go in requests of this many. */
 const TASKS_PER_REQUEST = 500;
@@ -39,7 +40,10 @@ export default defineVerb({
     '--format or the extension) or stdout. Each step prints one line on stderr. Interrupted while waiting (Ctrl-C: exit 130; SIGTERM: 143), ' +
     'the run goes on: run the same command again to resume it. A run that has finished is not resumed (a rerun starts a new one): ' +
     'when its export fails or is interrupted, sq prints the `sq results list --run RUN` command that exports it. --json prints a summary object on stdout instead of the results, ' +
-    'so it needs -o FILE.',
+    'so it needs -o FILE.\n\n' +
+    'Spending: as `sq runs start`, with a cap (--max-credits, SQ_MAX_CREDITS, `sq config set max-credits N`) the run is ' +
+    'estimated once the squid has its tasks, and above the cap nothing is started (exit 9; the squid and its tasks stay, ' +
+    'so the estimate can be read again with `sq squids estimate`). On a terminal, a costly run asks y/N first (--yes skips).',
   args: ['<crawler>', '<tasks...>'],
   options: [
     { flags: '-p, --param <key=value>', description: 'set a squid parameter (repeatable), as `sq squids update --param`', repeatable: true },
@@ -47,9 +51,11 @@ export default defineVerb({
     { flags: '-o, --output <file>', description: 'write the results to this regular file (atomically) instead of stdout; - is stdout' },
     { flags: '--force', description: 'replace an existing -o file (without it, an existing file is exit 2 before any request)' },
     ...WAIT_OPTIONS,
+    MAX_CREDITS_OPTION,
   ],
   examples: [
     'sq go google-maps-search-export "https://www.google.com/maps/search/pizza+paris" -o pizza.csv',
+    'sq go google-maps-search-export "https://www.google.com/maps/search/pizza+paris" --max-credits 200 -o pizza.csv',
     'sq go google-maps-search-export --key category sushi ramen -p max_results=50 -p ratings=4.0+ -o food.ndjson',
     'sq go amazon-products "https://www.amazon.com/s?k=headphones" --json -o headphones.csv',
   ],
@@ -73,6 +79,7 @@ export default defineVerb({
       await refuseInterruptedExport(output, format);
     }
     const wait = await waitSettings(ctx, opts);
+    const spend = await spendPolicy(ctx, opts.maxCredits);
 
     const http = await ctx.http();
     const crawler = await resolveCrawler(http, crawlerRef);
@@ -123,6 +130,7 @@ export default defineVerb({
     let run = await runInProgress(http, squidId);
     const resumed = run !== null;
     if (!run) {
+      await guardSpend(ctx, http, squidId, spend, name);
       try {
         run = await startRun(http, squidId);
       } catch (err) {

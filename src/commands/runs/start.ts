@@ -6,6 +6,7 @@ import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { required } from '../../validate/index.js';
 import { WAIT_OPTIONS, waitAndShow, waitSettings } from './_shared/wait.js';
+import { guardSpend, MAX_CREDITS_OPTION, spendPolicy } from '../../billing/guard.js';
 
 export default defineVerb({
   name: 'start',
@@ -15,21 +16,29 @@ export default defineVerb({
     'Start a run (POST /v1/runs). The request is never retried once it may have reached the server (it would start a second ' +
     'run): after such a failure, or Ctrl-C while it is in flight (exit 130), sq lists the squid\'s most recent runs so you ' +
     'can see whether one started (the server may still start one that is not listed yet). With --wait, ' +
-    'follow the run like `sq runs watch` and print it as it ended (exit 6 on error/aborted, 7 on --timeout, the run printed either way).',
+    'follow the run like `sq runs watch` and print it as it ended (exit 6 on error/aborted, 7 on --timeout, the run printed either way).\n\n' +
+    'Spending: with a cap (--max-credits, SQ_MAX_CREDITS or `sq config set max-credits N`) the run is estimated first ' +
+    '(POST /v1/squid/estimate) and not started above the cap (exit 9, the estimate on stderr). On a terminal, a run ' +
+    'estimated above `confirm-above` (default 100 credits) or that would set off an Auto Billing Reset shows the ' +
+    'estimate and asks y/N; --yes skips the question, --no-input without --yes is exit 2. Without a cap and without a ' +
+    'terminal nothing more is asked or sent. `sq squids estimate` shows the estimate alone.',
   options: [
     { flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)', complete: 'squid' },
     { flags: '--wait', description: 'wait until the run is done and its export is ready' },
     ...WAIT_OPTIONS,
+    MAX_CREDITS_OPTION,
   ],
-  examples: ['sq runs start --squid "Paris restaurants"', 'sq runs start --squid "Paris restaurants" --wait --timeout 1h'],
+  examples: ['sq runs start --squid "Paris restaurants"', 'sq runs start --squid "Paris restaurants" --wait --timeout 1h', 'sq runs start --squid "Paris restaurants" --max-credits 500'],
   async run(ctx, _args, opts) {
     const ref = required('--squid', opts.squid, 'the squid to run');
     const wait = opts.wait === true;
     // As in tasks upload and accounts sync: a waiting flag without --wait would be checked and then ignored.
     for (const f of ['timeout', 'interval'] as const) if (opts[f] !== undefined && !wait) throw new UsageError(`--${f} only applies with --wait`);
     const settings = wait ? await waitSettings(ctx, opts) : null;
+    const spend = await spendPolicy(ctx, opts.maxCredits);
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
+    await guardSpend(ctx, http, squid.id, spend, ref);
     let run: Run;
     try {
       run = await startRun(http, squid.id);

@@ -1,0 +1,88 @@
+// Nothing spends by surprise: before `sq runs start` and `sq go` start a run, the cap and the confirmation.
+//
+// - A cap (--max-credits, else SQ_MAX_CREDITS, else the profile's max-credits) asks for the estimate first; above it
+//   the command ends with exit 9 and the estimate on stderr, and no run is started. An estimate that fails is the
+//   error it is (400, 404; a 5xx after retries is exit 1): with a cap set, a run is never started unestimated.
+// - On a terminal, a run estimated above confirm-above (default 100 credits), or one that would set off an Auto
+//   Billing Reset, shows the estimate and asks y/N; --yes skips the question, --no-input without --yes is exit 2.
+// - Without a cap and without a terminal (scripts, CI): no request, no question — as before.
+import type { Ctx } from '../context.js';
+import type { HttpClient } from '../api/http.js';
+import { spendEstimate, type SpendContext } from '../api/estimate.js';
+import { ApiError, CancelledError, OverBudgetError, SqError } from '../errors.js';
+import { creditsValue, resolveSetting } from '../config/settings.js';
+import { profileName } from '../config/resolve.js';
+import { estimateParagraph, fmtCredits } from './describe.js';
+import { shellWord } from '../io/shell.js';
+
+export interface SpendPolicy {
+  /** The cap in credits, or null. */
+  cap: number | null;
+  /** Where the cap came from, for the message: "--max-credits", "SQ_MAX_CREDITS", "the profile's max-credits". */
+  capFrom: string;
+  confirmAbove: number;
+}
+
+/** The option every verb that starts a run takes. */
+export const MAX_CREDITS_OPTION = {
+  flags: '--max-credits <n>',
+  description: 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`',
+} as const;
+
+/**
+ * The cap and the confirmation threshold, read before any request: a bad --max-credits (or SQ_MAX_CREDITS, or a
+ * stored value) is exit 2 naming it.
+ */
+export async function spendPolicy(ctx: Ctx, maxCredits: string | undefined): Promise<SpendPolicy> {
+  const store = await ctx.config();
+  const profile = profileName(ctx.globals.profile, ctx.env, store);
+  const confirmAbove = Number(resolveSetting('confirm-above', store.setting(profile, 'confirm-above'), ctx.env).value);
+  if (maxCredits !== undefined) return { cap: Number(creditsValue('--max-credits', maxCredits)), capFrom: '--max-credits', confirmAbove };
+  const r = resolveSetting('max-credits', store.setting(profile, 'max-credits'), ctx.env);
+  if (r.value === undefined) return { cap: null, capFrom: '', confirmAbove };
+  return { cap: Number(r.value), capFrom: r.source === 'env' ? 'SQ_MAX_CREDITS' : `max-credits of profile "${profile}" (sq config)`, confirmAbove };
+}
+
+/** A terminal a person answers on (whether or not prompting is turned off by --no-input, SQ_NO_INPUT or CI). */
+function onTerminal(ctx: Ctx): boolean {
+  return ctx.io.stdinIsTTY && ctx.io.stderrIsTTY;
+}
+
+/**
+ * Call just before the request that starts a run of `squidId`. Returns the estimate when one was made (null when
+ * neither a cap nor a terminal asked for one); throws OverBudgetError (exit 9), CancelledError (a "no", exit 1) or
+ * the UsageError naming --yes (exit 2) instead of letting the run start.
+ */
+export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef = squidId): Promise<SpendContext | null> {
+  // A dry run starts nothing: the cap is still checked (a script can test it), no question is asked.
+  const ask = onTerminal(ctx) && !ctx.globals.yes && !ctx.globals.dryRun;
+  if (policy.cap === null && !ask) return null;
+  let c: SpendContext;
+  try {
+    c = await spendEstimate(http, squidId);
+  } catch (err) {
+    // Without a cap the estimate only served the question: a service that cannot give one (5xx, network) does not
+    // stop a person from starting a run, but says so. A 400 or 404 is the error it is.
+    if (policy.cap === null && err instanceof ApiError && (err.status === null || err.status >= 500)) {
+      ctx.out.warn(`could not estimate the run (${err.message}); starting it without an estimate`);
+      return null;
+    }
+    if (err instanceof SqError && policy.cap !== null) err.details.push(`No run was started: with a cap (${policy.capFrom}) set, a run is never started without an estimate.`);
+    throw err;
+  }
+  const total = c.estimate.total_credits;
+  const lines = estimateParagraph(c, shellWord(squidRef));
+  if (policy.cap !== null && total > policy.cap) {
+    throw new OverBudgetError(`over budget: the run is estimated at ${fmtCredits(total)} credits, above the cap of ${fmtCredits(policy.cap)} (${policy.capFrom}); no run was started`, {
+      details: [...lines, `Raise the cap (--max-credits ${Math.ceil(total)}), or lower the cost (fewer tasks, max_results, paid functions off).`],
+    });
+  }
+  const resets = c.estimate.auto_reset_charges;
+  if (ask && (total > policy.confirmAbove || resets > 0)) {
+    for (const line of lines) ctx.out.info(line, { force: true });
+    const why = resets > 0 ? ` and set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (card charges)` : '';
+    const ok = await (await ctx.prompter()).confirm(`Start the run? It is estimated at ${fmtCredits(total)} credits${why}.`, { default: false, flag: '--yes' });
+    if (!ok) throw new CancelledError('cancelled: no run was started');
+  }
+  return c;
+}

@@ -1,0 +1,159 @@
+// In-process against the emulator: the spending guard of `sq runs start` and `sq go`. A cap (--max-credits,
+// SQ_MAX_CREDITS, the profile's max-credits) estimates first and, above it, exits 9 with the estimate on stderr and no
+// POST /v1/runs in the emulator's request log; below it the run starts. Without a cap and without a terminal nothing
+// more is sent. A failed estimate with a cap set starts nothing. (The y/N question on a real terminal: test/system/tty.)
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { sq, tempConfigDir } from '../helpers/cli.js';
+import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+
+const emu = useEmulator({ each: 'reset' });
+
+/** A Google Maps squid as a new user makes it (emails on by default), two tasks: about 100 credits. */
+async function berlin(): Promise<{ id: string; total: number }> {
+  const s = await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' } });
+  await emu.api(`/v1/squids/${s.id}`, { method: 'POST', body: { params: {} } });
+  await emu.api('/v1/tasks', { method: 'POST', body: { squid: s.id, tasks: [{ url: 'https://www.google.com/maps/search/cafe+berlin' }, { url: 'https://www.google.com/maps/search/bakery+berlin' }] } });
+  const est = await emu.api('/v1/squid/estimate', { method: 'POST', body: { squid: s.id } });
+  await emu.clearRequests();
+  return { id: s.id, total: est.total_credits };
+}
+
+const posts = async () => (await emu.requests('POST')).map((r) => r.path);
+
+describe('sq runs start: the cap', () => {
+  it('--max-credits below the estimate: exit 9, the estimate on stderr, no POST /v1/runs', async () => {
+    const { total } = await berlin();
+    const r = await sq(['runs', 'start', '--squid', 'Berlin cafés', '--max-credits', String(total - 1)], { env: emu.env() });
+    expect(r.code).toBe(9);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`over budget: the run is estimated at ${total} credits, above the cap of ${total - 1} (--max-credits); no run was started`);
+    expect(r.stderr).toMatch(/Estimate: \d+ credits \(base \d+, extract_emails_from_website \d+\)/);
+    expect(r.stderr).toContain("Turn it off: sq squids update 'Berlin cafés' --param functions.extract_emails_from_website=false");
+    expect(await posts()).toEqual(['/v1/squid/estimate']);
+  });
+
+  it('--json: the error object carries exit code 9', async () => {
+    const { total } = await berlin();
+    const r = await sq(['runs', 'start', '--squid', 'Berlin cafés', '--max-credits', String(total - 1), '--json'], { env: emu.env() });
+    expect(r.code).toBe(9);
+    expect(JSON.parse(r.stderr.trim().split('\n')[0]).error.code).toBe(9);
+  });
+
+  it('SQ_MAX_CREDITS is the cap when no flag is given; --max-credits overrides it', async () => {
+    const { total } = await berlin();
+    const r = await sq(['runs', 'start', '--squid', 'Berlin cafés'], { env: emu.env({ SQ_MAX_CREDITS: '10' }) });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('above the cap of 10 (SQ_MAX_CREDITS)');
+    expect(await posts()).toEqual(['/v1/squid/estimate']);
+    const over = await sq(['runs', 'start', '--squid', 'Berlin cafés', '--max-credits', String(total)], { env: emu.env({ SQ_MAX_CREDITS: '10' }) });
+    expect(over.code).toBe(0);
+    expect(await posts()).toEqual(['/v1/squid/estimate', '/v1/squid/estimate', '/v1/runs']);
+  });
+
+  it('the profile\'s max-credits (sq config set) is the cap too', async () => {
+    await berlin();
+    const cfg = tempConfigDir();
+    expect((await sq(['config', 'set', 'max-credits', '5'], { env: emu.env({ SQ_CONFIG_DIR: cfg }) })).code).toBe(0);
+    const r = await sq(['runs', 'start', '--squid', 'Berlin cafés'], { env: emu.env({ SQ_CONFIG_DIR: cfg }) });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('above the cap of 5 (max-credits of profile "default" (sq config))');
+    expect(await posts()).toEqual(['/v1/squid/estimate']);
+  });
+
+  it('an estimate at or under the cap starts the run', async () => {
+    const { total } = await berlin();
+    const r = await sq(['runs', 'start', '--squid', 'Berlin cafés', '--max-credits', String(total), '--json'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).status).toBe('pending');
+    expect(await posts()).toEqual(['/v1/squid/estimate', '/v1/runs']);
+  });
+
+  it('a bad --max-credits or SQ_MAX_CREDITS is exit 2 naming it, before any request', async () => {
+    await berlin();
+    for (const [args, env, name] of [
+      [['--max-credits', 'lots'], {}, '--max-credits'],
+      [['--max-credits', '-5'], {}, '--max-credits'],
+      [[], { SQ_MAX_CREDITS: '1e3' }, 'SQ_MAX_CREDITS'],
+    ] as const) {
+      const r = await sq(['runs', 'start', '--squid', 'Berlin cafés', ...args], { env: emu.env(env) });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${name} must be a number of credits`);
+    }
+    expect(await emu.requests()).toEqual([]);
+  });
+
+  it('no cap and no terminal: no estimate is asked for (as before)', async () => {
+    await berlin();
+    const r = await sq(['runs', 'start', '--squid', 'Berlin cafés'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(await posts()).toEqual(['/v1/runs']);
+  });
+
+  it('an estimate the API cannot give (503 after retries) with a cap set is exit 1 and starts nothing', async () => {
+    await berlin();
+    await emu.faults([{ path: '/v1/squid/estimate', action: 'status', status: 503 }]);
+    const r = await sq(['runs', 'start', '--squid', 'Berlin cafés', '--max-credits', '1000'], { env: emu.env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('a run is never started without an estimate');
+    expect((await posts()).filter((p) => p === '/v1/runs')).toEqual([]);
+    expect((await posts()).length).toBeGreaterThan(1);
+  });
+
+  it('an estimate that fails as the API says (no tasks) is that error', async () => {
+    const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.lyon, '--max-credits', '1000'], { env: emu.env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/NoTasksPresent/);
+    expect((await posts()).filter((p) => p === '/v1/runs')).toEqual([]);
+  });
+
+  it('on a terminal, --no-input without --yes is exit 2 naming --yes when the run needs a yes; --yes starts it', async () => {
+    const { total } = await berlin();
+    const cfg = tempConfigDir();
+    await sq(['config', 'set', 'confirm-above', String(total - 1)], { env: emu.env({ SQ_CONFIG_DIR: cfg }) });
+    const r = await sq(['runs', 'start', '--squid', 'Berlin cafés', '--no-input'], { env: emu.env({ SQ_CONFIG_DIR: cfg }), tty: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('pass --yes');
+    expect(r.stderr).toContain(`Estimate: ${total} credits`);
+    expect(await posts()).toEqual(['/v1/squid/estimate']);
+    const yes = await sq(['runs', 'start', '--squid', 'Berlin cafés', '--yes'], { env: emu.env({ SQ_CONFIG_DIR: cfg }), tty: true });
+    expect(yes.code).toBe(0);
+    expect(await posts()).toEqual(['/v1/squid/estimate', '/v1/runs']);
+  });
+
+  it('on a terminal, a run under confirm-above and without auto-reset charges starts without a question', async () => {
+    await berlin();
+    const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.headphones, '--no-input'], { env: emu.env(), tty: true });
+    expect(r.code).toBe(0);
+    expect(await posts()).toEqual(['/v1/squid/estimate', '/v1/runs']);
+  });
+
+  it('on a terminal, a run that would set off an Auto Billing Reset needs a yes even under confirm-above', async () => {
+    await berlin();
+    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80 });
+    emu.emu.state.balance.consumed = emu.emu.state.balance.available * 0.7999;
+    const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.headphones, '--no-input'], { env: emu.env(), tty: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Auto Billing Reset: this run would set off 1 reset, each charging the card on file/);
+    expect((await posts()).filter((p) => p === '/v1/runs')).toEqual([]);
+  });
+});
+
+describe('sq go: the cap', () => {
+  it('creates the squid and adds its tasks, then exits 9 without starting a run', async () => {
+    const r = await sq(['go', 'google-maps-search-export', 'https://www.google.com/maps/search/cafe+berlin', '--max-credits', '1'], { env: emu.env() });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toMatch(/over budget: the run is estimated at \d+ credits, above the cap of 1 \(--max-credits\); no run was started/);
+    const p = await posts();
+    expect(p).toContain('/v1/squids');
+    expect(p).toContain('/v1/tasks');
+    expect(p).toContain('/v1/squid/estimate');
+    expect(p).not.toContain('/v1/runs');
+  });
+
+  it('SQ_MAX_CREDITS caps it the same way', async () => {
+    const r = await sq(['go', 'amazon-products', 'https://www.amazon.com/s?k=desk'], { env: emu.env({ SQ_MAX_CREDITS: '0' }) });
+    expect(r.code).toBe(9);
+    expect(await posts()).not.toContain('/v1/runs');
+  });
+});

@@ -1,0 +1,66 @@
+// A real terminal (tmux): `sq runs start` on a run estimated above confirm-above shows the estimate and asks once;
+// "n" starts nothing (exit 1, no POST /v1/runs), "y" starts it.
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { tempConfigDir } from '../../helpers/cli.js';
+import { DEMO_CRAWLERS } from '../../../src/emulator/seed.js';
+import { sqInTmux, type Term } from './tmux.js';
+
+let emu: TestEmulator;
+let term: Term | undefined;
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterEach(async () => {
+  await term?.close();
+  term = undefined;
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+/** A fresh seed with the Berlin squid of the issue: emails on by default, two tasks, about 100 credits. */
+async function berlin(): Promise<number> {
+  await emu.control('POST', '/_emulator/reset');
+  const s = await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' } });
+  await emu.api(`/v1/squids/${s.id}`, { method: 'POST', body: { params: {} } });
+  await emu.api('/v1/tasks', { method: 'POST', body: { squid: s.id, tasks: [{ url: 'https://www.google.com/maps/search/cafe+berlin' }, { url: 'https://www.google.com/maps/search/bakery+berlin' }] } });
+  const est = await emu.api('/v1/squid/estimate', { method: 'POST', body: { squid: s.id } });
+  await emu.clearRequests();
+  return est.total_credits;
+}
+
+async function open(total: number): Promise<Term> {
+  const env = { SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token, SQ_CONFIG_DIR: tempConfigDir() };
+  // The question's threshold just under this run's estimate.
+  const set = await sqInTmux(['config', 'set', 'confirm-above', String(total - 1)], env);
+  await set.waitFor(/EXIT:0/);
+  await set.close();
+  return sqInTmux(['runs', 'start', '--squid', 'Berlin cafés'], env);
+}
+
+it('shows the estimate, asks once, and on "n" starts nothing (exit 1)', async () => {
+  const total = await berlin();
+  term = await open(total);
+  const screen = await term.waitFor(/Start the run\?/);
+  expect(screen).toContain(`Estimate: ${total} credits`);
+  expect(screen).toMatch(/Paid function extract_emails_from_website is on/);
+  expect(screen.match(/Start the run\?/g)).toHaveLength(1);
+  await term.keys('n', 'Enter');
+  const after = await term.waitFor(/EXIT:\d+/);
+  expect(after).toMatch(/EXIT:1/);
+  expect(after).toMatch(/cancelled: no run was started/);
+  expect((await emu.requests('POST')).map((r) => r.path)).toEqual(['/v1/squid/estimate']);
+}, 60_000);
+
+it('on "y" starts the run (exit 0)', async () => {
+  const total = await berlin();
+  term = await open(total);
+  await term.waitFor(/Start the run\?/);
+  await term.keys('y', 'Enter');
+  const after = await term.waitFor(/EXIT:\d+/);
+  expect(after).toMatch(/EXIT:0/);
+  expect(after).toMatch(/Started run [0-9a-f]{32}/);
+  expect((await emu.requests('POST')).map((r) => r.path)).toEqual(['/v1/squid/estimate', '/v1/runs']);
+}, 60_000);
