@@ -38,7 +38,7 @@ export default defineVerb({
     },
     { flags: '--root <dir>', description: 'the directory whose files tools may read (plan/apply "file"); without it no tool reads a file', defaultText: 'none' },
     { flags: '--secret-env <names>', description: 'environment variables a write may read a secret from (comma-separated, repeatable)', repeatable: true, defaultText: 'none' },
-    { flags: '--confirm-above <credits>', description: 'go and runs_start answer needs_confirmation above this estimate (0-1000000000)', defaultText: '100' },
+    { flags: '--confirm-above <credits>', description: 'go and runs_start answer needs_confirmation above this estimate (0-1000000000)', defaultText: 'the profile\'s confirm-above (sq config), else 100' },
     { flags: '--max-message-bytes <n>', description: 'the largest JSON-RPC message (1024-1073741824)', defaultText: '1048576 (1 MiB)' },
     { flags: '--http <host:port>', description: 'serve Streamable HTTP on HOST:PORT (port 0: any; a port alone binds 127.0.0.1)' },
     { flags: '--token-env <name>', description: 'with --http: the Bearer token is this environment variable\'s value', defaultText: 'a random token' },
@@ -66,7 +66,9 @@ export default defineVerb({
     const secretEnv = ((opts.secretEnv ?? []) as string[]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
     const bad = secretEnv.find((n) => !ENV_NAME.test(n));
     if (bad !== undefined) throw new UsageError(`--secret-env: ${JSON.stringify(bad)} is not an environment variable name (letters, digits, _; not starting with a digit)`);
-    const confirmAbove = opts.confirmAbove === undefined ? undefined : intFlag('--confirm-above', opts.confirmAbove, 0, 1_000_000_000);
+    // Without --confirm-above: the profile's confirm-above (`sq config set confirm-above N`), else 100 credits.
+    const confirmAbove =
+      opts.confirmAbove === undefined ? (await (await import('../billing/guard.js')).spendPolicy(ctx, undefined)).confirmAbove : intFlag('--confirm-above', opts.confirmAbove, 0, 1_000_000_000);
     const maxMessageBytes = opts.maxMessageBytes === undefined ? undefined : intFlag('--max-message-bytes', opts.maxMessageBytes, 1024, 1024 ** 3);
     let http: { host: string; port: number } | undefined;
     if (opts.http !== undefined) {

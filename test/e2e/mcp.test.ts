@@ -147,23 +147,20 @@ async function session(agent: Agent): Promise<void> {
   const added = await agent.ok('tasks_add', { squid: squid.id, values: ['https://www.google.com/maps/search/cafe+berlin', 'https://www.google.com/maps/search/cafe+paris'] });
   expect(JSON.stringify(added)).toContain('2');
 
-  const estimate = await agent.call('squids_estimate', { squid: squid.id });
-  if (!estimate.isError) expect(estimate.structuredContent).toHaveProperty('total_credits');
+  const estimate = await agent.ok('squids_estimate', { squid: squid.id });
+  expect(estimate.total_credits).toBeGreaterThan(0);
+  expect(estimate.services[0]).toMatchObject({ name: expect.any(String), credits: expect.any(Number) });
 
   await emu.clearRequests();
   const go = { crawler: crawler.slug, tasks: ['https://www.google.com/maps/search/bakery+lyon'], params: { max_results: 5 }, idempotency_key: 'agent-1' };
   const first = await agent.ok('go', go);
-  let runId: string;
-  if (first.needs_confirmation) {
-    // Refused above --confirm-above: the estimate, and no run started.
-    expect(first.estimate.total_credits).toBeGreaterThan(0);
-    expect((await emu.requests('POST')).filter((r) => r.path === '/v1/runs')).toEqual([]);
-    const confirmed = await agent.ok('go', { ...go, confirm: true });
-    runId = confirmed.run.id;
-    expect(confirmed.squid).toBe(first.squid);
-  } else {
-    runId = first.run.id;
-  }
+  // Refused above --confirm-above (0 here): the estimate, and no run started.
+  expect(first).toMatchObject({ needs_confirmation: true, idempotency_key: 'agent-1' });
+  expect(first.estimate.total_credits).toBeGreaterThan(0);
+  expect((await emu.requests('POST')).filter((r) => r.path === '/v1/runs')).toEqual([]);
+  const confirmed = await agent.ok('go', { ...go, confirm: true });
+  const runId: string = confirmed.run.id;
+  expect(confirmed.squid).toBe(first.squid);
   // A retry with the same key: the same run, never a second one.
   const again = await agent.ok('go', { ...go, confirm: true });
   expect(again.run.id).toBe(runId);
@@ -247,10 +244,10 @@ describe('tools: names, annotations, schemas', () => {
       expect(args[t.name], `arguments for ${t.name}`).toBeDefined();
       const write = !READ_TOOLS.includes(t.name);
       const r = await agent.call(t.name, { ...args[t.name], ...(write ? { dry_run: true } : {}) });
-      if (t.name === 'squids_estimate' && r.isError) continue; // until `sq squids estimate` exists
       expect(r.isError, `${t.name}: ${r.content[0].text}`).toBeFalsy();
     }
-    expect((await emu.requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+    // Nothing written: reads, and the estimate (a POST that changes nothing).
+    expect((await emu.requests()).filter((r) => r.method !== 'GET' && r.path !== '/v1/squid/estimate')).toEqual([]);
   });
 
   it('lists: 20 rows by default, cursor in and next_cursor out, fields; no icons or empty fields', async () => {
@@ -264,8 +261,8 @@ describe('tools: names, annotations, schemas', () => {
     expect(second.items[0].name).toBe(all[20].name);
     const slim = await agent.ok('squids_list', { fields: ['id', 'name'], limit: 2 });
     expect(slim.items.every((s: object) => Object.keys(s).join() === 'id,name')).toBe(true);
-    const bad = await agent.call('runs_list', { cursor: 'nope' });
-    expect(bad.content[0].text).toMatch(/^USAGE \(exit 2\): runs_list: "cursor" is not one/);
+    const bad = await agent.call('tasks_list', { squid: DEMO_SQUIDS.paris, cursor: 'nope' });
+    expect(bad.content[0].text).toMatch(/^USAGE \(exit 2\): tasks_list: "cursor" is not one/);
     const text = agent.answers.join('');
     expect(text).not.toMatch(/"icon"|:null|:""|:\[\]|:\{\}/);
   });
@@ -307,6 +304,23 @@ describe('tools: names, annotations, schemas', () => {
     expect(r.accounts.map((x: { id?: string } | string) => (typeof x === 'string' ? x : x.id)).sort()).toEqual([a.id, b.id].sort());
     const listed = await agent.ok('accounts_get', { account: a.id });
     expect(JSON.stringify(listed)).not.toMatch(/cookie|password/i);
+  });
+
+  it('runs_start answers needs_confirmation above --confirm-above and starts nothing; confirm: true starts it; a key replays it', async () => {
+    const agent = await stdio(['--allow-writes', '--confirm-above', '1']);
+    await emu.clearRequests();
+    const asked = await agent.ok('runs_start', { squid: DEMO_SQUIDS.paris, idempotency_key: 'r-1' });
+    expect(asked).toMatchObject({ needs_confirmation: true, estimate: { total_credits: expect.any(Number) } });
+    expect(asked.message).toContain('confirm: true');
+    expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/squid/estimate']);
+    const run = await agent.ok('runs_start', { squid: DEMO_SQUIDS.paris, idempotency_key: 'r-1', confirm: true });
+    expect(run.id).toMatch(/^[0-9a-f]{32}$/);
+    const again = await agent.ok('runs_start', { squid: DEMO_SQUIDS.paris, idempotency_key: 'r-1', confirm: true });
+    expect(again).toMatchObject({ id: run.id, replayed: true });
+    expect((await emu.requests('POST')).filter((q) => q.path === '/v1/runs')).toHaveLength(1);
+    // Under the threshold: no question.
+    const cheap = await stdio(['--allow-writes', '--confirm-above', '1000000']);
+    expect((await cheap.ok('runs_start', { squid: DEMO_SQUIDS.headphones })).needs_confirmation).toBeUndefined();
   });
 
   it('a write whose connection drops after sending says request_state: "unknown", and is not retried', async () => {
