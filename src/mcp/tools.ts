@@ -312,8 +312,19 @@ export function toolDefs(): ToolDef[] {
       run: async (t, a) => {
         const { data } = await t.verb(['crawlers', 'get', '--', String(a.crawler)]);
         const c = (data ?? {}) as Crawler & { input?: Rec[]; result?: string[] };
+        // A paid function is a squid-level input with a `function`: its level is "function", with its price per row.
         const inputs = (c.input ?? []).map((i) =>
-          rec({ name: i.name, level: i.level, type: i.type, required: i.required || undefined, default: i.default, credits_per_row: i.credits_per_row ?? i.price, description: i.description }),
+          rec({
+            name: i.name,
+            level: i.function !== undefined || i.credits_per_function !== undefined ? 'function' : i.level,
+            type: i.type === 'string' ? undefined : i.type,
+            required: i.required || undefined,
+            default: i.default,
+            credits_per_row: i.credits_per_function ?? i.credits_per_row,
+            // A task-level input of a parameter task (instead of a URL task).
+            params_task: i.is_params || undefined,
+            description: firstSentence(i.description),
+          }),
         );
         return rec({ ...crawlerRow(c), inputs, outputs: c.result });
       },
@@ -775,6 +786,13 @@ export function toolDefs(): ToolDef[] {
         rec((await t.verb(['billing', 'auto-reset', ...(a.enabled === true ? ['--enable'] : a.enabled === false ? ['--disable'] : []), ...flags({ '--threshold': a.threshold, '--max-resets': a.max_resets })], { write: true })).data),
     },
   ];
+}
+
+/** The first sentence of a description, at most 100 characters: what an agent needs to choose, in few bytes. */
+function firstSentence(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const s = v.split(/(?<=[.!?])\s/)[0].trim();
+  return s.length > 100 ? `${s.slice(0, 99)}…` : s;
 }
 
 /** A squid as an agent needs it: no masked download_url (results_url gives a usable one), nothing empty. */
