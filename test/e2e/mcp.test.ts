@@ -185,12 +185,15 @@ async function session(agent: Agent): Promise<void> {
   expect(url.url).toMatch(/Signature=(?!\*)/);
   const file = await fetch(url.url);
   expect(file.status).toBe(200);
+  // The signed URL is the user's own: never in the server's -v trace.
+  expect(agent.stderr()).toContain('/download');
+  expect(agent.stderr()).not.toContain(new URL(url.url).searchParams.get('Signature'));
 }
 
 describe('an agent session from nothing, with the SDK client', () => {
   for (const transport of ['stdio', 'http'] as const) {
     it(`over ${transport}: search, read, create, add tasks, estimate, go refused then confirmed, wait capped, results, URL`, async () => {
-      const args = ['--allow-writes', '--confirm-above', '0'];
+      const args = ['--allow-writes', '--confirm-above', '0', '-v'];
       const agent = transport === 'stdio' ? await stdio(args) : await http(args);
       await session(agent);
     });
