@@ -5,11 +5,12 @@
 # Subcommand words (names and aliases) under a command path.
 _sq_cmds() {
   case "$1" in
-    '') echo 'auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion help' ;;
+    '') echo 'auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion help' ;;
     'auth') echo 'login logout status switch' ;;
     'profiles') echo 'list ls remove rm' ;;
+    'config') echo 'get set unset list ls' ;;
     'crawlers') echo 'list ls get view params attributes attrs' ;;
-    'squids') echo 'list ls get view create update empty delete rm credits chain' ;;
+    'squids') echo 'list ls get view create update empty delete rm credits estimate chain' ;;
     'squids chain') echo 'set delete rm' ;;
     'tasks') echo 'list ls get view add upload upload-status delete rm' ;;
     'runs') echo 'list ls get view start watch stats credits tasks abort stop download' ;;
@@ -28,6 +29,7 @@ _sq_canon() {
   case "$1|$2" in
     '|auth') echo 'auth' ;;
     '|profiles') echo 'profiles' ;;
+    '|config') echo 'config' ;;
     '|me') echo 'me' ;;
     '|balance') echo 'balance' ;;
     '|status') echo 'status' ;;
@@ -57,6 +59,10 @@ _sq_canon() {
     'auth|switch') echo 'switch' ;;
     'profiles|list'|'profiles|ls') echo 'list' ;;
     'profiles|remove'|'profiles|rm') echo 'remove' ;;
+    'config|get') echo 'get' ;;
+    'config|set') echo 'set' ;;
+    'config|unset') echo 'unset' ;;
+    'config|list'|'config|ls') echo 'list' ;;
     'crawlers|list'|'crawlers|ls') echo 'list' ;;
     'crawlers|get'|'crawlers|view') echo 'get' ;;
     'crawlers|params') echo 'params' ;;
@@ -68,6 +74,7 @@ _sq_canon() {
     'squids|empty') echo 'empty' ;;
     'squids|delete'|'squids|rm') echo 'delete' ;;
     'squids|credits') echo 'credits' ;;
+    'squids|estimate') echo 'estimate' ;;
     'squids|chain') echo 'chain' ;;
     'squids chain|set') echo 'set' ;;
     'squids chain|delete'|'squids chain|rm') echo 'delete' ;;
@@ -129,7 +136,7 @@ _sq_opts() {
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page --all --slurp' ;;
     'runs get') echo '--squid' ;;
-    'runs start') echo '--squid --wait --timeout --interval' ;;
+    'runs start') echo '--squid --wait --timeout --interval --max-credits' ;;
     'runs watch') echo '--squid --timeout --interval' ;;
     'runs stats') echo '--squid' ;;
     'runs credits') echo '--squid' ;;
@@ -142,7 +149,7 @@ _sq_opts() {
     'accounts list') echo '--limit --page --all --slurp' ;;
     'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;
     'accounts update') echo '--limit' ;;
-    'go') echo '-p --param --key -o --output --force --timeout --interval' ;;
+    'go') echo '-p --param --key -o --output --force --timeout --interval --max-credits' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-stdin --password-env --active --inactive' ;;
     'delivery webhook') echo '--squid --url --events --retry --no-retry --active --inactive' ;;
     'delivery email') echo '--squid --email --notifications --no-notifications' ;;
@@ -156,7 +163,7 @@ _sq_opts() {
     'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input --paginate -H --header -i --include' ;;
-    'mcp') echo '--allow-writes' ;;
+    'mcp') echo '--allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --free-plan --rate-limits --state' ;;
     'help') echo '--man' ;;
   esac
@@ -181,7 +188,7 @@ _sq_vopts() {
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page' ;;
     'runs get') echo '--squid' ;;
-    'runs start') echo '--squid --timeout --interval' ;;
+    'runs start') echo '--squid --timeout --interval --max-credits' ;;
     'runs watch') echo '--squid --timeout --interval' ;;
     'runs stats') echo '--squid' ;;
     'runs credits') echo '--squid' ;;
@@ -194,7 +201,7 @@ _sq_vopts() {
     'accounts list') echo '--limit --page' ;;
     'accounts sync') echo '--type --cookies-file --account --timeout' ;;
     'accounts update') echo '--limit' ;;
-    'go') echo '-p --param --key -o --output --timeout --interval' ;;
+    'go') echo '-p --param --key -o --output --timeout --interval --max-credits' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-env' ;;
     'delivery webhook') echo '--squid --url --events' ;;
     'delivery email') echo '--squid --email' ;;
@@ -208,7 +215,7 @@ _sq_vopts() {
     'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input -H --header' ;;
-    'mcp') echo '--allow-writes' ;;
+    'mcp') echo '--allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --rate-limits --state' ;;
   esac
   echo '--profile --base-url --format --fields --jq --template'
@@ -285,6 +292,7 @@ _sq_argval() {
     'squids empty|0') echo 'dyn squids' ;;
     'squids delete|0') echo 'dyn squids' ;;
     'squids credits|0') echo 'dyn squids' ;;
+    'squids estimate|0') echo 'dyn squids' ;;
     'squids chain|0') echo 'dyn squids' ;;
     'squids chain set|0') echo 'dyn squids' ;;
     'squids chain delete|0') echo 'dyn squids' ;;
@@ -301,7 +309,7 @@ _sq_argval() {
     'accounts delete|0') echo 'dyn accounts' ;;
     'go|0') echo 'dyn crawlers' ;;
     'completion|0') echo 'words bash zsh fish' ;;
-    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals' ;;
+    'help|'*) echo 'words auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals' ;;
   esac
 }
 
