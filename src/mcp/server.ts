@@ -11,7 +11,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { Ctx } from '../context.js';
 import { downloadUrl } from '../api/runs.js';
-import { exitCodeName, UsageError } from '../errors.js';
+import { exitCodeName, InterruptedError, UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
 import { VERSION } from '../version.js';
 import { toolDefs, ToolError, type Access, type ToolArgs, type ToolDef, type ToolEnv } from './tools.js';
@@ -373,7 +373,10 @@ async function drain(s: Shared): Promise<void> {
       new Promise((r) => setTimeout(r, ms).unref()),
     ]);
   if (!s.ctx.signal.aborted) await settled(STDIN_GRACE_MS);
-  s.stopCalls.abort();
+  // The calls' answers say why they stopped (exit code 130 as for any cancelled command, INTERRUPTED).
+  const why = new InterruptedError();
+  why.message = 'cancelled: the client closed stdin';
+  s.stopCalls.abort(why);
   await settled(300);
   // Let the answers of the cancelled calls reach the transport.
   await tick();
