@@ -534,6 +534,8 @@ async function serveHttp(s: Shared, out: Writable, served: string): Promise<void
     if (auth.length !== want.length || !timingSafeEqual(auth, want)) return fail(res, 401, 'Unauthorized: send Authorization: Bearer <the token sq mcp --http printed>', { 'www-authenticate': 'Bearer' });
     const origin = req.headers.origin;
     if (origin !== undefined && !origins.includes(origin)) return fail(res, 403, `Forbidden: Origin ${origin} is not this server's`);
+    // The SDK reads a body whole: its size is known first (a POST without Content-Length, chunked, is 411).
+    if (req.method === 'POST' && req.headers['content-length'] === undefined) return fail(res, 411, 'Length Required: send the message with a Content-Length');
     if (Number(req.headers['content-length'] ?? 0) > max) return fail(res, 413, `the message is over ${max} bytes (sq mcp --max-message-bytes)`);
     const sid = req.headers['mcp-session-id'];
     let transport = typeof sid === 'string' ? sessions.get(sid) : undefined;

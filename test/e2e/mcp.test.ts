@@ -422,6 +422,11 @@ describe('sq mcp over HTTP: token, origin, bind', () => {
     expect(ok.status).toBe(200);
     await ok.body?.cancel();
 
+    // A body over --max-message-bytes is refused before it is read.
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', params: { x: 'y'.repeat(2 * 1024 * 1024) } });
+    const tooBig = await fetch(url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${token}` }, body: big }).catch(() => null);
+    expect(tooBig?.status).toBe(413);
+
     const fixed = await httpServer(['--token-env', 'MCP_TOKEN'], serverEnv({ MCP_TOKEN: 'a-fixed-token-0123456789' }));
     expect(fixed.token).toBe('a-fixed-token-0123456789');
     const r = await fetch(fixed.url, { method: 'POST', headers: { ...headers, authorization: 'Bearer a-fixed-token-0123456789' }, body: init });
