@@ -297,6 +297,23 @@ describe('tools: names, annotations, schemas', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('bad flags are exit 2 naming the flag, before serving', async () => {
+    for (const [args, flag] of [
+      [['--root', '/nonexistent/dir'], '--root'],
+      [['--secret-env', 'NOT-A-NAME'], '--secret-env'],
+      [['--confirm-above', '-1'], '--confirm-above'],
+      [['--max-message-bytes', '10'], '--max-message-bytes'],
+      [['--http', 'host:port'], '--http'],
+      [['--token-env', 'MCP_TOKEN'], '--token-env: only with --http'],
+      [['--http', '127.0.0.1:0', '--token-env', 'UNSET_TOKEN_VAR'], '--token-env: environment variable UNSET_TOKEN_VAR is not set'],
+    ] as const) {
+      const r = await execa(process.execPath, [BIN, 'mcp', ...args], { env: serverEnv(), extendEnv: false, reject: false, input: '' });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(flag);
+      expect(r.stdout).toBe('');
+    }
+  });
+
   it('squids_attach_account adds the account and keeps the linked ones', async () => {
     const agent = await stdio(['--allow-writes']);
     const accounts = await json(['accounts', 'list']);
