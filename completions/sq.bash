@@ -163,7 +163,7 @@ _sq_opts() {
     'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input --paginate -H --header -i --include' ;;
-    'mcp') echo '--allow-writes' ;;
+    'mcp') echo '--allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --free-plan --rate-limits --state' ;;
     'help') echo '--man' ;;
   esac
@@ -215,7 +215,7 @@ _sq_vopts() {
     'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input -H --header' ;;
-    'mcp') echo '--allow-writes' ;;
+    'mcp') echo '--allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --rate-limits --state' ;;
   esac
   echo '--profile --base-url --format --fields --jq --template'

@@ -94,7 +94,7 @@ function __sq_vopts
         case 'api'
             __sq_words -X --method -f --raw-field -F --field --input -H --header
         case 'mcp'
-            __sq_words --allow-writes
+            __sq_words --allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env
         case 'emulator start'
             __sq_words --host --port --seed --clock --time-scale --rate-limits --state
     end
@@ -407,7 +407,7 @@ complete -c sq -n '__sq_sub \'\'' -a 'apply' -d 'Make the account match a file: 
 complete -c sq -n '__sq_sub \'\'' -a 'export' -d 'Write the current account as a file for plan / apply'
 complete -c sq -n '__sq_sub \'\'' -a 'webhook' -d 'Receive webhook events locally (listen, validate, forward)'
 complete -c sq -n '__sq_sub \'\'' -a 'api' -d 'Make an authenticated API request (same auth, pacing and retries)'
-complete -c sq -n '__sq_sub \'\'' -a 'mcp' -d 'Serve the account to AI agents over MCP (stdio); read-only unless --allow-writes'
+complete -c sq -n '__sq_sub \'\'' -a 'mcp' -d 'Serve the account to AI agents over MCP (stdio, or Streamable HTTP); read-only unless --allow-writes'
 complete -c sq -n '__sq_sub \'\'' -a 'emulator' -d 'Run the local emulator of the whole API'
 complete -c sq -n '__sq_sub \'\'' -a 'version' -d 'Show the version of sq, with the Node.js version and the platform'
 complete -c sq -n '__sq_sub \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
@@ -847,6 +847,12 @@ complete -c sq -n '__sq_is \'api\'' -s i -l include -d 'print the HTTP status li
 
 # sq mcp
 complete -c sq -n '__sq_is \'mcp\'' -l allow-writes -x -d 'serve write tools: alone, all but deletes and billing; "all": every one; or a comma-separated list of tools'
+complete -c sq -n '__sq_is \'mcp\'' -l root -x -d 'the directory whose files tools may read (plan/apply "file"); without it no tool reads a file'
+complete -c sq -n '__sq_is \'mcp\'' -l secret-env -x -d 'environment variables a write may read a secret from (comma-separated, repeatable)'
+complete -c sq -n '__sq_is \'mcp\'' -l confirm-above -x -d 'go and runs_start answer needs_confirmation above this estimate (0-1000000000)'
+complete -c sq -n '__sq_is \'mcp\'' -l max-message-bytes -x -d 'the largest JSON-RPC message (1024-1073741824)'
+complete -c sq -n '__sq_is \'mcp\'' -l http -x -d 'serve Streamable HTTP on HOST:PORT (port 0: any; a port alone binds 127.0.0.1)'
+complete -c sq -n '__sq_is \'mcp\'' -l token-env -x -d 'with --http: the Bearer token is this environment variable\'s value'
 
 # sq emulator
 complete -c sq -n '__sq_sub \'emulator\'' -a 'start' -d 'Start the emulator; prints {"base_url","token"} as one JSON line on stdout'

@@ -6,7 +6,7 @@ import { MAX_URL_LENGTH, urlTooLong } from '../validate/url.js';
 import { channelOf, eventsObject, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { importPackage } from '../import-package.js';
 import { isRecord } from '../output/cells.js';
-import { MASK, maskUrlAsWritten, urlSecrets } from '../output/secrets.js';
+import { MASK, urlSecrets } from '../output/secrets.js';
 
 export interface SquidPlan {
   /** The squid as written in the file: name, prefix or hash. */
@@ -108,7 +108,7 @@ class Checker {
     const v = o[k];
     if (v === undefined || v === null) return def;
     if (typeof v !== 'boolean') {
-      this.bad(`${path}.${k}`, `must be true or false (got ${JSON.stringify(v)})`);
+      this.bad(`${path}.${k}`, `must be true or false (got ${kindOf(v)})`);
       return def;
     }
     return v;
@@ -121,7 +121,7 @@ class Checker {
     if (v === undefined) return undefined;
     const n = typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 65535) {
-      return this.bad(`${path}.port`, `must be an integer from 1 to 65535 (got ${JSON.stringify(v)})`);
+      return this.bad(`${path}.port`, `must be an integer from 1 to 65535 (got ${kindOf(v)})`);
     }
     return n;
   }
@@ -138,8 +138,8 @@ class Checker {
       for (const v of urlSecrets(s)) this.secret(v);
       return s;
     } catch {
-      // The flag's message names a flag; a file problem names its path, and quotes the URL as written (${VAR} and all).
-      return this.bad(`${path}.${k}`, `must be an http(s) URL (got ${JSON.stringify(maskUrlAsWritten(String(o[k])))})`);
+      // The flag's message names a flag; a file problem names its path, never the file's text.
+      return this.bad(`${path}.${k}`, 'must be an http(s) URL (http:// or https:// and a host)');
     }
   }
 
@@ -157,7 +157,7 @@ class Checker {
     const out: RunEventName[] = [];
     list.forEach((e, i) => {
       if (typeof e === 'string' && (RUN_EVENTS as readonly string[]).includes(e)) out.push(e as RunEventName);
-      else this.bad(`${p}[${i}]`, `unknown event ${JSON.stringify(e)}; allowed: ${RUN_EVENTS.join(', ')}`);
+      else this.bad(`${p}[${i}]`, `unknown event (${kindOf(e)}); allowed: ${RUN_EVENTS.join(', ')}`);
     });
     return out;
   }
@@ -198,7 +198,7 @@ function channelBody(c: Checker, channel: string, v: unknown, path: string): Del
     }
     case 'email': {
       const address = c.str(v, path, 'address', { required: true });
-      if (address !== undefined && !isEmail(address)) c.bad(`${path}.address`, `must be an e-mail address (got ${JSON.stringify(address)})`);
+      if (address !== undefined && !isEmail(address)) c.bad(`${path}.address`, 'must be an e-mail address (name@host)');
       body = { email: address as string, notifications: c.bool(v, path, 'notifications', true) };
       break;
     }
@@ -301,7 +301,8 @@ export async function parseApplyTextAt(text: string, file: string, what = 'deliv
   if (doc.errors.length) {
     const e = doc.errors[0];
     const where = e.linePos?.[0] ? `${file}:${e.linePos[0].line}:${e.linePos[0].col}` : file;
-    throw new UsageError(`${where}: cannot parse the ${what}: ${e.message.split('\n')[0].split(marker).join('')}`);
+    // The parser's own message may quote the text (an alias, a tag, a token): only what was expected, by its code.
+    throw new UsageError(`${where}: cannot parse the ${what}: ${yamlProblem(e.code)}`);
   }
   const back = new RegExp(`${marker}([A-Za-z_][A-Za-z0-9_]*)${marker}`, 'g');
   const restore = (v: unknown): unknown => {
@@ -323,9 +324,55 @@ export async function parseApplyTextAt(text: string, file: string, what = 'deliv
     value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw new UsageError(`${file}: cannot parse the ${what}: ${/alias/i.test(why) ? `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times, as a "billion laughs" file does` : why}`);
+    throw new UsageError(`${file}: cannot parse the ${what}: ${/alias/i.test(why) ? `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times, as a "billion laughs" file does` : 'expected valid YAML or JSON'}`);
   }
   return { value: restore(value), locate };
+}
+
+/**
+ * What a value of the file is, by its kind only ("a string", "a list"…): no error quotes a file's content, so
+ * `sq plan -f .env` (or an agent pointing plan at ~/.ssh/id_ed25519) cannot print a secret into a log.
+ */
+export function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  if (typeof v === 'boolean') return 'true/false';
+  if (typeof v === 'string') return v === '' ? 'an empty string' : 'a string';
+  if (typeof v === 'number') return 'a number';
+  return `a ${typeof v}`;
+}
+
+/**
+ * What the YAML (or JSON) parser expected, by its error code: the yaml package's messages can quote the file's text
+ * (an alias name, a tag, the token it stopped at), and no error quotes a file's content.
+ */
+export function yamlProblem(code: string): string {
+  const texts: Record<string, string> = {
+    ALIAS_PROPS: 'an alias (*name) cannot take an anchor or a tag',
+    BAD_ALIAS: 'expected an alias name after "*"',
+    BAD_DIRECTIVE: 'expected a %YAML or %TAG directive',
+    BAD_DQ_ESCAPE: 'expected a valid escape in a double-quoted string',
+    BAD_INDENT: 'expected the indentation of the enclosing block',
+    BAD_PROP_ORDER: 'expected an anchor or tag before its value',
+    BAD_SCALAR_START: 'expected a value here (a plain value cannot start with this character)',
+    BLOCK_AS_IMPLICIT_KEY: 'expected a single-line key (a block cannot be a key)',
+    BLOCK_IN_FLOW: 'expected a flow value ({…}, […] or a scalar) inside a flow collection',
+    DUPLICATE_KEY: 'expected each key at most once in a mapping (a key is repeated)',
+    IMPOSSIBLE: 'expected valid YAML or JSON',
+    KEY_OVER_1024_CHARS: 'expected an implicit key of at most 1024 characters',
+    MISSING_CHAR: 'expected a closing character (a quote, "]" or "}") or a ":"',
+    MULTILINE_IMPLICIT_KEY: 'expected a key on one line',
+    MULTIPLE_ANCHORS: 'expected at most one anchor per value',
+    MULTIPLE_DOCS: 'expected one document (no "---" between documents)',
+    MULTIPLE_TAGS: 'expected at most one tag per value',
+    NON_STRING_KEY: 'expected a string key',
+    TAB_AS_INDENT: 'expected spaces for indentation (not tabs)',
+    TAG_RESOLVE_FAILED: 'expected a value its tag can take',
+    UNEXPECTED_TOKEN: 'expected a key, a value or the end of the document here',
+    BAD_COLLECTION_TYPE: 'expected a collection of the type its tag names',
+  };
+  return texts[code] ?? `expected valid YAML or JSON (${code})`;
 }
 
 /** How far aliases may expand when a file is read (the yaml package's maxAliasCount, its default). */

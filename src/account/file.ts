@@ -6,12 +6,11 @@ import { open, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
-import { maskDeep } from '../output/secrets.js';
 import type { Ctx } from '../context.js';
 import { readInput } from '../io/stdin.js';
 import { parseTaskFile } from '../api/tasks.js';
 import { parseDelimited } from '../io/csv.js';
-import { checkApplyDocument, parseApplyTextAt, type Locate } from './delivery-file.js';
+import { checkApplyDocument, kindOf, parseApplyTextAt, type Locate } from './delivery-file.js';
 import { channelOf, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { accountSchema, type SquidSpec, type TaskValue } from './schema.js';
 
@@ -93,28 +92,29 @@ function unionOfTypes(i: Issue): string | undefined {
   return named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} or ${named[named.length - 1]}`;
 }
 
-/** zod/mini carries no message texts: each issue is worded here, naming what is allowed. */
+/** zod/mini carries no message texts: each issue is worded here, naming what is allowed, and the kind of what was found. */
 function describeIssue(i: Issue, got: unknown): string {
   // A union has no one expected type to name: what the schema says the field takes (the JSON Schema's text too).
   const takes = i.code === 'invalid_union' ? (describedAt(i.path) ?? unionOfTypes(i)) : undefined;
   if (takes) {
-    return got === undefined ? `is required: ${takes}` : `must be ${takes} (got ${JSON.stringify(got)})`;
+    return got === undefined ? `is required: ${takes}` : `must be ${takes} (got ${kindOf(got)})`;
   }
   switch (i.code) {
     case 'unrecognized_keys':
-      return `unknown field${i.keys!.length > 1 ? 's' : ''} ${i.keys!.map((k) => JSON.stringify(k)).join(', ')}`;
+      // The key is content of the file: it is located (file:line:col), not quoted.
+      return `unknown field${i.keys!.length > 1 ? `s (${i.keys!.length})` : ''}`;
     case 'invalid_type':
-      return got === undefined ? `is required (${i.expected})` : `must be ${i.expected === 'record' || i.expected === 'object' ? 'a mapping' : `a ${i.expected}`} (got ${JSON.stringify(got)})`;
+      return got === undefined ? `is required (${i.expected})` : `must be ${i.expected === 'record' || i.expected === 'object' ? 'a mapping' : `a ${i.expected}`} (got ${kindOf(got)})`;
     case 'too_small':
-      return i.origin === 'string' ? 'must not be empty' : `must be at least ${i.minimum} (got ${JSON.stringify(got)})`;
+      return i.origin === 'string' ? 'must not be empty' : `must be at least ${i.minimum} (got ${kindOf(got)})`;
     case 'too_big':
-      return `must be at most ${i.maximum} (got ${JSON.stringify(got)})`;
+      return `must be at most ${i.maximum} (got ${kindOf(got)})`;
     case 'invalid_value':
-      return `must be one of ${i.values!.map((v) => JSON.stringify(v)).join(', ')} (got ${JSON.stringify(got)})`;
+      return `must be one of ${i.values!.map((v) => JSON.stringify(v)).join(', ')} (got ${kindOf(got)})`;
     case 'invalid_format':
       return 'must be an environment reference like ${SFTP_PASSWORD}: secrets are not accepted in the file';
     case 'invalid_union':
-      return `has the wrong shape (got ${JSON.stringify(got)})`;
+      return `has the wrong shape (got ${kindOf(got)})`;
     default:
       return `is not valid (${i.code})`;
   }
@@ -174,16 +174,18 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
   if (!r.success) {
     fail(r.error.issues.map((i) => {
       const issue = innermost(i as unknown as Issue);
-      // The value is quoted back, except under a secret-named key (a password typed as a number is still a password).
-      const key = String(issue.path[issue.path.length - 1] ?? '');
-      const got = (maskDeep({ [key]: at(doc, issue.path) }) as Record<string, unknown>)[key];
+      // Only the kind of the value is named, never the value (kindOf).
+      const got = at(doc, issue.path);
       // An unknown key is located at its own line; anything else where its value stands (or its parent, if missing).
       const where = issue.code === 'unrecognized_keys' && issue.keys?.length ? [...issue.path, issue.keys[0]] : issue.path;
       return located(locate(where) ?? locate(issue.path.slice(0, -1)), `${pathOf(issue.path)}: ${describeIssue(issue, got)}`);
     }));
   }
   const parsed = r.data;
-  const base = file === '-' ? resolve('.') : dirname(resolve(file));
+  // A document `sq mcp` got inline (stdin) names its tasks files inside the server's --root, or none: the server sets
+  // SQ_MCP_ROOT for its tool calls ('' without --root), so an agent cannot make plan read files of the working directory.
+  const mcpRoot = file === '-' ? ctx.env.SQ_MCP_ROOT : undefined;
+  const base = file === '-' ? resolve(mcpRoot || '.') : dirname(resolve(file));
   const squids: DesiredSquid[] = [];
   const problems: string[] = [];
   for (const [ref, spec] of Object.entries(parsed.squids ?? {})) {
@@ -205,6 +207,7 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
     let tasks: Rec[] | undefined;
     if (spec.tasks !== undefined) {
       try {
+        if (!Array.isArray(spec.tasks) && mcpRoot === '') throw new UsageError(`${path}.tasks.file: sq mcp reads no file unless it runs with --root DIR; list the tasks in the document`);
         tasks = Array.isArray(spec.tasks) ? spec.tasks.map(taskObject) : await tasksFromFile(base, spec.tasks.file, `${path}.tasks.file`);
       } catch (err) {
         if (!(err instanceof UsageError)) throw err;
@@ -264,7 +267,7 @@ async function tasksFromFile(base: string, file: string, path: string): Promise<
   const text = await readTaskFile(base, file, path);
   if (!/\.(csv|tsv)$/i.test(file)) return parseTaskFile(text, 'url', path);
   const [header, ...rows] = parseDelimited(text, /\.tsv$/i.test(file) ? '\t' : ',');
-  if (!header) throw new UsageError(`${path}: "${file}" is empty; it needs a header row naming the task parameters (e.g. url)`);
+  if (!header) throw new UsageError(`${path}: ${JSON.stringify(file)} is empty; it needs a header row naming the task parameters (e.g. url)`);
   const names = header.map((h) => h.trim());
   return rows.map((row) => Object.fromEntries(names.map((n, i) => [n, row[i] ?? '']).filter(([, v]) => v !== '')));
 }

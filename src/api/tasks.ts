@@ -19,14 +19,15 @@ export function parseTaskFile(text: string, key: string, flag = '--file'): Rec[]
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
-    } catch (err) {
-      throw new UsageError(`${flag}: the file starts with "[" but is not valid JSON (${(err as Error).message})`);
+    } catch {
+      // JSON.parse's message quotes the text around the error: never a file's content in an error.
+      throw new UsageError(`${flag}: the file starts with "[" but is not valid JSON (expected a JSON array of objects or strings)`);
     }
     const list = parsed as unknown[];
     return list.map((v, i) => {
       if (isRec(v)) return v;
       if (typeof v === 'string' || typeof v === 'number') return { [key]: String(v) };
-      throw new UsageError(`${flag}: element ${i + 1} of the JSON array must be an object or a string (got ${JSON.stringify(v)})`);
+      throw new UsageError(`${flag}: element ${i + 1} of the JSON array must be an object or a string (got ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v})`);
     });
   }
   return body

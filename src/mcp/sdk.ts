@@ -2,13 +2,16 @@
 // maps `#mcp-sdk` to it, and the package build bundles it into dist/vendor/mcp-sdk.mjs (esbuild.config.mjs,
 // VENDORED), so only `sq mcp` loads the SDK (importPackage('#mcp-sdk')) and installing sq fetches none of it. One
 // module also means one copy of zod for the SDK and for the tools' schemas.
-import { array, boolean, enum as enumOf, null as nullOf, number, object, record, string, union, unknown } from 'zod';
+import { array, boolean, enum as enumOf, looseObject, null as nullOf, number, object, record, string, union, unknown } from 'zod';
 
 export { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+// --http: the SDK's Streamable HTTP transport (with @hono/node-server, bundled with it).
+export { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+// stdio: sq reads the lines itself (capped, linear in the line's length) and checks each message with the SDK's schema.
+export { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * The zod builders the tools' schemas use. Not zod's whole `z`: that namespace holds every part of zod (its ~40
  * error-message locales included), which the bundle would then keep: 985 KB against 552 KB, loaded on every start.
  */
-export const z = { array, boolean, enum: enumOf, null: nullOf, number, object, record, string, union, unknown };
+export const z = { array, boolean, enum: enumOf, looseObject, null: nullOf, number, object, record, string, union, unknown };

@@ -1,15 +1,49 @@
-// The tools `sq mcp` serves: each one is a verb of the CLI, run in-process with --json (src/mcp/server.ts), so it
-// has the verb's requests, pacing, retries, checks, error mapping and masking. This file only says, per tool, which
-// verb, how its arguments become that verb's command line, and who may call it.
+// The tools `sq mcp` serves. Each one runs sq's verbs in-process with --json (src/mcp/server.ts: `t.verb`), so it has
+// the verbs' requests, pacing, retries, checks, error mapping and masking; this file says, per tool, which verbs, how
+// its arguments become their command lines, what its answer looks like (outputSchema) and who may call it.
+//
+// Answers are made for an agent that pays for every byte: empty fields, icons and `object` tags dropped (compact),
+// lists of 20 rows unless asked, one paging scheme (`cursor` in, `next_cursor` out), `fields` to keep only some.
+import { readFile } from 'node:fs/promises';
 import type { ZodType } from 'zod';
-import { UsageError } from '../errors.js';
+import { pickFields } from '../output/fields.js';
 
 type Z = (typeof import('./sdk.js'))['z'];
 type Shape = Record<string, ZodType>;
 export type ToolArgs = Record<string, unknown>;
+type Rec = Record<string, unknown>;
 
 /** read: always served; write: with --allow-writes; all: deletes and the billing reset, --allow-writes=all or named. */
 export type Access = 'read' | 'write' | 'all';
+
+/** A tool's failure: the CLI's exit code and message; request_state when a write's fate is unknown. */
+export class ToolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly details: string[] = [],
+    readonly requestState?: 'not_sent' | 'unknown',
+  ) {
+    super(message);
+  }
+}
+
+/** What a tool can do: run verbs, read the signed download URL, and the server's settings. */
+export interface ToolEnv {
+  /** `sq ARGV --json` in-process: its JSON (exit codes in `ok` are answers too); anything else throws ToolError. */
+  verb(argv: string[], opts?: { stdin?: string; write?: boolean; ok?: number[]; env?: Record<string, string> }): Promise<{ code: number; data: unknown }>;
+  /** The run's signed results URL (the user's own, short-lived), unmasked; null when its export is not ready. */
+  downloadUrl(runId: string): Promise<string | null>;
+  /** A path argument, resolved inside --root (refused without one, or outside it). */
+  path(arg: string, name: string): Promise<string>;
+  /** Environment variables a write may read secrets from (--secret-env). */
+  secretEnv: ReadonlySet<string>;
+  /** needs_confirmation above this many credits (--confirm-above). */
+  confirmAbove: number;
+  /** Runs started by an idempotency_key, for this server's life. */
+  keys: Map<string, Promise<Rec>>;
+  dryRun: boolean;
+}
 
 export interface ToolDef {
   name: string;
@@ -20,16 +54,16 @@ export interface ToolDef {
   destructive?: boolean;
   /** Write tools: sending it twice does what sending it once does (MCP idempotentHint). */
   idempotent?: boolean;
-  /** The verb prints a list: the structured result is { items, … }. */
-  list?: boolean;
   input(z: Z): Shape;
-  /** The sq command line (without --json and the globals); arguments after '--' are positional. */
-  argv(a: ToolArgs): string[];
-  /** Text the verb reads on stdin (`-f -`). */
-  stdin?(a: ToolArgs): string | undefined;
-  /** Turns the verb's JSON into the tool's structured result (results_list adds its cursor). */
-  shape?(data: unknown, a: ToolArgs): Record<string, unknown>;
+  /** The answer's keys (the outputSchema is this, open to more keys). */
+  output(z: Z): Shape;
+  run(t: ToolEnv, a: ToolArgs): Promise<Rec>;
 }
+
+/** The longest a tool waits for a run: an MCP client gives up on a request after 60 s by default. */
+export const MAX_WAIT_S = 50;
+/** Rows a list returns unless `limit` says otherwise. */
+export const DEFAULT_ROWS = 20;
 
 /** `--name=value` for each given value (the = form: a value starting with "-" stays a value). */
 function flags(pairs: Record<string, unknown>): string[] {
@@ -40,215 +74,592 @@ function flags(pairs: Record<string, unknown>): string[] {
   }
   return out;
 }
-
 const str = (a: ToolArgs, k: string) => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
 
-function listInput(z: Z, defaultLimit: number): Shape {
+/** Drops what carries nothing: null, '', [], {}, and icons and `object` tags (an agent pays for every byte). */
+export function compact(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(compact);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Rec = {};
+  for (const [k, x] of Object.entries(v as Rec)) {
+    if (k === 'icon' || k === 'object') continue;
+    const c = compact(x);
+    if (c === null || c === undefined || c === '' || (Array.isArray(c) && c.length === 0) || (typeof c === 'object' && c !== null && !Array.isArray(c) && Object.keys(c).length === 0)) continue;
+    out[k] = c;
+  }
+  return out;
+}
+const rec = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (compact(v) as Rec) : {});
+
+// ---- paging: one opaque cursor for every list
+
+export function encodeCursor(page: number, size: number): string {
+  return Buffer.from(JSON.stringify({ p: page, s: size })).toString('base64url');
+}
+function decodeCursor(cursor: string, tool: string): { page: number; size: number } {
+  try {
+    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { p?: unknown; s?: unknown };
+    if (Number.isInteger(c.p) && Number.isInteger(c.s) && (c.p as number) >= 1 && (c.s as number) >= 1 && (c.s as number) <= 100) return { page: c.p as number, size: c.s as number };
+  } catch {
+    // reported below
+  }
+  throw new ToolError(2, `${tool}: "cursor" is not one that ${tool} returned (pass next_cursor as it came)`);
+}
+function pageOf(a: ToolArgs, tool: string): { page: number; size: number } {
+  if (typeof a.cursor === 'string') return decodeCursor(a.cursor, tool);
+  return { page: 1, size: typeof a.limit === 'number' ? a.limit : DEFAULT_ROWS };
+}
+function fieldsOf(a: ToolArgs): string[] | undefined {
+  const f = a.fields;
+  if (Array.isArray(f) && f.length) return f.map(String);
+  return undefined;
+}
+/** A page of a list verb as { items, next_cursor? }, rows compact and cut to `fields`. */
+async function listPage(t: ToolEnv, a: ToolArgs, tool: string, argv: string[], row: (r: Rec) => Rec = (r) => r, paged = true): Promise<Rec> {
+  const { page, size } = pageOf(a, tool);
+  const { data } = await t.verb([...argv, `--limit=${size}`, ...(paged ? [`--page=${page}`] : [])]);
+  const rows = Array.isArray(data) ? data : [];
+  const fields = fieldsOf(a);
+  const items = rows.map((r) => rec(fields ? pickFields(row(rec(r)), fields) : row(rec(r))));
+  return { items, ...(rows.length === size ? { next_cursor: encodeCursor(page + 1, size) } : {}) };
+}
+
+function listInput(z: Z, rowsOf = 'rows'): Shape {
   return {
-    limit: z.number().int().min(1).max(1000).optional().describe(`how many records, at most 1000 (default ${defaultLimit})`),
-    page: z.number().int().min(1).optional().describe('read this page only (page size = limit, then at most 100)'),
+    limit: z.number().int().min(1).max(100).optional().describe(`${rowsOf} per page, at most 100 (default ${DEFAULT_ROWS})`),
+    cursor: z.string().optional().describe('next_cursor of the previous call (the next page)'),
+    fields: z.array(z.string().min(1)).optional().describe('keep only these fields of each row (dotted paths reach into objects)'),
   };
 }
-const listFlags = (a: ToolArgs) => flags({ '--limit': a.limit, '--page': a.page });
-
+const listOutput = (z: Z): Shape => ({
+  items: z.array(z.record(z.string(), z.unknown())),
+  next_cursor: z.string().optional().describe('pass as cursor for the next page; absent on the last page'),
+});
+const objOutput = (z: Z, keys: string[] = []): Shape => Object.fromEntries(keys.map((k) => [k, z.unknown()]));
+const idOutput = (z: Z): Shape => ({ id: z.string() });
 const squidArg = (z: Z) => z.string().min(1).describe('squid id, unique id prefix or exact name');
 const runArg = (z: Z) => z.string().min(1).describe('run id or unique id prefix (4+ hex characters)');
 const prefixSquid = (z: Z) => z.string().min(1).optional().describe('look a run/task id prefix up in this squid only');
 const dryRun = (z: Z) => z.boolean().optional().describe('return the planned request(s), send nothing');
 const activeArg = (z: Z) => z.boolean().optional().describe('false keeps the configuration but disables it (default true)');
 const active = (a: ToolArgs) => (a.active === false ? ['--inactive'] : a.active === true ? ['--active'] : []);
+const waitArg = (z: Z) => z.number().int().min(1).max(MAX_WAIT_S).optional().describe(`wait at most this many seconds (at most ${MAX_WAIT_S}); past it the answer is the run as it stands with still_running: true: call runs_wait again`);
+const paramsArg = (z: Z) =>
+  z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional().describe('squid-level inputs, e.g. {"max_results": 100, "functions.extract_emails_from_website": false}');
+const paramFlags = (a: ToolArgs) =>
+  Object.entries((a.params ?? {}) as Rec).map(([k, v]) => `--param=${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
 
-/** `plan`, `apply`, `delivery_apply`: the account file by path, or its YAML/JSON inline (read as `-f -`). */
-function fileInput(z: Z): Shape {
+// ---- documents (plan, apply, delivery_apply): inline, or a file under --root
+
+function docInput(z: Z): Shape {
   return {
-    file: z.string().min(1).optional().describe('path of the YAML or JSON file, as the server process sees it'),
-    yaml: z.string().min(1).optional().describe('the file\'s content inline (YAML or JSON)'),
+    document: z.string().min(1).optional().describe('the account (or delivery) file\'s text: YAML or JSON'),
+    file: z.string().min(1).optional().describe('only when the server runs with --root DIR: a path inside DIR (regular file, at most 1 MiB)'),
   };
 }
-function fileFlags(a: ToolArgs): string[] {
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** `--file` for the verb, and its stdin: the document inline, or a file under --root; ${VAR}s only from --secret-env. */
+async function docFlags(t: ToolEnv, a: ToolArgs, tool: string): Promise<{ argv: string[]; stdin?: string }> {
+  const doc = str(a, 'document');
   const file = str(a, 'file');
-  const yaml = str(a, 'yaml');
-  if ((file === undefined) === (yaml === undefined)) throw new UsageError('give exactly one of "file" (a path) and "yaml" (the content inline)');
-  return file !== undefined ? [`--file=${file}`] : ['--file=-'];
+  if ((doc === undefined) === (file === undefined)) throw new ToolError(2, `${tool}: give exactly one of "document" (the YAML or JSON text) and "file" (a path, only with sq mcp --root DIR)`);
+  if (doc !== undefined) {
+    checkEnvRefs(t, doc, tool);
+    return { argv: ['--file=-'], stdin: doc };
+  }
+  const path = await t.path(file as string, 'file');
+  checkEnvRefs(t, await readFile(path, 'utf8'), tool);
+  return { argv: [`--file=${path}`] };
+}
+function checkEnvRefs(t: ToolEnv, text: string, tool: string): void {
+  const names = [...new Set([...text.matchAll(ENV_REF)].map((m) => m[1]))].filter((n) => !t.secretEnv.has(n));
+  if (names.length) throw refusedEnv(tool, names[0]);
+}
+function refusedEnv(tool: string, name: string): ToolError {
+  return new ToolError(2, `${tool}: environment variable ${name} is not one this server may read secrets from; start it with \`sq mcp --secret-env ${name}\` (the allow-list of --secret-env; default none)`);
+}
+function secretEnv(t: ToolEnv, a: ToolArgs, tool: string, keys: string[]): void {
+  for (const k of keys) {
+    const v = str(a, k);
+    if (v !== undefined && !t.secretEnv.has(v)) throw refusedEnv(tool, v);
+  }
+}
+/** Where a delivery sends the account's results, shown in the answer: an agent's call cannot redirect them unseen. */
+function hostOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
 }
 
-/** results_list's cursor: the next page and the page size, opaque to the client. */
-export function encodeCursor(page: number, size: number): string {
-  return Buffer.from(JSON.stringify({ page, size })).toString('base64url');
-}
-function decodeCursor(cursor: string): { page: number; size: number } {
+// ---- runs: estimates, confirmation, waiting
+
+/** The estimate of a squid's next run (`sq squids estimate --json`), or null when this sq cannot estimate. */
+async function estimate(t: ToolEnv, squid: string): Promise<Rec | null> {
   try {
-    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { page?: unknown; size?: unknown };
-    if (Number.isInteger(c.page) && Number.isInteger(c.size) && (c.page as number) >= 1 && (c.size as number) >= 1 && (c.size as number) <= 100) {
-      return { page: c.page as number, size: c.size as number };
-    }
-  } catch {
-    // reported below
+    const { data } = await t.verb(['squids', 'estimate', '--', squid]);
+    return rec(data);
+  } catch (e) {
+    // A CLI without the verb (an unknown command, exit 2 naming it): no estimate to give.
+    if (e instanceof ToolError && e.code === 2 && /unknown command|too many arguments/.test(e.message)) return null;
+    throw e;
   }
-  throw new UsageError('"cursor" is not one that results_list returned (pass next_cursor as it came)');
 }
-function resultsPage(a: ToolArgs): { page: number; size: number } {
-  if (typeof a.cursor === 'string') return decodeCursor(a.cursor);
-  return { page: 1, size: typeof a.limit === 'number' ? a.limit : 100 };
+const creditsOf = (e: Rec | null) => (e && typeof e.total_credits === 'number' ? e.total_credits : null);
+
+/** Above --confirm-above, without confirm: true, the answer is the estimate and nothing starts. */
+async function confirmation(t: ToolEnv, a: ToolArgs, squid: string, again: string): Promise<Rec | null> {
+  const est = await estimate(t, squid);
+  const credits = creditsOf(est);
+  if (a.confirm === true || credits === null || credits <= t.confirmAbove) return null;
+  return {
+    needs_confirmation: true,
+    squid,
+    estimate: est,
+    message: `the run is estimated at ${credits} credits, above this server's --confirm-above ${t.confirmAbove}: nothing was started. Ask the user; to run it, call ${again} with confirm: true`,
+  };
+}
+
+/** `runs start` (and wait, capped): the run, with still_running when the wait ended first. */
+async function startRun(t: ToolEnv, a: ToolArgs, squid: string): Promise<Rec> {
+  const wait = typeof a.wait_seconds === 'number' ? a.wait_seconds : undefined;
+  const { code, data } = await t.verb(['runs', 'start', `--squid=${squid}`, ...(wait ? ['--wait', `--timeout=${wait}s`] : [])], { write: true, ok: [6, 7] });
+  return runAnswer(data, code);
+}
+function runAnswer(data: unknown, code: number): Rec {
+  const run = rec(data);
+  // exit 7: the wait gave up, the run goes on; 6: it ended in error or was aborted (the run says so).
+  return code === 7 ? { ...run, still_running: true } : run;
+}
+const runOutput = (z: Z): Shape => ({
+  id: z.string().optional(),
+  status: z.string().optional(),
+  still_running: z.boolean().optional().describe('the wait ended before the run: call runs_wait again'),
+  needs_confirmation: z.boolean().optional().describe('nothing was started: the estimate is above --confirm-above'),
+  estimate: z.record(z.string(), z.unknown()).optional(),
+  dry_run: z.boolean().optional(),
+});
+
+/** An idempotency_key's run: the first call's answer for every retry while this server runs. */
+async function once(t: ToolEnv, a: ToolArgs, tool: string, work: () => Promise<Rec>): Promise<Rec> {
+  const key = str(a, 'idempotency_key');
+  if (!key || t.dryRun) return work();
+  const k = `${tool}\u0000${key}`;
+  const seen = t.keys.get(k);
+  if (seen) return { ...(await seen), replayed: true };
+  const p = work();
+  t.keys.set(k, p);
+  try {
+    const r = await p;
+    // An answer that started nothing is not kept: the confirmed call must still run.
+    if (r.needs_confirmation || r.dry_run) t.keys.delete(k);
+    return r;
+  } catch (e) {
+    // A write that certainly was not sent may be tried again under the same key; an unknown one may not.
+    if (!(e instanceof ToolError && e.requestState === 'unknown')) t.keys.delete(k);
+    throw e;
+  }
+}
+
+// ---- crawlers
+
+interface Crawler extends Rec {
+  id?: string;
+  name?: string;
+  slug?: string;
+  description?: string;
+  account?: { type?: string } | null;
+}
+const crawlerRow = (c: Crawler): Rec =>
+  rec({ id: c.id, name: c.name, slug: c.slug, credits_per_row: c.credits_per_row, is_premium: c.is_premium || undefined, has_issues: c.has_issues || undefined, account_type: c.account?.type });
+
+/** Words → the crawlers matching all of them; else up to 5 matching most of them, with the words each matched. */
+export function searchCrawlers(all: Crawler[], query: string): { exact: boolean; items: Rec[] } {
+  const words = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const text = (c: Crawler) => `${c.name ?? ''} ${c.slug ?? ''} ${c.description ?? ''}`.toLowerCase();
+  const scored = all.map((c) => ({ c, matched: words.filter((w) => text(c).includes(w)) }));
+  const exact = scored.filter((s) => words.length && s.matched.length === words.length);
+  if (exact.length) return { exact: true, items: exact.map((s) => crawlerRow(s.c)) };
+  const near = scored.filter((s) => s.matched.length).sort((x, y) => y.matched.length - x.matched.length).slice(0, 5);
+  return { exact: false, items: near.map((s) => ({ ...crawlerRow(s.c), matched: s.matched })) };
 }
 
 export function toolDefs(): ToolDef[] {
   return [
     // ---- read
     {
-      name: 'squids_list', title: 'List squids', access: 'read', list: true,
-      description: 'List squids (scraping jobs), newest first: `sq squids list --json`.',
-      input: (z) => ({ name: z.string().optional().describe('only squids whose name contains this text'), ...listInput(z, 30) }),
-      argv: (a) => ['squids', 'list', ...flags({ '--name': a.name }), ...listFlags(a)],
+      name: 'crawlers_search', title: 'Search crawlers', access: 'read',
+      description:
+        'Find the crawler for a job by words (e.g. "google maps", "linkedin profile"): the crawlers whose name, slug or ' +
+        'description hold every word; else up to 5 near ones with the words they matched (exact: false). Start here, then crawlers_get.',
+      input: (z) => ({ query: z.string().min(1).describe('words to look for') }),
+      output: (z) => ({ exact: z.boolean(), items: z.array(z.record(z.string(), z.unknown())) }),
+      run: async (t, a) => {
+        const { data } = await t.verb(['crawlers', 'list', '--all']);
+        return searchCrawlers((Array.isArray(data) ? data : []) as Crawler[], String(a.query));
+      },
     },
     {
-      name: 'squids_get', title: 'Show a squid', access: 'read',
-      description: 'One squid: crawler, params, schedule, last run: `sq squids get <squid> --json`.',
-      input: (z) => ({ squid: squidArg(z) }),
-      argv: (a) => ['squids', 'get', '--', String(a.squid)],
-    },
-    {
-      name: 'crawlers_list', title: 'List crawlers', access: 'read', list: true,
-      description: 'The crawlers a squid can be built on: `sq crawlers list --json`.',
-      input: (z) => listInput(z, 30),
-      argv: (a) => ['crawlers', 'list', ...listFlags(a)],
+      name: 'crawlers_get', title: 'A crawler: inputs, outputs, price', access: 'read',
+      description:
+        'What a crawler needs and gives: inputs with their level (task: one value per task, added with tasks_add or go\'s ' +
+        'tasks; squid: set once on the squid as params; function: a paid add-on, some ON BY DEFAULT and billed per row), the ' +
+        'output columns, credits per row, and the account type it needs (attach one with squids_attach_account).',
+      input: (z) => ({ crawler: z.string().min(1).describe('crawler id, name or slug') }),
+      output: (z) => ({ ...idOutput(z), inputs: z.array(z.record(z.string(), z.unknown())).optional(), outputs: z.array(z.string()).optional() }),
+      run: async (t, a) => {
+        const { data } = await t.verb(['crawlers', 'get', '--', String(a.crawler)]);
+        const c = (data ?? {}) as Crawler & { input?: Rec[]; result?: string[] };
+        // A paid function is a squid-level input with a `function`: its level is "function", with its price per row.
+        const inputs = (c.input ?? []).map((i) =>
+          rec({
+            name: i.name,
+            level: i.function !== undefined || i.credits_per_function !== undefined ? 'function' : i.level,
+            type: i.type === 'string' ? undefined : i.type,
+            required: i.required || undefined,
+            default: i.default,
+            credits_per_row: i.credits_per_function ?? i.credits_per_row,
+            // A task-level input of a parameter task (instead of a URL task).
+            params_task: i.is_params || undefined,
+            description: firstSentence(i.description),
+          }),
+        );
+        return rec({ ...crawlerRow(c), inputs, outputs: c.result });
+      },
     },
     {
       name: 'crawlers_params', title: 'A crawler\'s parameters', access: 'read',
-      description: 'The parameters (and paid functions) a crawler takes: `sq crawlers params <crawler> --json`.',
+      description: 'The squid-level parameters and paid functions of a crawler, with defaults: `sq crawlers params <crawler> --json`.',
       input: (z) => ({ crawler: z.string().min(1).describe('crawler id, name or slug') }),
-      argv: (a) => ['crawlers', 'params', '--', String(a.crawler)],
+      output: (z) => objOutput(z),
+      run: async (t, a) => rec((await t.verb(['crawlers', 'params', '--', String(a.crawler)])).data),
     },
     {
-      name: 'runs_list', title: 'List runs', access: 'read', list: true,
-      description: 'Runs of a squid, or the most recent runs across squids: `sq runs list --json`.',
-      input: (z) => ({ squid: squidArg(z).optional(), ...listInput(z, 20) }),
-      argv: (a) => ['runs', 'list', ...flags({ '--squid': a.squid }), ...listFlags(a)],
+      name: 'squids_list', title: 'List squids', access: 'read',
+      description: 'The account\'s squids (a crawler + its settings + its tasks), newest first.',
+      input: (z) => ({ name: z.string().optional().describe('only squids whose name contains this text'), ...listInput(z, 'squids') }),
+      output: listOutput,
+      run: (t, a) => listPage(t, a, 'squids_list', ['squids', 'list', ...flags({ '--name': a.name })], squidRow),
     },
-    ...(['get', 'stats', 'credits'] as const).map(
+    {
+      name: 'squids_get', title: 'Show a squid', access: 'read',
+      description: 'One squid: crawler, params, accounts, delivery, last run. For its results file use results_url.',
+      input: (z) => ({ squid: squidArg(z), fields: z.array(z.string().min(1)).optional().describe('keep only these fields') }),
+      output: idOutput,
+      run: async (t, a) => {
+        const s = squidRow(rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data));
+        const f = fieldsOf(a);
+        return f ? rec({ id: s.id, ...pickFields(s, f) }) : s;
+      },
+    },
+    {
+      name: 'squids_estimate', title: 'Estimate a run', access: 'read',
+      description:
+        'What the squid\'s next run will cost before it starts: credits per service (the base scrape, then each paid function ' +
+        'that is on), total, time range, balance after. Call it before runs_start or go.',
+      input: (z) => ({ squid: squidArg(z) }),
+      output: (z) => ({ total_credits: z.number().optional() }),
+      run: async (t, a) => {
+        const est = await estimate(t, String(a.squid));
+        if (!est) throw new ToolError(1, 'squids_estimate: this sq has no `sq squids estimate`');
+        return est;
+      },
+    },
+    {
+      name: 'runs_list', title: 'List runs', access: 'read',
+      description: 'Runs of a squid (paged), or the most recent runs across squids (one page).',
+      input: (z) => ({ squid: squidArg(z).optional(), ...listInput(z, 'runs') }),
+      output: listOutput,
+      run: async (t, a) => {
+        if (a.squid !== undefined) return listPage(t, a, 'runs_list', ['runs', 'list', `--squid=${String(a.squid)}`]);
+        // Across squids the API has no pages: the most recent runs, one page only.
+        const { items } = await listPage(t, { ...a, cursor: undefined }, 'runs_list', ['runs', 'list'], (r) => r, false);
+        return { items };
+      },
+    },
+    {
+      name: 'runs_get', title: 'Show a run', access: 'read',
+      description: 'One run: status, results, credits used, export state.',
+      input: (z) => ({ run: runArg(z), squid: prefixSquid(z) }),
+      output: (z) => ({ ...idOutput(z), status: z.string().optional() }),
+      run: async (t, a) => rec((await t.verb(['runs', 'get', ...flags({ '--squid': a.squid }), '--', String(a.run)])).data),
+    },
+    {
+      name: 'runs_wait', title: 'Wait for a run', access: 'read',
+      description: `Wait until a run is done, at most ${MAX_WAIT_S} s a call: past it the answer is the run as it stands with still_running: true; call again.`,
+      input: (z) => ({ run: runArg(z), squid: prefixSquid(z), wait_seconds: waitArg(z) }),
+      output: runOutput,
+      run: async (t, a) => {
+        const s = typeof a.wait_seconds === 'number' ? a.wait_seconds : MAX_WAIT_S;
+        const { code, data } = await t.verb(['runs', 'watch', ...flags({ '--squid': a.squid }), `--timeout=${s}s`, '--', String(a.run)], { ok: [6, 7] });
+        return runAnswer(data, code);
+      },
+    },
+    ...(['stats', 'credits'] as const).map(
       (verb): ToolDef => ({
         name: `runs_${verb}`,
-        title: { get: 'Show a run', stats: 'A run\'s progress', credits: 'What a run cost' }[verb],
+        title: { stats: 'A run\'s progress', credits: 'What a run cost' }[verb],
         access: 'read',
-        description: {
-          get: 'One run: status, results, credits, export state',
-          stats: 'A run\'s progress: percent done, tasks done/left, results, ETA',
-          credits: 'A run\'s credits per function, total credits and results, rates',
-        }[verb] + `: \`sq runs ${verb} <run> --json\`.`,
+        description: { stats: 'A run\'s progress: percent done, tasks done/left, results, ETA.', credits: 'A run\'s credits per function, total credits and results, rates.' }[verb],
         input: (z) => ({ run: runArg(z), squid: prefixSquid(z) }),
-        argv: (a) => ['runs', verb, ...flags({ '--squid': a.squid }), '--', String(a.run)],
+        output: (z) => objOutput(z),
+        run: async (t, a) => rec((await t.verb(['runs', verb, ...flags({ '--squid': a.squid }), '--', String(a.run)])).data),
       }),
     ),
     {
-      name: 'tasks_list', title: 'List tasks', access: 'read', list: true,
-      description: 'The tasks (URLs or parameter sets) of a squid: `sq tasks list --squid <squid> --json`.',
-      input: (z) => ({ squid: squidArg(z), type: z.enum(['url', 'params']).optional().describe('task type (default url)'), ...listInput(z, 30) }),
-      argv: (a) => ['tasks', 'list', ...flags({ '--squid': a.squid, '--type': a.type }), ...listFlags(a)],
+      name: 'tasks_list', title: 'List tasks', access: 'read',
+      description: 'The tasks (URLs or parameter sets) of a squid.',
+      input: (z) => ({ squid: squidArg(z), type: z.enum(['url', 'params']).optional().describe('task type (default url)'), ...listInput(z, 'tasks') }),
+      output: listOutput,
+      run: (t, a) => listPage(t, a, 'tasks_list', ['tasks', 'list', ...flags({ '--squid': a.squid, '--type': a.type })]),
     },
     {
-      name: 'results_list', title: 'List results', access: 'read', list: true,
+      name: 'results_list', title: 'List results', access: 'read',
       description:
-        'Results of a squid, a run or a task, one page per call (at most 100 records): pass next_cursor back as cursor for ' +
-        'the next page; no next_cursor means the last page. `sq results list --json --limit N --page P`.',
+        `Results of a squid, a run or a task, ${DEFAULT_ROWS} rows a call unless limit says (at most 100); fields keeps only the ` +
+        'columns you need; pass next_cursor back as cursor for the next page. For a whole file, results_url.',
       input: (z) => ({
         squid: squidArg(z).optional().describe('results of every run of this squid'),
         run: runArg(z).optional().describe('results of this run only'),
         task: z.string().min(1).optional().describe('only the results of this task (id or id prefix)'),
-        limit: z.number().int().min(1).max(100).optional().describe('records per page, at most 100 (default 100)'),
-        cursor: z.string().optional().describe('next_cursor of the previous call'),
+        ...listInput(z, 'results'),
       }),
-      argv: (a) => {
-        const { page, size } = resultsPage(a);
-        return ['results', 'list', ...flags({ '--squid': a.squid, '--run': a.run, '--task': a.task, '--limit': size, '--page': page })];
+      output: listOutput,
+      run: (t, a) => listPage(t, a, 'results_list', ['results', 'list', ...flags({ '--squid': a.squid, '--run': a.run, '--task': a.task })]),
+    },
+    {
+      name: 'results_url', title: 'Results download URL', access: 'read',
+      description: 'The signed URL of a finished run\'s results file (CSV), the user\'s own and short-lived: give it to the user or fetch it.',
+      input: (z) => ({ run: runArg(z), squid: prefixSquid(z) }),
+      output: (z) => ({ run: z.string(), url: z.string() }),
+      run: async (t, a) => {
+        const run = rec((await t.verb(['runs', 'get', ...flags({ '--squid': a.squid }), '--', String(a.run)])).data);
+        const id = String(run.id);
+        const url = await t.downloadUrl(id);
+        if (!url) throw new ToolError(3, `results_url: run ${id} has no export yet (status ${String(run.status ?? 'unknown')}); wait with runs_wait, then ask again`);
+        return { run: id, url };
       },
-      shape: (data, a) => {
-        const { page, size } = resultsPage(a);
-        const items = Array.isArray(data) ? data : [];
-        return { items, ...(items.length === size ? { next_cursor: encodeCursor(page + 1, size) } : {}) };
-      },
+    },
+    {
+      name: 'accounts_list', title: 'List accounts', access: 'read',
+      description: 'The platform accounts (logins some crawlers need), metadata only: never cookies or credentials.',
+      input: (z) => listInput(z, 'accounts'),
+      output: listOutput,
+      run: (t, a) => listPage(t, a, 'accounts_list', ['accounts', 'list'], accountRow),
+    },
+    {
+      name: 'accounts_get', title: 'Show an account', access: 'read',
+      description: 'One account\'s metadata and health (status "200" = usable; lock_time, resets_in): never cookies or credentials.',
+      input: (z) => ({ account: z.string().min(1).describe('account id, id prefix or username') }),
+      output: idOutput,
+      run: async (t, a) => accountRow(rec((await t.verb(['accounts', 'get', '--', String(a.account)])).data)),
     },
     {
       name: 'delivery_show', title: 'Show delivery', access: 'read',
-      description: 'Where a squid\'s results go (SFTP, webhook, e-mail, sheet, S3), secrets masked: `sq delivery show --squid <squid> --json`.',
+      description: 'Where a squid\'s results go (SFTP, webhook, e-mail, sheet, S3), secrets masked.',
       input: (z) => ({ squid: squidArg(z) }),
-      argv: (a) => ['delivery', 'show', ...flags({ '--squid': a.squid })],
+      output: (z) => objOutput(z),
+      run: async (t, a) => rec((await t.verb(['delivery', 'show', `--squid=${String(a.squid)}`])).data),
     },
     {
       name: 'billing_auto_reset_get', title: 'Automatic billing reset', access: 'read',
-      description: 'The automatic billing reset settings and window: `sq billing auto-reset --json`.',
+      description: 'The automatic billing reset settings and window (each reset charges the card on file).',
       input: () => ({}),
-      argv: () => ['billing', 'auto-reset'],
+      output: (z) => objOutput(z),
+      run: async (t) => rec((await t.verb(['billing', 'auto-reset'])).data),
     },
     {
       name: 'balance', title: 'Credit balance', access: 'read',
-      description: 'The credit balance; remaining = available - consumed: `sq balance --json`.',
+      description: 'The credit balance; remaining = available - consumed.',
       input: () => ({}),
-      argv: () => ['balance'],
+      output: (z) => objOutput(z),
+      run: async (t) => rec((await t.verb(['balance'])).data),
+    },
+    {
+      name: 'whoami', title: 'Who am I', access: 'read',
+      description: 'The user this server acts as: name, e-mail, plan.',
+      input: () => ({}),
+      output: (z) => objOutput(z),
+      run: async (t) => {
+        const me = rec((await t.verb(['me'])).data);
+        return rec({ first_name: me.first_name, last_name: me.last_name, email: me.email, plan: me.plan, credit_interval: me.credit_interval });
+      },
     },
     {
       name: 'status', title: 'Account status', access: 'read',
-      description: 'The account at a glance: plan, credits, auto-reset, runs in progress, failures: `sq status --json`.',
-      input: (z) => ({ timeout: z.string().optional().describe('give up on what has not answered by then, e.g. 20s (at most 5m)') }),
-      argv: (a) => ['status', ...flags({ '--timeout': a.timeout })],
+      description: 'The account at a glance: plan, credits, auto-reset, runs in progress, failures.',
+      input: () => ({}),
+      output: (z) => objOutput(z),
+      run: async (t) => rec((await t.verb(['status'])).data),
     },
     {
       name: 'plan', title: 'Plan an account file', access: 'read',
-      description: 'What would change to make the account match a file (squids, tasks, delivery, billing); sends nothing: `sq plan -f FILE --json`.',
-      input: fileInput,
-      argv: (a) => ['plan', ...fileFlags(a)],
-      stdin: (a) => str(a, 'yaml'),
+      description: 'What would change to make the account match a document (squids, tasks, delivery, billing); sends nothing.',
+      input: docInput,
+      output: (z) => ({ summary: z.record(z.string(), z.unknown()).optional() }),
+      run: async (t, a) => {
+        const d = await docFlags(t, a, 'plan');
+        return rec((await t.verb(['plan', ...d.argv], { stdin: d.stdin })).data);
+      },
     },
     // ---- write (--allow-writes)
     {
-      name: 'runs_start', title: 'Start a run', access: 'write', destructive: true,
-      description: 'Start a run of a squid (it spends credits): `sq runs start --squid <squid> --json`; wait: until it is done.',
-      input: (z) => ({
-        squid: squidArg(z),
-        wait: z.boolean().optional().describe('wait until the run is done and its export is ready'),
-        timeout: z.string().optional().describe('with wait: give up waiting after this long, e.g. 10m (the run continues)'),
-        dry_run: dryRun(z),
-      }),
-      argv: (a) => ['runs', 'start', ...flags({ '--squid': a.squid, '--wait': a.wait, '--timeout': a.timeout })],
-    },
-    {
-      name: 'runs_abort', title: 'Abort a run', access: 'write', idempotent: true,
-      description: 'Stop a running run (credits spent stay spent): `sq runs abort <run> --yes --json`.',
-      input: (z) => ({ run: runArg(z), squid: prefixSquid(z), dry_run: dryRun(z) }),
-      argv: (a) => ['runs', 'abort', ...flags({ '--squid': a.squid }), '--', String(a.run)],
+      name: 'squids_create', title: 'Create a squid', access: 'write',
+      description: 'Create a squid on a crawler, without running it; params sets its squid-level inputs. Then tasks_add, squids_estimate, runs_start.',
+      input: (z) => ({ crawler: z.string().min(1).describe('crawler id, name or slug (crawlers_search)'), name: z.string().min(1).max(255).optional(), params: paramsArg(z), dry_run: dryRun(z) }),
+      output: idOutput,
+      run: async (t, a) => {
+        const made = rec((await t.verb(['squids', 'create', ...flags({ '--crawler': a.crawler, '--name': a.name })], { write: true })).data);
+        if (made.dry_run || !a.params || !Object.keys(a.params as Rec).length) return squidRow(made);
+        return squidRow(rec((await t.verb(['squids', 'update', ...paramFlags(a), '--', String(made.id)], { write: true })).data));
+      },
     },
     {
       name: 'tasks_add', title: 'Add tasks', access: 'write',
-      description: 'Add tasks (URLs, or values of another task parameter) to a squid: `sq tasks add --squid <squid> VALUES… --json`.',
+      description: 'Add tasks to a squid: one per value, sent as the task-level input `key` (default url).',
       input: (z) => ({
         squid: squidArg(z),
         values: z.array(z.string().min(1)).min(1).describe('one task per value'),
-        key: z.string().optional().describe('task parameter each value is sent as (default url)'),
+        key: z.string().optional().describe('task-level input each value is sent as (default url)'),
         dry_run: dryRun(z),
       }),
-      argv: (a) => ['tasks', 'add', ...flags({ '--squid': a.squid, '--key': a.key }), '--', ...(a.values as string[])],
+      output: (z) => objOutput(z),
+      run: async (t, a) => rec((await t.verb(['tasks', 'add', ...flags({ '--squid': a.squid, '--key': a.key }), '--', ...(a.values as string[])], { write: true })).data),
     },
     {
-      name: 'squids_update', title: 'Update a squid', access: 'write', idempotent: true,
+      name: 'squids_update', title: 'Update a squid', access: 'write',
+      idempotent: true,
+      description: 'Change a squid\'s name, concurrency or squid-level params (paid functions are params: "functions.NAME": false turns one off).',
+      input: (z) => ({ squid: squidArg(z), name: z.string().min(1).optional(), concurrency: z.number().int().min(1).max(20).optional(), params: paramsArg(z), dry_run: dryRun(z) }),
+      output: idOutput,
+      run: async (t, a) =>
+        squidRow(rec((await t.verb(['squids', 'update', ...flags({ '--name': a.name, '--concurrency': a.concurrency }), ...paramFlags(a), '--', String(a.squid)], { write: true })).data)),
+    },
+    {
+      name: 'squids_attach_account', title: 'Attach an account', access: 'write',
+      idempotent: true,
+      description: 'Link an account to a squid, keeping the ones already linked (the API replaces the whole list: this sends the union).',
+      input: (z) => ({ squid: squidArg(z), account: z.string().min(1).describe('account id, id prefix or username'), dry_run: dryRun(z) }),
+      output: idOutput,
+      run: async (t, a) => {
+        const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
+        // The squid's own `accounts` ([{id, status}]) when the API gives it; else each account's `squids`.
+        let linked = (Array.isArray(s.accounts) ? s.accounts : []).map((x) => String(typeof x === 'string' ? x : rec(x).id));
+        if (!Array.isArray(s.accounts)) {
+          const all = (await t.verb(['accounts', 'list', '--all'])).data;
+          linked = (Array.isArray(all) ? all : []).filter((x) => (rec(x).squids as Rec[] | undefined)?.some((q) => q.hash_value === s.id || q.id === s.id)).map((x) => String(rec(x).id));
+        }
+        const acc = rec((await t.verb(['accounts', 'get', '--', String(a.account)])).data);
+        const ids = [...new Set([...linked, String(acc.id)])];
+        const r = rec((await t.verb(['squids', 'update', ...ids.map((i) => `--account=${i}`), '--', String(s.id)], { write: true })).data);
+        return r.dry_run ? r : rec({ id: s.id, accounts: r.accounts ?? ids });
+      },
+    },
+    {
+      name: 'squids_empty', title: 'Empty a squid', access: 'write', destructive: true, idempotent: true,
+      description: 'Delete every task of a squid (URL and parameter tasks, or the type given), keeping the squid and its settings.',
+      input: (z) => ({ squid: squidArg(z), type: z.enum(['url', 'params']).optional().describe('only this task type (default both)'), dry_run: dryRun(z) }),
+      output: (z) => objOutput(z),
+      run: async (t, a) => {
+        const out: Rec = {};
+        for (const type of a.type ? [String(a.type)] : ['url', 'params']) out[type] = (await t.verb(['squids', 'empty', `--type=${type}`, '--', String(a.squid)], { write: true })).data;
+        return rec(out);
+      },
+    },
+    {
+      name: 'squids_deactivate', title: 'Deactivate a squid', access: 'write', idempotent: true,
+      description: 'Stop a squid from running (a run in progress is stopped; its slot is freed). squids_update does not reactivate it; the CLI does.',
+      input: (z) => ({ squid: squidArg(z), dry_run: dryRun(z) }),
+      output: (z) => objOutput(z),
+      run: async (t, a) => {
+        const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
+        const r = rec((await t.verb(['api', `--method=POST`, `--field=is_active=false`, '--', `/v1/squids/${String(s.id)}`], { write: true })).data);
+        return r.dry_run ? r : rec({ id: s.id, name: s.name, is_active: r.is_active ?? false });
+      },
+    },
+    {
+      name: 'runs_start', title: 'Start a run', access: 'write', destructive: true,
       description:
-        'Change a squid\'s name, concurrency or params; only what is given is sent (params as `--param k=v`: a string that is ' +
-        'valid JSON is read as JSON, as on the command line): `sq squids update <squid> --json`.',
+        'Start a run of a squid: IT SPENDS CREDITS (paid functions that are on are billed per row). Above the server\'s ' +
+        '--confirm-above the answer is needs_confirmation with the estimate: ask the user, then call again with confirm: true. ' +
+        `wait_seconds (at most ${MAX_WAIT_S}) waits for the end; idempotency_key makes a retry return the same run.`,
       input: (z) => ({
         squid: squidArg(z),
-        name: z.string().min(1).optional(),
-        concurrency: z.number().int().min(1).max(20).optional(),
-        params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional().describe('e.g. {"max_results": 100, "functions.contacts": true}'),
+        confirm: z.boolean().optional().describe('the user accepted the estimate'),
+        wait_seconds: waitArg(z),
+        idempotency_key: z.string().min(1).max(200).optional().describe('a retry with the same key returns the first call\'s run, never a second run'),
         dry_run: dryRun(z),
       }),
-      argv: (a) => [
-        'squids', 'update',
-        ...flags({ '--name': a.name, '--concurrency': a.concurrency }),
-        ...Object.entries((a.params ?? {}) as Record<string, unknown>).map(([k, v]) => `--param=${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`),
-        '--', String(a.squid),
-      ],
+      output: runOutput,
+      run: (t, a) =>
+        once(t, a, 'runs_start', async () => {
+          if (t.dryRun) return startRun(t, a, String(a.squid));
+          const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
+          const ask = await confirmation(t, a, String(s.id), 'runs_start');
+          return ask ?? startRun(t, a, String(s.id));
+        }),
+    },
+    {
+      name: 'go', title: 'Run a crawler on inputs', access: 'write', destructive: true,
+      description:
+        'One call for a whole job: creates a squid on the crawler, sets its params, adds one task per value and starts a ' +
+        'run. IT SPENDS CREDITS. Above --confirm-above the answer is needs_confirmation (the squid and tasks are made, ' +
+        'nothing started): call again with the same idempotency_key and confirm: true. A retry with the same ' +
+        `idempotency_key returns the same squid and run. wait_seconds (at most ${MAX_WAIT_S}) waits for the end.`,
+      input: (z) => ({
+        crawler: z.string().min(1).describe('crawler id, name or slug (crawlers_search)'),
+        tasks: z.array(z.string().min(1)).min(1).describe('one task per value (task-level input `key`)'),
+        key: z.string().optional().describe('task-level input each value is sent as (default url)'),
+        params: paramsArg(z),
+        name: z.string().min(1).max(255).optional().describe('squid name (default: the crawler and the time)'),
+        confirm: z.boolean().optional().describe('the user accepted the estimate'),
+        wait_seconds: waitArg(z),
+        idempotency_key: z.string().min(1).max(200).optional().describe('retries with the same key return the same squid and run'),
+        dry_run: dryRun(z),
+      }),
+      output: (z) => ({ ...runOutput(z), squid: z.string().optional(), idempotency_key: z.string().optional() }),
+      run: async (t, a) => {
+        const key = str(a, 'idempotency_key') ?? `go-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+        const made = t.keys.get(`go-squid\u0000${key}`);
+        const withKey = { ...a, idempotency_key: key };
+        return once(t, withKey, 'go', async () => {
+          let squid: string;
+          if (made) squid = String((await made).id);
+          else {
+            const p = (async () => {
+              const name = str(a, 'name') ?? `${String(a.crawler)} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
+              const s = rec((await t.verb(['squids', 'create', ...flags({ '--crawler': a.crawler, '--name': name })], { write: true })).data);
+              if (s.dry_run) return s;
+              if (a.params && Object.keys(a.params as Rec).length) await t.verb(['squids', 'update', ...paramFlags(a), '--', String(s.id)], { write: true });
+              await t.verb(['tasks', 'add', ...flags({ '--squid': s.id, '--key': a.key }), '--', ...(a.tasks as string[])], { write: true });
+              return s;
+            })();
+            if (!t.dryRun) t.keys.set(`go-squid\u0000${key}`, p);
+            const s = await p.catch((e: unknown) => {
+              t.keys.delete(`go-squid\u0000${key}`);
+              throw e;
+            });
+            if (s.dry_run) return { dry_run: true, steps: ['squids create', ...(a.params ? ['squids update (params)'] : []), 'tasks add', 'squids estimate', 'runs start'], first: s };
+            squid = String(s.id);
+          }
+          const ask = await confirmation(t, a, squid, 'go');
+          if (ask) return { ...ask, idempotency_key: key };
+          return { squid, idempotency_key: key, run: await startRun(t, a, squid) };
+        });
+      },
+    },
+    {
+      name: 'runs_abort', title: 'Abort a run', access: 'write', idempotent: true,
+      description: 'Stop a running run (credits spent stay spent).',
+      input: (z) => ({ run: runArg(z), squid: prefixSquid(z), dry_run: dryRun(z) }),
+      output: (z) => objOutput(z),
+      run: async (t, a) => rec((await t.verb(['runs', 'abort', ...flags({ '--squid': a.squid }), '--', String(a.run)], { write: true })).data),
     },
     {
       name: 'delivery_webhook', title: 'Set the webhook delivery', access: 'write', idempotent: true,
-      description: 'Send a squid\'s run events to a URL: `sq delivery webhook --squid <squid> --url URL --json`.',
+      description: 'Send a squid\'s run events to a URL. The answer names the host that will receive them (delivery_host).',
       input: (z) => ({
         squid: squidArg(z),
         url: z.string().min(1).describe('http(s) endpoint'),
@@ -257,86 +668,142 @@ export function toolDefs(): ToolDef[] {
         active: activeArg(z),
         dry_run: dryRun(z),
       }),
-      argv: (a) => ['delivery', 'webhook', ...flags({ '--squid': a.squid, '--url': a.url, '--events': a.events }), ...(a.retry === false ? ['--no-retry'] : []), ...active(a)],
+      output: (z) => ({ delivery_host: z.string().optional() }),
+      run: async (t, a) => {
+        const { data } = await t.verb(['delivery', 'webhook', ...flags({ '--squid': a.squid, '--url': a.url, '--events': a.events }), ...(a.retry === false ? ['--no-retry'] : []), ...active(a)], { write: true });
+        return rec({ delivery_host: hostOf(str(a, 'url')), ...rec(data) });
+      },
     },
     {
       name: 'delivery_email', title: 'Set the e-mail delivery', access: 'write', idempotent: true,
-      description: 'E-mail a squid\'s results when a run completes: `sq delivery email --squid <squid> --email ADDRESS --json`.',
+      description: 'E-mail a squid\'s results when a run completes. The answer names the address (delivery_host).',
       input: (z) => ({ squid: squidArg(z), email: z.string().min(1), notifications: z.boolean().optional().describe('false keeps the address, sends nothing'), dry_run: dryRun(z) }),
-      argv: (a) => ['delivery', 'email', ...flags({ '--squid': a.squid, '--email': a.email }), ...(a.notifications === false ? ['--no-notifications'] : [])],
+      output: (z) => ({ delivery_host: z.string().optional() }),
+      run: async (t, a) => {
+        const { data } = await t.verb(['delivery', 'email', ...flags({ '--squid': a.squid, '--email': a.email }), ...(a.notifications === false ? ['--no-notifications'] : [])], { write: true });
+        return rec({ delivery_host: str(a, 'email')?.split('@').pop(), ...rec(data) });
+      },
     },
     {
       name: 'delivery_sheet', title: 'Set the Google Sheet delivery', access: 'write', idempotent: true,
-      description: 'Write a squid\'s results to a Google Sheet: `sq delivery sheet --squid <squid> --url URL --json`.',
+      description: 'Write a squid\'s results to a Google Sheet.',
       input: (z) => ({ squid: squidArg(z), url: z.string().min(1), mode: z.enum(['append', 'overwrite']).optional().describe('default overwrite'), active: activeArg(z), dry_run: dryRun(z) }),
-      argv: (a) => ['delivery', 'sheet', ...flags({ '--squid': a.squid, '--url': a.url }), ...(a.mode ? [`--${String(a.mode)}`] : []), ...active(a)],
+      output: (z) => ({ delivery_host: z.string().optional() }),
+      run: async (t, a) => {
+        const { data } = await t.verb(['delivery', 'sheet', ...flags({ '--squid': a.squid, '--url': a.url }), ...(a.mode ? [`--${String(a.mode)}`] : []), ...active(a)], { write: true });
+        return rec({ delivery_host: hostOf(str(a, 'url')), ...rec(data) });
+      },
     },
     {
       name: 'delivery_sftp', title: 'Set the SFTP delivery', access: 'write', idempotent: true,
       description:
-        'Upload a squid\'s results over SFTP: `sq delivery sftp --squid <squid> … --json`. The password never travels in ' +
-        'the call: password_env names an environment variable of the sq mcp process that holds it.',
+        'Upload a squid\'s results over SFTP. The password never travels in the call: password_env names an environment ' +
+        'variable of the server, one of those its --secret-env allows. The answer names the host (delivery_host).',
       input: (z) => ({
         squid: squidArg(z), host: z.string().min(1), port: z.number().int().min(1).max(65535).optional(), username: z.string().min(1),
-        directory: z.string().min(1), password_env: z.string().min(1).describe('environment variable of the server that holds the password'),
+        directory: z.string().min(1), password_env: z.string().min(1).describe('environment variable of the server that holds the password (allowed by --secret-env)'),
         active: activeArg(z), dry_run: dryRun(z),
       }),
-      argv: (a) => ['delivery', 'sftp', ...flags({ '--squid': a.squid, '--host': a.host, '--port': a.port, '--username': a.username, '--directory': a.directory, '--password-env': a.password_env }), ...active(a)],
+      output: (z) => ({ delivery_host: z.string() }),
+      run: async (t, a) => {
+        secretEnv(t, a, 'delivery_sftp', ['password_env']);
+        const { data } = await t.verb(['delivery', 'sftp', ...flags({ '--squid': a.squid, '--host': a.host, '--port': a.port, '--username': a.username, '--directory': a.directory, '--password-env': a.password_env }), ...active(a)], { write: true });
+        return rec({ delivery_host: `${String(a.host)}:${String(a.port ?? 22)}`, ...rec(data) });
+      },
     },
     {
       name: 'delivery_s3', title: 'Set the S3 delivery', access: 'write', idempotent: true,
-      description: 'Upload a squid\'s results to S3; the keys come from environment variables of the sq mcp process: `sq delivery s3 --squid <squid> … --json`.',
+      description: 'Upload a squid\'s results to S3; the keys come from environment variables of the server that its --secret-env allows.',
       input: (z) => ({
         squid: squidArg(z), bucket: z.string().min(1), target_path: z.string().optional(),
         access_key_env: z.string().min(1), secret_key_env: z.string().min(1), active: activeArg(z), dry_run: dryRun(z),
       }),
-      argv: (a) => ['delivery', 's3', ...flags({ '--squid': a.squid, '--bucket': a.bucket, '--target-path': a.target_path, '--access-key-env': a.access_key_env, '--secret-key-env': a.secret_key_env }), ...active(a)],
+      output: (z) => ({ delivery_host: z.string() }),
+      run: async (t, a) => {
+        secretEnv(t, a, 'delivery_s3', ['access_key_env', 'secret_key_env']);
+        const { data } = await t.verb(['delivery', 's3', ...flags({ '--squid': a.squid, '--bucket': a.bucket, '--target-path': a.target_path, '--access-key-env': a.access_key_env, '--secret-key-env': a.secret_key_env }), ...active(a)], { write: true });
+        return rec({ delivery_host: `s3://${String(a.bucket)}`, ...rec(data) });
+      },
     },
     {
       name: 'delivery_test', title: 'Test a delivery channel', access: 'write', idempotent: true,
-      description: 'Ask the service to try a webhook or e-mail channel (it sends a test event/e-mail): `sq delivery test <kind> --json`.',
+      description: 'Ask the service to try a webhook or e-mail channel (it sends a test event/e-mail).',
       input: (z) => ({ kind: z.enum(['webhook', 'email']), squid: squidArg(z).optional().describe('reuse this squid\'s stored configuration'), url: z.string().optional(), email: z.string().optional(), dry_run: dryRun(z) }),
-      argv: (a) => ['delivery', 'test', ...flags({ '--squid': a.squid, '--url': a.url, '--email': a.email }), '--', String(a.kind)],
+      output: (z) => ({ delivery_host: z.string().optional() }),
+      run: async (t, a) => {
+        const { data } = await t.verb(['delivery', 'test', ...flags({ '--squid': a.squid, '--url': a.url, '--email': a.email }), '--', String(a.kind)], { write: true });
+        return rec({ delivery_host: hostOf(str(a, 'url')) ?? str(a, 'email')?.split('@').pop(), ...rec(data) });
+      },
     },
     {
-      name: 'delivery_apply', title: 'Apply a delivery file', access: 'write', idempotent: true,
-      description: 'Make delivery match a file; sends only what differs: `sq delivery apply -f FILE --json`.',
-      input: (z) => ({ ...fileInput(z), dry_run: dryRun(z) }),
-      argv: (a) => ['delivery', 'apply', ...fileFlags(a)],
-      stdin: (a) => str(a, 'yaml'),
+      name: 'delivery_apply', title: 'Apply a delivery document', access: 'write', idempotent: true,
+      description: 'Make delivery match a document (YAML or JSON text); sends only what differs. ${VAR} secrets only from --secret-env.',
+      input: (z) => ({ ...docInput(z), dry_run: dryRun(z) }),
+      output: (z) => objOutput(z),
+      run: async (t, a) => {
+        const d = await docFlags(t, a, 'delivery_apply');
+        return rec((await t.verb(['delivery', 'apply', ...d.argv], { stdin: d.stdin, write: true })).data);
+      },
     },
     {
-      name: 'apply', title: 'Apply an account file', access: 'write', idempotent: true, destructive: true,
+      name: 'apply', title: 'Apply an account document', access: 'write', idempotent: true, destructive: true,
       description:
-        'Make the account match a file (`sq plan` first): `sq apply -f FILE --json`. Deletions (prune) and a billing change ' +
-        'that can charge more are refused unless the server runs with --allow-writes=all.',
-      input: (z) => ({ ...fileInput(z), dry_run: dryRun(z) }),
-      argv: (a) => ['apply', ...fileFlags(a)],
-      stdin: (a) => str(a, 'yaml'),
+        'Make the account match a document (plan first). Deletions (prune) and a billing change that can charge more are ' +
+        'refused unless the server runs with --allow-writes=all. ${VAR} secrets only from --secret-env.',
+      input: (z) => ({ ...docInput(z), dry_run: dryRun(z) }),
+      output: (z) => objOutput(z),
+      run: async (t, a) => {
+        const d = await docFlags(t, a, 'apply');
+        return rec((await t.verb(['apply', ...d.argv], { stdin: d.stdin, write: true })).data);
+      },
     },
     // ---- deletes and the billing reset (--allow-writes=all, or named)
     {
       name: 'tasks_delete', title: 'Delete a task', access: 'all', destructive: true, idempotent: true,
-      description: 'Delete a task of a squid: `sq tasks delete <task> --yes --json`.',
+      description: 'Delete a task of a squid.',
       input: (z) => ({ task: z.string().min(1).describe('task id or unique id prefix'), squid: prefixSquid(z), dry_run: dryRun(z) }),
-      argv: (a) => ['tasks', 'delete', ...flags({ '--squid': a.squid }), '--', String(a.task)],
+      output: (z) => objOutput(z),
+      run: async (t, a) => rec((await t.verb(['tasks', 'delete', ...flags({ '--squid': a.squid }), '--', String(a.task)], { write: true })).data),
     },
     {
       name: 'squids_delete', title: 'Delete a squid', access: 'all', destructive: true, idempotent: true,
-      description: 'Delete a squid with its tasks and runs: `sq squids delete <squid> --yes --json`.',
+      description: 'Delete a squid with its tasks and runs.',
       input: (z) => ({ squid: squidArg(z), dry_run: dryRun(z) }),
-      argv: (a) => ['squids', 'delete', '--', String(a.squid)],
+      output: (z) => objOutput(z),
+      run: async (t, a) => rec((await t.verb(['squids', 'delete', '--', String(a.squid)], { write: true })).data),
     },
     {
       name: 'billing_auto_reset_set', title: 'Set the automatic billing reset', access: 'all', destructive: true, idempotent: true,
-      description: 'Turn the automatic billing reset on or off, or change its threshold and daily maximum; each reset charges the card on file: `sq billing auto-reset --enable … --yes --json`.',
+      description: 'Turn the automatic billing reset on or off, or change its threshold and daily maximum; each reset charges the card on file.',
       input: (z) => ({
         enabled: z.boolean().optional().describe('true turns resets on, false off'),
         threshold: z.number().int().min(1).max(100).optional().describe('usage percentage that triggers a reset'),
         max_resets: z.number().int().min(1).max(10).optional().describe('most resets in any rolling 24 hours'),
         dry_run: dryRun(z),
       }),
-      argv: (a) => ['billing', 'auto-reset', ...(a.enabled === true ? ['--enable'] : a.enabled === false ? ['--disable'] : []), ...flags({ '--threshold': a.threshold, '--max-resets': a.max_resets })],
+      output: (z) => objOutput(z),
+      run: async (t, a) =>
+        rec((await t.verb(['billing', 'auto-reset', ...(a.enabled === true ? ['--enable'] : a.enabled === false ? ['--disable'] : []), ...flags({ '--threshold': a.threshold, '--max-resets': a.max_resets })], { write: true })).data),
     },
   ];
+}
+
+/** The first sentence of a description, at most 100 characters: what an agent needs to choose, in few bytes. */
+function firstSentence(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const s = v.split(/(?<=[.!?])\s/)[0].trim();
+  return s.length > 100 ? `${s.slice(0, 99)}…` : s;
+}
+
+/** A squid as an agent needs it: no masked download_url (results_url gives a usable one), nothing empty. */
+function squidRow(s: Rec): Rec {
+  const { download_url: _url, ...rest } = s;
+  return rec(rest);
+}
+/** An account's metadata: never its cookies, credentials or parameter tables. */
+function accountRow(a: Rec): Rec {
+  return rec({
+    id: a.id, username: a.username, type: a.type, status: a.status, status_code_info: a.status_code_info, created_at: a.created_at,
+    last_synchronization_time: a.last_synchronization_time, resets_in: a.resets_in, lock_time: a.lock_time, squids: a.squids,
+  });
 }

