@@ -24,6 +24,7 @@ export const NOUNS: NounEntry[] = [
   { name: 'api', summary: 'Make an authenticated API request (same auth, pacing and retries)', leaf: true, load: () => import('./api.js') },
   { name: 'mcp', summary: 'Serve the account to AI agents over MCP (stdio); read-only unless --allow-writes', leaf: true, load: () => import('./mcp.js') },
   { name: 'emulator', summary: 'Run the local emulator of the whole API', load: () => import('./emulator/index.js') },
+  { name: 'doctor', summary: 'Check that sq can work here: key, base URL and TLS, clock, rate budget, file modes, profile, completion, Node.js, updates', leaf: true, load: () => import('./doctor.js') },
   { name: 'version', summary: 'Show the version of sq, with the Node.js version and the platform', leaf: true, load: () => import('./version.js') },
   { name: 'completion', summary: 'Print the shell completion script for bash, zsh or fish', leaf: true, load: () => import('./completion.js') },
 ];
