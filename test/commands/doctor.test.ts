@@ -33,7 +33,7 @@ afterEach(() => {
 });
 
 /** A home with bash completion installed, its own config and cache dirs, the fake registry. */
-function setup(extra: Record<string, string> = {}) {
+function setup(extra: Record<string, string> = {}): Record<string, string> {
   const home = dir('sq-doctor-home-');
   writeFileSync(join(home, '.bashrc'), 'source <(sq completion bash)\n');
   return { ...emu.env(), HOME: home, SHELL: '/bin/bash', SQ_CONFIG_DIR: join(home, 'cfg'), SQ_CACHE_DIR: join(home, 'cache'), SQ_UPDATE_URL: registry.url, ...extra };
