@@ -12,7 +12,7 @@ export default defineVerb({
     'percentage and the ETA once the API knows them; then print ' +
     'the final run, whatever the outcome (with --json, one document a script can read the status and done_reason from). ' +
     'Exit 6 if the run ends in error or aborted, 7 on --timeout (the run as it then stood is printed); Ctrl-C stops watching, not the run. ' +
-    `<run> ${PREFIX_NOTE}. --web opens the run\'s page in the dashboard instead of watching here.`,
+    `<run> ${PREFIX_NOTE}. --web opens the run's page in the dashboard instead of watching here.`,
   args: ['<run>'],
   options: [RUN_SQUID_OPTION, ...WAIT_OPTIONS, WEB_OPTION],
   examples: ['sq runs watch <run>', 'sq runs watch <run> --timeout 30m --json'],
