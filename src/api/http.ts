@@ -55,6 +55,11 @@ export interface RequestOptions {
   retryBudget?: RetryBudget;
   /** In a dry run, answer a write with this and let the verb go on (a write in a series), instead of stopping it. */
   dryRunAnswer?: unknown;
+  /**
+   * A POST that changes nothing (POST /v1/squid/estimate): retried like a read on 502/503/504 and resets, sent in a
+   * dry run, and not counted as a write.
+   */
+  readOnly?: boolean;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -81,6 +86,8 @@ interface Prepared {
   payload: string | Buffer | undefined;
   /** What the --verbose trace shows of the body. */
   traced: unknown;
+  /** RequestOptions.readOnly: a POST treated as a read. */
+  readOnly?: boolean;
 }
 
 export class HttpClient {
@@ -164,10 +171,10 @@ export class HttpClient {
 
   async request<T = unknown>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResponse<T>> {
     method = method.toUpperCase();
-    if (this.opts.dryRun && !READS.has(method)) return { status: 200, headers: {}, data: this.plan(method, path, o) as T, url: this.url(path, o.query).toString() };
+    if (this.opts.dryRun && !READS.has(method) && !o.readOnly) return { status: 200, headers: {}, data: this.plan(method, path, o) as T, url: this.url(path, o.query).toString() };
     const res = await this.send(method, path, o, false);
     const text = res.text ?? '';
-    const safe = SAFE_METHODS.has(method);
+    const safe = SAFE_METHODS.has(method) || o.readOnly === true;
     return { status: res.statusCode, headers: res.headers, data: parseJson(text, res.statusCode, method, path, safe) as T, url: res.url };
   }
 
@@ -218,7 +225,7 @@ export class HttpClient {
   ): Promise<Dispatcher.ResponseData & { url: string; text?: string }> {
     const req = await this.prepare(method.toUpperCase(), path, o);
     const bucket = this.pacer.bucket(req.url.pathname);
-    const policy = new RetryPolicy(req.method, o.retryBudget ?? this.retryBudget, this.now, this.random);
+    const policy = new RetryPolicy(o.readOnly ? 'GET' : req.method, o.retryBudget ?? this.retryBudget, this.now, this.random);
     const { agent, request } = await this.dispatcher();
     const describe = `${req.method} ${redactUrl(req.url)}`;
     // An earlier attempt may have reached the server (a 5xx or a reset after sending): a DELETE it did is then
@@ -332,7 +339,7 @@ export class HttpClient {
     };
     if (withKey) headers.authorization = `Token ${this.opts.token}`;
     const { payload, traced } = await encodeBody(o.body, headers);
-    return { method, url, headers, payload, traced };
+    return { method, url, headers, payload, traced, readOnly: o.readOnly === true };
   }
 
   /** One exchange up to the response headers, traced. */
@@ -341,7 +348,7 @@ export class HttpClient {
     this.traceRequest(req);
     try {
       this.sent++;
-      if (!READS.has(req.method)) this.writesSent++;
+      if (!READS.has(req.method) && !req.readOnly) this.writesSent++;
       const res = await request.call(agent, {
         origin: req.url.origin,
         path: req.url.pathname + req.url.search,

@@ -4,6 +4,7 @@ import type { NounEntry } from '../command.js';
 export const NOUNS: NounEntry[] = [
   { name: 'auth', summary: 'Log in, log out and show which key and profile are in use', load: () => import('./auth/index.js') },
   { name: 'profiles', summary: 'List and remove stored profiles', load: () => import('./profiles/index.js') },
+  { name: 'config', summary: 'Get and set settings of a profile (spending caps and confirmations)', load: () => import('./config/index.js') },
   { name: 'me', summary: 'Show the current user', leaf: true, load: () => import('./me.js') },
   { name: 'balance', summary: 'Show the credit balance (remaining = available - consumed)', leaf: true, load: () => import('./balance.js') },
   { name: 'status', summary: 'Show the account at a glance: plan, credits, auto-reset, runs in progress, failures', leaf: true, load: () => import('./status.js') },

@@ -15,6 +15,8 @@ interface Profile {
   token?: string;
   base_url?: string;
   user?: string;
+  /** `sq config set` values of this profile, by key (src/config/settings.ts); strings as typed, checked on set. */
+  settings?: Record<string, string>;
 }
 
 interface ProfileData {
@@ -128,6 +130,25 @@ export class ProfileStore {
     });
   }
 
+  /** A `sq config` value of the profile, or undefined when it is not set. */
+  setting(name: string, key: string): string | undefined {
+    const s = this.get(name)?.settings;
+    return s && Object.hasOwn(s, key) ? s[key] : undefined;
+  }
+
+  /** Set (or with undefined, remove) a `sq config` value of the profile; the profile is made when it does not exist. */
+  async saveSetting(name: string, key: string, value: string | undefined): Promise<void> {
+    await this.update((d) => {
+      const p = Object.hasOwn(d.profiles, name) ? d.profiles[name] : undefined;
+      const settings = Object.assign(Object.create(null) as Record<string, string>, p?.settings ?? {});
+      if (value === undefined) delete settings[key];
+      else settings[key] = value;
+      const { settings: _old, ...rest } = p ?? {};
+      d.profiles[name] = Object.keys(settings).length ? { ...rest, settings: { ...settings } } : rest;
+      return true;
+    });
+  }
+
   async remove(name: string): Promise<boolean> {
     return this.update((d) => {
       if (!Object.hasOwn(d.profiles, name)) return false;
@@ -190,9 +211,11 @@ function noProfiles(): Record<string, Profile> {
 
 const PROFILE_FIELDS = ['token', 'base_url', 'user'] as const;
 
-/** A stored profile: an object whose token, base_url and user, when present, are strings. */
+/** A stored profile: an object whose token, base_url and user, when present, are strings, and settings strings by key. */
 function isProfile(value: unknown): value is Profile {
-  return isRecord(value) && PROFILE_FIELDS.every((k) => value[k] === undefined || typeof value[k] === 'string');
+  if (!isRecord(value) || !PROFILE_FIELDS.every((k) => value[k] === undefined || typeof value[k] === 'string')) return false;
+  const s = value.settings;
+  return s === undefined || (isRecord(s) && Object.values(s).every((v) => typeof v === 'string'));
 }
 
 /** The profiles in the file; no profiles when there is none; null when it is not a profile file. */

@@ -2,7 +2,8 @@
 import type { EmuCore } from './emu.js';
 import type { CrawlerDef } from './crawlers.js';
 import { RUN_TIMING } from './timing.js';
-import { generateRowFields, rowsForTask } from './rows.js';
+import { generateRowFields } from './rows.js';
+import { rowsOfTask } from './estimate.js';
 import { naiveUs, paramsKey } from './util.js';
 import { ratesFor, recordCharge } from './credits.js';
 
@@ -37,7 +38,8 @@ export function exhausted(a: Rec): boolean {
 export function collect(emu: EmuCore, run: Rec, def: CrawlerDef, squid: Rec, task: Rec, rt: Rec): void {
   const nowMs = emu.clock.now();
   const params = task.params as Rec;
-  const count = rowsForTask(params);
+  // The squid's max_results caps each task's rows, as the estimate counts them.
+  const count = rowsOfTask(params, (squid.params ?? {}) as Rec);
   const fields = generateRowFields(
     { def, squidParams: (squid.params ?? {}) as Rec, squid: String(squid.id), run: String(run.id), task: String(task.id),
       basis: paramsKey(params), scrapingTimeMs: nowMs - RUN_TIMING.taskMs },

@@ -6,7 +6,8 @@ import { creditsPerRow } from './collect.js';
 import { recordCharge } from './credits.js';
 import { CRAWLER_DEFS, crawlerId, crawlerRecord, defaultSquidParams, defOf, isReady } from './crawlers.js';
 import { runRecord, runtaskRecord } from './records.js';
-import { generateRowFields, rowsForTask } from './rows.js';
+import { generateRowFields } from './rows.js';
+import { rowsOfTask } from './estimate.js';
 import type { EmuState } from './types.js';
 import { isoZ, naiveUs, paramsKey } from './util.js';
 
@@ -139,7 +140,7 @@ function pastRun(emu: EmuCore, squid: Rec, startMs: number, outcome: 'done' | 'e
   let t = startMs + 1000;
   for (const task of tasks) {
     const rtId = emu.newHash('runtask');
-    const count = rowsForTask(task.params as Rec);
+    const count = rowsOfTask(task.params as Rec, squid.params as Rec);
     const failed = outcome === 'error';
     if (!failed) {
       emu.addResults(generateRowFields(

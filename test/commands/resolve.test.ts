@@ -89,6 +89,8 @@ describe('resolution through the CLI', () => {
   it('a name and an id prefix found only on page 2 of the list still resolve', async () => {
     // Created first, so newest-first listing puts it on page 2 once 100 more exist. Its name is hex-like, so the
     // name filter is not used and the full list is scanned.
+    // 101 new squids need more slots than the demo plan's 20 (SlotsLimitExceeded otherwise).
+    await emu.control('POST', '/_emulator/slots', { total: 200 });
     const old = await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'deadbeef' } });
     for (let i = 0; i < 100; i++) await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: `filler ${i}` } });
     await emu.clearRequests();

@@ -6,6 +6,7 @@ import update from './update.js';
 import empty from './empty.js';
 import del from './delete.js';
 import credits from './credits.js';
+import estimate from './estimate.js';
 import chain from './chain/show.js';
 
 export default defineNoun({
@@ -14,5 +15,5 @@ export default defineNoun({
   description:
     'Refer to a squid by id, unique id prefix (4+ characters) or exact name; every page of the list is searched. Text that ' +
     'is the exact name of one squid and an id prefix of another is ambiguous (exit 2, listing both): pass the full id.',
-  verbs: [list, get, create, update, empty, del, credits, chain],
+  verbs: [list, get, create, update, empty, del, credits, estimate, chain],
 });

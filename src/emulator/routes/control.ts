@@ -102,6 +102,16 @@ export function registerControl(emu: EmuCore, deps: ControlDeps): void {
     return json(200, emu.config);
   });
 
+  // The plan's slots (SlotsLimitExceeded past them): tests that need many squids raise it, slot tests lower it.
+  emu.route('POST', '/_emulator/slots', (req) => {
+    const total = bodyObject(req).total;
+    if (typeof total !== 'number' || !Number.isInteger(total) || total < 0 || total > 100_000)
+      return detail(400, 'total must be an integer from 0 to 100000.');
+    emu.state.balance.total_available_slots = total;
+    emu.markDirty();
+    return json(200, { total_available_slots: total });
+  });
+
   emu.route('POST', '/_emulator/generate', (req) => {
     const b = bodyObject(req);
     if (!isRecord(req.body) || typeof b.squid !== 'string') return detail(400, 'squid (a squid hash) is required.');

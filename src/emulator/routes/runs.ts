@@ -50,6 +50,8 @@ export function registerRuns(emu: EmuCore): void {
     const f = findSquid(emu, bodyObject(req).squid);
     if (f.res) return f.res;
     const id = String(f.rec.id);
+    if (f.rec.is_active === false)
+      return errB(400, 'This squid is deactivated; activate it (is_active: true) before starting a run (SquidInactive).', 'squid');
     if (runsOfSquid(emu, id).some(isActive))
       return errB(400, 'A run is already active for this squid (RunInProgress).', 'squid');
     if (f.rec.is_ready === false) {

@@ -1,12 +1,12 @@
 // Squids: create, list (name filter), detail, partial update (answering the documented update record), empty, delete.
 import type { EmuCore } from '../emu.js';
 import { defOf, isReady, paramsWithoutFunctions, squidParamProblem } from '../crawlers.js';
-import { forgetRun } from '../engine.js';
+import { abortRun, forgetRun, isActive } from '../engine.js';
 import { archiveSquid } from '../credits.js';
 import { paginate } from '../pagination.js';
 import { newSquid } from '../seed.js';
 import { errB, isoZ, isRecord, json } from '../util.js';
-import { squidDetailView, squidSummaryView } from '../views.js';
+import { runsOfSquid, squidDetailView, squidSummaryView } from '../views.js';
 import { bodyObject, findSquid, type Rec } from './common.js';
 
 const MAX_CONCURRENCY = 20;
@@ -14,6 +14,22 @@ const MAX_CONCURRENCY = 20;
 function nameTaken(emu: EmuCore, name: string, except?: string): boolean {
   const n = name.trim().toLowerCase();
   return Object.values(emu.state.squids).some((s) => s.id !== except && String(s.name).toLowerCase() === n);
+}
+
+/** Slots in use: each active squid holds as many as its concurrency (one at least). */
+export function usedSlots(emu: EmuCore, except?: string): number {
+  return Object.values(emu.state.squids)
+    .filter((s) => s.id !== except && s.is_active !== false)
+    .reduce((a, s) => a + Math.max(1, Number(s.concurrency ?? 1)), 0);
+}
+
+/** The error of a change that would hold more slots than the plan has (SlotsLimitExceeded), or null. */
+function slotsProblem(emu: EmuCore, wanted: number, except?: string): string | null {
+  const total = Number(emu.state.balance.total_available_slots);
+  const used = usedSlots(emu, except);
+  return used + wanted > total
+    ? `Your plan has ${total} slots and ${used} are in use; this needs ${wanted} (SlotsLimitExceeded). Deactivate a squid or upgrade your plan.`
+    : null;
 }
 
 function autoName(emu: EmuCore, crawlerName: string): string {
@@ -126,6 +142,8 @@ export function registerSquids(emu: EmuCore): void {
     if (typeof b.name === 'string' && nameTaken(emu, b.name))
       return errB(400, 'A squid with this name already exists (DuplicateSquid).', 'name');
     const name = typeof b.name === 'string' ? b.name.trim() : autoName(emu, String(crawler.name));
+    const noSlot = slotsProblem(emu, 1);
+    if (noSlot) return errB(400, noSlot, 'squid');
     const s = newSquid(emu, crawler, name, emu.clock.now(), false);
     emu.markDirty();
     return json(200, {
@@ -160,7 +178,18 @@ export function registerSquids(emu: EmuCore): void {
       if (!r.ok) return errB(400, r.message, key);
       touched.push([key, r.value]);
     }
+    // Slots: an active squid holds its concurrency's worth; activating it or raising its concurrency must fit.
+    const next = Object.fromEntries(touched);
+    const active = (next.is_active ?? squid.is_active) !== false;
+    const wanted = Math.max(1, Number(next.concurrency ?? squid.concurrency ?? 1));
+    const held = squid.is_active !== false ? Math.max(1, Number(squid.concurrency ?? 1)) : 0;
+    if (active && wanted > held) {
+      const noSlot = slotsProblem(emu, wanted, String(squid.id));
+      if (noSlot) return errB(400, noSlot, next.concurrency !== undefined ? 'concurrency' : 'is_active');
+    }
     for (const [key, value] of touched) applyUpdate(squid, key, value);
+    // A deactivated squid stops: its run in progress is stopped (aborted), freeing its slot.
+    if (next.is_active === false) for (const run of runsOfSquid(emu, String(squid.id))) if (isActive(run)) abortRun(emu, run);
     // Readiness changes with the params only: a squid whose params were never set stays not ready.
     const crawler = emu.state.crawlers[String(squid.crawler)];
     if (crawler && touched.some(([k]) => k === 'params')) squid.is_ready = isReady(defOf(crawler), squid.params as Rec);

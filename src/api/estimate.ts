@@ -1,0 +1,104 @@
+// What a run of a squid would cost before it starts: POST /v1/squid/estimate (the vendor SDK's squids.estimate),
+// with the balance and the Auto Billing Reset settings read beside it, so a caller sees the credits, what is left
+// after, and how many resets (card charges) the run would set off. `sq squids estimate`, the spending guard of
+// `runs start` and `go`, `apply`, `squids chain set` and `sq mcp` all go through spendEstimate().
+import type { HttpClient } from './http.js';
+import { ApiError, NotFoundError } from '../errors.js';
+import { isRecord } from '../output/fields.js';
+import { getBalance } from './user.js';
+import { getAutoReset } from './billing.js';
+import { autoResetCharges, balanceAfter, creditsLeft, type AutoResetFacts, type BalanceFacts } from '../billing/charges.js';
+
+export const ESTIMATE_PATH = '/v1/squid/estimate';
+
+export interface EstimateService {
+  name: string;
+  results: number;
+  credits: number;
+  [k: string]: unknown;
+}
+
+/** The API's answer (api-changelog "What the vendor's own clients rely on"); other fields are kept as they come. */
+export interface Estimate {
+  services: EstimateService[];
+  total_credits: number;
+  estimated_time: string | null;
+  recommended_upgrade_plan: unknown;
+  max_results: number | null;
+  tasks: { count: number; preview: unknown[] };
+  [k: string]: unknown;
+}
+
+/** The estimate and what it means for the account: `sq squids estimate --json` prints this. */
+export interface SpendEstimate extends Estimate {
+  /** Credits left after the run; negative when the balance does not cover it. */
+  balance_after: number;
+  /** Auto Billing Resets (each a charge on the card on file) the run would set off; 0 when auto-reset is off. */
+  auto_reset_charges: number;
+}
+
+/** Beside the estimate, what the human view shows (not in --json: the API objects are `sq balance`'s and `sq billing auto-reset`'s). */
+export interface SpendContext {
+  estimate: SpendEstimate;
+  balance: BalanceFacts & Record<string, unknown>;
+  autoReset: AutoResetFacts & Record<string, unknown>;
+  creditsLeft: number;
+}
+
+const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+function asEstimate(v: unknown): Estimate {
+  if (!isRecord(v) || !num(v.total_credits) || !Array.isArray(v.services)) {
+    throw new ApiError(`the API answered POST ${ESTIMATE_PATH} with an unexpected body (expected an object with total_credits and services)`);
+  }
+  const services = v.services.filter(isRecord).map((s) => ({ ...s, name: String(s.name ?? ''), results: num(s.results) ? s.results : 0, credits: num(s.credits) ? s.credits : 0 }));
+  const tasks = isRecord(v.tasks) ? v.tasks : {};
+  return {
+    ...v,
+    services,
+    total_credits: v.total_credits,
+    estimated_time: typeof v.estimated_time === 'string' ? v.estimated_time : null,
+    recommended_upgrade_plan: v.recommended_upgrade_plan ?? null,
+    max_results: num(v.max_results) ? v.max_results : null,
+    tasks: { ...tasks, count: num(tasks.count) ? tasks.count : 0, preview: Array.isArray(tasks.preview) ? tasks.preview : [] },
+  };
+}
+
+/** POST /v1/squid/estimate. It changes nothing: retried like a read on 502/503/504, and sent in a dry run. */
+export async function getEstimate(http: HttpClient, squidId: string): Promise<Estimate> {
+  return asEstimate(await http.post(ESTIMATE_PATH, { squid: squidId }, { readOnly: true }));
+}
+
+function balanceFacts(v: Record<string, unknown>): BalanceFacts & Record<string, unknown> {
+  if (!num(v.available) || !num(v.consumed)) throw new ApiError('the API answered GET /v1/user/balance without numeric available and consumed');
+  return { ...v, available: v.available, consumed: v.consumed };
+}
+
+function autoResetFacts(v: Record<string, unknown>): AutoResetFacts & Record<string, unknown> {
+  return {
+    ...v,
+    enabled: v.enabled === true,
+    threshold_pct: num(v.threshold_pct) ? v.threshold_pct : 100,
+    max_resets_per_24h: num(v.max_resets_per_24h) ? v.max_resets_per_24h : 0,
+    resets_used_in_window: num(v.resets_used_in_window) ? v.resets_used_in_window : 0,
+    current_usage_pct: num(v.current_usage_pct) ? v.current_usage_pct : null,
+  };
+}
+
+/** The estimate, the balance and the auto-reset settings (three requests at once), and what they add up to. */
+export async function spendEstimate(http: HttpClient, squidId: string): Promise<SpendContext> {
+  // The auto-reset endpoint is the spec's, not in the public docs: a service without it has no reset to fire.
+  const noAutoReset = (err: unknown) => {
+    if (err instanceof NotFoundError) return { enabled: false };
+    throw err;
+  };
+  const [est, bal, ar] = await Promise.all([getEstimate(http, squidId), getBalance(http), getAutoReset(http).catch(noAutoReset)]);
+  const balance = balanceFacts(bal);
+  const autoReset = autoResetFacts(ar);
+  return {
+    estimate: { ...est, balance_after: balanceAfter(balance, est.total_credits), auto_reset_charges: autoResetCharges(balance, autoReset, est.total_credits) },
+    balance,
+    autoReset,
+    creditsLeft: creditsLeft(balance),
+  };
+}

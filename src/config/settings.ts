@@ -1,0 +1,69 @@
+// The keys of `sq config get|set|list` (per profile, as `gh config`): one table, so a new setting is one entry here.
+// A value is stored as the text given (checked by `parse` when set) and read back through `parse`.
+import { UsageError } from '../errors.js';
+
+export interface SettingDef {
+  /** What it does, for `sq config list` and `--help`. */
+  description: string;
+  /** The allowed values, in words, for the error when a value is refused. */
+  allowed: string;
+  /** The value when none is set (undefined: unset means off). */
+  default?: string;
+  /** The environment variable that overrides the profile's value, when there is one. */
+  env?: string;
+  /** The value as stored (normalised), or a UsageError naming the key and the allowed values. */
+  parse(key: string, value: string): string;
+}
+
+/** A number of credits: 0 or more, fractions allowed (rates such as 0.5 credits a row exist). */
+export function creditsValue(from: string, value: string): string {
+  const t = value.trim();
+  const n = Number(t);
+  if (t === '' || !/^\d+(\.\d+)?$/.test(t) || !Number.isFinite(n)) {
+    throw new UsageError(`${from} must be a number of credits, 0 or more (e.g. 500 or 12.5); got ${JSON.stringify(value)}`);
+  }
+  return String(n);
+}
+
+export const SETTINGS: Record<string, SettingDef> = {
+  'max-credits': {
+    description: 'the default --max-credits of `sq runs start` and `sq go`: a run whose estimate is above it is not started (exit 9)',
+    allowed: 'a number of credits, 0 or more',
+    env: 'SQ_MAX_CREDITS',
+    parse: (key, v) => creditsValue(key, v),
+  },
+  'confirm-above': {
+    description: 'on a terminal, `sq runs start` and `sq go` show the estimate and ask y/N before a run estimated above this many credits',
+    allowed: 'a number of credits, 0 or more',
+    default: '100',
+    parse: (key, v) => creditsValue(key, v),
+  },
+};
+
+export function settingKeys(): string[] {
+  return Object.keys(SETTINGS);
+}
+
+/** The definition of a key, or a UsageError listing the keys. */
+export function settingDef(key: string): SettingDef {
+  if (!Object.hasOwn(SETTINGS, key)) throw new UsageError(`unknown config key ${JSON.stringify(key)}; the keys are: ${settingKeys().join(', ')}`);
+  return SETTINGS[key];
+}
+
+export interface ResolvedSetting {
+  key: string;
+  value: string | undefined;
+  source: 'env' | 'profile' | 'default' | 'unset';
+}
+
+/**
+ * A key's value for a command: its environment variable (checked as a set value would be), else the profile's, else
+ * the default. An empty variable counts as unset.
+ */
+export function resolveSetting(key: string, stored: string | undefined, env: Record<string, string | undefined>): ResolvedSetting {
+  const def = settingDef(key);
+  const fromEnv = def.env ? env[def.env] : undefined;
+  if (def.env && fromEnv !== undefined && fromEnv !== '') return { key, value: def.parse(def.env, fromEnv), source: 'env' };
+  if (stored !== undefined) return { key, value: def.parse(`the ${key} setting of the profile (sq config set)`, stored), source: 'profile' };
+  return def.default !== undefined ? { key, value: def.default, source: 'default' } : { key, value: undefined, source: 'unset' };
+}

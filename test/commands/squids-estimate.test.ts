@@ -1,0 +1,102 @@
+// In-process against the emulator: `sq squids estimate` — the services table, the summary on stderr with the balance
+// and one line per paid function on by default, --json (the API object + balance_after + auto_reset_charges, the
+// latter 0/1/2 and capped by the 24-hour window), and the API's refusals as they are.
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { sq } from '../helpers/cli.js';
+import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+
+const emu = useEmulator({ each: 'reset' });
+type J = Record<string, any>;
+
+const tsv = (out: string) => out.trimEnd().split('\n').map((l) => l.split('\t'));
+
+/** A Google Maps squid as a new user makes it: params at the crawler's defaults (emails on), two tasks. */
+async function berlin(): Promise<string> {
+  const s = await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' } });
+  await emu.api(`/v1/squids/${s.id}`, { method: 'POST', body: { params: {} } });
+  await emu.api('/v1/tasks', { method: 'POST', body: { squid: s.id, tasks: [{ url: 'https://www.google.com/maps/search/cafe+berlin' }, { url: 'https://www.google.com/maps/search/bakery+berlin' }] } });
+  return s.id;
+}
+
+describe('sq squids estimate', () => {
+  it('a table of services; total, time, balance now and after, and the paid function on by default with how to turn it off', async () => {
+    const id = await berlin();
+    const api = await emu.api('/v1/squid/estimate', { method: 'POST', body: { squid: id } });
+    await emu.clearRequests();
+    const r = await sq(['squids', 'estimate', 'Berlin cafés'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(tsv(r.stdout)).toEqual([['service', 'results', 'credits'], ...api.services.map((s: J) => [s.name, String(s.results), String(s.credits)])]);
+    const left = emu.emu.state.balance.available - emu.emu.state.balance.consumed;
+    expect(r.stderr).toContain(`Total: ${api.total_credits} credits for 2 tasks (max_results 200).`);
+    expect(r.stderr).toContain(`Time: ${api.estimated_time}.`);
+    expect(r.stderr).toContain(`Balance: ${left.toLocaleString('en-US')} credits now, ${(left - api.total_credits).toLocaleString('en-US')} after the run.`);
+    expect(r.stderr).toContain('Auto Billing Reset: off');
+    expect(r.stderr).toContain(`Paid function extract_emails_from_website is on by default: ${api.services[1].credits} credits of this run. Turn it off: sq squids update 'Berlin cafés' --param functions.extract_emails_from_website=false`);
+    // Nothing was started or charged.
+    expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/squid/estimate']);
+  });
+
+  it('--json: the API object plus balance_after and auto_reset_charges', async () => {
+    const id = await berlin();
+    const api = await emu.api('/v1/squid/estimate', { method: 'POST', body: { squid: id } });
+    const r = await sq(['squids', 'estimate', id, '--json'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    const left = emu.emu.state.balance.available - emu.emu.state.balance.consumed;
+    expect(JSON.parse(r.stdout)).toEqual({ ...api, balance_after: left - api.total_credits, auto_reset_charges: 0 });
+  });
+
+  it('balance_after is negative when the balance does not cover the run', async () => {
+    const id = await berlin();
+    await emu.control('POST', '/_emulator/usage', { pct: 99.9 });
+    const r = JSON.parse((await sq(['squids', 'estimate', id, '--json'], { env: emu.env() })).stdout);
+    expect(r.balance_after).toBeLessThan(0);
+    expect(r.recommended_upgrade_plan).not.toBeNull();
+  });
+
+  // The allowance is 10,000; the Berlin squid's estimate is ~100 credits. Usage and threshold place the run across
+  // 0, 1 or 2 thresholds; the 24-hour cap stops the count.
+  const cases: [string, { threshold: number; max: number; usagePct: number; used?: number }, number][] = [
+    ['auto-reset on, the run stays under the threshold', { threshold: 80, max: 3, usagePct: 50 }, 0],
+    ['the run crosses the threshold once', { threshold: 80, max: 3, usagePct: 79.9 }, 1],
+    ['a threshold of 1%: the run crosses it, and again after the reset', { threshold: 1, max: 3, usagePct: 0.95 }, 2],
+    ['the same run with 1 reset left in the 24-hour window', { threshold: 1, max: 3, usagePct: 0.95, used: 2 }, 1],
+    ['no reset left in the window', { threshold: 1, max: 1, usagePct: 0.95, used: 1 }, 0],
+  ];
+  for (const [what, o, expected] of cases) {
+    it(`auto_reset_charges ${expected}: ${what}`, async () => {
+      const id = await berlin();
+      const ar = emu.emu.state.autoReset;
+      Object.assign(ar, { enabled: true, threshold_pct: o.threshold, max_resets_per_24h: o.max });
+      ar.reset_times = Array.from({ length: o.used ?? 0 }, (_, i) => emu.emu.clock.now() - (i + 1) * 60_000);
+      emu.emu.state.balance.consumed = (emu.emu.state.balance.available * o.usagePct) / 100;
+      const r = await sq(['squids', 'estimate', id, '--json'], { env: emu.env() });
+      expect(r.code).toBe(0);
+      const est = JSON.parse(r.stdout);
+      // The threshold at 1% is 100 credits: the case needs a run of more than 100 (two thresholds' worth).
+      if (expected === 2) expect(est.total_credits).toBeGreaterThan(100);
+      expect(est.auto_reset_charges).toBe(expected);
+      const human = await sq(['squids', 'estimate', id], { env: emu.env() });
+      expect(human.stderr).toContain(expected ? `would set off ${expected} reset${expected === 1 ? '' : 's'}, each charging the card on file` : 'sets off none');
+    });
+  }
+
+  it('a squid without tasks is the API\'s 400 (exit 1), an unknown one exit 3', async () => {
+    const none = await sq(['squids', 'estimate', DEMO_SQUIDS.lyon], { env: emu.env() });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/NoTasksPresent/);
+    const missing = await sq(['squids', 'estimate', 'f'.repeat(32)], { env: emu.env() });
+    expect(missing.code).toBe(3);
+  });
+
+  it('a 503 is retried (the estimate changes nothing), and runs in --dry-run', async () => {
+    const id = await berlin();
+    await emu.faults([{ path: '/v1/squid/estimate', action: 'status', status: 503, count: 1 }]);
+    const r = await sq(['squids', 'estimate', id, '--json'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect((await emu.requests('POST')).filter((q) => q.path === '/v1/squid/estimate')).toHaveLength(2);
+    const dry = await sq(['squids', 'estimate', id, '--json', '--dry-run'], { env: emu.env() });
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout).total_credits).toBeGreaterThan(0);
+  });
+});
