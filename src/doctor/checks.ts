@@ -9,8 +9,7 @@ import { RATE_LIMITS } from '../api/rate-limits.js';
 import { sane, stateFile } from '../api/pacing-state.js';
 import { cacheDir } from '../cache-dir.js';
 import { AuthError, SqError } from '../errors.js';
-import { get as httpGet } from 'node:http';
-import { get as httpsGet } from 'node:https';
+import { importPackage } from '../import-package.js';
 import { VERSION } from '../version.js';
 import { fetchLatest, isNewer, upgradeHint } from '../update/check.js';
 
@@ -116,7 +115,8 @@ export interface Probe {
 /** One plain GET of the base URL: is it reachable, is its TLS certificate valid; its Date for the clock check. */
 export async function probeBaseUrl(ctx: Ctx, baseUrl: string): Promise<{ check: Check; probe: Probe | null }> {
   const url = new URL(`${baseUrl}/v1/`);
-  const get = url.protocol === 'https:' ? httpsGet : httpGet;
+  // Loaded here, not at start: node:https brings TLS, which a command on a cached answer never needs.
+  const { get } = await importPackage<typeof import('node:https')>(url.protocol === 'https:' ? 'node:https' : 'node:http');
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       req.destroy(Object.assign(new Error(`no answer within ${PROBE_MS / 1000} s`), { code: 'ETIMEDOUT' }));

@@ -4,8 +4,7 @@
 // The request holds nothing of the process: its socket and timer are unref'd, so a registry that hangs never keeps
 // sq from exiting, and every failure is an answer of "unknown", never an error.
 import { readFileSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
-import { get as httpsGet } from 'node:https';
+import { importPackage } from '../import-package.js';
 import { VERSION } from '../version.js';
 
 export const PACKAGE_NAME = 'lobstr-sq';
@@ -62,9 +61,10 @@ const VERSION_RE = /^\d{1,6}\.\d{1,6}\.\d{1,6}(-[0-9A-Za-z.-]{1,40})?$/;
 
 /**
  * The registry's latest version of sq, or null when it did not answer within `budgetMs` (or answered something
- * else). The request is unref'd: it never keeps the process alive.
+ * else). The request is unref'd (it never keeps the process alive) unless `hold`: the process that exists only to
+ * ask (sq __update-check) must wait for it.
  */
-export async function fetchLatest(env: Record<string, string | undefined>, budgetMs = CHECK_BUDGET_MS): Promise<string | null> {
+export async function fetchLatest(env: Record<string, string | undefined>, budgetMs = CHECK_BUDGET_MS, opts: { hold?: boolean } = {}): Promise<string | null> {
   let url: URL;
   try {
     url = new URL(latestUrl(env));
@@ -72,7 +72,8 @@ export async function fetchLatest(env: Record<string, string | undefined>, budge
     return null;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-  const get = url.protocol === 'https:' ? httpsGet : httpGet;
+  // Loaded here, not at start: node:https brings TLS, which a command on a cached answer never needs.
+  const { get } = await importPackage<typeof import('node:https')>(url.protocol === 'https:' ? 'node:https' : 'node:http');
   return new Promise((resolve) => {
     let done = false;
     const finish = (v: string | null) => {
@@ -83,7 +84,7 @@ export async function fetchLatest(env: Record<string, string | undefined>, budge
       resolve(v);
     };
     const timer = setTimeout(() => finish(null), budgetMs);
-    timer.unref();
+    if (!opts.hold) timer.unref();
     const req = get(url, { headers: { accept: 'application/json', 'user-agent': `sq/${VERSION}` } }, (res) => {
       if (res.statusCode !== 200) return finish(null);
       const chunks: Buffer[] = [];
@@ -104,7 +105,7 @@ export async function fetchLatest(env: Record<string, string | undefined>, budge
       });
       res.on('error', () => finish(null));
     });
-    req.on('socket', (s) => s.unref());
+    if (!opts.hold) req.on('socket', (s) => s.unref());
     req.on('error', () => finish(null));
   });
 }
