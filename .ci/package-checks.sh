@@ -191,5 +191,12 @@ for source in npm binary; do
 done
 export SQ_CONFIG_DIR="$work/config"
 
+check "npm run release: the tarball, the standalone executable on Node 24 (runtime checked against the registry's integrity), SHA256SUMS"
+(cd "$root" && npm run --silent release) >"$work/release.log" 2>&1 || fail "npm run release: $(tail -n 20 "$work/release.log")"
+(cd "$root/dist/release" && sha256sum -c SHA256SUMS) || fail "sha256sum -c dist/release/SHA256SUMS"
+"$root/dist/release/sq-linux-x64" version | grep -q "^sq $version (node v24\." || fail "dist/release/sq-linux-x64 is not on Node 24: $("$root/dist/release/sq-linux-x64" version)"
+grep -q "sha512 matches the registry's integrity" "$work/release.log" || fail "npm run release did not check the runtime's integrity"
+echo "   $(wc -l <"$root/dist/release/SHA256SUMS") files checked by sha256sum -c; $("$root/dist/release/sq-linux-x64" version)"
+
 echo "   ($((SECONDS - check_t0)) s)"
 echo "package checks passed"
