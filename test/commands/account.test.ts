@@ -559,7 +559,8 @@ squids:
     const r = await run(['apply', '-f', f, '--json']);
     expect(r.code, r.stderr).toBe(8);
     expect(r.stderr).toContain('✗ create squid "Weird": failed: the API answered POST /v1/squids without the id of the new squid. The request may have reached the server');
-    expect(r.stderr).toContain('- add 1 task(s) to squid "Weird": skipped: squid "Weird" was not created');
+    // One task is "1 task", not "1 task(s)" (issue 36).
+    expect(r.stderr).toContain('- add 1 task to squid "Weird": skipped: squid "Weird" was not created');
     expect(r.stderr).toContain('- create webhook delivery of squid "Weird": skipped: squid "Weird" was not created');
     expect(JSON.parse(r.stdout)).toMatchObject({ summary: { applied: 0, failed: 1, skipped: 2 }, items: [{ kind: 'squid', status: 'failed' }, { kind: 'tasks', status: 'skipped' }, { kind: 'delivery', status: 'skipped' }] });
     expect((await writes()).map((w) => `${w.method} ${w.path}`)).toEqual(['POST /v1/squids']);
