@@ -108,6 +108,8 @@ function __sq_canon
             echo 'auth'
         case '|profiles'
             echo 'profiles'
+        case '|config'
+            echo 'config'
         case '|me'
             echo 'me'
         case '|balance'
@@ -148,6 +150,8 @@ function __sq_canon
             echo 'mcp'
         case '|emulator'
             echo 'emulator'
+        case '|doctor'
+            echo 'doctor'
         case '|version'
             echo 'version'
         case '|completion'
@@ -166,6 +170,14 @@ function __sq_canon
             echo 'list'
         case 'profiles|remove' 'profiles|rm'
             echo 'remove'
+        case 'config|get'
+            echo 'get'
+        case 'config|set'
+            echo 'set'
+        case 'config|unset'
+            echo 'unset'
+        case 'config|list' 'config|ls'
+            echo 'list'
         case 'crawlers|list' 'crawlers|ls'
             echo 'list'
         case 'crawlers|get' 'crawlers|view'
@@ -188,6 +200,8 @@ function __sq_canon
             echo 'delete'
         case 'squids|credits'
             echo 'credits'
+        case 'squids|estimate'
+            echo 'estimate'
         case 'squids|chain'
             echo 'chain'
         case 'squids chain|set'
@@ -376,6 +390,7 @@ complete -c sq -s h -l help -d 'show help'
 # sq
 complete -c sq -n '__sq_sub \'\'' -a 'auth' -d 'Log in, log out and show which key and profile are in use'
 complete -c sq -n '__sq_sub \'\'' -a 'profiles' -d 'List and remove stored profiles'
+complete -c sq -n '__sq_sub \'\'' -a 'config' -d 'Get and set settings of a profile (spending caps and confirmations)'
 complete -c sq -n '__sq_sub \'\'' -a 'me' -d 'Show the current user'
 complete -c sq -n '__sq_sub \'\'' -a 'balance' -d 'Show the credit balance (remaining = available - consumed)'
 complete -c sq -n '__sq_sub \'\'' -a 'status' -d 'Show the account at a glance: plan, credits, auto-reset, runs in progress, failures'
@@ -396,6 +411,7 @@ complete -c sq -n '__sq_sub \'\'' -a 'webhook' -d 'Receive webhook events locall
 complete -c sq -n '__sq_sub \'\'' -a 'api' -d 'Make an authenticated API request (same auth, pacing and retries)'
 complete -c sq -n '__sq_sub \'\'' -a 'mcp' -d 'Serve the account to AI agents over MCP (stdio); read-only unless --allow-writes'
 complete -c sq -n '__sq_sub \'\'' -a 'emulator' -d 'Run the local emulator of the whole API'
+complete -c sq -n '__sq_sub \'\'' -a 'doctor' -d 'Check that sq can work here: key, base URL and TLS, clock, rate budget, file modes, profile, completion, Node.js, updates'
 complete -c sq -n '__sq_sub \'\'' -a 'version' -d 'Show the version of sq, with the Node.js version and the platform'
 complete -c sq -n '__sq_sub \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c sq -n '__sq_sub \'\'' -a 'help' -d 'help on a command, or a topic: environment, exit-codes'
@@ -427,12 +443,28 @@ complete -c sq -n '__sq_sub \'profiles\'' -a 'rm' -d 'alias of remove: Delete a 
 # sq profiles remove
 complete -c sq -n '__sq_arg \'profiles remove\' 0' -f -a '(__sq_dynamic profiles)'
 
+# sq config
+complete -c sq -n '__sq_sub \'config\'' -a 'get' -d 'Print a setting of the profile (its environment variable, else the profile\'s value, else the default)'
+complete -c sq -n '__sq_sub \'config\'' -a 'set' -d 'Set a setting of the profile (stored in the profile file)'
+complete -c sq -n '__sq_sub \'config\'' -a 'unset' -d 'Remove a setting from the profile (back to its default)'
+complete -c sq -n '__sq_sub \'config\'' -a 'list' -d 'List every setting with its value for the profile, where that value comes from, and what it does'
+complete -c sq -n '__sq_sub \'config\'' -a 'ls' -d 'alias of list: List every setting with its value for the profile, where that value comes from, and what it does'
+
+# sq config get
+
+# sq config set
+
+# sq config unset
+
+# sq config list
+
 # sq me
 
 # sq balance
 
 # sq status
 complete -c sq -n '__sq_is \'status\'' -l timeout -x -d 'give up on what has not answered by then, at most 5m'
+complete -c sq -n '__sq_is \'status\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 
 # sq crawlers
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'list' -d 'List the crawlers squids can be built on (GET /v1/crawlers)'
@@ -466,10 +498,11 @@ complete -c sq -n '__sq_sub \'squids\'' -a 'get' -d 'Show one squid: crawler, pa
 complete -c sq -n '__sq_sub \'squids\'' -a 'view' -d 'alias of get: Show one squid: crawler, params, schedule, last run (GET /v1/squids/{id})'
 complete -c sq -n '__sq_sub \'squids\'' -a 'create' -d 'Create a squid on a crawler (POST /v1/squids)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'update' -d 'Change a squid\'s name, concurrency or params (POST /v1/squids/{id}), then show it'
-complete -c sq -n '__sq_sub \'squids\'' -a 'empty' -d 'Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'empty' -d 'Delete every task of one type from a squid (POST /v1/squids/{id}/empty; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'delete' -d 'Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'rm' -d 'alias of delete: Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'credits' -d 'Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'estimate' -d 'Show what a run of a squid would cost before it starts: credits per service, time, balance after, auto-reset charges'
 complete -c sq -n '__sq_sub \'squids\'' -a 'chain' -d 'Show where a squid\'s results go next: its chain (GET /v1/squids/{id}/chain)'
 
 # sq squids list
@@ -480,6 +513,7 @@ complete -c sq -n '__sq_is \'squids list\'' -l all -d 'read every page, writing 
 complete -c sq -n '__sq_is \'squids list\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 
 # sq squids get
+complete -c sq -n '__sq_is \'squids get\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 complete -c sq -n '__sq_arg \'squids get\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids create
@@ -507,6 +541,9 @@ complete -c sq -n '__sq_is \'squids credits\'' -l page -x -d 'read this page onl
 complete -c sq -n '__sq_is \'squids credits\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'
 complete -c sq -n '__sq_is \'squids credits\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 complete -c sq -n '__sq_arg \'squids credits\' 0' -f -a '(__sq_dynamic squids)'
+
+# sq squids estimate
+complete -c sq -n '__sq_arg \'squids estimate\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids chain
 complete -c sq -n '__sq_sub \'squids chain\'' -a 'set' -d 'Create or change a squid\'s chain (POST, or PATCH when it has one), then show it'
@@ -587,6 +624,7 @@ complete -c sq -n '__sq_is \'runs list\'' -l slurp -d 'with --all and --jq/--tem
 
 # sq runs get
 complete -c sq -n '__sq_is \'runs get\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
+complete -c sq -n '__sq_is \'runs get\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 complete -c sq -n '__sq_arg \'runs get\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs start
@@ -599,6 +637,7 @@ complete -c sq -n '__sq_is \'runs start\'' -l interval -x -d 'time between polls
 complete -c sq -n '__sq_is \'runs watch\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 complete -c sq -n '__sq_is \'runs watch\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
 complete -c sq -n '__sq_is \'runs watch\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
+complete -c sq -n '__sq_is \'runs watch\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 complete -c sq -n '__sq_arg \'runs watch\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs stats
@@ -782,6 +821,7 @@ complete -c sq -n '__sq_is \'billing auto-reset\'' -l enable -d 'turn automatic 
 complete -c sq -n '__sq_is \'billing auto-reset\'' -l disable -d 'turn automatic resets off'
 complete -c sq -n '__sq_is \'billing auto-reset\'' -l threshold -x -d 'usage percentage that triggers a reset (integer 1-100)'
 complete -c sq -n '__sq_is \'billing auto-reset\'' -l max-resets -x -d 'maximum resets in any rolling 24 hours (integer 1-10)'
+complete -c sq -n '__sq_is \'billing auto-reset\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 
 # sq plan
 complete -c sq -n '__sq_is \'plan\'' -s f -l file -r -F -d 'the account file, YAML or JSON ("-" reads stdin)'
@@ -827,6 +867,8 @@ complete -c sq -n '__sq_is \'emulator start\'' -l free-plan -d 'cap paginated li
 complete -c sq -n '__sq_is \'emulator start\'' -l rate-limits -x -d 'on, off, or a multiplier of the documented limits (e.g. 0.1)'
 complete -c sq -n '__sq_is \'emulator start\'' -l state -r -F -d 'keep state across restarts in this file (written atomically)'
 
+# sq doctor
+
 # sq version
 
 # sq completion
@@ -834,6 +876,6 @@ complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 
 # sq help
 complete -c sq -n '__sq_is \'help\'' -l man -d 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`'
-complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals'
+complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator doctor version completion environment exit-codes globals'
 
 complete -c lobstr-sq --wraps sq
