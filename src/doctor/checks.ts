@@ -249,7 +249,8 @@ export function completionCheck(env: Record<string, string | undefined>): Check 
 
 /** Is a newer sq published? Asked of the registry (1 s), never an error when it does not answer. */
 export async function updateCheck(env: Record<string, string | undefined>): Promise<Check> {
-  const latest = await fetchLatest(env);
+  // Held: sq doctor waits for this answer (1 s at most), and an unref'd request would let the process end first.
+  const latest = await fetchLatest(env, undefined, { hold: true });
   if (latest === null) return pass('update', `sq ${VERSION}; the registry did not answer within 1 s (not checked)`);
   if (isNewer(latest)) return fail('update', `sq ${VERSION}; ${latest} is available`, upgradeHint(latest));
   return pass('update', `sq ${VERSION} is the latest`);
