@@ -180,16 +180,25 @@ for source in npm binary; do
   export SQ_CONFIG_DIR="$work/action-$source"
   out=$(NPM_CONFIG_PREFIX="$work/action-prefix" node test/package/run-action.mjs --readme --set "source=$source" --set "url=file://$file" --set "sha256=$(sha "$file")" --set "base-url=$emu_url")
   bin=$(node -p "JSON.parse(process.argv[1]).path.at(-1)" "$out")
-  grep -q "\"version\":\"sq $version (node v" <<<"$out" || fail "action ($source): $out"
-  env -u SQ_TOKEN PATH="$bin:$PATH" sq me --json | grep -q '"email"' || fail "action ($source): logged-in sq me --json"
+  grep -q "\"version\":\"$version\"" <<<"$out" || fail "action ($source): the version output is not the bare $version: $out"
+  grep -q '"SQ_TOKEN":"\*\*\*"' <<<"$out" || fail "action ($source): the key is not masked in the job's environment: $out"
+  [ ! -e "$SQ_CONFIG_DIR/config.json" ] || fail "action ($source): a profile file was written"
+  SQ_TOKEN=$LOBSTR_API_KEY SQ_BASE_URL=$emu_url PATH="$bin:$PATH" sq me --json | grep -q '"email"' || fail "action ($source): sq me --json with the job's SQ_TOKEN"
   if NPM_CONFIG_PREFIX="$work/action-prefix2" node test/package/run-action.mjs --readme --set "source=$source" --set "url=file://$file" --set "sha256=$(printf '0%.0s' {1..64})" >/dev/null 2>"$work/mismatch.err"; then
     fail "action ($source): a wrong sha256 was accepted"
   fi
   grep -q "sha256 mismatch" "$work/mismatch.err" || fail "action ($source): $(cat "$work/mismatch.err")"
   [ ! -e "$work/action-prefix2/bin/sq" ] || fail "action ($source): installed despite the mismatch"
-  echo "   $source: installed, verified, logged in; a wrong sha256 stops it before anything is installed"
+  echo "   $source: installed, verified, key in the job environment only; a wrong sha256 stops it before anything is installed"
 done
 export SQ_CONFIG_DIR="$work/config"
+
+check "npm run release: the tarball, the standalone executable on Node 24 (runtime checked against the registry's integrity), SHA256SUMS"
+(cd "$root" && npm run --silent release) >"$work/release.log" 2>&1 || fail "npm run release: $(tail -n 20 "$work/release.log")"
+(cd "$root/dist/release" && sha256sum -c SHA256SUMS) || fail "sha256sum -c dist/release/SHA256SUMS"
+"$root/dist/release/sq-linux-x64" version | grep -q "^sq $version (node v24\." || fail "dist/release/sq-linux-x64 is not on Node 24: $("$root/dist/release/sq-linux-x64" version)"
+grep -q "sha512 matches the registry's integrity" "$work/release.log" || fail "npm run release did not check the runtime's integrity"
+echo "   $(wc -l <"$root/dist/release/SHA256SUMS") files checked by sha256sum -c; $("$root/dist/release/sq-linux-x64" version)"
 
 echo "   ($((SECONDS - check_t0)) s)"
 echo "package checks passed"

@@ -5,7 +5,7 @@
 # Subcommand words (names and aliases) under a command path.
 _sq_cmds() {
   case "$1" in
-    '') echo 'auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion help' ;;
+    '') echo 'auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator doctor version completion help' ;;
     'auth') echo 'login logout status switch' ;;
     'profiles') echo 'list ls remove rm' ;;
     'config') echo 'get set unset list ls' ;;
@@ -50,6 +50,7 @@ _sq_canon() {
     '|api') echo 'api' ;;
     '|mcp') echo 'mcp' ;;
     '|emulator') echo 'emulator' ;;
+    '|doctor') echo 'doctor' ;;
     '|version') echo 'version' ;;
     '|completion') echo 'completion' ;;
     '|help') echo 'help' ;;
@@ -121,9 +122,10 @@ _sq_opts() {
   case "$1" in
     '') echo '-V --version' ;;
     'auth login') echo '--with-token' ;;
-    'status') echo '--timeout' ;;
+    'status') echo '--timeout --web' ;;
     'crawlers list') echo '--search --limit --page --all --slurp' ;;
     'squids list') echo '--name --limit --page --all --slurp' ;;
+    'squids get') echo '--web' ;;
     'squids create') echo '--crawler --name' ;;
     'squids update') echo '--name --concurrency --param --account --no-accounts' ;;
     'squids empty') echo '--type' ;;
@@ -135,9 +137,9 @@ _sq_opts() {
     'tasks upload') echo '--squid --wait --timeout' ;;
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page --all --slurp' ;;
-    'runs get') echo '--squid' ;;
-    'runs start') echo '--squid --wait --timeout --interval --max-credits' ;;
-    'runs watch') echo '--squid --timeout --interval' ;;
+    'runs get') echo '--squid --web' ;;
+    'runs start') echo '--squid --wait --timeout --interval' ;;
+    'runs watch') echo '--squid --timeout --interval --web' ;;
     'runs stats') echo '--squid' ;;
     'runs credits') echo '--squid' ;;
     'runs tasks') echo '--squid --limit --page --all --slurp' ;;
@@ -149,7 +151,7 @@ _sq_opts() {
     'accounts list') echo '--limit --page --all --slurp' ;;
     'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;
     'accounts update') echo '--limit' ;;
-    'go') echo '-p --param --key -o --output --force --timeout --interval --max-credits' ;;
+    'go') echo '-p --param --key -o --output --force --timeout --interval' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-stdin --password-env --active --inactive' ;;
     'delivery webhook') echo '--squid --url --events --retry --no-retry --active --inactive' ;;
     'delivery email') echo '--squid --email --notifications --no-notifications' ;;
@@ -158,12 +160,12 @@ _sq_opts() {
     'delivery test') echo '--host --port --username --directory --password-stdin --password-env --url --email --squid' ;;
     'delivery show') echo '--squid' ;;
     'delivery apply') echo '-f --file --force' ;;
-    'billing auto-reset') echo '--enable --disable --threshold --max-resets' ;;
+    'billing auto-reset') echo '--enable --disable --threshold --max-resets --web' ;;
     'plan') echo '-f --file --detailed-exitcode' ;;
     'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input --paginate -H --header -i --include' ;;
-    'mcp') echo '--allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env' ;;
+    'mcp') echo '--allow-writes' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --free-plan --rate-limits --state' ;;
     'help') echo '--man' ;;
   esac
@@ -188,7 +190,7 @@ _sq_vopts() {
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page' ;;
     'runs get') echo '--squid' ;;
-    'runs start') echo '--squid --timeout --interval --max-credits' ;;
+    'runs start') echo '--squid --timeout --interval' ;;
     'runs watch') echo '--squid --timeout --interval' ;;
     'runs stats') echo '--squid' ;;
     'runs credits') echo '--squid' ;;
@@ -201,7 +203,7 @@ _sq_vopts() {
     'accounts list') echo '--limit --page' ;;
     'accounts sync') echo '--type --cookies-file --account --timeout' ;;
     'accounts update') echo '--limit' ;;
-    'go') echo '-p --param --key -o --output --timeout --interval --max-credits' ;;
+    'go') echo '-p --param --key -o --output --timeout --interval' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-env' ;;
     'delivery webhook') echo '--squid --url --events' ;;
     'delivery email') echo '--squid --email' ;;
@@ -215,7 +217,7 @@ _sq_vopts() {
     'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input -H --header' ;;
-    'mcp') echo '--allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env' ;;
+    'mcp') echo '--allow-writes' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --rate-limits --state' ;;
   esac
   echo '--profile --base-url --format --fields --jq --template'
@@ -309,7 +311,7 @@ _sq_argval() {
     'accounts delete|0') echo 'dyn accounts' ;;
     'go|0') echo 'dyn crawlers' ;;
     'completion|0') echo 'words bash zsh fish' ;;
-    'help|'*) echo 'words auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals' ;;
+    'help|'*) echo 'words auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator doctor version completion environment exit-codes globals' ;;
   esac
 }
 
@@ -329,8 +331,9 @@ _sq_values() {
       # never an error on the screen. The line's words go along (--profile, --base-url, --squid change the answer).
       # Names may hold spaces: one per line, quoted for the shell as typed so far ('...', "..." or backslashes).
       local v q= pre=$2 cmd
-      # The command being completed; for an alias (alias sq="node .../bin/sq.js"), what it stands for.
-      if [[ -n ${BASH_ALIASES[${COMP_WORDS[0]}]-} ]]; then read -ra cmd <<< "${BASH_ALIASES[${COMP_WORDS[0]}]}"; else cmd=("${COMP_WORDS[0]}"); fi
+      # The command being completed; for an alias (alias sq="node .../bin/sq.js"), what it stands for, split on blanks
+      # (IFS is a newline in this function, which would keep "node .../bin/sq.js" one word).
+      if [[ -n ${BASH_ALIASES[${COMP_WORDS[0]}]-} ]]; then IFS=$' \t' read -ra cmd <<< "${BASH_ALIASES[${COMP_WORDS[0]}]}"; else cmd=("${COMP_WORDS[0]}"); fi
       [[ $pre == [\"\']* ]] && { q=${pre:0:1}; pre=${pre:1}; }
       while IFS=$'\t' read -r v _; do
         [[ -n $v && $v == "$pre"* ]] || continue

@@ -121,5 +121,10 @@ export interface NounEntry {
   summary: string;
   /** A top-level command with no verbs (sq me, sq balance, sq api) loads a VerbSpec instead. */
   leaf?: boolean;
+  /**
+   * A leaf's VerbSpec.output, when its own spec does not say: 'text' for a command whose stdout is not records (sq mcp
+   * speaks JSON-RPC), so that its help lists none of the output flags as inherited.
+   */
+  output?: 'data' | 'text';
   load: () => Promise<{ default: NounSpec | VerbSpec }>;
 }

@@ -6,6 +6,7 @@ import { redactText } from './output/secrets.js';
 import { terminalSafe } from './output/cells.js';
 import { specOf } from './output/formats.js';
 import { scanArgv } from './argv.js';
+import { noticeWanted } from './update/wanted.js';
 
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -24,7 +25,15 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   const { createContext } = await import('./factory.js');
   const ctx = createContext({ ...init, signal: init.signal ?? controller.signal });
   ctx.runCommand = run;
+  let update: Promise<import('./update/notice.js').PendingNotice | null> | null = null;
   try {
+    if (argv[0] === '__update-check') {
+      // Hidden: the update notice's check, in a process of its own (src/update/notice.ts). Silent, always exit 0.
+      const [{ checkAndStore }, { cacheDir }] = await Promise.all([import('./update/notice.js'), import('./cache-dir.js')]);
+      const dir = cacheDir(ctx.env);
+      if (dir !== undefined) await checkAndStore(ctx.env, dir, ctx.now(), true).catch(() => undefined);
+      return ExitCode.OK;
+    }
     if (argv[0] === '__complete') {
       // Hidden: what the completion scripts ask on a Tab. Fast (no command tree) and silent whatever happens.
       const { complete } = await import('./completion/values.js');
@@ -34,6 +43,10 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
     // Globals are needed to print an error even when parsing fails before preAction.
     ctx.globals = readGlobals(peekGlobals(argv));
     const program = await buildProgram(ctx, argv);
+    // The update notice (at most once a day, on a terminal, never in CI): the check runs while the command does.
+    if (noticeWanted(ctx.io, ctx.env) && !QUIET_NOUNS.has(scanArgv(argv).noun ?? '')) {
+      update = import('./update/notice.js').then((m) => m.startUpdateCheck(ctx)).catch(() => null);
+    }
     await program.parseAsync(argv, { from: 'user' });
     // The command's last writes may still fail (a full disk): that is the command failing, not exit 0.
     await ctx.flush();
@@ -49,10 +62,19 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
       return report(ctx, failed);
     }
   } finally {
+    // After the command's output and its error, if any; never for an interrupted one, never failing it.
+    try {
+      if (update && !ctx.signal.aborted) (await update)?.finish();
+    } catch {
+      // a notice never fails a command
+    }
     await ctx.cleanup();
     if (ownSignal) for (const s of signals) process.removeListener(s, onSignal);
   }
 }
+
+/** Commands whose output is for another program or that run as servers: no notice after them. */
+const QUIET_NOUNS = new Set(['completion', 'mcp', 'emulator', 'webhook']);
 
 /** A rough read of the output-related globals for errors raised before commander's preAction runs. */
 function peekGlobals(argv: string[]): Record<string, unknown> {

@@ -119,7 +119,7 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
   for (const entry of NOUNS) {
     if (all || entry.name === wanted) {
       const spec = await loadEntry(entry);
-      if (isVerb(spec)) addVerb(program, { ...spec, name: entry.name }, ctx);
+      if (isVerb(spec)) addVerb(program, { ...spec, name: entry.name, output: spec.output ?? entry.output }, ctx);
       else addNoun(program, spec, ctx);
     } else {
       program.command(entry.name).summary(entry.summary).description(entry.summary);

@@ -14,8 +14,15 @@ import type { Rec } from './file.js';
 import { maskUrlAsWritten } from '../output/secrets.js';
 import { isObj } from '../api/delivery.js';
 import { chainEntry } from './chain.js';
+import { VERSION } from '../version.js';
 
-export const SCHEMA_LINE = '# yaml-language-server: $schema=./node_modules/lobstr-sq/schema/sq.schema.json';
+/**
+ * Where editors find the file's JSON Schema: the copy in this version's npm package, by URL, which every install
+ * reaches alike (a path under ./node_modules/ held only for a project that installs sq locally, not for a global
+ * install, the CI action or the standalone executable).
+ */
+export const SCHEMA_URL = `https://unpkg.com/lobstr-sq@${VERSION}/schema/sq.schema.json`;
+export const SCHEMA_LINE = `# yaml-language-server: $schema=${SCHEMA_URL}`;
 
 function envName(kind: string, squid: string, used: Set<string>): string {
   const base = `SQ_${kind}_${squid.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'SQUID'}`;

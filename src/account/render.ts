@@ -1,5 +1,6 @@
 // The plan as text, one block per item, field by field, like `terraform plan`: + create, ~ update, - delete.
 import type { Plan, PlanItem, Uncompared } from './diff.js';
+import { counted } from '../output/plural.js';
 
 const SIGN: Record<PlanItem['action'], string> = { create: '+', update: '~', delete: '-' };
 
@@ -13,7 +14,7 @@ export function itemTitle(i: PlanItem): string {
     case 'squid':
       return `${i.action} squid ${of}`;
     case 'tasks':
-      return i.action === 'delete' ? `delete ${i.delete!.length} task(s) of squid ${of}` : `add ${i.add!.length} task(s) to squid ${of}`;
+      return i.action === 'delete' ? `delete ${counted(i.delete!.length, 'task')} of squid ${of}` : `add ${counted(i.add!.length, 'task')} to squid ${of}`;
     case 'delivery':
       return `${i.action} ${i.channel} delivery of squid ${of}`;
     case 'billing':

@@ -23,8 +23,9 @@ export const NOUNS: NounEntry[] = [
   { name: 'export', summary: 'Write the current account as a file for plan / apply', leaf: true, load: () => import('./export.js') },
   { name: 'webhook', summary: 'Receive webhook events locally (listen, validate, forward)', load: () => import('./webhook/index.js') },
   { name: 'api', summary: 'Make an authenticated API request (same auth, pacing and retries)', leaf: true, load: () => import('./api.js') },
-  { name: 'mcp', summary: 'Serve the account to AI agents over MCP (stdio, or Streamable HTTP); read-only unless --allow-writes', leaf: true, load: () => import('./mcp.js') },
+  { name: 'mcp', summary: 'Serve the account to AI agents over MCP (stdio, or Streamable HTTP); read-only unless --allow-writes', leaf: true, output: 'text', load: () => import('./mcp.js') },
   { name: 'emulator', summary: 'Run the local emulator of the whole API', load: () => import('./emulator/index.js') },
+  { name: 'doctor', summary: 'Check that sq can work here: key, base URL and TLS, clock, rate budget, file modes, profile, completion, Node.js, updates', leaf: true, load: () => import('./doctor.js') },
   { name: 'version', summary: 'Show the version of sq, with the Node.js version and the platform', leaf: true, load: () => import('./version.js') },
   { name: 'completion', summary: 'Print the shell completion script for bash, zsh or fish', leaf: true, load: () => import('./completion.js') },
 ];

@@ -12,7 +12,7 @@ import type { Desired } from '../account/file.js';
 
 export const FILE_HELP = `The file (YAML or JSON; a \`sq delivery apply\` file is one too):
 
-  # yaml-language-server: $schema=./node_modules/lobstr-sq/schema/sq.schema.json
+  # yaml-language-server: $schema=…   (the URL sq export writes)
   version: 1
   prune: false          # true: delete squids and tasks not listed
   billing:

@@ -13,6 +13,7 @@ import { durationFlag } from '../validate/index.js';
 import { finiteNumber as num } from '../output/fields.js';
 import type { Style } from '../output/ansi.js';
 import { truncateWidth } from '../output/width.js';
+import { openWeb, WEB_OPTION } from '../io/browser.js';
 
 /** sq status as a whole gives up after this long (--timeout): a service that hangs must not hold the screen for minutes. */
 const DEADLINE_MS = 20_000;
@@ -49,10 +50,11 @@ export default defineVerb({
     'done_reason, done_reason_desc, created_at, ended_at), and partial (why runs may be missing, or null). --fields picks ' +
     'among these keys (dotted paths too, like credits.remaining) and prints them as a record in any format. ' +
     'The whole screen has a deadline, 20 s unless --timeout says otherwise: past it, sq status exits 7 naming the reads ' +
-    'that did not answer.',
-  options: [{ flags: '--timeout <duration>', description: 'give up on what has not answered by then, at most 5m', defaultText: '20s' }],
-  examples: ['sq status', 'sq status --json', 'sq status --fields runs_in_progress --json', 'sq status --fields credits.remaining,auto_reset.enabled'],
+    'that did not answer. --web opens the dashboard instead.',
+  options: [{ flags: '--timeout <duration>', description: 'give up on what has not answered by then, at most 5m', defaultText: '20s' }, WEB_OPTION],
+  examples: ['sq status', 'sq status --json', 'sq status --fields runs_in_progress --json', 'sq status --fields credits.remaining,auto_reset.enabled', 'sq status --web'],
   async run(ctx, _args, opts) {
+    if (opts.web) return void (await openWeb(ctx, { kind: 'home' }));
     const deadlineMs = opts.timeout === undefined ? DEADLINE_MS : durationFlag('--timeout', opts.timeout, { maxMs: MAX_DEADLINE_MS });
     const http = await ctx.http();
     const status = await readStatus(http, deadlineMs);

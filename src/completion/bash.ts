@@ -118,8 +118,9 @@ _sq_values() {
       # never an error on the screen. The line's words go along (--profile, --base-url, --squid change the answer).
       # Names may hold spaces: one per line, quoted for the shell as typed so far ('...', "..." or backslashes).
       local v q= pre=$2 cmd
-      # The command being completed; for an alias (alias sq="node .../bin/sq.js"), what it stands for.
-      if [[ -n @{BASH_ALIASES[@{COMP_WORDS[0]}]-} ]]; then read -ra cmd <<< "@{BASH_ALIASES[@{COMP_WORDS[0]}]}"; else cmd=("@{COMP_WORDS[0]}"); fi
+      # The command being completed; for an alias (alias sq="node .../bin/sq.js"), what it stands for, split on blanks
+      # (IFS is a newline in this function, which would keep "node .../bin/sq.js" one word).
+      if [[ -n @{BASH_ALIASES[@{COMP_WORDS[0]}]-} ]]; then IFS=$' \t' read -ra cmd <<< "@{BASH_ALIASES[@{COMP_WORDS[0]}]}"; else cmd=("@{COMP_WORDS[0]}"); fi
       [[ $pre == [\"\']* ]] && { q=@{pre:0:1}; pre=@{pre:1}; }
       while IFS=$'\t' read -r v _; do
         [[ -n $v && $v == "$pre"* ]] || continue

@@ -38,6 +38,18 @@ export const SETTINGS: Record<string, SettingDef> = {
     default: '100',
     parse: (key, v) => creditsValue(key, v),
   },
+  'update-notifier': {
+    description:
+      'after a command on a terminal, at most once a day, say on stderr that a newer sq is published (never in CI, never ' +
+      'when piped); SQ_NO_UPDATE_NOTIFIER=1 turns it off too',
+    allowed: 'on or off',
+    default: 'on',
+    parse: (key, v) => {
+      const t = v.trim().toLowerCase();
+      if (t !== 'on' && t !== 'off') throw new UsageError(`${key} must be on or off; got ${JSON.stringify(v)}`);
+      return t;
+    },
+  },
 };
 
 export function settingKeys(): string[] {

@@ -13,6 +13,7 @@ import { RequestLog } from './requestlog.js';
 import { registerAccounts, rescheduleSyncs } from './routes/accounts.js';
 import { registerControl } from './routes/control.js';
 import { registerCrawlers } from './routes/crawlers.js';
+import { registerDashboard } from './routes/dashboard.js';
 import { registerCredits } from './routes/credits.js';
 import { registerGoogleMaps } from './routes/googlemaps.js';
 import { registerResults } from './routes/results.js';
@@ -64,6 +65,7 @@ function registerCore(emu: EmuCore): void {
   registerAccounts(emu);
   registerCredits(emu);
   registerGoogleMaps(emu);
+  registerDashboard(emu);
 }
 
 function rescheduleAll(emu: EmuCore): void {

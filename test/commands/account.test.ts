@@ -1,7 +1,7 @@
 // sq export / plan / apply against the emulator: the round trip, exact plans, drift, order, partial failure,
 // dry run, prune and billing confirmations, secrets.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -11,6 +11,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { schemaText } from '../../src/account/write-schema.js';
 import { parseApplyText } from '../../src/account/delivery-file.js';
 import { tempDir } from '../helpers/fs.js';
+import { SCHEMA_URL } from '../../src/account/export.js';
+import { VERSION } from '../../src/version.js';
 
 const emu = useEmulator({ each: 'reset' });
 const dir = tempDir('sq-account-');
@@ -51,7 +53,9 @@ async function planJson(path: string, extra: Record<string, string> = {}) {
 describe('export → plan', () => {
   it('plan of a fresh export shows no change and exits 0, with GETs only', async () => {
     const text = await exported();
-    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/lobstr-sq/schema/sq.schema.json');
+    // A URL into this version's package (the package ships schema/sq.schema.json): the same for every kind of install.
+    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=https://unpkg.com/lobstr-sq@${VERSION}/schema/sq.schema.json`);
+    expect(existsSync(join(import.meta.dirname, '../..', new URL(SCHEMA_URL).pathname.replace(/^\/lobstr-sq@[^/]+\//, '')))).toBe(true);
     expect(parse(text).squids['Paris restaurants']).toMatchObject({ crawler: 'google-maps-search-export', concurrency: 1, notify: 'none' });
     await emu.clearRequests();
     const r = await run(['plan', '-f', file(text)]);
@@ -561,7 +565,8 @@ squids:
     const r = await run(['apply', '-f', f, '--json']);
     expect(r.code, r.stderr).toBe(8);
     expect(r.stderr).toContain('✗ create squid "Weird": failed: the API answered POST /v1/squids without the id of the new squid. The request may have reached the server');
-    expect(r.stderr).toContain('- add 1 task(s) to squid "Weird": skipped: squid "Weird" was not created');
+    // One task is "1 task", not "1 task(s)" (issue 36).
+    expect(r.stderr).toContain('- add 1 task to squid "Weird": skipped: squid "Weird" was not created');
     expect(r.stderr).toContain('- create webhook delivery of squid "Weird": skipped: squid "Weird" was not created');
     expect(JSON.parse(r.stdout)).toMatchObject({ summary: { applied: 0, failed: 1, skipped: 2 }, items: [{ kind: 'squid', status: 'failed' }, { kind: 'tasks', status: 'skipped' }, { kind: 'delivery', status: 'skipped' }] });
     expect((await writes()).map((w) => `${w.method} ${w.path}`)).toEqual(['POST /v1/squids']);

@@ -66,6 +66,17 @@ describe('profiles remove and auth logout confirm', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
   });
 
+  it('an unknown profile is exit 3 before asking: no --yes needed to learn it does not exist, the stored ones named', async () => {
+    await loginAs('p1', 'p2');
+    const script = await sq(['profiles', 'remove', 'nope'], { env: env() });
+    expect(script.code, script.stderr).toBe(3);
+    expect(script.stderr).toContain('no profile named "nope" (profiles: p1, p2)');
+    expect(script.stderr).not.toContain('--yes');
+    const term = await sq(['profiles', 'remove', 'nope'], { env: env(), tty: true, stdin: '' });
+    expect(term.code).toBe(3);
+    expect(term.stderr).not.toMatch(/Remove profile/);
+  });
+
   it('--yes removes without asking', async () => {
     await loginAs('p1', 'p2');
     expect((await sq(['profiles', 'remove', 'p1', '--yes'], { env: env() })).code).toBe(0);

@@ -55,13 +55,13 @@ afterEach(async () => {
 });
 
 /** The real command, in-process, stopped through the same abort signal Ctrl-C fires. */
-async function listen(args: string[]): Promise<Running> {
+async function listen(args: string[], tty = false): Promise<Running> {
   const stdout = capture();
   const stderr = capture();
   const ac = new AbortController();
   const done = run(['webhook', 'listen', ...args], {
     env: { SQ_CONFIG_DIR: tempConfigDir() },
-    io: { stdout: stdout.stream, stderr: stderr.stream, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 120 },
+    io: { stdout: stdout.stream, stderr: stderr.stream, stdin: new PassThrough(), stdoutIsTTY: tty, stderrIsTTY: tty, stdinIsTTY: false, columns: 120 },
     signal: ac.signal,
   });
   for (let i = 0; i < 200 && !/Listening on/.test(stderr.text()); i++) {
@@ -76,6 +76,17 @@ async function listen(args: string[]): Promise<Running> {
   };
   stops.push(stop);
   return { url, stdout: stdout.text, stderr: stderr.text, stop };
+}
+
+/** The lines a terminal shows for `text`, for the two controls used here: \r (column 0) and ESC[2K (erase the line). */
+function render(text: string): string[] {
+  const lines = [''];
+  for (const part of text.split(/(\r|\x1b\[2K|\n)/)) {
+    if (part === '\n') lines.push('');
+    else if (part === '\x1b[2K' || part === '\r') lines[lines.length - 1] = part === '\x1b[2K' ? '' : lines[lines.length - 1];
+    else lines[lines.length - 1] += part;
+  }
+  return lines;
 }
 
 async function post(url: string, body: string, contentType = 'application/json') {
@@ -122,6 +133,16 @@ describe('sq webhook listen', () => {
     await post(l.url, JSON.stringify(EVENT));
     await l.stop();
     expect(l.stdout()).toBe(`2026/11/21 10:00:00  run.done  ${EVENT.id}  Paris restaurants\n`);
+  });
+
+  it('on a terminal, each line first clears the line a progress bar of another sq may be drawn on (no glued lines)', async () => {
+    const l = await listen(['--no-color'], true);
+    await post(l.url, JSON.stringify(EVENT));
+    await l.stop();
+    expect(l.stdout()).toBe(`\r\x1b[2K2026/11/21 10:00:00  run.done  ${EVENT.id}  Paris restaurants\n`);
+    // What one terminal shows: a bar frame of `sq runs watch` (no newline), then the listener's line, then the next frame.
+    const screen = `\r\x1b[2K[#####-------] run a1b2c3d4: running 40%${l.stdout()}\r\x1b[2K[######------] run a1b2c3d4: running 50%`;
+    expect(render(screen)).toEqual([`2026/11/21 10:00:00  run.done  ${EVENT.id}  Paris restaurants`, '[######------] run a1b2c3d4: running 50%']);
   });
 
   it('--events filters (still answering 200), --path and the method are enforced', async () => {

@@ -157,4 +157,13 @@ describe('the other names of sq', () => {
     const viaAlias = await execa('bash', ['--norc', '-c', `alias sq="${real}"; source "$1"; ${line}`, 'bash', script], { env: noSq, extendEnv: false });
     expect(viaAlias.stdout.split('\n').filter(Boolean).sort()).toEqual(squidNames.map((n) => n.replace(/ /g, '\\ ')).sort());
   });
+
+  it('bash completes through the README\'s alias of two words, sq="node …/bin/sq.js" (split on spaces, not newlines)', async () => {
+    const script = join(dir, 'sq.bash');
+    const noSq = { ...primed, PATH: '/usr/bin:/bin' };
+    const line = `COMP_WORDS=(sq runs start --squid ''); COMP_CWORD=4; _sq; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const alias = `alias sq="${process.execPath} ${join(root, 'bin/sq.js')}"`;
+    const r = await execa('bash', ['--norc', '-c', `${alias}; source "$1"; ${line}`, 'bash', script], { env: noSq, extendEnv: false });
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(squidNames.map((n) => n.replace(/ /g, '\\ ')).sort());
+  });
 });

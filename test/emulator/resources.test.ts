@@ -122,6 +122,26 @@ describe('squids', () => {
     expect((await e.api('GET', `/v1/tasks?squid=${s}`)).body.total_results).toBe(1);
     expect((await e.api('POST', `/v1/squids/${s}/empty`, { type: 'all' })).status).toBe(400);
   });
+
+  it('empty keeps the results finished runs collected from the deleted tasks (issue 36)', async () => {
+    const squid = e.squid(DEMO_SQUIDS.paris);
+    const tasks = (await e.api('GET', `/v1/tasks?squid=${squid}`)).body.data as { type?: string; params?: Record<string, unknown> }[];
+    const runs = (await e.api('GET', `/v1/runs?squid=${squid}`)).body.data as { id: string; is_done: boolean }[];
+    expect(runs.length).toBeGreaterThan(0);
+    expect(runs.every((r) => r.is_done)).toBe(true);
+    const before = (await e.api('GET', `/v1/results?squid=${squid}`)).body.total_results;
+    const byRun = (await e.api('GET', `/v1/results?run=${runs[0].id}`)).body.total_results;
+    expect(before).toBeGreaterThan(0);
+    const types = [...new Set(tasks.map((t) => (t.params && 'url' in t.params ? 'url' : 'params')))];
+    let deleted = 0;
+    for (const type of types) deleted += (await e.api('POST', `/v1/squids/${squid}/empty`, { type })).body.deleted_count;
+    expect(deleted).toBe(tasks.length);
+    expect((await e.api('GET', `/v1/tasks?squid=${squid}`)).body.total_results).toBe(0);
+    expect((await e.api('GET', `/v1/results?squid=${squid}`)).body.total_results).toBe(before);
+    expect((await e.api('GET', `/v1/results?run=${runs[0].id}`)).body.total_results).toBe(byRun);
+    // The demo squid's tasks are back for the tests after this one.
+    expect((await e.api('POST', '/_emulator/reset')).status).toBe(200);
+  });
 });
 
 describe('tasks', () => {

@@ -29,7 +29,8 @@ export async function loadTree(): Promise<TreeCommand[]> {
     if (!cmd) throw new Error(`noun ${entry.name} is in NOUNS but not in the program`);
     const spec = (await entry.load()).default as NounSpec | VerbSpec;
     if ('run' in spec) {
-      out.push({ words: [entry.name], cmd, examples: spec.examples, spec });
+      // As program.ts builds it: the entry's output stands when the leaf's own spec does not say.
+      out.push({ words: [entry.name], cmd, examples: spec.examples, spec: { ...spec, output: spec.output ?? entry.output } });
       continue;
     }
     out.push({ words: [entry.name], cmd });

@@ -43,7 +43,8 @@ export async function sq(
   const stdin = new PassThrough();
   stdin.end(opts.stdin ?? '');
   const own = opts.env?.SQ_CONFIG_DIR === undefined ? tempConfigDir() : undefined;
-  const env = { SQ_CONFIG_DIR: own, ...opts.env };
+  // No update check against the real registry from a test on a terminal: the notice's own tests turn it back on.
+  const env = { SQ_CONFIG_DIR: own, SQ_NO_UPDATE_NOTIFIER: '1', ...opts.env };
   const signal = opts.signal ?? new AbortController().signal;
   const clock = opts.clock === 'real' ? undefined : opts.clock === undefined || opts.clock === 'fake' ? fakeSqClock(signal) : opts.clock;
   try {
@@ -73,7 +74,7 @@ export async function sqBin(
   const own = opts.env?.SQ_CONFIG_DIR === undefined ? tempConfigDir() : undefined;
   try {
     const r = await execa(process.execPath, [BIN, ...args], {
-      env: { SQ_CONFIG_DIR: own, NO_COLOR: '1', ...opts.env },
+      env: { SQ_CONFIG_DIR: own, NO_COLOR: '1', SQ_NO_UPDATE_NOTIFIER: '1', ...opts.env },
       extendEnv: false,
       input: opts.input ?? '',
       reject: false,

@@ -33,7 +33,9 @@ describe('schema/sq.schema.json', () => {
   });
 
   it('the README points editors at the shipped file', () => {
-    expect(readFileSync(resolve(root, 'README.md'), 'utf8')).toContain('# yaml-language-server: $schema=./node_modules/lobstr-sq/schema/sq.schema.json');
+    // By URL, into this version's npm package: valid for a global install, the CI action and the standalone executable.
+    const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+    expect(readFileSync(resolve(root, 'README.md'), 'utf8')).toContain(`# yaml-language-server: $schema=https://unpkg.com/lobstr-sq@${version}/schema/sq.schema.json`);
     expect(JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')).files).toContain('schema');
   });
 

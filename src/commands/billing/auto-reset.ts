@@ -3,6 +3,7 @@ import type { Ctx } from '../../context.js';
 import type { Column } from '../../output/types.js';
 import { exclusive, optionalInt } from '../../validate/index.js';
 import { confirmOrCancel } from '../../io/confirm.js';
+import { openWeb, WEB_OPTION } from '../../io/browser.js';
 import { getAutoReset, raisesCharges, setAutoReset, type AutoReset, type AutoResetUpdate } from '../../api/billing.js';
 import { getBalance } from '../../api/user.js';
 import { autoResetStatusLines } from '../../billing/describe.js';
@@ -63,12 +64,14 @@ export default defineVerb({
     'Answering "no" sends nothing and exits 1.\n\n' +
     'The POST is never retried: if it fails in a way that leaves the outcome unknown (Ctrl-C while it is in flight ' +
     'included, exit 130), the error says so; check with ' +
-    '`sq billing auto-reset` before trying again. --json prints exactly the API object.',
+    '`sq billing auto-reset` before trying again. --json prints exactly the API object. --web opens the billing page ' +
+    'of the dashboard instead (alone: not with the flags that change the settings).',
   options: [
     { flags: '--enable', description: 'turn automatic resets on (asks for confirmation; --yes in scripts)' },
     { flags: '--disable', description: 'turn automatic resets off' },
     { flags: '--threshold <pct>', description: 'usage percentage that triggers a reset (integer 1-100)' },
     { flags: '--max-resets <n>', description: 'maximum resets in any rolling 24 hours (integer 1-10)' },
+    WEB_OPTION,
   ],
   examples: [
     'sq billing auto-reset',
@@ -76,9 +79,11 @@ export default defineVerb({
     'sq billing auto-reset --enable --threshold 90 --yes --json',
     'sq billing auto-reset --disable',
     'sq billing auto-reset --threshold 95 --dry-run',
+    'sq billing auto-reset --web',
   ],
   async run(ctx, _args, opts) {
-    exclusive(opts, [['--enable', '--disable']]);
+    exclusive(opts, [['--enable', '--disable'], ['--web', '--enable'], ['--web', '--disable'], ['--web', '--threshold'], ['--web', '--max-resets']]);
+    if (opts.web) return void (await openWeb(ctx, { kind: 'billing' }));
     const threshold = optionalInt('--threshold', opts.threshold, 1, 100);
     const maxResets = optionalInt('--max-resets', opts.maxResets, 1, 10);
     const http = await ctx.http();

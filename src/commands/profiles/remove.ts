@@ -13,8 +13,12 @@ export default defineVerb({
   examples: ['sq profiles remove staging', 'sq profiles remove staging --yes', 'sq profiles remove staging --dry-run'],
   async run(ctx, [name]) {
     const store = await ctx.config();
+    // An unknown name is exit 3 at once, before any question or the --yes a script would need for a real one.
+    if (!store.get(name)) {
+      const names = store.names();
+      throw new NotFoundError(`no profile named "${name}"${names.length ? ` (profiles: ${names.join(', ')})` : ' (no profile is stored)'}`);
+    }
     await preflightConfirm(ctx);
-    if (!store.get(name)) throw new NotFoundError(`no profile named "${name}"`);
     if (ctx.globals.dryRun) dryRunLocal(ctx, `remove profile "${name}" and its stored key`);
     else {
       await confirmOrCancel(ctx, `Remove profile "${name}" and its stored key?`);

@@ -5,6 +5,9 @@ import { UsageError } from '../../errors.js';
 import { shownUrl } from '../../output/secrets.js';
 import type { WebhookPayload } from '../../webhook/payload.js';
 
+/** Back to the line's start and erase it (what the progress bar's frames start with, src/io/progress.ts). */
+const CLEAR_LINE = '\r\x1b[2K';
+
 function lineFor(ctx: Ctx, p: WebhookPayload): string {
   const { json, line } = ctx.out.spec;
   if (json) return JSON.stringify(p);
@@ -64,7 +67,10 @@ export default defineVerb({
         forwardTo,
         onEvent: (p) => {
           const s = ctx.outputSettings();
-          if (s.jq === null && s.template === null) return ctx.out.text(lineFor(ctx, p));
+          // On a terminal, the line starts by clearing the one the cursor is on: a progress bar another sq draws there
+          // (`sq runs watch` in the same terminal, redrawn with \r and no newline) would otherwise have this line glued
+          // to its end. The bar redraws itself whole on its next frame, below this line.
+          if (s.jq === null && s.template === null) return ctx.out.text(`${ctx.io.stdoutIsTTY ? CLEAR_LINE : ''}${lineFor(ctx, p)}`);
           // --jq/--template run on each event, as jq does on a stream of documents; a failure skips that event only.
           // Events print in the order they came (jq takes one document at a time); stopping waits for those accepted.
           const shown = ctx.out.json(p).catch((err: unknown) => ctx.out.warn(`event ${p.event} of run ${p.id}: ${(err as Error).message}`));

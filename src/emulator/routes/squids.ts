@@ -37,12 +37,18 @@ function autoName(emu: EmuCore, crawlerName: string): string {
 }
 
 /** Removes tasks matching `pred` of a squid, with their run tasks and results. */
-function deleteTasks(emu: EmuCore, squidId: string, pred: (t: Rec) => boolean): number {
+/**
+ * Deletes the squid's tasks that `pred` picks. `keepFinished` (empty): the results a finished run collected from them
+ * stay, as that run's results (its export and `results list --run` still have them); only results of runs still in
+ * progress go. Deleting the squid takes every result with it.
+ */
+function deleteTasks(emu: EmuCore, squidId: string, pred: (t: Rec) => boolean, keepFinished = false): number {
   const ids = new Set<string>();
   for (const t of Object.values(emu.state.tasks)) if (t.squid === squidId && pred(t)) ids.add(String(t.id));
   for (const id of ids) delete emu.state.tasks[id];
   for (const [id, rt] of Object.entries(emu.state.runtasks)) if (ids.has(String(rt.task))) delete emu.state.runtasks[id];
-  if (ids.size) emu.deleteResults((r) => ids.has(String(r.task)));
+  const finished = (run: unknown) => emu.state.runs[String(run)]?.is_done === true;
+  if (ids.size) emu.deleteResults((r) => ids.has(String(r.task)) && !(keepFinished && finished(r.run)));
   return ids.size;
 }
 
@@ -203,7 +209,7 @@ export function registerSquids(emu: EmuCore): void {
     if (f.res) return f.res;
     const type = bodyObject(req).type;
     if (type !== 'url' && type !== 'params') return errB(400, 'type must be "url" or "params".', 'type');
-    const n = deleteTasks(emu, String(f.rec.id), (t) => t.type === type);
+    const n = deleteTasks(emu, String(f.rec.id), (t) => t.type === type, true);
     emu.markDirty();
     return json(200, { id: f.rec.id, object: 'squid', emptied: true, deleted_count: n });
   });

@@ -20,7 +20,7 @@ export async function sqInTmux(args: string[], env: Record<string, string>, size
   const session = 'sq';
   // A code cache of its own, so the tests never write into the machine's ~/.cache.
   const cache = tempDir('sq-tty-cache-');
-  const vars = Object.entries({ NO_COLOR: '1', TERM: 'xterm-256color', SQ_CACHE_DIR: cache, ...env }).map(([k, v]) => `${k}=${shq(v)}`);
+  const vars = Object.entries({ NO_COLOR: '1', TERM: 'xterm-256color', SQ_CACHE_DIR: cache, SQ_NO_UPDATE_NOTIFIER: '1', ...env }).map(([k, v]) => `${k}=${shq(v)}`);
   // CI / SQ_NO_INPUT would turn prompting off: these tests are about the prompt. Variables in `env` are set after
   // the -u removals, so a test that passes SQ_TOKEN still gets it.
   const cmd = `env -u CI -u SQ_NO_INPUT -u SQ_TOKEN -u SQ_PROFILE ${vars.join(' ')} ${shq(process.execPath)} ${shq(BIN)} ${args.map(shq).join(' ')}; echo "EXIT:$?"; sleep 120`;
