@@ -2,7 +2,8 @@
 // module never sends POST /v1/runs while the mark names a run that exists. The window between sending the POST and
 // learning the run's id is covered by marking "starting" (with the API's time) first: a rerun that finds a mark
 // without an id looks for the squid's runs created since before starting another.
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import { readIdempotency, saveIdempotency } from '../io/go-record.js';
 import type { HttpClient } from './http.js';
 import { getRun, listRunPages, startRun, type Run } from './runs.js';
 import { parseApiTime } from './time.js';
@@ -58,4 +59,17 @@ export async function runCreatedSince(http: HttpClient, squidId: string, since: 
     .filter((x): x is { r: Run; t: number } => x.t !== null && x.t >= after)
     .sort((a, b) => a.t - b.t);
   return since_[0]?.r ?? null;
+}
+
+/**
+ * `runs start --idempotency-key KEY`: the run KEY started in the last 24 hours (per key and API, in `file`), or the
+ * one its cut-short start made, or a new one recorded under KEY. A KEY used for another squid is exit 2.
+ */
+export async function startRunWithKey(http: HttpClient, squidId: string, o: { key: string; file: string; now: number }): Promise<RunOnce> {
+  const known = (await readIdempotency(o.file, o.now))[o.key];
+  if (known && known.squid !== squidId) {
+    throw new UsageError(`--idempotency-key ${JSON.stringify(o.key)} started a run of squid ${known.squid} (at ${known.at}), not of ${squidId}: use another key for this squid`);
+  }
+  const at = known?.at ?? new Date(o.now).toISOString();
+  return startRunOnce(http, squidId, known ?? null, (m) => saveIdempotency(o.file, o.key, { ...m, squid: squidId, at }, o.now));
 }

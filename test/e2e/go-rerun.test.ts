@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { BIN, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
 const dirs: string[] = [];
@@ -19,8 +20,8 @@ afterEach(() => {
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const runPosts = async () => (await emu.requests('POST')).filter((r) => r.path === '/v1/runs');
 
-function start(args: string[], configDir: string): { child: ResultPromise; stderr: () => string; done: () => boolean } {
-  const child = execa(process.execPath, [BIN, ...args], { env: { ...emu.env(), SQ_CONFIG_DIR: configDir, SQ_CACHE_DIR: '', NO_COLOR: '1' }, extendEnv: false, reject: false });
+function start(args: string[], configDir: string, extra: Record<string, string> = {}): { child: ResultPromise; stderr: () => string; done: () => boolean } {
+  const child = execa(process.execPath, [BIN, ...args], { env: { ...emu.env(), SQ_CONFIG_DIR: configDir, SQ_CACHE_DIR: '', NO_COLOR: '1', ...extra }, extendEnv: false, reject: false });
   let err = '';
   let finished = false;
   child.stderr!.on('data', (d: Buffer) => (err += d));
@@ -143,5 +144,49 @@ describe('sq go interrupted, then run again after the run ended: one run, the fi
     expect(second.stderr()).toContain(`run ${listed.data[0].id} resumed (done; its start was cut short)`);
     expect(await runPosts()).toHaveLength(1);
     expect(readdirSync(dir).filter((f) => f !== 'cfg')).toEqual(['out.ndjson']);
+  }, 60_000);
+});
+
+describe('runs start --idempotency-key: a rerun never starts a second run', () => {
+  it('SIGTERM while waiting, the run ends, the same command again: that run waited for and printed, one POST /v1/runs', async () => {
+    const dir = tempDir('sq-idem-');
+    dirs.push(dir);
+    const squid = emu.squidId(DEMO_SQUIDS.headphones);
+    const args = ['runs', 'start', '--squid', squid, '--wait', '--interval', '100ms', '--idempotency-key', 'nightly-1', '--json'];
+    const env = { SQ_CACHE_DIR: join(dir, 'cache') };
+    const first = start(args, join(dir, 'cfg'), env);
+    await until('the run to start', () => /Started run [0-9a-f]+/.test(first.stderr()) || first.done());
+    const runId = /Started run ([0-9a-f]+)/.exec(first.stderr())![1];
+    first.child.kill('SIGTERM');
+    expect((await first.child).exitCode, first.stderr()).toBe(143);
+    await finish(runId);
+    const second = start(args, join(dir, 'cfg'), env);
+    const r2 = await second.child;
+    expect(r2.exitCode, second.stderr()).toBe(0);
+    expect(second.stderr()).toContain(`Run ${runId} was started with --idempotency-key nightly-1 (done); no new run started`);
+    expect(JSON.parse(String(r2.stdout)).id).toBe(runId);
+    expect(await runPosts()).toHaveLength(1);
+    // The same key for another squid is a mistake: exit 2, nothing sent.
+    const other = start(['runs', 'start', '--squid', emu.squidId(DEMO_SQUIDS.paris), '--idempotency-key', 'nightly-1'], join(dir, 'cfg'), env);
+    const r3 = await other.child;
+    expect(r3.exitCode, other.stderr()).toBe(2);
+    expect(other.stderr()).toContain(`--idempotency-key "nightly-1" started a run of squid ${squid}`);
+    expect(await runPosts()).toHaveLength(1);
+  }, 60_000);
+
+  it('the answer to the POST lost: the rerun finds the run it started instead of starting another', async () => {
+    const dir = tempDir('sq-idem-');
+    dirs.push(dir);
+    const squid = emu.squidId(DEMO_SQUIDS.headphones);
+    const args = ['runs', 'start', '--squid', squid, '--idempotency-key', 'k2', '--json'];
+    const env = { SQ_CACHE_DIR: join(dir, 'cache') };
+    await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'reset_mid_body', count: 1 }]);
+    const r1 = await start(args, join(dir, 'cfg'), env).child;
+    expect(r1.exitCode).toBe(1);
+    const r2 = await start(args, join(dir, 'cfg'), env).child;
+    expect(r2.exitCode, String(r2.stderr)).toBe(0);
+    expect(await runPosts()).toHaveLength(1);
+    const listed = (await emu.api(`/v1/runs?squid=${squid}`)) as { data: { id: string }[] };
+    expect(JSON.parse(String(r2.stdout)).id).toBe(listed.data[0].id);
   }, 60_000);
 });
