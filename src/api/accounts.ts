@@ -4,6 +4,7 @@ import { ApiError, TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { isRecord as isRec } from '../output/fields.js';
 import { seg } from './path.js';
+import { checks } from './records.js';
 
 type Rec = Record<string, unknown>;
 
@@ -116,7 +117,7 @@ function accountPath(id: string): string {
 }
 
 export function getAccount(http: HttpClient, id: string): Promise<unknown> {
-  return http.get(accountPath(id));
+  return http.get(accountPath(id), { expect: checks.account });
 }
 
 export function deleteAccount(http: HttpClient, id: string): Promise<unknown> {

@@ -3,7 +3,7 @@
 // learning the run's id is covered by marking "starting" (with the API's time) first: a rerun that finds a mark
 // without an id looks for the squid's runs created since before starting another.
 import { NotFoundError, UsageError } from '../errors.js';
-import { readIdempotency, saveIdempotency } from '../io/go-record.js';
+import { readIdempotency, saveIdempotency, type RunMark } from '../io/go-record.js';
 import type { HttpClient } from './http.js';
 import { getRun, listRunPages, startRun, type Run } from './runs.js';
 import { parseApiTime } from './time.js';
@@ -12,13 +12,6 @@ import { parseApiTime } from './time.js';
 const RECENT_RUNS = 10;
 /** The Date header has whole seconds and the clocks may disagree by as much: a run created this much before counts. */
 const SLACK_MS = 2000;
-
-/** A run about to be started (id null: the POST went out or was about to) or started (its id). */
-export interface RunMark {
-  /** The API's clock (ISO) just before the POST: a rerun looks for the squid's runs created after it. */
-  since: string;
-  id: string | null;
-}
 
 export type RunOnce = { run: Run; how: 'recorded' | 'found' | 'started' };
 

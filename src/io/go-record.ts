@@ -12,11 +12,16 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { fnv1a64 } from './cache-file.js';
 import { withFileLock } from './lock.js';
-import type { RunMark } from '../api/run-once.js';
 
 export const GO_RECORD_VERSION = 1;
 
-export type { RunMark };
+/** A run about to be started (id null: the POST went out or was about to) or started (its id). */
+export interface RunMark {
+  /** The API's clock (ISO) just before the POST: a rerun looks for the squid's runs created after it. */
+  since: string;
+  id: string | null;
+}
+
 
 export interface GoRecord {
   version: number;
