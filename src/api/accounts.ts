@@ -4,7 +4,7 @@ import { ApiError, TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { isRecord as isRec } from '../output/fields.js';
 import { seg } from './path.js';
-import { checks } from './records.js';
+import { checks } from './checks.js';
 
 type Rec = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 import { isRecord as isRec } from '../output/fields.js';
 import type { HttpClient } from './http.js';
 import { seg } from './path.js';
-import { checks } from './records.js';
+import { checks } from './checks.js';
 import { closest } from '../validate/suggest.js';
 type Rec = Record<string, unknown>;
 

@@ -159,7 +159,7 @@ const ERROR_KEYS = new Set(['detail', 'error', 'errors', 'message', 'type', 'cod
  * Whether a 2xx answer is a document at all, then (o.expect) the one the endpoint promises; null when it is, else
  * what it is instead ("null", "an error message: maintenance", `not a run: "id" is missing`).
  */
-export function answerProblem(data: unknown, method: string, status: number, o: { expect?: 'any' | ((data: unknown) => string | null); nullable?: boolean }): string | null {
+export function answerProblem(data: unknown, method: string, status: number, o: { expect?: 'any' | ((data: unknown) => string | null | Promise<string | null>); nullable?: boolean }): string | null | Promise<string | null> {
   if (data === null) return o.nullable || status === 204 || method === 'DELETE' || method === 'HEAD' ? null : 'null';
   if (typeof data !== 'object') return `a ${typeof data}, not a document`;
   if (!Array.isArray(data)) {

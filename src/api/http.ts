@@ -61,7 +61,7 @@ export interface RequestOptions {
    * JSON null (unless `nullable`), a bare string or number, or an object that holds only an error message
    * (`{"detail": "maintenance"}`) is exit 1 naming the endpoint, not a record.
    */
-  expect?: 'any' | ((data: unknown) => string | null);
+  expect?: 'any' | ((data: unknown) => string | null | Promise<string | null>);
   /** A 200 `null` is a documented answer here (GET chain of a squid without one). */
   nullable?: boolean;
 }
@@ -179,7 +179,7 @@ export class HttpClient {
     const safe = SAFE_METHODS.has(method);
     const data = parseJson(text, res.statusCode, method, path, safe);
     if (o.expect !== 'any' && res.statusCode < 300) {
-      const problem = answerProblem(data, method, res.statusCode, o);
+      const problem = await answerProblem(data, method, res.statusCode, o);
       if (problem) throw notTheDocument(method, new URL(res.url).pathname, res.statusCode, problem, safe);
     }
     return { status: res.statusCode, headers: res.headers, data: data as T, url: res.url };

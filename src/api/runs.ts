@@ -7,7 +7,7 @@ import { isRecord } from '../output/fields.js';
 import { pages, type Envelope, type PageOptions } from './pages.js';
 import { seg } from './path.js';
 import { isLoopbackHost } from '../validate/url.js';
-import { checks } from './records.js';
+import { checks } from './checks.js';
 
 export type Run = Record<string, unknown> & { id?: string; status?: string };
 

@@ -2,7 +2,7 @@
 import { UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { seg } from './path.js';
-import { checks } from './records.js';
+import { checks } from './checks.js';
 
 /**
  * `k=v` → value. The text stays a string unless it is valid JSON, so `zip=01234` stays "01234" (a leading zero is

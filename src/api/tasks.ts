@@ -5,7 +5,7 @@ import type { HttpClient } from './http.js';
 import { unexpectedWriteAnswer } from './http-errors.js';
 import { isRecord as isRec } from '../output/fields.js';
 import { seg } from './path.js';
-import { checks } from './records.js';
+import { checks } from './checks.js';
 
 type Rec = Record<string, unknown>;
 

@@ -6,6 +6,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { answerCheck, checks, Page, Run } from '../../src/api/records.js';
+import { balanceProblem, userProblem } from '../../src/api/user.js';
 
 const emu = useEmulator({ each: 'reset' });
 const MAINTENANCE = { detail: 'maintenance' };
@@ -103,5 +104,13 @@ describe('records.ts: loose schemas of what sq relies on', () => {
     expect(checks.balance({ available: '100', consumed: 0 })).toBe('not a balance: "available" is a string');
     expect(checks.squid([])).toBe('not a squid: it is a list');
     expect(answerCheck(Page(Run), 'a page of runs')({ data: [{ id: 'r' }] })).toBe('not a page of runs: "data.0.status" is missing');
+  });
+
+  it('the hand-written checks of sq me and sq balance (kept off zod for start-up) say what the User and Balance schemas say', () => {
+    const samples: unknown[] = [{ email: 'a@b.c' }, { id: 1, email: 'x', is_active: true }, { email: 3 }, {}, [], { email: null }, { available: 1, consumed: 0 }, { available: '1', consumed: 0 }, { available: 1 }, { consumed: 1, available: null }];
+    for (const d of samples) {
+      expect(userProblem(d), JSON.stringify(d)).toBe(checks.user(d));
+      expect(balanceProblem(d), JSON.stringify(d)).toBe(checks.balance(d));
+    }
   });
 });
