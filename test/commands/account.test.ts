@@ -109,7 +109,8 @@ describe('export → plan', () => {
     // {bucket, is_active}, the sheet whole.
     expect(parse(text).squids['Lyon bakeries']).toMatchObject({
       active: false, notify: 'on_success', unique_results: true,
-      webhook: { url: 'https://ci.example.com/h', events: '${SQ_WEBHOOK_EVENTS_LYON_BAKERIES}', active: true },
+      // A webhook URL's path is never written in clear (issue 33, E3): the host stays readable.
+      webhook: { url: 'https://ci.example.com/${SQ_WEBHOOK_PATH_LYON_BAKERIES}', events: '${SQ_WEBHOOK_EVENTS_LYON_BAKERIES}', active: true },
       email: { address: 'ops@example.com', notifications: false },
       sheet: { url: 'https://docs.google.com/spreadsheets/d/X/edit', append: true, active: true },
       s3: { bucket: 'b', target_path: '', active: true },
@@ -165,19 +166,19 @@ describe('tokens in webhook URLs', () => {
     const ex = await run(['export']);
     expect(ex.code).toBe(0);
     expect(ex.stdout).not.toContain('TOKEN-7777-SECRET');
-    expect(parse(ex.stdout).squids['Lyon bakeries'].webhook.url).toBe('https://ci.example.com/hook?token=${SQ_WEBHOOK_TOKEN_LYON_BAKERIES}');
-    expect(ex.stderr).toContain('1 URL token is written as a reference (${SQ_WEBHOOK_TOKEN_LYON_BAKERIES})');
+    expect(parse(ex.stdout).squids['Lyon bakeries'].webhook.url).toBe('https://ci.example.com/${SQ_WEBHOOK_PATH_LYON_BAKERIES}');
+    expect(ex.stderr).toContain('1 URL token is written as a reference (${SQ_WEBHOOK_PATH_LYON_BAKERIES})');
     const f = file(ex.stdout, 'refs.yaml');
     const unset = await planJson(f);
     expect(unset.code, unset.stderr).toBe(0);
-    expect(unset.plan.not_compared).toMatchObject([{ channel: 'webhook', not_compared: expect.arrayContaining(['url (${SQ_WEBHOOK_TOKEN_LYON_BAKERIES} is not set)']) }]);
+    expect(unset.plan.not_compared).toMatchObject([{ channel: 'webhook', not_compared: expect.arrayContaining(['url (${SQ_WEBHOOK_PATH_LYON_BAKERIES} is not set)']) }]);
     // Set, the URL is compared and equal (the events stay uncompared: the service does not answer them).
-    const set = (await planJson(f, { SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'TOKEN-7777-SECRET' })).plan;
+    const set = (await planJson(f, { SQ_WEBHOOK_PATH_LYON_BAKERIES: 'hook?token=TOKEN-7777-SECRET' })).plan;
     expect(set.items).toEqual([]);
     expect(JSON.stringify(set.not_compared)).not.toContain('url');
     expect((await run(['export', '--show-secrets'])).stdout).toContain('TOKEN-7777-SECRET');
     // A file from an older sq, with the mask in place of the token, is still refused.
-    const p = await run(['plan', '-f', file(ex.stdout.replace('${SQ_WEBHOOK_TOKEN_LYON_BAKERIES}', '********'), 'masked.yaml')]);
+    const p = await run(['plan', '-f', file(ex.stdout.replace('${SQ_WEBHOOK_PATH_LYON_BAKERIES}', 'hook?token=********'), 'masked.yaml')]);
     expect(p.code).toBe(2);
     expect(p.stderr).toContain('webhook.url: holds a token masked by sq export');
   });
@@ -195,17 +196,14 @@ describe('tokens in webhook URLs', () => {
     expect(ex.code, ex.stderr).toBe(0);
     expect(ex.stdout).not.toMatch(/SLACKSECRET9|OFFICEKEY|guid7|g1@g2|1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/);
     const doc = parse(ex.stdout);
-    expect(doc.squids['Lyon bakeries'].webhook.url).toBe('https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/${SQ_WEBHOOK_TOKEN_LYON_BAKERIES}');
-    expect(doc.squids['Paris restaurants'].webhook.url).toBe(
-      'https://contoso.webhook.office.com/webhookb2/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS}/IncomingWebhook/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_2}/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_3}',
-    );
+    // A webhook URL: the host readable, its whole path one reference (issue 33, E3); a sheet URL: its token.
+    expect(doc.squids['Lyon bakeries'].webhook.url).toBe('https://hooks.slack.com/${SQ_WEBHOOK_PATH_LYON_BAKERIES}');
+    expect(doc.squids['Paris restaurants'].webhook.url).toBe('https://contoso.webhook.office.com/${SQ_WEBHOOK_PATH_PARIS_RESTAURANTS}');
     expect(doc.squids['Tech influencers'].sheet.url).toBe('https://docs.google.com/spreadsheets/d/${SQ_SHEET_TOKEN_TECH_INFLUENCERS}/edit');
-    expect(ex.stderr).toContain('5 URL tokens are written as references');
+    expect(ex.stderr).toContain('3 URL tokens are written as references');
     const restored = {
-      SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'SLACKSECRET9',
-      SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS: 'g1@g2',
-      SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_2: 'OFFICEKEY',
-      SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_3: 'guid7',
+      SQ_WEBHOOK_PATH_LYON_BAKERIES: 'services/T0AB12CD3/B0EF45GH6/SLACKSECRET9',
+      SQ_WEBHOOK_PATH_PARIS_RESTAURANTS: 'webhookb2/g1@g2/IncomingWebhook/OFFICEKEY/guid7',
       SQ_SHEET_TOKEN_TECH_INFLUENCERS: '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms',
     };
     const f = file(ex.stdout, 'paths.yaml');
@@ -213,9 +211,9 @@ describe('tokens in webhook URLs', () => {
     expect(plan.items).toEqual([]);
     expect(JSON.stringify(plan.not_compared)).not.toContain('url');
     // A rotated token is a change, shown masked; the old and new values never appear.
-    const rotated = await run(['plan', '-f', f], { ...restored, SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'ROTATED42' });
+    const rotated = await run(['plan', '-f', f], { ...restored, SQ_WEBHOOK_PATH_LYON_BAKERIES: 'services/T0AB12CD3/B0EF45GH6/ROTATED42' });
     expect(rotated.code).toBe(10);
-    expect(rotated.stdout).toContain('url: "https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/********" → "https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/********"');
+    expect(rotated.stdout).toContain('url: "https://hooks.slack.com/********" → "https://hooks.slack.com/********"');
     expect(rotated.stdout + rotated.stderr).not.toMatch(/SLACKSECRET9|ROTATED42/);
     const shown = await run(['export', '--show-secrets']);
     expect(shown.stdout).toContain(SLACK);
