@@ -161,6 +161,27 @@ describe('tokens in webhook URLs', () => {
   const events = { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false };
   const hook = (squid: string, url: string) => emu.api(`/v1/delivery?squid=${emu.squidId(squid)}`, { method: 'POST', body: { webhook_fields: { url, is_active: true, retry: false, events } } });
 
+  // Issue 33, E3: tokens the rule by looks missed (82-87% caught) were written in clear into a file meant to be committed.
+  it.each([
+    ['a Telegram bot URL', 'https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage?chat_id=-1001234567890', 'https://api.telegram.org', ['AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw', '1001234567890', 'sendMessage']],
+    ['a Zapier catch hook', 'https://hooks.zapier.com/hooks/catch/1234567/abcde12/', 'https://hooks.zapier.com', ['1234567', 'abcde12']],
+    ['a short path token on an unknown host', 'https://api.acme.io/webhooks/lobstr/7f3k9x2m', 'https://api.acme.io', ['7f3k9x2m', 'webhooks/lobstr']],
+    ['a 15-character path token', 'https://acme.io/hook/secretpass123', 'https://acme.io', ['secretpass123']],
+    ['an 18-character path token', 'https://h.acme.dev/i/Zq7Rk2Lm9Xw4Pt8Vn', 'https://h.acme.dev', ['Zq7Rk2Lm9Xw4Pt8Vn']],
+  ])('sq export never writes the path or query of %s: the host readable, the rest one reference that plan restores', async (_label, url, origin, parts) => {
+    await hook('Lyon bakeries', url);
+    const ex = await run(['export']);
+    expect(ex.code, ex.stderr).toBe(0);
+    for (const part of parts) expect(ex.stdout + ex.stderr).not.toContain(part);
+    expect(parse(ex.stdout).squids['Lyon bakeries'].webhook.url).toBe(`${origin}/\${SQ_WEBHOOK_PATH_LYON_BAKERIES}`);
+    expect(ex.stderr).toContain('(${SQ_WEBHOOK_PATH_LYON_BAKERIES})');
+    // Set to what follows the host, the plan of the file shows no change; --show-secrets writes the URL as it is.
+    const f = file(ex.stdout);
+    const plan = (await planJson(f, { SQ_WEBHOOK_PATH_LYON_BAKERIES: url.slice(origin.length + 1) })).plan;
+    expect(plan.items).toEqual([]);
+    expect((await run(['export', '--show-secrets'])).stdout).toContain(url);
+  });
+
   it('sq export writes a query token as a ${…} reference (and says so); set, plan shows no change; --show-secrets writes it', async () => {
     await hook('Lyon bakeries', 'https://ci.example.com/hook?token=TOKEN-7777-SECRET');
     const ex = await run(['export']);
