@@ -129,7 +129,7 @@ _sq_opts() {
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page --all --slurp' ;;
     'runs get') echo '--squid' ;;
-    'runs start') echo '--squid --wait --timeout --interval' ;;
+    'runs start') echo '--squid --wait --idempotency-key --timeout --interval' ;;
     'runs watch') echo '--squid --timeout --interval' ;;
     'runs stats') echo '--squid' ;;
     'runs credits') echo '--squid' ;;
@@ -181,7 +181,7 @@ _sq_vopts() {
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page' ;;
     'runs get') echo '--squid' ;;
-    'runs start') echo '--squid --timeout --interval' ;;
+    'runs start') echo '--squid --idempotency-key --timeout --interval' ;;
     'runs watch') echo '--squid --timeout --interval' ;;
     'runs stats') echo '--squid' ;;
     'runs credits') echo '--squid' ;;
