@@ -250,7 +250,8 @@ describe('tokens in webhook URLs', () => {
     for (const args of [['plan', '-f', edited], ['plan', '-f', edited, '--json'], ['apply', '-f', edited, '--dry-run'], ['apply', '-f', edited, '--json']]) {
       const r = await run(args);
       expect(r.stdout + r.stderr, args.join(' ')).not.toContain('TOKEN-4242-SECRET');
-      expect(r.stdout + r.stderr, args.join(' ')).toContain('token=');
+      // A webhook URL is shown as its scheme and host, the rest masked (issue 33, E3).
+      expect(r.stdout + r.stderr, args.join(' ')).toContain('https://ci.example.com/********');
     }
   });
 });
@@ -283,7 +284,8 @@ describe('values from ${VAR} are secrets', () => {
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(args[0] === 'plan' ? 10 : 0);
       expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(/SLACKSECRET77|T000\/B000|AZLITERAL9999/);
       expect(r.stdout + r.stderr, args.join(' ')).toContain('https://hooks.slack.com/services/********');
-      expect(r.stdout + r.stderr, args.join(' ')).toContain('code=********');
+      // Any host but the known webhook services: scheme and host, the rest masked (issue 33, E3).
+      expect(r.stdout + r.stderr, args.join(' ')).toContain('https://fn.azurewebsites.net/********');
     }
   });
 
@@ -362,7 +364,8 @@ describe('a webhook URL token rotated in the environment', () => {
   it('plan and delivery apply --dry-run show the stored URL masked where the file has ${NAME}, as text and JSON', async () => {
     await store(`https://ci.example.com/hook/${OLD}?x=1`);
     const path = f();
-    const change = { field: 'url', from: 'https://ci.example.com/hook/********?x=1', to: 'https://ci.example.com/hook/********?x=1' };
+    // A webhook URL on any host but the known services: its scheme and host, the rest masked (issue 33, E3).
+    const change = { field: 'url', from: 'https://ci.example.com/********', to: 'https://ci.example.com/********' };
     const p = await planJson(path, env);
     expect(p.plan.items).toMatchObject([{ kind: 'delivery', action: 'update', channel: 'webhook', changes: [change] }]);
     const d = await run(['delivery', 'apply', '-f', path, '--dry-run', '--json'], env);
@@ -377,7 +380,7 @@ describe('a webhook URL token rotated in the environment', () => {
   it('a stored URL that does not fit the file\'s shape is masked whole', async () => {
     await store(`https://old.example.com/h/${OLD}`);
     const p = await planJson(f(), env);
-    expect(p.plan.items[0].changes).toEqual([{ field: 'url', from: '********', to: 'https://ci.example.com/hook/********?x=1' }]);
+    expect(p.plan.items[0].changes).toEqual([{ field: 'url', from: '********', to: 'https://ci.example.com/********' }]);
   });
 });
 
@@ -409,7 +412,7 @@ describe('edit → plan → apply → plan', () => {
         item({
           kind: 'delivery', action: 'create', squid: 'Lyon bakeries', id: lyon, channel: 'webhook',
           changes: [
-            { field: 'url', from: null, to: 'https://ci.example.com/hook' },
+            { field: 'url', from: null, to: 'https://ci.example.com/********' },
             { field: 'is_active', from: null, to: true },
             { field: 'retry', from: null, to: true },
             { field: 'events.run.running', from: null, to: false },

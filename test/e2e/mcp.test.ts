@@ -192,12 +192,13 @@ describe('sq mcp over stdio, with the SDK client', () => {
     const { client } = await connect(['--allow-writes']);
     const shown = await call(client, 'delivery_show', { squid: DEMO_SQUIDS.paris });
     expect(shown.isError).toBeFalsy();
-    expect(JSON.stringify(shown)).toContain('token=********');
+    // A webhook's URL in a record: scheme and host, the rest masked (issue 33, E3).
+    expect(JSON.stringify(shown)).toContain('https://ci.example.com/********');
     expect(JSON.stringify(shown)).not.toContain(token);
     expect(shown.structuredContent).toEqual(await json(['delivery', 'show', '--squid', DEMO_SQUIDS.paris]));
     const planned = await call(client, 'delivery_webhook', { squid: DEMO_SQUIDS.paris, url: `https://ci.example.com/hook?token=${token}`, dry_run: true });
     expect(JSON.stringify(planned)).not.toContain(token);
-    expect(JSON.stringify(planned)).toContain('token=********');
+    expect(JSON.stringify(planned)).toContain('https://ci.example.com/********');
   });
 
   it('resources: sq://squids/{id} and sq://runs/{id}, listed and read', async () => {
