@@ -5,12 +5,11 @@
 # Subcommand words (names and aliases) under a command path.
 _sq_cmds() {
   case "$1" in
-    '') echo 'auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator doctor version completion help' ;;
+    '') echo 'auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion help' ;;
     'auth') echo 'login logout status switch' ;;
     'profiles') echo 'list ls remove rm' ;;
-    'config') echo 'get set unset list ls' ;;
     'crawlers') echo 'list ls get view params attributes attrs' ;;
-    'squids') echo 'list ls get view create update empty delete rm credits estimate chain' ;;
+    'squids') echo 'list ls get view create update empty delete rm credits chain' ;;
     'squids chain') echo 'set delete rm' ;;
     'tasks') echo 'list ls get view add upload upload-status delete rm' ;;
     'runs') echo 'list ls get view start watch stats credits tasks abort stop download' ;;
@@ -29,7 +28,6 @@ _sq_canon() {
   case "$1|$2" in
     '|auth') echo 'auth' ;;
     '|profiles') echo 'profiles' ;;
-    '|config') echo 'config' ;;
     '|me') echo 'me' ;;
     '|balance') echo 'balance' ;;
     '|status') echo 'status' ;;
@@ -50,7 +48,6 @@ _sq_canon() {
     '|api') echo 'api' ;;
     '|mcp') echo 'mcp' ;;
     '|emulator') echo 'emulator' ;;
-    '|doctor') echo 'doctor' ;;
     '|version') echo 'version' ;;
     '|completion') echo 'completion' ;;
     '|help') echo 'help' ;;
@@ -60,10 +57,6 @@ _sq_canon() {
     'auth|switch') echo 'switch' ;;
     'profiles|list'|'profiles|ls') echo 'list' ;;
     'profiles|remove'|'profiles|rm') echo 'remove' ;;
-    'config|get') echo 'get' ;;
-    'config|set') echo 'set' ;;
-    'config|unset') echo 'unset' ;;
-    'config|list'|'config|ls') echo 'list' ;;
     'crawlers|list'|'crawlers|ls') echo 'list' ;;
     'crawlers|get'|'crawlers|view') echo 'get' ;;
     'crawlers|params') echo 'params' ;;
@@ -75,7 +68,6 @@ _sq_canon() {
     'squids|empty') echo 'empty' ;;
     'squids|delete'|'squids|rm') echo 'delete' ;;
     'squids|credits') echo 'credits' ;;
-    'squids|estimate') echo 'estimate' ;;
     'squids|chain') echo 'chain' ;;
     'squids chain|set') echo 'set' ;;
     'squids chain|delete'|'squids chain|rm') echo 'delete' ;;
@@ -122,10 +114,9 @@ _sq_opts() {
   case "$1" in
     '') echo '-V --version' ;;
     'auth login') echo '--with-token' ;;
-    'status') echo '--timeout --web' ;;
+    'status') echo '--timeout' ;;
     'crawlers list') echo '--search --limit --page --all --slurp' ;;
     'squids list') echo '--name --limit --page --all --slurp' ;;
-    'squids get') echo '--web' ;;
     'squids create') echo '--crawler --name' ;;
     'squids update') echo '--name --concurrency --param --account --no-accounts' ;;
     'squids empty') echo '--type' ;;
@@ -137,9 +128,9 @@ _sq_opts() {
     'tasks upload') echo '--squid --wait --timeout' ;;
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page --all --slurp' ;;
-    'runs get') echo '--squid --web' ;;
-    'runs start') echo '--squid --wait --timeout --interval' ;;
-    'runs watch') echo '--squid --timeout --interval --web' ;;
+    'runs get') echo '--squid' ;;
+    'runs start') echo '--squid --wait --idempotency-key --timeout --interval' ;;
+    'runs watch') echo '--squid --timeout --interval' ;;
     'runs stats') echo '--squid' ;;
     'runs credits') echo '--squid' ;;
     'runs tasks') echo '--squid --limit --page --all --slurp' ;;
@@ -160,7 +151,7 @@ _sq_opts() {
     'delivery test') echo '--host --port --username --directory --password-stdin --password-env --url --email --squid' ;;
     'delivery show') echo '--squid' ;;
     'delivery apply') echo '-f --file --force' ;;
-    'billing auto-reset') echo '--enable --disable --threshold --max-resets --web' ;;
+    'billing auto-reset') echo '--enable --disable --threshold --max-resets' ;;
     'plan') echo '-f --file --detailed-exitcode' ;;
     'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
@@ -190,7 +181,7 @@ _sq_vopts() {
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page' ;;
     'runs get') echo '--squid' ;;
-    'runs start') echo '--squid --timeout --interval' ;;
+    'runs start') echo '--squid --idempotency-key --timeout --interval' ;;
     'runs watch') echo '--squid --timeout --interval' ;;
     'runs stats') echo '--squid' ;;
     'runs credits') echo '--squid' ;;
@@ -294,7 +285,6 @@ _sq_argval() {
     'squids empty|0') echo 'dyn squids' ;;
     'squids delete|0') echo 'dyn squids' ;;
     'squids credits|0') echo 'dyn squids' ;;
-    'squids estimate|0') echo 'dyn squids' ;;
     'squids chain|0') echo 'dyn squids' ;;
     'squids chain set|0') echo 'dyn squids' ;;
     'squids chain delete|0') echo 'dyn squids' ;;
@@ -311,7 +301,7 @@ _sq_argval() {
     'accounts delete|0') echo 'dyn accounts' ;;
     'go|0') echo 'dyn crawlers' ;;
     'completion|0') echo 'words bash zsh fish' ;;
-    'help|'*) echo 'words auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator doctor version completion environment exit-codes globals' ;;
+    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals' ;;
   esac
 }
 
@@ -331,9 +321,8 @@ _sq_values() {
       # never an error on the screen. The line's words go along (--profile, --base-url, --squid change the answer).
       # Names may hold spaces: one per line, quoted for the shell as typed so far ('...', "..." or backslashes).
       local v q= pre=$2 cmd
-      # The command being completed; for an alias (alias sq="node .../bin/sq.js"), what it stands for, split on blanks
-      # (IFS is a newline in this function, which would keep "node .../bin/sq.js" one word).
-      if [[ -n ${BASH_ALIASES[${COMP_WORDS[0]}]-} ]]; then IFS=$' \t' read -ra cmd <<< "${BASH_ALIASES[${COMP_WORDS[0]}]}"; else cmd=("${COMP_WORDS[0]}"); fi
+      # The command being completed; for an alias (alias sq="node .../bin/sq.js"), what it stands for.
+      if [[ -n ${BASH_ALIASES[${COMP_WORDS[0]}]-} ]]; then read -ra cmd <<< "${BASH_ALIASES[${COMP_WORDS[0]}]}"; else cmd=("${COMP_WORDS[0]}"); fi
       [[ $pre == [\"\']* ]] && { q=${pre:0:1}; pre=${pre:1}; }
       while IFS=$'\t' read -r v _; do
         [[ -n $v && $v == "$pre"* ]] || continue

@@ -40,7 +40,7 @@ function __sq_vopts
         case 'runs get'
             __sq_words --squid
         case 'runs start'
-            __sq_words --squid --timeout --interval
+            __sq_words --squid --idempotency-key --timeout --interval
         case 'runs watch'
             __sq_words --squid --timeout --interval
         case 'runs stats'
@@ -630,6 +630,7 @@ complete -c sq -n '__sq_arg \'runs get\' 0' -f -a '(__sq_dynamic runs)'
 # sq runs start
 complete -c sq -n '__sq_is \'runs start\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, id prefix or exact name (required)'
 complete -c sq -n '__sq_is \'runs start\'' -l wait -d 'wait until the run is done and its export is ready'
+complete -c sq -n '__sq_is \'runs start\'' -l idempotency-key -x -d 'start at most one run for KEY: the run KEY started in the last 24 h (kept per profile in the cache directory) is shown, or waited for, instead of a new one, whatever state it is in'
 complete -c sq -n '__sq_is \'runs start\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
 complete -c sq -n '__sq_is \'runs start\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
 

@@ -389,7 +389,7 @@ _sq__runs__get() {
 }
 
 _sq__runs__start() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--wait[wait until the run is done and its export is ready]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: '
+  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--wait[wait until the run is done and its export is ready]' '--idempotency-key=[start at most one run for KEY\: the run KEY started in the last 24 h (kept per profile in the cache directory) is shown, or waited for, instead of a new one, whatever state it is in]:idempotency-key: ' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: '
 }
 
 _sq__runs__watch() {

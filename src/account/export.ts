@@ -45,6 +45,29 @@ function urlWithRefs(url: unknown, kind: string, squid: string, used: Set<string
   });
 }
 
+/**
+ * A webhook URL as the file writes it: never its path or query in clear (issue 33, E3: a Telegram bot token, Zapier
+ * keys and short path tokens on unknown hosts slipped past any rule by looks). The host stays readable; everything
+ * after it becomes one \${SQ_WEBHOOK_PATH_<SQUID>} reference (its value: the path without its first "/", with the query),
+ * listed in `refs`; a password in it becomes a reference of its own. A URL with nothing after the host is kept.
+ */
+export function webhookUrlWithRef(url: unknown, squid: string, used: Set<string>, refs: string[] | null): unknown {
+  if (typeof url !== 'string' || refs === null || /^\$\{\w+\}$/.test(url)) return url;
+  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(.*)$/is.exec(url);
+  const whole = () => {
+    const ref = envName('WEBHOOK_URL', squid, used);
+    refs.push(ref);
+    return ref;
+  };
+  if (!m) return url === '' ? url : whole();
+  const origin = urlWithRefs(m[1], 'WEBHOOK_PASSWORD', squid, used, refs) as string;
+  const rest = m[2];
+  if (rest === '' || rest === '/' || /^\/?\$\{\w+\}$/.test(rest)) return origin + rest;
+  const ref = envName('WEBHOOK_PATH', squid, used);
+  refs.push(ref);
+  return `${origin}/${ref}`;
+}
+
 function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], accounts: string[], used: Set<string>, refs: string[] | null): Rec {
   const crawler = crawlers.find((c) => recordId(c) === rec.crawler);
   const name = String(rec.name ?? recordId(rec));
@@ -73,7 +96,7 @@ function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], accounts: string[],
     const ev = storedEvents(f);
     // Events the service did not answer with ({url, is_active} only) become a reference to set.
     const events = ev ? RUN_EVENTS.filter((e) => ev[e]) : envName('WEBHOOK_EVENTS', name, used);
-    out.webhook = { url: urlWithRefs(f.url, 'WEBHOOK_TOKEN', name, used, refs), events, ...(typeof f.retry === 'boolean' ? { retry: f.retry } : {}), ...active(f) };
+    out.webhook = { url: webhookUrlWithRef(f.url, name, used, refs), events, ...(typeof f.retry === 'boolean' ? { retry: f.retry } : {}), ...active(f) };
   }
   if (d.email !== null) out.email = { address: d.email, notifications: d.notifications === true };
   if (d.google_sheet_fields) {

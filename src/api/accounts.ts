@@ -116,6 +116,7 @@ function accountPath(id: string): string {
 }
 
 export function getAccount(http: HttpClient, id: string): Promise<unknown> {
+  // get-account answers an envelope of one account (api-reference §15), read by the caller: the generic check only.
   return http.get(accountPath(id));
 }
 

@@ -41,7 +41,7 @@ export function chainPath(squid: string): string {
  */
 export async function getChain(http: HttpClient, squid: string): Promise<Chain | null> {
   const path = chainPath(squid);
-  const c = await http.get<unknown>(path);
+  const c = await http.get<unknown>(path, { nullable: true });
   if (c === null || c === undefined) return null;
   if (typeof c === 'object' && !Array.isArray(c) && typeof (c as { id?: unknown }).id === 'string' && (c as { id: string }).id !== '') return c as Chain;
   const got = Array.isArray(c) ? 'an array' : typeof c === 'object' ? 'an object without an id' : typeof c;

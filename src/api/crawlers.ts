@@ -3,6 +3,7 @@
 import { isRecord as isRec } from '../output/fields.js';
 import type { HttpClient } from './http.js';
 import { seg } from './path.js';
+import { checks } from './checks.js';
 import { closest } from '../validate/suggest.js';
 type Rec = Record<string, unknown>;
 
@@ -53,7 +54,7 @@ function crawlerPath(id: string, sub = ''): string {
 }
 
 export function getCrawler(http: HttpClient, id: string): Promise<Rec> {
-  return http.get<Rec>(crawlerPath(id));
+  return http.get<Rec>(crawlerPath(id), { expect: checks.crawler });
 }
 
 export function getCrawlerParams(http: HttpClient, id: string): Promise<unknown> {

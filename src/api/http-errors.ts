@@ -151,3 +151,39 @@ function describeCode(code: string, err: unknown): string {
       return `${code}${err instanceof Error && err.message && !err.message.includes(code) ? ` (${err.message})` : ''}`;
   }
 }
+
+/** Keys of the API's four error bodies (api-reference §4): an answer made of these only is an error, not a document. */
+const ERROR_KEYS = new Set(['detail', 'error', 'errors', 'message', 'type', 'code', 'param']);
+
+/**
+ * Whether a 2xx answer is a document at all, then (o.expect) the one the endpoint promises; null when it is, else
+ * what it is instead ("null", "an error message: maintenance", `not a run: "id" is missing`).
+ */
+export function answerProblem(data: unknown, method: string, status: number, o: { expect?: 'any' | ((data: unknown) => string | null | Promise<string | null>); nullable?: boolean }): string | null | Promise<string | null> {
+  if (data === null) return o.nullable || status === 204 || method === 'DELETE' || method === 'HEAD' ? null : 'null';
+  if (typeof data !== 'object') return `a ${typeof data}, not a document`;
+  if (!Array.isArray(data)) {
+    const keys = Object.keys(data);
+    if (keys.length > 0 && keys.every((k) => ERROR_KEYS.has(k))) return `an error message, not a document: ${JSON.stringify(errorMessage(data) ?? keys.join(', '))}`;
+  }
+  return typeof o.expect === 'function' ? o.expect(data) : null;
+}
+
+/** A 2xx answer that is not the document the endpoint promises: exit 1 naming it (a write's outcome is unknown). */
+export function notTheDocument(method: string, path: string, status: number, problem: string, safe: boolean): ApiError {
+  const what = `the API answered ${method} ${path} with HTTP ${status}, but the answer is ${problem}`;
+  return safe ? new ApiError(what, { status }) : new AmbiguousWriteError(`${what}. ${MAY_HAVE_REACHED}`, { status });
+}
+
+/** A 3xx: not followed (the key would go along to wherever it points), its body not read. Names the host only. */
+export function redirectError(status: number, method: string, url: URL, headers: Record<string, string | string[] | undefined>, safe: boolean): ApiError {
+  let where = '';
+  try {
+    const loc = headers.location;
+    if (typeof loc === 'string' && loc) where = ` to ${new URL(loc, url).host}`;
+  } catch {
+    // a Location that is no URL: named by nothing
+  }
+  const what = `the API answered ${method} ${url.pathname} with HTTP ${status}, a redirect${where}, which sq does not follow: check the base URL (an http:// URL for an https:// service, a proxy in front of it)`;
+  return safe ? new ApiError(what, { status }) : new AmbiguousWriteError(`${what}. ${MAY_HAVE_REACHED}`, { status });
+}

@@ -5,7 +5,7 @@ import { AuthError, DryRunStop, InterruptedError } from '../errors.js';
 import { Pacer, resetWaitMs, type ServerSaid } from './pacing.js';
 import { SharedStore } from './pacing-state.js';
 import { loadTransport, type RequestFn } from './transport.js';
-import { AmbiguousWriteError, InterruptedWriteError, NOT_SENT_CODES, errCode, networkError, httpError, parseJson } from './http-errors.js';
+import { AmbiguousWriteError, InterruptedWriteError, NOT_SENT_CODES, answerProblem, errCode, networkError, httpError, notTheDocument, parseJson, redirectError } from './http-errors.js';
 import { redactBody, redactUrl } from './redact.js';
 import { maskAuthorization } from '../output/secrets.js';
 import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
@@ -60,6 +60,15 @@ export interface RequestOptions {
    * dry run, and not counted as a write.
    */
   readOnly?: boolean;
+  /**
+   * The document the endpoint promises (a check from records.ts: null when the answer is it, else what is wrong), or
+   * 'any' for `sq api`, which passes answers on as they are. Every other answer is checked to be a document at all:
+   * JSON null (unless `nullable`), a bare string or number, or an object that holds only an error message
+   * (`{"detail": "maintenance"}`) is exit 1 naming the endpoint, not a record.
+   */
+  expect?: 'any' | ((data: unknown) => string | null | Promise<string | null>);
+  /** A 200 `null` is a documented answer here (GET chain of a squid without one). */
+  nullable?: boolean;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -175,7 +184,12 @@ export class HttpClient {
     const res = await this.send(method, path, o, false);
     const text = res.text ?? '';
     const safe = SAFE_METHODS.has(method) || o.readOnly === true;
-    return { status: res.statusCode, headers: res.headers, data: parseJson(text, res.statusCode, method, path, safe) as T, url: res.url };
+    const data = parseJson(text, res.statusCode, method, path, safe);
+    if (o.expect !== 'any' && res.statusCode < 300) {
+      const problem = await answerProblem(data, method, res.statusCode, o);
+      if (problem) throw notTheDocument(method, new URL(res.url).pathname, res.statusCode, problem, safe);
+    }
+    return { status: res.statusCode, headers: res.headers, data: data as T, url: res.url };
   }
 
   /** For downloads: the body is handed over as a stream once the status is known good. */
@@ -274,6 +288,11 @@ export class HttpClient {
         this.trace(`* ${describe}: 404 on a retry: an earlier attempt deleted it`);
         policy.succeeded();
         return Object.assign(res, { url: req.url.toString(), text: '' });
+      }
+      if (status >= 300 && status < 400 && !(o.okStatuses ?? []).includes(status)) {
+        // Never followed, and its body never read as the answer: a redirect is no document of the endpoint.
+        await res.body.dump().catch(() => undefined);
+        throw redirectError(status, req.method, req.url, res.headers, policy.safe);
       }
       if (status >= 400 && !(o.okStatuses ?? []).includes(status)) {
         const text = await res.body.text().catch(() => '');

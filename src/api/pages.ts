@@ -77,7 +77,8 @@ export async function* pages<T = Record<string, unknown>>(
     const stopping = () => `stopping after ${delivered}${total !== null ? ` of ${total}` : ''} record${delivered === 1 && total === null ? '' : 's'}`;
     let res: HttpResponse<unknown>;
     try {
-      res = await http.request<unknown>('GET', path, { query: { ...opts.query, page, limit: size }, headers: opts.headers, retryBudget });
+      // expect 'any': a page is checked below, with the page's number in the message.
+      res = await http.request<unknown>('GET', path, { query: { ...opts.query, page, limit: size }, headers: opts.headers, retryBudget, expect: 'any' });
     } catch (err) {
       // Records already went out (to stdout; a -o file is dropped): say where the listing broke off. A stop signal is
       // the user's own doing, not a broken listing.

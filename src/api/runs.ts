@@ -7,6 +7,7 @@ import { isRecord } from '../output/fields.js';
 import { pages, type Envelope, type PageOptions } from './pages.js';
 import { seg } from './path.js';
 import { isLoopbackHost } from '../validate/url.js';
+import { checks } from './checks.js';
 
 export type Run = Record<string, unknown> & { id?: string; status?: string };
 
@@ -56,11 +57,11 @@ function runPath(runId: string, sub = ''): string {
 }
 
 export function getRun(http: HttpClient, runId: string): Promise<Run> {
-  return http.get<Run>(runPath(runId));
+  return http.get<Run>(runPath(runId), { expect: checks.run });
 }
 
 export function getRunStats(http: HttpClient, runId: string): Promise<Record<string, unknown>> {
-  return http.get(runPath(runId, '/stats'));
+  return http.get(runPath(runId, '/stats'), { expect: checks.runStats });
 }
 
 export function listRunPages(http: HttpClient, squidId: string, opts: PageOptions = {}): AsyncGenerator<Envelope<Run>> {
@@ -85,13 +86,13 @@ export async function* runTaskPages(http: HttpClient, runId: string, opts: PageO
 }
 
 export async function startRun(http: HttpClient, squidId: string): Promise<Run> {
-  const run = await http.post<Run>(RUNS_PATH, { squid: squidId });
+  const run = await http.post<Run>(RUNS_PATH, { squid: squidId }, { expect: checks.run });
   if (!isRecord(run) || typeof run.id !== 'string' || run.id === '') throw unexpectedWriteAnswer('POST', RUNS_PATH, 'the id of a run');
   return run;
 }
 
 export function abortRun(http: HttpClient, runId: string): Promise<Run> {
-  return http.post<Run>(runPath(runId, '/abort'));
+  return http.post<Run>(runPath(runId, '/abort'), undefined, { expect: checks.run });
 }
 
 /** The presigned export URL, or null when the API says the export is not ready (404). */

@@ -2,6 +2,7 @@
 import { UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { seg } from './path.js';
+import { checks } from './checks.js';
 
 /**
  * `k=v` → value. The text stays a string unless it is valid JSON, so `zip=01234` stays "01234" (a leading zero is
@@ -47,11 +48,11 @@ export function squidPath(id: string, sub = ''): string {
 }
 
 export function getSquid<T = Rec>(http: HttpClient, id: string): Promise<T> {
-  return http.get<T>(squidPath(id));
+  return http.get<T>(squidPath(id), { expect: checks.squid });
 }
 
 export function createSquid(http: HttpClient, body: Rec): Promise<Rec> {
-  return http.post<Rec>(SQUIDS_PATH, body);
+  return http.post<Rec>(SQUIDS_PATH, body, { expect: checks.squid });
 }
 
 /** The API updates with POST on the squid itself. */

@@ -5,6 +5,7 @@ import type { HttpClient } from './http.js';
 import { unexpectedWriteAnswer } from './http-errors.js';
 import { isRecord as isRec } from '../output/fields.js';
 import { seg } from './path.js';
+import { checks } from './checks.js';
 
 type Rec = Record<string, unknown>;
 
@@ -103,7 +104,7 @@ export function taskPath(id: string): string {
 }
 
 export function getTask(http: HttpClient, id: string): Promise<unknown> {
-  return http.get(taskPath(id));
+  return http.get(taskPath(id), { expect: checks.task });
 }
 
 export function deleteTask(http: HttpClient, id: string): Promise<unknown> {

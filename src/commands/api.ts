@@ -78,7 +78,7 @@ export default defineVerb({
     }
     // With -i a 4xx answer is shown like a 2xx one (head and body), then fails with its usual code. 429 stays with the
     // client's pacing, and 5xx with its retries.
-    const res = await http.request(method, path, { query, body, headers, okStatuses: opts.include ? CLIENT_ERRORS : undefined });
+    const res = await http.request(method, path, { query, body, headers, okStatuses: opts.include ? CLIENT_ERRORS : undefined, expect: 'any' });
     if (opts.include) ctx.out.text(await responseHead(ctx, res.status, res.headers));
     // Pretty JSON unless a format is asked for, like gh api; --fields and masking as for any record.
     await ctx.out.record(res.data, { defaultFormat: 'json' });

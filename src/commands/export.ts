@@ -9,9 +9,11 @@ export default defineVerb({
     'Reads every squid (its settings, params, tasks and delivery channels) and the automatic billing reset, and ' +
     'prints them in the account file format on stdout: YAML, or JSON with --json. Secrets are never written: each ' +
     'becomes a reference such as ${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS}, to be set before an apply that sends that ' +
-    'channel. So does each token of a webhook or sheet URL (a secret query value such as ?token=, a password, a path ' +
-    'segment that is a token: Slack, Discord, Office 365 or any long random key), e.g. ' +
-    'https://hooks.slack.com/services/T0/B0/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS}, unless --show-secrets. Running ' +
+    'channel. A webhook URL is never written with its path or query in clear, whatever its host (a bot token, a short ' +
+    'key, a query value): its host stays readable and the rest becomes one reference, e.g. ' +
+    'https://hooks.slack.com/${SQ_WEBHOOK_PATH_PARIS_RESTAURANTS}, set to what follows the host ' +
+    '(services/T0/B0/XXXX). Each token of a sheet URL (a secret query value such as ?token=, a password, a path segment ' +
+    'that is a long random key) becomes a reference of its own. --show-secrets writes them as they are. Running ' +
     '`sq plan` on the exported file shows no change. Only GET requests are made.',
   examples: ['sq export > sq.yaml', 'sq export --json > sq.json', 'sq export > sq.yaml && sq plan -f sq.yaml'],
   async run(ctx) {

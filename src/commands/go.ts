@@ -8,14 +8,20 @@ import { badTaskValues, getCrawlerParams, squidParamNames, unknownSquidParams } 
 import { resolveCrawler, resolveSquid } from '../api/resolve.js';
 import { createSquid, parseParams, SQUIDS_PATH, updateSquid } from '../api/squids.js';
 import { addTasks } from '../api/tasks.js';
-import { isTerminal, listRunPages, runStatus, startRun, type Run } from '../api/runs.js';
+import { isTerminal, listRunPages, runStatus, type Run } from '../api/runs.js';
 import { fnv1a64 } from '../io/cache-file.js';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { checkNewOutput } from '../io/atomic-file.js';
 import { siblings } from '../io/checkpoint.js';
+import { GoJob } from '../io/go-record.js';
+import { lockExport } from '../io/lock.js';
+import type { HttpClient } from '../api/http.js';
+import { startRunOnce } from '../api/run-once.js';
+import { cacheDir } from '../cache-dir.js';
 import { count } from '../io/progress.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
-import { NotFoundError, SqError, UsageError } from '../errors.js';
+import { NotFoundError, RunFailedError, SqError, UsageError } from '../errors.js';
 import { shellWord } from '../io/shell.js';
 import { nonEmpty } from '../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './runs/_shared/wait.js';
@@ -37,13 +43,17 @@ export default defineVerb({
     'write), adds the tasks (those already there are skipped by the API), starts a run ' +
     'unless one of the squid is still in progress (then it is resumed, never a second one), waits for it as `sq runs watch` ' +
     'does, and exports its results with the engine of `sq results list --all`: to -o FILE (written atomically; format from ' +
-    '--format or the extension) or stdout. Each step prints one line on stderr. Interrupted while waiting (Ctrl-C: exit 130; SIGTERM: 143), ' +
-    'the run goes on: run the same command again to resume it. A run that has finished is not resumed (a rerun starts a new one): ' +
-    'when its export fails or is interrupted, sq prints the `sq results list --run RUN` command that exports it. --json prints a summary object on stdout instead of the results, ' +
+    '--format or the extension) or stdout. Each step prints one line on stderr. Before each step that starts or changes ' +
+    'something, sq records what it is doing beside the file (.FILE.sq-go; for stdout, in the cache directory): interrupted at ' +
+    'any point (Ctrl-C: exit 130; SIGTERM: 143; even kill -9), the run goes on, and the same command run again continues the ' +
+    'job: it finishes a params step that was cut short, never starts a second run while the recorded one exists, and ' +
+    'exports that run whatever state it ended in (a run that ended in error or aborted is exported, then exit 6). ' +
+    'The record is removed once the export is whole. --json prints a summary object on stdout instead of the results, ' +
     'so it needs -o FILE.\n\n' +
     'Spending: as `sq runs start`, with a cap (--max-credits, SQ_MAX_CREDITS, `sq config set max-credits N`) the run is ' +
     'estimated once the squid has its tasks, and above the cap nothing is started (exit 9; the squid and its tasks stay, ' +
-    'so the estimate can be read again with `sq squids estimate`). On a terminal, a costly run asks y/N first (--yes skips).',
+    'so the estimate can be read again with `sq squids estimate`). On a terminal, a costly run asks y/N first (--yes skips). ' +
+    'A run already recorded or in progress is resumed without a new estimate.',
   args: ['<crawler>', '<tasks...>'],
   options: [
     { flags: '-p, --param <key=value>', description: 'set a squid parameter (repeatable), as `sq squids update --param`', repeatable: true },
@@ -73,15 +83,22 @@ export default defineVerb({
     const settings = ctx.outputSettings();
     // With --json the summary is the JSON: the file's format comes from --format or its extension.
     const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat && !summary ? settings.format : null);
-    if (output !== undefined) {
-      await checkNewOutput('-o', output, opts.force === true);
-      // The export would refuse a leftover of an interrupted one, but only after a new run was started and paid for.
-      await refuseInterruptedExport(output, format);
-    }
+    if (output !== undefined) await checkNewOutput('-o', output, opts.force === true);
     const wait = await waitSettings(ctx, opts);
     const spend = await spendPolicy(ctx, opts.maxCredits);
 
     const http = await ctx.http();
+    // What an interrupted `sq go` of this file (or, to stdout, of these tasks) was doing: continued, never redone.
+    const job = await GoJob.open({
+      output,
+      cacheDir: cacheDir(ctx.env),
+      keyId: http.keyId,
+      job: JSON.stringify([crawlerRef, key, [...new Set(tasks.map((t) => t[key]))].sort()]),
+      lock: (path) => lockExport(path, output !== undefined ? `-o ${output}` : 'sq go', (fn) => ctx.onCleanup(fn)),
+    });
+    // The export would refuse a leftover of an interrupted one, but only after a new run was started and paid for;
+    // the leftover of this job's own run is continued instead.
+    if (output !== undefined && !job.hasRun) await refuseInterruptedExport(output, format);
     const crawler = await resolveCrawler(http, crawlerRef);
     const slug = typeof crawler.record.slug === 'string' && crawler.record.slug ? crawler.record.slug : crawler.id;
     // The crawler's parameters: --param keys it declares, TASK values in its format. A typo found here leaves no squid.
@@ -96,23 +113,32 @@ export default defineVerb({
 
     // 1. The squid, by its name.
     const name = squidName(slug, tasks);
+    job.checkSquid(name, null);
     let squidId: string;
     let created = false;
     try {
       squidId = (await resolveSquid(http, name)).id;
+      job.checkSquid(name, squidId);
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
+      // Recorded first: interrupted before its params are set, the squid cannot run, and the rerun must set them.
+      job.checkSquid(name, '');
+      await job.save(name, { squid: null, params_done: false, run: null });
       const s = await createSquid(http, { crawler: crawler.id, name });
       squidId = typeof s?.id === 'string' ? s.id : '';
       if (!squidId) throw unexpectedWriteAnswer('POST', SQUIDS_PATH, 'the id of the squid');
       created = true;
+      await job.save(name, { squid: squidId });
     }
     ctx.out.info(`squid "${name}" (${squidId}) ${created ? 'created' : 'reused'}`);
 
     // 2. Its params. A new squid gets them even when none are given: the platform runs a squid only once its
-    // params have been set, even to the crawler's defaults (SquidNotReady otherwise).
-    if (params || created) {
+    // params have been set, even to the crawler's defaults (SquidNotReady otherwise); and so does a squid whose params
+    // step an interrupted run of this command never finished.
+    if (params || created || job.paramsPending) {
+      await job.save(name, { squid: squidId, params_done: false });
       await updateSquid(http, squidId, { params: params ?? {} });
+      await job.save(name, { params_done: true });
       ctx.out.info(params ? `params set: ${Object.keys(params).join(', ')}` : 'params set: the crawler\'s defaults');
     }
 
@@ -126,40 +152,71 @@ export default defineVerb({
     }
     ctx.out.info(`${count(added)} task${added === 1 ? '' : 's'} added, ${count(existing)} already there`);
 
-    // 4. The run: one still in progress is resumed rather than a second one started.
-    let run = await runInProgress(http, squidId);
-    const resumed = run !== null;
-    if (!run) {
-      await guardSpend(ctx, http, squidId, spend, name);
+    // 4. The run: the one this job recorded (whatever state it ended in), or the one its cut-short start made, or one
+    // of the squid still in progress; a new one only when there is none of them.
+    const mark = job.run;
+    let run: Run | null = mark ? null : await runInProgress(http, squidId);
+    let how: 'recorded' | 'found' | 'started' | 'in progress' = 'in progress';
+    if (run) await job.save(name, { squid: squidId, run: { since: new Date(Date.now() + http.clockSkewMs).toISOString(), id: String(run.id) } });
+    else {
       try {
-        run = await startRun(http, squidId);
+        ({ run, how } = await startRunOnce(
+          http,
+          squidId,
+          mark,
+          (m) => job.save(name, { squid: squidId, run: m }),
+          () => guardSpend(ctx, http, squidId, spend, name),
+        ));
       } catch (err) {
         if (err instanceof AmbiguousWriteError) {
           err.message = `starting the run failed and it may have started anyway: ${err.message}`;
-          err.details.push('Run the same `sq go` command again: it resumes a run that did start instead of starting a second one.');
+          err.details.push('Run the same `sq go` command again: it continues a run that did start instead of starting a second one.');
         }
         throw err;
       }
     }
     const runId = String(run.id);
-    ctx.out.info(`run ${runId} ${resumed ? `resumed (${runStatus(run) || 'status unknown'})` : 'started'}`);
+    const resumed = how !== 'started';
+    const note = how === 'found' ? '; its start was cut short' : '';
+    ctx.out.info(`run ${runId} ${resumed ? `resumed (${runStatus(run) || 'status unknown'}${note})` : 'started'}`);
 
-    // 5. Wait, as `runs watch`; 6. export, as `results list --run RUN --all`.
-    const final = await waitForRun(ctx, http, runId, wait);
+    // 5. Wait, as `runs watch`; 6. export, as `results list --run RUN --all`. A run that ended in error or aborted is
+    // exported too (what it got is paid for), then the command ends as `runs watch` does (exit 6).
+    let final: Run;
+    let failed: RunFailedError | null = null;
+    try {
+      final = await waitForRun(ctx, http, runId, wait);
+    } catch (err) {
+      if (!(err instanceof RunFailedError) || !err.run) throw err;
+      failed = err;
+      final = err.run as Run;
+    }
+    // This job's own export, cut short: continued from its checkpoint, or (killed before its first page) begun again.
+    const where = output !== undefined ? siblings(output) : null;
+    const resume = job.hasRun && where !== null && existsSync(where.checkpoint);
+    if (job.hasRun && where !== null && !resume) await rm(where.partial, { force: true });
     let n: number;
     try {
-      n = await runExport(ctx, { force: opts.force === true }, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format });
+      n = await runExport(ctx, { force: opts.force === true, resume }, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format });
     } catch (err) {
-      // The run is finished (and charged): a rerun of `sq go` would start a second one, so say how to get these results.
-      // When whole pages were kept, the export has already printed the `--resume` command that continues it.
-      const kept = output !== undefined && existsSync(siblings(output).checkpoint);
+      // The run is finished (and charged): say how to get these results without a second run. When whole pages were
+      // kept, the export has already printed the `--resume` command that continues it.
+      const kept = where !== null && existsSync(where.checkpoint);
       if (err instanceof SqError && !(err instanceof UsageError) && !kept) {
-        const words = ['sq', 'results', 'list', '--run', runId, '--all', '--format', format, ...(output !== undefined ? ['-o', output] : [])];
-        if (opts.force === true && output !== undefined) words.push('--force');
-        err.details.push(`run ${runId} is finished and its results are kept: export them with ${words.map(shellWord).join(' ')}`);
-        err.details.push('(running the same `sq go` again would start, and be charged for, a new run)');
+        if (job.recorded) err.details.push(`run ${runId} is finished and its results are kept: run the same \`sq go\` command again to export them (it starts no new run)`);
+        else {
+          const words = ['sq', 'results', 'list', '--run', runId, '--all', '--format', format, ...(output !== undefined ? ['-o', output] : [])];
+          if (opts.force === true && output !== undefined) words.push('--force');
+          err.details.push(`run ${runId} is finished and its results are kept: export them with ${words.map(shellWord).join(' ')}`);
+          err.details.push('(running the same `sq go` again would start, and be charged for, a new run)');
+        }
       }
       throw err;
+    }
+    await job.finish();
+    if (failed) {
+      ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} of the failed run to ${output ?? 'stdout'}`);
+      throw failed;
     }
     ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} to ${output ?? 'stdout'}`);
     if (summary) {
@@ -187,7 +244,7 @@ export function squidName(slug: string, tasks: Record<string, unknown>[]): strin
 }
 
 /** The newest run of the squid not yet finished, or finished with its export still being made; null when none. */
-async function runInProgress(http: Parameters<typeof startRun>[0], squidId: string): Promise<Run | null> {
+async function runInProgress(http: HttpClient, squidId: string): Promise<Run | null> {
   const first = await listRunPages(http, squidId, { pageSize: RECENT_RUNS, maxItems: RECENT_RUNS }).next();
   const runs = first.done ? [] : first.value.data;
   return runs.find((r) => typeof r.id === 'string' && r.id && (!isTerminal(runStatus(r)) || (runStatus(r) === 'done' && r.export_done === false))) ?? null;

@@ -199,21 +199,49 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  */
 export function maskSecrets<T>(value: T, show: boolean, known: readonly string[] = []): T {
   if (show) return value;
-  return maskDeep(value, MASK, known) as T;
+  return maskDeep(value, MASK, known, true) as T;
 }
 
 /**
  * The copy maskSecrets makes, with `mask` in place of each secret (also secret query values of URLs) (the emulator's request log writes "****"). */
-export function maskDeep(value: unknown, mask: string = MASK, known: readonly string[] = []): unknown {
+export function maskDeep(value: unknown, mask: string = MASK, known: readonly string[] = [], webhooks = false): unknown {
+  return maskIn(value, mask, known, webhooks, false);
+}
+
+/** `webhooks`: webhook URLs by their own rule (sq's output); the emulator's request log masks by the general one. */
+function maskIn(value: unknown, mask: string, known: readonly string[], webhooks: boolean, webhook: boolean): unknown {
   // Known secrets first: a ${VAR} value that spans path segments (T0/B0/SECRET) is masked whole, before a part of it is.
-  if (typeof value === 'string') return known.includes(value) ? mask : maskUrlQuery(redactText(value, known), mask);
-  if (Array.isArray(value)) return value.map((v) => maskDeep(v, mask, known));
+  if (typeof value === 'string') {
+    if (known.includes(value)) return mask;
+    const text = redactText(value, known);
+    return webhook && /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? maskWebhookUrl(text, mask) : maskUrlQuery(text, mask);
+  }
+  if (Array.isArray(value)) return value.map((v) => maskIn(v, mask, known, webhooks, webhook));
   if (!isPlainObject(value)) return value;
+  // A webhook's fields (webhook_fields, a plan's webhook channel): its URLs by the webhook rule.
+  const inWebhook = webhooks && (webhook || value.channel === 'webhook');
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = isSecretKey(k) && !isEmpty(v) ? mask : maskDeep(v, mask, known);
+    out[k] = isSecretKey(k) && !isEmpty(v) ? mask : maskIn(v, mask, known, webhooks, inWebhook || (webhooks && /webhook|hook_?url/i.test(k)));
   }
   return out;
+}
+
+/**
+ * A webhook URL as sq shows it, by the rule sq export writes it (issue 33, E3): on a host with a rule of its own
+ * (Slack, Discord, Office 365) its token segments masked; on any other host, scheme and host shown and everything
+ * after them masked, as the token can be anything there (a bot token in the path, a short key, a query value). A
+ * password is masked; a \${NAME} reference is kept (it names the secret, it is not the secret).
+ */
+export function maskWebhookUrl(url: string, mask: string = MASK): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(.*)$/is.exec(url);
+  if (!m) return url;
+  const origin = maskUrlAsWritten(m[1], mask);
+  const rest = m[2];
+  if (rest === '' || rest === '/' || /^\/?\$\{\w+\}$/.test(rest)) return origin + rest;
+  const host = /^[^:]+:\/\/(?:[^@]*@)?(\[[^\]]*\]|[^:]*)/.exec(m[1])?.[1] ?? '';
+  if (/^hooks\.slack\.com$|(^|\.)discord(app)?\.com$|(^|\.)webhook\.office\.com$|^outlook\.office(365)?\.com$/i.test(host)) return maskUrlQuery(url, mask);
+  return `${origin}/${mask}`;
 }
 
 /**

@@ -113,7 +113,8 @@ describe('export → plan', () => {
     // {bucket, is_active}, the sheet whole.
     expect(parse(text).squids['Lyon bakeries']).toMatchObject({
       active: false, notify: 'on_success', unique_results: true,
-      webhook: { url: 'https://ci.example.com/h', events: '${SQ_WEBHOOK_EVENTS_LYON_BAKERIES}', active: true },
+      // A webhook URL's path is never written in clear (issue 33, E3): the host stays readable.
+      webhook: { url: 'https://ci.example.com/${SQ_WEBHOOK_PATH_LYON_BAKERIES}', events: '${SQ_WEBHOOK_EVENTS_LYON_BAKERIES}', active: true },
       email: { address: 'ops@example.com', notifications: false },
       sheet: { url: 'https://docs.google.com/spreadsheets/d/X/edit', append: true, active: true },
       s3: { bucket: 'b', target_path: '', active: true },
@@ -164,24 +165,45 @@ describe('tokens in webhook URLs', () => {
   const events = { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false };
   const hook = (squid: string, url: string) => emu.api(`/v1/delivery?squid=${emu.squidId(squid)}`, { method: 'POST', body: { webhook_fields: { url, is_active: true, retry: false, events } } });
 
+  // Issue 33, E3: tokens the rule by looks missed (82-87% caught) were written in clear into a file meant to be committed.
+  it.each([
+    ['a Telegram bot URL', 'https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage?chat_id=-1001234567890', 'https://api.telegram.org', ['AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw', '1001234567890', 'sendMessage']],
+    ['a Zapier catch hook', 'https://hooks.zapier.com/hooks/catch/1234567/abcde12/', 'https://hooks.zapier.com', ['1234567', 'abcde12']],
+    ['a short path token on an unknown host', 'https://api.acme.io/webhooks/lobstr/7f3k9x2m', 'https://api.acme.io', ['7f3k9x2m', 'webhooks/lobstr']],
+    ['a 15-character path token', 'https://acme.io/hook/secretpass123', 'https://acme.io', ['secretpass123']],
+    ['an 18-character path token', 'https://h.acme.dev/i/Zq7Rk2Lm9Xw4Pt8Vn', 'https://h.acme.dev', ['Zq7Rk2Lm9Xw4Pt8Vn']],
+  ])('sq export never writes the path or query of %s: the host readable, the rest one reference that plan restores', async (_label, url, origin, parts) => {
+    await hook('Lyon bakeries', url);
+    const ex = await run(['export']);
+    expect(ex.code, ex.stderr).toBe(0);
+    for (const part of parts) expect(ex.stdout + ex.stderr).not.toContain(part);
+    expect(parse(ex.stdout).squids['Lyon bakeries'].webhook.url).toBe(`${origin}/\${SQ_WEBHOOK_PATH_LYON_BAKERIES}`);
+    expect(ex.stderr).toContain('(${SQ_WEBHOOK_PATH_LYON_BAKERIES})');
+    // Set to what follows the host, the plan of the file shows no change; --show-secrets writes the URL as it is.
+    const f = file(ex.stdout);
+    const plan = (await planJson(f, { SQ_WEBHOOK_PATH_LYON_BAKERIES: url.slice(origin.length + 1) })).plan;
+    expect(plan.items).toEqual([]);
+    expect((await run(['export', '--show-secrets'])).stdout).toContain(url);
+  });
+
   it('sq export writes a query token as a ${…} reference (and says so); set, plan shows no change; --show-secrets writes it', async () => {
     await hook('Lyon bakeries', 'https://ci.example.com/hook?token=TOKEN-7777-SECRET');
     const ex = await run(['export']);
     expect(ex.code).toBe(0);
     expect(ex.stdout).not.toContain('TOKEN-7777-SECRET');
-    expect(parse(ex.stdout).squids['Lyon bakeries'].webhook.url).toBe('https://ci.example.com/hook?token=${SQ_WEBHOOK_TOKEN_LYON_BAKERIES}');
-    expect(ex.stderr).toContain('1 URL token is written as a reference (${SQ_WEBHOOK_TOKEN_LYON_BAKERIES})');
+    expect(parse(ex.stdout).squids['Lyon bakeries'].webhook.url).toBe('https://ci.example.com/${SQ_WEBHOOK_PATH_LYON_BAKERIES}');
+    expect(ex.stderr).toContain('1 URL token is written as a reference (${SQ_WEBHOOK_PATH_LYON_BAKERIES})');
     const f = file(ex.stdout, 'refs.yaml');
     const unset = await planJson(f);
     expect(unset.code, unset.stderr).toBe(0);
-    expect(unset.plan.not_compared).toMatchObject([{ channel: 'webhook', not_compared: expect.arrayContaining(['url (${SQ_WEBHOOK_TOKEN_LYON_BAKERIES} is not set)']) }]);
+    expect(unset.plan.not_compared).toMatchObject([{ channel: 'webhook', not_compared: expect.arrayContaining(['url (${SQ_WEBHOOK_PATH_LYON_BAKERIES} is not set)']) }]);
     // Set, the URL is compared and equal (the events stay uncompared: the service does not answer them).
-    const set = (await planJson(f, { SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'TOKEN-7777-SECRET' })).plan;
+    const set = (await planJson(f, { SQ_WEBHOOK_PATH_LYON_BAKERIES: 'hook?token=TOKEN-7777-SECRET' })).plan;
     expect(set.items).toEqual([]);
     expect(JSON.stringify(set.not_compared)).not.toContain('url');
     expect((await run(['export', '--show-secrets'])).stdout).toContain('TOKEN-7777-SECRET');
     // A file from an older sq, with the mask in place of the token, is still refused.
-    const p = await run(['plan', '-f', file(ex.stdout.replace('${SQ_WEBHOOK_TOKEN_LYON_BAKERIES}', '********'), 'masked.yaml')]);
+    const p = await run(['plan', '-f', file(ex.stdout.replace('${SQ_WEBHOOK_PATH_LYON_BAKERIES}', 'hook?token=********'), 'masked.yaml')]);
     expect(p.code).toBe(2);
     expect(p.stderr).toContain('webhook.url: holds a token masked by sq export');
   });
@@ -199,17 +221,14 @@ describe('tokens in webhook URLs', () => {
     expect(ex.code, ex.stderr).toBe(0);
     expect(ex.stdout).not.toMatch(/SLACKSECRET9|OFFICEKEY|guid7|g1@g2|1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/);
     const doc = parse(ex.stdout);
-    expect(doc.squids['Lyon bakeries'].webhook.url).toBe('https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/${SQ_WEBHOOK_TOKEN_LYON_BAKERIES}');
-    expect(doc.squids['Paris restaurants'].webhook.url).toBe(
-      'https://contoso.webhook.office.com/webhookb2/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS}/IncomingWebhook/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_2}/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_3}',
-    );
+    // A webhook URL: the host readable, its whole path one reference (issue 33, E3); a sheet URL: its token.
+    expect(doc.squids['Lyon bakeries'].webhook.url).toBe('https://hooks.slack.com/${SQ_WEBHOOK_PATH_LYON_BAKERIES}');
+    expect(doc.squids['Paris restaurants'].webhook.url).toBe('https://contoso.webhook.office.com/${SQ_WEBHOOK_PATH_PARIS_RESTAURANTS}');
     expect(doc.squids['Tech influencers'].sheet.url).toBe('https://docs.google.com/spreadsheets/d/${SQ_SHEET_TOKEN_TECH_INFLUENCERS}/edit');
-    expect(ex.stderr).toContain('5 URL tokens are written as references');
+    expect(ex.stderr).toContain('3 URL tokens are written as references');
     const restored = {
-      SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'SLACKSECRET9',
-      SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS: 'g1@g2',
-      SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_2: 'OFFICEKEY',
-      SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS_3: 'guid7',
+      SQ_WEBHOOK_PATH_LYON_BAKERIES: 'services/T0AB12CD3/B0EF45GH6/SLACKSECRET9',
+      SQ_WEBHOOK_PATH_PARIS_RESTAURANTS: 'webhookb2/g1@g2/IncomingWebhook/OFFICEKEY/guid7',
       SQ_SHEET_TOKEN_TECH_INFLUENCERS: '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms',
     };
     const f = file(ex.stdout, 'paths.yaml');
@@ -217,9 +236,9 @@ describe('tokens in webhook URLs', () => {
     expect(plan.items).toEqual([]);
     expect(JSON.stringify(plan.not_compared)).not.toContain('url');
     // A rotated token is a change, shown masked; the old and new values never appear.
-    const rotated = await run(['plan', '-f', f], { ...restored, SQ_WEBHOOK_TOKEN_LYON_BAKERIES: 'ROTATED42' });
+    const rotated = await run(['plan', '-f', f], { ...restored, SQ_WEBHOOK_PATH_LYON_BAKERIES: 'services/T0AB12CD3/B0EF45GH6/ROTATED42' });
     expect(rotated.code).toBe(10);
-    expect(rotated.stdout).toContain('url: "https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/********" → "https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/********"');
+    expect(rotated.stdout).toContain('url: "https://hooks.slack.com/********" → "https://hooks.slack.com/********"');
     expect(rotated.stdout + rotated.stderr).not.toMatch(/SLACKSECRET9|ROTATED42/);
     const shown = await run(['export', '--show-secrets']);
     expect(shown.stdout).toContain(SLACK);
@@ -235,7 +254,8 @@ describe('tokens in webhook URLs', () => {
     for (const args of [['plan', '-f', edited], ['plan', '-f', edited, '--json'], ['apply', '-f', edited, '--dry-run'], ['apply', '-f', edited, '--json']]) {
       const r = await run(args);
       expect(r.stdout + r.stderr, args.join(' ')).not.toContain('TOKEN-4242-SECRET');
-      expect(r.stdout + r.stderr, args.join(' ')).toContain('token=');
+      // A webhook URL is shown as its scheme and host, the rest masked (issue 33, E3).
+      expect(r.stdout + r.stderr, args.join(' ')).toContain('https://ci.example.com/********');
     }
   });
 });
@@ -269,7 +289,8 @@ describe('values from ${VAR} are secrets', () => {
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(args[0] === 'plan' ? 10 : 0);
       expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(/SLACKSECRET77|T000\/B000|AZLITERAL9999/);
       expect(r.stdout + r.stderr, args.join(' ')).toContain('https://hooks.slack.com/services/********');
-      expect(r.stdout + r.stderr, args.join(' ')).toContain('code=********');
+      // Any host but the known webhook services: scheme and host, the rest masked (issue 33, E3).
+      expect(r.stdout + r.stderr, args.join(' ')).toContain('https://fn.azurewebsites.net/********');
     }
   });
 
@@ -349,7 +370,8 @@ describe('a webhook URL token rotated in the environment', () => {
   it('plan and delivery apply --dry-run show the stored URL masked where the file has ${NAME}, as text and JSON', async () => {
     await store(`https://ci.example.com/hook/${OLD}?x=1`);
     const path = f();
-    const change = { field: 'url', from: 'https://ci.example.com/hook/********?x=1', to: 'https://ci.example.com/hook/********?x=1' };
+    // A webhook URL on any host but the known services: its scheme and host, the rest masked (issue 33, E3).
+    const change = { field: 'url', from: 'https://ci.example.com/********', to: 'https://ci.example.com/********' };
     const p = await planJson(path, env);
     expect(p.plan.items).toMatchObject([{ kind: 'delivery', action: 'update', channel: 'webhook', changes: [change] }]);
     const d = await run(['delivery', 'apply', '-f', path, '--dry-run', '--json'], env);
@@ -364,7 +386,7 @@ describe('a webhook URL token rotated in the environment', () => {
   it('a stored URL that does not fit the file\'s shape is masked whole', async () => {
     await store(`https://old.example.com/h/${OLD}`);
     const p = await planJson(f(), env);
-    expect(p.plan.items[0].changes).toEqual([{ field: 'url', from: '********', to: 'https://ci.example.com/hook/********?x=1' }]);
+    expect(p.plan.items[0].changes).toEqual([{ field: 'url', from: '********', to: 'https://ci.example.com/********' }]);
   });
 });
 
@@ -396,7 +418,7 @@ describe('edit → plan → apply → plan', () => {
         item({
           kind: 'delivery', action: 'create', squid: 'Lyon bakeries', id: lyon, channel: 'webhook',
           changes: [
-            { field: 'url', from: null, to: 'https://ci.example.com/hook' },
+            { field: 'url', from: null, to: 'https://ci.example.com/********' },
             { field: 'is_active', from: null, to: true },
             { field: 'retry', from: null, to: true },
             { field: 'events.run.running', from: null, to: false },

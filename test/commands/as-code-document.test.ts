@@ -103,7 +103,7 @@ describe('the items', () => {
       {
         ...base, kind: 'delivery', action: 'create', squid: 'Paris restaurants', id: paris, channel: 'webhook',
         changes: [
-          created('url', 'https://ci.example.com/hook?token=********'), created('is_active', true), created('retry', false),
+          created('url', 'https://ci.example.com/********'), created('is_active', true), created('retry', false),
           created('events.run.running', false), created('events.run.paused', false), created('events.run.done', true), created('events.run.error', true),
         ],
         requests: [expect.objectContaining({ method: 'POST', path: `/v1/delivery?squid=${paris}` })],

@@ -111,7 +111,8 @@ describe('delivery webhook', () => {
     for (const extra of [[], ['--json']]) {
       const r = await sq(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', url, '--events', 'run.done', '--dry-run', ...extra], { env });
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain('https://user:********@ci.example.com/hook');
+      // A webhook URL in output: scheme and host, the rest masked (issue 33, E3).
+      expect(r.stdout).toContain('https://user:********@ci.example.com/********');
       expect(r.stdout + r.stderr).not.toContain('BASICPW');
     }
     const shown = await sq(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', url, '--events', 'run.done', '--dry-run', '--show-secrets'], { env });
@@ -260,10 +261,10 @@ describe('delivery show', () => {
     expect(rec.squid).toBe(parisId);
     // The documented subsets: no password, username, directory or events come back.
     expect(rec.ftp_fields).toEqual({ host: '127.0.0.1', port: 2222, is_active: true });
-    expect(rec.webhook_fields.url).toBe('https://ci.example.com/hook');
+    expect(rec.webhook_fields.url).toBe('https://ci.example.com/********');
     const t = await sq(['delivery', 'show', '--squid', parisId, '--format', 'table'], { env });
     expect(t.stdout).toMatch(/SFTP\s+active\s+sftp:\/\/127\.0\.0\.1:2222\s/);
-    expect(t.stdout).toMatch(/Webhook\s+active\s+https:\/\/ci\.example\.com\/hook\s+\[events unknown\]/);
+    expect(t.stdout).toMatch(/Webhook\s+active\s+https:\/\/ci\.example\.com\/\*{8}\s+\[events unknown\]/);
     expect(t.stdout).not.toContain(PW);
   });
 });

@@ -1,7 +1,7 @@
 // sq go (src/commands/go.ts), in-process against the emulator: the whole path (squid, params, tasks, run, wait,
 // export), a rerun after Ctrl-C mid-wait that resumes the run instead of starting a second one, and bad input
 // refused with exit 2 before any write (a malformed --param before any request at all).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
@@ -105,22 +105,23 @@ describe('sq go', () => {
     expect(await runPosts()).toBe(2);
   }, 60_000);
 
-  it('an export that fails after the run finished names the results list command that gets it, not a rerun that pays again', async () => {
+  it('an export that fails after the run finished: the same sq go again exports that run, and starts no other', async () => {
     const file = join(tempDir('sq-go-'), 'out.csv');
     await emu.faults([{ path: '/v1/results', action: 'reset_mid_body', count: 10 }]);
-    const r = await goAdvancing(['amazon-products', A, '-o', file, '--interval', '20ms']);
+    const args = ['amazon-products', A, '-o', file, '--interval', '20ms'];
+    const r = await goAdvancing(args);
     expect(r.code, r.stderr).toBe(1);
     const runId = /run ([0-9a-f]+) started/.exec(r.stderr)![1];
-    const hint = new RegExp(`export them with (sq results list --run ${runId} --all --format csv -o \\S+)`).exec(r.stderr);
-    expect(hint, r.stderr).not.toBeNull();
-    expect(r.stderr).toContain('would start, and be charged for, a new run');
+    expect(r.stderr).toContain(`run ${runId} is finished and its results are kept: run the same \`sq go\` command again to export them (it starts no new run)`);
     await emu.clearFaults();
-    const words = hint![1].split(' ').slice(1).map((w) => w.replace(/^'|'$/g, ''));
-    const again = await sq(words, { env: emu.env() });
+    const again = await sq(['go', ...args], { env: emu.env() });
     expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`run ${runId} resumed (done)`);
     const done = (await emu.api(`/v1/runs/${runId}`)) as { total_results: number };
     expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(done.total_results + 1);
     expect(await runPosts()).toBe(1);
+    // The job is over: its record is gone, and a third sq go (with --force) is a new job with a new run.
+    expect(existsSync(join(file, '..', '.out.csv.sq-go'))).toBe(false);
   }, 60_000);
 
   it('a leftover of an interrupted export to the -o file: exit 2 before any request, not after a new run', async () => {

@@ -251,7 +251,7 @@ describe('sq api -H and -i', () => {
 
   it('the API key echoed back by the server is masked on stdout (body and headers) unless --show-secrets', async () => {
     const key = emu.token;
-    await emu.faults([{ path: '/v1/me', action: 'status', status: 200, body: { note: `your key is ${key}` }, headers: { 'X-Echo-Key': key }, count: 50 }]);
+    await emu.faults([{ path: '/v1/me', action: 'status', status: 200, body: { email: 'me@example.com', note: `your key is ${key}` }, headers: { 'X-Echo-Key': key }, count: 50 }]);
     for (const args of [['api', '/v1/me'], ['api', '-i', '/v1/me'], ['me', '--json'], ['me', '--jq', '.note'], ['me', '--format', 'csv']]) {
       const r = await sq(args, { env: emu.env() });
       expect([args, r.code]).toEqual([args, 0]);

@@ -35,11 +35,11 @@ describe('sq export | plan | apply (built binary)', () => {
     const ex = await sqBin(['export'], { env: emu.env() });
     expect(ex.code, ex.stderr).toBe(0);
     expect(ex.stdout + ex.stderr).not.toContain('E2ESLACKSECRET');
-    expect(ex.stdout).toContain('https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/${SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS}');
+    expect(ex.stdout).toContain('https://hooks.slack.com/${SQ_WEBHOOK_PATH_PARIS_RESTAURANTS}');
     const f = join(tempDir('sq-e2e-account-'), 'sq.yaml');
     writeFileSync(f, ex.stdout);
     // The service answers a webhook's url and is_active only: its events are written as a reference too.
-    const p = await sqBin(['plan', '-f', f], { env: emu.env({ SQ_WEBHOOK_TOKEN_PARIS_RESTAURANTS: 'E2ESLACKSECRET', SQ_WEBHOOK_EVENTS_PARIS_RESTAURANTS: 'run.done' }) });
+    const p = await sqBin(['plan', '-f', f], { env: emu.env({ SQ_WEBHOOK_PATH_PARIS_RESTAURANTS: 'services/T0AB12CD3/B0EF45GH6/E2ESLACKSECRET', SQ_WEBHOOK_EVENTS_PARIS_RESTAURANTS: 'run.done' }) });
     expect(p.code, p.stdout + p.stderr).toBe(0);
     expect(p.stdout).toContain('No changes to apply');
     expect(p.stdout).not.toContain('url');

@@ -86,8 +86,24 @@ describe('URL credentials in the path', () => {
   ])('%s', (url, masked) => {
     expect(maskUrlQuery(url)).toBe(masked);
     expect(maskUrlAsWritten(url)).toBe(masked);
-    expect(maskSecrets({ webhook_fields: { url } }, false)).toEqual({ webhook_fields: { url: masked } });
+    // A webhook's URL in a record (issue 33, E3): a known webhook host by its rule, any other host as scheme and host.
+    const asWebhook = /slack|discord|office/.test(url) ? masked : `${new URL(url).origin}/********`;
+    expect(maskSecrets({ webhook_fields: { url } }, false)).toEqual({ webhook_fields: { url: asWebhook } });
     expect(shownUrl(url, true)).toBe(url);
+  });
+
+  // Issue 33, E3: the tokens the rule by looks misses, in a webhook's URL: nothing after the host is shown.
+  it.each([
+    ['https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage?chat_id=-100123', 'https://api.telegram.org/********'],
+    ['https://hooks.zapier.com/hooks/catch/1234567/abcde12/', 'https://hooks.zapier.com/********'],
+    ['https://api.acme.io/webhooks/lobstr/7f3k9x2m', 'https://api.acme.io/********'],
+    ['https://acme.io/hook/secretpass123', 'https://acme.io/********'],
+    ['https://u:pw1@acme.io/', 'https://u:********@acme.io/'],
+    ['https://acme.io/${HOOK_PATH}', 'https://acme.io/${HOOK_PATH}'],
+  ])('a webhook URL %s is shown as %s', (url, shown) => {
+    expect(maskSecrets({ webhook_fields: { url } }, false)).toEqual({ webhook_fields: { url: shown } });
+    expect(maskSecrets({ kind: 'delivery', channel: 'webhook', changes: [{ field: 'url', to: url }] }, false)).toEqual({ kind: 'delivery', channel: 'webhook', changes: [{ field: 'url', to: shown }] });
+    expect(maskSecrets({ webhook_fields: { url } }, true)).toEqual({ webhook_fields: { url } });
   });
 
   it('keeps a ${NAME} segment as written, and names each credential (query, password, path) for the scrub', () => {

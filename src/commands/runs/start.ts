@@ -1,10 +1,13 @@
 import { defineVerb } from '../../command.js';
 import type { HttpClient } from '../../api/http.js';
 import { AmbiguousWriteError, InterruptedWriteError } from '../../api/http.js';
-import { listRunPages, startRun, type Run } from '../../api/runs.js';
+import { listRunPages, runStatus, startRun, type Run } from '../../api/runs.js';
+import { startRunWithKey, type RunOnce } from '../../api/run-once.js';
+import { idempotencyPath } from '../../io/go-record.js';
+import { cacheDir } from '../../cache-dir.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { required } from '../../validate/index.js';
+import { nonEmpty, required } from '../../validate/index.js';
 import { WAIT_OPTIONS, waitAndShow, waitSettings } from './_shared/wait.js';
 import { guardSpend, MAX_CREDITS_OPTION, spendPolicy } from '../../billing/guard.js';
 
@@ -16,19 +19,33 @@ export default defineVerb({
     'Start a run (POST /v1/runs). The request is never retried once it may have reached the server (it would start a second ' +
     'run): after such a failure, or Ctrl-C while it is in flight (exit 130), sq lists the squid\'s most recent runs so you ' +
     'can see whether one started (the server may still start one that is not listed yet). With --wait, ' +
-    'follow the run like `sq runs watch` and print it as it ended (exit 6 on error/aborted, 7 on --timeout, the run printed either way).\n\n' +
+    'follow the run like `sq runs watch` and print it as it ended (exit 6 on error/aborted, 7 on --timeout, the run printed either way). ' +
+    'With --idempotency-key KEY, a rerun of the same command (after Ctrl-C, a kill, a CI retry) never starts a second run: sq records ' +
+    'KEY before the POST and the run\'s id after it, and a rerun shows (or with --wait, waits for) that run; when the answer to the ' +
+    'POST was lost, it looks for the squid\'s runs created since, before starting one.\n\n' +
     'Spending: with a cap (--max-credits, SQ_MAX_CREDITS or `sq config set max-credits N`) the run is estimated first ' +
     '(POST /v1/squid/estimate) and not started above the cap (exit 9, the estimate on stderr). On a terminal, a run ' +
     'estimated above `confirm-above` (default 100 credits) or that would set off an Auto Billing Reset shows the ' +
     'estimate and asks y/N; --yes skips the question, --no-input without --yes is exit 2. Without a cap and without a ' +
-    'terminal nothing more is asked or sent. `sq squids estimate` shows the estimate alone.',
+    'terminal nothing more is asked or sent. A run already recorded under --idempotency-key is not estimated again. ' +
+    '`sq squids estimate` shows the estimate alone.',
   options: [
     { flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)', complete: 'squid' },
     { flags: '--wait', description: 'wait until the run is done and its export is ready' },
+    {
+      flags: '--idempotency-key <key>',
+      description:
+        'start at most one run for KEY: the run KEY started in the last 24 h (kept per profile in the cache directory) is shown, or waited for, instead of a new one, whatever state it is in',
+    },
     ...WAIT_OPTIONS,
     MAX_CREDITS_OPTION,
   ],
-  examples: ['sq runs start --squid "Paris restaurants"', 'sq runs start --squid "Paris restaurants" --wait --timeout 1h', 'sq runs start --squid "Paris restaurants" --max-credits 500'],
+  examples: [
+    'sq runs start --squid "Paris restaurants"',
+    'sq runs start --squid "Paris restaurants" --wait --timeout 1h',
+    'sq runs start --squid "Paris restaurants" --max-credits 500',
+    'sq runs start --squid "Paris restaurants" --wait --idempotency-key "nightly-$(date +%F)"',
+  ],
   async run(ctx, _args, opts) {
     const ref = required('--squid', opts.squid, 'the squid to run');
     const wait = opts.wait === true;
@@ -36,12 +53,22 @@ export default defineVerb({
     for (const f of ['timeout', 'interval'] as const) if (opts[f] !== undefined && !wait) throw new UsageError(`--${f} only applies with --wait`);
     const settings = wait ? await waitSettings(ctx, opts) : null;
     const spend = await spendPolicy(ctx, opts.maxCredits);
+    const key = opts.idempotencyKey === undefined ? undefined : idempotencyKey(opts.idempotencyKey);
     const http = await ctx.http();
+    const keyFile = key === undefined ? undefined : idempotencyPath(cacheDir(ctx.env), http.keyId);
+    if (key !== undefined && keyFile === undefined) {
+      throw new UsageError('--idempotency-key needs the cache directory, where the keys are kept (SQ_CACHE_DIR is empty, or there is no home directory): set SQ_CACHE_DIR');
+    }
     const squid = await resolveSquid(http, ref);
-    await guardSpend(ctx, http, squid.id, spend, ref);
+    const beforeStart = () => guardSpend(ctx, http, squid.id, spend, ref);
     let run: Run;
+    let how: RunOnce['how'] = 'started';
     try {
-      run = await startRun(http, squid.id);
+      if (key !== undefined) ({ run, how } = await startRunWithKey(http, squid.id, { key, file: keyFile!, now: Date.now(), beforeStart }));
+      else {
+        await beforeStart();
+        run = await startRun(http, squid.id);
+      }
     } catch (err) {
       if (err instanceof AmbiguousWriteError) throw await explainAmbiguous(http, squid.id, err);
       if (err instanceof ApiError && err.status === 400 && /SquidNotReady|not ready/i.test(err.message)) {
@@ -54,15 +81,25 @@ export default defineVerb({
       throw err;
     }
     const id = String(run.id ?? '');
+    // Under a key already used: the run it started, not a new one.
+    const again = how === 'started' ? null : `Run ${id} was started with --idempotency-key ${key} (${runStatus(run) || 'status unknown'}); no new run started`;
     if (!wait || !settings) {
       await ctx.out.record(run, { title: `Run ${id}` });
-      ctx.out.success(`Started run ${id}; follow it with \`sq runs watch ${id}\``);
+      if (again) ctx.out.success(`${again}; follow it with \`sq runs watch ${id}\``);
+      else ctx.out.success(`Started run ${id}; follow it with \`sq runs watch ${id}\``);
       return;
     }
-    ctx.out.info(`Started run ${id} of squid ${squid.name || squid.id}`);
+    ctx.out.info(again ?? `Started run ${id} of squid ${squid.name || squid.id}`);
     await waitAndShow(ctx, http, id, settings);
   },
 });
+
+/** A key of 1–200 printable characters (it names the run in the per-profile file). */
+function idempotencyKey(v: string): string {
+  const key = nonEmpty('--idempotency-key', v);
+  if (key.length > 200 || /[\x00-\x1f\x7f-\x9f]/.test(key)) throw new UsageError(`--idempotency-key must be 1 to 200 printable characters (got ${key.length} characters)`);
+  return key;
+}
 
 /**
  * The POST may have started a run: show the newest runs so the user can tell, instead of guessing or retrying. The

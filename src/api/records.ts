@@ -1,0 +1,88 @@
+// The API's records as sq relies on them: one zod schema per document an endpoint promises, and the types inferred
+// from them. Loose on purpose (api-reference §15): each schema checks only the fields sq reads, lets every other field
+// through unchanged, and accepts the documented variants (a task's id as `id` or `hash_value`, a run's status in any
+// case, `/me` in its two samples). An answer that fails its schema is not that document: `answerCheck` turns the
+// first problem into the text of an exit-1 error naming the endpoint (http.ts), never a wait on a run that is no run.
+// zod/mini: the functional build of zod, a fraction of its start-up cost (sq me parses its answer too).
+import * as z from 'zod/mini';
+
+const id = z.string().check(z.minLength(1));
+const text = z.optional(z.nullable(z.string()));
+
+export const Squid = z.looseObject({ id, name: text });
+export type Squid = z.infer<typeof Squid>;
+
+/** add/list/delete say `id`, get-task says `hash_value`. */
+export const Task = z.union([z.looseObject({ id }), z.looseObject({ hash_value: id })]);
+export type Task = z.infer<typeof Task>;
+
+/** Status comes lowercase in JSON and UPPERCASE on some pages; `duration` as seconds or "H:MM:SS.ffffff". */
+export const Run = z.looseObject({ id, status: z.string() });
+export type Run = z.infer<typeof Run>;
+
+export const Crawler = z.looseObject({ id, name: text, slug: text });
+export type Crawler = z.infer<typeof Crawler>;
+
+export const Account = z.looseObject({ id });
+export type Account = z.infer<typeof Account>;
+
+/** Result rows are open-ended objects whose keys vary row by row: only their being an object is checked. */
+export const Result = z.looseObject({});
+export type Result = z.infer<typeof Result>;
+
+/** user-me.mdx's and authentication.mdx's samples differ; both carry the email. */
+export const User = z.looseObject({ email: z.string() });
+export type User = z.infer<typeof User>;
+
+/** `available` is the period's whole allotment, `consumed` what was used: remaining is their difference. */
+export const Balance = z.looseObject({ available: z.number(), consumed: z.number() });
+export type Balance = z.infer<typeof Balance>;
+
+/** A run's progress (percent_done "NN%", eta "∞"): only shown, so only its being an object is checked. */
+export const RunStats = z.looseObject({});
+
+/** Counters may be missing or disagree with `data` (api-reference §15): pages.ts reads them defensively. */
+export function Page<T extends z.ZodMiniType>(item: T) {
+  return z.looseObject({ data: z.array(item), total_results: z.optional(z.nullable(z.number())), next: z.optional(z.nullable(z.string())) });
+}
+export type Page<T> = { data: T[]; total_results?: number | null; next?: string | null; [k: string]: unknown };
+
+/**
+ * The check http.ts runs on an answer: null when it is `noun`, else what is wrong, with the field that is, e.g.
+ * `not a run: "id" is missing`.
+ */
+export function answerCheck(schema: z.ZodMiniType, noun: string): (data: unknown) => string | null {
+  return (data) => {
+    const r = z.safeParse(schema, data);
+    if (r.success) return null;
+    const issue = r.error.issues[0];
+    const where = issue.path.length ? issue.path.map(String).join('.') : '';
+    const got = where ? valueAt(data, issue.path) : data;
+    const what = got === undefined ? 'is missing' : `is ${describe(got)}`;
+    return `not ${noun}: ${where ? `"${where}" ${what}` : `it ${what}`}`;
+  };
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let v = data;
+  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'an object';
+  return `a ${typeof v}`;
+}
+
+export const checks = {
+  squid: answerCheck(Squid, 'a squid'),
+  task: answerCheck(Task, 'a task'),
+  run: answerCheck(Run, 'a run'),
+  runStats: answerCheck(RunStats, 'the stats of a run'),
+  crawler: answerCheck(Crawler, 'a crawler'),
+  account: answerCheck(Account, 'an account'),
+  user: answerCheck(User, 'a user'),
+  balance: answerCheck(Balance, 'a balance'),
+};
