@@ -25,6 +25,8 @@ interface HttpOptions {
   trace?: (line: string) => void;
   /** Tell the user something on stderr (a long wait for the rate budget, and why). */
   notice?: (line: string) => void;
+  /** A warning on stderr (a cache directory that cannot be used). */
+  warn?: (line: string) => void;
   connectTimeoutMs?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
@@ -108,7 +110,7 @@ export class HttpClient {
     this.random = opts.random ?? Math.random;
     this.retryBudget = opts.retryBudget ?? new RetryBudget();
     const shared = opts.pacingDir
-      ? new SharedStore({ dir: opts.pacingDir, token: opts.token, origin: this.apiOrigin, now: this.now, trace: opts.trace })
+      ? new SharedStore({ dir: opts.pacingDir, token: opts.token, origin: this.apiOrigin, now: this.now, trace: opts.trace, warn: opts.warn, signal: opts.signal })
       : undefined;
     this.pacer = new Pacer(this.now, this.sleep, shared, opts.notice);
   }
