@@ -2,6 +2,7 @@
 
 import type { Column } from './types.js';
 import { getPath, isRecord } from './fields.js';
+import { jsonText } from './json-text.js';
 
 export function defaultHeader(key: string): string {
   return key.replace(/[._]/g, ' ').toUpperCase();
@@ -31,7 +32,7 @@ export function plainText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value instanceof Date) return value.toISOString();
-  return JSON.stringify(value) ?? '';
+  return jsonText(value) ?? '';
 }
 
 export function cellText(col: Column, row: Record<string, unknown>): string {

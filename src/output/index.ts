@@ -10,6 +10,7 @@ import { Sink } from './sink.js';
 import { importPackage } from '../import-package.js';
 import { runJq } from './jq.js';
 import { capMessage } from './limits.js';
+import { jsonText } from './json-text.js';
 
 export type { Column } from './types.js';
 export { resolveOutputSettings, type OutputSettingsInput } from './settings.js';
@@ -110,7 +111,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
         page = p;
       } else {
         // The whole list is held for one run of the filter: within a stated cap, not until memory runs out.
-        size += (JSON.stringify(picked)?.length ?? 4) + 1;
+        size += (jsonText(picked)?.length ?? 4) + 1;
         if (size > settings.limits.maxSlurp) throw new SqError(capMessage(flag, 'maxSlurp', settings.limits));
       }
       group.push(picked);
@@ -134,9 +135,9 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       const item = prepare(raw, opts);
       if (count === 0) check(item, opts);
       if (json === 'document') {
-        await out.write((count === 0 ? '[\n  ' : ',\n  ') + (JSON.stringify(pick(item), null, 2) ?? 'null').replace(/\n/g, '\n  '));
+        await out.write((count === 0 ? '[\n  ' : ',\n  ') + (jsonText(pick(item), 2) ?? 'null').replace(/\n/g, '\n  '));
       } else if (json === 'lines') {
-        await out.write((JSON.stringify(pick(item)) ?? 'null') + '\n');
+        await out.write((jsonText(pick(item)) ?? 'null') + '\n');
       } else if (line) {
         if (count === 0) {
           cols = chooseColumns(opts?.columns, fields, item) ?? [];
@@ -184,7 +185,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     check(item, opts);
     if (filtered) return writeFiltered(pick(item));
     if (json === 'document') {
-      await out.write((JSON.stringify(pick(item), null, 2) ?? 'null') + '\n');
+      await out.write((jsonText(pick(item), 2) ?? 'null') + '\n');
       return;
     }
     const cols = fields || opts?.columns?.length ? chooseColumns(opts?.columns, fields, item) : null;
@@ -205,7 +206,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     async json(doc: unknown) {
       const shown = redactDeep(doc, known());
       if (filtered) await writeFiltered(shown);
-      else out.writeNow(`${JSON.stringify(shown, null, 2)}\n`);
+      else out.writeNow(`${jsonText(shown, 2)}\n`);
     },
     text(s: string) {
       const shown = redactText(s, known());

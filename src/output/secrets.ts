@@ -205,15 +205,68 @@ export function maskSecrets<T>(value: T, show: boolean, known: readonly string[]
 /**
  * The copy maskSecrets makes, with `mask` in place of each secret (also secret query values of URLs) (the emulator's request log writes "****"). */
 export function maskDeep(value: unknown, mask: string = MASK, known: readonly string[] = []): unknown {
-  // Known secrets first: a ${VAR} value that spans path segments (T0/B0/SECRET) is masked whole, before a part of it is.
-  if (typeof value === 'string') return known.includes(value) ? mask : maskUrlQuery(redactText(value, known), mask);
-  if (Array.isArray(value)) return value.map((v) => maskDeep(v, mask, known));
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    out[k] = isSecretKey(k) && !isEmpty(v) ? mask : maskDeep(v, mask, known);
+  return transformDeep(value, true, (v, key) => {
+    if (key !== undefined && isSecretKey(key) && !isEmpty(v)) return mask;
+    // Known secrets first: a ${VAR} value that spans path segments (T0/B0/SECRET) is masked whole, before a part of it is.
+    if (typeof v === 'string') return known.includes(v) ? mask : maskUrlQuery(redactText(v, known), mask);
+    return Array.isArray(v) || isPlainObject(v) ? DESCEND : v;
+  });
+}
+
+const DESCEND = Symbol('descend');
+
+interface Frame {
+  src: unknown[] | Record<string, unknown>;
+  keys: string[] | null;
+  i: number;
+  out: unknown[] | Record<string, unknown>;
+  changed: boolean;
+}
+
+/**
+ * A copy of a JSON-like value with each value replaced by what `visit` returns for it (`key`: its key in an object),
+ * or, for DESCEND, with its array or plain object walked in turn. `copy` false: an array or object none of whose
+ * values changed is the original. Walked with a stack of its own, not by recursion: a scraped record nested 2,000
+ * levels or more is printed as it is, where a recursive walk ended with "Maximum call stack size exceeded" (issue 33
+ * E14).
+ */
+function transformDeep(root: unknown, copy: boolean, visit: (v: unknown, key: string | undefined) => unknown): unknown {
+  const first = visit(root, undefined);
+  if (first !== DESCEND) return first;
+  const frame = (v: unknown): Frame => {
+    const arr = Array.isArray(v);
+    const src = v as unknown[] | Record<string, unknown>;
+    return { src, keys: arr ? null : Object.keys(src), i: 0, out: arr ? [] : {}, changed: false };
+  };
+  const put = (f: Frame, val: unknown) => {
+    if (f.keys) {
+      const k = f.keys[f.i];
+      if (val !== (f.src as Record<string, unknown>)[k]) f.changed = true;
+      // defineProperty: a key "__proto__" (JSON.parse makes it an own key) stays a key, never the copy's prototype.
+      Object.defineProperty(f.out, k, { value: val, enumerable: true, writable: true, configurable: true });
+    } else {
+      if (val !== (f.src as unknown[])[f.i]) f.changed = true;
+      (f.out as unknown[]).push(val);
+    }
+    f.i++;
+  };
+  const stack: Frame[] = [frame(root)];
+  for (;;) {
+    const f = stack[stack.length - 1];
+    const n = f.keys ? f.keys.length : (f.src as unknown[]).length;
+    if (f.i >= n) {
+      stack.pop();
+      const done = copy || f.changed ? f.out : f.src;
+      if (stack.length === 0) return done;
+      put(stack[stack.length - 1], done);
+      continue;
+    }
+    const key = f.keys ? f.keys[f.i] : undefined;
+    const v = key !== undefined ? (f.src as Record<string, unknown>)[key] : (f.src as unknown[])[f.i];
+    const r = visit(v, key);
+    if (r === DESCEND) stack.push(frame(v));
+    else put(f, r);
   }
-  return out;
 }
 
 /**
@@ -222,29 +275,21 @@ export function maskDeep(value: unknown, mask: string = MASK, known: readonly st
  */
 export function redactDeep<T>(value: T, known: readonly string[]): T {
   if (known.length === 0) return value;
-  if (typeof value === 'string') return redactText(value, known) as T;
-  let changed = false;
-  const redact = (v: unknown) => {
-    const r = redactDeep(v, known);
-    if (r !== v) changed = true;
-    return r;
-  };
-  if (Array.isArray(value)) {
-    const out = value.map(redact);
-    return (changed ? out : value) as T;
-  }
-  if (!isPlainObject(value)) return value;
-  const out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v)]));
-  return (changed ? out : value) as T;
+  return transformDeep(value, false, (v) => (typeof v === 'string' ? redactText(v, known) : Array.isArray(v) || isPlainObject(v) ? DESCEND : v)) as T;
 }
 
 /** The values maskDeep would hide (under secret-named keys, at any depth), for the scrubbing of free text. */
 export function secretValues(value: unknown, out: string[] = []): string[] {
-  if (Array.isArray(value)) for (const v of value) secretValues(v, out);
-  else if (isPlainObject(value)) {
-    for (const [k, v] of Object.entries(value)) {
-      if (isSecretKey(k) && (typeof v === 'string' || typeof v === 'number')) out.push(String(v));
-      else secretValues(v, out);
+  // A stack of its own, not recursion: any depth (issue 33 E14).
+  const todo: unknown[] = [value];
+  while (todo.length) {
+    const v = todo.pop();
+    if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) todo.push(v[i]);
+    else if (isPlainObject(v)) {
+      for (const [k, x] of Object.entries(v).reverse()) {
+        if (isSecretKey(k) && (typeof x === 'string' || typeof x === 'number')) out.push(String(x));
+        else todo.push(x);
+      }
     }
   }
   return out;
