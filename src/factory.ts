@@ -109,6 +109,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
           showSecrets: ctx.globals.showSecrets,
           fullIds: ctx.globals.fullIds,
           absoluteTimes: ctx.globals.absoluteTimes,
+          csvSafe: ctx.globals.csvSafe,
           env,
           stdoutIsTTY: io.stdoutIsTTY,
           stderrIsTTY: io.stderrIsTTY,

@@ -2,7 +2,7 @@
 
 import { FORMAT_SPECS, type Column, type Format, type Output, type OutputSettings, type RenderOptions } from './types.js';
 import { makeStyle } from './ansi.js';
-import { asRow, cellText, chooseColumns, isRecord, terminalSafe } from './cells.js';
+import { asRow, cellText, chooseColumns, formulaSafe, isRecord, terminalOutput, terminalSafe } from './cells.js';
 import { getPath, pickFields, unknownFields, unknownFieldsMessage } from './fields.js';
 import { SqError, UsageError } from '../errors.js';
 import { maskSecrets, redactDeep, redactText } from './secrets.js';
@@ -35,7 +35,10 @@ interface CreateOutputOptions {
 }
 
 export function createOutput(io: OutputIO, settings: OutputSettings, options: CreateOutputOptions = {}): Output {
-  const out = new Sink(io.stdout);
+  const spec0 = FORMAT_SPECS[settings.format];
+  const filtering = settings.jq !== null || settings.template !== null;
+  // On a terminal, no format but the table (safe cell by cell, and coloured) passes control characters through.
+  const out = new Sink(io.stdout, settings.stdoutIsTTY && (!spec0.terminal || filtering) ? terminalOutput(spec0.json !== null && !filtering) : undefined);
   const err = new Sink(io.stderr);
   const stderrColor = settings.stderrColor ?? settings.color;
   const style = makeStyle(settings.color);
@@ -144,7 +147,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
           if (headed) await out.write(line(cols.map((c) => c.key)));
         }
         const row = asRow(item);
-        await out.write(line((cols ?? []).map((c) => cellText(c, row))));
+        await out.write(line((cols ?? []).map((c) => (settings.csvSafe ? formulaSafe(cellText(c, row)) : cellText(c, row)))));
       } else {
         cols ??= chooseColumns(opts?.columns, fields, item);
         tableRows.push(asRow(item));
