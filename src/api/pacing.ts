@@ -246,6 +246,7 @@ type Taken = { wait: 0; ticket: number } | (Verdict & { ticket?: undefined });
 
 export class Bucket {
   private queue: Promise<unknown> = Promise.resolve();
+  private toldAddedUp = false;
   readonly rule: WindowRule | undefined;
 
   constructor(
@@ -277,8 +278,13 @@ export class Bucket {
         return v.wait > 0 ? v : { wait: 0, ticket: markSent(s, this.rule, now) };
       });
       if (r.ticket !== undefined) return r.ticket;
-      if (!told && waited + r.wait > NOTICE_AFTER_MS && this.notice) {
+      // A long wait is told each time; short waits adding up, once per process and prefix (8 parallel exports
+      // sharing 2 requests a second each wait a few seconds per page, in polls).
+      const long = r.wait > NOTICE_AFTER_MS;
+      const addedUp = !long && !this.toldAddedUp && waited + r.wait > NOTICE_AFTER_MS;
+      if (!told && (long || addedUp) && this.notice) {
         told = true;
+        if (addedUp) this.toldAddedUp = true;
         this.notice(waitNotice(this.name, r, this.rule));
       }
       await this.sleep(r.wait);
