@@ -8,6 +8,7 @@ export default defineConfig({
     ...base.test,
     include: ['test/system/**/*.test.ts'],
     exclude: ['**/node_modules/**'],
-    globalSetup: ['test/setup/system.ts'],
+    // The temp-dir check of npm test (test/setup/temp-dirs.ts) too: it also removes the run's temp dir.
+    globalSetup: ['test/setup/temp-dirs.ts', 'test/setup/system.ts'],
   },
 });

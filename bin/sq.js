@@ -273,11 +273,29 @@ function preloadJq(started) {
 /** Creates the cache directory (0700) if it is missing; true if it is then usable (ownDir). */
 function makeOwnDir(dir) {
   try {
-    if (!lstat(dir)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!lstat(dir)) makeDir(dir, 0);
   } catch {
     return false;
   }
   return ownDir(dir);
+}
+
+/** mkdir -p without Node's recursive mkdir, which retries forever on a filesystem that answers ENOENT to every new
+ * entry (SQ_CACHE_DIR=/proc/x): each missing level is made once. The copy of src/io/regular-file.ts's makeDirSync. */
+function makeDir(dir, depth) {
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if (e.code === 'EEXIST') return;
+    const parent = require('node:path').dirname(dir);
+    if (e.code !== 'ENOENT' || parent === dir || depth > 64) throw e;
+    makeDir(parent, depth + 1);
+    try {
+      fs.mkdirSync(dir, { mode: 0o700 });
+    } catch (again) {
+      if (again.code !== 'EEXIST') throw again;
+    }
+  }
 }
 
 function lstat(path) {

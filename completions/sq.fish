@@ -377,6 +377,7 @@ complete -c sq -l jq -x -d 'filter the JSON output with jq (implies --json; stri
 complete -c sq -l template -x -d 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)'
 complete -c sq -l full-ids -d 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)'
 complete -c sq -l absolute-times -d 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)'
+complete -c sq -l csv-safe -d 'CSV and TSV: a text cell starting with =, +, -, @, a tab or a CR gets a leading \' so a spreadsheet never runs it as a formula (also SQ_CSV_SAFE=1)'
 complete -c sq -l no-color -d 'no colour (also NO_COLOR; FORCE_COLOR forces it)'
 complete -c sq -s q -l quiet -d 'no hints or progress on stderr'
 complete -c sq -s v -l verbose -d 'HTTP trace on stderr (secrets redacted)'

@@ -31,6 +31,7 @@ _sq_globals=(
   '--template=[format the JSON output with Go template syntax as gh does\: range, if/else, with, printf, join, tablerow… (implies --json)]:template: '
   '--full-ids[whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)]'
   '--absolute-times[local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API'\''s timestamps)]'
+  '--csv-safe[CSV and TSV\: a text cell starting with =, +, -, @, a tab or a CR gets a leading '\'' so a spreadsheet never runs it as a formula (also SQ_CSV_SAFE=1)]'
   '--no-color[no colour (also NO_COLOR; FORCE_COLOR forces it)]'
   '(-q --quiet)-q[no hints or progress on stderr]'
   '(-q --quiet)--quiet[no hints or progress on stderr]'

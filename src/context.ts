@@ -43,6 +43,8 @@ export interface Globals {
   fullIds: boolean;
   /** --absolute-times: local times with their offset in terminal tables. */
   absoluteTimes: boolean;
+  /** --csv-safe (or SQ_CSV_SAFE=1): formula-looking CSV/TSV cells get a leading '. */
+  csvSafe: boolean;
   /** --insecure-http: plain http:// to a non-loopback base URL is allowed. */
   insecureHttp: boolean;
 }
@@ -97,6 +99,7 @@ export const DEFAULT_GLOBALS: Globals = {
   showSecrets: false,
   fullIds: false,
   absoluteTimes: false,
+  csvSafe: false,
   insecureHttp: false,
 };
 

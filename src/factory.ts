@@ -109,6 +109,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
           showSecrets: ctx.globals.showSecrets,
           fullIds: ctx.globals.fullIds,
           absoluteTimes: ctx.globals.absoluteTimes,
+          csvSafe: ctx.globals.csvSafe,
           env,
           stdoutIsTTY: io.stdoutIsTTY,
           stderrIsTTY: io.stderrIsTTY,
@@ -157,6 +158,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
             trace: ctx.globals.verbose ? (line) => void io.stderr.write(`${redactText(line, secretValues)}\n`) : undefined,
             // A long wait for the rate budget says why (not under --quiet).
             notice: (line) => ctx.out.info(line),
+            warn: (line) => ctx.out.warn(line),
             connectTimeoutMs: timeoutEnv(env, 'SQ_CONNECT_TIMEOUT'),
             headersTimeoutMs: timeoutEnv(env, 'SQ_HEADERS_TIMEOUT'),
             bodyTimeoutMs: timeoutEnv(env, 'SQ_BODY_TIMEOUT'),

@@ -18,6 +18,11 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { appliesTo: 'output', flags: '--template <template>', description: 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)' },
   { appliesTo: 'output', flags: '--full-ids', description: 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)' },
   { appliesTo: 'output', flags: '--absolute-times', description: 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)' },
+  {
+    appliesTo: 'output',
+    flags: '--csv-safe',
+    description: "CSV and TSV: a text cell starting with =, +, -, @, a tab or a CR gets a leading ' so a spreadsheet never runs it as a formula (also SQ_CSV_SAFE=1)",
+  },
   { flags: '--no-color', description: 'no colour (also NO_COLOR; FORCE_COLOR forces it)' },
   { flags: '-q, --quiet', description: 'no hints or progress on stderr' },
   { flags: '-v, --verbose', description: 'HTTP trace on stderr (secrets redacted)' },
@@ -76,6 +81,7 @@ export function readGlobals(o: Record<string, unknown>): Globals {
     showSecrets: o.showSecrets === true,
     fullIds: o.fullIds === true,
     absoluteTimes: o.absoluteTimes === true,
+    csvSafe: o.csvSafe === true,
     insecureHttp: o.insecureHttp === true,
   };
 }

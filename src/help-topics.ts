@@ -15,6 +15,7 @@ export const ENVIRONMENT: [string, string][] = [
   ['NO_COLOR', 'no colour'],
   ['FORCE_COLOR', 'colour even when not on a terminal'],
   ['TZ', 'time zone of --absolute-times in terminal tables (default: the system\'s)'],
+  ['SQ_CSV_SAFE', 'set to 1 to put a \' before formula-looking CSV/TSV text cells (like --csv-safe)'],
   ['SQ_CONNECT_TIMEOUT', 'connect timeout (default 10s)'],
   ['SQ_HEADERS_TIMEOUT', 'time to wait for response headers (default 30s)'],
   ['SQ_BODY_TIMEOUT', 'longest silence while reading a body (default 60s)'],

@@ -136,7 +136,7 @@ export function updateLimits(http: HttpClient, body: Rec): Promise<unknown> {
   return http.post(ACCOUNTS_PATH, body);
 }
 
-/** `--limit key=value…` → {key: n}; each value a whole number from 1 (the account type caps it further). */
+/** `--limit key=value…` → {key: n}; each value a whole number from 1 (the account type caps it further), each key once. */
 export function parseLimits(pairs: readonly string[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const pair of pairs) {
@@ -145,7 +145,9 @@ export function parseLimits(pairs: readonly string[]): Record<string, number> {
     if (!/^\d+$/.test(m[2]) || Number(m[2]) < 1 || !Number.isSafeInteger(Number(m[2]))) {
       throw new UsageError(`--limit ${m[1]} must be a whole number of at least 1 (got ${JSON.stringify(m[2])})`);
     }
-    out[m[1]] = Number(m[2]);
+    // A key given twice kept the last value silently; own keys only (`constructor`, `__proto__` are plain names).
+    if (Object.hasOwn(out, m[1])) throw new UsageError(`--limit ${m[1]} is given twice (${out[m[1]]} and ${m[2]}); give each key once`);
+    Object.defineProperty(out, m[1], { value: Number(m[2]), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -65,7 +65,7 @@ const FIELD = /^[^\s=,\x00-\x1f\x7f]+$/;
 
 /**
  * `SRC=DST` pairs (a result field of the source squid → a task param of the target crawler) as the API's field_map.
- * Bad syntax, an empty side or one source field mapped twice is a usage error naming `flag`.
+ * Bad syntax, an empty side or one source field given twice is a usage error naming `flag`.
  */
 export function parseFieldMap(pairs: readonly string[], flag = '--field-map'): Record<string, string> {
   const out: Record<string, string> = {};
@@ -78,10 +78,27 @@ export function parseFieldMap(pairs: readonly string[], flag = '--field-map'): R
         `${flag} must look like SOURCE_FIELD=TARGET_PARAM, e.g. url=url (a result field of the squid, then a task param of the target crawler; no spaces or commas), got ${JSON.stringify(pair)}`,
       );
     }
-    if (src in out && out[src] !== dst) throw new UsageError(`${flag}: source field "${src}" is mapped twice (to "${out[src]}" and "${dst}")`);
-    out[src] = dst;
+    // Own keys only: `constructor` or `toString` are field names like any other, never found on Object.prototype.
+    if (Object.hasOwn(out, src)) {
+      throw new UsageError(
+        out[src] === dst
+          ? `${flag}: source field "${src}" is given twice; give each once`
+          : `${flag}: source field "${src}" is mapped twice (to "${out[src]}" and "${dst}")`,
+      );
+    }
+    Object.defineProperty(out, src, { value: dst, enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+/**
+ * The sources of `fieldMap` that are none of `fields` (the result columns of the source squid's crawler, from
+ * GET /v1/crawlers/{id}/attributes). Nothing when the list is empty: an answer without columns is no reason to refuse.
+ */
+export function unknownSources(fieldMap: Record<string, string>, fields: readonly string[]): string[] {
+  if (fields.length === 0) return [];
+  const known = new Set(fields);
+  return Object.keys(fieldMap).filter((src) => !known.has(src));
 }
 
 /** Same field map, whatever the key order. */

@@ -2,7 +2,7 @@
 // mapping and the redacted --verbose trace (reliability.md).
 import type { Dispatcher } from 'undici';
 import { AuthError, DryRunStop, InterruptedError } from '../errors.js';
-import { Pacer, resetWaitMs, type ServerSaid } from './pacing.js';
+import { NOTICE_AFTER_MS, Pacer, resetWaitMs, type ServerSaid } from './pacing.js';
 import { SharedStore } from './pacing-state.js';
 import { loadTransport, type RequestFn } from './transport.js';
 import { AmbiguousWriteError, InterruptedWriteError, NOT_SENT_CODES, answerProblem, errCode, networkError, httpError, notTheDocument, parseJson, redirectError } from './http-errors.js';
@@ -25,6 +25,8 @@ interface HttpOptions {
   trace?: (line: string) => void;
   /** Tell the user something on stderr (a long wait for the rate budget, and why). */
   notice?: (line: string) => void;
+  /** A warning on stderr (a cache directory that cannot be used). */
+  warn?: (line: string) => void;
   connectTimeoutMs?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
@@ -124,7 +126,7 @@ export class HttpClient {
     this.random = opts.random ?? Math.random;
     this.retryBudget = opts.retryBudget ?? new RetryBudget();
     const shared = opts.pacingDir
-      ? new SharedStore({ dir: opts.pacingDir, token: opts.token, origin: this.apiOrigin, now: this.now, trace: opts.trace })
+      ? new SharedStore({ dir: opts.pacingDir, token: opts.token, origin: this.apiOrigin, now: this.now, trace: opts.trace, warn: opts.warn, signal: opts.signal })
       : undefined;
     this.pacer = new Pacer(this.now, this.sleep, shared, opts.notice);
   }
@@ -265,6 +267,7 @@ export class HttpClient {
         const wait = policy.afterNetworkError(errCode(err));
         if (wait === null) throw networkError(err, req.method, req.url, policy.safe, false, req.url.origin === this.apiOrigin ? this.opts.baseUrlFrom : undefined);
         reached ||= !NOT_SENT_CODES.has(errCode(err) ?? '');
+        this.longWait(wait, describe, errCode(err) ?? 'a network error');
         await this.sleep(wait).catch(between);
         continue;
       }
@@ -280,6 +283,7 @@ export class HttpClient {
       if (wait !== null) {
         await res.body.text().catch(() => '');
         reached = true;
+        this.longWait(wait, describe, `HTTP ${status}`);
         await this.sleep(wait).catch(between);
         continue;
       }
@@ -314,6 +318,7 @@ export class HttpClient {
         const wait = policy.afterNetworkError(code, true);
         if (wait === null) throw networkError(err, req.method, req.url, policy.safe, true);
         reached = true;
+        this.longWait(wait, describe, `${code} in the body`);
         await this.sleep(wait).catch(between);
         continue;
       }
@@ -405,6 +410,11 @@ export class HttpClient {
     if (remaining === null || resetInMs === null) return null;
     const limit = num(h['x-ratelimit-limit']);
     return { limit: limit !== null && limit > 0 ? limit : null, remaining: Math.max(0, remaining), resetAt: now + resetInMs };
+  }
+
+  /** A retry's back-off over 2 s is told on stderr with its reason (issue 33 item 5: no silent wait over 2 s). */
+  private longWait(ms: number, what: string, why: string): void {
+    if (ms > NOTICE_AFTER_MS) this.opts.notice?.(`retrying ${what} in ${Math.ceil(ms / 1000)} s, after ${why}`);
   }
 
   private trace(line: string) {

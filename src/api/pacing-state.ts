@@ -11,11 +11,11 @@
 // alone, in memory, as if the cache were off.
 //
 // The lock is io/lock.ts's withFileLock, as for the profile file: loaded with no package, it costs nothing at start.
-import { closeSync, constants, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, ftruncateSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { MAX_PAUSE_MS, MAX_RESET_WAIT_MS, MemoryStore, emptyState, isIdle, type BucketStore, type PaceState, type ServerBudget } from './pacing.js';
 import { withFileLock } from '../io/lock.js';
 import { fnv1a64, pruneCacheDir } from '../io/cache-file.js';
-import { openRegularSync } from '../io/regular-file.js';
+import { makeDirSync, openRegularSync } from '../io/regular-file.js';
 import { finiteNumber as num } from '../output/fields.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */
@@ -26,6 +26,8 @@ const LOCK_WAIT_MS = 10_000;
 const VERSION = 2;
 /** More entries than any state of sq holds: a file that says otherwise is not believed. */
 const MAX_ENTRIES = 1000;
+/** More than any X-RateLimit-Limit a service sends per window: a state file saying more is not believed. */
+const MAX_LIMIT = 1_000_000;
 
 interface SharedStoreOptions {
   dir: string;
@@ -33,6 +35,10 @@ interface SharedStoreOptions {
   origin: string;
   now: () => number;
   trace?: (line: string) => void;
+  /** Said on stderr: the directory cannot be used (this process then runs without shared state), a long lock wait. */
+  warn?: (line: string) => void;
+  /** A stop signal ends a wait for the lock at once. */
+  signal?: AbortSignal;
 }
 
 /** The file that holds the buckets of one key against one service, named by a 64-bit FNV-1a hash of both. */
@@ -51,10 +57,25 @@ export class SharedStore implements BucketStore {
     // One decision at a time within the process too: its own lock would otherwise look held by someone else.
     const p = this.chain.then(async () => {
       if (!this.fallback) {
+        let file: string | undefined;
         try {
-          const file = (this.file ??= this.open());
-          return await withFileLock(`${file}.lock`, () => this.decide(file, name, fn), { staleMs: STALE_MS, waitMs: LOCK_WAIT_MS });
+          file = this.file ??= this.open();
         } catch (err) {
+          // A cache directory that cannot be made or used (a read-only or pseudo filesystem: SQ_CACHE_DIR=/proc/x):
+          // said once, then this process paces alone.
+          this.opts.warn?.(`the cache directory ${this.opts.dir} cannot be used (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): running without a cache`);
+        }
+        try {
+          if (file === undefined) throw Object.assign(new Error('no cache directory'), { code: 'ENOCACHE' });
+          const lock = `${file}.lock`;
+          return await withFileLock(lock, () => this.decide(file, name, fn), {
+            staleMs: STALE_MS,
+            waitMs: LOCK_WAIT_MS,
+            signal: this.opts.signal,
+            onLongWait: () => this.opts.warn?.(`waiting for the pacing state's lock ${lock}, held by another sq process (at most ${LOCK_WAIT_MS / 1000} s, then this process paces alone)`),
+          });
+        } catch (err) {
+          if (this.opts.signal?.aborted) throw err;
           this.opts.trace?.(`* pacing: shared state in ${this.opts.dir} unusable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); pacing this process alone`);
           this.fallback = new MemoryStore(this.opts.now);
         }
@@ -71,7 +92,7 @@ export class SharedStore implements BucketStore {
 
   /** The state file's path, once the directory is known to be ours and private. */
   private open(): string {
-    mkdirSync(this.opts.dir, { recursive: true, mode: 0o700 });
+    makeDirSync(this.opts.dir);
     const st = lstatSync(this.opts.dir);
     if (!st.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
     if (process.getuid && (st.uid !== process.getuid() || (st.mode & 0o022) !== 0)) {
@@ -84,10 +105,11 @@ export class SharedStore implements BucketStore {
   }
 
   private decide<T>(file: string, name: string, fn: (s: PaceState, now: number) => T): T {
-    const fd = openState(file);
+    const state = openState(file);
+    const fd = state.fd;
     try {
       const now = this.opts.now();
-      const all = readState(fd);
+      const all = readState(fd, state.size);
       const s = sane(all[name], now);
       const result = fn(s, now);
       // A prefix with nothing to remember takes no room (`sq api` can name any number of them).
@@ -107,18 +129,22 @@ export class SharedStore implements BucketStore {
  * The state file, opened for reading and writing; one that is not ours or is open to others is replaced. One that is
  * not a regular file (a FIFO, whose read would never end; a directory) is an error: this process then paces alone.
  */
-function openState(file: string): number {
+function openState(file: string): { fd: number; size: number } {
   const flags = constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
   // Not a FIFO or device put in its place: reading one would block this process, signals and all.
   const { fd, st } = openRegularSync(file, flags, 0o600);
-  if (!process.getuid || (st.uid === process.getuid() && (st.mode & 0o077) === 0)) return fd;
+  if (!process.getuid || (st.uid === process.getuid() && (st.mode & 0o077) === 0)) return { fd, size: st.size };
   closeSync(fd);
   unlinkSync(file);
-  return openSync(file, flags | constants.O_EXCL, 0o600);
+  return { fd: openSync(file, flags | constants.O_EXCL, 0o600), size: 0 };
 }
 
-/** The prefixes' states in the file; nothing when it is empty, does not parse, or is of another format. */
-function readState(fd: number): Record<string, unknown> {
+/** More than any state sq writes (a few KiB): a bigger file is not read (3 GB took 16 s) but rewritten. */
+export const MAX_STATE_BYTES = 1024 * 1024;
+
+/** The prefixes' states in the file; nothing when it is empty, too big, does not parse, or is of another format. */
+function readState(fd: number, size: number): Record<string, unknown> {
+  if (size > MAX_STATE_BYTES) return {};
   try {
     const doc = JSON.parse(readFileSync(fd, 'utf8')) as { v?: unknown; buckets?: unknown } | null;
     const b = doc?.v === VERSION ? doc.buckets : undefined;
@@ -139,7 +165,7 @@ export function sane(raw: unknown, now: number): PaceState {
       ? r.inflight.map((e) => (Array.isArray(e) && e.length === 2 && num(e[0]) !== null && num(e[1]) !== null ? ([e[0], Math.min(now, e[1])] as [number, number]) : null))
       : null;
   const server = r.server === null ? null : saneServer(r.server, now);
-  if (seq === null || seq < 0 || pausedUntil === null || !sent || sent.includes(null) || !inflight || inflight.includes(null) || server === undefined) return emptyState();
+  if (seq === null || seq < 0 || !Number.isInteger(seq) || pausedUntil === null || !sent || sent.includes(null) || !inflight || inflight.includes(null) || server === undefined) return emptyState();
   return {
     seq,
     sent: (sent as number[]).map((t) => Math.min(now, t)).sort((a, b) => a - b),
@@ -155,6 +181,12 @@ function saneServer(raw: unknown, now: number): ServerBudget | undefined {
   const r = raw as Partial<Record<keyof ServerBudget, unknown>>;
   const [limit, remaining, seq, resetAt, until] = [num(r.limit), num(r.remaining), num(r.seq), num(r.resetAt), num(r.until)];
   if ((limit === null && r.limit !== null) || remaining === null || seq === null || (resetAt === null && r.resetAt !== null) || until === null) return undefined;
+  // Within what a server can have said: a Limit of at least 1 (a negative one made every request wait for a window
+  // that never came: 61 s, silently), a Remaining no lower than the requests sq can have in flight and no higher
+  // than the Limit, whole counts.
+  if (limit !== null && (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)) return undefined;
+  if (!Number.isInteger(remaining) || remaining < -MAX_ENTRIES || remaining > (limit ?? MAX_LIMIT)) return undefined;
+  if (!Number.isInteger(seq) || seq < 0) return undefined;
   const latest = now + MAX_RESET_WAIT_MS + 1000;
   return { limit, remaining, seq, resetAt: resetAt === null ? null : Math.min(latest, resetAt), until: Math.min(latest, until) };
 }

@@ -211,13 +211,14 @@ export function isIdle(s: PaceState, now: number): boolean {
 export function waitNotice(name: string, v: Verdict, rule: WindowRule | undefined): string {
   const what = name === 'other' ? 'request outside /v1' : `/v1/${name} request`;
   const s = Math.ceil(v.wait / 1000);
+  const how = v.wait < 1000 ? 'waiting' : `waiting ${s} s`;
   const why =
     v.reason === 'paused'
       ? 'the server refused a request there (429) and asked sq to wait'
       : v.reason === 'budget'
         ? "the server's rate budget for it is spent until its window resets"
         : `sq keeps to ${rule?.count} requests per ${(rule?.windowMs ?? 0) / 1000} s there (90% of the documented limit) until the server states its own`;
-  return `waiting ${s} s before the next ${what}: ${why}`;
+  return `${how} before the next ${what}: ${why}`;
 }
 
 /** Where the prefixes keep their state. `update` runs one decision on a prefix's state at a time, with the time to use. */
@@ -245,6 +246,7 @@ type Taken = { wait: 0; ticket: number } | (Verdict & { ticket?: undefined });
 
 export class Bucket {
   private queue: Promise<unknown> = Promise.resolve();
+  private toldAddedUp = false;
   readonly rule: WindowRule | undefined;
 
   constructor(
@@ -266,6 +268,9 @@ export class Bucket {
 
   private async take(): Promise<number> {
     let told = false;
+    // Many short waits (a new window's polls, every 200 ms) add up: the notice comes once the wait so far and the
+    // next one pass NOTICE_AFTER_MS, however they are cut.
+    let waited = 0;
     for (;;) {
       // Waiting happens here, outside the store's update (for a shared store: outside the lock).
       const r: Taken = await this.store.update(this.name, (s, now): Taken => {
@@ -273,11 +278,17 @@ export class Bucket {
         return v.wait > 0 ? v : { wait: 0, ticket: markSent(s, this.rule, now) };
       });
       if (r.ticket !== undefined) return r.ticket;
-      if (!told && r.wait > NOTICE_AFTER_MS && this.notice) {
+      // A long wait is told each time; short waits adding up, once per process and prefix (8 parallel exports
+      // sharing 2 requests a second each wait a few seconds per page, in polls).
+      const long = r.wait > NOTICE_AFTER_MS;
+      const addedUp = !long && !this.toldAddedUp && waited + r.wait > NOTICE_AFTER_MS;
+      if (!told && (long || addedUp) && this.notice) {
         told = true;
+        if (addedUp) this.toldAddedUp = true;
         this.notice(waitNotice(this.name, r, this.rule));
       }
       await this.sleep(r.wait);
+      waited += r.wait;
     }
   }
 

@@ -10,12 +10,13 @@
 // The cache file is named after a hash of the key, the base URL and the question, and holds only the values.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Ctx } from '../context.js';
 import type { HttpClient } from '../api/http.js';
 import { cacheDir } from '../cache-dir.js';
 import { pruneCacheDir, readCacheFile, writeCacheFile } from '../io/cache-file.js';
+import { makeDirSync } from '../io/regular-file.js';
 import { readGlobals } from '../global-options.js';
 
 const COMPLETION_TTL_MS = 60_000;
@@ -224,7 +225,7 @@ function refreshDetached(ctx: Ctx, file: string, argv: string[]): void {
   if (!launcher || !/^sq(\.js)?$/.test(basename(launcher))) return;
   const lock = `${file}.refreshing`;
   try {
-    mkdirSync(file.slice(0, file.lastIndexOf('/')), { recursive: true, mode: 0o700 });
+    makeDirSync(file.slice(0, file.lastIndexOf('/')));
     try {
       closeSync(openSync(lock, 'wx', 0o600));
     } catch {

@@ -2,14 +2,14 @@
 // 0700). Reads take a plain fs path: loading conf costs ~60 ms, which `sq me` should not pay on every call.
 // Every change is a read-modify-write under a cross-process lock (io/lock.ts), re-reading the file once the lock
 // is held: two `sq auth login` running at once must both end up in the file, not the last one alone.
-import { closeSync, constants, readFileSync, mkdirSync, chmodSync, existsSync, renameSync, statSync } from 'node:fs';
+import { closeSync, constants, readFileSync, chmodSync, existsSync, renameSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { importPackage } from '../import-package.js';
 import { SqError, UsageError } from '../errors.js';
 import { withFileLock } from '../io/lock.js';
 import { isRecord } from '../output/fields.js';
-import { openRegularSync } from '../io/regular-file.js';
+import { makeDirSync, openRegularSync } from '../io/regular-file.js';
 
 interface Profile {
   token?: string;
@@ -166,7 +166,7 @@ export class ProfileStore {
           `set SQ_CONFIG_DIR to a directory for them, or pass the key in SQ_TOKEN (nothing stored)`,
       );
     }
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    makeDirSync(this.dir);
     // mkdir's mode is ignored for an existing directory and masked by umask for a new one.
     chmodSync(this.dir, 0o700);
     const { default: Conf } = await importPackage<typeof import('conf')>('conf');

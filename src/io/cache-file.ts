@@ -1,7 +1,7 @@
 // Small files in sq's per-user cache directory (cache-dir.ts): completion answers, jq expressions known to compile.
 // A cache is only ever a shortcut: any failure to read or write one is the same as having none.
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { openRegularSync } from './regular-file.js';
+import { closeSync, constants, existsSync, lstatSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { makeDirSync, openRegularSync } from './regular-file.js';
 
 /** The file's text, if it is a regular file of yours that nobody else can write (never through a symlink, never
  * blocking on a FIFO put in its place); else undefined. */
@@ -25,7 +25,7 @@ export function writeCacheFile(file: string, text: string): void {
   const tmp = `${file}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
   try {
     const dir = file.slice(0, file.lastIndexOf('/'));
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirSync(dir);
     const st = lstatSync(dir);
     if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid())) return;
     writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });

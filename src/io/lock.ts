@@ -8,9 +8,31 @@ import { lstat, readFile, unlink, writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { sleep } from '../api/sleep.js';
 
-/** Runs `fn` while holding the lock file `lock`; keep it short (milliseconds): the lock is not refreshed. */
-export async function withFileLock<T>(lock: string, fn: () => T | Promise<T>, opts: { staleMs: number; waitMs: number }): Promise<T> {
-  const deadline = Date.now() + opts.waitMs;
+/**
+ * Whether a lock file written at `mtimeMs` is older than `ms`, or dated more than `ms` ahead of now: a lock from the
+ * future (a clock set back, a `touch -d`, a copied file) was not written by a process running now, and would
+ * otherwise look fresh until that date.
+ */
+export function staleAt(mtimeMs: number, ms: number, now: number = Date.now()): boolean {
+  return Math.abs(now - mtimeMs) > ms;
+}
+
+/** After this long waiting for a lock, `onLongWait` says why (on stderr). */
+const LOCK_NOTICE_MS = 2000;
+
+/**
+ * Runs `fn` while holding the lock file `lock`; keep it short (milliseconds): the lock is not refreshed. The wait for
+ * it ends with the signal's reason as soon as `signal` aborts (a stop signal), and `onLongWait` is called once after
+ * 2 s of waiting.
+ */
+export async function withFileLock<T>(
+  lock: string,
+  fn: () => T | Promise<T>,
+  opts: { staleMs: number; waitMs: number; signal?: AbortSignal; onLongWait?: () => void },
+): Promise<T> {
+  const started = Date.now();
+  const deadline = started + opts.waitMs;
+  let told = false;
   for (;;) {
     try {
       closeSync(openSync(lock, 'wx', 0o600));
@@ -19,7 +41,7 @@ export async function withFileLock<T>(lock: string, fn: () => T | Promise<T>, op
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     try {
-      if (Date.now() - statSync(lock).mtimeMs > opts.staleMs) {
+      if (staleAt(statSync(lock).mtimeMs, opts.staleMs)) {
         // recursive: the directory an older sq's lock (proper-lockfile) left is taken over too.
         rmSync(lock, { recursive: true, force: true });
         continue;
@@ -29,8 +51,12 @@ export async function withFileLock<T>(lock: string, fn: () => T | Promise<T>, op
       throw err;
     }
     if (Date.now() > deadline) throw Object.assign(new Error('lock held too long'), { code: 'ELOCKED' });
+    if (!told && Date.now() - started > LOCK_NOTICE_MS) {
+      told = true;
+      opts.onLongWait?.();
+    }
     // Real time, not an injected clock: the holder is another process.
-    await sleep(1 + Math.random() * 4);
+    await sleep(1 + Math.random() * 4, opts.signal);
   }
   try {
     return await fn();
@@ -74,7 +100,7 @@ async function lockState(lock: string): Promise<{ owner: number | null; stale: b
   if (!st?.isFile()) return { owner: null, stale: false };
   const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
   const owner = Number.isInteger(pid) && pid > 0 ? pid : null;
-  return { owner, stale: owner !== null ? !(await liveSq(owner, st.mtimeMs)) : Date.now() - st.mtimeMs > TAKEOVER_STALE_MS };
+  return { owner, stale: owner !== null ? !(await liveSq(owner, st.mtimeMs)) : staleAt(st.mtimeMs, TAKEOVER_STALE_MS) };
 }
 
 /** A lock file without a pid, or a takeover file, this old was left by a process that died (they live milliseconds). */
@@ -114,7 +140,7 @@ async function takeOver(lock: string): Promise<boolean> {
     } catch {
       // Left by a process killed in the middle of a takeover (which takes milliseconds): removed, once.
       const st = await lstat(guard).catch(() => null);
-      if (attempt > 0 || !st?.isFile() || Date.now() - st.mtimeMs <= TAKEOVER_STALE_MS) return false;
+      if (attempt > 0 || !st?.isFile() || !staleAt(st.mtimeMs, TAKEOVER_STALE_MS)) return false;
       await unlink(guard).catch(() => undefined);
     }
   }

@@ -57,11 +57,16 @@ export async function readStdinUpTo(ctx: Pick<Ctx, 'io' | 'signal'>, max: number
  * `<(command)`) is read as it is written, without blocking the process while no writer has come.
  */
 export async function readInput(ctx: Pick<Ctx, 'io' | 'signal'>, flag: string, file: string, max = MAX_INPUT_BYTES): Promise<string> {
+  return (await readInputBytes(ctx, flag, file, max)).toString('utf8');
+}
+
+/** readInput's bytes, as they are (a file sent on, such as a task upload's CSV). */
+export async function readInputBytes(ctx: Pick<Ctx, 'io' | 'signal'>, flag: string, file: string, max = MAX_INPUT_BYTES): Promise<Buffer> {
   const bytes = file === '-' ? await readBounded(ctx.io.stdin, max, ctx.signal) : await readPath(flag, file, max, ctx.signal);
   if (bytes === null) {
     throw new UsageError(`${flag}: ${file === '-' ? 'stdin' : `"${file}"`} holds more than ${sizeText(max)}, the most sq reads from one input`);
   }
-  return bytes.toString('utf8');
+  return bytes;
 }
 
 async function readPath(flag: string, file: string, max: number, signal: AbortSignal): Promise<Buffer | null> {

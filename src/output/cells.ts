@@ -2,6 +2,7 @@
 
 import type { Column } from './types.js';
 import { getPath, isRecord } from './fields.js';
+import { jsonText } from './json-text.js';
 
 export function defaultHeader(key: string): string {
   return key.replace(/[._]/g, ' ').toUpperCase();
@@ -31,7 +32,15 @@ export function plainText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value instanceof Date) return value.toISOString();
-  return JSON.stringify(value) ?? '';
+  return jsonText(value) ?? '';
+}
+
+/**
+ * A cell a spreadsheet would read as a formula (=, +, -, @, a tab or CR first: `=HYPERLINK(…)` from scraped data),
+ * with a ' before it (OWASP's CSV injection advice); a number (-5, +1.5e3) stays a number.
+ */
+export function formulaSafe(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) && !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text) ? `'${text}` : text;
 }
 
 export function cellText(col: Column, row: Record<string, unknown>): string {
@@ -44,6 +53,20 @@ export function cellText(col: Column, row: Record<string, unknown>): string {
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 // eslint-disable-next-line no-control-regex
 const SGR = /(\x1b\[[0-9;]*m)/;
+/**
+ * CSV, TSV, JSON, --jq and --template output written to a terminal (the table is made safe cell by cell): no control
+ * character reaches it raw (issue 33 E15: a scraped cell's OSC 52 wrote to the clipboard). Tab and newline stay, as
+ * the formats' own separators. In JSON text a raw control character can only sit inside a string, and JSON.stringify
+ * escapes those below U+0020 already: DEL and the C1 controls become \u escapes, so the document reads the same.
+ * Elsewhere (CSV, TSV, a raw --jq string) each becomes U+FFFD. Piped or written to a file, output is untouched.
+ */
+export function terminalOutput(json: boolean): (chunk: string) => string {
+  // eslint-disable-next-line no-control-regex
+  const raw = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+  if (json) return (chunk) => chunk.replace(raw, (c) => (c.charCodeAt(0) >= 0x7f ? `\\u00${c.charCodeAt(0).toString(16)}` : '\uFFFD'));
+  return (chunk) => chunk.replace(raw, '\uFFFD');
+}
+
 /**
  * Data shown on a terminal must not carry escape sequences; tabs and CRs would break the alignment. Newlines stay.
  * With `keepColour`, the colour (SGR) sequences a message was styled with stay, and only those.

@@ -2,7 +2,7 @@
 
 import { FORMAT_SPECS, type Column, type Format, type Output, type OutputSettings, type RenderOptions } from './types.js';
 import { makeStyle } from './ansi.js';
-import { asRow, cellText, chooseColumns, isRecord, terminalSafe } from './cells.js';
+import { asRow, cellText, chooseColumns, formulaSafe, isRecord, terminalOutput, terminalSafe } from './cells.js';
 import { getPath, pickFields, unknownFields, unknownFieldsMessage } from './fields.js';
 import { SqError, UsageError } from '../errors.js';
 import { maskSecrets, redactDeep, redactText } from './secrets.js';
@@ -10,6 +10,7 @@ import { Sink } from './sink.js';
 import { importPackage } from '../import-package.js';
 import { runJq } from './jq.js';
 import { capMessage } from './limits.js';
+import { jsonText } from './json-text.js';
 
 export type { Column } from './types.js';
 export { resolveOutputSettings, type OutputSettingsInput } from './settings.js';
@@ -34,7 +35,10 @@ interface CreateOutputOptions {
 }
 
 export function createOutput(io: OutputIO, settings: OutputSettings, options: CreateOutputOptions = {}): Output {
-  const out = new Sink(io.stdout);
+  const spec0 = FORMAT_SPECS[settings.format];
+  const filtering = settings.jq !== null || settings.template !== null;
+  // On a terminal, no format but the table (safe cell by cell, and coloured) passes control characters through.
+  const out = new Sink(io.stdout, settings.stdoutIsTTY && (!spec0.terminal || filtering) ? terminalOutput(spec0.json !== null && !filtering) : undefined);
   const err = new Sink(io.stderr);
   const stderrColor = settings.stderrColor ?? settings.color;
   const style = makeStyle(settings.color);
@@ -110,7 +114,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
         page = p;
       } else {
         // The whole list is held for one run of the filter: within a stated cap, not until memory runs out.
-        size += (JSON.stringify(picked)?.length ?? 4) + 1;
+        size += (jsonText(picked)?.length ?? 4) + 1;
         if (size > settings.limits.maxSlurp) throw new SqError(capMessage(flag, 'maxSlurp', settings.limits));
       }
       group.push(picked);
@@ -134,16 +138,16 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       const item = prepare(raw, opts);
       if (count === 0) check(item, opts);
       if (json === 'document') {
-        await out.write((count === 0 ? '[\n  ' : ',\n  ') + (JSON.stringify(pick(item), null, 2) ?? 'null').replace(/\n/g, '\n  '));
+        await out.write((count === 0 ? '[\n  ' : ',\n  ') + (jsonText(pick(item), 2) ?? 'null').replace(/\n/g, '\n  '));
       } else if (json === 'lines') {
-        await out.write((JSON.stringify(pick(item)) ?? 'null') + '\n');
+        await out.write((jsonText(pick(item)) ?? 'null') + '\n');
       } else if (line) {
         if (count === 0) {
           cols = chooseColumns(opts?.columns, fields, item) ?? [];
           if (headed) await out.write(line(cols.map((c) => c.key)));
         }
         const row = asRow(item);
-        await out.write(line((cols ?? []).map((c) => cellText(c, row))));
+        await out.write(line((cols ?? []).map((c) => (settings.csvSafe ? formulaSafe(cellText(c, row)) : cellText(c, row)))));
       } else {
         cols ??= chooseColumns(opts?.columns, fields, item);
         tableRows.push(asRow(item));
@@ -184,7 +188,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     check(item, opts);
     if (filtered) return writeFiltered(pick(item));
     if (json === 'document') {
-      await out.write((JSON.stringify(pick(item), null, 2) ?? 'null') + '\n');
+      await out.write((jsonText(pick(item), 2) ?? 'null') + '\n');
       return;
     }
     const cols = fields || opts?.columns?.length ? chooseColumns(opts?.columns, fields, item) : null;
@@ -205,7 +209,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
     async json(doc: unknown) {
       const shown = redactDeep(doc, known());
       if (filtered) await writeFiltered(shown);
-      else out.writeNow(`${JSON.stringify(shown, null, 2)}\n`);
+      else out.writeNow(`${jsonText(shown, 2)}\n`);
     },
     text(s: string) {
       const shown = redactText(s, known());

@@ -25,6 +25,7 @@ import { JQ_WORKER_SOURCE } from './jq-worker.js';
 import { capMessage, outputFor, type FilterLimits } from './limits.js';
 import { patchJqWeb } from './jq-patches.js';
 import { boundedJq } from '../argv.js';
+import { jsonText } from './json-text.js';
 
 /**
  * What bin/sq.js started with --jq (its startJqWorker and preloadJq): jq's worker already loading jq (with the caps
@@ -347,7 +348,7 @@ export async function runJq(
   expr: string,
   o: { limits: FilterLimits; write(text: string): Promise<void>; closed(): boolean; signal?: AbortSignal },
 ): Promise<void> {
-  const json = JSON.stringify(value) ?? 'null';
+  const json = jsonText(value) ?? 'null';
   if (json.length <= HERE_MAX && boundedJq(expr)) return inTurn(() => runHere(json, expr, o));
   await submit(o.limits, { op: 'run', expr, json, maxOutput: outputFor(o.limits, json.length) }, o.write, o.closed, o.signal);
 }

@@ -205,26 +205,100 @@ export function maskSecrets<T>(value: T, show: boolean, known: readonly string[]
 /**
  * The copy maskSecrets makes, with `mask` in place of each secret (also secret query values of URLs) (the emulator's request log writes "****"). */
 export function maskDeep(value: unknown, mask: string = MASK, known: readonly string[] = [], webhooks = false): unknown {
-  return maskIn(value, mask, known, webhooks, false);
+  // `webhooks`: webhook URLs by their own rule (sq's output); the emulator's request log masks by the general one. The
+  // context of a value is whether it sits in a webhook's fields (webhook_fields, a plan's webhook channel, a key
+  // naming a webhook URL).
+  return transformDeep<boolean>(
+    value,
+    true,
+    (v, key, webhook) => {
+      if (key !== undefined && isSecretKey(key) && !isEmpty(v)) return mask;
+      // Known secrets first: a ${VAR} value that spans path segments (T0/B0/SECRET) is masked whole, before a part of it is.
+      if (typeof v === 'string') {
+        if (known.includes(v)) return mask;
+        const text = redactText(v, known);
+        return webhook && /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? maskWebhookUrl(text, mask) : maskUrlQuery(text, mask);
+      }
+      return Array.isArray(v) || isPlainObject(v) ? DESCEND : v;
+    },
+    {
+      root: false,
+      enter: (v, webhook) => (Array.isArray(v) ? webhook : webhooks && (webhook || v.channel === 'webhook')),
+      child: (inner, key) => inner || (webhooks && key !== undefined && /webhook|hook_?url/i.test(key)),
+    },
+  );
 }
 
-/** `webhooks`: webhook URLs by their own rule (sq's output); the emulator's request log masks by the general one. */
-function maskIn(value: unknown, mask: string, known: readonly string[], webhooks: boolean, webhook: boolean): unknown {
-  // Known secrets first: a ${VAR} value that spans path segments (T0/B0/SECRET) is masked whole, before a part of it is.
-  if (typeof value === 'string') {
-    if (known.includes(value)) return mask;
-    const text = redactText(value, known);
-    return webhook && /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? maskWebhookUrl(text, mask) : maskUrlQuery(text, mask);
+const DESCEND = Symbol('descend');
+
+interface Frame<C> {
+  src: unknown[] | Record<string, unknown>;
+  keys: string[] | null;
+  i: number;
+  out: unknown[] | Record<string, unknown>;
+  changed: boolean;
+  /** The context of this array's or object's own values (from `enter`). */
+  inner: C;
+}
+
+/** How a context flows down a walk: the root's, the one inside an array or object, a value's under its key. */
+interface Flow<C> {
+  root: C;
+  enter(v: unknown[] | Record<string, unknown>, c: C): C;
+  child(inner: C, key: string | undefined): C;
+}
+
+/**
+ * A copy of a JSON-like value with each value replaced by what `visit` returns for it (`key`: its key in an object;
+ * `c`: its context, as `flow` carries it down), or, for DESCEND, with its array or plain object walked in turn.
+ * `copy` false: an array or object none of whose values changed is the original. Walked with a stack of its own, not
+ * by recursion: a scraped record nested 2,000 levels or more is printed as it is, where a recursive walk ended with
+ * "Maximum call stack size exceeded" (issue 33 E14).
+ */
+function transformDeep<C = undefined>(
+  root: unknown,
+  copy: boolean,
+  visit: (v: unknown, key: string | undefined, c: C) => unknown,
+  flow?: Flow<C>,
+): unknown {
+  const rootCtx = flow?.root as C;
+  const first = visit(root, undefined, rootCtx);
+  if (first !== DESCEND) return first;
+  const frame = (v: unknown, c: C): Frame<C> => {
+    const arr = Array.isArray(v);
+    const src = v as unknown[] | Record<string, unknown>;
+    return { src, keys: arr ? null : Object.keys(src), i: 0, out: arr ? [] : {}, changed: false, inner: flow ? flow.enter(src, c) : c };
+  };
+  const put = (f: Frame<C>, val: unknown) => {
+    if (f.keys) {
+      const k = f.keys[f.i];
+      if (val !== (f.src as Record<string, unknown>)[k]) f.changed = true;
+      // defineProperty: a key "__proto__" (JSON.parse makes it an own key) stays a key, never the copy's prototype.
+      Object.defineProperty(f.out, k, { value: val, enumerable: true, writable: true, configurable: true });
+    } else {
+      if (val !== (f.src as unknown[])[f.i]) f.changed = true;
+      (f.out as unknown[]).push(val);
+    }
+    f.i++;
+  };
+  const stack: Frame<C>[] = [frame(root, rootCtx)];
+  for (;;) {
+    const f = stack[stack.length - 1];
+    const n = f.keys ? f.keys.length : (f.src as unknown[]).length;
+    if (f.i >= n) {
+      stack.pop();
+      const done = copy || f.changed ? f.out : f.src;
+      if (stack.length === 0) return done;
+      put(stack[stack.length - 1], done);
+      continue;
+    }
+    const key = f.keys ? f.keys[f.i] : undefined;
+    const v = key !== undefined ? (f.src as Record<string, unknown>)[key] : (f.src as unknown[])[f.i];
+    const c = flow ? flow.child(f.inner, key) : f.inner;
+    const r = visit(v, key, c);
+    if (r === DESCEND) stack.push(frame(v, c));
+    else put(f, r);
   }
-  if (Array.isArray(value)) return value.map((v) => maskIn(v, mask, known, webhooks, webhook));
-  if (!isPlainObject(value)) return value;
-  // A webhook's fields (webhook_fields, a plan's webhook channel): its URLs by the webhook rule.
-  const inWebhook = webhooks && (webhook || value.channel === 'webhook');
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    out[k] = isSecretKey(k) && !isEmpty(v) ? mask : maskIn(v, mask, known, webhooks, inWebhook || (webhooks && /webhook|hook_?url/i.test(k)));
-  }
-  return out;
 }
 
 /**
@@ -250,29 +324,21 @@ export function maskWebhookUrl(url: string, mask: string = MASK): string {
  */
 export function redactDeep<T>(value: T, known: readonly string[]): T {
   if (known.length === 0) return value;
-  if (typeof value === 'string') return redactText(value, known) as T;
-  let changed = false;
-  const redact = (v: unknown) => {
-    const r = redactDeep(v, known);
-    if (r !== v) changed = true;
-    return r;
-  };
-  if (Array.isArray(value)) {
-    const out = value.map(redact);
-    return (changed ? out : value) as T;
-  }
-  if (!isPlainObject(value)) return value;
-  const out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v)]));
-  return (changed ? out : value) as T;
+  return transformDeep(value, false, (v) => (typeof v === 'string' ? redactText(v, known) : Array.isArray(v) || isPlainObject(v) ? DESCEND : v)) as T;
 }
 
 /** The values maskDeep would hide (under secret-named keys, at any depth), for the scrubbing of free text. */
 export function secretValues(value: unknown, out: string[] = []): string[] {
-  if (Array.isArray(value)) for (const v of value) secretValues(v, out);
-  else if (isPlainObject(value)) {
-    for (const [k, v] of Object.entries(value)) {
-      if (isSecretKey(k) && (typeof v === 'string' || typeof v === 'number')) out.push(String(v));
-      else secretValues(v, out);
+  // A stack of its own, not recursion: any depth (issue 33 E14).
+  const todo: unknown[] = [value];
+  while (todo.length) {
+    const v = todo.pop();
+    if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) todo.push(v[i]);
+    else if (isPlainObject(v)) {
+      for (const [k, x] of Object.entries(v).reverse()) {
+        if (isSecretKey(k) && (typeof x === 'string' || typeof x === 'number')) out.push(String(x));
+        else todo.push(x);
+      }
     }
   }
   return out;

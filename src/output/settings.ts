@@ -18,6 +18,7 @@ export interface OutputSettingsInput {
   showSecrets?: boolean;
   fullIds?: boolean;
   absoluteTimes?: boolean;
+  csvSafe?: boolean;
   env: Record<string, string | undefined>;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
@@ -98,5 +99,7 @@ export function resolveOutputSettings(input: OutputSettingsInput): OutputSetting
     columns: resolveColumns(input.columns, input.env),
     fullIds: input.fullIds === true,
     absoluteTimes: input.absoluteTimes === true,
+    // The flag, or SQ_CSV_SAFE=1 for every call of a job (a profile setting is for `sq config`: see docs/output.md).
+    csvSafe: input.csvSafe === true || /^(1|true|yes|on)$/i.test(input.env.SQ_CSV_SAFE?.trim() ?? ''),
   };
 }

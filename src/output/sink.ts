@@ -68,7 +68,11 @@ export function fdWriter(fd: number, name: string, write?: WriteFn): Writable & 
 export class Sink {
   private readonly state: StreamState;
 
-  constructor(private readonly stream: NodeJS.WritableStream) {
+  /** `shown`: what each chunk becomes before it is written (control characters escaped for a terminal). */
+  constructor(
+    private readonly stream: NodeJS.WritableStream,
+    private readonly shown?: (chunk: string) => string,
+  ) {
     this.state = watch(stream);
   }
 
@@ -89,13 +93,13 @@ export class Sink {
   /** Fire and forget, for short human messages and single records. */
   writeNow(chunk: string): void {
     if (!this.check()) return;
-    this.stream.write(chunk);
+    this.stream.write(this.shown ? this.shown(chunk) : chunk);
   }
 
   /** Waits for 'drain' when the stream's buffer is full, so a long list never piles up in memory. */
   async write(chunk: string): Promise<void> {
     if (!this.check()) return;
-    if (this.stream.write(chunk)) return;
+    if (this.stream.write(this.shown ? this.shown(chunk) : chunk)) return;
     if (this.closed) return;
     await this.settled();
     this.check();

@@ -12,6 +12,7 @@ import { SqError, UsageError } from '../errors.js';
 import { capMessage, type FilterLimits } from './limits.js';
 import { parseApiTime, relativeTime } from './time.js';
 import { displayWidth, padWidth } from './width.js';
+import { jsonText } from './json-text.js';
 
 type Val = unknown;
 const MISSING = Symbol('no value');
@@ -223,8 +224,9 @@ export function parseTemplate(src: string): Template {
           await to.write(ctx.out);
           throw new SqError(capMessage('--template', 'maxOutput', to.limits));
         }
-        // A value past what a JavaScript string holds (printf with a width of 10^9): a clean error, not a crash.
-        if (err instanceof RangeError) throw new SqError(`--template: ${err.message} (a value too large to print)`);
+        // A value past what a JavaScript string holds (printf with a width of 10^9): the template asks for it, so it is
+        // bad input like any other template error (exit 2, issue 33 D7), not a crash.
+        if (err instanceof RangeError) throw new UsageError(`--template: ${err.message} (a value too large to print)`);
         throw err;
       }
     },
@@ -287,7 +289,7 @@ function text(v: Val): string {
   if (v === MISSING || v === undefined) return '<no value>';
   if (v === null) return '<nil>';
   if (typeof v === 'string') return v;
-  if (typeof v === 'object') return JSON.stringify(v);
+  if (typeof v === 'object') return jsonText(v) as string;
   return String(v);
 }
 
@@ -410,7 +412,7 @@ const FUNCS: Record<string, (ctx: Ctx, ...args: Val[]) => Val> = {
     const max = Number(n);
     return chars.length <= max ? chars.join('') : chars.slice(0, Math.max(0, max - 3)).join('') + '...';
   },
-  json: (_c, v) => JSON.stringify(v === MISSING ? null : v),
+  json: (_c, v) => jsonText(v === MISSING ? null : v) as string,
   tablerow: (c, ...cells) => {
     const row = cells.map((v) => (v === null || v === MISSING ? '' : text(v)));
     // Rows wait for tablerender (or the end) to be aligned: what they hold counts against the output cap now.

@@ -81,6 +81,8 @@ export interface OutputSettings {
   fullIds?: boolean;
   /** --absolute-times: terminal tables show local times with their UTC offset, not "3 min ago". */
   absoluteTimes?: boolean;
+  /** --csv-safe / SQ_CSV_SAFE=1: formula-looking CSV/TSV text cells start with '. */
+  csvSafe?: boolean;
 }
 
 export interface Output {

@@ -36,6 +36,15 @@ describe('sq accounts update --limit', () => {
     expect(await writes()).toEqual([]);
   });
 
+  // Issue 33 E11: `allowed[key]` found Object.prototype's own names, so these passed the check and were written.
+  it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'])('--limit %s=5 (a name of Object.prototype) is exit 2; nothing is written', async (key) => {
+    const a = account(DEMO_ACCOUNT_USERNAMES.twitter);
+    const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.twitter, '--limit', `${key}=5`], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`has no limit "${key}" (allowed: ${limitsOf(a).join(', ')})`);
+    expect(await writes()).toEqual([]);
+  });
+
   it('a value above the type\'s maximum is exit 2 naming the maximum; nothing is written', async () => {
     const a = account(DEMO_ACCOUNT_USERNAMES.twitter);
     const max = a.params.default.batch.max;
@@ -49,6 +58,8 @@ describe('sq accounts update --limit', () => {
     [['--limit', 'batch'], '--limit must look like key=value'],
     [['--limit', 'batch=0'], '--limit batch must be a whole number of at least 1'],
     [['--limit', 'batch=ten'], '--limit batch must be a whole number of at least 1'],
+    // E16: the last value won silently.
+    [['--limit', 'batch=2', '--limit', 'batch=3'], '--limit batch is given twice (2 and 3); give each key once'],
     [[], 'nothing to update: pass --limit KEY=VALUE'],
   ])('%j is exit 2 before any request', async (flags, message) => {
     const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.twitter, ...flags], { env: emu.env() });

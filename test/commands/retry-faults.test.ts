@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { sq } from '../helpers/cli.js';
 import { fakeSqClock } from '../helpers/clock.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { HttpClient } from '../../src/api/http.js';
 
 const emu = useEmulator({ each: 'clear' });
 const meCalls = async () => (await emu.requests()).filter((q) => q.path === '/v1/me') as unknown as { status: number }[];
@@ -19,6 +20,15 @@ describe('retries', () => {
     // Four back-off waits, each within its full-jitter bound of 0.5 s × 2^attempt.
     expect(clock.slept).toHaveLength(4);
     clock.slept.forEach((ms, i) => expect(ms).toBeLessThan(500 * 2 ** i));
+  });
+
+  it('a back-off over 2 s says why on stderr; shorter ones say nothing (issue 33 item 5)', async () => {
+    await emu.faults([{ method: 'GET', path: '/v1/me', action: 'status', status: 503 }]);
+    const http = new HttpClient({ baseUrl: emu.baseUrl, token: emu.token, now: () => 0, sleep: async () => undefined, random: () => 0.99, notice: (l) => notices.push(l) });
+    const notices: string[] = [];
+    await expect(http.get('/v1/me')).rejects.toThrow();
+    // Full jitter at 0.99 of 0.5, 1, 2 and 4 s: only the last passes 2 s.
+    expect(notices).toEqual([expect.stringMatching(/^retrying GET .*\/v1\/me in 4 s, after HTTP 503$/)]);
   });
 
   it('a 503 once, then success → 0 with one retry', async () => {

@@ -22,6 +22,7 @@ describe('bad input: exit 2 before any request', () => {
     [['--field-map', 'place url=url'], '--field-map must look like SOURCE_FIELD=TARGET_PARAM'],
     [['--field-map', 'a=b,c=d'], '--field-map must look like SOURCE_FIELD=TARGET_PARAM'],
     [['--field-map', 'url=url', '--field-map', 'url=link'], 'source field "url" is mapped twice'],
+    [['--field-map', 'url=url', '--field-map', 'url=url'], 'source field "url" is given twice'],
     [['--target-concurrency', '0'], '--target-concurrency must be an integer from 1 to 20'],
     [['--target-concurrency', '21'], '--target-concurrency must be an integer from 1 to 20'],
     [['--target-name', '  '], '--target-name must be a non-empty value'],
@@ -34,8 +35,14 @@ describe('bad input: exit 2 before any request', () => {
     expect(await emu.requests()).toEqual([]);
   });
 
-  it('parseFieldMap keeps each source field once, trimmed', () => {
-    expect(parseFieldMap(['url=url', ' name = keyword ', 'url=url'])).toEqual({ url: 'url', name: 'keyword' });
+  it('parseFieldMap trims; a source given twice, even alike, is exit 2 (issue 33 item 7); names of Object.prototype are plain names', () => {
+    expect(parseFieldMap([' url=url', ' name = keyword '])).toEqual({ url: 'url', name: 'keyword' });
+    expect(() => parseFieldMap(['url=url', 'url=url'])).toThrow('source field "url" is given twice');
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__']) {
+      const m = parseFieldMap([`${name}=url`]);
+      expect(Object.keys(m)).toEqual([name]);
+      expect(() => parseFieldMap([`${name}=url`, `${name}=link`])).toThrow(`source field "${name}" is mapped twice`);
+    }
   });
 });
 
@@ -94,6 +101,14 @@ describe('sq squids chain set', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('creating one needs --target-crawler');
     expect(r.stderr).not.toContain('--field-map and');
+    expect(await writes()).toEqual([]);
+  });
+
+  // Issue 33 E16: the source field was never checked; a typo made a chain whose runs get empty tasks.
+  it.each(['nope', 'constructor', 'toString'])('--field-map %s=url, no result field of the squid: exit 2 naming the fields, nothing created', async (src) => {
+    const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--target-crawler', 'amazon-products', '--field-map', `${src}=url`], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`--field-map: the results of squid ${DEMO_SQUIDS.paris} have no field "${src}" (its fields: name, address, phone, website,`);
     expect(await writes()).toEqual([]);
   });
 

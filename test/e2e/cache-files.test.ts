@@ -45,12 +45,29 @@ describe('pruneCacheDir', () => {
 
 describe('a cache directory that cannot be used', () => {
   const emu = useEmulator();
-  it('is the same as no cache: a write under a file is dropped quietly, and the command succeeds', async () => {
+  it('is the same as no cache, with a warning: a write under a file is dropped, and the command succeeds', async () => {
     const file = join(tempDir('sq-cache-file-'), 'f');
     writeFileSync(file, '');
     expect(() => writeCacheFile(join(file, 'x.json'), '{}')).not.toThrow();
     const r = await sq(['me', '--jq', '.email'], { env: emu.env({ SQ_CACHE_DIR: file }) });
-    expect(r).toEqual({ code: 0, stdout: 'demo@sq-emulator.local\n', stderr: '' });
+    expect(r).toEqual({ code: 0, stdout: 'demo@sq-emulator.local\n', stderr: `warning: the cache directory ${file} cannot be used (ENOTDIR): running without a cache\n` });
+  });
+
+  // Issue 33 E10: Node's recursive mkdir retried for ever on procfs (ENOENT for every new entry), at 100% CPU and
+  // deaf to signals; the launcher's code cache and the pacing state both made the directory that way.
+  it.each([
+    ['SQ_CACHE_DIR', { SQ_CACHE_DIR: '/proc/sq-x' }, '/proc/sq-x'],
+    ['XDG_CACHE_HOME', { XDG_CACHE_HOME: '/proc/sq-x' }, '/proc/sq-x/sq'],
+  ])('%s on a filesystem that refuses new entries (/proc): a warning, no cache, exit 0 (the built bin)', async (_name, env, shown) => {
+    const r = await sqBin(['me', '--jq', '.email'], { env: { ...emu.env(), ...env }, timeout: 20_000 });
+    expect([r.code, r.stdout]).toEqual([0, 'demo@sq-emulator.local']);
+    expect(r.stderr).toBe(`warning: the cache directory ${shown} cannot be used (ENOENT): running without a cache`);
+  });
+
+  it('SQ_CONFIG_DIR there: an error naming the directory, not a spin', async () => {
+    const r = await sqBin(['auth', 'login', '--with-token'], { env: { ...emu.env(), SQ_CONFIG_DIR: '/proc/sq-x/config' }, input: 'sq_emulator_demo_token\n', timeout: 20_000 });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('ENOENT');
   });
 });
 

@@ -29,7 +29,8 @@ describe('parallel sq processes with one key', () => {
     const log = await emu.requests();
     expect(log.filter((r) => r.status === 429).map((r) => r.path)).toEqual([]);
     for (const r of runs) {
-      expect(r.stderr).toBe('');
+      // Waiting its turn for over 2 s in all is said once, with why (issue 33 item 5: no silent wait over 2 s).
+      expect(['', "waiting before the next /v1/results request: the server's rate budget for it is spent until its window resets"]).toContain(r.stderr);
       expect(r.code).toBe(0);
       const ids = ndjson<{ id: string }>(r.stdout).map((x) => x.id);
       expect(new Set(ids).size).toBe(RESULTS);

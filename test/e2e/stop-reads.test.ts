@@ -43,6 +43,9 @@ const READS: [string, string[], 'stdin' | string][] = [
   ['auth login --with-token', ['auth', 'login', '--with-token'], 'stdin'],
   ['plan -f FIFO', ['plan', '-f', fifo], fifo],
   ['api --input FIFO', ['api', '/v1/me', '-X', 'POST', '--input', fifo], fifo],
+  // Issue 33 E7: it read its file with a plain readFile, whose open(2) of a FIFO waits in a thread no signal reaches.
+  ['tasks upload FIFO', ['tasks', 'upload', '--squid', PARIS, fifo], fifo],
+  ['accounts sync --cookies-file FIFO', ['accounts', 'sync', '--type', 'x', '--cookies-file', fifo], fifo],
 ];
 
 describe('a stop signal ends a read that waits for data', () => {

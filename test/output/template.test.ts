@@ -126,9 +126,9 @@ describe('a runaway template', () => {
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 
-  it('a value past what a string holds is a clean exit 1', async () => {
+  it('a value past what a string holds is a template error: exit 2 (issue 33 D7: it was exit 1)', async () => {
     const err = await render('{{printf "%0999999999d" 1}}', null).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(SqError);
+    expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/^--template: .*a value too large to print/);
   });
 });

@@ -1,8 +1,26 @@
-// Runs before each test file (setupFiles): a cache dir of the file's own, so files running at once in parallel
-// workers never share code caches or pacing state (a pause one file's test provokes must not slow another's sq).
-// Tests of the cache dir itself set SQ_CACHE_DIR, XDG_CACHE_HOME or HOME of their own.
-import { mkdtempSync } from 'node:fs';
+// Runs before each test file (setupFiles): a temp directory of the file's own, removed when the file ends, so that
+// no test leaves anything behind (issue 33 item 8: every npm test left ~530 directories, 60 MB). TMPDIR points into
+// it while the file runs: every mkdtemp of the tests and their helpers (tempDir, tempConfigDir, the SFTP server's
+// root), and every process started with the environment passed on, writes there. The file's sq processes keep their
+// code cache and pacing state in it too (SQ_CACHE_DIR), so files running at once in parallel workers never share
+// pacing state (a pause one file's test provokes must not slow another's sq). Tests of the cache dir itself set
+// SQ_CACHE_DIR, XDG_CACHE_HOME or HOME of their own.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 
-process.env.SQ_CACHE_DIR = mkdtempSync(join(process.env.SQ_TEST_CACHE_DIR ?? tmpdir(), 'file-'));
+const before = { TMPDIR: process.env.TMPDIR, SQ_CACHE_DIR: process.env.SQ_CACHE_DIR };
+const fileTmp = mkdtempSync(join(process.env.SQ_TEST_RUN_DIR ?? tmpdir(), 'file-'));
+process.env.TMPDIR = fileTmp;
+process.env.SQ_CACHE_DIR = join(fileTmp, 'sq-cache');
+mkdirSync(process.env.SQ_CACHE_DIR, { mode: 0o700 });
+
+// Registered first, so it runs after the file's own afterAll hooks (servers stopped, emulators closed).
+afterAll(() => {
+  for (const [k, v] of Object.entries(before)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  rmSync(fileTmp, { recursive: true, force: true, maxRetries: 3 });
+});

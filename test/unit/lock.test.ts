@@ -38,4 +38,28 @@ describe('withFileLock', () => {
     await expect(withFileLock(lock, () => 'ran', { staleMs: 60_000, waitMs: 100 })).rejects.toMatchObject({ code: 'ELOCKED' });
     expect(existsSync(lock)).toBe(true);
   });
+
+  it('a stop signal ends the wait at once with its reason; a wait past 2 s is told (issue 33 item 5)', async () => {
+    const lock = join(dir(), 'f.lock');
+    writeFileSync(lock, '');
+    const stop = new AbortController();
+    const told: number[] = [];
+    const started = Date.now();
+    const p = withFileLock(lock, () => 'ran', { staleMs: 60_000, waitMs: 60_000, signal: stop.signal, onLongWait: () => told.push(Date.now() - started) });
+    setTimeout(() => stop.abort(new Error('interrupted')), 2500);
+    await expect(p).rejects.toThrow('interrupted');
+    // Generous bounds: the wait ends within a poll (≤ 5 ms) of the abort at 2.5 s, not at waitMs (60 s).
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toBeGreaterThanOrEqual(2000);
+    expect(existsSync(lock)).toBe(true);
+  });
+
+  it('a lock dated in the future is stale (it was not written by anyone running now)', async () => {
+    const lock = join(dir(), 'f.lock');
+    writeFileSync(lock, '');
+    const future = (Date.now() + 3_600_000) / 1000;
+    utimesSync(lock, future, future);
+    expect(await withFileLock(lock, () => 'ran', { staleMs: 10_000, waitMs: 1000 })).toBe('ran');
+  });
 });

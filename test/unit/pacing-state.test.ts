@@ -203,3 +203,75 @@ describe('shared pacing state', () => {
     expect(cacheDir({ HOME: home }, 'linux')).toBe(`${home}/.cache/sq`);
   });
 });
+
+// Issue 33 E12, D11: what a state file says is range-checked, a lock from the future is stale, a huge file is not read.
+describe('a pacing state file that cannot be true', () => {
+  it('a negative limit (or a Remaining beyond the Limit) is not believed: no 61 s wait', async () => {
+    for (const server of [
+      { limit: -5, remaining: -5, seq: 0, resetAt: null, until: START + 60_000 },
+      { limit: 0, remaining: 0, seq: 0, resetAt: null, until: START + 60_000 },
+      { limit: 10, remaining: 1e9, seq: 0, resetAt: START + 60_000, until: START + 60_000 },
+      { limit: 1.5, remaining: 0, seq: 0, resetAt: null, until: START + 60_000 },
+    ]) {
+      const dir = tempDir('sq-pace-');
+      writeFileSync(stateFile(dir, KEY, ORIGIN), JSON.stringify({ v: 2, buckets: { squids: { seq: 0, sent: [], inflight: [], server, pausedUntil: 0 } } }), { mode: 0o600 });
+      const clock = fakeTime(START);
+      await proc(dir, clock, 'squids').bucket.acquire();
+      expect(clock.t, JSON.stringify(server)).toBe(START);
+    }
+  });
+
+  it('a lock dated in the future is taken over at once, not waited on for 10 s (then pacing alone)', async () => {
+    const dir = tempDir('sq-pace-');
+    const lock = `${stateFile(dir, KEY, ORIGIN)}.lock`;
+    writeFileSync(lock, '');
+    const future = new Date(Date.now() + 86_400_000);
+    utimesSync(lock, future, future);
+    const clock = fakeTime(START);
+    const lines: string[] = [];
+    const store = new SharedStore({ dir, token: KEY, origin: ORIGIN, now: clock.now, trace: (l) => lines.push(l), warn: (l) => lines.push(l) });
+    const started = Date.now();
+    await new Bucket('results', clock.now, clock.sleep, store).acquire();
+    // Generous: the takeover is a stat and an unlink; the bug waited the whole LOCK_WAIT_MS (10 s).
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(lines).toEqual([]);
+    expect(existsSync(lock)).toBe(false);
+    expect(JSON.parse(readFileSync(stateFile(dir, KEY, ORIGIN), 'utf8'))).toMatchObject({ v: 2, buckets: { results: { seq: 1 } } });
+  });
+
+  it('a state file over 1 MiB is not read (a pause in it is not obeyed) and is rewritten small', async () => {
+    const dir = tempDir('sq-pace-');
+    const file = stateFile(dir, KEY, ORIGIN);
+    const doc = { v: 2, buckets: { results: { seq: 0, sent: [], inflight: [], server: null, pausedUntil: START + 60_000 } }, pad: 'x'.repeat(1024 * 1024) };
+    writeFileSync(file, JSON.stringify(doc), { mode: 0o600 });
+    const clock = fakeTime(START);
+    await proc(dir, clock).bucket.acquire();
+    expect(clock.t).toBe(START);
+    expect(statSync(file).size).toBeLessThan(1024);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ v: 2, buckets: { results: { seq: 1 } } });
+  });
+
+  it('a wait made of many short polls is told once it passes 2 s, with its reason', async () => {
+    const dir = tempDir('sq-pace-');
+    // A window reset, its end not yet told by any answer, its budget spent: sq polls every 200 ms.
+    const server = { limit: 10, remaining: 0, seq: 0, resetAt: null, until: START + 5000 };
+    writeFileSync(stateFile(dir, KEY, ORIGIN), JSON.stringify({ v: 2, buckets: { squids: { seq: 0, sent: [], inflight: [], server, pausedUntil: 0 } } }), { mode: 0o600 });
+    const clock = fakeTime(START);
+    const store = new SharedStore({ dir, token: KEY, origin: ORIGIN, now: clock.now });
+    const notices: string[] = [];
+    await new Bucket('squids', clock.now, clock.sleep, store, (l) => notices.push(l)).acquire();
+    expect(clock.t - START).toBeGreaterThan(2000);
+    expect(notices).toEqual([expect.stringMatching(/^waiting.* before the next \/v1\/squids request: the server's rate budget for it is spent/)]);
+  });
+
+  it('a cache directory on a filesystem that refuses new entries (/proc/x) is a warning, not a spin', async () => {
+    const clock = fakeTime(START);
+    const lines: string[] = [];
+    const store = new SharedStore({ dir: '/proc/sq-no-such/x', token: KEY, origin: ORIGIN, now: clock.now, warn: (l) => lines.push(l) });
+    const b = new Bucket('results', clock.now, clock.sleep, store);
+    await b.acquire();
+    await b.acquire();
+    expect(clock.t - START).toBe(550);
+    expect(lines).toEqual(['the cache directory /proc/sq-no-such/x cannot be used (ENOENT): running without a cache']);
+  });
+});

@@ -28,7 +28,8 @@ export default defineVerb({
     const allowed = limitKeys(account);
     if (allowed) {
       for (const [key, value] of Object.entries(limits)) {
-        const max = allowed[key];
+        // Own keys only: `constructor`, `toString`, `valueOf`… of Object.prototype are no limit of any account type.
+        const max = Object.hasOwn(allowed, key) ? allowed[key] : undefined;
         if (max === undefined) {
           throw new UsageError(`--limit ${key}: account type ${String(account.type ?? '?')} has no limit "${key}" (allowed: ${Object.keys(allowed).join(', ') || 'none'}); nothing was sent`);
         }

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { defineVerb } from '../../command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { uploadSummary, uploadTasks, waitForUpload } from '../../api/tasks.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { durationFlag, required } from '../../validate/index.js';
+import { readInputBytes } from '../../io/stdin.js';
 import { UPLOAD_COLUMNS } from './_shared/columns.js';
 import { rememberUpload } from './_shared/uploads.js';
 
@@ -29,9 +29,9 @@ export default defineVerb({
     const ref = required('--squid', opts.squid, 'which squid gets the tasks');
     if (opts.timeout !== undefined && !opts.wait) throw new UsageError('--timeout only applies with --wait');
     const timeoutMs = opts.timeout === undefined ? DEFAULT_TIMEOUT_MS : durationFlag('--timeout', opts.timeout);
-    const content = await readFile(file).catch((err: NodeJS.ErrnoException) => {
-      throw new UsageError(`<file>: cannot read "${file}" (${err.code ?? err.message})`);
-    });
+    // Through the one bounded reader of user files: a FIFO nobody writes to ends on Ctrl-C or SIGTERM (a plain
+    // readFile waited in a thread no signal reaches), and a file over 16 MiB is refused by name.
+    const content = await readInputBytes(ctx, '<file>', file);
     if (content.length === 0) throw new UsageError(`<file>: "${file}" is empty; it needs a header row and task rows`);
 
     const http = await ctx.http();

@@ -1,5 +1,7 @@
 import { defineVerb } from '../../../command.js';
-import { createChain, getChain, parseFieldMap, sameFieldMap, updateChain, type ChainCreate, type ChainUpdate } from '../../../api/chains.js';
+import { createChain, getChain, parseFieldMap, sameFieldMap, unknownSources, updateChain, type ChainCreate, type ChainUpdate } from '../../../api/chains.js';
+import { attributeRows, getCrawlerAttributes } from '../../../api/crawlers.js';
+import { getSquid } from '../../../api/squids.js';
 import { resolveCrawler, resolveSquid } from '../../../api/resolve.js';
 import { UsageError } from '../../../errors.js';
 import { nameFlag, nonEmpty, optionalInt } from '../../../validate/index.js';
@@ -55,6 +57,18 @@ export default defineVerb({
         throw new UsageError(`squid ${label} has no chain yet: creating one needs ${[crawlerRef ? '' : '--target-crawler', fieldMap ? '' : '--field-map'].filter(Boolean).join(' and ')}`);
       }
       const crawler = await resolveCrawler(http, crawlerRef);
+      // Each source must be a result field of the source squid's crawler: a typo (`nope=url`) would make a chain
+      // that starts runs with empty tasks.
+      const source = typeof squid.record.crawler === 'string' ? squid.record.crawler : (await getSquid(http, squid.id)).crawler;
+      if (typeof source === 'string' && source) {
+        const fields = attributeRows(await getCrawlerAttributes(http, source)).flatMap((a) => (typeof a.name === 'string' ? [a.name] : []));
+        const unknown = unknownSources(fieldMap, fields);
+        if (unknown.length) {
+          throw new UsageError(
+            `--field-map: the results of squid ${label} have no field ${unknown.map((f) => `"${f}"`).join(', ')} (its fields: ${fields.join(', ')}; see \`sq crawlers attributes ${source}\`); nothing was created`,
+          );
+        }
+      }
       const body: ChainCreate = { target_module_id: crawler.id, field_map: fieldMap, ...settings };
       chain = await createChain(http, squid.id, body);
       ctx.out.success(`Chained squid ${label} → ${crawler.name || crawler.id}`);
