@@ -11,6 +11,7 @@ import type { Prompter } from './context.js';
 import { AuthError, UsageError } from './errors.js';
 import { MAX_HTTP_TIMEOUT_MS, parseDuration } from './validate/duration.js';
 import { redactText } from './output/secrets.js';
+import { resolveSetting } from './config/settings.js';
 import { cacheDir } from './cache-dir.js';
 import { sleep as abortableSleep } from './api/sleep.js';
 import { Sink, fdWriter } from './output/sink.js';
@@ -87,6 +88,19 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
   // The retries every client of this command may spend between them, so a batch cannot storm a failing server.
   let retryBudget: RetryBudget | undefined;
   let prompter: Promise<Prompter> | undefined;
+  // The profile a client was made for, and its store: the csv-safe setting is read from it when a CSV cell is written.
+  let usedProfile: { store: ProfileStore; profile: string } | undefined;
+  let csvSafeStored: boolean | undefined;
+  const csvSafeSetting = (): boolean => {
+    if (csvSafeStored !== undefined) return csvSafeStored;
+    if (!usedProfile) return false;
+    try {
+      csvSafeStored = resolveSetting('csv-safe', usedProfile.store.setting(usedProfile.profile, 'csv-safe'), env).value === 'on';
+    } catch {
+      csvSafeStored = false;
+    }
+    return csvSafeStored;
+  };
 
   const ctx: Ctx & { cleanup(): Promise<void>; flush(): Promise<void> } = {
     io,
@@ -115,6 +129,9 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
           stderrIsTTY: io.stderrIsTTY,
           columns: io.columns,
         });
+        // Neither --csv-safe nor SQ_CSV_SAFE: the profile's csv-safe setting (sq config set csv-safe on), read once
+        // the command has read its profile, which every command that prints API records does before it prints.
+        if (!settings.csvSafe) Object.defineProperty(settings, 'csvSafe', { get: csvSafeSetting, enumerable: true, configurable: true });
       }
       return settings;
     },
@@ -172,6 +189,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
           });
           cleanups.push(() => client.close());
           made.push(client);
+          usedProfile = { store: await ctx.config({ allowCorrupt: true }), profile: auth.profile };
           return { client, profile: auth.profile };
         })();
         c.catch(() => clients.delete(key));

@@ -50,6 +50,20 @@ export const SETTINGS: Record<string, SettingDef> = {
       return t;
     },
   },
+  'csv-safe': {
+    description:
+      "CSV and TSV output: a text cell starting with =, +, -, @, a tab or a CR gets a leading ' so a spreadsheet never runs it " +
+      'as a formula (as --csv-safe; SQ_CSV_SAFE=1 too)',
+    allowed: 'on or off',
+    default: 'off',
+    env: 'SQ_CSV_SAFE',
+    parse: (key, v) => {
+      const t = v.trim().toLowerCase();
+      if (/^(1|true|yes|on)$/.test(t)) return 'on';
+      if (/^(0|false|no|off)$/.test(t)) return 'off';
+      throw new UsageError(`${key} must be on or off; got ${JSON.stringify(v)}`);
+    },
+  },
 };
 
 export function settingKeys(): string[] {

@@ -1,7 +1,7 @@
 // API data quoted in errors and messages (a squid's name in "did you mean") reaches stderr without control characters.
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { sq } from '../helpers/cli.js';
+import { sq, tempConfigDir } from '../helpers/cli.js';
 import { lastJsonLine } from '../helpers/json.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
@@ -72,6 +72,20 @@ describe('scraped control characters on a terminal', () => {
     }
     await evilResult();
     const plain = await sq([...args, '--format', 'tsv', '--fields', 'website,note'], { env: emu.env() });
+    expect(plain.stdout).toBe('website\tnote\n=HYPERLINK("https://evil.test","x")\t@SUM(A1)\n');
+  });
+
+  it("the profile's csv-safe setting (sq config set csv-safe on) does what --csv-safe does; off, or a bad value, is refused or plain", async () => {
+    const env = emu.env({ SQ_CONFIG_DIR: tempConfigDir() });
+    expect((await sq(['config', 'set', 'csv-safe', 'maybe'], { env })).code).toBe(2);
+    expect((await sq(['config', 'set', 'csv-safe', 'on'], { env })).code).toBe(0);
+    await evilResult();
+    const safe = await sq([...args, '--format', 'tsv', '--fields', 'website,note'], { env });
+    expect(safe.code, safe.stderr).toBe(0);
+    expect(safe.stdout).toBe('website\tnote\n\'=HYPERLINK("https://evil.test","x")\t\'@SUM(A1)\n');
+    expect((await sq(['config', 'set', 'csv-safe', 'off'], { env })).code).toBe(0);
+    await evilResult();
+    const plain = await sq([...args, '--format', 'tsv', '--fields', 'website,note'], { env });
     expect(plain.stdout).toBe('website\tnote\n=HYPERLINK("https://evil.test","x")\t@SUM(A1)\n');
   });
 });
