@@ -5,6 +5,7 @@ import type { EmuCore } from './emu.js';
 import { paramsWithoutFunctions } from './crawlers.js';
 import { hashId, isoZ, naiveUs, timedelta } from './util.js';
 import { parseApiTime } from '../api/time.js';
+import { nextLaunchMs } from './schedule.js';
 
 type Rec = Record<string, unknown>;
 
@@ -81,6 +82,12 @@ export function downloadUrl(emu: EmuCore, run: string): string {
   return `${emu.baseUrl}/_emulator/files/${token}.csv?Expires=${expires}&Signature=${sig}`;
 }
 
+/** When the squid's schedule next starts a run (naive UTC with microseconds, as its other times), null without one. */
+function nextLaunch(emu: EmuCore, squid: Rec): string | null {
+  const ms = nextLaunchMs(squid, emu.clock.now());
+  return ms === null ? null : naiveUs(ms);
+}
+
 function lastRunFields(emu: EmuCore, squid: Rec): Rec {
   const runs = runsOfSquid(emu, String(squid.id));
   const last = runs[0];
@@ -92,7 +99,7 @@ function lastRunFields(emu: EmuCore, squid: Rec): Rec {
     last_run_done_reason: last ? last.done_reason : null,
     last_run_is_done: last ? last.is_done : null,
     total_runs: runs.length,
-    next_launch_at: null,
+    next_launch_at: nextLaunch(emu, squid),
     download_url: exported ? downloadUrl(emu, String(exported.id)) : null,
   };
 }
@@ -161,8 +168,10 @@ export function squidSummaryView(emu: EmuCore, squid: Rec): Rec {
     last_run_status: d.last_run_status,
     total_runs: d.total_runs,
     last_run_at: d.last_run_at,
-    next_launch_at: null,
+    next_launch_at: d.next_launch_at,
     is_public: squid.is_public,
+    // Documented in the list's field table but absent from its sample (whose squid has none): shown when set.
+    ...(squid.schedule ? { schedule: squid.schedule } : {}),
   };
   return stamped(stamped(view, ['created_at'], 'Z'), ['last_run_at'], 'us');
 }

@@ -5,29 +5,43 @@ import { getCrawlerParams, squidParamNames, unknownSquidParams } from '../../api
 import { SQUID_DETAIL_COLUMNS } from './_shared/columns.js';
 import { UsageError } from '../../errors.js';
 import { intFlag, nameFlag, nonEmpty } from '../../validate/index.js';
+import { cronFlag, timezoneFlag } from './_shared/schedule.js';
 
 export default defineVerb({
   name: 'update',
   writes: true,
-  summary: 'Change a squid\'s name, concurrency or params (POST /v1/squids/{id}), then show it',
+  summary: 'Change a squid\'s name, concurrency, params, schedule or accounts (POST /v1/squids/{id}), then show it',
   description:
     'Only the given fields are sent. --param k=v is repeatable; a value stays text unless it is valid JSON ' +
     '(zip=01234 stays "01234", max_results=5 is a number, flag=true a boolean); functions.<name>=true|false ' +
     'switches a paid function. Each key is checked against the crawler\'s parameters first (GET requests only): a key ' +
-    'the crawler does not declare is exit 2, with the closest names and the allowed ones. --account links platform ' +
-    'accounts (id, id prefix or username; repeatable): the squid\'s runs use these, and the list replaces the linked ' +
-    'ones; --no-accounts unlinks them all (runs then use any account of the crawler\'s type). The API answers with the ' +
-    'touched fields only, so sq reads the squid back and shows all of it.',
+    'the crawler does not declare is exit 2, with the closest names and the allowed ones. --schedule CRON (5 fields: ' +
+    'minute hour day-of-month month day-of-week, e.g. "0 9 * * 1") runs the squid on that schedule in --timezone (an ' +
+    'IANA name such as Europe/Paris; without it the squid keeps its zone, UTC when never set); --no-schedule removes ' +
+    'it; both are checked before any request. --to-complete makes a run continue where the last one stopped; ' +
+    '--no-line-breaks strips line breaks from exported cells (--no-to-complete, --line-breaks undo them). To pause or ' +
+    'resume the squid: sq squids deactivate|activate. --account links platform accounts (id, id prefix or username; ' +
+    'repeatable): the squid\'s runs use these, and the list replaces the linked ones; --no-accounts unlinks them all ' +
+    '(runs then use any account of the crawler\'s type). The API answers with the touched fields only, so sq reads the ' +
+    'squid back and shows all of it.',
   args: ['<squid>'],
   options: [
     { flags: '--name <name>', description: 'new name (at most 255 characters)' },
     { flags: '--concurrency <n>', description: 'parallel workers, 1-20 (also capped by the crawler and plan)' },
     { flags: '--param <key=value>', description: 'set a squid parameter (repeatable)', repeatable: true },
+    { flags: '--schedule <cron>', description: 'run on this 5-field cron schedule, e.g. "0 9 * * 1" (Mondays 09:00)' },
+    { flags: '--timezone <tz>', description: 'IANA time zone of the schedule, e.g. Europe/Paris' },
+    { flags: '--no-schedule', description: 'remove the schedule' },
+    { flags: '--to-complete', description: 'each run continues where the last one stopped' },
+    { flags: '--no-to-complete', description: 'each run starts over' },
+    { flags: '--line-breaks', description: 'keep line breaks in exported cells' },
+    { flags: '--no-line-breaks', description: 'strip line breaks from exported cells' },
     { flags: '--account <account>', description: 'link this account, replacing the linked ones (repeatable)', repeatable: true , complete: 'account' },
     { flags: '--no-accounts', description: 'unlink every account' },
   ],
   examples: [
     'sq squids update "Paris restaurants" --concurrency 4',
+    'sq squids update "Paris restaurants" --schedule "0 9 * * 1" --timezone Europe/Paris',
     'sq squids update "Paris restaurants" --param max_results=200 --param ratings=4.0+',
     'sq squids update 3fa8 --param functions.extract_emails_from_website=true --dry-run',
     'sq squids update "Tech influencers" --account demo_scraper --account 7c2d9e4f',
@@ -38,10 +52,18 @@ export default defineVerb({
     if (opts.concurrency !== undefined) body.concurrency = intFlag('--concurrency', opts.concurrency, 1, 20);
     const pairs = opts.param ?? [];
     if (pairs.length) body.params = parseParams(pairs);
+    if (typeof opts.schedule === 'string') body.cron_expression = cronFlag(opts.schedule);
+    else if (opts.schedule === false) {
+      if (opts.timezone !== undefined) throw new UsageError('--timezone and --no-schedule cannot be used together');
+      body.cron_expression = null;
+    }
+    if (opts.timezone !== undefined) body.timezone = timezoneFlag(opts.timezone);
+    if (opts.toComplete !== undefined) body.to_complete = opts.toComplete;
+    if (opts.lineBreaks !== undefined) body.no_line_breaks = !opts.lineBreaks;
     const accounts = (opts.account ?? []).map((a) => nonEmpty('--account', a).trim());
     if (accounts.length && opts.accounts === false) throw new UsageError('--account and --no-accounts cannot be used together');
     if (Object.keys(body).length === 0 && !accounts.length && opts.accounts !== false) {
-      throw new UsageError('nothing to update: pass --name, --concurrency, --param key=value, --account or --no-accounts');
+      throw new UsageError('nothing to update: pass --name, --concurrency, --param key=value, --schedule, --timezone, --no-schedule, --to-complete, --no-line-breaks, --account or --no-accounts');
     }
 
     const http = await ctx.http();

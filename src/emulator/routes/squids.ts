@@ -1,5 +1,6 @@
 // Squids: create, list (name filter), detail, partial update (answering the documented update record), empty, delete.
 import type { EmuCore } from '../emu.js';
+import { isTimeZone, parseCron } from '../../api/cron.js';
 import { defOf, isReady, paramsWithoutFunctions, squidParamProblem } from '../crawlers.js';
 import { forgetRun } from '../engine.js';
 import { archiveSquid } from '../credits.js';
@@ -55,19 +56,17 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check>
     v === null || v === 'on_success' || v === 'on_error'
       ? { ok: true, value: v }
       : { ok: false, message: 'run_notify must be on_success, on_error or null.' },
-  cron_expression: (v) =>
-    v === null || (typeof v === 'string' && v.trim().split(/\s+/).length === 5)
-      ? { ok: true, value: v }
-      : { ok: false, message: 'cron_expression must have 5 fields, e.g. "0 10 * * *".' },
-  timezone: (v) => {
-    if (typeof v !== 'string') return { ok: false, message: 'timezone must be an IANA name.' };
+  cron_expression: (v) => {
+    if (v === null) return { ok: true, value: null };
+    if (typeof v !== 'string') return { ok: false, message: 'cron_expression must have 5 fields, e.g. "0 10 * * *".' };
     try {
-      new Intl.DateTimeFormat('en', { timeZone: v });
-      return { ok: true, value: v };
-    } catch {
-      return { ok: false, message: `Unknown timezone ${v}.` };
+      return { ok: true, value: parseCron(v).source };
+    } catch (e) {
+      return { ok: false, message: `cron_expression: ${(e as Error).message}.` };
     }
   },
+  timezone: (v) =>
+    typeof v === 'string' && isTimeZone(v) ? { ok: true, value: v } : { ok: false, message: `Unknown timezone ${JSON.stringify(v)}: an IANA name such as "Europe/Paris".` },
   params: (v, emu, s) => {
     if (!isRecord(v)) return { ok: false, message: 'params must be an object.' };
     const crawler = emu.state.crawlers[String(s.crawler)];
