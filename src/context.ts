@@ -9,6 +9,8 @@ export interface Prompter {
   confirm(message: string, opts: { default?: boolean; flag: string }): Promise<boolean>;
   /** Hidden input. */
   password(message: string, opts: { flag: string }): Promise<string>;
+  /** One of `choices` (value and the line shown); `flag` names what a script passes instead. */
+  select(message: string, choices: { value: string; name: string }[], opts: { flag: string }): Promise<string>;
 }
 
 export interface IO {

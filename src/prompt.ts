@@ -28,5 +28,10 @@ export function createPrompter(io: IO, canPrompt: () => boolean): Prompter {
       const { password } = await importPackage<typeof import('@inquirer/prompts')>('@inquirer/prompts');
       return password({ message, mask: false }, context() as never);
     },
+    async select(message, choices, { flag }) {
+      if (!canPrompt()) throw new UsageError(`a choice is needed and prompting is off (no terminal, --no-input, SQ_NO_INPUT or CI): pass ${flag}`);
+      const { select } = await importPackage<typeof import('@inquirer/prompts')>('@inquirer/prompts');
+      return select({ message, choices }, context() as never);
+    },
   };
 }

@@ -7,6 +7,7 @@ import { AmbiguousWriteError, unexpectedWriteAnswer } from '../api/http-errors.j
 import { badTaskValues, getCrawlerParams, squidParamNames, unknownSquidParams } from '../api/crawlers.js';
 import { resolveCrawler, resolveSquid } from '../api/resolve.js';
 import { createSquid, parseParams, SQUIDS_PATH, updateSquid } from '../api/squids.js';
+import { pickAccount } from './squids/_shared/pick-account.js';
 import { addTasks } from '../api/tasks.js';
 import { isTerminal, listRunPages, runStatus, startRun, type Run } from '../api/runs.js';
 import { fnv1a64 } from '../io/cache-file.js';
@@ -43,6 +44,7 @@ export default defineVerb({
   args: ['<crawler>', '<tasks...>'],
   options: [
     { flags: '-p, --param <key=value>', description: 'set a squid parameter (repeatable), as `sq squids update --param`', repeatable: true },
+    { flags: '--account <account>', description: 'platform account a new squid of an account crawler uses (default: the one healthy one of its type)', complete: 'account' },
     { flags: '--key <name>', description: 'task parameter each TASK is sent as', defaultText: 'url' },
     { flags: '-o, --output <file>', description: 'write the results to this regular file (atomically) instead of stdout; - is stdout' },
     { flags: '--force', description: 'replace an existing -o file (without it, an existing file is exit 2 before any request)' },
@@ -91,10 +93,13 @@ export default defineVerb({
     const name = squidName(slug, tasks);
     let squidId: string;
     let created = false;
+    let account: string | null = null;
     try {
       squidId = (await resolveSquid(http, name)).id;
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
+      // An account crawler's new squid links the one healthy account of its type (or --account), asked before any write.
+      account = await pickAccount(ctx, http, crawler.id, crawler.record, opts.account);
       const s = await createSquid(http, { crawler: crawler.id, name });
       squidId = typeof s?.id === 'string' ? s.id : '';
       if (!squidId) throw unexpectedWriteAnswer('POST', SQUIDS_PATH, 'the id of the squid');
@@ -105,7 +110,7 @@ export default defineVerb({
     // 2. Its params. A new squid gets them even when none are given: the platform runs a squid only once its
     // params have been set, even to the crawler's defaults (SquidNotReady otherwise).
     if (params || created) {
-      await updateSquid(http, squidId, { params: params ?? {} });
+      await updateSquid(http, squidId, { params: params ?? {}, ...(account ? { accounts: [account] } : {}) });
       ctx.out.info(params ? `params set: ${Object.keys(params).join(', ')}` : 'params set: the crawler\'s defaults');
     }
 

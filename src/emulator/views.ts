@@ -6,6 +6,7 @@ import { paramsWithoutFunctions } from './crawlers.js';
 import { hashId, isoZ, naiveUs, timedelta } from './util.js';
 import { parseApiTime } from '../api/time.js';
 import { nextLaunchMs } from './schedule.js';
+import { exhausted, limitCounter } from './collect.js';
 
 type Rec = Record<string, unknown>;
 
@@ -215,9 +216,24 @@ export function taskDetailView(emu: EmuCore, t: Rec): Rec {
   };
 }
 
+/**
+ * Account health (changelog, the vendor's SDK: `status`, `resets_in`, `lock_time`): the samples' accounts are healthy
+ * and show neither key, so each is shown only when it applies: `resets_in` (seconds until the daily limit resets)
+ * once the limit is reached, `lock_time` (when a run took it) while a run holds it.
+ */
+function health(emu: EmuCore, a: Rec): Rec {
+  const out: Rec = {};
+  const c = limitCounter(a);
+  if (c && exhausted(a)) out.resets_in = Math.max(0, Math.round(Number(c.timestamp) - emu.clock.now() / 1000));
+  const run = a.locked_by ? emu.state.runs[String(a.locked_by)] : undefined;
+  if (run && ['pending', 'running', 'paused', 'uploading'].includes(String(run.status))) out.lock_time = a.lock_time;
+  return out;
+}
+
 export function accountView(emu: EmuCore, a: Rec): Rec {
   const squids = Object.values(emu.state.squids)
     .filter((s) => Array.isArray(s.accounts) && (s.accounts as string[]).includes(String(a.id)))
     .map((s) => ({ name: s.name, hash_value: s.id }));
-  return stamped({ ...a, squids }, ['created_at', 'last_synchronization_time', 'updated_at'], 'Z');
+  const { locked_by: _l, lock_time: _t, ...rest } = a;
+  return stamped({ ...rest, ...health(emu, a), squids }, ['created_at', 'last_synchronization_time', 'updated_at'], 'Z');
 }

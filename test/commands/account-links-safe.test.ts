@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
+import type { EmuCore } from '../../src/emulator/emu.js';
 import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
@@ -16,7 +17,7 @@ describe('--add-account / --remove-account (changelog SDK 0.7: accounts is a ful
   it('adds to the linked accounts and removes one, keeping the others', async () => {
     const inf = emu.squidId(DEMO_SQUIDS.influencers);
     const tw = account(DEMO_ACCOUNT_USERNAMES.twitter);
-    const other = newAccount(emu.emu, 'twitter-sync', 'second_login', Date.now());
+    const other = newAccount(emu.emu as EmuCore, 'twitter-sync', 'second_login', Date.now());
     const add = await sq(['squids', 'update', DEMO_SQUIDS.influencers, '--add-account', 'second_login'], { env: emu.env() });
     expect(add.code, add.stderr).toBe(0);
     expect(await writes()).toEqual([expect.objectContaining({ path: `/v1/squids/${inf}`, body: { accounts: [tw.id, other.id].sort() } })]);
@@ -31,11 +32,11 @@ describe('--add-account / --remove-account (changelog SDK 0.7: accounts is a ful
   it('a writer that replaces the links right after ours: re-read, and our change sent once more on top of theirs', async () => {
     const inf = emu.squidId(DEMO_SQUIDS.influencers);
     const tw = account(DEMO_ACCOUNT_USERNAMES.twitter);
-    const theirs = newAccount(emu.emu, 'twitter-sync', 'their_login', Date.now());
-    const ours = newAccount(emu.emu, 'twitter-sync', 'our_login', Date.now());
+    const theirs = newAccount(emu.emu as EmuCore, 'twitter-sync', 'their_login', Date.now());
+    const ours = newAccount(emu.emu as EmuCore, 'twitter-sync', 'our_login', Date.now());
     // The other writer: its full replace [theirs] lands just after our first write.
     const squid = emu.emu.state.squids[inf];
-    let stored = squid.accounts;
+    let stored = squid.accounts as string[];
     let sets = 0;
     Object.defineProperty(squid, 'accounts', { configurable: true, enumerable: true, get: () => stored, set: (v) => { stored = ++sets === 1 ? [theirs.id] : v; } });
     const r = await sq(['squids', 'update', DEMO_SQUIDS.influencers, '--add-account', 'our_login'], { env: emu.env() });

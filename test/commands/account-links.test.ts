@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
+import type { EmuCore } from '../../src/emulator/emu.js';
 import { tempFiles } from '../helpers/fs.js';
 import { DEMO_ACCOUNT_USERNAMES, DEMO_CRAWLERS, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 
@@ -62,7 +63,7 @@ describe('sq squids update --account', () => {
   it('--account replaces: accounts named by username and id prefix are sent as the whole list; the account list shows the link', async () => {
     const inf = emu.squidId(DEMO_SQUIDS.influencers);
     const tw = account(DEMO_ACCOUNT_USERNAMES.twitter);
-    const other = newAccount(emu.emu, 'twitter-sync', 'second_login', Date.now());
+    const other = newAccount(emu.emu as EmuCore, 'twitter-sync', 'second_login', Date.now());
     const r = await sq(['squids', 'update', DEMO_SQUIDS.influencers, '--account', String(other.id).slice(0, 8)], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
     expect(await writes()).toEqual([expect.objectContaining({ method: 'POST', path: `/v1/squids/${inf}`, body: { accounts: [other.id] } })]);
