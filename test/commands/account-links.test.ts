@@ -120,10 +120,13 @@ describe('sq accounts sync --account: the documented refresh form', () => {
 
 describe('sq crawlers list --search', () => {
   it('matches name and slug case-insensitively, "-" and "_" as spaces', async () => {
-    for (const text of ['MAPS', 'maps search', 'google-maps']) {
+    for (const text of ['MAPS SEARCH', 'maps search', 'google-maps-search']) {
       const r = await sq(['crawlers', 'list', '--search', text, '--fields', 'slug'], { env: emu.env() });
       expect([text, r.code, r.stdout]).toEqual([text, 0, 'slug\ngoogle-maps-search-export\n']);
     }
+    // The quick starts' slug (examples/google-maps-leads-scraper) is a crawler of its own.
+    const both = await sq(['crawlers', 'list', '--search', 'google-maps', '--fields', 'slug'], { env: emu.env() });
+    expect(both.stdout.split('\n').sort()).toEqual(['', 'google-maps-leads-scraper', 'google-maps-search-export', 'slug']);
   });
 
   it('matches a description when the records carry one', async () => {

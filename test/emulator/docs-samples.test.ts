@@ -76,10 +76,6 @@ const EXCEPTIONS: Record<string, { paths?: string[]; skip?: true; why: string }>
     paths: ['$.chain'],
     why: 'chain: the changelog (2026-04-28) adds it to GET /v1/squids/{id} when one is set, after the sample was taken.',
   },
-  'link-account-to-squid 200': {
-    paths: ['$.no_line_breaks', '$.is_active', '$.params', '$.to_complete', '$.run_notify', '$.export_unique_results', '$.concurrency'],
-    why: 'Both pages document POST /v1/squids/{id}: update-squid answers the update record without concurrency, link-account {name, concurrency, accounts}. The emulator answers the update record plus the touched fields (accounts).',
-  },
 
   'get-crawler-parameters 200': {
     paths: ['$.squid.max_results'],

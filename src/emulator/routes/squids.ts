@@ -152,6 +152,10 @@ export function registerSquids(emu: EmuCore): void {
     const squid = f.rec;
     if (!isRecord(req.body)) return errB(400, 'The body must be a JSON object.', 'body');
     const touched: [string, unknown][] = [];
+    // A field the update does not take (a typo, or `chain` / `auto_verify_emails`, which have their own endpoints or
+    // none) is refused rather than dropped: a client believing it was stored would be wrong (the vendor's SDK 0.7).
+    const unknownKey = Object.keys(req.body).find((k) => !UPDATABLE[k]);
+    if (unknownKey) return errB(400, `Unknown field ${JSON.stringify(unknownKey)}; allowed: ${Object.keys(UPDATABLE).join(', ')} (InvalidParameter).`, unknownKey);
     for (const [key, raw] of Object.entries(req.body)) {
       const check = UPDATABLE[key];
       if (!check) continue;
@@ -164,6 +168,8 @@ export function registerSquids(emu: EmuCore): void {
     const crawler = emu.state.crawlers[String(squid.crawler)];
     if (crawler && touched.some(([k]) => k === 'params')) squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
     emu.markDirty();
+    // Linking accounts alone answers as the link-account page shows: {name, concurrency, accounts}.
+    if (touched.length === 1 && touched[0][0] === 'accounts') return json(200, { name: squid.name, concurrency: squid.concurrency, accounts: squid.accounts });
     // The update sample's record, plus other touched fields, except concurrency, which the sample leaves out.
     return json(200, { ...updateRecord(squid), ...Object.fromEntries(touched.filter(([k]) => k !== 'concurrency')) });
   });
