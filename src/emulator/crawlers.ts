@@ -215,6 +215,33 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     ],
   },
   {
+    // examples/google-maps-reviews-scraper (add-tasks, update-settings) and the configure-chain example's target: a
+    // place URL a task; the update-settings page's params and its one function.
+    slug: 'google-maps-reviews-scraper',
+    name: 'Google Maps Reviews Scraper',
+    credits_per_row: 1,
+    max_concurrency: 10,
+    task: { url: url('https://www.google.com/maps/place/La+Tour+d\'Argent/@48.8499542,2.3524796,17z', '^https://(www\\.google\\.[a-z.]+/maps|maps\\.google\\.[a-z.]+/)') },
+    squid: {
+      max_results: { type: 'int', default: 20, required: false, description: 'Reviews collected per place.' },
+      sort_by: { type: 'string', allowed: ['newest', 'most_relevant', 'highest_rating', 'lowest_rating'], default: 'newest', required: false, description: 'Order of the reviews.' },
+      fetch_since: { type: 'string', default: null, required: false, description: 'Only reviews since this date or age (e.g. 7d).' },
+      skip_reviews_without_text: { type: 'boolean', default: false, required: false, description: 'Leave out reviews without text.' },
+      skip_reviews_without_image: { type: 'boolean', default: false, required: false, description: 'Leave out reviews without an image.' },
+      rating_filter: { type: 'string', allowed: ['All', '1', '2', '3', '4', '5'], default: 'All', required: false, description: 'Only reviews with this rating.' },
+      language: { type: 'string', allowed: ['English (United States)', 'Français (France)', 'Deutsch (Deutschland)', 'Español (España)'], default: 'English (United States)', required: false, description: 'Language of the reviews.' },
+    },
+    functions: { get_short_review_link: { display: 'Get Short Review Link', credits_per_function: 1, default: false, description: 'A short link to each review.' } },
+    attributes: [
+      { name: 'author', type: 'string', example: 'Marie D.', description: 'Reviewer name.' },
+      { name: 'rating', type: 'integer', example: 5, description: 'Stars given.' },
+      { name: 'text', type: 'text', example: 'Wonderful view.', optional: true, description: 'Review text.' },
+      { name: 'published_at', type: 'string', example: '2025-03-01', description: 'Date of the review.' },
+      { name: 'url', type: 'string', example: 'https://maps.google.com/?cid=1357935577401699828', description: 'Place URL.' },
+      { name: 'short_review_link', type: 'string', example: 'https://maps.app.goo.gl/abc', fn: 'get_short_review_link', description: 'Short link to the review.' },
+    ],
+  },
+  {
     slug: 'amazon-products',
     name: 'Amazon Products Scraper',
     credits_per_row: 1,

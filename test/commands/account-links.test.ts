@@ -126,7 +126,7 @@ describe('sq crawlers list --search', () => {
     }
     // The quick starts' slug (examples/google-maps-leads-scraper) is a crawler of its own.
     const both = await sq(['crawlers', 'list', '--search', 'google-maps', '--fields', 'slug'], { env: emu.env() });
-    expect(both.stdout.split('\n').sort()).toEqual(['', 'google-maps-leads-scraper', 'google-maps-search-export', 'slug']);
+    expect(both.stdout.split('\n').sort()).toEqual(['', 'google-maps-leads-scraper', 'google-maps-reviews-scraper', 'google-maps-search-export', 'slug']);
   });
 
   it('matches a description when the records carry one', async () => {

@@ -35,10 +35,10 @@ const cases = Object.entries(PAGES).filter(
 );
 
 describe('examples/ request bodies against the emulator (docs-examples.json)', () => {
-  it('covers every page of the emulator\'s crawlers that has a request or a sampled GET (4 of the pages\' 58 crawlers are emulated)', () => {
+  it('covers every page of the emulator\'s crawlers that has a request or a sampled GET (5 of the pages\' 58 crawlers are emulated)', () => {
     const slugs = new Set(Object.keys(PAGES).map((k) => k.split('/')[1]));
-    expect([...slugs].filter((s) => OURS.has(s)).sort()).toEqual(['facebook-pages-search-export', 'google-maps-leads-scraper', 'sales-navigator-leads-scraper', 'twitter-profile-scraper']);
-    expect(cases.map(([k]) => k)).toHaveLength(11);
+    expect([...slugs].filter((s) => OURS.has(s)).sort()).toEqual(['facebook-pages-search-export', 'google-maps-leads-scraper', 'google-maps-reviews-scraper', 'sales-navigator-leads-scraper', 'twitter-profile-scraper']);
+    expect(cases.map(([k]) => k)).toHaveLength(12);
   });
 
   for (const [key, page] of cases) {
