@@ -16,9 +16,9 @@ function __sq_vopts
         case 'squids list'
             __sq_words --name --limit --page
         case 'squids create'
-            __sq_words --crawler --name
+            __sq_words --crawler --name --account
         case 'squids update'
-            __sq_words --name --concurrency --param --account
+            __sq_words --name --concurrency --param --schedule --timezone --add-account --remove-account --account
         case 'squids empty'
             __sq_words --type
         case 'squids credits'
@@ -52,7 +52,7 @@ function __sq_vopts
         case 'runs abort'
             __sq_words --squid
         case 'runs download'
-            __sq_words -o --output --squid
+            __sq_words -o --output --file-format --omit --squid
         case 'results list'
             __sq_words --squid --run --task --limit --page -o --output --checkpoint
         case 'credits modules'
@@ -66,7 +66,7 @@ function __sq_vopts
         case 'accounts update'
             __sq_words --limit
         case 'go'
-            __sq_words -p --param --key -o --output --timeout --interval
+            __sq_words -p --param --account --key -o --output --timeout --interval
         case 'delivery sftp'
             __sq_words --squid --host --port --username --directory --password-env
         case 'delivery webhook'
@@ -182,6 +182,10 @@ function __sq_canon
             echo 'create'
         case 'squids|update'
             echo 'update'
+        case 'squids|activate'
+            echo 'activate'
+        case 'squids|deactivate'
+            echo 'deactivate'
         case 'squids|empty'
             echo 'empty'
         case 'squids|delete' 'squids|rm'
@@ -437,8 +441,8 @@ complete -c sq -n '__sq_is \'status\'' -l timeout -x -d 'give up on what has not
 # sq crawlers
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'list' -d 'List the crawlers squids can be built on (GET /v1/crawlers)'
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'ls' -d 'alias of list: List the crawlers squids can be built on (GET /v1/crawlers)'
-complete -c sq -n '__sq_sub \'crawlers\'' -a 'get' -d 'Show one crawler: inputs, result columns, credits (GET /v1/crawlers/{id})'
-complete -c sq -n '__sq_sub \'crawlers\'' -a 'view' -d 'alias of get: Show one crawler: inputs, result columns, credits (GET /v1/crawlers/{id})'
+complete -c sq -n '__sq_sub \'crawlers\'' -a 'get' -d 'Show one crawler: inputs, result columns, credits, account type (GET /v1/crawlers/{id})'
+complete -c sq -n '__sq_sub \'crawlers\'' -a 'view' -d 'alias of get: Show one crawler: inputs, result columns, credits, account type (GET /v1/crawlers/{id})'
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'params' -d 'List a crawler\'s task and squid parameters and its paid functions (GET /v1/crawlers/{id}/params)'
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'attributes' -d 'List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)'
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'attrs' -d 'alias of attributes: List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)'
@@ -465,7 +469,9 @@ complete -c sq -n '__sq_sub \'squids\'' -a 'ls' -d 'alias of list: List squids, 
 complete -c sq -n '__sq_sub \'squids\'' -a 'get' -d 'Show one squid: crawler, params, schedule, last run (GET /v1/squids/{id})'
 complete -c sq -n '__sq_sub \'squids\'' -a 'view' -d 'alias of get: Show one squid: crawler, params, schedule, last run (GET /v1/squids/{id})'
 complete -c sq -n '__sq_sub \'squids\'' -a 'create' -d 'Create a squid on a crawler (POST /v1/squids)'
-complete -c sq -n '__sq_sub \'squids\'' -a 'update' -d 'Change a squid\'s name, concurrency or params (POST /v1/squids/{id}), then show it'
+complete -c sq -n '__sq_sub \'squids\'' -a 'update' -d 'Change a squid\'s name, concurrency, params, schedule or accounts (POST /v1/squids/{id}), then show it'
+complete -c sq -n '__sq_sub \'squids\'' -a 'activate' -d 'Let a squid run again, on demand and on its schedule (POST /v1/squids/{id} is_active: true)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'deactivate' -d 'Stop a squid from running: no run starts, its schedule pauses, a running run stops (is_active: false)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'empty' -d 'Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'delete' -d 'Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'rm' -d 'alias of delete: Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
@@ -485,14 +491,30 @@ complete -c sq -n '__sq_arg \'squids get\' 0' -f -a '(__sq_dynamic squids)'
 # sq squids create
 complete -c sq -n '__sq_is \'squids create\'' -l crawler -x -a '(__sq_dynamic crawlers)' -d 'crawler id, prefix, name or slug (required)'
 complete -c sq -n '__sq_is \'squids create\'' -l name -x -d 'squid name (at most 255 characters)'
+complete -c sq -n '__sq_is \'squids create\'' -l account -x -a '(__sq_dynamic accounts)' -d 'platform account for an account crawler (id, prefix or username)'
 
 # sq squids update
 complete -c sq -n '__sq_is \'squids update\'' -l name -x -d 'new name (at most 255 characters)'
 complete -c sq -n '__sq_is \'squids update\'' -l concurrency -x -d 'parallel workers, 1-20 (also capped by the crawler and plan)'
 complete -c sq -n '__sq_is \'squids update\'' -l param -x -d 'set a squid parameter (repeatable)'
-complete -c sq -n '__sq_is \'squids update\'' -l account -x -a '(__sq_dynamic accounts)' -d 'link this account, replacing the linked ones (repeatable)'
+complete -c sq -n '__sq_is \'squids update\'' -l schedule -x -d 'run on this 5-field cron schedule, e.g. "0 9 * * 1" (Mondays 09:00)'
+complete -c sq -n '__sq_is \'squids update\'' -l timezone -x -d 'IANA time zone of the schedule, e.g. Europe/Paris'
+complete -c sq -n '__sq_is \'squids update\'' -l no-schedule -d 'remove the schedule'
+complete -c sq -n '__sq_is \'squids update\'' -l to-complete -d 'each run continues where the last one stopped'
+complete -c sq -n '__sq_is \'squids update\'' -l no-to-complete -d 'each run starts over'
+complete -c sq -n '__sq_is \'squids update\'' -l line-breaks -d 'keep line breaks in exported cells'
+complete -c sq -n '__sq_is \'squids update\'' -l no-line-breaks -d 'strip line breaks from exported cells'
+complete -c sq -n '__sq_is \'squids update\'' -l add-account -x -a '(__sq_dynamic accounts)' -d 'link this account too, keeping the linked ones (repeatable)'
+complete -c sq -n '__sq_is \'squids update\'' -l remove-account -x -a '(__sq_dynamic accounts)' -d 'unlink this account, keeping the others (repeatable)'
+complete -c sq -n '__sq_is \'squids update\'' -l account -x -a '(__sq_dynamic accounts)' -d 'REPLACE the linked accounts with exactly these (repeatable)'
 complete -c sq -n '__sq_is \'squids update\'' -l no-accounts -d 'unlink every account'
 complete -c sq -n '__sq_arg \'squids update\' 0' -f -a '(__sq_dynamic squids)'
+
+# sq squids activate
+complete -c sq -n '__sq_arg \'squids activate\' 0' -f -a '(__sq_dynamic squids)'
+
+# sq squids deactivate
+complete -c sq -n '__sq_arg \'squids deactivate\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids empty
 complete -c sq -n '__sq_is \'squids empty\'' -l type -x -a 'url params' -d 'which tasks to delete (required)'
@@ -576,7 +598,7 @@ complete -c sq -n '__sq_sub \'runs\'' -a 'credits' -d 'Show what a run cost: tot
 complete -c sq -n '__sq_sub \'runs\'' -a 'tasks' -d 'List the tasks of a run with their status and result counts'
 complete -c sq -n '__sq_sub \'runs\'' -a 'abort' -d 'Stop a running run (results collected so far are still exported and billed)'
 complete -c sq -n '__sq_sub \'runs\'' -a 'stop' -d 'alias of abort: Stop a running run (results collected so far are still exported and billed)'
-complete -c sq -n '__sq_sub \'runs\'' -a 'download' -d 'Download a finished run\'s CSV export'
+complete -c sq -n '__sq_sub \'runs\'' -a 'download' -d 'Download a finished run\'s export as CSV, XLSX, JSON or JSONL'
 
 # sq runs list
 complete -c sq -n '__sq_is \'runs list\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, id prefix or exact name'
@@ -624,6 +646,8 @@ complete -c sq -n '__sq_arg \'runs abort\' 0' -f -a '(__sq_dynamic runs)'
 # sq runs download
 complete -c sq -n '__sq_is \'runs download\'' -s o -l output -r -F -d 'where to write: a file, a directory, or - for stdout'
 complete -c sq -n '__sq_is \'runs download\'' -l force -d 'replace an existing file (-o FILE, or the server\'s file name)'
+complete -c sq -n '__sq_is \'runs download\'' -l file-format -x -a 'csv xlsx json jsonl' -d 'csv, xlsx, json (an array) or jsonl'
+complete -c sq -n '__sq_is \'runs download\'' -l omit -x -d 'leave these columns out (comma-separated)'
 complete -c sq -n '__sq_is \'runs download\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 complete -c sq -n '__sq_arg \'runs download\' 0' -f -a '(__sq_dynamic runs)'
 
@@ -659,8 +683,8 @@ complete -c sq -n '__sq_is \'credits squids\'' -l all -d 'read every page, writi
 complete -c sq -n '__sq_is \'credits squids\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 
 # sq accounts
-complete -c sq -n '__sq_sub \'accounts\'' -a 'list' -d 'List the platform accounts (site logins) squids can use (GET /v1/accounts)'
-complete -c sq -n '__sq_sub \'accounts\'' -a 'ls' -d 'alias of list: List the platform accounts (site logins) squids can use (GET /v1/accounts)'
+complete -c sq -n '__sq_sub \'accounts\'' -a 'list' -d 'List the platform accounts (site logins) squids can use, with their health and squids (GET /v1/accounts)'
+complete -c sq -n '__sq_sub \'accounts\'' -a 'ls' -d 'alias of list: List the platform accounts (site logins) squids can use, with their health and squids (GET /v1/accounts)'
 complete -c sq -n '__sq_sub \'accounts\'' -a 'get' -d 'Show one account with its limits and linked squids (GET /v1/accounts/{id})'
 complete -c sq -n '__sq_sub \'accounts\'' -a 'view' -d 'alias of get: Show one account with its limits and linked squids (GET /v1/accounts/{id})'
 complete -c sq -n '__sq_sub \'accounts\'' -a 'types' -d 'List the account types (sites) that can be synchronized, with their cookies (GET /v1/accounts/types)'
@@ -696,6 +720,7 @@ complete -c sq -n '__sq_arg \'accounts delete\' 0' -f -a '(__sq_dynamic accounts
 
 # sq go
 complete -c sq -n '__sq_is \'go\'' -s p -l param -x -d 'set a squid parameter (repeatable), as `sq squids update --param`'
+complete -c sq -n '__sq_is \'go\'' -l account -x -a '(__sq_dynamic accounts)' -d 'platform account a new squid of an account crawler uses (default: the one healthy one of its type)'
 complete -c sq -n '__sq_is \'go\'' -l key -x -d 'task parameter each TASK is sent as'
 complete -c sq -n '__sq_is \'go\'' -s o -l output -r -F -d 'write the results to this regular file (atomically) instead of stdout; - is stdout'
 complete -c sq -n '__sq_is \'go\'' -l force -d 'replace an existing -o file (without it, an existing file is exit 2 before any request)'

@@ -163,7 +163,7 @@ _sq__crawlers() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List the crawlers squids can be built on (GET /v1/crawlers)' 'ls:List the crawlers squids can be built on (GET /v1/crawlers)' 'get:Show one crawler\: inputs, result columns, credits (GET /v1/crawlers/{id})' 'view:Show one crawler\: inputs, result columns, credits (GET /v1/crawlers/{id})' 'params:List a crawler'\''s task and squid parameters and its paid functions (GET /v1/crawlers/{id}/params)' 'attributes:List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)' 'attrs:List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)')
+      local -a cmds=('list:List the crawlers squids can be built on (GET /v1/crawlers)' 'ls:List the crawlers squids can be built on (GET /v1/crawlers)' 'get:Show one crawler\: inputs, result columns, credits, account type (GET /v1/crawlers/{id})' 'view:Show one crawler\: inputs, result columns, credits, account type (GET /v1/crawlers/{id})' 'params:List a crawler'\''s task and squid parameters and its paid functions (GET /v1/crawlers/{id}/params)' 'attributes:List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)' 'attrs:List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)')
       _describe -t commands 'sq crawlers command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -198,7 +198,7 @@ _sq__squids() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List squids, newest first (GET /v1/squids)' 'ls:List squids, newest first (GET /v1/squids)' 'get:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'view:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'create:Create a squid on a crawler (POST /v1/squids)' 'update:Change a squid'\''s name, concurrency or params (POST /v1/squids/{id}), then show it' 'empty:Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)' 'delete:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'rm:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'credits:Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)' 'chain:Show where a squid'\''s results go next\: its chain (GET /v1/squids/{id}/chain)')
+      local -a cmds=('list:List squids, newest first (GET /v1/squids)' 'ls:List squids, newest first (GET /v1/squids)' 'get:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'view:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'create:Create a squid on a crawler (POST /v1/squids)' 'update:Change a squid'\''s name, concurrency, params, schedule or accounts (POST /v1/squids/{id}), then show it' 'activate:Let a squid run again, on demand and on its schedule (POST /v1/squids/{id} is_active\: true)' 'deactivate:Stop a squid from running\: no run starts, its schedule pauses, a running run stops (is_active\: false)' 'empty:Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)' 'delete:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'rm:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'credits:Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)' 'chain:Show where a squid'\''s results go next\: its chain (GET /v1/squids/{id}/chain)')
       _describe -t commands 'sq squids command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -206,6 +206,8 @@ _sq__squids() {
         'get'|'view') _sq__squids__get && ret=0 ;;
         'create') _sq__squids__create && ret=0 ;;
         'update') _sq__squids__update && ret=0 ;;
+        'activate') _sq__squids__activate && ret=0 ;;
+        'deactivate') _sq__squids__deactivate && ret=0 ;;
         'empty') _sq__squids__empty && ret=0 ;;
         'delete'|'rm') _sq__squids__delete && ret=0 ;;
         'credits') _sq__squids__credits && ret=0 ;;
@@ -224,11 +226,19 @@ _sq__squids__get() {
 }
 
 _sq__squids__create() {
-  _arguments -s -S : $_sq_globals '--crawler=[crawler id, prefix, name or slug (required)]:crawler:{_sq_dynamic crawlers}' '--name=[squid name (at most 255 characters)]:name: '
+  _arguments -s -S : $_sq_globals '--crawler=[crawler id, prefix, name or slug (required)]:crawler:{_sq_dynamic crawlers}' '--name=[squid name (at most 255 characters)]:name: ' '--account=[platform account for an account crawler (id, prefix or username)]:account:{_sq_dynamic accounts}'
 }
 
 _sq__squids__update() {
-  _arguments -s -S : $_sq_globals '--name=[new name (at most 255 characters)]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '*--account=[link this account, replacing the linked ones (repeatable)]:account:{_sq_dynamic accounts}' '--no-accounts[unlink every account]' '1:squid:{_sq_dynamic squids}'
+  _arguments -s -S : $_sq_globals '--name=[new name (at most 255 characters)]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '--schedule=[run on this 5-field cron schedule, e.g. "0 9 * * 1" (Mondays 09\:00)]:schedule: ' '--timezone=[IANA time zone of the schedule, e.g. Europe/Paris]:timezone: ' '--no-schedule[remove the schedule]' '--to-complete[each run continues where the last one stopped]' '--no-to-complete[each run starts over]' '--line-breaks[keep line breaks in exported cells]' '--no-line-breaks[strip line breaks from exported cells]' '*--add-account=[link this account too, keeping the linked ones (repeatable)]:add-account:{_sq_dynamic accounts}' '*--remove-account=[unlink this account, keeping the others (repeatable)]:remove-account:{_sq_dynamic accounts}' '*--account=[REPLACE the linked accounts with exactly these (repeatable)]:account:{_sq_dynamic accounts}' '--no-accounts[unlink every account]' '1:squid:{_sq_dynamic squids}'
+}
+
+_sq__squids__activate() {
+  _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
+}
+
+_sq__squids__deactivate() {
+  _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__empty() {
@@ -320,7 +330,7 @@ _sq__runs() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List runs newest first\: a squid'\''s, or the most recent across squids' 'ls:List runs newest first\: a squid'\''s, or the most recent across squids' 'get:Show one run (status, results, credits, export state)' 'view:Show one run (status, results, credits, export state)' 'start:Start a run of a squid; --wait follows it to the end' 'watch:Wait for a run to finish and its export to be ready, showing progress' 'stats:Show a run'\''s progress\: percent done, tasks done/left, results, ETA' 'credits:Show what a run cost\: total credits, the breakdown per function, and the rates (GET /v1/runs/{run}/credits)' 'tasks:List the tasks of a run with their status and result counts' 'abort:Stop a running run (results collected so far are still exported and billed)' 'stop:Stop a running run (results collected so far are still exported and billed)' 'download:Download a finished run'\''s CSV export')
+      local -a cmds=('list:List runs newest first\: a squid'\''s, or the most recent across squids' 'ls:List runs newest first\: a squid'\''s, or the most recent across squids' 'get:Show one run (status, results, credits, export state)' 'view:Show one run (status, results, credits, export state)' 'start:Start a run of a squid; --wait follows it to the end' 'watch:Wait for a run to finish and its export to be ready, showing progress' 'stats:Show a run'\''s progress\: percent done, tasks done/left, results, ETA' 'credits:Show what a run cost\: total credits, the breakdown per function, and the rates (GET /v1/runs/{run}/credits)' 'tasks:List the tasks of a run with their status and result counts' 'abort:Stop a running run (results collected so far are still exported and billed)' 'stop:Stop a running run (results collected so far are still exported and billed)' 'download:Download a finished run'\''s export as CSV, XLSX, JSON or JSONL')
       _describe -t commands 'sq runs command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -371,7 +381,7 @@ _sq__runs__abort() {
 }
 
 _sq__runs__download() {
-  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '--force[replace an existing file (-o FILE, or the server'\''s file name)]' '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:run:{_sq_dynamic runs}'
+  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '--force[replace an existing file (-o FILE, or the server'\''s file name)]' '--file-format=[csv, xlsx, json (an array) or jsonl]:file-format:(csv xlsx json jsonl)' '--omit=[leave these columns out (comma-separated)]:omit: ' '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:run:{_sq_dynamic runs}'
 }
 
 _sq__results() {
@@ -425,7 +435,7 @@ _sq__accounts() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List the platform accounts (site logins) squids can use (GET /v1/accounts)' 'ls:List the platform accounts (site logins) squids can use (GET /v1/accounts)' 'get:Show one account with its limits and linked squids (GET /v1/accounts/{id})' 'view:Show one account with its limits and linked squids (GET /v1/accounts/{id})' 'types:List the account types (sites) that can be synchronized, with their cookies (GET /v1/accounts/types)' 'sync:Create or refresh an account from browser cookies (POST /v1/accounts/cookies)' 'update:Change an account'\''s limits, e.g. profiles per day or the batch size (POST /v1/accounts)' 'delete:Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail' 'rm:Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail')
+      local -a cmds=('list:List the platform accounts (site logins) squids can use, with their health and squids (GET /v1/accounts)' 'ls:List the platform accounts (site logins) squids can use, with their health and squids (GET /v1/accounts)' 'get:Show one account with its limits and linked squids (GET /v1/accounts/{id})' 'view:Show one account with its limits and linked squids (GET /v1/accounts/{id})' 'types:List the account types (sites) that can be synchronized, with their cookies (GET /v1/accounts/types)' 'sync:Create or refresh an account from browser cookies (POST /v1/accounts/cookies)' 'update:Change an account'\''s limits, e.g. profiles per day or the batch size (POST /v1/accounts)' 'delete:Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail' 'rm:Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail')
       _describe -t commands 'sq accounts command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -465,7 +475,7 @@ _sq__accounts__delete() {
 }
 
 _sq__go() {
-  _arguments -s -S : $_sq_globals '*-p+[set a squid parameter (repeatable), as `sq squids update --param`]:p: ' '*--param=[set a squid parameter (repeatable), as `sq squids update --param`]:param: ' '--key=[task parameter each TASK is sent as]:key: ' '(-o --output)-o+[write the results to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the results to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--force[replace an existing -o file (without it, an existing file is exit 2 before any request)]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:crawler:{_sq_dynamic crawlers}' '*:tasks: '
+  _arguments -s -S : $_sq_globals '*-p+[set a squid parameter (repeatable), as `sq squids update --param`]:p: ' '*--param=[set a squid parameter (repeatable), as `sq squids update --param`]:param: ' '--account=[platform account a new squid of an account crawler uses (default\: the one healthy one of its type)]:account:{_sq_dynamic accounts}' '--key=[task parameter each TASK is sent as]:key: ' '(-o --output)-o+[write the results to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the results to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--force[replace an existing -o file (without it, an existing file is exit 2 before any request)]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:crawler:{_sq_dynamic crawlers}' '*:tasks: '
 }
 
 _sq__delivery() {
