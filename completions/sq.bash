@@ -9,7 +9,7 @@ _sq_cmds() {
     'auth') echo 'login logout status switch' ;;
     'profiles') echo 'list ls remove rm' ;;
     'crawlers') echo 'list ls get view params attributes attrs' ;;
-    'squids') echo 'list ls get view create update empty delete rm credits chain' ;;
+    'squids') echo 'list ls get view create update activate deactivate empty delete rm credits chain' ;;
     'squids chain') echo 'set delete rm' ;;
     'tasks') echo 'list ls get view add upload upload-status delete rm' ;;
     'runs') echo 'list ls get view start watch stats credits tasks abort stop download' ;;
@@ -65,6 +65,8 @@ _sq_canon() {
     'squids|get'|'squids|view') echo 'get' ;;
     'squids|create') echo 'create' ;;
     'squids|update') echo 'update' ;;
+    'squids|activate') echo 'activate' ;;
+    'squids|deactivate') echo 'deactivate' ;;
     'squids|empty') echo 'empty' ;;
     'squids|delete'|'squids|rm') echo 'delete' ;;
     'squids|credits') echo 'credits' ;;
@@ -117,8 +119,8 @@ _sq_opts() {
     'status') echo '--timeout' ;;
     'crawlers list') echo '--search --limit --page --all --slurp' ;;
     'squids list') echo '--name --limit --page --all --slurp' ;;
-    'squids create') echo '--crawler --name' ;;
-    'squids update') echo '--name --concurrency --param --account --no-accounts' ;;
+    'squids create') echo '--crawler --name --account' ;;
+    'squids update') echo '--name --concurrency --param --schedule --timezone --no-schedule --to-complete --no-to-complete --line-breaks --no-line-breaks --add-account --remove-account --account --no-accounts' ;;
     'squids empty') echo '--type' ;;
     'squids credits') echo '--limit --page --all --slurp' ;;
     'squids chain set') echo '--target-crawler --field-map --autostart --no-autostart --target-name --target-concurrency' ;;
@@ -135,14 +137,14 @@ _sq_opts() {
     'runs credits') echo '--squid' ;;
     'runs tasks') echo '--squid --limit --page --all --slurp' ;;
     'runs abort') echo '--squid' ;;
-    'runs download') echo '-o --output --force --squid' ;;
+    'runs download') echo '-o --output --force --file-format --omit --squid' ;;
     'results list') echo '--squid --run --task --limit --page --all --slurp -o --output --resume --checkpoint --force' ;;
     'credits modules') echo '--days' ;;
     'credits squids') echo '--limit --page --all --slurp' ;;
     'accounts list') echo '--limit --page --all --slurp' ;;
     'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;
     'accounts update') echo '--limit' ;;
-    'go') echo '-p --param --key -o --output --force --timeout --interval' ;;
+    'go') echo '-p --param --account --key -o --output --force --timeout --interval' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-stdin --password-env --active --inactive' ;;
     'delivery webhook') echo '--squid --url --events --retry --no-retry --active --inactive' ;;
     'delivery email') echo '--squid --email --notifications --no-notifications' ;;
@@ -169,8 +171,8 @@ _sq_vopts() {
     'status') echo '--timeout' ;;
     'crawlers list') echo '--search --limit --page' ;;
     'squids list') echo '--name --limit --page' ;;
-    'squids create') echo '--crawler --name' ;;
-    'squids update') echo '--name --concurrency --param --account' ;;
+    'squids create') echo '--crawler --name --account' ;;
+    'squids update') echo '--name --concurrency --param --schedule --timezone --add-account --remove-account --account' ;;
     'squids empty') echo '--type' ;;
     'squids credits') echo '--limit --page' ;;
     'squids chain set') echo '--target-crawler --field-map --target-name --target-concurrency' ;;
@@ -187,14 +189,14 @@ _sq_vopts() {
     'runs credits') echo '--squid' ;;
     'runs tasks') echo '--squid --limit --page' ;;
     'runs abort') echo '--squid' ;;
-    'runs download') echo '-o --output --squid' ;;
+    'runs download') echo '-o --output --file-format --omit --squid' ;;
     'results list') echo '--squid --run --task --limit --page -o --output --checkpoint' ;;
     'credits modules') echo '--days' ;;
     'credits squids') echo '--limit --page' ;;
     'accounts list') echo '--limit --page' ;;
     'accounts sync') echo '--type --cookies-file --account --timeout' ;;
     'accounts update') echo '--limit' ;;
-    'go') echo '-p --param --key -o --output --timeout --interval' ;;
+    'go') echo '-p --param --account --key -o --output --timeout --interval' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-env' ;;
     'delivery webhook') echo '--squid --url --events' ;;
     'delivery email') echo '--squid --email' ;;
@@ -218,6 +220,9 @@ _sq_vopts() {
 _sq_optval() {
   case "$1|$2" in
     'squids create|--crawler') echo 'dyn crawlers' ;;
+    'squids create|--account') echo 'dyn accounts' ;;
+    'squids update|--add-account') echo 'dyn accounts' ;;
+    'squids update|--remove-account') echo 'dyn accounts' ;;
     'squids update|--account') echo 'dyn accounts' ;;
     'squids empty|--type') echo 'words url params' ;;
     'squids chain set|--target-crawler') echo 'dyn crawlers' ;;
@@ -237,6 +242,7 @@ _sq_optval() {
     'runs tasks|--squid') echo 'dyn squids' ;;
     'runs abort|--squid') echo 'dyn squids' ;;
     'runs download|-o'|'runs download|--output') echo 'file' ;;
+    'runs download|--file-format') echo 'words csv xlsx json jsonl' ;;
     'runs download|--squid') echo 'dyn squids' ;;
     'results list|--squid') echo 'dyn squids' ;;
     'results list|--run') echo 'dyn runs' ;;
@@ -245,6 +251,7 @@ _sq_optval() {
     'accounts sync|--type') echo 'dyn account-types' ;;
     'accounts sync|--cookies-file') echo 'file' ;;
     'accounts sync|--account') echo 'dyn accounts' ;;
+    'go|--account') echo 'dyn accounts' ;;
     'go|-o'|'go|--output') echo 'file' ;;
     'delivery sftp|--squid') echo 'dyn squids' ;;
     'delivery webhook|--squid') echo 'dyn squids' ;;
@@ -282,6 +289,8 @@ _sq_argval() {
     'crawlers attributes|0') echo 'dyn crawlers' ;;
     'squids get|0') echo 'dyn squids' ;;
     'squids update|0') echo 'dyn squids' ;;
+    'squids activate|0') echo 'dyn squids' ;;
+    'squids deactivate|0') echo 'dyn squids' ;;
     'squids empty|0') echo 'dyn squids' ;;
     'squids delete|0') echo 'dyn squids' ;;
     'squids credits|0') echo 'dyn squids' ;;

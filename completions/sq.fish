@@ -16,9 +16,9 @@ function __sq_vopts
         case 'squids list'
             __sq_words --name --limit --page
         case 'squids create'
-            __sq_words --crawler --name
+            __sq_words --crawler --name --account
         case 'squids update'
-            __sq_words --name --concurrency --param --account
+            __sq_words --name --concurrency --param --schedule --timezone --add-account --remove-account --account
         case 'squids empty'
             __sq_words --type
         case 'squids credits'
@@ -40,7 +40,7 @@ function __sq_vopts
         case 'runs get'
             __sq_words --squid
         case 'runs start'
-            __sq_words --squid --idempotency-key --timeout --interval
+            __sq_words --squid --timeout --interval
         case 'runs watch'
             __sq_words --squid --timeout --interval
         case 'runs stats'
@@ -52,7 +52,7 @@ function __sq_vopts
         case 'runs abort'
             __sq_words --squid
         case 'runs download'
-            __sq_words -o --output --squid
+            __sq_words -o --output --file-format --omit --squid
         case 'results list'
             __sq_words --squid --run --task --limit --page -o --output --checkpoint
         case 'credits modules'
@@ -66,7 +66,7 @@ function __sq_vopts
         case 'accounts update'
             __sq_words --limit
         case 'go'
-            __sq_words -p --param --key -o --output --timeout --interval
+            __sq_words -p --param --account --key -o --output --timeout --interval
         case 'delivery sftp'
             __sq_words --squid --host --port --username --directory --password-env
         case 'delivery webhook'
@@ -108,8 +108,6 @@ function __sq_canon
             echo 'auth'
         case '|profiles'
             echo 'profiles'
-        case '|config'
-            echo 'config'
         case '|me'
             echo 'me'
         case '|balance'
@@ -150,8 +148,6 @@ function __sq_canon
             echo 'mcp'
         case '|emulator'
             echo 'emulator'
-        case '|doctor'
-            echo 'doctor'
         case '|version'
             echo 'version'
         case '|completion'
@@ -170,14 +166,6 @@ function __sq_canon
             echo 'list'
         case 'profiles|remove' 'profiles|rm'
             echo 'remove'
-        case 'config|get'
-            echo 'get'
-        case 'config|set'
-            echo 'set'
-        case 'config|unset'
-            echo 'unset'
-        case 'config|list' 'config|ls'
-            echo 'list'
         case 'crawlers|list' 'crawlers|ls'
             echo 'list'
         case 'crawlers|get' 'crawlers|view'
@@ -194,14 +182,16 @@ function __sq_canon
             echo 'create'
         case 'squids|update'
             echo 'update'
+        case 'squids|activate'
+            echo 'activate'
+        case 'squids|deactivate'
+            echo 'deactivate'
         case 'squids|empty'
             echo 'empty'
         case 'squids|delete' 'squids|rm'
             echo 'delete'
         case 'squids|credits'
             echo 'credits'
-        case 'squids|estimate'
-            echo 'estimate'
         case 'squids|chain'
             echo 'chain'
         case 'squids chain|set'
@@ -377,7 +367,6 @@ complete -c sq -l jq -x -d 'filter the JSON output with jq (implies --json; stri
 complete -c sq -l template -x -d 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)'
 complete -c sq -l full-ids -d 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)'
 complete -c sq -l absolute-times -d 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)'
-complete -c sq -l csv-safe -d 'CSV and TSV: a text cell starting with =, +, -, @, a tab or a CR gets a leading \' so a spreadsheet never runs it as a formula (also SQ_CSV_SAFE=1)'
 complete -c sq -l no-color -d 'no colour (also NO_COLOR; FORCE_COLOR forces it)'
 complete -c sq -s q -l quiet -d 'no hints or progress on stderr'
 complete -c sq -s v -l verbose -d 'HTTP trace on stderr (secrets redacted)'
@@ -391,7 +380,6 @@ complete -c sq -s h -l help -d 'show help'
 # sq
 complete -c sq -n '__sq_sub \'\'' -a 'auth' -d 'Log in, log out and show which key and profile are in use'
 complete -c sq -n '__sq_sub \'\'' -a 'profiles' -d 'List and remove stored profiles'
-complete -c sq -n '__sq_sub \'\'' -a 'config' -d 'Get and set settings of a profile (spending caps and confirmations)'
 complete -c sq -n '__sq_sub \'\'' -a 'me' -d 'Show the current user'
 complete -c sq -n '__sq_sub \'\'' -a 'balance' -d 'Show the credit balance (remaining = available - consumed)'
 complete -c sq -n '__sq_sub \'\'' -a 'status' -d 'Show the account at a glance: plan, credits, auto-reset, runs in progress, failures'
@@ -412,7 +400,6 @@ complete -c sq -n '__sq_sub \'\'' -a 'webhook' -d 'Receive webhook events locall
 complete -c sq -n '__sq_sub \'\'' -a 'api' -d 'Make an authenticated API request (same auth, pacing and retries)'
 complete -c sq -n '__sq_sub \'\'' -a 'mcp' -d 'Serve the account to AI agents over MCP (stdio); read-only unless --allow-writes'
 complete -c sq -n '__sq_sub \'\'' -a 'emulator' -d 'Run the local emulator of the whole API'
-complete -c sq -n '__sq_sub \'\'' -a 'doctor' -d 'Check that sq can work here: key, base URL and TLS, clock, rate budget, file modes, profile, completion, Node.js, updates'
 complete -c sq -n '__sq_sub \'\'' -a 'version' -d 'Show the version of sq, with the Node.js version and the platform'
 complete -c sq -n '__sq_sub \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c sq -n '__sq_sub \'\'' -a 'help' -d 'help on a command, or a topic: environment, exit-codes'
@@ -444,34 +431,18 @@ complete -c sq -n '__sq_sub \'profiles\'' -a 'rm' -d 'alias of remove: Delete a 
 # sq profiles remove
 complete -c sq -n '__sq_arg \'profiles remove\' 0' -f -a '(__sq_dynamic profiles)'
 
-# sq config
-complete -c sq -n '__sq_sub \'config\'' -a 'get' -d 'Print a setting of the profile (its environment variable, else the profile\'s value, else the default)'
-complete -c sq -n '__sq_sub \'config\'' -a 'set' -d 'Set a setting of the profile (stored in the profile file)'
-complete -c sq -n '__sq_sub \'config\'' -a 'unset' -d 'Remove a setting from the profile (back to its default)'
-complete -c sq -n '__sq_sub \'config\'' -a 'list' -d 'List every setting with its value for the profile, where that value comes from, and what it does'
-complete -c sq -n '__sq_sub \'config\'' -a 'ls' -d 'alias of list: List every setting with its value for the profile, where that value comes from, and what it does'
-
-# sq config get
-
-# sq config set
-
-# sq config unset
-
-# sq config list
-
 # sq me
 
 # sq balance
 
 # sq status
 complete -c sq -n '__sq_is \'status\'' -l timeout -x -d 'give up on what has not answered by then, at most 5m'
-complete -c sq -n '__sq_is \'status\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 
 # sq crawlers
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'list' -d 'List the crawlers squids can be built on (GET /v1/crawlers)'
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'ls' -d 'alias of list: List the crawlers squids can be built on (GET /v1/crawlers)'
-complete -c sq -n '__sq_sub \'crawlers\'' -a 'get' -d 'Show one crawler: inputs, result columns, credits (GET /v1/crawlers/{id})'
-complete -c sq -n '__sq_sub \'crawlers\'' -a 'view' -d 'alias of get: Show one crawler: inputs, result columns, credits (GET /v1/crawlers/{id})'
+complete -c sq -n '__sq_sub \'crawlers\'' -a 'get' -d 'Show one crawler: inputs, result columns, credits, account type (GET /v1/crawlers/{id})'
+complete -c sq -n '__sq_sub \'crawlers\'' -a 'view' -d 'alias of get: Show one crawler: inputs, result columns, credits, account type (GET /v1/crawlers/{id})'
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'params' -d 'List a crawler\'s task and squid parameters and its paid functions (GET /v1/crawlers/{id}/params)'
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'attributes' -d 'List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)'
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'attrs' -d 'alias of attributes: List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)'
@@ -498,12 +469,13 @@ complete -c sq -n '__sq_sub \'squids\'' -a 'ls' -d 'alias of list: List squids, 
 complete -c sq -n '__sq_sub \'squids\'' -a 'get' -d 'Show one squid: crawler, params, schedule, last run (GET /v1/squids/{id})'
 complete -c sq -n '__sq_sub \'squids\'' -a 'view' -d 'alias of get: Show one squid: crawler, params, schedule, last run (GET /v1/squids/{id})'
 complete -c sq -n '__sq_sub \'squids\'' -a 'create' -d 'Create a squid on a crawler (POST /v1/squids)'
-complete -c sq -n '__sq_sub \'squids\'' -a 'update' -d 'Change a squid\'s name, concurrency or params (POST /v1/squids/{id}), then show it'
-complete -c sq -n '__sq_sub \'squids\'' -a 'empty' -d 'Delete every task of one type from a squid (POST /v1/squids/{id}/empty; irreversible)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'update' -d 'Change a squid\'s name, concurrency, params, schedule or accounts (POST /v1/squids/{id}), then show it'
+complete -c sq -n '__sq_sub \'squids\'' -a 'activate' -d 'Let a squid run again, on demand and on its schedule (POST /v1/squids/{id} is_active: true)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'deactivate' -d 'Stop a squid from running: no run starts, its schedule pauses, a running run stops (is_active: false)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'empty' -d 'Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'delete' -d 'Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'rm' -d 'alias of delete: Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'credits' -d 'Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)'
-complete -c sq -n '__sq_sub \'squids\'' -a 'estimate' -d 'Show what a run of a squid would cost before it starts: credits per service, time, balance after, auto-reset charges'
 complete -c sq -n '__sq_sub \'squids\'' -a 'chain' -d 'Show where a squid\'s results go next: its chain (GET /v1/squids/{id}/chain)'
 
 # sq squids list
@@ -514,20 +486,35 @@ complete -c sq -n '__sq_is \'squids list\'' -l all -d 'read every page, writing 
 complete -c sq -n '__sq_is \'squids list\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 
 # sq squids get
-complete -c sq -n '__sq_is \'squids get\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 complete -c sq -n '__sq_arg \'squids get\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids create
 complete -c sq -n '__sq_is \'squids create\'' -l crawler -x -a '(__sq_dynamic crawlers)' -d 'crawler id, prefix, name or slug (required)'
 complete -c sq -n '__sq_is \'squids create\'' -l name -x -d 'squid name (at most 255 characters)'
+complete -c sq -n '__sq_is \'squids create\'' -l account -x -a '(__sq_dynamic accounts)' -d 'platform account for an account crawler (id, prefix or username)'
 
 # sq squids update
 complete -c sq -n '__sq_is \'squids update\'' -l name -x -d 'new name (at most 255 characters)'
 complete -c sq -n '__sq_is \'squids update\'' -l concurrency -x -d 'parallel workers, 1-20 (also capped by the crawler and plan)'
 complete -c sq -n '__sq_is \'squids update\'' -l param -x -d 'set a squid parameter (repeatable)'
-complete -c sq -n '__sq_is \'squids update\'' -l account -x -a '(__sq_dynamic accounts)' -d 'link this account, replacing the linked ones (repeatable)'
+complete -c sq -n '__sq_is \'squids update\'' -l schedule -x -d 'run on this 5-field cron schedule, e.g. "0 9 * * 1" (Mondays 09:00)'
+complete -c sq -n '__sq_is \'squids update\'' -l timezone -x -d 'IANA time zone of the schedule, e.g. Europe/Paris'
+complete -c sq -n '__sq_is \'squids update\'' -l no-schedule -d 'remove the schedule'
+complete -c sq -n '__sq_is \'squids update\'' -l to-complete -d 'each run continues where the last one stopped'
+complete -c sq -n '__sq_is \'squids update\'' -l no-to-complete -d 'each run starts over'
+complete -c sq -n '__sq_is \'squids update\'' -l line-breaks -d 'keep line breaks in exported cells'
+complete -c sq -n '__sq_is \'squids update\'' -l no-line-breaks -d 'strip line breaks from exported cells'
+complete -c sq -n '__sq_is \'squids update\'' -l add-account -x -a '(__sq_dynamic accounts)' -d 'link this account too, keeping the linked ones (repeatable)'
+complete -c sq -n '__sq_is \'squids update\'' -l remove-account -x -a '(__sq_dynamic accounts)' -d 'unlink this account, keeping the others (repeatable)'
+complete -c sq -n '__sq_is \'squids update\'' -l account -x -a '(__sq_dynamic accounts)' -d 'REPLACE the linked accounts with exactly these (repeatable)'
 complete -c sq -n '__sq_is \'squids update\'' -l no-accounts -d 'unlink every account'
 complete -c sq -n '__sq_arg \'squids update\' 0' -f -a '(__sq_dynamic squids)'
+
+# sq squids activate
+complete -c sq -n '__sq_arg \'squids activate\' 0' -f -a '(__sq_dynamic squids)'
+
+# sq squids deactivate
+complete -c sq -n '__sq_arg \'squids deactivate\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids empty
 complete -c sq -n '__sq_is \'squids empty\'' -l type -x -a 'url params' -d 'which tasks to delete (required)'
@@ -542,9 +529,6 @@ complete -c sq -n '__sq_is \'squids credits\'' -l page -x -d 'read this page onl
 complete -c sq -n '__sq_is \'squids credits\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'
 complete -c sq -n '__sq_is \'squids credits\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 complete -c sq -n '__sq_arg \'squids credits\' 0' -f -a '(__sq_dynamic squids)'
-
-# sq squids estimate
-complete -c sq -n '__sq_arg \'squids estimate\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids chain
 complete -c sq -n '__sq_sub \'squids chain\'' -a 'set' -d 'Create or change a squid\'s chain (POST, or PATCH when it has one), then show it'
@@ -614,7 +598,7 @@ complete -c sq -n '__sq_sub \'runs\'' -a 'credits' -d 'Show what a run cost: tot
 complete -c sq -n '__sq_sub \'runs\'' -a 'tasks' -d 'List the tasks of a run with their status and result counts'
 complete -c sq -n '__sq_sub \'runs\'' -a 'abort' -d 'Stop a running run (results collected so far are still exported and billed)'
 complete -c sq -n '__sq_sub \'runs\'' -a 'stop' -d 'alias of abort: Stop a running run (results collected so far are still exported and billed)'
-complete -c sq -n '__sq_sub \'runs\'' -a 'download' -d 'Download a finished run\'s CSV export'
+complete -c sq -n '__sq_sub \'runs\'' -a 'download' -d 'Download a finished run\'s export as CSV, XLSX, JSON or JSONL'
 
 # sq runs list
 complete -c sq -n '__sq_is \'runs list\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, id prefix or exact name'
@@ -625,13 +609,11 @@ complete -c sq -n '__sq_is \'runs list\'' -l slurp -d 'with --all and --jq/--tem
 
 # sq runs get
 complete -c sq -n '__sq_is \'runs get\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
-complete -c sq -n '__sq_is \'runs get\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 complete -c sq -n '__sq_arg \'runs get\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs start
 complete -c sq -n '__sq_is \'runs start\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, id prefix or exact name (required)'
 complete -c sq -n '__sq_is \'runs start\'' -l wait -d 'wait until the run is done and its export is ready'
-complete -c sq -n '__sq_is \'runs start\'' -l idempotency-key -x -d 'start at most one run for KEY: the run KEY started in the last 24 h (kept per profile in the cache directory) is shown, or waited for, instead of a new one, whatever state it is in'
 complete -c sq -n '__sq_is \'runs start\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
 complete -c sq -n '__sq_is \'runs start\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
 
@@ -639,7 +621,6 @@ complete -c sq -n '__sq_is \'runs start\'' -l interval -x -d 'time between polls
 complete -c sq -n '__sq_is \'runs watch\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 complete -c sq -n '__sq_is \'runs watch\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
 complete -c sq -n '__sq_is \'runs watch\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
-complete -c sq -n '__sq_is \'runs watch\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 complete -c sq -n '__sq_arg \'runs watch\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs stats
@@ -665,6 +646,8 @@ complete -c sq -n '__sq_arg \'runs abort\' 0' -f -a '(__sq_dynamic runs)'
 # sq runs download
 complete -c sq -n '__sq_is \'runs download\'' -s o -l output -r -F -d 'where to write: a file, a directory, or - for stdout'
 complete -c sq -n '__sq_is \'runs download\'' -l force -d 'replace an existing file (-o FILE, or the server\'s file name)'
+complete -c sq -n '__sq_is \'runs download\'' -l file-format -x -a 'csv xlsx json jsonl' -d 'csv, xlsx, json (an array) or jsonl'
+complete -c sq -n '__sq_is \'runs download\'' -l omit -x -d 'leave these columns out (comma-separated)'
 complete -c sq -n '__sq_is \'runs download\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 complete -c sq -n '__sq_arg \'runs download\' 0' -f -a '(__sq_dynamic runs)'
 
@@ -700,8 +683,8 @@ complete -c sq -n '__sq_is \'credits squids\'' -l all -d 'read every page, writi
 complete -c sq -n '__sq_is \'credits squids\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 
 # sq accounts
-complete -c sq -n '__sq_sub \'accounts\'' -a 'list' -d 'List the platform accounts (site logins) squids can use (GET /v1/accounts)'
-complete -c sq -n '__sq_sub \'accounts\'' -a 'ls' -d 'alias of list: List the platform accounts (site logins) squids can use (GET /v1/accounts)'
+complete -c sq -n '__sq_sub \'accounts\'' -a 'list' -d 'List the platform accounts (site logins) squids can use, with their health and squids (GET /v1/accounts)'
+complete -c sq -n '__sq_sub \'accounts\'' -a 'ls' -d 'alias of list: List the platform accounts (site logins) squids can use, with their health and squids (GET /v1/accounts)'
 complete -c sq -n '__sq_sub \'accounts\'' -a 'get' -d 'Show one account with its limits and linked squids (GET /v1/accounts/{id})'
 complete -c sq -n '__sq_sub \'accounts\'' -a 'view' -d 'alias of get: Show one account with its limits and linked squids (GET /v1/accounts/{id})'
 complete -c sq -n '__sq_sub \'accounts\'' -a 'types' -d 'List the account types (sites) that can be synchronized, with their cookies (GET /v1/accounts/types)'
@@ -737,6 +720,7 @@ complete -c sq -n '__sq_arg \'accounts delete\' 0' -f -a '(__sq_dynamic accounts
 
 # sq go
 complete -c sq -n '__sq_is \'go\'' -s p -l param -x -d 'set a squid parameter (repeatable), as `sq squids update --param`'
+complete -c sq -n '__sq_is \'go\'' -l account -x -a '(__sq_dynamic accounts)' -d 'platform account a new squid of an account crawler uses (default: the one healthy one of its type)'
 complete -c sq -n '__sq_is \'go\'' -l key -x -d 'task parameter each TASK is sent as'
 complete -c sq -n '__sq_is \'go\'' -s o -l output -r -F -d 'write the results to this regular file (atomically) instead of stdout; - is stdout'
 complete -c sq -n '__sq_is \'go\'' -l force -d 'replace an existing -o file (without it, an existing file is exit 2 before any request)'
@@ -823,7 +807,6 @@ complete -c sq -n '__sq_is \'billing auto-reset\'' -l enable -d 'turn automatic 
 complete -c sq -n '__sq_is \'billing auto-reset\'' -l disable -d 'turn automatic resets off'
 complete -c sq -n '__sq_is \'billing auto-reset\'' -l threshold -x -d 'usage percentage that triggers a reset (integer 1-100)'
 complete -c sq -n '__sq_is \'billing auto-reset\'' -l max-resets -x -d 'maximum resets in any rolling 24 hours (integer 1-10)'
-complete -c sq -n '__sq_is \'billing auto-reset\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 
 # sq plan
 complete -c sq -n '__sq_is \'plan\'' -s f -l file -r -F -d 'the account file, YAML or JSON ("-" reads stdin)'
@@ -869,8 +852,6 @@ complete -c sq -n '__sq_is \'emulator start\'' -l free-plan -d 'cap paginated li
 complete -c sq -n '__sq_is \'emulator start\'' -l rate-limits -x -d 'on, off, or a multiplier of the documented limits (e.g. 0.1)'
 complete -c sq -n '__sq_is \'emulator start\'' -l state -r -F -d 'keep state across restarts in this file (written atomically)'
 
-# sq doctor
-
 # sq version
 
 # sq completion
@@ -878,6 +859,6 @@ complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 
 # sq help
 complete -c sq -n '__sq_is \'help\'' -l man -d 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`'
-complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator doctor version completion environment exit-codes globals'
+complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals'
 
 complete -c lobstr-sq --wraps sq

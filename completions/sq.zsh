@@ -31,7 +31,6 @@ _sq_globals=(
   '--template=[format the JSON output with Go template syntax as gh does\: range, if/else, with, printf, join, tablerow… (implies --json)]:template: '
   '--full-ids[whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)]'
   '--absolute-times[local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API'\''s timestamps)]'
-  '--csv-safe[CSV and TSV\: a text cell starting with =, +, -, @, a tab or a CR gets a leading '\'' so a spreadsheet never runs it as a formula (also SQ_CSV_SAFE=1)]'
   '--no-color[no colour (also NO_COLOR; FORCE_COLOR forces it)]'
   '(-q --quiet)-q[no hints or progress on stderr]'
   '(-q --quiet)--quiet[no hints or progress on stderr]'
@@ -52,13 +51,12 @@ _sq() {
   _arguments -s -S -C : $_sq_globals '(-V --version)-V[print the version]' '(-V --version)--version[print the version]' '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'config:Get and set settings of a profile (spending caps and confirmations)' 'me:Show the current user' 'balance:Show the credit balance (remaining = available - consumed)' 'status:Show the account at a glance\: plan, credits, auto-reset, runs in progress, failures' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Create, configure, empty and delete squids (scraping jobs built on a crawler)' 'tasks:Add, upload, list and delete the tasks (URLs or parameter sets) of a squid' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'credits:Show where credits went\: per crawler and function, per squid' 'accounts:Synchronize, list, limit and delete third-party site accounts (the logins some crawlers need)' 'go:Scrape in one step\: squid, params, tasks, run, wait, export; a rerun picks up where it stopped' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what would change to make the account match a file (--detailed-exitcode\: exit 10 when it differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing' 'export:Write the current account as a file for plan / apply' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries)' 'mcp:Serve the account to AI agents over MCP (stdio); read-only unless --allow-writes' 'emulator:Run the local emulator of the whole API' 'doctor:Check that sq can work here\: key, base URL and TLS, clock, rate budget, file modes, profile, completion, Node.js, updates' 'version:Show the version of sq, with the Node.js version and the platform' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
+      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user' 'balance:Show the credit balance (remaining = available - consumed)' 'status:Show the account at a glance\: plan, credits, auto-reset, runs in progress, failures' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Create, configure, empty and delete squids (scraping jobs built on a crawler)' 'tasks:Add, upload, list and delete the tasks (URLs or parameter sets) of a squid' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'credits:Show where credits went\: per crawler and function, per squid' 'accounts:Synchronize, list, limit and delete third-party site accounts (the logins some crawlers need)' 'go:Scrape in one step\: squid, params, tasks, run, wait, export; a rerun picks up where it stopped' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what would change to make the account match a file (--detailed-exitcode\: exit 10 when it differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing' 'export:Write the current account as a file for plan / apply' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries)' 'mcp:Serve the account to AI agents over MCP (stdio); read-only unless --allow-writes' 'emulator:Run the local emulator of the whole API' 'version:Show the version of sq, with the Node.js version and the platform' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
       _describe -t commands 'sq command' cmds && ret=0 ;;
     args)
       case $words[1] in
         'auth') _sq__auth && ret=0 ;;
         'profiles') _sq__profiles && ret=0 ;;
-        'config') _sq__config && ret=0 ;;
         'me') _sq__me && ret=0 ;;
         'balance') _sq__balance && ret=0 ;;
         'status') _sq__status && ret=0 ;;
@@ -79,7 +77,6 @@ _sq() {
         'api') _sq__api && ret=0 ;;
         'mcp') _sq__mcp && ret=0 ;;
         'emulator') _sq__emulator && ret=0 ;;
-        'doctor') _sq__doctor && ret=0 ;;
         'version') _sq__version && ret=0 ;;
         'completion') _sq__completion && ret=0 ;;
         'help') _sq__help && ret=0 ;;
@@ -148,41 +145,6 @@ _sq__profiles__remove() {
   _arguments -s -S : $_sq_globals '1:profile:{_sq_dynamic profiles}'
 }
 
-_sq__config() {
-  local curcontext=$curcontext state line ret=1
-  typeset -A opt_args
-  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
-  case $state in
-    cmds)
-      local -a cmds=('get:Print a setting of the profile (its environment variable, else the profile'\''s value, else the default)' 'set:Set a setting of the profile (stored in the profile file)' 'unset:Remove a setting from the profile (back to its default)' 'list:List every setting with its value for the profile, where that value comes from, and what it does' 'ls:List every setting with its value for the profile, where that value comes from, and what it does')
-      _describe -t commands 'sq config command' cmds && ret=0 ;;
-    args)
-      case $words[1] in
-        'get') _sq__config__get && ret=0 ;;
-        'set') _sq__config__set && ret=0 ;;
-        'unset') _sq__config__unset && ret=0 ;;
-        'list'|'ls') _sq__config__list && ret=0 ;;
-      esac ;;
-  esac
-  return ret
-}
-
-_sq__config__get() {
-  _arguments -s -S : $_sq_globals '1:key: '
-}
-
-_sq__config__set() {
-  _arguments -s -S : $_sq_globals '1:key: ' '2:value: '
-}
-
-_sq__config__unset() {
-  _arguments -s -S : $_sq_globals '1:key: '
-}
-
-_sq__config__list() {
-  _arguments -s -S : $_sq_globals
-}
-
 _sq__me() {
   _arguments -s -S : $_sq_globals
 }
@@ -192,7 +154,7 @@ _sq__balance() {
 }
 
 _sq__status() {
-  _arguments -s -S : $_sq_globals '--timeout=[give up on what has not answered by then, at most 5m]:timeout: ' '--web[open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL]'
+  _arguments -s -S : $_sq_globals '--timeout=[give up on what has not answered by then, at most 5m]:timeout: '
 }
 
 _sq__crawlers() {
@@ -201,7 +163,7 @@ _sq__crawlers() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List the crawlers squids can be built on (GET /v1/crawlers)' 'ls:List the crawlers squids can be built on (GET /v1/crawlers)' 'get:Show one crawler\: inputs, result columns, credits (GET /v1/crawlers/{id})' 'view:Show one crawler\: inputs, result columns, credits (GET /v1/crawlers/{id})' 'params:List a crawler'\''s task and squid parameters and its paid functions (GET /v1/crawlers/{id}/params)' 'attributes:List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)' 'attrs:List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)')
+      local -a cmds=('list:List the crawlers squids can be built on (GET /v1/crawlers)' 'ls:List the crawlers squids can be built on (GET /v1/crawlers)' 'get:Show one crawler\: inputs, result columns, credits, account type (GET /v1/crawlers/{id})' 'view:Show one crawler\: inputs, result columns, credits, account type (GET /v1/crawlers/{id})' 'params:List a crawler'\''s task and squid parameters and its paid functions (GET /v1/crawlers/{id}/params)' 'attributes:List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)' 'attrs:List the result columns a crawler produces (GET /v1/crawlers/{id}/attributes, public)')
       _describe -t commands 'sq crawlers command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -236,7 +198,7 @@ _sq__squids() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List squids, newest first (GET /v1/squids)' 'ls:List squids, newest first (GET /v1/squids)' 'get:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'view:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'create:Create a squid on a crawler (POST /v1/squids)' 'update:Change a squid'\''s name, concurrency or params (POST /v1/squids/{id}), then show it' 'empty:Delete every task of one type from a squid (POST /v1/squids/{id}/empty; irreversible)' 'delete:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'rm:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'credits:Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)' 'estimate:Show what a run of a squid would cost before it starts\: credits per service, time, balance after, auto-reset charges' 'chain:Show where a squid'\''s results go next\: its chain (GET /v1/squids/{id}/chain)')
+      local -a cmds=('list:List squids, newest first (GET /v1/squids)' 'ls:List squids, newest first (GET /v1/squids)' 'get:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'view:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'create:Create a squid on a crawler (POST /v1/squids)' 'update:Change a squid'\''s name, concurrency, params, schedule or accounts (POST /v1/squids/{id}), then show it' 'activate:Let a squid run again, on demand and on its schedule (POST /v1/squids/{id} is_active\: true)' 'deactivate:Stop a squid from running\: no run starts, its schedule pauses, a running run stops (is_active\: false)' 'empty:Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)' 'delete:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'rm:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'credits:Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)' 'chain:Show where a squid'\''s results go next\: its chain (GET /v1/squids/{id}/chain)')
       _describe -t commands 'sq squids command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -244,10 +206,11 @@ _sq__squids() {
         'get'|'view') _sq__squids__get && ret=0 ;;
         'create') _sq__squids__create && ret=0 ;;
         'update') _sq__squids__update && ret=0 ;;
+        'activate') _sq__squids__activate && ret=0 ;;
+        'deactivate') _sq__squids__deactivate && ret=0 ;;
         'empty') _sq__squids__empty && ret=0 ;;
         'delete'|'rm') _sq__squids__delete && ret=0 ;;
         'credits') _sq__squids__credits && ret=0 ;;
-        'estimate') _sq__squids__estimate && ret=0 ;;
         'chain') _sq__squids__chain && ret=0 ;;
       esac ;;
   esac
@@ -259,15 +222,23 @@ _sq__squids__list() {
 }
 
 _sq__squids__get() {
-  _arguments -s -S : $_sq_globals '--web[open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL]' '1:squid:{_sq_dynamic squids}'
+  _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__create() {
-  _arguments -s -S : $_sq_globals '--crawler=[crawler id, prefix, name or slug (required)]:crawler:{_sq_dynamic crawlers}' '--name=[squid name (at most 255 characters)]:name: '
+  _arguments -s -S : $_sq_globals '--crawler=[crawler id, prefix, name or slug (required)]:crawler:{_sq_dynamic crawlers}' '--name=[squid name (at most 255 characters)]:name: ' '--account=[platform account for an account crawler (id, prefix or username)]:account:{_sq_dynamic accounts}'
 }
 
 _sq__squids__update() {
-  _arguments -s -S : $_sq_globals '--name=[new name (at most 255 characters)]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '*--account=[link this account, replacing the linked ones (repeatable)]:account:{_sq_dynamic accounts}' '--no-accounts[unlink every account]' '1:squid:{_sq_dynamic squids}'
+  _arguments -s -S : $_sq_globals '--name=[new name (at most 255 characters)]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '--schedule=[run on this 5-field cron schedule, e.g. "0 9 * * 1" (Mondays 09\:00)]:schedule: ' '--timezone=[IANA time zone of the schedule, e.g. Europe/Paris]:timezone: ' '--no-schedule[remove the schedule]' '--to-complete[each run continues where the last one stopped]' '--no-to-complete[each run starts over]' '--line-breaks[keep line breaks in exported cells]' '--no-line-breaks[strip line breaks from exported cells]' '*--add-account=[link this account too, keeping the linked ones (repeatable)]:add-account:{_sq_dynamic accounts}' '*--remove-account=[unlink this account, keeping the others (repeatable)]:remove-account:{_sq_dynamic accounts}' '*--account=[REPLACE the linked accounts with exactly these (repeatable)]:account:{_sq_dynamic accounts}' '--no-accounts[unlink every account]' '1:squid:{_sq_dynamic squids}'
+}
+
+_sq__squids__activate() {
+  _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
+}
+
+_sq__squids__deactivate() {
+  _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__empty() {
@@ -280,10 +251,6 @@ _sq__squids__delete() {
 
 _sq__squids__credits() {
   _arguments -s -S : $_sq_globals '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]' '1:squid:{_sq_dynamic squids}'
-}
-
-_sq__squids__estimate() {
-  _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__chain() {
@@ -363,7 +330,7 @@ _sq__runs() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List runs newest first\: a squid'\''s, or the most recent across squids' 'ls:List runs newest first\: a squid'\''s, or the most recent across squids' 'get:Show one run (status, results, credits, export state)' 'view:Show one run (status, results, credits, export state)' 'start:Start a run of a squid; --wait follows it to the end' 'watch:Wait for a run to finish and its export to be ready, showing progress' 'stats:Show a run'\''s progress\: percent done, tasks done/left, results, ETA' 'credits:Show what a run cost\: total credits, the breakdown per function, and the rates (GET /v1/runs/{run}/credits)' 'tasks:List the tasks of a run with their status and result counts' 'abort:Stop a running run (results collected so far are still exported and billed)' 'stop:Stop a running run (results collected so far are still exported and billed)' 'download:Download a finished run'\''s CSV export')
+      local -a cmds=('list:List runs newest first\: a squid'\''s, or the most recent across squids' 'ls:List runs newest first\: a squid'\''s, or the most recent across squids' 'get:Show one run (status, results, credits, export state)' 'view:Show one run (status, results, credits, export state)' 'start:Start a run of a squid; --wait follows it to the end' 'watch:Wait for a run to finish and its export to be ready, showing progress' 'stats:Show a run'\''s progress\: percent done, tasks done/left, results, ETA' 'credits:Show what a run cost\: total credits, the breakdown per function, and the rates (GET /v1/runs/{run}/credits)' 'tasks:List the tasks of a run with their status and result counts' 'abort:Stop a running run (results collected so far are still exported and billed)' 'stop:Stop a running run (results collected so far are still exported and billed)' 'download:Download a finished run'\''s export as CSV, XLSX, JSON or JSONL')
       _describe -t commands 'sq runs command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -386,15 +353,15 @@ _sq__runs__list() {
 }
 
 _sq__runs__get() {
-  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--web[open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL]' '1:run:{_sq_dynamic runs}'
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:run:{_sq_dynamic runs}'
 }
 
 _sq__runs__start() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--wait[wait until the run is done and its export is ready]' '--idempotency-key=[start at most one run for KEY\: the run KEY started in the last 24 h (kept per profile in the cache directory) is shown, or waited for, instead of a new one, whatever state it is in]:idempotency-key: ' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: '
+  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--wait[wait until the run is done and its export is ready]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: '
 }
 
 _sq__runs__watch() {
-  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '--web[open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL]' '1:run:{_sq_dynamic runs}'
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:run:{_sq_dynamic runs}'
 }
 
 _sq__runs__stats() {
@@ -414,7 +381,7 @@ _sq__runs__abort() {
 }
 
 _sq__runs__download() {
-  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '--force[replace an existing file (-o FILE, or the server'\''s file name)]' '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:run:{_sq_dynamic runs}'
+  _arguments -s -S : $_sq_globals '(-o --output)-o+[where to write\: a file, a directory, or - for stdout]:o:_files' '(-o --output)--output=[where to write\: a file, a directory, or - for stdout]:output:_files' '--force[replace an existing file (-o FILE, or the server'\''s file name)]' '--file-format=[csv, xlsx, json (an array) or jsonl]:file-format:(csv xlsx json jsonl)' '--omit=[leave these columns out (comma-separated)]:omit: ' '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:run:{_sq_dynamic runs}'
 }
 
 _sq__results() {
@@ -468,7 +435,7 @@ _sq__accounts() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List the platform accounts (site logins) squids can use (GET /v1/accounts)' 'ls:List the platform accounts (site logins) squids can use (GET /v1/accounts)' 'get:Show one account with its limits and linked squids (GET /v1/accounts/{id})' 'view:Show one account with its limits and linked squids (GET /v1/accounts/{id})' 'types:List the account types (sites) that can be synchronized, with their cookies (GET /v1/accounts/types)' 'sync:Create or refresh an account from browser cookies (POST /v1/accounts/cookies)' 'update:Change an account'\''s limits, e.g. profiles per day or the batch size (POST /v1/accounts)' 'delete:Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail' 'rm:Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail')
+      local -a cmds=('list:List the platform accounts (site logins) squids can use, with their health and squids (GET /v1/accounts)' 'ls:List the platform accounts (site logins) squids can use, with their health and squids (GET /v1/accounts)' 'get:Show one account with its limits and linked squids (GET /v1/accounts/{id})' 'view:Show one account with its limits and linked squids (GET /v1/accounts/{id})' 'types:List the account types (sites) that can be synchronized, with their cookies (GET /v1/accounts/types)' 'sync:Create or refresh an account from browser cookies (POST /v1/accounts/cookies)' 'update:Change an account'\''s limits, e.g. profiles per day or the batch size (POST /v1/accounts)' 'delete:Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail' 'rm:Delete an account (DELETE /v1/accounts/{id}); squids using it will then fail')
       _describe -t commands 'sq accounts command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -508,7 +475,7 @@ _sq__accounts__delete() {
 }
 
 _sq__go() {
-  _arguments -s -S : $_sq_globals '*-p+[set a squid parameter (repeatable), as `sq squids update --param`]:p: ' '*--param=[set a squid parameter (repeatable), as `sq squids update --param`]:param: ' '--key=[task parameter each TASK is sent as]:key: ' '(-o --output)-o+[write the results to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the results to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--force[replace an existing -o file (without it, an existing file is exit 2 before any request)]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:crawler:{_sq_dynamic crawlers}' '*:tasks: '
+  _arguments -s -S : $_sq_globals '*-p+[set a squid parameter (repeatable), as `sq squids update --param`]:p: ' '*--param=[set a squid parameter (repeatable), as `sq squids update --param`]:param: ' '--account=[platform account a new squid of an account crawler uses (default\: the one healthy one of its type)]:account:{_sq_dynamic accounts}' '--key=[task parameter each TASK is sent as]:key: ' '(-o --output)-o+[write the results to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the results to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--force[replace an existing -o file (without it, an existing file is exit 2 before any request)]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:crawler:{_sq_dynamic crawlers}' '*:tasks: '
 }
 
 _sq__delivery() {
@@ -583,7 +550,7 @@ _sq__billing() {
 }
 
 _sq__billing__auto_reset() {
-  _arguments -s -S : $_sq_globals '--enable[turn automatic resets on (asks for confirmation; --yes in scripts)]' '--disable[turn automatic resets off]' '--threshold=[usage percentage that triggers a reset (integer 1-100)]:threshold: ' '--max-resets=[maximum resets in any rolling 24 hours (integer 1-10)]:max-resets: ' '--web[open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL]'
+  _arguments -s -S : $_sq_globals '--enable[turn automatic resets on (asks for confirmation; --yes in scripts)]' '--disable[turn automatic resets off]' '--threshold=[usage percentage that triggers a reset (integer 1-100)]:threshold: ' '--max-resets=[maximum resets in any rolling 24 hours (integer 1-10)]:max-resets: '
 }
 
 _sq__plan() {
@@ -646,10 +613,6 @@ _sq__emulator__start() {
   _arguments -s -S : $_sq_globals '--host=[address to bind (loopback by default)]:host: ' '--port=[port, 0-65535; 0 picks a free one]:port: ' '--seed=[initial data]:seed:(demo empty)' '--clock=[business time for runs, webhook retries, billing checks]:clock:(real virtual)' '--time-scale=[real clock speed-up, e.g. 60 = one minute per second (1-3600)]:time-scale: ' '--free-plan[cap paginated lists at 50 records with the free-plan warning]' '--rate-limits=[on, off, or a multiplier of the documented limits (e.g. 0.1)]:rate-limits: ' '--state=[keep state across restarts in this file (written atomically)]:state:_files'
 }
 
-_sq__doctor() {
-  _arguments -s -S : $_sq_globals
-}
-
 _sq__version() {
   _arguments -s -S : $_sq_globals
 }
@@ -659,7 +622,7 @@ _sq__completion() {
 }
 
 _sq__help() {
-  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator doctor version completion environment exit-codes globals)'
+  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals)'
 }
 
 if [[ "${funcstack[1]}" == _sq ]]; then

@@ -9,7 +9,7 @@ import { RUN_EVENTS } from '../api/events.js';
 import { AUTO_RESET_PATH, raisesCharges, type AutoResetUpdate } from '../api/billing.js';
 import { MASK } from '../output/secrets.js';
 import { located, pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
-import { crawlerOf, linkedAccounts, matchAccount, matchCrawler, type Live, type LiveSquid } from './state.js';
+import { crawlerOf, linkedAccounts, liveSchedule, matchAccount, matchCrawler, type Live, type LiveSquid } from './state.js';
 import { unknownSquidParams } from '../api/crawlers.js';
 import { chainStep } from './chain.js';
 import type { Change, PlanItem, Request, Step } from './step.js';
@@ -68,6 +68,15 @@ function squidChanges(want: DesiredSquid, live: Rec | null, links?: Links): { ch
   };
   field('active', s.active, live?.is_active, 'is_active');
   field('concurrency', s.concurrency, live?.concurrency, 'concurrency');
+  if (s.schedule !== undefined) {
+    const to = s.schedule === null ? null : { cron: s.schedule.cron.trim().split(/\s+/).join(' '), timezone: s.schedule.timezone ?? 'UTC' };
+    const from = live ? liveSchedule(live) : null;
+    if (!same(to, from) && (live || to)) {
+      changes.push({ field: 'schedule', from: live ? from : null, to });
+      if (to) Object.assign(body, { cron_expression: to.cron, timezone: to.timezone });
+      else body.cron_expression = null;
+    }
+  }
   if (s.notify !== undefined) field('notify', s.notify, live ? notifyOf(live) : undefined, 'run_notify', s.notify === 'none' ? null : s.notify);
   field('unique_results', s.unique_results, live?.export_unique_results, 'export_unique_results');
   if (s.params) {

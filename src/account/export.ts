@@ -8,7 +8,7 @@ import { getAutoReset } from '../api/billing.js';
 import { storedDelivery, storedEvents } from '../api/delivery.js';
 import { RUN_EVENTS } from '../api/events.js';
 import { compareApiTime } from '../api/time.js';
-import { linkedAccounts, listAccounts, listAll, squidDetail, squidTasks } from './state.js';
+import { linkedAccounts, listAccounts, liveSchedule, listAll, squidDetail, squidTasks } from './state.js';
 import { taskValue } from './diff.js';
 import type { Rec } from './file.js';
 import { maskUrlAsWritten } from '../output/secrets.js';
@@ -76,6 +76,7 @@ function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], accounts: string[],
     crawler: String(crawler?.slug ?? crawler?.name ?? rec.crawler ?? ''),
     active: rec.is_active === true,
     concurrency: rec.concurrency,
+    schedule: liveSchedule(rec),
     notify: run === 'on_success' || run === 'on_error' ? run : 'none',
     unique_results: rec.export_unique_results === true,
     params: rec.params ?? {},

@@ -115,6 +115,12 @@ function describeIssue(i: Issue, got: unknown): string {
       return 'must be an environment reference like ${SFTP_PASSWORD}: secrets are not accepted in the file';
     case 'invalid_union':
       return `has the wrong shape (got ${kindOf(got)})`;
+    case 'custom': {
+      // A refine (a schedule's cron or zone): what the field takes, from its description.
+      const wants = describedAt(i.path);
+      if (wants) return `is not valid: expected ${wants}`;
+      return `is not valid (${i.code})`;
+    }
     default:
       return `is not valid (${i.code})`;
   }

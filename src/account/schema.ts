@@ -3,6 +3,7 @@
 // A `sq delivery apply` file (squids → channels) is a valid account file: every other key is optional.
 import * as z from 'zod/mini';
 import { RUN_EVENTS } from '../api/events.js';
+import { isTimeZone, parseCron } from '../api/cron.js';
 
 const ENV_REF = '^\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}$';
 const d = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
@@ -69,10 +70,30 @@ const chain = d(
   'where the results of each done run go next (at most 3 squids in a chain); null removes the chain',
 );
 
+const validCron = (v: string): boolean => {
+  try {
+    parseCron(v);
+    return true;
+  } catch {
+    return false;
+  }
+};
+// Recurring runs (update-squid cron_expression + timezone): null removes the schedule; absent leaves it as it is.
+const schedule = d(
+  z.nullable(
+    z.strictObject({
+      cron: d(z.string().check(z.refine(validCron, 'a 5-field cron expression: minute hour day-of-month month day-of-week, e.g. "0 9 * * 1"')), '5-field cron expression, e.g. "0 9 * * 1" (Mondays 09:00)'),
+      timezone: d(z.optional(z.string().check(z.refine(isTimeZone, 'an IANA time zone name, e.g. Europe/Paris'))), 'IANA time zone of the schedule (default UTC)'),
+    }),
+  ),
+  'recurring runs: {cron, timezone}; null removes the schedule',
+);
+
 const squidSchema = z.strictObject({
   crawler: d(z.optional(text), 'crawler id, name or slug; needed to create the squid, and cannot change once it exists'),
   active: d(z.optional(z.boolean()), 'is_active: whether the squid can run'),
   concurrency: d(z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(20))), 'parallel workers, 1-20'),
+  schedule: z.optional(schedule),
   params: d(z.optional(z.record(z.string(), z.unknown())), 'squid parameters; only the keys listed are managed (functions: {name: true|false})'),
   notify: d(z.optional(z.enum(NOTIFY)), 'run notification e-mails: on_success, on_error or none'),
   unique_results: d(z.optional(z.boolean()), 'export_unique_results: exports keep unique results only'),

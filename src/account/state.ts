@@ -160,3 +160,11 @@ export async function readLive(http: HttpClient, want: Desired, warn?: (w: strin
   const accounts = want.squids.some((s) => s.spec.accounts !== undefined) ? await listAccounts(http, warn) : [];
   return { all, matched, crawlers, crawlerParams, autoReset, accounts };
 }
+
+/** A squid's schedule as the file writes it ({cron, timezone}), null without one. */
+export function liveSchedule(rec: Rec): { cron: string; timezone: string } | null {
+  const s = rec.schedule as Rec | string | null | undefined;
+  if (typeof s === 'string' && s) return { cron: s, timezone: 'UTC' };
+  if (!s || typeof s !== 'object' || typeof s.cron_expression !== 'string' || !s.cron_expression) return null;
+  return { cron: s.cron_expression, timezone: typeof s.timezone === 'string' ? s.timezone : 'UTC' };
+}

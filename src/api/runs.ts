@@ -95,10 +95,39 @@ export function abortRun(http: HttpClient, runId: string): Promise<Run> {
   return http.post<Run>(runPath(runId, '/abort'), undefined, { expect: checks.run });
 }
 
-/** The presigned export URL, or null when the API says the export is not ready (404). */
-export async function downloadUrl(http: HttpClient, runId: string): Promise<string | null> {
-  const res = await http.request<Record<string, unknown>>('GET', runPath(runId, '/download'), { okStatuses: [404] });
+/** Export formats (changelog 2026-06-16): CSV, XLSX, JSON (an array), JSONL. */
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'json', 'jsonl'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** An XLSX sheet's rows, header included, is 1,048,576 (changelog: XLSX over ~1 M rows is refused up front). */
+export const XLSX_MAX_ROWS = 1_048_575;
+
+export interface ExportRequest {
+  format: ExportFormat;
+  fields?: string[];
+  omit?: string[];
+}
+
+/** The download query: nothing for a plain CSV (the sampled request), else file_format, fields and omit. */
+function exportQuery(o?: ExportRequest): Record<string, string> | undefined {
+  if (!o || (o.format === 'csv' && !o.fields?.length && !o.omit?.length)) return undefined;
+  return {
+    file_format: o.format,
+    ...(o.fields?.length ? { fields: o.fields.join(',') } : {}),
+    ...(o.omit?.length ? { omit: o.omit.join(',') } : {}),
+  };
+}
+
+/**
+ * The presigned export URL, or null when the API says the export is not ready (404), or `{converting}` while a
+ * format other than CSV is converted in the background (202 with its progress, 0-1, when given).
+ */
+export async function downloadUrl(http: HttpClient, runId: string, o?: ExportRequest): Promise<string | null | { converting: number | null }> {
+  const res = await http.request<Record<string, unknown>>('GET', runPath(runId, '/download'), { okStatuses: [404], query: exportQuery(o) });
   if (res.status === 404) return null;
+  if (res.status === 202) {
+    const p = Number(res.data?.progress);
+    return { converting: Number.isFinite(p) ? Math.min(1, Math.max(0, p)) : null };
+  }
   const url = res.data?.s3 ?? res.data?.url ?? res.data?.download_url;
   if (typeof url !== 'string' || url === '') {
     throw new NotFoundError(`the API gave no download URL for run ${runId} (expected {"s3": "<url>"})`);

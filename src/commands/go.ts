@@ -7,6 +7,7 @@ import { AmbiguousWriteError, unexpectedWriteAnswer } from '../api/http-errors.j
 import { badTaskValues, getCrawlerParams, squidParamNames, unknownSquidParams } from '../api/crawlers.js';
 import { resolveCrawler, resolveSquid } from '../api/resolve.js';
 import { createSquid, parseParams, SQUIDS_PATH, updateSquid } from '../api/squids.js';
+import { pickAccount } from './squids/_shared/pick-account.js';
 import { addTasks } from '../api/tasks.js';
 import { isTerminal, listRunPages, runStatus, type Run } from '../api/runs.js';
 import { fnv1a64 } from '../io/cache-file.js';
@@ -57,6 +58,7 @@ export default defineVerb({
   args: ['<crawler>', '<tasks...>'],
   options: [
     { flags: '-p, --param <key=value>', description: 'set a squid parameter (repeatable), as `sq squids update --param`', repeatable: true },
+    { flags: '--account <account>', description: 'platform account a new squid of an account crawler uses (default: the one healthy one of its type)', complete: 'account' },
     { flags: '--key <name>', description: 'task parameter each TASK is sent as', defaultText: 'url' },
     { flags: '-o, --output <file>', description: 'write the results to this regular file (atomically) instead of stdout; - is stdout' },
     { flags: '--force', description: 'replace an existing -o file (without it, an existing file is exit 2 before any request)' },
@@ -116,11 +118,14 @@ export default defineVerb({
     job.checkSquid(name, null);
     let squidId: string;
     let created = false;
+    let account: string | null = null;
     try {
       squidId = (await resolveSquid(http, name)).id;
       job.checkSquid(name, squidId);
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
+      // An account crawler's new squid links the one healthy account of its type (or --account), asked before any write.
+      account = await pickAccount(ctx, http, crawler.id, crawler.record, opts.account);
       // Recorded first: interrupted before its params are set, the squid cannot run, and the rerun must set them.
       job.checkSquid(name, '');
       await job.save(name, { squid: null, params_done: false, run: null });
@@ -136,8 +141,10 @@ export default defineVerb({
     // params have been set, even to the crawler's defaults (SquidNotReady otherwise); and so does a squid whose params
     // step an interrupted run of this command never finished.
     if (params || created || job.paramsPending) {
+      // A squid this job made whose params step was cut short: its account is linked with the params, as at creation.
+      if (!created && job.paramsPending) account = await pickAccount(ctx, http, crawler.id, crawler.record, opts.account);
       await job.save(name, { squid: squidId, params_done: false });
-      await updateSquid(http, squidId, { params: params ?? {} });
+      await updateSquid(http, squidId, { params: params ?? {}, ...(account ? { accounts: [account] } : {}) });
       await job.save(name, { params_done: true });
       ctx.out.info(params ? `params set: ${Object.keys(params).join(', ')}` : 'params set: the crawler\'s defaults');
     }

@@ -146,8 +146,15 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     credits_per_row: 2,
     max_concurrency: 20,
     account: account('twitter-sync', 'https://x.com', 'auth_token', 'ct0'),
-    task: { url: url('https://x.com/nasa', '^https://(x|twitter)\\.com/') },
-    squid: { max_results: maxResults },
+    // examples/twitter-profile-scraper: a task is a profile URL or a `screen_name`; the squid takes `json`.
+    task: {
+      url: url('https://x.com/nasa', '^https://(x|twitter)\\.com/'),
+      screen_name: { type: 'string', group: 'screen_name', required: true, default: null, example: 'elonmusk', description: 'The profile\'s handle, without @.' },
+    },
+    squid: {
+      max_results: maxResults,
+      json: { type: 'boolean', default: false, required: false, description: 'Also export each profile as its raw JSON.' },
+    },
     functions: {},
     attributes: [
       { name: 'username', type: 'string', example: 'nasa', description: 'Handle.' },
@@ -170,18 +177,21 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     task: { url: url('https://www.linkedin.com/sales/search/people?query=cto', '^https://www\\.linkedin\\.com/sales/') },
     squid: {
       max_results: maxResults,
+      // examples/sales-navigator-leads-scraper/update-settings: results per search page and pages per search.
+      profiles_per_page: { type: 'int', allowed: [25], default: 25, required: false, description: 'Profiles per Sales Navigator search page.' },
+      max_pages: { type: 'int', default: 100, required: false, description: 'Search pages collected per task (at most 100).' },
       // Required with no default: a new squid of this crawler is not ready until it is set (SquidNotReady).
       results_type: { type: 'string', allowed: ['leads', 'accounts'], default: null, required: true, description: 'Which Sales Navigator list to collect.' },
     },
     // Half a credit per row: runs using it cost fractional credits.
-    functions: { email_finder: { display: 'Email finder', credits_per_function: 0.5, default: false } },
+    functions: { email_enrichment: { display: 'Email enrichment', credits_per_function: 0.5, default: false } },
     attributes: [
       { name: 'full_name', type: 'string', example: 'Jane Doe', description: 'Lead name.' },
       { name: 'title', type: 'string', example: 'CTO', description: 'Job title.' },
       { name: 'company', type: 'string', example: 'Acme', description: 'Company.' },
       { name: 'location', type: 'string', example: 'Paris', description: 'Location.' },
       { name: 'profile_url', type: 'string', example: 'https://www.linkedin.com/in/jane', description: 'Profile URL.' },
-      { name: 'email', type: 'string', example: 'jane@acme.test', fn: 'email_finder', optional: true, description: 'Work e-mail found.' },
+      { name: 'email', type: 'string', example: 'jane@acme.test', fn: 'email_enrichment', optional: true, description: 'Work e-mail found.' },
     ],
   },
   {
@@ -202,6 +212,33 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
       { name: 'followers', type: 'integer', example: 1200, description: 'Followers.' },
       { name: 'website', type: 'string', example: 'https://example.fr', optional: true, description: 'Website.' },
       { name: 'url', type: 'string', example: 'https://www.facebook.com/boulangeriemarcel', description: 'Page URL.' },
+    ],
+  },
+  {
+    // examples/google-maps-reviews-scraper (add-tasks, update-settings) and the configure-chain example's target: a
+    // place URL a task; the update-settings page's params and its one function.
+    slug: 'google-maps-reviews-scraper',
+    name: 'Google Maps Reviews Scraper',
+    credits_per_row: 1,
+    max_concurrency: 10,
+    task: { url: url('https://www.google.com/maps/place/La+Tour+d\'Argent/@48.8499542,2.3524796,17z', '^https://(www\\.google\\.[a-z.]+/maps|maps\\.google\\.[a-z.]+/)') },
+    squid: {
+      max_results: { type: 'int', default: 20, required: false, description: 'Reviews collected per place.' },
+      sort_by: { type: 'string', allowed: ['newest', 'most_relevant', 'highest_rating', 'lowest_rating'], default: 'newest', required: false, description: 'Order of the reviews.' },
+      fetch_since: { type: 'string', default: null, required: false, description: 'Only reviews since this date or age (e.g. 7d).' },
+      skip_reviews_without_text: { type: 'boolean', default: false, required: false, description: 'Leave out reviews without text.' },
+      skip_reviews_without_image: { type: 'boolean', default: false, required: false, description: 'Leave out reviews without an image.' },
+      rating_filter: { type: 'string', allowed: ['All', '1', '2', '3', '4', '5'], default: 'All', required: false, description: 'Only reviews with this rating.' },
+      language: { type: 'string', allowed: ['English (United States)', 'Français (France)', 'Deutsch (Deutschland)', 'Español (España)'], default: 'English (United States)', required: false, description: 'Language of the reviews.' },
+    },
+    functions: { get_short_review_link: { display: 'Get Short Review Link', credits_per_function: 1, default: false, description: 'A short link to each review.' } },
+    attributes: [
+      { name: 'author', type: 'string', example: 'Marie D.', description: 'Reviewer name.' },
+      { name: 'rating', type: 'integer', example: 5, description: 'Stars given.' },
+      { name: 'text', type: 'text', example: 'Wonderful view.', optional: true, description: 'Review text.' },
+      { name: 'published_at', type: 'string', example: '2025-03-01', description: 'Date of the review.' },
+      { name: 'url', type: 'string', example: 'https://maps.google.com/?cid=1357935577401699828', description: 'Place URL.' },
+      { name: 'short_review_link', type: 'string', example: 'https://maps.app.goo.gl/abc', fn: 'get_short_review_link', description: 'Short link to the review.' },
     ],
   },
   {
@@ -241,6 +278,14 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     ],
   },
 ];
+
+// The quick starts' and examples pages' Google Maps crawler slug (examples/google-maps-leads-scraper/…, whose answers
+// name the squid "Google Maps Search Export"): the same inputs, params, functions and rows under that slug, so a
+// script written from those pages finds a crawler here.
+{
+  const gm = CRAWLER_DEFS.find((d) => d.slug === 'google-maps-search-export')!;
+  CRAWLER_DEFS.push({ ...gm, id: undefined, slug: 'google-maps-leads-scraper', name: 'Google Maps Leads Scraper' });
+}
 
 /** The stored crawler record: public fields plus the definition the other endpoints project from. */
 export function crawlerRecord(def: CrawlerDef): Record<string, unknown> {
@@ -338,6 +383,7 @@ export function squidParamProblem(def: CrawlerDef, name: string, value: unknown)
   const p = def.squid[name];
   if (!p || value === null) return null;
   if (p.type === 'int' && !Number.isInteger(value)) return `params.${name} must be an integer (InvalidParamType).`;
+  if (p.type === 'boolean' && typeof value !== 'boolean') return `params.${name} must be true or false (InvalidParamType).`;
   if (p.allowed && !p.allowed.includes(value))
     return `params.${name} must be one of ${p.allowed.map((a) => JSON.stringify(a)).join(', ')} (InvalidParameterValue).`;
   return null;

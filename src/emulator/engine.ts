@@ -6,7 +6,7 @@ import { candidateAccounts, collect, exhausted, limitCounter } from './collect.j
 import { runRecord, runtaskRecord } from './records.js';
 import type { RunEvent } from './types.js';
 import { RUN_TIMING } from './timing.js';
-import { naiveUs } from './util.js';
+import { isoZ, naiveUs } from './util.js';
 import { runView } from './views.js';
 
 type Rec = Record<string, unknown>;
@@ -171,7 +171,8 @@ function processNext(emu: EmuCore, run: Rec, meta: RunMeta): void {
   if (def.account) {
     const accounts = candidateAccounts(emu, squid, def);
     if (!accounts.length) return fail(emu, run, 'no_accounts', `No ${def.account.type} account is linked or synchronized.`, rt);
-    account = accounts.find((a) => !exhausted(a));
+    // An account in use by a run of another squid is locked (changelog, account health: lock_time) until it ends.
+    account = accounts.find((a) => !exhausted(a) && !lockedByOther(emu, a, String(squid.id)));
     if (!account)
       return pause(emu, run, 'no_account_available', 'Every account reached its daily limit; the run resumes when it resets.', RUN_TIMING.pauseMs);
   }
@@ -179,6 +180,7 @@ function processNext(emu: EmuCore, run: Rec, meta: RunMeta): void {
   if (account) {
     const c = limitCounter(account);
     if (c) c.value = Number(c.value) + 1;
+    if (account.locked_by !== runId) Object.assign(account, { locked_by: runId, lock_time: isoZ(emu.clock.now()) });
   }
   meta.next++;
   markRunning(emu, runId, meta);
@@ -239,6 +241,12 @@ function finishAbort(emu: EmuCore, run: Rec): void {
   exportRun(emu, run);
   run.status = 'aborted';
   emu.markDirty();
+}
+
+/** The run that holds this account, when it is still active and of another squid than `squidId`. */
+export function lockedByOther(emu: EmuCore, account: Rec, squidId: string): boolean {
+  const run = account.locked_by ? emu.state.runs[String(account.locked_by)] : undefined;
+  return !!run && run.squid !== squidId && isActive(run);
 }
 
 export function isActive(run: Rec): boolean {

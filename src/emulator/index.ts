@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { type Clock, RealClock, VirtualClock } from './clock.js';
 import { EmuCore } from './emu.js';
 import { clearTimers, rescheduleRuns } from './engine.js';
+import { registerSchedules } from './scheduler.js';
 import { Faults } from './faults.js';
 import { registerFeatures } from './features.js';
 import { loadSnapshot, Persister, type Snapshot } from './persist.js';
@@ -107,10 +108,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   // Listeners go with every reset: chains are fed again after each.
   const withChains = (): (() => void) => {
     const stop = registerFeatures(emu);
+    const stopSchedules = registerSchedules(emu);
     const onExported = (run: Record<string, unknown>, rows: Record<string, unknown>[]): void => fireChain(emu, run, rows);
     emu.events.on('run.exported', onExported);
     return () => {
       emu.events.off('run.exported', onExported);
+      stopSchedules();
       stop();
     };
   };

@@ -5,6 +5,8 @@ import type { EmuCore } from './emu.js';
 import { paramsWithoutFunctions } from './crawlers.js';
 import { hashId, isoZ, naiveUs, timedelta } from './util.js';
 import { parseApiTime } from '../api/time.js';
+import { nextLaunchMs } from './schedule.js';
+import { exhausted, limitCounter } from './collect.js';
 
 type Rec = Record<string, unknown>;
 
@@ -81,6 +83,12 @@ export function downloadUrl(emu: EmuCore, run: string): string {
   return `${emu.baseUrl}/_emulator/files/${token}.csv?Expires=${expires}&Signature=${sig}`;
 }
 
+/** When the squid's schedule next starts a run (naive UTC with microseconds, as its other times), null without one. */
+function nextLaunch(emu: EmuCore, squid: Rec): string | null {
+  const ms = nextLaunchMs(squid, emu.clock.now());
+  return ms === null ? null : naiveUs(ms);
+}
+
 function lastRunFields(emu: EmuCore, squid: Rec): Rec {
   const runs = runsOfSquid(emu, String(squid.id));
   const last = runs[0];
@@ -92,7 +100,7 @@ function lastRunFields(emu: EmuCore, squid: Rec): Rec {
     last_run_done_reason: last ? last.done_reason : null,
     last_run_is_done: last ? last.is_done : null,
     total_runs: runs.length,
-    next_launch_at: null,
+    next_launch_at: nextLaunch(emu, squid),
     download_url: exported ? downloadUrl(emu, String(exported.id)) : null,
   };
 }
@@ -161,8 +169,10 @@ export function squidSummaryView(emu: EmuCore, squid: Rec): Rec {
     last_run_status: d.last_run_status,
     total_runs: d.total_runs,
     last_run_at: d.last_run_at,
-    next_launch_at: null,
+    next_launch_at: d.next_launch_at,
     is_public: squid.is_public,
+    // Documented in the list's field table but absent from its sample (whose squid has none): shown when set.
+    ...(squid.schedule ? { schedule: squid.schedule } : {}),
   };
   return stamped(stamped(view, ['created_at'], 'Z'), ['last_run_at'], 'us');
 }
@@ -206,9 +216,24 @@ export function taskDetailView(emu: EmuCore, t: Rec): Rec {
   };
 }
 
+/**
+ * Account health (changelog, the vendor's SDK: `status`, `resets_in`, `lock_time`): the samples' accounts are healthy
+ * and show neither key, so each is shown only when it applies: `resets_in` (seconds until the daily limit resets)
+ * once the limit is reached, `lock_time` (when a run took it) while a run holds it.
+ */
+function health(emu: EmuCore, a: Rec): Rec {
+  const out: Rec = {};
+  const c = limitCounter(a);
+  if (c && exhausted(a)) out.resets_in = Math.max(0, Math.round(Number(c.timestamp) - emu.clock.now() / 1000));
+  const run = a.locked_by ? emu.state.runs[String(a.locked_by)] : undefined;
+  if (run && ['pending', 'running', 'paused', 'uploading'].includes(String(run.status))) out.lock_time = a.lock_time;
+  return out;
+}
+
 export function accountView(emu: EmuCore, a: Rec): Rec {
   const squids = Object.values(emu.state.squids)
     .filter((s) => Array.isArray(s.accounts) && (s.accounts as string[]).includes(String(a.id)))
     .map((s) => ({ name: s.name, hash_value: s.id }));
-  return stamped({ ...a, squids }, ['created_at', 'last_synchronization_time', 'updated_at'], 'Z');
+  const { locked_by: _l, lock_time: _t, ...rest } = a;
+  return stamped({ ...rest, ...health(emu, a), squids }, ['created_at', 'last_synchronization_time', 'updated_at'], 'Z');
 }

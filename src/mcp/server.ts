@@ -210,7 +210,9 @@ async function callTool(s: Shared, tool: ToolDef, args: ToolArgs, signal: AbortS
       return { code: r.code, data };
     },
     async downloadUrl(runId) {
-      return downloadUrl(await ctx.http(), runId);
+      // The CSV export (the default) is never converted in the background; a conversion still going is "not ready".
+      const url = await downloadUrl(await ctx.http(), runId);
+      return typeof url === 'string' ? url : null;
     },
     path: (arg, name) => inRoot(opts.root, arg, name, tool.name),
   };

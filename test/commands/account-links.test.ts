@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
+import type { EmuCore } from '../../src/emulator/emu.js';
 import { tempFiles } from '../helpers/fs.js';
-import { DEMO_ACCOUNT_USERNAMES, DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { DEMO_ACCOUNT_USERNAMES, DEMO_CRAWLERS, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
 const file = tempFiles('sq-links-');
@@ -70,15 +71,16 @@ describe('sq accounts update --limit', () => {
 });
 
 describe('sq squids update --account', () => {
-  it('links accounts named by username and id prefix: POST /v1/squids/{id} {accounts:[…]}; the account list shows the link', async () => {
-    const paris = emu.squidId(DEMO_SQUIDS.paris);
+  it('--account replaces: accounts named by username and id prefix are sent as the whole list; the account list shows the link', async () => {
+    const inf = emu.squidId(DEMO_SQUIDS.influencers);
     const tw = account(DEMO_ACCOUNT_USERNAMES.twitter);
-    const sn = account(DEMO_ACCOUNT_USERNAMES.salesNav);
-    const r = await sq(['squids', 'update', DEMO_SQUIDS.paris, '--account', DEMO_ACCOUNT_USERNAMES.twitter, '--account', String(sn.id).slice(0, 8)], { env: emu.env() });
+    const other = newAccount(emu.emu as EmuCore, 'twitter-sync', 'second_login', Date.now());
+    const r = await sq(['squids', 'update', DEMO_SQUIDS.influencers, '--account', String(other.id).slice(0, 8)], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect(await writes()).toEqual([expect.objectContaining({ method: 'POST', path: `/v1/squids/${paris}`, body: { accounts: [tw.id, sn.id] } })]);
+    expect(await writes()).toEqual([expect.objectContaining({ method: 'POST', path: `/v1/squids/${inf}`, body: { accounts: [other.id] } })]);
     const listed = (await emu.api('/v1/accounts')).data as J[];
-    for (const a of listed) expect(a.squids.map((s: J) => s.hash_value)).toContain(paris);
+    expect(listed.find((a) => a.id === other.id)!.squids.map((s: J) => s.hash_value)).toContain(inf);
+    expect(listed.find((a) => a.id === tw.id)!.squids).toEqual([]);
   });
 
   it('--no-accounts unlinks them all', async () => {
@@ -129,10 +131,13 @@ describe('sq accounts sync --account: the documented refresh form', () => {
 
 describe('sq crawlers list --search', () => {
   it('matches name and slug case-insensitively, "-" and "_" as spaces', async () => {
-    for (const text of ['MAPS', 'maps search', 'google-maps']) {
+    for (const text of ['MAPS SEARCH', 'maps search', 'google-maps-search']) {
       const r = await sq(['crawlers', 'list', '--search', text, '--fields', 'slug'], { env: emu.env() });
       expect([text, r.code, r.stdout]).toEqual([text, 0, 'slug\ngoogle-maps-search-export\n']);
     }
+    // The quick starts' slug (examples/google-maps-leads-scraper) is a crawler of its own.
+    const both = await sq(['crawlers', 'list', '--search', 'google-maps', '--fields', 'slug'], { env: emu.env() });
+    expect(both.stdout.split('\n').sort()).toEqual(['', 'google-maps-leads-scraper', 'google-maps-reviews-scraper', 'google-maps-search-export', 'slug']);
   });
 
   it('matches a description when the records carry one', async () => {

@@ -51,7 +51,7 @@ describe('runs start on a squid that is not ready', () => {
 
 describe('finished runs', () => {
   it('runs stats prints eta "∞" and runs list a fractional credit_used as sent', async () => {
-    const id = await salesNavSquid({ results_type: 'leads', functions: { email_finder: true } });
+    const id = await salesNavSquid({ results_type: 'leads', functions: { email_enrichment: true } });
     const started = await sq(['runs', 'start', '--squid', id, '--json'], { env: emu.env() });
     expect(started.code, started.stderr).toBe(0);
     const run = await finish(JSON.parse(started.stdout).id);

@@ -22,7 +22,8 @@ const account = (username: string): J => Object.values(e.emu.state.accounts).fin
 
 describe('POST /v1/accounts (update-account-limits)', () => {
   it('200: the whole account, the sample\'s keys, params.user carrying the new maximum', async () => {
-    const a = account(DEMO_ACCOUNT_USERNAMES.twitter);
+    // The healthy account: the demo Twitter one is at its daily limit and also shows resets_in (account health).
+    const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
     const r = await e.api('POST', '/v1/accounts', { account: a.id, type: a.type, params: { batch: 3 } });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(ACCOUNT_KEYS);

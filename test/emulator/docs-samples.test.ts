@@ -76,10 +76,6 @@ const EXCEPTIONS: Record<string, { paths?: string[]; skip?: true; why: string }>
     paths: ['$.chain'],
     why: 'chain: the changelog (2026-04-28) adds it to GET /v1/squids/{id} when one is set, after the sample was taken.',
   },
-  'link-account-to-squid 200': {
-    paths: ['$.no_line_breaks', '$.is_active', '$.params', '$.to_complete', '$.run_notify', '$.export_unique_results', '$.concurrency'],
-    why: 'Both pages document POST /v1/squids/{id}: update-squid answers the update record without concurrency, link-account {name, concurrency, accounts}. The emulator answers the update record plus the touched fields (accounts).',
-  },
 
   'get-crawler-parameters 200': {
     paths: ['$.squid.max_results'],
@@ -94,11 +90,11 @@ const EXCEPTIONS: Record<string, { paths?: string[]; skip?: true; why: string }>
     why: 'The sample lists match_filters (boolean) first, a base attribute that no get-results row carries; the emulator lists only attributes its rows have, name first.',
   },
   'get-account-details 200': {
-    paths: ['$.data[0].params'],
-    why: 'The sample\'s Twitter account has no limits ({default: {}, user: {}}); the demo Twitter type keeps a daily limit so that a run paused by it can be shown.',
+    paths: ['$.data[0].params', '$.data[0].resets_in'],
+    why: 'The sample\'s Twitter account has no limits ({default: {}, user: {}}); the demo Twitter type keeps a daily limit so that a run paused by it can be shown, and its account, at that limit, shows resets_in (account health, SDK 0.7, changelog), absent from the healthy sampled one.',
   },
   'list-accounts 200': {
-    paths: ['$.data[0].params'],
+    paths: ['$.data[0].params', '$.data[0].resets_in'],
     why: 'As get-account-details: the demo accounts\' Twitter limits.',
   },
   'list-account-types 200': {

@@ -178,12 +178,12 @@ describe('documented shapes', () => {
   });
 
   it('credit_used is fractional when a rate is (a 0.5-credit function), without float noise', async () => {
-    const id = await salesNavSquid({ results_type: 'leads', functions: { email_finder: true } });
+    const id = await salesNavSquid({ results_type: 'leads', functions: { email_enrichment: true } });
     const done = await finish((await e.api('POST', '/v1/runs', { squid: id })).body.id);
     expect(done.status).toBe('done');
     expect(done.credit_used).toBe(done.total_results * 3.5);
     expect(Number.isInteger(done.credit_used)).toBe(false);
-    expect((await e.api('GET', `/v1/runs/${done.id}/credits`)).body.breakdown).toContainEqual({ function: 'email_finder', credits: done.total_results * 0.5, attempts: 1 });
+    expect((await e.api('GET', `/v1/runs/${done.id}/credits`)).body.breakdown).toContainEqual({ function: 'email_enrichment', credits: done.total_results * 0.5, attempts: 1 });
   });
 
   it('timestamps take each endpoint\'s sampled form whatever created the run: list/start "…Z", get naive µs', async () => {

@@ -1,11 +1,12 @@
 import { defineVerb } from '../../command.js';
 import { resolveCrawler } from '../../api/resolve.js';
 import { getCrawler, isRec } from '../../api/crawlers.js';
+import { crawlerAccountType } from '../../api/account-links.js';
 
 export default defineVerb({
   name: 'get',
   aliases: ['view'],
-  summary: 'Show one crawler: inputs, result columns, credits (GET /v1/crawlers/{id})',
+  summary: 'Show one crawler: inputs, result columns, credits, account type (GET /v1/crawlers/{id})',
   description: '<crawler> is an id, a unique id prefix (4+ characters), an exact name or a slug.',
   args: ['<crawler>'],
   examples: ['sq crawlers get google-maps-search-export', 'sq crawlers get "Google Maps Search Export" --json', 'sq crawlers get 4734 --fields id,name,result'],
@@ -26,7 +27,8 @@ export default defineVerb({
         { key: 'is_available', header: 'available' },
         { key: 'is_premium', header: 'premium' },
         { key: 'has_issues', header: 'has issues' },
-        { key: 'account.type', header: 'account type' },
+        // account_type (changelog, the vendor's SDK); the docs samples give it as account.type.
+        { key: 'account_type', header: 'account type', format: (_v, r) => crawlerAccountType(r) ?? 'none (no login needed)' },
         { key: 'input', header: 'inputs', format: names },
         { key: 'result', header: 'result columns', format: names },
       ],

@@ -4,21 +4,26 @@ import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 import { defineVerb } from '../../command.js';
 import type { HttpClient, StreamResponse } from '../../api/http.js';
-import { downloadUrl, getRun, runStatus } from '../../api/runs.js';
-import { AuthError, NotFoundError } from '../../errors.js';
+import { downloadUrl, EXPORT_FORMATS, getRun, runStatus, XLSX_MAX_ROWS, type ExportFormat, type ExportRequest } from '../../api/runs.js';
+import type { Ctx } from '../../context.js';
+import { AuthError, NotFoundError, TimeoutError, UsageError } from '../../errors.js';
 import { AtomicFile, checkNewOutput, checkOutputTarget, checkTargetDir, existsError } from '../../io/atomic-file.js';
 import { Progress, humanBytes } from '../../io/progress.js';
-import { nonEmpty } from '../../validate/index.js';
+import { enumFlag, nonEmpty } from '../../validate/index.js';
 import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
 
 export default defineVerb({
   name: 'download',
-  summary: 'Download a finished run\'s CSV export',
+  summary: 'Download a finished run\'s export as CSV, XLSX, JSON or JSONL',
   description:
-    'Download the CSV export of a run whose export is ready (export_done). The file goes to a temp file in the target directory ' +
+    'Download the export of a run whose export is ready (export_done). --file-format csv|xlsx|json|jsonl (default csv; ' +
+    'changelog 2026-06-16) picks the format; the global --fields a,b keeps only these columns of the file, in this ' +
+    'order, and --omit c leaves columns out (both are checked by the platform against the run\'s columns). XLSX holds at most 1,048,575 rows: a bigger run is exit 2 before the download. Formats other than ' +
+    'CSV are converted by the platform in the background; the conversion\'s progress is shown while sq waits for it. ' +
+    'The file goes to a temp file in the target directory ' +
     'and is renamed into place only when complete, so an interrupted download leaves nothing behind. The default name is the ' +
-    'one the server gives (<squid>_YYYYMMDD_HHMM.csv) reduced to a plain file name (no directories, no leading dots), else ' +
-    '<run>.csv. An existing file is kept unless --force, whether sq or -o FILE named it (exit 2 before the download, as ' +
+    'one the server gives (<squid>_YYYYMMDD_HHMM.<format>) reduced to a plain file name (no directories, no leading ' +
+    'dots) with the format\'s extension, else <run>.<format>. An existing file is kept unless --force, whether sq or -o FILE named it (exit 2 before the download, as ' +
     '`results list -o` does); --force replaces a regular file, keeping its mode (a device, FIFO, socket, directory or ' +
     'symlink is refused); -o - writes to stdout; -o DIR/ picks the directory. ' +
     `<run> ${PREFIX_NOTE}.`,
@@ -26,11 +31,22 @@ export default defineVerb({
   options: [
     { flags: '-o, --output <file>', description: 'where to write: a file, a directory, or - for stdout', defaultText: 'the server\'s file name in the current directory' },
     { flags: '--force', description: 'replace an existing file (-o FILE, or the server\'s file name)' },
+    { flags: '--file-format <format>', description: 'csv, xlsx, json (an array) or jsonl', choices: EXPORT_FORMATS, defaultText: 'csv' },
+    { flags: '--omit <columns>', description: 'leave these columns out (comma-separated)' },
     RUN_SQUID_OPTION,
   ],
-  examples: ['sq runs download <run>', 'sq runs download <run> -o paris.csv', 'sq runs download <run> -o - | head'],
+  examples: ['sq runs download <run>', 'sq runs download <run> -o paris.csv', 'sq runs download <run> --file-format xlsx --fields name,phone,website', 'sq runs download <run> --file-format jsonl --omit id -o - | head'],
   async run(ctx, [ref], opts) {
     nonEmpty('<run>', ref);
+    const format = (opts.fileFormat === undefined ? 'csv' : enumFlag('--file-format', opts.fileFormat.toLowerCase(), EXPORT_FORMATS)) as ExportFormat;
+    const columns = (flag: string, v: string | undefined) => {
+      if (v === undefined) return undefined;
+      const names = v.split(',').map((c) => c.trim());
+      if (names.some((c) => c === '')) throw new UsageError(`${flag} takes column names separated by commas (got ${JSON.stringify(v)})`);
+      return names;
+    };
+    // The global --fields selects the columns of what a verb prints: here, the export file's.
+    const request: ExportRequest = { format, fields: columns('--fields', ctx.globals.fields), omit: columns('--omit', opts.omit) };
     const output = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
     // The server's file name goes in this directory; else output is the file itself (or - for stdout).
     let dir: string | undefined;
@@ -43,7 +59,8 @@ export default defineVerb({
     }
     const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();
-    const res = await fetchExport(http, id);
+    if (format === 'xlsx') await refuseTooManyRows(http, id);
+    const res = await fetchExport(ctx, http, id, request);
 
     if (output === '-') {
       await pipeline(res.body, ctx.io.stdout as NodeJS.WritableStream, { end: false });
@@ -52,7 +69,7 @@ export default defineVerb({
     let target = output as string;
     if (dir !== undefined) {
       // The name is only known now, from the response headers: checked before a byte of the body is read.
-      target = join(dir, fileName(res.headers['content-disposition'], id));
+      target = join(dir, fileName(res.headers['content-disposition'], id, format));
       try {
         await checkOutputTarget('-o', target);
         if (!opts.force && (await lstat(target).catch(() => null))) {
@@ -86,15 +103,57 @@ export default defineVerb({
       await file.abort();
     }
     const settings = ctx.outputSettings();
-    if (settings.explicitFormat) await ctx.out.record({ run: id, path: target, bytes });
+    const done = { run: id, path: target, bytes, file_format: format };
+    // With --fields naming the file's columns, the summary is printed whole (those names are not its keys).
+    if (settings.explicitFormat && request.fields) ctx.io.stdout.write(`${JSON.stringify(done)}\n`);
+    else if (settings.explicitFormat) await ctx.out.record(done);
     ctx.out.success(`Downloaded ${humanBytes(bytes)} to ${target}`);
   },
 });
 
+/** Exit 2 before the download: an XLSX sheet cannot hold the run's rows (the platform refuses it too). */
+async function refuseTooManyRows(http: HttpClient, runId: string): Promise<void> {
+  const rows = Number((await getRun(http, runId)).total_results);
+  if (Number.isFinite(rows) && rows > XLSX_MAX_ROWS) {
+    throw new UsageError(`--file-format xlsx: run ${runId} has ${rows.toLocaleString('en-US')} rows and an XLSX sheet holds at most ${XLSX_MAX_ROWS.toLocaleString('en-US')}; use --file-format csv, json or jsonl`);
+  }
+}
+
+/** How long sq waits for a background conversion, and how often it asks. */
+const CONVERT_TIMEOUT_MS = 30 * 60_000;
+const CONVERT_POLL_MS = 2_000;
+
+/**
+ * The export's URL: a background conversion (202) is waited for, its progress shown on a terminal's stderr and
+ * noted at each quarter otherwise.
+ */
+async function exportUrl(ctx: Ctx, http: HttpClient, runId: string, request: ExportRequest): Promise<string | null> {
+  const progress = new Progress({ stream: ctx.io.stderr, tty: ctx.io.stderrIsTTY, enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet, columns: ctx.io.columns });
+  const started = ctx.now();
+  let noted = -1;
+  try {
+    for (;;) {
+      const answer = await downloadUrl(http, runId, request);
+      if (answer === null || typeof answer === 'string') return answer;
+      const p = answer.converting;
+      progress.update({ fraction: p, text: `converting to ${request.format}${p === null ? '' : ` ${Math.round(p * 100)}%`}` });
+      const quarter = p === null ? 0 : Math.floor(p * 4);
+      if (!ctx.io.stderrIsTTY && quarter > noted) {
+        noted = quarter;
+        ctx.out.info(`converting to ${request.format}${p === null ? '…' : `: ${Math.round(p * 100)}%`}`);
+      }
+      if (ctx.now() - started > CONVERT_TIMEOUT_MS) throw new TimeoutError(`the ${request.format} conversion of run ${runId} was not ready after ${CONVERT_TIMEOUT_MS / 60_000} minutes; download again later`);
+      await ctx.sleep(CONVERT_POLL_MS);
+    }
+  } finally {
+    progress.clear();
+  }
+}
+
 /** The export stream; re-asks for the URL once when the presigned link was refused (they expire quickly). */
-async function fetchExport(http: HttpClient, runId: string): Promise<StreamResponse> {
+async function fetchExport(ctx: Ctx, http: HttpClient, runId: string, request: ExportRequest): Promise<StreamResponse> {
   for (let attempt = 0; ; attempt++) {
-    const url = await downloadUrl(http, runId);
+    const url = await exportUrl(ctx, http, runId, request);
     if (url === null) throw await notReady(http, runId);
     try {
       return await http.stream('GET', url, { noAuth: true, headers: { accept: '*/*' } });
@@ -124,7 +183,7 @@ async function notReady(http: HttpClient, runId: string): Promise<NotFoundError>
  * control and bidi characters, leading dots (no hidden or dot files) and names Windows reserves are dropped; <run>.csv
  * when nothing usable is left.
  */
-export function fileName(cd: string | string[] | undefined, runId: string): string {
+export function fileName(cd: string | string[] | undefined, runId: string, format: ExportFormat = 'csv'): string {
   const h = Array.isArray(cd) ? cd[0] : cd;
   let name: string | null = null;
   if (h) {
@@ -136,7 +195,10 @@ export function fileName(cd: string | string[] | undefined, runId: string): stri
       name = plain ? (plain[1] ?? plain[2]) : null;
     }
   }
-  return (name !== null && safeName(name)) || safeName(`${runId}.csv`) || 'run.csv';
+  const safe = (name !== null && safeName(name)) || safeName(`${runId}.${format}`) || `run.${format}`;
+  // The name carries the format asked for: a server's name with another export extension gets this one.
+  if (format === 'csv' || safe.toLowerCase().endsWith(`.${format}`)) return safe;
+  return `${safe.replace(/\.(csv|xlsx|json|jsonl)$/i, '')}.${format}`;
 }
 
 function safeName(name: string): string | null {

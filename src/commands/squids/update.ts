@@ -1,35 +1,57 @@
 import { defineVerb } from '../../command.js';
 import { resolveAccount, resolveSquid } from '../../api/resolve.js';
 import { getSquid, parseParams, updateSquid } from '../../api/squids.js';
-import { getCrawlerParams, squidParamNames, unknownSquidParams } from '../../api/crawlers.js';
+import { getCrawler, getCrawlerParams, squidParamNames, unknownSquidParams } from '../../api/crawlers.js';
+import { changeLinks, refuseWrongTypes } from '../../api/account-links.js';
+import { firstAccount, getAccount } from '../../api/accounts.js';
 import { SQUID_DETAIL_COLUMNS } from './_shared/columns.js';
 import { UsageError } from '../../errors.js';
 import { intFlag, nameFlag, nonEmpty } from '../../validate/index.js';
+import { cronFlag, timezoneFlag } from './_shared/schedule.js';
 
 export default defineVerb({
   name: 'update',
   writes: true,
-  summary: 'Change a squid\'s name, concurrency or params (POST /v1/squids/{id}), then show it',
+  summary: 'Change a squid\'s name, concurrency, params, schedule or accounts (POST /v1/squids/{id}), then show it',
   description:
     'Only the given fields are sent. --param k=v is repeatable; a value stays text unless it is valid JSON ' +
     '(zip=01234 stays "01234", max_results=5 is a number, flag=true a boolean); functions.<name>=true|false ' +
     'switches a paid function. Each key is checked against the crawler\'s parameters first (GET requests only): a key ' +
-    'the crawler does not declare is exit 2, with the closest names and the allowed ones. --account links platform ' +
-    'accounts (id, id prefix or username; repeatable): the squid\'s runs use these, and the list replaces the linked ' +
-    'ones; --no-accounts unlinks them all (runs then use any account of the crawler\'s type). The API answers with the ' +
+    'the crawler does not declare is exit 2, with the closest names and the allowed ones. --schedule CRON (5 fields: ' +
+    'minute hour day-of-month month day-of-week, e.g. "0 9 * * 1") runs the squid on that schedule in --timezone (an ' +
+    'IANA name such as Europe/Paris; without it the squid keeps its zone, UTC when never set); --no-schedule removes ' +
+    'it; both are checked before any request. --to-complete makes a run continue where the last one stopped; ' +
+    '--no-line-breaks strips line breaks from exported cells (--no-to-complete, --line-breaks undo them). To pause or ' +
+    'resume the squid: sq squids deactivate|activate. --add-account and --remove-account (id, id prefix or username; ' +
+    'repeatable) link or unlink accounts and keep the others: sq reads the links, sends the union or the difference, ' +
+    'and reads them back (a change made meanwhile by someone else is re-read and the update sent once more). ' +
+    '--account is the explicit REPLACE: the squid ends up linked to exactly the accounts given, every other one is ' +
+    'unlinked; --no-accounts unlinks them all (runs then use any account of the crawler\'s type). An account whose ' +
+    'type is not the crawler\'s account type is exit 2 before any write, naming both. The API answers with the ' +
     'touched fields only, so sq reads the squid back and shows all of it.',
   args: ['<squid>'],
   options: [
     { flags: '--name <name>', description: 'new name (at most 255 characters)' },
     { flags: '--concurrency <n>', description: 'parallel workers, 1-20 (also capped by the crawler and plan)' },
     { flags: '--param <key=value>', description: 'set a squid parameter (repeatable)', repeatable: true },
-    { flags: '--account <account>', description: 'link this account, replacing the linked ones (repeatable)', repeatable: true , complete: 'account' },
+    { flags: '--schedule <cron>', description: 'run on this 5-field cron schedule, e.g. "0 9 * * 1" (Mondays 09:00)' },
+    { flags: '--timezone <tz>', description: 'IANA time zone of the schedule, e.g. Europe/Paris' },
+    { flags: '--no-schedule', description: 'remove the schedule' },
+    { flags: '--to-complete', description: 'each run continues where the last one stopped' },
+    { flags: '--no-to-complete', description: 'each run starts over' },
+    { flags: '--line-breaks', description: 'keep line breaks in exported cells' },
+    { flags: '--no-line-breaks', description: 'strip line breaks from exported cells' },
+    { flags: '--add-account <account>', description: 'link this account too, keeping the linked ones (repeatable)', repeatable: true, complete: 'account' },
+    { flags: '--remove-account <account>', description: 'unlink this account, keeping the others (repeatable)', repeatable: true, complete: 'account' },
+    { flags: '--account <account>', description: 'REPLACE the linked accounts with exactly these (repeatable)', repeatable: true , complete: 'account' },
     { flags: '--no-accounts', description: 'unlink every account' },
   ],
   examples: [
     'sq squids update "Paris restaurants" --concurrency 4',
+    'sq squids update "Paris restaurants" --schedule "0 9 * * 1" --timezone Europe/Paris',
     'sq squids update "Paris restaurants" --param max_results=200 --param ratings=4.0+',
     'sq squids update 3fa8 --param functions.extract_emails_from_website=true --dry-run',
+    'sq squids update "Tech influencers" --add-account demo_scraper',
     'sq squids update "Tech influencers" --account demo_scraper --account 7c2d9e4f',
   ],
   async run(ctx, [ref], opts) {
@@ -38,19 +60,48 @@ export default defineVerb({
     if (opts.concurrency !== undefined) body.concurrency = intFlag('--concurrency', opts.concurrency, 1, 20);
     const pairs = opts.param ?? [];
     if (pairs.length) body.params = parseParams(pairs);
-    const accounts = (opts.account ?? []).map((a) => nonEmpty('--account', a).trim());
-    if (accounts.length && opts.accounts === false) throw new UsageError('--account and --no-accounts cannot be used together');
-    if (Object.keys(body).length === 0 && !accounts.length && opts.accounts !== false) {
-      throw new UsageError('nothing to update: pass --name, --concurrency, --param key=value, --account or --no-accounts');
+    if (typeof opts.schedule === 'string') body.cron_expression = cronFlag(opts.schedule);
+    else if (opts.schedule === false) {
+      if (opts.timezone !== undefined) throw new UsageError('--timezone and --no-schedule cannot be used together');
+      body.cron_expression = null;
+    }
+    if (opts.timezone !== undefined) body.timezone = timezoneFlag(opts.timezone);
+    if (opts.toComplete !== undefined) body.to_complete = opts.toComplete;
+    if (opts.lineBreaks !== undefined) body.no_line_breaks = !opts.lineBreaks;
+    const refs = (flag: string, v: string[] | undefined) => (v ?? []).map((a) => nonEmpty(flag, a).trim());
+    const accounts = refs('--account', opts.account);
+    const adds = refs('--add-account', opts.addAccount);
+    const removes = refs('--remove-account', opts.removeAccount);
+    const linkFlags = [accounts.length && '--account', opts.accounts === false && '--no-accounts', (adds.length || removes.length) && '--add-account/--remove-account'].filter(Boolean);
+    if (linkFlags.length > 1) throw new UsageError(`${linkFlags.join(' and ')} cannot be used together: --account replaces the links, --add-account/--remove-account change them`);
+    if (Object.keys(body).length === 0 && !accounts.length && !adds.length && !removes.length && opts.accounts !== false) {
+      throw new UsageError('nothing to update: pass --name, --concurrency, --param key=value, --schedule, --timezone, --no-schedule, --to-complete, --no-line-breaks, --add-account, --remove-account, --account or --no-accounts');
     }
 
     const http = await ctx.http();
     const { id } = await resolveSquid(http, ref);
     if (opts.accounts === false) body.accounts = [];
     // Every reference is looked up before the write: an unknown or ambiguous one sends nothing.
-    else if (accounts.length) body.accounts = [...new Set(await Promise.all(accounts.map(async (a) => (await resolveAccount(http, a)).id)))];
+    const resolve = async (list: string[]) => [...new Map((await Promise.all(list.map((a) => resolveAccount(http, a)))).map((r) => [r.id, r.record])).entries()];
+    const [replace, added, removed] = [await resolve(accounts), await resolve(adds), await resolve(removes)];
+    if (replace.length || added.length) {
+      const squid = await getSquid<Record<string, unknown>>(http, id);
+      const crawler = await getCrawler(http, String(squid?.crawler ?? ''));
+      const crawlerName = JSON.stringify(String(crawler.name ?? squid?.crawler_name ?? squid?.crawler));
+      // A full id resolves without a lookup: its record is read for its type.
+      const records = await Promise.all([...replace, ...added].map(async ([a, r]) => (typeof r.type === 'string' ? r : firstAccount(await getAccount(http, a), a))));
+      refuseWrongTypes(replace.length ? '--account' : '--add-account', records, crawler, crawlerName);
+    }
+    if (replace.length) body.accounts = replace.map(([a]) => a);
     if (body.params) await refuseUnknownParams(http, id, body.params as Record<string, unknown>);
-    await updateSquid(http, id, body);
+    if (Object.keys(body).length) await updateSquid(http, id, body);
+    if (added.length || removed.length) {
+      const plus = added.map(([a]) => a);
+      const minus = new Set(removed.map(([a]) => a));
+      const { before, after } = await changeLinks(http, id, (linked) => [...new Set([...linked, ...plus])].filter((a) => !minus.has(a)).sort());
+      ctx.out.info(`accounts linked: ${after.length ? after.join(', ') : 'none'} (were: ${before.length ? before.join(', ') : 'none'})`);
+      body.accounts = after;
+    }
     const s = await getSquid(http, id);
     ctx.out.success(`Updated ${Object.keys(body).join(', ')} of squid ${String(s?.name ?? id)}`);
     await ctx.out.record(s, { title: `Squid ${String(s?.name ?? id)}`, columns: SQUID_DETAIL_COLUMNS });

@@ -74,9 +74,13 @@ export function rescheduleSyncs(emu: EmuCore): void {
 export function registerAccounts(emu: EmuCore): void {
   const opts = () => ({ freePlan: emu.config.freePlan, style: 'detail' as const });
 
-  emu.route('GET', '/v1/accounts', (req) =>
-    paginate(req, Object.values(emu.state.accounts), (a) => accountView(emu, a), opts()),
-  );
+  // ?type= and ?status= filter the list (list-accounts page's query parameters).
+  emu.route('GET', '/v1/accounts', (req) => {
+    const type = req.query.get('type');
+    const status = req.query.get('status');
+    const list = Object.values(emu.state.accounts).filter((a) => (!type || a.type === type) && (!status || String(a.status) === status));
+    return paginate(req, list, (a) => accountView(emu, a), opts());
+  });
   for (const path of ['/v1/accounts/types', '/v1/account_types'])
     emu.route('GET', path, (req) => paginate(req, Object.values(types(emu)), (t) => t, opts()));
 

@@ -1,6 +1,7 @@
 // GET /v1/googlemaps/locations?country_code=…[&region=…][&district=…][&city=…] (changelog examples): the valid
-// regions of a country, the cities of a region, the districts of a city, for Google Maps parameter tasks. No docs
-// sample exists: the shape is inferred (docs/emulator.md), and the emulator knows a few countries only.
+// regions of a country, the cities of a region, the districts of a city, for Google Maps parameter tasks, as the
+// examples page (google-maps-leads-scraper/get-geolocation) shows them: a JSON array of names. The emulator knows a
+// few countries only. /v1/googlelocations is the same (the spelling some examples use).
 import type { EmuCore } from '../emu.js';
 import { detail, json } from '../util.js';
 
@@ -36,7 +37,7 @@ const unknown = (what: string, given: string, allowed: string[]) =>
   detail(400, `Unknown ${what} "${given}". Allowed: ${allowed.join(', ')}.`);
 
 export function registerGoogleMaps(emu: EmuCore): void {
-  emu.route('GET', '/v1/googlemaps/locations', (req) => {
+  const handler = (req: Parameters<Parameters<EmuCore['route']>[2]>[0]) => {
     const q = (k: string) => req.query.get(k)?.trim() || undefined;
     const code = q('country_code')?.toUpperCase();
     if (!code) return detail(400, 'country_code is required.');
@@ -45,20 +46,21 @@ export function registerGoogleMaps(emu: EmuCore): void {
     const given = { region: q('region'), district: q('district'), city: q('city') };
     if (!given.region) {
       if (given.city || given.district) return detail(400, 'region is required with city or district.');
-      return json(200, { country_code: code, type: 'region', data: Object.keys(country).map((name) => ({ name, type: 'region' })) });
+      return json(200, Object.keys(country));
     }
     const region = find(Object.keys(country), given.region);
     if (!region) return unknown('region', given.region, Object.keys(country));
     const cities = country[region];
     if (!given.city) {
       if (given.district) return detail(400, 'city is required with district.');
-      return json(200, { country_code: code, region, type: 'city', data: Object.keys(cities).map((name) => ({ name, type: 'city', region })) });
+      return json(200, Object.keys(cities));
     }
     const city = find(Object.keys(cities), given.city);
     if (!city) return unknown('city', given.city, Object.keys(cities));
     const districts = cities[city];
     if (given.district && !find(districts, given.district)) return unknown('district', given.district, districts.length ? districts : ['(none)']);
     const shown = given.district ? [find(districts, given.district)!] : districts;
-    return json(200, { country_code: code, region, city, type: 'district', data: shown.map((name) => ({ name, type: 'district', region, city })) });
-  });
+    return json(200, shown);
+  };
+  for (const path of ['/v1/googlemaps/locations', '/v1/googlelocations']) emu.route('GET', path, handler);
 }

@@ -1,14 +1,10 @@
 // Results (exactly one of squid/run) and the exported CSV file behind the presigned download URL.
-import { toCsv } from '../../io/csv.js';
-import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { paginate } from '../pagination.js';
-import { errB, fileStamp } from '../util.js';
+import { errB } from '../util.js';
+import { exportFile, type ExportFormat } from '../exports.js';
 import { fileSignature, fileToken } from '../views.js';
-import { parseApiTime } from '../../api/time.js';
 import type { Rec } from './common.js';
-
-const INTERNAL = new Set(['object', 'squid', 'run', 'task']);
 
 function s3Error(code: string, message: string): { status: number; raw: string; headers: Record<string, string> } {
   return {
@@ -50,7 +46,9 @@ export function registerResults(emu: EmuCore): void {
 
   // Served without the Authorization header, like a presigned S3 URL.
   emu.route('GET', '/_emulator/files/:name', (req) => {
-    const token = req.params.name.replace(/\.csv$/, '');
+    const m = /^([0-9a-f]+)\.(csv|xlsx|json|jsonl)$/.exec(req.params.name);
+    if (!m) return { status: 404, raw: 'NoSuchKey', headers: { 'Content-Type': 'text/plain' } };
+    const token = m[1];
     const expires = Number(req.query.get('Expires'));
     const sig = req.query.get('Signature') ?? '';
     if (!Number.isFinite(expires) || sig !== fileSignature(token, expires, emu.state.token))
@@ -58,23 +56,6 @@ export function registerResults(emu: EmuCore): void {
     if (expires * 1000 < emu.clock.now()) return s3Error('AccessDenied', 'Request has expired');
     const run = Object.values(emu.state.runs).find((r) => fileToken(String(r.id)) === token);
     if (!run) return { status: 404, raw: 'NoSuchKey', headers: { 'Content-Type': 'text/plain' } };
-    const squid = emu.state.squids[String(run.squid)];
-    const crawler = squid ? emu.state.crawlers[String(squid.crawler)] : undefined;
-    const rows = emu.resultIdsOfRun(String(run.id)).map((id) => emu.state.results[id] as Rec);
-    const present = new Set<string>();
-    for (const r of rows) for (const k in r) present.add(k);
-    // Columns in the crawler's attribute order, then anything else the rows carry.
-    const attrs = (crawler ? defOf(crawler).attributes.map((a) => a.name) : []).filter((n) => present.has(n));
-    const rest = [...present].filter((k) => k !== 'id' && !INTERNAL.has(k) && !attrs.includes(k));
-    const columns = ['id', ...attrs, ...rest];
-    const filename = `${String(squid?.name ?? 'export')}_${fileStamp(parseApiTime(run.export_time) ?? emu.clock.now())}.csv`;
-    return {
-      status: 200,
-      raw: toCsv(columns, rows),
-      headers: {
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="${filename.replace(/"/g, '')}"`,
-      },
-    };
+    return exportFile(emu, run, m[2] as ExportFormat, req.query);
   });
 }

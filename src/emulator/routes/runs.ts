@@ -5,7 +5,8 @@ import { abortRun, isActive, RUN_TIMING, startRun } from '../engine.js';
 import { runCreditsView } from '../credits.js';
 import { paginate } from '../pagination.js';
 import { detail, errB, json, naiveSec, timedelta } from '../util.js';
-import { downloadUrl, runDetailView, runDurationMs, runsOfSquid, runtaskView, runView } from '../views.js';
+import { requestExport } from '../exports.js';
+import { runDetailView, runDurationMs, runsOfSquid, runtaskView, runView } from '../views.js';
 import { bodyObject, findRun, findSquid, type Rec } from './common.js';
 
 function runTasksOf(emu: EmuCore, runId: string): Rec[] {
@@ -99,7 +100,7 @@ export function registerRuns(emu: EmuCore): void {
   emu.route('GET', '/v1/runs/:hash/download', (req) => {
     const run = emu.state.runs[req.params.hash];
     if (!run || run.export_done !== true) return errB(404, 'Run not found or export not ready', 'run_hash');
-    return json(200, { s3: downloadUrl(emu, String(run.id)) });
+    return requestExport(emu, run, req.query);
   });
 
   emu.route('GET', '/v1/runs/:hash/tasks', (req) => {

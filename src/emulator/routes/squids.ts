@@ -1,5 +1,6 @@
 // Squids: create, list (name filter), detail, partial update (answering the documented update record), empty, delete.
 import type { EmuCore } from '../emu.js';
+import { isTimeZone, parseCron } from '../../api/cron.js';
 import { defOf, isReady, paramsWithoutFunctions, squidParamProblem } from '../crawlers.js';
 import { abortRun, forgetRun, isActive } from '../engine.js';
 import { archiveSquid } from '../credits.js';
@@ -77,19 +78,17 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check>
     v === null || v === 'on_success' || v === 'on_error'
       ? { ok: true, value: v }
       : { ok: false, message: 'run_notify must be on_success, on_error or null.' },
-  cron_expression: (v) =>
-    v === null || (typeof v === 'string' && v.trim().split(/\s+/).length === 5)
-      ? { ok: true, value: v }
-      : { ok: false, message: 'cron_expression must have 5 fields, e.g. "0 10 * * *".' },
-  timezone: (v) => {
-    if (typeof v !== 'string') return { ok: false, message: 'timezone must be an IANA name.' };
+  cron_expression: (v) => {
+    if (v === null) return { ok: true, value: null };
+    if (typeof v !== 'string') return { ok: false, message: 'cron_expression must have 5 fields, e.g. "0 10 * * *".' };
     try {
-      new Intl.DateTimeFormat('en', { timeZone: v });
-      return { ok: true, value: v };
-    } catch {
-      return { ok: false, message: `Unknown timezone ${v}.` };
+      return { ok: true, value: parseCron(v).source };
+    } catch (e) {
+      return { ok: false, message: `cron_expression: ${(e as Error).message}.` };
     }
   },
+  timezone: (v) =>
+    typeof v === 'string' && isTimeZone(v) ? { ok: true, value: v } : { ok: false, message: `Unknown timezone ${JSON.stringify(v)}: an IANA name such as "Europe/Paris".` },
   params: (v, emu, s) => {
     if (!isRecord(v)) return { ok: false, message: 'params must be an object.' };
     const crawler = emu.state.crawlers[String(s.crawler)];
@@ -177,6 +176,10 @@ export function registerSquids(emu: EmuCore): void {
     const squid = f.rec;
     if (!isRecord(req.body)) return errB(400, 'The body must be a JSON object.', 'body');
     const touched: [string, unknown][] = [];
+    // A field the update does not take (a typo, or `chain` / `auto_verify_emails`, which have their own endpoints or
+    // none) is refused rather than dropped: a client believing it was stored would be wrong (the vendor's SDK 0.7).
+    const unknownKey = Object.keys(req.body).find((k) => !UPDATABLE[k]);
+    if (unknownKey) return errB(400, `Unknown field ${JSON.stringify(unknownKey)}; allowed: ${Object.keys(UPDATABLE).join(', ')} (InvalidParameter).`, unknownKey);
     for (const [key, raw] of Object.entries(req.body)) {
       const check = UPDATABLE[key];
       if (!check) continue;
@@ -200,6 +203,8 @@ export function registerSquids(emu: EmuCore): void {
     const crawler = emu.state.crawlers[String(squid.crawler)];
     if (crawler && touched.some(([k]) => k === 'params')) squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
     emu.markDirty();
+    // Linking accounts alone answers as the link-account page shows: {name, concurrency, accounts}.
+    if (touched.length === 1 && touched[0][0] === 'accounts') return json(200, { name: squid.name, concurrency: squid.concurrency, accounts: squid.accounts });
     // The update sample's record, plus other touched fields, except concurrency, which the sample leaves out.
     return json(200, { ...updateRecord(squid), ...Object.fromEntries(touched.filter(([k]) => k !== 'concurrency')) });
   });

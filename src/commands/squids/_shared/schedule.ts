@@ -1,0 +1,40 @@
+// A squid's schedule as `sq squids get/list` show it ("Mondays at 09:00 Europe/Paris") and as the update flags send it.
+import { describeCron, isTimeZone, parseCron } from '../../../api/cron.js';
+import { UsageError } from '../../../errors.js';
+
+/**
+ * The schedule of a squid record in words. The detail has `schedule: {cron_expression, timezone}` (the shape is not
+ * documented; the list's field table calls it a cron string, so a string is read too); none is "".
+ */
+export function scheduleWords(value: unknown): string {
+  const v = value as { cron_expression?: unknown; timezone?: unknown } | string | null | undefined;
+  const cron = typeof v === 'string' ? v : typeof v?.cron_expression === 'string' ? v.cron_expression : undefined;
+  if (!cron) return '';
+  const tz = typeof v === 'object' && typeof v?.timezone === 'string' ? v.timezone : 'UTC';
+  try {
+    return describeCron(parseCron(cron), tz);
+  } catch {
+    return `cron "${cron}" ${tz}`;
+  }
+}
+
+/** `--schedule CRON` checked (5 fields, each in range): exit 2 naming the flag, before any request. */
+export function cronFlag(value: string): string {
+  try {
+    return parseCron(value).source;
+  } catch (e) {
+    throw new UsageError(`--schedule: ${(e as Error).message}`);
+  }
+}
+
+/** `--timezone TZ` checked against the IANA zone list: exit 2 naming the flag, before any request. */
+export function timezoneFlag(value: string): string {
+  if (isTimeZone(value)) return value;
+  const lower = value.trim().toLowerCase();
+  const zones = (Intl as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+  const close = zones.filter((z) => z.toLowerCase().includes(lower.split('/').pop() ?? lower)).slice(0, 5);
+  throw new UsageError(
+    `--timezone: ${JSON.stringify(value)} is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)` +
+      (close.length ? `; did you mean ${close.join(', ')}?` : ''),
+  );
+}

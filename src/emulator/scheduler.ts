@@ -1,0 +1,44 @@
+// Scheduled runs: a squid with a `cron_expression` (and `timezone`, UTC when never set) that is active starts a run
+// with `origin: "schedule"` at each time the expression fires on the emulator's clock, unless a run of it is still
+// going, it has no tasks, it is not ready or no credits are left (the live service skips such a launch; so does this).
+import type { EmuCore } from './emu.js';
+import { isActive, startRun } from './engine.js';
+import { nextLaunchMs } from './schedule.js';
+import { runsOfSquid } from './views.js';
+
+const CHECK_MS = 30_000;
+
+/** Starts the timer that launches due runs; returns its stop function. */
+export function registerSchedules(emu: EmuCore): () => void {
+  // Per squid: the schedule text and the launch time computed for it, so a changed schedule is recomputed.
+  const due = new Map<string, { key: string; at: number | null }>();
+  let stopped = false;
+  let timer = 0;
+  const tick = (): void => {
+    if (stopped) return;
+    const now = emu.clock.now();
+    for (const squid of Object.values(emu.state.squids)) {
+      const id = String(squid.id);
+      const key = `${JSON.stringify(squid.schedule)}|${String(squid.is_active)}`;
+      let entry = due.get(id);
+      if (!entry || entry.key !== key) {
+        // First seen or changed: the first time after now (a time already passed is not made up).
+        entry = { key, at: nextLaunchMs(squid, now) };
+        due.set(id, entry);
+      }
+      if (entry.at === null || entry.at > now) continue;
+      entry.at = nextLaunchMs(squid, now);
+      const hasTasks = Object.values(emu.state.tasks).some((t) => t.squid === id && t.is_active !== false);
+      if (squid.is_ready === false || !hasTasks || emu.remainingCredits() <= 0 || runsOfSquid(emu, id).some(isActive)) continue;
+      startRun(emu, id, 'schedule');
+      emu.markDirty();
+    }
+    for (const id of due.keys()) if (!emu.state.squids[id]) due.delete(id);
+    timer = emu.clock.schedule(CHECK_MS, tick);
+  };
+  timer = emu.clock.schedule(CHECK_MS, tick);
+  return () => {
+    stopped = true;
+    emu.clock.cancel(timer);
+  };
+}

@@ -1,0 +1,63 @@
+// Emulator fidelity items of issue 32, each with the docs page it follows.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { startTestEmulator, type TestEmu } from './helpers.js';
+
+let e: TestEmu;
+beforeAll(async () => {
+  e = await startTestEmulator();
+});
+afterAll(async () => {
+  await e.close();
+});
+
+describe('update-squid page + SDK 0.7: a field the update does not take is refused, not dropped', () => {
+  it.each([['chain'], ['auto_verify_emails'], ['nmae']])('%s → 400 naming it and the allowed fields; nothing changes', async (field) => {
+    const id = e.squid(DEMO_SQUIDS.paris);
+    const r = await e.api('POST', `/v1/squids/${id}`, { name: 'Renamed', [field]: true });
+    expect(r.status).toBe(400);
+    expect(r.body.error.param).toBe(field);
+    expect(r.body.error.message).toContain('allowed: name, is_active, concurrency');
+    expect((await e.api('GET', `/v1/squids/${id}`)).body.name).toBe(DEMO_SQUIDS.paris);
+  });
+});
+
+describe('link-account-to-squid page: linking accounts alone answers {name, concurrency, accounts}', () => {
+  it('the sample\'s keys', async () => {
+    const id = e.squid(DEMO_SQUIDS.influencers);
+    const account = (await e.api('GET', '/v1/accounts?type=twitter-sync')).body.data[0].id;
+    const r = await e.api('POST', `/v1/squids/${id}`, { accounts: [account] });
+    expect(r.body).toEqual({ name: DEMO_SQUIDS.influencers, concurrency: expect.any(Number), accounts: [account] });
+  });
+});
+
+describe('list-accounts page: the type and status filters', () => {
+  it('?type= keeps that type, ?status= that status', async () => {
+    const all = (await e.api('GET', '/v1/accounts')).body.data as { type: string; status: string }[];
+    expect(new Set(all.map((a) => a.type)).size).toBeGreaterThan(1);
+    const sn = (await e.api('GET', '/v1/accounts?type=sales-nav-sync')).body;
+    expect(sn.data.length).toBeGreaterThan(0);
+    expect(sn.data.every((a: { type: string }) => a.type === 'sales-nav-sync')).toBe(true);
+    expect(sn.total_results).toBe(sn.data.length);
+    expect((await e.api('GET', '/v1/accounts?status=401')).body.data).toEqual([]);
+    expect((await e.api('GET', '/v1/accounts?status=200')).body.data).toHaveLength(all.length);
+  });
+});
+
+describe('examples/twitter-profile-scraper and examples/sales-navigator-leads-scraper: their params', () => {
+  it('a Twitter task by screen_name, the squid\'s json; Sales Navigator\'s profiles_per_page, max_pages, email_enrichment', async () => {
+    const tw = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.twitter })).body.id;
+    expect((await e.api('POST', '/v1/tasks', { squid: tw, tasks: [{ screen_name: 'elonmusk' }] })).body.tasks[0].params).toEqual({ screen_name: 'elonmusk' });
+    expect((await e.api('POST', `/v1/squids/${tw}`, { params: { json: true } })).status).toBe(200);
+    expect((await e.api('POST', `/v1/squids/${tw}`, { params: { json: 'yes' } })).status).toBe(400);
+    const sn = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.salesNav })).body.id;
+    const r = await e.api('POST', `/v1/squids/${sn}`, { params: { functions: { email_enrichment: true }, profiles_per_page: 25, max_pages: 100, max_results: null } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.params).toMatchObject({ profiles_per_page: 25, max_pages: 100, functions: { email_enrichment: true } });
+  });
+
+  it('the quick starts\' slug google-maps-leads-scraper is a crawler (examples/google-maps-leads-scraper)', async () => {
+    const list = (await e.api('GET', '/v1/crawlers?limit=100')).body.data as { slug: string }[];
+    expect(list.map((c) => c.slug)).toContain('google-maps-leads-scraper');
+  });
+});
