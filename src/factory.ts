@@ -14,6 +14,7 @@ import { redactText } from './output/secrets.js';
 import { cacheDir } from './cache-dir.js';
 import { sleep as abortableSleep } from './api/sleep.js';
 import { Sink, fdWriter } from './output/sink.js';
+import { mark } from './trace.js';
 
 export interface ContextInit {
   io?: Partial<IO>;
@@ -132,6 +133,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
           const mode = s.exposedMode.toString(8).padStart(4, '0');
           ctx.out.warn(`${s.file} can be read by other users (mode ${mode}) and holds API keys: run \`chmod 600 "${s.file}"\``);
         }
+        mark('config read');
         return s;
       });
       const s = await store;

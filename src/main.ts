@@ -6,6 +6,7 @@ import { redactText } from './output/secrets.js';
 import { terminalSafe } from './output/cells.js';
 import { specOf } from './output/formats.js';
 import { scanArgv } from './argv.js';
+import { mark } from './trace.js';
 
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -23,6 +24,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   if (ownSignal) for (const s of signals) process.once(s, onSignal);
   const { createContext } = await import('./factory.js');
   const ctx = createContext({ ...init, signal: init.signal ?? controller.signal });
+  mark('context');
   ctx.runCommand = run;
   try {
     if (argv[0] === '__complete') {
@@ -34,7 +36,9 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
     // Globals are needed to print an error even when parsing fails before preAction.
     ctx.globals = readGlobals(peekGlobals(argv));
     const program = await buildProgram(ctx, argv);
+    mark('command tree');
     await program.parseAsync(argv, { from: 'user' });
+    mark('command run');
     // The command's last writes may still fail (a full disk): that is the command failing, not exit 0.
     await ctx.flush();
     return ctx.exitCode;
