@@ -3,20 +3,13 @@
 // bin/sq.js runs with a code cache (Node's compile cache on 22.1+, a V8 code cache of its own on Node 20). The unbundled dist/ stays for the tests
 // that import modules directly.
 //
-// Why: a call like `sq me` used to spend more time finding, reading and compiling ~60 module files (ours, commander,
-// undici) than talking to the API. One file compiled from a cache costs a fraction of that (see
-// docs/performance.md, and test/bench/startup.bench.mjs).
+// Why: a call like `sq me` used to spend more time finding, reading and compiling ~60 module files (ours, commander)
+// than talking to the API. One file compiled from a cache costs a fraction of that (see docs/performance.md, and
+// test/bench/startup.bench.mjs). Requests go through Node's own node:http (src/api/transport.ts), not a package.
 //
-// What the bundle leaves out until it is used (each is a plain text patch; the build fails if the text it expects
-// is gone, so an upgrade of undici or commander cannot silently undo or break it; both are pinned exactly in
-// package.json so that an upgrade is a deliberate review of these patches). Each still pays off against an https://
-// base URL, where tls, net and crypto load anyway: loading the module after those costs, median of 21 on Node
-// 20 / 22 / 24 (2026-11), http2 5 / 10 / 17 ms, http 1.3 / 2.7 / 3.9 ms, assert 0.8 / 1.0 / 1.3 ms, child_process
-// 0.7 / 0.9 / 1.0 ms, on a call of ~60-80 ms.
-// - undici's HTTP/2 client, and with it node:http2: it runs only when a server offers h2 over TLS.
-// - node:http in undici: it reads http.maxHeaderSize (sq passes maxHeaderSize itself) and compares a body stream's
-//   constructor with IncomingMessage when destroying it, which needs node:http only if such a stream exists.
-// - node:assert in undici: the real assert is loaded when an assertion fails, and throws the same error.
+// What the bundle leaves out until it is used (a plain text patch; the build fails if the text it expects is gone,
+// so an upgrade of commander cannot silently undo or break it; it is pinned exactly in package.json so that an
+// upgrade is a deliberate review of the patch):
 // - node:child_process in commander: it only runs stand-alone executable subcommands, which sq has none of.
 // Packages that only some commands load (ora, prompts, conf, yaml) are bundled each on its own into
 // dist/vendor/, loaded on first use (src/import-package.ts), so that installing sq installs no packages for them (see
@@ -44,31 +37,8 @@ const VENDORED = {
   '#mcp-sdk': 'mcp-sdk',
 };
 
-const LAZY_ASSERT = "const assert = (value, message) => { if (!value) require('node:assert')(value, message) }";
-
 /** [path inside node_modules, [[text, replacement], …], text that must not remain] */
 const PATCHES = [
-  ['undici/lib/dispatcher/client.js', [
-    ["const http = require('node:http')\n", ''],
-    [
-      `const getDefaultNodeMaxHeaderSize = http &&
-  http.maxHeaderSize &&
-  Number.isInteger(http.maxHeaderSize) &&
-  http.maxHeaderSize > 0
-  ? () => http.maxHeaderSize
-  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }`,
-      `const getDefaultNodeMaxHeaderSize = () => {
-  const http = require('node:http')
-  if (http && http.maxHeaderSize && Number.isInteger(http.maxHeaderSize) && http.maxHeaderSize > 0) return http.maxHeaderSize
-  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
-}`,
-    ],
-    ["const connectH2 = require('./client-h2.js')", "const connectH2 = (...args) => require('./client-h2.js')(...args)"],
-  ], /\bhttp\.(?!maxHeaderSize)/],
-  ['undici/lib/core/util.js', [
-    ["const { IncomingMessage } = require('node:http')\n", ''],
-    ['constructor === IncomingMessage)', "constructor === require('node:http').IncomingMessage)"],
-  ], /\bIncomingMessage\b(?!\))/],
   ['commander/lib/command.js', [
     ["const childProcess = require('node:child_process');", "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"],
   ], /childProcess\.(?!spawn\()/],
@@ -78,7 +48,7 @@ const lazyLoads = {
   name: 'sq-lazy-loads',
   setup(b) {
     const byPath = new Map(PATCHES.map(([p, reps, leftover]) => [p, { reps, leftover }]));
-    b.onLoad({ filter: /node_modules[\\/](undici|commander)[\\/]lib[\\/].*\.js$/ }, async (args) => {
+    b.onLoad({ filter: /node_modules[\\/]commander[\\/]lib[\\/].*\.js$/ }, async (args) => {
       const rel = args.path.replace(/\\/g, '/').replace(/^.*node_modules\//, '');
       let text = await readFile(args.path, 'utf8');
       const patch = byPath.get(rel);
@@ -90,11 +60,6 @@ const lazyLoads = {
         const m = patch.leftover && text.match(patch.leftover);
         if (m) throw new Error(`esbuild.config.mjs: ${rel} still uses ${JSON.stringify(m[0])} after patching; review the patch`);
         byPath.delete(rel);
-      }
-      if (rel.startsWith('undici/') && text.includes("const assert = require('node:assert')")) {
-        // Only the call form assert(value, message) is replaced; any other use of the module stays as it was.
-        if (/\bassert\.\w/.test(text)) throw new Error(`esbuild.config.mjs: ${rel} uses assert.<method>; the lazy assert covers assert() only`);
-        text = text.replace("const assert = require('node:assert')", LAZY_ASSERT);
       }
       return { contents: text, loader: 'js' };
     });

@@ -34,13 +34,16 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // still goes to a worker, started then).
   const jqExpr = scan.options.get('--jq');
   const jqWorker = dir !== undefined && typeof jqExpr === 'string' && !scanner.boundedJq(jqExpr) ? startJqWorker(dir) : undefined;
-  // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with TurboFan on background threads,
-  // and a short-lived process waits for them at exit (~50 ms on every call). The baseline compiler's code is plenty
-  // for parsing response headers (and for jq's WebAssembly: with TurboFan a --jq call took twice the CPU). Set before
-  // anything compiles; a V8 that refuses the flag only costs that time.
-  try {
-    require('node:v8').setFlagsFromString('--liftoff-only');
-  } catch {}
+  // jq is WebAssembly (jq-web): V8 re-compiles it with TurboFan on background threads, and a short-lived process waits
+  // for them at exit (a --jq call took twice the CPU). The baseline compiler's code is plenty. Only with --jq: a V8
+  // flag set at run time makes V8 refuse the code cache Node ships for its own modules, and every built-in loaded
+  // after it (node:vm, node:tty, node:fs/promises…) would be compiled from source (~1-30 ms on Node 22 and 24). Set
+  // before anything compiles; a V8 that refuses the flag only costs that time.
+  if (scan.options.has('--jq')) {
+    try {
+      require('node:v8').setFlagsFromString('--liftoff-only');
+    } catch {}
+  }
   if (jqWorker) {
     Atomics.store(jqWorker.booted, 0, 2);
     Atomics.notify(jqWorker.booted, 0);

@@ -222,13 +222,13 @@ describe('what a call loads', () => {
     return { env: { NODE_OPTIONS: `--require ${pre}` }, loaded: () => JSON.parse(readFileSync(out, 'utf8')) as string[] };
   }
 
-  it('sq me loads neither node:http, HTTP/2, TLS, child_process nor assert', async () => {
+  it('sq me over http:// loads node:http (its transport), and neither HTTP/2, TLS, child_process nor assert', async () => {
     const p = probe();
     const r = await sqBin(['me', '--json'], { env: emu.env({ ...p.env, SQ_CACHE_DIR: '' }) });
     expect(r.code).toBe(0);
     const loaded = p.loaded();
-    expect(loaded).toContain('net');
-    for (const m of ['http', 'http2', 'tls', 'child_process', 'assert', 'readline']) expect(loaded, m).not.toContain(m);
+    expect(loaded).toContain('http');
+    for (const m of ['https', 'http2', 'tls', 'child_process', 'assert', 'readline']) expect(loaded, m).not.toContain(m);
   });
 
   it('packages loaded on first use come through the launcher: yaml and node:crypto for delivery apply', async () => {
