@@ -44,13 +44,20 @@ const PATCHES = [
   ], /childProcess\.(?!spawn\()/],
 ];
 
+const root = `${process.cwd().replace(/\\/g, '/')}/`;
+
 const lazyLoads = {
   name: 'sq-lazy-loads',
   setup(b) {
     const byPath = new Map(PATCHES.map(([p, reps, leftover]) => [p, { reps, leftover }]));
-    b.onLoad({ filter: /node_modules[\\/]commander[\\/]lib[\\/].*\.js$/ }, async (args) => {
-      const rel = args.path.replace(/\\/g, '/').replace(/^.*node_modules\//, '');
+    b.onLoad({ filter: /\.[cm]?js$/ }, async (args) => {
+      const path = args.path.replace(/\\/g, '/');
+      const rel = path.replace(/^.*node_modules\//, '');
       let text = await readFile(args.path, 'utf8');
+      // SQ_TEST_LOAD_LOG=FILE (see the banner below): each file of the bundle adds its name to the log as its
+      // evaluation ends. At the end, not the start: a "use strict" directive must stay first.
+      const logged = JSON.stringify(path.startsWith(root) ? path.slice(root.length) : rel);
+      text = `${text}\n;__sqLoadLog?.push(${logged});\n`;
       const patch = byPath.get(rel);
       if (patch) {
         for (const [from, to] of patch.reps) {
@@ -97,7 +104,14 @@ const result = await build({
   // import.meta.url in a CommonJS bundle: dist/sq.cjs sits beside the files it was bundled from.
   // VENDORED (below): the packages importPackage() loads from dist/vendor/ rather than node_modules.
   define: { 'import.meta.url': '__sqImportMetaUrl', __SQ_VENDORED__: JSON.stringify(VENDORED) },
-  banner: { js: "var __sqImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // SQ_TEST_LOAD_LOG=FILE: the files of the bundle that this call evaluated, in that order, written to FILE at exit
+  // (test/e2e/launcher.test.ts checks that `sq me` evaluates nothing it does not need).
+  banner: {
+    js:
+      "var __sqImportMetaUrl = require('node:url').pathToFileURL(__filename).href;\n" +
+      "var __sqLoadLog = process.env.SQ_TEST_LOAD_LOG ? [] : undefined;\n" +
+      "if (__sqLoadLog) process.on('exit', () => require('node:fs').writeFileSync(process.env.SQ_TEST_LOAD_LOG, __sqLoadLog.join('\\n') + '\\n'));",
+  },
   plugins: [lazyLoads],
   logLevel: 'warning',
   // Licence comments of the bundled packages are kept, at the end of the file.

@@ -18,7 +18,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/system/**', '**/node_modules/**'],
-    setupFiles: ['test/setup/cache-dir.ts', 'test/setup/cpu-log.ts'],
+    setupFiles: ['test/setup/cache-dir.ts', 'test/setup/cpu-log.ts', 'test/setup/templates.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Most tests wait on I/O (loopback HTTP, child processes), so more workers than the 2 cores CI has pay off: on 2

@@ -104,6 +104,7 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
   );
   program.hook('preAction', async (_this, action) => {
     ctx.globals = readGlobals(action.optsWithGlobals());
+    if (ctx.globals.template !== undefined) await (await import('./output/settings.js')).loadTemplates();
     // Conflicting or unknown output flags, a bad template or jq expression: usage errors before any request.
     ctx.outputSettings();
     if (ctx.globals.jq !== undefined) {
