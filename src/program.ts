@@ -63,8 +63,34 @@ function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
   return typeof (m as VerbSpec).run === 'function';
 }
 
+/**
+ * In the bundle (esbuild.config.mjs): each noun's spec as JSON, made at build time from its modules, with `true` for
+ * each `run`. The command tree is built from it, and a noun's modules load only when one of its verbs runs: help
+ * (`sq squids --help`) evaluates none of them, nor what they import. A verb declared the usual way is in it. Not
+ * defined in the unbundled dist/ the tests import, which loads the modules.
+ */
+declare const __SQ_COMMANDS__: Readonly<Record<string, string>> | undefined;
+
 async function loadEntry(entry: NounEntry): Promise<NounSpec | VerbSpec> {
-  return (await entry.load()).default;
+  const declared = typeof __SQ_COMMANDS__ === 'object' ? __SQ_COMMANDS__[entry.name] : undefined;
+  if (declared === undefined) return (await entry.load()).default;
+  const spec = JSON.parse(declared) as NounSpec | VerbSpec;
+  const lazy = (v: VerbSpec, path: string[]) => {
+    v.run = async (...args) => (await verbAt(entry, path)).run(...args);
+    for (const sub of v.subcommands ?? []) lazy(sub, [...path, sub.name]);
+  };
+  if ('verbs' in spec) for (const v of spec.verbs) lazy(v, [v.name]);
+  else lazy(spec, []);
+  return spec;
+}
+
+/** The verb at `path` (verb, subcommand…) in the noun's module itself. */
+async function verbAt(entry: NounEntry, path: string[]): Promise<VerbSpec> {
+  const spec = (await entry.load()).default;
+  let verb = 'verbs' in spec ? spec.verbs.find((v) => v.name === path[0]) : spec;
+  for (const name of path.slice('verbs' in spec ? 1 : 0)) verb = verb?.subcommands?.find((v) => v.name === name);
+  if (!verb) throw new Error(`the command ${[entry.name, ...path].join(' ')} is not in its module`);
+  return verb;
 }
 
 /**
