@@ -1,4 +1,5 @@
 // Builds the commander tree: global options, nouns (loaded lazily), verbs from their specs.
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { scanArgv } from './argv.js';
 import { cacheDir } from './cache-dir.js';
@@ -64,15 +65,21 @@ function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
 }
 
 /**
- * In the bundle (esbuild.config.mjs): each noun's spec as JSON, made at build time from its modules, with `true` for
- * each `run`. The command tree is built from it, and a noun's modules load only when one of its verbs runs: help
- * (`sq squids --help`) evaluates none of them, nor what they import. A verb declared the usual way is in it. Not
- * defined in the unbundled dist/ the tests import, which loads the modules.
+ * Each noun's spec as JSON, written by the build from its modules (esbuild.config.mjs: dist/specs/<noun>.json), with
+ * `true` for each `run`. The command tree is built from it, and a noun's modules load only when one of its verbs runs:
+ * help (`sq squids --help`) evaluates none of them, nor what they import. A verb declared the usual way is in it.
+ * Without the file (src/ run by the tests, the standalone executable) the modules are loaded.
  */
-declare const __SQ_COMMANDS__: Readonly<Record<string, string>> | undefined;
+function declaredSpec(name: string): string | undefined {
+  try {
+    return readFileSync(new URL(`./specs/${name}.json`, import.meta.url), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
 
 async function loadEntry(entry: NounEntry): Promise<NounSpec | VerbSpec> {
-  const declared = typeof __SQ_COMMANDS__ === 'object' ? __SQ_COMMANDS__[entry.name] : undefined;
+  const declared = /^[a-z][a-z0-9-]*$/.test(entry.name) ? declaredSpec(entry.name) : undefined;
   if (declared === undefined) return (await entry.load()).default;
   const spec = JSON.parse(declared) as NounSpec | VerbSpec;
   const lazy = (v: VerbSpec, path: string[]) => {
