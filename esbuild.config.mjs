@@ -99,6 +99,7 @@ await build({
 // Set, a function other than run) fails the build rather than show a different command.
 const { NOUNS } = await import('./dist/commands/index.js');
 await mkdir('dist/specs', { recursive: true });
+const verbModules = [];
 for (const entry of NOUNS) {
   const spec = (await entry.load()).default;
   const json = JSON.stringify(spec, (key, value) => {
@@ -109,9 +110,26 @@ for (const entry of NOUNS) {
   const runs = (v) => ({ ...v, run: true, subcommands: v.subcommands?.map(runs) });
   const expected = 'verbs' in spec ? { ...spec, verbs: spec.verbs.map(runs) } : runs(spec);
   if (!isDeepStrictEqual(JSON.parse(json), withoutUndefined(expected))) throw new Error(`esbuild.config.mjs: the spec of "${entry.name}" holds values JSON cannot carry`);
-  await writeFile(`dist/specs/${entry.name}.json.tmp`, json);
+  // Each verb of a noun with the file that declares it (the file whose default export it is), so that running it
+  // loads that file alone, not the noun's index and every verb it imports (verbModules below).
+  const doc = JSON.parse(json);
+  if ('verbs' in spec) {
+    const files = readdirSync(`dist/commands/${entry.name}`, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js') && f !== 'index.js');
+    const byExport = new Map();
+    for (const f of files) byExport.set((await import(`./dist/commands/${entry.name}/${f}`)).default, `${entry.name}/${f.replace(/\\/g, '/')}`);
+    spec.verbs.forEach((v, i) => {
+      const file = byExport.get(v);
+      if (file) (doc.verbs[i].module = file), verbModules.push(file);
+    });
+  }
+  await writeFile(`dist/specs/${entry.name}.json.tmp`, JSON.stringify(doc));
   await rename(`dist/specs/${entry.name}.json.tmp`, `dist/specs/${entry.name}.json`);
 }
+// The files of those verbs, each imported on its own when it runs (program.ts, sqVerbModules; injected below).
+await writeFile(
+  'dist/verb-modules.js',
+  `export const sqVerbModules = {\n${verbModules.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(`./commands/${f}`)}),`).join('\n')}\n};\n`,
+);
 
 function withoutUndefined(v) {
   if (Array.isArray(v)) return v.map(withoutUndefined);
@@ -141,6 +159,7 @@ const result = await build({
       "if (__sqLoadLog) process.on('exit', () => require('node:fs').writeFileSync(process.env.SQ_TEST_LOAD_LOG, __sqLoadLog.join('\\n') + '\\n'));",
   },
   plugins: [lazyLoads],
+  inject: ['dist/verb-modules.js'],
   logLevel: 'warning',
   // Licence comments of the bundled packages are kept, at the end of the file.
   legalComments: 'eof',

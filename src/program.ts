@@ -82,18 +82,25 @@ async function loadEntry(entry: NounEntry): Promise<NounSpec | VerbSpec> {
   const declared = /^[a-z][a-z0-9-]*$/.test(entry.name) ? declaredSpec(entry.name) : undefined;
   if (declared === undefined) return (await entry.load()).default;
   const spec = JSON.parse(declared) as NounSpec | VerbSpec;
-  const lazy = (v: VerbSpec, path: string[]) => {
-    v.run = async (...args) => (await verbAt(entry, path)).run(...args);
-    for (const sub of v.subcommands ?? []) lazy(sub, [...path, sub.name]);
+  const lazy = (v: VerbSpec, path: string[], file?: string) => {
+    v.run = async (...args) => (await verbAt(entry, path, file)).run(...args);
+    for (const sub of v.subcommands ?? []) lazy(sub, [...path, sub.name], file);
   };
-  if ('verbs' in spec) for (const v of spec.verbs) lazy(v, [v.name]);
+  if ('verbs' in spec) for (const v of spec.verbs) lazy(v, [v.name], (v as VerbSpec & { module?: string }).module);
   else lazy(spec, []);
   return spec;
 }
 
-/** The verb at `path` (verb, subcommand…) in the noun's module itself. */
-async function verbAt(entry: NounEntry, path: string[]): Promise<VerbSpec> {
-  const spec = (await entry.load()).default;
+/**
+ * In the bundle (esbuild.config.mjs): each verb's own file, to import alone, by the `module` its spec names. Not
+ * defined in the unbundled dist/, which loads the noun's index.
+ */
+declare const sqVerbModules: Readonly<Record<string, () => Promise<{ default: VerbSpec }>>> | undefined;
+
+/** The verb at `path` (verb, subcommand…) in its own file if the bundle has it, else in the noun's module. */
+async function verbAt(entry: NounEntry, path: string[], file?: string): Promise<VerbSpec> {
+  const own = file !== undefined && typeof sqVerbModules === 'object' ? sqVerbModules[file] : undefined;
+  const spec = own ? { verbs: [(await own()).default] } : (await entry.load()).default;
   let verb = 'verbs' in spec ? spec.verbs.find((v) => v.name === path[0]) : spec;
   for (const name of path.slice('verbs' in spec ? 1 : 0)) verb = verb?.subcommands?.find((v) => v.name === name);
   if (!verb) throw new Error(`the command ${[entry.name, ...path].join(' ')} is not in its module`);
