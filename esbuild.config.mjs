@@ -3,20 +3,13 @@
 // bin/sq.js runs with a code cache (Node's compile cache on 22.1+, a V8 code cache of its own on Node 20). The unbundled dist/ stays for the tests
 // that import modules directly.
 //
-// Why: a call like `sq me` used to spend more time finding, reading and compiling ~60 module files (ours, commander,
-// undici) than talking to the API. One file compiled from a cache costs a fraction of that (see
-// docs/performance.md, and test/bench/startup.bench.mjs).
+// Why: a call like `sq me` used to spend more time finding, reading and compiling ~60 module files (ours, commander)
+// than talking to the API. One file compiled from a cache costs a fraction of that (see docs/performance.md, and
+// test/bench/startup.bench.mjs). Requests go through Node's own node:http (src/api/transport.ts), not a package.
 //
-// What the bundle leaves out until it is used (each is a plain text patch; the build fails if the text it expects
-// is gone, so an upgrade of undici or commander cannot silently undo or break it; both are pinned exactly in
-// package.json so that an upgrade is a deliberate review of these patches). Each still pays off against an https://
-// base URL, where tls, net and crypto load anyway: loading the module after those costs, median of 21 on Node
-// 20 / 22 / 24 (2026-11), http2 5 / 10 / 17 ms, http 1.3 / 2.7 / 3.9 ms, assert 0.8 / 1.0 / 1.3 ms, child_process
-// 0.7 / 0.9 / 1.0 ms, on a call of ~60-80 ms.
-// - undici's HTTP/2 client, and with it node:http2: it runs only when a server offers h2 over TLS.
-// - node:http in undici: it reads http.maxHeaderSize (sq passes maxHeaderSize itself) and compares a body stream's
-//   constructor with IncomingMessage when destroying it, which needs node:http only if such a stream exists.
-// - node:assert in undici: the real assert is loaded when an assertion fails, and throws the same error.
+// What the bundle leaves out until it is used (a plain text patch; the build fails if the text it expects is gone,
+// so an upgrade of commander cannot silently undo or break it; it is pinned exactly in package.json so that an
+// upgrade is a deliberate review of the patch):
 // - node:child_process in commander: it only runs stand-alone executable subcommands, which sq has none of.
 // Packages that only some commands load (ora, prompts, conf, yaml) are bundled each on its own into
 // dist/vendor/, loaded on first use (src/import-package.ts), so that installing sq installs no packages for them (see
@@ -26,8 +19,9 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { readFile, writeFile, rename } from 'node:fs/promises';
+import { mkdir, readFile, writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { createRequire } from 'node:module';
 
 /**
@@ -44,43 +38,27 @@ const VENDORED = {
   '#mcp-sdk': 'mcp-sdk',
 };
 
-const LAZY_ASSERT = "const assert = (value, message) => { if (!value) require('node:assert')(value, message) }";
-
 /** [path inside node_modules, [[text, replacement], …], text that must not remain] */
 const PATCHES = [
-  ['undici/lib/dispatcher/client.js', [
-    ["const http = require('node:http')\n", ''],
-    [
-      `const getDefaultNodeMaxHeaderSize = http &&
-  http.maxHeaderSize &&
-  Number.isInteger(http.maxHeaderSize) &&
-  http.maxHeaderSize > 0
-  ? () => http.maxHeaderSize
-  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }`,
-      `const getDefaultNodeMaxHeaderSize = () => {
-  const http = require('node:http')
-  if (http && http.maxHeaderSize && Number.isInteger(http.maxHeaderSize) && http.maxHeaderSize > 0) return http.maxHeaderSize
-  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
-}`,
-    ],
-    ["const connectH2 = require('./client-h2.js')", "const connectH2 = (...args) => require('./client-h2.js')(...args)"],
-  ], /\bhttp\.(?!maxHeaderSize)/],
-  ['undici/lib/core/util.js', [
-    ["const { IncomingMessage } = require('node:http')\n", ''],
-    ['constructor === IncomingMessage)', "constructor === require('node:http').IncomingMessage)"],
-  ], /\bIncomingMessage\b(?!\))/],
   ['commander/lib/command.js', [
     ["const childProcess = require('node:child_process');", "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"],
   ], /childProcess\.(?!spawn\()/],
 ];
 
+const root = `${process.cwd().replace(/\\/g, '/')}/`;
+
 const lazyLoads = {
   name: 'sq-lazy-loads',
   setup(b) {
     const byPath = new Map(PATCHES.map(([p, reps, leftover]) => [p, { reps, leftover }]));
-    b.onLoad({ filter: /node_modules[\\/](undici|commander)[\\/]lib[\\/].*\.js$/ }, async (args) => {
-      const rel = args.path.replace(/\\/g, '/').replace(/^.*node_modules\//, '');
+    b.onLoad({ filter: /\.[cm]?js$/ }, async (args) => {
+      const path = args.path.replace(/\\/g, '/');
+      const rel = path.replace(/^.*node_modules\//, '');
       let text = await readFile(args.path, 'utf8');
+      // SQ_TEST_LOAD_LOG=FILE (see the banner below): each file of the bundle adds its name to the log as its
+      // evaluation ends. At the end, not the start: a "use strict" directive must stay first.
+      const logged = JSON.stringify(path.startsWith(root) ? path.slice(root.length) : rel);
+      text = `${text}\n;__sqLoadLog?.push(${logged});\n`;
       const patch = byPath.get(rel);
       if (patch) {
         for (const [from, to] of patch.reps) {
@@ -90,11 +68,6 @@ const lazyLoads = {
         const m = patch.leftover && text.match(patch.leftover);
         if (m) throw new Error(`esbuild.config.mjs: ${rel} still uses ${JSON.stringify(m[0])} after patching; review the patch`);
         byPath.delete(rel);
-      }
-      if (rel.startsWith('undici/') && text.includes("const assert = require('node:assert')")) {
-        // Only the call form assert(value, message) is replaced; any other use of the module stays as it was.
-        if (/\bassert\.\w/.test(text)) throw new Error(`esbuild.config.mjs: ${rel} uses assert.<method>; the lazy assert covers assert() only`);
-        text = text.replace("const assert = require('node:assert')", LAZY_ASSERT);
       }
       return { contents: text, loader: 'js' };
     });
@@ -120,6 +93,51 @@ await build({
   logLevel: 'warning',
 });
 
+// Every noun's spec as JSON (dist/specs/<noun>.json), functions (each verb's run) as `true`, for program.ts to build
+// the command tree without loading the modules. Files of their own rather than inside the bundle: a call reads only
+// its noun's, and the bundle and its code cache stay ~100 KB smaller. A spec holding anything JSON does not carry as it is (a RegExp, a
+// Set, a function other than run) fails the build rather than show a different command.
+const { NOUNS } = await import('./dist/commands/index.js');
+await mkdir('dist/specs', { recursive: true });
+const verbModules = [];
+for (const entry of NOUNS) {
+  const spec = (await entry.load()).default;
+  const json = JSON.stringify(spec, (key, value) => {
+    if (typeof value !== 'function') return value;
+    if (key !== 'run') throw new Error(`esbuild.config.mjs: the spec of "${entry.name}" has a function "${key}": only run can be one`);
+    return true;
+  });
+  const runs = (v) => ({ ...v, run: true, subcommands: v.subcommands?.map(runs) });
+  const expected = 'verbs' in spec ? { ...spec, verbs: spec.verbs.map(runs) } : runs(spec);
+  if (!isDeepStrictEqual(JSON.parse(json), withoutUndefined(expected))) throw new Error(`esbuild.config.mjs: the spec of "${entry.name}" holds values JSON cannot carry`);
+  // Each verb of a noun with the file that declares it (the file whose default export it is), so that running it
+  // loads that file alone, not the noun's index and every verb it imports (verbModules below).
+  const doc = JSON.parse(json);
+  if ('verbs' in spec) {
+    const files = readdirSync(`dist/commands/${entry.name}`, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js') && f !== 'index.js');
+    const byExport = new Map();
+    for (const f of files) byExport.set((await import(`./dist/commands/${entry.name}/${f}`)).default, `${entry.name}/${f.replace(/\\/g, '/')}`);
+    spec.verbs.forEach((v, i) => {
+      const file = byExport.get(v);
+      if (file) (doc.verbs[i].module = file), verbModules.push(file);
+    });
+  }
+  await writeFile(`dist/specs/${entry.name}.json.tmp`, JSON.stringify(doc));
+  await rename(`dist/specs/${entry.name}.json.tmp`, `dist/specs/${entry.name}.json`);
+}
+// The files of those verbs, each imported on its own when it runs (program.ts, sqVerbModules; injected below).
+await writeFile(
+  'dist/verb-modules.js',
+  `export const sqVerbModules = {\n${verbModules.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(`./commands/${f}`)}),`).join('\n')}\n};\n`,
+);
+
+function withoutUndefined(v) {
+  if (Array.isArray(v)) return v.map(withoutUndefined);
+  if (v === null || typeof v !== 'object') return v;
+  if (Object.getPrototypeOf(v) !== Object.prototype) return v;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, withoutUndefined(x)]));
+}
+
 const result = await build({
   entryPoints: ['dist/main.js'],
   bundle: true,
@@ -132,8 +150,16 @@ const result = await build({
   // import.meta.url in a CommonJS bundle: dist/sq.cjs sits beside the files it was bundled from.
   // VENDORED (below): the packages importPackage() loads from dist/vendor/ rather than node_modules.
   define: { 'import.meta.url': '__sqImportMetaUrl', __SQ_VENDORED__: JSON.stringify(VENDORED) },
-  banner: { js: "var __sqImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // SQ_TEST_LOAD_LOG=FILE: the files of the bundle that this call evaluated, in that order, written to FILE at exit
+  // (test/e2e/launcher.test.ts checks that `sq me` evaluates nothing it does not need).
+  banner: {
+    js:
+      "var __sqImportMetaUrl = require('node:url').pathToFileURL(__filename).href;\n" +
+      "var __sqLoadLog = process.env.SQ_TEST_LOAD_LOG ? [] : undefined;\n" +
+      "if (__sqLoadLog) process.on('exit', () => require('node:fs').writeFileSync(process.env.SQ_TEST_LOAD_LOG, __sqLoadLog.join('\\n') + '\\n'));",
+  },
   plugins: [lazyLoads],
+  inject: ['dist/verb-modules.js'],
   logLevel: 'warning',
   // Licence comments of the bundled packages are kept, at the end of the file.
   legalComments: 'eof',

@@ -24,7 +24,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/system/**', '**/node_modules/**'],
-    setupFiles: ['test/setup/cache-dir.ts', 'test/setup/cpu-log.ts'],
+    setupFiles: ['test/setup/cache-dir.ts', 'test/setup/cpu-log.ts', 'test/setup/templates.ts'],
     globalSetup: ['test/setup/temp-dirs.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

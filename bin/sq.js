@@ -5,6 +5,9 @@
 // docs/performance.md.
 const argv = process.argv.slice(2);
 const fs = require('node:fs');
+// SQ_TRACE_STARTUP=1: where a call's time goes, one line per phase on stderr as the process exits (src/trace.ts
+// marks the CLI's phases; docs/performance.md). Off, it costs this one look-up.
+const trace = process.env.SQ_TRACE_STARTUP ? startTrace() : undefined;
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // A plain write(2): creating process.stdout would load Node's stream machinery for one line.
@@ -20,22 +23,27 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // `sq … | head` closes the pipe early: that is not an error worth a stack trace. Any other error on stdout is the
   // CLI's to report, with its exit code (src/output/sink.ts, main.ts): never an uncaught throw from here.
   for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
+  trace?.mark('stdio streams');
   // The same pre-scan of argv as the CLI's own (src/argv.ts), built beside the bundle.
   const scanner = require('../dist/argv.cjs');
   const scan = scanner.scanArgv(argv);
   const dir = cacheDir(process.env);
+  trace?.mark('launcher');
   // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker. Not for an expression
   // bounded by its input (`.[].name`): src/output/jq.ts runs that on the main thread (a document too large for it
   // still goes to a worker, started then).
   const jqExpr = scan.options.get('--jq');
   const jqWorker = dir !== undefined && typeof jqExpr === 'string' && !scanner.boundedJq(jqExpr) ? startJqWorker(dir) : undefined;
-  // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with TurboFan on background threads,
-  // and a short-lived process waits for them at exit (~50 ms on every call). The baseline compiler's code is plenty
-  // for parsing response headers (and for jq's WebAssembly: with TurboFan a --jq call took twice the CPU). Set before
-  // anything compiles; a V8 that refuses the flag only costs that time.
-  try {
-    require('node:v8').setFlagsFromString('--liftoff-only');
-  } catch {}
+  // jq is WebAssembly (jq-web): V8 re-compiles it with TurboFan on background threads, and a short-lived process waits
+  // for them at exit (a --jq call took twice the CPU). The baseline compiler's code is plenty. Only with --jq: a V8
+  // flag set at run time makes V8 refuse the code cache Node ships for its own modules, and every built-in loaded
+  // after it (node:vm, node:tty, node:fs/promises…) would be compiled from source (~1-30 ms on Node 22 and 24). Set
+  // before anything compiles; a V8 that refuses the flag only costs that time.
+  if (scan.options.has('--jq')) {
+    try {
+      require('node:v8').setFlagsFromString('--liftoff-only');
+    } catch {}
+  }
   if (jqWorker) {
     Atomics.store(jqWorker.booted, 0, 2);
     Atomics.notify(jqWorker.booted, 0);
@@ -47,6 +55,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // would have (128 + signal), but only once saveCache, which is synchronous, has renamed or removed its temp file.
     const stops = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 };
     for (const s of Object.keys(stops)) if (process.platform !== 'win32' || s !== 'SIGQUIT') process.on(s, () => process.exit(128 + stops[s]));
+    trace?.mark('command');
     cli.saveCache(code);
     jqWorker?.saveCache(code);
     // The command is finished: once stdout and stderr are flushed, leave at once rather than wait for library
@@ -58,8 +67,35 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
         (s) => new Promise((done) => (s.writableLength > 0 && !s.destroyed && !s.writableEnded ? s.write('', () => done()) : done())),
       ),
     );
+    trace?.mark('exit');
     process.exit(code);
   });
+}
+
+/**
+ * SQ_TRACE_STARTUP: marks the end of each phase as ms since the process started (process.uptime(): Node's own start
+ * is the first phase) with the CPU time spent so far, and prints them on stderr at exit. The bundle's phases come
+ * from src/trace.ts through globalThis.__sqTrace.
+ */
+function startTrace() {
+  const marks = [['node start', process.uptime() * 1000, process.cpuUsage()]];
+  const t = {
+    mark(phase) {
+      marks.push([phase, process.uptime() * 1000, process.cpuUsage()]);
+    },
+  };
+  globalThis.__sqTrace = t;
+  process.on('exit', () => {
+    let last = [0, { user: 0, system: 0 }];
+    const lines = marks.map(([phase, ms, cpu]) => {
+      const c = (cpu.user + cpu.system - last[1].user - last[1].system) / 1000;
+      const line = `sq trace: ${phase.padEnd(28)} ${(ms - last[0]).toFixed(1).padStart(7)} ms  at ${ms.toFixed(1).padStart(7)} ms  cpu ${c.toFixed(1).padStart(6)} ms`;
+      last = [ms, cpu];
+      return line;
+    });
+    fs.writeSync(2, `${lines.join('\n')}\n`);
+  });
+  return t;
 }
 
 /**
@@ -111,11 +147,13 @@ function loadWithV8Cache(file, source, dir, name, jq) {
     filename: file,
     cachedData,
   });
+  trace?.mark(cachedData ? (script.cachedDataRejected ? 'cache load (rejected)' : 'cache load') : 'compile (no cache)');
   const module = { exports: {} };
   // import() inside code compiled this way has no loader of its own: the bundle borrows this file's (see
   // src/import-package.ts). Packages resolve the same from bin/ as from dist/.
   script.runInThisContext()(module.exports, require, module, file, `${__dirname}/../dist`, (s) => import(s), jq);
   const fresh = !cachedData || script.cachedDataRejected;
+  trace?.mark('bundle evaluation');
   return {
     exports: module.exports,
     saveCache(code) {

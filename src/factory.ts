@@ -15,6 +15,7 @@ import { resolveSetting } from './config/settings.js';
 import { cacheDir } from './cache-dir.js';
 import { sleep as abortableSleep } from './api/sleep.js';
 import { Sink, fdWriter } from './output/sink.js';
+import { mark } from './trace.js';
 
 export interface ContextInit {
   io?: Partial<IO>;
@@ -150,6 +151,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
           const mode = s.exposedMode.toString(8).padStart(4, '0');
           ctx.out.warn(`${s.file} can be read by other users (mode ${mode}) and holds API keys: run \`chmod 600 "${s.file}"\``);
         }
+        mark('config read');
         return s;
       });
       const s = await store;

@@ -7,6 +7,7 @@ import { terminalSafe } from './output/cells.js';
 import { specOf } from './output/formats.js';
 import { scanArgv } from './argv.js';
 import { noticeWanted } from './update/wanted.js';
+import { mark } from './trace.js';
 
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -24,6 +25,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   if (ownSignal) for (const s of signals) process.once(s, onSignal);
   const { createContext } = await import('./factory.js');
   const ctx = createContext({ ...init, signal: init.signal ?? controller.signal });
+  mark('context');
   ctx.runCommand = run;
   let update: Promise<import('./update/notice.js').PendingNotice | null> | null = null;
   try {
@@ -47,7 +49,9 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
     if (noticeWanted(ctx.io, ctx.env) && !QUIET_NOUNS.has(scanArgv(argv).noun ?? '')) {
       update = import('./update/notice.js').then((m) => m.startUpdateCheck(ctx)).catch(() => null);
     }
+    mark('command tree');
     await program.parseAsync(argv, { from: 'user' });
+    mark('command run');
     // The command's last writes may still fail (a full disk): that is the command failing, not exit 0.
     await ctx.flush();
     return ctx.exitCode;

@@ -12,6 +12,7 @@ import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
 import { sleep } from './sleep.js';
 import { USER_AGENT } from '../version.js';
 import { fnv1a64 } from '../io/cache-file.js';
+import { mark } from '../trace.js';
 
 export { AmbiguousWriteError, InterruptedWriteError };
 
@@ -221,12 +222,13 @@ export class HttpClient {
 
   private async dispatcher(): Promise<{ agent: Dispatcher; request: RequestFn }> {
     const { Agent, request } = await loadTransport();
+    mark('transport loaded');
     this.agent ??= new Agent({
       connect: { timeout: this.opts.connectTimeoutMs ?? 10_000 },
       headersTimeout: this.opts.headersTimeoutMs ?? 30_000,
       bodyTimeout: this.opts.bodyTimeoutMs ?? 60_000,
       keepAliveTimeout: 10_000,
-      // Node's own default (--max-http-header-size). Given here so undici need not load node:http to read it.
+      // Node's own default (--max-http-header-size).
       maxHeaderSize: 16 * 1024,
     });
     return { agent: this.agent, request };
@@ -322,6 +324,7 @@ export class HttpClient {
         await this.sleep(wait).catch(between);
         continue;
       }
+      mark('response body');
       policy.succeeded();
       return Object.assign(res, { url: req.url.toString(), text });
     }
@@ -381,6 +384,7 @@ export class HttpClient {
         body: req.payload,
         signal: this.opts.signal,
       });
+      mark('request (to the headers)');
       this.traceResponse(res, started);
       // Only the API's own answers: a presigned download link's host keeps its own clock.
       if (req.url.origin === this.apiOrigin && typeof res.headers.date === 'string') {

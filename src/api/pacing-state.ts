@@ -17,6 +17,7 @@ import { withFileLock } from '../io/lock.js';
 import { fnv1a64, pruneCacheDir } from '../io/cache-file.js';
 import { makeDirSync, openRegularSync } from '../io/regular-file.js';
 import { finiteNumber as num } from '../output/fields.js';
+import { mark } from '../trace.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */
 const STALE_MS = 2000;
@@ -118,6 +119,7 @@ export class SharedStore implements BucketStore {
       const text = Buffer.from(JSON.stringify({ v: VERSION, buckets: all }));
       writeSync(fd, text, 0, text.length, 0);
       ftruncateSync(fd, text.length);
+      mark('pacing state');
       return result;
     } finally {
       closeSync(fd);

@@ -1,7 +1,15 @@
-// Loading undici, but only the parts sq uses: its Agent and request(). Its index costs ~200 ms on these machines.
-// Every sq command that talks to the API pays this once, so the files are named here, where esbuild (see
-// esbuild.config.mjs) can follow them into the bundle that bin/sq.js runs; the bundle also leaves out undici's
-// HTTP/2 half and its other start-up costs until they are used.
+// The HTTP/1.1 transport under src/api/http.ts: Node's own node:http (node:https for an https:// origin), which
+// every Node has compiled in, with its native parser. sq used undici here: loading its files, compiling its
+// WebAssembly parser and the V8 flag that kept that parser's optimising compiler from holding the process at exit
+// cost a call ~15-25 ms more than a plain node:http GET (docs/performance.md), for one request per call.
+//
+// The shape is the part of undici's Agent and request() that http.ts uses, and its errors carry the codes http.ts,
+// retry.ts and http-errors.ts read: a network error keeps Node's code (ECONNREFUSED, ECONNRESET, ENOTFOUND…); the
+// timeouts and a connection lost in the middle of a body are named as undici named them (UND_ERR_CONNECT_TIMEOUT,
+// UND_ERR_HEADERS_TIMEOUT, UND_ERR_BODY_TIMEOUT, UND_ERR_SOCKET), so that the retry policy reads one set of codes.
+import * as http from 'node:http';
+import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Dispatcher } from 'undici';
 
 export type RequestFn = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
@@ -10,11 +18,154 @@ interface Transport {
   request: RequestFn;
 }
 
+interface AgentOptions {
+  connect?: { timeout?: number };
+  headersTimeout?: number;
+  bodyTimeout?: number;
+  keepAliveTimeout?: number;
+  maxHeaderSize?: number;
+}
+
+type Http = typeof import('node:http');
+
+/** An error with a code, as Node's network errors are. */
+function coded(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/**
+ * Keep-alive connections per origin (node:http's Agent; node:https's for https), with undici's three timeouts:
+ * connecting (TLS included), waiting for the response's headers once the request is sent, and any pause between two
+ * pieces of the body.
+ */
+class NodeAgent {
+  private readonly agents = new Map<string, HttpAgent>();
+
+  constructor(
+    private readonly mods: { http: Http; https?: Http },
+    readonly opts: AgentOptions,
+  ) {}
+
+  agentFor(protocol: string): { mod: Http; agent: HttpAgent } {
+    // node:https (and TLS with it) only for an https:// origin. require(), not import(): in the bundle, an import()
+    // would start Node's ES module loader for it.
+    if (protocol === 'https:') this.mods.https ??= createRequire(import.meta.url)('node:https') as Http;
+    const mod = protocol === 'https:' ? this.mods.https! : this.mods.http;
+    let agent = this.agents.get(protocol);
+    if (!agent) {
+      agent = new mod.Agent({ keepAlive: true, keepAliveMsecs: this.opts.keepAliveTimeout ?? 10_000 });
+      this.agents.set(protocol, agent);
+    }
+    return { mod, agent };
+  }
+
+  /** Ends every connection: the command is done with the API. */
+  async close(): Promise<void> {
+    for (const a of this.agents.values()) a.destroy();
+    this.agents.clear();
+  }
+
+  /** Ends every connection at once (undici's name for it). */
+  async destroy(): Promise<void> {
+    await this.close();
+  }
+}
+
+/** The response body as undici gives it: a stream that is also read whole with text(). */
+type Body = IncomingMessage & { text(): Promise<string> };
+
+function request(this: NodeAgent, o: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+  const url = new URL(o.path, o.origin as string);
+  const opts = this.opts;
+  return new Promise<Dispatcher.ResponseData>((resolve, reject) => {
+        const { mod, agent } = this.agentFor(url.protocol);
+        const headers: Record<string, string> = { ...(o.headers as Record<string, string>) };
+        const body = o.body as string | Buffer | undefined;
+        if (body !== undefined && body !== null) headers['content-length'] = String(Buffer.byteLength(body));
+        const options: RequestOptions = {
+          protocol: url.protocol,
+          hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+          port: url.port || undefined,
+          path: o.path,
+          method: o.method,
+          headers,
+          agent,
+          maxHeaderSize: opts.maxHeaderSize,
+          signal: o.signal as AbortSignal | undefined,
+        };
+        let req: ClientRequest;
+        try {
+          req = mod.request(options);
+        } catch (err) {
+          reject(err);
+          return;
+        }
+        // Connecting (TLS included), then waiting for the headers once the request is sent: one timer each, as a
+        // request may be sent (written into a socket still connecting) before the connection is up.
+        const timers: { connect?: NodeJS.Timeout; headers?: NodeJS.Timeout } = {};
+        const arm = (which: 'connect' | 'headers', ms: number, code: string, message: string) => {
+          clearTimeout(timers[which]);
+          timers[which] = setTimeout(() => req.destroy(coded(code, message)), ms);
+          timers[which].unref();
+        };
+        const disarm = (which: 'connect' | 'headers') => {
+          clearTimeout(timers[which]);
+          timers[which] = undefined;
+        };
+        req.on('socket', (socket) => {
+          // A reused keep-alive connection is already up.
+          if (!socket.connecting) return;
+          arm('connect', opts.connect?.timeout ?? 10_000, 'UND_ERR_CONNECT_TIMEOUT', 'Connect Timeout Error');
+          socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => disarm('connect'));
+        });
+        req.on('finish', () => arm('headers', opts.headersTimeout ?? 30_000, 'UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error'));
+        req.on('error', (err) => {
+          disarm('connect');
+          disarm('headers');
+          reject(err);
+        });
+        req.on('response', (res: IncomingMessage) => {
+          disarm('connect');
+          disarm('headers');
+          // Between two reads of the body, at most bodyTimeout (the socket's idle timeout, given back with the socket).
+          const socket = res.socket;
+          const onIdle = () => res.destroy(coded('UND_ERR_BODY_TIMEOUT', 'Body Timeout Error'));
+          socket?.setTimeout(opts.bodyTimeout ?? 60_000, onIdle);
+          res.once('close', () => {
+            socket?.setTimeout(0);
+            socket?.off('timeout', onIdle);
+          });
+          const out = res as Body;
+          out.text = () =>
+            new Promise<string>((done, fail) => {
+              if (res.errored) return fail(lostBody(res.errored));
+              let text = '';
+              res.setEncoding('utf8');
+              res.on('data', (chunk: string) => (text += chunk));
+              res.once('end', () => done(text));
+              res.once('error', (err) => fail(lostBody(err)));
+            });
+          resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: out } as unknown as Dispatcher.ResponseData);
+        });
+        req.end(body ?? undefined);
+      });
+}
+
+/** Node's "aborted" (the server closed in the middle of the body) as undici named it. */
+function lostBody(err: Error & { code?: string }): Error {
+  return err.code === 'ECONNRESET' && err.message === 'aborted' ? coded('UND_ERR_SOCKET', 'other side closed') : err;
+}
+
 let loaded: Promise<Transport> | undefined;
 
 export function loadTransport(): Promise<Transport> {
-  loaded ??= Promise.all([import('undici/lib/dispatcher/agent.js'), import('undici/lib/api/api-request.js')]).then(
-    ([agent, request]) => ({ Agent: agent.default as unknown as Transport['Agent'], request: request.default as RequestFn }),
-  );
+  loaded ??= Promise.resolve({
+    Agent: class extends NodeAgent {
+      constructor(o: AgentOptions) {
+        super({ http }, o);
+      }
+    } as unknown as Transport['Agent'],
+    request: request as unknown as RequestFn,
+  });
   return loaded;
 }

@@ -8,7 +8,6 @@ import { SqError, UsageError } from '../errors.js';
 import { maskSecrets, redactDeep, redactText } from './secrets.js';
 import { Sink } from './sink.js';
 import { importPackage } from '../import-package.js';
-import { runJq } from './jq.js';
 import { capMessage } from './limits.js';
 import { jsonText } from './json-text.js';
 
@@ -91,7 +90,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   const target = { limits: settings.limits, write: (s: string) => out.write(s), closed: () => out.closed, signal: options.signal, now: options.now };
   async function writeFiltered(doc: unknown): Promise<void> {
     if (settings.template) await settings.template.render(doc, target);
-    else await runJq(doc, settings.jq!, target);
+    else await (await import('./jq.js')).runJq(doc, settings.jq!, target);
   }
 
   async function filteredList(items: AsyncIterable<unknown>, opts: RenderOptions | undefined): Promise<number> {

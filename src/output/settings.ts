@@ -2,7 +2,7 @@
 
 import { UsageError } from '../errors.js';
 import { FORMATS, type Format, type OutputSettings } from './types.js';
-import { parseTemplate } from './template.js';
+import type { parseTemplate as ParseTemplate } from './template.js';
 import { filterLimits } from './limits.js';
 
 export interface OutputSettingsInput {
@@ -80,6 +80,21 @@ function resolveColumns(columns: number | undefined, env: Record<string, string 
   return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 80;
 }
 
+let parseTemplate: typeof ParseTemplate | undefined;
+
+/**
+ * --template's parser (output/template.ts) is loaded only for a call that has one (program.ts's preAction, before the
+ * settings are first read): a call without it does not evaluate it.
+ */
+export async function loadTemplates(): Promise<void> {
+  parseTemplate ??= (await import('./template.js')).parseTemplate;
+}
+
+function templateOf(text: string) {
+  if (!parseTemplate) throw new Error('--template read before output/template.js was loaded: await loadTemplates() first');
+  return parseTemplate(text);
+}
+
 export function resolveOutputSettings(input: OutputSettingsInput): OutputSettings {
   const { format, explicit } = resolveFormat(input);
   return {
@@ -87,7 +102,7 @@ export function resolveOutputSettings(input: OutputSettingsInput): OutputSetting
     explicitFormat: explicit,
     fields: resolveFields(input.fields),
     jq: input.jq ?? null,
-    template: input.template === undefined ? null : parseTemplate(input.template),
+    template: input.template === undefined ? null : templateOf(input.template),
     // Read only when a filter is given: a bad SQ_FILTER_* value is exit 2 for --jq/--template, and ignored otherwise.
     limits: filterLimits(input.jq !== undefined || input.template !== undefined ? input.env : {}),
     color: colorFor(input.stdoutIsTTY, input.color, input.env),

@@ -10,9 +10,14 @@
 // stop signal instead of growing one string until V8 aborts.
 import { SqError, UsageError } from '../errors.js';
 import { capMessage, type FilterLimits } from './limits.js';
-import { parseApiTime, relativeTime } from './time.js';
-import { displayWidth, padWidth } from './width.js';
 import { jsonText } from './json-text.js';
+import type * as TimeModule from './time.js';
+import type * as WidthModule from './width.js';
+
+// Loaded by the first render: the width tables and time parsing are for output, and a call with no --template (or
+// one whose template is refused) should not evaluate them.
+let widthFns: typeof WidthModule;
+let time: typeof TimeModule;
 
 type Val = unknown;
 const MISSING = Symbol('no value');
@@ -200,6 +205,7 @@ export function parseTemplate(src: string): Template {
   if (tail) root.push({ t: 'text', s: tail });
   return {
     async render(data, to) {
+      [widthFns, time] = await Promise.all([import('./width.js'), import('./time.js')]);
       const ctx: Ctx = { root: data, vars: [new Map([['$', data]])], rows: [], rowChars: 0, limits: to.limits, out: '', total: 0, ticks: 0, now: to.now ?? Date.now };
       const run = exec(root, data, ctx);
       let breath = Date.now();
@@ -367,9 +373,9 @@ function printf(format: unknown, ...args: Val[]): string {
     else s = prec !== undefined && verb === 's' ? [...text(v)].slice(0, Number(prec)).join('') : text(v);
     // The width is in terminal columns (Go counts runes, which puts a CJK or emoji column out of line).
     const w = width === undefined ? 0 : Number(width);
-    const len = displayWidth(s);
+    const len = widthFns.displayWidth(s);
     if (len >= w) return s;
-    if (flags.includes('-')) return padWidth(s, w);
+    if (flags.includes('-')) return widthFns.padWidth(s, w);
     return (flags.includes('0') && /[df]/.test(verb) ? '0' : ' ').repeat(w - len) + s;
   });
 }
@@ -383,8 +389,8 @@ function cmp(name: string, a: Val, b: Val): number {
 function renderRows(ctx: Ctx): string {
   if (!ctx.rows.length) return '';
   const widths: number[] = [];
-  for (const r of ctx.rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, displayWidth(c))));
-  const out = ctx.rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : padWidth(c, widths[i]))).join('  ').trimEnd() + '\n').join('');
+  for (const r of ctx.rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, widthFns.displayWidth(c))));
+  const out = ctx.rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : widthFns.padWidth(c, widths[i]))).join('  ').trimEnd() + '\n').join('');
   ctx.rows = [];
   ctx.rowChars = 0;
   return out;
@@ -424,7 +430,7 @@ const FUNCS: Record<string, (ctx: Ctx, ...args: Val[]) => Val> = {
   tablerender: (c) => renderRows(c),
   // "3 min ago", "in 2 h", as terminal tables show times; a value that is not one of the API's times prints as given.
   timeago: (c, v) => {
-    const t = parseApiTime(v);
-    return t === undefined ? text(v) : relativeTime(t, c.now());
+    const t = time.parseApiTime(v);
+    return t === undefined ? text(v) : time.relativeTime(t, c.now());
   },
 };

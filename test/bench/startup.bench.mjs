@@ -1,84 +1,81 @@
-// startup_ratio: median wall time of `sq --version` ÷ median of `node -e 0`, runs interleaved (target ≤ 1.2).
-// one_call_ratio: `sq me --json` against the emulator ÷ a minimal node:http script doing the same GET and printing
-// it (target ≤ 1.5). Both sides run in this process's loop, alternating, so machine noise hits both alike. The pacing
-// state every sq process shares is kept between calls, as a user's calls keep it; one_call_ratio_fresh_state is the
-// same with it removed before each sq call (the first call of a key on a machine: no state to read).
-// one_call_ratio_uncached: the same without bin/sq.js's code cache (no target; the first call after an install).
-// code_cache_ratio: `sq me --json` with the code cache ÷ the same with SQ_CACHE_DIR= (a plain require of the bundle),
-// alternating; saved_ms is what the cache saves a call (on Node 20 the launcher's own V8 cache, on 22.1+ Node's).
-// node_compile_cache_ratio (Node 22.1+): the same with bin/sq.js's cache ÷ a minimal launcher using Node's own
-// module.enableCompileCache(); saved_ms is what keeping our own cache is worth (issue 12: keep it only if > 10 ms).
-// SQ_BENCH_NODE=/path/to/node runs every timed process under that Node (the emulator stays in this one).
-import { execFileSync } from 'node:child_process';
+// What one call costs against the smallest program doing the same job, every process in a clean environment
+// (lib.mjs cleanEnv: PATH and HOME only), run in this process's loop alternately with its baseline so that machine
+// noise hits both alike; medians of BENCH_RUNS (21) pairs. Each line also gives the load average at its end.
+// - help_ratio: `sq squids --help` ÷ `node -e 0` (target ≤ 1.3): help is what a user types first.
+// - auth_status_ratio: a command that reads the profile file and talks to no server, `sq profiles list --json`
+//   (`sq auth status` checks the key with a request), ÷ a CommonJS script that reads the file and prints the same list.
+// - one_call_ratio: `sq me --json` against the emulator ÷ a CommonJS node:http GET printing the pretty JSON (target
+//   ≤ 1.3). The pacing state every sq process shares is kept between calls, as a user's calls keep it;
+//   one_call_ratio_fresh_state is the same with it removed before each sq call (the first call of a key on a machine).
+// - one_call_ratio_uncached: the same without bin/sq.js's code cache (no target; the first call after an install).
+// - code_cache_ratio: `sq me --json` with the code cache ÷ the same with SQ_CACHE_DIR= (a plain require of the
+//   bundle); saved_ms is what the cache saves a call.
+// - node_compile_cache_ratio (Node 22.1+): the same with bin/sq.js's cache ÷ a minimal launcher using Node's own
+//   module.enableCompileCache(); saved_ms is what keeping our own cache is worth.
+// `npm run bench -- --node PATH` (SQ_BENCH_NODE) runs every timed process under that Node (the emulator stays in this one).
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { forgetPacing, median, wall } from './lib.mjs';
+import { NODE, NODE_VERSION, cleanEnv, forgetPacing, getScript, load, median, profilesScript, wall } from './lib.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'bin/sq.js');
-const RUNS = Number(process.env.BENCH_RUNS || 25);
-const NODE = process.env.SQ_BENCH_NODE || process.execPath;
-const NODE_VERSION = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
+const RUNS = Number(process.env.BENCH_RUNS || 21);
 
 // wall() spawns asynchronously: the emulator answering `sq me` runs in this very process, so the loop must stay free.
 
 /** Median wall times of `a` and `b`, alternating; `fresh` removes the shared pacing state before each call of `a`. */
-async function compare(name, a, b, target, env, envB = env, fresh = false) {
+async function compare(name, a, b, target, env, envB = env, fresh = false, extra = {}) {
   const ta = [];
   const tb = [];
-  await wall(a, env, NODE);
-  await wall(b, envB, NODE); // warm the file cache for both
+  await wall(a, env);
+  await wall(b, envB); // warm the code cache and the file cache for both
   for (let i = 0; i < RUNS; i++) {
     if (fresh && env.SQ_CACHE_DIR) forgetPacing(env.SQ_CACHE_DIR);
-    ta.push((await wall(a, env, NODE)).ms);
-    tb.push((await wall(b, envB, NODE)).ms);
+    ta.push((await wall(a, env)).ms);
+    tb.push((await wall(b, envB)).ms);
   }
   const [ma, mb] = [median(ta), median(tb)];
   const round = (x) => Math.round(x * 10) / 10;
-  console.log(JSON.stringify({ name, value: Math.round((ma / mb) * 1000) / 1000, unit: 'ratio', target, node: NODE_VERSION, median_ms: round(ma), baseline_ms: round(mb), saved_ms: round(mb - ma) }));
+  console.log(
+    JSON.stringify({ name, value: Math.round((ma / mb) * 1000) / 1000, unit: 'ratio', target, node: NODE_VERSION, median_ms: round(ma), baseline_ms: round(mb), saved_ms: round(mb - ma), runs: RUNS, load: load(), ...extra }),
+  );
 }
 
-// A fresh code cache directory of its own: the figure does not depend on HOME being writable or on earlier runs.
-const baseEnv = {
-  PATH: process.env.PATH,
-  HOME: process.env.HOME,
-  SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')),
-  SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')),
-};
-await compare('startup_ratio', [bin, '--version'], ['-e', '0'], '<= 1.2', baseEnv);
+// Fresh profile and code cache directories of its own: the figures do not depend on HOME or on earlier runs.
+const baseEnv = cleanEnv({ SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')), SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')) });
+await compare('help_ratio', [bin, 'squids', '--help'], ['-e', '0'], '<= 1.3', baseEnv, baseEnv, false, { command: 'sq squids --help', baseline: 'node -e 0' });
 
 const { startEmulator } = await import(join(root, 'dist/emulator/index.js'));
 const emu = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', seed: 'empty' });
 try {
-  const script = join(mkdtempSync(join(tmpdir(), 'sq-bench-')), 'get.mjs');
-  writeFileSync(
-    script,
-    `import http from 'node:http';
-const u = new URL('/v1/me', process.env.SQ_BASE_URL);
-http.get(u, { headers: { authorization: 'Token ' + process.env.SQ_TOKEN, accept: 'application/json' } }, (res) => {
-  let b = '';
-  res.setEncoding('utf8');
-  res.on('data', (c) => (b += c));
-  res.on('end', () => { process.stdout.write(JSON.stringify(JSON.parse(b), null, 2) + '\\n'); });
-});
-`,
-  );
   const env = { ...baseEnv, SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token };
-  // The first call warms bin/sq.js's code cache (docs/performance.md); every later call is measured with it.
-  await compare('one_call_ratio', [bin, 'me', '--json'], [script], '<= 1.5', env);
+  // A stored profile (the key in the file, not in the environment) for the command that only reads it.
+  // (Spawned, not execFileSync: the emulator answering it runs in this process.)
+  await new Promise((done, fail) => {
+    const login = spawn(NODE, [bin, 'auth', 'login', '--with-token', '--quiet'], { env: { ...baseEnv, SQ_BASE_URL: emu.baseUrl }, stdio: ['pipe', 'ignore', 'inherit'] });
+    login.on('close', (code) => (code === 0 ? done() : fail(new Error(`sq auth login exited ${code}`))));
+    login.stdin.end(`${emu.token}\n`);
+  });
+  await compare('auth_status_ratio', [bin, 'profiles', 'list', '--json'], [profilesScript()], '<= 1.3', baseEnv, baseEnv, false, {
+    command: 'sq profiles list --json',
+    baseline: 'a CommonJS script reading the profile file',
+  });
+
+  const script = getScript();
+  await compare('one_call_ratio', [bin, 'me', '--json'], [script], '<= 1.3', env, env, false, { command: 'sq me --json', baseline: 'a CommonJS node:http GET' });
   await compare('one_call_ratio_fresh_state', [bin, 'me', '--json'], [script], 'none (the first call of a key on a machine)', env, env, true);
   // For the record: the same call without the cache, as the first call after an install or upgrade runs.
   await compare('one_call_ratio_uncached', [bin, 'me', '--json'], [script], 'none (first call after install)', { ...env, SQ_CACHE_DIR: '' });
-  // Whether the code cache is worth having at all on this Node (issue 12: the launcher's own only if > 10 ms on 20).
+  // Whether the code cache is worth having at all on this Node.
   await compare('code_cache_ratio', [bin, 'me', '--json'], [bin, 'me', '--json'], 'saved_ms > 10', env, { ...env, SQ_CACHE_DIR: '' });
-  if (execFileSync(NODE, ['-p', "typeof require('node:module').enableCompileCache"], { encoding: 'utf8' }).trim() === 'function') {
+  if (execFileSync(NODE, ['-p', "typeof require('node:module').enableCompileCache"], { encoding: 'utf8', env: cleanEnv() }).trim() === 'function') {
     const alt = join(mkdtempSync(join(tmpdir(), 'sq-bench-')), 'sq-node-cache.cjs');
     writeFileSync(
       alt,
       `'use strict';
-try { require('node:v8').setFlagsFromString('--liftoff-only'); } catch {}
 require('node:module').enableCompileCache(process.env.SQ_CACHE_DIR + '/node-compile-cache');
 require(${JSON.stringify(join(root, 'dist/sq.cjs'))}).run(process.argv.slice(2)).then((code) => process.exit(code));
 `,

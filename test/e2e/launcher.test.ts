@@ -222,13 +222,35 @@ describe('what a call loads', () => {
     return { env: { NODE_OPTIONS: `--require ${pre}` }, loaded: () => JSON.parse(readFileSync(out, 'utf8')) as string[] };
   }
 
-  it('sq me loads neither node:http, HTTP/2, TLS, child_process nor assert', async () => {
+  it('sq me over http:// loads node:http (its transport), and neither HTTP/2, TLS, child_process nor assert', async () => {
     const p = probe();
     const r = await sqBin(['me', '--json'], { env: emu.env({ ...p.env, SQ_CACHE_DIR: '' }) });
     expect(r.code).toBe(0);
     const loaded = p.loaded();
-    expect(loaded).toContain('net');
-    for (const m of ['http', 'http2', 'tls', 'child_process', 'assert', 'readline']) expect(loaded, m).not.toContain(m);
+    expect(loaded).toContain('http');
+    for (const m of ['https', 'http2', 'tls', 'child_process', 'assert', 'readline']) expect(loaded, m).not.toContain(m);
+  });
+
+  // SQ_TEST_LOAD_LOG=FILE: the bundle's files that the call evaluated, in order (esbuild.config.mjs).
+  async function evaluated(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+    const log = join(tempDir('sq-load-log-'), 'load.log');
+    const r = await sqBin(args, { env: emu.env({ ...env, SQ_TEST_LOAD_LOG: log }) });
+    expect(r.code, r.stderr).toBe(0);
+    return readFileSync(log, 'utf8').trim().split('\n');
+  }
+
+  it('sq me evaluates only what it needs: no emulator, MCP, account file, jq, template, table, completion or zod code', async () => {
+    const files = await evaluated(['me', '--json']);
+    // The log is real: the command's own module and the HTTP client are in it.
+    expect(files).toContain('dist/commands/me.js');
+    expect(files).toContain('dist/api/http.js');
+    const unneeded = /^dist\/(emulator|mcp|account|completion|export|webhook)\/|^dist\/output\/(jq|jq-worker|jq-patches|template|table|width)\.js$|^dist\/commands\/(?!me\.js|index\.js)|jq-web|zod|get-east-asian-width|undici/;
+    expect(files.filter((f) => unneeded.test(f))).toEqual([]);
+  });
+
+  it('--jq and --template load their code when given (the log sees lazily loaded modules)', async () => {
+    expect(await evaluated(['me', '--jq', '.email'])).toContain('dist/output/jq.js');
+    expect(await evaluated(['me', '--template', '{{.email}}'])).toContain('dist/output/width.js');
   });
 
   it('packages loaded on first use come through the launcher: yaml and node:crypto for delivery apply', async () => {
