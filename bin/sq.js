@@ -20,7 +20,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // `sq … | head` closes the pipe early: that is not an error worth a stack trace. Any other error on stdout is the
   // CLI's to report, with its exit code (src/output/sink.ts, main.ts): never an uncaught throw from here.
   for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
-  // The same pre-scan of argv as the CLI's own (src/argv.ts), built beside the bundle.
+  // The same pre-scan of argv as the CLI's own (src/cli/argv.ts), built beside the bundle.
   const scanner = require('../dist/argv.cjs');
   const scan = scanner.scanArgv(argv);
   const dir = cacheDir(process.env);

@@ -1,4 +1,4 @@
-import { defineVerb } from '../command.js';
+import { defineVerb } from '../cli/command.js';
 import { runApply } from '../account/apply.js';
 import { FILE_HELP, FILE_OPTION, JSON_HELP, planOfFile } from './plan.js';
 

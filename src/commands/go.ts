@@ -2,7 +2,7 @@
 // running it again after an interruption (Ctrl-C, a CI timeout mid-wait) picks up where it stopped: the same squid
 // (found by its deterministic name), the tasks already there (the API skips duplicates), and the run still in
 // progress, instead of a second run that would be charged again.
-import { defineVerb } from '../command.js';
+import { defineVerb } from '../cli/command.js';
 import { AmbiguousWriteError, unexpectedWriteAnswer } from '../api/http-errors.js';
 import { badTaskValues, getCrawlerParams, squidParamNames, unknownSquidParams } from '../api/crawlers.js';
 import { resolveCrawler, resolveSquid } from '../api/resolve.js';

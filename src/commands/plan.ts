@@ -1,6 +1,6 @@
-import { defineVerb, type OptionSpec } from '../command.js';
+import { defineVerb, type OptionSpec } from '../cli/command.js';
 import { maskSecrets } from '../output/secrets.js';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../cli/context.js';
 import { ExitCode } from '../errors.js';
 import { required } from '../validate/index.js';
 import { loadAccountFile } from '../account/file.js';

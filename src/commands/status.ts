@@ -1,6 +1,6 @@
 // `sq status`: one screen for the account, built from the endpoints other commands use, with a bounded number of
 // requests (the recent-runs reader stops early and is capped; see runs/_shared/recent.ts).
-import { defineVerb } from '../command.js';
+import { defineVerb } from '../cli/command.js';
 import type { HttpClient } from '../api/http.js';
 import { getAutoReset, type AutoReset } from '../api/billing.js';
 import { items } from '../api/pages.js';

@@ -12,11 +12,11 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
 import { cacheDir } from '../cache-dir.js';
 import { pruneCacheDir, readCacheFile, writeCacheFile } from '../io/cache-file.js';
-import { readGlobals } from '../global-options.js';
+import { readGlobals } from '../cli/global-options.js';
 
 const COMPLETION_TTL_MS = 60_000;
 const COMPLETION_BUDGET_MS = 450;

@@ -1,6 +1,6 @@
 // The export engine of `sq results list`: one page after another to stdout or an atomic -o FILE, with checkpoints
 // that let an interrupted --all export continue (--resume) from its last whole page.
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../cli/context.js';
 import type { Envelope } from '../api/pages.js';
 import { FORMAT_SPECS, type Format, type Output } from '../output/types.js';
 import { createOutput } from '../output/index.js';
@@ -11,7 +11,7 @@ import { SqError, UsageError } from '../errors.js';
 import { AtomicFile, checkNewOutput, checkOutputTarget } from '../io/atomic-file.js';
 import { Progress, count } from '../io/progress.js';
 import { nonEmpty } from '../validate/index.js';
-import { pageFilter, pagingFlags, pagingHint, type pagingOptions, records, tally, type Paging, type Tally } from '../io/paging.js';
+import { pageFilter, pagingFlags, pagingHint, type pagingOptions, records, tally, type Paging, type Tally } from '../cli/paging.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
 import { Sink, readerGone } from '../output/sink.js';
 import {
@@ -35,7 +35,7 @@ import { lstat, open } from 'node:fs/promises';
 import { constants, fstatSync, readlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import type { OptionsOf } from '../command.js';
+import type { OptionsOf } from '../cli/command.js';
 
 const FILE_FORMATS: Record<string, Format> = { csv: 'csv', tsv: 'tsv', tab: 'tsv', json: 'json', ndjson: 'ndjson', jsonl: 'ndjson' };
 

@@ -4,7 +4,7 @@
 // with its exit code's name. Only protocol messages go to stdout.
 import { Readable, Transform, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../cli/context.js';
 import { exitCodeName, UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
 import { VERSION } from '../version.js';

@@ -1,8 +1,8 @@
-import { defineVerb } from '../../command.js';
-import type { Ctx } from '../../context.js';
+import { defineVerb } from '../../cli/command.js';
+import type { Ctx } from '../../cli/context.js';
 import type { Column } from '../../output/types.js';
 import { exclusive, optionalInt } from '../../validate/index.js';
-import { confirmOrCancel } from '../../io/confirm.js';
+import { confirmOrCancel } from '../../cli/confirm.js';
 import { getAutoReset, raisesCharges, setAutoReset, type AutoReset, type AutoResetUpdate } from '../../api/billing.js';
 
 const pct = (v: unknown) => (typeof v === 'number' ? `${Number.isInteger(v) ? v : v.toFixed(2)}%` : 'n/a');

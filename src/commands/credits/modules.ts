@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { breakdownRows, getModuleCredits } from '../../api/credits.js';
 import { isRecord } from '../../output/fields.js';
 import { intFlag } from '../../validate/index.js';

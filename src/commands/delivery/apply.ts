@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { runApply } from '../../account/apply.js';
 import { pathOf, type Desired } from '../../account/file.js';

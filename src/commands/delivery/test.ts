@@ -1,5 +1,5 @@
-import { defineVerb } from '../../command.js';
-import type { Ctx } from '../../context.js';
+import { defineVerb } from '../../cli/command.js';
+import type { Ctx } from '../../cli/context.js';
 import { enumFlag, httpUrlFlag, nonEmpty, portFlag } from '../../validate/index.js';
 import { isObj, postDeliveryTest, storedDelivery, type TestKind, type TestResult } from '../../api/delivery.js';
 import { ApiError, UsageError } from '../../errors.js';

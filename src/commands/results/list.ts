@@ -1,5 +1,5 @@
-import { defineVerb } from '../../command.js';
-import { pagingOptions } from '../../io/paging.js';
+import { defineVerb } from '../../cli/command.js';
+import { pagingOptions } from '../../cli/paging.js';
 import { listResults } from '../../export/results.js';
 
 const DEFAULT_LIMIT = 100;

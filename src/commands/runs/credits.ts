@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { breakdownRows, getRunCredits } from '../../api/credits.js';
 import { credits, printBreakdown } from '../credits/_shared/breakdown.js';
 import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';

@@ -2,7 +2,7 @@ import { lstat, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import type { HttpClient, StreamResponse } from '../../api/http.js';
 import { downloadUrl, getRun, runStatus } from '../../api/runs.js';
 import { AuthError, NotFoundError } from '../../errors.js';

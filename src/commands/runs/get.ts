@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { getRun } from '../../api/runs.js';
 import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
 

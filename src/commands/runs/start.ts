@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import type { HttpClient } from '../../api/http.js';
 import { AmbiguousWriteError, InterruptedWriteError } from '../../api/http.js';
 import { listRunPages, startRun, type Run } from '../../api/runs.js';

@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { SQUID_DETAIL_COLUMNS } from './_shared/columns.js';
 import { getSquid } from '../../api/squids.js';

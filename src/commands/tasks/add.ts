@@ -1,9 +1,9 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { addTasks, normalizeTask, parseTaskFile } from '../../api/tasks.js';
 import { AmbiguousWriteError, InterruptedWriteError } from '../../api/http-errors.js';
 import { InterruptedError, PartialFailureError, SqError, UsageError } from '../../errors.js';
-import { readInput } from '../../io/stdin.js';
+import { readInput } from '../../cli/stdin.js';
 import { nonEmpty, required } from '../../validate/index.js';
 import { TASK_LIST_COLUMNS } from './_shared/columns.js';
 

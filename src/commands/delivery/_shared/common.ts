@@ -1,11 +1,11 @@
 // What the delivery verbs share: squid lookup, the --active/--inactive pair, secrets that must never come from
 // argv (visible in `ps` and shell history) and never leave in an error message, and the write itself.
-import type { Ctx } from '../../../context.js';
+import type { Ctx } from '../../../cli/context.js';
 import type { HttpClient } from '../../../api/http.js';
-import { defineOptions, type OptionSpec } from '../../../command.js';
+import { defineOptions, type OptionSpec } from '../../../cli/command.js';
 import { UsageError } from '../../../errors.js';
 import { exclusive, nonEmpty, required } from '../../../validate/index.js';
-import { readInput } from '../../../io/stdin.js';
+import { readInput } from '../../../cli/stdin.js';
 import { isObj, postDelivery, type DeliveryBody } from '../../../api/delivery.js';
 import { flatten } from '../../../output/fields.js';
 import type { Column } from '../../../output/types.js';

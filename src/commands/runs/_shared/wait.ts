@@ -1,7 +1,7 @@
 // Waiting for a run (`runs start --wait`, `runs watch`): poll the run and its stats until a terminal status, then
 // until the export is ready, because results and downloads only exist once `export_done` is true.
-import { defineOptions, type OptionsOf } from '../../../command.js';
-import type { Ctx } from '../../../context.js';
+import { defineOptions, type OptionsOf } from '../../../cli/command.js';
+import type { Ctx } from '../../../cli/context.js';
 import type { HttpClient } from '../../../api/http.js';
 import { InterruptedError, NotFoundError, RunFailedError, TimeoutError, UsageError } from '../../../errors.js';
 import {

@@ -1,4 +1,4 @@
-import { defineVerb } from '../../../command.js';
+import { defineVerb } from '../../../cli/command.js';
 import { createChain, getChain, parseFieldMap, sameFieldMap, updateChain, type ChainCreate, type ChainUpdate } from '../../../api/chains.js';
 import { resolveCrawler, resolveSquid } from '../../../api/resolve.js';
 import { UsageError } from '../../../errors.js';

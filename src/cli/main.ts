@@ -1,16 +1,16 @@
 // run(argv) -> exit code. The only place where errors become exit codes and get printed.
 // main() never calls process.exit, so the whole CLI runs in-process in tests.
 import type { ContextInit } from './factory.js';
-import { DryRunStop, ExitCode, SqError, UsageError, InterruptedError, STOP_SIGNALS, type StopSignal } from './errors.js';
-import { redactText } from './output/secrets.js';
-import { terminalSafe } from './output/cells.js';
-import { specOf } from './output/formats.js';
+import { DryRunStop, ExitCode, SqError, UsageError, InterruptedError, STOP_SIGNALS, type StopSignal } from '../errors.js';
+import { redactText } from '../output/secrets.js';
+import { terminalSafe } from '../output/cells.js';
+import { specOf } from '../output/formats.js';
 import { scanArgv } from './argv.js';
 
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // Fast path: `sq --version` loads nothing else.
-    const { VERSION } = await import('./version.js');
+    const { VERSION } = await import('../version.js');
     (init.io?.stdout ?? process.stdout).write(`${VERSION}\n`);
     return ExitCode.OK;
   }
@@ -27,7 +27,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   try {
     if (argv[0] === '__complete') {
       // Hidden: what the completion scripts ask on a Tab. Fast (no command tree) and silent whatever happens.
-      const { complete } = await import('./completion/values.js');
+      const { complete } = await import('../completion/values.js');
       return await complete(ctx, argv.slice(1), () => controller.abort());
     }
     const { buildProgram, readGlobals } = await import('./program.js');
@@ -41,7 +41,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   } catch (err) {
     if (!(err instanceof DryRunStop)) return report(ctx, err);
     try {
-      const { printPlanned } = await import('./io/dry-run.js');
+      const { printPlanned } = await import('./dry-run.js');
       await printPlanned(ctx, err.planned);
       await ctx.flush();
       return ctx.exitCode;

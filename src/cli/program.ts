@@ -1,14 +1,14 @@
 // Builds the commander tree: global options, nouns (loaded lazily), verbs from their specs.
 import { Command } from 'commander';
 import { scanArgv } from './argv.js';
-import { cacheDir } from './cache-dir.js';
+import { cacheDir } from '../cache-dir.js';
 import type { Ctx } from './context.js';
 import type { NounEntry, NounSpec, VerbSpec } from './command.js';
-import { NOUNS } from './commands/index.js';
-import { UsageError } from './errors.js';
-import { closest } from './validate/suggest.js';
+import { NOUNS } from '../commands/index.js';
+import { UsageError } from '../errors.js';
+import { closest } from '../validate/suggest.js';
 import { USES, commandPath, exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../version.js';
 import { EXAMPLES, GLOBAL_OPTIONS, makeOption, readGlobals } from './global-options.js';
 
 export { GLOBAL_OPTIONS, readGlobals };
@@ -108,7 +108,7 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
     ctx.outputSettings();
     if (ctx.globals.jq !== undefined) {
       const dir = cacheDir(ctx.env);
-      await (await import('./output/jq.js')).checkJq(ctx.globals.jq, ctx.outputSettings().limits, dir === undefined ? undefined : `${dir}/jq-known`, ctx.signal);
+      await (await import('../output/jq.js')).checkJq(ctx.globals.jq, ctx.outputSettings().limits, dir === undefined ? undefined : `${dir}/jq-known`, ctx.signal);
     }
   });
 
