@@ -3,7 +3,7 @@
 import { isRecord as isRec } from '../output/fields.js';
 import type { HttpClient } from './http.js';
 import { seg } from './path.js';
-import { closest } from '../validate/suggest.js';
+import { closest } from '../lib/suggest.js';
 type Rec = Record<string, unknown>;
 
 export { isRec };

@@ -9,9 +9,9 @@ import { AmbiguousWriteError, InterruptedWriteError, NOT_SENT_CODES, errCode, ne
 import { redactBody, redactUrl } from './redact.js';
 import { maskAuthorization } from '../output/secrets.js';
 import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
-import { sleep } from './sleep.js';
+import { sleep } from '../lib/sleep.js';
 import { USER_AGENT } from '../version.js';
-import { fnv1a64 } from '../io/cache-file.js';
+import { fnv1a64 } from '../lib/cache-file.js';
 
 export { AmbiguousWriteError, InterruptedWriteError };
 

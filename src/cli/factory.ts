@@ -12,7 +12,7 @@ import { AuthError, UsageError } from '../errors.js';
 import { MAX_HTTP_TIMEOUT_MS, parseDuration } from '../validate/duration.js';
 import { redactText } from '../output/secrets.js';
 import { cacheDir } from '../cache-dir.js';
-import { sleep as abortableSleep } from '../api/sleep.js';
+import { sleep as abortableSleep } from '../lib/sleep.js';
 import { Sink, fdWriter } from '../output/sink.js';
 
 export interface ContextInit {

@@ -6,7 +6,7 @@ import type { Ctx } from './context.js';
 import type { NounEntry, NounSpec, VerbSpec } from './command.js';
 import { NOUNS } from '../commands/index.js';
 import { UsageError } from '../errors.js';
-import { closest } from '../validate/suggest.js';
+import { closest } from '../lib/suggest.js';
 import { USES, commandPath, exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
 import { VERSION } from '../version.js';
 import { EXAMPLES, GLOBAL_OPTIONS, makeOption, readGlobals } from './global-options.js';

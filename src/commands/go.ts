@@ -9,16 +9,16 @@ import { resolveCrawler, resolveSquid } from '../api/resolve.js';
 import { createSquid, parseParams, SQUIDS_PATH, updateSquid } from '../api/squids.js';
 import { addTasks } from '../api/tasks.js';
 import { isTerminal, listRunPages, runStatus, startRun, type Run } from '../api/runs.js';
-import { fnv1a64 } from '../io/cache-file.js';
+import { fnv1a64 } from '../lib/cache-file.js';
 import { existsSync } from 'node:fs';
-import { checkNewOutput } from '../io/atomic-file.js';
+import { checkNewOutput } from '../lib/atomic-file.js';
 import { siblings } from '../io/checkpoint.js';
 import { count } from '../io/progress.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
 import { NotFoundError, SqError, UsageError } from '../errors.js';
 import { shellWord } from '../io/shell.js';
 import { nonEmpty } from '../validate/index.js';
-import { WAIT_OPTIONS, waitForRun, waitSettings } from './runs/_shared/wait.js';
+import { WAIT_OPTIONS, waitForRun, waitSettings } from './_shared/wait.js';
 import { fileFormat, refuseInterruptedExport, runExport } from '../export/results.js';
 
 /** As in `tasks add`: the API documents no batch limit, so large lists go in requests of this many. */

@@ -15,7 +15,7 @@ import { basename } from 'node:path';
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
 import { cacheDir } from '../cache-dir.js';
-import { pruneCacheDir, readCacheFile, writeCacheFile } from '../io/cache-file.js';
+import { pruneCacheDir, readCacheFile, writeCacheFile } from '../lib/cache-file.js';
 import { readGlobals } from '../cli/global-options.js';
 
 const COMPLETION_TTL_MS = 60_000;

@@ -8,7 +8,7 @@ import { finiteNumber as num } from '../output/fields.js';
 import { isIdPrefix, resolveRun, resolveSquid, resolveTask } from '../api/resolve.js';
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../api/results.js';
 import { SqError, UsageError } from '../errors.js';
-import { AtomicFile, checkNewOutput, checkOutputTarget } from '../io/atomic-file.js';
+import { AtomicFile, checkNewOutput, checkOutputTarget } from '../lib/atomic-file.js';
 import { Progress, count } from '../io/progress.js';
 import { nonEmpty } from '../validate/index.js';
 import { pageFilter, pagingFlags, pagingHint, type pagingOptions, records, tally, type Paging, type Tally } from '../cli/paging.js';
@@ -28,7 +28,7 @@ import {
   writeCheckpoint,
   type Checkpoint,
 } from '../io/checkpoint.js';
-import { lockExport } from '../io/lock.js';
+import { lockExport } from '../lib/lock.js';
 import { shellWord } from '../io/shell.js';
 import { Writable } from 'node:stream';
 import { lstat, open } from 'node:fs/promises';

@@ -20,7 +20,7 @@
 import type { Worker } from 'node:worker_threads';
 import { SqError, UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
-import { fnv1a64, readCacheFile, writeCacheFile } from '../io/cache-file.js';
+import { fnv1a64, readCacheFile, writeCacheFile } from '../lib/cache-file.js';
 import { JQ_WORKER_SOURCE } from './jq-worker.js';
 import { capMessage, outputFor, type FilterLimits } from './limits.js';
 import { patchJqWeb } from './jq-patches.js';

@@ -2,7 +2,7 @@ import { defineVerb } from '../../cli/command.js';
 import { breakdownRows, getModuleCredits } from '../../api/credits.js';
 import { isRecord } from '../../output/fields.js';
 import { intFlag } from '../../validate/index.js';
-import { credits, printBreakdown } from './_shared/breakdown.js';
+import { credits, printBreakdown } from '../_shared/breakdown.js';
 
 export default defineVerb({
   name: 'modules',

@@ -6,10 +6,10 @@ import { defineVerb } from '../../cli/command.js';
 import type { HttpClient, StreamResponse } from '../../api/http.js';
 import { downloadUrl, getRun, runStatus } from '../../api/runs.js';
 import { AuthError, NotFoundError } from '../../errors.js';
-import { AtomicFile, checkNewOutput, checkOutputTarget, checkTargetDir, existsError } from '../../io/atomic-file.js';
+import { AtomicFile, checkNewOutput, checkOutputTarget, checkTargetDir, existsError } from '../../lib/atomic-file.js';
 import { Progress, humanBytes } from '../../io/progress.js';
 import { nonEmpty } from '../../validate/index.js';
-import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
 
 export default defineVerb({
   name: 'download',

@@ -6,7 +6,7 @@ import { shellWord } from '../../io/shell.js';
 import { RUN_COLUMNS } from './_shared/columns.js';
 import { RUNS_PATH } from '../../api/runs.js';
 import { pagingFlags, pagingOptions, printList } from '../../cli/paging.js';
-import { MAX_RECENT, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './_shared/recent.js';
+import { MAX_RECENT, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from '../_shared/recent.js';
 
 const DEFAULT_LIMIT = 20;
 

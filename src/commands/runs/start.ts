@@ -5,7 +5,7 @@ import { listRunPages, startRun, type Run } from '../../api/runs.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { required } from '../../validate/index.js';
-import { WAIT_OPTIONS, waitAndShow, waitSettings } from './_shared/wait.js';
+import { WAIT_OPTIONS, waitAndShow, waitSettings } from '../_shared/wait.js';
 
 export default defineVerb({
   name: 'start',

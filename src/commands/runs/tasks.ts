@@ -1,6 +1,6 @@
 import { defineVerb } from '../../cli/command.js';
 import { runTaskPages } from '../../api/runs.js';
-import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
 import { RUN_TASK_COLUMNS } from './_shared/columns.js';
 import { pageFilter, pagingFlags, pagingHint, pagingOptions, records, tally } from '../../cli/paging.js';
 

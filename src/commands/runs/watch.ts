@@ -1,6 +1,6 @@
 import { defineVerb } from '../../cli/command.js';
-import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
-import { WAIT_OPTIONS, waitAndShow, waitSettings } from './_shared/wait.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
+import { WAIT_OPTIONS, waitAndShow, waitSettings } from '../_shared/wait.js';
 
 export default defineVerb({
   name: 'watch',

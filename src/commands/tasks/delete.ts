@@ -1,6 +1,6 @@
 import { defineVerb } from '../../cli/command.js';
 import { nonEmpty } from '../../validate/index.js';
-import { idOf, PREFIX_NOTE, TASK_SQUID_OPTION } from '../runs/_shared/ref.js';
+import { idOf, PREFIX_NOTE, TASK_SQUID_OPTION } from '../_shared/ref.js';
 import { confirmOrCancel, preflightConfirm } from '../../cli/confirm.js';
 import { deleteTask } from '../../api/tasks.js';
 

@@ -6,7 +6,7 @@ import type { HttpClient } from '../../../api/http.js';
 import { isFullHash, isIdPrefix, pick } from '../../../api/resolve.js';
 import { cacheDir } from '../../../cache-dir.js';
 import { NotFoundError } from '../../../errors.js';
-import { pruneCacheDir, readCacheFile, writeCacheFile } from '../../../io/cache-file.js';
+import { pruneCacheDir, readCacheFile, writeCacheFile } from '../../../lib/cache-file.js';
 
 const MAX_REMEMBERED = 50;
 

@@ -6,7 +6,7 @@
 import { closeSync, openSync, rmSync, statSync } from 'node:fs';
 import { lstat, readFile, unlink, writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { sleep } from '../api/sleep.js';
+import { sleep } from './sleep.js';
 
 /** Runs `fn` while holding the lock file `lock`; keep it short (milliseconds): the lock is not refreshed. */
 export async function withFileLock<T>(lock: string, fn: () => T | Promise<T>, opts: { staleMs: number; waitMs: number }): Promise<T> {
