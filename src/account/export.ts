@@ -7,7 +7,7 @@ import { CRAWLERS_PATH } from '../api/crawlers.js';
 import { getAutoReset } from '../api/billing.js';
 import { storedDelivery, storedEvents } from '../api/delivery.js';
 import { RUN_EVENTS } from '../api/events.js';
-import { compareApiTime } from '../api/time.js';
+import { compareApiTime } from '../lib/api-time.js';
 import { linkedAccounts, listAccounts, listAll, squidDetail, squidTasks } from './state.js';
 import { taskValue } from './diff.js';
 import type { Rec } from './file.js';

@@ -139,7 +139,7 @@ async function ask(http: HttpClient, source: Source, line: Line, now: number): P
       return types.filter((t) => str(t.name)).map((t) => [str(t.name), str(t.domain) || 'account type']);
     }
     case 'runs': {
-      const [{ resolveSquid }, { parseApiTime }, { relativeTime }] = await Promise.all([import('../api/resolve.js'), import('../api/time.js'), import('../output/time.js')]);
+      const [{ resolveSquid }, { parseApiTime }, { relativeTime }] = await Promise.all([import('../api/resolve.js'), import('../lib/api-time.js'), import('../output/time.js')]);
       // The squid on the command line, else the first few squids: their recent runs, newest first across squids, each
       // described by its squid, status and age (zsh and fish show it beside the id).
       const squids = line.squid ? [await resolveSquid(http, line.squid)] : (await list(SQUIDS_PATH, 10)).map((s) => ({ id: id(s), name: str(s.name) }));

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { EmuCore } from './emu.js';
 import { paramsWithoutFunctions } from './crawlers.js';
 import { hashId, isoZ, naiveUs, timedelta } from './util.js';
-import { parseApiTime } from '../api/time.js';
+import { parseApiTime } from '../lib/api-time.js';
 
 type Rec = Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import type { EmuCore } from '../emu.js';
 import { paginate } from '../pagination.js';
 import { errB, fileStamp } from '../util.js';
 import { fileSignature, fileToken } from '../views.js';
-import { parseApiTime } from '../../api/time.js';
+import { parseApiTime } from '../../lib/api-time.js';
 import type { Rec } from './common.js';
 
 const INTERNAL = new Set(['object', 'squid', 'run', 'task']);
