@@ -1,6 +1,6 @@
 // Delivery configuration: request bodies (api-reference §9), reading the stored config back from the squid record
 // (there is no GET /delivery), and comparing the two for `sq delivery apply`.
-import { isRecord as isObj } from '../output/fields.js';
+import { isRecord as isObj } from '../lib/guards.js';
 import type { HttpClient } from './http.js';
 import { RUN_EVENTS, type RunEventName } from './events.js';
 

@@ -16,7 +16,7 @@ import { MAX_PAUSE_MS, MAX_RESET_WAIT_MS, MemoryStore, emptyState, isIdle, type 
 import { withFileLock } from '../lib/lock.js';
 import { fnv1a64, pruneCacheDir } from '../lib/cache-file.js';
 import { openRegularSync } from '../lib/regular-file.js';
-import { finiteNumber as num } from '../output/fields.js';
+import { finiteNumber as num } from '../lib/guards.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */
 const STALE_MS = 2000;

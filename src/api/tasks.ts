@@ -3,7 +3,7 @@
 import { TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { unexpectedWriteAnswer } from './http-errors.js';
-import { isRecord as isRec } from '../output/fields.js';
+import { isRecord as isRec } from '../lib/guards.js';
 import { seg } from './path.js';
 
 type Rec = Record<string, unknown>;

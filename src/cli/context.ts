@@ -97,7 +97,3 @@ export const DEFAULT_GLOBALS: Globals = {
   absoluteTimes: false,
   insecureHttp: false,
 };
-
-export function envFlag(v: string | undefined): boolean {
-  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
-}

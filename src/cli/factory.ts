@@ -2,7 +2,8 @@
 import { isatty } from 'node:tty';
 import { fstatSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { DEFAULT_GLOBALS, envFlag, type Ctx, type Globals, type IO } from './context.js';
+import { envFlag } from '../lib/env.js';
+import { DEFAULT_GLOBALS, type Ctx, type Globals, type IO } from './context.js';
 import type { Output, OutputSettings } from '../output/types.js';
 import { createOutput, resolveOutputSettings } from '../output/index.js';
 import type { HttpClient, RetryBudget } from '../api/http.js';

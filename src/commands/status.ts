@@ -10,7 +10,7 @@ import { getBalance, getMe } from '../api/user.js';
 import { byNewest, listSquids, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './_shared/recent.js';
 import { TimeoutError } from '../errors.js';
 import { durationFlag } from '../validate/index.js';
-import { finiteNumber as num } from '../output/fields.js';
+import { finiteNumber as num } from '../lib/guards.js';
 import type { Style } from '../output/ansi.js';
 import { truncateWidth } from '../output/width.js';
 

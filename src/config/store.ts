@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { importPackage } from '../import-package.js';
 import { SqError, UsageError } from '../errors.js';
 import { withFileLock } from '../lib/lock.js';
-import { isRecord } from '../output/fields.js';
+import { isRecord } from '../lib/guards.js';
 import { openRegularSync } from '../lib/regular-file.js';
 
 interface Profile {

@@ -4,7 +4,7 @@ import type { Ctx } from '../cli/context.js';
 import type { Envelope } from '../api/pages.js';
 import { FORMAT_SPECS, type Format, type Output } from '../output/types.js';
 import { createOutput } from '../output/index.js';
-import { finiteNumber as num } from '../output/fields.js';
+import { finiteNumber as num } from '../lib/guards.js';
 import { isIdPrefix, resolveRun, resolveSquid, resolveTask } from '../api/resolve.js';
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../api/results.js';
 import { SqError, UsageError } from '../errors.js';

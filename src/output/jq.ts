@@ -24,7 +24,7 @@ import { fnv1a64, readCacheFile, writeCacheFile } from '../lib/cache-file.js';
 import { JQ_WORKER_SOURCE } from './jq-worker.js';
 import { capMessage, outputFor, type FilterLimits } from './limits.js';
 import { patchJqWeb } from './jq-patches.js';
-import { boundedJq } from '../cli/argv.js';
+import { boundedJq } from './jq-bounded.js';
 
 /**
  * What bin/sq.js started with --jq (its startJqWorker and preloadJq): jq's worker already loading jq (with the caps

@@ -19,7 +19,7 @@ import {
 import { durationFlag } from '../../validate/index.js';
 import { formatDuration, MAX_INTERVAL_MS } from '../../validate/duration.js';
 import { Progress, count, elapsed } from '../../io/progress.js';
-import { finiteNumber as num } from '../../output/fields.js';
+import { finiteNumber as num } from '../../lib/guards.js';
 
 const DEFAULT_INTERVAL_MS = 5000;
 
