@@ -109,6 +109,16 @@ export function deleteTask(http: HttpClient, id: string): Promise<unknown> {
   return http.delete(taskPath(id));
 }
 
+/** The API documents no batch limit; large lists go in requests of this many tasks, so none is refused for size. */
+export const TASKS_PER_REQUEST = 500;
+
+/** `tasks` in the batches addTasks sends, TASKS_PER_REQUEST at most each, in order. */
+export function taskBatches<T>(tasks: T[]): T[][] {
+  const batches: T[][] = [];
+  for (let i = 0; i < tasks.length; i += TASKS_PER_REQUEST) batches.push(tasks.slice(i, i + TASKS_PER_REQUEST));
+  return batches;
+}
+
 /** `more`: another batch follows, so a dry run plans this one and goes on to the next. */
 export async function addTasks(http: HttpClient, squidId: string, tasks: Rec[], more = false): Promise<unknown> {
   const res = await http.post(TASKS_PATH, { squid: squidId, tasks }, more ? { dryRunAnswer: {} } : {});

@@ -7,7 +7,7 @@ import { AmbiguousWriteError, unexpectedWriteAnswer } from '../api/http-errors.j
 import { badTaskValues, getCrawlerParams, squidParamNames, unknownSquidParams } from '../api/crawlers.js';
 import { resolveCrawler, resolveSquid } from '../api/resolve.js';
 import { createSquid, parseParams, SQUIDS_PATH, updateSquid } from '../api/squids.js';
-import { addTasks } from '../api/tasks.js';
+import { addTasks, taskBatches } from '../api/tasks.js';
 import { isTerminal, listRunPages, runStatus, startRun, type Run } from '../api/runs.js';
 import { fnv1a64 } from '../lib/cache-file.js';
 import { existsSync } from 'node:fs';
@@ -21,8 +21,6 @@ import { nonEmpty } from '../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './_shared/wait.js';
 import { fileFormat, refuseInterruptedExport, runExport } from '../export/results.js';
 
-/** As in `tasks add`: the API documents no batch limit, so large lists go in requests of this many. */
-const TASKS_PER_REQUEST = 500;
 /** Runs looked at for one still in progress: the newest ones (the API lists the newest first). */
 const RECENT_RUNS = 10;
 
@@ -112,8 +110,8 @@ export default defineVerb({
     // 3. The tasks; the API skips those the squid already has.
     let added = 0;
     let existing = 0;
-    for (let i = 0; i < tasks.length; i += TASKS_PER_REQUEST) {
-      const res = (await addTasks(http, squidId, tasks.slice(i, i + TASKS_PER_REQUEST))) as Record<string, unknown>;
+    for (const batch of taskBatches(tasks)) {
+      const res = (await addTasks(http, squidId, batch)) as Record<string, unknown>;
       if (Array.isArray(res.tasks)) added += res.tasks.length;
       if (typeof res.duplicated_count === 'number') existing += res.duplicated_count;
     }
