@@ -12,7 +12,7 @@ import { linkedAccounts, listAccounts, listAll, squidDetail, squidTasks } from '
 import { taskValue } from './diff.js';
 import type { Rec } from './file.js';
 import { maskUrlAsWritten } from '../output/secrets.js';
-import { isObj } from '../api/delivery.js';
+import { isRecord } from '../lib/guards.js';
 import { chainEntry } from './chain.js';
 
 export const SCHEMA_LINE = '# yaml-language-server: $schema=./node_modules/lobstr-sq/schema/sq.schema.json';
@@ -78,7 +78,7 @@ function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], accounts: string[],
     const keys = f.aws_access_key || f.aws_secret_key ? { access_key: envName('S3_ACCESS_KEY', name, used), secret_key: envName('S3_SECRET_KEY', name, used) } : {};
     out.s3 = { bucket: f.bucket, target_path: f.target_path ?? '', ...keys, ...active(f) };
   }
-  if (isObj(rec.chain)) out.chain = chainEntry(rec.chain, crawlers);
+  if (isRecord(rec.chain)) out.chain = chainEntry(rec.chain, crawlers);
   return out;
 }
 

@@ -8,7 +8,7 @@ import { CRAWLERS_PATH, getCrawlerParams, squidParamNames } from '../api/crawler
 import { recordId } from '../api/resolve.js';
 import { getAutoReset, type AutoReset } from '../api/billing.js';
 import { ACCOUNTS_PATH } from '../api/accounts.js';
-import { isObj } from '../api/delivery.js';
+import { isRecord } from '../lib/guards.js';
 import { UsageError } from '../errors.js';
 import { BadPageError } from '../api/http-errors.js';
 import { pathOf, type Desired, type Rec } from './file.js';
@@ -46,7 +46,7 @@ export async function listAll(http: HttpClient, path: string, query?: Record<str
 
 export async function squidDetail(http: HttpClient, id: string): Promise<Rec> {
   const rec = await getSquid<unknown>(http, id);
-  return isObj(rec) ? rec : { id };
+  return isRecord(rec) ? rec : { id };
 }
 
 export async function squidTasks(http: HttpClient, id: string, warn?: (w: string) => void): Promise<Rec[]> {
