@@ -25,7 +25,7 @@ module.exports = {
     {
       name: 'root-files-are-leaves',
       severity: 'error',
-      comment: 'The few files left in src/ (errors, version, cache-dir, import-package) sit below every folder.',
+      comment: 'The few files left in src/ (errors, version, import-package) sit below every folder.',
       from: { path: '^src/[^/]+\\.ts$' },
       to: { path: '^src/[^/]+/' },
     },

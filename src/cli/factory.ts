@@ -12,7 +12,7 @@ import type { Prompter } from './context.js';
 import { AuthError, UsageError } from '../errors.js';
 import { MAX_HTTP_TIMEOUT_MS, parseDuration } from '../validate/duration.js';
 import { redactText } from '../output/secrets.js';
-import { cacheDir } from '../cache-dir.js';
+import { cacheDir } from '../lib/cache-dir.js';
 import { sleep as abortableSleep } from '../lib/sleep.js';
 import { Sink, fdWriter } from '../output/sink.js';
 

@@ -1,7 +1,7 @@
 // Builds the commander tree: global options, nouns (loaded lazily), verbs from their specs.
 import { Command } from 'commander';
 import { scanArgv } from './argv.js';
-import { cacheDir } from '../cache-dir.js';
+import { cacheDir } from '../lib/cache-dir.js';
 import type { Ctx } from './context.js';
 import type { NounEntry, NounSpec, VerbSpec } from './command.js';
 import { NOUNS } from '../commands/index.js';

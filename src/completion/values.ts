@@ -14,7 +14,7 @@ import { closeSync, lstatSync, mkdirSync, openSync, rmSync, writeFileSync } from
 import { basename } from 'node:path';
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
-import { cacheDir } from '../cache-dir.js';
+import { cacheDir } from '../lib/cache-dir.js';
 import { pruneCacheDir, readCacheFile, writeCacheFile } from '../lib/cache-file.js';
 import { readGlobals } from '../cli/global-options.js';
 

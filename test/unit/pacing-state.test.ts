@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Bucket, MAX_PAUSE_MS, MAX_RESET_WAIT_MS } from '../../src/api/pacing.js';
 import { SharedStore, sane, stateFile } from '../../src/api/pacing-state.js';
-import { cacheDir } from '../../src/cache-dir.js';
+import { cacheDir } from '../../src/lib/cache-dir.js';
 import { tempDir } from '../helpers/fs.js';
 import { fakeTime } from '../helpers/clock.js';
 

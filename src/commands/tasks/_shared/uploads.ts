@@ -4,7 +4,7 @@
 import type { Ctx } from '../../../cli/context.js';
 import type { HttpClient } from '../../../api/http.js';
 import { isFullHash, isIdPrefix, pick } from '../../../api/resolve.js';
-import { cacheDir } from '../../../cache-dir.js';
+import { cacheDir } from '../../../lib/cache-dir.js';
 import { NotFoundError } from '../../../errors.js';
 import { pruneCacheDir, readCacheFile, writeCacheFile } from '../../../lib/cache-file.js';
 
