@@ -214,6 +214,8 @@ for (const [name, text] of [['jq.cjs', jqCode], ['sq.cjs', code]]) {
 // The argv pre-scanner (src/cli/argv.ts) on its own, for bin/sq.js to name its code cache before the bundle loads: one
 // scanner and one list of value-taking globals for the launcher, main and program.
 await build({ entryPoints: ['dist/cli/argv.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/argv.cjs', logLevel: 'warning' });
+// The launcher's code-cache checks (src/lib/code-cache.ts) the same way: one copy, the CLI's own.
+await build({ entryPoints: ['dist/lib/code-cache.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/code-cache.cjs', logLevel: 'warning' });
 
 
 // dist/vendor/: see VENDORED. Each file exports the names Node's import() of the package gives (for a CommonJS
