@@ -18,7 +18,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/system/**', '**/node_modules/**'],
-    setupFiles: ['test/setup/cache-dir.ts', 'test/setup/cpu-log.ts'],
+    setupFiles: ['test/setup/cache-dir.ts', 'test/setup/env.ts', 'test/setup/cpu-log.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Most tests wait on I/O (loopback HTTP, child processes), so more workers than the 2 cores CI has pay off: on 2
@@ -27,8 +27,8 @@ export default defineConfig({
     // A worker runs file after file with the modules it already loaded: importing the CLI and the emulator through
     // vite's module runner (~2 s of CPU) is paid once per worker, not once per file (test/commands: 51 s of CPU
     // isolated, 27 s not). Files keep to themselves without it: every emulator, server and temp dir is a file's
-    // own (test/helpers/), sq in-process takes its env, clock and streams as arguments, and a file that changes
-    // process.env (TZ) puts it back.
+    // own (test/helpers/), sq in-process takes its env, clock and streams as arguments, and process.env is put back
+    // after each file by a setup hook (test/setup/env.ts).
     isolate: false,
     maxWorkers: workers,
     // As many from the start: with fewer, a worker tinypool retires while files are queued for it fails the run

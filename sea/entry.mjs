@@ -41,7 +41,8 @@ try {
   require('node:v8').setFlagsFromString('--liftoff-only');
 } catch {}
 for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
-run(process.argv.slice(2)).then(async (code) => {
+// run() never rejects: every error becomes an exit code in src/cli/main.ts.
+void run(process.argv.slice(2)).then(async (code) => {
   await Promise.all(
     // An empty write's callback, not 'drain' (see bin/sq.js): a wait for a drain that never comes would exit 0.
     [process.stdout, process.stderr].map((s) => new Promise((done) => (s.writableLength > 0 && !s.destroyed && !s.writableEnded ? s.write('', () => done()) : done()))),
