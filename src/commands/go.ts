@@ -19,7 +19,9 @@ import { NotFoundError, SqError, UsageError } from '../errors.js';
 import { shellWord } from '../io/shell.js';
 import { nonEmpty } from '../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './_shared/wait.js';
-import { fileFormat, refuseInterruptedExport, runExport } from '../export/results.js';
+import { runExport } from '../export/results.js';
+import { fileFormat } from '../export/options.js';
+import { refuseInterruptedExport } from '../export/resume.js';
 
 /** Runs looked at for one still in progress: the newest ones (the API lists the newest first). */
 const RECENT_RUNS = 10;
