@@ -1,4 +1,11 @@
-/** Import boundaries, checked by `npm run lint:deps` (dependency-cruiser). Type-only imports count too. */
+/**
+ * Import boundaries, checked by `npm run lint:deps` (dependency-cruiser). Type-only imports count too.
+ * The layers, bottom to top, are described in docs/architecture.md; each rule below forbids one direction, and
+ * test/unit/dependency-rules.test.ts shows each one failing on a deliberately wrong import.
+ */
+const LOWER = '^src/(lib|api|output|validate|io|config|emulator)/';
+const APPLICATION = 'cli|commands|account|export|mcp|completion|webhook';
+
 module.exports = {
   forbidden: [
     {
@@ -7,6 +14,110 @@ module.exports = {
       comment: 'A module never reaches itself back through its imports (type-only imports included).',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'lib-is-a-leaf',
+      severity: 'error',
+      comment: 'src/lib/ holds leaf helpers (type guards, files, locks, times): it imports only itself and src/errors.ts.',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/', pathNot: ['^src/lib/', '^src/errors\\.ts$'] },
+    },
+    {
+      name: 'root-files-are-leaves',
+      severity: 'error',
+      comment: 'The few files left in src/ (errors, version, import-package) sit below every folder.',
+      from: { path: '^src/[^/]+\\.ts$' },
+      to: { path: '^src/[^/]+/' },
+    },
+    {
+      name: 'api-not-output',
+      severity: 'error',
+      comment:
+        'The API client returns records; rendering them is output/\'s job. Only output/secrets.ts (security code that ' +
+        'the client needs to mask what it logs) is allowed, until it moves out of output/.',
+      from: { path: '^src/api/' },
+      to: { path: '^src/output/', pathNot: '^src/output/secrets\\.ts$' },
+    },
+    {
+      name: 'api-not-io',
+      severity: 'error',
+      comment: 'The API client does not use the terminal/stream helpers of io/; file primitives it needs are in lib/.',
+      from: { path: '^src/api/' },
+      to: { path: '^src/io/' },
+    },
+    {
+      name: 'api-not-validate',
+      severity: 'error',
+      comment: 'Flag checks (validate/) sit above the API client and may use it, never the other way round.',
+      from: { path: '^src/api/' },
+      to: { path: '^src/validate/' },
+    },
+    {
+      name: 'api-not-application',
+      severity: 'error',
+      comment: 'The API client knows no command, shell, plan, export, configuration or emulator.',
+      from: { path: '^src/api/' },
+      to: { path: `^src/(${APPLICATION}|config|emulator)/` },
+    },
+    {
+      name: 'output-not-above',
+      severity: 'error',
+      comment: 'Rendering takes records and settings; it never reaches up to flags, files, config or commands.',
+      from: { path: '^src/output/' },
+      to: { path: `^src/(validate|io|config|emulator|${APPLICATION})/` },
+    },
+    {
+      name: 'validate-not-above',
+      severity: 'error',
+      comment: 'Flag checks are pure: no files, config, emulator or commands.',
+      from: { path: '^src/validate/' },
+      to: { path: `^src/(io|config|emulator|${APPLICATION})/` },
+    },
+    {
+      name: 'io-not-above',
+      severity: 'error',
+      comment: 'io/ (CSV, checkpoints, progress, shell quoting) serves the layers above; it takes no Ctx and no verb.',
+      from: { path: '^src/io/' },
+      to: { path: `^src/(config|emulator|${APPLICATION})/` },
+    },
+    {
+      name: 'below-cli-not-cli',
+      severity: 'error',
+      comment: 'Nothing below the shell imports src/cli/ (Ctx, the command model, the Ctx-taking helpers).',
+      from: { path: LOWER },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'emulator-not-api-client',
+      severity: 'error',
+      comment:
+        'The emulator is the server: it may share the API\'s constants and types, never the HTTP client, its transport, ' +
+        'retries or pacing (a server that calls itself through the client hides bugs on both sides).',
+      from: { path: '^src/emulator/' },
+      to: { path: '^src/api/(http|http-errors|transport|retry|pacing|pacing-state|pages|resolve)\\.ts$' },
+    },
+    {
+      name: 'emulator-not-cli-side',
+      severity: 'error',
+      comment: 'The emulator runs on its own (sq emulator, tests): it imports no shell, verb, plan, export or config.',
+      from: { path: '^src/emulator/' },
+      to: { path: `^src/(${APPLICATION}|config)/` },
+    },
+    {
+      name: 'config-not-application',
+      severity: 'error',
+      comment: 'Profiles and settings are read by the shell; config/ never imports it or a verb.',
+      from: { path: '^src/config/' },
+      to: { path: `^src/(${APPLICATION}|emulator)/` },
+    },
+    {
+      name: 'verbs-only-from-the-registry',
+      severity: 'error',
+      comment:
+        'Verb files hold verbs: only other verbs and the command registry load them. Library code shared by verbs lives ' +
+        'in account/, export/, api/ or commands/_shared/, never in a verb file.',
+      from: { path: '^src/', pathNot: ['^src/commands/', '^src/cli/program\\.ts$', '^src/completion/'] },
+      to: { path: '^src/commands/' },
     },
     {
       name: 'commands-not-emulator',

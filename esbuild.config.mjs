@@ -1,4 +1,4 @@
-// `npm run build`: compiles src/ into dist/ (one .js per .ts), then bundles the CLI (dist/main.js and everything it may
+// `npm run build`: compiles src/ into dist/ (one .js per .ts), then bundles the CLI (dist/cli/main.js and everything it may
 // load) into one CommonJS file, dist/sq.cjs, which
 // bin/sq.js runs with a code cache (Node's compile cache on 22.1+, a V8 code cache of its own on Node 20). The unbundled dist/ stays for the tests
 // that import modules directly.
@@ -139,7 +139,7 @@ function withoutUndefined(v) {
 }
 
 const result = await build({
-  entryPoints: ['dist/main.js'],
+  entryPoints: ['dist/cli/main.js'],
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -237,9 +237,11 @@ for (const [name, text] of [['jq.cjs', jqCode], ['sq.cjs', code]]) {
   await rename(`dist/${name}.tmp`, `dist/${name}`);
 }
 
-// The argv pre-scanner (src/argv.ts) on its own, for bin/sq.js to name its code cache before the bundle loads: one
+// The argv pre-scanner (src/cli/argv.ts) on its own, for bin/sq.js to name its code cache before the bundle loads: one
 // scanner and one list of value-taking globals for the launcher, main and program.
-await build({ entryPoints: ['dist/argv.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/argv.cjs', logLevel: 'warning' });
+await build({ entryPoints: ['dist/cli/argv.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/argv.cjs', logLevel: 'warning' });
+// The launcher's code-cache checks (src/lib/code-cache.ts) the same way: one copy, the CLI's own.
+await build({ entryPoints: ['dist/lib/code-cache.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/code-cache.cjs', logLevel: 'warning' });
 
 
 // dist/vendor/: see VENDORED. Each file exports the names Node's import() of the package gives (for a CommonJS

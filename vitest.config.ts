@@ -4,19 +4,13 @@ import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import WaitersFirst from './test/setup/sequencer.js';
 
-// npm test leaves nothing on the machine. The run gets one directory under the system's temp dir and TMPDIR points
-// into it, for vitest's workers and every process they start with the environment passed on; each test file gets a
-// directory of its own inside it (test/setup/cache-dir.ts: its temp files, and the code cache and shared pacing state
-// of every sq it runs, so parallel files never share pacing state), removed when the file ends. The global teardown
-// (test/setup/temp-dirs.ts) fails the run if anything is left in the run's directory or new in the system's temp
-// dir under a name the tests use, then removes it. Tests never write into the machine's ~/.cache.
+// Tests never write into the machine's ~/.cache: every sq the tests run (in-process, or the built bin with the
+// environment passed on) keeps its code cache and shared pacing state under one temp dir for the whole run, in a
+// directory of each test file's own (test/setup/cache-dir.ts), so parallel files never share pacing state.
 const workers = Number(process.env.SQ_TEST_WORKERS ?? 4);
 
-const systemTmp = process.env.SQ_TEST_SYSTEM_TMP ?? tmpdir();
-process.env.SQ_TEST_SYSTEM_TMP = systemTmp;
-const runDir = process.env.SQ_TEST_RUN_DIR ?? mkdtempSync(join(systemTmp, 'sq-test-run-'));
-process.env.SQ_TEST_RUN_DIR = runDir;
-process.env.TMPDIR = runDir;
+const cacheDir = process.env.SQ_TEST_CACHE_DIR ?? mkdtempSync(join(tmpdir(), 'sq-test-cache-'));
+process.env.SQ_TEST_CACHE_DIR = cacheDir;
 
 // npm test: needs nothing but Node and npm, and changes nothing on the machine. What only the system can bring
 // (OpenSSH, tmux, zsh, fish, man) is under test/system/, run by `npm run test:system` (vitest.system.config.ts).
@@ -24,7 +18,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/system/**', '**/node_modules/**'],
-    setupFiles: ['test/setup/cache-dir.ts', 'test/setup/cpu-log.ts', 'test/setup/templates.ts'],
+    setupFiles: ['test/setup/cache-dir.ts', 'test/setup/env.ts', 'test/setup/cpu-log.ts', 'test/setup/templates.ts'],
     globalSetup: ['test/setup/temp-dirs.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -34,8 +28,8 @@ export default defineConfig({
     // A worker runs file after file with the modules it already loaded: importing the CLI and the emulator through
     // vite's module runner (~2 s of CPU) is paid once per worker, not once per file (test/commands: 51 s of CPU
     // isolated, 27 s not). Files keep to themselves without it: every emulator, server and temp dir is a file's
-    // own (test/helpers/), sq in-process takes its env, clock and streams as arguments, and a file that changes
-    // process.env (TZ) puts it back.
+    // own (test/helpers/), sq in-process takes its env, clock and streams as arguments, and process.env is put back
+    // after each file by a setup hook (test/setup/env.ts).
     isolate: false,
     maxWorkers: workers,
     // As many from the start: with fewer, a worker tinypool retires while files are queued for it fails the run

@@ -8,6 +8,7 @@ const fs = require('node:fs');
 // SQ_TRACE_STARTUP=1: where a call's time goes, one line per phase on stderr as the process exits (src/trace.ts
 // marks the CLI's phases; docs/performance.md). Off, it costs this one look-up.
 const trace = process.env.SQ_TRACE_STARTUP ? startTrace() : undefined;
+let codeCache; // src/lib/code-cache.ts, built as dist/code-cache.cjs; not loaded for --version
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // A plain write(2): creating process.stdout would load Node's stream machinery for one line.
@@ -24,10 +25,12 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // CLI's to report, with its exit code (src/output/sink.ts, main.ts): never an uncaught throw from here.
   for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
   trace?.mark('stdio streams');
-  // The same pre-scan of argv as the CLI's own (src/argv.ts), built beside the bundle.
+  // The same pre-scan of argv as the CLI's own (src/cli/argv.ts), built beside the bundle.
   const scanner = require('../dist/argv.cjs');
   const scan = scanner.scanArgv(argv);
-  const dir = cacheDir(process.env);
+  // The code caches' directory and files, checked by the CLI's own code (src/lib/code-cache.ts), built beside it.
+  codeCache = require('../dist/code-cache.cjs');
+  const dir = codeCache.cacheDir(process.env);
   trace?.mark('launcher');
   // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker. Not for an expression
   // bounded by its input (`.[].name`): src/output/jq.ts runs that on the main thread (a document too large for it
@@ -99,7 +102,7 @@ function startTrace() {
 }
 
 /**
- * Loads dist/sq.cjs with the V8 code cache below, in SQ_CACHE_DIR, else $XDG_CACHE_HOME/sq, else ~/.cache/sq;
+ * Loads dist/sq.cjs with a V8 code cache, in SQ_CACHE_DIR, else $XDG_CACHE_HOME/sq, else ~/.cache/sq;
  * SQ_CACHE_DIR= (empty) turns it off and the bundle is a plain require(). Node 22.1+ has a cache of its own,
  * module.enableCompileCache(), but it keeps only the code compiled while a module loads, not the functions a command
  * compiles as it runs: measured (test/bench/startup.bench.mjs, node_compile_cache_ratio) it saves half as much.
@@ -115,7 +118,15 @@ function load(dir, word, jq) {
       if (e.code !== 'ENOENT') throw e;
       missing(file);
     }
-    return loadWithV8Cache(file, source, dir, word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_', jq);
+    // Compiled from its code cache (src/lib/code-cache.ts), one per command word; `jq` is what preloadJq started.
+    const params = 'exports, require, module, __filename, __dirname, __sqHostImport, __sqJq';
+    const { run, saveCache } = codeCache.compileCached(file, source, dir, word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_', params, trace?.mark);
+    const module = { exports: {} };
+    // import() inside code compiled this way has no loader of its own: the bundle borrows this file's (see
+    // src/import-package.ts). Packages resolve the same from bin/ as from dist/.
+    run(module.exports, require, module, file, `${__dirname}/../dist`, (s) => import(s), jq);
+    trace?.mark('bundle evaluation');
+    return { exports: module.exports, saveCache };
   }
   try {
     return { exports: require(file), saveCache() {} };
@@ -129,89 +140,6 @@ function missing(file) {
   const { resolve } = require('node:path');
   process.stderr.write(`error: ${resolve(file)} is missing: run \`npm run build\` in ${resolve(__dirname, '..')}\n`);
   process.exit(1);
-}
-
-/**
- * Compiles and runs dist/sq.cjs like require() would, but through vm.Script so that V8 can start from a code cache:
- * the bytecode of every function an earlier call of the same command compiled. One cache file per build, Node
- * version, V8 flags and command word (`sq me`, `sq runs`, …). The cache directory is used only when it is a real
- * directory (not a symlink) that is ours alone. A cache that is missing, unreadable or rejected by V8 only costs the
- * time it would have saved, and is rewritten after a successful call. `name` is the command word, or `_jq` for
- * dist/jq.cjs; `jq` is what preloadJq started, handed to the bundle.
- */
-function loadWithV8Cache(file, source, dir, name, jq) {
-  const cache = v8Cache(source, dir, name);
-  const cachedData = cache?.read();
-  const vm = require('node:vm');
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __sqHostImport, __sqJq) {${source}\n})`, {
-    filename: file,
-    cachedData,
-  });
-  trace?.mark(cachedData ? (script.cachedDataRejected ? 'cache load (rejected)' : 'cache load') : 'compile (no cache)');
-  const module = { exports: {} };
-  // import() inside code compiled this way has no loader of its own: the bundle borrows this file's (see
-  // src/import-package.ts). Packages resolve the same from bin/ as from dist/.
-  script.runInThisContext()(module.exports, require, module, file, `${__dirname}/../dist`, (s) => import(s), jq);
-  const fresh = !cachedData || script.cachedDataRejected;
-  trace?.mark('bundle evaluation');
-  return {
-    exports: module.exports,
-    saveCache(code) {
-      if (cache && fresh && code === 0) cache.write(() => script.createCachedData());
-    },
-  };
-}
-
-/** The code cache of `source` (a file of this build, named by its first line) under the name `name`, if it has one. */
-function v8Cache(source, dir, name) {
-  const build = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source);
-  if (!build) return undefined;
-  // V8 rejects a cache made under other V8 flags: runs with and without, say, NODE_OPTIONS=--max-old-space-size
-  // keep one each rather than overwrite each other's.
-  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`.trim();
-  const cacheFile = `${dir}/code-${build[1]}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${name}.bin`;
-  return {
-    read() {
-      if (!ownDir(dir)) return undefined;
-      let fd;
-      try {
-        // Not through a symlink, and without blocking on a FIFO put in its place; then only a regular file of yours
-        // that nobody else can write: compiled code runs as you.
-        const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
-        fd = fs.openSync(cacheFile, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-        if (ours(fs.fstatSync(fd), 'isFile')) return fs.readFileSync(fd);
-      } catch {
-      } finally {
-        if (fd !== undefined) fs.closeSync(fd);
-      }
-      return undefined;
-    },
-    write(data) {
-      let tmp;
-      try {
-        if (!makeOwnDir(dir)) return;
-        // Caches of other builds (an older sq) written over a day ago are dead weight, as are temporary files a
-        // killed process left. Not younger ones: two installed versions used side by side would keep wiping each
-        // other's.
-        const dayAgo = Date.now() - 86_400_000;
-        for (const f of fs.readdirSync(dir)) {
-          if (!f.startsWith('code-') || (f.includes(build[1]) && !f.endsWith('.tmp'))) continue;
-          try {
-            if (fs.lstatSync(`${dir}/${f}`).mtimeMs < dayAgo) fs.rmSync(`${dir}/${f}`, { force: true });
-          } catch {}
-        }
-        // A new file (O_EXCL: never through a link or into a file someone placed), renamed over the old one.
-        tmp = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
-        fs.writeFileSync(tmp, data(), { mode: 0o600, flag: 'wx' });
-        fs.renameSync(tmp, cacheFile);
-      } catch (e) {
-        // A read-only or full disk: run without a cache. (EEXIST: the name was not ours to remove.)
-        try {
-          if (tmp && e.code !== 'EEXIST') fs.rmSync(tmp, { force: true });
-        } catch {}
-      }
-    },
-  };
 }
 
 /**
@@ -231,7 +159,7 @@ function startJqWorker(dir) {
     const file = `${dist}/jq.cjs`;
     // jq-web's script is compiled in the worker from a code cache of its own, as the bundle is here (~10 ms less).
     const source = fs.readFileSync(file, 'latin1');
-    const cache = v8Cache(source, dir, '_jq');
+    const cache = codeCache.codeCache(source, dir, '_jq');
     // The caps as src/output/limits.ts reads them (its defaults: 64 and 512 MB); a value it would refuse only makes
     // jq.ts start a worker of its own, after it has reported the usage error.
     const mb = (name, dflt, max) => {
@@ -306,65 +234,4 @@ function preloadJq(started) {
   } catch {
     return undefined;
   }
-}
-
-/** Creates the cache directory (0700) if it is missing; true if it is then usable (ownDir). */
-function makeOwnDir(dir) {
-  try {
-    if (!lstat(dir)) makeDir(dir, 0);
-  } catch {
-    return false;
-  }
-  return ownDir(dir);
-}
-
-/** mkdir -p without Node's recursive mkdir, which retries forever on a filesystem that answers ENOENT to every new
- * entry (SQ_CACHE_DIR=/proc/x): each missing level is made once. The copy of src/io/regular-file.ts's makeDirSync. */
-function makeDir(dir, depth) {
-  try {
-    fs.mkdirSync(dir, { mode: 0o700 });
-  } catch (e) {
-    if (e.code === 'EEXIST') return;
-    const parent = require('node:path').dirname(dir);
-    if (e.code !== 'ENOENT' || parent === dir || depth > 64) throw e;
-    makeDir(parent, depth + 1);
-    try {
-      fs.mkdirSync(dir, { mode: 0o700 });
-    } catch (again) {
-      if (again.code !== 'EEXIST') throw again;
-    }
-  }
-}
-
-function lstat(path) {
-  try {
-    return fs.lstatSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Made by you and writable by nobody else. (Windows has no uid and reports every writable file as 0666: there the
- * per-user cache directory is what protects it.) */
-function ours(st, kind) {
-  return !!st && st[kind]() && (!process.getuid || (st.uid === process.getuid() && (st.mode & 0o022) === 0));
-}
-
-/** The cache directory is used only when it is a real directory (not a symlink) that is ours alone. */
-function ownDir(dir) {
-  return ours(lstat(dir), 'isDirectory');
-}
-
-function cacheDir(env) {
-  if (env.SQ_CACHE_DIR !== undefined) return env.SQ_CACHE_DIR === '' ? undefined : env.SQ_CACHE_DIR;
-  if (env.XDG_CACHE_HOME) return `${env.XDG_CACHE_HOME}/sq`;
-  if (process.platform === 'win32') return env.LOCALAPPDATA ? `${env.LOCALAPPDATA}\\sq\\Cache` : undefined;
-  if (!env.HOME || !fs.statSync(env.HOME, { throwIfNoEntry: false })?.isDirectory()) return undefined;
-  return process.platform === 'darwin' ? `${env.HOME}/Library/Caches/sq` : `${env.HOME}/.cache/sq`;
-}
-
-function fnv1a(text) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, '0');
 }

@@ -2,10 +2,10 @@
 // question (or --yes), then the steps in order, each reported. A failed step does not stop the others, except those
 // that need a squid whose creation failed (reported as skipped). POSTs are never retried (the HTTP module's rule), so
 // a failure is reported as it is and a second apply picks up what is still missing.
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
 import { CancelledError, InterruptedError, interruptedBatch, PartialFailureError, SqError, UsageError } from '../errors.js';
-import { printPlanned } from '../io/dry-run.js';
+import { printPlanned } from '../cli/dry-run.js';
 import { maskSecrets, redactText } from '../output/secrets.js';
 import { recordId } from '../api/resolve.js';
 import { SQUIDS_PATH } from '../api/squids.js';

@@ -4,7 +4,7 @@
 // then POST). `chain: null` removes it; no `chain:` key leaves it as it is.
 import { recordId } from '../api/resolve.js';
 import { chainPath, sameFieldMap, type ChainCreate, type ChainUpdate } from '../api/chains.js';
-import { isObj } from '../api/delivery.js';
+import { isRecord } from '../lib/guards.js';
 import { pathOf, type DesiredSquid, type Rec } from './file.js';
 import type { ChainSpec } from './schema.js';
 import type { Change, Request, Step } from './step.js';
@@ -12,11 +12,11 @@ import { matchCrawler, type LiveSquid } from './state.js';
 
 /** The live chain as the file writes it (target by slug when the crawler list has it), for the plan and export. */
 export function chainEntry(live: Rec, crawlers: Rec[]): ChainSpec {
-  const module = (isObj(live.target_module) ? live.target_module : {}) as Rec;
+  const module = (isRecord(live.target_module) ? live.target_module : {}) as Rec;
   const crawler = crawlers.find((c) => recordId(c) === module.id);
   const out: ChainSpec = {
     target_crawler: String(crawler?.slug ?? module.name ?? module.id ?? ''),
-    field_map: (isObj(live.field_map) ? live.field_map : {}) as Record<string, string>,
+    field_map: (isRecord(live.field_map) ? live.field_map : {}) as Record<string, string>,
     autostart: live.autostart !== false,
   };
   if (typeof live.cluster_name === 'string') out.target_name = live.cluster_name;
@@ -45,7 +45,7 @@ export function chainStep(s: DesiredSquid, have: LiveSquid | null, who: string, 
   const want = s.spec.chain;
   if (want === undefined) return undefined;
   const id = have?.id ?? null;
-  const live = have && isObj(have.record.chain) ? (have.record.chain as Rec) : null;
+  const live = have && isRecord(have.record.chain) ? (have.record.chain as Rec) : null;
   const liveEntry = live ? chainEntry(live, crawlers) : null;
   const base = { kind: 'chain' as const, squid: who, id };
   if (want === null) {
@@ -63,7 +63,7 @@ export function chainStep(s: DesiredSquid, have: LiveSquid | null, who: string, 
     return undefined;
   }
   const target = recordId(crawler);
-  const module = live && isObj(live.target_module) ? (live.target_module as Rec) : null;
+  const module = live && isRecord(live.target_module) ? (live.target_module as Rec) : null;
   const replace = live !== null && (module?.id !== target || !sameFieldMap(want.field_map, liveEntry!.field_map));
   // A new chain, or one replaced: every setting the file names goes with the POST.
   const { changes, body } = settings(want, replace ? null : live);

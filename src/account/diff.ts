@@ -3,13 +3,14 @@
 import { UsageError } from '../errors.js';
 import { recordId } from '../api/resolve.js';
 import { SQUIDS_PATH, squidPath } from '../api/squids.js';
-import { TASKS_PATH, taskPath } from '../api/tasks.js';
-import { DELIVERY_PATH, diffDelivery, storedDelivery, storedEvents, type Channel, type DeliveryBody } from '../api/delivery.js';
+import { TASKS_PATH, taskBatches, taskPath } from '../api/tasks.js';
+import { DELIVERY_PATH, storedDelivery, storedEvents, type Channel, type DeliveryBody } from '../api/delivery.js';
+import { diffDelivery } from './delivery-diff.js';
 import { RUN_EVENTS } from '../api/events.js';
 import { AUTO_RESET_PATH, raisesCharges, type AutoResetUpdate } from '../api/billing.js';
 import { MASK } from '../output/secrets.js';
 import { located, pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
-import { crawlerOf, linkedAccounts, liveSchedule, matchAccount, matchCrawler, type Live, type LiveSquid } from './state.js';
+import { desiredCrawler, linkedAccounts, matchAccount, matchCrawler, type Live, type LiveSquid, liveSchedule } from './state.js';
 import { unknownSquidParams } from '../api/crawlers.js';
 import { chainStep } from './chain.js';
 import type { Change, PlanItem, Request, Step } from './step.js';
@@ -152,8 +153,6 @@ export function taskValue(params: Rec): unknown {
   return keys.length === 1 && keys[0] === 'url' ? params.url : params;
 }
 
-const TASKS_PER_REQUEST = 500;
-
 /**
  * The stored URL as the plan shows it, when the file's URL takes values from \${NAME}: what the stored URL has where the
  * file has a \${NAME} is a token (the old one, after a rotation, which no known secret masks), so it is masked; a stored
@@ -224,7 +223,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
     const have = live.matched.get(s.ref) ?? null;
     const id = have?.id ?? null;
     const who = have?.name || s.ref;
-    const crawler = s.spec.params ? crawlerOf(s, have ?? undefined, live.crawlers) : undefined;
+    const crawler = s.spec.params ? desiredCrawler(s, have ?? undefined, live.crawlers) : undefined;
     const declared = crawler === undefined ? undefined : live.crawlerParams.get(crawler);
     if (s.spec.params && declared) {
       const shown = JSON.stringify(String(have?.record.crawler_name ?? s.spec.crawler ?? crawler));
@@ -285,7 +284,7 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
           missing: [],
           requests: (sid) => {
             const out: Request[] = [];
-            for (let i = 0; i < add.length; i += TASKS_PER_REQUEST) out.push({ method: 'POST', path: TASKS_PATH, body: { squid: sid, tasks: add.slice(i, i + TASKS_PER_REQUEST) } });
+            for (const batch of taskBatches(add)) out.push({ method: 'POST', path: TASKS_PATH, body: { squid: sid, tasks: batch } });
             return out;
           },
         });

@@ -7,12 +7,12 @@ import { CRAWLERS_PATH } from '../api/crawlers.js';
 import { getAutoReset } from '../api/billing.js';
 import { storedDelivery, storedEvents } from '../api/delivery.js';
 import { RUN_EVENTS } from '../api/events.js';
-import { compareApiTime } from '../api/time.js';
-import { linkedAccounts, listAccounts, liveSchedule, listAll, squidDetail, squidTasks } from './state.js';
+import { compareApiTime } from '../lib/api-time.js';
+import { linkedAccounts, listAccounts, listAll, squidDetail, squidTasks, liveSchedule } from './state.js';
 import { taskValue } from './diff.js';
 import type { Rec } from './file.js';
 import { maskUrlAsWritten } from '../output/secrets.js';
-import { isObj } from '../api/delivery.js';
+import { isRecord } from '../lib/guards.js';
 import { chainEntry } from './chain.js';
 import { VERSION } from '../version.js';
 
@@ -109,7 +109,7 @@ function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], accounts: string[],
     const keys = f.aws_access_key || f.aws_secret_key ? { access_key: envName('S3_ACCESS_KEY', name, used), secret_key: envName('S3_SECRET_KEY', name, used) } : {};
     out.s3 = { bucket: f.bucket, target_path: f.target_path ?? '', ...keys, ...active(f) };
   }
-  if (isObj(rec.chain)) out.chain = chainEntry(rec.chain, crawlers);
+  if (isRecord(rec.chain)) out.chain = chainEntry(rec.chain, crawlers);
   return out;
 }
 

@@ -8,7 +8,7 @@ import { CRAWLERS_PATH, getCrawlerParams, squidParamNames } from '../api/crawler
 import { recordId } from '../api/resolve.js';
 import { getAutoReset, type AutoReset } from '../api/billing.js';
 import { ACCOUNTS_PATH } from '../api/accounts.js';
-import { isObj } from '../api/delivery.js';
+import { isRecord } from '../lib/guards.js';
 import { UsageError } from '../errors.js';
 import { BadPageError } from '../api/http-errors.js';
 import { pathOf, type Desired, type Rec } from './file.js';
@@ -46,7 +46,7 @@ export async function listAll(http: HttpClient, path: string, query?: Record<str
 
 export async function squidDetail(http: HttpClient, id: string): Promise<Rec> {
   const rec = await getSquid<unknown>(http, id);
-  return isObj(rec) ? rec : { id };
+  return isRecord(rec) ? rec : { id };
 }
 
 export async function squidTasks(http: HttpClient, id: string, warn?: (w: string) => void): Promise<Rec[]> {
@@ -126,7 +126,7 @@ export function matchAccount(ref: string, accounts: Rec[]): Rec | Rec[] | undefi
 }
 
 /** The crawler a file squid runs on: the live squid's, else the one its `crawler:` names. */
-export function crawlerOf(want: Desired['squids'][number], live: LiveSquid | undefined, crawlers: Rec[]): string | undefined {
+export function desiredCrawler(want: Desired['squids'][number], live: LiveSquid | undefined, crawlers: Rec[]): string | undefined {
   if (live) return typeof live.record.crawler === 'string' ? live.record.crawler : undefined;
   const c = want.spec.crawler === undefined ? undefined : matchCrawler(want.spec.crawler, crawlers);
   return c ? recordId(c) : undefined;
@@ -151,7 +151,7 @@ export async function readLive(http: HttpClient, want: Desired, warn?: (w: strin
   // Typos in params stop before they reach the account: what each crawler declares, read once per crawler.
   const crawlerParams = new Map<string, string[]>();
   for (const s of want.squids) {
-    const crawler = s.spec.params ? crawlerOf(s, matched.get(s.ref), crawlers) : undefined;
+    const crawler = s.spec.params ? desiredCrawler(s, matched.get(s.ref), crawlers) : undefined;
     if (crawler === undefined || crawlerParams.has(crawler)) continue;
     const declared = squidParamNames(await getCrawlerParams(http, crawler));
     if (declared) crawlerParams.set(crawler, declared);

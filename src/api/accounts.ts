@@ -2,7 +2,7 @@
 // GET /accounts/{id}, and waiting for a cookie synchronization.
 import { ApiError, TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
-import { isRecord as isRec } from '../output/fields.js';
+import { isRecord as isRec } from '../lib/guards.js';
 import { seg } from './path.js';
 
 type Rec = Record<string, unknown>;

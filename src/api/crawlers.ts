@@ -1,10 +1,10 @@
 // Crawler shapes turned into rows. /params is a pair of name-keyed maps with a reserved `functions` key mixed into
 // the squid params (api-reference §6); sq shows one row per parameter and per function instead.
-import { isRecord as isRec } from '../output/fields.js';
+import { isRecord as isRec } from '../lib/guards.js';
 import type { HttpClient } from './http.js';
 import { seg } from './path.js';
+import { closest } from '../lib/suggest.js';
 import { checks } from './checks.js';
-import { closest } from '../validate/suggest.js';
 type Rec = Record<string, unknown>;
 
 export { isRec };

@@ -4,7 +4,7 @@
 // `runs start` and `go`, `apply`, `squids chain set` and `sq mcp` all go through spendEstimate().
 import type { HttpClient } from './http.js';
 import { ApiError, NotFoundError } from '../errors.js';
-import { isRecord } from '../output/fields.js';
+import { isRecord } from '../lib/guards.js';
 import { getBalance } from './user.js';
 import { getAutoReset } from './billing.js';
 import { autoResetCharges, balanceAfter, creditsLeft, type AutoResetFacts, type BalanceFacts } from '../billing/charges.js';

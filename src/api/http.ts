@@ -9,11 +9,12 @@ import { AmbiguousWriteError, InterruptedWriteError, NOT_SENT_CODES, answerProbl
 import { redactBody, redactUrl } from './redact.js';
 import { maskAuthorization } from '../output/secrets.js';
 import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
-import { sleep } from './sleep.js';
+import { sleep } from '../lib/sleep.js';
 import { USER_AGENT } from '../version.js';
-import { fnv1a64 } from '../io/cache-file.js';
+import { fnv1a64 } from '../lib/cache-file.js';
 import { mark } from '../trace.js';
 
+import { encodeBody, formSummary } from './body.js';
 export { AmbiguousWriteError, InterruptedWriteError };
 
 /** What a dry run still sends (DELETE is retry-safe, but it is a write). */
@@ -462,44 +463,8 @@ export function serverNow(date: string | string[] | undefined, local = Date.now(
   return skew > -1500 && skew < 500 ? local : d;
 }
 
-/**
- * The bytes of a body, and the content-type it implies unless the caller set one. JSON for values; multipart for
- * FormData/Blob. A tag check, not instanceof: touching the global FormData loads Node's bundled undici (~10 ms).
- */
-async function encodeBody(body: unknown, headers: Record<string, string>): Promise<{ payload?: string | Buffer; traced: unknown }> {
-  const tag = body !== null && typeof body === 'object' ? Object.prototype.toString.call(body) : '';
-  if (tag === '[object FormData]' || tag === '[object Blob]') {
-    const form = body as FormData | Blob;
-    // The global FormData belongs to Node's bundled undici, which the undici package does not recognise, so the
-    // platform's Response serialises it (boundary and content-type included) into bytes that a retry can re-send.
-    const r = new Response(form);
-    const payload = Buffer.from(await r.arrayBuffer());
-    const type = r.headers.get('content-type');
-    if (type) headers['content-type'] ??= type;
-    const traced =
-      tag === '[object FormData]'
-        ? `<multipart/form-data: ${[...(form as FormData).keys()].join(', ')}; ${payload.length} bytes>`
-        : `<${payload.length} bytes>`;
-    return { payload, traced };
-  }
-  if (body === undefined) return { traced: undefined };
-  headers['content-type'] ??= 'application/json';
-  return { payload: typeof body === 'string' ? body : JSON.stringify(body), traced: body };
-}
-
 function num(v: string | string[] | undefined): number | null {
   if (typeof v !== 'string' || v.trim() === '') return null;
   const n = Number(v);
   return Number.isFinite(n) ? n : null;
-}
-
-/** A multipart body as a plan shows it: fields as they are, files as `<name, size bytes>` (fields first). */
-function formSummary(form: FormData): Record<string, unknown> {
-  const fields: [string, unknown][] = [];
-  const files: [string, unknown][] = [];
-  for (const [k, v] of form.entries()) {
-    if (typeof v === 'string') fields.push([k, v]);
-    else files.push([k, `<${v.name}, ${v.size} bytes>`]);
-  }
-  return Object.fromEntries([...fields, ...files]);
 }

@@ -10,13 +10,13 @@
 // or file cannot be used safely (not ours, open to others, not a regular file, a read-only disk), this process paces
 // alone, in memory, as if the cache were off.
 //
-// The lock is io/lock.ts's withFileLock, as for the profile file: loaded with no package, it costs nothing at start.
+// The lock is lib/lock.ts's withFileLock, as for the profile file: loaded with no package, it costs nothing at start.
 import { closeSync, constants, ftruncateSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { MAX_PAUSE_MS, MAX_RESET_WAIT_MS, MemoryStore, emptyState, isIdle, type BucketStore, type PaceState, type ServerBudget } from './pacing.js';
-import { withFileLock } from '../io/lock.js';
-import { fnv1a64, pruneCacheDir } from '../io/cache-file.js';
-import { makeDirSync, openRegularSync } from '../io/regular-file.js';
-import { finiteNumber as num } from '../output/fields.js';
+import { withFileLock } from '../lib/lock.js';
+import { fnv1a64, pruneCacheDir } from '../lib/cache-file.js';
+import { makeDirSync, openRegularSync } from '../lib/regular-file.js';
+import { finiteNumber as num } from '../lib/guards.js';
 import { mark } from '../trace.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */

@@ -10,7 +10,7 @@
 // they are tested by table; the Bucket only runs them in the store and sleeps outside it.
 
 import { RATE_LIMITS } from './rate-limits.js';
-import { sleep as wait } from './sleep.js';
+import { sleep as wait } from '../lib/sleep.js';
 
 /** A documented limit, as sq keeps it: at most `count` requests in any `windowMs`. */
 export interface WindowRule {

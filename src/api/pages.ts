@@ -7,7 +7,7 @@ import { RetryBudget, MAX_RETRIES, type HttpClient, type HttpResponse, type Requ
 import { InterruptedError, SqError } from '../errors.js';
 import { BadPageError } from './http-errors.js';
 import { errorMessage } from './messages.js';
-import { finiteNumber as num } from '../output/fields.js';
+import { finiteNumber as num } from '../lib/guards.js';
 
 export interface Envelope<T = Record<string, unknown>> {
   total_results?: number;

@@ -1,6 +1,6 @@
 // Turning what a user typed (hash, hash prefix, name, slug, username) into a squid, crawler or account id. The API only takes hashes,
 // and lists are paginated, so every page is searched: a name on page 2 must resolve as well as one on page 1.
-import { editDistance } from '../validate/suggest.js';
+import { editDistance } from '../lib/suggest.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { items, pages, saysMoreFollow } from './pages.js';

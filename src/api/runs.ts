@@ -3,10 +3,10 @@
 import { NotFoundError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { unexpectedWriteAnswer } from './http-errors.js';
-import { isRecord } from '../output/fields.js';
+import { isRecord } from '../lib/guards.js';
 import { pages, type Envelope, type PageOptions } from './pages.js';
 import { seg } from './path.js';
-import { isLoopbackHost } from '../validate/url.js';
+import { isLoopbackHost } from '../lib/loopback.js';
 import { checks } from './checks.js';
 
 export type Run = Record<string, unknown> & { id?: string; status?: string };

@@ -3,7 +3,7 @@
 import { TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { unexpectedWriteAnswer } from './http-errors.js';
-import { isRecord as isRec } from '../output/fields.js';
+import { isRecord as isRec } from '../lib/guards.js';
 import { seg } from './path.js';
 import { checks } from './checks.js';
 
@@ -109,6 +109,16 @@ export function getTask(http: HttpClient, id: string): Promise<unknown> {
 
 export function deleteTask(http: HttpClient, id: string): Promise<unknown> {
   return http.delete(taskPath(id));
+}
+
+/** The API documents no batch limit; large lists go in requests of this many tasks, so none is refused for size. */
+export const TASKS_PER_REQUEST = 500;
+
+/** `tasks` in the batches addTasks sends, TASKS_PER_REQUEST at most each, in order. */
+export function taskBatches<T>(tasks: T[]): T[][] {
+  const batches: T[][] = [];
+  for (let i = 0; i < tasks.length; i += TASKS_PER_REQUEST) batches.push(tasks.slice(i, i + TASKS_PER_REQUEST));
+  return batches;
 }
 
 /** `more`: another batch follows, so a dry run plans this one and goes on to the next. */

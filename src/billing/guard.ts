@@ -6,7 +6,7 @@
 // - On a terminal, a run estimated above confirm-above (default 100 credits), or one that would set off an Auto
 //   Billing Reset, shows the estimate and asks y/N; --yes skips the question, --no-input without --yes is exit 2.
 // - Without a cap and without a terminal (scripts, CI): no request, no question — as before.
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
 import { accountFacts, getEstimate, spendContext, spendEstimate, type SpendContext } from '../api/estimate.js';
 import { ApiError, CancelledError, OverBudgetError, SqError } from '../errors.js';

@@ -1,10 +1,10 @@
-import { defineVerb } from '../command.js';
+import { defineVerb } from '../cli/command.js';
 import { UsageError } from '../errors.js';
 import { enumFlag } from '../validate/index.js';
 import { apiPath } from '../api/path.js';
-import { readInput } from '../io/stdin.js';
+import { readInput } from '../cli/stdin.js';
 import { isSecretKey, MASK, maskSecrets, secretValues } from '../output/secrets.js';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../cli/context.js';
 import { importPackage } from '../import-package.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;

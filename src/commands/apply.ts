@@ -1,6 +1,6 @@
-import { defineVerb } from '../command.js';
+import { defineVerb } from '../cli/command.js';
 import { runApply } from '../account/apply.js';
-import { FILE_HELP, FILE_OPTION, JSON_HELP, planOfFile } from './plan.js';
+import { FILE_HELP, FILE_OPTION, JSON_HELP, planOfFile } from '../account/plan-file.js';
 
 export default defineVerb({
   name: 'apply',

@@ -1,4 +1,4 @@
-import { defineVerb } from '../command.js';
+import { defineVerb } from '../cli/command.js';
 import { enumFlag } from '../validate/index.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;

@@ -1,5 +1,5 @@
 // `sq doctor`: why does sq not work here? Every piece it depends on, checked at once (src/doctor/checks.ts).
-import { defineVerb } from '../command.js';
+import { defineVerb } from '../cli/command.js';
 import { runChecks } from '../doctor/checks.js';
 import { checklist } from '../output/checklist.js';
 

@@ -1,4 +1,4 @@
-import { defineVerb } from '../command.js';
+import { defineVerb } from '../cli/command.js';
 import { importPackage } from '../import-package.js';
 import { exportAccount, SCHEMA_LINE } from '../account/export.js';
 

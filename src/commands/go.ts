@@ -2,35 +2,35 @@
 // running it again after an interruption (Ctrl-C, a CI timeout mid-wait) picks up where it stopped: the same squid
 // (found by its deterministic name), the tasks already there (the API skips duplicates), and the run still in
 // progress, instead of a second run that would be charged again.
-import { defineVerb } from '../command.js';
+import { defineVerb } from '../cli/command.js';
 import { AmbiguousWriteError, unexpectedWriteAnswer } from '../api/http-errors.js';
 import { badTaskValues, getCrawlerParams, squidParamNames, unknownSquidParams } from '../api/crawlers.js';
 import { resolveCrawler, resolveSquid } from '../api/resolve.js';
 import { createSquid, parseParams, SQUIDS_PATH, updateSquid } from '../api/squids.js';
-import { pickAccount } from './squids/_shared/pick-account.js';
-import { addTasks } from '../api/tasks.js';
+import { addTasks, taskBatches } from '../api/tasks.js';
 import { isTerminal, listRunPages, runStatus, type Run } from '../api/runs.js';
-import { fnv1a64 } from '../io/cache-file.js';
+import { fnv1a64 } from '../lib/cache-file.js';
 import { existsSync } from 'node:fs';
+import { checkNewOutput } from '../lib/atomic-file.js';
+import { pickAccount } from './squids/_shared/pick-account.js';
 import { rm } from 'node:fs/promises';
-import { checkNewOutput } from '../io/atomic-file.js';
 import { siblings } from '../io/checkpoint.js';
 import { GoJob } from '../io/go-record.js';
-import { lockExport } from '../io/lock.js';
+import { lockExport } from '../lib/lock.js';
 import type { HttpClient } from '../api/http.js';
-import { startRunOnce } from '../api/run-once.js';
-import { cacheDir } from '../cache-dir.js';
+import { startRunOnce } from './_shared/run-once.js';
+import { cacheDir } from '../lib/cache-dir.js';
 import { count } from '../io/progress.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
 import { NotFoundError, RunFailedError, SqError, UsageError } from '../errors.js';
 import { shellWord } from '../io/shell.js';
 import { nonEmpty } from '../validate/index.js';
-import { WAIT_OPTIONS, waitForRun, waitSettings } from './runs/_shared/wait.js';
-import { fileFormat, refuseInterruptedExport, runExport } from '../export/results.js';
+import { WAIT_OPTIONS, waitForRun, waitSettings } from './_shared/wait.js';
+import { runExport } from '../export/results.js';
+import { fileFormat } from '../export/options.js';
+import { refuseInterruptedExport } from '../export/resume.js';
 import { guardSpend, MAX_CREDITS_OPTION, spendPolicy } from '../billing/guard.js';
 
-/** As in `tasks add`: the API documents no batch limit, so large lists go in requests of this many. */
-const TASKS_PER_REQUEST = 500;
 /** Runs looked at for one still in progress: the newest ones (the API lists the newest first). */
 const RECENT_RUNS = 10;
 
@@ -152,8 +152,8 @@ export default defineVerb({
     // 3. The tasks; the API skips those the squid already has.
     let added = 0;
     let existing = 0;
-    for (let i = 0; i < tasks.length; i += TASKS_PER_REQUEST) {
-      const res = (await addTasks(http, squidId, tasks.slice(i, i + TASKS_PER_REQUEST))) as Record<string, unknown>;
+    for (const batch of taskBatches(tasks)) {
+      const res = (await addTasks(http, squidId, batch)) as Record<string, unknown>;
       if (Array.isArray(res.tasks)) added += res.tasks.length;
       if (typeof res.duplicated_count === 'number') existing += res.duplicated_count;
     }

@@ -1,5 +1,5 @@
 // Every noun sq knows, in the order help lists them. Modules load only when their noun is invoked.
-import type { NounEntry } from '../command.js';
+import type { NounEntry } from '../cli/command.js';
 
 export const NOUNS: NounEntry[] = [
   { name: 'auth', summary: 'Log in, log out and show which key and profile are in use', load: () => import('./auth/index.js') },

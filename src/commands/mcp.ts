@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import { defineVerb } from '../command.js';
+import { defineVerb } from '../cli/command.js';
 import { UsageError } from '../errors.js';
 import { intFlag } from '../validate/index.js';
 

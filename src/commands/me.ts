@@ -1,4 +1,4 @@
-import { defineVerb } from '../command.js';
+import { defineVerb } from '../cli/command.js';
 import { getMe } from '../api/user.js';
 
 export default defineVerb({

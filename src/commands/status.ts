@@ -1,19 +1,19 @@
 // `sq status`: one screen for the account, built from the endpoints other commands use, with a bounded number of
-// requests (the recent-runs reader stops early and is capped; see runs/_shared/recent.ts).
-import { defineVerb } from '../command.js';
+// requests (the recent-runs reader stops early and is capped; see commands/_shared/recent.ts).
+import { defineVerb } from '../cli/command.js';
 import type { HttpClient } from '../api/http.js';
 import { getAutoReset, type AutoReset } from '../api/billing.js';
 import { items } from '../api/pages.js';
 import { recordId, type ApiRecord } from '../api/resolve.js';
 import { RUNS_PATH, type Run } from '../api/runs.js';
 import { getBalance, getMe } from '../api/user.js';
-import { byNewest, listSquids, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './runs/_shared/recent.js';
+import { byNewest, listSquids, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './_shared/recent.js';
 import { TimeoutError } from '../errors.js';
 import { durationFlag } from '../validate/index.js';
-import { finiteNumber as num } from '../output/fields.js';
+import { finiteNumber as num } from '../lib/guards.js';
 import type { Style } from '../output/ansi.js';
 import { truncateWidth } from '../output/width.js';
-import { openWeb, WEB_OPTION } from '../io/browser.js';
+import { openWeb, WEB_OPTION } from '../cli/browser.js';
 
 /** sq status as a whole gives up after this long (--timeout): a service that hangs must not hold the screen for minutes. */
 const DEADLINE_MS = 20_000;

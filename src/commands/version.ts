@@ -1,4 +1,4 @@
-import { defineVerb } from '../command.js';
+import { defineVerb } from '../cli/command.js';
 import { VERSION } from '../version.js';
 
 export default defineVerb({

@@ -1,8 +1,8 @@
 // A shell-neutral picture of the command tree, read from the real commander program so completion can never drift
 // from what sq accepts. The three renderers (bash, zsh, fish) only turn this model into script text.
 import type { Command, Option } from 'commander';
-import type { Completion } from '../command.js';
-import { COMPLETION, GLOBAL_OPTIONS, REPEATABLE, makeOption } from '../global-options.js';
+import type { Completion } from '../cli/command.js';
+import { COMPLETION, GLOBAL_OPTIONS, REPEATABLE, makeOption } from '../cli/global-options.js';
 import type { Source } from './values.js';
 
 /** How the value of an option or argument is completed. */

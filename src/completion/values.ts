@@ -12,12 +12,12 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
-import { cacheDir } from '../cache-dir.js';
-import { pruneCacheDir, readCacheFile, writeCacheFile } from '../io/cache-file.js';
-import { makeDirSync } from '../io/regular-file.js';
-import { readGlobals } from '../global-options.js';
+import { cacheDir } from '../lib/cache-dir.js';
+import { pruneCacheDir, readCacheFile, writeCacheFile } from '../lib/cache-file.js';
+import { readGlobals } from '../cli/global-options.js';
+import { makeDirSync } from '../lib/regular-file.js';
 
 const COMPLETION_TTL_MS = 60_000;
 const COMPLETION_BUDGET_MS = 450;
@@ -140,7 +140,7 @@ async function ask(http: HttpClient, source: Source, line: Line, now: number): P
       return types.filter((t) => str(t.name)).map((t) => [str(t.name), str(t.domain) || 'account type']);
     }
     case 'runs': {
-      const [{ resolveSquid }, { parseApiTime }, { relativeTime }] = await Promise.all([import('../api/resolve.js'), import('../api/time.js'), import('../output/time.js')]);
+      const [{ resolveSquid }, { parseApiTime }, { relativeTime }] = await Promise.all([import('../api/resolve.js'), import('../lib/api-time.js'), import('../output/time.js')]);
       // The squid on the command line, else the first few squids: their recent runs, newest first across squids, each
       // described by its squid, status and age (zsh and fish show it beside the id).
       const squids = line.squid ? [await resolveSquid(http, line.squid)] : (await list(SQUIDS_PATH, 10)).map((s) => ({ id: id(s), name: str(s.name) }));

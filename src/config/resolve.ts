@@ -2,7 +2,7 @@
 // profile > the live service.
 import type { ProfileStore } from './store.js';
 import { baseUrlFlag } from '../validate/url.js';
-import { envFlag } from '../context.js';
+import { envFlag } from '../lib/env.js';
 import { UsageError } from '../errors.js';
 
 const DEFAULT_BASE_URL = 'https://api.lobstr.io';

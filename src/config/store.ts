@@ -1,15 +1,16 @@
 // Profiles live in one JSON file written through conf (atomic writes: temp file, fsync, rename; mode 0600, directory
 // 0700). Reads take a plain fs path: loading conf costs ~60 ms, which `sq me` should not pay on every call.
-// Every change is a read-modify-write under a cross-process lock (io/lock.ts), re-reading the file once the lock
+// Every change is a read-modify-write under a cross-process lock (lib/lock.ts), re-reading the file once the lock
 // is held: two `sq auth login` running at once must both end up in the file, not the last one alone.
 import { closeSync, constants, readFileSync, chmodSync, existsSync, renameSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { importPackage } from '../import-package.js';
 import { SqError, UsageError } from '../errors.js';
-import { withFileLock } from '../io/lock.js';
-import { isRecord } from '../output/fields.js';
-import { makeDirSync, openRegularSync } from '../io/regular-file.js';
+import { withFileLock } from '../lib/lock.js';
+import { isRecord } from '../lib/guards.js';
+import { openRegularSync } from '../lib/regular-file.js';
+import { makeDirSync } from '../lib/regular-file.js';
 
 interface Profile {
   token?: string;

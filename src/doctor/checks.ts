@@ -2,12 +2,12 @@
 // They read what sq itself uses (the profile store, the pacing state, the cache dir) and never change anything.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../cli/context.js';
 import type { ProfileStore } from '../config/store.js';
 import { resolveAuth } from '../config/resolve.js';
 import { RATE_LIMITS } from '../api/rate-limits.js';
 import { sane, stateFile } from '../api/pacing-state.js';
-import { cacheDir } from '../cache-dir.js';
+import { cacheDir } from '../lib/cache-dir.js';
 import { AuthError, SqError } from '../errors.js';
 import { importPackage } from '../import-package.js';
 import { VERSION } from '../version.js';

@@ -6,7 +6,7 @@
 import type { EmuCore } from './emu.js';
 import type { CrawlerDef } from './crawlers.js';
 import { defOf } from './crawlers.js';
-import { parseApiTime } from '../api/time.js';
+import { parseApiTime } from '../lib/api-time.js';
 import { isoZ } from './util.js';
 
 type Rec = Record<string, unknown>;

@@ -8,8 +8,7 @@ import { defOf, type CrawlerDef } from './crawlers.js';
 import { ratesFor } from './credits.js';
 import { rowsForTask } from './rows.js';
 import { RUN_TIMING } from './timing.js';
-import { errB, json } from './util.js';
-import { float4 } from './views.js';
+import { errB, float4, json } from './util.js';
 import { bodyObject, findSquid, type Rec } from './routes/common.js';
 
 const PREVIEW = 5;

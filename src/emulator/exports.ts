@@ -5,7 +5,7 @@
 // 202 {status: "converting", file_format, progress} until the file is ready, then {s3}. XLSX over the sheet's row
 // limit is refused up front (400).
 import { toCsv } from '../io/csv.js';
-import { parseApiTime } from '../api/time.js';
+import { parseApiTime } from '../lib/api-time.js';
 import { defOf } from './crawlers.js';
 import type { EmuCore } from './emu.js';
 import { errB, fileStamp, json } from './util.js';

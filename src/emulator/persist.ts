@@ -1,7 +1,7 @@
-// --state FILE: the whole state (and the virtual clock's time) written atomically (src/io/atomic-file.ts:
+// --state FILE: the whole state (and the virtual clock's time) written atomically (src/lib/atomic-file.ts:
 // temp file in the same directory, fsync, rename) after changes (debounced) and at close.
 import { readFile } from 'node:fs/promises';
-import { AtomicFile } from '../io/atomic-file.js';
+import { AtomicFile } from '../lib/atomic-file.js';
 import type { EmuState } from './types.js';
 
 export interface Snapshot {

@@ -7,7 +7,7 @@ import { boundaryOf, parseMultipart } from './multipart.js';
 import { type RateLimiter, rateLimitBody } from './ratelimit.js';
 import { maskHeaders, maskQuery, maskSecrets, type RequestLog } from './requestlog.js';
 import type { EmuRequest, EmuResponse } from './types.js';
-import { sleep } from '../api/sleep.js';
+import { sleep } from '../lib/sleep.js';
 
 interface ServerDeps {
   emu: EmuCore;

@@ -60,7 +60,7 @@ export function errB(status: 400 | 404, message: string, param: string): EmuResp
   };
 }
 
-export { isRecord } from '../output/fields.js';
+export { isRecord } from '../lib/guards.js';
 
 /** Canonical text of a params object, key order ignored, for duplicate detection. */
 export function paramsKey(p: Record<string, unknown>): string {
@@ -68,4 +68,9 @@ export function paramsKey(p: Record<string, unknown>): string {
     .sort()
     .map((k) => [k, p[k]]);
   return JSON.stringify(sorted);
+}
+
+/** A float with at most 4 decimals, as the samples show `credit_used` and `duration` (10.4498). */
+export function float4(n: unknown): number {
+  return Math.round(Number(n ?? 0) * 1e4) / 1e4;
 }

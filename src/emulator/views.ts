@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import type { EmuCore } from './emu.js';
 import { paramsWithoutFunctions } from './crawlers.js';
-import { hashId, isoZ, naiveUs, timedelta } from './util.js';
-import { parseApiTime } from '../api/time.js';
+import { float4, hashId, isoZ, naiveUs, timedelta } from './util.js';
+import { parseApiTime } from '../lib/api-time.js';
 import { nextLaunchMs } from './schedule.js';
 import { exhausted, limitCounter } from './collect.js';
 
@@ -36,11 +36,6 @@ export function stamped(rec: Rec, keys: readonly string[], form: StampForm): Rec
 const RUN_STAMPS = ['created_at', 'started_at', 'ended_at', 'export_time', 'email_time', 'next_launch_at'] as const;
 /** Run tasks (get-run-tasks sample): `…Z`. */
 export const runtaskView = (rt: Rec): Rec => stamped(rt, ['started_at', 'ended_at', 'last_collection_at'], 'Z');
-
-/** A float with at most 4 decimals, as the samples show `credit_used` and `duration` (10.4498). */
-export function float4(n: unknown): number {
-  return Math.round(Number(n ?? 0) * 1e4) / 1e4;
-}
 
 /** Run as list/start/abort show it: duration in float seconds (0 until it starts running), credit_used to 4 decimals. */
 export function runView(emu: EmuCore, run: Rec): Rec {

@@ -10,8 +10,8 @@ import { open, rename, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { fnv1a64 } from './cache-file.js';
-import { withFileLock } from './lock.js';
+import { fnv1a64 } from '../lib/cache-file.js';
+import { withFileLock } from '../lib/lock.js';
 
 export const GO_RECORD_VERSION = 1;
 

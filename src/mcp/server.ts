@@ -9,7 +9,7 @@ import { open, realpath } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../cli/context.js';
 import { downloadUrl } from '../api/runs.js';
 import { exitCodeName, InterruptedError, UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';

@@ -1,7 +1,8 @@
 // Column choice and cell text for table, CSV and TSV.
 
 import type { Column } from './types.js';
-import { getPath, isRecord } from './fields.js';
+import { getPath } from './fields.js';
+import { isRecord } from '../lib/guards.js';
 import { jsonText } from './json-text.js';
 
 export function defaultHeader(key: string): string {

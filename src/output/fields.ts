@@ -1,16 +1,7 @@
 // Dotted field paths. Webhook event keys are literally "run.done", so a literal key with dots beats nesting.
 
+import { isRecord } from '../lib/guards.js';
 import { isPlainObject } from './secrets.js';
-
-/** A JSON object (not null, not an array): the one test every module uses for "is this a record". */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** A finite number, or null: how a count or a time in an answer is read. */
-export function finiteNumber(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
 
 export function getPath(record: unknown, path: string): unknown {
   if (!isRecord(record)) return undefined;

@@ -1,8 +1,8 @@
 // Timestamps for people: "3 min ago" on a terminal, or local time with its UTC offset. Piped output never comes here.
 //
-// The API's several date forms are read by api/time.ts, the one parser.
+// The API's several date forms are read by lib/api-time.ts, the one parser.
 
-import { parseApiTime as apiTime } from '../api/time.js';
+import { parseApiTime as apiTime } from '../lib/api-time.js';
 
 /** Epoch milliseconds, or undefined when `value` is not one of the API's date forms (it is then shown as given). */
 export function parseApiTime(value: unknown): number | undefined {

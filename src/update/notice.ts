@@ -5,8 +5,8 @@
 // has not come by the end is used by a later command, from the cache.
 import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
-import type { Ctx } from '../context.js';
-import { cacheDir } from '../cache-dir.js';
+import type { Ctx } from '../cli/context.js';
+import { cacheDir } from '../lib/cache-dir.js';
 import { VERSION } from '../version.js';
 import { DAY_MS, fetchLatest, isNewer, isStale, readCache, upgradeHint, writeCache, type UpdateCache } from './check.js';
 

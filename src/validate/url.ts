@@ -1,6 +1,7 @@
 // An http(s) URL flag. Apart from validate/index.ts because every call checks the base URL, and this check needs
 // no schema library.
 import { UsageError } from '../errors.js';
+import { isLoopbackHost } from '../lib/loopback.js';
 import { maskUrlQuery } from '../output/secrets.js';
 
 /**
@@ -35,12 +36,6 @@ export function httpUrlFlag(flag: string, value: unknown, example = 'https://exa
 
 /** "user:pass@" before the host, with or without a scheme and slashes ("htps://me:pw@host", "me:pw@host"). */
 const USERINFO = /^(?:[a-z][a-z0-9+.-]*:)?\/*[^/?#]*@/i;
-
-/** 127.0.0.0/8, ::1 and localhost: the only hosts plain http:// may reach without --insecure-http. */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
 
 /**
  * The API origin. Every request carries the key to it, so: no user name or password in it (they would be sent and

@@ -195,7 +195,7 @@ describe('comparing with the stored config', () => {
   const stored = (ftp: Record<string, unknown> | null) => ({ ftp_fields: ftp, webhook_fields: null, google_sheet_fields: null, s3_fields: null, email: null, notifications: null });
 
   it('a password the service does not return (absent or masked) is "not compared", not a change', async () => {
-    const { diffDelivery } = await import('../../src/api/delivery.js');
+    const { diffDelivery } = await import('../../src/account/delivery-diff.js');
     for (const password of [undefined, '', '********', '****pw-1']) {
       const d = diffDelivery(want, stored({ host: 'h', port: 22, username: 'u', directory: '/d', is_active: true, ...(password === undefined ? {} : { password }) }));
       expect(d).toEqual({ fields: [], unverified: ['password'] });
@@ -203,14 +203,14 @@ describe('comparing with the stored config', () => {
   });
 
   it('a readable password is compared; other fields always are; no config at all is a change', async () => {
-    const { diffDelivery } = await import('../../src/api/delivery.js');
+    const { diffDelivery } = await import('../../src/account/delivery-diff.js');
     expect(diffDelivery(want, stored({ host: 'h', port: '22', username: 'u', directory: '/d', password: 'pw-2' })).fields).toEqual(['password']);
     expect(diffDelivery(want, stored({ host: 'h2', port: 22, username: 'u', directory: '/x', password: 'pw-1', is_active: false })).fields).toEqual(['host', 'directory', 'is_active']);
     expect(diffDelivery(want, stored(null)).fields).toEqual(['ftp_fields']);
   });
 
   it('webhook events are compared in the flat and the nested form', async () => {
-    const { diffDelivery } = await import('../../src/api/delivery.js');
+    const { diffDelivery } = await import('../../src/account/delivery-diff.js');
     const wh = { webhook_fields: { url: 'https://x.example', is_active: true, retry: true, events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': true } } };
     const nested = { url: 'https://x.example', is_active: true, retry: true, events: { run: { running: false, paused: false, done: true, error: false } } };
     const d = diffDelivery(wh, { ...stored(null), webhook_fields: nested });

@@ -2,7 +2,7 @@
 // the command tree at any depth. Pure logic over a small commander tree built with the real makeOption.
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { makeOption } from '../../src/global-options.js';
+import { makeOption } from '../../src/cli/global-options.js';
 import { allCommands, modelFromProgram } from '../../src/completion/model.js';
 
 function tree(): Command {

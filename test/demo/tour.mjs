@@ -80,7 +80,8 @@ async function startListener() {
         res(m[1]);
       }
     });
-    exited.then(() => res(undefined));
+    // exited never rejects (it is the child's exit, whatever its code).
+    void exited.then(() => res(undefined));
   });
   if (!url) failures.push(`webhook listen — $ ${shown(args)}: did not print "Listening on <url>"`);
   const stop = async () => {

@@ -1,11 +1,11 @@
-// Small files in the cache directory (src/io/cache-file.ts): files of other keys, services and questions that
+// Small files in the cache directory (src/lib/cache-file.ts): files of other keys, services and questions that
 // nobody has used for a day are removed when a new one is about to be made, and nothing else is.
 import { existsSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Bucket } from '../../src/api/pacing.js';
 import { SharedStore, stateFile } from '../../src/api/pacing-state.js';
-import { CACHE_FILE_MAX_AGE_MS, pruneCacheDir, writeCacheFile } from '../../src/io/cache-file.js';
+import { CACHE_FILE_MAX_AGE_MS, pruneCacheDir, writeCacheFile } from '../../src/lib/cache-file.js';
 import { tempDir } from '../helpers/fs.js';
 import { fakeTime } from '../helpers/clock.js';
 import { useEmulator } from '../helpers/emulator.js';

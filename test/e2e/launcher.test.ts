@@ -152,7 +152,7 @@ describe('the code cache', () => {
     const dir = tempDir('sq-cache-');
     const r = await sqBin(['--format', 'json', '--fields', 'email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
     expect(r.code).toBe(0);
-    // The launcher finds the word with the CLI's own pre-scan (src/argv.ts): --jq's value is not a command.
+    // The launcher finds the word with the CLI's own pre-scan (src/cli/argv.ts): --jq's value is not a command.
     // A bounded path runs on the main thread (src/output/jq.ts): no worker, no code cache of its own.
     expect((await sqBin(['--jq', '.email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) })).code).toBe(0);
     expect(codeCaches(dir)).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`]);

@@ -2,10 +2,10 @@
 // commander program (buildProgram with loadAll) and the specs behind it.
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
-import type { NounSpec, VerbSpec } from '../../src/command.js';
+import type { NounSpec, VerbSpec } from '../../src/cli/command.js';
 import { NOUNS } from '../../src/commands/index.js';
-import { createContext } from '../../src/factory.js';
-import { buildProgram, GLOBAL_OPTIONS } from '../../src/program.js';
+import { createContext } from '../../src/cli/factory.js';
+import { buildProgram, GLOBAL_OPTIONS } from '../../src/cli/program.js';
 
 export interface TreeCommand {
   /** argv words that name it: ['runs'], ['runs', 'start'] or ['squids', 'chain', 'set']. */

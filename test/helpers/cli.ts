@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa, type Options as ExecaOptions } from 'execa';
-import { run } from '../../src/main.js';
+import { run } from '../../src/cli/main.js';
 import { fakeSqClock } from './clock.js';
 import { tempDir } from './fs.js';
 import { capture } from './stream.js';

@@ -1,9 +1,9 @@
-// io/lock.ts: the one short-section lock of the profile file and the pacing state.
+// lib/lock.ts: the one short-section lock of the profile file and the pacing state.
 import { mkdirSync, mkdtempSync, existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withFileLock } from '../../src/io/lock.js';
+import { withFileLock } from '../../src/lib/lock.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'sq-lock-'));
 

@@ -3,12 +3,13 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Bucket, MAX_PAUSE_MS, MAX_RESET_WAIT_MS } from '../../src/api/pacing.js';
 import { SharedStore, sane, stateFile } from '../../src/api/pacing-state.js';
-import { cacheDir } from '../../src/cache-dir.js';
+import { cacheDir } from '../../src/lib/cache-dir.js';
 import { tempDir } from '../helpers/fs.js';
 import { fakeTime } from '../helpers/clock.js';
 
@@ -190,9 +191,9 @@ describe('shared pacing state', () => {
   });
 
   it('the cache directory is the one bin/sq.js uses for its code cache', () => {
-    const src = readFileSync(join(import.meta.dirname, '../../bin/sq.js'), 'utf8');
-    const fn = /\nfunction cacheDir\(env\) \{[\s\S]*?\n\}\n/.exec(src)![0];
-    const launcher = new Function('process', 'fs', `${fn}; return cacheDir;`) as (p: unknown, f: unknown) => (env: Record<string, string | undefined>) => string | undefined;
+    // bin/sq.js requires dist/code-cache.cjs, built from src/lib/code-cache.ts, for its cache directory.
+    const built = createRequire(import.meta.url)(join(import.meta.dirname, '../../dist/code-cache.cjs')) as { cacheDir: typeof cacheDir };
+    const launcher = (p: { platform: string }, _fs: unknown) => (env: Record<string, string | undefined>) => built.cacheDir(env, p.platform);
     // '/h' does not exist (no cache then: a missing home is never created); tmpdir() does.
     const home = tmpdir();
     const envs = [{ SQ_CACHE_DIR: '/c' }, { SQ_CACHE_DIR: '' }, { XDG_CACHE_HOME: '/x', HOME: '/h' }, { HOME: '/h' }, { HOME: home }, {}, { LOCALAPPDATA: 'C:\\u' }];

@@ -1,6 +1,6 @@
 // Every timestamp form of the service parses to the same instant (api-reference §15); nothing else is guessed at.
 import { describe, expect, it } from 'vitest';
-import { compareApiTime, parseApiTime } from '../../src/api/time.js';
+import { compareApiTime, parseApiTime } from '../../src/lib/api-time.js';
 
 const T = Date.UTC(2025, 1, 10, 14, 27, 45);
 

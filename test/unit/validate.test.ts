@@ -4,8 +4,8 @@ import { durationFlag, eventsFlag, httpUrlFlag, intFlag, portFlag } from '../../
 import { UsageError } from '../../src/errors.js';
 import { errorMessage } from '../../src/api/messages.js';
 import { secondsInMessage, serverNow } from '../../src/api/http.js';
-import { GLOBAL_OPTIONS } from '../../src/program.js';
-import { VALUE_GLOBALS, scanArgv } from '../../src/argv.js';
+import { GLOBAL_OPTIONS } from '../../src/cli/program.js';
+import { VALUE_GLOBALS, scanArgv } from '../../src/cli/argv.js';
 
 describe('durations', () => {
   it.each([

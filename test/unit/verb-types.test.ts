@@ -1,7 +1,7 @@
-// A verb's options are typed from its flags (src/command.ts, OptionsOf): `npm test` type-checks this file, and each
+// A verb's options are typed from its flags (src/cli/command.ts, OptionsOf): `npm test` type-checks this file, and each
 // expected-error directive below fails the build if the error it expects stops being one.
 import { describe, expect, it } from 'vitest';
-import { defineOptions, defineVerb, type OptionsOf, type OptionSpec } from '../../src/command.js';
+import { defineOptions, defineVerb, type OptionsOf, type OptionSpec } from '../../src/cli/command.js';
 import { exclusive, required } from '../../src/validate/index.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

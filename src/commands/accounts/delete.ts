@@ -1,7 +1,7 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveAccount } from '../../api/resolve.js';
 import { nonEmpty } from '../../validate/index.js';
-import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
+import { confirmOrCancel, preflightConfirm } from '../../cli/confirm.js';
 import { deleteAccount } from '../../api/accounts.js';
 
 export default defineVerb({

@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { firstAccount, getAccount } from '../../api/accounts.js';
 import { resolveAccount } from '../../api/resolve.js';
 import { nonEmpty } from '../../validate/index.js';

@@ -1,6 +1,6 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { ACCOUNTS_PATH } from '../../api/accounts.js';
-import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
+import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../cli/paging.js';
 import { ACCOUNT_COLUMNS } from './_shared/columns.js';
 
 export default defineVerb({

@@ -1,8 +1,8 @@
 import { resolveAccount } from '../../api/resolve.js';
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { firstAccount, getAccount, parseCookies, startSync, syncCode, waitForSync } from '../../api/accounts.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { readInput } from '../../io/stdin.js';
+import { readInput } from '../../cli/stdin.js';
 import { durationFlag, nonEmpty, required } from '../../validate/index.js';
 
 const DEFAULT_TIMEOUT_MS = 2 * 60_000;

@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { items } from '../../api/pages.js';
 import { ACCOUNT_TYPE_PATHS as PATHS } from '../../api/accounts.js';
 import { NotFoundError } from '../../errors.js';

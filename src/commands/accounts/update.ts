@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { firstAccount, getAccount, limitKeys, parseLimits, updateLimits } from '../../api/accounts.js';
 import { resolveAccount } from '../../api/resolve.js';
 import { UsageError } from '../../errors.js';

@@ -1,10 +1,10 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { getMe } from '../../api/user.js';
 import { UsageError } from '../../errors.js';
-import { readStdinUpTo } from '../../io/stdin.js';
-import { confirmOrCancel } from '../../io/confirm.js';
+import { readStdinUpTo } from '../../cli/stdin.js';
+import { confirmOrCancel } from '../../cli/confirm.js';
 import { CONFIG_FILE } from '../../config/store.js';
-import { dryRunLocal } from '../../io/dry-run.js';
+import { dryRunLocal } from '../../cli/dry-run.js';
 
 /** Keys are ~40 characters; anything past 4 KiB on stdin is a wrong pipe, not a key. */
 const MAX_KEY_BYTES = 4096;

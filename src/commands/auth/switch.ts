@@ -1,6 +1,6 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { NotFoundError } from '../../errors.js';
-import { dryRunLocal } from '../../io/dry-run.js';
+import { dryRunLocal } from '../../cli/dry-run.js';
 
 export default defineVerb({
   name: 'switch',

@@ -1,9 +1,9 @@
-import { defineVerb } from '../../command.js';
-import type { Ctx } from '../../context.js';
+import { defineVerb } from '../../cli/command.js';
+import type { Ctx } from '../../cli/context.js';
 import type { Column } from '../../output/types.js';
 import { exclusive, optionalInt } from '../../validate/index.js';
-import { confirmOrCancel } from '../../io/confirm.js';
-import { openWeb, WEB_OPTION } from '../../io/browser.js';
+import { confirmOrCancel } from '../../cli/confirm.js';
+import { openWeb, WEB_OPTION } from '../../cli/browser.js';
 import { getAutoReset, raisesCharges, setAutoReset, type AutoReset, type AutoResetUpdate } from '../../api/billing.js';
 import { getBalance } from '../../api/user.js';
 import { autoResetStatusLines } from '../../billing/describe.js';

@@ -1,4 +1,4 @@
-import { defineNoun } from '../../command.js';
+import { defineNoun } from '../../cli/command.js';
 import autoReset from './auto-reset.js';
 
 export default defineNoun({

@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveSetting, settingDef } from '../../config/settings.js';
 import { KEYS_NOTE, profileOf } from './_shared/profile.js';
 

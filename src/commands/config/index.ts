@@ -1,4 +1,4 @@
-import { defineNoun } from '../../command.js';
+import { defineNoun } from '../../cli/command.js';
 import get from './get.js';
 import set from './set.js';
 import unset from './unset.js';

@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveSetting, SETTINGS } from '../../config/settings.js';
 import { profileOf } from './_shared/profile.js';
 

@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { isFullHash, resolveCrawler } from '../../api/resolve.js';
 import { attributeRows, getCrawlerAttributes } from '../../api/crawlers.js';
 

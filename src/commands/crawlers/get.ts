@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveCrawler } from '../../api/resolve.js';
 import { getCrawler, isRec } from '../../api/crawlers.js';
 import { crawlerAccountType } from '../../api/account-links.js';

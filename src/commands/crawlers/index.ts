@@ -1,4 +1,4 @@
-import { defineNoun } from '../../command.js';
+import { defineNoun } from '../../cli/command.js';
 import list from './list.js';
 import get from './get.js';
 import params from './params.js';

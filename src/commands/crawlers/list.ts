@@ -1,7 +1,7 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { CRAWLERS_PATH, crawlerMatches } from '../../api/crawlers.js';
 import { items } from '../../api/pages.js';
-import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
+import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../cli/paging.js';
 import type { Column } from '../../output/types.js';
 import { UsageError } from '../../errors.js';
 import { nonEmpty } from '../../validate/index.js';

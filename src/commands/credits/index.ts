@@ -1,4 +1,4 @@
-import { defineNoun } from '../../command.js';
+import { defineNoun } from '../../cli/command.js';
 import modules from './modules.js';
 import squids from './squids.js';
 

@@ -1,8 +1,8 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { breakdownRows, getModuleCredits } from '../../api/credits.js';
-import { isRecord } from '../../output/fields.js';
+import { isRecord } from '../../lib/guards.js';
 import { intFlag } from '../../validate/index.js';
-import { credits, printBreakdown } from './_shared/breakdown.js';
+import { credits, printBreakdown } from '../_shared/breakdown.js';
 
 export default defineVerb({
   name: 'modules',

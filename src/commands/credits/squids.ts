@@ -1,7 +1,7 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { CREDIT_SQUIDS_PATH } from '../../api/credits.js';
-import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
-import { credits } from './_shared/breakdown.js';
+import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../cli/paging.js';
+import { credits } from '../_shared/breakdown.js';
 
 export default defineVerb({
   name: 'squids',

@@ -1,8 +1,8 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { runApply } from '../../account/apply.js';
 import { pathOf, type Desired } from '../../account/file.js';
-import { JSON_HELP, planOfFile } from '../plan.js';
+import { JSON_HELP, planOfFile } from '../../account/plan-file.js';
 
 const FILE_HELP = `File format (YAML or JSON):
 

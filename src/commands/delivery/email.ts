@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { isEmail, nonEmpty, required } from '../../validate/index.js';
 import { UsageError } from '../../errors.js';
 import { SQUID_OPTION, configureDelivery, squidToConfigure } from './_shared/common.js';

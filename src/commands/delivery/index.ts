@@ -1,4 +1,4 @@
-import { defineNoun } from '../../command.js';
+import { defineNoun } from '../../cli/command.js';
 import sftp from './sftp.js';
 import webhook from './webhook.js';
 import email from './email.js';

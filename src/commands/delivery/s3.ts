@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { nonEmpty, required } from '../../validate/index.js';
 import type { S3Fields } from '../../api/delivery.js';
 import { UsageError } from '../../errors.js';

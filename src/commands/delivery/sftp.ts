@@ -1,4 +1,4 @@
-import { defineOptions, defineVerb, type OptionsOf } from '../../command.js';
+import { defineOptions, defineVerb, type OptionsOf } from '../../cli/command.js';
 import { nonEmpty, portFlag, required } from '../../validate/index.js';
 import type { FtpFields } from '../../api/delivery.js';
 import {

@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { exclusive, httpUrlFlag, required } from '../../validate/index.js';
 import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure } from './_shared/common.js';
 

@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import type { Column } from '../../output/types.js';
 import { nonEmpty, required, RUN_EVENTS } from '../../validate/index.js';
 import { storedDelivery, storedEvents } from '../../api/delivery.js';

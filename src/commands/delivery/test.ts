@@ -1,7 +1,8 @@
-import { defineVerb } from '../../command.js';
-import type { Ctx } from '../../context.js';
+import { defineVerb } from '../../cli/command.js';
+import type { Ctx } from '../../cli/context.js';
 import { enumFlag, httpUrlFlag, nonEmpty, portFlag } from '../../validate/index.js';
-import { isObj, postDeliveryTest, storedDelivery, type TestKind, type TestResult } from '../../api/delivery.js';
+import { postDeliveryTest, storedDelivery, type TestKind, type TestResult } from '../../api/delivery.js';
+import { isRecord } from '../../lib/guards.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { getSquidRecord, readPassword, SQUID_OPTION, hideUrlSecrets } from './_shared/common.js';
@@ -126,7 +127,7 @@ function successText(kind: Kind, body: Record<string, unknown>, res: TestResult)
 }
 
 function failure(kind: Kind, body: Record<string, unknown>, res: TestResult): ApiError {
-  const reason = typeof res.error === 'string' && res.error ? res.error : isObj(res.detail) ? JSON.stringify(res.detail) : null;
+  const reason = typeof res.error === 'string' && res.error ? res.error : isRecord(res.detail) ? JSON.stringify(res.detail) : null;
   if (kind === 'sftp') {
     return new ApiError(`SFTP test failed for ${body.username}@${body.host}:${body.port}${body.directory}${reason ? `: ${reason}` : ''}`, {
       details: SFTP_CAUSES,

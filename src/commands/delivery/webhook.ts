@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { eventsFlag, httpUrlFlag, required, RUN_EVENTS } from '../../validate/index.js';
 import { eventsObject } from '../../api/delivery.js';
 import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure, hideUrlSecrets } from './_shared/common.js';

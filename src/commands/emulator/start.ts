@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import {
   EmulatorOptionError, parseEmulatorOptions, PORT_MAX, PORT_MIN, TIME_SCALE_MAX, TIME_SCALE_MIN,
 } from '../../emulator/cli.js';

@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { maskKey } from '../../output/secrets.js';
 
 export default defineVerb({

@@ -1,7 +1,7 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { NotFoundError } from '../../errors.js';
-import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
-import { dryRunLocal } from '../../io/dry-run.js';
+import { confirmOrCancel, preflightConfirm } from '../../cli/confirm.js';
+import { dryRunLocal } from '../../cli/dry-run.js';
 
 export default defineVerb({
   name: 'remove',

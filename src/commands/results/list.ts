@@ -1,6 +1,6 @@
-import { defineVerb } from '../../command.js';
-import { pagingOptions } from '../../io/paging.js';
-import { listResults } from '../../export/results.js';
+import { defineVerb } from '../../cli/command.js';
+import { pagingOptions } from '../../cli/paging.js';
+import { listResults } from '../../export/options.js';
 
 const DEFAULT_LIMIT = 100;
 

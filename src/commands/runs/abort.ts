@@ -1,7 +1,7 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { abortRun } from '../../api/runs.js';
-import { confirmOrCancel } from '../../io/confirm.js';
-import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
+import { confirmOrCancel } from '../../cli/confirm.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
 import { RUN_COLUMNS } from './_shared/columns.js';
 
 export default defineVerb({

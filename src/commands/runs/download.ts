@@ -2,15 +2,15 @@ import { lstat, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import type { HttpClient, StreamResponse } from '../../api/http.js';
-import { downloadUrl, EXPORT_FORMATS, getRun, runStatus, XLSX_MAX_ROWS, type ExportFormat, type ExportRequest } from '../../api/runs.js';
-import type { Ctx } from '../../context.js';
+import { downloadUrl, getRun, runStatus, EXPORT_FORMATS, XLSX_MAX_ROWS, type ExportFormat, type ExportRequest } from '../../api/runs.js';
 import { AuthError, NotFoundError, TimeoutError, UsageError } from '../../errors.js';
-import { AtomicFile, checkNewOutput, checkOutputTarget, checkTargetDir, existsError } from '../../io/atomic-file.js';
+import { AtomicFile, checkNewOutput, checkOutputTarget, checkTargetDir, existsError } from '../../lib/atomic-file.js';
 import { Progress, humanBytes } from '../../io/progress.js';
-import { enumFlag, nonEmpty } from '../../validate/index.js';
-import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
+import { nonEmpty, enumFlag } from '../../validate/index.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
+import type { Ctx } from '../../cli/context.js';
 
 export default defineVerb({
   name: 'download',

@@ -1,7 +1,7 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { getRun } from '../../api/runs.js';
-import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
-import { openWeb, WEB_OPTION } from '../../io/browser.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
+import { openWeb, WEB_OPTION } from '../../cli/browser.js';
 
 export default defineVerb({
   name: 'get',

@@ -1,12 +1,12 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { UsageError } from '../../errors.js';
 import { nonEmpty } from '../../validate/index.js';
 import { shellWord } from '../../io/shell.js';
 import { RUN_COLUMNS } from './_shared/columns.js';
 import { RUNS_PATH } from '../../api/runs.js';
-import { pagingFlags, pagingOptions, printList } from '../../io/paging.js';
-import { MAX_RECENT, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './_shared/recent.js';
+import { pagingFlags, pagingOptions, printList } from '../../cli/paging.js';
+import { MAX_RECENT, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from '../_shared/recent.js';
 
 const DEFAULT_LIMIT = 20;
 

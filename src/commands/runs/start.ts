@@ -1,14 +1,14 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import type { HttpClient } from '../../api/http.js';
 import { AmbiguousWriteError, InterruptedWriteError } from '../../api/http.js';
 import { listRunPages, runStatus, startRun, type Run } from '../../api/runs.js';
-import { startRunWithKey, type RunOnce } from '../../api/run-once.js';
+import { startRunWithKey, type RunOnce } from '../_shared/run-once.js';
 import { idempotencyPath } from '../../io/go-record.js';
-import { cacheDir } from '../../cache-dir.js';
+import { cacheDir } from '../../lib/cache-dir.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { nonEmpty, required } from '../../validate/index.js';
-import { WAIT_OPTIONS, waitAndShow, waitSettings } from './_shared/wait.js';
+import { required, nonEmpty } from '../../validate/index.js';
+import { WAIT_OPTIONS, waitAndShow, waitSettings } from '../_shared/wait.js';
 import { guardSpend, MAX_CREDITS_OPTION, spendPolicy } from '../../billing/guard.js';
 
 export default defineVerb({

@@ -1,6 +1,6 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { getRunStats } from '../../api/runs.js';
-import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
 
 export default defineVerb({
   name: 'stats',

@@ -1,8 +1,8 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { runTaskPages } from '../../api/runs.js';
-import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from './_shared/ref.js';
+import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
 import { RUN_TASK_COLUMNS } from './_shared/columns.js';
-import { pageFilter, pagingFlags, pagingHint, pagingOptions, records, tally } from '../../io/paging.js';
+import { pageFilter, pagingFlags, pagingHint, pagingOptions, records, tally } from '../../cli/paging.js';
 
 const DEFAULT_LIMIT = 100;
 

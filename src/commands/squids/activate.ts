@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { setActive } from './_shared/active.js';
 
 export default defineVerb({

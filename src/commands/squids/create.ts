@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveCrawler } from '../../api/resolve.js';
 import { createSquid, updateSquid } from '../../api/squids.js';
 import { nameFlag, nonEmpty, required } from '../../validate/index.js';

@@ -1,8 +1,8 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { squidCreditsPath } from '../../api/credits.js';
-import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
-import { credits } from '../credits/_shared/breakdown.js';
+import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../cli/paging.js';
+import { credits } from '../_shared/breakdown.js';
 import { shellWord } from '../../io/shell.js';
 
 export default defineVerb({

@@ -1,6 +1,6 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
+import { confirmOrCancel, preflightConfirm } from '../../cli/confirm.js';
 import { squidLabel } from './_shared/label.js';
 import { deleteSquid } from '../../api/squids.js';
 

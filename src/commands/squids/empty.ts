@@ -1,7 +1,7 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { enumFlag, required } from '../../validate/index.js';
-import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
+import { confirmOrCancel, preflightConfirm } from '../../cli/confirm.js';
 import { squidLabel } from './_shared/label.js';
 import { emptySquid } from '../../api/squids.js';
 import { counted } from '../../output/plural.js';

@@ -1,11 +1,11 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import type { HttpClient } from '../../api/http.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { getSquid } from '../../api/squids.js';
 import { getCrawlerParams } from '../../api/crawlers.js';
 import { spendEstimate } from '../../api/estimate.js';
 import { fmtCredits, paidFunctionLines, summaryLines } from '../../billing/describe.js';
-import { isRecord } from '../../output/fields.js';
+import { isRecord } from '../../lib/guards.js';
 import { shellWord } from '../../io/shell.js';
 
 export default defineVerb({

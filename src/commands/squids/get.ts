@@ -1,8 +1,8 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { SQUID_DETAIL_COLUMNS } from './_shared/columns.js';
 import { getSquid } from '../../api/squids.js';
-import { openWeb, WEB_OPTION } from '../../io/browser.js';
+import { openWeb, WEB_OPTION } from '../../cli/browser.js';
 
 export default defineVerb({
   name: 'get',

@@ -1,8 +1,8 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { SQUIDS_PATH } from '../../api/squids.js';
 import { SQUID_LIST_COLUMNS } from './_shared/columns.js';
 import { nonEmpty } from '../../validate/index.js';
-import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
+import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../cli/paging.js';
 
 export default defineVerb({
   name: 'list',

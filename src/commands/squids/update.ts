@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveAccount, resolveSquid } from '../../api/resolve.js';
 import { getSquid, parseParams, updateSquid } from '../../api/squids.js';
 import { getCrawler, getCrawlerParams, squidParamNames, unknownSquidParams } from '../../api/crawlers.js';

@@ -1,14 +1,11 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { addTasks, normalizeTask, parseTaskFile } from '../../api/tasks.js';
+import { addTasks, normalizeTask, parseTaskFile, TASKS_PER_REQUEST, taskBatches } from '../../api/tasks.js';
 import { AmbiguousWriteError, InterruptedWriteError } from '../../api/http-errors.js';
 import { InterruptedError, PartialFailureError, SqError, UsageError } from '../../errors.js';
-import { readInput } from '../../io/stdin.js';
+import { readInput } from '../../cli/stdin.js';
 import { nonEmpty, required } from '../../validate/index.js';
 import { TASK_LIST_COLUMNS } from './_shared/columns.js';
-
-/** The API documents no batch limit; large files go in requests of this many tasks, so none is refused for size. */
-const TASKS_PER_REQUEST = 500;
 
 export default defineVerb({
   name: 'add',
@@ -43,8 +40,7 @@ export default defineVerb({
 
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
-    const batches: Record<string, unknown>[][] = [];
-    for (let i = 0; i < tasks.length; i += TASKS_PER_REQUEST) batches.push(tasks.slice(i, i + TASKS_PER_REQUEST));
+    const batches = taskBatches(tasks);
     const created: Record<string, unknown>[] = [];
     let dup = 0;
     for (const [i, batch] of batches.entries()) {

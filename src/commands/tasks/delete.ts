@@ -1,7 +1,7 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { nonEmpty } from '../../validate/index.js';
-import { idOf, PREFIX_NOTE, TASK_SQUID_OPTION } from '../runs/_shared/ref.js';
-import { confirmOrCancel, preflightConfirm } from '../../io/confirm.js';
+import { idOf, PREFIX_NOTE, TASK_SQUID_OPTION } from '../_shared/ref.js';
+import { confirmOrCancel, preflightConfirm } from '../../cli/confirm.js';
 import { deleteTask } from '../../api/tasks.js';
 
 export default defineVerb({

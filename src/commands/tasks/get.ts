@@ -1,6 +1,6 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { getTask, normalizeTask } from '../../api/tasks.js';
-import { idOf, PREFIX_NOTE, TASK_SQUID_OPTION } from '../runs/_shared/ref.js';
+import { idOf, PREFIX_NOTE, TASK_SQUID_OPTION } from '../_shared/ref.js';
 
 export default defineVerb({
   name: 'get',

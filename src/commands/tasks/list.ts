@@ -1,8 +1,8 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { normalizeTask, TASKS_PATH } from '../../api/tasks.js';
 import { enumFlag, required } from '../../validate/index.js';
-import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../io/paging.js';
+import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../cli/paging.js';
 import { TASK_LIST_COLUMNS } from './_shared/columns.js';
 import { shellWord } from '../../io/shell.js';
 

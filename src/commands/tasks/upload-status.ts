@@ -1,4 +1,4 @@
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { uploadStatus } from '../../api/tasks.js';
 import { nonEmpty } from '../../validate/index.js';
 import { UPLOAD_COLUMNS } from './_shared/columns.js';

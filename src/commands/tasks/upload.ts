@@ -1,10 +1,10 @@
 import { basename } from 'node:path';
-import { defineVerb } from '../../command.js';
+import { defineVerb } from '../../cli/command.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { uploadSummary, uploadTasks, waitForUpload } from '../../api/tasks.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { durationFlag, required } from '../../validate/index.js';
-import { readInputBytes } from '../../io/stdin.js';
+import { readInputBytes } from '../../cli/stdin.js';
 import { UPLOAD_COLUMNS } from './_shared/columns.js';
 import { rememberUpload } from './_shared/uploads.js';
 

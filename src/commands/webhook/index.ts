@@ -1,4 +1,4 @@
-import { defineNoun } from '../../command.js';
+import { defineNoun } from '../../cli/command.js';
 import listen from './listen.js';
 
 export default defineNoun({

@@ -1,5 +1,5 @@
-import { defineVerb } from '../../command.js';
-import type { Ctx } from '../../context.js';
+import { defineVerb } from '../../cli/command.js';
+import type { Ctx } from '../../cli/context.js';
 import { eventsFlag, httpUrlFlag, intFlag, nonEmpty, RUN_EVENTS } from '../../validate/index.js';
 import { UsageError } from '../../errors.js';
 import { shownUrl } from '../../output/secrets.js';

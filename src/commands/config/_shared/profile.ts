@@ -1,5 +1,5 @@
 // What the config verbs share: the profile they act on (--profile, SQ_PROFILE, else the active one).
-import type { Ctx } from '../../../context.js';
+import type { Ctx } from '../../../cli/context.js';
 import type { ProfileStore } from '../../../config/store.js';
 import { profileName } from '../../../config/resolve.js';
 import { settingKeys } from '../../../config/settings.js';

@@ -1,13 +1,13 @@
 // `sq runs watch` with no <run>: the runs in progress (pending, running, paused, uploading) of --squid, or of the
 // account. The account's are found through the squid list, whose last_run_status says which squids have a run in
 // progress (a squid runs one at a time, and it is its newest): one read of a page of runs per such squid, capped.
-import type { Ctx } from '../../../context.js';
+import type { Ctx } from '../../../cli/context.js';
 import type { HttpClient } from '../../../api/http.js';
 import { items } from '../../../api/pages.js';
 import { recordId, resolveSquid, type ApiRecord } from '../../../api/resolve.js';
 import { RUNS_PATH, type Run } from '../../../api/runs.js';
 import { NotFoundError, UsageError } from '../../../errors.js';
-import { byNewest, listSquids } from './recent.js';
+import { byNewest, listSquids } from '../../_shared/recent.js';
 import { nonEmpty } from '../../../validate/index.js';
 
 export const IN_PROGRESS = ['pending', 'running', 'paused', 'uploading'];

@@ -1,5 +1,5 @@
 // `sq squids activate|deactivate`: one field of the update (is_active), then the squid as it is now.
-import type { Ctx } from '../../../context.js';
+import type { Ctx } from '../../../cli/context.js';
 import { resolveSquid } from '../../../api/resolve.js';
 import { getSquid, updateSquid } from '../../../api/squids.js';
 import { SQUID_DETAIL_COLUMNS } from './columns.js';

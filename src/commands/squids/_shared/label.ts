@@ -1,4 +1,4 @@
-import type { Ctx } from '../../../context.js';
+import type { Ctx } from '../../../cli/context.js';
 import type { HttpClient } from '../../../api/http.js';
 import type { Resolved } from '../../../api/resolve.js';
 import { getSquid } from '../../../api/squids.js';

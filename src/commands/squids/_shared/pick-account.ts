@@ -2,7 +2,7 @@
 // --account (its type checked against the crawler's), else the one healthy, unlocked account of the crawler's type;
 // several are asked about on a terminal, and a script gets exit 2 naming --account. No account is linked for a
 // crawler that needs none.
-import type { Ctx } from '../../../context.js';
+import type { Ctx } from '../../../cli/context.js';
 import type { HttpClient } from '../../../api/http.js';
 import { allAccounts, crawlerAccountType, isHealthy, refuseWrongTypes } from '../../../api/account-links.js';
 import { firstAccount, getAccount } from '../../../api/accounts.js';

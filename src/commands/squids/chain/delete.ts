@@ -1,7 +1,7 @@
-import { defineVerb } from '../../../command.js';
+import { defineVerb } from '../../../cli/command.js';
 import { deleteChain } from '../../../api/chains.js';
 import { resolveSquid } from '../../../api/resolve.js';
-import { confirmOrCancel, preflightConfirm } from '../../../io/confirm.js';
+import { confirmOrCancel, preflightConfirm } from '../../../cli/confirm.js';
 
 export default defineVerb({
   name: 'delete',

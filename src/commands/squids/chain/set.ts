@@ -1,5 +1,5 @@
-import { defineVerb } from '../../../command.js';
-import { createChain, getChain, parseFieldMap, sameFieldMap, unknownSources, updateChain, type ChainCreate, type ChainUpdate } from '../../../api/chains.js';
+import { defineVerb } from '../../../cli/command.js';
+import { createChain, getChain, parseFieldMap, sameFieldMap, updateChain, type ChainCreate, type ChainUpdate, unknownSources } from '../../../api/chains.js';
 import { attributeRows, getCrawlerAttributes } from '../../../api/crawlers.js';
 import { getSquid } from '../../../api/squids.js';
 import { resolveCrawler, resolveSquid } from '../../../api/resolve.js';

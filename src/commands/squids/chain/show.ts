@@ -1,4 +1,4 @@
-import { defineVerb } from '../../../command.js';
+import { defineVerb } from '../../../cli/command.js';
 import { getChain } from '../../../api/chains.js';
 import { resolveSquid } from '../../../api/resolve.js';
 import { CHAIN_COLUMNS, chainTitle } from './columns.js';

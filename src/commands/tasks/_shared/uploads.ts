@@ -1,12 +1,12 @@
 // Upload ids by unique prefix. The API has no list of uploads (only GET /v1/tasks/upload/{id}), so the prefix a table
 // shows is looked up among the uploads `sq tasks upload` started from this machine, kept per key and API in the cache
 // directory (uploads-<hash>.json, mode 0600): the last MAX_REMEMBERED, for a day after the latest one.
-import type { Ctx } from '../../../context.js';
+import type { Ctx } from '../../../cli/context.js';
 import type { HttpClient } from '../../../api/http.js';
 import { isFullHash, isIdPrefix, pick } from '../../../api/resolve.js';
-import { cacheDir } from '../../../cache-dir.js';
+import { cacheDir } from '../../../lib/cache-dir.js';
 import { NotFoundError } from '../../../errors.js';
-import { pruneCacheDir, readCacheFile, writeCacheFile } from '../../../io/cache-file.js';
+import { pruneCacheDir, readCacheFile, writeCacheFile } from '../../../lib/cache-file.js';
 
 const MAX_REMEMBERED = 50;
 

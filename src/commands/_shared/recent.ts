@@ -1,12 +1,12 @@
 // Recent runs across squids. GET /v1/runs needs ?squid=, so the squid list (which carries each squid's last_run_at)
 // decides which squids to read, newest activity first, and reading stops as soon as no further squid can hold a run
 // newer than the ones already found. Every read is bounded: squid pages and run lists are capped.
-import { parseApiTime } from '../../../api/time.js';
-import type { HttpClient } from '../../../api/http.js';
-import { items, pages, saysMoreFollow } from '../../../api/pages.js';
-import { recordId, type ApiRecord } from '../../../api/resolve.js';
-import { RUNS_PATH, type Run } from '../../../api/runs.js';
-import { SQUIDS_PATH } from '../../../api/squids.js';
+import { parseApiTime } from '../../lib/api-time.js';
+import type { HttpClient } from '../../api/http.js';
+import { items, pages, saysMoreFollow } from '../../api/pages.js';
+import { recordId, type ApiRecord } from '../../api/resolve.js';
+import { RUNS_PATH, type Run } from '../../api/runs.js';
+import { SQUIDS_PATH } from '../../api/squids.js';
 
 /** Squid pages of 100 read at most (300 squids); more is reported as partial. */
 export const MAX_SQUID_PAGES = 3;

@@ -2,20 +2,21 @@
 import { isatty } from 'node:tty';
 import { fstatSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { DEFAULT_GLOBALS, envFlag, type Ctx, type Globals, type IO } from './context.js';
-import type { Output, OutputSettings } from './output/types.js';
-import { createOutput, resolveOutputSettings } from './output/index.js';
-import type { HttpClient, RetryBudget } from './api/http.js';
-import type { ProfileStore } from './config/store.js';
+import { envFlag } from '../lib/env.js';
+import { DEFAULT_GLOBALS, type Ctx, type Globals, type IO } from './context.js';
+import type { Output, OutputSettings } from '../output/types.js';
+import { createOutput, resolveOutputSettings } from '../output/index.js';
+import type { HttpClient, RetryBudget } from '../api/http.js';
+import type { ProfileStore } from '../config/store.js';
 import type { Prompter } from './context.js';
-import { AuthError, UsageError } from './errors.js';
-import { MAX_HTTP_TIMEOUT_MS, parseDuration } from './validate/duration.js';
-import { redactText } from './output/secrets.js';
-import { resolveSetting } from './config/settings.js';
-import { cacheDir } from './cache-dir.js';
-import { sleep as abortableSleep } from './api/sleep.js';
-import { Sink, fdWriter } from './output/sink.js';
-import { mark } from './trace.js';
+import { AuthError, UsageError } from '../errors.js';
+import { MAX_HTTP_TIMEOUT_MS, parseDuration } from '../validate/duration.js';
+import { redactText } from '../output/secrets.js';
+import { resolveSetting } from '../config/settings.js';
+import { cacheDir } from '../lib/cache-dir.js';
+import { sleep as abortableSleep } from '../lib/sleep.js';
+import { Sink, fdWriter } from '../output/sink.js';
+import { mark } from '../trace.js';
 
 export interface ContextInit {
   io?: Partial<IO>;
@@ -145,7 +146,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
       return out;
     },
     async config(opts = {}) {
-      store ??= import('./config/store.js').then((m) => {
+      store ??= import('../config/store.js').then((m) => {
         const s = new m.ProfileStore(env);
         if (s.exposedMode !== null) {
           const mode = s.exposedMode.toString(8).padStart(4, '0');
@@ -163,7 +164,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
       let c = clients.get(key);
       if (!c) {
         c = (async () => {
-          const [{ HttpClient, RetryBudget }, { resolveAuth, checkApiKey }] = await Promise.all([import('./api/http.js'), import('./config/resolve.js')]);
+          const [{ HttpClient, RetryBudget }, { resolveAuth, checkApiKey }] = await Promise.all([import('../api/http.js'), import('../config/resolve.js')]);
           retryBudget ??= new RetryBudget(10);
           // A key being tried (auth login) does not depend on the stored profiles, which login may be replacing.
           const auth = resolveAuth(ctx.globals, env, await ctx.config({ allowCorrupt: opts.token !== undefined }));

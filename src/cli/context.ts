@@ -1,8 +1,8 @@
 // Ctx: everything a command may touch. Commands never reach for process, conf, undici, ora or prompts directly,
 // so tests can run the whole CLI in-process with captured streams, a temp config dir and the emulator's URL.
-import type { Output, OutputSettings } from './output/types.js';
-import type { HttpClient } from './api/http.js';
-import type { ProfileStore } from './config/store.js';
+import type { Output, OutputSettings } from '../output/types.js';
+import type { HttpClient } from '../api/http.js';
+import type { ProfileStore } from '../config/store.js';
 
 export interface Prompter {
   /** Ask yes/no. `flag` names what a script should pass instead (e.g. "--yes"). */
@@ -102,7 +102,3 @@ export const DEFAULT_GLOBALS: Globals = {
   csvSafe: false,
   insecureHttp: false,
 };
-
-export function envFlag(v: string | undefined): boolean {
-  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
-}

@@ -3,7 +3,7 @@
 // with descriptions is `sq help globals`), as gh does. Paragraphs are re-flowed to the terminal's width (80 when
 // piped); blocks indented by the author (file formats, tables) are kept as written.
 import type { Command, Help, HelpConfiguration, Option } from 'commander';
-import { stripAnsi } from './output/ansi.js';
+import { stripAnsi } from '../output/ansi.js';
 
 /** Which global flags apply to a verb (VerbSpec.output / writes), set by program.ts; absent: a command group. */
 export const USES = new WeakMap<Command, { output: boolean; writes: boolean }>();

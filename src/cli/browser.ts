@@ -1,9 +1,9 @@
 // `--web`: open a dashboard page in the browser ($BROWSER, else the platform's opener), or, with no browser to open
 // (CI, no terminal, no display, no opener installed), print the URL on stdout for the user or the script to use.
 import { spawn } from 'node:child_process';
-import type { Ctx } from '../context.js';
-import type { OptionSpec } from '../command.js';
-import { envFlag } from '../context.js';
+import type { Ctx } from './context.js';
+import type { OptionSpec } from './command.js';
+import { envFlag } from '../lib/env.js';
 import { dashboardUrl, type DashboardPage } from '../api/dashboard.js';
 
 export const WEB_OPTION = {

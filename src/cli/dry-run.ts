@@ -1,5 +1,5 @@
 // --dry-run: show the request a write would send, secrets masked, and send nothing.
-import type { Ctx } from '../context.js';
+import type { Ctx } from './context.js';
 import type { PlannedRequest } from '../errors.js';
 import { MASK, maskSecrets } from '../output/secrets.js';
 

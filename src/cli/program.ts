@@ -2,14 +2,14 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { scanArgv } from './argv.js';
-import { cacheDir } from './cache-dir.js';
+import { cacheDir } from '../lib/cache-dir.js';
 import type { Ctx } from './context.js';
 import type { NounEntry, NounSpec, VerbSpec } from './command.js';
-import { NOUNS } from './commands/index.js';
-import { UsageError } from './errors.js';
-import { closest } from './validate/suggest.js';
+import { NOUNS } from '../commands/index.js';
+import { UsageError } from '../errors.js';
+import { closest } from '../lib/suggest.js';
 import { USES, commandPath, exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../version.js';
 import { EXAMPLES, GLOBAL_OPTIONS, makeOption, readGlobals } from './global-options.js';
 
 export { GLOBAL_OPTIONS, readGlobals };
@@ -71,11 +71,15 @@ function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
  * Without the file (src/ run by the tests, the standalone executable) the modules are loaded.
  */
 function declaredSpec(name: string): string | undefined {
-  try {
-    return readFileSync(new URL(`./specs/${name}.json`, import.meta.url), 'utf8');
-  } catch {
-    return undefined;
+  // The bundle (dist/sq.cjs) sits beside dist/specs/; this module unbundled (dist/cli/program.js) one level below.
+  for (const dir of ['./specs/', '../specs/']) {
+    try {
+      return readFileSync(new URL(`${dir}${name}.json`, import.meta.url), 'utf8');
+    } catch {
+      // not there: the next place, then the modules themselves
+    }
   }
+  return undefined;
 }
 
 async function loadEntry(entry: NounEntry): Promise<NounSpec | VerbSpec> {
@@ -144,12 +148,12 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
   );
   program.hook('preAction', async (_this, action) => {
     ctx.globals = readGlobals(action.optsWithGlobals());
-    if (ctx.globals.template !== undefined) await (await import('./output/settings.js')).loadTemplates();
+    if (ctx.globals.template !== undefined) await (await import('../output/settings.js')).loadTemplates();
     // Conflicting or unknown output flags, a bad template or jq expression: usage errors before any request.
     ctx.outputSettings();
     if (ctx.globals.jq !== undefined) {
       const dir = cacheDir(ctx.env);
-      await (await import('./output/jq.js')).checkJq(ctx.globals.jq, ctx.outputSettings().limits, dir === undefined ? undefined : `${dir}/jq-known`, ctx.signal);
+      await (await import('../output/jq.js')).checkJq(ctx.globals.jq, ctx.outputSettings().limits, dir === undefined ? undefined : `${dir}/jq-known`, ctx.signal);
     }
   });
 

@@ -3,14 +3,14 @@
 // --limit counts records (read 100 per request), --page reads exactly that API page with page size = --limit,
 // --all reads every page as it arrives (--jq/--template run on each page, unless --slurp). Validation happens
 // before any request.
-import { defineOptions, type OptionsOf } from '../command.js';
-import type { Ctx } from '../context.js';
+import { defineOptions, type OptionsOf } from './command.js';
+import type { Ctx } from './context.js';
 import type { HttpClient } from '../api/http.js';
 import { pages, MAX_PAGE_SIZE, type Envelope, type PageOptions } from '../api/pages.js';
 import type { Column, RenderOptions } from '../output/types.js';
 import { UsageError } from '../errors.js';
 import { exclusive, limitFlag, pageFlag } from '../validate/index.js';
-import { count } from './progress.js';
+import { count } from '../io/progress.js';
 
 /** Like gh: a screenful by default, the same on a terminal and in a pipe so scripts see what users see. */
 export const DEFAULT_LIMIT = 30;

@@ -2,11 +2,11 @@
 // module never sends POST /v1/runs while the mark names a run that exists. The window between sending the POST and
 // learning the run's id is covered by marking "starting" (with the API's time) first: a rerun that finds a mark
 // without an id looks for the squid's runs created since before starting another.
-import { NotFoundError, UsageError } from '../errors.js';
-import { readIdempotency, saveIdempotency, type RunMark } from '../io/go-record.js';
-import type { HttpClient } from './http.js';
-import { getRun, listRunPages, startRun, type Run } from './runs.js';
-import { parseApiTime } from './time.js';
+import { NotFoundError, UsageError } from '../../errors.js';
+import { readIdempotency, saveIdempotency, type RunMark } from '../../io/go-record.js';
+import type { HttpClient } from '../../api/http.js';
+import { getRun, listRunPages, startRun, type Run } from '../../api/runs.js';
+import { parseApiTime } from '../../lib/api-time.js';
 
 /** Runs looked at for the one a cut-short POST started: the newest (the API lists the newest first). */
 const RECENT_RUNS = 10;

@@ -1,18 +1,18 @@
 // run(argv) -> exit code. The only place where errors become exit codes and get printed.
 // main() never calls process.exit, so the whole CLI runs in-process in tests.
 import type { ContextInit } from './factory.js';
-import { DryRunStop, ExitCode, SqError, UsageError, InterruptedError, STOP_SIGNALS, type StopSignal } from './errors.js';
-import { redactText } from './output/secrets.js';
-import { terminalSafe } from './output/cells.js';
-import { specOf } from './output/formats.js';
+import { DryRunStop, ExitCode, SqError, UsageError, InterruptedError, STOP_SIGNALS, type StopSignal } from '../errors.js';
+import { redactText } from '../output/secrets.js';
+import { terminalSafe } from '../output/cells.js';
+import { specOf } from '../output/formats.js';
 import { scanArgv } from './argv.js';
-import { noticeWanted } from './update/wanted.js';
-import { mark } from './trace.js';
+import { noticeWanted } from '../update/wanted.js';
+import { mark } from '../trace.js';
 
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // Fast path: `sq --version` loads nothing else.
-    const { VERSION } = await import('./version.js');
+    const { VERSION } = await import('../version.js');
     (init.io?.stdout ?? process.stdout).write(`${VERSION}\n`);
     return ExitCode.OK;
   }
@@ -27,18 +27,18 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   const ctx = createContext({ ...init, signal: init.signal ?? controller.signal });
   mark('context');
   ctx.runCommand = run;
-  let update: Promise<import('./update/notice.js').PendingNotice | null> | null = null;
+  let update: Promise<import('../update/notice.js').PendingNotice | null> | null = null;
   try {
     if (argv[0] === '__update-check') {
       // Hidden: the update notice's check, in a process of its own (src/update/notice.ts). Silent, always exit 0.
-      const [{ checkAndStore }, { cacheDir }] = await Promise.all([import('./update/notice.js'), import('./cache-dir.js')]);
+      const [{ checkAndStore }, { cacheDir }] = await Promise.all([import('../update/notice.js'), import('../lib/cache-dir.js')]);
       const dir = cacheDir(ctx.env);
       if (dir !== undefined) await checkAndStore(ctx.env, dir, ctx.now(), true).catch(() => undefined);
       return ExitCode.OK;
     }
     if (argv[0] === '__complete') {
       // Hidden: what the completion scripts ask on a Tab. Fast (no command tree) and silent whatever happens.
-      const { complete } = await import('./completion/values.js');
+      const { complete } = await import('../completion/values.js');
       return await complete(ctx, argv.slice(1), () => controller.abort());
     }
     const { buildProgram, readGlobals } = await import('./program.js');
@@ -47,7 +47,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
     const program = await buildProgram(ctx, argv);
     // The update notice (at most once a day, on a terminal, never in CI): the check runs while the command does.
     if (noticeWanted(ctx.io, ctx.env) && !QUIET_NOUNS.has(scanArgv(argv).noun ?? '')) {
-      update = import('./update/notice.js').then((m) => m.startUpdateCheck(ctx)).catch(() => null);
+      update = import('../update/notice.js').then((m) => m.startUpdateCheck(ctx)).catch(() => null);
     }
     mark('command tree');
     await program.parseAsync(argv, { from: 'user' });
@@ -58,7 +58,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   } catch (err) {
     if (!(err instanceof DryRunStop)) return report(ctx, err);
     try {
-      const { printPlanned } = await import('./io/dry-run.js');
+      const { printPlanned } = await import('./dry-run.js');
       await printPlanned(ctx, err.planned);
       await ctx.flush();
       return ctx.exitCode;

@@ -1,8 +1,8 @@
 // A credit breakdown (`sq runs credits`, `sq credits modules`): JSON formats print the API's document whole (with
 // --fields, --jq and --template as for any record); tables and CSV/TSV print one row per function, and the total
 // goes to stderr with the hints.
-import type { Ctx } from '../../../context.js';
-import type { Column } from '../../../output/index.js';
+import type { Ctx } from '../../cli/context.js';
+import type { Column } from '../../output/index.js';
 
 type Rec = Record<string, unknown>;
 

@@ -3,8 +3,8 @@
 import { Option, type Command } from 'commander';
 import type { Completion, OptionSpec } from './command.js';
 import type { Globals } from './context.js';
-import { UsageError } from './errors.js';
-import { FORMATS } from './output/types.js';
+import { UsageError } from '../errors.js';
+import { FORMATS } from '../output/types.js';
 import { APPLIES } from './help-layout.js';
 
 export const GLOBAL_OPTIONS: OptionSpec[] = [

@@ -1,9 +1,9 @@
 // <run> and <task> arguments: a full id goes to the API as given; a hex id prefix is looked up first (every squid's
 // records, or --squid's), so a write never goes to an id that was only guessed.
-import type { OptionSpec } from '../../../command.js';
-import type { Ctx } from '../../../context.js';
-import { isIdPrefix, resolveRun, resolveTask } from '../../../api/resolve.js';
-import { nonEmpty } from '../../../validate/index.js';
+import type { OptionSpec } from '../../cli/command.js';
+import type { Ctx } from '../../cli/context.js';
+import { isIdPrefix, resolveRun, resolveTask } from '../../api/resolve.js';
+import { nonEmpty } from '../../validate/index.js';
 
 export const RUN_SQUID_OPTION = {
   flags: '--squid <squid>',

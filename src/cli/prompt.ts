@@ -1,8 +1,8 @@
 // Prompts bound to the ctx's streams (so tests can drive them through a real terminal). Loaded on first use.
 import { Writable } from 'node:stream';
 import type { IO, Prompter } from './context.js';
-import { UsageError } from './errors.js';
-import { importPackage } from './import-package.js';
+import { UsageError } from '../errors.js';
+import { importPackage } from '../import-package.js';
 
 export function createPrompter(io: IO, canPrompt: () => boolean): Prompter {
   // Inquirer ends the output stream it is given when a prompt closes; stderr must outlive the prompt (errors and

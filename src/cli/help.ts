@@ -1,7 +1,7 @@
 // `sq help <command…>` and the topics that are not commands: environment, exit-codes.
 import type { Command } from 'commander';
 import type { Ctx } from './context.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 import { helpWidth } from './help-layout.js';
 import { ENVIRONMENT, EXIT_CODES } from './help-topics.js';
 
@@ -26,7 +26,7 @@ export async function showHelp(ctx: Ctx, program: Command, topic: string[], opts
   }
   if (opts.man) {
     // The manual covers every command: build the whole tree, not only the noun asked about.
-    const [{ manPage }, { VERSION }] = await Promise.all([import('./help-docs.js'), import('./version.js')]);
+    const [{ manPage }, { VERSION }] = await Promise.all([import('./help-docs.js'), import('../version.js')]);
     const full = await opts.buildAll();
     ctx.out.text(manPage(full, findCommand(full, topic), VERSION));
     return 0;

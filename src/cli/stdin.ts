@@ -6,7 +6,7 @@ import { close, constants, createReadStream, fstat, open, type Stats } from 'nod
 import { Socket } from 'node:net';
 import { isatty, ReadStream as TtyReadStream } from 'node:tty';
 import { promisify } from 'node:util';
-import type { Ctx } from '../context.js';
+import type { Ctx } from './context.js';
 import { UsageError } from '../errors.js';
 
 /** The most sq reads from one input file or from stdin: account, delivery and task files, request bodies, cookies. */

@@ -6,7 +6,7 @@
 import { closeSync, openSync, rmSync, statSync } from 'node:fs';
 import { lstat, readFile, unlink, writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { sleep } from '../api/sleep.js';
+import { sleep } from './sleep.js';
 
 /**
  * Whether a lock file written at `mtimeMs` is older than `ms`, or dated more than `ms` ahead of now: a lock from the

@@ -1,6 +1,5 @@
 // sq's per-user cache directory: compiled code (bin/sq.js) and the shared pacing state (api/pacing-state.ts).
-// bin/sq.js has its own copy of this function, since it runs before any of the CLI is loaded;
-// test/unit/pacing-state.test.ts checks that the two agree.
+// bin/sq.js, which runs before any of the CLI is loaded, uses this one too: built into dist/code-cache.cjs.
 import { statSync } from 'node:fs';
 
 /**

@@ -1,6 +1,6 @@
 // Confirmation for destructive verbs. The "needs --yes" usage error must come before any request (exit 2, nothing
 // sent), so it is checked up front; the real question, naming the resource, is asked once it is resolved.
-import type { Ctx } from '../context.js';
+import type { Ctx } from './context.js';
 import { CancelledError } from '../errors.js';
 
 export async function preflightConfirm(ctx: Ctx): Promise<void> {

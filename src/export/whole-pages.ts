@@ -1,0 +1,160 @@
+// A resumable export written as whole pages, each made durable before the checkpoint counts it.
+import type { Ctx } from '../cli/context.js';
+import type { Envelope } from '../api/pages.js';
+import type { Format } from '../output/types.js';
+import { createOutput } from '../output/index.js';
+import { finiteNumber as num } from '../lib/guards.js';
+import type { Result, ResultScope } from '../api/results.js';
+import { SqError } from '../errors.js';
+import { AtomicFile } from '../lib/atomic-file.js';
+import { Progress, count } from '../io/progress.js';
+import type { Tally } from '../cli/paging.js';
+import { MAX_PAGE_SIZE } from '../api/pages.js';
+import { Sink, readerGone } from '../output/sink.js';
+import { CHECKPOINT_VERSION, removeCheckpoint, writeCheckpoint, type Checkpoint } from '../io/checkpoint.js';
+import { Writable } from 'node:stream';
+import { resolve } from 'node:path';
+
+import type { ResumePlan } from './resume.js';
+
+/**
+ * The export as whole pages: each page is rendered in memory (at most 100 records), written in one write, made
+ * durable, and only then counted in the checkpoint. So the checkpoint never counts bytes that are not there, and
+ * whatever follows its offset is a page cut mid-write, read again on --resume.
+ */
+export async function resumableExport(
+  ctx: Ctx,
+  plan: ResumePlan,
+  o: {
+    pages: AsyncIterable<Envelope<Result>>;
+    seen: Tally;
+    columns: { key: string }[];
+    format: Format;
+    scope: ResultScope;
+    scopeRef: ResultScope;
+    task: string | undefined;
+    output: string | undefined;
+  },
+): Promise<number> {
+  const settings = ctx.outputSettings();
+  const before = plan.ck;
+  let ck: Checkpoint = before ?? {
+    version: CHECKPOINT_VERSION,
+    command: 'results list',
+    scope: o.scope,
+    scope_ref: 'squid' in o.scopeRef ? o.scopeRef.squid : o.scopeRef.run,
+    task: o.task ?? null,
+    format: o.format,
+    fields: settings.fields,
+    columns: o.columns.map((c) => c.key),
+    page_size: MAX_PAGE_SIZE,
+    pages: 0,
+    records: 0,
+    bytes: 0,
+    total_results: null,
+    target: o.output === undefined ? null : resolve(o.output),
+    updated_at: '',
+  };
+
+  let file: AtomicFile | null = null;
+  const stdout = new Sink(ctx.io.stdout);
+  const put = async (chunk: string): Promise<void> => {
+    if (chunk === '') return;
+    if (file) {
+      await file.writeThrough(chunk);
+      await file.sync();
+      return;
+    }
+    // Counted in the checkpoint only once written whole: a failed write (a full disk) stops the export here.
+    const closed = () => new SqError(`stdout was closed after ${count(ck.pages)} whole page${ck.pages === 1 ? '' : 's'} (${count(ck.records)} records): the export stopped there`);
+    if (stdout.closed) throw closed();
+    try {
+      await new Promise<void>((res, rej) => ctx.io.stdout.write(chunk, (err) => (err ? rej(err) : res())));
+    } catch (err) {
+      // The reader went away (`| head`): with a checkpoint the user asked to be able to continue, so it is kept.
+      throw readerGone(err) ? closed() : err;
+    }
+  };
+
+  const parts: string[] = [];
+  const buffer = new Writable({
+    decodeStrings: false,
+    write(chunk, _enc, cb) {
+      parts.push(String(chunk));
+      cb();
+    },
+  });
+  const take = () => parts.splice(0).join('');
+  const out = createOutput({ stdout: buffer, stderr: ctx.io.stderr }, { ...settings, format: o.format, color: false, stdoutIsTTY: false, columns: 0 });
+  o.seen.shown = ck.records;
+
+  async function* whole(): AsyncGenerator<Result> {
+    for await (const page of o.pages) {
+      if (o.seen.total === null && typeof page.total_results === 'number') plan.total = o.seen.total = page.total_results;
+      if (page.data.length === 0) continue;
+      if (o.output !== undefined) file ??= await openPartial(ctx, o.output, plan);
+      for (const r of page.data) {
+        o.seen.shown++;
+        yield r;
+      }
+      // Resumed here once every record of the page is rendered into the buffer.
+      const chunk = take();
+      await put(chunk);
+      ck = { ...ck, pages: ck.pages + 1, records: ck.records + page.data.length, bytes: ck.bytes + Buffer.byteLength(chunk), total_results: ck.total_results ?? num(page.total_results) };
+      await writeCheckpoint(plan.checkpoint, ck);
+      plan.saved = ck;
+      file?.keep();
+    }
+  }
+
+  const progress = newProgress(ctx);
+  try {
+    const source = whole();
+    await out.list(o.output !== undefined ? counted(ctx, source, o.seen, progress) : source, {
+      columns: o.columns,
+      maskSecrets: false,
+      header: before === null,
+    });
+    if (o.output !== undefined) file ??= await openPartial(ctx, o.output, plan);
+    await put(take());
+    if (file) await file.commit();
+  } finally {
+    progress.clear();
+  }
+  await removeCheckpoint(plan.checkpoint);
+  if (o.output !== undefined) {
+    const n = ck.records;
+    const after = before ? `; resumed after ${count(before.records)}` : '';
+    ctx.out.info(`Wrote ${count(n)} record${n === 1 ? '' : 's'} to ${o.output} (${o.format}${after})`);
+  }
+  return ck.records;
+}
+
+async function openPartial(ctx: Ctx, output: string, plan: ResumePlan): Promise<AtomicFile> {
+  const file = await AtomicFile.create(output, {
+    onCleanup: (fn) => ctx.onCleanup(fn),
+    tempPath: plan.partial!,
+    resumeAt: plan.ck?.bytes,
+    replace: plan.force,
+  });
+  // The earlier pages are the user's data: a failure now must not delete them.
+  if (plan.ck) file.keep();
+  return file;
+}
+
+export async function* counted<T>(ctx: Ctx, src: AsyncIterable<T>, seen: Tally, progress: Progress): AsyncGenerator<T> {
+  for await (const r of src) {
+    yield r;
+    if (ctx.io.stderrIsTTY) {
+      const total = seen.total;
+      progress.update({
+        fraction: total ? seen.shown / total : null,
+        text: `${count(seen.shown)}${total !== null ? ` of ${count(total)}` : ''} records`,
+      });
+    }
+  }
+}
+
+export function newProgress(ctx: Ctx): Progress {
+  return new Progress({ stream: ctx.io.stderr, tty: true, enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet, columns: ctx.io.columns });
+}

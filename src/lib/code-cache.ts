@@ -1,0 +1,148 @@
+// The launcher's V8 code caches, in the cache directory (cache-dir.ts). bin/sq.js runs before any of the CLI is
+// loaded, so esbuild.config.mjs builds this file on its own as dist/code-cache.cjs, which the launcher requires as it
+// requires dist/argv.cjs: one copy of these checks, in TypeScript, tested like the rest.
+import { constants, lstatSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, closeSync, type Stats } from 'node:fs';
+import { makeDirSync, openRegularSync } from './regular-file.js';
+
+import { Script } from 'node:vm';
+
+export { cacheDir } from './cache-dir.js';
+
+export interface CodeCache {
+  /** The cache's bytes, if the directory and the file are ours alone; else undefined. */
+  read(): Buffer | undefined;
+  /** Writes what `data` makes, as a new file renamed over the old one; any failure is the same as no cache. */
+  write(data: () => Uint8Array): void;
+}
+
+/**
+ * The code cache of `source` (a file of this build, named by its first line `// sq bundle <id>`) under the name
+ * `name`, if it has one. One cache file per build, Node version, V8 flags and command word (`sq me`, `sq runs`, …).
+ */
+export function codeCache(source: string, dir: string, name: string): CodeCache | undefined {
+  const build = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source);
+  if (!build) return undefined;
+  // V8 rejects a cache made under other V8 flags: runs with and without, say, NODE_OPTIONS=--max-old-space-size
+  // keep one each rather than overwrite each other's.
+  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`.trim();
+  const cacheFile = `${dir}/code-${build[1]}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${name}.bin`;
+  return {
+    read() {
+      if (!ownDir(dir)) return undefined;
+      let fd: number | undefined;
+      try {
+        // Not through a symlink, and without blocking on a FIFO put in its place; then only a regular file of yours
+        // that nobody else can write: compiled code runs as you.
+        let st: Stats;
+        ({ fd, st } = openRegularSync(cacheFile, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)));
+        if (ours(st, 'isFile')) return readFileSync(fd);
+      } catch {
+        // no cache
+      } finally {
+        if (fd !== undefined) closeSync(fd);
+      }
+      return undefined;
+    },
+    write(data) {
+      let tmp: string | undefined;
+      try {
+        if (!makeOwnDir(dir)) return;
+        pruneOtherBuilds(dir, build[1]);
+        // A new file (O_EXCL: never through a link or into a file someone placed), renamed over the old one.
+        tmp = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
+        writeFileSync(tmp, data(), { mode: 0o600, flag: 'wx' });
+        renameSync(tmp, cacheFile);
+      } catch (e) {
+        // A read-only or full disk: run without a cache. (EEXIST: the name was not ours to remove.)
+        try {
+          if (tmp && (e as NodeJS.ErrnoException).code !== 'EEXIST') rmSync(tmp, { force: true });
+        } catch {
+          // nothing was made
+        }
+      }
+    },
+  };
+}
+
+/**
+ * `source` (a file of `file`'s) compiled as `(function (<params>) { source })`, like require() would wrap it, but through
+ * vm.Script so that V8 can start from a code cache: the bytecode of every function an earlier call of the same
+ * command compiled. The cache directory is used only when it is a real directory (not a symlink) that is ours alone.
+ * A cache that is missing, unreadable or rejected by V8 only costs the time it would have saved, and is rewritten by
+ * saveCache after a successful call (exit code 0). `name` is the command word, or `_jq` for dist/jq.cjs.
+ */
+export function compileCached(
+  file: string,
+  source: string,
+  dir: string,
+  name: string,
+  params: string,
+  mark?: (phase: string) => void,
+): { run: (...args: unknown[]) => unknown; saveCache(code: number): void } {
+  const cache = codeCache(source, dir, name);
+  const cachedData = cache?.read();
+  const script = new Script(`(function (${params}) {${source}\n})`, { filename: file, cachedData });
+  // SQ_TRACE_STARTUP's phase (bin/sq.js): the cache read and deserialised, or the bundle compiled without one.
+  mark?.(cachedData ? (script.cachedDataRejected ? 'cache load (rejected)' : 'cache load') : 'compile (no cache)');
+  const run = script.runInThisContext() as (...args: unknown[]) => unknown;
+  const fresh = !cachedData || script.cachedDataRejected;
+  return {
+    run,
+    saveCache(code) {
+      if (cache && fresh && code === 0) cache.write(() => script.createCachedData());
+    },
+  };
+}
+
+/**
+ * Caches of other builds (an older sq) written over a day ago are dead weight, as are temporary files a killed
+ * process left. Not younger ones: two installed versions used side by side would keep wiping each other's.
+ */
+function pruneOtherBuilds(dir: string, build: string): void {
+  const dayAgo = Date.now() - 86_400_000;
+  for (const f of readdirSync(dir)) {
+    if (!f.startsWith('code-') || (f.includes(build) && !f.endsWith('.tmp'))) continue;
+    try {
+      if (lstatSync(`${dir}/${f}`).mtimeMs < dayAgo) rmSync(`${dir}/${f}`, { force: true });
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** Creates the cache directory (0700) if it is missing; true if it is then usable (ownDir). */
+function makeOwnDir(dir: string): boolean {
+  try {
+    // Not Node's recursive mkdir: it retries for ever on a filesystem that answers ENOENT to every entry (/proc/x).
+    if (!lstat(dir)) makeDirSync(dir, 0o700);
+  } catch {
+    return false;
+  }
+  return ownDir(dir);
+}
+
+function lstat(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Made by you and writable by nobody else. (Windows has no uid and reports every writable file as 0666: there the
+ * per-user cache directory is what protects it.) */
+function ours(st: Stats | undefined, kind: 'isFile' | 'isDirectory'): boolean {
+  return !!st && st[kind]() && (!process.getuid || (st.uid === process.getuid() && (st.mode & 0o022) === 0));
+}
+
+/** The cache directory is used only when it is a real directory (not a symlink) that is ours alone. */
+export function ownDir(dir: string): boolean {
+  return ours(lstat(dir), 'isDirectory');
+}
+
+/** 32 bits of FNV-1a, as 8 hex digits: names the V8 flags a cache was made under. */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
