@@ -5,11 +5,12 @@
 # Subcommand words (names and aliases) under a command path.
 _sq_cmds() {
   case "$1" in
-    '') echo 'auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion help' ;;
+    '') echo 'auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator doctor version completion help' ;;
     'auth') echo 'login logout status switch' ;;
     'profiles') echo 'list ls remove rm' ;;
+    'config') echo 'get set unset list ls' ;;
     'crawlers') echo 'list ls get view params attributes attrs' ;;
-    'squids') echo 'list ls get view create update activate deactivate empty delete rm credits chain' ;;
+    'squids') echo 'list ls get view create update activate deactivate empty delete rm credits estimate chain' ;;
     'squids chain') echo 'set delete rm' ;;
     'tasks') echo 'list ls get view add upload upload-status delete rm' ;;
     'runs') echo 'list ls get view start watch stats credits tasks abort stop download' ;;
@@ -28,6 +29,7 @@ _sq_canon() {
   case "$1|$2" in
     '|auth') echo 'auth' ;;
     '|profiles') echo 'profiles' ;;
+    '|config') echo 'config' ;;
     '|me') echo 'me' ;;
     '|balance') echo 'balance' ;;
     '|status') echo 'status' ;;
@@ -48,6 +50,7 @@ _sq_canon() {
     '|api') echo 'api' ;;
     '|mcp') echo 'mcp' ;;
     '|emulator') echo 'emulator' ;;
+    '|doctor') echo 'doctor' ;;
     '|version') echo 'version' ;;
     '|completion') echo 'completion' ;;
     '|help') echo 'help' ;;
@@ -57,6 +60,10 @@ _sq_canon() {
     'auth|switch') echo 'switch' ;;
     'profiles|list'|'profiles|ls') echo 'list' ;;
     'profiles|remove'|'profiles|rm') echo 'remove' ;;
+    'config|get') echo 'get' ;;
+    'config|set') echo 'set' ;;
+    'config|unset') echo 'unset' ;;
+    'config|list'|'config|ls') echo 'list' ;;
     'crawlers|list'|'crawlers|ls') echo 'list' ;;
     'crawlers|get'|'crawlers|view') echo 'get' ;;
     'crawlers|params') echo 'params' ;;
@@ -70,6 +77,7 @@ _sq_canon() {
     'squids|empty') echo 'empty' ;;
     'squids|delete'|'squids|rm') echo 'delete' ;;
     'squids|credits') echo 'credits' ;;
+    'squids|estimate') echo 'estimate' ;;
     'squids|chain') echo 'chain' ;;
     'squids chain|set') echo 'set' ;;
     'squids chain|delete'|'squids chain|rm') echo 'delete' ;;
@@ -116,9 +124,10 @@ _sq_opts() {
   case "$1" in
     '') echo '-V --version' ;;
     'auth login') echo '--with-token' ;;
-    'status') echo '--timeout' ;;
+    'status') echo '--timeout --web' ;;
     'crawlers list') echo '--search --limit --page --all --slurp' ;;
     'squids list') echo '--name --limit --page --all --slurp' ;;
+    'squids get') echo '--web' ;;
     'squids create') echo '--crawler --name --account' ;;
     'squids update') echo '--name --concurrency --param --schedule --timezone --no-schedule --to-complete --no-to-complete --line-breaks --no-line-breaks --add-account --remove-account --account --no-accounts' ;;
     'squids empty') echo '--type' ;;
@@ -130,9 +139,9 @@ _sq_opts() {
     'tasks upload') echo '--squid --wait --timeout' ;;
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page --all --slurp' ;;
-    'runs get') echo '--squid' ;;
-    'runs start') echo '--squid --wait --idempotency-key --timeout --interval' ;;
-    'runs watch') echo '--squid --timeout --interval' ;;
+    'runs get') echo '--squid --web' ;;
+    'runs start') echo '--squid --wait --idempotency-key --timeout --interval --max-credits' ;;
+    'runs watch') echo '--squid --timeout --interval --web' ;;
     'runs stats') echo '--squid' ;;
     'runs credits') echo '--squid' ;;
     'runs tasks') echo '--squid --limit --page --all --slurp' ;;
@@ -144,7 +153,7 @@ _sq_opts() {
     'accounts list') echo '--limit --page --all --slurp' ;;
     'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;
     'accounts update') echo '--limit' ;;
-    'go') echo '-p --param --account --key -o --output --force --timeout --interval' ;;
+    'go') echo '-p --param --account --key -o --output --force --timeout --interval --max-credits' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-stdin --password-env --active --inactive' ;;
     'delivery webhook') echo '--squid --url --events --retry --no-retry --active --inactive' ;;
     'delivery email') echo '--squid --email --notifications --no-notifications' ;;
@@ -153,12 +162,12 @@ _sq_opts() {
     'delivery test') echo '--host --port --username --directory --password-stdin --password-env --url --email --squid' ;;
     'delivery show') echo '--squid' ;;
     'delivery apply') echo '-f --file --force' ;;
-    'billing auto-reset') echo '--enable --disable --threshold --max-resets' ;;
+    'billing auto-reset') echo '--enable --disable --threshold --max-resets --web' ;;
     'plan') echo '-f --file --detailed-exitcode' ;;
     'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input --paginate -H --header -i --include' ;;
-    'mcp') echo '--allow-writes' ;;
+    'mcp') echo '--allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --free-plan --rate-limits --state' ;;
     'help') echo '--man' ;;
   esac
@@ -183,7 +192,7 @@ _sq_vopts() {
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page' ;;
     'runs get') echo '--squid' ;;
-    'runs start') echo '--squid --idempotency-key --timeout --interval' ;;
+    'runs start') echo '--squid --idempotency-key --timeout --interval --max-credits' ;;
     'runs watch') echo '--squid --timeout --interval' ;;
     'runs stats') echo '--squid' ;;
     'runs credits') echo '--squid' ;;
@@ -196,7 +205,7 @@ _sq_vopts() {
     'accounts list') echo '--limit --page' ;;
     'accounts sync') echo '--type --cookies-file --account --timeout' ;;
     'accounts update') echo '--limit' ;;
-    'go') echo '-p --param --account --key -o --output --timeout --interval' ;;
+    'go') echo '-p --param --account --key -o --output --timeout --interval --max-credits' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-env' ;;
     'delivery webhook') echo '--squid --url --events' ;;
     'delivery email') echo '--squid --email' ;;
@@ -210,7 +219,7 @@ _sq_vopts() {
     'apply') echo '-f --file' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input -H --header' ;;
-    'mcp') echo '--allow-writes' ;;
+    'mcp') echo '--allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --rate-limits --state' ;;
   esac
   echo '--profile --base-url --format --fields --jq --template'
@@ -294,6 +303,7 @@ _sq_argval() {
     'squids empty|0') echo 'dyn squids' ;;
     'squids delete|0') echo 'dyn squids' ;;
     'squids credits|0') echo 'dyn squids' ;;
+    'squids estimate|0') echo 'dyn squids' ;;
     'squids chain|0') echo 'dyn squids' ;;
     'squids chain set|0') echo 'dyn squids' ;;
     'squids chain delete|0') echo 'dyn squids' ;;
@@ -310,7 +320,7 @@ _sq_argval() {
     'accounts delete|0') echo 'dyn accounts' ;;
     'go|0') echo 'dyn crawlers' ;;
     'completion|0') echo 'words bash zsh fish' ;;
-    'help|'*) echo 'words auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals' ;;
+    'help|'*) echo 'words auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator doctor version completion environment exit-codes globals' ;;
   esac
 }
 
@@ -330,8 +340,9 @@ _sq_values() {
       # never an error on the screen. The line's words go along (--profile, --base-url, --squid change the answer).
       # Names may hold spaces: one per line, quoted for the shell as typed so far ('...', "..." or backslashes).
       local v q= pre=$2 cmd
-      # The command being completed; for an alias (alias sq="node .../bin/sq.js"), what it stands for.
-      if [[ -n ${BASH_ALIASES[${COMP_WORDS[0]}]-} ]]; then read -ra cmd <<< "${BASH_ALIASES[${COMP_WORDS[0]}]}"; else cmd=("${COMP_WORDS[0]}"); fi
+      # The command being completed; for an alias (alias sq="node .../bin/sq.js"), what it stands for, split on blanks
+      # (IFS is a newline in this function, which would keep "node .../bin/sq.js" one word).
+      if [[ -n ${BASH_ALIASES[${COMP_WORDS[0]}]-} ]]; then IFS=$' \t' read -ra cmd <<< "${BASH_ALIASES[${COMP_WORDS[0]}]}"; else cmd=("${COMP_WORDS[0]}"); fi
       [[ $pre == [\"\']* ]] && { q=${pre:0:1}; pre=${pre:1}; }
       while IFS=$'\t' read -r v _; do
         [[ -n $v && $v == "$pre"* ]] || continue

@@ -40,7 +40,7 @@ function __sq_vopts
         case 'runs get'
             __sq_words --squid
         case 'runs start'
-            __sq_words --squid --timeout --interval
+            __sq_words --squid --idempotency-key --timeout --interval --max-credits
         case 'runs watch'
             __sq_words --squid --timeout --interval
         case 'runs stats'
@@ -66,7 +66,7 @@ function __sq_vopts
         case 'accounts update'
             __sq_words --limit
         case 'go'
-            __sq_words -p --param --account --key -o --output --timeout --interval
+            __sq_words -p --param --account --key -o --output --timeout --interval --max-credits
         case 'delivery sftp'
             __sq_words --squid --host --port --username --directory --password-env
         case 'delivery webhook'
@@ -94,7 +94,7 @@ function __sq_vopts
         case 'api'
             __sq_words -X --method -f --raw-field -F --field --input -H --header
         case 'mcp'
-            __sq_words --allow-writes
+            __sq_words --allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env
         case 'emulator start'
             __sq_words --host --port --seed --clock --time-scale --rate-limits --state
     end
@@ -108,6 +108,8 @@ function __sq_canon
             echo 'auth'
         case '|profiles'
             echo 'profiles'
+        case '|config'
+            echo 'config'
         case '|me'
             echo 'me'
         case '|balance'
@@ -148,6 +150,8 @@ function __sq_canon
             echo 'mcp'
         case '|emulator'
             echo 'emulator'
+        case '|doctor'
+            echo 'doctor'
         case '|version'
             echo 'version'
         case '|completion'
@@ -166,6 +170,14 @@ function __sq_canon
             echo 'list'
         case 'profiles|remove' 'profiles|rm'
             echo 'remove'
+        case 'config|get'
+            echo 'get'
+        case 'config|set'
+            echo 'set'
+        case 'config|unset'
+            echo 'unset'
+        case 'config|list' 'config|ls'
+            echo 'list'
         case 'crawlers|list' 'crawlers|ls'
             echo 'list'
         case 'crawlers|get' 'crawlers|view'
@@ -192,6 +204,8 @@ function __sq_canon
             echo 'delete'
         case 'squids|credits'
             echo 'credits'
+        case 'squids|estimate'
+            echo 'estimate'
         case 'squids|chain'
             echo 'chain'
         case 'squids chain|set'
@@ -367,6 +381,7 @@ complete -c sq -l jq -x -d 'filter the JSON output with jq (implies --json; stri
 complete -c sq -l template -x -d 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)'
 complete -c sq -l full-ids -d 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)'
 complete -c sq -l absolute-times -d 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)'
+complete -c sq -l csv-safe -d 'CSV and TSV: a text cell starting with =, +, -, @, a tab or a CR gets a leading \' so a spreadsheet never runs it as a formula (also SQ_CSV_SAFE=1)'
 complete -c sq -l no-color -d 'no colour (also NO_COLOR; FORCE_COLOR forces it)'
 complete -c sq -s q -l quiet -d 'no hints or progress on stderr'
 complete -c sq -s v -l verbose -d 'HTTP trace on stderr (secrets redacted)'
@@ -380,6 +395,7 @@ complete -c sq -s h -l help -d 'show help'
 # sq
 complete -c sq -n '__sq_sub \'\'' -a 'auth' -d 'Log in, log out and show which key and profile are in use'
 complete -c sq -n '__sq_sub \'\'' -a 'profiles' -d 'List and remove stored profiles'
+complete -c sq -n '__sq_sub \'\'' -a 'config' -d 'Get and set settings of a profile (spending caps and confirmations)'
 complete -c sq -n '__sq_sub \'\'' -a 'me' -d 'Show the current user'
 complete -c sq -n '__sq_sub \'\'' -a 'balance' -d 'Show the credit balance (remaining = available - consumed)'
 complete -c sq -n '__sq_sub \'\'' -a 'status' -d 'Show the account at a glance: plan, credits, auto-reset, runs in progress, failures'
@@ -398,8 +414,9 @@ complete -c sq -n '__sq_sub \'\'' -a 'apply' -d 'Make the account match a file: 
 complete -c sq -n '__sq_sub \'\'' -a 'export' -d 'Write the current account as a file for plan / apply'
 complete -c sq -n '__sq_sub \'\'' -a 'webhook' -d 'Receive webhook events locally (listen, validate, forward)'
 complete -c sq -n '__sq_sub \'\'' -a 'api' -d 'Make an authenticated API request (same auth, pacing and retries)'
-complete -c sq -n '__sq_sub \'\'' -a 'mcp' -d 'Serve the account to AI agents over MCP (stdio); read-only unless --allow-writes'
+complete -c sq -n '__sq_sub \'\'' -a 'mcp' -d 'Serve the account to AI agents over MCP (stdio, or Streamable HTTP); read-only unless --allow-writes'
 complete -c sq -n '__sq_sub \'\'' -a 'emulator' -d 'Run the local emulator of the whole API'
+complete -c sq -n '__sq_sub \'\'' -a 'doctor' -d 'Check that sq can work here: key, base URL and TLS, clock, rate budget, file modes, profile, completion, Node.js, updates'
 complete -c sq -n '__sq_sub \'\'' -a 'version' -d 'Show the version of sq, with the Node.js version and the platform'
 complete -c sq -n '__sq_sub \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c sq -n '__sq_sub \'\'' -a 'help' -d 'help on a command, or a topic: environment, exit-codes'
@@ -431,12 +448,28 @@ complete -c sq -n '__sq_sub \'profiles\'' -a 'rm' -d 'alias of remove: Delete a 
 # sq profiles remove
 complete -c sq -n '__sq_arg \'profiles remove\' 0' -f -a '(__sq_dynamic profiles)'
 
+# sq config
+complete -c sq -n '__sq_sub \'config\'' -a 'get' -d 'Print a setting of the profile (its environment variable, else the profile\'s value, else the default)'
+complete -c sq -n '__sq_sub \'config\'' -a 'set' -d 'Set a setting of the profile (stored in the profile file)'
+complete -c sq -n '__sq_sub \'config\'' -a 'unset' -d 'Remove a setting from the profile (back to its default)'
+complete -c sq -n '__sq_sub \'config\'' -a 'list' -d 'List every setting with its value for the profile, where that value comes from, and what it does'
+complete -c sq -n '__sq_sub \'config\'' -a 'ls' -d 'alias of list: List every setting with its value for the profile, where that value comes from, and what it does'
+
+# sq config get
+
+# sq config set
+
+# sq config unset
+
+# sq config list
+
 # sq me
 
 # sq balance
 
 # sq status
 complete -c sq -n '__sq_is \'status\'' -l timeout -x -d 'give up on what has not answered by then, at most 5m'
+complete -c sq -n '__sq_is \'status\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 
 # sq crawlers
 complete -c sq -n '__sq_sub \'crawlers\'' -a 'list' -d 'List the crawlers squids can be built on (GET /v1/crawlers)'
@@ -472,10 +505,11 @@ complete -c sq -n '__sq_sub \'squids\'' -a 'create' -d 'Create a squid on a craw
 complete -c sq -n '__sq_sub \'squids\'' -a 'update' -d 'Change a squid\'s name, concurrency, params, schedule or accounts (POST /v1/squids/{id}), then show it'
 complete -c sq -n '__sq_sub \'squids\'' -a 'activate' -d 'Let a squid run again, on demand and on its schedule (POST /v1/squids/{id} is_active: true)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'deactivate' -d 'Stop a squid from running: no run starts, its schedule pauses, a running run stops (is_active: false)'
-complete -c sq -n '__sq_sub \'squids\'' -a 'empty' -d 'Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'empty' -d 'Delete every task of one type from a squid (POST /v1/squids/{id}/empty; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'delete' -d 'Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'rm' -d 'alias of delete: Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)'
 complete -c sq -n '__sq_sub \'squids\'' -a 'credits' -d 'Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)'
+complete -c sq -n '__sq_sub \'squids\'' -a 'estimate' -d 'Show what a run of a squid would cost before it starts: credits per service, time, balance after, auto-reset charges'
 complete -c sq -n '__sq_sub \'squids\'' -a 'chain' -d 'Show where a squid\'s results go next: its chain (GET /v1/squids/{id}/chain)'
 
 # sq squids list
@@ -486,6 +520,7 @@ complete -c sq -n '__sq_is \'squids list\'' -l all -d 'read every page, writing 
 complete -c sq -n '__sq_is \'squids list\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 
 # sq squids get
+complete -c sq -n '__sq_is \'squids get\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 complete -c sq -n '__sq_arg \'squids get\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids create
@@ -529,6 +564,9 @@ complete -c sq -n '__sq_is \'squids credits\'' -l page -x -d 'read this page onl
 complete -c sq -n '__sq_is \'squids credits\'' -l all -d 'read every page, writing records as they arrive (--jq/--template run on each page)'
 complete -c sq -n '__sq_is \'squids credits\'' -l slurp -d 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)'
 complete -c sq -n '__sq_arg \'squids credits\' 0' -f -a '(__sq_dynamic squids)'
+
+# sq squids estimate
+complete -c sq -n '__sq_arg \'squids estimate\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids chain
 complete -c sq -n '__sq_sub \'squids chain\'' -a 'set' -d 'Create or change a squid\'s chain (POST, or PATCH when it has one), then show it'
@@ -609,18 +647,22 @@ complete -c sq -n '__sq_is \'runs list\'' -l slurp -d 'with --all and --jq/--tem
 
 # sq runs get
 complete -c sq -n '__sq_is \'runs get\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
+complete -c sq -n '__sq_is \'runs get\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 complete -c sq -n '__sq_arg \'runs get\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs start
 complete -c sq -n '__sq_is \'runs start\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, id prefix or exact name (required)'
 complete -c sq -n '__sq_is \'runs start\'' -l wait -d 'wait until the run is done and its export is ready'
+complete -c sq -n '__sq_is \'runs start\'' -l idempotency-key -x -d 'start at most one run for KEY: the run KEY started in the last 24 h (kept per profile in the cache directory) is shown, or waited for, instead of a new one, whatever state it is in'
 complete -c sq -n '__sq_is \'runs start\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
 complete -c sq -n '__sq_is \'runs start\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
+complete -c sq -n '__sq_is \'runs start\'' -l max-credits -x -d 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`'
 
 # sq runs watch
 complete -c sq -n '__sq_is \'runs watch\'' -l squid -x -a '(__sq_dynamic squids)' -d 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)'
 complete -c sq -n '__sq_is \'runs watch\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
 complete -c sq -n '__sq_is \'runs watch\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
+complete -c sq -n '__sq_is \'runs watch\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 complete -c sq -n '__sq_arg \'runs watch\' 0' -f -a '(__sq_dynamic runs)'
 
 # sq runs stats
@@ -726,6 +768,7 @@ complete -c sq -n '__sq_is \'go\'' -s o -l output -r -F -d 'write the results to
 complete -c sq -n '__sq_is \'go\'' -l force -d 'replace an existing -o file (without it, an existing file is exit 2 before any request)'
 complete -c sq -n '__sq_is \'go\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
 complete -c sq -n '__sq_is \'go\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
+complete -c sq -n '__sq_is \'go\'' -l max-credits -x -d 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`'
 complete -c sq -n '__sq_arg \'go\' 0' -f -a '(__sq_dynamic crawlers)'
 
 # sq delivery
@@ -807,6 +850,7 @@ complete -c sq -n '__sq_is \'billing auto-reset\'' -l enable -d 'turn automatic 
 complete -c sq -n '__sq_is \'billing auto-reset\'' -l disable -d 'turn automatic resets off'
 complete -c sq -n '__sq_is \'billing auto-reset\'' -l threshold -x -d 'usage percentage that triggers a reset (integer 1-100)'
 complete -c sq -n '__sq_is \'billing auto-reset\'' -l max-resets -x -d 'maximum resets in any rolling 24 hours (integer 1-10)'
+complete -c sq -n '__sq_is \'billing auto-reset\'' -l web -d 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL'
 
 # sq plan
 complete -c sq -n '__sq_is \'plan\'' -s f -l file -r -F -d 'the account file, YAML or JSON ("-" reads stdin)'
@@ -838,6 +882,12 @@ complete -c sq -n '__sq_is \'api\'' -s i -l include -d 'print the HTTP status li
 
 # sq mcp
 complete -c sq -n '__sq_is \'mcp\'' -l allow-writes -x -d 'serve write tools: alone, all but deletes and billing; "all": every one; or a comma-separated list of tools'
+complete -c sq -n '__sq_is \'mcp\'' -l root -x -d 'the directory whose files tools may read (plan/apply "file"); without it no tool reads a file'
+complete -c sq -n '__sq_is \'mcp\'' -l secret-env -x -d 'environment variables a write may read a secret from (comma-separated, repeatable)'
+complete -c sq -n '__sq_is \'mcp\'' -l confirm-above -x -d 'go and runs_start answer needs_confirmation above this estimate (0-1000000000)'
+complete -c sq -n '__sq_is \'mcp\'' -l max-message-bytes -x -d 'the largest JSON-RPC message (1024-1073741824)'
+complete -c sq -n '__sq_is \'mcp\'' -l http -x -d 'serve Streamable HTTP on HOST:PORT (port 0: any; a port alone binds 127.0.0.1)'
+complete -c sq -n '__sq_is \'mcp\'' -l token-env -x -d 'with --http: the Bearer token is this environment variable\'s value'
 
 # sq emulator
 complete -c sq -n '__sq_sub \'emulator\'' -a 'start' -d 'Start the emulator; prints {"base_url","token"} as one JSON line on stdout'
@@ -852,6 +902,8 @@ complete -c sq -n '__sq_is \'emulator start\'' -l free-plan -d 'cap paginated li
 complete -c sq -n '__sq_is \'emulator start\'' -l rate-limits -x -d 'on, off, or a multiplier of the documented limits (e.g. 0.1)'
 complete -c sq -n '__sq_is \'emulator start\'' -l state -r -F -d 'keep state across restarts in this file (written atomically)'
 
+# sq doctor
+
 # sq version
 
 # sq completion
@@ -859,6 +911,6 @@ complete -c sq -n '__sq_arg \'completion\' 0' -f -a 'bash zsh fish'
 
 # sq help
 complete -c sq -n '__sq_is \'help\'' -l man -d 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`'
-complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals'
+complete -c sq -n '__sq_arg \'help\' 0 +' -f -a 'auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator doctor version completion environment exit-codes globals'
 
 complete -c lobstr-sq --wraps sq

@@ -31,6 +31,7 @@ _sq_globals=(
   '--template=[format the JSON output with Go template syntax as gh does\: range, if/else, with, printf, join, tablerow… (implies --json)]:template: '
   '--full-ids[whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)]'
   '--absolute-times[local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API'\''s timestamps)]'
+  '--csv-safe[CSV and TSV\: a text cell starting with =, +, -, @, a tab or a CR gets a leading '\'' so a spreadsheet never runs it as a formula (also SQ_CSV_SAFE=1)]'
   '--no-color[no colour (also NO_COLOR; FORCE_COLOR forces it)]'
   '(-q --quiet)-q[no hints or progress on stderr]'
   '(-q --quiet)--quiet[no hints or progress on stderr]'
@@ -51,12 +52,13 @@ _sq() {
   _arguments -s -S -C : $_sq_globals '(-V --version)-V[print the version]' '(-V --version)--version[print the version]' '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'me:Show the current user' 'balance:Show the credit balance (remaining = available - consumed)' 'status:Show the account at a glance\: plan, credits, auto-reset, runs in progress, failures' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Create, configure, empty and delete squids (scraping jobs built on a crawler)' 'tasks:Add, upload, list and delete the tasks (URLs or parameter sets) of a squid' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'credits:Show where credits went\: per crawler and function, per squid' 'accounts:Synchronize, list, limit and delete third-party site accounts (the logins some crawlers need)' 'go:Scrape in one step\: squid, params, tasks, run, wait, export; a rerun picks up where it stopped' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what would change to make the account match a file (--detailed-exitcode\: exit 10 when it differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing' 'export:Write the current account as a file for plan / apply' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries)' 'mcp:Serve the account to AI agents over MCP (stdio); read-only unless --allow-writes' 'emulator:Run the local emulator of the whole API' 'version:Show the version of sq, with the Node.js version and the platform' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
+      local -a cmds=('auth:Log in, log out and show which key and profile are in use' 'profiles:List and remove stored profiles' 'config:Get and set settings of a profile (spending caps and confirmations)' 'me:Show the current user' 'balance:Show the credit balance (remaining = available - consumed)' 'status:Show the account at a glance\: plan, credits, auto-reset, runs in progress, failures' 'crawlers:Browse crawlers\: what they take as input and what they return' 'squids:Create, configure, empty and delete squids (scraping jobs built on a crawler)' 'tasks:Add, upload, list and delete the tasks (URLs or parameter sets) of a squid' 'runs:Start, watch, abort and download runs' 'results:List and export the results of a squid or a run' 'credits:Show where credits went\: per crawler and function, per squid' 'accounts:Synchronize, list, limit and delete third-party site accounts (the logins some crawlers need)' 'go:Scrape in one step\: squid, params, tasks, run, wait, export; a rerun picks up where it stopped' 'delivery:Configure where results go\: SFTP, webhooks, e-mail, sheets, S3; apply from a file' 'billing:Show and set the automatic billing reset (re-charges the card on file)' 'plan:Show what would change to make the account match a file (--detailed-exitcode\: exit 10 when it differs)' 'apply:Make the account match a file\: squids, tasks, delivery, billing' 'export:Write the current account as a file for plan / apply' 'webhook:Receive webhook events locally (listen, validate, forward)' 'api:Make an authenticated API request (same auth, pacing and retries)' 'mcp:Serve the account to AI agents over MCP (stdio, or Streamable HTTP); read-only unless --allow-writes' 'emulator:Run the local emulator of the whole API' 'doctor:Check that sq can work here\: key, base URL and TLS, clock, rate budget, file modes, profile, completion, Node.js, updates' 'version:Show the version of sq, with the Node.js version and the platform' 'completion:Print the shell completion script for bash, zsh or fish' 'help:help on a command, or a topic\: environment, exit-codes')
       _describe -t commands 'sq command' cmds && ret=0 ;;
     args)
       case $words[1] in
         'auth') _sq__auth && ret=0 ;;
         'profiles') _sq__profiles && ret=0 ;;
+        'config') _sq__config && ret=0 ;;
         'me') _sq__me && ret=0 ;;
         'balance') _sq__balance && ret=0 ;;
         'status') _sq__status && ret=0 ;;
@@ -77,6 +79,7 @@ _sq() {
         'api') _sq__api && ret=0 ;;
         'mcp') _sq__mcp && ret=0 ;;
         'emulator') _sq__emulator && ret=0 ;;
+        'doctor') _sq__doctor && ret=0 ;;
         'version') _sq__version && ret=0 ;;
         'completion') _sq__completion && ret=0 ;;
         'help') _sq__help && ret=0 ;;
@@ -145,6 +148,41 @@ _sq__profiles__remove() {
   _arguments -s -S : $_sq_globals '1:profile:{_sq_dynamic profiles}'
 }
 
+_sq__config() {
+  local curcontext=$curcontext state line ret=1
+  typeset -A opt_args
+  _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
+  case $state in
+    cmds)
+      local -a cmds=('get:Print a setting of the profile (its environment variable, else the profile'\''s value, else the default)' 'set:Set a setting of the profile (stored in the profile file)' 'unset:Remove a setting from the profile (back to its default)' 'list:List every setting with its value for the profile, where that value comes from, and what it does' 'ls:List every setting with its value for the profile, where that value comes from, and what it does')
+      _describe -t commands 'sq config command' cmds && ret=0 ;;
+    args)
+      case $words[1] in
+        'get') _sq__config__get && ret=0 ;;
+        'set') _sq__config__set && ret=0 ;;
+        'unset') _sq__config__unset && ret=0 ;;
+        'list'|'ls') _sq__config__list && ret=0 ;;
+      esac ;;
+  esac
+  return ret
+}
+
+_sq__config__get() {
+  _arguments -s -S : $_sq_globals '1:key: '
+}
+
+_sq__config__set() {
+  _arguments -s -S : $_sq_globals '1:key: ' '2:value: '
+}
+
+_sq__config__unset() {
+  _arguments -s -S : $_sq_globals '1:key: '
+}
+
+_sq__config__list() {
+  _arguments -s -S : $_sq_globals
+}
+
 _sq__me() {
   _arguments -s -S : $_sq_globals
 }
@@ -154,7 +192,7 @@ _sq__balance() {
 }
 
 _sq__status() {
-  _arguments -s -S : $_sq_globals '--timeout=[give up on what has not answered by then, at most 5m]:timeout: '
+  _arguments -s -S : $_sq_globals '--timeout=[give up on what has not answered by then, at most 5m]:timeout: ' '--web[open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL]'
 }
 
 _sq__crawlers() {
@@ -198,7 +236,7 @@ _sq__squids() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List squids, newest first (GET /v1/squids)' 'ls:List squids, newest first (GET /v1/squids)' 'get:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'view:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'create:Create a squid on a crawler (POST /v1/squids)' 'update:Change a squid'\''s name, concurrency, params, schedule or accounts (POST /v1/squids/{id}), then show it' 'activate:Let a squid run again, on demand and on its schedule (POST /v1/squids/{id} is_active\: true)' 'deactivate:Stop a squid from running\: no run starts, its schedule pauses, a running run stops (is_active\: false)' 'empty:Delete every task of one type from a squid, with their results (POST /v1/squids/{id}/empty; irreversible)' 'delete:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'rm:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'credits:Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)' 'chain:Show where a squid'\''s results go next\: its chain (GET /v1/squids/{id}/chain)')
+      local -a cmds=('list:List squids, newest first (GET /v1/squids)' 'ls:List squids, newest first (GET /v1/squids)' 'get:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'view:Show one squid\: crawler, params, schedule, last run (GET /v1/squids/{id})' 'create:Create a squid on a crawler (POST /v1/squids)' 'update:Change a squid'\''s name, concurrency, params, schedule or accounts (POST /v1/squids/{id}), then show it' 'activate:Let a squid run again, on demand and on its schedule (POST /v1/squids/{id} is_active\: true)' 'deactivate:Stop a squid from running\: no run starts, its schedule pauses, a running run stops (is_active\: false)' 'empty:Delete every task of one type from a squid (POST /v1/squids/{id}/empty; irreversible)' 'delete:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'rm:Delete a squid with its tasks, runs and results (DELETE /v1/squids/{id}; irreversible)' 'credits:Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)' 'estimate:Show what a run of a squid would cost before it starts\: credits per service, time, balance after, auto-reset charges' 'chain:Show where a squid'\''s results go next\: its chain (GET /v1/squids/{id}/chain)')
       _describe -t commands 'sq squids command' cmds && ret=0 ;;
     args)
       case $words[1] in
@@ -211,6 +249,7 @@ _sq__squids() {
         'empty') _sq__squids__empty && ret=0 ;;
         'delete'|'rm') _sq__squids__delete && ret=0 ;;
         'credits') _sq__squids__credits && ret=0 ;;
+        'estimate') _sq__squids__estimate && ret=0 ;;
         'chain') _sq__squids__chain && ret=0 ;;
       esac ;;
   esac
@@ -222,7 +261,7 @@ _sq__squids__list() {
 }
 
 _sq__squids__get() {
-  _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
+  _arguments -s -S : $_sq_globals '--web[open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL]' '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__create() {
@@ -251,6 +290,10 @@ _sq__squids__delete() {
 
 _sq__squids__credits() {
   _arguments -s -S : $_sq_globals '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]' '1:squid:{_sq_dynamic squids}'
+}
+
+_sq__squids__estimate() {
+  _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__chain() {
@@ -353,15 +396,15 @@ _sq__runs__list() {
 }
 
 _sq__runs__get() {
-  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '1:run:{_sq_dynamic runs}'
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--web[open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL]' '1:run:{_sq_dynamic runs}'
 }
 
 _sq__runs__start() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--wait[wait until the run is done and its export is ready]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: '
+  _arguments -s -S : $_sq_globals '--squid=[squid id, id prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--wait[wait until the run is done and its export is ready]' '--idempotency-key=[start at most one run for KEY\: the run KEY started in the last 24 h (kept per profile in the cache directory) is shown, or waited for, instead of a new one, whatever state it is in]:idempotency-key: ' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: '
 }
 
 _sq__runs__watch() {
-  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:run:{_sq_dynamic runs}'
+  _arguments -s -S : $_sq_globals '--squid=[when <run> is an id prefix, look for it only in this squid'\''s runs (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '--web[open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL]' '1:run:{_sq_dynamic runs}'
 }
 
 _sq__runs__stats() {
@@ -475,7 +518,7 @@ _sq__accounts__delete() {
 }
 
 _sq__go() {
-  _arguments -s -S : $_sq_globals '*-p+[set a squid parameter (repeatable), as `sq squids update --param`]:p: ' '*--param=[set a squid parameter (repeatable), as `sq squids update --param`]:param: ' '--account=[platform account a new squid of an account crawler uses (default\: the one healthy one of its type)]:account:{_sq_dynamic accounts}' '--key=[task parameter each TASK is sent as]:key: ' '(-o --output)-o+[write the results to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the results to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--force[replace an existing -o file (without it, an existing file is exit 2 before any request)]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '1:crawler:{_sq_dynamic crawlers}' '*:tasks: '
+  _arguments -s -S : $_sq_globals '*-p+[set a squid parameter (repeatable), as `sq squids update --param`]:p: ' '*--param=[set a squid parameter (repeatable), as `sq squids update --param`]:param: ' '--account=[platform account a new squid of an account crawler uses (default\: the one healthy one of its type)]:account:{_sq_dynamic accounts}' '--key=[task parameter each TASK is sent as]:key: ' '(-o --output)-o+[write the results to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the results to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--force[replace an existing -o file (without it, an existing file is exit 2 before any request)]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: ' '1:crawler:{_sq_dynamic crawlers}' '*:tasks: '
 }
 
 _sq__delivery() {
@@ -550,7 +593,7 @@ _sq__billing() {
 }
 
 _sq__billing__auto_reset() {
-  _arguments -s -S : $_sq_globals '--enable[turn automatic resets on (asks for confirmation; --yes in scripts)]' '--disable[turn automatic resets off]' '--threshold=[usage percentage that triggers a reset (integer 1-100)]:threshold: ' '--max-resets=[maximum resets in any rolling 24 hours (integer 1-10)]:max-resets: '
+  _arguments -s -S : $_sq_globals '--enable[turn automatic resets on (asks for confirmation; --yes in scripts)]' '--disable[turn automatic resets off]' '--threshold=[usage percentage that triggers a reset (integer 1-100)]:threshold: ' '--max-resets=[maximum resets in any rolling 24 hours (integer 1-10)]:max-resets: ' '--web[open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL]'
 }
 
 _sq__plan() {
@@ -590,7 +633,7 @@ _sq__api() {
 }
 
 _sq__mcp() {
-  _arguments -s -S : $_sq_globals '--allow-writes=[serve write tools\: alone, all but deletes and billing; "all"\: every one; or a comma-separated list of tools]:allow-writes: '
+  _arguments -s -S : $_sq_globals '--allow-writes=[serve write tools\: alone, all but deletes and billing; "all"\: every one; or a comma-separated list of tools]:allow-writes: ' '--root=[the directory whose files tools may read (plan/apply "file"); without it no tool reads a file]:root: ' '*--secret-env=[environment variables a write may read a secret from (comma-separated, repeatable)]:secret-env: ' '--confirm-above=[go and runs_start answer needs_confirmation above this estimate (0-1000000000)]:confirm-above: ' '--max-message-bytes=[the largest JSON-RPC message (1024-1073741824)]:max-message-bytes: ' '--http=[serve Streamable HTTP on HOST\:PORT (port 0\: any; a port alone binds 127.0.0.1)]:http: ' '--token-env=[with --http\: the Bearer token is this environment variable'\''s value]:token-env: '
 }
 
 _sq__emulator() {
@@ -613,6 +656,10 @@ _sq__emulator__start() {
   _arguments -s -S : $_sq_globals '--host=[address to bind (loopback by default)]:host: ' '--port=[port, 0-65535; 0 picks a free one]:port: ' '--seed=[initial data]:seed:(demo empty)' '--clock=[business time for runs, webhook retries, billing checks]:clock:(real virtual)' '--time-scale=[real clock speed-up, e.g. 60 = one minute per second (1-3600)]:time-scale: ' '--free-plan[cap paginated lists at 50 records with the free-plan warning]' '--rate-limits=[on, off, or a multiplier of the documented limits (e.g. 0.1)]:rate-limits: ' '--state=[keep state across restarts in this file (written atomically)]:state:_files'
 }
 
+_sq__doctor() {
+  _arguments -s -S : $_sq_globals
+}
+
 _sq__version() {
   _arguments -s -S : $_sq_globals
 }
@@ -622,7 +669,7 @@ _sq__completion() {
 }
 
 _sq__help() {
-  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator version completion environment exit-codes globals)'
+  _arguments -s -S : $_sq_globals '--man[print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`]' '*:topic:(auth profiles config me balance status crawlers squids tasks runs results credits accounts go delivery billing plan apply export webhook api mcp emulator doctor version completion environment exit-codes globals)'
 }
 
 if [[ "${funcstack[1]}" == _sq ]]; then
