@@ -20,5 +20,5 @@ it('each example runs against the emulator, in order: the chain is created, then
   }
   const show = await sq(['squids', 'chain', 'Paris restaurants', '--json'], { env: emu.env() });
   expect(show.code, show.stderr).toBe(0);
-  expect(show.stdout).toContain('Paris places');
+  expect(show.stdout).toContain('Similar places');
 });

@@ -31,7 +31,7 @@ export default defineVerb({
     { flags: '--target-concurrency <n>', description: 'concurrency of the target squid, 1-20', defaultText: '1' },
   ],
   examples: [
-    'sq squids chain set "Paris restaurants" --target-crawler google-maps-search-export --field-map url=url --target-name "Paris places"',
+    'sq squids chain set "Paris restaurants" --target-crawler google-maps-search-export --field-map category=category --field-map city=city --field-map country=country --target-name "Similar places"',
     'sq squids chain set "Paris restaurants" --target-concurrency 3 --no-autostart',
   ],
   async run(ctx, [ref], opts) {
