@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { startTestEmulator, type TestEmu } from './helpers.js';
+import { finishRun, startTestEmulator, type TestEmu } from './helpers.js';
 
 type J = Record<string, any>;
 const DAY = 86_400_000;
@@ -23,14 +23,7 @@ afterEach(async () => {
   await e.close();
 });
 
-async function finish(run: string): Promise<J> {
-  for (let i = 0; i < 50; i++) {
-    const r = (await e.api('GET', `/v1/runs/${run}`)).body;
-    if (r.is_done && r.status !== 'uploading') return r;
-    await e.advance(10 * RUN_TIMING.taskMs);
-  }
-  throw new Error(`run ${run} did not finish`);
-}
+const finish = (run: string): Promise<J> => finishRun(e, run);
 
 async function runOf(name: string): Promise<J> {
   return finish((await e.api('POST', '/v1/runs', { squid: e.squid(name) })).body.id);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { startTestEmulator, type TestEmu } from './helpers.js';
+import { finishRun, startTestEmulator, type TestEmu } from './helpers.js';
 
 type J = Record<string, any>;
 
@@ -21,14 +21,7 @@ afterEach(async () => {
   await e.close();
 });
 
-async function finish(run: string): Promise<J> {
-  for (let i = 0; i < 50; i++) {
-    const r = (await e.api('GET', `/v1/runs/${run}`)).body;
-    if (r.is_done && r.status !== 'uploading') return r;
-    await e.advance(10 * RUN_TIMING.taskMs);
-  }
-  throw new Error(`run ${run} did not finish`);
-}
+const finish = (run: string): Promise<J> => finishRun(e, run);
 
 /** A new squid of the crawler with its params set (defaults unless given) and these tasks. */
 async function squidWith(crawler: string, tasks: J[], params: J = {}): Promise<string> {

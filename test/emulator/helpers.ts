@@ -2,6 +2,7 @@
 // and a small fetch wrapper that returns status, headers and parsed JSON.
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import { squidIdByName } from '../../src/emulator/seed.js';
+import { RUN_TIMING } from '../../src/emulator/engine.js';
 
 export interface Reply {
   status: number;
@@ -69,4 +70,14 @@ export async function startBareEmulator(squidName: string): Promise<RunningEmula
   const e = await startEmulator({ port: 0, clock: 'virtual', seed: 'empty' });
   e.emu.state.squids[BARE_SQUID] = { id: BARE_SQUID, name: squidName, crawler: 'x', params: {} };
   return e;
+}
+
+/** The run once it is done and no longer uploading, stepping the emulator's clock (at most 50 steps of 10 tasks). */
+export async function finishRun(e: TestEmu, run: string): Promise<Record<string, any>> {
+  for (let i = 0; i < 50; i++) {
+    const r = (await e.api('GET', `/v1/runs/${run}`)).body;
+    if (r.is_done && r.status !== 'uploading') return r;
+    await e.advance(10 * RUN_TIMING.taskMs);
+  }
+  throw new Error(`run ${run} did not finish`);
 }
