@@ -2,7 +2,7 @@
 // (squids, then tasks, then delivery, then chains, then deletions, billing last). Only fields the file names are managed.
 import { UsageError } from '../errors.js';
 import { recordId } from '../api/resolve.js';
-import { SQUIDS_PATH, squidPath } from '../api/squids.js';
+import { SQUIDS_PATH, squidPath, withLiveParams } from '../api/squids.js';
 import { TASKS_PATH, taskBatches, taskPath } from '../api/tasks.js';
 import { DELIVERY_PATH, storedDelivery, storedEvents, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { diffDelivery } from './delivery-diff.js';
@@ -99,7 +99,9 @@ function squidChanges(want: DesiredSquid, live: Rec | null, links?: Links): { ch
       changes.push({ field: `params.${k}`, from: live ? (have[k] ?? null) : null, to: v });
       params[k] = v;
     }
-    if (Object.keys(params).length) body.params = params;
+    // The API replaces params whole: an update carries the live params with the file's changes laid over them (a
+    // new squid's are laid over its defaults by apply, once it exists).
+    if (Object.keys(params).length) body.params = live ? withLiveParams(live.params, params) : params;
   }
   // Compared as sets: the order of the file's list means nothing to the service.
   if (links && (!live || !same(links.want, links.have)) && (live || links.want.length)) {
