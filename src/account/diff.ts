@@ -12,6 +12,7 @@ import { MASK } from '../output/secrets.js';
 import { located, pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
 import { desiredCrawler, linkedAccounts, matchAccount, matchCrawler, type Live, type LiveSquid, liveSchedule } from './state.js';
 import { unknownSquidParams } from '../api/crawlers.js';
+import { crawlerAccountType } from '../api/account-links.js';
 import { chainStep } from './chain.js';
 import type { Change, PlanItem, Request, Step } from './step.js';
 
@@ -111,16 +112,33 @@ function squidChanges(want: DesiredSquid, live: Rec | null, links?: Links): { ch
   return { changes, body };
 }
 
+/** Why an account cannot serve the crawler's squid (its type is not the crawler's account_type), as the CLI says it. */
+function wrongType(account: Rec, crawler: Rec | undefined): string | null {
+  if (!crawler) return null;
+  const want = crawlerAccountType(crawler);
+  const type = typeof account.type === 'string' ? account.type : '';
+  const who = `account ${String(account.username ?? recordId(account))} (${recordId(account)})`;
+  const name = JSON.stringify(String(crawler.name ?? recordId(crawler)));
+  if (!want) return `crawler ${name} uses no platform account, so ${who} of type ${type} cannot be linked`;
+  return type === want ? null : `${who} is of type ${type}, but crawler ${name} needs a ${want} account`;
+}
+
 /** The file's account references as sorted ids; each one that names no account, or several, is a problem. */
 function accountLinks(s: DesiredSquid, live: Live, squidId: string | null, problems: string[], locate: Desired['locate']): Links | undefined {
   if (s.spec.accounts === undefined) return undefined;
   const ids = new Set<string>();
+  const crawlerId = desiredCrawler(s, live.matched.get(s.ref), live.crawlers);
+  const crawler = crawlerId === undefined ? undefined : live.accountCrawlers.get(crawlerId);
   s.spec.accounts.forEach((ref, i) => {
     const at = ['squids', s.ref, 'accounts', i];
     const hit = matchAccount(ref, live.accounts);
     if (hit === undefined) problems.push(located(locate(at), `${pathOf(at)}: no account has the id, username or id prefix ${JSON.stringify(ref)} (see \`sq accounts list\`)`));
     else if (Array.isArray(hit)) problems.push(located(locate(at), `${pathOf(at)}: ${JSON.stringify(ref)} names ${hit.length} accounts (${hit.map(recordId).join(', ')}); use the full id`));
-    else ids.add(recordId(hit));
+    else {
+      ids.add(recordId(hit));
+      const problem = wrongType(hit, crawler);
+      if (problem) problems.push(located(locate(at), `${pathOf(at)}: ${problem}`));
+    }
   });
   return { want: [...ids].sort(), have: squidId === null ? [] : linkedAccounts(live.accounts, squidId) };
 }
