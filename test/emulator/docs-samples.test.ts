@@ -93,10 +93,6 @@ const EXCEPTIONS: Record<string, { paths?: string[]; skip?: true; why: string }>
     paths: ['$.data[0].params', '$.data[0].resets_in'],
     why: 'As get-account-details: the demo accounts\' Twitter limits.',
   },
-  'list-account-types 200': {
-    paths: ['$.data[0].params'],
-    why: 'The sample\'s first type (facebook-sync) has no limits; the demo Twitter and Facebook types keep daily limits (Sales Navigator\'s are the sampled ones).',
-  },
   'get-run-credits 200': {
     paths: ['$.rates', '$.function_colors'],
     why: 'rates and function_colors are keyed by the run\'s crawler\'s functions and base label: the sample\'s run is of a crawler with get_phone_numbers and "Export Listings (No Phone)", which no other docs page describes; the replayed run is of the sampled Google Maps crawler (extract_emails_from_website…, "Export Local Businesses").',
