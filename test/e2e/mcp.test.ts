@@ -14,7 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { BIN, sq, tempConfigDir } from '../helpers/cli.js';
-import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
 
@@ -238,7 +238,7 @@ describe('tools: names, annotations, schemas', () => {
       delivery_sftp: { squid: paris, host: 'sftp.example.com', username: 'u', directory: '/d', password_env: 'SFTP_PASSWORD' },
       delivery_sheet: { squid: paris, url: 'https://docs.google.com/spreadsheets/d/x' }, delivery_test: { kind: 'webhook', url: 'https://hooks.example.com/x' },
       delivery_webhook: { squid: paris, url: 'https://hooks.example.com/x' }, go: { crawler: 'google-maps-search-export', tasks: ['https://www.google.com/maps/search/x'] },
-      runs_abort: { run }, runs_start: { squid: paris }, squids_attach_account: { squid: paris, account: 'demo_scraper' }, squids_create: { crawler: 'google-maps-search-export' },
+      runs_abort: { run }, runs_start: { squid: paris }, squids_attach_account: { squid: DEMO_SQUIDS.influencers, account: 'demo_scraper' }, squids_create: { crawler: 'google-maps-search-export' },
       squids_deactivate: { squid: paris }, squids_empty: { squid: paris }, squids_update: { squid: paris, concurrency: 2 }, tasks_add: { squid: paris, values: ['https://x.example/1'] },
       billing_auto_reset_set: { enabled: false }, squids_delete: { squid: paris }, tasks_delete: { task: tasks[0].id },
     };
@@ -316,9 +316,11 @@ describe('tools: names, annotations, schemas', () => {
 
   it('squids_attach_account adds the account and keeps the linked ones', async () => {
     const agent = await stdio(['--allow-writes']);
-    const accounts = await json(['accounts', 'list']);
-    const [a, b] = accounts as Array<{ id: string; username: string }>;
-    const squid = DEMO_SQUIDS.paris;
+    // Two accounts of the Twitter squid's type (another type is refused: the crawler's account_type, issue 32).
+    newAccount(emu.emu as unknown as Parameters<typeof newAccount>[0], 'twitter-sync', 'second_feed', Date.now());
+    const accounts = (await json(['accounts', 'list'])) as Array<{ id: string; username: string; type: string }>;
+    const [a, b] = accounts.filter((x) => x.type === 'twitter-sync');
+    const squid = DEMO_SQUIDS.influencers;
     await agent.ok('squids_attach_account', { squid, account: a.id });
     const r = await agent.ok('squids_attach_account', { squid, account: b.username });
     expect(r.accounts.map((x: { id?: string } | string) => (typeof x === 'string' ? x : x.id)).sort()).toEqual([a.id, b.id].sort());
