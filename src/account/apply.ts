@@ -8,7 +8,7 @@ import { CancelledError, InterruptedError, interruptedBatch, PartialFailureError
 import { printPlanned } from '../cli/dry-run.js';
 import { maskSecrets, redactText } from '../output/secrets.js';
 import { recordId } from '../api/resolve.js';
-import { SQUIDS_PATH } from '../api/squids.js';
+import { SQUIDS_PATH, squidPath, withLiveParams } from '../api/squids.js';
 import { unexpectedWriteAnswer } from '../api/http-errors.js';
 import type { Plan, Request, Step } from './diff.js';
 import { itemTitle, planText } from './render.js';
@@ -78,7 +78,9 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Promise<St
           // Without an id the squid may or may not exist: ambiguous, and nothing is sent for squid ''.
           if (!id) throw unexpectedWriteAnswer('POST', SQUIDS_PATH, 'the id of the new squid');
           ids.set(key!, id);
-          reqs = step.requests(id).slice(1);
+          // The params update replaces them whole: the file's are laid over the new squid's defaults.
+          const defaults = (created as Record<string, unknown> | null)?.params;
+          reqs = step.requests(id).slice(1).map((r) => (r.path === squidPath(id) && isParamsBody(r.body) ? { ...r, body: { ...r.body, params: withLiveParams(defaults, r.body.params) } } : r));
         }
         if (id && step.item.id == null) report.id = id;
         for (const r of reqs) {
@@ -167,4 +169,9 @@ export async function runApply(ctx: Ctx, http: HttpClient, plan: Plan, steps: St
     throw only;
   }
   throw new PartialFailureError(`${n('failed')} of ${reports.length} changes failed${n('skipped') ? `, ${n('skipped')} skipped` : ''}; ${n('applied')} applied`, { details });
+}
+
+function isParamsBody(body: unknown): body is { params: Record<string, unknown> } {
+  const p = body && typeof body === 'object' ? (body as Record<string, unknown>).params : undefined;
+  return !!p && typeof p === 'object' && !Array.isArray(p);
 }

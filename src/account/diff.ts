@@ -2,7 +2,7 @@
 // (squids, then tasks, then delivery, then chains, then deletions, billing last). Only fields the file names are managed.
 import { UsageError } from '../errors.js';
 import { recordId } from '../api/resolve.js';
-import { SQUIDS_PATH, squidPath } from '../api/squids.js';
+import { SQUIDS_PATH, squidPath, withLiveParams } from '../api/squids.js';
 import { TASKS_PATH, taskBatches, taskPath } from '../api/tasks.js';
 import { DELIVERY_PATH, storedDelivery, storedEvents, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { diffDelivery } from './delivery-diff.js';
@@ -12,6 +12,7 @@ import { MASK } from '../output/secrets.js';
 import { located, pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
 import { desiredCrawler, linkedAccounts, matchAccount, matchCrawler, type Live, type LiveSquid, liveSchedule } from './state.js';
 import { unknownSquidParams } from '../api/crawlers.js';
+import { crawlerAccountType } from '../api/account-links.js';
 import { chainStep } from './chain.js';
 import type { Change, PlanItem, Request, Step } from './step.js';
 
@@ -99,7 +100,9 @@ function squidChanges(want: DesiredSquid, live: Rec | null, links?: Links): { ch
       changes.push({ field: `params.${k}`, from: live ? (have[k] ?? null) : null, to: v });
       params[k] = v;
     }
-    if (Object.keys(params).length) body.params = params;
+    // The API replaces params whole: an update carries the live params with the file's changes laid over them (a
+    // new squid's are laid over its defaults by apply, once it exists).
+    if (Object.keys(params).length) body.params = live ? withLiveParams(live.params, params) : params;
   }
   // Compared as sets: the order of the file's list means nothing to the service.
   if (links && (!live || !same(links.want, links.have)) && (live || links.want.length)) {
@@ -109,16 +112,33 @@ function squidChanges(want: DesiredSquid, live: Rec | null, links?: Links): { ch
   return { changes, body };
 }
 
+/** Why an account cannot serve the crawler's squid (its type is not the crawler's account_type), as the CLI says it. */
+function wrongType(account: Rec, crawler: Rec | undefined): string | null {
+  if (!crawler) return null;
+  const want = crawlerAccountType(crawler);
+  const type = typeof account.type === 'string' ? account.type : '';
+  const who = `account ${String(account.username ?? recordId(account))} (${recordId(account)})`;
+  const name = JSON.stringify(String(crawler.name ?? recordId(crawler)));
+  if (!want) return `crawler ${name} uses no platform account, so ${who} of type ${type} cannot be linked`;
+  return type === want ? null : `${who} is of type ${type}, but crawler ${name} needs a ${want} account`;
+}
+
 /** The file's account references as sorted ids; each one that names no account, or several, is a problem. */
 function accountLinks(s: DesiredSquid, live: Live, squidId: string | null, problems: string[], locate: Desired['locate']): Links | undefined {
   if (s.spec.accounts === undefined) return undefined;
   const ids = new Set<string>();
+  const crawlerId = desiredCrawler(s, live.matched.get(s.ref), live.crawlers);
+  const crawler = crawlerId === undefined ? undefined : live.accountCrawlers.get(crawlerId);
   s.spec.accounts.forEach((ref, i) => {
     const at = ['squids', s.ref, 'accounts', i];
     const hit = matchAccount(ref, live.accounts);
     if (hit === undefined) problems.push(located(locate(at), `${pathOf(at)}: no account has the id, username or id prefix ${JSON.stringify(ref)} (see \`sq accounts list\`)`));
     else if (Array.isArray(hit)) problems.push(located(locate(at), `${pathOf(at)}: ${JSON.stringify(ref)} names ${hit.length} accounts (${hit.map(recordId).join(', ')}); use the full id`));
-    else ids.add(recordId(hit));
+    else {
+      ids.add(recordId(hit));
+      const problem = wrongType(hit, crawler);
+      if (problem) problems.push(located(locate(at), `${pathOf(at)}: ${problem}`));
+    }
   });
   return { want: [...ids].sort(), have: squidId === null ? [] : linkedAccounts(live.accounts, squidId) };
 }

@@ -4,7 +4,7 @@ import type { HttpClient } from '../api/http.js';
 import { items } from '../api/pages.js';
 import { getSquid, SQUIDS_PATH } from '../api/squids.js';
 import { TASKS_PATH } from '../api/tasks.js';
-import { CRAWLERS_PATH, getCrawlerParams, squidParamNames } from '../api/crawlers.js';
+import { CRAWLERS_PATH, getCrawler, getCrawlerParams, squidParamNames } from '../api/crawlers.js';
 import { recordId } from '../api/resolve.js';
 import { getAutoReset, type AutoReset } from '../api/billing.js';
 import { ACCOUNTS_PATH } from '../api/accounts.js';
@@ -101,6 +101,8 @@ export interface Live {
   autoReset?: AutoReset;
   /** Every platform account (with the squids each is linked to), when the file links accounts to a squid. */
   accounts: Rec[];
+  /** The crawler record (GET /v1/crawlers/{id}: name, account_type) of each squid whose accounts the file manages. */
+  accountCrawlers: Map<string, Rec>;
 }
 
 /**
@@ -158,7 +160,14 @@ export async function readLive(http: HttpClient, want: Desired, warn?: (w: strin
   }
   const autoReset = want.billing ? await getAutoReset(http) : undefined;
   const accounts = want.squids.some((s) => s.spec.accounts !== undefined) ? await listAccounts(http, warn) : [];
-  return { all, matched, crawlers, crawlerParams, autoReset, accounts };
+  // Linked accounts must be of the crawler's account type: each such squid's crawler, read once per crawler.
+  const accountCrawlers = new Map<string, Rec>();
+  for (const s of want.squids) {
+    const crawler = s.spec.accounts !== undefined ? desiredCrawler(s, matched.get(s.ref), crawlers) : undefined;
+    if (crawler === undefined || accountCrawlers.has(crawler)) continue;
+    accountCrawlers.set(crawler, await getCrawler(http, crawler));
+  }
+  return { all, matched, crawlers, crawlerParams, autoReset, accounts, accountCrawlers };
 }
 
 /** A squid's schedule as the file writes it ({cron, timezone}), null without one. */

@@ -60,6 +60,24 @@ export function updateSquid(http: HttpClient, id: string, body: Rec): Promise<un
   return http.post(squidPath(id), body);
 }
 
+/**
+ * The params to send for `changes`: the API's params update is a REPLACE (a key left out is dropped, `functions`
+ * included), so every writer sends the live params with its changes laid over them; `functions` merges by name.
+ */
+export function withLiveParams(live: unknown, changes: Rec): Rec {
+  const base: Rec = live && typeof live === 'object' && !Array.isArray(live) ? { ...(live as Rec) } : {};
+  const out: Rec = { ...base, ...changes };
+  const fns = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : {});
+  if (changes.functions !== undefined || base.functions !== undefined) out.functions = { ...fns(base.functions), ...fns(changes.functions) };
+  return out;
+}
+
+/** Sets `changes` on the squid's params without dropping the others: reads the live params, sends them whole. */
+export async function updateSquidParams(http: HttpClient, id: string, changes: Rec, extra: Rec = {}, live?: Rec): Promise<unknown> {
+  const squid = live ?? (await getSquid<Rec>(http, id));
+  return updateSquid(http, id, { ...extra, params: withLiveParams(squid?.params, changes) });
+}
+
 export function deleteSquid(http: HttpClient, id: string): Promise<unknown> {
   return http.delete(squidPath(id));
 }

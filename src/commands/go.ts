@@ -6,7 +6,7 @@ import { defineVerb } from '../cli/command.js';
 import { AmbiguousWriteError, unexpectedWriteAnswer } from '../api/http-errors.js';
 import { badTaskValues, getCrawlerParams, squidParamNames, unknownSquidParams } from '../api/crawlers.js';
 import { resolveCrawler, resolveSquid } from '../api/resolve.js';
-import { createSquid, parseParams, SQUIDS_PATH, updateSquid } from '../api/squids.js';
+import { createSquid, parseParams, SQUIDS_PATH, updateSquidParams } from '../api/squids.js';
 import { addTasks, taskBatches } from '../api/tasks.js';
 import { isTerminal, listRunPages, runStatus, type Run } from '../api/runs.js';
 import { fnv1a64 } from '../lib/cache-file.js';
@@ -144,7 +144,8 @@ export default defineVerb({
       // A squid this job made whose params step was cut short: its account is linked with the params, as at creation.
       if (!created && job.paramsPending) account = await pickAccount(ctx, http, crawler.id, crawler.record, opts.account);
       await job.save(name, { squid: squidId, params_done: false });
-      await updateSquid(http, squidId, { params: params ?? {}, ...(account ? { accounts: [account] } : {}) });
+      // The API replaces params whole: the squid's live params go with the given keys laid over them.
+      await updateSquidParams(http, squidId, params ?? {}, account ? { accounts: [account] } : {});
       await job.save(name, { params_done: true });
       ctx.out.info(params ? `params set: ${Object.keys(params).join(', ')}` : 'params set: the crawler\'s defaults');
     }

@@ -180,9 +180,9 @@ function demoLimits(batch: number, limit: string, max: number): Record<string, R
   };
 }
 
+// In the list-account-types sample's order: Facebook (no limits, as sampled), Sales Navigator, Twitter.
 const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; cookies: string[]; params: Record<string, Rec> }[] = [
-  // The sample has no limits for Twitter; the demo keeps a daily limit so that a run can be shown paused by it.
-  { name: 'twitter-sync', domain: 'Twitter', baseurl: 'https://x.com', cookies: ['auth_token', 'ct0'], params: demoLimits(10, 'profiles_per_day', 500) },
+  { name: 'facebook-sync', domain: 'Facebook', baseurl: 'https://www.facebook.com', cookies: ['c_user', 'xs'], params: {} },
   // The list-account-types sample, word for word: up to 20 profiles a launch, the daily profiles and searches.
   {
     name: 'sales-nav-sync', domain: 'Sales Navigator', baseurl: 'https://www.linkedin.com', cookies: ['li_at', 'JSESSIONID', 'li_a'],
@@ -193,7 +193,9 @@ const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; cookies: s
       batch_hours: { max: 2, default: 2, description: 'Hours between each launch during a day' },
     },
   },
-  { name: 'facebook-sync', domain: 'Facebook', baseurl: 'https://www.facebook.com', cookies: ['c_user', 'xs'], params: demoLimits(10, 'pages_per_day', 200) },
+  // The samples give Twitter no limits ({}); the demo keeps a daily limit so that a run can be shown paused by it
+  // (seed content, listed in docs/emulator.md).
+  { name: 'twitter-sync', domain: 'Twitter', baseurl: 'https://x.com', cookies: ['auth_token', 'ct0'], params: demoLimits(10, 'profiles_per_day', 500) },
 ];
 
 function seedAccountTypes(emu: EmuCore): void {
@@ -226,7 +228,8 @@ export function newAccount(emu: EmuCore, typeName: string, username: string, now
     id, object: 'account', username, created_at: naiveUs(nowMs), last_synchronization_time: naiveUs(nowMs),
     status: '200', status_code_info: 'synchronized', status_code_description: 'The account is synchronized.',
     type: typeName,
-    params: {
+    // A type without limits (Facebook, as sampled) gives its accounts none: {default: {}, user: {}} (get-account-details).
+    params: Object.keys(def).length === 0 ? { default: {}, user: {} } : {
       default: def,
       user: {
         batch: { max: Number(def.batch?.max ?? 10), current: 0, default: Number(def.batch?.default ?? 1), attribute: def.batch?.attribute ?? 'batch', start_time: null, last_batch_at: ddmmyyyy(nowMs) },

@@ -9,7 +9,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { schemaText } from '../../src/account/write-schema.js';
-import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
 const dir = tempDir('sq-links-code-');
@@ -45,18 +45,39 @@ describe('export', () => {
 
 describe('plan and apply', () => {
   it('links accounts named by username and id prefix; apply sends them; the next plan shows no change', async () => {
+    const inf = emu.squidId(DEMO_SQUIDS.influencers);
+    emu.emu.state.squids[inf].accounts = [];
     const tw = accountId(DEMO_ACCOUNT_USERNAMES.twitter);
-    const sn = accountId(DEMO_ACCOUNT_USERNAMES.salesNav);
-    const paris = emu.squidId(DEMO_SQUIDS.paris);
-    const doc = { squids: { [DEMO_SQUIDS.paris]: { accounts: [sn.slice(0, 8), DEMO_ACCOUNT_USERNAMES.twitter] } } };
+    const tw2 = String(newAccount(emu.emu as unknown as Parameters<typeof newAccount>[0], 'twitter-sync', 'second_feed', Date.now()).id);
+    const doc = { squids: { [DEMO_SQUIDS.influencers]: { accounts: [tw2.slice(0, 8), DEMO_ACCOUNT_USERNAMES.twitter] } } };
     const p = await plan(doc);
     expect(p.items).toHaveLength(1);
-    expect(p.items[0]).toMatchObject({ kind: 'squid', action: 'update', id: paris, changes: [{ field: 'accounts', from: [], to: [tw, sn].sort() }] });
+    expect(p.items[0]).toMatchObject({ kind: 'squid', action: 'update', id: inf, changes: [{ field: 'accounts', from: [], to: [tw, tw2].sort() }] });
     await emu.clearRequests();
     const a = await run(['apply', '-f', file(doc), '--yes']);
     expect(a.code, a.stderr).toBe(0);
-    expect(await writes()).toEqual([expect.objectContaining({ method: 'POST', path: `/v1/squids/${paris}`, body: { accounts: [tw, sn].sort() } })]);
+    expect(await writes()).toEqual([expect.objectContaining({ method: 'POST', path: `/v1/squids/${inf}`, body: { accounts: [tw, tw2].sort() } })]);
     expect((await plan(doc)).items).toEqual([]);
+  });
+
+  it('an account whose type is not the crawler\'s account_type is exit 2 naming both types, before any write (changelog: account health, a crawler\'s account_type)', async () => {
+    const sn = accountId(DEMO_ACCOUNT_USERNAMES.salesNav);
+    const docs = [
+      { squids: { [DEMO_SQUIDS.influencers]: { accounts: [DEMO_ACCOUNT_USERNAMES.salesNav] } } },
+      { squids: { 'New feed': { crawler: 'twitter-profile-scraper', accounts: [DEMO_ACCOUNT_USERNAMES.salesNav] } } },
+    ];
+    for (const doc of docs) {
+      for (const cmd of ['plan', 'apply']) {
+        const r = await run([cmd, '-f', file(doc), '--yes']);
+        expect([cmd, r.code]).toEqual([cmd, 2]);
+        expect(r.stderr).toContain(`account ${DEMO_ACCOUNT_USERNAMES.salesNav} (${sn}) is of type sales-nav-sync, but crawler "Twitter Profile Scraper" needs a twitter-sync account`);
+      }
+    }
+    const paris = { squids: { [DEMO_SQUIDS.paris]: { accounts: [DEMO_ACCOUNT_USERNAMES.twitter] } } };
+    const r = await run(['apply', '-f', file(paris), '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/crawler "Google Maps Search Export" uses no platform account, so account \S+ \(\w+\) of type twitter-sync cannot be linked/);
+    expect(await writes()).toEqual([]);
   });
 
   it('the order of the list is no change; [] unlinks every account', async () => {

@@ -412,7 +412,14 @@ describe('edit → plan → apply → plan', () => {
         item({
           kind: 'squid', action: 'update', squid: 'Paris restaurants', id: parisId,
           changes: [{ field: 'concurrency', from: 1, to: 3 }, { field: 'params.functions.collect_business_details', from: false, to: true }],
-          requests: [{ method: 'POST', path: `/v1/squids/${parisId}`, body: { concurrency: 3, params: { functions: { collect_business_details: true } } } }],
+          requests: [{ method: 'POST', path: `/v1/squids/${parisId}`, body: {
+            concurrency: 3,
+            // The API replaces params whole: the live ones go along with the file's change.
+            params: {
+              max_results: 200, country: 'United States', ratings: 'Any rating', language: 'English (United States)',
+              functions: { collect_business_details: true, fetch_business_images: false, extract_emails_from_website: false },
+            },
+          } }],
         }),
         item({ kind: 'tasks', action: 'create', squid: 'Paris restaurants', id: parisId, changes: [], add: ['https://www.google.com/maps/search/creperie+paris'] }),
         item({
@@ -443,7 +450,13 @@ describe('edit → plan → apply → plan', () => {
       'POST /v1/tasks',
       'POST /v1/delivery',
     ]);
-    expect((await writes())[0].body).toEqual({ concurrency: 3, params: { functions: { collect_business_details: true } } });
+    expect((await writes())[0].body).toEqual({
+      concurrency: 3,
+      params: {
+        max_results: 200, country: 'United States', ratings: 'Any rating', language: 'English (United States)',
+        functions: { collect_business_details: true, fetch_business_images: false, extract_emails_from_website: false },
+      },
+    });
 
     expect((await planJson(edited)).plan.items).toEqual([]);
     await emu.clearRequests();

@@ -95,6 +95,18 @@ describe('sq go', () => {
     expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(done.total_results);
   }, 60_000);
 
+  it('a param set earlier survives a -p of another key on the reused squid (params updates replace: api-changelog, the vendor\'s clients)', async () => {
+    const maps = 'https://www.google.com/maps/search/creperie+go+test';
+    const first = await goAdvancing(['google-maps-search-export', maps, '-p', 'ratings=4.5+', '-p', 'functions.fetch_business_images=true', '-o', join(tempDir('sq-go-'), 'a.ndjson'), '--interval', '20ms']);
+    expect(first.code, first.stderr).toBe(0);
+    const again = await goAdvancing(['google-maps-search-export', maps, '-p', 'max_results=5', '-o', join(tempDir('sq-go-'), 'b.ndjson'), '--interval', '20ms']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('reused');
+    const name = squidName('google-maps-search-export', [{ url: maps }]);
+    const id = (await emu.api(`/v1/squids?name=${encodeURIComponent(name)}`)).data.find((s: { name: string }) => s.name === name).id;
+    expect((await emu.api(`/v1/squids/${id}`)).params).toMatchObject({ ratings: '4.5+', max_results: 5, functions: { fetch_business_images: true } });
+  }, 60_000);
+
   it('a finished run is not resumed: a rerun starts a new one on the same squid', async () => {
     const file = join(tempDir('sq-go-'), 'out.ndjson');
     const args = ['amazon-products', A, '-o', file, '--interval', '20ms'];

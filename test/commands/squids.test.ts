@@ -6,6 +6,11 @@ import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { parseParams } from '../../src/api/squids.js';
 
 const emu = useEmulator({ each: 'reset' });
+/** The seeded Paris squid's params (the crawler's defaults): a params update carries them all. */
+const PARIS_PARAMS = {
+  max_results: 200, country: 'United States', ratings: 'Any rating', language: 'English (United States)',
+  functions: { collect_business_details: false, fetch_business_images: false, extract_emails_from_website: false },
+};
 let paris: string;
 beforeEach(() => {
   paris = emu.squidId(DEMO_SQUIDS.paris);
@@ -74,7 +79,7 @@ describe('--dry-run sends nothing', () => {
   it('update --param: reads the squid and its crawler\'s params to check the keys (GETs only), no write', async () => {
     const r = await sq(['squids', 'update', paris, '--name', 'New', '--param', 'language=01234', '--dry-run', '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, requests: [{ method: 'POST', path: `/v1/squids/${paris}`, body: { name: 'New', params: { language: '01234' } } }] });
+    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, requests: [{ method: 'POST', path: `/v1/squids/${paris}`, body: { name: 'New', params: { ...PARIS_PARAMS, language: '01234' } } }] });
     expect((await emu.requests()).map((q) => `${q.method} ${q.path}`)).toEqual([`GET /v1/squids/${paris}`, `GET /v1/crawlers/${DEMO_CRAWLERS.googleMaps}/params`]);
   });
 
@@ -100,7 +105,17 @@ describe('--param keys', () => {
   it('declared keys go through', async () => {
     const r = await sq(['squids', 'update', 'Paris restaurants', '--param', 'max_results=100', '--param', 'functions.collect_business_details=true'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect((await emu.requests('POST'))[0].body).toEqual({ params: { max_results: 100, functions: { collect_business_details: true } } });
+    // The API replaces params whole (api-changelog: the vendor's clients send them whole): the others go along.
+    expect((await emu.requests('POST'))[0].body).toEqual({ params: { ...PARIS_PARAMS, max_results: 100, functions: { ...PARIS_PARAMS.functions, collect_business_details: true } } });
+  });
+
+  it('a param set earlier survives a --param of another key (params updates replace, api-changelog SDK facts)', async () => {
+    expect((await sq(['squids', 'update', 'Paris restaurants', '--param', 'ratings=4.5+'], { env: emu.env() })).code).toBe(0);
+    expect((await sq(['squids', 'update', 'Paris restaurants', '--param', 'max_results=50'], { env: emu.env() })).code).toBe(0);
+    expect((await sq(['squids', 'update', 'Paris restaurants', '--param', 'functions.fetch_business_images=true'], { env: emu.env() })).code).toBe(0);
+    expect((await sq(['squids', 'update', 'Paris restaurants', '--param', 'functions.collect_business_details=true'], { env: emu.env() })).code).toBe(0);
+    const live = (await emu.api(`/v1/squids/${emu.squidId('Paris restaurants')}`)).params;
+    expect(live).toMatchObject({ ratings: '4.5+', max_results: 50, functions: { fetch_business_images: true, collect_business_details: true } });
   });
 });
 

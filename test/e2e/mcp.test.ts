@@ -15,7 +15,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { useEmulator } from '../helpers/emulator.js';
 import { BIN, sq, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
-import type { EmuCore } from '../../src/emulator/emu.js';
 
 const emu = useEmulator({ each: 'reset' });
 
@@ -317,11 +316,10 @@ describe('tools: names, annotations, schemas', () => {
 
   it('squids_attach_account adds the account and keeps the linked ones', async () => {
     const agent = await stdio(['--allow-writes']);
-    // Two accounts of the crawler's type (a Twitter squid takes twitter-sync accounts only, issue 32).
-    newAccount(emu.emu as EmuCore, 'twitter-sync', 'second_login', Date.now());
-    const accounts = (await json(['accounts', 'list'])) as Array<{ id: string; username: string; type?: string }>;
-    const [a, b] = accounts.filter((x) => x.username === 'demo_scraper' || x.username === 'second_login');
-    expect(b).toBeDefined();
+    // Two accounts of the Twitter squid's type (another type is refused: the crawler's account_type, issue 32).
+    newAccount(emu.emu as unknown as Parameters<typeof newAccount>[0], 'twitter-sync', 'second_feed', Date.now());
+    const accounts = (await json(['accounts', 'list'])) as Array<{ id: string; username: string; type: string }>;
+    const [a, b] = accounts.filter((x) => x.type === 'twitter-sync');
     const squid = DEMO_SQUIDS.influencers;
     await agent.ok('squids_attach_account', { squid, account: a.id });
     const r = await agent.ok('squids_attach_account', { squid, account: b.username });

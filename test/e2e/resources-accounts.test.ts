@@ -53,7 +53,7 @@ describe('sq accounts (built binary)', () => {
     await emu.faults([{ method: 'GET', path: '/v1/accounts/types', action: 'status', status: 404 }]);
     const r = await run('accounts', 'types', '--fields', 'name');
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('name\ntwitter-sync\nsales-nav-sync\nfacebook-sync\n');
+    expect(r.stdout).toBe('name\nfacebook-sync\nsales-nav-sync\ntwitter-sync\n');
     expect((await emu.requests()).map((q) => `${q.status} ${q.path}`)).toEqual(['404 /v1/accounts/types', '200 /v1/account_types']);
   });
 

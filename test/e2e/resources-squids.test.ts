@@ -90,7 +90,7 @@ describe('sq squids (built binary)', () => {
     expect(post).toEqual([{ method: 'POST', path: '/v1/squids', query: {}, body: { crawler: GM, name: 'Berlin cafes' } }]);
   });
 
-  it('update sends only the touched fields with typed --param values, then shows the full squid', async () => {
+  it('update sends only the touched fields with typed --param values (params whole: the API replaces them), then shows the full squid', async () => {
     const r = await run(
       'squids', 'update', paris.slice(0, 8), '--concurrency', '4',
       // Keys the crawler declares (others are exit 2: squids.test.ts; zip=01234 staying text: the --param values tests).
@@ -103,7 +103,14 @@ describe('sq squids (built binary)', () => {
         method: 'POST',
         path: `/v1/squids/${paris}`,
         query: {},
-        body: { concurrency: 4, params: { language: 'Français (France)', max_results: 5, functions: { collect_business_details: true } } },
+        // The other params go along (the API replaces params whole): the seeded squid's, the crawler's defaults.
+        body: {
+          concurrency: 4,
+          params: {
+            country: 'United States', ratings: 'Any rating', language: 'Français (France)', max_results: 5,
+            functions: { collect_business_details: true, fetch_business_images: false, extract_emails_from_website: false },
+          },
+        },
       },
     ]);
     const s = JSON.parse(r.stdout);

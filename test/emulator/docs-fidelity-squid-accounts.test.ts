@@ -22,6 +22,30 @@ describe('update-squid page + SDK 0.7: a field the update does not take is refus
   });
 });
 
+describe('update-squid page + api-changelog (the vendor\'s clients): a params update replaces the params', () => {
+  it('a key left out goes back to the crawler\'s default; functions sent are the whole map, left out their defaults', async () => {
+    const id = e.squid(DEMO_SQUIDS.paris);
+    const set = await e.api('POST', `/v1/squids/${id}`, { params: { ratings: '4.5+', max_results: 50, functions: { fetch_business_images: true } } });
+    expect(set.status).toBe(200);
+    expect(set.body.params).toMatchObject({ ratings: '4.5+', max_results: 50, functions: { fetch_business_images: true } });
+    const r = await e.api('POST', `/v1/squids/${id}`, { params: { max_results: 10 } });
+    expect(r.status).toBe(200);
+    const live = (await e.api('GET', `/v1/squids/${id}`)).body.params;
+    expect(live.max_results).toBe(10);
+    expect(live.ratings).toBe('Any rating');
+    // The crawler's defaults (e-mail extraction is on by default), not what the squid had (the seed turned it off).
+    expect(live.functions).toEqual({ collect_business_details: false, fetch_business_images: false, extract_emails_from_website: true });
+  });
+
+  it('a required param left out makes the squid not ready again (it must be sent with every params update)', async () => {
+    const id = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.salesNav, name: 'replace-readiness' })).body.id;
+    await e.api('POST', `/v1/squids/${id}`, { params: { results_type: 'leads' } });
+    expect((await e.api('GET', `/v1/squids/${id}`)).body.is_ready).toBe(true);
+    await e.api('POST', `/v1/squids/${id}`, { params: { max_pages: 2 } });
+    expect((await e.api('GET', `/v1/squids/${id}`)).body.is_ready).toBe(false);
+  });
+});
+
 describe('link-account-to-squid page: linking accounts alone answers {name, concurrency, accounts}', () => {
   it('the sample\'s keys', async () => {
     const id = e.squid(DEMO_SQUIDS.influencers);

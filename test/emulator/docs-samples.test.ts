@@ -72,10 +72,6 @@ const EXCEPTIONS: Record<string, { paths?: string[]; skip?: true; why: string }>
   'configure-webhook-delivery #0': { skip: true, why: 'The webhook payload the service POSTs to the receiver, not a response (webhook.test.ts checks it).' },
   'mcp Claude Desktop': { skip: true, why: 'Editor configuration, not an API sample.' },
   'mcp Cursor (.cursor/mcp.json)': { skip: true, why: 'Editor configuration, not an API sample.' },
-  'get-squid-details 200': {
-    paths: ['$.chain'],
-    why: 'chain: the changelog (2026-04-28) adds it to GET /v1/squids/{id} when one is set, after the sample was taken.',
-  },
 
   'get-crawler-parameters 200': {
     paths: ['$.squid.max_results'],
@@ -96,10 +92,6 @@ const EXCEPTIONS: Record<string, { paths?: string[]; skip?: true; why: string }>
   'list-accounts 200': {
     paths: ['$.data[0].params', '$.data[0].resets_in'],
     why: 'As get-account-details: the demo accounts\' Twitter limits.',
-  },
-  'list-account-types 200': {
-    paths: ['$.data[0].params'],
-    why: 'The sample\'s first type (facebook-sync) has no limits; the demo Twitter and Facebook types keep daily limits (Sales Navigator\'s are the sampled ones).',
   },
   'get-run-credits 200': {
     paths: ['$.rates', '$.function_colors'],
@@ -256,7 +248,8 @@ const REPLAY: Record<string, Step> = {
   'get-run-tasks 200': () => e.api('GET', `/v1/runtasks?run=${ids.run}`),
   'get-squid-chain 200': async () => e.api('GET', `/v1/squids/${await chained()}/chain`),
   'get-squid-chain #1': () => e.api('GET', `/v1/squids/${ids.headphones}/chain`),
-  'get-squid-details 200': () => e.api('GET', `/v1/squids/${ids.squid}`),
+  // A squid with no chain, as the sample's (the replayed squid gets one from configure-squid-chain above).
+  'get-squid-details 200': () => e.api('GET', `/v1/squids/${e.squid(DEMO_SQUIDS.lyon)}`),
   'get-task 200': () => e.api('GET', `/v1/tasks/${ids.task}`),
   'get-task 404': api('GET', `/v1/tasks/${UNKNOWN}`),
   'link-account-to-squid 200': () => e.api('POST', `/v1/squids/${ids.squid}`, { accounts: [ids.twitterAccount] }),

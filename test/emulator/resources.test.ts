@@ -219,7 +219,7 @@ describe('accounts and synchronization', () => {
     const t1 = (await e.api('GET', '/v1/accounts/types')).body;
     const t2 = (await e.api('GET', '/v1/account_types')).body;
     expect(t1).toEqual(t2);
-    expect(t1.data.map((t: { name: string }) => t.name)).toEqual(['twitter-sync', 'sales-nav-sync', 'facebook-sync']);
+    expect(t1.data.map((t: { name: string }) => t.name)).toEqual(['facebook-sync', 'sales-nav-sync', 'twitter-sync']);
     const upd = await e.api('POST', '/v1/accounts', { account: a.id, type: 'twitter-sync', params: { profiles_per_day: 250 } });
     expect(upd.status).toBe(200);
     expect(upd.body.params.user.profiles_per_day.max).toBe(250);

@@ -1,6 +1,6 @@
 import { defineVerb } from '../../cli/command.js';
 import { resolveAccount, resolveSquid } from '../../api/resolve.js';
-import { getSquid, parseParams, updateSquid } from '../../api/squids.js';
+import { getSquid, parseParams, updateSquid, withLiveParams } from '../../api/squids.js';
 import { getCrawler, getCrawlerParams, squidParamNames, unknownSquidParams } from '../../api/crawlers.js';
 import { changeLinks, refuseWrongTypes } from '../../api/account-links.js';
 import { firstAccount, getAccount } from '../../api/accounts.js';
@@ -14,9 +14,10 @@ export default defineVerb({
   writes: true,
   summary: 'Change a squid\'s name, concurrency, params, schedule or accounts (POST /v1/squids/{id}), then show it',
   description:
-    'Only the given fields are sent. --param k=v is repeatable; a value stays text unless it is valid JSON ' +
+    'Only the given fields change. --param k=v is repeatable; a value stays text unless it is valid JSON ' +
     '(zip=01234 stays "01234", max_results=5 is a number, flag=true a boolean); functions.<name>=true|false ' +
-    'switches a paid function. Each key is checked against the crawler\'s parameters first (GET requests only): a key ' +
+    'switches a paid function; the other params are kept (the API replaces params whole, so sq reads the ' +
+    'squid\'s params and sends them with the given keys changed). Each key is checked against the crawler\'s parameters first (GET requests only): a key ' +
     'the crawler does not declare is exit 2, with the closest names and the allowed ones. --schedule CRON (5 fields: ' +
     'minute hour day-of-month month day-of-week, e.g. "0 9 * * 1") runs the squid on that schedule in --timezone (an ' +
     'IANA name such as Europe/Paris; without it the squid keeps its zone, UTC when never set); --no-schedule removes ' +
@@ -93,7 +94,8 @@ export default defineVerb({
       refuseWrongTypes(replace.length ? '--account' : '--add-account', records, crawler, crawlerName);
     }
     if (replace.length) body.accounts = replace.map(([a]) => a);
-    if (body.params) await refuseUnknownParams(http, id, body.params as Record<string, unknown>);
+    // The API replaces params whole: the live ones are sent with the given keys laid over them.
+    if (body.params) body.params = withLiveParams((await refuseUnknownParams(http, id, body.params as Record<string, unknown>))?.params, body.params as Record<string, unknown>);
     if (Object.keys(body).length) await updateSquid(http, id, body);
     if (added.length || removed.length) {
       const plus = added.map(([a]) => a);
@@ -108,14 +110,15 @@ export default defineVerb({
   },
 });
 
-/** A typo in a --param key would be stored silently: checked against what the squid's crawler declares. */
-async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], id: string, params: Record<string, unknown>): Promise<void> {
+/** A typo in a --param key would be stored silently: checked against what the squid's crawler declares. Returns the squid read. */
+async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], id: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
   const squid = await getSquid<Record<string, unknown>>(http, id);
   const crawler = typeof squid?.crawler === 'string' ? squid.crawler : '';
-  if (!crawler) return;
+  if (!crawler) return squid;
   const declared = squidParamNames(await getCrawlerParams(http, crawler));
-  if (!declared) return;
+  if (!declared) return squid;
   const name = typeof squid.crawler_name === 'string' ? squid.crawler_name : crawler;
   const [first, ...rest] = unknownSquidParams(params, declared, (k) => `--param ${k}`, JSON.stringify(name));
   if (first) throw new UsageError(`${first}; nothing was sent`, { details: rest.map((p) => `  also: ${p}`) });
+  return squid;
 }

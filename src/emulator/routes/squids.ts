@@ -1,7 +1,7 @@
 // Squids: create, list (name filter), detail, partial update (answering the documented update record), empty, delete.
 import type { EmuCore } from '../emu.js';
 import { isTimeZone, parseCron } from '../../api/cron.js';
-import { defOf, isReady, paramsWithoutFunctions, squidParamProblem } from '../crawlers.js';
+import { defaultSquidParams, defOf, isReady, paramsWithoutFunctions, squidParamProblem } from '../crawlers.js';
 import { abortRun, forgetRun, isActive } from '../engine.js';
 import { archiveSquid } from '../credits.js';
 import { paginate } from '../pagination.js';
@@ -100,14 +100,14 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check>
       const problem = crawler ? squidParamProblem(defOf(crawler), name, value) : null;
       if (problem) return { ok: false, message: problem };
     }
-    const current = (s.params ?? {}) as Rec;
-    const merged: Rec = { ...current, ...v };
-    if (v.functions !== undefined) {
-      if (!isRecord(v.functions) || Object.values(v.functions).some((b) => typeof b !== 'boolean'))
-        return { ok: false, message: 'params.functions must map function names to booleans.' };
-      merged.functions = { ...((current.functions ?? {}) as Rec), ...v.functions };
-    }
-    return { ok: true, value: merged };
+    if (v.functions !== undefined && (!isRecord(v.functions) || Object.values(v.functions).some((b) => typeof b !== 'boolean')))
+      return { ok: false, message: 'params.functions must map function names to booleans.' };
+    // A REPLACE, as the vendor's clients expect (their SDK reads the params, changes them and sends them whole): a key
+    // left out goes back to the crawler's default, whatever was set before; `functions` likewise, as a whole map.
+    // (Inferred: the docs say neither "merge" nor what a left-out key becomes; a new squid's params are the defaults.)
+    const defaults = crawler ? defaultSquidParams(defOf(crawler)) : {};
+    const functions = v.functions === undefined ? defaults.functions : { ...((defaults.functions ?? {}) as Rec), ...v.functions };
+    return { ok: true, value: { ...defaults, ...v, ...(functions === undefined ? {} : { functions }) } };
   },
   accounts: (v, emu) => {
     if (v === null) return { ok: true, value: [] };
