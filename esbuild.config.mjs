@@ -114,7 +114,10 @@ for (const entry of NOUNS) {
   // loads that file alone, not the noun's index and every verb it imports (verbModules below).
   const doc = JSON.parse(json);
   if ('verbs' in spec) {
-    const files = readdirSync(`dist/commands/${entry.name}`, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js') && f !== 'index.js');
+    // Listed from src/, not dist/: a dist/ of an earlier build keeps the files of modules since moved or removed.
+    const files = readdirSync(`src/commands/${entry.name}`, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'index.ts')
+      .map((f) => f.replace(/\.ts$/, '.js'));
     const byExport = new Map();
     for (const f of files) byExport.set((await import(`./dist/commands/${entry.name}/${f}`)).default, `${entry.name}/${f.replace(/\\/g, '/')}`);
     spec.verbs.forEach((v, i) => {

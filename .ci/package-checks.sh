@@ -178,13 +178,13 @@ export LOBSTR_API_KEY=$emu_token
 for source in npm binary; do
   if [ "$source" = npm ]; then file=$tgz; else file=$root/dist/sea/sq; fi
   export SQ_CONFIG_DIR="$work/action-$source"
-  out=$(NPM_CONFIG_PREFIX="$work/action-prefix" node test/package/run-action.mjs --readme --set "source=$source" --set "url=file://$file" --set "sha256=$(sha "$file")" --set "base-url=$emu_url")
+  out=$(RUN_ACTION_TEMP="$work" NPM_CONFIG_PREFIX="$work/action-prefix" node test/package/run-action.mjs --readme --set "source=$source" --set "url=file://$file" --set "sha256=$(sha "$file")" --set "base-url=$emu_url")
   bin=$(node -p "JSON.parse(process.argv[1]).path.at(-1)" "$out")
   grep -q "\"version\":\"$version\"" <<<"$out" || fail "action ($source): the version output is not the bare $version: $out"
   grep -q '"SQ_TOKEN":"\*\*\*"' <<<"$out" || fail "action ($source): the key is not masked in the job's environment: $out"
   [ ! -e "$SQ_CONFIG_DIR/config.json" ] || fail "action ($source): a profile file was written"
   SQ_TOKEN=$LOBSTR_API_KEY SQ_BASE_URL=$emu_url PATH="$bin:$PATH" sq me --json | grep -q '"email"' || fail "action ($source): sq me --json with the job's SQ_TOKEN"
-  if NPM_CONFIG_PREFIX="$work/action-prefix2" node test/package/run-action.mjs --readme --set "source=$source" --set "url=file://$file" --set "sha256=$(printf '0%.0s' {1..64})" >/dev/null 2>"$work/mismatch.err"; then
+  if RUN_ACTION_TEMP="$work" NPM_CONFIG_PREFIX="$work/action-prefix2" node test/package/run-action.mjs --readme --set "source=$source" --set "url=file://$file" --set "sha256=$(printf '0%.0s' {1..64})" >/dev/null 2>"$work/mismatch.err"; then
     fail "action ($source): a wrong sha256 was accepted"
   fi
   grep -q "sha256 mismatch" "$work/mismatch.err" || fail "action ($source): $(cat "$work/mismatch.err")"

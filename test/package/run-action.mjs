@@ -34,7 +34,8 @@ const expr = (text, ctx) =>
     throw new Error(`run-action: unsupported expression \${{ ${e} }}`);
   });
 
-const temp = mkdtempSync(join(tmpdir(), 'sq-action-'));
+// RUN_ACTION_TEMP: runner.temp in a directory the caller removes (the tests' temp dirs); else a new one in the system's.
+const temp = process.env.RUN_ACTION_TEMP ? mkdtempSync(join(process.env.RUN_ACTION_TEMP, 'runner-')) : mkdtempSync(join(tmpdir(), 'sq-action-'));
 const ctx = { temp, outputs: {} };
 if (args.includes('--readme')) {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');

@@ -86,7 +86,7 @@ it('--full-ids and --absolute-times show the whole id and the local time with it
 }, 60_000);
 
 describe('piped, the same command prints the API values exactly: whole ids, raw timestamps, statuses as sent', () => {
-  const cols = ['id', 'name', 'crawler_name', 'is_active', 'concurrency', 'last_run_status', 'last_run_at', 'total_runs'];
+  const cols = ['id', 'name', 'crawler_name', 'is_active', 'concurrency', 'last_run_status', 'last_run_at', 'total_runs', 'schedule', 'next_launch_at'];
   const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
   const csv = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
   const run = (args: string[]) =>
