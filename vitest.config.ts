@@ -4,13 +4,19 @@ import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import WaitersFirst from './test/setup/sequencer.js';
 
-// Tests never write into the machine's ~/.cache: every sq the tests run (in-process, or the built bin with the
-// environment passed on) keeps its code cache and shared pacing state under one temp dir for the whole run, in a
-// directory of each test file's own (test/setup/cache-dir.ts), so parallel files never share pacing state.
+// npm test leaves nothing on the machine. The run gets one directory under the system's temp dir and TMPDIR points
+// into it, for vitest's workers and every process they start with the environment passed on; each test file gets a
+// directory of its own inside it (test/setup/cache-dir.ts: its temp files, and the code cache and shared pacing state
+// of every sq it runs, so parallel files never share pacing state), removed when the file ends. The global teardown
+// (test/setup/temp-dirs.ts) fails the run if anything is left in the run's directory or new in the system's temp
+// dir under a name the tests use, then removes it. Tests never write into the machine's ~/.cache.
 const workers = Number(process.env.SQ_TEST_WORKERS ?? 4);
 
-const cacheDir = process.env.SQ_TEST_CACHE_DIR ?? mkdtempSync(join(tmpdir(), 'sq-test-cache-'));
-process.env.SQ_TEST_CACHE_DIR = cacheDir;
+const systemTmp = process.env.SQ_TEST_SYSTEM_TMP ?? tmpdir();
+process.env.SQ_TEST_SYSTEM_TMP = systemTmp;
+const runDir = process.env.SQ_TEST_RUN_DIR ?? mkdtempSync(join(systemTmp, 'sq-test-run-'));
+process.env.SQ_TEST_RUN_DIR = runDir;
+process.env.TMPDIR = runDir;
 
 // npm test: needs nothing but Node and npm, and changes nothing on the machine. What only the system can bring
 // (OpenSSH, tmux, zsh, fish, man) is under test/system/, run by `npm run test:system` (vitest.system.config.ts).
