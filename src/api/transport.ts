@@ -71,8 +71,8 @@ class NodeAgent {
   }
 }
 
-/** The response body as undici gives it: a stream that is also read whole with text(). */
-type Body = IncomingMessage & { text(): Promise<string> };
+/** The response body as undici gives it: a stream that is also read whole with text(), or thrown away with dump(). */
+type Body = IncomingMessage & { text(): Promise<string>; dump(): Promise<void> };
 
 function request(this: NodeAgent, o: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
   const url = new URL(o.path, o.origin as string);
@@ -144,6 +144,14 @@ function request(this: NodeAgent, o: Dispatcher.RequestOptions): Promise<Dispatc
               res.on('data', (chunk: string) => (text += chunk));
               res.once('end', () => done(text));
               res.once('error', (err) => fail(lostBody(err)));
+            });
+          // A body not wanted (a redirect's: issue 33 E9): read to its end and dropped, so the connection can be reused.
+          out.dump = () =>
+            new Promise<void>((done) => {
+              if (res.complete || res.destroyed) return done();
+              res.once('end', () => done());
+              res.once('close', () => done());
+              res.resume();
             });
           resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: out } as unknown as Dispatcher.ResponseData);
         });
