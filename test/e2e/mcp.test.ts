@@ -238,7 +238,7 @@ describe('tools: names, annotations, schemas', () => {
       delivery_sftp: { squid: paris, host: 'sftp.example.com', username: 'u', directory: '/d', password_env: 'SFTP_PASSWORD' },
       delivery_sheet: { squid: paris, url: 'https://docs.google.com/spreadsheets/d/x' }, delivery_test: { kind: 'webhook', url: 'https://hooks.example.com/x' },
       delivery_webhook: { squid: paris, url: 'https://hooks.example.com/x' }, go: { crawler: 'google-maps-search-export', tasks: ['https://www.google.com/maps/search/x'] },
-      runs_abort: { run }, runs_start: { squid: paris }, squids_attach_account: { squid: paris, account: 'demo_scraper' }, squids_create: { crawler: 'google-maps-search-export' },
+      runs_abort: { run }, runs_start: { squid: paris }, squids_attach_account: { squid: DEMO_SQUIDS.influencers, account: 'demo_scraper' }, squids_create: { crawler: 'google-maps-search-export' },
       squids_deactivate: { squid: paris }, squids_empty: { squid: paris }, squids_update: { squid: paris, concurrency: 2 }, tasks_add: { squid: paris, values: ['https://x.example/1'] },
       billing_auto_reset_set: { enabled: false }, squids_delete: { squid: paris }, tasks_delete: { task: tasks[0].id },
     };
@@ -316,9 +316,20 @@ describe('tools: names, annotations, schemas', () => {
 
   it('squids_attach_account adds the account and keeps the linked ones', async () => {
     const agent = await stdio(['--allow-writes']);
-    const accounts = await json(['accounts', 'list']);
-    const [a, b] = accounts as Array<{ id: string; username: string }>;
-    const squid = DEMO_SQUIDS.paris;
+    // Two accounts of the type the squid's crawler uses (a crawler takes one type: issue 32's check): the seed's
+    // twitter-sync account, and one more synchronised from cookies.
+    const dir = mkdtempSync(join(tmpdir(), 'sq-mcp-acct-'));
+    try {
+      writeFileSync(join(dir, 'c.json'), JSON.stringify({ auth_token: 'mcp-second-auth', ct0: 'mcp-second-ct0' }));
+      expect((await sq(['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', join(dir, 'c.json')], { env: emu.env() })).code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const twitter = async () => ((await json(['accounts', 'list'])) as Array<{ id: string; username: string; type?: string; account_type?: string }>).filter((x) => JSON.stringify(x).includes('twitter'));
+    for (let i = 0; i < 50 && (await twitter()).length < 2; i++) await emu.advance(1000);
+    const [a, b] = await twitter();
+    expect(b, 'a second twitter-sync account').toBeDefined();
+    const squid = DEMO_SQUIDS.influencers;
     await agent.ok('squids_attach_account', { squid, account: a.id });
     const r = await agent.ok('squids_attach_account', { squid, account: b.username });
     expect(r.accounts.map((x: { id?: string } | string) => (typeof x === 'string' ? x : x.id)).sort()).toEqual([a.id, b.id].sort());
