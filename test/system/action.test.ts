@@ -35,7 +35,9 @@ afterAll(async () => {
 async function action(home: string, set: Record<string, string>) {
   const args = Object.entries({ source: 'binary', version: '0.1.0', sha256: sha, ...set }).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
   const r = await execa(process.execPath, [RUNNER, ...args], {
-    env: { PATH: process.env.PATH, RUN_ACTION_HOME: home, RUN_ACTION_CACHE: join(work, 'actions-cache'), SQ_NO_UPDATE_NOTIFIER: '1' },
+    // TMPDIR: the runner's temp dir (run-action.mjs's sq-action-*) under `work`, removed with it; it was left in the
+    // system's temp dir, one per job.
+    env: { PATH: process.env.PATH, TMPDIR: work, RUN_ACTION_HOME: home, RUN_ACTION_CACHE: join(work, 'actions-cache'), SQ_NO_UPDATE_NOTIFIER: '1' },
     extendEnv: false,
     reject: false,
   });
