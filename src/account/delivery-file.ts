@@ -38,6 +38,8 @@ const ALLOWED: Record<string, string[]> = {
 };
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const WHOLE_ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+/** From this length a secret is masked wherever it occurs (redactText); a shorter one only where it stands whole. */
+const SHORT_SECRET = 4;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -75,13 +77,22 @@ class Checker {
     }
     let missing: string | null = null;
     let control: string | null = null;
+    let short = false;
     const out = v.replace(ENV_REF, (_, name: string) => {
       const val = this.env[name];
       if (val === undefined || val === '') missing ??= name;
       else this.secret(val);
+      if (val && val.length < SHORT_SECRET) short = true;
       if (val && CONTROL.test(val)) control ??= name;
       return val ?? '';
     });
+    // A value of 1–3 characters is masked by redactText only where it stands whole or quoted: masking every "a" of the
+    // output would garble it. Inside a longer value (directory: /upload/\${D}, D=ab) the whole value it made is the
+    // secret instead, as written and as the field keeps it (trimmed, without its end slashes): that field, its echo by
+    // the service, and any message quoting it are masked whole (issue 33, D13).
+    if (short && !missing && !WHOLE_ENV_REF.test(v)) {
+      for (const whole of new Set([out, out.trim(), out.trim().replace(/^\/+|\/+$/g, '')])) if (whole !== '' && !this.secrets.includes(whole)) this.secret(whole);
+    }
     // A newline in a host or URL would be sent as it is (URL parsing drops it silently): named by its variable only.
     if (control && !secret) return this.bad(path, `environment variable ${control} holds a control character (a newline?), which this field cannot contain`);
     if (missing && mayBeMissing && this.opts.allowMissingSecrets) {

@@ -28,6 +28,11 @@ export interface FaultRule {
   headers?: Record<string, string>;
   body?: unknown;
   ms?: number;
+  /**
+   * `status` only: the request is carried out first, and this answer sent in place of its own (a gateway that
+   * redirects or fails after the app took the request: a run started, its answer a 307).
+   */
+  after?: boolean;
 }
 
 interface StoredRule extends FaultRule {
@@ -67,6 +72,7 @@ export function validateRules(input: unknown): { seed: number; rules: FaultRule[
     const s = rule.status;
     if (s !== undefined && (typeof s !== 'number' || !Number.isInteger(s) || s < 100 || s > 599))
       return `rules[${i}].status must be an HTTP status`;
+    if (rule.after !== undefined && (typeof rule.after !== 'boolean' || rule.action !== 'status')) return `rules[${i}].after must be true or false, on a status rule`;
     const ms = rule.ms;
     if (ms !== undefined && (typeof ms !== 'number' || ms < 0)) return `rules[${i}].ms must be >= 0`;
     if (rule.headers !== undefined && (typeof rule.headers !== 'object' || rule.headers === null))

@@ -138,6 +138,7 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
             record(0);
             return;
           case 'status': {
+            if (fault.after) break;
             const status = fault.status ?? 500;
             // The documented 429 (default body) comes with Retry-After; a rule with its own body, such as the DRF
             // throttle shape that states the wait only in its text, sends exactly the headers it lists.
@@ -168,6 +169,10 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
       } else {
         body = parsed.body;
         response = await dispatch(parsed);
+      }
+      if (fault?.action === 'status' && fault.after) {
+        const status = fault.status ?? 500;
+        response = { status, body: fault.body !== undefined ? fault.body : defaultErrorBody(status), headers: fault.headers ?? {} };
       }
       if (mode === 'short_page') response = shortPage(response);
       if (mode === 'envelope') response = withEnvelope(response, fault?.body);

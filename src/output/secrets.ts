@@ -359,7 +359,8 @@ export function maskAuthorization(value: string): string {
 /**
  * Last line of defence for free text (errors, traces): every known secret of 4+ characters becomes MASK. A shorter one
  * (a \${VAR} value of 1 to 3 characters) would scrub ordinary words, so only where it stands as a whole quoted value,
- * `"ab"`, the way plans, JSON and "(got …)" messages quote it.
+ * `"ab"`, the way plans, JSON and "(got …)" messages quote it. Inside a longer value (`/upload/\${D}`), the file's check
+ * registers the whole value it made as a secret too (account/delivery-file.ts), so that value is masked whole.
  */
 export function redactText(text: string, secrets: readonly string[]): string {
   // The common case, cheaply: no known secret occurs in the text.

@@ -148,6 +148,38 @@ describe('applying', () => {
     expect(await emu.requests('POST')).toEqual([]);
   });
 
+  it('a ${VAR} value of 1–3 characters inside a longer value is never shown: the values it makes are masked whole (D13)', async () => {
+    // Before: masked only where it stood whole or quoted, so "/upload/q7" and "sftp-eu.example.com" were printed.
+    const text = `squids:
+  "Paris restaurants":
+    sftp: { host: "sftp-\${R}.example.com", username: "deploy-\${U}", password: \${SFTP_PASSWORD}, directory: "/upload/\${D}/" }
+  "Lyon bakeries":
+    s3: { bucket: "b-\${U}", target_path: "/out/\${D}" }
+    email: { address: ops@example.com }
+`;
+    const short = { ...env, R: 'eu', U: 'x', D: 'q7' };
+    const f = file('short.yaml', text);
+    const clear = ['sftp-eu', 'deploy-x', '/upload/q7', 'b-x', 'out/q7'];
+    // sq plan and sq apply read the same channels through the same check (before anything is applied: all are changes).
+    for (const args of [['plan', '-f', f], ['plan', '-f', f, '--json'], ['apply', '-f', f, '--dry-run']]) {
+      const r = await sq(args, { env: short });
+      expect(r.code, r.stderr).toBeLessThan(2);
+      expect(r.stdout + r.stderr).toContain('********');
+      for (const c of clear) expect(r.stdout + r.stderr, `${args.join(' ')}: ${c}`).not.toContain(c);
+    }
+    const outs: string[] = [];
+    for (const args of [['--dry-run', '--format', 'ndjson'], ['--json'], ['--json', '--force'], ['--dry-run'], []]) {
+      const r = await sq(['delivery', 'apply', '-f', f, ...args], { env: short });
+      expect(r.code, r.stderr).toBe(0);
+      for (const c of clear) expect(r.stdout + r.stderr, `${args.join(' ')}: ${c}`).not.toContain(c);
+      outs.push(r.stdout);
+    }
+    // Only the values the secrets made: the e-mail (its "x" and "eu" are other text) stays readable, the port too.
+    expect(outs[0]).toContain('ops@example.com');
+    expect(outs[0]).toContain('"port":22');
+    expect(await emu.requests('POST')).not.toEqual([]);
+  });
+
   it('a squid the account does not have is an error of the file: exit 2 naming it, nothing sent for any squid', async () => {
     for (const text of [`${GOOD}  "No such squid":\n    email: ops@example.com\n`, 'squids:\n  "No such squid":\n    email: ops@example.com\n']) {
       const r = await sq(['delivery', 'apply', '-f', file('partial.yaml', text)], { env });

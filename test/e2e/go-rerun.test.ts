@@ -147,6 +147,50 @@ describe('sq go interrupted, then run again after the run ended: one run, the fi
   }, 60_000);
 });
 
+describe('a 3xx answer to POST /v1/runs during sq go (issue 33, E9)', () => {
+  // Before: the redirect was read as the answer. Now it is never followed nor read: "may have started anyway", and the
+  // record stays, so the rerun looks for the run before it starts one.
+  const runsOf = async (squid: string) => ((await emu.api(`/v1/runs?squid=${squid}`)) as { data: { id: string }[] }).data;
+  for (const [label, after] of [['the run did start (the gateway answered after the app took it)', true], ['the run did not start', false]] as const) {
+    it(`${label}: "may have started anyway", and the rerun leaves one run, exported`, async () => {
+      const dir = tempDir('sq-go-rerun-');
+      dirs.push(dir);
+      const file = join(dir, 'out.ndjson');
+      const args = ['go', 'amazon-products', `https://www.amazon.com/s?k=rerun+redirect+${after}`, '-o', file, '--interval', '100ms'];
+      await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'status', status: 307, after, headers: { Location: 'https://gw.example.com/v1/runs?token=zz9' }, body: {}, count: 1 }]);
+      const first = start(args, join(dir, 'cfg'));
+      const r1 = await first.child;
+      expect(r1.exitCode, first.stderr()).toBe(1);
+      expect(first.stderr()).toContain('HTTP 307, a redirect to gw.example.com');
+      expect(first.stderr()).toContain('may have started anyway');
+      expect(first.stderr()).not.toContain('zz9');
+      expect(existsSync(join(dir, '.out.ndjson.sq-go'))).toBe(true);
+      const squid = /\(([0-9a-f]+)\) created/.exec(first.stderr())![1];
+      expect(await runPosts()).toHaveLength(1);
+      expect(await runsOf(squid)).toHaveLength(after ? 1 : 0);
+
+      const second = start(args, join(dir, 'cfg'));
+      while (!second.done()) {
+        await pause(100);
+        if (!second.done()) await emu.advance(1000);
+      }
+      const r2 = await second.child;
+      expect(r2.exitCode, second.stderr()).toBe(0);
+      const runs = await runsOf(squid);
+      expect(runs).toHaveLength(1);
+      if (after) {
+        expect(second.stderr()).toContain(`run ${runs[0].id} resumed`);
+        expect(await runPosts()).toHaveLength(1);
+      } else {
+        expect(second.stderr()).toContain(`run ${runs[0].id} started`);
+      }
+      const run = (await emu.api(`/v1/runs/${runs[0].id}`)) as { total_results: number };
+      expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(run.total_results);
+      expect(readdirSync(dir).filter((f) => f !== 'cfg')).toEqual(['out.ndjson']);
+    }, 60_000);
+  }
+});
+
 describe('runs start --idempotency-key: a rerun never starts a second run', () => {
   it('SIGTERM while waiting, the run ends, the same command again: that run waited for and printed, one POST /v1/runs', async () => {
     const dir = tempDir('sq-idem-');
