@@ -139,11 +139,18 @@ function request(this: NodeAgent, o: Dispatcher.RequestOptions): Promise<Dispatc
           out.text = () =>
             new Promise<string>((done, fail) => {
               if (res.errored) return fail(lostBody(res.errored));
+              // Closed before the text was asked for, or closing without an end and without an error: the body was
+              // cut short. Waiting for an 'end' that cannot come would hang the call (the socket's idle timer is
+              // gone with the socket).
+              if (res.destroyed && !res.complete) return fail(coded('UND_ERR_SOCKET', 'other side closed'));
               let text = '';
               res.setEncoding('utf8');
               res.on('data', (chunk: string) => (text += chunk));
               res.once('end', () => done(text));
               res.once('error', (err) => fail(lostBody(err)));
+              res.once('close', () => {
+                if (!res.complete) fail(res.errored ? lostBody(res.errored) : coded('UND_ERR_SOCKET', 'other side closed'));
+              });
             });
           // Read to its end and thrown away (a redirect's body, never the answer): the socket goes back to the pool.
           out.dump = () =>
