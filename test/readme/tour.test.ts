@@ -28,7 +28,9 @@ describe('README tour', () => {
     // pipes would keep the test waiting instead of reporting the failure.
     const r = await execa('bash', ['-c', `set -euo pipefail\nshopt -s expand_aliases\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n${script}`], {
       cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1' },
+      // TMPDIR: the tour's `mktemp -d` (its profile store, its exports) lands in a temp dir the test removes, not in the
+      // system's /tmp, where every npm test left one.
+      env: { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1', TMPDIR: tempDir('sq-readme-tmp-') },
       extendEnv: false,
       reject: false,
       timeout: 120_000,
