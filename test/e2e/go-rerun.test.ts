@@ -29,6 +29,15 @@ function start(args: string[], configDir: string, extra: Record<string, string> 
   return { child, stderr: () => err, done: () => finished };
 }
 
+/** The process to its end, the emulator's clock moved a second every 100 ms of real time meanwhile (its waits poll). */
+async function advanceUntilDone(p: ReturnType<typeof start>) {
+  while (!p.done()) {
+    await pause(100);
+    if (!p.done()) await emu.advance(1000);
+  }
+  return p.child;
+}
+
 async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await cond())) {
@@ -92,11 +101,7 @@ describe('sq go interrupted, then run again after the run ended: one run, the fi
         if (runId) await finish(runId);
 
         const second = start(args, configDir);
-        while (!second.done()) {
-          await pause(100);
-          if (!second.done()) await emu.advance(1000);
-        }
-        const r2 = await second.child;
+        const r2 = await advanceUntilDone(second);
         expect(r2.exitCode, second.stderr()).toBe(0);
         const posts = await runPosts();
         expect(posts, second.stderr()).toHaveLength(1);
@@ -135,11 +140,7 @@ describe('sq go interrupted, then run again after the run ended: one run, the fi
     await finish(listed.data[0].id);
 
     const second = start(args, join(dir, 'cfg'));
-    while (!second.done()) {
-      await pause(100);
-      if (!second.done()) await emu.advance(1000);
-    }
-    const r2 = await second.child;
+    const r2 = await advanceUntilDone(second);
     expect(r2.exitCode, second.stderr()).toBe(0);
     expect(second.stderr()).toContain(`run ${listed.data[0].id} resumed (done; its start was cut short)`);
     expect(await runPosts()).toHaveLength(1);
@@ -170,11 +171,7 @@ describe('a 3xx answer to POST /v1/runs during sq go (issue 33, E9)', () => {
       expect(await runsOf(squid)).toHaveLength(after ? 1 : 0);
 
       const second = start(args, join(dir, 'cfg'));
-      while (!second.done()) {
-        await pause(100);
-        if (!second.done()) await emu.advance(1000);
-      }
-      const r2 = await second.child;
+      const r2 = await advanceUntilDone(second);
       expect(r2.exitCode, second.stderr()).toBe(0);
       const runs = await runsOf(squid);
       expect(runs).toHaveLength(1);
