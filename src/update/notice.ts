@@ -15,12 +15,9 @@ export const SETTING = 'update-notifier';
 /** The profile's update-notifier setting: off only when set to off. A profile file that cannot be read leaves it on. */
 async function settingOn(ctx: Ctx): Promise<boolean> {
   try {
-    const [{ ProfileStore }, { profileName }, { resolveSetting }] = await Promise.all([
-      import('../config/store.js'),
-      import('../config/resolve.js'),
-      import('../config/settings.js'),
-    ]);
-    const store = new ProfileStore(ctx.env);
+    const [{ profileName }, { resolveSetting }] = await Promise.all([import('../config/resolve.js'), import('../config/settings.js')]);
+    // The command's own profile store (read once, cached), not a second read and parse of the file.
+    const store = await ctx.config({ allowCorrupt: true });
     if (store.corrupt) return true;
     const profile = profileName(ctx.globals.profile, ctx.env, store);
     return resolveSetting(SETTING, store.setting(profile, SETTING), ctx.env).value !== 'off';
