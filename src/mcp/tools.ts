@@ -118,7 +118,9 @@ function fieldsOf(a: ToolArgs): string[] | undefined {
 async function listPage(t: ToolEnv, a: ToolArgs, tool: string, argv: string[], row: (r: Rec) => Rec = (r) => r, paged = true): Promise<Rec> {
   const { page, size } = pageOf(a, tool);
   const { data } = await t.verb([...argv, `--limit=${size}`, ...(paged ? [`--page=${page}`] : [])]);
-  const rows = Array.isArray(data) ? data : [];
+  // Anything but a list is no page (never an empty one that reads as the end).
+  if (!Array.isArray(data)) throw new ToolError(1, `${tool}: \`sq ${argv.join(' ')}\` answered something that is not a list`);
+  const rows = data;
   const fields = fieldsOf(a);
   const items = rows.map((r) => rec(fields ? pickFields(row(rec(r)), fields) : row(rec(r))));
   return { items, ...(rows.length === size ? { next_cursor: encodeCursor(page + 1, size) } : {}) };
@@ -211,14 +213,24 @@ const creditsOf = (e: Rec | null) => (e && typeof e.total_credits === 'number' ?
 
 /** Above --confirm-above, without confirm: true, the answer is the estimate and nothing starts. */
 async function confirmation(t: ToolEnv, a: ToolArgs, squid: string, again: string): Promise<Rec | null> {
+  if (a.confirm === true) return null;
   const est = await estimate(t, squid);
   const credits = creditsOf(est);
-  if (a.confirm === true || credits === null || credits <= t.confirmAbove) return null;
+  // A card charge asks whatever the credits, as the CLI's guard does; no estimate at all asks too (a cost unknown is
+  // no cost below the threshold).
+  const resets = Number(est?.auto_reset_charges) > 0 ? Number(est?.auto_reset_charges) : 0;
+  if (credits !== null && credits <= t.confirmAbove && resets === 0) return null;
+  const why =
+    credits === null
+      ? 'no estimate could be had for this run'
+      : resets > 0
+        ? `the run is estimated at ${credits} credits and would set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (a card charge each)`
+        : `the run is estimated at ${credits} credits, above this server's --confirm-above ${t.confirmAbove}`;
   return {
     needs_confirmation: true,
     squid,
-    estimate: est,
-    message: `the run is estimated at ${credits} credits, above this server's --confirm-above ${t.confirmAbove}: nothing was started. Ask the user; to run it, call ${again} with confirm: true`,
+    ...(est ? { estimate: est } : {}),
+    message: `${why}: nothing was started. Ask the user; to run it, call ${again} with confirm: true`,
   };
 }
 
@@ -374,7 +386,8 @@ export function toolDefs(): ToolDef[] {
       output: listOutput,
       run: async (t, a) => {
         if (a.squid !== undefined) return listPage(t, a, 'runs_list', ['runs', 'list', `--squid=${String(a.squid)}`]);
-        // Across squids the API has no pages: the most recent runs, one page only.
+        // Across squids the API has no pages: the most recent runs, one page only; a cursor would give page 1 again.
+        if (a.cursor !== undefined) throw new ToolError(2, 'runs_list: "cursor" pages the runs of one squid: give "squid" with it');
         const { items } = await listPage(t, { ...a, cursor: undefined }, 'runs_list', ['runs', 'list'], (r) => r, false);
         return { items };
       },

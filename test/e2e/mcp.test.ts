@@ -345,6 +345,20 @@ describe('tools: names, annotations, schemas', () => {
     expect((await cheap.ok('runs_start', { squid: DEMO_SQUIDS.headphones })).needs_confirmation).toBeUndefined();
   });
 
+  it('runs_start under --confirm-above still asks when the run would set off an Auto Billing Reset (a card charge)', async () => {
+    // Usage just under an 80% threshold: the paris run crosses it once (auto_reset_charges 1), whatever its credits.
+    const ar = emu.emu.state.autoReset;
+    Object.assign(ar, { enabled: true, threshold_pct: 80, max_resets_per_24h: 3 });
+    ar.reset_times = [];
+    emu.emu.state.balance.consumed = emu.emu.state.balance.available * 0.7999;
+    const agent = await stdio(['--allow-writes', '--confirm-above', '1000000']);
+    await emu.clearRequests();
+    const asked = await agent.ok('runs_start', { squid: DEMO_SQUIDS.paris });
+    expect(asked).toMatchObject({ needs_confirmation: true, estimate: { auto_reset_charges: 1 } });
+    expect(asked.message).toContain('Auto Billing Reset');
+    expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/squid/estimate']);
+  });
+
   it('a write whose connection drops after sending says request_state: "unknown", and is not retried', async () => {
     const agent = await stdio(['--allow-writes']);
     await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'reset_mid_body', count: 1 }]);
