@@ -2,7 +2,7 @@
 // module never sends POST /v1/runs while the mark names a run that exists. The window between sending the POST and
 // learning the run's id is covered by marking "starting" (with the API's time) first: a rerun that finds a mark
 // without an id looks for the squid's runs created since before starting another.
-import { NotFoundError, UsageError } from '../../errors.js';
+import { ApiError, NotFoundError, UsageError } from '../../errors.js';
 import { readIdempotency, saveIdempotency, type RunMark } from '../../io/go-record.js';
 import type { HttpClient } from '../../api/http.js';
 import { getRun, listRunPages, startRun, type Run } from '../../api/runs.js';
@@ -54,9 +54,15 @@ export async function runCreatedSince(http: HttpClient, squidId: string, since: 
   const after = Date.parse(since) - SLACK_MS;
   const first = await listRunPages(http, squidId, { pageSize: RECENT_RUNS, maxItems: RECENT_RUNS }).next();
   const runs = first.done ? [] : first.value.data;
-  const since_ = runs
-    .filter((r) => typeof r.id === 'string' && r.id !== '')
-    .map((r) => ({ r, t: parseApiTime(r.created_at) ?? parseApiTime(r.started_at) }))
+  const timed = runs.filter((r) => typeof r.id === 'string' && r.id !== '').map((r) => ({ r, t: parseApiTime(r.created_at) ?? parseApiTime(r.started_at) }));
+  // A run without a time could be the one the cut-short start made: starting another might pay twice, so stop here.
+  const untimed = timed.filter((x) => x.t === null).map((x) => String(x.r.id));
+  if (untimed.length) {
+    throw new ApiError(`a start of squid ${squidId} was cut short, and its runs ${untimed.join(', ')} carry no creation time: sq cannot tell whether one of them is that run, so it starts none`, {
+      details: [`Check with \`sq runs list --squid ${squidId}\`; follow a run with \`sq runs watch RUN\`, or start one with \`sq runs start --squid ${squidId}\`.`],
+    });
+  }
+  const since_ = timed
     .filter((x): x is { r: Run; t: number } => x.t !== null && x.t >= after)
     .sort((a, b) => a.t - b.t);
   return since_[0]?.r ?? null;
