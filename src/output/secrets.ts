@@ -308,14 +308,37 @@ function transformDeep<C = undefined>(
  * password is masked; a \${NAME} reference is kept (it names the secret, it is not the secret).
  */
 export function maskWebhookUrl(url: string, mask: string = MASK): string {
+  const parts = webhookParts(url);
+  if (!parts) return url;
+  if (parts.ownRule) return maskUrlQuery(url, mask);
+  const origin = maskUrlAsWritten(parts.origin, mask);
+  return parts.secretRest === '' ? origin + parts.rest : `${origin}/${mask}`;
+}
+
+/**
+ * A webhook URL's origin and the rest; `secretRest`: what maskWebhookUrl hides on a host without a rule of its own
+ * (everything after the host but a bare `/` or a `${NAME}` reference), '' when nothing is.
+ */
+function webhookParts(url: string): { origin: string; rest: string; ownRule: boolean; secretRest: string } | null {
   const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(.*)$/is.exec(url);
-  if (!m) return url;
-  const origin = maskUrlAsWritten(m[1], mask);
-  const rest = m[2];
-  if (rest === '' || rest === '/' || /^\/?\$\{\w+\}$/.test(rest)) return origin + rest;
-  const host = /^[^:]+:\/\/(?:[^@]*@)?(\[[^\]]*\]|[^:]*)/.exec(m[1])?.[1] ?? '';
-  if (/^hooks\.slack\.com$|(^|\.)discord(app)?\.com$|(^|\.)webhook\.office\.com$|^outlook\.office(365)?\.com$/i.test(host)) return maskUrlQuery(url, mask);
-  return `${origin}/${mask}`;
+  if (!m) return null;
+  const [, origin, rest] = m;
+  const host = /^[^:]+:\/\/(?:[^@]*@)?(\[[^\]]*\]|[^:]*)/.exec(origin)?.[1] ?? '';
+  const plain = rest === '' || rest === '/' || /^\/?\$\{\w+\}$/.test(rest);
+  const ownRule = !plain && /^hooks\.slack\.com$|(^|\.)discord(app)?\.com$|(^|\.)webhook\.office\.com$|^outlook\.office(365)?\.com$/i.test(host);
+  return { origin, rest, ownRule, secretRest: plain || ownRule ? '' : rest.replace(/^\//, '') };
+}
+
+/**
+ * The secrets of a webhook URL by the rule sq shows it by (maskWebhookUrl): its query values and password
+ * (urlSecrets), and on a host without a rule of its own everything after the host, so that every message, error and
+ * trace of the command hides the same part the records do.
+ */
+export function webhookUrlSecrets(url: string): string[] {
+  const rest = webhookParts(url)?.secretRest ?? '';
+  // A rest of fewer than 8 characters (`/hook`) would mask that text in every word of the command's messages
+  // ("web****"): records and the success line still show it as `/********` (maskWebhookUrl).
+  return [...new Set([...urlSecrets(url), ...(rest.length >= 8 ? [rest] : [])])];
 }
 
 /**

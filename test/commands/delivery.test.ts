@@ -153,7 +153,8 @@ describe('delivery webhook', () => {
   it('the success line masks a token too short for the scrubbing of free text', async () => {
     const r = await sq(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', 'https://ci.example.com/hook?token=abc', '--events', 'run.done'], { env });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('→ https://ci.example.com/hook?token=********');
+    // A host without a rule of its own: scheme and host, the rest masked (the rule of records and sq export, issue 33 E3).
+    expect(r.stderr).toContain('→ https://ci.example.com/********');
     expect(r.stdout + r.stderr).not.toContain('token=abc');
   });
 

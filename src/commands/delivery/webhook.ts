@@ -2,7 +2,7 @@ import { defineVerb } from '../../cli/command.js';
 import { eventsFlag, httpUrlFlag, required, RUN_EVENTS } from '../../validate/index.js';
 import { eventsObject } from '../../api/delivery.js';
 import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure, hideUrlSecrets } from './_shared/common.js';
-import { shownUrl } from '../../output/secrets.js';
+import { maskWebhookUrl } from '../../output/secrets.js';
 
 const DEFAULT_EVENTS = 'run.done,run.error';
 
@@ -44,7 +44,7 @@ export default defineVerb({
       squidRef,
       body,
       channel: 'Webhook',
-      success: (squid) => `Webhook ${is_active ? 'active' : 'configured (inactive)'} for squid ${squid}: ${events.join(', ')} → ${shownUrl(url, ctx.globals.showSecrets)}`,
+      success: (squid) => `Webhook ${is_active ? 'active' : 'configured (inactive)'} for squid ${squid}: ${events.join(', ')} → ${ctx.globals.showSecrets ? url : maskWebhookUrl(url)}`,
     });
   },
 });

@@ -12,7 +12,7 @@ import { flatten } from '../../../output/fields.js';
 import type { Column } from '../../../output/types.js';
 import { resolveSquid } from '../../../api/resolve.js';
 import { getSquid } from '../../../api/squids.js';
-import { urlSecrets } from '../../../output/secrets.js';
+import { webhookUrlSecrets } from '../../../output/secrets.js';
 
 /** The full squid record, which is where the stored delivery config lives (there is no GET /delivery). */
 export async function getSquidRecord(http: HttpClient, id: string): Promise<Record<string, unknown>> {
@@ -90,7 +90,7 @@ export function envSecret(ctx: Ctx, flag: string, name: string): string {
  */
 export function hideUrlSecrets(ctx: Ctx, url: string): string {
   if (ctx.globals.showSecrets) return url;
-  for (const secret of urlSecrets(url)) ctx.addSecret(secret);
+  for (const secret of webhookUrlSecrets(url)) ctx.addSecret(secret);
   return url;
 }
 
