@@ -28,7 +28,7 @@ export default defineVerb({
     '143, 130, 129; when stdin closes, calls still running are cancelled within a second.\n\n' +
     'HTTP: --http prints {"url","token"} as one JSON line on stdout, then serves MCP at that URL; every request needs ' +
     '`Authorization: Bearer TOKEN` (401), a browser Origin other than the server\'s is 403. It binds 127.0.0.1 unless ' +
-    'a host is given (a warning for any non-loopback one); --token-env NAME takes a fixed token from the environment. ' +
+    'a host is given (a warning for any non-loopback one); --token-env NAME takes a fixed token from the environment (then printed as null: it is yours already). ' +
     'stdout carries protocol messages only; logs go to stderr.',
   options: [
     {

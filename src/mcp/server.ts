@@ -516,7 +516,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/i;
 /**
  * --http HOST:PORT: MCP's Streamable HTTP transport (the SDK's), one session per client. Every request needs the
  * Bearer token (401 without it); a browser page of another origin is refused (403: DNS rebinding); a body over
- * --max-message-bytes is 413. The first line on stdout is {"url", "token"}.
+ * --max-message-bytes is 413. The first line on stdout is {"url", "token"} (token null when --token-env gave it).
  */
 async function serveHttp(s: Shared, out: Writable, served: string): Promise<void> {
   const { ctx, opts, sdk } = s;
@@ -570,7 +570,9 @@ async function serveHttp(s: Shared, out: Writable, served: string): Promise<void
   const shown = host.includes(':') ? `[${host}]` : host;
   origins = [`http://${shown}:${port}`, ...(LOOPBACK.test(host) ? [`http://localhost:${port}`, `http://127.0.0.1:${port}`] : [])];
   const url = `http://${shown}:${port}/mcp`;
-  out.write(`${JSON.stringify({ url, token })}\n`);
+  // A token sq made is printed for the client; one the caller gave (--token-env) is theirs already, and this line goes
+  // to CI and agent logs: it is not repeated.
+  out.write(`${JSON.stringify({ url, token: opts.token === undefined ? token : null })}\n`);
   if (!LOOPBACK.test(host)) ctx.io.stderr.write(`warning: sq mcp listens on ${host}, not loopback: anyone who reaches it with the token acts on the account${s.opts.allow && 'level' in s.opts.allow && s.opts.allow.level === 'read' ? '' : ' and may spend its credits'}\n`);
   if (!ctx.globals.quiet) ctx.io.stderr.write(`sq mcp ${VERSION}: serving ${served} on ${url}\n`);
   await new Promise<void>((done) => ctx.signal.addEventListener('abort', () => done(), { once: true }));
