@@ -90,6 +90,14 @@ export function resolveSetting(key: string, stored: string | undefined, env: Rec
   const def = settingDef(key);
   const fromEnv = def.env ? env[def.env] : undefined;
   if (def.env && fromEnv !== undefined && fromEnv !== '') return { key, value: def.parse(def.env, fromEnv), source: 'env' };
-  if (stored !== undefined) return { key, value: def.parse(`the ${key} setting of the profile (sq config set)`, stored), source: 'profile' };
+  if (stored !== undefined) {
+    try {
+      return { key, value: def.parse(key, stored), source: 'profile' };
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      // Read from the profile file: its value is not quoted back (no error quotes the content of a file it read).
+      throw new UsageError(`the ${key} setting stored in the profile is not valid (it takes ${def.allowed}): run \`sq config set ${key} VALUE\` or \`sq config unset ${key}\``);
+    }
+  }
   return def.default !== undefined ? { key, value: def.default, source: 'default' } : { key, value: undefined, source: 'unset' };
 }
