@@ -218,7 +218,7 @@ async function confirmation(t: ToolEnv, a: ToolArgs, squid: string, again: strin
   const credits = creditsOf(est);
   // A card charge asks whatever the credits, as the CLI's guard does; no estimate at all asks too (a cost unknown is
   // no cost below the threshold).
-  const resets = Number(est?.auto_reset_charges) > 0 ? Number(est?.auto_reset_charges) : 0;
+  const resets = Math.max(0, Number(est?.auto_reset_charges) || 0);
   if (credits !== null && credits <= t.confirmAbove && resets === 0) return null;
   const why =
     credits === null
