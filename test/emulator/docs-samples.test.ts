@@ -4,11 +4,14 @@
 // in EXCEPTIONS, each with the docs conflict (or missing endpoint) that explains it; docs/emulator.md
 // lists the same conflicts.
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { startTestEmulator, type Reply, type TestEmu } from './helpers.js';
+import { listenLocal } from '../helpers/net.js';
+import { waitFor } from '../helpers/wait.js';
 
 type J = Record<string, any>;
 interface Sample { label: string; heading: string; body: unknown }
@@ -63,13 +66,10 @@ const EXCEPTIONS: Record<string, { paths?: string[]; skip?: true; why: string }>
     paths: ['*'],
     why: 'The docs give /v1/me two shapes (authentication page: {id, email, first_name, last_name, is_active, date_joined}; user-me page: {first_name, …, credit_interval}); the spec keeps the user-me one.',
   },
-  'errors #0': { skip: true, why: 'A generic example of a {detail} error, not tied to a request.' },
   'errors #1': {
     skip: true,
     why: 'The errors page shows a DRF-style 429 {detail: "Request was throttled…"}; the rate-limiting page shows {error, type, code}. The spec keeps the rate-limiting one (replayed below).',
   },
-  'rate-limiting #0': { skip: true, why: 'The same body as the page\'s 429 sample, shown twice.' },
-  'configure-webhook-delivery #0': { skip: true, why: 'The webhook payload the service POSTs to the receiver, not a response (webhook.test.ts checks it).' },
   'mcp Claude Desktop': { skip: true, why: 'Editor configuration, not an API sample.' },
   'mcp Cursor (.cursor/mcp.json)': { skip: true, why: 'Editor configuration, not an API sample.' },
 
@@ -203,6 +203,35 @@ const REPLAY: Record<string, Step> = {
     e.api('POST', `/v1/delivery?squid=${ids.squid}`, { s3_fields: { bucket: 'my-bucket', is_active: true, target_path: 'exports', aws_access_key: 'your_access_key', aws_secret_key: 'your_secret_key' } }),
   'configure-sftp-delivery 201': () =>
     e.api('POST', `/v1/delivery?squid=${ids.squid}`, { ftp_fields: { host: 'sftp.example.com', port: 22, username: 'user', password: 'password', directory: '/upload/path', is_active: false } }),
+  // The webhook payload is no answer but what the service POSTs when a run ends: a real loopback receiver takes the
+  // body the emulator sends when a run of a fresh squid ends done, and that body is compared.
+  'configure-webhook-delivery #0': async () => {
+    const bodies: string[] = [];
+    const receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        bodies.push(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(200).end();
+      });
+    });
+    const url = `${await listenLocal(receiver)}/hook`;
+    try {
+      const s = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'Google Maps Search Export (1)' })).body.id;
+      await e.api('POST', `/v1/squids/${s}`, { params: { max_results: 5 } });
+      await e.api('POST', '/v1/tasks', { squid: s, tasks: [{ url: 'https://www.google.com/maps/search/cafe+cannes' }] });
+      const events = { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false };
+      await e.api('POST', `/v1/delivery?squid=${s}`, { webhook_fields: { url, is_active: true, retry: false, events } });
+      const run = (await e.api('POST', '/v1/runs', { squid: s })).body.id;
+      await finish(run);
+      const [text] = await waitFor(() => bodies, (b) => b.length === 1, 'the run.done webhook', 5000);
+      const body = JSON.parse(text) as J;
+      expect(body).toMatchObject({ id: run, event: 'run.done', squid: { id: s } });
+      return { status: 200, headers: new Headers(), body, text };
+    } finally {
+      await new Promise((r) => receiver.close(r));
+    }
+  },
   'configure-webhook-delivery 201': () =>
     e.api('POST', `/v1/delivery?squid=${ids.squid}`, { webhook_fields: { url: 'https://your-webhook.com/endpoint', is_active: false, retry: false, events: { 'run.running': false, 'run.paused': true, 'run.done': false, 'run.error': true } } }),
   'configure-squid-chain 201': () => e.api('POST', `/v1/squids/${ids.squid}/chain`, { target_module_id: DEMO_CRAWLERS.amazon, field_map: { url: 'url' }, cluster_name: 'Reviews (chained)', cluster_concurrency: 3 }),
@@ -260,6 +289,22 @@ const REPLAY: Record<string, Step> = {
   'list-runs 200': () => e.api('GET', `/v1/runs?squid=${ids.squid}`),
   'list-squids 200': api('GET', '/v1/squids'),
   'list-tasks 200': () => e.api('GET', `/v1/tasks?squid=${ids.squid}`),
+  // The errors page's generic {detail} error: a required parameter left out of an accounts call answers one (400).
+  'errors #0': () => e.api('POST', '/v1/accounts', { type: 'sales-nav-sync', params: { batch: 5 } }),
+  // The rate-limiting page's first 429 body, met through the real limiter rather than a fault: limits at 1% of the
+  // documented ones (/v1/squids: 1 a minute), so the second call inside a minute is refused (three calls cross at
+  // most one minute's edge). Limits go back off for the samples after it.
+  'rate-limiting #0': async () => {
+    await e.ctl('POST', '/_emulator/config', { rateLimits: 0.01 });
+    try {
+      const replies = [await e.api('GET', '/v1/squids'), await e.api('GET', '/v1/squids'), await e.api('GET', '/v1/squids')];
+      const refused = replies.find((r) => r.status === 429);
+      expect(refused?.headers.get('retry-after')).toMatch(/^\d+$/);
+      return refused ?? replies[2];
+    } finally {
+      await e.ctl('POST', '/_emulator/config', { rateLimits: 'off' });
+    }
+  },
   'rate-limiting 429': async () => {
     await e.ctl('PUT', '/_emulator/faults', { rules: [{ method: 'GET', path: '/v1/squids', action: 'status', status: 429, count: 1 }] });
     return e.api('GET', '/v1/squids');
@@ -282,6 +327,9 @@ const REPLAY: Record<string, Step> = {
   'upload-tasks 200': upload,
   'user-me 200': api('GET', '/v1/me'),
 };
+
+/** The status each unlabelled sample answers with (the label gives it for the others). */
+const STATUS: Record<string, number> = { 'errors #0': 400, 'rate-limiting #0': 429, 'configure-webhook-delivery #0': 200 };
 
 /** Every sample as "page label" in docs order, with "#n" for a label that is empty or repeated on its page. */
 function cases(): [string, Page, Sample][] {
@@ -311,7 +359,7 @@ describe('docs samples replayed against the emulator', () => {
       const r = await REPLAY[key]();
       const status = Number(sample.label);
       // Sync status 120/200 are body codes (HTTP 200); the page labels a null body "200" too.
-      const wantStatus = page.api?.[1].includes('/synchronize/') && status !== 404 ? 200 : Number.isNaN(status) ? 200 : status;
+      const wantStatus = STATUS[key] ?? (page.api?.[1].includes('/synchronize/') && status !== 404 ? 200 : Number.isNaN(status) ? 200 : status);
       expect(r.status, r.text).toBe(wantStatus);
       const allowed = EXCEPTIONS[key]?.paths ?? [];
       if (allowed.includes('*')) return;
