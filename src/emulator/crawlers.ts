@@ -242,6 +242,43 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     ],
   },
   {
+    // The get-run-credits sample's crawler: rates {credits_per_row: 4, get_phone_numbers: 6} and the base label
+    // "Export Listings (No Phone)", i.e. listings whose phone is a paid function. examples/leboncoin-iter-listings-with-phone
+    // gives its name ("Leboncoin Listings & Phone Search Export"), a search URL a task (add-tasks) and its params
+    // (update-settings: max_pages, fetch_since, max_results, online_shop, functions.get_phone_numbers); the rows
+    // are the sampled ones of its no-phone sibling (examples/leboncoin-iter-listings/get-results), plus the phone.
+    // Not sampled: its id (a hash of the slug), concurrency and the params' defaults (the examples' values).
+    slug: 'leboncoin-iter-listings-with-phone',
+    name: 'Leboncoin Listings & Phone Search Export',
+    credits_per_row: 4,
+    max_concurrency: 10,
+    base_label: 'Export Listings (No Phone)',
+    task: { url: url('https://www.leboncoin.fr/annonces/offres/provence_alpes_cote_d_azur/bouches_du_rhone/p-2', '^https://www\\.leboncoin\\.fr/') },
+    squid: {
+      max_pages: { type: 'int', default: 99, required: false, description: 'Search pages collected per task.' },
+      fetch_since: { type: 'string', default: null, required: false, description: 'Only listings published since this age (e.g. 24h).' },
+      max_results: maxResults,
+      online_shop: { type: 'boolean', default: false, required: false, description: 'Also collect listings of online shops.' },
+    },
+    functions: { get_phone_numbers: { display: 'Get Phone Numbers', credits_per_function: 6, default: false, description: 'The seller\'s phone number, where the listing shows one.' } },
+    attributes: [
+      { name: 'annonce_id', type: 'string', example: '3017342971', description: 'Listing id.' },
+      { name: 'title', type: 'string', example: 'Cartable', description: 'Listing title.' },
+      { name: 'url', type: 'string', example: 'https://www.leboncoin.fr/ad/equipements_fournitures_de_bureau/3017342971', description: 'Listing URL.' },
+      { name: 'price', type: 'integer', example: 5, description: 'Price.' },
+      { name: 'currency', type: 'string', example: 'EUR', description: 'Currency.' },
+      { name: 'category_name', type: 'string', example: 'Équipements & Fournitures de bureau', description: 'Category.' },
+      { name: 'city', type: 'string', example: 'Aix-en-Provence', description: 'City.' },
+      { name: 'postal_code', type: 'string', example: '13100', description: 'Postal code.' },
+      { name: 'region', type: 'string', example: 'Provence-Alpes-Côte d\'Azur', description: 'Region.' },
+      { name: 'owner_name', type: 'string', example: 'EMMA', description: 'Seller name.' },
+      { name: 'has_phone', type: 'boolean', example: false, description: 'Whether the listing shows a phone number.' },
+      { name: 'first_publication_date', type: 'string', example: '2025-07-04T04:05:30Z', description: 'First published.' },
+      { name: 'description', type: 'text', example: 'Cartable d\'ordinateur noir avec bandoulière.', description: 'Listing text.' },
+      { name: 'phone', type: 'string', example: '+33612345678', fn: 'get_phone_numbers', optional: true, description: 'Seller phone number.' },
+    ],
+  },
+  {
     slug: 'amazon-products',
     name: 'Amazon Products Scraper',
     credits_per_row: 1,

@@ -23,6 +23,8 @@ export const DEMO_CRAWLERS = {
   facebookPages: crawlerId('facebook-pages-search-export'),
   amazon: crawlerId('amazon-products'),
   indeed: crawlerId('indeed-jobs'),
+  /** The get-run-credits sample's crawler (get_phone_numbers, "Export Listings (No Phone)"). */
+  leboncoinPhone: crawlerId('leboncoin-iter-listings-with-phone'),
 } as const;
 
 /** Squid names of the demo seed (ids are deterministic too, see DEMO_SQUID_IDS after a seed). */

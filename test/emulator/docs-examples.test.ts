@@ -35,10 +35,10 @@ const cases = Object.entries(PAGES).filter(
 );
 
 describe('examples/ request bodies against the emulator (docs-examples.json)', () => {
-  it('covers every page of the emulator\'s crawlers that has a request or a sampled GET (5 of the pages\' 58 crawlers are emulated)', () => {
+  it('covers every page of the emulator\'s crawlers that has a request or a sampled GET (6 of the pages\' 58 crawlers are emulated)', () => {
     const slugs = new Set(Object.keys(PAGES).map((k) => k.split('/')[1]));
-    expect([...slugs].filter((s) => OURS.has(s)).sort()).toEqual(['facebook-pages-search-export', 'google-maps-leads-scraper', 'google-maps-reviews-scraper', 'sales-navigator-leads-scraper', 'twitter-profile-scraper']);
-    expect(cases.map(([k]) => k)).toHaveLength(12);
+    expect([...slugs].filter((s) => OURS.has(s)).sort()).toEqual(['facebook-pages-search-export', 'google-maps-leads-scraper', 'google-maps-reviews-scraper', 'leboncoin-iter-listings-with-phone', 'sales-navigator-leads-scraper', 'twitter-profile-scraper']);
+    expect(cases.map(([k]) => k)).toHaveLength(14);
   });
 
   for (const [key, page] of cases) {
@@ -51,7 +51,7 @@ describe('examples/ request bodies against the emulator (docs-examples.json)', (
       const salesNav = Object.values(e.emu.state.accounts).find((a) => a.type === 'sales-nav-sync')!.id;
       const fill = (v: unknown): unknown =>
         JSON.parse(JSON.stringify(v).replaceAll('YOUR_SQUID_HASH', squid).replaceAll('YOUR_SALES_NAV_ACCOUNT_HASH', String(salesNav))
-          .replaceAll('GOOGLE_MAPS_REVIEWS_CRAWLER_HASH', crawlerId('amazon-products')));
+          .replaceAll('GOOGLE_MAPS_REVIEWS_CRAWLER_HASH', crawlerId('google-maps-reviews-scraper')));
       const [method, url] = page.api!;
       const path = decodeURIComponent(new URL(url).pathname).replace('{squid_hash}', squid);
       let r;

@@ -93,10 +93,6 @@ const EXCEPTIONS: Record<string, { paths?: string[]; skip?: true; why: string }>
     paths: ['$.data[0].params', '$.data[0].resets_in'],
     why: 'As get-account-details: the demo accounts\' Twitter limits.',
   },
-  'get-run-credits 200': {
-    paths: ['$.rates', '$.function_colors'],
-    why: 'rates and function_colors are keyed by the run\'s crawler\'s functions and base label: the sample\'s run is of a crawler with get_phone_numbers and "Export Listings (No Phone)", which no other docs page describes; the replayed run is of the sampled Google Maps crawler (extract_emails_from_website…, "Export Local Businesses").',
-  },
 };
 
 const UNKNOWN = '0'.repeat(32);
@@ -270,7 +266,18 @@ const REPLAY: Record<string, Step> = {
   'get-results 400': api('GET', '/v1/results'),
   'get-run 200': () => e.api('GET', `/v1/runs/${ids.run}`),
   'get-run 404': api('GET', `/v1/runs/${UNKNOWN}`),
-  'get-run-credits 200': () => e.api('GET', `/v1/runs/${ids.run}/credits`),
+  // The sample's run is of a crawler with get_phone_numbers and the base label "Export Listings (No Phone)": a run of
+  // that crawler (Leboncoin Listings & Phone Search Export) with the function on.
+  'get-run-credits 200': async () => {
+    const s = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.leboncoinPhone })).body.id;
+    await e.api('POST', `/v1/squids/${s}`, { params: { max_pages: 99, fetch_since: null, max_results: null, online_shop: true, functions: { get_phone_numbers: true } } });
+    await e.api('POST', '/v1/tasks', { squid: s, tasks: [{ url: 'https://www.leboncoin.fr/annonces/offres/provence_alpes_cote_d_azur/bouches_du_rhone/p-2' }] });
+    const run = (await e.api('POST', '/v1/runs', { squid: s })).body.id;
+    await finish(run);
+    const r = await e.api('GET', `/v1/runs/${run}/credits`);
+    expect(r.body).toMatchObject({ base_function_label: 'Export Listings (No Phone)', rates: { credits_per_row: 4, get_phone_numbers: 6 } });
+    return r;
+  },
   'get-run-credits 404': api('GET', `/v1/runs/${UNKNOWN}/credits`),
   'get-run-stats 200': () => e.api('GET', `/v1/runs/${ids.run}/stats`),
   'get-run-stats 404': api('GET', `/v1/runs/${UNKNOWN}/stats`),
