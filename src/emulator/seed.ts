@@ -31,8 +31,13 @@ export const DEMO_CRAWLERS = {
 export const DEMO_SQUIDS = {
   /** Google Maps, 3 tasks, 2 finished runs with results. */
   paris: 'Paris restaurants',
-  /** Twitter, linked to an account whose daily limit is exhausted: its runs pause, then resume. */
+  /** Twitter, linked to the demo Twitter account (no limits, as sampled): its runs finish. */
   influencers: 'Tech influencers',
+  /**
+   * Sales Navigator, linked to the demo Sales Navigator account, which is at its sampled daily `profiles` limit
+   * (150): its runs pause (no_account_available), then resume when the limit resets.
+   */
+  leads: 'CTO leads',
   /** Indeed, a crawler with has_issues: its runs end in error. */
   jobs: 'Job board watch',
   /** Amazon, 2 tasks, 1 finished run. */
@@ -173,15 +178,6 @@ function pastRun(emu: EmuCore, squid: Rec, startMs: number, outcome: 'done' | 'e
   });
 }
 
-/** Limits of a demo account type, as the account-type pages show them ({max, default, description}). */
-function demoLimits(batch: number, limit: string, max: number): Record<string, Rec> {
-  return {
-    batch: { max: batch, default: 1, description: 'Parallel sessions.' },
-    batch_hours: { max: 24, default: 1, description: 'Hours between batches.' },
-    [limit]: { max, default: Math.round(max / 5), attribute: limit, description: 'Daily limit.' },
-  };
-}
-
 // In the list-account-types sample's order: Facebook (no limits, as sampled), Sales Navigator, Twitter.
 const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; cookies: string[]; params: Record<string, Rec> }[] = [
   { name: 'facebook-sync', domain: 'Facebook', baseurl: 'https://www.facebook.com', cookies: ['c_user', 'xs'], params: {} },
@@ -195,9 +191,8 @@ const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; cookies: s
       batch_hours: { max: 2, default: 2, description: 'Hours between each launch during a day' },
     },
   },
-  // The samples give Twitter no limits ({}); the demo keeps a daily limit so that a run can be shown paused by it
-  // (seed content, listed in docs/emulator.md).
-  { name: 'twitter-sync', domain: 'Twitter', baseurl: 'https://x.com', cookies: ['auth_token', 'ct0'], params: demoLimits(10, 'profiles_per_day', 500) },
+  // No limits, as the get-account-details and list-accounts samples show a Twitter account ({default: {}, user: {}}).
+  { name: 'twitter-sync', domain: 'Twitter', baseurl: 'https://x.com', cookies: ['auth_token', 'ct0'], params: {} },
 ];
 
 function seedAccountTypes(emu: EmuCore): void {
@@ -257,8 +252,10 @@ export function applySeed(emu: EmuCore, seed: SeedName, token: string): void {
   seedAccountTypes(emu);
   if (seed === 'empty') return;
   const c = emu.state.crawlers;
-  const twitterAccount = newAccount(emu, 'twitter-sync', DEMO_ACCOUNT_USERNAMES.twitter, now - 20 * DAY, Number.MAX_SAFE_INTEGER);
-  newAccount(emu, 'sales-nav-sync', DEMO_ACCOUNT_USERNAMES.salesNav, now - 15 * DAY);
+  const twitterAccount = newAccount(emu, 'twitter-sync', DEMO_ACCOUNT_USERNAMES.twitter, now - 20 * DAY);
+  // At its daily profiles limit (the sampled 150): a run of a squid using it pauses with no_account_available, the
+  // documented pause (api-reference: "no_account_available (pauses, auto-resumes)"), and the account shows resets_in.
+  const salesNavAccount = newAccount(emu, 'sales-nav-sync', DEMO_ACCOUNT_USERNAMES.salesNav, now - 15 * DAY, Number.MAX_SAFE_INTEGER);
 
   const paris = newSquid(emu, c[DEMO_CRAWLERS.googleMaps], DEMO_SQUIDS.paris, now - 9 * DAY);
   functionsOff(paris);
@@ -273,6 +270,13 @@ export function applySeed(emu: EmuCore, seed: SeedName, token: string): void {
   newTask(emu, influencers, { url: 'https://x.com/nasa' }, now - 7 * DAY);
   newTask(emu, influencers, { url: 'https://x.com/github' }, now - 7 * DAY);
   pastRun(emu, influencers, now - 6 * DAY, 'done');
+
+  const leads = newSquid(emu, c[DEMO_CRAWLERS.salesNav], DEMO_SQUIDS.leads, now - 6 * DAY);
+  (leads.params as Rec).results_type = 'leads';
+  leads.is_ready = isReady(defOf(c[DEMO_CRAWLERS.salesNav]), leads.params as Rec);
+  leads.accounts = [salesNavAccount.id];
+  newTask(emu, leads, { url: 'https://www.linkedin.com/sales/search/people?query=cto%20paris' }, now - 6 * DAY);
+  newTask(emu, leads, { url: 'https://www.linkedin.com/sales/search/people?query=cto%20lyon' }, now - 6 * DAY);
 
   const jobs = newSquid(emu, c[DEMO_CRAWLERS.indeed], DEMO_SQUIDS.jobs, now - 5 * DAY);
   newTask(emu, jobs, { url: 'https://www.indeed.com/jobs?q=typescript+developer' }, now - 5 * DAY);

@@ -15,21 +15,22 @@ const writes = async () => (await emu.requests()).filter((r) => r.method !== 'GE
 
 describe('sq accounts list/get: health and squids (changelog: status, resets_in, lock_time)', () => {
   it('shows resets_in of an account at its daily limit, and the squids using it', async () => {
-    const tw = account(DEMO_ACCOUNT_USERNAMES.twitter);
-    const counter = Object.entries(tw.params.user as J).find(([k]) => k !== 'batch' && k !== 'batch_hours')![1];
+    // The demo Sales Navigator account is at its daily profiles limit; the Twitter one has no limits (as sampled).
+    const sn = account(DEMO_ACCOUNT_USERNAMES.salesNav);
+    const counter = Object.entries(sn.params.user as J).find(([k]) => k !== 'batch' && k !== 'batch_hours')![1];
     counter.timestamp = Math.floor(emu.emu.clock.now() / 1000) + 3 * 3600 + 150;
     const r = await sq(['accounts', 'list', '--format', 'csv', '--fields', 'username,status,resets_in,squids'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`${DEMO_ACCOUNT_USERNAMES.twitter},200,3h 2m,${DEMO_SQUIDS.influencers}`);
-    const get = await sq(['accounts', 'get', DEMO_ACCOUNT_USERNAMES.salesNav, '--json'], { env: emu.env() });
+    expect(r.stdout).toContain(`${DEMO_ACCOUNT_USERNAMES.salesNav},200,3h 2m,${DEMO_SQUIDS.leads}`);
+    const get = await sq(['accounts', 'get', DEMO_ACCOUNT_USERNAMES.twitter, '--json'], { env: emu.env() });
     expect(JSON.parse(get.stdout)).not.toHaveProperty('resets_in');
   });
 
   it('shows lock_time while a run of a squid holds the account', async () => {
-    const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
-    const s = (await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.salesNav, name: 'Leads' } })).id;
-    await emu.api(`/v1/squids/${s}`, { method: 'POST', body: { params: { results_type: 'leads' } } });
-    await emu.api('/v1/tasks', { method: 'POST', body: { squid: s, tasks: [{ url: 'https://www.linkedin.com/sales/search/people?query=a' }, { url: 'https://www.linkedin.com/sales/search/people?query=b' }] } });
+    const a = account(DEMO_ACCOUNT_USERNAMES.twitter);
+    const s = (await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.twitter, name: 'Profiles' } })).id;
+    await emu.api(`/v1/squids/${s}`, { method: 'POST', body: { params: {} } });
+    await emu.api('/v1/tasks', { method: 'POST', body: { squid: s, tasks: [{ url: 'https://x.com/nasa' }, { url: 'https://x.com/github' }] } });
     await emu.api('/v1/runs', { method: 'POST', body: { squid: s } });
     await emu.advance(3_500);
     const r = await sq(['accounts', 'get', String(a.id), '--json'], { env: emu.env() });

@@ -20,13 +20,13 @@ const tsv = (out: string) => out.trimEnd().split('\n').map((l) => l.split('\t'))
 
 describe('sq accounts update --limit', () => {
   it('posts {account, type, params} to /v1/accounts and shows the updated account', async () => {
-    const a = account(DEMO_ACCOUNT_USERNAMES.twitter);
+    const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
     const key = limitsOf(a).find((k) => k !== 'batch' && k !== 'batch_hours')!;
-    const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.twitter, '--limit', `${key}=7`, '--limit', 'batch=2', '--json'], { env: emu.env() });
+    const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.salesNav, '--limit', `${key}=7`, '--limit', 'batch=2', '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
     expect(await writes()).toEqual([expect.objectContaining({ method: 'POST', path: '/v1/accounts', body: { account: a.id, type: a.type, params: { [key]: 7, batch: 2 } } })]);
     expect(JSON.parse(r.stdout).params.user[key].max).toBe(7);
-    expect(account(DEMO_ACCOUNT_USERNAMES.twitter).params.user.batch.max).toBe(2);
+    expect(account(DEMO_ACCOUNT_USERNAMES.salesNav).params.user.batch.max).toBe(2);
   });
 
   it('a key the account type does not have is exit 2 naming the allowed ones; nothing is written', async () => {
@@ -39,17 +39,17 @@ describe('sq accounts update --limit', () => {
 
   // Issue 33 E11: `allowed[key]` found Object.prototype's own names, so these passed the check and were written.
   it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'])('--limit %s=5 (a name of Object.prototype) is exit 2; nothing is written', async (key) => {
-    const a = account(DEMO_ACCOUNT_USERNAMES.twitter);
-    const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.twitter, '--limit', `${key}=5`], { env: emu.env() });
+    const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
+    const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.salesNav, '--limit', `${key}=5`], { env: emu.env() });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`has no limit "${key}" (allowed: ${limitsOf(a).join(', ')})`);
     expect(await writes()).toEqual([]);
   });
 
   it('a value above the type\'s maximum is exit 2 naming the maximum; nothing is written', async () => {
-    const a = account(DEMO_ACCOUNT_USERNAMES.twitter);
+    const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
     const max = a.params.default.batch.max;
-    const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.twitter, '--limit', `batch=${max + 1}`], { env: emu.env() });
+    const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.salesNav, '--limit', `batch=${max + 1}`], { env: emu.env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--limit batch=${max + 1}: at most ${max}`);
     expect(await writes()).toEqual([]);

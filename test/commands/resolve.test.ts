@@ -150,7 +150,7 @@ describe('resolution through the CLI', () => {
   it('an unknown squid exits 3 naming what was searched', async () => {
     const r = await sq(['squids', 'get', 'No such squid'], { env: emu.env() });
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('no squid matches "No such squid" (searched 5 squids by id, name)');
+    expect(r.stderr).toContain('no squid matches "No such squid" (searched 6 squids by id, name)');
   });
 
   it('crawlers resolve by slug, name and prefix; unknown exits 3', async () => {
@@ -160,6 +160,6 @@ describe('resolution through the CLI', () => {
     }
     const r = await sq(['crawlers', 'get', 'nope-crawler'], { env: emu.env() });
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('no crawler matches "nope-crawler" (searched 8 crawlers by id, name, slug)');
+    expect(r.stderr).toContain('no crawler matches "nope-crawler" (searched 9 crawlers by id, name, slug)');
   });
 });

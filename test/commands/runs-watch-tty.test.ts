@@ -42,7 +42,7 @@ it('draws a bar in place with percent, tasks done/total, results and elapsed, th
  * resumes. The emulator's clock only moves between two polls of the CLI (gatedSqClock), so no state is skipped.
  */
 async function watchThroughPause(tty: boolean) {
-  const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: emu.squidId(DEMO_SQUIDS.influencers) } });
+  const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: emu.squidId(DEMO_SQUIDS.leads) } });
   const clock = gatedSqClock();
   let finished = false;
   /** Lets sq poll `n` more times, the emulator's clock still. */

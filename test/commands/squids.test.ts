@@ -140,7 +140,7 @@ describe('paging', () => {
   it('--all fetches every page at 100 and prints no hint', async () => {
     const r = await sq(['squids', 'list', '--all', '--format', 'ndjson'], { env: emu.env() });
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n')).toHaveLength(5);
+    expect(r.stdout.trim().split('\n')).toHaveLength(6);
     expect(r.stderr).toBe('');
     expect((await emu.requests())[0].query).toEqual({ page: '1', limit: '100' });
   });
@@ -149,14 +149,14 @@ describe('paging', () => {
     const r = await sq(['squids', 'list', '--page', '2', '--limit', '2', '--fields', 'name'], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(3);
-    expect(r.stderr).toContain('Showing 3-4 of 5 squids');
+    expect(r.stderr).toContain('Showing 3-4 of 6 squids');
     expect((await emu.requests())[0].query).toEqual({ page: '2', limit: '2' });
   });
 
   it('--page reads exactly that page, however many records --limit would allow', async () => {
     const r = await sq(['squids', 'list', '--page', '3', '--limit', '2', '--fields', 'name'], { env: emu.env() });
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n')).toHaveLength(2);
+    expect(r.stdout.trim().split('\n')).toHaveLength(3);
     expect(r.stderr).toBe('');
     expect((await emu.requests()).map((q) => q.query)).toEqual([{ page: '3', limit: '2' }]);
   });
@@ -165,7 +165,7 @@ describe('paging', () => {
     const r = await sq(['squids', 'list', '--page', '9', '--limit', '2', '--json'], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([]);
-    expect(r.stderr).toBe('Page 9 is past the end: there are 5 squids.\n');
+    expect(r.stderr).toBe('Page 9 is past the end: there are 6 squids.\n');
   });
 
   it('the free-plan warning is printed once on stderr across pages; JSON stdout stays clean', async () => {

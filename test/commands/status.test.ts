@@ -12,7 +12,7 @@ let failed: J;
 
 beforeEach(async () => {
   // A paused run (its account's daily limit is spent), auto-reset on, and the seed's failed run of "Job board watch".
-  paused = await emu.api('/v1/runs', { method: 'POST', body: { squid: emu.squidId(DEMO_SQUIDS.influencers) } });
+  paused = await emu.api('/v1/runs', { method: 'POST', body: { squid: emu.squidId(DEMO_SQUIDS.leads) } });
   for (let i = 0; i < 10 && (await emu.api(`/v1/runs/${paused.id}`)).status !== 'paused'; i++) await emu.advance(1000);
   expect((await emu.api(`/v1/runs/${paused.id}`)).status).toBe('paused');
   await emu.api('/v1/plans/auto-reset', { method: 'POST', body: { enabled: true, threshold_pct: 90, max_resets_per_24h: 2 } });
@@ -29,7 +29,7 @@ it('prints one screen: user and plan, credits, auto-reset, the paused run with i
   expect(out).toContain('Account\n  Ada Demo <demo@sq-emulator.local>  plan Premium (active)\n');
   expect(out).toMatch(/\nCredits\n {2}[\d,]+ of 10,000 used \(\d+(\.\d)?%\), [\d,]+ remaining; resets \S+\n/);
   expect(out).toContain('\nAuto-reset\n  on at 90% usage; 0 of 2 resets used in 24h');
-  expect(out).toContain(`\nRuns in progress (1)\n  ${paused.id}  paused  ${DEMO_SQUIDS.influencers}  `);
+  expect(out).toContain(`\nRuns in progress (1)\n  ${paused.id}  paused  ${DEMO_SQUIDS.leads}  `);
   expect(out).toContain(`\n      ${REASON}\n`);
   expect(out).toContain(`\nLatest failed runs (1)\n  ${failed.id}  error  ${DEMO_SQUIDS.jobs}  ${failed.ended_at}\n      error: ${failed.done_reason_desc}\n`);
   expect(out).toContain('\nFailing deliveries (0)\n  no failed export in the 20 most recent runs\n');
@@ -46,15 +46,16 @@ it('--json is one object with the documented keys, and the reads are bounded', a
   expect(s.credits.remaining).toBe(s.credits.available - s.credits.consumed);
   expect(s.auto_reset).toMatchObject({ enabled: true, threshold_pct: 90, max_resets_per_24h: 2, resets_used_in_window: 0 });
   expect(s.runs_in_progress).toEqual([
-    expect.objectContaining({ id: paused.id, status: 'paused', squid_name: DEMO_SQUIDS.influencers, done_reason: 'no_account_available' }),
+    expect.objectContaining({ id: paused.id, status: 'paused', squid_name: DEMO_SQUIDS.leads, done_reason: 'no_account_available' }),
   ]);
   expect(s.failed_runs.map((x: J) => [x.id, x.done_reason_desc])).toEqual([[failed.id, failed.done_reason_desc]]);
   expect(s.failing_deliveries).toEqual([]);
   expect(s.partial).toBeNull();
   const reqs = await emu.requests();
   expect(reqs.every((q) => q.method === 'GET')).toBe(true);
-  // me, balance, auto-reset, one squid page, and one runs read per squid that has runs (4 in the demo seed) at most
-  expect(reqs.length).toBeLessThanOrEqual(8);
+  // me, balance, auto-reset, one squid page, and one runs read per squid that has runs (5 here: the demo seed's 4
+  // and the paused one's) at most
+  expect(reqs.length).toBeLessThanOrEqual(9);
 });
 
 it('a run whose export failed is listed under failing deliveries', async () => {
@@ -90,5 +91,5 @@ it('on a narrow terminal every line fits the width, a cut one ending in "…"', 
   const lines = r.stdout.trimEnd().split('\n');
   expect(lines.every((l) => l.length <= 40)).toBe(true);
   expect(lines).toContain('Account');
-  expect(lines.find((l) => l.startsWith(`  ${paused.id}`))).toBe(`  ${paused.id}  paused  ${DEMO_SQUIDS.influencers}`.slice(0, 39) + '…');
+  expect(lines.find((l) => l.startsWith(`  ${paused.id}`))).toBe(`  ${paused.id}  paused  ${DEMO_SQUIDS.leads}`.slice(0, 39) + '…');
 });

@@ -68,7 +68,7 @@ describe('sq squids (built binary)', () => {
     const r = await run('squids', 'list', '--limit', '2', '--fields', 'name');
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(3);
-    expect(r.stderr).toContain('Showing 2 of 5 squids — use --all or --limit N to see more.');
+    expect(r.stderr).toContain('Showing 2 of 6 squids — use --all or --limit N to see more.');
     expect((await calls())[0].query).toEqual({ page: '1', limit: '2' });
   });
 

@@ -28,11 +28,11 @@ it('the listener prints the subscribed events of the run, never the unsubscribed
   const url = /Listening on (\S+)/.exec(err)![1];
 
   const env = emu.env();
-  // "Tech influencers" runs pause on an exhausted account limit, then resume: run.paused happens but is not subscribed.
-  const cfg = await sqBin(['delivery', 'webhook', '--squid', 'Tech influencers', '--url', url, '--events', 'run.running,run.done'], { env });
+  // "CTO leads" runs pause on an exhausted account limit, then resume: run.paused happens but is not subscribed.
+  const cfg = await sqBin(['delivery', 'webhook', '--squid', 'CTO leads', '--url', url, '--events', 'run.running,run.done'], { env });
   expect(cfg.code, cfg.stderr).toBe(0);
 
-  const started = await sqBin(['runs', 'start', '--squid', 'Tech influencers', '--json'], { env });
+  const started = await sqBin(['runs', 'start', '--squid', 'CTO leads', '--json'], { env });
   expect(started.code, started.stderr).toBe(0);
   const run = JSON.parse(started.stdout) as { id: string; squid: string };
   expect(run.id).toMatch(/^[0-9a-f]{32}$/);
@@ -51,7 +51,7 @@ it('the listener prints the subscribed events of the run, never the unsubscribed
 
   const events = ndjson(out);
   for (const e of events) {
-    expect(e).toMatchObject({ id: run.id, object: 'run', squid: { id: run.squid, name: 'Tech influencers' } });
+    expect(e).toMatchObject({ id: run.id, object: 'run', squid: { id: run.squid, name: 'CTO leads' } });
     expect(e.timestamp).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
   }
   const names = events.map((e) => e.event);

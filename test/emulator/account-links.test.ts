@@ -2,7 +2,8 @@
 // the docs samples of update-account-limits, link-account-to-squid and refresh-cookies: key sets, JSON types and
 // status codes. (The wording of their 400s is the emulator-fidelity work's, not asserted here.)
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
+import type { EmuCore } from '../../src/emulator/emu.js';
 import { startTestEmulator, type TestEmu } from './helpers.js';
 
 type J = Record<string, any>;
@@ -22,8 +23,9 @@ const account = (username: string): J => Object.values(e.emu.state.accounts).fin
 
 describe('POST /v1/accounts (update-account-limits)', () => {
   it('200: the whole account, the sample\'s keys, params.user carrying the new maximum', async () => {
-    // The healthy account: the demo Twitter one is at its daily limit and also shows resets_in (account health).
-    const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
+    // A healthy Sales Navigator account (the sample's is healthy): the demo one is at its daily profiles limit and
+    // also shows resets_in (account health); Twitter accounts have no limits to update.
+    const a = newAccount(e.emu as EmuCore, 'sales-nav-sync', 'fresh.login@acme.test', e.emu.clock.now());
     const r = await e.api('POST', '/v1/accounts', { account: a.id, type: a.type, params: { batch: 3 } });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(ACCOUNT_KEYS);
@@ -50,7 +52,8 @@ describe('POST /v1/squids/{id} {accounts} (link-account-to-squid)', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ name: DEMO_SQUIDS.paris, accounts: [a.id] });
     const listed = (await e.api('GET', '/v1/accounts')).body.data.find((x: J) => x.id === a.id);
-    expect(listed.squids).toEqual([{ name: DEMO_SQUIDS.paris, hash_value: paris }]);
+    // Beside the demo squid already using it.
+    expect(listed.squids).toEqual([{ name: DEMO_SQUIDS.paris, hash_value: paris }, { name: DEMO_SQUIDS.leads, hash_value: e.squid(DEMO_SQUIDS.leads) }]);
   });
 });
 

@@ -81,7 +81,7 @@ describe('control plane', () => {
     expect(r.status).toBe(200);
     const after = (await e.api('GET', '/v1/squids?limit=100')).body.data.map((s: { id: string }) => s.id);
     expect(after).toEqual(before.filter((id: string) => e.emu.state.squids[id]));
-    expect(after).toHaveLength(5);
+    expect(after).toHaveLength(6);
     expect((await e.ctl('GET', '/_emulator/faults')).body.rules).toEqual([]);
     expect((await e.ctl('GET', '/_emulator/requests')).body).toHaveLength(1);
     expect((await e.api('GET', '/v1/crawlers')).status).toBe(200);

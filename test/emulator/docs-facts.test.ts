@@ -3,7 +3,8 @@
 // unknown params: fidelity.test.ts; every sample's key sets and types: docs-samples.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
-import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { DEMO_CRAWLERS, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
+import type { EmuCore } from '../../src/emulator/emu.js';
 import { startTestEmulator, type TestEmu } from './helpers.js';
 
 type J = Record<string, any>;
@@ -63,7 +64,8 @@ describe('the live vocabulary (item 5, Sales Navigator account limits)', () => {
     expect(Object.keys(salesNav.params)).toEqual(['batch', 'profiles', 'searches', 'batch_hours']);
     expect(salesNav.params.profiles).toEqual({ max: 150, default: 150, description: 'Maximum number of profile requests per day' });
     expect(salesNav.cookies.map((c: J) => c.name)).toEqual(['li_at', 'JSESSIONID', 'li_a']);
-    const account = ((await e.api('GET', '/v1/accounts')).body.data as J[]).find((a) => a.type === 'sales-nav-sync')!;
+    // A healthy account, as the sample's (the demo one is at its daily profiles limit: 150 spent).
+    const account = newAccount(e.emu as EmuCore, 'sales-nav-sync', 'fresh.login@acme.test', e.emu.clock.now());
     const r = await e.api('POST', '/v1/accounts', { account: account.id, type: 'sales-nav-sync', params: { batch: 10, profiles: 100, searches: 150, batch_hours: 1 } });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body.params.user)).toEqual(['batch', 'profiles', 'searches', 'batch_hours']);

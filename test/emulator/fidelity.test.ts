@@ -212,7 +212,7 @@ describe('documented shapes', () => {
     expect((await e.api('POST', '/v1/synchronize', { type: 'twitter-sync', cookies: { auth_token: 'a', ct0: 'b' } })).body.id).toMatch(HEX32);
   });
 
-  it('Sales Navigator accounts take a batch of up to 20, other accounts up to 10', async () => {
+  it('Sales Navigator accounts take a batch of up to 20; Twitter accounts have no limits to set (as sampled)', async () => {
     const accounts = (await e.api('GET', '/v1/accounts')).body.data as J[];
     const salesNav = accounts.find((a) => a.type === 'sales-nav-sync')!;
     const twitter = accounts.find((a) => a.type === 'twitter-sync')!;
@@ -222,6 +222,7 @@ describe('documented shapes', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.params.user.batch.max).toBe(20);
     expect((await set(salesNav, 21)).status).toBe(400);
-    expect((await set(twitter, 11)).body).toEqual({ detail: 'batch must be an integer between 1 and 10.' });
+    expect(twitter.params).toEqual({ default: {}, user: {} });
+    expect((await set(twitter, 1)).body).toEqual({ detail: 'Unknown limit "batch": twitter-sync accounts have no limits.' });
   });
 });

@@ -220,11 +220,12 @@ describe('accounts and synchronization', () => {
     const t2 = (await e.api('GET', '/v1/account_types')).body;
     expect(t1).toEqual(t2);
     expect(t1.data.map((t: { name: string }) => t.name)).toEqual(['facebook-sync', 'sales-nav-sync', 'twitter-sync']);
-    const upd = await e.api('POST', '/v1/accounts', { account: a.id, type: 'twitter-sync', params: { profiles_per_day: 250 } });
-    expect(upd.status).toBe(200);
-    expect(upd.body.params.user.profiles_per_day.max).toBe(250);
-    expect((await e.api('POST', '/v1/accounts', { account: a.id, params: { profiles_per_day: 501 } })).status).toBe(400);
+    // Limits are the Sales Navigator account's (Twitter accounts have none, as sampled).
     const other = list.data.find((x: { type: string }) => x.type === 'sales-nav-sync');
+    const upd = await e.api('POST', '/v1/accounts', { account: other.id, type: 'sales-nav-sync', params: { profiles: 100 } });
+    expect(upd.status).toBe(200);
+    expect(upd.body.params.user.profiles.max).toBe(100);
+    expect((await e.api('POST', '/v1/accounts', { account: other.id, params: { profiles: 151 } })).status).toBe(400);
     expect((await e.api('DELETE', `/v1/accounts/${other.id}`)).body).toEqual({ id: other.id, object: 'account', deleted: true });
     expect(await e.api('DELETE', `/v1/accounts/${other.id}`)).toMatchObject({ status: 404, body: { detail: 'Account not found.' } });
     expect((await e.api('GET', '/v1/accounts')).body.total_results).toBe(1);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
-import { DEMO_BALANCE } from '../../src/emulator/seed.js';
+import { DEMO_BALANCE, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { startTestEmulator, type TestEmu } from './helpers.js';
 
 let e: TestEmu;
@@ -89,7 +89,7 @@ describe('runs engine', () => {
   });
 
   it('pauses when the linked account hit its daily limit, then resumes and finishes', async () => {
-    const squid = e.squid('Tech influencers');
+    const squid = e.squid(DEMO_SQUIDS.leads);
     const run = (await e.api('POST', '/v1/runs', { squid })).body.id;
     await e.advance(RUN_TIMING.startMs + RUN_TIMING.taskMs);
     const paused = await status(run);

@@ -17,7 +17,7 @@ export default defineVerb({
   args: ['<account>'],
   writes: true,
   options: [{ flags: '--limit <key=value>', description: 'set one limit (repeatable)', repeatable: true }],
-  examples: ['sq accounts update demo_scraper --limit profiles_per_day=200', 'sq accounts update 7c2d --limit batch=10 --limit batch_hours=2 --dry-run'],
+  examples: ['sq accounts update jane.doe@acme.test --limit profiles=100', 'sq accounts update 7c2d --limit batch=10 --limit batch_hours=2 --dry-run'],
   async run(ctx, [ref], opts) {
     const given = nonEmpty('<account>', ref).trim();
     const limits = parseLimits(opts.limit ?? []);

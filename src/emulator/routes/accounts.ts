@@ -110,7 +110,11 @@ export function registerAccounts(emu: EmuCore): void {
     const params = a.params as { default: Record<string, Rec>; user: Record<string, Rec> };
     for (const [k, v] of Object.entries(b.params)) {
       const def = params.default[k];
-      if (!def) return detail(400, `Unknown limit "${k}"; allowed: ${Object.keys(params.default).join(', ')}.`);
+      if (!def) {
+        const allowed = Object.keys(params.default);
+        // Facebook and Twitter accounts have none, as sampled ({default: {}, user: {}}).
+        return detail(400, allowed.length ? `Unknown limit "${k}"; allowed: ${allowed.join(', ')}.` : `Unknown limit "${k}": ${String(a.type)} accounts have no limits.`);
+      }
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > Number(def.max))
         return detail(400, `${k} must be an integer between 1 and ${String(def.max)}.`);
     }

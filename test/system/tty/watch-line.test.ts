@@ -21,7 +21,7 @@ afterAll(async () => {
 
 it('sq runs watch on an 80-column terminal: the pause reason comes first and stays on screen', async () => {
   // The demo squid whose account limit is exhausted: its run pauses after a few seconds of (virtual) time.
-  const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: emu.squidId(DEMO_SQUIDS.influencers) } });
+  const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: emu.squidId(DEMO_SQUIDS.leads) } });
   let status = '';
   for (let i = 0; i < 200 && status !== 'paused'; i++) {
     await emu.advance(1000);
