@@ -59,7 +59,7 @@ describe.each([80, 200])('sq squids list on a %i-column terminal', (width) => {
     const nameStart = head.indexOf('NAME');
     const crawlerStart = head.indexOf('CRAWLER');
     for (const r of rows) {
-      const at = nameStart + r.slice(nameStart).search(/  (Google|Amazon|Indeed|Twitter) /) + 2;
+      const at = nameStart + r.slice(nameStart).search(/  (Google|Amazon|Indeed|Twitter|Sales) /) + 2;
       expect(displayWidth(r.slice(0, at)), r).toBe(crawlerStart);
       expect(displayWidth(r.slice(0, r.indexOf(' ')))).toBeLessThan(nameStart);
     }
