@@ -8,6 +8,7 @@ import { newSquid, newTask } from '../seed.js';
 import { isoZ, isRecord, json, naiveUs, paramsKey } from '../util.js';
 import { chainView } from '../views.js';
 import { bodyObject, type Rec } from './common.js';
+import { slotsProblem } from './squids.js';
 
 /** Squids in one chain, the first source included: the link that would make a fourth is refused. */
 const MAX_DEPTH = 3;
@@ -84,10 +85,16 @@ export function registerChains(emu: EmuCore): void {
     if (!isRecord(s.chain)) return err(404, NO_CHAIN);
     const set = settings(bodyObject(req));
     if (!set.ok) return err(400, set.error);
-    Object.assign(s.chain, set.value);
-    // A new concurrency applies to the target squid already created too.
+    // A new concurrency applies to the target squid already created too, so raising it past the plan's slots is
+    // refused as raising any active squid's concurrency is (changelog, "slots": SlotsLimitExceeded).
     const target = s.chain.target_cluster ? emu.state.squids[String(s.chain.target_cluster)] : undefined;
-    if (target && typeof set.value.cluster_concurrency === 'number') target.concurrency = set.value.cluster_concurrency;
+    const conc = set.value.cluster_concurrency;
+    if (target && typeof conc === 'number' && target.is_active !== false && conc > Number(target.concurrency ?? 1)) {
+      const problem = slotsProblem(emu, conc, String(target.id));
+      if (problem) return err(400, problem);
+    }
+    Object.assign(s.chain, set.value);
+    if (target && typeof conc === 'number') target.concurrency = conc;
     emu.markDirty();
     return json(200, chainView(emu, s.chain));
   });
@@ -113,8 +120,15 @@ export function fireChain(emu: EmuCore, run: Rec, rows: Rec[]): void {
   let target = chain.target_cluster ? emu.state.squids[String(chain.target_cluster)] : undefined;
   const now = emu.clock.now();
   if (!target) {
+    const concurrency = Number(chain.cluster_concurrency ?? 1);
+    // Creating a squid past the plan's slots fails (changelog, "slots": SlotsLimitExceeded), and an inactive squid
+    // holds none: with no slot left the target is created inactive, so the results still become its tasks (nothing
+    // is lost) and no run starts until it is activated, which needs a slot like any activation. (Inferred: the docs
+    // do not say what a first fire does with no slot left.)
+    const full = slotsProblem(emu, concurrency) !== null;
     target = newSquid(emu, crawler, uniqueName(emu, chain.cluster_name ? String(chain.cluster_name) : `${String(crawler.name)} (N) (chained)`), now);
-    target.concurrency = chain.cluster_concurrency ?? 1;
+    target.concurrency = concurrency;
+    if (full) target.is_active = false;
     target.chained_from = src.id;
     chain.target_cluster = target.id;
   }
@@ -131,6 +145,9 @@ export function fireChain(emu: EmuCore, run: Rec, rows: Rec[]): void {
   }
   emu.markDirty();
   if (!known.size || Object.values(emu.state.runs).some((r) => r.squid === target.id && isActive(r))) return;
+  // An inactive target takes the tasks but does not run (changelog: is_active false stops the squid from running;
+  // POST /v1/runs on it is SquidInactive): neither an autostarted run nor a queued one.
+  if (target.is_active === false) return;
   if (chain.autostart !== false) {
     startRun(emu, String(target.id), 'chain');
     return;

@@ -25,7 +25,7 @@ export function usedSlots(emu: EmuCore, except?: string): number {
 }
 
 /** The error of a change that would hold more slots than the plan has (SlotsLimitExceeded), or null. */
-function slotsProblem(emu: EmuCore, wanted: number, except?: string): string | null {
+export function slotsProblem(emu: EmuCore, wanted: number, except?: string): string | null {
   const total = Number(emu.state.balance.total_available_slots);
   const used = usedSlots(emu, except);
   return used + wanted > total
