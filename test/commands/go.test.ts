@@ -35,7 +35,9 @@ async function goAdvancing(args: string[], opts: { signal?: AbortSignal; stopAft
   const p = sq(['go', ...args], { env: emu.env(), signal, clock }).finally(() => (finished = true));
   let polled = 0;
   for (let i = 0; !finished; i++) {
-    await waitFor(() => clock.sleeping || finished, Boolean, 'a poll', 10_000);
+    // Real time, so a bound far from the machine's speed: the first sq of a worker loads the CLI's modules through
+    // vite, which took over 10 s (the bound before) at a load average of 25 on 2 cores. The test's timeout is 60 s.
+    await waitFor(() => clock.sleeping || finished, Boolean, 'a poll', 40_000);
     if (finished) break;
     if (i === 200) {
       cap.abort(new Error('stopped by the test'));
