@@ -533,7 +533,7 @@ complete -c sq -n '__sq_is \'squids update\'' -l name -x -d 'new name (at most 2
 complete -c sq -n '__sq_is \'squids update\'' -l concurrency -x -d 'parallel workers, 1-20 (also capped by the crawler and plan)'
 complete -c sq -n '__sq_is \'squids update\'' -l param -x -d 'set a squid parameter (repeatable)'
 complete -c sq -n '__sq_is \'squids update\'' -l schedule -x -d 'run on this 5-field cron schedule, e.g. "0 9 * * 1" (Mondays 09:00)'
-complete -c sq -n '__sq_is \'squids update\'' -l timezone -x -d 'IANA time zone of the schedule, e.g. Europe/Paris'
+complete -c sq -n '__sq_is \'squids update\'' -l timezone -x -d 'IANA time zone of the schedule, e.g. Europe/Paris; sent as the zone list spells it (europe/paris: Europe/Paris); an unknown name is exit 2 with the closest ones'
 complete -c sq -n '__sq_is \'squids update\'' -l no-schedule -d 'remove the schedule'
 complete -c sq -n '__sq_is \'squids update\'' -l to-complete -d 'each run continues where the last one stopped'
 complete -c sq -n '__sq_is \'squids update\'' -l no-to-complete -d 'each run starts over'

@@ -69,9 +69,10 @@ class Checker {
 
   /**
    * Expands ${VAR}; secrets must be exactly one reference, so they never sit in the file in clear. Every value taken
-   * from the environment is a secret (a token in a URL's path is one), registered before any message can quote it.
+   * from the environment is a secret (a token in a URL's path is one), registered before any message can quote it,
+   * unless `hidden` is false (an SFTP port).
    */
-  expand(path: string, v: string, secret: boolean, mayBeMissing = secret): string | undefined {
+  expand(path: string, v: string, secret: boolean, mayBeMissing = secret, hidden = true): string | undefined {
     if (secret && !WHOLE_ENV_REF.test(v.trim())) {
       return this.bad(path, 'secrets are not accepted in the file; write an environment reference like ${SFTP_PASSWORD}');
     }
@@ -81,8 +82,8 @@ class Checker {
     const out = v.replace(ENV_REF, (_, name: string) => {
       const val = this.env[name];
       if (val === undefined || val === '') missing ??= name;
-      else this.secret(val);
-      if (val && val.length < SHORT_SECRET) short = true;
+      else if (hidden) this.secret(val);
+      if (hidden && val && val.length < SHORT_SECRET) short = true;
       if (val && CONTROL.test(val)) control ??= name;
       return val ?? '';
     });
@@ -128,7 +129,10 @@ class Checker {
   port(o: Obj, path: string): number | undefined {
     let v = o.port;
     if (v === undefined || v === null) return 22;
-    if (typeof v === 'string') v = this.expand(`${path}.port`, v, false);
+    // A port is no secret: a number from \${SFTP_PORT} is shown as it is. Masked, it was a \`port: ********\` in the text
+    // plan, a 2222 in the JSON one, and a \`"port":********\` line of --dry-run that no JSON parser reads (and every other
+    // "2222" of the output masked with it).
+    if (typeof v === 'string') v = this.expand(`${path}.port`, v, false, false, false);
     if (v === undefined) return undefined;
     const n = typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 65535) {

@@ -14,6 +14,7 @@ import { desiredCrawler, linkedAccounts, matchAccount, matchCrawler, type Live, 
 import { unknownSquidParams } from '../api/crawlers.js';
 import { crawlerAccountType } from '../api/account-links.js';
 import { chainStep } from './chain.js';
+import { canonicalTimeZone } from '../api/cron.js';
 import type { Change, PlanItem, Request, Step } from './step.js';
 
 export type { Change, PlanItem, Request, Step } from './step.js';
@@ -71,7 +72,9 @@ function squidChanges(want: DesiredSquid, live: Rec | null, links?: Links): { ch
   field('active', s.active, live?.is_active, 'is_active');
   field('concurrency', s.concurrency, live?.concurrency, 'concurrency');
   if (s.schedule !== undefined) {
-    const to = s.schedule === null ? null : { cron: s.schedule.cron.trim().split(/\s+/).join(' '), timezone: s.schedule.timezone ?? 'UTC' };
+    // The zone as the API's list spells it (europe/paris: Europe/Paris), as `squids update --timezone` sends it.
+    const zone = s.schedule?.timezone ?? 'UTC';
+    const to = s.schedule === null ? null : { cron: s.schedule.cron.trim().split(/\s+/).join(' '), timezone: canonicalTimeZone(zone) ?? zone };
     const from = live ? liveSchedule(live) : null;
     if (!same(to, from) && (live || to)) {
       changes.push({ field: 'schedule', from: live ? from : null, to });

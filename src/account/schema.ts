@@ -3,7 +3,7 @@
 // A `sq delivery apply` file (squids → channels) is a valid account file: every other key is optional.
 import * as z from 'zod/mini';
 import { RUN_EVENTS } from '../api/events.js';
-import { isTimeZone, parseCron } from '../api/cron.js';
+import { canonicalTimeZone, parseCron } from '../api/cron.js';
 
 const ENV_REF = '^\\$\\{[A-Za-z_][A-Za-z0-9_]*\\}$';
 const d = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
@@ -83,7 +83,7 @@ const schedule = d(
   z.nullable(
     z.strictObject({
       cron: d(z.string().check(z.refine(validCron, 'a 5-field cron expression: minute hour day-of-month month day-of-week, e.g. "0 9 * * 1"')), '5-field cron expression, e.g. "0 9 * * 1" (Mondays 09:00)'),
-      timezone: d(z.optional(z.string().check(z.refine(isTimeZone, 'an IANA time zone name, e.g. Europe/Paris'))), 'IANA time zone of the schedule (default UTC)'),
+      timezone: d(z.optional(z.string().check(z.refine((v) => canonicalTimeZone(v) !== null, 'an IANA time zone name, e.g. Europe/Paris'))), 'IANA time zone of the schedule (default UTC); sent as the zone list spells it (europe/paris: Europe/Paris)'),
     }),
   ),
   'recurring runs: {cron, timezone}; null removes the schedule',

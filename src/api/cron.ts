@@ -78,6 +78,37 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
+/**
+ * The spelling of time zone `tz` to send: the API takes IANA names from its list (~455, legacy aliases included), in
+ * their own spelling, so a name typed in another case (europe/paris, utc) is sent as the list spells it
+ * (Europe/Paris, UTC). A zone name spelled right is sent as it is, an alias too (Asia/Kolkata, US/Pacific); an alias
+ * typed all in one case (us/pacific), whose spelling nothing here can confirm, is sent as the zone it links to
+ * (America/Los_Angeles). Null when `tz` is no zone name at all.
+ */
+export function canonicalTimeZone(tz: string): string | null {
+  if (!tz || tz !== tz.trim()) return null;
+  const known = zoneNames();
+  if (known.includes(tz) || tz === 'UTC') return tz;
+  if (!/^[A-Za-z_]+(?:\/[A-Za-z0-9_+-]+)+$|^(?:UTC|GMT|UCT|Zulu|Etc\/[A-Za-z0-9+-]+)$/i.test(tz)) return null;
+  let resolved: string;
+  try {
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+  const lower = tz.toLowerCase();
+  const listed = known.find((z) => z.toLowerCase() === lower);
+  if (listed) return listed;
+  if (resolved.toLowerCase() === lower) return resolved;
+  // An alias the list leaves out (Asia/Kolkata and Europe/Kyiv on Node 20's, US/Pacific, Etc/GMT+5).
+  return tz !== lower && tz !== tz.toUpperCase() ? tz : resolved;
+}
+
+/** The zone names this Node lists (canonical ones; UTC and the aliases are left out). */
+export function zoneNames(): string[] {
+  return (Intl as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+}
+
 const partsCache = new Map<string, Intl.DateTimeFormat>();
 /** Wall-clock fields of instant `ms` in `tz`. */
 function wall(ms: number, tz: string): { y: number; mo: number; d: number; h: number; mi: number; dow: number } {

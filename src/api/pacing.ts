@@ -149,7 +149,13 @@ export function verdict(s: PaceState, rule: WindowRule | undefined, now: number)
   const b = s.server;
   if (b) {
     if (b.remaining - (s.seq - b.seq) - unsure(s, b) - reserveOf(b.limit) > 0) return { wait: 0 };
-    return { wait: b.resetAt === null ? NEW_WINDOW_POLL_MS : Math.min(MAX_RESET_WAIT_MS, b.resetAt - now + RESET_SLACK_MS), reason: 'budget' };
+    if (b.resetAt !== null) return { wait: Math.min(MAX_RESET_WAIT_MS, b.resetAt - now + RESET_SLACK_MS), reason: 'budget' };
+    // A new window used up, its end still untold: the answers to the requests in flight will tell it. With none in
+    // flight, nothing will (their answers failed, or were about a window already over by our clock, one ahead of the
+    // server's): looking again every 200 ms would last the minute the Limit is trusted for. The server's word is
+    // then forgotten, and the documented limit (if any) applies, as before any answer.
+    if (s.inflight.length > 0) return { wait: NEW_WINDOW_POLL_MS, reason: 'budget' };
+    s.server = null;
   }
   if (rule && s.sent.length >= rule.count) return { wait: Math.max(1, s.sent[s.sent.length - rule.count] + rule.windowMs - now), reason: 'window' };
   return { wait: 0 };

@@ -36,9 +36,10 @@ export const MAX_CREDITS_OPTION = {
 export async function spendPolicy(ctx: Ctx, maxCredits: string | undefined): Promise<SpendPolicy> {
   const store = await ctx.config();
   const profile = profileName(ctx.globals.profile, ctx.env, store);
-  const confirmAbove = Number(resolveSetting('confirm-above', store.setting(profile, 'confirm-above'), ctx.env).value);
+  const where = { profile, file: store.file };
+  const confirmAbove = Number(resolveSetting('confirm-above', store.setting(profile, 'confirm-above'), ctx.env, where).value);
   if (maxCredits !== undefined) return { cap: Number(creditsValue('--max-credits', maxCredits)), capFrom: '--max-credits', confirmAbove };
-  const r = resolveSetting('max-credits', store.setting(profile, 'max-credits'), ctx.env);
+  const r = resolveSetting('max-credits', store.setting(profile, 'max-credits'), ctx.env, where);
   if (r.value === undefined) return { cap: null, capFrom: '', confirmAbove };
   return { cap: Number(r.value), capFrom: r.source === 'env' ? 'SQ_MAX_CREDITS' : `max-credits of profile "${profile}" (sq config)`, confirmAbove };
 }

@@ -12,7 +12,7 @@ import type { Prompter } from './context.js';
 import { AuthError, UsageError } from '../errors.js';
 import { MAX_HTTP_TIMEOUT_MS, parseDuration } from '../validate/duration.js';
 import { redactText } from '../output/secrets.js';
-import { resolveSetting } from '../config/settings.js';
+import { BadStoredSettingError, resolveSetting } from '../config/settings.js';
 import { cacheDir } from '../lib/cache-dir.js';
 import { sleep as abortableSleep } from '../lib/sleep.js';
 import { Sink, fdWriter } from '../output/sink.js';
@@ -97,9 +97,11 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
     if (csvSafeStored !== undefined) return csvSafeStored;
     if (!usedProfile) return false;
     try {
-      csvSafeStored = resolveSetting('csv-safe', usedProfile.store.setting(usedProfile.profile, 'csv-safe'), env).value === 'on';
-    } catch {
-      csvSafeStored = false;
+      csvSafeStored = resolveSetting('csv-safe', usedProfile.store.setting(usedProfile.profile, 'csv-safe'), env, { profile: usedProfile.profile, file: usedProfile.store.file }).value === 'on';
+    } catch (err) {
+      // Read while cells are written: not a stop half-way through the output, but the safe side, and said.
+      csvSafeStored = err instanceof BadStoredSettingError;
+      if (err instanceof BadStoredSettingError) out?.warn(`${err.message}; CSV cells are made safe meanwhile`);
     }
     return csvSafeStored;
   };

@@ -82,11 +82,31 @@ export interface ResolvedSetting {
   source: 'env' | 'profile' | 'default' | 'unset';
 }
 
+/** Where a stored value was read: the profile and its file, named when the value is not valid. */
+export interface SettingPlace {
+  profile: string;
+  file: string;
+}
+
+/** A value stored in the profile file that its key does not take (the file edited by hand, an older sq). */
+export class BadStoredSettingError extends UsageError {
+  constructor(
+    readonly key: string,
+    readonly allowed: string,
+    where?: SettingPlace,
+  ) {
+    // Read from the profile file: its value is not quoted back (no error quotes the content of a file it read).
+    const place = where ? ` in profile "${where.profile}" of ${where.file}` : ' in the profile';
+    super(`the ${key} setting stored${place} is not valid (it takes ${allowed}): run \`sq config unset ${key}\` (back to its default) or \`sq config set ${key} VALUE\``);
+  }
+}
+
 /**
  * A key's value for a command: its environment variable (checked as a set value would be), else the profile's, else
- * the default. An empty variable counts as unset.
+ * the default. An empty variable counts as unset. A stored value the key does not take is a BadStoredSettingError
+ * (exit 2) naming the key, the file and `sq config unset KEY`.
  */
-export function resolveSetting(key: string, stored: string | undefined, env: Record<string, string | undefined>): ResolvedSetting {
+export function resolveSetting(key: string, stored: string | undefined, env: Record<string, string | undefined>, where?: SettingPlace): ResolvedSetting {
   const def = settingDef(key);
   const fromEnv = def.env ? env[def.env] : undefined;
   if (def.env && fromEnv !== undefined && fromEnv !== '') return { key, value: def.parse(def.env, fromEnv), source: 'env' };
@@ -95,8 +115,7 @@ export function resolveSetting(key: string, stored: string | undefined, env: Rec
       return { key, value: def.parse(key, stored), source: 'profile' };
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
-      // Read from the profile file: its value is not quoted back (no error quotes the content of a file it read).
-      throw new UsageError(`the ${key} setting stored in the profile is not valid (it takes ${def.allowed}): run \`sq config set ${key} VALUE\` or \`sq config unset ${key}\``);
+      throw new BadStoredSettingError(key, def.allowed, where);
     }
   }
   return def.default !== undefined ? { key, value: def.default, source: 'default' } : { key, value: undefined, source: 'unset' };

@@ -15,6 +15,7 @@ const FAULT_ACTIONS = [
   'html',
   'short_page',
   'envelope',
+  'omit_fields',
 ] as const;
 type FaultAction = (typeof FAULT_ACTIONS)[number];
 
@@ -28,6 +29,8 @@ export interface FaultRule {
   headers?: Record<string, string>;
   body?: unknown;
   ms?: number;
+  /** `omit_fields`: the keys taken out of the answer's record, and out of each record of its `data`. */
+  fields?: string[];
   /**
    * `status` only: the request is carried out first, and this answer sent in place of its own (a gateway that
    * redirects or fails after the app took the request: a run started, its answer a 307).
@@ -77,6 +80,9 @@ export function validateRules(input: unknown): { seed: number; rules: FaultRule[
     if (ms !== undefined && (typeof ms !== 'number' || ms < 0)) return `rules[${i}].ms must be >= 0`;
     if (rule.headers !== undefined && (typeof rule.headers !== 'object' || rule.headers === null))
       return `rules[${i}].headers must be an object`;
+    const f = rule.fields;
+    if ((rule.action === 'omit_fields' || f !== undefined) && (rule.action !== 'omit_fields' || !Array.isArray(f) || f.length === 0 || !f.every((x) => typeof x === 'string' && x !== '')))
+      return `rules[${i}].fields must be a non-empty list of field names, on an omit_fields rule`;
     const b = rule.body;
     if (rule.action === 'envelope' && (typeof b !== 'object' || b === null || Array.isArray(b) || 'data' in b))
       return `rules[${i}].body must be an object of envelope fields (total_results, total_pages, next, …) without data`;
@@ -156,4 +162,22 @@ export function withEnvelope(r: EmuResponse, fields: unknown): EmuResponse {
   const body = r.body as { data?: unknown } | undefined;
   if (!body || typeof body !== 'object' || !Array.isArray(body.data) || typeof fields !== 'object' || fields === null) return r;
   return { ...r, body: { ...body, ...fields, data: body.data } };
+}
+
+/**
+ * The real answer without `fields`: taken out of the record it is, and out of each record of its `data` (a run list
+ * whose runs carry no created_at, an answer of an older or other deployment). Anything else is left as it is.
+ */
+export function omitFields(r: EmuResponse, fields: readonly string[]): EmuResponse {
+  const strip = (v: unknown): unknown => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+    const out = { ...(v as Record<string, unknown>) };
+    for (const f of fields) delete out[f];
+    return out;
+  };
+  const body = r.body as { data?: unknown } | undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return r;
+  const top = strip(body) as { data?: unknown };
+  if (Array.isArray(body.data)) top.data = body.data.map(strip);
+  return { ...r, body: top };
 }

@@ -2,7 +2,7 @@
 // response can be broken on purpose. No framework: node:http and our tiny router.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmuCore } from './emu.js';
-import { defaultErrorBody, type Faults, type FaultRule, htmlPage, shortPage, withEnvelope } from './faults.js';
+import { defaultErrorBody, type Faults, type FaultRule, htmlPage, omitFields, shortPage, withEnvelope } from './faults.js';
 import { boundaryOf, parseMultipart } from './multipart.js';
 import { type RateLimiter, rateLimitBody } from './ratelimit.js';
 import { maskHeaders, maskQuery, maskSecrets, type RequestLog } from './requestlog.js';
@@ -19,7 +19,7 @@ interface ServerDeps {
 /** Routes that need no key (the docs name only this one). */
 const PUBLIC_PATTERNS = new Set(['/v1/crawlers/:hash/attributes']);
 
-type BrokenMode = 'reset_mid_body' | 'truncate' | 'malformed' | 'short_page' | 'envelope';
+type BrokenMode = 'reset_mid_body' | 'truncate' | 'malformed' | 'short_page' | 'envelope' | 'omit_fields';
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -176,6 +176,7 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
       }
       if (mode === 'short_page') response = shortPage(response);
       if (mode === 'envelope') response = withEnvelope(response, fault?.body);
+      if (mode === 'omit_fields') response = omitFields(response, fault?.fields ?? []);
       record(response.status);
       if (res.destroyed) return;
       write(res, response, extra, mode);

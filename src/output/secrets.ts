@@ -214,6 +214,9 @@ export function maskDeep(value: unknown, mask: string = MASK, known: readonly st
     (v, key, webhook) => {
       if (key !== undefined && isSecretKey(key) && !isEmpty(v)) return mask;
       // Known secrets first: a ${VAR} value that spans path segments (T0/B0/SECRET) is masked whole, before a part of it is.
+      // A number is a secret's value too when its digits are one (a numeric password echoed as a number): masked here,
+      // a string, rather than by the text's masking, which would leave `"port":********` in a JSON line.
+      if (typeof v === 'number' && known.includes(String(v))) return mask;
       if (typeof v === 'string') {
         if (known.includes(v)) return mask;
         const text = redactText(v, known);

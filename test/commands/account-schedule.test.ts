@@ -53,6 +53,18 @@ describe('schedule and active as code (changelog: cron_expression, timezone, is_
     expect((await writes())[0].body).toEqual({ cron_expression: null });
   });
 
+  it('a zone spelled in another case (europe/paris) is planned and sent as the zone list spells it, and the next plan shows no change', async () => {
+    const paris = emu.squidId(DEMO_SQUIDS.paris);
+    const doc = { squids: { [DEMO_SQUIDS.paris]: { schedule: { cron: '0 9 * * 1', timezone: 'europe/paris' } } } };
+    const p = JSON.parse((await run(['plan', '-f', file(doc), '--json'])).stdout);
+    expect(p.items[0].changes).toEqual([{ field: 'schedule', from: null, to: { cron: '0 9 * * 1', timezone: 'Europe/Paris' } }]);
+    await emu.clearRequests();
+    const a = await run(['apply', '-f', file(doc), '--yes']);
+    expect(a.code, a.stderr).toBe(0);
+    expect(await writes()).toEqual([expect.objectContaining({ path: `/v1/squids/${paris}`, body: { cron_expression: '0 9 * * 1', timezone: 'Europe/Paris' } })]);
+    expect(JSON.parse((await run(['plan', '-f', file(doc), '--json'])).stdout).items).toEqual([]);
+  });
+
   it.each([
     [{ cron: '0 9 * *' }, 'schedule.cron: is not valid: expected 5-field cron expression'],
     [{ cron: '0 9 * * 1', timezone: 'Mars/Olympus' }, 'schedule.timezone: is not valid: expected IANA time zone'],

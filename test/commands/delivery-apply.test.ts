@@ -180,6 +180,28 @@ describe('applying', () => {
     expect(await emu.requests('POST')).not.toEqual([]);
   });
 
+  it('a port from ${SFTP_PORT} is no secret: shown as it is everywhere; a numeric password from ${SFTP_PASSWORD} never shows', async () => {
+    // Before: the port's value was registered as a secret: `port: ********` in the text plan, 2222 in the JSON one, and a
+    // `"port":********` line of --dry-run --format ndjson that no JSON parser reads.
+    const f = file('port.yaml', 'squids:\n  "Paris restaurants":\n    sftp: { host: sftp.example.com, port: "${SFTP_PORT}", username: deploy, password: ${SFTP_PASSWORD}, directory: /upload }\n');
+    for (const pw of ['4242', '42']) {
+      const numeric = { ...env, SFTP_PORT: '2222', SFTP_PASSWORD: pw };
+      await emu.control('POST', '/_emulator/reset');
+      const runs = [['plan', '-f', f], ['plan', '-f', f, '--json'], ['delivery', 'apply', '-f', f, '--dry-run', '--format', 'ndjson'], ['delivery', 'apply', '-f', f, '--dry-run'], ['delivery', 'apply', '-f', f, '--json'], ['delivery', 'apply', '-f', f, '--json', '--force']];
+      for (const args of runs) {
+        const r = await sq(args, { env: numeric });
+        const what = `${pw}: ${args.join(' ')}`;
+        expect(r.code, `${what}: ${r.stderr}`).toBe(0);
+        expect(r.stdout + r.stderr, what).toMatch(/port"?: ?2222\b/);
+        expect(r.stdout + r.stderr, what).not.toMatch(new RegExp(`password"?: ?"?${pw}\\b`));
+        expect(r.stdout + r.stderr, what).not.toContain('4242');
+        if (args.includes('--json') || args.includes('ndjson')) for (const line of args.includes('ndjson') ? r.stdout.trim().split('\n') : [r.stdout]) expect(() => JSON.parse(line), what).not.toThrow();
+      }
+      const sent = (await emu.requests('POST')).find((q) => q.path === '/v1/delivery');
+      expect(sent?.body).toMatchObject({ ftp_fields: { port: 2222 } });
+    }
+  });
+
   it('a squid the account does not have is an error of the file: exit 2 naming it, nothing sent for any squid', async () => {
     for (const text of [`${GOOD}  "No such squid":\n    email: ops@example.com\n`, 'squids:\n  "No such squid":\n    email: ops@example.com\n']) {
       const r = await sq(['delivery', 'apply', '-f', file('partial.yaml', text)], { env });

@@ -15,7 +15,8 @@ describe('no secret or file content in messages', () => {
     writeFileSync(join(cfg, 'config.json'), JSON.stringify({ profiles: { default: { settings: { 'max-credits': 'sk_SECRETxx' } } } }), { mode: 0o600 });
     const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.paris], { env: emu.env({ SQ_CONFIG_DIR: cfg }) });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('the max-credits setting stored in the profile is not valid');
+    expect(r.stderr).toContain('the max-credits setting stored in profile "default" of ');
+    expect(r.stderr).toContain('is not valid');
     expect(r.stderr).toContain('sq config unset max-credits');
     expect(r.stderr).not.toContain('sk_SECRETxx');
   });

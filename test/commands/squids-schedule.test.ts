@@ -12,7 +12,8 @@ describe('squids update --schedule/--timezone (changelog: cron_expression 5 fiel
   it.each([
     [['--schedule', '0 9 * *'], '--schedule: "0 9 * *" has 4 fields; a schedule needs 5'],
     [['--schedule', '0 25 * * 1'], '--schedule: hour field "25": 25 is outside 0-23'],
-    [['--schedule', '0 9 * * 1', '--timezone', 'Europe/Pariss'], '--timezone: "Europe/Pariss" is not an IANA time zone name'],
+    [['--schedule', '0 9 * * 1', '--timezone', 'Europe/Pariss'], '--timezone: "Europe/Pariss" is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC); did you mean Europe/Paris'],
+    [['--timezone', 'europe/pari'], 'did you mean Europe/Paris'],
     [['--timezone', 'CEST'], '--timezone: "CEST" is not an IANA time zone name'],
     [['--no-schedule', '--timezone', 'UTC'], '--timezone and --no-schedule cannot be used together'],
   ])('%j → exit 2 naming the flag, zero requests', async (flags, message) => {
@@ -20,6 +21,24 @@ describe('squids update --schedule/--timezone (changelog: cron_expression 5 fiel
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(message);
     expect(await emu.requests()).toEqual([]);
+  });
+
+  // The API takes the names of its zone list (api-reference §14), spelled as the list spells them.
+  it.each([
+    ['europe/paris', 'Europe/Paris'],
+    ['AMERICA/NEW_YORK', 'America/New_York'],
+    ['utc', 'UTC'],
+    ['Europe/Paris', 'Europe/Paris'],
+    // Aliases spelled right go as they are; one typed all in one case, as the zone it names.
+    ['Asia/Kolkata', 'Asia/Kolkata'],
+    ['US/Pacific', 'US/Pacific'],
+    ['us/pacific', 'America/Los_Angeles'],
+  ])('--timezone %s is sent as %s', async (typed, sent) => {
+    const r = await sq(['squids', 'update', DEMO_SQUIDS.paris, '--schedule', '0 9 * * 1', '--timezone', typed, '--json'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    const [post] = await emu.requests('POST');
+    expect(post.body).toEqual({ cron_expression: '0 9 * * 1', timezone: sent });
+    expect(JSON.parse(r.stdout).schedule).toEqual({ cron_expression: '0 9 * * 1', timezone: sent });
   });
 
   it('sends cron_expression and timezone, and get shows it in words with the next run', async () => {

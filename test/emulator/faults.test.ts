@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmu } from './helpers.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 let e: TestEmu;
 beforeEach(async () => {
@@ -134,6 +135,22 @@ describe('faults', () => {
     expect((await e.api('GET', '/v1/squids?limit=100')).body).toEqual(last);
   });
 
+  it('omit_fields answers the real record, and each record of a page, without the named fields', async () => {
+    const squid = (await e.api('GET', '/v1/squids?limit=100')).body.data.find((q: { name: string }) => q.name === DEMO_SQUIDS.paris).id;
+    const page = (await e.api('GET', `/v1/runs?squid=${squid}&limit=3`)).body;
+    expect(page.data.length).toBeGreaterThan(0);
+    expect(page.data.every((r: Record<string, unknown>) => 'created_at' in r && 'started_at' in r)).toBe(true);
+    await put([{ path: '/v1/runs', action: 'omit_fields', fields: ['created_at', 'started_at'], count: 2 }]);
+    const cut = (await e.api('GET', `/v1/runs?squid=${squid}&limit=3`)).body;
+    const drop = ({ created_at: _c, started_at: _s, ...rest }: Record<string, unknown>) => rest;
+    expect(cut).toEqual({ ...page, data: page.data.map(drop) });
+    const one = (await e.api('GET', `/v1/runs/${page.data[0].id}`)).body;
+    expect(one.id).toBe(page.data[0].id);
+    expect('created_at' in one || 'started_at' in one).toBe(false);
+    // Count spent: the next answer is whole again.
+    expect((await e.api('GET', `/v1/runs?squid=${squid}&limit=3`)).body).toEqual(page);
+  });
+
   it.each([[{}], [null], [{ data: null }], [{ detail: 'Not found.' }]])('status 200 with body %j sends exactly that body', async (body) => {
     await put([{ path: '/v1/squids', action: 'status', status: 200, body, count: 1 }]);
     const r = await e.api('GET', '/v1/squids');
@@ -158,6 +175,9 @@ describe('faults', () => {
   it('rejects invalid rules', async () => {
     expect((await put([{ action: 'explode' }])).status).toBe(400);
     expect((await put([{ action: 'status', probability: 2 }])).status).toBe(400);
+    expect((await put([{ action: 'omit_fields' }])).status).toBe(400);
+    expect((await put([{ action: 'omit_fields', fields: [] }])).status).toBe(400);
+    expect((await put([{ action: 'status', fields: ['id'] }])).status).toBe(400);
     expect((await e.ctl('PUT', '/_emulator/faults', { rules: 'x' })).status).toBe(400);
   });
 });

@@ -1,5 +1,6 @@
-// What Linux's /proc says of a process's CPU time.
-import { readFileSync } from 'node:fs';
+// What Linux's /proc says of a process's CPU time, and of the processes still writing under a directory (with a
+// fallback where there is no /proc).
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * CPU seconds of `pid` (all its threads) as [user, system, waited-for children's user, their system], or undefined
@@ -14,5 +15,40 @@ export function cpuTimes(pid: number | 'self'): [number, number, number, number]
     return [11, 12, 13, 14].map((i) => Number(rest[i]) / 100) as [number, number, number, number];
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Processes that still write under `dir`, such as the detached `sq __complete --refresh` a Tab starts, which outlives
+ * the test and writes the completion cache after the file ends. On Linux: those whose environment points into `dir`
+ * (SQ_CACHE_DIR, TMPDIR, SQ_CONFIG_DIR, HOME…), read from /proc/PID/environ. Where there is no /proc (macOS, the BSDs):
+ * the refreshes still running there, by the lock each holds beside its cache file (`*.refreshing`, removed when it
+ * ends), the one writer known to outlive a test. `proc` is for the test of that fallback.
+ */
+export function writersUnder(dir: string, proc = '/proc'): number {
+  let pids: string[];
+  try {
+    pids = readdirSync(proc).filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid);
+  } catch {
+    return refreshLocksUnder(dir);
+  }
+  let n = 0;
+  for (const pid of pids) {
+    try {
+      const env = readFileSync(`${proc}/${pid}/environ`, 'latin1');
+      if (env.includes(`=${dir}/`) || env.includes(`=${dir}\0`)) n++;
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return n;
+}
+
+/** The completion refreshes' locks under `dir` (0 when it cannot be read). */
+function refreshLocksUnder(dir: string): number {
+  try {
+    return readdirSync(dir, { recursive: true }).filter((name) => String(name).endsWith('.refreshing')).length;
+  } catch {
+    return 0;
   }
 }

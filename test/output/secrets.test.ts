@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, maskKey, maskSecrets, maskUrlAsWritten, maskUrlQuery, redactText, shownUrl, urlSecrets } from '../../src/output/secrets.js';
+import { MASK, isSecretKey, maskKey, maskSecrets, maskUrlAsWritten, maskUrlQuery, redactText, shownUrl, urlSecrets } from '../../src/output/secrets.js';
 
 describe('isSecretKey', () => {
   it.each([
@@ -41,6 +41,10 @@ describe('maskSecrets', () => {
   it('leaves primitives alone', () => {
     expect(maskSecrets('password', false)).toBe('password');
     expect(maskSecrets(null, false)).toBeNull();
+  });
+
+  it('a number whose digits are a known secret is masked as a string (a JSON line stays JSON); other numbers are kept', () => {
+    expect(maskSecrets({ echoed: 4242, port: 2222, list: [4242, 7] }, false, ['4242'])).toEqual({ echoed: MASK, port: 2222, list: [MASK, 7] });
   });
 });
 

@@ -5,35 +5,11 @@
 // code cache and pacing state in it too (SQ_CACHE_DIR), so files running at once in parallel workers never share
 // pacing state (a pause one file's test provokes must not slow another's sq). Tests of the cache dir itself set
 // SQ_CACHE_DIR, XDG_CACHE_HOME or HOME of their own.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-
-/**
- * Processes that still write under `dir`: those whose environment points into it (SQ_CACHE_DIR, TMPDIR, SQ_CONFIG_DIR,
- * HOME…), such as the detached `sq __complete --refresh` a Tab starts, which outlives the test and writes the cache
- * (and its code cache) after the file ends: removing the directory under it failed ENOTEMPTY, or the refresh made it
- * again. Read from /proc (Linux); elsewhere, none are known.
- */
-function writersUnder(dir: string): number {
-  let n = 0;
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid);
-  } catch {
-    return 0;
-  }
-  for (const pid of pids) {
-    try {
-      const env = readFileSync(`/proc/${pid}/environ`, 'latin1');
-      if (env.includes(`=${dir}/`) || env.includes(`=${dir}\0`)) n++;
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return n;
-}
+import { writersUnder } from '../helpers/proc.js';
 
 const before = { TMPDIR: process.env.TMPDIR, SQ_CACHE_DIR: process.env.SQ_CACHE_DIR };
 const fileTmp = mkdtempSync(join(process.env.SQ_TEST_RUN_DIR ?? tmpdir(), 'file-'));
@@ -47,7 +23,9 @@ afterAll(async () => {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
-  // A generous bound: a process a test left hanging must not hold the run (the teardown then names what it left).
+  // Waits for the processes still writing there (test/helpers/proc.ts: /proc on Linux, the completion refreshes'
+  // locks elsewhere). A generous bound: a process a test left hanging must not hold the run (the teardown then names
+  // what it left).
   for (const end = Date.now() + 20_000; writersUnder(fileTmp) > 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 100));
   rmSync(fileTmp, { recursive: true, force: true, maxRetries: 3 });
 }, 30_000);

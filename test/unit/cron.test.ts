@@ -1,7 +1,7 @@
 // Schedules (changelog: POST /v1/squids/{id} takes `cron_expression`, 5 fields, and `timezone`, an IANA name):
 // parsing, the next run time in the zone and the words `sq squids get/list` print.
 import { describe, expect, it } from 'vitest';
-import { describeCron, isTimeZone, nextRun, parseCron } from '../../src/api/cron.js';
+import { canonicalTimeZone, describeCron, isTimeZone, nextRun, parseCron } from '../../src/api/cron.js';
 
 const at = (iso: string): number => Date.parse(iso);
 
@@ -23,6 +23,26 @@ describe('cron schedules (changelog: update-squid cron_expression + timezone)', 
     expect(isTimeZone('Europe/Pariss')).toBe(false);
     expect(isTimeZone('CET+1')).toBe(false);
     expect(isTimeZone('')).toBe(false);
+  });
+
+  it.each([
+    ['Europe/Paris', 'Europe/Paris'],
+    ['europe/paris', 'Europe/Paris'],
+    ['EUROPE/PARIS', 'Europe/Paris'],
+    ['utc', 'UTC'],
+    ['UTC', 'UTC'],
+    ['etc/gmt+5', 'Etc/GMT+5'],
+    ['Asia/Calcutta', 'Asia/Calcutta'],
+    ['Asia/Kolkata', 'Asia/Kolkata'],
+    ['US/Pacific', 'US/Pacific'],
+    ['us/pacific', 'America/Los_Angeles'],
+    ['Europe/Pariss', null],
+    ['CET+1', null],
+    ['+01:00', null],
+    [' Europe/Paris', null],
+    ['', null],
+  ])('the zone %j is sent as %j', (typed, sent) => {
+    expect(canonicalTimeZone(typed)).toBe(sent);
   });
 
   it('finds the next run in the zone, across DST', () => {

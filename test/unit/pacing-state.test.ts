@@ -254,9 +254,10 @@ describe('a pacing state file that cannot be true', () => {
 
   it('a wait made of many short polls is told once it passes 2 s, with its reason', async () => {
     const dir = tempDir('sq-pace-');
-    // A window reset, its end not yet told by any answer, its budget spent: sq polls every 200 ms.
+    // A window reset, its end not yet told by any answer, its budget spent, another process's request in flight (its
+    // answer will tell): sq polls every 200 ms.
     const server = { limit: 10, remaining: 0, seq: 0, resetAt: null, until: START + 5000 };
-    writeFileSync(stateFile(dir, KEY, ORIGIN), JSON.stringify({ v: 2, buckets: { squids: { seq: 0, sent: [], inflight: [], server, pausedUntil: 0 } } }), { mode: 0o600 });
+    writeFileSync(stateFile(dir, KEY, ORIGIN), JSON.stringify({ v: 2, buckets: { squids: { seq: 1, sent: [], inflight: [[1, START - 10]], server, pausedUntil: 0 } } }), { mode: 0o600 });
     const clock = fakeTime(START);
     const store = new SharedStore({ dir, token: KEY, origin: ORIGIN, now: clock.now });
     const notices: string[] = [];

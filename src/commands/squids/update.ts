@@ -36,7 +36,7 @@ export default defineVerb({
     { flags: '--concurrency <n>', description: 'parallel workers, 1-20 (also capped by the crawler and plan)' },
     { flags: '--param <key=value>', description: 'set a squid parameter (repeatable)', repeatable: true },
     { flags: '--schedule <cron>', description: 'run on this 5-field cron schedule, e.g. "0 9 * * 1" (Mondays 09:00)' },
-    { flags: '--timezone <tz>', description: 'IANA time zone of the schedule, e.g. Europe/Paris' },
+    { flags: '--timezone <tz>', description: 'IANA time zone of the schedule, e.g. Europe/Paris; sent as the zone list spells it (europe/paris: Europe/Paris); an unknown name is exit 2 with the closest ones' },
     { flags: '--no-schedule', description: 'remove the schedule' },
     { flags: '--to-complete', description: 'each run continues where the last one stopped' },
     { flags: '--no-to-complete', description: 'each run starts over' },

@@ -1,5 +1,6 @@
 // A squid's schedule as `sq squids get/list` show it ("Mondays at 09:00 Europe/Paris") and as the update flags send it.
-import { describeCron, isTimeZone, parseCron } from '../../../api/cron.js';
+import { canonicalTimeZone, describeCron, parseCron, zoneNames } from '../../../api/cron.js';
+import { closest } from '../../../lib/suggest.js';
 import { UsageError } from '../../../errors.js';
 
 /**
@@ -27,14 +28,22 @@ export function cronFlag(value: string): string {
   }
 }
 
-/** `--timezone TZ` checked against the IANA zone list: exit 2 naming the flag, before any request. */
+/**
+ * `--timezone TZ` checked against the IANA zone names: exit 2 naming the flag and the closest names, before any
+ * request. Sent in the zone list's own spelling (europe/paris → Europe/Paris), the one the API's list has.
+ */
 export function timezoneFlag(value: string): string {
-  if (isTimeZone(value)) return value;
+  const tz = canonicalTimeZone(value);
+  if (tz !== null) return tz;
+  throw new UsageError(`--timezone: ${JSON.stringify(value)} is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)${didYouMean(value)}`);
+}
+
+/** "; did you mean Europe/Paris?": the zone names within a typo or two of `value`, else those holding its last part. */
+export function didYouMean(value: string): string {
+  const zones = zoneNames();
   const lower = value.trim().toLowerCase();
-  const zones = (Intl as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
-  const close = zones.filter((z) => z.toLowerCase().includes(lower.split('/').pop() ?? lower)).slice(0, 5);
-  throw new UsageError(
-    `--timezone: ${JSON.stringify(value)} is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)` +
-      (close.length ? `; did you mean ${close.join(', ')}?` : ''),
-  );
+  const last = lower.split('/').pop() || lower;
+  const near = closest(value.trim(), zones);
+  const close = near.length ? near : last ? zones.filter((z) => z.toLowerCase().includes(last)).slice(0, 5) : [];
+  return close.length ? `; did you mean ${close.join(', ')}?` : '';
 }
