@@ -2,6 +2,7 @@
 // `runs start` and `go` on stderr and in its question, `apply`, `squids chain set`): no requests, no output here.
 import type { ChainCost, SpendContext } from '../api/estimate.js';
 import { creditsBeforeReset, resetsLeft, type AutoResetFacts, type BalanceFacts } from './charges.js';
+import { describeCron, nextRun, parseCron } from '../api/cron.js';
 
 /** "1,234.5": credits without float noise. */
 export function fmtCredits(v: number): string {
@@ -85,5 +86,58 @@ export function chainCostLines(c: ChainCost, sourceLabel: string): string[] {
   ];
   if (c.estimate) lines.push(`Its run now: ${estimateParagraph(c.estimate, c.target?.id ?? '').join(' ')}`);
   else if (c.ratePerRow !== null) lines.push(`Its cost is not known before it has tasks: ${c.crawlerName} charges ${fmtCredits(c.ratePerRow)} credits a row, plus its paid functions on by default; then see \`sq squids estimate\` on it.`);
+  return lines;
+}
+
+/** What `guardCost` found, as describe needs it (no import of the guard here: it is above this module). */
+interface CostFound {
+  context: SpendContext | null;
+  total: number | null;
+  services: { name: string; credits: number }[];
+  none?: 'no-tasks' | 'unavailable';
+  asked?: boolean;
+}
+
+/** When a schedule fires next, in words and as a UTC time ("Mondays at 09:00 Europe/Paris; next run 2026-11-30T08:00Z"). */
+export function scheduleLine(schedule: { cron: string; timezone: string }, now: number): string {
+  let words = `cron "${schedule.cron}" ${schedule.timezone}`;
+  let next: number | null = null;
+  try {
+    const cron = parseCron(schedule.cron);
+    words = describeCron(cron, schedule.timezone);
+    next = nextRun(cron, schedule.timezone, now);
+  } catch {
+    // the words stay the expression's own
+  }
+  return `Schedule: ${words}; next run ${next === null ? 'none within 5 years' : `${new Date(next).toISOString().replace(/:00\.000Z$/, 'Z')} (UTC)`}.`;
+}
+
+/**
+ * The cost of the runs a schedule starts, for stderr before it is turned on: the schedule and its next run, one
+ * run's estimate, and what it means for the balance and Auto Billing Reset when those were read.
+ */
+export function scheduleCostLines(r: CostFound, schedule: { cron: string; timezone: string }, now: number, squidRef: string): string[] {
+  const lines = [scheduleLine(schedule, now)];
+  if (r.total === null) {
+    lines.push(
+      r.none === 'no-tasks'
+        ? `Each scheduled run is charged for the results of the squid's tasks; it has none yet, so there is no estimate: after adding tasks, \`sq squids estimate ${squidRef}\` shows a run's cost.`
+        : `Each scheduled run is charged; its cost could not be estimated now: \`sq squids estimate ${squidRef}\` shows it.`,
+    );
+    return lines;
+  }
+  if (r.asked) {
+    lines.push(`Each scheduled run is charged about ${fmtCredits(r.total)} credits (the estimate above, accepted).`);
+    return lines;
+  }
+  if (r.context) {
+    const [first, ...rest] = estimateParagraph(r.context, squidRef);
+    lines.push(`Each scheduled run is charged: ${first}`, ...rest);
+    return lines;
+  }
+  lines.push(
+    `Each scheduled run is charged: Estimate: ${fmtCredits(r.total)} credits (${r.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ')}), as the squid is now.`,
+    `Auto Billing Reset: not read (no cap asked for it, and no terminal); \`sq squids estimate ${squidRef}\` says whether a run would set one off on the current balance.`,
+  );
   return lines;
 }

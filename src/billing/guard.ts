@@ -12,7 +12,7 @@ import { accountFacts, getEstimate, spendContext, spendEstimate, type SpendConte
 import { ApiError, CancelledError, OverBudgetError, SqError } from '../errors.js';
 import { creditsValue, resolveSetting } from '../config/settings.js';
 import { profileName } from '../config/resolve.js';
-import { estimateParagraph, fmtCredits } from './describe.js';
+import { estimateParagraph, fmtCredits, scheduleCostLines } from './describe.js';
 import { shellWord } from '../io/shell.js';
 
 export interface SpendPolicy {
@@ -54,9 +54,54 @@ function onTerminal(ctx: Ctx): boolean {
  * the UsageError naming --yes (exit 2) instead of letting the run start.
  */
 export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef = squidId): Promise<SpendContext | null> {
+  const r = await guardCost(ctx, http, squidId, policy, squidRef, RUN_WORDS);
+  return r.context;
+}
+
+/** How the guard speaks of what it guards: a run about to start, or the runs a schedule or a chain will start. */
+export interface GuardWords {
+  /** "the run", "each scheduled run": the subject of "is estimated at N credits". */
+  what: string;
+  /** What did not happen on a refusal: "no run was started". */
+  notDone: string;
+  /** The question's verb phrase: "Start the run?". */
+  question: string;
+  /** The rule a cap keeps when no estimate could be had: "a run is never started without an estimate". */
+  never: string;
+  /**
+   * Ask for the estimate even without a cap or a terminal (one request, the estimate alone) so that the command
+   * can say what each run costs: schedules and chains, which start runs later, each time charged.
+   */
+  always?: boolean;
+  /** A squid without tasks has no estimate (400): true when that is no error (a schedule or chain set up first). */
+  tasksLater?: boolean;
+}
+
+const RUN_WORDS: GuardWords = { what: 'the run', notDone: 'no run was started', question: 'Start the run?', never: 'a run is never started without an estimate' };
+
+/** What guardCost found: the estimate and the account's side when read, or the credits alone, or why there is none. */
+export interface GuardResult {
+  context: SpendContext | null;
+  /** The estimated credits of one run, when an estimate was had. */
+  total: number | null;
+  /** The estimate's services, when an estimate was had. */
+  services: { name: string; credits: number }[];
+  /** Why there is no estimate: the squid has no tasks yet (tasksLater), or the service could not give one. */
+  none?: 'no-tasks' | 'unavailable';
+  /** A person was asked and said yes. */
+  asked?: boolean;
+}
+
+/**
+ * The cap and the question before something that spends (a run now, or runs later: a schedule, a chain): the
+ * estimate of one run of `squidId` against the policy. Throws OverBudgetError (exit 9), CancelledError (exit 1) or
+ * the UsageError naming --yes (exit 2) so that the caller sends nothing.
+ */
+export async function guardCost(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef: string, words: GuardWords): Promise<GuardResult> {
   // A dry run starts nothing: the cap is still checked (a script can test it), no question is asked.
   const ask = onTerminal(ctx) && !ctx.globals.yes && !ctx.globals.dryRun;
-  if (policy.cap === null && !ask) return null;
+  const result: GuardResult = { context: null, total: null, services: [] };
+  if (policy.cap === null && !ask && !words.always) return result;
   let c: SpendContext | null = null;
   let total: number;
   try {
@@ -65,42 +110,78 @@ export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, po
     if (ask) {
       c = await spendEstimate(http, squidId);
       total = c.estimate.total_credits;
+      result.services = c.estimate.services;
     } else {
       const est = await getEstimate(http, squidId);
       total = est.total_credits;
+      result.services = est.services;
       if (policy.cap !== null && total > policy.cap) {
         // The refusal stands whatever happens here: without the account's side it names the services alone.
         const facts = await accountFacts(http).catch(() => null);
-        if (!facts) throw overBudget(total, policy, [`Estimate: ${fmtCredits(total)} credits (${est.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ')}).`]);
+        if (!facts) throw overBudget(total, policy, [`Estimate: ${fmtCredits(total)} credits (${est.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ')}).`], words);
         c = spendContext(est, facts);
       }
     }
   } catch (err) {
     if (err instanceof OverBudgetError) throw err;
+    // A schedule or a chain set up before the tasks: no run has anything to charge yet; the caller says so.
+    if (words.tasksLater && err instanceof ApiError && err.status === 400 && /task/i.test(err.message)) return { ...result, none: 'no-tasks' };
     // Without a cap the estimate only served the question: a service that cannot give one (5xx, network) does not
     // stop a person from starting a run, but says so. A 400 or 404 is the error it is.
     if (policy.cap === null && err instanceof ApiError && (err.status === null || err.status >= 500)) {
-      ctx.out.warn(`could not estimate the run (${err.message}); starting it without an estimate`);
-      return null;
+      ctx.out.warn(`could not estimate ${words.what} (${err.message}); going on without an estimate`);
+      return { ...result, none: 'unavailable' };
     }
-    if (err instanceof SqError && policy.cap !== null) err.details.push(`No run was started: with a cap (${policy.capFrom}) set, a run is never started without an estimate.`);
+    if (err instanceof SqError && policy.cap !== null) err.details.push(`${upper(words.notDone)}: with a cap (${policy.capFrom}) set, ${words.never}.`);
     throw err;
   }
-  if (!c) return null;
+  result.total = total;
+  result.context = c;
+  if (!c) return result;
   const lines = estimateParagraph(c, shellWord(squidRef));
-  if (policy.cap !== null && total > policy.cap) throw overBudget(total, policy, lines);
+  if (policy.cap !== null && total > policy.cap) throw overBudget(total, policy, lines, words);
   const resets = c.estimate.auto_reset_charges;
   if (ask && (total > policy.confirmAbove || resets > 0)) {
     for (const line of lines) ctx.out.info(line, { force: true });
     const why = resets > 0 ? ` and set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (card charges)` : '';
-    const ok = await (await ctx.prompter()).confirm(`Start the run? It is estimated at ${fmtCredits(total)} credits${why}.`, { default: false, flag: '--yes' });
-    if (!ok) throw new CancelledError('cancelled: no run was started');
+    const ok = await (await ctx.prompter()).confirm(`${words.question} ${upper(words.what)} is estimated at ${fmtCredits(total)} credits${why}.`, { default: false, flag: '--yes' });
+    if (!ok) throw new CancelledError(`cancelled: ${words.notDone}`);
+    result.asked = true;
   }
-  return c;
+  return result;
 }
 
-function overBudget(total: number, policy: SpendPolicy, lines: string[]): OverBudgetError {
-  return new OverBudgetError(`over budget: the run is estimated at ${fmtCredits(total)} credits, above the cap of ${fmtCredits(policy.cap ?? 0)} (${policy.capFrom}); no run was started`, {
+const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function overBudget(total: number, policy: SpendPolicy, lines: string[], words: GuardWords = RUN_WORDS): OverBudgetError {
+  return new OverBudgetError(`over budget: ${words.what} is estimated at ${fmtCredits(total)} credits, above the cap of ${fmtCredits(policy.cap ?? 0)} (${policy.capFrom}); ${words.notDone}`, {
     details: [...lines, `Raise the cap (--max-credits ${Math.ceil(total)}), or lower the cost (fewer tasks, max_results, paid functions off).`],
   });
 }
+
+/** A schedule as the API takes it (cron_expression, timezone). */
+export interface ScheduleSpec {
+  cron: string;
+  timezone: string;
+}
+
+/**
+ * Before a write that makes the platform start runs on a schedule (`squids activate` of a scheduled squid, `squids
+ * update --schedule/--timezone` of an active one, `apply`): what each scheduled run costs, said on stderr, with the
+ * cap and the question of `runs start`. Without a cap and a terminal it costs the estimate request alone; the
+ * balance and the Auto Billing Reset settings are read when a cap refuses or a person is asked.
+ */
+export async function guardSchedule(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, schedule: ScheduleSpec, squidRef: string): Promise<GuardResult> {
+  const r = await guardCost(ctx, http, squidId, policy, squidRef, SCHEDULE_WORDS);
+  for (const line of scheduleCostLines(r, schedule, ctx.now(), shellWord(squidRef))) ctx.out.info(line, { force: true });
+  return r;
+}
+
+export const SCHEDULE_WORDS: GuardWords = {
+  what: 'each scheduled run',
+  notDone: 'the schedule was not turned on',
+  question: 'Turn the schedule on?',
+  never: 'a schedule is never turned on without an estimate',
+  always: true,
+  tasksLater: true,
+};
