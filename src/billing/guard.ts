@@ -8,11 +8,11 @@
 // - Without a cap and without a terminal (scripts, CI): no request, no question — as before.
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
-import { accountFacts, getEstimate, spendContext, spendEstimate, type SpendContext } from '../api/estimate.js';
+import { accountFacts, getEstimate, spendContext, spendEstimate, type ChainCost, type SpendContext } from '../api/estimate.js';
 import { ApiError, CancelledError, OverBudgetError, SqError } from '../errors.js';
 import { creditsValue, resolveSetting } from '../config/settings.js';
 import { profileName } from '../config/resolve.js';
-import { estimateParagraph, fmtCredits, scheduleCostLines } from './describe.js';
+import { chainCostLines, estimateParagraph, fmtCredits, scheduleCostLines } from './describe.js';
 import { shellWord } from '../io/shell.js';
 
 export interface SpendPolicy {
@@ -138,17 +138,47 @@ export async function guardCost(ctx: Ctx, http: HttpClient, squidId: string, pol
   result.total = total;
   result.context = c;
   if (!c) return result;
+  result.asked = await decide(ctx, c, policy, squidRef, words, ask);
+  return result;
+}
+
+/** The cap and the question on an estimate in hand; true when a person was asked and said yes. */
+async function decide(ctx: Ctx, c: SpendContext, policy: SpendPolicy, squidRef: string, words: GuardWords, ask: boolean): Promise<boolean> {
+  const total = c.estimate.total_credits;
   const lines = estimateParagraph(c, shellWord(squidRef));
   if (policy.cap !== null && total > policy.cap) throw overBudget(total, policy, lines, words);
   const resets = c.estimate.auto_reset_charges;
-  if (ask && (total > policy.confirmAbove || resets > 0)) {
-    for (const line of lines) ctx.out.info(line, { force: true });
-    const why = resets > 0 ? ` and set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (card charges)` : '';
-    const ok = await (await ctx.prompter()).confirm(`${words.question} ${upper(words.what)} is estimated at ${fmtCredits(total)} credits${why}.`, { default: false, flag: '--yes' });
-    if (!ok) throw new CancelledError(`cancelled: ${words.notDone}`);
-    result.asked = true;
+  if (!ask || !(total > policy.confirmAbove || resets > 0)) return false;
+  for (const line of lines) ctx.out.info(line, { force: true });
+  const why = resets > 0 ? ` and set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (card charges)` : '';
+  const ok = await (await ctx.prompter()).confirm(`${words.question} ${upper(words.what)} is estimated at ${fmtCredits(total)} credits${why}.`, { default: false, flag: '--yes' });
+  if (!ok) throw new CancelledError(`cancelled: ${words.notDone}`);
+  return true;
+}
+
+const CHAIN_WORDS: GuardWords = {
+  what: 'each run of the chained squid',
+  notDone: 'the chain was not written',
+  question: 'Write the chain?',
+  never: 'a chain is never written without an estimate',
+};
+
+/**
+ * Before `squids chain set` writes a chain whose target starts runs by itself (autostart): each done run of the
+ * source starts a charged run of the target. The cost (chainCost, read before the write) against the cap and the
+ * question; a target with no estimate yet (made on the first done run, or without tasks) cannot be held to a cap, and
+ * that is said, never skipped in silence. The cost lines go to stderr first, whatever is decided.
+ */
+export async function guardChain(ctx: Ctx, cost: ChainCost, policy: SpendPolicy, sourceLabel: string): Promise<void> {
+  const lines = chainCostLines(cost, sourceLabel);
+  for (const line of lines) ctx.out.info(line, { force: true });
+  if (!cost.autostart) return;
+  if (!cost.estimate) {
+    if (policy.cap !== null) ctx.out.warn(`the cap (${policy.capFrom}, ${fmtCredits(policy.cap)} credits) cannot be checked against the chained squid's runs: they have no estimate before the squid has tasks; its rate above is what each row costs`);
+    return;
   }
-  return result;
+  const ask = onTerminal(ctx) && !ctx.globals.yes && !ctx.globals.dryRun;
+  await decide(ctx, cost.estimate, policy, cost.target?.id ?? '', CHAIN_WORDS, ask);
 }
 
 const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
