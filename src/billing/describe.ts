@@ -19,16 +19,27 @@ export function paidFunctionLines(c: SpendContext, squidRef: string, onByDefault
     });
 }
 
-/** What the run's Auto Billing Resets mean, in one line (empty when auto-reset is off). */
+/** "threshold_pct and max_resets_per_24h": the fields the API left out. */
+const fieldsOf = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+const leftText = (n: number | null) => (n === null ? 'an unknown number' : String(n));
+
+/** What the run's Auto Billing Resets mean, in one line; what the API did not say is said to be unknown. */
 export function autoResetLine(c: SpendContext): string {
   const ar = c.autoReset;
-  if (!ar.enabled) return 'Auto Billing Reset: off (nothing is charged to the card automatically).';
+  if (ar.enabled === false) return 'Auto Billing Reset: off (nothing is charged to the card automatically).';
   const n = c.estimate.auto_reset_charges;
+  if (ar.enabled === null) {
+    return `Auto Billing Reset: UNKNOWN whether it is on (the API's settings did not say): this run may charge the card on file; \`sq billing auto-reset\` shows the settings.`;
+  }
+  if (n === null) {
+    return `Auto Billing Reset: on, but the API did not give ${fieldsOf(ar.unknown)}: whether this run sets off a reset (a charge on the card on file) is UNKNOWN.`;
+  }
   const plan = typeof c.balance.name === 'string' && c.balance.name ? ` (a renewal of plan ${c.balance.name})` : '';
   if (n === 0) {
-    return `Auto Billing Reset: on at ${ar.threshold_pct}%; this run sets off none (${fmtCredits(creditsBeforeReset(c.balance, ar))} credits before the next one, ${resetsLeft(ar)} left in the 24-hour window).`;
+    const before = creditsBeforeReset(c.balance, ar);
+    return `Auto Billing Reset: on at ${ar.threshold_pct}%; this run sets off none (${before === null ? 'unknown' : fmtCredits(before)} credits before the next one, ${leftText(resetsLeft(ar))} left in the 24-hour window).`;
   }
-  return `Auto Billing Reset: this run would set off ${n} reset${n === 1 ? '' : 's'}, each charging the card on file${plan} (threshold ${ar.threshold_pct}%, ${resetsLeft(ar)} left in the 24-hour window).`;
+  return `Auto Billing Reset: this run would set off ${n} reset${n === 1 ? '' : 's'}, each charging the card on file${plan} (threshold ${ar.threshold_pct}%, ${leftText(resetsLeft(ar))} left in the 24-hour window).`;
 }
 
 /** The summary under the services table: total, time, balance now and after, auto-reset. */
@@ -59,7 +70,8 @@ export function autoResetStatusLines(balance: BalanceFacts & { name?: unknown },
   const plan = typeof balance.name === 'string' && balance.name ? `plan ${balance.name}` : 'the plan';
   const pct = balance.available > 0 ? ` (${fmtCredits(Math.round((balance.consumed / balance.available) * 10_000) / 100)}%)` : '';
   const lines = [`Allowance: ${fmtCredits(balance.available)} credits (${plan}); used now: ${fmtCredits(balance.consumed)}${pct}.`];
-  if (!ar.enabled) lines.push('Automatic reset is off: no reset fires and nothing is charged automatically.');
+  if (ar.enabled === false) lines.push('Automatic reset is off: no reset fires and nothing is charged automatically.');
+  else if (ar.enabled === null) lines.push('Whether automatic reset is on is UNKNOWN (the API did not say): a reset may fire and charge the card on file.');
   else if (ar.current_usage_pct === null) lines.push('No active subscription: no reset can fire.');
   else {
     const left = resetsLeft(ar);
@@ -67,12 +79,19 @@ export function autoResetStatusLines(balance: BalanceFacts & { name?: unknown },
     lines.push(
       left === 0
         ? `No reset left in the 24-hour window: none fires until it frees up, even above ${ar.threshold_pct}%.`
-        : before === 0
-          ? `Usage is above ${ar.threshold_pct}%: the next check fires a reset, which charges the card on file for a renewal of ${plan}.`
-          : `The next reset fires after ${fmtCredits(before)} more credits (usage above ${ar.threshold_pct}%) and charges the card on file for a renewal of ${plan}.`,
+        : before === null
+          ? `The threshold is UNKNOWN (the API did not give threshold_pct): when the next reset fires, charging the card on file for a renewal of ${plan}, cannot be told.`
+          : before === 0
+            ? `Usage is above ${ar.threshold_pct}%: the next check fires a reset, which charges the card on file for a renewal of ${plan}.`
+            : `The next reset fires after ${fmtCredits(before)} more credits (usage above ${ar.threshold_pct}%) and charges the card on file for a renewal of ${plan}.`,
     );
   }
-  lines.push(`Resets left in the 24-hour window: ${resetsLeft(ar)} of ${ar.max_resets_per_24h}.`);
+  const left = resetsLeft(ar);
+  lines.push(
+    left === null
+      ? `Resets left in the 24-hour window: UNKNOWN (the API did not give ${fieldsOf(ar.unknown.filter((f) => f === 'max_resets_per_24h' || f === 'resets_used_in_window'))}).`
+      : `Resets left in the 24-hour window: ${left} of ${ar.max_resets_per_24h}.`,
+  );
   return lines;
 }
 

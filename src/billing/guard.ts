@@ -147,10 +147,16 @@ async function decide(ctx: Ctx, c: SpendContext, policy: SpendPolicy, squidRef: 
   const total = c.estimate.total_credits;
   const lines = estimateParagraph(c, shellWord(squidRef));
   if (policy.cap !== null && total > policy.cap) throw overBudget(total, policy, lines, words);
+  // Resets the API's settings leave unknown are asked about as resets: a card charge nobody can rule out.
   const resets = c.estimate.auto_reset_charges;
-  if (!ask || !(total > policy.confirmAbove || resets > 0)) return false;
+  if (!ask || !(total > policy.confirmAbove || resets === null || resets > 0)) return false;
   for (const line of lines) ctx.out.info(line, { force: true });
-  const why = resets > 0 ? ` and set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (card charges)` : '';
+  const why =
+    resets === null
+      ? ' and may set off an Auto Billing Reset (a card charge: the API did not say enough to tell)'
+      : resets > 0
+        ? ` and set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (card charges)`
+        : '';
   const ok = await (await ctx.prompter()).confirm(`${words.question} ${upper(words.what)} is estimated at ${fmtCredits(total)} credits${why}.`, { default: false, flag: '--yes' });
   if (!ok) throw new CancelledError(`cancelled: ${words.notDone}`);
   return true;

@@ -218,11 +218,16 @@ async function confirmation(t: ToolEnv, a: ToolArgs, squid: string, again: strin
   const credits = creditsOf(est);
   // A card charge asks whatever the credits, as the CLI's guard does; no estimate at all asks too (a cost unknown is
   // no cost below the threshold).
+  // Not a number (null, dropped by compact): the API's auto-reset settings left it unknown (auto_reset_unknown names
+  // the fields). An unknown card charge asks, never reads as none.
+  const unknownResets = est !== null && credits !== null && typeof est.auto_reset_charges !== 'number';
   const resets = Math.max(0, Number(est?.auto_reset_charges) || 0);
-  if (credits !== null && credits <= t.confirmAbove && resets === 0) return null;
+  if (credits !== null && credits <= t.confirmAbove && resets === 0 && !unknownResets) return null;
   const why =
     credits === null
       ? 'no estimate could be had for this run'
+      : unknownResets
+        ? `the run is estimated at ${credits} credits, and whether it sets off an Auto Billing Reset (a card charge) is unknown: the API's settings left out ${Array.isArray(est?.auto_reset_unknown) ? est.auto_reset_unknown.join(', ') : 'some fields'}`
       : resets > 0
         ? `the run is estimated at ${credits} credits and would set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (a card charge each)`
         : `the run is estimated at ${credits} credits, above this server's --confirm-above ${t.confirmAbove}`;
