@@ -93,10 +93,14 @@ export default defineVerb({
     const schedules = typeof body.cron_expression === 'string' || body.timezone !== undefined;
     const policy = schedules ? await spendPolicy(ctx, opts.maxCredits) : null;
     const http = await ctx.http();
-    const { id } = await resolveSquid(http, ref);
+    const { id, record } = await resolveSquid(http, ref);
     // The squid as it is, read once for the checks that need it (params, account types, the schedule).
     let live: Promise<Record<string, unknown>> | undefined;
     const liveSquid = () => (live ??= getSquid<Record<string, unknown>>(http, id));
+    // Whether a schedule will fire needs is_active, and the zone it keeps: a name or prefix resolved from the list
+    // says both when its record has them (the list may leave fields out; then the squid is read).
+    const listedState = typeof record.is_active === 'boolean' && (body.timezone !== undefined || (record.schedule !== null && typeof record.schedule === 'object'));
+    const scheduleState = () => (listedState && !body.params ? Promise.resolve(record as Record<string, unknown>) : liveSquid());
     if (opts.accounts === false) body.accounts = [];
     // Every reference is looked up before the write: an unknown or ambiguous one sends nothing.
     const resolve = async (list: string[]) => [...new Map((await Promise.all(list.map((a) => resolveAccount(http, a)))).map((r) => [r.id, r.record])).entries()];
@@ -113,7 +117,7 @@ export default defineVerb({
     // The API replaces params whole: the live ones are sent with the given keys laid over them.
     if (body.params) body.params = withLiveParams((await refuseUnknownParams(http, await liveSquid(), body.params as Record<string, unknown>))?.params, body.params as Record<string, unknown>);
     // A schedule that will fire (the squid is active, and after this update has one): its runs' cost first.
-    const turnsOn = policy ? scheduleAfter(await liveSquid(), body) : null;
+    const turnsOn = policy ? scheduleAfter(await scheduleState(), body) : null;
     if (turnsOn && policy) {
       const { cron_expression, timezone, ...rest } = body;
       // The estimate is of the squid as the runs will find it: params change first, then the schedule is written.

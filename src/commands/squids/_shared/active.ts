@@ -10,10 +10,13 @@ import { SQUID_DETAIL_COLUMNS } from './columns.js';
 
 export async function setActive(ctx: Ctx, ref: string, active: boolean, policy?: SpendPolicy): Promise<void> {
   const http = await ctx.http();
-  const { id } = await resolveSquid(http, ref);
+  const { id, record } = await resolveSquid(http, ref);
   if (active && policy) {
     // Its schedule and state before the write: a scheduled squid that was inactive starts running on its schedule.
-    const before = await getSquid<Record<string, unknown>>(http, id);
+    // A name or prefix was resolved from the list, whose record says both when it carries a schedule object (the
+    // list may leave fields out, so one without is read again).
+    const listed = typeof record.is_active === 'boolean' && record.schedule !== null && typeof record.schedule === 'object';
+    const before = listed ? record : await getSquid<Record<string, unknown>>(http, id);
     const schedule = before ? liveSchedule(before) : null;
     if (schedule && before?.is_active !== true) await guardSchedule(ctx, http, id, policy, schedule, ref);
   }
