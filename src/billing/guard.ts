@@ -1,11 +1,15 @@
-// Nothing spends by surprise: before `sq runs start` and `sq go` start a run, the cap and the confirmation.
+// Nothing spends by surprise: before `sq runs start` and `sq go` start a run, and before a write that makes the
+// platform start runs later (a schedule: squids activate/update, apply; a chain: squids chain set), the cap and the
+// confirmation, per run.
 //
 // - A cap (--max-credits, else SQ_MAX_CREDITS, else the profile's max-credits) asks for the estimate first; above it
-//   the command ends with exit 9 and the estimate on stderr, and no run is started. An estimate that fails is the
-//   error it is (400, 404; a 5xx after retries is exit 1): with a cap set, a run is never started unestimated.
-// - On a terminal, a run estimated above confirm-above (default 100 credits), or one that would set off an Auto
-//   Billing Reset, shows the estimate and asks y/N; --yes skips the question, --no-input without --yes is exit 2.
-// - Without a cap and without a terminal (scripts, CI): no request, no question — as before.
+//   the command ends with exit 9 and the estimate on stderr, and nothing is started or written. An estimate that
+//   fails is the error it is (400, 404; a 5xx after retries is exit 1): with a cap set, nothing spends unestimated.
+// - On a terminal, a run estimated above confirm-above (default 100 credits), or one that would (or, the API not
+//   saying enough, may) set off an Auto Billing Reset, shows the estimate and asks y/N; --yes skips the question,
+//   --no-input without --yes is exit 2.
+// - Without a cap and without a terminal (scripts, CI): for a run, no request and no question, as before; for a
+//   schedule, the estimate request alone, so that the command can say what each run will cost.
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
 import { accountFacts, getEstimate, spendContext, spendEstimate, type ChainCost, type SpendContext } from '../api/estimate.js';

@@ -135,3 +135,15 @@ describe('list tools follow the API about more pages (api-reference §2: next, t
     expect(page).not.toHaveProperty('next_cursor');
   });
 });
+
+describe('a card charge the API leaves unknown asks (needs_confirmation)', () => {
+  it('runs_start under --confirm-above, the auto-reset settings without max_resets_per_24h: needs_confirmation naming it, nothing started', async () => {
+    await emu.faults([{ method: 'GET', path: '/v1/plans/auto-reset', action: 'status', status: 200, body: { enabled: true, threshold_pct: 80, resets_used_in_window: 0, current_usage_pct: 25 } }]);
+    const agent = await server(sharedEnv(), ['--allow-writes', '--confirm-above', '100000']);
+    const r = await agent.ok('runs_start', { squid: DEMO_SQUIDS.headphones });
+    expect(r.needs_confirmation).toBe(true);
+    expect(r.message).toMatch(/whether it sets off an Auto Billing Reset \(a card charge\) is unknown: the API's settings left out max_resets_per_24h/);
+    expect(r.estimate.auto_reset_unknown).toEqual(['max_resets_per_24h']);
+    expect(await posted('/v1/runs')).toBe(0);
+  });
+});
