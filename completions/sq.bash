@@ -129,10 +129,11 @@ _sq_opts() {
     'squids list') echo '--name --limit --page --all --slurp' ;;
     'squids get') echo '--web' ;;
     'squids create') echo '--crawler --name --account' ;;
-    'squids update') echo '--name --concurrency --param --schedule --timezone --no-schedule --to-complete --no-to-complete --line-breaks --no-line-breaks --add-account --remove-account --account --no-accounts' ;;
+    'squids update') echo '--name --concurrency --param --schedule --timezone --no-schedule --to-complete --no-to-complete --line-breaks --no-line-breaks --add-account --remove-account --account --no-accounts --max-credits' ;;
+    'squids activate') echo '--max-credits' ;;
     'squids empty') echo '--type' ;;
     'squids credits') echo '--limit --page --all --slurp' ;;
-    'squids chain set') echo '--target-crawler --field-map --autostart --no-autostart --target-name --target-concurrency' ;;
+    'squids chain set') echo '--target-crawler --field-map --autostart --no-autostart --target-name --target-concurrency --max-credits' ;;
     'tasks list') echo '--squid --type --limit --page --all --slurp' ;;
     'tasks get') echo '--squid' ;;
     'tasks add') echo '--squid --key --file' ;;
@@ -164,7 +165,7 @@ _sq_opts() {
     'delivery apply') echo '-f --file --force' ;;
     'billing auto-reset') echo '--enable --disable --threshold --max-resets --web' ;;
     'plan') echo '-f --file --detailed-exitcode' ;;
-    'apply') echo '-f --file' ;;
+    'apply') echo '-f --file --max-credits' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input --paginate -H --header -i --include' ;;
     'mcp') echo '--allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env' ;;
@@ -181,10 +182,11 @@ _sq_vopts() {
     'crawlers list') echo '--search --limit --page' ;;
     'squids list') echo '--name --limit --page' ;;
     'squids create') echo '--crawler --name --account' ;;
-    'squids update') echo '--name --concurrency --param --schedule --timezone --add-account --remove-account --account' ;;
+    'squids update') echo '--name --concurrency --param --schedule --timezone --add-account --remove-account --account --max-credits' ;;
+    'squids activate') echo '--max-credits' ;;
     'squids empty') echo '--type' ;;
     'squids credits') echo '--limit --page' ;;
-    'squids chain set') echo '--target-crawler --field-map --target-name --target-concurrency' ;;
+    'squids chain set') echo '--target-crawler --field-map --target-name --target-concurrency --max-credits' ;;
     'tasks list') echo '--squid --type --limit --page' ;;
     'tasks get') echo '--squid' ;;
     'tasks add') echo '--squid --key --file' ;;
@@ -216,7 +218,7 @@ _sq_vopts() {
     'delivery apply') echo '-f --file' ;;
     'billing auto-reset') echo '--threshold --max-resets' ;;
     'plan') echo '-f --file' ;;
-    'apply') echo '-f --file' ;;
+    'apply') echo '-f --file --max-credits' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input -H --header' ;;
     'mcp') echo '--allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env' ;;

@@ -18,13 +18,15 @@ function __sq_vopts
         case 'squids create'
             __sq_words --crawler --name --account
         case 'squids update'
-            __sq_words --name --concurrency --param --schedule --timezone --add-account --remove-account --account
+            __sq_words --name --concurrency --param --schedule --timezone --add-account --remove-account --account --max-credits
+        case 'squids activate'
+            __sq_words --max-credits
         case 'squids empty'
             __sq_words --type
         case 'squids credits'
             __sq_words --limit --page
         case 'squids chain set'
-            __sq_words --target-crawler --field-map --target-name --target-concurrency
+            __sq_words --target-crawler --field-map --target-name --target-concurrency --max-credits
         case 'tasks list'
             __sq_words --squid --type --limit --page
         case 'tasks get'
@@ -88,7 +90,7 @@ function __sq_vopts
         case 'plan'
             __sq_words -f --file
         case 'apply'
-            __sq_words -f --file
+            __sq_words -f --file --max-credits
         case 'webhook listen'
             __sq_words --port --host --path --events --forward-to
         case 'api'
@@ -543,9 +545,11 @@ complete -c sq -n '__sq_is \'squids update\'' -l add-account -x -a '(__sq_dynami
 complete -c sq -n '__sq_is \'squids update\'' -l remove-account -x -a '(__sq_dynamic accounts)' -d 'unlink this account, keeping the others (repeatable)'
 complete -c sq -n '__sq_is \'squids update\'' -l account -x -a '(__sq_dynamic accounts)' -d 'REPLACE the linked accounts with exactly these (repeatable)'
 complete -c sq -n '__sq_is \'squids update\'' -l no-accounts -d 'unlink every account'
+complete -c sq -n '__sq_is \'squids update\'' -l max-credits -x -d 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`'
 complete -c sq -n '__sq_arg \'squids update\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids activate
+complete -c sq -n '__sq_is \'squids activate\'' -l max-credits -x -d 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`'
 complete -c sq -n '__sq_arg \'squids activate\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids deactivate
@@ -581,6 +585,7 @@ complete -c sq -n '__sq_is \'squids chain set\'' -l autostart -d 'start the targ
 complete -c sq -n '__sq_is \'squids chain set\'' -l no-autostart -d 'queue the tasks and leave the target\'s run paused'
 complete -c sq -n '__sq_is \'squids chain set\'' -l target-name -x -d 'name of the target squid (at most 255 characters)'
 complete -c sq -n '__sq_is \'squids chain set\'' -l target-concurrency -x -d 'concurrency of the target squid, 1-20'
+complete -c sq -n '__sq_is \'squids chain set\'' -l max-credits -x -d 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`'
 complete -c sq -n '__sq_arg \'squids chain set\' 0' -f -a '(__sq_dynamic squids)'
 
 # sq squids chain delete
@@ -858,6 +863,7 @@ complete -c sq -n '__sq_is \'plan\'' -l detailed-exitcode -d 'exit 10 when there
 
 # sq apply
 complete -c sq -n '__sq_is \'apply\'' -s f -l file -r -F -d 'the account file, YAML or JSON ("-" reads stdin)'
+complete -c sq -n '__sq_is \'apply\'' -l max-credits -x -d 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`'
 
 # sq export
 

@@ -269,11 +269,11 @@ _sq__squids__create() {
 }
 
 _sq__squids__update() {
-  _arguments -s -S : $_sq_globals '--name=[new name (at most 255 characters)]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '--schedule=[run on this 5-field cron schedule, e.g. "0 9 * * 1" (Mondays 09\:00)]:schedule: ' '--timezone=[IANA time zone of the schedule, e.g. Europe/Paris; sent as the zone list spells it (europe/paris\: Europe/Paris); an unknown name is exit 2 with the closest ones]:timezone: ' '--no-schedule[remove the schedule]' '--to-complete[each run continues where the last one stopped]' '--no-to-complete[each run starts over]' '--line-breaks[keep line breaks in exported cells]' '--no-line-breaks[strip line breaks from exported cells]' '*--add-account=[link this account too, keeping the linked ones (repeatable)]:add-account:{_sq_dynamic accounts}' '*--remove-account=[unlink this account, keeping the others (repeatable)]:remove-account:{_sq_dynamic accounts}' '*--account=[REPLACE the linked accounts with exactly these (repeatable)]:account:{_sq_dynamic accounts}' '--no-accounts[unlink every account]' '1:squid:{_sq_dynamic squids}'
+  _arguments -s -S : $_sq_globals '--name=[new name (at most 255 characters)]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '--schedule=[run on this 5-field cron schedule, e.g. "0 9 * * 1" (Mondays 09\:00)]:schedule: ' '--timezone=[IANA time zone of the schedule, e.g. Europe/Paris]:timezone: ' '--no-schedule[remove the schedule]' '--to-complete[each run continues where the last one stopped]' '--no-to-complete[each run starts over]' '--line-breaks[keep line breaks in exported cells]' '--no-line-breaks[strip line breaks from exported cells]' '*--add-account=[link this account too, keeping the linked ones (repeatable)]:add-account:{_sq_dynamic accounts}' '*--remove-account=[unlink this account, keeping the others (repeatable)]:remove-account:{_sq_dynamic accounts}' '*--account=[REPLACE the linked accounts with exactly these (repeatable)]:account:{_sq_dynamic accounts}' '--no-accounts[unlink every account]' '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: ' '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__activate() {
-  _arguments -s -S : $_sq_globals '1:squid:{_sq_dynamic squids}'
+  _arguments -s -S : $_sq_globals '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: ' '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__deactivate() {
@@ -315,7 +315,7 @@ _sq__squids__chain() {
 }
 
 _sq__squids__chain__set() {
-  _arguments -s -S : $_sq_globals '--target-crawler=[the crawler results go to\: id, prefix, name or slug (required to create)]:target-crawler:{_sq_dynamic crawlers}' '*--field-map=[result field → task param of the target crawler, e.g. url=url (repeatable; required to create)]:field-map: ' '--autostart[start the target'\''s run when results arrive]' '--no-autostart[queue the tasks and leave the target'\''s run paused]' '--target-name=[name of the target squid (at most 255 characters)]:target-name: ' '--target-concurrency=[concurrency of the target squid, 1-20]:target-concurrency: ' '1:squid:{_sq_dynamic squids}'
+  _arguments -s -S : $_sq_globals '--target-crawler=[the crawler results go to\: id, prefix, name or slug (required to create)]:target-crawler:{_sq_dynamic crawlers}' '*--field-map=[result field → task param of the target crawler, e.g. url=url (repeatable; required to create)]:field-map: ' '--autostart[start the target'\''s run when results arrive]' '--no-autostart[queue the tasks and leave the target'\''s run paused]' '--target-name=[name of the target squid (at most 255 characters)]:target-name: ' '--target-concurrency=[concurrency of the target squid, 1-20]:target-concurrency: ' '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: ' '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__chain__delete() {
@@ -601,7 +601,7 @@ _sq__plan() {
 }
 
 _sq__apply() {
-  _arguments -s -S : $_sq_globals '(-f --file)-f+[the account file, YAML or JSON ("-" reads stdin)]:f:_files' '(-f --file)--file=[the account file, YAML or JSON ("-" reads stdin)]:file:_files'
+  _arguments -s -S : $_sq_globals '(-f --file)-f+[the account file, YAML or JSON ("-" reads stdin)]:f:_files' '(-f --file)--file=[the account file, YAML or JSON ("-" reads stdin)]:file:_files' '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: '
 }
 
 _sq__export() {

@@ -4,7 +4,8 @@
 // a failure is reported as it is and a second apply picks up what is still missing.
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
-import { CancelledError, InterruptedError, interruptedBatch, PartialFailureError, SqError, UsageError } from '../errors.js';
+import { CancelledError, InterruptedError, interruptedBatch, OverBudgetError, PartialFailureError, SqError, UsageError } from '../errors.js';
+import { guardSchedule, type SpendPolicy } from '../billing/guard.js';
 import { printPlanned } from '../cli/dry-run.js';
 import { maskSecrets, redactText } from '../output/secrets.js';
 import { recordId } from '../api/resolve.js';
@@ -51,12 +52,36 @@ async function confirmPlan(ctx: Ctx, steps: Step[]): Promise<void> {
 /** The error of a step a stop signal kept from being sent. */
 export const NOT_SENT_INTERRUPTED = 'not sent: interrupted';
 
-async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Promise<StepReport[]> {
+async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: SpendPolicy): Promise<StepReport[]> {
   const ids = new Map<string, string>();
   const failedSquids = new Set<string>();
   const reports: StepReport[] = [];
   const scrub = (s: string) => redactText(s, ctx.secrets());
+  // Schedules to turn on once their squids' params and tasks are in: one run's estimate is then that of the runs the
+  // schedule starts, and the cap and the question come before the write (src/billing/guard.ts).
+  const deferred: { step: Step; report: StepReport; id: string }[] = [];
+  const turnOn = async () => {
+    for (const { step, report, id } of deferred.splice(0)) {
+      if (ctx.signal.aborted) {
+        report.status = 'skipped';
+        report.error = NOT_SENT_INTERRUPTED;
+        continue;
+      }
+      try {
+        await guardSchedule(ctx, http, id, policy, step.schedule!.on, step.item.squid ?? id);
+        await send(http, step.schedule!.later(id));
+        ctx.out.info(`${ctx.out.errStyle.green('✓')} turn on the schedule of squid "${step.item.squid ?? id}"`);
+      } catch (err) {
+        if (!(err instanceof SqError)) throw err;
+        report.status = 'failed';
+        report.error = `${scrub(err.message)}; its other changes were applied`;
+        Object.defineProperty(report, 'cause', { value: err, enumerable: false, configurable: true });
+        ctx.out.info(`${ctx.out.errStyle.red('✗')} turn on the schedule of squid "${step.item.squid ?? id}": failed: ${report.error}`, { force: true });
+      }
+    }
+  };
   for (const step of steps) {
+    if (step.item.kind !== 'squid' && step.item.kind !== 'tasks') await turnOn();
     const report: StepReport = { status: 'applied' };
     const key = step.squid;
     if (ctx.signal.aborted) {
@@ -100,7 +125,10 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[]): Promise<St
     }
     reports.push(report);
     reportLine(ctx, step, report);
+    const sid = step.item.id ?? (step.squid !== undefined ? ids.get(step.squid) : undefined);
+    if (step.schedule && report.status === 'applied' && sid) deferred.push({ step, report, id: sid });
   }
+  await turnOn();
   return reports;
 }
 
@@ -123,7 +151,7 @@ function reportLine(ctx: Ctx, step: Step, r: StepReport) {
  * for 0, 1 or N changes. Exit 0 when every item was applied, 8 when some failed, the error's own code when the only
  * item failed.
  */
-export async function runApply(ctx: Ctx, http: HttpClient, plan: Plan, steps: Step[]): Promise<void> {
+export async function runApply(ctx: Ctx, http: HttpClient, plan: Plan, steps: Step[], policy: SpendPolicy = { cap: null, capFrom: '', confirmAbove: 100 }): Promise<void> {
   const json = ctx.out.spec.json === 'document';
   const mask = <T>(v: T): T => maskSecrets(v, ctx.globals.showSecrets, ctx.secrets()) as T;
   const shownPlan = planText(mask(plan)).trimEnd();
@@ -149,7 +177,7 @@ export async function runApply(ctx: Ctx, http: HttpClient, plan: Plan, steps: St
   // The plan before the question (and in a CI log before the writes), like `terraform apply`.
   ctx.out.info(shownPlan);
   await confirmPlan(ctx, steps);
-  const reports = await applySteps(ctx, http, steps);
+  const reports = await applySteps(ctx, http, steps, policy);
   if (json) await ctx.out.json(mask(asCodeDocument(plan, steps, reports)));
   const n = (st: string) => reports.filter((r) => r.status === st).length;
   const bad = reports.flatMap((r, i) => (r.status === 'applied' ? [] : [{ r, step: steps[i] }]));
@@ -163,6 +191,9 @@ export async function runApply(ctx: Ctx, http: HttpClient, plan: Plan, steps: St
     const summary = `${n('applied')} of ${reports.length} changes applied, ${n('failed')} failed, ${unsent} not sent${n('skipped') > unsent ? `, ${n('skipped') - unsent} skipped` : ''}; running it again sends what is still missing`;
     throw interruptedBatch(ctx.signal.reason, summary, details);
   }
+  // A schedule refused by the cap is the cap's exit code (9), whatever else was applied.
+  const over = bad.find(({ r }) => r.cause instanceof OverBudgetError);
+  if (over) throw new OverBudgetError(`over budget: ${bad.length} of ${reports.length} changes not (all) applied; ${over.r.error}`, { details });
   const only = reports.length === 1 ? bad[0].r.cause : undefined;
   if (only) {
     only.message = bad[0].r.error ?? only.message;

@@ -17,7 +17,7 @@ import { chainStep } from './chain.js';
 import { canonicalTimeZone } from '../api/cron.js';
 import type { Change, PlanItem, Request, Step } from './step.js';
 
-export type { Change, PlanItem, Request, Step } from './step.js';
+export type { Change, PlanItem, Request, ScheduledRun, Step } from './step.js';
 
 /** A delivery channel that matches the file in every field that could be compared, with secrets that could not be. */
 export interface Uncompared {
@@ -113,6 +113,37 @@ function squidChanges(want: DesiredSquid, live: Rec | null, links?: Links): { ch
     body.accounts = links.want;
   }
   return { changes, body };
+}
+
+/**
+ * The schedule that starts firing once this squid item is applied: the item sets a schedule or turns the squid on,
+ * and afterwards the squid is active with a schedule. null when it turns nothing on.
+ */
+function scheduleOn(want: DesiredSquid, live: Rec | null, changes: Change[]): { cron: string; timezone: string } | null {
+  const touched = changes.some((c) => (c.field === 'schedule' && c.to !== null) || (c.field === 'active' && c.to === true));
+  if (!touched) return null;
+  if (!(want.spec.active ?? (live ? live.is_active !== false : true))) return null;
+  const s = want.spec.schedule;
+  if (s === null) return null;
+  if (s !== undefined) return { cron: s.cron.trim().split(/\s+/).join(' '), timezone: s.timezone ?? 'UTC' };
+  return live ? liveSchedule(live) : null;
+}
+
+/** The update body less what turns a schedule on (cron_expression, timezone, is_active: true): sent later by apply. */
+function splitSchedule(body: Rec): { now: Rec; later: Rec } {
+  const now: Rec = { ...body };
+  const later: Rec = {};
+  for (const k of ['cron_expression', 'timezone']) {
+    if (k in now) {
+      later[k] = now[k];
+      delete now[k];
+    }
+  }
+  if (now.is_active === true) {
+    later.is_active = true;
+    delete now.is_active;
+  }
+  return { now, later };
 }
 
 /** Why an account cannot serve the crawler's squid (its type is not the crawler's account_type), as the CLI says it. */
@@ -269,24 +300,30 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
         problems.push(`${pathOf(['squids', s.ref, 'crawler'])}: no crawler has the id, name or slug ${JSON.stringify(s.spec.crawler)} (see \`sq crawlers list\`)`);
         continue;
       }
-      const { changes, body } = squidChanges(s, null, accountLinks(s, live, null, problems, want.locate));
+      const { changes, body: whole } = squidChanges(s, null, accountLinks(s, live, null, problems, want.locate));
       const create = { crawler: recordId(crawler), name: s.ref };
+      const on = scheduleOn(s, null, changes);
+      const { now: body, later } = on ? splitSchedule(whole) : { now: whole, later: {} };
       squidSteps.push({
         item: { kind: 'squid', action: 'create', squid: s.ref, id: null, changes: [{ field: 'crawler', from: null, to: s.spec.crawler }, ...changes] },
         squid: s.ref,
         missing: [],
         // The create itself is sent by apply (it yields the id); these are what follows it, once the id is known.
         requests: (sid) => [{ method: 'POST', path: SQUIDS_PATH, body: create }, ...(Object.keys(body).length && sid ? [{ method: 'POST' as const, path: squidPath(sid), body }] : [])],
+        ...(on ? { schedule: { on, later: (sid: string) => ({ method: 'POST' as const, path: squidPath(sid), body: later }) } } : {}),
       });
     }
     if (have) {
-      const { changes, body } = squidChanges(s, have.record, accountLinks(s, live, have.id, problems, want.locate));
+      const { changes, body: whole } = squidChanges(s, have.record, accountLinks(s, live, have.id, problems, want.locate));
       if (changes.length) {
+        const on = scheduleOn(s, have.record, changes);
+        const { now: body, later } = on ? splitSchedule(whole) : { now: whole, later: {} };
         squidSteps.push({
           item: { kind: 'squid', action: 'update', squid: who, id, changes },
           squid: s.ref,
           missing: [],
-          requests: (sid) => [{ method: 'POST', path: squidPath(sid), body }],
+          requests: (sid) => (Object.keys(body).length ? [{ method: 'POST', path: squidPath(sid), body }] : []),
+          ...(on ? { schedule: { on, later: (sid: string) => ({ method: 'POST' as const, path: squidPath(sid), body: later }) } } : {}),
         });
       }
     }

@@ -23,6 +23,17 @@ const itemSchema = z.strictObject({
   not_compared: d(z.array(z.string()), 'secrets of this item that could not be compared'),
   fires_now: d(nullable(z.boolean()), 'billing: a reset (and a charge) fires as soon as this is saved; null otherwise'),
   needs_yes: d(nullable(z.string()), 'why apply asks before this item (a deletion, a billing change that can charge more); null when it does not'),
+  scheduled_run: d(
+    nullable(
+      z.strictObject({
+        schedule: d(z.string(), 'the schedule in words, with its time zone'),
+        next_run: d(nullable(z.string()), 'the next run, UTC (ISO 8601); null when none within 5 years'),
+        credits_per_run: d(nullable(z.number()), "one run's estimate now (POST /v1/squid/estimate); null when there is none yet"),
+        note: d(nullable(z.string()), 'why there is no estimate, or what it leaves out'),
+      }),
+    ),
+    'squids: the schedule this item turns on (the platform then starts runs, each charged) and one run\'s cost; null otherwise',
+  ),
   status: d(z.enum(['planned', 'applied', 'failed', 'skipped']), 'planned: nothing was sent (plan, dry run); else what apply did'),
   error: d(nullable(z.string()), 'why the item failed or was skipped'),
   requests: d(z.array(request), "the requests the item sends (a new squid's id is a placeholder until it exists)"),
@@ -70,7 +81,8 @@ const PENDING = 'pending-squid-id';
 /** A step's requests as shown; a squid not created yet has no id, so `<id of new squid "name">` stands where it goes. */
 export function shownRequests(step: Step, id: string | null | undefined): (PlannedRequest & { method: 'POST' | 'PATCH' | 'DELETE'; body: unknown })[] {
   const shown = id ?? `<id of new squid "${step.squid}">`;
-  return step.requests(id ?? PENDING).map((r) => {
+  const all = [...step.requests(id ?? PENDING), ...(step.schedule ? [step.schedule.later(id ?? PENDING)] : [])];
+  return all.map((r) => {
     const query = r.query && new URLSearchParams(Object.entries(r.query).map(([k, v]): [string, string] => [k, v === PENDING ? shown : v])).toString();
     return { method: r.method, path: `${id ? r.path : r.path.replace(PENDING, shown)}${query ? `?${query}` : ''}`, body: r.body ?? null };
   });
@@ -91,6 +103,7 @@ function item(step: Step, outcome?: ItemOutcome): AsCodeItem {
     not_compared: i.not_compared ?? [],
     fires_now: i.fires_now ?? null,
     needs_yes: step.confirm ?? null,
+    scheduled_run: i.scheduled_run ?? null,
     status: outcome?.status ?? 'planned',
     error: outcome?.error ?? null,
     requests: shownRequests(step, id),

@@ -5,8 +5,13 @@ import type { OptionSpec } from '../cli/command.js';
 import type { Ctx } from '../cli/context.js';
 import { required } from '../validate/index.js';
 import { loadAccountFile, type Desired } from './file.js';
-import { readLive } from './state.js';
-import { makePlan, type PlanOptions } from './diff.js';
+import { matchCrawler, readLive, type Live } from './state.js';
+import { makePlan, type PlanOptions, type Step } from './diff.js';
+import type { HttpClient } from '../api/http.js';
+import { getEstimate } from '../api/estimate.js';
+import { ApiError } from '../errors.js';
+import { fmtCredits } from '../billing/describe.js';
+import { describeCron, nextRun, parseCron } from '../api/cron.js';
 
 export const FILE_HELP = `The file (YAML or JSON; a \`sq delivery apply\` file is one too):
 
@@ -48,12 +53,57 @@ export async function planOfFile(
   const want = await loadAccountFile(ctx, file, { allowMissingSecrets: scope.allowMissingSecrets ?? true });
   scope.limit?.(want);
   const http = await ctx.http();
-  return makePlan(want, await readLive(http, want, (w) => ctx.out.warn(w)), scope);
+  const live = await readLive(http, want, (w) => ctx.out.warn(w));
+  const made = makePlan(want, live, scope);
+  await costSchedules(http, made.steps, live, want, ctx.now());
+  return made;
 }
+
+/**
+ * Each squid item that turns a schedule on gets what one of its runs costs: the estimate of the squid as it is now
+ * (POST /v1/squid/estimate, one request per such squid; it changes nothing), or, for a squid this file creates, the
+ * crawler's rate a row (apply estimates it once it exists, before its schedule is turned on).
+ */
+async function costSchedules(http: HttpClient, steps: Step[], live: Live, want: Desired, now: number): Promise<void> {
+  const changesToo = (s: Step) => steps.some((o) => o !== s && o.squid === s.squid && o.item.kind === 'tasks' && o.item.action === 'create') || s.item.changes.some((c) => c.field.startsWith('params'));
+  await Promise.all(
+    steps.map(async (s) => {
+      if (!s.schedule) return;
+      const { cron, timezone } = s.schedule.on;
+      let words = `cron "${cron}" ${timezone}`;
+      let next: number | null = null;
+      try {
+        const c = parseCron(cron);
+        [words, next] = [describeCron(c, timezone), nextRun(c, timezone, now)];
+      } catch {
+        // shown as the expression
+      }
+      const base = { schedule: words, next_run: next === null ? null : new Date(next).toISOString() };
+      if (!s.item.id) {
+        const spec = want.squids.find((w) => w.ref === s.squid)?.spec;
+        const crawler = spec?.crawler === undefined ? undefined : matchCrawler(spec.crawler, live.crawlers);
+        const rate = typeof crawler?.credits_per_row === 'number' ? ` (${String(crawler.name ?? spec?.crawler)} charges ${fmtCredits(crawler.credits_per_row)} credits a row, plus its paid functions that are on)` : '';
+        s.item.scheduled_run = { ...base, credits_per_run: null, note: `a new squid: apply estimates a run once it and its tasks exist, before turning the schedule on${rate}` };
+        return;
+      }
+      try {
+        const est = await getEstimate(http, s.item.id);
+        const note = changesToo(s) ? "the squid as it is now: this plan changes its params or tasks, and apply estimates again before turning the schedule on" : null;
+        s.item.scheduled_run = { ...base, credits_per_run: est.total_credits, note };
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        const noTasks = err.status === 400 && /task/i.test(err.message);
+        s.item.scheduled_run = { ...base, credits_per_run: null, note: noTasks ? 'no tasks yet: a run has nothing to charge until tasks are added' : `could not be estimated: ${err.message}` };
+      }
+    }),
+  );
+}
+
 
 export const JSON_HELP =
   'With --json: one document, the same keys for 0, 1 or N changes (JSON Schema: schema/sq-plan.schema.json): ' +
   '{version: 1, dry_run, summary: {create, update, delete, applied, failed, skipped, not_compared}, items: [{kind, ' +
-  'action, squid, id, channel, changes: [{field, from, to}], add, delete, not_compared, fires_now, needs_yes, status, ' +
+  'action, squid, id, channel, changes: [{field, from, to}], add, delete, not_compared, fires_now, needs_yes, ' +
+  'scheduled_run: {schedule, next_run, credits_per_run, note}, status, ' +
   'error, requests}], not_compared: [...]}. status is planned (nothing sent), applied, failed or skipped; secrets ' +
   'are ********.';

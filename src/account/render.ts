@@ -43,6 +43,12 @@ export function planText(plan: Plan): string {
     for (const t of i.delete ?? []) lines.push(`    - ${show(t.value)} (${t.id})`);
     for (const n of i.not_compared ?? []) lines.push(`    ${n}: not compared`);
     if (i.fires_now) lines.push('    warning: usage is already above the threshold: a reset, and a charge, fires as soon as this is saved');
+    const r = i.scheduled_run;
+    if (r) {
+      // Money: the schedule starts runs, each charged.
+      const cost = r.credits_per_run === null ? 'not estimated yet' : `estimated at ${r.credits_per_run.toLocaleString('en-US', { maximumFractionDigits: 4 })} credits`;
+      lines.push(`    runs on schedule (${r.schedule}; next ${r.next_run ?? 'none within 5 years'}): each run is charged, ${cost}${r.note ? ` (${r.note})` : ''}`);
+    }
   }
   lines.push(...unchecked);
   const s = plan.summary;

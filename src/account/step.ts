@@ -24,6 +24,20 @@ export interface PlanItem {
   not_compared?: string[];
   /** Billing: usage is above the new threshold, so a reset (and a charge) fires as soon as it is saved. */
   fires_now?: boolean;
+  /** Squids: the schedule this item turns on (the platform then starts runs, each charged) and what one run costs. */
+  scheduled_run?: ScheduledRun;
+}
+
+/** What each run of a schedule an item turns on costs (sq plan, sq apply). */
+export interface ScheduledRun {
+  /** In words, with its zone: "Mondays at 09:00 Europe/Paris". */
+  schedule: string;
+  /** The next run (UTC, ISO), or null when none within 5 years. */
+  next_run: string | null;
+  /** One run's estimate now (POST /v1/squid/estimate); null when there is none yet (see note). */
+  credits_per_run: number | null;
+  /** Why there is no estimate, or what it does not include yet. */
+  note: string | null;
 }
 
 export interface Request {
@@ -43,4 +57,9 @@ export interface Step {
   missing: string[];
   /** Whether this step can charge the card (billing) or deletes something: apply asks first. */
   confirm?: string;
+  /**
+   * Squids whose item turns a schedule on: the schedule, and the request that turns it on, which apply sends after
+   * the squid's params and tasks, once one run's estimate is known and within the cap (src/billing/guard.ts).
+   */
+  schedule?: { on: { cron: string; timezone: string }; later(id: string): Request };
 }

@@ -33,8 +33,13 @@ export interface Estimate {
 export interface SpendEstimate extends Estimate {
   /** Credits left after the run; negative when the balance does not cover it. */
   balance_after: number;
-  /** Auto Billing Resets (each a charge on the card on file) the run would set off; 0 when auto-reset is off. */
-  auto_reset_charges: number;
+  /**
+   * Auto Billing Resets (each a charge on the card on file) the run would set off; 0 when auto-reset is off; null
+   * when the API's settings leave it unknown (the fields it left out are in auto_reset_unknown).
+   */
+  auto_reset_charges: number | null;
+  /** The auto-reset fields the API did not give, when that leaves auto_reset_charges unknown. */
+  auto_reset_unknown?: string[];
   /** What one reset charges, when the balance names the plan's price (a numeric `price`); the docs show none. */
   auto_reset_price?: number;
 }
@@ -76,15 +81,26 @@ export function balanceFacts(v: Record<string, unknown>): BalanceFacts & Record<
   return { ...v, available: v.available, consumed: v.consumed };
 }
 
+/**
+ * The settings of GET /v1/plans/auto-reset (spec: enabled boolean; threshold_pct 1-100; max_resets_per_24h 1-10;
+ * resets_used_in_window an integer; current_usage_pct a number, or null without an active subscription). A field
+ * left out, or of another type, is unknown (null, and named in `unknown`): never read as off, 0 or "no card charge".
+ */
 export function autoResetFacts(v: Record<string, unknown>): AutoResetFacts & Record<string, unknown> {
-  return {
-    ...v,
-    enabled: v.enabled === true,
-    threshold_pct: num(v.threshold_pct) ? v.threshold_pct : 100,
-    max_resets_per_24h: num(v.max_resets_per_24h) ? v.max_resets_per_24h : 0,
-    resets_used_in_window: num(v.resets_used_in_window) ? v.resets_used_in_window : 0,
-    current_usage_pct: num(v.current_usage_pct) ? v.current_usage_pct : null,
+  const unknown: string[] = [];
+  const known = <T>(key: string, ok: boolean, value: T): T | null => {
+    if (ok) return value;
+    unknown.push(key);
+    return null;
   };
+  const enabled = known('enabled', typeof v.enabled === 'boolean', v.enabled as boolean);
+  const threshold = known('threshold_pct', num(v.threshold_pct), v.threshold_pct as number);
+  const max = known('max_resets_per_24h', num(v.max_resets_per_24h), v.max_resets_per_24h as number);
+  const used = known('resets_used_in_window', num(v.resets_used_in_window), v.resets_used_in_window as number);
+  // null is the API's own word (no subscription); left out, it is not known.
+  const usage = num(v.current_usage_pct) ? v.current_usage_pct : v.current_usage_pct === null ? null : undefined;
+  if (usage === undefined) unknown.push('current_usage_pct');
+  return { ...v, enabled, threshold_pct: threshold, max_resets_per_24h: max, resets_used_in_window: used, current_usage_pct: usage, unknown };
 }
 
 type AccountFacts = { balance: BalanceFacts & Record<string, unknown>; autoReset: AutoResetFacts & Record<string, unknown> };
@@ -93,6 +109,7 @@ type AccountFacts = { balance: BalanceFacts & Record<string, unknown>; autoReset
 export async function accountFacts(http: HttpClient): Promise<AccountFacts> {
   // The auto-reset endpoint is the spec's, not in the public docs: a service without it has no reset to fire.
   const noAutoReset = (err: unknown) => {
+    // A 404 is the API's own answer: this service has no Auto Billing Reset, so none fires.
     if (err instanceof NotFoundError) return { enabled: false };
     throw err;
   };
@@ -103,11 +120,13 @@ export async function accountFacts(http: HttpClient): Promise<AccountFacts> {
 /** What an estimate adds up to for the account: the balance after it, the resets it sets off. */
 export function spendContext(est: Estimate, { balance, autoReset }: AccountFacts): SpendContext {
   const price = balance.price;
+  const charges = autoResetCharges(balance, autoReset, est.total_credits);
   return {
     estimate: {
       ...est,
       balance_after: balanceAfter(balance, est.total_credits),
-      auto_reset_charges: autoResetCharges(balance, autoReset, est.total_credits),
+      auto_reset_charges: charges,
+      ...(charges === null ? { auto_reset_unknown: autoReset.unknown } : {}),
       ...(num(price) ? { auto_reset_price: price } : {}),
     },
     balance,

@@ -44,6 +44,11 @@ export interface PageOptions {
   onWarning?: (warning: string) => void;
   /** Called with every envelope as it arrives (for "showing N of M" hints). */
   onPage?: (page: Envelope<unknown>) => void;
+  /**
+   * Read exactly the one page startPage names (`--page N`): its records as the API gave them, a short one included
+   * (the envelope, seen through onPage, says whether more follow); never the next page to fill it up.
+   */
+  onePage?: boolean;
 }
 
 export const MAX_PAGE_SIZE = 100;
@@ -97,6 +102,11 @@ export async function* pages<T = Record<string, unknown>>(
     opts.onPage?.(env as Envelope<unknown>);
     let data = env.data;
     if (opts.maxItems !== undefined && delivered + data.length > opts.maxItems) data = data.slice(0, opts.maxItems - delivered);
+    if (opts.onePage) {
+      // The page asked for, as it came: whether more follow is the envelope's to say (onPage), not this page's length.
+      yield { ...env, data };
+      return;
+    }
 
     let last = opts.maxItems !== undefined && delivered + data.length >= opts.maxItems;
     // A server may serve smaller pages than asked for (its own maximum); its `limit` says so.

@@ -2,6 +2,7 @@
 // `runs start` and `go` on stderr and in its question, `apply`, `squids chain set`): no requests, no output here.
 import type { ChainCost, SpendContext } from '../api/estimate.js';
 import { creditsBeforeReset, resetsLeft, type AutoResetFacts, type BalanceFacts } from './charges.js';
+import { describeCron, nextRun, parseCron } from '../api/cron.js';
 
 /** "1,234.5": credits without float noise. */
 export function fmtCredits(v: number): string {
@@ -18,16 +19,27 @@ export function paidFunctionLines(c: SpendContext, squidRef: string, onByDefault
     });
 }
 
-/** What the run's Auto Billing Resets mean, in one line (empty when auto-reset is off). */
+/** "threshold_pct and max_resets_per_24h": the fields the API left out. */
+const fieldsOf = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+const leftText = (n: number | null) => (n === null ? 'an unknown number' : String(n));
+
+/** What the run's Auto Billing Resets mean, in one line; what the API did not say is said to be unknown. */
 export function autoResetLine(c: SpendContext): string {
   const ar = c.autoReset;
-  if (!ar.enabled) return 'Auto Billing Reset: off (nothing is charged to the card automatically).';
+  if (ar.enabled === false) return 'Auto Billing Reset: off (nothing is charged to the card automatically).';
   const n = c.estimate.auto_reset_charges;
+  if (ar.enabled === null) {
+    return `Auto Billing Reset: UNKNOWN whether it is on (the API's settings did not say): this run may charge the card on file; \`sq billing auto-reset\` shows the settings.`;
+  }
+  if (n === null) {
+    return `Auto Billing Reset: on, but the API did not give ${fieldsOf(ar.unknown)}: whether this run sets off a reset (a charge on the card on file) is UNKNOWN.`;
+  }
   const plan = typeof c.balance.name === 'string' && c.balance.name ? ` (a renewal of plan ${c.balance.name})` : '';
   if (n === 0) {
-    return `Auto Billing Reset: on at ${ar.threshold_pct}%; this run sets off none (${fmtCredits(creditsBeforeReset(c.balance, ar))} credits before the next one, ${resetsLeft(ar)} left in the 24-hour window).`;
+    const before = creditsBeforeReset(c.balance, ar);
+    return `Auto Billing Reset: on at ${ar.threshold_pct}%; this run sets off none (${before === null ? 'unknown' : fmtCredits(before)} credits before the next one, ${leftText(resetsLeft(ar))} left in the 24-hour window).`;
   }
-  return `Auto Billing Reset: this run would set off ${n} reset${n === 1 ? '' : 's'}, each charging the card on file${plan} (threshold ${ar.threshold_pct}%, ${resetsLeft(ar)} left in the 24-hour window).`;
+  return `Auto Billing Reset: this run would set off ${n} reset${n === 1 ? '' : 's'}, each charging the card on file${plan} (threshold ${ar.threshold_pct}%, ${leftText(resetsLeft(ar))} left in the 24-hour window).`;
 }
 
 /** The summary under the services table: total, time, balance now and after, auto-reset. */
@@ -58,7 +70,8 @@ export function autoResetStatusLines(balance: BalanceFacts & { name?: unknown },
   const plan = typeof balance.name === 'string' && balance.name ? `plan ${balance.name}` : 'the plan';
   const pct = balance.available > 0 ? ` (${fmtCredits(Math.round((balance.consumed / balance.available) * 10_000) / 100)}%)` : '';
   const lines = [`Allowance: ${fmtCredits(balance.available)} credits (${plan}); used now: ${fmtCredits(balance.consumed)}${pct}.`];
-  if (!ar.enabled) lines.push('Automatic reset is off: no reset fires and nothing is charged automatically.');
+  if (ar.enabled === false) lines.push('Automatic reset is off: no reset fires and nothing is charged automatically.');
+  else if (ar.enabled === null) lines.push('Whether automatic reset is on is UNKNOWN (the API did not say): a reset may fire and charge the card on file.');
   else if (ar.current_usage_pct === null) lines.push('No active subscription: no reset can fire.');
   else {
     const left = resetsLeft(ar);
@@ -66,12 +79,19 @@ export function autoResetStatusLines(balance: BalanceFacts & { name?: unknown },
     lines.push(
       left === 0
         ? `No reset left in the 24-hour window: none fires until it frees up, even above ${ar.threshold_pct}%.`
-        : before === 0
-          ? `Usage is above ${ar.threshold_pct}%: the next check fires a reset, which charges the card on file for a renewal of ${plan}.`
-          : `The next reset fires after ${fmtCredits(before)} more credits (usage above ${ar.threshold_pct}%) and charges the card on file for a renewal of ${plan}.`,
+        : before === null
+          ? `The threshold is UNKNOWN (the API did not give threshold_pct): when the next reset fires, charging the card on file for a renewal of ${plan}, cannot be told.`
+          : before === 0
+            ? `Usage is above ${ar.threshold_pct}%: the next check fires a reset, which charges the card on file for a renewal of ${plan}.`
+            : `The next reset fires after ${fmtCredits(before)} more credits (usage above ${ar.threshold_pct}%) and charges the card on file for a renewal of ${plan}.`,
     );
   }
-  lines.push(`Resets left in the 24-hour window: ${resetsLeft(ar)} of ${ar.max_resets_per_24h}.`);
+  const left = resetsLeft(ar);
+  lines.push(
+    left === null
+      ? `Resets left in the 24-hour window: UNKNOWN (the API did not give ${fieldsOf(ar.unknown.filter((f) => f === 'max_resets_per_24h' || f === 'resets_used_in_window'))}).`
+      : `Resets left in the 24-hour window: ${left} of ${ar.max_resets_per_24h}.`,
+  );
   return lines;
 }
 
@@ -85,5 +105,58 @@ export function chainCostLines(c: ChainCost, sourceLabel: string): string[] {
   ];
   if (c.estimate) lines.push(`Its run now: ${estimateParagraph(c.estimate, c.target?.id ?? '').join(' ')}`);
   else if (c.ratePerRow !== null) lines.push(`Its cost is not known before it has tasks: ${c.crawlerName} charges ${fmtCredits(c.ratePerRow)} credits a row, plus its paid functions on by default; then see \`sq squids estimate\` on it.`);
+  return lines;
+}
+
+/** What `guardCost` found, as describe needs it (no import of the guard here: it is above this module). */
+interface CostFound {
+  context: SpendContext | null;
+  total: number | null;
+  services: { name: string; credits: number }[];
+  none?: 'no-tasks' | 'unavailable';
+  asked?: boolean;
+}
+
+/** When a schedule fires next, in words and as a UTC time ("Mondays at 09:00 Europe/Paris; next run 2026-11-30T08:00Z"). */
+export function scheduleLine(schedule: { cron: string; timezone: string }, now: number): string {
+  let words = `cron "${schedule.cron}" ${schedule.timezone}`;
+  let next: number | null = null;
+  try {
+    const cron = parseCron(schedule.cron);
+    words = describeCron(cron, schedule.timezone);
+    next = nextRun(cron, schedule.timezone, now);
+  } catch {
+    // the words stay the expression's own
+  }
+  return `Schedule: ${words}; next run ${next === null ? 'none within 5 years' : `${new Date(next).toISOString().replace(/:00\.000Z$/, 'Z')} (UTC)`}.`;
+}
+
+/**
+ * The cost of the runs a schedule starts, for stderr before it is turned on: the schedule and its next run, one
+ * run's estimate, and what it means for the balance and Auto Billing Reset when those were read.
+ */
+export function scheduleCostLines(r: CostFound, schedule: { cron: string; timezone: string }, now: number, squidRef: string): string[] {
+  const lines = [scheduleLine(schedule, now)];
+  if (r.total === null) {
+    lines.push(
+      r.none === 'no-tasks'
+        ? `Each scheduled run is charged for the results of the squid's tasks; it has none yet, so there is no estimate: after adding tasks, \`sq squids estimate ${squidRef}\` shows a run's cost.`
+        : `Each scheduled run is charged; its cost could not be estimated now: \`sq squids estimate ${squidRef}\` shows it.`,
+    );
+    return lines;
+  }
+  if (r.asked) {
+    lines.push(`Each scheduled run is charged about ${fmtCredits(r.total)} credits (the estimate above, accepted).`);
+    return lines;
+  }
+  if (r.context) {
+    const [first, ...rest] = estimateParagraph(r.context, squidRef);
+    lines.push(`Each scheduled run is charged: ${first}`, ...rest);
+    return lines;
+  }
+  lines.push(
+    `Each scheduled run is charged: Estimate: ${fmtCredits(r.total)} credits (${r.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ')}), as the squid is now.`,
+    `Auto Billing Reset: not read (no cap asked for it, and no terminal); \`sq squids estimate ${squidRef}\` says whether a run would set one off on the current balance.`,
+  );
   return lines;
 }

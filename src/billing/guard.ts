@@ -1,18 +1,22 @@
-// Nothing spends by surprise: before `sq runs start` and `sq go` start a run, the cap and the confirmation.
+// Nothing spends by surprise: before `sq runs start` and `sq go` start a run, and before a write that makes the
+// platform start runs later (a schedule: squids activate/update, apply; a chain: squids chain set), the cap and the
+// confirmation, per run.
 //
 // - A cap (--max-credits, else SQ_MAX_CREDITS, else the profile's max-credits) asks for the estimate first; above it
-//   the command ends with exit 9 and the estimate on stderr, and no run is started. An estimate that fails is the
-//   error it is (400, 404; a 5xx after retries is exit 1): with a cap set, a run is never started unestimated.
-// - On a terminal, a run estimated above confirm-above (default 100 credits), or one that would set off an Auto
-//   Billing Reset, shows the estimate and asks y/N; --yes skips the question, --no-input without --yes is exit 2.
-// - Without a cap and without a terminal (scripts, CI): no request, no question — as before.
+//   the command ends with exit 9 and the estimate on stderr, and nothing is started or written. An estimate that
+//   fails is the error it is (400, 404; a 5xx after retries is exit 1): with a cap set, nothing spends unestimated.
+// - On a terminal, a run estimated above confirm-above (default 100 credits), or one that would (or, the API not
+//   saying enough, may) set off an Auto Billing Reset, shows the estimate and asks y/N; --yes skips the question,
+//   --no-input without --yes is exit 2.
+// - Without a cap and without a terminal (scripts, CI): for a run, no request and no question, as before; for a
+//   schedule, the estimate request alone, so that the command can say what each run will cost.
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
-import { accountFacts, getEstimate, spendContext, spendEstimate, type SpendContext } from '../api/estimate.js';
+import { accountFacts, getEstimate, spendContext, spendEstimate, type ChainCost, type SpendContext } from '../api/estimate.js';
 import { ApiError, CancelledError, OverBudgetError, SqError } from '../errors.js';
 import { creditsValue, resolveSetting } from '../config/settings.js';
 import { profileName } from '../config/resolve.js';
-import { estimateParagraph, fmtCredits } from './describe.js';
+import { chainCostLines, estimateParagraph, fmtCredits, scheduleCostLines } from './describe.js';
 import { shellWord } from '../io/shell.js';
 
 export interface SpendPolicy {
@@ -55,9 +59,54 @@ function onTerminal(ctx: Ctx): boolean {
  * the UsageError naming --yes (exit 2) instead of letting the run start.
  */
 export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef = squidId): Promise<SpendContext | null> {
+  const r = await guardCost(ctx, http, squidId, policy, squidRef, RUN_WORDS);
+  return r.context;
+}
+
+/** How the guard speaks of what it guards: a run about to start, or the runs a schedule or a chain will start. */
+export interface GuardWords {
+  /** "the run", "each scheduled run": the subject of "is estimated at N credits". */
+  what: string;
+  /** What did not happen on a refusal: "no run was started". */
+  notDone: string;
+  /** The question's verb phrase: "Start the run?". */
+  question: string;
+  /** The rule a cap keeps when no estimate could be had: "a run is never started without an estimate". */
+  never: string;
+  /**
+   * Ask for the estimate even without a cap or a terminal (one request, the estimate alone) so that the command
+   * can say what each run costs: schedules and chains, which start runs later, each time charged.
+   */
+  always?: boolean;
+  /** A squid without tasks has no estimate (400): true when that is no error (a schedule or chain set up first). */
+  tasksLater?: boolean;
+}
+
+const RUN_WORDS: GuardWords = { what: 'the run', notDone: 'no run was started', question: 'Start the run?', never: 'a run is never started without an estimate' };
+
+/** What guardCost found: the estimate and the account's side when read, or the credits alone, or why there is none. */
+export interface GuardResult {
+  context: SpendContext | null;
+  /** The estimated credits of one run, when an estimate was had. */
+  total: number | null;
+  /** The estimate's services, when an estimate was had. */
+  services: { name: string; credits: number }[];
+  /** Why there is no estimate: the squid has no tasks yet (tasksLater), or the service could not give one. */
+  none?: 'no-tasks' | 'unavailable';
+  /** A person was asked and said yes. */
+  asked?: boolean;
+}
+
+/**
+ * The cap and the question before something that spends (a run now, or runs later: a schedule, a chain): the
+ * estimate of one run of `squidId` against the policy. Throws OverBudgetError (exit 9), CancelledError (exit 1) or
+ * the UsageError naming --yes (exit 2) so that the caller sends nothing.
+ */
+export async function guardCost(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef: string, words: GuardWords): Promise<GuardResult> {
   // A dry run starts nothing: the cap is still checked (a script can test it), no question is asked.
   const ask = onTerminal(ctx) && !ctx.globals.yes && !ctx.globals.dryRun;
-  if (policy.cap === null && !ask) return null;
+  const result: GuardResult = { context: null, total: null, services: [] };
+  if (policy.cap === null && !ask && !words.always) return result;
   let c: SpendContext | null = null;
   let total: number;
   try {
@@ -66,42 +115,114 @@ export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, po
     if (ask) {
       c = await spendEstimate(http, squidId);
       total = c.estimate.total_credits;
+      result.services = c.estimate.services;
     } else {
       const est = await getEstimate(http, squidId);
       total = est.total_credits;
+      result.services = est.services;
       if (policy.cap !== null && total > policy.cap) {
         // The refusal stands whatever happens here: without the account's side it names the services alone.
         const facts = await accountFacts(http).catch(() => null);
-        if (!facts) throw overBudget(total, policy, [`Estimate: ${fmtCredits(total)} credits (${est.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ')}).`]);
+        if (!facts) throw overBudget(total, policy, [`Estimate: ${fmtCredits(total)} credits (${est.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ')}).`], words);
         c = spendContext(est, facts);
       }
     }
   } catch (err) {
     if (err instanceof OverBudgetError) throw err;
+    // A schedule or a chain set up before the tasks: no run has anything to charge yet; the caller says so.
+    if (words.tasksLater && err instanceof ApiError && err.status === 400 && /task/i.test(err.message)) return { ...result, none: 'no-tasks' };
     // Without a cap the estimate only served the question: a service that cannot give one (5xx, network) does not
     // stop a person from starting a run, but says so. A 400 or 404 is the error it is.
     if (policy.cap === null && err instanceof ApiError && (err.status === null || err.status >= 500)) {
-      ctx.out.warn(`could not estimate the run (${err.message}); starting it without an estimate`);
-      return null;
+      ctx.out.warn(`could not estimate ${words.what} (${err.message}); going on without an estimate`);
+      return { ...result, none: 'unavailable' };
     }
-    if (err instanceof SqError && policy.cap !== null) err.details.push(`No run was started: with a cap (${policy.capFrom}) set, a run is never started without an estimate.`);
+    if (err instanceof SqError && policy.cap !== null) err.details.push(`${upper(words.notDone)}: with a cap (${policy.capFrom}) set, ${words.never}.`);
     throw err;
   }
-  if (!c) return null;
-  const lines = estimateParagraph(c, shellWord(squidRef));
-  if (policy.cap !== null && total > policy.cap) throw overBudget(total, policy, lines);
-  const resets = c.estimate.auto_reset_charges;
-  if (ask && (total > policy.confirmAbove || resets > 0)) {
-    for (const line of lines) ctx.out.info(line, { force: true });
-    const why = resets > 0 ? ` and set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (card charges)` : '';
-    const ok = await (await ctx.prompter()).confirm(`Start the run? It is estimated at ${fmtCredits(total)} credits${why}.`, { default: false, flag: '--yes' });
-    if (!ok) throw new CancelledError('cancelled: no run was started');
-  }
-  return c;
+  result.total = total;
+  result.context = c;
+  if (!c) return result;
+  result.asked = await decide(ctx, c, policy, squidRef, words, ask);
+  return result;
 }
 
-function overBudget(total: number, policy: SpendPolicy, lines: string[]): OverBudgetError {
-  return new OverBudgetError(`over budget: the run is estimated at ${fmtCredits(total)} credits, above the cap of ${fmtCredits(policy.cap ?? 0)} (${policy.capFrom}); no run was started`, {
+/** The cap and the question on an estimate in hand; true when a person was asked and said yes. */
+async function decide(ctx: Ctx, c: SpendContext, policy: SpendPolicy, squidRef: string, words: GuardWords, ask: boolean): Promise<boolean> {
+  const total = c.estimate.total_credits;
+  const lines = estimateParagraph(c, shellWord(squidRef));
+  if (policy.cap !== null && total > policy.cap) throw overBudget(total, policy, lines, words);
+  // Resets the API's settings leave unknown are asked about as resets: a card charge nobody can rule out.
+  const resets = c.estimate.auto_reset_charges;
+  if (!ask || !(total > policy.confirmAbove || resets === null || resets > 0)) return false;
+  for (const line of lines) ctx.out.info(line, { force: true });
+  const why =
+    resets === null
+      ? ' and may set off an Auto Billing Reset (a card charge: the API did not say enough to tell)'
+      : resets > 0
+        ? ` and set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (card charges)`
+        : '';
+  const ok = await (await ctx.prompter()).confirm(`${words.question} ${upper(words.what)} is estimated at ${fmtCredits(total)} credits${why}.`, { default: false, flag: '--yes' });
+  if (!ok) throw new CancelledError(`cancelled: ${words.notDone}`);
+  return true;
+}
+
+const CHAIN_WORDS: GuardWords = {
+  what: 'each run of the chained squid',
+  notDone: 'the chain was not written',
+  question: 'Write the chain?',
+  never: 'a chain is never written without an estimate',
+};
+
+/**
+ * Before `squids chain set` writes a chain whose target starts runs by itself (autostart): each done run of the
+ * source starts a charged run of the target. The cost (chainCost, read before the write) against the cap and the
+ * question; a target with no estimate yet (made on the first done run, or without tasks) cannot be held to a cap, and
+ * that is said, never skipped in silence. The cost lines go to stderr first, whatever is decided.
+ */
+export async function guardChain(ctx: Ctx, cost: ChainCost, policy: SpendPolicy, sourceLabel: string): Promise<void> {
+  const lines = chainCostLines(cost, sourceLabel);
+  for (const line of lines) ctx.out.info(line, { force: true });
+  if (!cost.autostart) return;
+  if (!cost.estimate) {
+    if (policy.cap !== null) ctx.out.warn(`the cap (${policy.capFrom}, ${fmtCredits(policy.cap)} credits) cannot be checked against the chained squid's runs: they have no estimate before the squid has tasks; its rate above is what each row costs`);
+    return;
+  }
+  const ask = onTerminal(ctx) && !ctx.globals.yes && !ctx.globals.dryRun;
+  await decide(ctx, cost.estimate, policy, cost.target?.id ?? '', CHAIN_WORDS, ask);
+}
+
+const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function overBudget(total: number, policy: SpendPolicy, lines: string[], words: GuardWords = RUN_WORDS): OverBudgetError {
+  return new OverBudgetError(`over budget: ${words.what} is estimated at ${fmtCredits(total)} credits, above the cap of ${fmtCredits(policy.cap ?? 0)} (${policy.capFrom}); ${words.notDone}`, {
     details: [...lines, `Raise the cap (--max-credits ${Math.ceil(total)}), or lower the cost (fewer tasks, max_results, paid functions off).`],
   });
 }
+
+/** A schedule as the API takes it (cron_expression, timezone). */
+export interface ScheduleSpec {
+  cron: string;
+  timezone: string;
+}
+
+/**
+ * Before a write that makes the platform start runs on a schedule (`squids activate` of a scheduled squid, `squids
+ * update --schedule/--timezone` of an active one, `apply`): what each scheduled run costs, said on stderr, with the
+ * cap and the question of `runs start`. Without a cap and a terminal it costs the estimate request alone; the
+ * balance and the Auto Billing Reset settings are read when a cap refuses or a person is asked.
+ */
+export async function guardSchedule(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, schedule: ScheduleSpec, squidRef: string): Promise<GuardResult> {
+  const r = await guardCost(ctx, http, squidId, policy, squidRef, SCHEDULE_WORDS);
+  for (const line of scheduleCostLines(r, schedule, ctx.now(), shellWord(squidRef))) ctx.out.info(line, { force: true });
+  return r;
+}
+
+export const SCHEDULE_WORDS: GuardWords = {
+  what: 'each scheduled run',
+  notDone: 'the schedule was not turned on',
+  question: 'Turn the schedule on?',
+  never: 'a schedule is never turned on without an estimate',
+  always: true,
+  tasksLater: true,
+};

@@ -4,6 +4,17 @@ import type { Output, OutputSettings } from '../output/types.js';
 import type { HttpClient } from '../api/http.js';
 import type { ProfileStore } from '../config/store.js';
 
+/** A list page's envelope as the API gave it (api/pages.ts Envelope): its paging fields, and its records. */
+export interface PageSeen {
+  page?: number;
+  limit?: number;
+  total_pages?: number;
+  total_results?: number;
+  next?: string | null;
+  warning?: string;
+  data: unknown[];
+}
+
 export interface Prompter {
   /** Ask yes/no. `flag` names what a script should pass instead (e.g. "--yes"). */
   confirm(message: string, opts: { default?: boolean; flag: string }): Promise<boolean>;
@@ -73,7 +84,15 @@ export interface Ctx {
    * Runs another sq command line in this process, as main.ts's run() does (set by main.ts): `sq mcp` runs a verb per
    * tool call this way. Handed down rather than imported, so no command imports main.ts back.
    */
-  runCommand?: (argv: string[], init: { io: IO; env: Record<string, string | undefined>; now(): number; sleep(ms: number): Promise<void>; signal: AbortSignal }) => Promise<number>;
+  runCommand?: (
+    argv: string[],
+    init: { io: IO; env: Record<string, string | undefined>; now(): number; sleep(ms: number): Promise<void>; signal: AbortSignal; onPage?: (page: PageSeen) => void },
+  ) => Promise<number>;
+  /**
+   * Called with each list page's envelope as a list verb reads it (set by whoever runs the verb in-process: `sq mcp`
+   * learns from it whether the API says more pages follow, rather than guessing from a page's length).
+   */
+  onPage?: (page: PageSeen) => void;
   now(): number;
   sleep(ms: number): Promise<void>;
   /** Run at the end of the command, success or not (close pools, remove temp files). */

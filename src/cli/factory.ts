@@ -24,6 +24,8 @@ export interface ContextInit {
   signal?: AbortSignal;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** Ctx.onPage: each list page's envelope, for an in-process caller (sq mcp). */
+  onPage?: Ctx['onPage'];
 }
 
 function processIO(): IO {
@@ -114,6 +116,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
     signal,
     now,
     sleep,
+    onPage: init.onPage,
     outputSettings() {
       if (!settings) {
         settings = resolveOutputSettings({

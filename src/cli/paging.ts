@@ -31,7 +31,7 @@ export function pagingOptions(defaultLimit: number) {
 
 export interface Paging {
   /** What to hand to pages(). */
-  request: Pick<PageOptions, 'startPage' | 'pageSize' | 'maxItems'>;
+  request: Pick<PageOptions, 'startPage' | 'pageSize' | 'maxItems' | 'onePage'>;
   /** The --page given, if any. */
   page: number | undefined;
   all: boolean;
@@ -50,7 +50,8 @@ export function pagingFlags(opts: OptionsOf<ReturnType<typeof pagingOptions>>, d
   if (page !== undefined) {
     // A page is what the API calls a page, so its size cannot pass the API's maximum.
     const size = limitFlag(opts.limit, MAX_PAGE_SIZE) ?? Math.min(defaultLimit, MAX_PAGE_SIZE);
-    return { request: { startPage: page, pageSize: size, maxItems: size }, page, all: false, slurp };
+    // Exactly that page, as the API answers it: a server serving fewer rows a page is not topped up from the next.
+    return { request: { startPage: page, pageSize: size, maxItems: size, onePage: true }, page, all: false, slurp };
   }
   if (opts.all === true) return { request: { pageSize: MAX_PAGE_SIZE }, page: undefined, all: true, slurp };
   const limit = limitFlag(opts.limit) ?? defaultLimit;
@@ -127,6 +128,7 @@ export async function printList(ctx: Ctx, http: HttpClient, path: string, o: Lis
     ...o.paging.request,
     query: o.query,
     onWarning: (w) => ctx.out.warn(w),
+    onPage: ctx.onPage,
   });
   // Past the first page, "none" is said by pagingHint (the page is past the end), not as an empty account.
   const empty = o.paging.page === undefined || o.paging.page === 1 ? o.empty : undefined;

@@ -9,9 +9,11 @@ export default defineVerb({
   name: 'plan',
   summary: 'Show what would change to make the account match a file (--detailed-exitcode: exit 10 when it differs)',
   description:
-    'Reads the account (GET requests only) and prints, field by field, what differs from the file: squids to create ' +
-    'or change, tasks to add (or delete, with prune: true), delivery channels, the automatic billing reset. Secrets ' +
-    'are masked. not_compared lists the delivery channels otherwise unchanged whose secrets (or a URL whose ' +
+    'Reads the account (GET requests only, and POST /v1/squid/estimate, which changes nothing, for each squid whose ' +
+    'schedule the file turns on) and prints, field by field, what differs from the file: squids to create ' +
+    'or change, tasks to add (or delete, with prune: true), delivery channels, the automatic billing reset. A squid ' +
+    'the file makes active with a schedule starts runs, each charged: the plan shows the schedule, its next run and ' +
+    'one run\'s estimate (scheduled_run). Secrets are masked. not_compared lists the delivery channels otherwise unchanged whose secrets (or a URL whose ' +
     '${ENV} is not set) could not be compared: apply sends nothing for them. ' +
     JSON_HELP +
     '\n\n' +

@@ -216,11 +216,15 @@ function screen(st: Status, style: Style, width: number): string {
   lines.push(`  ${n(c.consumed)} of ${n(c.available)} used${c.used_pct === null ? '' : ` (${c.used_pct}%)`}, ${n(c.remaining)} remaining${c.reset_time ? `; resets ${c.reset_time}` : ''}`);
   section('Auto-reset');
   const a = st.auto_reset;
+  const said = (v: unknown) => (v === undefined || v === null ? '?' : String(v));
   lines.push(
-    a.enabled
-      ? `  on at ${a.threshold_pct}% usage; ${a.resets_used_in_window} of ${a.max_resets_per_24h} resets used in 24h` +
+    // A field the API left out is "?", and an answer without `enabled` is not "off" (no card charge is claimed).
+    typeof a.enabled !== 'boolean'
+      ? `  UNKNOWN whether on (the API did not say); threshold ${said(a.threshold_pct)}%, at most ${said(a.max_resets_per_24h)} resets in 24h`
+      : a.enabled
+      ? `  on at ${said(a.threshold_pct)}% usage; ${said(a.resets_used_in_window)} of ${said(a.max_resets_per_24h)} resets used in 24h` +
           (a.window_resets_at ? `; window resets ${a.window_resets_at}` : '')
-      : `  off (threshold ${a.threshold_pct}%, at most ${a.max_resets_per_24h} resets in 24h)`,
+      : `  off (threshold ${said(a.threshold_pct)}%, at most ${said(a.max_resets_per_24h)} resets in 24h)`,
   );
   const runs = (title: string, list: StatusRun[], none: string, paint: (s: string) => string) => {
     section(`${title} (${list.length})`);

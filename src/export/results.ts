@@ -71,7 +71,7 @@ async function exportResults(
   }
 
   const request = continued ? { pageSize: continued.page_size, startPage: continued.pages + 1, earlier: continued.records } : paging.request;
-  const it = resultPages(http, scope, { ...request, task: taskId, onWarning: (m) => ctx.out.warn(m) })[Symbol.asyncIterator]();
+  const it = resultPages(http, scope, { ...request, task: taskId, onWarning: (m) => ctx.out.warn(m), onPage: ctx.onPage })[Symbol.asyncIterator]();
   // The first page is read before anything is written: without the crawler's attributes, its keys make the header.
   const first = await it.next();
   if (continued) checkTotal(continued, first.done ? null : num(first.value.total_results), plan!.startOver);

@@ -9,7 +9,8 @@ import { open, realpath } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import type { Ctx } from '../cli/context.js';
+import { keyFile } from './keys.js';
+import type { Ctx, PageSeen } from '../cli/context.js';
 import { downloadUrl } from '../api/runs.js';
 import { exitCodeName, InterruptedError, UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
@@ -51,6 +52,8 @@ const STDIN_GRACE_MS = 500;
 interface VerbOutcome {
   code: number;
   stdout: string;
+  /** The last list page's envelope the verb read (what the API says about more pages), if it read one. */
+  page: PageSeen | null;
   /** The error the verb printed (--json: one object on stderr), when it failed. */
   error: { code: number; status: number | null; message: string; details?: string[] } | null;
   /** Hints and warnings it printed on stderr. */
@@ -79,7 +82,11 @@ async function runVerb(ctx: Ctx, argv: string[], stdin: string | undefined, sign
   const globals = [...flags, '--json', '--no-input', '--no-color', ...(g.profile ? [`--profile=${g.profile}`] : []), ...(g.baseUrl ? [`--base-url=${g.baseUrl}`] : []), ...(g.insecureHttp ? ['--insecure-http'] : [])];
   const out = new Capture();
   const err = new Capture();
+  let page: PageSeen | null = null;
   const done = run([...head, ...globals, ...tail], {
+    onPage: (p) => {
+      page = p;
+    },
     io: { stdout: out, stderr: err, stdin: Readable.from(stdin === undefined ? [] : [stdin]), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 100 },
     env,
     now: ctx.now,
@@ -102,7 +109,7 @@ async function runVerb(ctx: Ctx, argv: string[], stdin: string | undefined, sign
     }
     notes.push(line);
   }
-  return { code, stdout: out.text, error, notes: notes.join('\n') };
+  return { code, stdout: out.text, error, notes: notes.join('\n'), page: page as PageSeen | null };
 }
 
 /** Whether a failed write reached the server: the CLI's own words for each case (src/api/http-errors.ts). */
@@ -185,6 +192,7 @@ async function callTool(s: Shared, tool: ToolDef, args: ToolArgs, signal: AbortS
     secretEnv: new Set(opts.secretEnv ?? []),
     confirmAbove: opts.confirmAbove ?? 100,
     keys: s.keys,
+    keyFile: keyFile(ctx),
     dryRun,
     async verb(argv, o = {}) {
       const flags: string[] = [];
@@ -207,7 +215,7 @@ async function callTool(s: Shared, tool: ToolDef, args: ToolArgs, signal: AbortS
           data = text;
         }
       }
-      return { code: r.code, data };
+      return { code: r.code, data, page: r.page };
     },
     async downloadUrl(runId) {
       // The CSV export (the default) is never converted in the background; a conversion still going is "not ready".

@@ -7,6 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import type { ZodType } from 'zod';
 import { pickFields } from '../output/fields.js';
+import type { PageSeen } from '../cli/context.js';
+import type { KeyFile } from './keys.js';
 
 type Z = (typeof import('./sdk.js'))['z'];
 type Shape = Record<string, ZodType>;
@@ -31,7 +33,7 @@ export class ToolError extends Error {
 /** What a tool can do: run verbs, read the signed download URL, and the server's settings. */
 export interface ToolEnv {
   /** `sq ARGV --json` in-process: its JSON (exit codes in `ok` are answers too); anything else throws ToolError. */
-  verb(argv: string[], opts?: { stdin?: string; write?: boolean; ok?: number[]; env?: Record<string, string> }): Promise<{ code: number; data: unknown }>;
+  verb(argv: string[], opts?: { stdin?: string; write?: boolean; ok?: number[]; env?: Record<string, string> }): Promise<{ code: number; data: unknown; page?: PageSeen | null }>;
   /** The run's signed results URL (the user's own, short-lived), unmasked; null when its export is not ready. */
   downloadUrl(runId: string): Promise<string | null>;
   /** A path argument, resolved inside --root (refused without one, or outside it). */
@@ -42,6 +44,8 @@ export interface ToolEnv {
   confirmAbove: number;
   /** Runs started by an idempotency_key, for this server's life. */
   keys: Map<string, Promise<Rec>>;
+  /** Where an idempotency_key's squid and run outlive the server (src/mcp/keys.ts); null without a cache directory. */
+  keyFile?: KeyFile | null;
   dryRun: boolean;
 }
 
@@ -114,16 +118,36 @@ function fieldsOf(a: ToolArgs): string[] | undefined {
   if (Array.isArray(f) && f.length) return f.map(String);
   return undefined;
 }
-/** A page of a list verb as { items, next_cursor? }, rows compact and cut to `fields`. */
+/**
+ * Whether the API says another page follows `seen` (page `page` of `size`): its next link, else total_pages, else
+ * total_results. A page's length says nothing (a server may answer a short page before the end); only an envelope
+ * that says nothing at all falls back to it (a full page may have more).
+ */
+export function moreFollow(seen: PageSeen | null | undefined, page: number, size: number, rows: number): boolean {
+  if (seen) {
+    if (typeof seen.next === 'string' && seen.next !== '') return true;
+    if ('next' in seen && seen.next === null) return false;
+    const at = typeof seen.page === 'number' && seen.page >= 1 ? seen.page : page;
+    if (typeof seen.total_pages === 'number') return at < seen.total_pages;
+    const per = typeof seen.limit === 'number' && seen.limit >= 1 ? seen.limit : size;
+    if (typeof seen.total_results === 'number') return at * per < seen.total_results;
+  }
+  return rows === size;
+}
+
+/** A page of a list verb as { items, next_cursor?, warning? }, rows compact and cut to `fields`. */
 async function listPage(t: ToolEnv, a: ToolArgs, tool: string, argv: string[], row: (r: Rec) => Rec = (r) => r, paged = true): Promise<Rec> {
   const { page, size } = pageOf(a, tool);
-  const { data } = await t.verb([...argv, `--limit=${size}`, ...(paged ? [`--page=${page}`] : [])]);
+  const { data, page: seen } = await t.verb([...argv, `--limit=${size}`, ...(paged ? [`--page=${page}`] : [])]);
   // Anything but a list is no page (never an empty one that reads as the end).
   if (!Array.isArray(data)) throw new ToolError(1, `${tool}: \`sq ${argv.join(' ')}\` answered something that is not a list`);
   const rows = data;
   const fields = fieldsOf(a);
   const items = rows.map((r) => rec(fields ? pickFields(row(rec(r)), fields) : row(rec(r))));
-  return { items, ...(rows.length === size ? { next_cursor: encodeCursor(page + 1, size) } : {}) };
+  // The next page is the one after the page the API answered (its own number, when it gives one).
+  const at = typeof seen?.page === 'number' && seen.page >= 1 ? seen.page : page;
+  const more = paged && moreFollow(seen, page, size, rows.length);
+  return { items, ...(more ? { next_cursor: encodeCursor(at + 1, size) } : {}), ...(seen?.warning ? { warning: seen.warning } : {}) };
 }
 
 function listInput(z: Z, rowsOf = 'rows'): Shape {
@@ -135,7 +159,8 @@ function listInput(z: Z, rowsOf = 'rows'): Shape {
 }
 const listOutput = (z: Z): Shape => ({
   items: z.array(z.record(z.string(), z.unknown())),
-  next_cursor: z.string().optional().describe('pass as cursor for the next page; absent on the last page'),
+  next_cursor: z.string().optional().describe('pass as cursor for the next page; absent on the last page (as the API says: a short page may still have one)'),
+  warning: z.string().optional().describe('the API\'s own warning, e.g. the free plan\'s cap on listed records'),
 });
 const objOutput = (z: Z, keys: string[] = []): Shape => Object.fromEntries(keys.map((k) => [k, z.unknown()]));
 const idOutput = (z: Z): Shape => ({ id: z.string() });
@@ -218,11 +243,16 @@ async function confirmation(t: ToolEnv, a: ToolArgs, squid: string, again: strin
   const credits = creditsOf(est);
   // A card charge asks whatever the credits, as the CLI's guard does; no estimate at all asks too (a cost unknown is
   // no cost below the threshold).
+  // Not a number (null, dropped by compact): the API's auto-reset settings left it unknown (auto_reset_unknown names
+  // the fields). An unknown card charge asks, never reads as none.
+  const unknownResets = est !== null && credits !== null && typeof est.auto_reset_charges !== 'number';
   const resets = Math.max(0, Number(est?.auto_reset_charges) || 0);
-  if (credits !== null && credits <= t.confirmAbove && resets === 0) return null;
+  if (credits !== null && credits <= t.confirmAbove && resets === 0 && !unknownResets) return null;
   const why =
     credits === null
       ? 'no estimate could be had for this run'
+      : unknownResets
+        ? `the run is estimated at ${credits} credits, and whether it sets off an Auto Billing Reset (a card charge) is unknown: the API's settings left out ${Array.isArray(est?.auto_reset_unknown) ? est.auto_reset_unknown.join(', ') : 'some fields'}`
       : resets > 0
         ? `the run is estimated at ${credits} credits and would set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (a card charge each)`
         : `the run is estimated at ${credits} credits, above this server's --confirm-above ${t.confirmAbove}`;
@@ -234,10 +264,14 @@ async function confirmation(t: ToolEnv, a: ToolArgs, squid: string, again: strin
   };
 }
 
-/** `runs start` (and wait, capped): the run, with still_running when the wait ended first. */
-async function startRun(t: ToolEnv, a: ToolArgs, squid: string): Promise<Rec> {
+/**
+ * `runs start` (and wait, capped): the run, with still_running when the wait ended first. `runKey`: the verb's
+ * --idempotency-key, which keeps the run in the cache directory, so a restarted server's retry gets the same run.
+ */
+async function startRun(t: ToolEnv, a: ToolArgs, squid: string, runKey?: string): Promise<Rec> {
   const wait = typeof a.wait_seconds === 'number' ? a.wait_seconds : undefined;
-  const { code, data } = await t.verb(['runs', 'start', `--squid=${squid}`, ...(wait ? ['--wait', `--timeout=${wait}s`] : [])], { write: true, ok: [6, 7] });
+  const keyFlag = runKey !== undefined ? [`--idempotency-key=${runKey}`] : [];
+  const { code, data } = await t.verb(['runs', 'start', `--squid=${squid}`, ...keyFlag, ...(wait ? ['--wait', `--timeout=${wait}s`] : [])], { write: true, ok: [6, 7] });
   return runAnswer(data, code);
 }
 function runAnswer(data: unknown, code: number): Rec {
@@ -253,6 +287,17 @@ const runOutput = (z: Z): Shape => ({
   estimate: z.record(z.string(), z.unknown()).optional(),
   dry_run: z.boolean().optional(),
 });
+
+/** Whether the squid exists (a 404 is exit 3); any other failure is the tool's error. */
+async function squidExists(t: ToolEnv, id: string): Promise<boolean> {
+  try {
+    await t.verb(['squids', 'get', '--', id]);
+    return true;
+  } catch (e) {
+    if (e instanceof ToolError && e.code === 3) return false;
+    throw e;
+  }
+}
 
 /** An idempotency_key's run: the first call's answer for every retry while this server runs. */
 async function once(t: ToolEnv, a: ToolArgs, tool: string, work: () => Promise<Rec>): Promise<Rec> {
@@ -602,7 +647,7 @@ export function toolDefs(): ToolDef[] {
         squid: squidArg(z),
         confirm: z.boolean().optional().describe('the user accepted the estimate'),
         wait_seconds: waitArg(z),
-        idempotency_key: z.string().min(1).max(200).optional().describe('a retry with the same key returns the first call\'s run, never a second run'),
+        idempotency_key: z.string().min(1).max(200).optional().describe('a retry with the same key returns the first call\'s run, never a second run (kept in the cache directory for 24 h: a restarted server too)'),
         dry_run: dryRun(z),
       }),
       output: runOutput,
@@ -611,7 +656,8 @@ export function toolDefs(): ToolDef[] {
           if (t.dryRun) return startRun(t, a, String(a.squid));
           const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
           const ask = await confirmation(t, a, String(s.id), 'runs_start');
-          return ask ?? startRun(t, a, String(s.id));
+          const key = str(a, 'idempotency_key');
+          return ask ?? startRun(t, a, String(s.id), key !== undefined && t.keyFile ? `mcp-runs_start:${key}` : undefined);
         }),
     },
     {
@@ -629,24 +675,45 @@ export function toolDefs(): ToolDef[] {
         name: z.string().min(1).max(255).optional().describe('squid name (default: the crawler and the time)'),
         confirm: z.boolean().optional().describe('the user accepted the estimate'),
         wait_seconds: waitArg(z),
-        idempotency_key: z.string().min(1).max(200).optional().describe('retries with the same key return the same squid and run'),
+        idempotency_key: z.string().min(1).max(200).optional().describe('retries with the same key return the same squid and run (kept in the cache directory for 24 h: a restarted server too)'),
         dry_run: dryRun(z),
       }),
       output: (z) => ({ ...runOutput(z), squid: z.string().optional(), idempotency_key: z.string().optional() }),
       run: async (t, a) => {
-        const key = str(a, 'idempotency_key') ?? `go-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+        const given = str(a, 'idempotency_key');
+        const key = given ?? `go-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
         const made = t.keys.get(`go-squid\u0000${key}`);
         const withKey = { ...a, idempotency_key: key };
+        // A key the agent gave outlives this server (the cache directory, as runs start --idempotency-key keeps its
+        // runs): the squid under `mcp-go-squid:KEY`, the run under `mcp-go:KEY`.
+        const file = given !== undefined && !t.dryRun ? (t.keyFile ?? null) : null;
         return once(t, withKey, 'go', async () => {
           let squid: string;
           if (made) squid = String((await made).id);
           else {
             const p = (async () => {
-              const name = str(a, 'name') ?? `${String(a.crawler)} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
-              const s = rec((await t.verb(['squids', 'create', ...flags({ '--crawler': a.crawler, '--name': name })], { write: true })).data);
-              if (s.dry_run) return s;
+              let kept = file ? await file.get(`mcp-go-squid:${key}`) : null;
+              if (kept && file && !(await squidExists(t, kept.squid))) {
+                // Deleted since: its runs went with it, so a new squid and run under the key are no second ones.
+                await file.forget(`mcp-go-squid:${key}`);
+                await file.forget(`mcp-go:${key}`);
+                kept = null;
+              }
+              let s: Rec;
+              if (kept) s = { id: kept.squid };
+              else {
+                const name = str(a, 'name') ?? `${String(a.crawler)} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
+                s = rec((await t.verb(['squids', 'create', ...flags({ '--crawler': a.crawler, '--name': name })], { write: true })).data);
+                if (s.dry_run) return s;
+                const at = new Date().toISOString();
+                if (file) await file.set(`mcp-go-squid:${key}`, { squid: String(s.id), at, since: at, id: null });
+              }
+              if (kept?.ready) return s;
+              // Again after a restart that came before they were all sent: params are a replace, and tasks the squid
+              // has already are skipped by the API.
               if (a.params && Object.keys(a.params as Rec).length) await t.verb(['squids', 'update', ...paramFlags(a), '--', String(s.id)], { write: true });
               await t.verb(['tasks', 'add', ...flags({ '--squid': s.id, '--key': a.key }), '--', ...(a.tasks as string[])], { write: true });
+              if (file) await file.set(`mcp-go-squid:${key}`, { squid: String(s.id), at: kept?.at ?? new Date().toISOString(), since: kept?.since ?? new Date().toISOString(), id: null, ready: true });
               return s;
             })();
             if (!t.dryRun) t.keys.set(`go-squid\u0000${key}`, p);
@@ -659,7 +726,7 @@ export function toolDefs(): ToolDef[] {
           }
           const ask = await confirmation(t, a, squid, 'go');
           if (ask) return { ...ask, idempotency_key: key };
-          return { squid, idempotency_key: key, run: await startRun(t, a, squid) };
+          return { squid, idempotency_key: key, run: await startRun(t, a, squid, file ? `mcp-go:${key}` : undefined) };
         });
       },
     },

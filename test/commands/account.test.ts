@@ -41,7 +41,7 @@ async function exported(): Promise<string> {
 
 /** A plan item of the as-code document as it is printed: every key, with the defaults of an item that has none. */
 const item = (i: Record<string, unknown>) => ({
-  squid: null, id: null, channel: null, changes: [], add: [], delete: [], not_compared: [], fires_now: null, needs_yes: null,
+  squid: null, id: null, channel: null, changes: [], add: [], delete: [], not_compared: [], fires_now: null, needs_yes: null, scheduled_run: null,
   status: 'planned', error: null, requests: expect.any(Array), ...i,
 });
 

@@ -27,7 +27,7 @@ beforeAll(() => {
 
 const TOP = ['dry_run', 'items', 'not_compared', 'summary', 'version'];
 const SUMMARY = ['applied', 'create', 'delete', 'failed', 'not_compared', 'skipped', 'update'];
-const ITEM = ['action', 'add', 'changes', 'channel', 'delete', 'error', 'fires_now', 'id', 'kind', 'needs_yes', 'not_compared', 'requests', 'squid', 'status'];
+const ITEM = ['action', 'add', 'changes', 'channel', 'delete', 'error', 'fires_now', 'id', 'kind', 'needs_yes', 'not_compared', 'requests', 'scheduled_run', 'squid', 'status'];
 
 /** Runs a --json command and checks the document: valid for the schema, the same keys, no secret. */
 async function doc(args: string[]) {
@@ -90,7 +90,7 @@ describe('the items', () => {
     const f = file('good.yaml', GOOD);
     const { doc: d } = await doc(['delivery', 'apply', '-f', f, '--dry-run']);
     const created = (field: string, to: unknown) => ({ field, from: null, to });
-    const base = { add: [], delete: [], not_compared: [], fires_now: null, needs_yes: null, status: 'planned', error: null };
+    const base = { add: [], delete: [], not_compared: [], fires_now: null, needs_yes: null, scheduled_run: null, status: 'planned', error: null };
     expect(d.items).toEqual([
       {
         ...base, kind: 'delivery', action: 'create', squid: 'Paris restaurants', id: paris, channel: 'sftp',

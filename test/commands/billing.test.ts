@@ -44,6 +44,17 @@ describe('show', () => {
     await sq(['billing', 'auto-reset', '--json'], { env });
     expect((await emu.requests()).map((q) => q.path)).toEqual(['/v1/plans/auto-reset']);
   });
+
+  it('settings without some of the spec\'s six fields: what they decide is UNKNOWN, never "off" or "0 left"', async () => {
+    await emu.faults([{ method: 'GET', path: '/v1/plans/auto-reset', action: 'status', status: 200, body: { threshold_pct: 80, current_usage_pct: 25 } }]);
+    const r = await sq(['billing', 'auto-reset'], { env: { ...env, NO_COLOR: '1' }, tty: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Whether automatic reset is on is UNKNOWN (the API did not say)');
+    expect(r.stderr).toContain('Resets left in the 24-hour window: UNKNOWN (the API did not give max_resets_per_24h and resets_used_in_window).');
+    expect(r.stderr).not.toContain('Automatic reset is off');
+    const st = await sq(['status'], { env: { ...env, NO_COLOR: '1' } });
+    expect(st.stdout).toContain('UNKNOWN whether on (the API did not say); threshold 80%, at most ? resets in 24h');
+  });
 });
 
 describe('validation before any request', () => {

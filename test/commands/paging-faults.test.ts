@@ -66,3 +66,18 @@ describe('a full page whose paging signals disagree', () => {
     );
   });
 });
+
+describe('--page reads exactly that API page (cli/paging.ts)', () => {
+  it('a short page whose envelope says more follow is shown as the API gave it: not an error, not topped up from the next page', async () => {
+    const all = (await emu.api('/v1/squids?limit=100')).data as { id: string }[];
+    // Page 1 (limit 3) with one row and a next link: a server may answer a short page before the end.
+    await emu.faults([
+      { method: 'GET', path: '/v1/squids', action: 'status', status: 200, count: 1, body: { total_results: all.length, limit: 3, page: 1, total_pages: 2, next: 'http://127.0.0.1/v1/squids?page=2&limit=3', data: all.slice(0, 1) } },
+    ]);
+    await emu.clearRequests();
+    const r = await sq(['squids', 'list', '--page', '1', '--limit', '3', '--json'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).map((s: { id: string }) => s.id)).toEqual([all[0].id]);
+    expect((await emu.requests('GET')).map((q) => q.path)).toEqual(['/v1/squids']);
+  });
+});

@@ -2,7 +2,7 @@
 // PATCH to change, DELETE), what it prints, and bad input refused before any request.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { sq } from '../helpers/cli.js';
+import { sq, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { parseFieldMap } from '../../src/api/chains.js';
 
@@ -200,5 +200,57 @@ describe('chain set: the target squid costs too', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('in a paused run: nothing is charged until it is resumed');
     expect(r.stderr).toContain(`Its run now: Estimate: ${est.total_credits} credits`);
+  });
+});
+
+describe('chain set: the cost is said before the chain is written, and the cap holds', () => {
+  /** A chain whose target squid exists with tasks (the source ran once), autostart off. */
+  async function firedChain(): Promise<{ target: string; total: number }> {
+    await emu.api(`/v1/squids/${paris}/chain`, { method: 'POST', body: { target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' }, autostart: false } });
+    const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: paris } });
+    for (let i = 0; i < 20 && (await emu.api(`/v1/runs/${run.id}`)).status !== 'done'; i++) await emu.advance(10_000);
+    const chain = await emu.api(`/v1/squids/${paris}/chain`);
+    const est = await emu.api('/v1/squid/estimate', { method: 'POST', body: { squid: chain.target_cluster.id } });
+    await emu.clearRequests();
+    return { target: chain.target_cluster.id, total: est.total_credits };
+  }
+
+  it('a new chain: the target crawler\'s rate is read and said before the POST of the chain', async () => {
+    const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--target-crawler', 'amazon-products', '--field-map', 'website=url'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    const log = (await emu.requests()).map((q) => `${q.method} ${q.path}`);
+    const rate = log.indexOf(`GET /v1/crawlers/${DEMO_CRAWLERS.amazon}`);
+    expect(rate).toBeGreaterThanOrEqual(0);
+    expect(rate).toBeLessThan(log.indexOf(`POST /v1/squids/${paris}/chain`));
+    // The cost is on stderr before the chain's own record is printed (stdout), as the lines come in order.
+    expect(r.stderr.indexOf('Costs too:')).toBeLessThan(r.stderr.indexOf('Chained squid'));
+  });
+
+  it('--autostart on a target estimated above --max-credits: exit 9, the chain not changed', async () => {
+    const { total } = await firedChain();
+    const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--autostart', '--max-credits', String(total - 1)], { env: emu.env() });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain(`over budget: each run of the chained squid is estimated at ${total} credits, above the cap of ${total - 1} (--max-credits); the chain was not written`);
+    expect((await emu.requests()).filter((q) => q.method === 'PATCH')).toEqual([]);
+    expect((await emu.api(`/v1/squids/${paris}/chain`)).autostart).toBe(false);
+  });
+
+  it('--autostart on a terminal above confirm-above: --no-input is exit 2 naming --yes; --yes writes it', async () => {
+    const { total } = await firedChain();
+    const cfg = tempConfigDir();
+    await sq(['config', 'set', 'confirm-above', String(total - 1)], { env: emu.env({ SQ_CONFIG_DIR: cfg }) });
+    const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--autostart', '--no-input'], { env: emu.env({ SQ_CONFIG_DIR: cfg }), tty: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('pass --yes');
+    expect((await emu.api(`/v1/squids/${paris}/chain`)).autostart).toBe(false);
+    const ok = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--autostart', '--yes'], { env: emu.env({ SQ_CONFIG_DIR: cfg }), tty: true });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((await emu.api(`/v1/squids/${paris}/chain`)).autostart).toBe(true);
+  });
+
+  it('a new chain under a cap: the target has no estimate yet, and the warning says the cap cannot be checked', async () => {
+    const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--target-crawler', 'amazon-products', '--field-map', 'website=url'], { env: emu.env({ SQ_MAX_CREDITS: '10' }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('the cap (SQ_MAX_CREDITS, 10 credits) cannot be checked against the chained squid\'s runs');
   });
 });

@@ -88,6 +88,38 @@ describe('sq squids estimate', () => {
     });
   }
 
+  // spec/platform-api.md: GET /v1/plans/auto-reset answers all six fields. An answer without some of them leaves the
+  // card charge unknown: said so, and never "none" (a missing max_resets_per_24h was read as 0: "sets off none").
+  const partial: [string, Record<string, unknown>, string[], RegExp][] = [
+    ['on, without max_resets_per_24h and resets_used_in_window', { enabled: true, threshold_pct: 1, current_usage_pct: 0.95 }, ['max_resets_per_24h', 'resets_used_in_window'], /Auto Billing Reset: on, but the API did not give max_resets_per_24h and resets_used_in_window: whether this run sets off a reset \(a charge on the card on file\) is UNKNOWN\./],
+    ['without enabled', { threshold_pct: 80, max_resets_per_24h: 3, resets_used_in_window: 0, current_usage_pct: 10 }, ['enabled'], /Auto Billing Reset: UNKNOWN whether it is on/],
+  ];
+  for (const [what, body, missing, line] of partial) {
+    it(`auto-reset settings ${what}: auto_reset_charges null, the fields named, and the human view says UNKNOWN`, async () => {
+      const id = await berlin();
+      await emu.faults([{ method: 'GET', path: '/v1/plans/auto-reset', action: 'status', status: 200, body }]);
+      const r = await sq(['squids', 'estimate', id, '--json'], { env: emu.env() });
+      expect(r.code, r.stderr).toBe(0);
+      const est = JSON.parse(r.stdout);
+      expect(est.auto_reset_charges).toBeNull();
+      expect(est.auto_reset_unknown).toEqual(expect.arrayContaining(missing));
+      const human = await sq(['squids', 'estimate', id], { env: emu.env() });
+      expect(human.stderr).toMatch(line);
+      expect(human.stderr).not.toContain('sets off none');
+      expect(human.stderr).not.toContain('nothing is charged');
+    });
+  }
+
+  it('a run whose card charge is unknown asks on a terminal even under confirm-above (runs start --no-input: exit 2)', async () => {
+    await berlin();
+    await emu.faults([{ method: 'GET', path: '/v1/plans/auto-reset', action: 'status', status: 200, body: { enabled: true, threshold_pct: 80, current_usage_pct: 10 } }]);
+    await emu.clearRequests();
+    const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.headphones, '--no-input'], { env: emu.env(), tty: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('UNKNOWN');
+    expect((await emu.requests('POST')).map((q) => q.path)).not.toContain('/v1/runs');
+  });
+
   it('a squid without tasks is the API\'s 400 (exit 1), an unknown one exit 3', async () => {
     const none = await sq(['squids', 'estimate', DEMO_SQUIDS.lyon], { env: emu.env() });
     expect(none.code).toBe(1);

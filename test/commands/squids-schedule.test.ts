@@ -44,7 +44,9 @@ describe('squids update --schedule/--timezone (changelog: cron_expression 5 fiel
   it('sends cron_expression and timezone, and get shows it in words with the next run', async () => {
     const r = await sq(['squids', 'update', DEMO_SQUIDS.paris, '--schedule', '0 9 * * 1', '--timezone', 'Europe/Paris', '--to-complete', '--no-line-breaks', '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
-    const [post] = await emu.requests('POST');
+    // The estimate of one scheduled run goes first (test/commands/schedule-spend.test.ts), then the update.
+    const [est, post] = await emu.requests('POST');
+    expect(est.path).toBe('/v1/squid/estimate');
     expect(post.body).toEqual({ cron_expression: '0 9 * * 1', timezone: 'Europe/Paris', to_complete: true, no_line_breaks: true });
     const s = JSON.parse(r.stdout);
     expect(s.schedule).toEqual({ cron_expression: '0 9 * * 1', timezone: 'Europe/Paris' });

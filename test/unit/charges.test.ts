@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { autoResetCharges, balanceAfter, creditsBeforeReset, resetsLeft, type AutoResetFacts } from '../../src/billing/charges.js';
 
 const bal = (consumed: number) => ({ available: 1000, consumed });
-const ar = (o: Partial<AutoResetFacts> = {}): AutoResetFacts => ({ enabled: true, threshold_pct: 80, max_resets_per_24h: 3, resets_used_in_window: 0, current_usage_pct: 0, ...o });
+const ar = (o: Partial<AutoResetFacts> = {}): AutoResetFacts => ({ enabled: true, threshold_pct: 80, max_resets_per_24h: 3, resets_used_in_window: 0, current_usage_pct: 0, unknown: [], ...o });
 
 describe('autoResetCharges', () => {
   it('is 0 when auto-reset is off, without a subscription, or for a run that stays at or under the threshold', () => {
@@ -29,6 +29,22 @@ describe('autoResetCharges', () => {
 
   it('usage already above the threshold counts the reset the next check fires', () => {
     expect(autoResetCharges(bal(900), ar(), 1)).toBe(1);
+  });
+});
+
+describe('what the API did not say is unknown, never 0 or off', () => {
+  it('autoResetCharges is null when enabled, the threshold, the cap or the count is missing; 0 only when the API said off or no subscription', () => {
+    expect(autoResetCharges(bal(700), ar({ enabled: null }), 500)).toBeNull();
+    expect(autoResetCharges(bal(700), ar({ threshold_pct: null }), 500)).toBeNull();
+    expect(autoResetCharges(bal(700), ar({ max_resets_per_24h: null }), 500)).toBeNull();
+    expect(autoResetCharges(bal(700), ar({ resets_used_in_window: null }), 500)).toBeNull();
+    // The API's own words: off, or null usage (no subscription).
+    expect(autoResetCharges(bal(700), ar({ enabled: false, threshold_pct: null }), 500)).toBe(0);
+    expect(autoResetCharges(bal(700), ar({ current_usage_pct: null, max_resets_per_24h: null }), 500)).toBe(0);
+    // current_usage_pct left out counts as a subscription (the careful side).
+    expect(autoResetCharges(bal(700), ar({ current_usage_pct: undefined }), 500)).toBe(1);
+    expect(resetsLeft(ar({ max_resets_per_24h: null }))).toBeNull();
+    expect(creditsBeforeReset(bal(700), ar({ threshold_pct: null }))).toBeNull();
   });
 });
 

@@ -14,14 +14,15 @@ const pct = (v: unknown) => (typeof v === 'number' ? `${Number.isInteger(v) ? v 
 // Terminal view: each field with what it means. CSV/TSV/JSON keep the raw values.
 function humanColumns(s: AutoReset): Column[] {
   return [
-    { key: 'enabled', header: 'enabled', format: (v) => (v === true ? 'yes — resets fire automatically' : 'no — nothing is charged automatically') },
+    // A field the API left out is said to be unknown: never "no — nothing is charged".
+    { key: 'enabled', header: 'enabled', format: (v) => (v === true ? 'yes — resets fire automatically' : v === false ? 'no — nothing is charged automatically' : 'UNKNOWN — the API did not say; a reset may charge the card') },
     { key: 'threshold_pct', header: 'threshold_pct', format: (v) => `${pct(v)} — a reset fires when usage goes above this share of the plan's credits` },
     {
       key: 'max_resets_per_24h',
       header: 'max_resets_per_24h',
-      format: (v) => `${v} — at most ${v} reset${v === 1 ? '' : 's'} in any rolling 24 hours`,
+      format: (v) => (typeof v === 'number' ? `${v} — at most ${v} reset${v === 1 ? '' : 's'} in any rolling 24 hours` : 'UNKNOWN — the API did not say'),
     },
-    { key: 'resets_used_in_window', header: 'resets_used_in_window', format: (v) => `${v} of ${s.max_resets_per_24h} used in the current 24-hour window` },
+    { key: 'resets_used_in_window', header: 'resets_used_in_window', format: (v) => `${typeof v === 'number' ? v : 'UNKNOWN'} of ${typeof s.max_resets_per_24h === 'number' ? s.max_resets_per_24h : 'UNKNOWN'} used in the current 24-hour window` },
     {
       key: 'window_resets_at',
       header: 'window_resets_at',

@@ -21,7 +21,8 @@ export default defineVerb({
     'with the command that turns it off. The API\'s total leaves out per-row result filters and e-mail verification.\n\n' +
     '--json prints the API\'s object plus `balance_after` (credits left after the run; negative when the balance does not ' +
     'cover it) and `auto_reset_charges` (resets the run would set off, given threshold_pct, current usage, the plan ' +
-    'allowance and the 24-hour cap; 0 when auto-reset is off), and `auto_reset_price` (what one reset charges) when the ' +
+    'allowance and the 24-hour cap; 0 when auto-reset is off; null when the API\'s settings leave it unknown, with ' +
+    '`auto_reset_unknown` naming the fields the API left out: a missing field is never read as off or 0), and `auto_reset_price` (what one reset charges) when the ' +
     'balance names the plan\'s price (a numeric `price`; the documented balance has none, so it is usually left out).',
   args: ['<squid>'],
   examples: ['sq squids estimate "Berlin cafés"', 'sq squids estimate 3fa8 --json', 'sq squids estimate "Berlin cafés" --json --jq .total_credits'],

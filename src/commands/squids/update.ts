@@ -8,6 +8,8 @@ import { SQUID_DETAIL_COLUMNS } from './_shared/columns.js';
 import { UsageError } from '../../errors.js';
 import { intFlag, nameFlag, nonEmpty } from '../../validate/index.js';
 import { cronFlag, timezoneFlag } from './_shared/schedule.js';
+import { liveSchedule } from '../../account/state.js';
+import { guardSchedule, MAX_CREDITS_OPTION, spendPolicy } from '../../billing/guard.js';
 
 export default defineVerb({
   name: 'update',
@@ -29,7 +31,14 @@ export default defineVerb({
     '--account is the explicit REPLACE: the squid ends up linked to exactly the accounts given, every other one is ' +
     'unlinked; --no-accounts unlinks them all (runs then use any account of the crawler\'s type). An account whose ' +
     'type is not the crawler\'s account type is exit 2 before any write, naming both. The API answers with the ' +
-    'touched fields only, so sq reads the squid back and shows all of it.',
+    'touched fields only, so sq reads the squid back and shows all of it.\n\n' +
+    'Spending: --schedule on an active squid (or --timezone on a scheduled one) makes the platform start runs, each ' +
+    'charged. Before writing it sq says on stderr the schedule, its next run time and the estimate of one run ' +
+    '(POST /v1/squid/estimate, on the squid\'s params after this update: --param changes are sent first, the schedule ' +
+    'after the estimate). With a cap (--max-credits, SQ_MAX_CREDITS or `sq config set max-credits N`) a run estimated ' +
+    'above it is exit 9 and the schedule is not written. On a terminal, a run above `confirm-above` (default 100 ' +
+    'credits) or one that would set off an Auto Billing Reset asks y/N first (--yes skips it; --no-input without --yes ' +
+    'is exit 2). A schedule on an inactive squid fires nothing until `sq squids activate`, which says the cost then.',
   args: ['<squid>'],
   options: [
     { flags: '--name <name>', description: 'new name (at most 255 characters)' },
@@ -46,10 +55,12 @@ export default defineVerb({
     { flags: '--remove-account <account>', description: 'unlink this account, keeping the others (repeatable)', repeatable: true, complete: 'account' },
     { flags: '--account <account>', description: 'REPLACE the linked accounts with exactly these (repeatable)', repeatable: true , complete: 'account' },
     { flags: '--no-accounts', description: 'unlink every account' },
+    MAX_CREDITS_OPTION,
   ],
   examples: [
     'sq squids update "Paris restaurants" --concurrency 4',
     'sq squids update "Paris restaurants" --schedule "0 9 * * 1" --timezone Europe/Paris',
+    'sq squids update "Paris restaurants" --schedule "0 * * * *" --max-credits 50',
     'sq squids update "Paris restaurants" --param max_results=200 --param ratings=4.0+',
     'sq squids update 3fa8 --param functions.extract_emails_from_website=true --dry-run',
     'sq squids update "Tech influencers" --add-account demo_scraper',
@@ -79,14 +90,23 @@ export default defineVerb({
       throw new UsageError('nothing to update: pass --name, --concurrency, --param key=value, --schedule, --timezone, --no-schedule, --to-complete, --no-line-breaks, --add-account, --remove-account, --account or --no-accounts');
     }
 
+    const schedules = typeof body.cron_expression === 'string' || body.timezone !== undefined;
+    const policy = schedules ? await spendPolicy(ctx, opts.maxCredits) : null;
     const http = await ctx.http();
-    const { id } = await resolveSquid(http, ref);
+    const { id, record } = await resolveSquid(http, ref);
+    // The squid as it is, read once for the checks that need it (params, account types, the schedule).
+    let live: Promise<Record<string, unknown>> | undefined;
+    const liveSquid = () => (live ??= getSquid<Record<string, unknown>>(http, id));
+    // Whether a schedule will fire needs is_active, and the zone it keeps: a name or prefix resolved from the list
+    // says both when its record has them (the list may leave fields out; then the squid is read).
+    const listedState = typeof record.is_active === 'boolean' && (body.timezone !== undefined || (record.schedule !== null && typeof record.schedule === 'object'));
+    const scheduleState = () => (listedState && !body.params ? Promise.resolve(record as Record<string, unknown>) : liveSquid());
     if (opts.accounts === false) body.accounts = [];
     // Every reference is looked up before the write: an unknown or ambiguous one sends nothing.
     const resolve = async (list: string[]) => [...new Map((await Promise.all(list.map((a) => resolveAccount(http, a)))).map((r) => [r.id, r.record])).entries()];
     const [replace, added, removed] = [await resolve(accounts), await resolve(adds), await resolve(removes)];
     if (replace.length || added.length) {
-      const squid = await getSquid<Record<string, unknown>>(http, id);
+      const squid = await liveSquid();
       const crawler = await getCrawler(http, String(squid?.crawler ?? ''));
       const crawlerName = JSON.stringify(String(crawler.name ?? squid?.crawler_name ?? squid?.crawler));
       // A full id resolves without a lookup: its record is read for its type.
@@ -95,8 +115,16 @@ export default defineVerb({
     }
     if (replace.length) body.accounts = replace.map(([a]) => a);
     // The API replaces params whole: the live ones are sent with the given keys laid over them.
-    if (body.params) body.params = withLiveParams((await refuseUnknownParams(http, id, body.params as Record<string, unknown>))?.params, body.params as Record<string, unknown>);
-    if (Object.keys(body).length) await updateSquid(http, id, body);
+    if (body.params) body.params = withLiveParams((await refuseUnknownParams(http, await liveSquid(), body.params as Record<string, unknown>))?.params, body.params as Record<string, unknown>);
+    // A schedule that will fire (the squid is active, and after this update has one): its runs' cost first.
+    const turnsOn = policy ? scheduleAfter(await scheduleState(), body) : null;
+    if (turnsOn && policy) {
+      const { cron_expression, timezone, ...rest } = body;
+      // The estimate is of the squid as the runs will find it: params change first, then the schedule is written.
+      if (rest.params !== undefined) await updateSquid(http, id, rest);
+      await guardSchedule(ctx, http, id, policy, turnsOn, ref);
+      await updateSquid(http, id, rest.params !== undefined ? { cron_expression, ...(timezone !== undefined ? { timezone } : {}) } : body);
+    } else if (Object.keys(body).length) await updateSquid(http, id, body);
     if (added.length || removed.length) {
       const plus = added.map(([a]) => a);
       const minus = new Set(removed.map(([a]) => a));
@@ -111,8 +139,7 @@ export default defineVerb({
 });
 
 /** A typo in a --param key would be stored silently: checked against what the squid's crawler declares. Returns the squid read. */
-async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], id: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const squid = await getSquid<Record<string, unknown>>(http, id);
+async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], squid: Record<string, unknown>, params: Record<string, unknown>): Promise<Record<string, unknown>> {
   const crawler = typeof squid?.crawler === 'string' ? squid.crawler : '';
   if (!crawler) return squid;
   const declared = squidParamNames(await getCrawlerParams(http, crawler));
@@ -121,4 +148,16 @@ async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], id: str
   const [first, ...rest] = unknownSquidParams(params, declared, (k) => `--param ${k}`, JSON.stringify(name));
   if (first) throw new UsageError(`${first}; nothing was sent`, { details: rest.map((p) => `  also: ${p}`) });
   return squid;
+}
+
+/**
+ * The schedule that fires once `body` is written, when the squid is (and stays) active and the update sets or moves
+ * it (--schedule, or --timezone on a scheduled squid); null when it turns nothing on.
+ */
+function scheduleAfter(live: Record<string, unknown>, body: Record<string, unknown>): { cron: string; timezone: string } | null {
+  if (live.is_active === false) return null;
+  const had = liveSchedule(live);
+  const cron = typeof body.cron_expression === 'string' ? body.cron_expression : body.cron_expression === null ? null : had?.cron;
+  if (!cron) return null;
+  return { cron, timezone: typeof body.timezone === 'string' ? body.timezone : (had?.timezone ?? 'UTC') };
 }

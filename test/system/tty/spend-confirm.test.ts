@@ -64,3 +64,35 @@ it('on "y" starts the run (exit 0)', async () => {
   expect(after).toMatch(/Started run [0-9a-f]{32}/);
   expect((await emu.requests('POST')).map((r) => r.path)).toEqual(['/v1/squid/estimate', '/v1/runs']);
 }, 60_000);
+
+// A schedule starts runs, each charged: `sq squids update --schedule` of an active squid asks as runs start does.
+async function openSchedule(total: number): Promise<Term> {
+  const env = { SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token, SQ_CONFIG_DIR: tempConfigDir() };
+  const set = await sqInTmux(['config', 'set', 'confirm-above', String(total - 1)], env);
+  await set.waitFor(/EXIT:0/);
+  await set.close();
+  return sqInTmux(['squids', 'update', 'Berlin cafés', '--schedule', '0 9 * * 1', '--timezone', 'Europe/Paris'], env);
+}
+
+it('squids update --schedule: the estimate of each run, one question; "n" writes nothing, "y" writes the schedule', async () => {
+  const total = await berlin();
+  term = await openSchedule(total);
+  const screen = await term.waitFor(/Turn the schedule on\?/);
+  expect(screen).toContain(`Estimate: ${total} credits`);
+  expect(screen).toMatch(/Each scheduled run is estimated at/);
+  await term.keys('n', 'Enter');
+  const after = await term.waitFor(/EXIT:\d+/);
+  expect(after).toMatch(/EXIT:1/);
+  expect(after).toMatch(/cancelled: the schedule was not turned on/);
+  expect((await emu.requests('POST')).map((r) => r.path)).toEqual(['/v1/squid/estimate']);
+  await term.close();
+
+  await emu.clearRequests();
+  term = await openSchedule(total);
+  await term.waitFor(/Turn the schedule on\?/);
+  await term.keys('y', 'Enter');
+  const yes = await term.waitFor(/EXIT:\d+/);
+  expect(yes).toMatch(/EXIT:0/);
+  expect(yes).toMatch(/Schedule: Mondays at 09:00 Europe\/Paris; next run/);
+  expect((await emu.requests('POST')).map((r) => r.path).filter((p) => p !== '/v1/squid/estimate')).toHaveLength(1);
+}, 60_000);

@@ -1,12 +1,25 @@
-// `sq squids activate|deactivate`: one field of the update (is_active), then the squid as it is now.
+// `sq squids activate|deactivate`: one field of the update (is_active), then the squid as it is now. Activating a
+// squid with a schedule makes the platform start its runs, each charged: the cost of one run and the next run time
+// are said first, with the cap and the question of `runs start` (src/billing/guard.ts).
 import type { Ctx } from '../../../cli/context.js';
 import { resolveSquid } from '../../../api/resolve.js';
 import { getSquid, updateSquid } from '../../../api/squids.js';
+import { liveSchedule } from '../../../account/state.js';
+import { guardSchedule, type SpendPolicy } from '../../../billing/guard.js';
 import { SQUID_DETAIL_COLUMNS } from './columns.js';
 
-export async function setActive(ctx: Ctx, ref: string, active: boolean): Promise<void> {
+export async function setActive(ctx: Ctx, ref: string, active: boolean, policy?: SpendPolicy): Promise<void> {
   const http = await ctx.http();
-  const { id } = await resolveSquid(http, ref);
+  const { id, record } = await resolveSquid(http, ref);
+  if (active && policy) {
+    // Its schedule and state before the write: a scheduled squid that was inactive starts running on its schedule.
+    // A name or prefix was resolved from the list, whose record says both when it carries a schedule object (the
+    // list may leave fields out, so one without is read again).
+    const listed = typeof record.is_active === 'boolean' && record.schedule !== null && typeof record.schedule === 'object';
+    const before = listed ? record : await getSquid<Record<string, unknown>>(http, id);
+    const schedule = before ? liveSchedule(before) : null;
+    if (schedule && before?.is_active !== true) await guardSchedule(ctx, http, id, policy, schedule, ref);
+  }
   await updateSquid(http, id, { is_active: active });
   const s = await getSquid(http, id);
   const name = String(s?.name ?? id);

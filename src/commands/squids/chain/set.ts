@@ -7,7 +7,7 @@ import { UsageError } from '../../../errors.js';
 import { nameFlag, nonEmpty, optionalInt } from '../../../validate/index.js';
 import { CHAIN_COLUMNS, chainTitle } from './columns.js';
 import { chainCost } from '../../../api/estimate.js';
-import { chainCostLines } from '../../../billing/describe.js';
+import { guardChain, MAX_CREDITS_OPTION, spendPolicy } from '../../../billing/guard.js';
 
 export default defineVerb({
   name: 'set',
@@ -19,8 +19,12 @@ export default defineVerb({
     'map in place, so a different one is exit 2 (delete the chain, then set it again). --field-map SRC=DST is ' +
     'repeatable: the result field SRC of each done run becomes the task param DST of the target crawler. ' +
     '--no-autostart queues the tasks and creates the target\'s run paused.\n\n' +
-    'The target squid\'s runs are charged too: after the chain is shown, stderr says so, with the estimate of the ' +
-    'target\'s run (POST /v1/squid/estimate) once it has tasks, else its crawler\'s rate per row.',
+    'Spending: the target squid\'s runs are charged too. Before anything is written, stderr says so, with the estimate ' +
+    'of the target\'s run (POST /v1/squid/estimate) once it has tasks, else its crawler\'s rate per row. With autostart ' +
+    'on, a target run estimated above the cap (--max-credits, SQ_MAX_CREDITS or `sq config set max-credits N`) is ' +
+    'exit 9 with nothing written, and on a terminal one above `confirm-above` (default 100 credits) or that would set ' +
+    'off an Auto Billing Reset asks y/N first (--yes skips it; --no-input without --yes is exit 2). A target that has ' +
+    'no estimate yet (it is made on the first done run) cannot be held to a cap: a warning says so.',
   args: ['<squid>'],
   options: [
     { flags: '--target-crawler <crawler>', description: 'the crawler results go to: id, prefix, name or slug (required to create)', complete: 'crawler' },
@@ -29,6 +33,7 @@ export default defineVerb({
     { flags: '--no-autostart', description: 'queue the tasks and leave the target\'s run paused' },
     { flags: '--target-name <name>', description: 'name of the target squid (at most 255 characters)', defaultText: '"<Crawler> (N) (chained)"' },
     { flags: '--target-concurrency <n>', description: 'concurrency of the target squid, 1-20', defaultText: '1' },
+    MAX_CREDITS_OPTION,
   ],
   examples: [
     'sq squids chain set "Paris restaurants" --target-crawler google-maps-search-export --field-map category=category --field-map city=city --field-map country=country --target-name "Similar places"',
@@ -46,6 +51,7 @@ export default defineVerb({
     if (!fieldMap && !crawlerRef && Object.keys(settings).length === 0) {
       throw new UsageError('nothing to set: pass --target-crawler and --field-map to create a chain, or --target-name, --target-concurrency, --[no-]autostart to change one');
     }
+    const policy = await spendPolicy(ctx, opts.maxCredits);
 
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
@@ -70,6 +76,8 @@ export default defineVerb({
         }
       }
       const body: ChainCreate = { target_module_id: crawler.id, field_map: fieldMap, ...settings };
+      // Money first: the target is made on the first done run, so its crawler's rate is what can be said.
+      await guardChain(ctx, await chainCost(http, { autostart: settings.autostart, target_cluster: null, target_module: { id: crawler.id, name: crawler.name } }), policy, label);
       chain = await createChain(http, squid.id, body);
       ctx.out.success(`Chained squid ${label} → ${crawler.name || crawler.id}`);
     } else {
@@ -86,6 +94,7 @@ export default defineVerb({
         throw new UsageError(`the API cannot change the field map of a chain in place: sq squids chain delete ${squid.id}, then set it again`);
       }
       if (Object.keys(settings).length) {
+        await guardChain(ctx, await chainCost(http, { ...existing, ...(settings.autostart !== undefined ? { autostart: settings.autostart } : {}) }), policy, label);
         chain = await updateChain(http, squid.id, settings);
         ctx.out.success(`Updated ${Object.keys(settings).join(', ')} of the chain of squid ${label}`);
       } else {
@@ -93,7 +102,5 @@ export default defineVerb({
       }
     }
     await ctx.out.record(chain, { title: chainTitle(label, chain!), columns: CHAIN_COLUMNS });
-    // Money: the chain starts runs of another squid, which are charged too.
-    if (chain) for (const line of chainCostLines(await chainCost(http, chain), label)) ctx.out.info(line, { force: true });
   },
 });

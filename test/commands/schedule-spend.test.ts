@@ -1,0 +1,126 @@
+// In-process against the emulator: a schedule starts runs, each charged, so whatever turns one on (`squids activate`
+// of a scheduled squid, `squids update --schedule` or `--timezone` of an active one) says what each run costs, its
+// next run time, honours the cap (exit 9, nothing written) and asks on a terminal above confirm-above, as `runs start`
+// does. Without a cap and a terminal it costs one request: the estimate.
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
+import { sq, tempConfigDir } from '../helpers/cli.js';
+import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+
+const emu = useEmulator({ each: 'reset' });
+
+/** A Google Maps squid with emails on by default and two tasks (about 100 credits a run). */
+async function berlin(opts: { tasks?: boolean; active?: boolean; schedule?: string } = {}): Promise<{ id: string; total: number }> {
+  const s = await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' } });
+  await emu.api(`/v1/squids/${s.id}`, { method: 'POST', body: { params: {} } });
+  let total = 0;
+  if (opts.tasks !== false) {
+    await emu.api('/v1/tasks', { method: 'POST', body: { squid: s.id, tasks: [{ url: 'https://www.google.com/maps/search/cafe+berlin' }, { url: 'https://www.google.com/maps/search/bakery+berlin' }] } });
+    total = (await emu.api('/v1/squid/estimate', { method: 'POST', body: { squid: s.id } })).total_credits;
+  }
+  if (opts.schedule) await emu.api(`/v1/squids/${s.id}`, { method: 'POST', body: { cron_expression: opts.schedule, timezone: 'Europe/Paris' } });
+  if (opts.active === false) await emu.api(`/v1/squids/${s.id}`, { method: 'POST', body: { is_active: false } });
+  await emu.clearRequests();
+  return { id: s.id, total };
+}
+
+const posts = async () => (await emu.requests('POST')).map((r) => r.path);
+const squidState = async (id: string) => emu.api(`/v1/squids/${id}`);
+
+describe('sq squids update --schedule: what each scheduled run costs, before the write', () => {
+  it('no cap, no terminal: the schedule, its next run and one run\'s estimate on stderr, for one request more', async () => {
+    const { id, total } = await berlin();
+    const r = await sq(['squids', 'update', 'Berlin cafés', '--schedule', '0 9 * * 1', '--timezone', 'Europe/Paris', '--json'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Schedule: Mondays at 09:00 Europe\/Paris; next run \d{4}-\d\d-\d\dT\d\d:\d\dZ \(UTC\)\./);
+    expect(r.stderr).toContain(`Each scheduled run is charged: Estimate: ${total} credits (base`);
+    expect(r.stderr).toContain('extract_emails_from_website');
+    expect(r.stderr).toContain("`sq squids estimate 'Berlin cafés'` says whether a run would set one off");
+    // The estimate before the write; nothing else added (no balance, no auto-reset read).
+    expect(await posts()).toEqual(['/v1/squid/estimate', `/v1/squids/${id}`]);
+    expect((await emu.requests('GET')).map((q) => q.path).filter((p) => /balance|auto-reset/.test(p))).toEqual([]);
+  });
+
+  it('--max-credits below one run\'s estimate: exit 9, the schedule not written', async () => {
+    const { id, total } = await berlin();
+    const r = await sq(['squids', 'update', 'Berlin cafés', '--schedule', '0 * * * *', '--max-credits', String(total - 1)], { env: emu.env() });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain(`over budget: each scheduled run is estimated at ${total} credits, above the cap of ${total - 1} (--max-credits); the schedule was not turned on`);
+    expect(await posts()).toEqual(['/v1/squid/estimate']);
+    expect((await squidState(id)).schedule).toBeNull();
+  });
+
+  it('--timezone alone on a scheduled, active squid moves its runs: the cap applies (SQ_MAX_CREDITS)', async () => {
+    const { id } = await berlin({ schedule: '0 9 * * *' });
+    const r = await sq(['squids', 'update', 'Berlin cafés', '--timezone', 'America/New_York'], { env: emu.env({ SQ_MAX_CREDITS: '5' }) });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('above the cap of 5 (SQ_MAX_CREDITS)');
+    expect(await posts()).toEqual(['/v1/squid/estimate']);
+    expect((await squidState(id)).schedule.timezone).toBe('Europe/Paris');
+  });
+
+  it('--param with --schedule: the params go first, the estimate is of the squid the runs will find, then the schedule', async () => {
+    const { id, total } = await berlin();
+    const r = await sq(['squids', 'update', 'Berlin cafés', '--param', 'functions.extract_emails_from_website=false', '--schedule', '0 9 * * 1'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    const m = /Each scheduled run is charged: Estimate: ([\d.,]+) credits/.exec(r.stderr);
+    expect(Number(m?.[1].replace(/,/g, ''))).toBeLessThan(total);
+    expect(r.stderr).not.toContain('extract_emails_from_website');
+    const sent = await emu.requests('POST');
+    expect(sent.map((q) => q.path)).toEqual([`/v1/squids/${id}`, '/v1/squid/estimate', `/v1/squids/${id}`]);
+    expect(sent[2].body).toEqual({ cron_expression: '0 9 * * 1' });
+  });
+
+  it('an inactive squid\'s schedule fires nothing: no estimate; a squid without tasks has none and says so', async () => {
+    await berlin({ active: false });
+    const off = await sq(['squids', 'update', 'Berlin cafés', '--schedule', '0 9 * * 1', '--max-credits', '1'], { env: emu.env() });
+    expect(off.code, off.stderr).toBe(0);
+    expect(await posts()).not.toContain('/v1/squid/estimate');
+    await emu.clearRequests();
+    const lyon = await sq(['squids', 'update', DEMO_SQUIDS.lyon, '--schedule', '0 9 * * 1', '--max-credits', '1'], { env: emu.env() });
+    expect(lyon.code, lyon.stderr).toBe(0);
+    expect(lyon.stderr).toContain('it has none yet, so there is no estimate');
+  });
+
+  it('on a terminal above confirm-above: --no-input is exit 2 naming --yes with the estimate; --yes writes it', async () => {
+    const { id, total } = await berlin();
+    const cfg = tempConfigDir();
+    await sq(['config', 'set', 'confirm-above', String(total - 1)], { env: emu.env({ SQ_CONFIG_DIR: cfg }) });
+    const r = await sq(['squids', 'update', 'Berlin cafés', '--schedule', '0 9 * * 1', '--no-input'], { env: emu.env({ SQ_CONFIG_DIR: cfg }), tty: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('pass --yes');
+    expect(r.stderr).toContain(`Estimate: ${total} credits`);
+    expect(r.stderr).toContain('Auto Billing Reset');
+    expect((await squidState(id)).schedule).toBeNull();
+    const yes = await sq(['squids', 'update', 'Berlin cafés', '--schedule', '0 9 * * 1', '--yes'], { env: emu.env({ SQ_CONFIG_DIR: cfg }), tty: true });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect((await squidState(id)).schedule.cron_expression).toBe('0 9 * * 1');
+  });
+});
+
+describe('sq squids activate of a scheduled squid', () => {
+  it('over the cap: exit 9, is_active not written', async () => {
+    const { id, total } = await berlin({ schedule: '0 9 * * 1', active: false });
+    const r = await sq(['squids', 'activate', 'Berlin cafés', '--max-credits', String(total - 1)], { env: emu.env() });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('the schedule was not turned on');
+    expect(await posts()).toEqual(['/v1/squid/estimate']);
+    expect((await squidState(id)).is_active).toBe(false);
+  });
+
+  it('under the cap: the schedule, next run and the estimate, then the write', async () => {
+    const { id, total } = await berlin({ schedule: '0 9 * * 1', active: false });
+    const r = await sq(['squids', 'activate', 'Berlin cafés', '--max-credits', String(total)], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Schedule: Mondays at 09:00 Europe/Paris; next run');
+    expect(r.stderr).toContain(`Estimate: ${total} credits`);
+    expect(await posts()).toEqual(['/v1/squid/estimate', `/v1/squids/${id}`]);
+  });
+
+  it('a squid without a schedule: no estimate, as before', async () => {
+    await berlin({ active: false });
+    const r = await sq(['squids', 'activate', 'Berlin cafés', '--max-credits', '1'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await posts()).not.toContain('/v1/squid/estimate');
+  });
+});
