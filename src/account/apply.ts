@@ -6,7 +6,7 @@ import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
 import { CancelledError, InterruptedError, interruptedBatch, PartialFailureError, SqError, UsageError } from '../errors.js';
 import { printPlanned } from '../cli/dry-run.js';
-import { maskSecrets, redactText } from '../output/secrets.js';
+import { maskSecrets, redactText } from '../lib/secrets.js';
 import { recordId } from '../api/resolve.js';
 import { SQUIDS_PATH, squidPath, withLiveParams } from '../api/squids.js';
 import { unexpectedWriteAnswer } from '../api/http-errors.js';

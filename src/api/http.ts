@@ -8,7 +8,7 @@ import { SharedStore } from './pacing-state.js';
 import { loadTransport, type RequestFn } from './transport.js';
 import { AmbiguousWriteError, InterruptedWriteError, NOT_SENT_CODES, answerProblem, errCode, networkError, httpError, notTheDocument, parseJson, redirectError } from './http-errors.js';
 import { redactBody, redactUrl } from './redact.js';
-import { maskAuthorization } from '../output/secrets.js';
+import { maskAuthorization } from '../lib/secrets.js';
 import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
 import { sleep } from '../lib/sleep.js';
 import { USER_AGENT } from '../version.js';

@@ -11,7 +11,7 @@ import type { ProfileStore } from '../config/store.js';
 import type { Prompter } from './context.js';
 import { AuthError, UsageError } from '../errors.js';
 import { MAX_HTTP_TIMEOUT_MS, parseDuration } from '../validate/duration.js';
-import { redactText } from '../output/secrets.js';
+import { redactText } from '../lib/secrets.js';
 import { resolveSetting } from '../config/settings.js';
 import { cacheDir } from '../lib/cache-dir.js';
 import { sleep as abortableSleep } from '../lib/sleep.js';

@@ -4,7 +4,7 @@ import type { Ctx } from '../cli/context.js';
 import type { Envelope } from '../api/pages.js';
 import { FORMAT_SPECS, type Format, type Output } from '../output/types.js';
 import { createOutput } from '../output/index.js';
-import { finiteNumber as num } from '../lib/guards.js';
+import { finiteNumber } from '../lib/guards.js';
 import { isIdPrefix, resolveRun, resolveSquid, resolveTask } from '../api/resolve.js';
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../api/results.js';
 import { UsageError } from '../errors.js';
@@ -74,7 +74,7 @@ async function exportResults(
   const it = resultPages(http, scope, { ...request, task: taskId, onWarning: (m) => ctx.out.warn(m) })[Symbol.asyncIterator]();
   // The first page is read before anything is written: without the crawler's attributes, its keys make the header.
   const first = await it.next();
-  if (continued) checkTotal(continued, first.done ? null : num(first.value.total_results), plan!.startOver);
+  if (continued) checkTotal(continued, first.done ? null : finiteNumber(first.value.total_results), plan!.startOver);
   const columns = (continued?.columns ?? resultColumns(attributes, first.done ? [] : first.value.data)).map((key) => ({ key }));
   const seen = tally();
   async function* all(): AsyncGenerator<Envelope<Result>> {

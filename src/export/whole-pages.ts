@@ -3,7 +3,7 @@ import type { Ctx } from '../cli/context.js';
 import type { Envelope } from '../api/pages.js';
 import type { Format } from '../output/types.js';
 import { createOutput } from '../output/index.js';
-import { finiteNumber as num } from '../lib/guards.js';
+import { finiteNumber } from '../lib/guards.js';
 import type { Result, ResultScope } from '../api/results.js';
 import { SqError } from '../errors.js';
 import { AtomicFile } from '../lib/atomic-file.js';
@@ -100,7 +100,7 @@ export async function resumableExport(
       // Resumed here once every record of the page is rendered into the buffer.
       const chunk = take();
       await put(chunk);
-      ck = { ...ck, pages: ck.pages + 1, records: ck.records + page.data.length, bytes: ck.bytes + Buffer.byteLength(chunk), total_results: ck.total_results ?? num(page.total_results) };
+      ck = { ...ck, pages: ck.pages + 1, records: ck.records + page.data.length, bytes: ck.bytes + Buffer.byteLength(chunk), total_results: ck.total_results ?? finiteNumber(page.total_results) };
       await writeCheckpoint(plan.checkpoint, ck);
       plan.saved = ck;
       file?.keep();

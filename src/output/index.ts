@@ -5,7 +5,7 @@ import { makeStyle } from './ansi.js';
 import { asRow, cellText, chooseColumns, formulaSafe, isRecord, terminalOutput, terminalSafe } from './cells.js';
 import { getPath, pickFields, unknownFields, unknownFieldsMessage } from './fields.js';
 import { SqError, UsageError } from '../errors.js';
-import { maskSecrets, redactDeep, redactText } from './secrets.js';
+import { maskSecrets, redactDeep, redactText } from '../lib/secrets.js';
 import { Sink } from './sink.js';
 import { importPackage } from '../import-package.js';
 import { capMessage } from './limits.js';
