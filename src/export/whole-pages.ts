@@ -1,8 +1,7 @@
 // A resumable export written as whole pages, each made durable before the checkpoint counts it.
 import type { Ctx } from '../cli/context.js';
 import type { Envelope } from '../api/pages.js';
-import type { Format } from '../output/types.js';
-import { createOutput } from '../output/index.js';
+import type { OutputSettings } from '../output/types.js';
 import { finiteNumber } from '../lib/guards.js';
 import type { Result, ResultScope } from '../api/results.js';
 import { SqError } from '../errors.js';
@@ -29,14 +28,15 @@ export async function resumableExport(
     pages: AsyncIterable<Envelope<Result>>;
     seen: Tally;
     columns: { key: string }[];
-    format: Format;
+    /** The plan's settings, its format among them. */
+    settings: OutputSettings;
     scope: ResultScope;
     scopeRef: ResultScope;
     task: string | undefined;
     output: string | undefined;
   },
 ): Promise<number> {
-  const settings = ctx.outputSettings();
+  const { settings } = o;
   const before = plan.ck;
   let ck: Checkpoint = before ?? {
     version: CHECKPOINT_VERSION,
@@ -44,7 +44,7 @@ export async function resumableExport(
     scope: o.scope,
     scope_ref: 'squid' in o.scopeRef ? o.scopeRef.squid : o.scopeRef.run,
     task: o.task ?? null,
-    format: o.format,
+    format: settings.format,
     fields: settings.fields,
     columns: o.columns.map((c) => c.key),
     page_size: MAX_PAGE_SIZE,
@@ -85,7 +85,7 @@ export async function resumableExport(
     },
   });
   const take = () => parts.splice(0).join('');
-  const out = createOutput({ stdout: buffer, stderr: ctx.io.stderr }, { ...settings, format: o.format, color: false, stdoutIsTTY: false, columns: 0 });
+  const out = ctx.out.to(buffer, settings);
   o.seen.shown = ck.records;
 
   async function* whole(): AsyncGenerator<Result> {
@@ -125,7 +125,7 @@ export async function resumableExport(
   if (o.output !== undefined) {
     const n = ck.records;
     const after = before ? `; resumed after ${count(before.records)}` : '';
-    ctx.out.info(`Wrote ${count(n)} record${n === 1 ? '' : 's'} to ${o.output} (${o.format}${after})`);
+    ctx.out.info(`Wrote ${count(n)} record${n === 1 ? '' : 's'} to ${o.output} (${settings.format}${after})`);
   }
   return ck.records;
 }

@@ -223,6 +223,9 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       if (settings.quiet || spec.json) return;
       message(msg.startsWith('✓') ? msg : `${errStyle.green('✓')} ${msg}`);
     },
+    to(stream, over = {}) {
+      return createOutput({ stdout: stream, stderr: io.stderr }, { ...settings, ...over, color: false, stdoutIsTTY: false, columns: 0 }, options);
+    },
     async spin<T>(label: string, task: () => Promise<T>): Promise<T> {
       if (!settings.stderrIsTTY || settings.quiet || spec.json) return task();
       const { default: ora } = await importPackage<typeof import('ora')>('ora');
