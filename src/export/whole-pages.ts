@@ -38,53 +38,11 @@ export async function resumableExport(
 ): Promise<number> {
   const { settings } = o;
   const before = plan.ck;
-  let ck: Checkpoint = before ?? {
-    version: CHECKPOINT_VERSION,
-    command: 'results list',
-    scope: o.scope,
-    scope_ref: 'squid' in o.scopeRef ? o.scopeRef.squid : o.scopeRef.run,
-    task: o.task ?? null,
-    format: settings.format,
-    fields: settings.fields,
-    columns: o.columns.map((c) => c.key),
-    page_size: MAX_PAGE_SIZE,
-    pages: 0,
-    records: 0,
-    bytes: 0,
-    total_results: null,
-    target: o.output === undefined ? null : resolve(o.output),
-    updated_at: '',
-  };
+  let ck: Checkpoint = before ?? newCheckpoint(o);
 
   let file: AtomicFile | null = null;
-  const stdout = new Sink(ctx.io.stdout);
-  const put = async (chunk: string): Promise<void> => {
-    if (chunk === '') return;
-    if (file) {
-      await file.writeThrough(chunk);
-      await file.sync();
-      return;
-    }
-    // Counted in the checkpoint only once written whole: a failed write (a full disk) stops the export here.
-    const closed = () => new SqError(`stdout was closed after ${count(ck.pages)} whole page${ck.pages === 1 ? '' : 's'} (${count(ck.records)} records): the export stopped there`);
-    if (stdout.closed) throw closed();
-    try {
-      await new Promise<void>((res, rej) => ctx.io.stdout.write(chunk, (err) => (err ? rej(err) : res())));
-    } catch (err) {
-      // The reader went away (`| head`): with a checkpoint the user asked to be able to continue, so it is kept.
-      throw readerGone(err) ? closed() : err;
-    }
-  };
-
-  const parts: string[] = [];
-  const buffer = new Writable({
-    decodeStrings: false,
-    write(chunk, _enc, cb) {
-      parts.push(String(chunk));
-      cb();
-    },
-  });
-  const take = () => parts.splice(0).join('');
+  const put = pageWriter(ctx, () => file, () => ck);
+  const { buffer, take } = pageBuffer();
   const out = ctx.out.to(buffer, settings);
   o.seen.shown = ck.records;
 
@@ -128,6 +86,69 @@ export async function resumableExport(
     ctx.out.info(`Wrote ${count(n)} record${n === 1 ? '' : 's'} to ${o.output} (${settings.format}${after})`);
   }
   return ck.records;
+}
+
+type Pages = Parameters<typeof resumableExport>[2];
+
+/** The checkpoint of a new export: no page yet. */
+function newCheckpoint(o: Pages): Checkpoint {
+  return {
+    version: CHECKPOINT_VERSION,
+    command: 'results list',
+    scope: o.scope,
+    scope_ref: 'squid' in o.scopeRef ? o.scopeRef.squid : o.scopeRef.run,
+    task: o.task ?? null,
+    format: o.settings.format,
+    fields: o.settings.fields,
+    columns: o.columns.map((c) => c.key),
+    page_size: MAX_PAGE_SIZE,
+    pages: 0,
+    records: 0,
+    bytes: 0,
+    total_results: null,
+    target: o.output === undefined ? null : resolve(o.output),
+    updated_at: '',
+  };
+}
+
+/**
+ * Writes one whole page: to the partial file, made durable, or to stdout. A failed write (a full disk, a reader gone)
+ * stops the export at the last page the checkpoint (`kept`) counts.
+ */
+function pageWriter(ctx: Ctx, target: () => AtomicFile | null, kept: () => Checkpoint): (chunk: string) => Promise<void> {
+  const stdout = new Sink(ctx.io.stdout);
+  return async (chunk: string): Promise<void> => {
+    if (chunk === '') return;
+    const file = target();
+    if (file) {
+      await file.writeThrough(chunk);
+      await file.sync();
+      return;
+    }
+    // Counted in the checkpoint only once written whole: a failed write (a full disk) stops the export here.
+    const ck = kept();
+    const closed = () => new SqError(`stdout was closed after ${count(ck.pages)} whole page${ck.pages === 1 ? '' : 's'} (${count(ck.records)} records): the export stopped there`);
+    if (stdout.closed) throw closed();
+    try {
+      await new Promise<void>((res, rej) => ctx.io.stdout.write(chunk, (err) => (err ? rej(err) : res())));
+    } catch (err) {
+      // The reader went away (`| head`): with a checkpoint the user asked to be able to continue, so it is kept.
+      throw readerGone(err) ? closed() : err;
+    }
+  };
+}
+
+/** Where a page is rendered before it is written whole: `take` empties it. */
+function pageBuffer(): { buffer: Writable; take(): string } {
+  const parts: string[] = [];
+  const buffer = new Writable({
+    decodeStrings: false,
+    write(chunk, _enc, cb) {
+      parts.push(String(chunk));
+      cb();
+    },
+  });
+  return { buffer, take: () => parts.splice(0).join('') };
 }
 
 async function openPartial(ctx: Ctx, output: string, plan: ResumePlan): Promise<AtomicFile> {
