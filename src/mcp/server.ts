@@ -1,8 +1,8 @@
 // `sq mcp`: the MCP server. Each tool call runs verbs in-process with --json (main.ts's run() with captured streams),
 // so a tool has exactly the verbs' requests, pacing (shared with every sq process through the cache dir), retries,
-// error mapping and masking (src/mcp/tools.ts says which verbs). Over stdio (lines read here: capped, linear) or
-// Streamable HTTP (--http: the SDK's transport behind a Bearer token and an Origin check). Only protocol messages go
-// to stdout.
+// error mapping and masking (src/mcp/tools/ says which verbs). Over stdio (stdio.ts: lines read there, capped, linear)
+// or Streamable HTTP (http.ts, --http: the SDK's transport behind a Bearer token and an Origin check). Only protocol
+// messages go to stdout.
 // The parts: access.ts (who may call what), calls.ts (a tool call), register.ts (the tools and resources), stdio.ts,
 // http.ts, and tools/ (one file per noun).
 import type { Readable } from 'node:stream';
