@@ -1,5 +1,5 @@
 // The tools `sq mcp` serves. Each one runs sq's verbs in-process with --json (src/mcp/calls.ts: `t.verb`), so it has
-// the verbs' requests, pacing, retries, checks, error mapping and masking; this file says, per tool, which verbs, how
+// the verbs' requests, pacing, retries, checks, error mapping and masking; the files here say, per tool, which verbs, how
 // its arguments become their command lines, what its answer looks like (outputSchema) and who may call it.
 //
 // Answers are made for an agent that pays for every byte: empty fields, icons and `object` tags dropped (compact),
