@@ -245,6 +245,10 @@ for (const [name, text] of [['jq.cjs', jqCode], ['sq.cjs', code]]) {
 await build({ entryPoints: ['dist/cli/argv.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/argv.cjs', logLevel: 'warning' });
 // The launcher's code-cache checks (src/lib/code-cache.ts) the same way: one copy, the CLI's own.
 await build({ entryPoints: ['dist/lib/code-cache.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/code-cache.cjs', logLevel: 'warning' });
+// And what only some calls need, loaded by the launcher only then: SQ_TRACE_STARTUP's marks (src/trace.ts) and --jq's
+// early start (src/output/jq-preload.ts).
+await build({ entryPoints: ['dist/trace.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/trace.cjs', logLevel: 'warning' });
+await build({ entryPoints: ['dist/output/jq-preload.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/jq-preload.cjs', logLevel: 'warning' });
 
 
 // dist/vendor/: see VENDORED. Each file exports the names Node's import() of the package gives (for a CommonJS

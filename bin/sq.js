@@ -7,7 +7,7 @@ const argv = process.argv.slice(2);
 const fs = require('node:fs');
 // SQ_TRACE_STARTUP=1: where a call's time goes, one line per phase on stderr as the process exits (src/trace.ts
 // marks the CLI's phases; docs/performance.md). Off, it costs this one look-up.
-const trace = process.env.SQ_TRACE_STARTUP ? startTrace() : undefined;
+const trace = process.env.SQ_TRACE_STARTUP ? require('../dist/trace.cjs').startTrace() : undefined;
 let codeCache; // src/lib/code-cache.ts, built as dist/code-cache.cjs; not loaded for --version
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -32,11 +32,12 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   codeCache = require('../dist/code-cache.cjs');
   const dir = codeCache.cacheDir(process.env);
   trace?.mark('launcher');
-  // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker. Not for an expression
-  // bounded by its input (`.[].name`): src/output/jq.ts runs that on the main thread (a document too large for it
-  // still goes to a worker, started then).
+  // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker (src/output/jq-preload.ts,
+  // built as dist/jq-preload.cjs). Not for an expression bounded by its input (`.[].name`): src/output/jq.ts runs that
+  // on the main thread (a document too large for it still goes to a worker, started then).
   const jqExpr = scan.options.get('--jq');
-  const jqWorker = dir !== undefined && typeof jqExpr === 'string' && !scanner.boundedJq(jqExpr) ? startJqWorker(dir) : undefined;
+  const jqPreload = dir !== undefined && scan.options.has('--jq') ? require('../dist/jq-preload.cjs') : undefined;
+  const jqWorker = jqPreload && typeof jqExpr === 'string' && !scanner.boundedJq(jqExpr) ? jqPreload.startJqWorker(dir, codeCache, `${__dirname}/../dist`) : undefined;
   // jq is WebAssembly (jq-web): V8 re-compiles it with TurboFan on background threads, and a short-lived process waits
   // for them at exit (a --jq call took twice the CPU). The baseline compiler's code is plenty. Only with --jq: a V8
   // flag set at run time makes V8 refuse the code cache Node ships for its own modules, and every built-in loaded
@@ -51,7 +52,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     Atomics.store(jqWorker.booted, 0, 2);
     Atomics.notify(jqWorker.booted, 0);
   }
-  const jq = dir !== undefined && scan.options.has('--jq') ? preloadJq(jqWorker) : undefined;
+  const jq = jqPreload?.preloadJq(jqWorker, `${__dirname}/../dist`);
   const cli = load(dir, scan.noun, jq);
   cli.exports.run(argv).then(async (code) => {
     // The command has removed its own signal handlers. From here a stop signal ends the process as the command
@@ -73,32 +74,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     trace?.mark('exit');
     process.exit(code);
   });
-}
-
-/**
- * SQ_TRACE_STARTUP: marks the end of each phase as ms since the process started (process.uptime(): Node's own start
- * is the first phase) with the CPU time spent so far, and prints them on stderr at exit. The bundle's phases come
- * from src/trace.ts through globalThis.__sqTrace.
- */
-function startTrace() {
-  const marks = [['node start', process.uptime() * 1000, process.cpuUsage()]];
-  const t = {
-    mark(phase) {
-      marks.push([phase, process.uptime() * 1000, process.cpuUsage()]);
-    },
-  };
-  globalThis.__sqTrace = t;
-  process.on('exit', () => {
-    let last = [0, { user: 0, system: 0 }];
-    const lines = marks.map(([phase, ms, cpu]) => {
-      const c = (cpu.user + cpu.system - last[1].user - last[1].system) / 1000;
-      const line = `sq trace: ${phase.padEnd(28)} ${(ms - last[0]).toFixed(1).padStart(7)} ms  at ${ms.toFixed(1).padStart(7)} ms  cpu ${c.toFixed(1).padStart(6)} ms`;
-      last = [ms, cpu];
-      return line;
-    });
-    fs.writeSync(2, `${lines.join('\n')}\n`);
-  });
-  return t;
 }
 
 /**
@@ -140,98 +115,4 @@ function missing(file) {
   const { resolve } = require('node:path');
   process.stderr.write(`error: ${resolve(file)} is missing: run \`npm run build\` in ${resolve(__dirname, '..')}\n`);
   process.exit(1);
-}
-
-/**
- * --jq, before the V8 flag is set: jq's worker thread (dist/jq-worker.cjs, built from src/output/jq-worker.ts) starts
- * at once, so that Node's start of a thread and the loading of jq-web's script in it (dist/jq.cjs, jq-web's with sq's
- * patches) overlap the CLI's load and the request instead of following them; jq compiles `.` in it once loaded, to
- * warm up (src/output/jq-worker.ts). Node compiles its own modules from a code cache built into it that V8 accepts
- * only under the flags it was made with: a thread started after any V8 flag is set compiles them all from source,
- * ~100 ms of CPU instead of ~50 (measured on Node 20, 2 cores). So the flag waits (at most a second) until the thread
- * has started, and the worker compiles dist/jq.wasm itself once the flag is set (on its own thread, the main thread
- * being busy loading the CLI). src/output/jq.ts takes the worker over if it was started with the caps the CLI wants,
- * else ends it and starts its own.
- */
-function startJqWorker(dir) {
-  try {
-    const dist = `${__dirname}/../dist`;
-    const file = `${dist}/jq.cjs`;
-    // jq-web's script is compiled in the worker from a code cache of its own, as the bundle is here (~10 ms less).
-    const source = fs.readFileSync(file, 'latin1');
-    const cache = codeCache.codeCache(source, dir, '_jq');
-    // The caps as src/output/limits.ts reads them (its defaults: 64 and 512 MB); a value it would refuse only makes
-    // jq.ts start a worker of its own, after it has reported the usage error.
-    const mb = (name, dflt, max) => {
-      const raw = (process.env[name] || '').trim();
-      return (/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= max ? Number(raw) : dflt) * 1024 * 1024;
-    };
-    const limits = { maxOutput: mb('SQ_FILTER_MAX_OUTPUT_MB', 64, 1_000_000), maxMemory: mb('SQ_FILTER_MAX_MEMORY_MB', 512, 2047) };
-    const ctrl = new Int32Array(new SharedArrayBuffer(8));
-    const booted = new Int32Array(new SharedArrayBuffer(4));
-    const { Worker } = require('node:worker_threads');
-    const worker = new Worker(`${dist}/jq-worker.cjs`, {
-      workerData: {
-        file,
-        source,
-        cachedData: cache?.read(),
-        makeCache: !!cache,
-        wasmPath: `${dist}/jq.wasm`,
-        waitWasm: false,
-        ctrl: ctrl.buffer,
-        booted: booted.buffer,
-        maxOutput: limits.maxOutput,
-        maxHeap: limits.maxMemory,
-        warm: true,
-      },
-      resourceLimits: { maxOldGenerationSizeMb: Math.max(64, Math.round(limits.maxMemory / 1024 / 1024)) },
-      stdout: true,
-      stderr: true,
-    });
-    worker.unref();
-    let made;
-    const started = {
-      worker,
-      ctrl,
-      booted,
-      limits,
-      exited: false,
-      saveCache(code) {
-        if (made && code === 0) cache.write(() => made);
-      },
-    };
-    // The worker's code cache, when it had none or V8 refused it (see src/output/jq-worker.ts); jq that could not
-    // load before jq.ts took the worker over makes jq.ts start its own, which reports why.
-    worker.on('message', (m) => {
-      if (m && m.jqCache) made = m.jqCache;
-      if (m && m.fatal) started.exited = true;
-    });
-    // Until jq.ts takes it over: an error ends it (jq.ts then starts its own), never the process.
-    const gone = () => (started.exited = true);
-    worker.on('error', gone).on('exit', gone);
-    started.forget = () => worker.off('error', gone).off('exit', gone);
-    Atomics.wait(booted, 0, 0, 1000);
-    return started;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * --jq, after the V8 flag: jq is WebAssembly (jq-web; dist/jq.wasm is its jq.wasm without the debugging sections,
- * 0.9 MB of 2.7). Unless startJqWorker `started` a worker, which compiles it itself, its module starts compiling here,
- * before the bundle loads, for the worker src/output/jq.ts starts. Without this (no cache directory, or the CLI imported as
- * modules) the worker loads jq-web from node_modules. Compiling every function up front instead of on first call
- * (--no-wasm-lazy-compilation) was measured slower: ~50 ms more per call on two cores.
- */
-function preloadJq(started) {
-  try {
-    const wasmPath = `${__dirname}/../dist/jq.wasm`;
-    const wasm = started ? undefined : WebAssembly.compile(fs.readFileSync(wasmPath));
-    // A failure is handled where the module is awaited (src/output/jq.ts), if it ever is.
-    wasm?.catch(() => {});
-    return { wasm, file: `${__dirname}/../dist/jq.cjs`, wasmPath, started };
-  } catch {
-    return undefined;
-  }
 }

@@ -7,7 +7,7 @@ import type { HttpClient } from '../api/http.js';
 import { CancelledError, InterruptedError, interruptedBatch, OverBudgetError, PartialFailureError, SqError, UsageError } from '../errors.js';
 import { guardSchedule, type SpendPolicy } from '../billing/guard.js';
 import { printPlanned } from '../cli/dry-run.js';
-import { maskSecrets, redactText } from '../output/secrets.js';
+import { maskSecrets, redactText } from '../lib/secrets.js';
 import { recordId } from '../api/resolve.js';
 import { SQUIDS_PATH, squidPath, withLiveParams } from '../api/squids.js';
 import { unexpectedWriteAnswer } from '../api/http-errors.js';

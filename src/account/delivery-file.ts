@@ -6,7 +6,7 @@ import { MAX_URL_LENGTH, urlTooLong } from '../validate/url.js';
 import { channelOf, eventsObject, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { importPackage } from '../import-package.js';
 import { isRecord } from '../output/cells.js';
-import { MASK, urlSecrets } from '../output/secrets.js';
+import { MASK, urlSecrets } from '../lib/secrets.js';
 
 export interface SquidPlan {
   /** The squid as written in the file: name, prefix or hash. */

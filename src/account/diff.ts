@@ -8,7 +8,7 @@ import { DELIVERY_PATH, storedDelivery, storedEvents, type Channel, type Deliver
 import { diffDelivery } from './delivery-diff.js';
 import { RUN_EVENTS } from '../api/events.js';
 import { AUTO_RESET_PATH, raisesCharges, type AutoResetUpdate } from '../api/billing.js';
-import { MASK } from '../output/secrets.js';
+import { MASK } from '../lib/secrets.js';
 import { located, pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
 import { desiredCrawler, linkedAccounts, matchAccount, matchCrawler, type Live, type LiveSquid, liveSchedule } from './state.js';
 import { unknownSquidParams } from '../api/crawlers.js';

@@ -11,7 +11,7 @@ import { compareApiTime } from '../lib/api-time.js';
 import { linkedAccounts, listAccounts, listAll, squidDetail, squidTasks, liveSchedule } from './state.js';
 import { taskValue } from './diff.js';
 import type { Rec } from './file.js';
-import { maskUrlAsWritten } from '../output/secrets.js';
+import { maskUrlAsWritten } from '../lib/secrets.js';
 import { isRecord } from '../lib/guards.js';
 import { chainEntry } from './chain.js';
 import { VERSION } from '../version.js';

@@ -2,7 +2,7 @@
 // GET /accounts/{id}, and waiting for a cookie synchronization.
 import { ApiError, TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
-import { isRecord as isRec } from '../lib/guards.js';
+import { isRecord } from '../lib/guards.js';
 import { seg } from './path.js';
 
 type Rec = Record<string, unknown>;
@@ -29,12 +29,12 @@ export function parseCookies(text: string, flag = '--cookies-file'): Record<stri
     }
     if (Array.isArray(parsed)) {
       parsed.forEach((c, i) => {
-        if (!isRec(c) || typeof c.name !== 'string' || c.value === undefined || c.value === null) {
+        if (!isRecord(c) || typeof c.name !== 'string' || c.value === undefined || c.value === null) {
           throw new UsageError(`${flag}: element ${i + 1} of the JSON array needs "name" and "value"`);
         }
         out[c.name] = String(c.value);
       });
-    } else if (isRec(parsed)) {
+    } else if (isRecord(parsed)) {
       for (const [name, value] of Object.entries(parsed)) {
         if (value === null || typeof value === 'object') throw new UsageError(`${flag}: cookie "${name}" must have a string value`);
         out[name] = String(value);
@@ -57,13 +57,13 @@ export function parseCookies(text: string, flag = '--cookies-file'): Record<stri
 
 /** GET /accounts/{id} answers a list envelope with one element; tolerate a bare record as well. */
 export function firstAccount(body: unknown, id: string): Rec {
-  if (isRec(body) && Array.isArray(body.data)) {
-    const a = body.data.find(isRec);
+  if (isRecord(body) && Array.isArray(body.data)) {
+    const a = body.data.find(isRecord);
     if (a) return a;
   } else if (Array.isArray(body)) {
-    const a = body.find(isRec);
+    const a = body.find(isRecord);
     if (a) return a;
-  } else if (isRec(body) && (body.id !== undefined || body.username !== undefined)) {
+  } else if (isRecord(body) && (body.id !== undefined || body.username !== undefined)) {
     return body;
   }
   throw new ApiError(`the API answered GET /v1/accounts/${id} without an account`);
@@ -92,7 +92,7 @@ export async function waitForSync(
   const deadline = deps.now() + timeoutMs;
   for (;;) {
     const raw = await http.get(`${SYNC_PATH}/${seg('synchronization id', id)}`);
-    const s: SyncStatus = isRec(raw) ? raw : {};
+    const s: SyncStatus = isRecord(raw) ? raw : {};
     const code = syncCode(s);
     if (code === 200 || code >= 400) return s;
     if (deps.now() + SYNC_POLL_MS > deadline) {
@@ -157,10 +157,10 @@ export function parseLimits(pairs: readonly string[]): Record<string, number> {
  * the account carries no such map (an unknown shape is never a reason to refuse: the API checks).
  */
 export function limitKeys(account: Rec): Record<string, number | null> | undefined {
-  const params = isRec(account.params) ? account.params : undefined;
-  const defaults = params && isRec(params.default) ? params.default : undefined;
+  const params = isRecord(account.params) ? account.params : undefined;
+  const defaults = params && isRecord(params.default) ? params.default : undefined;
   if (!defaults || Object.keys(defaults).length === 0) return undefined;
   return Object.fromEntries(
-    Object.entries(defaults).map(([k, v]) => [k, isRec(v) && typeof v.max === 'number' ? v.max : null]),
+    Object.entries(defaults).map(([k, v]) => [k, isRecord(v) && typeof v.max === 'number' ? v.max : null]),
   );
 }

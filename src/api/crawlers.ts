@@ -1,13 +1,11 @@
 // Crawler shapes turned into rows. /params is a pair of name-keyed maps with a reserved `functions` key mixed into
 // the squid params (api-reference §6); sq shows one row per parameter and per function instead.
-import { isRecord as isRec } from '../lib/guards.js';
+import { isRecord } from '../lib/guards.js';
 import type { HttpClient } from './http.js';
 import { seg } from './path.js';
 import { closest } from '../lib/suggest.js';
 import { checks } from './checks.js';
 type Rec = Record<string, unknown>;
-
-export { isRec };
 
 interface ParamRow extends Rec {
   level: 'task' | 'squid' | 'function';
@@ -15,28 +13,28 @@ interface ParamRow extends Rec {
 }
 
 export function paramRows(body: unknown): ParamRow[] {
-  const b = isRec(body) ? body : {};
+  const b = isRecord(body) ? body : {};
   const rows: ParamRow[] = [];
-  const task = isRec(b.task) ? b.task : {};
-  const squid = isRec(b.squid) ? b.squid : {};
-  for (const [name, spec] of Object.entries(task)) rows.push({ level: 'task', name, ...(isRec(spec) ? spec : { value: spec }) });
+  const task = isRecord(b.task) ? b.task : {};
+  const squid = isRecord(b.squid) ? b.squid : {};
+  for (const [name, spec] of Object.entries(task)) rows.push({ level: 'task', name, ...(isRecord(spec) ? spec : { value: spec }) });
   for (const [name, spec] of Object.entries(squid)) {
     if (name === 'functions') continue;
-    rows.push({ level: 'squid', name, ...(isRec(spec) ? spec : { value: spec }) });
+    rows.push({ level: 'squid', name, ...(isRecord(spec) ? spec : { value: spec }) });
   }
   // Functions may also sit at the top level in other variants of the shape.
-  const fns = isRec(squid.functions) ? squid.functions : isRec(b.functions) ? b.functions : {};
-  for (const [name, spec] of Object.entries(fns)) rows.push({ level: 'function', name, ...(isRec(spec) ? spec : { default: spec }) });
+  const fns = isRecord(squid.functions) ? squid.functions : isRecord(b.functions) ? b.functions : {};
+  for (const [name, spec] of Object.entries(fns)) rows.push({ level: 'function', name, ...(isRecord(spec) ? spec : { default: spec }) });
   return rows;
 }
 
 /** /attributes answers `{data:[…]}`; tolerate a bare array too. */
 export function attributeList(body: unknown): unknown[] {
-  return Array.isArray(body) ? body : isRec(body) && Array.isArray(body.data) ? body.data : [];
+  return Array.isArray(body) ? body : isRecord(body) && Array.isArray(body.data) ? body.data : [];
 }
 
 export function attributeRows(body: unknown): Rec[] {
-  return attributeList(body).filter(isRec);
+  return attributeList(body).filter(isRecord);
 }
 
 export const CRAWLERS_PATH = '/v1/crawlers';
@@ -71,8 +69,8 @@ export function getCrawlerAttributes(http: HttpClient, id: string): Promise<unkn
  * Undefined when the answer has no squid map to check against (an unknown shape is never a reason to refuse).
  */
 export function squidParamNames(body: unknown): string[] | undefined {
-  const b = isRec(body) ? body : {};
-  if (!isRec(b.squid)) return undefined;
+  const b = isRecord(body) ? body : {};
+  if (!isRecord(b.squid)) return undefined;
   return paramRows(body).flatMap((r) => (r.level === 'squid' ? [r.name] : r.level === 'function' ? [`functions.${r.name}`] : []));
 }
 
@@ -104,7 +102,7 @@ export function badTaskValues(body: unknown, tasks: readonly Record<string, unkn
  * `squids."Paris".params.max_result`), a did-you-mean from the declared names, and the allowed ones.
  */
 export function unknownSquidParams(params: Record<string, unknown>, declared: readonly string[], where: (key: string) => string, crawler: string): string[] {
-  const keys = Object.entries(params).flatMap(([k, v]) => (k === 'functions' && isRec(v) ? Object.keys(v).map((f) => `functions.${f}`) : [k]));
+  const keys = Object.entries(params).flatMap(([k, v]) => (k === 'functions' && isRecord(v) ? Object.keys(v).map((f) => `functions.${f}`) : [k]));
   return keys
     .filter((k) => !declared.includes(k))
     .map((k) => {

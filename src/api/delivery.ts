@@ -1,6 +1,6 @@
 // Delivery configuration: request bodies (api-reference §9), reading the stored config back from the squid record
 // (there is no GET /delivery), and comparing the two for `sq delivery apply`.
-import { isRecord as isObj } from '../lib/guards.js';
+import { isRecord } from '../lib/guards.js';
 import type { HttpClient } from './http.js';
 import { RUN_EVENTS, type RunEventName } from './events.js';
 
@@ -60,7 +60,7 @@ export const DELIVERY_PATH = '/v1/delivery';
 
 export async function postDelivery(http: HttpClient, squidId: string, body: DeliveryBody): Promise<Record<string, unknown>> {
   const res = await http.post<unknown>(DELIVERY_PATH, body, { query: { squid: squidId } });
-  return isObj(res) ? res : { result: res };
+  return isRecord(res) ? res : { result: res };
 }
 
 export type TestKind = 'sftp' | 'webhook' | 'email' | 'googlesheet' | 's3';
@@ -79,7 +79,7 @@ function deliveryTestPath(kind: TestKind): string {
 
 export async function postDeliveryTest(http: HttpClient, kind: TestKind, body: Record<string, unknown>): Promise<TestResult> {
   const res = await http.post<unknown>(deliveryTestPath(kind), body);
-  if (!isObj(res)) return { success: false, error: 'the API answered with an unexpected body' };
+  if (!isRecord(res)) return { success: false, error: 'the API answered with an unexpected body' };
   return { ...res, success: res.success === true } as TestResult;
 }
 
@@ -98,7 +98,7 @@ export interface StoredDelivery {
 }
 
 export function storedDelivery(squid: Record<string, unknown>): StoredDelivery {
-  const obj = (v: unknown) => (isObj(v) && v.is_active !== false ? v : null);
+  const obj = (v: unknown) => (isRecord(v) && v.is_active !== false ? v : null);
   return {
     ftp_fields: obj(squid.ftp_fields),
     webhook_fields: obj(squid.webhook_fields),
@@ -112,10 +112,10 @@ export function storedDelivery(squid: Record<string, unknown>): StoredDelivery {
 /** Stored event booleans, from the flat dotted keys or the nested {run: {done}} form the docs also show. */
 export function storedEvents(wf: Record<string, unknown>): Record<RunEventName, boolean> | null {
   const ev = wf.events;
-  if (!isObj(ev)) return null;
+  if (!isRecord(ev)) return null;
   const out = {} as Record<RunEventName, boolean>;
   for (const name of RUN_EVENTS) {
-    const nested = isObj(ev.run) ? ev.run[name.slice(4)] : undefined;
+    const nested = isRecord(ev.run) ? ev.run[name.slice(4)] : undefined;
     const v = name in ev ? ev[name] : nested;
     if (typeof v !== 'boolean') return null;
     out[name] = v;

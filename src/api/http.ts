@@ -2,12 +2,13 @@
 // mapping and the redacted --verbose trace (reliability.md).
 import type { Dispatcher } from 'undici';
 import { AuthError, DryRunStop, InterruptedError } from '../errors.js';
-import { NOTICE_AFTER_MS, Pacer, resetWaitMs, type ServerSaid } from './pacing.js';
+import { NOTICE_AFTER_MS, Pacer, serverNow, serverSaidOf } from './pacing.js';
+import type { HttpOptions, HttpResponse, Prepared, RequestOptions, StreamResponse } from './http-options.js';
 import { SharedStore } from './pacing-state.js';
 import { loadTransport, type RequestFn } from './transport.js';
 import { AmbiguousWriteError, InterruptedWriteError, NOT_SENT_CODES, answerProblem, errCode, networkError, httpError, notTheDocument, parseJson, redirectError } from './http-errors.js';
 import { redactBody, redactUrl } from './redact.js';
-import { maskAuthorization } from '../output/secrets.js';
+import { maskAuthorization } from '../lib/secrets.js';
 import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
 import { sleep } from '../lib/sleep.js';
 import { USER_AGENT } from '../version.js';
@@ -20,88 +21,8 @@ export { AmbiguousWriteError, InterruptedWriteError };
 /** What a dry run still sends (DELETE is retry-safe, but it is a write). */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-interface HttpOptions {
-  baseUrl: string;
-  token: string | null;
-  /** Write a trace line (already redacted) when --verbose; undefined when not tracing. */
-  trace?: (line: string) => void;
-  /** Tell the user something on stderr (a long wait for the rate budget, and why). */
-  notice?: (line: string) => void;
-  /** A warning on stderr (a cache directory that cannot be used). */
-  warn?: (line: string) => void;
-  connectTimeoutMs?: number;
-  headersTimeoutMs?: number;
-  bodyTimeoutMs?: number;
-  now?: () => number;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-  signal?: AbortSignal;
-  userAgent?: string;
-  /** Retries this client's requests may spend; the factory gives every client of a command the same one. */
-  retryBudget?: RetryBudget;
-  /** The cache directory where every sq process of the machine shares its pacing state; undefined: this process alone. */
-  pacingDir?: string;
-  /** Where baseUrl came from ('SQ_BASE_URL', '--base-url', …), named when it cannot be reached. */
-  baseUrlFrom?: string;
-  /** --dry-run: reads go out (verbs resolve names and read state), writes are recorded instead of sent. */
-  dryRun?: boolean;
-}
-
-export interface RequestOptions {
-  query?: Record<string, string | number | boolean | undefined | null>;
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** Send without the Authorization header (signed download URLs, public endpoints). */
-  noAuth?: boolean;
-  /** Statuses that are returned instead of thrown (e.g. 202 is always fine; 404 for existence checks). */
-  okStatuses?: number[];
-  /** Retries this request may spend, instead of the client's budget (a page of an export has its own). */
-  retryBudget?: RetryBudget;
-  /** In a dry run, answer a write with this and let the verb go on (a write in a series), instead of stopping it. */
-  dryRunAnswer?: unknown;
-  /**
-   * A POST that changes nothing (POST /v1/squid/estimate): retried like a read on 502/503/504 and resets, sent in a
-   * dry run, and not counted as a write.
-   */
-  readOnly?: boolean;
-  /**
-   * The document the endpoint promises (a check from records.ts: null when the answer is it, else what is wrong), or
-   * 'any' for `sq api`, which passes answers on as they are. Every other answer is checked to be a document at all:
-   * JSON null (unless `nullable`), a bare string or number, or an object that holds only an error message
-   * (`{"detail": "maintenance"}`) is exit 1 naming the endpoint, not a record.
-   */
-  expect?: 'any' | ((data: unknown) => string | null | Promise<string | null>);
-  /** A 200 `null` is a documented answer here (GET chain of a squid without one). */
-  nullable?: boolean;
-}
-
-export interface HttpResponse<T = unknown> {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  data: T;
-  url: string;
-}
-
-export interface StreamResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: NodeJS.ReadableStream & AsyncIterable<Buffer>;
-}
-
-
 export { MAX_RETRIES, RetryBudget, secondsInMessage } from './retry.js';
-
-/** A request ready to send: the same bytes go out on every attempt. */
-interface Prepared {
-  method: string;
-  url: URL;
-  headers: Record<string, string>;
-  payload: string | Buffer | undefined;
-  /** What the --verbose trace shows of the body. */
-  traced: unknown;
-  /** RequestOptions.readOnly: a POST treated as a read. */
-  readOnly?: boolean;
-}
+export type { HttpResponse, RequestOptions, StreamResponse } from './http-options.js';
 
 export class HttpClient {
   readonly baseUrl: string;
@@ -274,7 +195,7 @@ export class HttpClient {
         await this.sleep(wait).catch(between);
         continue;
       }
-      bucket.answered(ticket, this.serverSaid(res.headers));
+      bucket.answered(ticket, serverSaidOf(res.headers, this.now()));
       const status = res.statusCode;
 
       if (status === 429) {
@@ -401,22 +322,6 @@ export class HttpClient {
     }
   }
 
-  /**
-   * What an answer's X-RateLimit-* headers say of its prefix's window: the budget pacing follows. Null when they say
-   * nothing usable: no Remaining, or a Reset that is not a time (then the documented limit, or none, applies).
-   */
-  private serverSaid(h: Record<string, string | string[] | undefined>): ServerSaid | null {
-    // A 429's Retry-After is the server's instruction for when to come back (the 429 handling pauses for it); the
-    // window's Reset, which some services send as garbage, only decides the wait when there is no such instruction.
-    if (h['retry-after'] !== undefined) return null;
-    const remaining = num(h['x-ratelimit-remaining']);
-    const now = this.now();
-    const resetInMs = resetWaitMs(num(h['x-ratelimit-reset']), serverNow(h.date, now));
-    if (remaining === null || resetInMs === null) return null;
-    const limit = num(h['x-ratelimit-limit']);
-    return { limit: limit !== null && limit > 0 ? limit : null, remaining: Math.max(0, remaining), resetAt: now + resetInMs };
-  }
-
   /** A retry's back-off over 2 s is told on stderr with its reason (issue 33 item 5: no silent wait over 2 s). */
   private longWait(ms: number, what: string, why: string): void {
     if (ms > NOTICE_AFTER_MS) this.opts.notice?.(`retrying ${what} in ${Math.ceil(ms / 1000)} s, after ${why}`);
@@ -449,22 +354,4 @@ export class HttpClient {
   private secrets(): string[] {
     return this.opts.token ? [this.opts.token] : [];
   }
-}
-
-/**
- * The server's "now", for measuring X-RateLimit-Reset (a UNIX time on the server's clock). The Date header only has
- * whole seconds, so when it agrees with our clock to within that resolution, our clock gives the sub-second part;
- * otherwise (skewed clocks) the Date header wins.
- */
-export function serverNow(date: string | string[] | undefined, local = Date.now()): number {
-  const d = typeof date === 'string' ? Date.parse(date) : NaN;
-  if (!Number.isFinite(d)) return local;
-  const skew = d - local;
-  return skew > -1500 && skew < 500 ? local : d;
-}
-
-function num(v: string | string[] | undefined): number | null {
-  if (typeof v !== 'string' || v.trim() === '') return null;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : null;
 }

@@ -16,7 +16,7 @@ import { MAX_PAUSE_MS, MAX_RESET_WAIT_MS, MemoryStore, emptyState, isIdle, type 
 import { withFileLock } from '../lib/lock.js';
 import { fnv1a64, pruneCacheDir } from '../lib/cache-file.js';
 import { makeDirSync, openRegularSync } from '../lib/regular-file.js';
-import { finiteNumber as num } from '../lib/guards.js';
+import { finiteNumber } from '../lib/guards.js';
 import { mark } from '../trace.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */
@@ -159,12 +159,12 @@ function readState(fd: number, size: number): Record<string, unknown> {
 /** A prefix's state read from the file, within bounds whatever the file says (a clock that jumped, a bad write). */
 export function sane(raw: unknown, now: number): PaceState {
   const r = (raw ?? {}) as Partial<Record<keyof PaceState, unknown>>;
-  const seq = num(r.seq);
-  const pausedUntil = num(r.pausedUntil);
-  const sent = Array.isArray(r.sent) && r.sent.length <= MAX_ENTRIES ? r.sent.map(num) : null;
+  const seq = finiteNumber(r.seq);
+  const pausedUntil = finiteNumber(r.pausedUntil);
+  const sent = Array.isArray(r.sent) && r.sent.length <= MAX_ENTRIES ? r.sent.map(finiteNumber) : null;
   const inflight =
     Array.isArray(r.inflight) && r.inflight.length <= MAX_ENTRIES
-      ? r.inflight.map((e) => (Array.isArray(e) && e.length === 2 && num(e[0]) !== null && num(e[1]) !== null ? ([e[0], Math.min(now, e[1])] as [number, number]) : null))
+      ? r.inflight.map((e) => (Array.isArray(e) && e.length === 2 && finiteNumber(e[0]) !== null && finiteNumber(e[1]) !== null ? ([e[0], Math.min(now, e[1])] as [number, number]) : null))
       : null;
   const server = r.server === null ? null : saneServer(r.server, now);
   if (seq === null || seq < 0 || !Number.isInteger(seq) || pausedUntil === null || !sent || sent.includes(null) || !inflight || inflight.includes(null) || server === undefined) return emptyState();
@@ -181,7 +181,7 @@ export function sane(raw: unknown, now: number): PaceState {
 function saneServer(raw: unknown, now: number): ServerBudget | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
   const r = raw as Partial<Record<keyof ServerBudget, unknown>>;
-  const [limit, remaining, seq, resetAt, until] = [num(r.limit), num(r.remaining), num(r.seq), num(r.resetAt), num(r.until)];
+  const [limit, remaining, seq, resetAt, until] = [finiteNumber(r.limit), finiteNumber(r.remaining), finiteNumber(r.seq), finiteNumber(r.resetAt), finiteNumber(r.until)];
   if ((limit === null && r.limit !== null) || remaining === null || seq === null || (resetAt === null && r.resetAt !== null) || until === null) return undefined;
   // Within what a server can have said: a Limit of at least 1 (a negative one made every request wait for a window
   // that never came: 61 s, silently), a Remaining no lower than the requests sq can have in flight and no higher

@@ -84,6 +84,40 @@ export interface ServerSaid {
   resetAt: number;
 }
 
+/**
+ * What an answer's X-RateLimit-* headers say of its prefix's window: the budget pacing follows. Null when they say
+ * nothing usable: no Remaining, or a Reset that is not a time (then the documented limit, or none, applies).
+ */
+export function serverSaidOf(h: Record<string, string | string[] | undefined>, now: number): ServerSaid | null {
+  // A 429's Retry-After is the server's instruction for when to come back (the 429 handling pauses for it); the
+  // window's Reset, which some services send as garbage, only decides the wait when there is no such instruction.
+  if (h['retry-after'] !== undefined) return null;
+  const remaining = num(h['x-ratelimit-remaining']);
+  const resetInMs = resetWaitMs(num(h['x-ratelimit-reset']), serverNow(h.date, now));
+  if (remaining === null || resetInMs === null) return null;
+  const limit = num(h['x-ratelimit-limit']);
+  return { limit: limit !== null && limit > 0 ? limit : null, remaining: Math.max(0, remaining), resetAt: now + resetInMs };
+}
+
+/**
+ * The server's "now", for measuring X-RateLimit-Reset (a UNIX time on the server's clock). The Date header only has
+ * whole seconds, so when it agrees with our clock to within that resolution, our clock gives the sub-second part;
+ * otherwise (skewed clocks) the Date header wins.
+ */
+export function serverNow(date: string | string[] | undefined, local = Date.now()): number {
+  const d = typeof date === 'string' ? Date.parse(date) : NaN;
+  if (!Number.isFinite(d)) return local;
+  const skew = d - local;
+  return skew > -1500 && skew < 500 ? local : d;
+}
+
+/** A header's number, or null (absent, empty, or not a number). */
+function num(v: string | string[] | undefined): number | null {
+  if (typeof v !== 'string' || v.trim() === '') return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
 /** The server's budget for a prefix, as last stated. */
 export interface ServerBudget {
   limit: number | null;

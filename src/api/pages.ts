@@ -7,7 +7,7 @@ import { RetryBudget, MAX_RETRIES, type HttpClient, type HttpResponse, type Requ
 import { InterruptedError, SqError } from '../errors.js';
 import { BadPageError } from './http-errors.js';
 import { errorMessage } from './messages.js';
-import { finiteNumber as num } from '../lib/guards.js';
+import { finiteNumber } from '../lib/guards.js';
 
 export interface Envelope<T = Record<string, unknown>> {
   total_results?: number;
@@ -94,7 +94,7 @@ export async function* pages<T = Record<string, unknown>>(
       new BadPageError(`GET ${path.split('?')[0]} page ${page} (HTTP ${res.status}): ${what} — ${stopping()}`, { status: res.status });
     const env = asEnvelope<T>(res.data);
     if (!env) throw fail(`expected a page of records, got ${shapeOf(res.data)}`);
-    total = num(env.total_results) ?? total;
+    total = finiteNumber(env.total_results) ?? total;
     if (env.warning && !warned) {
       warned = true;
       opts.onWarning?.(env.warning);
@@ -143,7 +143,7 @@ export async function* pages<T = Record<string, unknown>>(
       // below its own total is never silent.
       const whole = opts.startPage === undefined || opts.earlier !== undefined;
       if (whole && opts.maxItems === undefined && !warned) {
-        const totalPages = num(env.total_pages);
+        const totalPages = finiteNumber(env.total_pages);
         const arrived = delivered + (opts.earlier ?? 0);
         if (total !== null && arrived < total) {
           opts.onWarning?.(`GET ${path.split('?')[0]}: total_results said ${total} but ${arrived} records arrived (the API's counters are not always exact)`);
@@ -166,7 +166,7 @@ export async function* items<T = Record<string, unknown>>(http: HttpClient, path
 /** `next: null` or `page >= total_pages`: what ends a listing at a short page (the list-crawlers sample has both). */
 function endedByLinks(env: Envelope<unknown>, page: number): boolean {
   if ('next' in env && (env.next === null || env.next === undefined)) return true;
-  const totalPages = num(env.total_pages);
+  const totalPages = finiteNumber(env.total_pages);
   return totalPages !== null && page >= totalPages;
 }
 
@@ -184,12 +184,12 @@ function signals(env: Envelope<unknown>, page: number, size: number): { more: st
   const next = typeof env.next === 'string' && env.next !== '';
   if (next) more.push('its next link points to another page');
   else if ('next' in env) end.push('next is null');
-  const totalPages = num(env.total_pages);
+  const totalPages = finiteNumber(env.total_pages);
   if (totalPages !== null) {
     (page < totalPages ? more : end).push(`total_pages says ${totalPages}`);
     bounds.push(totalPages);
   }
-  const totalResults = num(env.total_results);
+  const totalResults = finiteNumber(env.total_results);
   if (totalResults !== null) {
     (totalResults > (page - 1) * size + env.data.length ? more : end).push(`total_results says ${totalResults}`);
     bounds.push(Math.ceil(totalResults / size));
@@ -207,9 +207,9 @@ export function saysMoreFollow(p: Envelope<unknown>): boolean {
 /** Which part of the envelope says more records follow this page, if any. */
 function moreSaidBy(env: Envelope<unknown>, page: number, size: number): string | null {
   if (typeof env.next === 'string' && env.next !== '') return 'its next link points to another page';
-  const totalPages = num(env.total_pages);
+  const totalPages = finiteNumber(env.total_pages);
   if (totalPages !== null) return totalPages > page ? `total_pages says ${totalPages}` : null;
-  const totalResults = num(env.total_results);
+  const totalResults = finiteNumber(env.total_results);
   if (totalResults !== null && totalResults > (page - 1) * size + env.data.length) return `total_results says ${totalResults}`;
   return null;
 }
@@ -226,7 +226,7 @@ function shapeOf(body: unknown): string {
 }
 
 function positive(v: unknown): number | null {
-  const n = num(v);
+  const n = finiteNumber(v);
   return n !== null && n >= 1 ? Math.floor(n) : null;
 }
 

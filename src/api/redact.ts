@@ -1,5 +1,5 @@
 // What the --verbose trace may show of a request: secrets masked by key name, known secret strings removed.
-import { isSecretQueryName, maskSecrets, maskUrlQuery, redactText } from '../output/secrets.js';
+import { isSecretQueryName, maskSecrets, maskUrlQuery, redactText } from '../lib/secrets.js';
 
 // The emulator's request log masks queries by the same rule.
 export { isSecretQueryName };

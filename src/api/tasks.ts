@@ -3,7 +3,7 @@
 import { TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { unexpectedWriteAnswer } from './http-errors.js';
-import { isRecord as isRec } from '../lib/guards.js';
+import { isRecord } from '../lib/guards.js';
 import { seg } from './path.js';
 import { checks } from './checks.js';
 
@@ -26,7 +26,7 @@ export function parseTaskFile(text: string, key: string, flag = '--file'): Rec[]
     }
     const list = parsed as unknown[];
     return list.map((v, i) => {
-      if (isRec(v)) return v;
+      if (isRecord(v)) return v;
       if (typeof v === 'string' || typeof v === 'number') return { [key]: String(v) };
       throw new UsageError(`${flag}: element ${i + 1} of the JSON array must be an object or a string (got ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v})`);
     });
@@ -40,7 +40,7 @@ export function parseTaskFile(text: string, key: string, flag = '--file'): Rec[]
 
 /** get-task answers `hash_value` instead of `id` and an integer `module`: give every task an `id` first. */
 export function normalizeTask(t: unknown): Rec {
-  if (!isRec(t)) return { id: null };
+  if (!isRecord(t)) return { id: null };
   const id = t.id ?? t.hash_value ?? t.hash ?? null;
   return { id, ...t };
 }
@@ -56,7 +56,7 @@ const UPLOAD_DONE = new Set(['SUCCESS', 'FAILURE']);
 export async function uploadStatus(http: HttpClient, id: string): Promise<UploadStatus> {
   // 202 means "still processing" and carries the same shape with meta null.
   const res = await http.request<UploadStatus>('GET', `${UPLOAD_PATH}/${seg('upload id', id)}`, { okStatuses: [202] });
-  return isRec(res.data) ? res.data : {};
+  return isRecord(res.data) ? res.data : {};
 }
 
 interface WaitDeps {
@@ -85,7 +85,7 @@ export async function waitForUpload(http: HttpClient, id: string, timeoutMs: num
 
 /** A flat summary row for an upload (tolerates meta null / missing counters). */
 export function uploadSummary(s: UploadStatus): Rec {
-  const m = isRec(s.meta) ? s.meta : {};
+  const m = isRecord(s.meta) ? s.meta : {};
   return {
     id: s.id ?? null,
     state: s.state ?? null,
@@ -125,7 +125,7 @@ export function taskBatches<T>(tasks: T[]): T[][] {
 export async function addTasks(http: HttpClient, squidId: string, tasks: Rec[], more = false): Promise<unknown> {
   const res = await http.post(TASKS_PATH, { squid: squidId, tasks }, more ? { dryRunAnswer: {} } : {});
   // The answer lists the tasks added and counts those skipped: without either, nothing says what happened.
-  if (http.sendsWrites && !(isRec(res) && (Array.isArray(res.tasks) || typeof res.duplicated_count === 'number'))) {
+  if (http.sendsWrites && !(isRecord(res) && (Array.isArray(res.tasks) || typeof res.duplicated_count === 'number'))) {
     throw unexpectedWriteAnswer('POST', TASKS_PATH, 'the tasks added or a duplicated_count');
   }
   return res;

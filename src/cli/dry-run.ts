@@ -1,7 +1,7 @@
 // --dry-run: show the request a write would send, secrets masked, and send nothing.
 import type { Ctx } from './context.js';
 import type { PlannedRequest } from '../errors.js';
-import { MASK, maskSecrets } from '../output/secrets.js';
+import { MASK, maskSecrets } from '../lib/secrets.js';
 
 function dryRunRecord(ctx: Ctx, req: PlannedRequest): Record<string, unknown> {
   return { method: req.method, path: req.path, body: maskSecrets(maskCookies(req.body ?? null), ctx.globals.showSecrets, ctx.secrets()) };

@@ -7,11 +7,13 @@ import { DEFAULT_GLOBALS, type Ctx, type Globals, type IO } from './context.js';
 import type { Output, OutputSettings } from '../output/types.js';
 import { createOutput, resolveOutputSettings } from '../output/index.js';
 import type { HttpClient, RetryBudget } from '../api/http.js';
+import type { HttpOptions } from '../api/http-options.js';
 import type { ProfileStore } from '../config/store.js';
+import type { resolveAuth } from '../config/resolve.js';
 import type { Prompter } from './context.js';
 import { AuthError, UsageError } from '../errors.js';
 import { MAX_HTTP_TIMEOUT_MS, parseDuration } from '../validate/duration.js';
-import { redactText } from '../output/secrets.js';
+import { redactText } from '../lib/secrets.js';
 import { BadStoredSettingError, resolveSetting } from '../config/settings.js';
 import { cacheDir } from '../lib/cache-dir.js';
 import { sleep as abortableSleep } from '../lib/sleep.js';
@@ -60,19 +62,7 @@ function fileStdout(): (Writable & { fd: number }) | null {
 }
 
 export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promise<void>; flush(): Promise<void> } {
-  const base = init.io?.stdout ? undefined : processIO();
-  const stdin = init.io?.stdin;
-  const io: IO = {
-    stdout: init.io?.stdout ?? base!.stdout,
-    stderr: init.io?.stderr ?? base!.stderr,
-    get stdin() {
-      return stdin ?? process.stdin;
-    },
-    stdoutIsTTY: init.io?.stdoutIsTTY ?? base?.stdoutIsTTY ?? false,
-    stderrIsTTY: init.io?.stderrIsTTY ?? base?.stderrIsTTY ?? false,
-    stdinIsTTY: init.io?.stdinIsTTY ?? base?.stdinIsTTY ?? false,
-    columns: init.io?.columns ?? base?.columns ?? 100,
-  };
+  const io = contextIO(init);
   // Watched from the start: an error on stdout is kept for flush() even when no Output was built to see it.
   const stdout = new Sink(io.stdout);
   const env = init.env ?? process.env;
@@ -119,23 +109,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
     onPage: init.onPage,
     outputSettings() {
       if (!settings) {
-        settings = resolveOutputSettings({
-          json: ctx.globals.json,
-          format: ctx.globals.format,
-          fields: ctx.globals.fields,
-          jq: ctx.globals.jq,
-          template: ctx.globals.template,
-          color: ctx.globals.color,
-          quiet: ctx.globals.quiet,
-          showSecrets: ctx.globals.showSecrets,
-          fullIds: ctx.globals.fullIds,
-          absoluteTimes: ctx.globals.absoluteTimes,
-          csvSafe: ctx.globals.csvSafe,
-          env,
-          stdoutIsTTY: io.stdoutIsTTY,
-          stderrIsTTY: io.stderrIsTTY,
-          columns: io.columns,
-        });
+        settings = settingsOf(ctx.globals, env, io);
         // Neither --csv-safe nor SQ_CSV_SAFE: the profile's csv-safe setting (sq config set csv-safe on), read once
         // the command has read its profile, which every command that prints API records does before it prints.
         if (!settings.csvSafe) Object.defineProperty(settings, 'csvSafe', { get: csvSafeSetting, enumerable: true, configurable: true });
@@ -176,25 +150,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
           if (opts.token !== undefined) auth.token = opts.token;
           ctx.addSecret(auth.token);
           if (opts.token === undefined && auth.token) checkApiKey(auth.tokenSource === 'env' ? 'SQ_TOKEN' : `the key of profile "${auth.profile}"`, auth.token);
-          const client = new HttpClient({
-            baseUrl: auth.baseUrl,
-            token: auth.token,
-            // Like every stderr message, trace lines pass the known-secrets scrub too.
-            trace: ctx.globals.verbose ? (line) => void io.stderr.write(`${redactText(line, secretValues)}\n`) : undefined,
-            // A long wait for the rate budget says why (not under --quiet).
-            notice: (line) => ctx.out.info(line),
-            warn: (line) => ctx.out.warn(line),
-            connectTimeoutMs: timeoutEnv(env, 'SQ_CONNECT_TIMEOUT'),
-            headersTimeoutMs: timeoutEnv(env, 'SQ_HEADERS_TIMEOUT'),
-            bodyTimeoutMs: timeoutEnv(env, 'SQ_BODY_TIMEOUT'),
-            pacingDir: cacheDir(env),
-            retryBudget,
-            baseUrlFrom: { flag: '--base-url', env: 'SQ_BASE_URL', profile: `the profile "${auth.profile}"`, default: 'the default (no --base-url, SQ_BASE_URL or profile)' }[auth.baseUrlSource],
-            dryRun: ctx.globals.dryRun,
-            signal,
-            now,
-            sleep,
-          });
+          const client = new HttpClient(clientOptions(ctx, auth, secretValues, retryBudget));
           cleanups.push(() => client.close());
           made.push(client);
           usedProfile = { store: await ctx.config({ allowCorrupt: true }), profile: auth.profile };
@@ -242,6 +198,68 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
     },
   };
   return ctx;
+}
+
+/** The streams: the process's own (stdout a checked file writer when it is a file), or a test's, part by part. */
+function contextIO(init: ContextInit): IO {
+  const base = init.io?.stdout ? undefined : processIO();
+  const stdin = init.io?.stdin;
+  return {
+    stdout: init.io?.stdout ?? base!.stdout,
+    stderr: init.io?.stderr ?? base!.stderr,
+    get stdin() {
+      return stdin ?? process.stdin;
+    },
+    stdoutIsTTY: init.io?.stdoutIsTTY ?? base?.stdoutIsTTY ?? false,
+    stderrIsTTY: init.io?.stderrIsTTY ?? base?.stderrIsTTY ?? false,
+    stdinIsTTY: init.io?.stdinIsTTY ?? base?.stdinIsTTY ?? false,
+    columns: init.io?.columns ?? base?.columns ?? 100,
+  };
+}
+
+/** The output settings the global flags, the environment and the streams make. */
+function settingsOf(g: Globals, env: Record<string, string | undefined>, io: IO): OutputSettings {
+  return resolveOutputSettings({
+    json: g.json,
+    format: g.format,
+    fields: g.fields,
+    jq: g.jq,
+    template: g.template,
+    color: g.color,
+    quiet: g.quiet,
+    showSecrets: g.showSecrets,
+    fullIds: g.fullIds,
+    absoluteTimes: g.absoluteTimes,
+    csvSafe: g.csvSafe,
+    env,
+    stdoutIsTTY: io.stdoutIsTTY,
+    stderrIsTTY: io.stderrIsTTY,
+    columns: io.columns,
+  });
+}
+
+/** What the API client of a command is made with: its key and base URL, trace, notices, timeouts, pacing, retries. */
+function clientOptions(ctx: Ctx, auth: ReturnType<typeof resolveAuth>, secretValues: string[], retryBudget: RetryBudget): HttpOptions {
+  const { env, io, signal, now, sleep } = ctx;
+  return {
+    baseUrl: auth.baseUrl,
+    token: auth.token,
+    // Like every stderr message, trace lines pass the known-secrets scrub too.
+    trace: ctx.globals.verbose ? (line) => void io.stderr.write(`${redactText(line, secretValues)}\n`) : undefined,
+    // A long wait for the rate budget says why (not under --quiet).
+    notice: (line) => ctx.out.info(line),
+    warn: (line) => ctx.out.warn(line),
+    connectTimeoutMs: timeoutEnv(env, 'SQ_CONNECT_TIMEOUT'),
+    headersTimeoutMs: timeoutEnv(env, 'SQ_HEADERS_TIMEOUT'),
+    bodyTimeoutMs: timeoutEnv(env, 'SQ_BODY_TIMEOUT'),
+    pacingDir: cacheDir(env),
+    retryBudget,
+    baseUrlFrom: { flag: '--base-url', env: 'SQ_BASE_URL', profile: `the profile "${auth.profile}"`, default: 'the default (no --base-url, SQ_BASE_URL or profile)' }[auth.baseUrlSource],
+    dryRun: ctx.globals.dryRun,
+    signal,
+    now,
+    sleep,
+  };
 }
 
 function timeoutEnv(env: Record<string, string | undefined>, name: string): number | undefined {

@@ -2,7 +2,7 @@
 // main() never calls process.exit, so the whole CLI runs in-process in tests.
 import type { ContextInit } from './factory.js';
 import { DryRunStop, ExitCode, SqError, UsageError, InterruptedError, STOP_SIGNALS, type StopSignal } from '../errors.js';
-import { redactText } from '../output/secrets.js';
+import { redactText } from '../lib/secrets.js';
 import { terminalSafe } from '../output/cells.js';
 import { specOf } from '../output/formats.js';
 import { scanArgv } from './argv.js';

@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { enumFlag } from '../validate/index.js';
 import { apiPath } from '../api/path.js';
 import { readInput } from '../cli/stdin.js';
-import { isSecretKey, MASK, maskSecrets, secretValues } from '../output/secrets.js';
+import { isSecretKey, MASK, maskSecrets, secretValues } from '../lib/secrets.js';
 import type { Ctx } from '../cli/context.js';
 import { importPackage } from '../import-package.js';
 

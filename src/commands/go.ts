@@ -27,6 +27,7 @@ import { shellWord } from '../io/shell.js';
 import { nonEmpty } from '../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './_shared/wait.js';
 import { runExport } from '../export/results.js';
+import { exportPlan } from '../export/plan.js';
 import { fileFormat } from '../export/options.js';
 import { refuseInterruptedExport } from '../export/resume.js';
 import { guardSpend, MAX_CREDITS_OPTION, spendPolicy } from '../billing/guard.js';
@@ -205,7 +206,7 @@ export default defineVerb({
     if (job.hasRun && where !== null && !resume) await rm(where.partial, { force: true });
     let n: number;
     try {
-      n = await runExport(ctx, { force: opts.force === true, resume }, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format });
+      n = await runExport(ctx, await exportPlan(ctx, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format, force: opts.force === true, resume }));
     } catch (err) {
       // The run is finished (and charged): say how to get these results without a second run. When whole pages were
       // kept, the export has already printed the `--resume` command that continues it.

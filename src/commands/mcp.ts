@@ -54,7 +54,7 @@ export default defineVerb({
     'MCP_TOKEN=… sq mcp --http 127.0.0.1:8931 --token-env MCP_TOKEN',
   ],
   async run(ctx, _args, opts) {
-    const { parseAllowWrites, serveMcp } = await import('../mcp/server.js');
+    const [{ parseAllowWrites }, { serveMcp }] = await Promise.all([import('../mcp/access.js'), import('../mcp/server.js')]);
     const allow = parseAllowWrites(opts.allowWrites as string | true | undefined);
     let root: string | undefined;
     if (opts.root !== undefined) {

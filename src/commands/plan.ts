@@ -1,5 +1,5 @@
 import { defineVerb } from '../cli/command.js';
-import { maskSecrets } from '../output/secrets.js';
+import { maskSecrets } from '../lib/secrets.js';
 import { ExitCode } from '../errors.js';
 import { planText } from '../account/render.js';
 import { asCodeDocument } from '../account/document.js';

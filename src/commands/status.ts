@@ -10,7 +10,7 @@ import { getBalance, getMe } from '../api/user.js';
 import { byNewest, listSquids, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './_shared/recent.js';
 import { TimeoutError } from '../errors.js';
 import { durationFlag } from '../validate/index.js';
-import { finiteNumber as num } from '../lib/guards.js';
+import { finiteNumber } from '../lib/guards.js';
 import type { Style } from '../output/ansi.js';
 import { truncateWidth } from '../output/width.js';
 import { openWeb, WEB_OPTION } from '../cli/browser.js';
@@ -179,8 +179,8 @@ function userOf(me: Obj): Status['user'] {
 }
 
 function creditsOf(b: Obj): Status['credits'] {
-  const available = num(b.available);
-  const consumed = num(b.consumed);
+  const available = finiteNumber(b.available);
+  const consumed = finiteNumber(b.consumed);
   return {
     available,
     consumed,

@@ -2,7 +2,7 @@
 // field, query parameter or header whose name looks like a secret is replaced by "****", at any depth.
 
 // Which names are secret, and how a key is masked, is one rule for the client and the emulator.
-import { isSecretKey, maskAuthorization, maskDeep } from '../output/secrets.js';
+import { isSecretKey, maskAuthorization, maskDeep } from '../lib/secrets.js';
 import { isSecretQueryName } from '../api/redact.js';
 
 interface LoggedRequest {

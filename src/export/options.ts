@@ -1,4 +1,5 @@
-// `sq results list`'s flags, checked before any request (scope, -o and its format), handed to the export engine.
+// `sq results list`'s flags, checked before any request (scope, -o and its format), made an export plan (plan.ts) that
+// the engine runs from.
 import type { Ctx } from '../cli/context.js';
 import { FORMAT_SPECS, type Format } from '../output/types.js';
 import type { ResultScope } from '../api/results.js';
@@ -7,6 +8,7 @@ import { checkNewOutput } from '../lib/atomic-file.js';
 import { nonEmpty } from '../validate/index.js';
 import { pageFilter, pagingFlags, type pagingOptions, tally } from '../cli/paging.js';
 import type { OptionsOf } from '../cli/command.js';
+import { exportPlan } from './plan.js';
 import { runExport } from './results.js';
 
 const FILE_FORMATS: Record<string, Format> = { csv: 'csv', tsv: 'tsv', tab: 'tsv', json: 'json', ndjson: 'ndjson', jsonl: 'ndjson' };
@@ -32,7 +34,7 @@ export async function listResults(ctx: Ctx, opts: ExportOptions, defaultLimit: n
   const settings = ctx.outputSettings();
   const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat ? settings.format : null);
   if (output !== undefined) await checkNewOutput('-o', output, opts.force === true);
-  await runExport(ctx, opts, { scopeRef, task, paging, output, format });
+  await runExport(ctx, await exportPlan(ctx, { scopeRef, task, paging, output, format, resume: opts.resume, checkpoint: opts.checkpoint, force: opts.force }));
 }
 
 function scopeOf(opts: { squid?: string; run?: string }): ResultScope {

@@ -1,49 +1,42 @@
 // The export engine of `sq results list`: one page after another to stdout or an atomic -o FILE, with checkpoints
 // that let an interrupted --all export continue (--resume) from its last whole page.
 import type { Ctx } from '../cli/context.js';
+import type { ExportPlan } from './plan.js';
 import type { Envelope } from '../api/pages.js';
-import { FORMAT_SPECS, type Format, type Output } from '../output/types.js';
-import { createOutput } from '../output/index.js';
-import { finiteNumber as num } from '../lib/guards.js';
+import { FORMAT_SPECS } from '../output/types.js';
+import { finiteNumber } from '../lib/guards.js';
 import { isIdPrefix, resolveRun, resolveSquid, resolveTask } from '../api/resolve.js';
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../api/results.js';
 import { UsageError } from '../errors.js';
 import { AtomicFile } from '../lib/atomic-file.js';
 import { count } from '../io/progress.js';
-import { pageFilter, pagingHint, records, tally, type Paging } from '../cli/paging.js';
+import { pagingHint, records, tally } from '../cli/paging.js';
 import { ResultsChangedError, checkTotal } from '../io/checkpoint.js';
 import { shellWord } from '../io/shell.js';
-import { resumeHint, resumePlan, type ResumePlan } from './resume.js';
+import { resumeHint } from './resume.js';
 import { counted, newProgress, resumableExport } from './whole-pages.js';
 
 /**
  * The export engine of `results list`, also `sq go`'s last step: the records of a squid or run to `output` (a file
- * written atomically, resumable for ndjson, csv and tsv) or stdout. Resolves to the number of records written.
+ * written atomically, resumable for ndjson, csv and tsv) or stdout, as the plan says. Resolves to the number of
+ * records written.
  */
-export async function runExport(
-  ctx: Ctx,
-  opts: { resume?: boolean; checkpoint?: string; force?: boolean },
-  o: { scopeRef: ResultScope; task: string | undefined; paging: Paging; output: string | undefined; format: Format },
-): Promise<number> {
-  const plan = await resumePlan(ctx, opts, o);
+export async function runExport(ctx: Ctx, plan: ExportPlan): Promise<number> {
+  const resume = plan.resume;
   try {
-    return await exportResults(ctx, { ...o, plan, force: opts.force === true });
+    return await exportResults(ctx, plan);
   } catch (err) {
     // Whatever stopped it (a fault, a signal, a FIFO put at the target meanwhile), an export with whole pages on
     // disk is told how to continue.
-    if (plan?.saved && !(err instanceof ResultsChangedError)) {
-      ctx.out.info(resumeHint(ctx, plan, plan.saved), { force: true });
+    if (resume?.saved && !(err instanceof ResultsChangedError)) {
+      ctx.out.info(resumeHint(ctx, resume, resume.saved), { force: true });
     }
     throw err;
   }
 }
 
-async function exportResults(
-  ctx: Ctx,
-  o: { scopeRef: ResultScope; task: string | undefined; paging: Paging; output: string | undefined; format: Format; plan: ResumePlan | null; force: boolean },
-): Promise<number> {
-  const { scopeRef, task, paging, output, format, plan } = o;
-  const settings = ctx.outputSettings();
+async function exportResults(ctx: Ctx, o: ExportPlan): Promise<number> {
+  const { scopeRef, task, paging, output, format, settings, resume: plan } = o;
 
   const http = await ctx.http();
   let scope: ResultScope;
@@ -74,7 +67,7 @@ async function exportResults(
   const it = resultPages(http, scope, { ...request, task: taskId, onWarning: (m) => ctx.out.warn(m), onPage: ctx.onPage })[Symbol.asyncIterator]();
   // The first page is read before anything is written: without the crawler's attributes, its keys make the header.
   const first = await it.next();
-  if (continued) checkTotal(continued, first.done ? null : num(first.value.total_results), plan!.startOver);
+  if (continued) checkTotal(continued, first.done ? null : finiteNumber(first.value.total_results), plan!.startOver);
   const columns = (continued?.columns ?? resultColumns(attributes, first.done ? [] : first.value.data)).map((key) => ({ key }));
   const seen = tally();
   async function* all(): AsyncGenerator<Envelope<Result>> {
@@ -83,7 +76,7 @@ async function exportResults(
     for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
   }
 
-  if (plan) return resumableExport(ctx, plan, { pages: all(), seen, columns, format, scope, scopeRef, task, output });
+  if (plan) return resumableExport(ctx, plan, { pages: all(), seen, columns, settings, scope, scopeRef, task, output });
 
   if (output === undefined) {
     // On a narrow terminal the scope's own columns (the same squid, or run, on every row) give way before the data.
@@ -95,21 +88,17 @@ async function exportResults(
       : 'squid' in scopeRef
         ? `No results${task !== undefined ? ' for that task' : ''} in squid ${JSON.stringify(String(squidRecord?.name ?? scopeRef.squid))}. Start a run: sq runs start --squid ${shellWord(scopeRef.squid)} --wait`
         : `No results${task !== undefined ? ' for that task' : ''} in run ${scopeRef.run.trim()}. A run still going adds them as it scrapes: sq runs watch ${shellWord(scopeRef.run.trim())}`;
-    const n = await ctx.out.list(records(all(), seen), { columns: shown, maskSecrets: false, empty, ...pageFilter(ctx, paging, seen) });
+    const n = await ctx.out.list(records(all(), seen), { columns: shown, maskSecrets: false, empty, ...(o.byPage ? { pageOf: () => seen.pages } : {}) });
     pagingHint(ctx, paging, seen, 'results');
     return n;
   }
 
   const file = await AtomicFile.create(output, { onCleanup: (fn) => ctx.onCleanup(fn), replace: o.force });
-  const out: Output = createOutput(
-    { stdout: file.stream, stderr: ctx.io.stderr },
-    { ...settings, format, color: false, stdoutIsTTY: false, columns: 0 },
-    { signal: ctx.signal },
-  );
+  const out = ctx.out.to(file.stream, settings);
   const progress = newProgress(ctx);
   let n: number;
   try {
-    n = await out.list(counted(ctx, records(all(), seen), seen, progress), { columns, maskSecrets: false, ...pageFilter(ctx, paging, seen) });
+    n = await out.list(counted(ctx, records(all(), seen), seen, progress), { columns, maskSecrets: false, ...(o.byPage ? { pageOf: () => seen.pages } : {}) });
   } finally {
     progress.clear();
   }

@@ -1,9 +1,8 @@
 // A resumable export written as whole pages, each made durable before the checkpoint counts it.
 import type { Ctx } from '../cli/context.js';
 import type { Envelope } from '../api/pages.js';
-import type { Format } from '../output/types.js';
-import { createOutput } from '../output/index.js';
-import { finiteNumber as num } from '../lib/guards.js';
+import type { OutputSettings } from '../output/types.js';
+import { finiteNumber } from '../lib/guards.js';
 import type { Result, ResultScope } from '../api/results.js';
 import { SqError } from '../errors.js';
 import { AtomicFile } from '../lib/atomic-file.js';
@@ -29,63 +28,22 @@ export async function resumableExport(
     pages: AsyncIterable<Envelope<Result>>;
     seen: Tally;
     columns: { key: string }[];
-    format: Format;
+    /** The plan's settings, its format among them. */
+    settings: OutputSettings;
     scope: ResultScope;
     scopeRef: ResultScope;
     task: string | undefined;
     output: string | undefined;
   },
 ): Promise<number> {
-  const settings = ctx.outputSettings();
+  const { settings } = o;
   const before = plan.ck;
-  let ck: Checkpoint = before ?? {
-    version: CHECKPOINT_VERSION,
-    command: 'results list',
-    scope: o.scope,
-    scope_ref: 'squid' in o.scopeRef ? o.scopeRef.squid : o.scopeRef.run,
-    task: o.task ?? null,
-    format: o.format,
-    fields: settings.fields,
-    columns: o.columns.map((c) => c.key),
-    page_size: MAX_PAGE_SIZE,
-    pages: 0,
-    records: 0,
-    bytes: 0,
-    total_results: null,
-    target: o.output === undefined ? null : resolve(o.output),
-    updated_at: '',
-  };
+  let ck: Checkpoint = before ?? newCheckpoint(o);
 
   let file: AtomicFile | null = null;
-  const stdout = new Sink(ctx.io.stdout);
-  const put = async (chunk: string): Promise<void> => {
-    if (chunk === '') return;
-    if (file) {
-      await file.writeThrough(chunk);
-      await file.sync();
-      return;
-    }
-    // Counted in the checkpoint only once written whole: a failed write (a full disk) stops the export here.
-    const closed = () => new SqError(`stdout was closed after ${count(ck.pages)} whole page${ck.pages === 1 ? '' : 's'} (${count(ck.records)} records): the export stopped there`);
-    if (stdout.closed) throw closed();
-    try {
-      await new Promise<void>((res, rej) => ctx.io.stdout.write(chunk, (err) => (err ? rej(err) : res())));
-    } catch (err) {
-      // The reader went away (`| head`): with a checkpoint the user asked to be able to continue, so it is kept.
-      throw readerGone(err) ? closed() : err;
-    }
-  };
-
-  const parts: string[] = [];
-  const buffer = new Writable({
-    decodeStrings: false,
-    write(chunk, _enc, cb) {
-      parts.push(String(chunk));
-      cb();
-    },
-  });
-  const take = () => parts.splice(0).join('');
-  const out = createOutput({ stdout: buffer, stderr: ctx.io.stderr }, { ...settings, format: o.format, color: false, stdoutIsTTY: false, columns: 0 });
+  const put = pageWriter(ctx, () => file, () => ck);
+  const { buffer, take } = pageBuffer();
+  const out = ctx.out.to(buffer, settings);
   o.seen.shown = ck.records;
 
   async function* whole(): AsyncGenerator<Result> {
@@ -100,7 +58,7 @@ export async function resumableExport(
       // Resumed here once every record of the page is rendered into the buffer.
       const chunk = take();
       await put(chunk);
-      ck = { ...ck, pages: ck.pages + 1, records: ck.records + page.data.length, bytes: ck.bytes + Buffer.byteLength(chunk), total_results: ck.total_results ?? num(page.total_results) };
+      ck = { ...ck, pages: ck.pages + 1, records: ck.records + page.data.length, bytes: ck.bytes + Buffer.byteLength(chunk), total_results: ck.total_results ?? finiteNumber(page.total_results) };
       await writeCheckpoint(plan.checkpoint, ck);
       plan.saved = ck;
       file?.keep();
@@ -125,9 +83,72 @@ export async function resumableExport(
   if (o.output !== undefined) {
     const n = ck.records;
     const after = before ? `; resumed after ${count(before.records)}` : '';
-    ctx.out.info(`Wrote ${count(n)} record${n === 1 ? '' : 's'} to ${o.output} (${o.format}${after})`);
+    ctx.out.info(`Wrote ${count(n)} record${n === 1 ? '' : 's'} to ${o.output} (${settings.format}${after})`);
   }
   return ck.records;
+}
+
+type Pages = Parameters<typeof resumableExport>[2];
+
+/** The checkpoint of a new export: no page yet. */
+function newCheckpoint(o: Pages): Checkpoint {
+  return {
+    version: CHECKPOINT_VERSION,
+    command: 'results list',
+    scope: o.scope,
+    scope_ref: 'squid' in o.scopeRef ? o.scopeRef.squid : o.scopeRef.run,
+    task: o.task ?? null,
+    format: o.settings.format,
+    fields: o.settings.fields,
+    columns: o.columns.map((c) => c.key),
+    page_size: MAX_PAGE_SIZE,
+    pages: 0,
+    records: 0,
+    bytes: 0,
+    total_results: null,
+    target: o.output === undefined ? null : resolve(o.output),
+    updated_at: '',
+  };
+}
+
+/**
+ * Writes one whole page: to the partial file, made durable, or to stdout. A failed write (a full disk, a reader gone)
+ * stops the export at the last page the checkpoint (`kept`) counts.
+ */
+function pageWriter(ctx: Ctx, target: () => AtomicFile | null, kept: () => Checkpoint): (chunk: string) => Promise<void> {
+  const stdout = new Sink(ctx.io.stdout);
+  return async (chunk: string): Promise<void> => {
+    if (chunk === '') return;
+    const file = target();
+    if (file) {
+      await file.writeThrough(chunk);
+      await file.sync();
+      return;
+    }
+    // Counted in the checkpoint only once written whole: a failed write (a full disk) stops the export here.
+    const ck = kept();
+    const closed = () => new SqError(`stdout was closed after ${count(ck.pages)} whole page${ck.pages === 1 ? '' : 's'} (${count(ck.records)} records): the export stopped there`);
+    if (stdout.closed) throw closed();
+    try {
+      await new Promise<void>((res, rej) => ctx.io.stdout.write(chunk, (err) => (err ? rej(err) : res())));
+    } catch (err) {
+      // The reader went away (`| head`): with a checkpoint the user asked to be able to continue, so it is kept.
+      throw readerGone(err) ? closed() : err;
+    }
+  };
+}
+
+/** Where a page is rendered before it is written whole: `take` empties it. */
+function pageBuffer(): { buffer: Writable; take(): string } {
+  const parts: string[] = [];
+  const buffer = new Writable({
+    decodeStrings: false,
+    write(chunk, _enc, cb) {
+      parts.push(String(chunk));
+      cb();
+    },
+  });
+  return { buffer, take: () => parts.splice(0).join('') };
 }
 
 async function openPartial(ctx: Ctx, output: string, plan: ResumePlan): Promise<AtomicFile> {

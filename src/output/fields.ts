@@ -1,7 +1,7 @@
 // Dotted field paths. Webhook event keys are literally "run.done", so a literal key with dots beats nesting.
 
 import { isRecord } from '../lib/guards.js';
-import { isPlainObject } from './secrets.js';
+import { isPlainObject } from '../lib/secrets.js';
 
 export function getPath(record: unknown, path: string): unknown {
   if (!isRecord(record)) return undefined;

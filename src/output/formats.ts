@@ -29,7 +29,7 @@ export interface FormatSpec {
 
 /**
  * Adding a format is one entry: it must say each thing a FormatSpec says (a compile error otherwise), and the
- * renderer (output/index.ts) writes it by what it says, with no branch per format name.
+ * renderer (output/render.ts) writes it by what it says, with no branch per format name.
  */
 export const FORMAT_SPECS = {
   table: { json: null, line: null, multiline: false, terminal: true, resumable: false },

@@ -15,7 +15,7 @@ const { parentPort, workerData: d } = require('node:worker_threads');
 const fs = require('node:fs');
 const vm = require('node:vm');
 const ctrl = new Int32Array(d.ctrl);
-// bin/sq.js waits for this before it sets its V8 flag (see startJqWorker there); jq.wasm is compiled once it is set.
+// bin/sq.js waits for this before it sets its V8 flag (see startJqWorker, jq-preload.ts); jq.wasm is compiled once it is set.
 if (d.booted) {
   const booted = new Int32Array(d.booted);
   // Not over a 2: bin/sq.js stops waiting after a second and sets its flag anyway.

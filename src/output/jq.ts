@@ -14,9 +14,9 @@
 // its cleanup and cannot stream or cap output) by measurement: docs/performance.md, "--jq".
 //
 // jq-web stays outside the bundle (esbuild.config.mjs): with --jq, bin/sq.js starts jq's worker before the CLI loads
-// (startJqWorker there: dist/jq-worker.cjs, which loads dist/jq.wasm and dist/jq.cjs, jq-web's script with sq's
-// patches, src/output/jq-patches.ts) and startJq takes it over; without the launcher, jq-web loads from node_modules
-// and is patched here the same way.
+// (startJqWorker in jq-preload.ts: dist/jq-worker.cjs, which loads dist/jq.wasm and dist/jq.cjs, jq-web's script with
+// sq's patches, src/output/jq-patches.ts) and startJq takes it over; without the launcher, jq-web loads from
+// node_modules and is patched here the same way.
 import type { Worker } from 'node:worker_threads';
 import { SqError, UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
@@ -28,9 +28,9 @@ import { boundedJq } from './jq-bounded.js';
 import { jsonText } from './json-text.js';
 
 /**
- * What bin/sq.js started with --jq (its startJqWorker and preloadJq): jq's worker already loading jq (with the caps
- * it read from the environment), unless starting it failed, in which case dist/jq.wasm compiling here for the worker
- * startJq starts; and where dist/jq.cjs and dist/jq.wasm are.
+ * What bin/sq.js started with --jq (startJqWorker and preloadJq, jq-preload.ts): jq's worker already loading jq (with
+ * the caps it read from the environment), unless starting it failed, in which case dist/jq.wasm compiling here for the
+ * worker startJq starts; and where dist/jq.cjs and dist/jq.wasm are.
  */
 interface PreloadedJq {
   /** Undefined when `started` compiles it itself. */

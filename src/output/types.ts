@@ -122,6 +122,11 @@ export interface Output {
   success(msg: string): void;
   /** True once the reader of stdout went away (EPIPE, e.g. `sq … | head`): further output is dropped quietly. */
   readonly closed: boolean;
+  /**
+   * The same output (its settings, known secrets, clock and stop signal) writing to another stream: a file or a
+   * buffer, never a terminal (no colour, no table width). `settings` overrides some, e.g. the format of an -o FILE.
+   */
+  to(stream: NodeJS.WritableStream, settings?: Partial<OutputSettings>): Output;
   /** Colour helpers for stdout text; no-ops when colour is off. */
   readonly style: { bold(s: string): string; dim(s: string): string; green(s: string): string; red(s: string): string; yellow(s: string): string; cyan(s: string): string };
   /** The same helpers following stderr's colour policy, for text passed to info/warn/success. */

@@ -2,7 +2,7 @@
 // no schema library.
 import { UsageError } from '../errors.js';
 import { isLoopbackHost } from '../lib/loopback.js';
-import { maskUrlQuery } from '../output/secrets.js';
+import { maskUrlQuery } from '../lib/secrets.js';
 
 /**
  * The longest URL accepted (2048 characters, what browsers and most servers take): a webhook or sheet URL is stored

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FORMATS } from '../../src/output/types.js';
 import { make } from './helpers.js';
 import { pathSecretUrl } from '../helpers/path-secrets.js';
-import { maskSecrets, maskUrlAsWritten, maskUrlQuery, shownUrl, urlSecrets } from '../../src/output/secrets.js';
+import { maskSecrets, maskUrlAsWritten, maskUrlQuery, shownUrl, urlSecrets } from '../../src/lib/secrets.js';
 
 // Secrets are alphanumeric with a marker so escaping cannot hide a leak and nothing else can match by chance.
 const secret = fc.stringMatching(/^[A-Za-z0-9]{4,16}$/).map((s) => `Zq9${s}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASK, isSecretKey, maskKey, maskSecrets, maskUrlAsWritten, maskUrlQuery, redactText, shownUrl, urlSecrets } from '../../src/output/secrets.js';
+import { MASK, isSecretKey, maskKey, maskSecrets, maskUrlAsWritten, maskUrlQuery, redactText, shownUrl, urlSecrets } from '../../src/lib/secrets.js';
 
 describe('isSecretKey', () => {
   it.each([

@@ -18,7 +18,7 @@ const TARGETS = [
   'src/lib/guards.ts',
   'src/api/http.ts',
   'src/api/events.ts',
-  'src/output/secrets.ts',
+  'src/lib/secrets.ts',
   'src/output/table.ts',
   'src/validate/index.ts',
   'src/io/csv.ts',
@@ -34,7 +34,7 @@ const TARGETS = [
 const ALLOWED: [string, string][] = [
   ['src/lib/ok.ts', 'src/errors.ts'],
   ['src/api/ok.ts', 'src/lib/guards.ts'],
-  ['src/api/ok-secrets.ts', 'src/output/secrets.ts'],
+  ['src/api/ok-secrets.ts', 'src/lib/secrets.ts'],
   ['src/output/ok.ts', 'src/lib/guards.ts'],
   ['src/validate/ok.ts', 'src/api/events.ts'],
   ['src/io/ok.ts', 'src/output/table.ts'],

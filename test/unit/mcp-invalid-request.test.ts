@@ -1,6 +1,6 @@
 // Which lines `sq mcp` answers itself with -32600 and the line's own id (the rest go to the SDK's transport).
 import { describe, expect, it } from 'vitest';
-import { invalidRequestId } from '../../src/mcp/server.js';
+import { invalidRequestId } from '../../src/mcp/stdio.js';
 
 describe('invalidRequestId', () => {
   it('is the id of JSON with an id that is not a JSON-RPC 2.0 message', () => {

@@ -2,7 +2,7 @@
 // the verdict, what answers change): the wait a Reset header asks for, and the server's "now". No HTTP.
 import { describe, expect, it } from 'vitest';
 import { MAX_RESET_WAIT_MS, resetWaitMs } from '../../src/api/pacing.js';
-import { serverNow } from '../../src/api/http.js';
+import { serverNow } from '../../src/api/pacing.js';
 
 describe('X-RateLimit-Reset → the wait (UNIX seconds on the server clock, or seconds until the reset)', () => {
   const now = 1_700_000_000_000;

@@ -1,7 +1,7 @@
 // The --verbose trace masks a URL with sq's one URL-masking rule (maskUrlQuery), not a weaker one of its own.
 import { describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/api/redact.js';
-import { maskUrlQuery } from '../../src/output/secrets.js';
+import { maskUrlQuery } from '../../src/lib/secrets.js';
 
 describe('redactUrl', () => {
   it('masks the password and secret query values, and keeps the rest', () => {

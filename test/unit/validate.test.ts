@@ -3,7 +3,8 @@ import { parseDuration } from '../../src/validate/duration.js';
 import { durationFlag, eventsFlag, httpUrlFlag, intFlag, portFlag } from '../../src/validate/index.js';
 import { UsageError } from '../../src/errors.js';
 import { errorMessage } from '../../src/api/messages.js';
-import { secondsInMessage, serverNow } from '../../src/api/http.js';
+import { secondsInMessage } from '../../src/api/http.js';
+import { serverNow } from '../../src/api/pacing.js';
 import { GLOBAL_OPTIONS } from '../../src/cli/program.js';
 import { VALUE_GLOBALS, scanArgv } from '../../src/cli/argv.js';
 

@@ -19,7 +19,7 @@ import {
 import { durationFlag } from '../../validate/index.js';
 import { formatDuration, MAX_INTERVAL_MS } from '../../validate/duration.js';
 import { Progress, count, elapsed } from '../../io/progress.js';
-import { finiteNumber as num } from '../../lib/guards.js';
+import { finiteNumber } from '../../lib/guards.js';
 
 const DEFAULT_INTERVAL_MS = 5000;
 
@@ -161,9 +161,9 @@ function snapshot(run: Run, stats: Record<string, unknown> | null): Snapshot {
   return {
     status,
     percent,
-    tasksDone: stats ? num(stats.total_tasks_done) : null,
-    tasksTotal: stats ? num(stats.total_tasks) : null,
-    results: num(stats?.total_results) ?? num(run.total_results),
+    tasksDone: stats ? finiteNumber(stats.total_tasks_done) : null,
+    tasksTotal: stats ? finiteNumber(stats.total_tasks) : null,
+    results: finiteNumber(stats?.total_results) ?? finiteNumber(run.total_results),
     exportDone: run.export_done === true,
     reason: status === 'paused' || status === 'error' || status === 'aborted' ? reasonOf(run) : '',
     eta: status === 'done' || isTerminal(status) ? '' : etaOf(stats?.eta),

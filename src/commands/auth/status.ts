@@ -2,7 +2,7 @@ import { defineVerb } from '../../cli/command.js';
 import { getMe } from '../../api/user.js';
 import { AuthError, SqError } from '../../errors.js';
 import { resolveAuth } from '../../config/resolve.js';
-import { maskKey } from '../../output/secrets.js';
+import { maskKey } from '../../lib/secrets.js';
 
 export default defineVerb({
   name: 'status',

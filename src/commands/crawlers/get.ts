@@ -1,6 +1,7 @@
 import { defineVerb } from '../../cli/command.js';
 import { resolveCrawler } from '../../api/resolve.js';
-import { getCrawler, isRec } from '../../api/crawlers.js';
+import { getCrawler } from '../../api/crawlers.js';
+import { isRecord } from '../../lib/guards.js';
 import { crawlerAccountType } from '../../api/account-links.js';
 
 export default defineVerb({
@@ -15,7 +16,7 @@ export default defineVerb({
     const { id } = await resolveCrawler(http, ref);
     const c = await getCrawler(http, id);
     const names = (v: unknown) =>
-      Array.isArray(v) ? v.map((x) => (isRec(x) ? String(x.name ?? '') : String(x))).filter(Boolean).join(', ') : '';
+      Array.isArray(v) ? v.map((x) => (isRecord(x) ? String(x.name ?? '') : String(x))).filter(Boolean).join(', ') : '';
     await ctx.out.record(c, {
       title: `Crawler ${String(c.name ?? id)}`,
       columns: [

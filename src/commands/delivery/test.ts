@@ -6,7 +6,7 @@ import { isRecord } from '../../lib/guards.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { getSquidRecord, readPassword, SQUID_OPTION, hideUrlSecrets } from './_shared/common.js';
-import { shownUrl } from '../../output/secrets.js';
+import { shownUrl } from '../../lib/secrets.js';
 import { SFTP_LOGIN_OPTIONS } from './sftp.js';
 import { emailFlag } from './email.js';
 

@@ -2,7 +2,7 @@ import { defineVerb } from '../../cli/command.js';
 import { eventsFlag, httpUrlFlag, required, RUN_EVENTS } from '../../validate/index.js';
 import { eventsObject } from '../../api/delivery.js';
 import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure, hideUrlSecrets } from './_shared/common.js';
-import { maskWebhookUrl } from '../../output/secrets.js';
+import { maskWebhookUrl } from '../../lib/secrets.js';
 
 const DEFAULT_EVENTS = 'run.done,run.error';
 

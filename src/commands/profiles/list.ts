@@ -1,5 +1,5 @@
 import { defineVerb } from '../../cli/command.js';
-import { maskKey } from '../../output/secrets.js';
+import { maskKey } from '../../lib/secrets.js';
 
 export default defineVerb({
   name: 'list',

@@ -2,7 +2,7 @@ import { defineVerb } from '../../cli/command.js';
 import type { Ctx } from '../../cli/context.js';
 import { eventsFlag, httpUrlFlag, intFlag, nonEmpty, RUN_EVENTS } from '../../validate/index.js';
 import { UsageError } from '../../errors.js';
-import { shownUrl } from '../../output/secrets.js';
+import { shownUrl } from '../../lib/secrets.js';
 import type { WebhookPayload } from '../../webhook/payload.js';
 
 /** Back to the line's start and erase it (what the progress bar's frames start with, src/io/progress.ts). */

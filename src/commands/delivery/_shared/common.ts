@@ -12,7 +12,7 @@ import { flatten } from '../../../output/fields.js';
 import type { Column } from '../../../output/types.js';
 import { resolveSquid } from '../../../api/resolve.js';
 import { getSquid } from '../../../api/squids.js';
-import { webhookUrlSecrets } from '../../../output/secrets.js';
+import { webhookUrlSecrets } from '../../../lib/secrets.js';
 
 /** The full squid record, which is where the stored delivery config lives (there is no GET /delivery). */
 export async function getSquidRecord(http: HttpClient, id: string): Promise<Record<string, unknown>> {

@@ -1,0 +1,94 @@
+// One MCP server with sq's tools and resources registered (stdio serves one; --http one per session).
+import { VERSION } from '../version.js';
+import { callTool, errorText, runVerb, type Shared, type ToolResult } from './calls.js';
+import type { ToolArgs } from './tools/kit.js';
+
+const INSTRUCTIONS =
+  'sq acts on the user\'s lobstr.io account: it reads it, and with --allow-writes changes it and SPENDS CREDITS. ' +
+  'The model: a crawler (what to scrape; find it with crawlers_search, read it with crawlers_get) → a squid (a crawler ' +
+  'plus squid-level params; squids_create) → tasks (one per task-level input value, usually a URL; tasks_add) → a run ' +
+  '(runs_start, which spends credits). Inputs have a level: task inputs go in tasks, squid inputs in params, and ' +
+  'function inputs are paid add-ons billed per row, some ON BY DEFAULT: turn them off in params ' +
+  '("functions.NAME": false) unless the user wants them. Before a run call squids_estimate; go and runs_start answer ' +
+  'needs_confirmation above the server\'s credit threshold: ask the user, then call again with confirm: true. ' +
+  'go does crawler + inputs → squid, tasks, run in one call; give it an idempotency_key so a retry never starts a ' +
+  'second run. Waits last at most 50 s: on still_running: true call runs_wait again. Lists return 20 rows: pass ' +
+  'next_cursor back as cursor; fields keeps only the columns you need. results_url gives the user\'s download link. ' +
+  'Squids take an id, a unique id prefix or an exact name; runs and tasks an id or a unique id prefix. No tool reads ' +
+  'local files unless the server runs with --root; plan and apply take the document inline.';
+
+/** One MCP server (stdio has one; --http one per session), its tools and resources registered. */
+export function buildServer(s: Shared) {
+  const { ctx, sdk, defs, refused, opts } = s;
+  const { McpServer, ResourceTemplate, z } = sdk;
+  const server = new McpServer({ name: 'sq', title: 'sq: the lobstr account', version: VERSION }, { instructions: INSTRUCTIONS });
+  for (const tool of defs) {
+    if (refused.has(tool.name)) continue;
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description + (tool.access === 'read' ? '' : ' dry_run: true returns the planned request and sends nothing.'),
+        inputSchema: tool.input(z),
+        // A write's answer may be its dry run ({dry_run, requests}): its keys are then all optional.
+        outputSchema: z.looseObject(tool.access === 'read' ? tool.output(z) : Object.fromEntries(Object.entries(tool.output(z)).map(([k, v]) => [k, v.optional()]))),
+        // Every tool calls the hosted API (openWorldHint): an answer is data from outside, not the server's own.
+        annotations:
+          tool.access === 'read'
+            ? { title: tool.title, readOnlyHint: true, openWorldHint: true }
+            : { title: tool.title, readOnlyHint: false, destructiveHint: !!tool.destructive, idempotentHint: !!tool.idempotent, openWorldHint: true },
+      },
+      (args: ToolArgs, extra: { signal: AbortSignal }) => callTool(s, tool, args, AbortSignal.any([ctx.signal, extra.signal, s.stopCalls.signal])),
+    );
+  }
+  // A call of a write tool this server does not serve says how to allow it (the SDK's own text says only "not found").
+  const internal = server as unknown as { createToolError(message: string): ToolResult };
+  const toolError = internal.createToolError.bind(server);
+  internal.createToolError = (message: string) => {
+    const name = /Tool (\S+) not found$/.exec(message)?.[1];
+    const access = name === undefined ? undefined : refused.get(name);
+    if (!access) return toolError(message);
+    // Each suggestion is a whole command in its own backticks, so an agent or a user can run it as quoted.
+    const how =
+      access === 'all'
+        ? `\`sq mcp --allow-writes=all\` (every write tool), or \`sq mcp --allow-writes=${name}\` (a list serves exactly the tools it names)`
+        : `\`sq mcp --allow-writes\``;
+    return toolError(errorText(2, `${name} is a write tool and this server is read-only for it: start it with ${how}`));
+  };
+
+  const json = async (argv: string[], uri: string, signal: AbortSignal) => {
+    const r = await runVerb(ctx, argv, undefined, signal, [], { ...ctx.env, SQ_MCP_ROOT: opts.root ?? '' });
+    if (r.code !== 0) throw new Error(errorText(r.code, r.error?.message ?? r.notes, r.error?.details));
+    return { contents: [{ uri, mimeType: 'application/json', text: r.stdout.trim() }] };
+  };
+  const listed = async (argv: string[], prefix: string, signal: AbortSignal) => {
+    const r = await runVerb(ctx, argv, undefined, signal);
+    if (r.code !== 0) throw new Error(errorText(r.code, r.error?.message ?? r.notes, r.error?.details));
+    const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    return {
+      resources: rows
+        .filter((row) => typeof row.id === 'string')
+        .map((row) => ({ uri: `${prefix}${String(row.id)}`, name: String(row.name ?? row.squid_name ?? row.id), mimeType: 'application/json' })),
+    };
+  };
+  const idOf = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
+  server.registerResource(
+    'squid',
+    new ResourceTemplate('sq://squids/{id}', { list: (extra) => listed(['squids', 'list', '--limit=100'], 'sq://squids/', extra.signal) }),
+    { title: 'Squid', description: 'A squid as `sq squids get <id> --json` shows it (id, id prefix or exact name)', mimeType: 'application/json' },
+    (uri, vars, extra) => json(['squids', 'get', '--', decodeURIComponent(idOf(vars.id))], uri.href, extra.signal),
+  );
+  server.registerResource(
+    'run',
+    new ResourceTemplate('sq://runs/{id}', { list: (extra) => listed(['runs', 'list', '--limit=20'], 'sq://runs/', extra.signal) }),
+    { title: 'Run', description: 'A run as `sq runs get <id> --json` shows it; listed: the 20 most recent runs', mimeType: 'application/json' },
+    (uri, vars, extra) => json(['runs', 'get', '--', decodeURIComponent(idOf(vars.id))], uri.href, extra.signal),
+  );
+  server.registerResource(
+    'status',
+    'sq://status',
+    { title: 'Account status', description: 'The account at a glance, as `sq status --json`', mimeType: 'application/json' },
+    (uri, extra) => json(['status'], uri.href, extra.signal),
+  );
+  return server;
+}

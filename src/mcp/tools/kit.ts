@@ -1,0 +1,218 @@
+// What every tool of `sq mcp` is made of: the tool model (ToolDef, ToolEnv, ToolError), verbs' flags from a tool's
+// arguments, compact answers, one paging scheme for every list, and the documents plan/apply read.
+import { readFile } from 'node:fs/promises';
+import type { ZodType } from 'zod';
+import { pickFields } from '../../output/fields.js';
+import type { PageSeen } from '../../cli/context.js';
+import type { KeyFile } from '../keys.js';
+
+export type Z = (typeof import('../sdk.js'))['z'];
+export type Shape = Record<string, ZodType>;
+export type ToolArgs = Record<string, unknown>;
+export type Rec = Record<string, unknown>;
+
+/** read: always served; write: with --allow-writes; all: deletes and the billing reset, --allow-writes=all or named. */
+export type Access = 'read' | 'write' | 'all';
+
+/** A tool's failure: the CLI's exit code and message; request_state when a write's fate is unknown. */
+export class ToolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly details: string[] = [],
+    readonly requestState?: 'not_sent' | 'unknown',
+  ) {
+    super(message);
+  }
+}
+
+/** What a tool can do: run verbs, read the signed download URL, and the server's settings. */
+export interface ToolEnv {
+  /** `sq ARGV --json` in-process: its JSON (exit codes in `ok` are answers too); anything else throws ToolError. */
+  verb(argv: string[], opts?: { stdin?: string; write?: boolean; ok?: number[]; env?: Record<string, string> }): Promise<{ code: number; data: unknown; page?: PageSeen | null }>;
+  /** The run's signed results URL (the user's own, short-lived), unmasked; null when its export is not ready. */
+  downloadUrl(runId: string): Promise<string | null>;
+  /** A path argument, resolved inside --root (refused without one, or outside it). */
+  path(arg: string, name: string): Promise<string>;
+  /** Environment variables a write may read secrets from (--secret-env). */
+  secretEnv: ReadonlySet<string>;
+  /** needs_confirmation above this many credits (--confirm-above). */
+  confirmAbove: number;
+  /** Runs started by an idempotency_key, for this server's life. */
+  keys: Map<string, Promise<Rec>>;
+  /** Where an idempotency_key's squid and run outlive the server (src/mcp/keys.ts); null without a cache directory. */
+  keyFile?: KeyFile | null;
+  dryRun: boolean;
+}
+
+export interface ToolDef {
+  name: string;
+  title: string;
+  description: string;
+  access: Access;
+  /** Write tools: it deletes or charges (MCP destructiveHint). */
+  destructive?: boolean;
+  /** Write tools: sending it twice does what sending it once does (MCP idempotentHint). */
+  idempotent?: boolean;
+  input(z: Z): Shape;
+  /** The answer's keys (the outputSchema is this, open to more keys). */
+  output(z: Z): Shape;
+  run(t: ToolEnv, a: ToolArgs): Promise<Rec>;
+}
+
+/** The longest a tool waits for a run: an MCP client gives up on a request after 60 s by default. */
+export const MAX_WAIT_S = 50;
+/** Rows a list returns unless `limit` says otherwise. */
+export const DEFAULT_ROWS = 20;
+
+/** `--name=value` for each given value (the = form: a value starting with "-" stays a value). */
+export function flags(pairs: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [flag, v] of Object.entries(pairs)) {
+    if (v === undefined || v === null || v === false) continue;
+    out.push(v === true ? flag : `${flag}=${String(v)}`);
+  }
+  return out;
+}
+export const str = (a: ToolArgs, k: string) => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
+
+/** Drops what carries nothing: null, '', [], {}, and icons and `object` tags (an agent pays for every byte). */
+export function compact(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(compact);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Rec = {};
+  for (const [k, x] of Object.entries(v as Rec)) {
+    if (k === 'icon' || k === 'object') continue;
+    const c = compact(x);
+    if (c === null || c === undefined || c === '' || (Array.isArray(c) && c.length === 0) || (typeof c === 'object' && c !== null && !Array.isArray(c) && Object.keys(c).length === 0)) continue;
+    out[k] = c;
+  }
+  return out;
+}
+export const rec = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (compact(v) as Rec) : {});
+
+// ---- paging: one opaque cursor for every list
+
+export function encodeCursor(page: number, size: number): string {
+  return Buffer.from(JSON.stringify({ p: page, s: size })).toString('base64url');
+}
+function decodeCursor(cursor: string, tool: string): { page: number; size: number } {
+  try {
+    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { p?: unknown; s?: unknown };
+    if (Number.isInteger(c.p) && Number.isInteger(c.s) && (c.p as number) >= 1 && (c.s as number) >= 1 && (c.s as number) <= 100) return { page: c.p as number, size: c.s as number };
+  } catch {
+    // reported below
+  }
+  throw new ToolError(2, `${tool}: "cursor" is not one that ${tool} returned (pass next_cursor as it came)`);
+}
+function pageOf(a: ToolArgs, tool: string): { page: number; size: number } {
+  if (typeof a.cursor === 'string') return decodeCursor(a.cursor, tool);
+  return { page: 1, size: typeof a.limit === 'number' ? a.limit : DEFAULT_ROWS };
+}
+export function fieldsOf(a: ToolArgs): string[] | undefined {
+  const f = a.fields;
+  if (Array.isArray(f) && f.length) return f.map(String);
+  return undefined;
+}
+/**
+ * Whether the API says another page follows `seen` (page `page` of `size`): its next link, else total_pages, else
+ * total_results. A page's length says nothing (a server may answer a short page before the end); only an envelope
+ * that says nothing at all falls back to it (a full page may have more).
+ */
+export function moreFollow(seen: PageSeen | null | undefined, page: number, size: number, rows: number): boolean {
+  if (seen) {
+    if (typeof seen.next === 'string' && seen.next !== '') return true;
+    if ('next' in seen && seen.next === null) return false;
+    const at = typeof seen.page === 'number' && seen.page >= 1 ? seen.page : page;
+    if (typeof seen.total_pages === 'number') return at < seen.total_pages;
+    const per = typeof seen.limit === 'number' && seen.limit >= 1 ? seen.limit : size;
+    if (typeof seen.total_results === 'number') return at * per < seen.total_results;
+  }
+  return rows === size;
+}
+
+/** A page of a list verb as { items, next_cursor?, warning? }, rows compact and cut to `fields`. */
+export async function listPage(t: ToolEnv, a: ToolArgs, tool: string, argv: string[], row: (r: Rec) => Rec = (r) => r, paged = true): Promise<Rec> {
+  const { page, size } = pageOf(a, tool);
+  const { data, page: seen } = await t.verb([...argv, `--limit=${size}`, ...(paged ? [`--page=${page}`] : [])]);
+  // Anything but a list is no page (never an empty one that reads as the end).
+  if (!Array.isArray(data)) throw new ToolError(1, `${tool}: \`sq ${argv.join(' ')}\` answered something that is not a list`);
+  const rows = data;
+  const fields = fieldsOf(a);
+  const items = rows.map((r) => rec(fields ? pickFields(row(rec(r)), fields) : row(rec(r))));
+  // The next page is the one after the page the API answered (its own number, when it gives one).
+  const at = typeof seen?.page === 'number' && seen.page >= 1 ? seen.page : page;
+  const more = paged && moreFollow(seen, page, size, rows.length);
+  return { items, ...(more ? { next_cursor: encodeCursor(at + 1, size) } : {}), ...(seen?.warning ? { warning: seen.warning } : {}) };
+}
+
+export function listInput(z: Z, rowsOf = 'rows'): Shape {
+  return {
+    limit: z.number().int().min(1).max(100).optional().describe(`${rowsOf} per page, at most 100 (default ${DEFAULT_ROWS})`),
+    cursor: z.string().optional().describe('next_cursor of the previous call (the next page)'),
+    fields: z.array(z.string().min(1)).optional().describe('keep only these fields of each row (dotted paths reach into objects)'),
+  };
+}
+export const listOutput = (z: Z): Shape => ({
+  items: z.array(z.record(z.string(), z.unknown())),
+  next_cursor: z.string().optional().describe('pass as cursor for the next page; absent on the last page (as the API says: a short page may still have one)'),
+  warning: z.string().optional().describe('the API\'s own warning, e.g. the free plan\'s cap on listed records'),
+});
+export const objOutput = (z: Z, keys: string[] = []): Shape => Object.fromEntries(keys.map((k) => [k, z.unknown()]));
+export const idOutput = (z: Z): Shape => ({ id: z.string() });
+export const squidArg = (z: Z) => z.string().min(1).describe('squid id, unique id prefix or exact name');
+export const runArg = (z: Z) => z.string().min(1).describe('run id or unique id prefix (4+ hex characters)');
+export const prefixSquid = (z: Z) => z.string().min(1).optional().describe('look a run/task id prefix up in this squid only');
+export const dryRun = (z: Z) => z.boolean().optional().describe('return the planned request(s), send nothing');
+export const activeArg = (z: Z) => z.boolean().optional().describe('false keeps the configuration but disables it (default true)');
+export const active = (a: ToolArgs) => (a.active === false ? ['--inactive'] : a.active === true ? ['--active'] : []);
+export const waitArg = (z: Z) => z.number().int().min(1).max(MAX_WAIT_S).optional().describe(`wait at most this many seconds (at most ${MAX_WAIT_S}); past it the answer is the run as it stands with still_running: true: call runs_wait again`);
+export const paramsArg = (z: Z) =>
+  z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional().describe('squid-level inputs, e.g. {"max_results": 100, "functions.extract_emails_from_website": false}');
+export const paramFlags = (a: ToolArgs) =>
+  Object.entries((a.params ?? {}) as Rec).map(([k, v]) => `--param=${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+
+// ---- documents (plan, apply, delivery_apply): inline, or a file under --root
+
+export function docInput(z: Z): Shape {
+  return {
+    document: z.string().min(1).optional().describe('the account (or delivery) file\'s text: YAML or JSON'),
+    file: z.string().min(1).optional().describe('only when the server runs with --root DIR: a path inside DIR (regular file, at most 1 MiB)'),
+  };
+}
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** `--file` for the verb, and its stdin: the document inline, or a file under --root; ${VAR}s only from --secret-env. */
+export async function docFlags(t: ToolEnv, a: ToolArgs, tool: string): Promise<{ argv: string[]; stdin?: string }> {
+  const doc = str(a, 'document');
+  const file = str(a, 'file');
+  if ((doc === undefined) === (file === undefined)) throw new ToolError(2, `${tool}: give exactly one of "document" (the YAML or JSON text) and "file" (a path, only with sq mcp --root DIR)`);
+  if (doc !== undefined) {
+    checkEnvRefs(t, doc, tool);
+    return { argv: ['--file=-'], stdin: doc };
+  }
+  const path = await t.path(file as string, 'file');
+  checkEnvRefs(t, await readFile(path, 'utf8'), tool);
+  return { argv: [`--file=${path}`] };
+}
+function checkEnvRefs(t: ToolEnv, text: string, tool: string): void {
+  const names = [...new Set([...text.matchAll(ENV_REF)].map((m) => m[1]))].filter((n) => !t.secretEnv.has(n));
+  if (names.length) throw refusedEnv(tool, names[0]);
+}
+function refusedEnv(tool: string, name: string): ToolError {
+  return new ToolError(2, `${tool}: environment variable ${name} is not one this server may read secrets from; start it with \`sq mcp --secret-env ${name}\` (the allow-list of --secret-env; default none)`);
+}
+export function secretEnv(t: ToolEnv, a: ToolArgs, tool: string, keys: string[]): void {
+  for (const k of keys) {
+    const v = str(a, k);
+    if (v !== undefined && !t.secretEnv.has(v)) throw refusedEnv(tool, v);
+  }
+}
+/** Where a delivery sends the account's results, shown in the answer: an agent's call cannot redirect them unseen. */
+export function hostOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}

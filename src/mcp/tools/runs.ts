@@ -1,0 +1,150 @@
+// The runs_* tools and go: list, show, wait, progress, cost, start (it spends credits), abort; go for a whole job.
+import { dryRun, flags, idOutput, listInput, listOutput, listPage, MAX_WAIT_S, objOutput, paramFlags, paramsArg, prefixSquid, rec, runArg, squidArg, str, ToolError, waitArg, type Rec, type ToolDef } from './kit.js';
+import { confirmation, once, runAnswer, runOutput, squidExists, startRun } from './spend.js';
+
+export const runsList: ToolDef = {
+  name: 'runs_list', title: 'List runs', access: 'read',
+  description: 'Runs of a squid (paged), or the most recent runs across squids (one page).',
+  input: (z) => ({ squid: squidArg(z).optional(), ...listInput(z, 'runs') }),
+  output: listOutput,
+  run: async (t, a) => {
+    if (a.squid !== undefined) return listPage(t, a, 'runs_list', ['runs', 'list', `--squid=${String(a.squid)}`]);
+    // Across squids the API has no pages: the most recent runs, one page only; a cursor would give page 1 again.
+    if (a.cursor !== undefined) throw new ToolError(2, 'runs_list: "cursor" pages the runs of one squid: give "squid" with it');
+    const { items } = await listPage(t, { ...a, cursor: undefined }, 'runs_list', ['runs', 'list'], (r) => r, false);
+    return { items };
+  },
+};
+
+export const runsGet: ToolDef = {
+  name: 'runs_get', title: 'Show a run', access: 'read',
+  description: 'One run: status, results, credits used, export state.',
+  input: (z) => ({ run: runArg(z), squid: prefixSquid(z) }),
+  output: (z) => ({ ...idOutput(z), status: z.string().optional() }),
+  run: async (t, a) => rec((await t.verb(['runs', 'get', ...flags({ '--squid': a.squid }), '--', String(a.run)])).data),
+};
+
+export const runsWait: ToolDef = {
+  name: 'runs_wait', title: 'Wait for a run', access: 'read',
+  description: `Wait until a run is done, at most ${MAX_WAIT_S} s a call: past it the answer is the run as it stands with still_running: true; call again.`,
+  input: (z) => ({ run: runArg(z), squid: prefixSquid(z), wait_seconds: waitArg(z) }),
+  output: runOutput,
+  run: async (t, a) => {
+    const s = typeof a.wait_seconds === 'number' ? a.wait_seconds : MAX_WAIT_S;
+    const { code, data } = await t.verb(['runs', 'watch', ...flags({ '--squid': a.squid }), `--timeout=${s}s`, '--', String(a.run)], { ok: [6, 7] });
+    return runAnswer(data, code);
+  },
+};
+export const runsStatsCredits: ToolDef[] = (['stats', 'credits'] as const).map(
+  (verb): ToolDef => ({
+    name: `runs_${verb}`,
+    title: { stats: 'A run\'s progress', credits: 'What a run cost' }[verb],
+    access: 'read',
+    description: { stats: 'A run\'s progress: percent done, tasks done/left, results, ETA.', credits: 'A run\'s credits per function, total credits and results, rates.' }[verb],
+    input: (z) => ({ run: runArg(z), squid: prefixSquid(z) }),
+    output: (z) => objOutput(z),
+    run: async (t, a) => rec((await t.verb(['runs', verb, ...flags({ '--squid': a.squid }), '--', String(a.run)])).data),
+  }),
+);
+export const runsStart: ToolDef = {
+  name: 'runs_start', title: 'Start a run', access: 'write', destructive: true,
+  description:
+    'Start a run of a squid: IT SPENDS CREDITS (paid functions that are on are billed per row). Above the server\'s ' +
+    '--confirm-above the answer is needs_confirmation with the estimate: ask the user, then call again with confirm: true. ' +
+    `wait_seconds (at most ${MAX_WAIT_S}) waits for the end; idempotency_key makes a retry return the same run.`,
+  input: (z) => ({
+    squid: squidArg(z),
+    confirm: z.boolean().optional().describe('the user accepted the estimate'),
+    wait_seconds: waitArg(z),
+    idempotency_key: z.string().min(1).max(200).optional().describe('a retry with the same key returns the first call\'s run, never a second run (kept in the cache directory for 24 h: a restarted server too)'),
+    dry_run: dryRun(z),
+  }),
+  output: runOutput,
+  run: (t, a) =>
+    once(t, a, 'runs_start', async () => {
+      if (t.dryRun) return startRun(t, a, String(a.squid));
+      const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
+      const ask = await confirmation(t, a, String(s.id), 'runs_start');
+      const key = str(a, 'idempotency_key');
+      return ask ?? startRun(t, a, String(s.id), key !== undefined && t.keyFile ? `mcp-runs_start:${key}` : undefined);
+    }),
+};
+
+export const go: ToolDef = {
+  name: 'go', title: 'Run a crawler on inputs', access: 'write', destructive: true,
+  description:
+    'One call for a whole job: creates a squid on the crawler, sets its params, adds one task per value and starts a ' +
+    'run. IT SPENDS CREDITS. Above --confirm-above the answer is needs_confirmation (the squid and tasks are made, ' +
+    'nothing started): call again with the same idempotency_key and confirm: true. A retry with the same ' +
+    `idempotency_key returns the same squid and run. wait_seconds (at most ${MAX_WAIT_S}) waits for the end.`,
+  input: (z) => ({
+    crawler: z.string().min(1).describe('crawler id, name or slug (crawlers_search)'),
+    tasks: z.array(z.string().min(1)).min(1).describe('one task per value (task-level input `key`)'),
+    key: z.string().optional().describe('task-level input each value is sent as (default url)'),
+    params: paramsArg(z),
+    name: z.string().min(1).max(255).optional().describe('squid name (default: the crawler and the time)'),
+    confirm: z.boolean().optional().describe('the user accepted the estimate'),
+    wait_seconds: waitArg(z),
+    idempotency_key: z.string().min(1).max(200).optional().describe('retries with the same key return the same squid and run (kept in the cache directory for 24 h: a restarted server too)'),
+    dry_run: dryRun(z),
+  }),
+  output: (z) => ({ ...runOutput(z), squid: z.string().optional(), idempotency_key: z.string().optional() }),
+  run: async (t, a) => {
+    const given = str(a, 'idempotency_key');
+    const key = given ?? `go-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    const made = t.keys.get(`go-squid\u0000${key}`);
+    const withKey = { ...a, idempotency_key: key };
+    // A key the agent gave outlives this server (the cache directory, as runs start --idempotency-key keeps its
+    // runs): the squid under `mcp-go-squid:KEY`, the run under `mcp-go:KEY`.
+    const file = given !== undefined && !t.dryRun ? (t.keyFile ?? null) : null;
+    return once(t, withKey, 'go', async () => {
+      let squid: string;
+      if (made) squid = String((await made).id);
+      else {
+        const p = (async () => {
+          let kept = file ? await file.get(`mcp-go-squid:${key}`) : null;
+          if (kept && file && !(await squidExists(t, kept.squid))) {
+            // Deleted since: its runs went with it, so a new squid and run under the key are no second ones.
+            await file.forget(`mcp-go-squid:${key}`);
+            await file.forget(`mcp-go:${key}`);
+            kept = null;
+          }
+          let s: Rec;
+          if (kept) s = { id: kept.squid };
+          else {
+            const name = str(a, 'name') ?? `${String(a.crawler)} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
+            s = rec((await t.verb(['squids', 'create', ...flags({ '--crawler': a.crawler, '--name': name })], { write: true })).data);
+            if (s.dry_run) return s;
+            const at = new Date().toISOString();
+            if (file) await file.set(`mcp-go-squid:${key}`, { squid: String(s.id), at, since: at, id: null });
+          }
+          if (kept?.ready) return s;
+          // Again after a restart that came before they were all sent: params are a replace, and tasks the squid
+          // has already are skipped by the API.
+          if (a.params && Object.keys(a.params as Rec).length) await t.verb(['squids', 'update', ...paramFlags(a), '--', String(s.id)], { write: true });
+          await t.verb(['tasks', 'add', ...flags({ '--squid': s.id, '--key': a.key }), '--', ...(a.tasks as string[])], { write: true });
+          if (file) await file.set(`mcp-go-squid:${key}`, { squid: String(s.id), at: kept?.at ?? new Date().toISOString(), since: kept?.since ?? new Date().toISOString(), id: null, ready: true });
+          return s;
+        })();
+        if (!t.dryRun) t.keys.set(`go-squid\u0000${key}`, p);
+        const s = await p.catch((e: unknown) => {
+          t.keys.delete(`go-squid\u0000${key}`);
+          throw e;
+        });
+        if (s.dry_run) return { dry_run: true, steps: ['squids create', ...(a.params ? ['squids update (params)'] : []), 'tasks add', 'squids estimate', 'runs start'], first: s };
+        squid = String(s.id);
+      }
+      const ask = await confirmation(t, a, squid, 'go');
+      if (ask) return { ...ask, idempotency_key: key };
+      return { squid, idempotency_key: key, run: await startRun(t, a, squid, file ? `mcp-go:${key}` : undefined) };
+    });
+  },
+};
+
+export const runsAbort: ToolDef = {
+  name: 'runs_abort', title: 'Abort a run', access: 'write', idempotent: true,
+  description: 'Stop a running run (credits spent stay spent).',
+  input: (z) => ({ run: runArg(z), squid: prefixSquid(z), dry_run: dryRun(z) }),
+  output: (z) => objOutput(z),
+  run: async (t, a) => rec((await t.verb(['runs', 'abort', ...flags({ '--squid': a.squid }), '--', String(a.run)], { write: true })).data),
+};

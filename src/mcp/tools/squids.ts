@@ -1,0 +1,119 @@
+// The squids_* tools: list, show, estimate, create, update, attach an account, empty, deactivate, delete.
+import { pickFields } from '../../output/fields.js';
+import { dryRun, fieldsOf, flags, idOutput, listInput, listOutput, listPage, objOutput, paramFlags, paramsArg, rec, squidArg, ToolError, type Rec, type ToolDef } from './kit.js';
+import { estimate } from './spend.js';
+
+export const squidsList: ToolDef = {
+  name: 'squids_list', title: 'List squids', access: 'read',
+  description: 'The account\'s squids (a crawler + its settings + its tasks), newest first.',
+  input: (z) => ({ name: z.string().optional().describe('only squids whose name contains this text'), ...listInput(z, 'squids') }),
+  output: listOutput,
+  run: (t, a) => listPage(t, a, 'squids_list', ['squids', 'list', ...flags({ '--name': a.name })], squidRow),
+};
+
+export const squidsGet: ToolDef = {
+  name: 'squids_get', title: 'Show a squid', access: 'read',
+  description: 'One squid: crawler, params, accounts, delivery, last run. For its results file use results_url.',
+  input: (z) => ({ squid: squidArg(z), fields: z.array(z.string().min(1)).optional().describe('keep only these fields') }),
+  output: idOutput,
+  run: async (t, a) => {
+    const s = squidRow(rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data));
+    const f = fieldsOf(a);
+    return f ? rec({ id: s.id, ...pickFields(s, f) }) : s;
+  },
+};
+
+export const squidsEstimate: ToolDef = {
+  name: 'squids_estimate', title: 'Estimate a run', access: 'read',
+  description:
+    'What the squid\'s next run will cost before it starts: credits per service (the base scrape, then each paid function ' +
+    'that is on), total, time range, balance after. Call it before runs_start or go.',
+  input: (z) => ({ squid: squidArg(z) }),
+  output: (z) => ({ total_credits: z.number().optional() }),
+  run: async (t, a) => {
+    const est = await estimate(t, String(a.squid));
+    if (!est) throw new ToolError(1, 'squids_estimate: this sq has no `sq squids estimate`');
+    return est;
+  },
+};
+
+export const squidsCreate: ToolDef = {
+  name: 'squids_create', title: 'Create a squid', access: 'write',
+  description: 'Create a squid on a crawler, without running it; params sets its squid-level inputs. Then tasks_add, squids_estimate, runs_start.',
+  input: (z) => ({ crawler: z.string().min(1).describe('crawler id, name or slug (crawlers_search)'), name: z.string().min(1).max(255).optional(), params: paramsArg(z), dry_run: dryRun(z) }),
+  output: idOutput,
+  run: async (t, a) => {
+    const made = rec((await t.verb(['squids', 'create', ...flags({ '--crawler': a.crawler, '--name': a.name })], { write: true })).data);
+    if (made.dry_run || !a.params || !Object.keys(a.params as Rec).length) return squidRow(made);
+    return squidRow(rec((await t.verb(['squids', 'update', ...paramFlags(a), '--', String(made.id)], { write: true })).data));
+  },
+};
+
+export const squidsUpdate: ToolDef = {
+  name: 'squids_update', title: 'Update a squid', access: 'write',
+  idempotent: true,
+  description: 'Change a squid\'s name, concurrency or squid-level params (paid functions are params: "functions.NAME": false turns one off).',
+  input: (z) => ({ squid: squidArg(z), name: z.string().min(1).optional(), concurrency: z.number().int().min(1).max(20).optional(), params: paramsArg(z), dry_run: dryRun(z) }),
+  output: idOutput,
+  run: async (t, a) =>
+    squidRow(rec((await t.verb(['squids', 'update', ...flags({ '--name': a.name, '--concurrency': a.concurrency }), ...paramFlags(a), '--', String(a.squid)], { write: true })).data)),
+};
+
+export const squidsAttachAccount: ToolDef = {
+  name: 'squids_attach_account', title: 'Attach an account', access: 'write',
+  idempotent: true,
+  description: 'Link an account to a squid, keeping the ones already linked (the API replaces the whole list: this sends the union).',
+  input: (z) => ({ squid: squidArg(z), account: z.string().min(1).describe('account id, id prefix or username'), dry_run: dryRun(z) }),
+  output: idOutput,
+  run: async (t, a) => {
+    const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
+    // The squid's own `accounts` ([{id, status}]) when the API gives it; else each account's `squids`.
+    let linked = (Array.isArray(s.accounts) ? s.accounts : []).map((x) => String(typeof x === 'string' ? x : rec(x).id));
+    if (!Array.isArray(s.accounts)) {
+      const all = (await t.verb(['accounts', 'list', '--all'])).data;
+      linked = (Array.isArray(all) ? all : []).filter((x) => (rec(x).squids as Rec[] | undefined)?.some((q) => q.hash_value === s.id || q.id === s.id)).map((x) => String(rec(x).id));
+    }
+    const acc = rec((await t.verb(['accounts', 'get', '--', String(a.account)])).data);
+    const ids = [...new Set([...linked, String(acc.id)])];
+    const r = rec((await t.verb(['squids', 'update', ...ids.map((i) => `--account=${i}`), '--', String(s.id)], { write: true })).data);
+    return r.dry_run ? r : rec({ id: s.id, accounts: r.accounts ?? ids });
+  },
+};
+
+export const squidsEmpty: ToolDef = {
+  name: 'squids_empty', title: 'Empty a squid', access: 'write', destructive: true, idempotent: true,
+  description: 'Delete every task of a squid (URL and parameter tasks, or the type given), keeping the squid and its settings.',
+  input: (z) => ({ squid: squidArg(z), type: z.enum(['url', 'params']).optional().describe('only this task type (default both)'), dry_run: dryRun(z) }),
+  output: (z) => objOutput(z),
+  run: async (t, a) => {
+    const out: Rec = {};
+    for (const type of a.type ? [String(a.type)] : ['url', 'params']) out[type] = (await t.verb(['squids', 'empty', `--type=${type}`, '--', String(a.squid)], { write: true })).data;
+    return rec(out);
+  },
+};
+
+export const squidsDeactivate: ToolDef = {
+  name: 'squids_deactivate', title: 'Deactivate a squid', access: 'write', idempotent: true,
+  description: 'Stop a squid from running (a run in progress is stopped; its slot is freed). squids_update does not reactivate it; the CLI does.',
+  input: (z) => ({ squid: squidArg(z), dry_run: dryRun(z) }),
+  output: (z) => objOutput(z),
+  run: async (t, a) => {
+    const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
+    const r = rec((await t.verb(['api', `--method=POST`, `--field=is_active=false`, '--', `/v1/squids/${String(s.id)}`], { write: true })).data);
+    return r.dry_run ? r : rec({ id: s.id, name: s.name, is_active: r.is_active ?? false });
+  },
+};
+
+export const squidsDelete: ToolDef = {
+  name: 'squids_delete', title: 'Delete a squid', access: 'all', destructive: true, idempotent: true,
+  description: 'Delete a squid with its tasks and runs.',
+  input: (z) => ({ squid: squidArg(z), dry_run: dryRun(z) }),
+  output: (z) => objOutput(z),
+  run: async (t, a) => rec((await t.verb(['squids', 'delete', '--', String(a.squid)], { write: true })).data),
+};
+
+/** A squid as an agent needs it: no masked download_url (results_url gives a usable one), nothing empty. */
+function squidRow(s: Rec): Rec {
+  const { download_url: _url, ...rest } = s;
+  return rec(rest);
+}
