@@ -20,6 +20,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
       process.exitCode = 1;
     }
   }
+} else if (prerenderedHelp(argv)) {
+  trace?.mark('help (pre-rendered)');
 } else {
   // `sq … | head` closes the pipe early: that is not an error worth a stack trace. Any other error on stdout is the
   // CLI's to report, with its exit code (src/output/sink.ts, main.ts): never an uncaught throw from here.
@@ -73,6 +75,41 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     trace?.mark('exit');
     process.exit(code);
   });
+}
+
+/**
+ * `sq <command…> --help` (or -h) and nothing else, with stdout a pipe, a socket or a file: the help the build rendered
+ * for that command (dist/help/sq.<words>.txt, esbuild.config.mjs), byte for byte what the CLI prints there (laid out
+ * for 80 columns; test/help/prerendered.test.ts), printed without loading the CLI. False (the CLI runs) for a
+ * terminal, any other argument, a command with no file, or a write that fails before any byte is out.
+ */
+function prerenderedHelp(argv) {
+  const n = argv.length - 1;
+  if (n < 0 || n > 4 || (argv[n] !== '--help' && argv[n] !== '-h')) return false;
+  for (let i = 0; i < n; i++) if (!/^[a-z][a-z0-9-]{0,39}$/.test(argv[i])) return false;
+  let text;
+  try {
+    const st = fs.fstatSync(1);
+    if (!st.isFIFO() && !st.isSocket() && !st.isFile()) return false;
+    text = fs.readFileSync(`${__dirname}/../dist/help/${['sq', ...argv.slice(0, n)].join('.')}.txt`);
+  } catch {
+    return false;
+  }
+  let off = 0;
+  try {
+    while (off < text.length) off += fs.writeSync(1, text, off, text.length - off);
+  } catch (e) {
+    // As the CLI: a reader that went away (`sq --help | head -1`) is a quiet stop, exit 0.
+    if (e.code === 'EPIPE') return true;
+    if (off === 0) return false;
+    if (e.code === 'EAGAIN') {
+      process.stdout.on('error', () => {}).write(text.subarray(off));
+      return true;
+    }
+    process.stderr.write(`error: cannot write to stdout: ${e.message}\n`);
+    process.exitCode = 1;
+  }
+  return true;
 }
 
 /**
