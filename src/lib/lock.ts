@@ -67,14 +67,20 @@ export async function withFileLock<T>(
   try {
     return await fn();
   } finally {
-    // unlink, not rmSync: rmSync's first call loads Node's rimraf module (~0.6 ms on Node 22, on every sq call that
-    // takes the pacing lock), for a file that is always a plain one here.
-    try {
-      unlinkSync(lock);
-    } catch (err) {
-      // already gone (taken over as stale) is fine, as rmSync's force had it
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
+    removeLock(lock);
+  }
+}
+
+/**
+ * unlinkSync, not rmSync: rmSync's first call loads Node's rimraf module (~0.6 ms on Node 22, on every sq call that
+ * takes the pacing lock), for a file that is always a plain one here. Already gone (taken over as stale) is fine, as
+ * rmSync's `force` had it.
+ */
+function removeLock(lock: string): void {
+  try {
+    unlinkSync(lock);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }
 
