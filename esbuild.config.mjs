@@ -36,6 +36,8 @@ const VENDORED = {
   yaml: 'yaml',
   // `sq mcp`: the MCP SDK's server parts and zod, re-exported by src/mcp/sdk.ts (package.json "imports").
   '#mcp-sdk': 'mcp-sdk',
+  // `sq mcp --http`: the SDK's HTTP transport, apart (src/mcp/sdk-http.ts): a stdio server never loads it.
+  '#mcp-sdk-http': 'mcp-sdk-http',
 };
 
 /** [path inside node_modules, [[text, replacement], …], text that must not remain] */
