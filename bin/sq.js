@@ -33,10 +33,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // The code caches' directory and files, checked by the CLI's own code (src/lib/code-cache.ts), built beside it.
   codeCache = require('../dist/code-cache.cjs');
   const dir = codeCache.cacheDir(process.env);
-  // The ES modules a command imports on first use (dist/vendor/: the MCP SDK, prompts…) compile from Node's own cache
-  // (Node 22.1+; none on 20), kept in the same private directory: `sq mcp` compiled its 550 KB SDK from source on every
-  // start. The bundle has a cache of its own (load, below).
-  if (dir !== undefined && codeCache.ownDir(dir)) require('node:module').enableCompileCache?.(`${dir}/node-compile-cache`);
   trace?.mark('launcher');
   // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker. Not for an expression
   // bounded by its input (`.[].name`): src/output/jq.ts runs that on the main thread (a document too large for it
@@ -165,7 +161,15 @@ function load(dir, word, jq) {
     const module = { exports: {} };
     // import() inside code compiled this way has no loader of its own: the bundle borrows this file's (see
     // src/import-package.ts). Packages resolve the same from bin/ as from dist/.
-    run(module.exports, require, module, file, `${__dirname}/../dist`, (s) => import(s), jq);
+    // The ES modules a command imports on first use that way (dist/vendor/: the MCP SDK, prompts…; the emulator)
+    // compile from Node's own cache (Node 22.1+; none on 20), turned on at the first such import, in the same private
+    // directory: `sq mcp` compiled its 550 KB SDK from source on every start.
+    let esm;
+    const hostImport = (s) => {
+      if (esm === undefined && (esm = codeCache.ownDir(dir))) require('node:module').enableCompileCache?.(`${dir}/node-compile-cache`);
+      return import(s);
+    };
+    run(module.exports, require, module, file, `${__dirname}/../dist`, hostImport, jq);
     trace?.mark('bundle evaluation');
     return { exports: module.exports, saveCache };
   }
