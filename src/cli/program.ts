@@ -20,7 +20,8 @@ function addGlobals(cmd: Command) {
 
 function addExamples(cmd: Command, examples: string[]): void {
   EXAMPLES.set(cmd, examples);
-  cmd.addHelpText('after', examplesText(examples));
+  // Laid out when the help is printed, not on every call.
+  cmd.addHelpText('after', () => examplesText(examples));
 }
 
 function examplesText(examples: string[]): string {
