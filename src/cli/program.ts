@@ -175,7 +175,12 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
   // `sq completion <shell>` renders the whole tree: every noun is loaded, as with loadAll.
   const all = opts.loadAll || noun === 'completion';
   const wanted = all ? null : noun === 'help' ? scanArgv(argv.slice(index + 1)).noun : noun;
+  // A command line that names a noun sq has (not `help`) needs only that noun: commander dispatches to it, and the
+  // other nouns and the help command would be built for nothing (~1 ms). Any other line (none, `help`, an unknown
+  // word: an error that lists the nouns) gets them all.
+  const alone = !all && noun !== 'help' && NOUNS.some((e) => e.name === wanted);
   for (const entry of NOUNS) {
+    if (alone && entry.name !== wanted) continue;
     if (all || entry.name === wanted) {
       const spec = await loadEntry(entry);
       if (isVerb(spec)) addVerb(program, { ...spec, name: entry.name, output: spec.output ?? entry.output }, ctx);
@@ -183,6 +188,10 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
     } else {
       program.command(entry.name).summary(entry.summary).description(entry.summary);
     }
+  }
+  if (alone) {
+    if (argv.includes('--help') || argv.includes('-h')) refuseUnknownCommand(program, argv);
+    return program;
   }
   const help = program.command('help [topic...]').summary('help on a command, or a topic: environment, exit-codes');
   help.option('--man', 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`');
