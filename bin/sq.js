@@ -78,7 +78,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 }
 
 /**
- * `sq <command…> --help` (or -h) and nothing else, with stdout a pipe, a socket or a file: the help the build rendered
+ * `sq <command…> --help` (or -h) and nothing else, with stdout a pipe, a socket, a file or a device that is no
+ * terminal (/dev/null): the help the build rendered
  * for that command (dist/help/sq.<words>.txt, esbuild.config.mjs), byte for byte what the CLI prints there (laid out
  * for 80 columns; test/help/prerendered.test.ts), printed without loading the CLI. False (the CLI runs) for a
  * terminal, any other argument, a command with no file, or a write that fails before any byte is out.
@@ -90,7 +91,7 @@ function prerenderedHelp(argv) {
   let text;
   try {
     const st = fs.fstatSync(1);
-    if (!st.isFIFO() && !st.isSocket() && !st.isFile()) return false;
+    if (!st.isFIFO() && !st.isSocket() && !st.isFile() && !(st.isCharacterDevice() && !require('node:tty').isatty(1))) return false;
     text = fs.readFileSync(`${__dirname}/../dist/help/${['sq', ...argv.slice(0, n)].join('.')}.txt`);
   } catch {
     return false;

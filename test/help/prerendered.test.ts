@@ -77,6 +77,17 @@ describe('bin/sq.js and the pre-rendered help', () => {
     expect(r.cliLoaded).toBe(false);
   });
 
+  it('answers to a device that is not a terminal (/dev/null) the same way, exit 0', () => {
+    const fd = openSync('/dev/null', 'w');
+    try {
+      const r = run(['runs', '--help'], fd);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.cliLoaded).toBe(false);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   it('leaves to the CLI an unknown command, another argument or flag, and help asked with `sq help`', () => {
     const unknown = run(['squids', 'lst', '--help']);
     expect(unknown.code).toBe(2);
