@@ -5,12 +5,13 @@
 // - lockExport: an export owned for the whole command (a resumable `results list`), the owner's pid in the file.
 import { closeSync, openSync, rmSync, statSync, unlinkSync } from 'node:fs';
 // node:fs/promises on first use: loading it (with the readline module it pulls in) costs ~1-2 ms, and only the export
-// lock below uses it, not the pacing lock every call takes.
-const fsp = () => import('node:fs/promises');
-const lstat = async (path: string) => (await fsp()).lstat(path);
-const readFile = async (path: string, encoding: 'utf8') => (await fsp()).readFile(path, encoding);
-const unlink = async (path: string) => (await fsp()).unlink(path);
-const writeFile = async (path: string, data: string, opts: { flag: string; mode: number }) => (await fsp()).writeFile(path, data, opts);
+// lock below uses it, not the pacing lock every call takes. process.getBuiltinModule, not import(): the bundle is
+// compiled through vm.Script (bin/sq.js), where an import() of a built-in has no loader.
+const fsp = () => process.getBuiltinModule('node:fs/promises');
+const lstat = (path: string) => fsp().lstat(path);
+const readFile = (path: string, encoding: 'utf8') => fsp().readFile(path, encoding);
+const unlink = (path: string) => fsp().unlink(path);
+const writeFile = (path: string, data: string, opts: { flag: string; mode: number }) => fsp().writeFile(path, data, opts);
 import { UsageError } from '../errors.js';
 import { sleep } from './sleep.js';
 
