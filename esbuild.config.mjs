@@ -179,6 +179,12 @@ const result = await build({
 // Only comments can still hold non-ASCII text: spell it as escapes too, so the whole file is ASCII and bin/sq.js can
 // read it as latin1 into a one-byte string (half the memory and time of a UTF-8 read).
 const code = result.outputFiles[0].text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+// bin/sq.js compiles the bundle through vm.Script, where import() has no loader: an import() of a module esbuild left
+// outside the bundle (a built-in: `await import('node:fs/promises')`) fails at run time with
+// ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING, only in the bundle. Such imports go through importPackage() (the launcher's
+// loader) or process.getBuiltinModule(); one written as import('…') fails the build instead.
+const strayImport = /\bimport\(\s*["'`][^"'`]*["'`]\s*\)/.exec(code);
+if (strayImport) throw new Error(`esbuild.config.mjs: the bundle has ${strayImport[0]}, which fails under bin/sq.js: use importPackage() or process.getBuiltinModule()`);
 // jq-web's script as dist/jq.cjs, for jq's worker thread when bin/sq.js runs with --jq (src/output/jq.ts), with sq's
 // text patches (src/output/jq-patches.ts, built by tsc above): it exports its factory, which the worker calls with
 // the module bin/sq.js compiled while the bundle loaded, and its output and heap growth go through sq's caps.
