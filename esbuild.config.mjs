@@ -19,7 +19,7 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { mkdir, readFile, writeFile, rename } from 'node:fs/promises';
+import { mkdir, readFile, writeFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { createRequire } from 'node:module';
@@ -36,6 +36,8 @@ const VENDORED = {
   yaml: 'yaml',
   // `sq mcp`: the MCP SDK's server parts and zod, re-exported by src/mcp/sdk.ts (package.json "imports").
   '#mcp-sdk': 'mcp-sdk',
+  // `sq mcp --http`: the SDK's HTTP transport, apart (src/mcp/sdk-http.ts): a stdio server never loads it.
+  '#mcp-sdk-http': 'mcp-sdk-http',
 };
 
 /** [path inside node_modules, [[text, replacement], …], text that must not remain] */
@@ -177,6 +179,12 @@ const result = await build({
 // Only comments can still hold non-ASCII text: spell it as escapes too, so the whole file is ASCII and bin/sq.js can
 // read it as latin1 into a one-byte string (half the memory and time of a UTF-8 read).
 const code = result.outputFiles[0].text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+// bin/sq.js compiles the bundle through vm.Script, where import() has no loader: an import() of a module esbuild left
+// outside the bundle (a built-in: `await import('node:fs/promises')`) fails at run time with
+// ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING, only in the bundle. Such imports go through importPackage() (the launcher's
+// loader) or process.getBuiltinModule(); one written as import('…') fails the build instead.
+const strayImport = /\bimport\(\s*["'`][^"'`]*["'`]\s*\)/.exec(code);
+if (strayImport) throw new Error(`esbuild.config.mjs: the bundle has ${strayImport[0]}, which fails under bin/sq.js: use importPackage() or process.getBuiltinModule()`);
 // jq-web's script as dist/jq.cjs, for jq's worker thread when bin/sq.js runs with --jq (src/output/jq.ts), with sq's
 // text patches (src/output/jq-patches.ts, built by tsc above): it exports its factory, which the worker calls with
 // the module bin/sq.js compiled while the bundle loaded, and its output and heap growth go through sq's caps.
@@ -238,6 +246,45 @@ const id = createHash('sha256').update(code).update(jqCode).digest('hex').slice(
 for (const [name, text] of [['jq.cjs', jqCode], ['sq.cjs', code]]) {
   await writeFile(`dist/${name}.tmp`, `// sq bundle ${id}\n${text}`);
   await rename(`dist/${name}.tmp`, `dist/${name}`);
+}
+
+// Every command's --help as the CLI prints it when stdout is not a terminal (laid out for 80 columns), one file per
+// command: dist/help/sq.txt for `sq --help`, dist/help/sq.squids.list.txt for `sq squids list --help`. bin/sq.js
+// prints that file for `sq <command…> --help` (or -h) with no other argument when stdout is a pipe or a file, without
+// loading the CLI: help is what a newcomer types first. Rendered here by the CLI itself (run() with captured streams,
+// a clean environment); test/help/prerendered.test.ts checks every file against the CLI's own output. A command
+// whose help does not come out as exit 0 with nothing on stderr gets no file (the launcher then runs the CLI).
+{
+  const { run } = await import('./dist/cli/main.js');
+  const { createContext } = await import('./dist/cli/factory.js');
+  const { buildProgram } = await import('./dist/cli/program.js');
+  const { Writable, PassThrough } = await import('node:stream');
+  const env = { SQ_CONFIG_DIR: '/nonexistent-sq-build', SQ_CACHE_DIR: '', SQ_NO_UPDATE_NOTIFIER: '1' };
+  const captured = () => {
+    const chunks = [];
+    const stream = new Writable({ write(c, _e, cb) { chunks.push(Buffer.from(c)); cb(); } });
+    return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+  };
+  const io = (out, err) => ({ stdout: out, stderr: err, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 80 });
+  const program = await buildProgram(createContext({ env, io: io(captured().stream, captured().stream) }), [], { loadAll: true });
+  const paths = [];
+  const walk = (cmd, words) => {
+    paths.push(words);
+    for (const c of cmd.commands) walk(c, [...words, c.name()]);
+  };
+  walk(program, []);
+  const tmp = `dist/help.tmp-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(tmp);
+  for (const words of paths) {
+    if (!words.every((w) => /^[a-z][a-z0-9-]*$/.test(w))) continue;
+    const [out, err] = [captured(), captured()];
+    const code = await run([...words, '--help'], { env, io: io(out.stream, err.stream) });
+    if (code !== 0 || err.text() !== '') continue;
+    await writeFile(`${tmp}/${['sq', ...words].join('.')}.txt`, out.text());
+  }
+  await rm('dist/help', { recursive: true, force: true });
+  await rename(tmp, 'dist/help');
 }
 
 // The argv pre-scanner (src/cli/argv.ts) on its own, for bin/sq.js to name its code cache before the bundle loads: one

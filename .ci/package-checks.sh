@@ -52,7 +52,7 @@ check "npm pack (prepack builds dist/)"
 npm pack --pack-destination "$work" >"$work/pack.txt" 2>"$work/pack.err" || fail "npm pack: $(tail -n 20 "$work/pack.err")"
 tgz="$work/$(tail -n 1 "$work/pack.txt")"
 tar -tzf "$tgz" >"$work/files.txt"
-for f in package/LICENSE package/docs/man/sq.1 package/docs/commands/README.md package/bin/sq.js package/dist/sq.cjs package/dist/vendor/yaml.mjs; do
+for f in package/LICENSE package/docs/man/sq.1 package/docs/commands/README.md package/bin/sq.js package/dist/sq.cjs package/dist/vendor/yaml.mjs package/dist/vendor/mcp-sdk-http.mjs package/dist/help/sq.txt package/dist/help/sq.squids.list.txt; do
   grep -qx "$f" "$work/files.txt" || fail "$f is not in the tarball"
 done
 ! grep -q '^package/dist/sea/' "$work/files.txt" || fail "the tarball holds dist/sea/ (the standalone executable)"

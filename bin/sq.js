@@ -20,6 +20,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
       process.exitCode = 1;
     }
   }
+} else if (prerenderedHelp(argv)) {
+  trace?.mark('help (pre-rendered)');
 } else {
   // `sq … | head` closes the pipe early: that is not an error worth a stack trace. Any other error on stdout is the
   // CLI's to report, with its exit code (src/output/sink.ts, main.ts): never an uncaught throw from here.
@@ -77,6 +79,42 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 }
 
 /**
+ * `sq <command…> --help` (or -h) and nothing else, with stdout a pipe, a socket, a file or a device that is no
+ * terminal (/dev/null): the help the build rendered
+ * for that command (dist/help/sq.<words>.txt, esbuild.config.mjs), byte for byte what the CLI prints there (laid out
+ * for 80 columns; test/help/prerendered.test.ts), printed without loading the CLI. False (the CLI runs) for a
+ * terminal, any other argument, a command with no file, or a write that fails before any byte is out.
+ */
+function prerenderedHelp(argv) {
+  const n = argv.length - 1;
+  if (n < 0 || n > 4 || (argv[n] !== '--help' && argv[n] !== '-h')) return false;
+  for (let i = 0; i < n; i++) if (!/^[a-z][a-z0-9-]{0,39}$/.test(argv[i])) return false;
+  let text;
+  try {
+    const st = fs.fstatSync(1);
+    if (!st.isFIFO() && !st.isSocket() && !st.isFile() && !(st.isCharacterDevice() && !require('node:tty').isatty(1))) return false;
+    text = fs.readFileSync(`${__dirname}/../dist/help/${['sq', ...argv.slice(0, n)].join('.')}.txt`);
+  } catch {
+    return false;
+  }
+  let off = 0;
+  try {
+    while (off < text.length) off += fs.writeSync(1, text, off, text.length - off);
+  } catch (e) {
+    // As the CLI: a reader that went away (`sq --help | head -1`) is a quiet stop, exit 0.
+    if (e.code === 'EPIPE') return true;
+    if (off === 0) return false;
+    if (e.code === 'EAGAIN') {
+      process.stdout.on('error', () => {}).write(text.subarray(off));
+      return true;
+    }
+    process.stderr.write(`error: cannot write to stdout: ${e.message}\n`);
+    process.exitCode = 1;
+  }
+  return true;
+}
+
+/**
  * Loads dist/sq.cjs with a V8 code cache, in SQ_CACHE_DIR, else $XDG_CACHE_HOME/sq, else ~/.cache/sq;
  * SQ_CACHE_DIR= (empty) turns it off and the bundle is a plain require(). Node 22.1+ has a cache of its own,
  * module.enableCompileCache(), but it keeps only the code compiled while a module loads, not the functions a command
@@ -99,7 +137,15 @@ function load(dir, word, jq) {
     const module = { exports: {} };
     // import() inside code compiled this way has no loader of its own: the bundle borrows this file's (see
     // src/import-package.ts). Packages resolve the same from bin/ as from dist/.
-    run(module.exports, require, module, file, `${__dirname}/../dist`, (s) => import(s), jq);
+    // The ES modules a command imports on first use that way (dist/vendor/: the MCP SDK, prompts…; the emulator)
+    // compile from Node's own cache (Node 22.1+; none on 20), turned on at the first such import, in the same private
+    // directory: `sq mcp` compiled its 550 KB SDK from source on every start.
+    let esm;
+    const hostImport = (s) => {
+      if (esm === undefined && (esm = codeCache.ownDir(dir))) require('node:module').enableCompileCache?.(`${dir}/node-compile-cache`);
+      return import(s);
+    };
+    run(module.exports, require, module, file, `${__dirname}/../dist`, hostImport, jq);
     trace?.mark('bundle evaluation');
     return { exports: module.exports, saveCache };
   }

@@ -14,6 +14,7 @@ const PACKAGES = {
   '@inquirer/prompts': () => import('@inquirer/prompts'),
   yaml: () => import('yaml'),
   '#mcp-sdk': () => import('#mcp-sdk'),
+  '#mcp-sdk-http': () => import('#mcp-sdk-http'),
   'ssh2-sftp-client': () => import('ssh2-sftp-client'),
 };
 

@@ -10,7 +10,7 @@ import { pages, MAX_PAGE_SIZE, type Envelope, type PageOptions } from '../api/pa
 import type { Column, RenderOptions } from '../output/types.js';
 import { UsageError } from '../errors.js';
 import { exclusive, limitFlag, pageFlag } from '../validate/index.js';
-import { count } from '../io/progress.js';
+import { count } from '../io/count.js';
 
 /** Like gh: a screenful by default, the same on a terminal and in a pipe so scripts see what users see. */
 export const DEFAULT_LIMIT = 30;

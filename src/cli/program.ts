@@ -20,7 +20,8 @@ function addGlobals(cmd: Command) {
 
 function addExamples(cmd: Command, examples: string[]): void {
   EXAMPLES.set(cmd, examples);
-  cmd.addHelpText('after', examplesText(examples));
+  // Laid out when the help is printed, not on every call.
+  cmd.addHelpText('after', () => examplesText(examples));
 }
 
 function examplesText(examples: string[]): string {
@@ -52,9 +53,22 @@ function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
   return cmd;
 }
 
-function addNoun(program: Command, spec: NounSpec, ctx: Ctx): Command {
+/**
+ * `verb`: the verb word of the command line when it names one of the noun's verbs (or an alias). Only that verb is
+ * built whole (its options, examples, subcommands); the others get their name, aliases and summary, all commander
+ * needs to dispatch to that one verb (`sq squids list` built the options of all 11). Without it (the noun's own
+ * help, a word that is no verb: an error that lists them), every verb is built.
+ */
+function addNoun(program: Command, spec: NounSpec, ctx: Ctx, verb?: string): Command {
   const noun = program.command(spec.name).summary(spec.summary).description(helpDescription(spec.summary, spec.description));
-  for (const v of spec.verbs) addVerb(noun, v, ctx);
+  const only = verb !== undefined && spec.verbs.some((v) => v.name === verb || v.aliases?.includes(verb)) ? verb : undefined;
+  for (const v of spec.verbs) {
+    if (only === undefined || v.name === only || v.aliases?.includes(only)) addVerb(noun, v, ctx);
+    else {
+      const stub = noun.command(v.name).summary(v.summary);
+      for (const a of v.aliases ?? []) stub.alias(a);
+    }
+  }
   const first = spec.verbs[0];
   if (first) addExamples(noun, spec.verbs.flatMap((v) => v.examples.slice(0, 1)));
   return noun;
@@ -161,14 +175,23 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
   // `sq completion <shell>` renders the whole tree: every noun is loaded, as with loadAll.
   const all = opts.loadAll || noun === 'completion';
   const wanted = all ? null : noun === 'help' ? scanArgv(argv.slice(index + 1)).noun : noun;
+  // A command line that names a noun sq has (not `help`) needs only that noun: commander dispatches to it, and the
+  // other nouns and the help command would be built for nothing (~1 ms). Any other line (none, `help`, an unknown
+  // word: an error that lists the nouns) gets them all.
+  const alone = !all && noun !== 'help' && NOUNS.some((e) => e.name === wanted);
   for (const entry of NOUNS) {
+    if (alone && entry.name !== wanted) continue;
     if (all || entry.name === wanted) {
       const spec = await loadEntry(entry);
       if (isVerb(spec)) addVerb(program, { ...spec, name: entry.name, output: spec.output ?? entry.output }, ctx);
-      else addNoun(program, spec, ctx);
+      else addNoun(program, spec, ctx, noun === entry.name ? scanArgv(argv.slice(index + 1)).noun : undefined);
     } else {
       program.command(entry.name).summary(entry.summary).description(entry.summary);
     }
+  }
+  if (alone) {
+    if (argv.includes('--help') || argv.includes('-h')) refuseUnknownCommand(program, argv);
+    return program;
   }
   const help = program.command('help [topic...]').summary('help on a command, or a topic: environment, exit-codes');
   help.option('--man', 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`');

@@ -3,7 +3,6 @@
 // Every change is a read-modify-write under a cross-process lock (lib/lock.ts), re-reading the file once the lock
 // is held: two `sq auth login` running at once must both end up in the file, not the last one alone.
 import { closeSync, constants, readFileSync, chmodSync, existsSync, renameSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { importPackage } from '../import-package.js';
 import { SqError, UsageError } from '../errors.js';
@@ -44,7 +43,8 @@ const STALE_MS = 10_000;
 const LOCK_WAIT_MS = 30_000;
 
 function homeOf(env: Record<string, string | undefined>): string {
-  return env.HOME || homedir();
+  // node:os only without HOME: loading it costs ~0.4 ms on every call that reads the profile file.
+  return env.HOME || process.getBuiltinModule('node:os').homedir();
 }
 
 /**

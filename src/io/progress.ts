@@ -2,6 +2,9 @@
 // show what happened without a flood of carriage returns.
 import { displayWidth, truncateWidth } from '../output/width.js';
 
+// count is in a module of its own: the list commands' paging hint (cli/paging.ts) needs it, not the width tables.
+export { count } from './count.js';
+
 interface ProgressOptions {
   stream: NodeJS.WritableStream;
   /** stderr is a terminal: draw a bar in place. */
@@ -102,6 +105,3 @@ export function humanBytes(n: number): string {
   return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
 }
 
-export function count(n: number): string {
-  return n.toLocaleString('en-US');
-}

@@ -3,9 +3,12 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { importPackage } from '../import-package.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, drain, type Sdk, type Shared } from './calls.js';
 import { buildServer } from './register.js';
+
+type SdkHttp = typeof import('./sdk-http.js');
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/i;
 
@@ -15,12 +18,14 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/i;
  * --max-message-bytes is 413. The first line on stdout is {"url", "token"} (token null when --token-env gave it).
  */
 export async function serveHttp(s: Shared, out: Writable, served: string): Promise<void> {
-  const { ctx, opts, sdk } = s;
+  const { ctx, opts } = s;
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const want = Buffer.from(`Bearer ${token}`);
   const max = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const host = opts.http!.host;
-  const sessions = new Map<string, InstanceType<Sdk['StreamableHTTPServerTransport']>>();
+  // The HTTP transport is a module of its own (sdk-http.ts): a stdio server never loads it.
+  const { StreamableHTTPServerTransport } = await importPackage<SdkHttp>('#mcp-sdk-http');
+  const sessions = new Map<string, InstanceType<SdkHttp['StreamableHTTPServerTransport']>>();
   const servers = new Set<{ close(): Promise<void> }>();
   let origins: string[] = [];
   const fail = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {
@@ -40,7 +45,7 @@ export async function serveHttp(s: Shared, out: Writable, served: string): Promi
     if (!transport) {
       if (sid !== undefined) return fail(res, 404, 'Session not found: initialize a new one');
       if (req.method !== 'POST') return fail(res, 400, 'Bad Request: no session; POST an initialize request first');
-      const t = new sdk.StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id: string) => void sessions.set(id, t) });
+      const t = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id: string) => void sessions.set(id, t) });
       t.onclose = () => {
         if (t.sessionId) sessions.delete(t.sessionId);
       };

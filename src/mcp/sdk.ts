@@ -5,8 +5,8 @@
 import { array, boolean, enum as enumOf, looseObject, null as nullOf, number, object, record, string, union, unknown } from 'zod';
 
 export { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-// --http: the SDK's Streamable HTTP transport (with @hono/node-server, bundled with it).
-export { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+// --http's transport is in sdk-http.ts, a file of its own: evaluating it (with @hono/node-server) makes Node load its
+// own undici and zlib (~40 ms of CPU), which a stdio server never uses.
 // stdio: sq reads the lines itself (capped, linear in the line's length) and checks each message with the SDK's schema.
 export { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 

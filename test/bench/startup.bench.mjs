@@ -1,7 +1,9 @@
 // What one call costs against the smallest program doing the same job, every process in a clean environment
 // (lib.mjs cleanEnv: PATH and HOME only), run in this process's loop alternately with its baseline so that machine
 // noise hits both alike; medians of BENCH_RUNS (21) pairs. Each line also gives the load average at its end.
-// - help_ratio: `sq squids --help` ÷ `node -e 0` (target ≤ 1.3): help is what a user types first.
+// - help_ratio: `sq squids --help` ÷ `node -e 0` (target ≤ 1.3): help is what a user types first. To a pipe, as here,
+//   the launcher prints it from dist/help/ without loading the CLI; help_ratio_cli is the same text through the CLI
+//   (`sq help squids`), as help on a terminal runs.
 // - auth_status_ratio: a command that reads the profile file and talks to no server, `sq profiles list --json`
 //   (`sq auth status` checks the key with a request), ÷ a CommonJS script that reads the file and prints the same list.
 // - one_call_ratio: `sq me --json` against the emulator ÷ a CommonJS node:http GET printing the pretty JSON (target
@@ -47,6 +49,9 @@ async function compare(name, a, b, target, env, envB = env, fresh = false, extra
 // Fresh profile and code cache directories of its own: the figures do not depend on HOME or on earlier runs.
 const baseEnv = cleanEnv({ SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')), SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')) });
 await compare('help_ratio', [bin, 'squids', '--help'], ['-e', '0'], '<= 1.3', baseEnv, baseEnv, false, { command: 'sq squids --help', baseline: 'node -e 0' });
+// The same text through the CLI: `sq help squids` prints the same bytes, but the launcher's pre-rendered help
+// (dist/help/) is only for `<command…> --help` to a pipe or a file, so this is what help costs on a terminal.
+await compare('help_ratio_cli', [bin, 'help', 'squids'], ['-e', '0'], 'none (help on a terminal loads the CLI)', baseEnv, baseEnv, false, { command: 'sq help squids', baseline: 'node -e 0' });
 
 const { startEmulator } = await import(join(root, 'dist/emulator/index.js'));
 const emu = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', seed: 'empty' });

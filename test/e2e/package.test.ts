@@ -75,6 +75,8 @@ describe('dist/vendor/', () => {
     ['@inquirer/prompts', 'inquirer-prompts'],
     // sq mcp's part of the MCP SDK and zod: src/mcp/sdk.ts, mapped as #mcp-sdk in package.json "imports".
     ['#mcp-sdk', 'mcp-sdk'],
+    // sq mcp --http's transport, apart so that a stdio server never loads it (src/mcp/sdk-http.ts).
+    ['#mcp-sdk-http', 'mcp-sdk-http'],
   ])('%s: the bundled copy exports what the package does', async (name, file) => {
     const [vendored, real] = await Promise.all([import(join(root, `dist/vendor/${file}.mjs`)), import(name)]);
     // Node 24 adds a 'module.exports' name to a CommonJS package's namespace: not one of the package's own exports.
