@@ -5,7 +5,7 @@ import type { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
 import { VERSION } from '../version.js';
-import { DEFAULT_MAX_MESSAGE_BYTES, drain, type Sdk, type Shared } from './calls.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, drain, type Shared } from './calls.js';
 import { buildServer } from './register.js';
 
 type SdkHttp = typeof import('./sdk-http.js');
