@@ -7,16 +7,20 @@ interface LimitRule {
   prefix: string;
   limit: number;
   windowMs: number;
+  /** A limit the rate-limiting page gives (its table); false for the 600/min the emulator chose. */
+  documented: boolean;
 }
 
 /** The documented limits (the client's table); any other /v1 prefix gets 600/min (our choice, the docs state none). */
-const LIMIT_RULES: readonly LimitRule[] = Object.entries(RATE_LIMITS).map(([p, rule]) => ({ prefix: `/v1/${p}`, ...rule }));
-const DEFAULT_LIMIT_RULE = { limit: 600, windowMs: 60_000 };
+const LIMIT_RULES: readonly LimitRule[] = Object.entries(RATE_LIMITS).map(([p, rule]) => ({ prefix: `/v1/${p}`, ...rule, documented: true }));
+const DEFAULT_LIMIT_RULE = { limit: 600, windowMs: 60_000, documented: false };
 
 export type RateLimitSetting = 'on' | 'off' | number;
 
 interface RateDecision {
   allowed: boolean;
+  /** Whether the path has a limit of the rate-limiting page's table (which 429 body it answers: rateLimitBody). */
+  documented: boolean;
   headers: Record<string, string>;
   retryAfterS: number;
 }
@@ -27,7 +31,7 @@ function prefixOf(path: string): string {
   return seg.length >= 2 ? `/${seg[0]}/${seg[1]}` : `/${seg[0] ?? ''}`;
 }
 
-function ruleFor(path: string): { prefix: string; limit: number; windowMs: number } {
+function ruleFor(path: string): LimitRule {
   const prefix = prefixOf(path);
   const rule = LIMIT_RULES.find((r) => r.prefix === prefix);
   return rule ? { ...rule } : { prefix, ...DEFAULT_LIMIT_RULE };
@@ -66,6 +70,7 @@ export class RateLimiter {
     const retryAfterS = Math.max(1, Math.ceil((resetMs - now) / 1000));
     return {
       allowed: ok,
+      documented: rule.documented,
       retryAfterS,
       headers: {
         'X-RateLimit-Limit': String(allowed),
@@ -82,8 +87,15 @@ export class RateLimiter {
   }
 }
 
-/** The rate-limiting page's 429 body, word for word; the seconds to wait are in Retry-After. */
-export function rateLimitBody(_retryAfterS: number): Record<string, unknown> {
+/**
+ * The 429 body. The docs show two (api-reference §3: a client must take both): the rate-limiting page's
+ * `{error, type, code}` for the limits of its table (the seconds to wait in Retry-After), and the errors page's
+ * DRF throttle `{detail: "Request was throttled. Expected available in N seconds."}`, which the emulator answers
+ * where the table gives no limit (/v1/me, /v1/accounts, /v1/crawlers…: the framework's own throttle, as the
+ * wording says). Both send Retry-After. docs/emulator.md lists the choice.
+ */
+export function rateLimitBody(retryAfterS: number, documented = true): Record<string, unknown> {
+  if (!documented) return { detail: `Request was throttled. Expected available in ${retryAfterS} second${retryAfterS === 1 ? '' : 's'}.` };
   return {
     error: 'Rate limit exceeded. Please try again later.',
     type: 'RateLimitExceeded',

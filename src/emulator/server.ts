@@ -189,7 +189,7 @@ export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, r
           if (!decision.allowed) {
             return {
               status: 429,
-              body: rateLimitBody(decision.retryAfterS),
+              body: rateLimitBody(decision.retryAfterS, decision.documented),
               headers: { 'Retry-After': String(decision.retryAfterS) },
             };
           }
