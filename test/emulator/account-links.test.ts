@@ -3,7 +3,7 @@
 // status codes. (The wording of their 400s is the emulator-fidelity work's, not asserted here.)
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { startTestEmulator, type TestEmu } from './helpers.js';
+import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 
 type J = Record<string, any>;
 // Key sets of the samples, as docs-samples.json has them (pages update-account-limits, link-account-to-squid,

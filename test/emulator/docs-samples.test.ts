@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { startTestEmulator, type Reply, type TestEmu } from './helpers.js';
+import { startTestEmulator, type Reply, type TestEmu } from '../helpers/emulator.js';
 
 type J = Record<string, any>;
 interface Sample { label: string; heading: string; body: unknown }
