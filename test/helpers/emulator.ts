@@ -73,7 +73,9 @@ export async function startTestEmulator(opts: Partial<EmulatorOptions> = {}): Pr
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
   const log = async (after?: number): Promise<LoggedRequest[]> => {
-    const r = await send('GET', `/_emulator/requests${after === undefined ? '' : `?after=${after}`}`, undefined, {});
+    const path = `/_emulator/requests${after === undefined ? '' : `?after=${after}`}`;
+    // Once more when the connection failed: a kept-alive socket the emulator closed as the read went out (a GET).
+    const r = await send('GET', path, undefined, {}).catch(() => send('GET', path, undefined, {}));
     if (r.status !== 200) throw new Error(`GET /_emulator/requests -> ${r.status} ${r.text}`);
     return Array.isArray(r.body) ? r.body : (r.body?.data ?? []);
   };

@@ -21,6 +21,7 @@ function everydayBlock(): string[] {
 
 describe('README everyday commands', () => {
   it('run as written, each line exit 0', async () => {
+    emu.expectWrites('POST /v1/squids', 'POST /v1/squids/*', 'POST /v1/tasks', 'POST /v1/tasks/upload', 'POST /v1/runs', 'POST /v1/accounts/cookies');
     const cwd = tempDir('sq-everyday-');
     writeFileSync(join(cwd, 'tasks.csv'), 'url\nhttps://www.google.com/maps/search/cafe+kreuzberg\n');
     writeFileSync(join(cwd, 'cookies.json'), JSON.stringify({ auth_token: 'a1b2c3', ct0: 'd4e5f6' }));
