@@ -72,14 +72,8 @@ export async function startTestEmulator(opts: Partial<EmulatorOptions> = {}): Pr
     }
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
-  const log = async (after?: number): Promise<LoggedRequest[]> => {
-    const path = `/_emulator/requests${after === undefined ? '' : `?after=${after}`}`;
-    // Once more when the connection failed: a kept-alive socket the emulator closed as the read went out (a GET).
-    const r = await send('GET', path, undefined, {}).catch(() => send('GET', path, undefined, {}));
-    if (r.status !== 200) throw new Error(`GET /_emulator/requests -> ${r.status} ${r.text}`);
-    return Array.isArray(r.body) ? r.body : (r.body?.data ?? []);
-  };
-  const check = new WriteCheck(log);
+  // In-process: the check reads the log after each test without an HTTP round trip (~1 ms of CPU each).
+  const check = new WriteCheck(async (after) => running.log.list().filter((r) => r.id > after));
   // Every control-plane call goes through here, so that a test reading, clearing or resetting the log by hand has
   // looked at it too.
   const ctl = async (method: string, path: string, body?: unknown): Promise<Reply> => {
