@@ -41,6 +41,9 @@ export default defineConfig({
     // As many from the start: with fewer, a worker tinypool retires while files are queued for it fails the run
     // ("Terminating worker thread", vitest 3.2 with isolate: false).
     minWorkers: workers,
+    // vitest's runner, with the request log of every test emulator checked after each test (a write sq made that
+    // the test did not expect fails it: test/helpers/write-check.ts).
+    runner: './test/setup/runner.ts',
     reporters: ['default', './test/setup/summary-reporter.ts'],
     sequence: { sequencer: WaitersFirst },
   },

@@ -50,6 +50,8 @@ export interface RunningEmulator {
   baseUrl: string;
   token: string;
   emu: Emu;
+  /** The request log of GET /_emulator/requests, for a caller in the same process (the tests' write check). */
+  log: RequestLog;
   close(): Promise<void>;
 }
 
@@ -167,5 +169,5 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       }
     })());
 
-  return { baseUrl, token, emu, close };
+  return { baseUrl, token, emu, log, close };
 }

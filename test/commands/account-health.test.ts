@@ -51,6 +51,7 @@ describe('sq crawlers get shows account_type (changelog: a crawler has account_t
 
 describe('squids create / go on an account crawler pick its account (changelog: account_type, status "200")', () => {
   it('squids create links the one healthy account of the type', async () => {
+    emu.expectWrites('POST /v1/squids', 'POST /v1/squids/*');
     const tw = account(DEMO_ACCOUNT_USERNAMES.twitter);
     const r = await sq(['squids', 'create', '--crawler', 'twitter-profile-scraper', '--name', 'Profiles', '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);

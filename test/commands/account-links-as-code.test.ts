@@ -81,6 +81,7 @@ describe('plan and apply', () => {
   });
 
   it('the order of the list is no change; [] unlinks every account', async () => {
+    emu.expectWrites('POST /v1/squids/*');
     const inf = emu.squidId(DEMO_SQUIDS.influencers);
     const tw = accountId(DEMO_ACCOUNT_USERNAMES.twitter);
     expect((await plan({ squids: { [DEMO_SQUIDS.influencers]: { accounts: [DEMO_ACCOUNT_USERNAMES.twitter] } } })).items).toEqual([]);

@@ -23,6 +23,7 @@ const run = (args: string[]) => sq(args, { env: emu.env() });
 
 describe('apply: params updates replace (api-changelog 2026-09 SDK facts; update-squid page)', () => {
   it('a param set earlier (outside the file) survives an apply of another key; the next plan is empty', async () => {
+    emu.expectWrites('POST /v1/squids/*');
     const paris = emu.squidId(DEMO_SQUIDS.paris);
     expect((await run(['squids', 'update', paris, '--param', 'ratings=4.5+', '--param', 'functions.fetch_business_images=true'])).code).toBe(0);
     const doc = { squids: { [DEMO_SQUIDS.paris]: { params: { max_results: 50 } } } };

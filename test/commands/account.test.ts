@@ -246,6 +246,7 @@ describe('tokens in webhook URLs', () => {
   });
 
   it('plan (text and --json) and apply --json mask the token; --show-secrets shows it', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const doc = parse(await exported());
     doc.squids['Lyon bakeries'].webhook = { url: 'https://ci.example.com/hook?token=TOKEN-4242-SECRET&a=1', events: ['run.done'] };
     const edited = file(JSON.stringify(doc), 'token.json');
@@ -276,6 +277,7 @@ describe('values from ${VAR} are secrets', () => {
   });
 
   it('a token from ${VAR} in a URL\'s path, or in ?code=, is masked by plan, apply --dry-run and apply reports (text and --json)', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const f = file(
       'squids:\n  "Paris restaurants":\n    webhook: { url: "https://hooks.slack.com/services/${SLACK_HOOK}", events: [run.done] }\n' +
         '  "Lyon bakeries":\n    webhook: { url: "https://fn.azurewebsites.net/api/hook?code=AZLITERAL9999", events: [run.done] }\n',
@@ -295,6 +297,7 @@ describe('values from ${VAR} are secrets', () => {
   });
 
   it('a value of 1 to 3 characters is masked too: plan, apply --dry-run, -v and messages (text and --json)', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const f = file('squids:\n  "Paris restaurants":\n    sftp: { host: sftp.example.com, username: "${SFTP_USER}", password: "${SFTP_PASSWORD}", directory: /up }\n');
     const env = { SFTP_USER: 'q7z' };
     expect((await run(['plan', '-f', f, '--show-secrets'], env)).stdout).toContain('username: "q7z"');
@@ -467,6 +470,7 @@ describe('edit → plan → apply → plan', () => {
   });
 
   it('a file of `sq delivery apply` is an account file: plan, then apply, then nothing to do', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const f = file(`
 squids:
   "Paris restaurants":
@@ -486,6 +490,7 @@ squids:
 
 describe('drift', () => {
   it('a change made through the API behind sq’s back is detected: exit 10 with the field', async () => {
+    emu.expectWrites('POST /v1/squids/*');
     const f = file(await exported());
     const id = emu.squidId('Tech influencers');
     await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { concurrency: 5, run_notify: 'on_error' } });
@@ -558,6 +563,7 @@ squids:
   });
 
   it('partial failure: exit 8, the failed and skipped items reported, the others applied', async () => {
+    emu.expectWrites('POST /v1/squids', 'POST /v1/squids/*', 'POST /v1/tasks');
     await emu.clearRequests();
     // indeed-jobs allows 10 workers at most: the service refuses 15 (ConcurrencyLimitExceeded).
     const f = file(`
@@ -610,6 +616,7 @@ squids:
 
 describe('apply: a single item', () => {
   it('when the only item fails, apply exits with that error\'s own code and message', async () => {
+    emu.expectWrites('POST /v1/squids/*');
     const r = await run(['apply', '-f', file('squids:\n  "Job board watch": { concurrency: 15 }\n')]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: .*ConcurrencyLimitExceeded/m);

@@ -22,6 +22,7 @@ describe('a 200 that is an error message, not the document', () => {
   });
 
   it('sq go: exit 1 naming the run endpoint, not a wait until --timeout', async () => {
+    emu.expectWrites('POST /v1/squids', 'POST /v1/squids/*', 'POST /v1/tasks', 'POST /v1/runs');
     await emu.faults([{ method: 'GET', path: '/v1/runs/', action: 'status', status: 200, body: MAINTENANCE }]);
     const r = await sq(['go', 'amazon-products', 'https://www.amazon.com/s?k=no+document', '--timeout', '10m', '--interval', '1s'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(1);
@@ -79,6 +80,7 @@ describe('a 3xx', () => {
   });
 
   it('to POST /v1/runs: the outcome is unknown, said so', async () => {
+    emu.expectWrites('POST /v1/runs');
     await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'status', status: 307, headers: { Location: '/v2/runs' }, body: {} }]);
     const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.paris], { env: emu.env() });
     expect(r.code, r.stderr).toBe(1);

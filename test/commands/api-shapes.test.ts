@@ -26,6 +26,7 @@ async function salesNavSquid(params?: J): Promise<string> {
 
 describe('runs start on a squid that is not ready', () => {
   it('exits 1 with the API message and says how to set the missing parameters', async () => {
+    emu.expectWrites('POST /v1/runs');
     const id = await salesNavSquid();
     const r = await sq(['runs', 'start', '--squid', id], { env: emu.env() });
     expect(r.code).toBe(1);
@@ -36,6 +37,7 @@ describe('runs start on a squid that is not ready', () => {
   });
 
   it('a squid whose params were never set (all optional): says they must be set before the first run', async () => {
+    emu.expectWrites('POST /v1/runs', 'POST /v1/squids/*');
     const id = (await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.amazon, name: 'No params yet' } })).id;
     await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: [{ url: 'https://www.amazon.com/s?k=kettle' }] } });
     const r = await sq(['runs', 'start', '--squid', id], { env: emu.env() });
@@ -51,6 +53,7 @@ describe('runs start on a squid that is not ready', () => {
 
 describe('finished runs', () => {
   it('runs stats prints eta "∞" and runs list a fractional credit_used as sent', async () => {
+    emu.expectWrites('POST /v1/runs');
     const id = await salesNavSquid({ results_type: 'leads', functions: { email_enrichment: true } });
     const started = await sq(['runs', 'start', '--squid', id, '--json'], { env: emu.env() });
     expect(started.code, started.stderr).toBe(0);
@@ -66,6 +69,7 @@ describe('finished runs', () => {
   });
 
   it('runs list shows seeded and new runs with "…Z" timestamps (the list sample\'s form), newest first, durations from both', async () => {
+    emu.expectWrites('POST /v1/runs');
     const paris = emu.squidId(DEMO_SQUIDS.paris);
     const fresh = await sq(['runs', 'start', '--squid', paris, '--json'], { env: emu.env() });
     await finish(JSON.parse(fresh.stdout).id);

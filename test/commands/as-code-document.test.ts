@@ -60,6 +60,7 @@ describe('one document for 0, 1 and 2 changes', () => {
   const ONE = deliveryYaml(`https://ci.example.com/hook?token=${TOKEN}`).replace(/\n  "Lyon bakeries":\n.*\n/, '\n');
   for (const [name, argv, dry] of COMMANDS) {
     it(`${name}: 2 changes, then 1, then 0`, async () => {
+      emu.expectWrites('POST /v1/delivery');
       const [cmd, ...rest] = argv;
       const run = (f: string) => doc([cmd, ...(cmd === 'delivery' ? [rest[0], '-f', f, ...rest.slice(1)] : ['-f', f, ...rest])]);
       // Lyon's e-mail and Paris' SFTP and webhook: three channels.
@@ -166,6 +167,7 @@ describe('the plan before apply', () => {
   });
 
   it('sq plan exits 0 with changes unless --detailed-exitcode asks for 10', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const f = file('good.yaml', GOOD);
     expect((await sq(['plan', '-f', f], { env })).code).toBe(0);
     expect((await sq(['plan', '-f', f, '--detailed-exitcode'], { env })).code).toBe(10);

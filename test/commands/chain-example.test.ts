@@ -11,6 +11,7 @@ const emu = useEmulator({ each: 'reset' });
 const words = (line: string) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
 
 it('each example runs against the emulator, in order: the chain is created, then changed', async () => {
+  emu.expectWrites('POST /v1/squids/*/chain', 'PATCH /v1/squids/*/chain');
   expect(spec.examples.length).toBeGreaterThan(0);
   for (const line of spec.examples) {
     const [cmd, ...args] = words(line);

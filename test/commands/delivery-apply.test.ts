@@ -222,6 +222,7 @@ describe('applying', () => {
   });
 
   it('a POST the API refuses is reported per channel', async () => {
+    emu.expectWrites('POST /v1/delivery');
     await emu.faults([{ method: 'POST', path: '/v1/delivery', action: 'status', status: 400, body: { error: { message: 'ftp_fields.host is bad', type: 'validation_error', param: 'ftp_fields.host' } }, count: 1 }]);
     try {
       const r = await sq(['delivery', 'apply', '-f', file('good.yaml', GOOD), '--json'], { env });

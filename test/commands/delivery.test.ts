@@ -42,6 +42,7 @@ describe('delivery sftp', () => {
   });
 
   it('reads the password from stdin, strips the newline echo adds, defaults --port to 22, and --inactive', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const r = await sq(['delivery', 'sftp', '--squid', parisId, '--host', 'h.example', '--username', 'u', '--directory', '/d', '--password-stdin', '--inactive', '--json', '--show-secrets'], {
       env,
       stdin: 'from stdin pw\n',
@@ -55,6 +56,7 @@ describe('delivery sftp', () => {
   });
 
   it('table output masks the password, hints about the directory and the firewall', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const r = await sq(['delivery', 'sftp', '--squid', parisId, ...SFTP, '--password-env', 'SFTP_PW', '--format', 'table'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/password\s+\*{8}/);
@@ -65,6 +67,7 @@ describe('delivery sftp', () => {
   });
 
   it('--show-secrets prints the password the API echoes', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const r = await sq(['delivery', 'sftp', '--squid', parisId, ...SFTP, '--password-env', 'SFTP_PW', '--show-secrets', '--format', 'tsv'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(PW);
@@ -121,6 +124,7 @@ describe('delivery webhook', () => {
   });
 
   it('a token in the path (Slack, Discord, Office 365, any long random key) is masked by webhook, show, squids get, -v and --dry-run', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const urls = {
       'hooks.slack.com/services/T0AB12CD3/B0EF45GH6/SLACKSECRET': 'SLACKSECRET',
       'discord.com/api/webhooks/1234567890/DISCORDTOKEN-x_y': 'DISCORDTOKEN-x_y',
@@ -151,6 +155,7 @@ describe('delivery webhook', () => {
   });
 
   it('the success line masks a token too short for the scrubbing of free text', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const r = await sq(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', 'https://ci.example.com/hook?token=abc', '--events', 'run.done'], { env });
     expect(r.code).toBe(0);
     // A host without a rule of its own: scheme and host, the rest masked (the rule of records and sq export, issue 33 E3).
@@ -233,6 +238,7 @@ describe('delivery email, sheet, s3', () => {
   });
 
   it('s3 reads keys from named env vars and masks them', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const r = await sq(
       ['delivery', 's3', '--squid', parisId, '--bucket', 'b1', '--target-path', '/exports/', '--access-key-env', 'AK', '--secret-key-env', 'SK', '--json'],
       { env: { ...env, AK: 'AKIAEXAMPLEKEY123', SK: 'sEcReT/example+key' } },
@@ -254,6 +260,7 @@ describe('delivery email, sheet, s3', () => {
 
 describe('delivery show', () => {
   it('reads the config back from the squid record, secrets masked, one line per channel on a terminal', async () => {
+    emu.expectWrites('POST /v1/delivery');
     await sq(['delivery', 'sftp', '--squid', parisId, ...SFTP, '--password-env', 'SFTP_PW'], { env });
     await sq(['delivery', 'webhook', '--squid', parisId, '--url', 'https://ci.example.com/hook', '--events', 'all'], { env });
     const j = await sq(['delivery', 'show', '--squid', 'Paris restaurants', '--json'], { env });
@@ -299,6 +306,7 @@ describe('delivery test', () => {
   });
 
   it('webhook: a 500 answer is a failure, exit 1, with the status in the message', async () => {
+    emu.expectWrites('POST /v1/delivery/test-webhook');
     status = 500;
     const r = await sq(['delivery', 'test', 'webhook', '--url', url], { env });
     expect(r.code).toBe(1);
@@ -306,6 +314,7 @@ describe('delivery test', () => {
   });
 
   it('webhook: the messages mask a token too short for the scrubbing of free text, unless --show-secrets', async () => {
+    emu.expectWrites('POST /v1/delivery/test-webhook');
     for (const [code, st] of [[0, 200], [1, 500]]) {
       status = st;
       const r = await sq(['delivery', 'test', 'webhook', '--url', `${url}?token=ab`], { env });

@@ -167,6 +167,7 @@ describe('every id a command takes works as the 8-character prefix the tables sh
   ];
 
   it.each(kinds)('%s', async (_kind, argsOf) => {
+    emu.expectWrites('POST /v1/tasks/upload');
     const cache = tempDir('sq-prefix-cache-');
     const env = emu.env({ SQ_CACHE_DIR: cache });
     const squid = emu.squidId(DEMO_SQUIDS.paris);
@@ -192,6 +193,7 @@ describe('every id a command takes works as the 8-character prefix the tables sh
   });
 
   it('an upload prefix sq did not see started is exit 3 saying why, and the full id still works', async () => {
+    emu.expectWrites('POST /v1/tasks/upload');
     const squid = emu.squidId(DEMO_SQUIDS.paris);
     const cache = tempDir('sq-prefix-cache-');
     const csv = join(cache, 'tasks.csv');

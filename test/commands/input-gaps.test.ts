@@ -77,6 +77,7 @@ describe('squid names and parameters', () => {
   });
 
   it('a name of 255 characters is sent', async () => {
+    emu.expectWrites('POST /v1/squids');
     const name = 'é'.repeat(255);
     const r = await sq(['squids', 'create', '--crawler', 'google-maps-search-export', '--name', name, '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);

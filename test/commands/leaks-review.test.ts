@@ -22,6 +22,7 @@ describe('no secret or file content in messages', () => {
   });
 
   it("sq delivery webhook's success line hides a path token on a host without a rule of its own, as its records do", async () => {
+    emu.expectWrites('POST /v1/delivery');
     const r = await sq(['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', HOOK, '-v'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).not.toContain('tokSECRETabc123');
@@ -29,6 +30,7 @@ describe('no secret or file content in messages', () => {
   });
 
   it('sq delivery test webhook hides the path token in its trace and its error', async () => {
+    emu.expectWrites('POST /v1/delivery/test-webhook');
     await emu.faults([{ path: '/v1/delivery/test-webhook', action: 'status', status: 400, body: { error: 'did not answer' }, count: 1 }]);
     const r = await sq(['delivery', 'test', 'webhook', '--url', HOOK, '-v'], { env: emu.env() });
     expect(r.stdout + r.stderr).not.toContain('tokSECRETabc123');

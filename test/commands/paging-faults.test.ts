@@ -35,6 +35,7 @@ describe('a 200 answer that is not a page', () => {
 
 describe('a 2xx answer to a write that lacks what the endpoint promises', () => {
   it('runs start: no run id is "may have reached the server" (non-zero, recent runs listed), never "Started run "', async () => {
+    emu.expectWrites('POST /v1/runs');
     await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'status', status: 201, body: { detail: 'ok' }, count: 1 }]);
     const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.paris], { env: emu.env() });
     expect(r.code).not.toBe(0);
@@ -45,6 +46,7 @@ describe('a 2xx answer to a write that lacks what the endpoint promises', () => 
   });
 
   it('tasks add: neither tasks nor duplicated_count is an error, never "Added 0 tasks"', async () => {
+    emu.expectWrites('POST /v1/tasks');
     await emu.faults([{ method: 'POST', path: '/v1/tasks', action: 'status', status: 201, body: { detail: 'ok' }, count: 1 }]);
     const r = await sq(['tasks', 'add', '--squid', DEMO_SQUIDS.paris, 'https://www.google.com/maps/search/a', 'https://www.google.com/maps/search/b'], { env: emu.env() });
     expect(r.code).not.toBe(0);

@@ -86,6 +86,7 @@ describe('--jq', () => {
   });
 
   it('secrets stay masked', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const pw = 'jq-Secret-Password-1';
     // The SFTP echo carries the password (GET /v1/squids never does).
     const r = await sq(['delivery', 'sftp', '--squid', 'Paris restaurants', '--host', 'h.example.com', '--port', '22', '--username', 'u', '--directory', '/d', '--password-env', 'PW', '--jq', '..|strings'], { env: emu.env({ PW: pw }) });
@@ -133,6 +134,7 @@ describe('--fields names are checked against the data', () => {
   });
 
   it('after a write, an unknown name is a warning (even with --quiet) naming the id, exit 0, never exit 2', async () => {
+    emu.expectWrites('POST /v1/squids');
     const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.paris, '--json', '--quiet', '--fields', 'idd'], { env: emu.env() });
     expect(r.code).toBe(0);
     const run = JSON.parse(r.stdout);
@@ -209,6 +211,7 @@ describe('sq api -H and -i', () => {
   });
 
   it('a password sent with -F is scrubbed from the error when the server quotes the body back', async () => {
+    emu.expectWrites('POST /v1/delivery');
     await emu.faults([{ method: 'POST', path: '/v1/delivery', action: 'status', status: 400, body: { detail: 'bad ftp_fields: {"password": "PWF-9911-X"}' } }]);
     const r = await sq(['api', '/v1/delivery', '-X', 'POST', '-F', 'ftp_fields={"password":"PWF-9911-X"}'], { env: emu.env() });
     expect(r.code).not.toBe(0);

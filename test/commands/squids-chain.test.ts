@@ -113,6 +113,7 @@ describe('sq squids chain set', () => {
   });
 
   it('with a chain: PATCH carrying only the settings given; the same target and field map are accepted', async () => {
+    emu.expectWrites('PATCH /v1/squids/*/chain');
     await emu.api(`/v1/squids/${paris}/chain`, { method: 'POST', body: { target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' } } });
     await emu.clearRequests();
     const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--target-crawler', 'amazon-products', '--field-map', 'website=url', '--target-concurrency', '5', '--no-autostart'], { env: emu.env() });
@@ -138,6 +139,7 @@ describe('sq squids chain set', () => {
   });
 
   it('the 4th squid of a chain: the API\'s 422 is shown', async () => {
+    emu.expectWrites('POST /v1/squids/*/chain');
     const squids = [paris];
     for (const name of ['B', 'C']) squids.push((await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.amazon, name } })).id);
     // The emulator links a target once it exists: fire two chains by hand through the control state.
@@ -151,6 +153,7 @@ describe('sq squids chain set', () => {
 
 describe('sq squids chain delete', () => {
   it('needs --yes without a terminal; removes the link with DELETE; a squid without a chain is exit 3', async () => {
+    emu.expectWrites('DELETE /v1/squids/*/chain');
     await emu.api(`/v1/squids/${paris}/chain`, { method: 'POST', body: { target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' } } });
     await emu.clearRequests();
     const ask = await sq(['squids', 'chain', 'delete', DEMO_SQUIDS.paris], { env: emu.env() });
@@ -183,6 +186,7 @@ describe('the command tree below a verb', () => {
 
 describe('chain set: the target squid costs too', () => {
   it('before the chain has fired: says its runs are charged, with the target crawler\'s rate a row', async () => {
+    emu.expectWrites('POST /v1/squids/*/chain');
     const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--target-crawler', 'amazon-products', '--field-map', 'website=url'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`Costs too: each done run of ${DEMO_SQUIDS.paris} adds its results as tasks of the target squid (Amazon Products Scraper, made on the first done run) and starts a run of it, which is charged.`);
@@ -190,6 +194,7 @@ describe('chain set: the target squid costs too', () => {
   });
 
   it('once the target has tasks: its estimate, from POST /v1/squid/estimate', async () => {
+    emu.expectWrites('PATCH /v1/squids/*/chain');
     await emu.api(`/v1/squids/${paris}/chain`, { method: 'POST', body: { target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' } } });
     const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: paris } });
     for (let i = 0; i < 20 && (await emu.api(`/v1/runs/${run.id}`)).status !== 'done'; i++) await emu.advance(10_000);

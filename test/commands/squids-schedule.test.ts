@@ -43,6 +43,7 @@ describe('squids update --schedule/--timezone (changelog: cron_expression 5 fiel
   });
 
   it('sends cron_expression and timezone, and get shows it in words with the next run', async () => {
+    emu.expectWrites('POST /v1/squids/*');
     const r = await sq(['squids', 'update', DEMO_SQUIDS.paris, '--schedule', '0 9 * * 1', '--timezone', 'Europe/Paris', '--to-complete', '--no-line-breaks', '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
     // The estimate of one scheduled run goes first (test/commands/schedule-spend.test.ts), then the update.
@@ -73,6 +74,7 @@ describe('squids update --schedule/--timezone (changelog: cron_expression 5 fiel
 
 describe('squids activate|deactivate (changelog: is_active)', () => {
   it('sends is_active and shows the squid', async () => {
+    emu.expectWrites('POST /v1/squids/*');
     const off = await sq(['squids', 'deactivate', DEMO_SQUIDS.paris, '--json'], { env: emu.env() });
     expect(off.code, off.stderr).toBe(0);
     expect(JSON.parse(off.stdout).is_active).toBe(false);

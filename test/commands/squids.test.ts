@@ -54,6 +54,7 @@ describe('confirmation', () => {
   });
 
   it.each([['--yes'], ['-y']])('%s skips the question', async (flag) => {
+    emu.expectWrites('DELETE /v1/squids/*');
     const r = await sq(['squids', 'delete', paris, flag, '--json'], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ id: paris, object: 'squid', deleted: true });
@@ -110,6 +111,7 @@ describe('--param keys', () => {
   });
 
   it('a param set earlier survives a --param of another key (params updates replace, api-changelog SDK facts)', async () => {
+    emu.expectWrites('POST /v1/squids/*');
     expect((await sq(['squids', 'update', 'Paris restaurants', '--param', 'ratings=4.5+'], { env: emu.env() })).code).toBe(0);
     expect((await sq(['squids', 'update', 'Paris restaurants', '--param', 'max_results=50'], { env: emu.env() })).code).toBe(0);
     expect((await sq(['squids', 'update', 'Paris restaurants', '--param', 'functions.fetch_business_images=true'], { env: emu.env() })).code).toBe(0);
@@ -185,6 +187,7 @@ describe('paging', () => {
 
 describe('squids create', () => {
   it('names the next step on a terminal only: a script reading --json or TSV gets nothing on stderr', async () => {
+    emu.expectWrites('POST /v1/squids');
     const onTty = await sq(['squids', 'create', '--crawler', 'google-maps-search-export', '--name', 'Hint A'], { env: emu.env(), tty: true });
     expect(onTty.code).toBe(0);
     expect(onTty.stderr).toMatch(/^Next: sq tasks add --squid [0-9a-f]{32} <url>…\n$/m);

@@ -102,6 +102,7 @@ describe('confirmation and --dry-run', () => {
   });
 
   it('deleting an unknown task exits 3', async () => {
+    emu.expectWrites('DELETE /v1/tasks/*');
     const r = await sq(['tasks', 'delete', task, '--yes'], { env: emu.env() });
     expect(r.code).toBe(3);
   });
@@ -123,6 +124,7 @@ describe('large task lists go in batches', () => {
   });
 
   it('a later batch refused: the earlier ones stay, exit 8 with a report, and a rerun adds the rest', async () => {
+    emu.expectWrites('POST /v1/tasks');
     const file = join(dir, 'partly-bad.txt');
     const lines = Array.from({ length: 600 }, (_, i) => url(i));
     lines[550] = 'https://example.com/not-a-maps-url';
@@ -165,6 +167,7 @@ describe('large task lists go in batches', () => {
 
 describe('tasks add', () => {
   it('counts added and duplicate tasks on stderr beside the rows; with --json they are in the answer, and stderr stays empty', async () => {
+    emu.expectWrites('POST /v1/tasks');
     const url = 'https://www.google.com/maps/search/stderr+counts';
     const tsv = await sq(['tasks', 'add', '--squid', paris, url, url, '--format', 'tsv'], { env: emu.env() });
     expect(tsv.code).toBe(0);

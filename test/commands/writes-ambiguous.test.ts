@@ -129,6 +129,7 @@ describe('Ctrl-C while a DELETE is being retried', () => {
 
 describe('an ambiguous runs start whose listing is empty', () => {
   it('says no run is listed yet and the server may still start one, not that none was started', async () => {
+    emu.expectWrites('POST /v1/runs');
     const lyon = emu.squidId(DEMO_SQUIDS.lyon);
     await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'status', status: 504, count: 1 }]);
     const r = await sq(['runs', 'start', '--squid', lyon], { env: emu.env() });
@@ -151,6 +152,7 @@ describe('retries (reliability.md: GET/HEAD/DELETE on 502/503/504, connection re
   });
 
   it('a DELETE of an unknown object is still "not found" (exit 3) when no earlier attempt reached the server', async () => {
+    emu.expectWrites('DELETE /v1/squids/*');
     const r = await sq(['squids', 'delete', '0'.repeat(32), '--yes'], { env: emu.env() });
     expect(r.code).toBe(3);
   });

@@ -11,6 +11,7 @@ const emu = useEmulator({ each: 'reset' });
 
 describe('sq export | plan | apply (built binary)', () => {
   it('export → plan exits 0; drift through the API → exit 10 (--detailed-exitcode); apply → plan exits 0 again', async () => {
+    emu.expectWrites('POST /v1/squids/*');
     const ex = await sqBin(['export'], { env: emu.env() });
     expect(ex.code, ex.stderr).toBe(0);
     const f = join(tempDir('sq-e2e-account-'), 'sq.yaml');

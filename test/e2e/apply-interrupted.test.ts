@@ -60,6 +60,7 @@ describe('sq apply interrupted', () => {
 
 describe('sq delivery apply interrupted', () => {
   it.each(SIGNALS)('%s: exit %i with the report', async (signal, code, prefix) => {
+    emu.expectWrites('POST /v1/delivery');
     const squids = [DEMO_SQUIDS.paris, DEMO_SQUIDS.influencers, DEMO_SQUIDS.jobs, DEMO_SQUIDS.headphones, DEMO_SQUIDS.lyon];
     const file = join(tempDir('sq-dapply-int-'), 'delivery.yaml');
     writeFileSync(file, `squids:\n${squids.map((s, i) => `  ${JSON.stringify(s)}:\n    email: { address: ops${i}@example.com }\n`).join('')}`);

@@ -99,6 +99,7 @@ describe('webhook URLs: secret query values are masked like passwords', () => {
   }
 
   it('delivery webhook: record, success line and --verbose trace mask it; --show-secrets shows it', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const e = env();
     const r = await sqBin(['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', url, '--json', '--verbose'], { env: e });
     expect(r.code, r.stderr).toBe(0);
@@ -115,6 +116,7 @@ describe('webhook URLs: secret query values are masked like passwords', () => {
   });
 
   it('delivery show (table and JSON) and --dry-run mask it', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const e = env();
     expect((await sqBin(['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', url], { env: e })).code).toBe(0);
     for (const args of [
@@ -134,6 +136,7 @@ describe('webhook URLs: secret query values are masked like passwords', () => {
   });
 
   it('delivery apply: the plan and the report mask it', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const e = env();
     const file = join(dir, 'delivery.yaml');
     writeFileSync(file, `squids:\n  "${DEMO_SQUIDS.paris}":\n    webhook: { url: "${url}", events: [run.done] }\n`);

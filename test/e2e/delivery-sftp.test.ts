@@ -35,6 +35,7 @@ async function listRemote(dir: string): Promise<{ name: string; text: (n: string
 const login = () => ['--host', target.host, '--port', String(target.port), '--username', target.username];
 
 it('test sftp passes for the real directory, fails for a missing one and for a wrong password', async () => {
+  emu.expectWrites('POST /v1/delivery/test-sftp');
   const env = emu.env({ SFTP_PW: target.password, WRONG_PW: 'not-the-password-1' });
   const ok = await sqBin(['delivery', 'test', 'sftp', ...login(), '--directory', target.directory, '--password-env', 'SFTP_PW'], { env });
   expect(ok.code, ok.stderr).toBe(0);
@@ -54,6 +55,7 @@ it('test sftp passes for the real directory, fails for a missing one and for a w
 }, 60_000);
 
 it('a completed run uploads its results to the configured directory', async () => {
+  emu.expectWrites('POST /v1/delivery', 'POST /v1/runs');
   const env = emu.env({ SFTP_PASSWORD: target.password });
   const cfg = await sqBin(['delivery', 'sftp', '--squid', 'Paris restaurants', ...login(), '--directory', target.directory, '--password-env', 'SFTP_PASSWORD', '--json'], { env });
   expect(cfg.code, cfg.stderr).toBe(0);

@@ -66,6 +66,7 @@ describe('exit codes from real situations', () => {
   });
 
   it('an HTML error page becomes a clear message, not a stack trace', async () => {
+    emu.expectWrites('POST /v1/squids');
     await emu.faults([{ method: 'POST', path: '/v1/squids', action: 'html', status: 502 }]);
     const r = await sqBin(['api', '/v1/squids', '-X', 'POST', '-f', 'crawler=x'], { env: emu.env() });
     expect(r.code).toBe(1);
@@ -97,6 +98,7 @@ describe('pacing and retries', () => {
 
 describe('secrets', () => {
   it('the key and an SFTP password never appear in --verbose output', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const dir = tempDir('sq-body-');
     const password = 'Hunter2-very-secret-pw';
     const body = join(dir, 'body.json');

@@ -154,6 +154,7 @@ describe('a 3xx answer to POST /v1/runs during sq go (issue 33, E9)', () => {
   const runsOf = async (squid: string) => ((await emu.api(`/v1/runs?squid=${squid}`)) as { data: { id: string }[] }).data;
   for (const [label, after] of [['the run did start (the gateway answered after the app took it)', true], ['the run did not start', false]] as const) {
     it(`${label}: "may have started anyway", and the rerun leaves one run, exported`, async () => {
+      emu.expectWrites('POST /v1/tasks', 'POST /v1/runs');
       const dir = tempDir('sq-go-rerun-');
       dirs.push(dir);
       const file = join(dir, 'out.ndjson');

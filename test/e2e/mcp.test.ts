@@ -315,6 +315,7 @@ describe('tools: names, annotations, schemas', () => {
   });
 
   it('squids_attach_account adds the account and keeps the linked ones', async () => {
+    emu.expectWrites('POST /v1/squids/*');
     const agent = await stdio(['--allow-writes']);
     // Two accounts of the Twitter squid's type (another type is refused: the crawler's account_type, issue 32).
     newAccount(emu.emu as unknown as Parameters<typeof newAccount>[0], 'twitter-sync', 'second_feed', Date.now());
@@ -329,6 +330,7 @@ describe('tools: names, annotations, schemas', () => {
   });
 
   it('runs_start answers needs_confirmation above --confirm-above and starts nothing; confirm: true starts it; a key replays it', async () => {
+    emu.expectWrites('POST /v1/runs');
     const agent = await stdio(['--allow-writes', '--confirm-above', '1']);
     await emu.clearRequests();
     const asked = await agent.ok('runs_start', { squid: DEMO_SQUIDS.paris, idempotency_key: 'r-1' });
@@ -422,6 +424,7 @@ describe('files: no tool reads one unless --root, and no answer quotes one', () 
 
 describe('secrets for writes come only from --secret-env (issue 33, E2)', () => {
   it('delivery_sftp, delivery_s3 and ${VAR} in an applied document are refused naming --secret-env; the host set is shown', async () => {
+    emu.expectWrites('POST /v1/delivery');
     const env = serverEnv({ AWS_SECRET_ACCESS_KEY: 'AKIAFAKE0123456789', SFTP_PASSWORD: 'pw-123' });
     const agent = await stdio(['--allow-writes', '--secret-env', 'SFTP_PASSWORD'], env);
     await emu.clearRequests();

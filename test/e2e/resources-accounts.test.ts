@@ -78,6 +78,7 @@ describe('sq accounts (built binary)', () => {
   });
 
   it('sync from a Netscape cookies.txt with an empty required cookie is refused at once (400): exit 1', async () => {
+    emu.expectWrites('POST /v1/accounts/cookies');
     const f = join(dir, 'cookies.txt');
     writeFileSync(f, `# Netscape HTTP Cookie File\n.x.com\tTRUE\t/\tTRUE\t0\tauth_token\t${SECRET_A}\n#HttpOnly_.x.com\tTRUE\t/\tTRUE\t0\tct0\t\n`);
     const r = await runAdvancing(['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', f, '--wait', '--fields', 'status_code']);

@@ -119,6 +119,7 @@ describe('sq tasks (built binary)', () => {
   });
 
   it('upload --wait exits 1 when the upload ends in FAILURE', async () => {
+    emu.expectWrites('POST /v1/tasks/upload');
     const f = join(dir, 'bad.csv');
     writeFileSync(f, 'url\nnot-a-maps-url\n');
     const r = await runAdvancing(['tasks', 'upload', '--squid', paris, f, '--wait', '--fields', 'state']);

@@ -44,6 +44,7 @@ describe('a real clock (the emulator runs 2x faster)', () => {
   }, REAL_RUN_TIMEOUT_MS);
 
   it('a run that ends in error exits 6 with its done_reason; with --json the run as it ended is on stdout', async () => {
+    emu.expectWrites('POST /v1/runs');
     const r = await sqBin(['runs', 'start', '--squid', 'Job board watch', '--wait', '--interval', '200ms', '--json'], { env: emu.env() });
     expect(r.code).toBe(6);
     const runs = (await emu.api(`/v1/runs?squid=${ids['Job board watch']}&limit=1`)).data;
@@ -110,6 +111,7 @@ describe('a virtual clock moved by the test', () => {
   });
 
   it('--timeout exits 7, after at least the timeout, and says the run continues', async () => {
+    emu.expectWrites('POST /v1/runs');
     const t0 = Date.now();
     const r = await sqBin(['runs', 'start', '--squid', 'Amazon headphones', '--wait', '--interval', '200ms', '--timeout', '2s'], { env: emu.env() });
     expect(Date.now() - t0).toBeGreaterThanOrEqual(2000);

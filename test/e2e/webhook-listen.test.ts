@@ -17,6 +17,7 @@ afterAll(() => {
 });
 
 it('the listener prints the subscribed events of the run, never the unsubscribed ones, and stops with exit 0', async () => {
+  emu.expectWrites('POST /v1/delivery', 'POST /v1/runs');
   listener = execa(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', '--json'], {
     env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' },
     extendEnv: false,

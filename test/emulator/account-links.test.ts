@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 import type { EmuCore } from '../../src/emulator/emu.js';
-import { startTestEmulator, type TestEmu } from './helpers.js';
+import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 
 type J = Record<string, any>;
 // Key sets of the samples, as docs-samples.json has them (pages update-account-limits, link-account-to-squid,

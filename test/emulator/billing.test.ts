@@ -3,10 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
-import { jsonCall } from './helpers.js';
+import { jsonCall, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
-type Started = Awaited<ReturnType<typeof startEmulator>>;
+type Started = TestEmulator;
 type J = Record<string, any>;
 
 const MIN = 60_000;
@@ -29,7 +28,7 @@ const now = () => e.emu.clock.now();
 const outbox = async () => (await call('GET', '/_emulator/outbox')).body as J[];
 
 beforeEach(async () => {
-  e = await startEmulator({ port: 0, clock: 'virtual', seed: 'empty' });
+  e = await startTestEmulator({ seed: 'empty', rateLimits: 'on' });
   // A known plan: 1000 credits, a cycle that started now and ends in 30 days.
   const t = now();
   e.emu.state.balance.available = 1000;
@@ -300,7 +299,7 @@ describe('lifecycle', () => {
     const stateFile = path.join(dir, 'state.json');
     try {
       await e.close();
-      e = await startEmulator({ port: 0, clock: 'virtual', seed: 'empty', stateFile });
+      e = await startTestEmulator({ seed: 'empty', rateLimits: 'on', stateFile });
       e.emu.state.balance.available = 1000;
       await usage(90);
       const t = now();
@@ -309,7 +308,7 @@ describe('lifecycle', () => {
       await call('POST', '/v1/delivery/test-email', { email: 'a@example.com' });
       await e.close();
 
-      e = await startEmulator({ port: 0, clock: 'virtual', seed: 'empty', stateFile });
+      e = await startTestEmulator({ seed: 'empty', rateLimits: 'on', stateFile });
       expect((await get()).body).toMatchObject({
         enabled: true, threshold_pct: 70, max_resets_per_24h: 2, resets_used_in_window: 1,
         window_resets_at: new Date(t + DAY).toISOString(), current_usage_pct: 0,

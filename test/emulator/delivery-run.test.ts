@@ -7,7 +7,7 @@ import SftpClient from 'ssh2-sftp-client';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { startSftpServer } from '../helpers/sftp-server.js';
-import { startTestEmulator, type TestEmu } from './helpers.js';
+import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 import { waitFor } from '../helpers/wait.js';
 import { listenLocal } from '../helpers/net.js';
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRAWLER_DEFS, crawlerId } from '../../src/emulator/crawlers.js';
-import { startTestEmulator, type TestEmu } from './helpers.js';
+import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 
 type J = Record<string, any>;
 interface Sample { label: string; body: unknown }

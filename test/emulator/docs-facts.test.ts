@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 import type { EmuCore } from '../../src/emulator/emu.js';
-import { startTestEmulator, type TestEmu } from './helpers.js';
+import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 
 type J = Record<string, any>;
 let e: TestEmu;

@@ -1,7 +1,7 @@
 // Emulator fidelity items of issue 32, each with the docs page it follows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { startTestEmulator, type TestEmu } from './helpers.js';
+import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 
 let e: TestEmu;
 beforeAll(async () => {

@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { startTestEmulator, type Reply, type TestEmu } from './helpers.js';
+import { startTestEmulator, type Reply, type TestEmu } from '../helpers/emulator.js';
 import { listenLocal } from '../helpers/net.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { finishRun, startTestEmulator, type TestEmu } from './helpers.js';
+import { finishRun, startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 
 type J = Record<string, any>;
 

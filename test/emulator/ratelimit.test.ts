@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmu } from './helpers.js';
+import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 
 let e: TestEmu | undefined;
 // The rate windows' clock for the tests that count within one window: 1 s into a minute, moved only by a test, so

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { startTestEmulator, type TestEmu } from './helpers.js';
+import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 
 type J = Record<string, any>;
 let e: TestEmu;

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import SftpClient from 'ssh2-sftp-client';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from './helpers.js';
+import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from '../helpers/emulator.js';
 import { waitFor } from '../helpers/wait.js';
 import { startSftpServer, type SftpServer } from '../helpers/sftp-server.js';
 

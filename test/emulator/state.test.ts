@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { DEMO_CRAWLERS } from '../../src/emulator/seed.js';
-import { startTestEmulator } from './helpers.js';
+import { startTestEmulator } from '../helpers/emulator.js';
 import { listenLocal } from '../helpers/net.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -88,7 +88,7 @@ describe('--state keeps waiting webhook retries', () => {
     const url = `${await listenLocal(server)}/hook`;
     const file = join(dir, 'hooks.json');
     try {
-      const a = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', stateFile: file });
+      const a = await startTestEmulator({ stateFile: file });
       const squid = Object.values(a.emu.state.squids)[0] as { id: string };
       const auth = { Authorization: `Token ${a.token}`, 'Content-Type': 'application/json' };
       const events = { 'run.running': true, 'run.paused': true, 'run.done': true, 'run.error': true };
@@ -106,7 +106,7 @@ describe('--state keeps waiting webhook retries', () => {
       await a.close();
 
       answers = [];
-      const b = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', stateFile: file });
+      const b = await startTestEmulator({ stateFile: file });
       try {
         await fetch(`${b.baseUrl}/_emulator/clock/advance`, { method: 'POST', headers: auth, body: JSON.stringify({ ms: 15 * 60_000 - 1000 }) });
         expect(got).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_TIMING } from '../../src/emulator/routes/uploads.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { startTestEmulator, type TestEmu } from './helpers.js';
+import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 
 let e: TestEmu;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunEvent } from '../../src/emulator/types.js';
-import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from './helpers.js';
+import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from '../helpers/emulator.js';
 import { waitFor as waitUntil } from '../helpers/wait.js';
 import { listenLocal } from '../helpers/net.js';
 

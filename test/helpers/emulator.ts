@@ -1,54 +1,124 @@
-// A real emulator on loopback for a test file: real HTTP, virtual clock by default, rate limits off unless asked.
+// The one emulator helper of the tests: a real emulator on loopback (real HTTP, virtual clock by default, rate limits
+// off unless asked), started for a whole file by useEmulator() or by hand with startTestEmulator(). Every emulator
+// it starts has its request log checked after each test (test/helpers/write-check.ts): a write sq made that the
+// test did not expect fails the test; declare one with e.expectWrites('POST /v1/runs'), or assert on e.requests().
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import { squidIdByName } from '../../src/emulator/seed.js';
+import { RUN_TIMING } from '../../src/emulator/engine.js';
+import { type LoggedRequest, WriteCheck, type WritePattern } from './write-check.js';
+
+export type { LoggedRequest, WritePattern } from './write-check.js';
+
+/** A whole answer: status, headers, the parsed JSON body (undefined when the body is not JSON) and the raw text. */
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+
 
 export interface TestEmulator extends RunningEmulator {
   /** The /v1 requests the emulator received (secrets masked), oldest first; only those of `method` when given. */
-  requests(method?: string): Promise<Array<{ method: string; path: string; query: string | Record<string, string>; status: number; body: unknown; headers: Record<string, unknown> }>>;
+  requests(method?: string): Promise<LoggedRequest[]>;
   /** The same requests as "METHOD /path" lines, for asserting which calls were made and in what order. */
   requestLines(): Promise<string[]>;
   clearRequests(): Promise<void>;
-  advance(ms: number): Promise<void>;
+  /** Writes sq is expected to make in this test ("POST /v1/runs", "POST /v1/squids/*", or a RegExp on "METHOD /path"). */
+  expectWrites(...patterns: WritePattern[]): void;
+  /** Moves the virtual clock: the control plane's answer (400 on a real clock). */
+  advance(ms: number): Promise<Reply>;
   faults(rules: unknown[], seed?: number): Promise<void>;
   clearFaults(): Promise<void>;
+  /** A control-plane call (/_emulator/…): the parsed JSON answer; throws when the status is not 2xx. */
   control(method: string, path: string, body?: unknown): Promise<unknown>;
+  /** A control-plane call: the whole answer, whatever the status. */
+  ctl(method: string, path: string, body?: unknown): Promise<Reply>;
   /** Env for running sq against this emulator with a fresh config dir. */
   env(extra?: Record<string, string>): Record<string, string>;
-  /** An authorized /v1 call, straight to the emulator (not through sq): the parsed JSON answer, whatever the status. */
+  /**
+   * An authorized call straight to the emulator (not through sq). `api(path, { method, body })`: the parsed JSON
+   * answer, whatever the status. `api(METHOD, path, body?, headers?)`: the whole answer (a string or FormData body is
+   * sent as it is).
+   */
   api(path: string, init?: { method?: string; body?: unknown }): Promise<any>;
+  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
   /** Hash of the seeded squid with this exact name (use the DEMO_SQUIDS constants); throws when there is none. */
   squidId(name: string): string;
+  /** The same as squidId. */
+  squid(name: string): string;
 }
 
+/** /_emulator/… calls that read or drop the log: the test has looked at the writes made so far. */
+const LOOKS_AT_LOG = /^(GET|DELETE) \/_emulator\/requests$|^POST \/_emulator\/reset$/;
+
 export async function startTestEmulator(opts: Partial<EmulatorOptions> = {}): Promise<TestEmulator> {
-  const emu = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', seed: 'demo', ...opts });
-  const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(emu.baseUrl + path, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const running = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', seed: 'demo', ...opts });
+  const send = async (method: string, path: string, body: unknown, headers: Record<string, string>): Promise<Reply> => {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' || body instanceof FormData ? body : JSON.stringify(body);
+      if (!(body instanceof FormData)) (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
+    }
+    const res = await fetch(running.baseUrl + path, init);
     const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${text}`);
-    return text ? JSON.parse(text) : null;
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+  // In-process: the check reads the log after each test without an HTTP round trip (~1 ms of CPU each).
+  const check = new WriteCheck(async (after) => running.log.list().filter((r) => r.id > after));
+  // Every control-plane call goes through here, so that a test reading, clearing or resetting the log by hand has
+  // looked at it too.
+  const ctl = async (method: string, path: string, body?: unknown): Promise<Reply> => {
+    const looks = LOOKS_AT_LOG.test(`${method} ${path.split('?')[0]}`);
+    if (looks) await check.sync();
+    const r = await send(method, path, body, {});
+    if (looks && method === 'GET' && Array.isArray(r.body)) check.collect(r.body);
+    if (looks) check.seenAll();
+    return r;
+  };
+  const control = async (method: string, path: string, body?: unknown) => {
+    const r = await ctl(method, path, body);
+    if (r.status < 200 || r.status > 299) throw new Error(`${method} ${path} -> ${r.status} ${r.text}`);
+    return r.text ? JSON.parse(r.text) : null;
   };
   const requests = async (method?: string) => {
-    const all = (await control('GET', '/_emulator/requests')) as Array<{ method: string; path: string }>;
-    const list = Array.isArray(all) ? all : ((all as unknown as { data: Array<{ method: string; path: string }> }).data ?? []);
+    const list = (await control('GET', '/_emulator/requests')) as LoggedRequest[];
     return list.filter((r) => r.path.startsWith('/v1') && (method === undefined || r.method === method));
   };
-  return Object.assign(emu, {
-    requests: requests as TestEmulator['requests'],
+  const squidId = (name: string) => {
+    const id = squidIdByName(running.emu.state, name);
+    if (!id) throw new Error(`the emulator has no squid named ${JSON.stringify(name)}`);
+    return id;
+  };
+  function api(path: string, init?: { method?: string; body?: unknown }): Promise<any>;
+  function api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+  async function api(a: string, b?: string | { method?: string; body?: unknown }, body?: unknown, headers?: Record<string, string>) {
+    const auth = { Authorization: `Token ${running.token}` };
+    if (typeof b === 'string') return send(a, b, body, { ...auth, ...(headers ?? {}) });
+    const r = await send(b?.method ?? 'GET', a, b?.body, { ...auth, 'Content-Type': 'application/json' });
+    return JSON.parse(r.text);
+  }
+  const close = running.close;
+  return Object.assign(running, {
+    requests,
     async requestLines() {
       return (await requests()).map((r) => `${r.method} ${r.path}`);
     },
     async clearRequests() {
       await control('DELETE', '/_emulator/requests');
     },
-    async advance(ms: number) {
-      await control('POST', '/_emulator/clock/advance', { ms });
+    expectWrites(...patterns: WritePattern[]) {
+      check.expect(patterns);
     },
+    advance: (ms: number) => ctl('POST', '/_emulator/clock/advance', { ms }),
     async faults(rules: unknown[], seed = 1) {
       await control('PUT', '/_emulator/faults', { seed, rules });
     },
@@ -56,21 +126,16 @@ export async function startTestEmulator(opts: Partial<EmulatorOptions> = {}): Pr
       await control('DELETE', '/_emulator/faults');
     },
     control,
+    ctl,
     env(extra: Record<string, string> = {}) {
-      return { SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token, ...extra };
+      return { SQ_BASE_URL: running.baseUrl, SQ_TOKEN: running.token, ...extra };
     },
-    async api(path: string, init: { method?: string; body?: unknown } = {}) {
-      const res = await fetch(emu.baseUrl + path, {
-        method: init.method ?? 'GET',
-        headers: { authorization: `Token ${emu.token}`, 'content-type': 'application/json' },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      });
-      return res.json();
-    },
-    squidId(name: string) {
-      const id = squidIdByName(emu.emu.state, name);
-      if (!id) throw new Error(`the emulator has no squid named ${JSON.stringify(name)}`);
-      return id;
+    api,
+    squidId,
+    squid: squidId,
+    async close() {
+      await check.close();
+      await close();
     },
   });
 }
@@ -105,4 +170,38 @@ export function useEmulator(opts: UseEmulatorOptions = {}): TestEmulator {
       return typeof v === 'function' ? v.bind(running) : v;
     },
   });
+}
+
+/** Older name of TestEmulator (test/emulator/helpers.ts). */
+export type TestEmu = TestEmulator;
+
+/** An authorized JSON call: the status and the parsed body (null when the answer is empty). */
+export async function jsonCall(e: RunningEmulator, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(e.baseUrl + path, {
+    method,
+    headers: { Authorization: `Token ${e.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** The squid the delivery tests configure on an otherwise empty emulator. */
+export const BARE_SQUID = 'feedface00000000000000000000beef';
+
+/** No seed data but BARE_SQUID, rate limits as the service has them: the delivery tests build the rest themselves. */
+export async function startBareEmulator(squidName: string): Promise<TestEmulator> {
+  const e = await startTestEmulator({ seed: 'empty', rateLimits: 'on' });
+  e.emu.state.squids[BARE_SQUID] = { id: BARE_SQUID, name: squidName, crawler: 'x', params: {} };
+  return e;
+}
+
+/** The run once it is done and no longer uploading, stepping the emulator's clock (at most 50 steps of 10 tasks). */
+export async function finishRun(e: TestEmulator, run: string): Promise<Record<string, any>> {
+  for (let i = 0; i < 50; i++) {
+    const r = (await e.api('GET', `/v1/runs/${run}`)).body;
+    if (r.is_done && r.status !== 'uploading') return r;
+    await e.advance(10 * RUN_TIMING.taskMs);
+  }
+  throw new Error(`run ${run} did not finish`);
 }

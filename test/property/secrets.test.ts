@@ -41,6 +41,7 @@ describe('secrets never appear in output', () => {
     await fc.assert(
       fc.asyncProperty(secret(printable), secret(keyChars), async (password, key) => {
         const emu = await startTestEmulator({ token: key });
+        emu.expectWrites('POST /v1/delivery', 'POST /v1/delivery/test-sftp');
         try {
           const env = { ...emu.env({ SFTP_PASSWORD: password }), NO_COLOR: '1' };
           const sftpArgs = ['--host', '127.0.0.1', '--port', '2222', '--username', 'deploy', '--directory', '/upload', '--password-env', 'SFTP_PASSWORD'];
@@ -84,6 +85,7 @@ describe('secrets never appear in output', () => {
 describe('a webhook URL whose token is its path', () => {
   it('delivery webhook (dry run, -v, echo), delivery show, squids get and export never print the token; --show-secrets does', async () => {
     const emu = await startTestEmulator();
+    emu.expectWrites('POST /v1/delivery');
     try {
       const env = { ...emu.env(), NO_COLOR: '1' };
       await fc.assert(

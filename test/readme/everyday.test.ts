@@ -4,19 +4,13 @@
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/fs.js';
 import { BIN } from '../helpers/cli.js';
 
 const root = resolve(import.meta.dirname, '../..');
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startEmulator({ port: 0, clock: 'real', timeScale: 200, rateLimits: 'off', seed: 'demo' });
-});
-afterAll(async () => {
-  await emu.close();
-});
+const emu = useEmulator({ clock: 'real', timeScale: 200 });
 
 function everydayBlock(): string[] {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -27,6 +21,7 @@ function everydayBlock(): string[] {
 
 describe('README everyday commands', () => {
   it('run as written, each line exit 0', async () => {
+    emu.expectWrites('POST /v1/squids', 'POST /v1/squids/*', 'POST /v1/tasks', 'POST /v1/tasks/upload', 'POST /v1/runs', 'POST /v1/accounts/cookies');
     const cwd = tempDir('sq-everyday-');
     writeFileSync(join(cwd, 'tasks.csv'), 'url\nhttps://www.google.com/maps/search/cafe+kreuzberg\n');
     writeFileSync(join(cwd, 'cookies.json'), JSON.stringify({ auth_token: 'a1b2c3', ct0: 'd4e5f6' }));

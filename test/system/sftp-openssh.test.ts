@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import SftpClient from 'ssh2-sftp-client';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from '../emulator/helpers.js';
+import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from '../helpers/emulator.js';
 import { requireSftpTarget, type SftpTarget } from '../helpers/sshd.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -1,26 +1,13 @@
 // A real terminal (tmux): `sq squids create` and `sq go` on an account crawler (Twitter Profile) with two healthy
 // accounts of its type (changelog: account health, a crawler's account_type; issue 32) ask which one to link, with
 // the arrow keys; the one chosen is linked, and nothing is written before the answer.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
-import { tempConfigDir } from '../../helpers/cli.js';
+import { expect, it } from 'vitest';
 import { DEMO_ACCOUNT_USERNAMES, newAccount } from '../../../src/emulator/seed.js';
-import { sqInTmux, type Term } from './tmux.js';
+import { type Term, useTmuxEmulator } from './tmux.js';
 
-let emu: TestEmulator;
+const { emu, open } = useTmuxEmulator();
 let term: Term | undefined;
 let second: string;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterEach(async () => {
-  await term?.close();
-  term = undefined;
-});
-afterAll(async () => {
-  await emu.close();
-});
 
 /** A fresh seed with a second healthy twitter-sync account beside the demo one. */
 async function twoAccounts(): Promise<void> {
@@ -30,11 +17,10 @@ async function twoAccounts(): Promise<void> {
   await emu.clearRequests();
 }
 
-const env = () => ({ SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token, SQ_CONFIG_DIR: tempConfigDir() });
 
 it('squids create: asks which twitter-sync account, lists both, links the one chosen', async () => {
   await twoAccounts();
-  term = await sqInTmux(['squids', 'create', '--crawler', 'twitter-profile-scraper', '--name', 'Feeds'], env());
+  term = await open(['squids', 'create', '--crawler', 'twitter-profile-scraper', '--name', 'Feeds']);
   const screen = await term.waitFor(/Which twitter-sync account should the squid use\?/);
   expect(screen).toContain(DEMO_ACCOUNT_USERNAMES.twitter);
   expect(screen).toContain('second_feed');
@@ -52,7 +38,7 @@ it('squids create: asks which twitter-sync account, lists both, links the one ch
 
 it('sq go: asks the same before any write; Enter on the first links the demo account', async () => {
   await twoAccounts();
-  term = await sqInTmux(['go', 'twitter-profile-scraper', 'https://x.com/nasa'], env());
+  term = await open(['go', 'twitter-profile-scraper', 'https://x.com/nasa']);
   const screen = await term.waitFor(/Which twitter-sync account should the squid use\?|EXIT:\d+/);
   expect(screen).toMatch(/Which twitter-sync account should the squid use\?/);
   expect(await emu.requests('POST')).toEqual([]);

@@ -1,30 +1,20 @@
 // A real terminal (tmux): `sq apply` shows the plan, then asks once; "n" sends nothing (exit 1), "y" applies it.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
-import { tempConfigDir } from '../../helpers/cli.js';
+import { beforeAll, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/fs.js';
-import { sqInTmux, type Term } from './tmux.js';
+import { type Term, useTmuxEmulator } from './tmux.js';
 
-let emu: TestEmulator;
+const { emu, open: openTerm } = useTmuxEmulator();
 let term: Term | undefined;
 let file: string;
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
   file = join(tempDir('sq-tty-apply-'), 'sq.yaml');
   writeFileSync(file, 'squids:\n  "Lyon bakeries":\n    concurrency: 3\n    email: { address: ops@example.com }\n');
 });
-afterEach(async () => {
-  await term?.close();
-  term = undefined;
-});
-afterAll(async () => {
-  await emu.close();
-});
 
-const open = () => sqInTmux(['apply', '-f', file], { SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token, SQ_CONFIG_DIR: tempConfigDir() });
+const open = () => openTerm(['apply', '-f', file]);
 
 it('shows the plan, asks once, and on "n" sends nothing (exit 1)', async () => {
   await emu.control('POST', '/_emulator/reset');

@@ -2,26 +2,18 @@
 // and the profile is written with mode 0600.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { expect, it } from 'vitest';
 import { tempConfigDir } from '../../helpers/cli.js';
-import { sqInTmux, type Term } from './tmux.js';
+import { type Term, useTmuxEmulator } from './tmux.js';
 
-let emu: TestEmulator;
-let term: Term | undefined;
 const TOKEN = 'tty-Login-Key-5f3a9c';
-
-beforeAll(async () => {
-  emu = await startTestEmulator({ token: TOKEN });
-});
-afterAll(async () => {
-  await term?.close();
-  await emu.close();
-});
+// No key in the environment: the test types it.
+const { emu, open } = useTmuxEmulator({ token: TOKEN });
+let term: Term | undefined;
 
 it('hidden prompt: the key is not shown, it is checked and saved in a 0600 profile', async () => {
   const cfg = tempConfigDir();
-  term = await sqInTmux(['auth', 'login'], { SQ_BASE_URL: emu.baseUrl, SQ_CONFIG_DIR: cfg });
+  term = await open(['auth', 'login'], { SQ_TOKEN: undefined, SQ_CONFIG_DIR: cfg });
   const prompt = await term.waitFor(/Paste your API key/);
   // Where to find the key, as the service's docs say: the API page of the dashboard.
   expect(prompt.replace(/\s+/g, ' ')).toContain('Your API key is on the API page of the dashboard (https://app.lobstr.io/dashboard)');
@@ -53,7 +45,7 @@ it.each([
   const corrupt = '{"profiles":{"old":{"token":"sq_live_Old-Stored-Key-4455"}}, nope';
   writeFileSync(join(cfg, 'config.json'), corrupt, { mode: 0o600 });
   await term?.close();
-  term = await sqInTmux(['auth', 'login', '--profile', 'fresh'], { SQ_BASE_URL: emu.baseUrl, SQ_CONFIG_DIR: cfg });
+  term = await open(['auth', 'login', '--profile', 'fresh'], { SQ_TOKEN: undefined, SQ_CONFIG_DIR: cfg });
   await term.waitFor(/Paste your API key/);
   await term.type(TOKEN);
   await term.keys('Enter');

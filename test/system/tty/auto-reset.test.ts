@@ -1,29 +1,15 @@
 // A real terminal (tmux): enabling auto-reset above the threshold shows the warning and a confirmation; "n" sends
 // nothing and exits 1.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
-import { tempConfigDir } from '../../helpers/cli.js';
-import { sqInTmux, type Term } from './tmux.js';
+import { expect, it } from 'vitest';
+import { type Term, useTmuxEmulator } from './tmux.js';
 
-let emu: TestEmulator;
+const { emu, open } = useTmuxEmulator();
 let term: Term | undefined;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await term?.close();
-  await emu.close();
-});
 
 it('warns, asks, and on "n" exits 1 having sent the GET and no POST', async () => {
   await emu.control('POST', '/_emulator/usage', { pct: 60 });
   await emu.clearRequests();
-  term = await sqInTmux(['billing', 'auto-reset', '--enable', '--threshold', '50'], {
-    SQ_BASE_URL: emu.baseUrl,
-    SQ_TOKEN: emu.token,
-    SQ_CONFIG_DIR: tempConfigDir(),
-  });
+  term = await open(['billing', 'auto-reset', '--enable', '--threshold', '50']);
   const screen = await term.waitFor(/Each reset charges the card on file/);
   expect(screen).toMatch(/warning: current usage is 60%, above the 50% threshold: a reset fires/);
   expect(screen).toMatch(/Enable automatic billing reset \(threshold 50%, up to 3 per 24 h\)\?/);
@@ -43,11 +29,7 @@ it('answering "y" saves it, and the reset fires at once', async () => {
   await emu.control('POST', '/_emulator/reset');
   await emu.control('POST', '/_emulator/usage', { pct: 60 });
   await emu.clearRequests();
-  term = await sqInTmux(['billing', 'auto-reset', '--enable', '--threshold', '50'], {
-    SQ_BASE_URL: emu.baseUrl,
-    SQ_TOKEN: emu.token,
-    SQ_CONFIG_DIR: tempConfigDir(),
-  });
+  term = await open(['billing', 'auto-reset', '--enable', '--threshold', '50']);
   await term.waitFor(/Each reset charges the card on file/);
   await term.keys('y', 'Enter');
   const after = await term.waitFor(/EXIT:\d+/);

@@ -1,30 +1,23 @@
 // A real terminal (tmux) at 80 and 200 columns: a results table recognises its id and time columns by their values
 // (squid, run, task hold 32-hex ids; created_at-like columns hold API times): ids show as unique prefixes of 8+
 // characters that name the record, times as relative times, and neither is ever cut to fit.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
-import { tempConfigDir } from '../../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SQUIDS } from '../../../src/emulator/seed.js';
 import { displayWidth } from '../../../src/output/width.js';
-import { sqInTmux, type Term } from './tmux.js';
+import { type Term, useTmuxEmulator } from './tmux.js';
 
-let emu: TestEmulator;
+const { emu, open } = useTmuxEmulator();
 let term: Term | undefined;
 let records: Record<string, unknown>[];
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
   records = (await emu.api(`/v1/results?squid=${emu.squidId(DEMO_SQUIDS.paris)}&limit=5`)).data;
-});
-afterAll(async () => {
-  await term?.close();
-  await emu.close();
 });
 
 describe.each([80, 200])('sq results list on a %i-column terminal', (width) => {
   it('shows id prefixes and times whole, and fits the width', async () => {
     await term?.close();
-    term = await sqInTmux(['results', 'list', '--squid', DEMO_SQUIDS.paris, '--limit', '5'], { SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token, SQ_CONFIG_DIR: tempConfigDir() }, { width, height: 40 });
+    term = await open(['results', 'list', '--squid', DEMO_SQUIDS.paris, '--limit', '5'], {}, { width, height: 40 });
     const screen = await term.waitFor(/EXIT:\d+/);
     expect(screen).toMatch(/EXIT:0/);
     const lines = screen.split('\n').filter((l) => l.trim() !== '');

@@ -1,24 +1,12 @@
 // A real terminal (tmux): `sq runs start` on a run estimated above confirm-above shows the estimate and asks once;
 // "n" starts nothing (exit 1, no POST /v1/runs), "y" starts it.
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { expect, it } from 'vitest';
 import { tempConfigDir } from '../../helpers/cli.js';
 import { DEMO_CRAWLERS } from '../../../src/emulator/seed.js';
-import { sqInTmux, type Term } from './tmux.js';
+import { type Term, useTmuxEmulator } from './tmux.js';
 
-let emu: TestEmulator;
+const { emu, open: openTerm } = useTmuxEmulator();
 let term: Term | undefined;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterEach(async () => {
-  await term?.close();
-  term = undefined;
-});
-afterAll(async () => {
-  await emu.close();
-});
 
 /** A fresh seed with the Berlin squid of the issue: emails on by default, two tasks, about 100 credits. */
 async function berlin(): Promise<number> {
@@ -32,12 +20,12 @@ async function berlin(): Promise<number> {
 }
 
 async function open(total: number): Promise<Term> {
-  const env = { SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token, SQ_CONFIG_DIR: tempConfigDir() };
+  const env = { SQ_CONFIG_DIR: tempConfigDir() };
   // The question's threshold just under this run's estimate.
-  const set = await sqInTmux(['config', 'set', 'confirm-above', String(total - 1)], env);
+  const set = await openTerm(['config', 'set', 'confirm-above', String(total - 1)], env);
   await set.waitFor(/EXIT:0/);
   await set.close();
-  return sqInTmux(['runs', 'start', '--squid', 'Berlin cafés'], env);
+  return openTerm(['runs', 'start', '--squid', 'Berlin cafés'], env);
 }
 
 it('shows the estimate, asks once, and on "n" starts nothing (exit 1)', async () => {
@@ -67,11 +55,11 @@ it('on "y" starts the run (exit 0)', async () => {
 
 // A schedule starts runs, each charged: `sq squids update --schedule` of an active squid asks as runs start does.
 async function openSchedule(total: number): Promise<Term> {
-  const env = { SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token, SQ_CONFIG_DIR: tempConfigDir() };
-  const set = await sqInTmux(['config', 'set', 'confirm-above', String(total - 1)], env);
+  const env = { SQ_CONFIG_DIR: tempConfigDir() };
+  const set = await openTerm(['config', 'set', 'confirm-above', String(total - 1)], env);
   await set.waitFor(/EXIT:0/);
   await set.close();
-  return sqInTmux(['squids', 'update', 'Berlin cafés', '--schedule', '0 9 * * 1', '--timezone', 'Europe/Paris'], env);
+  return openTerm(['squids', 'update', 'Berlin cafés', '--schedule', '0 9 * * 1', '--timezone', 'Europe/Paris'], env);
 }
 
 it('squids update --schedule: the estimate of each run, one question; "n" writes nothing, "y" writes the schedule', async () => {

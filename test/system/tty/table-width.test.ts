@@ -1,32 +1,26 @@
 // A real terminal (tmux) at 80 and 200 columns: `sq squids list` with CJK and emoji squid names fits by display
 // width, shows id prefixes, relative times and lower-case statuses; the same command piped stays exact.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { BIN, tempConfigDir } from '../../helpers/cli.js';
 import { DEMO_CRAWLERS } from '../../../src/emulator/seed.js';
 import { displayWidth } from '../../../src/output/width.js';
-import { sqInTmux, type Term } from './tmux.js';
+import { type Term, useTmuxEmulator } from './tmux.js';
 
 const NAMES = ['東京のラーメン屋さん一覧と評価データ完全版', '서울 카페 리스트 👨‍👩‍👧 가족 여행', '🍜🍣🍱 北京烤鸭 餐厅 🇨🇳 2026'];
 
-let emu: TestEmulator;
+const { emu, open } = useTmuxEmulator();
 let term: Term | undefined;
 let ids: string[];
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
   ids = [];
   for (const name of NAMES) ids.push((await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name } })).id);
-});
-afterAll(async () => {
-  await term?.close();
-  await emu.close();
 });
 
 async function screenAt(width: number, extra: string[] = []): Promise<string[]> {
   await term?.close();
-  term = await sqInTmux(['squids', 'list', '--limit', '50', ...extra], { SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token, SQ_CONFIG_DIR: tempConfigDir() }, { width, height: 40 });
+  term = await open(['squids', 'list', '--limit', '50', ...extra], {}, { width, height: 40 });
   const screen = await term.waitFor(/EXIT:\d+/);
   expect(screen).toMatch(/EXIT:0/);
   return screen.split('\n').filter((l) => l.trim() !== '');

@@ -1,6 +1,9 @@
-// A real terminal for prompt tests: a private tmux server (own socket), one session per test.
+// A real terminal for prompt tests: a private tmux server (own socket), one session per terminal. A test file sets
+// it up with useTmuxEmulator() (an emulator and terminals running sq against it) or useTmux() (terminals alone).
 import { execa } from 'execa';
-import { BIN } from '../../helpers/cli.js';
+import { afterEach } from 'vitest';
+import { BIN, tempConfigDir } from '../../helpers/cli.js';
+import { type TestEmulator, type UseEmulatorOptions, useEmulator } from '../../helpers/emulator.js';
 import { tempDir } from '../../helpers/fs.js';
 
 export interface Term {
@@ -49,4 +52,38 @@ export async function sqInTmux(args: string[], env: Record<string, string>, size
       await tmux('kill-server').catch(() => undefined);
     },
   };
+}
+
+export interface Tmux {
+  /**
+   * `sq <args>` in a fresh terminal (see sqInTmux), closed after the test; `env` adds to the helper's variables (a
+   * variable set to undefined is left out).
+   */
+  open(args: string[], env?: Record<string, string | undefined>, size?: { width?: number; height?: number }): Promise<Term>;
+}
+
+/** The terminals of a test file: each one a test opens is closed after the test. */
+export function useTmux(base: () => Record<string, string> = () => ({})): Tmux {
+  const open: Term[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((t) => t.close()));
+  });
+  return {
+    async open(args, env = {}, size = {}) {
+      const all = Object.fromEntries(Object.entries({ ...base(), ...env }).filter((e): e is [string, string] => e[1] !== undefined));
+      const term = await sqInTmux(args, all, size);
+      open.push(term);
+      return term;
+    },
+  };
+}
+
+/**
+ * The usual set-up of a terminal test: one emulator for the file (useEmulator, with its request-log check) and
+ * terminals running sq against it, each with a config dir of its own, closed after each test.
+ */
+export function useTmuxEmulator(opts: UseEmulatorOptions = {}): Tmux & { emu: TestEmulator } {
+  const emu = useEmulator(opts);
+  const tty = useTmux(() => ({ SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token, SQ_CONFIG_DIR: tempConfigDir() }));
+  return { emu, open: tty.open };
 }

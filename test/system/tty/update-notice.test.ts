@@ -3,23 +3,20 @@
 // same day, does not. The registry is a fake one on loopback (SQ_UPDATE_URL).
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/fs.js';
 import { fakeRegistry, type FakeRegistry } from '../../helpers/registry.js';
 import { waitFor } from '../../helpers/wait.js';
-import { sqInTmux, type Term } from './tmux.js';
+import { type Term, useTmux } from './tmux.js';
 
 let registry: FakeRegistry;
+const { open } = useTmux();
 let term: Term | undefined;
 let home: string;
 
 beforeAll(async () => {
   registry = await fakeRegistry('9.1.0');
   home = tempDir('sq-tty-update-');
-});
-afterEach(async () => {
-  await term?.close();
-  term = undefined;
 });
 afterAll(async () => {
   await registry.close();
@@ -30,19 +27,19 @@ afterAll(async () => {
 const env = () => ({ HOME: home, SQ_CONFIG_DIR: join(home, 'cfg'), SQ_CACHE_DIR: join(home, 'cache'), SQ_UPDATE_URL: registry.url, SQ_NO_UPDATE_NOTIFIER: '', GITHUB_ACTIONS: '' });
 
 it('shown once a day on a terminal, after the output', async () => {
-  term = await sqInTmux(['version'], env());
+  term = await open(['version'], env());
   await term.waitFor(/EXIT:0/);
   await term.close();
   // the detached check wrote the registry's answer
   const file = join(home, 'cache', 'update-check.json');
   await waitFor(() => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).latest, (v) => v === '9.1.0', 'the cached answer');
   expect(registry.requests).toBe(1);
-  term = await sqInTmux(['version'], env());
+  term = await open(['version'], env());
   const screen = await term.waitFor(/EXIT:\d+/);
   expect(screen).toMatch(/EXIT:0/);
   expect(screen).toMatch(/sq 0\.1\.0[^\n]*\n[\s\S]*A newer sq is available: 0\.1\.0 → 9\.1\.0\nTo upgrade: npm install -g lobstr-sq@9\.1\.0/);
   await term.close();
-  term = await sqInTmux(['version'], env());
+  term = await open(['version'], env());
   const third = await term.waitFor(/EXIT:\d+/);
   expect(third).not.toMatch(/newer sq/);
   expect(registry.requests).toBe(1);
@@ -50,7 +47,7 @@ it('shown once a day on a terminal, after the output', async () => {
 
 it('silent in CI on the same terminal', async () => {
   rmSync(join(home, 'cache'), { recursive: true, force: true });
-  term = await sqInTmux(['version'], { ...env(), CI: 'true' });
+  term = await open(['version'], { ...env(), CI: 'true' });
   const screen = await term.waitFor(/EXIT:\d+/);
   expect(screen).not.toMatch(/newer sq/);
   expect(existsSync(join(home, 'cache', 'update-check.json'))).toBe(false);

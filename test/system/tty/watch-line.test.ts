@@ -1,23 +1,13 @@
 // A real terminal (tmux) at 80 columns: `sq runs watch` on a paused run puts the pause reason right after the state,
 // so the cut at the terminal's edge takes the counts, never the reason, and the line never wraps; "?%" and "ETA ∞"
 // (the API's "not known yet") are not shown.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
-import { tempConfigDir } from '../../helpers/cli.js';
+import { expect, it } from 'vitest';
 import { DEMO_SQUIDS } from '../../../src/emulator/seed.js';
 import { displayWidth } from '../../../src/output/width.js';
-import { sqInTmux, type Term } from './tmux.js';
+import { type Term, useTmuxEmulator } from './tmux.js';
 
-let emu: TestEmulator;
+const { emu, open } = useTmuxEmulator();
 let term: Term | undefined;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await term?.close();
-  await emu.close();
-});
 
 it('sq runs watch on an 80-column terminal: the pause reason comes first and stays on screen', async () => {
   // The demo squid whose account limit is exhausted: its run pauses after a few seconds of (virtual) time.
@@ -28,7 +18,7 @@ it('sq runs watch on an 80-column terminal: the pause reason comes first and sta
     status = String((await emu.api(`/v1/runs/${run.id}`)).status);
   }
   expect(status).toBe('paused');
-  term = await sqInTmux(['runs', 'watch', String(run.id), '--interval', '1s'], { SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token, SQ_CONFIG_DIR: tempConfigDir() }, { width: 80, height: 20 });
+  term = await open(['runs', 'watch', String(run.id), '--interval', '1s'], {}, { width: 80, height: 20 });
   const screen = await term.waitFor(/paused \(no_account_available/, 30_000);
   const line = screen.split('\n').find((l) => l.includes('paused ('))!;
   expect(line).toContain(`run ${String(run.id).slice(0, 8)}: paused (no_account_available: Every account`);
