@@ -72,6 +72,7 @@ describe('sq squids update --schedule: what each scheduled run costs, before the
   });
 
   it('an inactive squid\'s schedule fires nothing: no estimate; a squid without tasks has none and says so', async () => {
+    emu.expectWrites('POST /v1/squids/*');
     await berlin({ active: false });
     const off = await sq(['squids', 'update', 'Berlin cafés', '--schedule', '0 9 * * 1', '--max-credits', '1'], { env: emu.env() });
     expect(off.code, off.stderr).toBe(0);
@@ -83,6 +84,7 @@ describe('sq squids update --schedule: what each scheduled run costs, before the
   });
 
   it('on a terminal above confirm-above: --no-input is exit 2 naming --yes with the estimate; --yes writes it', async () => {
+    emu.expectWrites('POST /v1/squids/*');
     const { id, total } = await berlin();
     const cfg = tempConfigDir();
     await sq(['config', 'set', 'confirm-above', String(total - 1)], { env: emu.env({ SQ_CONFIG_DIR: cfg }) });

@@ -241,6 +241,7 @@ describe('chain set: the cost is said before the chain is written, and the cap h
   });
 
   it('--autostart on a terminal above confirm-above: --no-input is exit 2 naming --yes; --yes writes it', async () => {
+    emu.expectWrites('PATCH /v1/squids/*/chain');
     const { total } = await firedChain();
     const cfg = tempConfigDir();
     await sq(['config', 'set', 'confirm-above', String(total - 1)], { env: emu.env({ SQ_CONFIG_DIR: cfg }) });
@@ -254,6 +255,7 @@ describe('chain set: the cost is said before the chain is written, and the cap h
   });
 
   it('a new chain under a cap: the target has no estimate yet, and the warning says the cap cannot be checked', async () => {
+    emu.expectWrites('POST /v1/squids/*/chain');
     const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--target-crawler', 'amazon-products', '--field-map', 'website=url'], { env: emu.env({ SQ_MAX_CREDITS: '10' }) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('the cap (SQ_MAX_CREDITS, 10 credits) cannot be checked against the chained squid\'s runs');

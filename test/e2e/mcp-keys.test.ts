@@ -94,6 +94,9 @@ describe('idempotency_key outlives sq mcp', () => {
     const b = await second.ok('go', { ...go, name: 'made again', idempotency_key: 'gone-1' });
     expect(b.squid).not.toBe(a.squid);
     expect(b.run.id).not.toBe(a.run.id);
+    // One squid and one run each time: the second server made again what was gone, nothing more.
+    expect(await posted('/v1/squids')).toBe(2);
+    expect(await posted('/v1/runs')).toBe(2);
   });
 
   it('runs_start: the same key after a restart is the same run', async () => {
