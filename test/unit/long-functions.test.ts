@@ -11,7 +11,6 @@ const ALLOWED: Record<string, string> = {
   'src/emulator/server.ts: (anonymous)': 'not yet split',
   'src/emulator/routes/squids.ts: registerSquids': 'not yet split',
   'src/emulator/index.ts: startEmulator': 'not yet split',
-  'src/output/template.ts: parseTemplate': 'not yet split',
   'src/emulator/routes/accounts.ts: registerAccounts': 'not yet split',
 };
 
