@@ -5,11 +5,14 @@ import { expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without types
 import { LIMIT, longFunctions } from '../../scripts/long-functions.mjs';
 
-/** `file: name` → why it stays over the limit. */
-const ALLOWED: Record<string, string> = {
-  'src/emulator/routes/squids.ts: registerSquids': 'not yet split',
-  'src/emulator/routes/accounts.ts: registerAccounts': 'not yet split',
-};
+/** `file: name` → why it stays over the limit, e.g. `'src/emulator/x.ts: table': 'data, one row per endpoint'`. */
+const ALLOWED: Record<string, string> = {};
+
+it('the count sees functions: at a lower limit it finds the long ones it should', () => {
+  // A counter that found nothing would let any function grow; the longest ones today are 60-80 lines.
+  const names = (longFunctions(50) as { file: string; name: string }[]).map((f) => `${f.file}: ${f.name}`);
+  expect(names).toContain('src/emulator/index.ts: startEmulator');
+});
 
 it(`no function in src/ is over ${LIMIT} lines unless listed with its reason`, () => {
   const found = (longFunctions() as { file: string; name: string; line: number; lines: number }[]).map(
