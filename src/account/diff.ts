@@ -7,13 +7,13 @@ import { TASKS_PATH, taskBatches, taskPath } from '../api/tasks.js';
 import { DELIVERY_PATH, storedDelivery, storedEvents, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { diffDelivery } from './delivery-diff.js';
 import { RUN_EVENTS } from '../api/events.js';
-import { AUTO_RESET_PATH, raisesCharges, type AutoResetUpdate } from '../api/billing.js';
 import { MASK } from '../lib/secrets.js';
 import { located, pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
 import { desiredCrawler, linkedAccounts, matchAccount, matchCrawler, type Live, type LiveSquid, liveSchedule } from './state.js';
 import { unknownSquidParams } from '../api/crawlers.js';
 import { crawlerAccountType } from '../api/account-links.js';
 import { chainStep } from './chain.js';
+import { billingStep, pruneSteps } from './account-steps.js';
 import { canonicalTimeZone } from '../api/cron.js';
 import type { Change, PlanItem, Request, Step } from './step.js';
 
@@ -268,8 +268,6 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
   const taskSteps: Step[] = [];
   const deliverySteps: Step[] = [];
   const chainSteps: Step[] = [];
-  const deleteSteps: Step[] = [];
-  const billingSteps: Step[] = [];
   const uncompared: Uncompared[] = [];
   const problems: string[] = [];
 
@@ -277,104 +275,19 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
     const have = live.matched.get(s.ref) ?? null;
     const id = have?.id ?? null;
     const who = have?.name || s.ref;
-    const crawler = s.spec.params ? desiredCrawler(s, have ?? undefined, live.crawlers) : undefined;
-    const declared = crawler === undefined ? undefined : live.crawlerParams.get(crawler);
-    if (s.spec.params && declared) {
-      const shown = JSON.stringify(String(have?.record.crawler_name ?? s.spec.crawler ?? crawler));
-      const at = (k: string) => ['squids', s.ref, 'params', ...(k.startsWith('functions.') ? ['functions', k.slice(10)] : [k])];
-      problems.push(...unknownSquidParams(s.spec.params, declared, (k) => located(want.locate(at(k)), pathOf(at(k))), shown));
-    }
+    problems.push(...unknownParams(s, have, want, live));
     if (have) {
       refusesCrawlerChange(s, have, live.crawlers);
+      const update = squidUpdateStep(s, have, want, live, problems);
+      if (update) squidSteps.push(update);
     } else {
-      const crawler = s.spec.crawler === undefined ? undefined : matchCrawler(s.spec.crawler, live.crawlers);
-      if (opts.findOnly) {
-        problems.push(`${pathOf(['squids', s.ref])}: no squid of this account has this name, hash or hash prefix (see \`sq squids list\`)`);
-        continue;
-      }
-      if (s.spec.crawler === undefined) {
-        problems.push(`${pathOf(['squids', s.ref])}: no squid of this account is named so; add "crawler:" to create it`);
-        continue;
-      }
-      if (!crawler) {
-        problems.push(`${pathOf(['squids', s.ref, 'crawler'])}: no crawler has the id, name or slug ${JSON.stringify(s.spec.crawler)} (see \`sq crawlers list\`)`);
-        continue;
-      }
-      const { changes, body: whole } = squidChanges(s, null, accountLinks(s, live, null, problems, want.locate));
-      const create = { crawler: recordId(crawler), name: s.ref };
-      const on = scheduleOn(s, null, changes);
-      const { now: body, later } = on ? splitSchedule(whole) : { now: whole, later: {} };
-      squidSteps.push({
-        item: { kind: 'squid', action: 'create', squid: s.ref, id: null, changes: [{ field: 'crawler', from: null, to: s.spec.crawler }, ...changes] },
-        squid: s.ref,
-        missing: [],
-        // The create itself is sent by apply (it yields the id); these are what follows it, once the id is known.
-        requests: (sid) => [{ method: 'POST', path: SQUIDS_PATH, body: create }, ...(Object.keys(body).length && sid ? [{ method: 'POST' as const, path: squidPath(sid), body }] : [])],
-        ...(on ? { schedule: { on, later: (sid: string) => ({ method: 'POST' as const, path: squidPath(sid), body: later }) } } : {}),
-      });
+      // A squid that cannot be created is a problem of the file; nothing else of it is planned.
+      const create = squidCreateStep(s, want, live, opts, problems);
+      if (!create) continue;
+      squidSteps.push(create);
     }
-    if (have) {
-      const { changes, body: whole } = squidChanges(s, have.record, accountLinks(s, live, have.id, problems, want.locate));
-      if (changes.length) {
-        const on = scheduleOn(s, have.record, changes);
-        const { now: body, later } = on ? splitSchedule(whole) : { now: whole, later: {} };
-        squidSteps.push({
-          item: { kind: 'squid', action: 'update', squid: who, id, changes },
-          squid: s.ref,
-          missing: [],
-          requests: (sid) => (Object.keys(body).length ? [{ method: 'POST', path: squidPath(sid), body }] : []),
-          ...(on ? { schedule: { on, later: (sid: string) => ({ method: 'POST' as const, path: squidPath(sid), body: later }) } } : {}),
-        });
-      }
-    }
-
-    if (s.tasks) {
-      const liveTasks = have?.tasks ?? [];
-      const matched = new Set<Rec>();
-      const add = s.tasks.filter((t) => {
-        const hits = candidates(t, liveTasks).filter((l) => taskMatches(t, l));
-        for (const h of hits) matched.add(h);
-        return hits.length === 0;
-      });
-      const del = want.prune ? liveTasks.filter((l) => !matched.has(l)) : [];
-      if (add.length) {
-        taskSteps.push({
-          item: { kind: 'tasks', action: 'create', squid: who, id, changes: [], add: add.map(taskValue) },
-          squid: s.ref,
-          missing: [],
-          requests: (sid) => {
-            const out: Request[] = [];
-            for (const batch of taskBatches(add)) out.push({ method: 'POST', path: TASKS_PATH, body: { squid: sid, tasks: batch } });
-            return out;
-          },
-        });
-      }
-      if (del.length) {
-        const gone = del.map((t) => ({ id: recordId(t), value: taskValue((t.params ?? {}) as Rec) }));
-        taskSteps.push({
-          item: { kind: 'tasks', action: 'delete', squid: who, id, changes: [], delete: gone },
-          squid: s.ref,
-          missing: [],
-          confirm: `delete ${gone.length} task${gone.length === 1 ? '' : 's'} of squid "${who}"`,
-          requests: () => gone.map((t) => ({ method: 'DELETE', path: taskPath(t.id) })),
-        });
-      }
-    }
-
-    for (const ch of s.channels) {
-      const d = deliveryChanges(ch.body, ch.channel, have?.record ?? null, ch.written);
-      const notCompared = [...d.unverified, ...ch.missing.map((m) => `${m.path.split('.').pop()} (\${${m.name}} is not set)`)];
-      if (!d.create && d.changes.length === 0 && !opts.force) {
-        if (notCompared.length) uncompared.push({ kind: 'delivery', squid: who, id, channel: ch.channel, not_compared: notCompared });
-        continue;
-      }
-      deliverySteps.push({
-        item: { kind: 'delivery', action: d.create ? 'create' : 'update', squid: who, id, channel: ch.channel, changes: d.changes, ...(notCompared.length ? { not_compared: notCompared } : {}) },
-        squid: s.ref,
-        missing: ch.missing.map((m) => m.name),
-        requests: (sid) => [{ method: 'POST', path: DELIVERY_PATH, query: { squid: sid }, body: ch.body }],
-      });
-    }
+    taskSteps.push(...tasksSteps(s, have, who, id, want.prune));
+    deliverySteps.push(...channelSteps(s, have, who, id, opts, uncompared));
     // `sq delivery apply` (findOnly) manages delivery only.
     const chain = opts.findOnly ? undefined : chainStep(s, have, who, live.crawlers, problems);
     if (chain) chainSteps.push(chain);
@@ -383,48 +296,121 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
     const [first, ...rest] = problems;
     throw new UsageError(`invalid account file: ${first}`, { details: rest.map((p) => `  also: ${p}`) });
   }
+  const deleteSteps = want.prune && want.managesSquids ? pruneSteps(live) : [];
+  const billing = want.billing && live.autoReset ? billingStep(want.billing, live.autoReset) : undefined;
 
-  if (want.prune && want.managesSquids) {
-    const kept = new Set([...live.matched.values()].map((m) => m.id));
-    for (const s of live.all) {
-      const sid = recordId(s);
-      if (kept.has(sid)) continue;
-      const nm = typeof s.name === 'string' ? s.name : sid;
-      deleteSteps.push({
-        item: { kind: 'squid', action: 'delete', squid: nm, id: sid, changes: [] },
-        missing: [],
-        confirm: `delete squid "${nm}" with its tasks, runs and results`,
-        requests: () => [{ method: 'DELETE', path: squidPath(sid) }],
-      });
-    }
-  }
-
-  if (want.billing && live.autoReset) {
-    const before = live.autoReset;
-    const b = want.billing;
-    const changes: Change[] = [];
-    if (b.enabled !== undefined && b.enabled !== before.enabled) changes.push({ field: 'enabled', from: before.enabled, to: b.enabled });
-    if (b.threshold !== undefined && b.threshold !== before.threshold_pct) changes.push({ field: 'threshold', from: before.threshold_pct, to: b.threshold });
-    if (b.max_resets !== undefined && b.max_resets !== before.max_resets_per_24h) changes.push({ field: 'max_resets', from: before.max_resets_per_24h, to: b.max_resets });
-    if (changes.length) {
-      const body: AutoResetUpdate = { enabled: b.enabled ?? before.enabled === true };
-      if (b.threshold !== undefined) body.threshold_pct = b.threshold;
-      if (b.max_resets !== undefined) body.max_resets_per_24h = b.max_resets;
-      const after = { enabled: body.enabled, threshold_pct: b.threshold ?? before.threshold_pct, max_resets_per_24h: b.max_resets ?? before.max_resets_per_24h };
-      const usage = before.current_usage_pct;
-      const firesNow = after.enabled && typeof usage === 'number' && usage > after.threshold_pct;
-      billingSteps.push({
-        item: { kind: 'billing', action: 'update', changes, ...(after.enabled ? { fires_now: firesNow } : {}) },
-        missing: [],
-        confirm: raisesCharges(before, after)
-          ? `set automatic billing reset on (threshold ${after.threshold_pct}%, up to ${after.max_resets_per_24h} per 24 h): each reset charges the card on file${firesNow ? ', and one fires now' : ''}`
-          : undefined,
-        requests: () => [{ method: 'POST', path: AUTO_RESET_PATH, body }],
-      });
-    }
-  }
-
-  const steps = [...squidSteps, ...taskSteps, ...deliverySteps, ...chainSteps, ...deleteSteps, ...billingSteps];
+  const steps = [...squidSteps, ...taskSteps, ...deliverySteps, ...chainSteps, ...deleteSteps, ...(billing ? [billing] : [])];
   const count = (a: PlanItem['action']) => steps.filter((s) => s.item.action === a).length;
   return { plan: { version: 1, summary: { create: count('create'), update: count('update'), delete: count('delete') }, items: steps.map((s) => s.item), not_compared: uncompared }, steps };
+}
+
+/** The file's params keys the squid's crawler does not declare, each located in the file. */
+function unknownParams(s: DesiredSquid, have: LiveSquid | null, want: Desired, live: Live): string[] {
+  const crawler = s.spec.params ? desiredCrawler(s, have ?? undefined, live.crawlers) : undefined;
+  const declared = crawler === undefined ? undefined : live.crawlerParams.get(crawler);
+  if (!s.spec.params || !declared) return [];
+  const shown = JSON.stringify(String(have?.record.crawler_name ?? s.spec.crawler ?? crawler));
+  const at = (k: string) => ['squids', s.ref, 'params', ...(k.startsWith('functions.') ? ['functions', k.slice(10)] : [k])];
+  return unknownSquidParams(s.spec.params, declared, (k) => located(want.locate(at(k)), pathOf(at(k))), shown);
+}
+
+/** A squid the account does not have: created with the file's fields, or (no crawler to create it from) a problem. */
+function squidCreateStep(s: DesiredSquid, want: Desired, live: Live, opts: PlanOptions, problems: string[]): Step | undefined {
+  const crawler = s.spec.crawler === undefined ? undefined : matchCrawler(s.spec.crawler, live.crawlers);
+  if (opts.findOnly) {
+    problems.push(`${pathOf(['squids', s.ref])}: no squid of this account has this name, hash or hash prefix (see \`sq squids list\`)`);
+    return undefined;
+  }
+  if (s.spec.crawler === undefined) {
+    problems.push(`${pathOf(['squids', s.ref])}: no squid of this account is named so; add "crawler:" to create it`);
+    return undefined;
+  }
+  if (!crawler) {
+    problems.push(`${pathOf(['squids', s.ref, 'crawler'])}: no crawler has the id, name or slug ${JSON.stringify(s.spec.crawler)} (see \`sq crawlers list\`)`);
+    return undefined;
+  }
+  const { changes, body: whole } = squidChanges(s, null, accountLinks(s, live, null, problems, want.locate));
+  const create = { crawler: recordId(crawler), name: s.ref };
+  const on = scheduleOn(s, null, changes);
+  const { now: body, later } = on ? splitSchedule(whole) : { now: whole, later: {} };
+  return {
+    item: { kind: 'squid', action: 'create', squid: s.ref, id: null, changes: [{ field: 'crawler', from: null, to: s.spec.crawler }, ...changes] },
+    squid: s.ref,
+    missing: [],
+    // The create itself is sent by apply (it yields the id); these are what follows it, once the id is known.
+    requests: (sid) => [{ method: 'POST', path: SQUIDS_PATH, body: create }, ...(Object.keys(body).length && sid ? [{ method: 'POST' as const, path: squidPath(sid), body }] : [])],
+    ...(on ? { schedule: { on, later: (sid: string) => ({ method: 'POST' as const, path: squidPath(sid), body: later }) } } : {}),
+  };
+}
+
+/** A squid the account has: its fields the file sets otherwise, if any. */
+function squidUpdateStep(s: DesiredSquid, have: LiveSquid, want: Desired, live: Live, problems: string[]): Step | undefined {
+  const { changes, body: whole } = squidChanges(s, have.record, accountLinks(s, live, have.id, problems, want.locate));
+  if (!changes.length) return undefined;
+  const on = scheduleOn(s, have.record, changes);
+  const { now: body, later } = on ? splitSchedule(whole) : { now: whole, later: {} };
+  return {
+    item: { kind: 'squid', action: 'update', squid: have.name || s.ref, id: have.id, changes },
+    squid: s.ref,
+    missing: [],
+    requests: (sid) => (Object.keys(body).length ? [{ method: 'POST', path: squidPath(sid), body }] : []),
+    ...(on ? { schedule: { on, later: (sid: string) => ({ method: 'POST' as const, path: squidPath(sid), body: later }) } } : {}),
+  };
+}
+
+/** The file's tasks the squid lacks, added in batches; with prune, its tasks the file does not list, deleted. */
+function tasksSteps(s: DesiredSquid, have: LiveSquid | null, who: string, id: string | null, prune: boolean): Step[] {
+  if (!s.tasks) return [];
+  const steps: Step[] = [];
+  const liveTasks = have?.tasks ?? [];
+  const matched = new Set<Rec>();
+  const add = s.tasks.filter((t) => {
+    const hits = candidates(t, liveTasks).filter((l) => taskMatches(t, l));
+    for (const h of hits) matched.add(h);
+    return hits.length === 0;
+  });
+  const del = prune ? liveTasks.filter((l) => !matched.has(l)) : [];
+  if (add.length) {
+    steps.push({
+      item: { kind: 'tasks', action: 'create', squid: who, id, changes: [], add: add.map(taskValue) },
+      squid: s.ref,
+      missing: [],
+      requests: (sid) => {
+        const out: Request[] = [];
+        for (const batch of taskBatches(add)) out.push({ method: 'POST', path: TASKS_PATH, body: { squid: sid, tasks: batch } });
+        return out;
+      },
+    });
+  }
+  if (del.length) {
+    const gone = del.map((t) => ({ id: recordId(t), value: taskValue((t.params ?? {}) as Rec) }));
+    steps.push({
+      item: { kind: 'tasks', action: 'delete', squid: who, id, changes: [], delete: gone },
+      squid: s.ref,
+      missing: [],
+      confirm: `delete ${gone.length} task${gone.length === 1 ? '' : 's'} of squid "${who}"`,
+      requests: () => gone.map((t) => ({ method: 'DELETE', path: taskPath(t.id) })),
+    });
+  }
+  return steps;
+}
+
+/** The squid's delivery channels that differ from the file (or all, with --force); those equal but for secrets are noted. */
+function channelSteps(s: DesiredSquid, have: LiveSquid | null, who: string, id: string | null, opts: PlanOptions, uncompared: Uncompared[]): Step[] {
+  const steps: Step[] = [];
+  for (const ch of s.channels) {
+    const d = deliveryChanges(ch.body, ch.channel, have?.record ?? null, ch.written);
+    const notCompared = [...d.unverified, ...ch.missing.map((m) => `${m.path.split('.').pop()} (\${${m.name}} is not set)`)];
+    if (!d.create && d.changes.length === 0 && !opts.force) {
+      if (notCompared.length) uncompared.push({ kind: 'delivery', squid: who, id, channel: ch.channel, not_compared: notCompared });
+      continue;
+    }
+    steps.push({
+      item: { kind: 'delivery', action: d.create ? 'create' : 'update', squid: who, id, channel: ch.channel, changes: d.changes, ...(notCompared.length ? { not_compared: notCompared } : {}) },
+      squid: s.ref,
+      missing: ch.missing.map((m) => m.name),
+      requests: (sid) => [{ method: 'POST', path: DELIVERY_PATH, query: { squid: sid }, body: ch.body }],
+    });
+  }
+  return steps;
 }

@@ -2,7 +2,7 @@
 // mapping and the redacted --verbose trace (reliability.md).
 import type { Dispatcher } from 'undici';
 import { AuthError, DryRunStop, InterruptedError } from '../errors.js';
-import { NOTICE_AFTER_MS, Pacer, serverNow, serverSaidOf } from './pacing.js';
+import { NOTICE_AFTER_MS, Pacer, serverNow, serverSaidOf, type Bucket } from './pacing.js';
 import type { HttpOptions, HttpResponse, Prepared, RequestOptions, StreamResponse } from './http-options.js';
 import { SharedStore } from './pacing-state.js';
 import { loadTransport, type RequestFn } from './transport.js';
@@ -162,93 +162,117 @@ export class HttpClient {
     path: string,
     o: RequestOptions,
     streaming: boolean,
-  ): Promise<Dispatcher.ResponseData & { url: string; text?: string }> {
+  ): Promise<Answer> {
     const req = await this.prepare(method.toUpperCase(), path, o);
     const bucket = this.pacer.bucket(req.url.pathname);
     const policy = new RetryPolicy(o.readOnly ? 'GET' : req.method, o.retryBudget ?? this.retryBudget, this.now, this.random);
     const { agent, request } = await this.dispatcher();
-    const describe = `${req.method} ${redactUrl(req.url)}`;
-    // An earlier attempt may have reached the server (a 5xx or a reset after sending): a DELETE it did is then
-    // answered 404 by the retry.
-    let reached = false;
-    // Stopped between attempts: nothing of the next one went out, but an earlier one may have reached the server.
-    const between = (err: unknown): never => {
-      throw reached ? this.stopped(err, req) : err;
+    const x: Exchange = {
+      req,
+      o,
+      streaming,
+      policy,
+      bucket,
+      describe: `${req.method} ${redactUrl(req.url)}`,
+      reached: false,
+      // Stopped between attempts: nothing of the next one went out, but an earlier one may have reached the server.
+      between: (err: unknown): never => {
+        throw x.reached ? this.stopped(err, req) : err;
+      },
     };
-
     for (;;) {
-      const ticket = await bucket.acquire().catch(between);
-      if (this.opts.signal?.aborted) {
-        bucket.answered(ticket, null);
-        between(this.opts.signal.reason);
-      }
-      let res: Dispatcher.ResponseData;
-      try {
-        res = await this.attempt(req, agent, request);
-      } catch (err) {
-        bucket.answered(ticket, null);
-        if (this.opts.signal?.aborted) throw this.stopped(err, req);
-        const wait = policy.afterNetworkError(errCode(err));
-        if (wait === null) throw networkError(err, req.method, req.url, policy.safe, false, req.url.origin === this.apiOrigin ? this.opts.baseUrlFrom : undefined);
-        reached ||= !NOT_SENT_CODES.has(errCode(err) ?? '');
-        this.longWait(wait, describe, errCode(err) ?? 'a network error');
-        await this.sleep(wait).catch(between);
-        continue;
-      }
-      bucket.answered(ticket, serverSaidOf(res.headers, this.now()));
-      const status = res.statusCode;
+      const res = await this.paced(x, agent, request);
+      const answer = res && (await this.answerOf(x, res));
+      if (answer) return answer;
+    }
+  }
 
-      if (status === 429) {
-        const text = await res.body.text().catch(() => '');
-        bucket.pause(policy.afterRateLimit(res.headers, text, req.url.pathname));
-        continue;
-      }
-      const wait = policy.afterStatus(status);
-      if (wait !== null) {
-        await res.body.text().catch(() => '');
-        reached = true;
-        this.longWait(wait, describe, `HTTP ${status}`);
-        await this.sleep(wait).catch(between);
-        continue;
-      }
-      if (status === 404 && reached && req.method === 'DELETE' && !streaming) {
-        await res.body.text().catch(() => '');
-        this.trace(`* ${describe}: 404 on a retry: an earlier attempt deleted it`);
-        policy.succeeded();
-        return Object.assign(res, { url: req.url.toString(), text: '' });
-      }
-      if (status >= 300 && status < 400 && !(o.okStatuses ?? []).includes(status)) {
-        // Never followed, and its body never read as the answer: a redirect is no document of the endpoint.
-        await res.body.dump().catch(() => undefined);
-        throw redirectError(status, req.method, req.url, res.headers, policy.safe);
-      }
-      if (status >= 400 && !(o.okStatuses ?? []).includes(status)) {
-        const text = await res.body.text().catch(() => '');
-        throw httpError(status, text, req.method, req.url, res.headers, policy.safe);
-      }
-      if (streaming) {
-        policy.succeeded();
-        return Object.assign(res, { url: req.url.toString() });
-      }
-      // A reset or timeout in the middle of the body is a failure of the whole exchange: retried like any
-      // transient failure for safe methods; for a POST it means the server may have acted.
-      let text: string;
-      try {
-        text = await res.body.text();
-      } catch (err) {
-        if (this.opts.signal?.aborted) throw this.stopped(err, req);
-        const code = errCode(err) ?? 'UND_ERR_SOCKET';
-        this.trace(`* ${describe} body failed: ${code}`);
-        const wait = policy.afterNetworkError(code, true);
-        if (wait === null) throw networkError(err, req.method, req.url, policy.safe, true);
-        reached = true;
-        this.longWait(wait, describe, `${code} in the body`);
-        await this.sleep(wait).catch(between);
-        continue;
-      }
-      mark('response body');
+  /** One attempt, through the pacer: its response, or null when a network error has it retried (after the wait). */
+  private async paced(x: Exchange, agent: Dispatcher, request: RequestFn): Promise<Dispatcher.ResponseData | null> {
+    const { req, bucket, policy } = x;
+    const ticket = await bucket.acquire().catch(x.between);
+    if (this.opts.signal?.aborted) {
+      bucket.answered(ticket, null);
+      x.between(this.opts.signal.reason);
+    }
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await this.attempt(req, agent, request);
+    } catch (err) {
+      bucket.answered(ticket, null);
+      if (this.opts.signal?.aborted) throw this.stopped(err, req);
+      const wait = policy.afterNetworkError(errCode(err));
+      if (wait === null) throw networkError(err, req.method, req.url, policy.safe, false, req.url.origin === this.apiOrigin ? this.opts.baseUrlFrom : undefined);
+      x.reached ||= !NOT_SENT_CODES.has(errCode(err) ?? '');
+      this.longWait(wait, x.describe, errCode(err) ?? 'a network error');
+      await this.sleep(wait).catch(x.between);
+      return null;
+    }
+    bucket.answered(ticket, serverSaidOf(res.headers, this.now()));
+    return res;
+  }
+
+  /** The answer a response gives: the document, an error thrown, or null when its status has it retried. */
+  private async answerOf(x: Exchange, res: Dispatcher.ResponseData): Promise<Answer | null> {
+    const { req, o, policy } = x;
+    const status = res.statusCode;
+    if (status === 429) {
+      const text = await res.body.text().catch(() => '');
+      x.bucket.pause(policy.afterRateLimit(res.headers, text, req.url.pathname));
+      return null;
+    }
+    const wait = policy.afterStatus(status);
+    if (wait !== null) {
+      await res.body.text().catch(() => '');
+      x.reached = true;
+      this.longWait(wait, x.describe, `HTTP ${status}`);
+      await this.sleep(wait).catch(x.between);
+      return null;
+    }
+    if (status === 404 && x.reached && req.method === 'DELETE' && !x.streaming) {
+      await res.body.text().catch(() => '');
+      this.trace(`* ${x.describe}: 404 on a retry: an earlier attempt deleted it`);
       policy.succeeded();
-      return Object.assign(res, { url: req.url.toString(), text });
+      return Object.assign(res, { url: req.url.toString(), text: '' });
+    }
+    if (status >= 300 && status < 400 && !(o.okStatuses ?? []).includes(status)) {
+      // Never followed, and its body never read as the answer: a redirect is no document of the endpoint.
+      await res.body.dump().catch(() => undefined);
+      throw redirectError(status, req.method, req.url, res.headers, policy.safe);
+    }
+    if (status >= 400 && !(o.okStatuses ?? []).includes(status)) {
+      const text = await res.body.text().catch(() => '');
+      throw httpError(status, text, req.method, req.url, res.headers, policy.safe);
+    }
+    if (x.streaming) {
+      policy.succeeded();
+      return Object.assign(res, { url: req.url.toString() });
+    }
+    const text = await this.bodyOf(x, res);
+    if (text === null) return null;
+    mark('response body');
+    policy.succeeded();
+    return Object.assign(res, { url: req.url.toString(), text });
+  }
+
+  /**
+   * The whole body, or null to retry. A reset or timeout in the middle of the body is a failure of the whole exchange:
+   * retried like any transient failure for safe methods; for a POST it means the server may have acted.
+   */
+  private async bodyOf(x: Exchange, res: Dispatcher.ResponseData): Promise<string | null> {
+    const { req, policy } = x;
+    try {
+      return await res.body.text();
+    } catch (err) {
+      if (this.opts.signal?.aborted) throw this.stopped(err, req);
+      const code = errCode(err) ?? 'UND_ERR_SOCKET';
+      this.trace(`* ${x.describe} body failed: ${code}`);
+      const wait = policy.afterNetworkError(code, true);
+      if (wait === null) throw networkError(err, req.method, req.url, policy.safe, true);
+      x.reached = true;
+      this.longWait(wait, x.describe, `${code} in the body`);
+      await this.sleep(wait).catch(x.between);
+      return null;
     }
   }
 
@@ -354,4 +378,25 @@ export class HttpClient {
   private secrets(): string[] {
     return this.opts.token ? [this.opts.token] : [];
   }
+}
+
+/** What send answers: the response, with its URL and (unless streamed) its whole body. */
+type Answer = Dispatcher.ResponseData & { url: string; text?: string };
+
+/** One request through its attempts: what every attempt shares. */
+interface Exchange {
+  req: Prepared;
+  o: RequestOptions;
+  streaming: boolean;
+  policy: RetryPolicy;
+  bucket: Bucket;
+  /** The method and redacted URL, for trace and wait notices. */
+  describe: string;
+  /**
+   * An earlier attempt may have reached the server (a 5xx or a reset after sending): a DELETE it did is then
+   * answered 404 by the retry.
+   */
+  reached: boolean;
+  /** Throws what a stop between attempts means (see `reached`). */
+  between: (err: unknown) => never;
 }

@@ -80,16 +80,7 @@ export async function* pages<T = Record<string, unknown>>(
     // minute instead of dying once the process has spent ten retries.
     const retryBudget = requests === 1 ? undefined : new RetryBudget(MAX_RETRIES);
     const stopping = () => `stopping after ${delivered}${total !== null ? ` of ${total}` : ''} record${delivered === 1 && total === null ? '' : 's'}`;
-    let res: HttpResponse<unknown>;
-    try {
-      // expect 'any': a page is checked below, with the page's number in the message.
-      res = await http.request<unknown>('GET', path, { query: { ...opts.query, page, limit: size }, headers: opts.headers, retryBudget, expect: 'any' });
-    } catch (err) {
-      // Records already went out (to stdout; a -o file is dropped): say where the listing broke off. A stop signal is
-      // the user's own doing, not a broken listing.
-      if (delivered > 0 && err instanceof SqError && !(err instanceof InterruptedError)) err.message = `${err.message} — page ${page}, ${stopping()}`;
-      throw err;
-    }
+    const res = await fetchPage(http, path, opts, { page, size, retryBudget, delivered, stopping });
     const fail = (what: string) =>
       new BadPageError(`GET ${path.split('?')[0]} page ${page} (HTTP ${res.status}): ${what} — ${stopping()}`, { status: res.status });
     const env = asEnvelope<T>(res.data);
@@ -108,53 +99,82 @@ export async function* pages<T = Record<string, unknown>>(
       return;
     }
 
-    let last = opts.maxItems !== undefined && delivered + data.length >= opts.maxItems;
-    // A server may serve smaller pages than asked for (its own maximum); its `limit` says so.
-    const served = Math.min(size, positive(env.limit) ?? size);
-    // Where the listing's own signals disagree and reading must stop: raised once this page is out, so the pages
-    // read so far are kept (a resumable export can continue them).
-    let conflict: string | null = null;
-    if (!last && env.data.length < served) {
-      // A short page after which next: null or total_pages says the listing ends is its last page, whatever
-      // total_results says (the documented samples overstate it); otherwise more must not be said to follow.
-      const more = endedByLinks(env, page) ? null : moreSaidBy(env, page, served);
-      // The free plan's documented cap: pages stop short of total_results, and the warning (already reported) says so.
-      if (more && !env.warning) {
-        throw fail(
-          env.data.length === 0
-            ? `the page is empty, but ${more}`
-            : `${env.data.length} records on a page of ${served}, but ${more}`,
-        );
-      }
-      last = true;
-    } else if (!last) {
-      // A full page is never the end while any of next, total_pages or total_results says more.
-      const s = signals(env, page, served);
-      if (s.more.length === 0) last = s.end.length > 0;
-      else if (page > s.bound) {
-        conflict = `the page is full and ${s.more.join(' and ')}, but ${s.end.join(' and ')}: the listing's signals disagree`;
-      }
-    }
+    const maxed = opts.maxItems !== undefined && delivered + data.length >= opts.maxItems;
+    const { last, conflict } = maxed ? { last: true, conflict: null } : endOfListing(env, page, size, fail);
     delivered += data.length;
     yield { ...env, data };
     if (conflict) throw fail(conflict);
     if (last) {
-      // A short last page is allowed (documented samples overstate total_results), but a whole listing that ends
-      // below its own total is never silent.
-      const whole = opts.startPage === undefined || opts.earlier !== undefined;
-      if (whole && opts.maxItems === undefined && !warned) {
-        const totalPages = finiteNumber(env.total_pages);
-        const arrived = delivered + (opts.earlier ?? 0);
-        if (total !== null && arrived < total) {
-          opts.onWarning?.(`GET ${path.split('?')[0]}: total_results said ${total} but ${arrived} records arrived (the API's counters are not always exact)`);
-        } else if (totalPages !== null && totalPages > page) {
-          // next: null ended it (as documented samples do) while total_pages said more.
-          opts.onWarning?.(`GET ${path.split('?')[0]}: total_pages said ${totalPages} but the listing ended at page ${page} (the API's counters are not always exact)`);
-        }
-      }
+      if (!warned) warnIfShort(path, opts, env, page, delivered, total);
       return;
     }
     page++;
+  }
+}
+
+/** One page of the listing, as the API answered it (checked by the caller). */
+async function fetchPage(
+  http: HttpClient,
+  path: string,
+  opts: PageOptions,
+  at: { page: number; size: number; retryBudget: RetryBudget | undefined; delivered: number; stopping: () => string },
+): Promise<HttpResponse<unknown>> {
+  try {
+    // expect 'any': a page is checked below, with the page's number in the message.
+    return await http.request<unknown>('GET', path, { query: { ...opts.query, page: at.page, limit: at.size }, headers: opts.headers, retryBudget: at.retryBudget, expect: 'any' });
+  } catch (err) {
+    // Records already went out (to stdout; a -o file is dropped): say where the listing broke off. A stop signal is
+    // the user's own doing, not a broken listing.
+    if (at.delivered > 0 && err instanceof SqError && !(err instanceof InterruptedError)) err.message = `${err.message} — page ${at.page}, ${at.stopping()}`;
+    throw err;
+  }
+}
+
+/**
+ * Whether the listing ends with this page (not cut by maxItems), by its own signals; `conflict`: where they disagree
+ * and reading must stop, raised once this page is out, so the pages read so far are kept (a resumable export can
+ * continue them). A short page that more is said to follow is thrown at once.
+ */
+function endOfListing<T>(env: Envelope<T>, page: number, size: number, fail: (what: string) => Error): { last: boolean; conflict: string | null } {
+  // A server may serve smaller pages than asked for (its own maximum); its `limit` says so.
+  const served = Math.min(size, positive(env.limit) ?? size);
+  if (env.data.length < served) {
+    // A short page after which next: null or total_pages says the listing ends is its last page, whatever
+    // total_results says (the documented samples overstate it); otherwise more must not be said to follow.
+    const more = endedByLinks(env, page) ? null : moreSaidBy(env, page, served);
+    // The free plan's documented cap: pages stop short of total_results, and the warning (already reported) says so.
+    if (more && !env.warning) {
+      throw fail(
+        env.data.length === 0
+          ? `the page is empty, but ${more}`
+          : `${env.data.length} records on a page of ${served}, but ${more}`,
+      );
+    }
+    return { last: true, conflict: null };
+  }
+  // A full page is never the end while any of next, total_pages or total_results says more.
+  const s = signals(env, page, served);
+  if (s.more.length === 0) return { last: s.end.length > 0, conflict: null };
+  if (page > s.bound) {
+    return { last: false, conflict: `the page is full and ${s.more.join(' and ')}, but ${s.end.join(' and ')}: the listing's signals disagree` };
+  }
+  return { last: false, conflict: null };
+}
+
+/**
+ * A short last page is allowed (documented samples overstate total_results), but a whole listing that ends
+ * below its own total is never silent.
+ */
+function warnIfShort<T>(path: string, opts: PageOptions, env: Envelope<T>, page: number, delivered: number, total: number | null): void {
+  const whole = opts.startPage === undefined || opts.earlier !== undefined;
+  if (!whole || opts.maxItems !== undefined) return;
+  const totalPages = finiteNumber(env.total_pages);
+  const arrived = delivered + (opts.earlier ?? 0);
+  if (total !== null && arrived < total) {
+    opts.onWarning?.(`GET ${path.split('?')[0]}: total_results said ${total} but ${arrived} records arrived (the API's counters are not always exact)`);
+  } else if (totalPages !== null && totalPages > page) {
+    // next: null ended it (as documented samples do) while total_pages said more.
+    opts.onWarning?.(`GET ${path.split('?')[0]}: total_pages said ${totalPages} but the listing ended at page ${page} (the API's counters are not always exact)`);
   }
 }
 

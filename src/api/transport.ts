@@ -78,93 +78,112 @@ function request(this: NodeAgent, o: Dispatcher.RequestOptions): Promise<Dispatc
   const url = new URL(o.path, o.origin as string);
   const opts = this.opts;
   return new Promise<Dispatcher.ResponseData>((resolve, reject) => {
-        const { mod, agent } = this.agentFor(url.protocol);
-        const headers: Record<string, string> = { ...(o.headers as Record<string, string>) };
-        const body = o.body as string | Buffer | undefined;
-        if (body !== undefined && body !== null) headers['content-length'] = String(Buffer.byteLength(body));
-        const options: RequestOptions = {
-          protocol: url.protocol,
-          hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-          port: url.port || undefined,
-          path: o.path,
-          method: o.method,
-          headers,
-          agent,
-          maxHeaderSize: opts.maxHeaderSize,
-          signal: o.signal as AbortSignal | undefined,
-        };
-        let req: ClientRequest;
-        try {
-          req = mod.request(options);
-        } catch (err) {
-          reject(err);
-          return;
-        }
-        // Connecting (TLS included), then waiting for the headers once the request is sent: one timer each, as a
-        // request may be sent (written into a socket still connecting) before the connection is up.
-        const timers: { connect?: NodeJS.Timeout; headers?: NodeJS.Timeout } = {};
-        const arm = (which: 'connect' | 'headers', ms: number, code: string, message: string) => {
-          clearTimeout(timers[which]);
-          timers[which] = setTimeout(() => req.destroy(coded(code, message)), ms);
-          timers[which].unref();
-        };
-        const disarm = (which: 'connect' | 'headers') => {
-          clearTimeout(timers[which]);
-          timers[which] = undefined;
-        };
-        req.on('socket', (socket) => {
-          // A reused keep-alive connection is already up.
-          if (!socket.connecting) return;
-          arm('connect', opts.connect?.timeout ?? 10_000, 'UND_ERR_CONNECT_TIMEOUT', 'Connect Timeout Error');
-          socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => disarm('connect'));
-        });
-        req.on('finish', () => arm('headers', opts.headersTimeout ?? 30_000, 'UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error'));
-        req.on('error', (err) => {
-          disarm('connect');
-          disarm('headers');
-          reject(err);
-        });
-        req.on('response', (res: IncomingMessage) => {
-          disarm('connect');
-          disarm('headers');
-          // Between two reads of the body, at most bodyTimeout (the socket's idle timeout, given back with the socket).
-          const socket = res.socket;
-          const onIdle = () => res.destroy(coded('UND_ERR_BODY_TIMEOUT', 'Body Timeout Error'));
-          socket?.setTimeout(opts.bodyTimeout ?? 60_000, onIdle);
-          res.once('close', () => {
-            socket?.setTimeout(0);
-            socket?.off('timeout', onIdle);
-          });
-          const out = res as Body;
-          out.text = () =>
-            new Promise<string>((done, fail) => {
-              if (res.errored) return fail(lostBody(res.errored));
-              // Closed before the text was asked for, or closing without an end and without an error: the body was
-              // cut short. Waiting for an 'end' that cannot come would hang the call (the socket's idle timer is
-              // gone with the socket).
-              if (res.destroyed && !res.complete) return fail(coded('UND_ERR_SOCKET', 'other side closed'));
-              let text = '';
-              res.setEncoding('utf8');
-              res.on('data', (chunk: string) => (text += chunk));
-              res.once('end', () => done(text));
-              res.once('error', (err) => fail(lostBody(err)));
-              res.once('close', () => {
-                if (!res.complete) fail(res.errored ? lostBody(res.errored) : coded('UND_ERR_SOCKET', 'other side closed'));
-              });
-            });
-          // Read to its end and thrown away (a redirect's body, never the answer): the socket goes back to the pool.
-          out.dump = () =>
-            new Promise<void>((done) => {
-              if (res.complete || res.destroyed) return done();
-              res.resume();
-              res.once('end', () => done());
-              res.once('close', () => done());
-              res.once('error', () => done());
-            });
-          resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: out } as unknown as Dispatcher.ResponseData);
-        });
-        req.end(body ?? undefined);
+    const { mod, agent } = this.agentFor(url.protocol);
+    const body = o.body as string | Buffer | undefined;
+    let req: ClientRequest;
+    try {
+      req = mod.request(nodeOptions(url, o, body, agent, opts));
+    } catch (err) {
+      reject(err);
+      return;
+    }
+    const timers = armTimeouts(req, url, opts);
+    req.on('error', (err) => {
+      timers.disarm();
+      reject(err);
+    });
+    req.on('response', (res: IncomingMessage) => {
+      timers.disarm();
+      resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: bodyOf(res, opts) } as unknown as Dispatcher.ResponseData);
+    });
+    req.end(body ?? undefined);
+  });
+}
+
+/** node:http's options for undici's: the same request, with its content-length. */
+function nodeOptions(url: URL, o: Dispatcher.RequestOptions, body: string | Buffer | undefined, agent: HttpAgent, opts: AgentOptions): RequestOptions {
+  const headers: Record<string, string> = { ...(o.headers as Record<string, string>) };
+  if (body !== undefined && body !== null) headers['content-length'] = String(Buffer.byteLength(body));
+  return {
+    protocol: url.protocol,
+    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+    port: url.port || undefined,
+    path: o.path,
+    method: o.method,
+    headers,
+    agent,
+    maxHeaderSize: opts.maxHeaderSize,
+    signal: o.signal as AbortSignal | undefined,
+  };
+}
+
+/**
+ * Connecting (TLS included), then waiting for the headers once the request is sent: one timer each, as a
+ * request may be sent (written into a socket still connecting) before the connection is up. disarm() stops both.
+ */
+function armTimeouts(req: ClientRequest, url: URL, opts: AgentOptions): { disarm(): void } {
+  const timers: { connect?: NodeJS.Timeout; headers?: NodeJS.Timeout } = {};
+  const arm = (which: 'connect' | 'headers', ms: number, code: string, message: string) => {
+    clearTimeout(timers[which]);
+    timers[which] = setTimeout(() => req.destroy(coded(code, message)), ms);
+    timers[which].unref();
+  };
+  const disarm = (which: 'connect' | 'headers') => {
+    clearTimeout(timers[which]);
+    timers[which] = undefined;
+  };
+  req.on('socket', (socket) => {
+    // A reused keep-alive connection is already up.
+    if (!socket.connecting) return;
+    arm('connect', opts.connect?.timeout ?? 10_000, 'UND_ERR_CONNECT_TIMEOUT', 'Connect Timeout Error');
+    socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => disarm('connect'));
+  });
+  req.on('finish', () => arm('headers', opts.headersTimeout ?? 30_000, 'UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error'));
+  return {
+    disarm() {
+      disarm('connect');
+      disarm('headers');
+    },
+  };
+}
+
+/** The response as undici's body: read whole with text(), or thrown away with dump(); idle at most bodyTimeout. */
+function bodyOf(res: IncomingMessage, opts: AgentOptions): Body {
+  // Between two reads of the body, at most bodyTimeout (the socket's idle timeout, given back with the socket).
+  const socket = res.socket;
+  const onIdle = () => res.destroy(coded('UND_ERR_BODY_TIMEOUT', 'Body Timeout Error'));
+  socket?.setTimeout(opts.bodyTimeout ?? 60_000, onIdle);
+  res.once('close', () => {
+    socket?.setTimeout(0);
+    socket?.off('timeout', onIdle);
+  });
+  const out = res as Body;
+  out.text = () =>
+    new Promise<string>((done, fail) => {
+      if (res.errored) return fail(lostBody(res.errored));
+      // Closed before the text was asked for, or closing without an end and without an error: the body was
+      // cut short. Waiting for an 'end' that cannot come would hang the call (the socket's idle timer is
+      // gone with the socket).
+      if (res.destroyed && !res.complete) return fail(coded('UND_ERR_SOCKET', 'other side closed'));
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.once('end', () => done(text));
+      res.once('error', (err) => fail(lostBody(err)));
+      res.once('close', () => {
+        if (!res.complete) fail(res.errored ? lostBody(res.errored) : coded('UND_ERR_SOCKET', 'other side closed'));
       });
+    });
+  // Read to its end and thrown away (a redirect's body, never the answer): the socket goes back to the pool.
+  out.dump = () =>
+    new Promise<void>((done) => {
+      if (res.complete || res.destroyed) return done();
+      res.resume();
+      res.once('end', () => done());
+      res.once('close', () => done());
+      res.once('error', () => done());
+    });
+  return out;
 }
 
 /** Node's "aborted" (the server closed in the middle of the body) as undici named it. */

@@ -75,28 +75,9 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
   let out: Output | undefined;
   let settings: OutputSettings | undefined;
   let store: Promise<ProfileStore> | undefined;
-  // One client (and so one set of pacing buckets) per key in use: the resolved one, or one being tried by login.
-  const clients = new Map<string, Promise<{ client: HttpClient; profile: string }>>();
-  // Every client made, for the output to ask whether a write went out (an unknown --fields name is then not exit 2).
-  const made: HttpClient[] = [];
-  // The retries every client of this command may spend between them, so a batch cannot storm a failing server.
-  let retryBudget: RetryBudget | undefined;
+  const clients: Clients = { byKey: new Map(), made: [] };
   let prompter: Promise<Prompter> | undefined;
-  // The profile a client was made for, and its store: the csv-safe setting is read from it when a CSV cell is written.
-  let usedProfile: { store: ProfileStore; profile: string } | undefined;
-  let csvSafeStored: boolean | undefined;
-  const csvSafeSetting = (): boolean => {
-    if (csvSafeStored !== undefined) return csvSafeStored;
-    if (!usedProfile) return false;
-    try {
-      csvSafeStored = resolveSetting('csv-safe', usedProfile.store.setting(usedProfile.profile, 'csv-safe'), env, { profile: usedProfile.profile, file: usedProfile.store.file }).value === 'on';
-    } catch (err) {
-      // Read while cells are written: not a stop half-way through the output, but the safe side, and said.
-      csvSafeStored = err instanceof BadStoredSettingError;
-      if (err instanceof BadStoredSettingError) out?.warn(`${err.message}; CSV cells are made safe meanwhile`);
-    }
-    return csvSafeStored;
-  };
+  const csvSafeSetting = csvSafeOfProfile(env, clients, (message) => out?.warn(message));
 
   const ctx: Ctx & { cleanup(): Promise<void>; flush(): Promise<void> } = {
     io,
@@ -117,53 +98,17 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
       return settings;
     },
     get out(): Output {
-      if (!out) {
-        // Relative times count from the API's clock (our clock plus the skew its Date header shows), not ours.
-        const serverNow = () => now() + (made.find((c) => c.clockSkewMs !== 0)?.clockSkewMs ?? 0);
-        out = createOutput(io, ctx.outputSettings(), { secrets: secretValues, now: serverNow, writeSent: () => made.some((c) => c.sentWrite), signal });
-      }
+      out ??= outputOf(ctx, clients.made);
       return out;
     },
     async config(opts = {}) {
-      store ??= import('../config/store.js').then((m) => {
-        const s = new m.ProfileStore(env);
-        if (s.exposedMode !== null) {
-          const mode = s.exposedMode.toString(8).padStart(4, '0');
-          ctx.out.warn(`${s.file} can be read by other users (mode ${mode}) and holds API keys: run \`chmod 600 "${s.file}"\``);
-        }
-        mark('config read');
-        return s;
-      });
+      store ??= openStore(env, (message) => ctx.out.warn(message));
       const s = await store;
       if (s.corrupt && !opts.allowCorrupt) throw s.corruptError();
       return s;
     },
-    async http(opts: { auth?: boolean; token?: string } = {}) {
-      const key = opts.token !== undefined ? 'login' : 'resolved';
-      let c = clients.get(key);
-      if (!c) {
-        c = (async () => {
-          const [{ HttpClient, RetryBudget }, { resolveAuth, checkApiKey }] = await Promise.all([import('../api/http.js'), import('../config/resolve.js')]);
-          retryBudget ??= new RetryBudget(10);
-          // A key being tried (auth login) does not depend on the stored profiles, which login may be replacing.
-          const auth = resolveAuth(ctx.globals, env, await ctx.config({ allowCorrupt: opts.token !== undefined }));
-          if (opts.token !== undefined) auth.token = opts.token;
-          ctx.addSecret(auth.token);
-          if (opts.token === undefined && auth.token) checkApiKey(auth.tokenSource === 'env' ? 'SQ_TOKEN' : `the key of profile "${auth.profile}"`, auth.token);
-          const client = new HttpClient(clientOptions(ctx, auth, secretValues, retryBudget));
-          cleanups.push(() => client.close());
-          made.push(client);
-          usedProfile = { store: await ctx.config({ allowCorrupt: true }), profile: auth.profile };
-          return { client, profile: auth.profile };
-        })();
-        c.catch(() => clients.delete(key));
-        clients.set(key, c);
-      }
-      const { client, profile } = await c;
-      if (opts.auth !== false && !client.hasToken) {
-        throw new AuthError(`no API key for profile "${profile}": run \`sq auth login\`, or set SQ_TOKEN`);
-      }
-      return client;
+    http(opts: { auth?: boolean; token?: string } = {}) {
+      return clientFor(ctx, clients, opts);
     },
     prompter() {
       prompter ??= import('./prompt.js').then((m) => m.createPrompter(io, () => ctx.canPrompt()));
@@ -187,17 +132,104 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
     flush() {
       return stdout.flush();
     },
-    async cleanup() {
-      for (const fn of cleanups.splice(0).reverse()) {
-        try {
-          await fn();
-        } catch {
-          // cleanup must never mask the command's own outcome
-        }
-      }
+    cleanup() {
+      return runCleanups(cleanups);
     },
   };
   return ctx;
+}
+
+/** The API clients of one command, and what they share. */
+interface Clients {
+  /** One client (and so one set of pacing buckets) per key in use: the resolved one, or one being tried by login. */
+  byKey: Map<string, Promise<{ client: HttpClient; profile: string }>>;
+  /** Every client made, for the output to ask whether a write went out (an unknown --fields name is then not exit 2). */
+  made: HttpClient[];
+  /** The retries every client of this command may spend between them, so a batch cannot storm a failing server. */
+  retryBudget?: RetryBudget;
+  /** The profile a client was made for, and its store: the csv-safe setting is read from it when a CSV cell is written. */
+  usedProfile?: { store: ProfileStore; profile: string };
+}
+
+/** The client of the resolved key, or of `opts.token` (auth login): made once; without a key, an AuthError. */
+async function clientFor(ctx: Ctx, clients: Clients, opts: { auth?: boolean; token?: string }): Promise<HttpClient> {
+  const key = opts.token !== undefined ? 'login' : 'resolved';
+  let c = clients.byKey.get(key);
+  if (!c) {
+    c = newClient(ctx, opts.token, clients);
+    c.catch(() => clients.byKey.delete(key));
+    clients.byKey.set(key, c);
+  }
+  const { client, profile } = await c;
+  if (opts.auth !== false && !client.hasToken) {
+    throw new AuthError(`no API key for profile "${profile}": run \`sq auth login\`, or set SQ_TOKEN`);
+  }
+  return client;
+}
+
+/** The command's output, masking every secret known by then or later. */
+function outputOf(ctx: Ctx, made: readonly HttpClient[]): Output {
+  // Relative times count from the API's clock (our clock plus the skew its Date header shows), not ours.
+  const serverNow = () => ctx.now() + (made.find((c) => c.clockSkewMs !== 0)?.clockSkewMs ?? 0);
+  return createOutput(ctx.io, ctx.outputSettings(), { secrets: ctx.secrets(), now: serverNow, writeSent: () => made.some((c) => c.sentWrite), signal: ctx.signal });
+}
+
+/** A client for the resolved key, or for `token` (a key being tried by login); its key is a secret from then on. */
+async function newClient(ctx: Ctx, token: string | undefined, clients: Clients): Promise<{ client: HttpClient; profile: string }> {
+  const [{ HttpClient, RetryBudget }, { resolveAuth, checkApiKey }] = await Promise.all([import('../api/http.js'), import('../config/resolve.js')]);
+  clients.retryBudget ??= new RetryBudget(10);
+  // A key being tried (auth login) does not depend on the stored profiles, which login may be replacing.
+  const auth = resolveAuth(ctx.globals, ctx.env, await ctx.config({ allowCorrupt: token !== undefined }));
+  if (token !== undefined) auth.token = token;
+  ctx.addSecret(auth.token);
+  if (token === undefined && auth.token) checkApiKey(auth.tokenSource === 'env' ? 'SQ_TOKEN' : `the key of profile "${auth.profile}"`, auth.token);
+  const client = new HttpClient(clientOptions(ctx, auth, ctx.secrets(), clients.retryBudget));
+  ctx.onCleanup(() => client.close());
+  clients.made.push(client);
+  clients.usedProfile = { store: await ctx.config({ allowCorrupt: true }), profile: auth.profile };
+  return { client, profile: auth.profile };
+}
+
+/** The profile's csv-safe setting, read once a client has read its profile (off until then). */
+function csvSafeOfProfile(env: Record<string, string | undefined>, clients: Clients, warn: (message: string) => void): () => boolean {
+  let csvSafeStored: boolean | undefined;
+  return () => {
+    if (csvSafeStored !== undefined) return csvSafeStored;
+    const { usedProfile } = clients;
+    if (!usedProfile) return false;
+    try {
+      csvSafeStored = resolveSetting('csv-safe', usedProfile.store.setting(usedProfile.profile, 'csv-safe'), env, { profile: usedProfile.profile, file: usedProfile.store.file }).value === 'on';
+    } catch (err) {
+      // Read while cells are written: not a stop half-way through the output, but the safe side, and said.
+      csvSafeStored = err instanceof BadStoredSettingError;
+      if (err instanceof BadStoredSettingError) warn(`${err.message}; CSV cells are made safe meanwhile`);
+    }
+    return csvSafeStored;
+  };
+}
+
+/** The profile store, loaded on first use; one other users can read is warned about, as it holds API keys. */
+function openStore(env: Record<string, string | undefined>, warn: (message: string) => void): Promise<ProfileStore> {
+  return import('../config/store.js').then((m) => {
+    const s = new m.ProfileStore(env);
+    if (s.exposedMode !== null) {
+      const mode = s.exposedMode.toString(8).padStart(4, '0');
+      warn(`${s.file} can be read by other users (mode ${mode}) and holds API keys: run \`chmod 600 "${s.file}"\``);
+    }
+    mark('config read');
+    return s;
+  });
+}
+
+/** The cleanups, last registered first; one that fails never masks the command's own outcome. */
+async function runCleanups(cleanups: (() => void | Promise<void>)[]): Promise<void> {
+  for (const fn of cleanups.splice(0).reverse()) {
+    try {
+      await fn();
+    } catch {
+      // cleanup must never mask the command's own outcome
+    }
+  }
 }
 
 /** The streams: the process's own (stdout a checked file writer when it is a file), or a test's, part by part. */
@@ -239,7 +271,7 @@ function settingsOf(g: Globals, env: Record<string, string | undefined>, io: IO)
 }
 
 /** What the API client of a command is made with: its key and base URL, trace, notices, timeouts, pacing, retries. */
-function clientOptions(ctx: Ctx, auth: ReturnType<typeof resolveAuth>, secretValues: string[], retryBudget: RetryBudget): HttpOptions {
+function clientOptions(ctx: Ctx, auth: ReturnType<typeof resolveAuth>, secretValues: readonly string[], retryBudget: RetryBudget): HttpOptions {
   const { env, io, signal, now, sleep } = ctx;
   return {
     baseUrl: auth.baseUrl,

@@ -2,10 +2,11 @@
 // running it again after an interruption (Ctrl-C, a CI timeout mid-wait) picks up where it stopped: the same squid
 // (found by its deterministic name), the tasks already there (the API skips duplicates), and the run still in
 // progress, instead of a second run that would be charged again.
-import { defineVerb } from '../cli/command.js';
+import { defineOptions, defineVerb, type OptionsOf } from '../cli/command.js';
+import type { Ctx } from '../cli/context.js';
 import { AmbiguousWriteError, unexpectedWriteAnswer } from '../api/http-errors.js';
 import { badTaskValues, getCrawlerParams, squidParamNames, unknownSquidParams } from '../api/crawlers.js';
-import { resolveCrawler, resolveSquid } from '../api/resolve.js';
+import { resolveCrawler, resolveSquid, type Resolved } from '../api/resolve.js';
 import { createSquid, parseParams, SQUIDS_PATH, updateSquidParams } from '../api/squids.js';
 import { addTasks, taskBatches } from '../api/tasks.js';
 import { isTerminal, listRunPages, runStatus, type Run } from '../api/runs.js';
@@ -30,10 +31,22 @@ import { runExport } from '../export/results.js';
 import { exportPlan } from '../export/plan.js';
 import { fileFormat } from '../export/options.js';
 import { refuseInterruptedExport } from '../export/resume.js';
-import { guardSpend, MAX_CREDITS_OPTION, spendPolicy } from '../billing/guard.js';
+import { guardSpend, MAX_CREDITS_OPTION, spendPolicy, type SpendPolicy } from '../billing/guard.js';
+import type { Format } from '../output/formats.js';
 
 /** Runs looked at for one still in progress: the newest ones (the API lists the newest first). */
 const RECENT_RUNS = 10;
+
+const OPTIONS = defineOptions([
+  { flags: '-p, --param <key=value>', description: 'set a squid parameter (repeatable), as `sq squids update --param`', repeatable: true },
+  { flags: '--account <account>', description: 'platform account a new squid of an account crawler uses (default: the one healthy one of its type)', complete: 'account' },
+  { flags: '--key <name>', description: 'task parameter each TASK is sent as', defaultText: 'url' },
+  { flags: '-o, --output <file>', description: 'write the results to this regular file (atomically) instead of stdout; - is stdout' },
+  { flags: '--force', description: 'replace an existing -o file (without it, an existing file is exit 2 before any request)' },
+  ...WAIT_OPTIONS,
+  MAX_CREDITS_OPTION,
+]);
+type GoOptions = OptionsOf<typeof OPTIONS>;
 
 export default defineVerb({
   name: 'go',
@@ -57,15 +70,7 @@ export default defineVerb({
     'so the estimate can be read again with `sq squids estimate`). On a terminal, a costly run asks y/N first (--yes skips). ' +
     'A run already recorded or in progress is resumed without a new estimate.',
   args: ['<crawler>', '<tasks...>'],
-  options: [
-    { flags: '-p, --param <key=value>', description: 'set a squid parameter (repeatable), as `sq squids update --param`', repeatable: true },
-    { flags: '--account <account>', description: 'platform account a new squid of an account crawler uses (default: the one healthy one of its type)', complete: 'account' },
-    { flags: '--key <name>', description: 'task parameter each TASK is sent as', defaultText: 'url' },
-    { flags: '-o, --output <file>', description: 'write the results to this regular file (atomically) instead of stdout; - is stdout' },
-    { flags: '--force', description: 'replace an existing -o file (without it, an existing file is exit 2 before any request)' },
-    ...WAIT_OPTIONS,
-    MAX_CREDITS_OPTION,
-  ],
+  options: OPTIONS,
   examples: [
     'sq go google-maps-search-export "https://www.google.com/maps/search/pizza+paris" -o pizza.csv',
     'sq go google-maps-search-export "https://www.google.com/maps/search/pizza+paris" --max-credits 200 -o pizza.csv',
@@ -73,117 +78,18 @@ export default defineVerb({
     'sq go amazon-products "https://www.amazon.com/s?k=headphones" --json -o headphones.csv',
   ],
   async run(ctx, [crawlerRef, ...values], opts) {
-    // Everything the user typed is checked before any request.
-    const key = opts.key === undefined ? 'url' : nonEmpty('--key', opts.key).trim();
-    const tasks = values.filter((v) => v.trim() !== '').map((v) => ({ [key]: v }));
-    if (tasks.length === 0) throw new UsageError('no tasks given: pass at least one TASK (e.g. a URL) after the crawler');
-    const params = opts.param?.length ? parseParams(opts.param) : null;
-    if (ctx.globals.dryRun) throw new UsageError('sq go does not take --dry-run: it waits for a run it starts; use `sq squids create … --dry-run` and the other verbs to preview requests');
-    const flagged = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
-    const output = flagged === '-' ? undefined : flagged;
-    const summary = ctx.globals.json;
-    if (summary && output === undefined) throw new UsageError('--json prints a summary object on stdout: pass -o FILE for the results');
-    const settings = ctx.outputSettings();
-    // With --json the summary is the JSON: the file's format comes from --format or its extension.
-    const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat && !summary ? settings.format : null);
-    if (output !== undefined) await checkNewOutput('-o', output, opts.force === true);
-    const wait = await waitSettings(ctx, opts);
-    const spend = await spendPolicy(ctx, opts.maxCredits);
-
+    const input = await checkInput(ctx, values, opts);
+    const { tasks, params, output, format } = input;
     const http = await ctx.http();
-    // What an interrupted `sq go` of this file (or, to stdout, of these tasks) was doing: continued, never redone.
-    const job = await GoJob.open({
-      output,
-      cacheDir: cacheDir(ctx.env),
-      keyId: http.keyId,
-      job: JSON.stringify([crawlerRef, key, [...new Set(tasks.map((t) => t[key]))].sort()]),
-      lock: (path) => lockExport(path, output !== undefined ? `-o ${output}` : 'sq go', (fn) => ctx.onCleanup(fn)),
-    });
-    // The export would refuse a leftover of an interrupted one, but only after a new run was started and paid for;
-    // the leftover of this job's own run is continued instead.
-    if (output !== undefined && !job.hasRun) await refuseInterruptedExport(output, format);
-    const crawler = await resolveCrawler(http, crawlerRef);
-    const slug = typeof crawler.record.slug === 'string' && crawler.record.slug ? crawler.record.slug : crawler.id;
-    // The crawler's parameters: --param keys it declares, TASK values in its format. A typo found here leaves no squid.
-    const declaredParams = await getCrawlerParams(http, crawler.id);
-    const declared = params ? squidParamNames(declaredParams) : undefined;
-    const problems = [
-      ...(params && declared ? unknownSquidParams(params, declared, (k) => `--param ${k}`, JSON.stringify(crawler.name || slug)) : []),
-      ...badTaskValues(declaredParams, tasks, (i) => `TASK ${i + 1}`),
-    ];
-    const [first, ...rest] = problems;
-    if (first) throw new UsageError(`${first}; nothing was sent`, { details: rest.map((p) => `  also: ${p}`) });
-
+    const job = await openJob(ctx, http, crawlerRef, input);
+    const crawler = await checkAgainstCrawler(http, crawlerRef, input);
     // 1. The squid, by its name.
-    const name = squidName(slug, tasks);
-    job.checkSquid(name, null);
-    let squidId: string;
-    let created = false;
-    let account: string | null = null;
-    try {
-      squidId = (await resolveSquid(http, name)).id;
-      job.checkSquid(name, squidId);
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
-      // An account crawler's new squid links the one healthy account of its type (or --account), asked before any write.
-      account = await pickAccount(ctx, http, crawler.id, crawler.record, opts.account);
-      // Recorded first: interrupted before its params are set, the squid cannot run, and the rerun must set them.
-      job.checkSquid(name, '');
-      await job.save(name, { squid: null, params_done: false, run: null });
-      const s = await createSquid(http, { crawler: crawler.id, name });
-      squidId = typeof s?.id === 'string' ? s.id : '';
-      if (!squidId) throw unexpectedWriteAnswer('POST', SQUIDS_PATH, 'the id of the squid');
-      created = true;
-      await job.save(name, { squid: squidId });
-    }
+    const name = squidName(crawler.slug, tasks);
+    const { squidId, created, account } = await squidOfName(ctx, http, job, crawler, name, opts.account);
     ctx.out.info(`squid "${name}" (${squidId}) ${created ? 'created' : 'reused'}`);
-
-    // 2. Its params. A new squid gets them even when none are given: the platform runs a squid only once its
-    // params have been set, even to the crawler's defaults (SquidNotReady otherwise); and so does a squid whose params
-    // step an interrupted run of this command never finished.
-    if (params || created || job.paramsPending) {
-      // A squid this job made whose params step was cut short: its account is linked with the params, as at creation.
-      if (!created && job.paramsPending) account = await pickAccount(ctx, http, crawler.id, crawler.record, opts.account);
-      await job.save(name, { squid: squidId, params_done: false });
-      // The API replaces params whole: the squid's live params go with the given keys laid over them.
-      await updateSquidParams(http, squidId, params ?? {}, account ? { accounts: [account] } : {});
-      await job.save(name, { params_done: true });
-      ctx.out.info(params ? `params set: ${Object.keys(params).join(', ')}` : 'params set: the crawler\'s defaults');
-    }
-
-    // 3. The tasks; the API skips those the squid already has.
-    let added = 0;
-    let existing = 0;
-    for (const batch of taskBatches(tasks)) {
-      const res = (await addTasks(http, squidId, batch)) as Record<string, unknown>;
-      if (Array.isArray(res.tasks)) added += res.tasks.length;
-      if (typeof res.duplicated_count === 'number') existing += res.duplicated_count;
-    }
-    ctx.out.info(`${count(added)} task${added === 1 ? '' : 's'} added, ${count(existing)} already there`);
-
-    // 4. The run: the one this job recorded (whatever state it ended in), or the one its cut-short start made, or one
-    // of the squid still in progress; a new one only when there is none of them.
-    const mark = job.run;
-    let run: Run | null = mark ? null : await runInProgress(http, squidId);
-    let how: 'recorded' | 'found' | 'started' | 'in progress' = 'in progress';
-    if (run) await job.save(name, { squid: squidId, run: { since: new Date(Date.now() + http.clockSkewMs).toISOString(), id: String(run.id) } });
-    else {
-      try {
-        ({ run, how } = await startRunOnce(
-          http,
-          squidId,
-          mark,
-          (m) => job.save(name, { squid: squidId, run: m }),
-          () => guardSpend(ctx, http, squidId, spend, name),
-        ));
-      } catch (err) {
-        if (err instanceof AmbiguousWriteError) {
-          err.message = `starting the run failed and it may have started anyway: ${err.message}`;
-          err.details.push('Run the same `sq go` command again: it continues a run that did start instead of starting a second one.');
-        }
-        throw err;
-      }
-    }
+    await setParams(ctx, http, job, crawler, { name, squidId, created, account }, params, opts.account);
+    const { added, existing } = await addAllTasks(ctx, http, squidId, tasks);
+    const { run, how } = await runOnce(ctx, http, job, name, squidId, input.spend);
     const runId = String(run.id);
     const resumed = how !== 'started';
     const note = how === 'found' ? '; its start was cut short' : '';
@@ -191,44 +97,15 @@ export default defineVerb({
 
     // 5. Wait, as `runs watch`; 6. export, as `results list --run RUN --all`. A run that ended in error or aborted is
     // exported too (what it got is paid for), then the command ends as `runs watch` does (exit 6).
-    let final: Run;
-    let failed: RunFailedError | null = null;
-    try {
-      final = await waitForRun(ctx, http, runId, wait);
-    } catch (err) {
-      if (!(err instanceof RunFailedError) || !err.run) throw err;
-      failed = err;
-      final = err.run as Run;
-    }
-    // This job's own export, cut short: continued from its checkpoint, or (killed before its first page) begun again.
-    const where = output !== undefined ? siblings(output) : null;
-    const resume = job.hasRun && where !== null && existsSync(where.checkpoint);
-    if (job.hasRun && where !== null && !resume) await rm(where.partial, { force: true });
-    let n: number;
-    try {
-      n = await runExport(ctx, await exportPlan(ctx, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format, force: opts.force === true, resume }));
-    } catch (err) {
-      // The run is finished (and charged): say how to get these results without a second run. When whole pages were
-      // kept, the export has already printed the `--resume` command that continues it.
-      const kept = where !== null && existsSync(where.checkpoint);
-      if (err instanceof SqError && !(err instanceof UsageError) && !kept) {
-        if (job.recorded) err.details.push(`run ${runId} is finished and its results are kept: run the same \`sq go\` command again to export them (it starts no new run)`);
-        else {
-          const words = ['sq', 'results', 'list', '--run', runId, '--all', '--format', format, ...(output !== undefined ? ['-o', output] : [])];
-          if (opts.force === true && output !== undefined) words.push('--force');
-          err.details.push(`run ${runId} is finished and its results are kept: export them with ${words.map(shellWord).join(' ')}`);
-          err.details.push('(running the same `sq go` again would start, and be charged for, a new run)');
-        }
-      }
-      throw err;
-    }
+    const { final, failed } = await waitThroughFailure(ctx, http, runId, input.wait);
+    const n = await exportRun(ctx, job, runId, input, opts.force === true);
     await job.finish();
     if (failed) {
       ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} of the failed run to ${output ?? 'stdout'}`);
       throw failed;
     }
     ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} to ${output ?? 'stdout'}`);
-    if (summary) {
+    if (input.summary) {
       await ctx.out.record({
         squid: { id: squidId, name, created },
         params: params ?? {},
@@ -239,6 +116,197 @@ export default defineVerb({
     }
   },
 });
+
+/** What `sq go` was asked, checked before any request. */
+interface GoInput {
+  key: string;
+  tasks: Record<string, string>[];
+  params: ReturnType<typeof parseParams> | null;
+  /** The -o file; undefined for stdout. */
+  output: string | undefined;
+  format: Format;
+  /** --json: a summary object on stdout, the results in the file. */
+  summary: boolean;
+  wait: Awaited<ReturnType<typeof waitSettings>>;
+  spend: SpendPolicy;
+}
+
+/** Everything the user typed is checked before any request. */
+async function checkInput(ctx: Ctx, values: string[], opts: GoOptions): Promise<GoInput> {
+  const key = opts.key === undefined ? 'url' : nonEmpty('--key', opts.key).trim();
+  const tasks = values.filter((v) => v.trim() !== '').map((v) => ({ [key]: v }));
+  if (tasks.length === 0) throw new UsageError('no tasks given: pass at least one TASK (e.g. a URL) after the crawler');
+  const params = opts.param?.length ? parseParams(opts.param) : null;
+  if (ctx.globals.dryRun) throw new UsageError('sq go does not take --dry-run: it waits for a run it starts; use `sq squids create … --dry-run` and the other verbs to preview requests');
+  const flagged = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
+  const output = flagged === '-' ? undefined : flagged;
+  const summary = ctx.globals.json;
+  if (summary && output === undefined) throw new UsageError('--json prints a summary object on stdout: pass -o FILE for the results');
+  const settings = ctx.outputSettings();
+  // With --json the summary is the JSON: the file's format comes from --format or its extension.
+  const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat && !summary ? settings.format : null);
+  if (output !== undefined) await checkNewOutput('-o', output, opts.force === true);
+  const wait = await waitSettings(ctx, opts);
+  const spend = await spendPolicy(ctx, opts.maxCredits);
+  return { key, tasks, params, output, format, summary, wait, spend };
+}
+
+/** What an interrupted `sq go` of this file (or, to stdout, of these tasks) was doing: continued, never redone. */
+async function openJob(ctx: Ctx, http: HttpClient, crawlerRef: string, { key, tasks, output, format }: GoInput): Promise<GoJob> {
+  const job = await GoJob.open({
+    output,
+    cacheDir: cacheDir(ctx.env),
+    keyId: http.keyId,
+    job: JSON.stringify([crawlerRef, key, [...new Set(tasks.map((t) => t[key]))].sort()]),
+    lock: (path) => lockExport(path, output !== undefined ? `-o ${output}` : 'sq go', (fn) => ctx.onCleanup(fn)),
+  });
+  // The export would refuse a leftover of an interrupted one, but only after a new run was started and paid for;
+  // the leftover of this job's own run is continued instead.
+  if (output !== undefined && !job.hasRun) await refuseInterruptedExport(output, format);
+  return job;
+}
+
+/** The crawler, with its slug (the squid's name) and record (an account crawler's type). */
+type GoCrawler = Resolved & { slug: string };
+
+/** The crawler's parameters: --param keys it declares, TASK values in its format. A typo found here leaves no squid. */
+async function checkAgainstCrawler(http: HttpClient, crawlerRef: string, { tasks, params }: GoInput): Promise<GoCrawler> {
+  const crawler = await resolveCrawler(http, crawlerRef);
+  const slug = typeof crawler.record.slug === 'string' && crawler.record.slug ? crawler.record.slug : crawler.id;
+  const declaredParams = await getCrawlerParams(http, crawler.id);
+  const declared = params ? squidParamNames(declaredParams) : undefined;
+  const problems = [
+    ...(params && declared ? unknownSquidParams(params, declared, (k) => `--param ${k}`, JSON.stringify(crawler.name || slug)) : []),
+    ...badTaskValues(declaredParams, tasks, (i) => `TASK ${i + 1}`),
+  ];
+  const [first, ...rest] = problems;
+  if (first) throw new UsageError(`${first}; nothing was sent`, { details: rest.map((p) => `  also: ${p}`) });
+  return { ...crawler, slug };
+}
+
+/** The squid of this name: found, or created (and recorded before it is). */
+interface GoSquid {
+  name: string;
+  squidId: string;
+  created: boolean;
+  /** The account a new squid of an account crawler links; null otherwise. */
+  account: string | null;
+}
+
+async function squidOfName(ctx: Ctx, http: HttpClient, job: GoJob, crawler: GoCrawler, name: string, accountFlag: string | undefined): Promise<GoSquid> {
+  job.checkSquid(name, null);
+  try {
+    const squidId = (await resolveSquid(http, name)).id;
+    job.checkSquid(name, squidId);
+    return { name, squidId, created: false, account: null };
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+    // An account crawler's new squid links the one healthy account of its type (or --account), asked before any write.
+    const account = await pickAccount(ctx, http, crawler.id, crawler.record, accountFlag);
+    // Recorded first: interrupted before its params are set, the squid cannot run, and the rerun must set them.
+    job.checkSquid(name, '');
+    await job.save(name, { squid: null, params_done: false, run: null });
+    const s = await createSquid(http, { crawler: crawler.id, name });
+    const squidId = typeof s?.id === 'string' ? s.id : '';
+    if (!squidId) throw unexpectedWriteAnswer('POST', SQUIDS_PATH, 'the id of the squid');
+    await job.save(name, { squid: squidId });
+    return { name, squidId, created: true, account };
+  }
+}
+
+/**
+ * 2. Its params. A new squid gets them even when none are given: the platform runs a squid only once its
+ * params have been set, even to the crawler's defaults (SquidNotReady otherwise); and so does a squid whose params
+ * step an interrupted run of this command never finished.
+ */
+async function setParams(ctx: Ctx, http: HttpClient, job: GoJob, crawler: GoCrawler, squid: GoSquid, params: GoInput['params'], accountFlag: string | undefined): Promise<void> {
+  const { name, squidId, created } = squid;
+  if (!(params || created || job.paramsPending)) return;
+  let account = squid.account;
+  // A squid this job made whose params step was cut short: its account is linked with the params, as at creation.
+  if (!created && job.paramsPending) account = await pickAccount(ctx, http, crawler.id, crawler.record, accountFlag);
+  await job.save(name, { squid: squidId, params_done: false });
+  // The API replaces params whole: the squid's live params go with the given keys laid over them.
+  await updateSquidParams(http, squidId, params ?? {}, account ? { accounts: [account] } : {});
+  await job.save(name, { params_done: true });
+  ctx.out.info(params ? `params set: ${Object.keys(params).join(', ')}` : 'params set: the crawler\'s defaults');
+}
+
+/** 3. The tasks; the API skips those the squid already has. */
+async function addAllTasks(ctx: Ctx, http: HttpClient, squidId: string, tasks: GoInput['tasks']): Promise<{ added: number; existing: number }> {
+  let added = 0;
+  let existing = 0;
+  for (const batch of taskBatches(tasks)) {
+    const res = (await addTasks(http, squidId, batch)) as Record<string, unknown>;
+    if (Array.isArray(res.tasks)) added += res.tasks.length;
+    if (typeof res.duplicated_count === 'number') existing += res.duplicated_count;
+  }
+  ctx.out.info(`${count(added)} task${added === 1 ? '' : 's'} added, ${count(existing)} already there`);
+  return { added, existing };
+}
+
+/**
+ * 4. The run: the one this job recorded (whatever state it ended in), or the one its cut-short start made, or one
+ * of the squid still in progress; a new one only when there is none of them.
+ */
+async function runOnce(ctx: Ctx, http: HttpClient, job: GoJob, name: string, squidId: string, spend: SpendPolicy): Promise<{ run: Run; how: 'recorded' | 'found' | 'started' | 'in progress' }> {
+  const mark = job.run;
+  const run = mark ? null : await runInProgress(http, squidId);
+  if (run) {
+    await job.save(name, { squid: squidId, run: { since: new Date(Date.now() + http.clockSkewMs).toISOString(), id: String(run.id) } });
+    return { run, how: 'in progress' };
+  }
+  try {
+    return await startRunOnce(
+      http,
+      squidId,
+      mark,
+      (m) => job.save(name, { squid: squidId, run: m }),
+      () => guardSpend(ctx, http, squidId, spend, name),
+    );
+  } catch (err) {
+    if (err instanceof AmbiguousWriteError) {
+      err.message = `starting the run failed and it may have started anyway: ${err.message}`;
+      err.details.push('Run the same `sq go` command again: it continues a run that did start instead of starting a second one.');
+    }
+    throw err;
+  }
+}
+
+/** The run once it has ended; one that ended in error or aborted is kept as `failed`, to throw after its export. */
+async function waitThroughFailure(ctx: Ctx, http: HttpClient, runId: string, wait: GoInput['wait']): Promise<{ final: Run; failed: RunFailedError | null }> {
+  try {
+    return { final: await waitForRun(ctx, http, runId, wait), failed: null };
+  } catch (err) {
+    if (!(err instanceof RunFailedError) || !err.run) throw err;
+    return { final: err.run as Run, failed: err };
+  }
+}
+
+/** The run's results exported; the count of records. Failing, the error says how to get them without a second run. */
+async function exportRun(ctx: Ctx, job: GoJob, runId: string, { output, format }: GoInput, force: boolean): Promise<number> {
+  // This job's own export, cut short: continued from its checkpoint, or (killed before its first page) begun again.
+  const where = output !== undefined ? siblings(output) : null;
+  const resume = job.hasRun && where !== null && existsSync(where.checkpoint);
+  if (job.hasRun && where !== null && !resume) await rm(where.partial, { force: true });
+  try {
+    return await runExport(ctx, await exportPlan(ctx, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format, force, resume }));
+  } catch (err) {
+    // The run is finished (and charged): say how to get these results without a second run. When whole pages were
+    // kept, the export has already printed the `--resume` command that continues it.
+    const kept = where !== null && existsSync(where.checkpoint);
+    if (err instanceof SqError && !(err instanceof UsageError) && !kept) {
+      if (job.recorded) err.details.push(`run ${runId} is finished and its results are kept: run the same \`sq go\` command again to export them (it starts no new run)`);
+      else {
+        const words = ['sq', 'results', 'list', '--run', runId, '--all', '--format', format, ...(output !== undefined ? ['-o', output] : [])];
+        if (force && output !== undefined) words.push('--force');
+        err.details.push(`run ${runId} is finished and its results are kept: export them with ${words.map(shellWord).join(' ')}`);
+        err.details.push('(running the same `sq go` again would start, and be charged for, a new run)');
+      }
+    }
+    throw err;
+  }
+}
 
 /** --all as `results list` reads it: every page, of the largest size. */
 const ALL = { request: { pageSize: MAX_PAGE_SIZE }, page: undefined, all: true, slurp: false };

@@ -1,6 +1,6 @@
 // startEmulator: builds the state (seed or --state file), registers every route and the feature
 // modules, and serves them over node:http.
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, RealClock, VirtualClock } from './clock.js';
 import { EmuCore } from './emu.js';
@@ -77,8 +77,8 @@ function rescheduleAll(emu: EmuCore): void {
   rescheduleSyncs(emu);
 }
 
-export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const host = opts.host ?? '127.0.0.1';
+/** The emulator's core and state: the state file's when it has one, else the seed's. */
+async function createCore(opts: EmulatorOptions) {
   const seed: SeedName = opts.seed ?? 'demo';
   const snap = opts.stateFile ? await loadSnapshot(opts.stateFile) : undefined;
   const token = opts.token ?? snap?.state.token ?? DEMO_TOKEN;
@@ -92,6 +92,37 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   } else {
     applySeed(emu, seed, token);
   }
+  return { emu, seed, snap, token, initialConfig };
+}
+
+/** The features, schedules and chain feed, started; the function returned stops them. */
+function withChains(emu: EmuCore): () => void {
+  const stop = registerFeatures(emu);
+  const stopSchedules = registerSchedules(emu);
+  const onExported = (run: Record<string, unknown>, rows: Record<string, unknown>[]): void => fireChain(emu, run, rows);
+  emu.events.on('run.exported', onExported);
+  return () => {
+    emu.events.off('run.exported', onExported);
+    stopSchedules();
+    stop();
+  };
+}
+
+/** The server listening on host:port (port 0: any free one); the port it got. */
+async function listen(server: Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = opts.host ?? '127.0.0.1';
+  const { emu, seed, snap, token, initialConfig } = await createCore(opts);
 
   const limiter = new RateLimiter(initialConfig.rateLimits, opts.rateClock);
   const faults = new Faults();
@@ -107,18 +138,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   if (persister) emu.onDirty = () => persister.schedule();
 
   let stopFeatures: void | (() => void);
-  // Listeners go with every reset: chains are fed again after each.
-  const withChains = (): (() => void) => {
-    const stop = registerFeatures(emu);
-    const stopSchedules = registerSchedules(emu);
-    const onExported = (run: Record<string, unknown>, rows: Record<string, unknown>[]): void => fireChain(emu, run, rows);
-    emu.events.on('run.exported', onExported);
-    return () => {
-      emu.events.off('run.exported', onExported);
-      stopSchedules();
-      stop();
-    };
-  };
+  // Listeners go with every reset: chains are fed again after each (withChains).
   const reset = async (): Promise<void> => {
     if (typeof stopFeatures === 'function') stopFeatures();
     emu.clock.stop();
@@ -130,24 +150,17 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     emu.config = { ...initialConfig };
     limiter.setting = emu.config.rateLimits;
     limiter.clear();
-    stopFeatures = withChains();
+    stopFeatures = withChains(emu);
     emu.markDirty();
   };
 
   registerCore(emu);
   registerControl(emu, { faults, log, limiter, reset });
-  stopFeatures = withChains();
+  stopFeatures = withChains(emu);
   rescheduleAll(emu);
 
   const server = createServer({ keepAliveTimeout: 5_000 }, createRequestHandler({ emu, limiter, faults, log }));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 8787, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server, opts.port ?? 8787, host);
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   emu.baseUrl = baseUrl;
   if (persister && !snap) emu.markDirty();

@@ -101,123 +101,142 @@ function parseRequest(req: IncomingMessage, url: URL, raw: Buffer): EmuRequest |
 }
 
 export function createRequestHandler(deps: ServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const { emu, limiter, faults, log } = deps;
-
   return (req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? '/', 'http://emulator.local');
-      const path = url.pathname;
-      const method = (req.method ?? 'GET').toUpperCase();
-      const isV1 = path === '/v1' || path.startsWith('/v1/');
-      const logged = isV1 || path.startsWith('/_emulator/files/');
-      let body: unknown;
-      const record = (status: number): void => {
-        if (!logged) return;
-        log.add({
-          at: new Date().toISOString(),
-          method,
-          path,
-          query: maskQuery(url.searchParams),
-          status,
-          headers: maskHeaders(req.headers as Record<string, string | string[] | undefined>),
-          body: maskSecrets(body),
-        });
-      };
-
-      let mode: BrokenMode | undefined;
-      const fault: FaultRule | undefined = isV1 ? faults.pick(method, path) : undefined;
-      if (fault) {
-        switch (fault.action) {
-          case 'reset':
-            record(0);
-            if (typeof req.socket.resetAndDestroy === 'function') req.socket.resetAndDestroy();
-            else req.socket.destroy();
-            return;
-          case 'hang':
-            // Never answer: the socket stays open until the client gives up (or the emulator closes).
-            record(0);
-            return;
-          case 'status': {
-            if (fault.after) break;
-            const status = fault.status ?? 500;
-            // The documented 429 (default body) comes with Retry-After; a rule with its own body, such as the DRF
-            // throttle shape that states the wait only in its text, sends exactly the headers it lists.
-            const defaults: Record<string, string> = status === 429 && fault.body === undefined ? { 'Retry-After': '1' } : {};
-            const headers = { ...defaults, ...(fault.headers ?? {}) };
-            record(status);
-            return write(res, { status, body: fault.body !== undefined ? fault.body : defaultErrorBody(status), headers }, {});
-          }
-          case 'html': {
-            const status = fault.status ?? 502;
-            record(status);
-            return write(res, { status, raw: htmlPage(status), headers: { 'Content-Type': 'text/html', ...(fault.headers ?? {}) } }, {});
-          }
-          case 'delay':
-            await sleep(fault.ms ?? 1000);
-            break;
-          default:
-            mode = fault.action;
-        }
-      }
-
-      const raw = await readBody(req);
-      const parsed = parseRequest(req, url, raw);
-      let response: EmuResponse;
-      let extra: Record<string, string> = {};
-      if ('status' in parsed) {
-        response = parsed;
-      } else {
-        body = parsed.body;
-        response = await dispatch(parsed);
-      }
-      if (fault?.action === 'status' && fault.after) {
-        const status = fault.status ?? 500;
-        response = { status, body: fault.body !== undefined ? fault.body : defaultErrorBody(status), headers: fault.headers ?? {} };
-      }
-      if (mode === 'short_page') response = shortPage(response);
-      if (mode === 'envelope') response = withEnvelope(response, fault?.body);
-      if (mode === 'omit_fields') response = omitFields(response, fault?.fields ?? []);
-      record(response.status);
-      if (res.destroyed) return;
-      write(res, response, extra, mode);
-
-      async function dispatch(er: EmuRequest): Promise<EmuResponse> {
-        const key = presentedKey(req);
-        if (isV1) {
-          const decision = limiter.check(key ?? `anon:${req.socket.remoteAddress ?? ''}`, path);
-          extra = decision.headers;
-          if (!decision.allowed) {
-            return {
-              status: 429,
-              body: rateLimitBody(decision.retryAfterS, decision.documented),
-              headers: { 'Retry-After': String(decision.retryAfterS) },
-            };
-          }
-        }
-        // HEAD is GET without the body, as on the live (Django) service; Node drops the body of a HEAD answer.
-        const match = emu.router.match(method === 'HEAD' ? 'GET' : method, path);
-        if (!match) {
-          const allow = emu.router.allowed(path);
-          if (allow.length) return { status: 405, headers: { Allow: allow.join(', ') }, body: { detail: `Method "${method}" not allowed.` } };
-          return { status: 404, body: { detail: 'Not found.' } };
-        }
-        if (isV1 && !PUBLIC_PATTERNS.has(match.pattern)) {
-          if (!req.headers['authorization'] || key === undefined)
-            return { status: 401, body: { detail: 'Authentication credentials were not provided.' } };
-          if (key !== emu.state.token) return { status: 401, body: { detail: 'Invalid token.' } };
-        }
-        er.params = match.params;
-        try {
-          return await match.handler(er);
-        } catch (e) {
-          return { status: 500, body: { detail: 'A server error occurred.', error: (e as Error).message } };
-        }
-      }
-    })().catch(() => {
+    void answer(deps, req, res).catch(() => {
       if (!res.headersSent) {
         res.writeHead(500, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ detail: 'A server error occurred.' }));
       } else res.destroy();
     });
   };
+}
+
+/** One request: its fault rule (if any) applied, then dispatched to its route, logged and answered. */
+async function answer(deps: ServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://emulator.local');
+  const path = url.pathname;
+  const method = (req.method ?? 'GET').toUpperCase();
+  const isV1 = path === '/v1' || path.startsWith('/v1/');
+  const logged = isV1 || path.startsWith('/_emulator/files/');
+  let body: unknown;
+  const record = (status: number): void => {
+    if (!logged) return;
+    deps.log.add({
+      at: new Date().toISOString(),
+      method,
+      path,
+      query: maskQuery(url.searchParams),
+      status,
+      headers: maskHeaders(req.headers as Record<string, string | string[] | undefined>),
+      body: maskSecrets(body),
+    });
+  };
+
+  const fault: FaultRule | undefined = isV1 ? deps.faults.pick(method, path) : undefined;
+  const before = fault ? await faultBefore(fault, req, res, record) : {};
+  if (before === 'answered') return;
+  const { mode } = before;
+
+  const raw = await readBody(req);
+  const parsed = parseRequest(req, url, raw);
+  let response: EmuResponse;
+  let extra: Record<string, string> = {};
+  if ('status' in parsed) {
+    response = parsed;
+  } else {
+    body = parsed.body;
+    ({ response, extra } = await dispatch(deps, req, parsed, method, path));
+  }
+  if (fault?.action === 'status' && fault.after) {
+    const status = fault.status ?? 500;
+    response = { status, body: fault.body !== undefined ? fault.body : defaultErrorBody(status), headers: fault.headers ?? {} };
+  }
+  if (mode === 'short_page') response = shortPage(response);
+  if (mode === 'envelope') response = withEnvelope(response, fault?.body);
+  if (mode === 'omit_fields') response = omitFields(response, fault?.fields ?? []);
+  if (mode === 'omit_fields') response = omitFields(response, fault?.fields ?? []);
+  record(response.status);
+  if (res.destroyed) return;
+  write(res, response, extra, mode);
+}
+
+/**
+ * What a fault rule does before the request is read: 'answered' when the rule answers it (a reset, a hang, an error
+ * status or an HTML page); otherwise the broken mode the answer is given, if any (after a delay, if the rule says so).
+ */
+async function faultBefore(fault: FaultRule, req: IncomingMessage, res: ServerResponse, record: (status: number) => void): Promise<'answered' | { mode?: BrokenMode }> {
+  switch (fault.action) {
+    case 'reset':
+      record(0);
+      if (typeof req.socket.resetAndDestroy === 'function') req.socket.resetAndDestroy();
+      else req.socket.destroy();
+      return 'answered';
+    case 'hang':
+      // Never answer: the socket stays open until the client gives up (or the emulator closes).
+      record(0);
+      return 'answered';
+    case 'status': {
+      if (fault.after) return {};
+      const status = fault.status ?? 500;
+      // The documented 429 (default body) comes with Retry-After; a rule with its own body, such as the DRF
+      // throttle shape that states the wait only in its text, sends exactly the headers it lists.
+      const defaults: Record<string, string> = status === 429 && fault.body === undefined ? { 'Retry-After': '1' } : {};
+      const headers = { ...defaults, ...(fault.headers ?? {}) };
+      record(status);
+      write(res, { status, body: fault.body !== undefined ? fault.body : defaultErrorBody(status), headers }, {});
+      return 'answered';
+    }
+    case 'html': {
+      const status = fault.status ?? 502;
+      record(status);
+      write(res, { status, raw: htmlPage(status), headers: { 'Content-Type': 'text/html', ...(fault.headers ?? {}) } }, {});
+      return 'answered';
+    }
+    case 'delay':
+      await sleep(fault.ms ?? 1000);
+      return {};
+    default:
+      return { mode: fault.action };
+  }
+}
+
+/** The route's answer, behind the rate limit (its headers in `extra`) and the API key, as on the live service. */
+async function dispatch(deps: ServerDeps, req: IncomingMessage, er: EmuRequest, method: string, path: string): Promise<{ response: EmuResponse; extra: Record<string, string> }> {
+  const { limiter } = deps;
+  const isV1 = path === '/v1' || path.startsWith('/v1/');
+  const key = presentedKey(req);
+  let extra: Record<string, string> = {};
+  if (isV1) {
+    const decision = limiter.check(key ?? `anon:${req.socket.remoteAddress ?? ''}`, path);
+    extra = decision.headers;
+    if (!decision.allowed) {
+      const response = { status: 429, body: rateLimitBody(decision.retryAfterS, decision.documented), headers: { 'Retry-After': String(decision.retryAfterS) } };
+      return { response, extra };
+    }
+  }
+  return { response: await routed(deps, req, er, method, path, key), extra };
+}
+
+/** The route's handler, once the route and (for the API) the key are found. */
+async function routed(deps: ServerDeps, req: IncomingMessage, er: EmuRequest, method: string, path: string, key: string | undefined): Promise<EmuResponse> {
+  const { emu } = deps;
+  const isV1 = path === '/v1' || path.startsWith('/v1/');
+  // HEAD is GET without the body, as on the live (Django) service; Node drops the body of a HEAD answer.
+  const match = emu.router.match(method === 'HEAD' ? 'GET' : method, path);
+  if (!match) {
+    const allow = emu.router.allowed(path);
+    if (allow.length) return { status: 405, headers: { Allow: allow.join(', ') }, body: { detail: `Method "${method}" not allowed.` } };
+    return { status: 404, body: { detail: 'Not found.' } };
+  }
+  if (isV1 && !PUBLIC_PATTERNS.has(match.pattern)) {
+    if (!req.headers['authorization'] || key === undefined)
+      return { status: 401, body: { detail: 'Authentication credentials were not provided.' } };
+    if (key !== emu.state.token) return { status: 401, body: { detail: 'Invalid token.' } };
+  }
+  er.params = match.params;
+  try {
+    return await match.handler(er);
+  } catch (e) {
+    return { status: 500, body: { detail: 'A server error occurred.', error: (e as Error).message } };
+  }
 }

@@ -203,40 +203,41 @@ export function parseTemplate(src: string): Template {
   if (tail.includes('{{')) bad(`unclosed action: "${tail.slice(tail.indexOf('{{'), tail.indexOf('{{') + 20)}" has no closing }}`);
   if (trimNext) tail = tail.replace(/^\s+/, '');
   if (tail) root.push({ t: 'text', s: tail });
-  return {
-    async render(data, to) {
-      [widthFns, time] = await Promise.all([import('./width.js'), import('./time.js')]);
-      const ctx: Ctx = { root: data, vars: [new Map([['$', data]])], rows: [], rowChars: 0, limits: to.limits, out: '', total: 0, ticks: 0, now: to.now ?? Date.now };
-      const run = exec(root, data, ctx);
-      let breath = Date.now();
-      try {
-        for (;;) {
-          const step = run.next();
-          if (ctx.out) await to.write(ctx.out);
-          ctx.out = '';
-          if (step.done || to.closed()) break;
-          // Every ~20 ms the event loop runs: a stop signal is seen, and ends the render.
-          if (Date.now() - breath >= 20) {
-            await new Promise((resolve) => setImmediate(resolve));
-            to.signal?.throwIfAborted();
-            breath = Date.now();
-          }
-        }
-        if (to.closed()) return;
-        emit(ctx, renderRows(ctx));
-        await to.write(ctx.out);
-      } catch (err) {
-        if (err instanceof CapReached) {
-          await to.write(ctx.out);
-          throw new SqError(capMessage('--template', 'maxOutput', to.limits));
-        }
-        // A value past what a JavaScript string holds (printf with a width of 10^9): the template asks for it, so it is
-        // bad input like any other template error (exit 2, issue 33 D7), not a crash.
-        if (err instanceof RangeError) throw new UsageError(`--template: ${err.message} (a value too large to print)`);
-        throw err;
+  return { render: (data, to) => renderTemplate(root, data, to) };
+}
+
+/** Runs the parsed template over the data, writing as it goes; stops when the target closes or its signal aborts. */
+async function renderTemplate(root: Node[], data: Val, to: RenderTarget): Promise<void> {
+  [widthFns, time] = await Promise.all([import('./width.js'), import('./time.js')]);
+  const ctx: Ctx = { root: data, vars: [new Map([['$', data]])], rows: [], rowChars: 0, limits: to.limits, out: '', total: 0, ticks: 0, now: to.now ?? Date.now };
+  const run = exec(root, data, ctx);
+  let breath = Date.now();
+  try {
+    for (;;) {
+      const step = run.next();
+      if (ctx.out) await to.write(ctx.out);
+      ctx.out = '';
+      if (step.done || to.closed()) break;
+      // Every ~20 ms the event loop runs: a stop signal is seen, and ends the render.
+      if (Date.now() - breath >= 20) {
+        await new Promise((resolve) => setImmediate(resolve));
+        to.signal?.throwIfAborted();
+        breath = Date.now();
       }
-    },
-  };
+    }
+    if (to.closed()) return;
+    emit(ctx, renderRows(ctx));
+    await to.write(ctx.out);
+  } catch (err) {
+    if (err instanceof CapReached) {
+      await to.write(ctx.out);
+      throw new SqError(capMessage('--template', 'maxOutput', to.limits));
+    }
+    // A value past what a JavaScript string holds (printf with a width of 10^9): the template asks for it, so it is
+    // bad input like any other template error (exit 2, issue 33 D7), not a crash.
+    if (err instanceof RangeError) throw new UsageError(`--template: ${err.message} (a value too large to print)`);
+    throw err;
+  }
 }
 
 function lookup(v: Val, path: string[]): Val {

@@ -1,6 +1,7 @@
 // Accounts, account types (both spellings), limit updates, and cookie synchronization that progresses
 // over business time: 100 created → 120 synchronizing → 200 synchronized (or ≥ 400 failed).
 import type { EmuCore } from '../emu.js';
+import type { EmuRequest, EmuResponse } from '../types.js';
 import { paginate } from '../pagination.js';
 import { newAccount } from '../seed.js';
 import { detail, hashId, isRecord, json, naiveUs } from '../util.js';
@@ -100,57 +101,62 @@ export function registerAccounts(emu: EmuCore): void {
     return json(200, { id: a.id, object: 'account', deleted: true });
   });
 
-  emu.route('POST', '/v1/accounts', (req) => {
-    const b = bodyObject(req);
-    if (typeof b.account !== 'string' || !b.account) return detail(400, 'account is required.');
-    const a = emu.state.accounts[b.account];
-    if (!a) return detail(404, 'Account not found.');
-    if (b.type !== undefined && b.type !== a.type) return detail(400, `type must be ${String(a.type)} for this account.`);
-    if (!isRecord(b.params)) return detail(400, 'params must be an object of limits.');
-    const params = a.params as { default: Record<string, Rec>; user: Record<string, Rec> };
-    for (const [k, v] of Object.entries(b.params)) {
-      const def = params.default[k];
-      if (!def) {
-        const allowed = Object.keys(params.default);
-        // Facebook and Twitter accounts have none, as sampled ({default: {}, user: {}}).
-        return detail(400, allowed.length ? `Unknown limit "${k}"; allowed: ${allowed.join(', ')}.` : `Unknown limit "${k}": ${String(a.type)} accounts have no limits.`);
-      }
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > Number(def.max))
-        return detail(400, `${k} must be an integer between 1 and ${String(def.max)}.`);
-    }
-    for (const [k, v] of Object.entries(b.params)) params.user[k] = { ...(params.user[k] ?? {}), max: v };
-    a.updated_at = naiveUs(emu.clock.now());
-    emu.markDirty();
-    return json(200, accountView(emu, a));
-  });
+  emu.route('POST', '/v1/accounts', (req) => setLimits(emu, req));
 
-  const sync = (req: Parameters<Parameters<EmuCore['route']>[2]>[0]) => {
-    const b = bodyObject(req);
-    // The sync and refresh pages' 400 texts, word for word: answered at once, not by a sync that fails later.
-    const type = Object.values(types(emu)).find((t) => t.name === b.type);
-    const cookies = isRecord(b.cookies) ? b.cookies : {};
-    const required = ((type?.cookies ?? []) as { name: string; required: boolean }[]).filter((c) => c.required);
-    if (!type || !isRecord(b.cookies) || required.some((c) => typeof cookies[c.name] !== 'string' || cookies[c.name] === ''))
-      return detail(400, 'Invalid account type or missing required cookies.');
-    if (b.account !== undefined && b.account !== null) {
-      const account = typeof b.account === 'string' ? emu.state.accounts[b.account] : undefined;
-      if (!account) return detail(404, 'Account not found.');
-      if (account.type !== b.type) return detail(400, 'Invalid cookies or account type mismatch.');
-    }
-    const id = hashId(emu.nextId(), 'sync');
-    const s: Rec = { id, object: 'synchronize-cookies', status_code: 100, status_text: 'created', type: b.type,
-      cookies: b.cookies, account_hash: b.account ?? null, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
-    emu.state.syncs[id] = s;
-    scheduleSync(emu, s);
-    emu.markDirty();
-    const { account_hash: _a, ...created } = publicSync(s);
-    return json(200, created);
-  };
-  emu.route('POST', '/v1/synchronize', sync);
-  emu.route('POST', '/v1/accounts/cookies', sync);
+  emu.route('POST', '/v1/synchronize', (req) => syncCookies(emu, req));
+  emu.route('POST', '/v1/accounts/cookies', (req) => syncCookies(emu, req));
 
   emu.route('GET', '/v1/synchronize/:id', (req) => {
     const s = emu.state.syncs[req.params.id];
     return s ? json(200, publicSync(s)) : detail(404, 'Synchronization task not found.');
   });
+}
+
+/** POST /v1/accounts: an account's limits, each one its type declares and within its maximum. */
+function setLimits(emu: EmuCore, req: EmuRequest): EmuResponse {
+  const b = bodyObject(req);
+  if (typeof b.account !== 'string' || !b.account) return detail(400, 'account is required.');
+  const a = emu.state.accounts[b.account];
+  if (!a) return detail(404, 'Account not found.');
+  if (b.type !== undefined && b.type !== a.type) return detail(400, `type must be ${String(a.type)} for this account.`);
+  if (!isRecord(b.params)) return detail(400, 'params must be an object of limits.');
+  const params = a.params as { default: Record<string, Rec>; user: Record<string, Rec> };
+  for (const [k, v] of Object.entries(b.params)) {
+    const def = params.default[k];
+    if (!def) {
+      const allowed = Object.keys(params.default);
+      // Facebook and Twitter accounts have none, as sampled ({default: {}, user: {}}).
+      return detail(400, allowed.length ? `Unknown limit "${k}"; allowed: ${allowed.join(', ')}.` : `Unknown limit "${k}": ${String(a.type)} accounts have no limits.`);
+    }
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > Number(def.max))
+      return detail(400, `${k} must be an integer between 1 and ${String(def.max)}.`);
+  }
+  for (const [k, v] of Object.entries(b.params)) params.user[k] = { ...(params.user[k] ?? {}), max: v };
+  a.updated_at = naiveUs(emu.clock.now());
+  emu.markDirty();
+  return json(200, accountView(emu, a));
+}
+
+/** POST /v1/synchronize (and /v1/accounts/cookies): a cookie sync task, checked at once, finished later. */
+function syncCookies(emu: EmuCore, req: EmuRequest): EmuResponse {
+  const b = bodyObject(req);
+  // The sync and refresh pages' 400 texts, word for word: answered at once, not by a sync that fails later.
+  const type = Object.values(types(emu)).find((t) => t.name === b.type);
+  const cookies = isRecord(b.cookies) ? b.cookies : {};
+  const required = ((type?.cookies ?? []) as { name: string; required: boolean }[]).filter((c) => c.required);
+  if (!type || !isRecord(b.cookies) || required.some((c) => typeof cookies[c.name] !== 'string' || cookies[c.name] === ''))
+    return detail(400, 'Invalid account type or missing required cookies.');
+  if (b.account !== undefined && b.account !== null) {
+    const account = typeof b.account === 'string' ? emu.state.accounts[b.account] : undefined;
+    if (!account) return detail(404, 'Account not found.');
+    if (account.type !== b.type) return detail(400, 'Invalid cookies or account type mismatch.');
+  }
+  const id = hashId(emu.nextId(), 'sync');
+  const s: Rec = { id, object: 'synchronize-cookies', status_code: 100, status_text: 'created', type: b.type,
+    cookies: b.cookies, account_hash: b.account ?? null, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
+  emu.state.syncs[id] = s;
+  scheduleSync(emu, s);
+  emu.markDirty();
+  const { account_hash: _a, ...created } = publicSync(s);
+  return json(200, created);
 }

@@ -1,5 +1,6 @@
 // Squids: create, list (name filter), detail, partial update (answering the documented update record), empty, delete.
 import type { EmuCore } from '../emu.js';
+import type { EmuRequest, EmuResponse } from '../types.js';
 import { isTimeZone, parseCron } from '../../api/cron.js';
 import { defaultSquidParams, defOf, isReady, paramsWithoutFunctions, squidParamProblem } from '../crawlers.js';
 import { abortRun, forgetRun, isActive } from '../engine.js';
@@ -137,25 +138,7 @@ function updateRecord(s: Rec): Rec {
 }
 
 export function registerSquids(emu: EmuCore): void {
-  emu.route('POST', '/v1/squids', (req) => {
-    const b = bodyObject(req);
-    if (typeof b.crawler !== 'string' || !b.crawler) return errB(400, 'crawler is required.', 'crawler');
-    const crawler = emu.state.crawlers[b.crawler];
-    if (!crawler) return errB(404, 'Crawler not found (ModuleNotFound).', 'crawler');
-    if (b.name !== undefined && (typeof b.name !== 'string' || !b.name.trim()))
-      return errB(400, 'name must be a non-empty string.', 'name');
-    if (typeof b.name === 'string' && nameTaken(emu, b.name))
-      return errB(400, 'A squid with this name already exists (DuplicateSquid).', 'name');
-    const name = typeof b.name === 'string' ? b.name.trim() : autoName(emu, String(crawler.name));
-    const noSlot = slotsProblem(emu, 1);
-    if (noSlot) return errB(400, noSlot, 'squid');
-    const s = newSquid(emu, crawler, name, emu.clock.now(), false);
-    emu.markDirty();
-    return json(200, {
-      id: s.id, account: [], concurrency: s.concurrency, crawler: s.crawler, created_at: isoZ(emu.clock.now()),
-      is_active: s.is_active, name: s.name, params: paramsWithoutFunctions(s.params), schedule: s.schedule, to_complete: s.to_complete,
-    });
-  });
+  emu.route('POST', '/v1/squids', (req) => createSquid(emu, req));
 
   emu.route('GET', '/v1/squids', (req) => {
     const name = req.query.get('name')?.toLowerCase();
@@ -170,44 +153,7 @@ export function registerSquids(emu: EmuCore): void {
     return f.res ?? json(200, squidDetailView(emu, f.rec));
   });
 
-  emu.route('POST', '/v1/squids/:hash', (req) => {
-    const f = findSquid(emu, req.params.hash, 'squid_hash');
-    if (f.res) return f.res;
-    const squid = f.rec;
-    if (!isRecord(req.body)) return errB(400, 'The body must be a JSON object.', 'body');
-    const touched: [string, unknown][] = [];
-    // A field the update does not take (a typo, or `chain` / `auto_verify_emails`, which have their own endpoints or
-    // none) is refused rather than dropped: a client believing it was stored would be wrong (the vendor's SDK 0.7).
-    const unknownKey = Object.keys(req.body).find((k) => !UPDATABLE[k]);
-    if (unknownKey) return errB(400, `Unknown field ${JSON.stringify(unknownKey)}; allowed: ${Object.keys(UPDATABLE).join(', ')} (InvalidParameter).`, unknownKey);
-    for (const [key, raw] of Object.entries(req.body)) {
-      const check = UPDATABLE[key];
-      if (!check) continue;
-      const r = check(raw, emu, squid);
-      if (!r.ok) return errB(400, r.message, key);
-      touched.push([key, r.value]);
-    }
-    // Slots: an active squid holds its concurrency's worth; activating it or raising its concurrency must fit.
-    const next = Object.fromEntries(touched);
-    const active = (next.is_active ?? squid.is_active) !== false;
-    const wanted = Math.max(1, Number(next.concurrency ?? squid.concurrency ?? 1));
-    const held = squid.is_active !== false ? Math.max(1, Number(squid.concurrency ?? 1)) : 0;
-    if (active && wanted > held) {
-      const noSlot = slotsProblem(emu, wanted, String(squid.id));
-      if (noSlot) return errB(400, noSlot, next.concurrency !== undefined ? 'concurrency' : 'is_active');
-    }
-    for (const [key, value] of touched) applyUpdate(squid, key, value);
-    // A deactivated squid stops: its run in progress is stopped (aborted), freeing its slot.
-    if (next.is_active === false) for (const run of runsOfSquid(emu, String(squid.id))) if (isActive(run)) abortRun(emu, run);
-    // Readiness changes with the params only: a squid whose params were never set stays not ready.
-    const crawler = emu.state.crawlers[String(squid.crawler)];
-    if (crawler && touched.some(([k]) => k === 'params')) squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
-    emu.markDirty();
-    // Linking accounts alone answers as the link-account page shows: {name, concurrency, accounts}.
-    if (touched.length === 1 && touched[0][0] === 'accounts') return json(200, { name: squid.name, concurrency: squid.concurrency, accounts: squid.accounts });
-    // The update sample's record, plus other touched fields, except concurrency, which the sample leaves out.
-    return json(200, { ...updateRecord(squid), ...Object.fromEntries(touched.filter(([k]) => k !== 'concurrency')) });
-  });
+  emu.route('POST', '/v1/squids/:hash', (req) => updateSquid(emu, req));
 
   emu.route('POST', '/v1/squids/:hash/empty', (req) => {
     const f = findSquid(emu, req.params.hash, 'squid_hash');
@@ -236,4 +182,68 @@ export function registerSquids(emu: EmuCore): void {
     emu.markDirty();
     return json(200, { id, object: 'squid', deleted: true });
   });
+}
+
+/** POST /v1/squids: a new squid of a crawler, named or auto-named, if a slot is free. */
+function createSquid(emu: EmuCore, req: EmuRequest): EmuResponse {
+  const b = bodyObject(req);
+  if (typeof b.crawler !== 'string' || !b.crawler) return errB(400, 'crawler is required.', 'crawler');
+  const crawler = emu.state.crawlers[b.crawler];
+  if (!crawler) return errB(404, 'Crawler not found (ModuleNotFound).', 'crawler');
+  if (b.name !== undefined && (typeof b.name !== 'string' || !b.name.trim()))
+    return errB(400, 'name must be a non-empty string.', 'name');
+  if (typeof b.name === 'string' && nameTaken(emu, b.name))
+    return errB(400, 'A squid with this name already exists (DuplicateSquid).', 'name');
+  const name = typeof b.name === 'string' ? b.name.trim() : autoName(emu, String(crawler.name));
+  const noSlot = slotsProblem(emu, 1);
+  if (noSlot) return errB(400, noSlot, 'squid');
+  const s = newSquid(emu, crawler, name, emu.clock.now(), false);
+  emu.markDirty();
+  return json(200, {
+    id: s.id, account: [], concurrency: s.concurrency, crawler: s.crawler, created_at: isoZ(emu.clock.now()),
+    is_active: s.is_active, name: s.name, params: paramsWithoutFunctions(s.params), schedule: s.schedule, to_complete: s.to_complete,
+  });
+}
+
+/**
+ * POST /v1/squids/:hash: the fields given, each checked (an unknown one refused), within the account's slots; the
+ * answer is the update sample's record, or the link-account page's when only accounts were set.
+ */
+function updateSquid(emu: EmuCore, req: EmuRequest): EmuResponse {
+  const f = findSquid(emu, req.params.hash, 'squid_hash');
+  if (f.res) return f.res;
+  const squid = f.rec;
+  if (!isRecord(req.body)) return errB(400, 'The body must be a JSON object.', 'body');
+  const touched: [string, unknown][] = [];
+  // A field the update does not take (a typo, or `chain` / `auto_verify_emails`, which have their own endpoints or
+  // none) is refused rather than dropped: a client believing it was stored would be wrong (the vendor's SDK 0.7).
+  const unknownKey = Object.keys(req.body).find((k) => !UPDATABLE[k]);
+  if (unknownKey) return errB(400, `Unknown field ${JSON.stringify(unknownKey)}; allowed: ${Object.keys(UPDATABLE).join(', ')} (InvalidParameter).`, unknownKey);
+  for (const [key, raw] of Object.entries(req.body)) {
+    const check = UPDATABLE[key];
+    if (!check) continue;
+    const r = check(raw, emu, squid);
+    if (!r.ok) return errB(400, r.message, key);
+    touched.push([key, r.value]);
+  }
+  // Slots: an active squid holds its concurrency's worth; activating it or raising its concurrency must fit.
+  const next = Object.fromEntries(touched);
+  const active = (next.is_active ?? squid.is_active) !== false;
+  const wanted = Math.max(1, Number(next.concurrency ?? squid.concurrency ?? 1));
+  const held = squid.is_active !== false ? Math.max(1, Number(squid.concurrency ?? 1)) : 0;
+  if (active && wanted > held) {
+    const noSlot = slotsProblem(emu, wanted, String(squid.id));
+    if (noSlot) return errB(400, noSlot, next.concurrency !== undefined ? 'concurrency' : 'is_active');
+  }
+  for (const [key, value] of touched) applyUpdate(squid, key, value);
+  // A deactivated squid stops: its run in progress is stopped (aborted), freeing its slot.
+  if (next.is_active === false) for (const run of runsOfSquid(emu, String(squid.id))) if (isActive(run)) abortRun(emu, run);
+  // Readiness changes with the params only: a squid whose params were never set stays not ready.
+  const crawler = emu.state.crawlers[String(squid.crawler)];
+  if (crawler && touched.some(([k]) => k === 'params')) squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
+  emu.markDirty();
+  // Linking accounts alone answers as the link-account page shows: {name, concurrency, accounts}.
+  if (touched.length === 1 && touched[0][0] === 'accounts') return json(200, { name: squid.name, concurrency: squid.concurrency, accounts: squid.accounts });
+  // The update sample's record, plus other touched fields, except concurrency, which the sample leaves out.
+  return json(200, { ...updateRecord(squid), ...Object.fromEntries(touched.filter(([k]) => k !== 'concurrency')) });
 }
