@@ -1,47 +1,77 @@
-// `npm test`: the build and the static checks (typecheck, lint, lint:deps, lint:workflows) at once, then vitest.
-// tsc is one thread for ~25 s of CPU; the build, Biome, dependency-cruiser and action-validator (~10 s together) run
-// on the other core meanwhile rather than after it. vitest starts once every one of them has passed (it runs the
-// build's dist/, and a type or layer error should stop the run as before); the first failure's output is printed and
-// is the exit code. Each step is the package.json script of that name, run with node_modules/.bin on PATH as npm run
-// does, without an npm process per step (~0.4 s of CPU each). Output of a step is printed whole when it ends, so the
-// two lines of work never interleave. Arguments go to vitest (`npm test -- test/unit`).
+// `npm test`: the build, then vitest; the static checks (typecheck, lint, lint:deps, lint:workflows) at the same time,
+// at a lower CPU priority (nice 10). vitest's workers spend much of their time waiting (loopback HTTP, child
+// processes, real-clock waits), and tsc (~25 s of CPU on one thread) and the lints (~10 s) fill those gaps instead of
+// running before vitest while the second core idles. Lowered, they give way whenever a worker or an sq it started
+// wants the CPU, so the tests' timing is as it was without them. The run fails (first failing step's exit code) if any
+// step fails; vitest does not start if the build fails. Each step is the package.json script of that name, run with
+// node_modules/.bin on PATH as npm run does, without an npm process per step (~0.4 s of CPU each); a check's output is
+// printed whole when it ends and after vitest's, so nothing interleaves. Arguments go to vitest (`npm test -- test/unit`).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}` };
 
-/** Runs the package.json script `name` with its output collected; resolves to its exit code once it is printed. */
-function step(name) {
+// `node scripts/test.mjs --niced <script>`: the script at nice 10 (this process lowers itself first; the shell and
+// what it starts inherit it).
+if (process.argv[2] === '--niced') {
+  try {
+    setPriority(10);
+  } catch {
+    // a system that refuses it runs the check at the usual priority
+  }
+  const child = spawn(scripts[process.argv[3]], { cwd: root, env, shell: true, stdio: 'inherit' });
+  child.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  await main();
+}
+
+/** Runs the package.json script `name` with its output collected; resolves to its exit code and what it printed. */
+function step(name, { niced = false } = {}) {
   return new Promise((done) => {
     const t0 = Date.now();
-    const child = spawn(scripts[name], { cwd: root, env, shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = niced
+      ? spawn(process.execPath, [import.meta.filename, '--niced', name], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(scripts[name], { cwd: root, env, shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = [];
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => out.push(d));
     child.on('error', (e) => out.push(Buffer.from(`${e.message}\n`)));
     child.on('close', (code, signal) => {
       const status = code === 0 ? 'ok' : `failed (${signal ?? `exit ${code}`})`;
-      process.stdout.write(`\n> ${name}: ${scripts[name]}\n${Buffer.concat(out).toString()}> ${name} ${status} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-      done(code ?? 1);
+      const text = `\n> ${name}: ${scripts[name]}\n${Buffer.concat(out).toString()}> ${name} ${status} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`;
+      done({ code: code ?? 1, text });
     });
   });
 }
 
 /** The steps one after the other, stopping at the first failure. */
-async function chain(...names) {
+async function chain(names, opts) {
+  const texts = [];
   for (const name of names) {
-    const code = await step(name);
-    if (code !== 0) return code;
+    const { code, text } = await step(name, opts);
+    texts.push(text);
+    if (code !== 0) return { code, text: texts.join('') };
   }
-  return 0;
+  return { code: 0, text: texts.join('') };
 }
 
-const codes = await Promise.all([chain('typecheck'), chain('build', 'lint', 'lint:deps', 'lint:workflows')]);
-const failed = codes.find((c) => c !== 0);
-if (failed !== undefined) process.exit(failed);
-
-const vitest = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...process.argv.slice(2)], { cwd: root, env, stdio: 'inherit' });
-vitest.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+async function main() {
+  const checks = Promise.all([chain(['typecheck'], { niced: true }), chain(['lint', 'lint:deps', 'lint:workflows'], { niced: true })]);
+  const build = await step('build');
+  process.stdout.write(build.text);
+  let tests = build.code;
+  if (build.code === 0) {
+    const vitest = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...process.argv.slice(2)], { cwd: root, env, stdio: 'inherit' });
+    tests = await new Promise((done) => vitest.on('close', (code, signal) => done(code ?? (signal ? 1 : 0))));
+  }
+  const t0 = Date.now();
+  const done = await checks;
+  for (const c of done) process.stdout.write(c.text);
+  process.stdout.write(`\n> checks ended ${((Date.now() - t0) / 1000).toFixed(1)} s after vitest\n`);
+  const failed = [tests, ...done.map((c) => c.code)].find((c) => c !== 0);
+  process.exit(failed ?? 0);
+}
