@@ -1,11 +1,12 @@
-// `npm test`: the build, then vitest; the static checks (typecheck, lint, lint:deps, lint:workflows) at the same time,
-// at a lower CPU priority (nice 10). vitest's workers spend much of their time waiting (loopback HTTP, child
-// processes, real-clock waits), and tsc (~25 s of CPU on one thread) and the lints (~10 s) fill those gaps instead of
-// running before vitest while the second core idles. Lowered, they give way whenever a worker or an sq it started
-// wants the CPU, so the tests' timing is as it was without them. The run fails (first failing step's exit code) if any
-// step fails; vitest does not start if the build fails. Each step is the package.json script of that name, run with
-// node_modules/.bin on PATH as npm run does, without an npm process per step (~0.4 s of CPU each); a check's output is
-// printed whole when it ends and after vitest's, so nothing interleaves. Arguments go to vitest (`npm test -- test/unit`).
+// `npm test` (after `npm run build`, which package.json runs first: a fresh clone's first commands build by
+// themselves): vitest, and at the same time, at a lower CPU priority (nice 10), the static checks (typecheck, lint,
+// lint:deps, lint:workflows). vitest's workers spend much of their time waiting (loopback HTTP, child processes,
+// real-clock waits), and tsc (~25 s of CPU on one thread) and the lints (~10 s) fill those gaps instead of running
+// before vitest while the second core idles. Lowered, they give way whenever a worker or an sq it started wants the
+// CPU, so the tests' timing is as it was without them. The run fails (first failing step's exit code) if any step
+// fails. Each check is the package.json script of that name, run with node_modules/.bin on PATH as npm run does,
+// without an npm process per step (~0.4 s of CPU each); a check's output is printed whole after vitest's, so nothing
+// interleaves. Arguments go to vitest (`npm test -- test/unit`).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -29,13 +30,11 @@ if (process.argv[2] === '--niced') {
   await main();
 }
 
-/** Runs the package.json script `name` with its output collected; resolves to its exit code and what it printed. */
-function step(name, { niced = false } = {}) {
+/** Runs the package.json script `name` at nice 10 with its output collected; resolves to its exit code and output. */
+function step(name) {
   return new Promise((done) => {
     const t0 = Date.now();
-    const child = niced
-      ? spawn(process.execPath, [import.meta.filename, '--niced', name], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(scripts[name], { cwd: root, env, shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [import.meta.filename, '--niced', name], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = [];
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => out.push(d));
@@ -49,10 +48,10 @@ function step(name, { niced = false } = {}) {
 }
 
 /** The steps one after the other, stopping at the first failure. */
-async function chain(names, opts) {
+async function chain(names) {
   const texts = [];
   for (const name of names) {
-    const { code, text } = await step(name, opts);
+    const { code, text } = await step(name);
     texts.push(text);
     if (code !== 0) return { code, text: texts.join('') };
   }
@@ -60,14 +59,9 @@ async function chain(names, opts) {
 }
 
 async function main() {
-  const checks = Promise.all([chain(['typecheck'], { niced: true }), chain(['lint', 'lint:deps', 'lint:workflows'], { niced: true })]);
-  const build = await step('build');
-  process.stdout.write(build.text);
-  let tests = build.code;
-  if (build.code === 0) {
-    const vitest = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...process.argv.slice(2)], { cwd: root, env, stdio: 'inherit' });
-    tests = await new Promise((done) => vitest.on('close', (code, signal) => done(code ?? (signal ? 1 : 0))));
-  }
+  const checks = Promise.all([chain(['typecheck']), chain(['lint', 'lint:deps', 'lint:workflows'])]);
+  const vitest = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...process.argv.slice(2)], { cwd: root, env, stdio: 'inherit' });
+  const tests = await new Promise((done) => vitest.on('close', (code, signal) => done(code ?? (signal ? 1 : 0))));
   const t0 = Date.now();
   const done = await checks;
   for (const c of done) process.stdout.write(c.text);
