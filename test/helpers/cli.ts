@@ -8,6 +8,7 @@ import { run } from '../../src/cli/main.js';
 import { fakeSqClock } from './clock.js';
 import { tempDir } from './fs.js';
 import { capture } from './stream.js';
+import { fillFromPool, giveToPool } from './code-cache-pool.js';
 
 export interface SqResult {
   code: number;
@@ -66,23 +67,33 @@ export async function sq(
 
 export const BIN = resolve(import.meta.dirname, '../../bin/sq.js');
 
-/** The built binary, as a user runs it. Needs `npm run build` first (npm test does it). */
+/**
+ * The built binary, as a user runs it. Needs `npm run build` first (npm test does it). Unless the test gives it a cache
+ * directory (SQ_CACHE_DIR, XDG_CACHE_HOME or HOME), a fresh one of its own, as a user's first call has, but holding
+ * the run's code caches (test/helpers/code-cache-pool.ts): the bundle starts warm, as it does for a user from the
+ * second call on. Not for `__complete`, whose refresh goes on in the background after the call.
+ */
 export async function sqBin(
   args: string[],
   opts: { env?: Record<string, string | undefined>; input?: string; timeout?: number } & Pick<ExecaOptions, 'cancelSignal'> = {},
 ): Promise<SqResult> {
   const own = opts.env?.SQ_CONFIG_DIR === undefined ? tempConfigDir() : undefined;
+  const givesCache = ['SQ_CACHE_DIR', 'XDG_CACHE_HOME', 'HOME'].some((k) => opts.env?.[k] !== undefined);
+  const cache = givesCache || args[0] === '__complete' ? undefined : tempDir('sq-test-cache-');
+  if (cache) fillFromPool(cache);
   try {
     const r = await execa(process.execPath, [BIN, ...args], {
-      env: { SQ_CONFIG_DIR: own, NO_COLOR: '1', SQ_NO_UPDATE_NOTIFIER: '1', ...opts.env },
+      env: { SQ_CONFIG_DIR: own, SQ_CACHE_DIR: cache, NO_COLOR: '1', SQ_NO_UPDATE_NOTIFIER: '1', ...opts.env },
       extendEnv: false,
       input: opts.input ?? '',
       reject: false,
       timeout: opts.timeout ?? 60_000,
       cancelSignal: opts.cancelSignal,
     });
+    if (cache && r.exitCode === 0 && !args.some((a) => a === '--jq' || a.startsWith('--jq='))) giveToPool(cache);
     return { code: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
   } finally {
     if (own) rmSync(own, { recursive: true, force: true });
+    if (cache) rmSync(cache, { recursive: true, force: true });
   }
 }

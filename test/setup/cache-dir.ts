@@ -10,12 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { writersUnder } from '../helpers/proc.js';
+import { fillFromPool } from '../helpers/code-cache-pool.js';
 
 const before = { TMPDIR: process.env.TMPDIR, SQ_CACHE_DIR: process.env.SQ_CACHE_DIR };
 const fileTmp = mkdtempSync(join(process.env.SQ_TEST_RUN_DIR ?? tmpdir(), 'file-'));
 process.env.TMPDIR = fileTmp;
 process.env.SQ_CACHE_DIR = join(fileTmp, 'sq-cache');
 mkdirSync(process.env.SQ_CACHE_DIR, { mode: 0o700 });
+// The run's code caches (test/helpers/code-cache-pool.ts): the file's first `sq <word>` starts warm.
+fillFromPool(process.env.SQ_CACHE_DIR);
 
 // Registered first, so it runs after the file's own afterAll hooks (servers stopped, emulators closed).
 afterAll(async () => {
