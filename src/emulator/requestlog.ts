@@ -5,7 +5,8 @@
 import { isSecretKey, maskAuthorization, maskDeep } from '../lib/secrets.js';
 import { isSecretQueryName } from '../api/redact.js';
 
-interface LoggedRequest {
+/** One entry of GET /_emulator/requests (and RunningEmulator.log), secrets masked. */
+export interface LoggedRequest {
   id: number;
   at: string;
   method: string;

@@ -11,16 +11,9 @@
 // runs for every emulator the test helper started, around each test's body, in the test runner of npm test and
 // npm run test:system (test/setup/runner.ts).
 
-export interface LoggedRequest {
-  id: number;
-  at: string;
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-}
+import type { LoggedRequest } from '../../src/emulator/requestlog.js';
+
+export type { LoggedRequest };
 
 export type WritePattern = string | RegExp;
 
