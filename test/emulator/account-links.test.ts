@@ -1,10 +1,10 @@
 // The endpoints behind `sq accounts update`, `sq squids update --account` and `sq accounts sync --account`, against
 // the docs samples of update-account-limits, link-account-to-squid and refresh-cookies: key sets, JSON types and
 // status codes. (The wording of their 400s is the emulator-fidelity work's, not asserted here.)
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 import type { EmuCore } from '../../src/emulator/emu.js';
-import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
+import { useEmulator } from '../helpers/emulator.js';
 
 type J = Record<string, any>;
 // Key sets of the samples, as docs-samples.json has them (pages update-account-limits, link-account-to-squid,
@@ -12,13 +12,8 @@ type J = Record<string, any>;
 const ACCOUNT_KEYS = ['account_type_hash', 'baseurl', 'cookies', 'created_at', 'icon', 'id', 'last_synchronization_time', 'object', 'params', 'squids', 'status', 'status_code_description', 'status_code_info', 'type', 'updated_at', 'username'];
 const SYNC_KEYS = ['id', 'object', 'status_code', 'status_text'];
 
-let e: TestEmu;
-beforeEach(async () => {
-  e = await startTestEmulator();
-});
-afterEach(async () => {
-  await e.close();
-});
+// A fresh emulator for each test.
+const e = useEmulator({ each: 'new' });
 const account = (username: string): J => Object.values(e.emu.state.accounts).find((a) => a.username === username)!;
 
 describe('POST /v1/accounts (update-account-limits)', () => {

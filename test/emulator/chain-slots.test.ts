@@ -3,18 +3,13 @@
 // raising concurrency past them is SlotsLimitExceeded; the "update fields" row: is_active false stops the squid from
 // running). What a first fire does with no slot left is not documented: the target is created inactive, so its
 // results are kept as tasks and nothing runs past the plan (docs/emulator.md says it is inferred).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { finishRun, startTestEmulator, type TestEmu } from './helpers.js';
+import { useEmulator, finishRun } from '../helpers/emulator.js';
 
 type J = Record<string, any>;
-let e: TestEmu;
-beforeEach(async () => {
-  e = await startTestEmulator();
-});
-afterEach(async () => {
-  await e.close();
-});
+// A fresh emulator for each test.
+const e = useEmulator({ each: 'new' });
 
 const balance = async (): Promise<J> => (await e.api('GET', '/v1/user/balance')).body;
 const runsOf = async (squid: string): Promise<J[]> => (await e.api('GET', `/v1/runs?squid=${squid}&limit=50`)).body.data;

@@ -5,23 +5,18 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { finishRun, startTestEmulator, type TestEmu } from '../helpers/emulator.js';
+import { useEmulator, finishRun, startTestEmulator } from '../helpers/emulator.js';
 
 type J = Record<string, any>;
 const DAY = 86_400_000;
 /** The get-run-credits page's samples, from the repository's copy of the vendor docs samples. */
 const RUN_CREDITS_SAMPLES: J[] = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/docs-samples.json'), 'utf8')).pages['get-run-credits'].samples;
 
-let e: TestEmu;
-beforeEach(async () => {
-  e = await startTestEmulator();
-});
-afterEach(async () => {
-  await e.close();
-});
+// A fresh emulator for each test.
+const e = useEmulator({ each: 'new' });
 
 const finish = (run: string): Promise<J> => finishRun(e, run);
 

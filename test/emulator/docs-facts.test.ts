@@ -1,20 +1,15 @@
 // One test per emulator fact of issue 21 part 2 not covered elsewhere: numbers and nulls as sampled (item 4) and
 // strictness (item 7). Delivery objects: delivery.test.ts; cookies: resources.test.ts; timestamps, chain depth and
 // unknown params: fidelity.test.ts; every sample's key sets and types: docs-samples.test.ts.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 import type { EmuCore } from '../../src/emulator/emu.js';
-import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
+import { useEmulator } from '../helpers/emulator.js';
 
 type J = Record<string, any>;
-let e: TestEmu;
-beforeEach(async () => {
-  e = await startTestEmulator();
-});
-afterEach(async () => {
-  await e.close();
-});
+// A fresh emulator for each test.
+const e = useEmulator({ each: 'new' });
 
 async function finish(run: string): Promise<J> {
   for (let i = 0; i < 50; i++) {

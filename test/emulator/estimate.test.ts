@@ -3,23 +3,18 @@
 // used_slots/total_slots are enforced (SlotsLimitExceeded), credit_used is a float to 4 decimals.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { finishRun, startTestEmulator, type TestEmu } from '../helpers/emulator.js';
+import { useEmulator, finishRun } from '../helpers/emulator.js';
 
 type J = Record<string, any>;
 
 /** The vendor SDK's estimate object, in the docs samples' style (no docs page has one): keys and JSON types. */
 const DOCS_STYLE_ESTIMATE: J = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/squid-estimate.json'), 'utf8')).body;
 
-let e: TestEmu;
-beforeEach(async () => {
-  e = await startTestEmulator();
-});
-afterEach(async () => {
-  await e.close();
-});
+// A fresh emulator for each test.
+const e = useEmulator({ each: 'new' });
 
 const finish = (run: string): Promise<J> => finishRun(e, run);
 

@@ -1,15 +1,10 @@
 import { request } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
-let e: TestEmu;
-beforeEach(async () => {
-  e = await startTestEmulator();
-});
-afterEach(async () => {
-  await e.close();
-});
+// A fresh emulator for each test.
+const e = useEmulator({ each: 'new' });
 
 const put = (rules: unknown[], seed?: number) => e.ctl('PUT', '/_emulator/faults', seed === undefined ? { rules } : { seed, rules });
 

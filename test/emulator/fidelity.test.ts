@@ -1,17 +1,12 @@
 // Shapes and rules taken from the vendor's public docs samples (api-reference §4, §7, §8, §9, §11, §13, §15).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
+import { useEmulator } from '../helpers/emulator.js';
 
 type J = Record<string, any>;
-let e: TestEmu;
-beforeEach(async () => {
-  e = await startTestEmulator();
-});
-afterEach(async () => {
-  await e.close();
-});
+// A fresh emulator for each test.
+const e = useEmulator({ each: 'new' });
 
 const HEX32 = /^[0-9a-f]{32}$/;
 

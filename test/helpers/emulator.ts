@@ -2,7 +2,7 @@
 // off unless asked), started for a whole file by useEmulator() or by hand with startTestEmulator(). Every emulator
 // it starts has its request log checked after each test (test/helpers/write-check.ts): a write sq made that the
 // test did not expect fails the test; declare one with e.expectWrites('POST /v1/runs'), or assert on e.requests().
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import { squidIdByName } from '../../src/emulator/seed.js';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
@@ -143,22 +143,25 @@ export async function startTestEmulator(opts: Partial<EmulatorOptions> = {}): Pr
 export interface UseEmulatorOptions extends Partial<EmulatorOptions> {
   /**
    * Before each test: 'reset' puts the seed back (which also drops faults and the request log), 'clear' only drops
-   * faults and the request log, so every test sees its own requests.
+   * faults and the request log, so every test sees its own requests; 'new' starts a fresh emulator for each test
+   * (in beforeEach) and closes it after (afterEach), for tests that change its clock or options.
    */
-  each?: 'reset' | 'clear';
+  each?: 'reset' | 'clear' | 'new';
 }
 
 /**
- * One emulator for the whole test file, started in beforeAll and closed in afterAll. The handle can be used at
- * once in the module scope; its members are those of the running emulator (read them inside hooks and tests).
+ * One emulator for the whole test file, started in beforeAll and closed in afterAll (or one per test, with
+ * each: 'new'). The handle can be used at once in the module scope; its members are those of the running emulator
+ * (read them inside hooks and tests).
  */
 export function useEmulator(opts: UseEmulatorOptions = {}): TestEmulator {
   const { each, ...emulatorOptions } = opts;
   let running: TestEmulator | undefined;
-  beforeAll(async () => {
+  const [start, stop] = each === 'new' ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  start(async () => {
     running = await startTestEmulator(emulatorOptions);
   });
-  afterAll(async () => {
+  stop(async () => {
     await running?.close();
   });
   if (each === 'reset') beforeEach(() => running!.control('POST', '/_emulator/reset').then(() => undefined));
