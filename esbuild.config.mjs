@@ -1,7 +1,7 @@
 // `npm run build`: compiles src/ into dist/ (one .js per .ts), then bundles the CLI (dist/cli/main.js and everything it may
-// load) into one CommonJS file, dist/sq.cjs, which
-// bin/sq.js runs with a code cache (Node's compile cache on 22.1+, a V8 code cache of its own on Node 20). The unbundled dist/ stays for the tests
-// that import modules directly.
+// load) into CommonJS files bin/sq.js runs with a V8 code cache of its own: dist/sq.cjs, what every call runs, and
+// dist/bundles/<part>.cjs, what only some calls load (scripts/split-bundle.mjs). The unbundled dist/ stays for the
+// tests that import modules directly.
 //
 // Why: a call like `sq me` used to spend more time finding, reading and compiling ~60 module files (ours, commander)
 // than talking to the API. One file compiled from a cache costs a fraction of that (see docs/performance.md, and
@@ -22,6 +22,7 @@ import { readdirSync } from 'node:fs';
 import { mkdir, readFile, writeFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { buildParts, partition } from './scripts/split-bundle.mjs';
 import { createRequire } from 'node:module';
 
 /**
@@ -49,7 +50,8 @@ const PATCHES = [
 
 const root = `${process.cwd().replace(/\\/g, '/')}/`;
 
-const lazyLoads = {
+/** `whole`: the build of the whole bundle, where every patch must have found its file (a part holds only some). */
+const lazyLoads = (whole) => ({
   name: 'sq-lazy-loads',
   setup(b) {
     const byPath = new Map(PATCHES.map(([p, reps, leftover]) => [p, { reps, leftover }]));
@@ -74,10 +76,10 @@ const lazyLoads = {
       return { contents: text, loader: 'js' };
     });
     b.onEnd((result) => {
-      if (!result.errors.length && byPath.size) throw new Error(`esbuild.config.mjs: not in the bundle any more: ${[...byPath.keys()].join(', ')}`);
+      if (whole && !result.errors.length && byPath.size) throw new Error(`esbuild.config.mjs: not in the bundle any more: ${[...byPath.keys()].join(', ')}`);
     });
   },
-};
+});
 
 // src/ → dist/, file for file: esbuild strips the types (tsconfig's isolatedModules and verbatimModuleSyntax make that
 // exact, with no type information), in under a second where tsc's emit took ~8 s of wall and ~13 s of CPU. The types
@@ -143,48 +145,54 @@ function withoutUndefined(v) {
   return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, withoutUndefined(x)]));
 }
 
-const result = await build({
-  entryPoints: ['dist/cli/main.js'],
+// The bundle is built whole first, then again in parts (scripts/split-bundle.mjs): dist/sq.cjs, what every call runs,
+// and dist/bundles/<part>.cjs, what only some calls load (a noun's verbs, the MCP server, jq…), from the whole one's
+// module graph.
+const bundleOptions = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
   write: false,
-  outfile: 'dist/sq.cjs',
   external: ['ora', 'chalk', 'conf', '@inquirer/prompts', 'yaml', 'ssh2-sftp-client', 'jq-web'],
-  // import.meta.url in a CommonJS bundle: dist/sq.cjs sits beside the files it was bundled from.
+  // import.meta.url: dist/sq.cjs, beside the files it was bundled from, in every part (the banner below).
   // VENDORED (below): the packages importPackage() loads from dist/vendor/ rather than node_modules.
   define: { 'import.meta.url': '__sqImportMetaUrl', __SQ_VENDORED__: JSON.stringify(VENDORED) },
-  // SQ_TEST_LOAD_LOG=FILE: the files of the bundle that this call evaluated, in that order, written to FILE at exit
-  // (test/e2e/launcher.test.ts checks that `sq me` evaluates nothing it does not need).
+  // bin/sq.js's loader (src/lib/code-cache.ts, loadParts) runs each part with __dirname the dist/ directory.
+  // SQ_TEST_LOAD_LOG=FILE: the files of the bundle that this call evaluated, in that order, written to FILE at exit,
+  // one log for all the parts (test/e2e/launcher.test.ts checks that `sq me` evaluates nothing it does not need).
   banner: {
     js:
-      "var __sqImportMetaUrl = require('node:url').pathToFileURL(__filename).href;\n" +
-      "var __sqLoadLog = process.env.SQ_TEST_LOAD_LOG ? [] : undefined;\n" +
-      "if (__sqLoadLog) process.on('exit', () => require('node:fs').writeFileSync(process.env.SQ_TEST_LOAD_LOG, __sqLoadLog.join('\\n') + '\\n'));",
+      "var __sqImportMetaUrl = require('node:url').pathToFileURL(__dirname + '/sq.cjs').href;\n" +
+      'var __sqLoadLog = process.env.SQ_TEST_LOAD_LOG ? (globalThis.__sqLoadLog ??= ' +
+      "(process.on('exit', () => require('node:fs').writeFileSync(process.env.SQ_TEST_LOAD_LOG, globalThis.__sqLoadLog.join('\\n') + '\\n')), [])) : undefined;",
   },
-  plugins: [lazyLoads],
+  plugins: [lazyLoads(false)],
   inject: ['dist/verb-modules.js'],
   logLevel: 'warning',
-  // Licence comments of the bundled packages are kept, at the end of the file.
+  // Licence comments of the bundled packages are kept, at the end of each file.
   legalComments: 'eof',
   // Strings, templates, regular expressions and names come out as ASCII escapes; comments are left as written.
   charset: 'ascii',
-  // Without comments and indentation the file is ~40% smaller: less to read on every call (~1.5 ms). Names are not
+  // Without comments and indentation the files are ~40% smaller: less to read on every call (~1.5 ms). Names are not
   // minified, so a --verbose stack trace still names its functions; the unbundled dist/ stays readable.
   minifyWhitespace: true,
   minifySyntax: true,
-});
-
-// Only comments can still hold non-ASCII text: spell it as escapes too, so the whole file is ASCII and bin/sq.js can
-// read it as latin1 into a one-byte string (half the memory and time of a UTF-8 read).
-const code = result.outputFiles[0].text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
-// bin/sq.js compiles the bundle through vm.Script, where import() has no loader: an import() of a module esbuild left
-// outside the bundle (a built-in: `await import('node:fs/promises')`) fails at run time with
-// ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING, only in the bundle. Such imports go through importPackage() (the launcher's
-// loader) or process.getBuiltinModule(); one written as import('…') fails the build instead.
-const strayImport = /\bimport\(\s*["'`][^"'`]*["'`]\s*\)/.exec(code);
-if (strayImport) throw new Error(`esbuild.config.mjs: the bundle has ${strayImport[0]}, which fails under bin/sq.js: use importPackage() or process.getBuiltinModule()`);
+};
+const whole = await build({ ...bundleOptions, entryPoints: ['dist/cli/main.js'], outfile: 'dist/sq.cjs', metafile: true, plugins: [lazyLoads(true)] });
+const parts = [];
+for (const [part, text] of await buildParts(bundleOptions, root, partition(whole.metafile))) {
+  // Only comments can still hold non-ASCII text: spell it as escapes too, so the whole file is ASCII and bin/sq.js can
+  // read it as latin1 into a one-byte string (half the memory and time of a UTF-8 read).
+  const code = text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+  // bin/sq.js compiles the parts through vm.Script, where import() has no loader: an import() of a module esbuild left
+  // outside the bundle (a built-in: `await import('node:fs/promises')`) fails at run time with
+  // ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING, only in the bundle. Such imports go through importPackage() (the launcher's
+  // loader) or process.getBuiltinModule(); one written as import('…') fails the build instead.
+  const strayImport = /\bimport\(\s*["'`][^"'`]*["'`]\s*\)/.exec(code);
+  if (strayImport) throw new Error(`esbuild.config.mjs: part ${part} has ${strayImport[0]}, which fails under bin/sq.js: use importPackage() or process.getBuiltinModule()`);
+  parts.push([part === 'sq' ? 'sq.cjs' : `bundles/${part}.cjs`, code]);
+}
 // jq-web's script as dist/jq.cjs, for jq's worker thread when bin/sq.js runs with --jq (src/output/jq.ts), with sq's
 // text patches (src/output/jq-patches.ts, built by tsc above): it exports its factory, which the worker calls with
 // the module bin/sq.js compiled while the bundle loaded, and its output and heap growth go through sq's caps.
@@ -242,11 +250,20 @@ function withoutDebugSections(wasm) {
 
 // The first line names this exact build (both files: bin/sq.js prunes the code caches of other builds); bin/sq.js keys
 // its code caches on it.
-const id = createHash('sha256').update(code).update(jqCode).digest('hex').slice(0, 16);
-for (const [name, text] of [['jq.cjs', jqCode], ['sq.cjs', code]]) {
-  await writeFile(`dist/${name}.tmp`, `// sq bundle ${id}\n${text}`);
-  await rename(`dist/${name}.tmp`, `dist/${name}`);
-}
+// The build's name: the hash of dist/jq.cjs and of each part with its path, in the order of the paths.
+const hash = createHash('sha256').update(jqCode);
+for (const [file, code] of [...parts].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(file).update(code);
+const id = hash.digest('hex').slice(0, 16);
+// Written beside, then moved into place: the parts of the old build go at once with dist/bundles.
+await rm('dist/bundles.tmp', { recursive: true, force: true });
+await mkdir('dist/bundles.tmp/bundles', { recursive: true });
+for (const [file, code] of parts) await writeFile(`dist/bundles.tmp/${file}`, `// sq bundle ${id}\n${code}`);
+await writeFile('dist/jq.cjs.tmp', `// sq bundle ${id}\n${jqCode}`);
+await rename('dist/jq.cjs.tmp', 'dist/jq.cjs');
+await rm('dist/bundles', { recursive: true, force: true });
+await rename('dist/bundles.tmp/bundles', 'dist/bundles');
+await rename('dist/bundles.tmp/sq.cjs', 'dist/sq.cjs');
+await rm('dist/bundles.tmp', { recursive: true, force: true });
 
 // Every command's --help as the CLI prints it when stdout is not a terminal (laid out for 80 columns), one file per
 // command: dist/help/sq.txt for `sq --help`, dist/help/sq.squids.list.txt for `sq squids list --help`. bin/sq.js

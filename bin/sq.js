@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
-// The launcher. `sq --version` answers without loading the CLI; everything else runs dist/sq.cjs, the whole CLI
-// bundled into one file (esbuild.config.mjs), compiled from a V8 code cache when there is one. See
-// docs/performance.md.
+// The launcher. `sq --version` answers without loading the CLI; everything else runs the CLI bundled into dist/sq.cjs
+// and the parts of dist/bundles/ the command needs (esbuild.config.mjs), compiled from V8 code caches when there are
+// some. See docs/performance.md.
 const argv = process.argv.slice(2);
 const fs = require('node:fs');
 // SQ_TRACE_STARTUP=1: where a call's time goes, one line per phase on stderr as the process exits (src/trace.ts
@@ -30,7 +30,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // The same pre-scan of argv as the CLI's own (src/cli/argv.ts), built beside the bundle.
   const scanner = require('../dist/argv.cjs');
   const scan = scanner.scanArgv(argv);
-  // The code caches' directory and files, checked by the CLI's own code (src/lib/code-cache.ts), built beside it.
+  // The code caches' directory and files, checked by the CLI's own code (src/lib/code-cache.ts), built beside it, and
+  // the loader of the bundle's parts.
   codeCache = require('../dist/code-cache.cjs');
   const dir = codeCache.cacheDir(process.env);
   trace?.mark('launcher');
@@ -115,45 +116,32 @@ function prerenderedHelp(argv) {
 }
 
 /**
- * Loads dist/sq.cjs with a V8 code cache, in SQ_CACHE_DIR, else $XDG_CACHE_HOME/sq, else ~/.cache/sq;
- * SQ_CACHE_DIR= (empty) turns it off and the bundle is a plain require(). Node 22.1+ has a cache of its own,
- * module.enableCompileCache(), but it keeps only the code compiled while a module loads, not the functions a command
- * compiles as it runs: measured (test/bench/startup.bench.mjs, node_compile_cache_ratio) it saves half as much.
+ * Runs the CLI from dist/sq.cjs and the parts of dist/bundles/ the command needs (src/lib/code-cache.ts, loadParts),
+ * each compiled from a V8 code cache in SQ_CACHE_DIR, else $XDG_CACHE_HOME/sq, else ~/.cache/sq; SQ_CACHE_DIR= (empty)
+ * turns the cache off. Node 22.1+ has a cache of its own, module.enableCompileCache(), but it keeps only the code
+ * compiled while a module loads, not the functions a command compiles as it runs.
  */
 function load(dir, word, jq) {
-  const file = `${__dirname}/../dist/sq.cjs`;
-  if (dir !== undefined) {
-    let source;
-    try {
-      // The bundle is ASCII (esbuild.config.mjs): latin1 reads it straight into a one-byte string.
-      source = fs.readFileSync(file, 'latin1');
-    } catch (e) {
-      if (e.code !== 'ENOENT') throw e;
-      missing(file);
-    }
-    // Compiled from its code cache (src/lib/code-cache.ts), one per command word; `jq` is what preloadJq started.
-    const params = 'exports, require, module, __filename, __dirname, __sqHostImport, __sqJq';
-    const { run, saveCache } = codeCache.compileCached(file, source, dir, word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_', params, trace?.mark);
-    const module = { exports: {} };
-    // import() inside code compiled this way has no loader of its own: the bundle borrows this file's (see
-    // src/import-package.ts). Packages resolve the same from bin/ as from dist/.
-    // The ES modules a command imports on first use that way (dist/vendor/: the MCP SDK, prompts…; the emulator)
-    // compile from Node's own cache (Node 22.1+; none on 20), turned on at the first such import, in the same private
-    // directory: `sq mcp` compiled its 550 KB SDK from source on every start.
-    let esm;
-    const hostImport = (s) => {
-      if (esm === undefined && (esm = codeCache.ownDir(dir))) require('node:module').enableCompileCache?.(`${dir}/node-compile-cache`);
-      return import(s);
-    };
-    run(module.exports, require, module, file, `${__dirname}/../dist`, hostImport, jq);
-    trace?.mark('bundle evaluation');
-    return { exports: module.exports, saveCache };
-  }
+  const dist = `${__dirname}/../dist`;
+  // import() inside code compiled this way has no loader of its own: the bundle borrows this file's (see
+  // src/import-package.ts). Packages resolve the same from bin/ as from dist/.
+  // The ES modules a command imports on first use that way (dist/vendor/: the MCP SDK, prompts…; the emulator)
+  // compile from Node's own cache (Node 22.1+; none on 20), turned on at the first such import, in the same private
+  // directory: `sq mcp` compiled its 550 KB SDK from source on every start.
+  let esm;
+  const hostImport = (s) => {
+    if (esm === undefined && (esm = dir !== undefined && codeCache.ownDir(dir))) require('node:module').enableCompileCache?.(`${dir}/node-compile-cache`);
+    return import(s);
+  };
+  // One code cache per part and command word; `jq` is what preloadJq started.
+  const name = word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_';
   try {
-    return { exports: require(file), saveCache() {} };
+    const cli = codeCache.loadParts(dist, dir, name, require, { __sqHostImport: hostImport, __sqJq: jq }, trace?.mark);
+    trace?.mark('bundle evaluation');
+    return cli;
   } catch (e) {
-    if (e.code !== 'MODULE_NOT_FOUND' || fs.existsSync(file)) throw e;
-    missing(file);
+    if (e.code === 'ENOENT' && typeof e.path === 'string' && e.path.startsWith(dist)) missing(e.path);
+    throw e;
   }
 }
 

@@ -67,19 +67,20 @@ export function codeCache(source: string, dir: string, name: string): CodeCache 
 /**
  * `source` (a file of `file`'s) compiled as `(function (<params>) { source })`, like require() would wrap it, but through
  * vm.Script so that V8 can start from a code cache: the bytecode of every function an earlier call of the same
- * command compiled. The cache directory is used only when it is a real directory (not a symlink) that is ours alone.
+ * command compiled. The cache directory is used only when it is a real directory (not a symlink) that is ours alone;
+ * with no directory (SQ_CACHE_DIR=) the source is compiled as it is.
  * A cache that is missing, unreadable or rejected by V8 only costs the time it would have saved, and is rewritten by
  * saveCache after a successful call (exit code 0). `name` is the command word, or `_jq` for dist/jq.cjs.
  */
 export function compileCached(
   file: string,
   source: string,
-  dir: string,
+  dir: string | undefined,
   name: string,
   params: string,
   mark?: (phase: string) => void,
 ): { run: (...args: unknown[]) => unknown; saveCache(code: number): void } {
-  const cache = codeCache(source, dir, name);
+  const cache = dir === undefined ? undefined : codeCache(source, dir, name);
   const cachedData = cache?.read();
   const script = new Script(`(function (${params}) {${source}\n})`, { filename: file, cachedData });
   // SQ_TRACE_STARTUP's phase (bin/sq.js): the cache read and deserialised, or the bundle compiled without one.
@@ -145,4 +146,63 @@ function fnv1a(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/** What bin/sq.js hands the bundle's parts besides the module wrapper's own arguments (src/import-package.ts, jq.ts). */
+export interface PartGlobals {
+  __sqHostImport: (specifier: string) => Promise<unknown>;
+  __sqJq: unknown;
+}
+
+/**
+ * Runs the CLI's bundle from its parts (esbuild.config.mjs, scripts/split-bundle.mjs): dist/sq.cjs, and each
+ * dist/bundles/<part>.cjs the first time one of its modules is required as "sq-mod:<part>:<module>". Each part is
+ * compiled from its own code cache, named by the command word and the part (`me`, `squids.shared`…), and each module
+ * is initialised once, whichever part asks for it. Anything else a part requires (Node's built-ins, the packages left
+ * out of the bundle) is `hostRequire`, bin/sq.js's own. Returns the exports of dist/cli/main.js.
+ */
+export function loadParts(
+  dist: string,
+  dir: string | undefined,
+  word: string,
+  hostRequire: NodeJS.Require,
+  globals: PartGlobals,
+  mark?: (phase: string) => void,
+): { exports: { run(argv: string[]): Promise<number> }; saveCache(code: number): void } {
+  const params = 'exports, require, module, __filename, __dirname, __sqHostImport, __sqJq';
+  const tables = new Map<string, Record<string, (() => unknown) | undefined>>();
+  const modules = new Map<string, unknown>();
+  const saves: Array<(code: number) => void> = [];
+  const load = (part: string): Record<string, (() => unknown) | undefined> => {
+    const file = part === 'sq' ? `${dist}/sq.cjs` : `${dist}/bundles/${part}.cjs`;
+    // The parts are ASCII (esbuild.config.mjs): latin1 reads one straight into a one-byte string.
+    const source = readFileSync(file, 'latin1');
+    const first = part === 'sq';
+    const { run, saveCache } = compileCached(file, source, dir, first ? word : `${word}.${part}`, params, first ? mark : undefined);
+    const module = { exports: {} as Record<string, (() => unknown) | undefined> };
+    run(module.exports, partRequire, module, file, dist, globals.__sqHostImport, globals.__sqJq);
+    tables.set(part, module.exports);
+    saves.push(saveCache);
+    return module.exports;
+  };
+  const partRequire = Object.assign(
+    (id: string): unknown => {
+      if (!id.startsWith('sq-mod:')) return hostRequire(id);
+      const colon = id.indexOf(':', 7);
+      const [part, path] = [id.slice(7, colon), id.slice(colon + 1)];
+      if (modules.has(path)) return modules.get(path);
+      const init = (tables.get(part) ?? load(part))[path];
+      if (!init) throw new Error(`${dist}/bundles/${part}.cjs has no module ${path}: run \`npm run build\` again`);
+      const exports = init();
+      modules.set(path, exports);
+      return exports;
+    },
+    { resolve: hostRequire.resolve },
+  );
+  return {
+    exports: partRequire('sq-mod:sq:dist/cli/main.js') as { run(argv: string[]): Promise<number> },
+    saveCache: (code) => {
+      for (const save of saves) save(code);
+    },
+  };
 }

@@ -12,11 +12,12 @@
 // - one_call_ratio_uncached: the same without bin/sq.js's code cache (no target; the first call after an install).
 // - code_cache_ratio: `sq me --json` with the code cache ÷ the same with SQ_CACHE_DIR= (a plain require of the
 //   bundle); saved_ms is what the cache saves a call.
-// - node_compile_cache_ratio (Node 22.1+): the same with bin/sq.js's cache ÷ a minimal launcher using Node's own
-//   module.enableCompileCache(); saved_ms is what keeping our own cache is worth.
+// (node_compile_cache_ratio, sq's cache ÷ Node's own module.enableCompileCache(), went with the bundle's split into
+// parts: Node's cache covers only files its own loader reads, not the parts bin/sq.js compiles. Its last figures,
+// 0.87-0.94, are in docs/performance.md.)
 // `npm run bench -- --node PATH` (SQ_BENCH_NODE) runs every timed process under that Node (the emulator stays in this one).
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,18 +77,6 @@ try {
   await compare('one_call_ratio_uncached', [bin, 'me', '--json'], [script], 'none (first call after install)', { ...env, SQ_CACHE_DIR: '' });
   // Whether the code cache is worth having at all on this Node.
   await compare('code_cache_ratio', [bin, 'me', '--json'], [bin, 'me', '--json'], 'saved_ms > 10', env, { ...env, SQ_CACHE_DIR: '' });
-  if (execFileSync(NODE, ['-p', "typeof require('node:module').enableCompileCache"], { encoding: 'utf8', env: cleanEnv() }).trim() === 'function') {
-    const alt = join(mkdtempSync(join(tmpdir(), 'sq-bench-')), 'sq-node-cache.cjs');
-    writeFileSync(
-      alt,
-      `'use strict';
-require('node:module').enableCompileCache(process.env.SQ_CACHE_DIR + '/node-compile-cache');
-require(${JSON.stringify(join(root, 'dist/sq.cjs'))}).run(process.argv.slice(2)).then((code) => process.exit(code));
-`,
-    );
-    const altEnv = { ...env, SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')) };
-    await compare('node_compile_cache_ratio', [bin, 'me', '--json'], [alt, 'me', '--json'], 'saved_ms > 10 keeps our own', env, altEnv);
-  }
 } finally {
   await emu.close();
 }

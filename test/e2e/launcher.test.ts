@@ -21,21 +21,26 @@ function buildId(): string {
   return m[1];
 }
 
+// The bundle's parts besides dist/sq.cjs (esbuild.config.mjs, scripts/split-bundle.mjs), by path under dist/.
+const PARTS = readdirSync(join(dirname(BUNDLE), 'bundles')).map((f) => `bundles/${f}`);
+
 describe('the bundle', () => {
-  it('is ASCII and named by the hash of its content and of dist/jq.cjs, which carries the same name', () => {
+  it('is ASCII and named by the hash of its parts and of dist/jq.cjs, which all carry the same name', () => {
     const body = (file: string) => {
-      const bytes = readFileSync(file);
+      const bytes = readFileSync(join(dirname(BUNDLE), file));
       expect(bytes.findIndex((b) => b > 0x7f)).toBe(-1);
       const text = bytes.toString('latin1');
       expect(text.slice(0, text.indexOf('\n'))).toBe(`// sq bundle ${buildId()}`);
       return text.slice(text.indexOf('\n') + 1);
     };
-    const jq = body(join(dirname(BUNDLE), 'jq.cjs'));
-    expect(createHash('sha256').update(body(BUNDLE)).update(jq).digest('hex').slice(0, 16)).toBe(buildId());
+    expect(PARTS.length).toBeGreaterThan(10);
+    const hash = createHash('sha256').update(body('jq.cjs'));
+    for (const file of ['sq.cjs', ...PARTS].sort()) hash.update(file).update(body(file));
+    expect(hash.digest('hex').slice(0, 16)).toBe(buildId());
   });
 
   it('does not carry the emulator, which runs from dist/ as ES modules', async () => {
-    expect(readFileSync(BUNDLE, 'latin1')).not.toContain('dist/emulator/routes/');
+    for (const file of ['sq.cjs', ...PARTS]) expect(readFileSync(join(dirname(BUNDLE), file), 'latin1')).not.toContain('dist/emulator/routes/');
     const r = await sqBin(['emulator', 'start', '--port', '0', '--seed', 'empty'], { timeout: 3000 });
     // Killed by the timeout once listening: what matters is that it got there.
     expect(r.stdout).toMatch(/^\{"base_url":"http:\/\/127\.0\.0\.1:\d+","token":"[^"]+"\}/);
@@ -155,11 +160,16 @@ describe('the code cache', () => {
     // The launcher finds the word with the CLI's own pre-scan (src/cli/argv.ts): --jq's value is not a command.
     // A bounded path runs on the main thread (src/output/jq.ts): no worker, no code cache of its own.
     expect((await sqBin(['--jq', '.email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) })).code).toBe(0);
-    expect(codeCaches(dir)).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`]);
+    // One cache per part the call loaded: dist/sq.cjs's is named by the word alone, a part's by the word and the part.
+    const name = `code-${buildId()}-${process.version}-${process.arch}`;
+    const parts = (files: string[]) => files.filter((f) => f.startsWith(`${name}-me.`) && f !== `${name}-me.bin`);
+    expect(codeCaches(dir)).toContain(`${name}-me.bin`);
+    for (const f of parts(codeCaches(dir))) expect(PARTS).toContain(`bundles/${f.slice(`${name}-me.`.length, -'.bin'.length)}.cjs`);
+    expect(codeCaches(dir).filter((f) => !f.startsWith(`${name}-me.`))).toEqual([]);
     const jq = await sqBin(['--jq', '.email | tostring', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
     expect(jq.code).toBe(0);
     // jq-web's script runs in jq's worker thread, from a code cache of its own (bin/sq.js, startJqWorker).
-    expect(codeCaches(dir).sort()).toEqual([`code-${buildId()}-${process.version}-${process.arch}-_jq.bin`, `code-${buildId()}-${process.version}-${process.arch}-me.bin`]);
+    expect(codeCaches(dir).filter((f) => !f.startsWith(`${name}-me.`))).toEqual([`${name}-_jq.bin`]);
   });
 
   it('a failed call writes no cache', async () => {
