@@ -9,7 +9,6 @@
 // UND_ERR_HEADERS_TIMEOUT, UND_ERR_BODY_TIMEOUT, UND_ERR_SOCKET), so that the retry policy reads one set of codes.
 import * as http from 'node:http';
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { createRequire } from 'node:module';
 import type { Dispatcher } from 'undici';
 
 export type RequestFn = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
@@ -47,9 +46,9 @@ class NodeAgent {
   ) {}
 
   agentFor(protocol: string): { mod: Http; agent: HttpAgent } {
-    // node:https (and TLS with it) only for an https:// origin. require(), not import(): in the bundle, an import()
-    // would start Node's ES module loader for it.
-    if (protocol === 'https:') this.mods.https ??= createRequire(import.meta.url)('node:https') as Http;
+    // node:https (and TLS with it) only for an https:// origin. Not import(): in the bundle, an import() would start
+    // Node's ES module loader for it.
+    if (protocol === 'https:') this.mods.https ??= process.getBuiltinModule('node:https') as unknown as Http;
     const mod = protocol === 'https:' ? this.mods.https! : this.mods.http;
     let agent = this.agents.get(protocol);
     if (!agent) {

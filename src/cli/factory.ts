@@ -1,8 +1,8 @@
 // Builds the real Ctx (or a test one, from overrides). Every dependency is created on first use.
-import { isatty } from 'node:tty';
 import { fstatSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { envFlag } from '../lib/env.js';
+import { isTerminal } from '../lib/terminal.js';
 import { DEFAULT_GLOBALS, type Ctx, type Globals, type IO } from './context.js';
 import type { Output, OutputSettings } from '../output/types.js';
 import { createOutput, resolveOutputSettings } from '../output/index.js';
@@ -36,13 +36,16 @@ function processIO(): IO {
     stdout: file ?? process.stdout,
     stderr: process.stderr,
     // process.stdin is built on first access, and building it loads Node's fs streams and readline (~2 ms):
-    // only the commands that read stdin pay for it. isatty(0) answers "is stdin a terminal" without it.
+    // only the commands that read stdin pay for it. isTerminal(0) answers "is stdin a terminal" without it, and only
+    // when asked (a prompt): most calls never are.
     get stdin() {
       return process.stdin;
     },
     stdoutIsTTY: !file && !!process.stdout.isTTY,
     stderrIsTTY: !!process.stderr.isTTY,
-    stdinIsTTY: isatty(0),
+    get stdinIsTTY() {
+      return isTerminal(0);
+    },
     columns: (!file && process.stdout.columns) || 100,
   };
 }
@@ -58,7 +61,7 @@ function fileStdout(): (Writable & { fd: number }) | null {
   } catch {
     return null;
   }
-  return st.isFIFO() || st.isSocket() || isatty(1) ? null : fdWriter(1, 'stdout');
+  return st.isFIFO() || st.isSocket() || (st.isCharacterDevice() && isTerminal(1)) ? null : fdWriter(1, 'stdout');
 }
 
 export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promise<void>; flush(): Promise<void> } {
@@ -244,7 +247,9 @@ function contextIO(init: ContextInit): IO {
     },
     stdoutIsTTY: init.io?.stdoutIsTTY ?? base?.stdoutIsTTY ?? false,
     stderrIsTTY: init.io?.stderrIsTTY ?? base?.stderrIsTTY ?? false,
-    stdinIsTTY: init.io?.stdinIsTTY ?? base?.stdinIsTTY ?? false,
+    get stdinIsTTY() {
+      return init.io?.stdinIsTTY ?? base?.stdinIsTTY ?? false;
+    },
     columns: init.io?.columns ?? base?.columns ?? 100,
   };
 }

@@ -232,13 +232,14 @@ describe('what a call loads', () => {
     return { env: { NODE_OPTIONS: `--require ${pre}` }, loaded: () => JSON.parse(readFileSync(out, 'utf8')) as string[] };
   }
 
-  it('sq me over http:// loads node:http (its transport), and neither HTTP/2, TLS, child_process nor assert', async () => {
+  it('sq me over http:// loads node:http (its transport), and neither HTTP/2, TLS, child_process, assert, tty nor module', async () => {
     const p = probe();
     const r = await sqBin(['me', '--json'], { env: emu.env({ ...p.env, SQ_CACHE_DIR: '' }) });
     expect(r.code).toBe(0);
     const loaded = p.loaded();
     expect(loaded).toContain('http');
-    for (const m of ['https', 'http2', 'tls', 'child_process', 'assert', 'readline']) expect(loaded, m).not.toContain(m);
+    // Nor node:tty (src/lib/terminal.ts: fstat first) or node:module and Node's ES module loader with it.
+    for (const m of ['https', 'http2', 'tls', 'child_process', 'assert', 'readline', 'tty', 'module']) expect(loaded, m).not.toContain(m);
   });
 
   // SQ_TEST_LOAD_LOG=FILE: the bundle's files that the call evaluated, in order (esbuild.config.mjs).
