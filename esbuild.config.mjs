@@ -18,7 +18,7 @@
 // and dist/jq.wasm instead, both written below from jq-web; node_modules' copy is the fallback.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -157,7 +157,9 @@ const bundleOptions = {
   external: ['ora', 'chalk', 'conf', '@inquirer/prompts', 'yaml', 'ssh2-sftp-client', 'jq-web'],
   // import.meta.url: dist/sq.cjs, beside the files it was bundled from, in every part (the banner below).
   // VENDORED (below): the packages importPackage() loads from dist/vendor/ rather than node_modules.
-  define: { 'import.meta.url': '__sqImportMetaUrl', __SQ_VENDORED__: JSON.stringify(VENDORED) },
+  // __SQ_VERSION__ (src/version.ts): the version as package.json says at build time, which ships with it; reading and
+  // parsing package.json cost every call ~0.4 ms.
+  define: { 'import.meta.url': '__sqImportMetaUrl', __SQ_VENDORED__: JSON.stringify(VENDORED), __SQ_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   // bin/sq.js's loader (src/lib/code-cache.ts, loadParts) runs each part with __dirname the dist/ directory.
   // SQ_TEST_LOAD_LOG=FILE: the files of the bundle that this call evaluated, in that order, written to FILE at exit,
   // one log for all the parts (test/e2e/launcher.test.ts checks that `sq me` evaluates nothing it does not need).

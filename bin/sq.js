@@ -60,8 +60,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   cli.exports.run(argv).then(async (code) => {
     // The command has removed its own signal handlers. From here a stop signal ends the process as the command
     // would have (128 + signal), but only once saveCache, which is synchronous, has renamed or removed its temp file.
+    // (Only when there is a cache to write: a signal handler costs the process a signal watcher.)
     const stops = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 };
-    for (const s of Object.keys(stops)) if (process.platform !== 'win32' || s !== 'SIGQUIT') process.on(s, () => process.exit(128 + stops[s]));
+    if (cli.cacheToWrite(code) || jqWorker) for (const s of Object.keys(stops)) if (process.platform !== 'win32' || s !== 'SIGQUIT') process.on(s, () => process.exit(128 + stops[s]));
     trace?.mark('command');
     cli.saveCache(code);
     jqWorker?.saveCache(code);

@@ -79,18 +79,20 @@ export function compileCached(
   name: string,
   params: string,
   mark?: (phase: string) => void,
-): { run: (...args: unknown[]) => unknown; saveCache(code: number): void } {
+): { run: (...args: unknown[]) => unknown; saveCache(code: number): void; cacheToWrite(code: number): boolean } {
   const cache = dir === undefined ? undefined : codeCache(source, dir, name);
   const cachedData = cache?.read();
   const script = new Script(`(function (${params}) {${source}\n})`, { filename: file, cachedData });
   // SQ_TRACE_STARTUP's phase (bin/sq.js): the cache read and deserialised, or the bundle compiled without one.
   mark?.(cachedData ? (script.cachedDataRejected ? 'cache load (rejected)' : 'cache load') : 'compile (no cache)');
   const run = script.runInThisContext() as (...args: unknown[]) => unknown;
-  const fresh = !cachedData || script.cachedDataRejected;
+  const fresh = !cachedData || script.cachedDataRejected === true;
+  const cacheToWrite = (code: number) => !!cache && fresh && code === 0;
   return {
     run,
+    cacheToWrite,
     saveCache(code) {
-      if (cache && fresh && code === 0) cache.write(() => script.createCachedData());
+      if (cacheToWrite(code)) cache!.write(() => script.createCachedData());
     },
   };
 }
@@ -168,21 +170,21 @@ export function loadParts(
   hostRequire: NodeJS.Require,
   globals: PartGlobals,
   mark?: (phase: string) => void,
-): { exports: { run(argv: string[]): Promise<number> }; saveCache(code: number): void } {
+): { exports: { run(argv: string[]): Promise<number> }; saveCache(code: number): void; cacheToWrite(code: number): boolean } {
   const params = 'exports, require, module, __filename, __dirname, __sqHostImport, __sqJq';
   const tables = new Map<string, Record<string, (() => unknown) | undefined>>();
   const modules = new Map<string, unknown>();
-  const saves: Array<(code: number) => void> = [];
+  const saves: Array<ReturnType<typeof compileCached>> = [];
   const load = (part: string): Record<string, (() => unknown) | undefined> => {
     const file = part === 'sq' ? `${dist}/sq.cjs` : `${dist}/bundles/${part}.cjs`;
     // The parts are ASCII (esbuild.config.mjs): latin1 reads one straight into a one-byte string.
     const source = readFileSync(file, 'latin1');
     const first = part === 'sq';
-    const { run, saveCache } = compileCached(file, source, dir, first ? word : `${word}.${part}`, params, first ? mark : undefined);
+    const compiled = compileCached(file, source, dir, first ? word : `${word}.${part}`, params, first ? mark : undefined);
     const module = { exports: {} as Record<string, (() => unknown) | undefined> };
-    run(module.exports, partRequire, module, file, dist, globals.__sqHostImport, globals.__sqJq);
+    compiled.run(module.exports, partRequire, module, file, dist, globals.__sqHostImport, globals.__sqJq);
     tables.set(part, module.exports);
-    saves.push(saveCache);
+    saves.push(compiled);
     return module.exports;
   };
   const partRequire = Object.assign(
@@ -202,7 +204,8 @@ export function loadParts(
   return {
     exports: partRequire('sq-mod:sq:dist/cli/main.js') as { run(argv: string[]): Promise<number> },
     saveCache: (code) => {
-      for (const save of saves) save(code);
+      for (const part of saves) part.saveCache(code);
     },
+    cacheToWrite: (code) => saves.some((part) => part.cacheToWrite(code)),
   };
 }
