@@ -8,7 +8,7 @@ const fs = require('node:fs');
 // SQ_TRACE_STARTUP=1: where a call's time goes, one line per phase on stderr as the process exits (src/trace.ts
 // marks the CLI's phases; docs/performance.md). Off, it costs this one look-up.
 const trace = process.env.SQ_TRACE_STARTUP ? require('../dist/trace.cjs').startTrace() : undefined;
-let codeCache; // src/lib/code-cache.ts, built as dist/code-cache.cjs; not loaded for --version
+let launcher; // src/lib/code-cache.ts and src/cli/argv.ts, built as dist/launcher.cjs; not loaded for --version
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // A plain write(2): creating process.stdout would load Node's stream machinery for one line.
@@ -27,20 +27,18 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // CLI's to report, with its exit code (src/output/sink.ts, main.ts): never an uncaught throw from here.
   for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
   trace?.mark('stdio streams');
-  // The same pre-scan of argv as the CLI's own (src/cli/argv.ts), built beside the bundle.
-  const scanner = require('../dist/argv.cjs');
-  const scan = scanner.scanArgv(argv);
-  // The code caches' directory and files, checked by the CLI's own code (src/lib/code-cache.ts), built beside it, and
-  // the loader of the bundle's parts.
-  codeCache = require('../dist/code-cache.cjs');
-  const dir = codeCache.cacheDir(process.env);
+  // The same pre-scan of argv as the CLI's own (src/cli/argv.ts), and the code caches' directory and files, checked
+  // by the CLI's own code (src/lib/code-cache.ts), with the loader of the bundle's parts: built beside the bundle.
+  launcher = require('../dist/launcher.cjs');
+  const scan = launcher.scanArgv(argv);
+  const dir = launcher.cacheDir(process.env);
   trace?.mark('launcher');
   // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker (src/output/jq-preload.ts,
   // built as dist/jq-preload.cjs). Not for an expression bounded by its input (`.[].name`): src/output/jq.ts runs that
   // on the main thread (a document too large for it still goes to a worker, started then).
   const jqExpr = scan.options.get('--jq');
   const jqPreload = dir !== undefined && scan.options.has('--jq') ? require('../dist/jq-preload.cjs') : undefined;
-  const jqWorker = jqPreload && typeof jqExpr === 'string' && !scanner.boundedJq(jqExpr) ? jqPreload.startJqWorker(dir, codeCache, `${__dirname}/../dist`) : undefined;
+  const jqWorker = jqPreload && typeof jqExpr === 'string' && !launcher.boundedJq(jqExpr) ? jqPreload.startJqWorker(dir, launcher, `${__dirname}/../dist`) : undefined;
   // jq is WebAssembly (jq-web): V8 re-compiles it with TurboFan on background threads, and a short-lived process waits
   // for them at exit (a --jq call took twice the CPU). The baseline compiler's code is plenty. Only with --jq: a V8
   // flag set at run time makes V8 refuse the code cache Node ships for its own modules, and every built-in loaded
@@ -131,13 +129,13 @@ function load(dir, word, jq) {
   // directory: `sq mcp` compiled its 550 KB SDK from source on every start.
   let esm;
   const hostImport = (s) => {
-    if (esm === undefined && (esm = dir !== undefined && codeCache.ownDir(dir))) require('node:module').enableCompileCache?.(`${dir}/node-compile-cache`);
+    if (esm === undefined && (esm = dir !== undefined && launcher.ownDir(dir))) require('node:module').enableCompileCache?.(`${dir}/node-compile-cache`);
     return import(s);
   };
   // One code cache per part and command word; `jq` is what preloadJq started.
   const name = word && /^[a-z][a-z0-9-]{0,23}$/.test(word) ? word : '_';
   try {
-    const cli = codeCache.loadParts(dist, dir, name, require, { __sqHostImport: hostImport, __sqJq: jq }, trace?.mark);
+    const cli = launcher.loadParts(dist, dir, name, require, { __sqHostImport: hostImport, __sqJq: jq }, trace?.mark);
     trace?.mark('bundle evaluation');
     return cli;
   } catch (e) {

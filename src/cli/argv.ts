@@ -1,5 +1,5 @@
 // The one pre-scan of argv, made before commander parses it: bin/sq.js names its code cache after the noun before the
-// bundle loads (it requires this file as dist/argv.cjs, built by esbuild.config.mjs), program.ts loads only that
+// bundle loads (it requires this file within dist/launcher.cjs, built by esbuild.config.mjs), program.ts loads only that
 // noun, and main.ts reads the output globals it needs to print an error that happens before parsing ends.
 // Standalone on purpose: no imports, so the launcher's copy costs one tiny file.
 

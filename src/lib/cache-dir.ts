@@ -1,5 +1,5 @@
 // sq's per-user cache directory: compiled code (bin/sq.js) and the shared pacing state (api/pacing-state.ts).
-// bin/sq.js, which runs before any of the CLI is loaded, uses this one too: built into dist/code-cache.cjs.
+// bin/sq.js, which runs before any of the CLI is loaded, uses this one too: built into dist/launcher.cjs.
 import { statSync } from 'node:fs';
 
 /**

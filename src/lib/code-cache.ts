@@ -1,6 +1,6 @@
-// The launcher's V8 code caches, in the cache directory (cache-dir.ts). bin/sq.js runs before any of the CLI is
-// loaded, so esbuild.config.mjs builds this file on its own as dist/code-cache.cjs, which the launcher requires as it
-// requires dist/argv.cjs: one copy of these checks, in TypeScript, tested like the rest.
+// The launcher's V8 code caches, in the cache directory (cache-dir.ts), and the loader of the bundle's parts. bin/sq.js
+// runs before any of the CLI is loaded, so esbuild.config.mjs builds this file (with src/cli/argv.ts) on its own as
+// dist/launcher.cjs, which the launcher requires: one copy of these checks, in TypeScript, tested like the rest.
 import { constants, lstatSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, closeSync, type Stats } from 'node:fs';
 import { makeDirSync, openRegularSync } from './regular-file.js';
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import type { codeCache as makeCodeCache } from '../lib/code-cache.js';
 
-/** dist/code-cache.cjs, which the launcher has loaded already (its codeCache). */
+/** dist/launcher.cjs, which the launcher has loaded already (its codeCache). */
 type CodeCacheModule = { codeCache: typeof makeCodeCache };
 /** Node's global (this project's TypeScript lib has no DOM or WebAssembly types). */
 declare const WebAssembly: { compile(bytes: Uint8Array): Promise<unknown> };
