@@ -66,6 +66,17 @@ describe('the code cache', () => {
   const me = (cache: string, extra: Record<string, string> = {}) => sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache, ...extra }) });
   const cacheFile = (dir: string) => join(dir, `code-${buildId()}-${process.version}-${process.arch}-me.bin`);
 
+  it('is one per part a call loads: sq me runs from dist/sq.cjs alone, sq squids list adds its noun\'s part', async () => {
+    const dir = tempDir('sq-cache-');
+    const name = `code-${buildId()}-${process.version}-${process.arch}`;
+    expect((await me(dir)).code).toBe(0);
+    expect(codeCaches(dir)).toEqual([`${name}-me.bin`]);
+    const list = await sqBin(['squids', 'list', '--json'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
+    expect(list.code).toBe(0);
+    expect(codeCaches(dir).sort()).toEqual([`${name}-me.bin`, `${name}-squids.bin`, `${name}-squids.squids.bin`]);
+    expect(PARTS).toContain('bundles/squids.cjs');
+  });
+
   it('is written after a successful call, 0600 in a 0700 directory, and then used as it is', async () => {
     const dir = join(tempDir('sq-cache-'), 'nested', 'sq');
     const first = await me(dir);
