@@ -66,15 +66,18 @@ describe('the code cache', () => {
   const me = (cache: string, extra: Record<string, string> = {}) => sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache, ...extra }) });
   const cacheFile = (dir: string) => join(dir, `code-${buildId()}-${process.version}-${process.arch}-me.bin`);
 
-  it('is one per part a call loads: sq me runs from dist/sq.cjs alone, sq squids list adds its noun\'s part', async () => {
+  it('is one per part a call loads: sq me and sq squids list run from dist/sq.cjs alone, sq status adds its part', async () => {
     const dir = tempDir('sq-cache-');
     const name = `code-${buildId()}-${process.version}-${process.arch}`;
     expect((await me(dir)).code).toBe(0);
     expect(codeCaches(dir)).toEqual([`${name}-me.bin`]);
     const list = await sqBin(['squids', 'list', '--json'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
     expect(list.code).toBe(0);
-    expect(codeCaches(dir).sort()).toEqual([`${name}-me.bin`, `${name}-squids.bin`, `${name}-squids.squids.bin`]);
-    expect(PARTS).toContain('bundles/squids.cjs');
+    expect(codeCaches(dir).sort()).toEqual([`${name}-me.bin`, `${name}-squids.bin`]);
+    const status = await sqBin(['status', '--json'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
+    expect(status.code, status.stderr).toBe(0);
+    expect(codeCaches(dir).filter((f) => f.startsWith(`${name}-status.`)).sort()).toContain(`${name}-status.status.bin`);
+    expect(PARTS).toContain('bundles/status.cjs');
   });
 
   it('is written after a successful call, 0600 in a 0700 directory, and then used as it is', async () => {

@@ -22,27 +22,27 @@ describe('the bundle in parts', () => {
       'dist/cli/main.js': [['dist/errors.js', 'import-statement']],
       'dist/errors.js': [],
       'dist/verb-modules.js': [
-        ['dist/commands/squids/list.js', 'dynamic-import'],
-        ['dist/commands/runs/list.js', 'dynamic-import'],
+        ['dist/commands/squids/update.js', 'dynamic-import'],
+        ['dist/commands/runs/watch.js', 'dynamic-import'],
       ],
-      'dist/commands/squids/list.js': [['dist/commands/squids/_shared/columns.js', 'import-statement'], ['dist/errors.js', 'import-statement']],
+      'dist/commands/squids/update.js': [['dist/commands/squids/_shared/columns.js', 'import-statement'], ['dist/errors.js', 'import-statement']],
       'dist/commands/squids/_shared/columns.js': [],
-      'dist/commands/runs/list.js': [],
+      'dist/commands/runs/watch.js': [],
     });
     expect(o.get('dist/errors.js')).toBe('sq');
-    expect(o.get('dist/commands/squids/list.js')).toBe('squids');
+    expect(o.get('dist/commands/squids/update.js')).toBe('squids');
     expect(o.get('dist/commands/squids/_shared/columns.js')).toBe('squids');
-    expect(o.get('dist/commands/runs/list.js')).toBe('runs');
+    expect(o.get('dist/commands/runs/watch.js')).toBe('runs');
   });
 
   it('gives code that several kinds of call reach a part of their own, or "shared" when it is small', () => {
     const graph: Imports = {
       'dist/verb-modules.js': [
-        ['dist/commands/squids/list.js', 'dynamic-import'],
-        ['dist/commands/runs/list.js', 'dynamic-import'],
+        ['dist/commands/squids/update.js', 'dynamic-import'],
+        ['dist/commands/runs/watch.js', 'dynamic-import'],
       ],
-      'dist/commands/squids/list.js': [['dist/account/file.js', 'import-statement']],
-      'dist/commands/runs/list.js': [['dist/account/file.js', 'import-statement']],
+      'dist/commands/squids/update.js': [['dist/account/file.js', 'import-statement']],
+      'dist/commands/runs/watch.js': [['dist/account/file.js', 'import-statement']],
       'dist/account/file.js': [],
     };
     expect(owners(graph).get('dist/account/file.js')).toBe('shared-account');
@@ -72,11 +72,11 @@ describe('the bundle in parts', () => {
     const o = owners({
       'dist/verb-modules.js': [
         ['dist/commands/squids/apply.js', 'dynamic-import'],
-        ['dist/commands/runs/list.js', 'dynamic-import'],
+        ['dist/commands/runs/watch.js', 'dynamic-import'],
       ],
       'dist/commands/squids/apply.js': [['dist/account/schema.js', 'import-statement']],
       'dist/account/schema.js': [['node_modules/zod/index.js', 'import-statement']],
-      'dist/commands/runs/list.js': [['dist/api/records.js', 'import-statement']],
+      'dist/commands/runs/watch.js': [['dist/api/records.js', 'import-statement']],
       'dist/api/records.js': [['node_modules/zod/v4/core.js', 'import-statement']],
       'node_modules/zod/index.js': [['node_modules/zod/v4/core.js', 'import-statement']],
       'node_modules/zod/v4/core.js': [],
