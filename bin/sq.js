@@ -24,8 +24,16 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   trace?.mark('help (pre-rendered)');
 } else {
   // `sq … | head` closes the pipe early: that is not an error worth a stack trace. Any other error on stdout is the
-  // CLI's to report, with its exit code (src/output/sink.ts, main.ts): never an uncaught throw from here.
-  for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
+  // CLI's to report, with its exit code (src/output/sink.ts, main.ts): never an uncaught throw from here. stderr
+  // likewise, but as Node makes it, on first use: most calls never write there, and making it costs ~0.3 ms.
+  process.stdout.on('error', () => {});
+  const made = Object.getOwnPropertyDescriptor(process, 'stderr');
+  let stderr;
+  if (made?.get && made.configurable) {
+    Object.defineProperty(process, 'stderr', { configurable: true, enumerable: made.enumerable, get: () => (stderr ??= made.get.call(process).on('error', () => {})) });
+  } else {
+    stderr = process.stderr.on('error', () => {});
+  }
   trace?.mark('stdio streams');
   // The same pre-scan of argv as the CLI's own (src/cli/argv.ts), and the code caches' directory and files, checked
   // by the CLI's own code (src/lib/code-cache.ts), with the loader of the bundle's parts: built beside the bundle.
@@ -55,7 +63,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   }
   const jq = jqPreload?.preloadJq(jqWorker, `${__dirname}/../dist`);
   const cli = load(dir, scan.noun, jq);
-  cli.exports.run(argv).then(async (code) => {
+  // `exits`: this process ends when run() returns, connections and all (src/cli/factory.ts, ContextInit).
+  cli.exports.run(argv, { exits: true }).then(async (code) => {
     // The command has removed its own signal handlers. From here a stop signal ends the process as the command
     // would have (128 + signal), but only once saveCache, which is synchronous, has renamed or removed its temp file.
     // (Only when there is a cache to write: a signal handler costs the process a signal watcher.)
@@ -69,7 +78,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // writes before it are out: 'drain' would not do, as it comes only after a write that returned false, and a
     // wait for it that never ends empties the event loop, so the process left with exit 0 whatever the command's code.
     await Promise.all(
-      [process.stdout, process.stderr].map(
+      [process.stdout, stderr].filter(Boolean).map(
         (s) => new Promise((done) => (s.writableLength > 0 && !s.destroyed && !s.writableEnded ? s.write('', () => done()) : done())),
       ),
     );

@@ -27,6 +27,8 @@ export interface HttpOptions {
   baseUrlFrom?: string;
   /** --dry-run: reads go out (verbs resolve names and read state), writes are recorded instead of sent. */
   dryRun?: boolean;
+  /** close() leaves the connections open: the process exits right after (ContextInit.exits). */
+  leaveConnections?: boolean;
 }
 
 export interface RequestOptions {

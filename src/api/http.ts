@@ -139,7 +139,7 @@ export class HttpClient {
     await this.pacer.idle();
     const a = this.agent;
     this.agent = undefined;
-    if (a) await a.close().catch(() => undefined);
+    if (a && !this.opts.leaveConnections) await a.close().catch(() => undefined);
   }
 
   private async dispatcher(): Promise<{ agent: Dispatcher; request: RequestFn }> {

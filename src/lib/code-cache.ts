@@ -170,7 +170,7 @@ export function loadParts(
   hostRequire: NodeJS.Require,
   globals: PartGlobals,
   mark?: (phase: string) => void,
-): { exports: { run(argv: string[]): Promise<number> }; saveCache(code: number): void; cacheToWrite(code: number): boolean } {
+): { exports: { run(argv: string[], init?: { exits?: boolean }): Promise<number> }; saveCache(code: number): void; cacheToWrite(code: number): boolean } {
   const params = 'exports, require, module, __filename, __dirname, __sqHostImport, __sqJq';
   const tables = new Map<string, Record<string, (() => unknown) | undefined>>();
   const modules = new Map<string, unknown>();
@@ -202,7 +202,7 @@ export function loadParts(
     { resolve: hostRequire.resolve },
   );
   return {
-    exports: partRequire('sq-mod:sq:dist/cli/main.js') as { run(argv: string[]): Promise<number> },
+    exports: partRequire('sq-mod:sq:dist/cli/main.js') as { run(argv: string[], init?: { exits?: boolean }): Promise<number> },
     saveCache: (code) => {
       for (const part of saves) part.saveCache(code);
     },

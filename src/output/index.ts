@@ -23,7 +23,9 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   const filtering = settings.jq !== null || settings.template !== null;
   // On a terminal, no format but the table (safe cell by cell, and coloured) passes control characters through.
   const out = new Sink(io.stdout, settings.stdoutIsTTY && (!spec0.terminal || filtering) ? terminalOutput(spec0.json !== null && !filtering) : undefined);
-  const err = new Sink(io.stderr);
+  // stderr's Sink on the first message: most calls say nothing there, and the first touch of process.stderr makes
+  // the stream (bin/sq.js leaves it unmade until then).
+  let err: Sink | undefined;
   const stderrColor = settings.stderrColor ?? settings.color;
   const style = makeStyle(settings.color);
   const errStyle = makeStyle(stderrColor);
@@ -32,7 +34,7 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   // A message may quote API data (a squid's name): no control characters reach stderr but the colours of errStyle.
   const message = (line: string) => {
     const text = terminalSafe(redactText(line, options.secrets ?? []), stderrColor);
-    err.writeNow(text.endsWith('\n') ? text : text + '\n');
+    (err ??= new Sink(io.stderr)).writeNow(text.endsWith('\n') ? text : text + '\n');
   };
   const warn = (msg: string) => message(`${errStyle.yellow('warning:')} ${msg}`);
 
