@@ -294,5 +294,3 @@ export function rescheduleRuns(emu: EmuCore): void {
 export function clearTimers(emu: EmuCore): void {
   timersOf(emu).clear();
 }
-
-export { ratesFor } from './credits.js';
