@@ -3,7 +3,7 @@
 import type { DeliveryRecord, Emu, EmuResponse, FtpFields, RunEvent, WebhookFields } from './types.js';
 import { RUN_EVENTS } from './types.js';
 import { errB, isRecord, naiveUs } from './util.js';
-import { maskSecrets } from './requestlog.js';
+import { maskDeep } from '../lib/secrets.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -194,7 +194,7 @@ export function registerDeliveryConfig(emu: Emu): void {
       filters.every(([k, v]) => String((d as unknown as Obj)[k]) === v),
     );
     // A webhook's target carries its token (?token=, a Slack or Discord path): masked like the request log masks it.
-    return { status: 200, body: maskSecrets(rows) };
+    return { status: 200, body: maskDeep(rows, '****') };
   });
 
   emu.route('GET', '/_emulator/outbox', () => ({ status: 200, body: emu.state.outbox }));
