@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ZodType } from 'zod';
 import { pickFields } from '../../output/fields.js';
-import type { PageSeen } from '../../cli/context.js';
+import { moreByEnvelope, type Envelope } from '../../api/pages.js';
 import type { KeyFile } from '../keys.js';
 
 export type Z = (typeof import('../sdk.js'))['z'];
@@ -29,7 +29,7 @@ export class ToolError extends Error {
 /** What a tool can do: run verbs, read the signed download URL, and the server's settings. */
 export interface ToolEnv {
   /** `sq ARGV --json` in-process: its JSON (exit codes in `ok` are answers too); anything else throws ToolError. */
-  verb(argv: string[], opts?: { stdin?: string; write?: boolean; ok?: number[]; env?: Record<string, string> }): Promise<{ code: number; data: unknown; page?: PageSeen | null }>;
+  verb(argv: string[], opts?: { stdin?: string; write?: boolean; ok?: number[]; env?: Record<string, string> }): Promise<{ code: number; data: unknown; page?: Envelope<unknown> | null }>;
   /** The run's signed results URL (the user's own, short-lived), unmasked; null when its export is not ready. */
   downloadUrl(runId: string): Promise<string | null>;
   /** A path argument, resolved inside --root (refused without one, or outside it). */
@@ -119,16 +119,12 @@ export function fieldsOf(a: ToolArgs): string[] | undefined {
  * total_results. A page's length says nothing (a server may answer a short page before the end); only an envelope
  * that says nothing at all falls back to it (a full page may have more).
  */
-export function moreFollow(seen: PageSeen | null | undefined, page: number, size: number, rows: number): boolean {
-  if (seen) {
-    if (typeof seen.next === 'string' && seen.next !== '') return true;
-    if ('next' in seen && seen.next === null) return false;
-    const at = typeof seen.page === 'number' && seen.page >= 1 ? seen.page : page;
-    if (typeof seen.total_pages === 'number') return at < seen.total_pages;
-    const per = typeof seen.limit === 'number' && seen.limit >= 1 ? seen.limit : size;
-    if (typeof seen.total_results === 'number') return at * per < seen.total_results;
-  }
-  return rows === size;
+export function moreFollow(seen: Envelope<unknown> | null | undefined, page: number, size: number, rows: number): boolean {
+  // The page and page size the API says it answered, when it says.
+  const at = typeof seen?.page === 'number' && seen.page >= 1 ? seen.page : page;
+  const per = typeof seen?.limit === 'number' && seen.limit >= 1 ? seen.limit : size;
+  const said = seen ? moreByEnvelope(seen, at, at * per) : null;
+  return said ? said.more : rows === size;
 }
 
 /** A page of a list verb as { items, next_cursor?, warning? }, rows compact and cut to `fields`. */
