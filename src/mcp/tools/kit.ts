@@ -114,19 +114,6 @@ export function fieldsOf(a: ToolArgs): string[] | undefined {
   if (Array.isArray(f) && f.length) return f.map(String);
   return undefined;
 }
-/**
- * Whether the API says another page follows `seen` (page `page` of `size`): its next link, else total_pages, else
- * total_results. A page's length says nothing (a server may answer a short page before the end); only an envelope
- * that says nothing at all falls back to it (a full page may have more).
- */
-export function moreFollow(seen: Envelope<unknown> | null | undefined, page: number, size: number, rows: number): boolean {
-  // The page and page size the API says it answered, when it says.
-  const at = typeof seen?.page === 'number' && seen.page >= 1 ? seen.page : page;
-  const per = typeof seen?.limit === 'number' && seen.limit >= 1 ? seen.limit : size;
-  const said = seen ? moreByEnvelope(seen, at, at * per) : null;
-  return said ? said.more : rows === size;
-}
-
 /** A page of a list verb as { items, next_cursor?, warning? }, rows compact and cut to `fields`. */
 export async function listPage(t: ToolEnv, a: ToolArgs, tool: string, argv: string[], row: (r: Rec) => Rec = (r) => r, paged = true): Promise<Rec> {
   const { page, size } = pageOf(a, tool);
@@ -136,9 +123,13 @@ export async function listPage(t: ToolEnv, a: ToolArgs, tool: string, argv: stri
   const rows = data;
   const fields = fieldsOf(a);
   const items = rows.map((r) => rec(fields ? pickFields(row(rec(r)), fields) : row(rec(r))));
-  // The next page is the one after the page the API answered (its own number, when it gives one).
+  // The next page is the one after the page the API answered (its own number and size, when it gives them).
   const at = typeof seen?.page === 'number' && seen.page >= 1 ? seen.page : page;
-  const more = paged && moreFollow(seen, page, size, rows.length);
+  const per = typeof seen?.limit === 'number' && seen.limit >= 1 ? seen.limit : size;
+  // Whether one follows is what the API says: its next link, else total_pages, else total_results. A page's length
+  // says nothing (a server may answer a short page before the end) unless the envelope says nothing at all.
+  const said = paged && seen ? moreByEnvelope(seen, at, at * per) : null;
+  const more = paged && (said ? said.more : rows.length === size);
   return { items, ...(more ? { next_cursor: encodeCursor(at + 1, size) } : {}), ...(seen?.warning ? { warning: seen.warning } : {}) };
 }
 
