@@ -8,8 +8,7 @@ import { items } from './pages.js';
 import { recordId } from './resolve.js';
 import { updateSquid } from './squids.js';
 import { ApiError, UsageError } from '../errors.js';
-
-type Rec = Record<string, unknown>;
+import type { Rec } from '../lib/guards.js';
 
 /** The account type a crawler's runs need (`account_type`, else the list sample's `account.type`), or null. */
 export function crawlerAccountType(crawler: Rec): string | null {

@@ -3,6 +3,7 @@ import { UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { seg } from './path.js';
 import { checks } from './checks.js';
+import type { Rec } from '../lib/guards.js';
 
 /**
  * `k=v` → value. The text stays a string unless it is valid JSON, so `zip=01234` stays "01234" (a leading zero is
@@ -41,7 +42,6 @@ function typedValue(text: string): unknown {
 }
 
 export const SQUIDS_PATH = '/v1/squids';
-type Rec = Record<string, unknown>;
 
 export function squidPath(id: string, sub = ''): string {
   return `${SQUIDS_PATH}/${seg('squid id', id)}${sub}`;

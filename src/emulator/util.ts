@@ -60,7 +60,7 @@ export function errB(status: 400 | 404, message: string, param: string): EmuResp
   };
 }
 
-export { isRecord } from '../lib/guards.js';
+export { isRecord, type Rec } from '../lib/guards.js';
 
 /** Canonical text of a params object, key order ignored, for duplicate detection. */
 export function paramsKey(p: Record<string, unknown>): string {

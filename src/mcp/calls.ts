@@ -11,9 +11,9 @@ import { keyFile } from './keys.js';
 import { exitCodeName, InterruptedError } from '../errors.js';
 import type { Allow } from './access.js';
 import { ToolError, type Access, type ToolArgs, type ToolDef, type ToolEnv } from './tools/kit.js';
+import type { Rec } from '../lib/guards.js';
 
 export type Sdk = typeof import('./sdk.js');
-type Rec = Record<string, unknown>;
 
 /** The largest file a tool reads under --root. */
 export const ROOT_FILE_MAX_BYTES = 1024 * 1024;

@@ -4,8 +4,7 @@ import { nonEmpty, required, RUN_EVENTS } from '../../validate/index.js';
 import { storedDelivery, storedEvents } from '../../api/delivery.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { getSquidRecord } from './_shared/common.js';
-
-type Rec = Record<string, unknown>;
+import type { Rec } from '../../lib/guards.js';
 
 const onOff = (v: unknown) => (v === true ? 'active' : v === false ? 'inactive' : 'active?');
 

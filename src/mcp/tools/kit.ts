@@ -5,11 +5,12 @@ import type { ZodType } from 'zod';
 import { pickFields } from '../../output/fields.js';
 import { moreByEnvelope, type Envelope } from '../../api/pages.js';
 import type { KeyFile } from '../keys.js';
+import type { Rec } from '../../lib/guards.js';
 
 export type Z = (typeof import('../sdk.js'))['z'];
 export type Shape = Record<string, ZodType>;
 export type ToolArgs = Record<string, unknown>;
-export type Rec = Record<string, unknown>;
+export type { Rec };
 
 /** read: always served; write: with --allow-writes; all: deletes and the billing reset, --allow-writes=all or named. */
 export type Access = 'read' | 'write' | 'all';
