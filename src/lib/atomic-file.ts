@@ -88,10 +88,6 @@ export class AtomicFile {
     return f;
   }
 
-  get done(): boolean {
-    return this.state !== 'open';
-  }
-
   /** Flush, fsync, close and rename over the target; then fsync the directory so the rename survives a crash. */
   async commit(): Promise<string> {
     if (this.state !== 'open') throw new Error(`atomic file already ${this.state}`);
