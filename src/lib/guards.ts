@@ -8,6 +8,13 @@ export function isRecord(value: unknown): value is Rec {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** What a JSON value is, in words for an error ("null", "a list", "an object", "a string"…): never the value itself. */
+export function jsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 /** A finite number, or null: how a count or a time in an answer is read. */
 export function finiteNumber(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
