@@ -4,6 +4,8 @@ import type { EmuRequest, EmuResponse } from '../types.js';
 import { errB, isRecord, type Rec } from '../util.js';
 
 export type { Rec };
+/** The most workers a squid (or a chain's target) may run at once (the API's 400 above it). */
+export const MAX_CONCURRENCY = 20;
 type Lookup = { rec: Rec; res?: undefined } | { rec?: undefined; res: EmuResponse };
 
 export function bodyObject(req: EmuRequest): Rec {
