@@ -73,8 +73,8 @@ export function withLiveParams(live: unknown, changes: Rec): Rec {
 }
 
 /** Sets `changes` on the squid's params without dropping the others: reads the live params, sends them whole. */
-export async function updateSquidParams(http: HttpClient, id: string, changes: Rec, extra: Rec = {}, live?: Rec): Promise<unknown> {
-  const squid = live ?? (await getSquid<Rec>(http, id));
+export async function updateSquidParams(http: HttpClient, id: string, changes: Rec, extra: Rec = {}): Promise<unknown> {
+  const squid = await getSquid<Rec>(http, id);
   return updateSquid(http, id, { ...extra, params: withLiveParams(squid?.params, changes) });
 }
 

@@ -43,8 +43,8 @@ export function timedelta(ms: number): string {
   return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}.${String(us).padStart(6, '0')}`;
 }
 
-export function json(status: number, body: unknown, headers?: Record<string, string>): EmuResponse {
-  return headers ? { status, body, headers } : { status, body };
+export function json(status: number, body: unknown): EmuResponse {
+  return { status, body };
 }
 
 /** ErrA: `{detail}` — accounts, sync, user, auth, generic 404. */
