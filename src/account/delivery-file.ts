@@ -34,7 +34,7 @@ const ALLOWED: Record<string, string[]> = {
   sheet: ['url', 'append', 'active'],
   s3: ['bucket', 'target_path', 'access_key', 'secret_key', 'active'],
 };
-const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+export const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const WHOLE_ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 /** From this length a secret is masked wherever it occurs (redactText); a shorter one only where it stands whole. */
 const SHORT_SECRET = 4;

@@ -6,6 +6,7 @@ import { pickFields } from '../../output/fields.js';
 import { moreByEnvelope, type Envelope } from '../../api/pages.js';
 import type { KeyFile } from '../keys.js';
 import type { Rec } from '../../lib/guards.js';
+import { ENV_REF } from '../../account/delivery-file.js';
 
 export type Z = (typeof import('../sdk.js'))['z'];
 export type Shape = Record<string, ZodType>;
@@ -168,7 +169,6 @@ export function docInput(z: Z): Shape {
     file: z.string().min(1).optional().describe('only when the server runs with --root DIR: a path inside DIR (regular file, at most 1 MiB)'),
   };
 }
-const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** `--file` for the verb, and its stdin: the document inline, or a file under --root; ${VAR}s only from --secret-env. */
 export async function docFlags(t: ToolEnv, a: ToolArgs, tool: string): Promise<{ argv: string[]; stdin?: string }> {
   const doc = str(a, 'document');
