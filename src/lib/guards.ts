@@ -15,6 +15,11 @@ export function jsonKind(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/** A string as read, or '' for anything else (a missing or mistyped field shows as empty). */
+export function stringOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
 /** A finite number, or null: how a count or a time in an answer is read. */
 export function finiteNumber(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
