@@ -5,7 +5,7 @@ import { httpUrlFlag, isEmail, RUN_EVENTS, type RunEventName } from '../validate
 import { MAX_URL_LENGTH, urlTooLong } from '../validate/url.js';
 import { channelOf, eventsObject, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { importPackage } from '../import-package.js';
-import { isRecord } from '../output/cells.js';
+import { isRecord, type Rec } from '../lib/guards.js';
 import { MASK, urlSecrets } from '../lib/secrets.js';
 
 export interface SquidPlan {
@@ -27,8 +27,6 @@ interface ApplyFile {
   missing: { path: string; name: string }[];
 }
 
-type Obj = Record<string, unknown>;
-
 const ALLOWED: Record<string, string[]> = {
   sftp: ['host', 'port', 'username', 'password', 'directory', 'active'],
   webhook: ['url', 'events', 'retry', 'active'],
@@ -36,7 +34,7 @@ const ALLOWED: Record<string, string[]> = {
   sheet: ['url', 'append', 'active'],
   s3: ['bucket', 'target_path', 'access_key', 'secret_key', 'active'],
 };
-const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+export const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const WHOLE_ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 /** From this length a secret is masked wherever it occurs (redactText); a shorter one only where it stands whole. */
 const SHORT_SECRET = 4;
@@ -104,7 +102,7 @@ class Checker {
     return out;
   }
 
-  str(o: Obj, path: string, k: string, opts: { required?: boolean; secret?: boolean; allowEmpty?: boolean; mayBeMissing?: boolean } = {}): string | undefined {
+  str(o: Rec, path: string, k: string, opts: { required?: boolean; secret?: boolean; allowEmpty?: boolean; mayBeMissing?: boolean } = {}): string | undefined {
     const v = o[k];
     const p = `${path}.${k}`;
     if (v === undefined || v === null) return opts.required ? this.bad(p, 'is required') : undefined;
@@ -116,7 +114,7 @@ class Checker {
     return s;
   }
 
-  bool(o: Obj, path: string, k: string, def: boolean): boolean {
+  bool(o: Rec, path: string, k: string, def: boolean): boolean {
     const v = o[k];
     if (v === undefined || v === null) return def;
     if (typeof v !== 'boolean') {
@@ -126,7 +124,7 @@ class Checker {
     return v;
   }
 
-  port(o: Obj, path: string): number | undefined {
+  port(o: Rec, path: string): number | undefined {
     let v = o.port;
     if (v === undefined || v === null) return 22;
     // A port is no secret: a number from \${SFTP_PORT} is shown as it is. Masked, it was a \`port: ********\` in the text
@@ -141,7 +139,7 @@ class Checker {
     return n;
   }
 
-  url(o: Obj, path: string, k: string): string | undefined {
+  url(o: Rec, path: string, k: string): string | undefined {
     // A URL carries its token from \${VAR}: like a secret, one whose variable is not set may be left uncompared.
     const s = this.str(o, path, k, { required: true, mayBeMissing: true });
     if (s === undefined) return undefined;
@@ -158,7 +156,7 @@ class Checker {
     }
   }
 
-  events(o: Obj, path: string): RunEventName[] | undefined {
+  events(o: Rec, path: string): RunEventName[] | undefined {
     const v = o.events;
     const p = `${path}.events`;
     if (v === undefined || v === null) return this.bad(p, `is required: a list of ${RUN_EVENTS.join(', ')} (or "all")`);
@@ -177,7 +175,7 @@ class Checker {
     return out;
   }
 
-  unknownKeys(o: Obj, path: string, allowed: string[]) {
+  unknownKeys(o: Rec, path: string, allowed: string[]) {
     for (const k of Object.keys(o)) {
       if (!allowed.includes(k)) this.bad(`${path}${key(k)}`, `unknown field; allowed: ${allowed.join(', ')}`);
     }

@@ -7,42 +7,41 @@ import type { PlannedRequest } from '../errors.js';
 import type { Plan, PlanItem, Step, Uncompared } from './diff.js';
 
 const d = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
-const nullable = <T extends z.ZodMiniType>(s: T) => z.nullable(s);
 const change = z.strictObject({ field: z.string(), from: z.unknown(), to: z.unknown() });
 const request = z.strictObject({ method: z.enum(['POST', 'PATCH', 'DELETE']), path: z.string(), body: z.unknown() });
 
 const itemSchema = z.strictObject({
   kind: z.enum(['squid', 'tasks', 'delivery', 'billing', 'chain']),
   action: z.enum(['create', 'update', 'delete']),
-  squid: d(nullable(z.string()), 'the squid as the file names it (or its live name); null for billing'),
-  id: d(nullable(z.string()), "the squid's id; null while it is still to be created, and for billing"),
-  channel: d(nullable(z.enum(['sftp', 'webhook', 'email', 'sheet', 's3'])), 'delivery items: the channel; null otherwise'),
+  squid: d(z.nullable(z.string()), 'the squid as the file names it (or its live name); null for billing'),
+  id: d(z.nullable(z.string()), "the squid's id; null while it is still to be created, and for billing"),
+  channel: d(z.nullable(z.enum(['sftp', 'webhook', 'email', 'sheet', 's3'])), 'delivery items: the channel; null otherwise'),
   changes: d(z.array(change), 'field by field: from (null on create) and to; secrets are ********'),
   add: d(z.array(z.unknown()), 'tasks to add (a URL, or the parameters)'),
   delete: d(z.array(z.strictObject({ id: z.string(), value: z.unknown() })), 'tasks to delete (prune: true)'),
   not_compared: d(z.array(z.string()), 'secrets of this item that could not be compared'),
-  fires_now: d(nullable(z.boolean()), 'billing: a reset (and a charge) fires as soon as this is saved; null otherwise'),
-  needs_yes: d(nullable(z.string()), 'why apply asks before this item (a deletion, a billing change that can charge more); null when it does not'),
+  fires_now: d(z.nullable(z.boolean()), 'billing: a reset (and a charge) fires as soon as this is saved; null otherwise'),
+  needs_yes: d(z.nullable(z.string()), 'why apply asks before this item (a deletion, a billing change that can charge more); null when it does not'),
   scheduled_run: d(
-    nullable(
+    z.nullable(
       z.strictObject({
         schedule: d(z.string(), 'the schedule in words, with its time zone'),
-        next_run: d(nullable(z.string()), 'the next run, UTC (ISO 8601); null when none within 5 years'),
-        credits_per_run: d(nullable(z.number()), "one run's estimate now (POST /v1/squid/estimate); null when there is none yet"),
-        note: d(nullable(z.string()), 'why there is no estimate, or what it leaves out'),
+        next_run: d(z.nullable(z.string()), 'the next run, UTC (ISO 8601); null when none within 5 years'),
+        credits_per_run: d(z.nullable(z.number()), "one run's estimate now (POST /v1/squid/estimate); null when there is none yet"),
+        note: d(z.nullable(z.string()), 'why there is no estimate, or what it leaves out'),
       }),
     ),
     'squids: the schedule this item turns on (the platform then starts runs, each charged) and one run\'s cost; null otherwise',
   ),
   status: d(z.enum(['planned', 'applied', 'failed', 'skipped']), 'planned: nothing was sent (plan, dry run); else what apply did'),
-  error: d(nullable(z.string()), 'why the item failed or was skipped'),
+  error: d(z.nullable(z.string()), 'why the item failed or was skipped'),
   requests: d(z.array(request), "the requests the item sends (a new squid's id is a placeholder until it exists)"),
 });
 
 const uncomparedSchema = z.strictObject({
   kind: z.literal('delivery'),
   squid: z.string(),
-  id: nullable(z.string()),
+  id: z.nullable(z.string()),
   channel: z.enum(['sftp', 'webhook', 'email', 'sheet', 's3']),
   not_compared: z.array(z.string()),
 });

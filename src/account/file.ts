@@ -13,8 +13,9 @@ import { parseDelimited } from '../io/csv.js';
 import { checkApplyDocument, kindOf, parseApplyTextAt, type Locate } from './delivery-file.js';
 import { channelOf, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { accountSchema, type SquidSpec, type TaskValue } from './schema.js';
+import type { Rec } from '../lib/guards.js';
 
-export type Rec = Record<string, unknown>;
+export type { Rec };
 
 interface DesiredChannel {
   channel: Channel;

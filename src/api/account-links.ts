@@ -6,11 +6,9 @@ import type { HttpClient } from './http.js';
 import { ACCOUNTS_PATH } from './accounts.js';
 import { items } from './pages.js';
 import { recordId } from './resolve.js';
-import { getCrawler } from './crawlers.js';
 import { updateSquid } from './squids.js';
 import { ApiError, UsageError } from '../errors.js';
-
-type Rec = Record<string, unknown>;
+import type { Rec } from '../lib/guards.js';
 
 /** The account type a crawler's runs need (`account_type`, else the list sample's `account.type`), or null. */
 export function crawlerAccountType(crawler: Rec): string | null {
@@ -70,8 +68,3 @@ export async function changeLinks(http: HttpClient, squidId: string, change: (li
 }
 
 const same = (a: string[], b: string[]): boolean => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
-
-/** The crawler record, for its account type and name. */
-export async function crawlerOfSquid(http: HttpClient, crawlerId: string): Promise<Rec> {
-  return getCrawler(http, crawlerId);
-}

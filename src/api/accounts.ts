@@ -2,10 +2,8 @@
 // GET /accounts/{id}, and waiting for a cookie synchronization.
 import { ApiError, TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
-import { isRecord } from '../lib/guards.js';
+import { isRecord, type Rec } from '../lib/guards.js';
 import { seg } from './path.js';
-
-type Rec = Record<string, unknown>;
 
 
 /**

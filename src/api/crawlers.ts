@@ -1,11 +1,10 @@
 // Crawler shapes turned into rows. /params is a pair of name-keyed maps with a reserved `functions` key mixed into
 // the squid params (api-reference §6); sq shows one row per parameter and per function instead.
-import { isRecord } from '../lib/guards.js';
+import { isRecord, type Rec } from '../lib/guards.js';
 import type { HttpClient } from './http.js';
 import { seg } from './path.js';
 import { closest } from '../lib/suggest.js';
 import { checks } from './checks.js';
-type Rec = Record<string, unknown>;
 
 interface ParamRow extends Rec {
   level: 'task' | 'squid' | 'function';

@@ -1,11 +1,9 @@
 // Credit endpoints (changelog 2026-05-06 to 2026-06-02): a run's per-function breakdown, and the account's views by
 // crawler ("module"), by squid and by run of one squid. Read tolerantly: only the run endpoint has a docs sample.
 import type { HttpClient } from './http.js';
-import { isRecord } from '../lib/guards.js';
+import { isRecord, type Rec } from '../lib/guards.js';
 import { seg } from './path.js';
 import { ApiError } from '../errors.js';
-
-type Rec = Record<string, unknown>;
 
 export const CREDIT_SQUIDS_PATH = '/v1/credits/squids';
 const MODULES_PATH = '/v1/credits/modules';

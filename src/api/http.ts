@@ -32,8 +32,6 @@ export class HttpClient {
   private readonly random: () => number;
   private readonly retryBudget: RetryBudget;
   private agent: Dispatcher | undefined;
-  /** Counts requests actually sent (for tests and benchmarks). */
-  sent = 0;
   private writesSent = 0;
   /** How far the API's clock is ahead of ours (its Date header), from its latest answer; 0 within Date's resolution. */
   private skewMs = 0;
@@ -320,7 +318,6 @@ export class HttpClient {
     const started = this.now();
     this.traceRequest(req);
     try {
-      this.sent++;
       if (!READS.has(req.method) && !req.readOnly) this.writesSent++;
       const res = await request.call(agent, {
         origin: req.url.origin,

@@ -141,7 +141,8 @@ function endOfListing<T>(env: Envelope<T>, page: number, size: number, fail: (wh
   if (env.data.length < served) {
     // A short page after which next: null or total_pages says the listing ends is its last page, whatever
     // total_results says (the documented samples overstate it); otherwise more must not be said to follow.
-    const more = endedByLinks(env, page) ? null : moreSaidBy(env, page, served);
+    const said = endedByLinks(env, page) ? null : moreByEnvelope(env, page, (page - 1) * served + env.data.length);
+    const more = said?.more ? said.by : null;
     // The free plan's documented cap: pages stop short of total_results, and the warning (already reported) says so.
     if (more && !env.warning) {
       throw fail(
@@ -224,13 +225,17 @@ export function saysMoreFollow(p: Envelope<unknown>): boolean {
   return typeof p.page === 'number' && typeof p.total_pages === 'number' && p.page < p.total_pages;
 }
 
-/** Which part of the envelope says more records follow this page, if any. */
-function moreSaidBy(env: Envelope<unknown>, page: number, size: number): string | null {
-  if (typeof env.next === 'string' && env.next !== '') return 'its next link points to another page';
+/**
+ * Whether the envelope says more records follow page `page` (whose last record is number `upTo`), by the first signal
+ * it carries: its next link, else total_pages, else total_results; and that signal in words. Null: it carries none.
+ */
+export function moreByEnvelope(env: Envelope<unknown>, page: number, upTo: number): { more: boolean; by: string } | null {
+  if (typeof env.next === 'string' && env.next !== '') return { more: true, by: 'its next link points to another page' };
+  if (env.next === null) return { more: false, by: 'next is null' };
   const totalPages = finiteNumber(env.total_pages);
-  if (totalPages !== null) return totalPages > page ? `total_pages says ${totalPages}` : null;
+  if (totalPages !== null) return { more: page < totalPages, by: `total_pages says ${totalPages}` };
   const totalResults = finiteNumber(env.total_results);
-  if (totalResults !== null && totalResults > (page - 1) * size + env.data.length) return `total_results says ${totalResults}`;
+  if (totalResults !== null) return { more: upTo < totalResults, by: `total_results says ${totalResults}` };
   return null;
 }
 

@@ -5,6 +5,7 @@
 // first problem into the text of an exit-1 error naming the endpoint (http.ts), never a wait on a run that is no run.
 // zod/mini: the functional build of zod, a fraction of its start-up cost (sq me parses its answer too).
 import * as z from 'zod/mini';
+import { jsonKind } from '../lib/guards.js';
 
 const id = z.string().check(z.minLength(1));
 const text = z.optional(z.nullable(z.string()));
@@ -58,7 +59,7 @@ export function answerCheck(schema: z.ZodMiniType, noun: string): (data: unknown
     const issue = r.error.issues[0];
     const where = issue.path.length ? issue.path.map(String).join('.') : '';
     const got = where ? valueAt(data, issue.path) : data;
-    const what = got === undefined ? 'is missing' : `is ${describe(got)}`;
+    const what = got === undefined ? 'is missing' : `is ${jsonKind(got)}`;
     return `not ${noun}: ${where ? `"${where}" ${what}` : `it ${what}`}`;
   };
 }
@@ -67,13 +68,6 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let v = data;
   for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
   return v;
-}
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'a list';
-  if (typeof v === 'object') return 'an object';
-  return `a ${typeof v}`;
 }
 
 export const checks = {

@@ -1,6 +1,7 @@
 // Turning what a user typed (hash, hash prefix, name, slug, username) into a squid, crawler or account id. The API only takes hashes,
 // and lists are paginated, so every page is searched: a name on page 2 must resolve as well as one on page 1.
 import { editDistance } from '../lib/suggest.js';
+import { stringOf } from '../lib/guards.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { items, pages, saysMoreFollow } from './pages.js';
@@ -29,10 +30,6 @@ export function recordId(r: ApiRecord): string {
   return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
 }
 
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
-
 export async function resolveSquid(http: HttpClient, ref: string): Promise<Resolved> {
   return resolve(http, ref, { noun: 'squid', path: '/v1/squids', keys: ['name'], nameFilter: 'name' });
 }
@@ -44,7 +41,7 @@ export async function resolveCrawler(http: HttpClient, ref: string): Promise<Res
 /** Accounts by id, unique id prefix, or exact username (the site login shown by `sq accounts list`). */
 export async function resolveAccount(http: HttpClient, ref: string): Promise<Resolved> {
   const r = await resolve(http, ref, { noun: 'account', path: '/v1/accounts', keys: ['username'] });
-  return { ...r, name: r.name || str(r.record.username) };
+  return { ...r, name: r.name || stringOf(r.record.username) };
 }
 
 interface Kind {
@@ -80,7 +77,7 @@ export async function resolveRun(http: HttpClient, ref: string, opts: ChildOptio
     noun: 'run',
     path: '/v1/runs',
     keys: [],
-    describe: (r) => [str(r.status), str(r.created_at), str(r.squid_name) && `squid "${str(r.squid_name)}"`].filter(Boolean).join('  '),
+    describe: (r) => [stringOf(r.status), stringOf(r.created_at), stringOf(r.squid_name) && `squid "${stringOf(r.squid_name)}"`].filter(Boolean).join('  '),
     listHint: 'sq runs list',
   });
 }
@@ -90,7 +87,7 @@ export async function resolveTask(http: HttpClient, ref: string, opts: ChildOpti
     noun: 'task',
     path: '/v1/tasks',
     keys: [],
-    describe: (r) => [taskLabel(r), str(r.squid_name) && `squid "${str(r.squid_name)}"`].filter(Boolean).join('  '),
+    describe: (r) => [taskLabel(r), stringOf(r.squid_name) && `squid "${stringOf(r.squid_name)}"`].filter(Boolean).join('  '),
     listHint: 'sq tasks list --squid <squid>',
   });
 }
@@ -135,11 +132,11 @@ async function resolveChild(http: HttpClient, rawRef: string, opts: ChildOptions
     if (kind.noun === 'run' && s.total_runs === 0) continue;
     if (requests >= MAX_SCAN_REQUESTS) throw tooMany();
     for await (const p of pages<ApiRecord>(http, kind.path, { pageSize: 100, query: { squid: squidId } })) {
-      for (const r of p.data) if (r && typeof r === 'object') all.push({ ...r, squid_id: squidId, squid_name: str(s.name) });
+      for (const r of p.data) if (r && typeof r === 'object') all.push({ ...r, squid_id: squidId, squid_name: stringOf(s.name) });
       if (++requests >= MAX_SCAN_REQUESTS && saysMoreFollow(p)) throw tooMany();
     }
   }
-  const where = opts.squid === undefined ? `across ${squids.length} squid${squids.length === 1 ? '' : 's'}` : `in squid "${str(squids[0]?.name) || recordId(squids[0])}"`;
+  const where = opts.squid === undefined ? `across ${squids.length} squid${squids.length === 1 ? '' : 's'}` : `in squid "${stringOf(squids[0]?.name) || recordId(squids[0])}"`;
   return found(pick(all, ref, { ...kind, noun: kind.noun, where }));
 }
 
@@ -166,7 +163,7 @@ async function resolve(http: HttpClient, rawRef: string, kind: Kind): Promise<Re
 const HEXISH = /^[0-9a-f]{4,}$/i;
 
 function found(match: ApiRecord): Resolved {
-  return { id: recordId(match), name: str(match.name), record: match };
+  return { id: recordId(match), name: stringOf(match.name), record: match };
 }
 
 async function collect(http: HttpClient, path: string, query?: Record<string, string>): Promise<ApiRecord[]> {
@@ -186,7 +183,7 @@ export function pick(
   const exactId = all.filter((r) => recordId(r) === ref);
   if (exactId.length >= 1) return exactId[0];
 
-  const exact = all.filter((r) => kind.keys.some((k) => str(r[k]) === ref));
+  const exact = all.filter((r) => kind.keys.some((k) => stringOf(r[k]) === ref));
   if (exact.length > 1) ambiguous(ref, exact, kind, 'have that exact name');
 
   const lower = ref.toLowerCase();
@@ -200,7 +197,7 @@ export function pick(
   }
 
   // Case-insensitive names and id prefixes rank equally: if both find something different, the user must choose.
-  const folded = all.filter((r) => kind.keys.some((k) => str(r[k]).toLowerCase() === lower));
+  const folded = all.filter((r) => kind.keys.some((k) => stringOf(r[k]).toLowerCase() === lower));
   const candidates = dedupe([...folded, ...prefixed]);
   if (candidates.length === 1) return candidates[0];
   if (candidates.length > 1) ambiguous(ref, candidates, kind, 'match it');
@@ -209,7 +206,7 @@ export function pick(
   const by = ['id', ...kind.keys].join(', ');
   const short = ref.length < MIN_PREFIX ? `; id prefixes need at least ${MIN_PREFIX} characters` : '';
   // Names are matched exactly (a substring could silently pick the wrong squid), but a near miss is worth naming.
-  let near = all.filter((r) => kind.keys.some((k) => str(r[k]).toLowerCase().includes(lower))).slice(0, MAX_LISTED);
+  let near = all.filter((r) => kind.keys.some((k) => stringOf(r[k]).toLowerCase().includes(lower))).slice(0, MAX_LISTED);
   if (near.length === 0 && ref.length >= MIN_PREFIX) near = nearestIds(all, lower);
   const suggestions = near.map((r) => line(r, kind));
   throw new NotFoundError(`no ${kind.noun} matches "${ref}" (searched ${searched} by ${by}${short})`, {
@@ -229,7 +226,7 @@ function nearestIds(all: ApiRecord[], lower: string): ApiRecord[] {
 }
 
 function line(r: ApiRecord, kind: Pick<Kind, 'describe'>): string {
-  const rest = kind.describe ? kind.describe(r) : `${str(r.name)}${str(r.slug) ? `  (${str(r.slug)})` : ''}`;
+  const rest = kind.describe ? kind.describe(r) : `${stringOf(r.name)}${stringOf(r.slug) ? `  (${stringOf(r.slug)})` : ''}`;
   return `  ${recordId(r)}  ${rest}`;
 }
 

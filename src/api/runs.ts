@@ -8,6 +8,7 @@ import { pages, type Envelope, type PageOptions } from './pages.js';
 import { seg } from './path.js';
 import { isLoopbackHost } from '../lib/loopback.js';
 import { checks } from './checks.js';
+import type { ExportFormat } from './export-formats.js';
 
 export type Run = Record<string, unknown> & { id?: string; status?: string };
 
@@ -94,12 +95,6 @@ export async function startRun(http: HttpClient, squidId: string): Promise<Run> 
 export function abortRun(http: HttpClient, runId: string): Promise<Run> {
   return http.post<Run>(runPath(runId, '/abort'), undefined, { expect: checks.run });
 }
-
-/** Export formats (changelog 2026-06-16): CSV, XLSX, JSON (an array), JSONL. */
-export const EXPORT_FORMATS = ['csv', 'xlsx', 'json', 'jsonl'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-/** An XLSX sheet's rows, header included, is 1,048,576 (changelog: XLSX over ~1 M rows is refused up front). */
-export const XLSX_MAX_ROWS = 1_048_575;
 
 export interface ExportRequest {
   format: ExportFormat;

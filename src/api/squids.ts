@@ -3,6 +3,7 @@ import { UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { seg } from './path.js';
 import { checks } from './checks.js';
+import type { Rec } from '../lib/guards.js';
 
 /**
  * `k=v` → value. The text stays a string unless it is valid JSON, so `zip=01234` stays "01234" (a leading zero is
@@ -41,7 +42,6 @@ function typedValue(text: string): unknown {
 }
 
 export const SQUIDS_PATH = '/v1/squids';
-type Rec = Record<string, unknown>;
 
 export function squidPath(id: string, sub = ''): string {
   return `${SQUIDS_PATH}/${seg('squid id', id)}${sub}`;
@@ -73,8 +73,8 @@ export function withLiveParams(live: unknown, changes: Rec): Rec {
 }
 
 /** Sets `changes` on the squid's params without dropping the others: reads the live params, sends them whole. */
-export async function updateSquidParams(http: HttpClient, id: string, changes: Rec, extra: Rec = {}, live?: Rec): Promise<unknown> {
-  const squid = live ?? (await getSquid<Rec>(http, id));
+export async function updateSquidParams(http: HttpClient, id: string, changes: Rec, extra: Rec = {}): Promise<unknown> {
+  const squid = await getSquid<Rec>(http, id);
   return updateSquid(http, id, { ...extra, params: withLiveParams(squid?.params, changes) });
 }
 

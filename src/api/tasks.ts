@@ -3,11 +3,9 @@
 import { TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { unexpectedWriteAnswer } from './http-errors.js';
-import { isRecord } from '../lib/guards.js';
+import { isRecord, type Rec } from '../lib/guards.js';
 import { seg } from './path.js';
 import { checks } from './checks.js';
-
-type Rec = Record<string, unknown>;
 
 
 /**

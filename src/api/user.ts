@@ -1,28 +1,24 @@
 // The signed-in user and the credit balance, each checked to be that document (a 200 that is an error message or
 // null is exit 1, never printed at exit 0). `sq me` is the hot path: these checks are the User and Balance records of
 // records.ts written by hand, so that it never loads zod (test/commands/answers-no-document.test.ts holds them equal).
-import { isRecord } from '../lib/guards.js';
+import { isRecord, jsonKind } from '../lib/guards.js';
 import type { HttpClient } from './http.js';
 
 /** records.ts's User: both /me samples carry the email. */
 export function userProblem(d: unknown): string | null {
-  if (!isRecord(d)) return `not a user: it is ${kind(d)}`;
+  if (!isRecord(d)) return `not a user: it is ${jsonKind(d)}`;
   const email = (d as Record<string, unknown>)?.email;
-  return typeof email === 'string' ? null : `not a user: "email" ${email === undefined ? 'is missing' : `is ${kind(email)}`}`;
+  return typeof email === 'string' ? null : `not a user: "email" ${email === undefined ? 'is missing' : `is ${jsonKind(email)}`}`;
 }
 
 /** records.ts's Balance: available and consumed are numbers. */
 export function balanceProblem(d: unknown): string | null {
-  if (!isRecord(d)) return `not a balance: it is ${kind(d)}`;
+  if (!isRecord(d)) return `not a balance: it is ${jsonKind(d)}`;
   for (const k of ['available', 'consumed']) {
     const v = (d as Record<string, unknown>)?.[k];
-    if (typeof v !== 'number') return `not a balance: "${k}" ${v === undefined ? 'is missing' : `is ${kind(v)}`}`;
+    if (typeof v !== 'number') return `not a balance: "${k}" ${v === undefined ? 'is missing' : `is ${jsonKind(v)}`}`;
   }
   return null;
-}
-
-function kind(v: unknown): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 export function getMe<T = Record<string, unknown>>(http: HttpClient): Promise<T> {

@@ -108,12 +108,16 @@ export function chainCostLines(c: ChainCost, sourceLabel: string): string[] {
   return lines;
 }
 
-/** What `guardCost` found, as describe needs it (no import of the guard here: it is above this module). */
-interface CostFound {
+/** What guardCost (guard.ts) found: the estimate and the account's side when read, or the credits alone, or why there is none. */
+export interface GuardResult {
   context: SpendContext | null;
+  /** The estimated credits of one run, when an estimate was had. */
   total: number | null;
+  /** The estimate's services, when an estimate was had. */
   services: { name: string; credits: number }[];
+  /** Why there is no estimate: the squid has no tasks yet (tasksLater), or the service could not give one. */
   none?: 'no-tasks' | 'unavailable';
+  /** A person was asked and said yes. */
   asked?: boolean;
 }
 
@@ -135,7 +139,7 @@ export function scheduleLine(schedule: { cron: string; timezone: string }, now: 
  * The cost of the runs a schedule starts, for stderr before it is turned on: the schedule and its next run, one
  * run's estimate, and what it means for the balance and Auto Billing Reset when those were read.
  */
-export function scheduleCostLines(r: CostFound, schedule: { cron: string; timezone: string }, now: number, squidRef: string): string[] {
+export function scheduleCostLines(r: GuardResult, schedule: { cron: string; timezone: string }, now: number, squidRef: string): string[] {
   const lines = [scheduleLine(schedule, now)];
   if (r.total === null) {
     lines.push(

@@ -16,7 +16,7 @@ import { accountFacts, getEstimate, spendContext, spendEstimate, type ChainCost,
 import { ApiError, CancelledError, OverBudgetError, SqError } from '../errors.js';
 import { creditsValue, resolveSetting } from '../config/settings.js';
 import { profileName } from '../config/resolve.js';
-import { chainCostLines, estimateParagraph, fmtCredits, scheduleCostLines } from './describe.js';
+import { chainCostLines, estimateParagraph, fmtCredits, scheduleCostLines, type GuardResult } from './describe.js';
 import { shellWord } from '../io/shell.js';
 
 export interface SpendPolicy {
@@ -83,19 +83,6 @@ export interface GuardWords {
 }
 
 const RUN_WORDS: GuardWords = { what: 'the run', notDone: 'no run was started', question: 'Start the run?', never: 'a run is never started without an estimate' };
-
-/** What guardCost found: the estimate and the account's side when read, or the credits alone, or why there is none. */
-export interface GuardResult {
-  context: SpendContext | null;
-  /** The estimated credits of one run, when an estimate was had. */
-  total: number | null;
-  /** The estimate's services, when an estimate was had. */
-  services: { name: string; credits: number }[];
-  /** Why there is no estimate: the squid has no tasks yet (tasksLater), or the service could not give one. */
-  none?: 'no-tasks' | 'unavailable';
-  /** A person was asked and said yes. */
-  asked?: boolean;
-}
 
 /**
  * The cap and the question before something that spends (a run now, or runs later: a schedule, a chain): the

@@ -2,18 +2,8 @@
 // so tests can run the whole CLI in-process with captured streams, a temp config dir and the emulator's URL.
 import type { Output, OutputSettings } from '../output/types.js';
 import type { HttpClient } from '../api/http.js';
+import type { Envelope } from '../api/pages.js';
 import type { ProfileStore } from '../config/store.js';
-
-/** A list page's envelope as the API gave it (api/pages.ts Envelope): its paging fields, and its records. */
-export interface PageSeen {
-  page?: number;
-  limit?: number;
-  total_pages?: number;
-  total_results?: number;
-  next?: string | null;
-  warning?: string;
-  data: unknown[];
-}
 
 export interface Prompter {
   /** Ask yes/no. `flag` names what a script should pass instead (e.g. "--yes"). */
@@ -86,13 +76,13 @@ export interface Ctx {
    */
   runCommand?: (
     argv: string[],
-    init: { io: IO; env: Record<string, string | undefined>; now(): number; sleep(ms: number): Promise<void>; signal: AbortSignal; onPage?: (page: PageSeen) => void },
+    init: { io: IO; env: Record<string, string | undefined>; now(): number; sleep(ms: number): Promise<void>; signal: AbortSignal; onPage?: (page: Envelope<unknown>) => void },
   ) => Promise<number>;
   /**
    * Called with each list page's envelope as a list verb reads it (set by whoever runs the verb in-process: `sq mcp`
    * learns from it whether the API says more pages follow, rather than guessing from a page's length).
    */
-  onPage?: (page: PageSeen) => void;
+  onPage?: (page: Envelope<unknown>) => void;
   now(): number;
   sleep(ms: number): Promise<void>;
   /** Run at the end of the command, success or not (close pools, remove temp files). */

@@ -1,7 +1,6 @@
 import { defineVerb } from '../cli/command.js';
 import { enumFlag } from '../validate/index.js';
-
-const SHELLS = ['bash', 'zsh', 'fish'] as const;
+import { SHELLS } from '../completion/model.js';
 
 export default defineVerb({
   name: 'completion',

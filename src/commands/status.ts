@@ -10,7 +10,7 @@ import { getBalance, getMe } from '../api/user.js';
 import { byNewest, listSquids, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './_shared/recent.js';
 import { TimeoutError } from '../errors.js';
 import { durationFlag } from '../validate/index.js';
-import { finiteNumber } from '../lib/guards.js';
+import { finiteNumber, stringOf, type Rec } from '../lib/guards.js';
 import type { Style } from '../output/ansi.js';
 import { truncateWidth } from '../output/width.js';
 import { openWeb, WEB_OPTION } from '../cli/browser.js';
@@ -33,7 +33,6 @@ const DELIVERY_NOTE =
   'The API does not report webhook or SFTP delivery outcomes; failing_deliveries lists recent runs whose export failed ' +
   '(done_reason export_failed). Check a channel with `sq delivery test`.';
 
-type Obj = Record<string, unknown>;
 
 export default defineVerb({
   name: 'status',
@@ -118,8 +117,8 @@ async function readStatus(base: HttpClient, deadlineMs: number): Promise<Status>
 
 async function readParts(http: HttpClient, part: <T>(name: string, p: Promise<T>) => Promise<T>): Promise<Status> {
   const [me, balance, autoReset, squids] = await Promise.all([
-    part('the user (GET /v1/me)', getMe<Obj>(http)),
-    part('the balance (GET /v1/user/balance)', getBalance<Obj>(http)),
+    part('the user (GET /v1/me)', getMe<Rec>(http)),
+    part('the balance (GET /v1/user/balance)', getBalance<Rec>(http)),
     part('the auto-reset settings (GET /v1/plans/auto-reset)', getAutoReset(http)),
     part('the squid list (GET /v1/squids)', listSquids(http)),
   ]);
@@ -131,7 +130,7 @@ async function readParts(http: HttpClient, part: <T>(name: string, p: Promise<T>
   await part('the active runs (GET /v1/runs)', (async () => {
     for (const s of stale) {
       for await (const r of items<Run>(http, RUNS_PATH, { pageSize: 1, maxItems: 1, query: { squid: recordId(s) } })) {
-        if (!runs.some((x) => x.id === r.id)) runs.push({ ...r, squid: r.squid ?? recordId(s), squid_name: str(s.name) });
+        if (!runs.some((x) => x.id === r.id)) runs.push({ ...r, squid: r.squid ?? recordId(s), squid_name: stringOf(s.name) });
       }
     }
   })());
@@ -155,30 +154,26 @@ async function readParts(http: HttpClient, part: <T>(name: string, p: Promise<T>
   };
 }
 
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
-
 function lower(v: unknown): string {
-  return str(v).toLowerCase();
+  return stringOf(v).toLowerCase();
 }
 
 function strOrNull(v: unknown): string | null {
   return typeof v === 'string' && v !== '' ? v : null;
 }
 
-function userOf(me: Obj): Status['user'] {
-  const plans = Array.isArray(me.plan) ? (me.plan as Obj[]) : [];
+function userOf(me: Rec): Status['user'] {
+  const plans = Array.isArray(me.plan) ? (me.plan as Rec[]) : [];
   const plan = plans.find((p) => lower(p?.status) === 'active') ?? plans[0];
   return {
-    name: [str(me.first_name), str(me.last_name)].filter(Boolean).join(' '),
+    name: [stringOf(me.first_name), stringOf(me.last_name)].filter(Boolean).join(' '),
     email: strOrNull(me.email),
     plan: strOrNull(plan?.name),
     plan_status: strOrNull(plan?.status),
   };
 }
 
-function creditsOf(b: Obj): Status['credits'] {
+function creditsOf(b: Rec): Status['credits'] {
   const available = finiteNumber(b.available);
   const consumed = finiteNumber(b.consumed);
   return {
@@ -193,8 +188,8 @@ function creditsOf(b: Obj): Status['credits'] {
 function brief(r: ApiRecord): StatusRun {
   return {
     id: recordId(r),
-    squid: str(r.squid),
-    squid_name: str(r.squid_name),
+    squid: stringOf(r.squid),
+    squid_name: stringOf(r.squid_name),
     status: lower(r.status),
     done_reason: strOrNull(r.done_reason),
     done_reason_desc: strOrNull(r.done_reason_desc),

@@ -57,7 +57,7 @@ function declared(c: Completion): ValueKind {
 }
 
 // Positional arguments whose values are a fixed set, keyed by argument name.
-const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 const ARG_VALUES: Record<string, string[]> = {

@@ -12,14 +12,7 @@ import { AuthError, SqError } from '../errors.js';
 import { importPackage } from '../import-package.js';
 import { VERSION } from '../version.js';
 import { fetchLatest, isNewer, upgradeHint } from '../update/check.js';
-
-export interface Check {
-  name: string;
-  ok: boolean;
-  detail: string;
-  /** What to do about it; null when it passes. */
-  fix: string | null;
-}
+import type { Check } from '../output/checklist.js';
 
 /** A server clock further than this from ours makes rate-limit resets and relative times wrong. */
 export const MAX_SKEW_MS = 30_000;

@@ -4,10 +4,8 @@ import type { CrawlerDef } from './crawlers.js';
 import { RUN_TIMING } from './timing.js';
 import { generateRowFields } from './rows.js';
 import { rowsOfTask } from './estimate.js';
-import { naiveUs, paramsKey } from './util.js';
+import { naiveUs, paramsKey, type Rec } from './util.js';
 import { ratesFor, recordCharge } from './credits.js';
-
-type Rec = Record<string, unknown>;
 
 /** The one per-row charge (base plus enabled functions) for live runs, the demo seed and generate. */
 export function creditsPerRow(def: CrawlerDef, squidParams: Rec): number {

@@ -7,9 +7,8 @@ import type { EmuCore } from './emu.js';
 import type { CrawlerDef } from './crawlers.js';
 import { defOf } from './crawlers.js';
 import { parseApiTime } from '../lib/api-time.js';
-import { isoZ } from './util.js';
+import { isoZ, type Rec } from './util.js';
 
-type Rec = Record<string, unknown>;
 type Rates = { base: number; functions: Record<string, number> };
 
 /** Credits charged per row: the crawler's rate plus every enabled paid function. */

@@ -2,10 +2,9 @@
 // error bodies, the delivery log (GET /_emulator/deliveries) and the outbox of e-mails.
 import type { DeliveryRecord, Emu, EmuResponse, FtpFields, RunEvent, WebhookFields } from './types.js';
 import { RUN_EVENTS } from './types.js';
-import { errB, isRecord, naiveUs } from './util.js';
-import { maskSecrets } from './requestlog.js';
+import { errB, isRecord, naiveUs, type Rec } from './util.js';
+import { maskDeep } from '../lib/secrets.js';
 
-export type Obj = Record<string, unknown>;
 
 /** A validation failure that becomes a 400 ErrB body naming the field. */
 export class FieldError extends Error {
@@ -21,7 +20,7 @@ export function validationError(e: FieldError): EmuResponse {
   return errB(400, e.message, e.param);
 }
 
-export function str(o: Obj, key: string, param: string, opts: { optional?: boolean; allowEmpty?: boolean } = {}): string {
+export function str(o: Rec, key: string, param: string, opts: { optional?: boolean; allowEmpty?: boolean } = {}): string {
   const v = o[key];
   if (v === undefined && opts.optional) return '';
   if (typeof v !== 'string') throw new FieldError(param, `${param} is required and must be a string`);
@@ -29,13 +28,13 @@ export function str(o: Obj, key: string, param: string, opts: { optional?: boole
   return v;
 }
 
-function bool(o: Obj, key: string, param: string): boolean {
+function bool(o: Rec, key: string, param: string): boolean {
   const v = o[key];
   if (typeof v !== 'boolean') throw new FieldError(param, `${param} is required and must be a boolean (true or false)`);
   return v;
 }
 
-export function port(o: Obj, key: string, param: string): number {
+export function port(o: Rec, key: string, param: string): number {
   const v = o[key];
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 65535) {
     throw new FieldError(param, `${param} is required and must be an integer from 1 to 65535`);
@@ -43,7 +42,7 @@ export function port(o: Obj, key: string, param: string): number {
   return v;
 }
 
-export function httpUrl(o: Obj, key: string, param: string): string {
+export function httpUrl(o: Rec, key: string, param: string): string {
   const v = str(o, key, param);
   let u: URL;
   try {
@@ -55,7 +54,7 @@ export function httpUrl(o: Obj, key: string, param: string): string {
   return v;
 }
 
-export function email(o: Obj, key: string, param: string): string {
+export function email(o: Rec, key: string, param: string): string {
   const v = str(o, key, param);
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) throw new FieldError(param, `${param} must be an e-mail address`);
   return v;
@@ -111,7 +110,7 @@ function webhookFields(v: unknown): WebhookFields {
   return { url, is_active, retry, events };
 }
 
-function sheetFields(v: unknown): Obj {
+function sheetFields(v: unknown): Rec {
   if (!isRecord(v)) throw new FieldError('google_sheet_fields', 'google_sheet_fields must be an object');
   const url = httpUrl(v, 'url', 'google_sheet_fields.url');
   const is_active = bool(v, 'is_active', 'google_sheet_fields.is_active');
@@ -119,9 +118,9 @@ function sheetFields(v: unknown): Obj {
   return { url, is_active, append };
 }
 
-function s3Fields(v: unknown): Obj {
+function s3Fields(v: unknown): Rec {
   if (!isRecord(v)) throw new FieldError('s3_fields', 's3_fields must be an object');
-  const out: Obj = {
+  const out: Rec = {
     bucket: str(v, 'bucket', 's3_fields.bucket'),
     is_active: bool(v, 'is_active', 's3_fields.is_active'),
     target_path: str(v, 'target_path', 's3_fields.target_path', { allowEmpty: true }),
@@ -143,7 +142,7 @@ const PARSE: Record<Exclude<(typeof CHANNELS)[number], 'email'>, (v: unknown) =>
 };
 
 /** Validates and stores one channel on the squid record; returns the 201 body. */
-function configureDelivery(emu: Emu, squid: Obj, body: unknown): Obj {
+function configureDelivery(emu: Emu, squid: Rec, body: unknown): Rec {
   if (!isRecord(body)) throw new FieldError(CHANNELS.join(','), 'the body must be a JSON object carrying one delivery configuration');
   const present = CHANNELS.filter((k) => body[k] !== undefined || (k === 'email' && body.notifications !== undefined));
   if (present.length !== 1) {
@@ -155,7 +154,7 @@ function configureDelivery(emu: Emu, squid: Obj, body: unknown): Obj {
     );
   }
   const channel = present[0];
-  let out: Obj;
+  let out: Rec;
   if (channel === 'email') {
     const address = email(body, 'email', 'email');
     const notifications = bool(body, 'notifications', 'notifications');
@@ -166,7 +165,7 @@ function configureDelivery(emu: Emu, squid: Obj, body: unknown): Obj {
   } else {
     squid[channel] = PARSE[channel](body[channel]);
     // The SFTP page's echo has no is_active; the others echo what was stored.
-    const { is_active: _a, ...ftpEcho } = squid[channel] as Obj;
+    const { is_active: _a, ...ftpEcho } = squid[channel] as Rec;
     out = { [channel]: channel === 'ftp_fields' ? ftpEcho : squid[channel] };
   }
   emu.markDirty();
@@ -191,17 +190,17 @@ export function registerDeliveryConfig(emu: Emu): void {
   emu.route('GET', '/_emulator/deliveries', (req) => {
     const filters = ['kind', 'squid', 'run', 'event'].map((k) => [k, req.query.get(k)] as const).filter(([, v]) => v);
     const rows = emu.state.deliveries.filter((d) =>
-      filters.every(([k, v]) => String((d as unknown as Obj)[k]) === v),
+      filters.every(([k, v]) => String((d as unknown as Rec)[k]) === v),
     );
     // A webhook's target carries its token (?token=, a Slack or Discord path): masked like the request log masks it.
-    return { status: 200, body: maskSecrets(rows) };
+    return { status: 200, body: maskDeep(rows, '****') };
   });
 
   emu.route('GET', '/_emulator/outbox', () => ({ status: 200, body: emu.state.outbox }));
 }
 
 /** E-mail, Google Sheet and S3 channels, which the emulator completes without an external backend. */
-export function onRunExportedSimple(emu: Emu, run: Obj, rows: Obj[]): void {
+export function onRunExportedSimple(emu: Emu, run: Rec, rows: Rec[]): void {
   const squidId = String(run.squid);
   const squid = emu.state.squids[squidId];
   if (!squid) return;

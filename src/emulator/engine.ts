@@ -6,10 +6,8 @@ import { candidateAccounts, collect, exhausted, limitCounter } from './collect.j
 import { runRecord, runtaskRecord } from './records.js';
 import type { RunEvent } from './types.js';
 import { RUN_TIMING } from './timing.js';
-import { isoZ, naiveUs } from './util.js';
+import { isoZ, naiveUs, type Rec } from './util.js';
 import { runView } from './views.js';
-
-type Rec = Record<string, unknown>;
 
 export { RUN_TIMING };
 
@@ -294,5 +292,3 @@ export function rescheduleRuns(emu: EmuCore): void {
 export function clearTimers(emu: EmuCore): void {
   timersOf(emu).clear();
 }
-
-export { ratesFor } from './credits.js';

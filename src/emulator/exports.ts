@@ -8,16 +8,12 @@ import { toCsv } from '../io/csv.js';
 import { parseApiTime } from '../lib/api-time.js';
 import { defOf } from './crawlers.js';
 import type { EmuCore } from './emu.js';
-import { errB, fileStamp, json } from './util.js';
+import { errB, fileStamp, json, type Rec } from './util.js';
 import { fileSignature, fileToken } from './views.js';
 import { toXlsx } from './xlsx.js';
 import type { EmuResponse } from './types.js';
+import { EXPORT_FORMATS, XLSX_MAX_ROWS, type ExportFormat } from '../api/export-formats.js';
 
-type Rec = Record<string, unknown>;
-export const EXPORT_FORMATS = ['csv', 'xlsx', 'json', 'jsonl'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-/** An XLSX sheet holds 1,048,576 rows, the header included (changelog: "XLSX over ~1 M rows is refused up front"). */
-export const XLSX_MAX_ROWS = 1_048_575;
 /** Business time a background conversion takes per row (at least one step). */
 export const CONVERT_MS_PER_ROW = 200;
 const INTERNAL = new Set(['object', 'squid', 'run', 'task']);

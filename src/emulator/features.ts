@@ -5,12 +5,11 @@ import { registerBilling } from './billing.js';
 import {
   FieldError, email, httpUrl, onRunExportedSimple, port, registerDeliveryConfig, sendMail, str, validationError,
 } from './delivery.js';
-import type { Obj } from './delivery.js';
-import { isRecord } from './util.js';
+import { isRecord, type Rec } from './util.js';
 import { registerSftp, testSftp } from './sftp.js';
 import { postJson, registerWebhooks, webhookTimeout, webhookTimestamp } from './webhooks.js';
 
-type TestHandler = (body: Obj) => Promise<EmuResponse> | EmuResponse;
+type TestHandler = (body: Rec) => Promise<EmuResponse> | EmuResponse;
 
 function testRoute(emu: Emu, name: string, fn: TestHandler): void {
   emu.route('POST', `/v1/delivery/test-${name}`, async (req) => {
@@ -27,7 +26,7 @@ function testRoute(emu: Emu, name: string, fn: TestHandler): void {
  * Every test answer carries `status_code` (api-reference §9). For the webhook it is what the receiver answered; the
  * other channels have no HTTP receiver, so it gives the outcome of the check as a status: 200 passed, 400 failed.
  */
-function checked(ok = true): Obj {
+function checked(ok = true): Rec {
   return { success: ok, status_code: ok ? 200 : 400 };
 }
 
@@ -45,7 +44,7 @@ function registerDeliveryTests(emu: Emu): void {
       },
       webhookTimeout(emu),
     );
-    const body: Obj = { success: out.ok, status_code: out.status_code };
+    const body: Rec = { success: out.ok, status_code: out.status_code };
     if (out.error) body.error = out.error;
     return { status: 200, body };
   });
@@ -87,7 +86,7 @@ export function registerFeatures(emu: Emu): () => void {
   registerDeliveryTests(emu);
   stops.push(registerWebhooks(emu));
   stops.push(registerSftp(emu));
-  const onExported = (run: Obj, rows: Obj[]): void => onRunExportedSimple(emu, run, rows);
+  const onExported = (run: Rec, rows: Rec[]): void => onRunExportedSimple(emu, run, rows);
   emu.events.on('run.exported', onExported);
   stops.push(() => emu.events.off('run.exported', onExported));
   return () => {

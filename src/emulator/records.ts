@@ -1,8 +1,7 @@
 // The run and runtask records. Live runs, the demo seed and /_emulator/generate all build them here,
 // so a documented field is added once and every builder writes the same keys in the same order.
 import { rowsForTask } from './rows.js';
-
-type Rec = Record<string, unknown>;
+import type { Rec } from '../lib/guards.js';
 
 /** Run fields a builder may set; the rest keep their value at creation. */
 interface RunFields {

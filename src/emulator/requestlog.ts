@@ -2,7 +2,7 @@
 // field, query parameter or header whose name looks like a secret is replaced by "****", at any depth.
 
 // Which names are secret, and how a key is masked, is one rule for the client and the emulator.
-import { isSecretKey, maskAuthorization, maskDeep } from '../lib/secrets.js';
+import { isSecretKey, maskAuthorization } from '../lib/secrets.js';
 import { isSecretQueryName } from '../api/redact.js';
 
 /** One entry of GET /_emulator/requests (and RunningEmulator.log), secrets masked. */
@@ -18,10 +18,6 @@ export interface LoggedRequest {
 }
 
 const REQUEST_LOG_MAX = 5000;
-
-export function maskSecrets(value: unknown): unknown {
-  return maskDeep(value, '****');
-}
 
 /** Query values: secret field names, and what signed URLs carry (key, Signature, X-Amz-Credential…). */
 export function maskQuery(query: URLSearchParams): Record<string, string> {

@@ -60,12 +60,12 @@ interface RowContext {
 }
 
 /** Field values of `count` rows, ids left null (EmuCore.addResults assigns them). */
-export function generateRowFields(ctx: RowContext, count: number, from = 0): Record<string, unknown>[] {
+export function generateRowFields(ctx: RowContext, count: number): Record<string, unknown>[] {
   const fns = (ctx.squidParams.functions ?? {}) as Record<string, boolean>;
   const attrs = ctx.def.attributes.filter((a) => !a.fn || fns[a.fn] === true);
   const base = createHash('md5').update(ctx.basis).digest().readUInt32BE(4);
   const rows: Record<string, unknown>[] = [];
-  for (let i = from; i < from + count; i++) {
+  for (let i = 0; i < count; i++) {
     const rowSeed = mix(base ^ mix(i + 1));
     // `id` is filled by EmuCore.addResults; the key comes first so JSON shows it first.
     const row: Record<string, unknown> = {

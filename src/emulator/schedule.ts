@@ -1,8 +1,6 @@
 // A squid's schedule: `cron_expression` and `timezone` (UTC when never set), and when it next fires (next_launch_at).
 import { nextRun, parseCron } from '../api/cron.js';
-import { isRecord } from './util.js';
-
-type Rec = Record<string, unknown>;
+import { isRecord, type Rec } from './util.js';
 
 /** The squid's schedule as {cron, timezone}, or null when none (or one the emulator cannot read). */
 export function scheduleOf(squid: Rec): { cron: string; timezone: string } | null {

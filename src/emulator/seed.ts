@@ -9,9 +9,7 @@ import { runRecord, runtaskRecord } from './records.js';
 import { generateRowFields } from './rows.js';
 import { rowsOfTask } from './estimate.js';
 import type { EmuState } from './types.js';
-import { isoZ, naiveUs, paramsKey } from './util.js';
-
-type Rec = Record<string, unknown>;
+import { isoZ, naiveUs, paramsKey, type Rec } from './util.js';
 
 export const DEMO_TOKEN = 'sq_emulator_demo_token';
 export type SeedName = 'demo' | 'empty';

@@ -5,7 +5,8 @@ import type { EmuCore } from './emu.js';
 import { defaultErrorBody, type Faults, type FaultRule, htmlPage, omitFields, shortPage, withEnvelope } from './faults.js';
 import { boundaryOf, parseMultipart } from './multipart.js';
 import { type RateLimiter, rateLimitBody } from './ratelimit.js';
-import { maskHeaders, maskQuery, maskSecrets, type RequestLog } from './requestlog.js';
+import { maskHeaders, maskQuery, type RequestLog } from './requestlog.js';
+import { maskDeep } from '../lib/secrets.js';
 import type { EmuRequest, EmuResponse } from './types.js';
 import { sleep } from '../lib/sleep.js';
 
@@ -128,7 +129,7 @@ async function answer(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
       query: maskQuery(url.searchParams),
       status,
       headers: maskHeaders(req.headers as Record<string, string | string[] | undefined>),
-      body: maskSecrets(body),
+      body: maskDeep(body, '****'),
     });
   };
 

@@ -23,13 +23,8 @@ export function sftpAvailable(): boolean {
 }
 const LEAD_COLUMNS = ['id', 'squid', 'run', 'scraping_time'];
 
-interface SftpLogin {
-  host: string;
-  port: number;
-  username: string;
-  password: string;
-  directory: string;
-}
+/** What a connection needs of a squid's ftp_fields. */
+type SftpLogin = Omit<FtpFields, 'is_active'>;
 
 /** CSV columns: id, squid, run, scraping_time, then the other keys in first-seen order. */
 function csvColumns(rows: Record<string, unknown>[]): string[] {

@@ -43,8 +43,8 @@ export function timedelta(ms: number): string {
   return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}.${String(us).padStart(6, '0')}`;
 }
 
-export function json(status: number, body: unknown, headers?: Record<string, string>): EmuResponse {
-  return headers ? { status, body, headers } : { status, body };
+export function json(status: number, body: unknown): EmuResponse {
+  return { status, body };
 }
 
 /** ErrA: `{detail}` — accounts, sync, user, auth, generic 404. */
@@ -60,7 +60,7 @@ export function errB(status: 400 | 404, message: string, param: string): EmuResp
   };
 }
 
-export { isRecord } from '../lib/guards.js';
+export { isRecord, type Rec } from '../lib/guards.js';
 
 /** Canonical text of a params object, key order ignored, for duplicate detection. */
 export function paramsKey(p: Record<string, unknown>): string {

@@ -3,12 +3,10 @@
 import { createHash } from 'node:crypto';
 import type { EmuCore } from './emu.js';
 import { paramsWithoutFunctions } from './crawlers.js';
-import { float4, hashId, isoZ, naiveUs, timedelta } from './util.js';
+import { float4, hashId, isoZ, naiveUs, timedelta, type Rec } from './util.js';
 import { parseApiTime } from '../lib/api-time.js';
 import { nextLaunchMs } from './schedule.js';
 import { exhausted, limitCounter } from './collect.js';
-
-type Rec = Record<string, unknown>;
 
 export function runDurationMs(emu: EmuCore, run: Rec): number {
   const start = parseApiTime(run.started_at);

@@ -27,16 +27,7 @@ export interface ExportPlan {
 }
 
 /** What a caller asks of an export: scope, paging and target already checked; resuming as its flags say. */
-export interface ExportRequest {
-  scopeRef: ResultScope;
-  task: string | undefined;
-  paging: Paging;
-  output: string | undefined;
-  format: Format;
-  resume?: boolean;
-  checkpoint?: string;
-  force?: boolean;
-}
+type ExportRequest = Pick<ExportPlan, 'scopeRef' | 'task' | 'paging' | 'output' | 'format'> & { resume?: boolean; checkpoint?: string; force?: boolean };
 
 /** The plan of an export: every check made, and the checkpoint read and matched (resume.ts), before any request. */
 export async function exportPlan(ctx: Ctx, r: ExportRequest): Promise<ExportPlan> {

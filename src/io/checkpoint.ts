@@ -2,11 +2,10 @@
 // offset just after them), plus everything that decides what those bytes look like (scope, format, fields, columns,
 // page size). `--resume` continues only a checkpoint that matches the command in all of them: appending pages of
 // another export, or in another format, would make a file that looks whole but is not.
-import { constants } from 'node:fs';
-import { open, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SqError, UsageError } from '../errors.js';
+import { readRegularFile, replaceFile } from '../lib/atomic-file.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
 import { FORMATS, FORMAT_SPECS, type Format } from '../output/types.js';
 
@@ -58,22 +57,8 @@ export async function exists(path: string): Promise<boolean> {
  * damaged (edited by hand, cut short), is a UsageError naming it, ending with `startOver`: nothing in it is trusted.
  */
 export async function readCheckpoint(path: string, startOver = 'delete it and export again'): Promise<Checkpoint | null> {
-  let text: string;
-  try {
-    // Never through a symlink, never blocking on a FIFO: only a regular file is read.
-    const fh = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-    try {
-      if (!(await fh.stat()).isFile()) throw new UsageError(`the checkpoint "${path}" is not a regular file`);
-      text = await fh.readFile('utf8');
-    } finally {
-      await fh.close();
-    }
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new UsageError(`the checkpoint "${path}" is a symbolic link: sq reads only a regular file there`);
-    throw new UsageError(`cannot read the checkpoint "${path}": ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
+  const text = await readRegularFile(path, 'checkpoint');
+  if (text === null) return null;
   let ck: Record<string, unknown> | null = null;
   try {
     ck = JSON.parse(text) as Record<string, unknown>;
@@ -176,16 +161,8 @@ export async function savedPagesProblem(fh: FileHandle, ck: Checkpoint): Promise
 }
 
 /** Replace the checkpoint atomically: a crash leaves the old one or the new one, never half of one. */
-/** A new temp file (O_EXCL: never through a link or into a FIFO placed there) renamed over the checkpoint. */
 export async function writeCheckpoint(path: string, ck: Checkpoint): Promise<void> {
-  const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, JSON.stringify({ ...ck, updated_at: new Date().toISOString() }, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
-    await rename(temp, path);
-  } catch (err) {
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
+  await replaceFile(path, JSON.stringify({ ...ck, updated_at: new Date().toISOString() }, null, 2) + '\n');
 }
 
 export async function removeCheckpoint(path: string): Promise<void> {

@@ -3,14 +3,14 @@
 // - `sq go` keeps a record beside its -o file (.FILE.sq-go; for stdout, in the cache directory): the squid, whether its
 //   params step finished, and the run ("starting" with the time it was about to be started, then its id).
 // - `sq runs start --idempotency-key KEY` keeps KEY → run per key and API in the cache directory, for 24 hours.
-// Files are written as the export checkpoints are (io/checkpoint.ts): a new 0600 file renamed over the old one, so a
+// Files are written as the export checkpoints are (lib/atomic-file.ts): a new 0600 file renamed over the old one, so a
 // crash leaves the old record or the new one, never half of one; and read only as a regular file, never through a link.
-import { constants, mkdirSync } from 'node:fs';
-import { open, rename, unlink, writeFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { fnv1a64 } from '../lib/cache-file.js';
+import { readRegularFile, replaceFile } from '../lib/atomic-file.js';
 import { withFileLock } from '../lib/lock.js';
 
 export const GO_RECORD_VERSION = 1;
@@ -51,7 +51,7 @@ export function goRecordPath(o: { output: string | undefined; cacheDir: string |
 
 /** The record at `path`; null when there is none. A damaged one (edited by hand, not ours) is a UsageError naming it. */
 export async function readGoRecord(path: string): Promise<GoRecord | null> {
-  const text = await readRegular(path, 'record');
+  const text = await readRegularFile(path, 'record');
   if (text === null) return null;
   let r: Record<string, unknown> | null = null;
   try {
@@ -89,7 +89,7 @@ function runMarkProblem(v: unknown): string | null {
 /** Replace the record atomically (its directory made when it is the cache's). */
 export async function writeGoRecord(path: string, rec: GoRecord): Promise<void> {
   if (rec.output === null) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  await writeAtomic(path, JSON.stringify({ ...rec, updated_at: new Date().toISOString() }, null, 2) + '\n');
+  await replaceFile(path, JSON.stringify({ ...rec, updated_at: new Date().toISOString() }, null, 2) + '\n');
 }
 
 export async function removeGoRecord(path: string): Promise<void> {
@@ -112,7 +112,7 @@ export function idempotencyPath(cacheDir: string | undefined, keyId: string): st
 
 /** The entries of the file younger than 24 h; a file that is not ours is a UsageError naming it. */
 export async function readIdempotency(path: string, now: number): Promise<Record<string, IdempotencyEntry>> {
-  const text = await readRegular(path, 'idempotency file');
+  const text = await readRegularFile(path, 'idempotency file');
   if (text === null) return {};
   let v: unknown;
   try {
@@ -140,40 +140,10 @@ export async function saveIdempotency(path: string, key: string, entry: Idempote
       const all = await readIdempotency(path, now).catch(() => ({}) as Record<string, IdempotencyEntry>);
       if (entry === null) delete all[key];
       else all[key] = entry;
-      await writeAtomic(path, JSON.stringify(all, null, 2) + '\n');
+      await replaceFile(path, JSON.stringify(all, null, 2) + '\n');
     },
     { staleMs: 10_000, waitMs: 10_000 },
   );
-}
-
-async function readRegular(path: string, what: string): Promise<string | null> {
-  try {
-    // Never through a symlink, never blocking on a FIFO: only a regular file is read.
-    const fh = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-    try {
-      if (!(await fh.stat()).isFile()) throw new UsageError(`the ${what} "${path}" is not a regular file`);
-      return await fh.readFile('utf8');
-    } finally {
-      await fh.close();
-    }
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    if (code === 'ELOOP') throw new UsageError(`the ${what} "${path}" is a symbolic link: sq reads only a regular file there`);
-    throw new UsageError(`cannot read the ${what} "${path}": ${code ?? String(err)}`);
-  }
-}
-
-async function writeAtomic(path: string, text: string): Promise<void> {
-  const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text, { mode: 0o600, flag: 'wx' });
-    await rename(temp, path);
-  } catch (err) {
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
 }
 
 /**

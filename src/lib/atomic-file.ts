@@ -18,7 +18,7 @@ import {
   type Stats,
   type WriteStream,
 } from 'node:fs';
-import { link, lstat, open, readlink, realpath, rename, unlink, stat } from 'node:fs/promises';
+import { link, lstat, open, readlink, realpath, rename, unlink, stat, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -86,10 +86,6 @@ export class AtomicFile {
     const f = new AtomicFile(full, temp, fd, opts.replace ?? true, opts.resumeAt);
     opts.onCleanup?.(() => f.abort());
     return f;
-  }
-
-  get done(): boolean {
-    return this.state !== 'open';
   }
 
   /** Flush, fsync, close and rename over the target; then fsync the directory so the rename survives a crash. */
@@ -258,6 +254,44 @@ export async function refuseExisting(target: string, force: boolean): Promise<vo
 export async function checkNewOutput(flag: string, target: string, force: boolean): Promise<void> {
   await checkOutputTarget(flag, target);
   await refuseExisting(target, force);
+}
+
+/**
+ * The text of one of sq's own small files (an export checkpoint, sq go's record, the idempotency keys); null when there
+ * is none. Never read through a symlink, never blocking on a FIFO: anything but a regular file is a UsageError naming
+ * it as `what`.
+ */
+export async function readRegularFile(path: string, what: string): Promise<string | null> {
+  try {
+    const fh = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    try {
+      if (!(await fh.stat()).isFile()) throw new UsageError(`the ${what} "${path}" is not a regular file`);
+      return await fh.readFile('utf8');
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'ELOOP') throw new UsageError(`the ${what} "${path}" is a symbolic link: sq reads only a regular file there`);
+    throw new UsageError(`cannot read the ${what} "${path}": ${code ?? String(err)}`);
+  }
+}
+
+/**
+ * Replaces such a file: a new 0600 temp file (O_EXCL: never through a link or into a FIFO placed there) renamed over
+ * it, so a crash leaves the old text or the new, never half of it.
+ */
+export async function replaceFile(path: string, text: string): Promise<void> {
+  const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, text, { mode: 0o600, flag: 'wx' });
+    await rename(temp, path);
+  } catch (err) {
+    await unlink(temp).catch(() => undefined);
+    throw err;
+  }
 }
 
 const openFd = promisify(openCb);

@@ -5,14 +5,15 @@ import { open, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { downloadUrl } from '../api/runs.js';
-import type { Ctx, PageSeen } from '../cli/context.js';
+import type { Ctx } from '../cli/context.js';
+import type { Envelope } from '../api/pages.js';
 import { keyFile } from './keys.js';
 import { exitCodeName, InterruptedError } from '../errors.js';
 import type { Allow } from './access.js';
 import { ToolError, type Access, type ToolArgs, type ToolDef, type ToolEnv } from './tools/kit.js';
+import type { Rec } from '../lib/guards.js';
 
 export type Sdk = typeof import('./sdk.js');
-type Rec = Record<string, unknown>;
 
 /** The largest file a tool reads under --root. */
 export const ROOT_FILE_MAX_BYTES = 1024 * 1024;
@@ -25,7 +26,7 @@ interface VerbOutcome {
   code: number;
   stdout: string;
   /** The last list page's envelope the verb read (what the API says about more pages), if it read one. */
-  page: PageSeen | null;
+  page: Envelope<unknown> | null;
   /** The error the verb printed (--json: one object on stderr), when it failed. */
   error: { code: number; status: number | null; message: string; details?: string[] } | null;
   /** Hints and warnings it printed on stderr. */
@@ -54,7 +55,7 @@ export async function runVerb(ctx: Ctx, argv: string[], stdin: string | undefine
   const globals = [...flags, '--json', '--no-input', '--no-color', ...(g.profile ? [`--profile=${g.profile}`] : []), ...(g.baseUrl ? [`--base-url=${g.baseUrl}`] : []), ...(g.insecureHttp ? ['--insecure-http'] : [])];
   const out = new Capture();
   const err = new Capture();
-  let page: PageSeen | null = null;
+  let page: Envelope<unknown> | null = null;
   const done = run([...head, ...globals, ...tail], {
     onPage: (p) => {
       page = p;
@@ -81,7 +82,7 @@ export async function runVerb(ctx: Ctx, argv: string[], stdin: string | undefine
     }
     notes.push(line);
   }
-  return { code, stdout: out.text, error, notes: notes.join('\n'), page: page as PageSeen | null };
+  return { code, stdout: out.text, error, notes: notes.join('\n'), page: page as Envelope<unknown> | null };
 }
 
 /** Whether a failed write reached the server: the CLI's own words for each case (src/api/http-errors.ts). */

@@ -7,10 +7,9 @@ import { importPackage } from '../import-package.js';
 import { VERSION } from '../version.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, drain, type Shared } from './calls.js';
 import { buildServer } from './register.js';
+import { isLoopbackHost } from '../lib/loopback.js';
 
 type SdkHttp = typeof import('./sdk-http.js');
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/i;
 
 /**
  * --http HOST:PORT: MCP's Streamable HTTP transport (the SDK's), one session per client. Every request needs the
@@ -69,12 +68,12 @@ export async function serveHttp(s: Shared, out: Writable, served: string): Promi
   });
   const port = (http.address() as { port: number }).port;
   const shown = host.includes(':') ? `[${host}]` : host;
-  origins = [`http://${shown}:${port}`, ...(LOOPBACK.test(host) ? [`http://localhost:${port}`, `http://127.0.0.1:${port}`] : [])];
+  origins = [`http://${shown}:${port}`, ...(isLoopbackHost(host) ? [`http://localhost:${port}`, `http://127.0.0.1:${port}`] : [])];
   const url = `http://${shown}:${port}/mcp`;
   // A token sq made is printed for the client; one the caller gave (--token-env) is theirs already, and this line goes
   // to CI and agent logs: it is not repeated.
   out.write(`${JSON.stringify({ url, token: opts.token === undefined ? token : null })}\n`);
-  if (!LOOPBACK.test(host)) ctx.io.stderr.write(`warning: sq mcp listens on ${host}, not loopback: anyone who reaches it with the token acts on the account${s.opts.allow && 'level' in s.opts.allow && s.opts.allow.level === 'read' ? '' : ' and may spend its credits'}\n`);
+  if (!isLoopbackHost(host)) ctx.io.stderr.write(`warning: sq mcp listens on ${host}, not loopback: anyone who reaches it with the token acts on the account${s.opts.allow && 'level' in s.opts.allow && s.opts.allow.level === 'read' ? '' : ' and may spend its credits'}\n`);
   if (!ctx.globals.quiet) ctx.io.stderr.write(`sq mcp ${VERSION}: serving ${served} on ${url}\n`);
   await new Promise<void>((done) => ctx.signal.addEventListener('abort', () => done(), { once: true }));
   s.stopCalls.abort();

@@ -9,8 +9,6 @@ export function defaultHeader(key: string): string {
   return key.replace(/[._]/g, ' ').toUpperCase();
 }
 
-export { isRecord };
-
 /** Tabular formats need a record per row; a bare value (a string in a list) becomes { value }. */
 export function asRow(item: unknown): Record<string, unknown> {
   return isRecord(item) ? item : { value: item };

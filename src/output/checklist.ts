@@ -3,14 +3,16 @@
 import type { Style } from './ansi.js';
 import { terminalSafe } from './cells.js';
 
-export interface CheckLine {
+/** One of `sq doctor`'s checks (doctor/checks.ts makes them). */
+export interface Check {
   name: string;
   ok: boolean;
   detail: string;
+  /** What to do about it; null when it passes. */
   fix: string | null;
 }
 
-export function checklist(checks: readonly CheckLine[], style: Style): string {
+export function checklist(checks: readonly Check[], style: Style): string {
   const width = Math.max(...checks.map((c) => c.name.length));
   const lines: string[] = [];
   for (const c of checks) {

@@ -19,17 +19,18 @@ interface OutputIO {
 }
 
 export function createOutput(io: OutputIO, settings: OutputSettings, options: CreateOutputOptions = {}): Output {
-  const spec0 = FORMAT_SPECS[settings.format];
-  const filtering = settings.jq !== null || settings.template !== null;
+  const spec = FORMAT_SPECS[settings.format];
+  // --jq/--template see the document the command would print with --json (after masking and --fields): the whole
+  // of it, or each page with --all (RenderOptions.pageOf). Their output streams to stdout as it is made.
+  const filtered = settings.jq !== null || settings.template !== null;
   // On a terminal, no format but the table (safe cell by cell, and coloured) passes control characters through.
-  const out = new Sink(io.stdout, settings.stdoutIsTTY && (!spec0.terminal || filtering) ? terminalOutput(spec0.json !== null && !filtering) : undefined);
+  const out = new Sink(io.stdout, settings.stdoutIsTTY && (!spec.terminal || filtered) ? terminalOutput(spec.json !== null && !filtered) : undefined);
   // stderr's Sink on the first message: most calls say nothing there, and the first touch of process.stderr makes
   // the stream (bin/sq.js leaves it unmade until then).
   let err: Sink | undefined;
   const stderrColor = settings.stderrColor ?? settings.color;
   const style = makeStyle(settings.color);
   const errStyle = makeStyle(stderrColor);
-  const spec = FORMAT_SPECS[settings.format];
 
   // A message may quote API data (a squid's name): no control characters reach stderr but the colours of errStyle.
   const message = (line: string) => {
@@ -38,9 +39,6 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   };
   const warn = (msg: string) => message(`${errStyle.yellow('warning:')} ${msg}`);
 
-  // --jq/--template see the document the command would print with --json (after masking and --fields): the whole
-  // of it, or each page with --all (RenderOptions.pageOf). Their output streams to stdout as it is made.
-  const filtered = settings.jq !== null || settings.template !== null;
   const target = { limits: settings.limits, write: (s: string) => out.write(s), closed: () => out.closed, signal: options.signal, now: options.now };
   async function writeFiltered(doc: unknown): Promise<void> {
     if (settings.template) await settings.template.render(doc, target);

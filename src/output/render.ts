@@ -1,7 +1,8 @@
 // How records become bytes: each one shaped (masked, --fields checked and picked), then written as a list or one
 // record in the format's way, or handed to --jq/--template. createOutput (index.ts) puts these together per Output.
 import { FORMAT_SPECS, type Column, type Format, type OutputSettings, type RenderOptions } from './types.js';
-import { asRow, cellText, chooseColumns, formulaSafe, isRecord } from './cells.js';
+import { asRow, cellText, chooseColumns, formulaSafe } from './cells.js';
+import { isRecord } from '../lib/guards.js';
 import { getPath, pickFields, unknownFields, unknownFieldsMessage } from './fields.js';
 import { SqError, UsageError } from '../errors.js';
 import { maskSecrets, redactDeep } from '../lib/secrets.js';

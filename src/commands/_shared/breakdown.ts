@@ -3,8 +3,7 @@
 // goes to stderr with the hints.
 import type { Ctx } from '../../cli/context.js';
 import type { Column } from '../../output/index.js';
-
-type Rec = Record<string, unknown>;
+import type { Rec } from '../../lib/guards.js';
 
 export async function printBreakdown(ctx: Ctx, doc: Rec, rows: Rec[], o: { title: string; columns: Column[]; total: string }): Promise<void> {
   // --jq and --template imply --json.

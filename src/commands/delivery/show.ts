@@ -3,9 +3,8 @@ import type { Column } from '../../output/types.js';
 import { nonEmpty, required, RUN_EVENTS } from '../../validate/index.js';
 import { storedDelivery, storedEvents } from '../../api/delivery.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { getSquidRecord } from './_shared/common.js';
-
-type Rec = Record<string, unknown>;
+import { getSquid } from '../../api/squids.js';
+import type { Rec } from '../../lib/guards.js';
 
 const onOff = (v: unknown) => (v === true ? 'active' : v === false ? 'inactive' : 'active?');
 
@@ -74,7 +73,8 @@ export default defineVerb({
     const ref = nonEmpty('--squid', required('--squid', opts.squid, 'the squid (hash, prefix or name)'));
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
-    const rec = await getSquidRecord(http, squid.id);
+    // The full squid record is where the stored delivery config lives (there is no GET /delivery).
+    const rec = await getSquid(http, squid.id);
     const d = storedDelivery(rec);
     const name = typeof rec.name === 'string' ? rec.name : squid.name;
     const out: Rec = { squid: squid.id, name, ...d };

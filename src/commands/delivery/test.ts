@@ -5,7 +5,8 @@ import { postDeliveryTest, storedDelivery, type TestKind, type TestResult } from
 import { isRecord } from '../../lib/guards.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { resolveSquid } from '../../api/resolve.js';
-import { getSquidRecord, readPassword, SQUID_OPTION, hideUrlSecrets } from './_shared/common.js';
+import { getSquid } from '../../api/squids.js';
+import { readPassword, SQUID_OPTION, hideUrlSecrets } from './_shared/common.js';
 import { shownUrl } from '../../lib/secrets.js';
 import { SFTP_LOGIN_OPTIONS } from './sftp.js';
 import { emailFlag } from './email.js';
@@ -30,7 +31,7 @@ async function storedFor(ctx: Ctx, ref: string | undefined): Promise<Stored> {
   if (ref === undefined) return { ftp: null, webhookUrl: null, email: null };
   const http = await ctx.http();
   const squid = await resolveSquid(http, nonEmpty('--squid', ref));
-  const d = storedDelivery(await getSquidRecord(http, squid.id));
+  const d = storedDelivery(await getSquid(http, squid.id));
   return {
     ftp: d.ftp_fields,
     webhookUrl: typeof d.webhook_fields?.url === 'string' ? d.webhook_fields.url : null,

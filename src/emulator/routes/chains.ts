@@ -7,12 +7,11 @@ import { runRecord } from '../records.js';
 import { newSquid, newTask } from '../seed.js';
 import { isoZ, isRecord, json, naiveUs, paramsKey } from '../util.js';
 import { chainView } from '../views.js';
-import { bodyObject, type Rec } from './common.js';
+import { bodyObject, MAX_CONCURRENCY, type Rec } from './common.js';
 import { slotsProblem } from './squids.js';
 
 /** Squids in one chain, the first source included: the link that would make a fourth is refused. */
 const MAX_DEPTH = 3;
-const MAX_CONCURRENCY = 20;
 const NO_CHAIN = 'No chain configured on this squid.';
 
 const err = (status: number, error: string) => json(status, { error });

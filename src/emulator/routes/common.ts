@@ -1,9 +1,11 @@
 // Lookups shared by the resource routes, each answering the endpoint's documented 404 shape.
 import type { EmuCore } from '../emu.js';
 import type { EmuRequest, EmuResponse } from '../types.js';
-import { errB, isRecord } from '../util.js';
+import { errB, isRecord, type Rec } from '../util.js';
 
-export type Rec = Record<string, unknown>;
+export type { Rec };
+/** The most workers a squid (or a chain's target) may run at once (the API's 400 above it). */
+export const MAX_CONCURRENCY = 20;
 type Lookup = { rec: Rec; res?: undefined } | { rec?: undefined; res: EmuResponse };
 
 export function bodyObject(req: EmuRequest): Rec {

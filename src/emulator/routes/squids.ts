@@ -9,9 +9,8 @@ import { paginate } from '../pagination.js';
 import { newSquid } from '../seed.js';
 import { errB, isoZ, isRecord, json } from '../util.js';
 import { runsOfSquid, squidDetailView, squidSummaryView } from '../views.js';
-import { bodyObject, findSquid, type Rec } from './common.js';
+import { bodyObject, findSquid, MAX_CONCURRENCY, type Rec } from './common.js';
 
-const MAX_CONCURRENCY = 20;
 
 function nameTaken(emu: EmuCore, name: string, except?: string): boolean {
   const n = name.trim().toLowerCase();

@@ -3,13 +3,15 @@
 import { readFile } from 'node:fs/promises';
 import type { ZodType } from 'zod';
 import { pickFields } from '../../output/fields.js';
-import type { PageSeen } from '../../cli/context.js';
+import { moreByEnvelope, type Envelope } from '../../api/pages.js';
 import type { KeyFile } from '../keys.js';
+import type { Rec } from '../../lib/guards.js';
+import { ENV_REF } from '../../account/delivery-file.js';
 
 export type Z = (typeof import('../sdk.js'))['z'];
 export type Shape = Record<string, ZodType>;
 export type ToolArgs = Record<string, unknown>;
-export type Rec = Record<string, unknown>;
+export type { Rec };
 
 /** read: always served; write: with --allow-writes; all: deletes and the billing reset, --allow-writes=all or named. */
 export type Access = 'read' | 'write' | 'all';
@@ -29,7 +31,7 @@ export class ToolError extends Error {
 /** What a tool can do: run verbs, read the signed download URL, and the server's settings. */
 export interface ToolEnv {
   /** `sq ARGV --json` in-process: its JSON (exit codes in `ok` are answers too); anything else throws ToolError. */
-  verb(argv: string[], opts?: { stdin?: string; write?: boolean; ok?: number[]; env?: Record<string, string> }): Promise<{ code: number; data: unknown; page?: PageSeen | null }>;
+  verb(argv: string[], opts?: { stdin?: string; write?: boolean; ok?: number[]; env?: Record<string, string> }): Promise<{ code: number; data: unknown; page?: Envelope<unknown> | null }>;
   /** The run's signed results URL (the user's own, short-lived), unmasked; null when its export is not ready. */
   downloadUrl(runId: string): Promise<string | null>;
   /** A path argument, resolved inside --root (refused without one, or outside it). */
@@ -114,23 +116,6 @@ export function fieldsOf(a: ToolArgs): string[] | undefined {
   if (Array.isArray(f) && f.length) return f.map(String);
   return undefined;
 }
-/**
- * Whether the API says another page follows `seen` (page `page` of `size`): its next link, else total_pages, else
- * total_results. A page's length says nothing (a server may answer a short page before the end); only an envelope
- * that says nothing at all falls back to it (a full page may have more).
- */
-export function moreFollow(seen: PageSeen | null | undefined, page: number, size: number, rows: number): boolean {
-  if (seen) {
-    if (typeof seen.next === 'string' && seen.next !== '') return true;
-    if ('next' in seen && seen.next === null) return false;
-    const at = typeof seen.page === 'number' && seen.page >= 1 ? seen.page : page;
-    if (typeof seen.total_pages === 'number') return at < seen.total_pages;
-    const per = typeof seen.limit === 'number' && seen.limit >= 1 ? seen.limit : size;
-    if (typeof seen.total_results === 'number') return at * per < seen.total_results;
-  }
-  return rows === size;
-}
-
 /** A page of a list verb as { items, next_cursor?, warning? }, rows compact and cut to `fields`. */
 export async function listPage(t: ToolEnv, a: ToolArgs, tool: string, argv: string[], row: (r: Rec) => Rec = (r) => r, paged = true): Promise<Rec> {
   const { page, size } = pageOf(a, tool);
@@ -140,9 +125,13 @@ export async function listPage(t: ToolEnv, a: ToolArgs, tool: string, argv: stri
   const rows = data;
   const fields = fieldsOf(a);
   const items = rows.map((r) => rec(fields ? pickFields(row(rec(r)), fields) : row(rec(r))));
-  // The next page is the one after the page the API answered (its own number, when it gives one).
+  // The next page is the one after the page the API answered (its own number and size, when it gives them).
   const at = typeof seen?.page === 'number' && seen.page >= 1 ? seen.page : page;
-  const more = paged && moreFollow(seen, page, size, rows.length);
+  const per = typeof seen?.limit === 'number' && seen.limit >= 1 ? seen.limit : size;
+  // Whether one follows is what the API says: its next link, else total_pages, else total_results. A page's length
+  // says nothing (a server may answer a short page before the end) unless the envelope says nothing at all.
+  const said = paged && seen ? moreByEnvelope(seen, at, at * per) : null;
+  const more = paged && (said ? said.more : rows.length === size);
   return { items, ...(more ? { next_cursor: encodeCursor(at + 1, size) } : {}), ...(seen?.warning ? { warning: seen.warning } : {}) };
 }
 
@@ -180,7 +169,6 @@ export function docInput(z: Z): Shape {
     file: z.string().min(1).optional().describe('only when the server runs with --root DIR: a path inside DIR (regular file, at most 1 MiB)'),
   };
 }
-const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** `--file` for the verb, and its stdin: the document inline, or a file under --root; ${VAR}s only from --secret-env. */
 export async function docFlags(t: ToolEnv, a: ToolArgs, tool: string): Promise<{ argv: string[]; stdin?: string }> {
   const doc = str(a, 'document');

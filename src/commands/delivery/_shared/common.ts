@@ -1,24 +1,15 @@
-// What the delivery verbs share: squid lookup, the --active/--inactive pair, secrets that must never come from
+// What the delivery verbs share: the --squid option, the --active/--inactive pair, secrets that must never come from
 // argv (visible in `ps` and shell history) and never leave in an error message, and the write itself.
 import type { Ctx } from '../../../cli/context.js';
-import type { HttpClient } from '../../../api/http.js';
 import { defineOptions, type OptionSpec } from '../../../cli/command.js';
 import { UsageError } from '../../../errors.js';
 import { exclusive, nonEmpty, required } from '../../../validate/index.js';
 import { readInput } from '../../../cli/stdin.js';
 import { postDelivery, type DeliveryBody } from '../../../api/delivery.js';
-import { isRecord } from '../../../lib/guards.js';
 import { flatten } from '../../../output/fields.js';
 import type { Column } from '../../../output/types.js';
 import { resolveSquid } from '../../../api/resolve.js';
-import { getSquid } from '../../../api/squids.js';
 import { webhookUrlSecrets } from '../../../lib/secrets.js';
-
-/** The full squid record, which is where the stored delivery config lives (there is no GET /delivery). */
-export async function getSquidRecord(http: HttpClient, id: string): Promise<Record<string, unknown>> {
-  const rec = await getSquid<unknown>(http, id);
-  return isRecord(rec) ? rec : {};
-}
 
 export const SQUID_OPTION = { flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name', complete: 'squid' } as const satisfies OptionSpec;
 

@@ -9,8 +9,7 @@ import { firstAccount, getAccount } from '../../../api/accounts.js';
 import { recordId, resolveAccount } from '../../../api/resolve.js';
 import { getCrawler } from '../../../api/crawlers.js';
 import { UsageError } from '../../../errors.js';
-
-type Rec = Record<string, unknown>;
+import type { Rec } from '../../../lib/guards.js';
 
 export async function pickAccount(ctx: Ctx, http: HttpClient, crawlerId: string, listed: Rec, given: string | undefined): Promise<string | null> {
   // A crawler named by its full id was not looked up: its record is read for its account type.
