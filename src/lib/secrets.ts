@@ -132,6 +132,9 @@ export function urlSecrets(url: string): string[] {
  * a validation error quotes) is masked on its text.
  */
 export function maskUrlQuery(text: string, mask: string = MASK, opts: { paths?: 'any-host' | 'webhook-hosts' } = {}): string {
+  // No "://", no URL: every string field of every record comes here, and this answers most without a regular expression
+  // (compiling those cost a call's first record ~0.5 ms).
+  if (!text.includes('://')) return text;
   if (!/^[a-z][a-z0-9+.-]*:\/\/([^?#\s]*\?|[^/?#\s]*@)/i.test(text)) {
     // No query and no password: only the path can hold a token, and the text alone tells (no parsing, for speed).
     const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#\s]*)(\/[^?#\s]*)/i.exec(text);
