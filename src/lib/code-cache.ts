@@ -175,11 +175,17 @@ export function loadParts(
   const tables = new Map<string, Record<string, (() => unknown) | undefined>>();
   const modules = new Map<string, unknown>();
   const saves: Array<ReturnType<typeof compileCached>> = [];
+  let build: string | undefined;
   const load = (part: string): Record<string, (() => unknown) | undefined> => {
     const file = part === 'sq' ? `${dist}/sq.cjs` : `${dist}/bundles/${part}.cjs`;
     // The parts are ASCII (esbuild.config.mjs): latin1 reads one straight into a one-byte string.
     const source = readFileSync(file, 'latin1');
     const first = part === 'sq';
+    // All parts of one build, or none: a part of another (an install or a build that stopped halfway) would hand out
+    // other modules than the core expects.
+    const id = source.slice(0, source.indexOf('\n'));
+    if (first) build = id;
+    else if (id !== build) throw new Error(`${file} is not of the same build as ${dist}/sq.cjs (${id || 'no build line'}, not ${build}): install sq again, or run \`npm run build\``);
     const compiled = compileCached(file, source, dir, first ? word : `${word}.${part}`, params, first ? mark : undefined);
     const module = { exports: {} as Record<string, (() => unknown) | undefined> };
     compiled.run(module.exports, partRequire, module, file, dist, globals.__sqHostImport, globals.__sqJq);

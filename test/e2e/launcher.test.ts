@@ -2,8 +2,9 @@
 // through the launcher's import(), and the lazy loads the bundle promises (esbuild.config.mjs).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sqBin } from '../helpers/cli.js';
@@ -44,6 +45,32 @@ describe('the bundle', () => {
     const r = await sqBin(['emulator', 'start', '--port', '0', '--seed', 'empty'], { timeout: 3000 });
     // Killed by the timeout once listening: what matters is that it got there.
     expect(r.stdout).toMatch(/^\{"base_url":"http:\/\/127\.0\.0\.1:\d+","token":"[^"]+"\}/);
+  });
+});
+
+describe('the parts', () => {
+  it('of another build are refused, naming the file, before any request', async () => {
+    // A copy of the package whose status part is of another build: a stopped install, a build that failed halfway.
+    const root = tempDir('sq-parts-');
+    const here = resolve(import.meta.dirname, '../..');
+    for (const d of ['bin', 'dist']) cpSync(join(here, d), join(root, d), { recursive: true });
+    cpSync(join(here, 'package.json'), join(root, 'package.json'));
+    symlinkSync(join(here, 'node_modules'), join(root, 'node_modules'));
+    const part = join(root, 'dist/bundles/status.cjs');
+    writeFileSync(part, readFileSync(part, 'latin1').replace(/^\/\/ sq bundle [0-9a-f]{16}\n/, '// sq bundle 0123456789abcdef\n'), 'latin1');
+    const copy = (args: string[]) =>
+      execa(process.execPath, [join(root, 'bin/sq.js'), ...args], {
+        env: { PATH: process.env.PATH ?? '', ...emu.env({ SQ_CONFIG_DIR: join(root, 'config'), SQ_CACHE_DIR: tempDir('sq-cache-'), SQ_NO_UPDATE_NOTIFIER: '1' }) },
+        extendEnv: false,
+        reject: false,
+      });
+    await emu.clearRequests();
+    const r = await copy(['status', '--json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/bundles\/status\.cjs is not of the same build as .*sq\.cjs .*install sq again/);
+    expect(await emu.requests()).toEqual([]);
+    // The parts of its own build are fine.
+    expect((await copy(['me', '--json'])).exitCode).toBe(0);
   });
 });
 
