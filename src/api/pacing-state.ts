@@ -11,7 +11,7 @@
 // alone, in memory, as if the cache were off.
 //
 // The lock is lib/lock.ts's withFileLock, as for the profile file: loaded with no package, it costs nothing at start.
-import { closeSync, constants, ftruncateSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, ftruncateSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { MAX_PAUSE_MS, MAX_RESET_WAIT_MS, MemoryStore, emptyState, isIdle, type BucketStore, type PaceState, type ServerBudget } from './pacing.js';
 import { withFileLock } from '../lib/lock.js';
 import { fnv1a64, pruneCacheDir } from '../lib/cache-file.js';
@@ -89,6 +89,32 @@ export class SharedStore implements BucketStore {
 
   async idle(): Promise<void> {
     await this.chain;
+  }
+
+  /**
+   * The prefix's state as the file has it now, read without the lock (Bucket.take's first look). Undefined when the
+   * file is missing, not ours, or does not parse (another process rewriting it at that moment): the locked update
+   * then decides.
+   */
+  peek(name: string): { state: PaceState; now: number } | undefined {
+    if (this.fallback) return undefined;
+    let fd: number | undefined;
+    try {
+      const file = (this.file ??= this.open());
+      let st: Stats;
+      ({ fd, st } = openRegularSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)));
+      if (process.getuid && (st.uid !== process.getuid() || (st.mode & 0o077) !== 0)) return undefined;
+      if (st.size === 0 || st.size > MAX_STATE_BYTES) return undefined;
+      const doc = JSON.parse(readFileSync(fd, 'utf8')) as { v?: unknown; buckets?: Record<string, unknown> } | null;
+      if (doc?.v !== VERSION || !doc.buckets || typeof doc.buckets !== 'object') return undefined;
+      const now = this.opts.now();
+      mark('pacing state');
+      return { state: sane(Object.hasOwn(doc.buckets, name) ? doc.buckets[name] : undefined, now), now };
+    } catch {
+      return undefined;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
   }
 
   /** The state file's path, once the directory is known to be ours and private. */

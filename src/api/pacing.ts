@@ -215,9 +215,37 @@ export function markSent(s: PaceState, rule: WindowRule | undefined, now: number
   return seq;
 }
 
-/** Records the answer to request `ticket` (or its failure, with nothing said), and what the server said. */
-export function markAnswer(s: PaceState, ticket: number, said: ServerSaid | null, now: number): void {
-  s.inflight = s.inflight.filter(([q]) => q !== ticket);
+/**
+ * Requests that other sq processes may send unseen at once: a request sent on a comfortable budget is recorded only
+ * with its answer (one locked write instead of two), so until then the others do not count it. A budget is
+ * comfortable only with more than this many requests to spare.
+ */
+export const UNSEEN_MARGIN = 32;
+
+/**
+ * Whether a request may go now without being recorded first (Bucket.take): nothing paused, and both the server's
+ * stated budget and the documented window have more than UNSEEN_MARGIN requests to spare. Read from a state seen
+ * without the lock: a state the others are rewriting at that moment is not comfortable (it does not parse).
+ */
+export function comfortable(s: PaceState, rule: WindowRule | undefined, now: number): boolean {
+  if (now < s.pausedUntil) return false;
+  settle(s, rule, now);
+  const b = s.server;
+  if (b && b.remaining - (s.seq - b.seq) - unsure(s, b) - reserveOf(b.limit) <= UNSEEN_MARGIN) return false;
+  return !rule || rule.count - s.sent.length > UNSEEN_MARGIN;
+}
+
+/** The ticket of a request sent on a comfortable budget (Bucket.take): recorded with its answer (markAnswer). */
+export const UNSEEN = -1;
+
+/**
+ * Records the answer to request `ticket` (or its failure, with nothing said), and what the server said. A request
+ * sent unseen (UNSEEN) is counted as sent first, as of now: later than it went, so it counts in the documented window
+ * a little longer, never less.
+ */
+export function markAnswer(s: PaceState, ticket: number, said: ServerSaid | null, now: number, rule?: WindowRule): void {
+  const t = ticket === UNSEEN ? markSent(s, rule, now) : ticket;
+  s.inflight = s.inflight.filter(([q]) => q !== t);
   if (!said) return;
   const { resetAt } = said;
   // An answer about a window that is over (it reset while the answer was on its way) says nothing about the current
@@ -264,6 +292,8 @@ export function waitNotice(name: string, v: Verdict, rule: WindowRule | undefine
 /** Where the prefixes keep their state. `update` runs one decision on a prefix's state at a time, with the time to use. */
 export interface BucketStore {
   update<T>(name: string, fn: (s: PaceState, now: number) => T): T | Promise<T>;
+  /** A prefix's state as it is now, read without the lock; undefined when it cannot be read that way. */
+  peek?(name: string): { state: PaceState; now: number } | undefined;
   /** Resolves when every update asked for so far is written. */
   idle(): Promise<void>;
 }
@@ -311,6 +341,10 @@ export class Bucket {
     // Many short waits (a new window's polls, every 200 ms) add up: the notice comes once the wait so far and the
     // next one pass NOTICE_AFTER_MS, however they are cut.
     let waited = 0;
+    // One read of the shared state, without its lock: with plenty to spare, the request goes at once and is recorded
+    // with its answer (answered), one locked write per request instead of two.
+    const seen = this.store.peek?.(this.name);
+    if (seen && comfortable(seen.state, this.rule, seen.now)) return UNSEEN;
     for (;;) {
       // Waiting happens here, outside the store's update (for a shared store: outside the lock).
       const r: Taken = await this.store.update(this.name, (s, now): Taken => {
@@ -334,7 +368,7 @@ export class Bucket {
 
   /** The answer to the request of `ticket` came (with what the server said of its window), or it failed (null). */
   answered(ticket: number, said: ServerSaid | null): void {
-    this.apply((s, now) => markAnswer(s, ticket, said, now));
+    this.apply((s, now) => markAnswer(s, ticket, said, now, this.rule));
   }
 
   /** Stop the whole prefix for `ms` (a 429's Retry-After). */

@@ -40,6 +40,43 @@ describe('shared pacing state', () => {
     expect(times).toEqual([0, 550, 1100, 1650, 2200, 2750]);
   });
 
+  it('with plenty to spare, a request goes on one read of the state, without the lock, and is written with its answer', async () => {
+    const dir = tempDir('sq-pace-');
+    const clock = fakeTime(START);
+    const a = proc(dir, clock, 'squids');
+    a.bucket.answered(await a.bucket.acquire(), { limit: 120, remaining: 119, resetAt: START + 60_000 });
+    await a.store.idle();
+    const file = stateFile(dir, KEY, ORIGIN);
+    const before = readFileSync(file, 'utf8');
+    expect(JSON.parse(before).buckets.squids.seq).toBe(1);
+    // Another process: its look at the state writes nothing, nor does it take the lock (a lock file held by nobody
+    // who would let go would otherwise hold it until the lock is stale).
+    const b = proc(dir, clock, 'squids');
+    writeFileSync(`${file}.lock`, '');
+    const ticket = await b.bucket.acquire();
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    fs.rmSync(`${file}.lock`);
+    b.bucket.answered(ticket, { limit: 120, remaining: 118, resetAt: START + 60_000 });
+    await b.store.idle();
+    const after = JSON.parse(readFileSync(file, 'utf8')).buckets.squids;
+    expect(after.seq).toBe(2);
+    expect(after.inflight).toEqual([]);
+    // What is left: the Remaining last said, less what was sent since.
+    expect(after.server.remaining - (after.seq - after.server.seq)).toBe(118);
+  });
+
+  it('near the end of the budget, a request is recorded under the lock before it goes', async () => {
+    const dir = tempDir('sq-pace-');
+    const clock = fakeTime(START);
+    const a = proc(dir, clock, 'squids');
+    a.bucket.answered(await a.bucket.acquire(), { limit: 120, remaining: 30, resetAt: START + 60_000 });
+    await a.store.idle();
+    const b = proc(dir, clock, 'squids');
+    const ticket = await b.bucket.acquire();
+    const file = stateFile(dir, KEY, ORIGIN);
+    expect(JSON.parse(readFileSync(file, 'utf8')).buckets.squids.inflight).toEqual([[ticket, START]]);
+  });
+
   it("one process's 429 pause holds the others", async () => {
     const dir = tempDir('sq-pace-');
     const clock = fakeTime(START);

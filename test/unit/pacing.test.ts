@@ -5,7 +5,10 @@ import {
   Bucket,
   DOCUMENTED,
   MAX_RESET_WAIT_MS,
+  UNSEEN,
+  UNSEEN_MARGIN,
   bucketFor,
+  comfortable,
   emptyState,
   markAnswer,
   markPause,
@@ -169,6 +172,36 @@ describe('what answers and sends change', () => {
     const u = emptyState();
     for (let i = 0; i < 300; i++) markSent(u, undefined, T + i);
     expect(u.sent).toHaveLength(0);
+  });
+});
+
+describe('comfortable: a request that may go unseen, recorded with its answer', () => {
+  const budget = (remaining: number, limit = 600): ServerBudget => ({ limit, remaining, seq: 0, resetAt: T + 30_000, until: T + 30_000 });
+  it.each([
+    ['a prefix nobody has paced yet', emptyState(), undefined, true],
+    ['a 429 pause', { ...emptyState(), pausedUntil: T + 1 }, undefined, false],
+    ['a server budget with the margin and its reserve to spare', { ...emptyState(), server: budget(30 + UNSEEN_MARGIN + 1) }, undefined, true],
+    ['a server budget down to the margin and its reserve (5% of 600)', { ...emptyState(), server: budget(30 + UNSEEN_MARGIN) }, undefined, false],
+    ['a server budget less what was sent since it was said', { ...emptyState(), seq: 10, server: budget(30 + UNSEEN_MARGIN + 5) }, undefined, false],
+    ['the documented window (108 a minute on squids) with room', { ...emptyState(), sent: Array(108 - UNSEEN_MARGIN - 1).fill(T - 1000) }, DOCUMENTED.squids, true],
+    ['the documented window down to the margin', { ...emptyState(), sent: Array(108 - UNSEEN_MARGIN).fill(T - 1000) }, DOCUMENTED.squids, false],
+    ['results, one request every 550 ms: never', emptyState(), DOCUMENTED.results, false],
+  ] as const)('%s: %s', (_what, state, rule, expected) => {
+    expect(comfortable(structuredClone(state) as PaceState, rule, T)).toBe(expected);
+  });
+
+  it('an unseen request is counted with its answer: sent once, not in flight, and what the server said kept', () => {
+    const s: PaceState = { ...emptyState(), seq: 4, inflight: [[4, T - 10]] };
+    markAnswer(s, UNSEEN, { limit: 120, remaining: 100, resetAt: T + 20_000 }, T, DOCUMENTED.squids);
+    expect(s.seq).toBe(5);
+    expect(s.sent).toEqual([T]);
+    // The other process's request is still in flight, and the server's Remaining is taken down by it.
+    expect(s.inflight).toEqual([[4, T - 10]]);
+    expect(s.server).toEqual({ limit: 120, remaining: 99, seq: 5, resetAt: T + 20_000, until: T + 20_000 });
+    // A failed one counts as sent all the same: it may have reached the server.
+    markAnswer(s, UNSEEN, null, T + 5, DOCUMENTED.squids);
+    expect(s.seq).toBe(6);
+    expect(s.sent).toEqual([T, T + 5]);
   });
 });
 
