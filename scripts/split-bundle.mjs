@@ -1,7 +1,8 @@
 // The CLI's bundle in parts (esbuild.config.mjs): dist/sq.cjs holds what every call runs (argv, the program's shell,
 // config, the HTTP client, output), and dist/bundles/<part>.cjs the modules only some calls load: a noun's verbs, the
-// MCP server, jq, the account-file engine… A call reads and compiles its parts alone: `sq me` 190 KB instead of the
-// whole 800, and with it the code cache, and the functions V8 sets up as a file starts (docs/performance.md).
+// MCP server, jq, the account-file engine… A call reads and compiles its parts alone: `sq me` and `sq squids list`
+// ~280 KB instead of the whole 800, and with it the code cache, and the functions V8 sets up as a file starts
+// (docs/performance.md).
 //
 // Each module is in exactly one part, so it is evaluated once and shared by every part that uses it (one config,
 // one pacing state, one error class per process). A part's import of a module of another part becomes
@@ -9,8 +10,10 @@
 // that part and initialising the module; each part exports a table of the modules other parts import from it.
 // Modules are split by what reaches them: a module that only one noun's verbs (or one lazily loaded feature) reach
 // statically is in that noun's part; one that several reach is in "shared"; what the core reaches is in the core.
-// Static imports only point from a part to one at least as widely used (a module that a shared module imports is
-// reached by every part that reaches the shared one), so loading a part never loops back.
+// Static imports mostly point from a part to one at least as widely used (a module that a shared module imports is
+// reached by every part that reaches the shared one). Where they do not (an npm package kept whole with its
+// importers), nothing loops either: a part's top level initialises no module, so loading one never loads another;
+// its modules are initialised one by one as they are required.
 import { build } from 'esbuild';
 
 /** What every call evaluates, and what it imports: the core (dist/sq.cjs). */
