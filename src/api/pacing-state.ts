@@ -49,6 +49,8 @@ export function stateFile(dir: string, token: string | null, origin: string): st
 
 export class SharedStore implements BucketStore {
   private chain: Promise<unknown> = Promise.resolve();
+  /** Updates of this process not written yet: while there are any, the file does not say all this process knows. */
+  private pending = 0;
   private file: string | undefined;
   private fallback: MemoryStore | undefined;
 
@@ -56,6 +58,7 @@ export class SharedStore implements BucketStore {
 
   update<T>(name: string, fn: (s: PaceState, now: number) => T): Promise<T> {
     // One decision at a time within the process too: its own lock would otherwise look held by someone else.
+    this.pending++;
     const p = this.chain.then(async () => {
       if (!this.fallback) {
         let file: string | undefined;
@@ -83,7 +86,7 @@ export class SharedStore implements BucketStore {
       }
       return this.fallback.update(name, fn);
     });
-    this.chain = p.catch(() => undefined);
+    this.chain = p.catch(() => undefined).finally(() => this.pending--);
     return p;
   }
 
@@ -93,11 +96,12 @@ export class SharedStore implements BucketStore {
 
   /**
    * The prefix's state as the file has it now, read without the lock (Bucket.take's first look). Undefined when the
-   * file is missing, not ours, or does not parse (another process rewriting it at that moment): the locked update
-   * then decides.
+   * file is missing, not ours, or does not parse (another process rewriting it at that moment), or when this process
+   * has an update not written yet: the locked update then decides, after it.
    */
   peek(name: string): { state: PaceState; now: number } | undefined {
-    if (this.fallback) return undefined;
+    // An answer or a 429 of this process still on its way to the file (Bucket.apply): the locked update comes after it.
+    if (this.fallback || this.pending > 0) return undefined;
     let fd: number | undefined;
     try {
       const file = (this.file ??= this.open());

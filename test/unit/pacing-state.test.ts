@@ -65,6 +65,23 @@ describe('shared pacing state', () => {
     expect(after.server.remaining - (after.seq - after.server.seq)).toBe(118);
   });
 
+  it("a 429 this process has not written yet holds its next request: the first look waits for the process's own updates", async () => {
+    const dir = tempDir('sq-pace-');
+    const clock = fakeTime(START);
+    const a = proc(dir, clock, 'squids');
+    a.bucket.answered(await a.bucket.acquire(), { limit: 120, remaining: 119, resetAt: START + 60_000 });
+    await a.store.idle();
+    const start = clock.t;
+    // The pause waits for the lock another process holds a moment: it is not in the file when the next request asks.
+    const file = stateFile(dir, KEY, ORIGIN);
+    writeFileSync(`${file}.lock`, '');
+    setTimeout(() => fs.rmSync(`${file}.lock`), 50);
+    a.bucket.pause(5000);
+    await a.bucket.acquire();
+    // At least the pause (a 429 also spends the server's window, here until its reset a minute on).
+    expect(clock.t - start).toBeGreaterThanOrEqual(5000);
+  });
+
   it('near the end of the budget, a request is recorded under the lock before it goes', async () => {
     const dir = tempDir('sq-pace-');
     const clock = fakeTime(START);
