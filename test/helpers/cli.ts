@@ -80,6 +80,20 @@ export async function sq(
 export const BIN = resolve(import.meta.dirname, '../../bin/sq.js');
 
 /**
+ * For a test that starts bin/sq.js itself (to signal it, or to read it as it runs): a fresh cache directory (SQ_CACHE_DIR)
+ * holding the run's code caches (test/helpers/code-cache-pool.ts), as sqBin gives each call; pacing state stays the
+ * call's own. Without one, every such call compiled the 800 KB bundle from source. `giveToPool(dir)` after a call
+ * that ended with exit 0 and no --jq adds what it wrote to the pool.
+ */
+export function binCacheDir(): string {
+  const dir = tempDir('sq-test-cache-');
+  fillFromPool(dir);
+  return dir;
+}
+
+export { giveToPool } from './code-cache-pool.js';
+
+/**
  * The built binary, as a user runs it. Needs `npm run build` first (npm test does it). Unless the test gives it a cache
  * directory (SQ_CACHE_DIR, XDG_CACHE_HOME or HOME), a fresh one of its own, as a user's first call has, but holding
  * the run's code caches (test/helpers/code-cache-pool.ts): the bundle starts warm, as it does for a user from the
@@ -91,8 +105,7 @@ export async function sqBin(
 ): Promise<SqResult> {
   const own = opts.env?.SQ_CONFIG_DIR === undefined ? ownConfigDir() : undefined;
   const givesCache = ['SQ_CACHE_DIR', 'XDG_CACHE_HOME', 'HOME'].some((k) => opts.env?.[k] !== undefined);
-  const cache = givesCache || args[0] === '__complete' ? undefined : tempDir('sq-test-cache-');
-  if (cache) fillFromPool(cache);
+  const cache = givesCache || args[0] === '__complete' ? undefined : binCacheDir();
   try {
     const r = await execa(process.execPath, [BIN, ...args], {
       env: { SQ_CONFIG_DIR: own, SQ_CACHE_DIR: cache, NO_COLOR: '1', SQ_NO_UPDATE_NOTIFIER: '1', ...opts.env },
