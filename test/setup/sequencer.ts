@@ -15,9 +15,8 @@ const FIRST = [
   'test/e2e/mcp.test.ts',
   'test/demo/tour.test.ts',
   // Small files that wait long, which the size order started last (the README's tours run their steps one after
-  // the other; stop signals, EPIPE pipes): on 2026-11-27 readme/tour started 152 s into a 163 s run.
+  // the other; stop signals): on 2026-11-27 readme/tour started 152 s into a 163 s run.
   'test/e2e/stop-reads.test.ts',
-  'test/output/stream.test.ts',
   'test/e2e/apply-interrupted.test.ts',
   'test/readme/tour.test.ts',
   'test/readme/everyday.test.ts',
