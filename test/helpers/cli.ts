@@ -82,8 +82,9 @@ export const BIN = resolve(import.meta.dirname, '../../bin/sq.js');
 /**
  * For a test that starts bin/sq.js itself (to signal it, or to read it as it runs): a fresh cache directory (SQ_CACHE_DIR)
  * holding the run's code caches (test/helpers/code-cache-pool.ts), as sqBin gives each call; pacing state stays the
- * call's own. Without one, every such call compiled the 800 KB bundle from source. `giveToPool(dir)` after a call
- * that ended with exit 0 and no --jq adds what it wrote to the pool.
+ * call's own. Without one, every such call compiled the 800 KB bundle from source: `sq squids list` measured ~0.08 s
+ * of CPU from a pooled cache against ~0.12 s without one (a word the pool does not hold yet costs the same as none).
+ * `giveToPool(dir)` after a call that ended with exit 0 and no --jq adds what it wrote to the pool.
  */
 export function binCacheDir(): string {
   const dir = tempDir('sq-test-cache-');
