@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
-import { BIN, tempConfigDir } from '../helpers/cli.js';
+import { BIN, binCacheDir, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
@@ -22,7 +22,7 @@ const SIGNALS = [
 async function interrupt(args: string[], signal: string, lines: number) {
   let stderr = '';
   const p = execa(process.execPath, [BIN, ...args], {
-    env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+    env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
     extendEnv: false,
     reject: false,
     input: '',

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { BIN } from '../helpers/cli.js';
+import { BIN, binCacheDir, giveToPool } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
@@ -21,11 +21,13 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const runPosts = async () => (await emu.requests('POST')).filter((r) => r.path === '/v1/runs');
 
 function start(args: string[], configDir: string, extra: Record<string, string> = {}): { child: ResultPromise; stderr: () => string; done: () => boolean } {
-  const child = execa(process.execPath, [BIN, ...args], { env: { ...emu.env(), SQ_CONFIG_DIR: configDir, SQ_CACHE_DIR: '', NO_COLOR: '1', ...extra }, extendEnv: false, reject: false });
+  const cache = binCacheDir();
+  const child = execa(process.execPath, [BIN, ...args], { env: { ...emu.env(), SQ_CONFIG_DIR: configDir, SQ_CACHE_DIR: cache, NO_COLOR: '1', ...extra }, extendEnv: false, reject: false });
   let err = '';
   let finished = false;
   child.stderr!.on('data', (d: Buffer) => (err += d));
   void child.finally(() => (finished = true));
+  void child.then((r) => r.exitCode === 0 && giveToPool(cache));
   return { child, stderr: () => err, done: () => finished };
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { BIN, tempConfigDir } from '../helpers/cli.js';
+import { BIN, binCacheDir, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
@@ -14,7 +14,7 @@ it('killed mid-wait, then run again: one run, resumed, and its results in the fi
   const file = join(tempDir('sq-go-e2e-'), 'out.csv');
   const args = ['go', 'amazon-products', 'https://www.amazon.com/s?k=e2e+go', '-p', 'max_results=20', '-o', file, '--interval', '200ms'];
   // The emulator's clock stands still: the run stays in progress while sq waits.
-  const child = execa(process.execPath, [BIN, ...args], { env: { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' }, extendEnv: false, reject: false });
+  const child = execa(process.execPath, [BIN, ...args], { env: { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1' }, extendEnv: false, reject: false });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d));
   for (let i = 0; i < 300 && !/run [0-9a-f]+ started/.test(err); i++) await new Promise((r) => setTimeout(r, 50));
@@ -26,7 +26,7 @@ it('killed mid-wait, then run again: one run, resumed, and its results in the fi
 
   // The clock moves only once the rerun has chosen its run: moved earlier (a slow start on a loaded machine), the
   // first run could finish before it is looked for, and a finished run is rightly not resumed.
-  const second = execa(process.execPath, [BIN, ...args], { env: { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' }, extendEnv: false, reject: false });
+  const second = execa(process.execPath, [BIN, ...args], { env: { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1' }, extendEnv: false, reject: false });
   let err2 = '';
   let done = false;
   second.stderr!.on('data', (d: Buffer) => (err2 += d));

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { BIN, binCacheDir, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
 import { ndjson } from '../helpers/json.js';
@@ -64,7 +64,7 @@ describe('results list --all', () => {
     await emu.faults([{ path: '/v1/results', action: 'delay', ms: 200 }]);
     const dir = tempDir('sq-exp-');
     const p = execa(process.execPath, [BIN, 'results', 'list', '--run', runId, '--all', '-o', join(dir, 'x.csv')], {
-      env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+      env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
       extendEnv: false,
       reject: false,
     });

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { BIN, binCacheDir, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
 import { ndjson } from '../helpers/json.js';
@@ -40,7 +40,7 @@ async function failPage(n: number): Promise<void> {
 /** The built binary with stdout kept byte for byte (sqBin strips the final newline). */
 async function raw(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const r = await execa(process.execPath, [BIN, ...args], {
-    env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+    env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
     extendEnv: false,
     reject: false,
     stripFinalNewline: false,
@@ -66,7 +66,7 @@ async function stoppedAtPage3(format: string) {
  */
 async function shell(script: string, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   const r = await execa('bash', ['--norc', '--noprofile', '-c', `sq() { "$SQ_NODE" "$SQ_BIN" "$@"; }\n${script}`, 'bash', ...args], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir('sq-home-'), SQ_NODE: process.execPath, SQ_BIN: BIN, SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir('sq-home-'), SQ_NODE: process.execPath, SQ_BIN: BIN, SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
     extendEnv: false,
     reject: false,
     timeout: 60_000,
@@ -120,7 +120,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
     const file = join(dir, 'out.ndjson');
     const checkpoint = join(dir, '.out.ndjson.sq-checkpoint');
     const p = execa(process.execPath, [BIN, 'results', 'list', '--run', runId, '--all', '-o', file], {
-      env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+      env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
       extendEnv: false,
       reject: false,
     });
@@ -311,7 +311,7 @@ describe('one export at a time per file', () => {
   /** Starts `sq results list … -o file` in the background and resolves once it holds the export's lock. */
   async function startSlow(file: string, extra: string[] = []) {
     const p = execa(process.execPath, [BIN, 'results', 'list', '--run', runId, '--all', '-o', file, ...extra], {
-      env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+      env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
       extendEnv: false,
       reject: false,
       timeout: 60_000,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { BIN, binCacheDir, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
 import { listenLocal } from '../helpers/net.js';
@@ -31,7 +31,7 @@ async function logged(): Promise<J[]> {
 function run(args: string[], cwd?: string) {
   return execa(process.execPath, [BIN, ...args], {
     cwd,
-    env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+    env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
     extendEnv: false,
     reject: false,
     stripFinalNewline: false,

@@ -2,7 +2,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { BIN, binCacheDir, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 type J = Record<string, any>;
@@ -66,7 +66,7 @@ describe('a virtual clock moved by the test', () => {
 
   function spawn(args: string[]) {
     return execa(process.execPath, [BIN, ...args], {
-      env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+      env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
       extendEnv: false,
       reject: false,
       timeout: 60_000,

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readlinkSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
-import { BIN, tempConfigDir } from '../helpers/cli.js';
+import { BIN, binCacheDir, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
@@ -56,7 +56,7 @@ describe('a stop signal ends a read that waits for data', () => {
     it.each(READS)(`%s: ${signal} → exit ${code} within 1 s`, async (_name, args, from) => {
       // stdin is a pipe that stays open and empty, as under a CI runner or `sleep 1000 | sq …`.
       const p = execa(process.execPath, [BIN, ...args], {
-        env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env() },
+        env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
         extendEnv: false,
         stdin: 'pipe',
         reject: false,
@@ -82,7 +82,7 @@ describe('a stop signal ends a read that waits for data', () => {
 
 describe('input is capped at 16 MiB', () => {
   // Each sq runs under timeout(1), so that a broken read cannot leave it (and `yes`) running after the test.
-  const sh = (cmd: string) => execa('sh', ['-c', cmd], { env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', PATH: process.env.PATH!, ...emu.env() }, extendEnv: false, reject: false });
+  const sh = (cmd: string) => execa('sh', ['-c', cmd], { env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', PATH: process.env.PATH!, ...emu.env() }, extendEnv: false, reject: false });
 
   it.each([
     ['plan -f -', `yes 'x: 1' | timeout 20 "${process.execPath}" "${BIN}" plan -f -`, '--file: stdin holds more than 16 MiB'],

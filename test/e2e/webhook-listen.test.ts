@@ -3,7 +3,7 @@
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { BIN, binCacheDir, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import { ndjson } from '../helpers/json.js';
 
@@ -19,7 +19,7 @@ afterAll(() => {
 it('the listener prints the subscribed events of the run, never the unsubscribed ones, and stops with exit 0', async () => {
   emu.expectWrites('POST /v1/delivery', 'POST /v1/runs');
   listener = execa(process.execPath, [BIN, 'webhook', 'listen', '--port', '0', '--json'], {
-    env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' },
+    env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1' },
     extendEnv: false,
     reject: false,
   });

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sq } from '../helpers/cli.js';
+import { binCacheDir, sq } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { loadTree } from './tree.js';
 
@@ -46,7 +46,7 @@ describe('bin/sq.js and the pre-rendered help', () => {
   const run = (args: string[], stdout: 'pipe' | number = 'pipe', extra: Record<string, string> = {}) => {
     const log = join(tempDir('sq-help-log-'), 'load.log');
     const r = spawnSync(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, SQ_CONFIG_DIR: tempDir('sq-help-cfg-'), SQ_NO_UPDATE_NOTIFIER: '1', SQ_TEST_LOAD_LOG: log, ...extra },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, SQ_CONFIG_DIR: tempDir('sq-help-cfg-'), SQ_CACHE_DIR: binCacheDir(), SQ_NO_UPDATE_NOTIFIER: '1', SQ_TEST_LOAD_LOG: log, ...extra },
       stdio: ['ignore', stdout, 'pipe'],
       encoding: 'utf8',
     });

@@ -2,7 +2,8 @@
 // (bin/sq.js with execa, exactly as a user or a script runs it).
 import { PassThrough } from 'node:stream';
 import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { execa, type Options as ExecaOptions } from 'execa';
 import { run } from '../../src/cli/main.js';
 import { fakeSqClock } from './clock.js';
@@ -18,6 +19,17 @@ export interface SqResult {
 
 export function tempConfigDir(): string {
   return tempDir('sq-test-cfg-');
+}
+
+let calls = 0;
+/**
+ * The config dir of one sq or sqBin call that was given none: a fresh path under the file's temp dir, not made, as a
+ * user's first call finds none (sq makes it when it stores a profile). A directory made and removed for every call
+ * cost a mkdtemp and an rmdir each, and in a profiled run the workers spent ~12 s in those rmdirs, stalled behind
+ * other processes' fsyncs.
+ */
+function ownConfigDir(): string {
+  return join(tmpdir(), `sq-test-cfg-${process.pid}-${++calls}`);
 }
 
 /**
@@ -43,7 +55,7 @@ export async function sq(
   const stderr = capture();
   const stdin = new PassThrough();
   stdin.end(opts.stdin ?? '');
-  const own = opts.env?.SQ_CONFIG_DIR === undefined ? tempConfigDir() : undefined;
+  const own = opts.env?.SQ_CONFIG_DIR === undefined ? ownConfigDir() : undefined;
   // No update check against the real registry from a test on a terminal: the notice's own tests turn it back on.
   const env = { SQ_CONFIG_DIR: own, SQ_NO_UPDATE_NOTIFIER: '1', ...opts.env };
   const signal = opts.signal ?? new AbortController().signal;
@@ -60,12 +72,27 @@ export async function sq(
     await new Promise((r) => setImmediate(r));
     return { code, stdout: stdout.text(), stderr: stderr.text() };
   } finally {
-    // A config dir made for this one call is of no use after it.
+    // A config dir made for this one call (if sq made it) is of no use after it.
     if (own) rmSync(own, { recursive: true, force: true });
   }
 }
 
 export const BIN = resolve(import.meta.dirname, '../../bin/sq.js');
+
+/**
+ * For a test that starts bin/sq.js itself (to signal it, or to read it as it runs): a fresh cache directory (SQ_CACHE_DIR)
+ * holding the run's code caches (test/helpers/code-cache-pool.ts), as sqBin gives each call; pacing state stays the
+ * call's own. Without one, every such call compiled the 800 KB bundle from source: `sq squids list` measured ~0.08 s
+ * of CPU from a pooled cache against ~0.12 s without one (a word the pool does not hold yet costs the same as none).
+ * `giveToPool(dir)` after a call that ended with exit 0 and no --jq adds what it wrote to the pool.
+ */
+export function binCacheDir(): string {
+  const dir = tempDir('sq-test-cache-');
+  fillFromPool(dir);
+  return dir;
+}
+
+export { giveToPool } from './code-cache-pool.js';
 
 /**
  * The built binary, as a user runs it. Needs `npm run build` first (npm test does it). Unless the test gives it a cache
@@ -77,10 +104,9 @@ export async function sqBin(
   args: string[],
   opts: { env?: Record<string, string | undefined>; input?: string; timeout?: number } & Pick<ExecaOptions, 'cancelSignal'> = {},
 ): Promise<SqResult> {
-  const own = opts.env?.SQ_CONFIG_DIR === undefined ? tempConfigDir() : undefined;
+  const own = opts.env?.SQ_CONFIG_DIR === undefined ? ownConfigDir() : undefined;
   const givesCache = ['SQ_CACHE_DIR', 'XDG_CACHE_HOME', 'HOME'].some((k) => opts.env?.[k] !== undefined);
-  const cache = givesCache || args[0] === '__complete' ? undefined : tempDir('sq-test-cache-');
-  if (cache) fillFromPool(cache);
+  const cache = givesCache || args[0] === '__complete' ? undefined : binCacheDir();
   try {
     const r = await execa(process.execPath, [BIN, ...args], {
       env: { SQ_CONFIG_DIR: own, SQ_CACHE_DIR: cache, NO_COLOR: '1', SQ_NO_UPDATE_NOTIFIER: '1', ...opts.env },
