@@ -12,6 +12,7 @@ import { isRecord } from '../lib/guards.js';
 import { UsageError } from '../errors.js';
 import { BadPageError } from '../api/http-errors.js';
 import { pathOf, type Desired, type Rec } from './file.js';
+import type { Page } from '../api/records.js';
 
 export interface LiveSquid {
   id: string;
@@ -32,7 +33,7 @@ export interface LiveSquid {
 export async function listAll(http: HttpClient, path: string, query?: Record<string, string>, warn?: (w: string) => void): Promise<Rec[]> {
   const out: Rec[] = [];
   const listing = `GET ${path}${query ? `?${new URLSearchParams(query).toString()}` : ''}`;
-  const onPage = (p: { warning?: string; total_results?: number }) => {
+  const onPage = (p: Page<unknown>) => {
     if (!p.warning) return;
     const total = typeof p.total_results === 'number' ? ` of ${p.total_results} records` : '';
     throw new BadPageError(

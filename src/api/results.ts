@@ -1,7 +1,8 @@
 // Results: paging over GET /v1/results and a stable column order for tabular exports. Rows are heterogeneous
 // (a key missing from one row is present in another), so the header cannot come from whatever row arrives first.
 import type { HttpClient } from './http.js';
-import { pages, type Envelope, type PageOptions } from './pages.js';
+import { pages, type PageOptions } from './pages.js';
+import type { Page } from './records.js';
 import { getRun } from './runs.js';
 import { attributeList, getCrawlerAttributes } from './crawlers.js';
 import { getSquid } from './squids.js';
@@ -19,7 +20,7 @@ export function resultPages(
   http: HttpClient,
   scope: ResultScope,
   opts: PageOptions & { task?: string } = {},
-): AsyncGenerator<Envelope<Result>> {
+): AsyncGenerator<Page<Result>> {
   const query = { ...opts.query, ...scope, task: opts.task };
   return pages<Result>(http, '/v1/results', { ...opts, query });
 }

@@ -4,7 +4,8 @@ import { NotFoundError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { unexpectedWriteAnswer } from './http-errors.js';
 import { isRecord } from '../lib/guards.js';
-import { pages, type Envelope, type PageOptions } from './pages.js';
+import { pages, type PageOptions } from './pages.js';
+import type { Page } from './records.js';
 import { seg } from './path.js';
 import { isLoopbackHost } from '../lib/loopback.js';
 import { checks } from './checks.js';
@@ -65,7 +66,7 @@ export function getRunStats(http: HttpClient, runId: string): Promise<Record<str
   return http.get(runPath(runId, '/stats'), { expect: checks.runStats });
 }
 
-export function listRunPages(http: HttpClient, squidId: string, opts: PageOptions = {}): AsyncGenerator<Envelope<Run>> {
+export function listRunPages(http: HttpClient, squidId: string, opts: PageOptions = {}): AsyncGenerator<Page<Run>> {
   return pages<Run>(http, RUNS_PATH, { ...opts, query: { ...opts.query, squid: squidId } });
 }
 
@@ -73,7 +74,7 @@ export function listRunPages(http: HttpClient, squidId: string, opts: PageOption
  * The run's tasks. pagination.mdx names /runs/{run}/tasks, the reference page /runtasks?run=: try the first and
  * fall back to the second when it answers 404 before anything was read.
  */
-export async function* runTaskPages(http: HttpClient, runId: string, opts: PageOptions = {}): AsyncGenerator<Envelope> {
+export async function* runTaskPages(http: HttpClient, runId: string, opts: PageOptions = {}): AsyncGenerator<Page> {
   let yielded = false;
   try {
     for await (const p of pages(http, runPath(runId, '/tasks'), opts)) {
