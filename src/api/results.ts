@@ -2,12 +2,10 @@
 // (a key missing from one row is present in another), so the header cannot come from whatever row arrives first.
 import type { HttpClient } from './http.js';
 import { pages, type PageOptions } from './pages.js';
-import type { Page } from './records.js';
+import type { Page, Result } from './records.js';
 import { getRun } from './runs.js';
 import { attributeList, getCrawlerAttributes } from './crawlers.js';
 import { getSquid } from './squids.js';
-
-export type Result = Record<string, unknown>;
 
 /** Every export starts with these, whatever the crawler. */
 const LEAD_COLUMNS = ['id', 'squid', 'run', 'scraping_time'] as const;

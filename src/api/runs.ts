@@ -5,13 +5,11 @@ import type { HttpClient } from './http.js';
 import { unexpectedWriteAnswer } from './http-errors.js';
 import { isRecord } from '../lib/guards.js';
 import { pages, type PageOptions } from './pages.js';
-import type { Page } from './records.js';
+import type { Page, Run } from './records.js';
 import { seg } from './path.js';
 import { isLoopbackHost } from '../lib/loopback.js';
 import { checks } from './checks.js';
 import type { ExportFormat } from './export-formats.js';
-
-export type Run = Record<string, unknown> & { id?: string; status?: string };
 
 const TERMINAL = ['done', 'aborted', 'error'] as const;
 

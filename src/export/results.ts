@@ -2,11 +2,11 @@
 // that let an interrupted --all export continue (--resume) from its last whole page.
 import type { Ctx } from '../cli/context.js';
 import type { ExportPlan } from './plan.js';
-import type { Page } from '../api/records.js';
+import type { Page, Result } from '../api/records.js';
 import { FORMAT_SPECS } from '../output/types.js';
 import { finiteNumber } from '../lib/guards.js';
 import { isIdPrefix, resolveRun, resolveSquid, resolveTask } from '../api/resolve.js';
-import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../api/results.js';
+import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type ResultScope } from '../api/results.js';
 import { UsageError } from '../errors.js';
 import { AtomicFile } from '../lib/atomic-file.js';
 import { count } from '../io/progress.js';

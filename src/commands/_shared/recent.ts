@@ -5,7 +5,8 @@ import { parseApiTime } from '../../lib/api-time.js';
 import type { HttpClient } from '../../api/http.js';
 import { items, pages, saysMoreFollow } from '../../api/pages.js';
 import { recordId, type ApiRecord } from '../../api/resolve.js';
-import { RUNS_PATH, type Run } from '../../api/runs.js';
+import { RUNS_PATH } from '../../api/runs.js';
+import type { Run } from '../../api/records.js';
 import { SQUIDS_PATH } from '../../api/squids.js';
 
 /** Squid pages of 100 read at most (300 squids); more is reported as partial. */

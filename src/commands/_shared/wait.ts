@@ -14,8 +14,8 @@ import {
   MIN_POLL_MS,
   parsePercent,
   runStatus,
-  type Run,
 } from '../../api/runs.js';
+import type { Run } from '../../api/records.js';
 import { durationFlag } from '../../validate/index.js';
 import { formatDuration, MAX_INTERVAL_MS } from '../../validate/duration.js';
 import { Progress, count, elapsed } from '../../io/progress.js';
