@@ -6,13 +6,13 @@ import { NotFoundError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { items, pages, saysMoreFollow } from './pages.js';
 import { seg } from './path.js';
-import type { Squid } from './records.js';
+import type { Account, Crawler, Run, Squid, Task } from './records.js';
 
-export interface Resolved {
+export interface Resolved<T = Rec> {
   id: string;
   name: string;
   /** The list record that matched; for a full hash no lookup is made and this is `{id}`. */
-  record: Rec;
+  record: T;
 }
 
 const FULL_HASH = /^[0-9a-f]{32}$/i;
@@ -29,16 +29,16 @@ export function recordId(r: Rec): string {
   return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
 }
 
-export async function resolveSquid(http: HttpClient, ref: string): Promise<Resolved> {
+export async function resolveSquid(http: HttpClient, ref: string): Promise<Resolved<Squid>> {
   return resolve(http, ref, { noun: 'squid', path: '/v1/squids', keys: ['name'], nameFilter: 'name' });
 }
 
-export async function resolveCrawler(http: HttpClient, ref: string): Promise<Resolved> {
+export async function resolveCrawler(http: HttpClient, ref: string): Promise<Resolved<Crawler>> {
   return resolve(http, ref, { noun: 'crawler', path: '/v1/crawlers', keys: ['name', 'slug'] });
 }
 
 /** Accounts by id, unique id prefix, or exact username (the site login shown by `sq accounts list`). */
-export async function resolveAccount(http: HttpClient, ref: string): Promise<Resolved> {
+export async function resolveAccount(http: HttpClient, ref: string): Promise<Resolved<Account>> {
   const r = await resolve(http, ref, { noun: 'account', path: '/v1/accounts', keys: ['username'] });
   return { ...r, name: r.name || stringOf(r.record.username) };
 }
@@ -71,7 +71,7 @@ interface ChildOptions {
  * is looked up in --squid's records, else in every squid's (squids that never ran are skipped for runs). The scan is
  * complete, so a unique match is really unique, but capped at MAX_SCAN_REQUESTS requests.
  */
-export async function resolveRun(http: HttpClient, ref: string, opts: ChildOptions = {}): Promise<Resolved> {
+export async function resolveRun(http: HttpClient, ref: string, opts: ChildOptions = {}): Promise<Resolved<Run>> {
   return resolveChild(http, ref, opts, {
     noun: 'run',
     path: '/v1/runs',
@@ -81,7 +81,7 @@ export async function resolveRun(http: HttpClient, ref: string, opts: ChildOptio
   });
 }
 
-export async function resolveTask(http: HttpClient, ref: string, opts: ChildOptions = {}): Promise<Resolved> {
+export async function resolveTask(http: HttpClient, ref: string, opts: ChildOptions = {}): Promise<Resolved<Task>> {
   return resolveChild(http, ref, opts, {
     noun: 'task',
     path: '/v1/tasks',
