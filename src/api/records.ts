@@ -47,6 +47,7 @@ export type Balance = Read<typeof Balance>;
 
 /** A run's progress (percent_done "NN%", eta "∞"): only shown, so only its being an object is checked. */
 export const RunStats = z.looseObject({});
+export type RunStats = Read<typeof RunStats>;
 
 /** Counters may be missing or disagree with `data` (api-reference §15): pages.ts reads them defensively. */
 export function Page<T extends z.ZodMiniType>(item: T) {

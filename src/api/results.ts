@@ -2,7 +2,7 @@
 // (a key missing from one row is present in another), so the header cannot come from whatever row arrives first.
 import type { HttpClient } from './http.js';
 import { pages, type PageOptions } from './pages.js';
-import type { Page, Result } from './records.js';
+import type { Page, Result, Squid } from './records.js';
 import { getRun } from './runs.js';
 import { attributeList, getCrawlerAttributes } from './crawlers.js';
 import { getSquid } from './squids.js';
@@ -36,7 +36,7 @@ export async function crawlerAttributeNames(http: HttpClient, crawlerId: string)
 }
 
 /** The crawler behind a squid, or behind a run's squid. */
-export async function crawlerOf(http: HttpClient, scope: ResultScope, squidRecord?: Record<string, unknown>): Promise<string | null> {
+export async function crawlerOf(http: HttpClient, scope: ResultScope, squidRecord?: Squid): Promise<string | null> {
   let squidId = 'squid' in scope ? scope.squid : null;
   if (squidRecord && typeof squidRecord.crawler === 'string') return squidRecord.crawler;
   if (!squidId) {

@@ -5,7 +5,7 @@ import type { HttpClient } from './http.js';
 import { unexpectedWriteAnswer } from './http-errors.js';
 import { isRecord } from '../lib/guards.js';
 import { pages, type PageOptions } from './pages.js';
-import type { Page, Run } from './records.js';
+import type { Page, Run, RunStats } from './records.js';
 import { seg } from './path.js';
 import { isLoopbackHost } from '../lib/loopback.js';
 import { checks } from './checks.js';
@@ -13,7 +13,7 @@ import type { ExportFormat } from './export-formats.js';
 
 const TERMINAL = ['done', 'aborted', 'error'] as const;
 
-export function runStatus(run: Record<string, unknown> | null | undefined): string {
+export function runStatus(run: Run | null | undefined): string {
   return typeof run?.status === 'string' ? run.status.toLowerCase() : '';
 }
 
@@ -60,7 +60,7 @@ export function getRun(http: HttpClient, runId: string): Promise<Run> {
   return http.get<Run>(runPath(runId), { expect: checks.run });
 }
 
-export function getRunStats(http: HttpClient, runId: string): Promise<Record<string, unknown>> {
+export function getRunStats(http: HttpClient, runId: string): Promise<RunStats> {
   return http.get(runPath(runId, '/stats'), { expect: checks.runStats });
 }
 
