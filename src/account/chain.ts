@@ -4,8 +4,8 @@
 // then POST). `chain: null` removes it; no `chain:` key leaves it as it is.
 import { recordId } from '../api/resolve.js';
 import { chainPath, sameFieldMap, type ChainCreate, type ChainUpdate } from '../api/chains.js';
-import { isRecord } from '../lib/guards.js';
-import { pathOf, type DesiredSquid, type Rec } from './file.js';
+import { isRecord, type Rec } from '../lib/guards.js';
+import { pathOf, type DesiredSquid } from './file.js';
 import type { Crawler } from '../api/records.js';
 import type { ChainSpec } from './schema.js';
 import type { Change, Request, Step } from './step.js';

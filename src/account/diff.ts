@@ -8,7 +8,8 @@ import { DELIVERY_PATH, storedDelivery, storedEvents, type Channel, type Deliver
 import { diffDelivery } from './delivery-diff.js';
 import { RUN_EVENTS } from '../api/events.js';
 import { MASK } from '../lib/secrets.js';
-import { located, pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
+import { located, pathOf, type Desired, type DesiredSquid } from './file.js';
+import type { Rec } from '../lib/guards.js';
 import type { Account, Crawler, Squid, Task } from '../api/records.js';
 import { desiredCrawler, linkedAccounts, matchAccount, matchCrawler, type Live, type LiveSquid, liveSchedule } from './state.js';
 import { unknownSquidParams } from '../api/crawlers.js';

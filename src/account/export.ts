@@ -10,10 +10,9 @@ import { RUN_EVENTS } from '../api/events.js';
 import { compareApiTime } from '../lib/api-time.js';
 import { linkedAccounts, listAccounts, listAll, squidDetail, squidTasks, liveSchedule } from './state.js';
 import { taskValue } from './diff.js';
-import type { Rec } from './file.js';
 import type { Crawler, Squid, Task } from '../api/records.js';
 import { maskUrlAsWritten } from '../lib/secrets.js';
-import { isRecord } from '../lib/guards.js';
+import { isRecord, type Rec } from '../lib/guards.js';
 import { chainEntry } from './chain.js';
 import { VERSION } from '../version.js';
 

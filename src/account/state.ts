@@ -8,10 +8,10 @@ import { CRAWLERS_PATH, getCrawler, getCrawlerParams, squidParamNames } from '..
 import { recordId } from '../api/resolve.js';
 import { getAutoReset, type AutoReset } from '../api/billing.js';
 import { ACCOUNTS_PATH } from '../api/accounts.js';
-import { isRecord } from '../lib/guards.js';
+import { isRecord, type Rec } from '../lib/guards.js';
 import { UsageError } from '../errors.js';
 import { BadPageError } from '../api/http-errors.js';
-import { pathOf, type Desired, type Rec } from './file.js';
+import { pathOf, type Desired } from './file.js';
 import type { Account, Crawler, Page, Squid, Task } from '../api/records.js';
 
 export interface LiveSquid {

@@ -1,5 +1,6 @@
 // accounts_list, accounts_get: metadata and health only, never cookies or credentials.
-import { idOutput, listInput, listOutput, listPage, rec, type Rec, type ToolDef } from './kit.js';
+import { idOutput, listInput, listOutput, listPage, rec, type ToolDef } from './kit.js';
+import type { Rec } from '../../lib/guards.js';
 import type { Account } from '../../api/records.js';
 
 export const accountsList: ToolDef = {

@@ -12,7 +12,6 @@ import { ENV_REF } from '../../account/delivery-file.js';
 export type Z = (typeof import('../sdk.js'))['z'];
 export type Shape = Record<string, ZodType>;
 export type ToolArgs = Record<string, unknown>;
-export type { Rec };
 
 /** read: always served; write: with --allow-writes; all: deletes and the billing reset, --allow-writes=all or named. */
 export type Access = 'read' | 'write' | 'all';

@@ -1,6 +1,7 @@
 // The squids_* tools: list, show, estimate, create, update, attach an account, empty, deactivate, delete.
 import { pickFields } from '../../output/fields.js';
-import { dryRun, fieldsOf, flags, idOutput, listInput, listOutput, listPage, objOutput, paramFlags, paramsArg, rec, squidArg, ToolError, type Rec, type ToolDef } from './kit.js';
+import { dryRun, fieldsOf, flags, idOutput, listInput, listOutput, listPage, objOutput, paramFlags, paramsArg, rec, squidArg, ToolError, type ToolDef } from './kit.js';
+import type { Rec } from '../../lib/guards.js';
 import { estimate } from './spend.js';
 import type { Squid } from '../../api/records.js';
 
