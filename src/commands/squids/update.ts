@@ -140,7 +140,7 @@ export default defineVerb({
 });
 
 /** A typo in a --param key would be stored silently: checked against what the squid's crawler declares. Returns the squid read. */
-async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], squid: Record<string, unknown>, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], squid: Squid, params: Record<string, unknown>): Promise<Squid> {
   const crawler = typeof squid?.crawler === 'string' ? squid.crawler : '';
   if (!crawler) return squid;
   const declared = squidParamNames(await getCrawlerParams(http, crawler));
@@ -155,7 +155,7 @@ async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], squid: 
  * The schedule that fires once `body` is written, when the squid is (and stays) active and the update sets or moves
  * it (--schedule, or --timezone on a scheduled squid); null when it turns nothing on.
  */
-function scheduleAfter(live: Record<string, unknown>, body: Record<string, unknown>): { cron: string; timezone: string } | null {
+function scheduleAfter(live: Squid, body: Record<string, unknown>): { cron: string; timezone: string } | null {
   if (live.is_active === false) return null;
   const had = liveSchedule(live);
   const cron = typeof body.cron_expression === 'string' ? body.cron_expression : body.cron_expression === null ? null : had?.cron;
