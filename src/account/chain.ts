@@ -4,14 +4,15 @@
 // then POST). `chain: null` removes it; no `chain:` key leaves it as it is.
 import { recordId } from '../api/resolve.js';
 import { chainPath, sameFieldMap, type ChainCreate, type ChainUpdate } from '../api/chains.js';
-import { isRecord } from '../lib/guards.js';
-import { pathOf, type DesiredSquid, type Rec } from './file.js';
+import { isRecord, type Rec } from '../lib/guards.js';
+import { pathOf, type DesiredSquid } from './file.js';
+import type { Crawler } from '../api/records.js';
 import type { ChainSpec } from './schema.js';
 import type { Change, Request, Step } from './step.js';
 import { matchCrawler, type LiveSquid } from './state.js';
 
 /** The live chain as the file writes it (target by slug when the crawler list has it), for the plan and export. */
-export function chainEntry(live: Rec, crawlers: Rec[]): ChainSpec {
+export function chainEntry(live: Rec, crawlers: Crawler[]): ChainSpec {
   const module = (isRecord(live.target_module) ? live.target_module : {}) as Rec;
   const crawler = crawlers.find((c) => recordId(c) === module.id);
   const out: ChainSpec = {
@@ -41,7 +42,7 @@ function settings(want: ChainSpec, live: Rec | null): { changes: Change[]; body:
 }
 
 /** The step for one squid's `chain:`, or none when it matches (or the file does not name it). */
-export function chainStep(s: DesiredSquid, have: LiveSquid | null, who: string, crawlers: Rec[], problems: string[]): Step | undefined {
+export function chainStep(s: DesiredSquid, have: LiveSquid | null, who: string, crawlers: Crawler[], problems: string[]): Step | undefined {
   const want = s.spec.chain;
   if (want === undefined) return undefined;
   const id = have?.id ?? null;

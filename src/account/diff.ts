@@ -8,7 +8,9 @@ import { DELIVERY_PATH, storedDelivery, storedEvents, type Channel, type Deliver
 import { diffDelivery } from './delivery-diff.js';
 import { RUN_EVENTS } from '../api/events.js';
 import { MASK } from '../lib/secrets.js';
-import { located, pathOf, type Desired, type DesiredSquid, type Rec } from './file.js';
+import { located, pathOf, type Desired, type DesiredSquid } from './file.js';
+import type { Rec } from '../lib/guards.js';
+import type { Account, Crawler, Squid, Task } from '../api/records.js';
 import { desiredCrawler, linkedAccounts, matchAccount, matchCrawler, type Live, type LiveSquid, liveSchedule } from './state.js';
 import { unknownSquidParams } from '../api/crawlers.js';
 import { crawlerAccountType } from '../api/account-links.js';
@@ -48,7 +50,7 @@ function same(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => same((a as Rec)[k], (b as Rec)[k]));
 }
 
-const notifyOf = (r: Rec): string => {
+const notifyOf = (r: Squid): string => {
   const v = (r.notifications_params as Rec | undefined)?.run_notify;
   return v === 'on_success' || v === 'on_error' ? v : 'none';
 };
@@ -60,7 +62,7 @@ interface Links {
 }
 
 /** The squid fields of the file against the record: changes for the plan, and the update body (API names). */
-function squidChanges(want: DesiredSquid, live: Rec | null, links?: Links): { changes: Change[]; body: Rec } {
+function squidChanges(want: DesiredSquid, live: Squid | null, links?: Links): { changes: Change[]; body: Rec } {
   const s = want.spec;
   const changes: Change[] = [];
   const body: Rec = {};
@@ -119,7 +121,7 @@ function squidChanges(want: DesiredSquid, live: Rec | null, links?: Links): { ch
  * The schedule that starts firing once this squid item is applied: the item sets a schedule or turns the squid on,
  * and afterwards the squid is active with a schedule. null when it turns nothing on.
  */
-function scheduleOn(want: DesiredSquid, live: Rec | null, changes: Change[]): { cron: string; timezone: string } | null {
+function scheduleOn(want: DesiredSquid, live: Squid | null, changes: Change[]): { cron: string; timezone: string } | null {
   const touched = changes.some((c) => (c.field === 'schedule' && c.to !== null) || (c.field === 'active' && c.to === true));
   if (!touched) return null;
   if (!(want.spec.active ?? (live ? live.is_active !== false : true))) return null;
@@ -147,7 +149,7 @@ function splitSchedule(body: Rec): { now: Rec; later: Rec } {
 }
 
 /** Why an account cannot serve the crawler's squid (its type is not the crawler's account_type), as the CLI says it. */
-function wrongType(account: Rec, crawler: Rec | undefined): string | null {
+function wrongType(account: Account, crawler: Crawler | undefined): string | null {
   if (!crawler) return null;
   const want = crawlerAccountType(crawler);
   const type = typeof account.type === 'string' ? account.type : '';
@@ -178,16 +180,16 @@ function accountLinks(s: DesiredSquid, live: Live, squidId: string | null, probl
 }
 
 /** A task of the file is present when every parameter it names has the same value on a live task (null: none). */
-function taskMatches(want: Rec, live: Rec): boolean {
+function taskMatches(want: Rec, live: Task): boolean {
   const p = (live.params ?? {}) as Rec;
   const none = (x: unknown) => x === undefined || x === null;
   return Object.entries(want).every(([k, v]) => (none(v) ? none(p[k]) : !none(p[k]) && String(p[k]) === String(v)));
 }
 
-const byUrl = new WeakMap<Rec[], Map<string, Rec[]>>();
+const byUrl = new WeakMap<Task[], Map<string, Task[]>>();
 
 /** The live tasks that can match: those with the same URL when the task has one (lists of thousands stay fast). */
-function candidates(want: Rec, live: Rec[]): Rec[] {
+function candidates(want: Rec, live: Task[]): Task[] {
   if (want.url === undefined) return live;
   let index = byUrl.get(live);
   if (!index) {
@@ -222,7 +224,7 @@ function maskAsWritten(stored: unknown, written: string): unknown {
 }
 
 /** The plan of one channel. `written`: its URL as the file writes it, when that takes a \${NAME} (see maskAsWritten). */
-export function deliveryChanges(body: DeliveryBody, channel: Channel, record: Rec | null, written?: string): { changes: Change[]; unverified: string[]; create: boolean } {
+export function deliveryChanges(body: DeliveryBody, channel: Channel, record: Squid | null, written?: string): { changes: Change[]; unverified: string[]; create: boolean } {
   const stored = storedDelivery(record ?? {});
   const key = CHANNEL_KEY[channel];
   const want = (key ? (body as Rec)[key] : body) as Rec;
@@ -244,7 +246,7 @@ export function deliveryChanges(body: DeliveryBody, channel: Channel, record: Re
   return { changes, unverified: create ? [] : diff.unverified, create };
 }
 
-function refusesCrawlerChange(want: DesiredSquid, live: LiveSquid, crawlers: Rec[]): void {
+function refusesCrawlerChange(want: DesiredSquid, live: LiveSquid, crawlers: Crawler[]): void {
   if (want.spec.crawler === undefined) return;
   const c = matchCrawler(want.spec.crawler, crawlers);
   const have = String(live.record.crawler ?? '');
@@ -363,7 +365,7 @@ function tasksSteps(s: DesiredSquid, have: LiveSquid | null, who: string, id: st
   if (!s.tasks) return [];
   const steps: Step[] = [];
   const liveTasks = have?.tasks ?? [];
-  const matched = new Set<Rec>();
+  const matched = new Set<Task>();
   const add = s.tasks.filter((t) => {
     const hits = candidates(t, liveTasks).filter((l) => taskMatches(t, l));
     for (const h of hits) matched.add(h);

@@ -10,9 +10,9 @@ import { RUN_EVENTS } from '../api/events.js';
 import { compareApiTime } from '../lib/api-time.js';
 import { linkedAccounts, listAccounts, listAll, squidDetail, squidTasks, liveSchedule } from './state.js';
 import { taskValue } from './diff.js';
-import type { Rec } from './file.js';
+import type { Crawler, Squid, Task } from '../api/records.js';
 import { maskUrlAsWritten } from '../lib/secrets.js';
-import { isRecord } from '../lib/guards.js';
+import { isRecord, type Rec } from '../lib/guards.js';
 import { chainEntry } from './chain.js';
 import { VERSION } from '../version.js';
 
@@ -68,7 +68,7 @@ export function webhookUrlWithRef(url: unknown, squid: string, used: Set<string>
   return `${origin}/${ref}`;
 }
 
-function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], accounts: string[], used: Set<string>, refs: string[] | null): Rec {
+function squidEntry(rec: Squid, tasks: Task[], crawlers: Crawler[], accounts: string[], used: Set<string>, refs: string[] | null): Rec {
   const crawler = crawlers.find((c) => recordId(c) === rec.crawler);
   const name = String(rec.name ?? recordId(rec));
   const run = (rec.notifications_params as Rec | undefined)?.run_notify;
@@ -118,7 +118,7 @@ function squidEntry(rec: Rec, tasks: Rec[], crawlers: Rec[], accounts: string[],
  * (--show-secrets).
  */
 export async function exportAccount(http: HttpClient, warn?: (w: string) => void, urlRefs: string[] | null = []): Promise<Rec> {
-  const [list, crawlers, ar] = [await listAll(http, SQUIDS_PATH, undefined, warn), await listAll(http, CRAWLERS_PATH, undefined, warn), await getAutoReset(http)];
+  const [list, crawlers, ar] = [await listAll<Squid>(http, SQUIDS_PATH, undefined, warn), await listAll<Crawler>(http, CRAWLERS_PATH, undefined, warn), await getAutoReset(http)];
   const accounts = await listAccounts(http, warn);
   const squids: Rec = {};
   const used = new Set<string>();

@@ -15,8 +15,6 @@ import { channelOf, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { accountSchema, type SquidSpec, type TaskValue } from './schema.js';
 import type { Rec } from '../lib/guards.js';
 
-export type { Rec };
-
 interface DesiredChannel {
   channel: Channel;
   body: DeliveryBody;

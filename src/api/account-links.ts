@@ -9,28 +9,29 @@ import { recordId } from './resolve.js';
 import { updateSquid } from './squids.js';
 import { ApiError, UsageError } from '../errors.js';
 import type { Rec } from '../lib/guards.js';
+import type { Account, Crawler } from './records.js';
 
 /** The account type a crawler's runs need (`account_type`, else the list sample's `account.type`), or null. */
-export function crawlerAccountType(crawler: Rec): string | null {
+export function crawlerAccountType(crawler: Crawler): string | null {
   if (typeof crawler.account_type === 'string' && crawler.account_type) return crawler.account_type;
   const a = crawler.account as Rec | null | undefined;
   return a && typeof a === 'object' && typeof a.type === 'string' && a.type ? a.type : null;
 }
 
-export async function allAccounts(http: HttpClient): Promise<Rec[]> {
-  const out: Rec[] = [];
-  for await (const a of items<Rec>(http, ACCOUNTS_PATH)) out.push(a);
+export async function allAccounts(http: HttpClient): Promise<Account[]> {
+  const out: Account[] = [];
+  for await (const a of items<Account>(http, ACCOUNTS_PATH)) out.push(a);
   return out;
 }
 
 /** The ids of the accounts linked to a squid (each account lists the squids using it), sorted. */
-export function linkedTo(accounts: Rec[], squidId: string): string[] {
-  const serves = (a: Rec) => Array.isArray(a.squids) && a.squids.some((s) => (s && typeof s === 'object' ? String((s as Rec).hash_value ?? (s as Rec).id ?? '') : String(s)) === squidId);
+export function linkedTo(accounts: Account[], squidId: string): string[] {
+  const serves = (a: Account) => Array.isArray(a.squids) && a.squids.some((s) => (s && typeof s === 'object' ? String((s as Rec).hash_value ?? (s as Rec).id ?? '') : String(s)) === squidId);
   return accounts.filter(serves).map(recordId).sort();
 }
 
 /** Healthy: status "200" (the condition a run checks) and not locked by another squid's run. */
-export function isHealthy(a: Rec): boolean {
+export function isHealthy(a: Account): boolean {
   return String(a.status) === '200' && (a.lock_time === undefined || a.lock_time === null);
 }
 
@@ -38,7 +39,7 @@ export function isHealthy(a: Rec): boolean {
  * Exit 2 before any write when an account is not of the crawler's type, naming both ("a Sales Navigator login on a
  * Twitter squid" would be linked without a word otherwise). A crawler without an account type takes none.
  */
-export function refuseWrongTypes(flag: string, accounts: Rec[], crawler: Rec, crawlerName: string): void {
+export function refuseWrongTypes(flag: string, accounts: Account[], crawler: Crawler, crawlerName: string): void {
   const want = crawlerAccountType(crawler);
   for (const a of accounts) {
     const type = typeof a.type === 'string' ? a.type : '';

@@ -4,6 +4,7 @@ import { ApiError, TimeoutError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { isRecord, type Rec } from '../lib/guards.js';
 import { seg } from './path.js';
+import type { Account } from './records.js';
 
 
 /**
@@ -54,7 +55,7 @@ export function parseCookies(text: string, flag = '--cookies-file'): Record<stri
 }
 
 /** GET /accounts/{id} answers a list envelope with one element; tolerate a bare record as well. */
-export function firstAccount(body: unknown, id: string): Rec {
+export function firstAccount(body: unknown, id: string): Account {
   if (isRecord(body) && Array.isArray(body.data)) {
     const a = body.data.find(isRecord);
     if (a) return a;
@@ -154,7 +155,7 @@ export function parseLimits(pairs: readonly string[]): Record<string, number> {
  * The limits an account takes and their maximum (null: none stated), from its type's `params.default`; undefined when
  * the account carries no such map (an unknown shape is never a reason to refuse: the API checks).
  */
-export function limitKeys(account: Rec): Record<string, number | null> | undefined {
+export function limitKeys(account: Account): Record<string, number | null> | undefined {
   const params = isRecord(account.params) ? account.params : undefined;
   const defaults = params && isRecord(params.default) ? params.default : undefined;
   if (!defaults || Object.keys(defaults).length === 0) return undefined;

@@ -5,6 +5,7 @@ import type { HttpClient } from './http.js';
 import { seg } from './path.js';
 import { closest } from '../lib/suggest.js';
 import { checks } from './checks.js';
+import type { Crawler } from './records.js';
 
 interface ParamRow extends Rec {
   level: 'task' | 'squid' | 'function';
@@ -41,7 +42,7 @@ export const CRAWLERS_PATH = '/v1/crawlers';
 const folded = (v: unknown) => (typeof v === 'string' ? v.toLowerCase().replace(/[-_\s]+/g, ' ').trim() : '');
 
 /** `sq crawlers list --search`: the text in the name, slug or description, case-insensitively ("-", "_" as spaces). */
-export function crawlerMatches(c: Rec, text: string): boolean {
+export function crawlerMatches(c: Crawler, text: string): boolean {
   const t = folded(text);
   return [c.name, c.slug, c.description].some((v) => folded(v).includes(t));
 }
@@ -50,8 +51,8 @@ function crawlerPath(id: string, sub = ''): string {
   return `${CRAWLERS_PATH}/${seg('crawler id', id)}${sub}`;
 }
 
-export function getCrawler(http: HttpClient, id: string): Promise<Rec> {
-  return http.get<Rec>(crawlerPath(id), { expect: checks.crawler });
+export function getCrawler(http: HttpClient, id: string): Promise<Crawler> {
+  return http.get<Crawler>(crawlerPath(id), { expect: checks.crawler });
 }
 
 export function getCrawlerParams(http: HttpClient, id: string): Promise<unknown> {

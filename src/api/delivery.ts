@@ -3,6 +3,7 @@
 import { isRecord } from '../lib/guards.js';
 import type { HttpClient } from './http.js';
 import { RUN_EVENTS, type RunEventName } from './events.js';
+import type { Squid } from './records.js';
 
 export type Channel = 'sftp' | 'webhook' | 'email' | 'sheet' | 's3';
 
@@ -97,7 +98,7 @@ export interface StoredDelivery {
   notifications: boolean | null;
 }
 
-export function storedDelivery(squid: Record<string, unknown>): StoredDelivery {
+export function storedDelivery(squid: Squid): StoredDelivery {
   const obj = (v: unknown) => (isRecord(v) && v.is_active !== false ? v : null);
   return {
     ftp_fields: obj(squid.ftp_fields),

@@ -6,6 +6,7 @@ import type { HttpClient } from './http.js';
 import { ApiError, NotFoundError } from '../errors.js';
 import { isRecord } from '../lib/guards.js';
 import { getBalance } from './user.js';
+import type { Balance, Crawler } from './records.js';
 import { getAutoReset } from './billing.js';
 import { autoResetCharges, balanceAfter, creditsLeft, type AutoResetFacts, type BalanceFacts } from '../billing/charges.js';
 
@@ -76,7 +77,7 @@ export async function getEstimate(http: HttpClient, squidId: string): Promise<Es
   return asEstimate(await http.post(ESTIMATE_PATH, { squid: squidId }, { readOnly: true }));
 }
 
-export function balanceFacts(v: Record<string, unknown>): BalanceFacts & Record<string, unknown> {
+export function balanceFacts(v: Balance): BalanceFacts & Record<string, unknown> {
   if (!num(v.available) || !num(v.consumed)) throw new ApiError('the API answered GET /v1/user/balance without numeric available and consumed');
   return { ...v, available: v.available, consumed: v.consumed };
 }
@@ -165,7 +166,7 @@ export async function chainCost(http: HttpClient, chain: { autostart?: unknown; 
     }
   }
   if (typeof mod.id === 'string') {
-    const c = await http.get<Record<string, unknown>>(`/v1/crawlers/${encodeURIComponent(mod.id)}`).catch(() => null);
+    const c = await http.get<Crawler>(`/v1/crawlers/${encodeURIComponent(mod.id)}`).catch(() => null);
     if (isRecord(c) && num(c.credits_per_row)) out.ratePerRow = c.credits_per_row;
   }
   return out;

@@ -7,20 +7,8 @@ import { RetryBudget, MAX_RETRIES, type HttpClient, type HttpResponse, type Requ
 import { InterruptedError, SqError } from '../errors.js';
 import { BadPageError } from './http-errors.js';
 import { errorMessage } from './messages.js';
-import { finiteNumber } from '../lib/guards.js';
-
-export interface Envelope<T = Record<string, unknown>> {
-  total_results?: number;
-  limit?: number;
-  page?: number;
-  total_pages?: number;
-  result_from?: number;
-  result_to?: number;
-  data: T[];
-  next?: string | null;
-  previous?: string | null;
-  warning?: string;
-}
+import { finiteNumber, type Rec } from '../lib/guards.js';
+import type { Page } from './records.js';
 
 export interface PageOptions {
   query?: RequestOptions['query'];
@@ -43,7 +31,7 @@ export interface PageOptions {
    */
   onWarning?: (warning: string) => void;
   /** Called with every envelope as it arrives (for "showing N of M" hints). */
-  onPage?: (page: Envelope<unknown>) => void;
+  onPage?: (page: Page<unknown>) => void;
   /**
    * Read exactly the one page startPage names (`--page N`): its records as the API gave them, a short one included
    * (the envelope, seen through onPage, says whether more follow); never the next page to fill it up.
@@ -54,17 +42,17 @@ export interface PageOptions {
 export const MAX_PAGE_SIZE = 100;
 
 /** The envelope, or a bare array (the quickstart treats /crawlers as one); null for anything else. */
-function asEnvelope<T>(body: unknown): Envelope<T> | null {
+function asEnvelope<T>(body: unknown): Page<T> | null {
   if (Array.isArray(body)) return { data: body as T[], total_results: body.length, page: 1, total_pages: 1 };
-  if (body && typeof body === 'object' && Array.isArray((body as Envelope<T>).data)) return body as Envelope<T>;
+  if (body && typeof body === 'object' && Array.isArray((body as Page<T>).data)) return body as Page<T>;
   return null;
 }
 
-export async function* pages<T = Record<string, unknown>>(
+export async function* pages<T = Rec>(
   http: HttpClient,
   path: string,
   opts: PageOptions = {},
-): AsyncGenerator<Envelope<T>> {
+): AsyncGenerator<Page<T>> {
   const size = Math.min(MAX_PAGE_SIZE, Math.max(1, opts.pageSize ?? MAX_PAGE_SIZE));
   let page = Math.max(1, opts.startPage ?? 1);
   let delivered = 0;
@@ -90,7 +78,7 @@ export async function* pages<T = Record<string, unknown>>(
       warned = true;
       opts.onWarning?.(env.warning);
     }
-    opts.onPage?.(env as Envelope<unknown>);
+    opts.onPage?.(env as Page<unknown>);
     let data = env.data;
     if (opts.maxItems !== undefined && delivered + data.length > opts.maxItems) data = data.slice(0, opts.maxItems - delivered);
     if (opts.onePage) {
@@ -135,7 +123,7 @@ async function fetchPage(
  * and reading must stop, raised once this page is out, so the pages read so far are kept (a resumable export can
  * continue them). A short page that more is said to follow is thrown at once.
  */
-function endOfListing<T>(env: Envelope<T>, page: number, size: number, fail: (what: string) => Error): { last: boolean; conflict: string | null } {
+function endOfListing<T>(env: Page<T>, page: number, size: number, fail: (what: string) => Error): { last: boolean; conflict: string | null } {
   // A server may serve smaller pages than asked for (its own maximum); its `limit` says so.
   const served = Math.min(size, positive(env.limit) ?? size);
   if (env.data.length < served) {
@@ -166,7 +154,7 @@ function endOfListing<T>(env: Envelope<T>, page: number, size: number, fail: (wh
  * A short last page is allowed (documented samples overstate total_results), but a whole listing that ends
  * below its own total is never silent.
  */
-function warnIfShort<T>(path: string, opts: PageOptions, env: Envelope<T>, page: number, delivered: number, total: number | null): void {
+function warnIfShort<T>(path: string, opts: PageOptions, env: Page<T>, page: number, delivered: number, total: number | null): void {
   const whole = opts.startPage === undefined || opts.earlier !== undefined;
   if (!whole || opts.maxItems !== undefined) return;
   const totalPages = finiteNumber(env.total_pages);
@@ -180,12 +168,12 @@ function warnIfShort<T>(path: string, opts: PageOptions, env: Envelope<T>, page:
 }
 
 /** Records one by one, across pages, as they arrive. */
-export async function* items<T = Record<string, unknown>>(http: HttpClient, path: string, opts: PageOptions = {}): AsyncGenerator<T> {
+export async function* items<T = Rec>(http: HttpClient, path: string, opts: PageOptions = {}): AsyncGenerator<T> {
   for await (const p of pages<T>(http, path, opts)) yield* p.data;
 }
 
 /** `next: null` or `page >= total_pages`: what ends a listing at a short page (the list-crawlers sample has both). */
-function endedByLinks(env: Envelope<unknown>, page: number): boolean {
+function endedByLinks(env: Page<unknown>, page: number): boolean {
   if ('next' in env && (env.next === null || env.next === undefined)) return true;
   const totalPages = finiteNumber(env.total_pages);
   return totalPages !== null && page >= totalPages;
@@ -198,7 +186,7 @@ function endedByLinks(env: Envelope<unknown>, page: number): boolean {
  * page past every counter (a listing that grows as it is read, a total_results that is understated); without it,
  * one page past the first counter that says the listing has ended.
  */
-function signals(env: Envelope<unknown>, page: number, size: number): { more: string[]; end: string[]; bound: number } {
+function signals(env: Page<unknown>, page: number, size: number): { more: string[]; end: string[]; bound: number } {
   const more: string[] = [];
   const end: string[] = [];
   const bounds: number[] = [];
@@ -220,7 +208,7 @@ function signals(env: Envelope<unknown>, page: number, size: number): { more: st
 }
 
 /** The envelope itself says another page follows: a next link, or page < total_pages (for callers that stop early). */
-export function saysMoreFollow(p: Envelope<unknown>): boolean {
+export function saysMoreFollow(p: Page<unknown>): boolean {
   if (typeof p.next === 'string' && p.next !== '') return true;
   return typeof p.page === 'number' && typeof p.total_pages === 'number' && p.page < p.total_pages;
 }
@@ -229,7 +217,7 @@ export function saysMoreFollow(p: Envelope<unknown>): boolean {
  * Whether the envelope says more records follow page `page` (whose last record is number `upTo`), by the first signal
  * it carries: its next link, else total_pages, else total_results; and that signal in words. Null: it carries none.
  */
-export function moreByEnvelope(env: Envelope<unknown>, page: number, upTo: number): { more: boolean; by: string } | null {
+export function moreByEnvelope(env: Page<unknown>, page: number, upTo: number): { more: boolean; by: string } | null {
   if (typeof env.next === 'string' && env.next !== '') return { more: true, by: 'its next link points to another page' };
   if (env.next === null) return { more: false, by: 'next is null' };
   const totalPages = finiteNumber(env.total_pages);

@@ -5,48 +5,67 @@
 // first problem into the text of an exit-1 error naming the endpoint (http.ts), never a wait on a run that is no run.
 // zod/mini: the functional build of zod, a fraction of its start-up cost (sq me parses its answer too).
 import * as z from 'zod/mini';
-import { jsonKind } from '../lib/guards.js';
+import { jsonKind, type Rec } from '../lib/guards.js';
 
 const id = z.string().check(z.minLength(1));
 const text = z.optional(z.nullable(z.string()));
 
+/**
+ * A record's type: the fields its schema checks, each optional, and every other field as `unknown`. A checked answer
+ * has them, but a listing's items are not checked one by one, and §15 asks for optional typing everywhere.
+ */
+type Read<S extends z.ZodMiniType> = Partial<z.infer<S>>;
+
 export const Squid = z.looseObject({ id, name: text });
-export type Squid = z.infer<typeof Squid>;
+export type Squid = Read<typeof Squid>;
 
 /** add/list/delete say `id`, get-task says `hash_value`. */
 export const Task = z.union([z.looseObject({ id }), z.looseObject({ hash_value: id })]);
-export type Task = z.infer<typeof Task>;
+export type Task = Read<typeof Task>;
 
 /** Status comes lowercase in JSON and UPPERCASE on some pages; `duration` as seconds or "H:MM:SS.ffffff". */
 export const Run = z.looseObject({ id, status: z.string() });
-export type Run = z.infer<typeof Run>;
+export type Run = Read<typeof Run>;
 
 export const Crawler = z.looseObject({ id, name: text, slug: text });
-export type Crawler = z.infer<typeof Crawler>;
+export type Crawler = Read<typeof Crawler>;
 
 export const Account = z.looseObject({ id });
-export type Account = z.infer<typeof Account>;
+export type Account = Read<typeof Account>;
 
 /** Result rows are open-ended objects whose keys vary row by row: only their being an object is checked. */
 export const Result = z.looseObject({});
-export type Result = z.infer<typeof Result>;
+export type Result = Read<typeof Result>;
 
 /** user-me.mdx's and authentication.mdx's samples differ; both carry the email. */
 export const User = z.looseObject({ email: z.string() });
-export type User = z.infer<typeof User>;
+export type User = Read<typeof User>;
 
 /** `available` is the period's whole allotment, `consumed` what was used: remaining is their difference. */
 export const Balance = z.looseObject({ available: z.number(), consumed: z.number() });
-export type Balance = z.infer<typeof Balance>;
+export type Balance = Read<typeof Balance>;
 
 /** A run's progress (percent_done "NN%", eta "∞"): only shown, so only its being an object is checked. */
 export const RunStats = z.looseObject({});
+export type RunStats = Read<typeof RunStats>;
 
 /** Counters may be missing or disagree with `data` (api-reference §15): pages.ts reads them defensively. */
 export function Page<T extends z.ZodMiniType>(item: T) {
   return z.looseObject({ data: z.array(item), total_results: z.optional(z.nullable(z.number())), next: z.optional(z.nullable(z.string())) });
 }
-export type Page<T> = { data: T[]; total_results?: number | null; next?: string | null; [k: string]: unknown };
+/** The pagination envelope as pages.ts reads it (checked by hand there: only `data` being a list is relied on). */
+export interface Page<T = Rec> {
+  total_results?: number | null;
+  limit?: number | null;
+  page?: number | null;
+  total_pages?: number | null;
+  result_from?: number | null;
+  result_to?: number | null;
+  data: T[];
+  next?: string | null;
+  previous?: string | null;
+  warning?: string;
+}
 
 /**
  * The check http.ts runs on an answer: null when it is `noun`, else what is wrong, with the field that is, e.g.

@@ -1,19 +1,18 @@
 // Turning what a user typed (hash, hash prefix, name, slug, username) into a squid, crawler or account id. The API only takes hashes,
 // and lists are paginated, so every page is searched: a name on page 2 must resolve as well as one on page 1.
 import { editDistance } from '../lib/suggest.js';
-import { stringOf } from '../lib/guards.js';
+import { stringOf, type Rec } from '../lib/guards.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { items, pages, saysMoreFollow } from './pages.js';
 import { seg } from './path.js';
+import type { Account, Crawler, Run, Squid, Task } from './records.js';
 
-export type ApiRecord = Record<string, unknown>;
-
-export interface Resolved {
+export interface Resolved<T = Rec> {
   id: string;
   name: string;
   /** The list record that matched; for a full hash no lookup is made and this is `{id}`. */
-  record: ApiRecord;
+  record: T;
 }
 
 const FULL_HASH = /^[0-9a-f]{32}$/i;
@@ -25,21 +24,21 @@ export function isFullHash(ref: string): boolean {
   return FULL_HASH.test(ref);
 }
 
-export function recordId(r: ApiRecord): string {
+export function recordId(r: Rec): string {
   const v = r.id ?? r.hash_value ?? r.hash;
   return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
 }
 
-export async function resolveSquid(http: HttpClient, ref: string): Promise<Resolved> {
+export async function resolveSquid(http: HttpClient, ref: string): Promise<Resolved<Squid>> {
   return resolve(http, ref, { noun: 'squid', path: '/v1/squids', keys: ['name'], nameFilter: 'name' });
 }
 
-export async function resolveCrawler(http: HttpClient, ref: string): Promise<Resolved> {
+export async function resolveCrawler(http: HttpClient, ref: string): Promise<Resolved<Crawler>> {
   return resolve(http, ref, { noun: 'crawler', path: '/v1/crawlers', keys: ['name', 'slug'] });
 }
 
 /** Accounts by id, unique id prefix, or exact username (the site login shown by `sq accounts list`). */
-export async function resolveAccount(http: HttpClient, ref: string): Promise<Resolved> {
+export async function resolveAccount(http: HttpClient, ref: string): Promise<Resolved<Account>> {
   const r = await resolve(http, ref, { noun: 'account', path: '/v1/accounts', keys: ['username'] });
   return { ...r, name: r.name || stringOf(r.record.username) };
 }
@@ -52,7 +51,7 @@ interface Kind {
   /** Query parameter that filters the list by name, when the endpoint has one. */
   nameFilter?: string;
   /** How a candidate is shown after its id (default: its name and slug). */
-  describe?: (r: ApiRecord) => string;
+  describe?: (r: Rec) => string;
   /** The command that lists them, for the "not found" hint. */
   listHint?: string;
 }
@@ -72,7 +71,7 @@ interface ChildOptions {
  * is looked up in --squid's records, else in every squid's (squids that never ran are skipped for runs). The scan is
  * complete, so a unique match is really unique, but capped at MAX_SCAN_REQUESTS requests.
  */
-export async function resolveRun(http: HttpClient, ref: string, opts: ChildOptions = {}): Promise<Resolved> {
+export async function resolveRun(http: HttpClient, ref: string, opts: ChildOptions = {}): Promise<Resolved<Run>> {
   return resolveChild(http, ref, opts, {
     noun: 'run',
     path: '/v1/runs',
@@ -82,7 +81,7 @@ export async function resolveRun(http: HttpClient, ref: string, opts: ChildOptio
   });
 }
 
-export async function resolveTask(http: HttpClient, ref: string, opts: ChildOptions = {}): Promise<Resolved> {
+export async function resolveTask(http: HttpClient, ref: string, opts: ChildOptions = {}): Promise<Resolved<Task>> {
   return resolveChild(http, ref, opts, {
     noun: 'task',
     path: '/v1/tasks',
@@ -97,7 +96,7 @@ export function isIdPrefix(ref: string): boolean {
   return ID_PREFIX.test(ref.trim());
 }
 
-function taskLabel(r: ApiRecord): string {
+function taskLabel(r: Rec): string {
   const p = r.params;
   if (p && typeof p === 'object') {
     const first = Object.values(p as Record<string, unknown>)[0];
@@ -117,21 +116,21 @@ async function resolveChild(http: HttpClient, rawRef: string, opts: ChildOptions
       `"${ref}" is a ${kind.noun} id prefix, and finding it would take more than ${MAX_SCAN_REQUESTS} requests; ` +
         `pass the full id${opts.squid === undefined ? ' or narrow the search with --squid' : ''}`,
     );
-  let squids: ApiRecord[];
+  let squids: Squid[];
   if (opts.squid !== undefined) squids = [(await resolveSquid(http, opts.squid)).record];
   else {
     squids = [];
-    for await (const p of pages<ApiRecord>(http, '/v1/squids', { pageSize: 100 })) {
+    for await (const p of pages<Squid>(http, '/v1/squids', { pageSize: 100 })) {
       squids.push(...p.data.filter((r) => r && typeof r === 'object'));
       if (++requests >= MAX_SCAN_REQUESTS && saysMoreFollow(p)) throw tooMany();
     }
   }
-  const all: ApiRecord[] = [];
+  const all: Rec[] = [];
   for (const s of squids) {
     const squidId = recordId(s);
     if (kind.noun === 'run' && s.total_runs === 0) continue;
     if (requests >= MAX_SCAN_REQUESTS) throw tooMany();
-    for await (const p of pages<ApiRecord>(http, kind.path, { pageSize: 100, query: { squid: squidId } })) {
+    for await (const p of pages<Rec>(http, kind.path, { pageSize: 100, query: { squid: squidId } })) {
       for (const r of p.data) if (r && typeof r === 'object') all.push({ ...r, squid_id: squidId, squid_name: stringOf(s.name) });
       if (++requests >= MAX_SCAN_REQUESTS && saysMoreFollow(p)) throw tooMany();
     }
@@ -162,13 +161,13 @@ async function resolve(http: HttpClient, rawRef: string, kind: Kind): Promise<Re
 
 const HEXISH = /^[0-9a-f]{4,}$/i;
 
-function found(match: ApiRecord): Resolved {
+function found(match: Rec): Resolved {
   return { id: recordId(match), name: stringOf(match.name), record: match };
 }
 
-async function collect(http: HttpClient, path: string, query?: Record<string, string>): Promise<ApiRecord[]> {
-  const all: ApiRecord[] = [];
-  for await (const r of items<ApiRecord>(http, path, { pageSize: 100, query })) {
+async function collect(http: HttpClient, path: string, query?: Record<string, string>): Promise<Rec[]> {
+  const all: Rec[] = [];
+  for await (const r of items<Rec>(http, path, { pageSize: 100, query })) {
     if (r && typeof r === 'object') all.push(r);
   }
   return all;
@@ -176,10 +175,10 @@ async function collect(http: HttpClient, path: string, query?: Record<string, st
 
 /** Pure matching over the full list; exported for tests. */
 export function pick(
-  all: ApiRecord[],
+  all: Rec[],
   ref: string,
   kind: Pick<Kind, 'noun' | 'keys' | 'describe' | 'listHint'> & { where?: string },
-): ApiRecord {
+): Rec {
   const exactId = all.filter((r) => recordId(r) === ref);
   if (exactId.length >= 1) return exactId[0];
 
@@ -215,7 +214,7 @@ export function pick(
 }
 
 /** Ids whose start is within a typo or two of the prefix (edit distance on the same length), closest first. */
-function nearestIds(all: ApiRecord[], lower: string): ApiRecord[] {
+function nearestIds(all: Rec[], lower: string): Rec[] {
   const allowed = Math.max(1, Math.floor(lower.length / 4));
   return all
     .map((r) => ({ r, d: editDistance(lower, recordId(r).toLowerCase().slice(0, lower.length)) }))
@@ -225,12 +224,12 @@ function nearestIds(all: ApiRecord[], lower: string): ApiRecord[] {
     .map((x) => x.r);
 }
 
-function line(r: ApiRecord, kind: Pick<Kind, 'describe'>): string {
+function line(r: Rec, kind: Pick<Kind, 'describe'>): string {
   const rest = kind.describe ? kind.describe(r) : `${stringOf(r.name)}${stringOf(r.slug) ? `  (${stringOf(r.slug)})` : ''}`;
   return `  ${recordId(r)}  ${rest}`;
 }
 
-function dedupe(rs: ApiRecord[]): ApiRecord[] {
+function dedupe(rs: Rec[]): Rec[] {
   const seen = new Set<string>();
   return rs.filter((r) => {
     const id = recordId(r);
@@ -240,7 +239,7 @@ function dedupe(rs: ApiRecord[]): ApiRecord[] {
   });
 }
 
-function ambiguous(ref: string, rs: ApiRecord[], kind: Pick<Kind, 'noun' | 'describe'>, how: string): never {
+function ambiguous(ref: string, rs: Rec[], kind: Pick<Kind, 'noun' | 'describe'>, how: string): never {
   const lines = rs.slice(0, MAX_LISTED).map((r) => line(r, kind));
   if (rs.length > MAX_LISTED) lines.push(`  …and ${rs.length - MAX_LISTED} more`);
   throw new UsageError(`"${ref}" is ambiguous: ${rs.length} ${kind.noun}s ${how}; pass a full id or a longer prefix`, {

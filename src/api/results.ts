@@ -1,12 +1,11 @@
 // Results: paging over GET /v1/results and a stable column order for tabular exports. Rows are heterogeneous
 // (a key missing from one row is present in another), so the header cannot come from whatever row arrives first.
 import type { HttpClient } from './http.js';
-import { pages, type Envelope, type PageOptions } from './pages.js';
+import { pages, type PageOptions } from './pages.js';
+import type { Page, Result, Squid } from './records.js';
 import { getRun } from './runs.js';
 import { attributeList, getCrawlerAttributes } from './crawlers.js';
 import { getSquid } from './squids.js';
-
-export type Result = Record<string, unknown>;
 
 /** Every export starts with these, whatever the crawler. */
 const LEAD_COLUMNS = ['id', 'squid', 'run', 'scraping_time'] as const;
@@ -19,7 +18,7 @@ export function resultPages(
   http: HttpClient,
   scope: ResultScope,
   opts: PageOptions & { task?: string } = {},
-): AsyncGenerator<Envelope<Result>> {
+): AsyncGenerator<Page<Result>> {
   const query = { ...opts.query, ...scope, task: opts.task };
   return pages<Result>(http, '/v1/results', { ...opts, query });
 }
@@ -37,7 +36,7 @@ export async function crawlerAttributeNames(http: HttpClient, crawlerId: string)
 }
 
 /** The crawler behind a squid, or behind a run's squid. */
-export async function crawlerOf(http: HttpClient, scope: ResultScope, squidRecord?: Record<string, unknown>): Promise<string | null> {
+export async function crawlerOf(http: HttpClient, scope: ResultScope, squidRecord?: Squid): Promise<string | null> {
   let squidId = 'squid' in scope ? scope.squid : null;
   if (squidRecord && typeof squidRecord.crawler === 'string') return squidRecord.crawler;
   if (!squidId) {

@@ -4,17 +4,16 @@ import { NotFoundError } from '../errors.js';
 import type { HttpClient } from './http.js';
 import { unexpectedWriteAnswer } from './http-errors.js';
 import { isRecord } from '../lib/guards.js';
-import { pages, type Envelope, type PageOptions } from './pages.js';
+import { pages, type PageOptions } from './pages.js';
+import type { Page, Run, RunStats } from './records.js';
 import { seg } from './path.js';
 import { isLoopbackHost } from '../lib/loopback.js';
 import { checks } from './checks.js';
 import type { ExportFormat } from './export-formats.js';
 
-export type Run = Record<string, unknown> & { id?: string; status?: string };
-
 const TERMINAL = ['done', 'aborted', 'error'] as const;
 
-export function runStatus(run: Record<string, unknown> | null | undefined): string {
+export function runStatus(run: Run | null | undefined): string {
   return typeof run?.status === 'string' ? run.status.toLowerCase() : '';
 }
 
@@ -61,11 +60,11 @@ export function getRun(http: HttpClient, runId: string): Promise<Run> {
   return http.get<Run>(runPath(runId), { expect: checks.run });
 }
 
-export function getRunStats(http: HttpClient, runId: string): Promise<Record<string, unknown>> {
+export function getRunStats(http: HttpClient, runId: string): Promise<RunStats> {
   return http.get(runPath(runId, '/stats'), { expect: checks.runStats });
 }
 
-export function listRunPages(http: HttpClient, squidId: string, opts: PageOptions = {}): AsyncGenerator<Envelope<Run>> {
+export function listRunPages(http: HttpClient, squidId: string, opts: PageOptions = {}): AsyncGenerator<Page<Run>> {
   return pages<Run>(http, RUNS_PATH, { ...opts, query: { ...opts.query, squid: squidId } });
 }
 
@@ -73,7 +72,7 @@ export function listRunPages(http: HttpClient, squidId: string, opts: PageOption
  * The run's tasks. pagination.mdx names /runs/{run}/tasks, the reference page /runtasks?run=: try the first and
  * fall back to the second when it answers 404 before anything was read.
  */
-export async function* runTaskPages(http: HttpClient, runId: string, opts: PageOptions = {}): AsyncGenerator<Envelope> {
+export async function* runTaskPages(http: HttpClient, runId: string, opts: PageOptions = {}): AsyncGenerator<Page> {
   let yielded = false;
   try {
     for await (const p of pages(http, runPath(runId, '/tasks'), opts)) {

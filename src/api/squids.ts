@@ -4,6 +4,7 @@ import type { HttpClient } from './http.js';
 import { seg } from './path.js';
 import { checks } from './checks.js';
 import type { Rec } from '../lib/guards.js';
+import type { Squid } from './records.js';
 
 /**
  * `k=v` → value. The text stays a string unless it is valid JSON, so `zip=01234` stays "01234" (a leading zero is
@@ -47,12 +48,12 @@ export function squidPath(id: string, sub = ''): string {
   return `${SQUIDS_PATH}/${seg('squid id', id)}${sub}`;
 }
 
-export function getSquid<T = Rec>(http: HttpClient, id: string): Promise<T> {
+export function getSquid<T = Squid>(http: HttpClient, id: string): Promise<T> {
   return http.get<T>(squidPath(id), { expect: checks.squid });
 }
 
-export function createSquid(http: HttpClient, body: Rec): Promise<Rec> {
-  return http.post<Rec>(SQUIDS_PATH, body, { expect: checks.squid });
+export function createSquid(http: HttpClient, body: Rec): Promise<Squid> {
+  return http.post<Squid>(SQUIDS_PATH, body, { expect: checks.squid });
 }
 
 /** The API updates with POST on the squid itself. */
@@ -74,7 +75,7 @@ export function withLiveParams(live: unknown, changes: Rec): Rec {
 
 /** Sets `changes` on the squid's params without dropping the others: reads the live params, sends them whole. */
 export async function updateSquidParams(http: HttpClient, id: string, changes: Rec, extra: Rec = {}): Promise<unknown> {
-  const squid = await getSquid<Rec>(http, id);
+  const squid = await getSquid(http, id);
   return updateSquid(http, id, { ...extra, params: withLiveParams(squid?.params, changes) });
 }
 

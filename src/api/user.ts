@@ -3,6 +3,7 @@
 // records.ts written by hand, so that it never loads zod (test/commands/answers-no-document.test.ts holds them equal).
 import { isRecord, jsonKind } from '../lib/guards.js';
 import type { HttpClient } from './http.js';
+import type { Balance, User } from './records.js';
 
 /** records.ts's User: both /me samples carry the email. */
 export function userProblem(d: unknown): string | null {
@@ -21,10 +22,10 @@ export function balanceProblem(d: unknown): string | null {
   return null;
 }
 
-export function getMe<T = Record<string, unknown>>(http: HttpClient): Promise<T> {
+export function getMe<T = User>(http: HttpClient): Promise<T> {
   return http.get<T>('/v1/me', { expect: userProblem });
 }
 
-export function getBalance<T = Record<string, unknown>>(http: HttpClient): Promise<T> {
+export function getBalance<T = Balance>(http: HttpClient): Promise<T> {
   return http.get<T>('/v1/user/balance', { expect: balanceProblem });
 }

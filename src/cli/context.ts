@@ -2,7 +2,7 @@
 // so tests can run the whole CLI in-process with captured streams, a temp config dir and the emulator's URL.
 import type { Output, OutputSettings } from '../output/types.js';
 import type { HttpClient } from '../api/http.js';
-import type { Envelope } from '../api/pages.js';
+import type { Page } from '../api/records.js';
 import type { ProfileStore } from '../config/store.js';
 
 export interface Prompter {
@@ -76,13 +76,13 @@ export interface Ctx {
    */
   runCommand?: (
     argv: string[],
-    init: { io: IO; env: Record<string, string | undefined>; now(): number; sleep(ms: number): Promise<void>; signal: AbortSignal; onPage?: (page: Envelope<unknown>) => void },
+    init: { io: IO; env: Record<string, string | undefined>; now(): number; sleep(ms: number): Promise<void>; signal: AbortSignal; onPage?: (page: Page<unknown>) => void },
   ) => Promise<number>;
   /**
    * Called with each list page's envelope as a list verb reads it (set by whoever runs the verb in-process: `sq mcp`
    * learns from it whether the API says more pages follow, rather than guessing from a page's length).
    */
-  onPage?: (page: Envelope<unknown>) => void;
+  onPage?: (page: Page<unknown>) => void;
   now(): number;
   sleep(ms: number): Promise<void>;
   /** Run at the end of the command, success or not (close pools, remove temp files). */

@@ -6,7 +6,8 @@
 import { defineOptions, type OptionsOf } from './command.js';
 import type { Ctx } from './context.js';
 import type { HttpClient } from '../api/http.js';
-import { pages, MAX_PAGE_SIZE, type Envelope, type PageOptions } from '../api/pages.js';
+import { pages, MAX_PAGE_SIZE, type PageOptions } from '../api/pages.js';
+import type { Page } from '../api/records.js';
 import type { Column, RenderOptions } from '../output/types.js';
 import { UsageError } from '../errors.js';
 import { exclusive, limitFlag, pageFlag } from '../validate/index.js';
@@ -81,7 +82,7 @@ export function tally(): Tally {
 }
 
 /** Records of the pages as they arrive, counting them into `seen`. */
-export async function* records<T>(source: AsyncIterable<Envelope<T>>, seen: Tally): AsyncGenerator<T> {
+export async function* records<T>(source: AsyncIterable<Page<T>>, seen: Tally): AsyncGenerator<T> {
   for await (const p of source) {
     seen.pages++;
     if (seen.total === null && typeof p.total_results === 'number') seen.total = p.total_results;
@@ -138,9 +139,9 @@ export async function printList(ctx: Ctx, http: HttpClient, path: string, o: Lis
 }
 
 async function* objects(
-  source: AsyncIterable<Envelope<Record<string, unknown>>>,
+  source: AsyncIterable<Page<Record<string, unknown>>>,
   map: ListOptions['map'],
-): AsyncGenerator<Envelope<Record<string, unknown>>> {
+): AsyncGenerator<Page<Record<string, unknown>>> {
   for await (const p of source) {
     const data = p.data.filter((r) => r && typeof r === 'object');
     yield { ...p, data: map ? data.map(map) : data };

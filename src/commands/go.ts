@@ -9,7 +9,8 @@ import { badTaskValues, getCrawlerParams, squidParamNames, unknownSquidParams } 
 import { resolveCrawler, resolveSquid, type Resolved } from '../api/resolve.js';
 import { createSquid, parseParams, SQUIDS_PATH, updateSquidParams } from '../api/squids.js';
 import { addTasks, taskBatches } from '../api/tasks.js';
-import { isTerminal, listRunPages, runStatus, type Run } from '../api/runs.js';
+import { isTerminal, listRunPages, runStatus } from '../api/runs.js';
+import type { Run } from '../api/records.js';
 import { fnv1a64 } from '../lib/cache-file.js';
 import { existsSync } from 'node:fs';
 import { checkNewOutput } from '../lib/atomic-file.js';

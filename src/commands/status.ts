@@ -4,8 +4,9 @@ import { defineVerb } from '../cli/command.js';
 import type { HttpClient } from '../api/http.js';
 import { getAutoReset, type AutoReset } from '../api/billing.js';
 import { items } from '../api/pages.js';
-import { recordId, type ApiRecord } from '../api/resolve.js';
-import { RUNS_PATH, type Run } from '../api/runs.js';
+import { recordId } from '../api/resolve.js';
+import { RUNS_PATH } from '../api/runs.js';
+import type { Balance, Run, User } from '../api/records.js';
 import { getBalance, getMe } from '../api/user.js';
 import { byNewest, listSquids, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './_shared/recent.js';
 import { TimeoutError } from '../errors.js';
@@ -117,8 +118,8 @@ async function readStatus(base: HttpClient, deadlineMs: number): Promise<Status>
 
 async function readParts(http: HttpClient, part: <T>(name: string, p: Promise<T>) => Promise<T>): Promise<Status> {
   const [me, balance, autoReset, squids] = await Promise.all([
-    part('the user (GET /v1/me)', getMe<Rec>(http)),
-    part('the balance (GET /v1/user/balance)', getBalance<Rec>(http)),
+    part('the user (GET /v1/me)', getMe(http)),
+    part('the balance (GET /v1/user/balance)', getBalance(http)),
     part('the auto-reset settings (GET /v1/plans/auto-reset)', getAutoReset(http)),
     part('the squid list (GET /v1/squids)', listSquids(http)),
   ]);
@@ -162,7 +163,7 @@ function strOrNull(v: unknown): string | null {
   return typeof v === 'string' && v !== '' ? v : null;
 }
 
-function userOf(me: Rec): Status['user'] {
+function userOf(me: User): Status['user'] {
   const plans = Array.isArray(me.plan) ? (me.plan as Rec[]) : [];
   const plan = plans.find((p) => lower(p?.status) === 'active') ?? plans[0];
   return {
@@ -173,7 +174,7 @@ function userOf(me: Rec): Status['user'] {
   };
 }
 
-function creditsOf(b: Rec): Status['credits'] {
+function creditsOf(b: Balance): Status['credits'] {
   const available = finiteNumber(b.available);
   const consumed = finiteNumber(b.consumed);
   return {
@@ -185,7 +186,7 @@ function creditsOf(b: Rec): Status['credits'] {
   };
 }
 
-function brief(r: ApiRecord): StatusRun {
+function brief(r: Run): StatusRun {
   return {
     id: recordId(r),
     squid: stringOf(r.squid),

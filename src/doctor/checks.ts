@@ -6,6 +6,7 @@ import type { Ctx } from '../cli/context.js';
 import type { ProfileStore } from '../config/store.js';
 import { resolveAuth } from '../config/resolve.js';
 import { RATE_LIMITS } from '../api/rate-limits.js';
+import type { User } from '../api/records.js';
 import { sane, stateFile } from '../api/pacing-state.js';
 import { cacheDir } from '../lib/cache-dir.js';
 import { AuthError, SqError } from '../errors.js';
@@ -153,7 +154,7 @@ export async function keyCheck(ctx: Ctx, store: ProfileStore, reachable: boolean
   if (!reachable) return fail('key', `a key from ${from}, not checked: the base URL did not answer`, 'fix base_url first');
   try {
     const http = await ctx.http();
-    const me = await http.get<Record<string, unknown>>('/v1/me');
+    const me = await http.get<User | null>('/v1/me');
     const who = typeof me?.email === 'string' ? ` (${me.email})` : '';
     return pass('key', `the key from ${from} is accepted${who}`);
   } catch (err) {

@@ -2,11 +2,11 @@
 // that let an interrupted --all export continue (--resume) from its last whole page.
 import type { Ctx } from '../cli/context.js';
 import type { ExportPlan } from './plan.js';
-import type { Envelope } from '../api/pages.js';
+import type { Page, Result } from '../api/records.js';
 import { FORMAT_SPECS } from '../output/types.js';
 import { finiteNumber } from '../lib/guards.js';
 import { isIdPrefix, resolveRun, resolveSquid, resolveTask } from '../api/resolve.js';
-import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type Result, type ResultScope } from '../api/results.js';
+import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type ResultScope } from '../api/results.js';
 import { UsageError } from '../errors.js';
 import { AtomicFile } from '../lib/atomic-file.js';
 import { count } from '../io/progress.js';
@@ -70,7 +70,7 @@ async function exportResults(ctx: Ctx, o: ExportPlan): Promise<number> {
   if (continued) checkTotal(continued, first.done ? null : finiteNumber(first.value.total_results), plan!.startOver);
   const columns = (continued?.columns ?? resultColumns(attributes, first.done ? [] : first.value.data)).map((key) => ({ key }));
   const seen = tally();
-  async function* all(): AsyncGenerator<Envelope<Result>> {
+  async function* all(): AsyncGenerator<Page<Result>> {
     if (first.done) return;
     yield first.value;
     for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;

@@ -1,9 +1,9 @@
 // A resumable export written as whole pages, each made durable before the checkpoint counts it.
 import type { Ctx } from '../cli/context.js';
-import type { Envelope } from '../api/pages.js';
+import type { Page, Result } from '../api/records.js';
 import type { OutputSettings } from '../output/types.js';
 import { finiteNumber } from '../lib/guards.js';
-import type { Result, ResultScope } from '../api/results.js';
+import type { ResultScope } from '../api/results.js';
 import { SqError } from '../errors.js';
 import { AtomicFile } from '../lib/atomic-file.js';
 import { Progress, count } from '../io/progress.js';
@@ -25,7 +25,7 @@ export async function resumableExport(
   ctx: Ctx,
   plan: ResumePlan,
   o: {
-    pages: AsyncIterable<Envelope<Result>>;
+    pages: AsyncIterable<Page<Result>>;
     seen: Tally;
     columns: { key: string }[];
     /** The plan's settings, its format among them. */

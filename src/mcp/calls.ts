@@ -6,7 +6,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { downloadUrl } from '../api/runs.js';
 import type { Ctx } from '../cli/context.js';
-import type { Envelope } from '../api/pages.js';
+import type { Page } from '../api/records.js';
 import { keyFile } from './keys.js';
 import { exitCodeName, InterruptedError } from '../errors.js';
 import type { Allow } from './access.js';
@@ -26,7 +26,7 @@ interface VerbOutcome {
   code: number;
   stdout: string;
   /** The last list page's envelope the verb read (what the API says about more pages), if it read one. */
-  page: Envelope<unknown> | null;
+  page: Page<unknown> | null;
   /** The error the verb printed (--json: one object on stderr), when it failed. */
   error: { code: number; status: number | null; message: string; details?: string[] } | null;
   /** Hints and warnings it printed on stderr. */
@@ -55,7 +55,7 @@ export async function runVerb(ctx: Ctx, argv: string[], stdin: string | undefine
   const globals = [...flags, '--json', '--no-input', '--no-color', ...(g.profile ? [`--profile=${g.profile}`] : []), ...(g.baseUrl ? [`--base-url=${g.baseUrl}`] : []), ...(g.insecureHttp ? ['--insecure-http'] : [])];
   const out = new Capture();
   const err = new Capture();
-  let page: Envelope<unknown> | null = null;
+  let page: Page<unknown> | null = null;
   const done = run([...head, ...globals, ...tail], {
     onPage: (p) => {
       page = p;
@@ -82,7 +82,7 @@ export async function runVerb(ctx: Ctx, argv: string[], stdin: string | undefine
     }
     notes.push(line);
   }
-  return { code, stdout: out.text, error, notes: notes.join('\n'), page: page as Envelope<unknown> | null };
+  return { code, stdout: out.text, error, notes: notes.join('\n'), page: page as Page<unknown> | null };
 }
 
 /** Whether a failed write reached the server: the CLI's own words for each case (src/api/http-errors.ts). */

@@ -4,8 +4,9 @@
 import { parseApiTime } from '../../lib/api-time.js';
 import type { HttpClient } from '../../api/http.js';
 import { items, pages, saysMoreFollow } from '../../api/pages.js';
-import { recordId, type ApiRecord } from '../../api/resolve.js';
-import { RUNS_PATH, type Run } from '../../api/runs.js';
+import { recordId } from '../../api/resolve.js';
+import { RUNS_PATH } from '../../api/runs.js';
+import type { Run, Squid } from '../../api/records.js';
 import { SQUIDS_PATH } from '../../api/squids.js';
 
 /** Squid pages of 100 read at most (300 squids); more is reported as partial. */
@@ -18,7 +19,7 @@ export const MAX_RECENT = 100;
 interface RecentRuns {
   /** Newest first, each with `squid_name` added. */
   runs: Run[];
-  squids: ApiRecord[];
+  squids: Squid[];
   /** Why the answer may miss runs ('' when it is complete). */
   partial: string;
 }
@@ -28,12 +29,12 @@ function timeOf(v: unknown): number {
   return parseApiTime(v) ?? Number.NEGATIVE_INFINITY;
 }
 
-export const byNewest = (a: ApiRecord, b: ApiRecord): number => timeOf(b.created_at) - timeOf(a.created_at);
+export const byNewest = (a: Run, b: Run): number => timeOf(b.created_at) - timeOf(a.created_at);
 
-export async function listSquids(http: HttpClient): Promise<{ squids: ApiRecord[]; partial: string }> {
-  const squids: ApiRecord[] = [];
+export async function listSquids(http: HttpClient): Promise<{ squids: Squid[]; partial: string }> {
+  const squids: Squid[] = [];
   let read = 0;
-  for await (const p of pages<ApiRecord>(http, SQUIDS_PATH, { pageSize: 100 })) {
+  for await (const p of pages<Squid>(http, SQUIDS_PATH, { pageSize: 100 })) {
     squids.push(...p.data.filter((s) => s && typeof s === 'object'));
     const more = saysMoreFollow(p);
     if (++read >= MAX_SQUID_PAGES && more) {
@@ -44,7 +45,7 @@ export async function listSquids(http: HttpClient): Promise<{ squids: ApiRecord[
 }
 
 /** The `limit` most recent runs across squids; runs of squids that never ran are not asked for. */
-export async function recentRuns(http: HttpClient, limit: number, known?: { squids: ApiRecord[]; partial: string }): Promise<RecentRuns> {
+export async function recentRuns(http: HttpClient, limit: number, known?: { squids: Squid[]; partial: string }): Promise<RecentRuns> {
   const { squids, partial: squidsPartial } = known ?? (await listSquids(http));
   const ordered = squids
     .filter((s) => s.total_runs !== 0 && s.last_run_at !== null)

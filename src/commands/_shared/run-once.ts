@@ -5,7 +5,8 @@
 import { ApiError, NotFoundError, UsageError } from '../../errors.js';
 import { readIdempotency, saveIdempotency, type RunMark } from '../../io/go-record.js';
 import type { HttpClient } from '../../api/http.js';
-import { getRun, listRunPages, startRun, type Run } from '../../api/runs.js';
+import { getRun, listRunPages, startRun } from '../../api/runs.js';
+import type { Run } from '../../api/records.js';
 import { parseApiTime } from '../../lib/api-time.js';
 
 /** Runs looked at for the one a cut-short POST started: the newest (the API lists the newest first). */

@@ -14,8 +14,8 @@ import {
   MIN_POLL_MS,
   parsePercent,
   runStatus,
-  type Run,
 } from '../../api/runs.js';
+import type { Run, RunStats } from '../../api/records.js';
 import { durationFlag } from '../../validate/index.js';
 import { formatDuration, MAX_INTERVAL_MS } from '../../validate/duration.js';
 import { Progress, count, elapsed } from '../../io/progress.js';
@@ -94,7 +94,7 @@ export async function waitForRun(ctx: Ctx, http: HttpClient, runId: string, s: W
     for (;;) {
       const run = await getRun(http, runId);
       const status = runStatus(run);
-      let stats: Record<string, unknown> | null = null;
+      let stats: RunStats | null = null;
       if (!isTerminal(status)) stats = await statsOrNull(http, runId);
       const snap = snapshot(run, stats);
       const state = snap.reason ? `${status} (${snap.reason})` : status;
@@ -145,7 +145,7 @@ export async function waitForRun(ctx: Ctx, http: HttpClient, runId: string, s: W
 }
 
 /** Stats only feed the progress display: a run without stats (404) is still waited for. */
-async function statsOrNull(http: HttpClient, runId: string): Promise<Record<string, unknown> | null> {
+async function statsOrNull(http: HttpClient, runId: string): Promise<RunStats | null> {
   try {
     return await getRunStats(http, runId);
   } catch (err) {
@@ -154,7 +154,7 @@ async function statsOrNull(http: HttpClient, runId: string): Promise<Record<stri
   }
 }
 
-function snapshot(run: Run, stats: Record<string, unknown> | null): Snapshot {
+function snapshot(run: Run, stats: RunStats | null): Snapshot {
   const status = runStatus(run);
   let percent = stats ? parsePercent(stats.percent_done) : null;
   if (status === 'done') percent = 100;

@@ -1,6 +1,7 @@
 import { resolveAccount } from '../../api/resolve.js';
 import { defineVerb } from '../../cli/command.js';
 import { firstAccount, getAccount, parseCookies, startSync, syncCode, waitForSync } from '../../api/accounts.js';
+import type { Account } from '../../api/records.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { readInput } from '../../cli/stdin.js';
 import { durationFlag, nonEmpty, required } from '../../validate/index.js';
@@ -61,7 +62,7 @@ export default defineVerb({
   },
 });
 
-function accountType(a: Record<string, unknown>): string {
+function accountType(a: Account): string {
   if (typeof a.type === 'string' && a.type !== '') return a.type;
   throw new ApiError('the account record has no type; pass --type (see `sq accounts types`)');
 }

@@ -6,6 +6,7 @@ import { confirmOrCancel } from '../../cli/confirm.js';
 import { openWeb, WEB_OPTION } from '../../cli/browser.js';
 import { getAutoReset, raisesCharges, setAutoReset, type AutoReset, type AutoResetUpdate } from '../../api/billing.js';
 import { getBalance } from '../../api/user.js';
+import type { Balance } from '../../api/records.js';
 import { autoResetStatusLines } from '../../billing/describe.js';
 import { autoResetFacts, balanceFacts } from '../../api/estimate.js';
 
@@ -39,7 +40,7 @@ function humanColumns(s: AutoReset): Column[] {
   ];
 }
 
-async function show(ctx: Ctx, s: AutoReset, title: string, balance?: Record<string, unknown>): Promise<void> {
+async function show(ctx: Ctx, s: AutoReset, title: string, balance?: Balance): Promise<void> {
   const table = ctx.out.spec.terminal;
   await ctx.out.record(s, { title, columns: table ? humanColumns(s) : undefined });
   if (!table) return;

@@ -1,6 +1,7 @@
 import { defineVerb } from '../../cli/command.js';
 import { CRAWLERS_PATH, crawlerMatches } from '../../api/crawlers.js';
 import { items } from '../../api/pages.js';
+import type { Crawler } from '../../api/records.js';
 import { DEFAULT_LIMIT, pagingFlags, pagingOptions, printList } from '../../cli/paging.js';
 import type { Column } from '../../output/types.js';
 import { UsageError } from '../../errors.js';
@@ -46,7 +47,7 @@ export default defineVerb({
     let found = 0;
     let more = false;
     async function* matches() {
-      for await (const c of items<Record<string, unknown>>(http, CRAWLERS_PATH, { pageSize: 100, onWarning: (w) => ctx.out.warn(w) })) {
+      for await (const c of items<Crawler>(http, CRAWLERS_PATH, { pageSize: 100, onWarning: (w) => ctx.out.warn(w) })) {
         if (!c || typeof c !== 'object' || !crawlerMatches(c, search!)) continue;
         if (found >= max) {
           more = true;

@@ -1,7 +1,8 @@
 import { defineVerb } from '../../cli/command.js';
 import type { HttpClient } from '../../api/http.js';
 import { AmbiguousWriteError, InterruptedWriteError } from '../../api/http.js';
-import { listRunPages, runStatus, startRun, type Run } from '../../api/runs.js';
+import { listRunPages, runStatus, startRun } from '../../api/runs.js';
+import type { Run } from '../../api/records.js';
 import { startRunWithKey, type RunOnce } from '../_shared/run-once.js';
 import { idempotencyPath } from '../../io/go-record.js';
 import { cacheDir } from '../../lib/cache-dir.js';

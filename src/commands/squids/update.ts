@@ -1,6 +1,7 @@
 import { defineVerb } from '../../cli/command.js';
 import { resolveAccount, resolveSquid } from '../../api/resolve.js';
 import { getSquid, parseParams, updateSquid, withLiveParams } from '../../api/squids.js';
+import type { Squid } from '../../api/records.js';
 import { getCrawler, getCrawlerParams, squidParamNames, unknownSquidParams } from '../../api/crawlers.js';
 import { changeLinks, refuseWrongTypes } from '../../api/account-links.js';
 import { firstAccount, getAccount } from '../../api/accounts.js';
@@ -95,12 +96,12 @@ export default defineVerb({
     const http = await ctx.http();
     const { id, record } = await resolveSquid(http, ref);
     // The squid as it is, read once for the checks that need it (params, account types, the schedule).
-    let live: Promise<Record<string, unknown>> | undefined;
-    const liveSquid = () => (live ??= getSquid<Record<string, unknown>>(http, id));
+    let live: Promise<Squid> | undefined;
+    const liveSquid = () => (live ??= getSquid(http, id));
     // Whether a schedule will fire needs is_active, and the zone it keeps: a name or prefix resolved from the list
     // says both when its record has them (the list may leave fields out; then the squid is read).
     const listedState = typeof record.is_active === 'boolean' && (body.timezone !== undefined || (record.schedule !== null && typeof record.schedule === 'object'));
-    const scheduleState = () => (listedState && !body.params ? Promise.resolve(record as Record<string, unknown>) : liveSquid());
+    const scheduleState = () => (listedState && !body.params ? Promise.resolve(record) : liveSquid());
     if (opts.accounts === false) body.accounts = [];
     // Every reference is looked up before the write: an unknown or ambiguous one sends nothing.
     const resolve = async (list: string[]) => [...new Map((await Promise.all(list.map((a) => resolveAccount(http, a)))).map((r) => [r.id, r.record])).entries()];
@@ -139,7 +140,7 @@ export default defineVerb({
 });
 
 /** A typo in a --param key would be stored silently: checked against what the squid's crawler declares. Returns the squid read. */
-async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], squid: Record<string, unknown>, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], squid: Squid, params: Record<string, unknown>): Promise<Squid> {
   const crawler = typeof squid?.crawler === 'string' ? squid.crawler : '';
   if (!crawler) return squid;
   const declared = squidParamNames(await getCrawlerParams(http, crawler));
@@ -154,7 +155,7 @@ async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], squid: 
  * The schedule that fires once `body` is written, when the squid is (and stays) active and the update sets or moves
  * it (--schedule, or --timezone on a scheduled squid); null when it turns nothing on.
  */
-function scheduleAfter(live: Record<string, unknown>, body: Record<string, unknown>): { cron: string; timezone: string } | null {
+function scheduleAfter(live: Squid, body: Record<string, unknown>): { cron: string; timezone: string } | null {
   if (live.is_active === false) return null;
   const had = liveSchedule(live);
   const cron = typeof body.cron_expression === 'string' ? body.cron_expression : body.cron_expression === null ? null : had?.cron;

@@ -1,5 +1,7 @@
 // accounts_list, accounts_get: metadata and health only, never cookies or credentials.
-import { idOutput, listInput, listOutput, listPage, rec, type Rec, type ToolDef } from './kit.js';
+import { idOutput, listInput, listOutput, listPage, rec, type ToolDef } from './kit.js';
+import type { Rec } from '../../lib/guards.js';
+import type { Account } from '../../api/records.js';
 
 export const accountsList: ToolDef = {
   name: 'accounts_list', title: 'List accounts', access: 'read',
@@ -17,7 +19,7 @@ export const accountsGet: ToolDef = {
   run: async (t, a) => accountRow(rec((await t.verb(['accounts', 'get', '--', String(a.account)])).data)),
 };
 /** An account's metadata: never its cookies, credentials or parameter tables. */
-function accountRow(a: Rec): Rec {
+function accountRow(a: Account): Rec {
   return rec({
     id: a.id, username: a.username, type: a.type, status: a.status, status_code_info: a.status_code_info, created_at: a.created_at,
     last_synchronization_time: a.last_synchronization_time, resets_in: a.resets_in, lock_time: a.lock_time, squids: a.squids,

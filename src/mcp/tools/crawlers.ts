@@ -1,15 +1,10 @@
 // crawlers_search, crawlers_get, crawlers_params: finding the crawler for a job and what it needs.
-import { idOutput, objOutput, rec, type Rec, type ToolDef } from './kit.js';
+import { idOutput, objOutput, rec, type ToolDef } from './kit.js';
+import type { Crawler } from '../../api/records.js';
+import { isRecord, type Rec } from '../../lib/guards.js';
 
-interface Crawler extends Rec {
-  id?: string;
-  name?: string;
-  slug?: string;
-  description?: string;
-  account?: { type?: string } | null;
-}
 const crawlerRow = (c: Crawler): Rec =>
-  rec({ id: c.id, name: c.name, slug: c.slug, credits_per_row: c.credits_per_row, is_premium: c.is_premium || undefined, has_issues: c.has_issues || undefined, account_type: c.account?.type });
+  rec({ id: c.id, name: c.name, slug: c.slug, credits_per_row: c.credits_per_row, is_premium: c.is_premium || undefined, has_issues: c.has_issues || undefined, account_type: isRecord(c.account) ? c.account.type : undefined });
 
 /** Words → the crawlers matching all of them; else up to 5 matching most of them, with the words each matched. */
 export function searchCrawlers(all: Crawler[], query: string): { exact: boolean; items: Rec[] } {

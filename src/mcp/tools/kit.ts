@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import type { ZodType } from 'zod';
 import { pickFields } from '../../output/fields.js';
-import { moreByEnvelope, type Envelope } from '../../api/pages.js';
+import { moreByEnvelope } from '../../api/pages.js';
+import type { Page } from '../../api/records.js';
 import type { KeyFile } from '../keys.js';
 import type { Rec } from '../../lib/guards.js';
 import { ENV_REF } from '../../account/delivery-file.js';
@@ -11,7 +12,6 @@ import { ENV_REF } from '../../account/delivery-file.js';
 export type Z = (typeof import('../sdk.js'))['z'];
 export type Shape = Record<string, ZodType>;
 export type ToolArgs = Record<string, unknown>;
-export type { Rec };
 
 /** read: always served; write: with --allow-writes; all: deletes and the billing reset, --allow-writes=all or named. */
 export type Access = 'read' | 'write' | 'all';
@@ -31,7 +31,7 @@ export class ToolError extends Error {
 /** What a tool can do: run verbs, read the signed download URL, and the server's settings. */
 export interface ToolEnv {
   /** `sq ARGV --json` in-process: its JSON (exit codes in `ok` are answers too); anything else throws ToolError. */
-  verb(argv: string[], opts?: { stdin?: string; write?: boolean; ok?: number[]; env?: Record<string, string> }): Promise<{ code: number; data: unknown; page?: Envelope<unknown> | null }>;
+  verb(argv: string[], opts?: { stdin?: string; write?: boolean; ok?: number[]; env?: Record<string, string> }): Promise<{ code: number; data: unknown; page?: Page<unknown> | null }>;
   /** The run's signed results URL (the user's own, short-lived), unmasked; null when its export is not ready. */
   downloadUrl(runId: string): Promise<string | null>;
   /** A path argument, resolved inside --root (refused without one, or outside it). */

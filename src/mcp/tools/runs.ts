@@ -1,5 +1,6 @@
 // The runs_* tools and go: list, show, wait, progress, cost, start (it spends credits), abort; go for a whole job.
-import { dryRun, flags, idOutput, listInput, listOutput, listPage, MAX_WAIT_S, objOutput, paramFlags, paramsArg, prefixSquid, rec, runArg, squidArg, str, ToolError, waitArg, type Rec, type ToolDef } from './kit.js';
+import { dryRun, flags, idOutput, listInput, listOutput, listPage, MAX_WAIT_S, objOutput, paramFlags, paramsArg, prefixSquid, rec, runArg, squidArg, str, ToolError, waitArg, type ToolDef } from './kit.js';
+import type { Rec } from '../../lib/guards.js';
 import { confirmation, once, runAnswer, runOutput, squidExists, startRun } from './spend.js';
 
 export const runsList: ToolDef = {

@@ -1,6 +1,7 @@
 // What starting a run needs: its estimate, the confirmation above --confirm-above, the start (and capped wait), and
 // idempotency keys that make a retry answer the first call's run.
-import { rec, str, ToolError, type Rec, type Shape, type ToolArgs, type ToolEnv, type Z } from './kit.js';
+import { rec, str, ToolError, type Shape, type ToolArgs, type ToolEnv, type Z } from './kit.js';
+import type { Rec } from '../../lib/guards.js';
 
 // ---- runs: estimates, confirmation, waiting
 

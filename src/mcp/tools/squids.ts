@@ -1,7 +1,9 @@
 // The squids_* tools: list, show, estimate, create, update, attach an account, empty, deactivate, delete.
 import { pickFields } from '../../output/fields.js';
-import { dryRun, fieldsOf, flags, idOutput, listInput, listOutput, listPage, objOutput, paramFlags, paramsArg, rec, squidArg, ToolError, type Rec, type ToolDef } from './kit.js';
+import { dryRun, fieldsOf, flags, idOutput, listInput, listOutput, listPage, objOutput, paramFlags, paramsArg, rec, squidArg, ToolError, type ToolDef } from './kit.js';
+import type { Rec } from '../../lib/guards.js';
 import { estimate } from './spend.js';
+import type { Squid } from '../../api/records.js';
 
 export const squidsList: ToolDef = {
   name: 'squids_list', title: 'List squids', access: 'read',
@@ -113,7 +115,7 @@ export const squidsDelete: ToolDef = {
 };
 
 /** A squid as an agent needs it: no masked download_url (results_url gives a usable one), nothing empty. */
-function squidRow(s: Rec): Rec {
+function squidRow(s: Squid): Rec {
   const { download_url: _url, ...rest } = s;
   return rec(rest);
 }

@@ -4,11 +4,13 @@
 import type { Ctx } from '../../../cli/context.js';
 import type { HttpClient } from '../../../api/http.js';
 import { items } from '../../../api/pages.js';
-import { recordId, resolveSquid, type ApiRecord } from '../../../api/resolve.js';
-import { RUNS_PATH, type Run } from '../../../api/runs.js';
+import { recordId, resolveSquid } from '../../../api/resolve.js';
+import { RUNS_PATH } from '../../../api/runs.js';
+import type { Run } from '../../../api/records.js';
 import { NotFoundError, UsageError } from '../../../errors.js';
 import { byNewest, listSquids } from '../../_shared/recent.js';
 import { nonEmpty } from '../../../validate/index.js';
+import type { Rec } from '../../../lib/guards.js';
 
 export const IN_PROGRESS = ['pending', 'running', 'paused', 'uploading'];
 /** Squids with a run in progress whose runs are read at most; more are named as not looked at. */
@@ -16,7 +18,7 @@ const MAX_SQUIDS = 10;
 /** Runs of one squid looked at (newest first). */
 const RUNS_PER_SQUID = 10;
 
-const status = (r: ApiRecord) => String(r.status ?? '').toLowerCase();
+const status = (r: Rec) => String(r.status ?? '').toLowerCase();
 
 async function inProgressOf(http: HttpClient, squid: string, name: string, max: number): Promise<Run[]> {
   const found: Run[] = [];

@@ -16,7 +16,7 @@ export async function setActive(ctx: Ctx, ref: string, active: boolean, policy?:
     // A name or prefix was resolved from the list, whose record says both when it carries a schedule object (the
     // list may leave fields out, so one without is read again).
     const listed = typeof record.is_active === 'boolean' && record.schedule !== null && typeof record.schedule === 'object';
-    const before = listed ? record : await getSquid<Record<string, unknown>>(http, id);
+    const before = listed ? record : await getSquid(http, id);
     const schedule = before ? liveSchedule(before) : null;
     if (schedule && before?.is_active !== true) await guardSchedule(ctx, http, id, policy, schedule, ref);
   }

@@ -9,9 +9,9 @@ import { firstAccount, getAccount } from '../../../api/accounts.js';
 import { recordId, resolveAccount } from '../../../api/resolve.js';
 import { getCrawler } from '../../../api/crawlers.js';
 import { UsageError } from '../../../errors.js';
-import type { Rec } from '../../../lib/guards.js';
+import type { Account, Crawler } from '../../../api/records.js';
 
-export async function pickAccount(ctx: Ctx, http: HttpClient, crawlerId: string, listed: Rec, given: string | undefined): Promise<string | null> {
+export async function pickAccount(ctx: Ctx, http: HttpClient, crawlerId: string, listed: Crawler, given: string | undefined): Promise<string | null> {
   // A crawler named by its full id was not looked up: its record is read for its account type.
   const crawler = 'account' in listed || 'account_type' in listed ? listed : await getCrawler(http, crawlerId);
   const type = crawlerAccountType(crawler);
@@ -25,7 +25,7 @@ export async function pickAccount(ctx: Ctx, http: HttpClient, crawlerId: string,
   if (!type) return null;
   const ofType = (await allAccounts(http)).filter((a) => a.type === type);
   const usable = ofType.filter(isHealthy);
-  const label = (a: Rec) => `${String(a.username ?? '')} (${recordId(a)})`;
+  const label = (a: Account) => `${String(a.username ?? '')} (${recordId(a)})`;
   if (usable.length === 1) {
     ctx.out.info(`account ${label(usable[0])} picked: the one healthy ${type} account`);
     return recordId(usable[0]);
