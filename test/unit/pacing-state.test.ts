@@ -23,6 +23,16 @@ function proc(dir: string, clock: ReturnType<typeof fakeTime>, name = 'results',
   return { store, bucket: new Bucket(name, clock.now, clock.sleep, store) };
 }
 
+/** A process that has had one answer on squids, the server saying `remaining` of 120 are left. */
+async function afterOneAnswer(remaining: number) {
+  const dir = tempDir('sq-pace-');
+  const clock = fakeTime(START);
+  const a = proc(dir, clock, 'squids');
+  a.bucket.answered(await a.bucket.acquire(), { limit: 120, remaining, resetAt: START + 60_000 });
+  await a.store.idle();
+  return { dir, clock, a, file: stateFile(dir, KEY, ORIGIN) };
+}
+
 describe('shared pacing state', () => {
   it('two processes with one key and service draw on one budget: results stay 550 ms apart across both', async () => {
     const dir = tempDir('sq-pace-');
@@ -41,12 +51,7 @@ describe('shared pacing state', () => {
   });
 
   it('with plenty to spare, a request goes on one read of the state, without the lock, and is written with its answer', async () => {
-    const dir = tempDir('sq-pace-');
-    const clock = fakeTime(START);
-    const a = proc(dir, clock, 'squids');
-    a.bucket.answered(await a.bucket.acquire(), { limit: 120, remaining: 119, resetAt: START + 60_000 });
-    await a.store.idle();
-    const file = stateFile(dir, KEY, ORIGIN);
+    const { dir, clock, file } = await afterOneAnswer(119);
     const before = readFileSync(file, 'utf8');
     expect(JSON.parse(before).buckets.squids.seq).toBe(1);
     // Another process: its look at the state writes nothing, nor does it take the lock (a lock file held by nobody
@@ -66,14 +71,9 @@ describe('shared pacing state', () => {
   });
 
   it("a 429 this process has not written yet holds its next request: the first look waits for the process's own updates", async () => {
-    const dir = tempDir('sq-pace-');
-    const clock = fakeTime(START);
-    const a = proc(dir, clock, 'squids');
-    a.bucket.answered(await a.bucket.acquire(), { limit: 120, remaining: 119, resetAt: START + 60_000 });
-    await a.store.idle();
+    const { clock, a, file } = await afterOneAnswer(119);
     const start = clock.t;
     // The pause waits for the lock another process holds a moment: it is not in the file when the next request asks.
-    const file = stateFile(dir, KEY, ORIGIN);
     writeFileSync(`${file}.lock`, '');
     setTimeout(() => fs.rmSync(`${file}.lock`), 50);
     a.bucket.pause(5000);
@@ -83,14 +83,9 @@ describe('shared pacing state', () => {
   });
 
   it('near the end of the budget, a request is recorded under the lock before it goes', async () => {
-    const dir = tempDir('sq-pace-');
-    const clock = fakeTime(START);
-    const a = proc(dir, clock, 'squids');
-    a.bucket.answered(await a.bucket.acquire(), { limit: 120, remaining: 30, resetAt: START + 60_000 });
-    await a.store.idle();
+    const { dir, clock, file } = await afterOneAnswer(30);
     const b = proc(dir, clock, 'squids');
     const ticket = await b.bucket.acquire();
-    const file = stateFile(dir, KEY, ORIGIN);
     expect(JSON.parse(readFileSync(file, 'utf8')).buckets.squids.inflight).toEqual([[ticket, START]]);
   });
 
