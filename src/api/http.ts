@@ -171,7 +171,10 @@ export class HttpClient {
       streaming,
       policy,
       bucket,
-      describe: `${req.method} ${redactUrl(req.url)}`,
+      // Only an error or a notice quotes it: most requests never do (masking the URL costs a call ~0.2 ms).
+      get describe() {
+        return `${req.method} ${redactUrl(req.url)}`;
+      },
       reached: false,
       // Stopped between attempts: nothing of the next one went out, but an earlier one may have reached the server.
       between: (err: unknown): never => {
