@@ -33,7 +33,9 @@ describe('a record nested 3,000 levels deep', () => {
     expect(r.stderr).not.toContain('Maximum call stack');
     expect(r.code, r.stderr).toBe(0);
     if (format === 'ndjson') expect(r.stdout).toContain(`"deep":${deepText(DEPTH)}}\n`);
-    else if (format === 'json') expect(JSON.parse(r.stdout)[0].deep).toEqual(deep(DEPTH));
+    // Compared as text: toEqual walks the two 3,000-level trees by recursion, and in a busy worker that walk itself
+    // ran out of stack now and then (the record sq printed was whole).
+    else if (format === 'json') expect(JSON.stringify(JSON.parse(r.stdout)[0].deep)).toBe(deepText(DEPTH));
     else {
       // The cell is the value's JSON, quoted as the format quotes it.
       expect(r.stdout.split('\n')[0]).toBe(format === 'csv' ? 'id,deep' : 'id\tdeep');
