@@ -1,5 +1,5 @@
 // The account as a whole: whoami, status, and plan/apply of an account document.
-import { docFlags, docInput, dryRun, objOutput, rec, type ToolDef } from './kit.js';
+import { docFlags, docInput, dryRun, objOutput, rec, verbRecord, type ToolDef } from './kit.js';
 
 export const whoami: ToolDef = {
   name: 'whoami', title: 'Who am I', access: 'read',
@@ -15,9 +15,7 @@ export const whoami: ToolDef = {
 export const status: ToolDef = {
   name: 'status', title: 'Account status', access: 'read',
   description: 'The account at a glance: plan, credits, auto-reset, runs in progress, failures.',
-  input: () => ({}),
-  output: (z) => objOutput(z),
-  run: async (t) => rec((await t.verb(['status'])).data),
+  ...verbRecord(['status']),
 };
 
 export const plan: ToolDef = {

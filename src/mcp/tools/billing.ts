@@ -1,20 +1,16 @@
 // balance and the automatic billing reset (read, and set: each reset charges the card on file).
-import { dryRun, flags, objOutput, rec, type ToolDef } from './kit.js';
+import { dryRun, flags, objOutput, rec, verbRecord, type ToolDef } from './kit.js';
 
 export const balance: ToolDef = {
   name: 'balance', title: 'Credit balance', access: 'read',
   description: 'The credit balance; remaining = available - consumed.',
-  input: () => ({}),
-  output: (z) => objOutput(z),
-  run: async (t) => rec((await t.verb(['balance'])).data),
+  ...verbRecord(['balance']),
 };
 
 export const billingAutoResetGet: ToolDef = {
   name: 'billing_auto_reset_get', title: 'Automatic billing reset', access: 'read',
   description: 'The automatic billing reset settings and window (each reset charges the card on file).',
-  input: () => ({}),
-  output: (z) => objOutput(z),
-  run: async (t) => rec((await t.verb(['billing', 'auto-reset'])).data),
+  ...verbRecord(['billing', 'auto-reset']),
 };
 
 export const billingAutoResetSet: ToolDef = {

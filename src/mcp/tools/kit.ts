@@ -93,6 +93,11 @@ export function compact(v: unknown): unknown {
 }
 export const rec = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (compact(v) as Rec) : {});
 
+/** A tool that takes no argument and answers the record `sq <argv…> --json` prints (status, balance…). */
+export function verbRecord(argv: string[]): Pick<ToolDef, 'input' | 'output' | 'run'> {
+  return { input: () => ({}), output: (z) => objOutput(z), run: async (t) => rec((await t.verb(argv)).data) };
+}
+
 // ---- paging: one opaque cursor for every list
 
 export function encodeCursor(page: number, size: number): string {
