@@ -107,13 +107,11 @@ export class SharedStore implements BucketStore {
       const file = (this.file ??= this.open());
       let st: Stats;
       ({ fd, st } = openRegularSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)));
-      if (process.getuid && (st.uid !== process.getuid() || (st.mode & 0o077) !== 0)) return undefined;
-      if (st.size === 0 || st.size > MAX_STATE_BYTES) return undefined;
-      const doc = JSON.parse(readFileSync(fd, 'utf8')) as { v?: unknown; buckets?: Record<string, unknown> } | null;
-      if (doc?.v !== VERSION || !doc.buckets || typeof doc.buckets !== 'object') return undefined;
+      const all = privateFile(st) ? readState(fd, st.size) : undefined;
+      if (!all) return undefined;
       const now = this.opts.now();
       mark('pacing state');
-      return { state: sane(Object.hasOwn(doc.buckets, name) ? doc.buckets[name] : undefined, now), now };
+      return { state: sane(Object.hasOwn(all, name) ? all[name] : undefined, now), now };
     } catch {
       return undefined;
     } finally {
@@ -140,7 +138,8 @@ export class SharedStore implements BucketStore {
     const fd = state.fd;
     try {
       const now = this.opts.now();
-      const all = readState(fd, state.size);
+      // A file that does not say anything sq can read is a fresh state, rewritten below.
+      const all = readState(fd, state.size) ?? {};
       const s = sane(all[name], now);
       const result = fn(s, now);
       // A prefix with nothing to remember takes no room (`sq api` can name any number of them).
@@ -165,7 +164,7 @@ function openState(file: string): { fd: number; size: number } {
   const flags = constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
   // Not a FIFO or device put in its place: reading one would block this process, signals and all.
   const { fd, st } = openRegularSync(file, flags, 0o600);
-  if (!process.getuid || (st.uid === process.getuid() && (st.mode & 0o077) === 0)) return { fd, size: st.size };
+  if (privateFile(st)) return { fd, size: st.size };
   closeSync(fd);
   unlinkSync(file);
   return { fd: openSync(file, flags | constants.O_EXCL, 0o600), size: 0 };
@@ -174,16 +173,21 @@ function openState(file: string): { fd: number; size: number } {
 /** More than any state sq writes (a few KiB): a bigger file is not read (3 GB took 16 s) but rewritten. */
 export const MAX_STATE_BYTES = 1024 * 1024;
 
-/** The prefixes' states in the file; nothing when it is empty, too big, does not parse, or is of another format. */
-function readState(fd: number, size: number): Record<string, unknown> {
-  if (size > MAX_STATE_BYTES) return {};
+/** The prefixes' states in the file; undefined when it is empty, too big, does not parse, or is of another format. */
+function readState(fd: number, size: number): Record<string, unknown> | undefined {
+  if (size > MAX_STATE_BYTES) return undefined;
   try {
     const doc = JSON.parse(readFileSync(fd, 'utf8')) as { v?: unknown; buckets?: unknown } | null;
     const b = doc?.v === VERSION ? doc.buckets : undefined;
-    return b && typeof b === 'object' && !Array.isArray(b) ? { ...(b as Record<string, unknown>) } : {};
+    return b && typeof b === 'object' && !Array.isArray(b) ? { ...(b as Record<string, unknown>) } : undefined;
   } catch {
-    return {};
+    return undefined;
   }
+}
+
+/** A state file only this user can read and write: anything else is not believed (and, under the lock, replaced). */
+function privateFile(st: Stats): boolean {
+  return !process.getuid || (st.uid === process.getuid() && (st.mode & 0o077) === 0);
 }
 
 /** A prefix's state read from the file, within bounds whatever the file says (a clock that jumped, a bad write). */
