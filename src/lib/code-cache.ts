@@ -183,9 +183,10 @@ export function loadParts(
     const first = part === 'sq';
     // All parts of one build, or none: a part of another (an install or a build that stopped halfway) would hand out
     // other modules than the core expects.
-    const id = source.slice(0, source.indexOf('\n'));
+    // Only a build line is ever quoted: no error shows what else a file holds.
+    const id = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source)?.[1];
     if (first) build = id;
-    else if (id !== build) throw new Error(`${file} is not of the same build as ${dist}/sq.cjs (${id || 'no build line'}, not ${build}): install sq again, or run \`npm run build\``);
+    else if (id !== build) throw new Error(`${file} is not of the same build as ${dist}/sq.cjs (${id ? `build ${id}` : 'no build line'}, not ${build ? `build ${build}` : 'none'}): install sq again, or run \`npm run build\``);
     const compiled = compileCached(file, source, dir, first ? word : `${word}.${part}`, params, first ? mark : undefined);
     const module = { exports: {} as Record<string, (() => unknown) | undefined> };
     compiled.run(module.exports, partRequire, module, file, dist, globals.__sqHostImport, globals.__sqJq);
