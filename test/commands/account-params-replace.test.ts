@@ -1,24 +1,18 @@
 // sq apply against a params update that REPLACES the squid's params (api-changelog, what the vendor's clients rely
 // on; update-squid page): the file's params are compared key by key, so the write carries the live params with the
 // file's laid over them, and a new squid's follow the crawler's defaults. Nothing set outside the file is lost.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { tempDir } from '../helpers/fs.js';
+import { tempFiles } from '../helpers/fs.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
-const dir = tempDir('sq-params-replace-');
+// Each document as YAML in a file of its own (test/helpers/fs.ts).
+const write = tempFiles('sq-params-replace-');
 let n = 0;
-
-function file(doc: unknown): string {
-  const p = join(dir, `f${++n}.yaml`);
-  writeFileSync(p, stringify(doc));
-  return p;
-}
+const file = (doc: unknown): string => write(`f${++n}.yaml`, stringify(doc));
 const run = (args: string[]) => sq(args, { env: emu.env() });
 
 describe('apply: params updates replace (api-changelog 2026-09 SDK facts; update-squid page)', () => {

@@ -2,23 +2,18 @@
 // runs, each charged. sq plan shows the schedule, its next run and one run's estimate (scheduled_run); sq apply turns
 // the schedule on last for that squid, after its params and tasks, once one run's estimate is known: above the cap
 // (--max-credits, SQ_MAX_CREDITS) the schedule stays off (exit 9), the squid's other changes applied.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { tempDir } from '../helpers/fs.js';
+import { tempFiles } from '../helpers/fs.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
-const dir = tempDir('sq-schedule-spend-');
+// Each document as YAML in a file of its own (test/helpers/fs.ts).
+const write = tempFiles('sq-schedule-spend-');
 let n = 0;
-function file(doc: unknown): string {
-  const p = join(dir, `f${++n}.yaml`);
-  writeFileSync(p, stringify(doc));
-  return p;
-}
+const file = (doc: unknown): string => write(`f${++n}.yaml`, stringify(doc));
 const run = (args: string[], env: Record<string, string> = {}) => sq(args, { env: emu.env(env) });
 const weekly = { cron: '0 9 * * 1', timezone: 'Europe/Paris' };
 
