@@ -181,6 +181,7 @@ const bundleOptions = {
   minifyWhitespace: true,
   minifySyntax: true,
 };
+const { PART_PARAMS } = await import('./dist/lib/code-cache.js');
 const whole = await build({ ...bundleOptions, entryPoints: ['dist/cli/main.js'], outfile: 'dist/sq.cjs', metafile: true, plugins: [lazyLoads(true)] });
 const parts = [];
 for (const [part, text] of await buildParts(bundleOptions, root, partition(whole.metafile))) {
@@ -193,7 +194,9 @@ for (const [part, text] of await buildParts(bundleOptions, root, partition(whole
   // loader) or process.getBuiltinModule(); one written as import('…') fails the build instead.
   const strayImport = /\bimport\(\s*["'`][^"'`]*["'`]\s*\)/.exec(code);
   if (strayImport) throw new Error(`esbuild.config.mjs: part ${part} has ${strayImport[0]}, which fails under bin/sq.js: use importPackage() or process.getBuiltinModule()`);
-  parts.push([part === 'sq' ? 'sq.cjs' : `bundles/${part}.cjs`, code]);
+  // Each part is one function expression, the module wrapper that require() would add, written here so that the
+  // launcher compiles the text it reads as it is (src/lib/code-cache.ts, compileCached).
+  parts.push([part === 'sq' ? 'sq.cjs' : `bundles/${part}.cjs`, `(function (${PART_PARAMS}) {${code}\n})\n`]);
 }
 // jq-web's script as dist/jq.cjs, for jq's worker thread when bin/sq.js runs with --jq (src/output/jq.ts), with sq's
 // text patches (src/output/jq-patches.ts, built by tsc above): it exports its factory, which the worker calls with

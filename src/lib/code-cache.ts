@@ -65,24 +65,25 @@ export function codeCache(source: string, dir: string, name: string): CodeCache 
 }
 
 /**
- * `source` (a file of `file`'s) compiled as `(function (<params>) { source })`, like require() would wrap it, but through
- * vm.Script so that V8 can start from a code cache: the bytecode of every function an earlier call of the same
- * command compiled. The cache directory is used only when it is a real directory (not a symlink) that is ours alone;
- * with no directory (SQ_CACHE_DIR=) the source is compiled as it is.
+ * `source` (a part of the bundle: its build line, then one function expression, `(function (<PART_PARAMS>) {…})`, as
+ * the build writes it) compiled through vm.Script, so that V8 can start from a code cache: the bytecode of every
+ * function an earlier call of the same command compiled. The build writes the wrapper that require() would add, so
+ * that the text read is the text compiled: wrapped here, a 280 KB part was copied into a second string of its size on
+ * every call. The cache directory is used only when it is a real directory (not a symlink) that is ours alone; with
+ * no directory (SQ_CACHE_DIR=) the source is compiled as it is.
  * A cache that is missing, unreadable or rejected by V8 only costs the time it would have saved, and is rewritten by
- * saveCache after a successful call (exit code 0). `name` is the command word, or `_jq` for dist/jq.cjs.
+ * saveCache after a successful call (exit code 0). `name` is the command word and the part (`me`, `squids.shared`).
  */
 export function compileCached(
   file: string,
   source: string,
   dir: string | undefined,
   name: string,
-  params: string,
   mark?: (phase: string) => void,
 ): { run: (...args: unknown[]) => unknown; saveCache(code: number): void; cacheToWrite(code: number): boolean } {
   const cache = dir === undefined ? undefined : codeCache(source, dir, name);
   const cachedData = cache?.read();
-  const script = new Script(`(function (${params}) {${source}\n})`, { filename: file, cachedData });
+  const script = new Script(source, { filename: file, cachedData });
   // SQ_TRACE_STARTUP's phase (bin/sq.js): the cache read and deserialised, or the bundle compiled without one.
   mark?.(cachedData ? (script.cachedDataRejected ? 'cache load (rejected)' : 'cache load') : 'compile (no cache)');
   const run = script.runInThisContext() as (...args: unknown[]) => unknown;
@@ -150,6 +151,12 @@ function fnv1a(text: string): string {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
+/**
+ * The parameters of each part's function (esbuild.config.mjs writes them; loadParts passes them in this order): the
+ * module wrapper's own, then what bin/sq.js hands the parts (PartGlobals).
+ */
+export const PART_PARAMS = 'exports, require, module, __filename, __dirname, __sqHostImport, __sqJq';
+
 /** What bin/sq.js hands the bundle's parts besides the module wrapper's own arguments (src/import-package.ts, jq.ts). */
 export interface PartGlobals {
   __sqHostImport: (specifier: string) => Promise<unknown>;
@@ -171,7 +178,6 @@ export function loadParts(
   globals: PartGlobals,
   mark?: (phase: string) => void,
 ): { exports: { run(argv: string[], init?: { exits?: boolean }): Promise<number> }; saveCache(code: number): void; cacheToWrite(code: number): boolean } {
-  const params = 'exports, require, module, __filename, __dirname, __sqHostImport, __sqJq';
   const tables = new Map<string, Record<string, (() => unknown) | undefined>>();
   const modules = new Map<string, unknown>();
   const saves: Array<ReturnType<typeof compileCached>> = [];
@@ -187,7 +193,9 @@ export function loadParts(
     const id = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source)?.[1];
     if (first) build = id;
     else if (id !== build) throw new Error(`${file} is not of the same build as ${dist}/sq.cjs (${id ? `build ${id}` : 'no build line'}, not ${build ? `build ${build}` : 'none'}): install sq again, or run \`npm run build\``);
-    const compiled = compileCached(file, source, dir, first ? word : `${word}.${part}`, params, first ? mark : undefined);
+    // A part of a build older than this loader (its text a bare module body) would run with none of its arguments.
+    if (!source.startsWith(`(function (${PART_PARAMS}) {`, source.indexOf('\n') + 1)) throw new Error(`${file} is not a part of this sq (no part function after its build line): install sq again, or run \`npm run build\``);
+    const compiled = compileCached(file, source, dir, first ? word : `${word}.${part}`, first ? mark : undefined);
     const module = { exports: {} as Record<string, (() => unknown) | undefined> };
     compiled.run(module.exports, partRequire, module, file, dist, globals.__sqHostImport, globals.__sqJq);
     tables.set(part, module.exports);

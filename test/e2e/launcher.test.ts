@@ -57,7 +57,13 @@ describe('the parts', () => {
     cpSync(join(here, 'package.json'), join(root, 'package.json'));
     symlinkSync(join(here, 'node_modules'), join(root, 'node_modules'));
     const part = join(root, 'dist/bundles/status.cjs');
-    writeFileSync(part, readFileSync(part, 'latin1').replace(/^\/\/ sq bundle [0-9a-f]{16}\n/, '// sq bundle 0123456789abcdef\n'), 'latin1');
+    const text = readFileSync(part, 'latin1');
+    writeFileSync(part, text.replace(/^\/\/ sq bundle [0-9a-f]{16}\n/, '// sq bundle 0123456789abcdef\n'), 'latin1');
+    // and its billing part of this build, but a bare module body as builds before the part functions wrote it
+    const billing = join(root, 'dist/bundles/billing.cjs');
+    const own = readFileSync(billing, 'latin1');
+    expect(own).toMatch(/^\/\/ sq bundle [0-9a-f]{16}\n\(function \(exports, require, module, __filename, __dirname, __sqHostImport, __sqJq\) \{/);
+    writeFileSync(billing, own.replace(/\n\(function \([^)]*\) \{/, '\n').replace(/\n\}\)\n$/, '\n'), 'latin1');
     const copy = (args: string[]) =>
       execa(process.execPath, [join(root, 'bin/sq.js'), ...args], {
         env: { PATH: process.env.PATH ?? '', ...emu.env({ SQ_CONFIG_DIR: join(root, 'config'), SQ_CACHE_DIR: tempDir('sq-cache-'), SQ_NO_UPDATE_NOTIFIER: '1' }) },
@@ -68,6 +74,11 @@ describe('the parts', () => {
     const r = await copy(['status', '--json']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/bundles\/status\.cjs is not of the same build as .*sq\.cjs .*install sq again/);
+    expect(await emu.requests()).toEqual([]);
+    const b = await copy(['billing', 'auto-reset', '--json']);
+    expect(b.exitCode).toBe(1);
+    expect(b.stderr).toMatch(/bundles\/billing\.cjs is not a part of this sq \(no part function after its build line\): install sq again/);
+    expect(b.stderr).not.toContain('init_');
     expect(await emu.requests()).toEqual([]);
     // The parts of its own build are fine.
     expect((await copy(['me', '--json'])).exitCode).toBe(0);
