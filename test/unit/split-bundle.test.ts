@@ -1,8 +1,9 @@
 // scripts/split-bundle.mjs's partition: which part of the bundle each module goes to, on small module graphs given as
 // esbuild metafiles (the real build's is checked by test/e2e/launcher.test.ts: what sq me and sq squids list load).
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script in plain JavaScript, without types
-import { CORE_ROOTS, partition } from '../../scripts/split-bundle.mjs';
+import { CORE_ROOTS, lazyExports, partition } from '../../scripts/split-bundle.mjs';
+import { build, stop } from 'esbuild';
 
 type Imports = Record<string, Array<[string, 'import-statement' | 'dynamic-import']>>;
 
@@ -92,3 +93,71 @@ describe('the bundle in parts', () => {
     expect(() => partition(m)).toThrow(/dist\/api\/http\.js is not in the bundle any more/);
   });
 });
+
+describe('exports set up when their module starts (lazyExports)', () => {
+  // esbuild's service process would keep this worker busy for 20 s after the file.
+  afterAll(() => stop());
+  // Three ES modules bundled as the parts are (CommonJS, each module in an init function): a and b import each other,
+  // c is never imported by what runs.
+  const files: Record<string, string> = {
+    'a.js': "import * as B from './b.js'; import { b } from './b.js'; export const a = () => 'a' + b(); export let count = 0; export function bump() { count++; } export const bns = () => B;",
+    'b.js': "import * as A from './a.js'; export const b = () => 'b'; export const ans = () => A;",
+    'c.js': "export const c = 'c';",
+  };
+  async function bundle(): Promise<string> {
+    const r = await build({
+      stdin: { contents: "module.exports = { a: () => require('./a.js'), c: () => require('./c.js') };", loader: 'js', resolveDir: '/v' },
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      write: false,
+      minifyWhitespace: true,
+      minifySyntax: true,
+      plugins: [
+        {
+          name: 'virtual',
+          setup(b) {
+            b.onResolve({ filter: /^\.\// }, (args) => ({ path: args.path.slice(2), namespace: 'v' }));
+            b.onLoad({ filter: /.*/, namespace: 'v' }, (args) => ({ contents: files[args.path], loader: 'js', resolveDir: '/v' }));
+          },
+        },
+      ],
+    });
+    return r.outputFiles[0].text;
+  }
+  const run = (code: string) => {
+    const module = { exports: {} as Record<string, () => Record<string, unknown>> };
+    new Function('module', 'exports', 'require', code)(module, module.exports, () => {
+      throw new Error('no require');
+    });
+    return module.exports;
+  };
+
+  it('moves every __export call into its module’s init, and the modules work as before, live bindings and cycles included', async () => {
+    const code = await bundle();
+    expect(code.match(/__export\([\w$]+_exports,/g)).toHaveLength(3); // one per module, at the top level
+    const lazy = lazyExports(code) as string;
+    expect(lazy).not.toBe(code);
+    // Each call now follows its init's opening, none is left at the top level.
+    for (const name of ['a', 'b', 'c']) expect(lazy).toMatch(new RegExp(`init_${name}=__esm\\(\\{"[^"]*"\\(\\)\\{__export\\(${name}_exports,`));
+    expect(lazy.match(/__export\([\w$]+_exports,/g)).toHaveLength(3);
+    for (const code2 of [code, lazy]) {
+      const table = run(code2);
+      const a = table.a();
+      expect((a.a as () => string)()).toBe('ab');
+      (a.bump as () => void)();
+      expect(a.count).toBe(1);
+      // a's namespace through b's, each module's exports set up before the other reads them
+      const b = (a.bns as () => Record<string, () => Record<string, unknown>>)();
+      expect((b.ans().a as () => string)()).toBe('ab');
+      expect(b.ans().count).toBe(1);
+      expect(table.c().c).toBe('c');
+    }
+  });
+
+  it('leaves a call whose init it cannot find exactly once where it was', () => {
+    const code = 'var x_exports={};__export(x_exports,{x:()=>x});var x=1;';
+    expect(lazyExports(code)).toBe(code);
+  });
+});
+
