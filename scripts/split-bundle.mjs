@@ -223,18 +223,30 @@ function packagesWithImporters(ins, owner, closure) {
  * of young-generation allocation on every call, most of it for modules the call never initialises. Each is moved to
  * the start of its module's init function (`init_x = __esm({"dist/x.js"() {…}})`), which runs before anything reads
  * `x_exports` (esbuild reads it only as `(init_x(), x_exports)`, and the parts' tables likewise), and first in it, so
- * a module that an import cycle re-enters already has its exports. A module whose init is not found exactly once
- * keeps its call where it was.
+ * a module that an import cycle re-enters already has its exports. A module's init is the first one after its
+ * exports (esbuild writes a module's code in one piece), and only when it has the same name: two modules of the same
+ * file name can get their names numbered apart (`resolve_exports` with `init_resolve2`), and such a call stays where
+ * it was.
  */
 export function lazyExports(code) {
-  const tables = new Map();
-  const hoisted = code.replace(/__export\(([\w$]+)_exports,(\{[^{}]*\})\);/g, (whole, name, table) => {
-    const init = new RegExp(`\\binit_${name.replace(/\$/g, '\\$')}=__esm\\(\\{"[^"]*"\\(\\)\\{`, 'g');
-    if (code.match(init)?.length !== 1) return whole;
-    tables.set(name, table);
-    return '';
-  });
-  return hoisted.replace(/\binit_([\w$]+)=__esm\(\{"[^"]*"\(\)\{/g, (start, name) =>
-    tables.has(name) ? `${start}__export(${name}_exports,${tables.get(name)});` : start,
-  );
+  const moves = new Map();
+  const exportsAt = /__export\(([\w$]+)_exports,(\{[^{}]*\})\);/g;
+  const initAt = /\b(init_[\w$]+)=__esm\(\{"[^"]*"\(\)\{/g;
+  for (const m of code.matchAll(exportsAt)) {
+    initAt.lastIndex = m.index + m[0].length;
+    const init = initAt.exec(code);
+    if (init && init[1] === `init_${m[1]}`) moves.set(m.index, { init: init.index + init[0].length, text: m[0] });
+  }
+  const inserts = new Map([...moves.values()].map((x) => [x.init, x.text]));
+  let out = '';
+  let from = 0;
+  for (const at of [...moves.keys(), ...inserts.keys()].sort((x, y) => x - y)) {
+    out += code.slice(from, at);
+    if (moves.has(at)) from = at + moves.get(at).text.length;
+    else {
+      out += inserts.get(at);
+      from = at;
+    }
+  }
+  return out + code.slice(from);
 }
