@@ -5,7 +5,7 @@
 // are in .ci/package-checks.sh.
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -18,6 +18,9 @@ const root = resolve(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const REPO = 'https://github.com/lobstr-io/lobstr-sq';
 const emu = useEmulator({ each: 'clear' });
+
+// esbuild's service process (the bundle check below) would hold this worker ~20 s after the file's last test.
+afterAll(() => stop());
 
 describe('package.json', () => {
   it('is lobstr-sq (sq is taken on npm), with the commands sq and lobstr-sq, metadata on one repository, MIT', () => {
