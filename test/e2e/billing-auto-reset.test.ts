@@ -1,8 +1,8 @@
 // End to end with the built binary: enabling auto-reset above the threshold fires a reset at once; bad values of
-// every validated flag exit 2 without a single request reaching the emulator.
+// every validated flag exit 2 without a single request reaching the emulator (the CLI's own checks: in-process, sqIn).
 import { expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { sqBin } from '../helpers/cli.js';
+import { sqBin, sqIn } from '../helpers/cli.js';
 
 const emu = useEmulator({ each: 'reset' });
 
@@ -31,7 +31,7 @@ it.each([
   [['delivery', 'sftp', '--squid', 'Paris restaurants', '--host', 'h', '--port', '70000', '--username', 'u', '--directory', '/d', '--password-env', 'PW'], /--port must be an integer from 1 to 65535/],
   [['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', 'https://x.example/h', '--events', 'run.done,run.exploded'], /unknown event "run.exploded"/],
 ])('%j exits 2 and no request reaches the emulator', async (args, msg) => {
-  const r = await sqBin(args, { env: emu.env({ PW: 'some-password' }) });
+  const r = await sqIn(args, { env: emu.env({ PW: 'some-password' }) });
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(msg);
   expect(await emu.requests()).toEqual([]);

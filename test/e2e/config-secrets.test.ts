@@ -1,11 +1,12 @@
 // Secrets at rest and in webhook URLs (issue 10, item 9): a corrupt profile file is reported without a byte of its
 // content and replaced by `auth login` only after a confirmation, keeping a backup; a profile file others can read
-// gets a warning; a webhook URL's secret query values are masked like passwords. The built bin against an emulator.
+// gets a warning; a webhook URL's secret query values are masked like passwords. sq in-process (sqIn: what it reads,
+// writes and prints is the CLI's own, nothing here is about the process) against an emulator.
 import { afterEach, describe, expect, it } from 'vitest';
 import { chmodSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
-import { sqBin, tempConfigDir } from '../helpers/cli.js';
+import { sqIn, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
@@ -30,7 +31,7 @@ describe('a corrupt profile file', () => {
   ])('%s: every command that reads it exits 2 naming the file and the fix, echoing none of it', async (_what, text) => {
     const file = configWith(text);
     for (const args of [['me'], ['profiles', 'list'], ['auth', 'status'], ['auth', 'switch', 'work'], ['auth', 'logout']]) {
-      const r = await sqBin(args, { env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl } });
+      const r = await sqIn(args, { env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl } });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toContain(`the profile file ${file} is corrupt`);
       expect(r.stderr).toContain('`sq auth login` to replace it');
@@ -43,7 +44,7 @@ describe('a corrupt profile file', () => {
 
   it('auth login without a terminal needs --yes to replace it: exit 2 naming --yes, nothing sent, file untouched', async () => {
     const file = configWith(CORRUPT);
-    const r = await sqBin(['auth', 'login', '--with-token', '--profile', 'fresh'], { env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl }, input: emu.token });
+    const r = await sqIn(['auth', 'login', '--with-token', '--profile', 'fresh'], { env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl }, input: emu.token });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('pass --yes');
     expect(r.stderr).not.toContain(STORED.slice(-8));
@@ -54,7 +55,7 @@ describe('a corrupt profile file', () => {
 
   it('auth login --yes replaces it and keeps the old file as a 0600 backup, byte for byte', async () => {
     const file = configWith(CORRUPT, 0o600);
-    const r = await sqBin(['auth', 'login', '--with-token', '--profile', 'fresh', '--yes'], {
+    const r = await sqIn(['auth', 'login', '--with-token', '--profile', 'fresh', '--yes'], {
       env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl },
       input: emu.token,
     });
@@ -66,7 +67,7 @@ describe('a corrupt profile file', () => {
     expect(statSync(join(dir, backups[0])).mode & 0o777).toBe(0o600);
     const now = JSON.parse(readFileSync(file, 'utf8'));
     expect(now).toEqual({ active: 'fresh', profiles: { fresh: { token: emu.token, base_url: emu.baseUrl, user: 'demo@sq-emulator.local' } } });
-    const list = await sqBin(['profiles', 'list', '--json'], { env: { SQ_CONFIG_DIR: dir } });
+    const list = await sqIn(['profiles', 'list', '--json'], { env: { SQ_CONFIG_DIR: dir } });
     expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['fresh']);
   });
 });
@@ -74,17 +75,17 @@ describe('a corrupt profile file', () => {
 describe('a profile file other users can read', () => {
   it('gets one warning per command naming the file and chmod 600; it is not an error', async () => {
     dir = tempConfigDir();
-    const login = await sqBin(['auth', 'login', '--with-token'], { env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl }, input: emu.token });
+    const login = await sqIn(['auth', 'login', '--with-token'], { env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl }, input: emu.token });
     expect(login.code, login.stderr).toBe(0);
     const file = join(dir, 'config.json');
     chmodSync(file, 0o644);
     // auth status reads the store twice (status, then the HTTP client): still one warning.
-    const r = await sqBin(['auth', 'status'], { env: { SQ_CONFIG_DIR: dir } });
+    const r = await sqIn(['auth', 'status'], { env: { SQ_CONFIG_DIR: dir } });
     expect(r.code, r.stderr).toBe(0);
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
     expect(warnings).toEqual([`warning: ${file} can be read by other users (mode 0644) and holds API keys: run \`chmod 600 "${file}"\``]);
     chmodSync(file, 0o600);
-    const quiet = await sqBin(['auth', 'status'], { env: { SQ_CONFIG_DIR: dir } });
+    const quiet = await sqIn(['auth', 'status'], { env: { SQ_CONFIG_DIR: dir } });
     expect(quiet.stderr).not.toContain('warning:');
   });
 });
@@ -101,7 +102,7 @@ describe('webhook URLs: secret query values are masked like passwords', () => {
   it('delivery webhook: record, success line and --verbose trace mask it; --show-secrets shows it', async () => {
     emu.expectWrites('POST /v1/delivery');
     const e = env();
-    const r = await sqBin(['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', url, '--json', '--verbose'], { env: e });
+    const r = await sqIn(['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', url, '--json', '--verbose'], { env: e });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(SECRET);
     expect(r.stdout + r.stderr).not.toContain('Sig-Value-5566');
@@ -111,27 +112,27 @@ describe('webhook URLs: secret query values are masked like passwords', () => {
     const stored = await emu.api(`/v1/squids/${emu.squidId(DEMO_SQUIDS.paris)}`);
     expect(stored.webhook_fields?.url ?? stored.delivery?.webhook_fields?.url ?? JSON.stringify(stored)).toContain(SECRET);
 
-    const shown = await sqBin(['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', url, '--json', '--show-secrets'], { env: e });
+    const shown = await sqIn(['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', url, '--json', '--show-secrets'], { env: e });
     expect(JSON.parse(shown.stdout).webhook_fields.url).toBe(url);
   });
 
   it('delivery show (table and JSON) and --dry-run mask it', async () => {
     emu.expectWrites('POST /v1/delivery');
     const e = env();
-    expect((await sqBin(['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', url], { env: e })).code).toBe(0);
+    expect((await sqIn(['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', url], { env: e })).code).toBe(0);
     for (const args of [
       ['delivery', 'show', '--squid', DEMO_SQUIDS.paris],
       ['delivery', 'show', '--squid', DEMO_SQUIDS.paris, '--json'],
       ['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', url, '--dry-run'],
       ['delivery', 'test', 'webhook', '--squid', DEMO_SQUIDS.paris, '--dry-run'],
     ]) {
-      const r = await sqBin(args, { env: e });
+      const r = await sqIn(args, { env: e });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(r.stdout + r.stderr, args.join(' ')).not.toContain(SECRET);
       // Masked by the webhook rule (host only) in a webhook's record, by the query rule where the URL stands alone.
       expect(r.stdout, args.join(' ')).toMatch(/token=\*{8}|127\.0\.0\.1:9\/\*{8}/);
     }
-    const show = await sqBin(['delivery', 'show', '--squid', DEMO_SQUIDS.paris, '--json', '--show-secrets'], { env: e });
+    const show = await sqIn(['delivery', 'show', '--squid', DEMO_SQUIDS.paris, '--json', '--show-secrets'], { env: e });
     expect(show.stdout).toContain(SECRET);
   });
 
@@ -141,7 +142,7 @@ describe('webhook URLs: secret query values are masked like passwords', () => {
     const file = join(dir, 'delivery.yaml');
     writeFileSync(file, `squids:\n  "${DEMO_SQUIDS.paris}":\n    webhook: { url: "${url}", events: [run.done] }\n`);
     for (const extra of [['--dry-run'], ['--json'], []]) {
-      const r = await sqBin(['delivery', 'apply', '-f', file, ...extra], { env: e });
+      const r = await sqIn(['delivery', 'apply', '-f', file, ...extra], { env: e });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout + r.stderr, extra.join(' ')).not.toContain(SECRET);
     }

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { BIN, binCacheDir, giveToPool } from '../helpers/cli.js';
+import { BIN, binCacheDir, giveToPool, sq } from '../helpers/cli.js';
+import { fakeSqClock } from '../helpers/clock.js';
 import { tempDir } from '../helpers/fs.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
@@ -31,13 +32,22 @@ function start(args: string[], configDir: string, extra: Record<string, string> 
   return { child, stderr: () => err, done: () => finished };
 }
 
-/** The process to its end, the emulator's clock moved a second every 100 ms of real time meanwhile (its waits poll). */
-async function advanceUntilDone(p: ReturnType<typeof start>) {
-  while (!p.done()) {
-    await pause(100);
-    if (!p.done()) await emu.advance(1000);
-  }
-  return p.child;
+/**
+ * sq in-process (test/helpers/cli.ts), for what a call finds and does with what an earlier one left (the record beside
+ * the file, the run, the export): the CLI's logic. Each of its waits moves the emulator's clock a second, as the
+ * built binary's 100 ms polls saw it move a second every 100 ms. What is about the process (a call stopped by a
+ * signal, kill -9) stays a real one (start).
+ */
+async function inProcess(args: string[], configDir: string, extra: Record<string, string> = {}) {
+  const fake = fakeSqClock();
+  const clock = {
+    now: fake.now,
+    async sleep(ms: number) {
+      await emu.advance(1000);
+      await fake.sleep(ms);
+    },
+  };
+  return sq(args, { env: { ...emu.env(), SQ_CONFIG_DIR: configDir, SQ_CACHE_DIR: tempDir('sq-cache-'), NO_COLOR: '1', ...extra }, clock });
 }
 
 async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
@@ -102,18 +112,17 @@ describe('sq go interrupted, then run again after the run ended: one run, the fi
         // The rerun comes after the run ended: the case where a second run was started and charged.
         if (runId) await finish(runId);
 
-        const second = start(args, configDir);
-        const r2 = await advanceUntilDone(second);
-        expect(r2.exitCode, second.stderr()).toBe(0);
+        const second = await inProcess(args, configDir);
+        expect(second.code, second.stderr).toBe(0);
         const posts = await runPosts();
-        expect(posts, second.stderr()).toHaveLength(1);
-        const only = /run ([0-9a-f]+) (started|resumed)/.exec(second.stderr())![1];
+        expect(posts, second.stderr).toHaveLength(1);
+        const only = /run ([0-9a-f]+) (started|resumed)/.exec(second.stderr)![1];
         if (runId) {
           expect(only).toBe(runId);
-          expect(second.stderr()).toContain(`run ${runId} resumed (done)`);
+          expect(second.stderr).toContain(`run ${runId} resumed (done)`);
         } else {
           // Interrupted in the params step: the rerun finishes it, then starts the one run.
-          expect(second.stderr()).toMatch(/reused\nparams set: the crawler's defaults\n/);
+          expect(second.stderr).toMatch(/reused\nparams set: the crawler's defaults\n/);
         }
         const run = (await emu.api(`/v1/runs/${only}`)) as { total_results: number };
         expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(run.total_results + 1);
@@ -130,10 +139,9 @@ describe('sq go interrupted, then run again after the run ended: one run, the fi
     const args = ['go', 'amazon-products', 'https://www.amazon.com/s?k=rerun+lost+answer', '-o', file, '--interval', '100ms'];
     // The server starts the run, then the connection drops mid-answer: sq cannot know the run's id.
     await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'reset_mid_body', count: 1 }]);
-    const first = start(args, join(dir, 'cfg'));
-    const r1 = await first.child;
-    expect(r1.exitCode, first.stderr()).toBe(1);
-    expect(first.stderr()).toContain('it may have started anyway');
+    const first = await inProcess(args, join(dir, 'cfg'));
+    expect(first.code, first.stderr).toBe(1);
+    expect(first.stderr).toContain('it may have started anyway');
     expect(existsSync(join(dir, '.out.ndjson.sq-go'))).toBe(true);
     const [post] = await runPosts();
     expect(post).toBeDefined();
@@ -141,10 +149,9 @@ describe('sq go interrupted, then run again after the run ended: one run, the fi
     expect(listed.data).toHaveLength(1);
     await finish(listed.data[0].id);
 
-    const second = start(args, join(dir, 'cfg'));
-    const r2 = await advanceUntilDone(second);
-    expect(r2.exitCode, second.stderr()).toBe(0);
-    expect(second.stderr()).toContain(`run ${listed.data[0].id} resumed (done; its start was cut short)`);
+    const second = await inProcess(args, join(dir, 'cfg'));
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain(`run ${listed.data[0].id} resumed (done; its start was cut short)`);
     expect(await runPosts()).toHaveLength(1);
     expect(readdirSync(dir).filter((f) => f !== 'cfg')).toEqual(['out.ndjson']);
   }, 60_000);
@@ -162,27 +169,25 @@ describe('a 3xx answer to POST /v1/runs during sq go (issue 33, E9)', () => {
       const file = join(dir, 'out.ndjson');
       const args = ['go', 'amazon-products', `https://www.amazon.com/s?k=rerun+redirect+${after}`, '-o', file, '--interval', '100ms'];
       await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'status', status: 307, after, headers: { Location: 'https://gw.example.com/v1/runs?token=zz9' }, body: {}, count: 1 }]);
-      const first = start(args, join(dir, 'cfg'));
-      const r1 = await first.child;
-      expect(r1.exitCode, first.stderr()).toBe(1);
-      expect(first.stderr()).toContain('HTTP 307, a redirect to gw.example.com');
-      expect(first.stderr()).toContain('may have started anyway');
-      expect(first.stderr()).not.toContain('zz9');
+      const first = await inProcess(args, join(dir, 'cfg'));
+      expect(first.code, first.stderr).toBe(1);
+      expect(first.stderr).toContain('HTTP 307, a redirect to gw.example.com');
+      expect(first.stderr).toContain('may have started anyway');
+      expect(first.stderr).not.toContain('zz9');
       expect(existsSync(join(dir, '.out.ndjson.sq-go'))).toBe(true);
-      const squid = /\(([0-9a-f]+)\) created/.exec(first.stderr())![1];
+      const squid = /\(([0-9a-f]+)\) created/.exec(first.stderr)![1];
       expect(await runPosts()).toHaveLength(1);
       expect(await runsOf(squid)).toHaveLength(after ? 1 : 0);
 
-      const second = start(args, join(dir, 'cfg'));
-      const r2 = await advanceUntilDone(second);
-      expect(r2.exitCode, second.stderr()).toBe(0);
+      const second = await inProcess(args, join(dir, 'cfg'));
+      expect(second.code, second.stderr).toBe(0);
       const runs = await runsOf(squid);
       expect(runs).toHaveLength(1);
       if (after) {
-        expect(second.stderr()).toContain(`run ${runs[0].id} resumed`);
+        expect(second.stderr).toContain(`run ${runs[0].id} resumed`);
         expect(await runPosts()).toHaveLength(1);
       } else {
-        expect(second.stderr()).toContain(`run ${runs[0].id} started`);
+        expect(second.stderr).toContain(`run ${runs[0].id} started`);
       }
       const run = (await emu.api(`/v1/runs/${runs[0].id}`)) as { total_results: number };
       expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(run.total_results);
@@ -204,17 +209,15 @@ describe('runs start --idempotency-key: a rerun never starts a second run', () =
     first.child.kill('SIGTERM');
     expect((await first.child).exitCode, first.stderr()).toBe(143);
     await finish(runId);
-    const second = start(args, join(dir, 'cfg'), env);
-    const r2 = await second.child;
-    expect(r2.exitCode, second.stderr()).toBe(0);
-    expect(second.stderr()).toContain(`Run ${runId} was started with --idempotency-key nightly-1 (done); no new run started`);
-    expect(JSON.parse(String(r2.stdout)).id).toBe(runId);
+    const second = await inProcess(args, join(dir, 'cfg'), env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain(`Run ${runId} was started with --idempotency-key nightly-1 (done); no new run started`);
+    expect(JSON.parse(second.stdout).id).toBe(runId);
     expect(await runPosts()).toHaveLength(1);
     // The same key for another squid is a mistake: exit 2, nothing sent.
-    const other = start(['runs', 'start', '--squid', emu.squidId(DEMO_SQUIDS.paris), '--idempotency-key', 'nightly-1'], join(dir, 'cfg'), env);
-    const r3 = await other.child;
-    expect(r3.exitCode, other.stderr()).toBe(2);
-    expect(other.stderr()).toContain(`--idempotency-key "nightly-1" started a run of squid ${squid}`);
+    const other = await inProcess(['runs', 'start', '--squid', emu.squidId(DEMO_SQUIDS.paris), '--idempotency-key', 'nightly-1'], join(dir, 'cfg'), env);
+    expect(other.code, other.stderr).toBe(2);
+    expect(other.stderr).toContain(`--idempotency-key "nightly-1" started a run of squid ${squid}`);
     expect(await runPosts()).toHaveLength(1);
   }, 60_000);
 
@@ -225,12 +228,12 @@ describe('runs start --idempotency-key: a rerun never starts a second run', () =
     const args = ['runs', 'start', '--squid', squid, '--idempotency-key', 'k2', '--json'];
     const env = { SQ_CACHE_DIR: join(dir, 'cache') };
     await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'reset_mid_body', count: 1 }]);
-    const r1 = await start(args, join(dir, 'cfg'), env).child;
-    expect(r1.exitCode).toBe(1);
-    const r2 = await start(args, join(dir, 'cfg'), env).child;
-    expect(r2.exitCode, String(r2.stderr)).toBe(0);
+    const r1 = await inProcess(args, join(dir, 'cfg'), env);
+    expect(r1.code).toBe(1);
+    const r2 = await inProcess(args, join(dir, 'cfg'), env);
+    expect(r2.code, r2.stderr).toBe(0);
     expect(await runPosts()).toHaveLength(1);
     const listed = (await emu.api(`/v1/runs?squid=${squid}`)) as { data: { id: string }[] };
-    expect(JSON.parse(String(r2.stdout)).id).toBe(listed.data[0].id);
+    expect(JSON.parse(r2.stdout).id).toBe(listed.data[0].id);
   }, 60_000);
 });

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { BIN, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { BIN, sqIn, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { waitFor } from '../helpers/wait.js';
 import { tempDir } from '../helpers/fs.js';
@@ -199,22 +199,23 @@ describe('streamed output', () => {
   });
 });
 
+// What the filter sees page by page is the CLI's logic: sq in-process (sqIn).
 describe('--all: --jq and --template run on each page, unless --slurp', () => {
   it('250 records: three pages of 100, 100 and 50; --slurp sees the 250 at once', async () => {
     const { id } = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 250 })) as J;
     const env = emu.env();
-    expect((await sqBin(['results', 'list', '--run', id, '--all', '--jq', 'length'], { env })).stdout).toBe('100\n100\n50');
-    expect((await sqBin(['results', 'list', '--run', id, '--all', '--template', '{{len .}};'], { env })).stdout).toBe('100;100;50;');
-    expect((await sqBin(['results', 'list', '--run', id, '--all', '--slurp', '--jq', 'length'], { env })).stdout).toBe('250');
+    expect((await sqIn(['results', 'list', '--run', id, '--all', '--jq', 'length'], { env })).stdout).toBe('100\n100\n50');
+    expect((await sqIn(['results', 'list', '--run', id, '--all', '--template', '{{len .}};'], { env })).stdout).toBe('100;100;50;');
+    expect((await sqIn(['results', 'list', '--run', id, '--all', '--slurp', '--jq', 'length'], { env })).stdout).toBe('250');
     // Without --all the filter sees the whole list it selected, as before.
-    expect((await sqBin(['results', 'list', '--run', id, '--limit', '150', '--jq', 'length'], { env })).stdout).toBe('150');
+    expect((await sqIn(['results', 'list', '--run', id, '--limit', '150', '--jq', 'length'], { env })).stdout).toBe('150');
   });
 
   it.each([
     [['--slurp', '--jq', 'length'], '--slurp goes with --all: without it the filter already sees the whole list'],
     [['--all', '--slurp'], '--slurp goes with --jq or --template: it decides what one run of the filter sees'],
   ])('%j is exit 2 before any request', async (extra, message) => {
-    const r = await sqBin(['squids', 'list', ...extra], { env: emu.env() });
+    const r = await sqIn(['squids', 'list', ...extra], { env: emu.env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(await emu.requests()).toEqual([]);

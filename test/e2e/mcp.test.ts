@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { BIN, sq, tempConfigDir } from '../helpers/cli.js';
+import { BIN, sq, sqIn, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
@@ -291,8 +291,9 @@ describe('tools: names, annotations, schemas', () => {
   });
 
   it('--allow-writes with an unknown tool is exit 2 naming the allowed ones, before serving', async () => {
-    const r = await execa(process.execPath, [BIN, 'mcp', '--allow-writes=runs_strat'], { env: serverEnv(), extendEnv: false, reject: false, input: '' });
-    expect(r.exitCode).toBe(2);
+    // Refused before serving: the CLI's own check, in-process (sqIn); the process's own exits are shown below.
+    const r = await sqIn(['mcp', '--allow-writes=runs_strat'], { env: serverEnv() });
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('--allow-writes: unknown write tool "runs_strat"');
     expect(r.stdout).toBe('');
   });
@@ -307,8 +308,8 @@ describe('tools: names, annotations, schemas', () => {
       [['--token-env', 'MCP_TOKEN'], '--token-env: only with --http'],
       [['--http', '127.0.0.1:0', '--token-env', 'UNSET_TOKEN_VAR'], '--token-env: environment variable UNSET_TOKEN_VAR is not set'],
     ] as const) {
-      const r = await execa(process.execPath, [BIN, 'mcp', ...args], { env: serverEnv(), extendEnv: false, reject: false, input: '' });
-      expect(r.exitCode, args.join(' ')).toBe(2);
+      const r = await sqIn(['mcp', ...args], { env: serverEnv() });
+      expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain(flag);
       expect(r.stdout).toBe('');
     }

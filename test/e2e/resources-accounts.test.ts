@@ -1,14 +1,15 @@
-// The built binary against the emulator: every account verb; cookie values must never reach stdout or stderr.
+// sq against the emulator: every account verb; cookie values must never reach stdout or stderr. In-process
+// (cliAgainst: the requests and output are the CLI's own), but for sync --wait, run by the built binary.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { binAgainst } from '../helpers/bin.js';
+import { cliAgainst } from '../helpers/bin.js';
 import { DEMO_ACCOUNT_USERNAMES } from '../../src/emulator/seed.js';
 import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
-const { run, calls, runAdvancing } = binAgainst(emu);
+const { run, calls, runAdvancing } = cliAgainst(emu);
 let twitter: string;
 const dir = tempDir('sq-acc-');
 const SECRET_A = 'auth-token-value-ABC123';
@@ -18,7 +19,7 @@ beforeEach(() => {
   twitter = String(Object.values(emu.emu.state.accounts).find((a) => a.username === DEMO_ACCOUNT_USERNAMES.twitter)!.id);
 });
 
-describe('sq accounts (built binary)', () => {
+describe('sq accounts', () => {
   it('list prints id first', async () => {
     const r = await run('accounts', 'list', '--fields', 'id,username,type,status');
     expect(r.code).toBe(0);
@@ -105,7 +106,7 @@ describe('sq accounts (built binary)', () => {
   });
 });
 
-describe('accounts by username or id prefix (built binary)', () => {
+describe('accounts by username or id prefix', () => {
   it('get resolves the exact username, then reads that account', async () => {
     const r = await run('accounts', 'get', DEMO_ACCOUNT_USERNAMES.twitter, '--json');
     expect(r.code).toBe(0);

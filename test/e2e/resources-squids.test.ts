@@ -1,20 +1,21 @@
-// The built binary against the emulator: every crawler and squid verb, asserting the exact request received and
-// the exact output.
+// sq against the emulator: every crawler and squid verb, asserting the exact request received and the exact output.
+// In-process (cliAgainst: the requests and output are the CLI's own), but for a call with no key, run by the built
+// binary.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { binAgainst, withNl } from '../helpers/bin.js';
+import { cliAgainst, withNl } from '../helpers/bin.js';
 import { sqBin } from '../helpers/cli.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
-const { run, calls } = binAgainst(emu);
+const { run, calls } = cliAgainst(emu);
 const GM = DEMO_CRAWLERS.googleMaps;
 let paris: string;
 beforeEach(() => {
   paris = emu.squidId(DEMO_SQUIDS.paris);
 });
 
-describe('sq crawlers (built binary)', () => {
+describe('sq crawlers', () => {
   it('list prints TSV with id first and asks for one page of 30', async () => {
     const r = await run('crawlers', 'list', '--fields', 'id,slug,credits_per_row');
     expect(r.code).toBe(0);
@@ -56,7 +57,7 @@ describe('sq crawlers (built binary)', () => {
   });
 });
 
-describe('sq squids (built binary)', () => {
+describe('sq squids', () => {
   it('list sends the name filter and prints matching squids', async () => {
     const r = await run('squids', 'list', '--name', 'PARIS', '--fields', 'id,name,crawler_name');
     expect(r.code).toBe(0);

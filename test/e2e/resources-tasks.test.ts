@@ -1,16 +1,17 @@
-// The built binary against the emulator: every task verb, with exact requests (multipart included) and output.
+// sq against the emulator: every task verb, with exact requests (multipart included) and output. In-process
+// (cliAgainst: the requests and output are the CLI's own), but for the --wait polls, run by the built binary.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { binAgainst } from '../helpers/bin.js';
+import { cliAgainst } from '../helpers/bin.js';
 import { BIN } from '../helpers/cli.js';
 import { execa } from 'execa';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
-const { run, calls, runAdvancing } = binAgainst(emu);
+const { run, calls, runAdvancing } = cliAgainst(emu);
 let paris: string;
 let urlTasks: { id: string; url: string }[];
 const dir = tempDir('sq-tasks-');
@@ -23,7 +24,7 @@ beforeEach(() => {
     .map((t) => ({ id: String(t.id), url: String((t.params as { url: string }).url) }));
 });
 
-describe('sq tasks (built binary)', () => {
+describe('sq tasks', () => {
   it('list | head -n 2: stops quietly, with no "Showing N of M" hint for what the reader did not take', async () => {
     const tasks = Array.from({ length: 500 }, (_, i) => ({ url: U(`pipe-${i}`) }));
     for (let i = 0; i < 6; i++) {

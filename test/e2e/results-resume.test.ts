@@ -1,14 +1,16 @@
-// Resumable exports with the built binary against the emulator: an --all export stopped by a failing page or by
-// Ctrl-C keeps its whole pages beside the target (never at it), and --resume reads only the missing pages and ends
-// with a file equal to a fault-free export. Also: stdout with --checkpoint through a real shell's pipes. Every refusal
-// (exit 2, no request) is logic, tested in-process: test/commands/results-resume-refusals.test.ts.
+// Resumable exports against the emulator: an --all export stopped by a failing page or by Ctrl-C keeps its whole
+// pages beside the target (never at it), and --resume reads only the missing pages and ends with a file equal to a
+// fault-free export. Also: stdout with --checkpoint through a real shell's pipes. The built binary where the process
+// matters (Ctrl-C, pipes, a lock held by another process or left by a killed one); the exports a failing page stops
+// and their resumes are the CLI's own logic, run in-process (sqIn). Every refusal (exit 2, no request) is logic,
+// tested in-process: test/commands/results-resume-refusals.test.ts.
 import { appendFileSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
-import { BIN, binCacheDir, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { BIN, binCacheDir, sqBin, sqIn, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
 import { ndjson } from '../helpers/json.js';
@@ -85,7 +87,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
     const dir = tempDir('sq-resume-');
     const file = join(dir, 'out.ndjson');
     await failPage(4);
-    const r1 = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
+    const r1 = await sqIn(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
     expect(r1.code).toBe(1);
     expect(existsSync(file)).toBe(false);
     expect(readdirSync(dir).sort()).toEqual(['.out.ndjson.sq-checkpoint', '.out.ndjson.sq-partial']);
@@ -98,7 +100,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
 
     // a resume that fails on its very first request keeps everything and says again how to continue
     await failPage(1);
-    const again = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    const again = await sqIn(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`Kept 3 whole pages (300 of 450 records)`);
     expect(again.stderr).toContain(`-o ${file} --resume`);
@@ -106,7 +108,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
 
     await emu.clearFaults();
     await emu.clearRequests();
-    const r2 = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    const r2 = await sqIn(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
     expect(r2.stderr).toBe(`Wrote 450 records to ${file} (ndjson; resumed after 300)`);
     expect(r2.code).toBe(0);
     expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
@@ -138,7 +140,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
     const asked1 = (await pagesAsked()).filter((x) => x.endsWith(':200')).map((x) => Number(x.split(':')[0]));
 
     await emu.clearRequests();
-    const r2 = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    const r2 = await sqIn(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
     expect(r2.code).toBe(0);
     expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
     const asked2 = (await pagesAsked()).map((x) => Number(x.split(':')[0]));
@@ -151,13 +153,13 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
   it('CSV: the header is written once, and the resumed file equals a fault-free export byte for byte', async () => {
     const dir = tempDir('sq-resume-');
     const clean = join(dir, 'clean.csv');
-    expect((await sqBin(['results', 'list', '--run', runId, '--all', '-o', clean], { env: emu.env() })).code).toBe(0);
+    expect((await sqIn(['results', 'list', '--run', runId, '--all', '-o', clean], { env: emu.env() })).code).toBe(0);
     const file = join(dir, 'out.csv');
     await failPage(3);
-    expect((await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
+    expect((await sqIn(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
     await emu.clearFaults();
     await emu.clearRequests();
-    const r = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    const r = await sqIn(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
     expect(r.code).toBe(0);
     const text = readFileSync(file, 'utf8');
     expect(text.split('\n').filter((l) => l.startsWith('id,squid,run,scraping_time,'))).toHaveLength(1);
@@ -171,10 +173,10 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
     const file = join(dir, 'out.ndjson');
     const squid = emu.squidId(DEMO_SQUIDS.headphones);
     await failPage(2);
-    expect((await sqBin(['results', 'list', '--squid', squid, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
+    expect((await sqIn(['results', 'list', '--squid', squid, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
     const before = readFileSync(join(dir, '.out.ndjson.sq-partial'));
     await emu.control('POST', '/_emulator/generate', { squid, results: 3 });
-    const r = await sqBin(['results', 'list', '--squid', squid, '--all', '-o', file, '--resume'], { env: emu.env() });
+    const r = await sqIn(['results', 'list', '--squid', squid, '--all', '-o', file, '--resume'], { env: emu.env() });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot resume: the results changed since the export was interrupted \(\d+ then, \d+ now/);
     expect(r.stderr).toContain('delete');
@@ -295,13 +297,13 @@ describe('the checkpoint is written and read only as a regular file of its own',
     writeFileSync(victim, 'keep me\n');
     symlinkSync(victim, join(dir, '.out.ndjson.sq-checkpoint.tmp'));
     await failPage(3);
-    expect((await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
+    expect((await sqIn(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
     expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
     expect(lstatSync(join(dir, '.out.ndjson.sq-checkpoint')).isFile()).toBe(true);
 
     const ck = join(dir, 'ck.json');
     symlinkSync(victim, ck);
-    const r = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '--checkpoint', ck, '--resume'], { env: emu.env() });
+    const r = await sqIn(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '--checkpoint', ck, '--resume'], { env: emu.env() });
     expect(r.code).toBe(2);
     expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
   });
