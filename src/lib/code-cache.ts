@@ -20,12 +20,12 @@ export interface CodeCache {
  * `name`, if it has one. One cache file per build, Node version, V8 flags and command word (`sq me`, `sq runs`, …).
  */
 export function codeCache(source: string, dir: string, name: string): CodeCache | undefined {
-  const build = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source);
-  if (!build) return undefined;
+  const build = buildOf(source);
+  if (build === undefined) return undefined;
   // V8 rejects a cache made under other V8 flags: runs with and without, say, NODE_OPTIONS=--max-old-space-size
   // keep one each rather than overwrite each other's.
   const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`.trim();
-  const cacheFile = `${dir}/code-${build[1]}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${name}.bin`;
+  const cacheFile = `${dir}/code-${build}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${name}.bin`;
   return {
     read() {
       if (!ownDir(dir)) return undefined;
@@ -47,7 +47,7 @@ export function codeCache(source: string, dir: string, name: string): CodeCache 
       let tmp: string | undefined;
       try {
         if (!makeOwnDir(dir)) return;
-        pruneOtherBuilds(dir, build[1]);
+        pruneOtherBuilds(dir, build);
         // A new file (O_EXCL: never through a link or into a file someone placed), renamed over the old one.
         tmp = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
         writeFileSync(tmp, data(), { mode: 0o600, flag: 'wx' });
@@ -62,6 +62,11 @@ export function codeCache(source: string, dir: string, name: string): CodeCache 
       }
     },
   };
+}
+
+/** The build a file of the build names on its first line (`// sq bundle <id>`, esbuild.config.mjs), if it has one. */
+function buildOf(source: string): string | undefined {
+  return /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source)?.[1];
 }
 
 /**
@@ -190,7 +195,7 @@ export function loadParts(
     // All parts of one build, or none: a part of another (an install or a build that stopped halfway) would hand out
     // other modules than the core expects.
     // Only a build line is ever quoted: no error shows what else a file holds.
-    const id = /^\/\/ sq bundle ([0-9a-f]+)\n/.exec(source)?.[1];
+    const id = buildOf(source);
     if (first) build = id;
     else if (id !== build) throw new Error(`${file} is not of the same build as ${dist}/sq.cjs (${id ? `build ${id}` : 'no build line'}, not ${build ? `build ${build}` : 'none'}): install sq again, or run \`npm run build\``);
     // A part of a build older than this loader (its text a bare module body) would run with none of its arguments.
