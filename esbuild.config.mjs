@@ -97,8 +97,8 @@ await build({
   logLevel: 'warning',
 });
 
-// Every noun's spec as JSON (dist/specs/<noun>.json), functions (each verb's run) as `true`, for program.ts to build
-// the command tree without loading the modules. Files of their own rather than inside the bundle: a call reads only
+// Every noun's spec as JSON (dist/specs/<noun>.json), functions (each verb's run) as `true`, read by src/cli/specs.ts:
+// program.ts builds the command tree from it and dispatch.ts parses a plain line with it, without loading the modules. Files of their own rather than inside the bundle: a call reads only
 // its noun's, and the bundle and its code cache stay ~100 KB smaller. A spec holding anything JSON does not carry as it is (a RegExp, a
 // Set, a function other than run) fails the build rather than show a different command.
 const { NOUNS } = await import('./dist/commands/index.js');
@@ -132,7 +132,7 @@ for (const entry of NOUNS) {
   await writeFile(`dist/specs/${entry.name}.json.tmp`, JSON.stringify(doc));
   await rename(`dist/specs/${entry.name}.json.tmp`, `dist/specs/${entry.name}.json`);
 }
-// The files of those verbs, each imported on its own when it runs (program.ts, sqVerbModules; injected below).
+// The files of those verbs, each imported on its own when it runs (src/cli/specs.ts, sqVerbModules; injected below).
 await writeFile(
   'dist/verb-modules.js',
   `export const sqVerbModules = {\n${verbModules.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(`./commands/${f}`)}),`).join('\n')}\n};\n`,

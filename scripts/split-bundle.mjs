@@ -22,6 +22,7 @@ export const CORE_ROOTS = [
   'dist/verb-modules.js',
   'dist/cli/factory.js',
   'dist/cli/program.js',
+  'dist/cli/dispatch.js',
   'dist/commands/index.js',
   'dist/version.js',
   'dist/update/notice.js',

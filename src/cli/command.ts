@@ -73,8 +73,11 @@ export interface VerbSpec<Os extends readonly OptionSpec[] = readonly OptionSpec
    * a string or undefined, and a flag the verb does not declare is a compile error. Returns an exit code (default
    * 0). Errors are thrown as SqError subclasses.
    */
-  /** `command` is the commander command invoked (its parents lead to the whole tree). */
-  run(ctx: Ctx, args: string[], opts: OptionsOf<Os>, command: Command): Promise<number | void>;
+  /**
+   * `command` is the commander command invoked (its parents lead to the whole tree); undefined when the line was plain
+   * and read without commander (src/cli/dispatch.ts), which never happens for `sq completion`.
+   */
+  run(ctx: Ctx, args: string[], opts: OptionsOf<Os>, command?: Command): Promise<number | void>;
 }
 
 // The type of a verb's options, read off its flags as commander parses them (camelCased long name, value by form):

@@ -41,16 +41,18 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
       const { complete } = await import('../completion/values.js');
       return await complete(ctx, argv.slice(1), () => controller.abort());
     }
-    const { buildProgram, readGlobals } = await import('./program.js');
-    // Globals are needed to print an error even when parsing fails before preAction.
+    const { plainLine, readGlobals } = await import('./dispatch.js');
+    // Globals are needed to print an error even when parsing fails before the action.
     ctx.globals = readGlobals(peekGlobals(argv));
-    const program = await buildProgram(ctx, argv);
+    // A plain line (`sq me --json`) runs straight from the specs; any other is commander's to parse (dispatch.ts).
+    const plain = await plainLine(argv);
+    const parse = plain ? () => plain.run(ctx) : await commanderParse(ctx, argv);
     // The update notice (at most once a day, on a terminal, never in CI): the check runs while the command does.
     if (noticeWanted(ctx.io, ctx.env) && !QUIET_NOUNS.has(scanArgv(argv).noun ?? '')) {
       update = import('../update/notice.js').then((m) => m.startUpdateCheck(ctx)).catch(() => null);
     }
     mark('command tree');
-    await program.parseAsync(argv, { from: 'user' });
+    await parse();
     mark('command run');
     // The command's last writes may still fail (a full disk): that is the command failing, not exit 0.
     await ctx.flush();
@@ -75,6 +77,12 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
     await ctx.cleanup();
     if (ownSignal) for (const s of signals) process.removeListener(s, onSignal);
   }
+}
+
+/** commander's tree for the line, and its parse of it, which runs the action. */
+async function commanderParse(ctx: import('./context.js').Ctx, argv: string[]): Promise<() => Promise<void>> {
+  const program = await (await import('./program.js')).buildProgram(ctx, argv);
+  return async () => void (await program.parseAsync(argv, { from: 'user' }));
 }
 
 /** Commands whose output is for another program or that run as servers: no notice after them. */

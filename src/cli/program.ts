@@ -1,10 +1,10 @@
 // Builds the commander tree: global options, nouns (loaded lazily), verbs from their specs.
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { scanArgv } from './argv.js';
-import { cacheDir } from '../lib/cache-dir.js';
 import type { Ctx } from './context.js';
-import type { NounEntry, NounSpec, VerbSpec } from './command.js';
+import type { NounSpec, VerbSpec } from './command.js';
+import { isVerb, loadEntry } from './specs.js';
+import { beforeAction, runVerb } from './dispatch.js';
 import { NOUNS } from '../commands/index.js';
 import { UsageError } from '../errors.js';
 import { closest } from '../lib/suggest.js';
@@ -47,8 +47,7 @@ function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
     // commander passes: ...positional, options, command
     const command = params[params.length - 1] as Command;
     const positional = command.processedArgs.flatMap((v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v : [v])) as string[];
-    const code = await verb.run(ctx, positional.map(String), command.opts(), command);
-    if (typeof code === 'number') ctx.exitCode = code;
+    await runVerb(ctx, verb, positional.map(String), command.opts(), command.optsWithGlobals(), command);
   });
   return cmd;
 }
@@ -72,57 +71,6 @@ function addNoun(program: Command, spec: NounSpec, ctx: Ctx, verb?: string): Com
   const first = spec.verbs[0];
   if (first) addExamples(noun, spec.verbs.flatMap((v) => v.examples.slice(0, 1)));
   return noun;
-}
-
-function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
-  return typeof (m as VerbSpec).run === 'function';
-}
-
-/**
- * Each noun's spec as JSON, written by the build from its modules (esbuild.config.mjs: dist/specs/<noun>.json), with
- * `true` for each `run`. The command tree is built from it, and a noun's modules load only when one of its verbs runs:
- * help (`sq squids --help`) evaluates none of them, nor what they import. A verb declared the usual way is in it.
- * Without the file (src/ run by the tests, the standalone executable) the modules are loaded.
- */
-function declaredSpec(name: string): string | undefined {
-  // The bundle (dist/sq.cjs) sits beside dist/specs/; this module unbundled (dist/cli/program.js) one level below.
-  for (const dir of ['./specs/', '../specs/']) {
-    try {
-      return readFileSync(new URL(`${dir}${name}.json`, import.meta.url), 'utf8');
-    } catch {
-      // not there: the next place, then the modules themselves
-    }
-  }
-  return undefined;
-}
-
-async function loadEntry(entry: NounEntry): Promise<NounSpec | VerbSpec> {
-  const declared = /^[a-z][a-z0-9-]*$/.test(entry.name) ? declaredSpec(entry.name) : undefined;
-  if (declared === undefined) return (await entry.load()).default;
-  const spec = JSON.parse(declared) as NounSpec | VerbSpec;
-  const lazy = (v: VerbSpec, path: string[], file?: string) => {
-    v.run = async (...args) => (await verbAt(entry, path, file)).run(...args);
-    for (const sub of v.subcommands ?? []) lazy(sub, [...path, sub.name], file);
-  };
-  if ('verbs' in spec) for (const v of spec.verbs) lazy(v, [v.name], (v as VerbSpec & { module?: string }).module);
-  else lazy(spec, []);
-  return spec;
-}
-
-/**
- * In the bundle (esbuild.config.mjs): each verb's own file, to import alone, by the `module` its spec names. Not
- * defined in the unbundled dist/, which loads the noun's index.
- */
-declare const sqVerbModules: Readonly<Record<string, () => Promise<{ default: VerbSpec }>>> | undefined;
-
-/** The verb at `path` (verb, subcommand…) in its own file if the bundle has it, else in the noun's module. */
-async function verbAt(entry: NounEntry, path: string[], file?: string): Promise<VerbSpec> {
-  const own = file !== undefined && typeof sqVerbModules === 'object' ? sqVerbModules[file] : undefined;
-  const spec = own ? { verbs: [(await own()).default] } : (await entry.load()).default;
-  let verb = 'verbs' in spec ? spec.verbs.find((v) => v.name === path[0]) : spec;
-  for (const name of path.slice('verbs' in spec ? 1 : 0)) verb = verb?.subcommands?.find((v) => v.name === name);
-  if (!verb) throw new Error(`the command ${[entry.name, ...path].join(' ')} is not in its module`);
-  return verb;
 }
 
 /**
@@ -160,16 +108,6 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
       'man sq or sq help --man (manual page); docs/commands/ in the package (reference),\n' +
       'also at https://github.com/lobstr-io/lobstr-sq/tree/main/docs/commands\n',
   );
-  program.hook('preAction', async (_this, action) => {
-    ctx.globals = readGlobals(action.optsWithGlobals());
-    if (ctx.globals.template !== undefined) await (await import('../output/settings.js')).loadTemplates();
-    // Conflicting or unknown output flags, a bad template or jq expression: usage errors before any request.
-    ctx.outputSettings();
-    if (ctx.globals.jq !== undefined) {
-      const dir = cacheDir(ctx.env);
-      await (await import('../output/jq.js')).checkJq(ctx.globals.jq, ctx.outputSettings().limits, dir === undefined ? undefined : `${dir}/jq-known`, ctx.signal);
-    }
-  });
 
   const { noun, index } = scanArgv(argv);
   // `sq completion <shell>` renders the whole tree: every noun is loaded, as with loadAll.
@@ -197,6 +135,7 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
   help.option('--man', 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`');
   addExamples(help, ['sq help runs start', 'sq help environment', 'sq help exit-codes', 'sq help --man runs start | man -l -']);
   help.action(async (topic: string[], o: { man?: boolean }) => {
+    await beforeAction(ctx, help.optsWithGlobals());
     const { showHelp } = await import('./help.js');
     ctx.exitCode = await showHelp(ctx, program, topic ?? [], { man: o.man === true, buildAll: () => buildProgram(ctx, [], { loadAll: true }) });
   });

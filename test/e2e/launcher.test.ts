@@ -302,13 +302,24 @@ describe('what a call loads', () => {
     return readFileSync(log, 'utf8').trim().split('\n');
   }
 
-  it('sq me evaluates only what it needs: no emulator, MCP, account file, jq, template, table, completion or zod code', async () => {
+  it('sq me evaluates only what it needs: no emulator, MCP, account file, jq, template, table, completion, zod or commander code', async () => {
     const files = await evaluated(['me', '--json']);
     // The log is real: the command's own module and the HTTP client are in it.
     expect(files).toContain('dist/commands/me.js');
     expect(files).toContain('dist/api/http.js');
-    const unneeded = /^dist\/(emulator|mcp|account|completion|export|webhook)\/|^dist\/output\/(jq|jq-worker|jq-patches|template|table|width)\.js$|^dist\/commands\/(?!me\.js|index\.js)|jq-web|zod|get-east-asian-width|undici/;
+    const unneeded = /^dist\/(emulator|mcp|account|completion|export|webhook)\/|^dist\/output\/(jq|jq-worker|jq-patches|template|table|width)\.js$|^dist\/commands\/(?!me\.js|index\.js)|jq-web|zod|get-east-asian-width|undici|node_modules\/commander\/|^dist\/cli\/program\.js$/;
     expect(files.filter((f) => unneeded.test(f))).toEqual([]);
+  });
+
+  it('a plain line is read without commander (src/cli/dispatch.ts); help and anything else still build its tree', async () => {
+    const commander = (files: string[]) => files.filter((f) => /^node_modules\/commander\/|^dist\/cli\/program\.js$/.test(f));
+    expect(commander(await evaluated(['squids', 'list', '--limit', '2', '--json']))).toEqual([]);
+    expect(commander(await evaluated(['runs', 'list', '--squid', 'Paris restaurants', '-q', '--format=csv']))).toEqual([]);
+    // The same command through commander: a grouped short flag is not a plain line.
+    expect(commander(await evaluated(['squids', 'list', '-q', '--json', '--limit', '2']))).toEqual([]);
+    const viaCommander = await evaluated(['squids', 'list', '-qv', '--json', '--limit', '2']);
+    expect(viaCommander).toContain('dist/cli/program.js');
+    expect(viaCommander).toContain('node_modules/commander/lib/command.js');
   });
 
   it('--jq and --template load their code when given (the log sees lazily loaded modules)', async () => {
