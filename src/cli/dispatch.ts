@@ -41,12 +41,12 @@ export function parsePlainLine(argv: readonly string[], spec: NounSpec | VerbSpe
   } else verb = spec;
   if (!verb || verb.subcommands?.length) return undefined;
   const declared = verb.args ?? [];
-  if (!declared.every((a) => /^(<[^.>]+>|\[[^.\]]+\])$/.test(a))) return undefined;
-  const program = flagTable(globals);
-  const own = flagTable(verb.options ?? []);
-  const programOpts = program.defaults;
-  const opts = own.defaults;
-  const seen = new Set<Flag>();
+  if (!declared.every((a) => !a.includes('...') && ((a[0] === '<' && a.endsWith('>')) || (a[0] === '[' && a.endsWith(']'))))) return undefined;
+  const own = verb.options ?? [];
+  const programOpts = defaults(globals);
+  const opts = defaults(own);
+  if (!programOpts || !opts) return undefined;
+  const seen = new Set<OptionSpec>();
   const args: string[] = [];
   for (; i < argv.length; i++) {
     const word = argv[i]!;
@@ -57,9 +57,12 @@ export function parsePlainLine(argv: readonly string[], spec: NounSpec | VerbSpe
     const eq = word.startsWith('--') ? word.indexOf('=') : -1;
     const name = eq > 0 ? word.slice(0, eq) : word;
     // commander's program takes its own options first, wherever they stand.
-    const flag = program.flags.get(name) ?? own.flags.get(name);
-    if (!flag || seen.has(flag)) return undefined;
-    seen.add(flag);
+    const global = optionFor(globals, name);
+    const found = global ?? optionFor(own, name);
+    if (!found || seen.has(found.option)) return undefined;
+    seen.add(found.option);
+    const { flag } = found;
+    if (!flag) return undefined;
     let value: string | boolean;
     if (flag.value) {
       if (eq > 0) value = word.slice(eq + 1);
@@ -73,7 +76,7 @@ export function parsePlainLine(argv: readonly string[], spec: NounSpec | VerbSpe
       if (eq > 0) return undefined;
       value = !flag.negate;
     }
-    (program.flags.get(name) === flag ? programOpts : opts)[flag.attribute] = value;
+    (global ? programOpts : opts)[flag.attribute] = value;
   }
   const required = declared.filter((a) => a.startsWith('<')).length;
   if (args.length < required || args.length > declared.length) return undefined;
@@ -88,31 +91,63 @@ interface Flag {
   choices?: readonly string[];
 }
 
-/**
- * The flags a command's options answer to, and the values commander sets before parsing: `--no-x` alone defaults x
- * to true (not when a `--x` was declared before it). An option this reader does not take is left out, so a line
- * using it goes to commander; its default is kept, as commander would set it.
- */
-function flagTable(options: readonly OptionSpec[]): { flags: Map<string, Flag>; defaults: Record<string, unknown> } {
-  const flags = new Map<string, Flag>();
-  const defaults: Record<string, unknown> = {};
-  const longs = new Set<string>();
-  for (const o of options) {
-    const words = o.flags.split(/[ |,]+/).filter(Boolean);
-    const long = words.find((w) => w.startsWith('--'));
-    const short = words.find((w) => /^-[^-]$/.test(w));
-    const arg = words.find((w) => w.startsWith('<') || w.startsWith('['));
-    const name = (long ?? short ?? '').replace(/^--?/, '');
-    const negate = long?.startsWith('--no-') === true;
-    const attribute = name.replace(/^no-/, '').replace(/-(.)/g, (_m, c: string) => c.toUpperCase());
-    if (negate && !longs.has(`--${name.slice(3)}`)) defaults[attribute] = true;
-    if (long) longs.add(long);
-    // Left to commander: optional and variadic values, repeatable options, options that refuse a secret.
-    if ((arg && (!arg.startsWith('<') || arg.includes('...'))) || o.repeatable || o.secretTrap) continue;
-    const flag: Flag = { attribute, value: arg !== undefined, negate, choices: o.choices };
-    for (const w of [long, short]) if (w) flags.set(w, flag);
+/** An option's flags as this reader uses them (commander's reading of them, for the forms our specs use). */
+function flagsOf(o: OptionSpec): { long?: string; short?: string; arg?: string; flag: Flag } {
+  let long: string | undefined;
+  let short: string | undefined;
+  let arg: string | undefined;
+  for (const part of o.flags.split(' ')) {
+    const w = part.endsWith(',') ? part.slice(0, -1) : part;
+    if (w.startsWith('--')) long ??= w;
+    else if (w.startsWith('-') && w.length === 2) short ??= w;
+    else if (w.startsWith('<') || w.startsWith('[')) arg ??= w;
   }
-  return { flags, defaults };
+  const name = long ? long.slice(2) : short ? short.slice(1) : '';
+  const negate = name.startsWith('no-');
+  return { long, short, arg, flag: { attribute: camel(negate ? name.slice(3) : name), value: arg !== undefined, negate, choices: o.choices } };
+}
+
+/**
+ * The option of `options` that answers to `name` (`--json`, `-q`), with its flag, or a null flag for one this reader
+ * leaves to commander: an optional or variadic value, a repeatable option, one that refuses a secret. Looked up word
+ * by word rather than from a table of every option: a plain line names two or three, and reading all of them was most
+ * of this reader's cost.
+ */
+function optionFor(options: readonly OptionSpec[], name: string): { option: OptionSpec; flag: Flag | null } | undefined {
+  for (const o of options) {
+    if (!o.flags.includes(name)) continue;
+    const { long, short, arg, flag } = flagsOf(o);
+    if (name !== long && name !== short) continue;
+    const plain = !(arg && (arg[0] !== '<' || arg.includes('...'))) && !o.repeatable && !o.secretTrap;
+    return { option: o, flag: plain ? flag : null };
+  }
+  return undefined;
+}
+
+/**
+ * The values commander sets before parsing: `--no-x` alone defaults x to true (not when a `--x` was declared before
+ * it). Undefined for flags written in a way this reader does not follow (commander's `|` separator): the line then
+ * goes to commander.
+ */
+function defaults(options: readonly OptionSpec[]): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < options.length; i++) {
+    const f = options[i]!.flags;
+    if (f.includes('|')) return undefined;
+    if (!f.includes('--no-')) continue;
+    const { long, flag } = flagsOf(options[i]!);
+    if (!long?.startsWith('--no-')) continue;
+    const positive = `--${long.slice(5)}`;
+    if (!options.slice(0, i).some((o) => flagsOf(o).long === positive)) out[flag.attribute] = true;
+  }
+  return out;
+}
+
+/** commander's attribute name: `dry-run` → `dryRun`. */
+function camel(name: string): string {
+  let out = '';
+  for (let i = 0; i < name.length; i++) out += name[i] === '-' && i + 1 < name.length ? name[++i]!.toUpperCase() : name[i];
+  return out;
 }
 
 /**
