@@ -8,9 +8,10 @@
 import type { Ctx } from './context.js';
 import type { NounSpec, OptionSpec, VerbSpec } from './command.js';
 import { GLOBAL_OPTIONS, readGlobals } from './global-flags.js';
-import { isVerb, loadEntry } from './specs.js';
+import { isVerb, loadLines } from './specs.js';
 import { NOUNS } from '../commands/index.js';
 import { cacheDir } from '../lib/cache-dir.js';
+import { attributeName } from '../lib/flag-name.js';
 
 export { readGlobals };
 
@@ -104,7 +105,7 @@ function flagsOf(o: OptionSpec): { long?: string; short?: string; arg?: string; 
   }
   const name = long ? long.slice(2) : short ? short.slice(1) : '';
   const negate = name.startsWith('no-');
-  return { long, short, arg, flag: { attribute: camel(negate ? name.slice(3) : name), value: arg !== undefined, negate, choices: o.choices } };
+  return { long, short, arg, flag: { attribute: attributeName(negate ? name.slice(3) : name), value: arg !== undefined, negate, choices: o.choices } };
 }
 
 /**
@@ -143,13 +144,6 @@ function defaults(options: readonly OptionSpec[]): Record<string, unknown> | und
   return out;
 }
 
-/** commander's attribute name: `dry-run` → `dryRun`. */
-function camel(name: string): string {
-  let out = '';
-  for (let i = 0; i < name.length; i++) out += name[i] === '-' && i + 1 < name.length ? name[++i]!.toUpperCase() : name[i];
-  return out;
-}
-
 /**
  * The verb of a plain line, ready to run, or undefined when commander must parse the line. `completion` walks
  * commander's tree, so it always goes there.
@@ -157,7 +151,7 @@ function camel(name: string): string {
 export async function plainLine(argv: readonly string[]): Promise<{ run(ctx: Ctx): Promise<void> } | undefined> {
   const entry = argv[0] === 'completion' ? undefined : NOUNS.find((e) => e.name === argv[0]);
   if (!entry) return undefined;
-  const spec = await loadEntry(entry);
+  const spec = await loadLines(entry);
   const line = parsePlainLine(argv, isVerb(spec) ? { ...spec, name: entry.name } : spec);
   return line && { run: (ctx) => runVerb(ctx, line.verb, line.args, line.opts, line.withGlobals) };
 }

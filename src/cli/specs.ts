@@ -14,11 +14,11 @@ export function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
  * help (`sq squids --help`) evaluates none of them, nor what they import. A verb declared the usual way is in it.
  * Without the file (src/ run by the tests, the standalone executable) the modules are loaded.
  */
-function declaredSpec(name: string): string | undefined {
+function declaredSpec(name: string, kind: '' | '.lines' = ''): string | undefined {
   // The bundle (dist/sq.cjs) sits beside dist/specs/; this module unbundled (dist/cli/specs.js) one level below.
   for (const dir of ['./specs/', '../specs/']) {
     try {
-      return readFileSync(new URL(`${dir}${name}.json`, import.meta.url), 'utf8');
+      return readFileSync(new URL(`${dir}${name}${kind}.json`, import.meta.url), 'utf8');
     } catch {
       // not there: the next place, then the modules themselves
     }
@@ -27,7 +27,19 @@ function declaredSpec(name: string): string | undefined {
 }
 
 export async function loadEntry(entry: NounEntry): Promise<NounSpec | VerbSpec> {
-  const declared = /^[a-z][a-z0-9-]*$/.test(entry.name) ? declaredSpec(entry.name) : undefined;
+  return withRuns(entry, /^[a-z][a-z0-9-]*$/.test(entry.name) ? declaredSpec(entry.name) : undefined);
+}
+
+/**
+ * What a plain command line needs of the noun's spec (src/cli/dispatch.ts): the build's `<noun>.lines.json`, each
+ * verb's names, arguments and how its options are written, without the help texts; the whole spec where there is no
+ * such file.
+ */
+export async function loadLines(entry: NounEntry): Promise<NounSpec | VerbSpec> {
+  return withRuns(entry, /^[a-z][a-z0-9-]*$/.test(entry.name) ? declaredSpec(entry.name, '.lines') : undefined);
+}
+
+async function withRuns(entry: NounEntry, declared: string | undefined): Promise<NounSpec | VerbSpec> {
   if (declared === undefined) return (await entry.load()).default;
   const spec = JSON.parse(declared) as NounSpec | VerbSpec;
   const lazy = (v: VerbSpec, path: string[], file?: string) => {

@@ -3,6 +3,7 @@
 // a choice, and zod/mini cost every command with a flag the evaluation of 23 of its modules (~2-3 ms a call; issue
 // 35). zod stays where a schema is worth it: the account file (src/account/schema.ts).
 import { UsageError } from '../errors.js';
+import { attributeName } from '../lib/flag-name.js';
 import { formatDuration, MAX_TIMEOUT_MS, parseDuration } from './duration.js';
 
 import { RUN_EVENTS, type RunEventName } from '../api/events.js';
@@ -121,7 +122,7 @@ type FlagOf<O> = `--${Kebab<keyof O & string>}`;
 /** Flags that only make sense together or apart. */
 export function exclusive<O extends object>(opts: O, flags: [FlagOf<O>, FlagOf<O>][]): void {
   const given = (flag: string) => {
-    const v = (opts as Record<string, unknown>)[camel(flag)];
+    const v = (opts as Record<string, unknown>)[attributeName(flag)];
     return v !== undefined && v !== false;
   };
   for (const [a, b] of flags) if (given(a) && given(b)) throw new UsageError(`${a} and ${b} cannot be used together`);
@@ -133,6 +134,3 @@ export function required(flag: `--${string}`, value: string | boolean | undefine
   return value;
 }
 
-function camel(flag: string): string {
-  return flag.replace(/^--?/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-}
