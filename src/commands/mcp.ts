@@ -1,4 +1,3 @@
-import { realpath, stat } from 'node:fs/promises';
 import { defineVerb } from '../cli/command.js';
 import { UsageError } from '../errors.js';
 import { intFlag } from '../validate/index.js';
@@ -59,6 +58,8 @@ export default defineVerb({
     let root: string | undefined;
     if (opts.root !== undefined) {
       const dir = String(opts.root);
+      // Only with --root: node:fs/promises brings readline and the REPL's history module with it on Node 24.
+      const { realpath, stat } = process.getBuiltinModule('node:fs/promises');
       const st = await stat(dir).catch(() => null);
       if (!st?.isDirectory()) throw new UsageError(`--root: ${JSON.stringify(dir)} is not a directory`);
       root = await realpath(dir);

@@ -1,7 +1,6 @@
 // A tool call of `sq mcp`: its verbs run in-process with --json (main.ts's run() with captured streams), their
 // answer or error made the tool's; path arguments kept inside --root; the calls in flight drained when the server stops.
 import { constants } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { downloadUrl } from '../api/runs.js';
@@ -130,6 +129,9 @@ async function inRoot(root: string | undefined, arg: string, name: string, tool:
   if (!root) refuse('is a path');
   const base = root as string;
   if (arg.split(/[\\/]/).includes('..')) refuse('leads out of the directory ("..")');
+  // Loaded here, on a tool call that reads a file: node:fs/promises brings readline with it (Node 24), and a server's
+  // start (initialize, tools/list) needs none of it.
+  const { open, realpath } = process.getBuiltinModule('node:fs/promises');
   const [realBase, real] = await Promise.all([realpath(base), realpath(resolve(base, arg)).catch((e: NodeJS.ErrnoException) => refuse(`cannot be read (${e.code ?? 'error'})`))]);
   const rel = relative(realBase, real);
   if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) refuse('is outside the directory (a symbolic link, or an absolute path, leads out)');

@@ -5,7 +5,7 @@
 // nowhere to keep them: null, and the keys live as long as the server.
 import type { Ctx } from '../cli/context.js';
 import { cacheDir } from '../lib/cache-dir.js';
-import { idempotencyPath, readIdempotency, saveIdempotency, type IdempotencyEntry } from '../io/go-record.js';
+import type { IdempotencyEntry } from '../io/go-record.js';
 
 /** An entry of the file, with what go adds: whether the squid's params and tasks were all sent. */
 export type KeptEntry = IdempotencyEntry & { ready?: boolean };
@@ -20,10 +20,12 @@ export function keyFile(ctx: Ctx): KeyFile | null {
   const dir = cacheDir(ctx.env);
   if (dir === undefined) return null;
   // The file is per API key, as runs start's is: the same key id the verbs' client has.
-  const path = async () => idempotencyPath(dir, (await ctx.http()).keyId) as string;
+  // The file's module (and node:crypto and node:fs/promises with it) on the first key used: a server's start needs none.
+  const record = () => import('../io/go-record.js');
+  const path = async () => (await record()).idempotencyPath(dir, (await ctx.http()).keyId) as string;
   return {
-    get: async (key) => ((await readIdempotency(await path(), ctx.now()))[key] as KeptEntry | undefined) ?? null,
-    set: async (key, entry) => saveIdempotency(await path(), key, entry, ctx.now()),
-    forget: async (key) => saveIdempotency(await path(), key, null, ctx.now()),
+    get: async (key) => ((await (await record()).readIdempotency(await path(), ctx.now()))[key] as KeptEntry | undefined) ?? null,
+    set: async (key, entry) => (await record()).saveIdempotency(await path(), key, entry, ctx.now()),
+    forget: async (key) => (await record()).saveIdempotency(await path(), key, null, ctx.now()),
   };
 }

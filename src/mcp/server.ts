@@ -12,7 +12,6 @@ import { importPackage } from '../import-package.js';
 import { VERSION } from '../version.js';
 import { allowed } from './access.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, drain, type Sdk, type ServeOptions, type Shared } from './calls.js';
-import { serveHttp } from './http.js';
 import { buildServer } from './register.js';
 import { LineTransport } from './stdio.js';
 import { toolDefs } from './tools/index.js';
@@ -38,7 +37,8 @@ export async function serveMcp(ctx: Ctx, opts: ServeOptions): Promise<void> {
     process.stdout.write = real;
   });
 
-  if (opts.http) return serveHttp(shared, protocolOut, served);
+  // Its module (and node:crypto with it) only for --http: a stdio server's start needs neither.
+  if (opts.http) return (await import('./http.js')).serveHttp(shared, protocolOut, served);
 
   const server = buildServer(shared);
   const transport = new LineTransport(opts.stdin as Readable, protocolOut, opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, sdk, (m) => ctx.io.stderr.write(`sq mcp: ${m}\n`));

@@ -1,6 +1,5 @@
 // What every tool of `sq mcp` is made of: the tool model (ToolDef, ToolEnv, ToolError), verbs' flags from a tool's
 // arguments, compact answers, one paging scheme for every list, and the documents plan/apply read.
-import { readFile } from 'node:fs/promises';
 import type { ZodType } from 'zod';
 import { pickFields } from '../../output/fields.js';
 import { moreByEnvelope } from '../../api/pages.js';
@@ -184,7 +183,7 @@ export async function docFlags(t: ToolEnv, a: ToolArgs, tool: string): Promise<{
     return { argv: ['--file=-'], stdin: doc };
   }
   const path = await t.path(file as string, 'file');
-  checkEnvRefs(t, await readFile(path, 'utf8'), tool);
+  checkEnvRefs(t, await process.getBuiltinModule('node:fs/promises').readFile(path, 'utf8'), tool);
   return { argv: [`--file=${path}`] };
 }
 function checkEnvRefs(t: ToolEnv, text: string, tool: string): void {
