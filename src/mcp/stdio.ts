@@ -36,6 +36,12 @@ export class LineTransport {
     this.input.once('end', end);
     this.input.once('close', end);
     this.input.once('error', end);
+    // A client that stopped reading (its end of stdout closed) has ended the session as one that closes stdin has: the
+    // server ends as it does then, exit 0, where the write's EPIPE was an uncaught error and a stack trace.
+    this.output.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') this.log(`cannot write to stdout: ${e.message}`);
+      end();
+    });
   }
 
   private data(chunk: Buffer) {

@@ -607,6 +607,21 @@ describe('sq mcp on the wire (issue 33, E5/E6/E13)', () => {
     }
   });
 
+  it('a client that closes its end of stdout ends the session: exit 0, no uncaught EPIPE', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp', '--quiet'], { env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    const first = new Promise<void>((r) => child.stdout.once('data', () => r()));
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'gone', version: '1' } } })}\n`);
+    await first;
+    child.stdout.destroy();
+    // Answers the server writes now meet a closed pipe.
+    for (let id = 2; id < 5; id++) child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' })}\n`);
+    expect(await exited, stderr).toBe(0);
+    expect(stderr).not.toMatch(/EPIPE|Unhandled|at /);
+  });
+
   it('answers every request it read before stdin ended (echo … | sq mcp), exit 0', async () => {
     const input = [
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
