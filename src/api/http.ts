@@ -325,11 +325,13 @@ export class HttpClient {
       const res = await request.call(agent, {
         origin: req.url.origin,
         path: req.url.pathname + req.url.search,
+        // The URL these come from, so that the transport does not parse it again.
+        url: req.url,
         method: req.method as Dispatcher.HttpMethod,
         headers: req.headers,
         body: req.payload,
         signal: this.opts.signal,
-      });
+      } as Dispatcher.RequestOptions);
       mark('request (to the headers)');
       this.traceResponse(res, started);
       // Only the API's own answers: a presigned download link's host keeps its own clock.

@@ -73,8 +73,9 @@ class NodeAgent {
 /** The response body as undici gives it: a stream that is also read whole with text(), or thrown away with dump(). */
 type Body = IncomingMessage & { text(): Promise<string>; dump(): Promise<void> };
 
-function request(this: NodeAgent, o: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
-  const url = new URL(o.path, o.origin as string);
+function request(this: NodeAgent, o: Dispatcher.RequestOptions & { url?: URL }): Promise<Dispatcher.ResponseData> {
+  // src/api/http.ts hands over the URL it built (origin and path are read off it); undici's callers give those alone.
+  const url = o.url ?? new URL(o.path, o.origin as string);
   const opts = this.opts;
   return new Promise<Dispatcher.ResponseData>((resolve, reject) => {
     const { mod, agent } = this.agentFor(url.protocol);
