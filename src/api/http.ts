@@ -94,7 +94,7 @@ export class HttpClient {
 
   /** Build the absolute URL for a path (`/v1/...`) or pass an absolute URL through. */
   url(path: string, query?: RequestOptions['query']): URL {
-    const u = /^https?:\/\//.test(path) ? new URL(path) : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
+    const u = path.startsWith('http://') || path.startsWith('https://') ? new URL(path) : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
     for (const [k, v] of Object.entries(query ?? {})) {
       if (v !== undefined && v !== null) u.searchParams.set(k, String(v));
     }

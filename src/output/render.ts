@@ -149,7 +149,7 @@ export async function renderList(r: Rendering, items: Iterable<unknown> | AsyncI
     const item = prepare(raw, opts);
     if (count === 0) check(item, opts);
     if (json === 'document') {
-      await out.write((count === 0 ? '[\n  ' : ',\n  ') + (jsonText(pick(item), 2) ?? 'null').replace(/\n/g, '\n  '));
+      await out.write((count === 0 ? '[\n  ' : ',\n  ') + (jsonText(pick(item), 2) ?? 'null').replaceAll('\n', '\n  '));
     } else if (json === 'lines') {
       await out.write((jsonText(pick(item)) ?? 'null') + '\n');
     } else if (line) {

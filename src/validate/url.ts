@@ -53,7 +53,7 @@ export function baseUrlFlag(from: string, value: unknown, example: string, insec
   if (u.username || u.password) {
     throw new UsageError(`${from} must not contain a user name or password ("user:pass@"): the API key comes from SQ_TOKEN or \`sq auth login\``);
   }
-  if (u.search || u.hash || /[?#]/.test(s)) {
+  if (u.search || u.hash || s.includes('?') || s.includes('#')) {
     throw new UsageError(`${from} must be the API origin alone, e.g. ${example}, without a query ("?…") or fragment ("#…")`);
   }
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname) && !insecureHttp) {
