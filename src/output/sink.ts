@@ -76,6 +76,11 @@ export class Sink {
     this.state = watch(stream);
   }
 
+  /** How much text to gather before a write: what the stream buffers before it asks its writer to wait. */
+  get batchSize(): number {
+    return (this.stream as NodeJS.WritableStream & { writableHighWaterMark?: number }).writableHighWaterMark || 16 * 1024;
+  }
+
   get closed(): boolean {
     const s = this.stream as NodeJS.WritableStream & { destroyed?: boolean; writableEnded?: boolean };
     return this.state.closed || s.destroyed === true || s.writableEnded === true;
