@@ -19,10 +19,23 @@ const SECRET_NAMES = [
   'private_key',
 ];
 
+/**
+ * SECRET_NAMES by their last character: a key is compared with the few names that end as it does (isSecretKey runs
+ * on every key of every record printed; 13 comparisons each cost a list of squids ~0.3 ms).
+ */
+const SECRET_NAMES_BY_LAST = new Map<string, string[]>();
+for (const name of SECRET_NAMES) {
+  const last = name[name.length - 1];
+  SECRET_NAMES_BY_LAST.set(last, [...(SECRET_NAMES_BY_LAST.get(last) ?? []), name]);
+}
+
 export function isSecretKey(key: string): boolean {
   const lower = key.toLowerCase();
   const k = lower.includes('-') ? lower.replaceAll('-', '_') : lower;
-  return SECRET_NAMES.some((name) => k === name || k.endsWith(name));
+  const names = SECRET_NAMES_BY_LAST.get(k[k.length - 1]);
+  if (names === undefined) return false;
+  for (let i = 0; i < names.length; i++) if (k.endsWith(names[i])) return true;
+  return false;
 }
 
 /**
@@ -310,8 +323,10 @@ function transformDeep<C = undefined>(
     if (f.keys) {
       const k = f.keys[f.i];
       if (val !== (f.src as Record<string, unknown>)[k]) f.changed = true;
-      // defineProperty: a key "__proto__" (JSON.parse makes it an own key) stays a key, never the copy's prototype.
-      Object.defineProperty(f.out, k, { value: val, enumerable: true, writable: true, configurable: true });
+      // defineProperty for a key "__proto__" (JSON.parse makes it an own key): it stays a key, never the copy's
+      // prototype. Any other key is set as it is (the same own, enumerable, writable property, made faster).
+      if (k === '__proto__') Object.defineProperty(f.out, k, { value: val, enumerable: true, writable: true, configurable: true });
+      else (f.out as Record<string, unknown>)[k] = val;
     } else {
       if (val !== (f.src as unknown[])[f.i]) f.changed = true;
       (f.out as unknown[]).push(val);
