@@ -8,7 +8,6 @@ import { isLoopbackHost } from '../../src/lib/loopback.js';
 import { isSecretKey, webhookKey } from '../../src/lib/secrets.js';
 import { bucketFor } from '../../src/api/pacing.js';
 import { checkApiKey, normaliseBaseUrl } from '../../src/config/resolve.js';
-import { exclusive } from '../../src/validate/index.js';
 
 const SECRET_NAMES = ['password', 'passwd', 'secret', 'token', 'api_key', 'apikey', 'aws_access_key', 'aws_secret_key', 'secret_key', 'authorization', 'cookie', 'cookies', 'private_key'];
 
@@ -96,18 +95,6 @@ describe('regular expressions replaced by string operations', () => {
     );
     fc.assert(
       fc.property(fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 8 })), (t) => accepted(t) === printable(t)),
-      runs,
-    );
-  });
-
-  it("exclusive() reads each flag's value under commander's name for it", () => {
-    const name = (flag: string) => flag.replace(/^--?/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-    fc.assert(
-      fc.property(fc.tuple(fc.constantFrom('--', '-', '---', ''), pieces(['dry', '-run', '-', 'a', 'Z', '--x', '-\u212a'])), ([dashes, rest]) => {
-        const flag = dashes + rest;
-        const opts = { [name(flag)]: true, other: true } as Record<string, unknown>;
-        expect(() => exclusive(opts, [[flag, '--other'] as never])).toThrow('cannot be used together');
-      }),
       runs,
     );
   });
