@@ -94,7 +94,7 @@ export class HttpClient {
 
   /** Build the absolute URL for a path (`/v1/...`) or pass an absolute URL through. */
   url(path: string, query?: RequestOptions['query']): URL {
-    const u = /^https?:\/\//.test(path) ? new URL(path) : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
+    const u = path.startsWith('http://') || path.startsWith('https://') ? new URL(path) : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
     for (const [k, v] of Object.entries(query ?? {})) {
       if (v !== undefined && v !== null) u.searchParams.set(k, String(v));
     }
@@ -325,11 +325,13 @@ export class HttpClient {
       const res = await request.call(agent, {
         origin: req.url.origin,
         path: req.url.pathname + req.url.search,
+        // The URL these come from, so that the transport does not parse it again.
+        url: req.url,
         method: req.method as Dispatcher.HttpMethod,
         headers: req.headers,
         body: req.payload,
         signal: this.opts.signal,
-      });
+      } as Dispatcher.RequestOptions);
       mark('request (to the headers)');
       this.traceResponse(res, started);
       // Only the API's own answers: a presigned download link's host keeps its own clock.

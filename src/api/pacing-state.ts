@@ -121,8 +121,13 @@ export class SharedStore implements BucketStore {
 
   /** The state file's path, once the directory is known to be ours and private. */
   private open(): string {
-    makeDirSync(this.opts.dir);
-    const st = lstatSync(this.opts.dir);
+    // The directory is there on every call but the first: one lstat, and mkdir (which fails with EEXIST, an exception
+    // built and thrown) only when it is missing.
+    let st = lstatSync(this.opts.dir, { throwIfNoEntry: false });
+    if (!st) {
+      makeDirSync(this.opts.dir);
+      st = lstatSync(this.opts.dir);
+    }
     if (!st.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
     if (process.getuid && (st.uid !== process.getuid() || (st.mode & 0o022) !== 0)) {
       throw Object.assign(new Error('not a private directory of this user'), { code: 'EUNTRUSTED' });

@@ -64,10 +64,21 @@ export function resetWaitMs(reset: number | null, serverNowMs: number): number |
   return Math.min(MAX_RESET_WAIT_MS, Math.max(0, ms));
 }
 
-/** The prefix a path is paced under: /v1/runs/x/tasks is a runs request; /v1/runtasks has its own. */
+/**
+ * The prefix a path is paced under: /v1/runs/x/tasks is a runs request; /v1/runtasks has its own. The segment after
+ * /v1/ when it is 1 to 40 of a-z and _, up to a / or the end; any other path is 'other'. (Read character by character:
+ * a regular expression is compiled on its first use, ~40 µs of every call.)
+ */
 export function bucketFor(path: string): string {
-  const m = /^\/v1\/([a-z_]{1,40})(?:\/|$)/.exec(path);
-  return m?.[1] ?? 'other';
+  if (!path.startsWith('/v1/')) return 'other';
+  let end = 4;
+  while (end < path.length && end - 4 <= 40) {
+    const c = path.charCodeAt(end);
+    if (!((c >= 97 && c <= 122) || c === 95)) break;
+    end++;
+  }
+  const n = end - 4;
+  return n >= 1 && n <= 40 && (end === path.length || path[end] === '/') ? path.slice(4, end) : 'other';
 }
 
 /** The small reserve kept below the server's Remaining (other machines with the key, answers reordered): 5% of Limit. */

@@ -73,8 +73,9 @@ class NodeAgent {
 /** The response body as undici gives it: a stream that is also read whole with text(), or thrown away with dump(). */
 type Body = IncomingMessage & { text(): Promise<string>; dump(): Promise<void> };
 
-function request(this: NodeAgent, o: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
-  const url = new URL(o.path, o.origin as string);
+function request(this: NodeAgent, o: Dispatcher.RequestOptions & { url?: URL }): Promise<Dispatcher.ResponseData> {
+  // src/api/http.ts hands over the URL it built (origin and path are read off it); undici's callers give those alone.
+  const url = o.url ?? new URL(o.path, o.origin as string);
   const opts = this.opts;
   return new Promise<Dispatcher.ResponseData>((resolve, reject) => {
     const { mod, agent } = this.agentFor(url.protocol);
@@ -164,10 +165,12 @@ function bodyOf(res: IncomingMessage, opts: AgentOptions): Body {
       // cut short. Waiting for an 'end' that cannot come would hang the call (the socket's idle timer is
       // gone with the socket).
       if (res.destroyed && !res.complete) return fail(coded('UND_ERR_SOCKET', 'other side closed'));
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.once('end', () => done(text));
+      // The bytes, decoded once at the end: the text a StringDecoder (setEncoding) gives chunk by chunk, whatever the
+      // bytes and wherever the chunks split them (Node keeps its decoder in step with V8's), without loading and
+      // running one for every chunk (~0.2 ms of a call).
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.once('end', () => done(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));
       res.once('error', (err) => fail(lostBody(err)));
       res.once('close', () => {
         if (!res.complete) fail(res.errored ? lostBody(res.errored) : coded('UND_ERR_SOCKET', 'other side closed'));

@@ -75,6 +75,8 @@ export interface Tally {
   shown: number;
   /** Pages read so far (the one being handed out included). */
   pages: number;
+  /** Records of that page still to be handed out after the current one (in memory: RenderOptions.buffered). */
+  left?: number;
 }
 
 export function tally(): Tally {
@@ -86,9 +88,10 @@ export async function* records<T>(source: AsyncIterable<Page<T>>, seen: Tally): 
   for await (const p of source) {
     seen.pages++;
     if (seen.total === null && typeof p.total_results === 'number') seen.total = p.total_results;
-    for (const r of p.data) {
+    for (let i = 0; i < p.data.length; i++) {
       seen.shown++;
-      yield r;
+      seen.left = p.data.length - 1 - i;
+      yield p.data[i];
     }
   }
 }
@@ -133,7 +136,7 @@ export async function printList(ctx: Ctx, http: HttpClient, path: string, o: Lis
   });
   // Past the first page, "none" is said by pagingHint (the page is past the end), not as an empty account.
   const empty = o.paging.page === undefined || o.paging.page === 1 ? o.empty : undefined;
-  const shown = await ctx.out.list(records(objects(source, o.map), seen), { columns: o.columns, empty, ...filter });
+  const shown = await ctx.out.list(records(objects(source, o.map), seen), { columns: o.columns, empty, buffered: () => (seen.left ?? 0) > 0, ...filter });
   pagingHint(ctx, o.paging, seen, o.noun);
   return shown;
 }

@@ -2,7 +2,7 @@
 // 0700). Reads take a plain fs path: loading conf costs ~60 ms, which `sq me` should not pay on every call.
 // Every change is a read-modify-write under a cross-process lock (lib/lock.ts), re-reading the file once the lock
 // is held: two `sq auth login` running at once must both end up in the file, not the last one alone.
-import { closeSync, constants, readFileSync, chmodSync, existsSync, renameSync, statSync } from 'node:fs';
+import { closeSync, constants, readFileSync, chmodSync, existsSync, renameSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { importPackage } from '../import-package.js';
 import { SqError, UsageError } from '../errors.js';
@@ -66,17 +66,17 @@ export class ProfileStore {
   /** Set when the file can be read by other users (the group or everyone): a warning, not an error. */
   readonly exposedMode: number | null;
   private data: ProfileData;
-  /** Set when the profile directory would have to be made in a home directory that does not exist. */
-  private readonly missingHome: string | undefined;
+  private readonly env: Record<string, string | undefined>;
 
   constructor(env: Record<string, string | undefined>) {
+    this.env = env;
     this.dir = configDir(env);
-    this.missingHome = missingHome(env, this.dir);
     this.file = join(this.dir, CONFIG_FILE);
-    const read = readData(this.file);
-    this.data = read ?? { profiles: noProfiles() };
-    this.corrupt = read === null;
-    this.exposedMode = exposedMode(this.file);
+    const { data, st } = readData(this.file);
+    this.data = data ?? { profiles: noProfiles() };
+    this.corrupt = data === null;
+    // The stat of the file just read, when there is one: one system call fewer than a stat of the path.
+    this.exposedMode = exposedMode(this.file, st);
   }
 
   /** The error every reader gets from a corrupt file: where it is and what to do, nothing of what it holds. */
@@ -161,9 +161,11 @@ export class ProfileStore {
 
   /** Lock, re-read, apply `change`, write atomically when it returns true, unlock. */
   private async update(change: (d: ProfileData) => boolean, opts: { replaceCorrupt?: boolean } = {}): Promise<boolean> {
-    if (this.missingHome !== undefined) {
+    // Looked at only when something is to be written: a call that reads the profiles never needs it.
+    const home = missingHome(this.env, this.dir);
+    if (home !== undefined) {
       throw new SqError(
-        `cannot store profiles in ${this.dir}: the home directory ${this.missingHome} does not exist, and sq does not create it; ` +
+        `cannot store profiles in ${this.dir}: the home directory ${home} does not exist, and sq does not create it; ` +
           `set SQ_CONFIG_DIR to a directory for them, or pass the key in SQ_TOKEN (nothing stored)`,
       );
     }
@@ -179,7 +181,7 @@ export class ProfileStore {
   }
 
   private locked(Conf: typeof import('conf').default, change: (d: ProfileData) => boolean, opts: { replaceCorrupt?: boolean }): boolean {
-    let fresh = readData(this.file);
+    let fresh = readData(this.file).data;
     if (fresh === null) {
       if (!opts.replaceCorrupt) throw this.corruptError();
       const backup = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
@@ -219,24 +221,32 @@ function isProfile(value: unknown): value is Profile {
   return s === undefined || (isRecord(s) && Object.values(s).every((v) => typeof v === 'string'));
 }
 
-/** The profiles in the file; no profiles when there is none; null when it is not a profile file. */
-function readData(file: string): ProfileData | null {
+/**
+ * The profiles in the file (`data`; no profiles when there is none; null when it is not a profile file), and the
+ * stat of the regular file it read (`st`).
+ */
+function readData(file: string): { data: ProfileData | null; st?: Stats } {
   let raw: string;
   let fd: number;
+  let st: Stats;
   try {
     // Only a regular file, never blocking on a FIFO: a directory or FIFO at config.json is a corrupt profile file.
-    fd = openRegularSync(file, constants.O_RDONLY).fd;
+    ({ fd, st } = openRegularSync(file, constants.O_RDONLY));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === 'EISDIR' || code === 'ENOTREG' ? null : { profiles: noProfiles() };
+    return { data: code === 'EISDIR' || code === 'ENOTREG' ? null : { profiles: noProfiles() } };
   }
   try {
     raw = readFileSync(fd, 'utf8');
   } catch {
-    return null;
+    return { data: null, st };
   } finally {
     closeSync(fd);
   }
+  return { data: profileData(raw), st };
+}
+
+function profileData(raw: string): ProfileData | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -249,11 +259,11 @@ function readData(file: string): ProfileData | null {
   return { active: typeof parsed.active === 'string' ? parsed.active : undefined, profiles: Object.assign(noProfiles(), profiles) };
 }
 
-
-function exposedMode(file: string): number | null {
+/** The file's permission bits when others than its owner can read or write it, else null; `st`: its stat, if known. */
+function exposedMode(file: string, st?: Stats): number | null {
   if (process.platform === 'win32') return null;
   try {
-    const mode = statSync(file).mode & 0o777;
+    const mode = (st ?? statSync(file)).mode & 0o777;
     return mode & 0o077 ? mode : null;
   } catch {
     return null;

@@ -144,31 +144,52 @@ export async function renderList(r: Rendering, items: Iterable<unknown> | AsyncI
   let count = 0;
   let cols: Column[] | null = null;
   const tableRows: Record<string, unknown>[] = [];
-  for await (const raw of items as AsyncIterable<unknown>) {
-    if (out.closed) break;
-    const item = prepare(raw, opts);
-    if (count === 0) check(item, opts);
-    if (json === 'document') {
-      await out.write((count === 0 ? '[\n  ' : ',\n  ') + (jsonText(pick(item), 2) ?? 'null').replace(/\n/g, '\n  '));
-    } else if (json === 'lines') {
-      await out.write((jsonText(pick(item)) ?? 'null') + '\n');
-    } else if (line) {
-      if (count === 0) {
-        cols = chooseColumns(opts?.columns, shape.fields, item) ?? [];
-        if (headed) await out.write(line(cols.map((c) => c.key)));
+  // The text of the records already in memory (an array, or the rest of a page) goes out in one write, not one write
+  // per record (each a system call and a pass through the stream), up to what the stream buffers before it asks for
+  // a wait (its high-water mark), so a slow reader still holds the rendering back. A record still to come (the next
+  // page) is waited for only once the records before it are written: output still comes as the pages arrive.
+  const buffered = Array.isArray(items) ? () => true : (opts?.buffered ?? (() => false));
+  const batchSize = out.batchSize;
+  let batch = '';
+  const flush = async () => {
+    const text = batch;
+    batch = '';
+    await out.write(text);
+  };
+  try {
+    for await (const raw of items as AsyncIterable<unknown>) {
+      if (out.closed) break;
+      const item = prepare(raw, opts);
+      if (count === 0) check(item, opts);
+      if (json === 'document') {
+        batch += (count === 0 ? '[\n  ' : ',\n  ') + (jsonText(pick(item), 2) ?? 'null').replaceAll('\n', '\n  ');
+      } else if (json === 'lines') {
+        batch += (jsonText(pick(item)) ?? 'null') + '\n';
+      } else if (line) {
+        if (count === 0) {
+          cols = chooseColumns(opts?.columns, shape.fields, item) ?? [];
+          if (headed) batch += line(cols.map((c) => c.key));
+        }
+        const row = asRow(item);
+        batch += line((cols ?? []).map((c) => (settings.csvSafe ? formulaSafe(cellText(c, row)) : cellText(c, row))));
+      } else {
+        cols ??= chooseColumns(opts?.columns, shape.fields, item);
+        tableRows.push(asRow(item));
       }
-      const row = asRow(item);
-      await out.write(line((cols ?? []).map((c) => (settings.csvSafe ? formulaSafe(cellText(c, row)) : cellText(c, row)))));
-    } else {
-      cols ??= chooseColumns(opts?.columns, shape.fields, item);
-      tableRows.push(asRow(item));
+      if (batch !== '' && (batch.length >= batchSize || !buffered())) await flush();
+      if (out.closed) break;
+      count++;
     }
-    if (out.closed) break;
-    count++;
+  } catch (err) {
+    // What was rendered before the failure is written, as it would have been record by record.
+    if (batch !== '' && !out.closed) await flush();
+    throw err;
   }
+  // (A JSON document's last records go out with its closing bracket.)
+  if (json !== 'document' && batch !== '' && !out.closed) await flush();
   if (out.closed || json === 'lines') return count;
   if (json === 'document') {
-    await out.write(count === 0 ? '[]\n' : '\n]\n');
+    await out.write(batch + (count === 0 ? '[]\n' : '\n]\n'));
   } else if (line) {
     // An empty result with known columns is still a valid, headed file.
     const known = count === 0 && headed ? chooseColumns(opts?.columns, shape.fields, undefined) : null;

@@ -54,6 +54,11 @@ export interface RenderOptions {
    * run on each page's records as one document, as gh's --paginate --jq does, rather than on the whole list at once.
    */
   pageOf?: () => number;
+  /**
+   * True while the record after the one just handed over is already in memory (the rest of the page being written):
+   * those are written together, in one write, rather than one write each. A list given as an array is all in memory.
+   */
+  buffered?: () => boolean;
 }
 
 export interface OutputSettings {

@@ -16,6 +16,11 @@ export function urlTooLong(length: number): string {
 }
 
 export function httpUrlFlag(flag: string, value: unknown, example = 'https://example.com/hook'): string {
+  return httpUrl(flag, value, example).s;
+}
+
+/** httpUrlFlag's check, with the URL it parsed (`u`) beside the text (`s`): a caller checking more parses it once. */
+function httpUrl(flag: string, value: unknown, example: string): { s: string; u: URL } {
   const rule = `an http(s) URL, e.g. ${example}`;
   const s = typeof value === 'string' ? value.trim() : '';
   if (s.length > MAX_URL_LENGTH) throw new UsageError(`${flag} ${urlTooLong(s.length)}`);
@@ -31,7 +36,7 @@ export function httpUrlFlag(flag: string, value: unknown, example = 'https://exa
     const shown = u?.username || u?.password || USERINFO.test(s) ? 'a value with a user name or password, not shown' : JSON.stringify(typeof value === 'string' ? maskUrlQuery(value) : value);
     throw new UsageError(`${flag} must be ${rule} (got ${shown})`);
   }
-  return s;
+  return { s, u };
 }
 
 /** "user:pass@" before the host, with or without a scheme and slashes ("htps://me:pw@host", "me:pw@host"). */
@@ -44,12 +49,11 @@ const USERINFO = /^(?:[a-z][a-z0-9+.-]*:)?\/*[^/?#]*@/i;
  * the URL came from (--base-url, SQ_BASE_URL, a profile). The URL is not echoed: it may hold a password.
  */
 export function baseUrlFlag(from: string, value: unknown, example: string, insecureHttp: boolean): string {
-  const s = httpUrlFlag(from, value, example);
-  const u = new URL(s);
+  const { s, u } = httpUrl(from, value, example);
   if (u.username || u.password) {
     throw new UsageError(`${from} must not contain a user name or password ("user:pass@"): the API key comes from SQ_TOKEN or \`sq auth login\``);
   }
-  if (u.search || u.hash || /[?#]/.test(s)) {
+  if (u.search || u.hash || s.includes('?') || s.includes('#')) {
     throw new UsageError(`${from} must be the API origin alone, e.g. ${example}, without a query ("?…") or fragment ("#…")`);
   }
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname) && !insecureHttp) {

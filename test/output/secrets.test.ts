@@ -38,6 +38,13 @@ describe('maskSecrets', () => {
     expect(maskSecrets(input, true)).toEqual(input);
   });
 
+  it('a key "__proto__" of an answer stays a key of the copy (masked like any other), never its prototype', () => {
+    const masked = maskSecrets(JSON.parse('{"__proto__":{"password":"hunter22","host":"h"},"name":"x"}'), false) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(masked)).toBe(Object.prototype);
+    expect(Object.keys(masked)).toEqual(['__proto__', 'name']);
+    expect(JSON.stringify(masked)).toBe(`{"__proto__":{"password":"${MASK}","host":"h"},"name":"x"}`);
+  });
+
   it('leaves primitives alone', () => {
     expect(maskSecrets('password', false)).toBe('password');
     expect(maskSecrets(null, false)).toBeNull();

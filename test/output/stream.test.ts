@@ -54,6 +54,68 @@ describe('streaming lists', () => {
   });
 });
 
+describe('records in memory are written together', () => {
+  /** A stream that keeps each write apart. */
+  function writes(): { stream: Writable; chunks: string[] } {
+    const chunks: string[] = [];
+    return { chunks, stream: new Writable({ write: (c, _e, cb) => (chunks.push(String(c)), cb()) }) };
+  }
+  const output = (stream: Writable, format: string) =>
+    createOutput({ stdout: stream, stderr: new Writable({ write: (_c, _e, cb) => cb() }) }, resolveOutputSettings({ format, env: {}, stdoutIsTTY: false, stderrIsTTY: false }));
+
+  it('a list given whole (an array) is one write, in every format of lines', async () => {
+    for (const format of ['json', 'ndjson', 'csv', 'tsv']) {
+      const w = writes();
+      expect(await output(w.stream, format).list([{ id: 1 }, { id: 2 }, { id: 3 }])).toBe(3);
+      expect(w.chunks, format).toHaveLength(1);
+    }
+    const w = writes();
+    await output(w.stream, 'json').list([{ id: 1 }, { id: 2 }]);
+    expect(JSON.parse(w.chunks.join(''))).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
+  it('a paged list writes each page once it is read, before the next page is asked for', async () => {
+    const w = writes();
+    const seen = { left: 0 };
+    const asked: string[][] = [];
+    async function* pages() {
+      for (const page of [[1, 2, 3], [4, 5]]) {
+        // "The request for the next page": what is out by then.
+        asked.push([...w.chunks]);
+        await new Promise((r) => setImmediate(r));
+        for (let i = 0; i < page.length; i++) {
+          seen.left = page.length - 1 - i;
+          yield { id: page[i] };
+        }
+      }
+    }
+    expect(await output(w.stream, 'ndjson').list(pages(), { buffered: () => seen.left > 0 })).toBe(5);
+    expect(asked[1]).toEqual(['{"id":1}\n{"id":2}\n{"id":3}\n']);
+    expect(w.chunks).toEqual(['{"id":1}\n{"id":2}\n{"id":3}\n', '{"id":4}\n{"id":5}\n']);
+  });
+
+  it('without the hint, an async list is written record by record, as it comes', async () => {
+    const w = writes();
+    async function* gen() {
+      for (const id of [1, 2, 3]) yield { id };
+    }
+    await output(w.stream, 'ndjson').list(gen());
+    expect(w.chunks).toEqual(['{"id":1}\n', '{"id":2}\n', '{"id":3}\n']);
+  });
+
+  it('records rendered before a failure of the source are still written', async () => {
+    const w = writes();
+    const seen = { left: 0 };
+    async function* failing() {
+      seen.left = 1;
+      yield { id: 1 };
+      throw new Error('page 2 failed');
+    }
+    await expect(output(w.stream, 'ndjson').list(failing(), { buffered: () => seen.left > 0 })).rejects.toThrow('page 2 failed');
+    expect(w.chunks.join('')).toBe('{"id":1}\n');
+  });
+});
+
 describe('stream errors', () => {
   it('surfaces an error other than EPIPE (a full disk) instead of swallowing it', async () => {
     const full = new Writable({
