@@ -50,6 +50,9 @@ export const CORE_ROOTS = [
   'dist/commands/runs/get.js',
   'dist/commands/tasks/list.js',
   'dist/commands/crawlers/list.js',
+  // and the one that lists the stored profiles (no request): a part of its own cost it ~1.2 ms of a ~50 ms call, for
+  // ~1 KB of code.
+  'dist/commands/profiles/list.js',
 ];
 /** A part smaller than this goes into the core instead: a file of its own costs more than this much code. */
 const MIN_PART = 4096;

@@ -15,10 +15,11 @@ export function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
  * Without the file (src/ run by the tests, the standalone executable) the modules are loaded.
  */
 function declaredSpec(name: string, kind: '' | '.lines' = ''): string | undefined {
-  // The bundle (dist/sq.cjs) sits beside dist/specs/; this module unbundled (dist/cli/specs.js) one level below.
-  for (const dir of ['./specs/', '../specs/']) {
+  // The bundle (dist/sq.cjs) sits beside dist/specs/; this module unbundled (dist/cli/specs.js) one level below. A
+  // path, not a URL: making import.meta.url's file URL cost the bundle ~0.2 ms a call.
+  for (const dir of ['/specs/', '/../specs/']) {
     try {
-      return readFileSync(new URL(`${dir}${name}${kind}.json`, import.meta.url), 'utf8');
+      return readFileSync(`${import.meta.dirname}${dir}${name}${kind}.json`, 'utf8');
     } catch {
       // not there: the next place, then the modules themselves
     }
