@@ -4,6 +4,7 @@ import type { ProfileStore } from './store.js';
 import { baseUrlFlag } from '../validate/url.js';
 import { envFlag } from '../lib/env.js';
 import { UsageError } from '../errors.js';
+import { allIn } from '../lib/ascii.js';
 
 const DEFAULT_BASE_URL = 'https://api.lobstr.io';
 
@@ -76,14 +77,9 @@ export function checkApiKey(from: string, token: string): void {
   }
 }
 
-/** Non-empty, and every character printable ASCII (0x21-0x7e). A loop, not a regular expression: see normaliseBaseUrl. */
+/** Non-empty, and every character printable ASCII (0x21-0x7e). */
 function printableAscii(s: string): boolean {
-  if (s === '') return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x21 || c > 0x7e) return false;
-  }
-  return true;
+  return allIn(s, 0x21, 0x7e);
 }
 
 /**

@@ -1,5 +1,6 @@
 // Which hosts plain http:// may reach: read by the API client (run result links), by --base-url checks, and by
 // sq mcp --http (the origins it accepts, and its warning off loopback).
+import { allIn } from './ascii.js';
 
 /**
  * 127.0.0.0/8, ::1 and localhost: the only hosts plain http:// may reach without --insecure-http. Read with string
@@ -19,10 +20,5 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /** One or more ASCII digits, nothing else. */
 function digits(s: string): boolean {
-  if (s === '') return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
+  return allIn(s, 0x30, 0x39);
 }
