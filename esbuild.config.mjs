@@ -333,7 +333,11 @@ await rm('dist/bundles.tmp', { recursive: true, force: true });
 // to name the code cache, and the code caches' checks and the parts' loader (src/lib/code-cache.ts): one copy, the
 // CLI's own.
 await build({
-  stdin: { contents: "export * from './dist/lib/code-cache.js';\nexport { scanArgv, boundedJq } from './dist/cli/argv.js';\n", resolveDir: '.', sourcefile: 'launcher.js' },
+  stdin: {
+    contents: "export * from './dist/lib/code-cache.js';\nexport { setV8Flag } from './dist/lib/v8-flags.js';\nexport { scanArgv, boundedJq } from './dist/cli/argv.js';\n",
+    resolveDir: '.',
+    sourcefile: 'launcher.js',
+  },
   bundle: true,
   platform: 'node',
   format: 'cjs',

@@ -54,7 +54,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // before anything compiles; a V8 that refuses the flag only costs that time.
   if (scan.options.has('--jq')) {
     try {
-      require('node:v8').setFlagsFromString('--liftoff-only');
+      // Recorded (src/lib/v8-flags.ts): the code caches made under it get names of their own.
+      launcher.setV8Flag('--liftoff-only');
     } catch {}
   }
   if (jqWorker) {

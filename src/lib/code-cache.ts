@@ -3,6 +3,7 @@
 // dist/launcher.cjs, which the launcher requires: one copy of these checks, in TypeScript, tested like the rest.
 import { constants, lstatSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, closeSync, type Stats } from 'node:fs';
 import { makeDirSync, openRegularSync } from './regular-file.js';
+import { runtimeV8Flags } from './v8-flags.js';
 
 import { Script } from 'node:vm';
 
@@ -23,8 +24,10 @@ export function codeCache(source: string, dir: string, name: string): CodeCache 
   const build = buildOf(source);
   if (build === undefined) return undefined;
   // V8 rejects a cache made under other V8 flags: runs with and without, say, NODE_OPTIONS=--max-old-space-size
-  // keep one each rather than overwrite each other's.
-  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''}`.trim();
+  // keep one each rather than overwrite each other's. Flags sq sets as it starts count too (v8-flags.ts: --jq's
+  // --liftoff-only, set before the bundle is compiled): `sq me --json` and `sq me --jq .x` took turns rejecting and
+  // rewriting one file.
+  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS || ''} ${runtimeV8Flags().join(' ')}`.trim();
   const cacheFile = `${dir}/code-${build}-${process.version}-${process.arch}${flags ? `-f${fnv1a(flags)}` : ''}-${name}.bin`;
   return {
     read() {

@@ -118,6 +118,23 @@ describe('the code cache', () => {
     expect(PARTS).toContain('bundles/status.cjs');
   });
 
+  it('calls with and without --jq (which sets a V8 flag) keep a cache each, instead of rejecting and rewriting one in turn', async () => {
+    const dir = tempDir('sq-cache-');
+    // SQ_TRACE_STARTUP names the phase: the cache loaded, rejected by V8, or none.
+    const start = async (args: string[]) => {
+      const r = await sqBin(args, { env: emu.env({ SQ_CACHE_DIR: dir, SQ_TRACE_STARTUP: '1' }) });
+      expect(r.code, r.stderr).toBe(0);
+      return /sq trace: (cache load(?: \(rejected\))?|compile \(no cache\))/.exec(r.stderr)?.[1];
+    };
+    expect(await start(['me', '--json'])).toBe('compile (no cache)');
+    expect(await start(['me', '--jq', '.email'])).toBe('compile (no cache)');
+    for (let i = 0; i < 2; i++) {
+      expect(await start(['me', '--json'])).toBe('cache load');
+      expect(await start(['me', '--jq', '.email'])).toBe('cache load');
+    }
+    expect(codeCaches(dir).filter((f) => f.endsWith('-me.bin'))).toHaveLength(2);
+  });
+
   it('is written after a successful call, 0600 in a 0700 directory, and then used as it is', async () => {
     const dir = join(tempDir('sq-cache-'), 'nested', 'sq');
     const first = await me(dir);
@@ -212,16 +229,18 @@ describe('the code cache', () => {
     // The launcher finds the word with the CLI's own pre-scan (src/cli/argv.ts): --jq's value is not a command.
     // A bounded path runs on the main thread (src/output/jq.ts): no worker, no code cache of its own.
     expect((await sqBin(['--jq', '.email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) })).code).toBe(0);
-    // One cache per part the call loaded: dist/sq.cjs's is named by the word alone, a part's by the word and the part.
+    // One cache per part the call loaded: dist/sq.cjs's is named by the word alone, a part's by the word and the part;
+    // a --jq call's with the V8 flag it sets too (-f<hash>: src/lib/v8-flags.ts; jq's worker names its own before).
     const name = `code-${buildId()}-${process.version}-${process.arch}`;
-    const parts = (files: string[]) => files.filter((f) => f.startsWith(`${name}-me.`) && f !== `${name}-me.bin`);
+    const me = (f: string) => f.startsWith(`${name}-me.`) || /-f[0-9a-f]{8}-me\./.test(f);
+    const parts = (files: string[]) => files.filter((f) => me(f) && !f.endsWith('-me.bin'));
     expect(codeCaches(dir)).toContain(`${name}-me.bin`);
-    for (const f of parts(codeCaches(dir))) expect(PARTS).toContain(`bundles/${f.slice(`${name}-me.`.length, -'.bin'.length)}.cjs`);
-    expect(codeCaches(dir).filter((f) => !f.startsWith(`${name}-me.`))).toEqual([]);
+    for (const f of parts(codeCaches(dir))) expect(PARTS).toContain(`bundles/${f.slice(f.indexOf('-me.') + '-me.'.length, -'.bin'.length)}.cjs`);
+    expect(codeCaches(dir).filter((f) => !me(f))).toEqual([]);
     const jq = await sqBin(['--jq', '.email | tostring', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
     expect(jq.code).toBe(0);
     // jq-web's script runs in jq's worker thread, from a code cache of its own (bin/sq.js, startJqWorker).
-    expect(codeCaches(dir).filter((f) => !f.startsWith(`${name}-me.`))).toEqual([`${name}-_jq.bin`]);
+    expect(codeCaches(dir).filter((f) => !me(f))).toEqual([`${name}-_jq.bin`]);
   });
 
   it('a failed call writes no cache', async () => {
