@@ -96,7 +96,10 @@ export function compileCached(
   mark?.(cachedData ? (script.cachedDataRejected ? 'cache load (rejected)' : 'cache load') : 'compile (no cache)');
   const run = script.runInThisContext() as (...args: unknown[]) => unknown;
   const fresh = !cachedData || script.cachedDataRejected === true;
-  const cacheToWrite = (code: number) => !!cache && fresh && code === 0;
+  // A V8 flag set while the command ran (v8-flags.ts: a long export's) would be baked into what V8 makes now, and the
+  // next call, without it, would reject the file: nothing is written then.
+  const flagsAtCompile = runtimeV8Flags().length;
+  const cacheToWrite = (code: number) => !!cache && fresh && code === 0 && runtimeV8Flags().length === flagsAtCompile;
   return {
     run,
     cacheToWrite,

@@ -1,5 +1,6 @@
-// V8 flags sq sets as it starts (bin/sq.js's --liftoff-only for --jq), recorded process-wide: a V8 code cache made
-// under other flags is rejected, so the names of the code caches made after include them (code-cache.ts). Kept on globalThis under a registered symbol: the launcher (dist/launcher.cjs) and the bundle each
+// V8 flags sq sets while it runs (bin/sq.js's --liftoff-only for --jq, before the bundle compiles; a long export's
+// young-generation cap, src/export/results.ts), recorded process-wide: V8 rejects a code cache made under other flags,
+// so the caches named after a flag include it, and none compiled before one is rewritten after it (code-cache.ts). Kept on globalThis under a registered symbol: the launcher (dist/launcher.cjs) and the bundle each
 // have their own copy of this module, and both must see the same list.
 const KEY = Symbol.for('sq.v8-flags');
 
@@ -8,10 +9,7 @@ export function runtimeV8Flags(): readonly string[] {
   return ((globalThis as Record<symbol, string[] | undefined>)[KEY] ??= []);
 }
 
-/**
- * Sets a V8 flag for the rest of the process, once, before the scripts it concerns are compiled: their code caches
- * are then named with it (a flag changes which caches V8 accepts). A V8 that does not know the flag only warns.
- */
+/** Sets a V8 flag for the rest of the process, once. A V8 that does not know the flag only warns. */
 export function setV8Flag(flag: string): void {
   const flags = runtimeV8Flags() as string[];
   if (flags.includes(flag)) return;

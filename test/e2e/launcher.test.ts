@@ -8,6 +8,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sqBin } from '../helpers/cli.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator();
@@ -133,6 +134,28 @@ describe('the code cache', () => {
       expect(await start(['me', '--jq', '.email'])).toBe('cache load');
     }
     expect(codeCaches(dir).filter((f) => f.endsWith('-me.bin'))).toHaveLength(2);
+  });
+
+  it('an --all export (which caps V8\'s young generation with a flag as it starts) uses the cache and leaves it as it is', async () => {
+    const dir = tempDir('sq-cache-');
+    const out = join(tempDir('sq-export-'), 'all.ndjson');
+    const { id: run } = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 150 })) as { id: string };
+    const start = async (args: string[]) => {
+      const r = await sqBin(args, { env: emu.env({ SQ_CACHE_DIR: dir, SQ_TRACE_STARTUP: '1' }) });
+      expect(r.code, r.stderr).toBe(0);
+      return /sq trace: (cache load(?: \(rejected\))?|compile \(no cache\))/.exec(r.stderr)?.[1];
+    };
+    const list = ['results', 'list', '--run', run, '--json'];
+    const all = ['results', 'list', '--run', run, '--all', '--format', 'ndjson', '-o', out, '--force', '-q'];
+    // The flag set mid-call would be baked into a cache written after it, which the next call would reject: none is.
+    expect(await start(all)).toBe('compile (no cache)');
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(150);
+    expect(await start(list)).toBe('compile (no cache)');
+    const core = join(dir, `code-${buildId()}-${process.version}-${process.arch}-results.bin`);
+    const written = statSync(core).mtimeMs;
+    expect(await start(all)).toBe('cache load');
+    expect(statSync(core).mtimeMs).toBe(written);
+    expect(await start(list)).toBe('cache load');
   });
 
   it('is written after a successful call, 0600 in a 0700 directory, and then used as it is', async () => {
