@@ -13,8 +13,6 @@ import { NOUNS } from '../commands/index.js';
 import { cacheDir } from '../lib/cache-dir.js';
 import { attributeName } from '../lib/flag-name.js';
 
-export { readGlobals };
-
 /** A plain command line, read: the verb, its arguments, its own options, and those with the globals (optsWithGlobals). */
 export interface PlainLine {
   verb: VerbSpec;

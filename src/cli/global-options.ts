@@ -1,9 +1,8 @@
-// How an option spec becomes a commander Option, and the global options (global-flags.ts) with it. A leaf module:
-// help, completion and the program builder read it, so none of them imports program.ts back.
+// How an option spec becomes a commander Option (the global options themselves are data in global-flags.ts). A leaf
+// module: help, completion and the program builder read it, so none of them imports program.ts back.
 import { Option, type Command } from 'commander';
 import type { Completion, OptionSpec } from './command.js';
 import { UsageError } from '../errors.js';
-import { GLOBAL_OPTIONS, readGlobals } from './global-flags.js';
 import { APPLIES } from './help-layout.js';
 
 /** The options makeOption made repeatable, for the completion model (a parser alone does not say so). */
@@ -37,4 +36,3 @@ export function makeOption(o: OptionSpec): Option {
 /** Each command's examples, for the generated reference and manual pages (help-docs.ts). */
 export const EXAMPLES = new WeakMap<Command, string[]>();
 
-export { GLOBAL_OPTIONS, readGlobals };

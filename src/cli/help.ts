@@ -20,7 +20,7 @@ export async function showHelp(ctx: Ctx, program: Command, topic: string[], opts
     return 0;
   }
   if (t === 'globals' || t === 'global') {
-    const { GLOBAL_OPTIONS } = await import('./global-options.js');
+    const { GLOBAL_OPTIONS } = await import('./global-flags.js');
     ctx.out.text(`Global flags (every command takes them):\n${definitions(GLOBAL_OPTIONS.map((o) => [o.flags, o.description]), 24, width(ctx))}\n`);
     return 0;
   }

@@ -8,6 +8,7 @@ import { specOf } from '../output/formats.js';
 import { scanArgv } from './argv.js';
 import { noticeWanted } from '../update/wanted.js';
 import { mark } from '../trace.js';
+import { readGlobals } from './global-flags.js';
 
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -41,7 +42,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
       const { complete } = await import('../completion/values.js');
       return await complete(ctx, argv.slice(1), () => controller.abort());
     }
-    const { plainLine, readGlobals } = await import('./dispatch.js');
+    const { plainLine } = await import('./dispatch.js');
     // Globals are needed to print an error even when parsing fails before the action.
     ctx.globals = readGlobals(peekGlobals(argv));
     // A plain line (`sq me --json`) runs straight from the specs; any other is commander's to parse (dispatch.ts).

@@ -10,9 +10,8 @@ import { UsageError } from '../errors.js';
 import { closest } from '../lib/suggest.js';
 import { USES, commandPath, exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
 import { VERSION } from '../version.js';
-import { EXAMPLES, GLOBAL_OPTIONS, makeOption, readGlobals } from './global-options.js';
-
-export { GLOBAL_OPTIONS, readGlobals };
+import { EXAMPLES, makeOption } from './global-options.js';
+import { GLOBAL_OPTIONS } from './global-flags.js';
 
 function addGlobals(cmd: Command) {
   for (const g of GLOBAL_OPTIONS) cmd.addOption(makeOption(g));

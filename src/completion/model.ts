@@ -2,7 +2,8 @@
 // from what sq accepts. The three renderers (bash, zsh, fish) only turn this model into script text.
 import type { Command, Option } from 'commander';
 import type { Completion } from '../cli/command.js';
-import { COMPLETION, GLOBAL_OPTIONS, REPEATABLE, makeOption } from '../cli/global-options.js';
+import { COMPLETION, REPEATABLE, makeOption } from '../cli/global-options.js';
+import { GLOBAL_OPTIONS } from '../cli/global-flags.js';
 import type { Source } from './values.js';
 
 /** How the value of an option or argument is completed. */

@@ -16,7 +16,7 @@ import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
 import { cacheDir } from '../lib/cache-dir.js';
 import { pruneCacheDir, readCacheFile, writeCacheFile } from '../lib/cache-file.js';
-import { readGlobals } from '../cli/global-options.js';
+import { readGlobals } from '../cli/global-flags.js';
 import { makeDirSync } from '../lib/regular-file.js';
 
 const COMPLETION_TTL_MS = 60_000;

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GLOBAL_OPTIONS } from '../../src/cli/program.js';
+import { GLOBAL_OPTIONS } from '../../src/cli/global-flags.js';
 import { sq } from '../helpers/cli.js';
 import { knownFlags, loadTree, sqInvocations, unknownFlags } from './tree.js';
 
@@ -198,7 +198,7 @@ describe('help topics', () => {
   });
 
   it('sq help globals lists every global flag', async () => {
-    const { GLOBAL_OPTIONS } = await import('../../src/cli/program.js');
+    const { GLOBAL_OPTIONS } = await import('../../src/cli/global-flags.js');
     const r = await sq(['help', 'globals']);
     expect(r.code).toBe(0);
     for (const o of GLOBAL_OPTIONS) expect(r.stdout).toContain(o.flags);

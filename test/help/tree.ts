@@ -5,7 +5,8 @@ import type { Command } from 'commander';
 import type { NounSpec, VerbSpec } from '../../src/cli/command.js';
 import { NOUNS } from '../../src/commands/index.js';
 import { createContext } from '../../src/cli/factory.js';
-import { buildProgram, GLOBAL_OPTIONS } from '../../src/cli/program.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { GLOBAL_OPTIONS } from '../../src/cli/global-flags.js';
 
 export interface TreeCommand {
   /** argv words that name it: ['runs'], ['runs', 'start'] or ['squids', 'chain', 'set']. */

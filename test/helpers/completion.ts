@@ -1,7 +1,7 @@
 // What shell completion must offer, read from the command tree itself so the completion tests follow the CLI.
 import type { NounSpec } from '../../src/cli/command.js';
 import { NOUNS } from '../../src/commands/index.js';
-import { GLOBAL_OPTIONS } from '../../src/cli/program.js';
+import { GLOBAL_OPTIONS } from '../../src/cli/global-flags.js';
 
 /** The long form of every global option (--format, --quiet, …). */
 export const longGlobals = GLOBAL_OPTIONS.map((g) => /--[\w-]+/.exec(g.flags)![0]);

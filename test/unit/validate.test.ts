@@ -5,7 +5,7 @@ import { UsageError } from '../../src/errors.js';
 import { errorMessage } from '../../src/api/messages.js';
 import { secondsInMessage } from '../../src/api/http.js';
 import { serverNow } from '../../src/api/pacing.js';
-import { GLOBAL_OPTIONS } from '../../src/cli/program.js';
+import { GLOBAL_OPTIONS } from '../../src/cli/global-flags.js';
 import { VALUE_GLOBALS, scanArgv } from '../../src/cli/argv.js';
 
 describe('durations', () => {
