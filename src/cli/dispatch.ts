@@ -136,8 +136,7 @@ function defaults(options: readonly OptionSpec[]): Record<string, unknown> | und
     if (!f.includes('--no-')) continue;
     const { long, flag } = flagsOf(options[i]!);
     if (!long?.startsWith('--no-')) continue;
-    const positive = `--${long.slice(5)}`;
-    if (!options.slice(0, i).some((o) => flagsOf(o).long === positive)) out[flag.attribute] = true;
+    if (!optionFor(options.slice(0, i), `--${long.slice(5)}`)) out[flag.attribute] = true;
   }
   return out;
 }

@@ -15,6 +15,7 @@ export function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
  * Without the file (src/ run by the tests, the standalone executable) the modules are loaded.
  */
 function declaredSpec(name: string, kind: '' | '.lines' = ''): string | undefined {
+  // `name` is one of NOUNS (src/commands/index.ts), never a word typed: the build wrote the file by that name.
   // The bundle (dist/sq.cjs) sits beside dist/specs/; this module unbundled (dist/cli/specs.js) one level below. A
   // path, not a URL: making import.meta.url's file URL cost the bundle ~0.2 ms a call.
   for (const dir of ['/specs/', '/../specs/']) {
@@ -28,7 +29,7 @@ function declaredSpec(name: string, kind: '' | '.lines' = ''): string | undefine
 }
 
 export async function loadEntry(entry: NounEntry): Promise<NounSpec | VerbSpec> {
-  return withRuns(entry, /^[a-z][a-z0-9-]*$/.test(entry.name) ? declaredSpec(entry.name) : undefined);
+  return withRuns(entry, declaredSpec(entry.name));
 }
 
 /**
@@ -37,7 +38,7 @@ export async function loadEntry(entry: NounEntry): Promise<NounSpec | VerbSpec> 
  * such file.
  */
 export async function loadLines(entry: NounEntry): Promise<NounSpec | VerbSpec> {
-  return withRuns(entry, /^[a-z][a-z0-9-]*$/.test(entry.name) ? declaredSpec(entry.name, '.lines') : undefined);
+  return withRuns(entry, declaredSpec(entry.name, '.lines'));
 }
 
 async function withRuns(entry: NounEntry, declared: string | undefined): Promise<NounSpec | VerbSpec> {
