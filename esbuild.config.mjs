@@ -98,9 +98,10 @@ await build({
 });
 
 // Every noun's spec as JSON (dist/specs/<noun>.json), functions (each verb's run) as `true`, read by src/cli/specs.ts:
-// program.ts builds the command tree from it and dispatch.ts parses a plain line with it, without loading the modules. Files of their own rather than inside the bundle: a call reads only
-// its noun's, and the bundle and its code cache stay ~100 KB smaller. A spec holding anything JSON does not carry as it is (a RegExp, a
-// Set, a function other than run) fails the build rather than show a different command.
+// program.ts builds the command tree from it and dispatch.ts parses a plain line with it, without loading the
+// modules. Files of their own rather than inside the bundle: a call reads only its noun's, and the bundle and its code
+// cache stay ~100 KB smaller. A spec holding anything JSON does not carry as it is (a RegExp, a Set, a function other
+// than run) fails the build rather than show a different command.
 const { NOUNS } = await import('./dist/commands/index.js');
 await mkdir('dist/specs', { recursive: true });
 const verbModules = [];
