@@ -10,7 +10,7 @@ import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { required, nonEmpty } from '../../validate/index.js';
 import { WAIT_OPTIONS, waitAndShow, waitSettings } from '../_shared/wait.js';
-import { guardSpend, MAX_CREDITS_OPTION, spendPolicy } from '../../billing/guard.js';
+import { guardSpend, MAX_CREDITS_OPTION, prefetchAccount, spendPolicy } from '../../billing/guard.js';
 
 export default defineVerb({
   name: 'start',
@@ -60,8 +60,10 @@ export default defineVerb({
     if (key !== undefined && keyFile === undefined) {
       throw new UsageError('--idempotency-key needs the cache directory, where the keys are kept (SQ_CACHE_DIR is empty, or there is no home directory): set SQ_CACHE_DIR');
     }
+    // The balance and the auto-reset settings are read beside the squid (a rerun under a key may start nothing).
+    const account = key === undefined ? prefetchAccount(http) : undefined;
     const squid = await resolveSquid(http, ref);
-    const beforeStart = () => guardSpend(ctx, http, squid.id, spend, ref);
+    const beforeStart = () => guardSpend(ctx, http, squid.id, spend, ref, account);
     let run: Run;
     let how: RunOnce['how'] = 'started';
     try {
