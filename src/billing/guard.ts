@@ -113,6 +113,8 @@ export async function guardCost(
   // A dry run starts nothing: the cap is still checked (a script can test it), no question is asked.
   const ask = onTerminal(ctx) && !ctx.globals.yes && !ctx.globals.dryRun;
   const result: GuardResult = { context: null, total: null, services: [] };
+  // A dry run of a run start without a cap sends nothing more: nothing starts, nothing is charged.
+  if (ctx.globals.dryRun && policy.cap === null && !words.always) return result;
   let c: SpendContext;
   try {
     // The estimate, the balance and the auto-reset settings, at once (the account side may have been asked for

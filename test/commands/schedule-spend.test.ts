@@ -33,12 +33,12 @@ describe('sq squids update --schedule: what each scheduled run costs, before the
     const r = await sq(['squids', 'update', 'Berlin cafés', '--schedule', '0 9 * * 1', '--timezone', 'Europe/Paris', '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Schedule: Mondays at 09:00 Europe\/Paris; next run \d{4}-\d\d-\d\dT\d\d:\d\dZ \(UTC\)\./);
-    expect(r.stderr).toContain(`Each scheduled run is charged: Estimate: ${total} credits (base`);
+    expect(r.stderr).toContain(`Each scheduled run is estimated at ${total} credits (base`);
     expect(r.stderr).toContain('extract_emails_from_website');
-    expect(r.stderr).toContain("`sq squids estimate 'Berlin cafés'` says whether a run would set one off");
-    // The estimate before the write; nothing else added (no balance, no auto-reset read).
+    expect(r.stderr).toContain('Auto Billing Reset: off (nothing is charged to the card automatically).');
+    // The estimate and the account's side before the write (whether a run would charge the card).
     expect(await posts()).toEqual(['/v1/squid/estimate', `/v1/squids/${id}`]);
-    expect((await emu.requests('GET')).map((q) => q.path).filter((p) => /balance|auto-reset/.test(p))).toEqual([]);
+    expect((await emu.requests('GET')).map((q) => q.path).filter((p) => /balance|auto-reset/.test(p)).sort()).toEqual(['/v1/plans/auto-reset', '/v1/user/balance']);
   });
 
   it('--max-credits below one run\'s estimate: exit 9, the schedule not written', async () => {
@@ -63,7 +63,7 @@ describe('sq squids update --schedule: what each scheduled run costs, before the
     const { id, total } = await berlin();
     const r = await sq(['squids', 'update', 'Berlin cafés', '--param', 'functions.extract_emails_from_website=false', '--schedule', '0 9 * * 1'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
-    const m = /Each scheduled run is charged: Estimate: ([\d.,]+) credits/.exec(r.stderr);
+    const m = /Each scheduled run is estimated at ([\d.,]+) credits/.exec(r.stderr);
     expect(Number(m?.[1].replace(/,/g, ''))).toBeLessThan(total);
     expect(r.stderr).not.toContain('extract_emails_from_website');
     const sent = await emu.requests('POST');
@@ -115,7 +115,7 @@ describe('sq squids activate of a scheduled squid', () => {
     const r = await sq(['squids', 'activate', 'Berlin cafés', '--max-credits', String(total)], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('Schedule: Mondays at 09:00 Europe/Paris; next run');
-    expect(r.stderr).toContain(`Estimate: ${total} credits`);
+    expect(r.stderr).toContain(`Each scheduled run is estimated at ${total} credits`);
     expect(await posts()).toEqual(['/v1/squid/estimate', `/v1/squids/${id}`]);
   });
 

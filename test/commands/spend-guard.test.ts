@@ -83,11 +83,17 @@ describe('sq runs start: the cap', () => {
     expect(await emu.requests()).toEqual([]);
   });
 
-  it('no cap and no terminal: no estimate is asked for (as before)', async () => {
-    await berlin();
+  it('no cap and no terminal: the run is estimated and one estimate line goes to stderr; -q silences it', async () => {
+    emu.expectWrites('POST /v1/runs');
+    const { total } = await berlin();
     const r = await sq(['runs', 'start', '--squid', 'Berlin cafés'], { env: emu.env() });
     expect(r.code).toBe(0);
-    expect(await posts()).toEqual(['/v1/runs']);
+    expect(r.stderr).toMatch(new RegExp(`^estimated ${total} credits \\(base \\d+, extract_emails_from_website \\d+\\), sets off no reset$`, 'm'));
+    expect(await posts()).toEqual(['/v1/squid/estimate', '/v1/runs']);
+    await emu.advance(3_600_000);
+    const q = await sq(['runs', 'start', '--squid', 'Berlin cafés', '-q'], { env: emu.env() });
+    expect(q.code).toBe(0);
+    expect(q.stderr).not.toContain('estimated');
   });
 
   it('an estimate the API cannot give (503 after retries) with a cap set is exit 1 and starts nothing', async () => {
@@ -118,7 +124,8 @@ describe('sq runs start: the cap', () => {
     expect(await posts()).toEqual(['/v1/squid/estimate']);
     const yes = await sq(['runs', 'start', '--squid', 'Berlin cafés', '--yes'], { env: emu.env({ SQ_CONFIG_DIR: cfg }), tty: true });
     expect(yes.code).toBe(0);
-    expect(await posts()).toEqual(['/v1/squid/estimate', '/v1/runs']);
+    // --yes skips the question, not the estimate line.
+    expect(await posts()).toEqual(['/v1/squid/estimate', '/v1/squid/estimate', '/v1/runs']);
   });
 
   it('on a terminal, a run under confirm-above and without auto-reset charges starts without a question', async () => {
@@ -134,7 +141,7 @@ describe('sq runs start: the cap', () => {
     emu.emu.state.balance.consumed = emu.emu.state.balance.available * 0.7999;
     const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.headphones, '--no-input'], { env: emu.env(), tty: true });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/Auto Billing Reset: this run would set off 1 reset, each charging the card on file/);
+    expect(r.stderr).toMatch(/Auto Billing Reset: this run sets off 1 reset \(threshold 80%, 3 of 3 left in the 24-hour window\); each renews plan Premium/);
     expect((await posts()).filter((p) => p === '/v1/runs')).toEqual([]);
   });
 });
