@@ -209,7 +209,8 @@ export function spendContext(est: Estimate, { balance, autoReset }: AccountFacts
 /** The estimate, the balance and the auto-reset settings (three requests at once), and what they add up to. */
 export async function spendEstimate(http: HttpClient, squidId: string): Promise<SpendContext> {
   const [est, facts] = await Promise.all([getEstimate(http, squidId), accountFacts(http)]);
-  return spendContext(est, facts);
+  // The server's time: when a paused run could go on is the platform's clock, not this machine's.
+  return spendContext(est, facts, http.serverNow());
 }
 
 /** What the target squid of a chain would cost: its estimate once it exists with tasks, else its crawler's rate. */

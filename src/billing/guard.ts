@@ -120,7 +120,7 @@ export async function guardCost(
     // The estimate, the balance and the auto-reset settings, at once (the account side may have been asked for
     // already, beside the caller's own reads): the forecast says whether the run charges the card, on a terminal or not.
     const [est, facts] = await Promise.all([getEstimate(http, squidId), account ?? accountFacts(http)]);
-    c = spendContext(est, facts, ctx.now());
+    c = spendContext(est, facts, http.serverNow());
   } catch (err) {
     // A squid without tasks has no estimate: a schedule or a chain set up first says so; a run's start answers it.
     if ((words.tasksLater || policy.cap === null) && err instanceof ApiError && err.status === 400 && /task/i.test(err.message)) return { ...result, none: 'no-tasks' };
