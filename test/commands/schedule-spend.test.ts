@@ -59,6 +59,29 @@ describe('sq squids update --schedule: what each scheduled run costs, before the
     expect((await squidState(id)).schedule.timezone).toBe('Europe/Paris');
   });
 
+  it('--param with --schedule refused by the cap: the params are put back and the message says so', async () => {
+    emu.expectWrites('POST /v1/squids/*');
+    const { id } = await berlin();
+    const before = (await squidState(id)).params;
+    const r = await sq(['squids', 'update', 'Berlin cafés', '--param', 'max_results=50', '--schedule', '*/5 * * * *', '--max-credits', '1'], { env: emu.env() });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('the schedule was not turned on');
+    expect(r.stderr).toContain("The new params were written for the estimate, then put back as they were: the squid's params are unchanged.");
+    const after = await squidState(id);
+    expect(after.params).toEqual(before);
+    expect(after.schedule).toBeNull();
+  });
+
+  it('--param on an active scheduled squid raises each run\'s cost: held to the cap (exit 9, params put back)', async () => {
+    emu.expectWrites('POST /v1/squids/*');
+    const { id } = await berlin({ schedule: '0 9 * * 1' });
+    const before = (await squidState(id)).params;
+    const r = await sq(['squids', 'update', 'Berlin cafés', '--param', 'max_results=500'], { env: emu.env({ SQ_MAX_CREDITS: '5' }) });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('above the cap of 5 (SQ_MAX_CREDITS)');
+    expect((await squidState(id)).params).toEqual(before);
+  });
+
   it('--param with --schedule: the params go first, the estimate is of the squid the runs will find, then the schedule', async () => {
     const { id, total } = await berlin();
     const r = await sq(['squids', 'update', 'Berlin cafés', '--param', 'functions.extract_emails_from_website=false', '--schedule', '0 9 * * 1'], { env: emu.env() });
