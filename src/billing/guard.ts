@@ -13,7 +13,8 @@
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
 import { accountFacts, getEstimate, spendContext, type AccountFacts, type ChainCost, type SpendContext } from '../api/estimate.js';
-import { ApiError, CancelledError, OverBudgetError, SqError } from '../errors.js';
+import { ApiError, CancelledError, InterruptedError, OverBudgetError, SqError } from '../errors.js';
+import { InterruptedWriteError } from '../api/http-errors.js';
 import { creditsValue, resolveSetting } from '../config/settings.js';
 import { profileName } from '../config/resolve.js';
 import { chainCostLines, estimateParagraph, fmtCredits, scheduleCostLines, startLine, type GuardResult } from './describe.js';
@@ -122,6 +123,8 @@ export async function guardCost(
     const [est, facts] = await Promise.all([getEstimate(http, squidId), account ?? accountFacts(http)]);
     c = spendContext(est, facts, http.serverNow());
   } catch (err) {
+    // A stop signal while the estimate was in flight: it changes nothing, so nothing was started or written.
+    if (err instanceof InterruptedWriteError) throw stoppedEstimating(ctx, words);
     // A squid without tasks has no estimate: a schedule or a chain set up first says so; a run's start answers it.
     if ((words.tasksLater || policy.cap === null) && err instanceof ApiError && err.status === 400 && /task/i.test(err.message)) return { ...result, none: 'no-tasks' };
     // Without a cap a service that cannot give an estimate (5xx, network) does not stop a run, but says so. A 400 or
@@ -191,6 +194,13 @@ export async function guardChain(ctx: Ctx, cost: ChainCost, policy: SpendPolicy,
 }
 
 const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function stoppedEstimating(ctx: Ctx, words: GuardWords): InterruptedError {
+  const stop = ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError();
+  const e = new InterruptedError(stop.signal);
+  e.message = `${stop.message} while ${words.what} was being estimated (a request that changes nothing): ${words.notDone}`;
+  return e;
+}
 
 /** Exit 9: what would charge the card was not accepted with --yes; the forecast goes with it. */
 function cardCharge(c: SpendContext, lines: string[], words: GuardWords): OverBudgetError {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { InterruptedError } from '../../src/errors.js';
 
 const emu = useEmulator({ each: 'reset' });
 
@@ -162,5 +163,23 @@ describe('sq go: the cap', () => {
     const r = await sq(['go', 'amazon-products', 'https://www.amazon.com/s?k=desk'], { env: emu.env({ SQ_MAX_CREDITS: '0' }) });
     expect(r.code).toBe(9);
     expect(await posts()).not.toContain('/v1/runs');
+  });
+});
+
+describe('a stop signal while the run is being estimated', () => {
+  it('SIGTERM: exit 143, "no run was started", never "may have started anyway"; no POST /v1/runs', async () => {
+    await berlin();
+    await emu.faults([{ method: 'POST', path: '/v1/squid/estimate', action: 'hang' }]);
+    const controller = new AbortController();
+    const pending = sq(['runs', 'start', '--squid', 'Berlin cafés'], { env: emu.env(), signal: controller.signal });
+    // Waits for the estimate to reach the emulator (the event), then stops sq.
+    while (!(await emu.requests('POST')).some((q) => q.path === '/v1/squid/estimate')) await new Promise((r) => setImmediate(r));
+    controller.abort(new InterruptedError('SIGTERM'));
+    const r = await pending;
+    await emu.clearFaults();
+    expect(r.code).toBe(143);
+    expect(r.stderr).toContain('no run was started');
+    expect(r.stderr).not.toContain('may have started anyway');
+    expect((await posts()).filter((p) => p === '/v1/runs')).toEqual([]);
   });
 });
