@@ -232,6 +232,12 @@ export interface ScheduleSpec {
 export async function guardSchedule(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, schedule: ScheduleSpec, squidRef: string): Promise<GuardResult> {
   const r = await guardCost(ctx, http, squidId, policy, squidRef, SCHEDULE_WORDS);
   for (const line of scheduleCostLines(r, schedule, ctx.now(), shellWord(squidRef))) ctx.out.info(line, { force: true });
+  if (r.none === 'no-tasks' && policy.cap !== null) {
+    ctx.out.warn(
+      `the cap (${policy.capFrom}, ${fmtCredits(policy.cap)} credits) cannot be checked against the scheduled runs: the squid has no tasks, so no estimate; ` +
+        `tasks added later are charged on every scheduled run: \`sq squids estimate ${shellWord(squidRef)}\` shows a run's cost once they are in`,
+    );
+  }
   return r;
 }
 

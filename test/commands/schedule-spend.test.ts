@@ -104,6 +104,8 @@ describe('sq squids update --schedule: what each scheduled run costs, before the
     const lyon = await sq(['squids', 'update', DEMO_SQUIDS.lyon, '--schedule', '0 9 * * 1', '--max-credits', '1'], { env: emu.env() });
     expect(lyon.code, lyon.stderr).toBe(0);
     expect(lyon.stderr).toContain('it has none yet, so there is no estimate');
+    // Under a cap, the cap that cannot be checked is said, never passed over in silence.
+    expect(lyon.stderr).toContain('warning: the cap (--max-credits, 1 credits) cannot be checked against the scheduled runs: the squid has no tasks');
   });
 
   it('on a terminal above confirm-above: --no-input is exit 2 naming --yes with the estimate; --yes writes it', async () => {
