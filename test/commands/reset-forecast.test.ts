@@ -109,6 +109,29 @@ describe('the forecast agrees with the emulator', () => {
   });
 });
 
+describe('after the run: the reset it set off is named', () => {
+  it('sq runs get, sq runs credits and sq status say the run set off the reset, at what time, and which of the window', async () => {
+    const id = await account({ consumed: 700, tasks: 6 });
+    const { run } = await runIt(id);
+    const ar = await emu.api('/v1/plans/auto-reset');
+    expect(ar.resets_used_in_window).toBe(1);
+    const at = new Date(Date.parse(ar.window_resets_at) - 86_400_000).toISOString().slice(11, 16);
+    const line = `Run ${run.id} set off Auto Billing Reset at ${at} UTC (resets used 1 of 2).`;
+    const get = await sq(['runs', 'get', run.id], { env: emu.env() });
+    expect(get.code, get.stderr).toBe(0);
+    expect(get.stderr).toContain(line);
+    const credits = await sq(['runs', 'credits', run.id], { env: emu.env() });
+    expect(credits.stderr).toContain(line);
+    const status = await sq(['status'], { env: emu.env() });
+    expect(status.stdout).toContain(`reset 1 of 2 at ${at} UTC, set off by run ${run.id} (Reset probe)`);
+    const json = JSON.parse((await sq(['status', '--json'], { env: emu.env() })).stdout);
+    expect(json.window_resets).toEqual([{ at: expect.stringContaining(`T${at}`), exact: true, index: 1, of: 2, run: run.id, squid_name: 'Reset probe' }]);
+    // A run that set off none says nothing of it.
+    const other = await sq(['runs', 'get', Object.keys(emu.emu.state.runs).find((r) => r !== run.id)!], { env: emu.env() });
+    expect(other.stderr).not.toContain('Auto Billing Reset');
+  });
+});
+
 describe('off a terminal, a run that sets off a reset needs --yes', () => {
   it('runs start: exit 9 with the forecast and no POST /v1/runs; --yes starts it; the estimate line in both', async () => {
     const id = await account({ consumed: 700, tasks: 6 });

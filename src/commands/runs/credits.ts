@@ -2,6 +2,8 @@ import { defineVerb } from '../../cli/command.js';
 import { breakdownRows, getRunCredits } from '../../api/credits.js';
 import { credits, printBreakdown } from '../_shared/breakdown.js';
 import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
+import { getRun } from '../../api/runs.js';
+import { resetNote } from './_shared/reset-note.js';
 
 export default defineVerb({
   name: 'credits',
@@ -16,6 +18,7 @@ export default defineVerb({
   async run(ctx, [ref], opts) {
     const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();
+    const note = resetNote(http, id, getRun(http, id));
     const doc = await getRunCredits(http, id);
     await printBreakdown(ctx, doc, breakdownRows(doc, doc.rates), {
       title: `Run ${id} credits`,
@@ -27,5 +30,7 @@ export default defineVerb({
       ],
       total: `Total: ${credits(doc.total_credits)} credits for ${credits(doc.total_results)} results.`,
     });
+    const line = await note;
+    if (line) ctx.out.info(line);
   },
 });
