@@ -47,7 +47,8 @@ export default defineVerb({
     `error (at most ${MAX_FAILED}). ${DELIVERY_NOTE} ` +
     'With --json, one object with the keys user {name, email, plan, plan_status}, credits {available, consumed, remaining, ' +
     'used_pct, reset_time}, auto_reset {enabled, threshold_pct, max_resets_per_24h, resets_used_in_window, window_resets_at, ' +
-    'current_usage_pct}, runs_in_progress, failed_runs and failing_deliveries (lists of runs: id, squid, squid_name, status, ' +
+    'current_usage_pct}, window_resets (the Auto Billing Resets of the 24-hour window the API dates: at, exact, index, of, ' +
+    'and the recent run that set it off with its squid_name, or null), runs_in_progress, failed_runs and failing_deliveries (lists of runs: id, squid, squid_name, status, ' +
     'done_reason, done_reason_desc, created_at, ended_at), and partial (why runs may be missing, or null). --fields picks ' +
     'among these keys (dotted paths too, like credits.remaining) and prints them as a record in any format. ' +
     'The whole screen has a deadline, 20 s unless --timeout says otherwise: past it, sq status exits 7 naming the reads ' +

@@ -18,7 +18,7 @@ export default defineVerb({
   async run(ctx, [ref], opts) {
     const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();
-    const note = resetNote(http, id, getRun(http, id));
+    const note = resetNote(http, id, getRun(http, id), !ctx.out.spec.json && !ctx.outputSettings().quiet);
     const doc = await getRunCredits(http, id);
     await printBreakdown(ctx, doc, breakdownRows(doc, doc.rates), {
       title: `Run ${id} credits`,

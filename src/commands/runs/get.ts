@@ -17,7 +17,7 @@ export default defineVerb({
     if (opts.web) return void (await openWeb(ctx, { kind: 'run', id }));
     const http = await ctx.http();
     const run = getRun(http, id);
-    const note = resetNote(http, id, run);
+    const note = resetNote(http, id, run, !ctx.out.spec.json && !ctx.outputSettings().quiet);
     await ctx.out.record(await run, { title: `Run ${id}` });
     const line = await note;
     if (line) ctx.out.info(line);

@@ -7,7 +7,9 @@ import { getBalance } from '../../../api/user.js';
 import { getAutoReset } from '../../../api/billing.js';
 import { resetOfRun, resetText, windowResets } from '../../../billing/resets.js';
 
-export function resetNote(http: HttpClient, runId: string, run: Promise<Run>): Promise<string | null> {
+export function resetNote(http: HttpClient, runId: string, run: Promise<Run>, wanted: boolean): Promise<string | null> {
+  // --json and -q read no line: nothing more is asked.
+  if (!wanted) return Promise.resolve(null);
   const account = Promise.all([getAutoReset(http), getBalance<Record<string, unknown>>(http)]);
   return Promise.all([run, account]).then(
     ([r, [ar, bal]]) => {
