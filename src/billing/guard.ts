@@ -8,8 +8,11 @@
 // - On a terminal, a run estimated above confirm-above (default 100 credits), or one that would (or, the API not
 //   saying enough, may) set off an Auto Billing Reset, shows the estimate and asks y/N; --yes skips the question,
 //   --no-input without --yes is exit 2.
-// - Without a cap and without a terminal (scripts, CI): for a run, no request and no question, as before; for a
-//   schedule, the estimate request alone, so that the command can say what each run will cost.
+// - Every time (a terminal or not): the estimate, the balance and the auto-reset settings (the account's two reads may
+//   be asked for beside the caller's own, prefetchAccount), so a run start prints its one estimate line (-q silences
+//   it) and a schedule says what each run costs. Off a terminal (or with the question turned off), a run that would
+//   (or may) set off an Auto Billing Reset, a card charge, needs --yes: exit 9 with the forecast, nothing started or
+//   written. A dry run of a run start without a cap sends nothing more.
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
 import { accountFacts, getEstimate, spendContext, type AccountFacts, type ChainCost, type SpendContext } from '../api/estimate.js';

@@ -68,7 +68,9 @@ export default defineVerb({
     'so it needs -o FILE.\n\n' +
     'Spending: as `sq runs start`, with a cap (--max-credits, SQ_MAX_CREDITS, `sq config set max-credits N`) the run is ' +
     'estimated once the squid has its tasks, and above the cap nothing is started (exit 9; the squid and its tasks stay, ' +
-    'so the estimate can be read again with `sq squids estimate`). On a terminal, a costly run asks y/N first (--yes skips). ' +
+    'so the estimate can be read again with `sq squids estimate`). On a terminal, a costly run asks y/N first (--yes skips); ' +
+    'off a terminal, a run that would set off an Auto Billing Reset (a card charge) needs --yes (exit 9 without it). ' +
+    'The estimate line is printed on stderr before every start (-q silences it). ' +
     'A run already recorded or in progress is resumed without a new estimate.',
   args: ['<crawler>', '<tasks...>'],
   options: OPTIONS,
