@@ -18,7 +18,6 @@ export default defineVerb({
   async run(ctx, [ref], opts) {
     const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();
-    const note = resetNote(http, id, getRun(http, id), !ctx.out.spec.json && !ctx.outputSettings().quiet);
     const doc = await getRunCredits(http, id);
     await printBreakdown(ctx, doc, breakdownRows(doc, doc.rates), {
       title: `Run ${id} credits`,
@@ -30,7 +29,7 @@ export default defineVerb({
       ],
       total: `Total: ${credits(doc.total_credits)} credits for ${credits(doc.total_results)} results.`,
     });
-    const line = await note;
+    const line = ctx.out.spec.json || ctx.outputSettings().quiet ? null : await resetNote(http, id, getRun(http, id));
     if (line) ctx.out.info(line);
   },
 });

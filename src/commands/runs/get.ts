@@ -16,10 +16,9 @@ export default defineVerb({
     const id = await idOf(ctx, 'run', ref, opts);
     if (opts.web) return void (await openWeb(ctx, { kind: 'run', id }));
     const http = await ctx.http();
-    const run = getRun(http, id);
-    const note = resetNote(http, id, run, !ctx.out.spec.json && !ctx.outputSettings().quiet);
-    await ctx.out.record(await run, { title: `Run ${id}` });
-    const line = await note;
+    const run = await getRun(http, id);
+    await ctx.out.record(run, { title: `Run ${id}` });
+    const line = ctx.out.spec.json || ctx.outputSettings().quiet ? null : await resetNote(http, id, run);
     if (line) ctx.out.info(line);
   },
 });
