@@ -163,3 +163,20 @@ describe('off a terminal, a run that sets off a reset needs --yes', () => {
     expect(yes.stderr).toMatch(/estimated \d+ credits .*, sets off 1 Auto Billing Reset \(charges the card\)/);
   });
 });
+
+describe('bad input around the rule', () => {
+  it('--yes with --no-input starts the one run asked for; a cap of 0 is exit 9; a malformed cap exit 2 naming the flag', async () => {
+    const id = await account({ consumed: 700, tasks: 6 });
+    const bad = await sq(['runs', 'start', '--squid', id, '--max-credits', '1e3'], { env: emu.env() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--max-credits');
+    const zero = await sq(['runs', 'start', '--squid', id, '--max-credits', '0', '--yes'], { env: emu.env() });
+    expect(zero.code).toBe(9);
+    expect(zero.stderr).toContain('above the cap of 0 (--max-credits)');
+    expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/squid/estimate']);
+    emu.expectWrites('POST /v1/runs');
+    const yes = await sq(['runs', 'start', '--squid', id, '--yes', '--no-input'], { env: emu.env() });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect((await emu.requests('POST')).filter((q) => q.path === '/v1/runs')).toHaveLength(1);
+  });
+});
