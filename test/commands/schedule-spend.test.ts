@@ -151,3 +151,20 @@ describe('sq squids activate of a scheduled squid', () => {
     expect(await posts()).not.toContain('/v1/squid/estimate');
   });
 });
+
+describe('sq tasks add on an active scheduled squid', () => {
+  it('under a cap, tasks that lift a scheduled run above it are removed again (exit 9); without a cap nothing more is sent', async () => {
+    emu.expectWrites('POST /v1/tasks', 'DELETE /v1/tasks/*');
+    const { id } = await berlin({ schedule: '0 9 * * 1' });
+    const before = Object.values(emu.emu.state.tasks).filter((t) => t.squid === id).length;
+    const r = await sq(['tasks', 'add', '--squid', 'Berlin cafés', 'https://www.google.com/maps/search/bar+berlin'], { env: emu.env({ SQ_MAX_CREDITS: '5' }) });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('above the cap of 5 (SQ_MAX_CREDITS); the new tasks were removed again');
+    expect(r.stderr).toContain("The 1 new task was removed: the squid's tasks are as they were.");
+    expect(Object.values(emu.emu.state.tasks).filter((t) => t.squid === id && t.is_active !== false)).toHaveLength(before);
+    await emu.clearRequests();
+    const free = await sq(['tasks', 'add', '--squid', 'Berlin cafés', 'https://www.google.com/maps/search/bar+berlin'], { env: emu.env() });
+    expect(free.code, free.stderr).toBe(0);
+    expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/tasks']);
+  });
+});
