@@ -38,3 +38,21 @@ describe('errors on a terminal', () => {
     expect(JSON.parse(r.stderr.trim()).error.message).toContain('boom/0 is not defined');
   });
 });
+
+describe('sq api: -f on an endpoint that takes GET only', () => {
+  it('the 405 says -f made it a POST, and how to send the fields as a query', async () => {
+    emu.expectWrites('POST /v1/me');
+    const r = await sq(['api', '/v1/me', '-f', 'lang=fr'], { env: { ...emu.env(), NO_COLOR: '1' }, tty: true });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/HTTP 405/);
+    expect(r.stderr).toContain('hint: -f/-F made this a POST');
+    expect(r.stderr).toContain('sq api /v1/me -X GET -f lang=…');
+  });
+
+  it('no hint when the method was chosen (-X POST)', async () => {
+    emu.expectWrites('POST /v1/me');
+    const r = await sq(['api', '/v1/me', '-X', 'POST', '-f', 'lang=fr'], { env: emu.env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain('hint: -f/-F');
+  });
+});
