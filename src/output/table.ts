@@ -276,9 +276,13 @@ export async function renderRecordTable(
   opts: TableOptions & { title?: string },
 ): Promise<string> {
   const style = makeStyle(opts.color);
+  // On a terminal a field with nothing in it (null, "") is a line that says nothing: left out (--wide shows it).
+  const blank = (v: unknown) => opts.truncate && !opts.wide && (v === null || v === undefined || v === '');
   const pairs: string[][] = columns
-    ? columns.map((c) => [style.bold(c.header ?? c.key), cell(c, row, opts, style, true)])
-    : flatten(row).map(([k, v]) => [style.bold(terminalSafe(k)), humanCell(inferKind(k), v, opts, style, true) ?? terminalSafe(plainText(v))]);
+    ? columns.filter((c) => !(blank(getPath(row, c.key)) && blank(cellText(c, row)))).map((c) => [style.bold(c.header ?? c.key), cell(c, row, opts, style, true)])
+    : flatten(row)
+        .filter(([, v]) => !blank(v))
+        .map(([k, v]) => [style.bold(terminalSafe(k)), humanCell(inferKind(k), v, opts, style, true) ?? terminalSafe(plainText(v))]);
   const title = opts.title ? style.bold(terminalSafe(opts.title)) + '\n' : '';
   if (pairs.length === 0) return title;
   return title + draw(pairs);

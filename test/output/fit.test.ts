@@ -100,3 +100,19 @@ describe('what a terminal table keeps (issue 48)', () => {
     expect(fit.widths).toEqual([undefined, 18]);
   });
 });
+
+describe('a record on a terminal leaves out its empty fields (issue 48)', () => {
+  const opts = { color: false, truncate: true, width: 80 };
+  const run = { id: 'r1', status: 'done', next_launch_at: null, email_time: '', done_reason_desc: undefined, total_results: 0 };
+  it('null and "" are not shown; 0 and false are', async () => {
+    const text = await renderRecordTable(run, null, opts);
+    expect(text).not.toMatch(/next_launch_at|email_time|done_reason_desc/);
+    expect(text).toMatch(/total_results +0/);
+    const declared = await renderRecordTable(run, [{ key: 'id' }, { key: 'next_launch_at', header: 'next run' }], opts);
+    expect(declared).not.toContain('next run');
+  });
+  it('--wide and piped output keep every field', async () => {
+    expect(await renderRecordTable(run, null, { ...opts, wide: true })).toContain('next_launch_at');
+    expect(await renderRecordTable(run, null, { ...opts, truncate: false })).toContain('email_time');
+  });
+});
