@@ -240,7 +240,7 @@ export async function renderListTable(
     // A column that says the same on every row tells nothing row by row: one line under the table says it once. The
     // row's own id (the first id column) and its main name stay, whatever they say.
     const own = columns.findIndex((c) => c.kind === 'id' && !c.format);
-    const constant = columns.map((c, i) => i !== main && i !== own && cells.every((r) => r[i] === cells[0][i]));
+    const constant = columns.map((_, i) => i !== main && i !== own && cells.every((r) => r[i] === cells[0][i]));
     if (constant.some(Boolean)) {
       same = columns.map((_, i) => (constant[i] ? sameOnEveryRow(head[i], cells[0][i]) : '')).filter((t) => t !== '');
       const keep = (_: unknown, i: number) => !constant[i];
