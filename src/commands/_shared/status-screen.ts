@@ -65,18 +65,18 @@ export function peopleScreen(st: Status, o: ScreenOptions): string {
   const len = idPrefixLength(all.map((r) => r.id));
   const id = (r: StatusRun) => r.id.slice(0, len);
   const lines: string[] = [];
-  const fit = (l: string) => lines.push(truncateWidth(l, o.width));
+  const put = (l: string) => lines.push(truncateWidth(l, o.width));
   const u = st.user;
-  fit(`${style.bold(u.name || '(no name)')}${u.email ? ` <${u.email}>` : ''}`);
+  put(`${style.bold(u.name || '(no name)')}${u.email ? ` <${u.email}>` : ''}`);
   // Plan and credits on one line; what does not fit goes on the next, whole.
-  for (const l of joinFit([planText(st), ...creditsParts(st, style, when)], o.width)) fit(l);
-  fit(autoResetText(st, when));
-  for (const l of resetLines((st as Status & { resets?: WindowReset[] }).resets, when)) fit(l);
+  for (const l of joinFit([planText(st), ...creditsParts(st, style, when)], o.width)) put(l);
+  put(autoResetText(st, when));
+  for (const l of resetLines((st as Status & { resets?: WindowReset[] }).resets, when)) put(l);
   const section = (title: string, list: StatusRun[], none: string, paint: (s: string) => string, line: (r: StatusRun) => string) => {
     lines.push('', style.bold(`${title} (${list.length})`));
-    if (list.length === 0) fit(`  ${style.dim(none)}`);
+    if (list.length === 0) put(`  ${style.dim(none)}`);
     for (const r of list) {
-      fit(`  ${id(r)}  ${paint(r.status)}  ${r.squid_name || r.squid.slice(0, len)}  ${line(r)}`.trimEnd());
+      put(`  ${id(r)}  ${paint(r.status)}  ${r.squid_name || r.squid.slice(0, len)}  ${line(r)}`.trimEnd());
       const why = [r.done_reason, r.done_reason_desc].filter(Boolean).join(': ');
       if (why && r.done_reason !== 'tasks_done') lines.push(...wrap(why, o.width, '    '));
     }
