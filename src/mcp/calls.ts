@@ -248,10 +248,12 @@ const FLAG_ARGS: Record<string, string> = { '--param': 'params', '--timeout': 'w
 /** A message with each CLI flag the tool has an argument for named as that argument: `--password-env` → "password_env". */
 export function argNames(tool: ToolDef, sdk: Pick<Sdk, 'z'>): (text: string) => string {
   let args: Set<string> | undefined;
-  return (text) =>
+  const named = (text: string) =>
     text.replace(/(?<![\w-])--([a-z][a-z-]*)/g, (whole, flag: string) => {
       args ??= new Set(Object.keys(tool.input(sdk.z as never)));
       const arg = [FLAG_ARGS[`--${flag}`], flag.replace(/-/g, '_')].find((a) => a !== undefined && args!.has(a));
       return arg === undefined ? whole : `"${arg}"`;
     });
+  // A command line quoted in `backticks` is a command to type: left whole.
+  return (text) => text.split(/(`[^`]*`)/).map((part, i) => (i % 2 ? part : named(part))).join('');
 }

@@ -141,3 +141,28 @@ it('3. deliver over SFTP: the tool says it applies to later runs, so the agent s
   expect(readdirSync(sftp.directory).some((f) => f.includes(run))).toBe(true);
   expect(a.errors).toEqual([]);
 }, 90_000);
+
+it('go links the account it is given, and replace_tasks swaps the tasks of the squid its key made', async () => {
+  emu.expectWrites(/^(POST|DELETE) /);
+  const a = await agent(['--allow-writes', '--confirm-above', '0']);
+  const accounts = await a.call('accounts_list', {});
+  const account = accounts.items.find((x: { type?: string }) => x.type === 'sales-nav-sync');
+  // The crawler's required squid parameter, as crawlers_get describes it.
+  const got = await a.call('crawlers_get', { crawler: 'sales-navigator-leads-scraper' });
+  expect(got.squid_params.find((p: { wire: string }) => p.wire === 'results_type')).toMatchObject({ level: 'squid', required: true });
+  const go = { crawler: 'sales-navigator-leads-scraper', params: { results_type: 'leads' }, account: account.username, idempotency_key: 'leads-1' };
+  // Above --confirm-above: the squid is made with its account and task, nothing is started.
+  const first = await a.call('go', { ...go, tasks: ['https://www.linkedin.com/sales/search/people?query=cto'] });
+  expect(first.needs_confirmation).toBe(true);
+  const squid = first.squid as string;
+  // The account lists the squids it is linked to.
+  expect(JSON.stringify(await a.call('accounts_get', { account: account.id }))).toContain(squid);
+  // The agent changes the task before confirming: the squid's tasks are swapped, then the run starts.
+  const ran = await a.call('go', { ...go, tasks: ['https://www.linkedin.com/sales/search/people?query=cfo'], replace_tasks: true, confirm: true });
+  expect(a.errors).toEqual([]);
+  expect(ran.run?.id, JSON.stringify(ran)).toBeDefined();
+  expect(ran.squid).toBe(squid);
+  const tasks = await a.call('tasks_list', { squid });
+  expect(tasks.items.map((t: { params?: { url?: string } }) => t.params?.url)).toEqual(['https://www.linkedin.com/sales/search/people?query=cfo']);
+  expect(a.errors).toEqual([]);
+}, 90_000);

@@ -1,5 +1,5 @@
 // The runs_* tools and go: list, show, wait, progress, cost, start (it spends credits), abort; go for a whole job.
-import { dryRun, flags, idOutput, listInput, listOutput, listPage, MAX_WAIT_S, objOutput, paramFlags, paramsArg, prefixSquid, rec, runArg, squidArg, str, taskArg, taskVerb, ToolError, waitArg, waitOf, type ToolDef } from './kit.js';
+import { dryRun, flags, idOutput, type ToolArgs, type ToolEnv, listInput, listOutput, listPage, MAX_WAIT_S, objOutput, paramFlags, paramsArg, prefixSquid, rec, runArg, squidArg, str, taskArg, taskVerb, ToolError, waitArg, waitOf, type ToolDef } from './kit.js';
 import type { Rec } from '../../lib/guards.js';
 import { confirmation, once, runAnswer, runOutput, squidExists, startRun } from './spend.js';
 
@@ -82,7 +82,10 @@ export const go: ToolDef = {
     crawler: z.string().min(1).describe('crawler id, name or slug (crawlers_search)'),
     tasks: z.array(taskArg(z)).min(1).describe('one task per item: a value (sent as `key`, default url), or an object of one task-input group of crawlers_get, e.g. {"city": "Paris", "country": "France", "category": "pizza"}'),
     key: z.string().optional().describe('task-level input each string value is sent as (default url)'),
-    replace_tasks: z.boolean().optional().describe('with an idempotency_key whose squid exists already: delete its tasks first, so the run scrapes only these (default: add to them)'),
+    replace_tasks: z
+      .boolean()
+      .optional()
+      .describe('with the idempotency_key of a call that made the squid and started nothing (needs_confirmation): delete its tasks first, so the run scrapes only these (default: keep them)'),
     account: z.string().min(1).optional().describe('platform account the squid uses (accounts_list: id, id prefix or username), for crawlers that need one'),
     params: paramsArg(z),
     name: z.string().min(1).max(255).optional().describe('squid name (default: the crawler and the time)'),
@@ -102,8 +105,11 @@ export const go: ToolDef = {
     const file = given !== undefined && !t.dryRun ? (t.keyFile ?? null) : null;
     return once(t, withKey, 'go', async () => {
       let squid: string;
-      if (made) squid = String((await made).id);
-      else {
+      if (made) {
+        squid = String((await made).id);
+        // The squid this key made on an earlier call (nothing started then): its tasks swapped for these.
+        if (a.replace_tasks) await fillSquid(t, a, squid, true);
+      } else {
         const p = (async () => {
           let kept = file ? await file.get(`mcp-go-squid:${key}`) : null;
           if (kept && file && !(await squidExists(t, kept.squid))) {
@@ -122,13 +128,10 @@ export const go: ToolDef = {
             if (file) await file.set(`mcp-go-squid:${key}`, { squid: String(s.id), at, since: at, id: null });
           }
           if (kept?.ready && !a.replace_tasks) return s;
-          if (kept && a.replace_tasks) await t.verb(['squids', 'empty', '--', String(s.id)], { write: true });
-          if (a.account !== undefined) await t.verb(['squids', 'update', `--add-account=${String(a.account)}`, '--', String(s.id)], { write: true });
           // Again after a restart that came before they were all sent: params are a replace, and tasks the squid
           // has already are skipped by the API.
           if (a.params && Object.keys(a.params as Rec).length) await t.verb(['squids', 'update', ...paramFlags(a), '--', String(s.id)], { write: true });
-          const add = taskVerb(String(s.id), a.tasks as unknown[], a.key);
-          await t.verb(add.argv, { write: true, stdin: add.stdin });
+          await fillSquid(t, a, String(s.id), !!kept && a.replace_tasks === true);
           if (file) await file.set(`mcp-go-squid:${key}`, { squid: String(s.id), at: kept?.at ?? new Date().toISOString(), since: kept?.since ?? new Date().toISOString(), id: null, ready: true });
           return s;
         })();
@@ -146,6 +149,14 @@ export const go: ToolDef = {
     });
   },
 };
+
+/** go's account and tasks on its squid; `replace`: its tasks deleted first, so a run scrapes only these. */
+async function fillSquid(t: ToolEnv, a: ToolArgs, squid: string, replace: boolean): Promise<void> {
+  if (replace) for (const type of ['url', 'params']) await t.verb(['squids', 'empty', `--type=${type}`, '--', squid], { write: true });
+  if (a.account !== undefined) await t.verb(['squids', 'update', `--add-account=${String(a.account)}`, '--', squid], { write: true });
+  const add = taskVerb(squid, a.tasks as unknown[], a.key);
+  await t.verb(add.argv, { write: true, stdin: add.stdin });
+}
 
 export const runsAbort: ToolDef = {
   name: 'runs_abort', title: 'Abort a run', access: 'write', idempotent: true,
