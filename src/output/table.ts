@@ -158,22 +158,29 @@ function kindOfValues(values: unknown[]): 'id' | 'time' | undefined {
   return undefined;
 }
 
-/** A cell on a terminal; `detail` (a record table, one value per line) shows a relative time with its date. */
-function humanCell(kind: Kind | undefined, value: unknown, opts: TableOptions, style: Style, detail: boolean, zoneInHeader = false): string | undefined {
+/** A key that names something that happened (created_at, started_at, last_run_at…), never something to come. */
+const PAST = /(^|[._])(created|started|ended|updated|last|done|finished|locked|scraping|export)(_|$)/;
+
+/**
+ * A cell on a terminal; `detail` (a record table, one value per line) shows a relative time with its date. A time
+ * under a key of the past (`key`) is never shown in the future: a server clock ahead of ours says "just now".
+ */
+function humanCell(kind: Kind | undefined, value: unknown, opts: TableOptions, style: Style, detail: boolean, zoneInHeader = false, key = ''): string | undefined {
   if (!opts.truncate) return undefined;
   if (kind === 'status' && typeof value === 'string') return statusText(terminalSafe(value), style);
   if (kind === 'time') {
     const t = parseApiTime(value);
     if (t === undefined) return undefined;
     if (opts.absoluteTimes) return absoluteTime(t, !zoneInHeader);
-    const rel = relativeTime(t, (opts.now ?? Date.now)());
+    const now = (opts.now ?? Date.now)();
+    const rel = t > now && PAST.test(key) ? 'just now' : relativeTime(t, now);
     return detail ? `${rel} (${absoluteTime(t)})` : rel;
   }
   return undefined;
 }
 
 function cell(col: Column, row: Record<string, unknown>, opts: TableOptions, style: Style, detail = false, zoneInHeader = false): string {
-  const human = col.format ? undefined : humanCell(col.kind, getPath(row, col.key), opts, style, detail, zoneInHeader);
+  const human = col.format ? undefined : humanCell(col.kind, getPath(row, col.key), opts, style, detail, zoneInHeader, col.key);
   if (human !== undefined) return human;
   // Formatted cells carry API text too (a webhook URL, a squid name): control characters are neutralised for all.
   const text = terminalSafe(cellText(col, row));
@@ -283,7 +290,7 @@ export async function renderRecordTable(
     ? columns.filter((c) => !(blank(getPath(row, c.key)) && blank(cellText(c, row)))).map((c) => [style.bold(c.header ?? c.key), cell(c, row, opts, style, true)])
     : flatten(row)
         .filter(([, v]) => !blank(v))
-        .map(([k, v]) => [style.bold(terminalSafe(k)), humanCell(inferKind(k), v, opts, style, true) ?? terminalSafe(plainText(v))]);
+        .map(([k, v]) => [style.bold(terminalSafe(k)), humanCell(inferKind(k), v, opts, style, true, false, k) ?? terminalSafe(plainText(v))]);
   const title = opts.title ? style.bold(terminalSafe(opts.title)) + '\n' : '';
   if (pairs.length === 0) return title;
   return title + draw(pairs);

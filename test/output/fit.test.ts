@@ -116,3 +116,18 @@ describe('a record on a terminal leaves out its empty fields (issue 48)', () => 
     expect(await renderRecordTable(run, null, { ...opts, truncate: false })).toContain('email_time');
   });
 });
+
+describe('relative times of what happened are never in the future (issue 48)', () => {
+  const now = Date.parse('2026-01-02T00:00:00Z');
+  const opts = { color: false, truncate: true, width: 120, now: () => now };
+  it('a start 5 min ahead of our clock is "just now"; a next run 5 min ahead is "in 5 min"', async () => {
+    const ahead = '2026-01-02T00:05:00Z';
+    const rows = [
+      { id: 'a', started_at: ahead, next_launch_at: ahead },
+      { id: 'b', started_at: ahead, next_launch_at: '2026-01-02T01:00:00Z' },
+    ];
+    const { text } = await renderListTable([{ key: 'id' }, { key: 'started_at' }, { key: 'next_launch_at' }], rows, { ...opts, keepColumns: true });
+    expect(text.split('\n')[1]).toMatch(/^a +just now +in 5 min$/);
+    expect(await renderRecordTable({ created_at: ahead }, null, opts)).toMatch(/created_at +just now/);
+  });
+});
