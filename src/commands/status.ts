@@ -50,6 +50,8 @@ export default defineVerb({
     'current_usage_pct}, runs_in_progress, failed_runs and failing_deliveries (lists of runs: id, squid, squid_name, status, ' +
     'done_reason, done_reason_desc, created_at, ended_at), and partial (why runs may be missing, or null). --fields picks ' +
     'among these keys (dotted paths too, like credits.remaining) and prints them as a record in any format. ' +
+    'On a terminal the screen is for reading: plan and credits on one line with a bar, short ids, relative times, each ' +
+    `run in progress with how far it got (one stats read each, at most ${MAX_ACTIVE_READS}) and each failure's reason in full. ` +
     'The whole screen has a deadline, 20 s unless --timeout says otherwise: past it, sq status exits 7 naming the reads ' +
     'that did not answer. --web opens the dashboard instead.',
   options: [{ flags: '--timeout <duration>', description: 'give up on what has not answered by then, at most 5m', defaultText: '20s' }, WEB_OPTION],
