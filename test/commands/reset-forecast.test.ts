@@ -180,3 +180,13 @@ describe('bad input around the rule', () => {
     expect((await emu.requests('POST')).filter((q) => q.path === '/v1/runs')).toHaveLength(1);
   });
 });
+
+describe('sq status on a terminal names the reset too', () => {
+  it('the people\'s screen lists the window\'s reset with the run that set it off', async () => {
+    const id = await account({ consumed: 700, tasks: 6 });
+    const { run } = await runIt(id);
+    const r = await sq(['status'], { env: emu.env(), tty: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`reset 1 of 2 .*set off by run ${run.id} \\(Reset probe\\)`));
+  });
+});

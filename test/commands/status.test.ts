@@ -118,5 +118,5 @@ it('--json on a terminal is the same document as piped', async () => {
   const tty = await sq(['status', '--json'], { env: emu.env(), tty: true });
   const piped = await sq(['status', '--json'], { env: emu.env() });
   expect(Object.keys(JSON.parse(tty.stdout))).toEqual(Object.keys(JSON.parse(piped.stdout)));
-  expect(Object.keys(JSON.parse(piped.stdout))).toEqual(['user', 'credits', 'auto_reset', 'runs_in_progress', 'failed_runs', 'failing_deliveries', 'partial']);
+  expect(Object.keys(JSON.parse(piped.stdout))).toEqual(['user', 'credits', 'auto_reset', 'window_resets', 'runs_in_progress', 'failed_runs', 'failing_deliveries', 'partial']);
 });
