@@ -136,7 +136,7 @@ _sq_opts() {
     'squids chain set') echo '--target-crawler --field-map --autostart --no-autostart --target-name --target-concurrency --max-credits' ;;
     'tasks list') echo '--squid --type --limit --page --all --slurp' ;;
     'tasks get') echo '--squid' ;;
-    'tasks add') echo '--squid --key --file' ;;
+    'tasks add') echo '--squid --key --file --max-credits' ;;
     'tasks upload') echo '--squid --wait --timeout' ;;
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page --all --slurp' ;;
@@ -189,7 +189,7 @@ _sq_vopts() {
     'squids chain set') echo '--target-crawler --field-map --target-name --target-concurrency --max-credits' ;;
     'tasks list') echo '--squid --type --limit --page' ;;
     'tasks get') echo '--squid' ;;
-    'tasks add') echo '--squid --key --file' ;;
+    'tasks add') echo '--squid --key --file --max-credits' ;;
     'tasks upload') echo '--squid --timeout' ;;
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page' ;;

@@ -32,7 +32,7 @@ function __sq_vopts
         case 'tasks get'
             __sq_words --squid
         case 'tasks add'
-            __sq_words --squid --key --file
+            __sq_words --squid --key --file --max-credits
         case 'tasks upload'
             __sq_words --squid --timeout
         case 'tasks delete'
@@ -618,6 +618,7 @@ complete -c sq -n '__sq_is \'tasks get\'' -l squid -x -a '(__sq_dynamic squids)'
 complete -c sq -n '__sq_is \'tasks add\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, prefix or exact name (required)'
 complete -c sq -n '__sq_is \'tasks add\'' -l key -x -d 'task parameter each value is sent as'
 complete -c sq -n '__sq_is \'tasks add\'' -l file -r -F -d 'values (one per line) or a JSON array of task objects; "-" for stdin'
+complete -c sq -n '__sq_is \'tasks add\'' -l max-credits -x -d 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`'
 
 # sq tasks upload
 complete -c sq -n '__sq_is \'tasks upload\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, prefix or exact name (required)'

@@ -353,7 +353,7 @@ _sq__tasks__get() {
 }
 
 _sq__tasks__add() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--key=[task parameter each value is sent as]:key: ' '--file=[values (one per line) or a JSON array of task objects; "-" for stdin]:file:_files' '*:values: '
+  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--key=[task parameter each value is sent as]:key: ' '--file=[values (one per line) or a JSON array of task objects; "-" for stdin]:file:_files' '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: ' '*:values: '
 }
 
 _sq__tasks__upload() {

@@ -32,7 +32,7 @@ import { runExport } from '../export/results.js';
 import { exportPlan } from '../export/plan.js';
 import { fileFormat } from '../export/options.js';
 import { refuseInterruptedExport } from '../export/resume.js';
-import { guardSpend, MAX_CREDITS_OPTION, spendPolicy, type SpendPolicy } from '../billing/guard.js';
+import { guardSpend, MAX_CREDITS_OPTION, prefetchAccount, spendPolicy, type SpendPolicy } from '../billing/guard.js';
 import type { Format } from '../output/formats.js';
 
 /** Runs looked at for one still in progress: the newest ones (the API lists the newest first). */
@@ -68,7 +68,9 @@ export default defineVerb({
     'so it needs -o FILE.\n\n' +
     'Spending: as `sq runs start`, with a cap (--max-credits, SQ_MAX_CREDITS, `sq config set max-credits N`) the run is ' +
     'estimated once the squid has its tasks, and above the cap nothing is started (exit 9; the squid and its tasks stay, ' +
-    'so the estimate can be read again with `sq squids estimate`). On a terminal, a costly run asks y/N first (--yes skips). ' +
+    'so the estimate can be read again with `sq squids estimate`). On a terminal, a costly run asks y/N first (--yes skips); ' +
+    'off a terminal, a run that would set off an Auto Billing Reset (a card charge) needs --yes (exit 9 without it). ' +
+    'The estimate line is printed on stderr before every start (-q silences it). ' +
     'A run already recorded or in progress is resumed without a new estimate.',
   args: ['<crawler>', '<tasks...>'],
   options: OPTIONS,
@@ -252,6 +254,8 @@ async function addAllTasks(ctx: Ctx, http: HttpClient, squidId: string, tasks: G
  */
 async function runOnce(ctx: Ctx, http: HttpClient, job: GoJob, name: string, squidId: string, spend: SpendPolicy): Promise<{ run: Run; how: 'recorded' | 'found' | 'started' | 'in progress' }> {
   const mark = job.run;
+  // Read beside the runs in progress: the guard's estimate is then the one round trip it adds.
+  const account = mark ? undefined : prefetchAccount(http);
   const run = mark ? null : await runInProgress(http, squidId);
   if (run) {
     await job.save(name, { squid: squidId, run: { since: new Date(Date.now() + http.clockSkewMs).toISOString(), id: String(run.id) } });
@@ -263,7 +267,7 @@ async function runOnce(ctx: Ctx, http: HttpClient, job: GoJob, name: string, squ
       squidId,
       mark,
       (m) => job.save(name, { squid: squidId, run: m }),
-      () => guardSpend(ctx, http, squidId, spend, name),
+      () => guardSpend(ctx, http, squidId, spend, name, account),
     );
   } catch (err) {
     if (err instanceof AmbiguousWriteError) {

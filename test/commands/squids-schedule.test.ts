@@ -83,6 +83,21 @@ describe('squids activate|deactivate (changelog: is_active)', () => {
     expect(JSON.parse(on.stdout).is_active).toBe(true);
   });
 
+  it('a squid with a run in progress: off a terminal, deactivate needs --yes (it stops the run, as runs abort does)', async () => {
+    emu.expectWrites('POST /v1/squids/*');
+    const id = emu.squidId(DEMO_SQUIDS.paris);
+    await emu.advance(3_600_000);
+    const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: id } });
+    const r = await sq(['squids', 'deactivate', DEMO_SQUIDS.paris], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--yes');
+    expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/runs']);
+    expect((await emu.api(`/v1/runs/${run.id}`)).status).not.toBe('aborted');
+    const yes = await sq(['squids', 'deactivate', DEMO_SQUIDS.paris, '--yes'], { env: emu.env() });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect((await emu.api(`/v1/squids/${id}`)).is_active).toBe(false);
+  });
+
   it('--dry-run sends nothing', async () => {
     const r = await sq(['squids', 'deactivate', DEMO_SQUIDS.paris, '--dry-run'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);

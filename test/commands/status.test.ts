@@ -40,7 +40,8 @@ it('--json is one object with the documented keys, and the reads are bounded', a
   const r = await sq(['status', '--json'], { env: emu.env() });
   expect(r.code).toBe(0);
   const s = JSON.parse(r.stdout);
-  expect(Object.keys(s)).toEqual(['user', 'credits', 'auto_reset', 'runs_in_progress', 'failed_runs', 'failing_deliveries', 'partial']);
+  expect(Object.keys(s)).toEqual(['user', 'credits', 'auto_reset', 'window_resets', 'runs_in_progress', 'failed_runs', 'failing_deliveries', 'partial']);
+  expect(s.window_resets).toEqual([]);
   expect(s.user).toEqual({ name: 'Ada Demo', email: 'demo@sq-emulator.local', plan: 'Premium', plan_status: 'active' });
   expect(Object.keys(s.credits)).toEqual(['available', 'consumed', 'remaining', 'used_pct', 'reset_time']);
   expect(s.credits.remaining).toBe(s.credits.available - s.credits.consumed);
@@ -117,5 +118,5 @@ it('--json on a terminal is the same document as piped', async () => {
   const tty = await sq(['status', '--json'], { env: emu.env(), tty: true });
   const piped = await sq(['status', '--json'], { env: emu.env() });
   expect(Object.keys(JSON.parse(tty.stdout))).toEqual(Object.keys(JSON.parse(piped.stdout)));
-  expect(Object.keys(JSON.parse(piped.stdout))).toEqual(['user', 'credits', 'auto_reset', 'runs_in_progress', 'failed_runs', 'failing_deliveries', 'partial']);
+  expect(Object.keys(JSON.parse(piped.stdout))).toEqual(['user', 'credits', 'auto_reset', 'window_resets', 'runs_in_progress', 'failed_runs', 'failing_deliveries', 'partial']);
 });

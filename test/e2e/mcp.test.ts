@@ -364,6 +364,21 @@ describe('tools: names, annotations, schemas', () => {
     expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/squid/estimate']);
   });
 
+  it('apply of a document that turns a schedule on answers needs_confirmation and writes nothing; confirm: true applies it', async () => {
+    const doc = `squids:\n  "${DEMO_SQUIDS.paris}":\n    active: true\n    schedule: { cron: "*/5 * * * *", timezone: UTC }\n`;
+    const agent = await stdio(['--allow-writes=all']);
+    await emu.clearRequests();
+    const asked = await agent.ok('apply', { document: doc });
+    expect(asked.needs_confirmation).toBe(true);
+    expect(asked.starts_runs[0].what).toContain('schedule');
+    expect(asked.message).toContain('nothing was sent');
+    expect((await emu.requests()).filter((q) => q.method !== 'GET' && q.path !== '/v1/squid/estimate')).toEqual([]);
+    emu.expectWrites('POST /v1/squids/*');
+    const done = await agent.ok('apply', { document: doc, confirm: true });
+    expect(done.needs_confirmation).toBeUndefined();
+    expect((await emu.requests('POST')).map((q) => q.path)).toContain(`/v1/squids/${emu.squidId(DEMO_SQUIDS.paris)}`);
+  });
+
   it('a write whose connection drops after sending says request_state: "unknown", and is not retried', async () => {
     const agent = await stdio(['--allow-writes']);
     await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'reset_mid_body', count: 1 }]);

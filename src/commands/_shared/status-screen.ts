@@ -14,10 +14,15 @@ import type { AutoReset } from '../../api/billing.js';
  * One reset of the Auto Billing Reset window, as the status document will carry it (`resets`, a list; its data comes
  * with the billing work of the resets): when it fired, and what it added and charged when known.
  */
+/** An Auto Billing Reset of the 24-hour window (src/billing/resets.ts) and the recent run that set it off, if any. */
 export interface WindowReset {
   at: string;
-  credits?: number | null;
-  charge?: string | null;
+  /** false: dated from the renewal date (about). */
+  exact: boolean;
+  index: number;
+  of: number | null;
+  run: string | null;
+  squid_name: string | null;
 }
 
 /** The status document (`sq status --json`) and each run in it. */
@@ -36,6 +41,8 @@ export interface Status {
   user: { name: string; email: string | null; plan: string | null; plan_status: string | null };
   credits: { available: number | null; consumed: number | null; remaining: number | null; used_pct: number | null; reset_time: string | null };
   auto_reset: Pick<AutoReset, 'enabled' | 'threshold_pct' | 'max_resets_per_24h' | 'resets_used_in_window' | 'window_resets_at' | 'current_usage_pct'>;
+  /** The Auto Billing Resets of the 24-hour window the API dates, each with the recent run that set it off (or null). */
+  window_resets: WindowReset[];
   runs_in_progress: StatusRun[];
   failed_runs: StatusRun[];
   failing_deliveries: StatusRun[];
@@ -71,7 +78,7 @@ export function peopleScreen(st: Status, o: ScreenOptions): string {
   // Plan and credits on one line; what does not fit goes on the next, whole.
   for (const l of joinFit([planText(st), ...creditsParts(st, style, when)], o.width)) put(l);
   put(autoResetText(st, when));
-  for (const l of resetLines((st as Status & { resets?: WindowReset[] }).resets, when)) put(l);
+  for (const l of resetLines(st.window_resets, when)) put(l);
   const section = (title: string, list: StatusRun[], none: string, paint: (s: string) => string, line: (r: StatusRun) => string) => {
     lines.push('', style.bold(`${title} (${list.length})`));
     if (list.length === 0) put(`  ${style.dim(none)}`);
@@ -130,13 +137,14 @@ function autoResetText(st: Status, when: (t: string | null) => string): string {
   return `Auto-reset on at ${said(a.threshold_pct)}% usage, charges the card: ${said(a.resets_used_in_window)} of ${said(a.max_resets_per_24h)} resets used in 24 h${window}`;
 }
 
-/** The resets of the window, newest first, one line each; none when the document carries no list. */
+/** The resets of the window, oldest first, one line each, with the run that set each off; none when there are none. */
 export function resetLines(resets: WindowReset[] | undefined, when: (t: string | null) => string): string[] {
   if (!Array.isArray(resets) || resets.length === 0) return [];
-  return resets.map((r) => {
-    const credits = finiteNumber(r.credits);
-    return `  reset ${when(r.at)}${credits === null ? '' : `: +${n(credits)} credits`}${r.charge ? `, charged ${r.charge}` : ''}`;
-  });
+  return resets.map(
+    (r) =>
+      `  reset ${r.index} of ${r.of ?? '?'} ${r.exact ? '' : 'about '}${when(r.at)}, ` +
+      (r.run ? `set off by run ${r.run}${r.squid_name ? ` (${r.squid_name})` : ''}` : 'by no run among the recent ones'),
+  );
 }
 
 /** "40% (4 of 10 tasks)", from a run's stats; '' when it has none. */
