@@ -9,10 +9,18 @@ export function scheduleOf(squid: Rec): { cron: string; timezone: string } | nul
   return { cron: s.cron_expression, timezone: typeof s.timezone === 'string' ? s.timezone : 'UTC' };
 }
 
-/** When the schedule next fires after `now` (ms), or null: no schedule, inactive, or never again. */
+/** When the schedule next starts a run after `now` (ms), or null: no schedule, inactive, or never again. */
 export function nextLaunchMs(squid: Rec, now: number): number | null {
+  return squid.is_active === false ? null : nextFireMs(squid, now);
+}
+
+/**
+ * When the schedule next fires after `now`, active or not: the scheduler asks the run-start rule at each firing, which
+ * refuses an inactive squid (SquidInactive) as POST /v1/runs does.
+ */
+export function nextFireMs(squid: Rec, now: number): number | null {
   const s = scheduleOf(squid);
-  if (!s || squid.is_active === false) return null;
+  if (!s) return null;
   try {
     return nextRun(parseCron(s.cron), s.timezone, now);
   } catch {

@@ -4,6 +4,7 @@ import type { EventEmitter } from 'node:events';
 import type { Clock } from './clock.js';
 import { RUN_EVENTS, type RunEventName } from '../api/events.js';
 import type { FtpFields, WebhookFields } from '../api/delivery.js';
+import type { RefusedLaunch } from './model/launches.js';
 
 export interface EmuRequest {
   method: string;
@@ -136,6 +137,8 @@ export interface EmuState {
   autoReset: AutoResetState;
   deliveries: DeliveryRecord[];
   outbox: OutboxMail[];
+  /** Launches a schedule or a chain could not make (model/launches.ts). */
+  refusedLaunches?: RefusedLaunch[];
   counter: number;
   [section: string]: unknown;
 }

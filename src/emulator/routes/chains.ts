@@ -2,13 +2,15 @@
 // squid (created on the first fire) through `field_map`, and a run of it starts (origin "chain"). The chain pages
 // answer errors as `{error: "<text>"}`, unlike the squid pages.
 import type { EmuCore } from '../emu.js';
-import { isActive, startRun } from '../engine.js';
+import { startRun } from '../engine.js';
+import { recordRefusedLaunch } from '../model/launches.js';
+import { runStartRefusal } from '../model/run-start.js';
+import { slotsProblem } from '../model/slots.js';
 import { runRecord } from '../records.js';
 import { newSquid, newTask } from '../seed.js';
 import { isoZ, isRecord, json, naiveUs, paramsKey } from '../util.js';
 import { chainView } from '../views.js';
 import { bodyObject, MAX_CONCURRENCY, type Rec } from './common.js';
-import { slotsProblem } from './squids.js';
 
 /** Squids in one chain, the first source included: the link that would make a fourth is refused. */
 const MAX_DEPTH = 3;
@@ -143,10 +145,13 @@ export function fireChain(emu: EmuCore, run: Rec, rows: Rec[]): void {
     newTask(emu, target, params, now);
   }
   emu.markDirty();
-  if (!known.size || Object.values(emu.state.runs).some((r) => r.squid === target.id && isActive(r))) return;
-  // An inactive target takes the tasks but does not run (changelog: is_active false stops the squid from running;
-  // POST /v1/runs on it is SquidInactive): neither an autostarted run nor a queued one.
-  if (target.is_active === false) return;
+  // The run-start rule decides, as for POST /v1/runs and a schedule: an inactive, not ready, out of credits or out of
+  // slots target takes the tasks but does not run, neither an autostarted run nor a queued one; the refusal is kept.
+  const refusal = runStartRefusal(emu, target);
+  if (refusal) {
+    recordRefusedLaunch(emu, String(target.id), 'chain', refusal);
+    return;
+  }
   if (chain.autostart !== false) {
     startRun(emu, String(target.id), 'chain');
     return;

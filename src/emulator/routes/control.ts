@@ -5,6 +5,7 @@ import { recordCharge } from '../credits.js';
 import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { type Faults, validateRules } from '../faults.js';
+import { refusedLaunches } from '../model/launches.js';
 import type { RateLimiter } from '../ratelimit.js';
 import type { RequestLog } from '../requestlog.js';
 import { runRecord } from '../records.js';
@@ -111,6 +112,9 @@ export function registerControl(emu: EmuCore, deps: ControlDeps): void {
     emu.markDirty();
     return json(200, { total_available_slots: total });
   });
+
+  // Launches a schedule or a chain could not make, with the run-start rule's refusal (model/launches.ts).
+  emu.route('GET', '/_emulator/launches', () => json(200, refusedLaunches(emu)));
 
   emu.route('POST', '/_emulator/generate', (req) => {
     const b = bodyObject(req);

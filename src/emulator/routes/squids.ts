@@ -10,27 +10,12 @@ import { newSquid } from '../seed.js';
 import { errB, isoZ, isRecord, json } from '../util.js';
 import { runsOfSquid, squidDetailView, squidSummaryView } from '../views.js';
 import { bodyObject, findSquid, MAX_CONCURRENCY, type Rec } from './common.js';
+import { slotsProblem } from '../model/slots.js';
 
 
 function nameTaken(emu: EmuCore, name: string, except?: string): boolean {
   const n = name.trim().toLowerCase();
   return Object.values(emu.state.squids).some((s) => s.id !== except && String(s.name).toLowerCase() === n);
-}
-
-/** Slots in use: each active squid holds as many as its concurrency (one at least). */
-export function usedSlots(emu: EmuCore, except?: string): number {
-  return Object.values(emu.state.squids)
-    .filter((s) => s.id !== except && s.is_active !== false)
-    .reduce((a, s) => a + Math.max(1, Number(s.concurrency ?? 1)), 0);
-}
-
-/** The error of a change that would hold more slots than the plan has (SlotsLimitExceeded), or null. */
-export function slotsProblem(emu: EmuCore, wanted: number, except?: string): string | null {
-  const total = Number(emu.state.balance.total_available_slots);
-  const used = usedSlots(emu, except);
-  return used + wanted > total
-    ? `Your plan has ${total} slots and ${used} are in use; this needs ${wanted} (SlotsLimitExceeded). Deactivate a squid or upgrade your plan.`
-    : null;
 }
 
 function autoName(emu: EmuCore, crawlerName: string): string {
