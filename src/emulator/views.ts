@@ -7,6 +7,7 @@ import { float4, hashId, isoZ, naiveUs, timedelta, type Rec } from './util.js';
 import { parseApiTime } from '../lib/api-time.js';
 import { nextLaunchMs } from './schedule.js';
 import { exhausted, limitCounter } from './collect.js';
+import { linksView } from './model/account-links.js';
 
 export function runDurationMs(emu: EmuCore, run: Rec): number {
   const start = parseApiTime(run.started_at);
@@ -122,10 +123,12 @@ function deliveryView(squid: Rec): Rec {
 }
 
 export function squidDetailView(emu: EmuCore, squid: Rec): Rec {
-  // Not in the get-squid-details sample: the record's object, its linked accounts (GET /v1/accounts lists them per
-  // account) and the e-mail channel's activation date (the e-mail echo has it).
+  // Not in the get-squid-details sample: the record's object and the e-mail channel's activation date (the e-mail
+  // echo has it). Its accounts are shown as SDK 0.7 reads them, for a crawler that uses accounts only (the sample's
+  // Google Maps squid has none).
   const { chain, chained_from: _from, object: _o, accounts: _a, notifications_activation_date: _n, ...rest } = squid;
-  const view = { ...rest, ...deliveryView(squid), ...lastRunFields(emu, squid), ...(chain ? { chain: chainView(emu, chain as Rec) } : {}) };
+  const view = { ...rest, ...linksView(emu, squid), ...deliveryView(squid), ...lastRunFields(emu, squid),
+    ...(chain ? { chain: chainView(emu, chain as Rec) } : {}) };
   return stamped(view, ['created_at', 'last_run_at'], 'us');
 }
 

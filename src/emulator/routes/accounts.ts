@@ -6,6 +6,7 @@ import { paginate } from '../pagination.js';
 import { newAccount } from '../seed.js';
 import { detail, hashId, isRecord, json, naiveUs } from '../util.js';
 import { accountView } from '../views.js';
+import { statusFilter } from '../model/account-status.js';
 import { bodyObject, type Rec } from './common.js';
 
 const SYNC_TIMING = { syncingMs: 1_000, doneMs: 3_000 } as const;
@@ -78,8 +79,8 @@ export function registerAccounts(emu: EmuCore): void {
   // ?type= and ?status= filter the list (list-accounts page's query parameters).
   emu.route('GET', '/v1/accounts', (req) => {
     const type = req.query.get('type');
-    const status = req.query.get('status');
-    const list = Object.values(emu.state.accounts).filter((a) => (!type || a.type === type) && (!status || String(a.status) === status));
+    const status = statusFilter(req.query.get('status'));
+    const list = Object.values(emu.state.accounts).filter((a) => (!type || a.type === type) && (!status || status(a)));
     return paginate(req, list, (a) => accountView(emu, a), opts());
   });
   for (const path of ['/v1/accounts/types', '/v1/account_types'])
@@ -112,17 +113,23 @@ export function registerAccounts(emu: EmuCore): void {
   });
 }
 
+/** The fields the update-account-limits page sends. */
+const LIMIT_FIELDS = ['account', 'type', 'params'];
+
 /** POST /v1/accounts: an account's limits, each one its type declares and within its maximum. */
 function setLimits(emu: EmuCore, req: EmuRequest): EmuResponse {
   const b = bodyObject(req);
+  const unknown = Object.keys(b).find((k) => !LIMIT_FIELDS.includes(k));
+  if (unknown !== undefined) return detail(400, `Unknown field "${unknown}"; allowed: ${LIMIT_FIELDS.join(', ')}.`);
   if (typeof b.account !== 'string' || !b.account) return detail(400, 'account is required.');
-  const a = emu.state.accounts[b.account];
+  const a = Object.hasOwn(emu.state.accounts, b.account) ? emu.state.accounts[b.account] : undefined;
   if (!a) return detail(404, 'Account not found.');
   if (b.type !== undefined && b.type !== a.type) return detail(400, `type must be ${String(a.type)} for this account.`);
   if (!isRecord(b.params)) return detail(400, 'params must be an object of limits.');
   const params = a.params as { default: Record<string, Rec>; user: Record<string, Rec> };
   for (const [k, v] of Object.entries(b.params)) {
-    const def = params.default[k];
+    // Own keys only: a prototype name (constructor, __proto__, toString) is no limit of any type.
+    const def = Object.hasOwn(params.default, k) ? params.default[k] : undefined;
     if (!def) {
       const allowed = Object.keys(params.default);
       // Facebook and Twitter accounts have none, as sampled ({default: {}, user: {}}).
@@ -131,7 +138,7 @@ function setLimits(emu: EmuCore, req: EmuRequest): EmuResponse {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > Number(def.max))
       return detail(400, `${k} must be an integer between 1 and ${String(def.max)}.`);
   }
-  for (const [k, v] of Object.entries(b.params)) params.user[k] = { ...(params.user[k] ?? {}), max: v };
+  for (const [k, v] of Object.entries(b.params)) params.user[k] = { ...(Object.hasOwn(params.user, k) ? params.user[k] : {}), max: v };
   a.updated_at = naiveUs(emu.clock.now());
   emu.markDirty();
   return json(200, accountView(emu, a));

@@ -11,6 +11,7 @@ import { errB, isoZ, isRecord, json } from '../util.js';
 import { runsOfSquid, squidDetailView, squidSummaryView } from '../views.js';
 import { bodyObject, findSquid, MAX_CONCURRENCY, type Rec } from './common.js';
 import { slotsProblem } from '../model/slots.js';
+import { checkLinks } from '../model/account-links.js';
 
 
 function nameTaken(emu: EmuCore, name: string, except?: string): boolean {
@@ -94,13 +95,9 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check>
     const functions = v.functions === undefined ? defaults.functions : { ...((defaults.functions ?? {}) as Rec), ...v.functions };
     return { ok: true, value: { ...defaults, ...v, ...(functions === undefined ? {} : { functions }) } };
   },
-  accounts: (v, emu) => {
-    if (v === null) return { ok: true, value: [] };
-    if (!Array.isArray(v) || v.some((a) => typeof a !== 'string'))
-      return { ok: false, message: 'accounts must be a list of account hashes (InvalidParamType).' };
-    const unknown = v.find((a) => !emu.state.accounts[a as string]);
-    if (unknown) return { ok: false, message: `Account ${String(unknown)} does not exist (AccountDoesNotExist).` };
-    return { ok: true, value: v };
+  accounts: (v, emu, s) => {
+    const r = checkLinks(emu, s, v);
+    return r.ok ? { ok: true, value: r.ids } : { ok: false, message: r.message };
   },
 };
 
