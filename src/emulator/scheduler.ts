@@ -5,7 +5,7 @@ import type { EmuCore } from './emu.js';
 import { startRun } from './engine.js';
 import { recordRefusedLaunch } from './model/launches.js';
 import { runStartRefusal } from './model/run-start.js';
-import { nextFireMs } from './schedule.js';
+import { nextFireMs } from './model/schedule.js';
 
 const CHECK_MS = 30_000;
 

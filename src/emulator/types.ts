@@ -2,9 +2,7 @@
 // feature modules (billing, delivery, webhooks, SFTP). Both sides program against these types.
 import type { EventEmitter } from 'node:events';
 import type { Clock } from './clock.js';
-import { RUN_EVENTS, type RunEventName } from '../api/events.js';
-import type { FtpFields, WebhookFields } from '../api/delivery.js';
-import type { RefusedLaunch } from './model/launches.js';
+import { RUN_EVENTS, type RunEventName } from '../tables/run-events.js';
 
 export interface EmuRequest {
   method: string;
@@ -32,10 +30,27 @@ export interface EmuResponse {
 
 export type Handler = (req: EmuRequest) => EmuResponse | Promise<EmuResponse>;
 
-// The wire shapes are the client's (one definition of the API); the emulator serves them.
+// The run events are the shared table's; the delivery shapes are the emulator's own reading of the spec.
 export type RunEvent = RunEventName;
 export { RUN_EVENTS };
-export type { FtpFields, WebhookFields };
+
+/** A squid's SFTP delivery as stored (spec: delivery configuration). */
+export interface FtpFields {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  directory: string;
+  is_active: boolean;
+}
+
+/** A squid's webhook delivery as stored (spec: delivery configuration, run events). */
+export interface WebhookFields {
+  url: string;
+  is_active: boolean;
+  retry: boolean;
+  events: Record<RunEvent, boolean>;
+}
 
 export interface AutoResetState {
   enabled: boolean;
@@ -74,6 +89,21 @@ interface OutboxMail {
   subject: string;
   body: string;
   at: string;
+}
+
+/** Why the run-start rule refuses a run (model/run-start.ts). */
+export interface Refusal {
+  /** The service's error name, as the message ends with it, e.g. SquidInactive. */
+  code: string;
+  message: string;
+}
+
+/** A launch a schedule or a chain could not make (model/launches.ts). */
+export interface RefusedLaunch extends Refusal {
+  /** Business-time ISO timestamp. */
+  at: string;
+  squid: string;
+  origin: 'schedule' | 'chain';
 }
 
 /** Events the core emits; feature modules subscribe. */

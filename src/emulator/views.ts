@@ -5,7 +5,7 @@ import type { EmuCore } from './emu.js';
 import { paramsWithoutFunctions } from './crawlers.js';
 import { float4, hashId, isoZ, naiveUs, timedelta, type Rec } from './util.js';
 import { parseApiTime } from '../lib/api-time.js';
-import { nextLaunchMs } from './schedule.js';
+import { nextLaunchMs } from './model/schedule.js';
 import { exhausted, limitCounter } from './collect.js';
 import { linksView } from './model/account-links.js';
 

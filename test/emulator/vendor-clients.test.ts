@@ -73,7 +73,7 @@ describe('update-account-limits: only the type\'s own limits, never a prototype 
       expect(r.status).toBe(400);
       expect(r.body.detail).toContain(key);
       expect(JSON.stringify(e.emu.state.accounts[a.id].params)).toBe(before);
-      expect(Object.getPrototypeOf(e.emu.state.accounts[a.id].params.user)).toBe(Object.prototype);
+      expect(Object.getPrototypeOf((e.emu.state.accounts[a.id].params as J).user)).toBe(Object.prototype);
     }
   });
 
@@ -88,7 +88,7 @@ describe('update-account-limits: only the type\'s own limits, never a prototype 
 describe('list-accounts ?status= (the vendor MCP picks an account with status=1)', () => {
   it('1 keeps the healthy accounts, 0 the others, a code matches as given', async () => {
     const bad = newAccount(e.emu as EmuCore, 'twitter-sync', 'expired_login', e.emu.clock.now());
-    e.emu.state.accounts[bad.id].status = '401';
+    e.emu.state.accounts[String(bad.id)].status = '401';
     const ids = async (q: string) => (await e.api('GET', `/v1/accounts${q}`)).body.data.map((a: J) => a.id) as string[];
     const all = await ids('');
     expect(await ids('?status=1')).toEqual(all.filter((id) => id !== bad.id));

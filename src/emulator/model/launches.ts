@@ -2,16 +2,7 @@
 // rule refuses. Nothing starts and no one is answered, so the refusal is kept here (GET /_emulator/launches) with the
 // words POST /v1/runs would have answered.
 import type { EmuCore } from '../emu.js';
-import type { Refusal } from './run-start.js';
-
-export interface RefusedLaunch {
-  /** Business-time ISO timestamp. */
-  at: string;
-  squid: string;
-  origin: 'schedule' | 'chain';
-  code: string;
-  message: string;
-}
+import type { Refusal, RefusedLaunch } from '../types.js';
 
 /** The most kept: the oldest go first. */
 const KEEP = 200;

@@ -7,13 +7,10 @@ import { candidateAccounts } from '../collect.js';
 import { isActive } from '../engine.js';
 import { runsOfSquid } from '../views.js';
 import type { Rec } from '../util.js';
+import type { Refusal } from '../types.js';
 import { slotsProblem } from './slots.js';
 
-export interface Refusal {
-  /** The service's error name, as the message ends with it, e.g. SquidInactive. */
-  code: string;
-  message: string;
-}
+export type { Refusal };
 
 const refuse = (code: string, text: string): Refusal => ({ code, message: `${text} (${code}).` });
 

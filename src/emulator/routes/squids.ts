@@ -1,7 +1,6 @@
 // Squids: create, list (name filter), detail, partial update (answering the documented update record), empty, delete.
 import type { EmuCore } from '../emu.js';
 import type { EmuRequest, EmuResponse } from '../types.js';
-import { isTimeZone, parseCron } from '../../api/cron.js';
 import { defaultSquidParams, defOf, isReady, paramsWithoutFunctions, squidParamProblem } from '../crawlers.js';
 import { abortRun, forgetRun, isActive } from '../engine.js';
 import { archiveSquid } from '../credits.js';
@@ -12,6 +11,7 @@ import { runsOfSquid, squidDetailView, squidSummaryView } from '../views.js';
 import { bodyObject, findSquid, MAX_CONCURRENCY, type Rec } from './common.js';
 import { slotsProblem } from '../model/slots.js';
 import { checkLinks } from '../model/account-links.js';
+import { checkCron, checkZone } from '../model/schedule.js';
 
 
 function nameTaken(emu: EmuCore, name: string, except?: string): boolean {
@@ -64,17 +64,8 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check>
     v === null || v === 'on_success' || v === 'on_error'
       ? { ok: true, value: v }
       : { ok: false, message: 'run_notify must be on_success, on_error or null.' },
-  cron_expression: (v) => {
-    if (v === null) return { ok: true, value: null };
-    if (typeof v !== 'string') return { ok: false, message: 'cron_expression must have 5 fields, e.g. "0 10 * * *".' };
-    try {
-      return { ok: true, value: parseCron(v).source };
-    } catch (e) {
-      return { ok: false, message: `cron_expression: ${(e as Error).message}.` };
-    }
-  },
-  timezone: (v) =>
-    typeof v === 'string' && isTimeZone(v) ? { ok: true, value: v } : { ok: false, message: `Unknown timezone ${JSON.stringify(v)}: an IANA name such as "Europe/Paris".` },
+  cron_expression: checkCron,
+  timezone: checkZone,
   params: (v, emu, s) => {
     if (!isRecord(v)) return { ok: false, message: 'params must be an object.' };
     const crawler = emu.state.crawlers[String(s.crawler)];

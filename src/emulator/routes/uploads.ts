@@ -1,6 +1,6 @@
 // Task uploads: a CSV/TSV file is parsed at once, then "processed" over business time like the live
 // service's background job: PENDING → PROGRESS → SUCCESS (or FAILURE), status 202 until done.
-import { parseDelimited } from '../../io/csv.js';
+import { readDelimited } from '../csv.js';
 import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { newTask } from '../seed.js';
@@ -84,7 +84,7 @@ export function registerUploads(emu: EmuCore): void {
     }
     const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
     const delimiter = /\.tsv$/i.test(file.filename) || firstLine.includes('\t') ? '\t' : ',';
-    const table = parseDelimited(text, delimiter);
+    const table = readDelimited(text, delimiter);
     if (table.length < 2) return errB(400, 'The file needs a header row and at least one task row.', 'file');
     const header = table[0].map((h) => h.trim());
     const known = Object.keys(defOf(emu.state.crawlers[String(f.rec.crawler)]).task);
