@@ -3,6 +3,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Clock } from './clock.js';
 import { RUN_EVENTS, type RunEventName } from '../tables/run-events.js';
+import type { AccountRecord, AccountTypeRecord, ResultRecord, RunRecord, RuntaskRecord, SquidRecord, SyncRecord, TaskRecord, UploadRecord } from './model/records.js';
 
 export interface EmuRequest {
   method: string;
@@ -33,24 +34,7 @@ export type Handler = (req: EmuRequest) => EmuResponse | Promise<EmuResponse>;
 // The run events are the shared table's; the delivery shapes are the emulator's own reading of the spec.
 export type RunEvent = RunEventName;
 export { RUN_EVENTS };
-
-/** A squid's SFTP delivery as stored (spec: delivery configuration). */
-export interface FtpFields {
-  host: string;
-  port: number;
-  username: string;
-  password: string;
-  directory: string;
-  is_active: boolean;
-}
-
-/** A squid's webhook delivery as stored (spec: delivery configuration, run events). */
-export interface WebhookFields {
-  url: string;
-  is_active: boolean;
-  retry: boolean;
-  events: Record<RunEvent, boolean>;
-}
+export type { FtpFields, WebhookFields } from './model/records.js';
 
 export interface AutoResetState {
   enabled: boolean;
@@ -156,14 +140,15 @@ export interface EmuState {
   /** null when there is no active subscription (then current_usage_pct is null). */
   subscription: { active: boolean; cycle_started_at: number; cycle_ends_at: number } | null;
   crawlers: Record<string, Record<string, unknown>>;
-  squids: Record<string, Record<string, unknown>>;
-  tasks: Record<string, Record<string, unknown>>;
-  runs: Record<string, Record<string, unknown>>;
-  runtasks: Record<string, Record<string, unknown>>;
-  results: Record<string, Record<string, unknown>>;
-  accounts: Record<string, Record<string, unknown>>;
-  uploads: Record<string, Record<string, unknown>>;
-  syncs: Record<string, Record<string, unknown>>;
+  squids: Record<string, SquidRecord>;
+  tasks: Record<string, TaskRecord>;
+  runs: Record<string, RunRecord>;
+  runtasks: Record<string, RuntaskRecord>;
+  results: Record<string, ResultRecord>;
+  accounts: Record<string, AccountRecord>;
+  accountTypes: Record<string, AccountTypeRecord>;
+  uploads: Record<string, UploadRecord>;
+  syncs: Record<string, SyncRecord>;
   autoReset: AutoResetState;
   deliveries: DeliveryRecord[];
   outbox: OutboxMail[];

@@ -8,25 +8,25 @@ import { detail, hashId, isRecord, json, naiveUs } from '../util.js';
 import { accountView } from '../views.js';
 import { statusFilter } from '../model/account-status.js';
 import { bodyObject, type Rec } from './common.js';
+import type { AccountTypeRecord, SyncRecord } from '../model/records.js';
 
 const SYNC_TIMING = { syncingMs: 1_000, doneMs: 3_000 } as const;
 
-function types(emu: EmuCore): Record<string, Rec> {
-  const s = emu.state as Record<string, unknown>;
-  if (!s.accountTypes) s.accountTypes = {};
-  return s.accountTypes as Record<string, Rec>;
+function types(emu: EmuCore): Record<string, AccountTypeRecord> {
+  emu.state.accountTypes ??= {};
+  return emu.state.accountTypes;
 }
 
-function publicSync(s: Rec): Rec {
+function publicSync(s: SyncRecord): Rec {
   return { id: s.id, object: 'synchronize-cookies', status_code: s.status_code, status_text: s.status_text,
     account_hash: s.account_hash ?? null };
 }
 
-function finishSync(emu: EmuCore, s: Rec): void {
+function finishSync(emu: EmuCore, s: SyncRecord): void {
   if (Number(s.status_code) >= 200) return;
   const type = Object.values(types(emu)).find((t) => t.name === s.type);
   const cookies = (s.cookies ?? {}) as Record<string, string>;
-  const required = ((type?.cookies ?? []) as { name: string; required: boolean }[]).filter((c) => c.required);
+  const required = (type?.cookies ?? []).filter((c) => c.required);
   const missing = required.filter((c) => typeof cookies[c.name] !== 'string' || cookies[c.name].trim() === '');
   delete s.cookies;
   s.due_at = null;
@@ -54,7 +54,7 @@ function finishSync(emu: EmuCore, s: Rec): void {
   emu.markDirty();
 }
 
-function scheduleSync(emu: EmuCore, s: Rec): void {
+function scheduleSync(emu: EmuCore, s: SyncRecord): void {
   const now = emu.clock.now();
   const due = Number(s.due_at ?? now);
   if (Number(s.status_code) === 100) {
@@ -150,7 +150,7 @@ function syncCookies(emu: EmuCore, req: EmuRequest): EmuResponse {
   // The sync and refresh pages' 400 texts, word for word: answered at once, not by a sync that fails later.
   const type = Object.values(types(emu)).find((t) => t.name === b.type);
   const cookies = isRecord(b.cookies) ? b.cookies : {};
-  const required = ((type?.cookies ?? []) as { name: string; required: boolean }[]).filter((c) => c.required);
+  const required = (type?.cookies ?? []).filter((c) => c.required);
   if (!type || !isRecord(b.cookies) || required.some((c) => typeof cookies[c.name] !== 'string' || cookies[c.name] === ''))
     return detail(400, 'Invalid account type or missing required cookies.');
   if (b.account !== undefined && b.account !== null) {
@@ -159,8 +159,8 @@ function syncCookies(emu: EmuCore, req: EmuRequest): EmuResponse {
     if (account.type !== b.type) return detail(400, 'Invalid cookies or account type mismatch.');
   }
   const id = hashId(emu.nextId(), 'sync');
-  const s: Rec = { id, object: 'synchronize-cookies', status_code: 100, status_text: 'created', type: b.type,
-    cookies: b.cookies, account_hash: b.account ?? null, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
+  const s: SyncRecord = { id, object: 'synchronize-cookies', status_code: 100, status_text: 'created', type: type.name,
+    cookies: b.cookies, account_hash: typeof b.account === 'string' ? b.account : null, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
   emu.state.syncs[id] = s;
   scheduleSync(emu, s);
   emu.markDirty();

@@ -11,6 +11,7 @@ import { newSquid, newTask } from '../seed.js';
 import { isoZ, isRecord, json, naiveUs, paramsKey } from '../util.js';
 import { chainView } from '../views.js';
 import { bodyObject, MAX_CONCURRENCY, type Rec } from './common.js';
+import { type ChainRecord, paramsOf } from '../model/records.js';
 
 /** Squids in one chain, the first source included: the link that would make a fourth is refused. */
 const MAX_DEPTH = 3;
@@ -25,11 +26,12 @@ function depthOf(emu: EmuCore, squid: Rec): number {
   return depth;
 }
 
-type Checked = { ok: true; value: Rec } | { ok: false; error: string };
+type Settings = Partial<Pick<ChainRecord, 'autostart' | 'cluster_name' | 'cluster_concurrency'>>;
+type Checked = { ok: true; value: Settings } | { ok: false; error: string };
 
 /** The settings a create or an update may carry; every one optional here. */
 function settings(b: Rec): Checked {
-  const value: Rec = {};
+  const value: Settings = {};
   if (b.autostart !== undefined) {
     if (typeof b.autostart !== 'boolean') return { ok: false, error: 'autostart must be a boolean.' };
     value.autostart = b.autostart;
@@ -72,7 +74,7 @@ export function registerChains(emu: EmuCore): void {
     // The squids above the source, the source and the target it gets.
     if (depthOf(emu, s) + 2 > MAX_DEPTH) return err(422, `Chain depth limit of ${MAX_DEPTH} reached.`);
     s.chain = {
-      id: emu.newHash('chain'), target_module_id: b.target_module_id, target_cluster: null, field_map: b.field_map,
+      id: emu.newHash('chain'), target_module_id: b.target_module_id, target_cluster: null, field_map: b.field_map as Record<string, string>,
       is_active: true, autostart: true, cluster_name: null, cluster_concurrency: 1, created_at: isoZ(emu.clock.now()),
       ...set.value,
     };
@@ -142,7 +144,7 @@ export function fireChain(emu: EmuCore, run: Rec, rows: Rec[]): void {
     const key = paramsKey(params);
     if (Object.keys(params).length === 0 || known.has(key)) continue;
     known.add(key);
-    newTask(emu, target, params, now);
+    newTask(emu, target, paramsOf(params), now);
   }
   emu.markDirty();
   // The run-start rule decides, as for POST /v1/runs and a schedule: an inactive, not ready, out of credits or out of

@@ -42,7 +42,7 @@ function generate(emu: EmuCore, squid: Rec, count: number): Rec {
   if (tasks.length) fields.forEach((f, i) => (f.task = tasks[i % tasks.length].id));
   emu.addResults(fields);
   const at = naiveUs(now);
-  const run = runRecord(id, squid.id, at, {
+  const run = runRecord(id, String(squid.id), at, {
     is_done: true, ended_at: at, credit_used: count * creditsPerRow(def, (squid.params ?? {}) as Rec), status: 'done',
     export_done: true, export_count: count, export_time: at, total_results: count, total_unique_results: count,
     done_reason: 'tasks_done',
