@@ -121,3 +121,29 @@ describe('GET /v1/googlelocations?q=…&country_name=… (examples/google-search
     expect((await e.api('GET', '/v1/googlelocations?country_name=France')).status).toBe(400);
   });
 });
+
+describe('unknown update fields, bad cron and zone are refused, nothing changed', () => {
+  it('a chain create or update with a field it does not take: 400 {error} naming the allowed ones', async () => {
+    const paris = e.squid(DEMO_SQUIDS.paris);
+    const amazon = (await squid(e.squid(DEMO_SQUIDS.headphones))).crawler;
+    const bad = await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: amazon, field_map: { website: 'url' }, target_crawler: 'x' });
+    expect([bad.status, bad.body]).toEqual([400, { error: 'Unknown field "target_crawler"; allowed: target_module_id, field_map, autostart, cluster_name, cluster_concurrency.' }]);
+    expect((await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: amazon, field_map: { website: 'url' } })).status).toBe(201);
+    const patch = await e.api('PATCH', `/v1/squids/${paris}/chain`, { field_map: { name: 'url' } });
+    expect([patch.status, patch.body]).toEqual([400, { error: 'Unknown field "field_map"; allowed: autostart, cluster_name, cluster_concurrency.' }]);
+    expect((await e.api('GET', `/v1/squids/${paris}/chain`)).body.field_map).toEqual({ website: 'url' });
+  });
+
+  it.each([
+    [{ cron_expression: '61 9 * * *' }, 'cron_expression', /minute "61"/],
+    [{ cron_expression: '0 9 * *' }, 'cron_expression', /5 fields/],
+    [{ timezone: 'europe/paris' }, 'timezone', /Unknown timezone/],
+    [{ timezone: 'Mars/Olympus' }, 'timezone', /Unknown timezone/],
+  ])('%j → 400 naming %s', async (body, param, why) => {
+    const paris = e.squid(DEMO_SQUIDS.paris);
+    const r = await e.api('POST', `/v1/squids/${paris}`, body);
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ param, message: expect.stringMatching(why) });
+    expect((await squid(paris)).schedule).toBeNull();
+  });
+});

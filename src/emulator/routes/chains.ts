@@ -29,8 +29,15 @@ function depthOf(emu: EmuCore, squid: Rec): number {
 type Settings = Partial<Pick<ChainRecord, 'autostart' | 'cluster_name' | 'cluster_concurrency'>>;
 type Checked = { ok: true; value: Settings } | { ok: false; error: string };
 
-/** The settings a create or an update may carry; every one optional here. */
-function settings(b: Rec): Checked {
+/** The settings an update may carry (api-reference: autostart, cluster_name, cluster_concurrency). */
+const SETTINGS = ['autostart', 'cluster_name', 'cluster_concurrency'];
+/** A create takes the target and the field map besides. */
+const CREATE = ['target_module_id', 'field_map', ...SETTINGS];
+
+/** The settings a create or an update may carry, every one optional here; a field it does not take is refused. */
+function settings(b: Rec, allowed: string[]): Checked {
+  const unknown = Object.keys(b).find((k) => !allowed.includes(k));
+  if (unknown !== undefined) return { ok: false, error: `Unknown field "${unknown}"; allowed: ${allowed.join(', ')}.` };
   const value: Settings = {};
   if (b.autostart !== undefined) {
     if (typeof b.autostart !== 'boolean') return { ok: false, error: 'autostart must be a boolean.' };
@@ -68,7 +75,7 @@ export function registerChains(emu: EmuCore): void {
       return err(400, 'field_map is required and must be a dict.');
     if (typeof b.target_module_id !== 'string' || !b.target_module_id) return err(400, 'target_module_id is required.');
     if (!emu.state.crawlers[b.target_module_id]) return err(404, 'Target module not found.');
-    const set = settings(b);
+    const set = settings(b, CREATE);
     if (!set.ok) return err(400, set.error);
     if (isRecord(s.chain)) return err(409, 'This squid already has a chain configured.');
     // The squids above the source, the source and the target it gets.
@@ -86,7 +93,7 @@ export function registerChains(emu: EmuCore): void {
     const s = source(req.params.hash);
     if (!s) return err(404, 'Squid not found.');
     if (!isRecord(s.chain)) return err(404, NO_CHAIN);
-    const set = settings(bodyObject(req));
+    const set = settings(bodyObject(req), SETTINGS);
     if (!set.ok) return err(400, set.error);
     // A new concurrency applies to the target squid already created too, so raising it past the plan's slots is
     // refused as raising any active squid's concurrency is (changelog, "slots": SlotsLimitExceeded).
