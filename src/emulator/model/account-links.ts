@@ -6,12 +6,13 @@
 // ids or those objects.
 import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
-import { isRecord, type Rec } from '../util.js';
+import { isRecord } from '../util.js';
+import type { SquidRecord } from './records.js';
 
 export type LinkCheck = { ok: true; ids: string[]; ignored: boolean } | { ok: false; message: string };
 
 /** The account type the squid's crawler uses, or null when it uses none. */
-export function accountTypeOf(emu: EmuCore, squid: Rec): string | null {
+export function accountTypeOf(emu: EmuCore, squid: SquidRecord): string | null {
   const crawler = emu.state.crawlers[String(squid.crawler)];
   return crawler ? defOf(crawler).account?.type ?? null : null;
 }
@@ -23,7 +24,7 @@ function idOf(entry: unknown): string | null {
 }
 
 /** The accounts an update's `accounts` value links (deduplicated, in the order sent), or why it is refused. */
-export function checkLinks(emu: EmuCore, squid: Rec, value: unknown): LinkCheck {
+export function checkLinks(emu: EmuCore, squid: SquidRecord, value: unknown): LinkCheck {
   if (value === null) return { ok: true, ids: [], ignored: false };
   const ids = Array.isArray(value) ? value.map(idOf) : null;
   if (!ids || ids.some((id) => id === null)) return { ok: false, message: 'accounts must be a list of account hashes (InvalidParamType).' };
@@ -38,13 +39,12 @@ export function checkLinks(emu: EmuCore, squid: Rec, value: unknown): LinkCheck 
 }
 
 /** The ids linked to a squid (accounts deleted since are gone). */
-export function linkedIds(emu: EmuCore, squid: Rec): string[] {
-  const ids = Array.isArray(squid.accounts) ? (squid.accounts as unknown[]).map(String) : [];
-  return ids.filter((id) => Object.hasOwn(emu.state.accounts, id));
+export function linkedIds(emu: EmuCore, squid: SquidRecord): string[] {
+  return squid.accounts.filter((id) => Object.hasOwn(emu.state.accounts, id));
 }
 
 /** `accounts` as GET /v1/squids/{id} shows it to SDK 0.7: only for a crawler that uses accounts, [{id, status}]. */
-export function linksView(emu: EmuCore, squid: Rec): { accounts?: { id: string; status: string }[] } {
+export function linksView(emu: EmuCore, squid: SquidRecord): { accounts?: { id: string; status: string }[] } {
   if (accountTypeOf(emu, squid) === null) return {};
   return { accounts: linkedIds(emu, squid).map((id) => ({ id, status: String(emu.state.accounts[id].status) })) };
 }

@@ -9,13 +9,14 @@ import { runsOfSquid } from '../views.js';
 import type { Rec } from '../util.js';
 import type { Refusal } from '../types.js';
 import { slotsProblem } from './slots.js';
+import type { SquidRecord } from './records.js';
 
 export type { Refusal };
 
 const refuse = (code: string, text: string): Refusal => ({ code, message: `${text} (${code}).` });
 
 /** Why a run of `squid` may not start now, or null when it may. */
-export function runStartRefusal(emu: EmuCore, squid: Rec): Refusal | null {
+export function runStartRefusal(emu: EmuCore, squid: SquidRecord): Refusal | null {
   const id = String(squid.id);
   const crawler = emu.state.crawlers[String(squid.crawler)];
   if (squid.is_active === false) return refuse('SquidInactive', 'This squid is deactivated; activate it (is_active: true) before starting a run');
@@ -32,8 +33,8 @@ export function runStartRefusal(emu: EmuCore, squid: Rec): Refusal | null {
   return crawler ? accountRefusal(emu, squid, crawler) : null;
 }
 
-function notReady(squid: Rec, crawler: Rec | undefined): Refusal {
-  const params = (squid.params ?? {}) as Rec;
+function notReady(squid: SquidRecord, crawler: Rec | undefined): Refusal {
+  const params = squid.params;
   const missing = crawler ? Object.entries(defOf(crawler).squid).filter(([n, p]) => p.required && params[n] == null).map(([n]) => n) : [];
   return missing.length
     ? refuse('SquidNotReady', `This squid is not ready: set its required parameters (${missing.join(', ')}) before starting a run`)
@@ -45,7 +46,7 @@ function notReady(squid: Rec, crawler: Rec | undefined): Refusal {
  * to start when the accounts it would use are all unhealthy. With none at all the run starts and ends in error
  * (no_accounts), as before: the docs do not say which the service does.
  */
-function accountRefusal(emu: EmuCore, squid: Rec, crawler: Rec): Refusal | null {
+function accountRefusal(emu: EmuCore, squid: SquidRecord, crawler: Rec): Refusal | null {
   const def = defOf(crawler);
   if (!def.account) return null;
   const accounts = candidateAccounts(emu, squid, def);

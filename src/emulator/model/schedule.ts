@@ -1,6 +1,6 @@
 // A squid's schedule: `cron_expression` and `timezone` (UTC when never set), how an update's values are checked, and
 // when it next fires (next_launch_at). Read with the emulator's own cron (model/cron.ts).
-import { isRecord, type Rec } from '../util.js';
+import type { SquidRecord } from './records.js';
 import { knownZone, nextFiring, readCron } from './cron.js';
 
 type Check = { ok: true; value: unknown } | { ok: false; message: string };
@@ -21,14 +21,14 @@ export function checkZone(v: unknown): Check {
 }
 
 /** The squid's schedule as {cron, timezone}, or null when none. */
-export function scheduleOf(squid: Rec): { cron: string; timezone: string } | null {
+export function scheduleOf(squid: SquidRecord): { cron: string; timezone: string } | null {
   const s = squid.schedule;
-  if (!isRecord(s) || typeof s.cron_expression !== 'string') return null;
+  if (!s || typeof s.cron_expression !== 'string') return null;
   return { cron: s.cron_expression, timezone: typeof s.timezone === 'string' ? s.timezone : 'UTC' };
 }
 
 /** When the schedule next starts a run after `now` (ms), or null: no schedule, inactive, or never again. */
-export function nextLaunchMs(squid: Rec, now: number): number | null {
+export function nextLaunchMs(squid: SquidRecord, now: number): number | null {
   return squid.is_active === false ? null : nextFireMs(squid, now);
 }
 
@@ -36,7 +36,7 @@ export function nextLaunchMs(squid: Rec, now: number): number | null {
  * When the schedule next fires after `now`, active or not: the scheduler asks the run-start rule at each firing, which
  * refuses an inactive squid (SquidInactive) as POST /v1/runs does.
  */
-export function nextFireMs(squid: Rec, now: number): number | null {
+export function nextFireMs(squid: SquidRecord, now: number): number | null {
   const s = scheduleOf(squid);
   if (!s || !knownZone(s.timezone)) return null;
   const spec = readCron(s.cron);

@@ -11,6 +11,7 @@ import { runsOfSquid, squidDetailView, squidSummaryView } from '../views.js';
 import { bodyObject, findSquid, MAX_CONCURRENCY, type Rec } from './common.js';
 import { slotsProblem } from '../model/slots.js';
 import { checkLinks } from '../model/account-links.js';
+import type { SquidRecord } from '../model/records.js';
 import { checkCron, checkZone } from '../model/schedule.js';
 
 
@@ -40,7 +41,7 @@ function deleteTasks(emu: EmuCore, squidId: string, pred: (t: Rec) => boolean, k
 }
 
 type Check = { ok: true; value: unknown } | { ok: false; message: string };
-const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check> = {
+const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: SquidRecord) => Check> = {
   name: (v, emu, s) =>
     typeof v !== 'string' || !v.trim()
       ? { ok: false, message: 'name must be a non-empty string.' }
