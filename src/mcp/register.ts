@@ -1,6 +1,6 @@
 // One MCP server with sq's tools and resources registered (stdio serves one; --http one per session).
 import { VERSION } from '../version.js';
-import { callTool, errorText, runVerb, type Shared, type ToolResult } from './calls.js';
+import { callTool, errorText, mcpVerbEnv, runVerb, type Shared, type ToolResult } from './calls.js';
 import type { ToolArgs } from './tools/kit.js';
 
 const INSTRUCTIONS =
@@ -57,7 +57,7 @@ export function buildServer(s: Shared) {
   };
 
   const json = async (argv: string[], uri: string, signal: AbortSignal) => {
-    const r = await runVerb(ctx, argv, undefined, signal, [], { ...ctx.env, SQ_MCP_ROOT: opts.root ?? '' });
+    const r = await runVerb(ctx, argv, undefined, signal, [], { ...ctx.env, ...mcpVerbEnv(opts) });
     if (r.code !== 0) throw new Error(errorText(r.code, r.error?.message ?? r.notes, r.error?.details));
     return { contents: [{ uri, mimeType: 'application/json', text: r.stdout.trim() }] };
   };

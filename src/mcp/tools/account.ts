@@ -25,7 +25,7 @@ export const plan: ToolDef = {
   output: (z) => ({ summary: z.record(z.string(), z.unknown()).optional() }),
   run: async (t, a) => {
     const d = await docFlags(t, a, 'plan');
-    return rec((await t.verb(['plan', ...d.argv], { stdin: d.stdin })).data);
+    return rec((await t.verb(['plan', ...d.argv], { stdin: d.stdin, env: d.env })).data);
   },
 };
 
@@ -38,6 +38,6 @@ export const apply: ToolDef = {
   output: (z) => objOutput(z),
   run: async (t, a) => {
     const d = await docFlags(t, a, 'apply');
-    return rec((await t.verb(['apply', ...d.argv], { stdin: d.stdin, write: true })).data);
+    return rec((await t.verb(['apply', ...d.argv], { stdin: d.stdin, env: d.env, write: true })).data);
   },
 };
