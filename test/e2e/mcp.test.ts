@@ -510,6 +510,34 @@ describe('sq mcp over HTTP: token, origin, bind', () => {
     await r.body?.cancel();
   });
 
+  it('sessions are capped: past 64, the one used longest ago is closed (404), the others go on (issue 46, 4)', async () => {
+    const { url, token } = await httpServer([], serverEnv());
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` };
+    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const open = async () => {
+      const r = await fetch(url, { method: 'POST', headers, body: init });
+      expect(r.status).toBe(200);
+      await r.body?.cancel();
+      return r.headers.get('mcp-session-id') as string;
+    };
+    const ping = async (sid: string) => {
+      const r = await fetch(url, { method: 'POST', headers: { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }, body: '{"jsonrpc":"2.0","id":2,"method":"ping"}' });
+      await r.body?.cancel();
+      return r.status;
+    };
+    const ids: string[] = [];
+    for (let i = 0; i < 64; i++) ids.push(await open());
+    // The first is used again: the second is now the one used longest ago.
+    expect(await ping(ids[0])).toBe(200);
+    ids.push(await open());
+    expect(await ping(ids[1])).toBe(404);
+    for (const sid of [ids[0], ids[2], ids[64]]) expect(await ping(sid)).toBe(200);
+    // DELETE ends a session.
+    const del = await fetch(url, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': ids[2], 'mcp-protocol-version': '2025-06-18' } });
+    expect(del.status).toBe(200);
+    expect(await ping(ids[2])).toBe(404);
+  }, 120_000);
+
   it('a non-loopback host is warned about; a bad --http is exit 2', async () => {
     const { url, stderr, child } = await httpServer([], serverEnv());
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
