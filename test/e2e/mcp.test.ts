@@ -445,6 +445,23 @@ describe('secrets for writes come only from --secret-env (issue 33, E2)', () => 
   });
 });
 
+describe('arguments a tool does not take (issue 46, 10)', () => {
+  it('are refused with -32602 naming the argument, before anything is sent; every input schema says additionalProperties: false', async () => {
+    const agent = await stdio(['--allow-writes']);
+    for (const t of await agent.tools()) expect((t.inputSchema as { additionalProperties?: unknown }).additionalProperties, t.name).toBe(false);
+    await emu.clearRequests();
+    const err = await agent.client.callTool({ name: 'squids_list', arguments: { nmae: 'Paris' } }).then(() => null, (e: { code?: number; message?: string }) => e);
+    expect(err?.code).toBe(-32602);
+    expect(err?.message).toContain('unknown argument "nmae"');
+    const typo = await agent.client.callTool({ name: 'squids_create', arguments: { crawler: 'x', nam: 'y' } }).then(() => null, (e: { code?: number; message?: string }) => e);
+    expect(typo?.code).toBe(-32602);
+    expect(typo?.message).toContain('did you mean "name"?');
+    expect(await emu.requests()).toEqual([]);
+    // The same call with its own arguments is answered.
+    expect((await agent.ok('squids_list', { limit: 1 })).items).toHaveLength(1);
+  });
+});
+
 describe('--secret-env is checked on each ${NAME} as parsed, not on the raw text (issue 46, 1)', () => {
   it('escaped forms ($ as \\u0024, \\x24, { as \\x7b, a broken line, JSON, !!str, a webhook URL, a --root file) are refused; nothing sent', async () => {
     emu.expectWrites('POST /v1/delivery');

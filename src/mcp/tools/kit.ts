@@ -6,6 +6,7 @@ import { moreByEnvelope } from '../../api/pages.js';
 import type { Page } from '../../api/records.js';
 import type { KeyFile } from '../keys.js';
 import type { Rec } from '../../lib/guards.js';
+import { closest } from '../../lib/suggest.js';
 import { MCP_DOC, refusedEnvText } from '../../account/delivery-file.js';
 
 export type Z = (typeof import('../sdk.js'))['z'];
@@ -65,6 +66,23 @@ export interface ToolDef {
 export const MAX_WAIT_S = 50;
 /** Rows a list returns unless `limit` says otherwise. */
 export const DEFAULT_ROWS = 20;
+
+/** JSON-RPC's "invalid params": a tools/call whose arguments the tool does not take is answered with it. */
+export const INVALID_PARAMS = -32602;
+
+/**
+ * The first argument of a call that `tool` does not take, as a JSON-RPC error naming it (a typo such as "nmae" was
+ * silently ignored: the call then did something other than asked); null when every argument is the tool's.
+ */
+export function unknownArgument(tool: string, takes: readonly string[], args: unknown): (Error & { code: number }) | null {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return null;
+  const extra = Object.keys(args).find((k) => !takes.includes(k));
+  if (extra === undefined) return null;
+  const near = closest(extra, takes, 1);
+  const hint = near.length ? `; did you mean "${near[0]}"?` : '';
+  const list = takes.length ? `it takes ${takes.map((k) => `"${k}"`).join(', ')}` : 'it takes no argument';
+  return Object.assign(new Error(`Invalid arguments for tool ${tool}: unknown argument ${JSON.stringify(extra)}${hint} (${list})`), { code: INVALID_PARAMS });
+}
 
 /** `--name=value` for each given value (the = form: a value starting with "-" stays a value). */
 export function flags(pairs: Record<string, unknown>): string[] {
