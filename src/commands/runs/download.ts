@@ -19,8 +19,10 @@ export default defineVerb({
   description:
     'Download the export of a run whose export is ready (export_done). --file-format csv|xlsx|json|jsonl (default csv; ' +
     'changelog 2026-06-16) picks the format; the global --fields a,b keeps only these columns of the file, in this ' +
-    'order, and --omit c leaves columns out (both are checked by the platform against the run\'s columns). XLSX holds at most 1,048,575 rows: a bigger run is exit 2 before the download. Formats other than ' +
+    'order, and --omit c leaves columns out (both are checked by the platform against the run\'s columns; a column in both is exit 2). XLSX holds at most 1,048,575 rows: a bigger run is exit 2 before the download. Formats other than ' +
     'CSV are converted by the platform in the background; the conversion\'s progress is shown while sq waits for it. ' +
+    'A body cut short (a reset, a stall) is fetched again from a fresh link, 3 tries in all (on stdout, only while ' +
+    'nothing was written); the last failure names the bytes received and the URL (without its query). ' +
     'The file goes to a temp file in the target directory ' +
     'and is renamed into place only when complete, so an interrupted download leaves nothing behind. The default name is the ' +
     'one the server gives (<squid>_YYYYMMDD_HHMM.<format>) reduced to a plain file name (no directories, no leading ' +
