@@ -6,6 +6,7 @@ import { run } from '../../src/cli/main.js';
 import { isWebhookTimestamp, validatePayload } from '../../src/webhook/payload.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { EVENT_MS, SLOW } from '../helpers/timeouts.js';
+import { waitFor } from '../helpers/wait.js';
 import { capture } from '../helpers/stream.js';
 import { listenLocal } from '../helpers/net.js';
 import { ndjson } from '../helpers/json.js';
@@ -114,6 +115,8 @@ describe('sq webhook listen', SLOW, () => {
     await post(l.url, JSON.stringify(EVENT));
     await post(l.url, JSON.stringify({ ...EVENT, event: 'run.error' }));
     await post(l.url, JSON.stringify({ ...EVENT, event: 'run.running' }));
+    // The filter's output follows the 200 answer: waited for, then stopped (on a loaded machine it came after the stop).
+    await waitFor(() => l.stdout(), (o) => o.split('\n').length > 2, 'the second line of output', EVENT_MS);
     expect(await l.stop()).toBe(0);
     expect(l.stdout()).toBe(`${EVENT.event} ${EVENT.squid.name.toLowerCase()}\nrun.running ${EVENT.squid.name.toLowerCase()}\n`);
     expect(l.stderr()).toContain(`warning: event run.error of run ${EVENT.id}: --jq: no errors`);

@@ -331,10 +331,12 @@ describe('one export at a time per file', SLOW, () => {
   it('a second export of the same file while one runs: exit 2 naming the first, which completes whole', async () => {
     const dir = tempDir('sq-resume-');
     const file = join(dir, 'out.ndjson');
-    await emu.faults([{ path: '/v1/results', action: 'delay', ms: 400, count: 5 }]);
+    // Every page slow until the second has been refused (its start-up takes seconds on a loaded machine), then fast.
+    await emu.faults([{ path: '/v1/results', action: 'delay', ms: 3000, count: 100 }]);
     const first = await startSlow(file);
     expect(readFileSync(first.lock, 'utf8').trim()).toBe(String(first.p.pid));
     const second = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
+    await emu.clearFaults();
     expect(second.code).toBe(2);
     expect(second.stderr).toContain(`another sq (pid ${first.p.pid}) is running this export`);
     const r = await first.p;
@@ -348,9 +350,10 @@ describe('one export at a time per file', SLOW, () => {
     const file = join(dir, 'out.ndjson');
     await failPage(3);
     expect((await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
-    await emu.faults([{ path: '/v1/results', action: 'delay', ms: 400, count: 3 }]);
+    await emu.faults([{ path: '/v1/results', action: 'delay', ms: 3000, count: 100 }]);
     const first = await startSlow(file, ['--resume']);
     const second = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    await emu.clearFaults();
     expect(second.code).toBe(2);
     expect(second.stderr).toContain(`another sq (pid ${first.p.pid}) is running this export`);
     expect((await first.p).exitCode).toBe(0);
