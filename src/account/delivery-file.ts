@@ -266,7 +266,8 @@ export function mcpAllowedEnv(env: Record<string, string | undefined>): Readonly
 
 /** Why sq mcp refuses a \${NAME}: the allow-list names the variables a write may read a secret from. */
 export function refusedEnvText(name: string): string {
-  return `environment variable ${name} is not one this server may read secrets from; start it with \`sq mcp --secret-env ${name}\` (the allow-list of --secret-env; default none)`;
+  const how = `start it with \`sq mcp --secret-env ${name}\` (the allow-list of --secret-env; default none)`;
+  return `environment variable ${name} is not one this server may read secrets from; ${how}`;
 }
 
 /** Validates a parsed document. Every problem is collected; the first is the message, the rest are details. */

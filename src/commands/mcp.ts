@@ -22,7 +22,8 @@ export default defineVerb({
     '50 s (still_running: true). An argument a tool does not take is a JSON-RPC error (-32602) naming it, never ignored.\n\n' +
     'Files and secrets: no tool reads a local file unless --root DIR names a directory (then only regular files of at ' +
     'most 1 MiB inside it); plan and apply take the document inline. A write takes secrets (delivery_sftp\'s ' +
-    'password_env, delivery_s3\'s keys, ${VAR} in an applied document, checked as the parser reads it, escapes and all) only from the variables --secret-env names. ' +
+    'password_env, delivery_s3\'s keys, ${VAR} in an applied document, checked as the parser reads it, escapes and ' +
+    'all) only from the variables --secret-env names. ' +
     'Over stdio a message is at most --max-message-bytes; SIGTERM, SIGINT and SIGHUP cancel the calls in flight and exit ' +
     '143, 130, 129; when stdin closes, calls still running are cancelled within a second.\n\n' +
     'HTTP: --http prints {"url","token"} as one JSON line on stdout, then serves MCP at that URL; every request needs ' +

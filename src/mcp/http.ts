@@ -29,7 +29,8 @@ export async function serveHttp(s: Shared, out: Writable, served: string): Promi
   const host = opts.http!.host;
   // The HTTP transport is a module of its own (sdk-http.ts): a stdio server never loads it.
   const { StreamableHTTPServerTransport } = await importPackage<SdkHttp>('#mcp-sdk-http');
-  const sessions = new Map<string, { transport: InstanceType<SdkHttp['StreamableHTTPServerTransport']>; server: ReturnType<typeof buildServer>; seen: number }>();
+  type Session = { transport: InstanceType<SdkHttp['StreamableHTTPServerTransport']>; server: ReturnType<typeof buildServer>; seen: number };
+  const sessions = new Map<string, Session>();
   const servers = new Set<ReturnType<typeof buildServer>>();
   let origins: string[] = [];
   const fail = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {

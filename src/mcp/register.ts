@@ -45,7 +45,8 @@ export function buildServer(s: Shared) {
   // An unknown argument is a JSON-RPC error (-32602) naming it, before the SDK's own check (whose failure would be a
   // tool result with a generic text).
   const takes = new Map(defs.map((t) => [t.name, Object.keys(t.input(z))]));
-  const handlers = (server.server as unknown as { _requestHandlers: Map<string, (req: { params?: { name?: unknown; arguments?: unknown } }, extra: unknown) => Promise<unknown>> })._requestHandlers;
+  type Handler = (req: { params?: { name?: unknown; arguments?: unknown } }, extra: unknown) => Promise<unknown>;
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
   const call = handlers.get('tools/call');
   if (call) {
     handlers.set('tools/call', (req, extra) => {

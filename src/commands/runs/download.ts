@@ -19,7 +19,8 @@ export default defineVerb({
   description:
     'Download the export of a run whose export is ready (export_done). --file-format csv|xlsx|json|jsonl (default csv; ' +
     'changelog 2026-06-16) picks the format; the global --fields a,b keeps only these columns of the file, in this ' +
-    'order, and --omit c leaves columns out (both are checked by the platform against the run\'s columns; a column in both is exit 2). XLSX holds at most 1,048,575 rows: a bigger run is exit 2 before the download. Formats other than ' +
+    'order, and --omit c leaves columns out (both are checked by the platform against the run\'s columns; a column in ' +
+    'both is exit 2). XLSX holds at most 1,048,575 rows: a bigger run is exit 2 before the download. Formats other than ' +
     'CSV are converted by the platform in the background; the conversion\'s progress is shown while sq waits for it. ' +
     'A body cut short (a reset, a stall) is fetched again from a fresh link, 3 tries in all (on stdout, only while ' +
     'nothing was written); the last failure names the bytes received and the URL (without its query). ' +
@@ -52,7 +53,10 @@ export default defineVerb({
     const request: ExportRequest = { format, fields: columns('--fields', ctx.globals.fields), omit: columns('--omit', opts.omit) };
     // A column both kept and left out: the file had no column at all (--fields id --omit id), exit 0.
     const both = request.fields?.find((c) => request.omit?.includes(c));
-    if (both !== undefined) throw new UsageError(`--fields and --omit both name the column ${JSON.stringify(both)}: --fields keeps only the columns it names, --omit leaves columns out; give it to one of them`);
+    if (both !== undefined) {
+      const what = '--fields keeps only the columns it names, --omit leaves columns out';
+      throw new UsageError(`--fields and --omit both name the column ${JSON.stringify(both)}: ${what}`);
+    }
     const output = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
     // The server's file name goes in this directory; else output is the file itself (or - for stdout).
     let dir: string | undefined;
@@ -86,7 +90,8 @@ export default defineVerb({
           ctx.out.info(`the download of run ${id} stopped after ${where} (${why}); trying again (${attempt + 1} of ${DOWNLOAD_ATTEMPTS})`);
           continue;
         }
-        throw new ApiError(`the download of run ${id} stopped after ${where} (${why})${attempt > 1 ? `, ${attempt} times` : ''}; nothing was kept${output === '-' ? ' but what stdout received' : ''}`, {
+        const kept = output === '-' ? ' but what stdout received' : '';
+        throw new ApiError(`the download of run ${id} stopped after ${where} (${why})${attempt > 1 ? `, ${attempt} times` : ''}; nothing was kept${kept}`, {
           details: [`Download again: \`sq runs download ${id}${output ? ` -o ${output}` : ''}\`.`],
         });
       }
