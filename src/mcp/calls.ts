@@ -7,6 +7,7 @@ import { downloadUrl } from '../api/runs.js';
 import type { Ctx } from '../cli/context.js';
 import type { Page } from '../api/records.js';
 import { keyFile } from './keys.js';
+import { MCP_SECRET_ENV } from '../account/delivery-file.js';
 import { exitCodeName, InterruptedError } from '../errors.js';
 import type { Allow } from './access.js';
 import { ToolError, type Access, type ToolArgs, type ToolDef, type ToolEnv } from './tools/kit.js';
@@ -84,6 +85,11 @@ export async function runVerb(ctx: Ctx, argv: string[], stdin: string | undefine
   return { code, stdout: out.text, error, notes: notes.join('\n'), page: page as Page<unknown> | null };
 }
 
+/** What a verb run for sq mcp is told of the server: its --root ('' without) and its --secret-env allow-list. */
+export function mcpVerbEnv(opts: Pick<ServeOptions, 'root' | 'secretEnv'>): Record<string, string> {
+  return { SQ_MCP_ROOT: opts.root ?? '', [MCP_SECRET_ENV]: (opts.secretEnv ?? []).join(',') };
+}
+
 /** Whether a failed write reached the server: the CLI's own words for each case (src/api/http-errors.ts). */
 function requestStateOf(message: string): 'not_sent' | 'unknown' | undefined {
   if (/may have reached the server/.test(message)) return 'unknown';
@@ -121,8 +127,11 @@ export interface ServeOptions {
   token?: string;
 }
 
-/** A path argument inside --root: no "..", no symbolic link out, a regular file of at most 1 MiB. */
-async function inRoot(root: string | undefined, arg: string, name: string, tool: string): Promise<string> {
+/**
+ * A file argument inside --root: no "..", no symbolic link out, a regular file of at most 1 MiB. Opened once, checked
+ * on its descriptor and read from it (capped): what was checked is what is read, whatever is swapped in meanwhile.
+ */
+async function inRoot(root: string | undefined, arg: string, name: string, tool: string): Promise<{ text: string; path: string }> {
   const refuse = (why: string): never => {
     throw new ToolError(2, `${tool}: "${name}" ${why}; this server reads files only inside its --root directory${root ? ` (${root})` : ' (started without --root: pass the document inline)'}`);
   };
@@ -140,10 +149,15 @@ async function inRoot(root: string | undefined, arg: string, name: string, tool:
     const st = await fh.stat();
     if (!st.isFile()) refuse('is not a regular file');
     if (st.size > ROOT_FILE_MAX_BYTES) refuse(`is over the ${ROOT_FILE_MAX_BYTES}-byte (1 MiB) cap`);
+    // Read to one byte past the cap: a file that grew since its stat is refused, never cut.
+    const buf = Buffer.alloc(ROOT_FILE_MAX_BYTES + 1);
+    let n = 0;
+    for (let got = -1; got !== 0 && n < buf.length; n += got) got = (await fh.read(buf, n, buf.length - n, n)).bytesRead;
+    if (n > ROOT_FILE_MAX_BYTES) refuse(`is over the ${ROOT_FILE_MAX_BYTES}-byte (1 MiB) cap`);
+    return { text: buf.subarray(0, n).toString('utf8'), path: real };
   } finally {
     await fh.close();
   }
-  return real;
 }
 
 export interface Shared {
@@ -176,7 +190,7 @@ export async function callTool(s: Shared, tool: ToolDef, args: ToolArgs, signal:
         // The write was allowed when the server started; apply's own --yes (deletions, more billing) only with =all.
         if (argv[0] !== 'apply' || allowAll) flags.push('--yes');
       }
-      const r = await runVerb(ctx, argv, o.stdin, signal, flags, { ...ctx.env, SQ_MCP_ROOT: opts.root ?? '', ...o.env });
+      const r = await runVerb(ctx, argv, o.stdin, signal, flags, { ...ctx.env, ...o.env, ...mcpVerbEnv(opts) });
       if (r.code !== 0 && !(o.ok ?? []).includes(r.code)) {
         const e = r.error ?? { code: r.code, status: null, message: r.notes || 'failed' };
         throw new ToolError(r.code, e.message, e.details, write && o.write ? requestStateOf(e.message) : undefined);
@@ -197,7 +211,7 @@ export async function callTool(s: Shared, tool: ToolDef, args: ToolArgs, signal:
       const url = await downloadUrl(await ctx.http(), runId);
       return typeof url === 'string' ? url : null;
     },
-    path: (arg, name) => inRoot(opts.root, arg, name, tool.name),
+    rootFile: (arg, name) => inRoot(opts.root, arg, name, tool.name),
   };
   try {
     const answer = await tool.run(env, args);

@@ -3,10 +3,11 @@
 // last shown). Used by the update notice (notice.ts, after a command on a terminal) and by `sq doctor`.
 // The request holds nothing of the process: its socket and timer are unref'd, so a registry that hangs never keeps
 // sq from exiting, and every failure is an answer of "unknown", never an error.
-import { existsSync, readFileSync, realpathSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, realpathSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { shellWord } from '../io/shell.js';
 import { importPackage } from '../import-package.js';
+import { readRegularSync } from '../lib/regular-file.js';
 import { VERSION } from '../version.js';
 
 export const PACKAGE_NAME = 'lobstr-sq';
@@ -118,7 +119,7 @@ function cachePath(dir: string): string {
 
 export function readCache(dir: string): UpdateCache | null {
   try {
-    const raw = JSON.parse(readFileSync(cachePath(dir), 'utf8')) as Partial<UpdateCache>;
+    const raw = JSON.parse(readRegularSync(cachePath(dir))) as Partial<UpdateCache>;
     const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
     const latest = typeof raw.latest === 'string' && VERSION_RE.test(raw.latest) ? raw.latest : null;
     return { checked_at: n(raw.checked_at), latest, notified_at: n(raw.notified_at) };

@@ -16,6 +16,11 @@ describe('squids update --schedule/--timezone (changelog: cron_expression 5 fiel
     [['--timezone', 'europe/pari'], 'did you mean Europe/Paris'],
     [['--timezone', 'CEST'], '--timezone: "CEST" is not an IANA time zone name'],
     [['--no-schedule', '--timezone', 'UTC'], '--timezone and --no-schedule cannot be used together'],
+    // Issue 46, 9: the last one won (a schedule set, or removed).
+    [['--no-schedule', '--schedule', '0 9 * * 1'], '--schedule and --no-schedule cannot be used together'],
+    [['--schedule', '0 9 * * 1', '--no-schedule'], '--schedule and --no-schedule cannot be used together'],
+    [['--schedule=0 9 * * 1', '--no-schedule'], '--schedule and --no-schedule cannot be used together'],
+    [['--to-complete', '--no-to-complete'], '--to-complete and --no-to-complete cannot be used together'],
   ])('%j → exit 2 naming the flag, zero requests', async (flags, message) => {
     const r = await sq(['squids', 'update', DEMO_SQUIDS.paris, ...flags], { env: emu.env() });
     expect(r.code, r.stderr).toBe(2);

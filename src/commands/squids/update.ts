@@ -85,6 +85,8 @@ export default defineVerb({
     const accounts = refs('--account', opts.account);
     const adds = refs('--add-account', opts.addAccount);
     const removes = refs('--remove-account', opts.removeAccount);
+    const both = adds.find((a) => removes.includes(a));
+    if (both !== undefined) throw new UsageError(`--add-account and --remove-account both name ${JSON.stringify(both)}: give it to one of them`);
     const linkFlags = [accounts.length && '--account', opts.accounts === false && '--no-accounts', (adds.length || removes.length) && '--add-account/--remove-account'].filter(Boolean);
     if (linkFlags.length > 1) throw new UsageError(`${linkFlags.join(' and ')} cannot be used together: --account replaces the links, --add-account/--remove-account change them`);
     if (Object.keys(body).length === 0 && !accounts.length && !adds.length && !removes.length && opts.accounts !== false) {
@@ -109,6 +111,8 @@ export default defineVerb({
     // Every reference is looked up before the write: an unknown or ambiguous one sends nothing.
     const resolve = async (list: string[]) => [...new Map((await Promise.all(list.map((a) => resolveAccount(http, a)))).map((r) => [r.id, r.record])).entries()];
     const [replace, added, removed] = [await resolve(accounts), await resolve(adds), await resolve(removes)];
+    const same = added.find(([a]) => removed.some(([r]) => r === a));
+    if (same) throw new UsageError(`--add-account and --remove-account both name account ${same[0]}: give it to one of them; nothing was sent`);
     if (replace.length || added.length) {
       const squid = await liveSquid();
       const crawler = await getCrawler(http, String(squid?.crawler ?? ''));

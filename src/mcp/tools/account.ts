@@ -25,7 +25,7 @@ export const plan: ToolDef = {
   output: (z) => ({ summary: z.record(z.string(), z.unknown()).optional() }),
   run: async (t, a) => {
     const d = await docFlags(t, a, 'plan');
-    return rec((await t.verb(['plan', ...d.argv], { stdin: d.stdin })).data);
+    return rec((await t.verb(['plan', ...d.argv], { stdin: d.stdin, env: d.env })).data);
   },
 };
 
@@ -42,7 +42,7 @@ export const apply: ToolDef = {
   run: async (t, a) => {
     const d = await docFlags(t, a, 'apply');
     if (a.confirm !== true && !t.dryRun) {
-      const planned = rec((await t.verb(['plan', ...d.argv], { stdin: d.stdin })).data);
+      const planned = rec((await t.verb(['plan', ...d.argv], { stdin: d.stdin, env: d.env })).data);
       const starts = startsRuns(planned);
       if (starts.length) {
         return {
@@ -52,7 +52,7 @@ export const apply: ToolDef = {
         };
       }
     }
-    return rec((await t.verb(['apply', ...d.argv], { stdin: d.stdin, write: true })).data);
+    return rec((await t.verb(['apply', ...d.argv], { stdin: d.stdin, env: d.env, write: true })).data);
   },
 };
 

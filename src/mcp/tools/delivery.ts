@@ -101,6 +101,6 @@ export const deliveryApply: ToolDef = {
   output: (z) => objOutput(z),
   run: async (t, a) => {
     const d = await docFlags(t, a, 'delivery_apply');
-    return rec((await t.verb(['delivery', 'apply', ...d.argv], { stdin: d.stdin, write: true })).data);
+    return rec((await t.verb(['delivery', 'apply', ...d.argv], { stdin: d.stdin, env: d.env, write: true })).data);
   },
 };
