@@ -1,0 +1,100 @@
+// `sq results sync`'s flags made into a plan (every check before any request), and the run of it: the output, the
+// progress line, the exit code of a stopped --follow.
+import type { Ctx } from '../cli/context.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import { durationFlag, intFlag } from '../validate/index.js';
+import { newProgress } from '../export/whole-pages.js';
+import { count } from '../io/progress.js';
+import type { SyncDb } from './db.js';
+import { newSummary, prepareSync, summaryLine, syncOnce, type SyncPlan, type SyncSummary } from './engine.js';
+import { IDENTIFIER, checkTableName, parseTarget, type Target } from './target.js';
+
+export interface SyncFlags {
+  squid?: string;
+  run?: string;
+  to?: string;
+  table?: string;
+  key?: string[];
+  follow?: boolean;
+  interval?: string;
+  fromWebhook?: string;
+}
+
+export const DEFAULT_INTERVAL_MS = 30_000;
+/** The squid's runs are read once per poll; the runs endpoint allows 120 a minute, sq paces at 108. */
+const MIN_INTERVAL_MS = 5_000;
+
+export async function openTarget(target: Target, env: Record<string, string | undefined>): Promise<SyncDb> {
+  if (target.kind === 'sqlite') return (await import('./sqlite.js')).openSqlite(target.path, target.shown);
+  return (await import('./postgres.js')).openPostgres(target, env);
+}
+
+/** Every flag checked, before any request: exit 2 naming the flag. */
+export function checkFlags(ctx: Ctx, f: SyncFlags): { plan: Omit<SyncPlan, 'open'>; follow: { intervalMs: number; webhookPort?: number } | null } {
+  if ((f.squid === undefined) === (f.run === undefined) && f.run === undefined) throw new UsageError('--squid is required (or --run for one run)');
+  const target = parseTarget(f.to);
+  if (target.kind === 'postgres' && target.password) ctx.addSecret(target.password);
+  const table = f.table === undefined ? undefined : checkTableName(f.table);
+  const key = (f.key ?? []).flatMap((k) => k.split(',')).map((k) => k.trim());
+  for (const k of key) if (!IDENTIFIER.test(k) && !/^[^"\0]{1,63}$/.test(k)) throw new UsageError(`--key "${k}" is not a column name`);
+  if (new Set(key).size !== key.length) throw new UsageError('--key names a column twice');
+  const following = f.follow === true || f.fromWebhook !== undefined;
+  if (following && f.run !== undefined) throw new UsageError('--follow follows a squid: use --squid, not --run');
+  if (!following && f.interval !== undefined) throw new UsageError('--interval goes with --follow');
+  const follow = following
+    ? {
+        intervalMs: f.interval === undefined ? DEFAULT_INTERVAL_MS : durationFlag('--interval', f.interval, { minMs: MIN_INTERVAL_MS }),
+        ...(f.fromWebhook !== undefined ? { webhookPort: intFlag('--from-webhook', f.fromWebhook, 0, 65535) } : {}),
+      }
+    : null;
+  return { plan: { squid: f.squid, run: f.run, target, table, key, dryRun: ctx.globals.dryRun }, follow };
+}
+
+export async function runSync(ctx: Ctx, f: SyncFlags): Promise<number> {
+  const { plan: base, follow } = checkFlags(ctx, f);
+  const progress = newProgress(ctx);
+  let busy = '';
+  const plan: SyncPlan = {
+    ...base,
+    open: (t) => openTarget(t, ctx.env),
+    onPage: ({ run, page, rows }) => progress.update({ fraction: null, text: `run ${run.slice(0, 8)}: page ${count(page)}, ${count(rows)} rows` }),
+    onRun: (r) => {
+      busy = '';
+      progress.log(`run ${r.run}: ${count(r.rows)} rows (${count(r.inserted)} inserted, ${count(r.updated)} updated, ${count(r.unchanged)} unchanged)`);
+    },
+  };
+  const p = await prepareSync(ctx, plan);
+  const summary = newSummary(p, plan);
+  try {
+    if (follow && !plan.dryRun) {
+      const { followSync } = await import('./follow.js');
+      plan.onPage = ((inner) => (x: { run: string; page: number; rows: number }) => ((busy = x.run), inner?.(x)))(plan.onPage);
+      await followSync(ctx, p, plan, summary, {
+        ...follow,
+        onListening: (url) => ctx.out.info(`Waiting for run.done events on ${url}`, { force: true }),
+        onWaiting: () => progress.update({ fraction: null, text: `waiting for the next done run (${summary.runs_synced} synced so far)` }, true),
+      });
+    } else {
+      await syncOnce(ctx, p, plan, summary);
+    }
+  } catch (err) {
+    progress.clear();
+    if (err instanceof InterruptedError) {
+      ctx.out.info(`${summaryLine(summary)}${busy ? `; run ${busy} stopped after its last whole page: the next sync continues it` : ''}`, { force: true });
+    }
+    throw err;
+  }
+  progress.clear();
+  await report(ctx, summary);
+  return 0;
+}
+
+async function report(ctx: Ctx, s: SyncSummary): Promise<void> {
+  if (s.dry_run) {
+    if (ctx.out.spec.json) return ctx.out.json(s);
+    const lines = [...s.dry_run.ddl.map((d) => `${d};`), `-- ${count(s.dry_run.runs_pending)} run(s) to sync, ${count(s.dry_run.rows_pending)} rows, into ${s.table} (${s.database}); nothing was written`];
+    return ctx.out.text(lines.join('\n'));
+  }
+  if (ctx.out.spec.json) return ctx.out.json(s);
+  ctx.out.success(summaryLine(s));
+}

@@ -1,0 +1,109 @@
+// SQLite for `sq results sync --to sqlite:PATH`: Node's built-in node:sqlite where this Node has it (22.13+, 24),
+// else node-sqlite3-wasm (SQLite compiled to WebAssembly, writing the real file through Node's fs: no compiler,
+// no native build, so it installs on any Node sq supports). Both are synchronous; the interface is not.
+import { importPackage, hasPackage } from '../import-package.js';
+import { UsageError } from '../errors.js';
+import type { Rec } from '../lib/guards.js';
+import { inTransaction, type SyncDb } from './db.js';
+
+export const SQLITE_PACKAGE = 'node-sqlite3-wasm';
+
+interface Engine {
+  name: string;
+  all(sql: string, params: unknown[]): Rec[];
+  run(sql: string, params: unknown[]): number;
+  close(): void;
+}
+
+interface NodeSqlite {
+  DatabaseSync: new (path: string) => {
+    prepare(sql: string): { all(...p: unknown[]): Rec[]; run(...p: unknown[]): { changes: number | bigint } };
+    exec(sql: string): void;
+    close(): void;
+  };
+}
+
+/** node:sqlite when this Node has it without a flag; its one-time ExperimentalWarning is not shown. */
+function builtinSqlite(): NodeSqlite | undefined {
+  const emit = process.emitWarning;
+  process.emitWarning = ((w: string | Error, ...rest: unknown[]) => {
+    if (!/SQLite/i.test(String(typeof w === 'string' ? w : w.message))) (emit as (...a: unknown[]) => void).call(process, w, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return process.getBuiltinModule?.('node:sqlite') as NodeSqlite | undefined;
+  } catch {
+    return undefined;
+  } finally {
+    process.emitWarning = emit;
+  }
+}
+
+/** Which SQLite engine this Node would use, without loading the package (sq doctor, --dry-run). */
+export function sqliteEngine(): string | null {
+  if (!process.env.SQ_SQLITE_NO_BUILTIN && builtinSqlite()) return 'node:sqlite';
+  return hasPackage(SQLITE_PACKAGE) ? SQLITE_PACKAGE : null;
+}
+
+async function engineFor(path: string): Promise<Engine> {
+  const builtin = process.env.SQ_SQLITE_NO_BUILTIN ? undefined : builtinSqlite();
+  if (builtin) {
+    const db = new builtin.DatabaseSync(path);
+    return {
+      name: 'node:sqlite',
+      all: (sql, p) => db.prepare(sql).all(...p),
+      run: (sql, p) => (p.length ? Number(db.prepare(sql).run(...p).changes) : (db.exec(sql), 0)),
+      close: () => db.close(),
+    };
+  }
+  if (!hasPackage(SQLITE_PACKAGE)) {
+    throw new UsageError(
+      `sqlite: this Node (${process.version}) has no built-in node:sqlite (Node 22.13 or later has) and the ${SQLITE_PACKAGE} package is not installed: ` +
+        `upgrade Node, or npm install ${SQLITE_PACKAGE} where sq is installed`,
+    );
+  }
+  type Mod = { Database?: new (p: string) => WasmDb; default?: { Database: new (p: string) => WasmDb } };
+  const mod = await importPackage<Mod>(SQLITE_PACKAGE);
+  // A CommonJS package: its exports come as the default export (and, where Node finds them, as names).
+  const Database = mod.Database ?? mod.default!.Database;
+  const db = new Database(path);
+  return {
+    name: SQLITE_PACKAGE,
+    all: (sql, p) => db.all(sql, p as never) as Rec[],
+    run: (sql, p) => (p.length ? db.run(sql, p as never).changes : (db.exec(sql), 0)),
+    close: () => db.close(),
+  };
+}
+
+interface WasmDb {
+  all(sql: string, values?: unknown[]): unknown[];
+  run(sql: string, values?: unknown[]): { changes: number };
+  exec(sql: string): void;
+  close(): void;
+}
+
+/** A value as SQLite binds it: booleans as 0/1, undefined as NULL. */
+function bindable(v: unknown): unknown {
+  if (v === undefined) return null;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return v;
+}
+
+export async function openSqlite(path: string, shown: string): Promise<SyncDb> {
+  const e = await engineFor(path);
+  e.run('PRAGMA busy_timeout = 10000', []);
+  const db: SyncDb = {
+    dialect: 'sqlite',
+    shown,
+    engine: e.name,
+    query: async (sql, params = []) => e.all(sql, params.map(bindable)),
+    run: async (sql, params = []) => e.run(sql, params.map(bindable)),
+    // IMMEDIATE: the write lock is taken at BEGIN, so two syncs of one file wait for each other instead of failing at COMMIT.
+    transaction: (fn) => inTransaction(db, fn, 'BEGIN IMMEDIATE'),
+    tableColumns: async (table) => {
+      const rows = e.all(`SELECT name, type FROM pragma_table_info(?)`, [table]);
+      return rows.length ? new Map(rows.map((r) => [String(r.name), String(r.type ?? '')])) : null;
+    },
+    close: async () => e.close(),
+  };
+  return db;
+}
