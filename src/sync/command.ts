@@ -24,9 +24,9 @@ export const DEFAULT_INTERVAL_MS = 30_000;
 /** The squid's runs are read once per poll; the runs endpoint allows 120 a minute, sq paces at 108. */
 const MIN_INTERVAL_MS = 5_000;
 
-export async function openTarget(target: Target, env: Record<string, string | undefined>): Promise<SyncDb> {
-  if (target.kind === 'sqlite') return (await import('./sqlite.js')).openSqlite(target.path, target.shown);
-  return (await import('./postgres.js')).openPostgres(target, env);
+export async function openTarget(ctx: Ctx, target: Target): Promise<SyncDb> {
+  if (target.kind === 'sqlite') return (await import('./sqlite.js')).openSqlite(target.path, target.shown, (fn) => ctx.onCleanup(fn));
+  return (await import('./postgres.js')).openPostgres(target, ctx.env);
 }
 
 /** Every flag checked, before any request: exit 2 naming the flag. */
@@ -56,7 +56,7 @@ export async function runSync(ctx: Ctx, f: SyncFlags): Promise<number> {
   let busy = '';
   const plan: SyncPlan = {
     ...base,
-    open: (t) => openTarget(t, ctx.env),
+    open: (t) => openTarget(ctx, t),
     onPage: ({ run, page, rows }) => progress.update({ fraction: null, text: `run ${run.slice(0, 8)}: page ${count(page)}, ${count(rows)} rows` }),
     onRun: (r) => {
       busy = '';

@@ -68,9 +68,9 @@ export async function prepareSync(ctx: Ctx, plan: SyncPlan): Promise<Prepared> {
   let squidId: string;
   let onlyRun: string | null = null;
   if (plan.run !== undefined) {
-    const run = await resolveRun(http, plan.run.trim());
-    onlyRun = run.id;
-    squidId = String(run.record.squid ?? '');
+    onlyRun = (await resolveRun(http, plan.run.trim())).id;
+    squidId = String((await getRun(http, onlyRun)).squid ?? '');
+    if (!squidId) throw new SqError(`run ${onlyRun} names no squid: its crawler's attributes (the table's columns) are unknown`);
     if (plan.squid !== undefined) {
       const s = await resolveSquid(http, plan.squid);
       if (s.id !== squidId) throw new UsageError(`--run ${plan.run} is a run of squid ${squidId}, not of --squid ${plan.squid}`);

@@ -2,7 +2,9 @@
 // else node-sqlite3-wasm (SQLite compiled to WebAssembly, writing the real file through Node's fs: no compiler,
 // no native build, so it installs on any Node sq supports). Both are synchronous; the interface is not.
 import { importPackage, hasPackage } from '../import-package.js';
+import { rmSync } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { lockExport } from '../lib/lock.js';
 import type { Rec } from '../lib/guards.js';
 import { inTransaction, type SyncDb } from './db.js';
 
@@ -45,16 +47,24 @@ export function sqliteEngine(): string | null {
 }
 
 async function engineFor(path: string): Promise<Engine> {
-  const builtin = process.env.SQ_SQLITE_NO_BUILTIN ? undefined : builtinSqlite();
-  if (builtin) {
-    const db = new builtin.DatabaseSync(path);
-    return {
-      name: 'node:sqlite',
-      all: (sql, p) => db.prepare(sql).all(...p),
-      run: (sql, p) => (p.length ? Number(db.prepare(sql).run(...p).changes) : (db.exec(sql), 0)),
-      close: () => db.close(),
-    };
+  if (!process.env.SQ_SQLITE_NO_BUILTIN) {
+    const builtin = builtinSqlite();
+    if (builtin) return builtinEngine(builtin, path);
   }
+  return wasmEngine(path);
+}
+
+function builtinEngine(builtin: NodeSqlite, path: string): Engine {
+  const db = new builtin.DatabaseSync(path);
+  return {
+    name: 'node:sqlite',
+    all: (sql, p) => db.prepare(sql).all(...p),
+    run: (sql, p) => (p.length ? Number(db.prepare(sql).run(...p).changes) : (db.exec(sql), 0)),
+    close: () => db.close(),
+  };
+}
+
+async function wasmEngine(path: string): Promise<Engine> {
   if (!hasPackage(SQLITE_PACKAGE)) {
     throw new UsageError(
       `sqlite: this Node (${process.version}) has no built-in node:sqlite (Node 22.13 or later has) and the ${SQLITE_PACKAGE} package is not installed: ` +
@@ -88,8 +98,16 @@ function bindable(v: unknown): unknown {
   return v;
 }
 
-export async function openSqlite(path: string, shown: string): Promise<SyncDb> {
+/**
+ * One sync per file at a time (a lock beside it, taken over from a process that is gone). node-sqlite3-wasm locks a
+ * file with a directory PATH.lock, which a process killed with -9 leaves behind (every later open would wait on it for
+ * ever); holding sq's own lock, no other sq is writing, so such a directory is a dead one's and is removed, and SQLite
+ * then rolls back the hot journal of the killed transaction as it opens the file.
+ */
+export async function openSqlite(path: string, shown: string, onCleanup: (fn: () => Promise<void>) => void): Promise<SyncDb> {
+  await lockExport(`${path}.sq-sync`, '--to', onCleanup);
   const e = await engineFor(path);
+  if (e.name === SQLITE_PACKAGE) rmSync(`${path}.lock`, { recursive: true, force: true });
   e.run('PRAGMA busy_timeout = 10000', []);
   const db: SyncDb = {
     dialect: 'sqlite',
