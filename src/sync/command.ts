@@ -33,7 +33,10 @@ export async function openTarget(ctx: Ctx, target: Target): Promise<SyncDb> {
 export function checkFlags(ctx: Ctx, f: SyncFlags): { plan: Omit<SyncPlan, 'open'>; follow: { intervalMs: number; webhookPort?: number } | null } {
   if ((f.squid === undefined) === (f.run === undefined) && f.run === undefined) throw new UsageError('--squid is required (or --run for one run)');
   const target = parseTarget(f.to);
-  if (target.kind === 'postgres' && target.password) ctx.addSecret(target.password);
+  if (target.kind === 'postgres' && target.password) {
+    ctx.addSecret(target.password);
+    hidePassword(target.password);
+  }
   const table = f.table === undefined ? undefined : checkTableName(f.table);
   const key = (f.key ?? []).flatMap((k) => k.split(',')).map((k) => k.trim());
   for (const k of key) if (!IDENTIFIER.test(k) && !/^[^"\0]{1,63}$/.test(k)) throw new UsageError(`--key "${k}" is not a column name`);
@@ -54,13 +57,15 @@ export async function runSync(ctx: Ctx, f: SyncFlags): Promise<number> {
   const { plan: base, follow } = checkFlags(ctx, f);
   const progress = newProgress(ctx);
   let busy = '';
+  let told = -1;
   const plan: SyncPlan = {
     ...base,
     open: (t) => openTarget(ctx, t),
     onPage: ({ run, page, rows }) => progress.update({ fraction: null, text: `run ${run.slice(0, 8)}: page ${count(page)}, ${count(rows)} rows` }),
     onRun: (r) => {
       busy = '';
-      progress.log(`run ${r.run}: ${count(r.rows)} rows (${count(r.inserted)} inserted, ${count(r.updated)} updated, ${count(r.unchanged)} unchanged)`);
+      progress.clear();
+      ctx.out.info(`run ${r.run}: ${count(r.rows)} rows (${count(r.inserted)} inserted, ${count(r.updated)} updated, ${count(r.unchanged)} unchanged)`);
     },
   };
   const p = await prepareSync(ctx, plan);
@@ -72,7 +77,13 @@ export async function runSync(ctx: Ctx, f: SyncFlags): Promise<number> {
       await followSync(ctx, p, plan, summary, {
         ...follow,
         onListening: (url) => ctx.out.info(`Waiting for run.done events on ${url}`, { force: true }),
-        onWaiting: () => progress.update({ fraction: null, text: `waiting for the next done run (${summary.runs_synced} synced so far)` }, true),
+        onWaiting: () => {
+          // Said once per change (a log gets a line when something happened, not one per poll).
+          if (told === summary.runs_synced) return;
+          told = summary.runs_synced;
+          progress.clear();
+          ctx.out.info(`Waiting for the squid's next done run (${count(told)} synced so far; Ctrl-C stops)`);
+        },
       });
     } else {
       await syncOnce(ctx, p, plan, summary);
@@ -97,4 +108,16 @@ async function report(ctx: Ctx, s: SyncSummary): Promise<void> {
   }
   if (ctx.out.spec.json) return ctx.out.json(s);
   ctx.out.success(summaryLine(s));
+}
+
+/**
+ * A password given in --to is on this process's command line, which `ps` shows every user of the machine: the title
+ * is rewritten without it (on Linux and macOS that rewrites what /proc/PID/cmdline and ps read). Only when it is this
+ * process's own argv (not a verb run in-process by sq mcp).
+ */
+function hidePassword(password: string): void {
+  const forms = [...new Set([password, encodeURIComponent(password)])];
+  const argv = process.argv;
+  if (!argv.some((a) => forms.some((f) => a.includes(f)))) return;
+  process.title = ['sq', ...argv.slice(2).map((a) => forms.reduce((t, f) => t.split(f).join('********'), a))].join(' ');
 }

@@ -56,10 +56,11 @@ async function engineFor(path: string): Promise<Engine> {
 
 function builtinEngine(builtin: NodeSqlite, path: string): Engine {
   const db = new builtin.DatabaseSync(path);
+  const stmt = cached((sql) => db.prepare(sql));
   return {
     name: 'node:sqlite',
-    all: (sql, p) => db.prepare(sql).all(...p),
-    run: (sql, p) => (p.length ? Number(db.prepare(sql).run(...p).changes) : (db.exec(sql), 0)),
+    all: (sql, p) => stmt(sql).all(...p),
+    run: (sql, p) => (p.length ? Number(stmt(sql).run(...p).changes) : (db.exec(sql), 0)),
     close: () => db.close(),
   };
 }
@@ -76,19 +77,47 @@ async function wasmEngine(path: string): Promise<Engine> {
   // A CommonJS package: its exports come as the default export (and, where Node finds them, as names).
   const Database = mod.Database ?? mod.default!.Database;
   const db = new Database(path);
+  const stmts = new Map<string, WasmStatement>();
+  const stmt = cached((sql) => {
+    const s = db.prepare(sql);
+    stmts.set(sql, s);
+    return s;
+  });
   return {
     name: SQLITE_PACKAGE,
-    all: (sql, p) => db.all(sql, p as never) as Rec[],
-    run: (sql, p) => (p.length ? db.run(sql, p as never).changes : (db.exec(sql), 0)),
-    close: () => db.close(),
+    all: (sql, p) => stmt(sql).all(p) as Rec[],
+    run: (sql, p) => (p.length ? stmt(sql).run(p).changes : (db.exec(sql), 0)),
+    close: () => {
+      // Its statements live in WebAssembly memory: finalized by hand before the database closes.
+      for (const s of stmts.values()) s.finalize();
+      db.close();
+    },
   };
 }
 
+interface WasmStatement {
+  all(values?: unknown[]): unknown[];
+  run(values?: unknown[]): { changes: number };
+  finalize(): void;
+}
+
 interface WasmDb {
-  all(sql: string, values?: unknown[]): unknown[];
-  run(sql: string, values?: unknown[]): { changes: number };
+  prepare(sql: string): WasmStatement;
   exec(sql: string): void;
   close(): void;
+}
+
+/** Each statement prepared once (a page runs the same INSERT a hundred times). */
+function cached<S>(prepare: (sql: string) => S): (sql: string) => S {
+  const map = new Map<string, S>();
+  return (sql) => {
+    let s = map.get(sql);
+    if (s === undefined) {
+      s = prepare(sql);
+      map.set(sql, s);
+    }
+    return s;
+  };
 }
 
 /** A value as SQLite binds it: booleans as 0/1, undefined as NULL. */

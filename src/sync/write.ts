@@ -119,13 +119,16 @@ async function writeSqlite(w: PageWrite, rows: unknown[][]): Promise<Counts> {
   const select = `SELECT ${data.map((d) => quoteIdent(d.name)).join(', ')} FROM ${t} WHERE ${where}`;
   const insert = `INSERT INTO ${t} (${w.cols.map((col) => quoteIdent(col.name)).join(', ')}) VALUES (${w.cols.map(() => '?').join(', ')})`;
   const update = `UPDATE ${t} SET ${w.cols.map((col) => `${quoteIdent(col.name)} = ?`).join(', ')} WHERE ${where}`;
+  const insertNew = `${insert} ON CONFLICT (${w.key.map(quoteIdent).join(', ')}) DO NOTHING`;
   for (const row of rows) {
+    // Most rows are new: one statement for them; a row already there is read back and compared.
+    if ((await w.db.run(insertNew, row)) === 1) {
+      c.inserted++;
+      continue;
+    }
     const k = keyIdx.map((i) => row[i]);
     const [have] = await w.db.query(select, k);
-    if (!have) {
-      await w.db.run(insert, row);
-      c.inserted++;
-    } else if (data.every((d, i) => same(have[d.name], row[dataIdx[i]]))) {
+    if (have && data.every((d, i) => same(have[d.name], row[dataIdx[i]]))) {
       c.unchanged++;
     } else {
       await w.db.run(update, [...row, ...k]);
