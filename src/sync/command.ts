@@ -7,6 +7,7 @@ import { newProgress } from '../export/whole-pages.js';
 import { count } from '../io/progress.js';
 import type { SyncDb } from './db.js';
 import { newSummary, prepareSync, summaryLine, syncOnce, type SyncPlan, type SyncSummary } from './engine.js';
+import { noSqlite, sqliteEngine } from './sqlite.js';
 import { IDENTIFIER, checkTableName, parseTarget, type Target } from './target.js';
 
 export interface SyncFlags {
@@ -37,6 +38,7 @@ export function checkFlags(ctx: Ctx, f: SyncFlags): { plan: Omit<SyncPlan, 'open
     ctx.addSecret(target.password);
     hidePassword(target.password);
   }
+  if (target.kind === 'sqlite' && !sqliteEngine()) throw noSqlite();
   const table = f.table === undefined ? undefined : checkTableName(f.table);
   const key = (f.key ?? []).flatMap((k) => k.split(',')).map((k) => k.trim());
   for (const k of key) if (!IDENTIFIER.test(k) && !/^[^"\0]{1,63}$/.test(k)) throw new UsageError(`--key "${k}" is not a column name`);

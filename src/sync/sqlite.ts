@@ -46,6 +46,14 @@ export function sqliteEngine(): string | null {
   return hasPackage(SQLITE_PACKAGE) ? SQLITE_PACKAGE : null;
 }
 
+/** A Node without node:sqlite, and an sq installed without its node-sqlite3-wasm: exit 2, naming what is needed. */
+export function noSqlite(): UsageError {
+  return new UsageError(
+    `--to sqlite:…: this Node (${process.version}) has no built-in node:sqlite (Node 22.13 or later has) and the ${SQLITE_PACKAGE} package ` +
+      `is not installed beside sq: upgrade Node, or npm install --global ${SQLITE_PACKAGE} (as sq was installed)`,
+  );
+}
+
 async function engineFor(path: string): Promise<Engine> {
   if (!process.env.SQ_SQLITE_NO_BUILTIN) {
     const builtin = builtinSqlite();
@@ -66,12 +74,7 @@ function builtinEngine(builtin: NodeSqlite, path: string): Engine {
 }
 
 async function wasmEngine(path: string): Promise<Engine> {
-  if (!hasPackage(SQLITE_PACKAGE)) {
-    throw new UsageError(
-      `sqlite: this Node (${process.version}) has no built-in node:sqlite (Node 22.13 or later has) and the ${SQLITE_PACKAGE} package is not installed: ` +
-        `upgrade Node, or npm install ${SQLITE_PACKAGE} where sq is installed`,
-    );
-  }
+  if (!hasPackage(SQLITE_PACKAGE)) throw noSqlite();
   type Mod = { Database?: new (p: string) => WasmDb; default?: { Database: new (p: string) => WasmDb } };
   const mod = await importPackage<Mod>(SQLITE_PACKAGE);
   // A CommonJS package: its exports come as the default export (and, where Node finds them, as names).
