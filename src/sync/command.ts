@@ -1,10 +1,12 @@
 // `sq results sync`'s flags made into a plan (every check before any request), and the run of it: the output, the
 // progress line, the exit code of a stopped --follow.
 import type { Ctx } from '../cli/context.js';
+import { defineOptions } from '../cli/command.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { durationFlag, intFlag } from '../validate/index.js';
 import { newProgress } from '../export/whole-pages.js';
 import { count } from '../io/progress.js';
+import { setV8Flag } from '../lib/v8-flags.js';
 import type { SyncDb } from './db.js';
 import { newSummary, prepareSync, summaryLine, syncOnce, type SyncPlan, type SyncSummary } from './engine.js';
 import { noSqlite, sqliteEngine } from './sqlite.js';
@@ -57,6 +59,9 @@ export function checkFlags(ctx: Ctx, f: SyncFlags): { plan: Omit<SyncPlan, 'open
 
 export async function runSync(ctx: Ctx, f: SyncFlags): Promise<number> {
   const { plan: base, follow } = checkFlags(ctx, f);
+  // As a long export does (export/results.ts): V8's young generation kept at its first size, so that the peak RSS of a
+  // long sync stays flat; a page at a time needs no more.
+  if (!base.dryRun) setV8Flag('--semi-space-growth-factor=1');
   const progress = newProgress(ctx);
   let busy = '';
   let told = -1;
@@ -122,4 +127,34 @@ function hidePassword(password: string): void {
   const argv = process.argv;
   if (!argv.some((a) => forms.some((f) => a.includes(f)))) return;
   process.title = ['sq', ...argv.slice(2).map((a) => forms.reduce((t, f) => t.split(f).join('********'), a))].join(' ');
+}
+
+/** `sq go`'s flags for a sync of its run (src/commands/go.ts): the same checks as `sq results sync`'s. */
+export const GO_SYNC_OPTIONS = defineOptions([
+  { flags: '--to <url>', description: 'also sync the run\'s results into this database, as `sq results sync --run` (sqlite:PATH, postgres://…)' },
+  { flags: '--table <name>', description: 'with --to: the table (default: from the squid\'s name)' },
+  { flags: '--sync-key <field>', description: 'with --to: a result attribute that identifies a row across runs (repeatable), as `sq results sync --key`', repeatable: true },
+]);
+
+/** The sync `sq go` was asked for, checked before any request; null without --to. */
+export function goSyncFlags(ctx: Ctx, o: { to?: string; table?: string; syncKey?: string[] }): SyncFlags | null {
+  if (o.to === undefined) {
+    if (o.table !== undefined || o.syncKey?.length) throw new UsageError(`${o.table !== undefined ? '--table' : '--sync-key'} goes with --to`);
+    return null;
+  }
+  const f: SyncFlags = { run: 'go', to: o.to, table: o.table, key: o.syncKey };
+  checkFlags(ctx, f);
+  return f;
+}
+
+/** `sq go`'s last step with --to: its run into the table; the summary, with a line on stderr. */
+export async function syncGoRun(ctx: Ctx, runId: string, f: SyncFlags): Promise<SyncSummary> {
+  const { plan: base } = checkFlags(ctx, { ...f, run: runId });
+  setV8Flag('--semi-space-growth-factor=1');
+  const plan: SyncPlan = { ...base, dryRun: false, open: (t) => openTarget(ctx, t) };
+  const p = await prepareSync(ctx, plan);
+  const summary = newSummary(p, plan);
+  await syncOnce(ctx, p, plan, summary);
+  ctx.out.info(summaryLine(summary));
+  return summary;
 }
