@@ -21,6 +21,7 @@ export interface SyncFlags {
   follow?: boolean;
   interval?: string;
   fromWebhook?: string;
+  file?: string;
 }
 
 export const DEFAULT_INTERVAL_MS = 30_000;
@@ -58,6 +59,7 @@ export function checkFlags(ctx: Ctx, f: SyncFlags): { plan: Omit<SyncPlan, 'open
 }
 
 export async function runSync(ctx: Ctx, f: SyncFlags): Promise<number> {
+  if (f.file !== undefined) return syncFromFile(ctx, f);
   const { plan: base, follow } = checkFlags(ctx, f);
   // As a long export does (export/results.ts): V8's young generation kept at its first size, so that the peak RSS of a
   // long sync stays flat; a page at a time needs no more.
@@ -157,4 +159,41 @@ export async function syncGoRun(ctx: Ctx, runId: string, f: SyncFlags): Promise<
   await syncOnce(ctx, p, plan, summary);
   ctx.out.info(summaryLine(summary));
   return summary;
+}
+
+/**
+ * --file: every squid of an account file with a `sync:` block (only --squid's, if given), in the file's order, each
+ * as `sq results sync --squid NAME --to … --table … --key …`. Every block is checked before any sync starts.
+ */
+async function syncFromFile(ctx: Ctx, f: SyncFlags): Promise<number> {
+  for (const flag of ['to', 'table', 'key', 'run', 'follow', 'interval', 'fromWebhook'] as const) {
+    const v = f[flag];
+    if (v !== undefined && !(Array.isArray(v) && v.length === 0)) throw new UsageError(`--file takes each squid's database from its sync: block; --${flag === 'fromWebhook' ? 'from-webhook' : flag} goes without --file`);
+  }
+  const { loadAccountFile } = await import('../account/file.js');
+  const desired = await loadAccountFile(ctx, f.file!, { allowMissingSecrets: false });
+  const jobs = desired.squids
+    .filter((s) => s.spec.sync && (f.squid === undefined || s.ref === f.squid))
+    .map((s) => {
+      const sync = s.spec.sync!;
+      const ref = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(sync.to);
+      const to = ref ? ctx.env[ref[1]] : sync.to;
+      if (to === undefined || to === '') throw new UsageError(`squids.${s.ref}.sync.to: \${${ref![1]}} is not set`);
+      const flags: SyncFlags = { squid: s.ref, to, table: sync.table, key: sync.key };
+      checkFlags(ctx, flags);
+      return flags;
+    });
+  if (jobs.length === 0) throw new UsageError(`--file ${f.file}: no squid${f.squid !== undefined ? ` named ${f.squid}` : ''} has a sync: block`);
+  const summaries: SyncSummary[] = [];
+  for (const job of jobs) {
+    const { plan: base } = checkFlags(ctx, job);
+    const plan: SyncPlan = { ...base, open: (t) => openTarget(ctx, t) };
+    const p = await prepareSync(ctx, plan);
+    const summary = newSummary(p, plan);
+    await syncOnce(ctx, p, plan, summary);
+    summaries.push(summary);
+    if (!ctx.out.spec.json) await report(ctx, summary);
+  }
+  if (ctx.out.spec.json) await ctx.out.json(summaries);
+  return 0;
 }

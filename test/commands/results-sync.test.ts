@@ -1,7 +1,7 @@
 // sq results sync into real databases: SQLite files (the engine sq uses on this Node) and Postgres (PGlite's engine
 // behind its socket server, through pg as a real server is reached), against the emulator on loopback.
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
@@ -161,5 +161,25 @@ describe('bad input: exit 2 naming the flag, before any request', () => {
       expect(r.stdout + r.stderr).not.toContain(secret);
       expect([0, 2]).toContain(r.code);
     }
+  });
+});
+
+describe('--file: the sync: blocks of an account file', () => {
+  it('syncs each squid that has one; a password in the URL is refused naming the path', async () => {
+    const dir = tempDir('sq-sync-file-');
+    const db = join(dir, 'r.db');
+    const file = join(dir, 'sq.yaml');
+    writeFileSync(file, `squids:\n  "${DEMO_SQUIDS.paris}":\n    sync: { to: "\${SYNC_DB}", table: paris }\n  "${DEMO_SQUIDS.influencers}":\n    active: true\n`);
+    const r = await sq(['results', 'sync', '-f', file, '--json'], { env: emu.env({ SYNC_DB: `sqlite:${db}` }) });
+    expect(r.code, r.stderr).toBe(0);
+    const [s] = JSON.parse(r.stdout);
+    expect(s).toMatchObject({ table: 'paris', runs_synced: 2, inserted: 32 });
+    expect(sqliteQuery(db, 'SELECT count(*) AS n FROM paris')[0].n).toBe(32);
+
+    writeFileSync(file, `squids:\n  "${DEMO_SQUIDS.paris}":\n    sync: { to: "postgres://me:hunter2@db/x" }\n`);
+    const bad = await sq(['results', 'sync', '-f', file], { env: emu.env() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('squids."Paris restaurants".sync.to: ');
+    expect(bad.stderr).not.toContain('hunter2');
   });
 });

@@ -24,7 +24,9 @@ export default defineVerb({
     'table), 130 (SIGINT) or 143 (SIGTERM) if a run was being synced (the next sync continues it).\n\n' +
     'The Postgres password comes from the URL, PGPASSWORD or ~/.pgpass; it is never printed (errors name the host) ' +
     'and a password in --to is wiped from the process title (ps). An unreachable database or a refused login is exit ' +
-    '1. --dry-run prints the DDL and the runs and rows to sync, writing nothing. SQLite uses Node\'s built-in ' +
+    '1. With -f FILE, the squids of an account file (sq plan/apply\'s) that have a sync: block ({to, table, key}) ' +
+    'are synced, each as if its flags were given; the URL holds no password (PGPASSWORD, ~/.pgpass), or is a ${NAME} ' +
+    'reference. --dry-run prints the DDL and the runs and rows to sync, writing nothing. SQLite uses Node\'s built-in ' +
     'node:sqlite where Node has it (22.13 and later), else the node-sqlite3-wasm package (SQLite in WebAssembly: no ' +
     'native build); Postgres uses the pg package. Both load only when a sync runs.',
   options: [
@@ -35,6 +37,7 @@ export default defineVerb({
     { flags: '--key <field>', description: 'a result attribute that identifies a row across runs (repeatable): upsert on it', repeatable: true },
     { flags: '--follow', description: 'keep syncing new done runs until interrupted' },
     { flags: '--interval <duration>', description: 'with --follow: how often to look for new runs', defaultText: '30s' },
+    { flags: '-f, --file <file>', description: 'sync every squid of this account file that has a sync: block (sq apply\'s file; with --squid, that one)', complete: 'file' },
     { flags: '--from-webhook <port>', description: 'with --follow: also sync at once on run.done events received on this local port (0: any)' },
   ],
   writes: true,
@@ -43,6 +46,7 @@ export default defineVerb({
     'sq results sync --squid "Paris restaurants" --to postgres://me@localhost/crm --table places --key place_id',
     'PGPASSWORD=… sq results sync --squid "Paris restaurants" --to postgres://me@db.internal/crm --follow',
     'sq results sync --squid "Paris restaurants" --to sqlite:places.db --dry-run',
+    'sq results sync -f sq.yaml',
   ],
   run: (ctx, _args, opts) => runSync(ctx, opts),
 });
