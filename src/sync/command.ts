@@ -70,7 +70,10 @@ export async function runSync(ctx: Ctx, f: SyncFlags): Promise<number> {
   const plan: SyncPlan = {
     ...base,
     open: (t) => openTarget(ctx, t),
-    onPage: ({ run, page, rows }) => progress.update({ fraction: null, text: `run ${run.slice(0, 8)}: page ${count(page)}, ${count(rows)} rows` }),
+    onPage: ({ run, page, rows }) => {
+      busy = run;
+      progress.update({ fraction: null, text: `run ${run.slice(0, 8)}: page ${count(page)}, ${count(rows)} rows` });
+    },
     onRun: (r) => {
       busy = '';
       progress.clear();
@@ -82,7 +85,6 @@ export async function runSync(ctx: Ctx, f: SyncFlags): Promise<number> {
   try {
     if (follow && !plan.dryRun) {
       const { followSync } = await import('./follow.js');
-      plan.onPage = ((inner) => (x: { run: string; page: number; rows: number }) => ((busy = x.run), inner?.(x)))(plan.onPage);
       await followSync(ctx, p, plan, summary, {
         ...follow,
         onListening: (url) => ctx.out.info(`Waiting for run.done events on ${url}`, { force: true }),
@@ -99,7 +101,8 @@ export async function runSync(ctx: Ctx, f: SyncFlags): Promise<number> {
     }
   } catch (err) {
     progress.clear();
-    if (err instanceof InterruptedError) {
+    // A stop signal (the request it cut short may surface as another error): say what is in the table.
+    if (err instanceof InterruptedError || ctx.signal.aborted) {
       ctx.out.info(`${summaryLine(summary)}${busy ? `; run ${busy} stopped after its last whole page: the next sync continues it` : ''}`, { force: true });
     }
     throw err;

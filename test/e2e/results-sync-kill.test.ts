@@ -10,6 +10,9 @@ import { tempDir } from '../helpers/fs.js';
 import { sqliteQuery, startPglite, type TestPostgres } from '../helpers/sync-db.js';
 import { killAndRerun } from '../helpers/sync-kill.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { execa } from 'execa';
+import { BIN, binCacheDir } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 
 // Rate limits on, 50 times the documented ones: sq paces by the emulator's X-RateLimit headers, as against the service.
 const emu = useEmulator({ rateLimits: 50 });
@@ -53,4 +56,33 @@ describe('kill -9 at random points of a 5,000-row sync, then a rerun: the table 
     });
     expect(killed).toBeGreaterThanOrEqual(2);
   }, 900_000);
+});
+
+describe('a stop signal mid-sync', () => {
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('%s: the page being written commits, exit %i, and the next sync continues after it', async (signal, code) => {
+    const path = join(tempDir('sq-stop-'), 'r.db');
+    const args = [BIN, 'results', 'sync', '--squid', DEMO_SQUIDS.lyon, '--to', `sqlite:${path}`, '--table', 'r'];
+    const env = { ...emu.env(), SQ_CACHE_DIR: binCacheDir(), SQ_CONFIG_DIR: tempDir('sq-cfg-'), NO_COLOR: '1' };
+    const reads = async () => (await emu.requests('GET')).filter((r) => r.path === '/v1/results').length;
+    const before = await reads();
+    const child = execa(process.execPath, args, { env, extendEnv: false, reject: false });
+    await waitFor(async () => (await reads()) - before, (n) => n >= 3, 'three pages read', 120_000);
+    child.kill(signal);
+    const r = await child;
+    expect(r.exitCode, String(r.stderr)).toBe(code);
+    expect(String(r.stderr)).toMatch(/stopped after its last whole page: the next sync continues it/);
+    const [{ n }] = sqliteQuery<{ n: number }>(path, 'SELECT count(*) AS n FROM r');
+    const [cursor] = sqliteQuery<{ pages: number; rows: number; done: number }>(path, 'SELECT pages, rows, done FROM sq_sync_runs');
+    // Whole pages only, and the cursor says exactly them.
+    expect(n % 100).toBe(0);
+    expect(n).toBeLessThan(ROWS);
+    expect(cursor).toEqual({ pages: n / 100, rows: n, done: 0 });
+    const again = await execa(process.execPath, [...args, '--json'], { env, extendEnv: false, reject: false });
+    expect(again.exitCode, String(again.stderr)).toBe(0);
+    expect(JSON.parse(String(again.stdout))).toMatchObject({ runs_synced: 1, inserted: ROWS - n });
+    expect(sqliteQuery<{ n: number }>(path, 'SELECT count(*) AS n FROM r')[0].n).toBe(ROWS);
+  }, 300_000);
 });
