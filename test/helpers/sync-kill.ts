@@ -15,6 +15,8 @@ export interface KillCase {
   where(name: string): { to: string; table: string };
   /** The table's rows in a stable order, without sq_synced_at. */
   read(t: { to: string; table: string }): Promise<Record<string, unknown>[]>;
+  /** The rows sq_sync_runs records for the table (0 when none): after a kill, exactly the rows in the table. */
+  cursorRows(t: { to: string; table: string }): Promise<number>;
 }
 
 export async function killAndRerun(c: KillCase): Promise<{ killed: number }> {
@@ -44,6 +46,13 @@ export async function killAndRerun(c: KillCase): Promise<{ killed: number }> {
     child.kill('SIGKILL');
     const r = await child;
     if (r.signal === 'SIGKILL') killed++;
+    // Each page was committed with its cursor, or neither was: the table holds exactly the rows the cursor counts.
+    // (A kill before the table was made leaves no table: no rows, no cursor.)
+    const noTable = (err: unknown) => {
+      if (!/no such table|does not exist/.test(String(err))) throw err;
+    };
+    const left = (await c.read(t).catch((e) => (noTable(e), []))).length;
+    expect(left, `try ${i}: the rows a kill at page ${page} left, against the cursor`).toBe(await c.cursorRows(t).catch((e) => (noTable(e), 0)));
     const again = await sqBin(args(t), { env });
     expect(again.code, again.stderr).toBe(0);
     const got = await c.read(t);

@@ -68,6 +68,7 @@ describe('sq results sync into PostgreSQL', () => {
       where: (name) => ({ to: pg.url(), table: `kill_${name}` }),
       read: async (t) =>
         (await pg.query(`SELECT sq_result_id, sq_run_id, sq_squid_id, scraping_time::text, name, address, ratings, score FROM "${t.table}" ORDER BY sq_result_id`)),
+      cursorRows: async (t) => Number((await pg.query<{ n: string }>(`SELECT coalesce(sum(rows), 0) AS n FROM sq_sync_runs WHERE table_name = '${t.table}'`))[0].n),
     });
     expect(killed).toBeGreaterThanOrEqual(8);
   }, 900_000);
