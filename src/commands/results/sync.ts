@@ -36,9 +36,9 @@ export default defineVerb({
     { flags: '--table <name>', description: 'the table (an identifier; default: from the squid\'s name)' },
     { flags: '--key <field>', description: 'a result attribute that identifies a row across runs (repeatable): upsert on it', repeatable: true },
     { flags: '--follow', description: 'keep syncing new done runs until interrupted' },
-    { flags: '--interval <duration>', description: 'with --follow: how often to look for new runs', defaultText: '30s' },
+    { flags: '--interval <duration>', description: 'with --follow: how often to look for new runs, at least 5s, at most 7d', defaultText: '30s' },
     { flags: '-f, --file <file>', description: 'sync every squid of this account file that has a sync: block (sq apply\'s file; with --squid, that one)', complete: 'file' },
-    { flags: '--from-webhook <port>', description: 'with --follow: also sync at once on run.done events received on this local port (0: any)' },
+    { flags: '--from-webhook <port>', description: 'with --follow: also sync at once on run.done events received on this local port, 0-65535 (0: any free one)' },
   ],
   writes: true,
   examples: [
