@@ -728,9 +728,9 @@ complete -c sq -n '__sq_is \'results sync\'' -l to -x -d 'the database: sqlite:P
 complete -c sq -n '__sq_is \'results sync\'' -l table -x -d 'the table (an identifier; default: from the squid\'s name)'
 complete -c sq -n '__sq_is \'results sync\'' -l key -x -d 'a result attribute that identifies a row across runs (repeatable): upsert on it'
 complete -c sq -n '__sq_is \'results sync\'' -l follow -d 'keep syncing new done runs until interrupted'
-complete -c sq -n '__sq_is \'results sync\'' -l interval -x -d 'with --follow: how often to look for new runs'
+complete -c sq -n '__sq_is \'results sync\'' -l interval -x -d 'with --follow: how often to look for new runs, at least 5s, at most 7d'
 complete -c sq -n '__sq_is \'results sync\'' -s f -l file -r -F -d 'sync every squid of this account file that has a sync: block (sq apply\'s file; with --squid, that one)'
-complete -c sq -n '__sq_is \'results sync\'' -l from-webhook -x -d 'with --follow: also sync at once on run.done events received on this local port (0: any)'
+complete -c sq -n '__sq_is \'results sync\'' -l from-webhook -x -d 'with --follow: also sync at once on run.done events received on this local port, 0-65535 (0: any free one)'
 
 # sq credits
 complete -c sq -n '__sq_sub \'credits\'' -a 'modules' -d 'Show credits spent per crawler and function over completed runs (GET /v1/credits/modules)'
