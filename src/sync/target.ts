@@ -41,9 +41,11 @@ function postgresTarget(to: string, flag: string): Target {
   const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
   if (database.includes('/')) throw new UsageError(`${flag}: the database name cannot contain "/"`);
   const user = u.username ? decodeURIComponent(u.username) : null;
-  const password = u.password ? decodeURIComponent(u.password) : null;
+  // libpq also takes ?password=…: a secret like the one in the userinfo.
+  const password = u.password ? decodeURIComponent(u.password) : u.searchParams.get('password');
   const shownUrl = new URL(to);
   if (shownUrl.password) shownUrl.password = '********';
+  if (shownUrl.searchParams.has('password')) shownUrl.searchParams.set('password', '********');
   return { kind: 'postgres', url: to, host, port, database: database || (user ?? 'postgres'), user, password, shown: shownUrl.href };
 }
 

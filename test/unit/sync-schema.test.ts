@@ -14,6 +14,7 @@ describe('parseTarget', () => {
     ['postgres://me:pw@db.internal:6543/crm', { kind: 'postgres', host: 'db.internal', port: 6543, database: 'crm', user: 'me', password: 'pw', shown: 'postgres://me:********@db.internal:6543/crm' }],
     ['postgresql://me@localhost/crm', { kind: 'postgres', host: 'localhost', port: 5432, database: 'crm', user: 'me', password: null }],
     ['postgres://me:p%40ss@h/d', { password: 'p@ss', shown: 'postgres://me:********@h/d' }],
+    ['postgres://me@h/d?sslmode=require&password=qs-secret', { password: 'qs-secret', shown: 'postgres://me@h/d?sslmode=require&password=********' }],
   ])('%s', (url, want) => {
     expect(parseTarget(url)).toMatchObject(want);
   });
