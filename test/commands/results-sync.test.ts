@@ -32,7 +32,8 @@ function target(kind: 'sqlite' | 'postgres'): { to: string; table: string; rows(
 const sync = (...args: string[]) => sq(['results', 'sync', ...args], { env: emu.env() });
 const json = async (...args: string[]) => {
   const r = await sync(...args, '--json');
-  expect(r.stderr).toBe('');
+  // stderr: one line per run synced, nothing else.
+  for (const line of r.stderr.split('\n').filter(Boolean)) expect(line).toMatch(/^run [0-9a-f]+: [\d,]+ rows \([\d,]+ inserted, [\d,]+ updated, [\d,]+ unchanged\)$/);
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout);
 };
