@@ -57,6 +57,8 @@ function __sq_vopts
             __sq_words -o --output --file-format --omit --squid
         case 'results list'
             __sq_words --squid --run --task --limit --page -o --output --checkpoint
+        case 'results sync'
+            __sq_words --squid --run --to --table --key --interval -f --file --from-webhook
         case 'credits modules'
             __sq_words --days
         case 'credits squids'
@@ -68,7 +70,7 @@ function __sq_vopts
         case 'accounts update'
             __sq_words --limit
         case 'go'
-            __sq_words -p --param --account --key -o --output --timeout --interval --max-credits
+            __sq_words -p --param --account --key -o --output --timeout --interval --max-credits --to --table --sync-key
         case 'delivery sftp'
             __sq_words --squid --host --port --username --directory --password-env
         case 'delivery webhook'
@@ -246,6 +248,8 @@ function __sq_canon
             echo 'download'
         case 'results|list' 'results|ls' 'results|export'
             echo 'list'
+        case 'results|sync'
+            echo 'sync'
         case 'credits|modules'
             echo 'modules'
         case 'credits|squids'
@@ -704,6 +708,7 @@ complete -c sq -n '__sq_arg \'runs download\' 0' -f -a '(__sq_dynamic runs)'
 complete -c sq -n '__sq_sub \'results\'' -a 'list' -d 'List or export the results of a squid or of one run'
 complete -c sq -n '__sq_sub \'results\'' -a 'ls' -d 'alias of list: List or export the results of a squid or of one run'
 complete -c sq -n '__sq_sub \'results\'' -a 'export' -d 'alias of list: List or export the results of a squid or of one run'
+complete -c sq -n '__sq_sub \'results\'' -a 'sync' -d 'Keep a database table in step with a squid\'s results (SQLite or Postgres)'
 
 # sq results list
 complete -c sq -n '__sq_is \'results list\'' -l squid -x -a '(__sq_dynamic squids)' -d 'results of every run of this squid (id, id prefix or exact name)'
@@ -717,6 +722,17 @@ complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the 
 complete -c sq -n '__sq_is \'results list\'' -l resume -d 'continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)'
 complete -c sq -n '__sq_is \'results list\'' -l checkpoint -r -F -d 'with --all to stdout (ndjson, csv, tsv): record the pages written, for --resume'
 complete -c sq -n '__sq_is \'results list\'' -l force -d 'with -o: replace an existing FILE; with --resume --checkpoint: continue into an empty stdout file (only the pages after the checkpoint)'
+
+# sq results sync
+complete -c sq -n '__sq_is \'results sync\'' -l squid -x -a '(__sq_dynamic squids)' -d 'the squid whose done runs to sync (id, id prefix or exact name)'
+complete -c sq -n '__sq_is \'results sync\'' -l run -x -a '(__sq_dynamic runs)' -d 'sync this one done run only (id or id prefix)'
+complete -c sq -n '__sq_is \'results sync\'' -l to -x -d 'the database: sqlite:PATH, postgres://USER@HOST[:PORT]/DB (or postgresql://)'
+complete -c sq -n '__sq_is \'results sync\'' -l table -x -d 'the table (an identifier; default: from the squid\'s name)'
+complete -c sq -n '__sq_is \'results sync\'' -l key -x -d 'a result attribute that identifies a row across runs (repeatable): upsert on it'
+complete -c sq -n '__sq_is \'results sync\'' -l follow -d 'keep syncing new done runs until interrupted'
+complete -c sq -n '__sq_is \'results sync\'' -l interval -x -d 'with --follow: how often to look for new runs, at least 5s, at most 7d'
+complete -c sq -n '__sq_is \'results sync\'' -s f -l file -r -F -d 'sync every squid of this account file that has a sync: block (sq apply\'s file; with --squid, that one)'
+complete -c sq -n '__sq_is \'results sync\'' -l from-webhook -x -d 'with --follow: also sync at once on run.done events received on this local port, 0-65535 (0: any free one)'
 
 # sq credits
 complete -c sq -n '__sq_sub \'credits\'' -a 'modules' -d 'Show credits spent per crawler and function over completed runs (GET /v1/credits/modules)'
@@ -776,6 +792,9 @@ complete -c sq -n '__sq_is \'go\'' -l force -d 'replace an existing -o file (wit
 complete -c sq -n '__sq_is \'go\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
 complete -c sq -n '__sq_is \'go\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
 complete -c sq -n '__sq_is \'go\'' -l max-credits -x -d 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`'
+complete -c sq -n '__sq_is \'go\'' -l to -x -d 'also sync the run\'s results into this database, as `sq results sync --run` (sqlite:PATH, postgres://…)'
+complete -c sq -n '__sq_is \'go\'' -l table -x -d 'with --to: the table (default: from the squid\'s name)'
+complete -c sq -n '__sq_is \'go\'' -l sync-key -x -d 'with --to: a result attribute that identifies a row across runs (repeatable), as `sq results sync --key`'
 complete -c sq -n '__sq_arg \'go\' 0' -f -a '(__sq_dynamic crawlers)'
 
 # sq delivery
