@@ -397,3 +397,6 @@ await build({
   minifySyntax: true,
   logLevel: 'warning',
 });
+
+// dist/mcp-first.json: `sq mcp`'s answers to initialize and tools/list, from the server just built (the script says why).
+await import('./scripts/mcp-first-answers.mjs');
