@@ -105,7 +105,12 @@ it('2. schedule a LinkedIn squid and link its account', async () => {
   expect(account).toBeDefined();
   const linked = await a.call('squids_attach_account', { squid: squid.id, account: account.id });
   expect(JSON.stringify(linked.accounts)).toContain(account.id);
-  const applied = await a.call('apply', { document: 'squids:\n  "Weekly CTO leads":\n    schedule: { cron: "0 9 * * 1", timezone: Europe/Paris }\n' });
+  // A schedule starts charged runs: the first call asks, and the agent confirms once the user said yes.
+  const document = 'squids:\n  "Weekly CTO leads":\n    schedule: { cron: "0 9 * * 1", timezone: Europe/Paris }\n';
+  const asked = await a.call('apply', { document });
+  expect(asked.needs_confirmation).toBe(true);
+  expect(JSON.stringify(asked.starts_runs)).toContain('0 9 * * 1');
+  const applied = await a.call('apply', { document, confirm: true });
   expect(JSON.stringify(applied)).toMatch(/schedule|update/);
   const shown = await a.call('squids_get', { squid: squid.id });
   expect(JSON.stringify(shown)).toMatch(/0 9 \* \* 1/);
