@@ -80,6 +80,20 @@ export class AppliedState {
     };
   }
 
+  /**
+   * What sq last applied to a squid, by channel, of the fields `live` (the squid record's channels) does not answer;
+   * hashed fields (secrets, URLs) are left out. For `sq delivery show`.
+   */
+  lastApplied(squidId: string, live: Record<string, Rec | null>): Record<string, Rec> {
+    const out: Record<string, Rec> = {};
+    for (const [channel, fields] of Object.entries(this.data[squidId] ?? {})) {
+      const have = live[channel] ?? {};
+      const kept = Object.entries(fields).filter(([k]) => !HASHED_FIELDS.has(k) && !(k in have) && !(k.startsWith('events.') && 'events' in have));
+      if (kept.length) out[channel] = Object.fromEntries(kept);
+    }
+    return out;
+  }
+
   /** What was just sent to a squid's channel (kept in memory until save()). */
   remember(squidId: string, body: DeliveryBody): void {
     const fields = channelFields(body);
