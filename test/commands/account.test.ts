@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
@@ -27,9 +27,15 @@ function file(text: string, name = `f${++n}.yaml`): string {
 
 // plan asks for its exit 10 (changes to apply) with --detailed-exitcode: every plan of these tests does, so their
 // exit-code assertions hold as they did; 'plan:default' runs plan without it.
+// One profile directory per test: what sq applied (applied/<profile>.json) carries from one call to the next, as for
+// a user, and never into the next test's account.
+let config = '';
+beforeEach(() => {
+  config = tempDir('sq-account-cfg-');
+});
 const run = (args: string[], extra: Record<string, string> = {}) => {
   const argv = args[0] === 'plan' ? [...args, '--detailed-exitcode'] : args[0] === 'plan:default' ? ['plan', ...args.slice(1)] : args;
-  return sq(argv, { env: emu.env({ SFTP_PASSWORD: PW, ...extra }) });
+  return sq(argv, { env: emu.env({ SFTP_PASSWORD: PW, SQ_CONFIG_DIR: config, ...extra }) });
 };
 const writes = async () => (await emu.requests()).filter((r) => r.method !== 'GET');
 
