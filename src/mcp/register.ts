@@ -1,7 +1,7 @@
 // One MCP server with sq's tools and resources registered (stdio serves one; --http one per session).
 import { VERSION } from '../version.js';
 import { callTool, errorText, runVerb, type Shared, type ToolResult } from './calls.js';
-import type { ToolArgs } from './tools/kit.js';
+import { inputSchema, type ToolArgs } from './tools/kit.js';
 
 const INSTRUCTIONS =
   'sq acts on the user\'s lobstr.io account: it reads it, and with --allow-writes changes it and SPENDS CREDITS. ' +
@@ -29,7 +29,7 @@ export function buildServer(s: Shared) {
       {
         title: tool.title,
         description: tool.description + (tool.access === 'read' ? '' : ' dry_run: true returns the planned request and sends nothing.'),
-        inputSchema: tool.input(z),
+        inputSchema: inputSchema(z, tool),
         // A write's answer may be its dry run ({dry_run, requests}): its keys are then all optional.
         outputSchema: z.looseObject(tool.access === 'read' ? tool.output(z) : Object.fromEntries(Object.entries(tool.output(z)).map(([k, v]) => [k, v.optional()]))),
         // Every tool calls the hosted API (openWorldHint): an answer is data from outside, not the server's own.

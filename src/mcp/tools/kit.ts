@@ -56,9 +56,22 @@ export interface ToolDef {
   /** Write tools: sending it twice does what sending it once does (MCP idempotentHint). */
   idempotent?: boolean;
   input(z: Z): Shape;
+  /** An argument the input does not name is refused (-32602), naming the allowed ones, never dropped. */
+  strictInput?: boolean;
   /** The answer's keys (the outputSchema is this, open to more keys). */
   output(z: Z): Shape;
   run(t: ToolEnv, a: ToolArgs): Promise<Rec>;
+}
+
+/** A tool's input as the server checks it: with strictInput, an unknown argument is an error naming the allowed ones. */
+export function inputSchema(z: Z, tool: ToolDef): Shape | ZodType {
+  const shape = tool.input(z);
+  if (!tool.strictInput) return shape;
+  const allowed = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (iss: { code?: string; keys?: string[] }) =>
+      iss.code === 'unrecognized_keys' ? `${tool.name} does not take ${(iss.keys ?? []).map((k) => JSON.stringify(k)).join(', ')}; its arguments are: ${allowed}` : undefined,
+  });
 }
 
 /** The longest a tool waits for a run: an MCP client gives up on a request after 60 s by default. */
