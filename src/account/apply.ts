@@ -128,7 +128,6 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: Spe
     reports.push(report);
     reportLine(ctx, step, report);
     const sid = step.item.id ?? (step.squid !== undefined ? ids.get(step.squid) : undefined);
-    // Remembered even when a later step fails: what the service stores now is what was sent.
     if (step.delivery && report.status === 'applied' && sid) remember(ctx, applied, sid, step.delivery);
     if (step.schedule && report.status === 'applied' && sid) deferred.push({ step, report, id: sid });
   }
@@ -136,7 +135,10 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: Spe
   return reports;
 }
 
-/** What was sent to a channel, kept for the next plan; a state file that cannot be written is said, never fatal. */
+/**
+ * What was sent to a channel, kept for the next plan at once (a later step may fail: what the service stores now is
+ * what was sent); a state file that cannot be written is said, never fatal.
+ */
 function remember(ctx: Ctx, applied: AppliedState | undefined, id: string, body: DeliveryBody): void {
   if (!applied) return;
   applied.remember(id, body);

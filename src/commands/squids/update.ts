@@ -78,26 +78,7 @@ export default defineVerb({
     'sq squids update "Tech influencers" --account demo_scraper --account 7c2d9e4f',
   ],
   async run(ctx, [ref], opts) {
-    const body: Record<string, unknown> = {};
-    if (opts.name !== undefined) body.name = nameFlag('--name', opts.name);
-    if (opts.concurrency !== undefined) body.concurrency = intFlag('--concurrency', opts.concurrency, 1, 20);
-    const pairs = opts.param ?? [];
-    if (pairs.length) body.params = parseParams(pairs);
-    if (typeof opts.schedule === 'string') body.cron_expression = cronFlag(opts.schedule);
-    else if (opts.schedule === false) {
-      if (opts.timezone !== undefined) throw new UsageError('--timezone and --no-schedule cannot be used together');
-      body.cron_expression = null;
-    }
-    if (opts.timezone !== undefined) body.timezone = timezoneFlag(opts.timezone);
-    if (opts.toComplete !== undefined) body.to_complete = opts.toComplete;
-    if (opts.lineBreaks !== undefined) body.no_line_breaks = !opts.lineBreaks;
-    if (opts.exportUniqueResults !== undefined) body.export_unique_results = opts.exportUniqueResults;
-    if (opts.runNotify !== undefined) {
-      const when = enumFlag('--run-notify', opts.runNotify, ['on_success', 'on_error', 'none'] as const);
-      body.run_notify = when === 'none' ? null : when;
-    }
-    exclusive(opts, [['--active', '--inactive']]);
-    if (opts.active || opts.inactive) body.is_active = !!opts.active;
+    const body = settingsBody(opts);
     const refs = (flag: string, v: string[] | undefined) => (v ?? []).map((a) => nonEmpty(flag, a).trim());
     const accounts = refs('--account', opts.account);
     const adds = refs('--add-account', opts.addAccount);
@@ -160,6 +141,45 @@ export default defineVerb({
     await ctx.out.record(s, { title: `Squid ${String(s?.name ?? id)}`, columns: SQUID_DETAIL_COLUMNS });
   },
 });
+
+interface SettingsFlags {
+  name?: string;
+  concurrency?: string;
+  param?: string[];
+  schedule?: string | boolean;
+  timezone?: string;
+  toComplete?: boolean;
+  lineBreaks?: boolean;
+  exportUniqueResults?: boolean;
+  runNotify?: string;
+  active?: boolean;
+  inactive?: boolean;
+}
+
+/** The update body of the squid's own settings (accounts aside), each flag checked: exit 2 before any request. */
+function settingsBody(opts: SettingsFlags): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (opts.name !== undefined) body.name = nameFlag('--name', opts.name);
+  if (opts.concurrency !== undefined) body.concurrency = intFlag('--concurrency', opts.concurrency, 1, 20);
+  const pairs = opts.param ?? [];
+  if (pairs.length) body.params = parseParams(pairs);
+  if (typeof opts.schedule === 'string') body.cron_expression = cronFlag(opts.schedule);
+  else if (opts.schedule === false) {
+    if (opts.timezone !== undefined) throw new UsageError('--timezone and --no-schedule cannot be used together');
+    body.cron_expression = null;
+  }
+  if (opts.timezone !== undefined) body.timezone = timezoneFlag(opts.timezone);
+  if (opts.toComplete !== undefined) body.to_complete = opts.toComplete;
+  if (opts.lineBreaks !== undefined) body.no_line_breaks = !opts.lineBreaks;
+  if (opts.exportUniqueResults !== undefined) body.export_unique_results = opts.exportUniqueResults;
+  if (opts.runNotify !== undefined) {
+    const when = enumFlag('--run-notify', opts.runNotify, ['on_success', 'on_error', 'none'] as const);
+    body.run_notify = when === 'none' ? null : when;
+  }
+  exclusive(opts, [['--active', '--inactive']]);
+  if (opts.active || opts.inactive) body.is_active = !!opts.active;
+  return body;
+}
 
 /** A typo in a --param key would be stored silently: checked against what the squid's crawler declares. Returns the squid read. */
 async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], squid: Squid, params: Record<string, unknown>): Promise<Squid> {
