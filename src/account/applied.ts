@@ -57,6 +57,8 @@ export class AppliedState {
     readonly file: string,
     origin: string,
     token: string,
+    /** Makes the profile directory the file goes in (never a missing home directory); throws when it cannot. */
+    private readonly makeDir: () => void = () => undefined,
   ) {
     this.key = token;
     this.account = `${origin} ${this.hash('account', token).slice(0, 16)}`;
@@ -106,6 +108,7 @@ export class AppliedState {
   /** Writes the file (0600, atomically), re-reading it first so another profile's or account's entries are kept. */
   save(): void {
     if (!this.dirty) return;
+    this.makeDir();
     const all = readStore(this.file);
     all[this.account] = this.data;
     writeWhole(this.file, `${JSON.stringify({ version: 1, accounts: all }, null, 1)}\n`);
@@ -140,7 +143,7 @@ function readStore(file: string): Record<string, Store> {
 export async function appliedState(ctx: Ctx): Promise<AppliedState> {
   const store = await ctx.config();
   const auth = resolveAuth(ctx.globals, ctx.env, store);
-  return new AppliedState(appliedFile(store.dir, auth.profile), new URL(auth.baseUrl).origin, auth.token ?? '');
+  return new AppliedState(appliedFile(store.dir, auth.profile), new URL(auth.baseUrl).origin, auth.token ?? '', () => store.makeDir());
 }
 
 export function appliedFile(configDir: string, profile: string): string {
