@@ -67,6 +67,19 @@ describe('sq squids update: a flag for every documented update field', () => {
     expect(await emu.requests()).toEqual([]);
   });
 
+  it('--active on a scheduled squid turns its schedule on: estimated and capped before the write (exit 9, still inactive)', async () => {
+    emu.expectWrites('POST /v1/squids/*');
+    const id = emu.squidId('Paris restaurants');
+    await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { is_active: false, cron_expression: '0 9 * * 1', timezone: 'UTC' } });
+    const r = await sq(['squids', 'update', id, '--active', '--max-credits', '0.0001'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(9);
+    expect(r.stderr).toMatch(/estimate/i);
+    expect((await emu.api(`/v1/squids/${id}`)).is_active).toBe(false);
+    const ok = await sq(['squids', 'update', id, '--active', '--max-credits', '100000'], { env: emu.env() });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((await emu.api(`/v1/squids/${id}`)).is_active).toBe(true);
+  });
+
   it('applied for real: the squid record has them', async () => {
     emu.expectWrites('POST /v1/squids/*');
     const id = emu.squidId('Paris restaurants');
