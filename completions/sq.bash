@@ -173,7 +173,7 @@ _sq_opts() {
     'doctor') echo '--strict' ;;
     'help') echo '--man' ;;
   esac
-  echo '--profile --base-url --insecure-http --json --format --fields --jq --template --full-ids --absolute-times --csv-safe --no-color -q --quiet -v --verbose -y --yes --no-input --dry-run --show-secrets -h --help'
+  echo '--profile --base-url --insecure-http --json --format --fields --jq --template --full-ids --wide --absolute-times --csv-safe --no-color -q --quiet -v --verbose -y --yes --no-input --dry-run --show-secrets -h --help'
 }
 
 # Options at a command path that take a value (so the walk can skip the value).

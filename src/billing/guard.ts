@@ -55,7 +55,7 @@ function onTerminal(ctx: Ctx): boolean {
 
 /**
  * Call just before the request that starts a run of `squidId`. Returns the estimate with the account's side when
- * it was read (null when neither a cap nor a terminal asked for it, or a cap alone was enough); throws OverBudgetError (exit 9), CancelledError (a "no", exit 1) or
+ * it was read (null when neither a cap nor a terminal asked for it, or a cap alone was enough); throws OverBudgetError (exit 9), CancelledError (a "no", exit 11) or
  * the UsageError naming --yes (exit 2) instead of letting the run start.
  */
 export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef = squidId): Promise<SpendContext | null> {
@@ -86,7 +86,7 @@ const RUN_WORDS: GuardWords = { what: 'the run', notDone: 'no run was started', 
 
 /**
  * The cap and the question before something that spends (a run now, or runs later: a schedule, a chain): the
- * estimate of one run of `squidId` against the policy. Throws OverBudgetError (exit 9), CancelledError (exit 1) or
+ * estimate of one run of `squidId` against the policy. Throws OverBudgetError (exit 9), CancelledError (exit 11) or
  * the UsageError naming --yes (exit 2) so that the caller sends nothing.
  */
 export async function guardCost(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef: string, words: GuardWords): Promise<GuardResult> {

@@ -205,8 +205,10 @@ export async function callTool(s: Shared, tool: ToolDef, args: ToolArgs, signal:
   } catch (e) {
     if (!(e instanceof ToolError)) throw e;
     // No structuredContent: a client checks it against the tool's outputSchema even on an error. request_state, when a
-    // write's fate is unknown or it was certainly not sent, is the text's last line.
-    const text = errorText(e.code, e.message, [...e.details, ...(e.requestState ? [`request_state: ${e.requestState}`] : [])]);
+    // write's fate is unknown or it was certainly not sent, is the text's last line. The CLI's flags are named as the
+    // tool's arguments the agent gave (--param → "params").
+    const name = argNames(tool, s.sdk);
+    const text = errorText(e.code, name(e.message), [...e.details.map(name), ...(e.requestState ? [`request_state: ${e.requestState}`] : [])]);
     return { isError: true, content: [{ type: 'text', text }] };
   }
 }
@@ -238,4 +240,20 @@ export async function drain(s: Shared): Promise<void> {
   await settled(300);
   // Let the answers of the cancelled calls reach the transport.
   await tick();
+}
+
+/** The CLI's flags that are not their argument's name with - for _ (sq's --param is the tool's params). */
+const FLAG_ARGS: Record<string, string> = { '--param': 'params', '--timeout': 'wait_seconds', '--file': 'tasks' };
+
+/** A message with each CLI flag the tool has an argument for named as that argument: `--password-env` → "password_env". */
+export function argNames(tool: ToolDef, sdk: Pick<Sdk, 'z'>): (text: string) => string {
+  let args: Set<string> | undefined;
+  const named = (text: string) =>
+    text.replace(/(?<![\w-])--([a-z][a-z-]*)/g, (whole, flag: string) => {
+      args ??= new Set(Object.keys(tool.input(sdk.z as never)));
+      const arg = [FLAG_ARGS[`--${flag}`], flag.replace(/-/g, '_')].find((a) => a !== undefined && args!.has(a));
+      return arg === undefined ? whole : `"${arg}"`;
+    });
+  // A command line quoted in `backticks` is a command to type: left whole.
+  return (text) => text.split(/(`[^`]*`)/).map((part, i) => (i % 2 ? part : named(part))).join('');
 }

@@ -172,7 +172,26 @@ export const prefixSquid = (z: Z) => z.string().min(1).optional().describe('look
 export const dryRun = (z: Z) => z.boolean().optional().describe('return the planned request(s), send nothing');
 export const activeArg = (z: Z) => z.boolean().optional().describe('false keeps the configuration but disables it (default true)');
 export const active = (a: ToolArgs) => (a.active === false ? ['--inactive'] : a.active === true ? ['--active'] : []);
-export const waitArg = (z: Z) => z.number().int().min(1).max(MAX_WAIT_S).optional().describe(`wait at most this many seconds (at most ${MAX_WAIT_S}); past it the answer is the run as it stands with still_running: true: call runs_wait again`);
+export const waitArg = (z: Z) =>
+  z.number().int().min(1).optional().describe(`wait at most this many seconds; more than ${MAX_WAIT_S} is capped at ${MAX_WAIT_S} (a note says so). Past it the answer is the run as it stands with still_running: true: call runs_wait again`);
+/** wait_seconds as waited: at most MAX_WAIT_S, and the note that says it was capped. */
+export function waitOf(a: ToolArgs): { seconds: number | undefined; note?: string } {
+  const asked = typeof a.wait_seconds === 'number' ? a.wait_seconds : undefined;
+  if (asked === undefined || asked <= MAX_WAIT_S) return { seconds: asked };
+  return { seconds: MAX_WAIT_S, note: `wait_seconds ${asked} was capped at ${MAX_WAIT_S} (a client gives up on a call after 60 s): if still_running, call runs_wait again` };
+}
+/** The input of a task: a value (sent as `key`, default url) or an object of the inputs of one task-input group. */
+export const taskArg = (z: Z) => z.union([z.string().min(1), z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))]);
+/** `tasks add` for values and objects: values as arguments, objects (a multi-field task) as the JSON --file on stdin. */
+export function taskVerb(squid: string, tasks: unknown[], key: unknown): { argv: string[]; stdin?: string } {
+  if (tasks.every((x) => typeof x === 'string')) return { argv: ['tasks', 'add', ...flags({ '--squid': squid, '--key': key }), '--', ...(tasks as string[])] };
+  const k = typeof key === 'string' ? key : 'url';
+  const objects = tasks.map((x) => (typeof x === 'string' ? { [k]: x } : x));
+  return { argv: ['tasks', 'add', `--squid=${squid}`, '--file=-'], stdin: JSON.stringify(objects) };
+}
+/** What every delivery tool says: it takes effect for runs that end after it is set; a finished run goes by results_url. */
+export const LATER_RUNS =
+  ' It applies to runs that END AFTER it is set: a run already finished is never sent; to hand one over, give the user its results_url.';
 export const paramsArg = (z: Z) =>
   z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional().describe('squid-level inputs, e.g. {"max_results": 100, "functions.extract_emails_from_website": false}');
 export const paramFlags = (a: ToolArgs) =>
