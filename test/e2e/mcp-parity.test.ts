@@ -68,7 +68,8 @@ describe('squids_update', () => {
     const over = await refusal(a.call('squids_update', { squid: id, schedule: '0 9 * * 1', confirm: true }));
     expect(over).toMatch(/exit 9|over budget|above/i);
     const bad = await refusal(a.call('squids_update', { squid: id, schedule: 'every monday', confirm: true }));
-    expect(bad).toContain('--schedule');
+    expect(bad).toMatch(/exit 2/);
+    expect(bad).toContain('schedule');
     expect((await emu.requests('POST')).filter((r) => r.path.startsWith('/v1/squids/'))).toEqual([]);
   });
 
