@@ -130,7 +130,7 @@ _sq_opts() {
     'squids list') echo '--name --limit --page --all --slurp' ;;
     'squids get') echo '--web' ;;
     'squids create') echo '--crawler --name --account' ;;
-    'squids update') echo '--name --concurrency --param --schedule --timezone --no-schedule --to-complete --no-to-complete --line-breaks --no-line-breaks --add-account --remove-account --account --no-accounts --max-credits' ;;
+    'squids update') echo '--name --concurrency --param --schedule --timezone --no-schedule --to-complete --no-to-complete --line-breaks --no-line-breaks --export-unique-results --no-export-unique-results --run-notify --active --inactive --add-account --remove-account --account --no-accounts --max-credits' ;;
     'squids activate') echo '--max-credits' ;;
     'squids empty') echo '--type' ;;
     'squids credits') echo '--limit --page --all --slurp' ;;
@@ -164,14 +164,15 @@ _sq_opts() {
     'delivery s3') echo '--squid --bucket --target-path --access-key-env --secret-key-env --active --inactive' ;;
     'delivery test') echo '--host --port --username --directory --password-stdin --password-env --url --email --squid' ;;
     'delivery show') echo '--squid' ;;
-    'delivery apply') echo '-f --file --force' ;;
+    'delivery apply') echo '-f --file --force --assume-unchanged' ;;
     'billing auto-reset') echo '--enable --disable --threshold --max-resets --web' ;;
-    'plan') echo '-f --file --detailed-exitcode' ;;
-    'apply') echo '-f --file --max-credits' ;;
+    'plan') echo '-f --file --detailed-exitcode --assume-unchanged' ;;
+    'apply') echo '-f --file --max-credits --assume-unchanged' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input --paginate -H --header -i --include' ;;
     'mcp') echo '--allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env' ;;
     'emulator start') echo '--host --port --seed --clock --time-scale --free-plan --rate-limits --state' ;;
+    'doctor') echo '--strict' ;;
     'help') echo '--man' ;;
   esac
   echo '--profile --base-url --insecure-http --json --format --fields --jq --template --full-ids --wide --absolute-times --csv-safe --no-color -q --quiet -v --verbose -y --yes --no-input --dry-run --show-secrets -h --help'
@@ -184,7 +185,7 @@ _sq_vopts() {
     'crawlers list') echo '--search --limit --page' ;;
     'squids list') echo '--name --limit --page' ;;
     'squids create') echo '--crawler --name --account' ;;
-    'squids update') echo '--name --concurrency --param --schedule --timezone --add-account --remove-account --account --max-credits' ;;
+    'squids update') echo '--name --concurrency --param --schedule --timezone --run-notify --add-account --remove-account --account --max-credits' ;;
     'squids activate') echo '--max-credits' ;;
     'squids empty') echo '--type' ;;
     'squids credits') echo '--limit --page' ;;
@@ -218,10 +219,10 @@ _sq_vopts() {
     'delivery s3') echo '--squid --bucket --target-path --access-key-env --secret-key-env' ;;
     'delivery test') echo '--host --port --username --directory --password-env --url --email --squid' ;;
     'delivery show') echo '--squid' ;;
-    'delivery apply') echo '-f --file' ;;
+    'delivery apply') echo '-f --file --assume-unchanged' ;;
     'billing auto-reset') echo '--threshold --max-resets' ;;
-    'plan') echo '-f --file' ;;
-    'apply') echo '-f --file --max-credits' ;;
+    'plan') echo '-f --file --assume-unchanged' ;;
+    'apply') echo '-f --file --max-credits --assume-unchanged' ;;
     'webhook listen') echo '--port --host --path --events --forward-to' ;;
     'api') echo '-X --method -f --raw-field -F --field --input -H --header' ;;
     'mcp') echo '--allow-writes --root --secret-env --confirm-above --max-message-bytes --http --token-env' ;;

@@ -18,7 +18,7 @@ function __sq_vopts
         case 'squids create'
             __sq_words --crawler --name --account
         case 'squids update'
-            __sq_words --name --concurrency --param --schedule --timezone --add-account --remove-account --account --max-credits
+            __sq_words --name --concurrency --param --schedule --timezone --run-notify --add-account --remove-account --account --max-credits
         case 'squids activate'
             __sq_words --max-credits
         case 'squids empty'
@@ -86,13 +86,13 @@ function __sq_vopts
         case 'delivery show'
             __sq_words --squid
         case 'delivery apply'
-            __sq_words -f --file
+            __sq_words -f --file --assume-unchanged
         case 'billing auto-reset'
             __sq_words --threshold --max-resets
         case 'plan'
-            __sq_words -f --file
+            __sq_words -f --file --assume-unchanged
         case 'apply'
-            __sq_words -f --file --max-credits
+            __sq_words -f --file --max-credits --assume-unchanged
         case 'webhook listen'
             __sq_words --port --host --path --events --forward-to
         case 'api'
@@ -546,6 +546,11 @@ complete -c sq -n '__sq_is \'squids update\'' -l to-complete -d 'each run contin
 complete -c sq -n '__sq_is \'squids update\'' -l no-to-complete -d 'each run starts over'
 complete -c sq -n '__sq_is \'squids update\'' -l line-breaks -d 'keep line breaks in exported cells'
 complete -c sq -n '__sq_is \'squids update\'' -l no-line-breaks -d 'strip line breaks from exported cells'
+complete -c sq -n '__sq_is \'squids update\'' -l export-unique-results -d 'exports keep one row per unique result (export_unique_results)'
+complete -c sq -n '__sq_is \'squids update\'' -l no-export-unique-results -d 'exports keep every row, duplicates too'
+complete -c sq -n '__sq_is \'squids update\'' -l run-notify -x -d 'e-mail a run\'s end: on_success, on_error or none (run_notify)'
+complete -c sq -n '__sq_is \'squids update\'' -l active -d 'let the squid run, on demand and on its schedule (is_active; a schedule then fires: see Spending)'
+complete -c sq -n '__sq_is \'squids update\'' -l inactive -d 'stop the squid from running (is_active false), as sq squids deactivate'
 complete -c sq -n '__sq_is \'squids update\'' -l add-account -x -a '(__sq_dynamic accounts)' -d 'link this account too, keeping the linked ones (repeatable)'
 complete -c sq -n '__sq_is \'squids update\'' -l remove-account -x -a '(__sq_dynamic accounts)' -d 'unlink this account, keeping the others (repeatable)'
 complete -c sq -n '__sq_is \'squids update\'' -l account -x -a '(__sq_dynamic accounts)' -d 'REPLACE the linked accounts with exactly these (repeatable)'
@@ -867,6 +872,7 @@ complete -c sq -n '__sq_is \'delivery show\'' -l squid -x -a '(__sq_dynamic squi
 # sq delivery apply
 complete -c sq -n '__sq_is \'delivery apply\'' -s f -l file -r -F -d 'the YAML or JSON file ("-" reads stdin)'
 complete -c sq -n '__sq_is \'delivery apply\'' -l force -d 'send every channel in the file even when it looks unchanged'
+complete -c sq -n '__sq_is \'delivery apply\'' -l assume-unchanged -x -d 'take this delivery field that cannot be read back as unchanged (FIELD or CHANNEL.FIELD, e.g. directory, webhook.events; repeatable, comma-separated)'
 
 # sq billing
 complete -c sq -n '__sq_sub \'billing\'' -a 'auto-reset' -d 'Show or set the automatic billing reset (renews the plan and charges the card when usage crosses a threshold)'
@@ -880,11 +886,13 @@ complete -c sq -n '__sq_is \'billing auto-reset\'' -l web -d 'open the page in t
 
 # sq plan
 complete -c sq -n '__sq_is \'plan\'' -s f -l file -r -F -d 'the account file, YAML or JSON ("-" reads stdin)'
-complete -c sq -n '__sq_is \'plan\'' -l detailed-exitcode -d 'exit 10 when there are changes to apply (0: none)'
+complete -c sq -n '__sq_is \'plan\'' -l detailed-exitcode -d 'exit 10 when apply would send something (0: nothing)'
+complete -c sq -n '__sq_is \'plan\'' -l assume-unchanged -x -d 'take this delivery field that cannot be read back as unchanged (FIELD or CHANNEL.FIELD, e.g. directory, webhook.events; repeatable, comma-separated)'
 
 # sq apply
 complete -c sq -n '__sq_is \'apply\'' -s f -l file -r -F -d 'the account file, YAML or JSON ("-" reads stdin)'
 complete -c sq -n '__sq_is \'apply\'' -l max-credits -x -d 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`'
+complete -c sq -n '__sq_is \'apply\'' -l assume-unchanged -x -d 'take this delivery field that cannot be read back as unchanged (FIELD or CHANNEL.FIELD, e.g. directory, webhook.events; repeatable, comma-separated)'
 
 # sq export
 
@@ -930,6 +938,7 @@ complete -c sq -n '__sq_is \'emulator start\'' -l rate-limits -x -d 'on, off, or
 complete -c sq -n '__sq_is \'emulator start\'' -l state -r -F -d 'keep state across restarts in this file (written atomically)'
 
 # sq doctor
+complete -c sq -n '__sq_is \'doctor\'' -l strict -d 'warnings fail too (exit 1): completion, Node.js end of life, updates, file modes, rate budget'
 
 # sq version
 

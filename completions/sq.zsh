@@ -270,7 +270,7 @@ _sq__squids__create() {
 }
 
 _sq__squids__update() {
-  _arguments -s -S : $_sq_globals '--name=[new name (at most 255 characters)]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '--schedule=[run on this 5-field cron schedule, e.g. "0 9 * * 1" (Mondays 09\:00)]:schedule: ' '--timezone=[IANA time zone of the schedule, e.g. Europe/Paris; sent as the zone list spells it (europe/paris\: Europe/Paris); an unknown name is exit 2 with the closest ones]:timezone: ' '--no-schedule[remove the schedule]' '--to-complete[each run continues where the last one stopped]' '--no-to-complete[each run starts over]' '--line-breaks[keep line breaks in exported cells]' '--no-line-breaks[strip line breaks from exported cells]' '*--add-account=[link this account too, keeping the linked ones (repeatable)]:add-account:{_sq_dynamic accounts}' '*--remove-account=[unlink this account, keeping the others (repeatable)]:remove-account:{_sq_dynamic accounts}' '*--account=[REPLACE the linked accounts with exactly these (repeatable)]:account:{_sq_dynamic accounts}' '--no-accounts[unlink every account]' '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: ' '1:squid:{_sq_dynamic squids}'
+  _arguments -s -S : $_sq_globals '--name=[new name (at most 255 characters)]:name: ' '--concurrency=[parallel workers, 1-20 (also capped by the crawler and plan)]:concurrency: ' '*--param=[set a squid parameter (repeatable)]:param: ' '--schedule=[run on this 5-field cron schedule, e.g. "0 9 * * 1" (Mondays 09\:00)]:schedule: ' '--timezone=[IANA time zone of the schedule, e.g. Europe/Paris; sent as the zone list spells it (europe/paris\: Europe/Paris); an unknown name is exit 2 with the closest ones]:timezone: ' '--no-schedule[remove the schedule]' '--to-complete[each run continues where the last one stopped]' '--no-to-complete[each run starts over]' '--line-breaks[keep line breaks in exported cells]' '--no-line-breaks[strip line breaks from exported cells]' '--export-unique-results[exports keep one row per unique result (export_unique_results)]' '--no-export-unique-results[exports keep every row, duplicates too]' '--run-notify=[e-mail a run'\''s end\: on_success, on_error or none (run_notify)]:run-notify: ' '--active[let the squid run, on demand and on its schedule (is_active; a schedule then fires\: see Spending)]' '--inactive[stop the squid from running (is_active false), as sq squids deactivate]' '*--add-account=[link this account too, keeping the linked ones (repeatable)]:add-account:{_sq_dynamic accounts}' '*--remove-account=[unlink this account, keeping the others (repeatable)]:remove-account:{_sq_dynamic accounts}' '*--account=[REPLACE the linked accounts with exactly these (repeatable)]:account:{_sq_dynamic accounts}' '--no-accounts[unlink every account]' '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: ' '1:squid:{_sq_dynamic squids}'
 }
 
 _sq__squids__activate() {
@@ -579,7 +579,7 @@ _sq__delivery__show() {
 }
 
 _sq__delivery__apply() {
-  _arguments -s -S : $_sq_globals '(-f --file)-f+[the YAML or JSON file ("-" reads stdin)]:f:_files' '(-f --file)--file=[the YAML or JSON file ("-" reads stdin)]:file:_files' '--force[send every channel in the file even when it looks unchanged]'
+  _arguments -s -S : $_sq_globals '(-f --file)-f+[the YAML or JSON file ("-" reads stdin)]:f:_files' '(-f --file)--file=[the YAML or JSON file ("-" reads stdin)]:file:_files' '--force[send every channel in the file even when it looks unchanged]' '*--assume-unchanged=[take this delivery field that cannot be read back as unchanged (FIELD or CHANNEL.FIELD, e.g. directory, webhook.events; repeatable, comma-separated)]:assume-unchanged: '
 }
 
 _sq__billing() {
@@ -603,11 +603,11 @@ _sq__billing__auto_reset() {
 }
 
 _sq__plan() {
-  _arguments -s -S : $_sq_globals '(-f --file)-f+[the account file, YAML or JSON ("-" reads stdin)]:f:_files' '(-f --file)--file=[the account file, YAML or JSON ("-" reads stdin)]:file:_files' '--detailed-exitcode[exit 10 when there are changes to apply (0\: none)]'
+  _arguments -s -S : $_sq_globals '(-f --file)-f+[the account file, YAML or JSON ("-" reads stdin)]:f:_files' '(-f --file)--file=[the account file, YAML or JSON ("-" reads stdin)]:file:_files' '--detailed-exitcode[exit 10 when apply would send something (0\: nothing)]' '*--assume-unchanged=[take this delivery field that cannot be read back as unchanged (FIELD or CHANNEL.FIELD, e.g. directory, webhook.events; repeatable, comma-separated)]:assume-unchanged: '
 }
 
 _sq__apply() {
-  _arguments -s -S : $_sq_globals '(-f --file)-f+[the account file, YAML or JSON ("-" reads stdin)]:f:_files' '(-f --file)--file=[the account file, YAML or JSON ("-" reads stdin)]:file:_files' '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: '
+  _arguments -s -S : $_sq_globals '(-f --file)-f+[the account file, YAML or JSON ("-" reads stdin)]:f:_files' '(-f --file)--file=[the account file, YAML or JSON ("-" reads stdin)]:file:_files' '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: ' '*--assume-unchanged=[take this delivery field that cannot be read back as unchanged (FIELD or CHANNEL.FIELD, e.g. directory, webhook.events; repeatable, comma-separated)]:assume-unchanged: '
 }
 
 _sq__export() {
@@ -663,7 +663,7 @@ _sq__emulator__start() {
 }
 
 _sq__doctor() {
-  _arguments -s -S : $_sq_globals
+  _arguments -s -S : $_sq_globals '--strict[warnings fail too (exit 1)\: completion, Node.js end of life, updates, file modes, rate budget]'
 }
 
 _sq__version() {

@@ -14,6 +14,8 @@ import { SQUIDS_PATH, squidPath, withLiveParams } from '../api/squids.js';
 import { unexpectedWriteAnswer } from '../api/http-errors.js';
 import type { Plan, Request, Step } from './diff.js';
 import { itemTitle, planText } from './render.js';
+import type { AppliedState } from './applied.js';
+import type { DeliveryBody } from '../api/delivery.js';
 import { asCodeDocument, shownRequests, type ItemOutcome } from './document.js';
 
 interface StepReport extends ItemOutcome {
@@ -53,7 +55,7 @@ async function confirmPlan(ctx: Ctx, steps: Step[]): Promise<void> {
 /** The error of a step a stop signal kept from being sent. */
 export const NOT_SENT_INTERRUPTED = 'not sent: interrupted';
 
-async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: SpendPolicy): Promise<StepReport[]> {
+async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: SpendPolicy, applied?: AppliedState): Promise<StepReport[]> {
   const ids = new Map<string, string>();
   const failedSquids = new Set<string>();
   const reports: StepReport[] = [];
@@ -128,6 +130,7 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: Spe
     reports.push(report);
     reportLine(ctx, step, report);
     const sid = step.item.id ?? (step.squid !== undefined ? ids.get(step.squid) : undefined);
+    if (step.delivery && report.status === 'applied' && sid) remember(ctx, applied, sid, step.delivery);
     if (step.schedule && report.status === 'applied' && sid) deferred.push({ step, report, id: sid });
   }
   await turnOn();
@@ -137,6 +140,20 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: Spe
 /** A chain that starts its target's runs: the cost, the cap and the question before it is written (as `squids chain set`). */
 async function guardChainStep(ctx: Ctx, http: HttpClient, chain: NonNullable<Step['chain']>, policy: SpendPolicy, squid: string): Promise<void> {
   await guardChain(ctx, await chainCost(http, chain), policy, `squid ${squid}`);
+}
+
+/**
+ * What was sent to a channel, kept for the next plan at once (a later step may fail: what the service stores now is
+ * what was sent); a state file that cannot be written is said, never fatal.
+ */
+function remember(ctx: Ctx, applied: AppliedState | undefined, id: string, body: DeliveryBody): void {
+  if (!applied) return;
+  applied.remember(id, body);
+  try {
+    applied.save();
+  } catch (err) {
+    ctx.out.warn(`could not keep what was applied in ${applied.file} (${(err as Error).message}): the next plan sends the fields the API does not read back again`);
+  }
 }
 
 async function send(http: HttpClient, r: Request): Promise<unknown> {
@@ -158,7 +175,14 @@ function reportLine(ctx: Ctx, step: Step, r: StepReport) {
  * for 0, 1 or N changes. Exit 0 when every item was applied, 8 when some failed, the error's own code when the only
  * item failed.
  */
-export async function runApply(ctx: Ctx, http: HttpClient, plan: Plan, steps: Step[], policy: SpendPolicy = { cap: null, capFrom: '', confirmAbove: 100 }): Promise<void> {
+export async function runApply(
+  ctx: Ctx,
+  http: HttpClient,
+  plan: Plan,
+  steps: Step[],
+  policy: SpendPolicy = { cap: null, capFrom: '', confirmAbove: 100 },
+  applied?: AppliedState,
+): Promise<void> {
   const json = ctx.out.spec.json === 'document';
   const mask = <T>(v: T): T => maskSecrets(v, ctx.globals.showSecrets, ctx.secrets()) as T;
   const shownPlan = planText(mask(plan)).trimEnd();
@@ -184,7 +208,7 @@ export async function runApply(ctx: Ctx, http: HttpClient, plan: Plan, steps: St
   // The plan before the question (and in a CI log before the writes), like `terraform apply`.
   ctx.out.info(shownPlan);
   await confirmPlan(ctx, steps);
-  const reports = await applySteps(ctx, http, steps, policy);
+  const reports = await applySteps(ctx, http, steps, policy, applied);
   if (json) await ctx.out.json(mask(asCodeDocument(plan, steps, reports)));
   const n = (st: string) => reports.filter((r) => r.status === st).length;
   const bad = reports.flatMap((r, i) => (r.status === 'applied' ? [] : [{ r, step: steps[i] }]));

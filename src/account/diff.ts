@@ -5,9 +5,10 @@ import { recordId } from '../api/resolve.js';
 import { SQUIDS_PATH, squidPath, withLiveParams } from '../api/squids.js';
 import { TASKS_PATH, taskBatches, taskPath } from '../api/tasks.js';
 import { DELIVERY_PATH, storedDelivery, storedEvents, type Channel, type DeliveryBody } from '../api/delivery.js';
-import { diffDelivery } from './delivery-diff.js';
+import { diffDelivery, type DiffContext } from './delivery-diff.js';
 import { RUN_EVENTS } from '../api/events.js';
 import { MASK } from '../lib/secrets.js';
+import { SECRET_FIELDS, type AppliedState } from './applied.js';
 import { located, pathOf, type Desired, type DesiredSquid } from './file.js';
 import type { Rec } from '../lib/guards.js';
 import type { Account, Crawler, Squid, Task } from '../api/records.js';
@@ -38,7 +39,6 @@ export interface Plan {
   not_compared: Uncompared[];
 }
 
-const SECRET_FIELDS = new Set(['password', 'aws_access_key', 'aws_secret_key']);
 const CHANNEL_KEY: Record<Channel, string | null> = { sftp: 'ftp_fields', webhook: 'webhook_fields', sheet: 'google_sheet_fields', s3: 's3_fields', email: null };
 
 function same(a: unknown, b: unknown): boolean {
@@ -223,18 +223,28 @@ function maskAsWritten(stored: unknown, written: string): unknown {
   return parts.map((p, i) => (i > 0 && m[i] ? MASK : '') + p).join('');
 }
 
-/** The plan of one channel. `written`: its URL as the file writes it, when that takes a \${NAME} (see maskAsWritten). */
-export function deliveryChanges(body: DeliveryBody, channel: Channel, record: Squid | null, written?: string): { changes: Change[]; unverified: string[]; create: boolean } {
+/**
+ * The plan of one channel. `written`: its URL as the file writes it, when that takes a \${NAME} (see maskAsWritten).
+ * `known`: what sq last applied and what --assume-unchanged says, for the fields the service does not read back.
+ */
+export function deliveryChanges(
+  body: DeliveryBody,
+  channel: Channel,
+  record: Squid | null,
+  written?: string,
+  known: DiffContext = {},
+): { changes: Change[]; unverified: string[]; unreadable: string[]; create: boolean } {
   const stored = storedDelivery(record ?? {});
   const key = CHANNEL_KEY[channel];
   const want = (key ? (body as Rec)[key] : body) as Rec;
   const have = (key ? (stored as unknown as Rec)[key] : { email: stored.email, notifications: stored.notifications }) as Rec | null;
-  const diff = diffDelivery(body, stored);
+  const diff = diffDelivery(body, stored, known);
   // A channel wanted inactive matches one the service reports not configured (is_active false, or null).
   const create = key !== null && !have && want.is_active !== false;
   const fields = create ? Object.keys(want).flatMap((f) => (f === 'events' ? RUN_EVENTS.map((e) => `events.${e}`) : [f])) : diff.fields;
   const events = have ? storedEvents(have) : null;
   const value = (obj: Rec | null, f: string, isHave: boolean): unknown => {
+    if (isHave && f in diff.from) return diff.from[f];
     if (!obj) return null;
     if (f.startsWith('events.')) return (isHave ? events : (obj.events as Rec))?.[f.slice(7) as never] ?? null;
     if (isHave && f === 'url' && written !== undefined) return maskAsWritten(obj[f] ?? null, written);
@@ -242,8 +252,11 @@ export function deliveryChanges(body: DeliveryBody, channel: Channel, record: Sq
   };
   const changes = fields
     .filter((f) => !(create && want[f] === undefined && !f.startsWith('events.')))
-    .map((f) => (SECRET_FIELDS.has(f) ? { field: f, from: create ? null : MASK, to: MASK } : { field: f, from: create ? null : value(have, f, true), to: value(want, f, false) }));
-  return { changes, unverified: create ? [] : diff.unverified, create };
+    .map((f) => {
+      const from = create || diff.unreadable.includes(f) ? null : SECRET_FIELDS.has(f) ? MASK : value(have, f, true);
+      return { field: f, from, to: SECRET_FIELDS.has(f) ? MASK : value(want, f, false) };
+    });
+  return { changes, unverified: create ? [] : diff.unverified, unreadable: create ? [] : diff.unreadable, create };
 }
 
 function refusesCrawlerChange(want: DesiredSquid, live: LiveSquid, crawlers: Crawler[]): void {
@@ -263,6 +276,10 @@ export interface PlanOptions {
   findOnly?: boolean;
   /** `sq delivery apply --force`: a channel that matches is sent anyway, as an update with no changes. */
   force?: boolean;
+  /** What sq last applied of the fields the service does not read back (absent: nothing remembered). */
+  applied?: AppliedState;
+  /** --assume-unchanged: whether a field of a channel that cannot be read back is taken as unchanged. */
+  assumed?: (channel: Channel, field: string) => boolean;
 }
 
 export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { plan: Plan; steps: Step[] } {
@@ -401,16 +418,27 @@ function tasksSteps(s: DesiredSquid, have: LiveSquid | null, who: string, id: st
 function channelSteps(s: DesiredSquid, have: LiveSquid | null, who: string, id: string | null, opts: PlanOptions, uncompared: Uncompared[]): Step[] {
   const steps: Step[] = [];
   for (const ch of s.channels) {
-    const d = deliveryChanges(ch.body, ch.channel, have?.record ?? null, ch.written);
+    const known: DiffContext = { memory: id ? opts.applied?.memory(id, ch.channel) : undefined, assumed: (f) => opts.assumed?.(ch.channel, f) ?? false };
+    const d = deliveryChanges(ch.body, ch.channel, have?.record ?? null, ch.written, known);
     const notCompared = [...d.unverified, ...ch.missing.map((m) => `${m.path.split('.').pop()} (\${${m.name}} is not set)`)];
     if (!d.create && d.changes.length === 0 && !opts.force) {
       if (notCompared.length) uncompared.push({ kind: 'delivery', squid: who, id, channel: ch.channel, not_compared: notCompared });
       continue;
     }
     steps.push({
-      item: { kind: 'delivery', action: d.create ? 'create' : 'update', squid: who, id, channel: ch.channel, changes: d.changes, ...(notCompared.length ? { not_compared: notCompared } : {}) },
+      item: {
+        kind: 'delivery',
+        action: d.create ? 'create' : 'update',
+        squid: who,
+        id,
+        channel: ch.channel,
+        changes: d.changes,
+        ...(notCompared.length ? { not_compared: notCompared } : {}),
+        ...(d.unreadable.length ? { unreadable: d.unreadable } : {}),
+      },
       squid: s.ref,
       missing: ch.missing.map((m) => m.name),
+      delivery: ch.body,
       requests: (sid) => [{ method: 'POST', path: DELIVERY_PATH, query: { squid: sid }, body: ch.body }],
     });
   }

@@ -19,7 +19,11 @@ const itemSchema = z.strictObject({
   changes: d(z.array(change), 'field by field: from (null on create) and to; secrets are ********'),
   add: d(z.array(z.unknown()), 'tasks to add (a URL, or the parameters)'),
   delete: d(z.array(z.strictObject({ id: z.string(), value: z.unknown() })), 'tasks to delete (prune: true)'),
-  not_compared: d(z.array(z.string()), 'secrets of this item that could not be compared'),
+  not_compared: d(z.array(z.string()), 'fields of this item not compared: their ${ENV} is not set, or --assume-unchanged names them'),
+  unreadable: d(
+    z.array(z.string()),
+    'delivery: fields the API does not read back and sq never applied here (see `sq plan --help`): sent as the file has them',
+  ),
   fires_now: d(z.nullable(z.boolean()), 'billing: a reset (and a charge) fires as soon as this is saved; null otherwise'),
   needs_yes: d(z.nullable(z.string()), 'why apply asks before this item (a deletion, a billing change that can charge more); null when it does not'),
   scheduled_run: d(
@@ -100,6 +104,7 @@ function item(step: Step, outcome?: ItemOutcome): AsCodeItem {
     add: i.add ?? [],
     delete: i.delete ?? [],
     not_compared: i.not_compared ?? [],
+    unreadable: i.unreadable ?? [],
     fires_now: i.fires_now ?? null,
     needs_yes: step.confirm ?? null,
     scheduled_run: i.scheduled_run ?? null,

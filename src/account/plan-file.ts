@@ -12,6 +12,9 @@ import { getEstimate } from '../api/estimate.js';
 import { ApiError } from '../errors.js';
 import { fmtCredits } from '../billing/describe.js';
 import { describeCron, nextRun, parseCron } from '../api/cron.js';
+import { UsageError } from '../errors.js';
+import { appliedState, type AppliedState } from './applied.js';
+import type { Channel } from '../api/delivery.js';
 
 export const FILE_HELP = `The file (YAML or JSON; a \`sq delivery apply\` file is one too):
 
@@ -40,23 +43,65 @@ Only what the file names is managed: a field left out is left as it is. params a
 
 export const FILE_OPTION = { flags: '-f, --file <file>', description: 'the account file, YAML or JSON ("-" reads stdin)' } as const satisfies OptionSpec;
 
+/** Delivery fields by channel, as the plan names them. */
+const DELIVERY_FIELDS: Record<Channel, string[]> = {
+  sftp: ['host', 'port', 'username', 'password', 'directory', 'is_active'],
+  webhook: ['url', 'is_active', 'retry', 'events'],
+  sheet: ['url', 'append', 'is_active'],
+  s3: ['bucket', 'target_path', 'is_active', 'aws_access_key', 'aws_secret_key'],
+  email: ['email', 'notifications'],
+};
+
+export const ASSUME_OPTION = {
+  flags: '--assume-unchanged <field>',
+  description: 'take this delivery field that cannot be read back as unchanged (FIELD or CHANNEL.FIELD, e.g. directory, webhook.events; repeatable, comma-separated)',
+  repeatable: true,
+} as const satisfies OptionSpec;
+
+export const STATE_HELP =
+  'Fields the API does not read back (SFTP username, directory and password, a webhook\'s events and retry, S3 target_path ' +
+  'and keys) are never assumed equal: they are compared with what sq last applied, kept per profile and account in ' +
+  '<config dir>/applied/<profile>.json (next to the profile file, 0600, written atomically; secrets only as a hash ' +
+  'keyed with the API key). A field that differs from it is a change; a field sq never applied there is shown as ' +
+  '"cannot be read back: will be sent" and is a change too (it is sent), unless --assume-unchanged FIELD names it ' +
+  '(then it is listed as not compared). Deleting the file (or a new runner, a new key) forgets it: the next apply sends ' +
+  'each such field once and remembers again. A change made outside sq (the dashboard) to such a field is not seen.';
+
+/** --assume-unchanged: each name checked (exit 2 naming the allowed ones), then a test of a channel's field. */
+export function assumedFields(list: string[] | undefined): (channel: Channel, field: string) => boolean {
+  const names = (list ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const all = new Set(Object.values(DELIVERY_FIELDS).flat());
+  for (const n of names) {
+    const [a, b] = n.includes('.') ? [n.slice(0, n.indexOf('.')), n.slice(n.indexOf('.') + 1)] : [undefined, n];
+    const ok = a === undefined ? all.has(b) : (DELIVERY_FIELDS[a as Channel] ?? []).includes(b);
+    if (!ok) {
+      const allowed = Object.entries(DELIVERY_FIELDS).map(([c, f]) => `${c}: ${f.join(', ')}`).join('; ');
+      throw new UsageError(`--assume-unchanged: unknown field ${JSON.stringify(n)}; allowed: FIELD or CHANNEL.FIELD with ${allowed}`);
+    }
+  }
+  const base = (f: string) => (f.startsWith('events.') ? 'events' : f);
+  return (channel, field) => names.some((n) => n === base(field) || n === `${channel}.${base(field)}`);
+}
+
 /**
  * The file of -f, read and checked (its ${ENV} values registered as secrets), and the plan against the live account.
  * `limit` refuses what a narrower verb does not manage (sq delivery apply), before any request.
  */
 export async function planOfFile(
   ctx: Ctx,
-  opts: { file?: string },
+  opts: { file?: string; assumeUnchanged?: string[] },
   scope: PlanOptions & { limit?: (want: Desired) => void; allowMissingSecrets?: boolean } = {},
-): Promise<ReturnType<typeof makePlan>> {
+): Promise<ReturnType<typeof makePlan> & { applied: AppliedState }> {
   const file = required('--file', opts.file, 'the account file (YAML or JSON; "-" for stdin)');
+  const assumed = assumedFields(opts.assumeUnchanged);
   const want = await loadAccountFile(ctx, file, { allowMissingSecrets: scope.allowMissingSecrets ?? true });
   scope.limit?.(want);
   const http = await ctx.http();
   const live = await readLive(http, want, (w) => ctx.out.warn(w));
-  const made = makePlan(want, live, scope);
+  const applied = scope.applied ?? (await appliedState(ctx));
+  const made = makePlan(want, live, { ...scope, applied, assumed });
   await costSchedules(http, made.steps, live, want, ctx.now());
-  return made;
+  return { ...made, applied };
 }
 
 /**

@@ -33,12 +33,15 @@ export function planText(plan: Plan): string {
   const unchecked = uncomparedLines(plan.not_compared);
   if (plan.items.length === 0) {
     if (unchecked.length === 0) return 'No changes: the account matches the file.\n';
-    return `No changes to apply, but some fields could not be compared (the service does not answer them):\n${unchecked.join('\n')}\n`;
+    return `No changes to apply, but some fields were not compared (their variable is not set, or --assume-unchanged):\n${unchecked.join('\n')}\n`;
   }
   const lines: string[] = [];
   for (const i of plan.items) {
     lines.push(`${SIGN[i.action]} ${itemTitle(i)}`);
-    for (const c of i.changes) lines.push(i.action === 'create' ? `    ${c.field}: ${show(c.to)}` : `    ${c.field}: ${show(c.from)} → ${show(c.to)}`);
+    for (const c of i.changes) {
+      if (i.unreadable?.includes(c.field)) lines.push(`    ${c.field}: cannot be read back: will be sent (${show(c.to)})`);
+      else lines.push(i.action === 'create' ? `    ${c.field}: ${show(c.to)}` : `    ${c.field}: ${show(c.from)} → ${show(c.to)}`);
+    }
     for (const t of i.add ?? []) lines.push(`    + ${show(t)}`);
     for (const t of i.delete ?? []) lines.push(`    - ${show(t.value)} (${t.id})`);
     for (const n of i.not_compared ?? []) lines.push(`    ${n}: not compared`);

@@ -1,6 +1,6 @@
 // What a plan is made of: the items it reports and the steps apply runs (diff.ts builds them; chain.ts adds the
 // chain's). A leaf module, so the step builders do not import each other.
-import type { Channel } from '../api/delivery.js';
+import type { Channel, DeliveryBody } from '../api/delivery.js';
 
 export interface Change {
   field: string;
@@ -20,8 +20,10 @@ export interface PlanItem {
   /** Tasks: the values to add and the tasks to delete (prune). */
   add?: unknown[];
   delete?: { id: string; value: unknown }[];
-  /** Secrets that could not be compared (the service does not return them, or their variable is not set). */
+  /** Fields not compared: their variable is not set, or --assume-unchanged names them. */
   not_compared?: string[];
+  /** Delivery: fields the service does not read back and sq never applied here; sent as the file has them. */
+  unreadable?: string[];
   /** Billing: usage is above the new threshold, so a reset (and a charge) fires as soon as it is saved. */
   fires_now?: boolean;
   /** Squids: the schedule this item turns on (the platform then starts runs, each charged) and what one run costs. */
@@ -53,6 +55,8 @@ export interface Step {
   /** The file key of the squid whose id the requests need (filled in by a create earlier in the same apply). */
   squid?: string;
   requests(id: string): Request[];
+  /** Delivery: the body sent, remembered once applied (src/account/applied.ts). */
+  delivery?: DeliveryBody;
   /** Environment variables this step needs but that are not set. */
   missing: string[];
   /** Whether this step can charge the card (billing) or deletes something: apply asks first. */

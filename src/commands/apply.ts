@@ -1,6 +1,6 @@
 import { defineVerb } from '../cli/command.js';
 import { runApply } from '../account/apply.js';
-import { FILE_HELP, FILE_OPTION, JSON_HELP, planOfFile } from '../account/plan-file.js';
+import { ASSUME_OPTION, FILE_HELP, FILE_OPTION, JSON_HELP, planOfFile, STATE_HELP } from '../account/plan-file.js';
 import { MAX_CREDITS_OPTION, spendPolicy } from '../billing/guard.js';
 
 export default defineVerb({
@@ -31,12 +31,14 @@ export default defineVerb({
     'y/N first (--yes skips it); off a terminal, one that would set off an Auto Billing Reset needs --yes (exit 9). A ' +
     'chain that starts its target\'s runs by itself (autostart) is held to the same cap and question before it is ' +
     'written, as `sq squids chain set` holds it. The squid\'s other changes are applied either way.\n\n' +
+    STATE_HELP +
+    '\n\n' +
     FILE_HELP,
-  options: [FILE_OPTION, MAX_CREDITS_OPTION],
+  options: [FILE_OPTION, MAX_CREDITS_OPTION, ASSUME_OPTION],
   examples: ['SFTP_PASSWORD=... sq apply -f sq.yaml --yes', 'sq apply -f sq.yaml --dry-run', 'sq apply -f sq.yaml --json --yes | jq .summary'],
   async run(ctx, _args, opts) {
     const policy = await spendPolicy(ctx, opts.maxCredits);
-    const { plan, steps } = await planOfFile(ctx, opts);
-    await runApply(ctx, await ctx.http(), plan, steps, policy);
+    const { plan, steps, applied } = await planOfFile(ctx, opts);
+    await runApply(ctx, await ctx.http(), plan, steps, policy, applied);
   },
 });

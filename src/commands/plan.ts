@@ -3,7 +3,7 @@ import { maskSecrets } from '../lib/secrets.js';
 import { ExitCode } from '../errors.js';
 import { planText } from '../account/render.js';
 import { asCodeDocument } from '../account/document.js';
-import { FILE_HELP, FILE_OPTION, JSON_HELP, planOfFile } from '../account/plan-file.js';
+import { ASSUME_OPTION, FILE_HELP, FILE_OPTION, JSON_HELP, planOfFile, STATE_HELP } from '../account/plan-file.js';
 
 export default defineVerb({
   name: 'plan',
@@ -14,16 +14,19 @@ export default defineVerb({
     'or change, tasks to add (or delete, with prune: true), delivery channels, the automatic billing reset. A squid ' +
     'the file makes active with a schedule starts runs, each charged: the plan shows the schedule, its next run and ' +
     'one run\'s estimate (scheduled_run). Secrets are masked. not_compared lists the delivery channels otherwise unchanged whose secrets (or a URL whose ' +
-    '${ENV} is not set) could not be compared: apply sends nothing for them. ' +
+    '${ENV} is not set) could not be compared, or whose fields --assume-unchanged names: apply sends nothing for them. ' +
     JSON_HELP +
+    '\n\n' +
+    STATE_HELP +
     '\n\n' +
     'Exit codes: 0 the plan was made (changes or not), 2 the file is invalid (every problem named by its path, ' +
     'before any request), 1/3/4/5 as for any command. With --detailed-exitcode (as `terraform plan ' +
-    '-detailed-exitcode`): 0 no change (even with secrets not compared), 10 changes to apply. Under `bash -e` or in a ' +
+    '-detailed-exitcode`): 0 no change, 10 whenever apply would send something (a field that cannot be read back ' +
+    'and that sq never applied included).  Under `bash -e` or in a ' +
     'CI step, write `sq plan -f sq.yaml --detailed-exitcode || [ $? -eq 10 ]` to go on when there are changes, or ' +
     'test `$?` after `set +e`.\n\n' +
     FILE_HELP,
-  options: [FILE_OPTION, { flags: '--detailed-exitcode', description: 'exit 10 when there are changes to apply (0: none)' }],
+  options: [FILE_OPTION, { flags: '--detailed-exitcode', description: 'exit 10 when apply would send something (0: nothing)' }, ASSUME_OPTION],
   examples: [
     'sq plan -f sq.yaml',
     'sq plan -f sq.yaml --json | jq .summary',

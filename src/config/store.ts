@@ -159,8 +159,11 @@ export class ProfileStore {
     });
   }
 
-  /** Lock, re-read, apply `change`, write atomically when it returns true, unlock. */
-  private async update(change: (d: ProfileData) => boolean, opts: { replaceCorrupt?: boolean } = {}): Promise<boolean> {
+  /**
+   * The profile directory, made (0700) when it is missing, for a file to be written there (the profiles, what sq
+   * applied): a home directory that does not exist is never made (SqError).
+   */
+  makeDir(): void {
     // Looked at only when something is to be written: a call that reads the profiles never needs it.
     const home = missingHome(this.env, this.dir);
     if (home !== undefined) {
@@ -172,6 +175,11 @@ export class ProfileStore {
     makeDirSync(this.dir);
     // mkdir's mode is ignored for an existing directory and masked by umask for a new one.
     chmodSync(this.dir, 0o700);
+  }
+
+  /** Lock, re-read, apply `change`, write atomically when it returns true, unlock. */
+  private async update(change: (d: ProfileData) => boolean, opts: { replaceCorrupt?: boolean } = {}): Promise<boolean> {
+    this.makeDir();
     const { default: Conf } = await importPackage<typeof import('conf')>('conf');
     // The lock only guards a write of a few milliseconds; if it was taken over anyway, the write stays atomic.
     return withFileLock(`${this.file}.lock`, () => this.locked(Conf, change, opts), { staleMs: STALE_MS, waitMs: LOCK_WAIT_MS }).catch((err: unknown) => {

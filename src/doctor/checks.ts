@@ -21,8 +21,11 @@ export const MAX_SKEW_MS = 30_000;
 /** How long the base URL probe waits for an answer. */
 const PROBE_MS = 5000;
 
-const pass = (name: string, detail: string): Check => ({ name, ok: true, detail, fix: null });
-const fail = (name: string, detail: string, fix: string): Check => ({ name, ok: false, detail, fix });
+const pass = (name: string, detail: string): Check => ({ name, ok: true, level: 'ok', detail, fix: null });
+/** sq cannot work here: exit 1. */
+const fail = (name: string, detail: string, fix: string): Check => ({ name, ok: false, level: 'fail', detail, fix });
+/** sq works, but this should be fixed: printed with its fix, exit 0 (1 with --strict). */
+const warn = (name: string, detail: string, fix: string): Check => ({ name, ok: false, level: 'warn', detail, fix });
 
 /**
  * Node.js release lines and the day each stops getting security fixes (nodejs.org/en/about/previous-releases).
@@ -48,7 +51,7 @@ export function nodeCheck(version: string, now: number): Check {
     return major < 18 ? fail('node', `Node.js ${v}: too old for sq (needs >= 20.18.1)`, 'install Node.js 24 (the current LTS line)') : pass('node', `Node.js ${v}`);
   }
   if (Date.parse(`${end}T23:59:59Z`) < now) {
-    return fail('node', `Node.js ${v}: the ${major}.x line reached its end of life on ${end} (no more security fixes)`, 'install Node.js 24 (the current LTS line), or use the standalone executable, which carries its own');
+    return warn('node', `Node.js ${v}: the ${major}.x line reached its end of life on ${end} (no more security fixes)`, 'install Node.js 24 (the current LTS line), or use the standalone executable, which carries its own');
   }
   return pass('node', `Node.js ${v} (the ${major}.x line is supported until ${end})`);
 }
@@ -87,12 +90,12 @@ export function permissionsCheck(store: ProfileStore): Check {
     fixes.push(`chmod 700 "${store.dir}"`);
   }
   const file = statSync(store.file, { throwIfNoEntry: false });
-  if (!file) return problems.length ? fail('permissions', problems.join('; '), fixes.join(' && ')) : pass('permissions', `${store.file}: none yet (written 0600 when a key is stored)`);
+  if (!file) return problems.length ? warn('permissions', problems.join('; '), fixes.join(' && ')) : pass('permissions', `${store.file}: none yet (written 0600 when a key is stored)`);
   if ((file.mode & 0o077) !== 0) {
     problems.push(`${store.file} is mode ${mode(file.mode)}: other users can read the API keys in it`);
     fixes.push(`chmod 600 "${store.file}"`);
   }
-  if (problems.length) return fail('permissions', problems.join('; '), fixes.join(' && '));
+  if (problems.length) return warn('permissions', problems.join('; '), fixes.join(' && '));
   return pass('permissions', `${store.file} is 0600, its directory 0700`);
 }
 
@@ -107,9 +110,12 @@ export interface Probe {
   at: number;
 }
 
-/** One plain GET of the base URL: is it reachable, is its TLS certificate valid; its Date for the clock check. */
+/**
+ * One GET /v1/me without the key: is the base URL reachable, is its TLS certificate valid, and is it the API (a JSON
+ * answer: 401 without a key, as the API's authentication answers); its Date for the clock check.
+ */
 export async function probeBaseUrl(ctx: Ctx, baseUrl: string): Promise<{ check: Check; probe: Probe | null }> {
-  const url = new URL(`${baseUrl}/v1/`);
+  const url = new URL(`${baseUrl}/v1/me`);
   // Loaded here, not at start: node:https brings TLS, which a command on a cached answer never needs.
   const { get } = await importPackage<typeof import('node:https')>(url.protocol === 'https:' ? 'node:https' : 'node:http');
   return new Promise((resolve) => {
@@ -121,7 +127,16 @@ export async function probeBaseUrl(ctx: Ctx, baseUrl: string): Promise<{ check: 
       res.resume();
       const date = typeof res.headers.date === 'string' ? Date.parse(res.headers.date) : Number.NaN;
       const tls = url.protocol === 'https:' ? ', TLS certificate valid' : ' (plain http)';
-      resolve({ check: pass('base_url', `${baseUrl} answered (HTTP ${res.statusCode})${tls}`), probe: { date: Number.isNaN(date) ? null : date, at: ctx.now() } });
+      const type = String(res.headers['content-type'] ?? 'no content type').split(';')[0];
+      const api = [200, 401, 403].includes(res.statusCode ?? 0) && type.includes('json');
+      const check = api
+        ? pass('base_url', `${baseUrl} is the API: GET /v1/me without a key answered HTTP ${res.statusCode} (${type})${tls}`)
+        : fail(
+            'base_url',
+            `${baseUrl} is not the API: GET /v1/me answered HTTP ${res.statusCode} (${type}), not the API's JSON 401 for a request without a key`,
+            'check the base URL (--base-url, SQ_BASE_URL or the profile): it is the origin of the API, e.g. https://api.lobstr.io',
+          );
+      resolve({ check, probe: { date: Number.isNaN(date) ? null : date, at: ctx.now() } });
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
@@ -152,7 +167,7 @@ export async function keyCheck(ctx: Ctx, store: ProfileStore, reachable: boolean
   const auth = resolveAuth(ctx.globals, ctx.env, store);
   const from = auth.tokenSource === 'env' ? 'SQ_TOKEN' : `profile "${auth.profile}"`;
   if (!auth.token) return fail('key', `no API key (SQ_TOKEN is unset and profile "${auth.profile}" has none)`, 'sq auth login, or set SQ_TOKEN');
-  if (!reachable) return fail('key', `a key from ${from}, not checked: the base URL did not answer`, 'fix base_url first');
+  if (!reachable) return fail('key', `a key from ${from}, not checked: the base URL is not the API, or did not answer`, 'fix base_url first');
   try {
     const http = await ctx.http();
     const me = await http.get<User | null>('/v1/me');
@@ -202,7 +217,7 @@ export function rateCheck(ctx: Ctx, store: ProfileStore): Check {
     parts.push(`${prefix} ${left}/${limit} per ${per}`);
   }
   const where = dir === undefined ? ' (no cache dir: this process only)' : '';
-  if (blocked.length) return fail('rate_budget', `${parts.join(', ')}${where}; exhausted: ${blocked.join(', ')}`, 'wait for the window to reset; parallel sq calls with this key share one budget');
+  if (blocked.length) return warn('rate_budget', `${parts.join(', ')}${where}; exhausted: ${blocked.join(', ')}`, 'wait for the window to reset; parallel sq calls with this key share one budget');
   return pass('rate_budget', `${parts.join(', ')}${where}`);
 }
 
@@ -211,7 +226,7 @@ export function completionCheck(env: Record<string, string | undefined>): Check 
   const shell = (env.SHELL ?? '').split('/').pop() ?? '';
   const home = env.HOME;
   if (!['bash', 'zsh', 'fish'].includes(shell)) return pass('completion', `not checked: the shell ${shell ? `"${shell}"` : '($SHELL unset)'} is not bash, zsh or fish`);
-  if (!home) return fail('completion', `not found: $HOME is unset`, `source <(sq completion ${shell})`);
+  if (!home) return warn('completion', `not found: $HOME is unset`, `source <(sq completion ${shell})`);
   const data = env.XDG_DATA_HOME || join(home, '.local/share');
   const config = env.XDG_CONFIG_HOME || join(home, '.config');
   const files: Record<string, string[]> = {
@@ -239,7 +254,7 @@ export function completionCheck(env: Record<string, string | undefined>): Check 
     zsh: `echo 'source <(sq completion zsh)' >> ${env.ZDOTDIR ? '$ZDOTDIR' : '~'}/.zshrc`,
     fish: 'sq completion fish > ~/.config/fish/completions/sq.fish',
   }[shell];
-  return fail('completion', `${shell}: not installed (no completion file, and no \`sq completion ${shell}\` in ${rcs[shell].join(' or ')})`, install!);
+  return warn('completion', `${shell}: not installed (no completion file, and no \`sq completion ${shell}\` in ${rcs[shell].join(' or ')})`, install!);
 }
 
 /** Is a newer sq published? Asked of the registry (1 s), never an error when it does not answer. */
@@ -247,7 +262,7 @@ export async function updateCheck(env: Record<string, string | undefined>): Prom
   // Held: sq doctor waits for this answer (1 s at most), and an unref'd request would let the process end first.
   const latest = await fetchLatest(env, undefined, { hold: true });
   if (latest === null) return pass('update', `sq ${VERSION}; the registry did not answer within 1 s (not checked)`);
-  if (isNewer(latest)) return fail('update', `sq ${VERSION}; ${latest} is available`, upgradeHint(latest));
+  if (isNewer(latest)) return warn('update', `sq ${VERSION}; ${latest} is available`, upgradeHint(latest));
   return pass('update', `sq ${VERSION} is the latest`);
 }
 

@@ -1,7 +1,7 @@
 // One MCP server with sq's tools and resources registered (stdio serves one; --http one per session).
 import { VERSION } from '../version.js';
 import { callTool, errorText, mcpVerbEnv, runVerb, type Shared, type ToolResult } from './calls.js';
-import { unknownArgument, type ToolArgs } from './tools/kit.js';
+import { inputSchema, unknownArgument, type ToolArgs } from './tools/kit.js';
 
 const INSTRUCTIONS =
   'sq acts on the user\'s lobstr.io account: it reads it, and with --allow-writes changes it and SPENDS CREDITS. ' +
@@ -30,7 +30,7 @@ export function buildServer(s: Shared) {
         title: tool.title,
         description: tool.description + (tool.access === 'read' ? '' : ' dry_run: true returns the planned request and sends nothing.'),
         // Strict: an argument the tool does not take is refused (additionalProperties: false), never ignored.
-        inputSchema: z.strictObject(tool.input(z)),
+        inputSchema: inputSchema(z, tool),
         // A write's answer may be its dry run ({dry_run, requests}): its keys are then all optional.
         outputSchema: z.looseObject(tool.access === 'read' ? tool.output(z) : Object.fromEntries(Object.entries(tool.output(z)).map(([k, v]) => [k, v.optional()]))),
         // Every tool calls the hosted API (openWorldHint): an answer is data from outside, not the server's own.
@@ -39,7 +39,7 @@ export function buildServer(s: Shared) {
             ? { title: tool.title, readOnlyHint: true, openWorldHint: true }
             : { title: tool.title, readOnlyHint: false, destructiveHint: !!tool.destructive, idempotentHint: !!tool.idempotent, openWorldHint: true },
       },
-      (args: ToolArgs, extra: { signal: AbortSignal }) => callTool(s, tool, args, AbortSignal.any([ctx.signal, extra.signal, s.stopCalls.signal])),
+      (args: unknown, extra: { signal: AbortSignal }) => callTool(s, tool, args as ToolArgs, AbortSignal.any([ctx.signal, extra.signal, s.stopCalls.signal])),
     );
   }
   // An unknown argument is a JSON-RPC error (-32602) naming it, before the SDK's own check (whose failure would be a

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { deliveryYaml } from '../helpers/delivery-files.js';
-import { tempFiles } from '../helpers/fs.js';
+import { tempDir, tempFiles } from '../helpers/fs.js';
+import { readFileSync, statSync } from 'node:fs';
 import { checkApplyDocument } from '../../src/account/delivery-file.js';
 import { UsageError } from '../../src/errors.js';
 import { ndjson } from '../helpers/json.js';
@@ -17,8 +18,10 @@ const file = tempFiles('sq-apply-');
 
 const GOOD = deliveryYaml(`https://ci.example.com/hook`);
 
+const envOf = () => emu.env({ SFTP_PASSWORD: PW });
+
 beforeAll(() => {
-  env = emu.env({ SFTP_PASSWORD: PW });
+  env = envOf();
 });
 
 
@@ -91,6 +94,8 @@ describe('file validation (no request)', () => {
 describe('applying', () => {
   it('first run posts what differs, second run posts nothing and reports unchanged', async () => {
     const f = file('good.yaml', GOOD);
+    // One profile directory for both runs: what sq applied is kept there (applied/<profile>.json).
+    const env = { ...envOf(), SQ_CONFIG_DIR: tempDir('sq-applied-') };
     const first = await sq(['delivery', 'apply', '-f', f, '--json'], { env });
     expect(first.code).toBe(0);
     const s1 = JSON.parse(first.stdout);
@@ -113,14 +118,15 @@ describe('applying', () => {
     expect(second.code).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({ summary: { applied: 0, failed: 0, create: 0, update: 0 }, items: [] });
     expect(await emu.requests('POST')).toEqual([]);
-    // GET /v1/squids answers {host, port, is_active} of SFTP and {url, is_active} of a webhook: the rest is not compared.
-    expect(second.stderr).toMatch(/No changes to apply, but some fields could not be compared/);
-    expect(second.stderr).toMatch(/password: not compared/);
-    expect(second.stderr).toMatch(/events: not compared/);
+    // GET /v1/squids answers {host, port, is_active} of SFTP and {url, is_active} of a webhook: the rest is compared
+    // with what the first run applied.
+    expect(second.stderr).toMatch(/No changes: the account matches the file/);
   });
 
-  it('a changed host is detected; a rotated password is not (the service never answers it) until --force sends it', async () => {
+  it('a changed host is detected; a rotated password is seen through its keyed hash and sent; the state keeps no secret', async () => {
     const f = file('good.yaml', GOOD);
+    const cfg = tempDir('sq-applied-');
+    const env = { ...envOf(), SQ_CONFIG_DIR: cfg };
     await sq(['delivery', 'apply', '-f', f], { env });
     await emu.clearRequests();
     const moved = await sq(['delivery', 'apply', '-f', file('moved.yaml', GOOD.replace('host: sftp.example.com', 'host: moved.example.com')), '--json'], { env });
@@ -128,12 +134,15 @@ describe('applying', () => {
     await sq(['delivery', 'apply', '-f', f], { env });
     await emu.clearRequests();
     const rotated = { ...env, SFTP_PASSWORD: 'rotated-pw-1' };
-    expect(JSON.parse((await sq(['delivery', 'apply', '-f', f, '--json'], { env: rotated })).stdout).items).toEqual([]);
-    expect(await emu.requests('POST')).toEqual([]);
-    const r = await sq(['delivery', 'apply', '-f', f, '--json', '--force'], { env: rotated });
-    expect(r.code).toBe(0);
-    expect(await emu.requests('POST')).toHaveLength(3);
+    const r = await sq(['delivery', 'apply', '-f', f, '--json'], { env: rotated });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).items).toMatchObject([{ channel: 'sftp', status: 'applied', changes: [{ field: 'password', from: '********', to: '********' }] }]);
+    expect(await emu.requests('POST')).toHaveLength(1);
     expect(r.stdout + r.stderr).not.toContain('rotated-pw-1');
+    const state = readFileSync(join(cfg, 'applied', 'default.json'), 'utf8');
+    expect(state).not.toContain('rotated-pw-1');
+    expect(state).not.toContain(PW);
+    expect(statSync(join(cfg, 'applied', 'default.json')).mode & 0o777).toBe(0o600);
   });
 
   it('--dry-run --format ndjson prints the masked requests, one per line, and sends nothing', async () => {
@@ -249,11 +258,18 @@ describe('comparing with the stored config', () => {
   const want = { ftp_fields: { host: 'h', port: 22, username: 'u', password: 'pw-1', directory: '/d', is_active: true } };
   const stored = (ftp: Record<string, unknown> | null) => ({ ftp_fields: ftp, webhook_fields: null, google_sheet_fields: null, s3_fields: null, email: null, notifications: null });
 
-  it('a password the service does not return (absent or masked) is "not compared", not a change', async () => {
+  it('a password the service does not return (absent or masked) is never assumed equal: sent unless remembered or --assume-unchanged', async () => {
     const { diffDelivery } = await import('../../src/account/delivery-diff.js');
+    const { AppliedState } = await import('../../src/account/applied.js');
+    const remembered = new AppliedState(join(tempDir('sq-applied-'), 'applied', 'p.json'), 'https://x', 'key-1');
+    remembered.remember('s1', want);
     for (const password of [undefined, '', '********', '****pw-1']) {
-      const d = diffDelivery(want, stored({ host: 'h', port: 22, username: 'u', directory: '/d', is_active: true, ...(password === undefined ? {} : { password }) }));
-      expect(d).toEqual({ fields: [], unverified: ['password'] });
+      const have = stored({ host: 'h', port: 22, username: 'u', directory: '/d', is_active: true, ...(password === undefined ? {} : { password }) });
+      expect(diffDelivery(want, have)).toEqual({ fields: ['password'], unverified: [], unreadable: ['password'], from: {} });
+      expect(diffDelivery(want, have, { assumed: (f) => f === 'password' })).toEqual({ fields: [], unverified: ['password'], unreadable: [], from: {} });
+      expect(diffDelivery(want, have, { memory: remembered.memory('s1', 'sftp') }).fields).toEqual([]);
+      const rotated = { ftp_fields: { ...want.ftp_fields, password: 'pw-2' } };
+      expect(diffDelivery(rotated, have, { memory: remembered.memory('s1', 'sftp') })).toEqual({ fields: ['password'], unverified: [], unreadable: [], from: { password: '********' } });
     }
   });
 

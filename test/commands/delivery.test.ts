@@ -5,7 +5,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { listenLocal } from '../helpers/net.js';
-import { tempFiles } from '../helpers/fs.js';
+import { tempDir, tempFiles } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'clear' });
 let env: Record<string, string>;
@@ -358,6 +358,16 @@ describe('delivery test', () => {
     expect((await emu.requests()).filter((q) => q.method === 'POST')).toEqual([]);
     await sq(['delivery', 'test', 'sftp', '--squid', parisId, '--username', 'u', '--directory', '/x', '--password-env', 'SFTP_PW'], { env });
     expect((await posts('/v1/delivery/test-sftp'))[0].body).toMatchObject({ host: '127.0.0.1', port: 2222, username: 'u', directory: '/x' });
+  });
+
+  it('sftp --squid takes the username and directory sq last applied from this profile (the service does not give them back)', async () => {
+    const same = { ...env, SQ_CONFIG_DIR: tempDir('sq-delivery-applied-') };
+    expect((await sq(['delivery', 'sftp', '--squid', parisId, ...SFTP, '--password-env', 'SFTP_PW'], { env: same })).code).toBe(0);
+    await emu.clearRequests();
+    const r = await sq(['delivery', 'test', 'sftp', '--squid', parisId, '--password-env', 'SFTP_PW'], { env: same });
+    expect(r.stderr).not.toContain('is required');
+    const [p] = await posts('/v1/delivery/test-sftp');
+    expect(p.body).toMatchObject({ host: '127.0.0.1', port: 2222, username: SFTP[SFTP.indexOf('--username') + 1], directory: SFTP[SFTP.indexOf('--directory') + 1] });
   });
 
   it('unknown kind and bad flags exit 2 before any request', async () => {

@@ -1,7 +1,7 @@
 // A $HOME that does not exist (a service account's, a container's) is never created: sq runs without a cache
 // (code cache, pacing state, jq fingerprints) with SQ_TOKEN, and storing a profile fails with a message that names
 // the directory and the way out (issue 22 item 9). The built binary, since bin/sq.js has its own cache directory.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { expect, it } from 'vitest';
@@ -35,4 +35,21 @@ it('auth login fails clearly, naming the home and SQ_CONFIG_DIR, and creates not
   expect(r.stderr).toContain(`the home directory ${home} does not exist, and sq does not create it`);
   expect(r.stderr).toContain('SQ_CONFIG_DIR');
   expect(existsSync(home)).toBe(false);
+});
+
+it('delivery apply applies, says what it could not keep, and creates nothing: the next plan sends the unreadable fields again', async () => {
+  emu.expectWrites('POST /v1/delivery');
+  const dir = tempDir('sq-nohome-');
+  const home = join(dir, 'svc');
+  const file = join(dir, 'delivery.yaml');
+  writeFileSync(file, 'squids:\n  "Paris restaurants":\n    webhook: { url: https://ci.example.com/hook, events: [run.done] }\n');
+  const env = { HOME: home, SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token };
+  const r = await run(['delivery', 'apply', '-f', file], env);
+  expect(r.exitCode, r.stderr).toBe(0);
+  expect(r.stderr).toContain('could not keep what was applied');
+  expect(r.stderr).toContain(`the home directory ${home} does not exist`);
+  expect(existsSync(home)).toBe(false);
+  const p = await run(['plan', '-f', file, '--detailed-exitcode'], env);
+  expect(p.exitCode).toBe(10);
+  expect(p.stdout).toContain('retry: cannot be read back: will be sent');
 });

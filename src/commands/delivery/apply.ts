@@ -2,7 +2,7 @@ import { defineVerb } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { runApply } from '../../account/apply.js';
 import { pathOf, type Desired } from '../../account/file.js';
-import { JSON_HELP, planOfFile } from '../../account/plan-file.js';
+import { ASSUME_OPTION, JSON_HELP, planOfFile, STATE_HELP } from '../../account/plan-file.js';
 
 const FILE_HELP = `File format (YAML or JSON):
 
@@ -36,11 +36,10 @@ document (see \`sq apply --help\`). The account is read (GET requests only) and 
 sent (POST /v1/delivery?squid=). Running apply twice sends nothing the second time. A squid the account does not
 have is an error of the file (exit 2, nothing sent); so is any key other than the channels (use \`sq apply\`).
 
-Fields the service does not answer cannot be compared: it answers SFTP host, port and is_active, a webhook's
-or sheet's URL and is_active, S3 bucket and is_active (never a password or key; older answers had more, and
-what comes back is compared). A channel whose answered fields match is left unchanged and reported as "not
-compared". Use --force to send every channel anyway, e.g. after rotating a password. A channel wanted inactive
-matches one the service reports inactive (is_active false means not configured).
+The service answers SFTP host, port and is_active, a webhook's or sheet's URL and is_active, S3 bucket and
+is_active (never a password or key; older answers had more, and what comes back is compared). The other fields
+are compared with what sq last applied (below). Use --force to send every channel anyway. A channel wanted
+inactive matches one the service reports inactive (is_active false means not configured).
 
 Report: the plan, then one line per channel on stderr (applied / failed / skipped); --dry-run shows the plan and
 the requests. On a terminal apply asks once (--yes does not ask); without a terminal it applies.
@@ -53,10 +52,11 @@ export default defineVerb({
   name: 'apply',
   writes: true,
   summary: 'Apply delivery settings for many squids from a YAML/JSON file (idempotent, for CI)',
-  description: `Declarative delivery configuration: describe the wanted state in a file; apply sends only what differs.\n\n${FILE_HELP}\n\n${JSON_HELP}`,
+  description: `Declarative delivery configuration: describe the wanted state in a file; apply sends only what differs.\n\n${FILE_HELP}\n\n${STATE_HELP}\n\n${JSON_HELP}`,
   options: [
     { flags: '-f, --file <file>', description: 'the YAML or JSON file ("-" reads stdin)' },
     { flags: '--force', description: 'send every channel in the file even when it looks unchanged' },
+    ASSUME_OPTION,
   ],
   examples: [
     'SFTP_PASSWORD=... sq delivery apply -f delivery.yaml',
@@ -64,8 +64,8 @@ export default defineVerb({
     'sq delivery apply -f delivery.json --json | jq .summary',
   ],
   async run(ctx, _args, opts) {
-    const { plan, steps } = await planOfFile(ctx, opts, { findOnly: true, force: !!opts.force, limit: deliveryOnly, allowMissingSecrets: false });
-    await runApply(ctx, await ctx.http(), plan, steps);
+    const { plan, steps, applied } = await planOfFile(ctx, opts, { findOnly: true, force: !!opts.force, limit: deliveryOnly, allowMissingSecrets: false });
+    await runApply(ctx, await ctx.http(), plan, steps, undefined, applied);
   },
 });
 

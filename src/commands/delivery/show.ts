@@ -5,6 +5,7 @@ import { storedDelivery, storedEvents } from '../../api/delivery.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { getSquid } from '../../api/squids.js';
 import type { Rec } from '../../lib/guards.js';
+import { appliedState } from '../../account/applied.js';
 
 const onOff = (v: unknown) => (v === true ? 'active' : v === false ? 'inactive' : 'active?');
 
@@ -48,6 +49,15 @@ const COLUMNS: Column[] = [
     },
   },
   {
+    key: 'last_applied',
+    header: 'Last applied by sq (not read back)',
+    format: (v) => {
+      if (!v || typeof v !== 'object' || !Object.keys(v).length) return 'nothing remembered';
+      const fields = (f: Rec) => Object.entries(f).map(([k, x]) => `${k}=${typeof x === 'string' ? x : JSON.stringify(x)}`).join(' ');
+      return Object.entries(v as Record<string, Rec>).map(([c, f]) => `${c}: ${fields(f)}`).join('; ');
+    },
+  },
+  {
     key: 's3_fields',
     header: 'S3',
     format: (v) => {
@@ -66,7 +76,10 @@ export default defineVerb({
     'The service has no endpoint to read delivery settings back, so they are taken from the squid record: ' +
     'ftp_fields, webhook_fields, google_sheet_fields, s3_fields, email and notifications. The service answers only ' +
     'part of each (SFTP: host, port, is_active; webhook: url, is_active; S3: bucket, is_active), and a channel whose ' +
-    'is_active is false is shown as not configured. Passwords and keys are masked unless --show-secrets.',
+    'is_active is false is shown as not configured. Passwords and keys are masked unless --show-secrets. ' +
+    'last_applied adds, per channel, what sq last applied from this profile of the fields the service does not ' +
+    'answer (SFTP username and directory, webhook events and retry, S3 target_path; never a secret), as `sq plan` ' +
+    'compares them (see `sq plan --help`); a change made elsewhere (the dashboard) is not seen there.',
   options: [{ flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name', complete: 'squid' }],
   examples: ['sq delivery show --squid "Paris restaurants"', 'sq delivery show --squid 3f2a --json', 'sq delivery show --squid 3f2a --fields webhook_fields.url'],
   async run(ctx, _args, opts) {
@@ -77,7 +90,9 @@ export default defineVerb({
     const rec = await getSquid(http, squid.id);
     const d = storedDelivery(rec);
     const name = typeof rec.name === 'string' ? rec.name : squid.name;
-    const out: Rec = { squid: squid.id, name, ...d };
+    const channels = { sftp: d.ftp_fields, webhook: d.webhook_fields, sheet: d.google_sheet_fields, s3: d.s3_fields, email: { email: d.email, notifications: d.notifications } };
+    const lastApplied = (await appliedState(ctx)).lastApplied(squid.id, channels);
+    const out: Rec = { squid: squid.id, name, ...d, last_applied: lastApplied };
     await ctx.out.record(out, { title: `Delivery of squid ${name || squid.id}`, columns: ctx.out.spec.terminal ? COLUMNS : undefined });
   },
 });

@@ -10,6 +10,7 @@ import { readPassword, SQUID_OPTION, hideUrlSecrets } from './_shared/common.js'
 import { shownUrl } from '../../lib/secrets.js';
 import { SFTP_LOGIN_OPTIONS } from './sftp.js';
 import { emailFlag } from './email.js';
+import { appliedState } from '../../account/applied.js';
 
 const KINDS = ['sftp', 'webhook', 'email'] as const;
 type Kind = (typeof KINDS)[number];
@@ -32,8 +33,10 @@ async function storedFor(ctx: Ctx, ref: string | undefined): Promise<Stored> {
   const http = await ctx.http();
   const squid = await resolveSquid(http, nonEmpty('--squid', ref));
   const d = storedDelivery(await getSquid(http, squid.id));
+  // What the service does not give back (the SFTP username and directory): as sq last applied it from this profile.
+  const last = (await appliedState(ctx)).lastApplied(squid.id, { sftp: d.ftp_fields }).sftp;
   return {
-    ftp: d.ftp_fields,
+    ftp: d.ftp_fields && { ...last, ...d.ftp_fields },
     webhookUrl: typeof d.webhook_fields?.url === 'string' ? d.webhook_fields.url : null,
     email: d.email,
   };
@@ -59,7 +62,8 @@ export default defineVerb({
     'webhook: the service POSTs a sample run.done event to --url; your endpoint must answer 200, 201 or 202 within 30 s.\n' +
     'email: sends a test e-mail to --email.\n\n' +
     'With --squid, values not given as flags are taken from what the service answers of that squid\'s stored ' +
-    'configuration (SFTP host and port, the webhook URL, the e-mail); it never answers the SFTP password.',
+    'configuration (SFTP host and port, the webhook URL, the e-mail), and the SFTP username and directory from what ' +
+    'sq last applied from this profile (see `sq delivery show`); the service never answers the SFTP password.',
   args: ['<kind>'],
   options: [
     ...SFTP_LOGIN_OPTIONS,

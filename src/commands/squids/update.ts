@@ -7,7 +7,7 @@ import { changeLinks, refuseWrongTypes } from '../../api/account-links.js';
 import { firstAccount, getAccount } from '../../api/accounts.js';
 import { SQUID_DETAIL_COLUMNS } from './_shared/columns.js';
 import { SqError, UsageError } from '../../errors.js';
-import { intFlag, nameFlag, nonEmpty } from '../../validate/index.js';
+import { enumFlag, exclusive, intFlag, nameFlag, nonEmpty } from '../../validate/index.js';
 import { cronFlag, timezoneFlag } from './_shared/schedule.js';
 import { liveSchedule } from '../../account/state.js';
 import { guardSchedule, MAX_CREDITS_OPTION, spendPolicy } from '../../billing/guard.js';
@@ -25,15 +25,19 @@ export default defineVerb({
     'minute hour day-of-month month day-of-week, e.g. "0 9 * * 1") runs the squid on that schedule in --timezone (an ' +
     'IANA name such as Europe/Paris; without it the squid keeps its zone, UTC when never set); --no-schedule removes ' +
     'it; both are checked before any request. --to-complete makes a run continue where the last one stopped; ' +
-    '--no-line-breaks strips line breaks from exported cells (--no-to-complete, --line-breaks undo them). To pause or ' +
-    'resume the squid: sq squids deactivate|activate. --add-account and --remove-account (id, id prefix or username; ' +
+    '--no-line-breaks strips line breaks from exported cells (--no-to-complete, --line-breaks undo them). ' +
+    '--export-unique-results makes exports keep one row per unique result (--no-export-unique-results: every row); ' +
+    '--run-notify on_success|on_error|none says when a run\'s end is e-mailed. --inactive stops the squid from running ' +
+    'and --active lets it run again (as sq squids deactivate|activate). Each flag is the update field of the same ' +
+    'name (export_unique_results, run_notify, is_active); account files take them as unique_results, notify and ' +
+    'active. --add-account and --remove-account (id, id prefix or username; ' +
     'repeatable) link or unlink accounts and keep the others: sq reads the links, sends the union or the difference, ' +
     'and reads them back (a change made meanwhile by someone else is re-read and the update sent once more). ' +
     '--account is the explicit REPLACE: the squid ends up linked to exactly the accounts given, every other one is ' +
     'unlinked; --no-accounts unlinks them all (runs then use any account of the crawler\'s type). An account whose ' +
     'type is not the crawler\'s account type is exit 2 before any write, naming both. The API answers with the ' +
     'touched fields only, so sq reads the squid back and shows all of it.\n\n' +
-    'Spending: --schedule on an active squid (or --timezone on a scheduled one) makes the platform start runs, each ' +
+    'Spending: --schedule on an active squid (or --timezone on a scheduled one, or --active on a scheduled one) makes the platform start runs, each ' +
     'charged. Before writing it sq says on stderr the schedule, its next run time and the estimate of one run ' +
     '(POST /v1/squid/estimate, on the squid\'s params after this update: --param changes are sent first, the schedule ' +
     'after the estimate). With a cap (--max-credits, SQ_MAX_CREDITS or `sq config set max-credits N`) a run estimated ' +
@@ -52,6 +56,11 @@ export default defineVerb({
     { flags: '--no-to-complete', description: 'each run starts over' },
     { flags: '--line-breaks', description: 'keep line breaks in exported cells' },
     { flags: '--no-line-breaks', description: 'strip line breaks from exported cells' },
+    { flags: '--export-unique-results', description: 'exports keep one row per unique result (export_unique_results)' },
+    { flags: '--no-export-unique-results', description: 'exports keep every row, duplicates too' },
+    { flags: '--run-notify <when>', description: 'e-mail a run\'s end: on_success, on_error or none (run_notify)' },
+    { flags: '--active', description: 'let the squid run, on demand and on its schedule (is_active; a schedule then fires: see Spending)' },
+    { flags: '--inactive', description: 'stop the squid from running (is_active false), as sq squids deactivate' },
     { flags: '--add-account <account>', description: 'link this account too, keeping the linked ones (repeatable)', repeatable: true, complete: 'account' },
     { flags: '--remove-account <account>', description: 'unlink this account, keeping the others (repeatable)', repeatable: true, complete: 'account' },
     { flags: '--account <account>', description: 'REPLACE the linked accounts with exactly these (repeatable)', repeatable: true , complete: 'account' },
@@ -65,22 +74,11 @@ export default defineVerb({
     'sq squids update "Paris restaurants" --param max_results=200 --param ratings=4.0+',
     'sq squids update 3fa8 --param functions.extract_emails_from_website=true --dry-run',
     'sq squids update "Tech influencers" --add-account demo_scraper',
+    'sq squids update "Paris restaurants" --export-unique-results --run-notify on_error',
     'sq squids update "Tech influencers" --account demo_scraper --account 7c2d9e4f',
   ],
   async run(ctx, [ref], opts) {
-    const body: Record<string, unknown> = {};
-    if (opts.name !== undefined) body.name = nameFlag('--name', opts.name);
-    if (opts.concurrency !== undefined) body.concurrency = intFlag('--concurrency', opts.concurrency, 1, 20);
-    const pairs = opts.param ?? [];
-    if (pairs.length) body.params = parseParams(pairs);
-    if (typeof opts.schedule === 'string') body.cron_expression = cronFlag(opts.schedule);
-    else if (opts.schedule === false) {
-      if (opts.timezone !== undefined) throw new UsageError('--timezone and --no-schedule cannot be used together');
-      body.cron_expression = null;
-    }
-    if (opts.timezone !== undefined) body.timezone = timezoneFlag(opts.timezone);
-    if (opts.toComplete !== undefined) body.to_complete = opts.toComplete;
-    if (opts.lineBreaks !== undefined) body.no_line_breaks = !opts.lineBreaks;
+    const body = settingsBody(opts);
     const refs = (flag: string, v: string[] | undefined) => (v ?? []).map((a) => nonEmpty(flag, a).trim());
     const accounts = refs('--account', opts.account);
     const adds = refs('--add-account', opts.addAccount);
@@ -90,10 +88,13 @@ export default defineVerb({
     const linkFlags = [accounts.length && '--account', opts.accounts === false && '--no-accounts', (adds.length || removes.length) && '--add-account/--remove-account'].filter(Boolean);
     if (linkFlags.length > 1) throw new UsageError(`${linkFlags.join(' and ')} cannot be used together: --account replaces the links, --add-account/--remove-account change them`);
     if (Object.keys(body).length === 0 && !accounts.length && !adds.length && !removes.length && opts.accounts !== false) {
-      throw new UsageError('nothing to update: pass --name, --concurrency, --param key=value, --schedule, --timezone, --no-schedule, --to-complete, --no-line-breaks, --add-account, --remove-account, --account or --no-accounts');
+      throw new UsageError(
+        'nothing to update: pass --name, --concurrency, --param key=value, --schedule, --timezone, --no-schedule, --to-complete, --no-line-breaks, ' +
+          '--export-unique-results, --run-notify, --active, --inactive, --add-account, --remove-account, --account or --no-accounts',
+      );
     }
 
-    const schedules = typeof body.cron_expression === 'string' || body.timezone !== undefined;
+    const schedules = typeof body.cron_expression === 'string' || body.timezone !== undefined || body.is_active === true;
     // New params change what each run of an active schedule costs: held to a cap too (read before any request).
     const capped = schedules || body.params !== undefined ? await spendPolicy(ctx, opts.maxCredits) : null;
     const policy = schedules || capped?.cap != null ? capped : null;
@@ -105,6 +106,7 @@ export default defineVerb({
     // Whether a schedule will fire needs is_active, and the zone it keeps: a name or prefix resolved from the list
     // says both when its record has them (the list may leave fields out; then the squid is read).
     const listedState = typeof record.is_active === 'boolean' && (body.timezone !== undefined || (record.schedule !== null && typeof record.schedule === 'object'));
+    // What turns the schedule on is sent after the estimate: the schedule, its zone, and is_active: true.
     const scheduleState = () => (listedState && !body.params ? Promise.resolve(record) : liveSquid());
     const paramsBefore = body.params ? liveSquid().then((l) => l?.params) : undefined;
     if (opts.accounts === false) body.accounts = [];
@@ -127,7 +129,8 @@ export default defineVerb({
     // A schedule that will fire (the squid is active, and after this update has one): its runs' cost first.
     const turnsOn = policy ? scheduleAfter(await scheduleState(), body) : null;
     if (turnsOn && policy) {
-      const { cron_expression, timezone, ...rest } = body;
+      const { cron_expression, timezone, is_active, ...rest } = body;
+      const later = Object.fromEntries(Object.entries({ cron_expression, timezone, is_active }).filter(([, v]) => v !== undefined));
       // The estimate is of the squid as the runs will find it: params change first, then the schedule is written.
       if (rest.params !== undefined) await updateSquid(http, id, rest);
       try {
@@ -136,7 +139,7 @@ export default defineVerb({
         if (rest.params !== undefined && err instanceof SqError) err.details.push(await putBack(http, id, rest, await paramsBefore));
         throw err;
       }
-      await updateSquid(http, id, rest.params !== undefined ? { cron_expression, ...(timezone !== undefined ? { timezone } : {}) } : body);
+      await updateSquid(http, id, rest.params !== undefined ? later : body);
     } else if (Object.keys(body).length) await updateSquid(http, id, body);
     if (added.length || removed.length) {
       const plus = added.map(([a]) => a);
@@ -166,6 +169,45 @@ async function putBack(http: Parameters<typeof getSquid>[0], id: string, written
   }
 }
 
+interface SettingsFlags {
+  name?: string;
+  concurrency?: string;
+  param?: string[];
+  schedule?: string | boolean;
+  timezone?: string;
+  toComplete?: boolean;
+  lineBreaks?: boolean;
+  exportUniqueResults?: boolean;
+  runNotify?: string;
+  active?: boolean;
+  inactive?: boolean;
+}
+
+/** The update body of the squid's own settings (accounts aside), each flag checked: exit 2 before any request. */
+function settingsBody(opts: SettingsFlags): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (opts.name !== undefined) body.name = nameFlag('--name', opts.name);
+  if (opts.concurrency !== undefined) body.concurrency = intFlag('--concurrency', opts.concurrency, 1, 20);
+  const pairs = opts.param ?? [];
+  if (pairs.length) body.params = parseParams(pairs);
+  if (typeof opts.schedule === 'string') body.cron_expression = cronFlag(opts.schedule);
+  else if (opts.schedule === false) {
+    if (opts.timezone !== undefined) throw new UsageError('--timezone and --no-schedule cannot be used together');
+    body.cron_expression = null;
+  }
+  if (opts.timezone !== undefined) body.timezone = timezoneFlag(opts.timezone);
+  if (opts.toComplete !== undefined) body.to_complete = opts.toComplete;
+  if (opts.lineBreaks !== undefined) body.no_line_breaks = !opts.lineBreaks;
+  if (opts.exportUniqueResults !== undefined) body.export_unique_results = opts.exportUniqueResults;
+  if (opts.runNotify !== undefined) {
+    const when = enumFlag('--run-notify', opts.runNotify, ['on_success', 'on_error', 'none'] as const);
+    body.run_notify = when === 'none' ? null : when;
+  }
+  exclusive(opts, [['--active', '--inactive']]);
+  if (opts.active || opts.inactive) body.is_active = !!opts.active;
+  return body;
+}
+
 /** A typo in a --param key would be stored silently: checked against what the squid's crawler declares. Returns the squid read. */
 async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], squid: Squid, params: Record<string, unknown>): Promise<Squid> {
   const crawler = typeof squid?.crawler === 'string' ? squid.crawler : '';
@@ -183,7 +225,7 @@ async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], squid: 
  * it (--schedule, or --timezone on a scheduled squid); null when it turns nothing on.
  */
 function scheduleAfter(live: Squid, body: Record<string, unknown>): { cron: string; timezone: string } | null {
-  if (live.is_active === false) return null;
+  if (body.is_active === false || (live.is_active === false && body.is_active !== true)) return null;
   const had = liveSchedule(live);
   const cron = typeof body.cron_expression === 'string' ? body.cron_expression : body.cron_expression === null ? null : had?.cron;
   if (!cron) return null;

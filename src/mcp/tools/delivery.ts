@@ -1,5 +1,5 @@
 // The delivery_* tools: show, set a channel (webhook, e-mail, sheet, SFTP, S3), test one, apply a delivery document.
-import { active, activeArg, docFlags, docInput, dryRun, flags, hostOf, LATER_RUNS, objOutput, rec, secretEnv, squidArg, str, type ToolDef } from './kit.js';
+import { active, activeArg, docFlags, docInput, dryRun, flags, hostOf, LATER_RUNS, objOutput, rec, secretEnv, squidArg, str, ToolError, type ToolDef } from './kit.js';
 
 export const deliveryShow: ToolDef = {
   name: 'delivery_show', title: 'Show delivery', access: 'read',
@@ -85,12 +85,34 @@ export const deliveryS3: ToolDef = {
 
 export const deliveryTest: ToolDef = {
   name: 'delivery_test', title: 'Test a delivery channel', access: 'write', idempotent: true,
-  description: 'Ask the service to try a webhook or e-mail channel (it sends a test event/e-mail).',
-  input: (z) => ({ kind: z.enum(['webhook', 'email']), squid: squidArg(z).optional().describe('reuse this squid\'s stored configuration'), url: z.string().optional(), email: z.string().optional(), dry_run: dryRun(z) }),
+  description:
+    'Ask the service to try a channel now, as `sq delivery test` does: sftp (logs in and checks the directory exists), ' +
+    'webhook (POSTs a sample event) or email (sends a test e-mail). squid reuses its stored configuration for what is ' +
+    'not given (the service never gives back an SFTP username, directory or password). The SFTP password never travels ' +
+    'in the call: password_env names an environment variable of the server that its --secret-env allows.',
+  input: (z) => ({
+    kind: z.enum(['sftp', 'webhook', 'email']),
+    squid: squidArg(z).optional().describe('reuse this squid\'s stored configuration'),
+    url: z.string().optional().describe('webhook: the endpoint to try'),
+    email: z.string().optional().describe('email: where to send the test e-mail'),
+    host: z.string().min(1).optional().describe('sftp: the server'),
+    port: z.number().int().min(1).max(65535).optional().describe('sftp: default 22'),
+    username: z.string().min(1).optional().describe('sftp: the login'),
+    directory: z.string().min(1).optional().describe('sftp: the target directory, which must exist'),
+    password_env: z.string().min(1).optional().describe('sftp: environment variable of the server that holds the password (allowed by --secret-env)'),
+    dry_run: dryRun(z),
+  }),
   output: (z) => ({ delivery_host: z.string().optional() }),
   run: async (t, a) => {
-    const { data } = await t.verb(['delivery', 'test', ...flags({ '--squid': a.squid, '--url': a.url, '--email': a.email }), '--', String(a.kind)], { write: true });
-    return rec({ delivery_host: hostOf(str(a, 'url')) ?? str(a, 'email')?.split('@').pop(), ...rec(data) });
+    if (a.kind === 'sftp') secretEnv(t, a, 'delivery_test', ['password_env']);
+    else {
+      const sftpOnly = ['host', 'port', 'username', 'directory', 'password_env'].filter((k) => a[k] !== undefined);
+      if (sftpOnly.length) throw new ToolError(2, `delivery_test: ${sftpOnly.join(', ')} ${sftpOnly.length === 1 ? 'is' : 'are'} for kind sftp only (kind is ${String(a.kind)})`);
+    }
+    const sftp = flags({ '--host': a.host, '--port': a.port, '--username': a.username, '--directory': a.directory, '--password-env': a.password_env });
+    const { data } = await t.verb(['delivery', 'test', ...flags({ '--squid': a.squid, '--url': a.url, '--email': a.email }), ...sftp, '--', String(a.kind)], { write: true });
+    const host = a.kind === 'sftp' ? (a.host === undefined ? undefined : `${String(a.host)}:${String(a.port ?? 22)}`) : (hostOf(str(a, 'url')) ?? str(a, 'email')?.split('@').pop());
+    return rec({ delivery_host: host, ...rec(data) });
   },
 };
 

@@ -62,6 +62,16 @@ export interface ToolDef {
   run(t: ToolEnv, a: ToolArgs): Promise<Rec>;
 }
 
+/** A tool's input as the server checks it: strict, an unknown argument is an error naming the allowed ones. */
+export function inputSchema(z: Z, tool: ToolDef): ZodType {
+  const shape = tool.input(z);
+  const allowed = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (iss: { code?: string; keys?: string[] }) =>
+      iss.code === 'unrecognized_keys' ? `${tool.name} does not take ${(iss.keys ?? []).map((k) => JSON.stringify(k)).join(', ')}; its arguments are: ${allowed}` : undefined,
+  });
+}
+
 /** The longest a tool waits for a run: an MCP client gives up on a request after 60 s by default. */
 export const MAX_WAIT_S = 50;
 /** Rows a list returns unless `limit` says otherwise. */

@@ -2,7 +2,7 @@
 import { pickFields } from '../../output/fields.js';
 import { dryRun, fieldsOf, flags, idOutput, listInput, listOutput, listPage, objOutput, paramFlags, paramsArg, rec, squidArg, ToolError, type ToolDef } from './kit.js';
 import type { Rec } from '../../lib/guards.js';
-import { estimate } from './spend.js';
+import { confirmation, estimate } from './spend.js';
 import type { Squid } from '../../api/records.js';
 
 export const squidsList: ToolDef = {
@@ -54,12 +54,69 @@ export const squidsCreate: ToolDef = {
 export const squidsUpdate: ToolDef = {
   name: 'squids_update', title: 'Update a squid', access: 'write',
   idempotent: true,
-  description: 'Change a squid\'s name, concurrency or squid-level params (paid functions are params: "functions.NAME": false turns one off).',
-  input: (z) => ({ squid: squidArg(z), name: z.string().min(1).optional(), concurrency: z.number().int().min(1).max(20).optional(), params: paramsArg(z), dry_run: dryRun(z) }),
+  description:
+    'Change a squid\'s settings, as `sq squids update` does with the same checks: name, concurrency, squid-level params ' +
+    '(paid functions are params: "functions.NAME": false turns one off), schedule (5-field cron; null removes it) and ' +
+    'timezone (IANA), active, linked accounts (add_accounts / remove_accounts keep the others), export_unique_results, ' +
+    'run_notify, to_complete, no_line_breaks. A schedule on an active squid (or active: true on a scheduled one) makes ' +
+    'the platform start runs, each charged: above the server\'s --confirm-above (or when a run would charge the card) ' +
+    'the answer is needs_confirmation with one run\'s estimate and nothing is written: ask the user, then call again ' +
+    'with confirm: true; a run above the server\'s cap (SQ_MAX_CREDITS, max-credits) is refused (exit 9).',
+  input: (z) => ({
+    squid: squidArg(z),
+    name: z.string().min(1).optional(),
+    concurrency: z.number().int().min(1).max(20).optional(),
+    params: paramsArg(z),
+    schedule: z.union([z.string().min(1), z.null()]).optional().describe('5-field cron, e.g. "0 9 * * 1" (Mondays 09:00); null removes the schedule'),
+    timezone: z.string().min(1).optional().describe('IANA zone of the schedule, e.g. Europe/Paris'),
+    active: z.boolean().optional().describe('false stops the squid from running; true lets it run (a schedule then fires)'),
+    add_accounts: z.array(z.string().min(1)).optional().describe('link these accounts (id, id prefix or username), keeping the linked ones'),
+    remove_accounts: z.array(z.string().min(1)).optional().describe('unlink these accounts, keeping the others'),
+    export_unique_results: z.boolean().optional().describe('exports keep one row per unique result'),
+    run_notify: z.enum(['on_success', 'on_error', 'none']).optional().describe('when a run\'s end is e-mailed'),
+    to_complete: z.boolean().optional().describe('each run continues where the last one stopped'),
+    no_line_breaks: z.boolean().optional().describe('strip line breaks from exported cells'),
+    confirm: z.boolean().optional().describe('the user accepted the estimate of the runs a schedule starts'),
+    dry_run: dryRun(z),
+  }),
   output: idOutput,
-  run: async (t, a) =>
-    squidRow(rec((await t.verb(['squids', 'update', ...flags({ '--name': a.name, '--concurrency': a.concurrency }), ...paramFlags(a), '--', String(a.squid)], { write: true })).data)),
+  run: async (t, a) => {
+    const argv = updateFlags(a);
+    const ask = t.dryRun || a.dry_run === true ? null : await scheduleConfirmation(t, a);
+    if (ask) return ask;
+    return squidRow(rec((await t.verb(['squids', 'update', ...argv, '--', String(a.squid)], { write: true })).data));
+  },
 };
+
+/** The `sq squids update` flags of squids_update's arguments. */
+function updateFlags(a: Rec): string[] {
+  const bool = (v: unknown, on: string, off: string) => (v === true ? [on] : v === false ? [off] : []);
+  return [
+    ...flags({ '--name': a.name, '--concurrency': a.concurrency, '--timezone': a.timezone, '--run-notify': a.run_notify }),
+    ...(typeof a.schedule === 'string' ? [`--schedule=${a.schedule}`] : a.schedule === null ? ['--no-schedule'] : []),
+    ...bool(a.active, '--active', '--inactive'),
+    ...bool(a.export_unique_results, '--export-unique-results', '--no-export-unique-results'),
+    ...bool(a.to_complete, '--to-complete', '--no-to-complete'),
+    ...bool(a.no_line_breaks, '--no-line-breaks', '--line-breaks'),
+    ...((a.add_accounts as string[] | undefined) ?? []).map((x) => `--add-account=${x}`),
+    ...((a.remove_accounts as string[] | undefined) ?? []).map((x) => `--remove-account=${x}`),
+    ...paramFlags(a),
+  ];
+}
+
+/**
+ * The money rule of runs_start for what turns a schedule on: the squid read, and when it will be active with a
+ * schedule after this call, one run's estimate against --confirm-above (the verb itself applies the cap).
+ */
+async function scheduleConfirmation(t: Parameters<ToolDef['run']>[0], a: Rec): Promise<Rec | null> {
+  if (typeof a.schedule !== 'string' && a.timezone === undefined && a.active !== true) return null;
+  const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
+  const activeAfter = a.active ?? s.is_active !== false;
+  const scheduled = typeof a.schedule === 'string' || (s.schedule !== null && s.schedule !== undefined && a.schedule !== null);
+  if (activeAfter !== true || !scheduled) return null;
+  const ask = await confirmation(t, a, String(s.id), 'squids_update');
+  return ask && { ...ask, message: String(ask.message).replace('nothing was started', 'the schedule would start runs, each charged; nothing was written') };
+}
 
 export const squidsAttachAccount: ToolDef = {
   name: 'squids_attach_account', title: 'Attach an account', access: 'write',
@@ -96,7 +153,7 @@ export const squidsEmpty: ToolDef = {
 
 export const squidsDeactivate: ToolDef = {
   name: 'squids_deactivate', title: 'Deactivate a squid', access: 'write', idempotent: true,
-  description: 'Stop a squid from running (a run in progress is stopped; its slot is freed). squids_update does not reactivate it; the CLI does.',
+  description: 'Stop a squid from running (a run in progress is stopped; its slot is freed). squids_update with active: true lets it run again.',
   input: (z) => ({ squid: squidArg(z), dry_run: dryRun(z) }),
   output: (z) => objOutput(z),
   run: async (t, a) => {

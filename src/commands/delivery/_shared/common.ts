@@ -11,6 +11,17 @@ import type { Column } from '../../../output/types.js';
 import { resolveSquid } from '../../../api/resolve.js';
 import { webhookUrlSecrets } from '../../../lib/secrets.js';
 import { mcpAllowedEnv, refusedEnvText } from '../../../account/delivery-file.js';
+import { appliedState } from '../../../account/applied.js';
+
+async function rememberApplied(ctx: Ctx, squidId: string, body: DeliveryBody): Promise<void> {
+  const applied = await appliedState(ctx);
+  applied.remember(squidId, body);
+  try {
+    applied.save();
+  } catch (err) {
+    ctx.out.warn(`could not keep what was applied in ${applied.file} (${(err as Error).message}): \`sq plan\` will send the fields the API does not read back again`);
+  }
+}
 
 export const SQUID_OPTION = { flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name', complete: 'squid' } as const satisfies OptionSpec;
 
@@ -117,6 +128,8 @@ export async function configureDelivery(ctx: Ctx, w: DeliveryWrite): Promise<voi
   const http = await ctx.http();
   const squid = await resolveSquid(http, w.squidRef);
   const res = await postDelivery(http, squid.id, w.body);
+  // Kept for `sq plan`/`sq apply`, which compare the fields the API does not read back with what sq last applied.
+  if (http.sendsWrites) await rememberApplied(ctx, squid.id, w.body);
   const label = squid.name || squid.id;
   await showEcho(ctx, res, `${w.channel} delivery of squid ${label}`);
   ctx.out.success(w.success(label));
