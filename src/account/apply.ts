@@ -62,27 +62,8 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: Spe
   const scrub = (s: string) => redactText(s, ctx.secrets());
   // Schedules to turn on once their squids' params and tasks are in: one run's estimate is then that of the runs the
   // schedule starts, and the cap and the question come before the write (src/billing/guard.ts).
-  const deferred: { step: Step; report: StepReport; id: string }[] = [];
-  const turnOn = async () => {
-    for (const { step, report, id } of deferred.splice(0)) {
-      if (ctx.signal.aborted) {
-        report.status = 'skipped';
-        report.error = NOT_SENT_INTERRUPTED;
-        continue;
-      }
-      try {
-        await guardSchedule(ctx, http, id, policy, step.schedule!.on, step.item.squid ?? id);
-        await send(http, step.schedule!.later(id));
-        ctx.out.info(`${ctx.out.errStyle.green('✓')} turn on the schedule of squid "${step.item.squid ?? id}"`);
-      } catch (err) {
-        if (!(err instanceof SqError)) throw err;
-        report.status = 'failed';
-        report.error = `${scrub(err.message)}; its other changes were applied`;
-        Object.defineProperty(report, 'cause', { value: err, enumerable: false, configurable: true });
-        ctx.out.info(`${ctx.out.errStyle.red('✗')} turn on the schedule of squid "${step.item.squid ?? id}": failed: ${report.error}`, { force: true });
-      }
-    }
-  };
+  const deferred: Deferred[] = [];
+  const turnOn = () => turnOnSchedules(ctx, http, policy, deferred.splice(0), scrub);
   for (const step of steps) {
     if (step.item.kind !== 'squid' && step.item.kind !== 'tasks') await turnOn();
     const report: StepReport = { status: 'applied' };
@@ -135,6 +116,30 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: Spe
   }
   await turnOn();
   return reports;
+}
+
+type Deferred = { step: Step; report: StepReport; id: string };
+
+/** The schedules deferred until their squids' params and tasks were in: each estimated, capped and asked, then sent. */
+async function turnOnSchedules(ctx: Ctx, http: HttpClient, policy: SpendPolicy, deferred: Deferred[], scrub: (s: string) => string): Promise<void> {
+  for (const { step, report, id } of deferred) {
+    if (ctx.signal.aborted) {
+      report.status = 'skipped';
+      report.error = NOT_SENT_INTERRUPTED;
+      continue;
+    }
+    try {
+      await guardSchedule(ctx, http, id, policy, step.schedule!.on, step.item.squid ?? id);
+      await send(http, step.schedule!.later(id));
+      ctx.out.info(`${ctx.out.errStyle.green('✓')} turn on the schedule of squid "${step.item.squid ?? id}"`);
+    } catch (err) {
+      if (!(err instanceof SqError)) throw err;
+      report.status = 'failed';
+      report.error = `${scrub(err.message)}; its other changes were applied`;
+      Object.defineProperty(report, 'cause', { value: err, enumerable: false, configurable: true });
+      ctx.out.info(`${ctx.out.errStyle.red('✗')} turn on the schedule of squid "${step.item.squid ?? id}": failed: ${report.error}`, { force: true });
+    }
+  }
 }
 
 /** A chain that starts its target's runs: the cost, the cap and the question before it is written (as `squids chain set`). */

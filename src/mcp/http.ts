@@ -1,6 +1,6 @@
 // `sq mcp --http`: Streamable HTTP behind a Bearer token and an Origin check.
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Writable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { importPackage } from '../import-package.js';
@@ -26,7 +26,6 @@ export async function serveHttp(s: Shared, out: Writable, served: string): Promi
   const token = opts.token ?? randomBytes(24).toString('base64url');
   const want = Buffer.from(`Bearer ${token}`);
   const max = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  const host = opts.http!.host;
   // The HTTP transport is a module of its own (sdk-http.ts): a stdio server never loads it.
   const { StreamableHTTPServerTransport } = await importPackage<SdkHttp>('#mcp-sdk-http');
   type Session = { transport: InstanceType<SdkHttp['StreamableHTTPServerTransport']>; server: ReturnType<typeof buildServer>; seen: number };
@@ -93,19 +92,7 @@ export async function serveHttp(s: Shared, out: Writable, served: string): Promi
       else res.end();
     });
   });
-  await new Promise<void>((done, reject) => {
-    http.once('error', (e: NodeJS.ErrnoException) => reject(new UsageError(`--http: cannot listen on ${host}:${opts.http!.port} (${e.code ?? e.message})`)));
-    http.listen(opts.http!.port, host, () => done());
-  });
-  const port = (http.address() as { port: number }).port;
-  const shown = host.includes(':') ? `[${host}]` : host;
-  origins = [`http://${shown}:${port}`, ...(isLoopbackHost(host) ? [`http://localhost:${port}`, `http://127.0.0.1:${port}`] : [])];
-  const url = `http://${shown}:${port}/mcp`;
-  // A token sq made is printed for the client; one the caller gave (--token-env) is theirs already, and this line goes
-  // to CI and agent logs: it is not repeated.
-  out.write(`${JSON.stringify({ url, token: opts.token === undefined ? token : null })}\n`);
-  if (!isLoopbackHost(host)) ctx.io.stderr.write(`warning: sq mcp listens on ${host}, not loopback: anyone who reaches it with the token acts on the account${s.opts.allow && 'level' in s.opts.allow && s.opts.allow.level === 'read' ? '' : ' and may spend its credits'}\n`);
-  if (!ctx.globals.quiet) ctx.io.stderr.write(`sq mcp ${VERSION}: serving ${served} on ${url}\n`);
+  origins = await listen(http, s, out, token, served);
   await new Promise<void>((done) => ctx.signal.addEventListener('abort', () => done(), { once: true }));
   clearInterval(sweep);
   s.stopCalls.abort();
@@ -114,4 +101,24 @@ export async function serveHttp(s: Shared, out: Writable, served: string): Promi
   http.closeAllConnections();
   await new Promise((done) => http.close(() => done(null)));
   throw ctx.signal.reason;
+}
+
+/** Listens on --http, prints the URL (and a token sq made) on `out`, and gives the origins a browser may send. */
+async function listen(http: Server, s: Shared, out: Writable, token: string, served: string): Promise<string[]> {
+  const { ctx, opts } = s;
+  const host = opts.http!.host;
+  await new Promise<void>((done, reject) => {
+    http.once('error', (e: NodeJS.ErrnoException) => reject(new UsageError(`--http: cannot listen on ${host}:${opts.http!.port} (${e.code ?? e.message})`)));
+    http.listen(opts.http!.port, host, () => done());
+  });
+  const port = (http.address() as { port: number }).port;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  const origins = [`http://${shown}:${port}`, ...(isLoopbackHost(host) ? [`http://localhost:${port}`, `http://127.0.0.1:${port}`] : [])];
+  const url = `http://${shown}:${port}/mcp`;
+  // A token sq made is printed for the client; one the caller gave (--token-env) is theirs already, and this line goes
+  // to CI and agent logs: it is not repeated.
+  out.write(`${JSON.stringify({ url, token: opts.token === undefined ? token : null })}\n`);
+  if (!isLoopbackHost(host)) ctx.io.stderr.write(`warning: sq mcp listens on ${host}, not loopback: anyone who reaches it with the token acts on the account${s.opts.allow && 'level' in s.opts.allow && s.opts.allow.level === 'read' ? '' : ' and may spend its credits'}\n`);
+  if (!ctx.globals.quiet) ctx.io.stderr.write(`sq mcp ${VERSION}: serving ${served} on ${url}\n`);
+  return origins;
 }

@@ -19,8 +19,8 @@ const INSTRUCTIONS =
 
 /** One MCP server (stdio has one; --http one per session), its tools and resources registered. */
 export function buildServer(s: Shared) {
-  const { ctx, sdk, defs, refused, opts } = s;
-  const { McpServer, ResourceTemplate, z } = sdk;
+  const { ctx, sdk, defs, refused } = s;
+  const { McpServer, z } = sdk;
   const server = new McpServer({ name: 'sq', title: 'sq: the lobstr account', version: VERSION }, { instructions: INSTRUCTIONS });
   for (const tool of defs) {
     if (refused.has(tool.name)) continue;
@@ -71,6 +71,14 @@ export function buildServer(s: Shared) {
     return toolError(errorText(2, `${name} is a write tool and this server is read-only for it: start it with ${how}`));
   };
 
+  registerResources(server, s);
+  return server;
+}
+
+/** The squid, run and status resources: each read by its verb with --json. */
+function registerResources(server: ReturnType<typeof buildServer>, s: Shared) {
+  const { ctx, sdk, opts } = s;
+  const { ResourceTemplate } = sdk;
   const json = async (argv: string[], uri: string, signal: AbortSignal) => {
     const r = await runVerb(ctx, argv, undefined, signal, [], { ...ctx.env, ...mcpVerbEnv(opts) });
     if (r.code !== 0) throw new Error(errorText(r.code, r.error?.message ?? r.notes, r.error?.details));
@@ -105,5 +113,4 @@ export function buildServer(s: Shared) {
     { title: 'Account status', description: 'The account at a glance, as `sq status --json`', mimeType: 'application/json' },
     (uri, extra) => json(['status'], uri.href, extra.signal),
   );
-  return server;
 }
