@@ -258,7 +258,8 @@ const HAND_DEFS: CrawlerDef[] = [
     max_concurrency: 20,
     account: account('facebook-sync', 'https://www.facebook.com', 'c_user', 'xs'),
     task: { url: url('https://www.facebook.com/search/pages?q=bakery', '^https://(www\\.)?facebook\\.com/') },
-    squid: { max_results: maxResults },
+    // examples/facebook-pages-search-export/update-settings: params {} (the crawler has none).
+    squid: {},
     functions: {},
     attributes: [
       { name: 'name', type: 'string', example: 'Boulangerie Marcel', description: 'Page name.' },

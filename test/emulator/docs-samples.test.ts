@@ -16,6 +16,7 @@ import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { startTestEmulator, type Reply, type TestEmu } from '../helpers/emulator.js';
 import { listenLocal } from '../helpers/net.js';
+import { shapeDiff, strictDiff } from '../helpers/shapes.js';
 import { waitFor } from '../helpers/wait.js';
 
 type J = Record<string, any>;
@@ -24,55 +25,6 @@ interface Page { api: [string, string] | null; samples: Sample[] }
 
 const DOCS = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/docs-samples.json'), 'utf8')) as { pages: Record<string, Page> };
 const PAGES = DOCS.pages;
-
-/** JSON type of a value: numbers are one type (10 and 10.4498 are both sampled for the same fields). */
-function jsonType(v: unknown): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
-}
-
-/**
- * Where `got` differs from `want` in key sets or JSON types, as "path: …" lines. null matches any type (a sample
- * shows one state of a nullable field); arrays compare their first items when both have one.
- */
-function shapeDiff(want: unknown, got: unknown, path = '$'): string[] {
-  if (want === null || got === null) return [];
-  const tw = jsonType(want);
-  const tg = jsonType(got);
-  if (tw !== tg) return [`${path}: ${tg}, sampled ${tw}`];
-  if (tw === 'array') {
-    const [a, b] = [want as unknown[], got as unknown[]];
-    return a.length && b.length ? shapeDiff(a[0], b[0], `${path}[0]`) : [];
-  }
-  if (tw !== 'object') return [];
-  const [w, g] = [want as J, got as J];
-  const out: string[] = [];
-  for (const k of Object.keys(w)) if (!(k in g)) out.push(`${path}.${k}: missing`);
-  for (const k of Object.keys(g)) if (!(k in w)) out.push(`${path}.${k}: not in the sample`);
-  for (const k of Object.keys(w)) if (k in g) out.push(...shapeDiff(w[k], g[k], `${path}.${k}`));
-  return out;
-}
-
-/**
- * The strict reading (issue 45's count): every array item compared, and null a type of its own (a sample's null
- * answered with a value, or the other way round, differs). No exception applies.
- */
-function strictDiff(want: unknown, got: unknown, path = '$'): string[] {
-  if ((want === null) !== (got === null)) return [`${path}: ${jsonType(got)}, sampled ${jsonType(want)}`];
-  if (want === null) return [];
-  const tw = jsonType(want);
-  if (tw !== jsonType(got)) return [`${path}: ${jsonType(got)}, sampled ${tw}`];
-  if (tw === 'array') {
-    const [a, b] = [want as unknown[], got as unknown[]];
-    return a.flatMap((x, i) => (i < b.length ? strictDiff(x, b[i], `${path}[${i}]`) : []));
-  }
-  if (tw !== 'object') return [];
-  const [w, g] = [want as J, got as J];
-  return [
-    ...Object.keys(w).filter((k) => !(k in g)).map((k) => `${path}.${k}: missing`),
-    ...Object.keys(g).filter((k) => !(k in w)).map((k) => `${path}.${k}: not in the sample`),
-    ...Object.keys(w).filter((k) => k in g).flatMap((k) => strictDiff(w[k], g[k], `${path}.${k}`)),
-  ];
-}
 
 describe('shapeDiff', () => {
   it('strictly: null is a type of its own and every array item counts', () => {
