@@ -7,7 +7,7 @@
 // end) that gives them. Of the other 4, 2 are editor configurations of the docs site's MCP server (no API answer), 2
 // are the docs contradicting themselves (the authentication page's /v1/me against user-me's, the parameters page's
 // missing max_results against the details page and the squid samples). Counted strictly (null a type of its own,
-// every array item, no exception), 73 of the 81 replayed samples are identical (the last test lists the others).
+// every array item, no exception), 74 of the 81 replayed samples are identical (the last test lists the others).
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { resolve } from 'node:path';
@@ -63,7 +63,7 @@ const EXCEPTIONS: Record<string, { paths?: string[]; skip?: true; why: string }>
 
 const UNKNOWN = '0'.repeat(32);
 /** The strict count this emulator reaches (the test fails if it falls). */
-const STRICT_IDENTICAL = 73;
+const STRICT_IDENTICAL = 74;
 let e: TestEmu;
 const ids: Record<string, string> = {};
 
@@ -268,8 +268,17 @@ const REPLAY: Record<string, Step> = {
   'get-run-tasks 200': () => e.api('GET', `/v1/runtasks?run=${ids.run}`),
   'get-squid-chain 200': async () => e.api('GET', `/v1/squids/${await chained()}/chain`),
   'get-squid-chain #1': () => e.api('GET', `/v1/squids/${ids.headphones}/chain`),
-  // A squid with no chain, as the sample's (the replayed squid gets one from configure-squid-chain above).
-  'get-squid-details 200': () => e.api('GET', `/v1/squids/${e.squid(DEMO_SQUIDS.lyon)}`),
+  // A squid as the sample's: no chain (the replayed squid gets one from configure-squid-chain above), a run done, its
+  // e-mail, Google Sheet and webhook delivery configured (the sample shows their addresses), every function off.
+  'get-squid-details 200': async () => {
+    const s = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'Detailed' })).body.id;
+    await fire(s);
+    await e.api('POST', `/v1/squids/${s}`, { params: { max_results: 5, functions: { extract_emails_from_website: false } } });
+    await e.api('POST', `/v1/delivery?squid=${s}`, { email: 'user@example.com', notifications: true });
+    await e.api('POST', `/v1/delivery?squid=${s}`, { google_sheet_fields: { url: 'https://docs.google.com/spreadsheets/d/1ly9/edit', is_active: true, append: false } });
+    await e.api('POST', `/v1/delivery?squid=${s}`, { webhook_fields: { url: 'https://your-webhook.com/endpoint', is_active: false, retry: false, events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false } } });
+    return e.api('GET', `/v1/squids/${s}`);
+  },
   'get-task 200': () => e.api('GET', `/v1/tasks/${ids.task}`),
   'get-task 404': api('GET', `/v1/tasks/${UNKNOWN}`),
   'link-account-to-squid 200': () => e.api('POST', `/v1/squids/${ids.squid}`, { accounts: [ids.twitterAccount] }),
