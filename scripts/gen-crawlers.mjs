@@ -113,7 +113,8 @@ function squidParams(settings) {
   const squid = {};
   for (const [k, values] of seen) {
     // The answer's value first: it is what the service stored.
-    squid[k] = { type: paramType(values), default: values[0] ?? null, required: false, description: `Documented in update-settings (sampled: ${JSON.stringify(values[0])}).` };
+    const description = `Documented in update-settings (sampled: ${JSON.stringify(values[0])}).`;
+    squid[k] = { type: paramType(values), default: values[0] ?? null, required: false, description };
   }
   const functions = {};
   for (const f of fns.keys()) {
@@ -134,7 +135,8 @@ function taskParams(slug, adds) {
       for (const t of items) {
         for (const [k, v] of Object.entries(t)) {
           if (k === 'squid' || task[k]) continue;
-          task[k] = { type: 'string', group: /url$/.test(k) ? 'url' : k, required: false, default: null, example: v, description: `Documented in ${page.key}.` };
+          const group = /url$/.test(k) ? 'url' : k;
+          task[k] = { type: 'string', group, required: false, default: null, example: v, description: `Documented in ${page.key}.` };
         }
       }
     }
@@ -144,7 +146,8 @@ function taskParams(slug, adds) {
   if (!Object.keys(task).length) {
     const url = ASSUMED_TASK_URL[slug];
     if (!url) throw new Error(`${slug}: no add-tasks request in the docs and no ASSUMED_TASK_URL`);
-    task.url = { type: 'string', group: 'url', required: false, default: null, example: url, description: 'A page of the site (assumed: the docs show no task).' };
+    const description = 'A page of the site (assumed: the docs show no task).';
+    task.url = { type: 'string', group: 'url', required: false, default: null, example: url, description };
   }
   return { task, module };
 }
@@ -218,18 +221,50 @@ const unused = Object.keys(ASSUMED_TASK_URL).filter((s) => !slugs.includes(s));
 if (unused.length) throw new Error(`ASSUMED_TASK_URL names crawlers the docs do not have: ${unused.join(', ')}`);
 const catalogue = slugs.map(crawler);
 
-/** One crawler as TS source: one param, function or attribute a line, so a diff of a re-generation reads well. */
+const WIDTH = 160;
+
+/**
+ * A value as TS source starting at column `col` (after `prefix`), within the project's line width: on one line when it
+ * fits, else an object or array a member a line, a long string cut into concatenated parts.
+ */
+function ts(v, col, pad) {
+  const one = JSON.stringify(v);
+  if (col + one.length + 1 <= WIDTH) return one;
+  if (typeof v === 'string') {
+    const parts = [];
+    for (let rest = v; rest.length; ) {
+      // The first part follows the key; the others start a line of their own, after `+ `.
+      const n = Math.max(20, WIDTH - (parts.length ? pad.length + 4 : col) - 2);
+      let cut = Math.min(rest.length, n);
+      while (cut < rest.length && JSON.stringify(rest.slice(0, cut)).length > n) cut--;
+      parts.push(JSON.stringify(rest.slice(0, cut)));
+      rest = rest.slice(cut);
+    }
+    return parts.join(`\n${pad}  + `);
+  }
+  const inner = `${pad}  `;
+  if (Array.isArray(v)) return `[\n${v.map((x) => `${inner}${ts(x, inner.length, inner)},`).join('\n')}\n${pad}]`;
+  const members = Object.entries(v).map(([k, x]) => {
+    const key = `${inner}${JSON.stringify(k)}: `;
+    return `${key}${ts(x, key.length, inner)},`;
+  });
+  return `{\n${members.join('\n')}\n${pad}}`;
+}
+
+/** One crawler as TS source: one param, function or attribute a line where it fits, so a re-generation's diff reads well. */
 function source(c) {
-  const j = (v) => JSON.stringify(v);
-  const block = (obj) => Object.entries(obj).map(([k, v]) => `      ${j(k)}: ${j(v)},`).join('\n');
+  const block = (obj) => Object.entries(obj).map(([k, v]) => {
+    const key = `      ${JSON.stringify(k)}: `;
+    return `${key}${ts(v, key.length, '      ')},`;
+  }).join('\n');
   const scalar = Object.entries(c).filter(([k]) => !['task', 'squid', 'functions', 'attributes'].includes(k));
   return [
     '  {',
-    ...scalar.map(([k, v]) => `    ${k}: ${j(v)},`),
+    ...scalar.map(([k, v]) => `    ${k}: ${ts(v, k.length + 6, '    ')},`),
     `    task: {\n${block(c.task)}\n    },`,
     `    squid: {${Object.keys(c.squid).length ? `\n${block(c.squid)}\n    ` : ''}},`,
     `    functions: {${Object.keys(c.functions).length ? `\n${block(c.functions)}\n    ` : ''}},`,
-    `    attributes: [\n${c.attributes.map((a) => `      ${j(a)},`).join('\n')}\n    ],`,
+    `    attributes: [\n${c.attributes.map((a) => `      ${ts(a, 6, '      ')},`).join('\n')}\n    ],`,
     '  },',
   ].join('\n');
 }

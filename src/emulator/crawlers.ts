@@ -80,15 +80,18 @@ const HAND_DEFS: CrawlerDef[] = [
     attributes: [
       // "Whether the result passed your geo and category filters": only rows of a parameter task (city, category) have
       // one; the get-results sample's rows (a URL task's) have none.
-      { name: 'match_filters', type: 'boolean', example: false, params_tasks_only: true, description: 'Whether the result passed your geo and category filters' },
+      { name: 'match_filters', type: 'boolean', example: false, params_tasks_only: true,
+        description: 'Whether the result passed your geo and category filters' },
       { name: 'name', type: 'string', example: 'Blues Billard Club', description: 'Business name as listed on Google Maps' },
       { name: 'address', type: 'string', example: '06110 Le Cannet, France', description: 'Full formatted address of the business' },
       { name: 'phone', type: 'string', example: '+33493611118', description: 'Primary phone number of the business' },
       { name: 'website', type: 'string', example: 'http://www.example.com/', description: 'Business website URL' },
       { name: 'score', type: 'float', example: 3.5, description: 'Average star rating out of 5' },
       { name: 'category', type: 'text', example: 'Fishing charter', description: 'Primary business category on Google Maps' },
-      { name: 'email', type: 'string', example: 'info@lobstr.io', fn: 'extract_emails_from_website', optional: true, description: 'Email address found on the business website' },
-      { name: 'email_status', type: 'string', example: 'valid', fn: 'extract_emails_from_website', description: 'Validation status of the extracted email address' },
+      { name: 'email', type: 'string', example: 'info@lobstr.io', fn: 'extract_emails_from_website', optional: true,
+        description: 'Email address found on the business website' },
+      { name: 'email_status', type: 'string', example: 'valid', fn: 'extract_emails_from_website',
+        description: 'Validation status of the extracted email address' },
       { name: 'ratings', type: 'integer', example: 1220, description: 'Number of ratings' },
       { name: 'lat', type: 'float', example: 43.2960548, description: 'Latitude' },
       { name: 'lng', type: 'float', example: 5.3751573, description: 'Longitude' },
@@ -100,9 +103,12 @@ const HAND_DEFS: CrawlerDef[] = [
       // show none of them, so each is a function's column here: collect_business_details' (its description names
       // plus_code, poi, health and last_opening_hours_updated_at; the identifiers and flags are ASSUMED to be its too),
       // fetch_business_images' main_image_url, and the website's e-mail and social links.
-      { name: 'zero_x', type: 'string', example: '0x12c9c0a7b2f0a5c1:0x2a8b3f1e9d7c6b5a', fn: 'collect_business_details', description: 'Internal Google Maps hex identifier' },
-      { name: 'cid', type: 'string', example: '3065488262003665754', fn: 'collect_business_details', description: 'Google Maps numeric business identifier (CID)' },
-      { name: 'url', type: 'string', example: 'https://www.google.com/maps/place/?cid=3065488262003665754', fn: 'collect_business_details', description: 'Place URL' },
+      { name: 'zero_x', type: 'string', example: '0x12c9c0a7b2f0a5c1:0x2a8b3f1e9d7c6b5a', fn: 'collect_business_details',
+        description: 'Internal Google Maps hex identifier' },
+      { name: 'cid', type: 'string', example: '3065488262003665754', fn: 'collect_business_details',
+        description: 'Google Maps numeric business identifier (CID)' },
+      { name: 'url', type: 'string', example: 'https://www.google.com/maps/place/?cid=3065488262003665754', fn: 'collect_business_details',
+        description: 'Place URL' },
       { name: 'country_name', type: 'string', example: 'France', fn: 'collect_business_details', description: 'Country name' },
       { name: 'country_code', type: 'string', example: 'FR', fn: 'collect_business_details', description: 'Country code' },
       { name: 'menu', type: 'string', example: 'https://www.example.com/menu', fn: 'collect_business_details', optional: true, description: 'Menu URL' },
@@ -112,10 +118,14 @@ const HAND_DEFS: CrawlerDef[] = [
       { name: 'has_owner', type: 'boolean', example: true, fn: 'collect_business_details', description: 'Claimed by its owner' },
       { name: 'poi', type: 'string', example: 'restaurant', fn: 'collect_business_details', description: 'Point-of-interest type' },
       { name: 'health', type: 'string', example: 'operational', fn: 'collect_business_details', description: 'Business status' },
-      { name: 'last_opening_hours_updated_at', type: 'string', example: '2025-01-15', fn: 'collect_business_details', description: 'When the opening hours last changed' },
-      { name: 'main_image_url', type: 'string', example: 'https://lh5.googleusercontent.com/p/1', fn: 'fetch_business_images', description: 'Main image of the place' },
-      { name: 'facebook', type: 'string', example: 'https://www.facebook.com/example', fn: 'extract_emails_from_website', optional: true, description: 'Facebook page found on the website' },
-      { name: 'instagram', type: 'string', example: 'https://www.instagram.com/example', fn: 'extract_emails_from_website', optional: true, description: 'Instagram profile found on the website' },
+      { name: 'last_opening_hours_updated_at', type: 'string', example: '2025-01-15', fn: 'collect_business_details',
+        description: 'When the opening hours last changed' },
+      { name: 'main_image_url', type: 'string', example: 'https://lh5.googleusercontent.com/p/1', fn: 'fetch_business_images',
+        description: 'Main image of the place' },
+      { name: 'facebook', type: 'string', example: 'https://www.facebook.com/example', fn: 'extract_emails_from_website', optional: true,
+        description: 'Facebook page found on the website' },
+      { name: 'instagram', type: 'string', example: 'https://www.instagram.com/example', fn: 'extract_emails_from_website', optional: true,
+        description: 'Instagram profile found on the website' },
     ],
   },
   {
@@ -323,6 +333,9 @@ function sampled(d: DocsCrawler): AttrDef[] {
   return d.assumed.includes('attributes') ? d.attributes : d.attributes.map((a) => ({ ...a, sampled: true as const }));
 }
 
+/** The facts a hand-kept crawler has of its own, which the docs' examples do not give. */
+const HAND_KEPT = ['credits_per_row', 'max_concurrency', 'account', 'attributes', 'credits_per_function', 'function defaults'];
+
 /** What a hand-kept crawler takes from the docs' examples: every param, function and column they add. */
 function merge(hand: CrawlerDef, docs: DocsCrawler): CrawlerDef {
   // Columns the examples' rows show come in their order, then the hand-kept ones they do not show (functions' columns).
@@ -338,7 +351,7 @@ function merge(hand: CrawlerDef, docs: DocsCrawler): CrawlerDef {
     ...(docs.task_module !== undefined ? { task_module: docs.task_module } : {}),
     pages: docs.pages,
     // The hand-kept facts replace the generated assumptions of rates, account and attributes.
-    assumed: docs.assumed.filter((a) => !['credits_per_row', 'max_concurrency', 'account', 'attributes', 'credits_per_function', 'function defaults'].includes(a)),
+    assumed: docs.assumed.filter((a) => !HAND_KEPT.includes(a)),
   };
 }
 

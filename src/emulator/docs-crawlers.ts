@@ -12,15 +12,32 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","task params","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.amazon.com/product-reviews/B0BSHF7WHW","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.amazon.com/product-reviews/B0BSHF7WHW",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {
       "sort_by": {"type":"string","default":"recent","required":false,"description":"Documented in update-settings (sampled: \"recent\")."},
       "filter_by_star": {"type":"string","default":"all_stars","required":false,"description":"Documented in update-settings (sampled: \"all_stars\")."},
-      "reviewer_type": {"type":"string","default":"verified_purchase_only","required":false,"description":"Documented in update-settings (sampled: \"verified_purchase_only\")."},
+      "reviewer_type": {
+        "type": "string",
+        "default": "verified_purchase_only",
+        "required": false,
+        "description": "Documented in update-settings (sampled: \"verified_purchase_only\").",
+      },
       "max_results": {"type":"int","default":100,"required":false,"description":"Documented in update-settings (sampled: 100)."},
       "fetch_since": {"type":"string","default":"7d","required":false,"description":"Documented in update-settings (sampled: \"7d\")."},
-      "media_type": {"type":"string","default":"text_image_video","required":false,"description":"Documented in update-settings (sampled: \"text_image_video\")."},
+      "media_type": {
+        "type": "string",
+        "default": "text_image_video",
+        "required": false,
+        "description": "Documented in update-settings (sampled: \"text_image_video\").",
+      },
       "format_type": {"type":"string","default":"all_variants","required":false,"description":"Documented in update-settings (sampled: \"all_variants\")."},
     },
     functions: {},
@@ -38,7 +55,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","credits_per_function","function defaults","task params","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.autoscout24.com/lst/bmw","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.autoscout24.com/lst/bmw",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {
       "max_pages": {"type":"int","default":99,"required":false,"description":"Documented in update-settings (sampled: 99)."},
@@ -61,7 +85,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","task params","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.bienici.com/recherche/achat/paris-75000","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.bienici.com/recherche/achat/paris-75000",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {
       "max_pages": {"type":"int","default":100,"required":false,"description":"Documented in update-settings (sampled: 100)."},
@@ -85,7 +116,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.bienici.com/recherche/achat/bouches-du-rhone-13/maisonvilla","description":"Documented in examples/bienici-search-export/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.bienici.com/recherche/achat/bouches-du-rhone-13/maisonvilla",
+        "description": "Documented in examples/bienici-search-export/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":100,"required":false,"description":"Documented in update-settings (sampled: 100)."},
@@ -95,16 +133,36 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     },
     functions: {},
     attributes: [
-      {"name":"url","type":"string","example":"https://www.bienici.com/annonce/vente/antibes/appartement/3pieces/apimo-7410861","description":"Documented in examples/bienici-search-export/get-results."},
-      {"name":"modification_date","type":"string","example":"2022-09-23T09:03:11.123Z","description":"Documented in examples/bienici-search-export/get-results."},
+      {
+        "name": "url",
+        "type": "string",
+        "example": "https://www.bienici.com/annonce/vente/antibes/appartement/3pieces/apimo-7410861",
+        "description": "Documented in examples/bienici-search-export/get-results.",
+      },
+      {
+        "name": "modification_date",
+        "type": "string",
+        "example": "2022-09-23T09:03:11.123Z",
+        "description": "Documented in examples/bienici-search-export/get-results.",
+      },
       {"name":"city","type":"string","example":"Antibes","description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"postal_code","type":"string","example":"06600","description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"listing_id","type":"string","example":"apimo-7410861","description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"ad_type","type":"string","example":"buy","description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"property_type","type":"string","example":"flat","description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"title","type":"string","example":"3 PIÈCES PROCHE PLACE DE GAULLE","description":"Documented in examples/bienici-search-export/get-results."},
-      {"name":"description","type":"text","example":"Idéalement situé au centre d'Antibes, cet appartement de 3 pièces offre un cadre de vie agréable à deux pas de toutes commodités.","description":"Documented in examples/bienici-search-export/get-results."},
-      {"name":"publication_date","type":"string","example":"2022-09-21T13:54:51.302Z","description":"Documented in examples/bienici-search-export/get-results."},
+      {
+        "name": "description",
+        "type": "text",
+        "example": "Idéalement situé au centre d'Antibes, cet appartement de 3 pièces offre un cadre de vie agréable à deux pas de toutes commodités.",
+        "description": "Documented in examples/bienici-search-export/get-results.",
+      },
+      {
+        "name": "publication_date",
+        "type": "string",
+        "example": "2022-09-21T13:54:51.302Z",
+        "description": "Documented in examples/bienici-search-export/get-results.",
+      },
       {"name":"reference","type":"string","example":"7410861","description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"new_property","type":"boolean","example":false,"description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"year_of_construction","type":"integer","example":1980,"description":"Documented in examples/bienici-search-export/get-results."},
@@ -143,10 +201,20 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
       {"name":"greenhouse_gaz_value","type":"integer","example":9,"description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"energy_classification","type":"string","example":"E","description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"greenhouse_gaz_classification","type":"string","example":"B","description":"Documented in examples/bienici-search-export/get-results."},
-      {"name":"energy_performance_diagnostic_date","type":"string","example":"2022-09-21","description":"Documented in examples/bienici-search-export/get-results."},
+      {
+        "name": "energy_performance_diagnostic_date",
+        "type": "string",
+        "example": "2022-09-21",
+        "description": "Documented in examples/bienici-search-export/get-results.",
+      },
       {"name":"max_energy_consumption","type":"integer","example":2900,"description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"min_energy_consumption","type":"integer","example":2100,"description":"Documented in examples/bienici-search-export/get-results."},
-      {"name":"use_july_2021_energy_performance_diagnostic","type":"boolean","example":true,"description":"Documented in examples/bienici-search-export/get-results."},
+      {
+        "name": "use_july_2021_energy_performance_diagnostic",
+        "type": "boolean",
+        "example": true,
+        "description": "Documented in examples/bienici-search-export/get-results.",
+      },
       {"name":"heating","type":"string","example":"radiateur électrique individuel","description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"is_exclusive_sale_mandate","type":"boolean","example":false,"description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"fees_charged_to","type":"string","example":"purchaser","description":"Documented in examples/bienici-search-export/get-results."},
@@ -157,7 +225,12 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
       {"name":"account_type","type":"string","example":"agency","description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"account_display_name","type":"string","example":"APIMO Agency","description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"department_code","type":"string","example":"06","description":"Documented in examples/bienici-search-export/get-results."},
-      {"name":"district","type":"json","example":{"name":"Antibes","code_insee":"06004"},"description":"Documented in examples/bienici-search-export/get-results."},
+      {
+        "name": "district",
+        "type": "json",
+        "example": {"name":"Antibes","code_insee":"06004"},
+        "description": "Documented in examples/bienici-search-export/get-results.",
+      },
       {"name":"address_known","type":"boolean","example":false,"description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"optical_fiber_status","type":"string","example":"deploye","description":"Documented in examples/bienici-search-export/get-results."},
       {"name":"photos","type":"json","example":[],"description":"Documented in examples/bienici-search-export/get-results."},
@@ -177,7 +250,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","task params","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.facebook.com/examplebusiness","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.facebook.com/examplebusiness",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {},
     functions: {},
@@ -196,7 +276,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","task params","attributes","account"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.facebook.com/groups/336266723393832","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.facebook.com/groups/336266723393832",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":200,"required":false,"description":"Documented in update-settings (sampled: 200)."},
@@ -217,7 +304,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.facebook.com/marketplace/paris/search?query=piano","description":"Documented in examples/facebook-marketplace-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.facebook.com/marketplace/paris/search?query=piano",
+        "description": "Documented in examples/facebook-marketplace-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":200,"required":false,"description":"Documented in update-settings (sampled: 200)."},
@@ -239,30 +333,77 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.facebook.com/pages/example-business/123456789/","description":"Documented in examples/facebook-page-details-export/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.facebook.com/pages/example-business/123456789/",
+        "description": "Documented in examples/facebook-page-details-export/add-tasks.",
+      },
     },
     squid: {},
     functions: {},
     attributes: [
       {"name":"name","type":"string","example":"Example Business LLC","description":"Documented in examples/facebook-page-details-export/get-results."},
       {"name":"category","type":"string","example":"Local Business","description":"Documented in examples/facebook-page-details-export/get-results."},
-      {"name":"about","type":"string","example":"Your trusted local service provider since 2010.","description":"Documented in examples/facebook-page-details-export/get-results."},
-      {"name":"address","type":"string","example":"123 Main Street, New York, NY 10001","description":"Documented in examples/facebook-page-details-export/get-results."},
+      {
+        "name": "about",
+        "type": "string",
+        "example": "Your trusted local service provider since 2010.",
+        "description": "Documented in examples/facebook-page-details-export/get-results.",
+      },
+      {
+        "name": "address",
+        "type": "string",
+        "example": "123 Main Street, New York, NY 10001",
+        "description": "Documented in examples/facebook-page-details-export/get-results.",
+      },
       {"name":"phone","type":"string","example":"+1 (555) 123-4567","description":"Documented in examples/facebook-page-details-export/get-results."},
-      {"name":"email","type":"string","example":"contact@example-business.com","description":"Documented in examples/facebook-page-details-export/get-results."},
-      {"name":"wesbite","type":"string","example":"https://www.example-business.com","description":"Documented in examples/facebook-page-details-export/get-results."},
-      {"name":"instagram","type":"string","example":"https://www.instagram.com/examplebusiness","description":"Documented in examples/facebook-page-details-export/get-results."},
+      {
+        "name": "email",
+        "type": "string",
+        "example": "contact@example-business.com",
+        "description": "Documented in examples/facebook-page-details-export/get-results.",
+      },
+      {
+        "name": "wesbite",
+        "type": "string",
+        "example": "https://www.example-business.com",
+        "description": "Documented in examples/facebook-page-details-export/get-results.",
+      },
+      {
+        "name": "instagram",
+        "type": "string",
+        "example": "https://www.instagram.com/examplebusiness",
+        "description": "Documented in examples/facebook-page-details-export/get-results.",
+      },
       {"name":"likes","type":"string","example":"1542","description":"Documented in examples/facebook-page-details-export/get-results."},
       {"name":"followers","type":"string","example":"1876","description":"Documented in examples/facebook-page-details-export/get-results."},
       {"name":"reviews","type":"integer","example":24,"description":"Documented in examples/facebook-page-details-export/get-results."},
       {"name":"score","type":"float","example":4.5,"description":"Documented in examples/facebook-page-details-export/get-results."},
       {"name":"visits","type":"integer","example":350,"description":"Documented in examples/facebook-page-details-export/get-results."},
-      {"name":"image_url","type":"string","example":"https://scontent.xx.fbcdn.net/v/example-image.jpg","description":"Documented in examples/facebook-page-details-export/get-results."},
+      {
+        "name": "image_url",
+        "type": "string",
+        "example": "https://scontent.xx.fbcdn.net/v/example-image.jpg",
+        "description": "Documented in examples/facebook-page-details-export/get-results.",
+      },
       {"name":"menu","type":"string","example":null,"always_null":true,"description":"Documented in examples/facebook-page-details-export/get-results."},
       {"name":"price","type":"string","example":null,"always_null":true,"description":"Documented in examples/facebook-page-details-export/get-results."},
       {"name":"internal_id","type":"string","example":"123456789","description":"Documented in examples/facebook-page-details-export/get-results."},
-      {"name":"slug","type":"string","example":"/pages/example-business/123456789/","description":"Documented in examples/facebook-page-details-export/get-results."},
-      {"name":"url","type":"string","example":"https://www.facebook.com/pages/example-business/123456789/","description":"Documented in examples/facebook-page-details-export/get-results."},
+      {
+        "name": "slug",
+        "type": "string",
+        "example": "/pages/example-business/123456789/",
+        "description": "Documented in examples/facebook-page-details-export/get-results.",
+      },
+      {
+        "name": "url",
+        "type": "string",
+        "example": "https://www.facebook.com/pages/example-business/123456789/",
+        "description": "Documented in examples/facebook-page-details-export/get-results.",
+      },
       {"name":"status","type":"string","example":"valid_page","description":"Documented in examples/facebook-page-details-export/get-results."},
       {"name":"functions","type":"string","example":null,"always_null":true,"description":"Documented in examples/facebook-page-details-export/get-results."},
       {"name":"native_id","type":"integer","example":50017,"description":"Documented in examples/facebook-page-details-export/get-results."},
@@ -277,7 +418,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.facebook.com/search/pages?q=coffee%20shop","description":"Documented in examples/facebook-pages-search-export/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.facebook.com/search/pages?q=coffee%20shop",
+        "description": "Documented in examples/facebook-pages-search-export/add-tasks.",
+      },
     },
     squid: {},
     functions: {},
@@ -298,7 +446,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","account"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.facebook.com/groups/336266723393832","description":"Documented in examples/facebook-private-group-posts/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.facebook.com/groups/336266723393832",
+        "description": "Documented in examples/facebook-private-group-posts/add-tasks.",
+      },
     },
     squid: {
       "fetch_since": {"type":"string","default":"7d","required":false,"description":"Documented in update-settings (sampled: \"7d\")."},
@@ -306,13 +461,23 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     },
     functions: {},
     attributes: [
-      {"name":"url","type":"string","example":"https://www.facebook.com/groups/336266723393832/permalink/123456789/","description":"Documented in examples/facebook-private-group-posts/get-results."},
+      {
+        "name": "url",
+        "type": "string",
+        "example": "https://www.facebook.com/groups/336266723393832/permalink/123456789/",
+        "description": "Documented in examples/facebook-private-group-posts/get-results.",
+      },
       {"name":"post_id","type":"string","example":"123456789","description":"Documented in examples/facebook-private-group-posts/get-results."},
       {"name":"group_id","type":"string","example":"336266723393832","description":"Documented in examples/facebook-private-group-posts/get-results."},
       {"name":"group_title","type":"string","example":"My Private Group","description":"Documented in examples/facebook-private-group-posts/get-results."},
       {"name":"user_id","type":"string","example":"987654321","description":"Documented in examples/facebook-private-group-posts/get-results."},
       {"name":"user_name","type":"string","example":"John Doe","description":"Documented in examples/facebook-private-group-posts/get-results."},
-      {"name":"text","type":"string","example":"Hello everyone! Check out this great resource...","description":"Documented in examples/facebook-private-group-posts/get-results."},
+      {
+        "name": "text",
+        "type": "string",
+        "example": "Hello everyone! Check out this great resource...",
+        "description": "Documented in examples/facebook-private-group-posts/get-results.",
+      },
       {"name":"time","type":"string","example":"2026-03-19T11:27:00.000Z","description":"Documented in examples/facebook-private-group-posts/get-results."},
       {"name":"timestamp","type":"integer","example":1773919620,"description":"Documented in examples/facebook-private-group-posts/get-results."},
       {"name":"likes_count","type":"integer","example":12,"description":"Documented in examples/facebook-private-group-posts/get-results."},
@@ -327,10 +492,20 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
       {"name":"image_1","type":"string","example":null,"always_null":true,"description":"Documented in examples/facebook-private-group-posts/get-results."},
       {"name":"image_2","type":"string","example":null,"always_null":true,"description":"Documented in examples/facebook-private-group-posts/get-results."},
       {"name":"video_url","type":"string","example":null,"always_null":true,"description":"Documented in examples/facebook-private-group-posts/get-results."},
-      {"name":"link_attachment","type":"string","example":"https://example.com/resource","description":"Documented in examples/facebook-private-group-posts/get-results."},
+      {
+        "name": "link_attachment",
+        "type": "string",
+        "example": "https://example.com/resource",
+        "description": "Documented in examples/facebook-private-group-posts/get-results.",
+      },
       {"name":"comment_1","type":"string","example":"Great post!","description":"Documented in examples/facebook-private-group-posts/get-results."},
       {"name":"comment_2","type":"string","example":"Thanks for sharing.","description":"Documented in examples/facebook-private-group-posts/get-results."},
-      {"name":"feedback_id","type":"string","example":"ZmVlZGJhY2s6MTIzNDU2Nzg5","description":"Documented in examples/facebook-private-group-posts/get-results."},
+      {
+        "name": "feedback_id",
+        "type": "string",
+        "example": "ZmVlZGJhY2s6MTIzNDU2Nzg5",
+        "description": "Documented in examples/facebook-private-group-posts/get-results.",
+      },
     ],
   },
   {
@@ -342,17 +517,64 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-task-params","add-task-urls","configure-chain","get-geolocation","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","credits_per_function","function defaults","attributes"],
     task: {
-      "city": {"type":"string","group":"city","required":false,"default":null,"example":"Alpine 91901","description":"Documented in examples/google-maps-leads-scraper/add-task-params."},
-      "category": {"type":"string","group":"category","required":false,"default":null,"example":"restaurant","description":"Documented in examples/google-maps-leads-scraper/add-task-params."},
-      "country": {"type":"string","group":"country","required":false,"default":null,"example":"United States","description":"Documented in examples/google-maps-leads-scraper/add-task-params."},
-      "region": {"type":"string","group":"region","required":false,"default":null,"example":"California","description":"Documented in examples/google-maps-leads-scraper/add-task-params."},
-      "district": {"type":"string","group":"district","required":false,"default":null,"example":"San Diego","description":"Documented in examples/google-maps-leads-scraper/add-task-params."},
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.google.com/maps/search/restaurant/@43.3928346,5.2662584,14z","description":"Documented in examples/google-maps-leads-scraper/add-task-urls."},
+      "city": {
+        "type": "string",
+        "group": "city",
+        "required": false,
+        "default": null,
+        "example": "Alpine 91901",
+        "description": "Documented in examples/google-maps-leads-scraper/add-task-params.",
+      },
+      "category": {
+        "type": "string",
+        "group": "category",
+        "required": false,
+        "default": null,
+        "example": "restaurant",
+        "description": "Documented in examples/google-maps-leads-scraper/add-task-params.",
+      },
+      "country": {
+        "type": "string",
+        "group": "country",
+        "required": false,
+        "default": null,
+        "example": "United States",
+        "description": "Documented in examples/google-maps-leads-scraper/add-task-params.",
+      },
+      "region": {
+        "type": "string",
+        "group": "region",
+        "required": false,
+        "default": null,
+        "example": "California",
+        "description": "Documented in examples/google-maps-leads-scraper/add-task-params.",
+      },
+      "district": {
+        "type": "string",
+        "group": "district",
+        "required": false,
+        "default": null,
+        "example": "San Diego",
+        "description": "Documented in examples/google-maps-leads-scraper/add-task-params.",
+      },
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.google.com/maps/search/restaurant/@43.3928346,5.2662584,14z",
+        "description": "Documented in examples/google-maps-leads-scraper/add-task-urls.",
+      },
     },
     squid: {
       "country": {"type":"string","default":"United States","required":false,"description":"Documented in update-settings (sampled: \"United States\")."},
       "ratings": {"type":"string","default":"Any rating","required":false,"description":"Documented in update-settings (sampled: \"Any rating\")."},
-      "language": {"type":"string","default":"English (United States)","required":false,"description":"Documented in update-settings (sampled: \"English (United States)\")."},
+      "language": {
+        "type": "string",
+        "default": "English (United States)",
+        "required": false,
+        "description": "Documented in update-settings (sampled: \"English (United States)\").",
+      },
       "max_results": {"type":"int","default":200,"required":false,"description":"Documented in update-settings (sampled: 200)."},
     },
     functions: {
@@ -375,7 +597,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","credits_per_function","function defaults","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://maps.google.com/?cid=1357935577401699828","description":"Documented in examples/google-maps-reviews-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://maps.google.com/?cid=1357935577401699828",
+        "description": "Documented in examples/google-maps-reviews-scraper/add-tasks.",
+      },
     },
     squid: {
       "sort_by": {"type":"string","default":"newest","required":false,"description":"Documented in update-settings (sampled: \"newest\")."},
@@ -384,7 +613,12 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
       "skip_reviews_without_text": {"type":"boolean","default":false,"required":false,"description":"Documented in update-settings (sampled: false)."},
       "skip_reviews_without_image": {"type":"boolean","default":false,"required":false,"description":"Documented in update-settings (sampled: false)."},
       "rating_filter": {"type":"string","default":"All","required":false,"description":"Documented in update-settings (sampled: \"All\")."},
-      "language": {"type":"string","default":"English (United States)","required":false,"description":"Documented in update-settings (sampled: \"English (United States)\")."},
+      "language": {
+        "type": "string",
+        "default": "English (United States)",
+        "required": false,
+        "description": "Documented in update-settings (sampled: \"English (United States)\").",
+      },
     },
     functions: {
       "get_short_review_link": {"display":"Get Short Review Link","credits_per_function":1,"default":false},
@@ -404,10 +638,22 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "keyword": {"type":"string","group":"keyword","required":false,"default":null,"example":"crab","description":"Documented in examples/google-news-search-export/add-tasks."},
+      "keyword": {
+        "type": "string",
+        "group": "keyword",
+        "required": false,
+        "default": null,
+        "example": "crab",
+        "description": "Documented in examples/google-news-search-export/add-tasks.",
+      },
     },
     squid: {
-      "language": {"type":"string","default":"English (United States)","required":false,"description":"Documented in update-settings (sampled: \"English (United States)\")."},
+      "language": {
+        "type": "string",
+        "default": "English (United States)",
+        "required": false,
+        "description": "Documented in update-settings (sampled: \"English (United States)\").",
+      },
       "time_range": {"type":"string","default":"Past week","required":false,"description":"Documented in update-settings (sampled: \"Past week\")."},
       "max_results": {"type":"int","default":100,"required":false,"description":"Documented in update-settings (sampled: 100)."},
     },
@@ -427,7 +673,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-geolocation","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "keyword": {"type":"string","group":"keyword","required":false,"default":null,"example":"crab","description":"Documented in examples/google-search-scraper/add-tasks."},
+      "keyword": {
+        "type": "string",
+        "group": "keyword",
+        "required": false,
+        "default": null,
+        "example": "crab",
+        "description": "Documented in examples/google-search-scraper/add-tasks.",
+      },
     },
     squid: {
       "country": {"type":"string","default":"United States","required":false,"description":"Documented in update-settings (sampled: \"United States\")."},
@@ -453,7 +706,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.idealista.com/en/venta-viviendas/vizcaya/","description":"Documented in examples/idealista-listings-search-export/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.idealista.com/en/venta-viviendas/vizcaya/",
+        "description": "Documented in examples/idealista-listings-search-export/add-tasks.",
+      },
     },
     squid: {
       "max_pages": {"type":"int","default":100,"required":false,"description":"Documented in update-settings (sampled: 100)."},
@@ -473,7 +733,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","credits_per_function","function defaults","task params","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.immoweb.be/en/search/house/for-sale","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.immoweb.be/en/search/house/for-sale",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {
       "max_pages": {"type":"int","default":10,"required":false,"description":"Documented in update-settings (sampled: 10)."},
@@ -496,7 +763,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","task params","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.instagram.com/p/C0ffee00000/","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.instagram.com/p/C0ffee00000/",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {
       "sort_order": {"type":"string","default":"recent","required":false,"description":"Documented in update-settings (sampled: \"recent\")."},
@@ -519,7 +793,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.instagram.com/natgeo/","description":"Documented in examples/instagram-posts-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.instagram.com/natgeo/",
+        "description": "Documented in examples/instagram-posts-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":50,"required":false,"description":"Documented in update-settings (sampled: 50)."},
@@ -542,7 +823,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.instagram.com/leomessi/","description":"Documented in examples/instagram-profile-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.instagram.com/leomessi/",
+        "description": "Documented in examples/instagram-profile-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":100,"required":false,"description":"Documented in update-settings (sampled: 100)."},
@@ -563,7 +851,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.instagram.com/leomessi/","description":"Documented in examples/instagram-reels-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.instagram.com/leomessi/",
+        "description": "Documented in examples/instagram-reels-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":50,"required":false,"description":"Documented in update-settings (sampled: 50)."},
@@ -586,7 +881,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.lacentrale.fr/listing?yearMin=2024&makesModelsCommercialNames=PEUGEOT","description":"Documented in examples/lacentrale-cars-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.lacentrale.fr/listing?yearMin=2024&makesModelsCommercialNames=PEUGEOT",
+        "description": "Documented in examples/lacentrale-cars-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_pages": {"type":"int","default":50,"required":false,"description":"Documented in update-settings (sampled: 50)."},
@@ -609,7 +911,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.lacentrale.fr/auto-occasion-annonce-66103802227.html","description":"Documented in examples/lacentrale-listing-status-checker/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.lacentrale.fr/auto-occasion-annonce-66103802227.html",
+        "description": "Documented in examples/lacentrale-listing-status-checker/add-tasks.",
+      },
     },
     squid: {
       "max_unique_results_per_run": {"type":"int","default":1000,"required":false,"description":"Documented in update-settings (sampled: 1000)."},
@@ -630,10 +939,22 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.leboncoin.fr/ad/locations/2943434204","description":"Documented in examples/leboncoin-auto-message-sender/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.leboncoin.fr/ad/locations/2943434204",
+        "description": "Documented in examples/leboncoin-auto-message-sender/add-tasks.",
+      },
     },
     squid: {
-      "message": {"type":"string","default":"Hello #pseudo#,\n\nI want to enquire about #title#.","required":false,"description":"Documented in update-settings (sampled: \"Hello #pseudo#,\\n\\nI want to enquire about #title#.\")."},
+      "message": {
+        "type": "string",
+        "default": "Hello #pseudo#,\n\nI want to enquire about #title#.",
+        "required": false,
+        "description": "Documented in update-settings (sampled: \"Hello #pseudo#,\\n\\nI want to enquire about #title#.\").",
+      },
       "max_unique_results_per_run": {"type":"int","default":20,"required":false,"description":"Documented in update-settings (sampled: 20)."},
       "fetch_since": {"type":"int","default":1,"required":false,"description":"Documented in update-settings (sampled: 1)."},
       "max_results": {"type":"int","default":3,"required":false,"description":"Documented in update-settings (sampled: 3)."},
@@ -654,7 +975,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"/boutiques/vehicules/toutes_categories","description":"Documented in examples/leboncoin-boutique/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "/boutiques/vehicules/toutes_categories",
+        "description": "Documented in examples/leboncoin-boutique/add-tasks.",
+      },
     },
     squid: {
       "get_details": {"type":"boolean","default":true,"required":false,"description":"Documented in update-settings (sampled: true)."},
@@ -678,7 +1006,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.leboncoin.fr/annonces/offres/provence_alpes_cote_d_azur/bouches_du_rhone/p-2","description":"Documented in examples/leboncoin-iter-listings/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.leboncoin.fr/annonces/offres/provence_alpes_cote_d_azur/bouches_du_rhone/p-2",
+        "description": "Documented in examples/leboncoin-iter-listings/add-tasks.",
+      },
     },
     squid: {
       "fetch_since": {"type":"string","default":null,"required":false,"description":"Documented in update-settings (sampled: null)."},
@@ -688,22 +1023,71 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     },
     functions: {},
     attributes: [
-      {"name":"DPE","type":"string","example":null,"optional":true,"always_null":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
-      {"name":"GES","type":"string","example":null,"optional":true,"always_null":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
+      {
+        "name": "DPE",
+        "type": "string",
+        "example": null,
+        "optional": true,
+        "always_null": true,
+        "description": "Documented in examples/leboncoin-iter-listings/get-results.",
+      },
+      {
+        "name": "GES",
+        "type": "string",
+        "example": null,
+        "optional": true,
+        "always_null": true,
+        "description": "Documented in examples/leboncoin-iter-listings/get-results.",
+      },
       {"name":"ad_type","type":"string","example":"offer","description":"Documented in examples/leboncoin-iter-listings/get-results."},
       {"name":"annonce_id","type":"string","example":"3017342971","description":"Documented in examples/leboncoin-iter-listings/get-results."},
-      {"name":"area","type":"string","example":null,"optional":true,"always_null":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
+      {
+        "name": "area",
+        "type": "string",
+        "example": null,
+        "optional": true,
+        "always_null": true,
+        "description": "Documented in examples/leboncoin-iter-listings/get-results.",
+      },
       {"name":"booster","type":"boolean","example":false,"optional":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
-      {"name":"category_name","type":"string","example":"Équipements & Fournitures de bureau","description":"Documented in examples/leboncoin-iter-listings/get-results."},
+      {
+        "name": "category_name",
+        "type": "string",
+        "example": "Équipements & Fournitures de bureau",
+        "description": "Documented in examples/leboncoin-iter-listings/get-results.",
+      },
       {"name":"city","type":"string","example":"Aix-en-Provence","description":"Documented in examples/leboncoin-iter-listings/get-results."},
       {"name":"city_label","type":"string","example":"Aix-en-Provence 13100","description":"Documented in examples/leboncoin-iter-listings/get-results."},
       {"name":"currency","type":"string","example":"EUR","description":"Documented in examples/leboncoin-iter-listings/get-results."},
       {"name":"department","type":"string","example":"Bouches-du-Rhône","description":"Documented in examples/leboncoin-iter-listings/get-results."},
-      {"name":"description","type":"text","example":"Cartable d'ordinateur (ou autre) noir avec bandoulière. Marque CASE LOGIC. Etat neuf","description":"Documented in examples/leboncoin-iter-listings/get-results."},
+      {
+        "name": "description",
+        "type": "text",
+        "example": "Cartable d'ordinateur (ou autre) noir avec bandoulière. Marque CASE LOGIC. Etat neuf",
+        "description": "Documented in examples/leboncoin-iter-listings/get-results.",
+      },
       {"name":"details","type":"json","example":{},"description":"Documented in examples/leboncoin-iter-listings/get-results."},
-      {"name":"expiration_date","type":"string","example":"2025-09-02T04:05:30Z","optional":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
-      {"name":"first_publication_date","type":"string","example":"2025-07-04T04:05:30Z","description":"Documented in examples/leboncoin-iter-listings/get-results."},
-      {"name":"functions","type":"string","example":null,"optional":true,"always_null":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
+      {
+        "name": "expiration_date",
+        "type": "string",
+        "example": "2025-09-02T04:05:30Z",
+        "optional": true,
+        "description": "Documented in examples/leboncoin-iter-listings/get-results.",
+      },
+      {
+        "name": "first_publication_date",
+        "type": "string",
+        "example": "2025-07-04T04:05:30Z",
+        "description": "Documented in examples/leboncoin-iter-listings/get-results.",
+      },
+      {
+        "name": "functions",
+        "type": "string",
+        "example": null,
+        "optional": true,
+        "always_null": true,
+        "description": "Documented in examples/leboncoin-iter-listings/get-results.",
+      },
       {"name":"gallery","type":"boolean","example":false,"optional":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
       {"name":"has_online_shop","type":"boolean","example":false,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
       {"name":"has_phone","type":"boolean","example":false,"optional":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
@@ -712,19 +1096,48 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
       {"name":"lng","type":"string","example":"5.44614","description":"Documented in examples/leboncoin-iter-listings/get-results."},
       {"name":"native_id","type":"integer","example":53557759,"optional":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
       {"name":"no_salesmen","type":"boolean","example":true,"optional":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
-      {"name":"online_shop_url","type":"string","example":null,"optional":true,"always_null":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
+      {
+        "name": "online_shop_url",
+        "type": "string",
+        "example": null,
+        "optional": true,
+        "always_null": true,
+        "description": "Documented in examples/leboncoin-iter-listings/get-results.",
+      },
       {"name":"owner_name","type":"string","example":"EMMA","description":"Documented in examples/leboncoin-iter-listings/get-results."},
       {"name":"owner_store_id","type":"string","example":"1095173","optional":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
       {"name":"owner_type","type":"string","example":"0","optional":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
-      {"name":"picture","type":"text","example":"https://img.leboncoin.fr/api/v1/lbcpb1/images/62/5a/0d/625a0da7186ebe031324bf5533a39e698ce917e1.jpg?rule=ad-large","description":"Documented in examples/leboncoin-iter-listings/get-results."},
-      {"name":"pictures","type":"text","example":"https://img.leboncoin.fr/api/v1/lbcpb1/images/62/5a/0d/625a0da7186ebe031324bf5533a39e698ce917e1.jpg?rule=ad-large","optional":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
+      {
+        "name": "picture",
+        "type": "text",
+        "example": "https://img.leboncoin.fr/api/v1/lbcpb1/images/62/5a/0d/625a0da7186ebe031324bf5533a39e698ce917e1.jpg?rule=ad-large",
+        "description": "Documented in examples/leboncoin-iter-listings/get-results.",
+      },
+      {
+        "name": "pictures",
+        "type": "text",
+        "example": "https://img.leboncoin.fr/api/v1/lbcpb1/images/62/5a/0d/625a0da7186ebe031324bf5533a39e698ce917e1.jpg?rule=ad-large",
+        "optional": true,
+        "description": "Documented in examples/leboncoin-iter-listings/get-results.",
+      },
       {"name":"postal_code","type":"string","example":"13100","description":"Documented in examples/leboncoin-iter-listings/get-results."},
       {"name":"price","type":"integer","example":5,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
       {"name":"region","type":"string","example":"Provence-Alpes-Côte d'Azur","description":"Documented in examples/leboncoin-iter-listings/get-results."},
       {"name":"title","type":"string","example":"Cartable","description":"Documented in examples/leboncoin-iter-listings/get-results."},
       {"name":"urgent","type":"boolean","example":false,"optional":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
-      {"name":"url","type":"string","example":"https://www.leboncoin.fr/ad/equipements_fournitures_de_bureau/3017342971","description":"Documented in examples/leboncoin-iter-listings/get-results."},
-      {"name":"user_id","type":"string","example":"0464f5d3-e478-467f-bdfc-d081111e25ab","optional":true,"description":"Documented in examples/leboncoin-iter-listings/get-results."},
+      {
+        "name": "url",
+        "type": "string",
+        "example": "https://www.leboncoin.fr/ad/equipements_fournitures_de_bureau/3017342971",
+        "description": "Documented in examples/leboncoin-iter-listings/get-results.",
+      },
+      {
+        "name": "user_id",
+        "type": "string",
+        "example": "0464f5d3-e478-467f-bdfc-d081111e25ab",
+        "optional": true,
+        "description": "Documented in examples/leboncoin-iter-listings/get-results.",
+      },
     ],
   },
   {
@@ -736,7 +1149,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","credits_per_function","function defaults","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.leboncoin.fr/annonces/offres/provence_alpes_cote_d_azur/bouches_du_rhone/p-2","description":"Documented in examples/leboncoin-iter-listings-with-phone/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.leboncoin.fr/annonces/offres/provence_alpes_cote_d_azur/bouches_du_rhone/p-2",
+        "description": "Documented in examples/leboncoin-iter-listings-with-phone/add-tasks.",
+      },
     },
     squid: {
       "max_pages": {"type":"int","default":99,"required":false,"description":"Documented in update-settings (sampled: 99)."},
@@ -761,7 +1181,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","credits_per_function","function defaults","task params","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.leboncoin.fr/ad/locations/2943434204","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.leboncoin.fr/ad/locations/2943434204",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {},
     functions: {
@@ -781,7 +1208,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","task params","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.leboncoin.fr/ad/locations/2943434204","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.leboncoin.fr/ad/locations/2943434204",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {
       "max_unique_results_per_run": {"type":"int","default":1000,"required":false,"description":"Documented in update-settings (sampled: 1000)."},
@@ -801,7 +1235,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","task params","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.leboncoin.fr/recherche?category=9","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.leboncoin.fr/recherche?category=9",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {
       "max_pages": {"type":"int","default":99,"required":false,"description":"Documented in update-settings (sampled: 99)."},
@@ -823,7 +1264,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","credits_per_function","function defaults","task params","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.linkedin.com/search/results/people/?keywords=cto","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.linkedin.com/search/results/people/?keywords=cto",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":1000,"required":false,"description":"Documented in update-settings (sampled: 1000)."},
@@ -846,7 +1294,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "post_url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.linkedin.com/posts/example_great-post-activity-7403510298726375424-RIMy","description":"Documented in examples/linkedin-posts-commenters-and-likers-scraper/add-tasks."},
+      "post_url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.linkedin.com/posts/example_great-post-activity-7403510298726375424-RIMy",
+        "description": "Documented in examples/linkedin-posts-commenters-and-likers-scraper/add-tasks.",
+      },
     },
     squid: {
       "scrape_comments": {"type":"boolean","default":true,"required":false,"description":"Documented in update-settings (sampled: true)."},
@@ -870,7 +1325,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "linkedin_url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.linkedin.com/in/username/","description":"Documented in examples/linkedin-posts-scraper/add-tasks."},
+      "linkedin_url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.linkedin.com/in/username/",
+        "description": "Documented in examples/linkedin-posts-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":50,"required":false,"description":"Documented in update-settings (sampled: 50)."},
@@ -893,7 +1355,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "linkedin_url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.linkedin.com/in/williamhgates","description":"Documented in examples/linkedin-profile-email-scraper-no-login/add-tasks."},
+      "linkedin_url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.linkedin.com/in/williamhgates",
+        "description": "Documented in examples/linkedin-profile-email-scraper-no-login/add-tasks.",
+      },
     },
     squid: {
       "email_enrichment": {"type":"boolean","default":true,"required":false,"description":"Documented in update-settings (sampled: true)."},
@@ -914,7 +1383,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.linkedin.com/in/williamhgates/","description":"Documented in examples/linkedin-profile-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.linkedin.com/in/williamhgates/",
+        "description": "Documented in examples/linkedin-profile-scraper/add-tasks.",
+      },
     },
     squid: {
       "email_enrichment": {"type":"boolean","default":true,"required":false,"description":"Documented in update-settings (sampled: true)."},
@@ -935,7 +1411,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","credits_per_function","function defaults","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.pagesjaunes.fr/annuaire/paris-75/boulanger","description":"Documented in examples/pages-jaunes-iter-companies/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.pagesjaunes.fr/annuaire/paris-75/boulanger",
+        "description": "Documented in examples/pages-jaunes-iter-companies/add-tasks.",
+      },
     },
     squid: {
       "max_pages": {"type":"int","default":3,"required":false,"description":"Documented in update-settings (sampled: 3)."},
@@ -959,7 +1442,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.pap.fr/annonce/vente-immobiliere-ain-01-g364","description":"Documented in examples/pap-iter-apartments/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.pap.fr/annonce/vente-immobiliere-ain-01-g364",
+        "description": "Documented in examples/pap-iter-apartments/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":200,"required":false,"description":"Documented in update-settings (sampled: 200)."},
@@ -981,7 +1471,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.paruvendu.fr/a/voiture-occasion/bmw/","description":"Documented in examples/paruvendu-listings-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.paruvendu.fr/a/voiture-occasion/bmw/",
+        "description": "Documented in examples/paruvendu-listings-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":100,"required":false,"description":"Documented in update-settings (sampled: 100)."},
@@ -992,7 +1489,12 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     },
     functions: {},
     attributes: [
-      {"name":"url","type":"string","example":"https://www.paruvendu.fr/a/voiture-occasion/bmw/serie-3/12345678/","description":"Documented in examples/paruvendu-listings-scraper/get-results."},
+      {
+        "name": "url",
+        "type": "string",
+        "example": "https://www.paruvendu.fr/a/voiture-occasion/bmw/serie-3/12345678/",
+        "description": "Documented in examples/paruvendu-listings-scraper/get-results.",
+      },
       {"name":"title","type":"string","example":"BMW Série 3 320d 150ch BVA","description":"Documented in examples/paruvendu-listings-scraper/get-results."},
       {"name":"section","type":"string","example":"voiture","description":"Documented in examples/paruvendu-listings-scraper/get-results."},
       {"name":"annonce_type","type":"string","example":"vente","description":"Documented in examples/paruvendu-listings-scraper/get-results."},
@@ -1007,8 +1509,18 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
       {"name":"gearbox","type":"string","example":"Automatique","description":"Documented in examples/paruvendu-listings-scraper/get-results."},
       {"name":"location","type":"string","example":"Paris","description":"Documented in examples/paruvendu-listings-scraper/get-results."},
       {"name":"postal_code","type":"string","example":"75001","description":"Documented in examples/paruvendu-listings-scraper/get-results."},
-      {"name":"picture","type":"string","example":"https://img.paruvendu.fr/thumb/12345678_1.jpg","description":"Documented in examples/paruvendu-listings-scraper/get-results."},
-      {"name":"description_preview","type":"string","example":"Véhicule en excellent état, révision faite...","description":"Documented in examples/paruvendu-listings-scraper/get-results."},
+      {
+        "name": "picture",
+        "type": "string",
+        "example": "https://img.paruvendu.fr/thumb/12345678_1.jpg",
+        "description": "Documented in examples/paruvendu-listings-scraper/get-results.",
+      },
+      {
+        "name": "description_preview",
+        "type": "string",
+        "example": "Véhicule en excellent état, révision faite...",
+        "description": "Documented in examples/paruvendu-listings-scraper/get-results.",
+      },
       {"name":"last_publication_date","type":"string","example":"2026-03-15","description":"Documented in examples/paruvendu-listings-scraper/get-results."},
       {"name":"reference","type":"string","example":"12345678","description":"Documented in examples/paruvendu-listings-scraper/get-results."},
     ],
@@ -1023,7 +1535,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.realtor.com/realestateandhomes-search/California","description":"Documented in examples/realtor-iter-listings/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.realtor.com/realestateandhomes-search/California",
+        "description": "Documented in examples/realtor-iter-listings/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":200,"required":false,"description":"Documented in update-settings (sampled: 200)."},
@@ -1032,8 +1551,18 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     },
     functions: {},
     attributes: [
-      {"name":"url","type":"text","example":"https://www.realtor.com/realestateandhomes-detail/123-Main-St_Los-Angeles_CA_90001_M12345-67890","description":"Documented in examples/realtor-iter-listings/get-results."},
-      {"name":"full_address","type":"string","example":"123 Main St, Los Angeles, CA 90001","description":"Documented in examples/realtor-iter-listings/get-results."},
+      {
+        "name": "url",
+        "type": "text",
+        "example": "https://www.realtor.com/realestateandhomes-detail/123-Main-St_Los-Angeles_CA_90001_M12345-67890",
+        "description": "Documented in examples/realtor-iter-listings/get-results.",
+      },
+      {
+        "name": "full_address",
+        "type": "string",
+        "example": "123 Main St, Los Angeles, CA 90001",
+        "description": "Documented in examples/realtor-iter-listings/get-results.",
+      },
       {"name":"street","type":"string","example":"123 Main St","description":"Documented in examples/realtor-iter-listings/get-results."},
       {"name":"city","type":"string","example":"Los Angeles","description":"Documented in examples/realtor-iter-listings/get-results."},
       {"name":"state","type":"string","example":"CA","description":"Documented in examples/realtor-iter-listings/get-results."},
@@ -1067,7 +1596,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.reddit.com/r/Bitcoin/","description":"Documented in examples/reddit-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.reddit.com/r/Bitcoin/",
+        "description": "Documented in examples/reddit-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":500,"required":false,"description":"Documented in update-settings (sampled: 500)."},
@@ -1094,7 +1630,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","credits_per_function","function defaults","task params","attributes","account"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.linkedin.com/sales/lead/ACwAAA0000","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.linkedin.com/sales/lead/ACwAAA0000",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {},
     functions: {
@@ -1116,7 +1659,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes","account"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.linkedin.com/sales/search/company?query=(keywords:technology)","description":"Documented in examples/sales-navigator-companies-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.linkedin.com/sales/search/company?query=(keywords:technology)",
+        "description": "Documented in examples/sales-navigator-companies-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_pages": {"type":"int","default":50,"required":false,"description":"Documented in update-settings (sampled: 50)."},
@@ -1138,7 +1688,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","credits_per_function","function defaults","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.linkedin.com/sales/search/people?query=(filters:List((type:SENIORITY_LEVEL,values:List((id:300,text:Vice%20President)))))","description":"Documented in examples/sales-navigator-leads-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.linkedin.com/sales/search/people?query=(filters:List((type:SENIORITY_LEVEL,values:List((id:300,text:Vice%20President)))))",
+        "description": "Documented in examples/sales-navigator-leads-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_pages": {"type":"int","default":100,"required":false,"description":"Documented in update-settings (sampled: 100)."},
@@ -1163,7 +1720,15 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","credits_per_function","function defaults","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.seloger.com/list.htm?projects=2&places=%5B%7B%22subDivisions%22:%5B%2210%22%5D%7D%5D&mandatorycommodities=0&enterprise=1&qsVersion=1.0","description":"Documented in examples/seloger-search-export/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.seloger.com/list.htm?projects=2&places=%5B%7B%22subDivisions%22:%5B%2210%22%5D%7D%5D&mandatorycommodities=0&enterprise=1&qsVe"
+          + "rsion=1.0",
+        "description": "Documented in examples/seloger-search-export/add-tasks.",
+      },
     },
     squid: {
       "max_pages": {"type":"int","default":4,"required":false,"description":"Documented in update-settings (sampled: 4)."},
@@ -1185,7 +1750,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","task params","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.tiktok.com/@bellapoarch/video/6862153058223197445","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.tiktok.com/@bellapoarch/video/6862153058223197445",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {
       "max_comments": {"type":"int","default":500,"required":false,"description":"Documented in update-settings (sampled: 500)."},
@@ -1206,11 +1778,23 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","credits_per_function","function defaults","attributes"],
     task: {
-      "keyword": {"type":"string","group":"keyword","required":false,"default":null,"example":"fitness","description":"Documented in examples/tiktok-top-ads-scraper/add-tasks."},
+      "keyword": {
+        "type": "string",
+        "group": "keyword",
+        "required": false,
+        "default": null,
+        "example": "fitness",
+        "description": "Documented in examples/tiktok-top-ads-scraper/add-tasks.",
+      },
     },
     squid: {
       "region": {"type":"string","default":"United States","required":false,"description":"Documented in update-settings (sampled: \"United States\")."},
-      "industry": {"type":"string","default":"Beauty & Personal Care","required":false,"description":"Documented in update-settings (sampled: \"Beauty & Personal Care\")."},
+      "industry": {
+        "type": "string",
+        "default": "Beauty & Personal Care",
+        "required": false,
+        "description": "Documented in update-settings (sampled: \"Beauty & Personal Care\").",
+      },
       "objective": {"type":"string","default":"Conversions","required":false,"description":"Documented in update-settings (sampled: \"Conversions\")."},
       "like": {"type":"string","default":"Top 1~20%","required":false,"description":"Documented in update-settings (sampled: \"Top 1~20%\")."},
       "time_range": {"type":"string","default":"Last 30 days","required":false,"description":"Documented in update-settings (sampled: \"Last 30 days\")."},
@@ -1235,7 +1819,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.tiktok.com/@bellapoarch/video/6862153058223197445","description":"Documented in examples/tiktok-video-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.tiktok.com/@bellapoarch/video/6862153058223197445",
+        "description": "Documented in examples/tiktok-video-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_related_videos_per_post": {"type":"int","default":5,"required":false,"description":"Documented in update-settings (sampled: 5)."},
@@ -1269,7 +1860,12 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
       {"name":"author_follower_count","type":"integer","example":92800000,"description":"Documented in examples/tiktok-video-scraper/get-results."},
       {"name":"is_related","type":"boolean","example":false,"description":"Documented in examples/tiktok-video-scraper/get-results."},
       {"name":"related_to_video_id","type":"string","example":null,"always_null":true,"description":"Documented in examples/tiktok-video-scraper/get-results."},
-      {"name":"input_video_url","type":"string","example":"https://www.tiktok.com/@bellapoarch/video/6862153058223197445","description":"Documented in examples/tiktok-video-scraper/get-results."},
+      {
+        "name": "input_video_url",
+        "type": "string",
+        "example": "https://www.tiktok.com/@bellapoarch/video/6862153058223197445",
+        "description": "Documented in examples/tiktok-video-scraper/get-results.",
+      },
     ],
   },
   {
@@ -1281,7 +1877,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.tripadvisor.fr/Restaurants-g187147-Paris_Ile_de_France.html","description":"Documented in examples/tripadvisor-restaurants-search-export/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.tripadvisor.fr/Restaurants-g187147-Paris_Ile_de_France.html",
+        "description": "Documented in examples/tripadvisor-restaurants-search-export/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":100,"required":false,"description":"Documented in update-settings (sampled: 100)."},
@@ -1302,7 +1905,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.tripadvisor.com/Hotel_Review-g60763-d208453-Reviews-Hilton_New_York_Times_Square-New_York_City_New_York.html","description":"Documented in examples/tripadvisor-reviews-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.tripadvisor.com/Hotel_Review-g60763-d208453-Reviews-Hilton_New_York_Times_Square-New_York_City_New_York.html",
+        "description": "Documented in examples/tripadvisor-reviews-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":100,"required":false,"description":"Documented in update-settings (sampled: 100)."},
@@ -1326,7 +1936,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","task params","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.trustpilot.com/review/example.com","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.trustpilot.com/review/example.com",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":200,"required":false,"description":"Documented in update-settings (sampled: 200)."},
@@ -1353,7 +1970,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","task params","attributes","account"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://x.com/nasa","description":"A page of the site (assumed: the docs show no task)."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://x.com/nasa",
+        "description": "A page of the site (assumed: the docs show no task).",
+      },
     },
     squid: {
       "scrape_followers": {"type":"boolean","default":true,"required":false,"description":"Documented in update-settings (sampled: true)."},
@@ -1375,7 +1999,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "screen_name": {"type":"string","group":"screen_name","required":false,"default":null,"example":"elonmusk","description":"Documented in examples/twitter-profile-scraper/add-tasks."},
+      "screen_name": {
+        "type": "string",
+        "group": "screen_name",
+        "required": false,
+        "default": null,
+        "example": "elonmusk",
+        "description": "Documented in examples/twitter-profile-scraper/add-tasks.",
+      },
     },
     squid: {
       "json": {"type":"boolean","default":true,"required":false,"description":"Documented in update-settings (sampled: true)."},
@@ -1397,12 +2028,24 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes","account"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://x.com/search?q=artificial%20intelligence&src=typed_query&f=top","description":"Documented in examples/twitter-search-results-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://x.com/search?q=artificial%20intelligence&src=typed_query&f=top",
+        "description": "Documented in examples/twitter-search-results-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":500,"required":false,"description":"Documented in update-settings (sampled: 500)."},
       "fetch_since": {"type":"string","default":"7d","required":false,"description":"Documented in update-settings (sampled: \"7d\")."},
-      "fetch_since_timezone": {"type":"string","default":"Europe/Paris","required":false,"description":"Documented in update-settings (sampled: \"Europe/Paris\")."},
+      "fetch_since_timezone": {
+        "type": "string",
+        "default": "Europe/Paris",
+        "required": false,
+        "description": "Documented in update-settings (sampled: \"Europe/Paris\").",
+      },
     },
     functions: {},
     attributes: [
@@ -1421,7 +2064,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes","account"],
     task: {
-      "screen_name": {"type":"string","group":"screen_name","required":false,"default":null,"example":"elonmusk","description":"Documented in examples/twitter-user-tweets-scraper/add-tasks."},
+      "screen_name": {
+        "type": "string",
+        "group": "screen_name",
+        "required": false,
+        "default": null,
+        "example": "elonmusk",
+        "description": "Documented in examples/twitter-user-tweets-scraper/add-tasks.",
+      },
     },
     squid: {
       "json": {"type":"boolean","default":true,"required":false,"description":"Documented in update-settings (sampled: true)."},
@@ -1446,7 +2096,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.vinted.fr/catalog?search_text=nike&order=newest_first","description":"Documented in examples/vinted-products-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.vinted.fr/catalog?search_text=nike&order=newest_first",
+        "description": "Documented in examples/vinted-products-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_pages": {"type":"int","default":10,"required":false,"description":"Documented in update-settings (sampled: 10)."},
@@ -1468,7 +2125,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.yelp.com/biz/olio-e-piu-new-york-7","description":"Documented in examples/yelp-reviews-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.yelp.com/biz/olio-e-piu-new-york-7",
+        "description": "Documented in examples/yelp-reviews-scraper/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":500,"required":false,"description":"Documented in update-settings (sampled: 500)."},
@@ -1491,16 +2155,49 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.yelp.com/search?find_desc=Restaurants&find_loc=New+York%2C+NY","description":"Documented in examples/yelp-search-export/add-tasks."},
-      "keyword": {"type":"string","group":"keyword","required":false,"default":null,"example":"Italian restaurant","description":"Documented in examples/yelp-search-export/add-tasks."},
-      "location": {"type":"string","group":"location","required":false,"default":null,"example":"New York, NY","description":"Documented in examples/yelp-search-export/add-tasks."},
-      "country": {"type":"string","group":"country","required":false,"default":null,"example":"US","description":"Documented in examples/yelp-search-export/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.yelp.com/search?find_desc=Restaurants&find_loc=New+York%2C+NY",
+        "description": "Documented in examples/yelp-search-export/add-tasks.",
+      },
+      "keyword": {
+        "type": "string",
+        "group": "keyword",
+        "required": false,
+        "default": null,
+        "example": "Italian restaurant",
+        "description": "Documented in examples/yelp-search-export/add-tasks.",
+      },
+      "location": {
+        "type": "string",
+        "group": "location",
+        "required": false,
+        "default": null,
+        "example": "New York, NY",
+        "description": "Documented in examples/yelp-search-export/add-tasks.",
+      },
+      "country": {
+        "type": "string",
+        "group": "country",
+        "required": false,
+        "default": null,
+        "example": "US",
+        "description": "Documented in examples/yelp-search-export/add-tasks.",
+      },
     },
     squid: {
       "max_results": {"type":"int","default":240,"required":false,"description":"Documented in update-settings (sampled: 240)."},
       "collect_contacts": {"type":"boolean","default":true,"required":false,"description":"Documented in update-settings (sampled: true)."},
       "sort": {"type":"string","default":"Highest Rated","required":false,"description":"Documented in update-settings (sampled: \"Highest Rated\")."},
-      "distance": {"type":"string","default":"Driving (25 mi.)","required":false,"description":"Documented in update-settings (sampled: \"Driving (25 mi.)\")."},
+      "distance": {
+        "type": "string",
+        "default": "Driving (25 mi.)",
+        "required": false,
+        "description": "Documented in update-settings (sampled: \"Driving (25 mi.)\").",
+      },
       "price_1": {"type":"boolean","default":true,"required":false,"description":"Documented in update-settings (sampled: true)."},
       "price_2": {"type":"boolean","default":true,"required":false,"description":"Documented in update-settings (sampled: true)."},
       "open_now": {"type":"boolean","default":false,"required":false,"description":"Documented in update-settings (sampled: false)."},
@@ -1522,7 +2219,14 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency","attributes"],
     task: {
-      "url": {"type":"string","group":"url","required":false,"default":null,"example":"https://www.youtube.com/c/TechLegend","description":"Documented in examples/youtube-channel-email-scraper/add-tasks."},
+      "url": {
+        "type": "string",
+        "group": "url",
+        "required": false,
+        "default": null,
+        "example": "https://www.youtube.com/c/TechLegend",
+        "description": "Documented in examples/youtube-channel-email-scraper/add-tasks.",
+      },
     },
     squid: {},
     functions: {},

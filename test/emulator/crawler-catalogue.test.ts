@@ -10,7 +10,8 @@ import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 import { jsonType } from '../helpers/shapes.js';
 
 type J = Record<string, any>;
-const fixture = (name: string) => JSON.parse(readFileSync(resolve(import.meta.dirname, `../fixtures/${name}`), 'utf8')).pages as Record<string, { samples: { label: string; body: J }[] }>;
+type Pages = Record<string, { samples: { label: string; body: J }[] }>;
+const fixture = (name: string) => JSON.parse(readFileSync(resolve(import.meta.dirname, `../fixtures/${name}`), 'utf8')).pages as Pages;
 const EXAMPLES = fixture('docs-examples.json');
 const SAMPLES = fixture('docs-samples.json');
 const SLUGS = [...new Set(Object.keys(EXAMPLES).map((k) => k.split('/')[1]))];
@@ -37,7 +38,9 @@ async function listed(): Promise<J[]> {
 /** Where a sampled row does not fit the attributes: a column they do not list, or a value of another JSON type. */
 function misfits(rows: J[], attrs: J[]): string[] {
   const types = new Map(attrs.map((a) => [a.name, a.type]));
-  const fits: Record<string, string[]> = { string: ['string'], text: ['string'], integer: ['number'], float: ['number'], boolean: ['boolean'], json: ['object', 'array'] };
+  const fits: Record<string, string[]> = {
+    string: ['string'], text: ['string'], integer: ['number'], float: ['number'], boolean: ['boolean'], json: ['object', 'array'],
+  };
   return rows.flatMap((row) => Object.entries(row).flatMap(([k, v]) => {
     if (ROW_KEYS.has(k)) return [];
     const t = types.get(k);
@@ -48,7 +51,8 @@ function misfits(rows: J[], attrs: J[]): string[] {
 
 describe('the crawler catalogue (scripts/gen-crawlers.mjs from the docs\' examples pages)', () => {
   it('src/emulator/docs-crawlers.ts is what the generator makes of the docs today', () => {
-    expect(() => execFileSync(process.execPath, ['scripts/gen-crawlers.mjs', '--check'], { cwd: resolve(import.meta.dirname, '../..'), stdio: 'pipe' })).not.toThrow();
+    const check = () => execFileSync(process.execPath, ['scripts/gen-crawlers.mjs', '--check'], { cwd: resolve(import.meta.dirname, '../..'), stdio: 'pipe' });
+    expect(check).not.toThrow();
   });
 
   it('serves every crawler of the 175 examples pages (57), by slug, on the demo seed', async () => {

@@ -275,8 +275,10 @@ const REPLAY: Record<string, Step> = {
     await fire(s);
     await e.api('POST', `/v1/squids/${s}`, { params: { max_results: 5, functions: { extract_emails_from_website: false } } });
     await e.api('POST', `/v1/delivery?squid=${s}`, { email: 'user@example.com', notifications: true });
-    await e.api('POST', `/v1/delivery?squid=${s}`, { google_sheet_fields: { url: 'https://docs.google.com/spreadsheets/d/1ly9/edit', is_active: true, append: false } });
-    await e.api('POST', `/v1/delivery?squid=${s}`, { webhook_fields: { url: 'https://your-webhook.com/endpoint', is_active: false, retry: false, events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false } } });
+    const sheet = { url: 'https://docs.google.com/spreadsheets/d/1ly9/edit', is_active: true, append: false };
+    await e.api('POST', `/v1/delivery?squid=${s}`, { google_sheet_fields: sheet });
+    const events = { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false };
+    await e.api('POST', `/v1/delivery?squid=${s}`, { webhook_fields: { url: 'https://your-webhook.com/endpoint', is_active: false, retry: false, events } });
     return e.api('GET', `/v1/squids/${s}`);
   },
   'get-task 200': () => e.api('GET', `/v1/tasks/${ids.task}`),

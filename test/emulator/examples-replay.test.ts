@@ -177,7 +177,9 @@ async function results(slug: string, squid: string): Promise<{ reply: Reply; pro
 /** Where a result row does not fit the crawler's attributes (a column it does not list, or of another JSON type). */
 function rowProblems(slug: string, rows: J[]): string[] {
   const attrs = new Map(crawlerDef(slug)!.attributes.map((a) => [a.name, a.type]));
-  const fits: Record<string, string[]> = { string: ['string'], text: ['string'], integer: ['number'], float: ['number'], boolean: ['boolean'], json: ['object', 'array'] };
+  const fits: Record<string, string[]> = {
+    string: ['string'], text: ['string'], integer: ['number'], float: ['number'], boolean: ['boolean'], json: ['object', 'array'],
+  };
   const out: string[] = [];
   if (!rows.length) out.push('no rows');
   for (const row of rows) {
