@@ -3,8 +3,8 @@
  * The layers, bottom to top, are described in docs/architecture.md; each rule below forbids one direction, and
  * test/unit/dependency-rules.test.ts shows each one failing on a deliberately wrong import.
  */
-const LOWER = '^src/(lib|api|output|validate|io|config|emulator)/';
-const APPLICATION = 'cli|commands|account|export|mcp|completion|webhook';
+const LOWER = '^src/(lib|api|output|validate|io|config|emulator|tables)/';
+const APPLICATION = 'cli|commands|account|export|sync|mcp|completion|webhook';
 
 module.exports = {
   forbidden: [
@@ -86,13 +86,21 @@ module.exports = {
       to: { path: '^src/cli/' },
     },
     {
-      name: 'emulator-not-api-client',
+      name: 'emulator-reads-docs-not-client',
       severity: 'error',
       comment:
-        'The emulator is the server: it may share the API\'s constants and types, never the HTTP client, its transport, ' +
-        'retries or pacing (a server that calls itself through the client hides bugs on both sides).',
+        'The emulator is the service\'s independent reading of the docs: it imports none of the client\'s code (src/api, ' +
+        'io, output, validate: its HTTP client, cron, CSV, records…) to decide an answer, or a misreading there would pass ' +
+        'the tests of both sides. A table both need is data in src/tables/, checked against the docs by a test.',
       from: { path: '^src/emulator/' },
-      to: { path: '^src/api/(http|http-errors|transport|retry|pacing|pacing-state|pages|resolve)\\.ts$' },
+      to: { path: '^src/(api|io|output|validate)/' },
+    },
+    {
+      name: 'tables-are-data',
+      severity: 'error',
+      comment: 'src/tables/ holds the documented tables the client and the emulator share: data only, importing nothing.',
+      from: { path: '^src/tables/' },
+      to: { path: '^src/', pathNot: '^src/tables/' },
     },
     {
       name: 'emulator-not-cli-side',

@@ -39,6 +39,8 @@ const VENDORED = {
   '#mcp-sdk': 'mcp-sdk',
   // `sq mcp --http`: the SDK's HTTP transport, apart (src/mcp/sdk-http.ts): a stdio server never loads it.
   '#mcp-sdk-http': 'mcp-sdk-http',
+  // `sq results sync --to postgres://…`: the Postgres client (src/sync/postgres.ts).
+  pg: 'pg',
 };
 
 /** [path inside node_modules, [[text, replacement], …], text that must not remain] */
@@ -387,9 +389,14 @@ await build({
   target: 'node20',
   outdir: 'dist/vendor',
   outExtension: { '.js': '.mjs' },
+  // pg's optional native binding and its Cloudflare Workers socket: sq uses neither (pg requires them only when asked).
+  external: ['pg-native', 'pg-cloudflare'],
   banner: { js: "import { createRequire as __sqCreateRequire } from 'node:module'; const require = __sqCreateRequire(import.meta.url);" },
   legalComments: 'eof',
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
 });
+
+// dist/mcp-first.json: `sq mcp`'s answers to initialize and tools/list, from the server just built (the script says why).
+await import('./scripts/mcp-first-answers.mjs');

@@ -14,7 +14,7 @@ _sq_cmds() {
     'squids chain') echo 'set delete rm' ;;
     'tasks') echo 'list ls get view add upload upload-status delete rm' ;;
     'runs') echo 'list ls get view start watch stats credits tasks abort stop download' ;;
-    'results') echo 'list ls export' ;;
+    'results') echo 'list ls export sync' ;;
     'credits') echo 'modules squids' ;;
     'accounts') echo 'list ls get view types sync update delete rm' ;;
     'delivery') echo 'sftp webhook email sheet s3 test show apply' ;;
@@ -97,6 +97,7 @@ _sq_canon() {
     'runs|abort'|'runs|stop') echo 'abort' ;;
     'runs|download') echo 'download' ;;
     'results|list'|'results|ls'|'results|export') echo 'list' ;;
+    'results|sync') echo 'sync' ;;
     'credits|modules') echo 'modules' ;;
     'credits|squids') echo 'squids' ;;
     'accounts|list'|'accounts|ls') echo 'list' ;;
@@ -136,7 +137,7 @@ _sq_opts() {
     'squids chain set') echo '--target-crawler --field-map --autostart --no-autostart --target-name --target-concurrency --max-credits' ;;
     'tasks list') echo '--squid --type --limit --page --all --slurp' ;;
     'tasks get') echo '--squid' ;;
-    'tasks add') echo '--squid --key --file' ;;
+    'tasks add') echo '--squid --key --file --max-credits' ;;
     'tasks upload') echo '--squid --wait --timeout' ;;
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page --all --slurp' ;;
@@ -149,12 +150,13 @@ _sq_opts() {
     'runs abort') echo '--squid' ;;
     'runs download') echo '-o --output --force --file-format --omit --squid' ;;
     'results list') echo '--squid --run --task --limit --page --all --slurp -o --output --resume --checkpoint --force' ;;
+    'results sync') echo '--squid --run --to --table --key --follow --interval -f --file --from-webhook' ;;
     'credits modules') echo '--days' ;;
     'credits squids') echo '--limit --page --all --slurp' ;;
     'accounts list') echo '--limit --page --all --slurp' ;;
     'accounts sync') echo '--type --cookies-file --account --wait --timeout' ;;
     'accounts update') echo '--limit' ;;
-    'go') echo '-p --param --account --key -o --output --force --timeout --interval --max-credits' ;;
+    'go') echo '-p --param --account --key -o --output --force --timeout --interval --max-credits --to --table --sync-key' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-stdin --password-env --active --inactive' ;;
     'delivery webhook') echo '--squid --url --events --retry --no-retry --active --inactive' ;;
     'delivery email') echo '--squid --email --notifications --no-notifications' ;;
@@ -172,7 +174,7 @@ _sq_opts() {
     'emulator start') echo '--host --port --seed --clock --time-scale --free-plan --rate-limits --state' ;;
     'help') echo '--man' ;;
   esac
-  echo '--profile --base-url --insecure-http --json --format --fields --jq --template --full-ids --absolute-times --csv-safe --no-color -q --quiet -v --verbose -y --yes --no-input --dry-run --show-secrets -h --help'
+  echo '--profile --base-url --insecure-http --json --format --fields --jq --template --full-ids --wide --absolute-times --csv-safe --no-color -q --quiet -v --verbose -y --yes --no-input --dry-run --show-secrets -h --help'
 }
 
 # Options at a command path that take a value (so the walk can skip the value).
@@ -189,7 +191,7 @@ _sq_vopts() {
     'squids chain set') echo '--target-crawler --field-map --target-name --target-concurrency --max-credits' ;;
     'tasks list') echo '--squid --type --limit --page' ;;
     'tasks get') echo '--squid' ;;
-    'tasks add') echo '--squid --key --file' ;;
+    'tasks add') echo '--squid --key --file --max-credits' ;;
     'tasks upload') echo '--squid --timeout' ;;
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page' ;;
@@ -202,12 +204,13 @@ _sq_vopts() {
     'runs abort') echo '--squid' ;;
     'runs download') echo '-o --output --file-format --omit --squid' ;;
     'results list') echo '--squid --run --task --limit --page -o --output --checkpoint' ;;
+    'results sync') echo '--squid --run --to --table --key --interval -f --file --from-webhook' ;;
     'credits modules') echo '--days' ;;
     'credits squids') echo '--limit --page' ;;
     'accounts list') echo '--limit --page' ;;
     'accounts sync') echo '--type --cookies-file --account --timeout' ;;
     'accounts update') echo '--limit' ;;
-    'go') echo '-p --param --account --key -o --output --timeout --interval --max-credits' ;;
+    'go') echo '-p --param --account --key -o --output --timeout --interval --max-credits --to --table --sync-key' ;;
     'delivery sftp') echo '--squid --host --port --username --directory --password-env' ;;
     'delivery webhook') echo '--squid --url --events' ;;
     'delivery email') echo '--squid --email' ;;
@@ -259,6 +262,9 @@ _sq_optval() {
     'results list|--run') echo 'dyn runs' ;;
     'results list|-o'|'results list|--output') echo 'file' ;;
     'results list|--checkpoint') echo 'file' ;;
+    'results sync|--squid') echo 'dyn squids' ;;
+    'results sync|--run') echo 'dyn runs' ;;
+    'results sync|-f'|'results sync|--file') echo 'file' ;;
     'accounts sync|--type') echo 'dyn account-types' ;;
     'accounts sync|--cookies-file') echo 'file' ;;
     'accounts sync|--account') echo 'dyn accounts' ;;

@@ -32,7 +32,7 @@ function __sq_vopts
         case 'tasks get'
             __sq_words --squid
         case 'tasks add'
-            __sq_words --squid --key --file
+            __sq_words --squid --key --file --max-credits
         case 'tasks upload'
             __sq_words --squid --timeout
         case 'tasks delete'
@@ -57,6 +57,8 @@ function __sq_vopts
             __sq_words -o --output --file-format --omit --squid
         case 'results list'
             __sq_words --squid --run --task --limit --page -o --output --checkpoint
+        case 'results sync'
+            __sq_words --squid --run --to --table --key --interval -f --file --from-webhook
         case 'credits modules'
             __sq_words --days
         case 'credits squids'
@@ -68,7 +70,7 @@ function __sq_vopts
         case 'accounts update'
             __sq_words --limit
         case 'go'
-            __sq_words -p --param --account --key -o --output --timeout --interval --max-credits
+            __sq_words -p --param --account --key -o --output --timeout --interval --max-credits --to --table --sync-key
         case 'delivery sftp'
             __sq_words --squid --host --port --username --directory --password-env
         case 'delivery webhook'
@@ -246,6 +248,8 @@ function __sq_canon
             echo 'download'
         case 'results|list' 'results|ls' 'results|export'
             echo 'list'
+        case 'results|sync'
+            echo 'sync'
         case 'credits|modules'
             echo 'modules'
         case 'credits|squids'
@@ -382,6 +386,7 @@ complete -c sq -l fields -x -d 'comma-separated fields/columns to show; dotted p
 complete -c sq -l jq -x -d 'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)'
 complete -c sq -l template -x -d 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)'
 complete -c sq -l full-ids -d 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)'
+complete -c sq -l wide -d 'terminal tables show every column whole: no column left out or cut, none hidden for saying the same on every row, whole ids'
 complete -c sq -l absolute-times -d 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)'
 complete -c sq -l csv-safe -d 'CSV and TSV: a text cell starting with =, +, -, @, a tab or a CR gets a leading \' so a spreadsheet never runs it as a formula (also SQ_CSV_SAFE=1)'
 complete -c sq -l no-color -d 'no colour (also NO_COLOR; FORCE_COLOR forces it)'
@@ -617,6 +622,7 @@ complete -c sq -n '__sq_is \'tasks get\'' -l squid -x -a '(__sq_dynamic squids)'
 complete -c sq -n '__sq_is \'tasks add\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, prefix or exact name (required)'
 complete -c sq -n '__sq_is \'tasks add\'' -l key -x -d 'task parameter each value is sent as'
 complete -c sq -n '__sq_is \'tasks add\'' -l file -r -F -d 'values (one per line) or a JSON array of task objects; "-" for stdin'
+complete -c sq -n '__sq_is \'tasks add\'' -l max-credits -x -d 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`'
 
 # sq tasks upload
 complete -c sq -n '__sq_is \'tasks upload\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, prefix or exact name (required)'
@@ -702,6 +708,7 @@ complete -c sq -n '__sq_arg \'runs download\' 0' -f -a '(__sq_dynamic runs)'
 complete -c sq -n '__sq_sub \'results\'' -a 'list' -d 'List or export the results of a squid or of one run'
 complete -c sq -n '__sq_sub \'results\'' -a 'ls' -d 'alias of list: List or export the results of a squid or of one run'
 complete -c sq -n '__sq_sub \'results\'' -a 'export' -d 'alias of list: List or export the results of a squid or of one run'
+complete -c sq -n '__sq_sub \'results\'' -a 'sync' -d 'Keep a database table in step with a squid\'s results (SQLite or Postgres)'
 
 # sq results list
 complete -c sq -n '__sq_is \'results list\'' -l squid -x -a '(__sq_dynamic squids)' -d 'results of every run of this squid (id, id prefix or exact name)'
@@ -715,6 +722,17 @@ complete -c sq -n '__sq_is \'results list\'' -s o -l output -r -F -d 'write the 
 complete -c sq -n '__sq_is \'results list\'' -l resume -d 'continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)'
 complete -c sq -n '__sq_is \'results list\'' -l checkpoint -r -F -d 'with --all to stdout (ndjson, csv, tsv): record the pages written, for --resume'
 complete -c sq -n '__sq_is \'results list\'' -l force -d 'with -o: replace an existing FILE; with --resume --checkpoint: continue into an empty stdout file (only the pages after the checkpoint)'
+
+# sq results sync
+complete -c sq -n '__sq_is \'results sync\'' -l squid -x -a '(__sq_dynamic squids)' -d 'the squid whose done runs to sync (id, id prefix or exact name)'
+complete -c sq -n '__sq_is \'results sync\'' -l run -x -a '(__sq_dynamic runs)' -d 'sync this one done run only (id or id prefix)'
+complete -c sq -n '__sq_is \'results sync\'' -l to -x -d 'the database: sqlite:PATH, postgres://USER@HOST[:PORT]/DB (or postgresql://)'
+complete -c sq -n '__sq_is \'results sync\'' -l table -x -d 'the table (an identifier; default: from the squid\'s name)'
+complete -c sq -n '__sq_is \'results sync\'' -l key -x -d 'a result attribute that identifies a row across runs (repeatable): upsert on it'
+complete -c sq -n '__sq_is \'results sync\'' -l follow -d 'keep syncing new done runs until interrupted'
+complete -c sq -n '__sq_is \'results sync\'' -l interval -x -d 'with --follow: how often to look for new runs, at least 5s, at most 7d'
+complete -c sq -n '__sq_is \'results sync\'' -s f -l file -r -F -d 'sync every squid of this account file that has a sync: block (sq apply\'s file; with --squid, that one)'
+complete -c sq -n '__sq_is \'results sync\'' -l from-webhook -x -d 'with --follow: also sync at once on run.done events received on this local port, 0-65535 (0: any free one)'
 
 # sq credits
 complete -c sq -n '__sq_sub \'credits\'' -a 'modules' -d 'Show credits spent per crawler and function over completed runs (GET /v1/credits/modules)'
@@ -774,6 +792,9 @@ complete -c sq -n '__sq_is \'go\'' -l force -d 'replace an existing -o file (wit
 complete -c sq -n '__sq_is \'go\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
 complete -c sq -n '__sq_is \'go\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
 complete -c sq -n '__sq_is \'go\'' -l max-credits -x -d 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`'
+complete -c sq -n '__sq_is \'go\'' -l to -x -d 'also sync the run\'s results into this database, as `sq results sync --run` (sqlite:PATH, postgres://…)'
+complete -c sq -n '__sq_is \'go\'' -l table -x -d 'with --to: the table (default: from the squid\'s name)'
+complete -c sq -n '__sq_is \'go\'' -l sync-key -x -d 'with --to: a result attribute that identifies a row across runs (repeatable), as `sq results sync --key`'
 complete -c sq -n '__sq_arg \'go\' 0' -f -a '(__sq_dynamic crawlers)'
 
 # sq delivery

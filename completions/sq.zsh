@@ -30,6 +30,7 @@ _sq_globals=(
   '--jq=[filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)]:jq: '
   '--template=[format the JSON output with Go template syntax as gh does\: range, if/else, with, printf, join, tablerow… (implies --json)]:template: '
   '--full-ids[whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)]'
+  '--wide[terminal tables show every column whole\: no column left out or cut, none hidden for saying the same on every row, whole ids]'
   '--absolute-times[local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API'\''s timestamps)]'
   '--csv-safe[CSV and TSV\: a text cell starting with =, +, -, @, a tab or a CR gets a leading '\'' so a spreadsheet never runs it as a formula (also SQ_CSV_SAFE=1)]'
   '--no-color[no colour (also NO_COLOR; FORCE_COLOR forces it)]'
@@ -352,7 +353,7 @@ _sq__tasks__get() {
 }
 
 _sq__tasks__add() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--key=[task parameter each value is sent as]:key: ' '--file=[values (one per line) or a JSON array of task objects; "-" for stdin]:file:_files' '*:values: '
+  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--key=[task parameter each value is sent as]:key: ' '--file=[values (one per line) or a JSON array of task objects; "-" for stdin]:file:_files' '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: ' '*:values: '
 }
 
 _sq__tasks__upload() {
@@ -433,11 +434,12 @@ _sq__results() {
   _arguments -s -S -C : $_sq_globals '1: :->cmds' '*:: :->args' && ret=0
   case $state in
     cmds)
-      local -a cmds=('list:List or export the results of a squid or of one run' 'ls:List or export the results of a squid or of one run' 'export:List or export the results of a squid or of one run')
+      local -a cmds=('list:List or export the results of a squid or of one run' 'ls:List or export the results of a squid or of one run' 'export:List or export the results of a squid or of one run' 'sync:Keep a database table in step with a squid'\''s results (SQLite or Postgres)')
       _describe -t commands 'sq results command' cmds && ret=0 ;;
     args)
       case $words[1] in
         'list'|'ls'|'export') _sq__results__list && ret=0 ;;
+        'sync') _sq__results__sync && ret=0 ;;
       esac ;;
   esac
   return ret
@@ -445,6 +447,10 @@ _sq__results() {
 
 _sq__results__list() {
   _arguments -s -S : $_sq_globals '--squid=[results of every run of this squid (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--run=[results of this run only (id or id prefix)]:run:{_sq_dynamic runs}' '--task=[only the results of this task (id or id prefix)]:task: ' '--limit=[how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)]:limit: ' '--page=[read this page only (1-1000000; page size = --limit)]:page: ' '--all[read every page, writing records as they arrive (--jq/--template run on each page)]' '--slurp[with --all and --jq/--template\: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)]' '(-o --output)-o+[write the records to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the records to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--resume[continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)]' '--checkpoint=[with --all to stdout (ndjson, csv, tsv)\: record the pages written, for --resume]:checkpoint:_files' '--force[with -o\: replace an existing FILE; with --resume --checkpoint\: continue into an empty stdout file (only the pages after the checkpoint)]'
+}
+
+_sq__results__sync() {
+  _arguments -s -S : $_sq_globals '--squid=[the squid whose done runs to sync (id, id prefix or exact name)]:squid:{_sq_dynamic squids}' '--run=[sync this one done run only (id or id prefix)]:run:{_sq_dynamic runs}' '--to=[the database\: sqlite\:PATH, postgres\://USER@HOST(\:PORT)/DB (or postgresql\://)]:to: ' '--table=[the table (an identifier; default\: from the squid'\''s name)]:table: ' '*--key=[a result attribute that identifies a row across runs (repeatable)\: upsert on it]:key: ' '--follow[keep syncing new done runs until interrupted]' '--interval=[with --follow\: how often to look for new runs, at least 5s, at most 7d]:interval: ' '(-f --file)-f+[sync every squid of this account file that has a sync\: block (sq apply'\''s file; with --squid, that one)]:f:_files' '(-f --file)--file=[sync every squid of this account file that has a sync\: block (sq apply'\''s file; with --squid, that one)]:file:_files' '--from-webhook=[with --follow\: also sync at once on run.done events received on this local port, 0-65535 (0\: any free one)]:from-webhook: '
 }
 
 _sq__credits() {
@@ -518,7 +524,7 @@ _sq__accounts__delete() {
 }
 
 _sq__go() {
-  _arguments -s -S : $_sq_globals '*-p+[set a squid parameter (repeatable), as `sq squids update --param`]:p: ' '*--param=[set a squid parameter (repeatable), as `sq squids update --param`]:param: ' '--account=[platform account a new squid of an account crawler uses (default\: the one healthy one of its type)]:account:{_sq_dynamic accounts}' '--key=[task parameter each TASK is sent as]:key: ' '(-o --output)-o+[write the results to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the results to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--force[replace an existing -o file (without it, an existing file is exit 2 before any request)]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: ' '1:crawler:{_sq_dynamic crawlers}' '*:tasks: '
+  _arguments -s -S : $_sq_globals '*-p+[set a squid parameter (repeatable), as `sq squids update --param`]:p: ' '*--param=[set a squid parameter (repeatable), as `sq squids update --param`]:param: ' '--account=[platform account a new squid of an account crawler uses (default\: the one healthy one of its type)]:account:{_sq_dynamic accounts}' '--key=[task parameter each TASK is sent as]:key: ' '(-o --output)-o+[write the results to this regular file (atomically) instead of stdout; - is stdout]:o:_files' '(-o --output)--output=[write the results to this regular file (atomically) instead of stdout; - is stdout]:output:_files' '--force[replace an existing -o file (without it, an existing file is exit 2 before any request)]' '--timeout=[give up waiting after this long, at most 7d (exit 7; the run continues on the server)]:timeout: ' '--interval=[time between polls, at most 1h; at least 5s against the live service]:interval: ' '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: ' '--to=[also sync the run'\''s results into this database, as `sq results sync --run` (sqlite\:PATH, postgres\://…)]:to: ' '--table=[with --to\: the table (default\: from the squid'\''s name)]:table: ' '*--sync-key=[with --to\: a result attribute that identifies a row across runs (repeatable), as `sq results sync --key`]:sync-key: ' '1:crawler:{_sq_dynamic crawlers}' '*:tasks: '
 }
 
 _sq__delivery() {

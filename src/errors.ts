@@ -13,6 +13,8 @@ export const ExitCode = {
   OVER_BUDGET: 9,
   /** `sq plan`: the account differs from the file (returned by the verb, not an error). */
   CHANGES: 10,
+  /** "No" at a confirmation: nothing was sent (gh has its own code for a cancel too). */
+  CANCELLED: 11,
   INTERRUPTED: 130,
 } as const;
 
@@ -108,9 +110,9 @@ export function interruptedBatch(reason: unknown, summary: string, details: stri
   return stop;
 }
 
-/** A user answered "no" at a confirmation: nothing was sent. Exit 1 like gh. */
+/** A user answered "no" at a confirmation: nothing was sent. Exit 11, its own code, so a script can tell it from a failure. */
 export class CancelledError extends SqError {
-  override readonly exitCode = ExitCode.FAILURE;
+  override readonly exitCode = ExitCode.CANCELLED;
 }
 
 export interface PlannedRequest {

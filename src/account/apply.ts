@@ -5,7 +5,8 @@
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
 import { CancelledError, InterruptedError, interruptedBatch, OverBudgetError, PartialFailureError, SqError, UsageError } from '../errors.js';
-import { guardSchedule, type SpendPolicy } from '../billing/guard.js';
+import { guardChain, guardSchedule, type SpendPolicy } from '../billing/guard.js';
+import { chainCost } from '../api/estimate.js';
 import { printPlanned } from '../cli/dry-run.js';
 import { maskSecrets, redactText } from '../lib/secrets.js';
 import { recordId } from '../api/resolve.js';
@@ -108,6 +109,7 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: Spe
           reqs = step.requests(id).slice(1).map((r) => (r.path === squidPath(id) && isParamsBody(r.body) ? { ...r, body: { ...r.body, params: withLiveParams(defaults, r.body.params) } } : r));
         }
         if (id && step.item.id == null) report.id = id;
+        if (step.chain) await guardChainStep(ctx, http, step.chain, policy, step.item.squid ?? id);
         for (const r of reqs) {
           await send(http, r);
           sent++;
@@ -130,6 +132,11 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: Spe
   }
   await turnOn();
   return reports;
+}
+
+/** A chain that starts its target's runs: the cost, the cap and the question before it is written (as `squids chain set`). */
+async function guardChainStep(ctx: Ctx, http: HttpClient, chain: NonNullable<Step['chain']>, policy: SpendPolicy, squid: string): Promise<void> {
+  await guardChain(ctx, await chainCost(http, chain), policy, `squid ${squid}`);
 }
 
 async function send(http: HttpClient, r: Request): Promise<unknown> {

@@ -74,8 +74,13 @@ export function chainStep(s: DesiredSquid, have: LiveSquid | null, who: string, 
     if (!live || module?.id !== target) head.push({ field: 'target_crawler', from: liveEntry?.target_crawler ?? null, to: want.target_crawler });
     if (!live || !sameFieldMap(want.field_map, liveEntry!.field_map)) head.push({ field: 'field_map', from: liveEntry?.field_map ?? null, to: want.field_map });
     const requests = (sid: string): Request[] => [...(replace ? [{ method: 'DELETE' as const, path: chainPath(sid) }] : []), { method: 'POST', path: chainPath(sid), body: create }];
-    return { item: { ...base, action: replace ? 'update' : 'create', changes: [...head, ...changes] }, squid: s.ref, missing: [], requests };
+    // A new chain's target squid is made on its first done run: no estimate before then (the rate a row is said).
+    const chain = want.autostart !== false ? { chain: { autostart: true as const, target_cluster: null, target_module: { id: target, name: crawler.name } } } : {};
+    return { item: { ...base, action: replace ? 'update' : 'create', changes: [...head, ...changes] }, squid: s.ref, missing: [], requests, ...chain };
   }
   if (changes.length === 0) return undefined;
-  return { item: { ...base, action: 'update', changes }, squid: s.ref, missing: [], requests: (sid) => [{ method: 'PATCH', path: chainPath(sid), body }] };
+  // The chain still starts its target's runs after the update: checked as `sq squids chain set` checks it.
+  const on = (want.autostart ?? live?.autostart) !== false;
+  const chain = on ? { chain: { autostart: true as const, target_cluster: isRecord(live?.target_cluster) ? (live.target_cluster as Rec) : null, target_module: { id: target, name: crawler.name } } } : {};
+  return { item: { ...base, action: 'update', changes }, squid: s.ref, missing: [], requests: (sid) => [{ method: 'PATCH', path: chainPath(sid), body }], ...chain };
 }

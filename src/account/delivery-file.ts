@@ -77,7 +77,13 @@ class Checker {
     let missing: string | null = null;
     let control: string | null = null;
     let short = false;
+    let refused: string | null = null;
     const out = v.replace(ENV_REF, (_, name: string) => {
+      // sq mcp's --secret-env: checked here, on each ${NAME} as the parser gave it (escapes resolved), never on raw text.
+      if (this.opts.allowedEnv && !this.opts.allowedEnv.has(name)) {
+        refused ??= name;
+        return '';
+      }
       const val = this.env[name];
       if (val === undefined || val === '') missing ??= name;
       else if (hidden) this.secret(val);
@@ -92,6 +98,7 @@ class Checker {
     if (short && !missing && !WHOLE_ENV_REF.test(v)) {
       for (const whole of new Set([out, out.trim(), out.trim().replace(/^\/+|\/+$/g, '')])) if (whole !== '' && !this.secrets.includes(whole)) this.secret(whole);
     }
+    if (refused) return this.bad(path, refusedEnvText(refused));
     // A newline in a host or URL would be sent as it is (URL parsing drops it silently): named by its variable only.
     if (control && !secret) return this.bad(path, `environment variable ${control} holds a control character (a newline?), which this field cannot contain`);
     if (missing && mayBeMissing && this.opts.allowMissingSecrets) {
@@ -241,6 +248,26 @@ interface CheckOptions {
   allowMissingSecrets?: boolean;
   /** Called with each secret as soon as it is read (ctx.addSecret), so even the check's own error is scrubbed of it. */
   onSecret?: (value: string) => void;
+  /** The only environment variables a \${NAME} may name (sq mcp's --secret-env); any, when absent. */
+  allowedEnv?: ReadonlySet<string>;
+}
+
+/** The variable sq mcp passes its verbs: the names of its --secret-env, comma-separated ('' for none). */
+export const MCP_SECRET_ENV = 'SQ_MCP_SECRET_ENV';
+
+/** The path of a document sq mcp read under its --root and passes on stdin: its name in errors, beside it its tasks files. */
+export const MCP_DOC = 'SQ_MCP_DOC';
+
+/** --secret-env's allow-list when the verb runs for sq mcp; undefined on the command line. */
+export function mcpAllowedEnv(env: Record<string, string | undefined>): ReadonlySet<string> | undefined {
+  const list = env[MCP_SECRET_ENV];
+  return list === undefined ? undefined : new Set(list.split(',').filter(Boolean));
+}
+
+/** Why sq mcp refuses a \${NAME}: the allow-list names the variables a write may read a secret from. */
+export function refusedEnvText(name: string): string {
+  const how = `start it with \`sq mcp --secret-env ${name}\` (the allow-list of --secret-env; default none)`;
+  return `environment variable ${name} is not one this server may read secrets from; ${how}`;
 }
 
 /** Validates a parsed document. Every problem is collected; the first is the message, the rest are details. */

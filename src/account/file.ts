@@ -10,7 +10,7 @@ import type { Ctx } from '../cli/context.js';
 import { readInput } from '../cli/stdin.js';
 import { parseTaskFile } from '../api/tasks.js';
 import { parseDelimited } from '../io/csv.js';
-import { checkApplyDocument, kindOf, parseApplyTextAt, type Locate } from './delivery-file.js';
+import { checkApplyDocument, kindOf, MCP_DOC, mcpAllowedEnv, parseApplyTextAt, type Locate } from './delivery-file.js';
 import { channelOf, type Channel, type DeliveryBody } from '../api/delivery.js';
 import { accountSchema, type SquidSpec, type TaskValue } from './schema.js';
 import type { Rec } from '../lib/guards.js';
@@ -174,7 +174,9 @@ function fail(problems: string[]): never {
 /** Reads and validates the whole file before anything is sent; every value it takes from the environment is registered as a secret. */
 export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissingSecrets: boolean }): Promise<Desired> {
   const text = await readInput(ctx, '--file', file);
-  const { value: doc, locate } = await parseApplyTextAt(text, file === '-' ? '<stdin>' : file, 'account file');
+  // A document sq mcp read under its --root comes on stdin, named by its path.
+  const mcpDoc = file === '-' ? ctx.env[MCP_DOC] || undefined : undefined;
+  const { value: doc, locate } = await parseApplyTextAt(text, file === '-' ? (mcpDoc ?? '<stdin>') : file, 'account file');
   const r = accountSchema.safeParse(doc);
   if (!r.success) {
     fail(r.error.issues.map((i) => {
@@ -190,7 +192,8 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
   // A document `sq mcp` got inline (stdin) names its tasks files inside the server's --root, or none: the server sets
   // SQ_MCP_ROOT for its tool calls ('' without --root), so an agent cannot make plan read files of the working directory.
   const mcpRoot = file === '-' ? ctx.env.SQ_MCP_ROOT : undefined;
-  const base = file === '-' ? resolve(mcpRoot || '.') : dirname(resolve(file));
+  const base = file === '-' ? (mcpDoc ? dirname(mcpDoc) : resolve(mcpRoot || '.')) : dirname(resolve(file));
+  const allowedEnv = mcpAllowedEnv(ctx.env);
   const squids: DesiredSquid[] = [];
   const problems: string[] = [];
   for (const [ref, spec] of Object.entries(parsed.squids ?? {})) {
@@ -200,7 +203,7 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
     for (const ch of CHANNEL_KEYS) {
       if (spec[ch] === undefined) continue;
       try {
-        const checked = checkApplyDocument({ squids: { [ref]: { [ch]: spec[ch] } } }, ctx.env, { ...opts, onSecret: (s) => ctx.addSecret(s) });
+        const checked = checkApplyDocument({ squids: { [ref]: { [ch]: spec[ch] } } }, ctx.env, { ...opts, onSecret: (s) => ctx.addSecret(s), allowedEnv });
         const body = checked.squids[0].bodies[0];
         const channel = channelOf(body);
         channels.push({ channel, body, missing: checked.missing, written: checked.squids[0].written[channel] });

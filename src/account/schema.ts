@@ -89,6 +89,19 @@ const schedule = d(
   'recurring runs: {cron, timezone}; null removes the schedule',
 );
 
+/**
+ * Where `sq results sync --file` keeps the squid's results (a local step, not the service's: plan and apply leave it
+ * alone). No password in the file: it comes from PGPASSWORD or ~/.pgpass, or the whole URL from a ${NAME} reference.
+ */
+const syncSchema = z.strictObject({
+  to: d(
+    z.string().check(z.regex(/^(sqlite3?:|postgres(ql)?:\/\/(?![^/@]*:[^/@]*@))|^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/, 'sqlite:PATH, postgres://USER@HOST/DB without a password, or a ${NAME} reference')),
+    'the database: sqlite:PATH or postgres://USER@HOST[:PORT]/DB (password from PGPASSWORD or ~/.pgpass), or ${NAME}',
+  ),
+  table: d(z.optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'an identifier: letters, digits and _'))), 'the table (default: from the squid\'s name)'),
+  key: d(z.optional(z.array(text)), 'result attributes that identify a row across runs (upsert), as --key'),
+});
+
 const squidSchema = z.strictObject({
   crawler: d(z.optional(text), 'crawler id, name or slug; needed to create the squid, and cannot change once it exists'),
   active: d(z.optional(z.boolean()), 'is_active: whether the squid can run'),
@@ -108,6 +121,7 @@ const squidSchema = z.strictObject({
   sheet: z.optional(sheet),
   s3: z.optional(s3),
   chain: z.optional(chain),
+  sync: d(z.optional(syncSchema), 'sq results sync --file: the database table this squid\'s results are kept in'),
 });
 
 const billingSchema = z.strictObject({

@@ -62,4 +62,9 @@ export interface Step {
    * the squid's params and tasks, once one run's estimate is known and within the cap (src/billing/guard.ts).
    */
   schedule?: { on: { cron: string; timezone: string }; later(id: string): Request };
+  /**
+   * A chain step that leaves the chain starting runs of its target by itself (autostart): the chain as chainCost
+   * (api/estimate.ts) reads it, for the cap and the confirmation before the write, as `sq squids chain set` has them.
+   */
+  chain?: { autostart: true; target_cluster: { id?: unknown; name?: unknown } | null; target_module: { id: string; name?: unknown } };
 }

@@ -1,3 +1,4 @@
-// The four run events of the spec: webhook subscriptions, the local listener, and the emulator all use this list.
-export const RUN_EVENTS = ['run.running', 'run.paused', 'run.done', 'run.error'] as const;
-export type RunEventName = (typeof RUN_EVENTS)[number];
+// The four run events of the spec: the shared table (src/tables/run-events.ts), which the emulator reads too.
+import { RUN_EVENTS, type RunEventName } from '../tables/run-events.js';
+
+export { RUN_EVENTS, type RunEventName };

@@ -75,6 +75,11 @@ export class HttpClient {
     return this.skewMs;
   }
 
+  /** The API's time now, as far as its latest Date header tells it: our clock plus the skew. */
+  serverNow(): number {
+    return this.now() + this.skewMs;
+  }
+
   /** Names local state kept per key and API (remembered uploads) without holding the key: a hash of both. */
   get keyId(): string {
     return fnv1a64(`${this.opts.token ?? ''}\n${this.apiOrigin}`);

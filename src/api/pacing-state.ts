@@ -6,9 +6,9 @@
 // and times. Each decision is a few synchronous system calls under a lock (a file created with O_EXCL); the
 // waiting happens outside it. A lock older than STALE_MS belongs to a process that died while holding it and is
 // taken over. The state is rewritten in place (a temporary file and a rename cost ~10 times more): a process killed
-// in the middle of that write leaves a file that does not parse, which reads as a fresh state. When the directory
-// or file cannot be used safely (not ours, open to others, not a regular file, a read-only disk), this process paces
-// alone, in memory, as if the cache were off.
+// in the middle of that write leaves a file that does not parse, which reads as a fresh state, and so does a file
+// that is not ours, open to others, or not a regular file (replaced). When the directory cannot be used safely (not
+// ours, open to others, a read-only disk), this process paces alone, in memory, as if the cache were off.
 //
 // The lock is lib/lock.ts's withFileLock, as for the profile file: loaded with no package, it costs nothing at start.
 import { closeSync, constants, ftruncateSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync, type Stats } from 'node:fs';
@@ -162,15 +162,25 @@ export class SharedStore implements BucketStore {
 }
 
 /**
- * The state file, opened for reading and writing; one that is not ours or is open to others is replaced. One that is
- * not a regular file (a FIFO, whose read would never end; a directory) is an error: this process then paces alone.
+ * The state file, opened for reading and writing; one that is not ours or is open to others is replaced, and so is a
+ * FIFO, socket or device put in its place (opened without blocking, never read): like a damaged file, it is removed
+ * from sq's own private directory and a fresh state made, so that parallel processes still share one budget. A
+ * directory in its place is an error: this process then paces alone.
  */
 function openState(file: string): { fd: number; size: number } {
   const flags = constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
-  // Not a FIFO or device put in its place: reading one would block this process, signals and all.
-  const { fd, st } = openRegularSync(file, flags, 0o600);
-  if (privateFile(st)) return { fd, size: st.size };
-  closeSync(fd);
+  let opened: ReturnType<typeof openRegularSync>;
+  try {
+    opened = openRegularSync(file, flags, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOTREG') throw err;
+    return replaceState(file, flags);
+  }
+  if (privateFile(opened.st)) return { fd: opened.fd, size: opened.st.size };
+  closeSync(opened.fd);
+  return replaceState(file, flags);
+}
+function replaceState(file: string, flags: number): { fd: number; size: number } {
   unlinkSync(file);
   return { fd: openSync(file, flags | constants.O_EXCL, 0o600), size: 0 };
 }

@@ -74,3 +74,99 @@ export function autoResetCharges(b: BalanceFacts, ar: AutoResetFacts, credits: n
   }
   return charges;
 }
+
+/**
+ * What a run does to the account, as far as the spec's rules tell it: the balance after, the resets it sets off,
+ * whether it is covered and where it pauses if not. The platform fires a reset at a periodic background check once
+ * usage is above the threshold, not at the moment usage crosses it; when that check falls in the run is not known,
+ * so every figure that depends on it is a range from two bounds: a check right after every task (resets as early,
+ * and so as many, as possible) and a check only when the run has run out of credits or has ended (as late, and so as
+ * few, as possible). A run takes its next task while credits are left, and a task is charged whole: a run that is not
+ * covered pauses at 0 credits or a task below it. The tasks are taken as equal shares of the estimate.
+ */
+export interface RunForecast {
+  /** Resets the run sets off: the fewest (checks as late as possible) and the most (as early as possible). */
+  resets: number;
+  resets_max: number;
+  /** Credits each reset renews: the plan's allowance (consumed credits return to zero). */
+  renewed_credits: number;
+  /** Credits left once the run has ended and the next check has run: the low and the high end (equal when exact). */
+  balance_after: number;
+  balance_after_max: number;
+  /** true: the run finishes; false: it pauses for lack of credits; null: it depends on when the checks fall. */
+  covered: boolean | null;
+  /** When not covered for sure or maybe: the tasks done before it pauses (the fewest, the most); else null. */
+  pauses_after_tasks: number | null;
+  pauses_after_tasks_max: number | null;
+  /** Resets still allowed in the 24-hour window once the run has set off its own (the fewest). */
+  resets_left_after: number;
+}
+
+interface SimEnd {
+  resets: number;
+  consumed: number;
+  /** Tasks done when it paused for good; null when it finished. */
+  pausedAfter: number | null;
+}
+
+function simulate(b: BalanceFacts, trigger: number, allowed: number, costs: number[], early: boolean): SimEnd {
+  let consumed = b.consumed;
+  let left = allowed;
+  let resets = 0;
+  const check = () => {
+    if (left > 0 && consumed > trigger) {
+      consumed = 0;
+      left--;
+      resets++;
+    }
+  };
+  // Usage already above the threshold: the earliest check fires a reset before the first task.
+  if (early) check();
+  for (let i = 0; i < costs.length; i++) {
+    // Out of credits the run pauses; the next check may fire a reset, and the run goes on.
+    if (consumed >= b.available) {
+      check();
+      if (consumed >= b.available) return { resets, consumed, pausedAfter: i };
+    }
+    consumed += costs[i];
+    if (early) check();
+  }
+  // The check after the run: usage above the threshold fires a reset even once the run has ended.
+  check();
+  return { resets, consumed, pausedAfter: null };
+}
+
+/** `credits` in `n` equal chunks. */
+const chunks = (credits: number, n: number) => Array.from({ length: n }, () => Math.max(0, credits) / n);
+
+/**
+ * The forecast of a run of `credits` in `tasks` tasks yielding `results` results (see RunForecast); null when the
+ * API did not say enough to tell (autoResetCharges is null). The early bound charges result by result (a reset as
+ * soon as usage is above the threshold), the late one task by task, each task charged whole once it starts.
+ */
+export function forecastRun(b: BalanceFacts, ar: AutoResetFacts, credits: number, tasks: number, results = tasks): RunForecast | null {
+  const off = ar.enabled === false || ar.current_usage_pct === null || !(b.available > 0);
+  const left0 = off ? 0 : resetsLeft(ar);
+  if (!off && (ar.enabled === null || ar.threshold_pct === null || left0 === null)) return null;
+  const trigger = off ? Infinity : (b.available * (ar.threshold_pct ?? 100)) / 100;
+  const n = Math.max(1, Math.floor(tasks));
+  const units = Math.max(n, Math.min(20_000, Math.floor(results)));
+  const early = simulate(b, trigger, left0 ?? 0, chunks(credits, units), true);
+  const late = simulate(b, trigger, left0 ?? 0, chunks(credits, n), false);
+  const after = [early, late].map((s) => round4(b.available - s.consumed));
+  const paused = [early.pausedAfter === null ? null : Math.floor((early.pausedAfter * n) / units), late.pausedAfter];
+  const covered = paused.every((p) => p === null) ? true : paused.every((p) => p !== null) ? false : null;
+  const stops = paused.filter((p): p is number => p !== null);
+  return {
+    resets: Math.min(early.resets, late.resets),
+    resets_max: Math.max(early.resets, late.resets),
+    renewed_credits: b.available,
+    balance_after: Math.min(...after),
+    balance_after_max: Math.max(...after),
+    covered,
+    pauses_after_tasks: stops.length ? Math.min(...stops) : null,
+    // Paused under one bound and finished under the other (covered null): the latest pause of the bound that paused.
+    pauses_after_tasks_max: stops.length ? Math.max(...stops) : null,
+    resets_left_after: Math.max(0, (left0 ?? 0) - Math.max(early.resets, late.resets)),
+  };
+}

@@ -1,6 +1,6 @@
 // The words of an estimate, for every place that shows one before spending (`sq squids estimate`, the guard of
 // `runs start` and `go` on stderr and in its question, `apply`, `squids chain set`): no requests, no output here.
-import type { ChainCost, SpendContext } from '../api/estimate.js';
+import type { ChainCost, ResetCharge, SpendContext } from '../api/estimate.js';
 import { creditsBeforeReset, resetsLeft, type AutoResetFacts, type BalanceFacts } from './charges.js';
 import { describeCron, nextRun, parseCron } from '../api/cron.js';
 
@@ -23,23 +23,69 @@ export function paidFunctionLines(c: SpendContext, squidRef: string, onByDefault
 const fieldsOf = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
 const leftText = (n: number | null) => (n === null ? 'an unknown number' : String(n));
 
+/** "1 reset", "1 to 2 resets". */
+function resetsText(min: number, max: number): string {
+  return `${min === max ? max : `${min} to ${max}`} reset${max === 1 ? '' : 's'}`;
+}
+
+/** The charge of one reset in words: the plan renewed and its allowance, the price (or the price id alone), the renewal date. */
+export function chargeText(ch: ResetCharge | null): string {
+  if (!ch) return 'each charges the card on file for a renewal of the plan';
+  const plan = ch.plan ? `plan ${ch.plan}` : 'the plan';
+  const price =
+    ch.price !== null
+      ? `${fmtCredits(ch.price)} (the plan's price)`
+      : `a price the API gives as an id only (${ch.price_id ?? 'none given'}): \`sq billing auto-reset --web\` shows it`;
+  const date = ch.renews_before ? `; the renewal date moves from ${ch.renews_before} to about ${ch.renews_after}` : `; the plan then renews about ${ch.renews_after}`;
+  return `each renews ${plan} (${fmtCredits(ch.allowance)} credits) and charges the card on file ${price}${date}`;
+}
+
 /** What the run's Auto Billing Resets mean, in one line; what the API did not say is said to be unknown. */
 export function autoResetLine(c: SpendContext): string {
   const ar = c.autoReset;
+  const e = c.estimate;
   if (ar.enabled === false) return 'Auto Billing Reset: off (nothing is charged to the card automatically).';
-  const n = c.estimate.auto_reset_charges;
+  const n = e.auto_reset_charges;
   if (ar.enabled === null) {
     return `Auto Billing Reset: UNKNOWN whether it is on (the API's settings did not say): this run may charge the card on file; \`sq billing auto-reset\` shows the settings.`;
   }
   if (n === null) {
     return `Auto Billing Reset: on, but the API did not give ${fieldsOf(ar.unknown)}: whether this run sets off a reset (a charge on the card on file) is UNKNOWN.`;
   }
-  const plan = typeof c.balance.name === 'string' && c.balance.name ? ` (a renewal of plan ${c.balance.name})` : '';
   if (n === 0) {
     const before = creditsBeforeReset(c.balance, ar);
     return `Auto Billing Reset: on at ${ar.threshold_pct}%; this run sets off none (${before === null ? 'unknown' : fmtCredits(before)} credits before the next one, ${leftText(resetsLeft(ar))} left in the 24-hour window).`;
   }
-  return `Auto Billing Reset: this run would set off ${n} reset${n === 1 ? '' : 's'}, each charging the card on file${plan} (threshold ${ar.threshold_pct}%, ${leftText(resetsLeft(ar))} left in the 24-hour window).`;
+  const min = e.resets ?? n;
+  return (
+    `Auto Billing Reset: this run sets off ${resetsText(min, n)} (threshold ${ar.threshold_pct}%, ${leftText(resetsLeft(ar))} of ${ar.max_resets_per_24h ?? 'an unknown number'} left in the 24-hour window); ` +
+    `${chargeText(e.charge)}.`
+  );
+}
+
+/** "2026-12-02 14:05 UTC". */
+const utcText = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+/** The balance after the run: exact, or the range the periodic check makes; whether it is covered, where it pauses. */
+export function balanceLine(c: SpendContext): string {
+  const e = c.estimate;
+  const lo = e.balance_after;
+  const hi = e.balance_after_max ?? lo;
+  const after =
+    lo === hi
+      ? `${fmtCredits(lo)} after the run`
+      : `between ${fmtCredits(lo)} and ${fmtCredits(hi)} after the run (a range: a reset fires at the platform's periodic check, and when that falls in the run is not known)`;
+  const head = `Balance: ${fmtCredits(c.creditsLeft)} credits now, ${after}`;
+  if (e.covered === true || (e.covered === null && e.pauses_after_tasks === null && lo >= 0)) return `${head}.`;
+  const tasks = e.tasks.count;
+  const lo2 = e.pauses_after_tasks;
+  const hi2 = e.pauses_after_tasks_max ?? lo2;
+  const where = lo2 === null ? 'when credits run out' : `after ${lo2 === hi2 ? lo2 : `${lo2} to ${hi2}`} of its ${tasks} task${tasks === 1 ? '' : 's'}`;
+  const resume = e.resumes_at
+    ? ` It could go on at ${utcText(e.resumes_at)}${(e.auto_reset_charges ?? 0) > 0 || c.autoReset.enabled === true ? ', when the 24-hour window frees a reset (which charges the card again)' : ', when the plan renews'}.`
+    : '';
+  if (e.covered === false) return `${head}. NOT covered: the run pauses out of credits ${where}.${resume}`;
+  return `${head}. MAY NOT be covered: depending on when the platform's periodic check fires the resets, the run pauses out of credits ${where} or finishes.${resume}`;
 }
 
 /** The summary under the services table: total, time, balance now and after, auto-reset. */
@@ -47,13 +93,30 @@ export function summaryLines(c: SpendContext): string[] {
   const e = c.estimate;
   const lines = [`Total: ${fmtCredits(e.total_credits)} credits for ${e.tasks.count} task${e.tasks.count === 1 ? '' : 's'}${e.max_results !== null ? ` (max_results ${e.max_results})` : ''}.`];
   if (e.estimated_time) lines.push(`Time: ${e.estimated_time}.`);
-  lines.push(
-    `Balance: ${fmtCredits(c.creditsLeft)} credits now, ${fmtCredits(e.balance_after)} after the run${e.balance_after < 0 ? ' (NOT covered: the run pauses when credits run out)' : ''}.`,
-  );
+  lines.push(balanceLine(c));
   const plan = e.recommended_upgrade_plan;
   if (plan && typeof plan === 'object' && typeof (plan as { name?: unknown }).name === 'string') lines.push(`Recommended upgrade: plan ${(plan as { name: string }).name}.`);
   lines.push(autoResetLine(c));
   return lines;
+}
+
+/**
+ * The one line every run start prints on stderr, on a terminal or not: "estimated 132 credits (base 100, …), sets
+ * off no reset" or "…, sets off 1 Auto Billing Reset (charges the card)".
+ */
+export function startLine(c: SpendContext): string {
+  const e = c.estimate;
+  const services = e.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ');
+  const n = e.auto_reset_charges;
+  const min = e.resets ?? n;
+  const resets =
+    n === null
+      ? 'may set off an Auto Billing Reset (charges the card; the API did not say enough to tell)'
+      : n === 0
+        ? 'sets off no reset'
+        : `sets off ${resetsText(min ?? n, n).replace(/resets?$/, (w) => `Auto Billing ${w.charAt(0).toUpperCase()}${w.slice(1)}`)} (charges the card)`;
+  const covered = e.covered === false ? '; NOT covered: it pauses out of credits' : e.covered === null && e.pauses_after_tasks !== null ? '; may pause out of credits' : '';
+  return `estimated ${fmtCredits(e.total_credits)} credits (${services}), ${resets}${covered}`;
 }
 
 /** One paragraph for stderr before a run starts or is refused (the guard, apply, chains). */
@@ -149,18 +212,8 @@ export function scheduleCostLines(r: GuardResult, schedule: { cron: string; time
     );
     return lines;
   }
-  if (r.asked) {
-    lines.push(`Each scheduled run is charged about ${fmtCredits(r.total)} credits (the estimate above, accepted).`);
-    return lines;
-  }
-  if (r.context) {
-    const [first, ...rest] = estimateParagraph(r.context, squidRef);
-    lines.push(`Each scheduled run is charged: ${first}`, ...rest);
-    return lines;
-  }
-  lines.push(
-    `Each scheduled run is charged: Estimate: ${fmtCredits(r.total)} credits (${r.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ')}), as the squid is now.`,
-    `Auto Billing Reset: not read (no cap asked for it, and no terminal); \`sq squids estimate ${squidRef}\` says whether a run would set one off on the current balance.`,
-  );
+  const services = `${r.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ')}`;
+  lines.push(`Each scheduled run is estimated at ${fmtCredits(r.total)} credits (${services}), as the squid is now${r.asked ? '; the estimate above was accepted' : ''}.`);
+  if (r.context && !r.asked) lines.push(...estimateParagraph(r.context, squidRef).slice(1));
   return lines;
 }

@@ -8,15 +8,19 @@
 // - On a terminal, a run estimated above confirm-above (default 100 credits), or one that would (or, the API not
 //   saying enough, may) set off an Auto Billing Reset, shows the estimate and asks y/N; --yes skips the question,
 //   --no-input without --yes is exit 2.
-// - Without a cap and without a terminal (scripts, CI): for a run, no request and no question, as before; for a
-//   schedule, the estimate request alone, so that the command can say what each run will cost.
+// - Every time (a terminal or not): the estimate, the balance and the auto-reset settings (the account's two reads may
+//   be asked for beside the caller's own, prefetchAccount), so a run start prints its one estimate line (-q silences
+//   it) and a schedule says what each run costs. Off a terminal (or with the question turned off), a run that would
+//   (or may) set off an Auto Billing Reset, a card charge, needs --yes: exit 9 with the forecast, nothing started or
+//   written. A dry run of a run start without a cap sends nothing more.
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
-import { accountFacts, getEstimate, spendContext, spendEstimate, type ChainCost, type SpendContext } from '../api/estimate.js';
-import { ApiError, CancelledError, OverBudgetError, SqError } from '../errors.js';
+import { accountFacts, getEstimate, spendContext, type AccountFacts, type ChainCost, type SpendContext } from '../api/estimate.js';
+import { ApiError, CancelledError, InterruptedError, OverBudgetError, SqError } from '../errors.js';
+import { InterruptedWriteError } from '../api/http-errors.js';
 import { creditsValue, resolveSetting } from '../config/settings.js';
 import { profileName } from '../config/resolve.js';
-import { chainCostLines, estimateParagraph, fmtCredits, scheduleCostLines, type GuardResult } from './describe.js';
+import { chainCostLines, estimateParagraph, fmtCredits, scheduleCostLines, startLine, type GuardResult } from './describe.js';
 import { shellWord } from '../io/shell.js';
 
 export interface SpendPolicy {
@@ -55,11 +59,11 @@ function onTerminal(ctx: Ctx): boolean {
 
 /**
  * Call just before the request that starts a run of `squidId`. Returns the estimate with the account's side when
- * it was read (null when neither a cap nor a terminal asked for it, or a cap alone was enough); throws OverBudgetError (exit 9), CancelledError (a "no", exit 1) or
+ * it was read (null when neither a cap nor a terminal asked for it, or a cap alone was enough); throws OverBudgetError (exit 9), CancelledError (a "no", exit 11) or
  * the UsageError naming --yes (exit 2) instead of letting the run start.
  */
-export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef = squidId): Promise<SpendContext | null> {
-  const r = await guardCost(ctx, http, squidId, policy, squidRef, RUN_WORDS);
+export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef = squidId, account?: Promise<AccountFacts>): Promise<SpendContext | null> {
+  const r = await guardCost(ctx, http, squidId, policy, squidRef, RUN_WORDS, account);
   return r.context;
 }
 
@@ -80,46 +84,54 @@ export interface GuardWords {
   always?: boolean;
   /** A squid without tasks has no estimate (400): true when that is no error (a schedule or chain set up first). */
   tasksLater?: boolean;
+  /** Print the one estimate line of a run start on stderr (-q silences it). */
+  startLine?: boolean;
 }
 
-const RUN_WORDS: GuardWords = { what: 'the run', notDone: 'no run was started', question: 'Start the run?', never: 'a run is never started without an estimate' };
+/**
+ * The balance and the auto-reset settings, asked for early (beside the caller's own reads, e.g. resolving the squid)
+ * so that the guard adds about one round trip, the estimate's; a failure is kept for the guard to meet.
+ */
+export function prefetchAccount(http: HttpClient): Promise<AccountFacts> {
+  const p = accountFacts(http);
+  p.catch(() => undefined);
+  return p;
+}
+
+const RUN_WORDS: GuardWords = { what: 'the run', notDone: 'no run was started', question: 'Start the run?', never: 'a run is never started without an estimate', startLine: true };
 
 /**
  * The cap and the question before something that spends (a run now, or runs later: a schedule, a chain): the
- * estimate of one run of `squidId` against the policy. Throws OverBudgetError (exit 9), CancelledError (exit 1) or
+ * estimate of one run of `squidId` against the policy. Throws OverBudgetError (exit 9), CancelledError (exit 11) or
  * the UsageError naming --yes (exit 2) so that the caller sends nothing.
  */
-export async function guardCost(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef: string, words: GuardWords): Promise<GuardResult> {
+export async function guardCost(
+  ctx: Ctx,
+  http: HttpClient,
+  squidId: string,
+  policy: SpendPolicy,
+  squidRef: string,
+  words: GuardWords,
+  account?: Promise<AccountFacts>,
+): Promise<GuardResult> {
   // A dry run starts nothing: the cap is still checked (a script can test it), no question is asked.
   const ask = onTerminal(ctx) && !ctx.globals.yes && !ctx.globals.dryRun;
   const result: GuardResult = { context: null, total: null, services: [] };
-  if (policy.cap === null && !ask && !words.always) return result;
-  let c: SpendContext | null = null;
-  let total: number;
+  // A dry run of a run start without a cap sends nothing more: nothing starts, nothing is charged.
+  if (ctx.globals.dryRun && policy.cap === null && !words.always) return result;
+  let c: SpendContext;
   try {
-    // On a terminal the question needs the account too (the resets the run sets off): three requests at once. A cap
-    // alone needs the total only: one request, and the account is read only to explain a refusal.
-    if (ask) {
-      c = await spendEstimate(http, squidId);
-      total = c.estimate.total_credits;
-      result.services = c.estimate.services;
-    } else {
-      const est = await getEstimate(http, squidId);
-      total = est.total_credits;
-      result.services = est.services;
-      if (policy.cap !== null && total > policy.cap) {
-        // The refusal stands whatever happens here: without the account's side it names the services alone.
-        const facts = await accountFacts(http).catch(() => null);
-        if (!facts) throw overBudget(total, policy, [`Estimate: ${fmtCredits(total)} credits (${est.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ')}).`], words);
-        c = spendContext(est, facts);
-      }
-    }
+    // The estimate, the balance and the auto-reset settings, at once (the account side may have been asked for
+    // already, beside the caller's own reads): the forecast says whether the run charges the card, on a terminal or not.
+    const [est, facts] = await Promise.all([getEstimate(http, squidId), account ?? accountFacts(http)]);
+    c = spendContext(est, facts, http.serverNow());
   } catch (err) {
-    if (err instanceof OverBudgetError) throw err;
-    // A schedule or a chain set up before the tasks: no run has anything to charge yet; the caller says so.
-    if (words.tasksLater && err instanceof ApiError && err.status === 400 && /task/i.test(err.message)) return { ...result, none: 'no-tasks' };
-    // Without a cap the estimate only served the question: a service that cannot give one (5xx, network) does not
-    // stop a person from starting a run, but says so. A 400 or 404 is the error it is.
+    // A stop signal while the estimate was in flight: it changes nothing, so nothing was started or written.
+    if (err instanceof InterruptedWriteError) throw stoppedEstimating(ctx, words);
+    // A squid without tasks has no estimate: a schedule or a chain set up first says so; a run's start answers it.
+    if ((words.tasksLater || policy.cap === null) && err instanceof ApiError && err.status === 400 && /task/i.test(err.message)) return { ...result, none: 'no-tasks' };
+    // Without a cap a service that cannot give an estimate (5xx, network) does not stop a run, but says so. A 400 or
+    // 404 is the error it is.
     if (policy.cap === null && err instanceof ApiError && (err.status === null || err.status >= 500)) {
       ctx.out.warn(`could not estimate ${words.what} (${err.message}); going on without an estimate`);
       return { ...result, none: 'unavailable' };
@@ -127,10 +139,12 @@ export async function guardCost(ctx: Ctx, http: HttpClient, squidId: string, pol
     if (err instanceof SqError && policy.cap !== null) err.details.push(`${upper(words.notDone)}: with a cap (${policy.capFrom}) set, ${words.never}.`);
     throw err;
   }
-  result.total = total;
+  result.total = c.estimate.total_credits;
+  result.services = c.estimate.services;
   result.context = c;
-  if (!c) return result;
   result.asked = await decide(ctx, c, policy, squidRef, words, ask);
+  // A refusal carries the line in its details; a run that goes ahead says it here.
+  if (words.startLine) ctx.out.info(startLine(c));
   return result;
 }
 
@@ -141,7 +155,10 @@ async function decide(ctx: Ctx, c: SpendContext, policy: SpendPolicy, squidRef: 
   if (policy.cap !== null && total > policy.cap) throw overBudget(total, policy, lines, words);
   // Resets the API's settings leave unknown are asked about as resets: a card charge nobody can rule out.
   const resets = c.estimate.auto_reset_charges;
-  if (!ask || !(total > policy.confirmAbove || resets === null || resets > 0)) return false;
+  const charges = resets === null || resets > 0;
+  // Off a terminal (or with the question turned off), a card charge needs --yes: refused, never started in silence.
+  if (charges && !ask && !ctx.globals.yes && !ctx.globals.dryRun) throw cardCharge(c, lines, words);
+  if (!ask || !(total > policy.confirmAbove || charges)) return false;
   for (const line of lines) ctx.out.info(line, { force: true });
   const why =
     resets === null
@@ -181,6 +198,22 @@ export async function guardChain(ctx: Ctx, cost: ChainCost, policy: SpendPolicy,
 
 const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+function stoppedEstimating(ctx: Ctx, words: GuardWords): InterruptedError {
+  const stop = ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError();
+  const e = new InterruptedError(stop.signal);
+  e.message = `${stop.message} while ${words.what} was being estimated (a request that changes nothing): ${words.notDone}`;
+  return e;
+}
+
+/** Exit 9: what would charge the card was not accepted with --yes; the forecast goes with it. */
+function cardCharge(c: SpendContext, lines: string[], words: GuardWords): OverBudgetError {
+  const n = c.estimate.auto_reset_charges;
+  const what = n === null ? 'may set off an Auto Billing Reset (a card charge: the API did not say enough to tell)' : `would set off ${n === 1 ? 'an Auto Billing Reset' : `up to ${n} Auto Billing Resets`} (a card charge${n === 1 ? '' : ' each'})`;
+  return new OverBudgetError(`${upper(words.what)} ${what}; ${words.notDone}: pass --yes to accept the charge`, {
+    details: [...(words.startLine ? [startLine(c)] : []), ...lines],
+  });
+}
+
 function overBudget(total: number, policy: SpendPolicy, lines: string[], words: GuardWords = RUN_WORDS): OverBudgetError {
   return new OverBudgetError(`over budget: ${words.what} is estimated at ${fmtCredits(total)} credits, above the cap of ${fmtCredits(policy.cap ?? 0)} (${policy.capFrom}); ${words.notDone}`, {
     details: [...lines, `Raise the cap (--max-credits ${Math.ceil(total)}), or lower the cost (fewer tasks, max_results, paid functions off).`],
@@ -202,6 +235,12 @@ export interface ScheduleSpec {
 export async function guardSchedule(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, schedule: ScheduleSpec, squidRef: string): Promise<GuardResult> {
   const r = await guardCost(ctx, http, squidId, policy, squidRef, SCHEDULE_WORDS);
   for (const line of scheduleCostLines(r, schedule, ctx.now(), shellWord(squidRef))) ctx.out.info(line, { force: true });
+  if (r.none === 'no-tasks' && policy.cap !== null) {
+    ctx.out.warn(
+      `the cap (${policy.capFrom}, ${fmtCredits(policy.cap)} credits) cannot be checked against the scheduled runs: the squid has no tasks, so no estimate; ` +
+        `tasks added later are charged on every scheduled run: \`sq squids estimate ${shellWord(squidRef)}\` shows a run's cost once they are in`,
+    );
+  }
   return r;
 }
 

@@ -10,7 +10,7 @@ export async function preflightConfirm(ctx: Ctx): Promise<void> {
 }
 
 /**
- * Asks unless --yes; a "no" ends the verb with exit 1 and `cancelled` as the message. A function message is built
+ * Asks unless --yes; a "no" ends the verb with exit 11 (cancelled) and `cancelled` as the message. A function message is built
  * only when the question is asked (it may need a request).
  */
 export async function confirmOrCancel(ctx: Ctx, message: string | (() => Promise<string>), cancelled = 'cancelled: nothing was changed'): Promise<void> {

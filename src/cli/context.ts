@@ -44,6 +44,8 @@ export interface Globals {
   fullIds: boolean;
   /** --absolute-times: local times with their offset in terminal tables. */
   absoluteTimes: boolean;
+  /** --wide: terminal tables show every column whole. */
+  wide: boolean;
   /** --csv-safe (or SQ_CSV_SAFE=1): formula-looking CSV/TSV cells get a leading '. */
   csvSafe: boolean;
   /** --insecure-http: plain http:// to a non-loopback base URL is allowed. */
@@ -108,6 +110,7 @@ export const DEFAULT_GLOBALS: Globals = {
   showSecrets: false,
   fullIds: false,
   absoluteTimes: false,
+  wide: false,
   csvSafe: false,
   insecureHttp: false,
 };

@@ -46,6 +46,7 @@ export function parsePlainLine(argv: readonly string[], spec: NounSpec | VerbSpe
   const opts = defaults(own);
   if (!programOpts || !opts) return undefined;
   const seen = new Set<OptionSpec>();
+  const attributes = new Set<string>();
   const args: string[] = [];
   for (; i < argv.length; i++) {
     const word = argv[i]!;
@@ -62,6 +63,9 @@ export function parsePlainLine(argv: readonly string[], spec: NounSpec | VerbSpe
     seen.add(found.option);
     const { flag } = found;
     if (!flag) return undefined;
+    // `--x` and `--no-x` both: commander's reading says they cannot be used together.
+    if (attributes.has(flag.attribute)) return undefined;
+    attributes.add(flag.attribute);
     let value: string | boolean;
     if (flag.value) {
       if (eq > 0) value = word.slice(eq + 1);

@@ -279,6 +279,7 @@ function settingsOf(g: Globals, env: Record<string, string | undefined>, io: IO)
     showSecrets: g.showSecrets,
     fullIds: g.fullIds,
     absoluteTimes: g.absoluteTimes,
+    wide: g.wide,
     csvSafe: g.csvSafe,
     env,
     stdoutIsTTY: io.stdoutIsTTY,

@@ -14,6 +14,11 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { appliesTo: 'output', flags: '--jq <expression>', description: 'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)' },
   { appliesTo: 'output', flags: '--template <template>', description: 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)' },
   { appliesTo: 'output', flags: '--full-ids', description: 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)' },
+  {
+    appliesTo: 'output',
+    flags: '--wide',
+    description: 'terminal tables show every column whole: no column left out or cut, none hidden for saying the same on every row, whole ids',
+  },
   { appliesTo: 'output', flags: '--absolute-times', description: 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)' },
   {
     appliesTo: 'output',
@@ -47,6 +52,7 @@ export function readGlobals(o: Record<string, unknown>): Globals {
     showSecrets: o.showSecrets === true,
     fullIds: o.fullIds === true,
     absoluteTimes: o.absoluteTimes === true,
+    wide: o.wide === true,
     csvSafe: o.csvSafe === true,
     insecureHttp: o.insecureHttp === true,
   };

@@ -140,16 +140,23 @@ function print(ctx: import('./context.js').Ctx, err: Error, code: number): numbe
   const clean = (s: string) => terminalSafe(redactText(s, ctx.secrets()));
   const message = clean(err.message || 'unexpected error');
   const stderr = ctx.io.stderr;
-  if (ctx.globals.json || ctx.globals.jq !== undefined || ctx.globals.template !== undefined || specOf(ctx.globals.format)?.json) {
+  // JSON for a program: with --json (or a JSON --format), or --jq/--template off a terminal. A person at a terminal
+  // reads a line of text, whatever filter the command had (cli-contract.md: "With --json, an error is also JSON").
+  const filter = ctx.globals.jq !== undefined || ctx.globals.template !== undefined;
+  if (ctx.globals.json || specOf(ctx.globals.format)?.json || (filter && !ctx.io.stderrIsTTY)) {
     const details = (sq?.details ?? []).map(clean);
     const body = {
       error: { code, status: sq?.status ?? null, message, retry_after: sq?.retryAfter ?? null, ...(details.length ? { details } : {}) },
     };
     stderr.write(`${JSON.stringify(body)}\n`);
   } else {
-    stderr.write(`${err instanceof InterruptedError ? '' : 'error: '}${message}\n`);
+    // A filter's error quotes the filter on a line of its own: on a terminal, one line says it all.
+    const filterError = /^--(jq|template)\b/.test(message);
+    const text = filterError ? message.replace(/:?\n+/g, ': ') : message;
+    stderr.write(`${err instanceof InterruptedError ? '' : 'error: '}${text}\n`);
     for (const d of sq?.details ?? []) stderr.write(`${clean(d)}\n`);
-    if (code === ExitCode.USAGE && !ctx.globals.quiet) stderr.write('Run with --help for usage.\n');
+    // (--help says nothing about a jq program's mistake.)
+    if (code === ExitCode.USAGE && !ctx.globals.quiet && !filterError) stderr.write('Run with --help for usage.\n');
   }
   if (ctx.globals.verbose && !sq && err.stack) stderr.write(`${clean(err.stack)}\n`);
   return code;

@@ -39,6 +39,7 @@ function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
   for (const a of verb.aliases ?? []) cmd.alias(a);
   for (const a of verb.args ?? []) cmd.argument(a);
   for (const o of verb.options ?? []) cmd.addOption(makeOption(o));
+  refuseBothForms(cmd, verb);
   USES.set(cmd, { output: verb.output !== 'text', writes: verb.writes === true });
   addExamples(cmd, verb.examples);
   for (const sub of verb.subcommands ?? []) addVerb(cmd, sub, ctx);
@@ -49,6 +50,25 @@ function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
     await runVerb(ctx, verb, positional.map(String), command.opts(), command.optsWithGlobals(), command);
   });
   return cmd;
+}
+
+/**
+ * A verb's `--x` and `--no-x` on one line contradict each other (`--no-schedule --schedule "0 9 * * *"` set a
+ * schedule: the last won): exit 2 naming both, before anything is sent.
+ */
+function refuseBothForms(cmd: Command, verb: VerbSpec): void {
+  const longs = new Set((verb.options ?? []).map((o) => /--[\w-]+/.exec(o.flags)?.[0]).filter((l): l is string => l !== undefined));
+  for (const no of longs) {
+    const yes = `--${no.slice(5)}`;
+    if (!no.startsWith('--no-') || !longs.has(yes)) continue;
+    const given = new Set<string>();
+    const mark = (flag: string, other: string) => () => {
+      if (given.has(other)) throw new UsageError(`${yes} and ${no} cannot be used together: give one of them`);
+      given.add(flag);
+    };
+    cmd.on(`option:${yes.slice(2)}`, mark(yes, no));
+    cmd.on(`option:${no.slice(2)}`, mark(no, yes));
+  }
 }
 
 /**

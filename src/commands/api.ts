@@ -1,5 +1,5 @@
 import { defineVerb } from '../cli/command.js';
-import { UsageError } from '../errors.js';
+import { SqError, UsageError } from '../errors.js';
 import { enumFlag } from '../validate/index.js';
 import { apiPath } from '../api/path.js';
 import { readInput } from '../cli/stdin.js';
@@ -78,16 +78,29 @@ export default defineVerb({
     }
     // With -i a 4xx answer is shown like a 2xx one (head and body), then fails with its usual code. 429 stays with the
     // client's pacing, and 5xx with its retries.
-    const res = await http.request(method, path, { query, body, headers, okStatuses: opts.include ? CLIENT_ERRORS : undefined, expect: 'any' });
-    if (opts.include) ctx.out.text(await responseHead(ctx, res.status, res.headers));
-    // Pretty JSON unless a format is asked for, like gh api; --fields and masking as for any record.
-    await ctx.out.record(res.data, { defaultFormat: 'json' });
-    if (res.status >= 400) {
-      const { httpError } = await import('../api/http-errors.js');
-      throw httpError(res.status, JSON.stringify(res.data), method, new URL(res.url), res.headers, method === 'GET' || method === 'HEAD');
+    // Fields made the request a POST (no -X, no --input): a 405 then says so, and how to send them as a query.
+    const madePost = !opts.method && body !== undefined && opts.input === undefined;
+    try {
+      const res = await http.request(method, path, { query, body, headers, okStatuses: opts.include ? CLIENT_ERRORS : undefined, expect: 'any' });
+      if (opts.include) ctx.out.text(await responseHead(ctx, res.status, res.headers));
+      // Pretty JSON unless a format is asked for, like gh api; --fields and masking as for any record.
+      await ctx.out.record(res.data, { defaultFormat: 'json' });
+      if (res.status >= 400) {
+        const { httpError } = await import('../api/http-errors.js');
+        throw httpError(res.status, JSON.stringify(res.data), method, new URL(res.url), res.headers, method === 'GET' || method === 'HEAD');
+      }
+    } catch (err) {
+      if (madePost && err instanceof SqError && err.status === 405) err.details.push(postHint(rawPath, fields));
+      throw err;
     }
   },
 });
+
+/** What a 405 says after -f/-F turned a GET into a POST. */
+function postHint(path: string, fields: Record<string, unknown>): string {
+  const example = Object.keys(fields).slice(0, 2).map((k) => `-f ${k}=…`).join(' ');
+  return `hint: -f/-F made this a POST (fields are a JSON body unless the method is GET), and ${path} does not take POST. To send the fields as query parameters: sq api ${path} -X GET ${example}`;
+}
 
 const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i).filter((s) => s !== 429);
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -28,7 +28,9 @@ export default defineVerb({
     'the estimate of one run then (POST /v1/squid/estimate), and with a cap (--max-credits, SQ_MAX_CREDITS or `sq ' +
     'config set max-credits N`) a run estimated above it leaves the schedule off (that item fails; exit 9); on a ' +
     'terminal, a run above `confirm-above` (default 100 credits) or that would set off an Auto Billing Reset asks ' +
-    'y/N first (--yes skips it). The squid\'s other changes are applied either way.\n\n' +
+    'y/N first (--yes skips it); off a terminal, one that would set off an Auto Billing Reset needs --yes (exit 9). A ' +
+    'chain that starts its target\'s runs by itself (autostart) is held to the same cap and question before it is ' +
+    'written, as `sq squids chain set` holds it. The squid\'s other changes are applied either way.\n\n' +
     FILE_HELP,
   options: [FILE_OPTION, MAX_CREDITS_OPTION],
   examples: ['SFTP_PASSWORD=... sq apply -f sq.yaml --yes', 'sq apply -f sq.yaml --dry-run', 'sq apply -f sq.yaml --json --yes | jq .summary'],

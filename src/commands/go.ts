@@ -32,8 +32,9 @@ import { runExport } from '../export/results.js';
 import { exportPlan } from '../export/plan.js';
 import { fileFormat } from '../export/options.js';
 import { refuseInterruptedExport } from '../export/resume.js';
-import { guardSpend, MAX_CREDITS_OPTION, spendPolicy, type SpendPolicy } from '../billing/guard.js';
+import { guardSpend, MAX_CREDITS_OPTION, prefetchAccount, spendPolicy, type SpendPolicy } from '../billing/guard.js';
 import type { Format } from '../output/formats.js';
+import { GO_SYNC_OPTIONS, goSyncFlags, syncGoRun, type SyncFlags } from '../sync/command.js';
 
 /** Runs looked at for one still in progress: the newest ones (the API lists the newest first). */
 const RECENT_RUNS = 10;
@@ -46,6 +47,7 @@ const OPTIONS = defineOptions([
   { flags: '--force', description: 'replace an existing -o file (without it, an existing file is exit 2 before any request)' },
   ...WAIT_OPTIONS,
   MAX_CREDITS_OPTION,
+  ...GO_SYNC_OPTIONS,
 ]);
 type GoOptions = OptionsOf<typeof OPTIONS>;
 
@@ -68,7 +70,9 @@ export default defineVerb({
     'so it needs -o FILE.\n\n' +
     'Spending: as `sq runs start`, with a cap (--max-credits, SQ_MAX_CREDITS, `sq config set max-credits N`) the run is ' +
     'estimated once the squid has its tasks, and above the cap nothing is started (exit 9; the squid and its tasks stay, ' +
-    'so the estimate can be read again with `sq squids estimate`). On a terminal, a costly run asks y/N first (--yes skips). ' +
+    'so the estimate can be read again with `sq squids estimate`). On a terminal, a costly run asks y/N first (--yes skips); ' +
+    'off a terminal, a run that would set off an Auto Billing Reset (a card charge) needs --yes (exit 9 without it). ' +
+    'The estimate line is printed on stderr before every start (-q silences it). ' +
     'A run already recorded or in progress is resumed without a new estimate.',
   args: ['<crawler>', '<tasks...>'],
   options: OPTIONS,
@@ -99,20 +103,24 @@ export default defineVerb({
     // 5. Wait, as `runs watch`; 6. export, as `results list --run RUN --all`. A run that ended in error or aborted is
     // exported too (what it got is paid for), then the command ends as `runs watch` does (exit 6).
     const { final, failed } = await waitThroughFailure(ctx, http, runId, input.wait);
-    const n = await exportRun(ctx, job, runId, input, opts.force === true);
+    // --to: the run's results into the database (a done run; one that failed has nothing final to sync).
+    const synced = input.sync && !failed ? await syncGoRun(ctx, runId, input.sync) : null;
+    const toFile = !(input.sync && output === undefined);
+    const n = toFile ? await exportRun(ctx, job, runId, input, opts.force === true) : 0;
     await job.finish();
     if (failed) {
-      ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} of the failed run to ${output ?? 'stdout'}`);
+      if (toFile) ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} of the failed run to ${output ?? 'stdout'}`);
       throw failed;
     }
-    ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} to ${output ?? 'stdout'}`);
+    if (toFile) ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} to ${output ?? 'stdout'}`);
     if (input.summary) {
       await ctx.out.record({
         squid: { id: squidId, name, created },
         params: params ?? {},
         tasks: { added, existing },
         run: { id: runId, resumed, status: runStatus(final), total_results: final.total_results ?? null },
-        exported: { records: n, output, format },
+        exported: toFile ? { records: n, output, format } : null,
+        ...(synced ? { synced } : {}),
       });
     }
   },
@@ -128,6 +136,8 @@ interface GoInput {
   format: Format;
   /** --json: a summary object on stdout, the results in the file. */
   summary: boolean;
+  /** --to: the run is synced into this database (and exported only to an -o file). */
+  sync: SyncFlags | null;
   wait: Awaited<ReturnType<typeof waitSettings>>;
   spend: SpendPolicy;
 }
@@ -142,14 +152,15 @@ async function checkInput(ctx: Ctx, values: string[], opts: GoOptions): Promise<
   const flagged = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
   const output = flagged === '-' ? undefined : flagged;
   const summary = ctx.globals.json;
-  if (summary && output === undefined) throw new UsageError('--json prints a summary object on stdout: pass -o FILE for the results');
+  const sync = goSyncFlags(ctx, opts);
+  if (summary && output === undefined && !sync) throw new UsageError('--json prints a summary object on stdout: pass -o FILE for the results');
   const settings = ctx.outputSettings();
   // With --json the summary is the JSON: the file's format comes from --format or its extension.
   const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat && !summary ? settings.format : null);
   if (output !== undefined) await checkNewOutput('-o', output, opts.force === true);
   const wait = await waitSettings(ctx, opts);
   const spend = await spendPolicy(ctx, opts.maxCredits);
-  return { key, tasks, params, output, format, summary, wait, spend };
+  return { key, tasks, params, output, format, summary, wait, spend, sync };
 }
 
 /** What an interrupted `sq go` of this file (or, to stdout, of these tasks) was doing: continued, never redone. */
@@ -252,6 +263,8 @@ async function addAllTasks(ctx: Ctx, http: HttpClient, squidId: string, tasks: G
  */
 async function runOnce(ctx: Ctx, http: HttpClient, job: GoJob, name: string, squidId: string, spend: SpendPolicy): Promise<{ run: Run; how: 'recorded' | 'found' | 'started' | 'in progress' }> {
   const mark = job.run;
+  // Read beside the runs in progress: the guard's estimate is then the one round trip it adds.
+  const account = mark ? undefined : prefetchAccount(http);
   const run = mark ? null : await runInProgress(http, squidId);
   if (run) {
     await job.save(name, { squid: squidId, run: { since: new Date(Date.now() + http.clockSkewMs).toISOString(), id: String(run.id) } });
@@ -263,7 +276,7 @@ async function runOnce(ctx: Ctx, http: HttpClient, job: GoJob, name: string, squ
       squidId,
       mark,
       (m) => job.save(name, { squid: squidId, run: m }),
-      () => guardSpend(ctx, http, squidId, spend, name),
+      () => guardSpend(ctx, http, squidId, spend, name, account),
     );
   } catch (err) {
     if (err instanceof AmbiguousWriteError) {

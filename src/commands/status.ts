@@ -2,10 +2,10 @@
 // requests (the recent-runs reader stops early and is capped; see commands/_shared/recent.ts).
 import { defineVerb } from '../cli/command.js';
 import type { HttpClient } from '../api/http.js';
-import { getAutoReset, type AutoReset } from '../api/billing.js';
+import { getAutoReset } from '../api/billing.js';
 import { items } from '../api/pages.js';
 import { recordId } from '../api/resolve.js';
-import { RUNS_PATH } from '../api/runs.js';
+import { getRunStats, RUNS_PATH } from '../api/runs.js';
 import type { Balance, Run, User } from '../api/records.js';
 import { getBalance, getMe } from '../api/user.js';
 import { byNewest, listSquids, MAX_SQUID_PAGES, MAX_SQUID_READS, recentRuns } from './_shared/recent.js';
@@ -15,6 +15,8 @@ import { finiteNumber, stringOf, type Rec } from '../lib/guards.js';
 import type { Style } from '../output/ansi.js';
 import { truncateWidth } from '../output/width.js';
 import { openWeb, WEB_OPTION } from '../cli/browser.js';
+import type { Status, StatusRun, WindowReset } from './_shared/status-screen.js';
+import { resetOfRun, windowResets } from '../billing/resets.js';
 
 /** sq status as a whole gives up after this long (--timeout): a service that hangs must not hold the screen for minutes. */
 const DEADLINE_MS = 20_000;
@@ -46,9 +48,12 @@ export default defineVerb({
     `error (at most ${MAX_FAILED}). ${DELIVERY_NOTE} ` +
     'With --json, one object with the keys user {name, email, plan, plan_status}, credits {available, consumed, remaining, ' +
     'used_pct, reset_time}, auto_reset {enabled, threshold_pct, max_resets_per_24h, resets_used_in_window, window_resets_at, ' +
-    'current_usage_pct}, runs_in_progress, failed_runs and failing_deliveries (lists of runs: id, squid, squid_name, status, ' +
+    'current_usage_pct}, window_resets (the Auto Billing Resets of the 24-hour window the API dates: at, exact, index, of, ' +
+    'and the recent run that set it off with its squid_name, or null), runs_in_progress, failed_runs and failing_deliveries (lists of runs: id, squid, squid_name, status, ' +
     'done_reason, done_reason_desc, created_at, ended_at), and partial (why runs may be missing, or null). --fields picks ' +
     'among these keys (dotted paths too, like credits.remaining) and prints them as a record in any format. ' +
+    'On a terminal the screen is for reading: plan and credits on one line with a bar, short ids, relative times, each ' +
+    `run in progress with how far it got (one stats read each, at most ${MAX_ACTIVE_READS}) and each failure's reason in full. ` +
     'The whole screen has a deadline, 20 s unless --timeout says otherwise: past it, sq status exits 7 naming the reads ' +
     'that did not answer. --web opens the dashboard instead.',
   options: [{ flags: '--timeout <duration>', description: 'give up on what has not answered by then, at most 5m', defaultText: '20s' }, WEB_OPTION],
@@ -64,31 +69,16 @@ export default defineVerb({
       await ctx.out.record(status);
       return;
     }
-    ctx.out.text(screen(status, ctx.out.style, s.stdoutIsTTY ? s.columns : 0));
+    if (!s.stdoutIsTTY) ctx.out.text(screen(status, ctx.out.style, 0));
+    else {
+      // On a terminal, for a person: the progress of each run in progress (one read each, a few at most).
+      const progress = await runProgress(http, status.runs_in_progress);
+      const { peopleScreen } = await import('./_shared/status-screen.js');
+      ctx.out.text(peopleScreen(status, { style: ctx.out.style, width: s.columns, now: ctx.now(), progress, recentRuns: RECENT_RUNS }));
+    }
     if (status.partial) ctx.out.warn(`${status.partial}: some runs may be missing`);
   },
 });
-
-interface StatusRun {
-  id: string;
-  squid: string;
-  squid_name: string;
-  status: string;
-  done_reason: string | null;
-  done_reason_desc: string | null;
-  created_at: string | null;
-  ended_at: string | null;
-}
-
-interface Status {
-  user: { name: string; email: string | null; plan: string | null; plan_status: string | null };
-  credits: { available: number | null; consumed: number | null; remaining: number | null; used_pct: number | null; reset_time: string | null };
-  auto_reset: Pick<AutoReset, 'enabled' | 'threshold_pct' | 'max_resets_per_24h' | 'resets_used_in_window' | 'window_resets_at' | 'current_usage_pct'>;
-  runs_in_progress: StatusRun[];
-  failed_runs: StatusRun[];
-  failing_deliveries: StatusRun[];
-  partial: string | null;
-}
 
 /**
  * Everything within `deadlineMs`: past it, the parts still waiting are named in a TimeoutError (exit 7), with the
@@ -148,11 +138,41 @@ async function readParts(http: HttpClient, part: <T>(name: string, p: Promise<T>
       window_resets_at: autoReset.window_resets_at ?? null,
       current_usage_pct: autoReset.current_usage_pct ?? null,
     },
+    window_resets: windowResetRuns(autoReset as Rec, balance as Rec, runs, http.serverNow()),
     runs_in_progress: runs.filter((r) => ACTIVE.includes(status(r))).map(brief),
     failed_runs: runs.filter((r) => status(r) === 'error').slice(0, MAX_FAILED).map(brief),
     failing_deliveries: runs.filter((r) => EXPORT_FAILED.includes(lower(r.done_reason))).map(brief),
     partial: recent.partial || null,
   };
+}
+
+/** The window's resets with the runs that set them off (billing/resets.ts), kept apart from the rest of the screen. */
+function windowResetRuns(autoReset: Rec, balance: Rec, runs: Run[], now: number): WindowReset[] {
+  return windowResets(autoReset, balance).map((r) => {
+    const run = runs.find((x) => resetOfRun([r], x as Rec, now) !== null);
+    return { at: new Date(r.at).toISOString(), exact: r.exact, index: r.index, of: r.of, run: run ? recordId(run) : null, squid_name: run ? strOrNull(run.squid_name) : null };
+  });
+}
+
+/** The screen's lines for the window's resets: "reset 1 of 2 at 14:05 UTC, set off by run … (squid …)". */
+function windowResetLines(list: WindowReset[]): string[] {
+  return list.map(
+    (r) =>
+      `  reset ${r.index} of ${r.of ?? '?'} at ${r.exact ? '' : 'about '}${r.at.slice(11, 16)} UTC, ` +
+      (r.run ? `set off by run ${r.run}${r.squid_name ? ` (${r.squid_name})` : ''}` : 'by no run among the recent ones'),
+  );
+}
+
+/** Each run in progress's stats, for the terminal's progress: at most MAX_ACTIVE_READS reads, a failed one left out. */
+async function runProgress(http: HttpClient, runs: StatusRun[]): Promise<Map<string, Rec>> {
+  const out = new Map<string, Rec>();
+  await Promise.all(
+    runs.slice(0, MAX_ACTIVE_READS).map(async (r) => {
+      const stats = await getRunStats(http, r.id).catch(() => null);
+      if (stats) out.set(r.id, stats as Rec);
+    }),
+  );
+  return out;
 }
 
 function lower(v: unknown): string {
@@ -222,6 +242,7 @@ function screen(st: Status, style: Style, width: number): string {
           (a.window_resets_at ? `; window resets ${a.window_resets_at}` : '')
       : `  off (threshold ${said(a.threshold_pct)}%, at most ${said(a.max_resets_per_24h)} resets in 24h)`,
   );
+  lines.push(...windowResetLines(st.window_resets));
   const runs = (title: string, list: StatusRun[], none: string, paint: (s: string) => string) => {
     section(`${title} (${list.length})`);
     if (list.length === 0) lines.push(`  ${style.dim(none)}`);

@@ -22,8 +22,16 @@ export function creditsValue(from: string, value: string): string {
   if (t === '' || !/^\d+(\.\d+)?$/.test(t) || !Number.isFinite(n)) {
     throw new UsageError(`${from} must be a number of credits, 0 or more (e.g. 500 or 12.5); got ${JSON.stringify(value)}`);
   }
-  return String(n);
+  // What is stored must read back: 1e22 or 1e-7 (as String() writes them) is no number of credits, and every run
+  // refused it until `config unset`.
+  if (n > MAX_CREDITS) throw new UsageError(`${from} must be at most ${MAX_CREDITS} credits; got ${JSON.stringify(value)}`);
+  const out = String(n);
+  if (!/^\d+(\.\d+)?$/.test(out)) throw new UsageError(`${from} must be a number of credits with at most 6 decimals (e.g. 0.5); got ${JSON.stringify(value)}`);
+  return out;
 }
+
+/** The largest number of credits a cap or threshold takes: far above any account's, and exact as a double. */
+export const MAX_CREDITS = 1_000_000_000_000;
 
 export const SETTINGS: Record<string, SettingDef> = {
   'max-credits': {

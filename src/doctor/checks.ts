@@ -1,6 +1,6 @@
 // The checks of `sq doctor`: each answers one "why does sq not work here?" with ok, what it found, and the fix.
 // They read what sq itself uses (the profile store, the pacing state, the cache dir) and never change anything.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ctx } from '../cli/context.js';
 import type { ProfileStore } from '../config/store.js';
@@ -9,6 +9,7 @@ import { RATE_LIMITS } from '../api/rate-limits.js';
 import type { User } from '../api/records.js';
 import { sane, stateFile } from '../api/pacing-state.js';
 import { cacheDir } from '../lib/cache-dir.js';
+import { readRegularSync } from '../lib/regular-file.js';
 import { AuthError, SqError } from '../errors.js';
 import { importPackage } from '../import-package.js';
 import { VERSION } from '../version.js';
@@ -172,7 +173,7 @@ export function rateCheck(ctx: Ctx, store: ProfileStore): Check {
   let buckets: Record<string, unknown> = {};
   if (dir !== undefined) {
     try {
-      const doc = JSON.parse(readFileSync(stateFile(dir, auth.token, new URL(auth.baseUrl).origin), 'utf8')) as { buckets?: Record<string, unknown> };
+      const doc = JSON.parse(readRegularSync(stateFile(dir, auth.token, new URL(auth.baseUrl).origin))) as { buckets?: Record<string, unknown> };
       if (doc && typeof doc.buckets === 'object' && doc.buckets) buckets = doc.buckets;
     } catch {
       // none yet: every window is whole
@@ -227,7 +228,7 @@ export function completionCheck(env: Record<string, string | undefined>): Check 
   if (file) return pass('completion', `${shell}: ${file}`);
   const rc = rcs[shell].find((f) => {
     try {
-      return readFileSync(f, 'utf8').includes(`completion ${shell}`);
+      return readRegularSync(f).includes(`completion ${shell}`);
     } catch {
       return false;
     }

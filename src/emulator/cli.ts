@@ -1,7 +1,11 @@
 // `sq emulator start` behaviour: validate options, start, print the JSON line and the export hint, run
 // until SIGINT/SIGTERM, close cleanly (state file flushed).
 import type { EmulatorOptions } from './index.js';
-import { shellWord } from '../io/shell.js';
+
+/** A word the shell reads back as is (single-quoted unless plain). */
+function shellWord(s: string): string {
+  return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
+}
 
 export class EmulatorOptionError extends Error {
   constructor(

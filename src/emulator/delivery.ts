@@ -1,9 +1,8 @@
-// Delivery configuration (POST /v1/delivery?squid=) and the helpers every delivery channel shares:
-// error bodies, the delivery log (GET /_emulator/deliveries) and the outbox of e-mails.
+// Delivery configuration (POST /v1/delivery?squid=, routed by routes/delivery.ts) and the helpers every delivery
+// channel shares: error bodies, the delivery log and the outbox of e-mails.
 import type { DeliveryRecord, Emu, EmuResponse, FtpFields, RunEvent, WebhookFields } from './types.js';
 import { RUN_EVENTS } from './types.js';
 import { errB, isRecord, naiveUs, type Rec } from './util.js';
-import { maskDeep } from '../lib/secrets.js';
 
 
 /** A validation failure that becomes a 400 ErrB body naming the field. */
@@ -142,7 +141,7 @@ const PARSE: Record<Exclude<(typeof CHANNELS)[number], 'email'>, (v: unknown) =>
 };
 
 /** Validates and stores one channel on the squid record; returns the 201 body. */
-function configureDelivery(emu: Emu, squid: Rec, body: unknown): Rec {
+export function configureDelivery(emu: Emu, squid: Rec, body: unknown): Rec {
   if (!isRecord(body)) throw new FieldError(CHANNELS.join(','), 'the body must be a JSON object carrying one delivery configuration');
   const present = CHANNELS.filter((k) => body[k] !== undefined || (k === 'email' && body.notifications !== undefined));
   if (present.length !== 1) {
@@ -171,32 +170,6 @@ function configureDelivery(emu: Emu, squid: Rec, body: unknown): Rec {
   emu.markDirty();
   // A copy, so a later change to the stored record cannot alter an answer already given.
   return structuredClone(out);
-}
-
-export function registerDeliveryConfig(emu: Emu): void {
-  emu.route('POST', '/v1/delivery', (req) => {
-    const hash = req.query.get('squid');
-    if (!hash) return errB(400, 'Query parameter squid (the squid hash) is required', 'squid');
-    const squid = emu.state.squids[hash];
-    if (!squid) return errB(404, `Squid ${hash} does not exist`, 'squid');
-    try {
-      return { status: 201, body: configureDelivery(emu, squid, req.body) };
-    } catch (e) {
-      if (e instanceof FieldError) return validationError(e);
-      throw e;
-    }
-  });
-
-  emu.route('GET', '/_emulator/deliveries', (req) => {
-    const filters = ['kind', 'squid', 'run', 'event'].map((k) => [k, req.query.get(k)] as const).filter(([, v]) => v);
-    const rows = emu.state.deliveries.filter((d) =>
-      filters.every(([k, v]) => String((d as unknown as Rec)[k]) === v),
-    );
-    // A webhook's target carries its token (?token=, a Slack or Discord path): masked like the request log masks it.
-    return { status: 200, body: maskDeep(rows, '****') };
-  });
-
-  emu.route('GET', '/_emulator/outbox', () => ({ status: 200, body: emu.state.outbox }));
 }
 
 /** E-mail, Google Sheet and S3 channels, which the emulator completes without an external backend. */

@@ -6,6 +6,7 @@ import { Router } from './router.js';
 import type { RateLimitSetting } from './ratelimit.js';
 import type { Emu, EmuEvents, EmuState, Handler } from './types.js';
 import { hashId } from './util.js';
+import { type ResultRecord, resultRecord } from './model/records.js';
 
 export interface RunMeta {
   /** Tasks of the run, in processing order. */
@@ -86,7 +87,7 @@ export class EmuCore implements Emu {
     for (const [id, r] of Object.entries(this.state.results ?? {})) this.index(id, r);
   }
 
-  private index(id: string, r: Record<string, unknown>): void {
+  private index(id: string, r: ResultRecord): void {
     const run = String(r.run);
     const squid = String(r.squid);
     let a = this.byRun.get(run);
@@ -98,14 +99,14 @@ export class EmuCore implements Emu {
   }
 
   /** Stores rows, assigning their ids in place (no copies: 100,000-row runs must stay cheap). */
-  addResults(rows: Record<string, unknown>[]): Record<string, unknown>[] {
-    for (const row of rows) {
+  addResults(rows: Record<string, unknown>[]): ResultRecord[] {
+    return rows.map((row) => {
       const id = this.newHash('result');
-      row.id = id;
-      this.state.results[id] = row;
-      this.index(id, row);
-    }
-    return rows;
+      const result = resultRecord(row, id);
+      this.state.results[id] = result;
+      this.index(id, result);
+      return result;
+    });
   }
 
   resultIdsOfRun(run: string): readonly string[] {
@@ -116,7 +117,7 @@ export class EmuCore implements Emu {
     return this.bySquid.get(squid) ?? [];
   }
 
-  deleteResults(pred: (r: Record<string, unknown>) => boolean): number {
+  deleteResults(pred: (r: ResultRecord) => boolean): number {
     let n = 0;
     for (const [id, r] of Object.entries(this.state.results)) {
       if (pred(r)) {

@@ -110,7 +110,7 @@ function begin(emu: EmuCore, run: Rec, meta: RunMeta): void {
     const task = emu.state.tasks[taskId];
     if (!task) continue;
     const id = emu.newHash('runtask');
-    emu.state.runtasks[id] = runtaskRecord(id, run.id, taskId, task.params as Rec);
+    emu.state.runtasks[id] = runtaskRecord(id, String(run.id), taskId, task.params);
   }
   markRunning(emu, String(run.id), meta);
   emit(emu, run, 'run.running');

@@ -3,13 +3,12 @@
 // (rowsForTask, capped per task by the squid's max_results, as collect() caps them) and the credits from the same
 // rates (ratesFor), so an estimate and the run's GET /v1/runs/{id}/credits agree.
 import type { EmuCore } from './emu.js';
-import type { EmuResponse } from './types.js';
-import { defOf, type CrawlerDef } from './crawlers.js';
+import type { CrawlerDef } from './crawlers.js';
 import { ratesFor } from './credits.js';
 import { rowsForTask } from './rows.js';
 import { RUN_TIMING } from './timing.js';
-import { errB, float4, json } from './util.js';
-import { bodyObject, findSquid, type Rec } from './routes/common.js';
+import { float4 } from './util.js';
+import type { Rec } from './util.js';
 
 const PREVIEW = 5;
 
@@ -66,16 +65,4 @@ export function estimateSquid(emu: EmuCore, squid: Rec, def: CrawlerDef): Rec {
     max_results: maxResultsOf(params),
     tasks: { count: tasks.length, preview: tasks.slice(0, PREVIEW).map((t) => ({ id: t.id, params: t.params })) },
   };
-}
-
-export function registerEstimate(emu: EmuCore): void {
-  emu.route('POST', '/v1/squid/estimate', (req): EmuResponse => {
-    const f = findSquid(emu, bodyObject(req).squid);
-    if (f.res) return f.res;
-    const crawler = emu.state.crawlers[String(f.rec.crawler)];
-    if (!crawler) return errB(404, 'Crawler not found (ModuleNotFound).', 'squid');
-    if (!Object.values(emu.state.tasks).some((t) => t.squid === f.rec.id && t.is_active !== false))
-      return errB(400, 'This squid has no tasks; add tasks before estimating a run (NoTasksPresent).', 'squid');
-    return json(200, estimateSquid(emu, f.rec, defOf(crawler)));
-  });
 }

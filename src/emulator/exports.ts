@@ -2,17 +2,17 @@
 // these columns, in this order) and `omit` (all but these). No docs page gives the request, so its form is inferred:
 // GET /v1/runs/{id}/download?file_format=xlsx&fields=a,b&omit=c. CSV answers {s3} at once, as sampled; the other
 // formats convert in the background (changelog: "large exports convert in the background with live progress"):
-// 202 {status: "converting", file_format, progress} until the file is ready, then {s3}. XLSX over the sheet's row
-// limit is refused up front (400).
-import { toCsv } from '../io/csv.js';
+// 202 {status: "processing", file_format, progress} (the state the vendor's MCP waits on) until the file is ready,
+// then {s3}. XLSX over the sheet's row limit is refused up front (400).
 import { parseApiTime } from '../lib/api-time.js';
 import { defOf } from './crawlers.js';
+import { csvDocument } from './csv.js';
 import type { EmuCore } from './emu.js';
 import { errB, fileStamp, json, type Rec } from './util.js';
 import { fileSignature, fileToken } from './views.js';
 import { toXlsx } from './xlsx.js';
 import type { EmuResponse } from './types.js';
-import { EXPORT_FORMATS, XLSX_MAX_ROWS, type ExportFormat } from '../api/export-formats.js';
+import { EXPORT_FORMATS, XLSX_MAX_ROWS, type ExportFormat } from '../tables/export-formats.js';
 
 /** Business time a background conversion takes per row (at least one step). */
 export const CONVERT_MS_PER_ROW = 200;
@@ -69,7 +69,7 @@ export function requestExport(emu: EmuCore, run: Rec, query: URLSearchParams): E
     conversions[key] ??= emu.clock.now();
     const total = Math.max(1, rows.length) * CONVERT_MS_PER_ROW;
     const progress = Math.min(1, (emu.clock.now() - conversions[key]) / total);
-    if (progress < 1) return json(202, { status: 'converting', file_format: o.format, progress: Math.round(progress * 100) / 100 });
+    if (progress < 1) return json(202, { status: 'processing', file_format: o.format, progress: Math.round(progress * 100) / 100 });
   }
   return json(200, { s3: fileUrl(emu, String(run.id), o) });
 }
@@ -103,7 +103,7 @@ export function exportFile(emu: EmuCore, run: Rec, format: ExportFormat, query: 
   const filename = `${String(squid?.name ?? 'export')}_${fileStamp(parseApiTime(run.export_time) ?? emu.clock.now())}.${format}`;
   const pick = (r: Rec): Rec => Object.fromEntries(cols.filter((c) => r[c] !== undefined).map((c) => [c, r[c]]));
   const raw =
-    format === 'csv' ? toCsv(cols, rows)
+    format === 'csv' ? csvDocument(cols, rows)
     : format === 'xlsx' ? toXlsx(cols, rows)
     : format === 'json' ? `${JSON.stringify(rows.map(pick))}\n`
     : rows.map((r) => `${JSON.stringify(pick(r))}\n`).join('');

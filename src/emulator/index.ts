@@ -20,7 +20,7 @@ import { registerGoogleMaps } from './routes/googlemaps.js';
 import { registerResults } from './routes/results.js';
 import { registerRuns } from './routes/runs.js';
 import { registerSquids } from './routes/squids.js';
-import { registerEstimate } from './estimate.js';
+import { registerEstimate } from './routes/estimate.js';
 import { fireChain, registerChains } from './routes/chains.js';
 import { registerTasks } from './routes/tasks.js';
 import { registerUploads, rescheduleUploads } from './routes/uploads.js';

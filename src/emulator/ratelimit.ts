@@ -1,7 +1,7 @@
 // Fixed-window rate limits per key and path prefix. Windows run on real time (Date.now), never on the business
 // clock: a client's pacing is about wall-clock seconds even when business time is virtual. A test in the same process
 // may give its own clock (EmulatorOptions.rateClock), shared with the sq it runs, so a minute's window passes at once.
-import { RATE_LIMITS } from '../api/rate-limits.js';
+import { RATE_LIMITS } from '../tables/rate-limits.js';
 
 interface LimitRule {
   prefix: string;

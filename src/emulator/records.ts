@@ -1,27 +1,14 @@
 // The run and runtask records. Live runs, the demo seed and /_emulator/generate all build them here,
 // so a documented field is added once and every builder writes the same keys in the same order.
 import { rowsForTask } from './rows.js';
-import type { Rec } from '../lib/guards.js';
+import type { Params, RunRecord, RuntaskRecord } from './model/records.js';
 
 /** Run fields a builder may set; the rest keep their value at creation. */
-interface RunFields {
-  is_done?: boolean;
-  started_at?: string;
-  ended_at?: string | null;
-  credit_used?: number;
-  origin?: 'user' | 'schedule' | 'chain';
-  status?: string;
-  export_done?: boolean | null;
-  export_count?: number;
-  export_time?: string | null;
-  total_results?: number;
-  total_unique_results?: number;
-  done_reason?: string | null;
-  done_reason_desc?: string | null;
-}
+type RunFields = Partial<Pick<RunRecord, 'is_done' | 'started_at' | 'ended_at' | 'credit_used' | 'origin' | 'status' | 'export_done' |
+  'export_count' | 'export_time' | 'total_results' | 'total_unique_results' | 'done_reason' | 'done_reason_desc'>>;
 
 /** A run created at `createdAt` (pending, nothing collected), with `fields` applied in place. */
-export function runRecord(id: string, squidId: unknown, createdAt: string, fields: RunFields = {}): Rec {
+export function runRecord(id: string, squidId: string, createdAt: string, fields: RunFields = {}): RunRecord {
   // Spreading over the defaults keeps each key at its default position.
   return {
     id, object: 'run', squid: squidId, is_done: false, created_at: createdAt, started_at: createdAt, ended_at: null,
@@ -33,19 +20,11 @@ export function runRecord(id: string, squidId: unknown, createdAt: string, field
 }
 
 /** Runtask fields a builder may set; the rest keep their value at creation. */
-interface RuntaskFields {
-  status?: string;
-  started_at?: string | null;
-  ended_at?: string | null;
-  last_result?: number;
-  last_page?: number;
-  done_reason?: string | null;
-  done_reason_desc?: string | null;
-  last_collection_at?: string | null;
-}
+type RuntaskFields = Partial<Pick<RuntaskRecord, 'status' | 'started_at' | 'ended_at' | 'last_result' | 'last_page' | 'done_reason' |
+  'done_reason_desc' | 'last_collection_at'>>;
 
 /** The runtask of one task in one run (pending, sized by rowsForTask), with `fields` applied in place. */
-export function runtaskRecord(id: string, runId: unknown, taskId: unknown, params: Rec, fields: RuntaskFields = {}): Rec {
+export function runtaskRecord(id: string, runId: string, taskId: string, params: Params, fields: RuntaskFields = {}): RuntaskRecord {
   return {
     object: 'runtask', id, task: taskId, run: runId, status: 'pending', params, started_at: null,
     ended_at: null, total_results: rowsForTask(params), last_result: 0, total_pages: 1, last_page: 0,

@@ -2,8 +2,7 @@
 // field, query parameter or header whose name looks like a secret is replaced by "****", at any depth.
 
 // Which names are secret, and how a key is masked, is one rule for the client and the emulator.
-import { isSecretKey, maskAuthorization } from '../lib/secrets.js';
-import { isSecretQueryName } from '../api/redact.js';
+import { isSecretKey, isSecretQueryName, maskAuthorization } from '../lib/secrets.js';
 
 /** One entry of GET /_emulator/requests (and RunningEmulator.log), secrets masked. */
 export interface LoggedRequest {

@@ -28,6 +28,11 @@ export class Router {
     this.routes.push({ method: m, pattern, segments: split(pattern), handler });
   }
 
+  /** Every registered route, as method and pattern, in registration order. */
+  list(): { method: string; pattern: string }[] {
+    return this.routes.map((r) => ({ method: r.method, pattern: r.pattern }));
+  }
+
   /** Methods some route accepts for this path: a wrong method on a known path is 405, not 404. */
   allowed(path: string): string[] {
     const methods = new Set<string>();

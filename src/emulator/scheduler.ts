@@ -1,10 +1,11 @@
 // Scheduled runs: a squid with a `cron_expression` (and `timezone`, UTC when never set) that is active starts a run
-// with `origin: "schedule"` at each time the expression fires on the emulator's clock, unless a run of it is still
-// going, it has no tasks, it is not ready or no credits are left (the live service skips such a launch; so does this).
+// with `origin: "schedule"` at each time the expression fires on the emulator's clock, unless the run-start rule
+// (model/run-start.ts) refuses it: the live service skips such a launch; so does this, keeping the refusal.
 import type { EmuCore } from './emu.js';
-import { isActive, startRun } from './engine.js';
-import { nextLaunchMs } from './schedule.js';
-import { runsOfSquid } from './views.js';
+import { startRun } from './engine.js';
+import { recordRefusedLaunch } from './model/launches.js';
+import { runStartRefusal } from './model/run-start.js';
+import { nextFireMs } from './model/schedule.js';
 
 const CHECK_MS = 30_000;
 
@@ -23,13 +24,16 @@ export function registerSchedules(emu: EmuCore): () => void {
       let entry = due.get(id);
       if (!entry || entry.key !== key) {
         // First seen or changed: the first time after now (a time already passed is not made up).
-        entry = { key, at: nextLaunchMs(squid, now) };
+        entry = { key, at: nextFireMs(squid, now) };
         due.set(id, entry);
       }
       if (entry.at === null || entry.at > now) continue;
-      entry.at = nextLaunchMs(squid, now);
-      const hasTasks = Object.values(emu.state.tasks).some((t) => t.squid === id && t.is_active !== false);
-      if (squid.is_ready === false || !hasTasks || emu.remainingCredits() <= 0 || runsOfSquid(emu, id).some(isActive)) continue;
+      entry.at = nextFireMs(squid, now);
+      const refusal = runStartRefusal(emu, squid);
+      if (refusal) {
+        recordRefusedLaunch(emu, id, 'schedule', refusal);
+        continue;
+      }
       startRun(emu, id, 'schedule');
       emu.markDirty();
     }

@@ -6,6 +6,7 @@ import { creditsPerRow } from './collect.js';
 import { recordCharge } from './credits.js';
 import { CRAWLER_DEFS, crawlerId, crawlerRecord, defaultSquidParams, defOf, isReady } from './crawlers.js';
 import { runRecord, runtaskRecord } from './records.js';
+import { type AccountRecord, type LimitDef, type Params, type SquidRecord, squidRecord, type TaskRecord } from './model/records.js';
 import { generateRowFields } from './rows.js';
 import { rowsOfTask } from './estimate.js';
 import type { EmuState } from './types.js';
@@ -111,26 +112,21 @@ export function baseState(token: string, now: number): EmuState {
  * A squid record with every documented field at its creation default. `paramsSet` false (a squid created through
  * POST /v1/squids): not ready until its params are set, as the vendor's SDK docs require even when all are optional.
  */
-export function newSquid(emu: EmuCore, crawler: Rec, name: string, createdMs: number, paramsSet = true): Rec {
+export function newSquid(emu: EmuCore, crawler: Rec, name: string, createdMs: number, paramsSet = true): SquidRecord {
   const id = emu.newHash('squid');
-  const squid: Rec = {
-    id, object: 'squid', created_at: naiveUs(createdMs), name, is_ready: false, is_active: true, concurrency: 1,
-    crawler: crawler.id, crawler_name: crawler.name, is_public: false, params: defaultSquidParams(defOf(crawler)),
-    download_url: null, email: null, notifications: false, notifications_params: { run_notify: null }, schedule: null,
-    schedule_time: null, no_line_breaks: false, export_runs: false, export_unique_results: false, to_complete: false,
-    google_sheet_fields: null, ftp_fields: null, s3_fields: null, webhook_fields: null, accounts: [],
-  };
-  squid.is_ready = paramsSet && isReady(defOf(crawler), squid.params as Rec);
+  const squid = squidRecord({ id, created_at: naiveUs(createdMs), name, crawler: String(crawler.id), crawler_name: String(crawler.name),
+    params: defaultSquidParams(defOf(crawler)) as Params });
+  squid.is_ready = paramsSet && isReady(defOf(crawler), squid.params);
   emu.state.squids[id] = squid;
   return squid;
 }
 
-export function newTask(emu: EmuCore, squid: Rec, params: Rec, createdMs: number): Rec {
+export function newTask(emu: EmuCore, squid: SquidRecord, params: Params, createdMs: number): TaskRecord {
   const id = emu.newHash('task');
   // The module an added task shows: the crawler's integer where its add-tasks example gives one (none where that
   // example shows none), else the crawler's hash (the add-tasks reference page).
   const shown = defOf(emu.state.crawlers[String(squid.crawler)]).task_module;
-  const task: Rec = {
+  const task: TaskRecord = {
     id, object: 'task', created_at: naiveUs(createdMs), is_active: true, params, squid: squid.id, module: squid.crawler,
     type: typeof params.url === 'string' ? 'url' : 'params', ...(shown !== undefined ? { shown_module: shown } : {}),
   };
@@ -139,7 +135,7 @@ export function newTask(emu: EmuCore, squid: Rec, params: Rec, createdMs: number
 }
 
 /** A run that already happened: built synchronously, no events, balance already accounts for it. */
-function pastRun(emu: EmuCore, squid: Rec, startMs: number, outcome: 'done' | 'error'): void {
+function pastRun(emu: EmuCore, squid: SquidRecord, startMs: number, outcome: 'done' | 'error'): void {
   const crawler = emu.state.crawlers[String(squid.crawler)];
   const def = defOf(crawler);
   const id = emu.newHash('run');
@@ -159,7 +155,7 @@ function pastRun(emu: EmuCore, squid: Rec, startMs: number, outcome: 'done' | 'e
       total += count;
       recordCharge(emu, id, def, squid.params as Rec, count);
     }
-    emu.state.runtasks[rtId] = runtaskRecord(rtId, id, task.id, task.params as Rec, {
+    emu.state.runtasks[rtId] = runtaskRecord(rtId, id, task.id, task.params, {
       status: failed ? 'error' : 'completed', started_at: naiveUs(t), ended_at: naiveUs(t + 2000),
       last_result: failed ? 0 : count, last_page: failed ? 0 : 1, done_reason: failed ? 'error' : 'completed',
       done_reason_desc: failed ? 'The page could not be scraped.' : null, last_collection_at: naiveUs(t + 2000),
@@ -180,7 +176,7 @@ function pastRun(emu: EmuCore, squid: Rec, startMs: number, outcome: 'done' | 'e
 }
 
 // In the list-account-types sample's order: Facebook (no limits, as sampled), Sales Navigator, Twitter.
-const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; cookies: string[]; params: Record<string, Rec> }[] = [
+const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; cookies: string[]; params: Record<string, LimitDef> }[] = [
   { name: 'facebook-sync', domain: 'Facebook', baseurl: 'https://www.facebook.com', cookies: ['c_user', 'xs'], params: {} },
   // The list-account-types sample, word for word: up to 20 profiles a launch, the daily profiles and searches.
   {
@@ -197,7 +193,7 @@ const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; cookies: s
 ];
 
 function seedAccountTypes(emu: EmuCore): void {
-  const types = emu.state.accountTypes as Record<string, Rec>;
+  const types = emu.state.accountTypes;
   for (const t of ACCOUNT_TYPES) {
     const id = emu.newHash('account_type');
     types[id] = {
@@ -208,11 +204,11 @@ function seedAccountTypes(emu: EmuCore): void {
 }
 
 /** An account record of the given type; `used` is how much of the daily limit is already spent. */
-export function newAccount(emu: EmuCore, typeName: string, username: string, nowMs: number, used = 0): Rec {
-  const types = emu.state.accountTypes as Record<string, Rec>;
+export function newAccount(emu: EmuCore, typeName: string, username: string, nowMs: number, used = 0): AccountRecord {
+  const types = emu.state.accountTypes;
   const type = Object.values(types).find((t) => t.name === typeName);
   if (!type) throw new Error(`unknown account type ${typeName}`);
-  const def = type.params as Record<string, Rec>;
+  const def = type.params;
   // The update-account-limits sample's user counters: batch {max, current, default, attribute, start_time,
   // last_batch_at}, batch_hours {max, value, default, description}, each daily limit {max, value, default, timestamp,
   // start_time}; `used` is spent on the first daily limit.
@@ -222,7 +218,7 @@ export function newAccount(emu: EmuCore, typeName: string, username: string, now
     return { max, value: i === 0 ? Math.min(used, max) : 0, default: max, timestamp: Math.floor((nowMs + DAY) / 1000), start_time: null };
   };
   const id = emu.newHash('account');
-  const account: Rec = {
+  const account: AccountRecord = {
     id, object: 'account', username, created_at: naiveUs(nowMs), last_synchronization_time: naiveUs(nowMs),
     status: '200', status_code_info: 'synchronized', status_code_description: 'The account is synchronized.',
     type: typeName,
@@ -242,8 +238,8 @@ export function newAccount(emu: EmuCore, typeName: string, username: string, now
 }
 
 /** The get-squid-details sample's state: every function of the squid off, so its runs charge the base rate only. */
-function functionsOff(squid: Rec): void {
-  const params = squid.params as Rec;
+function functionsOff(squid: SquidRecord): void {
+  const params = squid.params;
   params.functions = Object.fromEntries(Object.keys((params.functions ?? {}) as Rec).map((k) => [k, false]));
 }
 

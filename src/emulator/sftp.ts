@@ -1,7 +1,7 @@
 // SFTP delivery of run results (spec Events rule 5, Errors rule 3): a real upload to the configured server.
 // Every failure (unreachable host, bad login, missing directory) is recorded, never thrown.
 import type { Emu, FtpFields } from './types.js';
-import { toCsv } from '../io/csv.js';
+import { csvDocument } from './csv.js';
 import { recordDelivery } from './delivery.js';
 import { fileStamp, isRecord } from './util.js';
 import { hasPackage, importPackage } from '../import-package.js';
@@ -122,7 +122,7 @@ export function registerSftp(emu: Emu): () => void {
     const at = emu.nowIso();
     const fileName = resultFileName(String(squid?.name ?? squidId), runId, emu.clock.now());
     const remote = `${cfg.directory.replace(/\/+$/, '')}/${fileName}`;
-    const csv = Buffer.from(toCsv(csvColumns(rows), rows));
+    const csv = Buffer.from(csvDocument(csvColumns(rows), rows));
     const target = `sftp://${cfg.username}@${cfg.host}:${cfg.port}${cfg.directory}`;
     void withSftp(cfg, async (client) => {
       await client.put(csv, remote);

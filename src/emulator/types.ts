@@ -2,8 +2,8 @@
 // feature modules (billing, delivery, webhooks, SFTP). Both sides program against these types.
 import type { EventEmitter } from 'node:events';
 import type { Clock } from './clock.js';
-import { RUN_EVENTS, type RunEventName } from '../api/events.js';
-import type { FtpFields, WebhookFields } from '../api/delivery.js';
+import { RUN_EVENTS, type RunEventName } from '../tables/run-events.js';
+import type { AccountRecord, AccountTypeRecord, ResultRecord, RunRecord, RuntaskRecord, SquidRecord, SyncRecord, TaskRecord, UploadRecord } from './model/records.js';
 
 export interface EmuRequest {
   method: string;
@@ -31,10 +31,10 @@ export interface EmuResponse {
 
 export type Handler = (req: EmuRequest) => EmuResponse | Promise<EmuResponse>;
 
-// The wire shapes are the client's (one definition of the API); the emulator serves them.
+// The run events are the shared table's; the delivery shapes are the emulator's own reading of the spec.
 export type RunEvent = RunEventName;
 export { RUN_EVENTS };
-export type { FtpFields, WebhookFields };
+export type { FtpFields, WebhookFields } from './model/records.js';
 
 export interface AutoResetState {
   enabled: boolean;
@@ -73,6 +73,21 @@ interface OutboxMail {
   subject: string;
   body: string;
   at: string;
+}
+
+/** Why the run-start rule refuses a run (model/run-start.ts). */
+export interface Refusal {
+  /** The service's error name, as the message ends with it, e.g. SquidInactive. */
+  code: string;
+  message: string;
+}
+
+/** A launch a schedule or a chain could not make (model/launches.ts). */
+export interface RefusedLaunch extends Refusal {
+  /** Business-time ISO timestamp. */
+  at: string;
+  squid: string;
+  origin: 'schedule' | 'chain';
 }
 
 /** Events the core emits; feature modules subscribe. */
@@ -125,17 +140,20 @@ export interface EmuState {
   /** null when there is no active subscription (then current_usage_pct is null). */
   subscription: { active: boolean; cycle_started_at: number; cycle_ends_at: number } | null;
   crawlers: Record<string, Record<string, unknown>>;
-  squids: Record<string, Record<string, unknown>>;
-  tasks: Record<string, Record<string, unknown>>;
-  runs: Record<string, Record<string, unknown>>;
-  runtasks: Record<string, Record<string, unknown>>;
-  results: Record<string, Record<string, unknown>>;
-  accounts: Record<string, Record<string, unknown>>;
-  uploads: Record<string, Record<string, unknown>>;
-  syncs: Record<string, Record<string, unknown>>;
+  squids: Record<string, SquidRecord>;
+  tasks: Record<string, TaskRecord>;
+  runs: Record<string, RunRecord>;
+  runtasks: Record<string, RuntaskRecord>;
+  results: Record<string, ResultRecord>;
+  accounts: Record<string, AccountRecord>;
+  accountTypes: Record<string, AccountTypeRecord>;
+  uploads: Record<string, UploadRecord>;
+  syncs: Record<string, SyncRecord>;
   autoReset: AutoResetState;
   deliveries: DeliveryRecord[];
   outbox: OutboxMail[];
+  /** Launches a schedule or a chain could not make (model/launches.ts). */
+  refusedLaunches?: RefusedLaunch[];
   counter: number;
   [section: string]: unknown;
 }

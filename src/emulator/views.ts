@@ -5,8 +5,10 @@ import type { EmuCore } from './emu.js';
 import { paramsWithoutFunctions } from './crawlers.js';
 import { float4, hashId, isoZ, naiveUs, timedelta, type Rec } from './util.js';
 import { parseApiTime } from '../lib/api-time.js';
-import { nextLaunchMs } from './schedule.js';
+import { nextLaunchMs } from './model/schedule.js';
 import { exhausted, limitCounter } from './collect.js';
+import { linksView } from './model/account-links.js';
+import type { SquidRecord } from './model/records.js';
 
 export function runDurationMs(emu: EmuCore, run: Rec): number {
   const start = parseApiTime(run.started_at);
@@ -77,12 +79,12 @@ export function downloadUrl(emu: EmuCore, run: string): string {
 }
 
 /** When the squid's schedule next starts a run (naive UTC with microseconds, as its other times), null without one. */
-function nextLaunch(emu: EmuCore, squid: Rec): string | null {
+function nextLaunch(emu: EmuCore, squid: SquidRecord): string | null {
   const ms = nextLaunchMs(squid, emu.clock.now());
   return ms === null ? null : naiveUs(ms);
 }
 
-function lastRunFields(emu: EmuCore, squid: Rec): Rec {
+function lastRunFields(emu: EmuCore, squid: SquidRecord): Rec {
   const runs = runsOfSquid(emu, String(squid.id));
   const last = runs[0];
   const exported = runs.find((r) => r.export_done === true);
@@ -121,11 +123,13 @@ function deliveryView(squid: Rec): Rec {
   return out;
 }
 
-export function squidDetailView(emu: EmuCore, squid: Rec): Rec {
-  // Not in the get-squid-details sample: the record's object, its linked accounts (GET /v1/accounts lists them per
-  // account) and the e-mail channel's activation date (the e-mail echo has it).
+export function squidDetailView(emu: EmuCore, squid: SquidRecord): Rec {
+  // Not in the get-squid-details sample: the record's object and the e-mail channel's activation date (the e-mail
+  // echo has it). Its accounts are shown as SDK 0.7 reads them, for a crawler that uses accounts only (the sample's
+  // Google Maps squid has none).
   const { chain, chained_from: _from, object: _o, accounts: _a, notifications_activation_date: _n, ...rest } = squid;
-  const view = { ...rest, ...deliveryView(squid), ...lastRunFields(emu, squid), ...(chain ? { chain: chainView(emu, chain as Rec) } : {}) };
+  const view = { ...rest, ...linksView(emu, squid), ...deliveryView(squid), ...lastRunFields(emu, squid),
+    ...(chain ? { chain: chainView(emu, chain as Rec) } : {}) };
   return stamped(view, ['created_at', 'last_run_at'], 'us');
 }
 
@@ -146,7 +150,7 @@ export function chainView(emu: EmuCore, chain: Rec): Rec {
   };
 }
 
-export function squidSummaryView(emu: EmuCore, squid: Rec): Rec {
+export function squidSummaryView(emu: EmuCore, squid: SquidRecord): Rec {
   const d = lastRunFields(emu, squid);
   // list-squids sample: created_at `…Z`, last_run_at naive with microseconds.
   const view: Rec = {

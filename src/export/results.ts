@@ -85,16 +85,13 @@ async function exportResults(ctx: Ctx, o: ExportPlan): Promise<number> {
   if (plan) return resumableExport(ctx, plan, { pages: all(), seen, columns, settings, scope, scopeRef, task, output });
 
   if (output === undefined) {
-    // On a narrow terminal the scope's own columns (the same squid, or run, on every row) give way before the data.
-    const scoped = new Set('squid' in scope ? ['squid'] : ['squid', 'run']);
-    const shown = columns.map((c) => (scoped.has(c.key) ? { ...c, dropFirst: true } : c));
     const firstPage = paging.page === undefined || paging.page === 1;
     const empty = !firstPage
       ? undefined
       : 'squid' in scopeRef
         ? `No results${task !== undefined ? ' for that task' : ''} in squid ${JSON.stringify(String(squidRecord?.name ?? scopeRef.squid))}. Start a run: sq runs start --squid ${shellWord(scopeRef.squid)} --wait`
         : `No results${task !== undefined ? ' for that task' : ''} in run ${scopeRef.run.trim()}. A run still going adds them as it scrapes: sq runs watch ${shellWord(scopeRef.run.trim())}`;
-    const n = await ctx.out.list(records(all(), seen), { columns: shown, maskSecrets: false, empty, ...(o.byPage ? { pageOf: () => seen.pages } : {}) });
+    const n = await ctx.out.list(records(all(), seen), { columns, maskSecrets: false, empty, ...(o.byPage ? { pageOf: () => seen.pages } : {}) });
     pagingHint(ctx, paging, seen, 'results');
     return n;
   }

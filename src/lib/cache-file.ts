@@ -1,16 +1,17 @@
 // Small files in sq's per-user cache directory (cache-dir.ts): completion answers, jq expressions known to compile.
 // A cache is only ever a shortcut: any failure to read or write one is the same as having none.
 import { closeSync, constants, existsSync, lstatSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { makeDirSync, openRegularSync } from './regular-file.js';
+import { makeDirSync, openRegularSync, SMALL_FILE_MAX_BYTES } from './regular-file.js';
 
-/** The file's text, if it is a regular file of yours that nobody else can write (never through a symlink, never
- * blocking on a FIFO put in its place); else undefined. */
-export function readCacheFile(file: string): string | undefined {
+/** The file's text, if it is a regular file of yours that nobody else can write, of at most `max` bytes (never
+ * through a symlink, never blocking on a FIFO put in its place); else undefined. */
+export function readCacheFile(file: string, max = SMALL_FILE_MAX_BYTES): string | undefined {
   let fd: number | undefined;
   try {
     let st;
     ({ fd, st } = openRegularSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)));
     if (process.getuid && (st.uid !== process.getuid() || (st.mode & 0o022) !== 0)) return undefined;
+    if (st.size > max) return undefined;
     return readFileSync(fd, 'utf8');
   } catch {
     return undefined;

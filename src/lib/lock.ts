@@ -3,7 +3,7 @@
 //   created with O_EXCL; a lock older than `staleMs` was left by a process that died holding it and is taken over;
 //   waiting is bounded by `waitMs`, then ELOCKED.
 // - lockExport: an export owned for the whole command (a resumable `results list`), the owner's pid in the file.
-import { closeSync, openSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, openSync, rmSync, statSync, unlinkSync } from 'node:fs';
 // node:fs/promises on first use: loading it (with the readline module it pulls in) costs ~1-2 ms, and only the export
 // lock below uses it, not the pacing lock every call takes. process.getBuiltinModule, not import(): the bundle is
 // compiled through vm.Script (bin/sq.js), where an import() of a built-in has no loader.
@@ -14,6 +14,7 @@ const unlink = (path: string) => fsp().unlink(path);
 const writeFile = (path: string, data: string, opts: { flag: string; mode: number }) => fsp().writeFile(path, data, opts);
 import { UsageError } from '../errors.js';
 import { sleep } from './sleep.js';
+import { readRegularSync } from './regular-file.js';
 
 /**
  * Whether a lock file written at `mtimeMs` is older than `ms`, or dated more than `ms` ahead of now: a lock from the
@@ -118,7 +119,14 @@ export async function lockExport(checkpoint: string, flag: string, onCleanup: (f
 async function lockState(lock: string): Promise<{ owner: number | null; stale: boolean }> {
   const st = await lstat(lock).catch(() => null);
   if (!st?.isFile()) return { owner: null, stale: false };
-  const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+  // Read without blocking and capped: a FIFO swapped in after the lstat is no wait.
+  let text = '';
+  try {
+    text = readRegularSync(lock, 64, constants.O_NOFOLLOW ?? 0);
+  } catch {
+    // unreadable: no owner named
+  }
+  const pid = Number(text.trim());
   const owner = Number.isInteger(pid) && pid > 0 ? pid : null;
   return { owner, stale: owner !== null ? !(await liveSq(owner, st.mtimeMs)) : staleAt(st.mtimeMs, TAKEOVER_STALE_MS) };
 }

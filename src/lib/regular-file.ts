@@ -1,7 +1,7 @@
 // sq's own files (profiles, pacing state, caches) are read only when they are regular files, and opened so that a
 // FIFO, device or directory put in their place can never block the process: open(2) of a FIFO waits for a writer,
 // in a call no stop signal interrupts.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -20,6 +20,29 @@ export function openRegularSync(file: string, flags: number, mode?: number): { f
   if (st.isFile()) return { fd, st };
   closeSync(fd);
   throw Object.assign(new Error(`${file} is not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'ENOTREG' });
+}
+
+/** The most sq reads of a small file of its own or of the user's (a cache, state, a shell's rc file): 1 MiB. */
+export const SMALL_FILE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The text of `file` if it is a regular file of at most `max` bytes: opened without blocking (a FIFO, device or
+ * directory in its place is an error, never a wait), read from the descriptor it was checked on, one byte past `max`
+ * at most (a file that grew meanwhile is refused with EFBIG, never read whole). `flags`: e.g. O_NOFOLLOW.
+ */
+export function readRegularSync(file: string, max = SMALL_FILE_MAX_BYTES, flags = 0): string {
+  const { fd, st } = openRegularSync(file, constants.O_RDONLY | flags);
+  try {
+    const tooBig = () => Object.assign(new Error(`${file} is over ${max} bytes`), { code: 'EFBIG' });
+    if (st.size > max) throw tooBig();
+    const buf = Buffer.alloc(Math.min(max, st.size + 4096) + 1);
+    let n = 0;
+    for (let got = -1; got !== 0 && n < buf.length; n += got) got = readSync(fd, buf, n, buf.length - n, n);
+    if (n > max) throw tooBig();
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { downloadUrl } from '../api/runs.js';
 import type { Ctx } from '../cli/context.js';
 import type { Page } from '../api/records.js';
 import { keyFile } from './keys.js';
+import { MCP_SECRET_ENV } from '../account/delivery-file.js';
 import { exitCodeName, InterruptedError } from '../errors.js';
 import type { Allow } from './access.js';
 import { ToolError, type Access, type ToolArgs, type ToolDef, type ToolEnv } from './tools/kit.js';
@@ -84,6 +85,11 @@ export async function runVerb(ctx: Ctx, argv: string[], stdin: string | undefine
   return { code, stdout: out.text, error, notes: notes.join('\n'), page: page as Page<unknown> | null };
 }
 
+/** What a verb run for sq mcp is told of the server: its --root ('' without) and its --secret-env allow-list. */
+export function mcpVerbEnv(opts: Pick<ServeOptions, 'root' | 'secretEnv'>): Record<string, string> {
+  return { SQ_MCP_ROOT: opts.root ?? '', [MCP_SECRET_ENV]: (opts.secretEnv ?? []).join(',') };
+}
+
 /** Whether a failed write reached the server: the CLI's own words for each case (src/api/http-errors.ts). */
 function requestStateOf(message: string): 'not_sent' | 'unknown' | undefined {
   if (/may have reached the server/.test(message)) return 'unknown';
@@ -121,8 +127,11 @@ export interface ServeOptions {
   token?: string;
 }
 
-/** A path argument inside --root: no "..", no symbolic link out, a regular file of at most 1 MiB. */
-async function inRoot(root: string | undefined, arg: string, name: string, tool: string): Promise<string> {
+/**
+ * A file argument inside --root: no "..", no symbolic link out, a regular file of at most 1 MiB. Opened once, checked
+ * on its descriptor and read from it (capped): what was checked is what is read, whatever is swapped in meanwhile.
+ */
+async function inRoot(root: string | undefined, arg: string, name: string, tool: string): Promise<{ text: string; path: string }> {
   const refuse = (why: string): never => {
     throw new ToolError(2, `${tool}: "${name}" ${why}; this server reads files only inside its --root directory${root ? ` (${root})` : ' (started without --root: pass the document inline)'}`);
   };
@@ -140,10 +149,15 @@ async function inRoot(root: string | undefined, arg: string, name: string, tool:
     const st = await fh.stat();
     if (!st.isFile()) refuse('is not a regular file');
     if (st.size > ROOT_FILE_MAX_BYTES) refuse(`is over the ${ROOT_FILE_MAX_BYTES}-byte (1 MiB) cap`);
+    // Read to one byte past the cap: a file that grew since its stat is refused, never cut.
+    const buf = Buffer.alloc(ROOT_FILE_MAX_BYTES + 1);
+    let n = 0;
+    for (let got = -1; got !== 0 && n < buf.length; n += got) got = (await fh.read(buf, n, buf.length - n, n)).bytesRead;
+    if (n > ROOT_FILE_MAX_BYTES) refuse(`is over the ${ROOT_FILE_MAX_BYTES}-byte (1 MiB) cap`);
+    return { text: buf.subarray(0, n).toString('utf8'), path: real };
   } finally {
     await fh.close();
   }
-  return real;
 }
 
 export interface Shared {
@@ -176,7 +190,7 @@ export async function callTool(s: Shared, tool: ToolDef, args: ToolArgs, signal:
         // The write was allowed when the server started; apply's own --yes (deletions, more billing) only with =all.
         if (argv[0] !== 'apply' || allowAll) flags.push('--yes');
       }
-      const r = await runVerb(ctx, argv, o.stdin, signal, flags, { ...ctx.env, SQ_MCP_ROOT: opts.root ?? '', ...o.env });
+      const r = await runVerb(ctx, argv, o.stdin, signal, flags, { ...ctx.env, ...o.env, ...mcpVerbEnv(opts) });
       if (r.code !== 0 && !(o.ok ?? []).includes(r.code)) {
         const e = r.error ?? { code: r.code, status: null, message: r.notes || 'failed' };
         throw new ToolError(r.code, e.message, e.details, write && o.write ? requestStateOf(e.message) : undefined);
@@ -197,7 +211,7 @@ export async function callTool(s: Shared, tool: ToolDef, args: ToolArgs, signal:
       const url = await downloadUrl(await ctx.http(), runId);
       return typeof url === 'string' ? url : null;
     },
-    path: (arg, name) => inRoot(opts.root, arg, name, tool.name),
+    rootFile: (arg, name) => inRoot(opts.root, arg, name, tool.name),
   };
   try {
     const answer = await tool.run(env, args);
@@ -205,8 +219,10 @@ export async function callTool(s: Shared, tool: ToolDef, args: ToolArgs, signal:
   } catch (e) {
     if (!(e instanceof ToolError)) throw e;
     // No structuredContent: a client checks it against the tool's outputSchema even on an error. request_state, when a
-    // write's fate is unknown or it was certainly not sent, is the text's last line.
-    const text = errorText(e.code, e.message, [...e.details, ...(e.requestState ? [`request_state: ${e.requestState}`] : [])]);
+    // write's fate is unknown or it was certainly not sent, is the text's last line. The CLI's flags are named as the
+    // tool's arguments the agent gave (--param → "params").
+    const name = argNames(tool, s.sdk);
+    const text = errorText(e.code, name(e.message), [...e.details.map(name), ...(e.requestState ? [`request_state: ${e.requestState}`] : [])]);
     return { isError: true, content: [{ type: 'text', text }] };
   }
 }
@@ -238,4 +254,20 @@ export async function drain(s: Shared): Promise<void> {
   await settled(300);
   // Let the answers of the cancelled calls reach the transport.
   await tick();
+}
+
+/** The CLI's flags that are not their argument's name with - for _ (sq's --param is the tool's params). */
+const FLAG_ARGS: Record<string, string> = { '--param': 'params', '--timeout': 'wait_seconds', '--file': 'tasks' };
+
+/** A message with each CLI flag the tool has an argument for named as that argument: `--password-env` → "password_env". */
+export function argNames(tool: ToolDef, sdk: Pick<Sdk, 'z'>): (text: string) => string {
+  let args: Set<string> | undefined;
+  const named = (text: string) =>
+    text.replace(/(?<![\w-])--([a-z][a-z-]*)/g, (whole, flag: string) => {
+      args ??= new Set(Object.keys(tool.input(sdk.z as never)));
+      const arg = [FLAG_ARGS[`--${flag}`], flag.replace(/-/g, '_')].find((a) => a !== undefined && args!.has(a));
+      return arg === undefined ? whole : `"${arg}"`;
+    });
+  // A command line quoted in `backticks` is a command to type: left whole.
+  return (text) => text.split(/(`[^`]*`)/).map((part, i) => (i % 2 ? part : named(part))).join('');
 }

@@ -11,6 +11,11 @@ import { isLoopbackHost } from '../lib/loopback.js';
 
 type SdkHttp = typeof import('./sdk-http.js');
 
+/** Sessions kept at once: past it, the one used longest ago is closed (1,000 never freed took the server to 480 MB). */
+export const MAX_SESSIONS = 64;
+/** A session unused this long is closed. */
+const SESSION_IDLE_MS = 30 * 60_000;
+
 /**
  * --http HOST:PORT: MCP's Streamable HTTP transport (the SDK's), one session per client. Every request needs the
  * Bearer token (401 without it); a browser page of another origin is refused (403: DNS rebinding); a body over
@@ -24,8 +29,9 @@ export async function serveHttp(s: Shared, out: Writable, served: string): Promi
   const host = opts.http!.host;
   // The HTTP transport is a module of its own (sdk-http.ts): a stdio server never loads it.
   const { StreamableHTTPServerTransport } = await importPackage<SdkHttp>('#mcp-sdk-http');
-  const sessions = new Map<string, InstanceType<SdkHttp['StreamableHTTPServerTransport']>>();
-  const servers = new Set<{ close(): Promise<void> }>();
+  type Session = { transport: InstanceType<SdkHttp['StreamableHTTPServerTransport']>; server: ReturnType<typeof buildServer>; seen: number };
+  const sessions = new Map<string, Session>();
+  const servers = new Set<ReturnType<typeof buildServer>>();
   let origins: string[] = [];
   const fail = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -40,21 +46,46 @@ export async function serveHttp(s: Shared, out: Writable, served: string): Promi
     if (req.method === 'POST' && req.headers['content-length'] === undefined) return fail(res, 411, 'Length Required: send the message with a Content-Length');
     if (Number(req.headers['content-length'] ?? 0) > max) return fail(res, 413, `the message is over ${max} bytes (sq mcp --max-message-bytes)`);
     const sid = req.headers['mcp-session-id'];
-    let transport = typeof sid === 'string' ? sessions.get(sid) : undefined;
-    if (!transport) {
-      if (sid !== undefined) return fail(res, 404, 'Session not found: initialize a new one');
-      if (req.method !== 'POST') return fail(res, 400, 'Bad Request: no session; POST an initialize request first');
-      const t = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id: string) => void sessions.set(id, t) });
-      t.onclose = () => {
-        if (t.sessionId) sessions.delete(t.sessionId);
-      };
-      const server = buildServer(s);
-      servers.add(server);
-      await server.connect(t);
-      transport = t;
+    const known = typeof sid === 'string' ? sessions.get(sid) : undefined;
+    if (known) {
+      // Most recently used last: the cap evicts from the front.
+      sessions.delete(sid as string);
+      sessions.set(sid as string, { ...known, seen: Date.now() });
+      return known.transport.handleRequest(req, res);
     }
-    await transport.handleRequest(req, res);
+    if (sid !== undefined) return fail(res, 404, 'Session not found: initialize a new one');
+    if (req.method !== 'POST') return fail(res, 400, 'Bad Request: no session; POST an initialize request first');
+    const server = buildServer(s);
+    const t = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id: string) => {
+        sessions.set(id, { transport: t, server, seen: Date.now() });
+        // Past the cap, the session used longest ago goes (its client's next request is 404: it initializes again).
+        if (sessions.size > MAX_SESSIONS) void end(sessions.keys().next().value as string);
+      },
+    });
+    servers.add(server);
+    server.server.onclose = () => {
+      servers.delete(server);
+      if (t.sessionId) sessions.delete(t.sessionId);
+    };
+    await server.connect(t);
+    await t.handleRequest(req, res);
+    // A request that opened no session (not an initialize, or a bad one) leaves nothing behind.
+    if (t.sessionId === undefined || !sessions.has(t.sessionId)) await server.close();
   };
+  // A session's transport and server, closed and dropped (on DELETE the SDK closes them itself).
+  const end = async (id: string) => {
+    const x = sessions.get(id);
+    sessions.delete(id);
+    await x?.server.close().catch(() => undefined);
+  };
+  // Sessions nobody used for SESSION_IDLE_MS go: a client that vanished without a DELETE holds nothing for long.
+  const sweep = setInterval(() => {
+    const before = Date.now() - SESSION_IDLE_MS;
+    for (const [id, x] of sessions) if (x.seen < before) void end(id);
+  }, Math.min(SESSION_IDLE_MS, 60_000));
+  sweep.unref();
   const http = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
       ctx.io.stderr.write(`sq mcp: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
@@ -76,6 +107,7 @@ export async function serveHttp(s: Shared, out: Writable, served: string): Promi
   if (!isLoopbackHost(host)) ctx.io.stderr.write(`warning: sq mcp listens on ${host}, not loopback: anyone who reaches it with the token acts on the account${s.opts.allow && 'level' in s.opts.allow && s.opts.allow.level === 'read' ? '' : ' and may spend its credits'}\n`);
   if (!ctx.globals.quiet) ctx.io.stderr.write(`sq mcp ${VERSION}: serving ${served} on ${url}\n`);
   await new Promise<void>((done) => ctx.signal.addEventListener('abort', () => done(), { once: true }));
+  clearInterval(sweep);
   s.stopCalls.abort();
   await drain(s);
   await Promise.allSettled([...servers].map((x) => x.close()));

@@ -1,7 +1,7 @@
 // One MCP server with sq's tools and resources registered (stdio serves one; --http one per session).
 import { VERSION } from '../version.js';
-import { callTool, errorText, runVerb, type Shared, type ToolResult } from './calls.js';
-import type { ToolArgs } from './tools/kit.js';
+import { callTool, errorText, mcpVerbEnv, runVerb, type Shared, type ToolResult } from './calls.js';
+import { unknownArgument, type ToolArgs } from './tools/kit.js';
 
 const INSTRUCTIONS =
   'sq acts on the user\'s lobstr.io account: it reads it, and with --allow-writes changes it and SPENDS CREDITS. ' +
@@ -29,7 +29,8 @@ export function buildServer(s: Shared) {
       {
         title: tool.title,
         description: tool.description + (tool.access === 'read' ? '' : ' dry_run: true returns the planned request and sends nothing.'),
-        inputSchema: tool.input(z),
+        // Strict: an argument the tool does not take is refused (additionalProperties: false), never ignored.
+        inputSchema: z.strictObject(tool.input(z)),
         // A write's answer may be its dry run ({dry_run, requests}): its keys are then all optional.
         outputSchema: z.looseObject(tool.access === 'read' ? tool.output(z) : Object.fromEntries(Object.entries(tool.output(z)).map(([k, v]) => [k, v.optional()]))),
         // Every tool calls the hosted API (openWorldHint): an answer is data from outside, not the server's own.
@@ -40,6 +41,20 @@ export function buildServer(s: Shared) {
       },
       (args: ToolArgs, extra: { signal: AbortSignal }) => callTool(s, tool, args, AbortSignal.any([ctx.signal, extra.signal, s.stopCalls.signal])),
     );
+  }
+  // An unknown argument is a JSON-RPC error (-32602) naming it, before the SDK's own check (whose failure would be a
+  // tool result with a generic text).
+  const takes = new Map(defs.map((t) => [t.name, Object.keys(t.input(z))]));
+  type Handler = (req: { params?: { name?: unknown; arguments?: unknown } }, extra: unknown) => Promise<unknown>;
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
+  const call = handlers.get('tools/call');
+  if (call) {
+    handlers.set('tools/call', (req, extra) => {
+      const name = req.params?.name;
+      const keys = typeof name === 'string' && !refused.has(name) ? takes.get(name) : undefined;
+      const bad = keys && unknownArgument(name as string, keys, req.params?.arguments);
+      return bad ? Promise.reject(bad) : call(req, extra);
+    });
   }
   // A call of a write tool this server does not serve says how to allow it (the SDK's own text says only "not found").
   const internal = server as unknown as { createToolError(message: string): ToolResult };
@@ -57,7 +72,7 @@ export function buildServer(s: Shared) {
   };
 
   const json = async (argv: string[], uri: string, signal: AbortSignal) => {
-    const r = await runVerb(ctx, argv, undefined, signal, [], { ...ctx.env, SQ_MCP_ROOT: opts.root ?? '' });
+    const r = await runVerb(ctx, argv, undefined, signal, [], { ...ctx.env, ...mcpVerbEnv(opts) });
     if (r.code !== 0) throw new Error(errorText(r.code, r.error?.message ?? r.notes, r.error?.details));
     return { contents: [{ uri, mimeType: 'application/json', text: r.stdout.trim() }] };
   };

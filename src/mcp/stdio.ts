@@ -1,6 +1,7 @@
 // `sq mcp` over stdio: one JSON-RPC message per line.
 import type { Readable, Writable } from 'node:stream';
 import type { Sdk } from './calls.js';
+import type { FirstAnswers } from './first-answers.js';
 
 /**
  * stdio, line by line, as MCP's stdio transport asks (one JSON-RPC message per line), read here rather than by the
@@ -18,16 +19,25 @@ export class LineTransport {
   /** The start of an over-long line (for its id), while the rest of it is skipped. */
   private skipping: Buffer | null = null;
   private closed = false;
+  private listening = false;
+  /** Until the SDK's server is connected: the messages read, in order, for it. */
+  private early: unknown[] | null = [];
+  /** Requests answered from the build's answers: the SDK's answer to each is dropped. */
+  private answered = new Set<string | number>();
+  private sdk: Sdk | null = null;
 
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
     private readonly max: number,
-    private readonly sdk: Sdk,
     private readonly log: (message: string) => void,
+    private readonly first: FirstAnswers | null = null,
   ) {}
 
-  async start(): Promise<void> {
+  /** Starts reading stdin before the SDK is there: initialize and tools/list are answered from `first` meanwhile. */
+  listen(): void {
+    if (this.listening) return;
+    this.listening = true;
     this.input.on('data', (chunk: Buffer | string) => this.data(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
     const end = () => {
       if (this.parts.length && !this.skipping) this.line();
@@ -42,6 +52,19 @@ export class LineTransport {
       if (e.code !== 'EPIPE') this.log(`cannot write to stdout: ${e.message}`);
       end();
     });
+  }
+
+  /** The SDK, once loaded: the messages it validates, read before and from now on. */
+  attach(sdk: Sdk): void {
+    this.sdk = sdk;
+  }
+
+  /** Called by the SDK's connect(): the messages read so far go to it, in order. */
+  async start(): Promise<void> {
+    this.listen();
+    const early = this.early ?? [];
+    this.early = null;
+    for (const msg of early) this.deliver(msg);
   }
 
   private data(chunk: Buffer) {
@@ -90,9 +113,43 @@ export class LineTransport {
       return;
     }
     const id = invalidRequestId(msg);
-    const parsed = id === undefined ? this.sdk.JSONRPCMessageSchema.safeParse(msg) : null;
+    if (id !== undefined) {
+      this.reply(id, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
+      this.log('a message that is not JSON-RPC 2.0');
+      return;
+    }
+    if (this.early) {
+      this.answerEarly(msg);
+      this.early.push(msg);
+      return;
+    }
+    this.deliver(msg);
+  }
+
+  /** Before the SDK: initialize (first) and then tools/list, answered from the build's answers. */
+  private answerEarly(msg: unknown) {
+    if (!this.first || typeof msg !== 'object' || msg === null) return;
+    const m = msg as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
+    if (typeof m.id !== 'string' && typeof m.id !== 'number') return;
+    const initialized = this.answered.size > 0;
+    const p = m.params;
+    // Only a well-formed initialize: the SDK answers any other with its own error.
+    const init = typeof p?.protocolVersion === 'string' && isObject(p.capabilities) && isObject(p.clientInfo);
+    let result: Record<string, unknown> | undefined;
+    if (m.method === 'initialize' && init && !initialized && this.early?.length === 0) result = this.first.initialize(p.protocolVersion);
+    else if (m.method === 'tools/list' && initialized && m.params?.cursor === undefined) result = this.first.toolsList();
+    if (!result) return;
+    this.answered.add(m.id);
+    this.first.trace?.(`${m.method} answered from the build's answers, before the MCP SDK loaded`);
+    // In the SDK's key order (result first), so the text is the SDK's to the byte.
+    void this.write({ result, jsonrpc: '2.0', id: m.id });
+  }
+
+  private deliver(msg: unknown) {
+    const parsed = this.sdk?.JSONRPCMessageSchema.safeParse(msg);
     if (!parsed?.success) {
-      this.reply(id ?? null, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
+      const id = (msg as { id?: unknown } | null)?.id;
+      this.reply(typeof id === 'string' || typeof id === 'number' ? id : null, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
       this.log('a message that is not JSON-RPC 2.0');
       return;
     }
@@ -100,10 +157,17 @@ export class LineTransport {
   }
 
   private reply(id: string | number | null, code: number, message: string) {
-    void this.send({ jsonrpc: '2.0', id, error: { code, message } });
+    void this.write({ jsonrpc: '2.0', id, error: { code, message } });
   }
 
   send(message: unknown): Promise<void> {
+    // The SDK's answer to a request answered early: the client has its answer already.
+    const m = message as { id?: string | number; method?: unknown };
+    if (m.method === undefined && m.id !== undefined && this.answered.delete(m.id)) return Promise.resolve();
+    return this.write(message);
+  }
+
+  private write(message: unknown): Promise<void> {
     if (this.closed) return Promise.resolve();
     return new Promise((resolve) => {
       if (!this.output.write(`${JSON.stringify(message)}\n`)) this.output.once('drain', () => resolve());
@@ -117,6 +181,10 @@ export class LineTransport {
     this.input.pause();
     this.onclose?.();
   }
+}
+
+function isObject(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The id of a message that is a JSON object with a usable id but is not a JSON-RPC 2.0 message; else undefined. */

@@ -42,7 +42,7 @@ export interface Rendering {
   shape: Shaper;
   /** A line on stderr (secrets and control characters out). */
   message(line: string): void;
-  tableOpts: { color: boolean; truncate: boolean; width: number; fullIds?: boolean; absoluteTimes?: boolean; now?: () => number };
+  tableOpts: { color: boolean; truncate: boolean; width: number; fullIds?: boolean; absoluteTimes?: boolean; wide?: boolean; keepColumns?: boolean; now?: () => number };
   /** --jq or --template is given: the output goes through it. */
   filtered: boolean;
   writeFiltered(doc: unknown): Promise<void>;
@@ -56,6 +56,9 @@ export function tableOptions(settings: OutputSettings, now: (() => number) | und
     width: settings.columns,
     fullIds: settings.fullIds,
     absoluteTimes: settings.absoluteTimes,
+    wide: settings.wide,
+    // Columns asked for by name (--fields) are shown even when every row says the same.
+    keepColumns: settings.fields !== null,
     now,
   };
 }
@@ -199,8 +202,9 @@ export async function renderList(r: Rendering, items: Iterable<unknown> | AsyncI
   } else {
     // The table renderer and its display-width tables load on first use: `sq me --json` needs neither.
     const { renderListTable } = await import('./table.js');
-    const { text, hidden } = await renderListTable(cols ?? [], tableRows, r.tableOpts);
+    const { text, hidden, same } = await renderListTable(cols ?? [], tableRows, r.tableOpts);
     await out.write(text);
+    if (same.length && !settings.quiet) message(`Same on every row: ${same.join(', ')} (--wide shows every column)`);
     if (hidden.length && !settings.quiet) {
       message(`${hidden.length} column${hidden.length === 1 ? '' : 's'} left out to fit the terminal (${hidden.join(', ')}): use --fields, or --format tsv/csv/json for everything`);
     }

@@ -18,6 +18,7 @@ export interface OutputSettingsInput {
   showSecrets?: boolean;
   fullIds?: boolean;
   absoluteTimes?: boolean;
+  wide?: boolean;
   csvSafe?: boolean;
   env: Record<string, string | undefined>;
   stdoutIsTTY: boolean;
@@ -114,6 +115,7 @@ export function resolveOutputSettings(input: OutputSettingsInput): OutputSetting
     columns: resolveColumns(input.columns, input.env),
     fullIds: input.fullIds === true,
     absoluteTimes: input.absoluteTimes === true,
+    wide: input.wide === true,
     // The flag, or SQ_CSV_SAFE=1 for every call of a job (a profile setting is for `sq config`: see docs/output.md).
     // (Not tested when unset: a regular expression is compiled on its first use, ~40 µs of every call.)
     csvSafe: input.csvSafe === true || (input.env.SQ_CSV_SAFE !== undefined && /^(1|true|yes|on)$/i.test(input.env.SQ_CSV_SAFE.trim())),

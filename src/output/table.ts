@@ -6,7 +6,7 @@
 // lower case and coloured. Piped output never comes through here.
 
 import type { Column } from './types.js';
-import { makeStyle, type Style } from './ansi.js';
+import { makeStyle, stripAnsi, type Style } from './ansi.js';
 import { cellText, defaultHeader, plainText, terminalSafe } from './cells.js';
 import { flatten, getPath } from './fields.js';
 import { displayWidth, padWidth, truncateWidth } from './width.js';
@@ -22,6 +22,10 @@ interface TableOptions {
   fullIds?: boolean;
   /** --absolute-times: local date and time with the UTC offset instead of "3 min ago". */
   absoluteTimes?: boolean;
+  /** --wide: every column whole, none left out, whole ids. */
+  wide?: boolean;
+  /** --fields: the columns asked for are shown even when every row says the same. */
+  keepColumns?: boolean;
   /** The clock relative times count from (ctx.now, virtual in tests). */
   now?: () => number;
 }
@@ -45,17 +49,28 @@ interface Fit {
 }
 
 /**
- * Widths that make the rows fit `width`: shorten the widest shrinkable column one column at a time; when even
- * the narrowest widths do not fit, leave out columns from the right (the caller says so on stderr).
+ * The main name column keeps this much of its width before any column is left out (it gives way after every other
+ * column is at its narrowest; a longer name is cut last).
  */
-export function fitWidths(head: string[], rows: string[][], keys: string[], width: number, keep: boolean[] = []): Fit {
+const NAME_MIN = 20;
+
+/**
+ * Widths that make the rows fit `width`: shorten the widest shrinkable column one column at a time; when even
+ * the narrowest widths do not fit, leave out columns from the right (the caller says so on stderr). `rank` says
+ * which columns give way last: 0 (the default) first, then 1 (a name beside the main one), then 2 (the main name,
+ * which also keeps NAME_MIN of its width before any column is left out).
+ */
+export function fitWidths(head: string[], rows: string[][], keys: string[], width: number, keep: boolean[] = [], rank: number[] = []): Fit {
   // A loop, not Math.max(...rows): spreading one argument per row overflows the stack past ~125,000 rows.
   const natural = head.map((h, i) => {
     let w = displayWidth(h);
     for (const r of rows) w = Math.max(w, displayWidth(r[i] ?? ''));
     return w;
   });
-  const floor = head.map((h, i) => (keys[i] === 'id' ? natural[i] : keep[i] ? Math.min(natural[i], KEEP_MAX) : Math.min(natural[i], Math.max(MIN_WIDTH, displayWidth(h)))));
+  const narrowest = (h: string, i: number) => Math.min(natural[i], Math.max(MIN_WIDTH, displayWidth(h)));
+  const floor = head.map((h, i) =>
+    keys[i] === 'id' ? natural[i] : keep[i] ? Math.min(natural[i], KEEP_MAX) : rank[i] === 2 ? Math.min(natural[i], Math.max(NAME_MIN, narrowest(h, i))) : narrowest(h, i),
+  );
   let shown = head.length;
   const span = (ws: number[], n: number) => ws.slice(0, n).reduce((a, b) => a + b, 0) + GAP * (n - 1);
   while (shown > 1 && span(floor, shown) > width) shown--;
@@ -63,12 +78,30 @@ export function fitWidths(head: string[], rows: string[][], keys: string[], widt
   while (span(widths, shown) > width) {
     let widest = -1;
     for (let i = 0; i < shown; i++) {
-      if (widths[i] > floor[i] && (widest < 0 || widths[i] > widths[widest])) widest = i;
+      if (widths[i] <= floor[i]) continue;
+      const better = widest < 0 || (rank[i] ?? 0) < (rank[widest] ?? 0) || ((rank[i] ?? 0) === (rank[widest] ?? 0) && widths[i] > widths[widest]);
+      if (better) widest = i;
     }
     if (widest < 0) break;
     widths[widest]--;
   }
   return { widths: widths.map((w, i) => (w < natural[i] ? w : undefined)), hidden: head.length - shown };
+}
+
+/** A column that names what the row is (a squid's or crawler's name, an account's username): the last to be cut. */
+function nameLike(c: Column): boolean {
+  const last = c.key.slice(c.key.lastIndexOf('.') + 1);
+  return last === 'name' || last.endsWith('_name') || last === 'username' || last === 'title';
+}
+
+/** How a column that says the same on every row is named in the line under the table: "all active", "no schedule". */
+function sameOnEveryRow(header: string, value: string): string {
+  const h = header.toLowerCase();
+  const v = stripAnsi(value);
+  if (v === 'true') return `all ${h}`;
+  if (v === 'false') return `none ${h}`;
+  if (v === '') return `no ${h}`;
+  return `${h} ${v}`;
 }
 
 /**
@@ -125,22 +158,29 @@ function kindOfValues(values: unknown[]): 'id' | 'time' | undefined {
   return undefined;
 }
 
-/** A cell on a terminal; `detail` (a record table, one value per line) shows a relative time with its date. */
-function humanCell(kind: Kind | undefined, value: unknown, opts: TableOptions, style: Style, detail: boolean, zoneInHeader = false): string | undefined {
+/** A key that names something that happened (created_at, started_at, last_run_at…), never something to come. */
+const PAST = /(^|[._])(created|started|ended|updated|last|done|finished|locked|scraping|export)(_|$)/;
+
+/**
+ * A cell on a terminal; `detail` (a record table, one value per line) shows a relative time with its date. A time
+ * under a key of the past (`key`) is never shown in the future: a server clock ahead of ours says "just now".
+ */
+function humanCell(kind: Kind | undefined, value: unknown, opts: TableOptions, style: Style, detail: boolean, zoneInHeader = false, key = ''): string | undefined {
   if (!opts.truncate) return undefined;
   if (kind === 'status' && typeof value === 'string') return statusText(terminalSafe(value), style);
   if (kind === 'time') {
     const t = parseApiTime(value);
     if (t === undefined) return undefined;
     if (opts.absoluteTimes) return absoluteTime(t, !zoneInHeader);
-    const rel = relativeTime(t, (opts.now ?? Date.now)());
+    const now = (opts.now ?? Date.now)();
+    const rel = t > now && PAST.test(key) ? 'just now' : relativeTime(t, now);
     return detail ? `${rel} (${absoluteTime(t)})` : rel;
   }
   return undefined;
 }
 
 function cell(col: Column, row: Record<string, unknown>, opts: TableOptions, style: Style, detail = false, zoneInHeader = false): string {
-  const human = col.format ? undefined : humanCell(col.kind, getPath(row, col.key), opts, style, detail, zoneInHeader);
+  const human = col.format ? undefined : humanCell(col.kind, getPath(row, col.key), opts, style, detail, zoneInHeader, col.key);
   if (human !== undefined) return human;
   // Formatted cells carry API text too (a webhook URL, a squid name): control characters are neutralised for all.
   const text = terminalSafe(cellText(col, row));
@@ -164,18 +204,25 @@ function draw(rows: string[][]): string {
   return text;
 }
 
-/** A list as a table; on a terminal it is fitted to the width, and `hidden` names the columns left out. */
+/**
+ * A list as a table. On a terminal it is fitted to the width: the columns that say the same on every row are left
+ * out and named in `same` ("all active"), ids shortened, then the widest columns cut, names last; `hidden` names
+ * the columns that still did not fit. --wide shows everything whole.
+ */
 export async function renderListTable(
   columns: Column[],
   rows: Record<string, unknown>[],
   opts: TableOptions,
-): Promise<{ text: string; hidden: string[] }> {
+): Promise<{ text: string; hidden: string[]; same: string[] }> {
   const style = makeStyle(opts.color);
+  const fitting = opts.truncate && !opts.wide;
   // Ids and times are recognised by what the column holds, whatever its name (a results table's squid, run and task
   // columns are ids; an attribute of the crawler may be a time): ids are shortened to a unique prefix and times made
   // relative, and neither is ever cut when the table is fitted to the terminal.
   const kinds = columns.map((c) => (c.format ? c.kind : (c.kind ?? kindOfValues(rows.map((r) => getPath(r, c.key))) ?? (c.key === 'id' ? 'id' : undefined))));
   columns = columns.map((c, i) => (kinds[i] && !c.kind ? { ...c, kind: kinds[i] } : c));
+  // --wide: no cell is cut, not even to a column's own maxWidth.
+  if (opts.wide) columns = columns.map((c) => (c.maxWidth === undefined ? c : { ...c, maxWidth: undefined }));
   const isTime = columns.map((c) => opts.truncate && c.kind === 'time' && !c.format);
   // Absolute times: when every time in a column had the same UTC offset, the header names it once.
   const zones = columns.map((c, i) => {
@@ -185,32 +232,40 @@ export async function renderListTable(
   });
   let head = columns.map((c, i) => (c.header ?? defaultHeader(c.key)) + (zones[i] ? ` (${zones[i]})` : ''));
   let cells = rows.map((r) => columns.map((c, i) => cell(c, r, opts, style, false, zones[i] !== undefined)));
-  if (opts.truncate && !opts.fullIds) {
+  if (opts.truncate && !opts.fullIds && !opts.wide) {
     columns.forEach((c, i) => {
       if (c.kind !== 'id' || c.format) return;
       const len = idPrefixLength(cells.map((r) => r[i]).filter((t) => t !== ''));
       for (const r of cells) r[i] = r[i].slice(0, len);
     });
   }
-  let hidden: string[] = [];
-  if (opts.truncate && opts.width && opts.width > 0) {
-    // fitWidths never cuts a column keyed 'id': ids, and the columns marked whole.
-    const fitOf = (cs: Column[], h: string[], rs: string[][], times: boolean[]) =>
-      fitWidths(h, rs, cs.map((c) => ((c.kind === 'id' && !c.format) || c.whole ? 'id' : c.key)), opts.width!, times);
-    // Columns that say the same on every row (dropFirst) go first, when the table would otherwise lose a column.
-    const constant = columns.map((c, i) => !!c.dropFirst && cells.every((r) => r[i] === cells[0]?.[i]));
-    let times = isTime;
-    if (constant.some(Boolean) && fitOf(columns, head, cells, times).hidden > 0) {
-      hidden = columns.filter((_, i) => constant[i]).map((c) => c.key);
+  const isId = (c: Column) => (c.kind === 'id' && !c.format) || !!c.whole;
+  const names = columns.map(nameLike);
+  const main = names.indexOf(true);
+  let same: string[] = [];
+  if (fitting && !opts.keepColumns && rows.length > 1) {
+    // A column that says the same on every row tells nothing row by row: one line under the table says it once. The
+    // row's own id (the first id column) and its main name stay, whatever they say.
+    const own = columns.findIndex((c) => c.kind === 'id' && !c.format);
+    const constant = columns.map((_, i) => i !== main && i !== own && cells.every((r) => r[i] === cells[0][i]));
+    if (constant.some(Boolean)) {
+      same = columns.map((_, i) => (constant[i] ? sameOnEveryRow(head[i], cells[0][i]) : '')).filter((t) => t !== '');
       const keep = (_: unknown, i: number) => !constant[i];
       columns = columns.filter(keep);
       head = head.filter(keep);
       cells = cells.map((r) => r.filter(keep));
-      times = times.filter(keep);
+      names.splice(0, names.length, ...names.filter(keep));
     }
-    const fit = fitOf(columns, head, cells, times);
+  }
+  let hidden: string[] = [];
+  if (fitting && opts.width && opts.width > 0) {
+    const times = columns.map((c) => c.kind === 'time' && !c.format);
+    const first = names.indexOf(true);
+    const rank = names.map((n, i) => (!n ? 0 : i === first ? 2 : 1));
+    // fitWidths never cuts a column keyed 'id': ids, and the columns marked whole.
+    const fit = fitWidths(head, cells, columns.map((c) => (isId(c) ? 'id' : c.key)), opts.width, times, rank);
     const shown = columns.length - fit.hidden;
-    hidden = [...hidden, ...columns.slice(shown).map((c) => c.key)];
+    hidden = columns.slice(shown).map((c) => c.key);
     head = head.slice(0, shown);
     cells = cells.map((r) =>
       r.slice(0, shown).map((t, i) => {
@@ -219,7 +274,7 @@ export async function renderListTable(
       }),
     );
   }
-  return { text: draw([head.map((h) => style.bold(h)), ...cells]), hidden };
+  return { text: draw([head.map((h) => style.bold(h)), ...cells]), hidden, same };
 }
 
 /** One record as key/value rows: the given columns, else every (flattened) key. */
@@ -229,9 +284,13 @@ export async function renderRecordTable(
   opts: TableOptions & { title?: string },
 ): Promise<string> {
   const style = makeStyle(opts.color);
+  // On a terminal a field with nothing in it (null, "") is a line that says nothing: left out (--wide shows it).
+  const blank = (v: unknown) => opts.truncate && !opts.wide && (v === null || v === undefined || v === '');
   const pairs: string[][] = columns
-    ? columns.map((c) => [style.bold(c.header ?? c.key), cell(c, row, opts, style, true)])
-    : flatten(row).map(([k, v]) => [style.bold(terminalSafe(k)), humanCell(inferKind(k), v, opts, style, true) ?? terminalSafe(plainText(v))]);
+    ? columns.filter((c) => !(blank(getPath(row, c.key)) && blank(cellText(c, row)))).map((c) => [style.bold(c.header ?? c.key), cell(c, row, opts, style, true)])
+    : flatten(row)
+        .filter(([, v]) => !blank(v))
+        .map(([k, v]) => [style.bold(terminalSafe(k)), humanCell(inferKind(k), v, opts, style, true, false, k) ?? terminalSafe(plainText(v))]);
   const title = opts.title ? style.bold(terminalSafe(opts.title)) + '\n' : '';
   if (pairs.length === 0) return title;
   return title + draw(pairs);

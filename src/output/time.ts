@@ -15,13 +15,15 @@ const DAY = 24 * HOUR;
 
 /**
  * Short enough for a table column: "just now", "3 min ago", "5 h ago", "2 d ago", "4 mo ago", "1 y ago", and
- * "in 3 min" and so on for the future. Rounded to the nearest unit, so a run that started 2 days ago and ended
+ * "in 3 min" and so on for the future (a minute or more ahead: less is "just now"). Rounded to the nearest unit, so a run that started 2 days ago and ended
  * 7 seconds later did not end "1 d ago".
  */
 export function relativeTime(t: number, now: number): string {
   const d = now - t;
   const a = Math.abs(d);
-  if (a < MIN) return d >= 0 ? 'just now' : 'in <1 min';
+  // Less than a minute either way is "just now": a clock a few seconds ahead (a fast emulator, a server's skew) never
+  // shows a run that just started as starting "in <1 min".
+  if (a < MIN) return 'just now';
   const units: [number, string, number][] = [[MIN, 'min', 60], [HOUR, 'h', 24], [DAY, 'd', 30], [30 * DAY, 'mo', 12], [365 * DAY, 'y', Infinity]];
   let text = '';
   for (const [size, name, next] of units) {

@@ -23,11 +23,6 @@ export interface Column {
   kind?: 'id' | 'time' | 'status';
   /** Never cut when a terminal table is fitted to the width (a slug is typed back whole); ids never are either. */
   whole?: boolean;
-  /**
-   * When a terminal table does not fit and this column holds one value on every row (a results table's squid), it is
-   * left out before any other column is.
-   */
-  dropFirst?: boolean;
 }
 
 export interface RenderOptions {
@@ -86,6 +81,8 @@ export interface OutputSettings {
   fullIds?: boolean;
   /** --absolute-times: terminal tables show local times with their UTC offset, not "3 min ago". */
   absoluteTimes?: boolean;
+  /** --wide: terminal tables show every column whole (no fitting, no constant columns left out, whole ids). */
+  wide?: boolean;
   /** --csv-safe / SQ_CSV_SAFE=1: formula-looking CSV/TSV text cells start with '. */
   csvSafe?: boolean;
 }

@@ -3,8 +3,11 @@
 // last shown). Used by the update notice (notice.ts, after a command on a terminal) and by `sq doctor`.
 // The request holds nothing of the process: its socket and timer are unref'd, so a registry that hangs never keeps
 // sq from exiting, and every failure is an answer of "unknown", never an error.
-import { readFileSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, realpathSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { shellWord } from '../io/shell.js';
 import { importPackage } from '../import-package.js';
+import { readRegularSync } from '../lib/regular-file.js';
 import { VERSION } from '../version.js';
 
 export const PACKAGE_NAME = 'lobstr-sq';
@@ -116,7 +119,7 @@ function cachePath(dir: string): string {
 
 export function readCache(dir: string): UpdateCache | null {
   try {
-    const raw = JSON.parse(readFileSync(cachePath(dir), 'utf8')) as Partial<UpdateCache>;
+    const raw = JSON.parse(readRegularSync(cachePath(dir))) as Partial<UpdateCache>;
     const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
     const latest = typeof raw.latest === 'string' && VERSION_RE.test(raw.latest) ? raw.latest : null;
     return { checked_at: n(raw.checked_at), latest, notified_at: n(raw.notified_at) };
@@ -144,7 +147,30 @@ export function isStale(cache: UpdateCache | null, now: number): boolean {
   return age < 0 || age >= (cache.latest === null ? RETRY_AFTER_FAILURE_MS : DAY_MS);
 }
 
-/** The line the notice prints and doctor's fix names. */
-export function upgradeHint(latest: string): string {
+/** How the running sq was installed: the standalone executable, a git clone (its root), or npm. */
+export type Install = { kind: 'npm' } | { kind: 'standalone' } | { kind: 'git'; root: string };
+
+/**
+ * What the launcher's path says of how sq was installed: bin/sq.js in a folder with a .git (a clone, or a worktree's
+ * .git file) is a git clone, built from source; the standalone executable has a host of its own; else npm.
+ */
+export function installOf(launcher: string | undefined = process.argv[1]): Install {
+  if (typeof (globalThis as { __sqHostHas?: unknown }).__sqHostHas === 'function') return { kind: 'standalone' };
+  try {
+    if (launcher && /^sq(\.js)?$/.test(basename(launcher))) {
+      const bin = dirname(realpathSync(launcher));
+      const root = dirname(bin);
+      if (basename(bin) === 'bin' && existsSync(join(root, '.git'))) return { kind: 'git', root };
+    }
+  } catch {
+    // a launcher that cannot be read: npm's advice
+  }
+  return { kind: 'npm' };
+}
+
+/** The line the notice prints and doctor's fix names: the command for the way sq was installed. */
+export function upgradeHint(latest: string, install: Install = installOf()): string {
+  if (install.kind === 'git') return `cd ${shellWord(install.root)} && git pull && npm install && npm run build (sq runs from this git clone)`;
+  if (install.kind === 'standalone') return `download the standalone executable of release ${latest}`;
   return `npm install -g ${PACKAGE_NAME}@${latest} (or the standalone executable of the release)`;
 }

@@ -64,11 +64,12 @@ export async function startUpdateCheck(ctx: Ctx): Promise<PendingNotice | null> 
     const c = readCache(where) ?? cache;
     const latest = c.latest ?? cache.latest;
     if (latest === null || !isNewer(latest) || (at - c.notified_at < DAY_MS && at >= c.notified_at)) return;
-    ctx.io.stderr.write(
-      `\nA newer sq is available: ${VERSION} → ${latest}\n` +
-        `To upgrade: ${upgradeHint(latest)}\n` +
-        'To stop this notice: sq config set update-notifier off, or SQ_NO_UPDATE_NOTIFIER=1\n',
-    );
+    const lines = [
+      `A newer sq is available: ${VERSION} → ${latest}`,
+      `To upgrade: ${upgradeHint(latest)}`,
+      'To stop this notice: sq config set update-notifier off, or SQ_NO_UPDATE_NOTIFIER=1',
+    ];
+    ctx.io.stderr.write(`\n${lines.map((l) => wrapWords(l, ctx.io.columns)).join('\n')}\n`);
     writeCache(where, { ...c, latest, notified_at: at });
   }
 }
@@ -96,4 +97,19 @@ function startDetached(ctx: Ctx, args: string[]): void {
   } catch {
     // asked again in an hour
   }
+}
+
+/** A line broken at spaces to fit `width` columns (the terminal would break it inside a word); long words stay whole. */
+export function wrapWords(line: string, width: number): string {
+  if (!(width > 0) || line.length <= width) return line;
+  const out: string[] = [];
+  let cur = '';
+  for (const word of line.split(' ')) {
+    if (cur !== '' && cur.length + 1 + word.length > width) {
+      out.push(cur);
+      cur = `  ${word}`;
+    } else cur = cur === '' ? word : `${cur} ${word}`;
+  }
+  out.push(cur);
+  return out.join('\n');
 }

@@ -2,6 +2,8 @@
 // for before it can use sq: node's start-up, the CLI, the MCP SDK loaded from dist/vendor/, initialize, tools/list.
 // The client writes initialize, the initialized notification and tools/list at once, as soon as it spawned. Given
 // with `sq version` (spawn to exit, the CLI's start-up) measured in the same loop, and as the ratio of the two.
+// Since issue 48 initialize and tools/list are answered from the build's answers (src/mcp/first-answers.ts) while the
+// SDK loads: the target is 1.5x `sq version`.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,4 +60,4 @@ for (let i = 0; i < RUNS; i++) {
 }
 const [m, v] = [median(mcp), median(version)];
 const round = (x) => Math.round(x * 10) / 10;
-console.log(JSON.stringify({ name: 'mcp_first_answer_ms', value: round(m), unit: 'ms', target: 'none (issue 24 asks for the figure)', baseline: 'sq version', baseline_ms: round(v), ratio: Math.round((m / v) * 100) / 100, max_ms: round(Math.max(...mcp)), runs: RUNS, node: process.version, timed_node: NODE }));
+console.log(JSON.stringify({ name: 'mcp_first_answer_ms', value: round(m), unit: 'ms', target: '<= 1.5 x sq version (issue 48)', baseline: 'sq version', baseline_ms: round(v), ratio: Math.round((m / v) * 100) / 100, max_ms: round(Math.max(...mcp)), runs: RUNS, node: process.version, timed_node: NODE }));

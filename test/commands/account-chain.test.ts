@@ -103,3 +103,26 @@ describe('chains as code', () => {
     expect(await writes()).toEqual([]);
   });
 });
+
+describe('apply of a chain that starts runs: the cap of `sq squids chain set` holds', () => {
+  it('SQ_MAX_CREDITS under the target\'s run: turning autostart on is exit 9 and the chain is not changed; within it, written', async () => {
+    // The chain fired once with autostart off: its target squid exists, with tasks and an estimate.
+    await link({ target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' }, autostart: false });
+    const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: paris() } });
+    for (let i = 0; i < 20 && (await emu.api(`/v1/runs/${run.id}`)).status !== 'done'; i++) await emu.advance(10_000);
+    const chain = await emu.api(`/v1/squids/${paris()}/chain`);
+    const total = (await emu.api('/v1/squid/estimate', { method: 'POST', body: { squid: chain.target_cluster.id } })).total_credits;
+    await emu.clearRequests();
+    const f = file(chainOf({ target_crawler: 'amazon-products', field_map: { website: 'url' }, autostart: true }));
+    const r = await sq(['apply', '-f', f, '--yes'], { env: emu.env({ SQ_MAX_CREDITS: '1' }) });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain(`over budget: each run of the chained squid is estimated at ${total} credits, above the cap of 1 (SQ_MAX_CREDITS); the chain was not written`);
+    // The estimate (a POST that changes nothing) and nothing else.
+    expect((await writes()).map((w) => w.path)).toEqual(['/v1/squid/estimate']);
+    expect((await emu.api(`/v1/squids/${paris()}/chain`)).autostart).toBe(false);
+    emu.expectWrites('PATCH /v1/squids/*/chain');
+    const ok = await sq(['apply', '-f', f, '--yes'], { env: emu.env({ SQ_MAX_CREDITS: String(total) }) });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((await emu.api(`/v1/squids/${paris()}/chain`)).autostart).toBe(true);
+  });
+});

@@ -46,6 +46,19 @@ describe('--add-account / --remove-account (changelog SDK 0.7: accounts is a ful
     expect([...stored].sort()).toEqual([theirs.id, ours.id].sort());
   });
 
+  // Issue 46, 9: the last one won.
+  it('--add-account and --remove-account of one account are exit 2: by the same name before any request, by two names before any write', async () => {
+    const same = await sq(['squids', 'update', DEMO_SQUIDS.influencers, '--add-account', 'demo_scraper', '--remove-account', 'demo_scraper'], { env: emu.env() });
+    expect(same.code, same.stderr).toBe(2);
+    expect(same.stderr).toContain('--add-account and --remove-account both name "demo_scraper"');
+    expect(await emu.requests()).toEqual([]);
+    const tw = Object.values(emu.emu.state.accounts).find((a) => a.username === 'demo_scraper')!;
+    const two = await sq(['squids', 'update', DEMO_SQUIDS.influencers, '--add-account', 'demo_scraper', '--remove-account', String(tw.id)], { env: emu.env() });
+    expect(two.code, two.stderr).toBe(2);
+    expect(two.stderr).toContain(`--add-account and --remove-account both name account ${tw.id}`);
+    expect((await emu.requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   it('--account with --add-account is exit 2 before any request (one replaces, the other changes)', async () => {
     const r = await sq(['squids', 'update', DEMO_SQUIDS.influencers, '--account', 'a', '--add-account', 'b'], { env: emu.env() });
     expect(r.code).toBe(2);

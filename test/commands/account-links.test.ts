@@ -46,6 +46,16 @@ describe('sq accounts update --limit', () => {
     expect(await writes()).toEqual([]);
   });
 
+  // Issue 46, 6: with no limits listed for the type, nothing was checked and every key was stored.
+  it.each(['constructor', 'toString', '__proto__', 'batch'])('--limit %s=5 on an account type without limits is exit 2; nothing is written', async (key) => {
+    const a = account(DEMO_ACCOUNT_USERNAMES.twitter);
+    expect(Object.keys(a.params?.default ?? {})).toEqual([]);
+    const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.twitter, '--limit', `${key}=5`], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`has no limit "${key}" (it has no limits to set)`);
+    expect(await writes()).toEqual([]);
+  });
+
   it('a value above the type\'s maximum is exit 2 naming the maximum; nothing is written', async () => {
     const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
     const max = a.params.default.batch.max;

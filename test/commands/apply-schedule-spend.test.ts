@@ -62,7 +62,7 @@ describe('sq apply: the schedule turned on last, within the cap', () => {
     await emu.clearRequests();
     const r = await run(['apply', '-f', f, '--yes'], { SQ_MAX_CREDITS: '100000' });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/Each scheduled run is charged: Estimate: [\d.,]+ credits/);
+    expect(r.stderr).toMatch(/Each scheduled run is estimated at [\d.,]+ credits/);
     expect(r.stderr).toContain('✓ turn on the schedule of squid "Nightly cafés"');
     const order = (await emu.requests('POST')).map((q) => (q.path === '/v1/squid/estimate' ? 'estimate' : q.body && 'cron_expression' in (q.body as object) ? 'schedule' : q.path));
     expect(order.indexOf('/v1/tasks')).toBeLessThan(order.indexOf('estimate'));

@@ -75,3 +75,27 @@ describe('a bad setting stored in the profile file', () => {
     expect(r.stderr).toContain('CSV cells are made safe meanwhile');
   });
 });
+
+// Issue 46, 7: `config set max-credits 9999999999999999999999` stored "1e+22", which every run then refused.
+describe('config set refuses what a command would refuse', () => {
+  it.each([
+    ['max-credits', '9999999999999999999999', 'must be at most'],
+    ['confirm-above', '9999999999999999999999', 'must be at most'],
+    ['max-credits', '0.0000001', 'at most 6 decimals'],
+  ])('config set %s %s is exit 2; nothing stored; runs start still works', async (key, value, message) => {
+    const cfg = tempConfigDir();
+    const set = await sq(['config', 'set', key, value], { env: { SQ_CONFIG_DIR: cfg } });
+    expect(set.code, set.stderr).toBe(2);
+    expect(set.stderr).toContain(message);
+    expect((await sq(['config', 'get', key, '--json'], { env: { SQ_CONFIG_DIR: cfg } })).code).toBe(0);
+    const start = await sq(['runs', 'start', '--squid', emu.squidId(DEMO_SQUIDS.headphones), '--dry-run'], { env: emu.env({ SQ_CONFIG_DIR: cfg }) });
+    expect(start.code, start.stderr).toBe(0);
+  });
+
+  it('a value as large as allowed is stored and read back by the commands', async () => {
+    const cfg = tempConfigDir();
+    expect((await sq(['config', 'set', 'max-credits', '1000000000000'], { env: { SQ_CONFIG_DIR: cfg } })).code).toBe(0);
+    const start = await sq(['runs', 'start', '--squid', emu.squidId(DEMO_SQUIDS.headphones), '--dry-run'], { env: emu.env({ SQ_CONFIG_DIR: cfg }) });
+    expect(start.code, start.stderr).toBe(0);
+  });
+});

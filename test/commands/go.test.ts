@@ -73,7 +73,9 @@ describe('sq go', () => {
     expect(lines[0]).toBe(`squid "${name}" (${squid.id}) created`);
     expect(lines[1]).toBe('params set: max_results');
     expect(lines[2]).toBe('2 tasks added, 0 already there');
-    expect(lines[3]).toBe(`run ${run.id} started`);
+    // The one estimate line of every run start, then the run.
+    expect(lines[3]).toMatch(/^estimated \d+ credits \(base \d+\), sets off no reset$/);
+    expect(lines[4]).toBe(`run ${run.id} started`);
     const n = run.total_results;
     expect(n).toBeGreaterThan(0);
     expect(lines.at(-1)).toBe(`exported ${n} record${n === 1 ? '' : 's'} to ${file}`);
@@ -81,7 +83,7 @@ describe('sq go', () => {
     expect(csv[0].startsWith('id,squid,run,')).toBe(true);
     expect(csv).toHaveLength(n + 1);
     expect(csv.slice(1).every((l) => l.includes(run.id))).toBe(true);
-    expect(await posts()).toEqual(['/v1/squids', `/v1/squids/${squid.id}`, '/v1/tasks', '/v1/runs']);
+    expect(await posts()).toEqual(['/v1/squids', `/v1/squids/${squid.id}`, '/v1/tasks', '/v1/squid/estimate', '/v1/runs']);
   }, 60_000);
 
   // cli.mdx's own example: a crawler of the examples pages (google-search-scraper), a keyword task.
@@ -139,7 +141,7 @@ describe('sq go', () => {
     expect((await goAdvancing(args)).code).toBe(0);
     const r = await goAdvancing([...args.slice(0, 2), '-o', join(tempDir('sq-go-'), 'again.ndjson'), '--interval', '20ms']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/reused\n0 tasks added, 1 already there\nrun [0-9a-f]+ started\n/);
+    expect(r.stderr).toMatch(/reused\n0 tasks added, 1 already there\nestimated [\d.,]+ credits .*\nrun [0-9a-f]+ started\n/);
     expect(await runPosts()).toBe(2);
   }, 60_000);
 

@@ -124,7 +124,7 @@ describe('runs download --file-format (changelog 2026-06-16)', () => {
   it('the conversion takes business time per row (the emulator answers 202 with its progress meanwhile)', async () => {
     const { id, rows } = await doneRun();
     const first = await emu.api(`/v1/runs/${id}/download?file_format=jsonl`);
-    expect(first).toEqual({ status: 'converting', file_format: 'jsonl', progress: 0 });
+    expect(first).toEqual({ status: 'processing', file_format: 'jsonl', progress: 0 });
     await emu.advance(rows.length * CONVERT_MS_PER_ROW);
     expect((await emu.api(`/v1/runs/${id}/download?file_format=jsonl`)).s3).toMatch(/\.jsonl\?/);
   });

@@ -159,6 +159,9 @@ describe('runs abort', () => {
   });
 });
 
+/** The reads and the estimate the spending guard makes before a start. */
+const notGuard = (l: string) => !/ \/v1\/(squid\/estimate|user\/balance|plans\/auto-reset)$/.test(l);
+
 describe('runs start', () => {
   it('prints the new run and sends exactly one POST with the resolved squid', async () => {
     const squid = squids['Paris restaurants'];
@@ -169,9 +172,12 @@ describe('runs start', () => {
     const run = JSON.parse(r.stdout);
     expect(run.squid).toBe(squid);
     expect(run.status).toBe('pending');
+    // The estimate and the account's side first (the cost line on stderr, whether it charges the card), then one start.
     const got = await emu.requests();
-    expect(got.map((x) => `${x.method} ${x.path}`)).toEqual(['POST /v1/runs']);
-    expect(got[0].body).toEqual({ squid });
+    expect(got.map((x) => `${x.method} ${x.path}`).sort()).toEqual(['GET /v1/plans/auto-reset', 'GET /v1/squids', 'GET /v1/user/balance', 'POST /v1/runs', 'POST /v1/squid/estimate'].filter((l) => got.some((x) => `${x.method} ${x.path}` === l)).sort());
+    expect(got.filter((x) => x.path === '/v1/runs').map((x) => x.body)).toEqual([{ squid }]);
+    expect(got.at(-1)?.path).toBe('/v1/runs');
+    expect(r.stderr).toMatch(/^estimated \d+ credits \(base \d+.*\), sets off no reset$/m);
   });
 
   it('--dry-run sends no POST', async () => {
@@ -191,14 +197,14 @@ describe('runs start', () => {
     await emu.clearFaults();
     expect(r.code).toBe(1);
     const got = await emu.requests();
-    expect(got.filter((x) => x.method === 'POST')).toHaveLength(1);
+    expect(got.filter((x) => x.method === 'POST' && x.path === '/v1/runs')).toHaveLength(1);
     const after = (await api(`/v1/runs?squid=${squid}&limit=100`)).data.map((r: J) => r.id);
     const started = after.filter((id: string) => !before.includes(id));
     expect(started).toHaveLength(1);
     expect(r.stderr).toContain('may have started');
     expect(r.stderr).toContain(`Most recent runs of squid ${squid}`);
     expect(r.stderr).toContain(`  ${started[0]}  `);
-    expect(got.map((x) => `${x.method} ${x.path}`)).toEqual(['POST /v1/runs', 'GET /v1/runs']);
+    expect(got.map((x) => `${x.method} ${x.path}`).filter(notGuard)).toEqual(['POST /v1/runs', 'GET /v1/runs']);
   });
 
   it.each(['malformed', 'truncate'])('a 200 answer with a %s body is ambiguous too: one POST, recent runs listed, exit 1', async (action) => {
@@ -210,7 +216,7 @@ describe('runs start', () => {
     const r = await sq(['runs', 'start', '--squid', squid], { env: emu.env() });
     await emu.clearFaults();
     expect(r.code).toBe(1);
-    expect(await emu.requestLines()).toEqual(['POST /v1/runs', 'GET /v1/runs']);
+    expect((await emu.requestLines()).filter(notGuard)).toEqual(['POST /v1/runs', 'GET /v1/runs']);
     const started = (await api(`/v1/runs?squid=${squid}&limit=100`)).data.map((r: J) => r.id).filter((id: string) => !before.includes(id));
     expect(started).toHaveLength(1);
     expect(r.stderr).toContain('starting the run failed and it may have started anyway');

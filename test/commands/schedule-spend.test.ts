@@ -33,12 +33,12 @@ describe('sq squids update --schedule: what each scheduled run costs, before the
     const r = await sq(['squids', 'update', 'Berlin cafés', '--schedule', '0 9 * * 1', '--timezone', 'Europe/Paris', '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Schedule: Mondays at 09:00 Europe\/Paris; next run \d{4}-\d\d-\d\dT\d\d:\d\dZ \(UTC\)\./);
-    expect(r.stderr).toContain(`Each scheduled run is charged: Estimate: ${total} credits (base`);
+    expect(r.stderr).toContain(`Each scheduled run is estimated at ${total} credits (base`);
     expect(r.stderr).toContain('extract_emails_from_website');
-    expect(r.stderr).toContain("`sq squids estimate 'Berlin cafés'` says whether a run would set one off");
-    // The estimate before the write; nothing else added (no balance, no auto-reset read).
+    expect(r.stderr).toContain('Auto Billing Reset: off (nothing is charged to the card automatically).');
+    // The estimate and the account's side before the write (whether a run would charge the card).
     expect(await posts()).toEqual(['/v1/squid/estimate', `/v1/squids/${id}`]);
-    expect((await emu.requests('GET')).map((q) => q.path).filter((p) => /balance|auto-reset/.test(p))).toEqual([]);
+    expect((await emu.requests('GET')).map((q) => q.path).filter((p) => /balance|auto-reset/.test(p)).sort()).toEqual(['/v1/plans/auto-reset', '/v1/user/balance']);
   });
 
   it('--max-credits below one run\'s estimate: exit 9, the schedule not written', async () => {
@@ -59,11 +59,34 @@ describe('sq squids update --schedule: what each scheduled run costs, before the
     expect((await squidState(id)).schedule.timezone).toBe('Europe/Paris');
   });
 
+  it('--param with --schedule refused by the cap: the params are put back and the message says so', async () => {
+    emu.expectWrites('POST /v1/squids/*');
+    const { id } = await berlin();
+    const before = (await squidState(id)).params;
+    const r = await sq(['squids', 'update', 'Berlin cafés', '--param', 'max_results=50', '--schedule', '*/5 * * * *', '--max-credits', '1'], { env: emu.env() });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('the schedule was not turned on');
+    expect(r.stderr).toContain("The new params were written for the estimate, then put back as they were: the squid's params are unchanged.");
+    const after = await squidState(id);
+    expect(after.params).toEqual(before);
+    expect(after.schedule).toBeNull();
+  });
+
+  it('--param on an active scheduled squid raises each run\'s cost: held to the cap (exit 9, params put back)', async () => {
+    emu.expectWrites('POST /v1/squids/*');
+    const { id } = await berlin({ schedule: '0 9 * * 1' });
+    const before = (await squidState(id)).params;
+    const r = await sq(['squids', 'update', 'Berlin cafés', '--param', 'max_results=500'], { env: emu.env({ SQ_MAX_CREDITS: '5' }) });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('above the cap of 5 (SQ_MAX_CREDITS)');
+    expect((await squidState(id)).params).toEqual(before);
+  });
+
   it('--param with --schedule: the params go first, the estimate is of the squid the runs will find, then the schedule', async () => {
     const { id, total } = await berlin();
     const r = await sq(['squids', 'update', 'Berlin cafés', '--param', 'functions.extract_emails_from_website=false', '--schedule', '0 9 * * 1'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
-    const m = /Each scheduled run is charged: Estimate: ([\d.,]+) credits/.exec(r.stderr);
+    const m = /Each scheduled run is estimated at ([\d.,]+) credits/.exec(r.stderr);
     expect(Number(m?.[1].replace(/,/g, ''))).toBeLessThan(total);
     expect(r.stderr).not.toContain('extract_emails_from_website');
     const sent = await emu.requests('POST');
@@ -81,6 +104,8 @@ describe('sq squids update --schedule: what each scheduled run costs, before the
     const lyon = await sq(['squids', 'update', DEMO_SQUIDS.lyon, '--schedule', '0 9 * * 1', '--max-credits', '1'], { env: emu.env() });
     expect(lyon.code, lyon.stderr).toBe(0);
     expect(lyon.stderr).toContain('it has none yet, so there is no estimate');
+    // Under a cap, the cap that cannot be checked is said, never passed over in silence.
+    expect(lyon.stderr).toContain('warning: the cap (--max-credits, 1 credits) cannot be checked against the scheduled runs: the squid has no tasks');
   });
 
   it('on a terminal above confirm-above: --no-input is exit 2 naming --yes with the estimate; --yes writes it', async () => {
@@ -115,7 +140,7 @@ describe('sq squids activate of a scheduled squid', () => {
     const r = await sq(['squids', 'activate', 'Berlin cafés', '--max-credits', String(total)], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('Schedule: Mondays at 09:00 Europe/Paris; next run');
-    expect(r.stderr).toContain(`Estimate: ${total} credits`);
+    expect(r.stderr).toContain(`Each scheduled run is estimated at ${total} credits`);
     expect(await posts()).toEqual(['/v1/squid/estimate', `/v1/squids/${id}`]);
   });
 
@@ -124,5 +149,22 @@ describe('sq squids activate of a scheduled squid', () => {
     const r = await sq(['squids', 'activate', 'Berlin cafés', '--max-credits', '1'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
     expect(await posts()).not.toContain('/v1/squid/estimate');
+  });
+});
+
+describe('sq tasks add on an active scheduled squid', () => {
+  it('under a cap, tasks that lift a scheduled run above it are removed again (exit 9); without a cap nothing more is sent', async () => {
+    emu.expectWrites('POST /v1/tasks', 'DELETE /v1/tasks/*');
+    const { id } = await berlin({ schedule: '0 9 * * 1' });
+    const before = Object.values(emu.emu.state.tasks).filter((t) => t.squid === id).length;
+    const r = await sq(['tasks', 'add', '--squid', 'Berlin cafés', 'https://www.google.com/maps/search/bar+berlin'], { env: emu.env({ SQ_MAX_CREDITS: '5' }) });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('above the cap of 5 (SQ_MAX_CREDITS); the new tasks were removed again');
+    expect(r.stderr).toContain("The 1 new task was removed: the squid's tasks are as they were.");
+    expect(Object.values(emu.emu.state.tasks).filter((t) => t.squid === id && t.is_active !== false)).toHaveLength(before);
+    await emu.clearRequests();
+    const free = await sq(['tasks', 'add', '--squid', 'Berlin cafés', 'https://www.google.com/maps/search/bar+berlin'], { env: emu.env() });
+    expect(free.code, free.stderr).toBe(0);
+    expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/tasks']);
   });
 });

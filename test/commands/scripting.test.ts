@@ -141,7 +141,8 @@ describe('--fields names are checked against the data', () => {
     expect(run.id).toEqual(expect.any(String));
     expect(r.stderr).toContain(`warning: --fields: unknown field "idd"; valid fields: `);
     expect(r.stderr).toContain(`The write was done (id ${run.id})`);
-    expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/runs']);
+    // The estimate every start makes (it changes nothing), then the one start.
+    expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/squid/estimate', '/v1/runs']);
     const created = await sq(['squids', 'create', '--crawler', 'google-maps-search-export', '--name', 'Fields typo', '--fields', 'name,nmae', '--format', 'csv'], { env: emu.env() });
     expect([created.code, created.stdout]).toEqual([0, 'name\nFields typo\n']);
     expect(created.stderr).toContain('unknown field "nmae"');

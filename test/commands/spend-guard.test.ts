@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { InterruptedError } from '../../src/errors.js';
 
 const emu = useEmulator({ each: 'reset' });
 
@@ -83,11 +84,17 @@ describe('sq runs start: the cap', () => {
     expect(await emu.requests()).toEqual([]);
   });
 
-  it('no cap and no terminal: no estimate is asked for (as before)', async () => {
-    await berlin();
+  it('no cap and no terminal: the run is estimated and one estimate line goes to stderr; -q silences it', async () => {
+    emu.expectWrites('POST /v1/runs');
+    const { total } = await berlin();
     const r = await sq(['runs', 'start', '--squid', 'Berlin cafés'], { env: emu.env() });
     expect(r.code).toBe(0);
-    expect(await posts()).toEqual(['/v1/runs']);
+    expect(r.stderr).toMatch(new RegExp(`^estimated ${total} credits \\(base \\d+, extract_emails_from_website \\d+\\), sets off no reset$`, 'm'));
+    expect(await posts()).toEqual(['/v1/squid/estimate', '/v1/runs']);
+    await emu.advance(3_600_000);
+    const q = await sq(['runs', 'start', '--squid', 'Berlin cafés', '-q'], { env: emu.env() });
+    expect(q.code).toBe(0);
+    expect(q.stderr).not.toContain('estimated');
   });
 
   it('an estimate the API cannot give (503 after retries) with a cap set is exit 1 and starts nothing', async () => {
@@ -118,7 +125,8 @@ describe('sq runs start: the cap', () => {
     expect(await posts()).toEqual(['/v1/squid/estimate']);
     const yes = await sq(['runs', 'start', '--squid', 'Berlin cafés', '--yes'], { env: emu.env({ SQ_CONFIG_DIR: cfg }), tty: true });
     expect(yes.code).toBe(0);
-    expect(await posts()).toEqual(['/v1/squid/estimate', '/v1/runs']);
+    // --yes skips the question, not the estimate line.
+    expect(await posts()).toEqual(['/v1/squid/estimate', '/v1/squid/estimate', '/v1/runs']);
   });
 
   it('on a terminal, a run under confirm-above and without auto-reset charges starts without a question', async () => {
@@ -134,7 +142,7 @@ describe('sq runs start: the cap', () => {
     emu.emu.state.balance.consumed = emu.emu.state.balance.available * 0.7999;
     const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.headphones, '--no-input'], { env: emu.env(), tty: true });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/Auto Billing Reset: this run would set off 1 reset, each charging the card on file/);
+    expect(r.stderr).toMatch(/Auto Billing Reset: this run sets off 1 reset \(threshold 80%, 3 of 3 left in the 24-hour window\); each renews plan Premium/);
     expect((await posts()).filter((p) => p === '/v1/runs')).toEqual([]);
   });
 });
@@ -155,5 +163,23 @@ describe('sq go: the cap', () => {
     const r = await sq(['go', 'amazon-products', 'https://www.amazon.com/s?k=desk'], { env: emu.env({ SQ_MAX_CREDITS: '0' }) });
     expect(r.code).toBe(9);
     expect(await posts()).not.toContain('/v1/runs');
+  });
+});
+
+describe('a stop signal while the run is being estimated', () => {
+  it('SIGTERM: exit 143, "no run was started", never "may have started anyway"; no POST /v1/runs', async () => {
+    await berlin();
+    await emu.faults([{ method: 'POST', path: '/v1/squid/estimate', action: 'hang' }]);
+    const controller = new AbortController();
+    const pending = sq(['runs', 'start', '--squid', 'Berlin cafés'], { env: emu.env(), signal: controller.signal });
+    // Waits for the estimate to reach the emulator (the event), then stops sq.
+    while (!(await emu.requests('POST')).some((q) => q.path === '/v1/squid/estimate')) await new Promise((r) => setImmediate(r));
+    controller.abort(new InterruptedError('SIGTERM'));
+    const r = await pending;
+    await emu.clearFaults();
+    expect(r.code).toBe(143);
+    expect(r.stderr).toContain('no run was started');
+    expect(r.stderr).not.toContain('may have started anyway');
+    expect((await posts()).filter((p) => p === '/v1/runs')).toEqual([]);
   });
 });

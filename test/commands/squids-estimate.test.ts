@@ -43,7 +43,11 @@ describe('sq squids estimate', () => {
     const r = await sq(['squids', 'estimate', id, '--json'], { env: emu.env() });
     expect(r.code).toBe(0);
     const left = emu.emu.state.balance.available - emu.emu.state.balance.consumed;
-    expect(JSON.parse(r.stdout)).toEqual({ ...api, balance_after: left - api.total_credits, auto_reset_charges: 0 });
+    // Auto-reset off: everything exact, no charge, covered.
+    expect(JSON.parse(r.stdout)).toEqual({
+      ...api, balance_after: left - api.total_credits, balance_after_max: left - api.total_credits, auto_reset_charges: 0, resets: 0, resets_max: 0,
+      renewed_credits: 0, covered: true, pauses_after_tasks: null, pauses_after_tasks_max: null, resumes_at: null, charge: null,
+    });
   });
 
   it('auto_reset_price only when the balance names the plan\'s price', async () => {
@@ -66,7 +70,9 @@ describe('sq squids estimate', () => {
   const cases: [string, { threshold: number; max: number; usagePct: number; used?: number }, number][] = [
     ['auto-reset on, the run stays under the threshold', { threshold: 80, max: 3, usagePct: 50 }, 0],
     ['the run crosses the threshold once', { threshold: 80, max: 3, usagePct: 79.9 }, 1],
-    ['a threshold of 1%: the run crosses it, and again after the reset', { threshold: 1, max: 3, usagePct: 0.95 }, 2],
+    // The reset returns consumed to 0; the 99 credits after it stay under the 100 of 1% (results are charged whole).
+    ['a threshold of 1%: the run crosses it once, and stays under it after the reset', { threshold: 1, max: 3, usagePct: 0.95 }, 1],
+    ['usage already above a threshold of 1%: a reset before the run, and again as it crosses', { threshold: 1, max: 3, usagePct: 1.5 }, 2],
     ['the same run with 1 reset left in the 24-hour window', { threshold: 1, max: 3, usagePct: 0.95, used: 2 }, 1],
     ['no reset left in the window', { threshold: 1, max: 1, usagePct: 0.95, used: 1 }, 0],
   ];
@@ -84,7 +90,9 @@ describe('sq squids estimate', () => {
       if (expected === 2) expect(est.total_credits).toBeGreaterThan(100);
       expect(est.auto_reset_charges).toBe(expected);
       const human = await sq(['squids', 'estimate', id], { env: emu.env() });
-      expect(human.stderr).toContain(expected ? `would set off ${expected} reset${expected === 1 ? '' : 's'}, each charging the card on file` : 'sets off none');
+      if (expected) expect(human.stderr).toMatch(new RegExp(`this run sets off (\\d to )?${expected} resets? \\(threshold ${o.threshold}%`));
+      else expect(human.stderr).toContain('sets off none');
+      if (expected) expect(human.stderr).toContain('each renews plan Premium (10,000 credits) and charges the card on file a price the API gives as an id only (price_1EmulatorPremiumMonthly): `sq billing auto-reset --web` shows it; the renewal date moves from');
     });
   }
 

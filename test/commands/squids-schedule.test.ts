@@ -16,6 +16,11 @@ describe('squids update --schedule/--timezone (changelog: cron_expression 5 fiel
     [['--timezone', 'europe/pari'], 'did you mean Europe/Paris'],
     [['--timezone', 'CEST'], '--timezone: "CEST" is not an IANA time zone name'],
     [['--no-schedule', '--timezone', 'UTC'], '--timezone and --no-schedule cannot be used together'],
+    // Issue 46, 9: the last one won (a schedule set, or removed).
+    [['--no-schedule', '--schedule', '0 9 * * 1'], '--schedule and --no-schedule cannot be used together'],
+    [['--schedule', '0 9 * * 1', '--no-schedule'], '--schedule and --no-schedule cannot be used together'],
+    [['--schedule=0 9 * * 1', '--no-schedule'], '--schedule and --no-schedule cannot be used together'],
+    [['--to-complete', '--no-to-complete'], '--to-complete and --no-to-complete cannot be used together'],
   ])('%j → exit 2 naming the flag, zero requests', async (flags, message) => {
     const r = await sq(['squids', 'update', DEMO_SQUIDS.paris, ...flags], { env: emu.env() });
     expect(r.code, r.stderr).toBe(2);
@@ -81,6 +86,21 @@ describe('squids activate|deactivate (changelog: is_active)', () => {
     expect((await emu.requests('POST'))[0].body).toEqual({ is_active: false });
     const on = await sq(['squids', 'activate', DEMO_SQUIDS.paris, '--json'], { env: emu.env() });
     expect(JSON.parse(on.stdout).is_active).toBe(true);
+  });
+
+  it('a squid with a run in progress: off a terminal, deactivate needs --yes (it stops the run, as runs abort does)', async () => {
+    emu.expectWrites('POST /v1/squids/*');
+    const id = emu.squidId(DEMO_SQUIDS.paris);
+    await emu.advance(3_600_000);
+    const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: id } });
+    const r = await sq(['squids', 'deactivate', DEMO_SQUIDS.paris], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--yes');
+    expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/runs']);
+    expect((await emu.api(`/v1/runs/${run.id}`)).status).not.toBe('aborted');
+    const yes = await sq(['squids', 'deactivate', DEMO_SQUIDS.paris, '--yes'], { env: emu.env() });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect((await emu.api(`/v1/squids/${id}`)).is_active).toBe(false);
   });
 
   it('--dry-run sends nothing', async () => {

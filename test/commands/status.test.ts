@@ -40,7 +40,8 @@ it('--json is one object with the documented keys, and the reads are bounded', a
   const r = await sq(['status', '--json'], { env: emu.env() });
   expect(r.code).toBe(0);
   const s = JSON.parse(r.stdout);
-  expect(Object.keys(s)).toEqual(['user', 'credits', 'auto_reset', 'runs_in_progress', 'failed_runs', 'failing_deliveries', 'partial']);
+  expect(Object.keys(s)).toEqual(['user', 'credits', 'auto_reset', 'window_resets', 'runs_in_progress', 'failed_runs', 'failing_deliveries', 'partial']);
+  expect(s.window_resets).toEqual([]);
   expect(s.user).toEqual({ name: 'Ada Demo', email: 'demo@sq-emulator.local', plan: 'Premium', plan_status: 'active' });
   expect(Object.keys(s.credits)).toEqual(['available', 'consumed', 'remaining', 'used_pct', 'reset_time']);
   expect(s.credits.remaining).toBe(s.credits.available - s.credits.consumed);
@@ -89,7 +90,33 @@ it('on a narrow terminal every line fits the width, a cut one ending in "…"', 
   const r = await sq(['status', '--no-color'], { env: emu.env(), tty: true, columns: 40 });
   expect(r.code).toBe(0);
   const lines = r.stdout.trimEnd().split('\n');
-  expect(lines.every((l) => l.length <= 40)).toBe(true);
-  expect(lines).toContain('Account');
-  expect(lines.find((l) => l.startsWith(`  ${paused.id}`))).toBe(`  ${paused.id}  paused  ${DEMO_SQUIDS.leads}`.slice(0, 39) + '…');
+  expect(lines.every((l) => [...l].length <= 40)).toBe(true);
+  expect(lines).toContain('Runs in progress (1)');
+  const line = lines.find((l) => l.startsWith(`  ${paused.id.slice(0, 8)}`));
+  expect(line).toMatch(new RegExp(`^ {2}${paused.id.slice(0, 8)} {2}paused {2}CTO leads {2}start.*…$`));
+  expect([...line!].length).toBe(40);
+});
+
+it('on a terminal, for a person (issue 48): plan and credits with a bar, progress, short ids, the failure reason whole', async () => {
+  const r = await sq(['status', '--no-color'], { env: emu.env(), tty: true, columns: 80 });
+  expect(r.code).toBe(0);
+  const out = r.stdout;
+  expect(out).toMatch(/^Premium \(active\) {2}[█░]{12} \d+(\.\d)?% used {2}[\d,]+ of 10,000 credits left/m);
+  expect(out).toMatch(/^Auto-reset on at 90% usage, charges the card: \d+ of 2 resets used in 24 h/m);
+  // Short ids, relative times, the run's progress from its stats.
+  expect(out).not.toMatch(/[0-9a-f]{32}/);
+  expect(out).toMatch(new RegExp(`^ {2}${paused.id.slice(0, 8)} {2}paused {2}CTO leads {2}started (just now|\\d+ (s|min) ago) {2}\\d+%`, 'm'));
+  expect(out).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+  // The reason in full, wrapped at the width, never cut.
+  const reason = String(failed.done_reason_desc);
+  expect(out.replace(/\n {4}/g, ' ')).toContain(reason);
+  expect(out).not.toContain('…');
+  for (const line of out.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+});
+
+it('--json on a terminal is the same document as piped', async () => {
+  const tty = await sq(['status', '--json'], { env: emu.env(), tty: true });
+  const piped = await sq(['status', '--json'], { env: emu.env() });
+  expect(Object.keys(JSON.parse(tty.stdout))).toEqual(Object.keys(JSON.parse(piped.stdout)));
+  expect(Object.keys(JSON.parse(piped.stdout))).toEqual(['user', 'credits', 'auto_reset', 'window_resets', 'runs_in_progress', 'failed_runs', 'failing_deliveries', 'partial']);
 });

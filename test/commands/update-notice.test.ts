@@ -116,3 +116,33 @@ describe('update notice', () => {
     expect(registry.requests).toBe(1);
   });
 });
+
+describe('the notice\'s upgrade line and its width (issue 48)', () => {
+  it('names the command for how sq was installed: a git clone, npm, the standalone executable', async () => {
+    const { installOf, upgradeHint } = await import('../../src/update/check.js');
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const clone = tempDir('sq-clone-');
+    mkdirSync(join(clone, 'bin'));
+    writeFileSync(join(clone, 'bin', 'sq.js'), '');
+    const npmCopy = tempDir('sq-npm-');
+    mkdirSync(join(npmCopy, 'bin'));
+    writeFileSync(join(npmCopy, 'bin', 'sq.js'), '');
+    // A worktree's .git is a file: a clone all the same.
+    writeFileSync(join(clone, '.git'), 'gitdir: /elsewhere\n');
+    expect(installOf(join(clone, 'bin', 'sq.js'))).toEqual({ kind: 'git', root: clone });
+    expect(installOf(join(npmCopy, 'bin', 'sq.js'))).toEqual({ kind: 'npm' });
+    expect(upgradeHint('9.1.0', { kind: 'git', root: clone })).toBe(`cd ${clone} && git pull && npm install && npm run build (sq runs from this git clone)`);
+    expect(upgradeHint('9.1.0', { kind: 'npm' })).toMatch(/^npm install -g lobstr-sq@9\.1\.0/);
+  });
+
+  it('at 80 columns every line of the notice fits and no word is broken', async () => {
+    const env = setup();
+    const t0 = Date.now();
+    await sq(['version'], { env, tty: true, clock: at(t0), columns: 80 });
+    await answered(env);
+    const r = await sq(['version'], { env, tty: true, clock: at(t0 + 60_000), columns: 80 });
+    expect(r.stderr).toMatch(NOTICE);
+    for (const line of r.stderr.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(r.stderr.replace(/\n +/g, ' ')).toContain('To stop this notice: sq config set update-notifier off, or SQ_NO_UPDATE_NOTIFIER=1');
+  });
+});

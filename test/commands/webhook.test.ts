@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { isWebhookTimestamp, validatePayload } from '../../src/webhook/payload.js';
 import { tempConfigDir } from '../helpers/cli.js';
+import { EVENT_MS, SLOW } from '../helpers/timeouts.js';
+import { waitFor } from '../helpers/wait.js';
 import { capture } from '../helpers/stream.js';
 import { listenLocal } from '../helpers/net.js';
 import { ndjson } from '../helpers/json.js';
@@ -17,7 +19,7 @@ const EVENT = {
   timestamp: '2026/11/21 10:00:00',
 };
 
-describe('payload validation', () => {
+describe('payload validation', SLOW, () => {
   it('accepts the documented payload', () => {
     expect(validatePayload(EVENT)).toEqual({ ok: true, payload: EVENT });
   });
@@ -64,9 +66,11 @@ async function listen(args: string[], tty = false): Promise<Running> {
     io: { stdout: stdout.stream, stderr: stderr.stream, stdin: new PassThrough(), stdoutIsTTY: tty, stderrIsTTY: tty, stdinIsTTY: false, columns: 120 },
     signal: ac.signal,
   });
-  for (let i = 0; i < 200 && !/Listening on/.test(stderr.text()); i++) {
+  // Until it says it listens (or ends): 2 s of 10 ms polls was too short on a loaded machine.
+  for (const end = Date.now() + EVENT_MS; !/Listening on/.test(stderr.text()); ) {
     const early = await Promise.race([done, new Promise((r) => setTimeout(() => r(null), 10))]);
     if (early !== null) throw new Error(`listen exited ${early}: ${stderr.text()}`);
+    if (Date.now() > end) throw new Error(`sq webhook listen never said it listens: ${stderr.text()}`);
   }
   const url = /Listening on (\S+)/.exec(stderr.text())![1];
   let stopped: Promise<number> | null = null;
@@ -94,7 +98,7 @@ async function post(url: string, body: string, contentType = 'application/json')
   return { status: res.status, body: await res.text() };
 }
 
-describe('sq webhook listen', () => {
+describe('sq webhook listen', SLOW, () => {
   it('prints one NDJSON line per valid event with --json, answers 200, and exits 0 when stopped', async () => {
     const l = await listen(['--port', '0', '--json']);
     expect(l.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -111,6 +115,8 @@ describe('sq webhook listen', () => {
     await post(l.url, JSON.stringify(EVENT));
     await post(l.url, JSON.stringify({ ...EVENT, event: 'run.error' }));
     await post(l.url, JSON.stringify({ ...EVENT, event: 'run.running' }));
+    // The filter's output follows the 200 answer: waited for, then stopped (on a loaded machine it came after the stop).
+    await waitFor(() => l.stdout(), (o) => o.split('\n').length > 2, 'the second line of output', EVENT_MS);
     expect(await l.stop()).toBe(0);
     expect(l.stdout()).toBe(`${EVENT.event} ${EVENT.squid.name.toLowerCase()}\nrun.running ${EVENT.squid.name.toLowerCase()}\n`);
     expect(l.stderr()).toContain(`warning: event run.error of run ${EVENT.id}: --jq: no errors`);

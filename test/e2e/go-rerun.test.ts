@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
+import { EVENT_MS, SLOW } from '../helpers/timeouts.js';
 import { BIN, binCacheDir, giveToPool, sq } from '../helpers/cli.js';
 import { fakeSqClock } from '../helpers/clock.js';
 import { tempDir } from '../helpers/fs.js';
@@ -50,7 +51,7 @@ async function inProcess(args: string[], configDir: string, extra: Record<string
   return sq(args, { env: { ...emu.env(), SQ_CONFIG_DIR: configDir, SQ_CACHE_DIR: tempDir('sq-cache-'), NO_COLOR: '1', ...extra }, clock });
 }
 
-async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+async function until(what: string, cond: () => boolean | Promise<boolean>, ms = EVENT_MS): Promise<void> {
   const end = Date.now() + ms;
   while (!(await cond())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -75,7 +76,7 @@ const SIGNALS = [
   ['Ctrl-C', 'SIGINT', 130],
 ] as const;
 
-describe('sq go interrupted, then run again after the run ended: one run, the first one, exported', () => {
+describe('sq go interrupted, then run again after the run ended: one run, the first one, exported', SLOW, () => {
   for (const phase of PHASES) {
     for (const [label, signal, code] of SIGNALS) {
       it(`${label} in the ${phase} phase`, async () => {
@@ -128,7 +129,7 @@ describe('sq go interrupted, then run again after the run ended: one run, the fi
         expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(run.total_results + 1);
         // Nothing left beside the file: no record, no lock, no partial export.
         expect(readdirSync(dir).filter((f) => f !== 'cfg')).toEqual(['out.csv']);
-      }, 60_000);
+      });
     }
   }
 
@@ -154,10 +155,10 @@ describe('sq go interrupted, then run again after the run ended: one run, the fi
     expect(second.stderr).toContain(`run ${listed.data[0].id} resumed (done; its start was cut short)`);
     expect(await runPosts()).toHaveLength(1);
     expect(readdirSync(dir).filter((f) => f !== 'cfg')).toEqual(['out.ndjson']);
-  }, 60_000);
+  });
 });
 
-describe('a 3xx answer to POST /v1/runs during sq go (issue 33, E9)', () => {
+describe('a 3xx answer to POST /v1/runs during sq go (issue 33, E9)', SLOW, () => {
   // Before: the redirect was read as the answer. Now it is never followed nor read: "may have started anyway", and the
   // record stays, so the rerun looks for the run before it starts one.
   const runsOf = async (squid: string) => ((await emu.api(`/v1/runs?squid=${squid}`)) as { data: { id: string }[] }).data;
@@ -192,11 +193,11 @@ describe('a 3xx answer to POST /v1/runs during sq go (issue 33, E9)', () => {
       const run = (await emu.api(`/v1/runs/${runs[0].id}`)) as { total_results: number };
       expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(run.total_results);
       expect(readdirSync(dir).filter((f) => f !== 'cfg')).toEqual(['out.ndjson']);
-    }, 60_000);
+    });
   }
 });
 
-describe('runs start --idempotency-key: a rerun never starts a second run', () => {
+describe('runs start --idempotency-key: a rerun never starts a second run', SLOW, () => {
   it('SIGTERM while waiting, the run ends, the same command again: that run waited for and printed, one POST /v1/runs', async () => {
     const dir = tempDir('sq-idem-');
     dirs.push(dir);
@@ -219,7 +220,7 @@ describe('runs start --idempotency-key: a rerun never starts a second run', () =
     expect(other.code, other.stderr).toBe(2);
     expect(other.stderr).toContain(`--idempotency-key "nightly-1" started a run of squid ${squid}`);
     expect(await runPosts()).toHaveLength(1);
-  }, 60_000);
+  });
 
   it('the answer to the POST lost: the rerun finds the run it started instead of starting another', async () => {
     const dir = tempDir('sq-idem-');
@@ -235,5 +236,5 @@ describe('runs start --idempotency-key: a rerun never starts a second run', () =
     expect(await runPosts()).toHaveLength(1);
     const listed = (await emu.api(`/v1/runs?squid=${squid}`)) as { data: { id: string }[] };
     expect(JSON.parse(r2.stdout).id).toBe(listed.data[0].id);
-  }, 60_000);
+  });
 });

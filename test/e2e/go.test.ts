@@ -7,18 +7,22 @@ import { expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { BIN, binCacheDir, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
+import { waitFor } from '../helpers/wait.js';
+import { EVENT_MS, SLOW } from '../helpers/timeouts.js';
 
 const emu = useEmulator({ each: 'reset' });
 
-it('killed mid-wait, then run again: one run, resumed, and its results in the file', async () => {
+it('killed mid-wait, then run again: one run, resumed, and its results in the file', SLOW, async () => {
   const file = join(tempDir('sq-go-e2e-'), 'out.csv');
   const args = ['go', 'amazon-products', 'https://www.amazon.com/s?k=e2e+go', '-p', 'max_results=20', '-o', file, '--interval', '200ms'];
   // The emulator's clock stands still: the run stays in progress while sq waits.
   const child = execa(process.execPath, [BIN, ...args], { env: { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1' }, extendEnv: false, reject: false });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d));
-  for (let i = 0; i < 300 && !/run [0-9a-f]+ started/.test(err); i++) await new Promise((r) => setTimeout(r, 50));
-  await new Promise((r) => setTimeout(r, 300));
+  await waitFor(() => err, (e) => /run [0-9a-f]+ started/.test(e), 'the run to start', EVENT_MS);
+  // Killed while it waits for the run: once it has asked for the run's state (not a fixed sleep).
+  const started = /run ([0-9a-f]+) started/.exec(err)![1];
+  await waitFor(() => emu.requests('GET'), (rs) => rs.some((r) => r.path.startsWith(`/v1/runs/${started}`)), 'a poll of the run', EVENT_MS);
   child.kill('SIGTERM');
   const first = await child;
   expect(first.exitCode, err).toBe(143);
@@ -31,7 +35,7 @@ it('killed mid-wait, then run again: one run, resumed, and its results in the fi
   let done = false;
   second.stderr!.on('data', (d: Buffer) => (err2 += d));
   void second.finally(() => (done = true));
-  for (let i = 0; i < 300 && !done && !/run [0-9a-f]+ (resumed|started)/.test(err2); i++) await new Promise((r) => setTimeout(r, 50));
+  await waitFor(() => done || /run [0-9a-f]+ (resumed|started)/.test(err2), Boolean, 'the rerun to choose its run', EVENT_MS);
   while (!done) {
     await emu.advance(1000);
     await new Promise((r) => setTimeout(r, 100));
@@ -46,4 +50,4 @@ it('killed mid-wait, then run again: one run, resumed, and its results in the fi
   expect(run.status).toBe('done');
   expect(again.stderr).toContain(`exported ${run.total_results} record${run.total_results === 1 ? '' : 's'} to ${file}`);
   expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(run.total_results + 1);
-}, 90_000);
+});

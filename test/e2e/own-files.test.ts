@@ -2,7 +2,7 @@
 // read(2) of a FIFO waits for a writer, and no signal gets through); a directory at config.json is a corrupt profile
 // file, reported and replaced as one. The built binary against a real emulator.
 import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { useEmulator } from '../helpers/emulator.js';
@@ -47,7 +47,7 @@ describe('config.json that is not a regular file', () => {
 });
 
 describe('the pacing state file', () => {
-  it('a FIFO in its place: sq paces alone in memory, says why with -v, and the call succeeds', async () => {
+  it('a FIFO in its place: replaced by a fresh state in sq\'s own directory, and the call succeeds (issue 46, 11)', async () => {
     const cache = tempDir('sq-cache-');
     expect((await sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(0);
     const [state] = readdirSync(cache).filter((f) => /^pacing-[0-9a-f]{16}\.json$/.test(f));
@@ -57,9 +57,45 @@ describe('the pacing state file', () => {
     const r = await sqBin(['me', '--json', '-v'], { env: emu.env({ SQ_CACHE_DIR: cache }), timeout: 10_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ email: expect.any(String) });
-    expect(r.stderr).toContain('pacing: shared state');
-    expect(r.stderr).toContain('ENOTREG');
-    // Left as it was: sq does not remove what it did not make.
-    expect(statSync(join(cache, state)).isFIFO()).toBe(true);
+    // Like a damaged state: replaced, so that parallel calls still share one budget (a FIFO made 16 exports pace alone).
+    expect(r.stderr).not.toContain('pacing this process alone');
+    expect(statSync(join(cache, state)).isFile()).toBe(true);
+    expect(JSON.parse(readFileSync(join(cache, state), 'utf8'))).toMatchObject({ v: 2 });
   });
+});
+
+// Issue 46, item 2: a FIFO at a file sq reads that another program could replace (the update check's cache, the pacing
+// state, a shell's rc file) made a command hang, deaf to Ctrl-C and SIGTERM (a blocking read in the main thread).
+describe('files another program could replace: a FIFO in their place is never waited on', () => {
+  it('sq doctor with a FIFO at ~/.bashrc and at the pacing state answers every check', async () => {
+    const home = tempDir('sq-doctor-fifo-');
+    const cache = join(home, 'cache');
+    const env = emu.env({ HOME: home, SHELL: '/bin/bash', SQ_CACHE_DIR: cache, SQ_UPDATE_URL: emu.baseUrl });
+    expect((await sqBin(['me', '--json'], { env })).code).toBe(0);
+    const [state] = readdirSync(cache).filter((f) => /^pacing-[0-9a-f]{16}\.json$/.test(f));
+    rmSync(join(cache, state));
+    mkfifo(join(cache, state));
+    mkfifo(join(home, '.bashrc'));
+    // Without the fix the child never ends; sqBin ends it at its timeout, and stdout is empty.
+    const r = await sqBin(['doctor', '--json'], { env });
+    const checks = (JSON.parse(r.stdout) as { checks: { name: string }[] }).checks.map((c) => c.name);
+    expect(checks).toEqual(expect.arrayContaining(['rate_budget', 'completion', 'update']));
+    rmSync(home, { recursive: true, force: true });
+  }, 120_000);
+
+  it('a command on a terminal with a FIFO at the update check\'s cache ends', async () => {
+    const cache = tempDir('sq-update-fifo-');
+    mkfifo(join(cache, 'update-check.json'));
+    // sq on a terminal (stdout and stderr TTYs) in a child of its own: without the fix its read never ends.
+    const script = `import { run } from ${JSON.stringify(join(import.meta.dirname, '../../dist/cli/main.js'))};
+      const { PassThrough } = await import('node:stream');
+      const out = new PassThrough(); out.resume();
+      const code = await run(['version'], { env: { SQ_CACHE_DIR: ${JSON.stringify(cache)}, SQ_CONFIG_DIR: ${JSON.stringify(cache)}, SQ_UPDATE_URL: 'http://127.0.0.1:9' },
+        io: { stdout: out, stderr: out, stdin: new PassThrough(), stdoutIsTTY: true, stderrIsTTY: true, stdinIsTTY: true, columns: 80 },
+        signal: new AbortController().signal });
+      console.log('exit', code); process.exit(0);`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.stdout, r.stderr).toContain('exit 0');
+    rmSync(cache, { recursive: true, force: true });
+  }, 120_000);
 });

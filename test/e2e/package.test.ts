@@ -63,8 +63,10 @@ describe('package.json', () => {
     const bundled = new Set(Object.keys(r.metafile.inputs).map((p) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(p)?.[1]).filter(Boolean));
     expect(bundled.size).toBeGreaterThan(2);
     for (const dep of Object.keys(pkg.dependencies)) expect(bundled.has(dep), `${dep} is bundled and installed`).toBe(false);
-    // chalk stays installed (a fixed runtime choice, one package, no install script); jq-web ships its wasm.
-    expect(Object.keys(pkg.dependencies)).toEqual(['chalk', 'jq-web']);
+    // chalk stays installed (a fixed runtime choice, one package, no install script); jq-web ships its wasm, and so
+    // does node-sqlite3-wasm (sq results sync --to sqlite: on a Node without node:sqlite), which loads it from its own
+    // directory.
+    expect(Object.keys(pkg.dependencies)).toEqual(['chalk', 'jq-web', 'node-sqlite3-wasm']);
     expect(pkg.peerDependencies['ssh2-sftp-client']).toBeDefined();
     expect(pkg.peerDependenciesMeta['ssh2-sftp-client'].optional).toBe(true);
   });
@@ -80,6 +82,8 @@ describe('dist/vendor/', () => {
     ['#mcp-sdk', 'mcp-sdk'],
     // sq mcp --http's transport, apart so that a stdio server never loads it (src/mcp/sdk-http.ts).
     ['#mcp-sdk-http', 'mcp-sdk-http'],
+    // sq results sync --to postgres://…
+    ['pg', 'pg'],
   ])('%s: the bundled copy exports what the package does', async (name, file) => {
     const [vendored, real] = await Promise.all([import(join(root, `dist/vendor/${file}.mjs`)), import(name)]);
     // Node 24 adds a 'module.exports' name to a CommonJS package's namespace: not one of the package's own exports.
@@ -157,6 +161,37 @@ describe('the built package without node_modules (what a global install holds, b
     const list = answer.trim().split('\n').map((l) => JSON.parse(l)).find((m) => m.id === 2);
     expect(list.result.tools.map((t: { name: string }) => t.name)).toContain('squids_list');
     expect(existsSync(join(dir, 'node_modules'))).toBe(false);
+  });
+});
+
+describe('sq results sync in the package without node_modules', () => {
+  const dir = tempDir('sq-pkg-sync-');
+  beforeAll(() => {
+    for (const f of ['bin', 'dist', 'package.json']) cpSync(join(root, f), join(dir, f), { recursive: true, filter: (p) => !p.includes('/dist/sea') });
+  });
+  const sync = (to: string) =>
+    execa(process.execPath, [join(dir, 'bin/sq.js'), 'results', 'sync', '--squid', 'Paris restaurants', '--to', to, '--dry-run'], {
+      env: { PATH: process.env.PATH, NO_COLOR: '1', SQ_CONFIG_DIR: tempDir('sq-pkg-cfg-'), SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token },
+      extendEnv: false,
+      reject: false,
+    });
+
+  it('into SQLite: node:sqlite where this Node has it, else exit 2 naming the package, before any request', async () => {
+    await emu.clearRequests();
+    const r = await sync(`sqlite:${join(tempDir('sq-pkg-db-'), 'r.db')}`);
+    if (process.getBuiltinModule?.('node:sqlite')) {
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+    } else {
+      expect(r.exitCode).toBe(2);
+      expect(String(r.stderr)).toContain('has no built-in node:sqlite (Node 22.13 or later has) and the node-sqlite3-wasm package is not installed beside sq');
+      expect(await emu.requests()).toEqual([]);
+    }
+  });
+
+  it('into Postgres: pg comes from dist/vendor/ (here: a refused connection, named by its host)', async () => {
+    const r = await sync('postgres://me:pw@127.0.0.1:1/db');
+    expect(String(r.stderr)).toContain('cannot connect to postgres at 127.0.0.1:1/db: connection refused');
+    expect(r.exitCode).toBe(1);
   });
 });
 

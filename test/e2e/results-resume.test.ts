@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator } from '../helpers/emulator.js';
+import { EVENT_MS, SLOW } from '../helpers/timeouts.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, binCacheDir, sqBin, sqIn, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
@@ -46,7 +47,7 @@ async function raw(args: string[]): Promise<{ code: number; stdout: string; stde
     extendEnv: false,
     reject: false,
     stripFinalNewline: false,
-    timeout: 60_000,
+    timeout: EVENT_MS,
   });
   return { code: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
@@ -71,7 +72,7 @@ async function shell(script: string, args: string[] = []): Promise<{ code: numbe
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir('sq-home-'), SQ_NODE: process.execPath, SQ_BIN: BIN, SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
     extendEnv: false,
     reject: false,
-    timeout: 60_000,
+    timeout: EVENT_MS,
   });
   return { code: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
@@ -82,7 +83,7 @@ function recipe(stderr: string, out: string): string {
   return line!.trim().replaceAll('OUT', `'${out}'`);
 }
 
-describe('results list --all -o FILE, interrupted then --resume', () => {
+describe('results list --all -o FILE, interrupted then --resume', SLOW, () => {
   it('keeps the whole pages beside the target after a failing page, and --resume reads only the rest', async () => {
     const dir = tempDir('sq-resume-');
     const file = join(dir, 'out.ndjson');
@@ -126,7 +127,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
       extendEnv: false,
       reject: false,
     });
-    await waitFor(() => existsSync(checkpoint), Boolean, 'a checkpoint', 20_000);
+    await waitFor(() => existsSync(checkpoint), Boolean, 'a checkpoint', EVENT_MS);
     p.kill('SIGINT');
     const r1 = await p;
     expect(r1.exitCode).toBe(130);
@@ -185,7 +186,7 @@ describe('results list --all -o FILE, interrupted then --resume', () => {
   });
 });
 
-describe('results list --all --checkpoint FILE (stdout)', () => {
+describe('results list --all --checkpoint FILE (stdout)', SLOW, () => {
   it('records the bytes of whole pages on stdout; truncate + --resume >> gives the fault-free CSV, header once', async () => {
     const dir = tempDir('sq-resume-');
     const ckpt = join(dir, 'ckpt.json');
@@ -289,7 +290,7 @@ describe('results list --all --checkpoint FILE (stdout)', () => {
   });
 });
 
-describe('the checkpoint is written and read only as a regular file of its own', () => {
+describe('the checkpoint is written and read only as a regular file of its own', SLOW, () => {
   it('a symlink planted at the old temp name or at the checkpoint is never written through', async () => {
     const dir = tempDir('sq-resume-');
     const file = join(dir, 'out.ndjson');
@@ -309,31 +310,33 @@ describe('the checkpoint is written and read only as a regular file of its own',
   });
 });
 
-describe('one export at a time per file', () => {
+describe('one export at a time per file', SLOW, () => {
   /** Starts `sq results list … -o file` in the background and resolves once it holds the export's lock. */
   async function startSlow(file: string, extra: string[] = []) {
     const p = execa(process.execPath, [BIN, 'results', 'list', '--run', runId, '--all', '-o', file, ...extra], {
       env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
       extendEnv: false,
       reject: false,
-      timeout: 60_000,
+      timeout: EVENT_MS,
     });
     // A test that fails half-way must not leave it running into the next test's faults.
     onTestFinished(() => void p.kill());
     const lock = join(file, '..', `.${file.split('/').pop()}.sq-checkpoint.lock`);
     // The lock file is created, then its pid written: until then a second sq would see a lock with no owner named.
     const owner = () => (existsSync(lock) ? readFileSync(lock, 'utf8').trim() : '');
-    await waitFor(owner, (pid) => pid !== '', 'the first export to take its lock and write its pid');
+    await waitFor(owner, (pid) => pid !== '', 'the first export to take its lock and write its pid', EVENT_MS);
     return { p, lock };
   }
 
   it('a second export of the same file while one runs: exit 2 naming the first, which completes whole', async () => {
     const dir = tempDir('sq-resume-');
     const file = join(dir, 'out.ndjson');
-    await emu.faults([{ path: '/v1/results', action: 'delay', ms: 400, count: 5 }]);
+    // Every page slow until the second has been refused (its start-up takes seconds on a loaded machine), then fast.
+    await emu.faults([{ path: '/v1/results', action: 'delay', ms: 3000, count: 100 }]);
     const first = await startSlow(file);
     expect(readFileSync(first.lock, 'utf8').trim()).toBe(String(first.p.pid));
     const second = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
+    await emu.clearFaults();
     expect(second.code).toBe(2);
     expect(second.stderr).toContain(`another sq (pid ${first.p.pid}) is running this export`);
     const r = await first.p;
@@ -347,9 +350,10 @@ describe('one export at a time per file', () => {
     const file = join(dir, 'out.ndjson');
     await failPage(3);
     expect((await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
-    await emu.faults([{ path: '/v1/results', action: 'delay', ms: 400, count: 3 }]);
+    await emu.faults([{ path: '/v1/results', action: 'delay', ms: 3000, count: 100 }]);
     const first = await startSlow(file, ['--resume']);
     const second = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    await emu.clearFaults();
     expect(second.code).toBe(2);
     expect(second.stderr).toContain(`another sq (pid ${first.p.pid}) is running this export`);
     expect((await first.p).exitCode).toBe(0);

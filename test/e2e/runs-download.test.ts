@@ -52,6 +52,15 @@ beforeAll(async () => {
     } else if (req.url === '/slow') {
       res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(csv.length * 2), 'content-disposition': 'attachment; filename="slow.csv"' });
       res.write(csv);
+    } else if (req.url?.startsWith('/cut')) {
+      // Half the file, then the connection reset: always (/cut), or only the first time (/cut-once).
+      const first = !served.slice(0, -1).some((x) => x.startsWith('GET /cut-once'));
+      if (req.url.startsWith('/cut-once') && !first) {
+        res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="cut.csv"' }).end(csv);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(Buffer.byteLength(csv)), 'content-disposition': 'attachment; filename="cut.csv"' });
+      res.write(csv.slice(0, 10), () => res.destroy());
     } else if (req.url?.startsWith('/named?')) {
       // content-disposition exactly as given in ?cd=
       res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': new URL(req.url, 'http://x').searchParams.get('cd')! }).end(csv);
@@ -103,6 +112,33 @@ describe('runs download', () => {
     expect(readFileSync(join(dir, 'x.csv'), 'utf8')).toBe(csv);
     expect(served).toEqual(['GET /expired auth=none']);
     expect((await logged()).map((x) => x.path)).toEqual([`/v1/runs/${runId}/download`, `/v1/runs/${runId}/download`, new URL(s3).pathname]);
+  });
+
+  // Issue 46, 8: a bare "error: aborted", no retry, nothing said of the bytes or the URL.
+  it('a body cut short is fetched again from a fresh link; cut every time, the error names the bytes and the URL without its query', async () => {
+    const dir = tempDir('sq-dl-');
+    await emu.faults([{ method: 'GET', path: `/v1/runs/${runId}/download`, action: 'status', status: 200, body: { s3: `${serverUrl}/cut-once?Signature=SIGSECRET46` } }]);
+    const once = await sqBin(['runs', 'download', runId, '-o', join(dir, 'once.csv')], { env: emu.env() });
+    expect(once.code, once.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'once.csv'), 'utf8')).toBe(csv);
+    expect(once.stderr).toContain('trying again (2 of 3)');
+    await emu.faults([{ method: 'GET', path: `/v1/runs/${runId}/download`, action: 'status', status: 200, body: { s3: `${serverUrl}/cut?Signature=SIGSECRET46` } }]);
+    const r = await sqBin(['runs', 'download', runId, '-o', join(dir, 'cut.csv')], { env: emu.env() });
+    expect(r.code).toBe(1);
+    // What arrived before the reset (10 bytes sent; the reset may overtake them), of the whole, and where from.
+    expect(r.stderr).toMatch(new RegExp(`error: the download of run ${runId} stopped after \\d+ bytes of ${Buffer.byteLength(csv)} from ${serverUrl}/cut \\(`));
+    expect(r.stderr).toContain('3 times');
+    expect(r.stderr).not.toContain('SIGSECRET46');
+    expect(served.filter((x) => x.startsWith('GET /cut?'))).toHaveLength(3);
+    expect(readdirSync(dir)).toEqual(['once.csv']);
+  });
+
+  it('--fields and --omit naming one column is exit 2 before any request', async () => {
+    await emu.clearRequests();
+    const r = await sqBin(['runs', 'download', runId, '--fields', 'id', '--omit', 'id', '-o', join(tempDir('sq-dl-'), 'x.csv')], { env: emu.env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--fields and --omit both name the column "id"');
+    expect(await emu.requests()).toEqual([]);
   });
 
   it('Ctrl-C in the middle of the body exits 130 and leaves no file in the directory', async () => {

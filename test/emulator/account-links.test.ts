@@ -42,13 +42,13 @@ describe('POST /v1/accounts (update-account-limits)', () => {
 describe('POST /v1/squids/{id} {accounts} (link-account-to-squid)', () => {
   it('200 echoes accounts as a list of hashes; the account list then names the squid', async () => {
     const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
-    const paris = e.squid(DEMO_SQUIDS.paris);
-    const r = await e.api('POST', `/v1/squids/${paris}`, { accounts: [a.id] });
+    const b = newAccount(e.emu as EmuCore, 'sales-nav-sync', 'second.login@acme.test', e.emu.clock.now());
+    const leads = e.squid(DEMO_SQUIDS.leads);
+    const r = await e.api('POST', `/v1/squids/${leads}`, { accounts: [a.id, b.id] });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ name: DEMO_SQUIDS.paris, accounts: [a.id] });
-    const listed = (await e.api('GET', '/v1/accounts')).body.data.find((x: J) => x.id === a.id);
-    // Beside the demo squid already using it.
-    expect(listed.squids).toEqual([{ name: DEMO_SQUIDS.paris, hash_value: paris }, { name: DEMO_SQUIDS.leads, hash_value: e.squid(DEMO_SQUIDS.leads) }]);
+    expect(r.body).toMatchObject({ name: DEMO_SQUIDS.leads, accounts: [a.id, b.id] });
+    const listed = (await e.api('GET', '/v1/accounts')).body.data.find((x: J) => x.id === b.id);
+    expect(listed.squids).toEqual([{ name: DEMO_SQUIDS.leads, hash_value: leads }]);
   });
 });
 

@@ -62,7 +62,7 @@ describe('POST /v1/delivery?squid=', () => {
       expect(r.status).toBe(400);
       expect(r.body.error).toMatchObject({ type: 'validation_error', param: `ftp_fields.${field}` });
       expect(r.body.error.message).toContain(`ftp_fields.${field}`);
-      expect(e.emu.state.squids[SQUID].ftp_fields).toBeUndefined();
+      expect(e.emu.state.squids[SQUID].ftp_fields).toBeNull();
     });
   }
 
@@ -141,7 +141,7 @@ describe('POST /v1/delivery?squid=', () => {
     r = await configure({ ftp_fields: FTP, webhook_fields: HOOK });
     expect(r.status).toBe(400);
     expect(r.body.error.message).toMatch(/exactly one/);
-    expect(e.emu.state.squids[SQUID].ftp_fields).toBeUndefined();
+    expect(e.emu.state.squids[SQUID].ftp_fields).toBeNull();
   });
 
   it('shows the stored configuration on GET /v1/squids/{hash}', async () => {

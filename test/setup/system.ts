@@ -21,6 +21,7 @@ export default function setup(): void {
     !have('zsh') && 'zsh',
     !have('fish') && 'fish',
     !have('man') && 'man-db',
+    !existsSync('/usr/lib/postgresql') && 'postgresql',
   ].filter((x): x is string => !!x);
   if (missing.length) {
     throw new Error(

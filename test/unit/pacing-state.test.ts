@@ -223,8 +223,24 @@ describe('shared pacing state', () => {
     expect(s.server).toEqual({ limit: 10, remaining: 0, seq: 3, resetAt: START + MAX_RESET_WAIT_MS + 1000, until: START + MAX_RESET_WAIT_MS + 1000 });
   });
 
+  it('a state file that is a FIFO is replaced like a damaged one: never read, and processes still share one budget (issue 46, 11)', async () => {
+    const dir = tempDir('sq-pace-');
+    const file = stateFile(dir, KEY, ORIGIN);
+    execFileSync('mkfifo', ['-m', '600', file]);
+    const clock = fakeTime(START);
+    const lines: string[] = [];
+    const store = () => new SharedStore({ dir, token: KEY, origin: ORIGIN, now: clock.now, trace: (l) => lines.push(l) });
+    await new Bucket('results', clock.now, clock.sleep, store()).acquire();
+    expect(statSync(file).isFile()).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ v: 2, buckets: { results: { seq: 1 } } });
+    // A second process sees the first one's request in the file.
+    await new Bucket('results', clock.now, clock.sleep, store()).acquire();
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ buckets: { results: { seq: 2 } } });
+    expect(lines.join('\n')).not.toMatch(/pacing this process alone/);
+  });
+
   it.each([
-    ['a FIFO', (f: string) => execFileSync('mkfifo', ['-m', '600', f])],
     ['a directory', (f: string) => mkdirSync(f, { mode: 0o700 })],
   ])('a state file that is %s does not hang sq: the process paces alone', async (_what, make) => {
     const dir = tempDir('sq-pace-');

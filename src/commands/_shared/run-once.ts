@@ -2,7 +2,8 @@
 // module never sends POST /v1/runs while the mark names a run that exists. The window between sending the POST and
 // learning the run's id is covered by marking "starting" (with the API's time) first: a rerun that finds a mark
 // without an id looks for the squid's runs created since before starting another.
-import { ApiError, NotFoundError, UsageError } from '../../errors.js';
+import { ApiError, NotFoundError, SqError, UsageError } from '../../errors.js';
+import { AmbiguousWriteError } from '../../api/http-errors.js';
 import { readIdempotency, saveIdempotency, type RunMark } from '../../io/go-record.js';
 import type { HttpClient } from '../../api/http.js';
 import { getRun, listRunPages, startRun } from '../../api/runs.js';
@@ -18,13 +19,14 @@ export type RunOnce = { run: Run; how: 'recorded' | 'found' | 'started' };
 
 /**
  * The run of `mark` if it exists ("recorded"), else the squid's run created since a "starting" mark ("found"), else a
- * new run ("started"), with `save` called with the "starting" mark before the POST and with the id after it.
+ * new run ("started"), with `save` called with the "starting" mark before the POST and with the id after it (or with
+ * the mark as it was, null for none, when the API refused the start).
  */
 export async function startRunOnce(
   http: HttpClient,
   squidId: string,
   mark: RunMark | null,
-  save: (m: RunMark) => Promise<void>,
+  save: (m: RunMark | null) => Promise<void>,
   beforeStart?: () => Promise<unknown>,
 ): Promise<RunOnce> {
   if (mark?.id) {
@@ -45,9 +47,22 @@ export async function startRunOnce(
   await beforeStart?.();
   const since = new Date(Date.now() + http.clockSkewMs).toISOString();
   await save({ since, id: null });
-  const run = await startRun(http, squidId);
+  let run: Run;
+  try {
+    run = await startRun(http, squidId);
+  } catch (err) {
+    // A definite refusal (SquidInactive, RunInProgress: a 4xx answer) started nothing: the "starting" mark goes, or
+    // a retry would take another run created since as its own. Only a lost or unknown answer leaves it.
+    if (refused(err)) await save(mark?.id ? mark : null);
+    throw err;
+  }
   await save({ since, id: String(run.id) });
   return { run, how: 'started' };
+}
+
+/** The API answered the start with a refusal: certainly no run was made. */
+function refused(err: unknown): boolean {
+  return err instanceof SqError && !(err instanceof AmbiguousWriteError) && err.status !== null && err.status >= 400 && err.status < 500;
 }
 
 /** The oldest of the squid's recent runs created at or after `since` (less the slack); null when none is listed. */
@@ -83,5 +98,5 @@ export async function startRunWithKey(
     throw new UsageError(`--idempotency-key ${JSON.stringify(o.key)} started a run of squid ${known.squid} (at ${known.at}), not of ${squidId}: use another key for this squid`);
   }
   const at = known?.at ?? new Date(o.now).toISOString();
-  return startRunOnce(http, squidId, known ?? null, (m) => saveIdempotency(o.file, o.key, { ...m, squid: squidId, at }, o.now), o.beforeStart);
+  return startRunOnce(http, squidId, known ?? null, (m) => saveIdempotency(o.file, o.key, m && { ...m, squid: squidId, at }, o.now), o.beforeStart);
 }

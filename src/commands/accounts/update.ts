@@ -25,16 +25,15 @@ export default defineVerb({
     const http = await ctx.http();
     const { id } = await resolveAccount(http, given);
     const account = firstAccount(await getAccount(http, id), id);
-    const allowed = limitKeys(account);
-    if (allowed) {
-      for (const [key, value] of Object.entries(limits)) {
-        // Own keys only: `constructor`, `toString`, `valueOf`… of Object.prototype are no limit of any account type.
-        const max = Object.hasOwn(allowed, key) ? allowed[key] : undefined;
-        if (max === undefined) {
-          throw new UsageError(`--limit ${key}: account type ${String(account.type ?? '?')} has no limit "${key}" (allowed: ${Object.keys(allowed).join(', ') || 'none'}); nothing was sent`);
-        }
-        if (max !== null && value > max) throw new UsageError(`--limit ${key}=${value}: at most ${max} for account type ${String(account.type ?? '?')}; nothing was sent`);
-      }
+    // A type that lists no limits takes none: every --limit is refused, never stored unchecked.
+    const allowed = limitKeys(account) ?? {};
+    const listed = Object.keys(allowed).length ? `allowed: ${Object.keys(allowed).join(', ')}` : 'it has no limits to set';
+    for (const [key, value] of Object.entries(limits)) {
+      // Own keys only: `constructor`, `toString`, `valueOf`… of Object.prototype are no limit of any account type.
+      const max = Object.hasOwn(allowed, key) ? allowed[key] : undefined;
+      const type = String(account.type ?? '?');
+      if (max === undefined) throw new UsageError(`--limit ${key}: account type ${type} has no limit "${key}" (${listed}); nothing was sent`);
+      if (max !== null && value > max) throw new UsageError(`--limit ${key}=${value}: at most ${max} for account type ${type}; nothing was sent`);
     }
     const updated = await updateLimits(http, { account: id, type: account.type, params: limits });
     ctx.out.success(`Updated ${Object.keys(limits).join(', ')} of account ${String(account.username ?? id)}`);

@@ -2,6 +2,8 @@ import { defineVerb } from '../../cli/command.js';
 import { breakdownRows, getRunCredits } from '../../api/credits.js';
 import { credits, printBreakdown } from '../_shared/breakdown.js';
 import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
+import { getRun } from '../../api/runs.js';
+import { resetNote } from './_shared/reset-note.js';
 
 export default defineVerb({
   name: 'credits',
@@ -27,5 +29,7 @@ export default defineVerb({
       ],
       total: `Total: ${credits(doc.total_credits)} credits for ${credits(doc.total_results)} results.`,
     });
+    const line = ctx.out.spec.json || ctx.outputSettings().quiet ? null : await resetNote(http, id, getRun(http, id));
+    if (line) ctx.out.info(line);
   },
 });

@@ -6,7 +6,7 @@ import { defineVerb } from '../../cli/command.js';
 import type { HttpClient, StreamResponse } from '../../api/http.js';
 import { downloadUrl, getRun, runStatus, type ExportRequest } from '../../api/runs.js';
 import { EXPORT_FORMATS, XLSX_MAX_ROWS, type ExportFormat } from '../../api/export-formats.js';
-import { AuthError, NotFoundError, TimeoutError, UsageError } from '../../errors.js';
+import { ApiError, AuthError, NotFoundError, TimeoutError, UsageError } from '../../errors.js';
 import { AtomicFile, checkNewOutput, checkOutputTarget, checkTargetDir, existsError } from '../../lib/atomic-file.js';
 import { Progress, humanBytes } from '../../io/progress.js';
 import { nonEmpty, enumFlag } from '../../validate/index.js';
@@ -19,8 +19,11 @@ export default defineVerb({
   description:
     'Download the export of a run whose export is ready (export_done). --file-format csv|xlsx|json|jsonl (default csv; ' +
     'changelog 2026-06-16) picks the format; the global --fields a,b keeps only these columns of the file, in this ' +
-    'order, and --omit c leaves columns out (both are checked by the platform against the run\'s columns). XLSX holds at most 1,048,575 rows: a bigger run is exit 2 before the download. Formats other than ' +
+    'order, and --omit c leaves columns out (both are checked by the platform against the run\'s columns; a column in ' +
+    'both is exit 2). XLSX holds at most 1,048,575 rows: a bigger run is exit 2 before the download. Formats other than ' +
     'CSV are converted by the platform in the background; the conversion\'s progress is shown while sq waits for it. ' +
+    'A body cut short (a reset, a stall) is fetched again from a fresh link, 3 tries in all (on stdout, only while ' +
+    'nothing was written); the last failure names the bytes received and the URL (without its query). ' +
     'The file goes to a temp file in the target directory ' +
     'and is renamed into place only when complete, so an interrupted download leaves nothing behind. The default name is the ' +
     'one the server gives (<squid>_YYYYMMDD_HHMM.<format>) reduced to a plain file name (no directories, no leading ' +
@@ -48,6 +51,12 @@ export default defineVerb({
     };
     // The global --fields selects the columns of what a verb prints: here, the export file's.
     const request: ExportRequest = { format, fields: columns('--fields', ctx.globals.fields), omit: columns('--omit', opts.omit) };
+    // A column both kept and left out: the file had no column at all (--fields id --omit id), exit 0.
+    const both = request.fields?.find((c) => request.omit?.includes(c));
+    if (both !== undefined) {
+      const what = '--fields keeps only the columns it names, --omit leaves columns out';
+      throw new UsageError(`--fields and --omit both name the column ${JSON.stringify(both)}: ${what}`);
+    }
     const output = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
     // The server's file name goes in this directory; else output is the file itself (or - for stdout).
     let dir: string | undefined;
@@ -61,48 +70,34 @@ export default defineVerb({
     const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();
     if (format === 'xlsx') await refuseTooManyRows(http, id);
-    const res = await fetchExport(ctx, http, id, request);
-
-    if (output === '-') {
-      await pipeline(res.body, ctx.io.stdout as NodeJS.WritableStream, { end: false });
-      return;
-    }
-    let target = output as string;
-    if (dir !== undefined) {
-      // The name is only known now, from the response headers: checked before a byte of the body is read.
-      target = join(dir, fileName(res.headers['content-disposition'], id, format));
+    // A GET of a file is safe to send again: a body cut short (a reset, a stall) is fetched anew, from a fresh link,
+    // into a fresh temp file; on stdout only while nothing was written yet.
+    let got: { target: string; bytes: number } | undefined;
+    for (let attempt = 1; ; attempt++) {
+      const { res, url } = await fetchExport(ctx, http, id, request);
+      const cut: { error?: unknown } = {};
+      (res.body as Readable).once('error', (e) => (cut.error = e));
+      const state = { bytes: 0 };
       try {
-        await checkOutputTarget('-o', target);
-        if (!opts.force && (await lstat(target).catch(() => null))) {
-          throw existsError(target);
-        }
+        got = await writeBody(ctx, res, { id, format, output, dir, force: !!opts.force }, state);
+        break;
       } catch (err) {
-        // undici reports its own abort as an error event: nobody is reading this body any more.
-        (res.body as Readable).on('error', () => undefined).destroy();
-        throw err;
+        if (cut.error === undefined || ctx.signal.aborted) throw err;
+        const total = Number(res.headers['content-length']);
+        const where = `${state.bytes} byte${state.bytes === 1 ? '' : 's'}${Number.isFinite(total) ? ` of ${total}` : ''} from ${shownUrl(url)}`;
+        const why = cut.error instanceof Error ? cut.error.message : String(cut.error);
+        if (attempt < DOWNLOAD_ATTEMPTS && !(output === '-' && state.bytes > 0)) {
+          ctx.out.info(`the download of run ${id} stopped after ${where} (${why}); trying again (${attempt + 1} of ${DOWNLOAD_ATTEMPTS})`);
+          continue;
+        }
+        const kept = output === '-' ? ' but what stdout received' : '';
+        throw new ApiError(`the download of run ${id} stopped after ${where} (${why})${attempt > 1 ? `, ${attempt} times` : ''}; nothing was kept${kept}`, {
+          details: [`Download again: \`sq runs download ${id}${output ? ` -o ${output}` : ''}\`.`],
+        });
       }
     }
-    const file = await AtomicFile.create(target, { onCleanup: (fn) => ctx.onCleanup(fn), replace: !!opts.force });
-    const total = Number(res.headers['content-length']);
-    const progress = new Progress({ stream: ctx.io.stderr, tty: ctx.io.stderrIsTTY, enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet, columns: ctx.io.columns });
-    let bytes = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        bytes += chunk.length;
-        progress.update({
-          fraction: Number.isFinite(total) && total > 0 ? bytes / total : null,
-          text: `${humanBytes(bytes)}${Number.isFinite(total) && total > 0 ? ` of ${humanBytes(total)}` : ''}`,
-        });
-        cb(null, chunk);
-      },
-    });
-    try {
-      await pipeline(res.body, meter, file.stream, { end: false, signal: ctx.signal });
-      await file.commit();
-    } finally {
-      progress.clear();
-      await file.abort();
-    }
+    if (got === undefined) return;
+    const { target, bytes } = got;
     const settings = ctx.outputSettings();
     const done = { run: id, path: target, bytes, file_format: format };
     // With --fields naming the file's columns, the summary is printed whole (those names are not its keys).
@@ -111,6 +106,77 @@ export default defineVerb({
     ctx.out.success(`Downloaded ${humanBytes(bytes)} to ${target}`);
   },
 });
+
+/** Tries of a download whose body is cut short. */
+const DOWNLOAD_ATTEMPTS = 3;
+
+/** A URL as an error shows it: no query (a presigned link's signature and credential live there). */
+function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(the export link)';
+  }
+}
+
+interface Target {
+  id: string;
+  format: ExportFormat;
+  output: string | undefined;
+  dir: string | undefined;
+  force: boolean;
+}
+
+/** The body to stdout, or into a temp file renamed into place once whole; `state.bytes` counts what came. */
+async function writeBody(ctx: Ctx, res: StreamResponse, t: Target, state: { bytes: number }): Promise<{ target: string; bytes: number } | undefined> {
+  if (t.output === '-') {
+    const count = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        state.bytes += chunk.length;
+        cb(null, chunk);
+      },
+    });
+    await pipeline(res.body, count, ctx.io.stdout as NodeJS.WritableStream, { end: false });
+    return undefined;
+  }
+  let target = t.output as string;
+  if (t.dir !== undefined) {
+    // The name is only known now, from the response headers: checked before a byte of the body is read.
+    target = join(t.dir, fileName(res.headers['content-disposition'], t.id, t.format));
+    try {
+      await checkOutputTarget('-o', target);
+      if (!t.force && (await lstat(target).catch(() => null))) {
+        throw existsError(target);
+      }
+    } catch (err) {
+      // undici reports its own abort as an error event: nobody is reading this body any more.
+      (res.body as Readable).on('error', () => undefined).destroy();
+      throw err;
+    }
+  }
+  const file = await AtomicFile.create(target, { onCleanup: (fn) => ctx.onCleanup(fn), replace: t.force });
+  const total = Number(res.headers['content-length']);
+  const progress = new Progress({ stream: ctx.io.stderr, tty: ctx.io.stderrIsTTY, enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet, columns: ctx.io.columns });
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      state.bytes += chunk.length;
+      progress.update({
+        fraction: Number.isFinite(total) && total > 0 ? state.bytes / total : null,
+        text: `${humanBytes(state.bytes)}${Number.isFinite(total) && total > 0 ? ` of ${humanBytes(total)}` : ''}`,
+      });
+      cb(null, chunk);
+    },
+  });
+  try {
+    await pipeline(res.body, meter, file.stream, { end: false, signal: ctx.signal });
+    await file.commit();
+  } finally {
+    progress.clear();
+    await file.abort();
+  }
+  return { target, bytes: state.bytes };
+}
 
 /** Exit 2 before the download: an XLSX sheet cannot hold the run's rows (the platform refuses it too). */
 async function refuseTooManyRows(http: HttpClient, runId: string): Promise<void> {
@@ -152,12 +218,12 @@ async function exportUrl(ctx: Ctx, http: HttpClient, runId: string, request: Exp
 }
 
 /** The export stream; re-asks for the URL once when the presigned link was refused (they expire quickly). */
-async function fetchExport(ctx: Ctx, http: HttpClient, runId: string, request: ExportRequest): Promise<StreamResponse> {
+async function fetchExport(ctx: Ctx, http: HttpClient, runId: string, request: ExportRequest): Promise<{ res: StreamResponse; url: string }> {
   for (let attempt = 0; ; attempt++) {
     const url = await exportUrl(ctx, http, runId, request);
     if (url === null) throw await notReady(http, runId);
     try {
-      return await http.stream('GET', url, { noAuth: true, headers: { accept: '*/*' } });
+      return { res: await http.stream('GET', url, { noAuth: true, headers: { accept: '*/*' } }), url };
     } catch (err) {
       if (attempt === 0 && err instanceof AuthError && err.status === 403) continue;
       if (err instanceof AuthError) {

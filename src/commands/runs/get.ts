@@ -2,6 +2,7 @@ import { defineVerb } from '../../cli/command.js';
 import { getRun } from '../../api/runs.js';
 import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
 import { openWeb, WEB_OPTION } from '../../cli/browser.js';
+import { resetNote } from './_shared/reset-note.js';
 
 export default defineVerb({
   name: 'get',
@@ -15,6 +16,9 @@ export default defineVerb({
     const id = await idOf(ctx, 'run', ref, opts);
     if (opts.web) return void (await openWeb(ctx, { kind: 'run', id }));
     const http = await ctx.http();
-    await ctx.out.record(await getRun(http, id), { title: `Run ${id}` });
+    const run = await getRun(http, id);
+    await ctx.out.record(run, { title: `Run ${id}` });
+    const line = ctx.out.spec.json || ctx.outputSettings().quiet ? null : await resetNote(http, id, run);
+    if (line) ctx.out.info(line);
   },
 });

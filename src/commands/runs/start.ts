@@ -10,7 +10,7 @@ import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { required, nonEmpty } from '../../validate/index.js';
 import { WAIT_OPTIONS, waitAndShow, waitSettings } from '../_shared/wait.js';
-import { guardSpend, MAX_CREDITS_OPTION, spendPolicy } from '../../billing/guard.js';
+import { guardSpend, MAX_CREDITS_OPTION, prefetchAccount, spendPolicy } from '../../billing/guard.js';
 
 export default defineVerb({
   name: 'start',
@@ -27,8 +27,11 @@ export default defineVerb({
     'Spending: with a cap (--max-credits, SQ_MAX_CREDITS or `sq config set max-credits N`) the run is estimated first ' +
     '(POST /v1/squid/estimate) and not started above the cap (exit 9, the estimate on stderr). On a terminal, a run ' +
     'estimated above `confirm-above` (default 100 credits) or that would set off an Auto Billing Reset shows the ' +
-    'estimate and asks y/N; --yes skips the question, --no-input without --yes is exit 2. Without a cap and without a ' +
-    'terminal nothing more is asked or sent. A run already recorded under --idempotency-key is not estimated again. ' +
+    'estimate and asks y/N; --yes skips the question, --no-input without --yes is exit 2. Off a terminal, a run that ' +
+    'would set off an Auto Billing Reset (a card charge) needs --yes: without it, exit 9 with the forecast on stderr and ' +
+    'no run started. Every start prints one line on stderr, on a terminal or not: "estimated N credits (…), sets off no ' +
+    'reset" or "…, sets off 1 Auto Billing Reset (charges the card)" (-q silences it); the estimate, the balance and the ' +
+    'auto-reset settings are read beside the squid. A run already recorded under --idempotency-key is not estimated again. ' +
     '`sq squids estimate` shows the estimate alone.',
   options: [
     { flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)', complete: 'squid' },
@@ -60,8 +63,10 @@ export default defineVerb({
     if (key !== undefined && keyFile === undefined) {
       throw new UsageError('--idempotency-key needs the cache directory, where the keys are kept (SQ_CACHE_DIR is empty, or there is no home directory): set SQ_CACHE_DIR');
     }
+    // The balance and the auto-reset settings are read beside the squid (a rerun under a key may start nothing).
+    const account = key === undefined ? prefetchAccount(http) : undefined;
     const squid = await resolveSquid(http, ref);
-    const beforeStart = () => guardSpend(ctx, http, squid.id, spend, ref);
+    const beforeStart = () => guardSpend(ctx, http, squid.id, spend, ref, account);
     let run: Run;
     let how: RunOnce['how'] = 'started';
     try {

@@ -19,11 +19,17 @@ export default defineVerb({
     'with its results and credits. On stderr: the total, the time range, the balance now and after the run, how many ' +
     'Auto Billing Resets (each a charge on the card on file) the run would set off, and one line per paid function ' +
     'with the command that turns it off. The API\'s total leaves out per-row result filters and e-mail verification.\n\n' +
-    '--json prints the API\'s object plus `balance_after` (credits left after the run; negative when the balance does not ' +
-    'cover it) and `auto_reset_charges` (resets the run would set off, given threshold_pct, current usage, the plan ' +
-    'allowance and the 24-hour cap; 0 when auto-reset is off; null when the API\'s settings leave it unknown, with ' +
-    '`auto_reset_unknown` naming the fields the API left out: a missing field is never read as off or 0), and `auto_reset_price` (what one reset charges) when the ' +
-    'balance names the plan\'s price (a numeric `price`; the documented balance has none, so it is usually left out).',
+    'A reset fires at the platform\'s periodic check, so the balance after is a range when a reset is in play (said as ' +
+    'such), and a run the balance and the resets left cannot cover is said to pause, after how many tasks, and when it ' +
+    'could go on. The charge is named: the plan renewed and its allowance, the price (or the price id alone, with ' +
+    '`sq billing auto-reset --web`), the renewal date before and after.\n\n' +
+    '--json prints the API\'s object plus `balance_after` and `balance_after_max` (the low and high end of the credits ' +
+    'left after the run; equal when exact), `resets` and `resets_max`, `renewed_credits` (what each reset renews; 0 without ' +
+    'one), `covered` (true, false, or null when it depends on the check\'s timing or is unknown), `pauses_after_tasks` and ' +
+    '`pauses_after_tasks_max`, `resumes_at`, `charge` ({plan, allowance, price, price_id, renews_before, renews_after}, ' +
+    'null without a reset) and `auto_reset_charges` (the most resets; null when the API\'s settings leave it unknown, with ' +
+    '`auto_reset_unknown` naming the fields it left out: a missing field is never read as off or 0), and `auto_reset_price` ' +
+    'when the balance gives a numeric `price`.',
   args: ['<squid>'],
   examples: ['sq squids estimate "Berlin cafés"', 'sq squids estimate 3fa8 --json', 'sq squids estimate "Berlin cafés" --json --jq .total_credits'],
   async run(ctx, [ref]) {

@@ -6,7 +6,7 @@ import { getCrawler, getCrawlerParams, squidParamNames, unknownSquidParams } fro
 import { changeLinks, refuseWrongTypes } from '../../api/account-links.js';
 import { firstAccount, getAccount } from '../../api/accounts.js';
 import { SQUID_DETAIL_COLUMNS } from './_shared/columns.js';
-import { UsageError } from '../../errors.js';
+import { SqError, UsageError } from '../../errors.js';
 import { intFlag, nameFlag, nonEmpty } from '../../validate/index.js';
 import { cronFlag, timezoneFlag } from './_shared/schedule.js';
 import { liveSchedule } from '../../account/state.js';
@@ -85,6 +85,8 @@ export default defineVerb({
     const accounts = refs('--account', opts.account);
     const adds = refs('--add-account', opts.addAccount);
     const removes = refs('--remove-account', opts.removeAccount);
+    const both = adds.find((a) => removes.includes(a));
+    if (both !== undefined) throw new UsageError(`--add-account and --remove-account both name ${JSON.stringify(both)}: give it to one of them`);
     const linkFlags = [accounts.length && '--account', opts.accounts === false && '--no-accounts', (adds.length || removes.length) && '--add-account/--remove-account'].filter(Boolean);
     if (linkFlags.length > 1) throw new UsageError(`${linkFlags.join(' and ')} cannot be used together: --account replaces the links, --add-account/--remove-account change them`);
     if (Object.keys(body).length === 0 && !accounts.length && !adds.length && !removes.length && opts.accounts !== false) {
@@ -92,7 +94,9 @@ export default defineVerb({
     }
 
     const schedules = typeof body.cron_expression === 'string' || body.timezone !== undefined;
-    const policy = schedules ? await spendPolicy(ctx, opts.maxCredits) : null;
+    // New params change what each run of an active schedule costs: held to a cap too (read before any request).
+    const capped = schedules || body.params !== undefined ? await spendPolicy(ctx, opts.maxCredits) : null;
+    const policy = schedules || capped?.cap != null ? capped : null;
     const http = await ctx.http();
     const { id, record } = await resolveSquid(http, ref);
     // The squid as it is, read once for the checks that need it (params, account types, the schedule).
@@ -102,10 +106,13 @@ export default defineVerb({
     // says both when its record has them (the list may leave fields out; then the squid is read).
     const listedState = typeof record.is_active === 'boolean' && (body.timezone !== undefined || (record.schedule !== null && typeof record.schedule === 'object'));
     const scheduleState = () => (listedState && !body.params ? Promise.resolve(record) : liveSquid());
+    const paramsBefore = body.params ? liveSquid().then((l) => l?.params) : undefined;
     if (opts.accounts === false) body.accounts = [];
     // Every reference is looked up before the write: an unknown or ambiguous one sends nothing.
     const resolve = async (list: string[]) => [...new Map((await Promise.all(list.map((a) => resolveAccount(http, a)))).map((r) => [r.id, r.record])).entries()];
     const [replace, added, removed] = [await resolve(accounts), await resolve(adds), await resolve(removes)];
+    const same = added.find(([a]) => removed.some(([r]) => r === a));
+    if (same) throw new UsageError(`--add-account and --remove-account both name account ${same[0]}: give it to one of them; nothing was sent`);
     if (replace.length || added.length) {
       const squid = await liveSquid();
       const crawler = await getCrawler(http, String(squid?.crawler ?? ''));
@@ -123,7 +130,12 @@ export default defineVerb({
       const { cron_expression, timezone, ...rest } = body;
       // The estimate is of the squid as the runs will find it: params change first, then the schedule is written.
       if (rest.params !== undefined) await updateSquid(http, id, rest);
-      await guardSchedule(ctx, http, id, policy, turnsOn, ref);
+      try {
+        await guardSchedule(ctx, http, id, policy, turnsOn, ref);
+      } catch (err) {
+        if (rest.params !== undefined && err instanceof SqError) err.details.push(await putBack(http, id, rest, await paramsBefore));
+        throw err;
+      }
       await updateSquid(http, id, rest.params !== undefined ? { cron_expression, ...(timezone !== undefined ? { timezone } : {}) } : body);
     } else if (Object.keys(body).length) await updateSquid(http, id, body);
     if (added.length || removed.length) {
@@ -138,6 +150,21 @@ export default defineVerb({
     await ctx.out.record(s, { title: `Squid ${String(s?.name ?? id)}`, columns: SQUID_DETAIL_COLUMNS });
   },
 });
+
+/**
+ * The params were written so that the estimate is of the squid the runs will find; refused, they are put back. The
+ * line says exactly what stays written.
+ */
+async function putBack(http: Parameters<typeof getSquid>[0], id: string, written: Record<string, unknown>, before: unknown): Promise<string> {
+  const others = Object.keys(written).filter((k) => k !== 'params');
+  const kept = others.length ? ` ${others.join(', ')} ${others.length === 1 ? 'was' : 'were'} written and kept.` : '';
+  try {
+    await updateSquid(http, id, { params: before ?? {} });
+    return `The new params were written for the estimate, then put back as they were: the squid's params are unchanged.${kept}`;
+  } catch (e) {
+    return `The new params were written for the estimate and could NOT be put back (${(e as Error).message}): \`sq squids get ${id}\` shows them.${kept}`;
+  }
+}
 
 /** A typo in a --param key would be stored silently: checked against what the squid's crawler declares. Returns the squid read. */
 async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], squid: Squid, params: Record<string, unknown>): Promise<Squid> {

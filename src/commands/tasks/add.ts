@@ -1,5 +1,7 @@
 import { defineVerb } from '../../cli/command.js';
 import { resolveSquid } from '../../api/resolve.js';
+import { MAX_CREDITS_OPTION, spendPolicy } from '../../billing/guard.js';
+import { capScheduledRuns } from './_shared/schedule-cap.js';
 import { addTasks, normalizeTask, parseTaskFile, TASKS_PER_REQUEST, taskBatches } from '../../api/tasks.js';
 import { AmbiguousWriteError, InterruptedWriteError } from '../../api/http-errors.js';
 import { InterruptedError, PartialFailureError, SqError, UsageError } from '../../errors.js';
@@ -16,12 +18,16 @@ export default defineVerb({
     'array of task objects (e.g. [{"category":"pizza","city":"Paris"}]); "-" reads stdin. Values and --file combine. ' +
     'Tasks are sent 500 per request; if a later request fails, the ones before it stay added (exit 8, with a report), ' +
     'and running the same command again is safe because the API skips duplicates. Ctrl-C while a request is in flight ' +
-    'exits 130 with the same report: that request may or may not have added its tasks.',
+    'exits 130 with the same report: that request may or may not have added its tasks.\n\n' +
+    'Spending: new tasks on an active scheduled squid make each scheduled run cost more. Under a cap (--max-credits, ' +
+    'SQ_MAX_CREDITS, `sq config set max-credits N`) the next scheduled run is estimated once they are in; above the cap ' +
+    '(exit 9), or refused on a terminal, the new tasks are removed again and the message says so.',
   args: ['[values...]'],
   options: [
     { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)', complete: 'squid' },
     { flags: '--key <name>', description: 'task parameter each value is sent as', defaultText: 'url' },
     { flags: '--file <file>', description: 'values (one per line) or a JSON array of task objects; "-" for stdin' },
+    MAX_CREDITS_OPTION,
   ],
   examples: [
     'sq tasks add --squid "Paris restaurants" "https://www.google.com/maps/search/pizza+paris"',
@@ -38,6 +44,7 @@ export default defineVerb({
     }
     if (tasks.length === 0) throw new UsageError('no tasks given: pass values (e.g. URLs) or --file <file>');
 
+    const policy = await spendPolicy(ctx, opts.maxCredits);
     const http = await ctx.http();
     const squid = await resolveSquid(http, ref);
     const batches = taskBatches(tasks);
@@ -69,6 +76,7 @@ export default defineVerb({
       if (Array.isArray(res.tasks)) created.push(...res.tasks.map(normalizeTask));
       if (typeof res.duplicated_count === 'number') dup += res.duplicated_count;
     }
+    await capScheduledRuns(ctx, http, squid.id, ref, policy, created);
     // One answer in the API's own shape, whatever the number of requests it took.
     if (ctx.out.spec.json) await ctx.out.record({ duplicated_count: dup, tasks: created });
     else await ctx.out.list(created, { columns: TASK_LIST_COLUMNS });

@@ -6,26 +6,27 @@ import { paginate } from '../pagination.js';
 import { newAccount } from '../seed.js';
 import { detail, hashId, isRecord, json, naiveUs } from '../util.js';
 import { accountView } from '../views.js';
+import { statusFilter } from '../model/account-status.js';
 import { bodyObject, type Rec } from './common.js';
+import type { AccountTypeRecord, SyncRecord } from '../model/records.js';
 
 const SYNC_TIMING = { syncingMs: 1_000, doneMs: 3_000 } as const;
 
-function types(emu: EmuCore): Record<string, Rec> {
-  const s = emu.state as Record<string, unknown>;
-  if (!s.accountTypes) s.accountTypes = {};
-  return s.accountTypes as Record<string, Rec>;
+function types(emu: EmuCore): Record<string, AccountTypeRecord> {
+  emu.state.accountTypes ??= {};
+  return emu.state.accountTypes;
 }
 
-function publicSync(s: Rec): Rec {
+function publicSync(s: SyncRecord): Rec {
   return { id: s.id, object: 'synchronize-cookies', status_code: s.status_code, status_text: s.status_text,
     account_hash: s.account_hash ?? null };
 }
 
-function finishSync(emu: EmuCore, s: Rec): void {
+function finishSync(emu: EmuCore, s: SyncRecord): void {
   if (Number(s.status_code) >= 200) return;
   const type = Object.values(types(emu)).find((t) => t.name === s.type);
   const cookies = (s.cookies ?? {}) as Record<string, string>;
-  const required = ((type?.cookies ?? []) as { name: string; required: boolean }[]).filter((c) => c.required);
+  const required = (type?.cookies ?? []).filter((c) => c.required);
   const missing = required.filter((c) => typeof cookies[c.name] !== 'string' || cookies[c.name].trim() === '');
   delete s.cookies;
   s.due_at = null;
@@ -53,7 +54,7 @@ function finishSync(emu: EmuCore, s: Rec): void {
   emu.markDirty();
 }
 
-function scheduleSync(emu: EmuCore, s: Rec): void {
+function scheduleSync(emu: EmuCore, s: SyncRecord): void {
   const now = emu.clock.now();
   const due = Number(s.due_at ?? now);
   if (Number(s.status_code) === 100) {
@@ -78,8 +79,8 @@ export function registerAccounts(emu: EmuCore): void {
   // ?type= and ?status= filter the list (list-accounts page's query parameters).
   emu.route('GET', '/v1/accounts', (req) => {
     const type = req.query.get('type');
-    const status = req.query.get('status');
-    const list = Object.values(emu.state.accounts).filter((a) => (!type || a.type === type) && (!status || String(a.status) === status));
+    const status = statusFilter(req.query.get('status'));
+    const list = Object.values(emu.state.accounts).filter((a) => (!type || a.type === type) && (!status || status(a)));
     return paginate(req, list, (a) => accountView(emu, a), opts());
   });
   for (const path of ['/v1/accounts/types', '/v1/account_types'])
@@ -112,17 +113,23 @@ export function registerAccounts(emu: EmuCore): void {
   });
 }
 
+/** The fields the update-account-limits page sends. */
+const LIMIT_FIELDS = ['account', 'type', 'params'];
+
 /** POST /v1/accounts: an account's limits, each one its type declares and within its maximum. */
 function setLimits(emu: EmuCore, req: EmuRequest): EmuResponse {
   const b = bodyObject(req);
+  const unknown = Object.keys(b).find((k) => !LIMIT_FIELDS.includes(k));
+  if (unknown !== undefined) return detail(400, `Unknown field "${unknown}"; allowed: ${LIMIT_FIELDS.join(', ')}.`);
   if (typeof b.account !== 'string' || !b.account) return detail(400, 'account is required.');
-  const a = emu.state.accounts[b.account];
+  const a = Object.hasOwn(emu.state.accounts, b.account) ? emu.state.accounts[b.account] : undefined;
   if (!a) return detail(404, 'Account not found.');
   if (b.type !== undefined && b.type !== a.type) return detail(400, `type must be ${String(a.type)} for this account.`);
   if (!isRecord(b.params)) return detail(400, 'params must be an object of limits.');
   const params = a.params as { default: Record<string, Rec>; user: Record<string, Rec> };
   for (const [k, v] of Object.entries(b.params)) {
-    const def = params.default[k];
+    // Own keys only: a prototype name (constructor, __proto__, toString) is no limit of any type.
+    const def = Object.hasOwn(params.default, k) ? params.default[k] : undefined;
     if (!def) {
       const allowed = Object.keys(params.default);
       // Facebook and Twitter accounts have none, as sampled ({default: {}, user: {}}).
@@ -131,7 +138,7 @@ function setLimits(emu: EmuCore, req: EmuRequest): EmuResponse {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > Number(def.max))
       return detail(400, `${k} must be an integer between 1 and ${String(def.max)}.`);
   }
-  for (const [k, v] of Object.entries(b.params)) params.user[k] = { ...(params.user[k] ?? {}), max: v };
+  for (const [k, v] of Object.entries(b.params)) params.user[k] = { ...(Object.hasOwn(params.user, k) ? params.user[k] : {}), max: v };
   a.updated_at = naiveUs(emu.clock.now());
   emu.markDirty();
   return json(200, accountView(emu, a));
@@ -143,7 +150,7 @@ function syncCookies(emu: EmuCore, req: EmuRequest): EmuResponse {
   // The sync and refresh pages' 400 texts, word for word: answered at once, not by a sync that fails later.
   const type = Object.values(types(emu)).find((t) => t.name === b.type);
   const cookies = isRecord(b.cookies) ? b.cookies : {};
-  const required = ((type?.cookies ?? []) as { name: string; required: boolean }[]).filter((c) => c.required);
+  const required = (type?.cookies ?? []).filter((c) => c.required);
   if (!type || !isRecord(b.cookies) || required.some((c) => typeof cookies[c.name] !== 'string' || cookies[c.name] === ''))
     return detail(400, 'Invalid account type or missing required cookies.');
   if (b.account !== undefined && b.account !== null) {
@@ -152,8 +159,8 @@ function syncCookies(emu: EmuCore, req: EmuRequest): EmuResponse {
     if (account.type !== b.type) return detail(400, 'Invalid cookies or account type mismatch.');
   }
   const id = hashId(emu.nextId(), 'sync');
-  const s: Rec = { id, object: 'synchronize-cookies', status_code: 100, status_text: 'created', type: b.type,
-    cookies: b.cookies, account_hash: b.account ?? null, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
+  const s: SyncRecord = { id, object: 'synchronize-cookies', status_code: 100, status_text: 'created', type: type.name,
+    cookies: b.cookies, account_hash: typeof b.account === 'string' ? b.account : null, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
   emu.state.syncs[id] = s;
   scheduleSync(emu, s);
   emu.markDirty();

@@ -2,13 +2,16 @@
 // squid (created on the first fire) through `field_map`, and a run of it starts (origin "chain"). The chain pages
 // answer errors as `{error: "<text>"}`, unlike the squid pages.
 import type { EmuCore } from '../emu.js';
-import { isActive, startRun } from '../engine.js';
+import { startRun } from '../engine.js';
+import { recordRefusedLaunch } from '../model/launches.js';
+import { runStartRefusal } from '../model/run-start.js';
+import { slotsProblem } from '../model/slots.js';
 import { runRecord } from '../records.js';
 import { newSquid, newTask } from '../seed.js';
 import { isoZ, isRecord, json, naiveUs, paramsKey } from '../util.js';
 import { chainView } from '../views.js';
 import { bodyObject, MAX_CONCURRENCY, type Rec } from './common.js';
-import { slotsProblem } from './squids.js';
+import { type ChainRecord, paramsOf } from '../model/records.js';
 
 /** Squids in one chain, the first source included: the link that would make a fourth is refused. */
 const MAX_DEPTH = 3;
@@ -23,11 +26,19 @@ function depthOf(emu: EmuCore, squid: Rec): number {
   return depth;
 }
 
-type Checked = { ok: true; value: Rec } | { ok: false; error: string };
+type Settings = Partial<Pick<ChainRecord, 'autostart' | 'cluster_name' | 'cluster_concurrency'>>;
+type Checked = { ok: true; value: Settings } | { ok: false; error: string };
 
-/** The settings a create or an update may carry; every one optional here. */
-function settings(b: Rec): Checked {
-  const value: Rec = {};
+/** The settings an update may carry (api-reference: autostart, cluster_name, cluster_concurrency). */
+const SETTINGS = ['autostart', 'cluster_name', 'cluster_concurrency'];
+/** A create takes the target and the field map besides. */
+const CREATE = ['target_module_id', 'field_map', ...SETTINGS];
+
+/** The settings a create or an update may carry, every one optional here; a field it does not take is refused. */
+function settings(b: Rec, allowed: string[]): Checked {
+  const unknown = Object.keys(b).find((k) => !allowed.includes(k));
+  if (unknown !== undefined) return { ok: false, error: `Unknown field "${unknown}"; allowed: ${allowed.join(', ')}.` };
+  const value: Settings = {};
   if (b.autostart !== undefined) {
     if (typeof b.autostart !== 'boolean') return { ok: false, error: 'autostart must be a boolean.' };
     value.autostart = b.autostart;
@@ -64,13 +75,13 @@ export function registerChains(emu: EmuCore): void {
       return err(400, 'field_map is required and must be a dict.');
     if (typeof b.target_module_id !== 'string' || !b.target_module_id) return err(400, 'target_module_id is required.');
     if (!emu.state.crawlers[b.target_module_id]) return err(404, 'Target module not found.');
-    const set = settings(b);
+    const set = settings(b, CREATE);
     if (!set.ok) return err(400, set.error);
     if (isRecord(s.chain)) return err(409, 'This squid already has a chain configured.');
     // The squids above the source, the source and the target it gets.
     if (depthOf(emu, s) + 2 > MAX_DEPTH) return err(422, `Chain depth limit of ${MAX_DEPTH} reached.`);
     s.chain = {
-      id: emu.newHash('chain'), target_module_id: b.target_module_id, target_cluster: null, field_map: b.field_map,
+      id: emu.newHash('chain'), target_module_id: b.target_module_id, target_cluster: null, field_map: b.field_map as Record<string, string>,
       is_active: true, autostart: true, cluster_name: null, cluster_concurrency: 1, created_at: isoZ(emu.clock.now()),
       ...set.value,
     };
@@ -82,7 +93,7 @@ export function registerChains(emu: EmuCore): void {
     const s = source(req.params.hash);
     if (!s) return err(404, 'Squid not found.');
     if (!isRecord(s.chain)) return err(404, NO_CHAIN);
-    const set = settings(bodyObject(req));
+    const set = settings(bodyObject(req), SETTINGS);
     if (!set.ok) return err(400, set.error);
     // A new concurrency applies to the target squid already created too, so raising it past the plan's slots is
     // refused as raising any active squid's concurrency is (changelog, "slots": SlotsLimitExceeded).
@@ -140,13 +151,16 @@ export function fireChain(emu: EmuCore, run: Rec, rows: Rec[]): void {
     const key = paramsKey(params);
     if (Object.keys(params).length === 0 || known.has(key)) continue;
     known.add(key);
-    newTask(emu, target, params, now);
+    newTask(emu, target, paramsOf(params), now);
   }
   emu.markDirty();
-  if (!known.size || Object.values(emu.state.runs).some((r) => r.squid === target.id && isActive(r))) return;
-  // An inactive target takes the tasks but does not run (changelog: is_active false stops the squid from running;
-  // POST /v1/runs on it is SquidInactive): neither an autostarted run nor a queued one.
-  if (target.is_active === false) return;
+  // The run-start rule decides, as for POST /v1/runs and a schedule: an inactive, not ready, out of credits or out of
+  // slots target takes the tasks but does not run, neither an autostarted run nor a queued one; the refusal is kept.
+  const refusal = runStartRefusal(emu, target);
+  if (refusal) {
+    recordRefusedLaunch(emu, String(target.id), 'chain', refusal);
+    return;
+  }
   if (chain.autostart !== false) {
     startRun(emu, String(target.id), 'chain');
     return;

@@ -5,6 +5,7 @@ import { recordCharge } from '../credits.js';
 import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { type Faults, validateRules } from '../faults.js';
+import { refusedLaunches } from '../model/launches.js';
 import type { RateLimiter } from '../ratelimit.js';
 import type { RequestLog } from '../requestlog.js';
 import { runRecord } from '../records.js';
@@ -41,7 +42,7 @@ function generate(emu: EmuCore, squid: Rec, count: number): Rec {
   if (tasks.length) fields.forEach((f, i) => (f.task = tasks[i % tasks.length].id));
   emu.addResults(fields);
   const at = naiveUs(now);
-  const run = runRecord(id, squid.id, at, {
+  const run = runRecord(id, String(squid.id), at, {
     is_done: true, ended_at: at, credit_used: count * creditsPerRow(def, (squid.params ?? {}) as Rec), status: 'done',
     export_done: true, export_count: count, export_time: at, total_results: count, total_unique_results: count,
     done_reason: 'tasks_done',
@@ -111,6 +112,9 @@ export function registerControl(emu: EmuCore, deps: ControlDeps): void {
     emu.markDirty();
     return json(200, { total_available_slots: total });
   });
+
+  // Launches a schedule or a chain could not make, with the run-start rule's refusal (model/launches.ts).
+  emu.route('GET', '/_emulator/launches', () => json(200, refusedLaunches(emu)));
 
   emu.route('POST', '/_emulator/generate', (req) => {
     const b = bodyObject(req);

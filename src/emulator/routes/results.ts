@@ -3,7 +3,7 @@ import type { EmuCore } from '../emu.js';
 import { paginate } from '../pagination.js';
 import { errB } from '../util.js';
 import { exportFile } from '../exports.js';
-import type { ExportFormat } from '../../api/export-formats.js';
+import type { ExportFormat } from '../../tables/export-formats.js';
 import { fileSignature, fileToken } from '../views.js';
 import type { Rec } from './common.js';
 

@@ -1,7 +1,7 @@
 // Runs: start, list, detail, stats, credits, abort, download, and their run tasks (both spellings).
-import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
-import { abortRun, isActive, RUN_TIMING, startRun } from '../engine.js';
+import { abortRun, RUN_TIMING, startRun } from '../engine.js';
+import { runStartRefusal } from '../model/run-start.js';
 import { runCreditsView } from '../credits.js';
 import { paginate } from '../pagination.js';
 import { detail, errB, json, naiveSec, timedelta } from '../util.js';
@@ -50,23 +50,9 @@ export function registerRuns(emu: EmuCore): void {
   emu.route('POST', '/v1/runs', (req) => {
     const f = findSquid(emu, bodyObject(req).squid);
     if (f.res) return f.res;
-    const id = String(f.rec.id);
-    if (f.rec.is_active === false)
-      return errB(400, 'This squid is deactivated; activate it (is_active: true) before starting a run (SquidInactive).', 'squid');
-    if (runsOfSquid(emu, id).some(isActive))
-      return errB(400, 'A run is already active for this squid (RunInProgress).', 'squid');
-    if (f.rec.is_ready === false) {
-      const crawler = emu.state.crawlers[String(f.rec.crawler)];
-      const missing = crawler ? Object.entries(defOf(crawler).squid).filter(([n, p]) => p.required && (f.rec.params as Rec)?.[n] == null).map(([n]) => n) : [];
-      return errB(400, missing.length
-        ? `This squid is not ready: set its required parameters (${missing.join(', ')}) before starting a run (SquidNotReady).`
-        : 'This squid is not ready: set its parameters (POST /v1/squids/{id} with params) before its first run, even when all are optional (SquidNotReady).', 'squid');
-    }
-    if (!Object.values(emu.state.tasks).some((t) => t.squid === id && t.is_active !== false))
-      return errB(400, 'This squid has no tasks; add tasks before starting a run (NoTasksPresent).', 'squid');
-    if (emu.remainingCredits() <= 0)
-      return errB(400, 'Not enough credits left to start a run (NotEnoughBalance).', 'squid');
-    const run = startRun(emu, id);
+    const refusal = runStartRefusal(emu, f.rec);
+    if (refusal) return errB(400, refusal.message, 'squid');
+    const run = startRun(emu, String(f.rec.id));
     return json(200, runView(emu, run));
   });
 

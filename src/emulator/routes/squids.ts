@@ -1,7 +1,6 @@
 // Squids: create, list (name filter), detail, partial update (answering the documented update record), empty, delete.
 import type { EmuCore } from '../emu.js';
 import type { EmuRequest, EmuResponse } from '../types.js';
-import { isTimeZone, parseCron } from '../../api/cron.js';
 import { defaultSquidParams, defOf, isReady, paramsWithoutFunctions, squidParamProblem } from '../crawlers.js';
 import { abortRun, forgetRun, isActive } from '../engine.js';
 import { archiveSquid } from '../credits.js';
@@ -10,27 +9,15 @@ import { newSquid } from '../seed.js';
 import { errB, isoZ, isRecord, json } from '../util.js';
 import { runsOfSquid, squidDetailView, squidSummaryView } from '../views.js';
 import { bodyObject, findSquid, MAX_CONCURRENCY, type Rec } from './common.js';
+import { slotsProblem } from '../model/slots.js';
+import { checkLinks } from '../model/account-links.js';
+import type { SquidRecord } from '../model/records.js';
+import { checkCron, checkZone } from '../model/schedule.js';
 
 
 function nameTaken(emu: EmuCore, name: string, except?: string): boolean {
   const n = name.trim().toLowerCase();
   return Object.values(emu.state.squids).some((s) => s.id !== except && String(s.name).toLowerCase() === n);
-}
-
-/** Slots in use: each active squid holds as many as its concurrency (one at least). */
-export function usedSlots(emu: EmuCore, except?: string): number {
-  return Object.values(emu.state.squids)
-    .filter((s) => s.id !== except && s.is_active !== false)
-    .reduce((a, s) => a + Math.max(1, Number(s.concurrency ?? 1)), 0);
-}
-
-/** The error of a change that would hold more slots than the plan has (SlotsLimitExceeded), or null. */
-export function slotsProblem(emu: EmuCore, wanted: number, except?: string): string | null {
-  const total = Number(emu.state.balance.total_available_slots);
-  const used = usedSlots(emu, except);
-  return used + wanted > total
-    ? `Your plan has ${total} slots and ${used} are in use; this needs ${wanted} (SlotsLimitExceeded). Deactivate a squid or upgrade your plan.`
-    : null;
 }
 
 function autoName(emu: EmuCore, crawlerName: string): string {
@@ -54,7 +41,7 @@ function deleteTasks(emu: EmuCore, squidId: string, pred: (t: Rec) => boolean, k
 }
 
 type Check = { ok: true; value: unknown } | { ok: false; message: string };
-const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check> = {
+const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: SquidRecord) => Check> = {
   name: (v, emu, s) =>
     typeof v !== 'string' || !v.trim()
       ? { ok: false, message: 'name must be a non-empty string.' }
@@ -78,17 +65,8 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check>
     v === null || v === 'on_success' || v === 'on_error'
       ? { ok: true, value: v }
       : { ok: false, message: 'run_notify must be on_success, on_error or null.' },
-  cron_expression: (v) => {
-    if (v === null) return { ok: true, value: null };
-    if (typeof v !== 'string') return { ok: false, message: 'cron_expression must have 5 fields, e.g. "0 10 * * *".' };
-    try {
-      return { ok: true, value: parseCron(v).source };
-    } catch (e) {
-      return { ok: false, message: `cron_expression: ${(e as Error).message}.` };
-    }
-  },
-  timezone: (v) =>
-    typeof v === 'string' && isTimeZone(v) ? { ok: true, value: v } : { ok: false, message: `Unknown timezone ${JSON.stringify(v)}: an IANA name such as "Europe/Paris".` },
+  cron_expression: checkCron,
+  timezone: checkZone,
   params: (v, emu, s) => {
     if (!isRecord(v)) return { ok: false, message: 'params must be an object.' };
     const crawler = emu.state.crawlers[String(s.crawler)];
@@ -109,13 +87,9 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: Rec) => Check>
     const functions = v.functions === undefined ? defaults.functions : { ...((defaults.functions ?? {}) as Rec), ...v.functions };
     return { ok: true, value: { ...defaults, ...v, ...(functions === undefined ? {} : { functions }) } };
   },
-  accounts: (v, emu) => {
-    if (v === null) return { ok: true, value: [] };
-    if (!Array.isArray(v) || v.some((a) => typeof a !== 'string'))
-      return { ok: false, message: 'accounts must be a list of account hashes (InvalidParamType).' };
-    const unknown = v.find((a) => !emu.state.accounts[a as string]);
-    if (unknown) return { ok: false, message: `Account ${String(unknown)} does not exist (AccountDoesNotExist).` };
-    return { ok: true, value: v };
+  accounts: (v, emu, s) => {
+    const r = checkLinks(emu, s, v);
+    return r.ok ? { ok: true, value: r.ids } : { ok: false, message: r.message };
   },
 };
 

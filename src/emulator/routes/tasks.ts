@@ -6,6 +6,7 @@ import { newTask } from '../seed.js';
 import { errB, isRecord, json, paramsKey } from '../util.js';
 import { taskCreatedView, taskDetailView, taskListView } from '../views.js';
 import { bodyObject, findSquid, type Rec } from './common.js';
+import { paramsOf } from '../model/records.js';
 
 /** Why a task's params are not acceptable for this crawler, or undefined when they are. */
 export function taskProblem(crawler: Rec, params: Rec): string | undefined {
@@ -52,7 +53,7 @@ export function registerTasks(emu: EmuCore): void {
         continue;
       }
       seen.add(key);
-      created.push(taskCreatedView(newTask(emu, f.rec, t, emu.clock.now())));
+      created.push(taskCreatedView(newTask(emu, f.rec, paramsOf(t), emu.clock.now())));
     }
     emu.markDirty();
     return json(200, { duplicated_count: duplicated, tasks: created });

@@ -1,23 +1,24 @@
 // Task uploads: a CSV/TSV file is parsed at once, then "processed" over business time like the live
 // service's background job: PENDING → PROGRESS → SUCCESS (or FAILURE), status 202 until done.
-import { parseDelimited } from '../../io/csv.js';
+import { readDelimited } from '../csv.js';
 import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { newTask } from '../seed.js';
 import { errB, hashId, json, paramsKey } from '../util.js';
 import { findSquid, type Rec } from './common.js';
 import { existingKeys, taskProblem } from './tasks.js';
+import { paramsOf, type UploadRecord } from '../model/records.js';
 
 export const UPLOAD_TIMING = { progressMs: 500, doneMs: 2_000 } as const;
 
-function publicUpload(u: Rec): Rec {
+function publicUpload(u: UploadRecord): Rec {
   return { id: u.id, object: 'task_upload', state: u.state, meta: u.meta ?? null };
 }
 
-function complete(emu: EmuCore, u: Rec): void {
+function complete(emu: EmuCore, u: UploadRecord): void {
   if (u.state === 'SUCCESS' || u.state === 'FAILURE') return;
   const squid = emu.state.squids[String(u.squid)];
-  const rows = (u.rows ?? []) as Rec[];
+  const rows = u.rows ?? [];
   delete u.rows;
   u.due_at = null;
   if (!squid) {
@@ -44,7 +45,7 @@ function complete(emu: EmuCore, u: Rec): void {
       continue;
     }
     seen.add(key);
-    newTask(emu, squid, row, emu.clock.now());
+    newTask(emu, squid, paramsOf(row), emu.clock.now());
     inserted++;
   }
   u.state = valid === 0 && rows.length > 0 ? 'FAILURE' : 'SUCCESS';
@@ -52,7 +53,7 @@ function complete(emu: EmuCore, u: Rec): void {
   emu.markDirty();
 }
 
-function scheduleUpload(emu: EmuCore, u: Rec): void {
+function scheduleUpload(emu: EmuCore, u: UploadRecord): void {
   const now = emu.clock.now();
   const due = Number(u.due_at ?? now);
   if (u.state === 'PENDING') {
@@ -84,14 +85,14 @@ export function registerUploads(emu: EmuCore): void {
     }
     const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
     const delimiter = /\.tsv$/i.test(file.filename) || firstLine.includes('\t') ? '\t' : ',';
-    const table = parseDelimited(text, delimiter);
+    const table = readDelimited(text, delimiter);
     if (table.length < 2) return errB(400, 'The file needs a header row and at least one task row.', 'file');
     const header = table[0].map((h) => h.trim());
     const known = Object.keys(defOf(emu.state.crawlers[String(f.rec.crawler)]).task);
     if (!header.some((h) => known.includes(h)))
       return errB(400, `No column of the header matches a task parameter (${known.join(', ')}).`, 'file');
     const rows = table.slice(1).map((cells) => {
-      const row: Rec = {};
+      const row: Record<string, string> = {};
       header.forEach((h, i) => {
         const v = (cells[i] ?? '').trim();
         if (h && v !== '') row[h] = v;
@@ -99,7 +100,7 @@ export function registerUploads(emu: EmuCore): void {
       return row;
     });
     const id = hashId(emu.nextId(), 'upload');
-    const u: Rec = { id, object: 'task_upload', state: 'PENDING', meta: null, squid: f.rec.id, rows,
+    const u: UploadRecord = { id, object: 'task_upload', state: 'PENDING', meta: null, squid: f.rec.id, rows,
       due_at: emu.clock.now() + UPLOAD_TIMING.doneMs };
     emu.state.uploads[id] = u;
     scheduleUpload(emu, u);

@@ -1,6 +1,6 @@
 import type { EmuCore } from '../emu.js';
 import { json } from '../util.js';
-import { usedSlots } from './squids.js';
+import { usedSlots } from '../model/slots.js';
 
 export function registerUser(emu: EmuCore): void {
   emu.route('GET', '/v1/me', () => json(200, emu.state.user));

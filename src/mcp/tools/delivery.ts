@@ -1,5 +1,5 @@
 // The delivery_* tools: show, set a channel (webhook, e-mail, sheet, SFTP, S3), test one, apply a delivery document.
-import { active, activeArg, docFlags, docInput, dryRun, flags, hostOf, objOutput, rec, secretEnv, squidArg, str, type ToolDef } from './kit.js';
+import { active, activeArg, docFlags, docInput, dryRun, flags, hostOf, LATER_RUNS, objOutput, rec, secretEnv, squidArg, str, type ToolDef } from './kit.js';
 
 export const deliveryShow: ToolDef = {
   name: 'delivery_show', title: 'Show delivery', access: 'read',
@@ -11,7 +11,7 @@ export const deliveryShow: ToolDef = {
 
 export const deliveryWebhook: ToolDef = {
   name: 'delivery_webhook', title: 'Set the webhook delivery', access: 'write', idempotent: true,
-  description: 'Send a squid\'s run events to a URL. The answer names the host that will receive them (delivery_host).',
+  description: 'Send a squid\'s run events to a URL. The answer names the host that will receive them (delivery_host).' + LATER_RUNS,
   input: (z) => ({
     squid: squidArg(z),
     url: z.string().min(1).describe('http(s) endpoint'),
@@ -29,7 +29,7 @@ export const deliveryWebhook: ToolDef = {
 
 export const deliveryEmail: ToolDef = {
   name: 'delivery_email', title: 'Set the e-mail delivery', access: 'write', idempotent: true,
-  description: 'E-mail a squid\'s results when a run completes. The answer names the address (delivery_host).',
+  description: 'E-mail a squid\'s results when a run completes. The answer names the address (delivery_host).' + LATER_RUNS,
   input: (z) => ({ squid: squidArg(z), email: z.string().min(1), notifications: z.boolean().optional().describe('false keeps the address, sends nothing'), dry_run: dryRun(z) }),
   output: (z) => ({ delivery_host: z.string().optional() }),
   run: async (t, a) => {
@@ -40,7 +40,7 @@ export const deliveryEmail: ToolDef = {
 
 export const deliverySheet: ToolDef = {
   name: 'delivery_sheet', title: 'Set the Google Sheet delivery', access: 'write', idempotent: true,
-  description: 'Write a squid\'s results to a Google Sheet.',
+  description: 'Write a squid\'s results to a Google Sheet.' + LATER_RUNS,
   input: (z) => ({ squid: squidArg(z), url: z.string().min(1), mode: z.enum(['append', 'overwrite']).optional().describe('default overwrite'), active: activeArg(z), dry_run: dryRun(z) }),
   output: (z) => ({ delivery_host: z.string().optional() }),
   run: async (t, a) => {
@@ -53,7 +53,8 @@ export const deliverySftp: ToolDef = {
   name: 'delivery_sftp', title: 'Set the SFTP delivery', access: 'write', idempotent: true,
   description:
     'Upload a squid\'s results over SFTP. The password never travels in the call: password_env names an environment ' +
-    'variable of the server, one of those its --secret-env allows. The answer names the host (delivery_host).',
+    'variable of the server, one of those its --secret-env allows. The answer names the host (delivery_host).' +
+    LATER_RUNS,
   input: (z) => ({
     squid: squidArg(z), host: z.string().min(1), port: z.number().int().min(1).max(65535).optional(), username: z.string().min(1),
     directory: z.string().min(1), password_env: z.string().min(1).describe('environment variable of the server that holds the password (allowed by --secret-env)'),
@@ -69,7 +70,7 @@ export const deliverySftp: ToolDef = {
 
 export const deliveryS3: ToolDef = {
   name: 'delivery_s3', title: 'Set the S3 delivery', access: 'write', idempotent: true,
-  description: 'Upload a squid\'s results to S3; the keys come from environment variables of the server that its --secret-env allows.',
+  description: 'Upload a squid\'s results to S3; the keys come from environment variables of the server that its --secret-env allows.' + LATER_RUNS,
   input: (z) => ({
     squid: squidArg(z), bucket: z.string().min(1), target_path: z.string().optional(),
     access_key_env: z.string().min(1), secret_key_env: z.string().min(1), active: activeArg(z), dry_run: dryRun(z),
@@ -95,11 +96,11 @@ export const deliveryTest: ToolDef = {
 
 export const deliveryApply: ToolDef = {
   name: 'delivery_apply', title: 'Apply a delivery document', access: 'write', idempotent: true,
-  description: 'Make delivery match a document (YAML or JSON text); sends only what differs. ${VAR} secrets only from --secret-env.',
+  description: 'Make delivery match a document (YAML or JSON text); sends only what differs. ${VAR} secrets only from --secret-env.' + LATER_RUNS,
   input: (z) => ({ ...docInput(z), dry_run: dryRun(z) }),
   output: (z) => objOutput(z),
   run: async (t, a) => {
     const d = await docFlags(t, a, 'delivery_apply');
-    return rec((await t.verb(['delivery', 'apply', ...d.argv], { stdin: d.stdin, write: true })).data);
+    return rec((await t.verb(['delivery', 'apply', ...d.argv], { stdin: d.stdin, env: d.env, write: true })).data);
   },
 };

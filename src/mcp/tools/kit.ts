@@ -6,7 +6,8 @@ import { moreByEnvelope } from '../../api/pages.js';
 import type { Page } from '../../api/records.js';
 import type { KeyFile } from '../keys.js';
 import type { Rec } from '../../lib/guards.js';
-import { ENV_REF } from '../../account/delivery-file.js';
+import { closest } from '../../lib/suggest.js';
+import { MCP_DOC, refusedEnvText } from '../../account/delivery-file.js';
 
 export type Z = (typeof import('../sdk.js'))['z'];
 export type Shape = Record<string, ZodType>;
@@ -33,8 +34,8 @@ export interface ToolEnv {
   verb(argv: string[], opts?: { stdin?: string; write?: boolean; ok?: number[]; env?: Record<string, string> }): Promise<{ code: number; data: unknown; page?: Page<unknown> | null }>;
   /** The run's signed results URL (the user's own, short-lived), unmasked; null when its export is not ready. */
   downloadUrl(runId: string): Promise<string | null>;
-  /** A path argument, resolved inside --root (refused without one, or outside it). */
-  path(arg: string, name: string): Promise<string>;
+  /** A file argument inside --root (refused without one, or outside it): its text, read once, and its real path. */
+  rootFile(arg: string, name: string): Promise<{ text: string; path: string }>;
   /** Environment variables a write may read secrets from (--secret-env). */
   secretEnv: ReadonlySet<string>;
   /** needs_confirmation above this many credits (--confirm-above). */
@@ -65,6 +66,23 @@ export interface ToolDef {
 export const MAX_WAIT_S = 50;
 /** Rows a list returns unless `limit` says otherwise. */
 export const DEFAULT_ROWS = 20;
+
+/** JSON-RPC's "invalid params": a tools/call whose arguments the tool does not take is answered with it. */
+export const INVALID_PARAMS = -32602;
+
+/**
+ * The first argument of a call that `tool` does not take, as a JSON-RPC error naming it (a typo such as "nmae" was
+ * silently ignored: the call then did something other than asked); null when every argument is the tool's.
+ */
+export function unknownArgument(tool: string, takes: readonly string[], args: unknown): (Error & { code: number }) | null {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return null;
+  const extra = Object.keys(args).find((k) => !takes.includes(k));
+  if (extra === undefined) return null;
+  const near = closest(extra, takes, 1);
+  const hint = near.length ? `; did you mean "${near[0]}"?` : '';
+  const list = takes.length ? `it takes ${takes.map((k) => `"${k}"`).join(', ')}` : 'it takes no argument';
+  return Object.assign(new Error(`Invalid arguments for tool ${tool}: unknown argument ${JSON.stringify(extra)}${hint} (${list})`), { code: INVALID_PARAMS });
+}
 
 /** `--name=value` for each given value (the = form: a value starting with "-" stays a value). */
 export function flags(pairs: Record<string, unknown>): string[] {
@@ -159,7 +177,26 @@ export const prefixSquid = (z: Z) => z.string().min(1).optional().describe('look
 export const dryRun = (z: Z) => z.boolean().optional().describe('return the planned request(s), send nothing');
 export const activeArg = (z: Z) => z.boolean().optional().describe('false keeps the configuration but disables it (default true)');
 export const active = (a: ToolArgs) => (a.active === false ? ['--inactive'] : a.active === true ? ['--active'] : []);
-export const waitArg = (z: Z) => z.number().int().min(1).max(MAX_WAIT_S).optional().describe(`wait at most this many seconds (at most ${MAX_WAIT_S}); past it the answer is the run as it stands with still_running: true: call runs_wait again`);
+export const waitArg = (z: Z) =>
+  z.number().int().min(1).optional().describe(`wait at most this many seconds; more than ${MAX_WAIT_S} is capped at ${MAX_WAIT_S} (a note says so). Past it the answer is the run as it stands with still_running: true: call runs_wait again`);
+/** wait_seconds as waited: at most MAX_WAIT_S, and the note that says it was capped. */
+export function waitOf(a: ToolArgs): { seconds: number | undefined; note?: string } {
+  const asked = typeof a.wait_seconds === 'number' ? a.wait_seconds : undefined;
+  if (asked === undefined || asked <= MAX_WAIT_S) return { seconds: asked };
+  return { seconds: MAX_WAIT_S, note: `wait_seconds ${asked} was capped at ${MAX_WAIT_S} (a client gives up on a call after 60 s): if still_running, call runs_wait again` };
+}
+/** The input of a task: a value (sent as `key`, default url) or an object of the inputs of one task-input group. */
+export const taskArg = (z: Z) => z.union([z.string().min(1), z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))]);
+/** `tasks add` for values and objects: values as arguments, objects (a multi-field task) as the JSON --file on stdin. */
+export function taskVerb(squid: string, tasks: unknown[], key: unknown): { argv: string[]; stdin?: string } {
+  if (tasks.every((x) => typeof x === 'string')) return { argv: ['tasks', 'add', ...flags({ '--squid': squid, '--key': key }), '--', ...(tasks as string[])] };
+  const k = typeof key === 'string' ? key : 'url';
+  const objects = tasks.map((x) => (typeof x === 'string' ? { [k]: x } : x));
+  return { argv: ['tasks', 'add', `--squid=${squid}`, '--file=-'], stdin: JSON.stringify(objects) };
+}
+/** What every delivery tool says: it takes effect for runs that end after it is set; a finished run goes by results_url. */
+export const LATER_RUNS =
+  ' It applies to runs that END AFTER it is set: a run already finished is never sent; to hand one over, give the user its results_url.';
 export const paramsArg = (z: Z) =>
   z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional().describe('squid-level inputs, e.g. {"max_results": 100, "functions.extract_emails_from_website": false}');
 export const paramFlags = (a: ToolArgs) =>
@@ -173,25 +210,21 @@ export function docInput(z: Z): Shape {
     file: z.string().min(1).optional().describe('only when the server runs with --root DIR: a path inside DIR (regular file, at most 1 MiB)'),
   };
 }
-/** `--file` for the verb, and its stdin: the document inline, or a file under --root; ${VAR}s only from --secret-env. */
-export async function docFlags(t: ToolEnv, a: ToolArgs, tool: string): Promise<{ argv: string[]; stdin?: string }> {
+/**
+ * `--file=-` for the verb and the document as its stdin: inline, or a file under --root read once (the verb never
+ * opens it again). Its \${VAR}s are checked against --secret-env where the verb expands them, after parsing.
+ */
+export async function docFlags(t: ToolEnv, a: ToolArgs, tool: string): Promise<{ argv: string[]; stdin: string; env?: Record<string, string> }> {
   const doc = str(a, 'document');
   const file = str(a, 'file');
   if ((doc === undefined) === (file === undefined)) throw new ToolError(2, `${tool}: give exactly one of "document" (the YAML or JSON text) and "file" (a path, only with sq mcp --root DIR)`);
-  if (doc !== undefined) {
-    checkEnvRefs(t, doc, tool);
-    return { argv: ['--file=-'], stdin: doc };
-  }
-  const path = await t.path(file as string, 'file');
-  checkEnvRefs(t, await process.getBuiltinModule('node:fs/promises').readFile(path, 'utf8'), tool);
-  return { argv: [`--file=${path}`] };
-}
-function checkEnvRefs(t: ToolEnv, text: string, tool: string): void {
-  const names = [...new Set([...text.matchAll(ENV_REF)].map((m) => m[1]))].filter((n) => !t.secretEnv.has(n));
-  if (names.length) throw refusedEnv(tool, names[0]);
+  if (doc !== undefined) return { argv: ['--file=-'], stdin: doc };
+  const { text, path } = await t.rootFile(file as string, 'file');
+  // Named by its path in errors, and a tasks file it names found beside it, as with --file PATH.
+  return { argv: ['--file=-'], stdin: text, env: { [MCP_DOC]: path } };
 }
 function refusedEnv(tool: string, name: string): ToolError {
-  return new ToolError(2, `${tool}: environment variable ${name} is not one this server may read secrets from; start it with \`sq mcp --secret-env ${name}\` (the allow-list of --secret-env; default none)`);
+  return new ToolError(2, `${tool}: ${refusedEnvText(name)}`);
 }
 export function secretEnv(t: ToolEnv, a: ToolArgs, tool: string, keys: string[]): void {
   for (const k of keys) {

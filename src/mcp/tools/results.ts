@@ -18,7 +18,9 @@ export const resultsList: ToolDef = {
 
 export const resultsUrl: ToolDef = {
   name: 'results_url', title: 'Results download URL', access: 'read',
-  description: 'The signed URL of a finished run\'s results file (CSV), the user\'s own and short-lived: give it to the user or fetch it.',
+  description:
+    'The signed URL of a finished run\'s results file (CSV), the user\'s own and short-lived: give it to the user or fetch it. ' +
+    'The way to hand over a run that has finished: delivery tools apply only to runs that end after they are set.',
   input: (z) => ({ run: runArg(z), squid: prefixSquid(z) }),
   output: (z) => ({ run: z.string(), url: z.string() }),
   run: async (t, a) => {

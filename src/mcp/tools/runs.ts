@@ -1,5 +1,5 @@
 // The runs_* tools and go: list, show, wait, progress, cost, start (it spends credits), abort; go for a whole job.
-import { dryRun, flags, idOutput, listInput, listOutput, listPage, MAX_WAIT_S, objOutput, paramFlags, paramsArg, prefixSquid, rec, runArg, squidArg, str, ToolError, waitArg, type ToolDef } from './kit.js';
+import { dryRun, flags, idOutput, type ToolArgs, type ToolEnv, listInput, listOutput, listPage, MAX_WAIT_S, objOutput, paramFlags, paramsArg, prefixSquid, rec, runArg, squidArg, str, taskArg, taskVerb, ToolError, waitArg, waitOf, type ToolDef } from './kit.js';
 import type { Rec } from '../../lib/guards.js';
 import { confirmation, once, runAnswer, runOutput, squidExists, startRun } from './spend.js';
 
@@ -27,13 +27,13 @@ export const runsGet: ToolDef = {
 
 export const runsWait: ToolDef = {
   name: 'runs_wait', title: 'Wait for a run', access: 'read',
-  description: `Wait until a run is done, at most ${MAX_WAIT_S} s a call: past it the answer is the run as it stands with still_running: true; call again.`,
+  description: `Wait until a run is done, at most ${MAX_WAIT_S} s a call (a longer wait_seconds is capped, with a note): past it the answer is the run as it stands with still_running: true; call again.`,
   input: (z) => ({ run: runArg(z), squid: prefixSquid(z), wait_seconds: waitArg(z) }),
   output: runOutput,
   run: async (t, a) => {
-    const s = typeof a.wait_seconds === 'number' ? a.wait_seconds : MAX_WAIT_S;
-    const { code, data } = await t.verb(['runs', 'watch', ...flags({ '--squid': a.squid }), `--timeout=${s}s`, '--', String(a.run)], { ok: [6, 7] });
-    return runAnswer(data, code);
+    const { seconds, note } = waitOf(a);
+    const { code, data } = await t.verb(['runs', 'watch', ...flags({ '--squid': a.squid }), `--timeout=${seconds ?? MAX_WAIT_S}s`, '--', String(a.run)], { ok: [6, 7] });
+    return { ...runAnswer(data, code), ...(note ? { note } : {}) };
   },
 };
 export const runsStatsCredits: ToolDef[] = (['stats', 'credits'] as const).map(
@@ -52,7 +52,7 @@ export const runsStart: ToolDef = {
   description:
     'Start a run of a squid: IT SPENDS CREDITS (paid functions that are on are billed per row). Above the server\'s ' +
     '--confirm-above the answer is needs_confirmation with the estimate: ask the user, then call again with confirm: true. ' +
-    `wait_seconds (at most ${MAX_WAIT_S}) waits for the end; idempotency_key makes a retry return the same run.`,
+    `wait_seconds (${MAX_WAIT_S} s at most; more is capped) waits for the end; idempotency_key makes a retry return the same run.`,
   input: (z) => ({
     squid: squidArg(z),
     confirm: z.boolean().optional().describe('the user accepted the estimate'),
@@ -74,14 +74,19 @@ export const runsStart: ToolDef = {
 export const go: ToolDef = {
   name: 'go', title: 'Run a crawler on inputs', access: 'write', destructive: true,
   description:
-    'One call for a whole job: creates a squid on the crawler, sets its params, adds one task per value and starts a ' +
+    'One call for a whole job: creates a squid on the crawler, sets its params (and account), adds the tasks and starts a ' +
     'run. IT SPENDS CREDITS. Above --confirm-above the answer is needs_confirmation (the squid and tasks are made, ' +
     'nothing started): call again with the same idempotency_key and confirm: true. A retry with the same ' +
-    `idempotency_key returns the same squid and run. wait_seconds (at most ${MAX_WAIT_S}) waits for the end.`,
+    `idempotency_key returns the same squid and run (replace_tasks: true swaps its tasks for these). wait_seconds (${MAX_WAIT_S} s at most; more is capped) waits for the end.`,
   input: (z) => ({
     crawler: z.string().min(1).describe('crawler id, name or slug (crawlers_search)'),
-    tasks: z.array(z.string().min(1)).min(1).describe('one task per value (task-level input `key`)'),
-    key: z.string().optional().describe('task-level input each value is sent as (default url)'),
+    tasks: z.array(taskArg(z)).min(1).describe('one task per item: a value (sent as `key`, default url), or an object of one task-input group of crawlers_get, e.g. {"city": "Paris", "country": "France", "category": "pizza"}'),
+    key: z.string().optional().describe('task-level input each string value is sent as (default url)'),
+    replace_tasks: z
+      .boolean()
+      .optional()
+      .describe('with the idempotency_key of a call that made the squid and started nothing (needs_confirmation): delete its tasks first, so the run scrapes only these (default: keep them)'),
+    account: z.string().min(1).optional().describe('platform account the squid uses (accounts_list: id, id prefix or username), for crawlers that need one'),
     params: paramsArg(z),
     name: z.string().min(1).max(255).optional().describe('squid name (default: the crawler and the time)'),
     confirm: z.boolean().optional().describe('the user accepted the estimate'),
@@ -100,8 +105,11 @@ export const go: ToolDef = {
     const file = given !== undefined && !t.dryRun ? (t.keyFile ?? null) : null;
     return once(t, withKey, 'go', async () => {
       let squid: string;
-      if (made) squid = String((await made).id);
-      else {
+      if (made) {
+        squid = String((await made).id);
+        // The squid this key made on an earlier call (nothing started then): its tasks swapped for these.
+        if (a.replace_tasks) await fillSquid(t, a, squid, true);
+      } else {
         const p = (async () => {
           let kept = file ? await file.get(`mcp-go-squid:${key}`) : null;
           if (kept && file && !(await squidExists(t, kept.squid))) {
@@ -119,11 +127,11 @@ export const go: ToolDef = {
             const at = new Date().toISOString();
             if (file) await file.set(`mcp-go-squid:${key}`, { squid: String(s.id), at, since: at, id: null });
           }
-          if (kept?.ready) return s;
+          if (kept?.ready && !a.replace_tasks) return s;
           // Again after a restart that came before they were all sent: params are a replace, and tasks the squid
           // has already are skipped by the API.
           if (a.params && Object.keys(a.params as Rec).length) await t.verb(['squids', 'update', ...paramFlags(a), '--', String(s.id)], { write: true });
-          await t.verb(['tasks', 'add', ...flags({ '--squid': s.id, '--key': a.key }), '--', ...(a.tasks as string[])], { write: true });
+          await fillSquid(t, a, String(s.id), !!kept && a.replace_tasks === true);
           if (file) await file.set(`mcp-go-squid:${key}`, { squid: String(s.id), at: kept?.at ?? new Date().toISOString(), since: kept?.since ?? new Date().toISOString(), id: null, ready: true });
           return s;
         })();
@@ -132,7 +140,7 @@ export const go: ToolDef = {
           t.keys.delete(`go-squid\u0000${key}`);
           throw e;
         });
-        if (s.dry_run) return { dry_run: true, steps: ['squids create', ...(a.params ? ['squids update (params)'] : []), 'tasks add', 'squids estimate', 'runs start'], first: s };
+        if (s.dry_run) return { dry_run: true, steps: ['squids create', ...(a.params ? ['squids update (params)'] : []), ...(a.account ? ['squids update (account)'] : []), 'tasks add', 'squids estimate', 'runs start'], first: s };
         squid = String(s.id);
       }
       const ask = await confirmation(t, a, squid, 'go');
@@ -141,6 +149,14 @@ export const go: ToolDef = {
     });
   },
 };
+
+/** go's account and tasks on its squid; `replace`: its tasks deleted first, so a run scrapes only these. */
+async function fillSquid(t: ToolEnv, a: ToolArgs, squid: string, replace: boolean): Promise<void> {
+  if (replace) for (const type of ['url', 'params']) await t.verb(['squids', 'empty', `--type=${type}`, '--', squid], { write: true });
+  if (a.account !== undefined) await t.verb(['squids', 'update', `--add-account=${String(a.account)}`, '--', squid], { write: true });
+  const add = taskVerb(squid, a.tasks as unknown[], a.key);
+  await t.verb(add.argv, { write: true, stdin: add.stdin });
+}
 
 export const runsAbort: ToolDef = {
   name: 'runs_abort', title: 'Abort a run', access: 'write', idempotent: true,

@@ -1,6 +1,6 @@
 // What starting a run needs: its estimate, the confirmation above --confirm-above, the start (and capped wait), and
 // idempotency keys that make a retry answer the first call's run.
-import { rec, str, ToolError, type Shape, type ToolArgs, type ToolEnv, type Z } from './kit.js';
+import { rec, str, ToolError, waitOf, type Shape, type ToolArgs, type ToolEnv, type Z } from './kit.js';
 import type { Rec } from '../../lib/guards.js';
 
 // ---- runs: estimates, confirmation, waiting
@@ -51,10 +51,10 @@ export async function confirmation(t: ToolEnv, a: ToolArgs, squid: string, again
  * --idempotency-key, which keeps the run in the cache directory, so a restarted server's retry gets the same run.
  */
 export async function startRun(t: ToolEnv, a: ToolArgs, squid: string, runKey?: string): Promise<Rec> {
-  const wait = typeof a.wait_seconds === 'number' ? a.wait_seconds : undefined;
+  const { seconds: wait, note } = waitOf(a);
   const keyFlag = runKey !== undefined ? [`--idempotency-key=${runKey}`] : [];
   const { code, data } = await t.verb(['runs', 'start', `--squid=${squid}`, ...keyFlag, ...(wait ? ['--wait', `--timeout=${wait}s`] : [])], { write: true, ok: [6, 7] });
-  return runAnswer(data, code);
+  return { ...runAnswer(data, code), ...(note ? { note } : {}) };
 }
 export function runAnswer(data: unknown, code: number): Rec {
   const run = rec(data);
@@ -65,6 +65,7 @@ export const runOutput = (z: Z): Shape => ({
   id: z.string().optional(),
   status: z.string().optional(),
   still_running: z.boolean().optional().describe('the wait ended before the run: call runs_wait again'),
+  note: z.string().optional().describe('what was done other than asked, e.g. a wait_seconds above 50 capped'),
   needs_confirmation: z.boolean().optional().describe('nothing was started: the estimate is above --confirm-above'),
   estimate: z.record(z.string(), z.unknown()).optional(),
   dry_run: z.boolean().optional(),

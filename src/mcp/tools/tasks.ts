@@ -1,5 +1,5 @@
 // tasks_list, tasks_add, tasks_delete.
-import { dryRun, flags, listInput, listOutput, listPage, objOutput, prefixSquid, rec, squidArg, type ToolDef } from './kit.js';
+import { dryRun, flags, listInput, listOutput, listPage, objOutput, prefixSquid, rec, squidArg, taskArg, taskVerb, ToolError, type ToolDef } from './kit.js';
 
 export const tasksList: ToolDef = {
   name: 'tasks_list', title: 'List tasks', access: 'read',
@@ -11,15 +11,23 @@ export const tasksList: ToolDef = {
 
 export const tasksAdd: ToolDef = {
   name: 'tasks_add', title: 'Add tasks', access: 'write',
-  description: 'Add tasks to a squid: one per value, sent as the task-level input `key` (default url).',
+  description:
+    'Add tasks to a squid: values (one task each, sent as the task-level input `key`, default url), or tasks: objects ' +
+    'of one task-input group of crawlers_get each, for a task of several fields ({"city": "Paris", "country": "France"}).',
   input: (z) => ({
     squid: squidArg(z),
-    values: z.array(z.string().min(1)).min(1).describe('one task per value'),
+    values: z.array(z.string().min(1)).min(1).optional().describe('one task per value'),
+    tasks: z.array(taskArg(z)).min(1).optional().describe('one task per item: an object of task inputs by wire name (a multi-field task), or a value'),
     key: z.string().optional().describe('task-level input each value is sent as (default url)'),
     dry_run: dryRun(z),
   }),
   output: (z) => objOutput(z),
-  run: async (t, a) => rec((await t.verb(['tasks', 'add', ...flags({ '--squid': a.squid, '--key': a.key }), '--', ...(a.values as string[])], { write: true })).data),
+  run: async (t, a) => {
+    const list = (a.tasks ?? a.values) as unknown[] | undefined;
+    if (!list || (a.tasks !== undefined && a.values !== undefined)) throw new ToolError(2, 'tasks_add: give exactly one of "values" (strings) and "tasks" (objects or strings)');
+    const add = taskVerb(String(a.squid), list, a.key);
+    return rec((await t.verb(add.argv, { write: true, stdin: add.stdin })).data);
+  },
 };
 
 export const tasksDelete: ToolDef = {

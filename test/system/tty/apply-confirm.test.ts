@@ -1,4 +1,4 @@
-// A real terminal (tmux): `sq apply` shows the plan, then asks once; "n" sends nothing (exit 1), "y" applies it.
+// A real terminal (tmux): `sq apply` shows the plan, then asks once; "n" sends nothing (exit 11, cancelled), "y" applies it.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ beforeAll(async () => {
 
 const open = () => openTerm(['apply', '-f', file]);
 
-it('shows the plan, asks once, and on "n" sends nothing (exit 1)', async () => {
+it('shows the plan, asks once, and on "n" sends nothing (exit 11, cancelled)', async () => {
   await emu.control('POST', '/_emulator/reset');
   await emu.clearRequests();
   term = await open();
@@ -26,7 +26,7 @@ it('shows the plan, asks once, and on "n" sends nothing (exit 1)', async () => {
   expect(screen.match(/Apply these/g)).toHaveLength(1);
   await term.keys('n', 'Enter');
   const after = await term.waitFor(/EXIT:\d+/);
-  expect(after).toMatch(/EXIT:1/);
+  expect(after).toMatch(/EXIT:11/);
   expect(after).toMatch(/cancelled: nothing was sent/);
   expect((await emu.requests()).filter((r) => r.method !== 'GET')).toEqual([]);
 }, 60_000);

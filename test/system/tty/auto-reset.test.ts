@@ -1,12 +1,12 @@
 // A real terminal (tmux): enabling auto-reset above the threshold shows the warning and a confirmation; "n" sends
-// nothing and exits 1.
+// nothing and exits 11 (cancelled).
 import { expect, it } from 'vitest';
 import { type Term, useTmuxEmulator } from './tmux.js';
 
 const { emu, open } = useTmuxEmulator();
 let term: Term | undefined;
 
-it('warns, asks, and on "n" exits 1 having sent the GET and no POST', async () => {
+it('warns, asks, and on "n" exits 11 (cancelled) having sent the GET and no POST', async () => {
   await emu.control('POST', '/_emulator/usage', { pct: 60 });
   await emu.clearRequests();
   term = await open(['billing', 'auto-reset', '--enable', '--threshold', '50']);
@@ -16,7 +16,7 @@ it('warns, asks, and on "n" exits 1 having sent the GET and no POST', async () =
   expect(screen).toMatch(/\(y\/N\)/);
   await term.keys('n', 'Enter');
   const after = await term.waitFor(/EXIT:\d+/);
-  expect(after).toMatch(/EXIT:1/);
+  expect(after).toMatch(/EXIT:11/);
   expect(after).toMatch(/cancelled: nothing was sent/);
   const reqs = await emu.requests();
   expect(reqs.filter((r) => r.method === 'GET' && r.path === '/v1/plans/auto-reset')).toHaveLength(1);

@@ -1,5 +1,5 @@
 // A real terminal (tmux): `sq runs start` on a run estimated above confirm-above shows the estimate and asks once;
-// "n" starts nothing (exit 1, no POST /v1/runs), "y" starts it.
+// "n" starts nothing (exit 11, cancelled; no POST /v1/runs), "y" starts it.
 import { expect, it } from 'vitest';
 import { tempConfigDir } from '../../helpers/cli.js';
 import { DEMO_CRAWLERS } from '../../../src/emulator/seed.js';
@@ -28,7 +28,7 @@ async function open(total: number): Promise<Term> {
   return openTerm(['runs', 'start', '--squid', 'Berlin cafés'], env);
 }
 
-it('shows the estimate, asks once, and on "n" starts nothing (exit 1)', async () => {
+it('shows the estimate, asks once, and on "n" starts nothing (exit 11, cancelled)', async () => {
   const total = await berlin();
   term = await open(total);
   const screen = await term.waitFor(/Start the run\?/);
@@ -37,7 +37,7 @@ it('shows the estimate, asks once, and on "n" starts nothing (exit 1)', async ()
   expect(screen.match(/Start the run\?/g)).toHaveLength(1);
   await term.keys('n', 'Enter');
   const after = await term.waitFor(/EXIT:\d+/);
-  expect(after).toMatch(/EXIT:1/);
+  expect(after).toMatch(/EXIT:11/);
   expect(after).toMatch(/cancelled: no run was started/);
   expect((await emu.requests('POST')).map((r) => r.path)).toEqual(['/v1/squid/estimate']);
 }, 60_000);
@@ -70,7 +70,7 @@ it('squids update --schedule: the estimate of each run, one question; "n" writes
   expect(screen).toMatch(/Each scheduled run is estimated at/);
   await term.keys('n', 'Enter');
   const after = await term.waitFor(/EXIT:\d+/);
-  expect(after).toMatch(/EXIT:1/);
+  expect(after).toMatch(/EXIT:11/);
   expect(after).toMatch(/cancelled: the schedule was not turned on/);
   expect((await emu.requests('POST')).map((r) => r.path)).toEqual(['/v1/squid/estimate']);
   await term.close();

@@ -10,6 +10,7 @@ import { flatten } from '../../../output/fields.js';
 import type { Column } from '../../../output/types.js';
 import { resolveSquid } from '../../../api/resolve.js';
 import { webhookUrlSecrets } from '../../../lib/secrets.js';
+import { mcpAllowedEnv, refusedEnvText } from '../../../account/delivery-file.js';
 
 export const SQUID_OPTION = { flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name', complete: 'squid' } as const satisfies OptionSpec;
 
@@ -67,6 +68,8 @@ export function envSecret(ctx: Ctx, flag: string, name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
     throw new UsageError(`${flag} takes the NAME of an environment variable (e.g. ${flag} SFTP_PASSWORD), got an invalid name`);
   }
+  const allowed = mcpAllowedEnv(ctx.env);
+  if (allowed && !allowed.has(name)) throw new UsageError(`${flag}: ${refusedEnvText(name)}`);
   const v = ctx.env[name];
   if (v === undefined || v === '') throw new UsageError(`${flag}: environment variable ${name} is not set or empty`);
   ctx.addSecret(v);

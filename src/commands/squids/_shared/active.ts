@@ -7,6 +7,21 @@ import { getSquid, updateSquid } from '../../../api/squids.js';
 import { liveSchedule } from '../../../account/state.js';
 import { guardSchedule, type SpendPolicy } from '../../../billing/guard.js';
 import { SQUID_DETAIL_COLUMNS } from './columns.js';
+import { isTerminal, listRunPages, runStatus } from '../../../api/runs.js';
+import { confirmOrCancel } from '../../../cli/confirm.js';
+import type { HttpClient } from '../../../api/http.js';
+
+/**
+ * Deactivating stops the squid's running run, as `sq runs abort` does: the same yes (a question on a terminal, --yes
+ * in a script, exit 2 without it). A squid with no run in progress is deactivated without asking.
+ */
+async function confirmStop(ctx: Ctx, http: HttpClient, id: string, name: string): Promise<void> {
+  if (ctx.globals.yes || ctx.globals.dryRun) return;
+  const first = await listRunPages(http, id, { pageSize: 10, maxItems: 10 }).next();
+  const run = (first.done ? [] : first.value.data).find((r) => typeof r.id === 'string' && !isTerminal(runStatus(r)));
+  if (!run) return;
+  await confirmOrCancel(ctx, `Deactivate squid ${name}? Its run ${String(run.id)} (${runStatus(run)}) is stopped; results collected so far are still exported and billed.`, 'not deactivated: nothing was changed');
+}
 
 export async function setActive(ctx: Ctx, ref: string, active: boolean, policy?: SpendPolicy): Promise<void> {
   const http = await ctx.http();
@@ -20,6 +35,7 @@ export async function setActive(ctx: Ctx, ref: string, active: boolean, policy?:
     const schedule = before ? liveSchedule(before) : null;
     if (schedule && before?.is_active !== true) await guardSchedule(ctx, http, id, policy, schedule, ref);
   }
+  if (!active) await confirmStop(ctx, http, id, String(record.name ?? ref));
   await updateSquid(http, id, { is_active: active });
   const s = await getSquid(http, id);
   const name = String(s?.name ?? id);

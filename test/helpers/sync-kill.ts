@@ -1,0 +1,63 @@
+// kill -9 at random points of a `sq results sync`, then the same sync again, compared with an uninterrupted one: shared
+// by the SQLite and PGlite test (npm test) and the distribution's PostgreSQL (npm run test:system).
+import { execa } from 'execa';
+import { expect } from 'vitest';
+import { BIN, binCacheDir, sqBin } from './cli.js';
+import { waitFor } from './wait.js';
+import type { TestEmulator } from './emulator.js';
+
+export interface KillCase {
+  emu: TestEmulator;
+  squidName: string;
+  rows: number;
+  tries: number;
+  /** A fresh target for a table of this name. */
+  where(name: string): { to: string; table: string };
+  /** The table's rows in a stable order, without sq_synced_at. */
+  read(t: { to: string; table: string }): Promise<Record<string, unknown>[]>;
+  /** The rows sq_sync_runs records for the table (0 when none): after a kill, exactly the rows in the table. */
+  cursorRows(t: { to: string; table: string }): Promise<number>;
+}
+
+export async function killAndRerun(c: KillCase): Promise<{ killed: number }> {
+  const env = { ...c.emu.env(), SQ_CACHE_DIR: binCacheDir() };
+  const args = (t: { to: string; table: string }) => ['results', 'sync', '--squid', c.squidName, '--to', t.to, '--table', t.table, '--json'];
+  const resultReads = async () => (await c.emu.requests('GET')).filter((r) => r.path === '/v1/results').length;
+
+  const whole = c.where('whole');
+  const base = await sqBin(args(whole), { env });
+  expect(base.code, base.stderr).toBe(0);
+  expect(JSON.parse(base.stdout)).toMatchObject({ runs_synced: 1, inserted: c.rows });
+  const want = await c.read(whole);
+  expect(want).toHaveLength(c.rows);
+
+  const pages = Math.ceil(c.rows / 100);
+  let killed = 0;
+  for (let i = 0; i < c.tries; i++) {
+    const t = c.where(`killed_${i}`);
+    // A random page (0: while it starts), then a random moment in that page's fetch, write or commit.
+    const page = Math.floor(Math.random() * pages);
+    const before = await resultReads();
+    const child = execa(process.execPath, [BIN, ...args(t)], { env, extendEnv: false, reject: false });
+    let ended = false;
+    void child.finally(() => (ended = true));
+    await waitFor(async () => ended || (await resultReads()) - before >= page, (ok) => ok, `page ${page} of try ${i}`, 120_000);
+    await new Promise((r) => setTimeout(r, Math.random() * 80));
+    child.kill('SIGKILL');
+    const r = await child;
+    if (r.signal === 'SIGKILL') killed++;
+    // Each page was committed with its cursor, or neither was: the table holds exactly the rows the cursor counts.
+    // (A kill before the table was made leaves no table: no rows, no cursor.)
+    const noTable = (err: unknown) => {
+      if (!/no such table|does not exist/.test(String(err))) throw err;
+    };
+    const left = (await c.read(t).catch((e) => (noTable(e), []))).length;
+    expect(left, `try ${i}: the rows a kill at page ${page} left, against the cursor`).toBe(await c.cursorRows(t).catch((e) => (noTable(e), 0)));
+    const again = await sqBin(args(t), { env });
+    expect(again.code, again.stderr).toBe(0);
+    const got = await c.read(t);
+    expect(got.length, `try ${i}, killed at page ${page}`).toBe(c.rows);
+    expect(got).toEqual(want);
+  }
+  return { killed };
+}
