@@ -65,9 +65,6 @@ const EXCEPTIONS: Record<string, string> = {
     + 'required param of this crawler (a new squid of it is not ready until it is set: SquidNotReady)',
   'examples/sales-navigator-leads-scraper/get-results': 'the run the page\'s settings lead to is refused (SquidNotReady): '
     + 'results_type, the emulator\'s own required param of this crawler, is not among them',
-  // Not a docs conflict: the emulator answers /v1/googlelocations as /v1/googlemaps/locations (a list of names), not
-  // the page's {success, data: [{name, canonical_name, country_name, country_code}]} for ?q=&country_name=.
-  'examples/google-search-scraper/get-geolocation': 'the emulator does not serve /v1/googlelocations?q=&country_name= yet (issue 45)',
   'examples/bienici-search-export/get-results': NUMERIC_ID,
   'examples/facebook-page-details-export/get-results': NUMERIC_ID,
   'examples/leboncoin-iter-listings/get-results': NUMERIC_ID,
