@@ -40,7 +40,7 @@ export function collect(emu: EmuCore, run: Rec, def: CrawlerDef, squid: Rec, tas
   const count = rowsOfTask(params, (squid.params ?? {}) as Rec);
   const fields = generateRowFields(
     { def, squidParams: (squid.params ?? {}) as Rec, squid: String(squid.id), run: String(run.id), task: String(task.id),
-      basis: paramsKey(params), scrapingTimeMs: nowMs - RUN_TIMING.taskMs },
+      taskParams: params, basis: paramsKey(params), scrapingTimeMs: nowMs - RUN_TIMING.taskMs },
     count,
   );
   emu.addResults(fields);

@@ -1,61 +1,13 @@
-// The demo catalogue of crawlers. Each definition yields the list shape, the detail shape (input/result),
-// the keyed params map and the attributes, so every crawler endpoint is derived from one place.
+// The catalogue of crawlers: every crawler of the docs' examples/ pages (docs-crawlers.ts, generated from the docs by
+// scripts/gen-crawlers.mjs), merged with the facts kept here by hand for the reference pages' crawlers (ids, rates,
+// accounts, allowed values, functions' rates, attribute descriptions) and two crawlers of the demo seed's own. Each
+// definition yields the list shape, the detail shape (input/result), the keyed params map and the attributes, so
+// every crawler endpoint is derived from one place. Only the emulator loads this module (`sq emulator start`, tests).
+import type { AttrDef, CrawlerDef, DocsCrawler, SquidParamDef, TaskParamDef } from './crawler-types.js';
+import { DOCS_CRAWLERS } from './docs-crawlers.js';
 import { hashId } from './util.js';
 
-interface TaskParamDef {
-  type: string;
-  group?: string;
-  regex?: string;
-  required: boolean;
-  default: unknown;
-  example?: unknown;
-  description: string;
-}
-interface SquidParamDef {
-  type: string;
-  allowed?: unknown[];
-  /** The largest value an int param takes (the details page's `max`). */
-  max?: number;
-  default: unknown;
-  required: boolean;
-  description: string;
-}
-interface FunctionDef {
-  display: string;
-  description?: string;
-  credits_per_function: number;
-  default: boolean;
-}
-export interface AttrDef {
-  name: string;
-  type: 'string' | 'integer' | 'float' | 'boolean' | 'text' | 'json';
-  example: unknown;
-  /** Owning function key; undefined = base attribute (is_main). */
-  fn?: string;
-  /** Missing from some rows, as live rows are heterogeneous (the get-results sample's second row has no opening_hours). */
-  optional?: true;
-  description: string;
-}
-export interface CrawlerDef {
-  /** The docs samples' id where the crawler is sampled; else a hash of the slug. */
-  id?: string;
-  slug: string;
-  name: string;
-  credits_per_row: number;
-  max_concurrency: number;
-  /** False when unset, as for every demo crawler. */
-  is_premium?: boolean;
-  /** Its runs crash (the demo's way to show run.error); false when unset. */
-  has_issues?: boolean;
-  /** The site account its runs need (a crawler without one needs none). */
-  account?: { type: string; baseurl: string; cookies: { name: string; required: boolean }[] };
-  task: Record<string, TaskParamDef>;
-  squid: Record<string, SquidParamDef>;
-  functions: Record<string, FunctionDef>;
-  /** What the attributes page calls the base (not a function's) attributes; "Base" when unset. */
-  base_label?: string;
-  attributes: AttrDef[];
-}
+export type { AttrDef, CrawlerDef, DocsCrawler } from './crawler-types.js';
 
 const ICON = Buffer.from(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7"/></svg>',
@@ -63,6 +15,11 @@ const ICON = Buffer.from(
 
 export function crawlerId(slug: string): string {
   return CRAWLER_DEFS.find((d) => d.slug === slug)?.id ?? hashId(slug, 'crawler');
+}
+
+/** The crawler of a slug, or undefined. */
+export function crawlerDef(slug: string): CrawlerDef | undefined {
+  return CRAWLER_DEFS.find((d) => d.slug === slug);
 }
 
 const maxResults: SquidParamDef = { type: 'int', default: null, required: false, description: 'Stop after this many results.' };
@@ -77,7 +34,7 @@ const url = (example: string, regex: string): TaskParamDef => ({
   type: 'string', group: 'url', regex, required: false, default: null, example, description: 'Page URL to scrape.',
 });
 
-export const CRAWLER_DEFS: CrawlerDef[] = [
+const HAND_DEFS: CrawlerDef[] = [
   {
     // The docs samples' crawler (get-crawler-details, get-crawler-parameters, get-crawler-attributes, create-squid,
     // get-squid-details, update-squid, get-results): its id, slug, params, allowed values, functions and row keys.
@@ -118,13 +75,23 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
       extract_emails_from_website: { display: 'Extract Emails From Website', credits_per_function: 10, default: true,
         description: 'Extract email addresses from the business\'s website.' },
     },
+    // The get-crawler-attributes sample's order (match_filters, name, address, phone, website, score, category, email,
+    // email_status), then the get-results sample's other columns in its order, then the functions' others.
     attributes: [
+      // "Whether the result passed your geo and category filters": only rows of a parameter task (city, category) have
+      // one; the get-results sample's rows (a URL task's) have none.
+      { name: 'match_filters', type: 'boolean', example: false, params_tasks_only: true,
+        description: 'Whether the result passed your geo and category filters' },
       { name: 'name', type: 'string', example: 'Blues Billard Club', description: 'Business name as listed on Google Maps' },
       { name: 'address', type: 'string', example: '06110 Le Cannet, France', description: 'Full formatted address of the business' },
       { name: 'phone', type: 'string', example: '+33493611118', description: 'Primary phone number of the business' },
       { name: 'website', type: 'string', example: 'http://www.example.com/', description: 'Business website URL' },
-      { name: 'category', type: 'text', example: 'Fishing charter', description: 'Primary business category on Google Maps' },
       { name: 'score', type: 'float', example: 3.5, description: 'Average star rating out of 5' },
+      { name: 'category', type: 'text', example: 'Fishing charter', description: 'Primary business category on Google Maps' },
+      { name: 'email', type: 'string', example: 'info@lobstr.io', fn: 'extract_emails_from_website', optional: true,
+        description: 'Email address found on the business website' },
+      { name: 'email_status', type: 'string', example: 'valid', fn: 'extract_emails_from_website',
+        description: 'Validation status of the extracted email address' },
       { name: 'ratings', type: 'integer', example: 1220, description: 'Number of ratings' },
       { name: 'lat', type: 'float', example: 43.2960548, description: 'Latitude' },
       { name: 'lng', type: 'float', example: 5.3751573, description: 'Longitude' },
@@ -132,10 +99,33 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
       { name: 'country', type: 'string', example: 'France', description: 'Country' },
       { name: 'zip_code', type: 'string', example: '13001', description: 'Postal code' },
       { name: 'opening_hours', type: 'string', example: 'Monday 9 AM–10:30 PM', optional: true, description: 'Opening hours' },
+      // The get-crawler-details sample's `result` list names these too; the get-results sample's rows (functions unknown)
+      // show none of them, so each is a function's column here: collect_business_details' (its description names
+      // plus_code, poi, health and last_opening_hours_updated_at; the identifiers and flags are ASSUMED to be its too),
+      // fetch_business_images' main_image_url, and the website's e-mail and social links.
+      { name: 'zero_x', type: 'string', example: '0x12c9c0a7b2f0a5c1:0x2a8b3f1e9d7c6b5a', fn: 'collect_business_details',
+        description: 'Internal Google Maps hex identifier' },
+      { name: 'cid', type: 'string', example: '3065488262003665754', fn: 'collect_business_details',
+        description: 'Google Maps numeric business identifier (CID)' },
+      { name: 'url', type: 'string', example: 'https://www.google.com/maps/place/?cid=3065488262003665754', fn: 'collect_business_details',
+        description: 'Place URL' },
+      { name: 'country_name', type: 'string', example: 'France', fn: 'collect_business_details', description: 'Country name' },
+      { name: 'country_code', type: 'string', example: 'FR', fn: 'collect_business_details', description: 'Country code' },
+      { name: 'menu', type: 'string', example: 'https://www.example.com/menu', fn: 'collect_business_details', optional: true, description: 'Menu URL' },
       { name: 'plus_code', type: 'string', example: '8FM7+C2 Marseille', fn: 'collect_business_details', description: 'Plus code of the place' },
-      { name: 'main_image_url', type: 'string', example: 'https://lh5.googleusercontent.com/p/1', fn: 'fetch_business_images', description: 'Main image of the place' },
-      { name: 'email', type: 'string', example: 'info@lobstr.io', fn: 'extract_emails_from_website', optional: true, description: 'Email address found on the business website' },
-      { name: 'email_status', type: 'string', example: 'valid', fn: 'extract_emails_from_website', description: 'Validation status of the extracted email address' },
+      { name: 'is_temporarily_closed', type: 'boolean', example: false, fn: 'collect_business_details', description: 'Temporarily closed' },
+      { name: 'is_permanently_closed', type: 'boolean', example: false, fn: 'collect_business_details', description: 'Permanently closed' },
+      { name: 'has_owner', type: 'boolean', example: true, fn: 'collect_business_details', description: 'Claimed by its owner' },
+      { name: 'poi', type: 'string', example: 'restaurant', fn: 'collect_business_details', description: 'Point-of-interest type' },
+      { name: 'health', type: 'string', example: 'operational', fn: 'collect_business_details', description: 'Business status' },
+      { name: 'last_opening_hours_updated_at', type: 'string', example: '2025-01-15', fn: 'collect_business_details',
+        description: 'When the opening hours last changed' },
+      { name: 'main_image_url', type: 'string', example: 'https://lh5.googleusercontent.com/p/1', fn: 'fetch_business_images',
+        description: 'Main image of the place' },
+      { name: 'facebook', type: 'string', example: 'https://www.facebook.com/example', fn: 'extract_emails_from_website', optional: true,
+        description: 'Facebook page found on the website' },
+      { name: 'instagram', type: 'string', example: 'https://www.instagram.com/example', fn: 'extract_emails_from_website', optional: true,
+        description: 'Instagram profile found on the website' },
     ],
   },
   {
@@ -204,7 +194,8 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
     max_concurrency: 20,
     account: account('facebook-sync', 'https://www.facebook.com', 'c_user', 'xs'),
     task: { url: url('https://www.facebook.com/search/pages?q=bakery', '^https://(www\\.)?facebook\\.com/') },
-    squid: { max_results: maxResults },
+    // examples/facebook-pages-search-export/update-settings: params {} (the crawler has none).
+    squid: {},
     functions: {},
     attributes: [
       { name: 'name', type: 'string', example: 'Boulangerie Marcel', description: 'Page name.' },
@@ -320,9 +311,58 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
 // name the squid "Google Maps Search Export"): the same inputs, params, functions and rows under that slug, so a
 // script written from those pages finds a crawler here.
 {
-  const gm = CRAWLER_DEFS.find((d) => d.slug === 'google-maps-search-export')!;
-  CRAWLER_DEFS.push({ ...gm, id: undefined, slug: 'google-maps-leads-scraper', name: 'Google Maps Leads Scraper' });
+  const gm = HAND_DEFS.find((d) => d.slug === 'google-maps-search-export')!;
+  HAND_DEFS.push({ ...gm, id: undefined, slug: 'google-maps-leads-scraper', name: 'Google Maps Leads Scraper' });
 }
+
+/** The site accounts of the docs' list-account-types sample, by type (the seed's account types). */
+const ACCOUNTS: Record<string, CrawlerDef['account']> = {
+  'twitter-sync': account('twitter-sync', 'https://x.com', 'auth_token', 'ct0'),
+  'sales-nav-sync': account('sales-nav-sync', 'https://www.linkedin.com', 'li_at', 'JSESSIONID'),
+  'facebook-sync': account('facebook-sync', 'https://www.facebook.com', 'c_user', 'xs'),
+};
+
+/** A generated crawler as a definition: its account type resolved. */
+function fromDocs(d: DocsCrawler): CrawlerDef {
+  const { account_type, ...rest } = d;
+  return { ...rest, attributes: sampled(d), ...(account_type ? { account: ACCOUNTS[account_type] } : {}) };
+}
+
+/** The docs' columns, marked as sampled where an examples page shows them. */
+function sampled(d: DocsCrawler): AttrDef[] {
+  return d.assumed.includes('attributes') ? d.attributes : d.attributes.map((a) => ({ ...a, sampled: true as const }));
+}
+
+/** The facts a hand-kept crawler has of its own, which the docs' examples do not give. */
+const HAND_KEPT = ['credits_per_row', 'max_concurrency', 'account', 'attributes', 'credits_per_function', 'function defaults'];
+
+/** What a hand-kept crawler takes from the docs' examples: every param, function and column they add. */
+function merge(hand: CrawlerDef, docs: DocsCrawler): CrawlerDef {
+  // Columns the examples' rows show come in their order, then the hand-kept ones they do not show (functions' columns).
+  const attributes = docs.assumed.includes('attributes')
+    ? hand.attributes
+    : [...sampled(docs), ...hand.attributes.filter((a) => !docs.attributes.some((b) => b.name === a.name))];
+  return {
+    ...hand,
+    task: { ...docs.task, ...hand.task },
+    squid: { ...hand.squid, ...Object.fromEntries(Object.entries(docs.squid).filter(([k]) => !hand.squid[k])) },
+    functions: { ...hand.functions, ...Object.fromEntries(Object.entries(docs.functions).filter(([k]) => !hand.functions[k])) },
+    attributes,
+    ...(docs.task_module !== undefined ? { task_module: docs.task_module } : {}),
+    pages: docs.pages,
+    // The hand-kept facts replace the generated assumptions of rates, account and attributes.
+    assumed: docs.assumed.filter((a) => !HAND_KEPT.includes(a)),
+  };
+}
+
+/** The catalogue: the hand-kept crawlers first (in the seed's order), then the docs' others by slug. */
+export const CRAWLER_DEFS: CrawlerDef[] = [
+  ...HAND_DEFS.map((h) => {
+    const d = DOCS_CRAWLERS.find((x) => x.slug === h.slug);
+    return d ? merge(h, d) : h;
+  }),
+  ...DOCS_CRAWLERS.filter((d) => !HAND_DEFS.some((h) => h.slug === d.slug)).map(fromDocs),
+];
 
 /** The stored crawler record: public fields plus the definition the other endpoints project from. */
 export function crawlerRecord(def: CrawlerDef): Record<string, unknown> {

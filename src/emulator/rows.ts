@@ -19,7 +19,18 @@ const WORDS = ['Le Petit', 'Chez', 'Maison', 'Atelier', 'Café', 'Bistro', 'La T
 const NOUNS = ['Marcel', 'Lumière', 'du Marché', 'Saint-Paul', 'Belle Vue', 'Nord', 'Riviera', 'Harbor', 'Oak', 'Pine'];
 const STREETS = ['Rue de Rivoli', 'Boulevard Voltaire', 'Avenue Foch', 'Rue Oberkampf', 'Quai de la Loire'];
 
+/** Columns whose sampled value names one item: varied per row, so rows stay distinct. */
+const IDENTITY = /(^|_)(url|id|name|title|link)$/;
+
+/**
+ * A column's value: null for a column the docs never fill; for a column an examples page samples, its example (varied
+ * where it names the item); else a value of the column's type.
+ */
 function valueFor(a: AttrDef, h: number, index: number): unknown {
+  if (a.always_null) return null;
+  if (a.sampled && a.type === 'json' && a.example !== null && a.example !== undefined) return a.example;
+  if (a.sampled && (a.type === 'string' || a.type === 'text') && typeof a.example === 'string')
+    return IDENTITY.test(a.name) ? `${a.example}${a.example.includes('://') ? '#' : ' '}${h % 100000}` : a.example;
   switch (a.type) {
     case 'integer':
       return h % 5000;
@@ -54,6 +65,8 @@ interface RowContext {
   squid: string;
   run: string;
   task: string | null;
+  /** The task's params: columns of parameter tasks only (match_filters) need them; none = a URL task. */
+  taskParams?: Record<string, unknown>;
   /** Seed of the row sequence: the task's params key (or any stable text). */
   basis: string;
   scrapingTimeMs: number;
@@ -62,7 +75,8 @@ interface RowContext {
 /** Field values of `count` rows, ids left null (EmuCore.addResults assigns them). */
 export function generateRowFields(ctx: RowContext, count: number): Record<string, unknown>[] {
   const fns = (ctx.squidParams.functions ?? {}) as Record<string, boolean>;
-  const attrs = ctx.def.attributes.filter((a) => !a.fn || fns[a.fn] === true);
+  const paramsTask = !!ctx.taskParams && typeof ctx.taskParams.url !== 'string';
+  const attrs = ctx.def.attributes.filter((a) => (!a.fn || fns[a.fn] === true) && (!a.params_tasks_only || paramsTask));
   const base = createHash('md5').update(ctx.basis).digest().readUInt32BE(4);
   const rows: Record<string, unknown>[] = [];
   for (let i = 0; i < count; i++) {

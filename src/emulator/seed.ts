@@ -123,9 +123,12 @@ export function newSquid(emu: EmuCore, crawler: Rec, name: string, createdMs: nu
 
 export function newTask(emu: EmuCore, squid: SquidRecord, params: Params, createdMs: number): TaskRecord {
   const id = emu.newHash('task');
+  // The module an added task shows: the crawler's integer where its add-tasks example gives one (none where that
+  // example shows none), else the crawler's hash (the add-tasks reference page).
+  const shown = defOf(emu.state.crawlers[String(squid.crawler)]).task_module;
   const task: TaskRecord = {
     id, object: 'task', created_at: naiveUs(createdMs), is_active: true, params, squid: squid.id, module: squid.crawler,
-    type: typeof params.url === 'string' ? 'url' : 'params',
+    type: typeof params.url === 'string' ? 'url' : 'params', ...(shown !== undefined ? { shown_module: shown } : {}),
   };
   emu.state.tasks[id] = task;
   return task;
@@ -146,7 +149,7 @@ function pastRun(emu: EmuCore, squid: SquidRecord, startMs: number, outcome: 'do
     if (!failed) {
       emu.addResults(generateRowFields(
         { def, squidParams: squid.params as Rec, squid: String(squid.id), run: id, task: String(task.id),
-          basis: paramsKey(task.params as Rec), scrapingTimeMs: t },
+          taskParams: task.params as Rec, basis: paramsKey(task.params as Rec), scrapingTimeMs: t },
         count,
       ));
       total += count;

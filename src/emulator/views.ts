@@ -180,7 +180,8 @@ export function taskListView(t: Rec): Rec {
 }
 
 export function taskCreatedView(t: Rec): Rec {
-  return stamped({ id: t.id, object: 'task', created_at: t.created_at, is_active: t.is_active, params: t.params, module: t.module }, ['created_at'], 'us');
+  const module = 'shown_module' in t ? (t.shown_module ?? undefined) : t.module;
+  return stamped({ id: t.id, object: 'task', created_at: t.created_at, is_active: t.is_active, params: t.params, module }, ['created_at'], 'us');
 }
 
 export function taskDetailView(emu: EmuCore, t: Rec): Rec {
@@ -207,7 +208,7 @@ export function taskDetailView(emu: EmuCore, t: Rec): Rec {
     is_active: t.is_active,
     params: t.params,
     // The live get-task returns the crawler's internal integer here, not its hash.
-    module: crawlerIds.indexOf(String(t.module)) + 1,
+    module: typeof t.shown_module === 'number' ? t.shown_module : crawlerIds.indexOf(String(t.module)) + 1,
     object: 'task',
     status,
   };

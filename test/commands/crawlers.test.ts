@@ -1,4 +1,6 @@
 // Crawler shapes (tolerant parsing) and the help of every verb of this part (examples included).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { attributeRows, paramRows } from '../../src/api/crawlers.js';
 import { sq } from '../helpers/cli.js';
@@ -49,6 +51,16 @@ describe('help', () => {
 
 describe('crawlers list on a narrow terminal', () => {
   const emu = useEmulator();
+  it('--all lists every crawler of the docs\' examples pages (57) on the demo seed', async () => {
+    const pages = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/docs-examples.json'), 'utf8')).pages as Record<string, unknown>;
+    const slugs = [...new Set(Object.keys(pages).map((k) => k.split('/')[1]))];
+    const r = await sq(['crawlers', 'list', '--all', '--json'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    const listed = new Set((JSON.parse(r.stdout) as { slug: string }[]).map((c) => c.slug));
+    expect(slugs).toHaveLength(57);
+    expect(slugs.filter((s) => !listed.has(s))).toEqual([]);
+  });
+
   it('never cuts a slug (it is typed back whole): other columns give way', async () => {
     const emuEnv = emu.env();
     const slugs = ((await emu.api('/v1/crawlers?limit=100')).data as { slug: string }[]).map((c) => c.slug);

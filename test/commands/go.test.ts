@@ -86,6 +86,18 @@ describe('sq go', () => {
     expect(await posts()).toEqual(['/v1/squids', `/v1/squids/${squid.id}`, '/v1/tasks', '/v1/squid/estimate', '/v1/runs']);
   }, 60_000);
 
+  // cli.mdx's own example: a crawler of the examples pages (google-search-scraper), a keyword task.
+  it('runs cli.mdx\'s example: sq go google-search-scraper "pizza delivery" --key keyword', async () => {
+    const r = await goAdvancing(['google-search-scraper', 'pizza delivery', '--key', 'keyword', '--format', 'json', '--interval', '20ms']);
+    expect(r.code, r.stderr).toBe(0);
+    const name = squidName('google-search-scraper', [{ keyword: 'pizza delivery' }]);
+    const squid = (await emu.api(`/v1/squids?name=${encodeURIComponent(name)}`)).data.find((s: { name: string }) => s.name === name);
+    expect((await emu.api(`/v1/tasks?squid=${squid.id}`)).data.map((t: { params: unknown }) => t.params)).toEqual([{ keyword: 'pizza delivery' }]);
+    const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.squid === squid.id)).toBe(true);
+  }, 60_000);
+
   it('rerun after Ctrl-C mid-wait: reuses the squid and tasks and resumes the run, never a second one', async () => {
     const file = join(tempDir('sq-go-'), 'out.ndjson');
     const args = ['amazon-products', A, B, '-o', file, '--interval', '20ms'];

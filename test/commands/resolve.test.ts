@@ -160,6 +160,6 @@ describe('resolution through the CLI', () => {
     }
     const r = await sq(['crawlers', 'get', 'nope-crawler'], { env: emu.env() });
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('no crawler matches "nope-crawler" (searched 9 crawlers by id, name, slug)');
+    expect(r.stderr).toContain('no crawler matches "nope-crawler" (searched 60 crawlers by id, name, slug)');
   });
 });

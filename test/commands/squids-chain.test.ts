@@ -108,7 +108,7 @@ describe('sq squids chain set', () => {
   it.each(['nope', 'constructor', 'toString'])('--field-map %s=url, no result field of the squid: exit 2 naming the fields, nothing created', async (src) => {
     const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--target-crawler', 'amazon-products', '--field-map', `${src}=url`], { env: emu.env() });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`--field-map: the results of squid ${DEMO_SQUIDS.paris} have no field "${src}" (its fields: name, address, phone, website,`);
+    expect(r.stderr).toContain(`--field-map: the results of squid ${DEMO_SQUIDS.paris} have no field "${src}" (its fields: match_filters, name, address, phone, website,`);
     expect(await writes()).toEqual([]);
   });
 

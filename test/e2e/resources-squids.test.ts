@@ -48,7 +48,7 @@ describe('sq crawlers', () => {
   it('attributes works without any API key when given a full id (public endpoint)', async () => {
     const r = withNl(await sqBin(['crawlers', 'attributes', GM, '--fields', 'name,type,is_main'], { env: { SQ_BASE_URL: emu.baseUrl } }));
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n').slice(0, 2)).toEqual(['name\ttype\tis_main', 'name\tstring\ttrue']);
+    expect(r.stdout.split('\n').slice(0, 2)).toEqual(['name\ttype\tis_main', 'match_filters\tboolean\ttrue']);
     expect(r.stdout).toContain('email\tstring\tfalse\n');
     const reqs = await emu.requests();
     expect(reqs).toHaveLength(1);

@@ -85,11 +85,11 @@ describe('squids', () => {
 
     const u = await e.api('POST', `/v1/squids/${id}`, { name: 'Berlin coffee', concurrency: 5, params: { functions: { collect_business_details: true } }, run_notify: 'on_error' });
     expect(u.status).toBe(200);
-    // The update sample's record, whatever was touched: no concurrency, even when it was changed.
+    // An echo of the fields sent, as stored (api-reference; the update-settings pages): params whole.
     expect(u.body).toEqual({
-      name: 'Berlin coffee', no_line_breaks: false, is_active: true, params: { max_results: 200, country: 'United States', ratings: 'Any rating', language: 'English (United States)',
+      name: 'Berlin coffee', concurrency: 5, params: { max_results: 200, country: 'United States', ratings: 'Any rating', language: 'English (United States)',
         functions: { collect_business_details: true, fetch_business_images: false, extract_emails_from_website: true } },
-      to_complete: false, run_notify: 'on_error', export_unique_results: false,
+      run_notify: 'on_error',
     });
     const d2 = (await e.api('GET', `/v1/squids/${id}`)).body;
     expect(d2).toMatchObject({ name: 'Berlin coffee', concurrency: 5, notifications_params: { run_notify: 'on_error' } });

@@ -192,7 +192,8 @@ describe('runs engine', () => {
     expect(file.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="Paris restaurants_\d{8}_\d{4}\.csv"$/);
     const lines = (await file.text()).trimEnd().split('\n');
-    expect(lines[0].startsWith('id,name,address,phone,website,category,score')).toBe(true);
+    // Paris restaurants has a parameter task: its rows carry match_filters.
+    expect(lines[0].startsWith('id,match_filters,name,address,phone,website,score,category')).toBe(true);
     expect(lines.length - 1).toBe(runs[0].total_results);
     const tampered = await fetch(dl.body.s3.replace(/Expires=(\d+)/, (_m: string, n: string) => `Expires=${Number(n) + 10}`));
     expect(tampered.status).toBe(403);

@@ -102,12 +102,16 @@ function applyUpdate(squid: Rec, key: string, value: unknown): void {
   } else squid[key] = value;
 }
 
-/** The record the update sample answers with, whatever was touched; other touched fields are echoed too. */
-function updateRecord(s: Rec): Rec {
-  return {
-    name: s.name, no_line_breaks: s.no_line_breaks, is_active: s.is_active, params: s.params, to_complete: s.to_complete,
-    run_notify: (s.notifications_params as Rec | undefined)?.run_notify ?? null, export_unique_results: s.export_unique_results,
-  };
+/**
+ * The update's answer: an echo of the fields sent, as stored (api-reference: "an echo of only the touched fields"; the
+ * update-squid page and the 57 update-settings pages), params whole. `accounts` and `timezone` are not echoed: the
+ * sales-navigator-leads-scraper and google-maps-reviews-scraper pages send them and their answers leave them out.
+ */
+function updateEcho(s: Rec, touched: [string, unknown][]): Rec {
+  const stored = (k: string): unknown =>
+    k === 'run_notify' ? ((s.notifications_params as Rec | undefined)?.run_notify ?? null)
+      : k === 'cron_expression' ? ((s.schedule as Rec | null)?.cron_expression ?? null) : s[k];
+  return Object.fromEntries(touched.filter(([k]) => k !== 'accounts' && k !== 'timezone').map(([k]) => [k, stored(k)]));
 }
 
 export function registerSquids(emu: EmuCore): void {
@@ -215,8 +219,8 @@ function updateSquid(emu: EmuCore, req: EmuRequest): EmuResponse {
   const crawler = emu.state.crawlers[String(squid.crawler)];
   if (crawler && touched.some(([k]) => k === 'params')) squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
   emu.markDirty();
-  // Linking accounts alone answers as the link-account page shows: {name, concurrency, accounts}.
+  // Linking accounts alone answers as the link-account page shows: 200 {name, concurrency, accounts}.
   if (touched.length === 1 && touched[0][0] === 'accounts') return json(200, { name: squid.name, concurrency: squid.concurrency, accounts: squid.accounts });
-  // The update sample's record, plus other touched fields, except concurrency, which the sample leaves out.
-  return json(200, { ...updateRecord(squid), ...Object.fromEntries(touched.filter(([k]) => k !== 'concurrency')) });
+  // 200, as the update-squid page and api-reference have it (the 57 update-settings pages label it 201: docs/emulator.md).
+  return json(200, updateEcho(squid, touched));
 }
