@@ -79,12 +79,7 @@ export async function serveHttp(s: Shared, out: Writable, served: string): Promi
     sessions.delete(id);
     await x?.server.close().catch(() => undefined);
   };
-  // Sessions nobody used for SESSION_IDLE_MS go: a client that vanished without a DELETE holds nothing for long.
-  const sweep = setInterval(() => {
-    const before = Date.now() - SESSION_IDLE_MS;
-    for (const [id, x] of sessions) if (x.seen < before) void end(id);
-  }, Math.min(SESSION_IDLE_MS, 60_000));
-  sweep.unref();
+  const sweep = sweepIdle(sessions, end);
   const http = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
       ctx.io.stderr.write(`sq mcp: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
@@ -121,4 +116,14 @@ async function listen(http: Server, s: Shared, out: Writable, token: string, ser
   if (!isLoopbackHost(host)) ctx.io.stderr.write(`warning: sq mcp listens on ${host}, not loopback: anyone who reaches it with the token acts on the account${s.opts.allow && 'level' in s.opts.allow && s.opts.allow.level === 'read' ? '' : ' and may spend its credits'}\n`);
   if (!ctx.globals.quiet) ctx.io.stderr.write(`sq mcp ${VERSION}: serving ${served} on ${url}\n`);
   return origins;
+}
+
+/** Sessions nobody used for SESSION_IDLE_MS go: a client that vanished without a DELETE holds nothing for long. */
+function sweepIdle(sessions: Map<string, { seen: number }>, end: (id: string) => Promise<void>): NodeJS.Timeout {
+  const sweep = setInterval(() => {
+    const before = Date.now() - SESSION_IDLE_MS;
+    for (const [id, x] of sessions) if (x.seen < before) void end(id);
+  }, Math.min(SESSION_IDLE_MS, 60_000));
+  sweep.unref();
+  return sweep;
 }
