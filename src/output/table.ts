@@ -73,7 +73,17 @@ export function fitWidths(head: string[], rows: string[][], keys: string[], widt
   );
   let shown = head.length;
   const span = (ws: number[], n: number) => ws.slice(0, n).reduce((a, b) => a + b, 0) + GAP * (n - 1);
-  while (shown > 1 && span(floor, shown) > width) shown--;
+  const main = rank.indexOf(2);
+  while (shown > 1 && span(floor, shown) > width) {
+    // A column kept whole (an id, a slug: typed back as shown) is left out only once the main name gave up its
+    // NAME_MIN too.
+    const over = span(floor, shown) - width;
+    if (keys[shown - 1] === 'id' && main >= 0 && main < shown && floor[main] > narrowest(head[main], main)) {
+      floor[main] = Math.max(narrowest(head[main], main), floor[main] - over);
+      continue;
+    }
+    shown--;
+  }
   const widths = natural.slice(0, shown);
   while (span(widths, shown) > width) {
     let widest = -1;
