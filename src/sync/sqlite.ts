@@ -139,7 +139,16 @@ function bindable(v: unknown): unknown {
 export async function openSqlite(path: string, shown: string, onCleanup: (fn: () => Promise<void>) => void): Promise<SyncDb> {
   await lockExport(`${path}.sq-sync`, '--to', onCleanup);
   const e = await engineFor(path);
-  if (e.name === SQLITE_PACKAGE) rmSync(`${path}.lock`, { recursive: true, force: true });
+  if (e.name === SQLITE_PACKAGE) {
+    rmSync(`${path}.lock`, { recursive: true, force: true });
+    // That package's file lock (one directory for every level) answers "is the file reserved?" with the lock its
+    // own connection holds, so SQLite never takes a killed sync's rollback journal for hot: it was never rolled back,
+    // and a kill -9 while a commit wrote its pages left a malformed file. A write-ahead log needs no such question:
+    // opening replays only the transactions whose commit frame is whole. Exclusive locking keeps the log's index in
+    // memory (the package has no shared memory); the file stays a WAL file, which any SQLite opens.
+    e.run('PRAGMA locking_mode = EXCLUSIVE', []);
+    e.all('PRAGMA journal_mode = WAL', []);
+  }
   e.run('PRAGMA busy_timeout = 10000', []);
   const db: SyncDb = {
     dialect: 'sqlite',

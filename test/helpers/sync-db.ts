@@ -33,6 +33,9 @@ export async function startPglite(): Promise<TestPostgres> {
 export function sqliteQuery<T = Record<string, unknown>>(path: string, sql: string, params: unknown[] = []): T[] {
   const db = new Database(path);
   try {
+    // sq writes these files in WAL mode on this package (src/sync/sqlite.ts), which reads them only with exclusive
+    // locking (it has no shared memory for the log's index).
+    db.all('PRAGMA locking_mode = EXCLUSIVE');
     return db.all(sql, params as never) as T[];
   } finally {
     db.close();
