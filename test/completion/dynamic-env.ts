@@ -83,7 +83,7 @@ beforeAll(async () => {
   };
   typeNames = (await json(['accounts', 'types'])).map((t) => t.name).sort();
   squidNames = (await json(['squids', 'list'])).map((s) => s.name).sort();
-  slugs = (await json(['crawlers', 'list'])).map((c) => c.slug).sort();
+  slugs = (await json(['crawlers', 'list', '--all'])).map((c) => c.slug).sort();
   parisRuns = (await json(['runs', 'list', '--squid', DEMO_SQUIDS.paris])).map((r) => r.id).sort();
   expect(typeNames.length * slugs.length * parisRuns.length).toBeGreaterThan(0);
   expect(squidNames).toContain(DEMO_SQUIDS.paris);

@@ -109,7 +109,7 @@ it('2. schedule a LinkedIn squid and link its account', async () => {
   const document = 'squids:\n  "Weekly CTO leads":\n    schedule: { cron: "0 9 * * 1", timezone: Europe/Paris }\n';
   const asked = await a.call('apply', { document });
   expect(asked.needs_confirmation).toBe(true);
-  expect(JSON.stringify(asked.starts_runs)).toContain('0 9 * * 1');
+  expect(JSON.stringify(asked.starts_runs)).toContain('Mondays at 09:00 Europe/Paris');
   const applied = await a.call('apply', { document, confirm: true });
   expect(JSON.stringify(applied)).toMatch(/schedule|update/);
   const shown = await a.call('squids_get', { squid: squid.id });

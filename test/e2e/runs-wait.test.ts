@@ -34,13 +34,16 @@ describe('a real clock (the emulator runs 2x faster)', () => {
     expect(run.squid).toBe(ids['Paris restaurants']);
     expect(run).toEqual(await emu.api(`/v1/runs/${run.id}`));
     const lines = r.stderr.trimEnd().split('\n');
-    expect(lines[0]).toBe(`Started run ${run.id} of squid Paris restaurants`);
+    // The one estimate line every run start prints, then the start.
+    expect(lines[0]).toMatch(/^estimated \d+ credits .*sets off no reset/);
+    expect(lines[1]).toBe(`Started run ${run.id} of squid Paris restaurants`);
     expect(lines.some((l) => l.startsWith(`run ${run.id}: running `))).toBe(true);
     expect(lines.some((l) => l.startsWith(`run ${run.id}: done 100% results ${run.total_results}`))).toBe(true);
     // one line per change: no two identical consecutive lines
     expect(lines.filter((l, i) => i > 0 && l.replace(/\(elapsed.*\)/, '') === lines[i - 1].replace(/\(elapsed.*\)/, ''))).toEqual([]);
     const posts = await emu.requests('POST');
-    expect(posts.map((p) => p.path)).toEqual(['/v1/runs']);
+    // The estimate (a POST that changes nothing), then the one start.
+    expect(posts.map((p) => p.path)).toEqual(['/v1/squid/estimate', '/v1/runs']);
   }, REAL_RUN_TIMEOUT_MS);
 
   it('a run that ends in error exits 6 with its done_reason; with --json the run as it ended is on stdout', async () => {
