@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { peakRss } from './lib.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'bin/sq.js');
@@ -31,24 +32,12 @@ function measure(args, env, keep = false) {
     child.stdout?.on('data', (d) => {
       for (let i = d.indexOf(10); i !== -1; i = d.indexOf(10, i + 1)) lines++;
     });
-    let hwm = 0;
     child.stderr.on('data', (d) => (err += d));
-    const poll =
-      rssMethod === 'proc-VmHWM-poll'
-        ? setInterval(() => {
-            try {
-              const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-              if (m) hwm = Math.max(hwm, Number(m[1]));
-            } catch {
-              // the process just exited
-            }
-          }, 20)
-        : null;
+    const peak = peakRss(child, rssMethod, timeOut);
     child.on('close', (code) => {
-      if (poll) clearInterval(poll);
+      const kib = peak();
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       if (code !== 0) return rej(new Error(`sq ${args.join(' ')} exited ${code}: ${err}`));
-      const kib = rssMethod === 'gnu-time-%M' ? Number(readFileSync(timeOut, 'utf8').trim().split('\n').pop()) : hwm;
       res({ ms, kib, lines });
     });
   });

@@ -3,7 +3,7 @@
 // the machine shares (only for a figure that measures a first call: every other keeps the state between calls, as a
 // user's calls do).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -90,4 +90,27 @@ process.stdout.write(JSON.stringify(list, null, 2) + '\\n');
 `,
   );
   return file;
+}
+
+/**
+ * The peak RSS (KiB) of a bench's child: GNU time's %M when the command ran under it (written to `timeOut`), else
+ * /proc's VmHWM polled every 20 ms. Call the returned function once the child has closed.
+ */
+export function peakRss(child, method, timeOut) {
+  let hwm = 0;
+  const poll =
+    method === 'proc-VmHWM-poll'
+      ? setInterval(() => {
+          try {
+            const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+            if (m) hwm = Math.max(hwm, Number(m[1]));
+          } catch {
+            // the process just exited
+          }
+        }, 20)
+      : null;
+  return () => {
+    if (poll) clearInterval(poll);
+    return method === 'gnu-time-%M' ? Number(readFileSync(timeOut, 'utf8').trim().split('\n').pop()) : hwm;
+  };
 }

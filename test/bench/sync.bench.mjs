@@ -11,11 +11,11 @@
 // Run alone after a build: node test/bench/sync.bench.mjs (the env variables shrink it; the rate part takes ~3 min,
 // the RSS part what 2 x 110,000 rows take at ~100 pages/s).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NODE, load } from './lib.mjs';
+import { NODE, load, peakRss } from './lib.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'bin/sq.js');
@@ -35,25 +35,13 @@ function measure(args, env) {
     const child = spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    let hwm = 0;
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
-    const poll =
-      rssMethod === 'proc-VmHWM-poll'
-        ? setInterval(() => {
-            try {
-              const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-              if (m) hwm = Math.max(hwm, Number(m[1]));
-            } catch {
-              // it just exited
-            }
-          }, 20)
-        : null;
+    const peak = peakRss(child, rssMethod, timeOut);
     child.on('close', (code) => {
-      if (poll) clearInterval(poll);
+      const kib = peak();
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       if (code !== 0) return rej(new Error(`sq ${args.join(' ')} exited ${code}: ${err}`));
-      const kib = rssMethod === 'gnu-time-%M' ? Number(readFileSync(timeOut, 'utf8').trim().split('\n').pop()) : hwm;
       res({ ms, kib, out });
     });
   });
