@@ -3,10 +3,9 @@
 // a run over SFTP to a real SFTP server (ssh2's). Each uses only arguments the tools' descriptions give, and no call
 // is a tool error.
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { BIN, tempConfigDir } from '../helpers/cli.js';
+import { connectMcp } from '../helpers/mcp-client.js';
 import { startSftpServer, type SftpServer } from '../helpers/sftp-server.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -30,14 +29,7 @@ type Tool = { name: string; description?: string; inputSchema: { properties?: Re
 
 /** An agent: each call checked against the tool's own input schema (no argument it does not describe), errors counted. */
 async function agent(args: string[], env: Record<string, string> = {}) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', ...args],
-    env: { PATH: process.env.PATH ?? '', SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env(), ...env },
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'sq-agent-tasks', version: '1' });
-  await client.connect(transport);
+  client = await connectMcp(args, { ...emu.env(), ...env }, 'sq-agent-tasks');
   const tools = new Map(((await client.listTools()).tools as Tool[]).map((t) => [t.name, t]));
   const errors: string[] = [];
   const call = async (name: string, a: Record<string, unknown> = {}): Promise<Record<string, any>> => {

@@ -2,10 +2,9 @@
 // accounts with the CLI's checks and money rules; delivery_test takes every kind `sq delivery test` takes; an argument
 // these tools do not know is an error naming the allowed ones, never dropped.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { useEmulator } from '../helpers/emulator.js';
-import { BIN, tempConfigDir } from '../helpers/cli.js';
+import { connectMcp } from '../helpers/mcp-client.js';
 import { unusedPort } from '../helpers/net.js';
 
 const emu = useEmulator({ each: 'reset' });
@@ -17,14 +16,7 @@ afterEach(async () => {
 type Answer = { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, any> };
 
 async function agent(args: string[], env: Record<string, string> = {}) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', ...args],
-    env: { PATH: process.env.PATH ?? '', SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emu.env(), ...env },
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'sq-test', version: '1' });
-  await client.connect(transport);
+  const client = await connectMcp(args, { ...emu.env(), ...env });
   clients.push(client);
   return {
     call: async (name: string, a: Record<string, unknown>): Promise<Answer> => (await client.callTool({ name, arguments: a })) as Answer,
