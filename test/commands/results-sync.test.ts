@@ -2,21 +2,15 @@
 // behind its socket server, through pg as a real server is reached), against the emulator on loopback.
 import { join } from 'node:path';
 import { existsSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
-import { sqliteQuery, startPglite, type TestPostgres } from '../helpers/sync-db.js';
+import { sqliteQuery, usePglite } from '../helpers/sync-db.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
-let pg: TestPostgres;
-beforeAll(async () => {
-  pg = await startPglite();
-}, 120_000);
-afterAll(async () => {
-  await pg?.close();
-});
+const pg = usePglite();
 
 let tables = 0;
 /** One database per test: a new SQLite file, or a new table name in the one PGlite. */

@@ -4,22 +4,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { BIN, binCacheDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
-import { sqliteQuery, startPglite, type TestPostgres } from '../helpers/sync-db.js';
+import { sqliteQuery, usePglite } from '../helpers/sync-db.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
-let pg: TestPostgres;
-beforeAll(async () => {
-  pg = await startPglite();
-}, 120_000);
-afterAll(async () => {
-  await pg?.close();
-});
+const pg = usePglite();
 
 function start(args: string[]): { child: ResultPromise; err: () => string; out: () => string } {
   const child = execa(process.execPath, [BIN, 'results', 'sync', ...args], {

@@ -5,10 +5,10 @@
 // next open, the server for a dropped connection).
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/fs.js';
-import { sqliteQuery, startPglite, type TestPostgres } from '../helpers/sync-db.js';
+import { sqliteQuery, usePglite } from '../helpers/sync-db.js';
 import { killAndRerun } from '../helpers/sync-kill.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { execa } from 'execa';
@@ -18,14 +18,10 @@ import { waitFor } from '../helpers/wait.js';
 // Rate limits on, 50 times the documented ones: sq paces by the emulator's X-RateLimit headers, as against the service.
 const emu = useEmulator({ rateLimits: 50 });
 const ROWS = 5000;
-let pg: TestPostgres;
+const pg = usePglite();
 beforeAll(async () => {
-  pg = await startPglite();
   await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.lyon), results: ROWS });
 }, 180_000);
-afterAll(async () => {
-  await pg?.close();
-});
 
 const SELECT = 'SELECT sq_result_id, sq_run_id, sq_squid_id, scraping_time, name, address, ratings, score FROM $T ORDER BY sq_result_id';
 /**

@@ -4,6 +4,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Database } from 'node-sqlite3-wasm';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface TestPostgres {
   /** postgres://… for --to (any password is accepted: PGlite checks none). */
@@ -11,6 +12,29 @@ export interface TestPostgres {
   port: number;
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
+}
+
+/** A PGlite server for the test file: started before its tests, closed after them; its methods reach the live one. */
+export function usePglite(): TestPostgres {
+  let pg: TestPostgres | undefined;
+  beforeAll(async () => {
+    pg = await startPglite();
+  }, 120_000);
+  afterAll(async () => {
+    await pg?.close();
+  });
+  const live = () => {
+    if (!pg) throw new Error('PGlite is not started yet (usePglite starts it before the tests)');
+    return pg;
+  };
+  return {
+    url: (password) => live().url(password),
+    get port() {
+      return live().port;
+    },
+    query: (sql, params) => live().query(sql, params),
+    close: async () => undefined,
+  };
 }
 
 export async function startPglite(): Promise<TestPostgres> {
