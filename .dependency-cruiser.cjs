@@ -122,7 +122,7 @@ module.exports = {
       comment:
         'Verb files hold verbs: only other verbs and the command registry load them. Library code shared by verbs lives ' +
         'in account/, export/, api/ or commands/_shared/, never in a verb file.',
-      from: { path: '^src/', pathNot: ['^src/commands/', '^src/cli/(program|dispatch)\\.ts$', '^src/completion/'] },
+      from: { path: '^src/', pathNot: ['^src/commands/', '^src/shell/(program|dispatch)\\.ts$', '^src/completion/'] },
       to: { path: '^src/commands/' },
     },
     {

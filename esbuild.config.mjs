@@ -203,8 +203,8 @@ const bundleOptions = {
   minifyWhitespace: true,
   minifySyntax: true,
 };
-const { PART_PARAMS } = await import('./dist/lib/code-cache.js');
-const whole = await build({ ...bundleOptions, entryPoints: ['dist/cli/main.js'], outfile: 'dist/sq.cjs', metafile: true, plugins: [lazyLoads(true)] });
+const { PART_PARAMS } = await import('./dist/startup/code-cache.js');
+const whole = await build({ ...bundleOptions, entryPoints: ['dist/shell/main.js'], outfile: 'dist/sq.cjs', metafile: true, plugins: [lazyLoads(true)] });
 const parts = [];
 for (const [part, text] of await buildParts(bundleOptions, root, partition(whole.metafile))) {
   // Only comments can still hold non-ASCII text: spell it as escapes too, so the whole file is ASCII and bin/sq.js can
@@ -299,9 +299,9 @@ await rm('dist/bundles.tmp', { recursive: true, force: true });
 // a clean environment); test/help/prerendered.test.ts checks every file against the CLI's own output. A command
 // whose help does not come out as exit 0 with nothing on stderr gets no file (the launcher then runs the CLI).
 {
-  const { run } = await import('./dist/cli/main.js');
-  const { createContext } = await import('./dist/cli/factory.js');
-  const { buildProgram } = await import('./dist/cli/program.js');
+  const { run } = await import('./dist/shell/main.js');
+  const { createContext } = await import('./dist/shell/factory.js');
+  const { buildProgram } = await import('./dist/shell/program.js');
   const { Writable, PassThrough } = await import('node:stream');
   const env = { SQ_CONFIG_DIR: '/nonexistent-sq-build', SQ_CACHE_DIR: '', SQ_NO_UPDATE_NOTIFIER: '1' };
   const captured = () => {
@@ -337,7 +337,7 @@ await rm('dist/bundles.tmp', { recursive: true, force: true });
 // CLI's own.
 await build({
   stdin: {
-    contents: "export * from './dist/lib/code-cache.js';\nexport { setV8Flag } from './dist/lib/v8-flags.js';\nexport { scanArgv, boundedJq } from './dist/cli/argv.js';\n",
+    contents: "export * from './dist/startup/code-cache.js';\nexport { setV8Flag } from './dist/startup/v8-flags.js';\nexport { scanArgv, boundedJq } from './dist/startup/argv.js';\n",
     resolveDir: '.',
     sourcefile: 'launcher.js',
   },
@@ -356,8 +356,8 @@ await rm('dist/argv.cjs', { force: true });
 await rm('dist/code-cache.cjs', { force: true });
 // And what only some calls need, loaded by the launcher only then: SQ_TRACE_STARTUP's marks (src/trace.ts) and --jq's
 // early start (src/output/jq-preload.ts).
-await build({ entryPoints: ['dist/trace.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/trace.cjs', logLevel: 'warning' });
-await build({ entryPoints: ['dist/output/jq-preload.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/jq-preload.cjs', logLevel: 'warning' });
+await build({ entryPoints: ['dist/startup/trace.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/trace.cjs', logLevel: 'warning' });
+await build({ entryPoints: ['dist/startup/jq-preload.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/jq-preload.cjs', logLevel: 'warning' });
 
 
 // dist/vendor/: see VENDORED. Each file exports the names Node's import() of the package gives (for a CommonJS

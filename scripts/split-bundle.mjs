@@ -18,11 +18,11 @@ import { build } from 'esbuild';
 
 /** What every call evaluates, and what it imports: the core (dist/sq.cjs). */
 export const CORE_ROOTS = [
-  'dist/cli/main.js',
+  'dist/shell/main.js',
   'dist/verb-modules.js',
-  'dist/cli/factory.js',
-  'dist/cli/program.js',
-  'dist/cli/dispatch.js',
+  'dist/shell/factory.js',
+  'dist/shell/program.js',
+  'dist/shell/dispatch.js',
   'dist/commands/index.js',
   'dist/version.js',
   'dist/update/notice.js',
@@ -129,7 +129,7 @@ export function partition(metafile) {
   const unowned = Object.keys(ins).filter((m) => !owner.has(m));
   if (unowned.length) throw new Error(`scripts/split-bundle.mjs: no part for ${unowned.slice(0, 5).join(', ')}`);
   // What each part must hand out: the modules that a module of another part imports (statically or not).
-  const exported = new Map([['sq', new Set(['dist/cli/main.js'])]]);
+  const exported = new Map([['sq', new Set(['dist/shell/main.js'])]]);
   for (const m of Object.keys(ins)) {
     for (const i of ins[m].imports) {
       if (!ins[i.path] || owner.get(i.path) === owner.get(m)) continue;

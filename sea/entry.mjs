@@ -5,7 +5,7 @@
 // on first use come from inside this bundle (importPackage, src/import-package.ts), jq's WebAssembly from the
 // executable's assets (src/output/jq.ts). V8's code cache is in the executable too (sea-config useCodeCache).
 import { getAsset } from 'node:sea';
-import { run } from '../dist/cli/main.js';
+import { run } from '../dist/shell/main.js';
 
 /** Every package importPackage() may be asked for, by name; inside the bundle, loaded when first asked. */
 const PACKAGES = {

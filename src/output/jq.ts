@@ -24,7 +24,7 @@ import { fnv1a64, readCacheFile, writeCacheFile } from '../lib/cache-file.js';
 import { JQ_WORKER_SOURCE } from './jq-worker.js';
 import { capMessage, outputFor, type FilterLimits } from './limits.js';
 import { patchJqWeb } from './jq-patches.js';
-import { boundedJq } from './jq-bounded.js';
+import { boundedJq } from '../startup/jq-bounded.js';
 import { jsonText } from './json-text.js';
 
 /**

@@ -360,7 +360,7 @@ describe('what a call loads', () => {
     // The same command through commander: a grouped short flag is not a plain line.
     expect(commander(await evaluated(['squids', 'list', '-q', '--json', '--limit', '2']))).toEqual([]);
     const viaCommander = await evaluated(['squids', 'list', '-qv', '--json', '--limit', '2']);
-    expect(viaCommander).toContain('dist/cli/program.js');
+    expect(viaCommander).toContain('dist/shell/program.js');
     expect(viaCommander).toContain('node_modules/commander/lib/command.js');
   });
 

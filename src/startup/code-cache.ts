@@ -2,12 +2,12 @@
 // runs before any of the CLI is loaded, so esbuild.config.mjs builds this file (with src/cli/argv.ts) on its own as
 // dist/launcher.cjs, which the launcher requires: one copy of these checks, in TypeScript, tested like the rest.
 import { constants, lstatSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, closeSync, type Stats } from 'node:fs';
-import { makeDirSync, openRegularSync } from './regular-file.js';
+import { makeDirSync, openRegularSync } from '../lib/regular-file.js';
 import { runtimeV8Flags } from './v8-flags.js';
 
 import { Script } from 'node:vm';
 
-export { cacheDir } from './cache-dir.js';
+export { cacheDir } from '../lib/cache-dir.js';
 
 export interface CodeCache {
   /** The cache's bytes, if the directory and the file are ours alone; else undefined. */
@@ -228,7 +228,7 @@ export function loadParts(
     { resolve: hostRequire.resolve },
   );
   return {
-    exports: partRequire('sq-mod:sq:dist/cli/main.js') as { run(argv: string[], init?: { exits?: boolean }): Promise<number> },
+    exports: partRequire('sq-mod:sq:dist/shell/main.js') as { run(argv: string[], init?: { exits?: boolean }): Promise<number> },
     saveCache: (code) => {
       for (const part of saves) part.saveCache(code);
     },

@@ -2,7 +2,7 @@
 // run, or its modules when there is no such file. No commander here: program.ts builds commander's tree from these,
 // and dispatch.ts parses a plain command line with them alone.
 import { readFileSync } from 'node:fs';
-import type { NounEntry, NounSpec, VerbSpec } from './command.js';
+import type { NounEntry, NounSpec, VerbSpec } from '../cli/command.js';
 
 export function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
   return typeof (m as VerbSpec).run === 'function';
