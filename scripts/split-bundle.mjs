@@ -6,7 +6,7 @@
 //
 // Each module is in exactly one part, so it is evaluated once and shared by every part that uses it (one config,
 // one pacing state, one error class per process). A part's import of a module of another part becomes
-// require("sq-mod:<part>:<module>"), which bin/sq.js's loader (src/lib/code-cache.ts, loadParts) answers by loading
+// require("sq-mod:<part>:<module>"), which bin/sq.js's loader (src/startup/code-cache.ts, loadParts) answers by loading
 // that part and initialising the module; each part exports a table of the modules other parts import from it.
 // Modules are split by what reaches them: a module that only one noun's verbs (or one lazily loaded feature) reach
 // statically is in that noun's part; one that several reach is in "shared"; what the core reaches is in the core.

@@ -42,7 +42,7 @@ try {
   require('node:v8').setFlagsFromString('--liftoff-only');
 } catch {}
 for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
-// run() never rejects: every error becomes an exit code in src/cli/main.ts.
+// run() never rejects: every error becomes an exit code in src/shell/main.ts.
 void run(process.argv.slice(2)).then(async (code) => {
   await Promise.all(
     // An empty write's callback, not 'drain' (see bin/sq.js): a wait for a drain that never comes would exit 0.

@@ -354,7 +354,7 @@ export async function runJq(
 }
 
 /**
- * The largest document a bounded expression (src/cli/argv.ts, boundedJq) is run on the main thread for: a page of
+ * The largest document a bounded expression (src/startup/argv.ts, boundedJq) is run on the main thread for: a page of
  * results, the answer of most commands. jq then ends within milliseconds whatever the expression, so a stop signal
  * is never kept waiting, and there is no worker thread to start (jq_overhead: docs/performance.md, "--jq"). Larger
  * documents, and any other expression, go to the worker.

@@ -1,4 +1,4 @@
-// A plain command line is read without commander (src/cli/dispatch.ts, parsePlainLine); commander stays the parser of
+// A plain command line is read without commander (src/shell/dispatch.ts, parsePlainLine); commander stays the parser of
 // record. Over generated command lines of every verb: whatever the plain reader takes, commander parses without an
 // error to the same arguments, the same options (in the same order) and the same globals.
 import { PassThrough } from 'node:stream';
