@@ -1,7 +1,7 @@
 // How a command line reaches its verb. A plain line (`sq me --json`, `sq squids list --limit 5 -q`, `sq runs get ID`:
 // a noun, its verb, then options and arguments each written out whole) is read straight off the specs the build
 // declared, without loading commander: building commander's tree and parsing with it, and deserialising commander's
-// code (a quarter of `sq me`'s code cache), were ~3 ms of a ~75 ms call (docs/performance.md). Any other line (help,
+// code, were a part of every call worth saving (docs/startup.md). Any other line (help,
 // an error, a form this reader does not take) goes to commander (program.ts), which stays the parser of record:
 // test/unit/plain-line.test.ts checks, over generated command lines of every verb, that whatever this reader takes,
 // commander parses to the same arguments and options.

@@ -17,7 +17,7 @@ export function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
 function declaredSpec(name: string, kind: '' | '.lines' = ''): string | undefined {
   // `name` is one of NOUNS (src/commands/index.ts), never a word typed: the build wrote the file by that name.
   // The bundle (dist/sq.cjs) sits beside dist/specs/; this module unbundled (dist/shell/specs.js) one level below. A
-  // path, not a URL: making import.meta.url's file URL cost the bundle ~0.2 ms a call.
+  // path, not a URL: making import.meta.url's file URL cost the bundle on every call.
   for (const dir of ['/specs/', '/../specs/']) {
     try {
       return readFileSync(`${import.meta.dirname}${dir}${name}${kind}.json`, 'utf8');
