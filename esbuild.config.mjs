@@ -105,6 +105,8 @@ await build({
 // cache stay ~100 KB smaller. A spec holding anything JSON does not carry as it is (a RegExp, a Set, a function other
 // than run) fails the build rather than show a different command.
 const { NOUNS } = await import('./dist/commands/index.js');
+// A spec of a noun since removed (or of an older build's file layout) must not stay beside the current ones.
+await rm('dist/specs', { recursive: true, force: true });
 await mkdir('dist/specs', { recursive: true });
 const verbModules = [];
 for (const entry of NOUNS) {
@@ -132,25 +134,8 @@ for (const entry of NOUNS) {
       if (file) (doc.verbs[i].module = file), verbModules.push(file);
     });
   }
-  // And what a plain command line needs of it (src/shell/dispatch.ts): names, arguments and how each option is written,
-  // without the help texts. `sq squids list` parsed 18 KB of JSON for the ~2 KB it reads.
-  const line = (v) => ({
-    name: v.name,
-    aliases: v.aliases,
-    args: v.args,
-    options: v.options?.map((o) => ({ flags: o.flags, choices: o.choices, repeatable: o.repeatable, secretTrap: o.secretTrap })),
-    subcommands: v.subcommands?.map(line),
-    module: v.module,
-    run: true,
-  });
-  const lines = 'verbs' in doc ? { name: doc.name, verbs: doc.verbs.map(line) } : line(doc);
-  for (const [file, text] of [
-    [`dist/specs/${entry.name}.json`, JSON.stringify(doc)],
-    [`dist/specs/${entry.name}.lines.json`, JSON.stringify(lines)],
-  ]) {
-    await writeFile(`${file}.tmp`, text);
-    await rename(`${file}.tmp`, file);
-  }
+  await writeFile(`dist/specs/${entry.name}.json.tmp`, JSON.stringify(doc));
+  await rename(`dist/specs/${entry.name}.json.tmp`, `dist/specs/${entry.name}.json`);
 }
 // The files of those verbs, each imported on its own when it runs (src/shell/specs.ts, sqVerbModules; injected below).
 await writeFile(

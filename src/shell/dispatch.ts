@@ -8,7 +8,7 @@
 import type { Ctx } from '../cli/context.js';
 import type { NounSpec, OptionSpec, VerbSpec } from '../cli/command.js';
 import { GLOBAL_OPTIONS, readGlobals } from '../cli/global-flags.js';
-import { isVerb, loadLines } from './specs.js';
+import { isVerb, loadEntry } from './specs.js';
 import { NOUNS } from '../commands/index.js';
 import { cacheDir } from '../lib/cache-dir.js';
 import { attributeName } from '../lib/flag-name.js';
@@ -152,7 +152,7 @@ function defaults(options: readonly OptionSpec[]): Record<string, unknown> | und
 export async function plainLine(argv: readonly string[]): Promise<{ run(ctx: Ctx): Promise<void> } | undefined> {
   const entry = argv[0] === 'completion' ? undefined : NOUNS.find((e) => e.name === argv[0]);
   if (!entry) return undefined;
-  const spec = await loadLines(entry);
+  const spec = await loadEntry(entry);
   const line = parsePlainLine(argv, isVerb(spec) ? { ...spec, name: entry.name } : spec);
   return line && { run: (ctx) => runVerb(ctx, line.verb, line.args, line.opts, line.withGlobals) };
 }

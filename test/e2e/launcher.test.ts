@@ -364,6 +364,12 @@ describe('what a call loads', () => {
     expect(viaCommander).toContain('node_modules/commander/lib/command.js');
   });
 
+  it('one spec per noun: dist/specs/<noun>.json, read by the plain-line reader, commander\'s tree and help alike', async () => {
+    const { NOUNS } = await import('../../src/commands/index.js');
+    const specs = readdirSync(resolve(import.meta.dirname, '../../dist/specs'));
+    expect(specs.sort()).toEqual(NOUNS.map((n) => `${n.name}.json`).sort());
+  });
+
   it('--jq and --template load their code when given (the log sees lazily loaded modules)', async () => {
     expect(await evaluated(['me', '--jq', '.email'])).toContain('dist/output/jq.js');
     expect(await evaluated(['me', '--template', '{{.email}}'])).toContain('dist/output/width.js');
