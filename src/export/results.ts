@@ -24,8 +24,8 @@ import { counted, newProgress, resumableExport } from './whole-pages.js';
  */
 export async function runExport(ctx: Ctx, plan: ExportPlan): Promise<number> {
   // A long export keeps V8's young generation at its first size. Under an export's steady allocation V8 grows it, and
-  // the peak RSS of a long export rose where it should stay flat (export_rss_ratio, docs/performance.md); a page at a time needs no more. Scavenges are more frequent, at a
-  // pace of two pages a second. (A flag set now: the code caches made before it are not rewritten, see code-cache.ts.)
+  // the peak RSS of a long export rose where it should stay flat (export_rss_ratio, docs/performance.md); a page at
+  // a time needs no more. Scavenges are more frequent, at a pace of two pages a second. (A flag set now: the code caches made before it are not rewritten, see code-cache.ts.)
   if (plan.paging.all) setV8Flag('--semi-space-growth-factor=1');
   const resume = plan.resume;
   try {
