@@ -84,7 +84,7 @@ const lazyLoads = (whole) => ({
 });
 
 // src/ → dist/, file for file: esbuild strips the types (tsconfig's isolatedModules and verbatimModuleSyntax make that
-// exact, with no type information), in under a second where tsc's emit took ~8 s of wall and ~13 s of CPU. The types
+// exact, with no type information), many times faster than tsc's emit. The types
 // are checked by tsc on its own: `npm run typecheck` (npm test runs it; prepack runs tsc -p tsconfig.json --noEmit).
 await build({
   entryPoints: readdirSync('src', { recursive: true, encoding: 'utf8' })
@@ -102,7 +102,7 @@ await build({
 // Every noun's spec as JSON (dist/specs/<noun>.json), functions (each verb's run) as `true`, read by src/shell/specs.ts:
 // program.ts builds the command tree from it and dispatch.ts parses a plain line with it, without loading the
 // modules. Files of their own rather than inside the bundle: a call reads only its noun's, and the bundle and its code
-// cache stay ~100 KB smaller. A spec holding anything JSON does not carry as it is (a RegExp, a Set, a function other
+// cache stay smaller. A spec holding anything JSON does not carry as it is (a RegExp, a Set, a function other
 // than run) fails the build rather than show a different command.
 const { NOUNS } = await import('./dist/commands/index.js');
 // A spec of a noun since removed (or of an older build's file layout) must not stay beside the current ones.
@@ -164,14 +164,14 @@ const bundleOptions = {
   // import.meta.dirname: dist/, the directory bin/sq.js's loader gives each part as __dirname.
   // VENDORED (below): the packages importPackage() loads from dist/vendor/ rather than node_modules.
   // __SQ_VERSION__ (src/version.ts): the version as package.json says at build time, which ships with it; reading and
-  // parsing package.json cost every call ~0.4 ms.
+  // parsing package.json cost every call time.
   define: { 'import.meta.url': '__sqImportMeta.url', 'import.meta.dirname': '__dirname', __SQ_VENDORED__: JSON.stringify(VENDORED), __SQ_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   // bin/sq.js's loader (src/startup/code-cache.ts, loadParts) runs each part with __dirname the dist/ directory.
   // SQ_TEST_LOAD_LOG=FILE: the files of the bundle that this call evaluated, in that order, written to FILE at exit,
   // one log for all the parts (test/e2e/launcher.test.ts checks that `sq me` evaluates nothing it does not need).
   banner: {
     js:
-      // Made when first read: node:url's pathToFileURL cost every call ~0.2 ms, and most never read it.
+      // Made when first read: node:url's pathToFileURL cost every call, and most never read it.
       "var __sqImportMeta = { get url() { return (this.href ??= require('node:url').pathToFileURL(__dirname + '/sq.cjs').href); } };\n" +
       'var __sqLoadLog = process.env.SQ_TEST_LOAD_LOG ? (globalThis.__sqLoadLog ??= ' +
       "(process.on('exit', () => require('node:fs').writeFileSync(process.env.SQ_TEST_LOAD_LOG, globalThis.__sqLoadLog.join('\\n') + '\\n')), [])) : undefined;",
@@ -183,7 +183,7 @@ const bundleOptions = {
   legalComments: 'eof',
   // Strings, templates, regular expressions and names come out as ASCII escapes; comments are left as written.
   charset: 'ascii',
-  // Without comments and indentation the files are ~40% smaller: less to read on every call (~1.5 ms). Names are not
+  // Without comments and indentation the files are much smaller: less to read on every call. Names are not
   // minified, so a --verbose stack trace still names its functions; the unbundled dist/ stays readable.
   minifyWhitespace: true,
   minifySyntax: true,

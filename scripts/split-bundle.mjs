@@ -1,8 +1,7 @@
 // The CLI's bundle in parts (esbuild.config.mjs): dist/sq.cjs holds what every call runs (argv, the program's shell,
 // config, the HTTP client, output), and dist/bundles/<part>.cjs the modules only some calls load: a noun's verbs, the
 // MCP server, jq, the account-file engine… A call reads and compiles its parts alone: `sq me` and `sq squids list`
-// ~280 KB instead of the whole 800, and with it the code cache, and the functions V8 sets up as a file starts
-// (docs/performance.md).
+// the core only, and with it its code cache, and the functions V8 sets up as a file starts (docs/startup.md).
 //
 // Each module is in exactly one part, so it is evaluated once and shared by every part that uses it (one config,
 // one pacing state, one error class per process). A part's import of a module of another part becomes
@@ -32,7 +31,7 @@ export const CORE_ROOTS = [
   // The table of human output, which the list verbs load on first use.
   'dist/output/table.js',
   // The calls a script's loop makes most: listing and reading the main resources (each a few KB with its columns),
-  // and listing the stored profiles (no request: a part of its own cost it more than its ~1 KB of code).
+  // and listing the stored profiles (no request: a part of its own cost it more than its code).
   'dist/commands/squids/list.js',
   'dist/commands/squids/get.js',
   'dist/commands/runs/list.js',
@@ -213,8 +212,8 @@ function packagesWithImporters(ins, owner, closure) {
 
 /**
  * esbuild gives each module's exports object its getters at the top level of the file (`__export(x_exports, {…})`),
- * so a part's start ran them for every module in it, used or not: in the core, 72 calls and 323 accessors, ~116 KB
- * of young-generation allocation on every call, most of it for modules the call never initialises. Each is moved to
+ * so a part's start ran them for every module in it, used or not: young-generation allocation on every call
+ * (docs/startup.md), most of it for modules the call never initialises. Each is moved to
  * the start of its module's init function (`init_x = __esm({"dist/x.js"() {…}})`), which runs before anything reads
  * `x_exports` (esbuild reads it only as `(init_x(), x_exports)`, and the parts' tables likewise), and first in it, so
  * a module that an import cycle re-enters already has its exports. A module's init is the first one after its
