@@ -70,12 +70,8 @@ const EXCEPTIONS: Record<string, string> = {
   'examples/leboncoin-iter-listings/get-results': NUMERIC_ID,
 };
 
-/**
- * The answer's status a page labels, where the emulator keeps another: every update-settings page labels its answer
- * 201; the update-squid reference page and api-reference answer 200, which the emulator keeps (docs/emulator.md). The
- * pages are counted identical apart from that label when nothing else differs.
- */
-const STATUS_LABEL: Record<string, number> = { 'update-settings': 200 };
+/** The count of identical pages this emulator reaches (the test fails if it falls). */
+const IDENTICAL = 146;
 
 let e: TestEmu;
 const accountOf: Record<string, string> = {};
@@ -165,7 +161,7 @@ async function results(slug: string, squid: string): Promise<{ reply: Reply; pro
   for (const [what, step] of steps) {
     if (what === 'settings' && !settings?.params) continue;
     const r = await step();
-    if (r.status !== 200) return { reply: r, problems: [`${what}: ${r.status} ${r.text}`] };
+    if (r.status >= 300) return { reply: r, problems: [`${what}: ${r.status} ${r.text}`] };
     if (what === 'run') expect((await finish(r.body.id)).status).toBe('done');
   }
   return { reply: await e.api('GET', `/v1/results?squid=${squid}&limit=100`), problems: [] };
@@ -216,7 +212,6 @@ async function replay(key: string, page: Page): Promise<{ reply: Reply; problems
 
 /** Each page's differences (status first), as the replays find them. */
 const found = new Map<string, string[]>();
-const labelOnly = new Set<string>();
 
 describe('examples/ pages replayed against the emulator (docs-examples.json)', () => {
   const keys = Object.keys(PAGES);
@@ -230,26 +225,23 @@ describe('examples/ pages replayed against the emulator (docs-examples.json)', (
   for (const key of keys) {
     it(key, async () => {
       const page = PAGES[key];
-      const kind = key.split('/')[2];
       const { reply, problems } = await replay(key, page);
       const answer = answerOf(page);
       const want = answer ? Number(answer.label) : 200;
       const status = reply.status === want ? [] : [`status ${reply.status}, sampled ${want}`];
       const diffs = [...problems, ...(answer ? shapeDiff(answer.body, reply.body) : reply.status < 300 ? [] : [`status ${reply.status}: ${reply.text}`])];
-      if (!diffs.length && status.length && STATUS_LABEL[kind] === reply.status) labelOnly.add(key);
       found.set(key, [...status, ...diffs]);
       if (EXCEPTIONS[key]) expect(found.get(key), `${key} is identical now: drop its exception`).not.toEqual([]);
-      else if (labelOnly.has(key)) expect(diffs).toEqual([]);
       else expect(found.get(key)).toEqual([]);
     });
   }
 
-  it('counts: identical, identical but the update status label, and the named exceptions', () => {
+  it(`counts: at least ${IDENTICAL} of 175 identical, every other page a named exception`, () => {
     expect(found.size).toBe(175);
     const identical = [...found].filter(([, d]) => !d.length).length;
     const exceptions = Object.keys(EXCEPTIONS).length;
-    console.log(`examples pages: ${identical} of 175 identical; ${labelOnly.size} more identical but the update-settings `
-      + `status label (201, kept 200); ${exceptions} named exceptions`);
-    expect(identical + labelOnly.size + exceptions).toBe(175);
+    console.log(`examples pages: ${identical} of 175 identical; ${exceptions} named exceptions`);
+    expect(identical).toBeGreaterThanOrEqual(IDENTICAL);
+    expect(identical + exceptions).toBe(175);
   });
 });

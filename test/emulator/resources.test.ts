@@ -84,7 +84,7 @@ describe('squids', () => {
     expect(dup.status).toBe(400);
 
     const u = await e.api('POST', `/v1/squids/${id}`, { name: 'Berlin coffee', concurrency: 5, params: { functions: { collect_business_details: true } }, run_notify: 'on_error' });
-    expect(u.status).toBe(200);
+    expect(u.status).toBe(201);
     // An echo of the fields sent, as stored (api-reference; the update-settings pages): params whole.
     expect(u.body).toEqual({
       name: 'Berlin coffee', concurrency: 5, params: { max_results: 200, country: 'United States', ratings: 'Any rating', language: 'English (United States)',
