@@ -22,9 +22,11 @@ const PAGES = (JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures
 /** Row keys every result has (the get-results reference page), besides the crawler's columns. */
 const ROW_KEYS = new Set(['id', 'object', 'squid', 'run', 'scraping_time']);
 
-const BARE = 'a bare task ({url} or {keyword}, no squid and no tasks list) answered 200 with one task, where the add-tasks '
-  + 'reference page and the other examples send {squid, tasks} and answer {duplicated_count, tasks}: the emulator answers '
-  + 'the reference page (400: squid is required)';
+const BARE = 'a bare task ({keyword}, no squid and no tasks list) sent to POST /v1/tasks and answered 200 with one task '
+  + '({id, squid_id, status, keyword, created_at}), where the add-tasks reference page and the other examples of /v1/tasks send '
+  + '{squid, tasks} and answer {duplicated_count, tasks}: the emulator answers the reference page (400: squid is required); six '
+  + 'other pages send the same bare body to POST /v2/squid/{squid_id}/task, which the emulator serves';
+const SQUID_ID = 'its POST /v2/squid/{squid_id}/task answer carries squid_id, which the five other pages of that request leave out';
 const CONCURRENCY = 'the answer leaves out `concurrency` though the request sends it; 35 other update-settings pages (and '
   + 'api-reference: "an echo of only the touched fields") echo it';
 const FULL_SQUID = 'the answer is a whole squid ({id, crawler, status, created_at…}) for a request of {name, params}; '
@@ -33,12 +35,7 @@ const NUMERIC_ID = 'its rows\' `id` is an integer; the get-results reference pag
 
 /** Pages that are not identical, each with the docs conflict that explains it. */
 const EXCEPTIONS: Record<string, string> = {
-  'examples/instagram-profile-scraper/add-tasks': BARE,
-  'examples/instagram-reels-scraper/add-tasks': BARE,
-  'examples/lacentrale-cars-scraper/add-tasks': BARE,
-  'examples/linkedin-posts-commenters-and-likers-scraper/add-tasks': BARE,
-  'examples/linkedin-profile-scraper/add-tasks': BARE,
-  'examples/sales-navigator-companies-scraper/add-tasks': BARE,
+  'examples/linkedin-profile-scraper/add-tasks': SQUID_ID,
   'examples/tiktok-top-ads-scraper/add-tasks': BARE,
   'examples/facebook-marketplace-scraper/add-tasks': 'answered 201 with a list of {id, squid, url, status}; the add-tasks '
     + 'reference page answers 200 {duplicated_count, tasks}',
@@ -71,7 +68,7 @@ const EXCEPTIONS: Record<string, string> = {
 };
 
 /** The count of identical pages this emulator reaches (the test fails if it falls). */
-const IDENTICAL = 146;
+const IDENTICAL = 151;
 
 let e: TestEmu;
 const accountOf: Record<string, string> = {};
@@ -191,7 +188,7 @@ async function replay(key: string, page: Page): Promise<{ reply: Reply; problems
   const [, slug, kind] = key.split('/');
   const squid = await squidOf(slug);
   try {
-    const path = decodeURIComponent(new URL(page.api[1]).pathname).replace('{squid_hash}', squid);
+    const path = decodeURIComponent(new URL(page.api[1]).pathname).replace(/\{squid_(hash|id)\}/, squid);
     if (kind === 'get-results') {
       const { reply, problems } = await results(slug, squid);
       return { reply, problems: problems.length || answerOf(page) ? problems : rowProblems(slug, reply.body?.data ?? []) };
