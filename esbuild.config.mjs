@@ -1,4 +1,4 @@
-// `npm run build`: compiles src/ into dist/ (one .js per .ts), then bundles the CLI (dist/cli/main.js and everything it may
+// `npm run build`: compiles src/ into dist/ (one .js per .ts), then bundles the CLI (dist/shell/main.js and everything it may
 // load) into CommonJS files bin/sq.js runs with a V8 code cache of its own: dist/sq.cjs, what every call runs, and
 // dist/bundles/<part>.cjs, what only some calls load (scripts/split-bundle.mjs). The unbundled dist/ stays for the
 // tests that import modules directly.
@@ -99,7 +99,7 @@ await build({
   logLevel: 'warning',
 });
 
-// Every noun's spec as JSON (dist/specs/<noun>.json), functions (each verb's run) as `true`, read by src/cli/specs.ts:
+// Every noun's spec as JSON (dist/specs/<noun>.json), functions (each verb's run) as `true`, read by src/shell/specs.ts:
 // program.ts builds the command tree from it and dispatch.ts parses a plain line with it, without loading the
 // modules. Files of their own rather than inside the bundle: a call reads only its noun's, and the bundle and its code
 // cache stay ~100 KB smaller. A spec holding anything JSON does not carry as it is (a RegExp, a Set, a function other
@@ -132,7 +132,7 @@ for (const entry of NOUNS) {
       if (file) (doc.verbs[i].module = file), verbModules.push(file);
     });
   }
-  // And what a plain command line needs of it (src/cli/dispatch.ts): names, arguments and how each option is written,
+  // And what a plain command line needs of it (src/shell/dispatch.ts): names, arguments and how each option is written,
   // without the help texts. `sq squids list` parsed 18 KB of JSON for the ~2 KB it reads.
   const line = (v) => ({
     name: v.name,
@@ -152,7 +152,7 @@ for (const entry of NOUNS) {
     await rename(`${file}.tmp`, file);
   }
 }
-// The files of those verbs, each imported on its own when it runs (src/cli/specs.ts, sqVerbModules; injected below).
+// The files of those verbs, each imported on its own when it runs (src/shell/specs.ts, sqVerbModules; injected below).
 await writeFile(
   'dist/verb-modules.js',
   `export const sqVerbModules = {\n${verbModules.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(`./commands/${f}`)}),`).join('\n')}\n};\n`,
@@ -181,7 +181,7 @@ const bundleOptions = {
   // __SQ_VERSION__ (src/version.ts): the version as package.json says at build time, which ships with it; reading and
   // parsing package.json cost every call ~0.4 ms.
   define: { 'import.meta.url': '__sqImportMeta.url', 'import.meta.dirname': '__dirname', __SQ_VENDORED__: JSON.stringify(VENDORED), __SQ_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
-  // bin/sq.js's loader (src/lib/code-cache.ts, loadParts) runs each part with __dirname the dist/ directory.
+  // bin/sq.js's loader (src/startup/code-cache.ts, loadParts) runs each part with __dirname the dist/ directory.
   // SQ_TEST_LOAD_LOG=FILE: the files of the bundle that this call evaluated, in that order, written to FILE at exit,
   // one log for all the parts (test/e2e/launcher.test.ts checks that `sq me` evaluates nothing it does not need).
   banner: {
@@ -203,8 +203,8 @@ const bundleOptions = {
   minifyWhitespace: true,
   minifySyntax: true,
 };
-const { PART_PARAMS } = await import('./dist/lib/code-cache.js');
-const whole = await build({ ...bundleOptions, entryPoints: ['dist/cli/main.js'], outfile: 'dist/sq.cjs', metafile: true, plugins: [lazyLoads(true)] });
+const { PART_PARAMS } = await import('./dist/startup/code-cache.js');
+const whole = await build({ ...bundleOptions, entryPoints: ['dist/shell/main.js'], outfile: 'dist/sq.cjs', metafile: true, plugins: [lazyLoads(true)] });
 const parts = [];
 for (const [part, text] of await buildParts(bundleOptions, root, partition(whole.metafile))) {
   // Only comments can still hold non-ASCII text: spell it as escapes too, so the whole file is ASCII and bin/sq.js can
@@ -217,7 +217,7 @@ for (const [part, text] of await buildParts(bundleOptions, root, partition(whole
   const strayImport = /\bimport\(\s*["'`][^"'`]*["'`]\s*\)/.exec(code);
   if (strayImport) throw new Error(`esbuild.config.mjs: part ${part} has ${strayImport[0]}, which fails under bin/sq.js: use importPackage() or process.getBuiltinModule()`);
   // Each part is one function expression, the module wrapper that require() would add, written here so that the
-  // launcher compiles the text it reads as it is (src/lib/code-cache.ts, compileCached).
+  // launcher compiles the text it reads as it is (src/startup/code-cache.ts, compileCached).
   parts.push([part === 'sq' ? 'sq.cjs' : `bundles/${part}.cjs`, `(function (${PART_PARAMS}) {${code}\n})\n`]);
 }
 // jq-web's script as dist/jq.cjs, for jq's worker thread when bin/sq.js runs with --jq (src/output/jq.ts), with sq's
@@ -299,9 +299,9 @@ await rm('dist/bundles.tmp', { recursive: true, force: true });
 // a clean environment); test/help/prerendered.test.ts checks every file against the CLI's own output. A command
 // whose help does not come out as exit 0 with nothing on stderr gets no file (the launcher then runs the CLI).
 {
-  const { run } = await import('./dist/cli/main.js');
-  const { createContext } = await import('./dist/cli/factory.js');
-  const { buildProgram } = await import('./dist/cli/program.js');
+  const { run } = await import('./dist/shell/main.js');
+  const { createContext } = await import('./dist/shell/factory.js');
+  const { buildProgram } = await import('./dist/shell/program.js');
   const { Writable, PassThrough } = await import('node:stream');
   const env = { SQ_CONFIG_DIR: '/nonexistent-sq-build', SQ_CACHE_DIR: '', SQ_NO_UPDATE_NOTIFIER: '1' };
   const captured = () => {
@@ -332,12 +332,12 @@ await rm('dist/bundles.tmp', { recursive: true, force: true });
 }
 
 // What bin/sq.js needs before the bundle loads, in one file (one module load less on every call): the argv
-// pre-scanner (src/cli/argv.ts: one scanner and one list of value-taking globals for the launcher, main and program),
-// to name the code cache, and the code caches' checks and the parts' loader (src/lib/code-cache.ts): one copy, the
+// pre-scanner (src/startup/argv.ts: one scanner and one list of value-taking globals for the launcher, main and program),
+// to name the code cache, and the code caches' checks and the parts' loader (src/startup/code-cache.ts): one copy, the
 // CLI's own.
 await build({
   stdin: {
-    contents: "export * from './dist/lib/code-cache.js';\nexport { setV8Flag } from './dist/lib/v8-flags.js';\nexport { scanArgv, boundedJq } from './dist/cli/argv.js';\n",
+    contents: "export * from './dist/startup/code-cache.js';\nexport { setV8Flag } from './dist/startup/v8-flags.js';\nexport { scanArgv, boundedJq } from './dist/startup/argv.js';\n",
     resolveDir: '.',
     sourcefile: 'launcher.js',
   },
@@ -354,10 +354,10 @@ await build({
 // The two files it replaces, if an older build left them.
 await rm('dist/argv.cjs', { force: true });
 await rm('dist/code-cache.cjs', { force: true });
-// And what only some calls need, loaded by the launcher only then: SQ_TRACE_STARTUP's marks (src/trace.ts) and --jq's
-// early start (src/output/jq-preload.ts).
-await build({ entryPoints: ['dist/trace.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/trace.cjs', logLevel: 'warning' });
-await build({ entryPoints: ['dist/output/jq-preload.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/jq-preload.cjs', logLevel: 'warning' });
+// And what only some calls need, loaded by the launcher only then: SQ_TRACE_STARTUP's marks (src/startup/trace.ts) and --jq's
+// early start (src/startup/jq-preload.ts).
+await build({ entryPoints: ['dist/startup/trace.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/trace.cjs', logLevel: 'warning' });
+await build({ entryPoints: ['dist/startup/jq-preload.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/jq-preload.cjs', logLevel: 'warning' });
 
 
 // dist/vendor/: see VENDORED. Each file exports the names Node's import() of the package gives (for a CommonJS

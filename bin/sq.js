@@ -5,10 +5,10 @@
 // some. See docs/performance.md.
 const argv = process.argv.slice(2);
 const fs = require('node:fs');
-// SQ_TRACE_STARTUP=1: where a call's time goes, one line per phase on stderr as the process exits (src/trace.ts
+// SQ_TRACE_STARTUP=1: where a call's time goes, one line per phase on stderr as the process exits (src/startup/trace.ts
 // marks the CLI's phases; docs/performance.md). Off, it costs this one look-up.
 const trace = process.env.SQ_TRACE_STARTUP ? require('../dist/trace.cjs').startTrace() : undefined;
-let launcher; // src/lib/code-cache.ts and src/cli/argv.ts, built as dist/launcher.cjs; not loaded for --version
+let launcher; // src/startup/code-cache.ts and src/startup/argv.ts, built as dist/launcher.cjs; not loaded for --version
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // A plain write(2): creating process.stdout would load Node's stream machinery for one line.
@@ -35,13 +35,13 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     stderr = process.stderr.on('error', () => {});
   }
   trace?.mark('stdio streams');
-  // The same pre-scan of argv as the CLI's own (src/cli/argv.ts), and the code caches' directory and files, checked
-  // by the CLI's own code (src/lib/code-cache.ts), with the loader of the bundle's parts: built beside the bundle.
+  // The same pre-scan of argv as the CLI's own (src/startup/argv.ts), and the code caches' directory and files, checked
+  // by the CLI's own code (src/startup/code-cache.ts), with the loader of the bundle's parts: built beside the bundle.
   launcher = require('../dist/launcher.cjs');
   const scan = launcher.scanArgv(argv);
   const dir = launcher.cacheDir(process.env);
   trace?.mark('launcher');
-  // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker (src/output/jq-preload.ts,
+  // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker (src/startup/jq-preload.ts,
   // built as dist/jq-preload.cjs). Not for an expression bounded by its input (`.[].name`): src/output/jq.ts runs that
   // on the main thread (a document too large for it still goes to a worker, started then).
   const jqExpr = scan.options.get('--jq');
@@ -54,7 +54,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // before anything compiles; a V8 that refuses the flag only costs that time.
   if (scan.options.has('--jq')) {
     try {
-      // Recorded (src/lib/v8-flags.ts): the code caches made under it get names of their own.
+      // Recorded (src/startup/v8-flags.ts): the code caches made under it get names of their own.
       launcher.setV8Flag('--liftoff-only');
     } catch {}
   }
@@ -64,7 +64,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   }
   const jq = jqPreload?.preloadJq(jqWorker, `${__dirname}/../dist`);
   const cli = load(dir, scan.noun, jq);
-  // `exits`: this process ends when run() returns, connections and all (src/cli/factory.ts, ContextInit).
+  // `exits`: this process ends when run() returns, connections and all (src/shell/factory.ts, ContextInit).
   cli.exports.run(argv, { exits: true }).then(async (code) => {
     // The command has removed its own signal handlers. From here a stop signal ends the process as the command
     // would have (128 + signal), but only once saveCache, which is synchronous, has renamed or removed its temp file.
@@ -125,7 +125,7 @@ function prerenderedHelp(argv) {
 }
 
 /**
- * Runs the CLI from dist/sq.cjs and the parts of dist/bundles/ the command needs (src/lib/code-cache.ts, loadParts),
+ * Runs the CLI from dist/sq.cjs and the parts of dist/bundles/ the command needs (src/startup/code-cache.ts, loadParts),
  * each compiled from a V8 code cache in SQ_CACHE_DIR, else $XDG_CACHE_HOME/sq, else ~/.cache/sq; SQ_CACHE_DIR= (empty)
  * turns the cache off. Node 22.1+ has a cache of its own, module.enableCompileCache(), but it keeps only the code
  * compiled while a module loads, not the functions a command compiles as it runs.

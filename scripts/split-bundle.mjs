@@ -6,7 +6,7 @@
 //
 // Each module is in exactly one part, so it is evaluated once and shared by every part that uses it (one config,
 // one pacing state, one error class per process). A part's import of a module of another part becomes
-// require("sq-mod:<part>:<module>"), which bin/sq.js's loader (src/lib/code-cache.ts, loadParts) answers by loading
+// require("sq-mod:<part>:<module>"), which bin/sq.js's loader (src/startup/code-cache.ts, loadParts) answers by loading
 // that part and initialising the module; each part exports a table of the modules other parts import from it.
 // Modules are split by what reaches them: a module that only one noun's verbs (or one lazily loaded feature) reach
 // statically is in that noun's part; one that several reach is in "shared"; what the core reaches is in the core.
@@ -18,11 +18,11 @@ import { build } from 'esbuild';
 
 /** What every call evaluates, and what it imports: the core (dist/sq.cjs). */
 export const CORE_ROOTS = [
-  'dist/cli/main.js',
+  'dist/shell/main.js',
   'dist/verb-modules.js',
-  'dist/cli/factory.js',
-  'dist/cli/program.js',
-  'dist/cli/dispatch.js',
+  'dist/shell/factory.js',
+  'dist/shell/program.js',
+  'dist/shell/dispatch.js',
   'dist/commands/index.js',
   'dist/version.js',
   'dist/update/notice.js',
@@ -129,7 +129,7 @@ export function partition(metafile) {
   const unowned = Object.keys(ins).filter((m) => !owner.has(m));
   if (unowned.length) throw new Error(`scripts/split-bundle.mjs: no part for ${unowned.slice(0, 5).join(', ')}`);
   // What each part must hand out: the modules that a module of another part imports (statically or not).
-  const exported = new Map([['sq', new Set(['dist/cli/main.js'])]]);
+  const exported = new Map([['sq', new Set(['dist/shell/main.js'])]]);
   for (const m of Object.keys(ins)) {
     for (const i of ins[m].imports) {
       if (!ins[i.path] || owner.get(i.path) === owner.get(m)) continue;

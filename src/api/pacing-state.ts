@@ -17,7 +17,7 @@ import { withFileLock } from '../lib/lock.js';
 import { fnv1a64, pruneCacheDir } from '../lib/cache-file.js';
 import { makeDirSync, openRegularSync } from '../lib/regular-file.js';
 import { finiteNumber } from '../lib/guards.js';
-import { mark } from '../trace.js';
+import { mark } from '../startup/trace.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */
 const STALE_MS = 2000;

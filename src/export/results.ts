@@ -9,7 +9,7 @@ import { isIdPrefix, resolveRun, resolveSquid, resolveTask } from '../api/resolv
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type ResultScope } from '../api/results.js';
 import { UsageError } from '../errors.js';
 import { AtomicFile } from '../lib/atomic-file.js';
-import { setV8Flag } from '../lib/v8-flags.js';
+import { setV8Flag } from '../startup/v8-flags.js';
 import { count } from '../io/progress.js';
 import { pagingHint, records, tally } from '../cli/paging.js';
 import { ResultsChangedError, checkTotal } from '../io/checkpoint.js';

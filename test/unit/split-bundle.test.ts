@@ -20,7 +20,7 @@ const owners = (graph: Imports, size?: number) => (partition(metafile(graph, siz
 describe('the bundle in parts', () => {
   it('puts what the core imports in the core, a noun’s verbs and what only they reach in its part', () => {
     const o = owners({
-      'dist/cli/main.js': [['dist/errors.js', 'import-statement']],
+      'dist/shell/main.js': [['dist/errors.js', 'import-statement']],
       'dist/errors.js': [],
       'dist/verb-modules.js': [
         ['dist/commands/squids/update.js', 'dynamic-import'],

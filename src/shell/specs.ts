@@ -2,7 +2,7 @@
 // run, or its modules when there is no such file. No commander here: program.ts builds commander's tree from these,
 // and dispatch.ts parses a plain command line with them alone.
 import { readFileSync } from 'node:fs';
-import type { NounEntry, NounSpec, VerbSpec } from './command.js';
+import type { NounEntry, NounSpec, VerbSpec } from '../cli/command.js';
 
 export function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
   return typeof (m as VerbSpec).run === 'function';
@@ -16,7 +16,7 @@ export function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
  */
 function declaredSpec(name: string, kind: '' | '.lines' = ''): string | undefined {
   // `name` is one of NOUNS (src/commands/index.ts), never a word typed: the build wrote the file by that name.
-  // The bundle (dist/sq.cjs) sits beside dist/specs/; this module unbundled (dist/cli/specs.js) one level below. A
+  // The bundle (dist/sq.cjs) sits beside dist/specs/; this module unbundled (dist/shell/specs.js) one level below. A
   // path, not a URL: making import.meta.url's file URL cost the bundle ~0.2 ms a call.
   for (const dir of ['/specs/', '/../specs/']) {
     try {
@@ -33,7 +33,7 @@ export async function loadEntry(entry: NounEntry): Promise<NounSpec | VerbSpec> 
 }
 
 /**
- * What a plain command line needs of the noun's spec (src/cli/dispatch.ts): the build's `<noun>.lines.json`, each
+ * What a plain command line needs of the noun's spec (src/shell/dispatch.ts): the build's `<noun>.lines.json`, each
  * verb's names, arguments and how its options are written, without the help texts; the whole spec where there is no
  * such file.
  */

@@ -3,7 +3,7 @@
 // file on its own as dist/jq-preload.cjs, which the launcher requires only with --jq.
 import { readFileSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
-import type { codeCache as makeCodeCache } from '../lib/code-cache.js';
+import type { codeCache as makeCodeCache } from './code-cache.js';
 
 /** dist/launcher.cjs, which the launcher has loaded already (its codeCache). */
 type CodeCacheModule = { codeCache: typeof makeCodeCache };

@@ -5,9 +5,9 @@
 // an error, a form this reader does not take) goes to commander (program.ts), which stays the parser of record:
 // test/unit/plain-line.test.ts checks, over generated command lines of every verb, that whatever this reader takes,
 // commander parses to the same arguments and options.
-import type { Ctx } from './context.js';
-import type { NounSpec, OptionSpec, VerbSpec } from './command.js';
-import { GLOBAL_OPTIONS, readGlobals } from './global-flags.js';
+import type { Ctx } from '../cli/context.js';
+import type { NounSpec, OptionSpec, VerbSpec } from '../cli/command.js';
+import { GLOBAL_OPTIONS, readGlobals } from '../cli/global-flags.js';
 import { isVerb, loadLines } from './specs.js';
 import { NOUNS } from '../commands/index.js';
 import { cacheDir } from '../lib/cache-dir.js';
