@@ -84,7 +84,7 @@ const lazyLoads = (whole) => ({
 });
 
 // src/ → dist/, file for file: esbuild strips the types (tsconfig's isolatedModules and verbatimModuleSyntax make that
-// exact, with no type information), in under a second where tsc's emit took ~8 s of wall and ~13 s of CPU. The types
+// exact, with no type information), many times faster than tsc's emit. The types
 // are checked by tsc on its own: `npm run typecheck` (npm test runs it; prepack runs tsc -p tsconfig.json --noEmit).
 await build({
   entryPoints: readdirSync('src', { recursive: true, encoding: 'utf8' })
@@ -102,9 +102,11 @@ await build({
 // Every noun's spec as JSON (dist/specs/<noun>.json), functions (each verb's run) as `true`, read by src/shell/specs.ts:
 // program.ts builds the command tree from it and dispatch.ts parses a plain line with it, without loading the
 // modules. Files of their own rather than inside the bundle: a call reads only its noun's, and the bundle and its code
-// cache stay ~100 KB smaller. A spec holding anything JSON does not carry as it is (a RegExp, a Set, a function other
+// cache stay smaller. A spec holding anything JSON does not carry as it is (a RegExp, a Set, a function other
 // than run) fails the build rather than show a different command.
 const { NOUNS } = await import('./dist/commands/index.js');
+// A spec of a noun since removed (or of an older build's file layout) must not stay beside the current ones.
+await rm('dist/specs', { recursive: true, force: true });
 await mkdir('dist/specs', { recursive: true });
 const verbModules = [];
 for (const entry of NOUNS) {
@@ -132,25 +134,8 @@ for (const entry of NOUNS) {
       if (file) (doc.verbs[i].module = file), verbModules.push(file);
     });
   }
-  // And what a plain command line needs of it (src/shell/dispatch.ts): names, arguments and how each option is written,
-  // without the help texts. `sq squids list` parsed 18 KB of JSON for the ~2 KB it reads.
-  const line = (v) => ({
-    name: v.name,
-    aliases: v.aliases,
-    args: v.args,
-    options: v.options?.map((o) => ({ flags: o.flags, choices: o.choices, repeatable: o.repeatable, secretTrap: o.secretTrap })),
-    subcommands: v.subcommands?.map(line),
-    module: v.module,
-    run: true,
-  });
-  const lines = 'verbs' in doc ? { name: doc.name, verbs: doc.verbs.map(line) } : line(doc);
-  for (const [file, text] of [
-    [`dist/specs/${entry.name}.json`, JSON.stringify(doc)],
-    [`dist/specs/${entry.name}.lines.json`, JSON.stringify(lines)],
-  ]) {
-    await writeFile(`${file}.tmp`, text);
-    await rename(`${file}.tmp`, file);
-  }
+  await writeFile(`dist/specs/${entry.name}.json.tmp`, JSON.stringify(doc));
+  await rename(`dist/specs/${entry.name}.json.tmp`, `dist/specs/${entry.name}.json`);
 }
 // The files of those verbs, each imported on its own when it runs (src/shell/specs.ts, sqVerbModules; injected below).
 await writeFile(
@@ -179,14 +164,14 @@ const bundleOptions = {
   // import.meta.dirname: dist/, the directory bin/sq.js's loader gives each part as __dirname.
   // VENDORED (below): the packages importPackage() loads from dist/vendor/ rather than node_modules.
   // __SQ_VERSION__ (src/version.ts): the version as package.json says at build time, which ships with it; reading and
-  // parsing package.json cost every call ~0.4 ms.
+  // parsing package.json cost every call time.
   define: { 'import.meta.url': '__sqImportMeta.url', 'import.meta.dirname': '__dirname', __SQ_VENDORED__: JSON.stringify(VENDORED), __SQ_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   // bin/sq.js's loader (src/startup/code-cache.ts, loadParts) runs each part with __dirname the dist/ directory.
   // SQ_TEST_LOAD_LOG=FILE: the files of the bundle that this call evaluated, in that order, written to FILE at exit,
   // one log for all the parts (test/e2e/launcher.test.ts checks that `sq me` evaluates nothing it does not need).
   banner: {
     js:
-      // Made when first read: node:url's pathToFileURL cost every call ~0.2 ms, and most never read it.
+      // Made when first read: node:url's pathToFileURL cost every call, and most never read it.
       "var __sqImportMeta = { get url() { return (this.href ??= require('node:url').pathToFileURL(__dirname + '/sq.cjs').href); } };\n" +
       'var __sqLoadLog = process.env.SQ_TEST_LOAD_LOG ? (globalThis.__sqLoadLog ??= ' +
       "(process.on('exit', () => require('node:fs').writeFileSync(process.env.SQ_TEST_LOAD_LOG, globalThis.__sqLoadLog.join('\\n') + '\\n')), [])) : undefined;",
@@ -198,7 +183,7 @@ const bundleOptions = {
   legalComments: 'eof',
   // Strings, templates, regular expressions and names come out as ASCII escapes; comments are left as written.
   charset: 'ascii',
-  // Without comments and indentation the files are ~40% smaller: less to read on every call (~1.5 ms). Names are not
+  // Without comments and indentation the files are much smaller: less to read on every call. Names are not
   // minified, so a --verbose stack trace still names its functions; the unbundled dist/ stays readable.
   minifyWhitespace: true,
   minifySyntax: true,

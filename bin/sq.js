@@ -2,7 +2,7 @@
 'use strict';
 // The launcher. `sq --version` answers without loading the CLI; everything else runs the CLI bundled into dist/sq.cjs
 // and the parts of dist/bundles/ the command needs (esbuild.config.mjs), compiled from V8 code caches when there are
-// some. See docs/performance.md.
+// some. See docs/startup.md.
 const argv = process.argv.slice(2);
 const fs = require('node:fs');
 // SQ_TRACE_STARTUP=1: where a call's time goes, one line per phase on stderr as the process exits (src/startup/trace.ts
@@ -25,7 +25,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 } else {
   // `sq … | head` closes the pipe early: that is not an error worth a stack trace. Any other error on stdout is the
   // CLI's to report, with its exit code (src/output/sink.ts, main.ts): never an uncaught throw from here. stderr
-  // likewise, but as Node makes it, on first use: most calls never write there, and making it costs ~0.3 ms.
+  // likewise, but as Node makes it, on first use: most calls never write there, and making it is not free.
   process.stdout.on('error', () => {});
   const made = Object.getOwnPropertyDescriptor(process, 'stderr');
   let stderr;
@@ -50,7 +50,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // jq is WebAssembly (jq-web): V8 re-compiles it with TurboFan on background threads, and a short-lived process waits
   // for them at exit (a --jq call took twice the CPU). The baseline compiler's code is plenty. Only with --jq: a V8
   // flag set at run time makes V8 refuse the code cache Node ships for its own modules, and every built-in loaded
-  // after it (node:vm, node:tty, node:fs/promises…) would be compiled from source (~1-30 ms on Node 22 and 24). Set
+  // after it (node:vm, node:tty, node:fs/promises…) would be compiled from source (docs/startup.md). Set
   // before anything compiles; a V8 that refuses the flag only costs that time.
   if (scan.options.has('--jq')) {
     try {
@@ -75,7 +75,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     cli.saveCache(code);
     jqWorker?.saveCache(code);
     // The command is finished: once stdout and stderr are flushed, leave at once rather than wait for library
-    // timers and closing keep-alive sockets to wind down (~50 ms per call). An empty write's callback runs once the
+    // timers and closing keep-alive sockets to wind down. An empty write's callback runs once the
     // writes before it are out: 'drain' would not do, as it comes only after a write that returned false, and a
     // wait for it that never ends empties the event loop, so the process left with exit 0 whatever the command's code.
     await Promise.all(
@@ -136,7 +136,7 @@ function load(dir, word, jq) {
   // src/import-package.ts). Packages resolve the same from bin/ as from dist/.
   // The ES modules a command imports on first use that way (dist/vendor/: the MCP SDK, prompts…; the emulator)
   // compile from Node's own cache (Node 22.1+; none on 20), turned on at the first such import, in the same private
-  // directory: `sq mcp` compiled its 550 KB SDK from source on every start.
+  // directory: `sq mcp` compiled its SDK from source on every start.
   let esm;
   const hostImport = (s) => {
     if (esm === undefined && (esm = dir !== undefined && launcher.ownDir(dir))) require('node:module').enableCompileCache?.(`${dir}/node-compile-cache`);

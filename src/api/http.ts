@@ -176,7 +176,7 @@ export class HttpClient {
       streaming,
       policy,
       bucket,
-      // Only an error or a notice quotes it: most requests never do (masking the URL costs a call ~0.2 ms).
+      // Only an error or a notice quotes it: most requests never do (masking the URL is not free).
       get describe() {
         return `${req.method} ${redactUrl(req.url)}`;
       },

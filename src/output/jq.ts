@@ -217,7 +217,7 @@ const abortedAt = new WeakMap<AbortSignal, number>();
 /**
  * Notes when `signal` fires: one listener per signal, outside submit's scope. A listener added in submit for each job
  * (as it was) stayed on the command's signal until the end and, sharing submit's closure, kept each job's arguments
- * alive, the JSON text of every page included: `results list --all --jq` grew by about a page (~60 KB) per page.
+ * alive, the JSON text of every page included: `results list --all --jq` grew by about a page per page.
  */
 function noteAbort(signal: AbortSignal): void {
   if (signal.aborted || watched.has(signal)) return;

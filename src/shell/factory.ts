@@ -30,7 +30,7 @@ export interface ContextInit {
   onPage?: Ctx['onPage'];
   /**
    * The caller ends the process as soon as run() returns (bin/sq.js): the API's connections are left for the exit
-   * to close rather than closed one by one (Node makes stderr to close a socket, ~0.4 ms on every call).
+   * to close rather than closed one by one (Node makes stderr to close a socket).
    */
   exits?: boolean;
 }
@@ -43,7 +43,7 @@ function processIO(): IO {
     get stderr() {
       return process.stderr;
     },
-    // process.stdin is built on first access, and building it loads Node's fs streams and readline (~2 ms):
+    // process.stdin is built on first access, and building it loads Node's fs streams and readline:
     // only the commands that read stdin pay for it. isTerminal(0) answers "is stdin a terminal" without it, and only
     // when asked (a prompt): most calls never are.
     get stdin() {

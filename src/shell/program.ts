@@ -133,7 +133,7 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
   const all = opts.loadAll || noun === 'completion';
   const wanted = all ? null : noun === 'help' ? scanArgv(argv.slice(index + 1)).noun : noun;
   // A command line that names a noun sq has (not `help`) needs only that noun: commander dispatches to it, and the
-  // other nouns and the help command would be built for nothing (~1 ms). Any other line (none, `help`, an unknown
+  // other nouns and the help command would be built for nothing. Any other line (none, `help`, an unknown
   // word: an error that lists the nouns) gets them all.
   const alone = !all && noun !== 'help' && NOUNS.some((e) => e.name === wanted);
   for (const entry of NOUNS) {

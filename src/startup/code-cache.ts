@@ -76,9 +76,9 @@ function buildOf(source: string): string | undefined {
  * `source` (a part of the bundle: its build line, then one function expression, `(function (<PART_PARAMS>) {…})`, as
  * the build writes it) compiled through vm.Script, so that V8 can start from a code cache: the bytecode of every
  * function an earlier call of the same command compiled. The build writes the wrapper that require() would add, so
- * that the text read is the text compiled: wrapped here, a 280 KB part was copied into a second string of its size on
- * every call. The cache directory is used only when it is a real directory (not a symlink) that is ours alone; with
- * no directory (SQ_CACHE_DIR=) the source is compiled as it is.
+ * that the text read is the text compiled: wrapped here, each part was copied into a second string of its size. The
+ * cache directory is used only when it is a real directory (not a symlink) that is ours alone; with no directory
+ * (SQ_CACHE_DIR=) the source is compiled as it is.
  * A cache that is missing, unreadable or rejected by V8 only costs the time it would have saved, and is rewritten by
  * saveCache after a successful call (exit code 0). `name` is the command word and the part (`me`, `squids.shared`).
  */

@@ -349,12 +349,12 @@ describe('what a call loads', () => {
     // The log is real: the command's own module and the HTTP client are in it.
     expect(files).toContain('dist/commands/me.js');
     expect(files).toContain('dist/api/http.js');
-    const unneeded = /^dist\/(emulator|mcp|account|completion|export|sync|webhook)\/|^dist\/output\/(jq|jq-worker|jq-patches|template|table|width)\.js$|^dist\/commands\/(?!me\.js|index\.js)|jq-web|zod|get-east-asian-width|undici|node-sqlite3-wasm|vendor\/pg|node_modules\/commander\/|^dist\/cli\/program\.js$/;
+    const unneeded = /^dist\/(emulator|mcp|account|completion|export|sync|webhook)\/|^dist\/output\/(jq|jq-worker|jq-patches|template|table|width)\.js$|^dist\/commands\/(?!me\.js|index\.js)|jq-web|zod|get-east-asian-width|undici|node-sqlite3-wasm|vendor\/pg|node_modules\/commander\/|^dist\/shell\/program\.js$/;
     expect(files.filter((f) => unneeded.test(f))).toEqual([]);
   });
 
   it('a plain line is read without commander (src/shell/dispatch.ts); help and anything else still build its tree', async () => {
-    const commander = (files: string[]) => files.filter((f) => /^node_modules\/commander\/|^dist\/cli\/program\.js$/.test(f));
+    const commander = (files: string[]) => files.filter((f) => /^node_modules\/commander\/|^dist\/shell\/program\.js$/.test(f));
     expect(commander(await evaluated(['squids', 'list', '--limit', '2', '--json']))).toEqual([]);
     expect(commander(await evaluated(['runs', 'list', '--squid', 'Paris restaurants', '-q', '--format=csv']))).toEqual([]);
     // The same command through commander: a grouped short flag is not a plain line.
@@ -362,6 +362,12 @@ describe('what a call loads', () => {
     const viaCommander = await evaluated(['squids', 'list', '-qv', '--json', '--limit', '2']);
     expect(viaCommander).toContain('dist/shell/program.js');
     expect(viaCommander).toContain('node_modules/commander/lib/command.js');
+  });
+
+  it('one spec per noun: dist/specs/<noun>.json, read by the plain-line reader, commander\'s tree and help alike', async () => {
+    const { NOUNS } = await import('../../src/commands/index.js');
+    const specs = readdirSync(resolve(import.meta.dirname, '../../dist/specs'));
+    expect(specs.sort()).toEqual(NOUNS.map((n) => `${n.name}.json`).sort());
   });
 
   it('--jq and --template load their code when given (the log sees lazily loaded modules)', async () => {
