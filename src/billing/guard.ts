@@ -17,7 +17,7 @@
 //   written. A dry run of a run start without a cap sends nothing more.
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
-import { accountFacts, getEstimate, spendContext, type AccountFacts, type ChainCost, type SpendContext } from '../api/estimate.js';
+import { accountFacts, getEstimate, spendContext, type AccountFacts, type ChainCost, type Estimate, type SpendContext } from '../api/estimate.js';
 import { ApiError, CancelledError, InterruptedError, OverBudgetError, SqError } from '../errors.js';
 import { InterruptedWriteError } from '../api/http-errors.js';
 import { creditsValue, resolveSetting } from '../config/settings.js';
@@ -64,9 +64,15 @@ function onTerminal(ctx: Ctx): boolean {
  * it was read (null when neither a cap nor a terminal asked for it, or a cap alone was enough); throws OverBudgetError (exit 9), CancelledError (a "no", exit 11) or
  * the UsageError naming --yes (exit 2) instead of letting the run start.
  */
-export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef = squidId, account?: Promise<AccountFacts>): Promise<SpendContext | null> {
-  const r = await guardCost(ctx, http, squidId, policy, squidRef, RUN_WORDS, account);
+export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef = squidId, pre?: Prefetched): Promise<SpendContext | null> {
+  const r = await guardCost(ctx, http, squidId, policy, squidRef, RUN_WORDS, pre);
   return r.context;
+}
+
+/** What the guard reads, asked for early beside the caller's own reads (prefetchSpend); each failure kept for the guard. */
+export interface Prefetched {
+  account: Promise<AccountFacts>;
+  estimate?: Promise<Estimate>;
 }
 
 /** How the guard speaks of what it guards: a run about to start, or the runs a schedule or a chain will start. */
@@ -100,6 +106,19 @@ export function prefetchAccount(http: HttpClient): Promise<AccountFacts> {
   return p;
 }
 
+/**
+ * The account's side and, once the squid's id is known, its estimate too, asked for beside the caller's own reads
+ * (`go` reads the squid's runs in progress meanwhile): the guard then adds no round trip of its own. A dry run
+ * without a cap sends neither (the guard sends nothing more then); an estimate not used (a run found in progress)
+ * changes nothing.
+ */
+export function prefetchSpend(ctx: Ctx, http: HttpClient, policy: SpendPolicy, squidId?: string): Prefetched | undefined {
+  if (ctx.globals.dryRun && policy.cap === null) return undefined;
+  const estimate = squidId === undefined ? undefined : getEstimate(http, squidId);
+  estimate?.catch(() => undefined);
+  return { account: prefetchAccount(http), estimate };
+}
+
 const RUN_WORDS: GuardWords = { what: 'the run', notDone: 'no run was started', question: 'Start the run?', never: 'a run is never started without an estimate', startLine: true };
 
 /**
@@ -114,7 +133,7 @@ export async function guardCost(
   policy: SpendPolicy,
   squidRef: string,
   words: GuardWords,
-  account?: Promise<AccountFacts>,
+  pre?: Prefetched,
 ): Promise<GuardResult> {
   // A dry run starts nothing: the cap is still checked (a script can test it), no question is asked.
   const ask = onTerminal(ctx) && !ctx.globals.yes && !ctx.globals.dryRun;
@@ -123,11 +142,11 @@ export async function guardCost(
   if (ctx.globals.dryRun && policy.cap === null && !words.always) return result;
   let c: SpendContext;
   // The account side may have been asked for already, beside the caller's own reads; kept to decide without an estimate.
-  const facts = account ?? prefetchAccount(http);
+  const facts = pre?.account ?? prefetchAccount(http);
   try {
     // The estimate, the balance and the auto-reset settings, at once: the forecast says whether the run charges the
     // card, on a terminal or not.
-    const [est, f] = await Promise.all([getEstimate(http, squidId), facts]);
+    const [est, f] = await Promise.all([pre?.estimate ?? getEstimate(http, squidId), facts]);
     c = spendContext(est, f, http.serverNow());
   } catch (err) {
     // A stop signal while the estimate was in flight: it changes nothing, so nothing was started or written.

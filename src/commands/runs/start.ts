@@ -10,7 +10,7 @@ import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { required, nonEmpty } from '../../validate/index.js';
 import { WAIT_OPTIONS, waitAndShow, waitSettings } from '../_shared/wait.js';
-import { guardSpend, MAX_CREDITS_OPTION, prefetchAccount, spendPolicy } from '../../billing/guard.js';
+import { guardSpend, MAX_CREDITS_OPTION, prefetchSpend, spendPolicy } from '../../billing/guard.js';
 
 export default defineVerb({
   name: 'start',
@@ -63,10 +63,11 @@ export default defineVerb({
     if (key !== undefined && keyFile === undefined) {
       throw new UsageError('--idempotency-key needs the cache directory, where the keys are kept (SQ_CACHE_DIR is empty, or there is no home directory): set SQ_CACHE_DIR');
     }
-    // The balance and the auto-reset settings are read beside the squid (a rerun under a key may start nothing).
-    const account = key === undefined ? prefetchAccount(http) : undefined;
+    // The balance and the auto-reset settings are read beside the squid's lookup (a rerun under a key may start
+    // nothing); the estimate goes as soon as the id is known, beside them: with a full id at once (no lookup is made).
+    const pre = key === undefined ? prefetchSpend(ctx, http, spend) : undefined;
     const squid = await resolveSquid(http, ref);
-    const beforeStart = () => guardSpend(ctx, http, squid.id, spend, ref, account);
+    const beforeStart = () => guardSpend(ctx, http, squid.id, spend, ref, pre);
     let run: Run;
     let how: RunOnce['how'] = 'started';
     try {
