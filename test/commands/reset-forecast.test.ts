@@ -179,6 +179,8 @@ describe('off a terminal, a run that sets off a reset needs --yes', () => {
     const no = await sq(args, { env: emu.env() });
     expect(no.code).toBe(9);
     expect(no.stderr).toContain('pass --yes to accept the charge');
+    // The one estimate line, refused too (it is in the error's details).
+    expect(no.stderr).toMatch(/estimated \d+ credits .*, sets off 1 Auto Billing Reset \(charges the card\)/);
     expect((await emu.requests('POST')).map((q) => q.path)).not.toContain('/v1/runs');
     emu.expectWrites('POST /v1/runs');
     const yes = await sq([...args, '--yes', '--timeout', '1s'], { env: emu.env() });

@@ -381,6 +381,17 @@ describe('tools: names, annotations, schemas', SLOW, () => {
     expect((await emu.requests('POST')).map((q) => q.path)).toContain(`/v1/squids/${emu.squidId(DEMO_SQUIDS.paris)}`);
   });
 
+  it('apply of a document that writes an autostart chain answers needs_confirmation and writes no chain', async () => {
+    const doc = `squids:\n  "${DEMO_SQUIDS.paris}":\n    chain: { target_crawler: amazon-products, field_map: { website: url } }\n`;
+    const agent = await stdio(['--allow-writes=all']);
+    await emu.clearRequests();
+    const asked = await agent.ok('apply', { document: doc });
+    expect(asked.needs_confirmation).toBe(true);
+    expect(asked.message).toContain('nothing was sent');
+    expect((await emu.requests()).filter((q) => q.method !== 'GET' && q.path !== '/v1/squid/estimate')).toEqual([]);
+    expect(emu.emu.state.squids[emu.squidId(DEMO_SQUIDS.paris)].chain).toBeUndefined();
+  });
+
   it('a write whose connection drops after sending says request_state: "unknown", and is not retried', async () => {
     const agent = await stdio(['--allow-writes']);
     await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'reset_mid_body', count: 1 }]);
