@@ -31,7 +31,10 @@ export default defineVerb({
     'would set off an Auto Billing Reset (a card charge) needs --yes: without it, exit 9 with the forecast on stderr and ' +
     'no run started. Every start prints one line on stderr, on a terminal or not: "estimated N credits (…), sets off no ' +
     'reset" or "…, sets off 1 Auto Billing Reset (charges the card)" (-q silences it); the estimate, the balance and the ' +
-    'auto-reset settings are read beside the squid. A run already recorded under --idempotency-key is not estimated again. ' +
+    'auto-reset settings are read beside the squid. A run whose cost cannot be estimated (the estimate failing with a 5xx ' +
+    'or unreachable) is exit 9 under a cap; with Auto Billing Reset on (or its settings unreadable) it needs --yes off a ' +
+    'terminal (exit 9 without) and a yes on one; with it off, a warning and the start. A reset already due before the run ' +
+    '(usage above the threshold) fires anyway and is said apart, not as the run\'s. A run already recorded under --idempotency-key is not estimated again. ' +
     '`sq squids estimate` shows the estimate alone.',
   options: [
     { flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)', complete: 'squid' },
