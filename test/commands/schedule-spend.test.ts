@@ -173,7 +173,7 @@ describe('sq tasks add on an active scheduled squid', () => {
 
 describe('sq tasks upload on an active scheduled squid', () => {
   // The upload is processed in the background on the emulator's clock: sq's waits move it.
-  const moving = { now: () => emu.emu.clock.now(), sleep: (ms: number) => emu.advance(ms) };
+  const moving = { now: () => emu.emu.clock.now(), sleep: async (ms: number) => void (await emu.advance(ms)) };
   const csv = (name: string, rows: string[]) => {
     const f = join(tempConfigDir(), name);
     writeFileSync(f, `url\n${rows.join('\n')}\n`);
