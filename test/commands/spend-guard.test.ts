@@ -194,6 +194,16 @@ describe('sq go: the cap', () => {
     expect(p).not.toContain('/v1/runs');
   });
 
+  it('the estimate goes beside the read of the runs in progress, not after it (no round trip of its own)', async () => {
+    // The runs in progress answer late: an estimate sent beside them is answered (and logged) first.
+    await emu.faults([{ method: 'GET', path: '/v1/runs', action: 'delay', ms: 500, count: 1 }]);
+    const r = await sq(['go', 'google-maps-search-export', 'https://www.google.com/maps/search/cafe+berlin', '--max-credits', '1'], { env: emu.env() });
+    expect(r.code).toBe(9);
+    const log = (await emu.requests()).map((q) => `${q.method} ${q.path}`);
+    expect(log).toContain('GET /v1/runs');
+    expect(log.indexOf('POST /v1/squid/estimate')).toBeLessThan(log.indexOf('GET /v1/runs'));
+  });
+
   it('SQ_MAX_CREDITS caps it the same way', async () => {
     const r = await sq(['go', 'amazon-products', 'https://www.amazon.com/s?k=desk'], { env: emu.env({ SQ_MAX_CREDITS: '0' }) });
     expect(r.code).toBe(9);
