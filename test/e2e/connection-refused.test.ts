@@ -43,6 +43,14 @@ it('a refused POST is not retried into backoff either, and is not reported as a 
   expect(r.stderr).not.toMatch(/may have reached/);
 });
 
+it('a run start that can read neither the estimate nor the auto-reset settings starts nothing without --yes: exit 9', async () => {
+  const port = await unusedPort();
+  const r = await inProcess(['runs', 'start', '--squid', '0123456789abcdef0123456789abcdef'], { SQ_TOKEN: 'k-123456789', SQ_BASE_URL: `http://127.0.0.1:${port}` });
+  expect(r.code).toBe(9);
+  expect(r.stderr).toMatch(/The cost of the run could not be estimated \(.*connection refused.*\) and whether Auto Billing Reset is on could not be read either, so it may charge the card; no run was started: pass --yes to start the run anyway/);
+  expect(r.stderr).not.toContain('POST /v1/runs was not sent');
+});
+
 it('the built sq says what is wrong, where the base URL came from, and exits 1', async () => {
   const port = await unusedPort();
   const r = await sqBin(['squids', 'list'], { env: { SQ_TOKEN: 'k-123456789', SQ_BASE_URL: `http://127.0.0.1:${port}` } });
