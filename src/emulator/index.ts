@@ -12,6 +12,7 @@ import { loadSnapshot, Persister, type Snapshot } from './persist.js';
 import { RateLimiter, type RateLimitSetting } from './ratelimit.js';
 import { RequestLog } from './requestlog.js';
 import { registerAccounts, rescheduleSyncs } from './routes/accounts.js';
+import { registerBilling } from './routes/billing.js';
 import { registerControl } from './routes/control.js';
 import { registerCrawlers } from './routes/crawlers.js';
 import { registerDashboard } from './routes/dashboard.js';
@@ -67,6 +68,7 @@ function registerCore(emu: EmuCore): void {
   registerResults(emu);
   registerAccounts(emu);
   registerCredits(emu);
+  registerBilling(emu);
   registerGoogleMaps(emu);
   registerDashboard(emu);
 }

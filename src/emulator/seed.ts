@@ -1,7 +1,7 @@
 // Start states. `demo` fills every list; `empty` has only the user, balance, subscription and crawlers.
 // Ids come from a counter hashed, so the same seed always gives the same ids and rows.
 import type { EmuCore } from './emu.js';
-import { DEFAULT_AUTO_RESET } from './billing.js';
+import { DEFAULT_AUTO_RESET } from './model/billing.js';
 import { creditsPerRow } from './collect.js';
 import { recordCharge } from './credits.js';
 import { CRAWLER_DEFS, crawlerId, crawlerRecord, defaultSquidParams, defOf, isReady } from './crawlers.js';

@@ -1,8 +1,7 @@
-// Auto Billing Reset: the spec's state table, a periodic check on business time, a rolling 24 h cap and
-// suppression for the rest of the billing cycle after a failed charge.
-import type { AutoResetState, Emu } from './types.js';
-import { FieldError, sendMail, userEmail, validationError } from './delivery.js';
-import { errB, isRecord } from './util.js';
+// Auto Billing Reset, the rule of when it fires: the spec's state table, a periodic check on business time, a rolling
+// 24 h cap and suppression for the rest of the billing cycle after a failed charge. Its routes are routes/billing.ts.
+import type { AutoResetState, Emu } from '../types.js';
+import { FieldError, sendMail, userEmail } from '../delivery.js';
 
 const CHECK_INTERVAL_MS = 60_000;
 const WINDOW_MS = 24 * 60 * 60_000;
@@ -17,9 +16,9 @@ export const DEFAULT_AUTO_RESET: AutoResetState = {
   payment_outcome: 'ok',
 };
 
-const PAYMENT_OUTCOMES = ['ok', 'declined', 'requires_3ds'] as const;
+export const PAYMENT_OUTCOMES = ['ok', 'declined', 'requires_3ds'] as const;
 
-/** Run by registerBilling, so after every replaceState (start, reset); other code reads emu.state.autoReset. */
+/** Run by startBilling, so after every replaceState (start, reset); other code reads emu.state.autoReset. */
 function repairSettings(emu: Emu): void {
   // A state file written before this section existed (or a hand-edited one) still loads.
   const cur = emu.state.autoReset as Partial<AutoResetState> | undefined;
@@ -41,7 +40,8 @@ function resetsInWindow(ar: AutoResetState, now: number): number[] {
   return ar.reset_times.filter((t) => t <= now && now - t < WINDOW_MS).sort((a, b) => a - b);
 }
 
-function view(emu: Emu): Record<string, unknown> {
+/** GET /v1/plans/auto-reset: the settings and where usage and the 24 h window stand. */
+export function autoResetView(emu: Emu): Record<string, unknown> {
   const ar = emu.state.autoReset;
   const now = emu.clock.now();
   const inWindow = resetsInWindow(ar, now);
@@ -90,7 +90,7 @@ function renewIfCycleEnded(emu: Emu): boolean {
 }
 
 /** Fires a reset when every condition of the state table holds. Returns what happened. */
-function maybeReset(emu: Emu): 'reset' | 'failed' | 'none' {
+export function maybeReset(emu: Emu): 'reset' | 'failed' | 'none' {
   const ar = emu.state.autoReset;
   const now = emu.clock.now();
   const usage = usagePct(emu);
@@ -134,52 +134,35 @@ function intIn(body: Record<string, unknown>, key: string, lo: number, hi: numbe
   return v;
 }
 
-export function registerBilling(emu: Emu): () => void {
+/** POST /v1/plans/auto-reset: the settings sent, checked (a FieldError names the bad one), then a check at once. */
+export function setAutoReset(emu: Emu, body: Record<string, unknown>): void {
+  if (typeof body.enabled !== 'boolean') throw new FieldError('enabled', 'enabled is required and must be a boolean (true or false)');
+  const threshold = intIn(body, 'threshold_pct', 1, 100);
+  const max = intIn(body, 'max_resets_per_24h', 1, 10);
+  const ar = emu.state.autoReset;
+  ar.enabled = body.enabled;
+  if (threshold !== undefined) ar.threshold_pct = threshold;
+  if (max !== undefined) ar.max_resets_per_24h = max;
+  emu.markDirty();
+  if (ar.enabled) maybeReset(emu);
+}
+
+/** Control plane: usage set to `pct` percent of the plan's allowance. */
+export function setUsagePct(emu: Emu, pct: number): void {
+  const b = emu.state.balance;
+  b.consumed = (b.available * pct) / 100;
+  emu.markDirty();
+}
+
+/** Control plane: the outcome the next automatic charge will have. */
+export function setPaymentOutcome(emu: Emu, outcome: AutoResetState['payment_outcome']): void {
+  emu.state.autoReset.payment_outcome = outcome;
+  emu.markDirty();
+}
+
+/** The periodic check (cycle renewal, then a reset when due), on business time; the function returned stops it. */
+export function startBilling(emu: Emu): () => void {
   repairSettings(emu);
-  emu.route('GET', '/v1/plans/auto-reset', () => ({ status: 200, body: view(emu) }));
-
-  emu.route('POST', '/v1/plans/auto-reset', (req) => {
-    const body = isRecord(req.body) ? req.body : {};
-    let threshold: number | undefined;
-    let max: number | undefined;
-    try {
-      if (typeof body.enabled !== 'boolean') throw new FieldError('enabled', 'enabled is required and must be a boolean (true or false)');
-      threshold = intIn(body, 'threshold_pct', 1, 100);
-      max = intIn(body, 'max_resets_per_24h', 1, 10);
-    } catch (e) {
-      if (e instanceof FieldError) return validationError(e);
-      throw e;
-    }
-    const ar = emu.state.autoReset;
-    ar.enabled = body.enabled;
-    if (threshold !== undefined) ar.threshold_pct = threshold;
-    if (max !== undefined) ar.max_resets_per_24h = max;
-    emu.markDirty();
-    if (ar.enabled) maybeReset(emu);
-    return { status: 200, body: view(emu) };
-  });
-
-  emu.route('POST', '/_emulator/usage', (req) => {
-    const pct = isRecord(req.body) ? req.body.pct : undefined;
-    if (typeof pct !== 'number' || !Number.isFinite(pct) || pct < 0) {
-      return errB(400, 'pct must be a number >= 0 (percent of the plan allowance)', 'pct');
-    }
-    const b = emu.state.balance;
-    b.consumed = (b.available * pct) / 100;
-    emu.markDirty();
-    return { status: 200, body: view(emu) };
-  });
-
-  emu.route('POST', '/_emulator/payment', (req) => {
-    const outcome = isRecord(req.body) ? req.body.outcome : undefined;
-    if (!PAYMENT_OUTCOMES.includes(outcome as (typeof PAYMENT_OUTCOMES)[number])) {
-      return errB(400, `outcome must be one of ${PAYMENT_OUTCOMES.join(', ')}`, 'outcome');
-    }
-    emu.state.autoReset.payment_outcome = outcome as AutoResetState['payment_outcome'];
-    emu.markDirty();
-    return { status: 200, body: { payment_outcome: outcome } };
-  });
-
   let stopped = false;
   let timer = 0;
   const tick = (): void => {
