@@ -29,6 +29,7 @@ import { registerUser } from './routes/user.js';
 import { applySeed, baseState, DEMO_TOKEN, type SeedName } from './seed.js';
 import { createRequestHandler } from './server.js';
 import type { Emu } from './types.js';
+import * as store from './model/store.js';
 
 export { DEMO_TOKEN } from './seed.js';
 
@@ -134,7 +135,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         version: 1,
         saved_at: new Date().toISOString(),
         clock_now: emu.clock.now(),
-        state: emu.state,
+        state: store.wholeState(emu),
       }))
     : undefined;
   if (persister) emu.onDirty = () => persister.schedule();

@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { Emu, RunEvent, WebhookFields } from './types.js';
 import { recordDelivery } from './delivery.js';
 import { isRecord } from './util.js';
+import * as store from './model/store.js';
 
 const WEBHOOK_TIMEOUT_MS = 30_000;
 const WEBHOOK_RETRY_SPACING_MS = 15 * 60_000;
@@ -93,8 +94,7 @@ interface PendingRetry {
 }
 
 function pendingRetries(emu: Emu): PendingRetry[] {
-  if (!Array.isArray(emu.state.webhookRetries)) emu.state.webhookRetries = [];
-  return emu.state.webhookRetries as PendingRetry[];
+  return store.section<PendingRetry[]>(emu, 'webhookRetries', Array.isArray, () => []);
 }
 
 export function registerWebhooks(emu: Emu): () => void {
@@ -139,7 +139,7 @@ export function registerWebhooks(emu: Emu): () => void {
 
   const onRunEvent = (run: Record<string, unknown>, event: RunEvent): void => {
     const squidId = String(run.squid);
-    const squid = emu.state.squids[squidId];
+    const squid = store.record(emu, 'squids', squidId);
     const wf = activeConfig(squid);
     if (!wf || wf.events[event] !== true) return;
     const payload = {

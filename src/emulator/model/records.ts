@@ -3,11 +3,31 @@
 // where a view takes a plain object. Each is built by one constructor (seed.ts newSquid/newTask/newAccount,
 // records.ts runRecord/runtaskRecord), which sets every field.
 import type { RunEventName } from '../../tables/run-events.js';
+import type { CrawlerDef } from '../crawler-types.js';
 
 /** A JSON value as stored (params, result cells). */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 /** Task or squid params: the crawler's names to JSON values (squid params may carry `functions`). */
 export type Params = { [name: string]: Json | undefined };
+
+/** A crawler (list-crawlers, get-crawler-details): its public fields, and the definition its other endpoints project. */
+export type CrawlerRecord = {
+  id: string;
+  object: 'crawler';
+  name: string;
+  slug: string;
+  icon: string;
+  is_public: boolean;
+  is_available: boolean;
+  is_premium: boolean;
+  has_issues: boolean;
+  max_concurrency: number;
+  credits_per_row: number;
+  account: { type: string; baseurl: string; cookies: { name: string; required: boolean }[]; icon: string } | null;
+  /** No docs page shows one; sq's crawler search reads it where a record has one. */
+  description?: string;
+  def: CrawlerDef;
+};
 
 export type ChainRecord = {
   id: string;
