@@ -79,10 +79,11 @@ describe('sq squids estimate', () => {
   for (const [what, o, expected] of cases) {
     it(`auto_reset_charges ${expected}: ${what}`, async () => {
       const id = await berlin();
-      const ar = emu.emu.state.autoReset;
-      Object.assign(ar, { enabled: true, threshold_pct: o.threshold, max_resets_per_24h: o.max });
-      ar.reset_times = Array.from({ length: o.used ?? 0 }, (_, i) => emu.emu.clock.now() - (i + 1) * 60_000);
-      emu.emu.state.balance.consumed = (emu.emu.state.balance.available * o.usagePct) / 100;
+      const resetTimes = Array.from({ length: o.used ?? 0 }, (_, i) => emu.emu.clock.now() - (i + 1) * 60_000);
+      await emu.control('POST', '/_emulator/billing', {
+        auto_reset: { enabled: true, threshold_pct: o.threshold, max_resets_per_24h: o.max, reset_times: resetTimes },
+      });
+      await emu.control('POST', '/_emulator/usage', { pct: o.usagePct });
       const r = await sq(['squids', 'estimate', id, '--json'], { env: emu.env() });
       expect(r.code).toBe(0);
       const est = JSON.parse(r.stdout);

@@ -2,7 +2,7 @@
 // of when a reset fires, and its timer, are model/billing.ts.
 import type { Emu } from '../types.js';
 import { FieldError, validationError } from '../delivery.js';
-import { autoResetView, PAYMENT_OUTCOMES, setAutoReset, setPaymentOutcome, setUsagePct } from '../model/billing.js';
+import { autoResetView, billingState, PAYMENT_OUTCOMES, setAutoReset, setBillingState, setPaymentOutcome, setUsagePct } from '../model/billing.js';
 import { errB, isRecord } from '../util.js';
 
 type Outcome = (typeof PAYMENT_OUTCOMES)[number];
@@ -34,5 +34,15 @@ export function registerBilling(emu: Emu): void {
     if (!PAYMENT_OUTCOMES.includes(outcome as Outcome)) return errB(400, `outcome must be one of ${PAYMENT_OUTCOMES.join(', ')}`, 'outcome');
     setPaymentOutcome(emu, outcome as Outcome);
     return { status: 200, body: { payment_outcome: outcome } };
+  });
+
+  emu.route('POST', '/_emulator/billing', (req) => {
+    try {
+      setBillingState(emu, isRecord(req.body) ? req.body : {});
+    } catch (e) {
+      if (e instanceof FieldError) return validationError(e);
+      throw e;
+    }
+    return { status: 200, body: billingState(emu) };
   });
 }

@@ -83,6 +83,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', path: '/v1/plans/auto-reset', handler: 'billing', pages: [], source: 'spec: Billing Auto-Reset' },
   { method: 'POST', path: '/v1/plans/auto-reset', handler: 'billing', pages: [], source: 'spec: Billing Auto-Reset' },
   { method: 'POST', path: '/_emulator/usage', handler: 'billing', pages: [], source: 'emulator control plane (docs/emulator.md)' },
+  { method: 'POST', path: '/_emulator/billing', handler: 'billing', pages: [], source: 'emulator control plane (docs/emulator.md)' },
   { method: 'POST', path: '/_emulator/payment', handler: 'billing', pages: [], source: 'emulator control plane (docs/emulator.md)' },
   { method: 'POST', path: '/v1/delivery', handler: 'delivery', pages: ['configure-email-delivery', 'configure-google-sheet-delivery', 'configure-s3-delivery', 'configure-sftp-delivery', 'configure-webhook-delivery'] },
   { method: 'GET', path: '/_emulator/deliveries', handler: 'delivery', pages: [], source: 'emulator control plane (docs/emulator.md)' },
