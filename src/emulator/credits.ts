@@ -9,8 +9,8 @@ import { defOf } from './crawlers.js';
 import { parseApiTime } from '../lib/api-time.js';
 import { isoZ, type Rec } from './util.js';
 import * as store from './model/store.js';
+import type { CreditArchive, FnCharge, Rates, RunCharge, SquidRecord } from './model/records.js';
 
-type Rates = { base: number; functions: Record<string, number> };
 
 /** Credits charged per row: the crawler's rate plus every enabled paid function. */
 export function ratesFor(def: CrawlerDef, squidParams: Rec): Rates {
@@ -20,31 +20,17 @@ export function ratesFor(def: CrawlerDef, squidParams: Rec): Rates {
   return { base: def.credits_per_row, functions };
 }
 
-interface FnCharge {
-  credits: number;
-  attempts: number;
-}
-/** What a run charged: the rates last applied, and credits and attempts (tasks that produced rows) per function. */
-interface RunCharge {
-  rates: Rates;
-  functions: Record<string, FnCharge>;
-}
-interface Archive {
-  squids: Record<string, { id: string; name: unknown; crawler: unknown; crawler_name: unknown; deleted_ms: number }>;
-  runs: Record<string, { run: Rec; charge: RunCharge }>;
-}
-
 export const DELETED_KEPT_MS = 30 * 86_400_000;
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function ledger(emu: EmuCore): Record<string, RunCharge> {
-  return store.section<Record<string, RunCharge>>(emu, 'creditLedger', isObject, () => ({}));
+  return store.section(emu, 'creditLedger', isObject, () => ({}));
 }
 
-function archive(emu: EmuCore): Archive {
-  return store.section<Archive>(emu, 'creditArchive', isObject, () => ({ squids: {}, runs: {} }));
+function archive(emu: EmuCore): CreditArchive {
+  return store.section(emu, 'creditArchive', isObject, () => ({ squids: {}, runs: {} }));
 }
 
 /** For each task that produced `rows` (or a generated batch): the base rate and every enabled function are charged. */
@@ -109,7 +95,7 @@ export function runCreditsView(emu: EmuCore, run: Rec): Rec {
 }
 
 /** Before a squid is deleted: its runs and their charges, kept for the credit views. */
-export function archiveSquid(emu: EmuCore, squid: Rec): void {
+export function archiveSquid(emu: EmuCore, squid: SquidRecord): void {
   const a = archive(emu);
   const id = String(squid.id);
   for (const run of store.records(emu, 'runs')) {

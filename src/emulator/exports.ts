@@ -65,7 +65,7 @@ export function requestExport(emu: EmuCore, run: Rec, query: URLSearchParams): E
   if (o.format === 'xlsx' && Number(run.total_results ?? rows.length) > XLSX_MAX_ROWS)
     return errB(400, `This run has ${Number(run.total_results)} rows; an XLSX file holds at most ${XLSX_MAX_ROWS}. Export it as CSV, JSON or JSONL.`, 'file_format');
   if (o.format !== 'csv') {
-    const conversions = store.section<Record<string, number>>(emu, 'conversions', isRecord, () => ({}));
+    const conversions = store.section(emu, 'conversions', isRecord, () => ({}));
     const key = keyOf(String(run.id), o);
     conversions[key] ??= emu.clock.now();
     const total = Math.max(1, rows.length) * CONVERT_MS_PER_ROW;

@@ -3,7 +3,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Clock } from './clock.js';
 import { RUN_EVENTS, type RunEventName } from '../tables/run-events.js';
-import type { AccountRecord, AccountTypeRecord, CrawlerRecord, ResultRecord, RunRecord, RuntaskRecord, SquidRecord, SyncRecord, TaskRecord, UploadRecord } from './model/records.js';
+import type { AccountRecord, AccountTypeRecord, CrawlerRecord, CreditArchive, PendingRetry, ResultRecord, RunCharge, RunMeta, RunRecord, RuntaskRecord, SquidRecord, SyncRecord, TaskRecord, UploadRecord } from './model/records.js';
 
 export interface EmuRequest {
   method: string;
@@ -168,5 +168,11 @@ export interface EmuState {
   /** Launches a schedule or a chain could not make (model/launches.ts). */
   refusedLaunches?: RefusedLaunch[];
   counter: number;
-  [section: string]: unknown;
+  /** The feature modules' sections (model/store.ts section()): absent from a state file written before them. */
+  runMeta?: Record<string, RunMeta>;
+  webhookRetries?: PendingRetry[];
+  creditLedger?: Record<string, RunCharge>;
+  creditArchive?: CreditArchive;
+  /** Business-time ms each export conversion started, by run and options (exports.ts). */
+  conversions?: Record<string, number>;
 }

@@ -258,7 +258,39 @@ export type SyncRecord = {
   status_text: string;
   type: string;
   /** Kept until the sync finishes, then dropped. */
-  cookies?: Record<string, unknown>;
+  cookies?: Params;
   account_hash: string | null;
   due_at: number | null;
+};
+
+/** Where a run's timers stand (engine.ts), so a --state restart re-arms them. */
+export type RunMeta = {
+  /** Tasks of the run, in processing order. */
+  tasks: string[];
+  /** Index of the next task to process. */
+  next: number;
+  /** Business-time ms when the pending timer should fire (for re-scheduling after a restart). */
+  dueAt: number | null;
+  step: 'start' | 'task' | 'resume' | 'finish' | 'finish_abort' | null;
+};
+
+/** A webhook retry waiting on the clock (webhooks.ts); kept in the state so a --state restart still sends it. */
+export type PendingRetry = {
+  key: number;
+  due: number;
+  cfg: { url: string; retry: boolean };
+  payload: { [key: string]: Json };
+  meta: { squid: string; run: string; event: RunEventName };
+  n: number;
+};
+
+/** Credits per row: the crawler's rate and each enabled paid function's (credits.ts). */
+export type Rates = { base: number; functions: Record<string, number> };
+export type FnCharge = { credits: number; attempts: number };
+/** What a run charged: the rates last applied, and credits and attempts (tasks that produced rows) per function. */
+export type RunCharge = { rates: Rates; functions: Record<string, FnCharge> };
+/** Deleted squids and their runs with their charges, shown by the credit views for 30 days (credits.ts). */
+export type CreditArchive = {
+  squids: Record<string, { id: string; name: string; crawler: string; crawler_name: string; deleted_ms: number }>;
+  runs: Record<string, { run: RunRecord; charge: RunCharge }>;
 };

@@ -8,7 +8,7 @@ import { detail, hashId, isRecord, json, naiveUs } from '../util.js';
 import { accountView } from '../views.js';
 import { statusFilter } from '../model/account-status.js';
 import { bodyObject, type Rec } from './common.js';
-import type { SyncRecord } from '../model/records.js';
+import { paramsOf, type SyncRecord } from '../model/records.js';
 import * as store from '../model/store.js';
 
 const SYNC_TIMING = { syncingMs: 1_000, doneMs: 3_000 } as const;
@@ -157,7 +157,7 @@ function syncCookies(emu: EmuCore, req: EmuRequest): EmuResponse {
   }
   const id = hashId(emu.nextId(), 'sync');
   const s: SyncRecord = { id, object: 'synchronize-cookies', status_code: 100, status_text: 'created', type: type.name,
-    cookies: b.cookies, account_hash: typeof b.account === 'string' ? b.account : null, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
+    cookies: paramsOf(b.cookies), account_hash: typeof b.account === 'string' ? b.account : null, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
   store.putRecord(emu, 'syncs', s);
   scheduleSync(emu, s);
   emu.markDirty();
