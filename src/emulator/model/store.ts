@@ -45,6 +45,15 @@ export function putRecord<K extends Kind>(emu: Emu, kind: K, rec: Kinds[K]): Kin
   return rec;
 }
 
+/** Changes the fields `patch` names on the record of `kind` with id `id` (which must exist); returns it. */
+export function updateRecord<K extends Kind>(emu: Emu, kind: K, id: string, patch: Partial<Kinds[K]>): Kinds[K] {
+  const rec = record(emu, kind, id);
+  if (!rec) throw new Error(`no ${kind} record ${JSON.stringify(id)}`);
+  Object.assign(rec, patch);
+  emu.markDirty();
+  return rec;
+}
+
 /** Removes the record of `kind` with id `id`; whether there was one. */
 export function dropRecord(emu: Emu, kind: Kind, id: string): boolean {
   const map = mapOf(emu, kind);
@@ -77,12 +86,16 @@ export function remainingCredits(emu: Emu): number {
   return b.available - b.consumed;
 }
 
+type Section = 'runMeta' | 'webhookRetries' | 'creditLedger' | 'creditArchive' | 'conversions';
+
 /**
  * A section a feature module keeps in the state (webhook retries, the credit ledger, export conversions), made with
  * `init` the first time, or when a state file written before it left it out.
  */
-export function section<T>(emu: Emu, name: 'webhookRetries' | 'creditLedger' | 'creditArchive' | 'conversions' | 'runMeta', valid: (v: unknown) => boolean, init: () => T): T {
-  const s = emu.state as Record<string, unknown>;
-  if (!valid(s[name])) s[name] = init();
-  return s[name] as T;
+export function section<N extends Section>(emu: Emu, name: N, valid: (v: unknown) => boolean, init: () => NonNullable<EmuState[N]>): NonNullable<EmuState[N]> {
+  const value = emu.state[name];
+  if (value !== undefined && value !== null && valid(value)) return value;
+  const made = init();
+  emu.state[name] = made;
+  return made;
 }
