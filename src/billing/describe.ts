@@ -1,6 +1,6 @@
 // The words of an estimate, for every place that shows one before spending (`sq squids estimate`, the guard of
 // `runs start` and `go` on stderr and in its question, `apply`, `squids chain set`): no requests, no output here.
-import type { ChainCost, ResetCharge, SpendContext } from '../api/estimate.js';
+import type { ChainCost, ResetCharge, SpendContext } from './spend.js';
 import { creditsBeforeReset, resetsLeft, type AutoResetFacts, type BalanceFacts } from './charges.js';
 import { describeCron, nextRun, parseCron } from '../api/cron.js';
 

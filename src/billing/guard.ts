@@ -15,7 +15,8 @@
 //   written. A dry run of a run start without a cap sends nothing more.
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
-import { accountFacts, getEstimate, spendContext, type AccountFacts, type ChainCost, type SpendContext } from '../api/estimate.js';
+import { getEstimate } from '../api/estimate.js';
+import { accountFacts, spendContext, type AccountFacts, type ChainCost, type SpendContext } from './spend.js';
 import { ApiError, CancelledError, InterruptedError, OverBudgetError, SqError } from '../errors.js';
 import { InterruptedWriteError } from '../api/http-errors.js';
 import { creditsValue, resolveSetting } from '../config/settings.js';

@@ -3,7 +3,7 @@
 // No timed assertion: the waits sq schedules go through the injected sleep and are counted.
 import { PassThrough } from 'node:stream';
 import { expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
+import { run } from '../../src/shell/main.js';
 import { sqBin, tempConfigDir } from '../helpers/cli.js';
 import { capture } from '../helpers/stream.js';
 import { unusedPort } from '../helpers/net.js';
