@@ -59,7 +59,7 @@ export class EmuCore implements Emu {
     return new Date(this.clock.now()).toISOString();
   }
 
-  /** Replace the state in place, so feature modules holding `emu.state` see the new one. */
+  /** Replace the state in place, so the feature modules holding it see the new one. */
   replaceState(next: EmuState): void {
     const target = this.state as unknown as Record<string, unknown>;
     for (const k of Object.keys(target)) delete target[k];
