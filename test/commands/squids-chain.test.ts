@@ -5,6 +5,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sq, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { parseFieldMap } from '../../src/api/chains.js';
+import * as store from '../../src/emulator/model/store.js';
 
 const emu = useEmulator({ each: 'reset' });
 let paris: string;
@@ -143,8 +144,8 @@ describe('sq squids chain set', () => {
     const squids = [paris];
     for (const name of ['B', 'C']) squids.push((await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.amazon, name } })).id);
     // The emulator links a target once it exists: fire two chains by hand through the control state.
-    emu.emu.state.squids[squids[1]].chained_from = squids[0];
-    emu.emu.state.squids[squids[2]].chained_from = squids[1];
+    store.updateRecord(emu.emu, 'squids', squids[1], { chained_from: squids[0] });
+    store.updateRecord(emu.emu, 'squids', squids[2], { chained_from: squids[1] });
     const r = await sq(['squids', 'chain', 'set', 'C', '--target-crawler', 'amazon-products', '--field-map', 'url=url'], { env: emu.env() });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Chain depth limit of 3 reached.');
