@@ -90,10 +90,13 @@ beforeAll(async () => {
   primed = fresh();
   // Every source the tests complete from `primed`: one left out (accounts, for the usernames) was asked cold by its
   // test, whose first Tab has 450 ms from the process's start and on a loaded machine answered nothing (flaky).
-  for (const source of ['squids', 'crawlers', 'accounts', 'account-types']) await prime(primed, source);
-  // Run ids are cached per squid named on the line, however it was quoted.
-  await prime(primed, 'runs', 'results', 'list', '--squid', `"${DEMO_SQUIDS.paris}"`);
-  await prime(primed, 'runs');
+  // Each source has a cache file of its own, so they are primed side by side.
+  await Promise.all([
+    ...['squids', 'crawlers', 'accounts', 'account-types'].map((source) => prime(primed, source)),
+    // Run ids are cached per squid named on the line, however it was quoted.
+    prime(primed, 'runs', 'results', 'list', '--squid', `"${DEMO_SQUIDS.paris}"`),
+    prime(primed, 'runs'),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
