@@ -29,10 +29,18 @@ export interface SpendEstimate extends Estimate {
    * end (equal when exact: a reset fires at the platform's periodic check, whose timing makes a range).
    */
   balance_after_max: number;
-  /** Resets the run sets off: at least `resets`, at most `resets_max` (null: unknown, see auto_reset_unknown). */
+  /**
+   * Resets the run sets off: at least `resets`, at most `resets_max` (null: unknown, see auto_reset_unknown). A reset
+   * already due before the run is not among them: see pending_reset.
+   */
   resets: number | null;
   resets_max: number | null;
-  /** Credits each reset renews (the plan's allowance); 0 when the run sets off none. */
+  /**
+   * true: usage is above the threshold already, so a reset (a card charge) fires at the platform's next check whether
+   * or not this run starts: not this run's doing, but counted in the balance after; false: none is due; null: unknown.
+   */
+  pending_reset: boolean | null;
+  /** Credits each reset renews (the plan's allowance); 0 when no reset fires during the run. */
   renewed_credits: number;
   /** true: the run finishes; false: it pauses for lack of credits; null: it may (depends on the check's timing, or unknown). */
   covered: boolean | null;
@@ -150,12 +158,13 @@ export function spendContext(est: Estimate, { balance, autoReset }: AccountFacts
       auto_reset_charges: charges,
       resets: f ? f.resets : null,
       resets_max: f ? f.resets_max : null,
-      renewed_credits: f && f.resets_max > 0 ? f.renewed_credits : 0,
+      pending_reset: f ? f.pending_reset : null,
+      renewed_credits: f && (f.resets_max > 0 || f.pending_reset) ? f.renewed_credits : 0,
       covered: f ? f.covered : null,
       pauses_after_tasks: f ? f.pauses_after_tasks : null,
       pauses_after_tasks_max: f ? f.pauses_after_tasks_max : null,
       resumes_at: f && f.covered !== true ? resumesAt(balance, autoReset, on && f.resets_left_after === 0, now) : null,
-      charge: charges === 0 ? null : resetCharge(balance, now),
+      charge: charges === 0 && !f?.pending_reset ? null : resetCharge(balance, now),
       ...(charges === null ? { auto_reset_unknown: autoReset.unknown } : {}),
       ...(num(price) ? { auto_reset_price: price } : {}),
     },

@@ -46,15 +46,18 @@ describe('sq squids estimate', () => {
     // Auto-reset off: everything exact, no charge, covered.
     expect(JSON.parse(r.stdout)).toEqual({
       ...api, balance_after: left - api.total_credits, balance_after_max: left - api.total_credits, auto_reset_charges: 0, resets: 0, resets_max: 0,
-      renewed_credits: 0, covered: true, pauses_after_tasks: null, pauses_after_tasks_max: null, resumes_at: null, charge: null,
+      pending_reset: false, renewed_credits: 0, covered: true, pauses_after_tasks: null, pauses_after_tasks_max: null, resumes_at: null, charge: null,
     });
   });
 
   it('auto_reset_price only when the balance names the plan\'s price', async () => {
     const id = await berlin();
     expect(JSON.parse((await sq(['squids', 'estimate', id, '--json'], { env: emu.env() })).stdout)).not.toHaveProperty('auto_reset_price');
-    (emu.emu.state.balance as unknown as Record<string, unknown>).price = 49;
+    // No docs page shows a price on the balance, so the emulator's has none: the service's answer is given one here.
+    const balance = await emu.api('/v1/user/balance');
+    await emu.control('PUT', '/_emulator/faults', { rules: [{ method: 'GET', path: '/v1/user/balance', action: 'status', status: 200, body: { ...balance, price: 49 } }] });
     expect(JSON.parse((await sq(['squids', 'estimate', id, '--json'], { env: emu.env() })).stdout).auto_reset_price).toBe(49);
+    await emu.control('DELETE', '/_emulator/faults');
   });
 
   it('balance_after is negative when the balance does not cover the run', async () => {
@@ -72,25 +75,30 @@ describe('sq squids estimate', () => {
     ['the run crosses the threshold once', { threshold: 80, max: 3, usagePct: 79.9 }, 1],
     // The reset returns consumed to 0; the 99 credits after it stay under the 100 of 1% (results are charged whole).
     ['a threshold of 1%: the run crosses it once, and stays under it after the reset', { threshold: 1, max: 3, usagePct: 0.95 }, 1],
-    ['usage already above a threshold of 1%: a reset before the run, and again as it crosses', { threshold: 1, max: 3, usagePct: 1.5 }, 2],
+    // The reset due before the run fires whether or not it starts: not among the run's own (pending_reset says it).
+    ['usage already above a threshold of 1%: a reset already due, and one of its own as it crosses again', { threshold: 1, max: 3, usagePct: 1.5 }, 1],
     ['the same run with 1 reset left in the 24-hour window', { threshold: 1, max: 3, usagePct: 0.95, used: 2 }, 1],
     ['no reset left in the window', { threshold: 1, max: 1, usagePct: 0.95, used: 1 }, 0],
   ];
   for (const [what, o, expected] of cases) {
     it(`auto_reset_charges ${expected}: ${what}`, async () => {
       const id = await berlin();
-      const ar = emu.emu.state.autoReset;
-      Object.assign(ar, { enabled: true, threshold_pct: o.threshold, max_resets_per_24h: o.max });
-      ar.reset_times = Array.from({ length: o.used ?? 0 }, (_, i) => emu.emu.clock.now() - (i + 1) * 60_000);
-      emu.emu.state.balance.consumed = (emu.emu.state.balance.available * o.usagePct) / 100;
+      const resetTimes = Array.from({ length: o.used ?? 0 }, (_, i) => emu.emu.clock.now() - (i + 1) * 60_000);
+      await emu.control('POST', '/_emulator/billing', {
+        auto_reset: { enabled: true, threshold_pct: o.threshold, max_resets_per_24h: o.max, reset_times: resetTimes },
+      });
+      await emu.control('POST', '/_emulator/usage', { pct: o.usagePct });
       const r = await sq(['squids', 'estimate', id, '--json'], { env: emu.env() });
       expect(r.code).toBe(0);
       const est = JSON.parse(r.stdout);
       // The threshold at 1% is 100 credits: the case needs a run of more than 100 (two thresholds' worth).
-      if (expected === 2) expect(est.total_credits).toBeGreaterThan(100);
+      const due = o.usagePct > o.threshold;
+      if (due) expect(est.total_credits).toBeGreaterThan(100);
       expect(est.auto_reset_charges).toBe(expected);
+      expect(est.pending_reset).toBe(due);
       const human = await sq(['squids', 'estimate', id], { env: emu.env() });
-      if (expected) expect(human.stderr).toMatch(new RegExp(`this run sets off (\\d to )?${expected} resets? \\(threshold ${o.threshold}%`));
+      if (due) expect(human.stderr).toMatch(/1 reset is already due .* this run sets off (\d to )?1 reset more of its own \(3 of 3 left in the 24-hour window, the due one included\)/);
+      else if (expected) expect(human.stderr).toMatch(new RegExp(`this run sets off (\\d to )?${expected} resets? \\(threshold ${o.threshold}%`));
       else expect(human.stderr).toContain('sets off none');
       if (expected) expect(human.stderr).toContain('each renews plan Premium (10,000 credits) and charges the card on file a price the API gives as an id only (price_1EmulatorPremiumMonthly): `sq billing auto-reset --web` shows it; the renewal date moves from');
     });

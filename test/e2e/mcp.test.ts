@@ -354,16 +354,25 @@ describe('tools: names, annotations, schemas', SLOW, () => {
 
   it('runs_start under --confirm-above still asks when the run would set off an Auto Billing Reset (a card charge)', async () => {
     // Usage just under an 80% threshold: the paris run crosses it once (auto_reset_charges 1), whatever its credits.
-    const ar = emu.emu.state.autoReset;
-    Object.assign(ar, { enabled: true, threshold_pct: 80, max_resets_per_24h: 3 });
-    ar.reset_times = [];
-    emu.emu.state.balance.consumed = emu.emu.state.balance.available * 0.7999;
+    await emu.control('POST', '/_emulator/billing', { auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 3, reset_times: [] } });
+    await emu.control('POST', '/_emulator/usage', { pct: 79.99 });
     const agent = await stdio(['--allow-writes', '--confirm-above', '1000000']);
     await emu.clearRequests();
     const asked = await agent.ok('runs_start', { squid: DEMO_SQUIDS.paris });
     expect(asked).toMatchObject({ needs_confirmation: true, estimate: { auto_reset_charges: 1 } });
     expect(asked.message).toContain('Auto Billing Reset');
     expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/squid/estimate']);
+  });
+
+  it('a reset already due before the run is said apart in squids_estimate and asks no confirmation of its own', async () => {
+    // Usage above an 80% threshold already: the next check fires a reset whether or not the run starts.
+    await emu.control('POST', '/_emulator/billing', { auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 3, reset_times: [] } });
+    await emu.control('POST', '/_emulator/usage', { pct: 81 });
+    const agent = await stdio(['--allow-writes', '--confirm-above', '1000000']);
+    const est = await agent.ok('squids_estimate', { squid: DEMO_SQUIDS.headphones });
+    expect(est).toMatchObject({ pending_reset: true, auto_reset_charges: 0 });
+    emu.expectWrites('POST /v1/runs');
+    expect((await agent.ok('runs_start', { squid: DEMO_SQUIDS.headphones })).needs_confirmation).toBeUndefined();
   });
 
   it('apply of a document that turns a schedule on answers needs_confirmation and writes nothing; confirm: true applies it', async () => {
@@ -379,6 +388,17 @@ describe('tools: names, annotations, schemas', SLOW, () => {
     const done = await agent.ok('apply', { document: doc, confirm: true });
     expect(done.needs_confirmation).toBeUndefined();
     expect((await emu.requests('POST')).map((q) => q.path)).toContain(`/v1/squids/${emu.squidId(DEMO_SQUIDS.paris)}`);
+  });
+
+  it('apply of a document that writes an autostart chain answers needs_confirmation and writes no chain', async () => {
+    const doc = `squids:\n  "${DEMO_SQUIDS.paris}":\n    chain: { target_crawler: amazon-products, field_map: { website: url } }\n`;
+    const agent = await stdio(['--allow-writes=all']);
+    await emu.clearRequests();
+    const asked = await agent.ok('apply', { document: doc });
+    expect(asked.needs_confirmation).toBe(true);
+    expect(asked.message).toContain('nothing was sent');
+    expect((await emu.requests()).filter((q) => q.method !== 'GET' && q.path !== '/v1/squid/estimate')).toEqual([]);
+    expect(emu.emu.state.squids[emu.squidId(DEMO_SQUIDS.paris)].chain).toBeUndefined();
   });
 
   it('a write whose connection drops after sending says request_state: "unknown", and is not retried', async () => {
