@@ -34,6 +34,15 @@ function linkFlags(
   return { accounts, adds, removes };
 }
 
+/** Accounts of a type the squid's crawler does not take are refused before anything is sent. */
+async function refuseLinkTypes(http: Parameters<typeof getSquid>[0], squid: Squid, flag: string, links: [string, Record<string, unknown>][]) {
+  const crawler = await getCrawler(http, String(squid?.crawler ?? ''));
+  const crawlerName = JSON.stringify(String(crawler.name ?? squid?.crawler_name ?? squid?.crawler));
+  // A full id resolves without a lookup: its record is read for its type.
+  const records = await Promise.all(links.map(async ([a, r]) => (typeof r.type === 'string' ? r : firstAccount(await getAccount(http, a), a))));
+  refuseWrongTypes(flag, records, crawler, crawlerName);
+}
+
 export default defineVerb({
   name: 'update',
   writes: true,
@@ -124,14 +133,7 @@ export default defineVerb({
     const [replace, added, removed] = [await resolve(accounts), await resolve(adds), await resolve(removes)];
     const same = added.find(([a]) => removed.some(([r]) => r === a));
     if (same) throw new UsageError(`--add-account and --remove-account both name account ${same[0]}: give it to one of them; nothing was sent`);
-    if (replace.length || added.length) {
-      const squid = await liveSquid();
-      const crawler = await getCrawler(http, String(squid?.crawler ?? ''));
-      const crawlerName = JSON.stringify(String(crawler.name ?? squid?.crawler_name ?? squid?.crawler));
-      // A full id resolves without a lookup: its record is read for its type.
-      const records = await Promise.all([...replace, ...added].map(async ([a, r]) => (typeof r.type === 'string' ? r : firstAccount(await getAccount(http, a), a))));
-      refuseWrongTypes(replace.length ? '--account' : '--add-account', records, crawler, crawlerName);
-    }
+    if (replace.length || added.length) await refuseLinkTypes(http, await liveSquid(), replace.length ? '--account' : '--add-account', [...replace, ...added]);
     if (replace.length) body.accounts = replace.map(([a]) => a);
     // The API replaces params whole: the live ones are sent with the given keys laid over them.
     if (body.params) body.params = withLiveParams((await refuseUnknownParams(http, await liveSquid(), body.params as Record<string, unknown>))?.params, body.params as Record<string, unknown>);
