@@ -134,7 +134,7 @@ function hidePassword(password: string): void {
   process.title = ['sq', ...argv.slice(2).map((a) => forms.reduce((t, f) => t.split(f).join('********'), a))].join(' ');
 }
 
-/** `sq go`'s flags for a sync of its run (src/commands/go.ts): the same checks as `sq results sync`'s. */
+/** `sq go`'s flags for a sync of its run (src/run/go.ts): the same checks as `sq results sync`'s. */
 export const GO_SYNC_OPTIONS = defineOptions([
   { flags: '--to <url>', description: 'also sync the run\'s results into this database, as `sq results sync --run` (sqlite:PATH, postgres://…)' },
   { flags: '--table <name>', description: 'with --to: the table (default: from the squid\'s name)' },

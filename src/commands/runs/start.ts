@@ -3,13 +3,13 @@ import type { HttpClient } from '../../api/http.js';
 import { AmbiguousWriteError, InterruptedWriteError } from '../../api/http.js';
 import { listRunPages, runStatus, startRun } from '../../api/runs.js';
 import type { Run } from '../../api/records.js';
-import { startRunWithKey, type RunOnce } from '../_shared/run-once.js';
+import { startRunWithKey, type RunOnce } from '../../run/once.js';
 import { idempotencyPath } from '../../io/go-record.js';
 import { cacheDir } from '../../lib/cache-dir.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { required, nonEmpty } from '../../validate/index.js';
-import { WAIT_OPTIONS, waitAndShow, waitSettings } from '../_shared/wait.js';
+import { WAIT_OPTIONS, waitAndShow, waitSettings } from '../../run/wait.js';
 import { guardSpend, MAX_CREDITS_OPTION, prefetchAccount, spendPolicy } from '../../billing/guard.js';
 
 export default defineVerb({
