@@ -126,6 +126,15 @@ module.exports = {
       to: { path: '^src/commands/' },
     },
     {
+      name: 'no-verb-imports-a-verb',
+      severity: 'error',
+      comment:
+        'A verb file holds one verb: it imports no other verb file (what verbs share is in a _shared/ folder, an engine ' +
+        'below, or the contract). Only an index.ts registers verbs: a noun its verbs, a verb its subcommands.',
+      from: { path: '^src/commands/', pathNot: '(^|/)index\\.ts$' },
+      to: { path: '^src/commands/', pathNot: '/_shared/' },
+    },
+    {
       name: 'commands-not-emulator',
       severity: 'error',
       comment: 'Commands talk to the API through src/api; the emulator is started only by `sq emulator` (src/commands/emulator/).',
