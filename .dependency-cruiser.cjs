@@ -4,7 +4,7 @@
  * test/unit/dependency-rules.test.ts shows each one failing on a deliberately wrong import.
  */
 const LOWER = '^src/(lib|api|output|validate|io|config|emulator|tables)/';
-const APPLICATION = 'cli|commands|account|export|sync|mcp|completion|webhook';
+const APPLICATION = 'cli|commands|account|results|run|sync|mcp|completion|webhook';
 
 module.exports = {
   forbidden: [

@@ -13,7 +13,6 @@ import { isTerminal, listRunPages, runStatus } from '../api/runs.js';
 import type { Run } from '../api/records.js';
 import { fnv1a64 } from '../lib/cache-file.js';
 import { existsSync } from 'node:fs';
-import { checkNewOutput } from '../lib/atomic-file.js';
 import { pickAccount } from './pick-account.js';
 import { rm } from 'node:fs/promises';
 import { siblings } from '../io/checkpoint.js';
@@ -28,12 +27,10 @@ import { NotFoundError, RunFailedError, SqError, UsageError } from '../errors.js
 import { shellWord } from '../io/shell.js';
 import { nonEmpty } from '../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './wait.js';
-import { runExport } from '../export/results.js';
-import { exportPlan } from '../export/plan.js';
-import { fileFormat } from '../export/options.js';
-import { refuseInterruptedExport } from '../export/resume.js';
+import { writeResults } from '../results/engine.js';
+import { resultsPlan, resultsTarget, type ResultsTarget } from '../results/plan.js';
+import { refuseInterruptedExport } from '../results/resume.js';
 import { guardSpend, MAX_CREDITS_OPTION, prefetchAccount, spendPolicy, type SpendPolicy } from '../billing/guard.js';
-import type { Format } from '../output/formats.js';
 import { GO_SYNC_OPTIONS, goSyncFlags, syncGoRun, type SyncFlags } from '../sync/command.js';
 
 /** Runs looked at for one still in progress: the newest ones (the API lists the newest first). */
@@ -54,7 +51,8 @@ type GoOptions = OptionsOf<typeof GO_OPTIONS>;
 /** `sq go CRAWLER TASK…`: every flag checked before any request, then each step in turn. */
 export async function go(ctx: Ctx, crawlerRef: string, values: string[], opts: GoOptions): Promise<void> {
   const input = await checkInput(ctx, values, opts);
-  const { tasks, params, output, format } = input;
+  const { tasks, params } = input;
+  const { output, format } = input.target;
   const http = await ctx.http();
   const job = await openJob(ctx, http, crawlerRef, input);
   const crawler = await checkAgainstCrawler(http, crawlerRef, input);
@@ -76,7 +74,7 @@ export async function go(ctx: Ctx, crawlerRef: string, values: string[], opts: G
   // --to: the run's results into the database (a done run; one that failed has nothing final to sync).
   const synced = input.sync && !failed ? await syncGoRun(ctx, runId, input.sync) : null;
   const toFile = !(input.sync && output === undefined);
-  const n = toFile ? await exportRun(ctx, job, runId, input, opts.force === true) : 0;
+  const n = toFile ? await exportRun(ctx, job, runId, input.target) : 0;
   await job.finish();
   if (failed) {
     if (toFile) ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} of the failed run to ${output ?? 'stdout'}`);
@@ -100,9 +98,8 @@ interface GoInput {
   key: string;
   tasks: Record<string, string>[];
   params: ReturnType<typeof parseParams> | null;
-  /** The -o file; undefined for stdout. */
-  output: string | undefined;
-  format: Format;
+  /** -o FILE (or stdout), its format, --force: checked before any request, handed to the export. */
+  target: ResultsTarget;
   /** --json: a summary object on stdout, the results in the file. */
   summary: boolean;
   /** --to: the run is synced into this database (and exported only to an -o file). */
@@ -118,22 +115,19 @@ async function checkInput(ctx: Ctx, values: string[], opts: GoOptions): Promise<
   if (tasks.length === 0) throw new UsageError('no tasks given: pass at least one TASK (e.g. a URL) after the crawler');
   const params = opts.param?.length ? parseParams(opts.param) : null;
   if (ctx.globals.dryRun) throw new UsageError('sq go does not take --dry-run: it waits for a run it starts; use `sq squids create … --dry-run` and the other verbs to preview requests');
-  const flagged = opts.output === undefined ? undefined : nonEmpty('--output', opts.output);
-  const output = flagged === '-' ? undefined : flagged;
   const summary = ctx.globals.json;
   const sync = goSyncFlags(ctx, opts);
-  if (summary && output === undefined && !sync) throw new UsageError('--json prints a summary object on stdout: pass -o FILE for the results');
-  const settings = ctx.outputSettings();
   // With --json the summary is the JSON: the file's format comes from --format or its extension.
-  const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat && !summary ? settings.format : null);
-  if (output !== undefined) await checkNewOutput('-o', output, opts.force === true);
+  const target = await resultsTarget(ctx, opts.output, opts.force === true, !summary);
+  if (summary && target.output === undefined && !sync) throw new UsageError('--json prints a summary object on stdout: pass -o FILE for the results');
   const wait = await waitSettings(ctx, opts);
   const spend = await spendPolicy(ctx, opts.maxCredits);
-  return { key, tasks, params, output, format, summary, wait, spend, sync };
+  return { key, tasks, params, target, summary, wait, spend, sync };
 }
 
 /** What an interrupted `sq go` of this file (or, to stdout, of these tasks) was doing: continued, never redone. */
-async function openJob(ctx: Ctx, http: HttpClient, crawlerRef: string, { key, tasks, output, format }: GoInput): Promise<GoJob> {
+async function openJob(ctx: Ctx, http: HttpClient, crawlerRef: string, { key, tasks, target }: GoInput): Promise<GoJob> {
+  const { output, format } = target;
   const job = await GoJob.open({
     output,
     cacheDir: cacheDir(ctx.env),
@@ -267,13 +261,14 @@ async function waitThroughFailure(ctx: Ctx, http: HttpClient, runId: string, wai
 }
 
 /** The run's results exported; the count of records. Failing, the error says how to get them without a second run. */
-async function exportRun(ctx: Ctx, job: GoJob, runId: string, { output, format }: GoInput, force: boolean): Promise<number> {
+async function exportRun(ctx: Ctx, job: GoJob, runId: string, target: ResultsTarget): Promise<number> {
+  const { output, format, force } = target;
   // This job's own export, cut short: continued from its checkpoint, or (killed before its first page) begun again.
   const where = output !== undefined ? siblings(output) : null;
   const resume = job.hasRun && where !== null && existsSync(where.checkpoint);
   if (job.hasRun && where !== null && !resume) await rm(where.partial, { force: true });
   try {
-    return await runExport(ctx, await exportPlan(ctx, { scopeRef: { run: runId }, task: undefined, paging: ALL, output, format, force, resume }));
+    return await writeResults(ctx, await resultsPlan(ctx, target, { scopeRef: { run: runId }, task: undefined, paging: ALL, resume }));
   } catch (err) {
     // The run is finished (and charged): say how to get these results without a second run. When whole pages were
     // kept, the export has already printed the `--resume` command that continues it.

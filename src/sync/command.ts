@@ -4,7 +4,7 @@ import type { Ctx } from '../cli/context.js';
 import { defineOptions } from '../cli/command.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { durationFlag, intFlag } from '../validate/index.js';
-import { newProgress } from '../export/whole-pages.js';
+import { newProgress } from '../results/whole-pages.js';
 import { count } from '../io/progress.js';
 import { setV8Flag } from '../lib/v8-flags.js';
 import type { SyncDb } from './db.js';

@@ -67,7 +67,7 @@ const WRONG: Record<string, [string, string]> = {
   'tables-are-data': ['src/tables/bad.ts', 'src/lib/guards.ts'],
   'emulator-not-cli-side': ['src/emulator/bad-config.ts', 'src/config/store.ts'],
   'config-not-application': ['src/config/bad.ts', 'src/account/diff.ts'],
-  'verbs-only-from-the-registry': ['src/export/bad.ts', 'src/commands/plan.ts'],
+  'verbs-only-from-the-registry': ['src/results/bad.ts', 'src/commands/plan.ts'],
   'commands-not-emulator': ['src/commands/runs/bad.ts', 'src/emulator/server.ts'],
   'no-verb-imports-a-verb': ['src/commands/runs/bad-verb.ts', 'src/commands/plan.ts'],
   'account-not-noun-shared': ['src/account/bad.ts', 'src/commands/runs/_shared/ref.ts'],

@@ -1,6 +1,7 @@
 import { defineVerb } from '../../cli/command.js';
 import { pagingOptions } from '../../cli/paging.js';
-import { listResults } from '../../export/options.js';
+import { planOfFlags } from '../../results/plan.js';
+import { writeResults } from '../../results/engine.js';
 
 const DEFAULT_LIMIT = 100;
 
@@ -54,5 +55,7 @@ export default defineVerb({
     'sq results list --run <run> --all --format ndjson --checkpoint ckpt.json > out.ndjson',
     'n=$(jq .bytes ckpt.json); [ "$(wc -c < out.ndjson)" -ge "$n" ] && truncate -s "$n" out.ndjson && sq results list --run <run> --all --format ndjson --checkpoint ckpt.json --resume >> out.ndjson',
   ],
-  run: (ctx, _args, opts) => listResults(ctx, opts, DEFAULT_LIMIT),
+  run: async (ctx, _args, opts) => {
+    await writeResults(ctx, await planOfFlags(ctx, opts, DEFAULT_LIMIT));
+  },
 });
