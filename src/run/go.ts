@@ -37,11 +37,11 @@ import { GO_SYNC_OPTIONS, goSyncFlags, syncGoRun, type SyncFlags } from '../sync
 const RECENT_RUNS = 10;
 
 export const GO_OPTIONS = defineOptions([
-  { flags: '-p, --param <key=value>', description: 'set a squid parameter (repeatable), as `sq squids update --param`', repeatable: true },
+  { flags: '-p, --param <key=value>', description: 'set a squid parameter (repeatable, as squids update)', repeatable: true },
   { flags: '--account <account>', description: 'platform account a new squid of an account crawler uses (default: the one healthy one of its type)', complete: 'account' },
   { flags: '--key <name>', description: 'task parameter each TASK is sent as', defaultText: 'url' },
   { flags: '-o, --output <file>', description: 'write the results to this regular file (atomically) instead of stdout; - is stdout' },
-  { flags: '--force', description: 'replace an existing -o file (without it, an existing file is exit 2 before any request)' },
+  { flags: '--force', description: 'replace an existing -o file (else exit 2, before any request)' },
   ...WAIT_OPTIONS,
   MAX_CREDITS_OPTION,
   ...GO_SYNC_OPTIONS,
