@@ -4,8 +4,8 @@ import { execa } from 'execa';
 import { useEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { BIN, binCacheDir, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 
 async function squidIds(emu: TestEmulator): Promise<Record<string, string>> {
   return Object.fromEntries((await emu.api('/v1/squids?limit=100')).data.map((s: J) => [s.name, s.id]));

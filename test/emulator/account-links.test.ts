@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 import type { EmuCore } from '../../src/emulator/emu.js';
 import { useEmulator } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 // Key sets of the samples, as docs-samples.json has them (pages update-account-limits, link-account-to-squid,
 // refresh-cookies).
 const ACCOUNT_KEYS = ['account_type_hash', 'baseurl', 'cookies', 'created_at', 'icon', 'id', 'last_synchronization_time', 'object', 'params', 'squids', 'status', 'status_code_description', 'status_code_info', 'type', 'updated_at', 'username'];

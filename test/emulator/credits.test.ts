@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { useEmulator, finishRun, startTestEmulator } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const DAY = 86_400_000;
 /** The get-run-credits page's samples, from the repository's copy of the vendor docs samples. */
 const RUN_CREDITS_SAMPLES: J[] = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/docs-samples.json'), 'utf8')).pages['get-run-credits'].samples;

@@ -10,8 +10,8 @@ import { startSftpServer } from '../helpers/sftp-server.js';
 import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 import { waitFor } from '../helpers/wait.js';
 import { listenLocal } from '../helpers/net.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 let t: TestEmu;
 
 /** Advance business time in small steps until the run is finished and exported. */

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from '../helpers/emulator.js';
 import { listenLocal } from '../helpers/net.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 
 let e: RunningEmulator;
 

@@ -18,8 +18,8 @@ import { startTestEmulator, type Reply, type TestEmu } from '../helpers/emulator
 import { listenLocal } from '../helpers/net.js';
 import { shapeDiff, strictDiff } from '../helpers/shapes.js';
 import { waitFor } from '../helpers/wait.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 interface Sample { label: string; heading: string; body: unknown }
 interface Page { api: [string, string] | null; samples: Sample[] }
 

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { useEmulator, finishRun } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 
 /** The vendor SDK's estimate object, in the docs samples' style (no docs page has one): keys and JSON types. */
 const DOCS_STYLE_ESTIMATE: J = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/squid-estimate.json'), 'utf8')).body;

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { RUN_TIMING } from '../../src/emulator/timing.js';
 import { finishRun, type TestEmulator, useEmulator } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const e = useEmulator({ each: 'new' });
 
 const runsOf = async (squid: string): Promise<J[]> => (await e.api('GET', `/v1/runs?squid=${squid}&limit=50`)).body.data;

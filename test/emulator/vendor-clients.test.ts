@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { EmuCore } from '../../src/emulator/emu.js';
 import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 import { finishRun, useEmulator } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const e = useEmulator({ each: 'new' });
 const account = (username: string): J => Object.values(e.emu.state.accounts).find((a) => a.username === username)!;
 const squid = async (id: string): Promise<J> => (await e.api('GET', `/v1/squids/${id}`)).body;
