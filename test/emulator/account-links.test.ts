@@ -43,7 +43,7 @@ describe('POST /v1/squids/{id} {accounts} (link-account-to-squid)', () => {
   it('200 echoes accounts as a list of hashes; the account list then names the squid', async () => {
     const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
     const b = newAccount(e.emu as EmuCore, 'sales-nav-sync', 'second.login@acme.test', e.emu.clock.now());
-    const leads = e.squid(DEMO_SQUIDS.leads);
+    const leads = e.squidId(DEMO_SQUIDS.leads);
     const r = await e.api('POST', `/v1/squids/${leads}`, { accounts: [a.id, b.id] });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ name: DEMO_SQUIDS.leads, accounts: [a.id, b.id] });

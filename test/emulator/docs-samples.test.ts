@@ -91,8 +91,8 @@ beforeAll(async () => {
     task: (await e.api('GET', `/v1/tasks?squid=${squid}`)).body.data[0].id,
     twitterAccount: accounts.find((a) => a.type === 'twitter-sync')!.id,
     salesNavAccount: accounts.find((a) => a.type === 'sales-nav-sync')!.id,
-    headphones: e.squid(DEMO_SQUIDS.headphones),
-    paris: e.squid(DEMO_SQUIDS.paris),
+    headphones: e.squidId(DEMO_SQUIDS.headphones),
+    paris: e.squidId(DEMO_SQUIDS.paris),
   });
 });
 afterAll(async () => {

@@ -49,7 +49,7 @@ describe('POST /v1/squid/estimate', () => {
   });
 
   it('a squid without tasks is 400 NoTasksPresent, an unknown one 404, both in the error shape', async () => {
-    const none = await e.api('POST', '/v1/squid/estimate', { squid: e.squid(DEMO_SQUIDS.lyon) });
+    const none = await e.api('POST', '/v1/squid/estimate', { squid: e.squidId(DEMO_SQUIDS.lyon) });
     expect(none.status).toBe(400);
     expect(none.body.error).toMatchObject({ type: 'validation_error', param: 'squid' });
     expect(none.body.error.message).toMatch(/NoTasksPresent/);
@@ -101,7 +101,7 @@ describe('POST /v1/squid/estimate', () => {
 
 describe('is_active: false', () => {
   it('refuses a new run (400, the error shape) and runs again once activated', async () => {
-    const id = e.squid(DEMO_SQUIDS.paris);
+    const id = e.squidId(DEMO_SQUIDS.paris);
     expect((await e.api('POST', `/v1/squids/${id}`, { is_active: false })).status).toBe(200);
     const r = await e.api('POST', '/v1/runs', { squid: id });
     expect(r.status).toBe(400);
@@ -112,7 +112,7 @@ describe('is_active: false', () => {
   });
 
   it('stops the run in progress', async () => {
-    const id = e.squid(DEMO_SQUIDS.paris);
+    const id = e.squidId(DEMO_SQUIDS.paris);
     const run = (await e.api('POST', '/v1/runs', { squid: id })).body;
     await e.advance(RUN_TIMING.startMs);
     await e.api('POST', `/v1/squids/${id}`, { is_active: false });
