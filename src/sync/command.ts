@@ -6,7 +6,7 @@ import { InterruptedError, UsageError } from '../errors.js';
 import { durationFlag, intFlag } from '../validate/index.js';
 import { newProgress } from '../results/whole-pages.js';
 import { count } from '../io/progress.js';
-import { setV8Flag } from '../lib/v8-flags.js';
+import { setV8Flag } from '../startup/v8-flags.js';
 import type { SyncDb } from './db.js';
 import { newSummary, prepareSync, summaryLine, syncOnce, type SyncPlan, type SyncSummary } from './engine.js';
 import { noSqlite, sqliteEngine } from './sqlite.js';
@@ -61,7 +61,7 @@ export function checkFlags(ctx: Ctx, f: SyncFlags): { plan: Omit<SyncPlan, 'open
 export async function runSync(ctx: Ctx, f: SyncFlags): Promise<number> {
   if (f.file !== undefined) return syncFromFile(ctx, f);
   const { plan: base, follow } = checkFlags(ctx, f);
-  // As a long export does (export/results.ts): V8's young generation kept at its first size, so that the peak RSS of a
+  // As a long export does (results/engine.ts): V8's young generation kept at its first size, so that the peak RSS of a
   // long sync stays flat; a page at a time needs no more.
   if (!base.dryRun) setV8Flag('--semi-space-growth-factor=1');
   const progress = newProgress(ctx);

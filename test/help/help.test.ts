@@ -185,7 +185,7 @@ describe('help topics', () => {
   });
 
   it('sq help topics lists every topic, and each one prints its text within 80 columns', async () => {
-    const { TOPICS } = await import('../../src/cli/help-topics.js');
+    const { TOPICS } = await import('../../src/shell/help-topics.js');
     const list = await sq(['help', 'topics']);
     expect(list.code, list.stderr).toBe(0);
     for (const name of ['environment', 'exit-codes', 'globals', ...Object.keys(TOPICS)]) expect(list.stdout).toContain(`  ${name} `);
