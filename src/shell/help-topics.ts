@@ -63,7 +63,11 @@ const FILE_HELP = `The file (YAML or JSON; a \`sq delivery apply\` file is one t
       webhook: { url: https://ci.example.com/hook,
                  events: [run.done, run.error] }
 
-Only what the file names is managed: a field left out is left as it is. params are compared key by key. Tasks are identified by their values (a URL, or the parameters written): listed tasks are added when missing; a task the file does not list is deleted only with prune: true. Delivery channels take the fields below. Secrets are \${ENV} references only; the stored value is compared when the service returns it, and a secret (or a webhook/sheet URL) whose variable is not set is reported as "not compared" by plan; apply refuses to send a channel that needs it (exit 2).`;
+Only what the file names is managed: a field left out is left as it is. params are compared key by key. Tasks are
+identified by their values (a URL, or the parameters written): listed tasks are added when missing; a task the file
+does not list is deleted only with prune: true. Delivery channels take the fields below. Secrets are \${ENV}
+references only; the stored value is compared when the service returns it, and a secret (or a webhook/sheet URL) whose
+variable is not set is reported as "not compared" by plan; apply refuses to send a channel that needs it (exit 2).`;
 
 const STATE_HELP =
   'Fields the API does not read back (SFTP username, directory and password, a webhook\'s events and retry, S3 target_path ' +
@@ -109,7 +113,8 @@ the environment is handled as a secret: masked in the plan, dry run and report u
 token in a URL's path too), and an error quotes the file's \${NAME}, never the value.
 
 The whole file is validated first; errors name the bad field, e.g. squids."Paris restaurants".webhook.events[1].
-In \`sq delivery apply\`, a squid the account does not have is an error of the file (exit 2, nothing sent); so is any key other than the channels (use \`sq apply\`).
+In \`sq delivery apply\`, a squid the account does not have is an error of the file (exit 2, nothing sent); so is any
+key other than the channels (use \`sq apply\`).
 
 The service answers SFTP host, port and is_active, a webhook's or sheet's URL and is_active, S3 bucket and
 is_active (never a password or key; older answers had more, and what comes back is compared). The other fields
@@ -153,13 +158,20 @@ export const TOPICS: Record<string, { summary: string; text: string }> = {
   spending: {
     summary: 'what a command that starts runs says and asks first: the estimate, --max-credits, the y/N',
     text:
-      'sq go, as sq runs start: ' +
-      'with a cap (--max-credits, SQ_MAX_CREDITS, `sq config set max-credits N`) the run is ' +
-  'estimated once the squid has its tasks, and above the cap nothing is started (exit 9; the squid and its tasks stay, ' +
-  'so the estimate can be read again with `sq squids estimate`). On a terminal, a costly run asks y/N first (--yes skips); ' +
-  'off a terminal, a run that would set off an Auto Billing Reset (a card charge) needs --yes (exit 9 without it). ' +
-  'The estimate line is printed on stderr before every start (-q silences it). ' +
-  'A run already recorded or in progress is resumed without a new estimate.' +
+      'sq runs start and sq go: with a cap (--max-credits, SQ_MAX_CREDITS or `sq config set max-credits N`) the run is estimated first ' +
+      '(POST /v1/squid/estimate) and not started above the cap (exit 9, the estimate on stderr). On a terminal, a run ' +
+      'estimated above `confirm-above` (default 100 credits) or that would set off an Auto Billing Reset shows the ' +
+      'estimate and asks y/N; --yes skips the question, --no-input without --yes is exit 2. Off a terminal, a run that ' +
+      'would set off an Auto Billing Reset (a card charge) needs --yes: without it, exit 9 with the forecast on stderr and ' +
+      'no run started. Every start prints one line on stderr, on a terminal or not: "estimated N credits (…), sets off no ' +
+      'reset" or "…, sets off 1 Auto Billing Reset (charges the card)" (-q silences it); the estimate, the balance and the ' +
+      'auto-reset settings are read beside the squid. A run whose cost cannot be estimated (the estimate failing with a 5xx ' +
+      'or unreachable) is exit 9 under a cap; with Auto Billing Reset on (or its settings unreadable) it needs --yes off a ' +
+      'terminal (exit 9 without) and a yes on one; with it off, a warning and the start. A reset already due before the run ' +
+      '(usage above the threshold) fires anyway and is said apart, not as the run\'s. A run already recorded ' +
+      '(--idempotency-key, or by an interrupted sq go) or in progress is not estimated again. ' +
+      '`sq squids estimate` shows the estimate alone. sq go estimates once the squid has its tasks; above a cap ' +
+      'the squid and its tasks stay, nothing is started.' +
       '\n\nsq apply: ' +
       'a squid the file makes active with a schedule (active: true, schedule: {cron, timezone}) starts runs on ' +
   'it, each charged. The plan shows, per such squid, the schedule, its next run and one run\'s estimate now ' +
@@ -219,7 +231,8 @@ export const TOPICS: Record<string, { summary: string; text: string }> = {
   '143, 130, 129; when stdin closes, calls still running are cancelled within a second.\n\n' +
   'HTTP: --http prints {"url","token"} as one JSON line on stdout, then serves MCP at that URL; every request needs ' +
   '`Authorization: Bearer TOKEN` (401), a browser Origin other than the server\'s is 403. It binds 127.0.0.1 unless ' +
-  'a host is given (a warning for any non-loopback one); --token-env NAME takes a fixed token from the environment (then printed as null: it is yours already). ' +
+  'a host is given (a warning for any non-loopback one); --token-env NAME takes a fixed token from the environment ' +
+  '(then printed as null: it is yours already). ' +
   'A session ends on DELETE, after 30 minutes unused, or, past 64 sessions, when it is the one used longest ago. ' +
   'stdout carries protocol messages only; logs go to stderr.',
   },
