@@ -173,46 +173,41 @@ export const TOPICS: Record<string, { summary: string; text: string }> = {
       '`sq squids estimate` shows the estimate alone. sq go estimates once the squid has its tasks; above a cap ' +
       'the squid and its tasks stay, nothing is started.' +
       '\n\nsq apply: ' +
-      'a squid the file makes active with a schedule (active: true, schedule: {cron, timezone}) starts runs on ' +
-  'it, each charged. The plan shows, per such squid, the schedule, its next run and one run\'s estimate now ' +
-  '(scheduled_run in --json). apply turns the schedule on last for that squid, after its params and tasks: it says ' +
-  'the estimate of one run then (POST /v1/squid/estimate), and with a cap (--max-credits, SQ_MAX_CREDITS or `sq ' +
-  'config set max-credits N`) a run estimated above it leaves the schedule off (that item fails; exit 9); on a ' +
-  'terminal, a run above `confirm-above` (default 100 credits) or that would set off an Auto Billing Reset asks ' +
-  'y/N first (--yes skips it); off a terminal, one that would set off an Auto Billing Reset needs --yes (exit 9). A ' +
-  'chain that starts its target\'s runs by itself (autostart) is held to the same cap and question before it is ' +
-  'written, as `sq squids chain set` holds it. The squid\'s other changes are applied either way.' +
+      'a squid the file makes active with a schedule (active: true, schedule: {cron, timezone}) starts runs on it, ' +
+      'each charged. The plan shows, per such squid, the schedule, its next run and one run\'s estimate now ' +
+      '(scheduled_run in --json). apply turns the schedule on last for that squid, after its params and tasks, says the ' +
+      'estimate of one run then, and holds it to the cap and the y/N above (over the cap the schedule stays off: that ' +
+      'item fails, exit 9). A chain that starts its target\'s runs by itself (autostart) is held to the same, as `sq ' +
+      'squids chain set` holds it. The squid\'s other changes are applied either way.' +
       '\n\nsq squids update: ' +
-      '--schedule on an active squid (or --timezone on a scheduled one, or --active on a scheduled one) makes the platform start runs, each ' +
-  'charged. Before writing it sq says on stderr the schedule, its next run time and the estimate of one run ' +
-  '(POST /v1/squid/estimate, on the squid\'s params after this update: --param changes are sent first, the schedule ' +
-  'after the estimate). With a cap (--max-credits, SQ_MAX_CREDITS or `sq config set max-credits N`) a run estimated ' +
-  'above it is exit 9 and the schedule is not written. On a terminal, a run above `confirm-above` (default 100 ' +
-  'credits) or one that would set off an Auto Billing Reset asks y/N first (--yes skips it; --no-input without --yes ' +
-  'is exit 2). A schedule on an inactive squid fires nothing until `sq squids activate`, which says the cost then.',
+      '--schedule on an active squid (or --timezone on a scheduled one, or --active on a scheduled one) makes the ' +
+      'platform start runs, each charged. Before writing it sq says on stderr the schedule, its next run time and the ' +
+      'estimate of one run (on the squid\'s params after this update: --param changes are sent first), held to the cap ' +
+      'and the y/N above (over the cap: exit 9, the schedule not written). A schedule on an inactive squid fires nothing ' +
+      'until `sq squids activate`, which says the cost then.',
   },
   resume: {
     summary: 'continuing an --all export of sq results list, or a sq go, that stopped',
     text:
       'sq results list: when an --all -o FILE export in ndjson, csv or tsv fails or is interrupted (Ctrl-C, exit 130) after at ' +
-  'least one whole page, the pages written so far stay in .FILE.sq-partial with a checkpoint in .FILE.sq-checkpoint, ' +
-  'and stderr shows the command to continue: the same one with --resume. --resume checks that the checkpoint matches ' +
-  'the command (scope, --task, format, --fields, page size; else exit 2, before any request), that every field of it is ' +
-  'sound and agrees with the partial file (its header, whole records, their count; else exit 2), cuts the partial file back ' +
-  'to the end of its last whole page, reads only the pages after it, then renames the file into place and removes the ' +
-  'checkpoint. If the squid\'s result count changed meanwhile (a run still adding results), --resume refuses (exit 1) and ' +
-  'changes nothing: delete the two hidden files and export again. --resume with no checkpoint is exit 2; a new export ' +
-  'while a checkpoint or partial file exists is exit 2 too (resume it, or delete them). Two exports or resumes of one file ' +
-  'never run at once: the second is exit 2 naming the first\'s pid (a lock beside the checkpoint). JSON (one array) is not resumable.\n\n' +
-  'To stdout, --all --checkpoint CKPT (ndjson, csv, tsv) writes each page in one write and, once it is written whole, ' +
-  'records in CKPT the pages and bytes written so far; on success CKPT is removed. A write error (a full disk) or a ' +
-  'reader that goes away (| head) is exit 1 and keeps CKPT. After a failure, cut your saved output back to the ' +
-  '"bytes" in CKPT (the last page may have been cut mid-write) if it holds at least that many, and append the rest ' +
-  'with --resume >> OUT; the CSV/TSV header is not written again. Through a pipe, a reader that stops early (head -c) ' +
-  'may have lost the last pages: a shorter output cannot be continued. When stdout is a file, --resume checks it holds ' +
-  'exactly CKPT\'s bytes, whole records, no NUL byte, and the header and record count CKPT says (else exit 2); an empty ' +
-  'file (> where >> was meant) is refused unless --force. ' +
-  '--checkpoint does not go with -o (which keeps its checkpoint beside FILE).' +
+      'least one whole page, the pages written so far stay in .FILE.sq-partial with a checkpoint in .FILE.sq-checkpoint, ' +
+      'and stderr shows the command to continue: the same one with --resume. --resume checks that the checkpoint matches ' +
+      'the command (scope, --task, format, --fields, page size; else exit 2, before any request), that every field of it is ' +
+      'sound and agrees with the partial file (its header, whole records, their count; else exit 2), cuts the partial file back ' +
+      'to the end of its last whole page, reads only the pages after it, then renames the file into place and removes the ' +
+      'checkpoint. If the squid\'s result count changed meanwhile (a run still adding results), --resume refuses (exit 1) and ' +
+      'changes nothing: delete the two hidden files and export again. --resume with no checkpoint is exit 2; a new export ' +
+      'while a checkpoint or partial file exists is exit 2 too (resume it, or delete them). Two exports or resumes of one file ' +
+      'never run at once: the second is exit 2 naming the first\'s pid (a lock beside the checkpoint). JSON (one array) is not resumable.\n\n' +
+      'To stdout, --all --checkpoint CKPT (ndjson, csv, tsv) writes each page in one write and, once it is written whole, ' +
+      'records in CKPT the pages and bytes written so far; on success CKPT is removed. A write error (a full disk) or a ' +
+      'reader that goes away (| head) is exit 1 and keeps CKPT. After a failure, cut your saved output back to the ' +
+      '"bytes" in CKPT (the last page may have been cut mid-write) if it holds at least that many, and append the rest ' +
+      'with --resume >> OUT; the CSV/TSV header is not written again. Through a pipe, a reader that stops early (head -c) ' +
+      'may have lost the last pages: a shorter output cannot be continued. When stdout is a file, --resume checks it holds ' +
+      'exactly CKPT\'s bytes, whole records, no NUL byte, and the header and record count CKPT says (else exit 2); an empty ' +
+      'file (> where >> was meant) is refused unless --force. ' +
+      '--checkpoint does not go with -o (which keeps its checkpoint beside FILE).' +
       '\n\nsq go: before each step that starts or changes something, sq records what it is doing beside the file ' +
       '(.FILE.sq-go; for stdout, in the cache directory): interrupted at any point (Ctrl-C: exit 130; SIGTERM: 143; ' +
       'even kill -9), the run goes on, and the same command run again continues the job: it finishes a params step ' +
@@ -224,32 +219,32 @@ export const TOPICS: Record<string, { summary: string; text: string }> = {
     summary: 'sq mcp: files, secrets, signals and the Streamable HTTP transport',
     text:
       'Files and secrets: no tool reads a local file unless --root DIR names a directory (then only regular files of at ' +
-  'most 1 MiB inside it); plan and apply take the document inline. A write takes secrets (delivery_sftp\'s ' +
-  'password_env, delivery_s3\'s keys, ${VAR} in an applied document, checked as the parser reads it, escapes and ' +
-  'all) only from the variables --secret-env names. ' +
-  'Over stdio a message is at most --max-message-bytes; SIGTERM, SIGINT and SIGHUP cancel the calls in flight and exit ' +
-  '143, 130, 129; when stdin closes, calls still running are cancelled within a second.\n\n' +
-  'HTTP: --http prints {"url","token"} as one JSON line on stdout, then serves MCP at that URL; every request needs ' +
-  '`Authorization: Bearer TOKEN` (401), a browser Origin other than the server\'s is 403. It binds 127.0.0.1 unless ' +
-  'a host is given (a warning for any non-loopback one); --token-env NAME takes a fixed token from the environment ' +
-  '(then printed as null: it is yours already). ' +
-  'A session ends on DELETE, after 30 minutes unused, or, past 64 sessions, when it is the one used longest ago. ' +
-  'stdout carries protocol messages only; logs go to stderr.',
+      'most 1 MiB inside it); plan and apply take the document inline. A write takes secrets (delivery_sftp\'s ' +
+      'password_env, delivery_s3\'s keys, ${VAR} in an applied document, checked as the parser reads it, escapes and ' +
+      'all) only from the variables --secret-env names. ' +
+      'Over stdio a message is at most --max-message-bytes; SIGTERM, SIGINT and SIGHUP cancel the calls in flight and exit ' +
+      '143, 130, 129; when stdin closes, calls still running are cancelled within a second.\n\n' +
+      'HTTP: --http prints {"url","token"} as one JSON line on stdout, then serves MCP at that URL; every request needs ' +
+      '`Authorization: Bearer TOKEN` (401), a browser Origin other than the server\'s is 403. It binds 127.0.0.1 unless ' +
+      'a host is given (a warning for any non-loopback one); --token-env NAME takes a fixed token from the environment ' +
+      '(then printed as null: it is yours already). ' +
+      'A session ends on DELETE, after 30 minutes unused, or, past 64 sessions, when it is the one used longest ago. ' +
+      'stdout carries protocol messages only; logs go to stderr.',
   },
   sync: {
     summary: 'sq results sync: --follow, passwords, account files, --dry-run and the database drivers',
     text:
       '--follow keeps going: after the done runs, it looks for new ones every --interval (default 30s, at least 5s), ' +
-  'or at once when a run.done event for the squid arrives on --from-webhook PORT (a local receiver on 127.0.0.1, ' +
-  'as sq webhook listen; point the squid\'s webhook, or sq webhook listen --forward-to, at it). Ctrl-C or SIGTERM ' +
-  'lets the page being written commit, then stops: exit 0 if it came while waiting (every done run is in the ' +
-  'table), 130 (SIGINT) or 143 (SIGTERM) if a run was being synced (the next sync continues it).\n\n' +
-  'The Postgres password comes from the URL, PGPASSWORD or ~/.pgpass; it is never printed (errors name the host) ' +
-  'and a password in --to is wiped from the process title (ps). An unreachable database or a refused login is exit ' +
-  '1. With -f FILE, the squids of an account file (sq plan/apply\'s) that have a sync: block ({to, table, key}) ' +
-  'are synced, each as if its flags were given; the URL holds no password (PGPASSWORD, ~/.pgpass), or is a ${NAME} ' +
-  'reference. --dry-run prints the DDL and the runs and rows to sync, writing nothing. SQLite uses Node\'s built-in ' +
-  'node:sqlite where Node has it (22.13 and later), else the node-sqlite3-wasm package (SQLite in WebAssembly: no ' +
-  'native build); Postgres uses the pg package. Both load only when a sync runs.',
+      'or at once when a run.done event for the squid arrives on --from-webhook PORT (a local receiver on 127.0.0.1, ' +
+      'as sq webhook listen; point the squid\'s webhook, or sq webhook listen --forward-to, at it). Ctrl-C or SIGTERM ' +
+      'lets the page being written commit, then stops: exit 0 if it came while waiting (every done run is in the ' +
+      'table), 130 (SIGINT) or 143 (SIGTERM) if a run was being synced (the next sync continues it).\n\n' +
+      'The Postgres password comes from the URL, PGPASSWORD or ~/.pgpass; it is never printed (errors name the host) ' +
+      'and a password in --to is wiped from the process title (ps). An unreachable database or a refused login is exit ' +
+      '1. With -f FILE, the squids of an account file (sq plan/apply\'s) that have a sync: block ({to, table, key}) ' +
+      'are synced, each as if its flags were given; the URL holds no password (PGPASSWORD, ~/.pgpass), or is a ${NAME} ' +
+      'reference. --dry-run prints the DDL and the runs and rows to sync, writing nothing. SQLite uses Node\'s built-in ' +
+      'node:sqlite where Node has it (22.13 and later), else the node-sqlite3-wasm package (SQLite in WebAssembly: no ' +
+      'native build); Postgres uses the pg package. Both load only when a sync runs.',
   },
 };
