@@ -10,10 +10,12 @@ const RANKING = [
   ['shell'],
   // The verbs, one per file.
   ['commands'],
+  // A run's life: started once, waited for, and sq go's steps (which use the engines below: sync, results, billing).
+  ['run'],
   // Engines that drive other engines: the MCP server (verbs in-process, the account file), results sync.
   ['mcp', 'sync'],
-  // Engines: the account file, shell completion, sq doctor's checks, results export, the webhook listener.
-  ['account', 'completion', 'doctor', 'export', 'webhook'],
+  // Engines: the account file, shell completion, sq doctor's checks, the results export, the webhook listener.
+  ['account', 'completion', 'doctor', 'results', 'webhook'],
   // Engines the ones above use: the money guard and spend facts, the update notice.
   ['billing', 'update'],
   // The contract every verb and engine imports: Ctx, VerbSpec and defineVerb, the Ctx-taking helpers.
@@ -98,6 +100,15 @@ module.exports = {
       comment: 'src/tables/ holds the documented tables the client and the emulator share: data only, importing nothing.',
       from: { path: '^src/tables/' },
       to: { path: '^src/', pathNot: '^src/tables/' },
+    },
+    {
+      name: 'no-verb-imports-a-verb',
+      severity: 'error',
+      comment:
+        'A verb file holds one verb: it imports no other verb file (what verbs share is in a _shared/ folder, an engine ' +
+        'below, or the contract). Only an index.ts registers verbs: a noun its verbs, a verb its subcommands.',
+      from: { path: '^src/commands/', pathNot: '(^|/)index\\.ts$' },
+      to: { path: '^src/commands/', pathNot: '/_shared/' },
     },
     {
       name: 'commands-not-emulator',

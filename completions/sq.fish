@@ -426,7 +426,7 @@ complete -c sq -n '__sq_sub \'\'' -a 'emulator' -d 'Run the local emulator of th
 complete -c sq -n '__sq_sub \'\'' -a 'doctor' -d 'Check that sq can work here: key, base URL and TLS, clock, rate budget, file modes, profile, completion, Node.js, updates'
 complete -c sq -n '__sq_sub \'\'' -a 'version' -d 'Show the version of sq, with the Node.js version and the platform'
 complete -c sq -n '__sq_sub \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
-complete -c sq -n '__sq_sub \'\'' -a 'help' -d 'help on a command, or a topic: environment, exit-codes'
+complete -c sq -n '__sq_sub \'\'' -a 'help' -d 'help on a command, or a topic (sq help topics lists them)'
 
 # sq auth
 complete -c sq -n '__sq_sub \'auth\'' -a 'login' -d 'Store an API key in a profile after checking it with GET /v1/me'
@@ -537,10 +537,10 @@ complete -c sq -n '__sq_is \'squids create\'' -l account -x -a '(__sq_dynamic ac
 
 # sq squids update
 complete -c sq -n '__sq_is \'squids update\'' -l name -x -d 'new name (at most 255 characters)'
-complete -c sq -n '__sq_is \'squids update\'' -l concurrency -x -d 'parallel workers, 1-20 (also capped by the crawler and plan)'
+complete -c sq -n '__sq_is \'squids update\'' -l concurrency -x -d 'parallel workers, 1-20 (the crawler and plan may cap it)'
 complete -c sq -n '__sq_is \'squids update\'' -l param -x -d 'set a squid parameter (repeatable)'
-complete -c sq -n '__sq_is \'squids update\'' -l schedule -x -d 'run on this 5-field cron schedule, e.g. "0 9 * * 1" (Mondays 09:00)'
-complete -c sq -n '__sq_is \'squids update\'' -l timezone -x -d 'IANA time zone of the schedule, e.g. Europe/Paris; sent as the zone list spells it (europe/paris: Europe/Paris); an unknown name is exit 2 with the closest ones'
+complete -c sq -n '__sq_is \'squids update\'' -l schedule -x -d 'run on this cron schedule, e.g. "0 9 * * 1"'
+complete -c sq -n '__sq_is \'squids update\'' -l timezone -x -d 'IANA time zone of the schedule, e.g. Europe/Paris (exit 2 if unknown)'
 complete -c sq -n '__sq_is \'squids update\'' -l no-schedule -d 'remove the schedule'
 complete -c sq -n '__sq_is \'squids update\'' -l to-complete -d 'each run continues where the last one stopped'
 complete -c sq -n '__sq_is \'squids update\'' -l no-to-complete -d 'each run starts over'
@@ -549,9 +549,9 @@ complete -c sq -n '__sq_is \'squids update\'' -l no-line-breaks -d 'strip line b
 complete -c sq -n '__sq_is \'squids update\'' -l export-unique-results -d 'exports keep one row per unique result (export_unique_results)'
 complete -c sq -n '__sq_is \'squids update\'' -l no-export-unique-results -d 'exports keep every row, duplicates too'
 complete -c sq -n '__sq_is \'squids update\'' -l run-notify -x -d 'e-mail a run\'s end: on_success, on_error or none (run_notify)'
-complete -c sq -n '__sq_is \'squids update\'' -l active -d 'let the squid run, on demand and on its schedule (is_active; a schedule then fires: see Spending)'
-complete -c sq -n '__sq_is \'squids update\'' -l inactive -d 'stop the squid from running (is_active false), as sq squids deactivate'
-complete -c sq -n '__sq_is \'squids update\'' -l add-account -x -a '(__sq_dynamic accounts)' -d 'link this account too, keeping the linked ones (repeatable)'
+complete -c sq -n '__sq_is \'squids update\'' -l active -d 'let the squid run (is_active; a schedule then fires)'
+complete -c sq -n '__sq_is \'squids update\'' -l inactive -d 'stop the squid from running (is_active false)'
+complete -c sq -n '__sq_is \'squids update\'' -l add-account -x -a '(__sq_dynamic accounts)' -d 'link this account too, keeping the others (repeatable)'
 complete -c sq -n '__sq_is \'squids update\'' -l remove-account -x -a '(__sq_dynamic accounts)' -d 'unlink this account, keeping the others (repeatable)'
 complete -c sq -n '__sq_is \'squids update\'' -l account -x -a '(__sq_dynamic accounts)' -d 'REPLACE the linked accounts with exactly these (repeatable)'
 complete -c sq -n '__sq_is \'squids update\'' -l no-accounts -d 'unlink every account'
@@ -790,11 +790,11 @@ complete -c sq -n '__sq_arg \'accounts update\' 0' -f -a '(__sq_dynamic accounts
 complete -c sq -n '__sq_arg \'accounts delete\' 0' -f -a '(__sq_dynamic accounts)'
 
 # sq go
-complete -c sq -n '__sq_is \'go\'' -s p -l param -x -d 'set a squid parameter (repeatable), as `sq squids update --param`'
+complete -c sq -n '__sq_is \'go\'' -s p -l param -x -d 'set a squid parameter (repeatable, as squids update)'
 complete -c sq -n '__sq_is \'go\'' -l account -x -a '(__sq_dynamic accounts)' -d 'platform account a new squid of an account crawler uses (default: the one healthy one of its type)'
 complete -c sq -n '__sq_is \'go\'' -l key -x -d 'task parameter each TASK is sent as'
 complete -c sq -n '__sq_is \'go\'' -s o -l output -r -F -d 'write the results to this regular file (atomically) instead of stdout; - is stdout'
-complete -c sq -n '__sq_is \'go\'' -l force -d 'replace an existing -o file (without it, an existing file is exit 2 before any request)'
+complete -c sq -n '__sq_is \'go\'' -l force -d 'replace an existing -o file (else exit 2, before any request)'
 complete -c sq -n '__sq_is \'go\'' -l timeout -x -d 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)'
 complete -c sq -n '__sq_is \'go\'' -l interval -x -d 'time between polls, at most 1h; at least 5s against the live service'
 complete -c sq -n '__sq_is \'go\'' -l max-credits -x -d 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`'

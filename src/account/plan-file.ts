@@ -16,30 +16,6 @@ import { UsageError } from '../errors.js';
 import { appliedState, type AppliedState } from './applied.js';
 import type { Channel } from '../api/delivery.js';
 
-export const FILE_HELP = `The file (YAML or JSON; a \`sq delivery apply\` file is one too):
-
-  # yaml-language-server: $schema=…   (the URL sq export writes)
-  version: 1
-  prune: false          # true: delete squids and tasks not listed
-  billing:
-    auto_reset: { enabled: true, threshold: 80, max_resets: 2 }
-  squids:
-    "Paris restaurants":          # name (or hash, or hash prefix)
-      crawler: google-maps-search-export # id, name or slug; fixed once created
-      active: true
-      concurrency: 2
-      notify: on_error            # on_success | on_error | none
-      unique_results: true
-      params: { ratings: 4.0+, functions: { fetch_business_images: true } }
-      tasks:                      # or: tasks: { file: tasks.csv }
-        - https://www.google.com/maps/search/pizza+paris
-        - { category: sushi, city: Paris, country: France }
-      sftp: { host: sftp.example.com, username: deploy,
-              password: \${SFTP_PASSWORD}, directory: /upload }
-      webhook: { url: https://ci.example.com/hook,
-                 events: [run.done, run.error] }
-
-Only what the file names is managed: a field left out is left as it is. params are compared key by key. Tasks are identified by their values (a URL, or the parameters written): listed tasks are added when missing; a task the file does not list is deleted only with prune: true. Delivery channels take the fields of \`sq delivery apply\` (see its --help). Secrets are \${ENV} references only; the stored value is compared when the service returns it, and a secret (or a webhook/sheet URL) whose variable is not set is reported as "not compared" by plan; apply refuses to send a channel that needs it (exit 2).`;
 
 export const FILE_OPTION = { flags: '-f, --file <file>', description: 'the account file, YAML or JSON ("-" reads stdin)' } as const satisfies OptionSpec;
 
@@ -58,14 +34,6 @@ export const ASSUME_OPTION = {
   repeatable: true,
 } as const satisfies OptionSpec;
 
-export const STATE_HELP =
-  'Fields the API does not read back (SFTP username, directory and password, a webhook\'s events and retry, S3 target_path ' +
-  'and keys) are never assumed equal: they are compared with what sq last applied, kept per profile and account in ' +
-  '<config dir>/applied/<profile>.json (next to the profile file, 0600, written atomically; secrets only as a hash ' +
-  'keyed with the API key). A field that differs from it is a change; a field sq never applied there is shown as ' +
-  '"cannot be read back: will be sent" and is a change too (it is sent), unless --assume-unchanged FIELD names it ' +
-  '(then it is listed as not compared). Deleting the file (or a new runner, a new key) forgets it: the next apply sends ' +
-  'each such field once and remembers again. A change made outside sq (the dashboard) to such a field is not seen.';
 
 /** --assume-unchanged: each name checked (exit 2 naming the allowed ones), then a test of a channel's field. */
 export function assumedFields(list: string[] | undefined): (channel: Channel, field: string) => boolean {
@@ -145,10 +113,3 @@ async function costSchedules(http: HttpClient, steps: Step[], live: Live, want: 
 }
 
 
-export const JSON_HELP =
-  'With --json: one document, the same keys for 0, 1 or N changes (JSON Schema: schema/sq-plan.schema.json): ' +
-  '{version: 1, dry_run, summary: {create, update, delete, applied, failed, skipped, not_compared}, items: [{kind, ' +
-  'action, squid, id, channel, changes: [{field, from, to}], add, delete, not_compared, fires_now, needs_yes, ' +
-  'scheduled_run: {schedule, next_run, credits_per_run, note}, status, ' +
-  'error, requests}], not_compared: [...]}. status is planned (nothing sent), applied, failed or skipped; secrets ' +
-  'are ********.';

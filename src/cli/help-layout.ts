@@ -1,6 +1,6 @@
-// How `--help` is laid out, for every command: what it does, then its commands (a noun's verbs) before anything else,
-// its own flags, and a short "Inherited flags" block naming only the global flags that apply to it (the full block
-// with descriptions is `sq help globals`), as gh does. Paragraphs are re-flowed to the terminal's width (80 when
+// How `--help` is laid out, for every command: usage and what it does in one line, then its commands (a noun's verbs),
+// its own flags and a short "Inherited flags" block naming only the global flags that apply to it (the full block
+// with descriptions is `sq help globals`), as gh does; the longer description follows them. Paragraphs are re-flowed to the terminal's width (80 when
 // piped); blocks indented by the author (file formats, tables) are kept as written.
 import type { Command, Help, HelpConfiguration, Option } from 'commander';
 import { stripAnsi } from '../output/ansi.js';
@@ -16,7 +16,7 @@ export function helpWidth(isTTY: boolean, columns: number | undefined): number {
 }
 
 /** Word-wraps `text` to `width`; a paragraph with an indented line is preformatted and left as it is. */
-function wrapParagraphs(text: string, width: number): string {
+export function wrapParagraphs(text: string, width: number): string {
   return text
     .split(/\n[ \t]*\n/)
     .map((para) => {
@@ -92,15 +92,17 @@ function compact(terms: string[], width: number): string[] {
   return lines;
 }
 
-/** Usage, what it does, commands, arguments, own flags, inherited flags (the examples follow, added by program.ts). */
+/** Usage, what it does, commands, arguments, own flags, inherited flags, the longer description (then the examples, added by program.ts). */
 function formatHelp(cmd: Command, helper: Help): string {
-  const termWidth = helper.padWidth(cmd, helper);
+  // The root's flags are named in a compact block: only its commands set the column.
+  const termWidth = cmd.parent ? helper.padWidth(cmd, helper) : Math.max(...helper.visibleCommands(cmd).map((c) => helper.subcommandTerm(c).length));
   const width = helper.helpWidth ?? 80;
   const item = (term: string, description: string) => helper.formatItem(term, termWidth, description, helper);
   const section = (heading: string, lines: string[]) => (lines.length ? [heading, ...lines, ''] : []);
   const out = [`Usage: ${helper.commandUsage(cmd)}`, ''];
-  const description = helper.commandDescription(cmd);
-  if (description) out.push(helper.boxWrap(description, width), '');
+  // The summary leads; the rest of the description (program.ts puts it after a blank line) follows the flags.
+  const [summary, ...prose] = helper.commandDescription(cmd).split('\n\n');
+  if (summary) out.push(helper.boxWrap(summary, width), '');
   out.push(...section('Commands:', helper.visibleCommands(cmd).map((c) => item(helper.subcommandTerm(c), helper.subcommandDescription(c)))));
   out.push(...section('Arguments:', helper.visibleArguments(cmd).map((a) => item(helper.argumentTerm(a), helper.argumentDescription(a)))));
   if (!cmd.parent) {
@@ -112,6 +114,7 @@ function formatHelp(cmd: Command, helper: Help): string {
     const inherited = applicableGlobals(cmd).map((o) => helper.optionTerm(o));
     out.push(...section('Inherited flags (all of them: sq help globals):', compact(inherited, width)));
   }
+  if (prose.length) out.push(helper.boxWrap(prose.join('\n\n'), width), '');
   return out.join('\n');
 }
 
@@ -121,6 +124,8 @@ export function helpConfiguration(): HelpConfiguration {
     visibleGlobalOptions: applicableGlobals,
     optionDescription,
     boxWrap: (str: string, width: number) => wrapParagraphs(str, width),
+    // A command's name and arguments: its own help lists its flags.
+    subcommandTerm: (c: Command) => [c.name(), ...c.aliases().slice(0, 1)].join('|') + c.registeredArguments.map((a) => (a.required ? ` <${a.name()}>` : ` [${a.name()}${a.variadic ? '...' : ''}]`)).join(''),
     formatHelp,
   };
 }

@@ -19,18 +19,8 @@ export default defineVerb({
     'deletes (tasks_delete, squids_delete) and billing_auto_reset_set need --allow-writes=all, or --allow-writes=LIST, ' +
     'which serves exactly the write tools it names. go and runs_start spend credits: above --confirm-above they answer ' +
     'needs_confirmation with the estimate and start nothing until called again with confirm: true. Waits last at most ' +
-    '50 s (still_running: true). An argument a tool does not take is a JSON-RPC error (-32602) naming it, never ignored.\n\n' +
-    'Files and secrets: no tool reads a local file unless --root DIR names a directory (then only regular files of at ' +
-    'most 1 MiB inside it); plan and apply take the document inline. A write takes secrets (delivery_sftp\'s ' +
-    'password_env, delivery_s3\'s keys, ${VAR} in an applied document, checked as the parser reads it, escapes and ' +
-    'all) only from the variables --secret-env names. ' +
-    'Over stdio a message is at most --max-message-bytes; SIGTERM, SIGINT and SIGHUP cancel the calls in flight and exit ' +
-    '143, 130, 129; when stdin closes, calls still running are cancelled within a second.\n\n' +
-    'HTTP: --http prints {"url","token"} as one JSON line on stdout, then serves MCP at that URL; every request needs ' +
-    '`Authorization: Bearer TOKEN` (401), a browser Origin other than the server\'s is 403. It binds 127.0.0.1 unless ' +
-    'a host is given (a warning for any non-loopback one); --token-env NAME takes a fixed token from the environment (then printed as null: it is yours already). ' +
-    'A session ends on DELETE, after 30 minutes unused, or, past 64 sessions, when it is the one used longest ago. ' +
-    'stdout carries protocol messages only; logs go to stderr.',
+    '50 s (still_running: true). An argument a tool does not take is a JSON-RPC error (-32602) naming it, never ignored. ' +
+    'Files, secrets, signals and --http: sq help mcp-server.',
   options: [
     {
       flags: '--allow-writes [tools]',

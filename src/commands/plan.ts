@@ -3,7 +3,7 @@ import { maskSecrets } from '../lib/secrets.js';
 import { ExitCode } from '../errors.js';
 import { planText } from '../account/render.js';
 import { asCodeDocument } from '../account/document.js';
-import { ASSUME_OPTION, FILE_HELP, FILE_OPTION, JSON_HELP, planOfFile, STATE_HELP } from '../account/plan-file.js';
+import { ASSUME_OPTION, FILE_OPTION, planOfFile } from '../account/plan-file.js';
 
 export default defineVerb({
   name: 'plan',
@@ -15,17 +15,13 @@ export default defineVerb({
     'the file makes active with a schedule starts runs, each charged: the plan shows the schedule, its next run and ' +
     'one run\'s estimate (scheduled_run). Secrets are masked. not_compared lists the delivery channels otherwise unchanged whose secrets (or a URL whose ' +
     '${ENV} is not set) could not be compared, or whose fields --assume-unchanged names: apply sends nothing for them. ' +
-    JSON_HELP +
-    '\n\n' +
-    STATE_HELP +
-    '\n\n' +
+    'More: sq help account-file (the file, and the fields the API does not read back), sq help plan-json (--json).\n\n' +
     'Exit codes: 0 the plan was made (changes or not), 2 the file is invalid (every problem named by its path, ' +
     'before any request), 1/3/4/5 as for any command. With --detailed-exitcode (as `terraform plan ' +
     '-detailed-exitcode`): 0 no change, 10 whenever apply would send something (a field that cannot be read back ' +
     'and that sq never applied included).  Under `bash -e` or in a ' +
     'CI step, write `sq plan -f sq.yaml --detailed-exitcode || [ $? -eq 10 ]` to go on when there are changes, or ' +
-    'test `$?` after `set +e`.\n\n' +
-    FILE_HELP,
+    'test `$?` after `set +e`.',
   options: [FILE_OPTION, { flags: '--detailed-exitcode', description: 'exit 10 when apply would send something (0: nothing)' }, ASSUME_OPTION],
   examples: [
     'sq plan -f sq.yaml',

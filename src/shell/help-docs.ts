@@ -3,7 +3,7 @@
 // Deterministic: the tree's order, no dates or versions in the Markdown, so regenerating after a merge is a clean diff.
 import type { Command, Option } from 'commander';
 import { EXAMPLES } from '../cli/global-options.js';
-import { ENVIRONMENT, EXIT_CODES } from './help-topics.js';
+import { ENVIRONMENT, EXIT_CODES, TOPICS } from './help-topics.js';
 import { commandPath, inheritedOptions } from '../cli/help-layout.js';
 
 function visibleCommands(cmd: Command): Command[] {
@@ -104,6 +104,17 @@ export function markdownReference(program: Command): Map<string, string> {
     '|---|---|',
     ...EXIT_CODES.map(([k, v]) => `| ${k} | ${mdCell(v)} |`),
     '',
+    '## Help topics',
+    '',
+    'What a command\'s help leaves out to stay short; also `sq help <topic>`.',
+    '',
+    ...Object.entries(TOPICS).flatMap(([k, v]) => [
+      `### ${k}`,
+      '',
+      `${mdText(v.summary)}.`,
+      '',
+      ...paragraphs(v.text).flatMap((p) => (p.pre ? ['```text', p.text, '```', ''] : [mdText(p.text), ''])),
+    ]),
     'Examples:',
     '',
     '```bash',
@@ -199,7 +210,8 @@ export function manPage(program: Command, cmd: Command, version: string): string
   if (!words.length) {
     out.push('.SH ENVIRONMENT', ...ENVIRONMENT.flatMap(([k, v]) => ['.TP', `.B ${roff(k)}`, roff(v)]));
     out.push('.SH EXIT STATUS', ...EXIT_CODES.flatMap(([k, v]) => ['.TP', `.B ${k}`, roff(v)]));
+    out.push('.SH TOPICS', ...Object.entries(TOPICS).flatMap(([k, v]) => [`.SS ${roff(k)}`, ...roffParagraphs(v.text)]));
   }
-  out.push('.SH SEE ALSO', roff(words.length ? `sq(1), sq ${words.join(' ')} --help` : 'sq <command> --help, sq help environment, sq help exit-codes'));
+  out.push('.SH SEE ALSO', roff(words.length ? `sq(1), sq ${words.join(' ')} --help` : 'sq <command> --help, sq help topics, sq help environment, sq help exit-codes'));
   return `${out.join('\n')}\n`;
 }

@@ -1,9 +1,9 @@
-// `sq help <command…>` and the topics that are not commands: environment, exit-codes.
+// `sq help <command…>` and the topics that are not commands: environment, exit-codes, globals, and TOPICS.
 import type { Command } from 'commander';
 import type { Ctx } from '../cli/context.js';
 import { UsageError } from '../errors.js';
-import { helpWidth } from '../cli/help-layout.js';
-import { ENVIRONMENT, EXIT_CODES } from './help-topics.js';
+import { helpWidth, wrapParagraphs } from '../cli/help-layout.js';
+import { ENVIRONMENT, EXIT_CODES, TOPICS } from './help-topics.js';
 
 /** `buildAll` builds the whole command tree (every noun loaded), for the manual page. */
 export async function showHelp(ctx: Ctx, program: Command, topic: string[], opts: { man?: boolean; buildAll: () => Promise<Command> }): Promise<number> {
@@ -24,6 +24,16 @@ export async function showHelp(ctx: Ctx, program: Command, topic: string[], opts
     ctx.out.text(`Global flags (every command takes them):\n${definitions(GLOBAL_OPTIONS.map((o) => [o.flags, o.description]), 24, width(ctx))}\n`);
     return 0;
   }
+  const named = TOPICS[t];
+  if (named) {
+    ctx.out.text(`${wrapParagraphs(named.text, width(ctx))}\n`);
+    return 0;
+  }
+  if (t === 'topics') {
+    const rows: [string, string][] = [...BUILT_IN, ...Object.entries(TOPICS).map(([k, v]): [string, string] => [k, v.summary])];
+    ctx.out.text(`Help topics (sq help <topic>):\n${definitions(rows, 14, width(ctx))}\n`);
+    return 0;
+  }
   if (opts.man) {
     // The manual covers every command: build the whole tree, not only the noun asked about.
     const [{ manPage }, { VERSION }] = await Promise.all([import('./help-docs.js'), import('../version.js')]);
@@ -41,11 +51,18 @@ function findCommand(program: Command, topic: string[]): Command {
   for (const name of topic) {
     const next = cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
     // Bad input before any request, like an unknown command: exit 2.
-    if (!next) throw new UsageError(`no help topic or command "${t}" (topics: environment, exit-codes, globals)`);
+    if (!next) throw new UsageError(`no help topic or command "${t}" (topics: ${[...BUILT_IN.map(([k]) => k), ...Object.keys(TOPICS)].join(', ')})`);
     cmd = next;
   }
   return cmd;
 }
+
+/** The topics written here rather than in TOPICS. */
+const BUILT_IN: [string, string][] = [
+  ['environment', 'the environment variables sq reads'],
+  ['exit-codes', 'what each exit code means'],
+  ['globals', 'the flags every command takes'],
+];
 
 function width(ctx: Ctx): number {
   return helpWidth(ctx.io.stdoutIsTTY, ctx.io.columns);

@@ -99,7 +99,7 @@ function addNoun(program: Command, spec: NounSpec, ctx: Ctx, verb?: string): Com
 export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: boolean } = {}): Promise<Command> {
   const program = new Command('sq');
   program
-    .description('sq: the command line for the scraping platform (squids, tasks, runs, results, delivery, billing)')
+    .description('sq: the command line for the scraping platform: squids, tasks, runs, results')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .addHelpCommand(false)
@@ -115,17 +115,10 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
     })
     .exitOverride();
   addGlobals(program);
-  addExamples(program, [
-    'sq emulator start --port 8787 &',
-    'sq squids list',
-    'sq runs start --squid "Paris restaurants" --wait',
-    'sq results list --squid "Paris restaurants" --all --format csv -o results.csv',
-  ]);
+  addExamples(program, ['sq squids list', 'sq runs start --squid "Paris restaurants" --wait']);
   program.addHelpText(
     'after',
-    '\nMore: sq <command> --help, sq help environment, sq help exit-codes, sq version;\n' +
-      'man sq or sq help --man (manual page); docs/commands/ in the package (reference),\n' +
-      'also at https://github.com/lobstr-io/lobstr-sq/tree/main/docs/commands\n',
+    'More: sq <command> --help, sq help topics, man sq, docs/commands/ in the package\n',
   );
 
   const { noun, index } = scanArgv(argv);
@@ -150,9 +143,9 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
     if (argv.includes('--help') || argv.includes('-h')) refuseUnknownCommand(program, argv);
     return program;
   }
-  const help = program.command('help [topic...]').summary('help on a command, or a topic: environment, exit-codes');
+  const help = program.command('help [topic...]').summary('help on a command, or a topic (sq help topics lists them)');
   help.option('--man', 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`');
-  addExamples(help, ['sq help runs start', 'sq help environment', 'sq help exit-codes', 'sq help --man runs start | man -l -']);
+  addExamples(help, ['sq help runs start', 'sq help topics', 'sq help environment', 'sq help --man runs start | man -l -']);
   help.action(async (topic: string[], o: { man?: boolean }) => {
     await beforeAction(ctx, help.optsWithGlobals());
     const { showHelp } = await import('./help.js');

@@ -1,5 +1,5 @@
 // V8 flags sq sets while it runs (bin/sq.js's --liftoff-only for --jq, before the bundle compiles; a long export's
-// young-generation cap, src/export/results.ts), recorded process-wide: V8 rejects a code cache made under other flags,
+// young-generation cap, src/results/engine.ts), recorded process-wide: V8 rejects a code cache made under other flags,
 // so the caches named after a flag include it, and none compiled before one is rewritten after it (code-cache.ts).
 // Kept on globalThis under a registered symbol: the launcher (dist/launcher.cjs) and the bundle each have their own
 // copy of this module, and both must see the same list.

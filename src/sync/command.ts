@@ -4,7 +4,7 @@ import type { Ctx } from '../cli/context.js';
 import { defineOptions } from '../cli/command.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { durationFlag, intFlag } from '../validate/index.js';
-import { newProgress } from '../export/whole-pages.js';
+import { newProgress } from '../results/whole-pages.js';
 import { count } from '../io/progress.js';
 import { setV8Flag } from '../startup/v8-flags.js';
 import type { SyncDb } from './db.js';
@@ -61,7 +61,7 @@ export function checkFlags(ctx: Ctx, f: SyncFlags): { plan: Omit<SyncPlan, 'open
 export async function runSync(ctx: Ctx, f: SyncFlags): Promise<number> {
   if (f.file !== undefined) return syncFromFile(ctx, f);
   const { plan: base, follow } = checkFlags(ctx, f);
-  // As a long export does (export/results.ts): V8's young generation kept at its first size, so that the peak RSS of a
+  // As a long export does (results/engine.ts): V8's young generation kept at its first size, so that the peak RSS of a
   // long sync stays flat; a page at a time needs no more.
   if (!base.dryRun) setV8Flag('--semi-space-growth-factor=1');
   const progress = newProgress(ctx);
@@ -134,7 +134,7 @@ function hidePassword(password: string): void {
   process.title = ['sq', ...argv.slice(2).map((a) => forms.reduce((t, f) => t.split(f).join('********'), a))].join(' ');
 }
 
-/** `sq go`'s flags for a sync of its run (src/commands/go.ts): the same checks as `sq results sync`'s. */
+/** `sq go`'s flags for a sync of its run (src/run/go.ts): the same checks as `sq results sync`'s. */
 export const GO_SYNC_OPTIONS = defineOptions([
   { flags: '--to <url>', description: 'also sync the run\'s results into this database, as `sq results sync --run` (sqlite:PATH, postgres://…)' },
   { flags: '--table <name>', description: 'with --to: the table (default: from the squid\'s name)' },

@@ -10,11 +10,11 @@ import { sq } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { schemaText } from '../../src/account/write-schema.js';
 import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
+import type { J } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'reset' });
 const dir = tempDir('sq-links-code-');
 let n = 0;
-type J = Record<string, any>;
 
 function file(doc: unknown): string {
   const p = join(dir, `f${++n}.yaml`);

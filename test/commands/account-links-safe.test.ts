@@ -7,9 +7,9 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import type { EmuCore } from '../../src/emulator/emu.js';
 import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
+import type { J } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'reset' });
-type J = Record<string, any>;
 const account = (username: string): J => Object.values(emu.emu.state.accounts).find((a) => a.username === username)!;
 const writes = async () => (await emu.requests()).filter((r) => r.method !== 'GET');
 

@@ -7,11 +7,11 @@ import { sq } from '../helpers/cli.js';
 import type { EmuCore } from '../../src/emulator/emu.js';
 import { tempFiles } from '../helpers/fs.js';
 import { DEMO_ACCOUNT_USERNAMES, DEMO_CRAWLERS, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
+import type { J } from '../helpers/json.js';
 import * as store from '../../src/emulator/model/store.js';
 
 const emu = useEmulator({ each: 'reset' });
 const file = tempFiles('sq-links-');
-type J = Record<string, any>;
 
 const account = (username: string): J => Object.values(emu.emu.state.accounts).find((a) => a.username === username)!;
 const writes = async () => (await emu.requests()).filter((r) => r.method !== 'GET');

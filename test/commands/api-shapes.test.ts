@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const emu = useEmulator({ each: 'reset' });
 
 async function finish(run: string): Promise<J> {

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import type { J } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'reset' });
-type J = Record<string, any>;
 
 const tsv = (out: string) => out.trimEnd().split('\n').map((l) => l.split('\t'));
 const doneRuns = (squid: string) => Object.values(emu.emu.state.runs).filter((r) => r.squid === emu.squidId(squid) && r.is_done === true);

@@ -11,9 +11,8 @@ import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sq } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
-import { ndjson } from '../helpers/json.js';
+import { type J, ndjson } from '../helpers/json.js';
 
-type J = Record<string, unknown>;
 // One and a half pages of 100: the last page is short, as most are.
 const COUNT = 150;
 const LANES = 5;

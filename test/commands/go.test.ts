@@ -10,7 +10,7 @@ import { tempDir } from '../helpers/fs.js';
 import { gatedSqClock } from '../helpers/clock.js';
 import { waitFor } from '../helpers/wait.js';
 import { InterruptedError } from '../../src/errors.js';
-import { squidName } from '../../src/commands/go.js';
+import { squidName } from '../../src/run/go.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });

@@ -7,8 +7,8 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { tempDir } from '../helpers/fs.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const emu = useEmulator({ each: 'reset' });
 let parisRuns: J[];
 

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_CRAWLERS } from '../../src/emulator/seed.js';
+import type { J } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'reset' });
-type J = Record<string, any>;
 
 /**
  * A plan of 1,000 credits with `consumed` used, auto-reset at 80 % (800 credits), and a Google Maps squid of `tasks`

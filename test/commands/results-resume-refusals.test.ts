@@ -8,8 +8,8 @@ import { useEmulator } from '../helpers/emulator.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sq } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
 const COUNT = 450; // 5 pages of 100
 let runId: string;

@@ -6,9 +6,8 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { csvLine } from '../../src/output/formats.js';
 import { tempDir } from '../helpers/fs.js';
-import { ndjson } from '../helpers/json.js';
+import { type J, ndjson } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
 const api = (path: string): Promise<J> => emu.api(path);
 let paris: J;

@@ -1,5 +1,5 @@
 // A start of a run cut short (the POST's answer lost: it may have started) leaves a "starting" mark; the rerun looks
-// among the squid's runs created since for the one it made (src/commands/_shared/run-once.ts). A run listed without
+// among the squid's runs created since for the one it made (src/run/once.ts). A run listed without
 // any creation time (the emulator's omit_fields fault drops created_at and started_at) could be that run: the rerun
 // then starts none, says why and what to check, and exits 1, never a second POST /v1/runs that might pay twice.
 import { describe, expect, it } from 'vitest';

@@ -3,8 +3,8 @@
 import { beforeAll, beforeEach, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
 let squids: J[];
 let all: J[];

@@ -12,10 +12,10 @@ import { gatedSqClock } from '../helpers/clock.js';
 import { tempDir } from '../helpers/fs.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { CONVERT_MS_PER_ROW } from '../../src/emulator/exports.js';
+import type { J } from '../helpers/json.js';
 import * as store from '../../src/emulator/model/store.js';
 
 const emu = useEmulator({ each: 'reset' });
-type J = Record<string, any>;
 
 /** The newest done run of Paris restaurants (seeded, export ready) and its rows through the API. */
 async function doneRun(): Promise<{ id: string; rows: J[] }> {

@@ -2,8 +2,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
 const api = (path: string, init?: { method?: string; body?: unknown }): Promise<J> => emu.api(path, init);
 let squids: Record<string, string>;

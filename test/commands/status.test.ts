@@ -3,8 +3,8 @@ import { beforeEach, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const emu = useEmulator({ each: 'reset' });
 const REASON = 'no_account_available: Every account reached its daily limit; the run resumes when it resets.';
 let paused: J;

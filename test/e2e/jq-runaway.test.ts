@@ -11,9 +11,9 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { waitFor } from '../helpers/wait.js';
 import { tempDir } from '../helpers/fs.js';
 import { cpuTimes } from '../helpers/proc.js';
+import type { J } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'clear' });
-type J = Record<string, any>;
 
 function start(args: string[], env: Record<string, string> = {}) {
   return execa(process.execPath, [BIN, ...args], {

@@ -1,15 +1,15 @@
 // sq against the emulator: every account verb; cookie values must never reach stdout or stderr. In-process
-// (cliAgainst: the requests and output are the CLI's own), but for sync --wait, run by the built binary.
+// (against: the requests and output are the CLI's own), but for sync --wait, run by the built binary.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { cliAgainst } from '../helpers/bin.js';
+import { against } from '../helpers/bin.js';
 import { DEMO_ACCOUNT_USERNAMES } from '../../src/emulator/seed.js';
 import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
-const { run, calls, runAdvancing } = cliAgainst(emu);
+const { run, calls, runAdvancing } = against(emu);
 let twitter: string;
 const dir = tempDir('sq-acc-');
 const SECRET_A = 'auth-token-value-ABC123';

@@ -1,14 +1,14 @@
 // sq against the emulator: every crawler and squid verb, asserting the exact request received and the exact output.
-// In-process (cliAgainst: the requests and output are the CLI's own), but for a call with no key, run by the built
+// In-process (against: the requests and output are the CLI's own), but for a call with no key, run by the built
 // binary.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { cliAgainst, withNl } from '../helpers/bin.js';
+import { against, withNl } from '../helpers/bin.js';
 import { sqBin } from '../helpers/cli.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
-const { run, calls } = cliAgainst(emu);
+const { run, calls } = against(emu);
 const GM = DEMO_CRAWLERS.googleMaps;
 let paris: string;
 beforeEach(() => {

@@ -1,17 +1,17 @@
 // sq against the emulator: every task verb, with exact requests (multipart included) and output. In-process
-// (cliAgainst: the requests and output are the CLI's own), but for the --wait polls, run by the built binary.
+// (against: the requests and output are the CLI's own), but for the --wait polls, run by the built binary.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { cliAgainst } from '../helpers/bin.js';
+import { against } from '../helpers/bin.js';
 import { BIN } from '../helpers/cli.js';
 import { execa } from 'execa';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
-const { run, calls, runAdvancing } = cliAgainst(emu);
+const { run, calls, runAdvancing } = against(emu);
 let paris: string;
 let urlTasks: { id: string; url: string }[];
 const dir = tempDir('sq-tasks-');

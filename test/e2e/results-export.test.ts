@@ -10,9 +10,8 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, binCacheDir, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
-import { ndjson } from '../helpers/json.js';
+import { type J, ndjson } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
 let runId: string;
 let expected: J[];

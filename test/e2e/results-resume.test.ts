@@ -14,9 +14,8 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, binCacheDir, sqBin, sqIn, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
-import { ndjson } from '../helpers/json.js';
+import { type J, ndjson } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
 const COUNT = 450; // 5 pages of 100
 let runId: string;

@@ -11,8 +11,8 @@ import { BIN, binCacheDir, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { waitFor } from '../helpers/wait.js';
 import { listenLocal } from '../helpers/net.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
 let runId: string;
 let s3: string;

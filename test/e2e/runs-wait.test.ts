@@ -5,8 +5,8 @@ import { useEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { BIN, binCacheDir, sq, sqBin, tempConfigDir } from '../helpers/cli.js';
 import { fakeSqClock } from '../helpers/clock.js';
 import { waitFor } from '../helpers/wait.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 
 async function squidIds(emu: TestEmulator): Promise<Record<string, string>> {
   return Object.fromEntries((await emu.api('/v1/squids?limit=100')).data.map((s: J) => [s.name, s.id]));

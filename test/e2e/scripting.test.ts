@@ -4,13 +4,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
-import { binAgainst, withNl } from '../helpers/bin.js';
+import { against, withNl } from '../helpers/bin.js';
 import { sqBin } from '../helpers/cli.js';
 import { fingerprint, JQ_WEB } from '../../src/output/jq.js';
 import { tempDir } from '../helpers/fs.js';
 
 const emu = useEmulator({ each: 'reset' });
-const { run, calls } = binAgainst(emu);
+const { run, calls } = against(emu, 'bin');
 
 describe('scripting (built binary)', () => {
   it('--jq prints raw strings, one per line, like gh', async () => {

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 import type { EmuCore } from '../../src/emulator/emu.js';
 import { useEmulator } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 // Key sets of the samples, as docs-samples.json has them (pages update-account-limits, link-account-to-squid,
 // refresh-cookies).
 const ACCOUNT_KEYS = ['account_type_hash', 'baseurl', 'cookies', 'created_at', 'icon', 'id', 'last_synchronization_time', 'object', 'params', 'squids', 'status', 'status_code_description', 'status_code_info', 'type', 'updated_at', 'username'];
@@ -43,7 +43,7 @@ describe('POST /v1/squids/{id} {accounts} (link-account-to-squid)', () => {
   it('200 echoes accounts as a list of hashes; the account list then names the squid', async () => {
     const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
     const b = newAccount(e.emu as EmuCore, 'sales-nav-sync', 'second.login@acme.test', e.emu.clock.now());
-    const leads = e.squid(DEMO_SQUIDS.leads);
+    const leads = e.squidId(DEMO_SQUIDS.leads);
     const r = await e.api('POST', `/v1/squids/${leads}`, { accounts: [a.id, b.id] });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ name: DEMO_SQUIDS.leads, accounts: [a.id, b.id] });

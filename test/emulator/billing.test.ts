@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jsonCall, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 
 type Started = TestEmulator;
-type J = Record<string, any>;
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

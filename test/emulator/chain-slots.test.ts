@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { useEmulator, finishRun } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 // A fresh emulator for each test.
 const e = useEmulator({ each: 'new' });
 
@@ -17,7 +17,7 @@ const tasksOf = async (squid: string): Promise<J[]> => (await e.api('GET', `/v1/
 
 /** Paris restaurants chained into the Amazon crawler (each result's website a task), and one done run of it. */
 async function chainAndRun(chain: J = {}): Promise<{ source: string; target: J }> {
-  const source = e.squid(DEMO_SQUIDS.paris);
+  const source = e.squidId(DEMO_SQUIDS.paris);
   const c = await e.api('POST', `/v1/squids/${source}/chain`, { target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' }, ...chain });
   expect(c.status, c.text).toBe(201);
   await finishRun(e, (await e.api('POST', '/v1/runs', { squid: source })).body.id);

@@ -62,7 +62,7 @@ describe('control plane', () => {
   });
 
   it('generate creates a done, exported run with that many results, quickly pageable', async () => {
-    const squid = e.squid('Amazon headphones');
+    const squid = e.squidId('Amazon headphones');
     const g = await e.ctl('POST', '/_emulator/generate', { squid, results: 100_000 });
     expect(g.status).toBe(200);
     expect(g.body).toMatchObject({ status: 'done', export_done: true, is_done: true, total_results: 100_000, squid });
@@ -92,7 +92,7 @@ describe('control plane', () => {
     try {
       const key = async (x: TestEmu) => {
         const squids = (await x.api('GET', '/v1/squids')).body.data.map((s: { id: string; name: string }) => [s.id, s.name]);
-        const rows = (await x.api('GET', `/v1/results?squid=${x.squid('Paris restaurants')}&limit=100`)).body.data
+        const rows = (await x.api('GET', `/v1/results?squid=${x.squidId('Paris restaurants')}&limit=100`)).body.data
           .map(({ scraping_time: _t, ...rest }: Record<string, unknown>) => rest);
         return { squids, rows };
       };

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlerId } from '../../src/emulator/crawlers.js';
 import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 import { jsonType } from '../helpers/shapes.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 type Pages = Record<string, { samples: { label: string; body: J }[] }>;
 const fixture = (name: string) => JSON.parse(readFileSync(resolve(import.meta.dirname, `../fixtures/${name}`), 'utf8')).pages as Pages;
 const EXAMPLES = fixture('docs-examples.json');

@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { useEmulator, finishRun, startTestEmulator } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const DAY = 86_400_000;
 /** The get-run-credits page's samples, from the repository's copy of the vendor docs samples. */
 const RUN_CREDITS_SAMPLES: J[] = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/docs-samples.json'), 'utf8')).pages['get-run-credits'].samples;
@@ -21,7 +21,7 @@ const e = useEmulator({ each: 'new' });
 const finish = (run: string): Promise<J> => finishRun(e, run);
 
 async function runOf(name: string): Promise<J> {
-  return finish((await e.api('POST', '/v1/runs', { squid: e.squid(name) })).body.id);
+  return finish((await e.api('POST', '/v1/runs', { squid: e.squidId(name) })).body.id);
 }
 
 /** JSON type names, with integers and floats both "number" (the sample's 116 and a 20.5 are the same JSON type). */
@@ -52,7 +52,7 @@ describe('GET /v1/runs/{id}/credits', () => {
   });
 
   it('breaks down what the run was charged, and keeps it after the squid\'s functions change', async () => {
-    const paris = e.squid(DEMO_SQUIDS.paris);
+    const paris = e.squidId(DEMO_SQUIDS.paris);
     await e.api('POST', `/v1/squids/${paris}`, { params: { functions: { extract_emails_from_website: true } } });
     const run = await runOf(DEMO_SQUIDS.paris);
     await e.api('POST', `/v1/squids/${paris}`, { params: { functions: { extract_emails_from_website: false } } });
@@ -70,7 +70,7 @@ describe('GET /v1/runs/{id}/credits', () => {
   });
 
   it('a seeded run keeps its breakdown too (the seed charges through the same ledger)', async () => {
-    const paris = e.squid(DEMO_SQUIDS.paris);
+    const paris = e.squidId(DEMO_SQUIDS.paris);
     const seeded = Object.values(e.emu.state.runs).find((r) => r.squid === paris && r.is_done === true)!;
     const before = (await e.api('GET', `/v1/runs/${String(seeded.id)}/credits`)).body;
     await e.api('POST', `/v1/squids/${paris}`, { params: { functions: { extract_emails_from_website: true } } });
@@ -119,7 +119,7 @@ describe('GET /v1/credits/squids and /v1/squids/{id}/credits', () => {
   const ROW_KEYS = ['crawler', 'crawler_name', 'deleted_at', 'id', 'is_deleted', 'name', 'total_credits', 'total_results', 'total_runs'];
 
   it('a page of squids; a deleted one stays 30 days with is_deleted and its credits, then goes', async () => {
-    const paris = e.squid(DEMO_SQUIDS.paris);
+    const paris = e.squidId(DEMO_SQUIDS.paris);
     const page = (await e.api('GET', '/v1/credits/squids?limit=100')).body;
     expect(page).toMatchObject({ page: 1, total_results: Object.keys(e.emu.state.squids).length });
     for (const r of page.data) expect(Object.keys(r).sort()).toEqual(ROW_KEYS);
@@ -142,7 +142,7 @@ describe('GET /v1/credits/squids and /v1/squids/{id}/credits', () => {
   });
 
   it('a squid\'s finished runs, newest first, each with its final status (an aborted run is "aborted")', async () => {
-    const paris = e.squid(DEMO_SQUIDS.paris);
+    const paris = e.squidId(DEMO_SQUIDS.paris);
     const started = (await e.api('POST', '/v1/runs', { squid: paris })).body.id;
     await e.advance(RUN_TIMING.startMs + RUN_TIMING.taskMs);
     expect((await e.api('POST', `/v1/runs/${started}/abort`)).status).toBe(200);
@@ -170,13 +170,13 @@ describe('--state persistence', () => {
     const dir = await mkdtemp(join(tmpdir(), 'sq-emu-credits-'));
     const file = join(dir, 'state.json');
     const a = await startTestEmulator({ stateFile: file });
-    const paris = a.squid(DEMO_SQUIDS.paris);
+    const paris = a.squidId(DEMO_SQUIDS.paris);
     await a.api('POST', `/v1/squids/${paris}`, { params: { functions: { extract_emails_from_website: true } } });
     const run = (await a.api('POST', '/v1/runs', { squid: paris })).body.id;
     await a.advance(RUN_TIMING.startMs + 3 * RUN_TIMING.taskMs + RUN_TIMING.finishMs);
     const credits = (await a.api('GET', `/v1/runs/${run}/credits`)).body;
     expect(credits.breakdown.map((b: J) => b.function)).toEqual(['extract_emails_from_website', 'base']);
-    const jobs = a.squid(DEMO_SQUIDS.jobs);
+    const jobs = a.squidId(DEMO_SQUIDS.jobs);
     await a.api('DELETE', `/v1/squids/${jobs}`);
     await a.close();
     const b = await startTestEmulator({ stateFile: file });

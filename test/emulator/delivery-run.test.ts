@@ -10,8 +10,8 @@ import { startSftpServer } from '../helpers/sftp-server.js';
 import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 import { waitFor } from '../helpers/wait.js';
 import { listenLocal } from '../helpers/net.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 let t: TestEmu;
 
 /** Advance business time in small steps until the run is finished and exported. */
@@ -44,7 +44,7 @@ it('a real run fires running then done to the webhook, and notifies by e-mail', 
   });
   const url = `${await listenLocal(server)}/`;
   try {
-    const squid = t.squid(DEMO_SQUIDS.paris);
+    const squid = t.squidId(DEMO_SQUIDS.paris);
     const events = { 'run.running': true, 'run.paused': true, 'run.done': true, 'run.error': true };
     expect((await t.api('POST', `/v1/delivery?squid=${squid}`, { webhook_fields: { url, is_active: true, retry: true, events } })).status).toBe(201);
     expect((await t.api('POST', `/v1/delivery?squid=${squid}`, { email: 'ops@example.com', notifications: true })).status).toBe(201);
@@ -77,7 +77,7 @@ it('a real run uploads exactly its results over SFTP', async () => {
   const dir = `${target.directory}/run-${randomBytes(4).toString('hex')}`;
   await reader.mkdir(dir);
   try {
-    const squid = t.squid(DEMO_SQUIDS.paris);
+    const squid = t.squidId(DEMO_SQUIDS.paris);
     const r = await t.api('POST', `/v1/delivery?squid=${squid}`, { ftp_fields: { host, port, username, password, directory: dir, is_active: true } });
     expect(r.status).toBe(201);
     const run = (await t.api('POST', '/v1/runs', { squid })).body;
@@ -111,7 +111,7 @@ it('credits consumed by a real run trip the periodic Auto Billing Reset check, n
   await t.control('POST', '/_emulator/billing', { available: 1000, consumed: 0 });
   expect((await t.api('POST', '/v1/plans/auto-reset', { enabled: true, threshold_pct: 2, max_resets_per_24h: 5 })).body)
     .toMatchObject({ resets_used_in_window: 0, current_usage_pct: 0 });
-  const run = (await t.api('POST', '/v1/runs', { squid: t.squid(DEMO_SQUIDS.paris) })).body;
+  const run = (await t.api('POST', '/v1/runs', { squid: t.squidId(DEMO_SQUIDS.paris) })).body;
   await runToEnd(run.id);
   // The run is over well inside the first 60 s check interval: usage is above the threshold, nothing reset yet.
   let r = (await t.api('GET', '/v1/plans/auto-reset')).body;

@@ -4,8 +4,8 @@ import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BARE_SQUID as SQUID, jsonCall, startBareEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { listenLocal } from '../helpers/net.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 
 let e: TestEmulator;
 

@@ -6,8 +6,8 @@ import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 import type { EmuCore } from '../../src/emulator/emu.js';
 import { useEmulator } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 // A fresh emulator for each test.
 const e = useEmulator({ each: 'new' });
 
@@ -24,14 +24,14 @@ const decimals = (n: number) => (String(n).split('.')[1] ?? '').length;
 
 describe('numbers and nulls as sampled (item 4)', () => {
   it('a new run: duration 0, export_done null, email_done null; get-run: email_done false', async () => {
-    const start = await e.api('POST', '/v1/runs', { squid: e.squid(DEMO_SQUIDS.paris) });
+    const start = await e.api('POST', '/v1/runs', { squid: e.squidId(DEMO_SQUIDS.paris) });
     expect(start.status).toBe(200);
     expect(start.body).toMatchObject({ duration: 0, credit_used: 0, export_done: null, email_done: null });
     expect((await e.api('GET', `/v1/runs/${start.body.id}`)).body.email_done).toBe(false);
   });
 
   it('credit_used and duration are floats of at most 4 decimals in lists; a done run\'s stats have total_requests null', async () => {
-    const squid = e.squid(DEMO_SQUIDS.paris);
+    const squid = e.squidId(DEMO_SQUIDS.paris);
     const run = (await e.api('POST', '/v1/runs', { squid })).body.id;
     await e.advance(RUN_TIMING.startMs + 1234.5678);
     await finish(run);
@@ -45,7 +45,7 @@ describe('numbers and nulls as sampled (item 4)', () => {
   });
 
   it('an aborted run has done_reason "aborted" and done_reason_desc null', async () => {
-    const run = (await e.api('POST', '/v1/runs', { squid: e.squid(DEMO_SQUIDS.headphones) })).body.id;
+    const run = (await e.api('POST', '/v1/runs', { squid: e.squidId(DEMO_SQUIDS.headphones) })).body.id;
     const aborted = await e.api('POST', `/v1/runs/${run}/abort`);
     expect(aborted.body).toMatchObject({ done_reason: 'aborted', done_reason_desc: null, is_done: true });
     expect((await finish(run)).done_reason_desc).toBeNull();
@@ -71,7 +71,7 @@ describe('the live vocabulary (item 5, Sales Navigator account limits)', () => {
 
 describe('strict where the live API is strict (item 7)', () => {
   it('a body without Content-Type: application/json is not read as JSON', async () => {
-    const squid = e.squid(DEMO_SQUIDS.paris);
+    const squid = e.squidId(DEMO_SQUIDS.paris);
     const body = JSON.stringify({ squid });
     for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded']) {
       const res = await fetch(`${e.baseUrl}/v1/runs`, {

@@ -13,7 +13,7 @@ afterAll(async () => {
 
 describe('update-squid page + SDK 0.7: a field the update does not take is refused, not dropped', () => {
   it.each([['chain'], ['auto_verify_emails'], ['nmae']])('%s → 400 naming it and the allowed fields; nothing changes', async (field) => {
-    const id = e.squid(DEMO_SQUIDS.paris);
+    const id = e.squidId(DEMO_SQUIDS.paris);
     const r = await e.api('POST', `/v1/squids/${id}`, { name: 'Renamed', [field]: true });
     expect(r.status).toBe(400);
     expect(r.body.error.param).toBe(field);
@@ -24,7 +24,7 @@ describe('update-squid page + SDK 0.7: a field the update does not take is refus
 
 describe('update-squid page + api-changelog (the vendor\'s clients): a params update replaces the params', () => {
   it('a key left out goes back to the crawler\'s default; functions sent are the whole map, left out their defaults', async () => {
-    const id = e.squid(DEMO_SQUIDS.paris);
+    const id = e.squidId(DEMO_SQUIDS.paris);
     const set = await e.api('POST', `/v1/squids/${id}`, { params: { ratings: '4.5+', max_results: 50, functions: { fetch_business_images: true } } });
     expect(set.status).toBe(201);
     expect(set.body.params).toMatchObject({ ratings: '4.5+', max_results: 50, functions: { fetch_business_images: true } });
@@ -48,7 +48,7 @@ describe('update-squid page + api-changelog (the vendor\'s clients): a params up
 
 describe('link-account-to-squid page: linking accounts alone answers {name, concurrency, accounts}', () => {
   it('the sample\'s keys', async () => {
-    const id = e.squid(DEMO_SQUIDS.influencers);
+    const id = e.squidId(DEMO_SQUIDS.influencers);
     const account = (await e.api('GET', '/v1/accounts?type=twitter-sync')).body.data[0].id;
     const r = await e.api('POST', `/v1/squids/${id}`, { accounts: [account] });
     expect(r.body).toEqual({ name: DEMO_SQUIDS.influencers, concurrency: expect.any(Number), accounts: [account] });

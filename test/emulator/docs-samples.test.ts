@@ -18,8 +18,8 @@ import { startTestEmulator, type Reply, type TestEmu } from '../helpers/emulator
 import { listenLocal } from '../helpers/net.js';
 import { shapeDiff, strictDiff } from '../helpers/shapes.js';
 import { waitFor } from '../helpers/wait.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 interface Sample { label: string; heading: string; body: unknown }
 interface Page { api: [string, string] | null; samples: Sample[] }
 
@@ -91,8 +91,8 @@ beforeAll(async () => {
     task: (await e.api('GET', `/v1/tasks?squid=${squid}`)).body.data[0].id,
     twitterAccount: accounts.find((a) => a.type === 'twitter-sync')!.id,
     salesNavAccount: accounts.find((a) => a.type === 'sales-nav-sync')!.id,
-    headphones: e.squid(DEMO_SQUIDS.headphones),
-    paris: e.squid(DEMO_SQUIDS.paris),
+    headphones: e.squidId(DEMO_SQUIDS.headphones),
+    paris: e.squidId(DEMO_SQUIDS.paris),
   });
 });
 afterAll(async () => {

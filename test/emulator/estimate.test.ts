@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { useEmulator, finishRun } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 
 /** The vendor SDK's estimate object, in the docs samples' style (no docs page has one): keys and JSON types. */
 const DOCS_STYLE_ESTIMATE: J = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/squid-estimate.json'), 'utf8')).body;
@@ -49,7 +49,7 @@ describe('POST /v1/squid/estimate', () => {
   });
 
   it('a squid without tasks is 400 NoTasksPresent, an unknown one 404, both in the error shape', async () => {
-    const none = await e.api('POST', '/v1/squid/estimate', { squid: e.squid(DEMO_SQUIDS.lyon) });
+    const none = await e.api('POST', '/v1/squid/estimate', { squid: e.squidId(DEMO_SQUIDS.lyon) });
     expect(none.status).toBe(400);
     expect(none.body.error).toMatchObject({ type: 'validation_error', param: 'squid' });
     expect(none.body.error.message).toMatch(/NoTasksPresent/);
@@ -101,7 +101,7 @@ describe('POST /v1/squid/estimate', () => {
 
 describe('is_active: false', () => {
   it('refuses a new run (400, the error shape) and runs again once activated', async () => {
-    const id = e.squid(DEMO_SQUIDS.paris);
+    const id = e.squidId(DEMO_SQUIDS.paris);
     expect((await e.api('POST', `/v1/squids/${id}`, { is_active: false })).status).toBe(201);
     const r = await e.api('POST', '/v1/runs', { squid: id });
     expect(r.status).toBe(400);
@@ -112,7 +112,7 @@ describe('is_active: false', () => {
   });
 
   it('stops the run in progress', async () => {
-    const id = e.squid(DEMO_SQUIDS.paris);
+    const id = e.squidId(DEMO_SQUIDS.paris);
     const run = (await e.api('POST', '/v1/runs', { squid: id })).body;
     await e.advance(RUN_TIMING.startMs);
     await e.api('POST', `/v1/squids/${id}`, { is_active: false });

@@ -13,8 +13,8 @@ import { crawlerDef, crawlerId } from '../../src/emulator/crawlers.js';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { startTestEmulator, type Reply, type TestEmu } from '../helpers/emulator.js';
 import { jsonType, shapeDiff } from '../helpers/shapes.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 interface Sample { label: string; body: unknown }
 interface Page { api: [string, string]; samples: Sample[] }
 const PAGES = (JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/docs-examples.json'), 'utf8')) as { pages: Record<string, Page> }).pages;

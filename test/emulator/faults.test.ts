@@ -43,12 +43,12 @@ describe('faults', () => {
       { method: 'POST', path: '/v1/runs', action: 'status', status: 429, headers: { 'Retry-After': '3' } },
       { path: '/v1/squids', action: 'status', status: 500, body: { detail: 'boom' } },
     ]);
-    const r = await e.api('POST', '/v1/runs', { squid: e.squid('Paris restaurants') });
+    const r = await e.api('POST', '/v1/runs', { squid: e.squidId('Paris restaurants') });
     expect(r.status).toBe(429);
     expect(r.headers.get('retry-after')).toBe('3');
     expect(r.body).toMatchObject({ type: 'RateLimitExceeded', code: 429 });
     expect(Object.keys(e.emu.state.runs).length).toBe(5);
-    expect((await e.api('GET', `/v1/runs?squid=${e.squid('Paris restaurants')}`)).status).toBe(200);
+    expect((await e.api('GET', `/v1/runs?squid=${e.squidId('Paris restaurants')}`)).status).toBe(200);
     expect((await e.api('GET', '/v1/squids')).body).toEqual({ detail: 'boom' });
   });
 
@@ -83,7 +83,7 @@ describe('faults', () => {
 
   it('reset_mid_body runs the handler (the run starts) then cuts the body', async () => {
     await put([{ method: 'POST', path: '/v1/runs', action: 'reset_mid_body', count: 1 }]);
-    const squid = e.squid('Amazon headphones');
+    const squid = e.squidId('Amazon headphones');
     await expect(e.api('POST', '/v1/runs', { squid })).rejects.toThrow();
     const runs = (await e.api('GET', `/v1/runs?squid=${squid}`)).body.data;
     expect(runs[0].status).toBe('pending');

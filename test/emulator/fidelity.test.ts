@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { useEmulator } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 // A fresh emulator for each test.
 const e = useEmulator({ each: 'new' });
 
@@ -29,7 +29,7 @@ async function salesNavSquid(params?: J): Promise<string> {
 
 describe('squid chains', () => {
   it('GET answers 200 null without a chain; POST validates, creates (201) and refuses a second (409)', async () => {
-    const paris = e.squid(DEMO_SQUIDS.paris);
+    const paris = e.squidId(DEMO_SQUIDS.paris);
     const none = await e.api('GET', `/v1/squids/${paris}/chain`);
     expect(none.status).toBe(200);
     expect(none.text).toBe('null');
@@ -56,7 +56,7 @@ describe('squid chains', () => {
   });
 
   it('PATCH updates the settings; DELETE answers 204 with no body; both are 404 {error} once there is no chain', async () => {
-    const paris = e.squid(DEMO_SQUIDS.paris);
+    const paris = e.squidId(DEMO_SQUIDS.paris);
     await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: DEMO_CRAWLERS.amazon, field_map: { url: 'url' } });
     const p = await e.api('PATCH', `/v1/squids/${paris}/chain`, { autostart: false, cluster_name: 'Downstream', cluster_concurrency: 3 });
     expect(p.status).toBe(200);
@@ -75,7 +75,7 @@ describe('squid chains', () => {
   });
 
   it('a done run feeds the chain: the target squid is created, results become its tasks, a run starts with origin "chain"', async () => {
-    const paris = e.squid(DEMO_SQUIDS.paris);
+    const paris = e.squidId(DEMO_SQUIDS.paris);
     await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { name: 'category' }, cluster_concurrency: 2 });
     const run = (await e.api('POST', '/v1/runs', { squid: paris })).body.id;
     const done = await finish(run);
@@ -96,14 +96,14 @@ describe('squid chains', () => {
   });
 
   it('with autostart off the downstream run is created paused; a run ending in error feeds nothing', async () => {
-    const paris = e.squid(DEMO_SQUIDS.paris);
+    const paris = e.squidId(DEMO_SQUIDS.paris);
     await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { name: 'category' }, autostart: false });
     await finish((await e.api('POST', '/v1/runs', { squid: paris })).body.id);
     const target = (await e.api('GET', `/v1/squids/${paris}/chain`)).body.target_cluster.id;
     const runs = (await e.api('GET', `/v1/runs?squid=${target}`)).body.data;
     expect(runs.map((r: J) => [r.status, r.origin])).toEqual([['paused', 'chain']]);
 
-    const jobs = e.squid(DEMO_SQUIDS.jobs);
+    const jobs = e.squidId(DEMO_SQUIDS.jobs);
     await e.api('POST', `/v1/squids/${jobs}/chain`, { target_module_id: DEMO_CRAWLERS.amazon, field_map: { url: 'url' } });
     expect((await finish((await e.api('POST', '/v1/runs', { squid: jobs })).body.id)).status).toBe('error');
     expect((await e.api('GET', `/v1/squids/${jobs}/chain`)).body.target_cluster).toBeNull();
@@ -112,7 +112,7 @@ describe('squid chains', () => {
   it('a chain holds at most 3 squids: the link that would make a fourth is refused with 422', async () => {
     const link = (squid: string) =>
       e.api('POST', `/v1/squids/${squid}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { name: 'category' } });
-    let squid = e.squid(DEMO_SQUIDS.paris);
+    let squid = e.squidId(DEMO_SQUIDS.paris);
     let run = (await e.api('POST', '/v1/runs', { squid })).body.id;
     // Paris → 1st target → 2nd target: three squids.
     for (let depth = 1; depth <= 2; depth++) {
@@ -158,7 +158,7 @@ describe('squid readiness and params', () => {
   // api-reference: "an echo of only the touched fields"; 41 of the 57 update-settings pages answer exactly the keys
   // they send (the others are named in test/emulator/examples-replay.test.ts). accounts and timezone are not echoed.
   it('the update answers an echo of the fields sent, as stored', async () => {
-    const id = e.squid(DEMO_SQUIDS.lyon);
+    const id = e.squidId(DEMO_SQUIDS.lyon);
     const r = await e.api('POST', `/v1/squids/${id}`, { is_active: false });
     // 201, as every examples/ update-settings page labels it (the update-squid page says 200: docs/emulator.md).
     expect(r.status).toBe(201);
@@ -170,7 +170,7 @@ describe('squid readiness and params', () => {
 
 describe('documented shapes', () => {
   it('a finished run\'s stats give eta "∞"', async () => {
-    const run = (await e.api('POST', '/v1/runs', { squid: e.squid(DEMO_SQUIDS.paris) })).body.id;
+    const run = (await e.api('POST', '/v1/runs', { squid: e.squidId(DEMO_SQUIDS.paris) })).body.id;
     await finish(run);
     expect((await e.api('GET', `/v1/runs/${run}/stats`)).body).toMatchObject({ is_done: true, percent_done: '100%', eta: '∞' });
   });
@@ -187,7 +187,7 @@ describe('documented shapes', () => {
   it('timestamps take each endpoint\'s sampled form whatever created the run: list/start "…Z", get naive µs', async () => {
     const Z = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
     const US = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/;
-    const paris = e.squid(DEMO_SQUIDS.paris);
+    const paris = e.squidId(DEMO_SQUIDS.paris);
     const seeded = (await e.api('GET', `/v1/runs?squid=${paris}`)).body.data;
     for (const r of seeded) for (const k of ['created_at', 'started_at', 'ended_at']) expect(r[k]).toMatch(Z);
     for (const k of ['created_at', 'started_at', 'ended_at']) expect((await e.api('GET', `/v1/runs/${seeded[0].id}`)).body[k]).toMatch(US);
@@ -204,7 +204,7 @@ describe('documented shapes', () => {
 
   it('upload and sync task ids are 32-hex', async () => {
     const f = new FormData();
-    f.set('squid', e.squid(DEMO_SQUIDS.lyon));
+    f.set('squid', e.squidId(DEMO_SQUIDS.lyon));
     f.set('file', new Blob(['url\nhttps://www.google.com/maps/search/bakery+lyon\n']), 'tasks.csv');
     expect((await e.api('POST', '/v1/tasks/upload', f)).body.id).toMatch(HEX32);
     expect((await e.api('POST', '/v1/synchronize', { type: 'twitter-sync', cookies: { auth_token: 'a', ct0: 'b' } })).body.id).toMatch(HEX32);

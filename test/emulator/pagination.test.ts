@@ -6,7 +6,7 @@ let e: TestEmu;
 let run: string;
 beforeAll(async () => {
   e = await startTestEmulator();
-  const gen = await e.ctl('POST', '/_emulator/generate', { squid: e.squid('Paris restaurants'), results: 123 });
+  const gen = await e.ctl('POST', '/_emulator/generate', { squid: e.squidId('Paris restaurants'), results: 123 });
   expect(gen.status).toBe(200);
   run = gen.body.id;
 });
@@ -76,7 +76,7 @@ describe('pagination envelope', () => {
   });
 
   it('every list endpoint answers the envelope', async () => {
-    const paris = e.squid('Paris restaurants');
+    const paris = e.squidId('Paris restaurants');
     for (const p of ['/v1/crawlers', '/v1/squids', `/v1/tasks?squid=${paris}`, `/v1/runs?squid=${paris}`, `/v1/runs/${run}/tasks`,
       `/v1/runtasks?run=${run}`, '/v1/accounts', '/v1/accounts/types', '/v1/account_types']) {
       const r = await e.api('GET', p);
@@ -121,7 +121,7 @@ describe('free plan', () => {
   it('can be set at start', async () => {
     const f = await startTestEmulator({ freePlan: true });
     try {
-      const gen = await f.ctl('POST', '/_emulator/generate', { squid: f.squid('Lyon bakeries'), results: 60 });
+      const gen = await f.ctl('POST', '/_emulator/generate', { squid: f.squidId('Lyon bakeries'), results: 60 });
       const r = await f.api('GET', `/v1/results?run=${gen.body.id}&limit=100`);
       expect(r.body.data).toHaveLength(50);
       expect(r.body.total_results).toBe(60);

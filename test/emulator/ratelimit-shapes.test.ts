@@ -2,7 +2,7 @@
 // the rate-limiting page's {error, type, code} for the limits of its table, the errors page's DRF throttle
 // {detail: "Request was throttled. Expected available in N seconds."} where the table gives none.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmu } from './helpers.js';
+import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 
 let e: TestEmu | undefined;
 afterEach(async () => {

@@ -17,7 +17,7 @@ afterEach(async () => {
 describe('rate limits', () => {
   it('sends the documented limits in X-RateLimit-Limit per prefix, with Remaining, Reset and Date', async () => {
     e = await startTestEmulator({ rateLimits: 'on' });
-    const paris = e.squid('Paris restaurants');
+    const paris = e.squidId('Paris restaurants');
     const runs = await e.api('GET', `/v1/runs?squid=${paris}`);
     const run = runs.body.data[0].id;
     const cases: [string, string][] = [
@@ -46,7 +46,7 @@ describe('rate limits', () => {
 
   it('limits /v1/results to 2 per second with the 429 body and Retry-After', async () => {
     e = await startTestEmulator({ rateLimits: 'on', rateClock });
-    const paris = e.squid('Paris restaurants');
+    const paris = e.squidId('Paris restaurants');
     const replies = [];
     for (let i = 0; i < 3; i++) replies.push(await e.api('GET', `/v1/results?squid=${paris}`));
     expect(replies.map((r) => r.status)).toEqual([200, 200, 429]);
@@ -62,7 +62,7 @@ describe('rate limits', () => {
 
   it('applies a strict multiplier per prefix; runtasks is its own prefix, apart from runs', async () => {
     e = await startTestEmulator({ rateLimits: 0.05, rateClock });
-    const paris = e.squid('Paris restaurants');
+    const paris = e.squidId('Paris restaurants');
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await e.api('GET', '/v1/squids')).status);
     // 120 × 0.05 = 6 per minute
@@ -92,7 +92,7 @@ describe('rate limits', () => {
     ['/v1/crawlers', 30],
   ])('with multiplier 0.05, %s allows %i then answers 429', async (path, allowed) => {
     e = await startTestEmulator({ rateLimits: 0.05, rateClock });
-    const p = path.replace('SQUID', e.squid('Paris restaurants'));
+    const p = path.replace('SQUID', e.squidId('Paris restaurants'));
     const statuses: number[] = [];
     for (let i = 0; i <= allowed; i++) statuses.push((await e.api('GET', p)).status);
     expect(statuses).toEqual([...Array(allowed).fill(200), 429]);
@@ -109,7 +109,7 @@ describe('rate limits', () => {
 
   it('off disables limiting; the control plane can switch it at run time', async () => {
     e = await startTestEmulator({ rateLimits: 'off', rateClock });
-    const paris = e.squid('Paris restaurants');
+    const paris = e.squidId('Paris restaurants');
     for (let i = 0; i < 5; i++) expect((await e.api('GET', `/v1/results?squid=${paris}`)).status).toBe(200);
     const cfg = await e.ctl('POST', '/_emulator/config', { rateLimits: 'on' });
     expect(cfg.body).toEqual({ freePlan: false, rateLimits: 'on' });
@@ -120,7 +120,7 @@ describe('rate limits', () => {
 
   it('lets requests through again once the window has passed (its clock, and real time by default)', async () => {
     e = await startTestEmulator({ rateLimits: 'on', rateClock });
-    const paris = e.squid('Paris restaurants');
+    const paris = e.squidId('Paris restaurants');
     for (let i = 0; i < 2; i++) expect((await e.api('GET', `/v1/results?squid=${paris}`)).status).toBe(200);
     expect((await e.api('GET', `/v1/results?squid=${paris}`)).status).toBe(429);
     t += 1000;
@@ -135,7 +135,7 @@ describe('rate limits', () => {
     // The window is a wall-clock second: start the three requests at the beginning of one, so a loaded machine does
     // not spread them over two.
     await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-    const paris2 = e.squid('Paris restaurants');
+    const paris2 = e.squidId('Paris restaurants');
     await e.api('GET', `/v1/results?squid=${paris2}`);
     await e.api('GET', `/v1/results?squid=${paris2}`);
     const limited = await e.api('GET', `/v1/results?squid=${paris2}`);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 let e: TestEmu;
 beforeAll(async () => {
   e = await startTestEmulator();
@@ -107,7 +107,7 @@ describe('squids', () => {
   });
 
   it('links accounts on update and rejects unknown ones', async () => {
-    const squid = e.squid(DEMO_SQUIDS.influencers);
+    const squid = e.squidId(DEMO_SQUIDS.influencers);
     const accounts = (await e.api('GET', '/v1/accounts')).body.data;
     const r = await e.api('POST', `/v1/squids/${squid}`, { accounts: [accounts[0].id] });
     expect(r.body).toMatchObject({ name: 'Tech influencers', accounts: [accounts[0].id] });
@@ -124,7 +124,7 @@ describe('squids', () => {
   });
 
   it('empty keeps the results finished runs collected from the deleted tasks (issue 36)', async () => {
-    const squid = e.squid(DEMO_SQUIDS.paris);
+    const squid = e.squidId(DEMO_SQUIDS.paris);
     const tasks = (await e.api('GET', `/v1/tasks?squid=${squid}`)).body.data as { type?: string; params?: Record<string, unknown> }[];
     const runs = (await e.api('GET', `/v1/runs?squid=${squid}`)).body.data as { id: string; is_done: boolean }[];
     expect(runs.length).toBeGreaterThan(0);
@@ -146,7 +146,7 @@ describe('squids', () => {
 
 describe('tasks', () => {
   it('adds tasks, skips duplicates, lists, gets (hash_value + status), deletes', async () => {
-    const squid = e.squid(DEMO_SQUIDS.headphones);
+    const squid = e.squidId(DEMO_SQUIDS.headphones);
     const add = await e.api('POST', '/v1/tasks', {
       squid,
       tasks: [{ url: 'https://www.amazon.com/s?k=speakers' }, { url: 'https://www.amazon.com/s?k=speakers' },
@@ -172,7 +172,7 @@ describe('tasks', () => {
   });
 
   it('validates with ErrB bodies', async () => {
-    const squid = e.squid(DEMO_SQUIDS.headphones);
+    const squid = e.squidId(DEMO_SQUIDS.headphones);
     expect((await e.api('GET', '/v1/tasks')).body.error).toMatchObject({ type: 'validation_error', param: 'squid' });
     expect((await e.api('POST', '/v1/tasks', { squid, tasks: [] })).body.error.param).toBe('tasks');
     expect((await e.api('POST', '/v1/tasks', { squid, tasks: [{ nope: 1 }] })).status).toBe(400);
@@ -185,7 +185,7 @@ describe('tasks', () => {
 
 describe('results', () => {
   it('needs exactly one of squid and run', async () => {
-    const paris = e.squid(DEMO_SQUIDS.paris);
+    const paris = e.squidId(DEMO_SQUIDS.paris);
     const run = (await e.api('GET', `/v1/runs?squid=${paris}`)).body.data[0].id;
     for (const q of ['', `?squid=${paris}&run=${run}`]) {
       const r = await e.api('GET', `/v1/results${q}`);
@@ -210,7 +210,7 @@ describe('accounts and synchronization', () => {
     const list = (await e.api('GET', '/v1/accounts')).body;
     expect(list.total_results).toBe(2);
     const a = list.data.find((x: { type: string }) => x.type === 'twitter-sync');
-    expect(a.squids).toEqual([{ name: DEMO_SQUIDS.influencers, hash_value: e.squid(DEMO_SQUIDS.influencers) }]);
+    expect(a.squids).toEqual([{ name: DEMO_SQUIDS.influencers, hash_value: e.squidId(DEMO_SQUIDS.influencers) }]);
     expect(a.status).toBe('200');
     const one = (await e.api('GET', `/v1/accounts/${a.id}`)).body;
     expect(one.total_results).toBe(1);

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { RUN_TIMING } from '../../src/emulator/timing.js';
 import { finishRun, type TestEmulator, useEmulator } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 const e = useEmulator({ each: 'new' });
 
 const runsOf = async (squid: string): Promise<J[]> => (await e.api('GET', `/v1/runs?squid=${squid}&limit=50`)).body.data;
@@ -23,7 +23,7 @@ async function until(em: TestEmulator, run: string, status: string): Promise<voi
 /** Paris restaurants chained into Google Maps; the first fire creates the target and its run, finished here. */
 async function chained(): Promise<{ source: string; target: string }> {
   await e.ctl('POST', '/_emulator/slots', { total: 100 });
-  const source = e.squid(DEMO_SQUIDS.paris);
+  const source = e.squidId(DEMO_SQUIDS.paris);
   const c = await e.api('POST', `/v1/squids/${source}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { website: 'url' } });
   expect(c.status, c.text).toBe(201);
   await finishRun(e, (await e.api('POST', '/v1/runs', { squid: source })).body.id);

@@ -26,7 +26,7 @@ async function status(run: string): Promise<Record<string, any>> {
 
 describe('runs engine', () => {
   it('moves pending → running → uploading → done over the virtual clock, with rows, credits and events', async () => {
-    const squid = e.squid('Paris restaurants');
+    const squid = e.squidId('Paris restaurants');
     const start = await e.api('POST', '/v1/runs', { squid });
     expect(start.status).toBe(200);
     const run = start.body.id;
@@ -76,7 +76,7 @@ describe('runs engine', () => {
   });
 
   it('produces the same rows for the same tasks (deterministic)', async () => {
-    const squid = e.squid('Paris restaurants');
+    const squid = e.squidId('Paris restaurants');
     const r1 = (await e.api('POST', '/v1/runs', { squid })).body.id;
     await e.advance(10_000);
     const r2 = (await e.api('POST', '/v1/runs', { squid })).body.id;
@@ -89,7 +89,7 @@ describe('runs engine', () => {
   });
 
   it('pauses when the linked account hit its daily limit, then resumes and finishes', async () => {
-    const squid = e.squid(DEMO_SQUIDS.leads);
+    const squid = e.squidId(DEMO_SQUIDS.leads);
     const run = (await e.api('POST', '/v1/runs', { squid })).body.id;
     await e.advance(RUN_TIMING.startMs + RUN_TIMING.taskMs);
     const paused = await status(run);
@@ -106,7 +106,7 @@ describe('runs engine', () => {
   });
 
   it('ends in error for a crawler with issues', async () => {
-    const squid = e.squid('Job board watch');
+    const squid = e.squidId('Job board watch');
     const run = (await e.api('POST', '/v1/runs', { squid })).body.id;
     await e.advance(RUN_TIMING.startMs + RUN_TIMING.taskMs);
     expect(await status(run)).toMatchObject({ status: 'error', is_done: true, done_reason: 'error' });
@@ -119,7 +119,7 @@ describe('runs engine', () => {
   });
 
   it('ends in error when a task URL contains "fail"', async () => {
-    const squid = e.squid('Lyon bakeries');
+    const squid = e.squidId('Lyon bakeries');
     const add = await e.api('POST', '/v1/tasks', { squid, tasks: [{ url: 'https://www.google.com/maps/search/fail' }] });
     expect(add.status).toBe(200);
     const run = (await e.api('POST', '/v1/runs', { squid })).body.id;
@@ -128,7 +128,7 @@ describe('runs engine', () => {
   });
 
   it('aborts: uploading with done_reason aborted, then aborted with partial results exported', async () => {
-    const squid = e.squid('Paris restaurants');
+    const squid = e.squidId('Paris restaurants');
     const run = (await e.api('POST', '/v1/runs', { squid })).body.id;
     await e.advance(RUN_TIMING.startMs + RUN_TIMING.taskMs);
     const ab = await e.api('POST', `/v1/runs/${run}/abort`);
@@ -150,16 +150,16 @@ describe('runs engine', () => {
   });
 
   it('refuses a second active run, a squid without tasks, and an empty balance', async () => {
-    const squid = e.squid('Paris restaurants');
+    const squid = e.squidId('Paris restaurants');
     expect((await e.api('POST', '/v1/runs', { squid })).status).toBe(200);
     const second = await e.api('POST', '/v1/runs', { squid });
     expect(second.status).toBe(400);
     expect(second.body.error.message).toMatch(/already active/);
-    const noTasks = await e.api('POST', '/v1/runs', { squid: e.squid('Lyon bakeries') });
+    const noTasks = await e.api('POST', '/v1/runs', { squid: e.squidId('Lyon bakeries') });
     expect(noTasks.status).toBe(400);
     expect(noTasks.body.error.message).toMatch(/NoTasksPresent/);
     await e.control('POST', '/_emulator/usage', { pct: 100 });
-    const broke = await e.api('POST', '/v1/runs', { squid: e.squid('Amazon headphones') });
+    const broke = await e.api('POST', '/v1/runs', { squid: e.squidId('Amazon headphones') });
     expect(broke.status).toBe(400);
     expect(broke.body.error.message).toMatch(/NotEnoughBalance/);
     expect((await e.api('POST', '/v1/runs', {})).body.error).toMatchObject({ type: 'validation_error', param: 'squid' });
@@ -167,7 +167,7 @@ describe('runs engine', () => {
   });
 
   it('pauses with no_credits_left when credits run out mid-run, resumes once credits are back', async () => {
-    const squid = e.squid('Paris restaurants');
+    const squid = e.squidId('Paris restaurants');
     const run = (await e.api('POST', '/v1/runs', { squid })).body.id;
     await e.advance(RUN_TIMING.startMs + RUN_TIMING.taskMs);
     await e.control('POST', '/_emulator/usage', { pct: 100 });
@@ -179,7 +179,7 @@ describe('runs engine', () => {
   });
 
   it('download gives an absolute URL on this emulator, served as CSV without the key', async () => {
-    const squid = e.squid('Paris restaurants');
+    const squid = e.squidId('Paris restaurants');
     const runs = (await e.api('GET', `/v1/runs?squid=${squid}`)).body.data;
     const run = runs[0].id;
     const dl = await e.api('GET', `/v1/runs/${run}/download`);
@@ -206,7 +206,7 @@ describe('runs engine', () => {
   it('runs on a real clock too (sped up by timeScale)', async () => {
     const real = await startTestEmulator({ clock: 'real', timeScale: 100 });
     try {
-      const squid = real.squid('Paris restaurants');
+      const squid = real.squidId('Paris restaurants');
       const run = (await real.api('POST', '/v1/runs', { squid })).body.id;
       let last = '';
       for (let i = 0; i < 100 && last !== 'done'; i++) {

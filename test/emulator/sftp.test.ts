@@ -7,8 +7,8 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from '../helpers/emulator.js';
 import { waitFor } from '../helpers/wait.js';
 import { startSftpServer, type SftpServer } from '../helpers/sftp-server.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 
 let e: RunningEmulator;
 let target: SftpServer;

@@ -20,7 +20,7 @@ function form(squid: string, name: string, content: string | Uint8Array): FormDa
 
 describe('task upload', () => {
   it('CSV: 200 {id}, status 202 with meta null while in progress, then 200 SUCCESS with counts', async () => {
-    const squid = e.squid(DEMO_SQUIDS.lyon);
+    const squid = e.squidId(DEMO_SQUIDS.lyon);
     const csv = 'url\r\nhttps://www.google.com/maps/search/boulangerie+lyon\r\n"https://www.google.com/maps/search/croissant,lyon"\r\n' +
       'https://www.google.com/maps/search/boulangerie+lyon\r\nnot a url\r\n';
     const up = await e.api('POST', '/v1/tasks/upload', form(squid, 'tasks.csv', csv));
@@ -43,7 +43,7 @@ describe('task upload', () => {
   });
 
   it('TSV with several columns', async () => {
-    const squid = e.squid(DEMO_SQUIDS.lyon);
+    const squid = e.squidId(DEMO_SQUIDS.lyon);
     const up = await e.api('POST', '/v1/tasks/upload', form(squid, 'tasks.tsv', 'category\tcity\nbakery\tLyon\npastry\tLyon\n'));
     await e.advance(UPLOAD_TIMING.doneMs);
     const done = await e.api('GET', `/v1/tasks/upload/${up.body.id}`);
@@ -51,7 +51,7 @@ describe('task upload', () => {
   });
 
   it('rejects a missing file, bad encoding, unknown squid; unknown upload id is 404 ErrB', async () => {
-    const squid = e.squid(DEMO_SQUIDS.lyon);
+    const squid = e.squidId(DEMO_SQUIDS.lyon);
     const f = new FormData();
     f.append('squid', squid);
     expect((await e.api('POST', '/v1/tasks/upload', f)).body.error.param).toBe('file');

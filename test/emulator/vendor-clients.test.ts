@@ -5,16 +5,16 @@ import { describe, expect, it } from 'vitest';
 import type { EmuCore } from '../../src/emulator/emu.js';
 import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 import { finishRun, useEmulator } from '../helpers/emulator.js';
+import type { J } from '../helpers/json.js';
 import * as store from '../../src/emulator/model/store.js';
 
-type J = Record<string, any>;
 const e = useEmulator({ each: 'new' });
 const account = (username: string): J => Object.values(e.emu.state.accounts).find((a) => a.username === username)!;
 const squid = async (id: string): Promise<J> => (await e.api('GET', `/v1/squids/${id}`)).body;
 
 describe('link-account-to-squid: wrong-type and foreign accounts are refused (AccountDoesNotExist)', () => {
   it('a Sales Navigator account on a Twitter squid, or an id not of this user: 400, the links unchanged', async () => {
-    const inf = e.squid(DEMO_SQUIDS.influencers);
+    const inf = e.squidId(DEMO_SQUIDS.influencers);
     const before = (await squid(inf)).accounts;
     for (const id of [account(DEMO_ACCOUNT_USERNAMES.salesNav).id, 'f'.repeat(32), 'constructor']) {
       const r = await e.api('POST', `/v1/squids/${inf}`, { accounts: [id] });
@@ -25,7 +25,7 @@ describe('link-account-to-squid: wrong-type and foreign accounts are refused (Ac
   });
 
   it('a crawler without accounts ignores them: 200, nothing linked, no account lists the squid', async () => {
-    const paris = e.squid(DEMO_SQUIDS.paris);
+    const paris = e.squidId(DEMO_SQUIDS.paris);
     const tw = account(DEMO_ACCOUNT_USERNAMES.twitter);
     const r = await e.api('POST', `/v1/squids/${paris}`, { accounts: [tw.id] });
     expect(r.status).toBe(200);
@@ -38,7 +38,7 @@ describe('link-account-to-squid: wrong-type and foreign accounts are refused (Ac
 
 describe('GET /v1/squids/{id} carries accounts as SDK 0.7 reads them', () => {
   it('[] for an account crawler with none, [{id, status}] once linked', async () => {
-    const fresh = (await e.api('POST', '/v1/squids', { crawler: (await squid(e.squid(DEMO_SQUIDS.influencers))).crawler })).body.id;
+    const fresh = (await e.api('POST', '/v1/squids', { crawler: (await squid(e.squidId(DEMO_SQUIDS.influencers))).crawler })).body.id;
     expect((await squid(fresh)).accounts).toEqual([]);
     const tw = account(DEMO_ACCOUNT_USERNAMES.twitter);
     expect((await e.api('POST', `/v1/squids/${fresh}`, { accounts: [tw.id] })).status).toBe(200);
@@ -46,7 +46,7 @@ describe('GET /v1/squids/{id} carries accounts as SDK 0.7 reads them', () => {
   });
 
   it('attach_accounts reads accounts, merges and writes: the existing link stays (ids or the objects read)', async () => {
-    const inf = e.squid(DEMO_SQUIDS.influencers);
+    const inf = e.squidId(DEMO_SQUIDS.influencers);
     const tw = account(DEMO_ACCOUNT_USERNAMES.twitter);
     expect((await squid(inf)).accounts).toEqual([{ id: tw.id, status: '200' }]);
     const second = newAccount(e.emu as EmuCore, 'twitter-sync', 'second_login', e.emu.clock.now());
@@ -100,7 +100,7 @@ describe('list-accounts ?status= (the vendor MCP picks an account with status=1)
 
 describe('a download still converting answers status "processing" (the state the vendor MCP waits for)', () => {
   it('202 processing, then the URL', async () => {
-    const paris = e.squid(DEMO_SQUIDS.paris);
+    const paris = e.squidId(DEMO_SQUIDS.paris);
     const run = await finishRun(e, (await e.api('POST', '/v1/runs', { squid: paris })).body.id);
     const first = await e.api('GET', `/v1/runs/${run.id}/download?file_format=json`);
     expect([first.status, first.body.status]).toEqual([202, 'processing']);
@@ -125,8 +125,8 @@ describe('GET /v1/googlelocations?q=…&country_name=… (examples/google-search
 
 describe('unknown update fields, bad cron and zone are refused, nothing changed', () => {
   it('a chain create or update with a field it does not take: 400 {error} naming the allowed ones', async () => {
-    const paris = e.squid(DEMO_SQUIDS.paris);
-    const amazon = (await squid(e.squid(DEMO_SQUIDS.headphones))).crawler;
+    const paris = e.squidId(DEMO_SQUIDS.paris);
+    const amazon = (await squid(e.squidId(DEMO_SQUIDS.headphones))).crawler;
     const bad = await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: amazon, field_map: { website: 'url' }, target_crawler: 'x' });
     expect([bad.status, bad.body]).toEqual([400, { error: 'Unknown field "target_crawler"; allowed: target_module_id, field_map, autostart, cluster_name, cluster_concurrency.' }]);
     expect((await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: amazon, field_map: { website: 'url' } })).status).toBe(201);
@@ -141,7 +141,7 @@ describe('unknown update fields, bad cron and zone are refused, nothing changed'
     [{ timezone: 'europe/paris' }, 'timezone', /Unknown timezone/],
     [{ timezone: 'Mars/Olympus' }, 'timezone', /Unknown timezone/],
   ])('%j → 400 naming %s', async (body, param, why) => {
-    const paris = e.squid(DEMO_SQUIDS.paris);
+    const paris = e.squidId(DEMO_SQUIDS.paris);
     const r = await e.api('POST', `/v1/squids/${paris}`, body);
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ param, message: expect.stringMatching(why) });

@@ -6,8 +6,8 @@ import type { RunEvent } from '../../src/emulator/types.js';
 import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from '../helpers/emulator.js';
 import { waitFor as waitUntil } from '../helpers/wait.js';
 import { listenLocal } from '../helpers/net.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 
 interface Received {
   headers: http.IncomingHttpHeaders;

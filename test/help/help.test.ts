@@ -27,7 +27,8 @@ describe('sq <command> --help, for every noun and verb', () => {
       expect(r.stdout).toMatch(new RegExp(`^Usage: sq ${t.words.join(' ')}\\b`, 'm'));
       const description = norm(t.cmd.description());
       expect(description.length, `${name} has no description`).toBeGreaterThan(10);
-      expect(norm(r.stdout)).toContain(description);
+      // The summary leads and the rest follows the flags (test/help/length.test.ts): each paragraph is shown whole.
+      for (const part of t.cmd.description().split('\n\n')) expect(norm(r.stdout)).toContain(norm(part));
       const examples = r.stdout.split(/^Examples:$/m)[1];
       expect(examples, `${name} --help has no "Examples:" section`).toBeDefined();
       expect(examples!.match(/^ {2}\$ .*\bsq /gm)?.length ?? 0, `${name} --help has no "$ sq …" example`).toBeGreaterThan(0);
@@ -113,7 +114,7 @@ describe('help wording and layout', () => {
     expect(r.stdout.split('\n\n')[1]).toMatch(/^Delete a squid with its tasks, runs and results/);
   });
 
-  it('delivery apply: the file format block is never broken, piped (80 columns) or on a terminal', async () => {
+  it('sq help account-file: the file format block is never broken, piped (80 columns) or on a terminal', async () => {
     const block = [
       '      sftp:    { host: sftp.example.com, port: 22, username: deploy,',
       '      webhook: { url: https://ci.example.com/hook,',
@@ -121,14 +122,14 @@ describe('help wording and layout', () => {
       '                 secret_key: ${AWS_SECRET_ACCESS_KEY}, active: true }',
     ];
     for (const tty of [false, true]) {
-      const lines = (await sq(['delivery', 'apply', '--help'], { tty })).stdout.split('\n');
+      const lines = (await sq(['help', 'account-file'], { tty })).stdout.split('\n');
       for (const b of block) expect(lines).toContain(b);
       for (const l of lines) expect(l.length).toBeLessThanOrEqual(tty ? 120 : 80);
     }
   });
 
   it('paragraphs are re-flowed to the width, not cut where the source line ended', async () => {
-    const r = await sq(['delivery', 'apply', '--help']);
+    const r = await sq(['help', 'account-file']);
     expect(r.stdout).toContain('Defaults: port 22, active true, retry true, notifications true, append false.\nevents takes a list');
   });
 });
@@ -179,9 +180,21 @@ describe('help topics', () => {
   it('sq --help points at the topics and shows examples', async () => {
     const r = await sq(['--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('sq help environment');
-    expect(r.stdout).toContain('sq help exit-codes');
+    expect(r.stdout).toContain('sq help topics');
     expect(r.stdout).toMatch(/^ {2}\$ sq /m);
+  });
+
+  it('sq help topics lists every topic, and each one prints its text within 80 columns', async () => {
+    const { TOPICS } = await import('../../src/shell/help-topics.js');
+    const list = await sq(['help', 'topics']);
+    expect(list.code, list.stderr).toBe(0);
+    for (const name of ['environment', 'exit-codes', 'globals', ...Object.keys(TOPICS)]) expect(list.stdout).toContain(`  ${name} `);
+    for (const name of Object.keys(TOPICS)) {
+      const r = await sq(['help', name]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.replace(/\s+/g, ' ')).toContain(TOPICS[name].text.split('\n\n')[0].replace(/\s+/g, ' ').slice(0, 60));
+      for (const l of r.stdout.split('\n')) expect(l.length, `sq help ${name}: ${l}`).toBeLessThanOrEqual(80);
+    }
   });
 
   it('help environment, exit-codes and globals wrap at the terminal\'s width (80 piped), under their own column', async () => {

@@ -7,9 +7,15 @@ type BinResult = Awaited<ReturnType<typeof sqBin>>;
 // execa strips the final newline; put it back so outputs compare byte for byte.
 export const withNl = (r: BinResult): BinResult => ({ ...r, stdout: r.stdout ? `${r.stdout}\n` : '' });
 
-export function binAgainst(emu: TestEmulator) {
+/**
+ * sq against one test emulator: `run` is sq in-process (sqIn, the same result as the binary's) for a file that checks
+ * each verb's exact requests and output, the CLI's own logic, at a few ms a call instead of a process's ~0.13 s of
+ * CPU; `'bin'` runs the built binary instead. `runAdvancing` is always the binary (its clock is the real one, moved
+ * by the emulator's steps).
+ */
+export function against(emu: TestEmulator, how: 'in-process' | 'bin' = 'in-process') {
   return {
-    run: async (...args: string[]) => withNl(await sqBin(args, { env: emu.env() })),
+    run: async (...args: string[]) => withNl(await (how === 'bin' ? sqBin : sqIn)(args, { env: emu.env() })),
     /** The /v1 requests the emulator received, reduced to what a test asserts on. */
     calls: async () => (await emu.requests()).map((r) => ({ method: r.method, path: r.path, query: r.query, body: r.body ?? null })),
     /** Runs sq while moving the emulator's virtual clock, for verbs that poll background work. */
@@ -23,13 +29,4 @@ export function binAgainst(emu: TestEmulator) {
       return withNl(await p);
     },
   };
-}
-
-/**
- * The same, but `run` is sq in-process (sqIn), with the same result: for the files that check each verb's exact
- * requests and output, the CLI's own logic, at a few ms a call instead of a process's ~0.13 s of CPU.
- * `runAdvancing` stays the built binary (its clock is the real one, moved by the emulator's steps).
- */
-export function cliAgainst(emu: TestEmulator) {
-  return { ...binAgainst(emu), run: async (...args: string[]) => withNl(await sqIn(args, { env: emu.env() })) };
 }

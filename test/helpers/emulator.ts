@@ -49,8 +49,6 @@ export interface TestEmulator extends RunningEmulator {
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
   /** Hash of the seeded squid with this exact name (use the DEMO_SQUIDS constants); throws when there is none. */
   squidId(name: string): string;
-  /** The same as squidId. */
-  squid(name: string): string;
 }
 
 /** /_emulator/… calls that read or drop the log: the test has looked at the writes made so far. */
@@ -134,7 +132,6 @@ export async function startTestEmulator(opts: Partial<EmulatorOptions> = {}): Pr
     },
     api,
     squidId,
-    squid: squidId,
     async close() {
       await check.close();
       await close();

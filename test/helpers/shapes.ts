@@ -1,6 +1,6 @@
 // Shape comparisons of an answer with a docs sample: key sets, nesting and JSON types, as "path: …" lines.
 
-type J = Record<string, any>;
+import type { J } from './json.js';
 
 /** JSON type of a value: numbers are one type (10 and 10.4498 are both sampled for the same fields). */
 export function jsonType(v: unknown): string {

@@ -9,8 +9,8 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from '../helpers/emulator.js';
 import { requireSftpTarget, type SftpTarget } from '../helpers/sshd.js';
 import { waitFor } from '../helpers/wait.js';
+import type { J } from '../helpers/json.js';
 
-type J = Record<string, any>;
 let target: SftpTarget;
 let reader: SftpClient;
 let e: RunningEmulator;

@@ -1,13 +1,6 @@
 import { defineVerb } from '../../cli/command.js';
-import { isEmail, nonEmpty, required } from '../../validate/index.js';
-import { UsageError } from '../../errors.js';
-import { SQUID_OPTION, configureDelivery, squidToConfigure } from './_shared/common.js';
-
-export function emailFlag(flag: string, value: unknown): string {
-  const s = nonEmpty(flag, value).trim();
-  if (!isEmail(s)) throw new UsageError(`${flag} must be an e-mail address like ops@example.com (got ${JSON.stringify(value)})`);
-  return s;
-}
+import { required } from '../../validate/index.js';
+import { SQUID_OPTION, configureDelivery, emailFlag, squidToConfigure } from './_shared/common.js';
 
 export default defineVerb({
   name: 'email',

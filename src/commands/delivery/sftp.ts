@@ -1,19 +1,9 @@
-import { defineOptions, defineVerb, type OptionsOf } from '../../cli/command.js';
+import { defineVerb, type OptionsOf } from '../../cli/command.js';
 import { nonEmpty, portFlag, required } from '../../validate/index.js';
 import type { FtpFields } from '../../api/delivery.js';
 import {
-  ACTIVE_OPTIONS, ARGV_PASSWORD_TRAP, SQUID_OPTION, activeFlag, configureDelivery, readPassword, squidToConfigure,
+  ACTIVE_OPTIONS, SFTP_LOGIN_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, readPassword, squidToConfigure,
 } from './_shared/common.js';
-
-export const SFTP_LOGIN_OPTIONS = defineOptions([
-  { flags: '--host <host>', description: 'SFTP server hostname or IP address' },
-  { flags: '--port <port>', description: 'SFTP server port (1-65535)', defaultText: '22' },
-  { flags: '--username <user>', description: 'login user name' },
-  { flags: '--directory <dir>', description: 'target directory; it must already exist (the service does not create it)' },
-  { flags: '--password-stdin', description: 'read the password from stdin (hidden prompt on a terminal)' },
-  { flags: '--password-env <VAR>', description: 'read the password from this environment variable' },
-  ARGV_PASSWORD_TRAP,
-]);
 
 /** Host, port, user and directory from flags, validated before any request. */
 function sftpLoginFlags(opts: OptionsOf<typeof SFTP_LOGIN_OPTIONS>): Omit<FtpFields, 'password' | 'is_active'> {

@@ -6,10 +6,8 @@ import { isRecord } from '../../lib/guards.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { getSquid } from '../../api/squids.js';
-import { readPassword, SQUID_OPTION, hideUrlSecrets } from './_shared/common.js';
+import { emailFlag, hideUrlSecrets, readPassword, SFTP_LOGIN_OPTIONS, SQUID_OPTION } from './_shared/common.js';
 import { shownUrl } from '../../lib/secrets.js';
-import { SFTP_LOGIN_OPTIONS } from './sftp.js';
-import { emailFlag } from './email.js';
 import { appliedState } from '../../account/applied.js';
 
 const KINDS = ['sftp', 'webhook', 'email'] as const;

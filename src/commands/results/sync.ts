@@ -16,19 +16,8 @@ export default defineVerb({
     'later run updates its row (counted "updated" when its data changed, else "unchanged"). Results are read page by ' +
     'page at the API\'s pace (one request per 550 ms on /v1/results), and each page is written in one transaction ' +
     'with the run\'s cursor: a sync killed at any point and run again continues after the last whole page, and the ' +
-    'table ends as one uninterrupted sync would have left it.\n\n' +
-    '--follow keeps going: after the done runs, it looks for new ones every --interval (default 30s, at least 5s), ' +
-    'or at once when a run.done event for the squid arrives on --from-webhook PORT (a local receiver on 127.0.0.1, ' +
-    'as sq webhook listen; point the squid\'s webhook, or sq webhook listen --forward-to, at it). Ctrl-C or SIGTERM ' +
-    'lets the page being written commit, then stops: exit 0 if it came while waiting (every done run is in the ' +
-    'table), 130 (SIGINT) or 143 (SIGTERM) if a run was being synced (the next sync continues it).\n\n' +
-    'The Postgres password comes from the URL, PGPASSWORD or ~/.pgpass; it is never printed (errors name the host) ' +
-    'and a password in --to is wiped from the process title (ps). An unreachable database or a refused login is exit ' +
-    '1. With -f FILE, the squids of an account file (sq plan/apply\'s) that have a sync: block ({to, table, key}) ' +
-    'are synced, each as if its flags were given; the URL holds no password (PGPASSWORD, ~/.pgpass), or is a ${NAME} ' +
-    'reference. --dry-run prints the DDL and the runs and rows to sync, writing nothing. SQLite uses Node\'s built-in ' +
-    'node:sqlite where Node has it (22.13 and later), else the node-sqlite3-wasm package (SQLite in WebAssembly: no ' +
-    'native build); Postgres uses the pg package. Both load only when a sync runs.',
+    'table ends as one uninterrupted sync would have left it. --follow, passwords, -f FILE, --dry-run and the ' +
+    'database drivers: sq help sync.',
   options: [
     { flags: '--squid <squid>', description: 'the squid whose done runs to sync (id, id prefix or exact name)', complete: 'squid' },
     { flags: '--run <run>', description: 'sync this one done run only (id or id prefix)', complete: 'run' },

@@ -3,13 +3,13 @@ import type { HttpClient } from '../../api/http.js';
 import { AmbiguousWriteError, InterruptedWriteError } from '../../api/http.js';
 import { listRunPages, runStatus, startRun } from '../../api/runs.js';
 import type { Run } from '../../api/records.js';
-import { startRunWithKey, type RunOnce } from '../_shared/run-once.js';
+import { startRunWithKey, type RunOnce } from '../../run/once.js';
 import { idempotencyPath } from '../../io/go-record.js';
 import { cacheDir } from '../../lib/cache-dir.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { required, nonEmpty } from '../../validate/index.js';
-import { WAIT_OPTIONS, waitAndShow, waitSettings } from '../_shared/wait.js';
+import { WAIT_OPTIONS, waitAndShow, waitSettings } from '../../run/wait.js';
 import { guardSpend, MAX_CREDITS_OPTION, prefetchSpend, spendPolicy } from '../../billing/guard.js';
 
 export default defineVerb({
@@ -24,18 +24,7 @@ export default defineVerb({
     'With --idempotency-key KEY, a rerun of the same command (after Ctrl-C, a kill, a CI retry) never starts a second run: sq records ' +
     'KEY before the POST and the run\'s id after it, and a rerun shows (or with --wait, waits for) that run; when the answer to the ' +
     'POST was lost, it looks for the squid\'s runs created since, before starting one.\n\n' +
-    'Spending: with a cap (--max-credits, SQ_MAX_CREDITS or `sq config set max-credits N`) the run is estimated first ' +
-    '(POST /v1/squid/estimate) and not started above the cap (exit 9, the estimate on stderr). On a terminal, a run ' +
-    'estimated above `confirm-above` (default 100 credits) or that would set off an Auto Billing Reset shows the ' +
-    'estimate and asks y/N; --yes skips the question, --no-input without --yes is exit 2. Off a terminal, a run that ' +
-    'would set off an Auto Billing Reset (a card charge) needs --yes: without it, exit 9 with the forecast on stderr and ' +
-    'no run started. Every start prints one line on stderr, on a terminal or not: "estimated N credits (…), sets off no ' +
-    'reset" or "…, sets off 1 Auto Billing Reset (charges the card)" (-q silences it); the estimate, the balance and the ' +
-    'auto-reset settings are read beside the squid. A run whose cost cannot be estimated (the estimate failing with a 5xx ' +
-    'or unreachable) is exit 9 under a cap; with Auto Billing Reset on (or its settings unreadable) it needs --yes off a ' +
-    'terminal (exit 9 without) and a yes on one; with it off, a warning and the start. A reset already due before the run ' +
-    '(usage above the threshold) fires anyway and is said apart, not as the run\'s. A run already recorded under --idempotency-key is not estimated again. ' +
-    '`sq squids estimate` shows the estimate alone.',
+    'More: sq help spending (the estimate every start prints, --max-credits, the y/N, a card charge).',
   options: [
     { flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)', complete: 'squid' },
     { flags: '--wait', description: 'wait until the run is done and its export is ready' },

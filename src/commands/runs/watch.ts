@@ -1,6 +1,6 @@
 import { defineVerb } from '../../cli/command.js';
 import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
-import { WAIT_OPTIONS, waitAndShow, waitSettings } from '../_shared/wait.js';
+import { WAIT_OPTIONS, waitAndShow, waitSettings } from '../../run/wait.js';
 import { openWeb, WEB_OPTION } from '../../cli/browser.js';
 import { pickRunInProgress } from './_shared/latest.js';
 

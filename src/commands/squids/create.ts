@@ -2,7 +2,7 @@ import { defineVerb } from '../../cli/command.js';
 import { resolveCrawler } from '../../api/resolve.js';
 import { createSquid, updateSquid } from '../../api/squids.js';
 import { nameFlag, nonEmpty, required } from '../../validate/index.js';
-import { pickAccount } from './_shared/pick-account.js';
+import { pickAccount } from '../../run/pick-account.js';
 
 export default defineVerb({
   name: 'create',

@@ -9,7 +9,7 @@ import empty from './empty.js';
 import del from './delete.js';
 import credits from './credits.js';
 import estimate from './estimate.js';
-import chain from './chain/show.js';
+import chain from './chain/index.js';
 
 export default defineNoun({
   name: 'squids',

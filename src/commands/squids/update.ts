@@ -48,40 +48,15 @@ export default defineVerb({
   writes: true,
   summary: 'Change a squid\'s name, concurrency, params, schedule or accounts (POST /v1/squids/{id}), then show it',
   description:
-    'Only the given fields change. --param k=v is repeatable; a value stays text unless it is valid JSON ' +
-    '(zip=01234 stays "01234", max_results=5 is a number, flag=true a boolean); functions.<name>=true|false ' +
-    'switches a paid function; the other params are kept (the API replaces params whole, so sq reads the ' +
-    'squid\'s params and sends them with the given keys changed). Each key is checked against the crawler\'s parameters first (GET requests only): a key ' +
-    'the crawler does not declare is exit 2, with the closest names and the allowed ones. --schedule CRON (5 fields: ' +
-    'minute hour day-of-month month day-of-week, e.g. "0 9 * * 1") runs the squid on that schedule in --timezone (an ' +
-    'IANA name such as Europe/Paris; without it the squid keeps its zone, UTC when never set); --no-schedule removes ' +
-    'it; both are checked before any request. --to-complete makes a run continue where the last one stopped; ' +
-    '--no-line-breaks strips line breaks from exported cells (--no-to-complete, --line-breaks undo them). ' +
-    '--export-unique-results makes exports keep one row per unique result (--no-export-unique-results: every row); ' +
-    '--run-notify on_success|on_error|none says when a run\'s end is e-mailed. --inactive stops the squid from running ' +
-    'and --active lets it run again (as sq squids deactivate|activate). Each flag is the update field of the same ' +
-    'name (export_unique_results, run_notify, is_active); account files take them as unique_results, notify and ' +
-    'active. --add-account and --remove-account (id, id prefix or username; ' +
-    'repeatable) link or unlink accounts and keep the others: sq reads the links, sends the union or the difference, ' +
-    'and reads them back (a change made meanwhile by someone else is re-read and the update sent once more). ' +
-    '--account is the explicit REPLACE: the squid ends up linked to exactly the accounts given, every other one is ' +
-    'unlinked; --no-accounts unlinks them all (runs then use any account of the crawler\'s type). An account whose ' +
-    'type is not the crawler\'s account type is exit 2 before any write, naming both. The API answers with the ' +
-    'touched fields only, so sq reads the squid back and shows all of it.\n\n' +
-    'Spending: --schedule on an active squid (or --timezone on a scheduled one, or --active on a scheduled one) makes the platform start runs, each ' +
-    'charged. Before writing it sq says on stderr the schedule, its next run time and the estimate of one run ' +
-    '(POST /v1/squid/estimate, on the squid\'s params after this update: --param changes are sent first, the schedule ' +
-    'after the estimate). With a cap (--max-credits, SQ_MAX_CREDITS or `sq config set max-credits N`) a run estimated ' +
-    'above it is exit 9 and the schedule is not written. On a terminal, a run above `confirm-above` (default 100 ' +
-    'credits) or one that would set off an Auto Billing Reset asks y/N first (--yes skips it; --no-input without --yes ' +
-    'is exit 2). A schedule on an inactive squid fires nothing until `sq squids activate`, which says the cost then.',
+    'Only the given fields change. --param keys are checked against the crawler first (exit 2 with the closest names); ' +
+    'the other params are kept. More: sq help squid-settings (each flag), sq help spending (a schedule starts runs).',
   args: ['<squid>'],
   options: [
     { flags: '--name <name>', description: 'new name (at most 255 characters)' },
-    { flags: '--concurrency <n>', description: 'parallel workers, 1-20 (also capped by the crawler and plan)' },
+    { flags: '--concurrency <n>', description: 'parallel workers, 1-20 (the crawler and plan may cap it)' },
     { flags: '--param <key=value>', description: 'set a squid parameter (repeatable)', repeatable: true },
-    { flags: '--schedule <cron>', description: 'run on this 5-field cron schedule, e.g. "0 9 * * 1" (Mondays 09:00)' },
-    { flags: '--timezone <tz>', description: 'IANA time zone of the schedule, e.g. Europe/Paris; sent as the zone list spells it (europe/paris: Europe/Paris); an unknown name is exit 2 with the closest ones' },
+    { flags: '--schedule <cron>', description: 'run on this cron schedule, e.g. "0 9 * * 1"' },
+    { flags: '--timezone <tz>', description: 'IANA time zone of the schedule, e.g. Europe/Paris (exit 2 if unknown)' },
     { flags: '--no-schedule', description: 'remove the schedule' },
     { flags: '--to-complete', description: 'each run continues where the last one stopped' },
     { flags: '--no-to-complete', description: 'each run starts over' },
@@ -90,9 +65,9 @@ export default defineVerb({
     { flags: '--export-unique-results', description: 'exports keep one row per unique result (export_unique_results)' },
     { flags: '--no-export-unique-results', description: 'exports keep every row, duplicates too' },
     { flags: '--run-notify <when>', description: 'e-mail a run\'s end: on_success, on_error or none (run_notify)' },
-    { flags: '--active', description: 'let the squid run, on demand and on its schedule (is_active; a schedule then fires: see Spending)' },
-    { flags: '--inactive', description: 'stop the squid from running (is_active false), as sq squids deactivate' },
-    { flags: '--add-account <account>', description: 'link this account too, keeping the linked ones (repeatable)', repeatable: true, complete: 'account' },
+    { flags: '--active', description: 'let the squid run (is_active; a schedule then fires)' },
+    { flags: '--inactive', description: 'stop the squid from running (is_active false)' },
+    { flags: '--add-account <account>', description: 'link this account too, keeping the others (repeatable)', repeatable: true, complete: 'account' },
     { flags: '--remove-account <account>', description: 'unlink this account, keeping the others (repeatable)', repeatable: true, complete: 'account' },
     { flags: '--account <account>', description: 'REPLACE the linked accounts with exactly these (repeatable)', repeatable: true , complete: 'account' },
     { flags: '--no-accounts', description: 'unlink every account' },
@@ -101,12 +76,10 @@ export default defineVerb({
   examples: [
     'sq squids update "Paris restaurants" --concurrency 4',
     'sq squids update "Paris restaurants" --schedule "0 9 * * 1" --timezone Europe/Paris',
-    'sq squids update "Paris restaurants" --schedule "0 * * * *" --max-credits 50',
     'sq squids update "Paris restaurants" --param max_results=200 --param ratings=4.0+',
     'sq squids update 3fa8 --param functions.extract_emails_from_website=true --dry-run',
     'sq squids update "Tech influencers" --add-account demo_scraper',
     'sq squids update "Paris restaurants" --export-unique-results --run-notify on_error',
-    'sq squids update "Tech influencers" --account demo_scraper --account 7c2d9e4f',
   ],
   async run(ctx, [ref], opts) {
     const body = settingsBody(opts);

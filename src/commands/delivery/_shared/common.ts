@@ -3,7 +3,7 @@
 import type { Ctx } from '../../../cli/context.js';
 import { defineOptions, type OptionSpec } from '../../../cli/command.js';
 import { UsageError } from '../../../errors.js';
-import { exclusive, nonEmpty, required } from '../../../validate/index.js';
+import { exclusive, isEmail, nonEmpty, required } from '../../../validate/index.js';
 import { readInput } from '../../../cli/stdin.js';
 import { postDelivery, type DeliveryBody } from '../../../api/delivery.js';
 import { flatten } from '../../../output/fields.js';
@@ -46,6 +46,24 @@ export const ARGV_PASSWORD_TRAP = {
   description: 'not accepted: see --password-stdin',
   secretTrap: '--password-stdin (pipe it in) or --password-env VAR',
 } as const satisfies OptionSpec;
+
+/** Where an SFTP delivery logs in (`delivery sftp`, `delivery test sftp`). */
+export const SFTP_LOGIN_OPTIONS = defineOptions([
+  { flags: '--host <host>', description: 'SFTP server hostname or IP address' },
+  { flags: '--port <port>', description: 'SFTP server port (1-65535)', defaultText: '22' },
+  { flags: '--username <user>', description: 'login user name' },
+  { flags: '--directory <dir>', description: 'target directory; it must already exist (the service does not create it)' },
+  { flags: '--password-stdin', description: 'read the password from stdin (hidden prompt on a terminal)' },
+  { flags: '--password-env <VAR>', description: 'read the password from this environment variable' },
+  ARGV_PASSWORD_TRAP,
+]);
+
+/** An e-mail flag's value (`delivery email`, `delivery test email`), trimmed. */
+export function emailFlag(flag: string, value: unknown): string {
+  const s = nonEmpty(flag, value).trim();
+  if (!isEmail(s)) throw new UsageError(`${flag} must be an e-mail address like ops@example.com (got ${JSON.stringify(value)})`);
+  return s;
+}
 
 /** A password longer than this on stdin is a wrong pipe (a file of secrets), not a password. */
 const MAX_PASSWORD_BYTES = 4096;

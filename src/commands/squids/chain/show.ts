@@ -1,9 +1,7 @@
 import { defineVerb } from '../../../cli/command.js';
 import { getChain } from '../../../api/chains.js';
 import { resolveSquid } from '../../../api/resolve.js';
-import { CHAIN_COLUMNS, chainTitle } from './columns.js';
-import set from './set.js';
-import del from './delete.js';
+import { CHAIN_COLUMNS, chainTitle } from './_shared/columns.js';
 
 export default defineVerb({
   name: 'chain',
@@ -15,7 +13,6 @@ export default defineVerb({
     'changes it, `sq squids chain delete` removes it. A squid named "set" or "delete" is passed by id here. Without a ' +
     'chain: nothing on stdout (null with --json), exit 0.',
   args: ['<squid>'],
-  subcommands: [set, del],
   examples: ['sq squids chain "Paris restaurants"', 'sq squids chain 3fa8 --json'],
   async run(ctx, [ref]) {
     const http = await ctx.http();

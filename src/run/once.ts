@@ -2,13 +2,13 @@
 // module never sends POST /v1/runs while the mark names a run that exists. The window between sending the POST and
 // learning the run's id is covered by marking "starting" (with the API's time) first: a rerun that finds a mark
 // without an id looks for the squid's runs created since before starting another.
-import { ApiError, NotFoundError, SqError, UsageError } from '../../errors.js';
-import { AmbiguousWriteError } from '../../api/http-errors.js';
-import { readIdempotency, saveIdempotency, type RunMark } from '../../io/go-record.js';
-import type { HttpClient } from '../../api/http.js';
-import { getRun, listRunPages, startRun } from '../../api/runs.js';
-import type { Run } from '../../api/records.js';
-import { parseApiTime } from '../../lib/api-time.js';
+import { ApiError, NotFoundError, SqError, UsageError } from '../errors.js';
+import { AmbiguousWriteError } from '../api/http-errors.js';
+import { readIdempotency, saveIdempotency, type RunMark } from '../io/go-record.js';
+import type { HttpClient } from '../api/http.js';
+import { getRun, listRunPages, startRun } from '../api/runs.js';
+import type { Run } from '../api/records.js';
+import { parseApiTime } from '../lib/api-time.js';
 
 /** Runs looked at for the one a cut-short POST started: the newest (the API lists the newest first). */
 const RECENT_RUNS = 10;

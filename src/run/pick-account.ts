@@ -2,14 +2,14 @@
 // --account (its type checked against the crawler's), else the one healthy, unlocked account of the crawler's type;
 // several are asked about on a terminal, and a script gets exit 2 naming --account. No account is linked for a
 // crawler that needs none.
-import type { Ctx } from '../../../cli/context.js';
-import type { HttpClient } from '../../../api/http.js';
-import { allAccounts, crawlerAccountType, isHealthy, refuseWrongTypes } from '../../../api/account-links.js';
-import { firstAccount, getAccount } from '../../../api/accounts.js';
-import { recordId, resolveAccount } from '../../../api/resolve.js';
-import { getCrawler } from '../../../api/crawlers.js';
-import { UsageError } from '../../../errors.js';
-import type { Account, Crawler } from '../../../api/records.js';
+import type { Ctx } from '../cli/context.js';
+import type { HttpClient } from '../api/http.js';
+import { allAccounts, crawlerAccountType, isHealthy, refuseWrongTypes } from '../api/account-links.js';
+import { firstAccount, getAccount } from '../api/accounts.js';
+import { recordId, resolveAccount } from '../api/resolve.js';
+import { getCrawler } from '../api/crawlers.js';
+import { UsageError } from '../errors.js';
+import type { Account, Crawler } from '../api/records.js';
 
 export async function pickAccount(ctx: Ctx, http: HttpClient, crawlerId: string, listed: Crawler, given: string | undefined): Promise<string | null> {
   // A crawler named by its full id was not looked up: its record is read for its account type.

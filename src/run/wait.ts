@@ -1,9 +1,9 @@
 // Waiting for a run (`runs start --wait`, `runs watch`): poll the run and its stats until a terminal status, then
 // until the export is ready, because results and downloads only exist once `export_done` is true.
-import { defineOptions, type OptionsOf } from '../../cli/command.js';
-import type { Ctx } from '../../cli/context.js';
-import type { HttpClient } from '../../api/http.js';
-import { InterruptedError, NotFoundError, RunFailedError, TimeoutError, UsageError } from '../../errors.js';
+import { defineOptions, type OptionsOf } from '../cli/command.js';
+import type { Ctx } from '../cli/context.js';
+import type { HttpClient } from '../api/http.js';
+import { InterruptedError, NotFoundError, RunFailedError, TimeoutError, UsageError } from '../errors.js';
 import {
   durationSeconds,
   formatDurationCell,
@@ -14,12 +14,12 @@ import {
   MIN_POLL_MS,
   parsePercent,
   runStatus,
-} from '../../api/runs.js';
-import type { Run, RunStats } from '../../api/records.js';
-import { durationFlag } from '../../validate/index.js';
-import { formatDuration, MAX_INTERVAL_MS } from '../../validate/duration.js';
-import { Progress, count, elapsed } from '../../io/progress.js';
-import { finiteNumber } from '../../lib/guards.js';
+} from '../api/runs.js';
+import type { Run, RunStats } from '../api/records.js';
+import { durationFlag } from '../validate/index.js';
+import { formatDuration, MAX_INTERVAL_MS } from '../validate/duration.js';
+import { Progress, count, elapsed } from '../io/progress.js';
+import { finiteNumber } from '../lib/guards.js';
 
 const DEFAULT_INTERVAL_MS = 5000;
 

@@ -1,7 +1,7 @@
 // The export engine of `sq results list`: one page after another to stdout or an atomic -o FILE, with checkpoints
 // that let an interrupted --all export continue (--resume) from its last whole page.
 import type { Ctx } from '../cli/context.js';
-import type { ExportPlan } from './plan.js';
+import type { ResultsPlan } from './plan.js';
 import type { Page, Result } from '../api/records.js';
 import { FORMAT_SPECS } from '../output/types.js';
 import { finiteNumber } from '../lib/guards.js';
@@ -22,10 +22,11 @@ import { counted, newProgress, resumableExport } from './whole-pages.js';
  * written atomically, resumable for ndjson, csv and tsv) or stdout, as the plan says. Resolves to the number of
  * records written.
  */
-export async function runExport(ctx: Ctx, plan: ExportPlan): Promise<number> {
+export async function writeResults(ctx: Ctx, plan: ResultsPlan): Promise<number> {
   // A long export keeps V8's young generation at its first size. Under an export's steady allocation V8 grows it, and
   // the peak RSS of a long export rose where it should stay flat (export_rss_ratio, docs/performance.md); a page at
-  // a time needs no more. Scavenges are more frequent, at a pace of two pages a second. (A flag set now: the code caches made before it are not rewritten, see code-cache.ts.)
+  // a time needs no more. Scavenges are more frequent, at a pace of two pages a second. (A flag set now: the code
+  // caches made before it are not rewritten, see code-cache.ts.)
   if (plan.paging.all) setV8Flag('--semi-space-growth-factor=1');
   const resume = plan.resume;
   try {
@@ -40,7 +41,7 @@ export async function runExport(ctx: Ctx, plan: ExportPlan): Promise<number> {
   }
 }
 
-async function exportResults(ctx: Ctx, o: ExportPlan): Promise<number> {
+async function exportResults(ctx: Ctx, o: ResultsPlan): Promise<number> {
   const { scopeRef, task, paging, output, format, settings, resume: plan } = o;
 
   const http = await ctx.http();

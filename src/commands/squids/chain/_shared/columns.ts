@@ -1,7 +1,7 @@
 // How a chain shows in a terminal (`sq squids chain`, `set`): the target crawler and squid by name, the field map as
 // `source → param` pairs.
-import type { Column } from '../../../output/types.js';
-import type { Chain } from '../../../api/chains.js';
+import type { Column } from '../../../../output/types.js';
+import type { Chain } from '../../../../api/chains.js';
 
 export const CHAIN_COLUMNS: Column[] = [
   { key: 'id' },

@@ -1,7 +1,7 @@
 // The resume plan of an export: --resume, --checkpoint and --force checked, the checkpoint read and matched to the
 // command, all before any request; and what a stopped export says about continuing.
 import type { Ctx } from '../cli/context.js';
-import { FORMAT_SPECS, type Format } from '../output/types.js';
+import { FORMAT_SPECS, type Format, type OutputSettings } from '../output/types.js';
 import type { ResultScope } from '../api/results.js';
 import { UsageError } from '../errors.js';
 import { checkOutputTarget } from '../lib/atomic-file.js';
@@ -51,10 +51,10 @@ export interface ResumePlan {
  */
 export async function resumePlan(
   ctx: Ctx,
-  opts: { resume?: boolean; checkpoint?: string; force?: boolean },
-  o: { scopeRef: ResultScope; task: string | undefined; paging: Paging; output: string | undefined; format: Format },
+  o: { scopeRef: ResultScope; task: string | undefined; paging: Paging; output: string | undefined; format: Format; settings: OutputSettings; force: boolean },
+  opts: { resume: boolean; checkpoint?: string },
 ): Promise<ResumePlan | null> {
-  const resume = opts.resume === true;
+  const resume = opts.resume;
   const ckFlag = opts.checkpoint === undefined ? undefined : nonEmpty('--checkpoint', opts.checkpoint);
   const flags = [resume && '--resume', ckFlag !== undefined && '--checkpoint'].filter(Boolean).join(' and ');
   if (flags && !o.paging.all) throw new UsageError(`${flags} need${flags.includes(' and ') ? '' : 's'} --all: only a whole export is continued page by page`);
@@ -64,7 +64,7 @@ export async function resumePlan(
   if (resume && o.output === undefined && ckFlag === undefined) {
     throw new UsageError('--resume needs -o FILE or --checkpoint FILE: the export to continue is found through them');
   }
-  if (opts.force === true && o.output === undefined && !(resume && ckFlag !== undefined)) {
+  if (o.force && o.output === undefined && !(resume && ckFlag !== undefined)) {
     throw new UsageError('--force goes with -o FILE (replace an existing FILE) or with --resume --checkpoint FILE (let the rest of an export to stdout go into an empty file)');
   }
   const resumable = (RESUMABLE_FORMATS as readonly string[]).includes(o.format);
@@ -75,12 +75,12 @@ export async function resumePlan(
   if (ckFlag !== undefined) await checkOutputTarget('--checkpoint', ckFlag);
   const scopeFlag = 'squid' in o.scopeRef ? '--squid' : '--run';
   const scopeRef = 'squid' in o.scopeRef ? o.scopeRef.squid : o.scopeRef.run;
-  const settings = ctx.outputSettings();
+  const settings = o.settings;
   const words = ['sq', 'results', 'list', scopeFlag, scopeRef, ...(o.task ? ['--task', o.task] : []), '--all'];
   if (o.output === undefined || settings.explicitFormat) words.push('--format', o.format);
   if (settings.fields) words.push('--fields', settings.fields.join(','));
   words.push(...(o.output !== undefined ? ['-o', o.output] : ['--checkpoint', ckFlag!]), '--resume');
-  if (opts.force === true && o.output !== undefined) words.push('--force');
+  if (o.force && o.output !== undefined) words.push('--force');
   if (ctx.globals.profile) words.push('--profile', ctx.globals.profile);
   if (ctx.globals.baseUrl) words.push('--base-url', ctx.globals.baseUrl);
   const plan: ResumePlan = {
@@ -88,7 +88,7 @@ export async function resumePlan(
     ck: null,
     saved: null,
     total: null,
-    force: opts.force === true,
+    force: o.force,
     command: words.map(shellWord).join(' '),
     startOver: startOverText(where),
   };
@@ -115,7 +115,7 @@ export async function resumePlan(
     target: o.output === undefined ? null : resolve(o.output),
   });
   if (differs) throw new UsageError(`cannot resume: ${differs}; the checkpoint "${where.checkpoint}" belongs to another export`);
-  if (where.partial === null) await checkStdoutFile(ctx, ck, where.checkpoint, opts.force === true);
+  if (where.partial === null) await checkStdoutFile(ctx, ck, where.checkpoint, o.force);
   else {
     // lstat: the data is continued only in the regular file sq made, never through a link planted in its place.
     const st = await lstat(where.partial).catch(() => null);
