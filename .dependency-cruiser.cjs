@@ -1,26 +1,89 @@
 /**
  * Import boundaries, checked by `npm run lint:deps` (dependency-cruiser). Type-only imports count too.
- * The layers, bottom to top, are described in docs/architecture.md; each rule below forbids one direction, and
- * test/unit/dependency-rules.test.ts shows each one failing on a deliberately wrong import.
+ * RANKING is every folder of src/, top to bottom; a folder imports only the folders ranked below it, never one above
+ * nor one of its own rank, and a folder in no rank fails. The rules are generated from it, one per folder; a few
+ * more below say what a rank cannot. docs/architecture.md draws the layers; test/unit/dependency-rules.test.ts shows
+ * each rule failing, on a wrong import for every pair of folders that runs against the ranking.
  */
-const LOWER = '^src/(lib|api|output|validate|io|config|emulator|tables)/';
-const APPLICATION = 'cli|commands|account|export|sync|mcp|completion|webhook';
+const RANKING = [
+  // The program: argv to exit code, commander's tree or the plain-line reader, help, the Ctx it makes. Loads the verbs.
+  ['shell'],
+  // The verbs, one per file.
+  ['commands'],
+  // Engines that drive other engines: the MCP server (verbs in-process, the account file), results sync.
+  ['mcp', 'sync'],
+  // Engines: the account file, shell completion, sq doctor's checks, results export, the webhook listener.
+  ['account', 'completion', 'doctor', 'export', 'webhook'],
+  // Engines the ones above use: the money guard and spend facts, the update notice.
+  ['billing', 'update'],
+  // The contract every verb and engine imports: Ctx, VerbSpec and defineVerb, the Ctx-taking helpers.
+  ['cli'],
+  // Profiles and settings.
+  ['config'],
+  // Terminal and file streams (CSV, checkpoints, progress, shell quoting); flag checks.
+  ['io', 'validate'],
+  // The API client and its records; rendering.
+  ['api', 'output'],
+  // The emulator is the service's independent reading of the docs: none of the client's code (api, io, output,
+  // validate) decides its answers, or a misreading there would pass the tests of both sides. startup/ is what
+  // bin/sq.js loads before the bundle (argv pre-scan, code caches, V8 flags, trace marks): leaves, kept small.
+  ['emulator', 'startup'],
+  // Leaf helpers; the documented tables the client and the emulator share (data only).
+  ['lib', 'tables'],
+  // Below every folder: the files left in src/ (errors, version, import-package), which import none of them.
+];
+
+const RANKED = RANKING.flat();
+const UNRANKED = `^src/(?!(${RANKED.join('|')})/)[^/]+/`;
+
+/** One rule per folder: nothing of its own rank or above (the top rank's only folder needs none). */
+const rankRules = RANKING.flatMap((rank, i) =>
+  rank.flatMap((folder) => {
+    const notBelow = RANKING.slice(0, i + 1).flat().filter((f) => f !== folder);
+    if (notBelow.length === 0) return [];
+    const below = RANKING.slice(i + 1).flat();
+    return [
+      {
+        name: `rank-${folder}`,
+        severity: 'error',
+        comment: `src/${folder}/ imports only what ranks below it: ${below.join(', ') || 'none'} and the files of src/.`,
+        from: { path: `^src/${folder}/` },
+        to: { path: `^src/(${notBelow.join('|')})/` },
+      },
+    ];
+  }),
+);
 
 module.exports = {
   forbidden: [
+    ...rankRules,
+    {
+      name: 'unranked-folder',
+      severity: 'error',
+      comment: 'Every folder of src/ has its rank in RANKING: a new one is placed there before it is used.',
+      from: { path: UNRANKED },
+      to: {},
+    },
+    {
+      name: 'unranked-folder-imported',
+      severity: 'error',
+      comment: 'Every folder of src/ has its rank in RANKING: nothing imports a folder that has none.',
+      from: {},
+      to: { path: UNRANKED },
+    },
+    {
+      name: 'unranked-folder-orphan',
+      severity: 'error',
+      comment: 'Every folder of src/ has its rank in RANKING, even one whose files import nothing.',
+      from: { orphan: true, path: UNRANKED },
+      to: {},
+    },
     {
       name: 'no-circular',
       severity: 'error',
       comment: 'A module never reaches itself back through its imports (type-only imports included).',
       from: {},
       to: { circular: true },
-    },
-    {
-      name: 'lib-is-a-leaf',
-      severity: 'error',
-      comment: 'src/lib/ holds leaf helpers (type guards, files, locks, times): it imports only itself and src/errors.ts.',
-      from: { path: '^src/lib/' },
-      to: { path: '^src/', pathNot: ['^src/lib/', '^src/errors\\.ts$'] },
     },
     {
       name: 'root-files-are-leaves',
@@ -30,72 +93,6 @@ module.exports = {
       to: { path: '^src/[^/]+/' },
     },
     {
-      name: 'api-not-output',
-      severity: 'error',
-      comment: 'The API client returns records; rendering them is output/\'s job (the masking it needs is in lib/secrets.ts).',
-      from: { path: '^src/api/' },
-      to: { path: '^src/output/' },
-    },
-    {
-      name: 'api-not-io',
-      severity: 'error',
-      comment: 'The API client does not use the terminal/stream helpers of io/; file primitives it needs are in lib/.',
-      from: { path: '^src/api/' },
-      to: { path: '^src/io/' },
-    },
-    {
-      name: 'api-not-validate',
-      severity: 'error',
-      comment: 'Flag checks (validate/) sit above the API client and may use it, never the other way round.',
-      from: { path: '^src/api/' },
-      to: { path: '^src/validate/' },
-    },
-    {
-      name: 'api-not-application',
-      severity: 'error',
-      comment: 'The API client knows no command, shell, plan, export, configuration or emulator.',
-      from: { path: '^src/api/' },
-      to: { path: `^src/(${APPLICATION}|config|emulator)/` },
-    },
-    {
-      name: 'output-not-above',
-      severity: 'error',
-      comment: 'Rendering takes records and settings; it never reaches up to flags, files, config or commands.',
-      from: { path: '^src/output/' },
-      to: { path: `^src/(validate|io|config|emulator|${APPLICATION})/` },
-    },
-    {
-      name: 'validate-not-above',
-      severity: 'error',
-      comment: 'Flag checks are pure: no files, config, emulator or commands.',
-      from: { path: '^src/validate/' },
-      to: { path: `^src/(io|config|emulator|${APPLICATION})/` },
-    },
-    {
-      name: 'io-not-above',
-      severity: 'error',
-      comment: 'io/ (CSV, checkpoints, progress, shell quoting) serves the layers above; it takes no Ctx and no verb.',
-      from: { path: '^src/io/' },
-      to: { path: `^src/(config|emulator|${APPLICATION})/` },
-    },
-    {
-      name: 'below-cli-not-cli',
-      severity: 'error',
-      comment: 'Nothing below the shell imports src/cli/ (Ctx, the command model, the Ctx-taking helpers).',
-      from: { path: LOWER },
-      to: { path: '^src/cli/' },
-    },
-    {
-      name: 'emulator-reads-docs-not-client',
-      severity: 'error',
-      comment:
-        'The emulator is the service\'s independent reading of the docs: it imports none of the client\'s code (src/api, ' +
-        'io, output, validate: its HTTP client, cron, CSV, records…) to decide an answer, or a misreading there would pass ' +
-        'the tests of both sides. A table both need is data in src/tables/, checked against the docs by a test.',
-      from: { path: '^src/emulator/' },
-      to: { path: '^src/(api|io|output|validate)/' },
-    },
-    {
       name: 'tables-are-data',
       severity: 'error',
       comment: 'src/tables/ holds the documented tables the client and the emulator share: data only, importing nothing.',
@@ -103,41 +100,11 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/tables/' },
     },
     {
-      name: 'emulator-not-cli-side',
-      severity: 'error',
-      comment: 'The emulator runs on its own (sq emulator, tests): it imports no shell, verb, plan, export or config.',
-      from: { path: '^src/emulator/' },
-      to: { path: `^src/(${APPLICATION}|config)/` },
-    },
-    {
-      name: 'config-not-application',
-      severity: 'error',
-      comment: 'Profiles and settings are read by the shell; config/ never imports it or a verb.',
-      from: { path: '^src/config/' },
-      to: { path: `^src/(${APPLICATION}|emulator)/` },
-    },
-    {
-      name: 'verbs-only-from-the-registry',
-      severity: 'error',
-      comment:
-        'Verb files hold verbs: only other verbs and the command registry load them. Library code shared by verbs lives ' +
-        'in account/, export/, api/ or commands/_shared/, never in a verb file.',
-      from: { path: '^src/', pathNot: ['^src/commands/', '^src/cli/(program|dispatch)\\.ts$', '^src/completion/'] },
-      to: { path: '^src/commands/' },
-    },
-    {
       name: 'commands-not-emulator',
       severity: 'error',
       comment: 'Commands talk to the API through src/api; the emulator is started only by `sq emulator` (src/commands/emulator/).',
       from: { path: '^src/commands/', pathNot: '^src/commands/emulator/' },
       to: { path: '^src/emulator/' },
-    },
-    {
-      name: 'account-not-noun-shared',
-      severity: 'error',
-      comment: "The account-as-code modules use src/api and shared libraries, never a noun's commands/*/_shared/.",
-      from: { path: '^src/account/' },
-      to: { path: '^src/commands/[^/]+/_shared/' },
     },
   ],
   options: {
@@ -147,3 +114,5 @@ module.exports = {
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
   },
 };
+// For test/unit/dependency-rules.test.ts, which writes a wrong import for every pair the ranking forbids.
+Object.defineProperty(module.exports, 'RANKING', { value: RANKING });

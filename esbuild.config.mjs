@@ -1,4 +1,4 @@
-// `npm run build`: compiles src/ into dist/ (one .js per .ts), then bundles the CLI (dist/cli/main.js and everything it may
+// `npm run build`: compiles src/ into dist/ (one .js per .ts), then bundles the CLI (dist/shell/main.js and everything it may
 // load) into CommonJS files bin/sq.js runs with a V8 code cache of its own: dist/sq.cjs, what every call runs, and
 // dist/bundles/<part>.cjs, what only some calls load (scripts/split-bundle.mjs). The unbundled dist/ stays for the
 // tests that import modules directly.
@@ -84,7 +84,7 @@ const lazyLoads = (whole) => ({
 });
 
 // src/ → dist/, file for file: esbuild strips the types (tsconfig's isolatedModules and verbatimModuleSyntax make that
-// exact, with no type information), in under a second where tsc's emit took ~8 s of wall and ~13 s of CPU. The types
+// exact, with no type information), many times faster than tsc's emit. The types
 // are checked by tsc on its own: `npm run typecheck` (npm test runs it; prepack runs tsc -p tsconfig.json --noEmit).
 await build({
   entryPoints: readdirSync('src', { recursive: true, encoding: 'utf8' })
@@ -99,12 +99,14 @@ await build({
   logLevel: 'warning',
 });
 
-// Every noun's spec as JSON (dist/specs/<noun>.json), functions (each verb's run) as `true`, read by src/cli/specs.ts:
+// Every noun's spec as JSON (dist/specs/<noun>.json), functions (each verb's run) as `true`, read by src/shell/specs.ts:
 // program.ts builds the command tree from it and dispatch.ts parses a plain line with it, without loading the
 // modules. Files of their own rather than inside the bundle: a call reads only its noun's, and the bundle and its code
-// cache stay ~100 KB smaller. A spec holding anything JSON does not carry as it is (a RegExp, a Set, a function other
+// cache stay smaller. A spec holding anything JSON does not carry as it is (a RegExp, a Set, a function other
 // than run) fails the build rather than show a different command.
 const { NOUNS } = await import('./dist/commands/index.js');
+// A spec of a noun since removed (or of an older build's file layout) must not stay beside the current ones.
+await rm('dist/specs', { recursive: true, force: true });
 await mkdir('dist/specs', { recursive: true });
 const verbModules = [];
 for (const entry of NOUNS) {
@@ -132,27 +134,10 @@ for (const entry of NOUNS) {
       if (file) (doc.verbs[i].module = file), verbModules.push(file);
     });
   }
-  // And what a plain command line needs of it (src/cli/dispatch.ts): names, arguments and how each option is written,
-  // without the help texts. `sq squids list` parsed 18 KB of JSON for the ~2 KB it reads.
-  const line = (v) => ({
-    name: v.name,
-    aliases: v.aliases,
-    args: v.args,
-    options: v.options?.map((o) => ({ flags: o.flags, choices: o.choices, repeatable: o.repeatable, secretTrap: o.secretTrap })),
-    subcommands: v.subcommands?.map(line),
-    module: v.module,
-    run: true,
-  });
-  const lines = 'verbs' in doc ? { name: doc.name, verbs: doc.verbs.map(line) } : line(doc);
-  for (const [file, text] of [
-    [`dist/specs/${entry.name}.json`, JSON.stringify(doc)],
-    [`dist/specs/${entry.name}.lines.json`, JSON.stringify(lines)],
-  ]) {
-    await writeFile(`${file}.tmp`, text);
-    await rename(`${file}.tmp`, file);
-  }
+  await writeFile(`dist/specs/${entry.name}.json.tmp`, JSON.stringify(doc));
+  await rename(`dist/specs/${entry.name}.json.tmp`, `dist/specs/${entry.name}.json`);
 }
-// The files of those verbs, each imported on its own when it runs (src/cli/specs.ts, sqVerbModules; injected below).
+// The files of those verbs, each imported on its own when it runs (src/shell/specs.ts, sqVerbModules; injected below).
 await writeFile(
   'dist/verb-modules.js',
   `export const sqVerbModules = {\n${verbModules.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(`./commands/${f}`)}),`).join('\n')}\n};\n`,
@@ -179,14 +164,14 @@ const bundleOptions = {
   // import.meta.dirname: dist/, the directory bin/sq.js's loader gives each part as __dirname.
   // VENDORED (below): the packages importPackage() loads from dist/vendor/ rather than node_modules.
   // __SQ_VERSION__ (src/version.ts): the version as package.json says at build time, which ships with it; reading and
-  // parsing package.json cost every call ~0.4 ms.
+  // parsing package.json cost every call time.
   define: { 'import.meta.url': '__sqImportMeta.url', 'import.meta.dirname': '__dirname', __SQ_VENDORED__: JSON.stringify(VENDORED), __SQ_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
-  // bin/sq.js's loader (src/lib/code-cache.ts, loadParts) runs each part with __dirname the dist/ directory.
+  // bin/sq.js's loader (src/startup/code-cache.ts, loadParts) runs each part with __dirname the dist/ directory.
   // SQ_TEST_LOAD_LOG=FILE: the files of the bundle that this call evaluated, in that order, written to FILE at exit,
   // one log for all the parts (test/e2e/launcher.test.ts checks that `sq me` evaluates nothing it does not need).
   banner: {
     js:
-      // Made when first read: node:url's pathToFileURL cost every call ~0.2 ms, and most never read it.
+      // Made when first read: node:url's pathToFileURL cost every call, and most never read it.
       "var __sqImportMeta = { get url() { return (this.href ??= require('node:url').pathToFileURL(__dirname + '/sq.cjs').href); } };\n" +
       'var __sqLoadLog = process.env.SQ_TEST_LOAD_LOG ? (globalThis.__sqLoadLog ??= ' +
       "(process.on('exit', () => require('node:fs').writeFileSync(process.env.SQ_TEST_LOAD_LOG, globalThis.__sqLoadLog.join('\\n') + '\\n')), [])) : undefined;",
@@ -198,13 +183,13 @@ const bundleOptions = {
   legalComments: 'eof',
   // Strings, templates, regular expressions and names come out as ASCII escapes; comments are left as written.
   charset: 'ascii',
-  // Without comments and indentation the files are ~40% smaller: less to read on every call (~1.5 ms). Names are not
+  // Without comments and indentation the files are much smaller: less to read on every call. Names are not
   // minified, so a --verbose stack trace still names its functions; the unbundled dist/ stays readable.
   minifyWhitespace: true,
   minifySyntax: true,
 };
-const { PART_PARAMS } = await import('./dist/lib/code-cache.js');
-const whole = await build({ ...bundleOptions, entryPoints: ['dist/cli/main.js'], outfile: 'dist/sq.cjs', metafile: true, plugins: [lazyLoads(true)] });
+const { PART_PARAMS } = await import('./dist/startup/code-cache.js');
+const whole = await build({ ...bundleOptions, entryPoints: ['dist/shell/main.js'], outfile: 'dist/sq.cjs', metafile: true, plugins: [lazyLoads(true)] });
 const parts = [];
 for (const [part, text] of await buildParts(bundleOptions, root, partition(whole.metafile))) {
   // Only comments can still hold non-ASCII text: spell it as escapes too, so the whole file is ASCII and bin/sq.js can
@@ -217,7 +202,7 @@ for (const [part, text] of await buildParts(bundleOptions, root, partition(whole
   const strayImport = /\bimport\(\s*["'`][^"'`]*["'`]\s*\)/.exec(code);
   if (strayImport) throw new Error(`esbuild.config.mjs: part ${part} has ${strayImport[0]}, which fails under bin/sq.js: use importPackage() or process.getBuiltinModule()`);
   // Each part is one function expression, the module wrapper that require() would add, written here so that the
-  // launcher compiles the text it reads as it is (src/lib/code-cache.ts, compileCached).
+  // launcher compiles the text it reads as it is (src/startup/code-cache.ts, compileCached).
   parts.push([part === 'sq' ? 'sq.cjs' : `bundles/${part}.cjs`, `(function (${PART_PARAMS}) {${code}\n})\n`]);
 }
 // jq-web's script as dist/jq.cjs, for jq's worker thread when bin/sq.js runs with --jq (src/output/jq.ts), with sq's
@@ -299,9 +284,9 @@ await rm('dist/bundles.tmp', { recursive: true, force: true });
 // a clean environment); test/help/prerendered.test.ts checks every file against the CLI's own output. A command
 // whose help does not come out as exit 0 with nothing on stderr gets no file (the launcher then runs the CLI).
 {
-  const { run } = await import('./dist/cli/main.js');
-  const { createContext } = await import('./dist/cli/factory.js');
-  const { buildProgram } = await import('./dist/cli/program.js');
+  const { run } = await import('./dist/shell/main.js');
+  const { createContext } = await import('./dist/shell/factory.js');
+  const { buildProgram } = await import('./dist/shell/program.js');
   const { Writable, PassThrough } = await import('node:stream');
   const env = { SQ_CONFIG_DIR: '/nonexistent-sq-build', SQ_CACHE_DIR: '', SQ_NO_UPDATE_NOTIFIER: '1' };
   const captured = () => {
@@ -332,12 +317,12 @@ await rm('dist/bundles.tmp', { recursive: true, force: true });
 }
 
 // What bin/sq.js needs before the bundle loads, in one file (one module load less on every call): the argv
-// pre-scanner (src/cli/argv.ts: one scanner and one list of value-taking globals for the launcher, main and program),
-// to name the code cache, and the code caches' checks and the parts' loader (src/lib/code-cache.ts): one copy, the
+// pre-scanner (src/startup/argv.ts: one scanner and one list of value-taking globals for the launcher, main and program),
+// to name the code cache, and the code caches' checks and the parts' loader (src/startup/code-cache.ts): one copy, the
 // CLI's own.
 await build({
   stdin: {
-    contents: "export * from './dist/lib/code-cache.js';\nexport { setV8Flag } from './dist/lib/v8-flags.js';\nexport { scanArgv, boundedJq } from './dist/cli/argv.js';\n",
+    contents: "export * from './dist/startup/code-cache.js';\nexport { setV8Flag } from './dist/startup/v8-flags.js';\nexport { scanArgv, boundedJq } from './dist/startup/argv.js';\n",
     resolveDir: '.',
     sourcefile: 'launcher.js',
   },
@@ -354,10 +339,10 @@ await build({
 // The two files it replaces, if an older build left them.
 await rm('dist/argv.cjs', { force: true });
 await rm('dist/code-cache.cjs', { force: true });
-// And what only some calls need, loaded by the launcher only then: SQ_TRACE_STARTUP's marks (src/trace.ts) and --jq's
-// early start (src/output/jq-preload.ts).
-await build({ entryPoints: ['dist/trace.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/trace.cjs', logLevel: 'warning' });
-await build({ entryPoints: ['dist/output/jq-preload.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/jq-preload.cjs', logLevel: 'warning' });
+// And what only some calls need, loaded by the launcher only then: SQ_TRACE_STARTUP's marks (src/startup/trace.ts) and --jq's
+// early start (src/startup/jq-preload.ts).
+await build({ entryPoints: ['dist/startup/trace.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/trace.cjs', logLevel: 'warning' });
+await build({ entryPoints: ['dist/startup/jq-preload.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/jq-preload.cjs', logLevel: 'warning' });
 
 
 // dist/vendor/: see VENDORED. Each file exports the names Node's import() of the package gives (for a CommonJS

@@ -2,13 +2,13 @@
 'use strict';
 // The launcher. `sq --version` answers without loading the CLI; everything else runs the CLI bundled into dist/sq.cjs
 // and the parts of dist/bundles/ the command needs (esbuild.config.mjs), compiled from V8 code caches when there are
-// some. See docs/performance.md.
+// some. See docs/startup.md.
 const argv = process.argv.slice(2);
 const fs = require('node:fs');
-// SQ_TRACE_STARTUP=1: where a call's time goes, one line per phase on stderr as the process exits (src/trace.ts
+// SQ_TRACE_STARTUP=1: where a call's time goes, one line per phase on stderr as the process exits (src/startup/trace.ts
 // marks the CLI's phases; docs/performance.md). Off, it costs this one look-up.
 const trace = process.env.SQ_TRACE_STARTUP ? require('../dist/trace.cjs').startTrace() : undefined;
-let launcher; // src/lib/code-cache.ts and src/cli/argv.ts, built as dist/launcher.cjs; not loaded for --version
+let launcher; // src/startup/code-cache.ts and src/startup/argv.ts, built as dist/launcher.cjs; not loaded for --version
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // A plain write(2): creating process.stdout would load Node's stream machinery for one line.
@@ -25,7 +25,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 } else {
   // `sq … | head` closes the pipe early: that is not an error worth a stack trace. Any other error on stdout is the
   // CLI's to report, with its exit code (src/output/sink.ts, main.ts): never an uncaught throw from here. stderr
-  // likewise, but as Node makes it, on first use: most calls never write there, and making it costs ~0.3 ms.
+  // likewise, but as Node makes it, on first use: most calls never write there, and making it is not free.
   process.stdout.on('error', () => {});
   const made = Object.getOwnPropertyDescriptor(process, 'stderr');
   let stderr;
@@ -35,13 +35,13 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     stderr = process.stderr.on('error', () => {});
   }
   trace?.mark('stdio streams');
-  // The same pre-scan of argv as the CLI's own (src/cli/argv.ts), and the code caches' directory and files, checked
-  // by the CLI's own code (src/lib/code-cache.ts), with the loader of the bundle's parts: built beside the bundle.
+  // The same pre-scan of argv as the CLI's own (src/startup/argv.ts), and the code caches' directory and files, checked
+  // by the CLI's own code (src/startup/code-cache.ts), with the loader of the bundle's parts: built beside the bundle.
   launcher = require('../dist/launcher.cjs');
   const scan = launcher.scanArgv(argv);
   const dir = launcher.cacheDir(process.env);
   trace?.mark('launcher');
-  // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker (src/output/jq-preload.ts,
+  // With --jq, jq's worker thread starts now, before the V8 flag below: see startJqWorker (src/startup/jq-preload.ts,
   // built as dist/jq-preload.cjs). Not for an expression bounded by its input (`.[].name`): src/output/jq.ts runs that
   // on the main thread (a document too large for it still goes to a worker, started then).
   const jqExpr = scan.options.get('--jq');
@@ -50,11 +50,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // jq is WebAssembly (jq-web): V8 re-compiles it with TurboFan on background threads, and a short-lived process waits
   // for them at exit (a --jq call took twice the CPU). The baseline compiler's code is plenty. Only with --jq: a V8
   // flag set at run time makes V8 refuse the code cache Node ships for its own modules, and every built-in loaded
-  // after it (node:vm, node:tty, node:fs/promises…) would be compiled from source (~1-30 ms on Node 22 and 24). Set
+  // after it (node:vm, node:tty, node:fs/promises…) would be compiled from source (docs/startup.md). Set
   // before anything compiles; a V8 that refuses the flag only costs that time.
   if (scan.options.has('--jq')) {
     try {
-      // Recorded (src/lib/v8-flags.ts): the code caches made under it get names of their own.
+      // Recorded (src/startup/v8-flags.ts): the code caches made under it get names of their own.
       launcher.setV8Flag('--liftoff-only');
     } catch {}
   }
@@ -64,7 +64,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   }
   const jq = jqPreload?.preloadJq(jqWorker, `${__dirname}/../dist`);
   const cli = load(dir, scan.noun, jq);
-  // `exits`: this process ends when run() returns, connections and all (src/cli/factory.ts, ContextInit).
+  // `exits`: this process ends when run() returns, connections and all (src/shell/factory.ts, ContextInit).
   cli.exports.run(argv, { exits: true }).then(async (code) => {
     // The command has removed its own signal handlers. From here a stop signal ends the process as the command
     // would have (128 + signal), but only once saveCache, which is synchronous, has renamed or removed its temp file.
@@ -75,7 +75,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     cli.saveCache(code);
     jqWorker?.saveCache(code);
     // The command is finished: once stdout and stderr are flushed, leave at once rather than wait for library
-    // timers and closing keep-alive sockets to wind down (~50 ms per call). An empty write's callback runs once the
+    // timers and closing keep-alive sockets to wind down. An empty write's callback runs once the
     // writes before it are out: 'drain' would not do, as it comes only after a write that returned false, and a
     // wait for it that never ends empties the event loop, so the process left with exit 0 whatever the command's code.
     await Promise.all(
@@ -125,7 +125,7 @@ function prerenderedHelp(argv) {
 }
 
 /**
- * Runs the CLI from dist/sq.cjs and the parts of dist/bundles/ the command needs (src/lib/code-cache.ts, loadParts),
+ * Runs the CLI from dist/sq.cjs and the parts of dist/bundles/ the command needs (src/startup/code-cache.ts, loadParts),
  * each compiled from a V8 code cache in SQ_CACHE_DIR, else $XDG_CACHE_HOME/sq, else ~/.cache/sq; SQ_CACHE_DIR= (empty)
  * turns the cache off. Node 22.1+ has a cache of its own, module.enableCompileCache(), but it keeps only the code
  * compiled while a module loads, not the functions a command compiles as it runs.
@@ -136,7 +136,7 @@ function load(dir, word, jq) {
   // src/import-package.ts). Packages resolve the same from bin/ as from dist/.
   // The ES modules a command imports on first use that way (dist/vendor/: the MCP SDK, prompts…; the emulator)
   // compile from Node's own cache (Node 22.1+; none on 20), turned on at the first such import, in the same private
-  // directory: `sq mcp` compiled its 550 KB SDK from source on every start.
+  // directory: `sq mcp` compiled its SDK from source on every start.
   let esm;
   const hostImport = (s) => {
     if (esm === undefined && (esm = dir !== undefined && launcher.ownDir(dir))) require('node:module').enableCompileCache?.(`${dir}/node-compile-cache`);

@@ -138,7 +138,7 @@ _sq_opts() {
     'tasks list') echo '--squid --type --limit --page --all --slurp' ;;
     'tasks get') echo '--squid' ;;
     'tasks add') echo '--squid --key --file --max-credits' ;;
-    'tasks upload') echo '--squid --wait --timeout' ;;
+    'tasks upload') echo '--squid --wait --timeout --max-credits' ;;
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page --all --slurp' ;;
     'runs get') echo '--squid --web' ;;
@@ -193,7 +193,7 @@ _sq_vopts() {
     'tasks list') echo '--squid --type --limit --page' ;;
     'tasks get') echo '--squid' ;;
     'tasks add') echo '--squid --key --file --max-credits' ;;
-    'tasks upload') echo '--squid --timeout' ;;
+    'tasks upload') echo '--squid --timeout --max-credits' ;;
     'tasks delete') echo '--squid' ;;
     'runs list') echo '--squid --limit --page' ;;
     'runs get') echo '--squid' ;;

@@ -34,7 +34,7 @@ function __sq_vopts
         case 'tasks add'
             __sq_words --squid --key --file --max-credits
         case 'tasks upload'
-            __sq_words --squid --timeout
+            __sq_words --squid --timeout --max-credits
         case 'tasks delete'
             __sq_words --squid
         case 'runs list'
@@ -633,6 +633,7 @@ complete -c sq -n '__sq_is \'tasks add\'' -l max-credits -x -d 'estimate first a
 complete -c sq -n '__sq_is \'tasks upload\'' -l squid -x -a '(__sq_dynamic squids)' -d 'squid id, prefix or exact name (required)'
 complete -c sq -n '__sq_is \'tasks upload\'' -l wait -d 'wait until the upload is processed and print its summary'
 complete -c sq -n '__sq_is \'tasks upload\'' -l timeout -x -d 'give up waiting after this long, at most 7d (with --wait)'
+complete -c sq -n '__sq_is \'tasks upload\'' -l max-credits -x -d 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`'
 complete -c sq -n '__sq_arg \'tasks upload\' 0' -F
 
 # sq tasks upload-status

@@ -357,7 +357,7 @@ _sq__tasks__add() {
 }
 
 _sq__tasks__upload() {
-  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--wait[wait until the upload is processed and print its summary]' '--timeout=[give up waiting after this long, at most 7d (with --wait)]:timeout: ' '1:file:_files'
+  _arguments -s -S : $_sq_globals '--squid=[squid id, prefix or exact name (required)]:squid:{_sq_dynamic squids}' '--wait[wait until the upload is processed and print its summary]' '--timeout=[give up waiting after this long, at most 7d (with --wait)]:timeout: ' '--max-credits=[estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default\: SQ_MAX_CREDITS, else `sq config get max-credits`]:max-credits: ' '1:file:_files'
 }
 
 _sq__tasks__upload_status() {

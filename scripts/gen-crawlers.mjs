@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Generates src/emulator/docs-crawlers.ts, the emulator's crawler catalogue as the vendor's docs give it, from
 // test/fixtures/docs-examples.json (the examples/ pages: one entry per page, 57 crawlers) and
-// test/fixtures/docs-samples.json (the reference pages). Re-runnable: `node scripts/gen-crawlers.mjs` rewrites the file;
-// `--check` exits 1 when the file is not what the docs give (test/emulator/crawler-catalogue.test.ts runs it).
+// test/fixtures/docs-samples.json (the reference pages: the Google Maps Search Export's result columns). Re-runnable:
+// `node scripts/gen-crawlers.mjs` rewrites the file; `--check` exits 1 when the file is not what the docs give
+// (test/emulator/crawler-catalogue.test.ts runs it).
 //
 // What each page gives a crawler (and what this script takes from it):
 //   update-settings  its name (the squid name without " (N)", or the answer's crawler.name), its id where the answer
@@ -64,6 +65,86 @@ const ASSUMED_ATTRIBUTES = [
 
 /** ASSUMED rates and concurrency where the docs give none (the list-crawlers sample gives them for 4 crawlers). */
 const ASSUMED = { credits_per_row: 1, max_concurrency: 10, credits_per_function: 1 };
+
+const SAMPLES = JSON.parse(readFileSync(resolve(root, 'test/fixtures/docs-samples.json'), 'utf8')).pages;
+
+/**
+ * The Google Maps Search Export's columns the reference pages name but do not describe: the get-results sample's
+ * columns have values and no description, the get-crawler-details `result` list and the collect_business_details
+ * description have names only (ASSUMED: the description, the JSON type and example of an unsampled column, and the
+ * function of a column no sampled row shows: the get-results sample's rows are the base's).
+ */
+const ASSUMED_GOOGLE_MAPS = {
+  ratings: { description: 'Number of ratings' },
+  lat: { description: 'Latitude' },
+  lng: { description: 'Longitude' },
+  city: { description: 'City' },
+  country: { description: 'Country' },
+  zip_code: { description: 'Postal code' },
+  opening_hours: { description: 'Opening hours' },
+  zero_x: { type: 'string', example: '0x12c9c0a7b2f0a5c1:0x2a8b3f1e9d7c6b5a', fn: 'collect_business_details', description: 'Internal Google Maps hex identifier' },
+  cid: { type: 'string', example: '3065488262003665754', fn: 'collect_business_details', description: 'Google Maps numeric business identifier (CID)' },
+  url: { type: 'string', example: 'https://www.google.com/maps/place/?cid=3065488262003665754', fn: 'collect_business_details', description: 'Place URL' },
+  country_name: { type: 'string', example: 'France', fn: 'collect_business_details', description: 'Country name' },
+  country_code: { type: 'string', example: 'FR', fn: 'collect_business_details', description: 'Country code' },
+  menu: { type: 'string', example: 'https://www.example.com/menu', fn: 'collect_business_details', optional: true, description: 'Menu URL' },
+  plus_code: { type: 'string', example: '8FM7+C2 Marseille', fn: 'collect_business_details', description: 'Plus code of the place' },
+  is_temporarily_closed: { type: 'boolean', example: false, fn: 'collect_business_details', description: 'Temporarily closed' },
+  is_permanently_closed: { type: 'boolean', example: false, fn: 'collect_business_details', description: 'Permanently closed' },
+  has_owner: { type: 'boolean', example: true, fn: 'collect_business_details', description: 'Claimed by its owner' },
+  poi: { type: 'string', example: 'restaurant', fn: 'collect_business_details', description: 'Point-of-interest type' },
+  health: { type: 'string', example: 'operational', fn: 'collect_business_details', description: 'Business status' },
+  last_opening_hours_updated_at: { type: 'string', example: '2025-01-15', fn: 'collect_business_details', description: 'When the opening hours last changed' },
+  main_image_url: { type: 'string', example: 'https://lh5.googleusercontent.com/p/1', fn: 'fetch_business_images', description: 'Main image of the place' },
+  facebook: { type: 'string', example: 'https://www.facebook.com/example', fn: 'extract_emails_from_website', optional: true,
+    description: 'Facebook page found on the website' },
+  instagram: { type: 'string', example: 'https://www.instagram.com/example', fn: 'extract_emails_from_website', optional: true,
+    description: 'Instagram profile found on the website' },
+};
+
+/**
+ * The Google Maps Search Export's result columns, from the reference pages (docs-samples.json), in this order: the
+ * get-crawler-attributes sample's (its own order, types, examples and descriptions; a column of a function is that
+ * function's, matched by its display name), then the get-results sample's other columns (in its rows' order, typed by
+ * their values, optional where a row leaves one out), then the columns only the get-crawler-details `result` list and
+ * the collect_business_details description name, by function in the details page's order of functions' columns.
+ * `match_filters` ("whether the result passed your geo and category filters") is a parameter task's only.
+ */
+function googleMapsAttributes() {
+  const details = answer(SAMPLES['get-crawler-details']).body;
+  const fnOf = new Map(details.input.filter((i) => i.function).map((i) => [i.display.toLowerCase(), i.name]));
+  const out = answer(SAMPLES['get-crawler-attributes']).body.data.map((a) => ({
+    name: a.name,
+    type: a.type,
+    example: a.example,
+    ...(a.is_main ? {} : { fn: fnOf.get(a.function.toLowerCase()) ?? a.function }),
+    ...(a.name === 'match_filters' ? { params_tasks_only: true } : {}),
+    ...(a.name === 'email' ? { optional: true } : {}),
+    description: a.description,
+  }));
+  const has = (n) => out.some((a) => a.name === n);
+  const rows = answer(SAMPLES['get-results']).body.data;
+  for (const r of rows) {
+    for (const name of Object.keys(r)) {
+      if (ROW_KEYS.has(name) || has(name)) continue;
+      const values = rows.filter((x) => name in x).map((x) => x[name]);
+      const example = typeof values[0] === 'string' ? values[0].split(',')[0] : values[0];
+      out.push({ name, type: attributeType(values), example, ...(values.length < rows.length ? { optional: true } : {}),
+        description: ASSUMED_GOOGLE_MAPS[name].description });
+    }
+  }
+  const described = details.input.find((i) => i.name === 'collect_business_details').description;
+  const named = /like (.+)\./.exec(described)[1].split(/, (?:and )?| and /);
+  const rest = [...details.result, ...named].filter((n, i, all) => !has(n) && all.indexOf(n) === i);
+  const order = ['collect_business_details', 'fetch_business_images', 'extract_emails_from_website'];
+  for (const fn of order) {
+    for (const name of rest.filter((n) => ASSUMED_GOOGLE_MAPS[n].fn === fn)) {
+      const { description, ...a } = ASSUMED_GOOGLE_MAPS[name];
+      out.push({ name, ...a, description });
+    }
+  }
+  return out;
+}
 
 /** Row keys every result has (the get-results reference page), not columns of a crawler. */
 const ROW_KEYS = new Set(['id', 'object', 'squid', 'run', 'task', 'scraping_time']);
@@ -269,13 +350,18 @@ function source(c) {
   ].join('\n');
 }
 
-const text = `// GENERATED by scripts/gen-crawlers.mjs from test/fixtures/docs-examples.json: do not edit; run the script again.
-// Every crawler of the docs' examples/ pages, as those pages give it; \`assumed\` names what the docs do not give.
-// crawlers.ts merges these with the facts it keeps by hand (the reference pages' crawlers).
-import type { DocsCrawler } from './crawler-types.js';
+const text = `// GENERATED by scripts/gen-crawlers.mjs from test/fixtures/docs-examples.json and docs-samples.json: do not edit;
+// run the script again. Every crawler of the docs' examples/ pages, as those pages give it; \`assumed\` names what the
+// docs do not give. crawlers.ts merges these with the facts it keeps by hand (the reference pages' crawlers).
+import type { AttrDef, DocsCrawler } from './crawler-types.js';
 
 export const DOCS_CRAWLERS: DocsCrawler[] = [
 ${catalogue.map(source).join('\n')}
+];
+
+/** The Google Maps Search Export's columns, as the reference pages name them (the script says in what order). */
+export const GOOGLE_MAPS_ATTRIBUTES: AttrDef[] = [
+${googleMapsAttributes().map((a) => `  ${ts(a, 2, '  ')},`).join('\n')}
 ];
 `;
 

@@ -1,12 +1,11 @@
 // The CLI's bundle in parts (esbuild.config.mjs): dist/sq.cjs holds what every call runs (argv, the program's shell,
 // config, the HTTP client, output), and dist/bundles/<part>.cjs the modules only some calls load: a noun's verbs, the
 // MCP server, jq, the account-file engine… A call reads and compiles its parts alone: `sq me` and `sq squids list`
-// ~280 KB instead of the whole 800, and with it the code cache, and the functions V8 sets up as a file starts
-// (docs/performance.md).
+// the core only, and with it its code cache, and the functions V8 sets up as a file starts (docs/startup.md).
 //
 // Each module is in exactly one part, so it is evaluated once and shared by every part that uses it (one config,
 // one pacing state, one error class per process). A part's import of a module of another part becomes
-// require("sq-mod:<part>:<module>"), which bin/sq.js's loader (src/lib/code-cache.ts, loadParts) answers by loading
+// require("sq-mod:<part>:<module>"), which bin/sq.js's loader (src/startup/code-cache.ts, loadParts) answers by loading
 // that part and initialising the module; each part exports a table of the modules other parts import from it.
 // Modules are split by what reaches them: a module that only one noun's verbs (or one lazily loaded feature) reach
 // statically is in that noun's part; one that several reach is in "shared"; what the core reaches is in the core.
@@ -16,42 +15,29 @@
 // its modules are initialised one by one as they are required.
 import { build } from 'esbuild';
 
-/** What every call evaluates, and what it imports: the core (dist/sq.cjs). */
+/**
+ * The core (dist/sq.cjs): these modules and everything they import statically. Only roots: a module another root
+ * imports statically is in the core already, and listing it fails the build (partition), so the list stays the few
+ * modules the shell loads by import() on every call, and the verbs a script's loop runs most.
+ */
 export const CORE_ROOTS = [
-  'dist/cli/main.js',
+  'dist/shell/main.js',
   'dist/verb-modules.js',
-  'dist/cli/factory.js',
-  'dist/cli/program.js',
-  'dist/cli/dispatch.js',
-  'dist/commands/index.js',
-  'dist/version.js',
+  'dist/shell/factory.js',
+  'dist/shell/program.js',
   'dist/update/notice.js',
-  'dist/lib/cache-dir.js',
   'dist/config/store.js',
   'dist/config/resolve.js',
-  'dist/api/http.js',
-  // and what nearly every command that talks to the API runs: resolving names, paging, the records of the main
-  // resources, the table of human output.
-  'dist/api/resolve.js',
-  'dist/api/pages.js',
-  'dist/cli/paging.js',
-  'dist/validate/index.js',
-  'dist/api/squids.js',
-  'dist/api/runs.js',
-  'dist/api/crawlers.js',
+  // The table of human output, which the list verbs load on first use.
   'dist/output/table.js',
-  'dist/api/cron.js',
-  'dist/io/shell.js',
-  'dist/commands/_shared/recent.js',
-  // and the calls a script's loop makes most: listing and reading the main resources (each a few KB with its columns).
+  // The calls a script's loop makes most: listing and reading the main resources (each a few KB with its columns),
+  // and listing the stored profiles (no request: a part of its own cost it more than its code).
   'dist/commands/squids/list.js',
   'dist/commands/squids/get.js',
   'dist/commands/runs/list.js',
   'dist/commands/runs/get.js',
   'dist/commands/tasks/list.js',
   'dist/commands/crawlers/list.js',
-  // and the one that lists the stored profiles (no request): a part of its own cost it ~1.2 ms of a ~50 ms call, for
-  // ~1 KB of code.
   'dist/commands/profiles/list.js',
 ];
 /** A part smaller than this goes into the core instead: a file of its own costs more than this much code. */
@@ -81,6 +67,9 @@ export function partition(metafile) {
     return seen;
   };
   for (const r of CORE_ROOTS) if (!ins[r]) throw new Error(`scripts/split-bundle.mjs: ${r} is not in the bundle any more: update CORE_ROOTS`);
+  for (const r of CORE_ROOTS) {
+    if (closure(CORE_ROOTS.filter((x) => x !== r)).has(r)) throw new Error(`scripts/split-bundle.mjs: ${r} is imported by another root: drop it from CORE_ROOTS`);
+  }
   // Every other module is loaded through an import() somewhere: each such target belongs to a kind of call (a noun's
   // verbs, or a feature: dist/mcp/…, dist/output/jq.js…), and a module to the kinds that reach it.
   let core = closure(CORE_ROOTS);
@@ -129,7 +118,7 @@ export function partition(metafile) {
   const unowned = Object.keys(ins).filter((m) => !owner.has(m));
   if (unowned.length) throw new Error(`scripts/split-bundle.mjs: no part for ${unowned.slice(0, 5).join(', ')}`);
   // What each part must hand out: the modules that a module of another part imports (statically or not).
-  const exported = new Map([['sq', new Set(['dist/cli/main.js'])]]);
+  const exported = new Map([['sq', new Set(['dist/shell/main.js'])]]);
   for (const m of Object.keys(ins)) {
     for (const i of ins[m].imports) {
       if (!ins[i.path] || owner.get(i.path) === owner.get(m)) continue;
@@ -223,8 +212,8 @@ function packagesWithImporters(ins, owner, closure) {
 
 /**
  * esbuild gives each module's exports object its getters at the top level of the file (`__export(x_exports, {…})`),
- * so a part's start ran them for every module in it, used or not: in the core, 72 calls and 323 accessors, ~116 KB
- * of young-generation allocation on every call, most of it for modules the call never initialises. Each is moved to
+ * so a part's start ran them for every module in it, used or not: young-generation allocation on every call
+ * (docs/startup.md), most of it for modules the call never initialises. Each is moved to
  * the start of its module's init function (`init_x = __esm({"dist/x.js"() {…}})`), which runs before anything reads
  * `x_exports` (esbuild reads it only as `(init_x(), x_exports)`, and the parts' tables likewise), and first in it, so
  * a module that an import cycle re-enters already has its exports. A module's init is the first one after its

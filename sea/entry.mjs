@@ -5,7 +5,7 @@
 // on first use come from inside this bundle (importPackage, src/import-package.ts), jq's WebAssembly from the
 // executable's assets (src/output/jq.ts). V8's code cache is in the executable too (sea-config useCodeCache).
 import { getAsset } from 'node:sea';
-import { run } from '../dist/cli/main.js';
+import { run } from '../dist/shell/main.js';
 
 /** Every package importPackage() may be asked for, by name; inside the bundle, loaded when first asked. */
 const PACKAGES = {
@@ -42,7 +42,7 @@ try {
   require('node:v8').setFlagsFromString('--liftoff-only');
 } catch {}
 for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
-// run() never rejects: every error becomes an exit code in src/cli/main.ts.
+// run() never rejects: every error becomes an exit code in src/shell/main.ts.
 void run(process.argv.slice(2)).then(async (code) => {
   await Promise.all(
     // An empty write's callback, not 'drain' (see bin/sq.js): a wait for a drain that never comes would exit 0.

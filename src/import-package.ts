@@ -22,7 +22,7 @@ export function importPackage<T>(specifier: string): Promise<T> {
 export function hasPackage(name: string): boolean {
   if (typeof __sqHostHas === 'function') return __sqHostHas(name);
   try {
-    // node:module only here: loading it (with Node's ES module loader) costs ~0.3 ms, and every call loads this file.
+    // node:module only here: it brings Node's ES module loader, and every call loads this file.
     process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve(name);
     return true;
   } catch {

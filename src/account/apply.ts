@@ -6,7 +6,7 @@ import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
 import { CancelledError, InterruptedError, interruptedBatch, OverBudgetError, PartialFailureError, SqError, UsageError } from '../errors.js';
 import { guardChain, guardSchedule, type SpendPolicy } from '../billing/guard.js';
-import { chainCost } from '../api/estimate.js';
+import { chainCost } from '../billing/spend.js';
 import { printPlanned } from '../cli/dry-run.js';
 import { maskSecrets, redactText } from '../lib/secrets.js';
 import { recordId } from '../api/resolve.js';

@@ -68,7 +68,7 @@ export interface Step {
   schedule?: { on: { cron: string; timezone: string }; later(id: string): Request };
   /**
    * A chain step that leaves the chain starting runs of its target by itself (autostart): the chain as chainCost
-   * (api/estimate.ts) reads it, for the cap and the confirmation before the write, as `sq squids chain set` has them.
+   * (billing/spend.ts) reads it, for the cap and the confirmation before the write, as `sq squids chain set` has them.
    */
   chain?: { autostart: true; target_cluster: { id?: unknown; name?: unknown } | null; target_module: { id: string; name?: unknown } };
 }

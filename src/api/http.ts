@@ -13,7 +13,7 @@ import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
 import { sleep } from '../lib/sleep.js';
 import { USER_AGENT } from '../version.js';
 import { fnv1a64 } from '../lib/cache-file.js';
-import { mark } from '../trace.js';
+import { mark } from '../startup/trace.js';
 
 import { encodeBody, formSummary } from './body.js';
 export { AmbiguousWriteError, InterruptedWriteError };
@@ -176,7 +176,7 @@ export class HttpClient {
       streaming,
       policy,
       bucket,
-      // Only an error or a notice quotes it: most requests never do (masking the URL costs a call ~0.2 ms).
+      // Only an error or a notice quotes it: most requests never do (masking the URL is not free).
       get describe() {
         return `${req.method} ${redactUrl(req.url)}`;
       },

@@ -5,7 +5,7 @@
 // The file is named after a hash of the key and the service's origin (never the key itself) and holds only counts
 // and times. Each decision is a few synchronous system calls under a lock (a file created with O_EXCL); the
 // waiting happens outside it. A lock older than STALE_MS belongs to a process that died while holding it and is
-// taken over. The state is rewritten in place (a temporary file and a rename cost ~10 times more): a process killed
+// taken over. The state is rewritten in place (a temporary file and a rename cost far more): a process killed
 // in the middle of that write leaves a file that does not parse, which reads as a fresh state, and so does a file
 // that is not ours, open to others, or not a regular file (replaced). When the directory cannot be used safely (not
 // ours, open to others, a read-only disk), this process paces alone, in memory, as if the cache were off.
@@ -17,7 +17,7 @@ import { withFileLock } from '../lib/lock.js';
 import { fnv1a64, pruneCacheDir } from '../lib/cache-file.js';
 import { makeDirSync, openRegularSync } from '../lib/regular-file.js';
 import { finiteNumber } from '../lib/guards.js';
-import { mark } from '../trace.js';
+import { mark } from '../startup/trace.js';
 
 /** A lock this old was left by a process that died holding it (holding it takes microseconds). */
 const STALE_MS = 2000;

@@ -1,7 +1,7 @@
 // The HTTP/1.1 transport under src/api/http.ts: Node's own node:http (node:https for an https:// origin), which
 // every Node has compiled in, with its native parser. sq used undici here: loading its files, compiling its
 // WebAssembly parser and the V8 flag that kept that parser's optimising compiler from holding the process at exit
-// cost a call ~15-25 ms more than a plain node:http GET (docs/performance.md), for one request per call.
+// cost a call more than the request itself (docs/startup.md).
 //
 // The shape is the part of undici's Agent and request() that http.ts uses, and its errors carry the codes http.ts,
 // retry.ts and http-errors.ts read: a network error keeps Node's code (ECONNREFUSED, ECONNRESET, ENOTFOUND…); the
@@ -167,7 +167,7 @@ function bodyOf(res: IncomingMessage, opts: AgentOptions): Body {
       if (res.destroyed && !res.complete) return fail(coded('UND_ERR_SOCKET', 'other side closed'));
       // The bytes, decoded once at the end: the text a StringDecoder (setEncoding) gives chunk by chunk, whatever the
       // bytes and wherever the chunks split them (Node keeps its decoder in step with V8's), without loading and
-      // running one for every chunk (~0.2 ms of a call).
+      // running one for every chunk.
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.once('end', () => done(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));

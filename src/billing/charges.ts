@@ -100,6 +100,11 @@ export interface RunForecast {
   pauses_after_tasks_max: number | null;
   /** Resets still allowed in the 24-hour window once the run has set off its own (the fewest). */
   resets_left_after: number;
+  /**
+   * A reset already due before the run (usage above the threshold, one left in the window): it fires at the next
+   * check whether or not the run starts, so it is not among `resets` (the run's own), though the balance counts it.
+   */
+  pending_reset: boolean;
 }
 
 interface SimEnd {
@@ -157,9 +162,11 @@ export function forecastRun(b: BalanceFacts, ar: AutoResetFacts, credits: number
   const paused = [early.pausedAfter === null ? null : Math.floor((early.pausedAfter * n) / units), late.pausedAfter];
   const covered = paused.every((p) => p === null) ? true : paused.every((p) => p !== null) ? false : null;
   const stops = paused.filter((p): p is number => p !== null);
+  // Due already: both bounds fire it (the early one before the first task, the late one at the latest after the run).
+  const pending = !off && (left0 ?? 0) > 0 && b.consumed > trigger ? 1 : 0;
   return {
-    resets: Math.min(early.resets, late.resets),
-    resets_max: Math.max(early.resets, late.resets),
+    resets: Math.max(0, Math.min(early.resets, late.resets) - pending),
+    resets_max: Math.max(0, Math.max(early.resets, late.resets) - pending),
     renewed_credits: b.available,
     balance_after: Math.min(...after),
     balance_after_max: Math.max(...after),
@@ -168,5 +175,6 @@ export function forecastRun(b: BalanceFacts, ar: AutoResetFacts, credits: number
     // Paused under one bound and finished under the other (covered null): the latest pause of the bound that paused.
     pauses_after_tasks_max: stops.length ? Math.max(...stops) : null,
     resets_left_after: Math.max(0, (left0 ?? 0) - Math.max(early.resets, late.resets)),
+    pending_reset: pending === 1,
   };
 }

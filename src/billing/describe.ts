@@ -1,6 +1,6 @@
 // The words of an estimate, for every place that shows one before spending (`sq squids estimate`, the guard of
 // `runs start` and `go` on stderr and in its question, `apply`, `squids chain set`): no requests, no output here.
-import type { ChainCost, ResetCharge, SpendContext } from '../api/estimate.js';
+import type { ChainCost, ResetCharge, SpendContext } from './spend.js';
 import { creditsBeforeReset, resetsLeft, type AutoResetFacts, type BalanceFacts } from './charges.js';
 import { describeCron, nextRun, parseCron } from '../api/cron.js';
 
@@ -52,6 +52,7 @@ export function autoResetLine(c: SpendContext): string {
   if (n === null) {
     return `Auto Billing Reset: on, but the API did not give ${fieldsOf(ar.unknown)}: whether this run sets off a reset (a charge on the card on file) is UNKNOWN.`;
   }
+  if (e.pending_reset === true) return pendingResetLine(c);
   if (n === 0) {
     const before = creditsBeforeReset(c.balance, ar);
     return `Auto Billing Reset: on at ${ar.threshold_pct}%; this run sets off none (${before === null ? 'unknown' : fmtCredits(before)} credits before the next one, ${leftText(resetsLeft(ar))} left in the 24-hour window).`;
@@ -62,6 +63,25 @@ export function autoResetLine(c: SpendContext): string {
     `${chargeText(e.charge)}.`
   );
 }
+
+/**
+ * Usage above the threshold before the run: 1 reset is due and fires at the next check whether or not the run
+ * starts, so it is said apart from the run's own resets (and asks no --yes of its own).
+ */
+function pendingResetLine(c: SpendContext): string {
+  const ar = c.autoReset;
+  const e = c.estimate;
+  const n = e.auto_reset_charges ?? 0;
+  const own = n === 0 ? 'this run sets off none of its own' : `this run sets off ${resetsText(e.resets ?? n, n)} more of its own`;
+  return (
+    `Auto Billing Reset: 1 reset is already due (usage is above the ${ar.threshold_pct}% threshold before the run) and fires at the platform's next check ` +
+    `whether or not this run starts, so it is not this run's doing; ${own} (${leftText(resetsLeft(ar))} of ${ar.max_resets_per_24h ?? 'an unknown number'} ` +
+    `left in the 24-hour window, the due one included); ${chargeText(e.charge)}.`
+  );
+}
+
+/** The start line's words for a reset already due: it fires anyway. */
+const PENDING_WORDS = '1 already due fires at the next check anyway, not this run\'s doing';
 
 /** "2026-12-02 14:05 UTC". */
 const utcText = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
@@ -115,8 +135,9 @@ export function startLine(c: SpendContext): string {
       : n === 0
         ? 'sets off no reset'
         : `sets off ${resetsText(min ?? n, n).replace(/resets?$/, (w) => `Auto Billing ${w.charAt(0).toUpperCase()}${w.slice(1)}`)} (charges the card)`;
+  const pending = e.pending_reset === true ? (n === 0 ? ` (${PENDING_WORDS})` : `, besides ${PENDING_WORDS.replace(' fires', ', which fires')}`) : '';
   const covered = e.covered === false ? '; NOT covered: it pauses out of credits' : e.covered === null && e.pauses_after_tasks !== null ? '; may pause out of credits' : '';
-  return `estimated ${fmtCredits(e.total_credits)} credits (${services}), ${resets}${covered}`;
+  return `estimated ${fmtCredits(e.total_credits)} credits (${services}), ${resets}${pending}${covered}`;
 }
 
 /** One paragraph for stderr before a run starts or is refused (the guard, apply, chains). */

@@ -3,8 +3,10 @@
 // confirmation, per run.
 //
 // - A cap (--max-credits, else SQ_MAX_CREDITS, else the profile's max-credits) asks for the estimate first; above it
-//   the command ends with exit 9 and the estimate on stderr, and nothing is started or written. An estimate that
-//   fails is the error it is (400, 404; a 5xx after retries is exit 1): with a cap set, nothing spends unestimated.
+//   the command ends with exit 9 and the estimate on stderr, and nothing is started or written. An estimate the API
+//   refuses is the error it is (400, 404); one it cannot give (a 5xx after retries, the network) is exit 9 under a
+//   cap (no cap is met without an estimate), and with Auto Billing Reset on (or unknown) needs --yes off a terminal
+//   (exit 9 without it) and a yes on one: an unestimated run may charge the card. With it off, a warning.
 // - On a terminal, a run estimated above confirm-above (default 100 credits), or one that would (or, the API not
 //   saying enough, may) set off an Auto Billing Reset, shows the estimate and asks y/N; --yes skips the question,
 //   --no-input without --yes is exit 2.
@@ -15,7 +17,8 @@
 //   written. A dry run of a run start without a cap sends nothing more.
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
-import { accountFacts, getEstimate, spendContext, type AccountFacts, type ChainCost, type SpendContext } from '../api/estimate.js';
+import { getEstimate, type Estimate } from '../api/estimate.js';
+import { accountFacts, spendContext, type AccountFacts, type ChainCost, type SpendContext } from './spend.js';
 import { ApiError, CancelledError, InterruptedError, OverBudgetError, SqError } from '../errors.js';
 import { InterruptedWriteError } from '../api/http-errors.js';
 import { creditsValue, resolveSetting } from '../config/settings.js';
@@ -62,9 +65,15 @@ function onTerminal(ctx: Ctx): boolean {
  * it was read (null when neither a cap nor a terminal asked for it, or a cap alone was enough); throws OverBudgetError (exit 9), CancelledError (a "no", exit 11) or
  * the UsageError naming --yes (exit 2) instead of letting the run start.
  */
-export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef = squidId, account?: Promise<AccountFacts>): Promise<SpendContext | null> {
-  const r = await guardCost(ctx, http, squidId, policy, squidRef, RUN_WORDS, account);
+export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef = squidId, pre?: Prefetched): Promise<SpendContext | null> {
+  const r = await guardCost(ctx, http, squidId, policy, squidRef, RUN_WORDS, pre);
   return r.context;
+}
+
+/** What the guard reads, asked for early beside the caller's own reads (prefetchSpend); each failure kept for the guard. */
+export interface Prefetched {
+  account: Promise<AccountFacts>;
+  estimate?: Promise<Estimate>;
 }
 
 /** How the guard speaks of what it guards: a run about to start, or the runs a schedule or a chain will start. */
@@ -98,6 +107,19 @@ export function prefetchAccount(http: HttpClient): Promise<AccountFacts> {
   return p;
 }
 
+/**
+ * The account's side and, once the squid's id is known, its estimate too, asked for beside the caller's own reads
+ * (`go` reads the squid's runs in progress meanwhile): the guard then adds no round trip of its own. A dry run
+ * without a cap sends neither (the guard sends nothing more then); an estimate not used (a run found in progress)
+ * changes nothing.
+ */
+export function prefetchSpend(ctx: Ctx, http: HttpClient, policy: SpendPolicy, squidId?: string): Prefetched | undefined {
+  if (ctx.globals.dryRun && policy.cap === null) return undefined;
+  const estimate = squidId === undefined ? undefined : getEstimate(http, squidId);
+  estimate?.catch(() => undefined);
+  return { account: prefetchAccount(http), estimate };
+}
+
 const RUN_WORDS: GuardWords = { what: 'the run', notDone: 'no run was started', question: 'Start the run?', never: 'a run is never started without an estimate', startLine: true };
 
 /**
@@ -112,7 +134,7 @@ export async function guardCost(
   policy: SpendPolicy,
   squidRef: string,
   words: GuardWords,
-  account?: Promise<AccountFacts>,
+  pre?: Prefetched,
 ): Promise<GuardResult> {
   // A dry run starts nothing: the cap is still checked (a script can test it), no question is asked.
   const ask = onTerminal(ctx) && !ctx.globals.yes && !ctx.globals.dryRun;
@@ -120,20 +142,22 @@ export async function guardCost(
   // A dry run of a run start without a cap sends nothing more: nothing starts, nothing is charged.
   if (ctx.globals.dryRun && policy.cap === null && !words.always) return result;
   let c: SpendContext;
+  // The account side may have been asked for already, beside the caller's own reads; kept to decide without an estimate.
+  const facts = pre?.account ?? prefetchAccount(http);
   try {
-    // The estimate, the balance and the auto-reset settings, at once (the account side may have been asked for
-    // already, beside the caller's own reads): the forecast says whether the run charges the card, on a terminal or not.
-    const [est, facts] = await Promise.all([getEstimate(http, squidId), account ?? accountFacts(http)]);
-    c = spendContext(est, facts, http.serverNow());
+    // The estimate, the balance and the auto-reset settings, at once: the forecast says whether the run charges the
+    // card, on a terminal or not.
+    const [est, f] = await Promise.all([pre?.estimate ?? getEstimate(http, squidId), facts]);
+    c = spendContext(est, f, http.serverNow());
   } catch (err) {
     // A stop signal while the estimate was in flight: it changes nothing, so nothing was started or written.
     if (err instanceof InterruptedWriteError) throw stoppedEstimating(ctx, words);
     // A squid without tasks has no estimate: a schedule or a chain set up first says so; a run's start answers it.
     if ((words.tasksLater || policy.cap === null) && err instanceof ApiError && err.status === 400 && /task/i.test(err.message)) return { ...result, none: 'no-tasks' };
-    // Without a cap a service that cannot give an estimate (5xx, network) does not stop a run, but says so. A 400 or
-    // 404 is the error it is.
-    if (policy.cap === null && err instanceof ApiError && (err.status === null || err.status >= 500)) {
-      ctx.out.warn(`could not estimate ${words.what} (${err.message}); going on without an estimate`);
+    // A service that cannot give an estimate (5xx, network): the cap, the card charge and the question decide. A 400
+    // or 404 is the error it is.
+    if (err instanceof ApiError && (err.status === null || err.status >= 500)) {
+      await unestimated(ctx, err, policy, words, ask, facts);
       return { ...result, none: 'unavailable' };
     }
     if (err instanceof SqError && policy.cap !== null) err.details.push(`${upper(words.notDone)}: with a cap (${policy.capFrom}) set, ${words.never}.`);
@@ -146,6 +170,35 @@ export async function guardCost(
   // A refusal carries the line in its details; a run that goes ahead says it here.
   if (words.startLine) ctx.out.info(startLine(c));
   return result;
+}
+
+/**
+ * No estimate could be had (5xx, network). A cap can never be met without one: exit 9. With Auto Billing Reset on
+ * (or unknown: its settings could not be read either), the run may charge the card: off a terminal exit 9 unless
+ * --yes, on a terminal the question (default no). With it off, a warning and the caller goes on.
+ */
+async function unestimated(ctx: Ctx, err: ApiError, policy: SpendPolicy, words: GuardWords, ask: boolean, facts: Promise<AccountFacts>): Promise<void> {
+  const what = `the cost of ${words.what} could not be estimated (${err.message})`;
+  const proceed = words.question.replace(/\?$/, '').toLowerCase();
+  if (policy.cap !== null) {
+    throw new OverBudgetError(`${what}; ${words.notDone}: the cap of ${fmtCredits(policy.cap)} credits (${policy.capFrom}) can only be met by an estimate, and ${words.never}`, {
+      details: [`Try again once the estimate answers (\`sq squids estimate\` shows it); --yes does not lift a cap.`],
+    });
+  }
+  const ar = await facts.then((f) => f.autoReset, () => null);
+  const charges = ar === null || (ar.enabled !== false && ar.current_usage_pct !== null);
+  if (!charges || ctx.globals.dryRun) {
+    ctx.out.warn(`${what}; going on without an estimate (Auto Billing Reset is off: nothing is charged to the card)`);
+    return;
+  }
+  const risk = ar === null ? 'whether Auto Billing Reset is on could not be read either' : 'Auto Billing Reset is on';
+  if (ctx.globals.yes) {
+    ctx.out.warn(`${what} and ${risk}, so it may charge the card; going on without an estimate (--yes)`);
+    return;
+  }
+  if (!ask) throw new OverBudgetError(`${upper(what)} and ${risk}, so it may charge the card; ${words.notDone}: pass --yes to ${proceed} anyway`);
+  const ok = await (await ctx.prompter()).confirm(`${words.question} ${upper(what)} and ${risk}: it may charge the card.`, { default: false, flag: '--yes' });
+  if (!ok) throw new CancelledError(`cancelled: ${words.notDone}`);
 }
 
 /** The cap and the question on an estimate in hand; true when a person was asked and said yes. */

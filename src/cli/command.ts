@@ -75,7 +75,7 @@ export interface VerbSpec<Os extends readonly OptionSpec[] = readonly OptionSpec
    */
   /**
    * `command` is the commander command invoked (its parents lead to the whole tree); undefined when the line was plain
-   * and read without commander (src/cli/dispatch.ts), which never happens for `sq completion`.
+   * and read without commander (src/shell/dispatch.ts), which never happens for `sq completion`.
    */
   run(ctx: Ctx, args: string[], opts: OptionsOf<Os>, command?: Command): Promise<number | void>;
 }

@@ -1,5 +1,5 @@
 // The global options as data, and what their parsed values mean: no commander here, so that a plain command line
-// (src/cli/dispatch.ts) is parsed without loading it. global-options.ts turns these into commander Options.
+// (src/shell/dispatch.ts) is parsed without loading it. global-options.ts turns these into commander Options.
 import type { OptionSpec } from './command.js';
 import type { Globals } from './context.js';
 import { FORMATS } from '../output/types.js';

@@ -11,7 +11,7 @@ export default defineVerb({
   async run(ctx, [shell], _opts, command) {
     const sh = enumFlag('<shell>', shell, SHELLS);
     const { completionScript } = await import('../completion/generate.js');
-    // Made from commander's tree: src/cli/dispatch.ts always leaves `completion` to commander, which passes it.
+    // Made from commander's tree: src/shell/dispatch.ts always leaves `completion` to commander, which passes it.
     if (!command) throw new Error('sq completion runs only through the command tree');
     let root = command;
     while (root.parent) root = root.parent;

@@ -32,7 +32,7 @@ import { runExport } from '../export/results.js';
 import { exportPlan } from '../export/plan.js';
 import { fileFormat } from '../export/options.js';
 import { refuseInterruptedExport } from '../export/resume.js';
-import { guardSpend, MAX_CREDITS_OPTION, prefetchAccount, spendPolicy, type SpendPolicy } from '../billing/guard.js';
+import { guardSpend, MAX_CREDITS_OPTION, prefetchSpend, spendPolicy, type SpendPolicy } from '../billing/guard.js';
 import type { Format } from '../output/formats.js';
 import { GO_SYNC_OPTIONS, goSyncFlags, syncGoRun, type SyncFlags } from '../sync/command.js';
 
@@ -263,8 +263,8 @@ async function addAllTasks(ctx: Ctx, http: HttpClient, squidId: string, tasks: G
  */
 async function runOnce(ctx: Ctx, http: HttpClient, job: GoJob, name: string, squidId: string, spend: SpendPolicy): Promise<{ run: Run; how: 'recorded' | 'found' | 'started' | 'in progress' }> {
   const mark = job.run;
-  // Read beside the runs in progress: the guard's estimate is then the one round trip it adds.
-  const account = mark ? undefined : prefetchAccount(http);
+  // The estimate and the account's side, read beside the runs in progress: the guard adds no round trip of its own.
+  const pre = mark ? undefined : prefetchSpend(ctx, http, spend, squidId);
   const run = mark ? null : await runInProgress(http, squidId);
   if (run) {
     await job.save(name, { squid: squidId, run: { since: new Date(Date.now() + http.clockSkewMs).toISOString(), id: String(run.id) } });
@@ -276,7 +276,7 @@ async function runOnce(ctx: Ctx, http: HttpClient, job: GoJob, name: string, squ
       squidId,
       mark,
       (m) => job.save(name, { squid: squidId, run: m }),
-      () => guardSpend(ctx, http, squidId, spend, name, account),
+      () => guardSpend(ctx, http, squidId, spend, name, pre),
     );
   } catch (err) {
     if (err instanceof AmbiguousWriteError) {

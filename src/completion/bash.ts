@@ -21,9 +21,11 @@ function caseLine(label: string, body: string | undefined): string {
   return `    ${label}) ${body === undefined ? '' : `echo ${shQuote(body)} `};;`;
 }
 
+/** A command's path as the scripts' case labels spell it: "squids list". */
+const key = (c: CmdModel) => c.path.join(' ');
+
 export function bashScript(root: CmdModel): string {
   const cmds = allCommands(root);
-  const key = (c: CmdModel) => c.path.join(' ');
   const globals = root.options;
   const globalValueNames = valueOptionNames(globals);
   const out: string[] = [];
@@ -68,6 +70,21 @@ export function bashScript(root: CmdModel): string {
       .map((c) => caseLine(shQuote(key(c)), valueOptionNames(c.options).join(' '))),
     `  echo ${shQuote(globalValueNames.join(' '))}`,
   );
+  fn(
+    '_sq_optval',
+    'How to complete the value of option $2 at path $1: "file", "words …", "list …" (comma-separated) or nothing.',
+    optionValueLines(root, cmds),
+    '',
+    '"$1|$2"',
+  );
+  fn('_sq_argval', 'How to complete positional argument number $2 (from 0) at path $1.', argValueLines(cmds), '', '"$1|$2"');
+  out.push(DRIVER);
+  return out.join('\n');
+}
+
+/** _sq_optval's case lines: each option value with a completion spec (a command's own, then the globals). */
+function optionValueLines(root: CmdModel, cmds: CmdModel[]): string[] {
+  const globals = root.options;
   const globalNames = new Set(globals.flatMap((o) => o.names));
   const optVals: string[] = [];
   for (const c of cmds) {
@@ -85,7 +102,11 @@ export function bashScript(root: CmdModel): string {
     const s = spec(o.value);
     if (o.value.kind !== 'none') optVals.push(caseLine(o.names.map((n) => `*${shQuote(`|${n}`)}`).join('|'), s));
   }
-  fn('_sq_optval', 'How to complete the value of option $2 at path $1: "file", "words …", "list …" (comma-separated) or nothing.', optVals, '', '"$1|$2"');
+  return optVals;
+}
+
+/** _sq_argval's case lines: each positional argument with a completion spec. */
+function argValueLines(cmds: CmdModel[]): string[] {
   const argVals: string[] = [];
   for (const c of cmds) {
     // A free argument needs a line only to stop a later variadic argument's catch-all from matching.
@@ -96,9 +117,7 @@ export function bashScript(root: CmdModel): string {
       argVals.push(caseLine(label, spec(a.value)));
     });
   }
-  fn('_sq_argval', 'How to complete positional argument number $2 (from 0) at path $1.', argVals, '', '"$1|$2"');
-  out.push(DRIVER);
-  return out.join('\n');
+  return argVals;
 }
 
 // Written with @{ for bash's ${ so the template literal stays raw.

@@ -1,5 +1,5 @@
 // Profiles live in one JSON file written through conf (atomic writes: temp file, fsync, rename; mode 0600, directory
-// 0700). Reads take a plain fs path: loading conf costs ~60 ms, which `sq me` should not pay on every call.
+// 0700). Reads take a plain fs path: `sq me` should not load conf on every call.
 // Every change is a read-modify-write under a cross-process lock (lib/lock.ts), re-reading the file once the lock
 // is held: two `sq auth login` running at once must both end up in the file, not the last one alone.
 import { closeSync, constants, readFileSync, chmodSync, existsSync, renameSync, statSync, type Stats } from 'node:fs';
@@ -43,7 +43,7 @@ const STALE_MS = 10_000;
 const LOCK_WAIT_MS = 30_000;
 
 function homeOf(env: Record<string, string | undefined>): string {
-  // node:os only without HOME: loading it costs ~0.4 ms on every call that reads the profile file.
+  // node:os only without HOME: not loaded by every call that reads the profile file.
   return env.HOME || process.getBuiltinModule('node:os').homedir();
 }
 

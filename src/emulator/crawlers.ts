@@ -4,7 +4,7 @@
 // definition yields the list shape, the detail shape (input/result), the keyed params map and the attributes, so
 // every crawler endpoint is derived from one place. Only the emulator loads this module (`sq emulator start`, tests).
 import type { AttrDef, CrawlerDef, DocsCrawler, SquidParamDef, TaskParamDef } from './crawler-types.js';
-import { DOCS_CRAWLERS } from './docs-crawlers.js';
+import { DOCS_CRAWLERS, GOOGLE_MAPS_ATTRIBUTES } from './docs-crawlers.js';
 import { hashId } from './util.js';
 
 export type { AttrDef, CrawlerDef, DocsCrawler } from './crawler-types.js';
@@ -75,58 +75,9 @@ const HAND_DEFS: CrawlerDef[] = [
       extract_emails_from_website: { display: 'Extract Emails From Website', credits_per_function: 10, default: true,
         description: 'Extract email addresses from the business\'s website.' },
     },
-    // The get-crawler-attributes sample's order (match_filters, name, address, phone, website, score, category, email,
-    // email_status), then the get-results sample's other columns in its order, then the functions' others.
-    attributes: [
-      // "Whether the result passed your geo and category filters": only rows of a parameter task (city, category) have
-      // one; the get-results sample's rows (a URL task's) have none.
-      { name: 'match_filters', type: 'boolean', example: false, params_tasks_only: true,
-        description: 'Whether the result passed your geo and category filters' },
-      { name: 'name', type: 'string', example: 'Blues Billard Club', description: 'Business name as listed on Google Maps' },
-      { name: 'address', type: 'string', example: '06110 Le Cannet, France', description: 'Full formatted address of the business' },
-      { name: 'phone', type: 'string', example: '+33493611118', description: 'Primary phone number of the business' },
-      { name: 'website', type: 'string', example: 'http://www.example.com/', description: 'Business website URL' },
-      { name: 'score', type: 'float', example: 3.5, description: 'Average star rating out of 5' },
-      { name: 'category', type: 'text', example: 'Fishing charter', description: 'Primary business category on Google Maps' },
-      { name: 'email', type: 'string', example: 'info@lobstr.io', fn: 'extract_emails_from_website', optional: true,
-        description: 'Email address found on the business website' },
-      { name: 'email_status', type: 'string', example: 'valid', fn: 'extract_emails_from_website',
-        description: 'Validation status of the extracted email address' },
-      { name: 'ratings', type: 'integer', example: 1220, description: 'Number of ratings' },
-      { name: 'lat', type: 'float', example: 43.2960548, description: 'Latitude' },
-      { name: 'lng', type: 'float', example: 5.3751573, description: 'Longitude' },
-      { name: 'city', type: 'string', example: 'Marseille', description: 'City' },
-      { name: 'country', type: 'string', example: 'France', description: 'Country' },
-      { name: 'zip_code', type: 'string', example: '13001', description: 'Postal code' },
-      { name: 'opening_hours', type: 'string', example: 'Monday 9 AM–10:30 PM', optional: true, description: 'Opening hours' },
-      // The get-crawler-details sample's `result` list names these too; the get-results sample's rows (functions unknown)
-      // show none of them, so each is a function's column here: collect_business_details' (its description names
-      // plus_code, poi, health and last_opening_hours_updated_at; the identifiers and flags are ASSUMED to be its too),
-      // fetch_business_images' main_image_url, and the website's e-mail and social links.
-      { name: 'zero_x', type: 'string', example: '0x12c9c0a7b2f0a5c1:0x2a8b3f1e9d7c6b5a', fn: 'collect_business_details',
-        description: 'Internal Google Maps hex identifier' },
-      { name: 'cid', type: 'string', example: '3065488262003665754', fn: 'collect_business_details',
-        description: 'Google Maps numeric business identifier (CID)' },
-      { name: 'url', type: 'string', example: 'https://www.google.com/maps/place/?cid=3065488262003665754', fn: 'collect_business_details',
-        description: 'Place URL' },
-      { name: 'country_name', type: 'string', example: 'France', fn: 'collect_business_details', description: 'Country name' },
-      { name: 'country_code', type: 'string', example: 'FR', fn: 'collect_business_details', description: 'Country code' },
-      { name: 'menu', type: 'string', example: 'https://www.example.com/menu', fn: 'collect_business_details', optional: true, description: 'Menu URL' },
-      { name: 'plus_code', type: 'string', example: '8FM7+C2 Marseille', fn: 'collect_business_details', description: 'Plus code of the place' },
-      { name: 'is_temporarily_closed', type: 'boolean', example: false, fn: 'collect_business_details', description: 'Temporarily closed' },
-      { name: 'is_permanently_closed', type: 'boolean', example: false, fn: 'collect_business_details', description: 'Permanently closed' },
-      { name: 'has_owner', type: 'boolean', example: true, fn: 'collect_business_details', description: 'Claimed by its owner' },
-      { name: 'poi', type: 'string', example: 'restaurant', fn: 'collect_business_details', description: 'Point-of-interest type' },
-      { name: 'health', type: 'string', example: 'operational', fn: 'collect_business_details', description: 'Business status' },
-      { name: 'last_opening_hours_updated_at', type: 'string', example: '2025-01-15', fn: 'collect_business_details',
-        description: 'When the opening hours last changed' },
-      { name: 'main_image_url', type: 'string', example: 'https://lh5.googleusercontent.com/p/1', fn: 'fetch_business_images',
-        description: 'Main image of the place' },
-      { name: 'facebook', type: 'string', example: 'https://www.facebook.com/example', fn: 'extract_emails_from_website', optional: true,
-        description: 'Facebook page found on the website' },
-      { name: 'instagram', type: 'string', example: 'https://www.instagram.com/example', fn: 'extract_emails_from_website', optional: true,
-        description: 'Instagram profile found on the website' },
-    ],
+    // Generated (scripts/gen-crawlers.mjs) from the reference pages: the attributes sample's columns, the get-results
+    // sample's others, then the columns only the details page names, each a function's (docs/emulator.md).
+    attributes: GOOGLE_MAPS_ATTRIBUTES,
   },
   {
     // list-crawlers sample: id, slug, name, concurrency and rate.

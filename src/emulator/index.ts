@@ -23,6 +23,7 @@ import { registerSquids } from './routes/squids.js';
 import { registerEstimate } from './routes/estimate.js';
 import { fireChain, registerChains } from './routes/chains.js';
 import { registerTasks } from './routes/tasks.js';
+import { registerTasksV2 } from './routes/tasks-v2.js';
 import { registerUploads, rescheduleUploads } from './routes/uploads.js';
 import { registerUser } from './routes/user.js';
 import { applySeed, baseState, DEMO_TOKEN, type SeedName } from './seed.js';
@@ -62,6 +63,7 @@ function registerCore(emu: EmuCore): void {
   registerEstimate(emu);
   registerChains(emu);
   registerTasks(emu);
+  registerTasksV2(emu);
   registerUploads(emu);
   registerRuns(emu);
   registerResults(emu);

@@ -203,8 +203,11 @@ function seedAccountTypes(emu: EmuCore): void {
   }
 }
 
-/** An account record of the given type; `used` is how much of the daily limit is already spent. */
-export function newAccount(emu: EmuCore, typeName: string, username: string, nowMs: number, used = 0): AccountRecord {
+/**
+ * An account record of the given type; `used` is how much of the daily limit is already spent; `id` the hash a cookie
+ * sync reserved for it when it started (check-sync-status shows it while synchronizing).
+ */
+export function newAccount(emu: EmuCore, typeName: string, username: string, nowMs: number, used = 0, id = emu.newHash('account')): AccountRecord {
   const types = emu.state.accountTypes;
   const type = Object.values(types).find((t) => t.name === typeName);
   if (!type) throw new Error(`unknown account type ${typeName}`);
@@ -217,7 +220,6 @@ export function newAccount(emu: EmuCore, typeName: string, username: string, now
     const max = Number(def[k].default);
     return { max, value: i === 0 ? Math.min(used, max) : 0, default: max, timestamp: Math.floor((nowMs + DAY) / 1000), start_time: null };
   };
-  const id = emu.newHash('account');
   const account: AccountRecord = {
     id, object: 'account', username, created_at: naiveUs(nowMs), last_synchronization_time: naiveUs(nowMs),
     status: '200', status_code_info: 'synchronized', status_code_description: 'The account is synchronized.',

@@ -17,6 +17,8 @@ interface ServerDeps {
   log: RequestLog;
 }
 
+/** The API's paths (behind the key and the rate limit, logged): /v1, and the v2 add-task form of the examples/ pages. */
+const isApiPath = (path: string): boolean => path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v2/');
 /** Routes that need no key (the docs name only this one). */
 const PUBLIC_PATTERNS = new Set(['/v1/crawlers/:hash/attributes']);
 
@@ -117,7 +119,7 @@ async function answer(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   const url = new URL(req.url ?? '/', 'http://emulator.local');
   const path = url.pathname;
   const method = (req.method ?? 'GET').toUpperCase();
-  const isV1 = path === '/v1' || path.startsWith('/v1/');
+  const isV1 = isApiPath(path);
   const logged = isV1 || path.startsWith('/_emulator/files/');
   let body: unknown;
   const record = (status: number): void => {
@@ -204,7 +206,7 @@ async function faultBefore(fault: FaultRule, req: IncomingMessage, res: ServerRe
 /** The route's answer, behind the rate limit (its headers in `extra`) and the API key, as on the live service. */
 async function dispatch(deps: ServerDeps, req: IncomingMessage, er: EmuRequest, method: string, path: string): Promise<{ response: EmuResponse; extra: Record<string, string> }> {
   const { limiter } = deps;
-  const isV1 = path === '/v1' || path.startsWith('/v1/');
+  const isV1 = isApiPath(path);
   const key = presentedKey(req);
   let extra: Record<string, string> = {};
   if (isV1) {
@@ -221,7 +223,7 @@ async function dispatch(deps: ServerDeps, req: IncomingMessage, er: EmuRequest, 
 /** The route's handler, once the route and (for the API) the key are found. */
 async function routed(deps: ServerDeps, req: IncomingMessage, er: EmuRequest, method: string, path: string, key: string | undefined): Promise<EmuResponse> {
   const { emu } = deps;
-  const isV1 = path === '/v1' || path.startsWith('/v1/');
+  const isV1 = isApiPath(path);
   // HEAD is GET without the body, as on the live (Django) service; Node drops the body of a HEAD answer.
   const match = emu.router.match(method === 'HEAD' ? 'GET' : method, path);
   if (!match) {

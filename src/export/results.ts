@@ -9,7 +9,7 @@ import { isIdPrefix, resolveRun, resolveSquid, resolveTask } from '../api/resolv
 import { crawlerAttributeNames, crawlerOf, resultColumns, resultPages, type ResultScope } from '../api/results.js';
 import { UsageError } from '../errors.js';
 import { AtomicFile } from '../lib/atomic-file.js';
-import { setV8Flag } from '../lib/v8-flags.js';
+import { setV8Flag } from '../startup/v8-flags.js';
 import { count } from '../io/progress.js';
 import { pagingHint, records, tally } from '../cli/paging.js';
 import { ResultsChangedError, checkTotal } from '../io/checkpoint.js';
@@ -23,10 +23,9 @@ import { counted, newProgress, resumableExport } from './whole-pages.js';
  * records written.
  */
 export async function runExport(ctx: Ctx, plan: ExportPlan): Promise<number> {
-  // A long export keeps V8's young generation at its first size. Under an export's steady allocation V8 grows it to
-  // 16 MB semi-spaces after ~10,000-20,000 records, and the peak RSS of a 100,000-record export rose from ~70 to ~98 MB
-  // where it should stay flat (export_rss_ratio); a page at a time needs no more. Scavenges are more frequent, at a
-  // pace of two pages a second. (A flag set now: the code caches made before it are not rewritten, see code-cache.ts.)
+  // A long export keeps V8's young generation at its first size. Under an export's steady allocation V8 grows it, and
+  // the peak RSS of a long export rose where it should stay flat (export_rss_ratio, docs/performance.md); a page at
+  // a time needs no more. Scavenges are more frequent, at a pace of two pages a second. (A flag set now: the code caches made before it are not rewritten, see code-cache.ts.)
   if (plan.paging.all) setV8Flag('--semi-space-growth-factor=1');
   const resume = plan.resume;
   try {

@@ -43,7 +43,7 @@ export function writeCacheFile(file: string, text: string): void {
 
 /**
  * 64 bits of FNV-1a, as 16 hex digits: names a cache entry (a key and service, a jq expression) without storing what
- * it names. Not node:crypto: loading it costs ~3.5 ms on every call that needs a name. A 64-bit hash of a key of 128
+ * it names. Not node:crypto: every call that needs a name would load it. A 64-bit hash of a key of 128
  * bits or more cannot give the key back: each hash value fits about 2^64 keys.
  */
 export function fnv1a64(text: string): string {

@@ -4,7 +4,7 @@
 //   waiting is bounded by `waitMs`, then ELOCKED.
 // - lockExport: an export owned for the whole command (a resumable `results list`), the owner's pid in the file.
 import { closeSync, constants, openSync, rmSync, statSync, unlinkSync } from 'node:fs';
-// node:fs/promises on first use: loading it (with the readline module it pulls in) costs ~1-2 ms, and only the export
+// node:fs/promises on first use: loading it (with the readline module it pulls in) is not free, and only the export
 // lock below uses it, not the pacing lock every call takes. process.getBuiltinModule, not import(): the bundle is
 // compiled through vm.Script (bin/sq.js), where an import() of a built-in has no loader.
 const fsp = () => process.getBuiltinModule('node:fs/promises');
@@ -74,7 +74,7 @@ export async function withFileLock<T>(
 }
 
 /**
- * unlinkSync, not rmSync: rmSync's first call loads Node's rimraf module (~0.6 ms on Node 22, on every sq call that
+ * unlinkSync, not rmSync: rmSync's first call loads Node's rimraf module (on every sq call that
  * takes the pacing lock), for a file that is always a plain one here. Already gone (taken over as stale) is fine, as
  * rmSync's `force` had it.
  */

@@ -1,4 +1,4 @@
-// Whether a file descriptor is a terminal. node:tty's isatty() answers, but loading node:tty costs ~0.3 ms a call
+// Whether a file descriptor is a terminal. node:tty's isatty() answers, but loading node:tty costs every call
 // (Node's tty module and its binding), and most calls of sq write to a pipe, a file or /dev/null: fstat tells those
 // apart first.
 import { fstatSync, statSync } from 'node:fs';

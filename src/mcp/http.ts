@@ -16,6 +16,22 @@ export const MAX_SESSIONS = 64;
 /** A session unused this long is closed. */
 const SESSION_IDLE_MS = 30 * 60_000;
 
+/** Why a request is refused before any session sees it (token, Origin, size), as fail()'s arguments; null if it may pass. */
+function gate(req: IncomingMessage, want: Buffer, origins: string[], max: number): [number, string, Record<string, string>?] | null {
+  const auth = Buffer.from(String(req.headers.authorization ?? ''));
+  if (auth.length !== want.length || !timingSafeEqual(auth, want)) {
+    return [401, 'Unauthorized: send Authorization: Bearer <the token sq mcp --http printed>', { 'www-authenticate': 'Bearer' }];
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !origins.includes(origin)) return [403, `Forbidden: Origin ${origin} is not this server's`];
+  // The SDK reads a body whole: its size is known first (a POST without Content-Length, chunked, is 411).
+  if (req.method === 'POST' && req.headers['content-length'] === undefined) {
+    return [411, 'Length Required: send the message with a Content-Length'];
+  }
+  if (Number(req.headers['content-length'] ?? 0) > max) return [413, `the message is over ${max} bytes (sq mcp --max-message-bytes)`];
+  return null;
+}
+
 /**
  * --http HOST:PORT: MCP's Streamable HTTP transport (the SDK's), one session per client. Every request needs the
  * Bearer token (401 without it); a browser page of another origin is refused (403: DNS rebinding); a body over
@@ -37,13 +53,8 @@ export async function serveHttp(s: Shared, out: Writable, served: string): Promi
     res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
   };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const auth = Buffer.from(String(req.headers.authorization ?? ''));
-    if (auth.length !== want.length || !timingSafeEqual(auth, want)) return fail(res, 401, 'Unauthorized: send Authorization: Bearer <the token sq mcp --http printed>', { 'www-authenticate': 'Bearer' });
-    const origin = req.headers.origin;
-    if (origin !== undefined && !origins.includes(origin)) return fail(res, 403, `Forbidden: Origin ${origin} is not this server's`);
-    // The SDK reads a body whole: its size is known first (a POST without Content-Length, chunked, is 411).
-    if (req.method === 'POST' && req.headers['content-length'] === undefined) return fail(res, 411, 'Length Required: send the message with a Content-Length');
-    if (Number(req.headers['content-length'] ?? 0) > max) return fail(res, 413, `the message is over ${max} bytes (sq mcp --max-message-bytes)`);
+    const refused = gate(req, want, origins, max);
+    if (refused) return fail(res, ...refused);
     const sid = req.headers['mcp-session-id'];
     const known = typeof sid === 'string' ? sessions.get(sid) : undefined;
     if (known) {

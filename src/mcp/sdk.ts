@@ -6,12 +6,12 @@ import { array, boolean, enum as enumOf, looseObject, null as nullOf, number, ob
 
 export { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 // --http's transport is in sdk-http.ts, a file of its own: evaluating it (with @hono/node-server) makes Node load its
-// own undici and zlib (~40 ms of CPU), which a stdio server never uses.
+// own undici and zlib, which a stdio server never uses.
 // stdio: sq reads the lines itself (capped, linear in the line's length) and checks each message with the SDK's schema.
 export { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * The zod builders the tools' schemas use. Not zod's whole `z`: that namespace holds every part of zod (its ~40
- * error-message locales included), which the bundle would then keep: 985 KB against 552 KB, loaded on every start.
+ * error-message locales included), which the bundle would then keep and load on every start.
  */
 export const z = { array, boolean, enum: enumOf, looseObject, null: nullOf, number, object, record, strictObject, string, union, unknown };

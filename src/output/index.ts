@@ -25,19 +25,8 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   const filtered = settings.jq !== null || settings.template !== null;
   // On a terminal, no format but the table (safe cell by cell, and coloured) passes control characters through.
   const out = new Sink(io.stdout, settings.stdoutIsTTY && (!spec.terminal || filtered) ? terminalOutput(spec.json !== null && !filtered) : undefined);
-  // stderr's Sink on the first message: most calls say nothing there, and the first touch of process.stderr makes
-  // the stream (bin/sq.js leaves it unmade until then).
-  let err: Sink | undefined;
-  const stderrColor = settings.stderrColor ?? settings.color;
   const style = makeStyle(settings.color);
-  const errStyle = makeStyle(stderrColor);
-
-  // A message may quote API data (a squid's name): no control characters reach stderr but the colours of errStyle.
-  const message = (line: string) => {
-    const text = terminalSafe(redactText(line, options.secrets ?? []), stderrColor);
-    (err ??= new Sink(io.stderr)).writeNow(text.endsWith('\n') ? text : text + '\n');
-  };
-  const warn = (msg: string) => message(`${errStyle.yellow('warning:')} ${msg}`);
+  const { stderrColor, errStyle, message, warn } = stderrLines(io, settings, options);
 
   const target = { limits: settings.limits, write: (s: string) => out.write(s), closed: () => out.closed, signal: options.signal, now: options.now };
   async function writeFiltered(doc: unknown): Promise<void> {
@@ -87,6 +76,22 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       return spinWhile(io.stderr, stderrColor, label, task);
     },
   };
+}
+
+/** The stderr side: messages and warnings, redacted and made terminal-safe, in stderr's own colours. */
+function stderrLines(io: OutputIO, settings: OutputSettings, options: CreateOutputOptions) {
+  // stderr's Sink on the first message: most calls say nothing there, and the first touch of process.stderr makes
+  // the stream (bin/sq.js leaves it unmade until then).
+  let err: Sink | undefined;
+  const stderrColor = settings.stderrColor ?? settings.color;
+  const errStyle = makeStyle(stderrColor);
+  // A message may quote API data (a squid's name): no control characters reach stderr but the colours of errStyle.
+  const message = (line: string) => {
+    const text = terminalSafe(redactText(line, options.secrets ?? []), stderrColor);
+    (err ??= new Sink(io.stderr)).writeNow(text.endsWith('\n') ? text : text + '\n');
+  };
+  const warn = (msg: string) => message(`${errStyle.yellow('warning:')} ${msg}`);
+  return { stderrColor, errStyle, message, warn };
 }
 
 /** A spinner on stderr (a terminal) while `task` runs. */

@@ -24,7 +24,7 @@ import { fnv1a64, readCacheFile, writeCacheFile } from '../lib/cache-file.js';
 import { JQ_WORKER_SOURCE } from './jq-worker.js';
 import { capMessage, outputFor, type FilterLimits } from './limits.js';
 import { patchJqWeb } from './jq-patches.js';
-import { boundedJq } from './jq-bounded.js';
+import { boundedJq } from '../startup/jq-bounded.js';
 import { jsonText } from './json-text.js';
 
 /**
@@ -217,7 +217,7 @@ const abortedAt = new WeakMap<AbortSignal, number>();
 /**
  * Notes when `signal` fires: one listener per signal, outside submit's scope. A listener added in submit for each job
  * (as it was) stayed on the command's signal until the end and, sharing submit's closure, kept each job's arguments
- * alive, the JSON text of every page included: `results list --all --jq` grew by about a page (~60 KB) per page.
+ * alive, the JSON text of every page included: `results list --all --jq` grew by about a page per page.
  */
 function noteAbort(signal: AbortSignal): void {
   if (signal.aborted || watched.has(signal)) return;
@@ -354,7 +354,7 @@ export async function runJq(
 }
 
 /**
- * The largest document a bounded expression (src/cli/argv.ts, boundedJq) is run on the main thread for: a page of
+ * The largest document a bounded expression (src/startup/argv.ts, boundedJq) is run on the main thread for: a page of
  * results, the answer of most commands. jq then ends within milliseconds whatever the expression, so a stop signal
  * is never kept waiting, and there is no worker thread to start (jq_overhead: docs/performance.md, "--jq"). Larger
  * documents, and any other expression, go to the worker.

@@ -121,7 +121,7 @@ export class Sink {
     // A failed write reports its error on a later tick: Node's streams emit it from process.nextTick callbacks (the
     // write's error, then the stream's destroy), which all run, those they queue included, before the promise
     // callbacks that follow them. Not setImmediate: a turn of the event loop also runs whatever V8 has queued by then
-    // (a young-generation collection, ~1-1.5 ms of CPU), which a call that made no request otherwise ends before.
+    // (a young-generation collection), which a call that made no request otherwise ends before.
     await new Promise((resolve) => process.nextTick(resolve));
     this.check();
   }

@@ -11,13 +11,13 @@ import { stripAnsi } from './ansi.js';
 
 let segmenter: Intl.Segmenter | undefined;
 // Only these join code points into one glyph: marks, format characters (ZWJ), variation selectors, flags' regional
-// indicators, skin tones. Without them every code point is a grapheme, and Intl.Segmenter (~10 ms to load ICU's
+// indicators, skin tones. Without them every code point is a grapheme, and Intl.Segmenter (slow to load ICU's
 // rules on first use) is not needed.
 const JOINS = /[\p{M}\p{Cf}\uFE00-\uFE0F\u{1F1E6}-\u{1F1FF}\u{1F3FB}-\u{1F3FF}]/u;
 // A grapheme made only of marks, joiners, variation selectors, format and control characters draws nothing.
 const INVISIBLE = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]+$/u;
 // Emoji drawn as pictures: those that are by default, and text-default ones asked for with U+FE0F ("❤️", "1️⃣").
-// (Not \p{RGI_Emoji}: building that set costs ~30 ms.)
+// (Not \p{RGI_Emoji}: building that set is slow.)
 const PICTURE = /^\p{Emoji_Presentation}/u;
 const EMOJI = /^\p{Emoji}/u;
 

@@ -6,7 +6,7 @@ import { InterruptedError, UsageError } from '../errors.js';
 import { durationFlag, intFlag } from '../validate/index.js';
 import { newProgress } from '../export/whole-pages.js';
 import { count } from '../io/progress.js';
-import { setV8Flag } from '../lib/v8-flags.js';
+import { setV8Flag } from '../startup/v8-flags.js';
 import type { SyncDb } from './db.js';
 import { newSummary, prepareSync, summaryLine, syncOnce, type SyncPlan, type SyncSummary } from './engine.js';
 import { noSqlite, sqliteEngine } from './sqlite.js';

@@ -1,7 +1,7 @@
 // Flag validation, before any request. A failure becomes a UsageError (exit 2) whose message names the flag, the
 // allowed values and what was given. Plain checks, not zod: these rules are an integer, a trimmed non-empty text and
-// a choice, and zod/mini cost every command with a flag the evaluation of 23 of its modules (~2-3 ms a call; issue
-// 35). zod stays where a schema is worth it: the account file (src/account/schema.ts).
+// a choice, and zod/mini cost every command with a flag the evaluation of 23 of its modules (issue 35). zod stays
+// where a schema is worth it: the account file (src/account/schema.ts).
 import { UsageError } from '../errors.js';
 import { attributeName } from '../lib/flag-name.js';
 import { formatDuration, MAX_TIMEOUT_MS, parseDuration } from './duration.js';

@@ -4,6 +4,8 @@
 // one after another. A start of a squid given by id needs 1 (POST /v1/runs; by name, 1 more to find it); the estimate
 // adds 1 (POST /v1/squid/estimate, once the squid is known), the balance and the auto-reset settings are read beside
 // it (or beside the squid's lookup) and add none. Target: <= 2 (at most 1 round trip more than the start alone).
+// run_start_extra_round_trips pairs it with its baseline in the same run: `sq api -X POST /v1/runs` (the same start
+// through the same client, with no estimate), timed the same way; the difference is what the estimate adds (target <= 1).
 // Also estimate_overhead_ms: the same start with --max-credits (the cap) minus without (the cap adds no request now).
 // Each run is aborted through the API before the next start (one active run per squid).
 // SQ_BENCH_NODE=/path/to/node runs every timed process under that Node (the emulator stays in this one).
@@ -36,6 +38,7 @@ try {
   };
   const plain = ['runs', 'start', '--squid', squid, '--json'];
   const capped = [...plain, '--max-credits', '100000'];
+  const bare = ['api', '-X', 'POST', '/v1/runs', '-f', `squid=${squid}`];
   const timed = async (args, slow) => {
     await delay(slow);
     const r = await wall([bin, ...args], env, NODE);
@@ -45,17 +48,24 @@ try {
   // One of each first: bin/sq.js's code cache and the file cache are warm for every timed call.
   await timed(plain, false);
   await timed(capped, false);
+  await timed(bare, false);
   await control('DELETE', '/_emulator/requests');
   const fast = [];
   const slow = [];
   const cap = [];
+  const bareFast = [];
+  const bareSlow = [];
   for (let i = 0; i < SAMPLES; i++) {
     fast.push(await timed(plain, false));
     slow.push(await timed(plain, true));
     cap.push(await timed(capped, false));
+    bareFast.push(await timed(bare, false));
+    bareSlow.push(await timed(bare, true));
   }
   const log = await (await control('GET', '/_emulator/requests')).json();
   const starts = (Array.isArray(log) ? log : log.data).filter((r) => r.path.startsWith('/v1/') && !r.path.endsWith('/abort'));
+  // The baseline's starts are one POST /v1/runs each (2 per sample): left out of the counts per `runs start`.
+  const sqStarts = starts.length - 2 * SAMPLES;
   const per = (p) => starts.filter((r) => r.path === p).length / (3 * SAMPLES);
   const ms = (x) => Math.round(x * 10) / 10;
   console.log(
@@ -69,8 +79,23 @@ try {
       delay_ms: DELAY,
       start_ms: ms(median(fast)),
       start_delayed_ms: ms(median(slow)),
-      requests_per_start: Math.round((starts.length / (3 * SAMPLES)) * 100) / 100,
+      requests_per_start: Math.round((sqStarts / (3 * SAMPLES)) * 100) / 100,
       estimates_per_start: per('/v1/squid/estimate'),
+    }),
+  );
+  const trips = (a, b) => (median(a) - median(b)) / DELAY;
+  console.log(
+    JSON.stringify({
+      name: 'run_start_extra_round_trips',
+      value: Math.round((trips(slow, fast) - trips(bareSlow, bareFast)) * 100) / 100,
+      unit: 'round trips',
+      target: '<= 1 (over `sq api -X POST /v1/runs`, the start without the estimate, in the same run)',
+      node: NODE_VERSION,
+      samples: SAMPLES,
+      start_round_trips: Math.round(trips(slow, fast) * 100) / 100,
+      bare_start_round_trips: Math.round(trips(bareSlow, bareFast) * 100) / 100,
+      bare_start_ms: ms(median(bareFast)),
+      bare_start_delayed_ms: ms(median(bareSlow)),
     }),
   );
   console.log(

@@ -77,3 +77,18 @@ describe('sq apply: the schedule turned on last, within the cap', () => {
     expect((await emu.requests('POST')).map((q) => q.path)).toEqual([`/v1/squids/${emu.squidId(DEMO_SQUIDS.paris)}`]);
   });
 });
+
+describe('sq apply: a schedule whose runs would set off an Auto Billing Reset needs --yes off a terminal', () => {
+  it('without --yes: exit 9 naming --yes, the schedule not written', async () => {
+    // 799.9 of 1,000 used at 80 %: any run pushes usage above the threshold.
+    Object.assign(emu.emu.state.balance, { available: 1000, consumed: 799.9 });
+    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 });
+    const paris = emu.squidId(DEMO_SQUIDS.paris);
+    await emu.clearRequests();
+    const r = await run(['apply', '-f', file({ squids: { [DEMO_SQUIDS.paris]: { schedule: weekly } } })]);
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('Each scheduled run would set off an Auto Billing Reset (a card charge); the schedule was not turned on: pass --yes to accept the charge');
+    expect((await emu.requests()).filter((q) => q.method === 'POST' && q.path !== '/v1/squid/estimate')).toEqual([]);
+    expect((await emu.api(`/v1/squids/${paris}`)).schedule).toBeNull();
+  });
+});

@@ -109,6 +109,29 @@ describe('the forecast agrees with the emulator', () => {
   });
 });
 
+describe('a reset already due before the run', () => {
+  it('is said to fire anyway, not counted as the run\'s, in text, --json and the start line; no --yes asked for it', async () => {
+    // 850 of 1,000 used at 80 %: the next check fires a reset whether or not a run starts.
+    const id = await account({ consumed: 850, tasks: 2 });
+    const f = await forecast(id);
+    expect(f).toMatchObject({ total_credits: 72, pending_reset: true, resets: 0, resets_max: 0, auto_reset_charges: 0, renewed_credits: 1000, covered: true });
+    // The due reset fires before the first task (928 left) or at the check after the run (1,000).
+    expect([f.balance_after, f.balance_after_max]).toEqual([928, 1000]);
+    expect(f.charge).toMatchObject({ allowance: 1000 });
+    const human = await sq(['squids', 'estimate', id], { env: emu.env() });
+    expect(human.stderr).toContain('Auto Billing Reset: 1 reset is already due (usage is above the 80% threshold before the run) and fires at the platform\'s next check whether or not this run starts, so it is not this run\'s doing; this run sets off none of its own');
+    emu.expectWrites('POST /v1/runs');
+    const r = await sq(['runs', 'start', '--squid', id, '--json'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^estimated 72 credits \(base \d+, extract_emails_from_website \d+\), sets off no reset \(1 already due fires at the next check anyway, not this run's doing\)$/m);
+    await emu.advance(30 * 60_000);
+    const b = await emu.api('/v1/user/balance');
+    expect(b.available - b.consumed).toBeGreaterThanOrEqual(f.balance_after);
+    expect(b.available - b.consumed).toBeLessThanOrEqual(f.balance_after_max);
+    expect(emu.emu.state.autoReset.reset_times).toHaveLength(1);
+  });
+});
+
 describe('after the run: the reset it set off is named', () => {
   it('sq runs get, sq runs credits and sq status say the run set off the reset, at what time, and which of the window', async () => {
     const id = await account({ consumed: 700, tasks: 6 });
@@ -156,6 +179,8 @@ describe('off a terminal, a run that sets off a reset needs --yes', () => {
     const no = await sq(args, { env: emu.env() });
     expect(no.code).toBe(9);
     expect(no.stderr).toContain('pass --yes to accept the charge');
+    // The one estimate line, refused too (it is in the error's details).
+    expect(no.stderr).toMatch(/estimated \d+ credits .*, sets off 1 Auto Billing Reset \(charges the card\)/);
     expect((await emu.requests('POST')).map((q) => q.path)).not.toContain('/v1/runs');
     emu.expectWrites('POST /v1/runs');
     const yes = await sq([...args, '--yes', '--timeout', '1s'], { env: emu.env() });

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const emu = useEmulator({ each: 'reset' });
 
@@ -166,5 +168,83 @@ describe('sq tasks add on an active scheduled squid', () => {
     const free = await sq(['tasks', 'add', '--squid', 'Berlin cafés', 'https://www.google.com/maps/search/bar+berlin'], { env: emu.env() });
     expect(free.code, free.stderr).toBe(0);
     expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/tasks']);
+  });
+});
+
+describe('sq tasks upload on an active scheduled squid', () => {
+  // The upload is processed in the background on the emulator's clock: sq's waits move it.
+  const moving = { now: () => emu.emu.clock.now(), sleep: async (ms: number) => void (await emu.advance(ms)) };
+  const csv = (name: string, rows: string[]) => {
+    const f = join(tempConfigDir(), name);
+    writeFileSync(f, `url\n${rows.join('\n')}\n`);
+    return f;
+  };
+  const active = (id: string) => Object.values(emu.emu.state.tasks).filter((t) => t.squid === id && t.is_active !== false).length;
+
+  it('a next run above the cap already: exit 9 and nothing uploaded', async () => {
+    const { id } = await berlin({ schedule: '0 9 * * 1' });
+    const f = csv('up.csv', ['https://www.google.com/maps/search/bar+berlin']);
+    const r = await sq(['tasks', 'upload', '--squid', 'Berlin cafés', f], { env: emu.env({ SQ_MAX_CREDITS: '5' }), clock: moving });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toMatch(/over budget: each scheduled run is already estimated at \d+ credits, above the cap of 5 \(SQ_MAX_CREDITS\), and new tasks only add to it; the file was not uploaded/);
+    expect(await posts()).toEqual(['/v1/squid/estimate']);
+    expect(active(id)).toBe(2);
+  });
+
+  it('tasks that lift the next run above the cap: exit 9, the new tasks removed again, the squid as it was', async () => {
+    emu.expectWrites('POST /v1/tasks/upload', 'DELETE /v1/tasks/*');
+    const { id, total } = await berlin({ schedule: '0 9 * * 1' });
+    const f = csv('up.csv', ['https://www.google.com/maps/search/bar+berlin', 'https://www.google.com/maps/search/pub+berlin']);
+    const r = await sq(['tasks', 'upload', '--squid', 'Berlin cafés', f, '--max-credits', String(total)], { env: emu.env(), clock: moving });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain(`above the cap of ${total} (--max-credits); the new tasks were removed again`);
+    expect(r.stderr).toContain("The 2 new tasks were removed: the squid's tasks are as they were.");
+    expect(active(id)).toBe(2);
+    expect((await emu.requests('DELETE')).length).toBe(2);
+  });
+
+  it('under the cap the tasks stay; without a cap nothing more is sent than the upload', async () => {
+    emu.expectWrites('POST /v1/tasks/upload');
+    const { id } = await berlin({ schedule: '0 9 * * 1' });
+    const r = await sq(['tasks', 'upload', '--squid', 'Berlin cafés', csv('a.csv', ['https://www.google.com/maps/search/bar+berlin']), '--max-credits', '100000'], { env: emu.env(), clock: moving });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Upload done: 1 inserted');
+    expect(active(id)).toBe(3);
+    await emu.clearRequests();
+    const free = await sq(['tasks', 'upload', '--squid', 'Berlin cafés', csv('b.csv', ['https://www.google.com/maps/search/pub+berlin'])], { env: emu.env(), clock: moving });
+    expect(free.code, free.stderr).toBe(0);
+    expect(await posts()).toEqual(['/v1/tasks/upload']);
+  });
+});
+
+describe('a schedule whose runs would set off an Auto Billing Reset (a card charge): off a terminal it needs --yes', () => {
+  /** 750 of 1,000 used at 80 %: one run of the squid (about 100 credits) pushes usage above 800. */
+  const resetsOn = () => {
+    Object.assign(emu.emu.state.balance, { available: 1000, consumed: 750 });
+    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 });
+  };
+
+  it('squids update --schedule: exit 9 naming --yes, the schedule not written; --yes writes it', async () => {
+    const { id } = await berlin();
+    resetsOn();
+    const r = await sq(['squids', 'update', 'Berlin cafés', '--schedule', '0 9 * * 1'], { env: emu.env() });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('Each scheduled run would set off an Auto Billing Reset (a card charge); the schedule was not turned on: pass --yes to accept the charge');
+    expect(await posts()).toEqual(['/v1/squid/estimate']);
+    expect((await squidState(id)).schedule).toBeNull();
+    emu.expectWrites('POST /v1/squids/*');
+    const yes = await sq(['squids', 'update', 'Berlin cafés', '--schedule', '0 9 * * 1', '--yes'], { env: emu.env() });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect((await squidState(id)).schedule.cron_expression).toBe('0 9 * * 1');
+  });
+
+  it('squids activate of a scheduled squid: exit 9 naming --yes, is_active not written', async () => {
+    const { id } = await berlin({ schedule: '0 9 * * 1', active: false });
+    resetsOn();
+    const r = await sq(['squids', 'activate', 'Berlin cafés'], { env: emu.env() });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('pass --yes to accept the charge');
+    expect(await posts()).toEqual(['/v1/squid/estimate']);
+    expect((await squidState(id)).is_active).toBe(false);
   });
 });

@@ -97,14 +97,49 @@ describe('sq runs start: the cap', () => {
     expect(q.stderr).not.toContain('estimated');
   });
 
-  it('an estimate the API cannot give (503 after retries) with a cap set is exit 1 and starts nothing', async () => {
+  it('an estimate the API cannot give (503 after retries) with a cap set is exit 9 and starts nothing, --yes or not', async () => {
     await berlin();
     await emu.faults([{ path: '/v1/squid/estimate', action: 'status', status: 503 }]);
-    const r = await sq(['runs', 'start', '--squid', 'Berlin cafés', '--max-credits', '1000'], { env: emu.env() });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('a run is never started without an estimate');
+    const r = await sq(['runs', 'start', '--squid', 'Berlin cafés', '--max-credits', '1000', '--yes'], { env: emu.env() });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('the cost of the run could not be estimated (');
+    expect(r.stderr).toContain('no run was started: the cap of 1,000 credits (--max-credits) can only be met by an estimate, and a run is never started without an estimate');
     expect((await posts()).filter((p) => p === '/v1/runs')).toEqual([]);
     expect((await posts()).length).toBeGreaterThan(1);
+  });
+
+  it('no estimate (503) with Auto Billing Reset on, off a terminal: exit 9 naming --yes and no POST /v1/runs; --yes starts it', async () => {
+    await berlin();
+    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 });
+    await emu.faults([{ path: '/v1/squid/estimate', action: 'status', status: 503 }]);
+    const r = await sq(['runs', 'start', '--squid', 'Berlin cafés'], { env: emu.env() });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toMatch(/The cost of the run could not be estimated \(.*503.*\) and Auto Billing Reset is on, so it may charge the card; no run was started: pass --yes to start the run anyway/);
+    expect(await posts()).not.toContain('/v1/runs');
+    emu.expectWrites('POST /v1/runs');
+    const yes = await sq(['runs', 'start', '--squid', 'Berlin cafés', '--yes'], { env: emu.env() });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.stderr).toContain('going on without an estimate (--yes)');
+    expect((await posts()).filter((p) => p === '/v1/runs')).toHaveLength(1);
+  });
+
+  it('no estimate with Auto Billing Reset on, on a terminal: the question, and a no starts nothing', async () => {
+    await berlin();
+    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 });
+    await emu.faults([{ path: '/v1/squid/estimate', action: 'status', status: 503 }]);
+    const r = await sq(['runs', 'start', '--squid', 'Berlin cafés'], { env: { ...emu.env(), CI: '' }, tty: true, stdin: 'n\n' });
+    expect(r.code).toBe(11);
+    expect(r.stderr).toContain('Start the run? The cost of the run could not be estimated');
+    expect(await posts()).not.toContain('/v1/runs');
+  });
+
+  it('no estimate with Auto Billing Reset off: a warning, and the run starts', async () => {
+    await berlin();
+    await emu.faults([{ path: '/v1/squid/estimate', action: 'status', status: 503 }]);
+    emu.expectWrites('POST /v1/runs');
+    const r = await sq(['runs', 'start', '--squid', 'Berlin cafés'], { env: emu.env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('going on without an estimate (Auto Billing Reset is off: nothing is charged to the card)');
   });
 
   it('an estimate that fails as the API says (no tasks) is that error', async () => {
@@ -157,6 +192,16 @@ describe('sq go: the cap', () => {
     expect(p).toContain('/v1/tasks');
     expect(p).toContain('/v1/squid/estimate');
     expect(p).not.toContain('/v1/runs');
+  });
+
+  it('the estimate goes beside the read of the runs in progress, not after it (no round trip of its own)', async () => {
+    // The runs in progress answer late: an estimate sent beside them is answered (and logged) first.
+    await emu.faults([{ method: 'GET', path: '/v1/runs', action: 'delay', ms: 500, count: 1 }]);
+    const r = await sq(['go', 'google-maps-search-export', 'https://www.google.com/maps/search/cafe+berlin', '--max-credits', '1'], { env: emu.env() });
+    expect(r.code).toBe(9);
+    const log = (await emu.requests()).map((q) => `${q.method} ${q.path}`);
+    expect(log).toContain('GET /v1/runs');
+    expect(log.indexOf('POST /v1/squid/estimate')).toBeLessThan(log.indexOf('GET /v1/runs'));
   });
 
   it('SQ_MAX_CREDITS caps it the same way', async () => {

@@ -240,6 +240,18 @@ describe('chain set: the cost is said before the chain is written, and the cap h
     expect((await emu.api(`/v1/squids/${paris}/chain`)).autostart).toBe(false);
   });
 
+  it('--autostart whose target run would set off an Auto Billing Reset: off a terminal exit 9 naming --yes, the chain not changed', async () => {
+    await firedChain();
+    // 799.9 of 1,000 used at 80 %: any run of the target pushes usage above the threshold.
+    Object.assign(emu.emu.state.balance, { available: 1000, consumed: 799.9 });
+    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 });
+    const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--autostart'], { env: emu.env() });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('Each run of the chained squid would set off an Auto Billing Reset (a card charge); the chain was not written: pass --yes to accept the charge');
+    expect((await emu.requests()).filter((q) => q.method === 'PATCH')).toEqual([]);
+    expect((await emu.api(`/v1/squids/${paris}/chain`)).autostart).toBe(false);
+  });
+
   it('--autostart on a terminal above confirm-above: --no-input is exit 2 naming --yes; --yes writes it', async () => {
     emu.expectWrites('PATCH /v1/squids/*/chain');
     const { total } = await firedChain();

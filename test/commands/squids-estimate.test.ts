@@ -46,7 +46,7 @@ describe('sq squids estimate', () => {
     // Auto-reset off: everything exact, no charge, covered.
     expect(JSON.parse(r.stdout)).toEqual({
       ...api, balance_after: left - api.total_credits, balance_after_max: left - api.total_credits, auto_reset_charges: 0, resets: 0, resets_max: 0,
-      renewed_credits: 0, covered: true, pauses_after_tasks: null, pauses_after_tasks_max: null, resumes_at: null, charge: null,
+      pending_reset: false, renewed_credits: 0, covered: true, pauses_after_tasks: null, pauses_after_tasks_max: null, resumes_at: null, charge: null,
     });
   });
 
@@ -72,7 +72,8 @@ describe('sq squids estimate', () => {
     ['the run crosses the threshold once', { threshold: 80, max: 3, usagePct: 79.9 }, 1],
     // The reset returns consumed to 0; the 99 credits after it stay under the 100 of 1% (results are charged whole).
     ['a threshold of 1%: the run crosses it once, and stays under it after the reset', { threshold: 1, max: 3, usagePct: 0.95 }, 1],
-    ['usage already above a threshold of 1%: a reset before the run, and again as it crosses', { threshold: 1, max: 3, usagePct: 1.5 }, 2],
+    // The reset due before the run fires whether or not it starts: not among the run's own (pending_reset says it).
+    ['usage already above a threshold of 1%: a reset already due, and one of its own as it crosses again', { threshold: 1, max: 3, usagePct: 1.5 }, 1],
     ['the same run with 1 reset left in the 24-hour window', { threshold: 1, max: 3, usagePct: 0.95, used: 2 }, 1],
     ['no reset left in the window', { threshold: 1, max: 1, usagePct: 0.95, used: 1 }, 0],
   ];
@@ -87,10 +88,13 @@ describe('sq squids estimate', () => {
       expect(r.code).toBe(0);
       const est = JSON.parse(r.stdout);
       // The threshold at 1% is 100 credits: the case needs a run of more than 100 (two thresholds' worth).
-      if (expected === 2) expect(est.total_credits).toBeGreaterThan(100);
+      const due = o.usagePct > o.threshold;
+      if (due) expect(est.total_credits).toBeGreaterThan(100);
       expect(est.auto_reset_charges).toBe(expected);
+      expect(est.pending_reset).toBe(due);
       const human = await sq(['squids', 'estimate', id], { env: emu.env() });
-      if (expected) expect(human.stderr).toMatch(new RegExp(`this run sets off (\\d to )?${expected} resets? \\(threshold ${o.threshold}%`));
+      if (due) expect(human.stderr).toMatch(/1 reset is already due .* this run sets off (\d to )?1 reset more of its own \(3 of 3 left in the 24-hour window, the due one included\)/);
+      else if (expected) expect(human.stderr).toMatch(new RegExp(`this run sets off (\\d to )?${expected} resets? \\(threshold ${o.threshold}%`));
       else expect(human.stderr).toContain('sets off none');
       if (expected) expect(human.stderr).toContain('each renews plan Premium (10,000 credits) and charges the card on file a price the API gives as an id only (price_1EmulatorPremiumMonthly): `sq billing auto-reset --web` shows it; the renewal date moves from');
     });

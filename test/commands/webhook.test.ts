@@ -2,7 +2,7 @@
 import http from 'node:http';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
+import { run } from '../../src/shell/main.js';
 import { isWebhookTimestamp, validatePayload } from '../../src/webhook/payload.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { EVENT_MS, SLOW } from '../helpers/timeouts.js';

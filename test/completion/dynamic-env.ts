@@ -69,7 +69,7 @@ export async function zsh(lines: string[], e = primed): Promise<Record<string, {
 /** Starts the emulator and primes the cache before the file's tests; closes it after. */
 export function useCompletionEnv(): void {
 beforeAll(async () => {
-  expect(existsSync(join(root, 'dist/cli/main.js')), 'dist/ is missing: run `npm run build` first').toBe(true);
+  expect(existsSync(join(root, 'dist/shell/main.js')), 'dist/ is missing: run `npm run build` first').toBe(true);
   emu = await startTestEmulator();
   dir = tempDir('sq-dyn-comp-');
   writeFileSync(join(dir, 'sq'), `#!/bin/sh\nexec "${process.execPath}" "${join(root, 'bin/sq.js')}" "$@"\n`);

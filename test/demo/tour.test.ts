@@ -9,7 +9,7 @@ import { DEMO_TOKEN } from '../../src/emulator/seed.js';
 const root = resolve(import.meta.dirname, '../..');
 
 it('the tour runs every step against a local emulator and exits 0', async () => {
-  expect(existsSync(resolve(root, 'dist/cli/main.js')), 'dist/ is missing: run `npm run build` first').toBe(true);
+  expect(existsSync(resolve(root, 'dist/shell/main.js')), 'dist/ is missing: run `npm run build` first').toBe(true);
   const r = await execa(process.execPath, [resolve(import.meta.dirname, 'tour.mjs')], { reject: false, timeout: 120_000 });
   expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
   // Each command is shown before its output, as a user would type it.

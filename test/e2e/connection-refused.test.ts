@@ -3,7 +3,7 @@
 // No timed assertion: the waits sq schedules go through the injected sleep and are counted.
 import { PassThrough } from 'node:stream';
 import { expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
+import { run } from '../../src/shell/main.js';
 import { sqBin, tempConfigDir } from '../helpers/cli.js';
 import { capture } from '../helpers/stream.js';
 import { unusedPort } from '../helpers/net.js';
@@ -31,15 +31,24 @@ it('a refused GET is retried once, quickly, then reported: well under a second o
 
 it('a refused POST is not retried into backoff either, and is not reported as a write that may have happened', async () => {
   const port = await unusedPort();
-  const r = await inProcess(['runs', 'start', '--squid', '0123456789abcdef0123456789abcdef'], { SQ_TOKEN: 'k-123456789', SQ_BASE_URL: `http://127.0.0.1:${port}` });
+  // --yes: without an estimate (nor the auto-reset settings) a start off a terminal needs it; with it the POST is tried.
+  const r = await inProcess(['runs', 'start', '--squid', '0123456789abcdef0123456789abcdef', '--yes'], { SQ_TOKEN: 'k-123456789', SQ_BASE_URL: `http://127.0.0.1:${port}` });
   expect(r.code).toBe(1);
   // The start's estimate reads (squid, balance, auto-reset, crawler: in parallel) are each retried once, quickly, and
   // side by side; the POST is never retried: at most one short wait per read, none after.
   expect(r.sleeps.length).toBeLessThanOrEqual(4);
   expect(Math.max(0, ...r.sleeps)).toBeLessThanOrEqual(250);
-  expect(r.stderr).toContain('could not estimate the run');
+  expect(r.stderr).toContain('the cost of the run could not be estimated');
   expect(r.stderr).toMatch(/connection refused; POST \/v1\/runs was not sent/);
   expect(r.stderr).not.toMatch(/may have reached/);
+});
+
+it('a run start that can read neither the estimate nor the auto-reset settings starts nothing without --yes: exit 9', async () => {
+  const port = await unusedPort();
+  const r = await inProcess(['runs', 'start', '--squid', '0123456789abcdef0123456789abcdef'], { SQ_TOKEN: 'k-123456789', SQ_BASE_URL: `http://127.0.0.1:${port}` });
+  expect(r.code).toBe(9);
+  expect(r.stderr).toMatch(/The cost of the run could not be estimated \(.*connection refused.*\) and whether Auto Billing Reset is on could not be read either, so it may charge the card; no run was started: pass --yes to start the run anyway/);
+  expect(r.stderr).not.toContain('POST /v1/runs was not sent');
 });
 
 it('the built sq says what is wrong, where the base URL came from, and exits 1', async () => {

@@ -180,7 +180,7 @@ describe('the worker bin/sq.js starts (a cache directory)', SLOW, () => {
 
   it('a second call runs from the code caches the first wrote, with the same output', async () => {
     const env = cache();
-    // Not a bounded path (src/cli/argv.ts, boundedJq), which would run on the main thread: this one goes to the worker.
+    // Not a bounded path (src/startup/argv.ts, boundedJq), which would run on the main thread: this one goes to the worker.
     const a = await start(['squids', 'list', '--jq', '.[].name | tostring'], env);
     const b = await start(['squids', 'list', '--jq', '.[].name | tostring'], env);
     expect([a.exitCode, b.exitCode]).toEqual([0, 0]);

@@ -249,11 +249,11 @@ describe('the code cache', () => {
     const dir = tempDir('sq-cache-');
     const r = await sqBin(['--format', 'json', '--fields', 'email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
     expect(r.code).toBe(0);
-    // The launcher finds the word with the CLI's own pre-scan (src/cli/argv.ts): --jq's value is not a command.
+    // The launcher finds the word with the CLI's own pre-scan (src/startup/argv.ts): --jq's value is not a command.
     // A bounded path runs on the main thread (src/output/jq.ts): no worker, no code cache of its own.
     expect((await sqBin(['--jq', '.email', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) })).code).toBe(0);
     // One cache per part the call loaded: dist/sq.cjs's is named by the word alone, a part's by the word and the part;
-    // a --jq call's with the V8 flag it sets too (-f<hash>: src/lib/v8-flags.ts; jq's worker names its own before).
+    // a --jq call's with the V8 flag it sets too (-f<hash>: src/startup/v8-flags.ts; jq's worker names its own before).
     const name = `code-${buildId()}-${process.version}-${process.arch}`;
     const me = (f: string) => f.startsWith(`${name}-me.`) || /-f[0-9a-f]{8}-me\./.test(f);
     const parts = (files: string[]) => files.filter((f) => me(f) && !f.endsWith('-me.bin'));
@@ -349,19 +349,25 @@ describe('what a call loads', () => {
     // The log is real: the command's own module and the HTTP client are in it.
     expect(files).toContain('dist/commands/me.js');
     expect(files).toContain('dist/api/http.js');
-    const unneeded = /^dist\/(emulator|mcp|account|completion|export|sync|webhook)\/|^dist\/output\/(jq|jq-worker|jq-patches|template|table|width)\.js$|^dist\/commands\/(?!me\.js|index\.js)|jq-web|zod|get-east-asian-width|undici|node-sqlite3-wasm|vendor\/pg|node_modules\/commander\/|^dist\/cli\/program\.js$/;
+    const unneeded = /^dist\/(emulator|mcp|account|completion|export|sync|webhook)\/|^dist\/output\/(jq|jq-worker|jq-patches|template|table|width)\.js$|^dist\/commands\/(?!me\.js|index\.js)|jq-web|zod|get-east-asian-width|undici|node-sqlite3-wasm|vendor\/pg|node_modules\/commander\/|^dist\/shell\/program\.js$/;
     expect(files.filter((f) => unneeded.test(f))).toEqual([]);
   });
 
-  it('a plain line is read without commander (src/cli/dispatch.ts); help and anything else still build its tree', async () => {
-    const commander = (files: string[]) => files.filter((f) => /^node_modules\/commander\/|^dist\/cli\/program\.js$/.test(f));
+  it('a plain line is read without commander (src/shell/dispatch.ts); help and anything else still build its tree', async () => {
+    const commander = (files: string[]) => files.filter((f) => /^node_modules\/commander\/|^dist\/shell\/program\.js$/.test(f));
     expect(commander(await evaluated(['squids', 'list', '--limit', '2', '--json']))).toEqual([]);
     expect(commander(await evaluated(['runs', 'list', '--squid', 'Paris restaurants', '-q', '--format=csv']))).toEqual([]);
     // The same command through commander: a grouped short flag is not a plain line.
     expect(commander(await evaluated(['squids', 'list', '-q', '--json', '--limit', '2']))).toEqual([]);
     const viaCommander = await evaluated(['squids', 'list', '-qv', '--json', '--limit', '2']);
-    expect(viaCommander).toContain('dist/cli/program.js');
+    expect(viaCommander).toContain('dist/shell/program.js');
     expect(viaCommander).toContain('node_modules/commander/lib/command.js');
+  });
+
+  it('one spec per noun: dist/specs/<noun>.json, read by the plain-line reader, commander\'s tree and help alike', async () => {
+    const { NOUNS } = await import('../../src/commands/index.js');
+    const specs = readdirSync(resolve(import.meta.dirname, '../../dist/specs'));
+    expect(specs.sort()).toEqual(NOUNS.map((n) => `${n.name}.json`).sort());
   });
 
   it('--jq and --template load their code when given (the log sees lazily loaded modules)', async () => {

@@ -366,6 +366,18 @@ describe('tools: names, annotations, schemas', SLOW, () => {
     expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/squid/estimate']);
   });
 
+  it('a reset already due before the run is said apart in squids_estimate and asks no confirmation of its own', async () => {
+    // Usage above an 80% threshold already: the next check fires a reset whether or not the run starts.
+    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: 3 });
+    emu.emu.state.autoReset.reset_times = [];
+    emu.emu.state.balance.consumed = emu.emu.state.balance.available * 0.81;
+    const agent = await stdio(['--allow-writes', '--confirm-above', '1000000']);
+    const est = await agent.ok('squids_estimate', { squid: DEMO_SQUIDS.headphones });
+    expect(est).toMatchObject({ pending_reset: true, auto_reset_charges: 0 });
+    emu.expectWrites('POST /v1/runs');
+    expect((await agent.ok('runs_start', { squid: DEMO_SQUIDS.headphones })).needs_confirmation).toBeUndefined();
+  });
+
   it('apply of a document that turns a schedule on answers needs_confirmation and writes nothing; confirm: true applies it', async () => {
     const doc = `squids:\n  "${DEMO_SQUIDS.paris}":\n    active: true\n    schedule: { cron: "*/5 * * * *", timezone: UTC }\n`;
     const agent = await stdio(['--allow-writes=all']);
@@ -379,6 +391,17 @@ describe('tools: names, annotations, schemas', SLOW, () => {
     const done = await agent.ok('apply', { document: doc, confirm: true });
     expect(done.needs_confirmation).toBeUndefined();
     expect((await emu.requests('POST')).map((q) => q.path)).toContain(`/v1/squids/${emu.squidId(DEMO_SQUIDS.paris)}`);
+  });
+
+  it('apply of a document that writes an autostart chain answers needs_confirmation and writes no chain', async () => {
+    const doc = `squids:\n  "${DEMO_SQUIDS.paris}":\n    chain: { target_crawler: amazon-products, field_map: { website: url } }\n`;
+    const agent = await stdio(['--allow-writes=all']);
+    await emu.clearRequests();
+    const asked = await agent.ok('apply', { document: doc });
+    expect(asked.needs_confirmation).toBe(true);
+    expect(asked.message).toContain('nothing was sent');
+    expect((await emu.requests()).filter((q) => q.method !== 'GET' && q.path !== '/v1/squid/estimate')).toEqual([]);
+    expect(emu.emu.state.squids[emu.squidId(DEMO_SQUIDS.paris)].chain).toBeUndefined();
   });
 
   it('a write whose connection drops after sending says request_state: "unknown", and is not retried', async () => {

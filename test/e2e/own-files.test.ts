@@ -87,7 +87,7 @@ describe('files another program could replace: a FIFO in their place is never wa
     const cache = tempDir('sq-update-fifo-');
     mkfifo(join(cache, 'update-check.json'));
     // sq on a terminal (stdout and stderr TTYs) in a child of its own: without the fix its read never ends.
-    const script = `import { run } from ${JSON.stringify(join(import.meta.dirname, '../../dist/cli/main.js'))};
+    const script = `import { run } from ${JSON.stringify(join(import.meta.dirname, '../../dist/shell/main.js'))};
       const { PassThrough } = await import('node:stream');
       const out = new PassThrough(); out.resume();
       const code = await run(['version'], { env: { SQ_CACHE_DIR: ${JSON.stringify(cache)}, SQ_CONFIG_DIR: ${JSON.stringify(cache)}, SQ_UPDATE_URL: 'http://127.0.0.1:9' },

@@ -35,7 +35,7 @@ describe('package.json', () => {
     // The same repository wherever the package points at it.
     expect(readFileSync(join(root, 'action.yml'), 'utf8')).toContain(`${REPO}/releases/download/`);
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain(`${REPO}/tree/main/docs/commands`);
-    expect(readFileSync(join(root, 'src/cli/program.ts'), 'utf8')).toContain(`${REPO}/tree/main/docs/commands`);
+    expect(readFileSync(join(root, 'src/shell/program.ts'), 'utf8')).toContain(`${REPO}/tree/main/docs/commands`);
   });
 
   it('ships the man page and the reference, and runs no install script (it builds at prepack)', () => {
@@ -51,7 +51,7 @@ describe('package.json', () => {
 
   it('installs nothing the bundle holds; ssh2-sftp-client (ssh2 has an install script) is an optional peer', async () => {
     const r = await build({
-      entryPoints: [join(root, 'dist/cli/main.js')],
+      entryPoints: [join(root, 'dist/shell/main.js')],
       bundle: true,
       platform: 'node',
       format: 'cjs',

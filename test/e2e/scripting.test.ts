@@ -61,7 +61,7 @@ describe('scripting (built binary)', () => {
     const inCache = (dir: string, args: string[]) => sqBin(args, { env: emu.env({ SQ_CACHE_DIR: dir }) }).then(withNl);
     const known = (dir: string) => readFileSync(join(dir, 'jq-known'), 'utf8').split('\n').filter(Boolean);
 
-    // Each expression here is one jq runs in its worker (not a bounded path: src/cli/argv.ts, boundedJq), which alone is checked and remembered.
+    // Each expression here is one jq runs in its worker (not a bounded path: src/startup/argv.ts, boundedJq), which alone is checked and remembered.
     it('a known expression still works where a command prints its document in one piece (sq export, plan, apply)', async () => {
       // These print through ctx.out.json, which runs jq at once: jq must be loaded even when its check run is skipped.
       const dir = tempDir('sq-jq-cache-');

@@ -11,7 +11,7 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { BIN, tempConfigDir } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { capture } from '../helpers/stream.js';
-import { run } from '../../src/cli/main.js';
+import { run } from '../../src/shell/main.js';
 
 const emu = useEmulator({ each: 'clear' });
 const COUNT = 450; // 5 pages of 100

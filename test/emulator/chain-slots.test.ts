@@ -40,7 +40,7 @@ describe('chain targets and slots (changelog 2026-04-28 chains; SDK facts: slots
     expect(activate.body.error.message).toMatch(/SlotsLimitExceeded/);
     // With a slot free it activates and runs the tasks the chain gave it.
     await e.ctl('POST', '/_emulator/slots', { total: used + 1 });
-    expect((await e.api('POST', `/v1/squids/${target.id}`, { is_active: true })).status).toBe(200);
+    expect((await e.api('POST', `/v1/squids/${target.id}`, { is_active: true })).status).toBe(201);
     const run = await e.api('POST', '/v1/runs', { squid: target.id });
     expect(run.status, run.text).toBe(200);
   });
@@ -79,7 +79,7 @@ describe('an inactive chain target does not run (changelog, update fields: is_ac
     expect(before).toHaveLength(1);
     if (autostart) await finishRun(e, before[0].id);
     else expect((await e.api('POST', `/v1/runs/${before[0].id}/abort`)).status).toBe(200);
-    expect((await e.api('POST', `/v1/squids/${target.id}`, { is_active: false })).status).toBe(200);
+    expect((await e.api('POST', `/v1/squids/${target.id}`, { is_active: false })).status).toBe(201);
     await finishRun(e, (await e.api('POST', '/v1/runs', { squid: source })).body.id);
     expect((await runsOf(target.id)).map((r) => r.id)).toEqual(before.map((r) => r.id));
   });

@@ -83,9 +83,17 @@ describe('the crawler catalogue (scripts/gen-crawlers.mjs from the docs\' exampl
       // collect_business_details' description: "Extract attributes like plus_code, poi, health, and last_opening_hours_updated_at."
       'plus_code', 'poi', 'health', 'last_opening_hours_updated_at',
     ]);
+    const attributesPage = SAMPLES['get-crawler-attributes'].samples[0].body.data.map((a: J) => a.name);
+    const resultColumns = Object.keys(SAMPLES['get-results'].samples[0].body.data[0]).filter((k) => !ROW_KEYS.has(k));
     for (const slug of ['google-maps-search-export', 'google-maps-leads-scraper']) {
       const attrs = (await e.api('GET', `/v1/crawlers/${crawlerId(slug)}/attributes`)).body.data.map((a: J) => a.name);
       expect([...named].filter((n) => !attrs.includes(n)), slug).toEqual([]);
+      // Only those (generated from the pages, none made up), the attributes page's first in its order, then the
+      // get-results sample's others in its rows' order.
+      expect(attrs, slug).toHaveLength(named.size);
+      expect(attrs.slice(0, attributesPage.length)).toEqual(attributesPage);
+      const others = resultColumns.filter((c) => !attributesPage.includes(c));
+      expect(attrs.slice(attributesPage.length, attributesPage.length + others.length)).toEqual(others);
     }
   });
 

@@ -94,7 +94,7 @@ describe('strict where the live API is strict (item 7)', () => {
     // Another update leaves it not ready; setting the params (even none) makes it ready.
     await e.api('POST', `/v1/squids/${squid}`, { name: 'Fresh 2' });
     expect((await e.api('GET', `/v1/squids/${squid}`)).body.is_ready).toBe(false);
-    expect((await e.api('POST', `/v1/squids/${squid}`, { params: {} })).status).toBe(200);
+    expect((await e.api('POST', `/v1/squids/${squid}`, { params: {} })).status).toBe(201);
     expect((await e.api('GET', `/v1/squids/${squid}`)).body.is_ready).toBe(true);
     expect((await e.api('POST', '/v1/runs', { squid })).status).toBe(200);
   });

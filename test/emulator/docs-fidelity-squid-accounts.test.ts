@@ -26,10 +26,10 @@ describe('update-squid page + api-changelog (the vendor\'s clients): a params up
   it('a key left out goes back to the crawler\'s default; functions sent are the whole map, left out their defaults', async () => {
     const id = e.squid(DEMO_SQUIDS.paris);
     const set = await e.api('POST', `/v1/squids/${id}`, { params: { ratings: '4.5+', max_results: 50, functions: { fetch_business_images: true } } });
-    expect(set.status).toBe(200);
+    expect(set.status).toBe(201);
     expect(set.body.params).toMatchObject({ ratings: '4.5+', max_results: 50, functions: { fetch_business_images: true } });
     const r = await e.api('POST', `/v1/squids/${id}`, { params: { max_results: 10 } });
-    expect(r.status).toBe(200);
+    expect(r.status).toBe(201);
     const live = (await e.api('GET', `/v1/squids/${id}`)).body.params;
     expect(live.max_results).toBe(10);
     expect(live.ratings).toBe('Any rating');
@@ -72,11 +72,11 @@ describe('examples/twitter-profile-scraper and examples/sales-navigator-leads-sc
   it('a Twitter task by screen_name, the squid\'s json; Sales Navigator\'s profiles_per_page, max_pages, email_enrichment', async () => {
     const tw = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.twitter })).body.id;
     expect((await e.api('POST', '/v1/tasks', { squid: tw, tasks: [{ screen_name: 'elonmusk' }] })).body.tasks[0].params).toEqual({ screen_name: 'elonmusk' });
-    expect((await e.api('POST', `/v1/squids/${tw}`, { params: { json: true } })).status).toBe(200);
+    expect((await e.api('POST', `/v1/squids/${tw}`, { params: { json: true } })).status).toBe(201);
     expect((await e.api('POST', `/v1/squids/${tw}`, { params: { json: 'yes' } })).status).toBe(400);
     const sn = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.salesNav })).body.id;
     const r = await e.api('POST', `/v1/squids/${sn}`, { params: { functions: { email_enrichment: true }, profiles_per_page: 25, max_pages: 100, max_results: null } });
-    expect(r.status, r.text).toBe(200);
+    expect(r.status, r.text).toBe(201);
     expect(r.body.params).toMatchObject({ profiles_per_page: 25, max_pages: 100, functions: { email_enrichment: true } });
   });
 

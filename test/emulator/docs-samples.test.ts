@@ -367,8 +367,14 @@ const REPLAY: Record<string, Step> = {
   'user-me 200': api('GET', '/v1/me'),
 };
 
-/** The status each unlabelled sample answers with (the label gives it for the others). */
-const STATUS: Record<string, number> = { 'errors #0': 400, 'errors #1': 429, 'rate-limiting #0': 429, 'configure-webhook-delivery #0': 200 };
+/**
+ * The status each unlabelled sample answers with (the label gives it for the others), and the one label the emulator
+ * does not follow: the update-squid page labels its answer 200 where all 57 examples/ update-settings pages label it
+ * 201 (docs/emulator.md, "Where the docs contradict themselves"); counted strictly, that sample differs by its status.
+ */
+const STATUS: Record<string, number> = {
+  'errors #0': 400, 'errors #1': 429, 'rate-limiting #0': 429, 'configure-webhook-delivery #0': 200, 'update-squid 200': 201,
+};
 
 /** Every sample as "page label" in docs order, with "#n" for a label that is empty or repeated on its page. */
 function cases(): [string, Page, Sample][] {
@@ -409,8 +415,11 @@ describe('docs samples replayed against the emulator', () => {
       const r = await REPLAY[key]();
       const status = Number(sample.label);
       // Sync status 120/200 are body codes (HTTP 200); the page labels a null body "200" too.
-      const wantStatus = STATUS[key] ?? (page.api?.[1].includes('/synchronize/') && status !== 404 ? 200 : Number.isNaN(status) ? 200 : status);
-      strict.set(key, [...(r.status === wantStatus ? [] : [`status ${r.status}, sampled ${wantStatus}`]), ...strictDiff(sample.body, r.body)]);
+      const labelled = !/^\d{3}$/.test(sample.label) ? Number.NaN : page.api?.[1].includes('/synchronize/') && status !== 404 ? 200 : status;
+      const wantStatus = STATUS[key] ?? (Number.isNaN(labelled) ? 200 : labelled);
+      // Strictly, the status is the page's label (where it has one), not the emulator's choice.
+      const sampled = Number.isNaN(labelled) ? wantStatus : labelled;
+      strict.set(key, [...(r.status === sampled ? [] : [`status ${r.status}, sampled ${sampled}`]), ...strictDiff(sample.body, r.body)]);
       expect(r.status, r.text).toBe(wantStatus);
       const allowed = EXCEPTIONS[key]?.paths ?? [];
       if (allowed.includes('*')) return;

@@ -21,7 +21,7 @@ const finish = (run: string): Promise<J> => finishRun(e, run);
 /** A new squid of the crawler with its params set (defaults unless given) and these tasks. */
 async function squidWith(crawler: string, tasks: J[], params: J = {}): Promise<string> {
   const s = (await e.api('POST', '/v1/squids', { crawler, name: `est ${Math.random()}` })).body;
-  expect((await e.api('POST', `/v1/squids/${s.id}`, { params })).status).toBe(200);
+  expect((await e.api('POST', `/v1/squids/${s.id}`, { params })).status).toBe(201);
   expect((await e.api('POST', '/v1/tasks', { squid: s.id, tasks })).status).toBeLessThan(300);
   return s.id;
 }
@@ -102,12 +102,12 @@ describe('POST /v1/squid/estimate', () => {
 describe('is_active: false', () => {
   it('refuses a new run (400, the error shape) and runs again once activated', async () => {
     const id = e.squid(DEMO_SQUIDS.paris);
-    expect((await e.api('POST', `/v1/squids/${id}`, { is_active: false })).status).toBe(200);
+    expect((await e.api('POST', `/v1/squids/${id}`, { is_active: false })).status).toBe(201);
     const r = await e.api('POST', '/v1/runs', { squid: id });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ type: 'validation_error', param: 'squid' });
     expect(r.body.error.message).toMatch(/deactivated/);
-    expect((await e.api('POST', `/v1/squids/${id}`, { is_active: true })).status).toBe(200);
+    expect((await e.api('POST', `/v1/squids/${id}`, { is_active: true })).status).toBe(201);
     expect((await e.api('POST', '/v1/runs', { squid: id })).status).toBe(200);
   });
 
@@ -140,7 +140,7 @@ describe('slots', () => {
     expect(raise.body.error).toMatchObject({ param: 'concurrency' });
     expect(raise.body.error.message).toMatch(/SlotsLimitExceeded/);
     // Deactivating frees the slot; activating again needs one.
-    expect((await e.api('POST', `/v1/squids/${made.body.id}`, { is_active: false })).status).toBe(200);
+    expect((await e.api('POST', `/v1/squids/${made.body.id}`, { is_active: false })).status).toBe(201);
     expect((await balance()).used_slots).toBe(used);
     expect((await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.amazon, name: 'takes the freed slot' })).status).toBe(200);
     const back = await e.api('POST', `/v1/squids/${made.body.id}`, { is_active: true });

@@ -23,7 +23,7 @@ async function finish(run: string): Promise<J> {
 async function salesNavSquid(params?: J): Promise<string> {
   const id = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.salesNav, name: 'Leads' })).body.id;
   await e.api('POST', '/v1/tasks', { squid: id, tasks: [{ url: 'https://www.linkedin.com/sales/search/people?query=cto' }] });
-  if (params) expect((await e.api('POST', `/v1/squids/${id}`, { params })).status).toBe(200);
+  if (params) expect((await e.api('POST', `/v1/squids/${id}`, { params })).status).toBe(201);
   return id;
 }
 
@@ -135,7 +135,7 @@ describe('squid readiness and params', () => {
     expect(r.body.error.message).toContain('SquidNotReady');
     expect(r.body.error.message).toContain('results_type');
 
-    expect((await e.api('POST', `/v1/squids/${id}`, { params: { results_type: 'leads' } })).status).toBe(200);
+    expect((await e.api('POST', `/v1/squids/${id}`, { params: { results_type: 'leads' } })).status).toBe(201);
     expect((await e.api('GET', `/v1/squids/${id}`)).body.is_ready).toBe(true);
     expect((await e.api('POST', '/v1/runs', { squid: id })).status).toBe(200);
   });
@@ -160,6 +160,8 @@ describe('squid readiness and params', () => {
   it('the update answers an echo of the fields sent, as stored', async () => {
     const id = e.squid(DEMO_SQUIDS.lyon);
     const r = await e.api('POST', `/v1/squids/${id}`, { is_active: false });
+    // 201, as every examples/ update-settings page labels it (the update-squid page says 200: docs/emulator.md).
+    expect(r.status).toBe(201);
     expect(r.body).toEqual({ is_active: false });
     const all = await e.api('POST', `/v1/squids/${id}`, { to_complete: true, run_notify: 'on_success', timezone: 'Europe/Paris', export_unique_results: true });
     expect(all.body).toEqual({ to_complete: true, run_notify: 'on_success', export_unique_results: true });

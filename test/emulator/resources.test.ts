@@ -84,7 +84,7 @@ describe('squids', () => {
     expect(dup.status).toBe(400);
 
     const u = await e.api('POST', `/v1/squids/${id}`, { name: 'Berlin coffee', concurrency: 5, params: { functions: { collect_business_details: true } }, run_notify: 'on_error' });
-    expect(u.status).toBe(200);
+    expect(u.status).toBe(201);
     // An echo of the fields sent, as stored (api-reference; the update-settings pages): params whole.
     expect(u.body).toEqual({
       name: 'Berlin coffee', concurrency: 5, params: { max_results: 200, country: 'United States', ratings: 'Any rating', language: 'English (United States)',
@@ -238,10 +238,15 @@ describe('accounts and synchronization', () => {
       expect(r.body).toMatchObject({ object: 'synchronize-cookies', status_code: 100, status_text: 'created' });
       const id = r.body.id;
       await e.advance(1000);
-      expect((await e.api('GET', `/v1/synchronize/${id}`)).body.status_code).toBe(120);
+      // check-sync-status's 120 sample shows the account_hash its 200 sample shows: known while synchronizing, the
+      // account made once synchronized.
+      const syncing = (await e.api('GET', `/v1/synchronize/${id}`)).body;
+      expect(syncing.status_code).toBe(120);
+      expect(syncing.account_hash).toMatch(/^[0-9a-f]{32}$/);
+      expect((await e.api('GET', `/v1/accounts/${syncing.account_hash}`)).status).toBe(404);
       await e.advance(2000);
       const done = (await e.api('GET', `/v1/synchronize/${id}`)).body;
-      expect(done).toMatchObject({ status_code: 200, status_text: 'synchronized' });
+      expect(done).toMatchObject({ status_code: 200, status_text: 'synchronized', account_hash: syncing.account_hash });
       const acc = (await e.api('GET', `/v1/accounts/${done.account_hash}`)).body.data[0];
       expect(acc.type).toBe('facebook-sync');
     }

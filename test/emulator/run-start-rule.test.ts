@@ -36,8 +36,8 @@ async function chained(): Promise<{ source: string; target: string }> {
 
 /** Each way a squid is refused, put in place on the target. */
 const CONDITIONS: Record<string, { code: string; apply: (target: string) => Promise<void> }> = {
-  inactive: { code: 'SquidInactive', apply: async (t) => void expect((await e.api('POST', `/v1/squids/${t}`, { is_active: false })).status).toBe(200) },
-  'not ready': { code: 'SquidNotReady', apply: async (t) => void expect((await e.api('POST', `/v1/squids/${t}`, { params: { language: null } })).status).toBe(200) },
+  inactive: { code: 'SquidInactive', apply: async (t) => void expect((await e.api('POST', `/v1/squids/${t}`, { is_active: false })).status).toBe(201) },
+  'not ready': { code: 'SquidNotReady', apply: async (t) => void expect((await e.api('POST', `/v1/squids/${t}`, { params: { language: null } })).status).toBe(201) },
   'out of credits': { code: 'NotEnoughBalance', apply: async () => void expect((await e.ctl('POST', '/_emulator/usage', { pct: 100 })).status).toBe(200) },
   'out of slots': { code: 'SlotsLimitExceeded', apply: async () => void expect((await e.ctl('POST', '/_emulator/slots', { total: 1 })).status).toBe(200) },
 };
@@ -50,7 +50,7 @@ describe('one run-start rule for POST /v1/runs, schedules and chains', () => {
     const sourceRun = (await e.api('POST', '/v1/runs', { squid: source })).body.id as string;
     await until(e, sourceRun, 'uploading');
     await apply(target);
-    expect((await e.api('POST', `/v1/squids/${target}`, { cron_expression: '* * * * *' })).status).toBe(200);
+    expect((await e.api('POST', `/v1/squids/${target}`, { cron_expression: '* * * * *' })).status).toBe(201);
     const runsBefore = (await runsOf(target)).length;
 
     const direct = await e.api('POST', '/v1/runs', { squid: target });
@@ -69,14 +69,14 @@ describe('one run-start rule for POST /v1/runs, schedules and chains', () => {
 
   it('a squid the rule accepts starts on each path: the schedule and the chain record no refusal', async () => {
     const { source, target } = await chained();
-    expect((await e.api('POST', `/v1/squids/${target}`, { cron_expression: '* * * * *' })).status).toBe(200);
+    expect((await e.api('POST', `/v1/squids/${target}`, { cron_expression: '* * * * *' })).status).toBe(201);
     let scheduled: J[] = [];
     for (let i = 0; i < 8 && !scheduled.length; i++) {
       await e.advance(30_000);
       scheduled = (await runsOf(target)).filter((r) => r.origin === 'schedule');
     }
     expect(scheduled).toHaveLength(1);
-    expect((await e.api('POST', `/v1/squids/${target}`, { cron_expression: null })).status).toBe(200);
+    expect((await e.api('POST', `/v1/squids/${target}`, { cron_expression: null })).status).toBe(201);
     await finishRun(e, scheduled[0].id);
     await finishRun(e, (await e.api('POST', '/v1/runs', { squid: source })).body.id);
     expect((await runsOf(target)).map((r) => r.origin)).toContain('chain');

@@ -25,7 +25,7 @@ describe('--state persistence', () => {
     const squid = created.body.id;
     await a.api('POST', '/v1/tasks', { squid, tasks: [{ url: 'https://www.amazon.com/s?k=kettle' }] });
     // A squid created here is not ready until its params are set (SquidNotReady).
-    expect((await a.api('POST', `/v1/squids/${squid}`, { params: {} })).status).toBe(200);
+    expect((await a.api('POST', `/v1/squids/${squid}`, { params: {} })).status).toBe(201);
     const run = (await a.api('POST', '/v1/runs', { squid })).body.id;
     await a.advance(RUN_TIMING.startMs);
     const t1 = (await a.ctl('GET', '/_emulator/clock')).body.now_ms;

@@ -7,10 +7,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../../src/cli/factory.js';
-import { manPage, markdownReference } from '../../src/cli/help-docs.js';
+import { createContext } from '../../src/shell/factory.js';
+import { manPage, markdownReference } from '../../src/shell/help-docs.js';
 import { VERSION } from '../../src/version.js';
-import { buildProgram } from '../../src/cli/program.js';
+import { buildProgram } from '../../src/shell/program.js';
 import { sq } from '../helpers/cli.js';
 import { loadTree } from './tree.js';
 

@@ -9,9 +9,9 @@ import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 
 const root = resolve(import.meta.dirname, '../..');
-const { createContext } = await import(join(root, 'dist/cli/factory.js'));
-const { buildProgram } = await import(join(root, 'dist/cli/program.js'));
-const { markdownReference, manPage } = await import(join(root, 'dist/cli/help-docs.js'));
+const { createContext } = await import(join(root, 'dist/shell/factory.js'));
+const { buildProgram } = await import(join(root, 'dist/shell/program.js'));
+const { markdownReference, manPage } = await import(join(root, 'dist/shell/help-docs.js'));
 const { VERSION } = await import(join(root, 'dist/version.js'));
 
 const ctx = createContext({

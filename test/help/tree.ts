@@ -4,8 +4,8 @@ import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import type { NounSpec, VerbSpec } from '../../src/cli/command.js';
 import { NOUNS } from '../../src/commands/index.js';
-import { createContext } from '../../src/cli/factory.js';
-import { buildProgram } from '../../src/cli/program.js';
+import { createContext } from '../../src/shell/factory.js';
+import { buildProgram } from '../../src/shell/program.js';
 import { GLOBAL_OPTIONS } from '../../src/cli/global-flags.js';
 
 export interface TreeCommand {

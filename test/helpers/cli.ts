@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
-import { run } from '../../src/cli/main.js';
+import { run } from '../../src/shell/main.js';
 import { fakeSqClock } from './clock.js';
 import { tempDir } from './fs.js';
 import { capture } from './stream.js';

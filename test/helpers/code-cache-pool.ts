@@ -1,5 +1,5 @@
 // One warm V8 code cache for the whole npm test run. bin/sq.js compiles the bundle from a code cache per command word
-// in its cache directory (src/lib/code-cache.ts); each test file's directory (test/setup/cache-dir.ts) and each
+// in its cache directory (src/startup/code-cache.ts); each test file's directory (test/setup/cache-dir.ts) and each
 // sqBin call's (test/helpers/cli.ts) starts empty, so every first `sq <word>` of a file, and every sqBin call, compiled
 // the 800 KB bundle from source and then wrote its cache (~60 ms of CPU more than a warm start, 130 of them in
 // test/e2e/profiles-concurrency alone). The cache files are named by build, Node version, V8 flags and word, so one

@@ -73,7 +73,7 @@ describe('a filter over many pages', () => {
     const o = capture();
     const e = capture();
     const ac = new AbortController();
-    // Not a bounded path (src/cli/argv.ts), which runs on the main thread: this filter goes to jq's worker, job after job.
+    // Not a bounded path (src/startup/argv.ts), which runs on the main thread: this filter goes to jq's worker, job after job.
     const settings = resolveOutputSettings({ env: {}, stdoutIsTTY: false, stderrIsTTY: false, jq: '.[].id | tostring' });
     const out = createOutput({ stdout: o.stream, stderr: e.stream }, settings, { signal: ac.signal });
     const seen = { pages: 0 };

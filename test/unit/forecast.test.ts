@@ -48,6 +48,20 @@ describe('forecastRun', () => {
     expect(f.resets_left_after).toBe(0);
   });
 
+  it('a reset already due before the run (usage above the threshold) is not the run\'s: pending, not among its resets', () => {
+    // 2,700 used of 10,000 at 26 %: above 2,600 already, so the next check fires a reset with or without the run.
+    const f = forecastRun({ available: 10_000, consumed: 2_700 }, ar(), 32, 4, 32)!;
+    expect(f).toMatchObject({ pending_reset: true, resets: 0, resets_max: 0, renewed_credits: 10_000, covered: true });
+    // The due reset fires before the first task (9,968 left) or at the check after the run (10,000).
+    expect([f.balance_after, f.balance_after_max]).toEqual([9_968, 10_000]);
+    // A run big enough to push usage above the threshold again after the due reset: 1 of its own if the check fires
+    // early, none if it fires only after the run (the due one and its own are then one reset).
+    expect(forecastRun({ available: 10_000, consumed: 2_700 }, ar(), 3_000, 30, 3_000)).toMatchObject({ pending_reset: true, resets: 0, resets_max: 1 });
+    // No reset left in the window: nothing is due, nothing fires.
+    expect(forecastRun({ available: 10_000, consumed: 2_700 }, ar({ resets_used_in_window: 2 }), 32, 4, 32)).toMatchObject({ pending_reset: false, resets: 0 });
+    expect(forecastRun(bal, ar(), 32, 4, 32)!.pending_reset).toBe(false);
+  });
+
   it('unknown settings: null, never a guess', () => {
     expect(forecastRun(bal, ar({ enabled: null }), 100, 1)).toBeNull();
     expect(forecastRun(bal, ar({ threshold_pct: null }), 100, 1)).toBeNull();

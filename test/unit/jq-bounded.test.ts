@@ -1,7 +1,7 @@
-// boundedJq (src/cli/argv.ts): which --jq expressions may run on the main thread. Only paths bounded by their input; any
+// boundedJq (src/startup/argv.ts): which --jq expressions may run on the main thread. Only paths bounded by their input; any
 // generator, recursion, function or constant goes to the worker thread, where a stop signal can end it.
 import { describe, expect, it } from 'vitest';
-import { boundedJq } from '../../src/cli/argv.js';
+import { boundedJq } from '../../src/startup/argv.js';
 
 describe('boundedJq', () => {
   it.each(['.', '.[].name', '.email', '.data[0].id', '.[] | .id', '.a[][]', '.[]|.x|.y[2]', ' .[].name '])('%j is bounded', (e) => {

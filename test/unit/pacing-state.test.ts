@@ -256,7 +256,7 @@ describe('shared pacing state', () => {
   });
 
   it('the cache directory is the one bin/sq.js uses for its code cache', () => {
-    // bin/sq.js requires dist/launcher.cjs, built from src/lib/code-cache.ts, for its cache directory.
+    // bin/sq.js requires dist/launcher.cjs, built from src/startup/code-cache.ts, for its cache directory.
     const built = createRequire(import.meta.url)(join(import.meta.dirname, '../../dist/launcher.cjs')) as { cacheDir: typeof cacheDir };
     const launcher = (p: { platform: string }, _fs: unknown) => (env: Record<string, string | undefined>) => built.cacheDir(env, p.platform);
     // '/h' does not exist (no cache then: a missing home is never created); tmpdir() does.

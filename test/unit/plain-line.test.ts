@@ -1,4 +1,4 @@
-// A plain command line is read without commander (src/cli/dispatch.ts, parsePlainLine); commander stays the parser of
+// A plain command line is read without commander (src/shell/dispatch.ts, parsePlainLine); commander stays the parser of
 // record. Over generated command lines of every verb: whatever the plain reader takes, commander parses without an
 // error to the same arguments, the same options (in the same order) and the same globals.
 import { PassThrough } from 'node:stream';
@@ -6,10 +6,10 @@ import fc from 'fast-check';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { NounSpec, OptionSpec, VerbSpec } from '../../src/cli/command.js';
-import { parsePlainLine, plainLine } from '../../src/cli/dispatch.js';
-import { createContext } from '../../src/cli/factory.js';
+import { parsePlainLine, plainLine } from '../../src/shell/dispatch.js';
+import { createContext } from '../../src/shell/factory.js';
 import { GLOBAL_OPTIONS } from '../../src/cli/global-flags.js';
-import { buildProgram } from '../../src/cli/program.js';
+import { buildProgram } from '../../src/shell/program.js';
 import { NOUNS } from '../../src/commands/index.js';
 
 interface Parsed {

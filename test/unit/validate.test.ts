@@ -6,7 +6,7 @@ import { errorMessage } from '../../src/api/messages.js';
 import { secondsInMessage } from '../../src/api/http.js';
 import { serverNow } from '../../src/api/pacing.js';
 import { GLOBAL_OPTIONS } from '../../src/cli/global-flags.js';
-import { VALUE_GLOBALS, scanArgv } from '../../src/cli/argv.js';
+import { VALUE_GLOBALS, scanArgv } from '../../src/startup/argv.js';
 
 describe('durations', () => {
   it.each([

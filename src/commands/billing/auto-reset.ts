@@ -8,7 +8,7 @@ import { getAutoReset, raisesCharges, setAutoReset, type AutoReset, type AutoRes
 import { getBalance } from '../../api/user.js';
 import type { Balance } from '../../api/records.js';
 import { autoResetStatusLines } from '../../billing/describe.js';
-import { autoResetFacts, balanceFacts } from '../../api/estimate.js';
+import { autoResetFacts, balanceFacts } from '../../billing/spend.js';
 
 const pct = (v: unknown) => (typeof v === 'number' ? `${Number.isInteger(v) ? v : v.toFixed(2)}%` : 'n/a');
 

@@ -10,7 +10,7 @@ import { resolveSquid } from '../../api/resolve.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { required, nonEmpty } from '../../validate/index.js';
 import { WAIT_OPTIONS, waitAndShow, waitSettings } from '../_shared/wait.js';
-import { guardSpend, MAX_CREDITS_OPTION, prefetchAccount, spendPolicy } from '../../billing/guard.js';
+import { guardSpend, MAX_CREDITS_OPTION, prefetchSpend, spendPolicy } from '../../billing/guard.js';
 
 export default defineVerb({
   name: 'start',
@@ -31,7 +31,10 @@ export default defineVerb({
     'would set off an Auto Billing Reset (a card charge) needs --yes: without it, exit 9 with the forecast on stderr and ' +
     'no run started. Every start prints one line on stderr, on a terminal or not: "estimated N credits (…), sets off no ' +
     'reset" or "…, sets off 1 Auto Billing Reset (charges the card)" (-q silences it); the estimate, the balance and the ' +
-    'auto-reset settings are read beside the squid. A run already recorded under --idempotency-key is not estimated again. ' +
+    'auto-reset settings are read beside the squid. A run whose cost cannot be estimated (the estimate failing with a 5xx ' +
+    'or unreachable) is exit 9 under a cap; with Auto Billing Reset on (or its settings unreadable) it needs --yes off a ' +
+    'terminal (exit 9 without) and a yes on one; with it off, a warning and the start. A reset already due before the run ' +
+    '(usage above the threshold) fires anyway and is said apart, not as the run\'s. A run already recorded under --idempotency-key is not estimated again. ' +
     '`sq squids estimate` shows the estimate alone.',
   options: [
     { flags: '--squid <squid>', description: 'squid id, id prefix or exact name (required)', complete: 'squid' },
@@ -63,10 +66,11 @@ export default defineVerb({
     if (key !== undefined && keyFile === undefined) {
       throw new UsageError('--idempotency-key needs the cache directory, where the keys are kept (SQ_CACHE_DIR is empty, or there is no home directory): set SQ_CACHE_DIR');
     }
-    // The balance and the auto-reset settings are read beside the squid (a rerun under a key may start nothing).
-    const account = key === undefined ? prefetchAccount(http) : undefined;
+    // The balance and the auto-reset settings are read beside the squid's lookup (a rerun under a key may start
+    // nothing); the estimate goes as soon as the id is known, beside them: with a full id at once (no lookup is made).
+    const pre = key === undefined ? prefetchSpend(ctx, http, spend) : undefined;
     const squid = await resolveSquid(http, ref);
-    const beforeStart = () => guardSpend(ctx, http, squid.id, spend, ref, account);
+    const beforeStart = () => guardSpend(ctx, http, squid.id, spend, ref, pre);
     let run: Run;
     let how: RunOnce['how'] = 'started';
     try {

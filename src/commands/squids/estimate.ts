@@ -3,7 +3,7 @@ import type { HttpClient } from '../../api/http.js';
 import { resolveSquid } from '../../api/resolve.js';
 import { getSquid } from '../../api/squids.js';
 import { getCrawlerParams } from '../../api/crawlers.js';
-import { spendEstimate } from '../../api/estimate.js';
+import { spendEstimate } from '../../billing/spend.js';
 import { fmtCredits, paidFunctionLines, summaryLines } from '../../billing/describe.js';
 import { isRecord } from '../../lib/guards.js';
 import { shellWord } from '../../io/shell.js';

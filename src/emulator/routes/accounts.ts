@@ -31,6 +31,8 @@ function finishSync(emu: EmuCore, s: SyncRecord): void {
   delete s.cookies;
   s.due_at = null;
   if (!type || missing.length) {
+    // The hash reserved for a new account is given up: no account was made.
+    if (s.account_hash && !emu.state.accounts[String(s.account_hash)]) s.account_hash = null;
     s.status_code = 401;
     s.status_text = `cookies_invalid: missing or empty ${missing.map((c) => c.name).join(', ') || 'cookies'}`;
     emu.markDirty();
@@ -46,7 +48,7 @@ function finishSync(emu: EmuCore, s: SyncRecord): void {
   } else {
     const n = Object.values(emu.state.accounts).filter((a) => a.type === type.name).length + 1;
     const username = typeof cookies.username === 'string' && cookies.username ? cookies.username : `${String(type.domain).toLowerCase().replace(/\s+/g, '_')}_user_${n}`;
-    account = newAccount(emu, String(type.name), username, now);
+    account = newAccount(emu, String(type.name), username, now, 0, s.account_hash ?? undefined);
     s.account_hash = account.id;
   }
   s.status_code = 200;
@@ -159,8 +161,11 @@ function syncCookies(emu: EmuCore, req: EmuRequest): EmuResponse {
     if (account.type !== b.type) return detail(400, 'Invalid cookies or account type mismatch.');
   }
   const id = hashId(emu.nextId(), 'sync');
+  // A new account's hash is known from the start: check-sync-status shows the same account_hash at 120 (synchronizing)
+  // as at 200 (synchronized), as its two samples do; the account itself is made when the sync succeeds.
+  const accountHash = typeof b.account === 'string' ? b.account : emu.newHash('account');
   const s: SyncRecord = { id, object: 'synchronize-cookies', status_code: 100, status_text: 'created', type: type.name,
-    cookies: b.cookies, account_hash: typeof b.account === 'string' ? b.account : null, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
+    cookies: b.cookies, account_hash: accountHash, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
   emu.state.syncs[id] = s;
   scheduleSync(emu, s);
   emu.markDirty();

@@ -38,6 +38,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', path: '/v1/tasks/:hash', handler: 'tasks', pages: ['get-task'] },
   { method: 'DELETE', path: '/v1/tasks/:hash', handler: 'tasks', pages: ['delete-task'] },
   { method: 'POST', path: '/v1/tasks/upload', handler: 'uploads', pages: ['upload-tasks'] },
+  { method: 'POST', path: '/v2/squid/:id/task', handler: 'tasks-v2', pages: [], source: 'examples/: the add-tasks pages of six crawlers (one task, its params the body)' },
   { method: 'GET', path: '/v1/tasks/upload/:id', handler: 'uploads', pages: ['check-upload-status'] },
   { method: 'POST', path: '/v1/runs', handler: 'runs', pages: ['start-run'] },
   { method: 'GET', path: '/v1/runs', handler: 'runs', pages: ['list-runs'] },

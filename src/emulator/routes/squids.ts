@@ -221,6 +221,6 @@ function updateSquid(emu: EmuCore, req: EmuRequest): EmuResponse {
   emu.markDirty();
   // Linking accounts alone answers as the link-account page shows: 200 {name, concurrency, accounts}.
   if (touched.length === 1 && touched[0][0] === 'accounts') return json(200, { name: squid.name, concurrency: squid.concurrency, accounts: squid.accounts });
-  // 200, as the update-squid page and api-reference have it (the 57 update-settings pages label it 201: docs/emulator.md).
-  return json(200, updateEcho(squid, touched));
+  // 201, as all 57 examples/ update-settings pages label it (the update-squid page and api-reference say 200: docs/emulator.md).
+  return json(201, updateEcho(squid, touched));
 }

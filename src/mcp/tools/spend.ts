@@ -38,11 +38,13 @@ export async function confirmation(t: ToolEnv, a: ToolArgs, squid: string, again
       : resets > 0
         ? `the run is estimated at ${credits} credits and would set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (a card charge each)`
         : `the run is estimated at ${credits} credits, above this server's --confirm-above ${t.confirmAbove}`;
+  // A reset already due fires whether or not the run starts: said apart, never counted as the run's.
+  const due = est?.pending_reset === true ? ' (1 Auto Billing Reset is already due and fires at the next check whether or not the run starts: not this run\'s doing)' : '';
   return {
     needs_confirmation: true,
     squid,
     ...(est ? { estimate: est } : {}),
-    message: `${why}: nothing was started. Ask the user; to run it, call ${again} with confirm: true`,
+    message: `${why}${due}: nothing was started. Ask the user; to run it, call ${again} with confirm: true`,
   };
 }
 

@@ -6,7 +6,7 @@ import { resolveCrawler, resolveSquid } from '../../../api/resolve.js';
 import { UsageError } from '../../../errors.js';
 import { nameFlag, nonEmpty, optionalInt } from '../../../validate/index.js';
 import { CHAIN_COLUMNS, chainTitle } from './columns.js';
-import { chainCost } from '../../../api/estimate.js';
+import { chainCost } from '../../../billing/spend.js';
 import { guardChain, MAX_CREDITS_OPTION, spendPolicy } from '../../../billing/guard.js';
 
 export default defineVerb({

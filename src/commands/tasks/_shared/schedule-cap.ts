@@ -1,13 +1,18 @@
 // New tasks on an active scheduled squid make every scheduled run cost more: under a cap (--max-credits,
 // SQ_MAX_CREDITS, the profile's max-credits) the next run is estimated once they are in, and above the cap (or
 // refused on a terminal) they are removed again, the message saying so. Without a cap nothing more is sent.
+// `tasks upload` first checks the squid as it is (above the cap already: nothing is uploaded), then, its tasks in,
+// the same way as `tasks add`; the new tasks are those listed after the upload and not before it.
 import type { Ctx } from '../../../cli/context.js';
 import type { HttpClient } from '../../../api/http.js';
 import { getSquid } from '../../../api/squids.js';
-import { deleteTask } from '../../../api/tasks.js';
+import { deleteTask, TASKS_PATH } from '../../../api/tasks.js';
+import { getEstimate } from '../../../api/estimate.js';
+import { pages } from '../../../api/pages.js';
 import { liveSchedule } from '../../../account/state.js';
+import { fmtCredits } from '../../../billing/describe.js';
 import { guardCost, type GuardWords, type SpendPolicy } from '../../../billing/guard.js';
-import { SqError } from '../../../errors.js';
+import { ApiError, OverBudgetError, SqError } from '../../../errors.js';
 
 const WORDS: GuardWords = {
   what: 'each scheduled run',
@@ -17,15 +22,24 @@ const WORDS: GuardWords = {
   always: true,
 };
 
-export async function capScheduledRuns(ctx: Ctx, http: HttpClient, squidId: string, ref: string, policy: SpendPolicy, created: Record<string, unknown>[]): Promise<void> {
-  if (policy.cap === null || created.length === 0 || ctx.globals.dryRun) return;
+/** Whether new tasks of this squid are held to the cap: one is set, and the squid runs on a schedule. */
+export async function heldToCap(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy): Promise<boolean> {
+  if (policy.cap === null || ctx.globals.dryRun) return false;
   const squid = await getSquid(http, squidId);
-  if (!squid || squid.is_active === false || !liveSchedule(squid)) return;
+  return !!squid && squid.is_active !== false && !!liveSchedule(squid);
+}
+
+export async function capScheduledRuns(ctx: Ctx, http: HttpClient, squidId: string, ref: string, policy: SpendPolicy, created: Record<string, unknown>[]): Promise<void> {
+  if (created.length === 0 || !(await heldToCap(ctx, http, squidId, policy))) return;
+  await guardNewTasks(ctx, http, squidId, ref, policy, created.map((t) => String(t.id ?? '')).filter(Boolean));
+}
+
+/** The next scheduled run, the new tasks in, against the cap and the question; refused, the new tasks are removed. */
+export async function guardNewTasks(ctx: Ctx, http: HttpClient, squidId: string, ref: string, policy: SpendPolicy, ids: string[]): Promise<void> {
   try {
     await guardCost(ctx, http, squidId, policy, ref, WORDS);
   } catch (err) {
     if (!(err instanceof SqError)) throw err;
-    const ids = created.map((t) => String(t.id ?? '')).filter(Boolean);
     const failed: string[] = [];
     for (const id of ids) await deleteTask(http, id).catch(() => failed.push(id));
     err.details.push(
@@ -35,4 +49,32 @@ export async function capScheduledRuns(ctx: Ctx, http: HttpClient, squidId: stri
     );
     throw err;
   }
+}
+
+/**
+ * Before an upload to a squid held to the cap: its next scheduled run as it is, without the file's tasks, already
+ * above the cap is exit 9 with nothing uploaded (tasks only add to it). No estimate yet (no tasks, or none to be
+ * had) leaves the decision to the check after the upload.
+ */
+export async function refuseAboveCapBeforeUpload(http: HttpClient, squidId: string, policy: SpendPolicy): Promise<void> {
+  const est = await getEstimate(http, squidId).catch((e: unknown) => {
+    if (e instanceof ApiError) return null;
+    throw e;
+  });
+  if (!est || policy.cap === null || !(est.total_credits > policy.cap)) return;
+  throw new OverBudgetError(
+    `over budget: each scheduled run is already estimated at ${fmtCredits(est.total_credits)} credits, above the cap of ${fmtCredits(policy.cap)} (${policy.capFrom}), and new tasks only add to it; the file was not uploaded`,
+    { details: [`Raise the cap (--max-credits ${Math.ceil(est.total_credits)} or more), or lower each run's cost first (fewer tasks, max_results, paid functions off).`] },
+  );
+}
+
+/** The ids of the squid's tasks (every page, URL and params tasks). */
+export async function taskIds(http: HttpClient, squidId: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const type of ['url', 'params']) {
+    for await (const p of pages<Record<string, unknown>>(http, TASKS_PATH, { pageSize: 100, query: { squid: squidId, type } })) {
+      for (const t of p.data) if (t && typeof t === 'object' && t.id !== undefined) ids.add(String(t.id));
+    }
+  }
+  return ids;
 }

@@ -2,7 +2,7 @@
 // run, or its modules when there is no such file. No commander here: program.ts builds commander's tree from these,
 // and dispatch.ts parses a plain command line with them alone.
 import { readFileSync } from 'node:fs';
-import type { NounEntry, NounSpec, VerbSpec } from './command.js';
+import type { NounEntry, NounSpec, VerbSpec } from '../cli/command.js';
 
 export function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
   return typeof (m as VerbSpec).run === 'function';
@@ -14,13 +14,13 @@ export function isVerb(m: NounSpec | VerbSpec): m is VerbSpec {
  * help (`sq squids --help`) evaluates none of them, nor what they import. A verb declared the usual way is in it.
  * Without the file (src/ run by the tests, the standalone executable) the modules are loaded.
  */
-function declaredSpec(name: string, kind: '' | '.lines' = ''): string | undefined {
+function declaredSpec(name: string): string | undefined {
   // `name` is one of NOUNS (src/commands/index.ts), never a word typed: the build wrote the file by that name.
-  // The bundle (dist/sq.cjs) sits beside dist/specs/; this module unbundled (dist/cli/specs.js) one level below. A
-  // path, not a URL: making import.meta.url's file URL cost the bundle ~0.2 ms a call.
+  // The bundle (dist/sq.cjs) sits beside dist/specs/; this module unbundled (dist/shell/specs.js) one level below. A
+  // path, not a URL: making import.meta.url's file URL cost the bundle on every call.
   for (const dir of ['/specs/', '/../specs/']) {
     try {
-      return readFileSync(`${import.meta.dirname}${dir}${name}${kind}.json`, 'utf8');
+      return readFileSync(`${import.meta.dirname}${dir}${name}.json`, 'utf8');
     } catch {
       // not there: the next place, then the modules themselves
     }
@@ -30,15 +30,6 @@ function declaredSpec(name: string, kind: '' | '.lines' = ''): string | undefine
 
 export async function loadEntry(entry: NounEntry): Promise<NounSpec | VerbSpec> {
   return withRuns(entry, declaredSpec(entry.name));
-}
-
-/**
- * What a plain command line needs of the noun's spec (src/cli/dispatch.ts): the build's `<noun>.lines.json`, each
- * verb's names, arguments and how its options are written, without the help texts; the whole spec where there is no
- * such file.
- */
-export async function loadLines(entry: NounEntry): Promise<NounSpec | VerbSpec> {
-  return withRuns(entry, declaredSpec(entry.name, '.lines'));
 }
 
 async function withRuns(entry: NounEntry, declared: string | undefined): Promise<NounSpec | VerbSpec> {

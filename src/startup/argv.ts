@@ -37,4 +37,4 @@ export function scanArgv(argv: readonly string[]): ArgvScan {
   return { noun, index, options };
 }
 
-export { boundedJq } from '../output/jq-bounded.js';
+export { boundedJq } from './jq-bounded.js';

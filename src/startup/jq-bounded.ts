@@ -1,4 +1,4 @@
-// Which --jq expressions cannot run away: read by the launcher's pre-scan (src/cli/argv.ts, built into dist/launcher.cjs)
+// Which --jq expressions cannot run away: read by the launcher's pre-scan (src/startup/argv.ts, built into dist/launcher.cjs)
 // and by src/output/jq.ts.
 
 // jq's keywords: `.if` and the like are not plain field names in every jq version.

@@ -1,8 +1,8 @@
 // `sq help <command…>` and the topics that are not commands: environment, exit-codes.
 import type { Command } from 'commander';
-import type { Ctx } from './context.js';
+import type { Ctx } from '../cli/context.js';
 import { UsageError } from '../errors.js';
-import { helpWidth } from './help-layout.js';
+import { helpWidth } from '../cli/help-layout.js';
 import { ENVIRONMENT, EXIT_CODES } from './help-topics.js';
 
 /** `buildAll` builds the whole command tree (every noun loaded), for the manual page. */
@@ -20,7 +20,7 @@ export async function showHelp(ctx: Ctx, program: Command, topic: string[], opts
     return 0;
   }
   if (t === 'globals' || t === 'global') {
-    const { GLOBAL_OPTIONS } = await import('./global-flags.js');
+    const { GLOBAL_OPTIONS } = await import('../cli/global-flags.js');
     ctx.out.text(`Global flags (every command takes them):\n${definitions(GLOBAL_OPTIONS.map((o) => [o.flags, o.description]), 24, width(ctx))}\n`);
     return 0;
   }

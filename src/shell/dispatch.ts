@@ -1,14 +1,14 @@
 // How a command line reaches its verb. A plain line (`sq me --json`, `sq squids list --limit 5 -q`, `sq runs get ID`:
 // a noun, its verb, then options and arguments each written out whole) is read straight off the specs the build
 // declared, without loading commander: building commander's tree and parsing with it, and deserialising commander's
-// code (a quarter of `sq me`'s code cache), were ~3 ms of a ~75 ms call (docs/performance.md). Any other line (help,
+// code, were a part of every call worth saving (docs/startup.md). Any other line (help,
 // an error, a form this reader does not take) goes to commander (program.ts), which stays the parser of record:
 // test/unit/plain-line.test.ts checks, over generated command lines of every verb, that whatever this reader takes,
 // commander parses to the same arguments and options.
-import type { Ctx } from './context.js';
-import type { NounSpec, OptionSpec, VerbSpec } from './command.js';
-import { GLOBAL_OPTIONS, readGlobals } from './global-flags.js';
-import { isVerb, loadLines } from './specs.js';
+import type { Ctx } from '../cli/context.js';
+import type { NounSpec, OptionSpec, VerbSpec } from '../cli/command.js';
+import { GLOBAL_OPTIONS, readGlobals } from '../cli/global-flags.js';
+import { isVerb, loadEntry } from './specs.js';
 import { NOUNS } from '../commands/index.js';
 import { cacheDir } from '../lib/cache-dir.js';
 import { attributeName } from '../lib/flag-name.js';
@@ -152,7 +152,7 @@ function defaults(options: readonly OptionSpec[]): Record<string, unknown> | und
 export async function plainLine(argv: readonly string[]): Promise<{ run(ctx: Ctx): Promise<void> } | undefined> {
   const entry = argv[0] === 'completion' ? undefined : NOUNS.find((e) => e.name === argv[0]);
   if (!entry) return undefined;
-  const spec = await loadLines(entry);
+  const spec = await loadEntry(entry);
   const line = parsePlainLine(argv, isVerb(spec) ? { ...spec, name: entry.name } : spec);
   return line && { run: (ctx) => runVerb(ctx, line.verb, line.args, line.opts, line.withGlobals) };
 }

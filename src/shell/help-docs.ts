@@ -2,9 +2,9 @@
 // Markdown pages for docs/commands/ (one per noun, plus an index) and roff for `sq help --man`.
 // Deterministic: the tree's order, no dates or versions in the Markdown, so regenerating after a merge is a clean diff.
 import type { Command, Option } from 'commander';
-import { EXAMPLES } from './global-options.js';
+import { EXAMPLES } from '../cli/global-options.js';
 import { ENVIRONMENT, EXIT_CODES } from './help-topics.js';
-import { commandPath, inheritedOptions } from './help-layout.js';
+import { commandPath, inheritedOptions } from '../cli/help-layout.js';
 
 function visibleCommands(cmd: Command): Command[] {
   return cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden && c.name() !== 'help');

@@ -1,17 +1,17 @@
 // Builds the commander tree: global options, nouns (loaded lazily), verbs from their specs.
 import { Command } from 'commander';
-import { scanArgv } from './argv.js';
-import type { Ctx } from './context.js';
-import type { NounSpec, VerbSpec } from './command.js';
+import { scanArgv } from '../startup/argv.js';
+import type { Ctx } from '../cli/context.js';
+import type { NounSpec, VerbSpec } from '../cli/command.js';
 import { isVerb, loadEntry } from './specs.js';
 import { beforeAction, runVerb } from './dispatch.js';
 import { NOUNS } from '../commands/index.js';
 import { UsageError } from '../errors.js';
 import { closest } from '../lib/suggest.js';
-import { USES, commandPath, exampleLines, helpConfiguration, helpWidth } from './help-layout.js';
+import { USES, commandPath, exampleLines, helpConfiguration, helpWidth } from '../cli/help-layout.js';
 import { VERSION } from '../version.js';
-import { EXAMPLES, makeOption } from './global-options.js';
-import { GLOBAL_OPTIONS } from './global-flags.js';
+import { EXAMPLES, makeOption } from '../cli/global-options.js';
+import { GLOBAL_OPTIONS } from '../cli/global-flags.js';
 
 function addGlobals(cmd: Command) {
   for (const g of GLOBAL_OPTIONS) cmd.addOption(makeOption(g));
@@ -133,7 +133,7 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
   const all = opts.loadAll || noun === 'completion';
   const wanted = all ? null : noun === 'help' ? scanArgv(argv.slice(index + 1)).noun : noun;
   // A command line that names a noun sq has (not `help`) needs only that noun: commander dispatches to it, and the
-  // other nouns and the help command would be built for nothing (~1 ms). Any other line (none, `help`, an unknown
+  // other nouns and the help command would be built for nothing. Any other line (none, `help`, an unknown
   // word: an error that lists the nouns) gets them all.
   const alone = !all && noun !== 'help' && NOUNS.some((e) => e.name === wanted);
   for (const entry of NOUNS) {

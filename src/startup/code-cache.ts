@@ -1,13 +1,13 @@
 // The launcher's V8 code caches, in the cache directory (cache-dir.ts), and the loader of the bundle's parts. bin/sq.js
-// runs before any of the CLI is loaded, so esbuild.config.mjs builds this file (with src/cli/argv.ts) on its own as
+// runs before any of the CLI is loaded, so esbuild.config.mjs builds this file (with src/startup/argv.ts) on its own as
 // dist/launcher.cjs, which the launcher requires: one copy of these checks, in TypeScript, tested like the rest.
 import { constants, lstatSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, closeSync, type Stats } from 'node:fs';
-import { makeDirSync, openRegularSync } from './regular-file.js';
+import { makeDirSync, openRegularSync } from '../lib/regular-file.js';
 import { runtimeV8Flags } from './v8-flags.js';
 
 import { Script } from 'node:vm';
 
-export { cacheDir } from './cache-dir.js';
+export { cacheDir } from '../lib/cache-dir.js';
 
 export interface CodeCache {
   /** The cache's bytes, if the directory and the file are ours alone; else undefined. */
@@ -76,9 +76,9 @@ function buildOf(source: string): string | undefined {
  * `source` (a part of the bundle: its build line, then one function expression, `(function (<PART_PARAMS>) {…})`, as
  * the build writes it) compiled through vm.Script, so that V8 can start from a code cache: the bytecode of every
  * function an earlier call of the same command compiled. The build writes the wrapper that require() would add, so
- * that the text read is the text compiled: wrapped here, a 280 KB part was copied into a second string of its size on
- * every call. The cache directory is used only when it is a real directory (not a symlink) that is ours alone; with
- * no directory (SQ_CACHE_DIR=) the source is compiled as it is.
+ * that the text read is the text compiled: wrapped here, each part was copied into a second string of its size. The
+ * cache directory is used only when it is a real directory (not a symlink) that is ours alone; with no directory
+ * (SQ_CACHE_DIR=) the source is compiled as it is.
  * A cache that is missing, unreadable or rejected by V8 only costs the time it would have saved, and is rewritten by
  * saveCache after a successful call (exit code 0). `name` is the command word and the part (`me`, `squids.shared`).
  */
@@ -179,7 +179,7 @@ export interface PartGlobals {
  * dist/bundles/<part>.cjs the first time one of its modules is required as "sq-mod:<part>:<module>". Each part is
  * compiled from its own code cache, named by the command word and the part (`me`, `squids.shared`…), and each module
  * is initialised once, whichever part asks for it. Anything else a part requires (Node's built-ins, the packages left
- * out of the bundle) is `hostRequire`, bin/sq.js's own. Returns the exports of dist/cli/main.js.
+ * out of the bundle) is `hostRequire`, bin/sq.js's own. Returns the exports of dist/shell/main.js.
  */
 export function loadParts(
   dist: string,
@@ -228,7 +228,7 @@ export function loadParts(
     { resolve: hostRequire.resolve },
   );
   return {
-    exports: partRequire('sq-mod:sq:dist/cli/main.js') as { run(argv: string[], init?: { exits?: boolean }): Promise<number> },
+    exports: partRequire('sq-mod:sq:dist/shell/main.js') as { run(argv: string[], init?: { exits?: boolean }): Promise<number> },
     saveCache: (code) => {
       for (const part of saves) part.saveCache(code);
     },

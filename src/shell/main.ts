@@ -5,10 +5,10 @@ import { DryRunStop, ExitCode, SqError, UsageError, InterruptedError, STOP_SIGNA
 import { redactText } from '../lib/secrets.js';
 import { terminalSafe } from '../output/cells.js';
 import { specOf } from '../output/formats.js';
-import { scanArgv } from './argv.js';
+import { scanArgv } from '../startup/argv.js';
 import { noticeWanted } from '../update/wanted.js';
-import { mark } from '../trace.js';
-import { readGlobals } from './global-flags.js';
+import { mark } from '../startup/trace.js';
+import { readGlobals } from '../cli/global-flags.js';
 
 export async function run(argv: string[], init: ContextInit = {}): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -61,7 +61,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   } catch (err) {
     if (!(err instanceof DryRunStop)) return report(ctx, err);
     try {
-      const { printPlanned } = await import('./dry-run.js');
+      const { printPlanned } = await import('../cli/dry-run.js');
       await printPlanned(ctx, err.planned);
       await ctx.flush();
       return ctx.exitCode;
@@ -81,7 +81,7 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
 }
 
 /** commander's tree for the line, and its parse of it, which runs the action. */
-async function commanderParse(ctx: import('./context.js').Ctx, argv: string[]): Promise<() => Promise<void>> {
+async function commanderParse(ctx: import('../cli/context.js').Ctx, argv: string[]): Promise<() => Promise<void>> {
   const program = await (await import('./program.js')).buildProgram(ctx, argv);
   return async () => void (await program.parseAsync(argv, { from: 'user' }));
 }
@@ -110,7 +110,7 @@ interface CommanderLikeError {
   message: string;
 }
 
-function report(ctx: import('./context.js').Ctx, err: unknown): number {
+function report(ctx: import('../cli/context.js').Ctx, err: unknown): number {
   const ce = err as CommanderLikeError;
   if (ce && typeof ce.code === 'string' && ce.code.startsWith('commander.')) {
     if (ce.code === 'commander.helpDisplayed' || ce.code === 'commander.version' || ce.code === 'commander.help') return ExitCode.OK;
@@ -133,7 +133,7 @@ function isPromptExit(err: unknown): boolean {
   return err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError');
 }
 
-function print(ctx: import('./context.js').Ctx, err: Error, code: number): number {
+function print(ctx: import('../cli/context.js').Ctx, err: Error, code: number): number {
   const sq = err instanceof SqError ? err : null;
   ctx.addSecret(ctx.env.SQ_TOKEN);
   // Messages quote API data (a squid's name in "did you mean"): no secret and no control character reaches stderr.

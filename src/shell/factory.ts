@@ -3,14 +3,14 @@ import { fstatSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { envFlag } from '../lib/env.js';
 import { isTerminal } from '../lib/terminal.js';
-import { DEFAULT_GLOBALS, type Ctx, type Globals, type IO } from './context.js';
+import { DEFAULT_GLOBALS, type Ctx, type Globals, type IO } from '../cli/context.js';
 import type { Output, OutputSettings } from '../output/types.js';
 import { createOutput, resolveOutputSettings } from '../output/index.js';
 import type { HttpClient, RetryBudget } from '../api/http.js';
 import type { HttpOptions } from '../api/http-options.js';
 import type { ProfileStore } from '../config/store.js';
 import type { resolveAuth } from '../config/resolve.js';
-import type { Prompter } from './context.js';
+import type { Prompter } from '../cli/context.js';
 import { AuthError, UsageError } from '../errors.js';
 import { MAX_HTTP_TIMEOUT_MS, parseDuration } from '../validate/duration.js';
 import { redactText } from '../lib/secrets.js';
@@ -18,7 +18,7 @@ import { BadStoredSettingError, resolveSetting } from '../config/settings.js';
 import { cacheDir } from '../lib/cache-dir.js';
 import { sleep as abortableSleep } from '../lib/sleep.js';
 import { Sink, fdWriter } from '../output/sink.js';
-import { mark } from '../trace.js';
+import { mark } from '../startup/trace.js';
 
 export interface ContextInit {
   io?: Partial<IO>;
@@ -30,7 +30,7 @@ export interface ContextInit {
   onPage?: Ctx['onPage'];
   /**
    * The caller ends the process as soon as run() returns (bin/sq.js): the API's connections are left for the exit
-   * to close rather than closed one by one (Node makes stderr to close a socket, ~0.4 ms on every call).
+   * to close rather than closed one by one (Node makes stderr to close a socket).
    */
   exits?: boolean;
 }
@@ -43,7 +43,7 @@ function processIO(): IO {
     get stderr() {
       return process.stderr;
     },
-    // process.stdin is built on first access, and building it loads Node's fs streams and readline (~2 ms):
+    // process.stdin is built on first access, and building it loads Node's fs streams and readline:
     // only the commands that read stdin pay for it. isTerminal(0) answers "is stdin a terminal" without it, and only
     // when asked (a prompt): most calls never are.
     get stdin() {
@@ -122,7 +122,7 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
       return clientFor(ctx, clients, opts);
     },
     prompter() {
-      prompter ??= import('./prompt.js').then((m) => m.createPrompter(io, () => ctx.canPrompt()));
+      prompter ??= import('../cli/prompt.js').then((m) => m.createPrompter(io, () => ctx.canPrompt()));
       return prompter;
     },
     addSecret(value) {

@@ -3,7 +3,7 @@
 // file on its own as dist/jq-preload.cjs, which the launcher requires only with --jq.
 import { readFileSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
-import type { codeCache as makeCodeCache } from '../lib/code-cache.js';
+import type { codeCache as makeCodeCache } from './code-cache.js';
 
 /** dist/launcher.cjs, which the launcher has loaded already (its codeCache). */
 type CodeCacheModule = { codeCache: typeof makeCodeCache };
@@ -26,8 +26,8 @@ interface Started {
  * at once, so that Node's start of a thread and the loading of jq-web's script in it (dist/jq.cjs, jq-web's with sq's
  * patches) overlap the CLI's load and the request instead of following them; jq compiles `.` in it once loaded, to
  * warm up (src/output/jq-worker.ts). Node compiles its own modules from a code cache built into it that V8 accepts
- * only under the flags it was made with: a thread started after any V8 flag is set compiles them all from source,
- * ~100 ms of CPU instead of ~50 (measured on Node 20, 2 cores). So the flag waits (at most a second) until the thread
+ * only under the flags it was made with: a thread started after any V8 flag is set compiles them all from source
+ * (docs/startup.md). So the flag waits (at most a second) until the thread
  * has started, and the worker compiles dist/jq.wasm itself once the flag is set (on its own thread, the main thread
  * being busy loading the CLI). src/output/jq.ts takes the worker over if it was started with the caps the CLI wants,
  * else ends it and starts its own.
@@ -35,7 +35,7 @@ interface Started {
 export function startJqWorker(dir: string, codeCache: CodeCacheModule, dist: string): Started | undefined {
   try {
     const file = `${dist}/jq.cjs`;
-    // jq-web's script is compiled in the worker from a code cache of its own, as the bundle is here (~10 ms less).
+    // jq-web's script is compiled in the worker from a code cache of its own, as the bundle is here.
     const source = readFileSync(file, 'latin1');
     const cache = codeCache.codeCache(source, dir, '_jq');
     // The caps as src/output/limits.ts reads them (its defaults: 64 and 512 MB); a value it would refuse only makes
@@ -97,11 +97,11 @@ export function startJqWorker(dir: string, codeCache: CodeCacheModule, dist: str
 }
 
 /**
- * --jq, after the V8 flag: jq is WebAssembly (jq-web; dist/jq.wasm is its jq.wasm without the debugging sections,
- * 0.9 MB of 2.7). Unless startJqWorker `started` a worker, which compiles it itself, its module starts compiling here,
+ * --jq, after the V8 flag: jq is WebAssembly (jq-web; dist/jq.wasm is its jq.wasm without the debugging sections).
+ * Unless startJqWorker `started` a worker, which compiles it itself, its module starts compiling here,
  * before the bundle loads, for the worker src/output/jq.ts starts. Without this (no cache directory, or the CLI imported as
  * modules) the worker loads jq-web from node_modules. Compiling every function up front instead of on first call
- * (--no-wasm-lazy-compilation) was measured slower: ~50 ms more per call on two cores.
+ * (--no-wasm-lazy-compilation) was measured slower (docs/performance.md, "--jq").
  */
 export function preloadJq(started: Started | undefined, dist: string) {
   try {
