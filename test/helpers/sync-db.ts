@@ -5,9 +5,11 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Database } from 'node-sqlite3-wasm';
 import { afterAll, beforeAll } from 'vitest';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGLITE_DATADIR_NAME } from '../setup/temp-dirs.js';
+import { waitFor } from './wait.js';
 
 export interface TestPostgres {
   /** postgres://… for --to (any password is accepted: PGlite checks none). */
@@ -42,20 +44,36 @@ export function usePglite(): TestPostgres {
 
 /**
  * A new PGlite, from the data directory of a new one kept for the run in its directory (PGLITE_DATADIR_NAME):
- * PGlite.create() runs initdb, ~8 s of CPU, and a database loaded from that copy starts in ~2 s. The first file to
- * start one writes it (several at once: each its own temp file, the last rename wins, all equal).
+ * PGlite.create() runs initdb, ~8 s of CPU, and a database loaded from that copy starts in ~2 s. One file makes it
+ * (its marker file is created with O_EXCL); a file starting meanwhile waits for it rather than run initdb beside it:
+ * three at once on two loaded cores outlasted the hook's timeout.
  */
 async function newPglite(): Promise<PGlite> {
   const run = process.env.SQ_TEST_RUN_DIR;
-  const saved = run ? await readFile(join(run, PGLITE_DATADIR_NAME)).catch(() => null) : null;
-  if (saved) return PGlite.create({ loadDataDir: new Blob([saved]) });
-  const db = await PGlite.create();
-  if (run) {
-    const temp = join(run, `${PGLITE_DATADIR_NAME}.${process.pid}.tmp`);
-    await writeFile(temp, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
-    await rename(temp, join(run, PGLITE_DATADIR_NAME));
+  if (!run) return PGlite.create();
+  const file = join(run, PGLITE_DATADIR_NAME);
+  const marker = `${file}.making`;
+  const load = async () => {
+    const saved = await readFile(file).catch(() => null);
+    return saved ? PGlite.create({ loadDataDir: new Blob([saved]) }) : null;
+  };
+  const made = await load();
+  if (made) return made;
+  const mine = await writeFile(marker, '', { flag: 'wx' }).then(() => true, () => false);
+  if (!mine) {
+    // Until the maker has renamed the copy into place and removed its marker (or failed): then from the copy, if any.
+    await waitFor(() => existsSync(marker), (making) => !making, 'the PGlite data directory another test file makes', 100_000).catch(() => undefined);
+    return (await load()) ?? PGlite.create();
   }
-  return db;
+  try {
+    const db = await PGlite.create();
+    const temp = `${file}.${process.pid}.tmp`;
+    await writeFile(temp, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
+    await rename(temp, file);
+    return db;
+  } finally {
+    await unlink(marker).catch(() => undefined);
+  }
 }
 
 export async function startPglite(): Promise<TestPostgres> {
