@@ -122,15 +122,27 @@ function wall(ms: number, tz: string): { y: number; mo: number; d: number; h: nu
   return { y: +p.year, mo: +p.month, d: +p.day, h: +p.hour % 24, mi: +p.minute, dow: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(p.weekday) };
 }
 
-/** The instant whose wall-clock time in `tz` is the given one (the later one in a DST gap, the first in an overlap). */
+/** The zone's offset from UTC at instant `ms`, to the minute. */
+function offsetAt(ms: number, tz: string): number {
+  const w = wall(ms, tz);
+  return Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi) - Math.floor(ms / 60_000) * 60_000;
+}
+
+/**
+ * The instant whose wall-clock time in `tz` is the given one. A daylight-saving change makes a time twice or never;
+ * the docs say nothing of it, so sq reads it as docs/emulator.md does: a repeated time is its first pass, a skipped one
+ * is read with the offset of before the change (Paris 02:30 on the spring change is 03:30 summer time).
+ */
 function fromWall(y: number, mo: number, d: number, h: number, mi: number, tz: string): number {
-  const guess = Date.UTC(y, mo - 1, d, h, mi);
-  let t = guess;
-  for (let i = 0; i < 2; i++) {
+  const local = Date.UTC(y, mo - 1, d, h, mi);
+  const before = offsetAt(local - 86_400_000, tz);
+  const after = offsetAt(local + 86_400_000, tz);
+  const shown = (t: number) => {
     const w = wall(t, tz);
-    t += guess - Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi);
-  }
-  return t;
+    return Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi) === local;
+  };
+  const passes = [local - before, local - after].filter(shown).sort((a, b) => a - b);
+  return passes[0] ?? local - before;
 }
 
 /** The first time strictly after `after` (ms) that the schedule fires in `tz`, or null within 5 years (e.g. "0 0 31 2 *"). */
@@ -145,14 +157,29 @@ export function nextRun(cron: Cron, tz: string, after: number): number | null {
     const domOk = cron.days.includes(d);
     const dowOk = cron.weekdays.includes(dow);
     if (!(cron.domStar || cron.dowStar ? domOk && dowOk : domOk || dowOk)) continue;
-    for (const h of cron.hours) {
-      for (const mi of cron.minutes) {
-        const t = fromWall(y, mo, d, h, mi, tz);
-        if (t > after) return t;
-      }
-    }
+    const t = firstOfDay(cron, [y, mo, d], tz, after);
+    if (t !== null) return t;
   }
   return null;
+}
+
+/**
+ * The day's first firing after `after`. Walls come in order, instants nearly so: past a skipped hour a later wall can be
+ * an earlier instant (a skipped 02:40 is 03:40 summer time, a 03:10 after it is sooner), so the walls of the next 2 hours
+ * after the first found are compared too.
+ */
+function firstOfDay(cron: Cron, [y, mo, d]: number[], tz: string, after: number): number | null {
+  let best: number | null = null;
+  let until = Number.POSITIVE_INFINITY;
+  for (const h of cron.hours) {
+    for (const mi of cron.minutes) {
+      const local = Date.UTC(y, mo - 1, d, h, mi);
+      if (local >= until) return best;
+      const t = fromWall(y, mo, d, h, mi, tz);
+      if (t > after && (best === null || t < best)) [best, until] = [t, best === null ? local + 2 * 3_600_000 : until];
+    }
+  }
+  return best;
 }
 
 const DAY_NAMES = ['Sundays', 'Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays'];

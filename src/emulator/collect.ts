@@ -6,6 +6,7 @@ import { generateRowFields } from './rows.js';
 import { rowsOfTask } from './estimate.js';
 import { naiveUs, paramsKey, type Rec } from './util.js';
 import { ratesFor, recordCharge } from './credits.js';
+import * as store from './model/store.js';
 
 /** The one per-row charge (base plus enabled functions) for live runs, the demo seed and generate. */
 export function creditsPerRow(def: CrawlerDef, squidParams: Rec): number {
@@ -17,7 +18,7 @@ export function creditsPerRow(def: CrawlerDef, squidParams: Rec): number {
 export function candidateAccounts(emu: EmuCore, squid: Rec, def: CrawlerDef): Rec[] {
   if (!def.account) return [];
   const linked = Array.isArray(squid.accounts) ? (squid.accounts as string[]) : [];
-  const all = Object.values(emu.state.accounts).filter((a) => a.type === def.account?.type);
+  const all = store.records(emu, 'accounts').filter((a) => a.type === def.account?.type);
   return linked.length ? all.filter((a) => linked.includes(String(a.id))) : all;
 }
 
@@ -56,7 +57,7 @@ export function collect(emu: EmuCore, run: Rec, def: CrawlerDef, squid: Rec, tas
   run.total_unique_results = run.total_results;
   // Rates like 0.5 make fractional credits; rounded so sums of them do not show float noise (0.30000000000000004).
   run.credit_used = Math.round((Number(run.credit_used) + credits) * 1e6) / 1e6;
-  emu.state.balance.consumed += credits;
+  store.balance(emu).consumed += credits;
   emu.markDirty();
   emu.events.emit('credits.consumed', credits);
 }

@@ -6,6 +6,7 @@
 import type { AttrDef, CrawlerDef, DocsCrawler, SquidParamDef, TaskParamDef } from './crawler-types.js';
 import { DOCS_CRAWLERS, GOOGLE_MAPS_ATTRIBUTES } from './docs-crawlers.js';
 import { hashId } from './util.js';
+import type { CrawlerRecord } from './model/records.js';
 
 export type { AttrDef, CrawlerDef, DocsCrawler } from './crawler-types.js';
 
@@ -315,8 +316,14 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
   ...DOCS_CRAWLERS.filter((d) => !HAND_DEFS.some((h) => h.slug === d.slug)).map(fromDocs),
 ];
 
-/** The stored crawler record: public fields plus the definition the other endpoints project from. */
-export function crawlerRecord(def: CrawlerDef): Record<string, unknown> {
+/**
+ * The stored crawler record: public fields plus the definition the other endpoints project from. The definition's
+ * types are the docs' (list-crawlers: credits_per_row a number, max_concurrency a whole number of at least 1).
+ */
+export function crawlerRecord(def: CrawlerDef): CrawlerRecord {
+  if (!def.slug || !def.name) throw new Error(`a crawler needs a slug and a name (${JSON.stringify(def.slug)})`);
+  if (!Number.isFinite(def.credits_per_row) || def.credits_per_row < 0) throw new Error(`${def.slug}: credits_per_row must be a number >= 0`);
+  if (!Number.isInteger(def.max_concurrency) || def.max_concurrency < 1) throw new Error(`${def.slug}: max_concurrency must be a whole number >= 1`);
   return {
     id: def.id ?? crawlerId(def.slug),
     object: 'crawler',
@@ -330,15 +337,15 @@ export function crawlerRecord(def: CrawlerDef): Record<string, unknown> {
     max_concurrency: def.max_concurrency,
     credits_per_row: def.credits_per_row,
     account: def.account ? { ...def.account, icon: ICON } : null,
-    def: def as unknown as Record<string, unknown>,
+    def,
   };
 }
 
-export function defOf(crawler: Record<string, unknown>): CrawlerDef {
-  return crawler.def as CrawlerDef;
+export function defOf(crawler: CrawlerRecord): CrawlerDef {
+  return crawler.def;
 }
 
-export function crawlerSummary(c: Record<string, unknown>): Record<string, unknown> {
+export function crawlerSummary(c: CrawlerRecord): Omit<CrawlerRecord, 'def'> {
   const { def: _def, ...rest } = c;
   return rest;
 }
@@ -347,7 +354,7 @@ export function crawlerSummary(c: Record<string, unknown>): Record<string, unkno
  * GET /v1/crawlers/{id}, in the get-crawler-details sample's shape: the url input with is_details, other task
  * inputs with is_params, squid params with is_details (and max), functions with display, function and priority.
  */
-export function crawlerDetail(c: Record<string, unknown>): Record<string, unknown> {
+export function crawlerDetail(c: CrawlerRecord): Record<string, unknown> {
   const def = defOf(c);
   const input: Record<string, unknown>[] = [];
   for (const [name, p] of Object.entries(def.task)) {
@@ -368,7 +375,7 @@ export function crawlerDetail(c: Record<string, unknown>): Record<string, unknow
   return { ...crawlerSummary(c), input, result: def.attributes.map((a) => a.name) };
 }
 
-export function crawlerParams(c: Record<string, unknown>): Record<string, unknown> {
+export function crawlerParams(c: CrawlerRecord): Record<string, unknown> {
   const def = defOf(c);
   const task: Record<string, unknown> = {};
   for (const [name, p] of Object.entries(def.task)) {
@@ -389,7 +396,7 @@ export function crawlerParams(c: Record<string, unknown>): Record<string, unknow
   return { task, squid };
 }
 
-export function crawlerAttributes(c: Record<string, unknown>): Record<string, unknown>[] {
+export function crawlerAttributes(c: CrawlerRecord): Record<string, unknown>[] {
   const def = defOf(c);
   return def.attributes.map((a) => ({
     name: a.name,

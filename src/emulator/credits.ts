@@ -8,8 +8,9 @@ import type { CrawlerDef } from './crawlers.js';
 import { defOf } from './crawlers.js';
 import { parseApiTime } from '../lib/api-time.js';
 import { isoZ, type Rec } from './util.js';
+import * as store from './model/store.js';
+import type { CreditArchive, FnCharge, Rates, RunCharge, SquidRecord } from './model/records.js';
 
-type Rates = { base: number; functions: Record<string, number> };
 
 /** Credits charged per row: the crawler's rate plus every enabled paid function. */
 export function ratesFor(def: CrawlerDef, squidParams: Rec): Rates {
@@ -19,33 +20,17 @@ export function ratesFor(def: CrawlerDef, squidParams: Rec): Rates {
   return { base: def.credits_per_row, functions };
 }
 
-interface FnCharge {
-  credits: number;
-  attempts: number;
-}
-/** What a run charged: the rates last applied, and credits and attempts (tasks that produced rows) per function. */
-interface RunCharge {
-  rates: Rates;
-  functions: Record<string, FnCharge>;
-}
-interface Archive {
-  squids: Record<string, { id: string; name: unknown; crawler: unknown; crawler_name: unknown; deleted_ms: number }>;
-  runs: Record<string, { run: Rec; charge: RunCharge }>;
-}
-
 export const DELETED_KEPT_MS = 30 * 86_400_000;
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
+const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 function ledger(emu: EmuCore): Record<string, RunCharge> {
-  const s = emu.state as Record<string, unknown>;
-  if (!s.creditLedger) s.creditLedger = {};
-  return s.creditLedger as Record<string, RunCharge>;
+  return store.section(emu, 'creditLedger', isObject, () => ({}));
 }
 
-function archive(emu: EmuCore): Archive {
-  const s = emu.state as Record<string, unknown>;
-  if (!s.creditArchive) s.creditArchive = { squids: {}, runs: {} };
-  return s.creditArchive as Archive;
+function archive(emu: EmuCore): CreditArchive {
+  return store.section(emu, 'creditArchive', isObject, () => ({ squids: {}, runs: {} }));
 }
 
 /** For each task that produced `rows` (or a generated batch): the base rate and every enabled function are charged. */
@@ -66,11 +51,11 @@ function chargeOf(emu: EmuCore, run: Rec): RunCharge {
   if (archived) return archived.charge;
   const kept = ledger(emu)[String(run.id)];
   if (kept) return kept;
-  const squid = emu.state.squids[String(run.squid)];
-  const crawler = squid ? emu.state.crawlers[String(squid.crawler)] : undefined;
+  const squid = store.record(emu, 'squids', String(run.squid));
+  const crawler = squid ? store.record(emu, 'crawlers', String(squid.crawler)) : undefined;
   const rates = crawler ? ratesFor(defOf(crawler), (squid?.params ?? {}) as Rec) : { base: 0, functions: {} };
   const rows = Number(run.total_results ?? 0);
-  const attempts = Object.values(emu.state.runtasks).filter((rt) => rt.run === run.id && rt.status === 'completed').length;
+  const attempts = store.records(emu, 'runtasks').filter((rt) => rt.run === run.id && rt.status === 'completed').length;
   const functions: Record<string, FnCharge> = {};
   for (const [fn, rate] of [['base', rates.base] as const, ...Object.entries(rates.functions)]) functions[fn] = { credits: round(rows * rate), attempts };
   return { rates, functions };
@@ -85,7 +70,7 @@ function breakdownRows(fns: Record<string, FnCharge>): { function: string; credi
 /** What the run's crawler calls its base attributes (the attributes page's label), "Base" when it names none. */
 function baseLabel(emu: EmuCore, run: Rec): string {
   const squid = String(run.squid);
-  const crawler = emu.state.crawlers[String(emu.state.squids[squid]?.crawler ?? archive(emu).squids[squid]?.crawler)];
+  const crawler = store.record(emu, 'crawlers', String(store.record(emu, 'squids', squid)?.crawler ?? archive(emu).squids[squid]?.crawler));
   return (crawler && defOf(crawler).base_label) || 'Base';
 }
 
@@ -110,10 +95,10 @@ export function runCreditsView(emu: EmuCore, run: Rec): Rec {
 }
 
 /** Before a squid is deleted: its runs and their charges, kept for the credit views. */
-export function archiveSquid(emu: EmuCore, squid: Rec): void {
+export function archiveSquid(emu: EmuCore, squid: SquidRecord): void {
   const a = archive(emu);
   const id = String(squid.id);
-  for (const run of Object.values(emu.state.runs)) {
+  for (const run of store.records(emu, 'runs')) {
     if (run.squid !== id) continue;
     a.runs[String(run.id)] = { run: { ...run }, charge: chargeOf(emu, run) };
     delete ledger(emu)[String(run.id)];
@@ -136,7 +121,7 @@ function prune(emu: EmuCore): void {
 /** Every run credits are reported for: live ones and those of squids deleted in the last 30 days. */
 function allRuns(emu: EmuCore): Rec[] {
   prune(emu);
-  return [...Object.values(emu.state.runs), ...Object.values(archive(emu).runs).map((r) => r.run)];
+  return [...store.records(emu, 'runs'), ...Object.values(archive(emu).runs).map((r) => r.run)];
 }
 
 /** The run's final state: an aborted run still uploading its export is aborted. */
@@ -156,7 +141,7 @@ export function modulesView(emu: EmuCore, days: number | null): Rec {
   const byCrawler = new Map<string, { runs: number; credits: number; results: number; fns: Record<string, FnCharge> }>();
   for (const run of allRuns(emu)) {
     if (run.is_done !== true || endedMs(run) < since) continue;
-    const squid = emu.state.squids[String(run.squid)] ?? archive(emu).squids[String(run.squid)];
+    const squid = store.record(emu, 'squids', String(run.squid)) ?? archive(emu).squids[String(run.squid)];
     const crawlerId = String(squid?.crawler ?? '');
     const m = byCrawler.get(crawlerId) ?? { runs: 0, credits: 0, results: 0, fns: {} };
     m.runs += 1;
@@ -171,8 +156,8 @@ export function modulesView(emu: EmuCore, days: number | null): Rec {
   }
   const data = [...byCrawler.entries()]
     .map(([id, m]) => {
-      const c = emu.state.crawlers[id] ?? {};
-      return { module: id, name: c.name ?? null, slug: c.slug ?? null, total_credits: m.credits, total_results: m.results, total_runs: m.runs, breakdown: breakdownRows(m.fns) };
+      const c = store.record(emu, 'crawlers', id);
+      return { module: id, name: c?.name ?? null, slug: c?.slug ?? null, total_credits: m.credits, total_results: m.results, total_runs: m.runs, breakdown: breakdownRows(m.fns) };
     })
     .sort((a, b) => b.total_credits - a.total_credits || String(a.name).localeCompare(String(b.name)));
   return { days, total_credits: round(data.reduce((a, m) => a + m.total_credits, 0)), total_results: data.reduce((a, m) => a + m.total_results, 0), data };
@@ -193,14 +178,14 @@ export function squidRows(emu: EmuCore): Rec[] {
     };
   };
   return [
-    ...Object.values(emu.state.squids).map((s) => row({ id: s.id, name: s.name, crawler: s.crawler, crawler_name: s.crawler_name }, null)),
+    ...store.records(emu, 'squids').map((s) => row({ id: s.id, name: s.name, crawler: s.crawler, crawler_name: s.crawler_name }, null)),
     ...Object.values(archive(emu).squids).map((s) => row(s, s.deleted_ms)),
   ].sort((a, b) => Number(b.total_credits) - Number(a.total_credits));
 }
 
 /** Rows of GET /v1/squids/{id}/credits: its finished runs, newest first, each with its final status. Inferred shape. */
 export function squidRunRows(emu: EmuCore, squidId: string): Rec[] {
-  return Object.values(emu.state.runs)
+  return store.records(emu, 'runs')
     .filter((r) => r.squid === squidId && r.is_done === true)
     .sort((a, b) => endedMs(b) - endedMs(a))
     .map((r) => ({

@@ -3,6 +3,7 @@
 import type { DeliveryRecord, Emu, EmuResponse, FtpFields, RunEvent, WebhookFields } from './types.js';
 import { RUN_EVENTS } from './types.js';
 import { errB, isRecord, naiveUs, type Rec } from './util.js';
+import * as store from './model/store.js';
 
 
 /** A validation failure that becomes a 400 ErrB body naming the field. */
@@ -61,18 +62,18 @@ export function email(o: Rec, key: string, param: string): string {
 
 export function recordDelivery(emu: Emu, rec: Omit<DeliveryRecord, 'id' | 'at'> & { at?: string }): DeliveryRecord {
   const full: DeliveryRecord = { id: emu.nextId(), at: emu.nowIso(), ...rec } as DeliveryRecord;
-  emu.state.deliveries.push(full);
+  store.deliveries(emu).push(full);
   emu.markDirty();
   return full;
 }
 
 export function userEmail(emu: Emu): string {
-  const e = emu.state.user?.email;
+  const e = store.user(emu)?.email;
   return typeof e === 'string' && e !== '' ? e : 'user@example.com';
 }
 
 export function sendMail(emu: Emu, to: string, subject: string, body: string): void {
-  emu.state.outbox.push({ id: emu.nextId(), to, subject, body, at: emu.nowIso() });
+  store.outbox(emu).push({ id: emu.nextId(), to, subject, body, at: emu.nowIso() });
   emu.markDirty();
 }
 
@@ -175,7 +176,7 @@ export function configureDelivery(emu: Emu, squid: Rec, body: unknown): Rec {
 /** E-mail, Google Sheet and S3 channels, which the emulator completes without an external backend. */
 export function onRunExportedSimple(emu: Emu, run: Rec, rows: Rec[]): void {
   const squidId = String(run.squid);
-  const squid = emu.state.squids[squidId];
+  const squid = store.record(emu, 'squids', squidId);
   if (!squid) return;
   const runId = String(run.id);
   const name = String(squid.name ?? squidId);

@@ -6,17 +6,9 @@ import { Router } from './router.js';
 import type { RateLimitSetting } from './ratelimit.js';
 import type { Emu, EmuEvents, EmuState, Handler } from './types.js';
 import { hashId } from './util.js';
-import { type ResultRecord, resultRecord } from './model/records.js';
+import { type ResultRecord, type RunMeta, resultRecord } from './model/records.js';
 
-export interface RunMeta {
-  /** Tasks of the run, in processing order. */
-  tasks: string[];
-  /** Index of the next task to process. */
-  next: number;
-  /** Business-time ms when the pending timer should fire (for re-scheduling after a restart). */
-  dueAt: number | null;
-  step: 'start' | 'task' | 'resume' | 'finish' | 'finish_abort' | null;
-}
+export type { RunMeta };
 
 interface EmuConfig {
   freePlan: boolean;
@@ -67,18 +59,17 @@ export class EmuCore implements Emu {
     return new Date(this.clock.now()).toISOString();
   }
 
-  /** Replace the state in place, so feature modules holding `emu.state` see the new one. */
+  /** Replace the state in place, so the feature modules holding it see the new one. */
   replaceState(next: EmuState): void {
-    const target = this.state as Record<string, unknown>;
+    const target = this.state as unknown as Record<string, unknown>;
     for (const k of Object.keys(target)) delete target[k];
     Object.assign(target, next);
     this.rebuildIndexes();
   }
 
   get runMeta(): Record<string, RunMeta> {
-    const s = this.state as Record<string, unknown>;
-    if (!s.runMeta) s.runMeta = {};
-    return s.runMeta as Record<string, RunMeta>;
+    this.state.runMeta ??= {};
+    return this.state.runMeta;
   }
 
   rebuildIndexes(): void {

@@ -8,6 +8,7 @@ import type { RunEvent } from './types.js';
 import { RUN_TIMING } from './timing.js';
 import { isoZ, naiveUs, type Rec } from './util.js';
 import { runView } from './views.js';
+import * as store from './model/store.js';
 
 export { RUN_TIMING };
 
@@ -61,8 +62,8 @@ export function startRun(emu: EmuCore, squidId: string, origin: 'user' | 'schedu
   const now = naiveUs(emu.clock.now());
   const id = emu.newHash('run');
   const run = runRecord(id, squidId, now, { origin });
-  emu.state.runs[id] = run;
-  const tasks = Object.values(emu.state.tasks)
+  store.putRecord(emu, 'runs', run);
+  const tasks = store.records(emu, 'tasks')
     .filter((t) => t.squid === squidId && t.is_active !== false)
     .map((t) => String(t.id));
   emu.runMeta[id] = { tasks, next: 0, dueAt: null, step: null };
@@ -71,7 +72,7 @@ export function startRun(emu: EmuCore, squidId: string, origin: 'user' | 'schedu
 }
 
 function runtaskOf(emu: EmuCore, runId: string, taskId: string): Rec | undefined {
-  return Object.values(emu.state.runtasks).find((rt) => rt.run === runId && rt.task === taskId);
+  return store.records(emu, 'runtasks').find((rt) => rt.run === runId && rt.task === taskId);
 }
 
 function markRunning(emu: EmuCore, runId: string, meta: RunMeta): void {
@@ -84,7 +85,7 @@ function markRunning(emu: EmuCore, runId: string, meta: RunMeta): void {
 }
 
 function step_(emu: EmuCore, runId: string, step: NonNullable<RunMeta['step']>): void {
-  const run = emu.state.runs[runId];
+  const run = store.record(emu, 'runs', runId);
   const meta = emu.runMeta[runId];
   if (!run || !meta) return;
   switch (step) {
@@ -107,10 +108,10 @@ function begin(emu: EmuCore, run: Rec, meta: RunMeta): void {
   run.status = 'running';
   run.started_at = now;
   for (const taskId of meta.tasks) {
-    const task = emu.state.tasks[taskId];
+    const task = store.record(emu, 'tasks', taskId);
     if (!task) continue;
     const id = emu.newHash('runtask');
-    emu.state.runtasks[id] = runtaskRecord(id, String(run.id), taskId, task.params);
+    store.putRecord(emu, 'runtasks', runtaskRecord(id, String(run.id), taskId, task.params));
   }
   markRunning(emu, String(run.id), meta);
   emit(emu, run, 'run.running');
@@ -146,12 +147,12 @@ function processNext(emu: EmuCore, run: Rec, meta: RunMeta): void {
   if (run.status !== 'running') return;
   const runId = String(run.id);
   if (meta.next >= meta.tasks.length) return toUploading(emu, run);
-  const squid = emu.state.squids[String(run.squid)];
-  const crawler = squid ? emu.state.crawlers[String(squid.crawler)] : undefined;
+  const squid = store.record(emu, 'squids', String(run.squid));
+  const crawler = squid ? store.record(emu, 'crawlers', String(squid.crawler)) : undefined;
   if (!squid || !crawler) return fail(emu, run, 'error', 'The squid no longer exists.');
   const def = defOf(crawler);
   const taskId = meta.tasks[meta.next];
-  const task = emu.state.tasks[taskId];
+  const task = store.record(emu, 'tasks', taskId);
   const rt = runtaskOf(emu, runId, taskId);
   if (!task || !rt) {
     meta.next++;
@@ -192,7 +193,7 @@ function resume(emu: EmuCore, run: Rec, meta: RunMeta): void {
     return schedule(emu, String(run.id), 'resume', RUN_TIMING.creditCheckMs);
   if (run.done_reason === 'no_account_available') {
     // The daily window of the account limits has passed: counters start again.
-    for (const a of Object.values(emu.state.accounts)) {
+    for (const a of store.records(emu, 'accounts')) {
       const c = limitCounter(a);
       if (c && exhausted(a)) {
         c.value = 0;
@@ -230,7 +231,7 @@ function finish(emu: EmuCore, run: Rec): void {
   run.done_reason_desc = null;
   emu.markDirty();
   emit(emu, run, 'run.done');
-  const rows = emu.resultIdsOfRun(String(run.id)).map((id) => emu.state.results[id]);
+  const rows = emu.resultIdsOfRun(String(run.id)).flatMap((id) => store.record(emu, 'results', id) ?? []);
   emu.events.emit('run.exported', runView(emu, run), rows);
 }
 
@@ -243,7 +244,7 @@ function finishAbort(emu: EmuCore, run: Rec): void {
 
 /** The run that holds this account, when it is still active and of another squid than `squidId`. */
 export function lockedByOther(emu: EmuCore, account: Rec, squidId: string): boolean {
-  const run = account.locked_by ? emu.state.runs[String(account.locked_by)] : undefined;
+  const run = account.locked_by ? store.record(emu, 'runs', String(account.locked_by)) : undefined;
   return !!run && run.squid !== squidId && isActive(run);
 }
 
@@ -264,7 +265,7 @@ export function abortRun(emu: EmuCore, run: Rec): boolean {
   run.done_reason = 'aborted';
   // The abort sample: the reason is in done_reason alone.
   run.done_reason_desc = null;
-  for (const rt of Object.values(emu.state.runtasks)) {
+  for (const rt of store.records(emu, 'runtasks')) {
     if (rt.run === runId && (rt.status === 'pending' || rt.status === 'running')) {
       rt.status = 'aborted';
       rt.ended_at = now;
@@ -284,7 +285,7 @@ export function forgetRun(emu: EmuCore, runId: string): void {
 /** After loading a state file: re-arm every run that was waiting on a timer. */
 export function rescheduleRuns(emu: EmuCore): void {
   for (const [runId, meta] of Object.entries(emu.runMeta)) {
-    if (!meta.step || meta.dueAt === null || !emu.state.runs[runId]) continue;
+    if (!meta.step || meta.dueAt === null || !store.record(emu, 'runs', runId)) continue;
     schedule(emu, runId, meta.step, Math.max(0, meta.dueAt - emu.clock.now()));
   }
 }

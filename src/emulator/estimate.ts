@@ -9,6 +9,7 @@ import { rowsForTask } from './rows.js';
 import { RUN_TIMING } from './timing.js';
 import { float4 } from './util.js';
 import type { Rec } from './util.js';
+import * as store from './model/store.js';
 
 const PREVIEW = 5;
 
@@ -46,7 +47,7 @@ function upgradePlan(shortBy: number): Rec {
 
 export function estimateSquid(emu: EmuCore, squid: Rec, def: CrawlerDef): Rec {
   const params = (squid.params ?? {}) as Rec;
-  const tasks = Object.values(emu.state.tasks).filter((t) => t.squid === squid.id && t.is_active !== false);
+  const tasks = store.records(emu, 'tasks').filter((t) => t.squid === squid.id && t.is_active !== false);
   const results = tasks.reduce((a, t) => a + rowsOfTask(t.params as Rec, params), 0);
   const rates = ratesFor(def, params);
   const services = [

@@ -8,11 +8,12 @@ import { parseApiTime } from '../lib/api-time.js';
 import { defOf } from './crawlers.js';
 import { csvDocument } from './csv.js';
 import type { EmuCore } from './emu.js';
-import { errB, fileStamp, json, type Rec } from './util.js';
+import { errB, fileStamp, isRecord, json, type Rec } from './util.js';
 import { fileSignature, fileToken } from './views.js';
 import { toXlsx } from './xlsx.js';
 import type { EmuResponse } from './types.js';
 import { EXPORT_FORMATS, XLSX_MAX_ROWS, type ExportFormat } from '../tables/export-formats.js';
+import * as store from './model/store.js';
 
 /** Business time a background conversion takes per row (at least one step). */
 export const CONVERT_MS_PER_ROW = 200;
@@ -35,13 +36,13 @@ export function exportOptions(query: URLSearchParams): ExportOptions | EmuRespon
 }
 
 function rowsOf(emu: EmuCore, run: Rec): Rec[] {
-  return emu.resultIdsOfRun(String(run.id)).map((id) => emu.state.results[id] as Rec);
+  return emu.resultIdsOfRun(String(run.id)).map((id) => store.record(emu, 'results', id) as Rec);
 }
 
 /** The export's columns: the crawler's attribute order, then what else the rows carry; `fields`/`omit` applied. */
 function columnsOf(emu: EmuCore, run: Rec, rows: Rec[], o: ExportOptions): string[] | EmuResponse {
-  const squid = emu.state.squids[String(run.squid)];
-  const crawler = squid ? emu.state.crawlers[String(squid.crawler)] : undefined;
+  const squid = store.record(emu, 'squids', String(run.squid));
+  const crawler = squid ? store.record(emu, 'crawlers', String(squid.crawler)) : undefined;
   const present = new Set<string>();
   for (const r of rows) for (const k in r) present.add(k);
   const attrs = (crawler ? defOf(crawler).attributes.map((a) => a.name) : []).filter((n) => present.has(n));
@@ -64,7 +65,7 @@ export function requestExport(emu: EmuCore, run: Rec, query: URLSearchParams): E
   if (o.format === 'xlsx' && Number(run.total_results ?? rows.length) > XLSX_MAX_ROWS)
     return errB(400, `This run has ${Number(run.total_results)} rows; an XLSX file holds at most ${XLSX_MAX_ROWS}. Export it as CSV, JSON or JSONL.`, 'file_format');
   if (o.format !== 'csv') {
-    const conversions = ((emu.state as Rec).conversions ??= {}) as Record<string, number>;
+    const conversions = store.section(emu, 'conversions', isRecord, () => ({}));
     const key = keyOf(String(run.id), o);
     conversions[key] ??= emu.clock.now();
     const total = Math.max(1, rows.length) * CONVERT_MS_PER_ROW;
@@ -77,7 +78,7 @@ export function requestExport(emu: EmuCore, run: Rec, query: URLSearchParams): E
 function fileUrl(emu: EmuCore, run: string, o: ExportOptions): string {
   const token = fileToken(run);
   const expires = Math.floor(emu.clock.now() / 1000) + 3600;
-  const sig = fileSignature(token, expires, emu.state.token);
+  const sig = fileSignature(token, expires, store.token(emu));
   const extra = new URLSearchParams();
   if (o.fields) extra.set('fields', o.fields.join(','));
   if (o.omit.length) extra.set('omit', o.omit.join(','));
@@ -99,7 +100,7 @@ export function exportFile(emu: EmuCore, run: Rec, format: ExportFormat, query: 
   const rows = rowsOf(emu, run);
   const cols = columnsOf(emu, run, rows, { ...o, format });
   if (!Array.isArray(cols)) return cols;
-  const squid = emu.state.squids[String(run.squid)];
+  const squid = store.record(emu, 'squids', String(run.squid));
   const filename = `${String(squid?.name ?? 'export')}_${fileStamp(parseApiTime(run.export_time) ?? emu.clock.now())}.${format}`;
   const pick = (r: Rec): Rec => Object.fromEntries(cols.filter((c) => r[c] !== undefined).map((c) => [c, r[c]]));
   const raw =

@@ -1,7 +1,7 @@
 // The emulator's feature modules: Auto Billing Reset, delivery configuration and its test operations (routes/delivery.ts),
 // webhooks, SFTP uploads and the simulated e-mail / Google Sheet / S3 channels.
 import type { Emu } from './types.js';
-import { registerBilling } from './billing.js';
+import { startBilling } from './model/billing.js';
 import { onRunExportedSimple } from './delivery.js';
 import type { Rec } from './util.js';
 import { registerSftp } from './sftp.js';
@@ -10,7 +10,7 @@ import { registerDelivery } from './routes/delivery.js';
 
 export function registerFeatures(emu: Emu): () => void {
   const stops: (() => void)[] = [];
-  stops.push(registerBilling(emu));
+  stops.push(startBilling(emu));
   registerDelivery(emu);
   stops.push(registerWebhooks(emu));
   stops.push(registerSftp(emu));

@@ -12,6 +12,7 @@ import { loadSnapshot, Persister, type Snapshot } from './persist.js';
 import { RateLimiter, type RateLimitSetting } from './ratelimit.js';
 import { RequestLog } from './requestlog.js';
 import { registerAccounts, rescheduleSyncs } from './routes/accounts.js';
+import { registerBilling } from './routes/billing.js';
 import { registerControl } from './routes/control.js';
 import { registerCrawlers } from './routes/crawlers.js';
 import { registerDashboard } from './routes/dashboard.js';
@@ -29,6 +30,7 @@ import { registerUser } from './routes/user.js';
 import { applySeed, baseState, DEMO_TOKEN, type SeedName } from './seed.js';
 import { createRequestHandler } from './server.js';
 import type { Emu } from './types.js';
+import * as store from './model/store.js';
 
 export { DEMO_TOKEN } from './seed.js';
 
@@ -69,6 +71,7 @@ function registerCore(emu: EmuCore): void {
   registerResults(emu);
   registerAccounts(emu);
   registerCredits(emu);
+  registerBilling(emu);
   registerGoogleMaps(emu);
   registerDashboard(emu);
 }
@@ -134,7 +137,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         version: 1,
         saved_at: new Date().toISOString(),
         clock_now: emu.clock.now(),
-        state: emu.state,
+        state: store.wholeState(emu),
       }))
     : undefined;
   if (persister) emu.onDirty = () => persister.schedule();

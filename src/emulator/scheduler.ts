@@ -6,6 +6,7 @@ import { startRun } from './engine.js';
 import { recordRefusedLaunch } from './model/launches.js';
 import { runStartRefusal } from './model/run-start.js';
 import { nextFireMs } from './model/schedule.js';
+import * as store from './model/store.js';
 
 const CHECK_MS = 30_000;
 
@@ -18,7 +19,7 @@ export function registerSchedules(emu: EmuCore): () => void {
   const tick = (): void => {
     if (stopped) return;
     const now = emu.clock.now();
-    for (const squid of Object.values(emu.state.squids)) {
+    for (const squid of store.records(emu, 'squids')) {
       const id = String(squid.id);
       const key = `${JSON.stringify(squid.schedule)}|${String(squid.is_active)}`;
       let entry = due.get(id);
@@ -37,7 +38,7 @@ export function registerSchedules(emu: EmuCore): () => void {
       startRun(emu, id, 'schedule');
       emu.markDirty();
     }
-    for (const id of due.keys()) if (!emu.state.squids[id]) due.delete(id);
+    for (const id of due.keys()) if (!store.record(emu, 'squids', id)) due.delete(id);
     timer = emu.clock.schedule(CHECK_MS, tick);
   };
   timer = emu.clock.schedule(CHECK_MS, tick);

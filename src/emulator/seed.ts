@@ -1,16 +1,17 @@
 // Start states. `demo` fills every list; `empty` has only the user, balance, subscription and crawlers.
 // Ids come from a counter hashed, so the same seed always gives the same ids and rows.
 import type { EmuCore } from './emu.js';
-import { DEFAULT_AUTO_RESET } from './billing.js';
+import { DEFAULT_AUTO_RESET } from './model/billing.js';
 import { creditsPerRow } from './collect.js';
 import { recordCharge } from './credits.js';
 import { CRAWLER_DEFS, crawlerId, crawlerRecord, defaultSquidParams, defOf, isReady } from './crawlers.js';
 import { runRecord, runtaskRecord } from './records.js';
-import { type AccountRecord, type LimitDef, type Params, type SquidRecord, squidRecord, type TaskRecord } from './model/records.js';
+import { type AccountRecord, type CrawlerRecord, type LimitDef, type Params, type SquidRecord, squidRecord, type TaskRecord } from './model/records.js';
 import { generateRowFields } from './rows.js';
 import { rowsOfTask } from './estimate.js';
 import type { EmuState } from './types.js';
 import { isoZ, naiveUs, paramsKey, type Rec } from './util.js';
+import * as store from './model/store.js';
 
 export const DEMO_TOKEN = 'sq_emulator_demo_token';
 export type SeedName = 'demo' | 'empty';
@@ -59,7 +60,7 @@ function ddmmyyyy(ms: number): string {
 export function baseState(token: string, now: number): EmuState {
   const cycleStart = now - 10 * DAY;
   const cycleEnd = cycleStart + 30 * DAY;
-  const crawlers: Record<string, Rec> = {};
+  const crawlers: Record<string, CrawlerRecord> = {};
   for (const def of CRAWLER_DEFS) crawlers[crawlerId(def.slug)] = crawlerRecord(def);
   return {
     token,
@@ -112,12 +113,12 @@ export function baseState(token: string, now: number): EmuState {
  * A squid record with every documented field at its creation default. `paramsSet` false (a squid created through
  * POST /v1/squids): not ready until its params are set, as the vendor's SDK docs require even when all are optional.
  */
-export function newSquid(emu: EmuCore, crawler: Rec, name: string, createdMs: number, paramsSet = true): SquidRecord {
+export function newSquid(emu: EmuCore, crawler: CrawlerRecord, name: string, createdMs: number, paramsSet = true): SquidRecord {
   const id = emu.newHash('squid');
   const squid = squidRecord({ id, created_at: naiveUs(createdMs), name, crawler: String(crawler.id), crawler_name: String(crawler.name),
     params: defaultSquidParams(defOf(crawler)) as Params });
   squid.is_ready = paramsSet && isReady(defOf(crawler), squid.params);
-  emu.state.squids[id] = squid;
+  store.putRecord(emu, 'squids', squid);
   return squid;
 }
 
@@ -125,21 +126,21 @@ export function newTask(emu: EmuCore, squid: SquidRecord, params: Params, create
   const id = emu.newHash('task');
   // The module an added task shows: the crawler's integer where its add-tasks example gives one (none where that
   // example shows none), else the crawler's hash (the add-tasks reference page).
-  const shown = defOf(emu.state.crawlers[String(squid.crawler)]).task_module;
+  const shown = defOf(store.crawlerOf(emu, squid.crawler)).task_module;
   const task: TaskRecord = {
     id, object: 'task', created_at: naiveUs(createdMs), is_active: true, params, squid: squid.id, module: squid.crawler,
     type: typeof params.url === 'string' ? 'url' : 'params', ...(shown !== undefined ? { shown_module: shown } : {}),
   };
-  emu.state.tasks[id] = task;
+  store.putRecord(emu, 'tasks', task);
   return task;
 }
 
 /** A run that already happened: built synchronously, no events, balance already accounts for it. */
 function pastRun(emu: EmuCore, squid: SquidRecord, startMs: number, outcome: 'done' | 'error'): void {
-  const crawler = emu.state.crawlers[String(squid.crawler)];
+  const crawler = store.crawlerOf(emu, squid.crawler);
   const def = defOf(crawler);
   const id = emu.newHash('run');
-  const tasks = Object.values(emu.state.tasks).filter((t) => t.squid === squid.id);
+  const tasks = store.records(emu, 'tasks').filter((t) => t.squid === squid.id);
   let total = 0;
   let t = startMs + 1000;
   for (const task of tasks) {
@@ -155,24 +156,24 @@ function pastRun(emu: EmuCore, squid: SquidRecord, startMs: number, outcome: 'do
       total += count;
       recordCharge(emu, id, def, squid.params as Rec, count);
     }
-    emu.state.runtasks[rtId] = runtaskRecord(rtId, id, task.id, task.params, {
+    store.putRecord(emu, 'runtasks', runtaskRecord(rtId, id, task.id, task.params, {
       status: failed ? 'error' : 'completed', started_at: naiveUs(t), ended_at: naiveUs(t + 2000),
       last_result: failed ? 0 : count, last_page: failed ? 0 : 1, done_reason: failed ? 'error' : 'completed',
       done_reason_desc: failed ? 'The page could not be scraped.' : null, last_collection_at: naiveUs(t + 2000),
-    });
+    }));
     t += 2000;
     if (failed) break;
   }
   // The get-run sample's form ("2025-02-10T14:27:45Z"); runs started here get the microsecond form (api-reference §15).
   const ended = isoZ(t + 1000);
   const done = outcome === 'done';
-  emu.state.runs[id] = runRecord(id, squid.id, isoZ(startMs), {
+  store.putRecord(emu, 'runs', runRecord(id, squid.id, isoZ(startMs), {
     is_done: true, started_at: isoZ(startMs + 1000), ended_at: ended,
     credit_used: total * creditsPerRow(def, squid.params as Rec), status: outcome, export_done: done,
     export_count: total, export_time: done ? ended : null, total_results: total, total_unique_results: total,
     done_reason: done ? 'tasks_done' : 'error',
     done_reason_desc: done ? null : `${def.name} is having issues on the target website; the run crashed.`,
-  });
+  }));
 }
 
 // In the list-account-types sample's order: Facebook (no limits, as sampled), Sales Navigator, Twitter.
@@ -193,13 +194,12 @@ const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; cookies: s
 ];
 
 function seedAccountTypes(emu: EmuCore): void {
-  const types = emu.state.accountTypes;
   for (const t of ACCOUNT_TYPES) {
     const id = emu.newHash('account_type');
-    types[id] = {
+    store.putRecord(emu, 'accountTypes', {
       id, object: 'account_type', name: t.name, icon: 'https://cdn.sq-emulator.local/icons/' + t.name + '.png', domain: t.domain,
       baseurl: t.baseurl, cookies: t.cookies.map((name) => ({ name, required: true })), params: structuredClone(t.params),
-    };
+    });
   }
 }
 
@@ -208,8 +208,7 @@ function seedAccountTypes(emu: EmuCore): void {
  * sync reserved for it when it started (check-sync-status shows it while synchronizing).
  */
 export function newAccount(emu: EmuCore, typeName: string, username: string, nowMs: number, used = 0, id = emu.newHash('account')): AccountRecord {
-  const types = emu.state.accountTypes;
-  const type = Object.values(types).find((t) => t.name === typeName);
+  const type = store.records(emu, 'accountTypes').find((t) => t.name === typeName);
   if (!type) throw new Error(`unknown account type ${typeName}`);
   const def = type.params;
   // The update-account-limits sample's user counters: batch {max, current, default, attribute, start_time,
@@ -235,7 +234,7 @@ export function newAccount(emu: EmuCore, typeName: string, username: string, now
     },
     updated_at: null, account_type_hash: type.id, baseurl: type.baseurl, cookies: type.cookies, icon: type.icon,
   };
-  emu.state.accounts[id] = account;
+  store.putRecord(emu, 'accounts', account);
   return account;
 }
 
@@ -250,13 +249,13 @@ export function applySeed(emu: EmuCore, seed: SeedName, token: string): void {
   emu.replaceState(baseState(token, now));
   seedAccountTypes(emu);
   if (seed === 'empty') return;
-  const c = emu.state.crawlers;
+  const c = (id: string) => store.crawlerOf(emu, id);
   const twitterAccount = newAccount(emu, 'twitter-sync', DEMO_ACCOUNT_USERNAMES.twitter, now - 20 * DAY);
   // At its daily profiles limit (the sampled 150): a run of a squid using it pauses with no_account_available, the
   // documented pause (api-reference: "no_account_available (pauses, auto-resumes)"), and the account shows resets_in.
   const salesNavAccount = newAccount(emu, 'sales-nav-sync', DEMO_ACCOUNT_USERNAMES.salesNav, now - 15 * DAY, Number.MAX_SAFE_INTEGER);
 
-  const paris = newSquid(emu, c[DEMO_CRAWLERS.googleMaps], DEMO_SQUIDS.paris, now - 9 * DAY);
+  const paris = newSquid(emu, c(DEMO_CRAWLERS.googleMaps), DEMO_SQUIDS.paris, now - 9 * DAY);
   functionsOff(paris);
   newTask(emu, paris, { url: 'https://www.google.com/maps/search/restaurants+paris+11e' }, now - 9 * DAY);
   newTask(emu, paris, { url: 'https://www.google.com/maps/search/bistro+le+marais' }, now - 9 * DAY);
@@ -264,30 +263,30 @@ export function applySeed(emu: EmuCore, seed: SeedName, token: string): void {
   pastRun(emu, paris, now - 8 * DAY, 'done');
   pastRun(emu, paris, now - 2 * DAY, 'done');
 
-  const influencers = newSquid(emu, c[DEMO_CRAWLERS.twitter], DEMO_SQUIDS.influencers, now - 7 * DAY);
+  const influencers = newSquid(emu, c(DEMO_CRAWLERS.twitter), DEMO_SQUIDS.influencers, now - 7 * DAY);
   influencers.accounts = [twitterAccount.id];
   newTask(emu, influencers, { url: 'https://x.com/nasa' }, now - 7 * DAY);
   newTask(emu, influencers, { url: 'https://x.com/github' }, now - 7 * DAY);
   pastRun(emu, influencers, now - 6 * DAY, 'done');
 
-  const leads = newSquid(emu, c[DEMO_CRAWLERS.salesNav], DEMO_SQUIDS.leads, now - 6 * DAY);
+  const leads = newSquid(emu, c(DEMO_CRAWLERS.salesNav), DEMO_SQUIDS.leads, now - 6 * DAY);
   (leads.params as Rec).results_type = 'leads';
-  leads.is_ready = isReady(defOf(c[DEMO_CRAWLERS.salesNav]), leads.params as Rec);
+  leads.is_ready = isReady(defOf(c(DEMO_CRAWLERS.salesNav)), leads.params as Rec);
   leads.accounts = [salesNavAccount.id];
   newTask(emu, leads, { url: 'https://www.linkedin.com/sales/search/people?query=cto%20paris' }, now - 6 * DAY);
   newTask(emu, leads, { url: 'https://www.linkedin.com/sales/search/people?query=cto%20lyon' }, now - 6 * DAY);
 
-  const jobs = newSquid(emu, c[DEMO_CRAWLERS.indeed], DEMO_SQUIDS.jobs, now - 5 * DAY);
+  const jobs = newSquid(emu, c(DEMO_CRAWLERS.indeed), DEMO_SQUIDS.jobs, now - 5 * DAY);
   newTask(emu, jobs, { url: 'https://www.indeed.com/jobs?q=typescript+developer' }, now - 5 * DAY);
   pastRun(emu, jobs, now - 4 * DAY, 'error');
 
-  const headphones = newSquid(emu, c[DEMO_CRAWLERS.amazon], DEMO_SQUIDS.headphones, now - 3 * DAY);
+  const headphones = newSquid(emu, c(DEMO_CRAWLERS.amazon), DEMO_SQUIDS.headphones, now - 3 * DAY);
   newTask(emu, headphones, { url: 'https://www.amazon.com/s?k=wireless+headphones' }, now - 3 * DAY);
   newTask(emu, headphones, { url: 'https://www.amazon.com/s?k=noise+cancelling' }, now - 3 * DAY);
   pastRun(emu, headphones, now - 1 * DAY, 'done');
 
-  functionsOff(newSquid(emu, c[DEMO_CRAWLERS.googleMaps], DEMO_SQUIDS.lyon, now - 1 * DAY));
-  emu.state.balance.used_slots = Object.keys(emu.state.squids).length;
+  functionsOff(newSquid(emu, c(DEMO_CRAWLERS.googleMaps), DEMO_SQUIDS.lyon, now - 1 * DAY));
+  store.balance(emu).used_slots = store.recordIds(emu, 'squids').length;
 }
 
 /** Hash of a squid by its exact name (tests use it with the DEMO_SQUIDS names). */

@@ -9,6 +9,7 @@ import { maskHeaders, maskQuery, type RequestLog } from './requestlog.js';
 import { maskDeep } from '../lib/secrets.js';
 import type { EmuRequest, EmuResponse } from './types.js';
 import { sleep } from '../lib/sleep.js';
+import * as store from './model/store.js';
 
 interface ServerDeps {
   emu: EmuCore;
@@ -234,7 +235,7 @@ async function routed(deps: ServerDeps, req: IncomingMessage, er: EmuRequest, me
   if (isV1 && !PUBLIC_PATTERNS.has(match.pattern)) {
     if (!req.headers['authorization'] || key === undefined)
       return { status: 401, body: { detail: 'Authentication credentials were not provided.' } };
-    if (key !== emu.state.token) return { status: 401, body: { detail: 'Invalid token.' } };
+    if (key !== store.token(emu)) return { status: 401, body: { detail: 'Invalid token.' } };
   }
   er.params = match.params;
   try {

@@ -5,6 +5,7 @@ import { csvDocument } from './csv.js';
 import { recordDelivery } from './delivery.js';
 import { fileStamp, isRecord } from './util.js';
 import { hasPackage, importPackage } from '../import-package.js';
+import * as store from './model/store.js';
 
 const SFTP_READY_TIMEOUT_MS = 10_000;
 
@@ -114,7 +115,7 @@ export function registerSftp(emu: Emu): () => void {
   let stopped = false;
   const onExported = (run: Record<string, unknown>, rows: Record<string, unknown>[]): void => {
     const squidId = String(run.squid);
-    const squid = emu.state.squids[squidId];
+    const squid = store.record(emu, 'squids', squidId);
     const f = squid?.ftp_fields;
     if (!isRecord(f) || f.is_active !== true) return;
     const cfg = f as unknown as FtpFields;

@@ -3,7 +3,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Clock } from './clock.js';
 import { RUN_EVENTS, type RunEventName } from '../tables/run-events.js';
-import type { AccountRecord, AccountTypeRecord, ResultRecord, RunRecord, RuntaskRecord, SquidRecord, SyncRecord, TaskRecord, UploadRecord } from './model/records.js';
+import type { AccountRecord, AccountTypeRecord, CrawlerRecord, CreditArchive, PendingRetry, ResultRecord, RunCharge, RunMeta, RunRecord, RuntaskRecord, SquidRecord, SyncRecord, TaskRecord, UploadRecord } from './model/records.js';
 
 export interface EmuRequest {
   method: string;
@@ -67,7 +67,7 @@ export interface DeliveryRecord {
   simulated?: boolean;
 }
 
-interface OutboxMail {
+export interface OutboxMail {
   id: number;
   to: string;
   subject: string;
@@ -116,6 +116,19 @@ export interface Emu {
   webhookTimeoutMs?: number;
 }
 
+/** GET /v1/me (user-me): who the token is. */
+export interface UserRecord {
+  first_name: string;
+  last_name: string;
+  email: string;
+  email_verified: boolean;
+  plan: { name: string; interval: 'monthly' | 'daily'; status: string }[];
+  login_count: number;
+  profile_image: string | null;
+  is_staff: boolean;
+  credit_interval: 'monthly' | 'daily';
+}
+
 interface Balance {
   id: string;
   object: 'plan';
@@ -135,11 +148,11 @@ interface Balance {
 /** Sections of the state. The core owns the resource maps; feature modules own their own sections. */
 export interface EmuState {
   token: string;
-  user: Record<string, unknown>;
+  user: UserRecord;
   balance: Balance;
   /** null when there is no active subscription (then current_usage_pct is null). */
   subscription: { active: boolean; cycle_started_at: number; cycle_ends_at: number } | null;
-  crawlers: Record<string, Record<string, unknown>>;
+  crawlers: Record<string, CrawlerRecord>;
   squids: Record<string, SquidRecord>;
   tasks: Record<string, TaskRecord>;
   runs: Record<string, RunRecord>;
@@ -155,5 +168,11 @@ export interface EmuState {
   /** Launches a schedule or a chain could not make (model/launches.ts). */
   refusedLaunches?: RefusedLaunch[];
   counter: number;
-  [section: string]: unknown;
+  /** The feature modules' sections (model/store.ts section()): absent from a state file written before them. */
+  runMeta?: Record<string, RunMeta>;
+  webhookRetries?: PendingRetry[];
+  creditLedger?: Record<string, RunCharge>;
+  creditArchive?: CreditArchive;
+  /** Business-time ms each export conversion started, by run and options (exports.ts). */
+  conversions?: Record<string, number>;
 }

@@ -9,6 +9,7 @@ import { nextLaunchMs } from './model/schedule.js';
 import { exhausted, limitCounter } from './collect.js';
 import { linksView } from './model/account-links.js';
 import type { SquidRecord } from './model/records.js';
+import * as store from './model/store.js';
 
 export function runDurationMs(emu: EmuCore, run: Rec): number {
   const start = parseApiTime(run.started_at);
@@ -55,7 +56,7 @@ export function runDetailView(emu: EmuCore, run: Rec): Rec {
 
 export function runsOfSquid(emu: EmuCore, squid: string): Rec[] {
   // Newest first; runs created in the same microsecond keep reverse insertion order.
-  return Object.values(emu.state.runs)
+  return store.records(emu, 'runs')
     .filter((r) => r.squid === squid)
     .map((r, i) => ({ r, i }))
     .sort((a, b) => (parseApiTime(b.r.created_at) ?? 0) - (parseApiTime(a.r.created_at) ?? 0) || b.i - a.i)
@@ -74,7 +75,7 @@ export function fileSignature(token: string, expires: number, secret: string): s
 export function downloadUrl(emu: EmuCore, run: string): string {
   const token = fileToken(run);
   const expires = Math.floor(emu.clock.now() / 1000) + 3600;
-  const sig = fileSignature(token, expires, emu.state.token);
+  const sig = fileSignature(token, expires, store.token(emu));
   return `${emu.baseUrl}/_emulator/files/${token}.csv?Expires=${expires}&Signature=${sig}`;
 }
 
@@ -135,11 +136,11 @@ export function squidDetailView(emu: EmuCore, squid: SquidRecord): Rec {
 
 /** A squid chain as the chain pages show it (api-reference §8). */
 export function chainView(emu: EmuCore, chain: Rec): Rec {
-  const crawler = emu.state.crawlers[String(chain.target_module_id)] ?? {};
-  const target = chain.target_cluster ? emu.state.squids[String(chain.target_cluster)] : undefined;
+  const crawler = store.record(emu, 'crawlers', chain.target_module_id);
+  const target = chain.target_cluster ? store.record(emu, 'squids', String(chain.target_cluster)) : undefined;
   return {
     id: chain.id,
-    target_module: { id: crawler.id, public_name: crawler.name, name: crawler.slug, max_concurrency: crawler.max_concurrency },
+    target_module: { id: crawler?.id, public_name: crawler?.name, name: crawler?.slug, max_concurrency: crawler?.max_concurrency },
     target_cluster: target ? { id: target.id, hash_value: target.id, name: target.name } : null,
     field_map: chain.field_map,
     is_active: chain.is_active,
@@ -185,8 +186,8 @@ export function taskCreatedView(t: Rec): Rec {
 }
 
 export function taskDetailView(emu: EmuCore, t: Rec): Rec {
-  const crawlerIds = Object.keys(emu.state.crawlers);
-  const rts = Object.values(emu.state.runtasks).filter((rt) => rt.task === t.id);
+  const crawlerIds = store.recordIds(emu, 'crawlers');
+  const rts = store.records(emu, 'runtasks').filter((rt) => rt.task === t.id);
   const last = rts[rts.length - 1];
   const status = last
     ? {
@@ -223,13 +224,13 @@ function health(emu: EmuCore, a: Rec): Rec {
   const out: Rec = {};
   const c = limitCounter(a);
   if (c && exhausted(a)) out.resets_in = Math.max(0, Math.round(Number(c.timestamp) - emu.clock.now() / 1000));
-  const run = a.locked_by ? emu.state.runs[String(a.locked_by)] : undefined;
+  const run = a.locked_by ? store.record(emu, 'runs', String(a.locked_by)) : undefined;
   if (run && ['pending', 'running', 'paused', 'uploading'].includes(String(run.status))) out.lock_time = a.lock_time;
   return out;
 }
 
 export function accountView(emu: EmuCore, a: Rec): Rec {
-  const squids = Object.values(emu.state.squids)
+  const squids = store.records(emu, 'squids')
     .filter((s) => Array.isArray(s.accounts) && (s.accounts as string[]).includes(String(a.id)))
     .map((s) => ({ name: s.name, hash_value: s.id }));
   const { locked_by: _l, lock_time: _t, ...rest } = a;

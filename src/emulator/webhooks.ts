@@ -4,6 +4,8 @@ import https from 'node:https';
 import type { Emu, RunEvent, WebhookFields } from './types.js';
 import { recordDelivery } from './delivery.js';
 import { isRecord } from './util.js';
+import * as store from './model/store.js';
+import type { PendingRetry } from './model/records.js';
 
 const WEBHOOK_TIMEOUT_MS = 30_000;
 const WEBHOOK_RETRY_SPACING_MS = 15 * 60_000;
@@ -82,19 +84,8 @@ function activeConfig(squid: Record<string, unknown> | undefined): WebhookFields
   return wf as unknown as WebhookFields;
 }
 
-/** A retry waiting on the clock; kept in the state so a --state restart still sends it. */
-interface PendingRetry {
-  key: number;
-  due: number;
-  cfg: { url: string; retry: boolean };
-  payload: Record<string, unknown>;
-  meta: { squid: string; run: string; event: RunEvent };
-  n: number;
-}
-
 function pendingRetries(emu: Emu): PendingRetry[] {
-  if (!Array.isArray(emu.state.webhookRetries)) emu.state.webhookRetries = [];
-  return emu.state.webhookRetries as PendingRetry[];
+  return store.section(emu, 'webhookRetries', Array.isArray, () => []);
 }
 
 export function registerWebhooks(emu: Emu): () => void {
@@ -116,7 +107,7 @@ export function registerWebhooks(emu: Emu): () => void {
 
   const attempt = async (
     cfg: { url: string; retry: boolean },
-    payload: Record<string, unknown>,
+    payload: PendingRetry['payload'],
     meta: { squid: string; run: string; event: RunEvent },
     n: number,
   ): Promise<void> => {
@@ -139,7 +130,7 @@ export function registerWebhooks(emu: Emu): () => void {
 
   const onRunEvent = (run: Record<string, unknown>, event: RunEvent): void => {
     const squidId = String(run.squid);
-    const squid = emu.state.squids[squidId];
+    const squid = store.record(emu, 'squids', squidId);
     const wf = activeConfig(squid);
     if (!wf || wf.events[event] !== true) return;
     const payload = {

@@ -46,7 +46,7 @@ describe('export', () => {
 describe('plan and apply', () => {
   it('links accounts named by username and id prefix; apply sends them; the next plan shows no change', async () => {
     const inf = emu.squidId(DEMO_SQUIDS.influencers);
-    emu.emu.state.squids[inf].accounts = [];
+    await emu.api(`/v1/squids/${inf}`, { method: 'POST', body: { accounts: [] } });
     const tw = accountId(DEMO_ACCOUNT_USERNAMES.twitter);
     const tw2 = String(newAccount(emu.emu as unknown as Parameters<typeof newAccount>[0], 'twitter-sync', 'second_feed', Date.now()).id);
     const doc = { squids: { [DEMO_SQUIDS.influencers]: { accounts: [tw2.slice(0, 8), DEMO_ACCOUNT_USERNAMES.twitter] } } };

@@ -7,6 +7,7 @@ import { sq } from '../helpers/cli.js';
 import type { EmuCore } from '../../src/emulator/emu.js';
 import { tempFiles } from '../helpers/fs.js';
 import { DEMO_ACCOUNT_USERNAMES, DEMO_CRAWLERS, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
+import * as store from '../../src/emulator/model/store.js';
 
 const emu = useEmulator({ each: 'reset' });
 const file = tempFiles('sq-links-');
@@ -151,7 +152,7 @@ describe('sq crawlers list --search', () => {
   });
 
   it('matches a description when the records carry one', async () => {
-    emu.emu.state.crawlers[DEMO_CRAWLERS.twitter].description = 'Collects public PROFILES of accounts';
+    store.updateRecord(emu.emu, 'crawlers', DEMO_CRAWLERS.twitter, { description: 'Collects public PROFILES of accounts' });
     const r = await sq(['crawlers', 'list', '--search', 'public profiles', '--fields', 'slug'], { env: emu.env() });
     expect(r.stdout).toBe('slug\ntwitter-profile-scraper\n');
   });

@@ -81,8 +81,8 @@ describe('sq apply: the schedule turned on last, within the cap', () => {
 describe('sq apply: a schedule whose runs would set off an Auto Billing Reset needs --yes off a terminal', () => {
   it('without --yes: exit 9 naming --yes, the schedule not written', async () => {
     // 799.9 of 1,000 used at 80 %: any run pushes usage above the threshold.
-    Object.assign(emu.emu.state.balance, { available: 1000, consumed: 799.9 });
-    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 });
+    await emu.control('POST', '/_emulator/billing', { available: 1000, consumed: 799.9 });
+    await emu.control('POST', '/_emulator/billing', { auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 } });
     const paris = emu.squidId(DEMO_SQUIDS.paris);
     await emu.clearRequests();
     const r = await run(['apply', '-f', file({ squids: { [DEMO_SQUIDS.paris]: { schedule: weekly } } })]);

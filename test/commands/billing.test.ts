@@ -35,7 +35,8 @@ describe('show', () => {
     const off = await sq(['billing', 'auto-reset'], { env: { ...env, NO_COLOR: '1' }, tty: true });
     expect(off.stderr).toContain('Allowance: 10,000 credits (plan Premium); used now: 2,500 (25%).');
     expect(off.stderr).toContain('Automatic reset is off: no reset fires');
-    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: 3, reset_times: [emu.emu.clock.now() - 60_000] });
+    const autoReset = { enabled: true, threshold_pct: 80, max_resets_per_24h: 3, reset_times: [emu.emu.clock.now() - 60_000] };
+    await emu.control('POST', '/_emulator/billing', { auto_reset: autoReset });
     const on = await sq(['billing', 'auto-reset'], { env: { ...env, NO_COLOR: '1' }, tty: true });
     expect(on.stderr).toContain('The next reset fires after 5,500 more credits (usage above 80%) and charges the card on file for a renewal of plan Premium.');
     expect(on.stderr).toContain('Resets left in the 24-hour window: 2 of 3.');

@@ -22,10 +22,10 @@ async function account(o: { consumed: number; tasks: number; max?: number; used?
     const batch = Array.from({ length: Math.min(50, o.tasks - i) }, (_, k) => ({ url: `https://www.google.com/maps/search/cafe+${i + k}` }));
     await emu.api('/v1/tasks', { method: 'POST', body: { squid: s.id, tasks: batch } });
   }
-  const st = emu.emu.state;
-  Object.assign(st.balance, { available: 1000, consumed: o.consumed });
-  Object.assign(st.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: o.max ?? 2 });
-  st.autoReset.reset_times = Array.from({ length: o.used ?? 0 }, (_, i) => emu.emu.clock.now() - (i + 1) * 60_000);
+  const resetTimes = Array.from({ length: o.used ?? 0 }, (_, i) => emu.emu.clock.now() - (i + 1) * 60_000);
+  await emu.control('POST', '/_emulator/billing', {
+    available: 1000, consumed: o.consumed, auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: o.max ?? 2, reset_times: resetTimes },
+  });
   await emu.clearRequests();
   return s.id;
 }
@@ -172,8 +172,7 @@ describe('off a terminal, a run that sets off a reset needs --yes', () => {
   });
 
   it('go: exit 9 before the start, the squid and tasks kept; --yes starts it', async () => {
-    Object.assign(emu.emu.state.balance, { available: 1000, consumed: 799 });
-    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 });
+    await emu.control('POST', '/_emulator/billing', { available: 1000, consumed: 799, auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 } });
     const args = ['go', 'google-maps-search-export', 'https://www.google.com/maps/search/cafe+berlin', '--param', 'max_results=3'];
     emu.expectWrites('POST /v1/squids', 'POST /v1/squids/*', 'POST /v1/tasks');
     const no = await sq(args, { env: emu.env() });

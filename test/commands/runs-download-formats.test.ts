@@ -12,6 +12,7 @@ import { gatedSqClock } from '../helpers/clock.js';
 import { tempDir } from '../helpers/fs.js';
 import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { CONVERT_MS_PER_ROW } from '../../src/emulator/exports.js';
+import * as store from '../../src/emulator/model/store.js';
 
 const emu = useEmulator({ each: 'reset' });
 type J = Record<string, any>;
@@ -112,7 +113,7 @@ describe('runs download --file-format (changelog 2026-06-16)', () => {
 
   it('xlsx over the sheet\'s row limit is exit 2 before the download (changelog: refused up front)', async () => {
     const { id } = await doneRun();
-    emu.emu.state.runs[id].total_results = 2_000_000;
+    store.updateRecord(emu.emu, 'runs', id, { total_results: 2_000_000 });
     const r = await sq(['runs', 'download', id, '--file-format', 'xlsx'], { env: emu.env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('has 2,000,000 rows and an XLSX sheet holds at most 1,048,575');

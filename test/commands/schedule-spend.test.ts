@@ -219,14 +219,12 @@ describe('sq tasks upload on an active scheduled squid', () => {
 
 describe('a schedule whose runs would set off an Auto Billing Reset (a card charge): off a terminal it needs --yes', () => {
   /** 750 of 1,000 used at 80 %: one run of the squid (about 100 credits) pushes usage above 800. */
-  const resetsOn = () => {
-    Object.assign(emu.emu.state.balance, { available: 1000, consumed: 750 });
-    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 });
-  };
+  const resetsOn = () =>
+    emu.control('POST', '/_emulator/billing', { available: 1000, consumed: 750, auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 } });
 
   it('squids update --schedule: exit 9 naming --yes, the schedule not written; --yes writes it', async () => {
     const { id } = await berlin();
-    resetsOn();
+    await resetsOn();
     const r = await sq(['squids', 'update', 'Berlin cafés', '--schedule', '0 9 * * 1'], { env: emu.env() });
     expect(r.code).toBe(9);
     expect(r.stderr).toContain('Each scheduled run would set off an Auto Billing Reset (a card charge); the schedule was not turned on: pass --yes to accept the charge');
@@ -240,7 +238,7 @@ describe('a schedule whose runs would set off an Auto Billing Reset (a card char
 
   it('squids activate of a scheduled squid: exit 9 naming --yes, is_active not written', async () => {
     const { id } = await berlin({ schedule: '0 9 * * 1', active: false });
-    resetsOn();
+    await resetsOn();
     const r = await sq(['squids', 'activate', 'Berlin cafés'], { env: emu.env() });
     expect(r.code).toBe(9);
     expect(r.stderr).toContain('pass --yes to accept the charge');

@@ -110,7 +110,7 @@ describe('sq runs start: the cap', () => {
 
   it('no estimate (503) with Auto Billing Reset on, off a terminal: exit 9 naming --yes and no POST /v1/runs; --yes starts it', async () => {
     await berlin();
-    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 });
+    await emu.control('POST', '/_emulator/billing', { auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 } });
     await emu.faults([{ path: '/v1/squid/estimate', action: 'status', status: 503 }]);
     const r = await sq(['runs', 'start', '--squid', 'Berlin cafés'], { env: emu.env() });
     expect(r.code).toBe(9);
@@ -125,7 +125,7 @@ describe('sq runs start: the cap', () => {
 
   it('no estimate with Auto Billing Reset on, on a terminal: the question, and a no starts nothing', async () => {
     await berlin();
-    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 });
+    await emu.control('POST', '/_emulator/billing', { auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 } });
     await emu.faults([{ path: '/v1/squid/estimate', action: 'status', status: 503 }]);
     const r = await sq(['runs', 'start', '--squid', 'Berlin cafés'], { env: { ...emu.env(), CI: '' }, tty: true, stdin: 'n\n' });
     expect(r.code).toBe(11);
@@ -173,8 +173,8 @@ describe('sq runs start: the cap', () => {
 
   it('on a terminal, a run that would set off an Auto Billing Reset needs a yes even under confirm-above', async () => {
     await berlin();
-    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80 });
-    emu.emu.state.balance.consumed = emu.emu.state.balance.available * 0.7999;
+    await emu.control('POST', '/_emulator/billing', { auto_reset: { enabled: true, threshold_pct: 80 } });
+    await emu.control('POST', '/_emulator/usage', { pct: 79.99 });
     const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.headphones, '--no-input'], { env: emu.env(), tty: true });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/Auto Billing Reset: this run sets off 1 reset \(threshold 80%, 3 of 3 left in the 24-hour window\); each renews plan Premium/);

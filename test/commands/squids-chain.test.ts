@@ -5,6 +5,7 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sq, tempConfigDir } from '../helpers/cli.js';
 import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { parseFieldMap } from '../../src/api/chains.js';
+import * as store from '../../src/emulator/model/store.js';
 
 const emu = useEmulator({ each: 'reset' });
 let paris: string;
@@ -143,8 +144,8 @@ describe('sq squids chain set', () => {
     const squids = [paris];
     for (const name of ['B', 'C']) squids.push((await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.amazon, name } })).id);
     // The emulator links a target once it exists: fire two chains by hand through the control state.
-    emu.emu.state.squids[squids[1]].chained_from = squids[0];
-    emu.emu.state.squids[squids[2]].chained_from = squids[1];
+    store.updateRecord(emu.emu, 'squids', squids[1], { chained_from: squids[0] });
+    store.updateRecord(emu.emu, 'squids', squids[2], { chained_from: squids[1] });
     const r = await sq(['squids', 'chain', 'set', 'C', '--target-crawler', 'amazon-products', '--field-map', 'url=url'], { env: emu.env() });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Chain depth limit of 3 reached.');
@@ -243,8 +244,8 @@ describe('chain set: the cost is said before the chain is written, and the cap h
   it('--autostart whose target run would set off an Auto Billing Reset: off a terminal exit 9 naming --yes, the chain not changed', async () => {
     await firedChain();
     // 799.9 of 1,000 used at 80 %: any run of the target pushes usage above the threshold.
-    Object.assign(emu.emu.state.balance, { available: 1000, consumed: 799.9 });
-    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 });
+    await emu.control('POST', '/_emulator/billing', { available: 1000, consumed: 799.9 });
+    await emu.control('POST', '/_emulator/billing', { auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 } });
     const r = await sq(['squids', 'chain', 'set', DEMO_SQUIDS.paris, '--autostart'], { env: emu.env() });
     expect(r.code).toBe(9);
     expect(r.stderr).toContain('Each run of the chained squid would set off an Auto Billing Reset (a card charge); the chain was not written: pass --yes to accept the charge');

@@ -53,8 +53,11 @@ describe('sq squids estimate', () => {
   it('auto_reset_price only when the balance names the plan\'s price', async () => {
     const id = await berlin();
     expect(JSON.parse((await sq(['squids', 'estimate', id, '--json'], { env: emu.env() })).stdout)).not.toHaveProperty('auto_reset_price');
-    (emu.emu.state.balance as unknown as Record<string, unknown>).price = 49;
+    // No docs page shows a price on the balance, so the emulator's has none: the service's answer is given one here.
+    const balance = await emu.api('/v1/user/balance');
+    await emu.control('PUT', '/_emulator/faults', { rules: [{ method: 'GET', path: '/v1/user/balance', action: 'status', status: 200, body: { ...balance, price: 49 } }] });
     expect(JSON.parse((await sq(['squids', 'estimate', id, '--json'], { env: emu.env() })).stdout).auto_reset_price).toBe(49);
+    await emu.control('DELETE', '/_emulator/faults');
   });
 
   it('balance_after is negative when the balance does not cover the run', async () => {
@@ -80,10 +83,11 @@ describe('sq squids estimate', () => {
   for (const [what, o, expected] of cases) {
     it(`auto_reset_charges ${expected}: ${what}`, async () => {
       const id = await berlin();
-      const ar = emu.emu.state.autoReset;
-      Object.assign(ar, { enabled: true, threshold_pct: o.threshold, max_resets_per_24h: o.max });
-      ar.reset_times = Array.from({ length: o.used ?? 0 }, (_, i) => emu.emu.clock.now() - (i + 1) * 60_000);
-      emu.emu.state.balance.consumed = (emu.emu.state.balance.available * o.usagePct) / 100;
+      const resetTimes = Array.from({ length: o.used ?? 0 }, (_, i) => emu.emu.clock.now() - (i + 1) * 60_000);
+      await emu.control('POST', '/_emulator/billing', {
+        auto_reset: { enabled: true, threshold_pct: o.threshold, max_resets_per_24h: o.max, reset_times: resetTimes },
+      });
+      await emu.control('POST', '/_emulator/usage', { pct: o.usagePct });
       const r = await sq(['squids', 'estimate', id, '--json'], { env: emu.env() });
       expect(r.code).toBe(0);
       const est = JSON.parse(r.stdout);

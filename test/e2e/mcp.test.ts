@@ -354,10 +354,8 @@ describe('tools: names, annotations, schemas', SLOW, () => {
 
   it('runs_start under --confirm-above still asks when the run would set off an Auto Billing Reset (a card charge)', async () => {
     // Usage just under an 80% threshold: the paris run crosses it once (auto_reset_charges 1), whatever its credits.
-    const ar = emu.emu.state.autoReset;
-    Object.assign(ar, { enabled: true, threshold_pct: 80, max_resets_per_24h: 3 });
-    ar.reset_times = [];
-    emu.emu.state.balance.consumed = emu.emu.state.balance.available * 0.7999;
+    await emu.control('POST', '/_emulator/billing', { auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 3, reset_times: [] } });
+    await emu.control('POST', '/_emulator/usage', { pct: 79.99 });
     const agent = await stdio(['--allow-writes', '--confirm-above', '1000000']);
     await emu.clearRequests();
     const asked = await agent.ok('runs_start', { squid: DEMO_SQUIDS.paris });
@@ -368,9 +366,8 @@ describe('tools: names, annotations, schemas', SLOW, () => {
 
   it('a reset already due before the run is said apart in squids_estimate and asks no confirmation of its own', async () => {
     // Usage above an 80% threshold already: the next check fires a reset whether or not the run starts.
-    Object.assign(emu.emu.state.autoReset, { enabled: true, threshold_pct: 80, max_resets_per_24h: 3 });
-    emu.emu.state.autoReset.reset_times = [];
-    emu.emu.state.balance.consumed = emu.emu.state.balance.available * 0.81;
+    await emu.control('POST', '/_emulator/billing', { auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 3, reset_times: [] } });
+    await emu.control('POST', '/_emulator/usage', { pct: 81 });
     const agent = await stdio(['--allow-writes', '--confirm-above', '1000000']);
     const est = await agent.ok('squids_estimate', { squid: DEMO_SQUIDS.headphones });
     expect(est).toMatchObject({ pending_reset: true, auto_reset_charges: 0 });

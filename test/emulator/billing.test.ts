@@ -26,18 +26,20 @@ async function advance(ms: number): Promise<void> {
 }
 const now = () => e.emu.clock.now();
 const outbox = async () => (await call('GET', '/_emulator/outbox')).body as J[];
+/** The plan's state, set through the control plane (POST /_emulator/billing). */
+async function plan(body: J): Promise<void> {
+  const r = await call('POST', '/_emulator/billing', body);
+  expect(r.status).toBe(200);
+}
 
 beforeEach(async () => {
   e = await startTestEmulator({ seed: 'empty', rateLimits: 'on' });
   // A known plan: 1000 credits, a cycle that started now and ends in 30 days.
   const t = now();
-  e.emu.state.balance.available = 1000;
-  e.emu.state.balance.consumed = 0;
-  e.emu.state.subscription = { active: true, cycle_started_at: t, cycle_ends_at: t + 30 * DAY };
-  e.emu.state.user.email = 'owner@example.com';
-  e.emu.state.autoReset = {
-    enabled: false, threshold_pct: 80, max_resets_per_24h: 3, reset_times: [], suppressed_until: null, payment_outcome: 'ok',
-  };
+  await plan({
+    available: 1000, consumed: 0, subscription: { active: true, cycle_started_at: t, cycle_ends_at: t + 30 * DAY }, email: 'owner@example.com',
+    auto_reset: { enabled: false, threshold_pct: 80, max_resets_per_24h: 3, reset_times: [], suppressed_until: null, payment_outcome: 'ok' },
+  });
 });
 
 afterEach(async () => {
@@ -46,7 +48,7 @@ afterEach(async () => {
 
 describe('GET /v1/plans/auto-reset', () => {
   it('returns the six fields with live usage rounded to 2 decimals', async () => {
-    e.emu.state.balance.consumed = 1000 / 3;
+    await plan({ consumed: 1000 / 3 });
     const r = await get();
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
@@ -60,7 +62,7 @@ describe('GET /v1/plans/auto-reset', () => {
   });
 
   it('reports current_usage_pct null when there is no subscription', async () => {
-    e.emu.state.subscription = null;
+    await plan({ subscription: null });
     await usage(95);
     const r = await get();
     expect(r.body.current_usage_pct).toBeNull();
@@ -280,6 +282,30 @@ describe('control plane', () => {
     expect(bad.body.error.param).toBe('outcome');
     expect(e.emu.state.autoReset.payment_outcome).toBe('requires_3ds');
   });
+
+  it('POST /_emulator/billing sets the plan, its subscription and Auto Billing Reset; a bad field changes nothing', async () => {
+    const t = now();
+    const r = await call('POST', '/_emulator/billing', {
+      available: 500, consumed: 450, subscription: { active: true, cycle_started_at: t, cycle_ends_at: t + DAY },
+      auto_reset: { reset_times: [t - 1000], payment_outcome: 'declined' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ available: 500, consumed: 450, reset_time: new Date(t + DAY).toISOString(), email: 'owner@example.com' });
+    expect(r.body.auto_reset).toMatchObject({ enabled: false, threshold_pct: 80, reset_times: [t - 1000], payment_outcome: 'declined' });
+    expect((await get()).body).toMatchObject({ current_usage_pct: 90, resets_used_in_window: 1 });
+    for (const [body, param] of [
+      [{ consumed: -1 }, 'consumed'],
+      [{ available: 10, subscription: { active: true, cycle_started_at: t, cycle_ends_at: t } }, 'subscription'],
+      [{ consumed: 0, auto_reset: { threshold_pct: 0 } }, 'threshold_pct'],
+      [{ consumed: 0, auto_reset: { payment_outcome: 'maybe' } }, 'auto_reset.payment_outcome'],
+      [{ email: 'nobody' }, 'email'],
+    ] as const) {
+      const bad = await call('POST', '/_emulator/billing', body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.body.error.param).toBe(param);
+    }
+    expect((await get()).body).toMatchObject({ threshold_pct: 80, current_usage_pct: 90 });
+  });
 });
 
 describe('lifecycle', () => {
@@ -287,7 +313,7 @@ describe('lifecycle', () => {
     await post({ enabled: true, threshold_pct: 50 });
     expect((await call('POST', '/_emulator/reset')).status).toBe(200);
     // The reset restored the seed's settings; enable again and let the re-armed check fire.
-    e.emu.state.subscription = { active: true, cycle_started_at: now(), cycle_ends_at: now() + 30 * DAY };
+    await plan({ subscription: { active: true, cycle_started_at: now(), cycle_ends_at: now() + 30 * DAY } });
     await post({ enabled: true, threshold_pct: 50 });
     await usage(60);
     await advance(60_000);
@@ -300,7 +326,7 @@ describe('lifecycle', () => {
     try {
       await e.close();
       e = await startTestEmulator({ seed: 'empty', rateLimits: 'on', stateFile });
-      e.emu.state.balance.available = 1000;
+      await plan({ available: 1000 });
       await usage(90);
       const t = now();
       await post({ enabled: true, threshold_pct: 70, max_resets_per_24h: 2 });

@@ -107,10 +107,8 @@ it('a real run uploads exactly its results over SFTP', async () => {
 });
 
 it('credits consumed by a real run trip the periodic Auto Billing Reset check, not the consumption itself', async () => {
-  const st = t.emu.state;
   // A small allowance so one run's credits (a few dozen) cross a 2 % threshold.
-  st.balance.available = 1000;
-  st.balance.consumed = 0;
+  await t.control('POST', '/_emulator/billing', { available: 1000, consumed: 0 });
   expect((await t.api('POST', '/v1/plans/auto-reset', { enabled: true, threshold_pct: 2, max_resets_per_24h: 5 })).body)
     .toMatchObject({ resets_used_in_window: 0, current_usage_pct: 0 });
   const run = (await t.api('POST', '/v1/runs', { squid: t.squid(DEMO_SQUIDS.paris) })).body;
@@ -118,7 +116,7 @@ it('credits consumed by a real run trip the periodic Auto Billing Reset check, n
   // The run is over well inside the first 60 s check interval: usage is above the threshold, nothing reset yet.
   let r = (await t.api('GET', '/v1/plans/auto-reset')).body;
   expect(r.current_usage_pct).toBeGreaterThan(2);
-  expect(r.current_usage_pct).toBe(Math.round(st.balance.consumed * 10) / 100);
+  expect(r.current_usage_pct).toBe(Math.round(t.emu.state.balance.consumed * 10) / 100);
   expect(r.resets_used_in_window).toBe(0);
   await t.advance(60_000);
   r = (await t.api('GET', '/v1/plans/auto-reset')).body;

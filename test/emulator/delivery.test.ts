@@ -2,13 +2,12 @@
 // channels the emulator completes itself (e-mail notifications, Google Sheet, S3) — over real HTTP.
 import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.js';
-import { BARE_SQUID as SQUID, jsonCall, startBareEmulator } from '../helpers/emulator.js';
+import { BARE_SQUID as SQUID, jsonCall, startBareEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { listenLocal } from '../helpers/net.js';
 
 type J = Record<string, any>;
 
-let e: RunningEmulator;
+let e: TestEmulator;
 
 const call = (method: string, path: string, body?: unknown) => jsonCall(e, method, path, body);
 const configure = (body: unknown, squid = SQUID) => call('POST', `/v1/delivery?squid=${squid}`, body);
@@ -23,7 +22,7 @@ const HOOK = {
 
 beforeEach(async () => {
   e = await startBareEmulator('Cafés de Paris');
-  e.emu.state.user.email = 'owner@example.com';
+  await e.control('POST', '/_emulator/billing', { email: 'owner@example.com' });
 });
 
 afterEach(async () => {

@@ -1,7 +1,7 @@
 // The one endpoint table (src/emulator/routes/endpoints.ts) against the routes the emulator registers and the docs
 // pages (test/fixtures/docs-samples.json, docs-examples.json), in both directions.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmuCore } from '../../src/emulator/emu.js';
 import { ENDPOINTS } from '../../src/emulator/routes/endpoints.js';
@@ -35,14 +35,18 @@ describe('the endpoint table', () => {
     expect(listed.sort()).toEqual(registered);
   });
 
-  it('each handler file registers its route; only billing lives outside routes/', () => {
+  it('each handler file under routes/ registers its route, and no file outside routes/ registers one', () => {
     for (const x of ENDPOINTS) {
       const file = resolve(import.meta.dirname, '../../src/emulator/routes', `${x.handler}.ts`);
       const text = readFileSync(file, 'utf8');
       const literal = x.path.startsWith('/v1/delivery/test-') ? '/v1/delivery/test-' : x.path;
       expect(text, `${key(x.method, x.path)} in ${x.handler}.ts`).toContain(literal);
     }
-    expect([...new Set(ENDPOINTS.map((x) => x.handler).filter((h) => h.includes('/')))]).toEqual(['../billing']);
+    expect(ENDPOINTS.filter((x) => x.handler.includes('/'))).toEqual([]);
+    const emulator = resolve(import.meta.dirname, '../../src/emulator');
+    const outside = readdirSync(emulator, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.startsWith('routes/') && /\bemu\.route\(/.test(readFileSync(join(emulator, f), 'utf8')));
+    expect(outside).toEqual([]);
   });
 
   it('a route no docs page documents says where it comes from', () => {

@@ -158,7 +158,7 @@ describe('runs engine', () => {
     const noTasks = await e.api('POST', '/v1/runs', { squid: e.squid('Lyon bakeries') });
     expect(noTasks.status).toBe(400);
     expect(noTasks.body.error.message).toMatch(/NoTasksPresent/);
-    e.emu.state.balance.consumed = e.emu.state.balance.available;
+    await e.control('POST', '/_emulator/usage', { pct: 100 });
     const broke = await e.api('POST', '/v1/runs', { squid: e.squid('Amazon headphones') });
     expect(broke.status).toBe(400);
     expect(broke.body.error.message).toMatch(/NotEnoughBalance/);
@@ -170,10 +170,10 @@ describe('runs engine', () => {
     const squid = e.squid('Paris restaurants');
     const run = (await e.api('POST', '/v1/runs', { squid })).body.id;
     await e.advance(RUN_TIMING.startMs + RUN_TIMING.taskMs);
-    e.emu.state.balance.consumed = e.emu.state.balance.available;
+    await e.control('POST', '/_emulator/usage', { pct: 100 });
     await e.advance(RUN_TIMING.taskMs);
     expect(await status(run)).toMatchObject({ status: 'paused', done_reason: 'no_credits_left' });
-    e.emu.state.balance.consumed = 0;
+    await e.control('POST', '/_emulator/usage', { pct: 0 });
     await e.advance(RUN_TIMING.creditCheckMs + 3 * RUN_TIMING.taskMs + RUN_TIMING.finishMs);
     expect((await status(run)).status).toBe('done');
   });

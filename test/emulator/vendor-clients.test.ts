@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { EmuCore } from '../../src/emulator/emu.js';
 import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS, newAccount } from '../../src/emulator/seed.js';
 import { finishRun, useEmulator } from '../helpers/emulator.js';
+import * as store from '../../src/emulator/model/store.js';
 
 type J = Record<string, any>;
 const e = useEmulator({ each: 'new' });
@@ -88,7 +89,7 @@ describe('update-account-limits: only the type\'s own limits, never a prototype 
 describe('list-accounts ?status= (the vendor MCP picks an account with status=1)', () => {
   it('1 keeps the healthy accounts, 0 the others, a code matches as given', async () => {
     const bad = newAccount(e.emu as EmuCore, 'twitter-sync', 'expired_login', e.emu.clock.now());
-    e.emu.state.accounts[String(bad.id)].status = '401';
+    store.updateRecord(e.emu, 'accounts', bad.id, { status: '401' });
     const ids = async (q: string) => (await e.api('GET', `/v1/accounts${q}`)).body.data.map((a: J) => a.id) as string[];
     const all = await ids('');
     expect(await ids('?status=1')).toEqual(all.filter((id) => id !== bad.id));

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import { squidIdByName } from '../../src/emulator/seed.js';
 import { squidRecord } from '../../src/emulator/model/records.js';
+import * as store from '../../src/emulator/model/store.js';
 import { RUN_TIMING } from '../../src/emulator/engine.js';
 import { type LoggedRequest, WriteCheck, type WritePattern } from './write-check.js';
 
@@ -196,7 +197,7 @@ export const BARE_SQUID = 'feedface00000000000000000000beef';
 /** No seed data but BARE_SQUID, rate limits as the service has them: the delivery tests build the rest themselves. */
 export async function startBareEmulator(squidName: string): Promise<TestEmulator> {
   const e = await startTestEmulator({ seed: 'empty', rateLimits: 'on' });
-  e.emu.state.squids[BARE_SQUID] = squidRecord({ id: BARE_SQUID, name: squidName, crawler: 'x', crawler_name: 'x', params: {}, created_at: e.emu.nowIso() });
+  store.putRecord(e.emu, 'squids', squidRecord({ id: BARE_SQUID, name: squidName, crawler: 'x', crawler_name: 'x', params: {}, created_at: e.emu.nowIso() }));
   return e;
 }
 

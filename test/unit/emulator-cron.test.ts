@@ -59,8 +59,6 @@ describe('the emulator reads cron expressions itself', () => {
 describe('the emulator and the client agree on when a schedule fires', () => {
   const EXPRESSIONS = ['0 9 * * 1', '*/7 * * * *', '30 3 * * *', '0 0 1 * 5', '15 8-18/3 * * mon-fri', '0 12 15 jan,jul *', '5 4 * * 0', '0 22 * * 7'];
   const ZONES = ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'];
-  // Days before daylight-saving changes (the walk crosses them) but not inside the hour a change skips or repeats:
-  // there the two readings differ, and the docs do not say which the service has (see the test below).
   const FROM = ['2026-03-07T06:59:00Z', '2026-03-27T00:30:00Z', '2026-04-03T15:00:00Z', '2026-10-23T00:10:00Z', '2026-10-30T05:00:00Z'];
   it.each(EXPRESSIONS)('%s: the next three firings in each zone', (text) => {
     for (const zone of ZONES) {
@@ -77,12 +75,47 @@ describe('the emulator and the client agree on when a schedule fires', () => {
   });
 });
 
-describe('the hours a daylight-saving change skips or repeats (not documented; docs/emulator.md)', () => {
-  it('the emulator fires at every instant whose wall clock matches: none in a skipped hour, both passes of a repeated one', () => {
-    // Paris, 29 March 2026: 02:00-02:59 does not exist; a 02:30 schedule next fires on the 30th.
-    expect(next('30 2 * * *', 'Europe/Paris', '2026-03-29T00:00:00Z')).toBe('2026-03-30T00:30:00.000Z');
-    // Paris, 25 October 2026: 02:00-02:59 comes twice (CEST, then CET); */7 fires in both.
-    expect(next('*/7 * * * *', 'Europe/Paris', '2026-10-25T00:10:00Z')).toBe('2026-10-25T00:14:00.000Z');
-    expect(next('*/7 * * * *', 'Europe/Paris', '2026-10-25T00:56:00Z')).toBe('2026-10-25T01:00:00.000Z');
+// The docs say nothing of daylight saving; docs/emulator.md states the reading both sides keep: each matching wall-clock
+// time fires once, a skipped one as long after the change as it lay into the gap, a repeated one on its first pass.
+describe('across a daylight-saving change, the emulator and the client fire at the same instants', () => {
+  const both = (text: string, zone: string, from: string, n: number) => {
+    const mine: (string | null)[] = [];
+    const theirs: (string | null)[] = [];
+    let [a, b]: (number | null)[] = [at(from), at(from)];
+    for (let i = 0; i < n; i++) {
+      a = a === null ? null : nextFiring(spec(text), zone, a);
+      b = b === null ? null : nextRun(parseCron(text), zone, b);
+      mine.push(a === null ? null : new Date(a).toISOString());
+      theirs.push(b === null ? null : new Date(b).toISOString());
+    }
+    expect(mine, `${text} ${zone} after ${from}`).toEqual(theirs);
+    return mine;
+  };
+
+  it('Paris, last Sunday of March: 02:30 does not exist and fires at 03:30 summer time, once', () => {
+    expect(both('30 2 * * *', 'Europe/Paris', '2026-03-28T12:00:00Z', 3)).toEqual([
+      '2026-03-29T01:30:00.000Z', '2026-03-30T00:30:00.000Z', '2026-03-31T00:30:00.000Z',
+    ]);
+    expect(both('0,30 1-3 * * *', 'Europe/Paris', '2026-03-29T00:10:00Z', 5)).toEqual([
+      '2026-03-29T00:30:00.000Z', '2026-03-29T01:00:00.000Z', '2026-03-29T01:30:00.000Z', '2026-03-29T23:00:00.000Z', '2026-03-29T23:30:00.000Z',
+    ]);
+  });
+
+  it('Paris, last Sunday of October: 02:30 comes twice and fires on the first pass only', () => {
+    expect(both('30 2 * * *', 'Europe/Paris', '2026-10-24T12:00:00Z', 2)).toEqual(['2026-10-25T00:30:00.000Z', '2026-10-26T01:30:00.000Z']);
+    expect(both('*/20 * * * *', 'Europe/Paris', '2026-10-24T23:50:00Z', 5)).toEqual([
+      '2026-10-25T00:00:00.000Z', '2026-10-25T00:20:00.000Z', '2026-10-25T00:40:00.000Z', '2026-10-25T02:00:00.000Z', '2026-10-25T02:20:00.000Z',
+    ]);
+  });
+
+  const CHANGES: [string, string][] = [
+    ['Europe/Paris', '2026-03-28T22:00:00Z'], ['Europe/Paris', '2026-10-24T22:00:00Z'],
+    ['America/New_York', '2026-03-08T04:00:00Z'], ['America/New_York', '2026-11-01T03:00:00Z'],
+    ['Australia/Lord_Howe', '2026-04-04T13:00:00Z'], ['Australia/Lord_Howe', '2026-10-03T14:00:00Z'],
+    ['America/Santiago', '2026-04-04T23:00:00Z'], ['America/Santiago', '2026-09-05T23:00:00Z'],
+  ];
+  const EXPRESSIONS = ['30 2 * * *', '*/7 * * * *', '0 * * * *', '15,45 1-3 * * *', '0 0 * * *', '59 23 * * *', '40 2 * * 0'];
+  it.each(CHANGES)('%s around %s: the next firings of each expression', (zone, from) => {
+    for (const text of EXPRESSIONS) both(text, zone, from, 12);
   });
 });

@@ -8,12 +8,13 @@ import { defOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { isRecord } from '../util.js';
 import type { SquidRecord } from './records.js';
+import * as store from './store.js';
 
 export type LinkCheck = { ok: true; ids: string[]; ignored: boolean } | { ok: false; message: string };
 
 /** The account type the squid's crawler uses, or null when it uses none. */
 export function accountTypeOf(emu: EmuCore, squid: SquidRecord): string | null {
-  const crawler = emu.state.crawlers[String(squid.crawler)];
+  const crawler = store.record(emu, 'crawlers', String(squid.crawler));
   return crawler ? defOf(crawler).account?.type ?? null : null;
 }
 
@@ -31,7 +32,7 @@ export function checkLinks(emu: EmuCore, squid: SquidRecord, value: unknown): Li
   const type = accountTypeOf(emu, squid);
   if (type === null) return { ok: true, ids: [], ignored: true };
   for (const id of ids as string[]) {
-    const account = Object.hasOwn(emu.state.accounts, id) ? emu.state.accounts[id] : undefined;
+    const account = store.record(emu, 'accounts', id);
     if (!account || account.type !== type)
       return { ok: false, message: `Account ${id} does not exist among your ${type} accounts (AccountDoesNotExist).` };
   }
@@ -40,11 +41,12 @@ export function checkLinks(emu: EmuCore, squid: SquidRecord, value: unknown): Li
 
 /** The ids linked to a squid (accounts deleted since are gone). */
 export function linkedIds(emu: EmuCore, squid: SquidRecord): string[] {
-  return squid.accounts.filter((id) => Object.hasOwn(emu.state.accounts, id));
+  return squid.accounts.filter((id) => store.record(emu, 'accounts', id) !== undefined);
 }
 
 /** `accounts` as GET /v1/squids/{id} shows it to SDK 0.7: only for a crawler that uses accounts, [{id, status}]. */
 export function linksView(emu: EmuCore, squid: SquidRecord): { accounts?: { id: string; status: string }[] } {
   if (accountTypeOf(emu, squid) === null) return {};
-  return { accounts: linkedIds(emu, squid).map((id) => ({ id, status: String(emu.state.accounts[id].status) })) };
+  const linked = squid.accounts.flatMap((id) => store.record(emu, 'accounts', id) ?? []);
+  return { accounts: linked.map((a) => ({ id: a.id, status: String(a.status) })) };
 }

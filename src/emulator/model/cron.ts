@@ -91,34 +91,99 @@ export function knownZone(zone: string): boolean {
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-function wallClock(zone: string, ms: number): { month: number; day: number; hour: number; minute: number; weekday: number } {
+interface Wall { year: number; month: number; day: number; hour: number; minute: number; weekday: number }
+
+function wallClock(zone: string, ms: number): Wall {
   let f = formats.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short',
+    });
     formats.set(zone, f);
   }
   const p: Record<string, string> = {};
   for (const part of f.formatToParts(ms)) p[part.type] = part.value;
-  return { month: Number(p.month), day: Number(p.day), hour: Number(p.hour) % 24, minute: Number(p.minute), weekday: WEEKDAYS.indexOf(p.weekday) };
+  return {
+    year: Number(p.year), month: Number(p.month), day: Number(p.day), hour: Number(p.hour) % 24, minute: Number(p.minute),
+    weekday: WEEKDAYS.indexOf(p.weekday),
+  };
 }
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 /** Far enough for a 29 February schedule. */
 const HORIZON = 5 * 366 * 86_400_000;
 
-/** The first minute after `after` (ms) at which the expression fires in `zone`, or null when none comes. */
+/** The zone's offset from UTC at minute `ms` (ms), as its wall clock shows it. */
+function offsetAt(zone: string, ms: number): number {
+  const w = wallClock(zone, ms);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute) - Math.floor(ms / MINUTE) * MINUTE;
+}
+
+/** The wall clock that the UTC fields of `ms` shifted by `offset` read (for an offset the zone no longer shows). */
+function wallAtOffset(ms: number, offset: number): Wall {
+  const d = new Date(ms + offset);
+  const [year, month, day, hour, minute, weekday] = [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCDay()];
+  return { year, month, day, hour, minute, weekday };
+}
+
+function dayMatches(spec: CronSpec, w: Wall): boolean {
+  if (!spec.month.has(w.month)) return false;
+  if (spec.anyDom && spec.anyDow) return true;
+  if (spec.anyDom) return spec.dow.has(w.weekday);
+  if (spec.anyDow) return spec.dom.has(w.day);
+  return spec.dom.has(w.day) || spec.dow.has(w.weekday);
+}
+
+const matches = (spec: CronSpec, w: Wall): boolean => dayMatches(spec, w) && spec.hour.has(w.hour) && spec.minute.has(w.minute);
+
+/**
+ * A clock change forward between `from` and `to` (the offset grew from `before`): the first instant of the skipped
+ * wall-clock times at which one of them matches, read with the offset of before the change (02:30 fires at 03:30).
+ */
+function skippedFiring(spec: CronSpec, zone: string, from: number, to: number, before: number): number | null {
+  let [lo, hi] = [from, to];
+  while (hi - lo > MINUTE) {
+    const mid = lo + Math.floor((hi - lo) / 2 / MINUTE) * MINUTE;
+    if (offsetAt(zone, mid) > before) hi = mid;
+    else lo = mid;
+  }
+  const gap = offsetAt(zone, hi) - before;
+  for (let u = hi; u < hi + gap; u += MINUTE) if (matches(spec, wallAtOffset(u, before))) return u;
+  return null;
+}
+
+/** Whether instant `t` is the second pass of a wall-clock time a clock change back repeats. */
+function repeated(zone: string, t: number, offset: number): boolean {
+  const earlier = offsetAt(zone, t - 3 * HOUR);
+  return earlier > offset && offsetAt(zone, t - (earlier - offset)) === earlier;
+}
+
+/**
+ * The first minute after `after` (ms) at which the expression fires in `zone`, or null when none comes. Each matching
+ * wall-clock time fires once (docs/emulator.md, assumed: the docs say nothing of daylight saving): a time a change
+ * skips fires as long after the change as it lay into the gap (02:30 → 03:30), a time a change repeats fires on its
+ * first pass only.
+ */
 export function nextFiring(spec: CronSpec, zone: string, after: number): number | null {
-  for (let t = Math.floor(after / MINUTE) * MINUTE + MINUTE; t <= after + HORIZON; ) {
+  let t = Math.floor(after / MINUTE) * MINUTE + MINUTE;
+  let [last, lastOffset] = [t - 3 * HOUR, offsetAt(zone, t - 3 * HOUR)];
+  // A skipped time's firing, returned unless the walk finds an earlier one.
+  let pending: number | null = null;
+  while (t <= after + HORIZON) {
     const w = wallClock(zone, t);
-    const dayOk = spec.anyDom && spec.anyDow ? true
-      : spec.anyDom ? spec.dow.has(w.weekday)
-      : spec.anyDow ? spec.dom.has(w.day)
-      : spec.dom.has(w.day) || spec.dow.has(w.weekday);
+    const offset = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute) - t;
+    if (offset > lastOffset && pending === null) {
+      const skipped = skippedFiring(spec, zone, last, t, lastOffset);
+      if (skipped !== null && skipped > after) pending = skipped;
+    }
+    if (pending !== null && t >= pending) return pending;
+    [last, lastOffset] = [t, offset];
     // A wrong day jumps to about 23:00 of it (an hour of margin for a daylight-saving change), then hour by hour.
-    if (!spec.month.has(w.month) || !dayOk) t += (Math.max(0, 22 - w.hour) * 60 + 60 - w.minute) * MINUTE;
+    if (!dayMatches(spec, w)) t += (Math.max(0, 22 - w.hour) * 60 + 60 - w.minute) * MINUTE;
     else if (!spec.hour.has(w.hour)) t += (60 - w.minute) * MINUTE;
-    else if (!spec.minute.has(w.minute)) t += MINUTE;
+    else if (!spec.minute.has(w.minute) || repeated(zone, t, offset)) t += MINUTE;
     else return t;
   }
-  return null;
+  return pending;
 }

@@ -3,11 +3,31 @@
 // where a view takes a plain object. Each is built by one constructor (seed.ts newSquid/newTask/newAccount,
 // records.ts runRecord/runtaskRecord), which sets every field.
 import type { RunEventName } from '../../tables/run-events.js';
+import type { CrawlerDef } from '../crawler-types.js';
 
 /** A JSON value as stored (params, result cells). */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 /** Task or squid params: the crawler's names to JSON values (squid params may carry `functions`). */
 export type Params = { [name: string]: Json | undefined };
+
+/** A crawler (list-crawlers, get-crawler-details): its public fields, and the definition its other endpoints project. */
+export type CrawlerRecord = {
+  id: string;
+  object: 'crawler';
+  name: string;
+  slug: string;
+  icon: string;
+  is_public: boolean;
+  is_available: boolean;
+  is_premium: boolean;
+  has_issues: boolean;
+  max_concurrency: number;
+  credits_per_row: number;
+  account: { type: string; baseurl: string; cookies: { name: string; required: boolean }[]; icon: string } | null;
+  /** No docs page shows one; sq's crawler search reads it where a record has one. */
+  description?: string;
+  def: CrawlerDef;
+};
 
 export type ChainRecord = {
   id: string;
@@ -238,7 +258,39 @@ export type SyncRecord = {
   status_text: string;
   type: string;
   /** Kept until the sync finishes, then dropped. */
-  cookies?: Record<string, unknown>;
+  cookies?: Params;
   account_hash: string | null;
   due_at: number | null;
+};
+
+/** Where a run's timers stand (engine.ts), so a --state restart re-arms them. */
+export type RunMeta = {
+  /** Tasks of the run, in processing order. */
+  tasks: string[];
+  /** Index of the next task to process. */
+  next: number;
+  /** Business-time ms when the pending timer should fire (for re-scheduling after a restart). */
+  dueAt: number | null;
+  step: 'start' | 'task' | 'resume' | 'finish' | 'finish_abort' | null;
+};
+
+/** A webhook retry waiting on the clock (webhooks.ts); kept in the state so a --state restart still sends it. */
+export type PendingRetry = {
+  key: number;
+  due: number;
+  cfg: { url: string; retry: boolean };
+  payload: { [key: string]: Json };
+  meta: { squid: string; run: string; event: RunEventName };
+  n: number;
+};
+
+/** Credits per row: the crawler's rate and each enabled paid function's (credits.ts). */
+export type Rates = { base: number; functions: Record<string, number> };
+export type FnCharge = { credits: number; attempts: number };
+/** What a run charged: the rates last applied, and credits and attempts (tasks that produced rows) per function. */
+export type RunCharge = { rates: Rates; functions: Record<string, FnCharge> };
+/** Deleted squids and their runs with their charges, shown by the credit views for 30 days (credits.ts). */
+export type CreditArchive = {
+  squids: Record<string, { id: string; name: string; crawler: string; crawler_name: string; deleted_ms: number }>;
+  runs: Record<string, { run: RunRecord; charge: RunCharge }>;
 };

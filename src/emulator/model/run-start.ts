@@ -6,10 +6,10 @@ import type { EmuCore } from '../emu.js';
 import { candidateAccounts } from '../collect.js';
 import { isActive } from '../engine.js';
 import { runsOfSquid } from '../views.js';
-import type { Rec } from '../util.js';
 import type { Refusal } from '../types.js';
 import { slotsProblem } from './slots.js';
-import type { SquidRecord } from './records.js';
+import type { CrawlerRecord, SquidRecord } from './records.js';
+import * as store from './store.js';
 
 export type { Refusal };
 
@@ -18,22 +18,22 @@ const refuse = (code: string, text: string): Refusal => ({ code, message: `${tex
 /** Why a run of `squid` may not start now, or null when it may. */
 export function runStartRefusal(emu: EmuCore, squid: SquidRecord): Refusal | null {
   const id = String(squid.id);
-  const crawler = emu.state.crawlers[String(squid.crawler)];
+  const crawler = store.record(emu, 'crawlers', String(squid.crawler));
   if (squid.is_active === false) return refuse('SquidInactive', 'This squid is deactivated; activate it (is_active: true) before starting a run');
   if (runsOfSquid(emu, id).some(isActive)) return refuse('RunInProgress', 'A run is already active for this squid');
   if (squid.is_ready === false) return notReady(squid, crawler);
-  if (!Object.values(emu.state.tasks).some((t) => t.squid === id && t.is_active !== false))
+  if (!store.records(emu, 'tasks').some((t) => t.squid === id && t.is_active !== false))
     return refuse('NoTasksPresent', 'This squid has no tasks; add tasks before starting a run');
   if (emu.remainingCredits() <= 0) return refuse('NotEnoughBalance', 'Not enough credits left to start a run');
   // The squid's own slots are counted among those in use: a plan that lost slots starts nothing until it fits again.
   if (slotsProblem(emu, 0) !== null) {
-    const total = Number(emu.state.balance.total_available_slots);
+    const total = Number(store.balance(emu).total_available_slots);
     return refuse('SlotsLimitExceeded', `Your active squids hold more slots than your plan's ${total}; deactivate a squid or upgrade your plan`);
   }
   return crawler ? accountRefusal(emu, squid, crawler) : null;
 }
 
-function notReady(squid: SquidRecord, crawler: Rec | undefined): Refusal {
+function notReady(squid: SquidRecord, crawler: CrawlerRecord | undefined): Refusal {
   const params = squid.params;
   const missing = crawler ? Object.entries(defOf(crawler).squid).filter(([n, p]) => p.required && params[n] == null).map(([n]) => n) : [];
   return missing.length
@@ -46,7 +46,7 @@ function notReady(squid: SquidRecord, crawler: Rec | undefined): Refusal {
  * to start when the accounts it would use are all unhealthy. With none at all the run starts and ends in error
  * (no_accounts), as before: the docs do not say which the service does.
  */
-function accountRefusal(emu: EmuCore, squid: SquidRecord, crawler: Rec): Refusal | null {
+function accountRefusal(emu: EmuCore, squid: SquidRecord, crawler: CrawlerRecord): Refusal | null {
   const def = defOf(crawler);
   if (!def.account) return null;
   const accounts = candidateAccounts(emu, squid, def);

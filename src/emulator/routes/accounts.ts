@@ -8,14 +8,11 @@ import { detail, hashId, isRecord, json, naiveUs } from '../util.js';
 import { accountView } from '../views.js';
 import { statusFilter } from '../model/account-status.js';
 import { bodyObject, type Rec } from './common.js';
-import type { AccountTypeRecord, SyncRecord } from '../model/records.js';
+import { paramsOf, type SyncRecord } from '../model/records.js';
+import * as store from '../model/store.js';
 
 const SYNC_TIMING = { syncingMs: 1_000, doneMs: 3_000 } as const;
 
-function types(emu: EmuCore): Record<string, AccountTypeRecord> {
-  emu.state.accountTypes ??= {};
-  return emu.state.accountTypes;
-}
 
 function publicSync(s: SyncRecord): Rec {
   return { id: s.id, object: 'synchronize-cookies', status_code: s.status_code, status_text: s.status_text,
@@ -24,7 +21,7 @@ function publicSync(s: SyncRecord): Rec {
 
 function finishSync(emu: EmuCore, s: SyncRecord): void {
   if (Number(s.status_code) >= 200) return;
-  const type = Object.values(types(emu)).find((t) => t.name === s.type);
+  const type = store.records(emu, 'accountTypes').find((t) => t.name === s.type);
   const cookies = (s.cookies ?? {}) as Record<string, string>;
   const required = (type?.cookies ?? []).filter((c) => c.required);
   const missing = required.filter((c) => typeof cookies[c.name] !== 'string' || cookies[c.name].trim() === '');
@@ -32,21 +29,21 @@ function finishSync(emu: EmuCore, s: SyncRecord): void {
   s.due_at = null;
   if (!type || missing.length) {
     // The hash reserved for a new account is given up: no account was made.
-    if (s.account_hash && !emu.state.accounts[String(s.account_hash)]) s.account_hash = null;
+    if (s.account_hash && !store.record(emu, 'accounts', String(s.account_hash))) s.account_hash = null;
     s.status_code = 401;
     s.status_text = `cookies_invalid: missing or empty ${missing.map((c) => c.name).join(', ') || 'cookies'}`;
     emu.markDirty();
     return;
   }
   const now = emu.clock.now();
-  let account = s.account_hash ? emu.state.accounts[String(s.account_hash)] : undefined;
+  let account = s.account_hash ? store.record(emu, 'accounts', String(s.account_hash)) : undefined;
   if (account) {
     account.last_synchronization_time = naiveUs(now);
     account.updated_at = naiveUs(now);
     account.status = '200';
     account.status_code_info = 'synchronized';
   } else {
-    const n = Object.values(emu.state.accounts).filter((a) => a.type === type.name).length + 1;
+    const n = store.records(emu, 'accounts').filter((a) => a.type === type.name).length + 1;
     const username = typeof cookies.username === 'string' && cookies.username ? cookies.username : `${String(type.domain).toLowerCase().replace(/\s+/g, '_')}_user_${n}`;
     account = newAccount(emu, String(type.name), username, now, 0, s.account_hash ?? undefined);
     s.account_hash = account.id;
@@ -72,7 +69,7 @@ function scheduleSync(emu: EmuCore, s: SyncRecord): void {
 }
 
 export function rescheduleSyncs(emu: EmuCore): void {
-  for (const s of Object.values(emu.state.syncs)) if (Number(s.status_code) < 200) scheduleSync(emu, s);
+  for (const s of store.records(emu, 'syncs')) if (Number(s.status_code) < 200) scheduleSync(emu, s);
 }
 
 export function registerAccounts(emu: EmuCore): void {
@@ -82,23 +79,23 @@ export function registerAccounts(emu: EmuCore): void {
   emu.route('GET', '/v1/accounts', (req) => {
     const type = req.query.get('type');
     const status = statusFilter(req.query.get('status'));
-    const list = Object.values(emu.state.accounts).filter((a) => (!type || a.type === type) && (!status || status(a)));
+    const list = store.records(emu, 'accounts').filter((a) => (!type || a.type === type) && (!status || status(a)));
     return paginate(req, list, (a) => accountView(emu, a), opts());
   });
   for (const path of ['/v1/accounts/types', '/v1/account_types'])
-    emu.route('GET', path, (req) => paginate(req, Object.values(types(emu)), (t) => t, opts()));
+    emu.route('GET', path, (req) => paginate(req, store.records(emu, 'accountTypes'), (t) => t, opts()));
 
   emu.route('GET', '/v1/accounts/:hash', (req) => {
-    const a = emu.state.accounts[req.params.hash];
+    const a = store.record(emu, 'accounts', req.params.hash);
     // The live service answers one account inside a list envelope.
     return a ? paginate(req, [a], (x) => accountView(emu, x), opts()) : detail(404, 'Not found.');
   });
 
   emu.route('DELETE', '/v1/accounts/:hash', (req) => {
-    const a = emu.state.accounts[req.params.hash];
+    const a = store.record(emu, 'accounts', req.params.hash);
     if (!a) return detail(404, 'Account not found.');
-    delete emu.state.accounts[req.params.hash];
-    for (const s of Object.values(emu.state.squids))
+    store.dropRecord(emu, 'accounts', req.params.hash);
+    for (const s of store.records(emu, 'squids'))
       if (Array.isArray(s.accounts)) s.accounts = (s.accounts as string[]).filter((x) => x !== a.id);
     emu.markDirty();
     return json(200, { id: a.id, object: 'account', deleted: true });
@@ -110,7 +107,7 @@ export function registerAccounts(emu: EmuCore): void {
   emu.route('POST', '/v1/accounts/cookies', (req) => syncCookies(emu, req));
 
   emu.route('GET', '/v1/synchronize/:id', (req) => {
-    const s = emu.state.syncs[req.params.id];
+    const s = store.record(emu, 'syncs', req.params.id);
     return s ? json(200, publicSync(s)) : detail(404, 'Synchronization task not found.');
   });
 }
@@ -124,7 +121,7 @@ function setLimits(emu: EmuCore, req: EmuRequest): EmuResponse {
   const unknown = Object.keys(b).find((k) => !LIMIT_FIELDS.includes(k));
   if (unknown !== undefined) return detail(400, `Unknown field "${unknown}"; allowed: ${LIMIT_FIELDS.join(', ')}.`);
   if (typeof b.account !== 'string' || !b.account) return detail(400, 'account is required.');
-  const a = Object.hasOwn(emu.state.accounts, b.account) ? emu.state.accounts[b.account] : undefined;
+  const a = store.record(emu, 'accounts', b.account);
   if (!a) return detail(404, 'Account not found.');
   if (b.type !== undefined && b.type !== a.type) return detail(400, `type must be ${String(a.type)} for this account.`);
   if (!isRecord(b.params)) return detail(400, 'params must be an object of limits.');
@@ -150,13 +147,13 @@ function setLimits(emu: EmuCore, req: EmuRequest): EmuResponse {
 function syncCookies(emu: EmuCore, req: EmuRequest): EmuResponse {
   const b = bodyObject(req);
   // The sync and refresh pages' 400 texts, word for word: answered at once, not by a sync that fails later.
-  const type = Object.values(types(emu)).find((t) => t.name === b.type);
+  const type = store.records(emu, 'accountTypes').find((t) => t.name === b.type);
   const cookies = isRecord(b.cookies) ? b.cookies : {};
   const required = (type?.cookies ?? []).filter((c) => c.required);
   if (!type || !isRecord(b.cookies) || required.some((c) => typeof cookies[c.name] !== 'string' || cookies[c.name] === ''))
     return detail(400, 'Invalid account type or missing required cookies.');
   if (b.account !== undefined && b.account !== null) {
-    const account = typeof b.account === 'string' ? emu.state.accounts[b.account] : undefined;
+    const account = typeof b.account === 'string' ? store.record(emu, 'accounts', b.account) : undefined;
     if (!account) return detail(404, 'Account not found.');
     if (account.type !== b.type) return detail(400, 'Invalid cookies or account type mismatch.');
   }
@@ -165,8 +162,8 @@ function syncCookies(emu: EmuCore, req: EmuRequest): EmuResponse {
   // as at 200 (synchronized), as its two samples do; the account itself is made when the sync succeeds.
   const accountHash = typeof b.account === 'string' ? b.account : emu.newHash('account');
   const s: SyncRecord = { id, object: 'synchronize-cookies', status_code: 100, status_text: 'created', type: type.name,
-    cookies: b.cookies, account_hash: accountHash, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
-  emu.state.syncs[id] = s;
+    cookies: paramsOf(b.cookies), account_hash: accountHash, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
+  store.putRecord(emu, 'syncs', s);
   scheduleSync(emu, s);
   emu.markDirty();
   const { account_hash: _a, ...created } = publicSync(s);

@@ -12,6 +12,7 @@ import { isoZ, isRecord, json, naiveUs, paramsKey } from '../util.js';
 import { chainView } from '../views.js';
 import { bodyObject, MAX_CONCURRENCY, type Rec } from './common.js';
 import { type ChainRecord, paramsOf } from '../model/records.js';
+import * as store from '../model/store.js';
 
 /** Squids in one chain, the first source included: the link that would make a fourth is refused. */
 const MAX_DEPTH = 3;
@@ -22,7 +23,7 @@ const err = (status: number, error: string) => json(status, { error });
 /** Links above this squid: 0 for a squid no chain created. */
 function depthOf(emu: EmuCore, squid: Rec): number {
   let depth = 0;
-  for (let s: Rec | undefined = squid; s?.chained_from && depth <= MAX_DEPTH; depth++) s = emu.state.squids[String(s.chained_from)];
+  for (let s: Rec | undefined = squid; s?.chained_from && depth <= MAX_DEPTH; depth++) s = store.record(emu, 'squids', String(s.chained_from));
   return depth;
 }
 
@@ -58,7 +59,7 @@ function settings(b: Rec, allowed: string[]): Checked {
 }
 
 export function registerChains(emu: EmuCore): void {
-  const source = (hash: string) => emu.state.squids[hash];
+  const source = (hash: string) => store.record(emu, 'squids', hash);
 
   emu.route('GET', '/v1/squids/:hash/chain', (req) => {
     const s = source(req.params.hash);
@@ -74,7 +75,7 @@ export function registerChains(emu: EmuCore): void {
     if (!isRecord(b.field_map) || Object.values(b.field_map).some((v) => typeof v !== 'string'))
       return err(400, 'field_map is required and must be a dict.');
     if (typeof b.target_module_id !== 'string' || !b.target_module_id) return err(400, 'target_module_id is required.');
-    if (!emu.state.crawlers[b.target_module_id]) return err(404, 'Target module not found.');
+    if (!store.record(emu, 'crawlers', b.target_module_id)) return err(404, 'Target module not found.');
     const set = settings(b, CREATE);
     if (!set.ok) return err(400, set.error);
     if (isRecord(s.chain)) return err(409, 'This squid already has a chain configured.');
@@ -97,7 +98,7 @@ export function registerChains(emu: EmuCore): void {
     if (!set.ok) return err(400, set.error);
     // A new concurrency applies to the target squid already created too, so raising it past the plan's slots is
     // refused as raising any active squid's concurrency is (changelog, "slots": SlotsLimitExceeded).
-    const target = s.chain.target_cluster ? emu.state.squids[String(s.chain.target_cluster)] : undefined;
+    const target = s.chain.target_cluster ? store.record(emu, 'squids', String(s.chain.target_cluster)) : undefined;
     const conc = set.value.cluster_concurrency;
     if (target && typeof conc === 'number' && target.is_active !== false && conc > Number(target.concurrency ?? 1)) {
       const problem = slotsProblem(emu, conc, String(target.id));
@@ -122,12 +123,12 @@ export function registerChains(emu: EmuCore): void {
 
 /** A run of `run.squid` ended done with these rows: feed its chain, if any. */
 export function fireChain(emu: EmuCore, run: Rec, rows: Rec[]): void {
-  const src = emu.state.squids[String(run.squid)];
+  const src = store.record(emu, 'squids', String(run.squid));
   const chain = src?.chain;
   if (!src || !isRecord(chain) || chain.is_active !== true) return;
-  const crawler = emu.state.crawlers[String(chain.target_module_id)];
+  const crawler = store.record(emu, 'crawlers', String(chain.target_module_id));
   if (!crawler) return;
-  let target = chain.target_cluster ? emu.state.squids[String(chain.target_cluster)] : undefined;
+  let target = chain.target_cluster ? store.record(emu, 'squids', String(chain.target_cluster)) : undefined;
   const now = emu.clock.now();
   if (!target) {
     const concurrency = Number(chain.cluster_concurrency ?? 1);
@@ -142,7 +143,7 @@ export function fireChain(emu: EmuCore, run: Rec, rows: Rec[]): void {
     target.chained_from = src.id;
     chain.target_cluster = target.id;
   }
-  const known = new Set(Object.values(emu.state.tasks).filter((t) => t.squid === target.id).map((t) => paramsKey(t.params as Rec)));
+  const known = new Set(store.records(emu, 'tasks').filter((t) => t.squid === target.id).map((t) => paramsKey(t.params as Rec)));
   for (const row of rows) {
     const params: Rec = {};
     for (const [from, to] of Object.entries(chain.field_map as Record<string, string>)) {
@@ -167,13 +168,13 @@ export function fireChain(emu: EmuCore, run: Rec, rows: Rec[]): void {
   }
   // autostart off: the downstream run is created paused, its tasks queued; it does not move on its own.
   const id = emu.newHash('run');
-  emu.state.runs[id] = runRecord(id, target.id, naiveUs(now), { origin: 'chain', status: 'paused' });
-  const tasks = Object.values(emu.state.tasks).filter((t) => t.squid === target.id).map((t) => String(t.id));
+  store.putRecord(emu, 'runs', runRecord(id, target.id, naiveUs(now), { origin: 'chain', status: 'paused' }));
+  const tasks = store.records(emu, 'tasks').filter((t) => t.squid === target.id).map((t) => String(t.id));
   emu.runMeta[id] = { tasks, next: 0, dueAt: null, step: null };
 }
 
 function uniqueName(emu: EmuCore, pattern: string): string {
-  const taken = new Set(Object.values(emu.state.squids).map((s) => String(s.name).toLowerCase()));
+  const taken = new Set(store.records(emu, 'squids').map((s) => String(s.name).toLowerCase()));
   if (!pattern.includes('(N)')) {
     if (!taken.has(pattern.toLowerCase())) return pattern;
     pattern = `${pattern} (N)`;

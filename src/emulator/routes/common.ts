@@ -3,6 +3,7 @@ import type { EmuCore } from '../emu.js';
 import type { EmuRequest, EmuResponse } from '../types.js';
 import type { RunRecord, SquidRecord } from '../model/records.js';
 import { errB, isRecord, type Rec } from '../util.js';
+import * as store from '../model/store.js';
 
 export type { Rec };
 /** The most workers a squid (or a chain's target) may run at once (the API's 400 above it). */
@@ -15,12 +16,12 @@ export function bodyObject(req: EmuRequest): Rec {
 
 export function findSquid(emu: EmuCore, id: unknown, param = 'squid'): Lookup<SquidRecord> {
   if (typeof id !== 'string' || id === '') return { res: errB(400, `${param} is required.`, param) };
-  const rec = Object.hasOwn(emu.state.squids, id) ? emu.state.squids[id] : undefined;
+  const rec = store.record(emu, 'squids', id);
   return rec ? { rec } : { res: errB(404, 'Squid not found.', param) };
 }
 
 export function findRun(emu: EmuCore, id: unknown, param = 'run_hash'): Lookup<RunRecord> {
   if (typeof id !== 'string' || id === '') return { res: errB(400, `${param} is required.`, param) };
-  const rec = Object.hasOwn(emu.state.runs, id) ? emu.state.runs[id] : undefined;
+  const rec = store.record(emu, 'runs', id);
   return rec ? { rec } : { res: errB(404, 'Run not found', param) };
 }

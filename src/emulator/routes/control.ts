@@ -13,6 +13,7 @@ import { generateRowFields } from '../rows.js';
 import { detail, isRecord, json, naiveUs } from '../util.js';
 import { runView } from '../views.js';
 import { bodyObject, type Rec } from './common.js';
+import * as store from '../model/store.js';
 
 interface ControlDeps {
   faults: Faults;
@@ -29,11 +30,11 @@ function clockBody(emu: EmuCore): Rec {
 }
 
 function generate(emu: EmuCore, squid: Rec, count: number): Rec {
-  const crawler = emu.state.crawlers[String(squid.crawler)];
+  const crawler = store.crawlerOf(emu, squid.crawler);
   const def = defOf(crawler);
   const now = emu.clock.now();
   const id = emu.newHash('run');
-  const tasks = Object.values(emu.state.tasks).filter((t) => t.squid === squid.id);
+  const tasks = store.records(emu, 'tasks').filter((t) => t.squid === squid.id);
   const fields = generateRowFields(
     { def, squidParams: (squid.params ?? {}) as Rec, squid: String(squid.id), run: id, task: null,
       basis: `generate:${id}`, scrapingTimeMs: now },
@@ -47,7 +48,7 @@ function generate(emu: EmuCore, squid: Rec, count: number): Rec {
     export_done: true, export_count: count, export_time: at, total_results: count, total_unique_results: count,
     done_reason: 'tasks_done',
   });
-  emu.state.runs[id] = run;
+  store.putRecord(emu, 'runs', run);
   recordCharge(emu, id, def, (squid.params ?? {}) as Rec, count);
   emu.markDirty();
   return run;
@@ -108,7 +109,7 @@ export function registerControl(emu: EmuCore, deps: ControlDeps): void {
     const total = bodyObject(req).total;
     if (typeof total !== 'number' || !Number.isInteger(total) || total < 0 || total > 100_000)
       return detail(400, 'total must be an integer from 0 to 100000.');
-    emu.state.balance.total_available_slots = total;
+    store.balance(emu).total_available_slots = total;
     emu.markDirty();
     return json(200, { total_available_slots: total });
   });
@@ -119,7 +120,7 @@ export function registerControl(emu: EmuCore, deps: ControlDeps): void {
   emu.route('POST', '/_emulator/generate', (req) => {
     const b = bodyObject(req);
     if (!isRecord(req.body) || typeof b.squid !== 'string') return detail(400, 'squid (a squid hash) is required.');
-    const squid = emu.state.squids[b.squid];
+    const squid = store.record(emu, 'squids', b.squid);
     if (!squid) return detail(404, 'Squid not found.');
     const n = b.results;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_GENERATE)

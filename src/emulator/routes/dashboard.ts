@@ -3,6 +3,7 @@
 // browser has none (the live dashboard signs in with a session); the pages show names and states, never secrets.
 import type { EmuCore } from '../emu.js';
 import type { EmuResponse } from '../types.js';
+import * as store from '../model/store.js';
 
 function esc(v: unknown): string {
   return String(v ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -18,19 +19,19 @@ function page(status: number, title: string, rows: [string, unknown][]): EmuResp
 }
 
 export function registerDashboard(emu: EmuCore): void {
-  emu.route('GET', '/dashboard', () => page(200, 'Dashboard', [['user', emu.state.user.email], ['squids', Object.keys(emu.state.squids).length]]));
+  emu.route('GET', '/dashboard', () => page(200, 'Dashboard', [['user', store.user(emu).email], ['squids', store.recordIds(emu, 'squids').length]]));
   emu.route('GET', '/dashboard/squids/:id', (req) => {
-    const s = emu.state.squids[req.params.id];
+    const s = store.record(emu, 'squids', req.params.id);
     if (!s) return page(404, 'Squid not found', [['id', req.params.id]]);
     return page(200, `Squid ${String(s.name)}`, [['id', s.id], ['crawler', s.crawler], ['active', s.is_active]]);
   });
   emu.route('GET', '/dashboard/runs/:id', (req) => {
-    const r = emu.state.runs[req.params.id];
+    const r = store.record(emu, 'runs', req.params.id);
     if (!r) return page(404, 'Run not found', [['id', req.params.id]]);
     return page(200, `Run ${String(r.id)}`, [['squid', r.squid], ['status', r.status], ['total_results', r.total_results]]);
   });
   emu.route('GET', '/dashboard/billing/auto-reset', () => {
-    const a = emu.state.autoReset;
+    const a = store.autoReset(emu);
     return page(200, 'Automatic billing reset', [['enabled', a?.enabled], ['threshold_pct', a?.threshold_pct], ['max_resets_per_24h', a?.max_resets_per_24h]]);
   });
 }

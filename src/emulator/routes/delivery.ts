@@ -9,6 +9,7 @@ import { maskDeep } from '../../lib/secrets.js';
 import { errB, isRecord, type Rec } from '../util.js';
 import { testSftp } from '../sftp.js';
 import { postJson, webhookTimeout, webhookTimestamp } from '../webhooks.js';
+import * as store from '../model/store.js';
 
 export function registerDelivery(emu: Emu): void {
   registerDeliveryConfig(emu);
@@ -19,7 +20,7 @@ function registerDeliveryConfig(emu: Emu): void {
   emu.route('POST', '/v1/delivery', (req) => {
     const hash = req.query.get('squid');
     if (!hash) return errB(400, 'Query parameter squid (the squid hash) is required', 'squid');
-    const squid = emu.state.squids[hash];
+    const squid = store.record(emu, 'squids', hash);
     if (!squid) return errB(404, `Squid ${hash} does not exist`, 'squid');
     try {
       return { status: 201, body: configureDelivery(emu, squid, req.body) };
@@ -31,14 +32,14 @@ function registerDeliveryConfig(emu: Emu): void {
 
   emu.route('GET', '/_emulator/deliveries', (req) => {
     const filters = ['kind', 'squid', 'run', 'event'].map((k) => [k, req.query.get(k)] as const).filter(([, v]) => v);
-    const rows = emu.state.deliveries.filter((d) =>
+    const rows = store.deliveries(emu).filter((d) =>
       filters.every(([k, v]) => String((d as unknown as Rec)[k]) === v),
     );
     // A webhook's target carries its token (?token=, a Slack or Discord path): masked like the request log masks it.
     return { status: 200, body: maskDeep(rows, '****') };
   });
 
-  emu.route('GET', '/_emulator/outbox', () => ({ status: 200, body: emu.state.outbox }));
+  emu.route('GET', '/_emulator/outbox', () => ({ status: 200, body: store.outbox(emu) }));
 }
 
 type TestHandler = (body: Rec) => Promise<EmuResponse> | EmuResponse;

@@ -1,6 +1,5 @@
 // Every route the emulator serves, in one table: method, path pattern, the routes/ file whose register function
-// handles it (billing's lives in ../billing.ts, with its timer), and the docs pages that document it, or, for a route
-// no docs-samples page has, where it comes from. test/emulator/endpoint-table.test.ts checks the table both ways:
+// handles it, and the docs pages that document it, or, for a route no docs-samples page has, where it comes from. test/emulator/endpoint-table.test.ts checks the table both ways:
 // each registered route is listed and each listed route registered, each docs page's request lands on a route that
 // lists the page, and each page listed exists and names that route.
 
@@ -82,10 +81,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
   { method: 'POST', path: '/_emulator/slots', handler: 'control', pages: [], source: 'emulator control plane (docs/emulator.md)' },
   { method: 'GET', path: '/_emulator/launches', handler: 'control', pages: [], source: 'emulator control plane (docs/emulator.md)' },
   { method: 'POST', path: '/_emulator/generate', handler: 'control', pages: [], source: 'emulator control plane (docs/emulator.md)' },
-  { method: 'GET', path: '/v1/plans/auto-reset', handler: '../billing', pages: [], source: 'spec: Billing Auto-Reset' },
-  { method: 'POST', path: '/v1/plans/auto-reset', handler: '../billing', pages: [], source: 'spec: Billing Auto-Reset' },
-  { method: 'POST', path: '/_emulator/usage', handler: '../billing', pages: [], source: 'emulator control plane (docs/emulator.md)' },
-  { method: 'POST', path: '/_emulator/payment', handler: '../billing', pages: [], source: 'emulator control plane (docs/emulator.md)' },
+  { method: 'GET', path: '/v1/plans/auto-reset', handler: 'billing', pages: [], source: 'spec: Billing Auto-Reset' },
+  { method: 'POST', path: '/v1/plans/auto-reset', handler: 'billing', pages: [], source: 'spec: Billing Auto-Reset' },
+  { method: 'POST', path: '/_emulator/usage', handler: 'billing', pages: [], source: 'emulator control plane (docs/emulator.md)' },
+  { method: 'POST', path: '/_emulator/billing', handler: 'billing', pages: [], source: 'emulator control plane (docs/emulator.md)' },
+  { method: 'POST', path: '/_emulator/payment', handler: 'billing', pages: [], source: 'emulator control plane (docs/emulator.md)' },
   { method: 'POST', path: '/v1/delivery', handler: 'delivery', pages: ['configure-email-delivery', 'configure-google-sheet-delivery', 'configure-s3-delivery', 'configure-sftp-delivery', 'configure-webhook-delivery'] },
   { method: 'GET', path: '/_emulator/deliveries', handler: 'delivery', pages: [], source: 'emulator control plane (docs/emulator.md)' },
   { method: 'GET', path: '/_emulator/outbox', handler: 'delivery', pages: [], source: 'emulator control plane (docs/emulator.md)' },

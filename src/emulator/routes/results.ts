@@ -6,6 +6,7 @@ import { exportFile } from '../exports.js';
 import type { ExportFormat } from '../../tables/export-formats.js';
 import { fileSignature, fileToken } from '../views.js';
 import type { Rec } from './common.js';
+import * as store from '../model/store.js';
 
 function s3Error(code: string, message: string): { status: number; raw: string; headers: Record<string, string> } {
   return {
@@ -29,16 +30,16 @@ export function registerResults(emu: EmuCore): void {
       return errB(400, "You must provide either 'squid' or 'run' parameter, not both or neither", 'squid,run');
     let ids: readonly string[];
     if (squid !== null) {
-      if (!emu.state.squids[squid]) return errB(404, 'Squid not found.', 'squid');
+      if (!store.record(emu, 'squids', squid)) return errB(404, 'Squid not found.', 'squid');
       ids = emu.resultIdsOfSquid(squid);
     } else {
-      if (!emu.state.runs[run as string]) return errB(404, 'Run not found', 'run');
+      if (!store.record(emu, 'runs', run as string)) return errB(404, 'Run not found', 'run');
       ids = emu.resultIdsOfRun(run as string);
     }
     const task = req.query.get('task');
-    if (task) ids = ids.filter((id) => emu.state.results[id]?.task === task);
+    if (task) ids = ids.filter((id) => store.record(emu, 'results', id)?.task === task);
     // The get-results sample's rows have no `task`; the emulator keeps it only to filter by ?task= and feed chains.
-    return paginate(req, ids, (id) => withoutTask(emu.state.results[id]), {
+    return paginate(req, ids, (id) => withoutTask(store.record(emu, 'results', id)), {
       freePlan: emu.config.freePlan,
       style: 'errB',
       limitAlias: 'page_size',
@@ -52,10 +53,10 @@ export function registerResults(emu: EmuCore): void {
     const token = m[1];
     const expires = Number(req.query.get('Expires'));
     const sig = req.query.get('Signature') ?? '';
-    if (!Number.isFinite(expires) || sig !== fileSignature(token, expires, emu.state.token))
+    if (!Number.isFinite(expires) || sig !== fileSignature(token, expires, store.token(emu)))
       return s3Error('AccessDenied', 'Request signature does not match.');
     if (expires * 1000 < emu.clock.now()) return s3Error('AccessDenied', 'Request has expired');
-    const run = Object.values(emu.state.runs).find((r) => fileToken(String(r.id)) === token);
+    const run = store.records(emu, 'runs').find((r) => fileToken(String(r.id)) === token);
     if (!run) return { status: 404, raw: 'NoSuchKey', headers: { 'Content-Type': 'text/plain' } };
     return exportFile(emu, run, m[2] as ExportFormat, req.query);
   });

@@ -8,9 +8,10 @@ import { detail, errB, json, naiveSec, timedelta } from '../util.js';
 import { requestExport } from '../exports.js';
 import { runDetailView, runDurationMs, runsOfSquid, runtaskView, runView } from '../views.js';
 import { bodyObject, findRun, findSquid, type Rec } from './common.js';
+import * as store from '../model/store.js';
 
 function runTasksOf(emu: EmuCore, runId: string): Rec[] {
-  return Object.values(emu.state.runtasks).filter((rt) => rt.run === runId);
+  return store.records(emu, 'runtasks').filter((rt) => rt.run === runId);
 }
 
 function stats(emu: EmuCore, run: Rec): Rec {
@@ -73,18 +74,18 @@ export function registerRuns(emu: EmuCore): void {
   });
 
   emu.route('GET', '/v1/runs/:hash/credits', (req) => {
-    const run = emu.state.runs[req.params.hash];
+    const run = store.record(emu, 'runs', req.params.hash);
     return run ? json(200, runCreditsView(emu, run)) : detail(404, 'Run not found.');
   });
 
   emu.route('POST', '/v1/runs/:hash/abort', (req) => {
-    const run = emu.state.runs[req.params.hash];
+    const run = store.record(emu, 'runs', req.params.hash);
     if (!run || !abortRun(emu, run)) return errB(404, 'Run not found or already completed', 'run_hash');
     return json(200, runView(emu, run));
   });
 
   emu.route('GET', '/v1/runs/:hash/download', (req) => {
-    const run = emu.state.runs[req.params.hash];
+    const run = store.record(emu, 'runs', req.params.hash);
     if (!run || run.export_done !== true) return errB(404, 'Run not found or export not ready', 'run_hash');
     return requestExport(emu, run, req.query);
   });

@@ -13,11 +13,12 @@ import { slotsProblem } from '../model/slots.js';
 import { checkLinks } from '../model/account-links.js';
 import type { SquidRecord } from '../model/records.js';
 import { checkCron, checkZone } from '../model/schedule.js';
+import * as store from '../model/store.js';
 
 
 function nameTaken(emu: EmuCore, name: string, except?: string): boolean {
   const n = name.trim().toLowerCase();
-  return Object.values(emu.state.squids).some((s) => s.id !== except && String(s.name).toLowerCase() === n);
+  return store.records(emu, 'squids').some((s) => s.id !== except && String(s.name).toLowerCase() === n);
 }
 
 function autoName(emu: EmuCore, crawlerName: string): string {
@@ -32,10 +33,10 @@ function autoName(emu: EmuCore, crawlerName: string): string {
  */
 function deleteTasks(emu: EmuCore, squidId: string, pred: (t: Rec) => boolean, keepFinished = false): number {
   const ids = new Set<string>();
-  for (const t of Object.values(emu.state.tasks)) if (t.squid === squidId && pred(t)) ids.add(String(t.id));
-  for (const id of ids) delete emu.state.tasks[id];
-  for (const [id, rt] of Object.entries(emu.state.runtasks)) if (ids.has(String(rt.task))) delete emu.state.runtasks[id];
-  const finished = (run: unknown) => emu.state.runs[String(run)]?.is_done === true;
+  for (const t of store.records(emu, 'tasks')) if (t.squid === squidId && pred(t)) ids.add(String(t.id));
+  for (const id of ids) store.dropRecord(emu, 'tasks', id);
+  for (const rt of store.records(emu, 'runtasks')) if (ids.has(rt.task)) store.dropRecord(emu, 'runtasks', rt.id);
+  const finished = (run: unknown) => store.record(emu, 'runs', String(run))?.is_done === true;
   if (ids.size) emu.deleteResults((r) => ids.has(String(r.task)) && !(keepFinished && finished(r.run)));
   return ids.size;
 }
@@ -52,7 +53,7 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: SquidRecord) =
   concurrency: (v, emu, s) => {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_CONCURRENCY)
       return { ok: false, message: `concurrency must be an integer between 1 and ${MAX_CONCURRENCY}.` };
-    const max = Number(emu.state.crawlers[String(s.crawler)]?.max_concurrency ?? MAX_CONCURRENCY);
+    const max = Number(store.record(emu, 'crawlers', String(s.crawler))?.max_concurrency ?? MAX_CONCURRENCY);
     return v > max
       ? { ok: false, message: `concurrency exceeds this crawler's maximum of ${max} (ConcurrencyLimitExceeded).` }
       : { ok: true, value: v };
@@ -69,7 +70,7 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: SquidRecord) =
   timezone: checkZone,
   params: (v, emu, s) => {
     if (!isRecord(v)) return { ok: false, message: 'params must be an object.' };
-    const crawler = emu.state.crawlers[String(s.crawler)];
+    const crawler = store.record(emu, 'crawlers', String(s.crawler));
     for (const [name, value] of Object.entries(v)) {
       if (crawler && name !== 'functions' && !(name in defOf(crawler).squid)) {
         const allowed = [...Object.keys(defOf(crawler).squid), ...(Object.keys(defOf(crawler).functions).length ? ['functions'] : [])];
@@ -119,7 +120,7 @@ export function registerSquids(emu: EmuCore): void {
 
   emu.route('GET', '/v1/squids', (req) => {
     const name = req.query.get('name')?.toLowerCase();
-    const list = Object.values(emu.state.squids)
+    const list = store.records(emu, 'squids')
       .filter((s) => !name || String(s.name).toLowerCase().includes(name))
       .reverse();
     return paginate(req, list, (s) => squidSummaryView(emu, s), { freePlan: emu.config.freePlan, style: 'errB' });
@@ -148,14 +149,14 @@ export function registerSquids(emu: EmuCore): void {
     const id = String(f.rec.id);
     archiveSquid(emu, f.rec);
     deleteTasks(emu, id, () => true);
-    for (const run of Object.values(emu.state.runs)) {
+    for (const run of store.records(emu, 'runs')) {
       if (run.squid !== id) continue;
       forgetRun(emu, String(run.id));
-      delete emu.state.runs[String(run.id)];
+      store.dropRecord(emu, 'runs', String(run.id));
       delete emu.runMeta[String(run.id)];
     }
     emu.deleteResults((r) => r.squid === id);
-    delete emu.state.squids[id];
+    store.dropRecord(emu, 'squids', id);
     emu.markDirty();
     return json(200, { id, object: 'squid', deleted: true });
   });
@@ -165,7 +166,7 @@ export function registerSquids(emu: EmuCore): void {
 function createSquid(emu: EmuCore, req: EmuRequest): EmuResponse {
   const b = bodyObject(req);
   if (typeof b.crawler !== 'string' || !b.crawler) return errB(400, 'crawler is required.', 'crawler');
-  const crawler = emu.state.crawlers[b.crawler];
+  const crawler = store.record(emu, 'crawlers', b.crawler);
   if (!crawler) return errB(404, 'Crawler not found (ModuleNotFound).', 'crawler');
   if (b.name !== undefined && (typeof b.name !== 'string' || !b.name.trim()))
     return errB(400, 'name must be a non-empty string.', 'name');
@@ -216,7 +217,7 @@ function updateSquid(emu: EmuCore, req: EmuRequest): EmuResponse {
   // A deactivated squid stops: its run in progress is stopped (aborted), freeing its slot.
   if (next.is_active === false) for (const run of runsOfSquid(emu, String(squid.id))) if (isActive(run)) abortRun(emu, run);
   // Readiness changes with the params only: a squid whose params were never set stays not ready.
-  const crawler = emu.state.crawlers[String(squid.crawler)];
+  const crawler = store.record(emu, 'crawlers', String(squid.crawler));
   if (crawler && touched.some(([k]) => k === 'params')) squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
   emu.markDirty();
   // Linking accounts alone answers as the link-account page shows: 200 {name, concurrency, accounts}.

@@ -9,6 +9,7 @@ import { paramsOf } from '../model/records.js';
 import { findSquid, type Rec } from './common.js';
 import { existingKeys, taskProblem } from './tasks.js';
 import { parseApiTime } from '../../lib/api-time.js';
+import * as store from '../model/store.js';
 
 export function registerTasksV2(emu: EmuCore): void {
   emu.route('POST', '/v2/squid/:id/task', (req) => {
@@ -16,12 +17,12 @@ export function registerTasksV2(emu: EmuCore): void {
     if (f.res) return f.res;
     if (!isRecord(req.body) || !Object.keys(req.body).length) return errB(400, 'The body must be the task\'s params as a JSON object.', 'body');
     const params = req.body as Rec;
-    const problem = taskProblem(emu.state.crawlers[String(f.rec.crawler)], params);
+    const problem = taskProblem(store.crawlerOf(emu, f.rec.crawler), params);
     if (problem) return errB(400, problem, 'body');
     // A task whose params the squid already has is not added twice (as POST /v1/tasks skips it): its answer is that task.
     const key = paramsKey(params);
     const task = existingKeys(emu, String(f.rec.id)).has(key)
-      ? Object.values(emu.state.tasks).find((t) => t.squid === f.rec.id && paramsKey(t.params as Rec) === key)!
+      ? store.records(emu, 'tasks').find((t) => t.squid === f.rec.id && paramsKey(t.params as Rec) === key)!
       : newTask(emu, f.rec, paramsOf(params), emu.clock.now());
     emu.markDirty();
     const created = parseApiTime(task.created_at) ?? emu.clock.now();

@@ -6,13 +6,14 @@ import { newTask } from '../seed.js';
 import { errB, isRecord, json, paramsKey } from '../util.js';
 import { taskCreatedView, taskDetailView, taskListView } from '../views.js';
 import { bodyObject, findSquid, type Rec } from './common.js';
-import { paramsOf } from '../model/records.js';
+import { type CrawlerRecord, paramsOf } from '../model/records.js';
+import * as store from '../model/store.js';
 
 /** Why a task's params are not acceptable for this crawler, or undefined when they are. */
-export function taskProblem(crawler: Rec, params: Rec): string | undefined {
+export function taskProblem(crawler: CrawlerRecord, params: Rec): string | undefined {
   const def = defOf(crawler);
   const keys = Object.keys(params);
-  const unknown = keys.find((k) => !(k in def.task));
+  const unknown = keys.find((k) => !Object.hasOwn(def.task, k));
   if (unknown) return `Unknown task parameter "${unknown}"; expected one of ${Object.keys(def.task).join(', ')}.`;
   const filled = keys.filter((k) => params[k] !== null && params[k] !== undefined && String(params[k]).trim() !== '');
   if (!filled.length) return 'A task needs at least one parameter value.';
@@ -27,7 +28,7 @@ export function taskProblem(crawler: Rec, params: Rec): string | undefined {
 
 export function existingKeys(emu: EmuCore, squidId: string): Set<string> {
   const keys = new Set<string>();
-  for (const t of Object.values(emu.state.tasks)) if (t.squid === squidId) keys.add(paramsKey(t.params as Rec));
+  for (const t of store.records(emu, 'tasks')) if (t.squid === squidId) keys.add(paramsKey(t.params as Rec));
   return keys;
 }
 
@@ -38,7 +39,7 @@ export function registerTasks(emu: EmuCore): void {
     if (f.res) return f.res;
     if (!Array.isArray(b.tasks) || b.tasks.length === 0 || !b.tasks.every(isRecord))
       return errB(400, 'tasks must be a non-empty list of objects.', 'tasks');
-    const crawler = emu.state.crawlers[String(f.rec.crawler)];
+    const crawler = store.crawlerOf(emu, f.rec.crawler);
     for (const [i, t] of (b.tasks as Rec[]).entries()) {
       const problem = taskProblem(crawler, t);
       if (problem) return errB(400, `tasks[${i}]: ${problem}`, 'tasks');
@@ -64,19 +65,19 @@ export function registerTasks(emu: EmuCore): void {
     if (f.res) return f.res;
     const type = req.query.get('type');
     if (type !== null && type !== 'url' && type !== 'params') return errB(400, 'type must be url or params.', 'type');
-    const list = Object.values(emu.state.tasks).filter((t) => t.squid === f.rec.id && (!type || t.type === type));
+    const list = store.records(emu, 'tasks').filter((t) => t.squid === f.rec.id && (!type || t.type === type));
     return paginate(req, list, taskListView, { freePlan: emu.config.freePlan, style: 'errB', noRange: true });
   });
 
   emu.route('GET', '/v1/tasks/:hash', (req) => {
-    const t = emu.state.tasks[req.params.hash];
+    const t = store.record(emu, 'tasks', req.params.hash);
     return t ? json(200, taskDetailView(emu, t)) : errB(404, 'Task not found', 'task_hash');
   });
 
   emu.route('DELETE', '/v1/tasks/:hash', (req) => {
-    const t = emu.state.tasks[req.params.hash];
+    const t = store.record(emu, 'tasks', req.params.hash);
     if (!t) return errB(404, 'Task not found', 'task_hash');
-    delete emu.state.tasks[req.params.hash];
+    store.dropRecord(emu, 'tasks', req.params.hash);
     emu.markDirty();
     return json(200, { id: t.id, object: 'task', deleted: true });
   });

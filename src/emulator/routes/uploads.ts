@@ -8,6 +8,7 @@ import { errB, hashId, json, paramsKey } from '../util.js';
 import { findSquid, type Rec } from './common.js';
 import { existingKeys, taskProblem } from './tasks.js';
 import { paramsOf, type UploadRecord } from '../model/records.js';
+import * as store from '../model/store.js';
 
 export const UPLOAD_TIMING = { progressMs: 500, doneMs: 2_000 } as const;
 
@@ -17,7 +18,7 @@ function publicUpload(u: UploadRecord): Rec {
 
 function complete(emu: EmuCore, u: UploadRecord): void {
   if (u.state === 'SUCCESS' || u.state === 'FAILURE') return;
-  const squid = emu.state.squids[String(u.squid)];
+  const squid = store.record(emu, 'squids', String(u.squid));
   const rows = u.rows ?? [];
   delete u.rows;
   u.due_at = null;
@@ -27,7 +28,7 @@ function complete(emu: EmuCore, u: UploadRecord): void {
     emu.markDirty();
     return;
   }
-  const crawler = emu.state.crawlers[String(squid.crawler)];
+  const crawler = store.crawlerOf(emu, squid.crawler);
   const seen = existingKeys(emu, String(squid.id));
   let valid = 0;
   let invalid = 0;
@@ -67,7 +68,7 @@ function scheduleUpload(emu: EmuCore, u: UploadRecord): void {
 
 /** After loading a state file: finish uploads that were in flight. */
 export function rescheduleUploads(emu: EmuCore): void {
-  for (const u of Object.values(emu.state.uploads)) if (u.state === 'PENDING' || u.state === 'PROGRESS') scheduleUpload(emu, u);
+  for (const u of store.records(emu, 'uploads')) if (u.state === 'PENDING' || u.state === 'PROGRESS') scheduleUpload(emu, u);
 }
 
 export function registerUploads(emu: EmuCore): void {
@@ -88,7 +89,7 @@ export function registerUploads(emu: EmuCore): void {
     const table = readDelimited(text, delimiter);
     if (table.length < 2) return errB(400, 'The file needs a header row and at least one task row.', 'file');
     const header = table[0].map((h) => h.trim());
-    const known = Object.keys(defOf(emu.state.crawlers[String(f.rec.crawler)]).task);
+    const known = Object.keys(defOf(store.crawlerOf(emu, f.rec.crawler)).task);
     if (!header.some((h) => known.includes(h)))
       return errB(400, `No column of the header matches a task parameter (${known.join(', ')}).`, 'file');
     const rows = table.slice(1).map((cells) => {
@@ -102,14 +103,14 @@ export function registerUploads(emu: EmuCore): void {
     const id = hashId(emu.nextId(), 'upload');
     const u: UploadRecord = { id, object: 'task_upload', state: 'PENDING', meta: null, squid: f.rec.id, rows,
       due_at: emu.clock.now() + UPLOAD_TIMING.doneMs };
-    emu.state.uploads[id] = u;
+    store.putRecord(emu, 'uploads', u);
     scheduleUpload(emu, u);
     emu.markDirty();
     return json(200, { id, object: 'task_upload' });
   });
 
   emu.route('GET', '/v1/tasks/upload/:id', (req) => {
-    const u = emu.state.uploads[req.params.id];
+    const u = store.record(emu, 'uploads', req.params.id);
     if (!u) return errB(404, 'Upload task not found', 'upload_task_id');
     const done = u.state === 'SUCCESS' || u.state === 'FAILURE';
     return json(done ? 200 : 202, publicUpload(u));
