@@ -10,6 +10,7 @@ import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGLITE_DATADIR_NAME } from '../setup/temp-dirs.js';
 import { waitFor } from './wait.js';
+import { SLOW } from './timeouts.js';
 
 export interface TestPostgres {
   /** postgres://… for --to (any password is accepted: PGlite checks none). */
@@ -22,9 +23,10 @@ export interface TestPostgres {
 /** A PGlite server for the test file: started before its tests, closed after them; its methods reach the live one. */
 export function usePglite(): TestPostgres {
   let pg: TestPostgres | undefined;
+  // initdb is ~8 s of CPU: with other files' processes on two loaded cores (load 20) 120 s was not always enough.
   beforeAll(async () => {
     pg = await startPglite();
-  }, 120_000);
+  }, SLOW.timeout + 60_000);
   afterAll(async () => {
     await pg?.close();
   });
@@ -62,7 +64,7 @@ async function newPglite(): Promise<PGlite> {
   const mine = await writeFile(marker, '', { flag: 'wx' }).then(() => true, () => false);
   if (!mine) {
     // Until the maker has renamed the copy into place and removed its marker (or failed): then from the copy, if any.
-    await waitFor(() => existsSync(marker), (making) => !making, 'the PGlite data directory another test file makes', 100_000).catch(() => undefined);
+    await waitFor(() => existsSync(marker), (making) => !making, 'the PGlite data directory another test file makes', SLOW.timeout).catch(() => undefined);
     return (await load()) ?? PGlite.create();
   }
   try {
