@@ -8,6 +8,8 @@
 import {
   createWriteStream,
   open as openCb,
+  write as writeCb,
+  writev as writevCb,
   fsync as fsyncCb,
   close as closeCb,
   fchmod as fchmodCb,
@@ -52,7 +54,9 @@ export class AtomicFile {
   ) {
     // A numeric fd with autoClose off: the descriptor must stay open after 'finish' so it can be fsynced before the
     // rename. (A FileHandle given to a stream with autoClose off can never be closed: the stream keeps a ref on it.)
-    this.stream = createWriteStream('', { fd, autoClose: false, highWaterMark: 256 * 1024, start });
+    // Its close is a no-op: destroy() closes the descriptor even with autoClose off, and this class closes it itself,
+    // once; a second close(2) of the number would close whatever file of this process had been given it meanwhile.
+    this.stream = createWriteStream('', { fd, autoClose: false, highWaterMark: 256 * 1024, start, fs: STREAM_FS });
     this.stream.on('error', (err) => {
       this.error ??= err;
     });
@@ -152,7 +156,8 @@ export class AtomicFile {
   async abort(): Promise<void> {
     if (this.state !== 'open') return;
     this.state = 'aborted';
-    this.stream.destroy();
+    // Its 'close' comes after any write in flight has ended: only then may the descriptor be closed.
+    if (!this.stream.closed) await new Promise<void>((done) => this.stream.once('close', () => done()).destroy());
     if (!this.closed) {
       this.closed = true;
       await closeFd(this.fd).catch(() => undefined);
@@ -294,6 +299,8 @@ export async function replaceFile(path: string, text: string): Promise<void> {
   }
 }
 
+/** The stream's file system: Node's, except that closing the descriptor is left to AtomicFile. */
+const STREAM_FS = { open: openCb, write: writeCb, writev: writevCb, close: (_fd: number, done: (err: null) => void) => done(null) };
 const openFd = promisify(openCb);
 const fchmodFd = promisify(fchmodCb);
 const fchownFd = promisify(fchownCb);

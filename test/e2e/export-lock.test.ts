@@ -10,6 +10,7 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sqBin } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
 import { ndjson } from '../helpers/json.js';
+import { waitFor } from '../helpers/wait.js';
 
 const emu = useEmulator({ each: 'clear' });
 const COUNT = 150;
@@ -23,11 +24,22 @@ beforeAll(async () => {
   runId = ((await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: COUNT })) as { id: string }).id;
 });
 
-/** A live process with the given argv, kept until the test ends. */
+/**
+ * A live process with the given argv, kept until the test ends: once its /proc/PID/cmdline names it (where there is
+ * a /proc), which is what sq reads. (A fixed 100 ms wait stood here: not enough on a loaded machine.)
+ */
 async function live(file: string, args: string[]): Promise<number> {
   const p = execa(file, args, { reject: false });
   held.push(p);
-  await new Promise((r) => setTimeout(r, 100));
+  await new Promise((spawned, failed) => p.once('spawn', spawned).once('error', failed));
+  const cmdline = () => {
+    try {
+      return readFileSync(`/proc/${p.pid}/cmdline`, 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  if (cmdline() !== null) await waitFor(cmdline, (c) => c?.split('\0').includes(args[0]) === true, `${file} ${args[0]} running`);
   return p.pid!;
 }
 

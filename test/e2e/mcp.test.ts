@@ -462,6 +462,37 @@ describe('files: no tool reads one unless --root, and no answer quotes one', SLO
   });
 });
 
+describe('a file under --root is opened once: what was checked is what is read (issue 46, 5)', SLOW, () => {
+  it('swapped all the while between a document and a symbolic link out of the root: never read through the link', async () => {
+    const home = tempDir();
+    const root = join(home, 'root');
+    mkdirSync(root);
+    const outside = join(home, 'outside.yaml');
+    writeFileSync(outside, 'squids:\n  "Lyon bakeries":\n    concurrency: 3\n');
+    const inside = 'squids:\n  "Paris restaurants":\n    concurrency: 2\n';
+    writeFileSync(join(root, 'doc.yaml'), inside);
+    // Another process swaps doc.yaml for a link out and back, each time by an atomic rename, as fast as it can.
+    const swap = `const fs = require('fs'); const [root, outside, inside] = process.argv.slice(1);
+      for (;;) { fs.writeFileSync(root + '/.a', inside); fs.renameSync(root + '/.a', root + '/doc.yaml');
+        fs.symlinkSync(outside, root + '/.b'); fs.renameSync(root + '/.b', root + '/doc.yaml'); }`;
+    const swapper = spawn(process.execPath, ['-e', swap, root, outside, inside], { stdio: 'ignore' });
+    const answers: string[] = [];
+    try {
+      const agent = await stdio(['--root', root]);
+      for (let i = 0; i < 60; i++) {
+        const r = await agent.call('plan', { file: 'doc.yaml' });
+        answers.push(`${r.isError ? 'refused' : 'planned'} ${r.content[0].text}`);
+      }
+    } finally {
+      swapper.kill('SIGKILL');
+    }
+    // Each call planned the document inside, or was refused (the link, seen on the descriptor); never the one outside.
+    expect(answers.filter((a) => a.includes('Lyon bakeries'))).toEqual([]);
+    expect(answers.filter((a) => a.startsWith('planned') && !a.includes('Paris restaurants'))).toEqual([]);
+    expect(answers.some((a) => a.startsWith('planned'))).toBe(true);
+  });
+});
+
 describe('secrets for writes come only from --secret-env (issue 33, E2)', SLOW, () => {
   it('delivery_sftp, delivery_s3 and ${VAR} in an applied document are refused naming --secret-env; the host set is shown', async () => {
     emu.expectWrites('POST /v1/delivery');

@@ -5,6 +5,12 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Database } from 'node-sqlite3-wasm';
 import { afterAll, beforeAll } from 'vitest';
+import { existsSync } from 'node:fs';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PGLITE_DATADIR_NAME } from '../setup/temp-dirs.js';
+import { waitFor } from './wait.js';
+import { SLOW } from './timeouts.js';
 
 export interface TestPostgres {
   /** postgres://… for --to (any password is accepted: PGlite checks none). */
@@ -17,9 +23,10 @@ export interface TestPostgres {
 /** A PGlite server for the test file: started before its tests, closed after them; its methods reach the live one. */
 export function usePglite(): TestPostgres {
   let pg: TestPostgres | undefined;
+  // initdb is ~8 s of CPU: with other files' processes on two loaded cores (load 20) 120 s was not always enough.
   beforeAll(async () => {
     pg = await startPglite();
-  }, 120_000);
+  }, SLOW.timeout + 60_000);
   afterAll(async () => {
     await pg?.close();
   });
@@ -37,8 +44,42 @@ export function usePglite(): TestPostgres {
   };
 }
 
+/**
+ * A new PGlite, from the data directory of a new one kept for the run in its directory (PGLITE_DATADIR_NAME):
+ * PGlite.create() runs initdb, ~8 s of CPU, and a database loaded from that copy starts in ~2 s. One file makes it
+ * (its marker file is created with O_EXCL); a file starting meanwhile waits for it rather than run initdb beside it:
+ * three at once on two loaded cores outlasted the hook's timeout.
+ */
+async function newPglite(): Promise<PGlite> {
+  const run = process.env.SQ_TEST_RUN_DIR;
+  if (!run) return PGlite.create();
+  const file = join(run, PGLITE_DATADIR_NAME);
+  const marker = `${file}.making`;
+  const load = async () => {
+    const saved = await readFile(file).catch(() => null);
+    return saved ? PGlite.create({ loadDataDir: new Blob([saved]) }) : null;
+  };
+  const made = await load();
+  if (made) return made;
+  const mine = await writeFile(marker, '', { flag: 'wx' }).then(() => true, () => false);
+  if (!mine) {
+    // Until the maker has renamed the copy into place and removed its marker (or failed): then from the copy, if any.
+    await waitFor(() => existsSync(marker), (making) => !making, 'the PGlite data directory another test file makes', SLOW.timeout).catch(() => undefined);
+    return (await load()) ?? PGlite.create();
+  }
+  try {
+    const db = await PGlite.create();
+    const temp = `${file}.${process.pid}.tmp`;
+    await writeFile(temp, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
+    await rename(temp, file);
+    return db;
+  } finally {
+    await unlink(marker).catch(() => undefined);
+  }
+}
+
 export async function startPglite(): Promise<TestPostgres> {
-  const db = await PGlite.create();
+  const db = await newPglite();
   const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' });
   await server.start();
   const port = Number(server.getServerConn().split(':').pop());

@@ -31,12 +31,20 @@ export async function killAndRerun(c: KillCase): Promise<{ killed: number }> {
   const want = await c.read(whole);
   expect(want).toHaveLength(c.rows);
 
+  // The kills follow one another in one table: each rerun continues the sync the kill before it stopped, and is killed
+  // in turn, at a random page of what is left (0: while it starts), then a random moment in that page's fetch, write
+  // or commit. One sync's worth of pages for all the tries (a fresh table per try read the whole run again each time),
+  // and a continuing sync is killed too, not only a first one.
   const pages = Math.ceil(c.rows / 100);
+  const t = c.where('killed');
+  const noTable = (err: unknown) => {
+    if (!/no such table|does not exist/.test(String(err))) throw err;
+  };
+  const cursorRows = () => c.cursorRows(t).catch((e) => (noTable(e), 0));
   let killed = 0;
   for (let i = 0; i < c.tries; i++) {
-    const t = c.where(`killed_${i}`);
-    // A random page (0: while it starts), then a random moment in that page's fetch, write or commit.
-    const page = Math.floor(Math.random() * pages);
+    const left = pages - Math.ceil((await cursorRows()) / 100);
+    const page = Math.floor(Math.random() * Math.max(1, Math.floor(left / (c.tries - i + 1))));
     const before = await resultReads();
     const child = execa(process.execPath, [BIN, ...args(t)], { env, extendEnv: false, reject: false });
     let ended = false;
@@ -48,16 +56,13 @@ export async function killAndRerun(c: KillCase): Promise<{ killed: number }> {
     if (r.signal === 'SIGKILL') killed++;
     // Each page was committed with its cursor, or neither was: the table holds exactly the rows the cursor counts.
     // (A kill before the table was made leaves no table: no rows, no cursor.)
-    const noTable = (err: unknown) => {
-      if (!/no such table|does not exist/.test(String(err))) throw err;
-    };
-    const left = (await c.read(t).catch((e) => (noTable(e), []))).length;
-    expect(left, `try ${i}: the rows a kill at page ${page} left, against the cursor`).toBe(await c.cursorRows(t).catch((e) => (noTable(e), 0)));
-    const again = await sqBin(args(t), { env });
-    expect(again.code, again.stderr).toBe(0);
-    const got = await c.read(t);
-    expect(got.length, `try ${i}, killed at page ${page}`).toBe(c.rows);
-    expect(got).toEqual(want);
+    const rows = (await c.read(t).catch((e) => (noTable(e), []))).length;
+    expect(rows, `try ${i}: the rows a kill ${page} pages into the sync left, against the cursor`).toBe(await cursorRows());
   }
+  const again = await sqBin(args(t), { env });
+  expect(again.code, again.stderr).toBe(0);
+  const got = await c.read(t);
+  expect(got.length, `after ${killed} kills`).toBe(c.rows);
+  expect(got).toEqual(want);
   return { killed };
 }

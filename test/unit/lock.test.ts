@@ -47,9 +47,8 @@ describe('withFileLock', () => {
     const started = Date.now();
     const p = withFileLock(lock, () => 'ran', { staleMs: 60_000, waitMs: 60_000, signal: stop.signal, onLongWait: () => told.push(Date.now() - started) });
     setTimeout(() => stop.abort(new Error('interrupted')), 2500);
+    // The abort's reason, not ELOCKED ("lock held too long", at waitMs, 60 s): the wait ended on the abort.
     await expect(p).rejects.toThrow('interrupted');
-    // Generous bounds: the wait ends within a poll (≤ 5 ms) of the abort at 2.5 s, not at waitMs (60 s).
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(told).toHaveLength(1);
     expect(told[0]).toBeGreaterThanOrEqual(2000);
     expect(existsSync(lock)).toBe(true);

@@ -296,10 +296,9 @@ describe('a pacing state file that cannot be true', () => {
     const clock = fakeTime(START);
     const lines: string[] = [];
     const store = new SharedStore({ dir, token: KEY, origin: ORIGIN, now: clock.now, trace: (l) => lines.push(l), warn: (l) => lines.push(l) });
-    const started = Date.now();
     await new Bucket('results', clock.now, clock.sleep, store).acquire();
-    // Generous: the takeover is a stat and an unlink; the bug waited the whole LOCK_WAIT_MS (10 s).
-    expect(Date.now() - started).toBeLessThan(5000);
+    // The takeover is a stat and an unlink; the bug waited the whole LOCK_WAIT_MS (10 s), and a wait for the lock past
+    // 2 s is told on warn: no line, no wait (not a wall-clock bound, which a loaded machine can break).
     expect(lines).toEqual([]);
     expect(existsSync(lock)).toBe(false);
     expect(JSON.parse(readFileSync(stateFile(dir, KEY, ORIGIN), 'utf8'))).toMatchObject({ v: 2, buckets: { results: { seq: 1 } } });
