@@ -301,6 +301,7 @@ function merge(hand: CrawlerDef, docs: DocsCrawler): CrawlerDef {
     functions: { ...hand.functions, ...Object.fromEntries(Object.entries(docs.functions).filter(([k]) => !hand.functions[k])) },
     attributes,
     ...(docs.task_module !== undefined ? { task_module: docs.task_module } : {}),
+    ...(docs.result_id ? { result_id: docs.result_id } : {}),
     pages: docs.pages,
     // The hand-kept facts replace the generated assumptions of rates, account and attributes.
     assumed: docs.assumed.filter((a) => !HAND_KEPT.includes(a)),

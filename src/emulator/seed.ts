@@ -152,7 +152,7 @@ function pastRun(emu: EmuCore, squid: SquidRecord, startMs: number, outcome: 'do
         { def, squidParams: squid.params as Rec, squid: String(squid.id), run: id, task: String(task.id),
           taskParams: task.params as Rec, basis: paramsKey(task.params as Rec), scrapingTimeMs: t },
         count,
-      ));
+      ), def.result_id ?? 'hash');
       total += count;
       recordCharge(emu, id, def, squid.params as Rec, count);
     }
