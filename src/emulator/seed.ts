@@ -270,8 +270,6 @@ export function applySeed(emu: EmuCore, seed: SeedName, token: string): void {
   pastRun(emu, influencers, now - 6 * DAY, 'done');
 
   const leads = newSquid(emu, c(DEMO_CRAWLERS.salesNav), DEMO_SQUIDS.leads, now - 6 * DAY);
-  (leads.params as Rec).results_type = 'leads';
-  leads.is_ready = isReady(defOf(c(DEMO_CRAWLERS.salesNav)), leads.params as Rec);
   leads.accounts = [salesNavAccount.id];
   newTask(emu, leads, { url: 'https://www.linkedin.com/sales/search/people?query=cto%20paris' }, now - 6 * DAY);
   newTask(emu, leads, { url: 'https://www.linkedin.com/sales/search/people?query=cto%20lyon' }, now - 6 * DAY);
