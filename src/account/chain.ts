@@ -41,6 +41,21 @@ function settings(want: ChainSpec, live: Rec | null): { changes: Change[]; body:
   return { changes, body };
 }
 
+/** What a step says of a chain that starts its target's runs, for the spend check of `sq apply`. */
+function startsRuns(target_cluster: Rec | null, id: string, name: unknown) {
+  return { chain: { autostart: true as const, target_cluster, target_module: { id, name } } };
+}
+
+/** `chain: null` over a live chain: its DELETE. */
+function deleteStep(ref: string, base: { kind: 'chain'; squid: string; id: string | null }, from: unknown): Step {
+  return {
+    item: { ...base, action: 'delete', changes: [{ field: 'target_crawler', from, to: null }] },
+    squid: ref,
+    missing: [],
+    requests: (sid) => [{ method: 'DELETE', path: chainPath(sid) }],
+  };
+}
+
 /** The step for one squid's `chain:`, or none when it matches (or the file does not name it). */
 export function chainStep(s: DesiredSquid, have: LiveSquid | null, who: string, crawlers: Crawler[], problems: string[]): Step | undefined {
   const want = s.spec.chain;
@@ -49,15 +64,7 @@ export function chainStep(s: DesiredSquid, have: LiveSquid | null, who: string, 
   const live = have && isRecord(have.record.chain) ? (have.record.chain as Rec) : null;
   const liveEntry = live ? chainEntry(live, crawlers) : null;
   const base = { kind: 'chain' as const, squid: who, id };
-  if (want === null) {
-    if (!live) return undefined;
-    return {
-      item: { ...base, action: 'delete', changes: [{ field: 'target_crawler', from: liveEntry!.target_crawler, to: null }] },
-      squid: s.ref,
-      missing: [],
-      requests: (sid) => [{ method: 'DELETE', path: chainPath(sid) }],
-    };
-  }
+  if (want === null) return live ? deleteStep(s.ref, base, liveEntry!.target_crawler) : undefined;
   const crawler = matchCrawler(want.target_crawler, crawlers);
   if (!crawler) {
     problems.push(`${pathOf(['squids', s.ref, 'chain', 'target_crawler'])}: no crawler has the id, name or slug ${JSON.stringify(want.target_crawler)} (see \`sq crawlers list\`)`);
@@ -75,12 +82,12 @@ export function chainStep(s: DesiredSquid, have: LiveSquid | null, who: string, 
     if (!live || !sameFieldMap(want.field_map, liveEntry!.field_map)) head.push({ field: 'field_map', from: liveEntry?.field_map ?? null, to: want.field_map });
     const requests = (sid: string): Request[] => [...(replace ? [{ method: 'DELETE' as const, path: chainPath(sid) }] : []), { method: 'POST', path: chainPath(sid), body: create }];
     // A new chain's target squid is made on its first done run: no estimate before then (the rate a row is said).
-    const chain = want.autostart !== false ? { chain: { autostart: true as const, target_cluster: null, target_module: { id: target, name: crawler.name } } } : {};
+    const chain = want.autostart !== false ? startsRuns(null, target, crawler.name) : {};
     return { item: { ...base, action: replace ? 'update' : 'create', changes: [...head, ...changes] }, squid: s.ref, missing: [], requests, ...chain };
   }
   if (changes.length === 0) return undefined;
   // The chain still starts its target's runs after the update: checked as `sq squids chain set` checks it.
   const on = (want.autostart ?? live?.autostart) !== false;
-  const chain = on ? { chain: { autostart: true as const, target_cluster: isRecord(live?.target_cluster) ? (live.target_cluster as Rec) : null, target_module: { id: target, name: crawler.name } } } : {};
+  const chain = on ? startsRuns(isRecord(live?.target_cluster) ? (live.target_cluster as Rec) : null, target, crawler.name) : {};
   return { item: { ...base, action: 'update', changes }, squid: s.ref, missing: [], requests: (sid) => [{ method: 'PATCH', path: chainPath(sid), body }], ...chain };
 }

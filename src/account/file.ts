@@ -196,37 +196,51 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
   const allowedEnv = mcpAllowedEnv(ctx.env);
   const squids: DesiredSquid[] = [];
   const problems: string[] = [];
-  for (const [ref, spec] of Object.entries(parsed.squids ?? {})) {
-    const path = pathOf(['squids', ref]);
-    if (ref.trim() === '') problems.push(`${path}: the squid name must not be empty`);
-    const channels: DesiredChannel[] = [];
-    for (const ch of CHANNEL_KEYS) {
-      if (spec[ch] === undefined) continue;
-      try {
-        const checked = checkApplyDocument({ squids: { [ref]: { [ch]: spec[ch] } } }, ctx.env, { ...opts, onSecret: (s) => ctx.addSecret(s), allowedEnv });
-        const body = checked.squids[0].bodies[0];
-        const channel = channelOf(body);
-        channels.push({ channel, body, missing: checked.missing, written: checked.squids[0].written[channel] });
-      } catch (err) {
-        if (!(err instanceof UsageError)) throw err;
-        problems.push(err.message.replace(/^invalid delivery file: /, ''), ...err.details.map((d) => d.replace(/^\s*also: /, '')));
-      }
-    }
-    let tasks: Rec[] | undefined;
-    if (spec.tasks !== undefined) {
-      try {
-        if (!Array.isArray(spec.tasks) && mcpRoot === '') throw new UsageError(`${path}.tasks.file: sq mcp reads no file unless it runs with --root DIR; list the tasks in the document`);
-        tasks = Array.isArray(spec.tasks) ? spec.tasks.map(taskObject) : await tasksFromFile(base, spec.tasks.file, `${path}.tasks.file`);
-      } catch (err) {
-        if (!(err instanceof UsageError)) throw err;
-        problems.push(err.message);
-      }
-    }
-    squids.push({ ref, spec, tasks, channels });
-  }
+  const where: SquidSources = { opts, allowedEnv, base, mcpRoot };
+  for (const [ref, spec] of Object.entries(parsed.squids ?? {})) squids.push(await desiredSquid(ctx, ref, spec, where, problems));
   if (problems.length) fail(problems);
   const ar = parsed.billing?.auto_reset;
   return { prune: parsed.prune === true, managesSquids: parsed.squids !== undefined, squids, billing: ar, locate };
+}
+
+interface SquidSources {
+  opts: { allowMissingSecrets: boolean };
+  allowedEnv: ReturnType<typeof mcpAllowedEnv>;
+  /** The directory tasks files are read from. */
+  base: string;
+  /** SQ_MCP_ROOT for a document sq mcp sent inline ('' = the server reads no file), else undefined. */
+  mcpRoot: string | undefined;
+}
+
+/** One squid of the file, its delivery channels checked and its tasks read; what is wrong goes to `problems`. */
+async function desiredSquid(ctx: Ctx, ref: string, spec: SquidSpec, w: SquidSources, problems: string[]): Promise<DesiredSquid> {
+  const { opts, allowedEnv, base, mcpRoot } = w;
+  const path = pathOf(['squids', ref]);
+  if (ref.trim() === '') problems.push(`${path}: the squid name must not be empty`);
+  const channels: DesiredChannel[] = [];
+  for (const ch of CHANNEL_KEYS) {
+    if (spec[ch] === undefined) continue;
+    try {
+      const checked = checkApplyDocument({ squids: { [ref]: { [ch]: spec[ch] } } }, ctx.env, { ...opts, onSecret: (s) => ctx.addSecret(s), allowedEnv });
+      const body = checked.squids[0].bodies[0];
+      const channel = channelOf(body);
+      channels.push({ channel, body, missing: checked.missing, written: checked.squids[0].written[channel] });
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      problems.push(err.message.replace(/^invalid delivery file: /, ''), ...err.details.map((d) => d.replace(/^\s*also: /, '')));
+    }
+  }
+  let tasks: Rec[] | undefined;
+  if (spec.tasks !== undefined) {
+    try {
+      if (!Array.isArray(spec.tasks) && mcpRoot === '') throw new UsageError(`${path}.tasks.file: sq mcp reads no file unless it runs with --root DIR; list the tasks in the document`);
+      tasks = Array.isArray(spec.tasks) ? spec.tasks.map(taskObject) : await tasksFromFile(base, spec.tasks.file, `${path}.tasks.file`);
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      problems.push(err.message);
+    }
+  }
+  return { ref, spec, tasks, channels };
 }
 
 function taskObject(v: TaskValue): Rec {

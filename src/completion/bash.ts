@@ -21,6 +21,11 @@ function caseLine(label: string, body: string | undefined): string {
   return `    ${label}) ${body === undefined ? '' : `echo ${shQuote(body)} `};;`;
 }
 
+/** A shell function that is one `case` over `subject`: its comment, the case lines, then `tail` (a default). */
+function caseFunction(name: string, comment: string, lines: string[], tail = '', subject = '"$1"'): string[] {
+  return [`# ${comment}`, `${name}() {`, `  case ${subject} in`, ...lines, '  esac', ...(tail ? [tail] : []), '}', ''];
+}
+
 /** A command's path as the scripts' case labels spell it: "squids list". */
 const key = (c: CmdModel) => c.path.join(' ');
 
@@ -29,9 +34,7 @@ export function bashScript(root: CmdModel): string {
   const globals = root.options;
   const globalValueNames = valueOptionNames(globals);
   const out: string[] = [];
-  const fn = (name: string, comment: string, lines: string[], tail = '', subject = '"$1"') =>
-    out.push(`# ${comment}`, `${name}() {`, `  case ${subject} in`, ...lines, '  esac', ...(tail ? [tail] : []), '}', '');
-
+  const fn = (...a: Parameters<typeof caseFunction>) => out.push(...caseFunction(...a));
   out.push(
     '# bash completion for sq. Generated from the command tree by `sq completion bash`: do not edit.',
     '# Install: source <(sq completion bash)   or   sq completion bash > /etc/bash_completion.d/sq',
@@ -43,14 +46,12 @@ export function bashScript(root: CmdModel): string {
     'Subcommand words (names and aliases) under a command path.',
     cmds.filter((c) => c.commands.length).map((c) => caseLine(shQuote(key(c)), c.commands.flatMap((s) => [s.name, ...s.aliases]).join(' '))),
   );
-  out.push(
-    '# The canonical name of subcommand word $2 under path $1 (aliases resolve to their command).',
-    '_sq_canon() {',
-    '  case "$1|$2" in',
-    ...cmds.flatMap((c) => c.commands.map((s) => caseLine([s.name, ...s.aliases].map((w) => shQuote(`${key(c)}|${w}`)).join('|'), s.name))),
-    '  esac',
-    '}',
+  fn(
+    '_sq_canon',
+    'The canonical name of subcommand word $2 under path $1 (aliases resolve to their command).',
+    cmds.flatMap((c) => c.commands.map((s) => caseLine([s.name, ...s.aliases].map((w) => shQuote(`${key(c)}|${w}`)).join('|'), s.name))),
     '',
+    '"$1|$2"',
   );
   fn(
     '_sq_opts',

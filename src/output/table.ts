@@ -233,13 +233,7 @@ export async function renderListTable(
   columns = columns.map((c, i) => (kinds[i] && !c.kind ? { ...c, kind: kinds[i] } : c));
   // --wide: no cell is cut, not even to a column's own maxWidth.
   if (opts.wide) columns = columns.map((c) => (c.maxWidth === undefined ? c : { ...c, maxWidth: undefined }));
-  const isTime = columns.map((c) => opts.truncate && c.kind === 'time' && !c.format);
-  // Absolute times: when every time in a column had the same UTC offset, the header names it once.
-  const zones = columns.map((c, i) => {
-    if (!isTime[i] || !opts.absoluteTimes) return undefined;
-    const seen = new Set(rows.map((r) => parseApiTime(getPath(r, c.key))).filter((t) => t !== undefined).map(zoneAt));
-    return seen.size === 1 ? [...seen][0] : undefined;
-  });
+  const zones = columnZones(columns, rows, opts);
   let head = columns.map((c, i) => (c.header ?? defaultHeader(c.key)) + (zones[i] ? ` (${zones[i]})` : ''));
   let cells = rows.map((r) => columns.map((c, i) => cell(c, r, opts, style, false, zones[i] !== undefined)));
   if (opts.truncate && !opts.fullIds && !opts.wide) {
@@ -249,7 +243,6 @@ export async function renderListTable(
       for (const r of cells) r[i] = r[i].slice(0, len);
     });
   }
-  const isId = (c: Column) => (c.kind === 'id' && !c.format) || !!c.whole;
   const names = columns.map(nameLike);
   const main = names.indexOf(true);
   let same: string[] = [];
@@ -268,23 +261,30 @@ export async function renderListTable(
     }
   }
   let hidden: string[] = [];
-  if (fitting && opts.width && opts.width > 0) {
-    const times = columns.map((c) => c.kind === 'time' && !c.format);
-    const first = names.indexOf(true);
-    const rank = names.map((n, i) => (!n ? 0 : i === first ? 2 : 1));
-    // fitWidths never cuts a column keyed 'id': ids, and the columns marked whole.
-    const fit = fitWidths(head, cells, columns.map((c) => (isId(c) ? 'id' : c.key)), opts.width, times, rank);
-    const shown = columns.length - fit.hidden;
-    hidden = columns.slice(shown).map((c) => c.key);
-    head = head.slice(0, shown);
-    cells = cells.map((r) =>
-      r.slice(0, shown).map((t, i) => {
-        const w = fit.widths[i];
-        return w === undefined ? t : truncateWidth(t, w);
-      }),
-    );
-  }
+  if (fitting && opts.width && opts.width > 0) ({ head, cells, hidden } = fitColumns(columns, names, head, cells, opts.width));
   return { text: draw([head.map((h) => style.bold(h)), ...cells]), hidden, same };
+}
+
+/** Absolute times: when every time in a column had the same UTC offset, the header names it once. */
+function columnZones(columns: Column[], rows: Record<string, unknown>[], opts: TableOptions): (string | undefined)[] {
+  return columns.map((c) => {
+    if (!opts.truncate || c.kind !== 'time' || c.format || !opts.absoluteTimes) return undefined;
+    const seen = new Set(rows.map((r) => parseApiTime(getPath(r, c.key))).filter((t) => t !== undefined).map(zoneAt));
+    return seen.size === 1 ? [...seen][0] : undefined;
+  });
+}
+
+/** The table cut to `width`: the widest columns first, names last, ids never; the columns that still do not fit go. */
+function fitColumns(columns: Column[], names: boolean[], head: string[], cells: string[][], width: number) {
+  const times = columns.map((c) => c.kind === 'time' && !c.format);
+  const first = names.indexOf(true);
+  const rank = names.map((n, i) => (!n ? 0 : i === first ? 2 : 1));
+  const isId = (c: Column) => (c.kind === 'id' && !c.format) || !!c.whole;
+  // fitWidths never cuts a column keyed 'id': ids, and the columns marked whole.
+  const fit = fitWidths(head, cells, columns.map((c) => (isId(c) ? 'id' : c.key)), width, times, rank);
+  const shown = columns.length - fit.hidden;
+  const cut = (t: string, i: number) => (fit.widths[i] === undefined ? t : truncateWidth(t, fit.widths[i]));
+  return { head: head.slice(0, shown), cells: cells.map((r) => r.slice(0, shown).map(cut)), hidden: columns.slice(shown).map((c) => c.key) };
 }
 
 /** One record as key/value rows: the given columns, else every (flattened) key. */

@@ -2,7 +2,7 @@
 // generated bash, zsh and fish scripts, the values the service knows, and one primed completion cache. Used by
 // test/completion/dynamic.test.ts (bash, in npm test) and test/system/completion/dynamic-shells.test.ts (zsh and
 // fish, in npm run test:system). The `let`s are live ESM bindings: read them inside hooks and tests.
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -10,6 +10,7 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { sq, tempConfigDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/fs.js';
+import { waitFor } from '../helpers/wait.js';
 
 export const root = resolve(import.meta.dirname, '../..');
 export let emu: TestEmulator;
@@ -25,13 +26,24 @@ export let primed: Record<string, string>;
 export const fresh = (extra: Record<string, string> = {}): Record<string, string> => ({ ...env, SQ_CACHE_DIR: tempDir('sq-comp-cache-'), ...extra });
 
 /**
+ * Until the background refreshes a Tab left behind have ended: each holds a lock file (`<answer>.refreshing`) in the
+ * cache's complete/ directory while it asks the service, and removes it once the answer is written.
+ */
+export async function settled(e: Record<string, string>, source = ''): Promise<void> {
+  const dir = join(e.SQ_CACHE_DIR, 'complete');
+  const refreshing = () => existsSync(dir) && readdirSync(dir).some((f) => f.startsWith(source) && f.endsWith('.refreshing'));
+  await waitFor(refreshing, (r) => !r, `the background refresh of ${source || 'the completion cache'} to end`, 60_000);
+}
+
+/**
  * Asks `sq __complete` until it answers, as a user pressing Tab again would: a first Tab on a cold machine may use
- * its whole budget starting node and leave the answer to the background refresh. No timing is asserted.
+ * its whole budget starting node and leave the answer to the background refresh, so the next Tab comes once that
+ * refresh has ended (not on a timer, each a process start). No timing is asserted.
  */
 export async function prime(e: Record<string, string>, source: string, ...words: string[]): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 10; i++) {
     if ((await execa('sq', ['__complete', source, '--', ...words], { env: e, extendEnv: false })).stdout) return;
-    await new Promise((r) => setTimeout(r, 200));
+    await settled(e, `${source}-`);
   }
   throw new Error(`sq __complete ${source} never answered`);
 }
@@ -90,10 +102,13 @@ beforeAll(async () => {
   primed = fresh();
   // Every source the tests complete from `primed`: one left out (accounts, for the usernames) was asked cold by its
   // test, whose first Tab has 450 ms from the process's start and on a loaded machine answered nothing (flaky).
-  for (const source of ['squids', 'crawlers', 'accounts', 'account-types']) await prime(primed, source);
-  // Run ids are cached per squid named on the line, however it was quoted.
-  await prime(primed, 'runs', 'results', 'list', '--squid', `"${DEMO_SQUIDS.paris}"`);
-  await prime(primed, 'runs');
+  // Each source has a cache file of its own, so they are primed side by side.
+  await Promise.all([
+    ...['squids', 'crawlers', 'accounts', 'account-types'].map((source) => prime(primed, source)),
+    // Run ids are cached per squid named on the line, however it was quoted.
+    prime(primed, 'runs', 'results', 'list', '--squid', `"${DEMO_SQUIDS.paris}"`),
+    prime(primed, 'runs'),
+  ]);
 }, 60_000);
 
 afterAll(async () => {

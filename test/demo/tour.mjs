@@ -61,12 +61,28 @@ async function startListener() {
   const child = spawn(process.execPath, [BIN, ...args], { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const events = [];
+  const onEvent = new Set();
   child.stdout.setEncoding('utf8').on('data', (d) => {
     for (const line of d.split('\n').filter(Boolean)) {
       events.push(line);
       say(`    [webhook listen] ${line}`);
     }
+    for (const f of onEvent) f();
   });
+  /** Resolves once an event holding `text` has arrived, or after `ms` without one (the caller reports that). */
+  const arrival = (text, ms) =>
+    new Promise((res) => {
+      const seen = () => events.some((e) => e.includes(text));
+      const done = () => {
+        clearTimeout(timer);
+        onEvent.delete(check);
+        res();
+      };
+      const check = () => seen() && done();
+      const timer = setTimeout(done, ms);
+      onEvent.add(check);
+      check();
+    });
   const exited = new Promise((res) => child.on('close', (c) => res(c)));
   const url = await new Promise((res) => {
     let err = '';
@@ -89,7 +105,7 @@ async function startListener() {
     child.kill('SIGINT');
     return Promise.race([exited, sleep(5_000).then(() => (child.kill('SIGKILL'), 'killed'))]);
   };
-  return { url, events, stop };
+  return { url, events, arrival, stop };
 }
 
 async function tour() {
@@ -137,8 +153,8 @@ async function tour() {
     if (existsSync(csvFile)) say(`    (${csvFile}: ${readFileSync(csvFile, 'utf8').trim().split('\n').length - 1} records)`);
 
     if (listener.url) {
-      // Deliveries are asynchronous: give the emulator a moment to POST run.done.
-      for (let i = 0; i < 50 && !listener.events.some((e) => e.includes('run.done')); i++) await sleep(200);
+      // Deliveries are asynchronous: wait for the emulator to POST run.done (10 s at most).
+      await listener.arrival('run.done', 10_000);
       say(`\n# The receiver got ${listener.events.length} event(s)`);
       if (!listener.events.some((e) => e.includes('run.done'))) failures.push('webhook listen: no run.done event arrived after the run finished');
     }

@@ -1,6 +1,6 @@
 // sq apply and sq delivery apply stopped by a signal (issue 25, item 10) exit as the exit-code table says, 130 for
 // SIGINT, 143 for SIGTERM, 129 for SIGHUP (not 8, "some failed"), send nothing more, and still report what was done.
-// The built binary against a real emulator whose writes are slowed down, so that the signal lands mid-way.
+// The built binary against a real emulator that leaves a write unanswered, so that the signal lands mid-way.
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { writeFileSync } from 'node:fs';
@@ -41,7 +41,11 @@ describe('sq apply interrupted', () => {
     const names = Array.from({ length: 9 }, (_, i) => `Interrupted ${i + 1}`);
     const file = join(tempDir('sq-apply-int-'), 'sq.yaml');
     writeFileSync(file, `version: 1\nsquids:\n${names.map((n) => `  ${n}:\n    crawler: google-maps-search-export\n`).join('')}`);
-    await emu.faults([{ method: 'POST', path: '/v1/squids', action: 'delay', ms: 300 }]);
+    // The first 4 writes go through, the 5th is never answered: the signal lands mid-way however fast the machine is.
+    await emu.faults([
+      { method: 'POST', path: '/v1/squids', action: 'delay', ms: 1, count: 4 },
+      { method: 'POST', path: '/v1/squids', action: 'hang' },
+    ]);
     const r = await interrupt(['apply', '-f', file, '--yes'], signal, 4);
     await emu.clearFaults();
     expect([r.code, r.signal], r.stderr).toEqual([code, null]);
@@ -64,7 +68,10 @@ describe('sq delivery apply interrupted', () => {
     const squids = [DEMO_SQUIDS.paris, DEMO_SQUIDS.influencers, DEMO_SQUIDS.jobs, DEMO_SQUIDS.headphones, DEMO_SQUIDS.lyon];
     const file = join(tempDir('sq-dapply-int-'), 'delivery.yaml');
     writeFileSync(file, `squids:\n${squids.map((s, i) => `  ${JSON.stringify(s)}:\n    email: { address: ops${i}@example.com }\n`).join('')}`);
-    await emu.faults([{ method: 'POST', path: '/v1/delivery', action: 'delay', ms: 400 }]);
+    await emu.faults([
+      { method: 'POST', path: '/v1/delivery', action: 'delay', ms: 1, count: 2 },
+      { method: 'POST', path: '/v1/delivery', action: 'hang' },
+    ]);
     const r = await interrupt(['delivery', 'apply', '-f', file], signal, 2);
     await emu.clearFaults();
     expect([r.code, r.signal], r.stderr).toEqual([code, null]);

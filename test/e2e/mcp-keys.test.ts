@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { useEmulator } from '../helpers/emulator.js';
@@ -19,8 +19,12 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 const clients: Client[] = [];
+const fileClients: Client[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+afterAll(async () => {
+  await Promise.all(fileClients.splice(0).map((c) => c.close()));
 });
 
 /** One profile and one cache directory, shared by the servers a test starts one after another. */
@@ -33,11 +37,11 @@ function sharedEnv(): Record<string, string> {
 type Answer = { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, any> };
 
 /** A server on stdio; `stop()` ends it as a crash or a restart of the agent's host would. */
-async function server(env: Record<string, string>, args: string[]) {
+async function server(env: Record<string, string>, args: string[], closeAfter: 'test' | 'file' = 'test') {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env, stderr: 'pipe' });
   const client = new Client({ name: 'sq-keys-test', version: '1' });
   await client.connect(transport);
-  clients.push(client);
+  (closeAfter === 'test' ? clients : fileClients).push(client);
   return {
     async ok(name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
       const r = (await client.callTool({ name, arguments: args })) as Answer;
@@ -112,6 +116,13 @@ describe('idempotency_key outlives sq mcp', () => {
 });
 
 describe('list tools follow the API about more pages (api-reference §2: next, total_pages)', () => {
+  // One server for both (a process start with the MCP SDK is the costly part): each test sets its own faults, and
+  // the emulator is reset before each.
+  let agent: Awaited<ReturnType<typeof server>>;
+  beforeAll(async () => {
+    agent = await server(sharedEnv(), [], 'file');
+  });
+
   it('a short page whose next link says more: the rows it has, and a next_cursor that reads on', async () => {
     const all = (await emu.api('/v1/squids?limit=100')).data as { id: string }[];
     expect(all.length).toBeGreaterThanOrEqual(4);
@@ -122,7 +133,6 @@ describe('list tools follow the API about more pages (api-reference §2: next, t
         body: { total_results: all.length, limit: 2, page: 1, total_pages: Math.ceil(all.length / 2), next: 'http://127.0.0.1/v1/squids?page=2&limit=2', data: all.slice(0, 1) },
       },
     ]);
-    const agent = await server(sharedEnv(), []);
     const first = await agent.ok('squids_list', { limit: 2, fields: ['id'] });
     expect(first.items.map((s: { id: string }) => s.id)).toEqual([all[0].id]);
     expect(typeof first.next_cursor).toBe('string');
@@ -132,7 +142,6 @@ describe('list tools follow the API about more pages (api-reference §2: next, t
 
   it('a full page the API says is the last (next: null, total_pages 1): no next_cursor', async () => {
     await emu.faults([{ method: 'GET', path: '/v1/squids', action: 'envelope', count: 1, body: { next: null, total_pages: 1 } }]);
-    const agent = await server(sharedEnv(), []);
     const page = await agent.ok('squids_list', { limit: 2 });
     expect(page.items).toHaveLength(2);
     expect(page).not.toHaveProperty('next_cursor');

@@ -2,7 +2,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { useEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { BIN, binCacheDir, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { BIN, binCacheDir, sq, sqBin, tempConfigDir } from '../helpers/cli.js';
+import { fakeSqClock } from '../helpers/clock.js';
 import { waitFor } from '../helpers/wait.js';
 
 type J = Record<string, any>;
@@ -115,9 +116,12 @@ describe('a virtual clock moved by the test', () => {
 
   it('--timeout exits 7, after at least the timeout, and says the run continues', async () => {
     emu.expectWrites('POST /v1/runs');
-    const t0 = Date.now();
-    const r = await sqBin(['runs', 'start', '--squid', 'Amazon headphones', '--wait', '--interval', '200ms', '--timeout', '2s'], { env: emu.env() });
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(2000);
+    // In-process on sq's fake clock (the giving up is the CLI's logic, not the process's): what sq waited is read on
+    // that clock, not on the wall, and the 2 s pass at once.
+    const clock = fakeSqClock();
+    const t0 = clock.t;
+    const r = await sq(['runs', 'start', '--squid', 'Amazon headphones', '--wait', '--interval', '200ms', '--timeout', '2s'], { env: emu.env({ NO_COLOR: '1' }), clock });
+    expect(clock.t - t0).toBeGreaterThanOrEqual(2000);
     expect(r.code).toBe(7);
     const run = (await emu.api(`/v1/runs?squid=${ids['Amazon headphones']}&limit=1`)).data[0];
     expect(run.status).toBe('pending');

@@ -66,17 +66,15 @@ describe('a stop signal ends a read that waits for data', SLOW, () => {
       void p.finally(() => (exited = true));
       await waitFor(() => exited || reading(p.pid!, from), Boolean, `sq to wait on ${from}`, 90_000);
       expect(exited, 'sq ended before the signal').toBe(false);
-      const sent = Date.now();
       p.kill(signal);
-      // "Within a second" holds idle (this test asserted < 1 s); 10 s, 10 times that, keeps a loaded machine from failing
-      // it. A read the signal does not reach never ends: past the bound it is SIGKILLed and named.
+      // "Within a second" holds idle (npm run bench measures it); 10 s, 10 times that, keeps a loaded machine from
+      // failing it. A read the signal does not reach never ends: past the bound it is SIGKILLed and named.
       const timer = new Promise<'still running'>((r) => setTimeout(() => r('still running'), 10_000).unref());
       const first = await Promise.race([p, timer]);
       if (first === 'still running') p.kill('SIGKILL');
       const r = await p;
       expect(first, `sq ignored ${signal}`).not.toBe('still running');
       expect([r.exitCode, r.signal ?? null]).toEqual([code, null]);
-      expect(Date.now() - sent).toBeLessThan(10_000);
       expect(String(r.stderr)).toMatch(/^interrupted/m);
       expect(await emu.requests()).toEqual([]);
     });
@@ -112,8 +110,16 @@ describe('input is capped at 16 MiB', SLOW, () => {
   });
 
   it('a FIFO is read as it is written (process substitution works)', async () => {
-    // The writer comes after sq has opened the FIFO, or before: either way sq reads what it writes.
-    const r = await sh(`(sleep 0.3; timeout 90 sh -c "echo '{\\"via\\":\\"fifo\\"}' > ${fifo}") & timeout 90 "${process.execPath}" "${BIN}" api /v1/me -X POST --dry-run --json --input ${fifo}`);
+    // The writer comes after sq has opened the FIFO (sq waits in that open or read), as `<(…)` under load may.
+    const p = execa(process.execPath, [BIN, 'api', '/v1/me', '-X', 'POST', '--dry-run', '--json', '--input', fifo], {
+      env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', PATH: process.env.PATH!, ...emu.env() },
+      extendEnv: false,
+      reject: false,
+      timeout: 90_000,
+    });
+    await waitFor(() => reading(p.pid!, fifo), Boolean, 'sq to open the FIFO', 90_000);
+    writeFileSync(fifo, '{"via":"fifo"}\n');
+    const r = await p;
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(String(r.stdout)).toContain('"via"');
   });

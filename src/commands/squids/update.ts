@@ -12,6 +12,28 @@ import { cronFlag, timezoneFlag } from './_shared/schedule.js';
 import { liveSchedule } from '../../account/state.js';
 import { guardSchedule, MAX_CREDITS_OPTION, spendPolicy } from '../../billing/guard.js';
 
+/** The account flags, each reference trimmed, checked for contradictions; exit 2 when nothing at all is to be updated. */
+function linkFlags(
+  opts: { account?: string[]; addAccount?: string[]; removeAccount?: string[]; accounts?: boolean },
+  settings: boolean,
+): { accounts: string[]; adds: string[]; removes: string[] } {
+  const refs = (flag: string, v: string[] | undefined) => (v ?? []).map((a) => nonEmpty(flag, a).trim());
+  const accounts = refs('--account', opts.account);
+  const adds = refs('--add-account', opts.addAccount);
+  const removes = refs('--remove-account', opts.removeAccount);
+  const both = adds.find((a) => removes.includes(a));
+  if (both !== undefined) throw new UsageError(`--add-account and --remove-account both name ${JSON.stringify(both)}: give it to one of them`);
+  const given = [accounts.length && '--account', opts.accounts === false && '--no-accounts', (adds.length || removes.length) && '--add-account/--remove-account'].filter(Boolean);
+  if (given.length > 1) throw new UsageError(`${given.join(' and ')} cannot be used together: --account replaces the links, --add-account/--remove-account change them`);
+  if (!settings && !accounts.length && !adds.length && !removes.length && opts.accounts !== false) {
+    throw new UsageError(
+      'nothing to update: pass --name, --concurrency, --param key=value, --schedule, --timezone, --no-schedule, --to-complete, --no-line-breaks, ' +
+        '--export-unique-results, --run-notify, --active, --inactive, --add-account, --remove-account, --account or --no-accounts',
+    );
+  }
+  return { accounts, adds, removes };
+}
+
 export default defineVerb({
   name: 'update',
   writes: true,
@@ -79,20 +101,7 @@ export default defineVerb({
   ],
   async run(ctx, [ref], opts) {
     const body = settingsBody(opts);
-    const refs = (flag: string, v: string[] | undefined) => (v ?? []).map((a) => nonEmpty(flag, a).trim());
-    const accounts = refs('--account', opts.account);
-    const adds = refs('--add-account', opts.addAccount);
-    const removes = refs('--remove-account', opts.removeAccount);
-    const both = adds.find((a) => removes.includes(a));
-    if (both !== undefined) throw new UsageError(`--add-account and --remove-account both name ${JSON.stringify(both)}: give it to one of them`);
-    const linkFlags = [accounts.length && '--account', opts.accounts === false && '--no-accounts', (adds.length || removes.length) && '--add-account/--remove-account'].filter(Boolean);
-    if (linkFlags.length > 1) throw new UsageError(`${linkFlags.join(' and ')} cannot be used together: --account replaces the links, --add-account/--remove-account change them`);
-    if (Object.keys(body).length === 0 && !accounts.length && !adds.length && !removes.length && opts.accounts !== false) {
-      throw new UsageError(
-        'nothing to update: pass --name, --concurrency, --param key=value, --schedule, --timezone, --no-schedule, --to-complete, --no-line-breaks, ' +
-          '--export-unique-results, --run-notify, --active, --inactive, --add-account, --remove-account, --account or --no-accounts',
-      );
-    }
+    const { accounts, adds, removes } = linkFlags(opts, Object.keys(body).length > 0);
 
     const schedules = typeof body.cron_expression === 'string' || body.timezone !== undefined || body.is_active === true;
     // New params change what each run of an active schedule costs: held to a cap too (read before any request).

@@ -9,6 +9,28 @@ import { CHAIN_COLUMNS, chainTitle } from './columns.js';
 import { chainCost } from '../../../billing/spend.js';
 import { guardChain, MAX_CREDITS_OPTION, spendPolicy } from '../../../billing/guard.js';
 
+/**
+ * Each source of the field map must be a result field of the source squid's crawler: a typo (`nope=url`) would make a
+ * chain that starts runs with empty tasks.
+ */
+async function refuseUnknownSources(
+  http: Parameters<typeof getSquid>[0],
+  squid: Awaited<ReturnType<typeof resolveSquid>>,
+  label: string,
+  fieldMap: Record<string, string>,
+): Promise<void> {
+  const source = typeof squid.record.crawler === 'string' ? squid.record.crawler : (await getSquid(http, squid.id)).crawler;
+  if (typeof source !== 'string' || !source) return;
+  const fields = attributeRows(await getCrawlerAttributes(http, source)).flatMap((a) => (typeof a.name === 'string' ? [a.name] : []));
+  const unknown = unknownSources(fieldMap, fields);
+  if (unknown.length) {
+    throw new UsageError(
+      `--field-map: the results of squid ${label} have no field ${unknown.map((f) => `"${f}"`).join(', ')} ` +
+        `(its fields: ${fields.join(', ')}; see \`sq crawlers attributes ${source}\`); nothing was created`,
+    );
+  }
+}
+
 export default defineVerb({
   name: 'set',
   writes: true,
@@ -63,18 +85,7 @@ export default defineVerb({
         throw new UsageError(`squid ${label} has no chain yet: creating one needs ${[crawlerRef ? '' : '--target-crawler', fieldMap ? '' : '--field-map'].filter(Boolean).join(' and ')}`);
       }
       const crawler = await resolveCrawler(http, crawlerRef);
-      // Each source must be a result field of the source squid's crawler: a typo (`nope=url`) would make a chain
-      // that starts runs with empty tasks.
-      const source = typeof squid.record.crawler === 'string' ? squid.record.crawler : (await getSquid(http, squid.id)).crawler;
-      if (typeof source === 'string' && source) {
-        const fields = attributeRows(await getCrawlerAttributes(http, source)).flatMap((a) => (typeof a.name === 'string' ? [a.name] : []));
-        const unknown = unknownSources(fieldMap, fields);
-        if (unknown.length) {
-          throw new UsageError(
-            `--field-map: the results of squid ${label} have no field ${unknown.map((f) => `"${f}"`).join(', ')} (its fields: ${fields.join(', ')}; see \`sq crawlers attributes ${source}\`); nothing was created`,
-          );
-        }
-      }
+      await refuseUnknownSources(http, squid, label, fieldMap);
       const body: ChainCreate = { target_module_id: crawler.id, field_map: fieldMap, ...settings };
       // Money first: the target is made on the first done run, so its crawler's rate is what can be said.
       await guardChain(ctx, await chainCost(http, { autostart: settings.autostart, target_cluster: null, target_module: { id: crawler.id, name: crawler.name } }), policy, label);
