@@ -12,7 +12,8 @@
 //   add-task*        its task params (the keys of the request's tasks, or of the bare body some pages send) and their
 //                    sampled values as examples; the task `module` the answer carries (an integer), or none
 //   get-results      its result attributes: every column of the sampled rows, in the rows' order, with their JSON types,
-//                    optional when a row leaves it out
+//                    optional when a row leaves it out; the JSON type of the rows' `id` where it is not the get-results
+//                    reference page's 32-hex string (three crawlers' rows show an integer)
 // What the docs do not give is ASSUMED below, in one table each, and listed by the generated file (`assumed`), so that
 // docs/emulator.md and `sq crawlers get` can say which facts are the docs' and which are the emulator's.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -263,6 +264,16 @@ function attributes(slug, results) {
   });
 }
 
+/**
+ * `result_id: 'integer'` where every row the crawler's get-results sample shows has an integer `id` (the reference
+ * page's rows, and the emulator's by default, have a 32-hex string): the crawler's rows are generated in its own sample's
+ * shape. The other row keys (object, squid, run, scraping_time) have the reference page's types in every sample.
+ */
+function resultId(results) {
+  const rows = results && answer(results)?.body?.data;
+  return Array.isArray(rows) && rows.length && rows.every((r) => Number.isInteger(r.id)) ? { result_id: 'integer' } : {};
+}
+
 function crawler(slug) {
   const pages = Object.fromEntries(pagesOf(slug).map(([kind, p]) => [kind, { ...p, key: `examples/${slug}/${kind}` }]));
   const settings = pages['update-settings'];
@@ -288,6 +299,7 @@ function crawler(slug) {
     max_concurrency: ASSUMED.max_concurrency,
     ...(ASSUMED_ACCOUNT[slug] ? { account_type: ASSUMED_ACCOUNT[slug] } : {}),
     ...(module !== undefined ? { task_module: module } : {}),
+    ...resultId(pages['get-results']),
     task,
     squid,
     functions,

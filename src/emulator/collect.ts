@@ -44,7 +44,7 @@ export function collect(emu: EmuCore, run: Rec, def: CrawlerDef, squid: Rec, tas
       taskParams: params, basis: paramsKey(params), scrapingTimeMs: nowMs - RUN_TIMING.taskMs },
     count,
   );
-  emu.addResults(fields);
+  emu.addResults(fields, def.result_id ?? 'hash');
   const credits = count * creditsPerRow(def, (squid.params ?? {}) as Rec);
   recordCharge(emu, String(run.id), def, (squid.params ?? {}) as Rec, count);
   rt.status = 'completed';

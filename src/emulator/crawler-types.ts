@@ -64,6 +64,11 @@ export interface CrawlerDef {
    * tasks show none (the key is left out), the crawler's id when unset (the add-tasks reference page).
    */
   task_module?: number | null;
+  /**
+   * The JSON type of its result rows' `id` where its get-results example shows one other than the reference page's
+   * 32-hex string (Bien'ici, Facebook page details, Leboncoin listings: an integer); a hash when unset.
+   */
+  result_id?: 'integer';
   /** The examples/ pages of the crawler (add-tasks, get-results, update-settings…); none for a crawler of the seed's own. */
   pages?: string[];
   /** What the docs do not give and the emulator assumes (docs/emulator.md): credits_per_row, attributes, account… */

@@ -122,8 +122,6 @@ const HAND_DEFS: CrawlerDef[] = [
       // examples/sales-navigator-leads-scraper/update-settings: results per search page and pages per search.
       profiles_per_page: { type: 'int', allowed: [25], default: 25, required: false, description: 'Profiles per Sales Navigator search page.' },
       max_pages: { type: 'int', default: 100, required: false, description: 'Search pages collected per task (at most 100).' },
-      // Required with no default: a new squid of this crawler is not ready until it is set (SquidNotReady).
-      results_type: { type: 'string', allowed: ['leads', 'accounts'], default: null, required: true, description: 'Which Sales Navigator list to collect.' },
     },
     // Half a credit per row: runs using it cost fractional credits.
     functions: { email_enrichment: { display: 'Email enrichment', credits_per_function: 0.5, default: false } },
@@ -301,6 +299,7 @@ function merge(hand: CrawlerDef, docs: DocsCrawler): CrawlerDef {
     functions: { ...hand.functions, ...Object.fromEntries(Object.entries(docs.functions).filter(([k]) => !hand.functions[k])) },
     attributes,
     ...(docs.task_module !== undefined ? { task_module: docs.task_module } : {}),
+    ...(docs.result_id ? { result_id: docs.result_id } : {}),
     pages: docs.pages,
     // The hand-kept facts replace the generated assumptions of rates, account and attributes.
     assumed: docs.assumed.filter((a) => !HAND_KEPT.includes(a)),

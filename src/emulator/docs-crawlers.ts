@@ -113,6 +113,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     credits_per_row: 1,
     max_concurrency: 10,
     task_module: 13,
+    result_id: "integer",
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency"],
     task: {
@@ -330,6 +331,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     credits_per_row: 1,
     max_concurrency: 10,
     task_module: 115,
+    result_id: "integer",
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency"],
     task: {
@@ -1003,6 +1005,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     credits_per_row: 1,
     max_concurrency: 10,
     task_module: 88,
+    result_id: "integer",
     pages: ["add-tasks","get-results","update-settings"],
     assumed: ["credits_per_row","max_concurrency"],
     task: {

@@ -10,6 +10,9 @@ import { type ResultRecord, type RunMeta, resultRecord } from './model/records.j
 
 export type { RunMeta };
 
+/** Integer result ids start above the counter's range, in the sampled ids' order of size (50017, 8542691, 53557759). */
+const INTEGER_RESULT_IDS = 50_000_000;
+
 interface EmuConfig {
   freePlan: boolean;
   rateLimits: RateLimitSetting;
@@ -89,13 +92,17 @@ export class EmuCore implements Emu {
     b.push(id);
   }
 
-  /** Stores rows, assigning their ids in place (no copies: 100,000-row runs must stay cheap). */
-  addResults(rows: Record<string, unknown>[]): ResultRecord[] {
+  /**
+   * Stores rows, assigning their ids in place (no copies: 100,000-row runs must stay cheap): a 32-hex hash (the
+   * get-results reference page), or an integer for a crawler whose own get-results example shows one (`result_id`).
+   * The state keys them by the id's text either way.
+   */
+  addResults(rows: Record<string, unknown>[], idType: 'hash' | 'integer' = 'hash'): ResultRecord[] {
     return rows.map((row) => {
-      const id = this.newHash('result');
+      const id = idType === 'integer' ? INTEGER_RESULT_IDS + this.nextId() : this.newHash('result');
       const result = resultRecord(row, id);
-      this.state.results[id] = result;
-      this.index(id, result);
+      this.state.results[String(id)] = result;
+      this.index(String(id), result);
       return result;
     });
   }

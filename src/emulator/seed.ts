@@ -152,7 +152,7 @@ function pastRun(emu: EmuCore, squid: SquidRecord, startMs: number, outcome: 'do
         { def, squidParams: squid.params as Rec, squid: String(squid.id), run: id, task: String(task.id),
           taskParams: task.params as Rec, basis: paramsKey(task.params as Rec), scrapingTimeMs: t },
         count,
-      ));
+      ), def.result_id ?? 'hash');
       total += count;
       recordCharge(emu, id, def, squid.params as Rec, count);
     }
@@ -270,8 +270,6 @@ export function applySeed(emu: EmuCore, seed: SeedName, token: string): void {
   pastRun(emu, influencers, now - 6 * DAY, 'done');
 
   const leads = newSquid(emu, c(DEMO_CRAWLERS.salesNav), DEMO_SQUIDS.leads, now - 6 * DAY);
-  (leads.params as Rec).results_type = 'leads';
-  leads.is_ready = isReady(defOf(c(DEMO_CRAWLERS.salesNav)), leads.params as Rec);
   leads.accounts = [salesNavAccount.id];
   newTask(emu, leads, { url: 'https://www.linkedin.com/sales/search/people?query=cto%20paris' }, now - 6 * DAY);
   newTask(emu, leads, { url: 'https://www.linkedin.com/sales/search/people?query=cto%20lyon' }, now - 6 * DAY);

@@ -27,11 +27,15 @@ async function salesNavSquid(params?: J): Promise<string> {
 describe('runs start on a squid that is not ready', () => {
   it('exits 1 with the API message and says how to set the missing parameters', async () => {
     emu.expectWrites('POST /v1/runs');
-    const id = await salesNavSquid();
+    // get-crawler-parameters marks Google Maps' `language` required: sent null, the squid is not ready.
+    const id = (await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Places' } })).id;
+    await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: [{ url: 'https://www.google.com/maps/search/bakery+lyon' }] } });
+    await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { params: { language: null } } });
     const r = await sq(['runs', 'start', '--squid', id], { env: emu.env() });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('SquidNotReady');
+    expect(r.stderr).toContain('required parameters (language)');
     expect(r.stderr).toContain(`sq squids update ${id} --param name=value`);
     expect(r.stderr).toContain('sq crawlers params <crawler>');
   });
@@ -54,7 +58,7 @@ describe('runs start on a squid that is not ready', () => {
 describe('finished runs', () => {
   it('runs stats prints eta "∞" and runs list a fractional credit_used as sent', async () => {
     emu.expectWrites('POST /v1/runs');
-    const id = await salesNavSquid({ results_type: 'leads', functions: { email_enrichment: true } });
+    const id = await salesNavSquid({ functions: { email_enrichment: true } });
     const started = await sq(['runs', 'start', '--squid', id, '--json'], { env: emu.env() });
     expect(started.code, started.stderr).toBe(0);
     const run = await finish(JSON.parse(started.stdout).id);

@@ -144,10 +144,10 @@ it('go links the account it is given, and replace_tasks swaps the tasks of the s
   const a = await agent(['--allow-writes', '--confirm-above', '0']);
   const accounts = await a.call('accounts_list', {});
   const account = accounts.items.find((x: { type?: string }) => x.type === 'sales-nav-sync');
-  // The crawler's required squid parameter, as crawlers_get describes it.
+  // A squid parameter of the crawler, as crawlers_get describes it (update-settings example: max_pages).
   const got = await a.call('crawlers_get', { crawler: 'sales-navigator-leads-scraper' });
-  expect(got.squid_params.find((p: { wire: string }) => p.wire === 'results_type')).toMatchObject({ level: 'squid', required: true });
-  const go = { crawler: 'sales-navigator-leads-scraper', params: { results_type: 'leads' }, account: account.username, idempotency_key: 'leads-1' };
+  expect(got.squid_params.find((p: { wire: string }) => p.wire === 'max_pages')).toMatchObject({ level: 'squid' });
+  const go = { crawler: 'sales-navigator-leads-scraper', params: { max_pages: 2 }, account: account.username, idempotency_key: 'leads-1' };
   // Above --confirm-above: the squid is made with its account and task, nothing is started.
   const first = await a.call('go', { ...go, tasks: ['https://www.linkedin.com/sales/search/people?query=cto'] });
   expect(first.needs_confirmation).toBe(true);
@@ -159,6 +159,7 @@ it('go links the account it is given, and replace_tasks swaps the tasks of the s
   expect(a.errors).toEqual([]);
   expect(ran.run?.id, JSON.stringify(ran)).toBeDefined();
   expect(ran.squid).toBe(squid);
+  expect((await emu.api(`/v1/squids/${squid}`)).params.max_pages).toBe(2);
   const tasks = await a.call('tasks_list', { squid });
   expect(tasks.items.map((t: { params?: { url?: string } }) => t.params?.url)).toEqual(['https://www.linkedin.com/sales/search/people?query=cfo']);
   expect(a.errors).toEqual([]);

@@ -37,12 +37,16 @@ describe('update-squid page + api-changelog (the vendor\'s clients): a params up
     expect(live.functions).toEqual({ collect_business_details: false, fetch_business_images: false, extract_emails_from_website: true });
   });
 
-  it('a required param left out makes the squid not ready again (it must be sent with every params update)', async () => {
-    const id = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.salesNav, name: 'replace-readiness' })).body.id;
-    await e.api('POST', `/v1/squids/${id}`, { params: { results_type: 'leads' } });
+  // Google Maps' `language` is required (get-crawler-parameters); each params update is a replace, readiness follows it.
+  it('readiness follows every params update: a required param sent null makes the squid not ready, left out its default', async () => {
+    const id = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'replace-readiness' })).body.id;
+    await e.api('POST', `/v1/squids/${id}`, { params: { language: 'Français (France)' } });
     expect((await e.api('GET', `/v1/squids/${id}`)).body.is_ready).toBe(true);
-    await e.api('POST', `/v1/squids/${id}`, { params: { max_pages: 2 } });
+    await e.api('POST', `/v1/squids/${id}`, { params: { language: null, max_results: 5 } });
     expect((await e.api('GET', `/v1/squids/${id}`)).body.is_ready).toBe(false);
+    // Left out, it is not the value set before but the crawler's default: the squid is ready again.
+    await e.api('POST', `/v1/squids/${id}`, { params: { max_results: 5 } });
+    expect((await e.api('GET', `/v1/squids/${id}`)).body).toMatchObject({ is_ready: true, params: { language: 'English (United States)' } });
   });
 });
 

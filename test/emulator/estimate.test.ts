@@ -70,7 +70,7 @@ describe('POST /v1/squid/estimate', () => {
     ['Google Maps, paid functions off', DEMO_CRAWLERS.googleMaps, [{ url: 'https://www.google.com/maps/search/cafe+berlin' }], { functions: { extract_emails_from_website: false } }],
     ['Google Maps, max_results caps each task', DEMO_CRAWLERS.googleMaps, [{ url: 'https://www.google.com/maps/search/cafe+berlin' }, { url: 'https://www.google.com/maps/search/pub+berlin' }], { max_results: 2 }],
     ['Amazon, no paid function', DEMO_CRAWLERS.amazon, [{ url: 'https://www.amazon.com/s?k=keyboard' }, { url: 'https://www.amazon.com/s?k=mouse' }], {}],
-    ['Sales Navigator, a half-credit function', DEMO_CRAWLERS.salesNav, [{ url: 'https://www.linkedin.com/sales/search/people?query=cfo' }], { results_type: 'leads', functions: { email_enrichment: true } }],
+    ['Sales Navigator, a half-credit function', DEMO_CRAWLERS.salesNav, [{ url: 'https://www.linkedin.com/sales/search/people?query=cfo' }], { functions: { email_enrichment: true } }],
   ];
   for (const [what, crawler, tasks, params] of cases) {
     it(`equals what the run then charges (GET /v1/runs/{id}/credits): ${what}`, async () => {
@@ -89,7 +89,7 @@ describe('POST /v1/squid/estimate', () => {
   }
 
   it('credit_used is a float to 4 decimals when the rates make fractions', async () => {
-    const id = await squidWith(DEMO_CRAWLERS.salesNav, [{ url: 'https://www.linkedin.com/sales/search/people?query=cto' }], { results_type: 'leads', functions: { email_enrichment: true } });
+    const id = await squidWith(DEMO_CRAWLERS.salesNav, [{ url: 'https://www.linkedin.com/sales/search/people?query=cto' }], { functions: { email_enrichment: true } });
     const est = (await e.api('POST', '/v1/squid/estimate', { squid: id })).body;
     const run = await finish((await e.api('POST', '/v1/runs', { squid: id })).body.id);
     expect(Number.isInteger(run.credit_used * 1e4)).toBe(true);

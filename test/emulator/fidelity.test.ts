@@ -126,23 +126,26 @@ describe('squid chains', () => {
 });
 
 describe('squid readiness and params', () => {
+  // get-crawler-parameters marks the Google Maps Search Export's `language` required (its default set on a new squid).
   it('a squid whose crawler has a required param without a value is not ready: POST /v1/runs answers SquidNotReady', async () => {
-    const id = await salesNavSquid();
-    expect((await e.api('GET', `/v1/squids/${id}`)).body).toMatchObject({ is_ready: false, params: { results_type: null } });
+    const id = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'Places' })).body.id;
+    await e.api('POST', '/v1/tasks', { squid: id, tasks: [{ url: 'https://www.google.com/maps/search/bakery+lyon' }] });
+    expect((await e.api('POST', `/v1/squids/${id}`, { params: { language: null } })).status).toBe(201);
+    expect((await e.api('GET', `/v1/squids/${id}`)).body).toMatchObject({ is_ready: false, params: { language: null } });
     const r = await e.api('POST', '/v1/runs', { squid: id });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ type: 'validation_error', param: 'squid' });
     expect(r.body.error.message).toContain('SquidNotReady');
-    expect(r.body.error.message).toContain('results_type');
+    expect(r.body.error.message).toContain('required parameters (language)');
 
-    expect((await e.api('POST', `/v1/squids/${id}`, { params: { results_type: 'leads' } })).status).toBe(201);
+    expect((await e.api('POST', `/v1/squids/${id}`, { params: { language: 'Français (France)' } })).status).toBe(201);
     expect((await e.api('GET', `/v1/squids/${id}`)).body.is_ready).toBe(true);
     expect((await e.api('POST', '/v1/runs', { squid: id })).status).toBe(200);
   });
 
   it.each([
     [DEMO_CRAWLERS.googleMaps, { ratings: '5.0+' }, 'params.ratings must be one of "Any rating", "2.0+", "2.5+", "3.0+", "3.5+", "4.0+", "4.5+" (InvalidParameterValue).'],
-    [DEMO_CRAWLERS.salesNav, { results_type: 'people' }, 'params.results_type must be one of "leads", "accounts" (InvalidParameterValue).'],
+    [DEMO_CRAWLERS.salesNav, { profiles_per_page: 50 }, 'params.profiles_per_page must be one of 25 (InvalidParameterValue).'],
     [DEMO_CRAWLERS.amazon, { max_results: 'ten' }, 'params.max_results must be an integer (InvalidParamType).'],
   ])('squid params are checked against the crawler: %s %j', async (crawler, params, message) => {
     const id = (await e.api('POST', '/v1/squids', { crawler })).body.id;
@@ -176,7 +179,7 @@ describe('documented shapes', () => {
   });
 
   it('credit_used is fractional when a rate is (a 0.5-credit function), without float noise', async () => {
-    const id = await salesNavSquid({ results_type: 'leads', functions: { email_enrichment: true } });
+    const id = await salesNavSquid({ functions: { email_enrichment: true } });
     const done = await finish((await e.api('POST', '/v1/runs', { squid: id })).body.id);
     expect(done.status).toBe('done');
     expect(done.credit_used).toBe(done.total_results * 3.5);

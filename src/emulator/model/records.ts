@@ -225,13 +225,13 @@ export function paramsOf(values: Record<string, unknown>): Params {
  * A result row (get-results): its keys, then one cell per attribute of its crawler (the crawler's columns, JSON
  * values). The cells differ by crawler, so they are a map; the keys that tie the row to its run are typed.
  */
-export type ResultRecord = { id: string; squid: string; run: string; task: string | null; [column: string]: Json | undefined };
+export type ResultRecord = { id: string | number; squid: string; run: string; task: string | null; [column: string]: Json | undefined };
 
 /**
  * A generated row (rows.ts) as the stored result `id`: in place, no copy (100,000-row runs must stay cheap). Its
  * squid and run are checked; its cells are the generator's JSON values.
  */
-export function resultRecord(row: Record<string, unknown>, id: string): ResultRecord {
+export function resultRecord(row: Record<string, unknown>, id: string | number): ResultRecord {
   if (typeof row.squid !== 'string' || typeof row.run !== 'string') throw new Error('a result row needs its squid and run ids');
   row.id = id;
   row.task ??= null;

@@ -41,7 +41,7 @@ function generate(emu: EmuCore, squid: Rec, count: number): Rec {
     count,
   );
   if (tasks.length) fields.forEach((f, i) => (f.task = tasks[i % tasks.length].id));
-  emu.addResults(fields);
+  emu.addResults(fields, def.result_id ?? 'hash');
   const at = naiveUs(now);
   const run = runRecord(id, String(squid.id), at, {
     is_done: true, ended_at: at, credit_used: count * creditsPerRow(def, (squid.params ?? {}) as Rec), status: 'done',
