@@ -115,10 +115,11 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
     })
     .exitOverride();
   addGlobals(program);
-  addExamples(program, ['sq squids list', 'sq runs start --squid "Paris restaurants" --wait']);
+  addExamples(program, ['sq runs start --squid "Paris restaurants" --wait']);
   program.addHelpText(
     'after',
-    'More: sq <command> --help, sq help topics, man sq, docs/commands/ in the package\n',
+    'More: sq <command> --help, sq help topics, man sq, and the command reference:\n' +
+      'https://github.com/lobstr-io/lobstr-sq/tree/main/docs/commands\n',
   );
 
   const { noun, index } = scanArgv(argv);
