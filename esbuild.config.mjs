@@ -45,9 +45,16 @@ const VENDORED = {
 
 /** [path inside node_modules, [[text, replacement], …], text that must not remain] */
 const PATCHES = [
-  ['commander/lib/command.js', [
-    ["const childProcess = require('node:child_process');", "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"],
-  ], /childProcess\.(?!spawn\()/],
+  [
+    'commander/lib/command.js',
+    [
+      [
+        "const childProcess = require('node:child_process');",
+        "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+      ],
+    ],
+    /childProcess\.(?!spawn\()/,
+  ],
 ];
 
 const root = `${process.cwd().replace(/\\/g, '/')}/`;
@@ -68,17 +75,24 @@ const lazyLoads = (whole) => ({
       const patch = byPath.get(rel);
       if (patch) {
         for (const [from, to] of patch.reps) {
-          if (!text.includes(from)) throw new Error(`esbuild.config.mjs: ${rel} no longer contains ${JSON.stringify(from.slice(0, 60))}; review the patch`);
+          if (!text.includes(from))
+            throw new Error(
+              `esbuild.config.mjs: ${rel} no longer contains ${JSON.stringify(from.slice(0, 60))}; review the patch`,
+            );
           text = text.replace(from, to);
         }
         const m = patch.leftover && text.match(patch.leftover);
-        if (m) throw new Error(`esbuild.config.mjs: ${rel} still uses ${JSON.stringify(m[0])} after patching; review the patch`);
+        if (m)
+          throw new Error(
+            `esbuild.config.mjs: ${rel} still uses ${JSON.stringify(m[0])} after patching; review the patch`,
+          );
         byPath.delete(rel);
       }
       return { contents: text, loader: 'js' };
     });
     b.onEnd((result) => {
-      if (whole && !result.errors.length && byPath.size) throw new Error(`esbuild.config.mjs: not in the bundle any more: ${[...byPath.keys()].join(', ')}`);
+      if (whole && !result.errors.length && byPath.size)
+        throw new Error(`esbuild.config.mjs: not in the bundle any more: ${[...byPath.keys()].join(', ')}`);
     });
   },
 });
@@ -113,12 +127,14 @@ for (const entry of NOUNS) {
   const spec = (await entry.load()).default;
   const json = JSON.stringify(spec, (key, value) => {
     if (typeof value !== 'function') return value;
-    if (key !== 'run') throw new Error(`esbuild.config.mjs: the spec of "${entry.name}" has a function "${key}": only run can be one`);
+    if (key !== 'run')
+      throw new Error(`esbuild.config.mjs: the spec of "${entry.name}" has a function "${key}": only run can be one`);
     return true;
   });
   const runs = (v) => ({ ...v, run: true, subcommands: v.subcommands?.map(runs) });
   const expected = 'verbs' in spec ? { ...spec, verbs: spec.verbs.map(runs) } : runs(spec);
-  if (!isDeepStrictEqual(JSON.parse(json), withoutUndefined(expected))) throw new Error(`esbuild.config.mjs: the spec of "${entry.name}" holds values JSON cannot carry`);
+  if (!isDeepStrictEqual(JSON.parse(json), withoutUndefined(expected)))
+    throw new Error(`esbuild.config.mjs: the spec of "${entry.name}" holds values JSON cannot carry`);
   // Each verb of a noun with the file that declares it (the file whose default export it is), so that running it
   // loads that file alone, not the noun's index and every verb it imports (verbModules below).
   const doc = JSON.parse(json);
@@ -128,7 +144,11 @@ for (const entry of NOUNS) {
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'index.ts')
       .map((f) => f.replace(/\.ts$/, '.js'));
     const byExport = new Map();
-    for (const f of files) byExport.set((await import(`./dist/commands/${entry.name}/${f}`)).default, `${entry.name}/${f.replace(/\\/g, '/')}`);
+    for (const f of files)
+      byExport.set(
+        (await import(`./dist/commands/${entry.name}/${f}`)).default,
+        `${entry.name}/${f.replace(/\\/g, '/')}`,
+      );
     spec.verbs.forEach((v, i) => {
       const file = byExport.get(v);
       if (file) (doc.verbs[i].module = file), verbModules.push(file);
@@ -147,7 +167,11 @@ function withoutUndefined(v) {
   if (Array.isArray(v)) return v.map(withoutUndefined);
   if (v === null || typeof v !== 'object') return v;
   if (Object.getPrototypeOf(v) !== Object.prototype) return v;
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, withoutUndefined(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([, x]) => x !== undefined)
+      .map(([k, x]) => [k, withoutUndefined(x)]),
+  );
 }
 
 // The bundle is built whole first, then again in parts (scripts/split-bundle.mjs): dist/sq.cjs, what every call runs,
@@ -165,7 +189,12 @@ const bundleOptions = {
   // VENDORED (below): the packages importPackage() loads from dist/vendor/ rather than node_modules.
   // __SQ_VERSION__ (src/version.ts): the version as package.json says at build time, which ships with it; reading and
   // parsing package.json cost every call time.
-  define: { 'import.meta.url': '__sqImportMeta.url', 'import.meta.dirname': '__dirname', __SQ_VENDORED__: JSON.stringify(VENDORED), __SQ_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
+  define: {
+    'import.meta.url': '__sqImportMeta.url',
+    'import.meta.dirname': '__dirname',
+    __SQ_VENDORED__: JSON.stringify(VENDORED),
+    __SQ_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version),
+  },
   // bin/sq.js's loader (src/startup/code-cache.ts, loadParts) runs each part with __dirname the dist/ directory.
   // SQ_TEST_LOAD_LOG=FILE: the files of the bundle that this call evaluated, in that order, written to FILE at exit,
   // one log for all the parts (test/e2e/launcher.test.ts checks that `sq me` evaluates nothing it does not need).
@@ -189,7 +218,13 @@ const bundleOptions = {
   minifySyntax: true,
 };
 const { PART_PARAMS } = await import('./dist/startup/code-cache.js');
-const whole = await build({ ...bundleOptions, entryPoints: ['dist/shell/main.js'], outfile: 'dist/sq.cjs', metafile: true, plugins: [lazyLoads(true)] });
+const whole = await build({
+  ...bundleOptions,
+  entryPoints: ['dist/shell/main.js'],
+  outfile: 'dist/sq.cjs',
+  metafile: true,
+  plugins: [lazyLoads(true)],
+});
 const parts = [];
 for (const [part, text] of await buildParts(bundleOptions, root, partition(whole.metafile))) {
   // Only comments can still hold non-ASCII text: spell it as escapes too, so the whole file is ASCII and bin/sq.js can
@@ -200,7 +235,10 @@ for (const [part, text] of await buildParts(bundleOptions, root, partition(whole
   // ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING, only in the bundle. Such imports go through importPackage() (the launcher's
   // loader) or process.getBuiltinModule(); one written as import('…') fails the build instead.
   const strayImport = /\bimport\(\s*["'`][^"'`]*["'`]\s*\)/.exec(code);
-  if (strayImport) throw new Error(`esbuild.config.mjs: part ${part} has ${strayImport[0]}, which fails under bin/sq.js: use importPackage() or process.getBuiltinModule()`);
+  if (strayImport)
+    throw new Error(
+      `esbuild.config.mjs: part ${part} has ${strayImport[0]}, which fails under bin/sq.js: use importPackage() or process.getBuiltinModule()`,
+    );
   // Each part is one function expression, the module wrapper that require() would add, written here so that the
   // launcher compiles the text it reads as it is (src/startup/code-cache.ts, compileCached).
   parts.push([part === 'sq' ? 'sq.cjs' : `bundles/${part}.cjs`, `(function (${PART_PARAMS}) {${code}\n})\n`]);
@@ -210,7 +248,10 @@ for (const [part, text] of await buildParts(bundleOptions, root, partition(whole
 // the module bin/sq.js compiled while the bundle loaded, and its output and heap growth go through sq's caps.
 const jqWeb = createRequire(import.meta.url).resolve('jq-web');
 const { patchJqWeb } = await import('./dist/output/jq-patches.js');
-const jqCode = patchJqWeb(await readFile(jqWeb, 'utf8'), jqWeb).replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+const jqCode = patchJqWeb(await readFile(jqWeb, 'utf8'), jqWeb).replace(
+  /[^\x00-\x7f]/gu,
+  (c) => `\\u{${c.codePointAt(0).toString(16)}}`,
+);
 
 // jq's worker thread as a file, for bin/sq.js to start it as soon as it sees --jq (src/output/jq-worker.ts).
 const { JQ_WORKER_SOURCE } = await import('./dist/output/jq-worker.js');
@@ -256,7 +297,8 @@ function withoutDebugSections(wasm) {
     parts.push(wasm.subarray(start, i));
   }
   const out = Buffer.concat(parts);
-  if (!WebAssembly.validate(out)) throw new Error('esbuild.config.mjs: jq.wasm without its debug sections does not validate');
+  if (!WebAssembly.validate(out))
+    throw new Error('esbuild.config.mjs: jq.wasm without its debug sections does not validate');
   return out;
 }
 
@@ -291,11 +333,26 @@ await rm('dist/bundles.tmp', { recursive: true, force: true });
   const env = { SQ_CONFIG_DIR: '/nonexistent-sq-build', SQ_CACHE_DIR: '', SQ_NO_UPDATE_NOTIFIER: '1' };
   const captured = () => {
     const chunks = [];
-    const stream = new Writable({ write(c, _e, cb) { chunks.push(Buffer.from(c)); cb(); } });
+    const stream = new Writable({
+      write(c, _e, cb) {
+        chunks.push(Buffer.from(c));
+        cb();
+      },
+    });
     return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
   };
-  const io = (out, err) => ({ stdout: out, stderr: err, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 80 });
-  const program = await buildProgram(createContext({ env, io: io(captured().stream, captured().stream) }), [], { loadAll: true });
+  const io = (out, err) => ({
+    stdout: out,
+    stderr: err,
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+    columns: 80,
+  });
+  const program = await buildProgram(createContext({ env, io: io(captured().stream, captured().stream) }), [], {
+    loadAll: true,
+  });
   const paths = [];
   const walk = (cmd, words) => {
     paths.push(words);
@@ -322,7 +379,8 @@ await rm('dist/bundles.tmp', { recursive: true, force: true });
 // CLI's own.
 await build({
   stdin: {
-    contents: "export * from './dist/startup/code-cache.js';\nexport { setV8Flag } from './dist/startup/v8-flags.js';\nexport { scanArgv, boundedJq } from './dist/startup/argv.js';\n",
+    contents:
+      "export * from './dist/startup/code-cache.js';\nexport { setV8Flag } from './dist/startup/v8-flags.js';\nexport { scanArgv, boundedJq } from './dist/startup/argv.js';\n",
     resolveDir: '.',
     sourcefile: 'launcher.js',
   },
@@ -341,9 +399,24 @@ await rm('dist/argv.cjs', { force: true });
 await rm('dist/code-cache.cjs', { force: true });
 // And what only some calls need, loaded by the launcher only then: SQ_TRACE_STARTUP's marks (src/startup/trace.ts) and --jq's
 // early start (src/startup/jq-preload.ts).
-await build({ entryPoints: ['dist/startup/trace.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/trace.cjs', logLevel: 'warning' });
-await build({ entryPoints: ['dist/startup/jq-preload.js'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'dist/jq-preload.cjs', logLevel: 'warning' });
-
+await build({
+  entryPoints: ['dist/startup/trace.js'],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: 'dist/trace.cjs',
+  logLevel: 'warning',
+});
+await build({
+  entryPoints: ['dist/startup/jq-preload.js'],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: 'dist/jq-preload.cjs',
+  logLevel: 'warning',
+});
 
 // dist/vendor/: see VENDORED. Each file exports the names Node's import() of the package gives (for a CommonJS
 // package, the default export and the names Node finds in it), so that the bundle's import() gets the same module
@@ -352,7 +425,10 @@ await build({ entryPoints: ['dist/startup/jq-preload.js'], bundle: true, platfor
 const vendorEntry = {
   name: 'sq-vendor-entry',
   setup(b) {
-    b.onResolve({ filter: /^vendor:/ }, (args) => ({ path: args.path.slice('vendor:'.length), namespace: 'sq-vendor' }));
+    b.onResolve({ filter: /^vendor:/ }, (args) => ({
+      path: args.path.slice('vendor:'.length),
+      namespace: 'sq-vendor',
+    }));
     b.onLoad({ filter: /.*/, namespace: 'sq-vendor' }, async (args) => {
       const names = Object.keys(await import(args.path));
       const named = names.filter((n) => n !== 'default');
@@ -376,7 +452,9 @@ await build({
   outExtension: { '.js': '.mjs' },
   // pg's optional native binding and its Cloudflare Workers socket: sq uses neither (pg requires them only when asked).
   external: ['pg-native', 'pg-cloudflare'],
-  banner: { js: "import { createRequire as __sqCreateRequire } from 'node:module'; const require = __sqCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __sqCreateRequire } from 'node:module'; const require = __sqCreateRequire(import.meta.url);",
+  },
   legalComments: 'eof',
   minifyWhitespace: true,
   minifySyntax: true,

@@ -30,7 +30,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const made = Object.getOwnPropertyDescriptor(process, 'stderr');
   let stderr;
   if (made?.get && made.configurable) {
-    Object.defineProperty(process, 'stderr', { configurable: true, enumerable: made.enumerable, get: () => (stderr ??= made.get.call(process).on('error', () => {})) });
+    Object.defineProperty(process, 'stderr', {
+      configurable: true,
+      enumerable: made.enumerable,
+      get: () => (stderr ??= made.get.call(process).on('error', () => {})),
+    });
   } else {
     stderr = process.stderr.on('error', () => {});
   }
@@ -46,7 +50,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // on the main thread (a document too large for it still goes to a worker, started then).
   const jqExpr = scan.options.get('--jq');
   const jqPreload = dir !== undefined && scan.options.has('--jq') ? require('../dist/jq-preload.cjs') : undefined;
-  const jqWorker = jqPreload && typeof jqExpr === 'string' && !launcher.boundedJq(jqExpr) ? jqPreload.startJqWorker(dir, launcher, `${__dirname}/../dist`) : undefined;
+  const jqWorker =
+    jqPreload && typeof jqExpr === 'string' && !launcher.boundedJq(jqExpr)
+      ? jqPreload.startJqWorker(dir, launcher, `${__dirname}/../dist`)
+      : undefined;
   // jq is WebAssembly (jq-web): V8 re-compiles it with TurboFan on background threads, and a short-lived process waits
   // for them at exit (a --jq call took twice the CPU). The baseline compiler's code is plenty. Only with --jq: a V8
   // flag set at run time makes V8 refuse the code cache Node ships for its own modules, and every built-in loaded
@@ -70,7 +77,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // would have (128 + signal), but only once saveCache, which is synchronous, has renamed or removed its temp file.
     // (Only when there is a cache to write: a signal handler costs the process a signal watcher.)
     const stops = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 };
-    if (cli.cacheToWrite(code) || jqWorker) for (const s of Object.keys(stops)) if (process.platform !== 'win32' || s !== 'SIGQUIT') process.on(s, () => process.exit(128 + stops[s]));
+    if (cli.cacheToWrite(code) || jqWorker)
+      for (const s of Object.keys(stops))
+        if (process.platform !== 'win32' || s !== 'SIGQUIT') process.on(s, () => process.exit(128 + stops[s]));
     trace?.mark('command');
     cli.saveCache(code);
     jqWorker?.saveCache(code);
@@ -79,9 +88,14 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // writes before it are out: 'drain' would not do, as it comes only after a write that returned false, and a
     // wait for it that never ends empties the event loop, so the process left with exit 0 whatever the command's code.
     await Promise.all(
-      [process.stdout, stderr].filter(Boolean).map(
-        (s) => new Promise((done) => (s.writableLength > 0 && !s.destroyed && !s.writableEnded ? s.write('', () => done()) : done())),
-      ),
+      [process.stdout, stderr]
+        .filter(Boolean)
+        .map(
+          (s) =>
+            new Promise((done) =>
+              s.writableLength > 0 && !s.destroyed && !s.writableEnded ? s.write('', () => done()) : done(),
+            ),
+        ),
     );
     trace?.mark('exit');
     process.exit(code);
@@ -102,7 +116,8 @@ function prerenderedHelp(argv) {
   let text;
   try {
     const st = fs.fstatSync(1);
-    if (!st.isFIFO() && !st.isSocket() && !st.isFile() && !(st.isCharacterDevice() && !require('node:tty').isatty(1))) return false;
+    if (!st.isFIFO() && !st.isSocket() && !st.isFile() && !(st.isCharacterDevice() && !require('node:tty').isatty(1)))
+      return false;
     text = fs.readFileSync(`${__dirname}/../dist/help/${['sq', ...argv.slice(0, n)].join('.')}.txt`);
   } catch {
     return false;
@@ -139,7 +154,8 @@ function load(dir, word, jq) {
   // directory: `sq mcp` compiled its SDK from source on every start.
   let esm;
   const hostImport = (s) => {
-    if (esm === undefined && (esm = dir !== undefined && launcher.ownDir(dir))) require('node:module').enableCompileCache?.(`${dir}/node-compile-cache`);
+    if (esm === undefined && (esm = dir !== undefined && launcher.ownDir(dir)))
+      require('node:module').enableCompileCache?.(`${dir}/node-compile-cache`);
     return import(s);
   };
   // One code cache per part and command word; `jq` is what preloadJq started.

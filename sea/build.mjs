@@ -47,7 +47,9 @@ writeFileSync(
     assets: { 'jq.wasm': 'dist/jq.wasm', 'jq.cjs': 'dist/jq.cjs' },
   }),
 );
-execFileSync(process.execPath, ['--experimental-sea-config', `${out}/sea-config.json`], { stdio: ['ignore', 'ignore', 'inherit'] });
+execFileSync(process.execPath, ['--experimental-sea-config', `${out}/sea-config.json`], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 const exe = `${out}/sq${process.platform === 'win32' ? '.exe' : ''}`;
 copyFileSync(process.execPath, exe);
 chmodSync(exe, 0o755);
@@ -55,12 +57,28 @@ chmodSync(exe, 0o755);
 // signed ad hoc below (enough to run on Apple silicon; the release signs it with the Developer ID, see release.yml).
 if (process.platform === 'darwin') execFileSync('codesign', ['--remove-signature', exe]);
 const postject = createRequire(import.meta.url).resolve('postject/dist/cli.js');
-const injected = spawnSync(process.execPath, [postject, exe, 'NODE_SEA_BLOB', `${out}/sq.blob`, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2', ...(process.platform === 'darwin' ? ['--macho-segment-name', 'NODE_SEA'] : [])], {
-  encoding: 'utf8',
-});
+const injected = spawnSync(
+  process.execPath,
+  [
+    postject,
+    exe,
+    'NODE_SEA_BLOB',
+    `${out}/sq.blob`,
+    '--sentinel-fuse',
+    'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+    ...(process.platform === 'darwin' ? ['--macho-segment-name', 'NODE_SEA'] : []),
+  ],
+  {
+    encoding: 'utf8',
+  },
+);
 // postject (LIEF) warns about every ELF note section it cannot name; those are harmless. Anything else is shown.
-process.stderr.write(injected.stderr.replace(/^warning: Can't find string offset for section name '\.note[^']*'\n/gm, ''));
+process.stderr.write(
+  injected.stderr.replace(/^warning: Can't find string offset for section name '\.note[^']*'\n/gm, ''),
+);
 if (injected.status !== 0) throw new Error(`sea/build.mjs: postject exited ${injected.status}`);
 if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', exe]);
 for (const f of ['sq.blob', 'sea-config.json']) rmSync(`${out}/${f}`);
-console.log(`wrote ${exe} (${(statSync(exe).size / 1e6).toFixed(1)} MB, sq ${version}, node ${process.version} ${process.platform}-${process.arch})`);
+console.log(
+  `wrote ${exe} (${(statSync(exe).size / 1e6).toFixed(1)} MB, sq ${version}, node ${process.version} ${process.platform}-${process.arch})`,
+);

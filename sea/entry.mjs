@@ -27,13 +27,24 @@ globalThis.__sqHostImport = (specifier) => {
     return Promise.resolve({ ...mod, default: mod });
   }
   if (Object.hasOwn(PACKAGES, specifier)) return PACKAGES[specifier]();
-  return Promise.reject(Object.assign(new Error(`Cannot find package '${specifier}' in the standalone sq`), { code: 'ERR_MODULE_NOT_FOUND' }));
+  return Promise.reject(
+    Object.assign(new Error(`Cannot find package '${specifier}' in the standalone sq`), {
+      code: 'ERR_MODULE_NOT_FOUND',
+    }),
+  );
 };
 let jq;
 Object.defineProperty(globalThis, '__sqJq', {
   // --jq runs in a worker thread, which cannot require() from this bundle: it gets jq's script (dist/jq.cjs, patched
   // by the build) as text from the executable's assets, and the compiled jq.wasm as a message.
-  get: () => (jq ??= { factory: require('../dist/jq.cjs'), wasm: WebAssembly.compile(getAsset('jq.wasm')), source: getAsset('jq.cjs', 'utf8'), file: 'jq.cjs', wasmPath: 'jq.wasm' }),
+  get: () =>
+    (jq ??= {
+      factory: require('../dist/jq.cjs'),
+      wasm: WebAssembly.compile(getAsset('jq.wasm')),
+      source: getAsset('jq.cjs', 'utf8'),
+      file: 'jq.cjs',
+      wasmPath: 'jq.wasm',
+    }),
 });
 
 // As bin/sq.js: undici's HTTP parser stays on the baseline compiler, a closed pipe is no error, and once the command
@@ -46,7 +57,12 @@ for (const s of [process.stdout, process.stderr]) s.on('error', () => {});
 void run(process.argv.slice(2)).then(async (code) => {
   await Promise.all(
     // An empty write's callback, not 'drain' (see bin/sq.js): a wait for a drain that never comes would exit 0.
-    [process.stdout, process.stderr].map((s) => new Promise((done) => (s.writableLength > 0 && !s.destroyed && !s.writableEnded ? s.write('', () => done()) : done()))),
+    [process.stdout, process.stderr].map(
+      (s) =>
+        new Promise((done) =>
+          s.writableLength > 0 && !s.destroyed && !s.writableEnded ? s.write('', () => done()) : done(),
+        ),
+    ),
   );
   process.exit(code);
 });

@@ -33,7 +33,10 @@ export class SqError extends Error {
   /** Extra lines printed after the message (hints, per-item reports). */
   details: string[] = [];
 
-  constructor(message: string, opts: { status?: number | null; retryAfter?: number | null; details?: string[]; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    opts: { status?: number | null; retryAfter?: number | null; details?: string[]; cause?: unknown } = {},
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = new.target.name;
     if (opts.status !== undefined) this.status = opts.status;

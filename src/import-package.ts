@@ -13,7 +13,10 @@ declare const __sqHostHas: ((specifier: string) => boolean) | undefined;
 declare const __SQ_VENDORED__: Readonly<Record<string, string>> | undefined;
 
 export function importPackage<T>(specifier: string): Promise<T> {
-  const vendored = typeof __SQ_VENDORED__ === 'object' && Object.hasOwn(__SQ_VENDORED__, specifier) ? __SQ_VENDORED__[specifier] : undefined;
+  const vendored =
+    typeof __SQ_VENDORED__ === 'object' && Object.hasOwn(__SQ_VENDORED__, specifier)
+      ? __SQ_VENDORED__[specifier]
+      : undefined;
   const target = vendored ? distFile(`vendor/${vendored}.mjs`) : specifier;
   return (typeof __sqHostImport === 'function' ? __sqHostImport(target) : import(target)) as Promise<T>;
 }
@@ -23,7 +26,10 @@ export function hasPackage(name: string): boolean {
   if (typeof __sqHostHas === 'function') return __sqHostHas(name);
   try {
     // node:module only here: it brings Node's ES module loader, and every call loads this file.
-    process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve(name);
+    process
+      .getBuiltinModule('node:module')
+      .createRequire(import.meta.url)
+      .resolve(name);
     return true;
   } catch {
     return false;

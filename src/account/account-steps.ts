@@ -28,14 +28,21 @@ export function pruneSteps(live: Live): Step[] {
 /** The billing setting's fields the file names and the account has otherwise; a change that can charge more is asked. */
 export function billingStep(b: NonNullable<Desired['billing']>, before: AutoReset): Step | undefined {
   const changes: Change[] = [];
-  if (b.enabled !== undefined && b.enabled !== before.enabled) changes.push({ field: 'enabled', from: before.enabled, to: b.enabled });
-  if (b.threshold !== undefined && b.threshold !== before.threshold_pct) changes.push({ field: 'threshold', from: before.threshold_pct, to: b.threshold });
-  if (b.max_resets !== undefined && b.max_resets !== before.max_resets_per_24h) changes.push({ field: 'max_resets', from: before.max_resets_per_24h, to: b.max_resets });
+  if (b.enabled !== undefined && b.enabled !== before.enabled)
+    changes.push({ field: 'enabled', from: before.enabled, to: b.enabled });
+  if (b.threshold !== undefined && b.threshold !== before.threshold_pct)
+    changes.push({ field: 'threshold', from: before.threshold_pct, to: b.threshold });
+  if (b.max_resets !== undefined && b.max_resets !== before.max_resets_per_24h)
+    changes.push({ field: 'max_resets', from: before.max_resets_per_24h, to: b.max_resets });
   if (!changes.length) return undefined;
   const body: AutoResetUpdate = { enabled: b.enabled ?? before.enabled === true };
   if (b.threshold !== undefined) body.threshold_pct = b.threshold;
   if (b.max_resets !== undefined) body.max_resets_per_24h = b.max_resets;
-  const after = { enabled: body.enabled, threshold_pct: b.threshold ?? before.threshold_pct, max_resets_per_24h: b.max_resets ?? before.max_resets_per_24h };
+  const after = {
+    enabled: body.enabled,
+    threshold_pct: b.threshold ?? before.threshold_pct,
+    max_resets_per_24h: b.max_resets ?? before.max_resets_per_24h,
+  };
   const usage = before.current_usage_pct;
   const firesNow = after.enabled && typeof usage === 'number' && usage > after.threshold_pct;
   return {

@@ -67,7 +67,9 @@ export class AppliedState {
 
   private hash(field: string, value: unknown): string {
     const { createHmac } = process.getBuiltinModule('node:crypto');
-    return createHmac('sha256', this.key).update(`${field}\0${JSON.stringify(value)}`).digest('hex');
+    return createHmac('sha256', this.key)
+      .update(`${field}\0${JSON.stringify(value)}`)
+      .digest('hex');
   }
 
   private stored(field: string, value: unknown): unknown {
@@ -77,7 +79,8 @@ export class AppliedState {
   memory(squidId: string, channel: Channel): ChannelMemory {
     const known = this.data[squidId]?.[channel] ?? {};
     return {
-      same: (field, want) => (field in known ? JSON.stringify(known[field]) === JSON.stringify(this.stored(field, want)) : undefined),
+      same: (field, want) =>
+        field in known ? JSON.stringify(known[field]) === JSON.stringify(this.stored(field, want)) : undefined,
       last: (field) => (!(field in known) ? null : HASHED_FIELDS.has(field) ? MASK : known[field]),
     };
   }
@@ -90,7 +93,9 @@ export class AppliedState {
     const out: Record<string, Rec> = {};
     for (const [channel, fields] of Object.entries(this.data[squidId] ?? {})) {
       const have = live[channel] ?? {};
-      const kept = Object.entries(fields).filter(([k]) => !HASHED_FIELDS.has(k) && !(k in have) && !(k.startsWith('events.') && 'events' in have));
+      const kept = Object.entries(fields).filter(
+        ([k]) => !HASHED_FIELDS.has(k) && !(k in have) && !(k.startsWith('events.') && 'events' in have),
+      );
       if (kept.length) out[channel] = Object.fromEntries(kept);
     }
     return out;
@@ -143,7 +148,9 @@ function readStore(file: string): Record<string, Store> {
 export async function appliedState(ctx: Ctx): Promise<AppliedState> {
   const store = await ctx.config();
   const auth = resolveAuth(ctx.globals, ctx.env, store);
-  return new AppliedState(appliedFile(store.dir, auth.profile), new URL(auth.baseUrl).origin, auth.token ?? '', () => store.makeDir());
+  return new AppliedState(appliedFile(store.dir, auth.profile), new URL(auth.baseUrl).origin, auth.token ?? '', () =>
+    store.makeDir(),
+  );
 }
 
 export function appliedFile(configDir: string, profile: string): string {

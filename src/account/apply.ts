@@ -4,7 +4,15 @@
 // a failure is reported as it is and a second apply picks up what is still missing.
 import type { Ctx } from '../cli/context.js';
 import type { HttpClient } from '../api/http.js';
-import { CancelledError, InterruptedError, interruptedBatch, OverBudgetError, PartialFailureError, SqError, UsageError } from '../errors.js';
+import {
+  CancelledError,
+  InterruptedError,
+  interruptedBatch,
+  OverBudgetError,
+  PartialFailureError,
+  SqError,
+  UsageError,
+} from '../errors.js';
 import { guardChain, guardSchedule, type SpendPolicy } from '../billing/guard.js';
 import { chainCost } from '../billing/spend.js';
 import { printPlanned } from '../cli/dry-run.js';
@@ -39,12 +47,18 @@ function refuseMissingSecrets(steps: Step[]): void {
  * nothing is sent (exit 2); a plan without such items goes ahead, as a CI step expects.
  */
 async function confirmPlan(ctx: Ctx, steps: Step[]): Promise<void> {
-  for (const s of steps) if (s.item.fires_now) ctx.out.warn('usage is already above the new threshold: a reset fires as soon as the billing setting is saved, and the card on file is charged right away.');
+  for (const s of steps)
+    if (s.item.fires_now)
+      ctx.out.warn(
+        'usage is already above the new threshold: a reset fires as soon as the billing setting is saved, and the card on file is charged right away.',
+      );
   if (ctx.globals.yes) return;
   const asks = steps.flatMap((s) => (s.confirm ? [s.confirm] : []));
   if (!ctx.canPrompt()) {
     if (asks.length === 0) return;
-    throw new UsageError(`the plan has changes that need --yes: ${asks.join('; ')}. Nothing was sent; pass --yes to apply it`);
+    throw new UsageError(
+      `the plan has changes that need --yes: ${asks.join('; ')}. Nothing was sent; pass --yes to apply it`,
+    );
   }
   const n = steps.length;
   const question = `Apply ${n === 1 ? 'this change' : `these ${n} changes`}${asks.length ? ` (${asks.join('; ')})` : ''}?`;
@@ -55,7 +69,13 @@ async function confirmPlan(ctx: Ctx, steps: Step[]): Promise<void> {
 /** The error of a step a stop signal kept from being sent. */
 export const NOT_SENT_INTERRUPTED = 'not sent: interrupted';
 
-async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: SpendPolicy, applied?: AppliedState): Promise<StepReport[]> {
+async function applySteps(
+  ctx: Ctx,
+  http: HttpClient,
+  steps: Step[],
+  policy: SpendPolicy,
+  applied?: AppliedState,
+): Promise<StepReport[]> {
   const ids = new Map<string, string>();
   const failedSquids = new Set<string>();
   const reports: StepReport[] = [];
@@ -89,7 +109,14 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: Spe
           ids.set(key!, id);
           // The params update replaces them whole: the file's are laid over the new squid's defaults.
           const defaults = (created as Record<string, unknown> | null)?.params;
-          reqs = step.requests(id).slice(1).map((r) => (r.path === squidPath(id) && isParamsBody(r.body) ? { ...r, body: { ...r.body, params: withLiveParams(defaults, r.body.params) } } : r));
+          reqs = step
+            .requests(id)
+            .slice(1)
+            .map((r) =>
+              r.path === squidPath(id) && isParamsBody(r.body)
+                ? { ...r, body: { ...r.body, params: withLiveParams(defaults, r.body.params) } }
+                : r,
+            );
         }
         if (id && step.item.id == null) report.id = id;
         if (step.chain) await guardChainStep(ctx, http, step.chain, policy, step.item.squid ?? id);
@@ -105,7 +132,8 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: Spe
         report.error = unsent ? NOT_SENT_INTERRUPTED : scrub(err.message);
         // Kept out of the JSON document: the command rethrows it when it is the only item, with its own exit code.
         Object.defineProperty(report, 'cause', { value: err, enumerable: false });
-        if (step.item.kind === 'squid' && step.item.action === 'create' && key !== undefined && !ids.has(key)) failedSquids.add(key);
+        if (step.item.kind === 'squid' && step.item.action === 'create' && key !== undefined && !ids.has(key))
+          failedSquids.add(key);
       }
     }
     reports.push(report);
@@ -121,7 +149,13 @@ async function applySteps(ctx: Ctx, http: HttpClient, steps: Step[], policy: Spe
 type Deferred = { step: Step; report: StepReport; id: string };
 
 /** The schedules deferred until their squids' params and tasks were in: each estimated, capped and asked, then sent. */
-async function turnOnSchedules(ctx: Ctx, http: HttpClient, policy: SpendPolicy, deferred: Deferred[], scrub: (s: string) => string): Promise<void> {
+async function turnOnSchedules(
+  ctx: Ctx,
+  http: HttpClient,
+  policy: SpendPolicy,
+  deferred: Deferred[],
+  scrub: (s: string) => string,
+): Promise<void> {
   for (const { step, report, id } of deferred) {
     if (ctx.signal.aborted) {
       report.status = 'skipped';
@@ -137,13 +171,22 @@ async function turnOnSchedules(ctx: Ctx, http: HttpClient, policy: SpendPolicy, 
       report.status = 'failed';
       report.error = `${scrub(err.message)}; its other changes were applied`;
       Object.defineProperty(report, 'cause', { value: err, enumerable: false, configurable: true });
-      ctx.out.info(`${ctx.out.errStyle.red('✗')} turn on the schedule of squid "${step.item.squid ?? id}": failed: ${report.error}`, { force: true });
+      ctx.out.info(
+        `${ctx.out.errStyle.red('✗')} turn on the schedule of squid "${step.item.squid ?? id}": failed: ${report.error}`,
+        { force: true },
+      );
     }
   }
 }
 
 /** A chain that starts its target's runs: the cost, the cap and the question before it is written (as `squids chain set`). */
-async function guardChainStep(ctx: Ctx, http: HttpClient, chain: NonNullable<Step['chain']>, policy: SpendPolicy, squid: string): Promise<void> {
+async function guardChainStep(
+  ctx: Ctx,
+  http: HttpClient,
+  chain: NonNullable<Step['chain']>,
+  policy: SpendPolicy,
+  squid: string,
+): Promise<void> {
   await guardChain(ctx, await chainCost(http, chain), policy, `squid ${squid}`);
 }
 
@@ -157,7 +200,9 @@ function remember(ctx: Ctx, applied: AppliedState | undefined, id: string, body:
   try {
     applied.save();
   } catch (err) {
-    ctx.out.warn(`could not keep what was applied in ${applied.file} (${(err as Error).message}): the next plan sends the fields the API does not read back again`);
+    ctx.out.warn(
+      `could not keep what was applied in ${applied.file} (${(err as Error).message}): the next plan sends the fields the API does not read back again`,
+    );
   }
 }
 
@@ -171,7 +216,10 @@ function reportLine(ctx: Ctx, step: Step, r: StepReport) {
   const s = ctx.out.errStyle;
   const what = itemTitle(step.item);
   if (r.status === 'applied') ctx.out.info(`${s.green('✓')} ${what}`);
-  else ctx.out.info(`${r.status === 'failed' ? s.red('✗') : s.dim('-')} ${what}: ${r.status}: ${r.error}`, { force: true });
+  else
+    ctx.out.info(`${r.status === 'failed' ? s.red('✗') : s.dim('-')} ${what}: ${r.status}: ${r.error}`, {
+      force: true,
+    });
 }
 
 /**
@@ -206,7 +254,10 @@ export async function runApply(
       ctx.out.info('Dry run: nothing was sent.');
     } else {
       ctx.out.info(shownPlan);
-      await printPlanned(ctx, steps.flatMap((s) => shownRequests(s, s.item.id)));
+      await printPlanned(
+        ctx,
+        steps.flatMap((s) => shownRequests(s, s.item.id)),
+      );
     }
     return;
   }
@@ -221,7 +272,10 @@ export async function runApply(
     ctx.out.success(`Applied ${reports.length} change${reports.length === 1 ? '' : 's'}`);
     return;
   }
-  const details = bad.map(({ r, step: { item: i } }) => `  ${r.status}: ${i.kind}${i.channel ? ` ${i.channel}` : ''}${i.squid ? ` of "${i.squid}"` : ''}: ${r.error}`);
+  const details = bad.map(
+    ({ r, step: { item: i } }) =>
+      `  ${r.status}: ${i.kind}${i.channel ? ` ${i.channel}` : ''}${i.squid ? ` of "${i.squid}"` : ''}: ${r.error}`,
+  );
   if (ctx.signal.aborted) {
     const unsent = reports.filter((r) => r.error === NOT_SENT_INTERRUPTED).length;
     const summary = `${n('applied')} of ${reports.length} changes applied, ${n('failed')} failed, ${unsent} not sent${n('skipped') > unsent ? `, ${n('skipped') - unsent} skipped` : ''}; running it again sends what is still missing`;
@@ -229,13 +283,20 @@ export async function runApply(
   }
   // A schedule refused by the cap is the cap's exit code (9), whatever else was applied.
   const over = bad.find(({ r }) => r.cause instanceof OverBudgetError);
-  if (over) throw new OverBudgetError(`over budget: ${bad.length} of ${reports.length} changes not (all) applied; ${over.r.error}`, { details });
+  if (over)
+    throw new OverBudgetError(
+      `over budget: ${bad.length} of ${reports.length} changes not (all) applied; ${over.r.error}`,
+      { details },
+    );
   const only = reports.length === 1 ? bad[0].r.cause : undefined;
   if (only) {
     only.message = bad[0].r.error ?? only.message;
     throw only;
   }
-  throw new PartialFailureError(`${n('failed')} of ${reports.length} changes failed${n('skipped') ? `, ${n('skipped')} skipped` : ''}; ${n('applied')} applied`, { details });
+  throw new PartialFailureError(
+    `${n('failed')} of ${reports.length} changes failed${n('skipped') ? `, ${n('skipped')} skipped` : ''}; ${n('applied')} applied`,
+    { details },
+  );
 }
 
 function isParamsBody(body: unknown): body is { params: Record<string, unknown> } {

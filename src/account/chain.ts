@@ -57,7 +57,13 @@ function deleteStep(ref: string, base: { kind: 'chain'; squid: string; id: strin
 }
 
 /** The step for one squid's `chain:`, or none when it matches (or the file does not name it). */
-export function chainStep(s: DesiredSquid, have: LiveSquid | null, who: string, crawlers: Crawler[], problems: string[]): Step | undefined {
+export function chainStep(
+  s: DesiredSquid,
+  have: LiveSquid | null,
+  who: string,
+  crawlers: Crawler[],
+  problems: string[],
+): Step | undefined {
   const want = s.spec.chain;
   if (want === undefined) return undefined;
   const id = have?.id ?? null;
@@ -67,7 +73,9 @@ export function chainStep(s: DesiredSquid, have: LiveSquid | null, who: string, 
   if (want === null) return live ? deleteStep(s.ref, base, liveEntry!.target_crawler) : undefined;
   const crawler = matchCrawler(want.target_crawler, crawlers);
   if (!crawler) {
-    problems.push(`${pathOf(['squids', s.ref, 'chain', 'target_crawler'])}: no crawler has the id, name or slug ${JSON.stringify(want.target_crawler)} (see \`sq crawlers list\`)`);
+    problems.push(
+      `${pathOf(['squids', s.ref, 'chain', 'target_crawler'])}: no crawler has the id, name or slug ${JSON.stringify(want.target_crawler)} (see \`sq crawlers list\`)`,
+    );
     return undefined;
   }
   const target = recordId(crawler);
@@ -78,16 +86,35 @@ export function chainStep(s: DesiredSquid, have: LiveSquid | null, who: string, 
   const create: ChainCreate = { target_module_id: target, field_map: want.field_map, ...body };
   if (!live || replace) {
     const head: Change[] = [];
-    if (!live || module?.id !== target) head.push({ field: 'target_crawler', from: liveEntry?.target_crawler ?? null, to: want.target_crawler });
-    if (!live || !sameFieldMap(want.field_map, liveEntry!.field_map)) head.push({ field: 'field_map', from: liveEntry?.field_map ?? null, to: want.field_map });
-    const requests = (sid: string): Request[] => [...(replace ? [{ method: 'DELETE' as const, path: chainPath(sid) }] : []), { method: 'POST', path: chainPath(sid), body: create }];
+    if (!live || module?.id !== target)
+      head.push({ field: 'target_crawler', from: liveEntry?.target_crawler ?? null, to: want.target_crawler });
+    if (!live || !sameFieldMap(want.field_map, liveEntry!.field_map))
+      head.push({ field: 'field_map', from: liveEntry?.field_map ?? null, to: want.field_map });
+    const requests = (sid: string): Request[] => [
+      ...(replace ? [{ method: 'DELETE' as const, path: chainPath(sid) }] : []),
+      { method: 'POST', path: chainPath(sid), body: create },
+    ];
     // A new chain's target squid is made on its first done run: no estimate before then (the rate a row is said).
     const chain = want.autostart !== false ? startsRuns(null, target, crawler.name) : {};
-    return { item: { ...base, action: replace ? 'update' : 'create', changes: [...head, ...changes] }, squid: s.ref, missing: [], requests, ...chain };
+    return {
+      item: { ...base, action: replace ? 'update' : 'create', changes: [...head, ...changes] },
+      squid: s.ref,
+      missing: [],
+      requests,
+      ...chain,
+    };
   }
   if (changes.length === 0) return undefined;
   // The chain still starts its target's runs after the update: checked as `sq squids chain set` checks it.
   const on = (want.autostart ?? live?.autostart) !== false;
-  const chain = on ? startsRuns(isRecord(live?.target_cluster) ? (live.target_cluster as Rec) : null, target, crawler.name) : {};
-  return { item: { ...base, action: 'update', changes }, squid: s.ref, missing: [], requests: (sid) => [{ method: 'PATCH', path: chainPath(sid), body }], ...chain };
+  const chain = on
+    ? startsRuns(isRecord(live?.target_cluster) ? (live.target_cluster as Rec) : null, target, crawler.name)
+    : {};
+  return {
+    item: { ...base, action: 'update', changes },
+    squid: s.ref,
+    missing: [],
+    requests: (sid) => [{ method: 'PATCH', path: chainPath(sid), body }],
+    ...chain,
+  };
 }

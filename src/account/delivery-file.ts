@@ -72,7 +72,10 @@ class Checker {
    */
   expand(path: string, v: string, secret: boolean, mayBeMissing = secret, hidden = true): string | undefined {
     if (secret && !WHOLE_ENV_REF.test(v.trim())) {
-      return this.bad(path, 'secrets are not accepted in the file; write an environment reference like ${SFTP_PASSWORD}');
+      return this.bad(
+        path,
+        'secrets are not accepted in the file; write an environment reference like ${SFTP_PASSWORD}',
+      );
     }
     let missing: string | null = null;
     let control: string | null = null;
@@ -96,11 +99,16 @@ class Checker {
     // secret instead, as written and as the field keeps it (trimmed, without its end slashes): that field, its echo by
     // the service, and any message quoting it are masked whole (issue 33, D13).
     if (short && !missing && !WHOLE_ENV_REF.test(v)) {
-      for (const whole of new Set([out, out.trim(), out.trim().replace(/^\/+|\/+$/g, '')])) if (whole !== '' && !this.secrets.includes(whole)) this.secret(whole);
+      for (const whole of new Set([out, out.trim(), out.trim().replace(/^\/+|\/+$/g, '')]))
+        if (whole !== '' && !this.secrets.includes(whole)) this.secret(whole);
     }
     if (refused) return this.bad(path, refusedEnvText(refused));
     // A newline in a host or URL would be sent as it is (URL parsing drops it silently): named by its variable only.
-    if (control && !secret) return this.bad(path, `environment variable ${control} holds a control character (a newline?), which this field cannot contain`);
+    if (control && !secret)
+      return this.bad(
+        path,
+        `environment variable ${control} holds a control character (a newline?), which this field cannot contain`,
+      );
     if (missing && mayBeMissing && this.opts.allowMissingSecrets) {
       this.missing.push({ path, name: missing });
       return undefined;
@@ -109,7 +117,12 @@ class Checker {
     return out;
   }
 
-  str(o: Rec, path: string, k: string, opts: { required?: boolean; secret?: boolean; allowEmpty?: boolean; mayBeMissing?: boolean } = {}): string | undefined {
+  str(
+    o: Rec,
+    path: string,
+    k: string,
+    opts: { required?: boolean; secret?: boolean; allowEmpty?: boolean; mayBeMissing?: boolean } = {},
+  ): string | undefined {
     const v = o[k];
     const p = `${path}.${k}`;
     if (v === undefined || v === null) return opts.required ? this.bad(p, 'is required') : undefined;
@@ -150,7 +163,11 @@ class Checker {
     // A URL carries its token from \${VAR}: like a secret, one whose variable is not set may be left uncompared.
     const s = this.str(o, path, k, { required: true, mayBeMissing: true });
     if (s === undefined) return undefined;
-    if (s.includes(MASK)) return this.bad(`${path}.${k}`, `holds a token masked by sq export (${MASK}): write the real URL, e.g. with \${WEBHOOK_TOKEN} in its query`);
+    if (s.includes(MASK))
+      return this.bad(
+        `${path}.${k}`,
+        `holds a token masked by sq export (${MASK}): write the real URL, e.g. with \${WEBHOOK_TOKEN} in its query`,
+      );
     if (s.length > MAX_URL_LENGTH) return this.bad(`${path}.${k}`, urlTooLong(s.length));
     try {
       httpUrlFlag(k, s);
@@ -213,7 +230,14 @@ function channelBody(c: Checker, channel: string, v: unknown, path: string): Del
     case 'webhook': {
       const url = c.url(v, path, 'url');
       const events = c.events(v, path);
-      body = { webhook_fields: { url: url as string, is_active: c.bool(v, path, 'active', true), retry: c.bool(v, path, 'retry', true), events: eventsObject(events ?? []) } };
+      body = {
+        webhook_fields: {
+          url: url as string,
+          is_active: c.bool(v, path, 'active', true),
+          retry: c.bool(v, path, 'retry', true),
+          events: eventsObject(events ?? []),
+        },
+      };
       break;
     }
     case 'email': {
@@ -223,7 +247,13 @@ function channelBody(c: Checker, channel: string, v: unknown, path: string): Del
       break;
     }
     case 'sheet':
-      body = { google_sheet_fields: { url: c.url(v, path, 'url') as string, append: c.bool(v, path, 'append', false), is_active: c.bool(v, path, 'active', true) } };
+      body = {
+        google_sheet_fields: {
+          url: c.url(v, path, 'url') as string,
+          append: c.bool(v, path, 'append', false),
+          is_active: c.bool(v, path, 'active', true),
+        },
+      };
       break;
     case 's3': {
       const s3 = {
@@ -233,7 +263,8 @@ function channelBody(c: Checker, channel: string, v: unknown, path: string): Del
       } as Extract<DeliveryBody, { s3_fields: unknown }>['s3_fields'];
       const ak = c.str(v, path, 'access_key', { secret: true });
       const sk = c.str(v, path, 'secret_key', { secret: true });
-      if ((v.access_key === undefined) !== (v.secret_key === undefined)) c.bad(path, 'access_key and secret_key go together: give both, or neither');
+      if ((v.access_key === undefined) !== (v.secret_key === undefined))
+        c.bad(path, 'access_key and secret_key go together: give both, or neither');
       if (ak !== undefined) s3.aws_access_key = ak;
       if (sk !== undefined) s3.aws_secret_key = sk;
       body = { s3_fields: s3 };
@@ -271,7 +302,11 @@ export function refusedEnvText(name: string): string {
 }
 
 /** Validates a parsed document. Every problem is collected; the first is the message, the rest are details. */
-export function checkApplyDocument(doc: unknown, env: Record<string, string | undefined>, opts: CheckOptions = {}): ApplyFile {
+export function checkApplyDocument(
+  doc: unknown,
+  env: Record<string, string | undefined>,
+  opts: CheckOptions = {},
+): ApplyFile {
   const c = new Checker(env, opts);
   const squids: SquidPlan[] = [];
   if (!isRecord(doc)) {
@@ -328,7 +363,11 @@ export async function parseApplyText(text: string, file: string, what = 'deliver
 export type Locate = (path: readonly PropertyKey[]) => string | undefined;
 
 /** parseApplyText, and where each value stands in the file: errors name `file:line:col` as a compiler's do. */
-export async function parseApplyTextAt(text: string, file: string, what = 'delivery file'): Promise<{ value: unknown; locate: Locate }> {
+export async function parseApplyTextAt(
+  text: string,
+  file: string,
+  what = 'delivery file',
+): Promise<{ value: unknown; locate: Locate }> {
   const [{ parseDocument, LineCounter }, { randomBytes }] = await Promise.all([
     importPackage<typeof import('yaml')>('yaml'),
     importPackage<typeof import('node:crypto')>('node:crypto'),
@@ -351,7 +390,8 @@ export async function parseApplyTextAt(text: string, file: string, what = 'deliv
     if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [restore(k) as string, restore(x)]));
     return v;
   };
-  const toMarked = (k: PropertyKey) => (typeof k === 'string' ? k.replace(ENV_REF, (_, name: string) => `${marker}${name}${marker}`) : k);
+  const toMarked = (k: PropertyKey) =>
+    typeof k === 'string' ? k.replace(ENV_REF, (_, name: string) => `${marker}${name}${marker}`) : k;
   const locate: Locate = (path) => {
     const node = doc.getIn(path.map(toMarked), true) as { range?: [number, number, number] } | undefined;
     const at = node?.range ? lines.linePos(node.range[0]) : undefined;
@@ -364,7 +404,9 @@ export async function parseApplyTextAt(text: string, file: string, what = 'deliv
     value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw new UsageError(`${file}: cannot parse the ${what}: ${/alias/i.test(why) ? `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times, as a "billion laughs" file does` : 'expected valid YAML or JSON'}`);
+    throw new UsageError(
+      `${file}: cannot parse the ${what}: ${/alias/i.test(why) ? `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times, as a "billion laughs" file does` : 'expected valid YAML or JSON'}`,
+    );
   }
   return { value: restore(value), locate };
 }

@@ -12,7 +12,15 @@ import { SECRET_FIELDS, type AppliedState } from './applied.js';
 import { located, pathOf, type Desired, type DesiredSquid } from './file.js';
 import type { Rec } from '../lib/guards.js';
 import type { Account, Crawler, Squid, Task } from '../api/records.js';
-import { desiredCrawler, linkedAccounts, matchAccount, matchCrawler, type Live, type LiveSquid, liveSchedule } from './state.js';
+import {
+  desiredCrawler,
+  linkedAccounts,
+  matchAccount,
+  matchCrawler,
+  type Live,
+  type LiveSquid,
+  liveSchedule,
+} from './state.js';
 import { unknownSquidParams } from '../api/crawlers.js';
 import { crawlerAccountType } from '../api/account-links.js';
 import { chainStep } from './chain.js';
@@ -39,7 +47,13 @@ export interface Plan {
   not_compared: Uncompared[];
 }
 
-const CHANNEL_KEY: Record<Channel, string | null> = { sftp: 'ftp_fields', webhook: 'webhook_fields', sheet: 'google_sheet_fields', s3: 's3_fields', email: null };
+const CHANNEL_KEY: Record<Channel, string | null> = {
+  sftp: 'ftp_fields',
+  webhook: 'webhook_fields',
+  sheet: 'google_sheet_fields',
+  s3: 's3_fields',
+  email: null,
+};
 
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -76,7 +90,10 @@ function squidChanges(want: DesiredSquid, live: Squid | null, links?: Links): { 
   if (s.schedule !== undefined) {
     // The zone as the API's list spells it (europe/paris: Europe/Paris), as `squids update --timezone` sends it.
     const zone = s.schedule?.timezone ?? 'UTC';
-    const to = s.schedule === null ? null : { cron: s.schedule.cron.trim().split(/\s+/).join(' '), timezone: canonicalTimeZone(zone) ?? zone };
+    const to =
+      s.schedule === null
+        ? null
+        : { cron: s.schedule.cron.trim().split(/\s+/).join(' '), timezone: canonicalTimeZone(zone) ?? zone };
     const from = live ? liveSchedule(live) : null;
     if (!same(to, from) && (live || to)) {
       changes.push({ field: 'schedule', from: live ? from : null, to });
@@ -84,7 +101,8 @@ function squidChanges(want: DesiredSquid, live: Squid | null, links?: Links): { 
       else body.cron_expression = null;
     }
   }
-  if (s.notify !== undefined) field('notify', s.notify, live ? notifyOf(live) : undefined, 'run_notify', s.notify === 'none' ? null : s.notify);
+  if (s.notify !== undefined)
+    field('notify', s.notify, live ? notifyOf(live) : undefined, 'run_notify', s.notify === 'none' ? null : s.notify);
   field('unique_results', s.unique_results, live?.export_unique_results, 'export_unique_results');
   if (s.params) {
     const have = (live?.params ?? {}) as Rec;
@@ -121,8 +139,14 @@ function squidChanges(want: DesiredSquid, live: Squid | null, links?: Links): { 
  * The schedule that starts firing once this squid item is applied: the item sets a schedule or turns the squid on,
  * and afterwards the squid is active with a schedule. null when it turns nothing on.
  */
-function scheduleOn(want: DesiredSquid, live: Squid | null, changes: Change[]): { cron: string; timezone: string } | null {
-  const touched = changes.some((c) => (c.field === 'schedule' && c.to !== null) || (c.field === 'active' && c.to === true));
+function scheduleOn(
+  want: DesiredSquid,
+  live: Squid | null,
+  changes: Change[],
+): { cron: string; timezone: string } | null {
+  const touched = changes.some(
+    (c) => (c.field === 'schedule' && c.to !== null) || (c.field === 'active' && c.to === true),
+  );
   if (!touched) return null;
   if (!(want.spec.active ?? (live ? live.is_active !== false : true))) return null;
   const s = want.spec.schedule;
@@ -160,7 +184,13 @@ function wrongType(account: Account, crawler: Crawler | undefined): string | nul
 }
 
 /** The file's account references as sorted ids; each one that names no account, or several, is a problem. */
-function accountLinks(s: DesiredSquid, live: Live, squidId: string | null, problems: string[], locate: Desired['locate']): Links | undefined {
+function accountLinks(
+  s: DesiredSquid,
+  live: Live,
+  squidId: string | null,
+  problems: string[],
+  locate: Desired['locate'],
+): Links | undefined {
   if (s.spec.accounts === undefined) return undefined;
   const ids = new Set<string>();
   const crawlerId = desiredCrawler(s, live.matched.get(s.ref), live.crawlers);
@@ -168,8 +198,20 @@ function accountLinks(s: DesiredSquid, live: Live, squidId: string | null, probl
   s.spec.accounts.forEach((ref, i) => {
     const at = ['squids', s.ref, 'accounts', i];
     const hit = matchAccount(ref, live.accounts);
-    if (hit === undefined) problems.push(located(locate(at), `${pathOf(at)}: no account has the id, username or id prefix ${JSON.stringify(ref)} (see \`sq accounts list\`)`));
-    else if (Array.isArray(hit)) problems.push(located(locate(at), `${pathOf(at)}: ${JSON.stringify(ref)} names ${hit.length} accounts (${hit.map(recordId).join(', ')}); use the full id`));
+    if (hit === undefined)
+      problems.push(
+        located(
+          locate(at),
+          `${pathOf(at)}: no account has the id, username or id prefix ${JSON.stringify(ref)} (see \`sq accounts list\`)`,
+        ),
+      );
+    else if (Array.isArray(hit))
+      problems.push(
+        located(
+          locate(at),
+          `${pathOf(at)}: ${JSON.stringify(ref)} names ${hit.length} accounts (${hit.map(recordId).join(', ')}); use the full id`,
+        ),
+      );
     else {
       ids.add(recordId(hit));
       const problem = wrongType(hit, crawler);
@@ -237,11 +279,15 @@ export function deliveryChanges(
   const stored = storedDelivery(record ?? {});
   const key = CHANNEL_KEY[channel];
   const want = (key ? (body as Rec)[key] : body) as Rec;
-  const have = (key ? (stored as unknown as Rec)[key] : { email: stored.email, notifications: stored.notifications }) as Rec | null;
+  const have = (
+    key ? (stored as unknown as Rec)[key] : { email: stored.email, notifications: stored.notifications }
+  ) as Rec | null;
   const diff = diffDelivery(body, stored, known);
   // A channel wanted inactive matches one the service reports not configured (is_active false, or null).
   const create = key !== null && !have && want.is_active !== false;
-  const fields = create ? Object.keys(want).flatMap((f) => (f === 'events' ? RUN_EVENTS.map((e) => `events.${e}`) : [f])) : diff.fields;
+  const fields = create
+    ? Object.keys(want).flatMap((f) => (f === 'events' ? RUN_EVENTS.map((e) => `events.${e}`) : [f]))
+    : diff.fields;
   const events = have ? storedEvents(have) : null;
   const value = (obj: Rec | null, f: string, isHave: boolean): unknown => {
     if (isHave && f in diff.from) return diff.from[f];
@@ -318,9 +364,24 @@ export function makePlan(want: Desired, live: Live, opts: PlanOptions = {}): { p
   const deleteSteps = want.prune && want.managesSquids ? pruneSteps(live) : [];
   const billing = want.billing && live.autoReset ? billingStep(want.billing, live.autoReset) : undefined;
 
-  const steps = [...squidSteps, ...taskSteps, ...deliverySteps, ...chainSteps, ...deleteSteps, ...(billing ? [billing] : [])];
+  const steps = [
+    ...squidSteps,
+    ...taskSteps,
+    ...deliverySteps,
+    ...chainSteps,
+    ...deleteSteps,
+    ...(billing ? [billing] : []),
+  ];
   const count = (a: PlanItem['action']) => steps.filter((s) => s.item.action === a).length;
-  return { plan: { version: 1, summary: { create: count('create'), update: count('update'), delete: count('delete') }, items: steps.map((s) => s.item), not_compared: uncompared }, steps };
+  return {
+    plan: {
+      version: 1,
+      summary: { create: count('create'), update: count('update'), delete: count('delete') },
+      items: steps.map((s) => s.item),
+      not_compared: uncompared,
+    },
+    steps,
+  };
 }
 
 /** The file's params keys the squid's crawler does not declare, each located in the file. */
@@ -329,15 +390,28 @@ function unknownParams(s: DesiredSquid, have: LiveSquid | null, want: Desired, l
   const declared = crawler === undefined ? undefined : live.crawlerParams.get(crawler);
   if (!s.spec.params || !declared) return [];
   const shown = JSON.stringify(String(have?.record.crawler_name ?? s.spec.crawler ?? crawler));
-  const at = (k: string) => ['squids', s.ref, 'params', ...(k.startsWith('functions.') ? ['functions', k.slice(10)] : [k])];
+  const at = (k: string) => [
+    'squids',
+    s.ref,
+    'params',
+    ...(k.startsWith('functions.') ? ['functions', k.slice(10)] : [k]),
+  ];
   return unknownSquidParams(s.spec.params, declared, (k) => located(want.locate(at(k)), pathOf(at(k))), shown);
 }
 
 /** A squid the account does not have: created with the file's fields, or (no crawler to create it from) a problem. */
-function squidCreateStep(s: DesiredSquid, want: Desired, live: Live, opts: PlanOptions, problems: string[]): Step | undefined {
+function squidCreateStep(
+  s: DesiredSquid,
+  want: Desired,
+  live: Live,
+  opts: PlanOptions,
+  problems: string[],
+): Step | undefined {
   const crawler = s.spec.crawler === undefined ? undefined : matchCrawler(s.spec.crawler, live.crawlers);
   if (opts.findOnly) {
-    problems.push(`${pathOf(['squids', s.ref])}: no squid of this account has this name, hash or hash prefix (see \`sq squids list\`)`);
+    problems.push(
+      `${pathOf(['squids', s.ref])}: no squid of this account has this name, hash or hash prefix (see \`sq squids list\`)`,
+    );
     return undefined;
   }
   if (s.spec.crawler === undefined) {
@@ -345,7 +419,9 @@ function squidCreateStep(s: DesiredSquid, want: Desired, live: Live, opts: PlanO
     return undefined;
   }
   if (!crawler) {
-    problems.push(`${pathOf(['squids', s.ref, 'crawler'])}: no crawler has the id, name or slug ${JSON.stringify(s.spec.crawler)} (see \`sq crawlers list\`)`);
+    problems.push(
+      `${pathOf(['squids', s.ref, 'crawler'])}: no crawler has the id, name or slug ${JSON.stringify(s.spec.crawler)} (see \`sq crawlers list\`)`,
+    );
     return undefined;
   }
   const { changes, body: whole } = squidChanges(s, null, accountLinks(s, live, null, problems, want.locate));
@@ -353,17 +429,34 @@ function squidCreateStep(s: DesiredSquid, want: Desired, live: Live, opts: PlanO
   const on = scheduleOn(s, null, changes);
   const { now: body, later } = on ? splitSchedule(whole) : { now: whole, later: {} };
   return {
-    item: { kind: 'squid', action: 'create', squid: s.ref, id: null, changes: [{ field: 'crawler', from: null, to: s.spec.crawler }, ...changes] },
+    item: {
+      kind: 'squid',
+      action: 'create',
+      squid: s.ref,
+      id: null,
+      changes: [{ field: 'crawler', from: null, to: s.spec.crawler }, ...changes],
+    },
     squid: s.ref,
     missing: [],
     // The create itself is sent by apply (it yields the id); these are what follows it, once the id is known.
-    requests: (sid) => [{ method: 'POST', path: SQUIDS_PATH, body: create }, ...(Object.keys(body).length && sid ? [{ method: 'POST' as const, path: squidPath(sid), body }] : [])],
-    ...(on ? { schedule: { on, later: (sid: string) => ({ method: 'POST' as const, path: squidPath(sid), body: later }) } } : {}),
+    requests: (sid) => [
+      { method: 'POST', path: SQUIDS_PATH, body: create },
+      ...(Object.keys(body).length && sid ? [{ method: 'POST' as const, path: squidPath(sid), body }] : []),
+    ],
+    ...(on
+      ? { schedule: { on, later: (sid: string) => ({ method: 'POST' as const, path: squidPath(sid), body: later }) } }
+      : {}),
   };
 }
 
 /** A squid the account has: its fields the file sets otherwise, if any. */
-function squidUpdateStep(s: DesiredSquid, have: LiveSquid, want: Desired, live: Live, problems: string[]): Step | undefined {
+function squidUpdateStep(
+  s: DesiredSquid,
+  have: LiveSquid,
+  want: Desired,
+  live: Live,
+  problems: string[],
+): Step | undefined {
   const { changes, body: whole } = squidChanges(s, have.record, accountLinks(s, live, have.id, problems, want.locate));
   if (!changes.length) return undefined;
   const on = scheduleOn(s, have.record, changes);
@@ -373,7 +466,9 @@ function squidUpdateStep(s: DesiredSquid, have: LiveSquid, want: Desired, live: 
     squid: s.ref,
     missing: [],
     requests: (sid) => (Object.keys(body).length ? [{ method: 'POST', path: squidPath(sid), body }] : []),
-    ...(on ? { schedule: { on, later: (sid: string) => ({ method: 'POST' as const, path: squidPath(sid), body: later }) } } : {}),
+    ...(on
+      ? { schedule: { on, later: (sid: string) => ({ method: 'POST' as const, path: squidPath(sid), body: later }) } }
+      : {}),
   };
 }
 
@@ -396,7 +491,8 @@ function tasksSteps(s: DesiredSquid, have: LiveSquid | null, who: string, id: st
       missing: [],
       requests: (sid) => {
         const out: Request[] = [];
-        for (const batch of taskBatches(add)) out.push({ method: 'POST', path: TASKS_PATH, body: { squid: sid, tasks: batch } });
+        for (const batch of taskBatches(add))
+          out.push({ method: 'POST', path: TASKS_PATH, body: { squid: sid, tasks: batch } });
         return out;
       },
     });
@@ -415,14 +511,28 @@ function tasksSteps(s: DesiredSquid, have: LiveSquid | null, who: string, id: st
 }
 
 /** The squid's delivery channels that differ from the file (or all, with --force); those equal but for secrets are noted. */
-function channelSteps(s: DesiredSquid, have: LiveSquid | null, who: string, id: string | null, opts: PlanOptions, uncompared: Uncompared[]): Step[] {
+function channelSteps(
+  s: DesiredSquid,
+  have: LiveSquid | null,
+  who: string,
+  id: string | null,
+  opts: PlanOptions,
+  uncompared: Uncompared[],
+): Step[] {
   const steps: Step[] = [];
   for (const ch of s.channels) {
-    const known: DiffContext = { memory: id ? opts.applied?.memory(id, ch.channel) : undefined, assumed: (f) => opts.assumed?.(ch.channel, f) ?? false };
+    const known: DiffContext = {
+      memory: id ? opts.applied?.memory(id, ch.channel) : undefined,
+      assumed: (f) => opts.assumed?.(ch.channel, f) ?? false,
+    };
     const d = deliveryChanges(ch.body, ch.channel, have?.record ?? null, ch.written, known);
-    const notCompared = [...d.unverified, ...ch.missing.map((m) => `${m.path.split('.').pop()} (\${${m.name}} is not set)`)];
+    const notCompared = [
+      ...d.unverified,
+      ...ch.missing.map((m) => `${m.path.split('.').pop()} (\${${m.name}} is not set)`),
+    ];
     if (!d.create && d.changes.length === 0 && !opts.force) {
-      if (notCompared.length) uncompared.push({ kind: 'delivery', squid: who, id, channel: ch.channel, not_compared: notCompared });
+      if (notCompared.length)
+        uncompared.push({ kind: 'delivery', squid: who, id, channel: ch.channel, not_compared: notCompared });
       continue;
     }
     steps.push({

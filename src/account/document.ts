@@ -15,29 +15,47 @@ const itemSchema = z.strictObject({
   action: z.enum(['create', 'update', 'delete']),
   squid: d(z.nullable(z.string()), 'the squid as the file names it (or its live name); null for billing'),
   id: d(z.nullable(z.string()), "the squid's id; null while it is still to be created, and for billing"),
-  channel: d(z.nullable(z.enum(['sftp', 'webhook', 'email', 'sheet', 's3'])), 'delivery items: the channel; null otherwise'),
+  channel: d(
+    z.nullable(z.enum(['sftp', 'webhook', 'email', 'sheet', 's3'])),
+    'delivery items: the channel; null otherwise',
+  ),
   changes: d(z.array(change), 'field by field: from (null on create) and to; secrets are ********'),
   add: d(z.array(z.unknown()), 'tasks to add (a URL, or the parameters)'),
   delete: d(z.array(z.strictObject({ id: z.string(), value: z.unknown() })), 'tasks to delete (prune: true)'),
-  not_compared: d(z.array(z.string()), 'fields of this item not compared: their ${ENV} is not set, or --assume-unchanged names them'),
+  not_compared: d(
+    z.array(z.string()),
+    'fields of this item not compared: their ${ENV} is not set, or --assume-unchanged names them',
+  ),
   unreadable: d(
     z.array(z.string()),
     'delivery: fields the API does not read back and sq never applied here (see `sq plan --help`): sent as the file has them',
   ),
-  fires_now: d(z.nullable(z.boolean()), 'billing: a reset (and a charge) fires as soon as this is saved; null otherwise'),
-  needs_yes: d(z.nullable(z.string()), 'why apply asks before this item (a deletion, a billing change that can charge more); null when it does not'),
+  fires_now: d(
+    z.nullable(z.boolean()),
+    'billing: a reset (and a charge) fires as soon as this is saved; null otherwise',
+  ),
+  needs_yes: d(
+    z.nullable(z.string()),
+    'why apply asks before this item (a deletion, a billing change that can charge more); null when it does not',
+  ),
   scheduled_run: d(
     z.nullable(
       z.strictObject({
         schedule: d(z.string(), 'the schedule in words, with its time zone'),
         next_run: d(z.nullable(z.string()), 'the next run, UTC (ISO 8601); null when none within 5 years'),
-        credits_per_run: d(z.nullable(z.number()), "one run's estimate now (POST /v1/squid/estimate); null when there is none yet"),
+        credits_per_run: d(
+          z.nullable(z.number()),
+          "one run's estimate now (POST /v1/squid/estimate); null when there is none yet",
+        ),
         note: d(z.nullable(z.string()), 'why there is no estimate, or what it leaves out'),
       }),
     ),
-    'squids: the schedule this item turns on (the platform then starts runs, each charged) and one run\'s cost; null otherwise',
+    "squids: the schedule this item turns on (the platform then starts runs, each charged) and one run's cost; null otherwise",
   ),
-  status: d(z.enum(['planned', 'applied', 'failed', 'skipped']), 'planned: nothing was sent (plan, dry run); else what apply did'),
+  status: d(
+    z.enum(['planned', 'applied', 'failed', 'skipped']),
+    'planned: nothing was sent (plan, dry run); else what apply did',
+  ),
   error: d(z.nullable(z.string()), 'why the item failed or was skipped'),
   requests: d(z.array(request), "the requests the item sends (a new squid's id is a placeholder until it exists)"),
 });
@@ -65,7 +83,10 @@ export const documentSchema = z.strictObject({
     not_compared: d(count, 'channels left as they are whose secrets could not be compared'),
   }),
   items: d(z.array(itemSchema), 'the changes, in the order apply sends them'),
-  not_compared: d(z.array(uncomparedSchema), 'channels otherwise unchanged whose secrets could not be compared: nothing is sent for them'),
+  not_compared: d(
+    z.array(uncomparedSchema),
+    'channels otherwise unchanged whose secrets could not be compared: nothing is sent for them',
+  ),
 });
 
 export type AsCodeItem = z.infer<typeof itemSchema>;
@@ -82,12 +103,23 @@ export interface ItemOutcome {
 const PENDING = 'pending-squid-id';
 
 /** A step's requests as shown; a squid not created yet has no id, so `<id of new squid "name">` stands where it goes. */
-export function shownRequests(step: Step, id: string | null | undefined): (PlannedRequest & { method: 'POST' | 'PATCH' | 'DELETE'; body: unknown })[] {
+export function shownRequests(
+  step: Step,
+  id: string | null | undefined,
+): (PlannedRequest & { method: 'POST' | 'PATCH' | 'DELETE'; body: unknown })[] {
   const shown = id ?? `<id of new squid "${step.squid}">`;
   const all = [...step.requests(id ?? PENDING), ...(step.schedule ? [step.schedule.later(id ?? PENDING)] : [])];
   return all.map((r) => {
-    const query = r.query && new URLSearchParams(Object.entries(r.query).map(([k, v]): [string, string] => [k, v === PENDING ? shown : v])).toString();
-    return { method: r.method, path: `${id ? r.path : r.path.replace(PENDING, shown)}${query ? `?${query}` : ''}`, body: r.body ?? null };
+    const query =
+      r.query &&
+      new URLSearchParams(
+        Object.entries(r.query).map(([k, v]): [string, string] => [k, v === PENDING ? shown : v]),
+      ).toString();
+    return {
+      method: r.method,
+      path: `${id ? r.path : r.path.replace(PENDING, shown)}${query ? `?${query}` : ''}`,
+      body: r.body ?? null,
+    };
   });
 }
 
@@ -124,9 +156,21 @@ export function asCodeDocument(plan: Plan, steps: Step[], outcomes?: ItemOutcome
   return {
     version: 1,
     dry_run: outcomes === undefined,
-    summary: { ...plan.summary, applied: n('applied'), failed: n('failed'), skipped: n('skipped'), not_compared: plan.not_compared.length },
+    summary: {
+      ...plan.summary,
+      applied: n('applied'),
+      failed: n('failed'),
+      skipped: n('skipped'),
+      not_compared: plan.not_compared.length,
+    },
     items,
-    not_compared: plan.not_compared.map((u: Uncompared) => ({ kind: u.kind, squid: u.squid, id: u.id, channel: u.channel, not_compared: u.not_compared })),
+    not_compared: plan.not_compared.map((u: Uncompared) => ({
+      kind: u.kind,
+      squid: u.squid,
+      id: u.id,
+      channel: u.channel,
+      not_compared: u.not_compared,
+    })),
   };
 }
 

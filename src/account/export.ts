@@ -25,7 +25,12 @@ export const SCHEMA_URL = `https://unpkg.com/lobstr-sq@${VERSION}/schema/sq.sche
 export const SCHEMA_LINE = `# yaml-language-server: $schema=${SCHEMA_URL}`;
 
 function envName(kind: string, squid: string, used: Set<string>): string {
-  const base = `SQ_${kind}_${squid.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'SQUID'}`;
+  const base = `SQ_${kind}_${
+    squid
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '') || 'SQUID'
+  }`;
   let name = base;
   for (let i = 2; used.has(name); i++) name = `${base}_${i}`;
   used.add(name);
@@ -68,7 +73,14 @@ export function webhookUrlWithRef(url: unknown, squid: string, used: Set<string>
   return `${origin}/${ref}`;
 }
 
-function squidEntry(rec: Squid, tasks: Task[], crawlers: Crawler[], accounts: string[], used: Set<string>, refs: string[] | null): Rec {
+function squidEntry(
+  rec: Squid,
+  tasks: Task[],
+  crawlers: Crawler[],
+  accounts: string[],
+  used: Set<string>,
+  refs: string[] | null,
+): Rec {
   const crawler = crawlers.find((c) => recordId(c) === rec.crawler);
   const name = String(rec.name ?? recordId(rec));
   const run = (rec.notifications_params as Rec | undefined)?.run_notify;
@@ -90,14 +102,26 @@ function squidEntry(rec: Squid, tasks: Task[], crawlers: Crawler[], accounts: st
     const f = d.ftp_fields;
     // The service answers {host, port, is_active} only: what it leaves out becomes a reference to set, like a secret.
     const orRef = (v: unknown, kind: string) => (typeof v === 'string' && v !== '' ? v : envName(kind, name, used));
-    out.sftp = { host: f.host, port: typeof f.port === 'string' ? Number(f.port) : f.port, username: orRef(f.username, 'SFTP_USERNAME'), password: envName('SFTP_PASSWORD', name, used), directory: orRef(f.directory, 'SFTP_DIRECTORY'), ...active(f) };
+    out.sftp = {
+      host: f.host,
+      port: typeof f.port === 'string' ? Number(f.port) : f.port,
+      username: orRef(f.username, 'SFTP_USERNAME'),
+      password: envName('SFTP_PASSWORD', name, used),
+      directory: orRef(f.directory, 'SFTP_DIRECTORY'),
+      ...active(f),
+    };
   }
   if (d.webhook_fields) {
     const f = d.webhook_fields;
     const ev = storedEvents(f);
     // Events the service did not answer with ({url, is_active} only) become a reference to set.
     const events = ev ? RUN_EVENTS.filter((e) => ev[e]) : envName('WEBHOOK_EVENTS', name, used);
-    out.webhook = { url: webhookUrlWithRef(f.url, name, used, refs), events, ...(typeof f.retry === 'boolean' ? { retry: f.retry } : {}), ...active(f) };
+    out.webhook = {
+      url: webhookUrlWithRef(f.url, name, used, refs),
+      events,
+      ...(typeof f.retry === 'boolean' ? { retry: f.retry } : {}),
+      ...active(f),
+    };
   }
   if (d.email !== null) out.email = { address: d.email, notifications: d.notifications === true };
   if (d.google_sheet_fields) {
@@ -106,7 +130,10 @@ function squidEntry(rec: Squid, tasks: Task[], crawlers: Crawler[], accounts: st
   }
   if (d.s3_fields) {
     const f = d.s3_fields;
-    const keys = f.aws_access_key || f.aws_secret_key ? { access_key: envName('S3_ACCESS_KEY', name, used), secret_key: envName('S3_SECRET_KEY', name, used) } : {};
+    const keys =
+      f.aws_access_key || f.aws_secret_key
+        ? { access_key: envName('S3_ACCESS_KEY', name, used), secret_key: envName('S3_SECRET_KEY', name, used) }
+        : {};
     out.s3 = { bucket: f.bucket, target_path: f.target_path ?? '', ...keys, ...active(f) };
   }
   if (isRecord(rec.chain)) out.chain = chainEntry(rec.chain, crawlers);
@@ -117,13 +144,23 @@ function squidEntry(rec: Squid, tasks: Task[], crawlers: Crawler[], accounts: st
  * `urlRefs`: where the \${…} references written in place of URL credentials are listed; null writes URLs as stored
  * (--show-secrets).
  */
-export async function exportAccount(http: HttpClient, warn?: (w: string) => void, urlRefs: string[] | null = []): Promise<Rec> {
-  const [list, crawlers, ar] = [await listAll<Squid>(http, SQUIDS_PATH, undefined, warn), await listAll<Crawler>(http, CRAWLERS_PATH, undefined, warn), await getAutoReset(http)];
+export async function exportAccount(
+  http: HttpClient,
+  warn?: (w: string) => void,
+  urlRefs: string[] | null = [],
+): Promise<Rec> {
+  const [list, crawlers, ar] = [
+    await listAll<Squid>(http, SQUIDS_PATH, undefined, warn),
+    await listAll<Crawler>(http, CRAWLERS_PATH, undefined, warn),
+    await getAutoReset(http),
+  ];
   const accounts = await listAccounts(http, warn);
   const squids: Rec = {};
   const used = new Set<string>();
   // Oldest first, so the file reads in creation order and stays stable as squids are added.
-  const ordered = [...list].sort((a, b) => compareApiTime(a.created_at, b.created_at) || recordId(a).localeCompare(recordId(b)));
+  const ordered = [...list].sort(
+    (a, b) => compareApiTime(a.created_at, b.created_at) || recordId(a).localeCompare(recordId(b)),
+  );
   for (const s of ordered) {
     const id = recordId(s);
     const rec = await squidDetail(http, id);
@@ -133,7 +170,9 @@ export async function exportAccount(http: HttpClient, warn?: (w: string) => void
   }
   return {
     version: 1,
-    billing: { auto_reset: { enabled: ar.enabled === true, threshold: ar.threshold_pct, max_resets: ar.max_resets_per_24h } },
+    billing: {
+      auto_reset: { enabled: ar.enabled === true, threshold: ar.threshold_pct, max_resets: ar.max_resets_per_24h },
+    },
     squids,
   };
 }

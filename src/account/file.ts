@@ -85,9 +85,13 @@ function innermost(i: Issue): Issue {
 
 /** What a union of plain types takes, from its branches: "a string, a number, a boolean or null". */
 function unionOfTypes(i: Issue): string | undefined {
-  const types = (i.errors ?? []).map((b) => (b.length === 1 && b[0].code === 'invalid_type' && b[0].path.length === 0 ? b[0].expected : undefined));
+  const types = (i.errors ?? []).map((b) =>
+    b.length === 1 && b[0].code === 'invalid_type' && b[0].path.length === 0 ? b[0].expected : undefined,
+  );
   if (types.length === 0 || types.some((t) => t === undefined)) return undefined;
-  const named = types.map((t) => (t === 'null' ? 'null' : t === 'object' || t === 'record' ? 'a mapping' : t === 'array' ? 'a list' : `a ${t}`));
+  const named = types.map((t) =>
+    t === 'null' ? 'null' : t === 'object' || t === 'record' ? 'a mapping' : t === 'array' ? 'a list' : `a ${t}`,
+  );
   return named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} or ${named[named.length - 1]}`;
 }
 
@@ -103,7 +107,9 @@ function describeIssue(i: Issue, got: unknown): string {
       // The key is content of the file: it is located (file:line:col), not quoted.
       return `unknown field${i.keys!.length > 1 ? `s (${i.keys!.length})` : ''}`;
     case 'invalid_type':
-      return got === undefined ? `is required (${i.expected})` : `must be ${i.expected === 'record' || i.expected === 'object' ? 'a mapping' : `a ${i.expected}`} (got ${kindOf(got)})`;
+      return got === undefined
+        ? `is required (${i.expected})`
+        : `must be ${i.expected === 'record' || i.expected === 'object' ? 'a mapping' : `a ${i.expected}`} (got ${kindOf(got)})`;
     case 'too_small':
       return i.origin === 'string' ? 'must not be empty' : `must be at least ${i.minimum} (got ${kindOf(got)})`;
     case 'too_big':
@@ -127,7 +133,13 @@ function describeIssue(i: Issue, got: unknown): string {
 
 /** The description the account schema gives the field at `path` (z.describe), if any. */
 function describedAt(path: readonly PropertyKey[]): string | undefined {
-  type Def = { type: string; shape?: Record<string, z.ZodMiniType>; valueType?: z.ZodMiniType; element?: z.ZodMiniType; options?: z.ZodMiniType[] };
+  type Def = {
+    type: string;
+    shape?: Record<string, z.ZodMiniType>;
+    valueType?: z.ZodMiniType;
+    element?: z.ZodMiniType;
+    options?: z.ZodMiniType[];
+  };
   const step = (s: z.ZodMiniType, key: PropertyKey): z.ZodMiniType | undefined => {
     const def = unwrap(s)._zod.def as Def;
     if (def.type === 'union') {
@@ -151,7 +163,12 @@ function describedAt(path: readonly PropertyKey[]): string | undefined {
 
 function unwrap(schema: z.ZodMiniType): z.ZodMiniType {
   let s = schema;
-  for (let def = s._zod.def as { type: string; innerType?: z.ZodMiniType }; def.innerType && ['optional', 'nullable', 'default'].includes(def.type); def = s._zod.def as typeof def) s = def.innerType;
+  for (
+    let def = s._zod.def as { type: string; innerType?: z.ZodMiniType };
+    def.innerType && ['optional', 'nullable', 'default'].includes(def.type);
+    def = s._zod.def as typeof def
+  )
+    s = def.innerType;
   return s;
 }
 
@@ -172,21 +189,35 @@ function fail(problems: string[]): never {
 }
 
 /** Reads and validates the whole file before anything is sent; every value it takes from the environment is registered as a secret. */
-export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissingSecrets: boolean }): Promise<Desired> {
+export async function loadAccountFile(
+  ctx: Ctx,
+  file: string,
+  opts: { allowMissingSecrets: boolean },
+): Promise<Desired> {
   const text = await readInput(ctx, '--file', file);
   // A document sq mcp read under its --root comes on stdin, named by its path.
   const mcpDoc = file === '-' ? ctx.env[MCP_DOC] || undefined : undefined;
-  const { value: doc, locate } = await parseApplyTextAt(text, file === '-' ? (mcpDoc ?? '<stdin>') : file, 'account file');
+  const { value: doc, locate } = await parseApplyTextAt(
+    text,
+    file === '-' ? (mcpDoc ?? '<stdin>') : file,
+    'account file',
+  );
   const r = accountSchema.safeParse(doc);
   if (!r.success) {
-    fail(r.error.issues.map((i) => {
-      const issue = innermost(i as unknown as Issue);
-      // Only the kind of the value is named, never the value (kindOf).
-      const got = at(doc, issue.path);
-      // An unknown key is located at its own line; anything else where its value stands (or its parent, if missing).
-      const where = issue.code === 'unrecognized_keys' && issue.keys?.length ? [...issue.path, issue.keys[0]] : issue.path;
-      return located(locate(where) ?? locate(issue.path.slice(0, -1)), `${pathOf(issue.path)}: ${describeIssue(issue, got)}`);
-    }));
+    fail(
+      r.error.issues.map((i) => {
+        const issue = innermost(i as unknown as Issue);
+        // Only the kind of the value is named, never the value (kindOf).
+        const got = at(doc, issue.path);
+        // An unknown key is located at its own line; anything else where its value stands (or its parent, if missing).
+        const where =
+          issue.code === 'unrecognized_keys' && issue.keys?.length ? [...issue.path, issue.keys[0]] : issue.path;
+        return located(
+          locate(where) ?? locate(issue.path.slice(0, -1)),
+          `${pathOf(issue.path)}: ${describeIssue(issue, got)}`,
+        );
+      }),
+    );
   }
   const parsed = r.data;
   // A document `sq mcp` got inline (stdin) names its tasks files inside the server's --root, or none: the server sets
@@ -197,7 +228,8 @@ export async function loadAccountFile(ctx: Ctx, file: string, opts: { allowMissi
   const squids: DesiredSquid[] = [];
   const problems: string[] = [];
   const where: SquidSources = { opts, allowedEnv, base, mcpRoot };
-  for (const [ref, spec] of Object.entries(parsed.squids ?? {})) squids.push(await desiredSquid(ctx, ref, spec, where, problems));
+  for (const [ref, spec] of Object.entries(parsed.squids ?? {}))
+    squids.push(await desiredSquid(ctx, ref, spec, where, problems));
   if (problems.length) fail(problems);
   const ar = parsed.billing?.auto_reset;
   return { prune: parsed.prune === true, managesSquids: parsed.squids !== undefined, squids, billing: ar, locate };
@@ -213,7 +245,13 @@ interface SquidSources {
 }
 
 /** One squid of the file, its delivery channels checked and its tasks read; what is wrong goes to `problems`. */
-async function desiredSquid(ctx: Ctx, ref: string, spec: SquidSpec, w: SquidSources, problems: string[]): Promise<DesiredSquid> {
+async function desiredSquid(
+  ctx: Ctx,
+  ref: string,
+  spec: SquidSpec,
+  w: SquidSources,
+  problems: string[],
+): Promise<DesiredSquid> {
   const { opts, allowedEnv, base, mcpRoot } = w;
   const path = pathOf(['squids', ref]);
   if (ref.trim() === '') problems.push(`${path}: the squid name must not be empty`);
@@ -221,20 +259,32 @@ async function desiredSquid(ctx: Ctx, ref: string, spec: SquidSpec, w: SquidSour
   for (const ch of CHANNEL_KEYS) {
     if (spec[ch] === undefined) continue;
     try {
-      const checked = checkApplyDocument({ squids: { [ref]: { [ch]: spec[ch] } } }, ctx.env, { ...opts, onSecret: (s) => ctx.addSecret(s), allowedEnv });
+      const checked = checkApplyDocument({ squids: { [ref]: { [ch]: spec[ch] } } }, ctx.env, {
+        ...opts,
+        onSecret: (s) => ctx.addSecret(s),
+        allowedEnv,
+      });
       const body = checked.squids[0].bodies[0];
       const channel = channelOf(body);
       channels.push({ channel, body, missing: checked.missing, written: checked.squids[0].written[channel] });
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
-      problems.push(err.message.replace(/^invalid delivery file: /, ''), ...err.details.map((d) => d.replace(/^\s*also: /, '')));
+      problems.push(
+        err.message.replace(/^invalid delivery file: /, ''),
+        ...err.details.map((d) => d.replace(/^\s*also: /, '')),
+      );
     }
   }
   let tasks: Rec[] | undefined;
   if (spec.tasks !== undefined) {
     try {
-      if (!Array.isArray(spec.tasks) && mcpRoot === '') throw new UsageError(`${path}.tasks.file: sq mcp reads no file unless it runs with --root DIR; list the tasks in the document`);
-      tasks = Array.isArray(spec.tasks) ? spec.tasks.map(taskObject) : await tasksFromFile(base, spec.tasks.file, `${path}.tasks.file`);
+      if (!Array.isArray(spec.tasks) && mcpRoot === '')
+        throw new UsageError(
+          `${path}.tasks.file: sq mcp reads no file unless it runs with --root DIR; list the tasks in the document`,
+        );
+      tasks = Array.isArray(spec.tasks)
+        ? spec.tasks.map(taskObject)
+        : await tasksFromFile(base, spec.tasks.file, `${path}.tasks.file`);
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       problems.push(err.message);
@@ -258,17 +308,25 @@ export const TASK_FILE_MAX_BYTES = 10 * 1024 * 1024;
  */
 async function readTaskFile(base: string, name: string, path: string): Promise<string> {
   const refuse = (why: string): never => {
-    throw new UsageError(`${path}: ${JSON.stringify(name)} ${why}; a tasks file must be a regular file in the account file's directory (${base}), named by a relative path`);
+    throw new UsageError(
+      `${path}: ${JSON.stringify(name)} ${why}; a tasks file must be a regular file in the account file's directory (${base}), named by a relative path`,
+    );
   };
   if (isAbsolute(name) || /^[a-z]:/i.test(name)) refuse('is an absolute path');
   if (name.split(/[\\/]/).includes('..')) refuse('leads out of the directory ("..")');
   const cannot = (err: NodeJS.ErrnoException): never => {
     throw new UsageError(`${path}: cannot read ${JSON.stringify(name)} (${err.code ?? err.message})`);
   };
-  const [realBase, real] = await Promise.all([realpath(base).catch(cannot), realpath(resolve(base, name)).catch(cannot)]);
+  const [realBase, real] = await Promise.all([
+    realpath(base).catch(cannot),
+    realpath(resolve(base, name)).catch(cannot),
+  ]);
   const rel = relative(realBase, real);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) refuse(`is a symbolic link to ${JSON.stringify(real)}, outside the directory`);
-  const fh = await open(real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)).catch(cannot);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel))
+    refuse(`is a symbolic link to ${JSON.stringify(real)}, outside the directory`);
+  const fh = await open(real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)).catch(
+    cannot,
+  );
   try {
     const st = await fh.stat();
     if (!st.isFile()) refuse('is not a regular file');
@@ -276,7 +334,12 @@ async function readTaskFile(base: string, name: string, path: string): Promise<s
     // Read until one byte over the cap at most: a file that grows while read (or says size 0, as /proc does) is capped too.
     const chunks: Buffer[] = [];
     let n = 0;
-    for (let r; n <= TASK_FILE_MAX_BYTES && (r = await fh.read(Buffer.alloc(65536), 0, 65536, n)).bytesRead > 0; n += r.bytesRead) chunks.push(r.buffer.subarray(0, r.bytesRead));
+    for (
+      let r;
+      n <= TASK_FILE_MAX_BYTES && (r = await fh.read(Buffer.alloc(65536), 0, 65536, n)).bytesRead > 0;
+      n += r.bytesRead
+    )
+      chunks.push(r.buffer.subarray(0, r.bytesRead));
     if (n > TASK_FILE_MAX_BYTES) refuse(`is over the ${TASK_FILE_MAX_BYTES}-byte (10 MiB) cap`);
     return Buffer.concat(chunks).toString('utf8');
   } finally {
@@ -289,7 +352,10 @@ async function tasksFromFile(base: string, file: string, path: string): Promise<
   const text = await readTaskFile(base, file, path);
   if (!/\.(csv|tsv)$/i.test(file)) return parseTaskFile(text, 'url', path);
   const [header, ...rows] = parseDelimited(text, /\.tsv$/i.test(file) ? '\t' : ',');
-  if (!header) throw new UsageError(`${path}: ${JSON.stringify(file)} is empty; it needs a header row naming the task parameters (e.g. url)`);
+  if (!header)
+    throw new UsageError(
+      `${path}: ${JSON.stringify(file)} is empty; it needs a header row naming the task parameters (e.g. url)`,
+    );
   const names = header.map((h) => h.trim());
   return rows.map((row) => Object.fromEntries(names.map((n, i) => [n, row[i] ?? '']).filter(([, v]) => v !== '')));
 }

@@ -16,8 +16,10 @@ import { UsageError } from '../errors.js';
 import { appliedState, type AppliedState } from './applied.js';
 import type { Channel } from '../api/delivery.js';
 
-
-export const FILE_OPTION = { flags: '-f, --file <file>', description: 'the account file, YAML or JSON ("-" reads stdin)' } as const satisfies OptionSpec;
+export const FILE_OPTION = {
+  flags: '-f, --file <file>',
+  description: 'the account file, YAML or JSON ("-" reads stdin)',
+} as const satisfies OptionSpec;
 
 /** Delivery fields by channel, as the plan names them. */
 const DELIVERY_FIELDS: Record<Channel, string[]> = {
@@ -30,21 +32,28 @@ const DELIVERY_FIELDS: Record<Channel, string[]> = {
 
 export const ASSUME_OPTION = {
   flags: '--assume-unchanged <field>',
-  description: 'take this delivery field that cannot be read back as unchanged (FIELD or CHANNEL.FIELD, e.g. directory, webhook.events; repeatable, comma-separated)',
+  description:
+    'take this delivery field that cannot be read back as unchanged (FIELD or CHANNEL.FIELD, e.g. directory, webhook.events; repeatable, comma-separated)',
   repeatable: true,
 } as const satisfies OptionSpec;
 
-
 /** --assume-unchanged: each name checked (exit 2 naming the allowed ones), then a test of a channel's field. */
 export function assumedFields(list: string[] | undefined): (channel: Channel, field: string) => boolean {
-  const names = (list ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const names = (list ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   const all = new Set(Object.values(DELIVERY_FIELDS).flat());
   for (const n of names) {
     const [a, b] = n.includes('.') ? [n.slice(0, n.indexOf('.')), n.slice(n.indexOf('.') + 1)] : [undefined, n];
     const ok = a === undefined ? all.has(b) : (DELIVERY_FIELDS[a as Channel] ?? []).includes(b);
     if (!ok) {
-      const allowed = Object.entries(DELIVERY_FIELDS).map(([c, f]) => `${c}: ${f.join(', ')}`).join('; ');
-      throw new UsageError(`--assume-unchanged: unknown field ${JSON.stringify(n)}; allowed: FIELD or CHANNEL.FIELD with ${allowed}`);
+      const allowed = Object.entries(DELIVERY_FIELDS)
+        .map(([c, f]) => `${c}: ${f.join(', ')}`)
+        .join('; ');
+      throw new UsageError(
+        `--assume-unchanged: unknown field ${JSON.stringify(n)}; allowed: FIELD or CHANNEL.FIELD with ${allowed}`,
+      );
     }
   }
   const base = (f: string) => (f.startsWith('events.') ? 'events' : f);
@@ -78,7 +87,9 @@ export async function planOfFile(
  * crawler's rate a row (apply estimates it once it exists, before its schedule is turned on).
  */
 async function costSchedules(http: HttpClient, steps: Step[], live: Live, want: Desired, now: number): Promise<void> {
-  const changesToo = (s: Step) => steps.some((o) => o !== s && o.squid === s.squid && o.item.kind === 'tasks' && o.item.action === 'create') || s.item.changes.some((c) => c.field.startsWith('params'));
+  const changesToo = (s: Step) =>
+    steps.some((o) => o !== s && o.squid === s.squid && o.item.kind === 'tasks' && o.item.action === 'create') ||
+    s.item.changes.some((c) => c.field.startsWith('params'));
   await Promise.all(
     steps.map(async (s) => {
       if (!s.schedule) return;
@@ -95,21 +106,34 @@ async function costSchedules(http: HttpClient, steps: Step[], live: Live, want: 
       if (!s.item.id) {
         const spec = want.squids.find((w) => w.ref === s.squid)?.spec;
         const crawler = spec?.crawler === undefined ? undefined : matchCrawler(spec.crawler, live.crawlers);
-        const rate = typeof crawler?.credits_per_row === 'number' ? ` (${String(crawler.name ?? spec?.crawler)} charges ${fmtCredits(crawler.credits_per_row)} credits a row, plus its paid functions that are on)` : '';
-        s.item.scheduled_run = { ...base, credits_per_run: null, note: `a new squid: apply estimates a run once it and its tasks exist, before turning the schedule on${rate}` };
+        const rate =
+          typeof crawler?.credits_per_row === 'number'
+            ? ` (${String(crawler.name ?? spec?.crawler)} charges ${fmtCredits(crawler.credits_per_row)} credits a row, plus its paid functions that are on)`
+            : '';
+        s.item.scheduled_run = {
+          ...base,
+          credits_per_run: null,
+          note: `a new squid: apply estimates a run once it and its tasks exist, before turning the schedule on${rate}`,
+        };
         return;
       }
       try {
         const est = await getEstimate(http, s.item.id);
-        const note = changesToo(s) ? "the squid as it is now: this plan changes its params or tasks, and apply estimates again before turning the schedule on" : null;
+        const note = changesToo(s)
+          ? 'the squid as it is now: this plan changes its params or tasks, and apply estimates again before turning the schedule on'
+          : null;
         s.item.scheduled_run = { ...base, credits_per_run: est.total_credits, note };
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         const noTasks = err.status === 400 && /task/i.test(err.message);
-        s.item.scheduled_run = { ...base, credits_per_run: null, note: noTasks ? 'no tasks yet: a run has nothing to charge until tasks are added' : `could not be estimated: ${err.message}` };
+        s.item.scheduled_run = {
+          ...base,
+          credits_per_run: null,
+          note: noTasks
+            ? 'no tasks yet: a run has nothing to charge until tasks are added'
+            : `could not be estimated: ${err.message}`,
+        };
       }
     }),
   );
 }
-
-

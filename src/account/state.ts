@@ -30,7 +30,12 @@ export interface LiveSquid {
  * that ends below its own total_results is only warned about (`warn`), as every listing is: the API's counters are
  * not always exact, but it is never silent.
  */
-export async function listAll<T = Rec>(http: HttpClient, path: string, query?: Record<string, string>, warn?: (w: string) => void): Promise<T[]> {
+export async function listAll<T = Rec>(
+  http: HttpClient,
+  path: string,
+  query?: Record<string, string>,
+  warn?: (w: string) => void,
+): Promise<T[]> {
   const out: T[] = [];
   const listing = `GET ${path}${query ? `?${new URLSearchParams(query).toString()}` : ''}`;
   const onPage = (p: Page<unknown>) => {
@@ -66,12 +71,17 @@ function matchSquid(ref: string, all: Squid[]): Squid | undefined {
   const folded = all.filter((s) => name(s).toLowerCase() === ref.toLowerCase());
   if (exact.length === 0 && folded.length === 1) return folded[0];
   if (exact.length > 1 || folded.length > 1) {
-    throw new UsageError(`${pathOf(['squids', ref])}: ${Math.max(exact.length, folded.length)} squids have this name; use the hash as the key`);
+    throw new UsageError(
+      `${pathOf(['squids', ref])}: ${Math.max(exact.length, folded.length)} squids have this name; use the hash as the key`,
+    );
   }
   if (/^[0-9a-f]{4,}$/i.test(ref)) {
     const byId = all.filter((s) => recordId(s).toLowerCase().startsWith(ref.toLowerCase()));
     if (byId.length === 1) return byId[0];
-    if (byId.length > 1) throw new UsageError(`${pathOf(['squids', ref])}: the hash prefix matches ${byId.length} squids; use a longer one`);
+    if (byId.length > 1)
+      throw new UsageError(
+        `${pathOf(['squids', ref])}: the hash prefix matches ${byId.length} squids; use a longer one`,
+      );
   }
   return undefined;
 }
@@ -111,7 +121,9 @@ export interface Live {
  * (`squids: [{name, hash_value}]`, api-reference §11); the squid record has no such field in the docs.
  */
 export function linkedAccounts(accounts: Account[], squidId: string): string[] {
-  const serves = (a: Account) => Array.isArray(a.squids) && a.squids.some((s) => (s && typeof s === 'object' ? recordId(s as Rec) : String(s)) === squidId);
+  const serves = (a: Account) =>
+    Array.isArray(a.squids) &&
+    a.squids.some((s) => (s && typeof s === 'object' ? recordId(s as Rec) : String(s)) === squidId);
   return accounts.filter(serves).map(recordId).sort();
 }
 
@@ -129,7 +141,11 @@ export function matchAccount(ref: string, accounts: Account[]): Account | Accoun
 }
 
 /** The crawler a file squid runs on: the live squid's, else the one its `crawler:` names. */
-export function desiredCrawler(want: Desired['squids'][number], live: LiveSquid | undefined, crawlers: Crawler[]): string | undefined {
+export function desiredCrawler(
+  want: Desired['squids'][number],
+  live: LiveSquid | undefined,
+  crawlers: Crawler[],
+): string | undefined {
   if (live) return typeof live.record.crawler === 'string' ? live.record.crawler : undefined;
   const c = want.spec.crawler === undefined ? undefined : matchCrawler(want.spec.crawler, crawlers);
   return c ? recordId(c) : undefined;
@@ -146,10 +162,16 @@ export async function readLive(http: HttpClient, want: Desired, warn?: (w: strin
     if (!hit) continue;
     const id = recordId(hit);
     const twice = seen.get(id);
-    if (twice !== undefined) throw new UsageError(`${pathOf(['squids', s.ref])}: names the same squid as ${pathOf(['squids', twice])}`);
+    if (twice !== undefined)
+      throw new UsageError(`${pathOf(['squids', s.ref])}: names the same squid as ${pathOf(['squids', twice])}`);
     seen.set(id, s.ref);
     const record = await squidDetail(http, id);
-    matched.set(s.ref, { id, name: name(record) || name(hit), record, tasks: s.tasks ? await squidTasks(http, id, warn) : undefined });
+    matched.set(s.ref, {
+      id,
+      name: name(record) || name(hit),
+      record,
+      tasks: s.tasks ? await squidTasks(http, id, warn) : undefined,
+    });
   }
   // Typos in params stop before they reach the account: what each crawler declares, read once per crawler.
   const crawlerParams = new Map<string, string[]>();

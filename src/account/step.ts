@@ -70,5 +70,9 @@ export interface Step {
    * A chain step that leaves the chain starting runs of its target by itself (autostart): the chain as chainCost
    * (billing/spend.ts) reads it, for the cap and the confirmation before the write, as `sq squids chain set` has them.
    */
-  chain?: { autostart: true; target_cluster: { id?: unknown; name?: unknown } | null; target_module: { id: string; name?: unknown } };
+  chain?: {
+    autostart: true;
+    target_cluster: { id?: unknown; name?: unknown } | null;
+    target_module: { id: string; name?: unknown };
+  };
 }

@@ -21,7 +21,10 @@ export const DOCUMENT_SCHEMA_FILE = 'schema/sq-plan.schema.json';
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.dirname, 'write-schema.js')) {
   const root = resolve(import.meta.dirname, '../..');
-  for (const [file, body] of [[SCHEMA_FILE, schemaText()], [DOCUMENT_SCHEMA_FILE, documentSchemaText()]]) {
+  for (const [file, body] of [
+    [SCHEMA_FILE, schemaText()],
+    [DOCUMENT_SCHEMA_FILE, documentSchemaText()],
+  ]) {
     const out = resolve(root, file);
     await mkdir(dirname(out), { recursive: true });
     await writeFile(out, body);

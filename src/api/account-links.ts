@@ -26,7 +26,12 @@ export async function allAccounts(http: HttpClient): Promise<Account[]> {
 
 /** The ids of the accounts linked to a squid (each account lists the squids using it), sorted. */
 export function linkedTo(accounts: Account[], squidId: string): string[] {
-  const serves = (a: Account) => Array.isArray(a.squids) && a.squids.some((s) => (s && typeof s === 'object' ? String((s as Rec).hash_value ?? (s as Rec).id ?? '') : String(s)) === squidId);
+  const serves = (a: Account) =>
+    Array.isArray(a.squids) &&
+    a.squids.some(
+      (s) =>
+        (s && typeof s === 'object' ? String((s as Rec).hash_value ?? (s as Rec).id ?? '') : String(s)) === squidId,
+    );
   return accounts.filter(serves).map(recordId).sort();
 }
 
@@ -44,8 +49,14 @@ export function refuseWrongTypes(flag: string, accounts: Account[], crawler: Cra
   for (const a of accounts) {
     const type = typeof a.type === 'string' ? a.type : '';
     const who = `${String(a.username ?? recordId(a))} (${recordId(a)})`;
-    if (!want) throw new UsageError(`${flag}: crawler ${crawlerName} uses no platform account, so account ${who} of type ${type} cannot be linked`);
-    if (type !== want) throw new UsageError(`${flag}: account ${who} is of type ${type}, but crawler ${crawlerName} needs a ${want} account; nothing was sent`);
+    if (!want)
+      throw new UsageError(
+        `${flag}: crawler ${crawlerName} uses no platform account, so account ${who} of type ${type} cannot be linked`,
+      );
+    if (type !== want)
+      throw new UsageError(
+        `${flag}: account ${who} is of type ${type}, but crawler ${crawlerName} needs a ${want} account; nothing was sent`,
+      );
   }
 }
 
@@ -54,7 +65,11 @@ export function refuseWrongTypes(flag: string, accounts: Account[], crawler: Cra
  * another writer changed them between our read and our write, they are re-read and the change is sent once more
  * on top of theirs; a second race is an error rather than a loop. Returns the ids linked at the end.
  */
-export async function changeLinks(http: HttpClient, squidId: string, change: (linked: string[]) => string[]): Promise<{ before: string[]; after: string[] }> {
+export async function changeLinks(
+  http: HttpClient,
+  squidId: string,
+  change: (linked: string[]) => string[],
+): Promise<{ before: string[]; after: string[] }> {
   const before = linkedTo(await allAccounts(http), squidId);
   let want = change(before);
   await updateSquid(http, squidId, { accounts: want });
@@ -64,8 +79,12 @@ export async function changeLinks(http: HttpClient, squidId: string, change: (li
   want = change(now);
   await updateSquid(http, squidId, { accounts: want });
   now = linkedTo(await allAccounts(http), squidId);
-  if (!same(now, want)) throw new ApiError(`the squid's accounts changed again while sq was changing them (now: ${now.join(', ') || 'none'}); nothing more was sent, run it again`);
+  if (!same(now, want))
+    throw new ApiError(
+      `the squid's accounts changed again while sq was changing them (now: ${now.join(', ') || 'none'}); nothing more was sent, run it again`,
+    );
   return { before, after: now };
 }
 
-const same = (a: string[], b: string[]): boolean => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
+const same = (a: string[], b: string[]): boolean =>
+  a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);

@@ -6,7 +6,6 @@ import { isRecord, type Rec } from '../lib/guards.js';
 import { seg } from './path.js';
 import type { Account } from './records.js';
 
-
 /**
  * Cookies from a file in one of the formats people have at hand:
  * - a JSON object `{name: value}`;
@@ -24,7 +23,9 @@ export function parseCookies(text: string, flag = '--cookies-file'): Record<stri
     try {
       parsed = JSON.parse(body);
     } catch {
-      throw new UsageError(`${flag}: the file looks like JSON but does not parse (expected {"name": "value"} or [{"name": …, "value": …}])`);
+      throw new UsageError(
+        `${flag}: the file looks like JSON but does not parse (expected {"name": "value"} or [{"name": …, "value": …}])`,
+      );
     }
     if (Array.isArray(parsed)) {
       parsed.forEach((c, i) => {
@@ -35,7 +36,8 @@ export function parseCookies(text: string, flag = '--cookies-file'): Record<stri
       });
     } else if (isRecord(parsed)) {
       for (const [name, value] of Object.entries(parsed)) {
-        if (value === null || typeof value === 'object') throw new UsageError(`${flag}: cookie "${name}" must have a string value`);
+        if (value === null || typeof value === 'object')
+          throw new UsageError(`${flag}: cookie "${name}" must have a string value`);
         out[name] = String(value);
       }
     }
@@ -46,7 +48,10 @@ export function parseCookies(text: string, flag = '--cookies-file'): Record<stri
       if (line.startsWith('#HttpOnly_')) line = line.slice('#HttpOnly_'.length);
       else if (line.trim() === '' || line.startsWith('#')) continue;
       const f = line.split('\t');
-      if (f.length < 7) throw new UsageError(`${flag}: not JSON and not a Netscape cookies.txt (a line has ${f.length} tab-separated fields, expected 7)`);
+      if (f.length < 7)
+        throw new UsageError(
+          `${flag}: not JSON and not a Netscape cookies.txt (a line has ${f.length} tab-separated fields, expected 7)`,
+        );
       out[f[5].trim()] = f.slice(6).join('\t');
     }
   }
@@ -145,7 +150,8 @@ export function parseLimits(pairs: readonly string[]): Record<string, number> {
       throw new UsageError(`--limit ${m[1]} must be a whole number of at least 1 (got ${JSON.stringify(m[2])})`);
     }
     // A key given twice kept the last value silently; own keys only (`constructor`, `__proto__` are plain names).
-    if (Object.hasOwn(out, m[1])) throw new UsageError(`--limit ${m[1]} is given twice (${out[m[1]]} and ${m[2]}); give each key once`);
+    if (Object.hasOwn(out, m[1]))
+      throw new UsageError(`--limit ${m[1]} is given twice (${out[m[1]]} and ${m[2]}); give each key once`);
     Object.defineProperty(out, m[1], { value: Number(m[2]), enumerable: true, writable: true, configurable: true });
   }
   return out;

@@ -4,7 +4,10 @@
  * The bytes of a body, and the content-type it implies unless the caller set one. JSON for values; multipart for
  * FormData/Blob. A tag check, not instanceof: touching the global FormData loads Node's bundled undici.
  */
-export async function encodeBody(body: unknown, headers: Record<string, string>): Promise<{ payload?: string | Buffer; traced: unknown }> {
+export async function encodeBody(
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<{ payload?: string | Buffer; traced: unknown }> {
   const tag = body !== null && typeof body === 'object' ? Object.prototype.toString.call(body) : '';
   if (tag === '[object FormData]' || tag === '[object Blob]') {
     const form = body as FormData | Blob;

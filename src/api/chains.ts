@@ -43,7 +43,13 @@ export async function getChain(http: HttpClient, squid: string): Promise<Chain |
   const path = chainPath(squid);
   const c = await http.get<unknown>(path, { nullable: true });
   if (c === null || c === undefined) return null;
-  if (typeof c === 'object' && !Array.isArray(c) && typeof (c as { id?: unknown }).id === 'string' && (c as { id: string }).id !== '') return c as Chain;
+  if (
+    typeof c === 'object' &&
+    !Array.isArray(c) &&
+    typeof (c as { id?: unknown }).id === 'string' &&
+    (c as { id: string }).id !== ''
+  )
+    return c as Chain;
   const got = Array.isArray(c) ? 'an array' : typeof c === 'object' ? 'an object without an id' : typeof c;
   throw new ApiError(`the API answered GET ${path} with ${got} instead of a chain or null`);
 }

@@ -17,14 +17,16 @@ export function paramRows(body: unknown): ParamRow[] {
   const rows: ParamRow[] = [];
   const task = isRecord(b.task) ? b.task : {};
   const squid = isRecord(b.squid) ? b.squid : {};
-  for (const [name, spec] of Object.entries(task)) rows.push({ level: 'task', name, ...(isRecord(spec) ? spec : { value: spec }) });
+  for (const [name, spec] of Object.entries(task))
+    rows.push({ level: 'task', name, ...(isRecord(spec) ? spec : { value: spec }) });
   for (const [name, spec] of Object.entries(squid)) {
     if (name === 'functions') continue;
     rows.push({ level: 'squid', name, ...(isRecord(spec) ? spec : { value: spec }) });
   }
   // Functions may also sit at the top level in other variants of the shape.
   const fns = isRecord(squid.functions) ? squid.functions : isRecord(b.functions) ? b.functions : {};
-  for (const [name, spec] of Object.entries(fns)) rows.push({ level: 'function', name, ...(isRecord(spec) ? spec : { default: spec }) });
+  for (const [name, spec] of Object.entries(fns))
+    rows.push({ level: 'function', name, ...(isRecord(spec) ? spec : { default: spec }) });
   return rows;
 }
 
@@ -39,7 +41,13 @@ export function attributeRows(body: unknown): Rec[] {
 
 export const CRAWLERS_PATH = '/v1/crawlers';
 
-const folded = (v: unknown) => (typeof v === 'string' ? v.toLowerCase().replace(/[-_\s]+/g, ' ').trim() : '');
+const folded = (v: unknown) =>
+  typeof v === 'string'
+    ? v
+        .toLowerCase()
+        .replace(/[-_\s]+/g, ' ')
+        .trim()
+    : '';
 
 /** `sq crawlers list --search`: the text in the name, slug or description, case-insensitively ("-", "_" as spaces). */
 export function crawlerMatches(c: Crawler, text: string): boolean {
@@ -71,7 +79,9 @@ export function getCrawlerAttributes(http: HttpClient, id: string): Promise<unkn
 export function squidParamNames(body: unknown): string[] | undefined {
   const b = isRecord(body) ? body : {};
   if (!isRecord(b.squid)) return undefined;
-  return paramRows(body).flatMap((r) => (r.level === 'squid' ? [r.name] : r.level === 'function' ? [`functions.${r.name}`] : []));
+  return paramRows(body).flatMap((r) =>
+    r.level === 'squid' ? [r.name] : r.level === 'function' ? [`functions.${r.name}`] : [],
+  );
 }
 
 /**
@@ -79,7 +89,11 @@ export function squidParamNames(body: unknown): string[] | undefined {
  * each worded with where it was given: found before anything is created. A `regex` JavaScript cannot read is left to
  * the API. Matched anywhere in the value (the service's own anchoring is its regex's): never stricter than the API.
  */
-export function badTaskValues(body: unknown, tasks: readonly Record<string, unknown>[], where: (index: number) => string): string[] {
+export function badTaskValues(
+  body: unknown,
+  tasks: readonly Record<string, unknown>[],
+  where: (index: number) => string,
+): string[] {
   const formats = new Map<string, { re: RegExp; text: string }>();
   for (const r of paramRows(body)) {
     if (r.level !== 'task' || typeof r.regex !== 'string') continue;
@@ -92,7 +106,9 @@ export function badTaskValues(body: unknown, tasks: readonly Record<string, unkn
   return tasks.flatMap((t, i) =>
     Object.entries(t).flatMap(([k, v]) => {
       const format = formats.get(k);
-      return format && typeof v === 'string' && !format.re.test(v) ? [`${where(i)}: ${JSON.stringify(v)} is not a ${k} this crawler takes (its format: ${format.text})`] : [];
+      return format && typeof v === 'string' && !format.re.test(v)
+        ? [`${where(i)}: ${JSON.stringify(v)} is not a ${k} this crawler takes (its format: ${format.text})`]
+        : [];
     }),
   );
 }
@@ -101,8 +117,15 @@ export function badTaskValues(body: unknown, tasks: readonly Record<string, unkn
  * Squid params the crawler does not declare, each worded with where it was written (`--param max_result`,
  * `squids."Paris".params.max_result`), a did-you-mean from the declared names, and the allowed ones.
  */
-export function unknownSquidParams(params: Record<string, unknown>, declared: readonly string[], where: (key: string) => string, crawler: string): string[] {
-  const keys = Object.entries(params).flatMap(([k, v]) => (k === 'functions' && isRecord(v) ? Object.keys(v).map((f) => `functions.${f}`) : [k]));
+export function unknownSquidParams(
+  params: Record<string, unknown>,
+  declared: readonly string[],
+  where: (key: string) => string,
+  crawler: string,
+): string[] {
+  const keys = Object.entries(params).flatMap(([k, v]) =>
+    k === 'functions' && isRecord(v) ? Object.keys(v).map((f) => `functions.${f}`) : [k],
+  );
   return keys
     .filter((k) => !declared.includes(k))
     .map((k) => {

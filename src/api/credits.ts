@@ -14,7 +14,11 @@ export async function getRunCredits(http: HttpClient, runId: string): Promise<Re
 }
 
 export async function getModuleCredits(http: HttpClient, days?: number): Promise<Rec> {
-  return creditDocument(await http.get<unknown>(MODULES_PATH, days === undefined ? {} : { query: { days } }), MODULES_PATH, 'data');
+  return creditDocument(
+    await http.get<unknown>(MODULES_PATH, days === undefined ? {} : { query: { days } }),
+    MODULES_PATH,
+    'data',
+  );
 }
 
 /**
@@ -24,7 +28,13 @@ export async function getModuleCredits(http: HttpClient, days?: number): Promise
  */
 function creditDocument(body: unknown, path: string, list: string): Rec {
   if (isRecord(body) && (Array.isArray(body[list]) || typeof body.total_credits === 'number')) return body;
-  const got = Array.isArray(body) ? 'an array' : body === null ? 'null' : isRecord(body) ? `an object without "${list}" or "total_credits"` : typeof body;
+  const got = Array.isArray(body)
+    ? 'an array'
+    : body === null
+      ? 'null'
+      : isRecord(body)
+        ? `an object without "${list}" or "total_credits"`
+        : typeof body;
   throw new ApiError(`the API answered GET ${path} with ${got} instead of a credit document`);
 }
 
@@ -45,6 +55,12 @@ export function breakdownRows(body: unknown, rates?: unknown): BreakdownRow[] {
   return list.map((b) => {
     const fn = typeof b.function === 'string' ? b.function : String(b.function ?? '');
     const rate = fn === 'base' ? r.credits_per_row : r[fn];
-    return { ...b, function: fn, credits: b.credits ?? null, attempts: b.attempts ?? null, ...(rates === undefined ? {} : { rate: rate ?? null }) };
+    return {
+      ...b,
+      function: fn,
+      credits: b.credits ?? null,
+      attempts: b.attempts ?? null,
+      ...(rates === undefined ? {} : { rate: rate ?? null }),
+    };
   });
 }

@@ -20,7 +20,12 @@ const FIELDS = [
   { name: 'minute', min: 0, max: 59 },
   { name: 'hour', min: 0, max: 23 },
   { name: 'day of month', min: 1, max: 31 },
-  { name: 'month', min: 1, max: 12, names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] },
+  {
+    name: 'month',
+    min: 1,
+    max: 12,
+    names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'],
+  },
   { name: 'day of week', min: 0, max: 7, names: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] },
 ] as const;
 
@@ -30,9 +35,11 @@ function fieldValues(text: string, i: number): number[] {
   const num = (s: string): number => {
     const named = names.indexOf(s.toLowerCase());
     if (named >= 0) return named + (f.min === 1 ? 1 : 0);
-    if (!/^\d+$/.test(s)) throw new Error(`${f.name} field ${JSON.stringify(text)}: ${JSON.stringify(s)} is not a number`);
+    if (!/^\d+$/.test(s))
+      throw new Error(`${f.name} field ${JSON.stringify(text)}: ${JSON.stringify(s)} is not a number`);
     const n = Number(s);
-    if (n < f.min || n > f.max) throw new Error(`${f.name} field ${JSON.stringify(text)}: ${n} is outside ${f.min}-${f.max}`);
+    if (n < f.min || n > f.max)
+      throw new Error(`${f.name} field ${JSON.stringify(text)}: ${n} is outside ${f.min}-${f.max}`);
     return n;
   };
   const out = new Set<number>();
@@ -58,10 +65,21 @@ function fieldValues(text: string, i: number): number[] {
 export function parseCron(expr: string): Cron {
   const parts = expr.trim().split(/\s+/);
   if (parts.length !== 5 || !parts[0]) {
-    throw new Error(`${JSON.stringify(expr)} has ${parts[0] ? parts.length : 0} fields; a schedule needs 5: minute hour day-of-month month day-of-week, e.g. "0 9 * * 1"`);
+    throw new Error(
+      `${JSON.stringify(expr)} has ${parts[0] ? parts.length : 0} fields; a schedule needs 5: minute hour day-of-month month day-of-week, e.g. "0 9 * * 1"`,
+    );
   }
   const [minutes, hours, days, months, weekdays] = parts.map((p, i) => fieldValues(p, i));
-  return { source: parts.join(' '), minutes, hours, days, months, weekdays, domStar: parts[2] === '*', dowStar: parts[4] === '*' };
+  return {
+    source: parts.join(' '),
+    minutes,
+    hours,
+    days,
+    months,
+    weekdays,
+    domStar: parts[2] === '*',
+    dowStar: parts[4] === '*',
+  };
 }
 
 /** Whether `tz` is an IANA zone name this Node knows (its list, plus UTC and the legacy aliases Intl accepts). */
@@ -114,12 +132,28 @@ const partsCache = new Map<string, Intl.DateTimeFormat>();
 function wall(ms: number, tz: string): { y: number; mo: number; d: number; h: number; mi: number; dow: number } {
   let f = partsCache.get(tz);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      weekday: 'short',
+    });
     partsCache.set(tz, f);
   }
   const p: Record<string, string> = {};
   for (const x of f.formatToParts(ms)) p[x.type] = x.value;
-  return { y: +p.year, mo: +p.month, d: +p.day, h: +p.hour % 24, mi: +p.minute, dow: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(p.weekday) };
+  return {
+    y: +p.year,
+    mo: +p.month,
+    d: +p.day,
+    h: +p.hour % 24,
+    mi: +p.minute,
+    dow: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(p.weekday),
+  };
 }
 
 /** The zone's offset from UTC at instant `ms`, to the minute. */
@@ -183,23 +217,44 @@ function firstOfDay(cron: Cron, [y, mo, d]: number[], tz: string, after: number)
 }
 
 const DAY_NAMES = ['Sundays', 'Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays'];
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const pad = (n: number): string => String(n).padStart(2, '0');
-const and = (xs: string[]): string => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
-const ordinal = (n: number): string => `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
+const and = (xs: string[]): string =>
+  xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
+const ordinal = (n: number): string =>
+  `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
 
 /** "Mondays at 09:00 Europe/Paris", "Every day at 10:00 UTC", "Every hour at :15 UTC"; else the expression with its zone. */
 export function describeCron(cron: Cron, tz: string): string {
   const [mi, h, dom, mon, dow] = cron.source.split(' ');
   const fixed = /^\d+$/;
   let when: string | undefined;
-  if (fixed.test(mi) && /^\d+(,\d+)*$/.test(h)) when = `at ${and(cron.hours.map((x) => `${pad(x)}:${pad(cron.minutes[0])}`))}`;
+  if (fixed.test(mi) && /^\d+(,\d+)*$/.test(h))
+    when = `at ${and(cron.hours.map((x) => `${pad(x)}:${pad(cron.minutes[0])}`))}`;
   else if (fixed.test(mi) && h === '*') when = `every hour at :${pad(cron.minutes[0])}`;
   if (!when) return `cron "${cron.source}" ${tz}`;
   let days: string | undefined;
   if (dom === '*' && mon === '*' && dow === '*') days = when.startsWith('every') ? '' : 'Every day';
   else if (dom === '*' && mon === '*') {
-    days = cron.weekdays.join(',') === '1,2,3,4,5' ? 'Weekdays' : cron.weekdays.join(',') === '0,6' ? 'Weekends' : and(cron.weekdays.map((d) => DAY_NAMES[d]));
+    days =
+      cron.weekdays.join(',') === '1,2,3,4,5'
+        ? 'Weekdays'
+        : cron.weekdays.join(',') === '0,6'
+          ? 'Weekends'
+          : and(cron.weekdays.map((d) => DAY_NAMES[d]));
   } else if (/^\d+(,\d+)*$/.test(dom) && dow === '*') {
     const months = mon === '*' ? 'of every month' : `of ${and(cron.months.map((m) => MONTH_NAMES[m - 1]))}`;
     days = `The ${and(cron.days.map(ordinal))} ${months}`;

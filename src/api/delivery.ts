@@ -59,7 +59,11 @@ export function eventsObject(subscribed: readonly RunEventName[]): Record<RunEve
 
 export const DELIVERY_PATH = '/v1/delivery';
 
-export async function postDelivery(http: HttpClient, squidId: string, body: DeliveryBody): Promise<Record<string, unknown>> {
+export async function postDelivery(
+  http: HttpClient,
+  squidId: string,
+  body: DeliveryBody,
+): Promise<Record<string, unknown>> {
   const res = await http.post<unknown>(DELIVERY_PATH, body, { query: { squid: squidId } });
   return isRecord(res) ? res : { result: res };
 }
@@ -78,7 +82,11 @@ function deliveryTestPath(kind: TestKind): string {
   return `/v1/delivery/test-${kind}`;
 }
 
-export async function postDeliveryTest(http: HttpClient, kind: TestKind, body: Record<string, unknown>): Promise<TestResult> {
+export async function postDeliveryTest(
+  http: HttpClient,
+  kind: TestKind,
+  body: Record<string, unknown>,
+): Promise<TestResult> {
   const res = await http.post<unknown>(deliveryTestPath(kind), body);
   if (!isRecord(res)) return { success: false, error: 'the API answered with an unexpected body' };
   return { ...res, success: res.success === true } as TestResult;

@@ -29,9 +29,16 @@ const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinit
 
 function asEstimate(v: unknown): Estimate {
   if (!isRecord(v) || !num(v.total_credits) || !Array.isArray(v.services)) {
-    throw new ApiError(`the API answered POST ${ESTIMATE_PATH} with an unexpected body (expected an object with total_credits and services)`);
+    throw new ApiError(
+      `the API answered POST ${ESTIMATE_PATH} with an unexpected body (expected an object with total_credits and services)`,
+    );
   }
-  const services = v.services.filter(isRecord).map((s) => ({ ...s, name: String(s.name ?? ''), results: num(s.results) ? s.results : 0, credits: num(s.credits) ? s.credits : 0 }));
+  const services = v.services.filter(isRecord).map((s) => ({
+    ...s,
+    name: String(s.name ?? ''),
+    results: num(s.results) ? s.results : 0,
+    credits: num(s.credits) ? s.credits : 0,
+  }));
   const tasks = isRecord(v.tasks) ? v.tasks : {};
   return {
     ...v,
@@ -40,7 +47,11 @@ function asEstimate(v: unknown): Estimate {
     estimated_time: typeof v.estimated_time === 'string' ? v.estimated_time : null,
     recommended_upgrade_plan: v.recommended_upgrade_plan ?? null,
     max_results: num(v.max_results) ? v.max_results : null,
-    tasks: { ...tasks, count: num(tasks.count) ? tasks.count : 0, preview: Array.isArray(tasks.preview) ? tasks.preview : [] },
+    tasks: {
+      ...tasks,
+      count: num(tasks.count) ? tasks.count : 0,
+      preview: Array.isArray(tasks.preview) ? tasks.preview : [],
+    },
   };
 }
 

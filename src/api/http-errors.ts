@@ -65,7 +65,8 @@ export function parseJson(text: string, status: number, method: string, url: str
   } catch {
     const what = `the API answered ${method} ${pathOf(url)} with HTTP ${status} and ${describeNonJson(text)} instead of JSON`;
     // A write answered 2xx did reach the server; an unreadable answer leaves its outcome as unknown as a 5xx does.
-    if (!safe && status >= 200 && status < 300) throw new AmbiguousWriteError(`${what}. ${MAY_HAVE_REACHED}`, { status });
+    if (!safe && status >= 200 && status < 300)
+      throw new AmbiguousWriteError(`${what}. ${MAY_HAVE_REACHED}`, { status });
     throw new ApiError(what, { status });
   }
 }
@@ -78,7 +79,8 @@ function pathOf(url: string | URL): string {
   }
 }
 
-const MAY_HAVE_REACHED = 'The request may have reached the server: it was not retried, so check its effect before trying again';
+const MAY_HAVE_REACHED =
+  'The request may have reached the server: it was not retried, so check its effect before trying again';
 
 /** A write answered 2xx with a body that lacks what the endpoint promises: as unknown an outcome as a 5xx. */
 export function unexpectedWriteAnswer(method: string, path: string, lacking: string): AmbiguousWriteError {
@@ -96,15 +98,20 @@ export function httpError(
   const body = safeParse(text);
   const fromBody = typeof body === 'string' ? null : errorMessage(body);
   const where = `${method} ${url.pathname}`;
-  const msg = fromBody ?? (typeof body === 'string' && body.trim() ? `HTTP ${status} with ${describeNonJson(body)}` : `HTTP ${status}`);
+  const msg =
+    fromBody ??
+    (typeof body === 'string' && body.trim() ? `HTTP ${status} with ${describeNonJson(body)}` : `HTTP ${status}`);
   if (status === 401 || status === 403) {
-    return new AuthError(`${msg} (HTTP ${status}): the API key was rejected; run \`sq auth login\` or check SQ_TOKEN`, { status });
+    return new AuthError(`${msg} (HTTP ${status}): the API key was rejected; run \`sq auth login\` or check SQ_TOKEN`, {
+      status,
+    });
   }
   if (status === 404) return new NotFoundError(`${msg} (${where}, HTTP 404)`, { status });
   if (status === 429) return new RateLimitError(msg, { status, retryAfter: retryAfterSeconds(headers) });
   // A server error on a write says nothing of whether the write happened (a run may have started, a card been
   // charged): the same ambiguity as a connection lost after sending.
-  if (!safe && status >= 500) return new AmbiguousWriteError(`${msg} (${where}, HTTP ${status}). ${MAY_HAVE_REACHED}`, { status });
+  if (!safe && status >= 500)
+    return new AmbiguousWriteError(`${msg} (${where}, HTTP ${status}). ${MAY_HAVE_REACHED}`, { status });
   return new ApiError(`${msg} (${where}, HTTP ${status})`, { status });
 }
 
@@ -112,7 +119,14 @@ export function httpError(
  * `baseUrlFrom` says where the API's base URL came from (SQ_BASE_URL, --base-url, a profile), for requests to it:
  * a refused connection is nearly always a wrong base URL or a service that is not running.
  */
-export function networkError(err: unknown, method: string, url: URL, safe: boolean, afterHeaders = false, baseUrlFrom?: string): SqError {
+export function networkError(
+  err: unknown,
+  method: string,
+  url: URL,
+  safe: boolean,
+  afterHeaders = false,
+  baseUrlFrom?: string,
+): SqError {
   const code = errCode(err) ?? (afterHeaders ? 'UND_ERR_SOCKET' : 'network error');
   if (code === 'ECONNREFUSED' && !afterHeaders) {
     return new ApiError(
@@ -123,10 +137,7 @@ export function networkError(err: unknown, method: string, url: URL, safe: boole
   }
   const base = `${method} ${url.origin}${url.pathname} failed${afterHeaders ? ' while reading the response' : ''}: ${describeCode(code, err)}`;
   if (!safe && (afterHeaders || !NOT_SENT_CODES.has(code))) {
-    return new AmbiguousWriteError(
-      `${base}. ${MAY_HAVE_REACHED}`,
-      { cause: err },
-    );
+    return new AmbiguousWriteError(`${base}. ${MAY_HAVE_REACHED}`, { cause: err });
   }
   return new ApiError(base, { cause: err });
 }
@@ -159,12 +170,18 @@ const ERROR_KEYS = new Set(['detail', 'error', 'errors', 'message', 'type', 'cod
  * Whether a 2xx answer is a document at all, then (o.expect) the one the endpoint promises; null when it is, else
  * what it is instead ("null", "an error message: maintenance", `not a run: "id" is missing`).
  */
-export function answerProblem(data: unknown, method: string, status: number, o: { expect?: 'any' | ((data: unknown) => string | null | Promise<string | null>); nullable?: boolean }): string | null | Promise<string | null> {
+export function answerProblem(
+  data: unknown,
+  method: string,
+  status: number,
+  o: { expect?: 'any' | ((data: unknown) => string | null | Promise<string | null>); nullable?: boolean },
+): string | null | Promise<string | null> {
   if (data === null) return o.nullable || status === 204 || method === 'DELETE' || method === 'HEAD' ? null : 'null';
   if (typeof data !== 'object') return `a ${typeof data}, not a document`;
   if (!Array.isArray(data)) {
     const keys = Object.keys(data);
-    if (keys.length > 0 && keys.every((k) => ERROR_KEYS.has(k))) return `an error message, not a document: ${JSON.stringify(errorMessage(data) ?? keys.join(', '))}`;
+    if (keys.length > 0 && keys.every((k) => ERROR_KEYS.has(k)))
+      return `an error message, not a document: ${JSON.stringify(errorMessage(data) ?? keys.join(', '))}`;
   }
   return typeof o.expect === 'function' ? o.expect(data) : null;
 }
@@ -176,7 +193,13 @@ export function notTheDocument(method: string, path: string, status: number, pro
 }
 
 /** A 3xx: not followed (the key would go along to wherever it points), its body not read. Names the host only. */
-export function redirectError(status: number, method: string, url: URL, headers: Record<string, string | string[] | undefined>, safe: boolean): ApiError {
+export function redirectError(
+  status: number,
+  method: string,
+  url: URL,
+  headers: Record<string, string | string[] | undefined>,
+  safe: boolean,
+): ApiError {
   let where = '';
   try {
     const loc = headers.location;

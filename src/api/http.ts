@@ -6,7 +6,18 @@ import { NOTICE_AFTER_MS, Pacer, serverNow, serverSaidOf, type Bucket } from './
 import type { HttpOptions, HttpResponse, Prepared, RequestOptions, StreamResponse } from './http-options.js';
 import { SharedStore } from './pacing-state.js';
 import { loadTransport, type RequestFn } from './transport.js';
-import { AmbiguousWriteError, InterruptedWriteError, NOT_SENT_CODES, answerProblem, errCode, networkError, httpError, notTheDocument, parseJson, redirectError } from './http-errors.js';
+import {
+  AmbiguousWriteError,
+  InterruptedWriteError,
+  NOT_SENT_CODES,
+  answerProblem,
+  errCode,
+  networkError,
+  httpError,
+  notTheDocument,
+  parseJson,
+  redirectError,
+} from './http-errors.js';
 import { redactBody, redactUrl } from './redact.js';
 import { maskAuthorization } from '../lib/secrets.js';
 import { RetryBudget, RetryPolicy, SAFE_METHODS } from './retry.js';
@@ -47,7 +58,15 @@ export class HttpClient {
     this.random = opts.random ?? Math.random;
     this.retryBudget = opts.retryBudget ?? new RetryBudget();
     const shared = opts.pacingDir
-      ? new SharedStore({ dir: opts.pacingDir, token: opts.token, origin: this.apiOrigin, now: this.now, trace: opts.trace, warn: opts.warn, signal: opts.signal })
+      ? new SharedStore({
+          dir: opts.pacingDir,
+          token: opts.token,
+          origin: this.apiOrigin,
+          now: this.now,
+          trace: opts.trace,
+          warn: opts.warn,
+          signal: opts.signal,
+        })
       : undefined;
     this.pacer = new Pacer(this.now, this.sleep, shared, opts.notice);
   }
@@ -99,7 +118,10 @@ export class HttpClient {
 
   /** Build the absolute URL for a path (`/v1/...`) or pass an absolute URL through. */
   url(path: string, query?: RequestOptions['query']): URL {
-    const u = path.startsWith('http://') || path.startsWith('https://') ? new URL(path) : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
+    const u =
+      path.startsWith('http://') || path.startsWith('https://')
+        ? new URL(path)
+        : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
     for (const [k, v] of Object.entries(query ?? {})) {
       if (v !== undefined && v !== null) u.searchParams.set(k, String(v));
     }
@@ -108,7 +130,13 @@ export class HttpClient {
 
   async request<T = unknown>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResponse<T>> {
     method = method.toUpperCase();
-    if (this.opts.dryRun && !READS.has(method) && !o.readOnly) return { status: 200, headers: {}, data: this.plan(method, path, o) as T, url: this.url(path, o.query).toString() };
+    if (this.opts.dryRun && !READS.has(method) && !o.readOnly)
+      return {
+        status: 200,
+        headers: {},
+        data: this.plan(method, path, o) as T,
+        url: this.url(path, o.query).toString(),
+      };
     const res = await this.send(method, path, o, false);
     const text = res.text ?? '';
     const safe = SAFE_METHODS.has(method) || o.readOnly === true;
@@ -122,7 +150,8 @@ export class HttpClient {
 
   /** For downloads: the body is handed over as a stream once the status is known good. */
   async stream(method: string, path: string, o: RequestOptions = {}): Promise<StreamResponse> {
-    if (this.opts.dryRun && !READS.has(method.toUpperCase())) this.plan(method.toUpperCase(), path, { ...o, dryRunAnswer: undefined });
+    if (this.opts.dryRun && !READS.has(method.toUpperCase()))
+      this.plan(method.toUpperCase(), path, { ...o, dryRunAnswer: undefined });
     const res = await this.send(method, path, o, true);
     return { status: res.statusCode, headers: res.headers, body: res.body as unknown as StreamResponse['body'] };
   }
@@ -132,7 +161,11 @@ export class HttpClient {
 
   private plan(method: string, path: string, o: RequestOptions): unknown {
     const u = this.url(path, o.query);
-    this.planned.push({ method, path: u.pathname + u.search, body: o.body instanceof FormData ? formSummary(o.body) : o.body });
+    this.planned.push({
+      method,
+      path: u.pathname + u.search,
+      body: o.body instanceof FormData ? formSummary(o.body) : o.body,
+    });
     if (o.dryRunAnswer === undefined) throw new DryRunStop(this.planned);
     return o.dryRunAnswer;
   }
@@ -160,15 +193,15 @@ export class HttpClient {
   }
 
   /** Sends with pacing and the retry/429 policy; each pass of the loop is one attempt. */
-  private async send(
-    method: string,
-    path: string,
-    o: RequestOptions,
-    streaming: boolean,
-  ): Promise<Answer> {
+  private async send(method: string, path: string, o: RequestOptions, streaming: boolean): Promise<Answer> {
     const req = await this.prepare(method.toUpperCase(), path, o);
     const bucket = this.pacer.bucket(req.url.pathname);
-    const policy = new RetryPolicy(o.readOnly ? 'GET' : req.method, o.retryBudget ?? this.retryBudget, this.now, this.random);
+    const policy = new RetryPolicy(
+      o.readOnly ? 'GET' : req.method,
+      o.retryBudget ?? this.retryBudget,
+      this.now,
+      this.random,
+    );
     const { agent, request } = await this.dispatcher();
     const x: Exchange = {
       req,
@@ -208,7 +241,15 @@ export class HttpClient {
       bucket.answered(ticket, null);
       if (this.opts.signal?.aborted) throw this.stopped(err, req);
       const wait = policy.afterNetworkError(errCode(err));
-      if (wait === null) throw networkError(err, req.method, req.url, policy.safe, false, req.url.origin === this.apiOrigin ? this.opts.baseUrlFrom : undefined);
+      if (wait === null)
+        throw networkError(
+          err,
+          req.method,
+          req.url,
+          policy.safe,
+          false,
+          req.url.origin === this.apiOrigin ? this.opts.baseUrlFrom : undefined,
+        );
       x.reached ||= !NOT_SENT_CODES.has(errCode(err) ?? '');
       this.longWait(wait, x.describe, errCode(err) ?? 'a network error');
       await this.sleep(wait).catch(x.between);
@@ -285,7 +326,9 @@ export class HttpClient {
   /** What to throw when a stop signal cut an attempt short: a write may have reached the server, and sq says so. */
   private stopped(err: unknown, req: Prepared): unknown {
     const stop = this.opts.signal?.reason;
-    return READS.has(req.method) || !(stop instanceof InterruptedError) ? err : new InterruptedWriteError(req.method, req.url, stop, err);
+    return READS.has(req.method) || !(stop instanceof InterruptedError)
+      ? err
+      : new InterruptedWriteError(req.method, req.url, stop, err);
   }
 
   /**
@@ -347,7 +390,9 @@ export class HttpClient {
       return res;
     } catch (err) {
       if (!this.opts.signal?.aborted) {
-        this.trace(`* ${req.method} ${redactUrl(req.url)} failed: ${errCode(err) ?? (err as Error).message} (${this.now() - started} ms)`);
+        this.trace(
+          `* ${req.method} ${redactUrl(req.url)} failed: ${errCode(err) ?? (err as Error).message} (${this.now() - started} ms)`,
+        );
       }
       throw err;
     }

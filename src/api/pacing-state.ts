@@ -11,8 +11,27 @@
 // ours, open to others, a read-only disk), this process paces alone, in memory, as if the cache were off.
 //
 // The lock is lib/lock.ts's withFileLock, as for the profile file: loaded with no package, it costs nothing at start.
-import { closeSync, constants, ftruncateSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync, type Stats } from 'node:fs';
-import { MAX_PAUSE_MS, MAX_RESET_WAIT_MS, MemoryStore, emptyState, isIdle, type BucketStore, type PaceState, type ServerBudget } from './pacing.js';
+import {
+  closeSync,
+  constants,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
+import {
+  MAX_PAUSE_MS,
+  MAX_RESET_WAIT_MS,
+  MemoryStore,
+  emptyState,
+  isIdle,
+  type BucketStore,
+  type PaceState,
+  type ServerBudget,
+} from './pacing.js';
 import { withFileLock } from '../lib/lock.js';
 import { fnv1a64, pruneCacheDir } from '../lib/cache-file.js';
 import { makeDirSync, openRegularSync } from '../lib/regular-file.js';
@@ -67,7 +86,9 @@ export class SharedStore implements BucketStore {
         } catch (err) {
           // A cache directory that cannot be made or used (a read-only or pseudo filesystem: SQ_CACHE_DIR=/proc/x):
           // said once, then this process paces alone.
-          this.opts.warn?.(`the cache directory ${this.opts.dir} cannot be used (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): running without a cache`);
+          this.opts.warn?.(
+            `the cache directory ${this.opts.dir} cannot be used (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): running without a cache`,
+          );
         }
         try {
           if (file === undefined) throw Object.assign(new Error('no cache directory'), { code: 'ENOCACHE' });
@@ -76,11 +97,16 @@ export class SharedStore implements BucketStore {
             staleMs: STALE_MS,
             waitMs: LOCK_WAIT_MS,
             signal: this.opts.signal,
-            onLongWait: () => this.opts.warn?.(`waiting for the pacing state's lock ${lock}, held by another sq process (at most ${LOCK_WAIT_MS / 1000} s, then this process paces alone)`),
+            onLongWait: () =>
+              this.opts.warn?.(
+                `waiting for the pacing state's lock ${lock}, held by another sq process (at most ${LOCK_WAIT_MS / 1000} s, then this process paces alone)`,
+              ),
           });
         } catch (err) {
           if (this.opts.signal?.aborted) throw err;
-          this.opts.trace?.(`* pacing: shared state in ${this.opts.dir} unusable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); pacing this process alone`);
+          this.opts.trace?.(
+            `* pacing: shared state in ${this.opts.dir} unusable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); pacing this process alone`,
+          );
           this.fallback = new MemoryStore(this.opts.now);
         }
       }
@@ -213,10 +239,25 @@ export function sane(raw: unknown, now: number): PaceState {
   const sent = Array.isArray(r.sent) && r.sent.length <= MAX_ENTRIES ? r.sent.map(finiteNumber) : null;
   const inflight =
     Array.isArray(r.inflight) && r.inflight.length <= MAX_ENTRIES
-      ? r.inflight.map((e) => (Array.isArray(e) && e.length === 2 && finiteNumber(e[0]) !== null && finiteNumber(e[1]) !== null ? ([e[0], Math.min(now, e[1])] as [number, number]) : null))
+      ? r.inflight.map((e) =>
+          Array.isArray(e) && e.length === 2 && finiteNumber(e[0]) !== null && finiteNumber(e[1]) !== null
+            ? ([e[0], Math.min(now, e[1])] as [number, number])
+            : null,
+        )
       : null;
   const server = r.server === null ? null : saneServer(r.server, now);
-  if (seq === null || seq < 0 || !Number.isInteger(seq) || pausedUntil === null || !sent || sent.includes(null) || !inflight || inflight.includes(null) || server === undefined) return emptyState();
+  if (
+    seq === null ||
+    seq < 0 ||
+    !Number.isInteger(seq) ||
+    pausedUntil === null ||
+    !sent ||
+    sent.includes(null) ||
+    !inflight ||
+    inflight.includes(null) ||
+    server === undefined
+  )
+    return emptyState();
   return {
     seq,
     sent: (sent as number[]).map((t) => Math.min(now, t)).sort((a, b) => a - b),
@@ -230,8 +271,21 @@ export function sane(raw: unknown, now: number): PaceState {
 function saneServer(raw: unknown, now: number): ServerBudget | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
   const r = raw as Partial<Record<keyof ServerBudget, unknown>>;
-  const [limit, remaining, seq, resetAt, until] = [finiteNumber(r.limit), finiteNumber(r.remaining), finiteNumber(r.seq), finiteNumber(r.resetAt), finiteNumber(r.until)];
-  if ((limit === null && r.limit !== null) || remaining === null || seq === null || (resetAt === null && r.resetAt !== null) || until === null) return undefined;
+  const [limit, remaining, seq, resetAt, until] = [
+    finiteNumber(r.limit),
+    finiteNumber(r.remaining),
+    finiteNumber(r.seq),
+    finiteNumber(r.resetAt),
+    finiteNumber(r.until),
+  ];
+  if (
+    (limit === null && r.limit !== null) ||
+    remaining === null ||
+    seq === null ||
+    (resetAt === null && r.resetAt !== null) ||
+    until === null
+  )
+    return undefined;
   // Within what a server can have said: a Limit of at least 1 (a negative one made every request wait for a window
   // that never came: 61 s, silently), a Remaining no lower than the requests sq can have in flight and no higher
   // than the Limit, whole counts.
@@ -239,6 +293,11 @@ function saneServer(raw: unknown, now: number): ServerBudget | undefined {
   if (!Number.isInteger(remaining) || remaining < -MAX_ENTRIES || remaining > (limit ?? MAX_LIMIT)) return undefined;
   if (!Number.isInteger(seq) || seq < 0) return undefined;
   const latest = now + MAX_RESET_WAIT_MS + 1000;
-  return { limit, remaining, seq, resetAt: resetAt === null ? null : Math.min(latest, resetAt), until: Math.min(latest, until) };
+  return {
+    limit,
+    remaining,
+    seq,
+    resetAt: resetAt === null ? null : Math.min(latest, resetAt),
+    until: Math.min(latest, until),
+  };
 }
-

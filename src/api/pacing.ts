@@ -107,7 +107,11 @@ export function serverSaidOf(h: Record<string, string | string[] | undefined>, n
   const resetInMs = resetWaitMs(num(h['x-ratelimit-reset']), serverNow(h.date, now));
   if (remaining === null || resetInMs === null) return null;
   const limit = num(h['x-ratelimit-limit']);
-  return { limit: limit !== null && limit > 0 ? limit : null, remaining: Math.max(0, remaining), resetAt: now + resetInMs };
+  return {
+    limit: limit !== null && limit > 0 ? limit : null,
+    remaining: Math.max(0, remaining),
+    resetAt: now + resetInMs,
+  };
 }
 
 /**
@@ -181,7 +185,10 @@ export function settle(s: PaceState, rule: WindowRule | undefined, now: number):
   const b = s.server;
   if (!b) return;
   if (b.resetAt !== null && now >= b.resetAt) {
-    s.server = b.limit === null ? null : { limit: b.limit, remaining: b.limit, seq: s.seq, resetAt: null, until: now + NEW_WINDOW_TRUST_MS };
+    s.server =
+      b.limit === null
+        ? null
+        : { limit: b.limit, remaining: b.limit, seq: s.seq, resetAt: null, until: now + NEW_WINDOW_TRUST_MS };
   } else if (b.resetAt === null && now >= b.until) {
     s.server = null;
   }
@@ -194,7 +201,8 @@ export function verdict(s: PaceState, rule: WindowRule | undefined, now: number)
   const b = s.server;
   if (b) {
     if (b.remaining - (s.seq - b.seq) - unsure(s, b) - reserveOf(b.limit) > 0) return { wait: 0 };
-    if (b.resetAt !== null) return { wait: Math.min(MAX_RESET_WAIT_MS, b.resetAt - now + RESET_SLACK_MS), reason: 'budget' };
+    if (b.resetAt !== null)
+      return { wait: Math.min(MAX_RESET_WAIT_MS, b.resetAt - now + RESET_SLACK_MS), reason: 'budget' };
     // A new window used up, its end still untold: the answers to the requests in flight will tell it. With none in
     // flight, nothing will (their answers failed, or were about a window already over by our clock, one ahead of the
     // server's): looking again every 200 ms would last the minute the Limit is trusted for. The server's word is
@@ -202,7 +210,8 @@ export function verdict(s: PaceState, rule: WindowRule | undefined, now: number)
     if (s.inflight.length > 0) return { wait: NEW_WINDOW_POLL_MS, reason: 'budget' };
     s.server = null;
   }
-  if (rule && s.sent.length >= rule.count) return { wait: Math.max(1, s.sent[s.sent.length - rule.count] + rule.windowMs - now), reason: 'window' };
+  if (rule && s.sent.length >= rule.count)
+    return { wait: Math.max(1, s.sent[s.sent.length - rule.count] + rule.windowMs - now), reason: 'window' };
   return { wait: 0 };
 }
 
@@ -254,7 +263,13 @@ export const UNSEEN = -1;
  * sent unseen (UNSEEN) is counted as sent first, as of now: later than it went, so it counts in the documented window
  * a little longer, never less.
  */
-export function markAnswer(s: PaceState, ticket: number, said: ServerSaid | null, now: number, rule?: WindowRule): void {
+export function markAnswer(
+  s: PaceState,
+  ticket: number,
+  said: ServerSaid | null,
+  now: number,
+  rule?: WindowRule,
+): void {
   const t = ticket === UNSEEN ? markSent(s, rule, now) : ticket;
   s.inflight = s.inflight.filter(([q]) => q !== t);
   if (!said) return;
@@ -278,7 +293,14 @@ export function markAnswer(s: PaceState, ticket: number, said: ServerSaid | null
 export function markPause(s: PaceState, ms: number, now: number): void {
   s.pausedUntil = Math.max(s.pausedUntil, now + Math.min(ms, MAX_PAUSE_MS));
   const b = s.server;
-  if (b) s.server = { ...b, remaining: 0, seq: s.seq, resetAt: Math.max(b.resetAt ?? 0, s.pausedUntil), until: s.pausedUntil };
+  if (b)
+    s.server = {
+      ...b,
+      remaining: 0,
+      seq: s.seq,
+      resetAt: Math.max(b.resetAt ?? 0, s.pausedUntil),
+      until: s.pausedUntil,
+    };
 }
 
 /** Nothing worth keeping: no pause, no server budget, nothing sent in the window or unanswered. */

@@ -48,11 +48,7 @@ function asEnvelope<T>(body: unknown): Page<T> | null {
   return null;
 }
 
-export async function* pages<T = Rec>(
-  http: HttpClient,
-  path: string,
-  opts: PageOptions = {},
-): AsyncGenerator<Page<T>> {
+export async function* pages<T = Rec>(http: HttpClient, path: string, opts: PageOptions = {}): AsyncGenerator<Page<T>> {
   const size = Math.min(MAX_PAGE_SIZE, Math.max(1, opts.pageSize ?? MAX_PAGE_SIZE));
   let page = Math.max(1, opts.startPage ?? 1);
   let delivered = 0;
@@ -67,10 +63,13 @@ export async function* pages<T = Rec>(
     // failing server); each later page of a listing that has answered gets its own, so a long export survives a bad
     // minute instead of dying once the process has spent ten retries.
     const retryBudget = requests === 1 ? undefined : new RetryBudget(MAX_RETRIES);
-    const stopping = () => `stopping after ${delivered}${total !== null ? ` of ${total}` : ''} record${delivered === 1 && total === null ? '' : 's'}`;
+    const stopping = () =>
+      `stopping after ${delivered}${total !== null ? ` of ${total}` : ''} record${delivered === 1 && total === null ? '' : 's'}`;
     const res = await fetchPage(http, path, opts, { page, size, retryBudget, delivered, stopping });
     const fail = (what: string) =>
-      new BadPageError(`GET ${path.split('?')[0]} page ${page} (HTTP ${res.status}): ${what} — ${stopping()}`, { status: res.status });
+      new BadPageError(`GET ${path.split('?')[0]} page ${page} (HTTP ${res.status}): ${what} — ${stopping()}`, {
+        status: res.status,
+      });
     const env = asEnvelope<T>(res.data);
     if (!env) throw fail(`expected a page of records, got ${shapeOf(res.data)}`);
     total = finiteNumber(env.total_results) ?? total;
@@ -80,7 +79,8 @@ export async function* pages<T = Rec>(
     }
     opts.onPage?.(env as Page<unknown>);
     let data = env.data;
-    if (opts.maxItems !== undefined && delivered + data.length > opts.maxItems) data = data.slice(0, opts.maxItems - delivered);
+    if (opts.maxItems !== undefined && delivered + data.length > opts.maxItems)
+      data = data.slice(0, opts.maxItems - delivered);
     if (opts.onePage) {
       // The page asked for, as it came: whether more follow is the envelope's to say (onPage), not this page's length.
       yield { ...env, data };
@@ -109,11 +109,17 @@ async function fetchPage(
 ): Promise<HttpResponse<unknown>> {
   try {
     // expect 'any': a page is checked below, with the page's number in the message.
-    return await http.request<unknown>('GET', path, { query: { ...opts.query, page: at.page, limit: at.size }, headers: opts.headers, retryBudget: at.retryBudget, expect: 'any' });
+    return await http.request<unknown>('GET', path, {
+      query: { ...opts.query, page: at.page, limit: at.size },
+      headers: opts.headers,
+      retryBudget: at.retryBudget,
+      expect: 'any',
+    });
   } catch (err) {
     // Records already went out (to stdout; a -o file is dropped): say where the listing broke off. A stop signal is
     // the user's own doing, not a broken listing.
-    if (at.delivered > 0 && err instanceof SqError && !(err instanceof InterruptedError)) err.message = `${err.message} — page ${at.page}, ${at.stopping()}`;
+    if (at.delivered > 0 && err instanceof SqError && !(err instanceof InterruptedError))
+      err.message = `${err.message} — page ${at.page}, ${at.stopping()}`;
     throw err;
   }
 }
@@ -123,7 +129,12 @@ async function fetchPage(
  * and reading must stop, raised once this page is out, so the pages read so far are kept (a resumable export can
  * continue them). A short page that more is said to follow is thrown at once.
  */
-function endOfListing<T>(env: Page<T>, page: number, size: number, fail: (what: string) => Error): { last: boolean; conflict: string | null } {
+function endOfListing<T>(
+  env: Page<T>,
+  page: number,
+  size: number,
+  fail: (what: string) => Error,
+): { last: boolean; conflict: string | null } {
   // A server may serve smaller pages than asked for (its own maximum); its `limit` says so.
   const served = Math.min(size, positive(env.limit) ?? size);
   if (env.data.length < served) {
@@ -145,7 +156,10 @@ function endOfListing<T>(env: Page<T>, page: number, size: number, fail: (what: 
   const s = signals(env, page, served);
   if (s.more.length === 0) return { last: s.end.length > 0, conflict: null };
   if (page > s.bound) {
-    return { last: false, conflict: `the page is full and ${s.more.join(' and ')}, but ${s.end.join(' and ')}: the listing's signals disagree` };
+    return {
+      last: false,
+      conflict: `the page is full and ${s.more.join(' and ')}, but ${s.end.join(' and ')}: the listing's signals disagree`,
+    };
   }
   return { last: false, conflict: null };
 }
@@ -154,16 +168,27 @@ function endOfListing<T>(env: Page<T>, page: number, size: number, fail: (what: 
  * A short last page is allowed (documented samples overstate total_results), but a whole listing that ends
  * below its own total is never silent.
  */
-function warnIfShort<T>(path: string, opts: PageOptions, env: Page<T>, page: number, delivered: number, total: number | null): void {
+function warnIfShort<T>(
+  path: string,
+  opts: PageOptions,
+  env: Page<T>,
+  page: number,
+  delivered: number,
+  total: number | null,
+): void {
   const whole = opts.startPage === undefined || opts.earlier !== undefined;
   if (!whole || opts.maxItems !== undefined) return;
   const totalPages = finiteNumber(env.total_pages);
   const arrived = delivered + (opts.earlier ?? 0);
   if (total !== null && arrived < total) {
-    opts.onWarning?.(`GET ${path.split('?')[0]}: total_results said ${total} but ${arrived} records arrived (the API's counters are not always exact)`);
+    opts.onWarning?.(
+      `GET ${path.split('?')[0]}: total_results said ${total} but ${arrived} records arrived (the API's counters are not always exact)`,
+    );
   } else if (totalPages !== null && totalPages > page) {
     // next: null ended it (as documented samples do) while total_pages said more.
-    opts.onWarning?.(`GET ${path.split('?')[0]}: total_pages said ${totalPages} but the listing ended at page ${page} (the API's counters are not always exact)`);
+    opts.onWarning?.(
+      `GET ${path.split('?')[0]}: total_pages said ${totalPages} but the listing ended at page ${page} (the API's counters are not always exact)`,
+    );
   }
 }
 
@@ -218,7 +243,8 @@ export function saysMoreFollow(p: Page<unknown>): boolean {
  * it carries: its next link, else total_pages, else total_results; and that signal in words. Null: it carries none.
  */
 export function moreByEnvelope(env: Page<unknown>, page: number, upTo: number): { more: boolean; by: string } | null {
-  if (typeof env.next === 'string' && env.next !== '') return { more: true, by: 'its next link points to another page' };
+  if (typeof env.next === 'string' && env.next !== '')
+    return { more: true, by: 'its next link points to another page' };
   if (env.next === null) return { more: false, by: 'next is null' };
   const totalPages = finiteNumber(env.total_pages);
   if (totalPages !== null) return { more: page < totalPages, by: `total_pages says ${totalPages}` };
@@ -242,4 +268,3 @@ function positive(v: unknown): number | null {
   const n = finiteNumber(v);
   return n !== null && n >= 1 ? Math.floor(n) : null;
 }
-

@@ -51,7 +51,11 @@ export type RunStats = Read<typeof RunStats>;
 
 /** Counters may be missing or disagree with `data` (api-reference §15): pages.ts reads them defensively. */
 export function Page<T extends z.ZodMiniType>(item: T) {
-  return z.looseObject({ data: z.array(item), total_results: z.optional(z.nullable(z.number())), next: z.optional(z.nullable(z.string())) });
+  return z.looseObject({
+    data: z.array(item),
+    total_results: z.optional(z.nullable(z.number())),
+    next: z.optional(z.nullable(z.string())),
+  });
 }
 /** The pagination envelope as pages.ts reads it (checked by hand there: only `data` being a list is relied on). */
 export interface Page<T = Rec> {

@@ -76,7 +76,10 @@ export async function resolveRun(http: HttpClient, ref: string, opts: ChildOptio
     noun: 'run',
     path: '/v1/runs',
     keys: [],
-    describe: (r) => [stringOf(r.status), stringOf(r.created_at), stringOf(r.squid_name) && `squid "${stringOf(r.squid_name)}"`].filter(Boolean).join('  '),
+    describe: (r) =>
+      [stringOf(r.status), stringOf(r.created_at), stringOf(r.squid_name) && `squid "${stringOf(r.squid_name)}"`]
+        .filter(Boolean)
+        .join('  '),
     listHint: 'sq runs list',
   });
 }
@@ -86,7 +89,8 @@ export async function resolveTask(http: HttpClient, ref: string, opts: ChildOpti
     noun: 'task',
     path: '/v1/tasks',
     keys: [],
-    describe: (r) => [taskLabel(r), stringOf(r.squid_name) && `squid "${stringOf(r.squid_name)}"`].filter(Boolean).join('  '),
+    describe: (r) =>
+      [taskLabel(r), stringOf(r.squid_name) && `squid "${stringOf(r.squid_name)}"`].filter(Boolean).join('  '),
     listHint: 'sq tasks list --squid <squid>',
   });
 }
@@ -131,11 +135,15 @@ async function resolveChild(http: HttpClient, rawRef: string, opts: ChildOptions
     if (kind.noun === 'run' && s.total_runs === 0) continue;
     if (requests >= MAX_SCAN_REQUESTS) throw tooMany();
     for await (const p of pages<Rec>(http, kind.path, { pageSize: 100, query: { squid: squidId } })) {
-      for (const r of p.data) if (r && typeof r === 'object') all.push({ ...r, squid_id: squidId, squid_name: stringOf(s.name) });
+      for (const r of p.data)
+        if (r && typeof r === 'object') all.push({ ...r, squid_id: squidId, squid_name: stringOf(s.name) });
       if (++requests >= MAX_SCAN_REQUESTS && saysMoreFollow(p)) throw tooMany();
     }
   }
-  const where = opts.squid === undefined ? `across ${squids.length} squid${squids.length === 1 ? '' : 's'}` : `in squid "${stringOf(squids[0]?.name) || recordId(squids[0])}"`;
+  const where =
+    opts.squid === undefined
+      ? `across ${squids.length} squid${squids.length === 1 ? '' : 's'}`
+      : `in squid "${stringOf(squids[0]?.name) || recordId(squids[0])}"`;
   return found(pick(all, ref, { ...kind, noun: kind.noun, where }));
 }
 
@@ -205,11 +213,15 @@ export function pick(
   const by = ['id', ...kind.keys].join(', ');
   const short = ref.length < MIN_PREFIX ? `; id prefixes need at least ${MIN_PREFIX} characters` : '';
   // Names are matched exactly (a substring could silently pick the wrong squid), but a near miss is worth naming.
-  let near = all.filter((r) => kind.keys.some((k) => stringOf(r[k]).toLowerCase().includes(lower))).slice(0, MAX_LISTED);
+  let near = all
+    .filter((r) => kind.keys.some((k) => stringOf(r[k]).toLowerCase().includes(lower)))
+    .slice(0, MAX_LISTED);
   if (near.length === 0 && ref.length >= MIN_PREFIX) near = nearestIds(all, lower);
   const suggestions = near.map((r) => line(r, kind));
   throw new NotFoundError(`no ${kind.noun} matches "${ref}" (searched ${searched} by ${by}${short})`, {
-    details: suggestions.length ? [`did you mean:`, ...suggestions] : [`list them with: ${kind.listHint ?? `sq ${kind.noun}s list`}`],
+    details: suggestions.length
+      ? [`did you mean:`, ...suggestions]
+      : [`list them with: ${kind.listHint ?? `sq ${kind.noun}s list`}`],
   });
 }
 
@@ -225,7 +237,9 @@ function nearestIds(all: Rec[], lower: string): Rec[] {
 }
 
 function line(r: Rec, kind: Pick<Kind, 'describe'>): string {
-  const rest = kind.describe ? kind.describe(r) : `${stringOf(r.name)}${stringOf(r.slug) ? `  (${stringOf(r.slug)})` : ''}`;
+  const rest = kind.describe
+    ? kind.describe(r)
+    : `${stringOf(r.name)}${stringOf(r.slug) ? `  (${stringOf(r.slug)})` : ''}`;
   return `  ${recordId(r)}  ${rest}`;
 }
 

@@ -27,7 +27,9 @@ export function resultPages(
 export async function crawlerAttributeNames(http: HttpClient, crawlerId: string): Promise<string[] | null> {
   try {
     const body = await getCrawlerAttributes(http, crawlerId);
-    const names = attributeList(body).map((a) => (a && typeof a === 'object' ? (a as { name?: unknown }).name : a)).filter((n): n is string => typeof n === 'string' && n !== '');
+    const names = attributeList(body)
+      .map((a) => (a && typeof a === 'object' ? (a as { name?: unknown }).name : a))
+      .filter((n): n is string => typeof n === 'string' && n !== '');
     return names.length ? names : null;
   } catch {
     // The header can still come from the data; a missing attribute list must not fail an export.

@@ -64,7 +64,8 @@ export class RetryPolicy {
     if (!retriable) return null;
     // Nothing listens there: one quick second try (a service restarting), then say so at once, not after seconds
     // of silent backoff.
-    if (code === 'ECONNREFUSED') return this.attempt < REFUSED_RETRIES && this.budget.take() ? (this.attempt++, REFUSED_RETRY_MS) : null;
+    if (code === 'ECONNREFUSED')
+      return this.attempt < REFUSED_RETRIES && this.budget.take() ? (this.attempt++, REFUSED_RETRY_MS) : null;
     return this.nextRetry();
   }
 
@@ -81,7 +82,8 @@ export class RetryPolicy {
    */
   afterRateLimit(headers: Record<string, string | string[] | undefined>, text: string, pathname: string): number {
     this.consecutive429++;
-    const retryAfter = retryAfterSeconds(headers) ?? secondsInMessage(text) ?? Math.min(30, 2 ** (this.consecutive429 - 1));
+    const retryAfter =
+      retryAfterSeconds(headers) ?? secondsInMessage(text) ?? Math.min(30, 2 ** (this.consecutive429 - 1));
     this.first429At ??= this.now();
     const waited = this.now() - this.first429At;
     if (this.consecutive429 >= MAX_CONSECUTIVE_429 || waited + retryAfter * 1000 > MAX_429_WAIT_MS) {

@@ -87,7 +87,8 @@ export async function* runTaskPages(http: HttpClient, runId: string, opts: PageO
 
 export async function startRun(http: HttpClient, squidId: string): Promise<Run> {
   const run = await http.post<Run>(RUNS_PATH, { squid: squidId }, { expect: checks.run });
-  if (!isRecord(run) || typeof run.id !== 'string' || run.id === '') throw unexpectedWriteAnswer('POST', RUNS_PATH, 'the id of a run');
+  if (!isRecord(run) || typeof run.id !== 'string' || run.id === '')
+    throw unexpectedWriteAnswer('POST', RUNS_PATH, 'the id of a run');
   return run;
 }
 
@@ -115,8 +116,15 @@ function exportQuery(o?: ExportRequest): Record<string, string> | undefined {
  * The presigned export URL, or null when the API says the export is not ready (404), or `{converting}` while a
  * format other than CSV is converted in the background (202 with its progress, 0-1, when given).
  */
-export async function downloadUrl(http: HttpClient, runId: string, o?: ExportRequest): Promise<string | null | { converting: number | null }> {
-  const res = await http.request<Record<string, unknown>>('GET', runPath(runId, '/download'), { okStatuses: [404], query: exportQuery(o) });
+export async function downloadUrl(
+  http: HttpClient,
+  runId: string,
+  o?: ExportRequest,
+): Promise<string | null | { converting: number | null }> {
+  const res = await http.request<Record<string, unknown>>('GET', runPath(runId, '/download'), {
+    okStatuses: [404],
+    query: exportQuery(o),
+  });
   if (res.status === 404) return null;
   if (res.status === 202) {
     const p = Number(res.data?.progress);

@@ -19,10 +19,12 @@ export function parseParams(pairs: readonly string[], flag = '--param'): Record<
     const key = pair.slice(0, eq).trim();
     const value = typedValue(pair.slice(eq + 1));
     if (key === '') throw new UsageError(`${flag} must look like key=value (got ${JSON.stringify(pair)})`);
-    if (/[\x00-\x1f\x7f-\x9f]/.test(key)) throw new UsageError(`${flag} key ${JSON.stringify(key)} must not contain control characters`);
+    if (/[\x00-\x1f\x7f-\x9f]/.test(key))
+      throw new UsageError(`${flag} key ${JSON.stringify(key)} must not contain control characters`);
     const fn = /^functions\.(.+)$/.exec(key);
     if (fn) {
-      if (typeof value !== 'boolean') throw new UsageError(`${flag} ${key} must be true or false (got ${JSON.stringify(pair.slice(eq + 1))})`);
+      if (typeof value !== 'boolean')
+        throw new UsageError(`${flag} ${key} must be true or false (got ${JSON.stringify(pair.slice(eq + 1))})`);
       const fns = (out.functions && typeof out.functions === 'object' ? out.functions : {}) as Record<string, unknown>;
       out.functions = { ...fns, [fn[1]]: value };
     } else {
@@ -69,7 +71,8 @@ export function withLiveParams(live: unknown, changes: Rec): Rec {
   const base: Rec = live && typeof live === 'object' && !Array.isArray(live) ? { ...(live as Rec) } : {};
   const out: Rec = { ...base, ...changes };
   const fns = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : {});
-  if (changes.functions !== undefined || base.functions !== undefined) out.functions = { ...fns(base.functions), ...fns(changes.functions) };
+  if (changes.functions !== undefined || base.functions !== undefined)
+    out.functions = { ...fns(base.functions), ...fns(changes.functions) };
   return out;
 }
 

@@ -7,7 +7,6 @@ import { isRecord, type Rec } from '../lib/guards.js';
 import { seg } from './path.js';
 import { checks } from './checks.js';
 
-
 /**
  * Task values from a file: a JSON array (objects are sent as they are, strings become `{[key]: value}`), otherwise
  * one value per line (blank lines skipped; a leading UTF-8 BOM and CRs are ignored).
@@ -20,13 +19,17 @@ export function parseTaskFile(text: string, key: string, flag = '--file'): Rec[]
       parsed = JSON.parse(body);
     } catch {
       // JSON.parse's message quotes the text around the error: never a file's content in an error.
-      throw new UsageError(`${flag}: the file starts with "[" but is not valid JSON (expected a JSON array of objects or strings)`);
+      throw new UsageError(
+        `${flag}: the file starts with "[" but is not valid JSON (expected a JSON array of objects or strings)`,
+      );
     }
     const list = parsed as unknown[];
     return list.map((v, i) => {
       if (isRecord(v)) return v;
       if (typeof v === 'string' || typeof v === 'number') return { [key]: String(v) };
-      throw new UsageError(`${flag}: element ${i + 1} of the JSON array must be an object or a string (got ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v})`);
+      throw new UsageError(
+        `${flag}: element ${i + 1} of the JSON array must be an object or a string (got ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v})`,
+      );
     });
   }
   return body
@@ -65,7 +68,12 @@ interface WaitDeps {
 
 const POLL_MS = 1500;
 
-export async function waitForUpload(http: HttpClient, id: string, timeoutMs: number, deps: WaitDeps): Promise<UploadStatus> {
+export async function waitForUpload(
+  http: HttpClient,
+  id: string,
+  timeoutMs: number,
+  deps: WaitDeps,
+): Promise<UploadStatus> {
   const deadline = deps.now() + timeoutMs;
   let last = '';
   for (;;) {
@@ -75,7 +83,9 @@ export async function waitForUpload(http: HttpClient, id: string, timeoutMs: num
     last = state;
     if (UPLOAD_DONE.has(state)) return s;
     if (deps.now() + POLL_MS > deadline) {
-      throw new TimeoutError(`upload ${id} is still ${state || 'processing'} after the timeout; check later with: sq tasks upload-status ${id}`);
+      throw new TimeoutError(
+        `upload ${id} is still ${state || 'processing'} after the timeout; check later with: sq tasks upload-status ${id}`,
+      );
     }
     await deps.sleep(POLL_MS);
   }

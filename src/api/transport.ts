@@ -94,14 +94,24 @@ function request(this: NodeAgent, o: Dispatcher.RequestOptions & { url?: URL }):
     });
     req.on('response', (res: IncomingMessage) => {
       timers.disarm();
-      resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: bodyOf(res, opts) } as unknown as Dispatcher.ResponseData);
+      resolve({
+        statusCode: res.statusCode ?? 0,
+        headers: res.headers,
+        body: bodyOf(res, opts),
+      } as unknown as Dispatcher.ResponseData);
     });
     req.end(body ?? undefined);
   });
 }
 
 /** node:http's options for undici's: the same request, with its content-length. */
-function nodeOptions(url: URL, o: Dispatcher.RequestOptions, body: string | Buffer | undefined, agent: HttpAgent, opts: AgentOptions): RequestOptions {
+function nodeOptions(
+  url: URL,
+  o: Dispatcher.RequestOptions,
+  body: string | Buffer | undefined,
+  agent: HttpAgent,
+  opts: AgentOptions,
+): RequestOptions {
   const headers: Record<string, string> = { ...(o.headers as Record<string, string>) };
   if (body !== undefined && body !== null) headers['content-length'] = String(Buffer.byteLength(body));
   return {
@@ -138,7 +148,9 @@ function armTimeouts(req: ClientRequest, url: URL, opts: AgentOptions): { disarm
     arm('connect', opts.connect?.timeout ?? 10_000, 'UND_ERR_CONNECT_TIMEOUT', 'Connect Timeout Error');
     socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => disarm('connect'));
   });
-  req.on('finish', () => arm('headers', opts.headersTimeout ?? 30_000, 'UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error'));
+  req.on('finish', () =>
+    arm('headers', opts.headersTimeout ?? 30_000, 'UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error'),
+  );
   return {
     disarm() {
       disarm('connect');
@@ -170,7 +182,9 @@ function bodyOf(res: IncomingMessage, opts: AgentOptions): Body {
       // running one for every chunk.
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.once('end', () => done(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+      res.once('end', () =>
+        done(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')),
+      );
       res.once('error', (err) => fail(lostBody(err)));
       res.once('close', () => {
         if (!res.complete) fail(res.errored ? lostBody(res.errored) : coded('UND_ERR_SOCKET', 'other side closed'));

@@ -9,7 +9,9 @@ import type { Balance, User } from './records.js';
 export function userProblem(d: unknown): string | null {
   if (!isRecord(d)) return `not a user: it is ${jsonKind(d)}`;
   const email = (d as Record<string, unknown>)?.email;
-  return typeof email === 'string' ? null : `not a user: "email" ${email === undefined ? 'is missing' : `is ${jsonKind(email)}`}`;
+  return typeof email === 'string'
+    ? null
+    : `not a user: "email" ${email === undefined ? 'is missing' : `is ${jsonKind(email)}`}`;
 }
 
 /** records.ts's Balance: available and consumed are numbers. */

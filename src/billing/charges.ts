@@ -149,7 +149,13 @@ const chunks = (credits: number, n: number) => Array.from({ length: n }, () => M
  * API did not say enough to tell (autoResetCharges is null). The early bound charges result by result (a reset as
  * soon as usage is above the threshold), the late one task by task, each task charged whole once it starts.
  */
-export function forecastRun(b: BalanceFacts, ar: AutoResetFacts, credits: number, tasks: number, results = tasks): RunForecast | null {
+export function forecastRun(
+  b: BalanceFacts,
+  ar: AutoResetFacts,
+  credits: number,
+  tasks: number,
+  results = tasks,
+): RunForecast | null {
   const off = ar.enabled === false || ar.current_usage_pct === null || !(b.available > 0);
   const left0 = off ? 0 : resetsLeft(ar);
   if (!off && (ar.enabled === null || ar.threshold_pct === null || left0 === null)) return null;

@@ -20,7 +20,8 @@ export function paidFunctionLines(c: SpendContext, squidRef: string, onByDefault
 }
 
 /** "threshold_pct and max_resets_per_24h": the fields the API left out. */
-const fieldsOf = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+const fieldsOf = (names: readonly string[]) =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 const leftText = (n: number | null) => (n === null ? 'an unknown number' : String(n));
 
 /** "1 reset", "1 to 2 resets". */
@@ -36,7 +37,9 @@ export function chargeText(ch: ResetCharge | null): string {
     ch.price !== null
       ? `${fmtCredits(ch.price)} (the plan's price)`
       : `a price the API gives as an id only (${ch.price_id ?? 'none given'}): \`sq billing auto-reset --web\` shows it`;
-  const date = ch.renews_before ? `; the renewal date moves from ${ch.renews_before} to about ${ch.renews_after}` : `; the plan then renews about ${ch.renews_after}`;
+  const date = ch.renews_before
+    ? `; the renewal date moves from ${ch.renews_before} to about ${ch.renews_after}`
+    : `; the plan then renews about ${ch.renews_after}`;
   return `each renews ${plan} (${fmtCredits(ch.allowance)} credits) and charges the card on file ${price}${date}`;
 }
 
@@ -72,7 +75,8 @@ function pendingResetLine(c: SpendContext): string {
   const ar = c.autoReset;
   const e = c.estimate;
   const n = e.auto_reset_charges ?? 0;
-  const own = n === 0 ? 'this run sets off none of its own' : `this run sets off ${resetsText(e.resets ?? n, n)} more of its own`;
+  const own =
+    n === 0 ? 'this run sets off none of its own' : `this run sets off ${resetsText(e.resets ?? n, n)} more of its own`;
   return (
     `Auto Billing Reset: 1 reset is already due (usage is above the ${ar.threshold_pct}% threshold before the run) and fires at the platform's next check ` +
     `whether or not this run starts, so it is not this run's doing; ${own} (${leftText(resetsLeft(ar))} of ${ar.max_resets_per_24h ?? 'an unknown number'} ` +
@@ -81,7 +85,7 @@ function pendingResetLine(c: SpendContext): string {
 }
 
 /** The start line's words for a reset already due: it fires anyway. */
-const PENDING_WORDS = '1 already due fires at the next check anyway, not this run\'s doing';
+const PENDING_WORDS = "1 already due fires at the next check anyway, not this run's doing";
 
 /** "2026-12-02 14:05 UTC". */
 const utcText = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
@@ -100,7 +104,10 @@ export function balanceLine(c: SpendContext): string {
   const tasks = e.tasks.count;
   const lo2 = e.pauses_after_tasks;
   const hi2 = e.pauses_after_tasks_max ?? lo2;
-  const where = lo2 === null ? 'when credits run out' : `after ${lo2 === hi2 ? lo2 : `${lo2} to ${hi2}`} of its ${tasks} task${tasks === 1 ? '' : 's'}`;
+  const where =
+    lo2 === null
+      ? 'when credits run out'
+      : `after ${lo2 === hi2 ? lo2 : `${lo2} to ${hi2}`} of its ${tasks} task${tasks === 1 ? '' : 's'}`;
   const resume = e.resumes_at
     ? ` It could go on at ${utcText(e.resumes_at)}${(e.auto_reset_charges ?? 0) > 0 || c.autoReset.enabled === true ? ', when the 24-hour window frees a reset (which charges the card again)' : ', when the plan renews'}.`
     : '';
@@ -111,11 +118,14 @@ export function balanceLine(c: SpendContext): string {
 /** The summary under the services table: total, time, balance now and after, auto-reset. */
 export function summaryLines(c: SpendContext): string[] {
   const e = c.estimate;
-  const lines = [`Total: ${fmtCredits(e.total_credits)} credits for ${e.tasks.count} task${e.tasks.count === 1 ? '' : 's'}${e.max_results !== null ? ` (max_results ${e.max_results})` : ''}.`];
+  const lines = [
+    `Total: ${fmtCredits(e.total_credits)} credits for ${e.tasks.count} task${e.tasks.count === 1 ? '' : 's'}${e.max_results !== null ? ` (max_results ${e.max_results})` : ''}.`,
+  ];
   if (e.estimated_time) lines.push(`Time: ${e.estimated_time}.`);
   lines.push(balanceLine(c));
   const plan = e.recommended_upgrade_plan;
-  if (plan && typeof plan === 'object' && typeof (plan as { name?: unknown }).name === 'string') lines.push(`Recommended upgrade: plan ${(plan as { name: string }).name}.`);
+  if (plan && typeof plan === 'object' && typeof (plan as { name?: unknown }).name === 'string')
+    lines.push(`Recommended upgrade: plan ${(plan as { name: string }).name}.`);
   lines.push(autoResetLine(c));
   return lines;
 }
@@ -135,15 +145,29 @@ export function startLine(c: SpendContext): string {
       : n === 0
         ? 'sets off no reset'
         : `sets off ${resetsText(min ?? n, n).replace(/resets?$/, (w) => `Auto Billing ${w.charAt(0).toUpperCase()}${w.slice(1)}`)} (charges the card)`;
-  const pending = e.pending_reset === true ? (n === 0 ? ` (${PENDING_WORDS})` : `, besides ${PENDING_WORDS.replace(' fires', ', which fires')}`) : '';
-  const covered = e.covered === false ? '; NOT covered: it pauses out of credits' : e.covered === null && e.pauses_after_tasks !== null ? '; may pause out of credits' : '';
+  const pending =
+    e.pending_reset === true
+      ? n === 0
+        ? ` (${PENDING_WORDS})`
+        : `, besides ${PENDING_WORDS.replace(' fires', ', which fires')}`
+      : '';
+  const covered =
+    e.covered === false
+      ? '; NOT covered: it pauses out of credits'
+      : e.covered === null && e.pauses_after_tasks !== null
+        ? '; may pause out of credits'
+        : '';
   return `estimated ${fmtCredits(e.total_credits)} credits (${services}), ${resets}${pending}${covered}`;
 }
 
 /** One paragraph for stderr before a run starts or is refused (the guard, apply, chains). */
 export function estimateParagraph(c: SpendContext, squidRef: string): string[] {
   const services = c.estimate.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ');
-  return [`Estimate: ${fmtCredits(c.estimate.total_credits)} credits (${services}).`, ...summaryLines(c).slice(1), ...paidFunctionLines(c, squidRef)];
+  return [
+    `Estimate: ${fmtCredits(c.estimate.total_credits)} credits (${services}).`,
+    ...summaryLines(c).slice(1),
+    ...paidFunctionLines(c, squidRef),
+  ];
 }
 
 /**
@@ -152,10 +176,16 @@ export function estimateParagraph(c: SpendContext, squidRef: string): string[] {
  */
 export function autoResetStatusLines(balance: BalanceFacts & { name?: unknown }, ar: AutoResetFacts): string[] {
   const plan = typeof balance.name === 'string' && balance.name ? `plan ${balance.name}` : 'the plan';
-  const pct = balance.available > 0 ? ` (${fmtCredits(Math.round((balance.consumed / balance.available) * 10_000) / 100)}%)` : '';
-  const lines = [`Allowance: ${fmtCredits(balance.available)} credits (${plan}); used now: ${fmtCredits(balance.consumed)}${pct}.`];
+  const pct =
+    balance.available > 0 ? ` (${fmtCredits(Math.round((balance.consumed / balance.available) * 10_000) / 100)}%)` : '';
+  const lines = [
+    `Allowance: ${fmtCredits(balance.available)} credits (${plan}); used now: ${fmtCredits(balance.consumed)}${pct}.`,
+  ];
   if (ar.enabled === false) lines.push('Automatic reset is off: no reset fires and nothing is charged automatically.');
-  else if (ar.enabled === null) lines.push('Whether automatic reset is on is UNKNOWN (the API did not say): a reset may fire and charge the card on file.');
+  else if (ar.enabled === null)
+    lines.push(
+      'Whether automatic reset is on is UNKNOWN (the API did not say): a reset may fire and charge the card on file.',
+    );
   else if (ar.current_usage_pct === null) lines.push('No active subscription: no reset can fire.');
   else {
     const left = resetsLeft(ar);
@@ -188,7 +218,10 @@ export function chainCostLines(c: ChainCost, sourceLabel: string): string[] {
       : `Costs too: each done run of ${sourceLabel} adds its results as tasks of ${who}, in a paused run: nothing is charged until it is resumed.`,
   ];
   if (c.estimate) lines.push(`Its run now: ${estimateParagraph(c.estimate, c.target?.id ?? '').join(' ')}`);
-  else if (c.ratePerRow !== null) lines.push(`Its cost is not known before it has tasks: ${c.crawlerName} charges ${fmtCredits(c.ratePerRow)} credits a row, plus its paid functions on by default; then see \`sq squids estimate\` on it.`);
+  else if (c.ratePerRow !== null)
+    lines.push(
+      `Its cost is not known before it has tasks: ${c.crawlerName} charges ${fmtCredits(c.ratePerRow)} credits a row, plus its paid functions on by default; then see \`sq squids estimate\` on it.`,
+    );
   return lines;
 }
 
@@ -223,7 +256,12 @@ export function scheduleLine(schedule: { cron: string; timezone: string }, now: 
  * The cost of the runs a schedule starts, for stderr before it is turned on: the schedule and its next run, one
  * run's estimate, and what it means for the balance and Auto Billing Reset when those were read.
  */
-export function scheduleCostLines(r: GuardResult, schedule: { cron: string; timezone: string }, now: number, squidRef: string): string[] {
+export function scheduleCostLines(
+  r: GuardResult,
+  schedule: { cron: string; timezone: string },
+  now: number,
+  squidRef: string,
+): string[] {
   const lines = [scheduleLine(schedule, now)];
   if (r.total === null) {
     lines.push(
@@ -234,7 +272,9 @@ export function scheduleCostLines(r: GuardResult, schedule: { cron: string; time
     return lines;
   }
   const services = `${r.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ')}`;
-  lines.push(`Each scheduled run is estimated at ${fmtCredits(r.total)} credits (${services}), as the squid is now${r.asked ? '; the estimate above was accepted' : ''}.`);
+  lines.push(
+    `Each scheduled run is estimated at ${fmtCredits(r.total)} credits (${services}), as the squid is now${r.asked ? '; the estimate above was accepted' : ''}.`,
+  );
   if (r.context && !r.asked) lines.push(...estimateParagraph(r.context, squidRef).slice(1));
   return lines;
 }

@@ -23,7 +23,14 @@ import { ApiError, CancelledError, InterruptedError, OverBudgetError, SqError } 
 import { InterruptedWriteError } from '../api/http-errors.js';
 import { creditsValue, resolveSetting } from '../config/settings.js';
 import { profileName } from '../config/resolve.js';
-import { chainCostLines, estimateParagraph, fmtCredits, scheduleCostLines, startLine, type GuardResult } from './describe.js';
+import {
+  chainCostLines,
+  estimateParagraph,
+  fmtCredits,
+  scheduleCostLines,
+  startLine,
+  type GuardResult,
+} from './describe.js';
 import { shellWord } from '../io/shell.js';
 
 export interface SpendPolicy {
@@ -37,7 +44,8 @@ export interface SpendPolicy {
 /** The option every verb that starts a run takes. */
 export const MAX_CREDITS_OPTION = {
   flags: '--max-credits <n>',
-  description: 'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`',
+  description:
+    'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`',
 } as const;
 
 /**
@@ -48,11 +56,18 @@ export async function spendPolicy(ctx: Ctx, maxCredits: string | undefined): Pro
   const store = await ctx.config();
   const profile = profileName(ctx.globals.profile, ctx.env, store);
   const where = { profile, file: store.file };
-  const confirmAbove = Number(resolveSetting('confirm-above', store.setting(profile, 'confirm-above'), ctx.env, where).value);
-  if (maxCredits !== undefined) return { cap: Number(creditsValue('--max-credits', maxCredits)), capFrom: '--max-credits', confirmAbove };
+  const confirmAbove = Number(
+    resolveSetting('confirm-above', store.setting(profile, 'confirm-above'), ctx.env, where).value,
+  );
+  if (maxCredits !== undefined)
+    return { cap: Number(creditsValue('--max-credits', maxCredits)), capFrom: '--max-credits', confirmAbove };
   const r = resolveSetting('max-credits', store.setting(profile, 'max-credits'), ctx.env, where);
   if (r.value === undefined) return { cap: null, capFrom: '', confirmAbove };
-  return { cap: Number(r.value), capFrom: r.source === 'env' ? 'SQ_MAX_CREDITS' : `max-credits of profile "${profile}" (sq config)`, confirmAbove };
+  return {
+    cap: Number(r.value),
+    capFrom: r.source === 'env' ? 'SQ_MAX_CREDITS' : `max-credits of profile "${profile}" (sq config)`,
+    confirmAbove,
+  };
 }
 
 /** A terminal a person answers on (whether or not prompting is turned off by --no-input, SQ_NO_INPUT or CI). */
@@ -65,7 +80,14 @@ function onTerminal(ctx: Ctx): boolean {
  * it was read (null when neither a cap nor a terminal asked for it, or a cap alone was enough); throws OverBudgetError (exit 9), CancelledError (a "no", exit 11) or
  * the UsageError naming --yes (exit 2) instead of letting the run start.
  */
-export async function guardSpend(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, squidRef = squidId, pre?: Prefetched): Promise<SpendContext | null> {
+export async function guardSpend(
+  ctx: Ctx,
+  http: HttpClient,
+  squidId: string,
+  policy: SpendPolicy,
+  squidRef = squidId,
+  pre?: Prefetched,
+): Promise<SpendContext | null> {
   const r = await guardCost(ctx, http, squidId, policy, squidRef, RUN_WORDS, pre);
   return r.context;
 }
@@ -113,14 +135,25 @@ export function prefetchAccount(http: HttpClient): Promise<AccountFacts> {
  * without a cap sends neither (the guard sends nothing more then); an estimate not used (a run found in progress)
  * changes nothing.
  */
-export function prefetchSpend(ctx: Ctx, http: HttpClient, policy: SpendPolicy, squidId?: string): Prefetched | undefined {
+export function prefetchSpend(
+  ctx: Ctx,
+  http: HttpClient,
+  policy: SpendPolicy,
+  squidId?: string,
+): Prefetched | undefined {
   if (ctx.globals.dryRun && policy.cap === null) return undefined;
   const estimate = squidId === undefined ? undefined : getEstimate(http, squidId);
   estimate?.catch(() => undefined);
   return { account: prefetchAccount(http), estimate };
 }
 
-const RUN_WORDS: GuardWords = { what: 'the run', notDone: 'no run was started', question: 'Start the run?', never: 'a run is never started without an estimate', startLine: true };
+const RUN_WORDS: GuardWords = {
+  what: 'the run',
+  notDone: 'no run was started',
+  question: 'Start the run?',
+  never: 'a run is never started without an estimate',
+  startLine: true,
+};
 
 /**
  * The cap and the question before something that spends (a run now, or runs later: a schedule, a chain): the
@@ -153,14 +186,21 @@ export async function guardCost(
     // A stop signal while the estimate was in flight: it changes nothing, so nothing was started or written.
     if (err instanceof InterruptedWriteError) throw stoppedEstimating(ctx, words);
     // A squid without tasks has no estimate: a schedule or a chain set up first says so; a run's start answers it.
-    if ((words.tasksLater || policy.cap === null) && err instanceof ApiError && err.status === 400 && /task/i.test(err.message)) return { ...result, none: 'no-tasks' };
+    if (
+      (words.tasksLater || policy.cap === null) &&
+      err instanceof ApiError &&
+      err.status === 400 &&
+      /task/i.test(err.message)
+    )
+      return { ...result, none: 'no-tasks' };
     // A service that cannot give an estimate (5xx, network): the cap, the card charge and the question decide. A 400
     // or 404 is the error it is.
     if (err instanceof ApiError && (err.status === null || err.status >= 500)) {
       await unestimated(ctx, err, policy, words, ask, facts);
       return { ...result, none: 'unavailable' };
     }
-    if (err instanceof SqError && policy.cap !== null) err.details.push(`${upper(words.notDone)}: with a cap (${policy.capFrom}) set, ${words.never}.`);
+    if (err instanceof SqError && policy.cap !== null)
+      err.details.push(`${upper(words.notDone)}: with a cap (${policy.capFrom}) set, ${words.never}.`);
     throw err;
   }
   result.total = c.estimate.total_credits;
@@ -177,15 +217,28 @@ export async function guardCost(
  * (or unknown: its settings could not be read either), the run may charge the card: off a terminal exit 9 unless
  * --yes, on a terminal the question (default no). With it off, a warning and the caller goes on.
  */
-async function unestimated(ctx: Ctx, err: ApiError, policy: SpendPolicy, words: GuardWords, ask: boolean, facts: Promise<AccountFacts>): Promise<void> {
+async function unestimated(
+  ctx: Ctx,
+  err: ApiError,
+  policy: SpendPolicy,
+  words: GuardWords,
+  ask: boolean,
+  facts: Promise<AccountFacts>,
+): Promise<void> {
   const what = `the cost of ${words.what} could not be estimated (${err.message})`;
   const proceed = words.question.replace(/\?$/, '').toLowerCase();
   if (policy.cap !== null) {
-    throw new OverBudgetError(`${what}; ${words.notDone}: the cap of ${fmtCredits(policy.cap)} credits (${policy.capFrom}) can only be met by an estimate, and ${words.never}`, {
-      details: [`Try again once the estimate answers (\`sq squids estimate\` shows it); --yes does not lift a cap.`],
-    });
+    throw new OverBudgetError(
+      `${what}; ${words.notDone}: the cap of ${fmtCredits(policy.cap)} credits (${policy.capFrom}) can only be met by an estimate, and ${words.never}`,
+      {
+        details: [`Try again once the estimate answers (\`sq squids estimate\` shows it); --yes does not lift a cap.`],
+      },
+    );
   }
-  const ar = await facts.then((f) => f.autoReset, () => null);
+  const ar = await facts.then(
+    (f) => f.autoReset,
+    () => null,
+  );
   const charges = ar === null || (ar.enabled !== false && ar.current_usage_pct !== null);
   if (!charges || ctx.globals.dryRun) {
     ctx.out.warn(`${what}; going on without an estimate (Auto Billing Reset is off: nothing is charged to the card)`);
@@ -196,13 +249,26 @@ async function unestimated(ctx: Ctx, err: ApiError, policy: SpendPolicy, words: 
     ctx.out.warn(`${what} and ${risk}, so it may charge the card; going on without an estimate (--yes)`);
     return;
   }
-  if (!ask) throw new OverBudgetError(`${upper(what)} and ${risk}, so it may charge the card; ${words.notDone}: pass --yes to ${proceed} anyway`);
-  const ok = await (await ctx.prompter()).confirm(`${words.question} ${upper(what)} and ${risk}: it may charge the card.`, { default: false, flag: '--yes' });
+  if (!ask)
+    throw new OverBudgetError(
+      `${upper(what)} and ${risk}, so it may charge the card; ${words.notDone}: pass --yes to ${proceed} anyway`,
+    );
+  const ok = await (await ctx.prompter()).confirm(
+    `${words.question} ${upper(what)} and ${risk}: it may charge the card.`,
+    { default: false, flag: '--yes' },
+  );
   if (!ok) throw new CancelledError(`cancelled: ${words.notDone}`);
 }
 
 /** The cap and the question on an estimate in hand; true when a person was asked and said yes. */
-async function decide(ctx: Ctx, c: SpendContext, policy: SpendPolicy, squidRef: string, words: GuardWords, ask: boolean): Promise<boolean> {
+async function decide(
+  ctx: Ctx,
+  c: SpendContext,
+  policy: SpendPolicy,
+  squidRef: string,
+  words: GuardWords,
+  ask: boolean,
+): Promise<boolean> {
   const total = c.estimate.total_credits;
   const lines = estimateParagraph(c, shellWord(squidRef));
   if (policy.cap !== null && total > policy.cap) throw overBudget(total, policy, lines, words);
@@ -219,7 +285,10 @@ async function decide(ctx: Ctx, c: SpendContext, policy: SpendPolicy, squidRef: 
       : resets > 0
         ? ` and set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (card charges)`
         : '';
-  const ok = await (await ctx.prompter()).confirm(`${words.question} ${upper(words.what)} is estimated at ${fmtCredits(total)} credits${why}.`, { default: false, flag: '--yes' });
+  const ok = await (await ctx.prompter()).confirm(
+    `${words.question} ${upper(words.what)} is estimated at ${fmtCredits(total)} credits${why}.`,
+    { default: false, flag: '--yes' },
+  );
   if (!ok) throw new CancelledError(`cancelled: ${words.notDone}`);
   return true;
 }
@@ -242,7 +311,10 @@ export async function guardChain(ctx: Ctx, cost: ChainCost, policy: SpendPolicy,
   for (const line of lines) ctx.out.info(line, { force: true });
   if (!cost.autostart) return;
   if (!cost.estimate) {
-    if (policy.cap !== null) ctx.out.warn(`the cap (${policy.capFrom}, ${fmtCredits(policy.cap)} credits) cannot be checked against the chained squid's runs: they have no estimate before the squid has tasks; its rate above is what each row costs`);
+    if (policy.cap !== null)
+      ctx.out.warn(
+        `the cap (${policy.capFrom}, ${fmtCredits(policy.cap)} credits) cannot be checked against the chained squid's runs: they have no estimate before the squid has tasks; its rate above is what each row costs`,
+      );
     return;
   }
   const ask = onTerminal(ctx) && !ctx.globals.yes && !ctx.globals.dryRun;
@@ -261,16 +333,30 @@ function stoppedEstimating(ctx: Ctx, words: GuardWords): InterruptedError {
 /** Exit 9: what would charge the card was not accepted with --yes; the forecast goes with it. */
 function cardCharge(c: SpendContext, lines: string[], words: GuardWords): OverBudgetError {
   const n = c.estimate.auto_reset_charges;
-  const what = n === null ? 'may set off an Auto Billing Reset (a card charge: the API did not say enough to tell)' : `would set off ${n === 1 ? 'an Auto Billing Reset' : `up to ${n} Auto Billing Resets`} (a card charge${n === 1 ? '' : ' each'})`;
+  const what =
+    n === null
+      ? 'may set off an Auto Billing Reset (a card charge: the API did not say enough to tell)'
+      : `would set off ${n === 1 ? 'an Auto Billing Reset' : `up to ${n} Auto Billing Resets`} (a card charge${n === 1 ? '' : ' each'})`;
   return new OverBudgetError(`${upper(words.what)} ${what}; ${words.notDone}: pass --yes to accept the charge`, {
     details: [...(words.startLine ? [startLine(c)] : []), ...lines],
   });
 }
 
-function overBudget(total: number, policy: SpendPolicy, lines: string[], words: GuardWords = RUN_WORDS): OverBudgetError {
-  return new OverBudgetError(`over budget: ${words.what} is estimated at ${fmtCredits(total)} credits, above the cap of ${fmtCredits(policy.cap ?? 0)} (${policy.capFrom}); ${words.notDone}`, {
-    details: [...lines, `Raise the cap (--max-credits ${Math.ceil(total)}), or lower the cost (fewer tasks, max_results, paid functions off).`],
-  });
+function overBudget(
+  total: number,
+  policy: SpendPolicy,
+  lines: string[],
+  words: GuardWords = RUN_WORDS,
+): OverBudgetError {
+  return new OverBudgetError(
+    `over budget: ${words.what} is estimated at ${fmtCredits(total)} credits, above the cap of ${fmtCredits(policy.cap ?? 0)} (${policy.capFrom}); ${words.notDone}`,
+    {
+      details: [
+        ...lines,
+        `Raise the cap (--max-credits ${Math.ceil(total)}), or lower the cost (fewer tasks, max_results, paid functions off).`,
+      ],
+    },
+  );
 }
 
 /** A schedule as the API takes it (cron_expression, timezone). */
@@ -285,9 +371,17 @@ export interface ScheduleSpec {
  * cap and the question of `runs start`. Without a cap and a terminal it costs the estimate request alone; the
  * balance and the Auto Billing Reset settings are read when a cap refuses or a person is asked.
  */
-export async function guardSchedule(ctx: Ctx, http: HttpClient, squidId: string, policy: SpendPolicy, schedule: ScheduleSpec, squidRef: string): Promise<GuardResult> {
+export async function guardSchedule(
+  ctx: Ctx,
+  http: HttpClient,
+  squidId: string,
+  policy: SpendPolicy,
+  schedule: ScheduleSpec,
+  squidRef: string,
+): Promise<GuardResult> {
   const r = await guardCost(ctx, http, squidId, policy, squidRef, SCHEDULE_WORDS);
-  for (const line of scheduleCostLines(r, schedule, ctx.now(), shellWord(squidRef))) ctx.out.info(line, { force: true });
+  for (const line of scheduleCostLines(r, schedule, ctx.now(), shellWord(squidRef)))
+    ctx.out.info(line, { force: true });
   if (r.none === 'no-tasks' && policy.cap !== null) {
     ctx.out.warn(
       `the cap (${policy.capFrom}, ${fmtCredits(policy.cap)} credits) cannot be checked against the scheduled runs: the squid has no tasks, so no estimate; ` +

@@ -36,7 +36,11 @@ export function windowResets(autoReset: Record<string, unknown>, balance: Record
 }
 
 /** The reset this run set off: one that fired while it ran, or at the check just after it ended. */
-export function resetOfRun(resets: WindowReset[], run: { started_at?: unknown; created_at?: unknown; ended_at?: unknown }, now: number): WindowReset | null {
+export function resetOfRun(
+  resets: WindowReset[],
+  run: { started_at?: unknown; created_at?: unknown; ended_at?: unknown },
+  now: number,
+): WindowReset | null {
   const start = parseApiTime(run.started_at) ?? parseApiTime(run.created_at);
   if (start === null) return null;
   const end = (parseApiTime(run.ended_at) ?? now) + CHECK_SLACK_MS;

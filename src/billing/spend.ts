@@ -9,7 +9,14 @@ import { getBalance } from '../api/user.js';
 import type { Balance, Crawler } from '../api/records.js';
 import { getAutoReset } from '../api/billing.js';
 import { getEstimate, type Estimate } from '../api/estimate.js';
-import { autoResetCharges, balanceAfter, creditsLeft, forecastRun, type AutoResetFacts, type BalanceFacts } from './charges.js';
+import {
+  autoResetCharges,
+  balanceAfter,
+  creditsLeft,
+  forecastRun,
+  type AutoResetFacts,
+  type BalanceFacts,
+} from './charges.js';
 
 /** The estimate and what it means for the account: `sq squids estimate --json` prints this. */
 export interface SpendEstimate extends Estimate {
@@ -76,7 +83,8 @@ export interface SpendContext {
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 export function balanceFacts(v: Balance): BalanceFacts & Record<string, unknown> {
-  if (!num(v.available) || !num(v.consumed)) throw new ApiError('the API answered GET /v1/user/balance without numeric available and consumed');
+  if (!num(v.available) || !num(v.consumed))
+    throw new ApiError('the API answered GET /v1/user/balance without numeric available and consumed');
   return { ...v, available: v.available, consumed: v.consumed };
 }
 
@@ -99,10 +107,21 @@ export function autoResetFacts(v: Record<string, unknown>): AutoResetFacts & Rec
   // null is the API's own word (no subscription); left out, it is not known.
   const usage = num(v.current_usage_pct) ? v.current_usage_pct : v.current_usage_pct === null ? null : undefined;
   if (usage === undefined) unknown.push('current_usage_pct');
-  return { ...v, enabled, threshold_pct: threshold, max_resets_per_24h: max, resets_used_in_window: used, current_usage_pct: usage, unknown };
+  return {
+    ...v,
+    enabled,
+    threshold_pct: threshold,
+    max_resets_per_24h: max,
+    resets_used_in_window: used,
+    current_usage_pct: usage,
+    unknown,
+  };
 }
 
-export type AccountFacts = { balance: BalanceFacts & Record<string, unknown>; autoReset: AutoResetFacts & Record<string, unknown> };
+export type AccountFacts = {
+  balance: BalanceFacts & Record<string, unknown>;
+  autoReset: AutoResetFacts & Record<string, unknown>;
+};
 
 /** The balance and the Auto Billing Reset settings (two requests at once). */
 export async function accountFacts(http: HttpClient): Promise<AccountFacts> {
@@ -122,7 +141,10 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** The charge of one reset: the plan, its price or price id, and the renewal date it moves (to about now + one interval). */
 export function resetCharge(balance: BalanceFacts & Record<string, unknown>, now: number): ResetCharge {
   const interval = balance.interval === 'daily' ? DAY_MS : balance.interval === 'yearly' ? 365 * DAY_MS : 30 * DAY_MS;
-  const before = typeof balance.reset_time === 'string' && Number.isFinite(Date.parse(balance.reset_time)) ? isoDay(Date.parse(balance.reset_time)) : null;
+  const before =
+    typeof balance.reset_time === 'string' && Number.isFinite(Date.parse(balance.reset_time))
+      ? isoDay(Date.parse(balance.reset_time))
+      : null;
   return {
     plan: typeof balance.name === 'string' && balance.name ? balance.name : null,
     allowance: balance.available,
@@ -134,8 +156,16 @@ export function resetCharge(balance: BalanceFacts & Record<string, unknown>, now
 }
 
 /** When a run that runs out of credits could go on: the 24-hour window frees a reset, or the plan renews. */
-function resumesAt(balance: Record<string, unknown>, autoReset: AutoResetFacts & Record<string, unknown>, onWindow: boolean, now: number): string | null {
-  const renews = typeof balance.reset_time === 'string' && Number.isFinite(Date.parse(balance.reset_time)) ? Date.parse(balance.reset_time) : null;
+function resumesAt(
+  balance: Record<string, unknown>,
+  autoReset: AutoResetFacts & Record<string, unknown>,
+  onWindow: boolean,
+  now: number,
+): string | null {
+  const renews =
+    typeof balance.reset_time === 'string' && Number.isFinite(Date.parse(balance.reset_time))
+      ? Date.parse(balance.reset_time)
+      : null;
   if (!onWindow) return renews === null ? null : new Date(renews).toISOString();
   // A reset already in the window frees its place at window_resets_at; else the first one this run sets off does, 24 h on.
   const w = typeof autoReset.window_resets_at === 'string' ? Date.parse(autoReset.window_resets_at) : NaN;
@@ -191,10 +221,26 @@ export interface ChainCost {
   crawlerName: string;
 }
 
-export async function chainCost(http: HttpClient, chain: { autostart?: unknown; target_cluster?: { id?: unknown; name?: unknown } | null; target_module?: { id?: unknown; public_name?: unknown; name?: unknown } }): Promise<ChainCost> {
-  const t = chain.target_cluster && typeof chain.target_cluster.id === 'string' ? { id: chain.target_cluster.id, name: String(chain.target_cluster.name ?? chain.target_cluster.id) } : null;
+export async function chainCost(
+  http: HttpClient,
+  chain: {
+    autostart?: unknown;
+    target_cluster?: { id?: unknown; name?: unknown } | null;
+    target_module?: { id?: unknown; public_name?: unknown; name?: unknown };
+  },
+): Promise<ChainCost> {
+  const t =
+    chain.target_cluster && typeof chain.target_cluster.id === 'string'
+      ? { id: chain.target_cluster.id, name: String(chain.target_cluster.name ?? chain.target_cluster.id) }
+      : null;
   const mod = chain.target_module ?? {};
-  const out: ChainCost = { autostart: chain.autostart !== false, target: t, estimate: null, ratePerRow: null, crawlerName: String(mod.public_name ?? mod.name ?? mod.id ?? 'the target crawler') };
+  const out: ChainCost = {
+    autostart: chain.autostart !== false,
+    target: t,
+    estimate: null,
+    ratePerRow: null,
+    crawlerName: String(mod.public_name ?? mod.name ?? mod.id ?? 'the target crawler'),
+  };
   if (t) {
     try {
       out.estimate = await spendEstimate(http, t.id);

@@ -8,7 +8,8 @@ import { dashboardUrl, type DashboardPage } from '../api/dashboard.js';
 
 export const WEB_OPTION = {
   flags: '--web',
-  description: 'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL',
+  description:
+    'open the page in the dashboard instead ($BROWSER, else the system opener); with no browser, no terminal or in CI, print its URL',
 } as const satisfies OptionSpec;
 
 /** Why no browser is opened here, or null when one may be. */
@@ -27,7 +28,9 @@ function opener(env: Record<string, string | undefined>, url: string): [string, 
   if (browser) {
     const words = browser.split(/\s+/);
     const args = words.slice(1);
-    return args.some((a) => a.includes('%s')) ? [words[0], args.map((a) => a.replaceAll('%s', url))] : [words[0], [...args, url]];
+    return args.some((a) => a.includes('%s'))
+      ? [words[0], args.map((a) => a.replaceAll('%s', url))]
+      : [words[0], [...args, url]];
   }
   if (process.platform === 'darwin') return ['open', [url]];
   if (process.platform === 'win32') return ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]];

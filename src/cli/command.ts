@@ -15,7 +15,15 @@ import type { Ctx } from './context.js';
  * and anything else nothing.
  * A positional argument completes from the source its placeholder names: '<squid>', '<run>', '<crawler>', '<profile>'.
  */
-export type Completion = 'squid' | 'run' | 'crawler' | 'account' | 'account-type' | 'profile' | 'file' | { list: readonly string[] };
+export type Completion =
+  | 'squid'
+  | 'run'
+  | 'crawler'
+  | 'account'
+  | 'account-type'
+  | 'profile'
+  | 'file'
+  | { list: readonly string[] };
 
 export interface OptionSpec {
   /** Commander flags, e.g. '--limit <n>', '-o, --output <file>', '--[no-]retry', '--param <k=v...>'. */
@@ -93,10 +101,16 @@ type OptionValue<O extends OptionSpec> = O['repeatable'] extends true
     : LongFlag<O['flags']> extends `${string} [${string}]`
       ? string | true
       : boolean;
-export type OptionsOf<Os extends readonly OptionSpec[]> = { [O in Os[number] as Camel<FlagName<LongFlag<O['flags']>>>]?: OptionValue<O> };
+export type OptionsOf<Os extends readonly OptionSpec[]> = {
+  [O in Os[number] as Camel<FlagName<LongFlag<O['flags']>>>]?: OptionValue<O>;
+};
 /** Options whose flags are a plain `string` (an OptionSpec[] variable rather than a literal or defineOptions) would
  * type every option as anything: refused at compile time. */
-type LiteralFlags<Os extends readonly OptionSpec[]> = { [K in keyof Os]: string extends Os[K]['flags'] ? { flags: 'declare options with literal flags (defineOptions)' } : unknown };
+type LiteralFlags<Os extends readonly OptionSpec[]> = {
+  [K in keyof Os]: string extends Os[K]['flags']
+    ? { flags: 'declare options with literal flags (defineOptions)' }
+    : unknown;
+};
 
 export interface NounSpec {
   name: string;

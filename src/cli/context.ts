@@ -78,7 +78,14 @@ export interface Ctx {
    */
   runCommand?: (
     argv: string[],
-    init: { io: IO; env: Record<string, string | undefined>; now(): number; sleep(ms: number): Promise<void>; signal: AbortSignal; onPage?: (page: Page<unknown>) => void },
+    init: {
+      io: IO;
+      env: Record<string, string | undefined>;
+      now(): number;
+      sleep(ms: number): Promise<void>;
+      signal: AbortSignal;
+      onPage?: (page: Page<unknown>) => void;
+    },
   ) => Promise<number>;
   /**
    * Called with each list page's envelope as a list verb reads it (set by whoever runs the verb in-process: `sq mcp`

@@ -4,12 +4,17 @@ import type { PlannedRequest } from '../errors.js';
 import { MASK, maskSecrets } from '../lib/secrets.js';
 
 function dryRunRecord(ctx: Ctx, req: PlannedRequest): Record<string, unknown> {
-  return { method: req.method, path: req.path, body: maskSecrets(maskCookies(req.body ?? null), ctx.globals.showSecrets, ctx.secrets()) };
+  return {
+    method: req.method,
+    path: req.path,
+    body: maskSecrets(maskCookies(req.body ?? null), ctx.globals.showSecrets, ctx.secrets()),
+  };
 }
 
 /** Session cookies (accounts sync) are masked even with --show-secrets: a plan shows their names only. */
 function maskCookies(body: unknown): unknown {
-  if (!body || typeof body !== 'object' || !('cookies' in body) || !body.cookies || typeof body.cookies !== 'object') return body;
+  if (!body || typeof body !== 'object' || !('cookies' in body) || !body.cookies || typeof body.cookies !== 'object')
+    return body;
   return { ...body, cookies: Object.fromEntries(Object.keys(body.cookies).map((k) => [k, MASK])) };
 }
 

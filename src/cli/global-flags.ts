@@ -5,33 +5,88 @@ import type { Globals } from './context.js';
 import { FORMATS } from '../output/types.js';
 
 export const GLOBAL_OPTIONS: OptionSpec[] = [
-  { flags: '--profile <name>', description: 'stored profile to use (env SQ_PROFILE; default: the active one, else "default")', complete: 'profile' },
-  { flags: '--base-url <url>', description: 'API origin, paths start with /v1 (env SQ_BASE_URL; default: the profile\'s, else https://api.lobstr.io)' },
-  { flags: '--insecure-http', description: 'allow a plain http:// base URL to a host other than loopback (env SQ_INSECURE_HTTP=1): the key travels unencrypted' },
-  { appliesTo: 'output', flags: '--json', description: 'machine output: exactly one JSON document on stdout (same as --format json)' },
-  { appliesTo: 'output', flags: '--format <format>', description: 'output format (default: table on a terminal, tsv when piped)', choices: FORMATS },
-  { appliesTo: 'output', flags: '--fields <list>', description: 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)' },
-  { appliesTo: 'output', flags: '--jq <expression>', description: 'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)' },
-  { appliesTo: 'output', flags: '--template <template>', description: 'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)' },
-  { appliesTo: 'output', flags: '--full-ids', description: 'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)' },
+  {
+    flags: '--profile <name>',
+    description: 'stored profile to use (env SQ_PROFILE; default: the active one, else "default")',
+    complete: 'profile',
+  },
+  {
+    flags: '--base-url <url>',
+    description:
+      "API origin, paths start with /v1 (env SQ_BASE_URL; default: the profile's, else https://api.lobstr.io)",
+  },
+  {
+    flags: '--insecure-http',
+    description:
+      'allow a plain http:// base URL to a host other than loopback (env SQ_INSECURE_HTTP=1): the key travels unencrypted',
+  },
+  {
+    appliesTo: 'output',
+    flags: '--json',
+    description: 'machine output: exactly one JSON document on stdout (same as --format json)',
+  },
+  {
+    appliesTo: 'output',
+    flags: '--format <format>',
+    description: 'output format (default: table on a terminal, tsv when piped)',
+    choices: FORMATS,
+  },
+  {
+    appliesTo: 'output',
+    flags: '--fields <list>',
+    description: 'comma-separated fields/columns to show; dotted paths allowed (e.g. id,squid.name)',
+  },
+  {
+    appliesTo: 'output',
+    flags: '--jq <expression>',
+    description:
+      'filter the JSON output with jq (implies --json; strings print unquoted, other values as compact JSON, one per line)',
+  },
+  {
+    appliesTo: 'output',
+    flags: '--template <template>',
+    description:
+      'format the JSON output with Go template syntax as gh does: range, if/else, with, printf, join, tablerow… (implies --json)',
+  },
+  {
+    appliesTo: 'output',
+    flags: '--full-ids',
+    description:
+      'whole ids in terminal tables (they show the shortest unique prefix, 8 characters or more; piped output is always whole)',
+  },
   {
     appliesTo: 'output',
     flags: '--wide',
-    description: 'terminal tables show every column whole: no column left out or cut, none hidden for saying the same on every row, whole ids',
+    description:
+      'terminal tables show every column whole: no column left out or cut, none hidden for saying the same on every row, whole ids',
   },
-  { appliesTo: 'output', flags: '--absolute-times', description: 'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)' },
+  {
+    appliesTo: 'output',
+    flags: '--absolute-times',
+    description:
+      'local date, time and UTC offset in terminal tables instead of "3 min ago" (piped output keeps the API\'s timestamps)',
+  },
   {
     appliesTo: 'output',
     flags: '--csv-safe',
-    description: "CSV and TSV: a text cell starting with =, +, -, @, a tab or a CR gets a leading ' so a spreadsheet never runs it as a formula (also SQ_CSV_SAFE=1)",
+    description:
+      "CSV and TSV: a text cell starting with =, +, -, @, a tab or a CR gets a leading ' so a spreadsheet never runs it as a formula (also SQ_CSV_SAFE=1)",
   },
   { flags: '--no-color', description: 'no colour (also NO_COLOR; FORCE_COLOR forces it)' },
   { flags: '-q, --quiet', description: 'no hints or progress on stderr' },
   { flags: '-v, --verbose', description: 'HTTP trace on stderr (secrets redacted)' },
   { appliesTo: 'writes', flags: '-y, --yes', description: 'answer yes to confirmations' },
   { flags: '--no-input', description: 'never prompt (also SQ_NO_INPUT, CI); a missing answer is a usage error' },
-  { appliesTo: 'writes', flags: '--dry-run', description: 'on writes: print the request (secrets masked) and send nothing' },
-  { appliesTo: 'output', flags: '--show-secrets', description: 'show passwords, keys and webhook URL tokens the API echoes back (they are masked otherwise)' },
+  {
+    appliesTo: 'writes',
+    flags: '--dry-run',
+    description: 'on writes: print the request (secrets masked) and send nothing',
+  },
+  {
+    appliesTo: 'output',
+    flags: '--show-secrets',
+    description: 'show passwords, keys and webhook URL tokens the API echoes back (they are masked otherwise)',
+  },
 ];
 
 export function readGlobals(o: Record<string, unknown>): Globals {

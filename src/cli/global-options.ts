@@ -35,4 +35,3 @@ export function makeOption(o: OptionSpec): Option {
 
 /** Each command's examples, for the generated reference and manual pages (help-docs.ts). */
 export const EXAMPLES = new WeakMap<Command, string[]>();
-

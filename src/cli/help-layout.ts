@@ -60,7 +60,8 @@ function optionDescription(o: Option): string {
   const extra: string[] = [];
   if (o.argChoices) extra.push(`choices: ${o.argChoices.map((c) => JSON.stringify(c)).join(', ')}`);
   if (o.defaultValueDescription !== undefined) extra.push(`default: ${o.defaultValueDescription}`);
-  else if (o.defaultValue !== undefined && typeof o.defaultValue !== 'boolean') extra.push(`default: ${JSON.stringify(o.defaultValue)}`);
+  else if (o.defaultValue !== undefined && typeof o.defaultValue !== 'boolean')
+    extra.push(`default: ${JSON.stringify(o.defaultValue)}`);
   return extra.length ? `${o.description} (${extra.join('; ')})` : o.description;
 }
 
@@ -95,7 +96,9 @@ function compact(terms: string[], width: number): string[] {
 /** Usage, what it does, commands, arguments, own flags, inherited flags, the longer description (then the examples, added by program.ts). */
 function formatHelp(cmd: Command, helper: Help): string {
   // The root's flags are named in a compact block: only its commands set the column.
-  const termWidth = cmd.parent ? helper.padWidth(cmd, helper) : Math.max(...helper.visibleCommands(cmd).map((c) => helper.subcommandTerm(c).length));
+  const termWidth = cmd.parent
+    ? helper.padWidth(cmd, helper)
+    : Math.max(...helper.visibleCommands(cmd).map((c) => helper.subcommandTerm(c).length));
   const width = helper.helpWidth ?? 80;
   const item = (term: string, description: string) => helper.formatItem(term, termWidth, description, helper);
   const section = (heading: string, lines: string[]) => (lines.length ? [heading, ...lines, ''] : []);
@@ -103,14 +106,29 @@ function formatHelp(cmd: Command, helper: Help): string {
   // The summary leads; the rest of the description (program.ts puts it after a blank line) follows the flags.
   const [summary, ...prose] = helper.commandDescription(cmd).split('\n\n');
   if (summary) out.push(helper.boxWrap(summary, width), '');
-  out.push(...section('Commands:', helper.visibleCommands(cmd).map((c) => item(helper.subcommandTerm(c), helper.subcommandDescription(c)))));
-  out.push(...section('Arguments:', helper.visibleArguments(cmd).map((a) => item(helper.argumentTerm(a), helper.argumentDescription(a)))));
+  out.push(
+    ...section(
+      'Commands:',
+      helper.visibleCommands(cmd).map((c) => item(helper.subcommandTerm(c), helper.subcommandDescription(c))),
+    ),
+  );
+  out.push(
+    ...section(
+      'Arguments:',
+      helper.visibleArguments(cmd).map((a) => item(helper.argumentTerm(a), helper.argumentDescription(a))),
+    ),
+  );
   if (!cmd.parent) {
     // The root's own flags are the global ones: named here, described by `sq help globals`.
     const terms = helper.visibleOptions(cmd).map((o) => helper.optionTerm(o));
     out.push(...section('Global flags (sq help globals describes them):', compact(terms, width)));
   } else {
-    out.push(...section('Options:', helper.visibleOptions(cmd).map((o) => item(helper.optionTerm(o), helper.optionDescription(o)))));
+    out.push(
+      ...section(
+        'Options:',
+        helper.visibleOptions(cmd).map((o) => item(helper.optionTerm(o), helper.optionDescription(o))),
+      ),
+    );
     const inherited = applicableGlobals(cmd).map((o) => helper.optionTerm(o));
     out.push(...section('Inherited flags (all of them: sq help globals):', compact(inherited, width)));
   }
@@ -125,7 +143,11 @@ export function helpConfiguration(): HelpConfiguration {
     optionDescription,
     boxWrap: (str: string, width: number) => wrapParagraphs(str, width),
     // A command's name and arguments: its own help lists its flags.
-    subcommandTerm: (c: Command) => [c.name(), ...c.aliases().slice(0, 1)].join('|') + c.registeredArguments.map((a) => (a.required ? ` <${a.name()}>` : ` [${a.name()}${a.variadic ? '...' : ''}]`)).join(''),
+    subcommandTerm: (c: Command) =>
+      [c.name(), ...c.aliases().slice(0, 1)].join('|') +
+      c.registeredArguments
+        .map((a) => (a.required ? ` <${a.name()}>` : ` [${a.name()}${a.variadic ? '...' : ''}]`))
+        .join(''),
     formatHelp,
   };
 }
@@ -144,7 +166,8 @@ export function exampleLines(example: string, width = 80): string[] {
     const next = tokens[i + 1];
     const operator = (w: string) => /^(\||\|\||&&|;|>|>>|<|2>)$/.test(w);
     // An option stays on the line of its value, a redirection with its file.
-    const pairs = (/^-/.test(t) && !t.includes('=') && !/^-/.test(next ?? '-')) || (/^(>|>>|<)$/.test(t) && next !== undefined);
+    const pairs =
+      (/^-/.test(t) && !t.includes('=') && !/^-/.test(next ?? '-')) || (/^(>|>>|<)$/.test(t) && next !== undefined);
     if (pairs && !operator(next!)) words.push(`${t} ${tokens[++i]}`);
     else words.push(t);
   }

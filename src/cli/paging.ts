@@ -21,12 +21,20 @@ export function pagingOptions(defaultLimit: number) {
   return defineOptions([
     {
       flags: '--limit <n>',
-      description: 'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)',
+      description:
+        'how many records to show, at most 1000000 (read 100 per request; at most 100 with --page; --all for everything)',
       defaultText: String(defaultLimit),
     },
     { flags: '--page <n>', description: 'read this page only (1-1000000; page size = --limit)' },
-    { flags: '--all', description: 'read every page, writing records as they arrive (--jq/--template run on each page)' },
-    { flags: '--slurp', description: 'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)' },
+    {
+      flags: '--all',
+      description: 'read every page, writing records as they arrive (--jq/--template run on each page)',
+    },
+    {
+      flags: '--slurp',
+      description:
+        'with --all and --jq/--template: run the filter once on the whole list, held in memory (at most SQ_SLURP_MAX_MB, 256 MB)',
+    },
   ]);
 }
 
@@ -46,7 +54,8 @@ export function pagingFlags(opts: OptionsOf<ReturnType<typeof pagingOptions>>, d
     ['--all', '--page'],
   ]);
   const slurp = opts.slurp === true;
-  if (slurp && opts.all !== true) throw new UsageError('--slurp goes with --all: without it the filter already sees the whole list');
+  if (slurp && opts.all !== true)
+    throw new UsageError('--slurp goes with --all: without it the filter already sees the whole list');
   const page = pageFlag(opts.page);
   if (page !== undefined) {
     // A page is what the API calls a page, so its size cannot pass the API's maximum.
@@ -65,7 +74,8 @@ export function pagingFlags(opts: OptionsOf<ReturnType<typeof pagingOptions>>, d
  */
 export function pageFilter(ctx: Ctx, paging: Paging, seen: Tally): Pick<RenderOptions, 'pageOf'> {
   const s = ctx.outputSettings();
-  if (paging.slurp && s.jq === null && s.template === null) throw new UsageError('--slurp goes with --jq or --template: it decides what one run of the filter sees');
+  if (paging.slurp && s.jq === null && s.template === null)
+    throw new UsageError('--slurp goes with --jq or --template: it decides what one run of the filter sees');
   return paging.all && !paging.slurp ? { pageOf: () => seen.pages } : {};
 }
 
@@ -136,7 +146,12 @@ export async function printList(ctx: Ctx, http: HttpClient, path: string, o: Lis
   });
   // Past the first page, "none" is said by pagingHint (the page is past the end), not as an empty account.
   const empty = o.paging.page === undefined || o.paging.page === 1 ? o.empty : undefined;
-  const shown = await ctx.out.list(records(objects(source, o.map), seen), { columns: o.columns, empty, buffered: () => (seen.left ?? 0) > 0, ...filter });
+  const shown = await ctx.out.list(records(objects(source, o.map), seen), {
+    columns: o.columns,
+    empty,
+    buffered: () => (seen.left ?? 0) > 0,
+    ...filter,
+  });
   pagingHint(ctx, o.paging, seen, o.noun);
   return shown;
 }

@@ -56,21 +56,35 @@ export async function readStdinUpTo(ctx: Pick<Ctx, 'io' | 'signal'>, max: number
  * cap), stopped by a stop signal. A file that cannot be read is a UsageError naming the flag. A FIFO (or
  * `<(command)`) is read as it is written, without blocking the process while no writer has come.
  */
-export async function readInput(ctx: Pick<Ctx, 'io' | 'signal'>, flag: string, file: string, max = MAX_INPUT_BYTES): Promise<string> {
+export async function readInput(
+  ctx: Pick<Ctx, 'io' | 'signal'>,
+  flag: string,
+  file: string,
+  max = MAX_INPUT_BYTES,
+): Promise<string> {
   return (await readInputBytes(ctx, flag, file, max)).toString('utf8');
 }
 
 /** readInput's bytes, as they are (a file sent on, such as a task upload's CSV). */
-export async function readInputBytes(ctx: Pick<Ctx, 'io' | 'signal'>, flag: string, file: string, max = MAX_INPUT_BYTES): Promise<Buffer> {
-  const bytes = file === '-' ? await readBounded(ctx.io.stdin, max, ctx.signal) : await readPath(flag, file, max, ctx.signal);
+export async function readInputBytes(
+  ctx: Pick<Ctx, 'io' | 'signal'>,
+  flag: string,
+  file: string,
+  max = MAX_INPUT_BYTES,
+): Promise<Buffer> {
+  const bytes =
+    file === '-' ? await readBounded(ctx.io.stdin, max, ctx.signal) : await readPath(flag, file, max, ctx.signal);
   if (bytes === null) {
-    throw new UsageError(`${flag}: ${file === '-' ? 'stdin' : `"${file}"`} holds more than ${sizeText(max)}, the most sq reads from one input`);
+    throw new UsageError(
+      `${flag}: ${file === '-' ? 'stdin' : `"${file}"`} holds more than ${sizeText(max)}, the most sq reads from one input`,
+    );
   }
   return bytes;
 }
 
 async function readPath(flag: string, file: string, max: number, signal: AbortSignal): Promise<Buffer | null> {
-  const cannot = (err: NodeJS.ErrnoException) => new UsageError(`${flag}: cannot read "${file}" (${err.code ?? err.message})`);
+  const cannot = (err: NodeJS.ErrnoException) =>
+    new UsageError(`${flag}: cannot read "${file}" (${err.code ?? err.message})`);
   let fd: number;
   let st: Stats;
   try {
@@ -95,11 +109,12 @@ async function readPath(flag: string, file: string, max: number, signal: AbortSi
   }
   // A FIFO or pipe through the event loop (it waits for a writer, then reads to its end); a terminal as a terminal;
   // a regular file or another device (/dev/zero: the cap ends it) through the thread pool.
-  const stream: NodeJS.ReadableStream = st.isFIFO() || st.isSocket()
-    ? new Socket({ fd, readable: true, writable: false })
-    : isatty(fd)
-      ? new TtyReadStream(fd)
-      : createReadStream('', { fd });
+  const stream: NodeJS.ReadableStream =
+    st.isFIFO() || st.isSocket()
+      ? new Socket({ fd, readable: true, writable: false })
+      : isatty(fd)
+        ? new TtyReadStream(fd)
+        : createReadStream('', { fd });
   return readBounded(stream, max, signal).catch((err: unknown) => {
     throw signal.aborted ? err : cannot(err as NodeJS.ErrnoException);
   });

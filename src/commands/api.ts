@@ -26,7 +26,11 @@ export default defineVerb({
   options: [
     { flags: '-X, --method <method>', description: 'HTTP method', choices: METHODS },
     { flags: '-f, --raw-field <key=value>', description: 'string field (repeatable)', repeatable: true },
-    { flags: '-F, --field <key=value>', description: 'typed field: JSON if it parses, else a string (repeatable)', repeatable: true },
+    {
+      flags: '-F, --field <key=value>',
+      description: 'typed field: JSON if it parses, else a string (repeatable)',
+      repeatable: true,
+    },
     { flags: '--input <file>', description: 'request body from a file ("-" for stdin)' },
     { flags: '--paginate', description: 'follow every page of a list endpoint' },
     { flags: '-H, --header <key:value>', description: 'add a request header (repeatable)', repeatable: true },
@@ -56,7 +60,8 @@ export default defineVerb({
       }
     }
     const headers = parseHeaders(ctx, opts.header ?? []);
-    if (opts.include && opts.paginate) throw new UsageError('-i/--include shows one response; it cannot be combined with --paginate');
+    if (opts.include && opts.paginate)
+      throw new UsageError('-i/--include shows one response; it cannot be combined with --paginate');
     const hasFields = Object.keys(fields).length > 0;
     // Like gh api: fields make a POST unless told otherwise; --paginate only makes sense as a GET.
     const method = opts.method
@@ -73,7 +78,9 @@ export default defineVerb({
     const http = await ctx.http();
     if (opts.paginate) {
       const { items } = await import('../api/pages.js');
-      await ctx.out.list(items(http, path, { query, headers, onWarning: (w) => ctx.out.warn(w) }), { defaultFormat: 'json' });
+      await ctx.out.list(items(http, path, { query, headers, onWarning: (w) => ctx.out.warn(w) }), {
+        defaultFormat: 'json',
+      });
       return;
     }
     // With -i a 4xx answer is shown like a 2xx one (head and body), then fails with its usual code. 429 stays with the
@@ -81,13 +88,26 @@ export default defineVerb({
     // Fields made the request a POST (no -X, no --input): a 405 then says so, and how to send them as a query.
     const madePost = !opts.method && body !== undefined && opts.input === undefined;
     try {
-      const res = await http.request(method, path, { query, body, headers, okStatuses: opts.include ? CLIENT_ERRORS : undefined, expect: 'any' });
+      const res = await http.request(method, path, {
+        query,
+        body,
+        headers,
+        okStatuses: opts.include ? CLIENT_ERRORS : undefined,
+        expect: 'any',
+      });
       if (opts.include) ctx.out.text(await responseHead(ctx, res.status, res.headers));
       // Pretty JSON unless a format is asked for, like gh api; --fields and masking as for any record.
       await ctx.out.record(res.data, { defaultFormat: 'json' });
       if (res.status >= 400) {
         const { httpError } = await import('../api/http-errors.js');
-        throw httpError(res.status, JSON.stringify(res.data), method, new URL(res.url), res.headers, method === 'GET' || method === 'HEAD');
+        throw httpError(
+          res.status,
+          JSON.stringify(res.data),
+          method,
+          new URL(res.url),
+          res.headers,
+          method === 'GET' || method === 'HEAD',
+        );
       }
     } catch (err) {
       if (madePost && err instanceof SqError && err.status === 405) err.details.push(postHint(rawPath, fields));
@@ -98,14 +118,25 @@ export default defineVerb({
 
 /** What a 405 says after -f/-F turned a GET into a POST. */
 function postHint(path: string, fields: Record<string, unknown>): string {
-  const example = Object.keys(fields).slice(0, 2).map((k) => `-f ${k}=…`).join(' ');
+  const example = Object.keys(fields)
+    .slice(0, 2)
+    .map((k) => `-f ${k}=…`)
+    .join(' ');
   return `hint: -f/-F made this a POST (fields are a JSON body unless the method is GET), and ${path} does not take POST. To send the fields as query parameters: sq api ${path} -X GET ${example}`;
 }
 
 const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i).filter((s) => s !== 429);
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the HTTP client (undici) owns: it refuses most of them at request time, and the others frame the message. */
-const OWN_HEADERS = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect']);
+const OWN_HEADERS = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+]);
 
 /** -H "Name: value" (gh's syntax): lower-cased names, so one cannot sneak past the client's own headers by case. */
 function parseHeaders(ctx: Ctx, raw: string[]): Record<string, string> {
@@ -115,16 +146,22 @@ function parseHeaders(ctx: Ctx, raw: string[]): Record<string, string> {
     const name = i > 0 ? h.slice(0, i).trim().toLowerCase() : '';
     if (!TOKEN.test(name)) throw new UsageError(`-H/--header takes "Name: value" (got "${h.split(':')[0]}…")`);
     if (name === 'authorization') {
-      throw new UsageError('-H Authorization is not accepted: a key on the command line is visible to other users (ps) and stays in your shell history. Use SQ_TOKEN or `sq auth login` (--profile to pick one)');
+      throw new UsageError(
+        '-H Authorization is not accepted: a key on the command line is visible to other users (ps) and stays in your shell history. Use SQ_TOKEN or `sq auth login` (--profile to pick one)',
+      );
     }
     if (OWN_HEADERS.has(name)) {
-      throw new UsageError(`-H/--header ${name}: sq's HTTP client sets this header itself; ${[...OWN_HEADERS].join(', ')} cannot be given`);
+      throw new UsageError(
+        `-H/--header ${name}: sq's HTTP client sets this header itself; ${[...OWN_HEADERS].join(', ')} cannot be given`,
+      );
     }
     const value = h.slice(i + 1).trim();
     if (/[\r\n\0]/.test(value)) throw new UsageError(`-H/--header ${name}: a value cannot contain a line break or NUL`);
     // What undici sends (else it fails at request time): tabs, printable ASCII and Latin-1. The value is not echoed.
     if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) {
-      throw new UsageError(`-H/--header ${name}: a value can hold only printable ASCII, tabs and Latin-1 characters (no control characters, no characters beyond U+00FF)`);
+      throw new UsageError(
+        `-H/--header ${name}: a value can hold only printable ASCII, tabs and Latin-1 characters (no control characters, no characters beyond U+00FF)`,
+      );
     }
     if (isSecretKey(name)) ctx.addSecret(value);
     out[name] = value;
@@ -133,7 +170,11 @@ function parseHeaders(ctx: Ctx, raw: string[]): Record<string, string> {
 }
 
 /** "HTTP/1.1 200 OK" and the headers, sorted, in their usual capitalisation, with a blank line after (like curl -i). */
-async function responseHead(ctx: Ctx, status: number, headers: Record<string, string | string[] | undefined>): Promise<string> {
+async function responseHead(
+  ctx: Ctx,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<string> {
   const { STATUS_CODES } = await importPackage<typeof import('node:http')>('node:http');
   const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd()];
   for (const name of Object.keys(headers).sort()) {
@@ -141,7 +182,9 @@ async function responseHead(ctx: Ctx, status: number, headers: Record<string, st
     for (const v of ([] as (string | undefined)[]).concat(headers[name])) {
       if (v === undefined) continue;
       // A secret-named header whole; any other (Location, Link) as a URL whose secret query values are masked.
-      lines.push(`${shown}: ${isSecretKey(name) && !ctx.globals.showSecrets && v !== '' ? MASK : maskSecrets(v, ctx.globals.showSecrets)}`);
+      lines.push(
+        `${shown}: ${isSecretKey(name) && !ctx.globals.showSecrets && v !== '' ? MASK : maskSecrets(v, ctx.globals.showSecrets)}`,
+      );
     }
   }
   return `${lines.join('\n')}\n\n`;
@@ -162,7 +205,9 @@ function splitKv(kv: string, flag: string, typed: boolean): Record<string, unkno
   // A number JSON cannot carry (an id of 20 digits, 1e400) would be sent rounded or as null, silently.
   if (typeof value === 'number' && (!Number.isFinite(value) || decimal(String(value)) !== decimal(raw.trim()))) {
     const became = Number.isFinite(value) ? `it would be sent as ${value}` : 'it is out of range';
-    throw new UsageError(`${flag} ${key}: ${raw.trim()} cannot be sent exactly as a JSON number (${became}); use -f ${key}=${raw.trim()} to send it as a string`);
+    throw new UsageError(
+      `${flag} ${key}: ${raw.trim()} cannot be sent exactly as a JSON number (${became}); use -f ${key}=${raw.trim()} to send it as a string`,
+    );
   }
   return { [key]: value };
 }

@@ -21,7 +21,11 @@ export default defineVerb({
     "error's own code when the only item failed; a stop signal sends nothing more and exits 130, 143 or 129.\n\n" +
     'More: sq help account-file (the file), sq help plan-json (--json), sq help spending (a schedule the file turns on).',
   options: [FILE_OPTION, MAX_CREDITS_OPTION, ASSUME_OPTION],
-  examples: ['SFTP_PASSWORD=... sq apply -f sq.yaml --yes', 'sq apply -f sq.yaml --dry-run', 'sq apply -f sq.yaml --json --yes | jq .summary'],
+  examples: [
+    'SFTP_PASSWORD=... sq apply -f sq.yaml --yes',
+    'sq apply -f sq.yaml --dry-run',
+    'sq apply -f sq.yaml --json --yes | jq .summary',
+  ],
   async run(ctx, _args, opts) {
     const policy = await spendPolicy(ctx, opts.maxCredits);
     const { plan, steps, applied } = await planOfFile(ctx, opts);

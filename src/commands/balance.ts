@@ -15,7 +15,10 @@ export default defineVerb({
     const consumed = typeof b.consumed === 'number' ? b.consumed : null;
     const remaining = available !== null && consumed !== null ? round(available - consumed) : null;
     // `remaining` sits next to the numbers it comes from; the API's own fields follow unchanged.
-    await ctx.out.record({ name: b.name, available: b.available, consumed: b.consumed, remaining, ...b }, { title: 'Balance' });
+    await ctx.out.record(
+      { name: b.name, available: b.available, consumed: b.consumed, remaining, ...b },
+      { title: 'Balance' },
+    );
   },
 });
 

@@ -7,7 +7,11 @@ export default defineVerb({
   output: 'text',
   summary: 'Print the shell completion script for bash, zsh or fish',
   args: ['<shell>'],
-  examples: ['sq completion bash > /etc/bash_completion.d/sq', 'source <(sq completion bash)', 'sq completion fish > ~/.config/fish/completions/sq.fish'],
+  examples: [
+    'sq completion bash > /etc/bash_completion.d/sq',
+    'source <(sq completion bash)',
+    'sq completion fish > ~/.config/fish/completions/sq.fish',
+  ],
   async run(ctx, [shell], _opts, command) {
     const sh = enumFlag('<shell>', shell, SHELLS);
     const { completionScript } = await import('../completion/generate.js');

@@ -13,7 +13,7 @@ export default defineVerb({
     'schedule the file turns on) and prints, field by field, what differs from the file: squids to create ' +
     'or change, tasks to add (or delete, with prune: true), delivery channels, the automatic billing reset. A squid ' +
     'the file makes active with a schedule starts runs, each charged: the plan shows the schedule, its next run and ' +
-    'one run\'s estimate (scheduled_run). Secrets are masked. not_compared lists the delivery channels otherwise unchanged whose secrets (or a URL whose ' +
+    "one run's estimate (scheduled_run). Secrets are masked. not_compared lists the delivery channels otherwise unchanged whose secrets (or a URL whose " +
     '${ENV} is not set) could not be compared, or whose fields --assume-unchanged names: apply sends nothing for them. ' +
     'More: sq help account-file (the file, and the fields the API does not read back), sq help plan-json (--json).\n\n' +
     'Exit codes: 0 the plan was made (changes or not), 2 the file is invalid (every problem named by its path, ' +
@@ -22,7 +22,11 @@ export default defineVerb({
     'and that sq never applied included).  Under `bash -e` or in a ' +
     'CI step, write `sq plan -f sq.yaml --detailed-exitcode || [ $? -eq 10 ]` to go on when there are changes, or ' +
     'test `$?` after `set +e`.',
-  options: [FILE_OPTION, { flags: '--detailed-exitcode', description: 'exit 10 when apply would send something (0: nothing)' }, ASSUME_OPTION],
+  options: [
+    FILE_OPTION,
+    { flags: '--detailed-exitcode', description: 'exit 10 when apply would send something (0: nothing)' },
+    ASSUME_OPTION,
+  ],
   examples: [
     'sq plan -f sq.yaml',
     'sq plan -f sq.yaml --json | jq .summary',

@@ -36,7 +36,6 @@ const DELIVERY_NOTE =
   'The API does not report webhook or SFTP delivery outcomes; failing_deliveries lists recent runs whose export failed ' +
   '(done_reason export_failed). Check a channel with `sq delivery test`.';
 
-
 export default defineVerb({
   name: 'status',
   summary: 'Show the account at a glance: plan, credits, auto-reset, runs in progress, failures',
@@ -56,11 +55,25 @@ export default defineVerb({
     `run in progress with how far it got (one stats read each, at most ${MAX_ACTIVE_READS}) and each failure's reason in full. ` +
     'The whole screen has a deadline, 20 s unless --timeout says otherwise: past it, sq status exits 7 naming the reads ' +
     'that did not answer. --web opens the dashboard instead.',
-  options: [{ flags: '--timeout <duration>', description: 'give up on what has not answered by then, at most 5m', defaultText: '20s' }, WEB_OPTION],
-  examples: ['sq status', 'sq status --json', 'sq status --fields runs_in_progress --json', 'sq status --fields credits.remaining,auto_reset.enabled', 'sq status --web'],
+  options: [
+    {
+      flags: '--timeout <duration>',
+      description: 'give up on what has not answered by then, at most 5m',
+      defaultText: '20s',
+    },
+    WEB_OPTION,
+  ],
+  examples: [
+    'sq status',
+    'sq status --json',
+    'sq status --fields runs_in_progress --json',
+    'sq status --fields credits.remaining,auto_reset.enabled',
+    'sq status --web',
+  ],
   async run(ctx, _args, opts) {
     if (opts.web) return void (await openWeb(ctx, { kind: 'home' }));
-    const deadlineMs = opts.timeout === undefined ? DEADLINE_MS : durationFlag('--timeout', opts.timeout, { maxMs: MAX_DEADLINE_MS });
+    const deadlineMs =
+      opts.timeout === undefined ? DEADLINE_MS : durationFlag('--timeout', opts.timeout, { maxMs: MAX_DEADLINE_MS });
     const http = await ctx.http();
     const status = await readStatus(http, deadlineMs);
     const s = ctx.outputSettings();
@@ -74,7 +87,15 @@ export default defineVerb({
       // On a terminal, for a person: the progress of each run in progress (one read each, a few at most).
       const progress = await runProgress(http, status.runs_in_progress);
       const { peopleScreen } = await import('./_shared/status-screen.js');
-      ctx.out.text(peopleScreen(status, { style: ctx.out.style, width: s.columns, now: ctx.now(), progress, recentRuns: RECENT_RUNS }));
+      ctx.out.text(
+        peopleScreen(status, {
+          style: ctx.out.style,
+          width: s.columns,
+          now: ctx.now(),
+          progress,
+          recentRuns: RECENT_RUNS,
+        }),
+      );
     }
     if (status.partial) ctx.out.warn(`${status.partial}: some runs may be missing`);
   },
@@ -98,9 +119,12 @@ async function readStatus(base: HttpClient, deadlineMs: number): Promise<Status>
     if (!deadline.aborted) throw err;
     const missing = [...parts].filter(([, ok]) => !ok).map(([name]) => name);
     const answered = [...parts].filter(([, ok]) => ok).map(([name]) => name);
-    throw new TimeoutError(`sq status gave up after ${deadlineMs / 1000} s (--timeout): no answer from ${missing.join(', ')}`, {
-      details: answered.length ? [`answered: ${answered.join(', ')}`] : [],
-    });
+    throw new TimeoutError(
+      `sq status gave up after ${deadlineMs / 1000} s (--timeout): no answer from ${missing.join(', ')}`,
+      {
+        details: answered.length ? [`answered: ${answered.join(', ')}`] : [],
+      },
+    );
   } finally {
     await http.close();
   }
@@ -117,14 +141,24 @@ async function readParts(http: HttpClient, part: <T>(name: string, p: Promise<T>
   const runs = [...recent.runs];
   // A squid runs one run at a time, and its last run is the active one: read it when the recent runs missed it.
   const seen = new Set(runs.map((r) => String(r.squid)));
-  const stale = squids.squids.filter((s) => ACTIVE.includes(lower(s.last_run_status)) && !seen.has(recordId(s))).slice(0, MAX_ACTIVE_READS);
-  await part('the active runs (GET /v1/runs)', (async () => {
-    for (const s of stale) {
-      for await (const r of items<Run>(http, RUNS_PATH, { pageSize: 1, maxItems: 1, query: { squid: recordId(s) } })) {
-        if (!runs.some((x) => x.id === r.id)) runs.push({ ...r, squid: r.squid ?? recordId(s), squid_name: stringOf(s.name) });
+  const stale = squids.squids
+    .filter((s) => ACTIVE.includes(lower(s.last_run_status)) && !seen.has(recordId(s)))
+    .slice(0, MAX_ACTIVE_READS);
+  await part(
+    'the active runs (GET /v1/runs)',
+    (async () => {
+      for (const s of stale) {
+        for await (const r of items<Run>(http, RUNS_PATH, {
+          pageSize: 1,
+          maxItems: 1,
+          query: { squid: recordId(s) },
+        })) {
+          if (!runs.some((x) => x.id === r.id))
+            runs.push({ ...r, squid: r.squid ?? recordId(s), squid_name: stringOf(s.name) });
+        }
       }
-    }
-  })());
+    })(),
+  );
   runs.sort(byNewest);
   const status = (r: Run) => lower(r.status);
   return {
@@ -140,7 +174,10 @@ async function readParts(http: HttpClient, part: <T>(name: string, p: Promise<T>
     },
     window_resets: windowResetRuns(autoReset as Rec, balance as Rec, runs, http.serverNow()),
     runs_in_progress: runs.filter((r) => ACTIVE.includes(status(r))).map(brief),
-    failed_runs: runs.filter((r) => status(r) === 'error').slice(0, MAX_FAILED).map(brief),
+    failed_runs: runs
+      .filter((r) => status(r) === 'error')
+      .slice(0, MAX_FAILED)
+      .map(brief),
     failing_deliveries: runs.filter((r) => EXPORT_FAILED.includes(lower(r.done_reason))).map(brief),
     partial: recent.partial || null,
   };
@@ -150,7 +187,14 @@ async function readParts(http: HttpClient, part: <T>(name: string, p: Promise<T>
 function windowResetRuns(autoReset: Rec, balance: Rec, runs: Run[], now: number): WindowReset[] {
   return windowResets(autoReset, balance).map((r) => {
     const run = runs.find((x) => resetOfRun([r], x as Rec, now) !== null);
-    return { at: new Date(r.at).toISOString(), exact: r.exact, index: r.index, of: r.of, run: run ? recordId(run) : null, squid_name: run ? strOrNull(run.squid_name) : null };
+    return {
+      at: new Date(r.at).toISOString(),
+      exact: r.exact,
+      index: r.index,
+      of: r.of,
+      run: run ? recordId(run) : null,
+      squid_name: run ? strOrNull(run.squid_name) : null,
+    };
   });
 }
 
@@ -159,7 +203,9 @@ function windowResetLines(list: WindowReset[]): string[] {
   return list.map(
     (r) =>
       `  reset ${r.index} of ${r.of ?? '?'} at ${r.exact ? '' : 'about '}${r.at.slice(11, 16)} UTC, ` +
-      (r.run ? `set off by run ${r.run}${r.squid_name ? ` (${r.squid_name})` : ''}` : 'by no run among the recent ones'),
+      (r.run
+        ? `set off by run ${r.run}${r.squid_name ? ` (${r.squid_name})` : ''}`
+        : 'by no run among the recent ones'),
   );
 }
 
@@ -226,10 +272,14 @@ function screen(st: Status, style: Style, width: number): string {
   const section = (title: string) => lines.push('', style.bold(title));
   const u = st.user;
   lines.push(style.bold('Account'));
-  lines.push(`  ${u.name || '(no name)'}${u.email ? ` <${u.email}>` : ''}  plan ${u.plan ?? 'unknown'}${u.plan_status ? ` (${u.plan_status})` : ''}`);
+  lines.push(
+    `  ${u.name || '(no name)'}${u.email ? ` <${u.email}>` : ''}  plan ${u.plan ?? 'unknown'}${u.plan_status ? ` (${u.plan_status})` : ''}`,
+  );
   section('Credits');
   const c = st.credits;
-  lines.push(`  ${n(c.consumed)} of ${n(c.available)} used${c.used_pct === null ? '' : ` (${c.used_pct}%)`}, ${n(c.remaining)} remaining${c.reset_time ? `; resets ${c.reset_time}` : ''}`);
+  lines.push(
+    `  ${n(c.consumed)} of ${n(c.available)} used${c.used_pct === null ? '' : ` (${c.used_pct}%)`}, ${n(c.remaining)} remaining${c.reset_time ? `; resets ${c.reset_time}` : ''}`,
+  );
   section('Auto-reset');
   const a = st.auto_reset;
   const said = (v: unknown) => (v === undefined || v === null ? '?' : String(v));
@@ -238,23 +288,32 @@ function screen(st: Status, style: Style, width: number): string {
     typeof a.enabled !== 'boolean'
       ? `  UNKNOWN whether on (the API did not say); threshold ${said(a.threshold_pct)}%, at most ${said(a.max_resets_per_24h)} resets in 24h`
       : a.enabled
-      ? `  on at ${said(a.threshold_pct)}% usage; ${said(a.resets_used_in_window)} of ${said(a.max_resets_per_24h)} resets used in 24h` +
+        ? `  on at ${said(a.threshold_pct)}% usage; ${said(a.resets_used_in_window)} of ${said(a.max_resets_per_24h)} resets used in 24h` +
           (a.window_resets_at ? `; window resets ${a.window_resets_at}` : '')
-      : `  off (threshold ${said(a.threshold_pct)}%, at most ${said(a.max_resets_per_24h)} resets in 24h)`,
+        : `  off (threshold ${said(a.threshold_pct)}%, at most ${said(a.max_resets_per_24h)} resets in 24h)`,
   );
   lines.push(...windowResetLines(st.window_resets));
   const runs = (title: string, list: StatusRun[], none: string, paint: (s: string) => string) => {
     section(`${title} (${list.length})`);
     if (list.length === 0) lines.push(`  ${style.dim(none)}`);
     for (const r of list) {
-      lines.push(`  ${r.id}  ${paint(r.status)}  ${r.squid_name || r.squid}  ${r.ended_at ?? r.created_at ?? ''}`.trimEnd());
+      lines.push(
+        `  ${r.id}  ${paint(r.status)}  ${r.squid_name || r.squid}  ${r.ended_at ?? r.created_at ?? ''}`.trimEnd(),
+      );
       const why = [r.done_reason, r.done_reason_desc].filter(Boolean).join(': ');
       if (why && r.done_reason !== 'tasks_done') lines.push(`      ${why}`);
     }
   };
   runs('Runs in progress', st.runs_in_progress, 'none', style.yellow);
   runs('Latest failed runs', st.failed_runs, `none in the ${RECENT_RUNS} most recent runs`, style.red);
-  runs('Failing deliveries', st.failing_deliveries, `no failed export in the ${RECENT_RUNS} most recent runs`, style.red);
-  lines.push(`  ${style.dim('webhook and SFTP delivery outcomes are not reported by the API: check a channel with `sq delivery test`')}`);
+  runs(
+    'Failing deliveries',
+    st.failing_deliveries,
+    `no failed export in the ${RECENT_RUNS} most recent runs`,
+    style.red,
+  );
+  lines.push(
+    `  ${style.dim('webhook and SFTP delivery outcomes are not reported by the API: check a channel with `sq delivery test`')}`,
+  );
   return lines.map((l) => (width > 0 ? truncateWidth(l, width) : l)).join('\n') + '\n';
 }

@@ -11,7 +11,8 @@ export default defineVerb({
   async run(ctx) {
     const info = { version: VERSION, node: process.version, platform: `${process.platform}-${process.arch}` };
     const s = ctx.outputSettings();
-    if (s.explicitFormat || s.fields || s.jq !== null || s.template !== null) await ctx.out.record(info, { title: 'sq' });
+    if (s.explicitFormat || s.fields || s.jq !== null || s.template !== null)
+      await ctx.out.record(info, { title: 'sq' });
     else ctx.out.text(`sq ${info.version} (node ${info.node}, ${info.platform})\n`);
   },
 });

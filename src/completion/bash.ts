@@ -38,18 +38,22 @@ export function bashScript(root: CmdModel): string {
   out.push(
     '# bash completion for sq. Generated from the command tree by `sq completion bash`: do not edit.',
     '# Install: source <(sq completion bash)   or   sq completion bash > /etc/bash_completion.d/sq',
-    '# Completes sq and lobstr-sq (the same command), and an alias sq=... as the README\'s tour defines.',
+    "# Completes sq and lobstr-sq (the same command), and an alias sq=... as the README's tour defines.",
     '',
   );
   fn(
     '_sq_cmds',
     'Subcommand words (names and aliases) under a command path.',
-    cmds.filter((c) => c.commands.length).map((c) => caseLine(shQuote(key(c)), c.commands.flatMap((s) => [s.name, ...s.aliases]).join(' '))),
+    cmds
+      .filter((c) => c.commands.length)
+      .map((c) => caseLine(shQuote(key(c)), c.commands.flatMap((s) => [s.name, ...s.aliases]).join(' '))),
   );
   fn(
     '_sq_canon',
     'The canonical name of subcommand word $2 under path $1 (aliases resolve to their command).',
-    cmds.flatMap((c) => c.commands.map((s) => caseLine([s.name, ...s.aliases].map((w) => shQuote(`${key(c)}|${w}`)).join('|'), s.name))),
+    cmds.flatMap((c) =>
+      c.commands.map((s) => caseLine([s.name, ...s.aliases].map((w) => shQuote(`${key(c)}|${w}`)).join('|'), s.name)),
+    ),
     '',
     '"$1|$2"',
   );
@@ -58,10 +62,21 @@ export function bashScript(root: CmdModel): string {
     'Options accepted at a command path: its own, then the global ones.',
     // --help is among the globals; --version only makes sense before a command.
     cmds
-      .map((c) => [c, c.options.filter((o) => (c === root ? o.names.includes('--version') : !o.names.includes('--help')))] as const)
+      .map(
+        (c) =>
+          [
+            c,
+            c.options.filter((o) => (c === root ? o.names.includes('--version') : !o.names.includes('--help'))),
+          ] as const,
+      )
       .filter(([, own]) => own.length)
       .map(([c, own]) => caseLine(shQuote(key(c)), own.flatMap((o) => o.names).join(' '))),
-    `  echo ${shQuote(globals.filter((o) => !o.names.includes('--version')).flatMap((o) => o.names).join(' '))}`,
+    `  echo ${shQuote(
+      globals
+        .filter((o) => !o.names.includes('--version'))
+        .flatMap((o) => o.names)
+        .join(' '),
+    )}`,
   );
   fn(
     '_sq_vopts',
@@ -78,7 +93,13 @@ export function bashScript(root: CmdModel): string {
     '',
     '"$1|$2"',
   );
-  fn('_sq_argval', 'How to complete positional argument number $2 (from 0) at path $1.', argValueLines(cmds), '', '"$1|$2"');
+  fn(
+    '_sq_argval',
+    'How to complete positional argument number $2 (from 0) at path $1.',
+    argValueLines(cmds),
+    '',
+    '"$1|$2"',
+  );
   out.push(DRIVER);
   return out.join('\n');
 }

@@ -53,9 +53,17 @@ export function fishScript(root: CmdModel): string {
     if (v.length) out.push(`        case ${q(key(c))}`, `            __sq_words ${v.join(' ')}`);
   }
   out.push('    end', `    __sq_words ${valueOptionNames(root.options).join(' ')}`, 'end', '');
-  out.push('# The canonical name of subcommand word $argv[2] under path $argv[1].', 'function __sq_canon', '    switch "$argv[1]|$argv[2]"');
+  out.push(
+    '# The canonical name of subcommand word $argv[2] under path $argv[1].',
+    'function __sq_canon',
+    '    switch "$argv[1]|$argv[2]"',
+  );
   for (const c of cmds) {
-    for (const s of c.commands) out.push(`        case ${[s.name, ...s.aliases].map((n) => q(`${key(c)}|${n}`)).join(' ')}`, `            echo ${q(s.name)}`);
+    for (const s of c.commands)
+      out.push(
+        `        case ${[s.name, ...s.aliases].map((n) => q(`${key(c)}|${n}`)).join(' ')}`,
+        `            echo ${q(s.name)}`,
+      );
   }
   out.push('    end', 'end', '', WALK);
 

@@ -131,7 +131,12 @@ function argModel(cmd: Command, path: string[], siblings: string[]): ArgModel[] 
   });
 }
 
-const HELP_OPT: OptModel = { names: ['-h', '--help'], description: 'show help', value: { kind: 'none' }, repeatable: false };
+const HELP_OPT: OptModel = {
+  names: ['-h', '--help'],
+  description: 'show help',
+  value: { kind: 'none' },
+  repeatable: false,
+};
 
 function walk(cmd: Command, path: string[], rootNames: string[]): CmdModel {
   const options = cmd.options.filter((o) => !o.hidden).flatMap((o) => optModel(o, isRepeatable(o)));
@@ -158,7 +163,12 @@ export function modelFromProgram(program: Command): CmdModel {
     const o = makeOption(g);
     return optModel(o, isRepeatable(o));
   });
-  const version: OptModel = { names: ['-V', '--version'], description: 'print the version', value: { kind: 'none' }, repeatable: false };
+  const version: OptModel = {
+    names: ['-V', '--version'],
+    description: 'print the version',
+    value: { kind: 'none' },
+    repeatable: false,
+  };
   root.options = [...globals, version, HELP_OPT];
   return root;
 }

@@ -54,7 +54,14 @@ export async function complete(ctx: Ctx, argv: string[], stop: () => void = () =
   return 0;
 }
 
-async function answer(ctx: Ctx, source: Source, line: Line, refresh: boolean, argv: string[], stop: () => void): Promise<Candidate[]> {
+async function answer(
+  ctx: Ctx,
+  source: Source,
+  line: Line,
+  refresh: boolean,
+  argv: string[],
+  stop: () => void,
+): Promise<Candidate[]> {
   const store = await ctx.config();
   if (source === 'profiles') return store.names().map((n) => [n, n === store.active ? 'active profile' : 'profile']);
 
@@ -63,7 +70,10 @@ async function answer(ctx: Ctx, source: Source, line: Line, refresh: boolean, ar
   // No key: nothing to ask, and never a prompt.
   if (!auth.token) return [];
   const dir = cacheDir(ctx.env);
-  const file = dir === undefined ? undefined : cacheFile(dir, auth.token, auth.baseUrl, source, source === 'runs' ? (line.squid ?? '') : '');
+  const file =
+    dir === undefined
+      ? undefined
+      : cacheFile(dir, auth.token, auth.baseUrl, source, source === 'runs' ? (line.squid ?? '') : '');
   const fetch = async () => {
     try {
       const values = await ask(await ctx.http(), source, line, ctx.now());
@@ -107,9 +117,14 @@ async function answer(ctx: Ctx, source: Source, line: Line, refresh: boolean, ar
 
 /** The questions asked of the service. Each is one or a few list requests, never a write. */
 async function ask(http: HttpClient, source: Source, line: Line, now: number): Promise<Candidate[]> {
-  const [{ items }, { SQUIDS_PATH }, { CRAWLERS_PATH }, { ACCOUNT_TYPE_PATHS, ACCOUNTS_PATH }, { RUNS_PATH }] = await Promise.all([
-    import('../api/pages.js'), import('../api/squids.js'), import('../api/crawlers.js'), import('../api/accounts.js'), import('../api/runs.js'),
-  ]);
+  const [{ items }, { SQUIDS_PATH }, { CRAWLERS_PATH }, { ACCOUNT_TYPE_PATHS, ACCOUNTS_PATH }, { RUNS_PATH }] =
+    await Promise.all([
+      import('../api/pages.js'),
+      import('../api/squids.js'),
+      import('../api/crawlers.js'),
+      import('../api/accounts.js'),
+      import('../api/runs.js'),
+    ]);
   const list = async (path: string, maxItems = MAX_VALUES, query?: Record<string, string>) => {
     const out: Record<string, unknown>[] = [];
     for await (const r of items<Record<string, unknown>>(http, path, { maxItems, query })) out.push(r);
@@ -123,7 +138,11 @@ async function ask(http: HttpClient, source: Source, line: Line, now: number): P
       // Names are what people type; a name two squids share would be ambiguous, so those are offered by id.
       const count = new Map<string, number>();
       for (const s of squids) count.set(str(s.name), (count.get(str(s.name)) ?? 0) + 1);
-      return squids.map((s) => (str(s.name) && count.get(str(s.name)) === 1 ? [str(s.name), `squid ${id(s)}`] : [id(s), `squid "${str(s.name)}"`]));
+      return squids.map((s) =>
+        str(s.name) && count.get(str(s.name)) === 1
+          ? [str(s.name), `squid ${id(s)}`]
+          : [id(s), `squid "${str(s.name)}"`],
+      );
     }
     case 'crawlers':
       return (await list(CRAWLERS_PATH)).filter((c) => str(c.slug)).map((c) => [str(c.slug), str(c.name) || 'crawler']);
@@ -132,7 +151,11 @@ async function ask(http: HttpClient, source: Source, line: Line, now: number): P
       const accounts = await list(ACCOUNTS_PATH);
       const count = new Map<string, number>();
       for (const a of accounts) count.set(str(a.username), (count.get(str(a.username)) ?? 0) + 1);
-      return accounts.map((a) => (str(a.username) && count.get(str(a.username)) === 1 ? [str(a.username), `${str(a.type) || 'account'} ${id(a)}`] : [id(a), `${str(a.type) || 'account'} "${str(a.username)}"`]));
+      return accounts.map((a) =>
+        str(a.username) && count.get(str(a.username)) === 1
+          ? [str(a.username), `${str(a.type) || 'account'} ${id(a)}`]
+          : [id(a), `${str(a.type) || 'account'} "${str(a.username)}"`],
+      );
     }
     case 'account-types': {
       // The path the spec names first; the reference's spelling when that one is unknown (as `sq accounts types`).
@@ -140,17 +163,34 @@ async function ask(http: HttpClient, source: Source, line: Line, now: number): P
       return types.filter((t) => str(t.name)).map((t) => [str(t.name), str(t.domain) || 'account type']);
     }
     case 'runs': {
-      const [{ resolveSquid }, { parseApiTime }, { relativeTime }] = await Promise.all([import('../api/resolve.js'), import('../lib/api-time.js'), import('../output/time.js')]);
+      const [{ resolveSquid }, { parseApiTime }, { relativeTime }] = await Promise.all([
+        import('../api/resolve.js'),
+        import('../lib/api-time.js'),
+        import('../output/time.js'),
+      ]);
       // The squid on the command line, else the first few squids: their recent runs, newest first across squids, each
       // described by its squid, status and age (zsh and fish show it beside the id).
-      const squids = line.squid ? [await resolveSquid(http, line.squid)] : (await list(SQUIDS_PATH, 10)).map((s) => ({ id: id(s), name: str(s.name) }));
+      const squids = line.squid
+        ? [await resolveSquid(http, line.squid)]
+        : (await list(SQUIDS_PATH, 10)).map((s) => ({ id: id(s), name: str(s.name) }));
       const runs = await Promise.all(
-        squids.map(async (s) => (await list(RUNS_PATH, line.squid ? 50 : 10, { squid: s.id })).map((r) => ({ r, squid: s.name || s.id, at: parseApiTime(r.started_at ?? r.created_at) }))),
+        squids.map(async (s) =>
+          (await list(RUNS_PATH, line.squid ? 50 : 10, { squid: s.id })).map((r) => ({
+            r,
+            squid: s.name || s.id,
+            at: parseApiTime(r.started_at ?? r.created_at),
+          })),
+        ),
       );
       return runs
         .flat()
         .sort((a, b) => (b.at ?? -Infinity) - (a.at ?? -Infinity))
-        .map(({ r, squid, at }): Candidate => [id(r), [squid, str(r.status), at === null ? '' : relativeTime(at, now)].filter(Boolean).join(' · ')]);
+        .map(
+          ({ r, squid, at }): Candidate => [
+            id(r),
+            [squid, str(r.status), at === null ? '' : relativeTime(at, now)].filter(Boolean).join(' · '),
+          ],
+        );
     }
     default:
       return [];
@@ -185,7 +225,7 @@ function unquote(word: string): string {
     } else if (c === '\\' && i + 1 < word.length) {
       out += word[++i];
     } else if (c === '"' || (c === "'" && !q)) {
-      q = q === c ? undefined : q ?? c;
+      q = q === c ? undefined : (q ?? c);
     } else {
       out += c;
     }
@@ -204,7 +244,9 @@ function load(file: string): { at: number; ttl: number; values: Candidate[] } | 
     if (text === undefined) return undefined;
     const data = JSON.parse(text) as { at?: unknown; ttl?: unknown; values?: unknown };
     if (typeof data.at !== 'number' || !Array.isArray(data.values)) return undefined;
-    const values = data.values.filter((v): v is Candidate => Array.isArray(v) && typeof v[0] === 'string' && typeof v[1] === 'string');
+    const values = data.values.filter(
+      (v): v is Candidate => Array.isArray(v) && typeof v[0] === 'string' && typeof v[1] === 'string',
+    );
     const ttl = typeof data.ttl === 'number' ? Math.min(data.ttl, COMPLETION_TTL_MS) : COMPLETION_TTL_MS;
     return { at: data.at, ttl, values };
   } catch {
@@ -214,7 +256,12 @@ function load(file: string): { at: number; ttl: number; values: Candidate[] } | 
 
 function save(file: string, values: Candidate[], now: number, ttl: number): void {
   // A question not asked before (another key, service or squid): answers and refresh locks unused for a day go.
-  pruneCacheDir(file.slice(0, file.lastIndexOf('/')), /^[a-z-]+-[0-9a-f]{32}\.json(\.refreshing|\.[0-9]+-[0-9a-z]+\.tmp)?$/, file, now);
+  pruneCacheDir(
+    file.slice(0, file.lastIndexOf('/')),
+    /^[a-z-]+-[0-9a-f]{32}\.json(\.refreshing|\.[0-9]+-[0-9a-z]+\.tmp)?$/,
+    file,
+    now,
+  );
   writeCacheFile(file, JSON.stringify({ at: now, ttl, values: values.slice(0, MAX_VALUES) }));
 }
 

@@ -52,12 +52,18 @@ function optSpecs(o: OptModel): string[] {
 }
 
 function argSpecs(args: ArgModel[]): string[] {
-  return args.map((a, i) => q(`${a.variadic ? '*' : String(i + 1)}:${action(a.value, a.name.replace(/[^A-Za-z0-9_.-]/g, '_'))}`));
+  return args.map((a, i) =>
+    q(`${a.variadic ? '*' : String(i + 1)}:${action(a.value, a.name.replace(/[^A-Za-z0-9_.-]/g, '_'))}`),
+  );
 }
 
 function commandFn(c: CmdModel, root: CmdModel): string[] {
   // --help is among the globals here; --version only makes sense before a command.
-  const own = (c === root ? c.options.filter((o) => o.names.includes('--version')) : c.options.filter((o) => !o.names.includes('--help'))).flatMap(optSpecs);
+  const own = (
+    c === root
+      ? c.options.filter((o) => o.names.includes('--version'))
+      : c.options.filter((o) => !o.names.includes('--help'))
+  ).flatMap(optSpecs);
   const lines = [`${fnName(c)}() {`];
   if (!c.commands.length) {
     lines.push(`  _arguments -s -S : $_sq_globals ${[...own, ...argSpecs(c.args)].join(' ')}`.trimEnd(), '}', '');
@@ -69,7 +75,10 @@ function commandFn(c: CmdModel, root: CmdModel): string[] {
   lines.push(
     '  local curcontext=$curcontext state line ret=1',
     '  typeset -A opt_args',
-    `  _arguments -s -S -C : $_sq_globals ${own.join(' ')} '1: :->cmds' '*:: :->args' && ret=0`.replace(/(\S) {2,}/g, '$1 '),
+    `  _arguments -s -S -C : $_sq_globals ${own.join(' ')} '1: :->cmds' '*:: :->args' && ret=0`.replace(
+      /(\S) {2,}/g,
+      '$1 ',
+    ),
     '  case $state in',
     '    cmds)',
     `      local -a cmds=(${entries.join(' ')})`,

@@ -22,12 +22,21 @@ const PROFILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/;
 // Names that are special on JavaScript objects: refused even though the profile file stores them safely.
 const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
-export function profileName(flag: string | undefined, env: Record<string, string | undefined>, store: ProfileStore): string {
-  for (const [from, name] of [['--profile', flag], ['SQ_PROFILE', env.SQ_PROFILE]] as const) {
+export function profileName(
+  flag: string | undefined,
+  env: Record<string, string | undefined>,
+  store: ProfileStore,
+): string {
+  for (const [from, name] of [
+    ['--profile', flag],
+    ['SQ_PROFILE', env.SQ_PROFILE],
+  ] as const) {
     // An empty SQ_PROFILE is an unset one; an empty --profile is a mistake (a variable that expanded to nothing).
     if (name === undefined || (name === '' && from === 'SQ_PROFILE')) continue;
     if (!PROFILE_NAME.test(name) || RESERVED_NAMES.has(name)) {
-      throw new UsageError(`${from} must be a profile name: ${PROFILE_NAME_RULE}, other than __proto__, constructor or prototype`);
+      throw new UsageError(
+        `${from} must be a profile name: ${PROFILE_NAME_RULE}, other than __proto__, constructor or prototype`,
+      );
     }
     return name;
   }
@@ -63,8 +72,21 @@ export function resolveAuth(
     baseUrlSource = 'profile';
   }
   // A bad URL is a usage error naming where it came from, before any request (not undici's "Invalid URL").
-  const from = { flag: '--base-url', env: 'SQ_BASE_URL', profile: `the base_url of profile "${profile}"`, default: 'the default base URL' }[baseUrlSource];
-  return { profile, token, tokenSource, baseUrl: normaliseBaseUrl(baseUrlFlag(from, baseUrl, DEFAULT_BASE_URL, flags.insecureHttp === true || envFlag(env.SQ_INSECURE_HTTP))), baseUrlSource };
+  const from = {
+    flag: '--base-url',
+    env: 'SQ_BASE_URL',
+    profile: `the base_url of profile "${profile}"`,
+    default: 'the default base URL',
+  }[baseUrlSource];
+  return {
+    profile,
+    token,
+    tokenSource,
+    baseUrl: normaliseBaseUrl(
+      baseUrlFlag(from, baseUrl, DEFAULT_BASE_URL, flags.insecureHttp === true || envFlag(env.SQ_INSECURE_HTTP)),
+    ),
+    baseUrlSource,
+  };
 }
 
 /**
@@ -73,7 +95,9 @@ export function resolveAuth(
  */
 export function checkApiKey(from: string, token: string): void {
   if (!printableAscii(token)) {
-    throw new UsageError(`${from} contains characters an API key cannot have (only printable ASCII, no spaces, curly quotes or control characters); the key is not shown`);
+    throw new UsageError(
+      `${from} contains characters an API key cannot have (only printable ASCII, no spaces, curly quotes or control characters); the key is not shown`,
+    );
   }
 }
 

@@ -20,13 +20,19 @@ export function creditsValue(from: string, value: string): string {
   const t = value.trim();
   const n = Number(t);
   if (t === '' || !/^\d+(\.\d+)?$/.test(t) || !Number.isFinite(n)) {
-    throw new UsageError(`${from} must be a number of credits, 0 or more (e.g. 500 or 12.5); got ${JSON.stringify(value)}`);
+    throw new UsageError(
+      `${from} must be a number of credits, 0 or more (e.g. 500 or 12.5); got ${JSON.stringify(value)}`,
+    );
   }
   // What is stored must read back: 1e22 or 1e-7 (as String() writes them) is no number of credits, and every run
   // refused it until `config unset`.
-  if (n > MAX_CREDITS) throw new UsageError(`${from} must be at most ${MAX_CREDITS} credits; got ${JSON.stringify(value)}`);
+  if (n > MAX_CREDITS)
+    throw new UsageError(`${from} must be at most ${MAX_CREDITS} credits; got ${JSON.stringify(value)}`);
   const out = String(n);
-  if (!/^\d+(\.\d+)?$/.test(out)) throw new UsageError(`${from} must be a number of credits with at most 6 decimals (e.g. 0.5); got ${JSON.stringify(value)}`);
+  if (!/^\d+(\.\d+)?$/.test(out))
+    throw new UsageError(
+      `${from} must be a number of credits with at most 6 decimals (e.g. 0.5); got ${JSON.stringify(value)}`,
+    );
   return out;
 }
 
@@ -35,13 +41,15 @@ export const MAX_CREDITS = 1_000_000_000_000;
 
 export const SETTINGS: Record<string, SettingDef> = {
   'max-credits': {
-    description: 'the default --max-credits of `sq runs start` and `sq go`: a run whose estimate is above it is not started (exit 9)',
+    description:
+      'the default --max-credits of `sq runs start` and `sq go`: a run whose estimate is above it is not started (exit 9)',
     allowed: 'a number of credits, 0 or more',
     env: 'SQ_MAX_CREDITS',
     parse: (key, v) => creditsValue(key, v),
   },
   'confirm-above': {
-    description: 'on a terminal, `sq runs start` and `sq go` show the estimate and ask y/N before a run estimated above this many credits',
+    description:
+      'on a terminal, `sq runs start` and `sq go` show the estimate and ask y/N before a run estimated above this many credits',
     allowed: 'a number of credits, 0 or more',
     default: '100',
     parse: (key, v) => creditsValue(key, v),
@@ -80,7 +88,8 @@ export function settingKeys(): string[] {
 
 /** The definition of a key, or a UsageError listing the keys. */
 export function settingDef(key: string): SettingDef {
-  if (!Object.hasOwn(SETTINGS, key)) throw new UsageError(`unknown config key ${JSON.stringify(key)}; the keys are: ${settingKeys().join(', ')}`);
+  if (!Object.hasOwn(SETTINGS, key))
+    throw new UsageError(`unknown config key ${JSON.stringify(key)}; the keys are: ${settingKeys().join(', ')}`);
   return SETTINGS[key];
 }
 
@@ -105,7 +114,9 @@ export class BadStoredSettingError extends UsageError {
   ) {
     // Read from the profile file: its value is not quoted back (no error quotes the content of a file it read).
     const place = where ? ` in profile "${where.profile}" of ${where.file}` : ' in the profile';
-    super(`the ${key} setting stored${place} is not valid (it takes ${allowed}): run \`sq config unset ${key}\` (back to its default) or \`sq config set ${key} VALUE\``);
+    super(
+      `the ${key} setting stored${place} is not valid (it takes ${allowed}): run \`sq config unset ${key}\` (back to its default) or \`sq config set ${key} VALUE\``,
+    );
   }
 }
 
@@ -114,10 +125,16 @@ export class BadStoredSettingError extends UsageError {
  * the default. An empty variable counts as unset. A stored value the key does not take is a BadStoredSettingError
  * (exit 2) naming the key, the file and `sq config unset KEY`.
  */
-export function resolveSetting(key: string, stored: string | undefined, env: Record<string, string | undefined>, where?: SettingPlace): ResolvedSetting {
+export function resolveSetting(
+  key: string,
+  stored: string | undefined,
+  env: Record<string, string | undefined>,
+  where?: SettingPlace,
+): ResolvedSetting {
   const def = settingDef(key);
   const fromEnv = def.env ? env[def.env] : undefined;
-  if (def.env && fromEnv !== undefined && fromEnv !== '') return { key, value: def.parse(def.env, fromEnv), source: 'env' };
+  if (def.env && fromEnv !== undefined && fromEnv !== '')
+    return { key, value: def.parse(def.env, fromEnv), source: 'env' };
   if (stored !== undefined) {
     try {
       return { key, value: def.parse(key, stored), source: 'profile' };
@@ -126,5 +143,7 @@ export function resolveSetting(key: string, stored: string | undefined, env: Rec
       throw new BadStoredSettingError(key, def.allowed, where);
     }
   }
-  return def.default !== undefined ? { key, value: def.default, source: 'default' } : { key, value: undefined, source: 'unset' };
+  return def.default !== undefined
+    ? { key, value: def.default, source: 'default' }
+    : { key, value: undefined, source: 'unset' };
 }

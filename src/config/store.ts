@@ -52,7 +52,8 @@ function homeOf(env: Record<string, string | undefined>): string {
  * container's $HOME): sq never creates it. Undefined when SQ_CONFIG_DIR or XDG_CONFIG_HOME name the place, or it exists.
  */
 function missingHome(env: Record<string, string | undefined>, dir: string): string | undefined {
-  if (env.SQ_CONFIG_DIR || (process.platform !== 'darwin' && process.platform !== 'win32' && env.XDG_CONFIG_HOME)) return undefined;
+  if (env.SQ_CONFIG_DIR || (process.platform !== 'darwin' && process.platform !== 'win32' && env.XDG_CONFIG_HOME))
+    return undefined;
   const home = homeOf(env);
   if (!dir.startsWith(home) || statSync(home, { throwIfNoEntry: false })?.isDirectory()) return undefined;
   return home;
@@ -103,7 +104,12 @@ export class ProfileStore {
    * Store a profile; `change` gets the stored one as it is under the lock. `replaceCorrupt`: a corrupt file is moved
    * to config.json.corrupt-<time> (mode 0600) and replaced, instead of being an error.
    */
-  async save(name: string, change: (current: Profile | undefined) => Profile, makeActive: boolean, opts: { replaceCorrupt?: boolean } = {}): Promise<void> {
+  async save(
+    name: string,
+    change: (current: Profile | undefined) => Profile,
+    makeActive: boolean,
+    opts: { replaceCorrupt?: boolean } = {},
+  ): Promise<void> {
     await this.update((d) => {
       d.profiles[name] = change(Object.hasOwn(d.profiles, name) ? d.profiles[name] : undefined);
       if (makeActive || !d.active) d.active = name;
@@ -182,13 +188,20 @@ export class ProfileStore {
     this.makeDir();
     const { default: Conf } = await importPackage<typeof import('conf')>('conf');
     // The lock only guards a write of a few milliseconds; if it was taken over anyway, the write stays atomic.
-    return withFileLock(`${this.file}.lock`, () => this.locked(Conf, change, opts), { staleMs: STALE_MS, waitMs: LOCK_WAIT_MS }).catch((err: unknown) => {
+    return withFileLock(`${this.file}.lock`, () => this.locked(Conf, change, opts), {
+      staleMs: STALE_MS,
+      waitMs: LOCK_WAIT_MS,
+    }).catch((err: unknown) => {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
       throw new SqError(`the profile file ${this.file} is locked by another sq command; try again (ELOCKED)`);
     });
   }
 
-  private locked(Conf: typeof import('conf').default, change: (d: ProfileData) => boolean, opts: { replaceCorrupt?: boolean }): boolean {
+  private locked(
+    Conf: typeof import('conf').default,
+    change: (d: ProfileData) => boolean,
+    opts: { replaceCorrupt?: boolean },
+  ): boolean {
     let fresh = readData(this.file).data;
     if (fresh === null) {
       if (!opts.replaceCorrupt) throw this.corruptError();
@@ -224,7 +237,8 @@ const PROFILE_FIELDS = ['token', 'base_url', 'user'] as const;
 
 /** A stored profile: an object whose token, base_url and user, when present, are strings, and settings strings by key. */
 function isProfile(value: unknown): value is Profile {
-  if (!isRecord(value) || !PROFILE_FIELDS.every((k) => value[k] === undefined || typeof value[k] === 'string')) return false;
+  if (!isRecord(value) || !PROFILE_FIELDS.every((k) => value[k] === undefined || typeof value[k] === 'string'))
+    return false;
   const s = value.settings;
   return s === undefined || (isRecord(s) && Object.values(s).every((v) => typeof v === 'string'));
 }
@@ -264,7 +278,10 @@ function profileData(raw: string): ProfileData | null {
   if (!isRecord(parsed)) return null;
   const profiles = parsed.profiles === undefined ? {} : parsed.profiles;
   if (!isRecord(profiles) || !Object.values(profiles).every(isProfile)) return null;
-  return { active: typeof parsed.active === 'string' ? parsed.active : undefined, profiles: Object.assign(noProfiles(), profiles) };
+  return {
+    active: typeof parsed.active === 'string' ? parsed.active : undefined,
+    profiles: Object.assign(noProfiles(), profiles),
+  };
 }
 
 /** The file's permission bits when others than its owner can read or write it, else null; `st`: its stat, if known. */

@@ -48,10 +48,16 @@ export function nodeCheck(version: string, now: number): Check {
   const end = NODE_END_OF_LIFE[major];
   const v = version.replace(/^v/, '');
   if (end === undefined) {
-    return major < 18 ? fail('node', `Node.js ${v}: too old for sq (needs >= 20.18.1)`, 'install Node.js 24 (the current LTS line)') : pass('node', `Node.js ${v}`);
+    return major < 18
+      ? fail('node', `Node.js ${v}: too old for sq (needs >= 20.18.1)`, 'install Node.js 24 (the current LTS line)')
+      : pass('node', `Node.js ${v}`);
   }
   if (Date.parse(`${end}T23:59:59Z`) < now) {
-    return warn('node', `Node.js ${v}: the ${major}.x line reached its end of life on ${end} (no more security fixes)`, 'install Node.js 24 (the current LTS line), or use the standalone executable, which carries its own');
+    return warn(
+      'node',
+      `Node.js ${v}: the ${major}.x line reached its end of life on ${end} (no more security fixes)`,
+      'install Node.js 24 (the current LTS line), or use the standalone executable, which carries its own',
+    );
   }
   return pass('node', `Node.js ${v} (the ${major}.x line is supported until ${end})`);
 }
@@ -66,7 +72,13 @@ export function profileCheck(ctx: Ctx, store: ProfileStore): Check {
     throw err;
   }
   const source =
-    ctx.globals.profile !== undefined ? 'the --profile flag' : ctx.env.SQ_PROFILE ? 'SQ_PROFILE' : store.active ? `the active profile of ${store.file}` : 'the default (no profile stored yet)';
+    ctx.globals.profile !== undefined
+      ? 'the --profile flag'
+      : ctx.env.SQ_PROFILE
+        ? 'SQ_PROFILE'
+        : store.active
+          ? `the active profile of ${store.file}`
+          : 'the default (no profile stored yet)';
   const stored = store.get(auth.profile) !== undefined;
   if (!stored && (ctx.globals.profile !== undefined || ctx.env.SQ_PROFILE) && !ctx.env.SQ_TOKEN) {
     return fail(
@@ -81,7 +93,8 @@ export function profileCheck(ctx: Ctx, store: ProfileStore): Check {
 
 /** The profile file (it holds the API keys) and its directory: readable by this user only. */
 export function permissionsCheck(store: ProfileStore): Check {
-  if (process.platform === 'win32') return pass('permissions', `${store.file}: not checked on Windows (ACLs, not modes)`);
+  if (process.platform === 'win32')
+    return pass('permissions', `${store.file}: not checked on Windows (ACLs, not modes)`);
   const problems: string[] = [];
   const fixes: string[] = [];
   const dir = statSync(store.dir, { throwIfNoEntry: false });
@@ -90,7 +103,10 @@ export function permissionsCheck(store: ProfileStore): Check {
     fixes.push(`chmod 700 "${store.dir}"`);
   }
   const file = statSync(store.file, { throwIfNoEntry: false });
-  if (!file) return problems.length ? warn('permissions', problems.join('; '), fixes.join(' && ')) : pass('permissions', `${store.file}: none yet (written 0600 when a key is stored)`);
+  if (!file)
+    return problems.length
+      ? warn('permissions', problems.join('; '), fixes.join(' && '))
+      : pass('permissions', `${store.file}: none yet (written 0600 when a key is stored)`);
   if ((file.mode & 0o077) !== 0) {
     problems.push(`${store.file} is mode ${mode(file.mode)}: other users can read the API keys in it`);
     fixes.push(`chmod 600 "${store.file}"`);
@@ -117,7 +133,9 @@ export interface Probe {
 export async function probeBaseUrl(ctx: Ctx, baseUrl: string): Promise<{ check: Check; probe: Probe | null }> {
   const url = new URL(`${baseUrl}/v1/me`);
   // Loaded here, not at start: node:https brings TLS, which a command on a cached answer never needs.
-  const { get } = await importPackage<typeof import('node:https')>(url.protocol === 'https:' ? 'node:https' : 'node:http');
+  const { get } = await importPackage<typeof import('node:https')>(
+    url.protocol === 'https:' ? 'node:https' : 'node:http',
+  );
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       req.destroy(Object.assign(new Error(`no answer within ${PROBE_MS / 1000} s`), { code: 'ETIMEDOUT' }));
@@ -130,7 +148,10 @@ export async function probeBaseUrl(ctx: Ctx, baseUrl: string): Promise<{ check: 
       const type = String(res.headers['content-type'] ?? 'no content type').split(';')[0];
       const api = [200, 401, 403].includes(res.statusCode ?? 0) && type.includes('json');
       const check = api
-        ? pass('base_url', `${baseUrl} is the API: GET /v1/me without a key answered HTTP ${res.statusCode} (${type})${tls}`)
+        ? pass(
+            'base_url',
+            `${baseUrl} is the API: GET /v1/me without a key answered HTTP ${res.statusCode} (${type})${tls}`,
+          )
         : fail(
             'base_url',
             `${baseUrl} is not the API: GET /v1/me answered HTTP ${res.statusCode} (${type}), not the API's JSON 401 for a request without a key`,
@@ -143,8 +164,16 @@ export async function probeBaseUrl(ctx: Ctx, baseUrl: string): Promise<{ check: 
       const code = err.code ?? '';
       const tlsError = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code);
       const check = tlsError
-        ? fail('base_url', `${baseUrl}: its TLS certificate is not valid (${code})`, 'check the base URL (--base-url, SQ_BASE_URL or the profile), or a proxy that intercepts TLS (NODE_EXTRA_CA_CERTS names its CA)')
-        : fail('base_url', `${baseUrl} cannot be reached (${code || err.message})`, 'check the network and the base URL (--base-url, SQ_BASE_URL or the profile)');
+        ? fail(
+            'base_url',
+            `${baseUrl}: its TLS certificate is not valid (${code})`,
+            'check the base URL (--base-url, SQ_BASE_URL or the profile), or a proxy that intercepts TLS (NODE_EXTRA_CA_CERTS names its CA)',
+          )
+        : fail(
+            'base_url',
+            `${baseUrl} cannot be reached (${code || err.message})`,
+            'check the network and the base URL (--base-url, SQ_BASE_URL or the profile)',
+          );
       resolve({ check, probe: null });
     });
   });
@@ -157,7 +186,11 @@ export function clockCheck(probe: Probe | null): Check {
   const skew = probe.date - probe.at;
   const s = Math.round(Math.abs(skew) / 1000);
   if (Math.abs(skew) > MAX_SKEW_MS) {
-    return fail('clock', `this machine's clock is ${s} s ${skew > 0 ? 'behind' : 'ahead of'} the server's`, 'turn on time synchronisation (NTP: timedatectl set-ntp true, or the system settings)');
+    return fail(
+      'clock',
+      `this machine's clock is ${s} s ${skew > 0 ? 'behind' : 'ahead of'} the server's`,
+      'turn on time synchronisation (NTP: timedatectl set-ntp true, or the system settings)',
+    );
   }
   return pass('clock', `within ${Math.max(1, s)} s of the server's`);
 }
@@ -166,16 +199,36 @@ export function clockCheck(probe: Probe | null): Check {
 export async function keyCheck(ctx: Ctx, store: ProfileStore, reachable: boolean): Promise<Check> {
   const auth = resolveAuth(ctx.globals, ctx.env, store);
   const from = auth.tokenSource === 'env' ? 'SQ_TOKEN' : `profile "${auth.profile}"`;
-  if (!auth.token) return fail('key', `no API key (SQ_TOKEN is unset and profile "${auth.profile}" has none)`, 'sq auth login, or set SQ_TOKEN');
-  if (!reachable) return fail('key', `a key from ${from}, not checked: the base URL is not the API, or did not answer`, 'fix base_url first');
+  if (!auth.token)
+    return fail(
+      'key',
+      `no API key (SQ_TOKEN is unset and profile "${auth.profile}" has none)`,
+      'sq auth login, or set SQ_TOKEN',
+    );
+  if (!reachable)
+    return fail(
+      'key',
+      `a key from ${from}, not checked: the base URL is not the API, or did not answer`,
+      'fix base_url first',
+    );
   try {
     const http = await ctx.http();
     const me = await http.get<User | null>('/v1/me');
     const who = typeof me?.email === 'string' ? ` (${me.email})` : '';
     return pass('key', `the key from ${from} is accepted${who}`);
   } catch (err) {
-    if (err instanceof AuthError) return fail('key', `the key from ${from} is rejected (${err.message})`, `sq auth login${auth.tokenSource === 'env' ? ' after unsetting SQ_TOKEN, or set SQ_TOKEN to a valid key' : ` --profile ${auth.profile}`} with a key from the dashboard`);
-    if (err instanceof SqError) return fail('key', `the key from ${from} could not be checked: ${err.message}`, 'try again; sq doctor --verbose shows the requests');
+    if (err instanceof AuthError)
+      return fail(
+        'key',
+        `the key from ${from} is rejected (${err.message})`,
+        `sq auth login${auth.tokenSource === 'env' ? ' after unsetting SQ_TOKEN, or set SQ_TOKEN to a valid key' : ` --profile ${auth.profile}`} with a key from the dashboard`,
+      );
+    if (err instanceof SqError)
+      return fail(
+        'key',
+        `the key from ${from} could not be checked: ${err.message}`,
+        'try again; sq doctor --verbose shows the requests',
+      );
     throw err;
   }
 }
@@ -188,7 +241,9 @@ export function rateCheck(ctx: Ctx, store: ProfileStore): Check {
   let buckets: Record<string, unknown> = {};
   if (dir !== undefined) {
     try {
-      const doc = JSON.parse(readRegularSync(stateFile(dir, auth.token, new URL(auth.baseUrl).origin))) as { buckets?: Record<string, unknown> };
+      const doc = JSON.parse(readRegularSync(stateFile(dir, auth.token, new URL(auth.baseUrl).origin))) as {
+        buckets?: Record<string, unknown>;
+      };
       if (doc && typeof doc.buckets === 'object' && doc.buckets) buckets = doc.buckets;
     } catch {
       // none yet: every window is whole
@@ -211,13 +266,19 @@ export function rateCheck(ctx: Ctx, store: ProfileStore): Check {
     const sent = s.sent.filter((t) => t > now - rule.windowMs).length;
     const left = live ? Math.max(0, server.remaining - (s.seq - server.seq)) : Math.max(0, rule.limit - sent);
     if (left === 0) {
-      const reset = live && server.resetAt !== null ? Math.ceil((server.resetAt - now) / 1000) : Math.ceil(rule.windowMs / 1000);
+      const reset =
+        live && server.resetAt !== null ? Math.ceil((server.resetAt - now) / 1000) : Math.ceil(rule.windowMs / 1000);
       blocked.push(`${prefix} (none left; the window resets in ${reset} s)`);
     }
     parts.push(`${prefix} ${left}/${limit} per ${per}`);
   }
   const where = dir === undefined ? ' (no cache dir: this process only)' : '';
-  if (blocked.length) return warn('rate_budget', `${parts.join(', ')}${where}; exhausted: ${blocked.join(', ')}`, 'wait for the window to reset; parallel sq calls with this key share one budget');
+  if (blocked.length)
+    return warn(
+      'rate_budget',
+      `${parts.join(', ')}${where}; exhausted: ${blocked.join(', ')}`,
+      'wait for the window to reset; parallel sq calls with this key share one budget',
+    );
   return pass('rate_budget', `${parts.join(', ')}${where}`);
 }
 
@@ -225,14 +286,33 @@ export function rateCheck(ctx: Ctx, store: ProfileStore): Check {
 export function completionCheck(env: Record<string, string | undefined>): Check {
   const shell = (env.SHELL ?? '').split('/').pop() ?? '';
   const home = env.HOME;
-  if (!['bash', 'zsh', 'fish'].includes(shell)) return pass('completion', `not checked: the shell ${shell ? `"${shell}"` : '($SHELL unset)'} is not bash, zsh or fish`);
+  if (!['bash', 'zsh', 'fish'].includes(shell))
+    return pass(
+      'completion',
+      `not checked: the shell ${shell ? `"${shell}"` : '($SHELL unset)'} is not bash, zsh or fish`,
+    );
   if (!home) return warn('completion', `not found: $HOME is unset`, `source <(sq completion ${shell})`);
   const data = env.XDG_DATA_HOME || join(home, '.local/share');
   const config = env.XDG_CONFIG_HOME || join(home, '.config');
   const files: Record<string, string[]> = {
-    bash: [join(data, 'bash-completion/completions/sq'), '/etc/bash_completion.d/sq', '/usr/share/bash-completion/completions/sq', '/usr/local/share/bash-completion/completions/sq'],
-    zsh: [join(home, '.zfunc/_sq'), '/usr/local/share/zsh/site-functions/_sq', '/usr/share/zsh/site-functions/_sq', '/usr/share/zsh/vendor-completions/_sq', '/opt/homebrew/share/zsh/site-functions/_sq'],
-    fish: [join(config, 'fish/completions/sq.fish'), '/usr/share/fish/vendor_completions.d/sq.fish', '/usr/local/share/fish/vendor_completions.d/sq.fish'],
+    bash: [
+      join(data, 'bash-completion/completions/sq'),
+      '/etc/bash_completion.d/sq',
+      '/usr/share/bash-completion/completions/sq',
+      '/usr/local/share/bash-completion/completions/sq',
+    ],
+    zsh: [
+      join(home, '.zfunc/_sq'),
+      '/usr/local/share/zsh/site-functions/_sq',
+      '/usr/share/zsh/site-functions/_sq',
+      '/usr/share/zsh/vendor-completions/_sq',
+      '/opt/homebrew/share/zsh/site-functions/_sq',
+    ],
+    fish: [
+      join(config, 'fish/completions/sq.fish'),
+      '/usr/share/fish/vendor_completions.d/sq.fish',
+      '/usr/local/share/fish/vendor_completions.d/sq.fish',
+    ],
   };
   const rcs: Record<string, string[]> = {
     bash: [join(home, '.bashrc'), join(home, '.bash_profile'), join(home, '.bash_completion'), join(home, '.profile')],
@@ -254,7 +334,11 @@ export function completionCheck(env: Record<string, string | undefined>): Check 
     zsh: `echo 'source <(sq completion zsh)' >> ${env.ZDOTDIR ? '$ZDOTDIR' : '~'}/.zshrc`,
     fish: 'sq completion fish > ~/.config/fish/completions/sq.fish',
   }[shell];
-  return warn('completion', `${shell}: not installed (no completion file, and no \`sq completion ${shell}\` in ${rcs[shell].join(' or ')})`, install!);
+  return warn(
+    'completion',
+    `${shell}: not installed (no completion file, and no \`sq completion ${shell}\` in ${rcs[shell].join(' or ')})`,
+    install!,
+  );
 }
 
 /** Is a newer sq published? Asked of the registry (1 s), never an error when it does not answer. */
@@ -287,6 +371,12 @@ export async function runChecks(ctx: Ctx): Promise<Check[]> {
     checks.push(await keyCheck(ctx, store, base.ok));
     checks.push(base, clockCheck(probe), rateCheck(ctx, store));
   }
-  checks.push(permissionsCheck(store), profile, completionCheck(ctx.env), nodeCheck(process.version, ctx.now()), await update);
+  checks.push(
+    permissionsCheck(store),
+    profile,
+    completionCheck(ctx.env),
+    nodeCheck(process.version, ctx.now()),
+    await update,
+  );
   return checks;
 }

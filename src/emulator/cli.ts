@@ -40,21 +40,27 @@ function int(v: unknown): number {
 export function parseEmulatorOptions(raw: Record<string, unknown>): EmulatorOptions {
   const out: EmulatorOptions = {};
   if (raw.host !== undefined) {
-    if (typeof raw.host !== 'string' || raw.host.trim() === '') throw new EmulatorOptionError('--host', 'must be a host name or address');
+    if (typeof raw.host !== 'string' || raw.host.trim() === '')
+      throw new EmulatorOptionError('--host', 'must be a host name or address');
     out.host = raw.host.trim();
   }
   if (raw.port !== undefined) {
     const p = int(raw.port);
     if (!Number.isInteger(p) || p < PORT_MIN || p > PORT_MAX)
-      throw new EmulatorOptionError('--port', `must be an integer from ${PORT_MIN} to ${PORT_MAX} (0 picks a free port), got ${JSON.stringify(raw.port)}`);
+      throw new EmulatorOptionError(
+        '--port',
+        `must be an integer from ${PORT_MIN} to ${PORT_MAX} (0 picks a free port), got ${JSON.stringify(raw.port)}`,
+      );
     out.port = p;
   }
   if (raw.seed !== undefined) {
-    if (raw.seed !== 'demo' && raw.seed !== 'empty') throw new EmulatorOptionError('--seed', `must be demo or empty, got ${JSON.stringify(raw.seed)}`);
+    if (raw.seed !== 'demo' && raw.seed !== 'empty')
+      throw new EmulatorOptionError('--seed', `must be demo or empty, got ${JSON.stringify(raw.seed)}`);
     out.seed = raw.seed;
   }
   if (raw.clock !== undefined) {
-    if (raw.clock !== 'real' && raw.clock !== 'virtual') throw new EmulatorOptionError('--clock', `must be real or virtual, got ${JSON.stringify(raw.clock)}`);
+    if (raw.clock !== 'real' && raw.clock !== 'virtual')
+      throw new EmulatorOptionError('--clock', `must be real or virtual, got ${JSON.stringify(raw.clock)}`);
     out.clock = raw.clock;
   }
   if (raw.timeScale !== undefined) {
@@ -85,16 +91,19 @@ export function parseEmulatorOptions(raw: Record<string, unknown>): EmulatorOpti
   }
   const state = raw.stateFile ?? raw.state;
   if (state !== undefined) {
-    if (typeof state !== 'string' || state.trim() === '') throw new EmulatorOptionError('--state', 'must be a file path');
+    if (typeof state !== 'string' || state.trim() === '')
+      throw new EmulatorOptionError('--state', 'must be a file path');
     out.stateFile = state.trim();
   }
   if (raw.token !== undefined) {
-    if (typeof raw.token !== 'string' || !/^\S{8,}$/.test(raw.token)) throw new EmulatorOptionError('token', 'must be at least 8 non-space characters');
+    if (typeof raw.token !== 'string' || !/^\S{8,}$/.test(raw.token))
+      throw new EmulatorOptionError('token', 'must be at least 8 non-space characters');
     out.token = raw.token;
   }
   if (raw.webhookTimeoutMs !== undefined) {
     const w = num(raw.webhookTimeoutMs);
-    if (!Number.isFinite(w) || w <= 0) throw new EmulatorOptionError('webhookTimeoutMs', 'must be a positive number of ms');
+    if (!Number.isFinite(w) || w <= 0)
+      throw new EmulatorOptionError('webhookTimeoutMs', 'must be a positive number of ms');
     out.webhookTimeoutMs = w;
   }
   return out;
@@ -106,7 +115,6 @@ interface EmulatorIo {
   /** Stops the emulator like a signal would (tests, embedding). */
   signal?: AbortSignal;
 }
-
 
 export async function runEmulatorCommand(opts: EmulatorOptions, io: EmulatorIo): Promise<number> {
   let options: EmulatorOptions;

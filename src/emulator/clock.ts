@@ -108,12 +108,15 @@ export class RealClock implements Clock {
 
   schedule(ms: number, fn: TimerCallback): number {
     const id = this.nextId++;
-    const handle = setTimeout(() => {
-      this.timers.delete(id);
-      Promise.resolve()
-        .then(fn)
-        .catch(() => undefined);
-    }, Math.max(0, ms / this.timeScale));
+    const handle = setTimeout(
+      () => {
+        this.timers.delete(id);
+        Promise.resolve()
+          .then(fn)
+          .catch(() => undefined);
+      },
+      Math.max(0, ms / this.timeScale),
+    );
     handle.unref?.();
     this.timers.set(id, handle);
     return id;

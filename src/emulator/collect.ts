@@ -40,8 +40,16 @@ export function collect(emu: EmuCore, run: Rec, def: CrawlerDef, squid: Rec, tas
   // The squid's max_results caps each task's rows, as the estimate counts them.
   const count = rowsOfTask(params, (squid.params ?? {}) as Rec);
   const fields = generateRowFields(
-    { def, squidParams: (squid.params ?? {}) as Rec, squid: String(squid.id), run: String(run.id), task: String(task.id),
-      taskParams: params, basis: paramsKey(params), scrapingTimeMs: nowMs - RUN_TIMING.taskMs },
+    {
+      def,
+      squidParams: (squid.params ?? {}) as Rec,
+      squid: String(squid.id),
+      run: String(run.id),
+      task: String(task.id),
+      taskParams: params,
+      basis: paramsKey(params),
+      scrapingTimeMs: nowMs - RUN_TIMING.taskMs,
+    },
     count,
   );
   emu.addResults(fields, def.result_id ?? 'hash');

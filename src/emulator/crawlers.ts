@@ -23,16 +23,34 @@ export function crawlerDef(slug: string): CrawlerDef | undefined {
   return CRAWLER_DEFS.find((d) => d.slug === slug);
 }
 
-const maxResults: SquidParamDef = { type: 'int', default: null, required: false, description: 'Stop after this many results.' };
+const maxResults: SquidParamDef = {
+  type: 'int',
+  default: null,
+  required: false,
+  description: 'Stop after this many results.',
+};
 /** A crawler's account: its type and site, every cookie required. */
 const account = (type: string, baseurl: string, ...cookies: string[]): CrawlerDef['account'] => ({
-  type, baseurl, cookies: cookies.map((name) => ({ name, required: true })),
+  type,
+  baseurl,
+  cookies: cookies.map((name) => ({ name, required: true })),
 });
 const location = (example: string, required: boolean, description: string): TaskParamDef => ({
-  type: 'string', group: 'location', required, default: null, example, description,
+  type: 'string',
+  group: 'location',
+  required,
+  default: null,
+  example,
+  description,
 });
 const url = (example: string, regex: string): TaskParamDef => ({
-  type: 'string', group: 'url', regex, required: false, default: null, example, description: 'Page URL to scrape.',
+  type: 'string',
+  group: 'url',
+  regex,
+  required: false,
+  default: null,
+  example,
+  description: 'Page URL to scrape.',
 });
 
 const HAND_DEFS: CrawlerDef[] = [
@@ -47,34 +65,92 @@ const HAND_DEFS: CrawlerDef[] = [
     base_label: 'Export Local Businesses',
     task: {
       url: {
-        type: 'string', group: 'url', regex: 'http(.*)google(.*)/maps/(search|place)(.*)', required: true, default: null,
+        type: 'string',
+        group: 'url',
+        regex: 'http(.*)google(.*)/maps/(search|place)(.*)',
+        required: true,
+        default: null,
         example: 'https://www.google.com/maps/search/restaurant/@43.2928346,5.3662584,14z',
-        description: 'A string representing the Google Maps Search URL, containing all establishments the crawler will collect.',
+        description:
+          'A string representing the Google Maps Search URL, containing all establishments the crawler will collect.',
       },
       city: location('Marseille', true, 'The city of the search location.'),
-      region: location('Provence-Alpes-Côte d\'Azur', false, 'The region of the search location.'),
+      region: location("Provence-Alpes-Côte d'Azur", false, 'The region of the search location.'),
       country: location('France', true, 'The country of the search location.'),
       category: location('restaurant', true, 'The activity of the search location.'),
       district: location('Vieux Port', false, 'The district of the search location.'),
     },
     squid: {
-      max_results: { type: 'int', max: 200, default: 200, required: false,
-        description: 'Google Maps restricts search results to a maximum of 200. To access a larger dataset, consider utilizing our URL generator.' },
-      country: { type: 'string', allowed: ['Afghanistan', 'Albania', 'Algeria', 'United States', 'United Kingdom', 'France', 'Germany', 'Japan', 'Brazil'],
-        default: 'United States', required: false, description: 'The country Google Maps searches in.' },
-      ratings: { type: 'string', allowed: ['Any rating', '2.0+', '2.5+', '3.0+', '3.5+', '4.0+', '4.5+'], default: 'Any rating', required: false,
-        description: 'The minimum rating of the places collected.' },
-      language: { type: 'string', allowed: ['Afrikaans', 'English (United States)', 'Español (España)', 'Français (France)', 'Deutsch (Deutschland)',
-        'Italiano', 'Português (Brasil)', '日本語', '简体中文', '繁體中文'], default: 'English (United States)', required: true,
-        description: 'The language of the Google Maps interface.' },
+      max_results: {
+        type: 'int',
+        max: 200,
+        default: 200,
+        required: false,
+        description:
+          'Google Maps restricts search results to a maximum of 200. To access a larger dataset, consider utilizing our URL generator.',
+      },
+      country: {
+        type: 'string',
+        allowed: [
+          'Afghanistan',
+          'Albania',
+          'Algeria',
+          'United States',
+          'United Kingdom',
+          'France',
+          'Germany',
+          'Japan',
+          'Brazil',
+        ],
+        default: 'United States',
+        required: false,
+        description: 'The country Google Maps searches in.',
+      },
+      ratings: {
+        type: 'string',
+        allowed: ['Any rating', '2.0+', '2.5+', '3.0+', '3.5+', '4.0+', '4.5+'],
+        default: 'Any rating',
+        required: false,
+        description: 'The minimum rating of the places collected.',
+      },
+      language: {
+        type: 'string',
+        allowed: [
+          'Afrikaans',
+          'English (United States)',
+          'Español (España)',
+          'Français (France)',
+          'Deutsch (Deutschland)',
+          'Italiano',
+          'Português (Brasil)',
+          '日本語',
+          '简体中文',
+          '繁體中文',
+        ],
+        default: 'English (United States)',
+        required: true,
+        description: 'The language of the Google Maps interface.',
+      },
     },
     functions: {
-      collect_business_details: { display: 'Collect Business Details', credits_per_function: 10, default: false,
-        description: 'Extract attributes like plus_code, poi, health, and last_opening_hours_updated_at.' },
-      fetch_business_images: { display: 'Fetch Business Images', credits_per_function: 10, default: false,
-        description: 'Collect the business\'s images.' },
-      extract_emails_from_website: { display: 'Extract Emails From Website', credits_per_function: 10, default: true,
-        description: 'Extract email addresses from the business\'s website.' },
+      collect_business_details: {
+        display: 'Collect Business Details',
+        credits_per_function: 10,
+        default: false,
+        description: 'Extract attributes like plus_code, poi, health, and last_opening_hours_updated_at.',
+      },
+      fetch_business_images: {
+        display: 'Fetch Business Images',
+        credits_per_function: 10,
+        default: false,
+        description: "Collect the business's images.",
+      },
+      extract_emails_from_website: {
+        display: 'Extract Emails From Website',
+        credits_per_function: 10,
+        default: true,
+        description: "Extract email addresses from the business's website.",
+      },
     },
     // Generated (scripts/gen-crawlers.mjs) from the reference pages: the attributes sample's columns, the get-results
     // sample's others, then the columns only the details page names, each a function's (docs/emulator.md).
@@ -91,11 +167,23 @@ const HAND_DEFS: CrawlerDef[] = [
     // examples/twitter-profile-scraper: a task is a profile URL or a `screen_name`; the squid takes `json`.
     task: {
       url: url('https://x.com/nasa', '^https://(x|twitter)\\.com/'),
-      screen_name: { type: 'string', group: 'screen_name', required: true, default: null, example: 'elonmusk', description: 'The profile\'s handle, without @.' },
+      screen_name: {
+        type: 'string',
+        group: 'screen_name',
+        required: true,
+        default: null,
+        example: 'elonmusk',
+        description: "The profile's handle, without @.",
+      },
     },
     squid: {
       max_results: maxResults,
-      json: { type: 'boolean', default: false, required: false, description: 'Also export each profile as its raw JSON.' },
+      json: {
+        type: 'boolean',
+        default: false,
+        required: false,
+        description: 'Also export each profile as its raw JSON.',
+      },
     },
     functions: {},
     attributes: [
@@ -116,12 +204,25 @@ const HAND_DEFS: CrawlerDef[] = [
     credits_per_row: 3,
     max_concurrency: 10,
     account: account('sales-nav-sync', 'https://www.linkedin.com', 'li_at', 'JSESSIONID'),
-    task: { url: url('https://www.linkedin.com/sales/search/people?query=cto', '^https://www\\.linkedin\\.com/sales/') },
+    task: {
+      url: url('https://www.linkedin.com/sales/search/people?query=cto', '^https://www\\.linkedin\\.com/sales/'),
+    },
     squid: {
       max_results: maxResults,
       // examples/sales-navigator-leads-scraper/update-settings: results per search page and pages per search.
-      profiles_per_page: { type: 'int', allowed: [25], default: 25, required: false, description: 'Profiles per Sales Navigator search page.' },
-      max_pages: { type: 'int', default: 100, required: false, description: 'Search pages collected per task (at most 100).' },
+      profiles_per_page: {
+        type: 'int',
+        allowed: [25],
+        default: 25,
+        required: false,
+        description: 'Profiles per Sales Navigator search page.',
+      },
+      max_pages: {
+        type: 'int',
+        default: 100,
+        required: false,
+        description: 'Search pages collected per task (at most 100).',
+      },
     },
     // Half a credit per row: runs using it cost fractional credits.
     functions: { email_enrichment: { display: 'Email enrichment', credits_per_function: 0.5, default: false } },
@@ -131,7 +232,14 @@ const HAND_DEFS: CrawlerDef[] = [
       { name: 'company', type: 'string', example: 'Acme', description: 'Company.' },
       { name: 'location', type: 'string', example: 'Paris', description: 'Location.' },
       { name: 'profile_url', type: 'string', example: 'https://www.linkedin.com/in/jane', description: 'Profile URL.' },
-      { name: 'email', type: 'string', example: 'jane@acme.test', fn: 'email_enrichment', optional: true, description: 'Work e-mail found.' },
+      {
+        name: 'email',
+        type: 'string',
+        example: 'jane@acme.test',
+        fn: 'email_enrichment',
+        optional: true,
+        description: 'Work e-mail found.',
+      },
     ],
   },
   {
@@ -162,24 +270,80 @@ const HAND_DEFS: CrawlerDef[] = [
     name: 'Google Maps Reviews Scraper',
     credits_per_row: 1,
     max_concurrency: 10,
-    task: { url: url('https://www.google.com/maps/place/La+Tour+d\'Argent/@48.8499542,2.3524796,17z', '^https://(www\\.google\\.[a-z.]+/maps|maps\\.google\\.[a-z.]+/)') },
+    task: {
+      url: url(
+        "https://www.google.com/maps/place/La+Tour+d'Argent/@48.8499542,2.3524796,17z",
+        '^https://(www\\.google\\.[a-z.]+/maps|maps\\.google\\.[a-z.]+/)',
+      ),
+    },
     squid: {
       max_results: { type: 'int', default: 20, required: false, description: 'Reviews collected per place.' },
-      sort_by: { type: 'string', allowed: ['newest', 'most_relevant', 'highest_rating', 'lowest_rating'], default: 'newest', required: false, description: 'Order of the reviews.' },
-      fetch_since: { type: 'string', default: null, required: false, description: 'Only reviews since this date or age (e.g. 7d).' },
-      skip_reviews_without_text: { type: 'boolean', default: false, required: false, description: 'Leave out reviews without text.' },
-      skip_reviews_without_image: { type: 'boolean', default: false, required: false, description: 'Leave out reviews without an image.' },
-      rating_filter: { type: 'string', allowed: ['All', '1', '2', '3', '4', '5'], default: 'All', required: false, description: 'Only reviews with this rating.' },
-      language: { type: 'string', allowed: ['English (United States)', 'Français (France)', 'Deutsch (Deutschland)', 'Español (España)'], default: 'English (United States)', required: false, description: 'Language of the reviews.' },
+      sort_by: {
+        type: 'string',
+        allowed: ['newest', 'most_relevant', 'highest_rating', 'lowest_rating'],
+        default: 'newest',
+        required: false,
+        description: 'Order of the reviews.',
+      },
+      fetch_since: {
+        type: 'string',
+        default: null,
+        required: false,
+        description: 'Only reviews since this date or age (e.g. 7d).',
+      },
+      skip_reviews_without_text: {
+        type: 'boolean',
+        default: false,
+        required: false,
+        description: 'Leave out reviews without text.',
+      },
+      skip_reviews_without_image: {
+        type: 'boolean',
+        default: false,
+        required: false,
+        description: 'Leave out reviews without an image.',
+      },
+      rating_filter: {
+        type: 'string',
+        allowed: ['All', '1', '2', '3', '4', '5'],
+        default: 'All',
+        required: false,
+        description: 'Only reviews with this rating.',
+      },
+      language: {
+        type: 'string',
+        allowed: ['English (United States)', 'Français (France)', 'Deutsch (Deutschland)', 'Español (España)'],
+        default: 'English (United States)',
+        required: false,
+        description: 'Language of the reviews.',
+      },
     },
-    functions: { get_short_review_link: { display: 'Get Short Review Link', credits_per_function: 1, default: false, description: 'A short link to each review.' } },
+    functions: {
+      get_short_review_link: {
+        display: 'Get Short Review Link',
+        credits_per_function: 1,
+        default: false,
+        description: 'A short link to each review.',
+      },
+    },
     attributes: [
       { name: 'author', type: 'string', example: 'Marie D.', description: 'Reviewer name.' },
       { name: 'rating', type: 'integer', example: 5, description: 'Stars given.' },
       { name: 'text', type: 'text', example: 'Wonderful view.', optional: true, description: 'Review text.' },
       { name: 'published_at', type: 'string', example: '2025-03-01', description: 'Date of the review.' },
-      { name: 'url', type: 'string', example: 'https://maps.google.com/?cid=1357935577401699828', description: 'Place URL.' },
-      { name: 'short_review_link', type: 'string', example: 'https://maps.app.goo.gl/abc', fn: 'get_short_review_link', description: 'Short link to the review.' },
+      {
+        name: 'url',
+        type: 'string',
+        example: 'https://maps.google.com/?cid=1357935577401699828',
+        description: 'Place URL.',
+      },
+      {
+        name: 'short_review_link',
+        type: 'string',
+        example: 'https://maps.app.goo.gl/abc',
+        fn: 'get_short_review_link',
+        description: 'Short link to the review.',
+      },
     ],
   },
   {
@@ -194,29 +358,78 @@ const HAND_DEFS: CrawlerDef[] = [
     credits_per_row: 4,
     max_concurrency: 10,
     base_label: 'Export Listings (No Phone)',
-    task: { url: url('https://www.leboncoin.fr/annonces/offres/provence_alpes_cote_d_azur/bouches_du_rhone/p-2', '^https://www\\.leboncoin\\.fr/') },
+    task: {
+      url: url(
+        'https://www.leboncoin.fr/annonces/offres/provence_alpes_cote_d_azur/bouches_du_rhone/p-2',
+        '^https://www\\.leboncoin\\.fr/',
+      ),
+    },
     squid: {
       max_pages: { type: 'int', default: 99, required: false, description: 'Search pages collected per task.' },
-      fetch_since: { type: 'string', default: null, required: false, description: 'Only listings published since this age (e.g. 24h).' },
+      fetch_since: {
+        type: 'string',
+        default: null,
+        required: false,
+        description: 'Only listings published since this age (e.g. 24h).',
+      },
       max_results: maxResults,
-      online_shop: { type: 'boolean', default: false, required: false, description: 'Also collect listings of online shops.' },
+      online_shop: {
+        type: 'boolean',
+        default: false,
+        required: false,
+        description: 'Also collect listings of online shops.',
+      },
     },
-    functions: { get_phone_numbers: { display: 'Get Phone Numbers', credits_per_function: 6, default: false, description: 'The seller\'s phone number, where the listing shows one.' } },
+    functions: {
+      get_phone_numbers: {
+        display: 'Get Phone Numbers',
+        credits_per_function: 6,
+        default: false,
+        description: "The seller's phone number, where the listing shows one.",
+      },
+    },
     attributes: [
       { name: 'annonce_id', type: 'string', example: '3017342971', description: 'Listing id.' },
       { name: 'title', type: 'string', example: 'Cartable', description: 'Listing title.' },
-      { name: 'url', type: 'string', example: 'https://www.leboncoin.fr/ad/equipements_fournitures_de_bureau/3017342971', description: 'Listing URL.' },
+      {
+        name: 'url',
+        type: 'string',
+        example: 'https://www.leboncoin.fr/ad/equipements_fournitures_de_bureau/3017342971',
+        description: 'Listing URL.',
+      },
       { name: 'price', type: 'integer', example: 5, description: 'Price.' },
       { name: 'currency', type: 'string', example: 'EUR', description: 'Currency.' },
-      { name: 'category_name', type: 'string', example: 'Équipements & Fournitures de bureau', description: 'Category.' },
+      {
+        name: 'category_name',
+        type: 'string',
+        example: 'Équipements & Fournitures de bureau',
+        description: 'Category.',
+      },
       { name: 'city', type: 'string', example: 'Aix-en-Provence', description: 'City.' },
       { name: 'postal_code', type: 'string', example: '13100', description: 'Postal code.' },
-      { name: 'region', type: 'string', example: 'Provence-Alpes-Côte d\'Azur', description: 'Region.' },
+      { name: 'region', type: 'string', example: "Provence-Alpes-Côte d'Azur", description: 'Region.' },
       { name: 'owner_name', type: 'string', example: 'EMMA', description: 'Seller name.' },
       { name: 'has_phone', type: 'boolean', example: false, description: 'Whether the listing shows a phone number.' },
-      { name: 'first_publication_date', type: 'string', example: '2025-07-04T04:05:30Z', description: 'First published.' },
-      { name: 'description', type: 'text', example: 'Cartable d\'ordinateur noir avec bandoulière.', description: 'Listing text.' },
-      { name: 'phone', type: 'string', example: '+33612345678', fn: 'get_phone_numbers', optional: true, description: 'Seller phone number.' },
+      {
+        name: 'first_publication_date',
+        type: 'string',
+        example: '2025-07-04T04:05:30Z',
+        description: 'First published.',
+      },
+      {
+        name: 'description',
+        type: 'text',
+        example: "Cartable d'ordinateur noir avec bandoulière.",
+        description: 'Listing text.',
+      },
+      {
+        name: 'phone',
+        type: 'string',
+        example: '+33612345678',
+        fn: 'get_phone_numbers',
+        optional: true,
+        description: 'Seller phone number.',
+      },
     ],
   },
   {
@@ -284,7 +497,14 @@ function sampled(d: DocsCrawler): AttrDef[] {
 }
 
 /** The facts a hand-kept crawler has of its own, which the docs' examples do not give. */
-const HAND_KEPT = ['credits_per_row', 'max_concurrency', 'account', 'attributes', 'credits_per_function', 'function defaults'];
+const HAND_KEPT = [
+  'credits_per_row',
+  'max_concurrency',
+  'account',
+  'attributes',
+  'credits_per_function',
+  'function defaults',
+];
 
 /** What a hand-kept crawler takes from the docs' examples: every param, function and column they add. */
 function merge(hand: CrawlerDef, docs: DocsCrawler): CrawlerDef {
@@ -296,7 +516,10 @@ function merge(hand: CrawlerDef, docs: DocsCrawler): CrawlerDef {
     ...hand,
     task: { ...docs.task, ...hand.task },
     squid: { ...hand.squid, ...Object.fromEntries(Object.entries(docs.squid).filter(([k]) => !hand.squid[k])) },
-    functions: { ...hand.functions, ...Object.fromEntries(Object.entries(docs.functions).filter(([k]) => !hand.functions[k])) },
+    functions: {
+      ...hand.functions,
+      ...Object.fromEntries(Object.entries(docs.functions).filter(([k]) => !hand.functions[k])),
+    },
     attributes,
     ...(docs.task_module !== undefined ? { task_module: docs.task_module } : {}),
     ...(docs.result_id ? { result_id: docs.result_id } : {}),
@@ -321,8 +544,10 @@ export const CRAWLER_DEFS: CrawlerDef[] = [
  */
 export function crawlerRecord(def: CrawlerDef): CrawlerRecord {
   if (!def.slug || !def.name) throw new Error(`a crawler needs a slug and a name (${JSON.stringify(def.slug)})`);
-  if (!Number.isFinite(def.credits_per_row) || def.credits_per_row < 0) throw new Error(`${def.slug}: credits_per_row must be a number >= 0`);
-  if (!Number.isInteger(def.max_concurrency) || def.max_concurrency < 1) throw new Error(`${def.slug}: max_concurrency must be a whole number >= 1`);
+  if (!Number.isFinite(def.credits_per_row) || def.credits_per_row < 0)
+    throw new Error(`${def.slug}: credits_per_row must be a number >= 0`);
+  if (!Number.isInteger(def.max_concurrency) || def.max_concurrency < 1)
+    throw new Error(`${def.slug}: max_concurrency must be a whole number >= 1`);
   return {
     id: def.id ?? crawlerId(def.slug),
     object: 'crawler',
@@ -357,19 +582,58 @@ export function crawlerDetail(c: CrawlerRecord): Record<string, unknown> {
   const def = defOf(c);
   const input: Record<string, unknown>[] = [];
   for (const [name, p] of Object.entries(def.task)) {
-    input.push(p.group === 'url'
-      ? { name, type: p.type, level: 'task', regex: p.regex, default: p.default, example: p.example ?? null, required: p.required,
-        is_details: false, description: p.description }
-      : { name, type: p.type, level: 'task', value: p.example ?? null, example: p.example ?? null, required: p.required, is_params: true,
-        description: p.description });
+    input.push(
+      p.group === 'url'
+        ? {
+            name,
+            type: p.type,
+            level: 'task',
+            regex: p.regex,
+            default: p.default,
+            example: p.example ?? null,
+            required: p.required,
+            is_details: false,
+            description: p.description,
+          }
+        : {
+            name,
+            type: p.type,
+            level: 'task',
+            value: p.example ?? null,
+            example: p.example ?? null,
+            required: p.required,
+            is_params: true,
+            description: p.description,
+          },
+    );
   }
   for (const [name, p] of Object.entries(def.squid)) {
-    input.push({ ...(p.max !== undefined ? { max: p.max } : {}), name, type: p.type, level: 'squid', default: p.default,
-      example: p.default, required: p.required, is_details: true, description: p.description });
+    input.push({
+      ...(p.max !== undefined ? { max: p.max } : {}),
+      name,
+      type: p.type,
+      level: 'squid',
+      default: p.default,
+      example: p.default,
+      required: p.required,
+      is_details: true,
+      description: p.description,
+    });
   }
   Object.entries(def.functions).forEach(([name, f], i) => {
-    input.push({ name, type: 'boolean', level: 'squid', default: f.default, display: f.display, function: true, priority: i + 1,
-      required: false, is_details: true, description: f.description ?? f.display, credits_per_function: f.credits_per_function });
+    input.push({
+      name,
+      type: 'boolean',
+      level: 'squid',
+      default: f.default,
+      display: f.display,
+      function: true,
+      priority: i + 1,
+      required: false,
+      is_details: true,
+      description: f.description ?? f.display,
+      credits_per_function: f.credits_per_function,
+    });
   });
   return { ...crawlerSummary(c), input, result: def.attributes.map((a) => a.name) };
 }
@@ -378,13 +642,26 @@ export function crawlerParams(c: CrawlerRecord): Record<string, unknown> {
   const def = defOf(c);
   const task: Record<string, unknown> = {};
   for (const [name, p] of Object.entries(def.task)) {
-    task[name] = { type: p.type, ...(p.group ? { group: p.group } : {}), ...(p.regex ? { regex: p.regex } : {}),
-      required: p.required, default: p.default, attribute: name, is_params: p.group !== 'url' };
+    task[name] = {
+      type: p.type,
+      ...(p.group ? { group: p.group } : {}),
+      ...(p.regex ? { regex: p.regex } : {}),
+      required: p.required,
+      default: p.default,
+      attribute: name,
+      is_params: p.group !== 'url',
+    };
   }
   const squid: Record<string, unknown> = {};
   for (const [name, p] of Object.entries(def.squid)) {
-    squid[name] = { type: p.type, ...(p.allowed ? { allowed: p.allowed } : {}), default: p.default,
-      required: p.required, attribute: name, is_params: false };
+    squid[name] = {
+      type: p.type,
+      ...(p.allowed ? { allowed: p.allowed } : {}),
+      default: p.default,
+      required: p.required,
+      attribute: name,
+      is_params: false,
+    };
   }
   const fns = Object.entries(def.functions);
   if (fns.length) {
@@ -401,7 +678,7 @@ export function crawlerAttributes(c: CrawlerRecord): Record<string, unknown>[] {
     name: a.name,
     type: a.type,
     example: a.example ?? null,
-    function: a.fn ? def.functions[a.fn]?.display ?? a.fn : def.base_label ?? 'Base',
+    function: a.fn ? (def.functions[a.fn]?.display ?? a.fn) : (def.base_label ?? 'Base'),
     is_main: !a.fn,
     description: a.description,
   }));
@@ -409,7 +686,9 @@ export function crawlerAttributes(c: CrawlerRecord): Record<string, unknown>[] {
 
 /** A squid can run once every required squid param of its crawler has a value. */
 export function isReady(def: CrawlerDef, params: Record<string, unknown>): boolean {
-  return Object.entries(def.squid).every(([name, p]) => !p.required || (params[name] !== null && params[name] !== undefined));
+  return Object.entries(def.squid).every(
+    ([name, p]) => !p.required || (params[name] !== null && params[name] !== undefined),
+  );
 }
 
 /** Why a value is refused for a squid param the crawler defines (its type, its allowed values), or null. */
@@ -417,7 +696,8 @@ export function squidParamProblem(def: CrawlerDef, name: string, value: unknown)
   const p = def.squid[name];
   if (!p || value === null) return null;
   if (p.type === 'int' && !Number.isInteger(value)) return `params.${name} must be an integer (InvalidParamType).`;
-  if (p.type === 'boolean' && typeof value !== 'boolean') return `params.${name} must be true or false (InvalidParamType).`;
+  if (p.type === 'boolean' && typeof value !== 'boolean')
+    return `params.${name} must be true or false (InvalidParamType).`;
   if (p.allowed && !p.allowed.includes(value))
     return `params.${name} must be one of ${p.allowed.map((a) => JSON.stringify(a)).join(', ')} (InvalidParameterValue).`;
   return null;

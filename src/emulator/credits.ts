@@ -11,7 +11,6 @@ import { isoZ, type Rec } from './util.js';
 import * as store from './model/store.js';
 import type { CreditArchive, FnCharge, Rates, RunCharge, SquidRecord } from './model/records.js';
 
-
 /** Credits charged per row: the crawler's rate plus every enabled paid function. */
 export function ratesFor(def: CrawlerDef, squidParams: Rec): Rates {
   const enabled = (squidParams.functions ?? {}) as Record<string, boolean>;
@@ -57,7 +56,8 @@ function chargeOf(emu: EmuCore, run: Rec): RunCharge {
   const rows = Number(run.total_results ?? 0);
   const attempts = store.records(emu, 'runtasks').filter((rt) => rt.run === run.id && rt.status === 'completed').length;
   const functions: Record<string, FnCharge> = {};
-  for (const [fn, rate] of [['base', rates.base] as const, ...Object.entries(rates.functions)]) functions[fn] = { credits: round(rows * rate), attempts };
+  for (const [fn, rate] of [['base', rates.base] as const, ...Object.entries(rates.functions)])
+    functions[fn] = { credits: round(rows * rate), attempts };
   return { rates, functions };
 }
 
@@ -70,7 +70,11 @@ function breakdownRows(fns: Record<string, FnCharge>): { function: string; credi
 /** What the run's crawler calls its base attributes (the attributes page's label), "Base" when it names none. */
 function baseLabel(emu: EmuCore, run: Rec): string {
   const squid = String(run.squid);
-  const crawler = store.record(emu, 'crawlers', String(store.record(emu, 'squids', squid)?.crawler ?? archive(emu).squids[squid]?.crawler));
+  const crawler = store.record(
+    emu,
+    'crawlers',
+    String(store.record(emu, 'squids', squid)?.crawler ?? archive(emu).squids[squid]?.crawler),
+  );
   return (crawler && defOf(crawler).base_label) || 'Base';
 }
 
@@ -103,7 +107,13 @@ export function archiveSquid(emu: EmuCore, squid: SquidRecord): void {
     a.runs[String(run.id)] = { run: { ...run }, charge: chargeOf(emu, run) };
     delete ledger(emu)[String(run.id)];
   }
-  a.squids[id] = { id, name: squid.name, crawler: squid.crawler, crawler_name: squid.crawler_name, deleted_ms: emu.clock.now() };
+  a.squids[id] = {
+    id,
+    name: squid.name,
+    crawler: squid.crawler,
+    crawler_name: squid.crawler_name,
+    deleted_ms: emu.clock.now(),
+  };
 }
 
 /** Archived squids past 30 days are forgotten (with their runs) when the views are read. */
@@ -138,7 +148,10 @@ const endedMs = (run: Rec) => parseApiTime(run.ended_at) ?? parseApiTime(run.cre
  */
 export function modulesView(emu: EmuCore, days: number | null): Rec {
   const since = days === null ? -Infinity : emu.clock.now() - days * 86_400_000;
-  const byCrawler = new Map<string, { runs: number; credits: number; results: number; fns: Record<string, FnCharge> }>();
+  const byCrawler = new Map<
+    string,
+    { runs: number; credits: number; results: number; fns: Record<string, FnCharge> }
+  >();
   for (const run of allRuns(emu)) {
     if (run.is_done !== true || endedMs(run) < since) continue;
     const squid = store.record(emu, 'squids', String(run.squid)) ?? archive(emu).squids[String(run.squid)];
@@ -157,19 +170,38 @@ export function modulesView(emu: EmuCore, days: number | null): Rec {
   const data = [...byCrawler.entries()]
     .map(([id, m]) => {
       const c = store.record(emu, 'crawlers', id);
-      return { module: id, name: c?.name ?? null, slug: c?.slug ?? null, total_credits: m.credits, total_results: m.results, total_runs: m.runs, breakdown: breakdownRows(m.fns) };
+      return {
+        module: id,
+        name: c?.name ?? null,
+        slug: c?.slug ?? null,
+        total_credits: m.credits,
+        total_results: m.results,
+        total_runs: m.runs,
+        breakdown: breakdownRows(m.fns),
+      };
     })
     .sort((a, b) => b.total_credits - a.total_credits || String(a.name).localeCompare(String(b.name)));
-  return { days, total_credits: round(data.reduce((a, m) => a + m.total_credits, 0)), total_results: data.reduce((a, m) => a + m.total_results, 0), data };
+  return {
+    days,
+    total_credits: round(data.reduce((a, m) => a + m.total_credits, 0)),
+    total_results: data.reduce((a, m) => a + m.total_results, 0),
+    data,
+  };
 }
 
 /** Rows of GET /v1/credits/squids: every squid, and those deleted in the last 30 days (is_deleted). Inferred shape. */
 export function squidRows(emu: EmuCore): Rec[] {
   const runs = allRuns(emu);
-  const row = (s: { id: unknown; name: unknown; crawler: unknown; crawler_name: unknown }, deletedMs: number | null): Rec => {
+  const row = (
+    s: { id: unknown; name: unknown; crawler: unknown; crawler_name: unknown },
+    deletedMs: number | null,
+  ): Rec => {
     const mine = runs.filter((r) => r.squid === s.id);
     return {
-      id: s.id, name: s.name, crawler: s.crawler, crawler_name: s.crawler_name ?? null,
+      id: s.id,
+      name: s.name,
+      crawler: s.crawler,
+      crawler_name: s.crawler_name ?? null,
       total_credits: round(mine.reduce((a, r) => a + Number(r.credit_used ?? 0), 0)),
       total_results: mine.reduce((a, r) => a + Number(r.total_results ?? 0), 0),
       total_runs: mine.length,
@@ -178,18 +210,26 @@ export function squidRows(emu: EmuCore): Rec[] {
     };
   };
   return [
-    ...store.records(emu, 'squids').map((s) => row({ id: s.id, name: s.name, crawler: s.crawler, crawler_name: s.crawler_name }, null)),
+    ...store
+      .records(emu, 'squids')
+      .map((s) => row({ id: s.id, name: s.name, crawler: s.crawler, crawler_name: s.crawler_name }, null)),
     ...Object.values(archive(emu).squids).map((s) => row(s, s.deleted_ms)),
   ].sort((a, b) => Number(b.total_credits) - Number(a.total_credits));
 }
 
 /** Rows of GET /v1/squids/{id}/credits: its finished runs, newest first, each with its final status. Inferred shape. */
 export function squidRunRows(emu: EmuCore, squidId: string): Rec[] {
-  return store.records(emu, 'runs')
+  return store
+    .records(emu, 'runs')
     .filter((r) => r.squid === squidId && r.is_done === true)
     .sort((a, b) => endedMs(b) - endedMs(a))
     .map((r) => ({
-      run: r.id, status: finalStatus(r), started_at: r.started_at, ended_at: r.ended_at,
-      total_credits: r.credit_used, total_results: r.total_results, breakdown: breakdownRows(chargeOf(emu, r).functions),
+      run: r.id,
+      status: finalStatus(r),
+      started_at: r.started_at,
+      ended_at: r.ended_at,
+      total_credits: r.credit_used,
+      total_results: r.total_results,
+      breakdown: breakdownRows(chargeOf(emu, r).functions),
     }));
 }

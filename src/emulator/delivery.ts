@@ -5,7 +5,6 @@ import { RUN_EVENTS } from './types.js';
 import { errB, isRecord, naiveUs, type Rec } from './util.js';
 import * as store from './model/store.js';
 
-
 /** A validation failure that becomes a 400 ErrB body naming the field. */
 export class FieldError extends Error {
   constructor(
@@ -20,7 +19,12 @@ export function validationError(e: FieldError): EmuResponse {
   return errB(400, e.message, e.param);
 }
 
-export function str(o: Rec, key: string, param: string, opts: { optional?: boolean; allowEmpty?: boolean } = {}): string {
+export function str(
+  o: Rec,
+  key: string,
+  param: string,
+  opts: { optional?: boolean; allowEmpty?: boolean } = {},
+): string {
   const v = o[key];
   if (v === undefined && opts.optional) return '';
   if (typeof v !== 'string') throw new FieldError(param, `${param} is required and must be a string`);
@@ -96,14 +100,18 @@ function webhookFields(v: unknown): WebhookFields {
   const is_active = bool(v, 'is_active', 'webhook_fields.is_active');
   const retry = bool(v, 'retry', 'webhook_fields.retry');
   const ev = v.events;
-  if (!isRecord(ev)) throw new FieldError('webhook_fields.events', 'webhook_fields.events is required and must be an object');
+  if (!isRecord(ev))
+    throw new FieldError('webhook_fields.events', 'webhook_fields.events is required and must be an object');
   const events = {} as Record<RunEvent, boolean>;
   for (const name of RUN_EVENTS) {
     // The docs show both the flat dotted key ("run.done") and the nested form ({run: {done}}).
     const nested = isRecord(ev.run) ? ev.run[name.slice(4)] : undefined;
     const value = name in ev ? ev[name] : nested;
     if (typeof value !== 'boolean') {
-      throw new FieldError(`webhook_fields.events.${name}`, `webhook_fields.events.${name} is required and must be a boolean`);
+      throw new FieldError(
+        `webhook_fields.events.${name}`,
+        `webhook_fields.events.${name} is required and must be a boolean`,
+      );
     }
     events[name] = value;
   }
@@ -143,7 +151,8 @@ const PARSE: Record<Exclude<(typeof CHANNELS)[number], 'email'>, (v: unknown) =>
 
 /** Validates and stores one channel on the squid record; returns the 201 body. */
 export function configureDelivery(emu: Emu, squid: Rec, body: unknown): Rec {
-  if (!isRecord(body)) throw new FieldError(CHANNELS.join(','), 'the body must be a JSON object carrying one delivery configuration');
+  if (!isRecord(body))
+    throw new FieldError(CHANNELS.join(','), 'the body must be a JSON object carrying one delivery configuration');
   const present = CHANNELS.filter((k) => body[k] !== undefined || (k === 'email' && body.notifications !== undefined));
   if (present.length !== 1) {
     throw new FieldError(
@@ -193,16 +202,28 @@ export function onRunExportedSimple(emu: Emu, run: Rec, rows: Rec[]): void {
   const sheet = squid.google_sheet_fields;
   if (isRecord(sheet) && sheet.is_active === true) {
     recordDelivery(emu, {
-      kind: 'googlesheet', squid: squidId, run: runId, attempt: 1, ok: true, error: null,
-      target: String(sheet.url), simulated: true,
+      kind: 'googlesheet',
+      squid: squidId,
+      run: runId,
+      attempt: 1,
+      ok: true,
+      error: null,
+      target: String(sheet.url),
+      simulated: true,
     });
   }
   const s3 = squid.s3_fields;
   if (isRecord(s3) && s3.is_active === true) {
     const prefix = String(s3.target_path ?? '').replace(/^\/+|\/+$/g, '');
     recordDelivery(emu, {
-      kind: 's3', squid: squidId, run: runId, attempt: 1, ok: true, error: null,
-      target: `s3://${String(s3.bucket)}/${prefix ? prefix + '/' : ''}`, simulated: true,
+      kind: 's3',
+      squid: squidId,
+      run: runId,
+      attempt: 1,
+      ok: true,
+      error: null,
+      target: `s3://${String(s3.bucket)}/${prefix ? prefix + '/' : ''}`,
+      simulated: true,
     });
   }
 }

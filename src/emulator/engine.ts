@@ -63,7 +63,8 @@ export function startRun(emu: EmuCore, squidId: string, origin: 'user' | 'schedu
   const id = emu.newHash('run');
   const run = runRecord(id, squidId, now, { origin });
   store.putRecord(emu, 'runs', run);
-  const tasks = store.records(emu, 'tasks')
+  const tasks = store
+    .records(emu, 'tasks')
     .filter((t) => t.squid === squidId && t.is_active !== false)
     .map((t) => String(t.id));
   emu.runMeta[id] = { tasks, next: 0, dueAt: null, step: null };
@@ -165,15 +166,28 @@ function processNext(emu: EmuCore, run: Rec, meta: RunMeta): void {
   if (typeof url === 'string' && url.toLowerCase().includes('fail'))
     return fail(emu, run, 'error', `Task ${taskId} failed: the page could not be scraped.`, rt);
   if (emu.remainingCredits() <= 0)
-    return pause(emu, run, 'no_credits_left', 'No credits left; the run resumes when credits are available.', RUN_TIMING.creditCheckMs);
+    return pause(
+      emu,
+      run,
+      'no_credits_left',
+      'No credits left; the run resumes when credits are available.',
+      RUN_TIMING.creditCheckMs,
+    );
   let account: Rec | undefined;
   if (def.account) {
     const accounts = candidateAccounts(emu, squid, def);
-    if (!accounts.length) return fail(emu, run, 'no_accounts', `No ${def.account.type} account is linked or synchronized.`, rt);
+    if (!accounts.length)
+      return fail(emu, run, 'no_accounts', `No ${def.account.type} account is linked or synchronized.`, rt);
     // An account in use by a run of another squid is locked (changelog, account health: lock_time) until it ends.
     account = accounts.find((a) => !exhausted(a) && !lockedByOther(emu, a, String(squid.id)));
     if (!account)
-      return pause(emu, run, 'no_account_available', 'Every account reached its daily limit; the run resumes when it resets.', RUN_TIMING.pauseMs);
+      return pause(
+        emu,
+        run,
+        'no_account_available',
+        'Every account reached its daily limit; the run resumes when it resets.',
+        RUN_TIMING.pauseMs,
+      );
   }
   collect(emu, run, def, squid, task, rt);
   if (account) {

@@ -25,12 +25,17 @@ export interface ExportOptions {
   omit: string[];
 }
 
-const list = (v: string | null): string[] => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string | null): string[] =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** The options of a download request or file URL, or the 400 naming the bad one. */
 export function exportOptions(query: URLSearchParams): ExportOptions | EmuResponse {
   const format = (query.get('file_format') ?? 'csv').toLowerCase();
-  if (!EXPORT_FORMATS.includes(format as ExportFormat)) return errB(400, `file_format must be one of ${EXPORT_FORMATS.join(', ')}.`, 'file_format');
+  if (!EXPORT_FORMATS.includes(format as ExportFormat))
+    return errB(400, `file_format must be one of ${EXPORT_FORMATS.join(', ')}.`, 'file_format');
   const fields = query.get('fields') === null ? null : list(query.get('fields'));
   return { format: format as ExportFormat, fields, omit: list(query.get('omit')) };
 }
@@ -49,11 +54,17 @@ function columnsOf(emu: EmuCore, run: Rec, rows: Rec[], o: ExportOptions): strin
   const all = ['id', ...attrs, ...[...present].filter((k) => k !== 'id' && !INTERNAL.has(k) && !attrs.includes(k))];
   const known = new Set([...all, ...(crawler ? defOf(crawler).attributes.map((a) => a.name) : [])]);
   const unknown = [...(o.fields ?? []), ...o.omit].find((f) => !known.has(f));
-  if (unknown) return errB(400, `Unknown column ${JSON.stringify(unknown)}; columns: ${all.join(', ')}.`, o.fields?.includes(unknown) ? 'fields' : 'omit');
+  if (unknown)
+    return errB(
+      400,
+      `Unknown column ${JSON.stringify(unknown)}; columns: ${all.join(', ')}.`,
+      o.fields?.includes(unknown) ? 'fields' : 'omit',
+    );
   return (o.fields ?? all).filter((c) => !o.omit.includes(c));
 }
 
-const keyOf = (run: string, o: ExportOptions): string => `${run}|${o.format}|${(o.fields ?? ['*']).join(',')}|${o.omit.join(',')}`;
+const keyOf = (run: string, o: ExportOptions): string =>
+  `${run}|${o.format}|${(o.fields ?? ['*']).join(',')}|${o.omit.join(',')}`;
 
 /** GET /v1/runs/{id}/download: the file's URL, or the conversion's progress. */
 export function requestExport(emu: EmuCore, run: Rec, query: URLSearchParams): EmuResponse {
@@ -63,14 +74,19 @@ export function requestExport(emu: EmuCore, run: Rec, query: URLSearchParams): E
   const cols = columnsOf(emu, run, rows, o);
   if (!Array.isArray(cols)) return cols;
   if (o.format === 'xlsx' && Number(run.total_results ?? rows.length) > XLSX_MAX_ROWS)
-    return errB(400, `This run has ${Number(run.total_results)} rows; an XLSX file holds at most ${XLSX_MAX_ROWS}. Export it as CSV, JSON or JSONL.`, 'file_format');
+    return errB(
+      400,
+      `This run has ${Number(run.total_results)} rows; an XLSX file holds at most ${XLSX_MAX_ROWS}. Export it as CSV, JSON or JSONL.`,
+      'file_format',
+    );
   if (o.format !== 'csv') {
     const conversions = store.section(emu, 'conversions', isRecord, () => ({}));
     const key = keyOf(String(run.id), o);
     conversions[key] ??= emu.clock.now();
     const total = Math.max(1, rows.length) * CONVERT_MS_PER_ROW;
     const progress = Math.min(1, (emu.clock.now() - conversions[key]) / total);
-    if (progress < 1) return json(202, { status: 'processing', file_format: o.format, progress: Math.round(progress * 100) / 100 });
+    if (progress < 1)
+      return json(202, { status: 'processing', file_format: o.format, progress: Math.round(progress * 100) / 100 });
   }
   return json(200, { s3: fileUrl(emu, String(run.id), o) });
 }
@@ -104,9 +120,19 @@ export function exportFile(emu: EmuCore, run: Rec, format: ExportFormat, query: 
   const filename = `${String(squid?.name ?? 'export')}_${fileStamp(parseApiTime(run.export_time) ?? emu.clock.now())}.${format}`;
   const pick = (r: Rec): Rec => Object.fromEntries(cols.filter((c) => r[c] !== undefined).map((c) => [c, r[c]]));
   const raw =
-    format === 'csv' ? csvDocument(cols, rows)
-    : format === 'xlsx' ? toXlsx(cols, rows)
-    : format === 'json' ? `${JSON.stringify(rows.map(pick))}\n`
-    : rows.map((r) => `${JSON.stringify(pick(r))}\n`).join('');
-  return { status: 200, raw, headers: { 'Content-Type': TYPES[format], 'Content-Disposition': `attachment; filename="${filename.replace(/"/g, '')}"` } };
+    format === 'csv'
+      ? csvDocument(cols, rows)
+      : format === 'xlsx'
+        ? toXlsx(cols, rows)
+        : format === 'json'
+          ? `${JSON.stringify(rows.map(pick))}\n`
+          : rows.map((r) => `${JSON.stringify(pick(r))}\n`).join('');
+  return {
+    status: 200,
+    raw,
+    headers: {
+      'Content-Type': TYPES[format],
+      'Content-Disposition': `attachment; filename="${filename.replace(/"/g, '')}"`,
+    },
+  };
 }

@@ -75,13 +75,20 @@ export function validateRules(input: unknown): { seed: number; rules: FaultRule[
     const s = rule.status;
     if (s !== undefined && (typeof s !== 'number' || !Number.isInteger(s) || s < 100 || s > 599))
       return `rules[${i}].status must be an HTTP status`;
-    if (rule.after !== undefined && (typeof rule.after !== 'boolean' || rule.action !== 'status')) return `rules[${i}].after must be true or false, on a status rule`;
+    if (rule.after !== undefined && (typeof rule.after !== 'boolean' || rule.action !== 'status'))
+      return `rules[${i}].after must be true or false, on a status rule`;
     const ms = rule.ms;
     if (ms !== undefined && (typeof ms !== 'number' || ms < 0)) return `rules[${i}].ms must be >= 0`;
     if (rule.headers !== undefined && (typeof rule.headers !== 'object' || rule.headers === null))
       return `rules[${i}].headers must be an object`;
     const f = rule.fields;
-    if ((rule.action === 'omit_fields' || f !== undefined) && (rule.action !== 'omit_fields' || !Array.isArray(f) || f.length === 0 || !f.every((x) => typeof x === 'string' && x !== '')))
+    if (
+      (rule.action === 'omit_fields' || f !== undefined) &&
+      (rule.action !== 'omit_fields' ||
+        !Array.isArray(f) ||
+        f.length === 0 ||
+        !f.every((x) => typeof x === 'string' && x !== ''))
+    )
       return `rules[${i}].fields must be a non-empty list of field names, on an omit_fields rule`;
     const b = rule.body;
     if (rule.action === 'envelope' && (typeof b !== 'object' || b === null || Array.isArray(b) || 'data' in b))
@@ -160,7 +167,8 @@ export function shortPage(r: EmuResponse): EmuResponse {
  */
 export function withEnvelope(r: EmuResponse, fields: unknown): EmuResponse {
   const body = r.body as { data?: unknown } | undefined;
-  if (!body || typeof body !== 'object' || !Array.isArray(body.data) || typeof fields !== 'object' || fields === null) return r;
+  if (!body || typeof body !== 'object' || !Array.isArray(body.data) || typeof fields !== 'object' || fields === null)
+    return r;
   return { ...r, body: { ...body, ...fields, data: body.data } };
 }
 

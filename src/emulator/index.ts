@@ -133,12 +133,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const faults = new Faults();
   const log = new RequestLog();
   const persister = opts.stateFile
-    ? new Persister(opts.stateFile, (): Snapshot => ({
-        version: 1,
-        saved_at: new Date().toISOString(),
-        clock_now: emu.clock.now(),
-        state: store.wholeState(emu),
-      }))
+    ? new Persister(
+        opts.stateFile,
+        (): Snapshot => ({
+          version: 1,
+          saved_at: new Date().toISOString(),
+          clock_now: emu.clock.now(),
+          state: store.wholeState(emu),
+        }),
+      )
     : undefined;
   if (persister) emu.onDirty = () => persister.schedule();
 

@@ -12,7 +12,11 @@ interface LimitRule {
 }
 
 /** The documented limits (the client's table); any other /v1 prefix gets 600/min (our choice, the docs state none). */
-const LIMIT_RULES: readonly LimitRule[] = Object.entries(RATE_LIMITS).map(([p, rule]) => ({ prefix: `/v1/${p}`, ...rule, documented: true }));
+const LIMIT_RULES: readonly LimitRule[] = Object.entries(RATE_LIMITS).map(([p, rule]) => ({
+  prefix: `/v1/${p}`,
+  ...rule,
+  documented: true,
+}));
 const DEFAULT_LIMIT_RULE = { limit: 600, windowMs: 60_000, documented: false };
 
 export type RateLimitSetting = 'on' | 'off' | number;
@@ -95,7 +99,10 @@ export class RateLimiter {
  * wording says). Both send Retry-After. docs/emulator.md lists the choice.
  */
 export function rateLimitBody(retryAfterS: number, documented = true): Record<string, unknown> {
-  if (!documented) return { detail: `Request was throttled. Expected available in ${retryAfterS} second${retryAfterS === 1 ? '' : 's'}.` };
+  if (!documented)
+    return {
+      detail: `Request was throttled. Expected available in ${retryAfterS} second${retryAfterS === 1 ? '' : 's'}.`,
+    };
   return {
     error: 'Rate limit exceeded. Please try again later.',
     type: 'RateLimitExceeded',

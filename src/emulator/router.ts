@@ -41,7 +41,10 @@ export class Router {
   }
 
   private matchOne(route: Route, parts: string[]): boolean {
-    return route.segments.length === parts.length && route.segments.every((seg, i) => seg.startsWith(':') || seg === parts[i]);
+    return (
+      route.segments.length === parts.length &&
+      route.segments.every((seg, i) => seg.startsWith(':') || seg === parts[i])
+    );
   }
 
   match(method: string, path: string): Match | undefined {

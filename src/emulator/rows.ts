@@ -35,13 +35,16 @@ function valueFor(a: AttrDef, h: number, index: number): unknown {
     case 'integer':
       return h % 5000;
     case 'float':
-      return a.name.includes('rating') || a.name === 'score' ? Math.round((1 + (h % 400) / 100) * 10) / 10 : Math.round(h % 100000) / 100;
+      return a.name.includes('rating') || a.name === 'score'
+        ? Math.round((1 + (h % 400) / 100) * 10) / 10
+        : Math.round(h % 100000) / 100;
     case 'boolean':
       return h % 2 === 0;
     case 'json':
       return { remote: h % 3 === 0, score: h % 100 };
     case 'text':
-      if (a.name === 'category') return ['Restaurant', 'French restaurant', 'Bakery', 'Café', 'Pizza restaurant'][h % 5];
+      if (a.name === 'category')
+        return ['Restaurant', 'French restaurant', 'Bakery', 'Café', 'Pizza restaurant'][h % 5];
       return `${WORDS[h % WORDS.length]} ${NOUNS[(h >>> 4) % NOUNS.length]} — profile text #${index + 1}.`;
     default:
       break;
@@ -49,8 +52,10 @@ function valueFor(a: AttrDef, h: number, index: number): unknown {
   const n = a.name;
   if (n === 'url' || n.endsWith('_url') || n === 'website') return `https://example.com/${n}/${h % 1_000_000}`;
   if (n === 'email') return `contact${h % 10000}@example.com`;
-  if (n === 'phone') return `+33 1 ${String(10 + (h % 90))} ${String(h % 100).padStart(2, '0')} ${String((h >>> 8) % 100).padStart(2, '0')} ${String((h >>> 16) % 100).padStart(2, '0')}`;
-  if (n === 'address') return `${1 + (h % 150)} ${STREETS[h % STREETS.length]}, 750${String(1 + (h % 20)).padStart(2, '0')} Paris`;
+  if (n === 'phone')
+    return `+33 1 ${String(10 + (h % 90))} ${String(h % 100).padStart(2, '0')} ${String((h >>> 8) % 100).padStart(2, '0')} ${String((h >>> 16) % 100).padStart(2, '0')}`;
+  if (n === 'address')
+    return `${1 + (h % 150)} ${STREETS[h % STREETS.length]}, 750${String(1 + (h % 20)).padStart(2, '0')} Paris`;
   if (n === 'currency') return ['USD', 'EUR', 'GBP'][h % 3];
   if (n === 'asin') return `B0${(h % 100_000_000).toString(36).toUpperCase().padStart(8, '0')}`;
   if (n === 'username') return `user_${h % 100000}`;

@@ -6,7 +6,15 @@ import { creditsPerRow } from './collect.js';
 import { recordCharge } from './credits.js';
 import { CRAWLER_DEFS, crawlerId, crawlerRecord, defaultSquidParams, defOf, isReady } from './crawlers.js';
 import { runRecord, runtaskRecord } from './records.js';
-import { type AccountRecord, type CrawlerRecord, type LimitDef, type Params, type SquidRecord, squidRecord, type TaskRecord } from './model/records.js';
+import {
+  type AccountRecord,
+  type CrawlerRecord,
+  type LimitDef,
+  type Params,
+  type SquidRecord,
+  squidRecord,
+  type TaskRecord,
+} from './model/records.js';
 import { generateRowFields } from './rows.js';
 import { rowsOfTask } from './estimate.js';
 import type { EmuState } from './types.js';
@@ -113,10 +121,22 @@ export function baseState(token: string, now: number): EmuState {
  * A squid record with every documented field at its creation default. `paramsSet` false (a squid created through
  * POST /v1/squids): not ready until its params are set, as the vendor's SDK docs require even when all are optional.
  */
-export function newSquid(emu: EmuCore, crawler: CrawlerRecord, name: string, createdMs: number, paramsSet = true): SquidRecord {
+export function newSquid(
+  emu: EmuCore,
+  crawler: CrawlerRecord,
+  name: string,
+  createdMs: number,
+  paramsSet = true,
+): SquidRecord {
   const id = emu.newHash('squid');
-  const squid = squidRecord({ id, created_at: naiveUs(createdMs), name, crawler: String(crawler.id), crawler_name: String(crawler.name),
-    params: defaultSquidParams(defOf(crawler)) as Params });
+  const squid = squidRecord({
+    id,
+    created_at: naiveUs(createdMs),
+    name,
+    crawler: String(crawler.id),
+    crawler_name: String(crawler.name),
+    params: defaultSquidParams(defOf(crawler)) as Params,
+  });
   squid.is_ready = paramsSet && isReady(defOf(crawler), squid.params);
   store.putRecord(emu, 'squids', squid);
   return squid;
@@ -128,8 +148,15 @@ export function newTask(emu: EmuCore, squid: SquidRecord, params: Params, create
   // example shows none), else the crawler's hash (the add-tasks reference page).
   const shown = defOf(store.crawlerOf(emu, squid.crawler)).task_module;
   const task: TaskRecord = {
-    id, object: 'task', created_at: naiveUs(createdMs), is_active: true, params, squid: squid.id, module: squid.crawler,
-    type: typeof params.url === 'string' ? 'url' : 'params', ...(shown !== undefined ? { shown_module: shown } : {}),
+    id,
+    object: 'task',
+    created_at: naiveUs(createdMs),
+    is_active: true,
+    params,
+    squid: squid.id,
+    module: squid.crawler,
+    type: typeof params.url === 'string' ? 'url' : 'params',
+    ...(shown !== undefined ? { shown_module: shown } : {}),
   };
   store.putRecord(emu, 'tasks', task);
   return task;
@@ -148,40 +175,86 @@ function pastRun(emu: EmuCore, squid: SquidRecord, startMs: number, outcome: 'do
     const count = rowsOfTask(task.params as Rec, squid.params as Rec);
     const failed = outcome === 'error';
     if (!failed) {
-      emu.addResults(generateRowFields(
-        { def, squidParams: squid.params as Rec, squid: String(squid.id), run: id, task: String(task.id),
-          taskParams: task.params as Rec, basis: paramsKey(task.params as Rec), scrapingTimeMs: t },
-        count,
-      ), def.result_id ?? 'hash');
+      emu.addResults(
+        generateRowFields(
+          {
+            def,
+            squidParams: squid.params as Rec,
+            squid: String(squid.id),
+            run: id,
+            task: String(task.id),
+            taskParams: task.params as Rec,
+            basis: paramsKey(task.params as Rec),
+            scrapingTimeMs: t,
+          },
+          count,
+        ),
+        def.result_id ?? 'hash',
+      );
       total += count;
       recordCharge(emu, id, def, squid.params as Rec, count);
     }
-    store.putRecord(emu, 'runtasks', runtaskRecord(rtId, id, task.id, task.params, {
-      status: failed ? 'error' : 'completed', started_at: naiveUs(t), ended_at: naiveUs(t + 2000),
-      last_result: failed ? 0 : count, last_page: failed ? 0 : 1, done_reason: failed ? 'error' : 'completed',
-      done_reason_desc: failed ? 'The page could not be scraped.' : null, last_collection_at: naiveUs(t + 2000),
-    }));
+    store.putRecord(
+      emu,
+      'runtasks',
+      runtaskRecord(rtId, id, task.id, task.params, {
+        status: failed ? 'error' : 'completed',
+        started_at: naiveUs(t),
+        ended_at: naiveUs(t + 2000),
+        last_result: failed ? 0 : count,
+        last_page: failed ? 0 : 1,
+        done_reason: failed ? 'error' : 'completed',
+        done_reason_desc: failed ? 'The page could not be scraped.' : null,
+        last_collection_at: naiveUs(t + 2000),
+      }),
+    );
     t += 2000;
     if (failed) break;
   }
   // The get-run sample's form ("2025-02-10T14:27:45Z"); runs started here get the microsecond form (api-reference §15).
   const ended = isoZ(t + 1000);
   const done = outcome === 'done';
-  store.putRecord(emu, 'runs', runRecord(id, squid.id, isoZ(startMs), {
-    is_done: true, started_at: isoZ(startMs + 1000), ended_at: ended,
-    credit_used: total * creditsPerRow(def, squid.params as Rec), status: outcome, export_done: done,
-    export_count: total, export_time: done ? ended : null, total_results: total, total_unique_results: total,
-    done_reason: done ? 'tasks_done' : 'error',
-    done_reason_desc: done ? null : `${def.name} is having issues on the target website; the run crashed.`,
-  }));
+  store.putRecord(
+    emu,
+    'runs',
+    runRecord(id, squid.id, isoZ(startMs), {
+      is_done: true,
+      started_at: isoZ(startMs + 1000),
+      ended_at: ended,
+      credit_used: total * creditsPerRow(def, squid.params as Rec),
+      status: outcome,
+      export_done: done,
+      export_count: total,
+      export_time: done ? ended : null,
+      total_results: total,
+      total_unique_results: total,
+      done_reason: done ? 'tasks_done' : 'error',
+      done_reason_desc: done ? null : `${def.name} is having issues on the target website; the run crashed.`,
+    }),
+  );
 }
 
 // In the list-account-types sample's order: Facebook (no limits, as sampled), Sales Navigator, Twitter.
-const ACCOUNT_TYPES: { name: string; domain: string; baseurl: string; cookies: string[]; params: Record<string, LimitDef> }[] = [
-  { name: 'facebook-sync', domain: 'Facebook', baseurl: 'https://www.facebook.com', cookies: ['c_user', 'xs'], params: {} },
+const ACCOUNT_TYPES: {
+  name: string;
+  domain: string;
+  baseurl: string;
+  cookies: string[];
+  params: Record<string, LimitDef>;
+}[] = [
+  {
+    name: 'facebook-sync',
+    domain: 'Facebook',
+    baseurl: 'https://www.facebook.com',
+    cookies: ['c_user', 'xs'],
+    params: {},
+  },
   // The list-account-types sample, word for word: up to 20 profiles a launch, the daily profiles and searches.
   {
-    name: 'sales-nav-sync', domain: 'Sales Navigator', baseurl: 'https://www.linkedin.com', cookies: ['li_at', 'JSESSIONID', 'li_a'],
+    name: 'sales-nav-sync',
+    domain: 'Sales Navigator',
+    baseurl: 'https://www.linkedin.com',
+    cookies: ['li_at', 'JSESSIONID', 'li_a'],
     params: {
       batch: { max: 20, default: 20, attribute: 'profiles', description: 'Number of profiles visited per launch' },
       profiles: { max: 150, default: 150, description: 'Maximum number of profile requests per day' },
@@ -197,8 +270,14 @@ function seedAccountTypes(emu: EmuCore): void {
   for (const t of ACCOUNT_TYPES) {
     const id = emu.newHash('account_type');
     store.putRecord(emu, 'accountTypes', {
-      id, object: 'account_type', name: t.name, icon: 'https://cdn.sq-emulator.local/icons/' + t.name + '.png', domain: t.domain,
-      baseurl: t.baseurl, cookies: t.cookies.map((name) => ({ name, required: true })), params: structuredClone(t.params),
+      id,
+      object: 'account_type',
+      name: t.name,
+      icon: 'https://cdn.sq-emulator.local/icons/' + t.name + '.png',
+      domain: t.domain,
+      baseurl: t.baseurl,
+      cookies: t.cookies.map((name) => ({ name, required: true })),
+      params: structuredClone(t.params),
     });
   }
 }
@@ -207,7 +286,14 @@ function seedAccountTypes(emu: EmuCore): void {
  * An account record of the given type; `used` is how much of the daily limit is already spent; `id` the hash a cookie
  * sync reserved for it when it started (check-sync-status shows it while synchronizing).
  */
-export function newAccount(emu: EmuCore, typeName: string, username: string, nowMs: number, used = 0, id = emu.newHash('account')): AccountRecord {
+export function newAccount(
+  emu: EmuCore,
+  typeName: string,
+  username: string,
+  nowMs: number,
+  used = 0,
+  id = emu.newHash('account'),
+): AccountRecord {
   const type = store.records(emu, 'accountTypes').find((t) => t.name === typeName);
   if (!type) throw new Error(`unknown account type ${typeName}`);
   const def = type.params;
@@ -217,22 +303,53 @@ export function newAccount(emu: EmuCore, typeName: string, username: string, now
   const limits = Object.keys(def).filter((k) => k !== 'batch' && k !== 'batch_hours');
   const daily = (k: string, i: number): Rec => {
     const max = Number(def[k].default);
-    return { max, value: i === 0 ? Math.min(used, max) : 0, default: max, timestamp: Math.floor((nowMs + DAY) / 1000), start_time: null };
+    return {
+      max,
+      value: i === 0 ? Math.min(used, max) : 0,
+      default: max,
+      timestamp: Math.floor((nowMs + DAY) / 1000),
+      start_time: null,
+    };
   };
   const account: AccountRecord = {
-    id, object: 'account', username, created_at: naiveUs(nowMs), last_synchronization_time: naiveUs(nowMs),
-    status: '200', status_code_info: 'synchronized', status_code_description: 'The account is synchronized.',
+    id,
+    object: 'account',
+    username,
+    created_at: naiveUs(nowMs),
+    last_synchronization_time: naiveUs(nowMs),
+    status: '200',
+    status_code_info: 'synchronized',
+    status_code_description: 'The account is synchronized.',
     type: typeName,
     // A type without limits (Facebook, as sampled) gives its accounts none: {default: {}, user: {}} (get-account-details).
-    params: Object.keys(def).length === 0 ? { default: {}, user: {} } : {
-      default: def,
-      user: {
-        batch: { max: Number(def.batch?.max ?? 10), current: 0, default: Number(def.batch?.default ?? 1), attribute: def.batch?.attribute ?? 'batch', start_time: null, last_batch_at: ddmmyyyy(nowMs) },
-        ...Object.fromEntries(limits.map((k, i) => [k, daily(k, i)])),
-        batch_hours: { max: Number(def.batch_hours?.max ?? 24), value: 0, default: Number(def.batch_hours?.default ?? 1), description: def.batch_hours?.description },
-      },
-    },
-    updated_at: null, account_type_hash: type.id, baseurl: type.baseurl, cookies: type.cookies, icon: type.icon,
+    params:
+      Object.keys(def).length === 0
+        ? { default: {}, user: {} }
+        : {
+            default: def,
+            user: {
+              batch: {
+                max: Number(def.batch?.max ?? 10),
+                current: 0,
+                default: Number(def.batch?.default ?? 1),
+                attribute: def.batch?.attribute ?? 'batch',
+                start_time: null,
+                last_batch_at: ddmmyyyy(nowMs),
+              },
+              ...Object.fromEntries(limits.map((k, i) => [k, daily(k, i)])),
+              batch_hours: {
+                max: Number(def.batch_hours?.max ?? 24),
+                value: 0,
+                default: Number(def.batch_hours?.default ?? 1),
+                description: def.batch_hours?.description,
+              },
+            },
+          },
+    updated_at: null,
+    account_type_hash: type.id,
+    baseurl: type.baseurl,
+    cookies: type.cookies,
+    icon: type.icon,
   };
   store.putRecord(emu, 'accounts', account);
   return account;
@@ -253,7 +370,13 @@ export function applySeed(emu: EmuCore, seed: SeedName, token: string): void {
   const twitterAccount = newAccount(emu, 'twitter-sync', DEMO_ACCOUNT_USERNAMES.twitter, now - 20 * DAY);
   // At its daily profiles limit (the sampled 150): a run of a squid using it pauses with no_account_available, the
   // documented pause (api-reference: "no_account_available (pauses, auto-resumes)"), and the account shows resets_in.
-  const salesNavAccount = newAccount(emu, 'sales-nav-sync', DEMO_ACCOUNT_USERNAMES.salesNav, now - 15 * DAY, Number.MAX_SAFE_INTEGER);
+  const salesNavAccount = newAccount(
+    emu,
+    'sales-nav-sync',
+    DEMO_ACCOUNT_USERNAMES.salesNav,
+    now - 15 * DAY,
+    Number.MAX_SAFE_INTEGER,
+  );
 
   const paris = newSquid(emu, c(DEMO_CRAWLERS.googleMaps), DEMO_SQUIDS.paris, now - 9 * DAY);
   functionsOff(paris);

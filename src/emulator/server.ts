@@ -2,7 +2,15 @@
 // response can be broken on purpose. No framework: node:http and our tiny router.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmuCore } from './emu.js';
-import { defaultErrorBody, type Faults, type FaultRule, htmlPage, omitFields, shortPage, withEnvelope } from './faults.js';
+import {
+  defaultErrorBody,
+  type Faults,
+  type FaultRule,
+  htmlPage,
+  omitFields,
+  shortPage,
+  withEnvelope,
+} from './faults.js';
 import { boundaryOf, parseMultipart } from './multipart.js';
 import { type RateLimiter, rateLimitBody } from './ratelimit.js';
 import { maskHeaders, maskQuery, type RequestLog } from './requestlog.js';
@@ -153,7 +161,11 @@ async function answer(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   }
   if (fault?.action === 'status' && fault.after) {
     const status = fault.status ?? 500;
-    response = { status, body: fault.body !== undefined ? fault.body : defaultErrorBody(status), headers: fault.headers ?? {} };
+    response = {
+      status,
+      body: fault.body !== undefined ? fault.body : defaultErrorBody(status),
+      headers: fault.headers ?? {},
+    };
   }
   if (mode === 'short_page') response = shortPage(response);
   if (mode === 'envelope') response = withEnvelope(response, fault?.body);
@@ -168,7 +180,12 @@ async function answer(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
  * What a fault rule does before the request is read: 'answered' when the rule answers it (a reset, a hang, an error
  * status or an HTML page); otherwise the broken mode the answer is given, if any (after a delay, if the rule says so).
  */
-async function faultBefore(fault: FaultRule, req: IncomingMessage, res: ServerResponse, record: (status: number) => void): Promise<'answered' | { mode?: BrokenMode }> {
+async function faultBefore(
+  fault: FaultRule,
+  req: IncomingMessage,
+  res: ServerResponse,
+  record: (status: number) => void,
+): Promise<'answered' | { mode?: BrokenMode }> {
   switch (fault.action) {
     case 'reset':
       record(0);
@@ -193,7 +210,11 @@ async function faultBefore(fault: FaultRule, req: IncomingMessage, res: ServerRe
     case 'html': {
       const status = fault.status ?? 502;
       record(status);
-      write(res, { status, raw: htmlPage(status), headers: { 'Content-Type': 'text/html', ...(fault.headers ?? {}) } }, {});
+      write(
+        res,
+        { status, raw: htmlPage(status), headers: { 'Content-Type': 'text/html', ...(fault.headers ?? {}) } },
+        {},
+      );
       return 'answered';
     }
     case 'delay':
@@ -205,7 +226,13 @@ async function faultBefore(fault: FaultRule, req: IncomingMessage, res: ServerRe
 }
 
 /** The route's answer, behind the rate limit (its headers in `extra`) and the API key, as on the live service. */
-async function dispatch(deps: ServerDeps, req: IncomingMessage, er: EmuRequest, method: string, path: string): Promise<{ response: EmuResponse; extra: Record<string, string> }> {
+async function dispatch(
+  deps: ServerDeps,
+  req: IncomingMessage,
+  er: EmuRequest,
+  method: string,
+  path: string,
+): Promise<{ response: EmuResponse; extra: Record<string, string> }> {
   const { limiter } = deps;
   const isV1 = isApiPath(path);
   const key = presentedKey(req);
@@ -214,7 +241,11 @@ async function dispatch(deps: ServerDeps, req: IncomingMessage, er: EmuRequest, 
     const decision = limiter.check(key ?? `anon:${req.socket.remoteAddress ?? ''}`, path);
     extra = decision.headers;
     if (!decision.allowed) {
-      const response = { status: 429, body: rateLimitBody(decision.retryAfterS, decision.documented), headers: { 'Retry-After': String(decision.retryAfterS) } };
+      const response = {
+        status: 429,
+        body: rateLimitBody(decision.retryAfterS, decision.documented),
+        headers: { 'Retry-After': String(decision.retryAfterS) },
+      };
       return { response, extra };
     }
   }
@@ -222,14 +253,22 @@ async function dispatch(deps: ServerDeps, req: IncomingMessage, er: EmuRequest, 
 }
 
 /** The route's handler, once the route and (for the API) the key are found. */
-async function routed(deps: ServerDeps, req: IncomingMessage, er: EmuRequest, method: string, path: string, key: string | undefined): Promise<EmuResponse> {
+async function routed(
+  deps: ServerDeps,
+  req: IncomingMessage,
+  er: EmuRequest,
+  method: string,
+  path: string,
+  key: string | undefined,
+): Promise<EmuResponse> {
   const { emu } = deps;
   const isV1 = isApiPath(path);
   // HEAD is GET without the body, as on the live (Django) service; Node drops the body of a HEAD answer.
   const match = emu.router.match(method === 'HEAD' ? 'GET' : method, path);
   if (!match) {
     const allow = emu.router.allowed(path);
-    if (allow.length) return { status: 405, headers: { Allow: allow.join(', ') }, body: { detail: `Method "${method}" not allowed.` } };
+    if (allow.length)
+      return { status: 405, headers: { Allow: allow.join(', ') }, body: { detail: `Method "${method}" not allowed.` } };
     return { status: 404, body: { detail: 'Not found.' } };
   }
   if (isV1 && !PUBLIC_PATTERNS.has(match.pattern)) {

@@ -132,8 +132,16 @@ export function registerSftp(emu: Emu): () => void {
       .then((error) => {
         if (stopped) return;
         recordDelivery(emu, {
-          kind: 'sftp', squid: squidId, run: runId, attempt: 1, at, ok: error === null, status_code: null,
-          error, target, path: remote,
+          kind: 'sftp',
+          squid: squidId,
+          run: runId,
+          attempt: 1,
+          at,
+          ok: error === null,
+          status_code: null,
+          error,
+          target,
+          path: remote,
         });
       });
   };

@@ -3,7 +3,22 @@
 import type { EventEmitter } from 'node:events';
 import type { Clock } from './clock.js';
 import { RUN_EVENTS, type RunEventName } from '../tables/run-events.js';
-import type { AccountRecord, AccountTypeRecord, CrawlerRecord, CreditArchive, PendingRetry, ResultRecord, RunCharge, RunMeta, RunRecord, RuntaskRecord, SquidRecord, SyncRecord, TaskRecord, UploadRecord } from './model/records.js';
+import type {
+  AccountRecord,
+  AccountTypeRecord,
+  CrawlerRecord,
+  CreditArchive,
+  PendingRetry,
+  ResultRecord,
+  RunCharge,
+  RunMeta,
+  RunRecord,
+  RuntaskRecord,
+  SquidRecord,
+  SyncRecord,
+  TaskRecord,
+  UploadRecord,
+} from './model/records.js';
 
 export interface EmuRequest {
   method: string;

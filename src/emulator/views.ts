@@ -50,13 +50,19 @@ export function runView(emu: EmuCore, run: Rec): Rec {
  * `email_done` false rather than null, as the get-run sample has it.
  */
 export function runDetailView(emu: EmuCore, run: Rec): Rec {
-  const view = { ...run, duration: timedelta(runDurationMs(emu, run)), credit_used: float4(run.credit_used), email_done: run.email_done ?? false };
+  const view = {
+    ...run,
+    duration: timedelta(runDurationMs(emu, run)),
+    credit_used: float4(run.credit_used),
+    email_done: run.email_done ?? false,
+  };
   return stamped(view, RUN_STAMPS, 'us');
 }
 
 export function runsOfSquid(emu: EmuCore, squid: string): Rec[] {
   // Newest first; runs created in the same microsecond keep reverse insertion order.
-  return store.records(emu, 'runs')
+  return store
+    .records(emu, 'runs')
     .filter((r) => r.squid === squid)
     .map((r, i) => ({ r, i }))
     .sort((a, b) => (parseApiTime(b.r.created_at) ?? 0) - (parseApiTime(a.r.created_at) ?? 0) || b.i - a.i)
@@ -117,9 +123,10 @@ function deliveryView(squid: Rec): Rec {
   const out: Rec = {};
   for (const [key, { keys, unset }] of Object.entries(DELIVERY_VIEWS)) {
     const stored = squid[key];
-    out[key] = stored && typeof stored === 'object'
-      ? Object.fromEntries(keys.map((k) => [k, (stored as Rec)[k] ?? unset[k]]))
-      : { ...unset };
+    out[key] =
+      stored && typeof stored === 'object'
+        ? Object.fromEntries(keys.map((k) => [k, (stored as Rec)[k] ?? unset[k]]))
+        : { ...unset };
   }
   return out;
 }
@@ -129,8 +136,13 @@ export function squidDetailView(emu: EmuCore, squid: SquidRecord): Rec {
   // echo has it). Its accounts are shown as SDK 0.7 reads them, for a crawler that uses accounts only (the sample's
   // Google Maps squid has none).
   const { chain, chained_from: _from, object: _o, accounts: _a, notifications_activation_date: _n, ...rest } = squid;
-  const view = { ...rest, ...linksView(emu, squid), ...deliveryView(squid), ...lastRunFields(emu, squid),
-    ...(chain ? { chain: chainView(emu, chain as Rec) } : {}) };
+  const view = {
+    ...rest,
+    ...linksView(emu, squid),
+    ...deliveryView(squid),
+    ...lastRunFields(emu, squid),
+    ...(chain ? { chain: chainView(emu, chain as Rec) } : {}),
+  };
   return stamped(view, ['created_at', 'last_run_at'], 'us');
 }
 
@@ -140,7 +152,12 @@ export function chainView(emu: EmuCore, chain: Rec): Rec {
   const target = chain.target_cluster ? store.record(emu, 'squids', String(chain.target_cluster)) : undefined;
   return {
     id: chain.id,
-    target_module: { id: crawler?.id, public_name: crawler?.name, name: crawler?.slug, max_concurrency: crawler?.max_concurrency },
+    target_module: {
+      id: crawler?.id,
+      public_name: crawler?.name,
+      name: crawler?.slug,
+      max_concurrency: crawler?.max_concurrency,
+    },
     target_cluster: target ? { id: target.id, hash_value: target.id, name: target.name } : null,
     field_map: chain.field_map,
     is_active: chain.is_active,
@@ -177,12 +194,20 @@ export function squidSummaryView(emu: EmuCore, squid: SquidRecord): Rec {
 
 /** A task as the list-tasks sample shows it (no `object`), created_at naive with microseconds. */
 export function taskListView(t: Rec): Rec {
-  return stamped({ id: t.id, created_at: t.created_at, is_active: t.is_active, params: t.params }, ['created_at'], 'us');
+  return stamped(
+    { id: t.id, created_at: t.created_at, is_active: t.is_active, params: t.params },
+    ['created_at'],
+    'us',
+  );
 }
 
 export function taskCreatedView(t: Rec): Rec {
   const module = 'shown_module' in t ? (t.shown_module ?? undefined) : t.module;
-  return stamped({ id: t.id, object: 'task', created_at: t.created_at, is_active: t.is_active, params: t.params, module }, ['created_at'], 'us');
+  return stamped(
+    { id: t.id, object: 'task', created_at: t.created_at, is_active: t.is_active, params: t.params, module },
+    ['created_at'],
+    'us',
+  );
 }
 
 export function taskDetailView(emu: EmuCore, t: Rec): Rec {
@@ -201,8 +226,17 @@ export function taskDetailView(emu: EmuCore, t: Rec): Rec {
         has_errors: last.status === 'error',
         errors: last.status === 'error' ? last.done_reason_desc : null,
       }
-    : { status: 'pending', started_at: null, ended_at: null, is_done: false, total_results: 0, total_pages: 0,
-        done_reason: null, has_errors: false, errors: null };
+    : {
+        status: 'pending',
+        started_at: null,
+        ended_at: null,
+        is_done: false,
+        total_results: 0,
+        total_pages: 0,
+        done_reason: null,
+        has_errors: false,
+        errors: null,
+      };
   return {
     hash_value: t.id,
     created_at: stamped(t, ['created_at'], 'us').created_at,
@@ -230,9 +264,14 @@ function health(emu: EmuCore, a: Rec): Rec {
 }
 
 export function accountView(emu: EmuCore, a: Rec): Rec {
-  const squids = store.records(emu, 'squids')
+  const squids = store
+    .records(emu, 'squids')
     .filter((s) => Array.isArray(s.accounts) && (s.accounts as string[]).includes(String(a.id)))
     .map((s) => ({ name: s.name, hash_value: s.id }));
   const { locked_by: _l, lock_time: _t, ...rest } = a;
-  return stamped({ ...rest, ...health(emu, a), squids }, ['created_at', 'last_synchronization_time', 'updated_at'], 'Z');
+  return stamped(
+    { ...rest, ...health(emu, a), squids },
+    ['created_at', 'last_synchronization_time', 'updated_at'],
+    'Z',
+  );
 }

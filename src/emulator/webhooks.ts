@@ -72,7 +72,11 @@ export function postJson(url: string, payload: unknown, timeoutMs: number): Prom
       finish({ ok, status_code: code, error: ok ? null : `receiver answered HTTP ${code} (expected 200, 201 or 202)` });
     });
     req.on('error', (e: NodeJS.ErrnoException) => {
-      finish({ ok: false, status_code: null, error: `request failed: ${e.code ?? ''} ${e.message}`.replace(/\s+/g, ' ').trim() });
+      finish({
+        ok: false,
+        status_code: null,
+        error: `request failed: ${e.code ?? ''} ${e.message}`.replace(/\s+/g, ' ').trim(),
+      });
     });
     req.end(data);
   });
@@ -116,10 +120,26 @@ export function registerWebhooks(emu: Emu): () => void {
     const at = emu.nowIso();
     const out = await postJson(cfg.url, payload, webhookTimeout(emu));
     if (stopped) return;
-    recordDelivery(emu, { kind: 'webhook', ...meta, attempt: n, at, ok: out.ok, status_code: out.status_code, error: out.error, target: cfg.url });
+    recordDelivery(emu, {
+      kind: 'webhook',
+      ...meta,
+      attempt: n,
+      at,
+      ok: out.ok,
+      status_code: out.status_code,
+      error: out.error,
+      target: cfg.url,
+    });
     if (out.ok || !cfg.retry || n > WEBHOOK_MAX_RETRIES) return;
     // Spaced from the start of this attempt, so a slow receiver or a clock moved meanwhile keeps the cadence.
-    const p: PendingRetry = { key: emu.nextId(), due: startedAt + WEBHOOK_RETRY_SPACING_MS, cfg, payload, meta, n: n + 1 };
+    const p: PendingRetry = {
+      key: emu.nextId(),
+      due: startedAt + WEBHOOK_RETRY_SPACING_MS,
+      cfg,
+      payload,
+      meta,
+      n: n + 1,
+    };
     pendingRetries(emu).push(p);
     emu.markDirty();
     schedule(p);

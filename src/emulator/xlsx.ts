@@ -5,7 +5,12 @@ import { crc32, deflateRawSync } from 'node:zlib';
 
 const esc = (s: string): string =>
   // Control characters other than tab/newline are not allowed in XML 1.0: dropped.
-  s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  s
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 
 /** Column letters of a 0-based index: 0 → A, 26 → AA. */
 function col(i: number): string {
@@ -23,8 +28,17 @@ function cell(v: unknown, ref: string): string {
 }
 
 function sheet(columns: string[], rows: Record<string, unknown>[]): string {
-  const line = (values: unknown[], r: number) => `<row r="${r}">${values.map((v, i) => cell(v, `${col(i)}${r}`)).join('')}</row>`;
-  const body = [line(columns, 1), ...rows.map((row, i) => line(columns.map((c) => row[c]), i + 2))].join('');
+  const line = (values: unknown[], r: number) =>
+    `<row r="${r}">${values.map((v, i) => cell(v, `${col(i)}${r}`)).join('')}</row>`;
+  const body = [
+    line(columns, 1),
+    ...rows.map((row, i) =>
+      line(
+        columns.map((c) => row[c]),
+        i + 2,
+      ),
+    ),
+  ].join('');
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${body}</sheetData></worksheet>`;
 }
 

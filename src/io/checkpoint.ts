@@ -38,7 +38,10 @@ export interface Checkpoint {
 }
 
 /** What the command in hand would write; compared with a checkpoint before any request. */
-type Want = Pick<Checkpoint, 'task' | 'format' | 'fields' | 'page_size' | 'target'> & { scopeFlag: '--squid' | '--run'; scopeRef: string };
+type Want = Pick<Checkpoint, 'task' | 'format' | 'fields' | 'page_size' | 'target'> & {
+  scopeFlag: '--squid' | '--run';
+  scopeRef: string;
+};
 
 /** Where an -o export keeps its partial data and checkpoint: hidden siblings of the target. */
 export function siblings(target: string): { partial: string; checkpoint: string } {
@@ -56,7 +59,10 @@ export async function exists(path: string): Promise<boolean> {
  * The checkpoint at `path`; null when there is none. A file that is not a checkpoint of ours, or one whose fields are
  * damaged (edited by hand, cut short), is a UsageError naming it, ending with `startOver`: nothing in it is trusted.
  */
-export async function readCheckpoint(path: string, startOver = 'delete it and export again'): Promise<Checkpoint | null> {
+export async function readCheckpoint(
+  path: string,
+  startOver = 'delete it and export again',
+): Promise<Checkpoint | null> {
   const text = await readRegularFile(path, 'checkpoint');
   if (text === null) return null;
   let ck: Record<string, unknown> | null = null;
@@ -69,40 +75,51 @@ export async function readCheckpoint(path: string, startOver = 'delete it and ex
     throw new UsageError(`"${path}" is not a checkpoint written by sq results list`);
   }
   if (ck.version !== CHECKPOINT_VERSION) {
-    throw new UsageError(`the checkpoint "${path}" has version ${String(ck.version)}; this sq reads version ${CHECKPOINT_VERSION}`);
+    throw new UsageError(
+      `the checkpoint "${path}" has version ${String(ck.version)}; this sq reads version ${CHECKPOINT_VERSION}`,
+    );
   }
   const damaged = checkpointProblem(ck);
-  if (damaged) throw new UsageError(`the checkpoint "${path}" is damaged: ${damaged}, so it cannot be trusted; ${startOver}`);
+  if (damaged)
+    throw new UsageError(`the checkpoint "${path}" is damaged: ${damaged}, so it cannot be trusted; ${startOver}`);
   return ck as unknown as Checkpoint;
 }
 
 /** The first field of a parsed checkpoint that is not what sq writes (types, ranges, and how they add up); null when none. */
 export function checkpointProblem(ck: Record<string, unknown>): string | null {
   const got = (v: unknown) => `got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
-  const int = (v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+  const int = (v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): v is number =>
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
   const text = (v: unknown): v is string => typeof v === 'string' && v !== '';
   const names = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every(text);
   const scope = ck.scope as Record<string, unknown> | null;
   const keys = scope && typeof scope === 'object' && !Array.isArray(scope) ? Object.keys(scope) : [];
-  if (keys.length !== 1 || !['squid', 'run'].includes(keys[0]) || !text(scope![keys[0]])) return `scope must be {"squid": id} or {"run": id}, ${got(ck.scope)}`;
+  if (keys.length !== 1 || !['squid', 'run'].includes(keys[0]) || !text(scope![keys[0]]))
+    return `scope must be {"squid": id} or {"run": id}, ${got(ck.scope)}`;
   if (!text(ck.scope_ref)) return `scope_ref must be a non-empty string, ${got(ck.scope_ref)}`;
   if (ck.task !== null && !text(ck.task)) return `task must be null or a non-empty string, ${got(ck.task)}`;
-  if (!(RESUMABLE_FORMATS as readonly unknown[]).includes(ck.format)) return `format must be one of ${RESUMABLE_FORMATS.join(', ')}, ${got(ck.format)}`;
+  if (!(RESUMABLE_FORMATS as readonly unknown[]).includes(ck.format))
+    return `format must be one of ${RESUMABLE_FORMATS.join(', ')}, ${got(ck.format)}`;
   if (ck.fields !== null && !names(ck.fields)) return `fields must be null or a list of field names, ${got(ck.fields)}`;
   // CSV/TSV rows are rendered by these columns (or by the fields): they make the header already written.
   const tabular = FORMAT_SPECS[ck.format as Format].line !== null;
-  if ((tabular || ck.columns !== null) && !names(ck.columns)) return `columns must be a list of column names, ${got(ck.columns)}`;
-  if (!int(ck.page_size, 1, MAX_PAGE_SIZE)) return `page_size must be an integer from 1 to ${MAX_PAGE_SIZE}, ${got(ck.page_size)}`;
+  if ((tabular || ck.columns !== null) && !names(ck.columns))
+    return `columns must be a list of column names, ${got(ck.columns)}`;
+  if (!int(ck.page_size, 1, MAX_PAGE_SIZE))
+    return `page_size must be an integer from 1 to ${MAX_PAGE_SIZE}, ${got(ck.page_size)}`;
   if (!int(ck.pages, 1)) return `pages must be a whole number of pages, at least 1, ${got(ck.pages)}`;
-  if (ck.total_results !== null && !int(ck.total_results, 0)) return `total_results must be null or an integer of at least 0, ${got(ck.total_results)}`;
+  if (ck.total_results !== null && !int(ck.total_results, 0))
+    return `total_results must be null or an integer of at least 0, ${got(ck.total_results)}`;
   if (!int(ck.records, 1)) return `records must be an integer of at least 1, ${got(ck.records)}`;
   // Every page before the last is whole; the last is too, unless it was the listing's last (then the export ended
   // just after it, before its file was renamed into place).
   const full = ck.pages * ck.page_size;
   const lastShort = ck.records === ck.total_results && ck.records > full - ck.page_size && ck.records < full;
-  if (ck.records !== full && !lastShort) return `records must be pages × page_size (${ck.pages} × ${ck.page_size} = ${full}), ${got(ck.records)}`;
+  if (ck.records !== full && !lastShort)
+    return `records must be pages × page_size (${ck.pages} × ${ck.page_size} = ${full}), ${got(ck.records)}`;
   // At least one byte per record (its newline), and the header line.
-  if (!int(ck.bytes, ck.records + (tabular ? 1 : 0))) return `bytes must be an integer of at least ${ck.records + (tabular ? 1 : 0)} for ${ck.records} records, ${got(ck.bytes)}`;
+  if (!int(ck.bytes, ck.records + (tabular ? 1 : 0)))
+    return `bytes must be an integer of at least ${ck.records + (tabular ? 1 : 0)} for ${ck.records} records, ${got(ck.bytes)}`;
   if (ck.target !== null && !text(ck.target)) return `target must be null or a path, ${got(ck.target)}`;
   return null;
 }
@@ -127,7 +144,8 @@ export async function savedPagesProblem(fh: FileHandle, ck: Checkpoint): Promise
     if (bytesRead === 0) return `has ${pos} bytes, fewer than the ${ck.bytes} its checkpoint counts`;
     const chunk = buf.subarray(0, bytesRead);
     const nul = chunk.indexOf(0);
-    if (nul >= 0) return `holds a NUL byte at offset ${pos + nul}: it is not what sq wrote (a file extended past the data it got, as truncate -s does to a file that lost data)`;
+    if (nul >= 0)
+      return `holds a NUL byte at offset ${pos + nul}: it is not what sq wrote (a file extended past the data it got, as truncate -s does to a file that lost data)`;
     if (header && !headerSeen) start.push(Buffer.from(chunk.subarray(0, Math.min(bytesRead, header.length + 1))));
     // Newlines outside quotes end records: a quoted CSV cell may hold newlines ("" inside it toggles twice); TSV and
     // NDJSON escape theirs. indexOf keeps this at memory speed (a byte loop did not).
@@ -148,7 +166,8 @@ export async function savedPagesProblem(fh: FileHandle, ck: Checkpoint): Promise
     last = chunk[bytesRead - 1];
     pos += bytesRead;
   }
-  if (last !== 0x0a || quoted) return `does not end with a whole record at byte ${ck.bytes} (its checkpoint's count): its last record is cut`;
+  if (last !== 0x0a || quoted)
+    return `does not end with a whole record at byte ${ck.bytes} (its checkpoint's count): its last record is cut`;
   if (header) {
     const first = Buffer.concat(start).subarray(0, header.length);
     if (!first.equals(header)) {
@@ -156,7 +175,8 @@ export async function savedPagesProblem(fh: FileHandle, ck: Checkpoint): Promise
     }
   }
   const records = lines - (header ? 1 : 0);
-  if (records !== ck.records) return `holds ${records} record${records === 1 ? '' : 's'} in its first ${ck.bytes} bytes, but its checkpoint counts ${ck.records}`;
+  if (records !== ck.records)
+    return `holds ${records} record${records === 1 ? '' : 's'} in its first ${ck.bytes} bytes, but its checkpoint counts ${ck.records}`;
   return null;
 }
 
@@ -174,8 +194,10 @@ export function mismatch(ck: Checkpoint, want: Want): string | null {
   const scopeFlag = 'squid' in ck.scope ? '--squid' : '--run';
   const scopeId = 'squid' in ck.scope ? ck.scope.squid : ck.scope.run;
   const show = (v: unknown) => (v === null || v === undefined ? 'none' : Array.isArray(v) ? v.join(',') : String(v));
-  if (scopeFlag !== want.scopeFlag) return `the checkpoint is for ${scopeFlag} ${scopeId}, this command uses ${want.scopeFlag}`;
-  if (want.scopeRef !== ck.scope_ref && want.scopeRef !== scopeId) return `${scopeFlag}: the checkpoint is for ${ck.scope_ref}, this command asks for ${want.scopeRef}`;
+  if (scopeFlag !== want.scopeFlag)
+    return `the checkpoint is for ${scopeFlag} ${scopeId}, this command uses ${want.scopeFlag}`;
+  if (want.scopeRef !== ck.scope_ref && want.scopeRef !== scopeId)
+    return `${scopeFlag}: the checkpoint is for ${ck.scope_ref}, this command asks for ${want.scopeRef}`;
   const pairs: [string, unknown, unknown][] = [
     ['--task', ck.task, want.task],
     ['--format', ck.format, want.format],
@@ -200,4 +222,3 @@ export function checkTotal(ck: Checkpoint, total: number | null, startOver: stri
       `a squid still running?), so the pages already written no longer line up with the rest. Nothing was changed; ${startOver}`,
   );
 }
-

@@ -22,7 +22,6 @@ export interface RunMark {
   id: string | null;
 }
 
-
 export interface GoRecord {
   version: number;
   command: 'go';
@@ -41,7 +40,12 @@ export interface GoRecord {
  * Where `sq go` keeps its record: beside the -o file, or (stdout) in the cache directory under a name made of the key,
  * API, crawler and tasks as typed; undefined for stdout without a cache directory (then nothing is recorded).
  */
-export function goRecordPath(o: { output: string | undefined; cacheDir: string | undefined; keyId: string; job: string }): string | undefined {
+export function goRecordPath(o: {
+  output: string | undefined;
+  cacheDir: string | undefined;
+  keyId: string;
+  job: string;
+}): string | undefined {
   if (o.output !== undefined) {
     const full = resolve(o.output);
     return join(dirname(full), `.${basename(full)}.sq-go`);
@@ -60,8 +64,12 @@ export async function readGoRecord(path: string): Promise<GoRecord | null> {
     // reported below
   }
   const startOver = `check \`sq runs list\` for a run it started, then delete "${path}" to start over`;
-  if (r === null || typeof r !== 'object' || Array.isArray(r) || r.command !== 'go') throw new UsageError(`"${path}" is not a record written by sq go; ${startOver}`);
-  if (r.version !== GO_RECORD_VERSION) throw new UsageError(`the record "${path}" has version ${String(r.version)}; this sq reads version ${GO_RECORD_VERSION}`);
+  if (r === null || typeof r !== 'object' || Array.isArray(r) || r.command !== 'go')
+    throw new UsageError(`"${path}" is not a record written by sq go; ${startOver}`);
+  if (r.version !== GO_RECORD_VERSION)
+    throw new UsageError(
+      `the record "${path}" has version ${String(r.version)}; this sq reads version ${GO_RECORD_VERSION}`,
+    );
   const problem = goRecordProblem(r);
   if (problem) throw new UsageError(`the record "${path}" is damaged: ${problem}; ${startOver}`);
   return r as unknown as GoRecord;
@@ -79,7 +87,8 @@ function goRecordProblem(r: Record<string, unknown>): string | null {
 }
 
 function runMarkProblem(v: unknown): string | null {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be null or {"since": time, "id": id or null}';
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return 'must be null or {"since": time, "id": id or null}';
   const m = v as Record<string, unknown>;
   if (typeof m.since !== 'string' || !Number.isFinite(Date.parse(m.since))) return 'since must be an ISO time';
   if (m.id !== null && (typeof m.id !== 'string' || m.id === '')) return 'id must be null or a run id';
@@ -120,19 +129,33 @@ export async function readIdempotency(path: string, now: number): Promise<Record
   } catch {
     v = null;
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new UsageError(`"${path}" is not an idempotency file written by sq; delete it (the keys in it are forgotten)`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new UsageError(
+      `"${path}" is not an idempotency file written by sq; delete it (the keys in it are forgotten)`,
+    );
   const out: Record<string, IdempotencyEntry> = {};
   for (const [k, e] of Object.entries(v as Record<string, unknown>)) {
     const x = e as Record<string, unknown>;
     const at = typeof x?.at === 'string' ? Date.parse(x.at) : NaN;
-    if (!Number.isFinite(at) || now - at > IDEMPOTENCY_TTL_MS || typeof x.squid !== 'string' || runMarkProblem(x) !== null) continue;
+    if (
+      !Number.isFinite(at) ||
+      now - at > IDEMPOTENCY_TTL_MS ||
+      typeof x.squid !== 'string' ||
+      runMarkProblem(x) !== null
+    )
+      continue;
     out[k] = x as unknown as IdempotencyEntry;
   }
   return out;
 }
 
 /** Sets (or with null, forgets) one key, under a short lock: two sq processes never lose each other's keys. */
-export async function saveIdempotency(path: string, key: string, entry: IdempotencyEntry | null, now: number): Promise<void> {
+export async function saveIdempotency(
+  path: string,
+  key: string,
+  entry: IdempotencyEntry | null,
+  now: number,
+): Promise<void> {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   await withFileLock(
     `${path}.lock`,
@@ -212,7 +235,14 @@ export class GoJob {
   }
 
   async save(squidName: string, patch: Partial<Pick<GoRecord, 'squid' | 'params_done' | 'run'>>): Promise<void> {
-    const prev = this.rec ?? { version: GO_RECORD_VERSION, command: 'go' as const, squid: null, params_done: true, run: null, updated_at: '' };
+    const prev = this.rec ?? {
+      version: GO_RECORD_VERSION,
+      command: 'go' as const,
+      squid: null,
+      params_done: true,
+      run: null,
+      updated_at: '',
+    };
     this.rec = { ...prev, ...this.base, squid_name: squidName, ...patch };
     if (this.path !== undefined) await writeGoRecord(this.path, this.rec);
   }

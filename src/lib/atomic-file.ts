@@ -85,7 +85,9 @@ export class AtomicFile {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ELOOP') throw new UsageError(`cannot continue "${temp}": it is a symbolic link`);
       if (code === 'EEXIST') throw new UsageError(`cannot write "${target}": "${temp}" already exists`);
-      throw new UsageError(`cannot write in "${dir}": ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(err))}`);
+      throw new UsageError(
+        `cannot write in "${dir}": ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(err))}`,
+      );
     }
     const f = new AtomicFile(full, temp, fd, opts.replace ?? true, opts.resumeAt);
     opts.onCleanup?.(() => f.abort());
@@ -124,7 +126,9 @@ export class AtomicFile {
   private async checkTarget(): Promise<Stats | null> {
     const st = await lstat(this.target).catch(() => null);
     if (st && !st.isFile()) {
-      throw new UsageError(`${this.target} became ${kindOf(st)} while sq was writing it: sq only replaces regular files, so nothing was written`);
+      throw new UsageError(
+        `${this.target} became ${kindOf(st)} while sq was writing it: sq only replaces regular files, so nothing was written`,
+      );
     }
     if (st && !this.replace) throw existsError(this.target);
     return st;
@@ -144,7 +148,10 @@ export class AtomicFile {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') {
           const st = await lstat(this.target).catch(() => null);
-          if (!st?.isFile()) throw new UsageError(`${this.target} appeared while sq was writing it${st ? ` (${kindOf(st)})` : ''}: nothing was written`);
+          if (!st?.isFile())
+            throw new UsageError(
+              `${this.target} appeared while sq was writing it${st ? ` (${kindOf(st)})` : ''}: nothing was written`,
+            );
           if (!this.replace) throw existsError(this.target);
         } else if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
       }
@@ -279,7 +286,8 @@ export async function readRegularFile(path: string, what: string): Promise<strin
     if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
-    if (code === 'ELOOP') throw new UsageError(`the ${what} "${path}" is a symbolic link: sq reads only a regular file there`);
+    if (code === 'ELOOP')
+      throw new UsageError(`the ${what} "${path}" is a symbolic link: sq reads only a regular file there`);
     throw new UsageError(`cannot read the ${what} "${path}": ${code ?? String(err)}`);
   }
 }
@@ -300,7 +308,12 @@ export async function replaceFile(path: string, text: string): Promise<void> {
 }
 
 /** The stream's file system: Node's, except that closing the descriptor is left to AtomicFile. */
-const STREAM_FS = { open: openCb, write: writeCb, writev: writevCb, close: (_fd: number, done: (err: null) => void) => done(null) };
+const STREAM_FS = {
+  open: openCb,
+  write: writeCb,
+  writev: writevCb,
+  close: (_fd: number, done: (err: null) => void) => done(null),
+};
 const openFd = promisify(openCb);
 const fchmodFd = promisify(fchmodCb);
 const fchownFd = promisify(fchownCb);

@@ -7,7 +7,10 @@ import { statSync } from 'node:fs';
  * when $HOME is not an existing directory: sq never creates a missing home (a service account's, a container's), it
  * runs without a cache.
  */
-export function cacheDir(env: Record<string, string | undefined>, platform: string = process.platform): string | undefined {
+export function cacheDir(
+  env: Record<string, string | undefined>,
+  platform: string = process.platform,
+): string | undefined {
   if (env.SQ_CACHE_DIR !== undefined) return env.SQ_CACHE_DIR === '' ? undefined : env.SQ_CACHE_DIR;
   if (env.XDG_CACHE_HOME) return `${env.XDG_CACHE_HOME}/sq`;
   if (platform === 'win32') return env.LOCALAPPDATA ? `${env.LOCALAPPDATA}\\sq\\Cache` : undefined;

@@ -1,6 +1,17 @@
 // Small files in sq's per-user cache directory (cache-dir.ts): completion answers, jq expressions known to compile.
 // A cache is only ever a shortcut: any failure to read or write one is the same as having none.
-import { closeSync, constants, existsSync, lstatSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  lstatSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { makeDirSync, openRegularSync, SMALL_FILE_MAX_BYTES } from './regular-file.js';
 
 /** The file's text, if it is a regular file of yours that nobody else can write, of at most `max` bytes (never
@@ -73,7 +84,8 @@ export function pruneCacheDir(dir: string, names: RegExp, fresh: string, now: nu
     if (!names.test(name)) continue;
     try {
       const st = lstatSync(`${dir}/${name}`);
-      if (st.isFile() && (!process.getuid || st.uid === process.getuid()) && now - st.mtimeMs > CACHE_FILE_MAX_AGE_MS) unlinkSync(`${dir}/${name}`);
+      if (st.isFile() && (!process.getuid || st.uid === process.getuid()) && now - st.mtimeMs > CACHE_FILE_MAX_AGE_MS)
+        unlinkSync(`${dir}/${name}`);
     } catch {
       // gone already, or not ours to remove
     }

@@ -11,7 +11,8 @@ const fsp = () => process.getBuiltinModule('node:fs/promises');
 const lstat = (path: string) => fsp().lstat(path);
 const readFile = (path: string, encoding: 'utf8') => fsp().readFile(path, encoding);
 const unlink = (path: string) => fsp().unlink(path);
-const writeFile = (path: string, data: string, opts: { flag: string; mode: number }) => fsp().writeFile(path, data, opts);
+const writeFile = (path: string, data: string, opts: { flag: string; mode: number }) =>
+  fsp().writeFile(path, data, opts);
 import { UsageError } from '../errors.js';
 import { sleep } from './sleep.js';
 import { readRegularSync } from './regular-file.js';
@@ -94,7 +95,11 @@ function removeLock(lock: string): void {
  * belongs to a program other than sq, is taken over (as is a takeover file older than 10 s); one whose sq is alive is
  * a usage error naming it (and `flag`, the -o or --checkpoint the user gave).
  */
-export async function lockExport(checkpoint: string, flag: string, onCleanup: (fn: () => Promise<void>) => void): Promise<void> {
+export async function lockExport(
+  checkpoint: string,
+  flag: string,
+  onCleanup: (fn: () => Promise<void>) => void,
+): Promise<void> {
   const lock = `${checkpoint}.lock`;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -151,7 +156,10 @@ async function liveSq(pid: number, lockedAt: number): Promise<boolean> {
 
 /** When process `pid` started (ms since the epoch), from /proc/PID/stat and the boot time; null where there is no /proc. */
 async function startedAt(pid: number): Promise<number | null> {
-  const [stat, sys] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null), readFile('/proc/stat', 'utf8').catch(() => null)]);
+  const [stat, sys] = await Promise.all([
+    readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null),
+    readFile('/proc/stat', 'utf8').catch(() => null),
+  ]);
   // Field 22, starttime, in clock ticks after boot (USER_HZ, 100 on Linux).
   const ticks = Number(stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
   const boot = Number(/^btime (\d+)$/m.exec(sys ?? '')?.[1]);

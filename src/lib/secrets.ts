@@ -62,10 +62,15 @@ export function isSecretPathSegment(host: string, segments: readonly string[], i
   const h = host.toLowerCase();
   if (h === 'hooks.slack.com') return i > 1 && segments.slice(i + 1).every((s) => s === '');
   if (/(^|\.)discord(app)?\.com$/.test(h)) {
-    const at = segments.findIndex((s, j) => s === 'webhooks' && (segments[j - 1] === 'api' || (/^v\d+$/.test(segments[j - 1] ?? '') && segments[j - 2] === 'api')));
+    const at = segments.findIndex(
+      (s, j) =>
+        s === 'webhooks' &&
+        (segments[j - 1] === 'api' || (/^v\d+$/.test(segments[j - 1] ?? '') && segments[j - 2] === 'api')),
+    );
     return at >= 0 && i === at + 2;
   }
-  if (/(^|\.)webhook\.office\.com$|^outlook\.office(365)?\.com$/.test(h)) return i > 1 && !/^IncomingWebhook$/i.test(seg);
+  if (/(^|\.)webhook\.office\.com$|^outlook\.office(365)?\.com$/.test(h))
+    return i > 1 && !/^IncomingWebhook$/i.test(seg);
   return looksLikeToken(seg);
 }
 
@@ -145,7 +150,11 @@ export function urlSecrets(url: string): string[] {
  * often carries its token there); anything else is returned as it is. A URL that does not parse (a bad port, the kind
  * a validation error quotes) is masked on its text.
  */
-export function maskUrlQuery(text: string, mask: string = MASK, opts: { paths?: 'any-host' | 'webhook-hosts' } = {}): string {
+export function maskUrlQuery(
+  text: string,
+  mask: string = MASK,
+  opts: { paths?: 'any-host' | 'webhook-hosts' } = {},
+): string {
   // No "://", no URL: every string field of every record comes here, and this answers most without a regular expression
   if (!text.includes('://')) return text;
   if (!/^[a-z][a-z0-9+.-]*:\/\/([^?#\s]*\?|[^/?#\s]*@)/i.test(text)) {
@@ -161,7 +170,9 @@ export function maskUrlQuery(text: string, mask: string = MASK, opts: { paths?: 
   } catch {
     return maskUrlAsWritten(text, mask);
   }
-  const secret = [...new Set(u.searchParams.keys())].filter((k) => isSecretQueryName(k) && u.searchParams.getAll(k).some((v) => v !== ''));
+  const secret = [...new Set(u.searchParams.keys())].filter(
+    (k) => isSecretQueryName(k) && u.searchParams.getAll(k).some((v) => v !== ''),
+  );
   const path = maskPath(u.hostname, u.pathname, mask, opts.paths);
   if (secret.length === 0 && u.password === '' && path === u.pathname) return text;
   for (const k of secret) u.searchParams.set(k, mask);
@@ -179,7 +190,10 @@ export function maskUrlAsWritten(text: string, mask: Mask = MASK): string {
   const [, head, query = '', hash = ''] = /^([^?#]*)(\?[^#]*)?(#.*)?$/s.exec(text)!;
   const [, origin = '', path = head] = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)(.*)$/is.exec(head) ?? [];
   const host = /^[^:]+:\/\/(?:[^@]*@)?(\[[^\]]*\]|[^:]*)/.exec(origin)?.[1] ?? '';
-  const maskedOrigin = origin.replace(/^([^:/?#]+:\/\/[^:/?#@]*:)(?!\$\{\w+\}@)([^/?#]*)@/, (_, user: string, pw: string) => `${user}${maskOf(mask, pw)}@`);
+  const maskedOrigin = origin.replace(
+    /^([^:/?#]+:\/\/[^:/?#@]*:)(?!\$\{\w+\}@)([^/?#]*)@/,
+    (_, user: string, pw: string) => `${user}${maskOf(mask, pw)}@`,
+  );
   const maskedPath = origin ? maskPath(host, path, mask) : path;
   const q = query.replace(/([?&])([^=&]*)=([^&]+)/g, (all, sep: string, name: string, v: string) =>
     isSecretQueryName(name) && !/^\$\{\w+\}$/.test(v) ? `${sep}${name}=${maskOf(mask, v)}` : all,
@@ -220,7 +234,12 @@ export function maskSecrets<T>(value: T, show: boolean, known: readonly string[]
 
 /**
  * The copy maskSecrets makes, with `mask` in place of each secret (also secret query values of URLs) (the emulator's request log writes "****"). */
-export function maskDeep(value: unknown, mask: string = MASK, known: readonly string[] = [], webhooks = false): unknown {
+export function maskDeep(
+  value: unknown,
+  mask: string = MASK,
+  known: readonly string[] = [],
+  webhooks = false,
+): unknown {
   // `webhooks`: webhook URLs by their own rule (sq's output); the emulator's request log masks by the general one. The
   // context of a value is whether it sits in a webhook's fields (webhook_fields, a plan's webhook channel, a key
   // naming a webhook URL).
@@ -316,7 +335,14 @@ function transformDeep<C = undefined>(
   const frame = (v: unknown, c: C): Frame<C> => {
     const arr = Array.isArray(v);
     const src = v as unknown[] | Record<string, unknown>;
-    return { src, keys: arr ? null : Object.keys(src), i: 0, out: arr ? [] : {}, changed: false, inner: flow ? flow.enter(src, c) : c };
+    return {
+      src,
+      keys: arr ? null : Object.keys(src),
+      i: 0,
+      out: arr ? [] : {},
+      changed: false,
+      inner: flow ? flow.enter(src, c) : c,
+    };
   };
   const put = (f: Frame<C>, val: unknown) => {
     if (f.keys) {
@@ -324,7 +350,8 @@ function transformDeep<C = undefined>(
       if (val !== (f.src as Record<string, unknown>)[k]) f.changed = true;
       // defineProperty for a key "__proto__" (JSON.parse makes it an own key): it stays a key, never the copy's
       // prototype. Any other key is set as it is (the same own, enumerable, writable property, made faster).
-      if (k === '__proto__') Object.defineProperty(f.out, k, { value: val, enumerable: true, writable: true, configurable: true });
+      if (k === '__proto__')
+        Object.defineProperty(f.out, k, { value: val, enumerable: true, writable: true, configurable: true });
       else (f.out as Record<string, unknown>)[k] = val;
     } else {
       if (val !== (f.src as unknown[])[f.i]) f.changed = true;
@@ -376,7 +403,11 @@ function webhookParts(url: string): { origin: string; rest: string; ownRule: boo
   const [, origin, rest] = m;
   const host = /^[^:]+:\/\/(?:[^@]*@)?(\[[^\]]*\]|[^:]*)/.exec(origin)?.[1] ?? '';
   const plain = rest === '' || rest === '/' || /^\/?\$\{\w+\}$/.test(rest);
-  const ownRule = !plain && /^hooks\.slack\.com$|(^|\.)discord(app)?\.com$|(^|\.)webhook\.office\.com$|^outlook\.office(365)?\.com$/i.test(host);
+  const ownRule =
+    !plain &&
+    /^hooks\.slack\.com$|(^|\.)discord(app)?\.com$|(^|\.)webhook\.office\.com$|^outlook\.office(365)?\.com$/i.test(
+      host,
+    );
   return { origin, rest, ownRule, secretRest: plain || ownRule ? '' : rest.replace(/^\//, '') };
 }
 
@@ -398,7 +429,9 @@ export function webhookUrlSecrets(url: string): string[] {
  */
 export function redactDeep<T>(value: T, known: readonly string[]): T {
   if (known.length === 0) return value;
-  return transformDeep(value, false, (v) => (typeof v === 'string' ? redactText(v, known) : Array.isArray(v) || isPlainObject(v) ? DESCEND : v)) as T;
+  return transformDeep(value, false, (v) =>
+    typeof v === 'string' ? redactText(v, known) : Array.isArray(v) || isPlainObject(v) ? DESCEND : v,
+  ) as T;
 }
 
 /** The values maskDeep would hide (under secret-named keys, at any depth), for the scrubbing of free text. */

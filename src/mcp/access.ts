@@ -11,11 +11,15 @@ export function parseAllowWrites(value: string | true | undefined): Allow {
   if (value === undefined) return { level: 'read' };
   if (value === true) return { level: 'write' };
   if (value.trim() === 'all') return { level: 'all' };
-  const writes = toolDefs().filter((t) => t.access !== 'read').map((t) => t.name);
+  const writes = toolDefs()
+    .filter((t) => t.access !== 'read')
+    .map((t) => t.name);
   const names = value.split(',').map((s) => s.trim());
   const wrong = names.filter((n) => !writes.includes(n));
   if (!value.trim() || wrong.length) {
-    throw new UsageError(`--allow-writes: ${wrong.length ? `unknown write tool "${wrong.filter(Boolean)[0] ?? ''}"` : 'empty list'}; give nothing (the write tools but deletes and billing), "all", or a comma-separated list of: ${writes.join(', ')}`);
+    throw new UsageError(
+      `--allow-writes: ${wrong.length ? `unknown write tool "${wrong.filter(Boolean)[0] ?? ''}"` : 'empty list'}; give nothing (the write tools but deletes and billing), "all", or a comma-separated list of: ${writes.join(', ')}`,
+    );
   }
   return { names: new Set(names) };
 }

@@ -45,14 +45,29 @@ class Capture extends Writable {
 const running = new Set<Promise<unknown>>();
 
 /** Runs `sq ARGV --json` in this process, as the CLI would, with the server's key, profile and base URL. */
-export async function runVerb(ctx: Ctx, argv: string[], stdin: string | undefined, signal: AbortSignal, flags: string[] = [], env: Record<string, string | undefined> = ctx.env): Promise<VerbOutcome> {
+export async function runVerb(
+  ctx: Ctx,
+  argv: string[],
+  stdin: string | undefined,
+  signal: AbortSignal,
+  flags: string[] = [],
+  env: Record<string, string | undefined> = ctx.env,
+): Promise<VerbOutcome> {
   const run = ctx.runCommand;
   if (!run) throw new Error('sq mcp runs its tools through main.ts, which sets ctx.runCommand');
   const g = ctx.globals;
   const at = argv.indexOf('--');
   const [head, tail] = at < 0 ? [argv, []] : [argv.slice(0, at), argv.slice(at)];
   // Options go before the '--' that starts the positional arguments (a squid named "--all" stays a name).
-  const globals = [...flags, '--json', '--no-input', '--no-color', ...(g.profile ? [`--profile=${g.profile}`] : []), ...(g.baseUrl ? [`--base-url=${g.baseUrl}`] : []), ...(g.insecureHttp ? ['--insecure-http'] : [])];
+  const globals = [
+    ...flags,
+    '--json',
+    '--no-input',
+    '--no-color',
+    ...(g.profile ? [`--profile=${g.profile}`] : []),
+    ...(g.baseUrl ? [`--base-url=${g.baseUrl}`] : []),
+    ...(g.insecureHttp ? ['--insecure-http'] : []),
+  ];
   const out = new Capture();
   const err = new Capture();
   let page: Page<unknown> | null = null;
@@ -60,7 +75,15 @@ export async function runVerb(ctx: Ctx, argv: string[], stdin: string | undefine
     onPage: (p) => {
       page = p;
     },
-    io: { stdout: out, stderr: err, stdin: Readable.from(stdin === undefined ? [] : [stdin]), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 100 },
+    io: {
+      stdout: out,
+      stderr: err,
+      stdin: Readable.from(stdin === undefined ? [] : [stdin]),
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+      columns: 100,
+    },
     env,
     now: ctx.now,
     sleep: ctx.sleep,
@@ -131,9 +154,17 @@ export interface ServeOptions {
  * A file argument inside --root: no "..", no symbolic link out, a regular file of at most 1 MiB. Opened once, checked
  * on its descriptor and read from it (capped): what was checked is what is read, whatever is swapped in meanwhile.
  */
-async function inRoot(root: string | undefined, arg: string, name: string, tool: string): Promise<{ text: string; path: string }> {
+async function inRoot(
+  root: string | undefined,
+  arg: string,
+  name: string,
+  tool: string,
+): Promise<{ text: string; path: string }> {
   const refuse = (why: string): never => {
-    throw new ToolError(2, `${tool}: "${name}" ${why}; this server reads files only inside its --root directory${root ? ` (${root})` : ' (started without --root: pass the document inline)'}`);
+    throw new ToolError(
+      2,
+      `${tool}: "${name}" ${why}; this server reads files only inside its --root directory${root ? ` (${root})` : ' (started without --root: pass the document inline)'}`,
+    );
   };
   if (!root) refuse('is a path');
   const base = root as string;
@@ -141,10 +172,16 @@ async function inRoot(root: string | undefined, arg: string, name: string, tool:
   // Loaded here, on a tool call that reads a file: node:fs/promises brings readline with it (Node 24), and a server's
   // start (initialize, tools/list) needs none of it.
   const { open, realpath } = process.getBuiltinModule('node:fs/promises');
-  const [realBase, real] = await Promise.all([realpath(base), realpath(resolve(base, arg)).catch((e: NodeJS.ErrnoException) => refuse(`cannot be read (${e.code ?? 'error'})`))]);
+  const [realBase, real] = await Promise.all([
+    realpath(base),
+    realpath(resolve(base, arg)).catch((e: NodeJS.ErrnoException) => refuse(`cannot be read (${e.code ?? 'error'})`)),
+  ]);
   const rel = relative(realBase, real);
-  if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) refuse('is outside the directory (a symbolic link, or an absolute path, leads out)');
-  const fh = await open(real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)).catch((e: NodeJS.ErrnoException) => refuse(`cannot be read (${e.code ?? 'error'})`));
+  if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel))
+    refuse('is outside the directory (a symbolic link, or an absolute path, leads out)');
+  const fh = await open(real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)).catch(
+    (e: NodeJS.ErrnoException) => refuse(`cannot be read (${e.code ?? 'error'})`),
+  );
   try {
     const st = await fh.stat();
     if (!st.isFile()) refuse('is not a regular file');
@@ -152,7 +189,8 @@ async function inRoot(root: string | undefined, arg: string, name: string, tool:
     // Read to one byte past the cap: a file that grew since its stat is refused, never cut.
     const buf = Buffer.alloc(ROOT_FILE_MAX_BYTES + 1);
     let n = 0;
-    for (let got = -1; got !== 0 && n < buf.length; n += got) got = (await fh.read(buf, n, buf.length - n, n)).bytesRead;
+    for (let got = -1; got !== 0 && n < buf.length; n += got)
+      got = (await fh.read(buf, n, buf.length - n, n)).bytesRead;
     if (n > ROOT_FILE_MAX_BYTES) refuse(`is over the ${ROOT_FILE_MAX_BYTES}-byte (1 MiB) cap`);
     return { text: buf.subarray(0, n).toString('utf8'), path: real };
   } finally {
@@ -222,7 +260,10 @@ export async function callTool(s: Shared, tool: ToolDef, args: ToolArgs, signal:
     // write's fate is unknown or it was certainly not sent, is the text's last line. The CLI's flags are named as the
     // tool's arguments the agent gave (--param → "params").
     const name = argNames(tool, s.sdk);
-    const text = errorText(e.code, name(e.message), [...e.details.map(name), ...(e.requestState ? [`request_state: ${e.requestState}`] : [])]);
+    const text = errorText(e.code, name(e.message), [
+      ...e.details.map(name),
+      ...(e.requestState ? [`request_state: ${e.requestState}`] : []),
+    ]);
     return { isError: true, content: [{ type: 'text', text }] };
   }
 }
@@ -269,5 +310,9 @@ export function argNames(tool: ToolDef, sdk: Pick<Sdk, 'z'>): (text: string) => 
       return arg === undefined ? whole : `"${arg}"`;
     });
   // A command line quoted in `backticks` is a command to type: left whole.
-  return (text) => text.split(/(`[^`]*`)/).map((part, i) => (i % 2 ? part : named(part))).join('');
+  return (text) =>
+    text
+      .split(/(`[^`]*`)/)
+      .map((part, i) => (i % 2 ? part : named(part)))
+      .join('');
 }

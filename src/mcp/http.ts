@@ -17,18 +17,29 @@ export const MAX_SESSIONS = 64;
 const SESSION_IDLE_MS = 30 * 60_000;
 
 /** Why a request is refused before any session sees it (token, Origin, size), as fail()'s arguments; null if it may pass. */
-function gate(req: IncomingMessage, want: Buffer, origins: string[], max: number): [number, string, Record<string, string>?] | null {
+function gate(
+  req: IncomingMessage,
+  want: Buffer,
+  origins: string[],
+  max: number,
+): [number, string, Record<string, string>?] | null {
   const auth = Buffer.from(String(req.headers.authorization ?? ''));
   if (auth.length !== want.length || !timingSafeEqual(auth, want)) {
-    return [401, 'Unauthorized: send Authorization: Bearer <the token sq mcp --http printed>', { 'www-authenticate': 'Bearer' }];
+    return [
+      401,
+      'Unauthorized: send Authorization: Bearer <the token sq mcp --http printed>',
+      { 'www-authenticate': 'Bearer' },
+    ];
   }
   const origin = req.headers.origin;
-  if (origin !== undefined && !origins.includes(origin)) return [403, `Forbidden: Origin ${origin} is not this server's`];
+  if (origin !== undefined && !origins.includes(origin))
+    return [403, `Forbidden: Origin ${origin} is not this server's`];
   // The SDK reads a body whole: its size is known first (a POST without Content-Length, chunked, is 411).
   if (req.method === 'POST' && req.headers['content-length'] === undefined) {
     return [411, 'Length Required: send the message with a Content-Length'];
   }
-  if (Number(req.headers['content-length'] ?? 0) > max) return [413, `the message is over ${max} bytes (sq mcp --max-message-bytes)`];
+  if (Number(req.headers['content-length'] ?? 0) > max)
+    return [413, `the message is over ${max} bytes (sq mcp --max-message-bytes)`];
   return null;
 }
 
@@ -44,7 +55,11 @@ export async function serveHttp(s: Shared, out: Writable, served: string): Promi
   const max = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   // The HTTP transport is a module of its own (sdk-http.ts): a stdio server never loads it.
   const { StreamableHTTPServerTransport } = await importPackage<SdkHttp>('#mcp-sdk-http');
-  type Session = { transport: InstanceType<SdkHttp['StreamableHTTPServerTransport']>; server: ReturnType<typeof buildServer>; seen: number };
+  type Session = {
+    transport: InstanceType<SdkHttp['StreamableHTTPServerTransport']>;
+    server: ReturnType<typeof buildServer>;
+    seen: number;
+  };
   const sessions = new Map<string, Session>();
   const servers = new Set<ReturnType<typeof buildServer>>();
   let origins: string[] = [];
@@ -114,27 +129,38 @@ async function listen(http: Server, s: Shared, out: Writable, token: string, ser
   const { ctx, opts } = s;
   const host = opts.http!.host;
   await new Promise<void>((done, reject) => {
-    http.once('error', (e: NodeJS.ErrnoException) => reject(new UsageError(`--http: cannot listen on ${host}:${opts.http!.port} (${e.code ?? e.message})`)));
+    http.once('error', (e: NodeJS.ErrnoException) =>
+      reject(new UsageError(`--http: cannot listen on ${host}:${opts.http!.port} (${e.code ?? e.message})`)),
+    );
     http.listen(opts.http!.port, host, () => done());
   });
   const port = (http.address() as { port: number }).port;
   const shown = host.includes(':') ? `[${host}]` : host;
-  const origins = [`http://${shown}:${port}`, ...(isLoopbackHost(host) ? [`http://localhost:${port}`, `http://127.0.0.1:${port}`] : [])];
+  const origins = [
+    `http://${shown}:${port}`,
+    ...(isLoopbackHost(host) ? [`http://localhost:${port}`, `http://127.0.0.1:${port}`] : []),
+  ];
   const url = `http://${shown}:${port}/mcp`;
   // A token sq made is printed for the client; one the caller gave (--token-env) is theirs already, and this line goes
   // to CI and agent logs: it is not repeated.
   out.write(`${JSON.stringify({ url, token: opts.token === undefined ? token : null })}\n`);
-  if (!isLoopbackHost(host)) ctx.io.stderr.write(`warning: sq mcp listens on ${host}, not loopback: anyone who reaches it with the token acts on the account${s.opts.allow && 'level' in s.opts.allow && s.opts.allow.level === 'read' ? '' : ' and may spend its credits'}\n`);
+  if (!isLoopbackHost(host))
+    ctx.io.stderr.write(
+      `warning: sq mcp listens on ${host}, not loopback: anyone who reaches it with the token acts on the account${s.opts.allow && 'level' in s.opts.allow && s.opts.allow.level === 'read' ? '' : ' and may spend its credits'}\n`,
+    );
   if (!ctx.globals.quiet) ctx.io.stderr.write(`sq mcp ${VERSION}: serving ${served} on ${url}\n`);
   return origins;
 }
 
 /** Sessions nobody used for SESSION_IDLE_MS go: a client that vanished without a DELETE holds nothing for long. */
 function sweepIdle(sessions: Map<string, { seen: number }>, end: (id: string) => Promise<void>): NodeJS.Timeout {
-  const sweep = setInterval(() => {
-    const before = Date.now() - SESSION_IDLE_MS;
-    for (const [id, x] of sessions) if (x.seen < before) void end(id);
-  }, Math.min(SESSION_IDLE_MS, 60_000));
+  const sweep = setInterval(
+    () => {
+      const before = Date.now() - SESSION_IDLE_MS;
+      for (const [id, x] of sessions) if (x.seen < before) void end(id);
+    },
+    Math.min(SESSION_IDLE_MS, 60_000),
+  );
   sweep.unref();
   return sweep;
 }

@@ -24,7 +24,8 @@ export function keyFile(ctx: Ctx): KeyFile | null {
   const record = () => import('../io/go-record.js');
   const path = async () => (await record()).idempotencyPath(dir, (await ctx.http()).keyId) as string;
   return {
-    get: async (key) => ((await (await record()).readIdempotency(await path(), ctx.now()))[key] as KeptEntry | undefined) ?? null,
+    get: async (key) =>
+      ((await (await record()).readIdempotency(await path(), ctx.now()))[key] as KeptEntry | undefined) ?? null,
     set: async (key, entry) => (await record()).saveIdempotency(await path(), key, entry, ctx.now()),
     forget: async (key) => (await record()).saveIdempotency(await path(), key, null, ctx.now()),
   };

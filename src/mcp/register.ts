@@ -4,16 +4,16 @@ import { callTool, errorText, mcpVerbEnv, runVerb, type Shared, type ToolResult 
 import { inputSchema, unknownArgument, type ToolArgs } from './tools/kit.js';
 
 const INSTRUCTIONS =
-  'sq acts on the user\'s lobstr.io account: it reads it, and with --allow-writes changes it and SPENDS CREDITS. ' +
+  "sq acts on the user's lobstr.io account: it reads it, and with --allow-writes changes it and SPENDS CREDITS. " +
   'The model: a crawler (what to scrape; find it with crawlers_search, read it with crawlers_get) → a squid (a crawler ' +
   'plus squid-level params; squids_create) → tasks (one per task-level input value, usually a URL; tasks_add) → a run ' +
   '(runs_start, which spends credits). Inputs have a level: task inputs go in tasks, squid inputs in params, and ' +
   'function inputs are paid add-ons billed per row, some ON BY DEFAULT: turn them off in params ' +
   '("functions.NAME": false) unless the user wants them. Before a run call squids_estimate; go and runs_start answer ' +
-  'needs_confirmation above the server\'s credit threshold: ask the user, then call again with confirm: true. ' +
+  "needs_confirmation above the server's credit threshold: ask the user, then call again with confirm: true. " +
   'go does crawler + inputs → squid, tasks, run in one call; give it an idempotency_key so a retry never starts a ' +
   'second run. Waits last at most 50 s: on still_running: true call runs_wait again. Lists return 20 rows: pass ' +
-  'next_cursor back as cursor; fields keeps only the columns you need. results_url gives the user\'s download link. ' +
+  "next_cursor back as cursor; fields keeps only the columns you need. results_url gives the user's download link. " +
   'Squids take an id, a unique id prefix or an exact name; runs and tasks an id or a unique id prefix. No tool reads ' +
   'local files unless the server runs with --root; plan and apply take the document inline.';
 
@@ -21,25 +21,41 @@ const INSTRUCTIONS =
 export function buildServer(s: Shared) {
   const { ctx, sdk, defs, refused } = s;
   const { McpServer, z } = sdk;
-  const server = new McpServer({ name: 'sq', title: 'sq: the lobstr account', version: VERSION }, { instructions: INSTRUCTIONS });
+  const server = new McpServer(
+    { name: 'sq', title: 'sq: the lobstr account', version: VERSION },
+    { instructions: INSTRUCTIONS },
+  );
   for (const tool of defs) {
     if (refused.has(tool.name)) continue;
     server.registerTool(
       tool.name,
       {
         title: tool.title,
-        description: tool.description + (tool.access === 'read' ? '' : ' dry_run: true returns the planned request and sends nothing.'),
+        description:
+          tool.description +
+          (tool.access === 'read' ? '' : ' dry_run: true returns the planned request and sends nothing.'),
         // Strict: an argument the tool does not take is refused (additionalProperties: false), never ignored.
         inputSchema: inputSchema(z, tool),
         // A write's answer may be its dry run ({dry_run, requests}): its keys are then all optional.
-        outputSchema: z.looseObject(tool.access === 'read' ? tool.output(z) : Object.fromEntries(Object.entries(tool.output(z)).map(([k, v]) => [k, v.optional()]))),
+        outputSchema: z.looseObject(
+          tool.access === 'read'
+            ? tool.output(z)
+            : Object.fromEntries(Object.entries(tool.output(z)).map(([k, v]) => [k, v.optional()])),
+        ),
         // Every tool calls the hosted API (openWorldHint): an answer is data from outside, not the server's own.
         annotations:
           tool.access === 'read'
             ? { title: tool.title, readOnlyHint: true, openWorldHint: true }
-            : { title: tool.title, readOnlyHint: false, destructiveHint: !!tool.destructive, idempotentHint: !!tool.idempotent, openWorldHint: true },
+            : {
+                title: tool.title,
+                readOnlyHint: false,
+                destructiveHint: !!tool.destructive,
+                idempotentHint: !!tool.idempotent,
+                openWorldHint: true,
+              },
       },
-      (args: unknown, extra: { signal: AbortSignal }) => callTool(s, tool, args as ToolArgs, AbortSignal.any([ctx.signal, extra.signal, s.stopCalls.signal])),
+      (args: unknown, extra: { signal: AbortSignal }) =>
+        callTool(s, tool, args as ToolArgs, AbortSignal.any([ctx.signal, extra.signal, s.stopCalls.signal])),
     );
   }
   // An unknown argument is a JSON-RPC error (-32602) naming it, before the SDK's own check (whose failure would be a
@@ -91,26 +107,46 @@ function registerResources(server: ReturnType<typeof buildServer>, s: Shared) {
     return {
       resources: rows
         .filter((row) => typeof row.id === 'string')
-        .map((row) => ({ uri: `${prefix}${String(row.id)}`, name: String(row.name ?? row.squid_name ?? row.id), mimeType: 'application/json' })),
+        .map((row) => ({
+          uri: `${prefix}${String(row.id)}`,
+          name: String(row.name ?? row.squid_name ?? row.id),
+          mimeType: 'application/json',
+        })),
     };
   };
   const idOf = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
   server.registerResource(
     'squid',
-    new ResourceTemplate('sq://squids/{id}', { list: (extra) => listed(['squids', 'list', '--limit=100'], 'sq://squids/', extra.signal) }),
-    { title: 'Squid', description: 'A squid as `sq squids get <id> --json` shows it (id, id prefix or exact name)', mimeType: 'application/json' },
+    new ResourceTemplate('sq://squids/{id}', {
+      list: (extra) => listed(['squids', 'list', '--limit=100'], 'sq://squids/', extra.signal),
+    }),
+    {
+      title: 'Squid',
+      description: 'A squid as `sq squids get <id> --json` shows it (id, id prefix or exact name)',
+      mimeType: 'application/json',
+    },
     (uri, vars, extra) => json(['squids', 'get', '--', decodeURIComponent(idOf(vars.id))], uri.href, extra.signal),
   );
   server.registerResource(
     'run',
-    new ResourceTemplate('sq://runs/{id}', { list: (extra) => listed(['runs', 'list', '--limit=20'], 'sq://runs/', extra.signal) }),
-    { title: 'Run', description: 'A run as `sq runs get <id> --json` shows it; listed: the 20 most recent runs', mimeType: 'application/json' },
+    new ResourceTemplate('sq://runs/{id}', {
+      list: (extra) => listed(['runs', 'list', '--limit=20'], 'sq://runs/', extra.signal),
+    }),
+    {
+      title: 'Run',
+      description: 'A run as `sq runs get <id> --json` shows it; listed: the 20 most recent runs',
+      mimeType: 'application/json',
+    },
     (uri, vars, extra) => json(['runs', 'get', '--', decodeURIComponent(idOf(vars.id))], uri.href, extra.signal),
   );
   server.registerResource(
     'status',
     'sq://status',
-    { title: 'Account status', description: 'The account at a glance, as `sq status --json`', mimeType: 'application/json' },
+    {
+      title: 'Account status',
+      description: 'The account at a glance, as `sq status --json`',
+      mimeType: 'application/json',
+    },
     (uri, extra) => json(['status'], uri.href, extra.signal),
   );
 }

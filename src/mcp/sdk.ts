@@ -2,7 +2,20 @@
 // maps `#mcp-sdk` to it, and the package build bundles it into dist/vendor/mcp-sdk.mjs (esbuild.config.mjs,
 // VENDORED), so only `sq mcp` loads the SDK (importPackage('#mcp-sdk')) and installing sq fetches none of it. One
 // module also means one copy of zod for the SDK and for the tools' schemas.
-import { array, boolean, enum as enumOf, looseObject, null as nullOf, number, object, record, strictObject, string, union, unknown } from 'zod';
+import {
+  array,
+  boolean,
+  enum as enumOf,
+  looseObject,
+  null as nullOf,
+  number,
+  object,
+  record,
+  strictObject,
+  string,
+  union,
+  unknown,
+} from 'zod';
 
 export { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 // --http's transport is in sdk-http.ts, a file of its own: evaluating it (with @hono/node-server) makes Node load its
@@ -14,4 +27,17 @@ export { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
  * The zod builders the tools' schemas use. Not zod's whole `z`: that namespace holds every part of zod (its ~40
  * error-message locales included), which the bundle would then keep and load on every start.
  */
-export const z = { array, boolean, enum: enumOf, looseObject, null: nullOf, number, object, record, strictObject, string, union, unknown };
+export const z = {
+  array,
+  boolean,
+  enum: enumOf,
+  looseObject,
+  null: nullOf,
+  number,
+  object,
+  record,
+  strictObject,
+  string,
+  union,
+  unknown,
+};

@@ -29,7 +29,10 @@ export async function serveMcp(ctx: Ctx, opts: ServeOptions): Promise<void> {
   const real = process.stdout.write;
   const protocolOut =
     opts.stdout === process.stdout
-      ? new Writable({ write: (chunk, _enc, done) => void real.call(process.stdout, chunk as Uint8Array, undefined, (e?: Error | null) => done(e ?? null)) })
+      ? new Writable({
+          write: (chunk, _enc, done) =>
+            void real.call(process.stdout, chunk as Uint8Array, undefined, (e?: Error | null) => done(e ?? null)),
+        })
       : (opts.stdout as Writable);
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
   ctx.onCleanup(() => {
@@ -46,7 +49,13 @@ export async function serveMcp(ctx: Ctx, opts: ServeOptions): Promise<void> {
   // stdin is read from now on: initialize and tools/list are answered from the build's answers while the SDK loads.
   const log = (m: string) => ctx.io.stderr.write(`sq mcp: ${m}\n`);
   const max = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  const transport = new LineTransport(opts.stdin as Readable, protocolOut, max, log, firstAnswers(refused, ctx.env, ctx.globals.verbose ? log : undefined));
+  const transport = new LineTransport(
+    opts.stdin as Readable,
+    protocolOut,
+    max,
+    log,
+    firstAnswers(refused, ctx.env, ctx.globals.verbose ? log : undefined),
+  );
   const closed = new Promise<void>((resolve) => {
     transport.ended = resolve;
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });

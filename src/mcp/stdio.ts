@@ -38,7 +38,9 @@ export class LineTransport {
   listen(): void {
     if (this.listening) return;
     this.listening = true;
-    this.input.on('data', (chunk: Buffer | string) => this.data(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+    this.input.on('data', (chunk: Buffer | string) =>
+      this.data(typeof chunk === 'string' ? Buffer.from(chunk) : chunk),
+    );
     const end = () => {
       if (this.parts.length && !this.skipping) this.line();
       this.ended();
@@ -89,7 +91,11 @@ export class LineTransport {
       this.skipping = head;
       // Answered now, not at the line's end (which may never come): the client stops waiting for this id.
       const id = /"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,15})\s*[,}]/.exec(head.toString('utf8'))?.[1];
-      this.reply(id === undefined ? null : (JSON.parse(id) as string | number), -32600, `Invalid Request: the message is over ${this.max} bytes (sq mcp --max-message-bytes)`);
+      this.reply(
+        id === undefined ? null : (JSON.parse(id) as string | number),
+        -32600,
+        `Invalid Request: the message is over ${this.max} bytes (sq mcp --max-message-bytes)`,
+      );
       this.log(`a message over ${this.max} bytes was skipped`);
       return;
     }
@@ -136,8 +142,10 @@ export class LineTransport {
     // Only a well-formed initialize: the SDK answers any other with its own error.
     const init = typeof p?.protocolVersion === 'string' && isObject(p.capabilities) && isObject(p.clientInfo);
     let result: Record<string, unknown> | undefined;
-    if (m.method === 'initialize' && init && !initialized && this.early?.length === 0) result = this.first.initialize(p.protocolVersion);
-    else if (m.method === 'tools/list' && initialized && m.params?.cursor === undefined) result = this.first.toolsList();
+    if (m.method === 'initialize' && init && !initialized && this.early?.length === 0)
+      result = this.first.initialize(p.protocolVersion);
+    else if (m.method === 'tools/list' && initialized && m.params?.cursor === undefined)
+      result = this.first.toolsList();
     if (!result) return;
     this.answered.add(m.id);
     this.first.trace?.(`${m.method} answered from the build's answers, before the MCP SDK loaded`);
@@ -149,7 +157,11 @@ export class LineTransport {
     const parsed = this.sdk?.JSONRPCMessageSchema.safeParse(msg);
     if (!parsed?.success) {
       const id = (msg as { id?: unknown } | null)?.id;
-      this.reply(typeof id === 'string' || typeof id === 'number' ? id : null, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
+      this.reply(
+        typeof id === 'string' || typeof id === 'number' ? id : null,
+        -32600,
+        'Invalid Request: not a JSON-RPC 2.0 message',
+      );
       this.log('a message that is not JSON-RPC 2.0');
       return;
     }

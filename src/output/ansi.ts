@@ -17,7 +17,14 @@ let on: Style | undefined;
 
 // The same SGR codes chalk writes at level 1, for Node 20.18, which cannot require() an ES module without a flag.
 const wrap = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
-const BASIC: Style = { bold: wrap(1, 22), dim: wrap(2, 22), green: wrap(32, 39), red: wrap(31, 39), yellow: wrap(33, 39), cyan: wrap(36, 39) };
+const BASIC: Style = {
+  bold: wrap(1, 22),
+  dim: wrap(2, 22),
+  green: wrap(32, 39),
+  red: wrap(31, 39),
+  yellow: wrap(33, 39),
+  cyan: wrap(36, 39),
+};
 
 function chalkStyle(): Style {
   if (!on) {
@@ -26,7 +33,14 @@ function chalkStyle(): Style {
       const { createRequire } = process.getBuiltinModule('node:module');
       const { Chalk } = createRequire(import.meta.url)('chalk') as typeof import('chalk');
       const c = new Chalk({ level: 1 });
-      on = { bold: (s) => c.bold(s), dim: (s) => c.dim(s), green: (s) => c.green(s), red: (s) => c.red(s), yellow: (s) => c.yellow(s), cyan: (s) => c.cyan(s) };
+      on = {
+        bold: (s) => c.bold(s),
+        dim: (s) => c.dim(s),
+        green: (s) => c.green(s),
+        red: (s) => c.red(s),
+        yellow: (s) => c.yellow(s),
+        cyan: (s) => c.cyan(s),
+      };
     } catch {
       on = BASIC;
     }

@@ -62,7 +62,9 @@ const SGR = /(\x1b\[[0-9;]*m)/;
 export function terminalOutput(json: boolean): (chunk: string) => string {
   // eslint-disable-next-line no-control-regex
   const raw = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
-  if (json) return (chunk) => chunk.replace(raw, (c) => (c.charCodeAt(0) >= 0x7f ? `\\u00${c.charCodeAt(0).toString(16)}` : '\uFFFD'));
+  if (json)
+    return (chunk) =>
+      chunk.replace(raw, (c) => (c.charCodeAt(0) >= 0x7f ? `\\u00${c.charCodeAt(0).toString(16)}` : '\uFFFD'));
   return (chunk) => chunk.replace(raw, '\uFFFD');
 }
 
@@ -71,6 +73,10 @@ export function terminalOutput(json: boolean): (chunk: string) => string {
  * With `keepColour`, the colour (SGR) sequences a message was styled with stay, and only those.
  */
 export function terminalSafe(s: string, keepColour = false): string {
-  if (keepColour) return s.split(SGR).map((part, i) => (i % 2 ? part : terminalSafe(part))).join('');
+  if (keepColour)
+    return s
+      .split(SGR)
+      .map((part, i) => (i % 2 ? part : terminalSafe(part)))
+      .join('');
   return s.replace(/\t/g, ' ').replace(/\r/g, '').replace(CONTROL, '\uFFFD');
 }

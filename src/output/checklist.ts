@@ -30,7 +30,8 @@ export function checklist(checks: readonly Check[], style: Style, strict = false
   const warned = checks.filter((c) => c.level === 'warn').length;
   const warnings = `${warned} warning${warned === 1 ? '' : 's'}`;
   if (failed) lines.push('', `${failed} of ${checks.length} checks failed${warned ? `, ${warnings}` : ''}.`);
-  else if (warned) lines.push('', strict ? `${warnings}, which --strict counts as failures.` : `sq can work here, with ${warnings}.`);
+  else if (warned)
+    lines.push('', strict ? `${warnings}, which --strict counts as failures.` : `sq can work here, with ${warnings}.`);
   else lines.push('', 'All checks passed.');
   return `${lines.join('\n')}\n`;
 }

@@ -48,7 +48,11 @@ export function unknownFields(fields: readonly string[], record: unknown, column
 }
 
 /** "--fields: unknown field "x"; valid fields: …", the valid ones being the record's paths and the columns. */
-export function unknownFieldsMessage(unknown: readonly string[], record: unknown, columns: readonly string[] = []): string {
+export function unknownFieldsMessage(
+  unknown: readonly string[],
+  record: unknown,
+  columns: readonly string[] = [],
+): string {
   const valid = [...new Set([...columns, ...(isRecord(record) ? flatten(record).map(([k]) => k) : [])])];
   const names = unknown.map((f) => `"${f}"`).join(', ');
   return `--fields: unknown field${unknown.length === 1 ? '' : 's'} ${names}; valid fields: ${valid.join(', ')} (dotted paths reach into objects)`;

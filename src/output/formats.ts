@@ -11,7 +11,11 @@ export function csvLine(cells: string[]): string {
 
 /** TSV: a backslash, tab, CR or newline in a cell is written as \\, \t, \r or \n, so every record is one line. */
 export function tsvLine(cells: string[]): string {
-  return cells.map((s) => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n')).join('\t') + '\n';
+  return (
+    cells
+      .map((s) => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n'))
+      .join('\t') + '\n'
+  );
 }
 
 export interface FormatSpec {

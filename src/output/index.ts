@@ -8,7 +8,14 @@ import { redactDeep, redactText } from '../lib/secrets.js';
 import { Sink } from './sink.js';
 import { importPackage } from '../import-package.js';
 import { jsonText } from './json-text.js';
-import { recordShaper, renderList, renderRecord, tableOptions, type CreateOutputOptions, type Rendering } from './render.js';
+import {
+  recordShaper,
+  renderList,
+  renderRecord,
+  tableOptions,
+  type CreateOutputOptions,
+  type Rendering,
+} from './render.js';
 
 export type { Column } from './types.js';
 export { resolveOutputSettings, type OutputSettingsInput } from './settings.js';
@@ -24,11 +31,20 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
   // of it, or each page with --all (RenderOptions.pageOf). Their output streams to stdout as it is made.
   const filtered = settings.jq !== null || settings.template !== null;
   // On a terminal, no format but the table (safe cell by cell, and coloured) passes control characters through.
-  const out = new Sink(io.stdout, settings.stdoutIsTTY && (!spec.terminal || filtered) ? terminalOutput(spec.json !== null && !filtered) : undefined);
+  const out = new Sink(
+    io.stdout,
+    settings.stdoutIsTTY && (!spec.terminal || filtered) ? terminalOutput(spec.json !== null && !filtered) : undefined,
+  );
   const style = makeStyle(settings.color);
   const { stderrColor, errStyle, message, warn } = stderrLines(io, settings, options);
 
-  const target = { limits: settings.limits, write: (s: string) => out.write(s), closed: () => out.closed, signal: options.signal, now: options.now };
+  const target = {
+    limits: settings.limits,
+    write: (s: string) => out.write(s),
+    closed: () => out.closed,
+    signal: options.signal,
+    now: options.now,
+  };
   async function writeFiltered(doc: unknown): Promise<void> {
     if (settings.template) await settings.template.render(doc, target);
     else await (await import('./jq.js')).runJq(doc, settings.jq!, target);
@@ -36,7 +52,15 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
 
   const shape = recordShaper(settings, options, warn);
   const { known } = shape;
-  const r: Rendering = { out, settings, shape, message, tableOpts: tableOptions(settings, options.now), filtered, writeFiltered };
+  const r: Rendering = {
+    out,
+    settings,
+    shape,
+    message,
+    tableOpts: tableOptions(settings, options.now),
+    filtered,
+    writeFiltered,
+  };
   const list = (items: Iterable<unknown> | AsyncIterable<unknown>, opts?: RenderOptions) => renderList(r, items, opts);
   const record = (data: unknown, opts?: RenderOptions) => renderRecord(r, data, opts);
 
@@ -69,7 +93,11 @@ export function createOutput(io: OutputIO, settings: OutputSettings, options: Cr
       message(msg.startsWith('✓') ? msg : `${errStyle.green('✓')} ${msg}`);
     },
     to(stream, over = {}) {
-      return createOutput({ stdout: stream, stderr: io.stderr }, { ...settings, ...over, color: false, stdoutIsTTY: false, columns: 0 }, options);
+      return createOutput(
+        { stdout: stream, stderr: io.stderr },
+        { ...settings, ...over, color: false, stdoutIsTTY: false, columns: 0 },
+        options,
+      );
     },
     spin<T>(label: string, task: () => Promise<T>): Promise<T> {
       if (!settings.stderrIsTTY || settings.quiet || spec.json) return task();
@@ -95,7 +123,12 @@ function stderrLines(io: OutputIO, settings: OutputSettings, options: CreateOutp
 }
 
 /** A spinner on stderr (a terminal) while `task` runs. */
-async function spinWhile<T>(stream: NodeJS.WritableStream, color: boolean, label: string, task: () => Promise<T>): Promise<T> {
+async function spinWhile<T>(
+  stream: NodeJS.WritableStream,
+  color: boolean,
+  label: string,
+  task: () => Promise<T>,
+): Promise<T> {
   const { default: ora } = await importPackage<typeof import('ora')>('ora');
   const spinner = ora({
     text: label,

@@ -15,13 +15,19 @@ const PATCHES: [from: string, to: string][] = [
     "write(stream, buffer, offset, length, pos) {\n            if (Module.sqWrite && stream.path === '/dev/stdout') return Module.sqWrite(buffer, offset, length);\n            for (var i = 0; i < length; i++) {\n              try {\n                output(buffer[offset+i]);",
   ],
   ['if (c) errBuffer.push(c)', 'if (c && errBuffer.length < 65536) errBuffer.push(c)'],
-  ['var _emscripten_resize_heap = (requestedSize) => {', 'var _emscripten_resize_heap = (requestedSize) => {\n      Module.sqGrow?.(requestedSize >>> 0);'],
+  [
+    'var _emscripten_resize_heap = (requestedSize) => {',
+    'var _emscripten_resize_heap = (requestedSize) => {\n      Module.sqGrow?.(requestedSize >>> 0);',
+  ],
 ];
 
 export function patchJqWeb(text: string, where = 'jq-web/jq.js'): string {
   let out = text;
   for (const [from, to] of PATCHES) {
-    if (!out.includes(from)) throw new Error(`${where} no longer contains ${JSON.stringify(from.slice(0, 50))}: review src/output/jq-patches.ts`);
+    if (!out.includes(from))
+      throw new Error(
+        `${where} no longer contains ${JSON.stringify(from.slice(0, 50))}: review src/output/jq-patches.ts`,
+      );
     out = out.replace(from, to);
   }
   return out;

@@ -41,16 +41,32 @@ interface PreloadedJq {
   source?: string;
   /** jq's factory itself, where it is loaded already (the standalone executable). */
   factory?: JqFactory;
-  started?: { worker: Worker; ctrl: Int32Array; limits: Pick<FilterLimits, 'maxOutput' | 'maxMemory'>; exited: boolean; forget(): void };
+  started?: {
+    worker: Worker;
+    ctrl: Int32Array;
+    limits: Pick<FilterLimits, 'maxOutput' | 'maxMemory'>;
+    exited: boolean;
+    forget(): void;
+  };
 }
 declare const __sqJq: PreloadedJq | undefined;
 
 interface JqLib {
   raw(json: string, expr: string, flags: string[]): string;
 }
-type JqFactory = (module: { sqWrite(bytes: Uint8Array, offset: number, length: number): number; instantiateWasm(imports: unknown, done: (instance: unknown) => void): object }) => Promise<JqLib>;
+type JqFactory = (module: {
+  sqWrite(bytes: Uint8Array, offset: number, length: number): number;
+  instantiateWasm(imports: unknown, done: (instance: unknown) => void): object;
+}) => Promise<JqLib>;
 /** Node's WebAssembly (this project's TypeScript settings declare no DOM or WebAssembly types). */
-const Wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<unknown>; instantiate(module: unknown, imports: unknown): Promise<unknown> } }).WebAssembly;
+const Wasm = (
+  globalThis as unknown as {
+    WebAssembly: {
+      compile(bytes: Uint8Array): Promise<unknown>;
+      instantiate(module: unknown, imports: unknown): Promise<unknown>;
+    };
+  }
+).WebAssembly;
 
 interface Job {
   id: number;
@@ -105,7 +121,15 @@ export async function startJq(limits: FilterLimits): Promise<Host> {
   const ctrl = new Int32Array(new SharedArrayBuffer(8));
   const worker = new Worker(JQ_WORKER_SOURCE, {
     eval: true,
-    workerData: { file, source, wasmPath, waitWasm: !!pre?.wasm, ctrl: ctrl.buffer, maxOutput: limits.maxOutput, maxHeap: limits.maxMemory },
+    workerData: {
+      file,
+      source,
+      wasmPath,
+      waitWasm: !!pre?.wasm,
+      ctrl: ctrl.buffer,
+      maxOutput: limits.maxOutput,
+      maxHeap: limits.maxMemory,
+    },
     // The worker's JavaScript heap (jq's input as a string, jq-web's glue): past it Node ends the worker alone.
     resourceLimits: { maxOldGenerationSizeMb: Math.max(64, Math.round(limits.maxMemory / MB)) },
     stdout: true,
@@ -129,7 +153,8 @@ function attach(worker: Worker, ctrl: Int32Array, limits: FilterLimits): Host {
   worker.on('error', (err: Error & { code?: string }) => {
     const job = h.job;
     kill(h);
-    const text = err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? capMessage('--jq', 'maxMemory', limits) : `--jq: ${err.message}`;
+    const text =
+      err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? capMessage('--jq', 'maxMemory', limits) : `--jq: ${err.message}`;
     job?.settle(new SqError(text));
   });
   worker.on('exit', () => {
@@ -192,15 +217,21 @@ function onMessage(h: Host, m: WorkerMessage): void {
   if ('cap' in m) {
     kill(h);
     const cap = m.cap === 'output' ? 'maxOutput' : 'maxMemory';
-    job.chain.then(() => job.settle(new SqError(capMessage('--jq', cap, h.limits, m.size))), (err: unknown) => job.settle(err));
+    job.chain.then(
+      () => job.settle(new SqError(capMessage('--jq', cap, h.limits, m.size))),
+      (err: unknown) => job.settle(err),
+    );
     return;
   }
-  job.chain.then(() => {
-    h.job = null;
-    if (!m.error) return job.settle();
-    const text = jqMessage(m.error.text);
-    job.settle(m.error.exitCode === 3 ? new UsageError(`--jq: ${text}`) : new SqError(`--jq: ${text}`));
-  }, (err: unknown) => job.settle(err));
+  job.chain.then(
+    () => {
+      h.job = null;
+      if (!m.error) return job.settle();
+      const text = jqMessage(m.error.text);
+      job.settle(m.error.exitCode === 3 ? new UsageError(`--jq: ${text}`) : new SqError(`--jq: ${text}`));
+    },
+    (err: unknown) => job.settle(err),
+  );
 }
 
 // One document at a time (`webhook listen` filters each event as it comes): a job waits for the one before.
@@ -309,7 +340,7 @@ function jqMessage(raw: string): string {
  * cache directory, so a script that runs the same --jq each time does not wait for jq's check before its request.
  */
 export async function checkJq(expr: string, limits: FilterLimits, known?: string, signal?: AbortSignal): Promise<void> {
-  if (expr.trim() === '') throw new UsageError('--jq needs an expression, e.g. --jq \'.[].name\'');
+  if (expr.trim() === '') throw new UsageError("--jq needs an expression, e.g. --jq '.[].name'");
   // A bounded path always compiles, and runs on the main thread (runJq): no check, no worker. jq loads and warms up
   // while the request is out, not waited for here.
   if (boundedJq(expr)) {
@@ -323,8 +354,25 @@ export async function checkJq(expr: string, limits: FilterLimits, known?: string
     startJq(limits).catch(() => undefined);
     return;
   }
-  await submit(limits, { op: 'check', expr }, async () => undefined, () => false, signal);
-  if (known !== undefined) writeCacheFile(known, [...(seen ?? '').split('\n').filter(Boolean).slice(-(KNOWN_MAX - 1)), key, ''].join('\n'));
+  await submit(
+    limits,
+    { op: 'check', expr },
+    async () => undefined,
+    () => false,
+    signal,
+  );
+  if (known !== undefined)
+    writeCacheFile(
+      known,
+      [
+        ...(seen ?? '')
+          .split('\n')
+          .filter(Boolean)
+          .slice(-(KNOWN_MAX - 1)),
+        key,
+        '',
+      ].join('\n'),
+    );
 }
 
 /** The jq build the known-expressions cache was made with (test/unit checks it against node_modules/jq-web). */
@@ -350,7 +398,13 @@ export async function runJq(
 ): Promise<void> {
   const json = jsonText(value) ?? 'null';
   if (json.length <= HERE_MAX && boundedJq(expr)) return inTurn(() => runHere(json, expr, o));
-  await submit(o.limits, { op: 'run', expr, json, maxOutput: outputFor(o.limits, json.length) }, o.write, o.closed, o.signal);
+  await submit(
+    o.limits,
+    { op: 'run', expr, json, maxOutput: outputFor(o.limits, json.length) },
+    o.write,
+    o.closed,
+    o.signal,
+  );
 }
 
 /**
@@ -381,7 +435,9 @@ function jqHere(): Promise<{ lib: JqLib; out: Uint8Array[] }> {
       const file = pre?.file ?? require.resolve('jq-web');
       const source = pre?.source ?? (pre ? readFileSync(file, 'latin1') : patchJqWeb(readFileSync(file, 'utf8'), file));
       const mod = { exports: {} as unknown };
-      const wrap = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file }).runInThisContext() as (...a: unknown[]) => void;
+      const wrap = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+        filename: file,
+      }).runInThisContext() as (...a: unknown[]) => void;
       wrap(mod.exports, require, mod, file, dirname(file));
       factory = mod.exports as JqFactory;
     }
@@ -410,7 +466,11 @@ function jqHere(): Promise<{ lib: JqLib; out: Uint8Array[] }> {
 }
 
 /** A bounded expression on a small document, on the main thread: what it printed, then its error if any, as the worker does. */
-async function runHere(json: string, expr: string, o: { write(text: string): Promise<void>; closed(): boolean }): Promise<void> {
+async function runHere(
+  json: string,
+  expr: string,
+  o: { write(text: string): Promise<void>; closed(): boolean },
+): Promise<void> {
   const { lib, out } = await jqHere();
   out.length = 0;
   let failure: { exitCode?: number; stderr?: string; message?: string } | undefined;

@@ -28,7 +28,8 @@ function deepJson(root: unknown, indent: number): string | undefined {
   const nl = (depth: number) => (indent ? `\n${' '.repeat(indent * depth)}` : '');
   const value = (raw: unknown, depth: number): void => {
     let v = raw;
-    if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') v = (v as { toJSON: () => unknown }).toJSON();
+    if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function')
+      v = (v as { toJSON: () => unknown }).toJSON();
     if (v === null || typeof v !== 'object') {
       // Primitives as JSON.stringify writes them (a non-finite number is null; a BigInt throws as there).
       parts.push(skipped(v) ? 'null' : (JSON.stringify(v) as string));

@@ -26,11 +26,16 @@ export function filterLimits(env: Record<string, string | undefined>): FilterLim
   const one = ([name, dflt]: readonly [string, number], max: number): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return dflt * MB;
-    if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`${name} must be a whole number of MB from 1 to ${max} (got "${raw}")`);
+    if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1 || Number(raw) > max)
+      throw new UsageError(`${name} must be a whole number of MB from 1 to ${max} (got "${raw}")`);
     return Number(raw) * MB;
   };
   // jq's WebAssembly memory cannot pass 2 GB whatever is asked.
-  return { maxOutput: one(LIMIT_ENV.maxOutput, 1_000_000), maxMemory: one(LIMIT_ENV.maxMemory, 2047), maxSlurp: one(LIMIT_ENV.maxSlurp, 4096) };
+  return {
+    maxOutput: one(LIMIT_ENV.maxOutput, 1_000_000),
+    maxMemory: one(LIMIT_ENV.maxMemory, 2047),
+    maxSlurp: one(LIMIT_ENV.maxSlurp, 4096),
+  };
 }
 
 /** The output cap of one run on a document whose JSON is `inputBytes` long. */

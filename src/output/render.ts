@@ -42,7 +42,16 @@ export interface Rendering {
   shape: Shaper;
   /** A line on stderr (secrets and control characters out). */
   message(line: string): void;
-  tableOpts: { color: boolean; truncate: boolean; width: number; fullIds?: boolean; absoluteTimes?: boolean; wide?: boolean; keepColumns?: boolean; now?: () => number };
+  tableOpts: {
+    color: boolean;
+    truncate: boolean;
+    width: number;
+    fullIds?: boolean;
+    absoluteTimes?: boolean;
+    wide?: boolean;
+    keepColumns?: boolean;
+    now?: () => number;
+  };
   /** --jq or --template is given: the output goes through it. */
   filtered: boolean;
   writeFiltered(doc: unknown): Promise<void>;
@@ -67,7 +76,11 @@ export function tableOptions(settings: OutputSettings, now: (() => number) | und
  * How each record is shaped before it is written: secrets masked, --fields checked against the first record (exit 2
  * before any byte; after a write, narrowed with a warning) and picked, and the format a command asks for by default.
  */
-export function recordShaper(settings: OutputSettings, options: CreateOutputOptions, warn: (msg: string) => void): Shaper {
+export function recordShaper(
+  settings: OutputSettings,
+  options: CreateOutputOptions,
+  warn: (msg: string) => void,
+): Shaper {
   // Narrowed to the names the answer has when an unknown one turns up after a write (see check).
   let fields = settings.fields;
   const known = (): readonly string[] => (settings.showSecrets ? [] : (options.secrets ?? []));
@@ -88,10 +101,13 @@ export function recordShaper(settings: OutputSettings, options: CreateOutputOpti
     fields = fields.filter((f) => !unknown.includes(f));
     if (fields.length === 0) fields = null;
     const id = getPath(record, 'id');
-    warn(`${text}. The write was done${typeof id === 'string' || typeof id === 'number' ? ` (id ${id})` : ''}: the answer is printed without ${unknown.length === 1 ? 'that field' : 'those fields'}`);
+    warn(
+      `${text}. The write was done${typeof id === 'string' || typeof id === 'number' ? ` (id ${id})` : ''}: the answer is printed without ${unknown.length === 1 ? 'that field' : 'those fields'}`,
+    );
   };
   const pick = (item: unknown): unknown => (Array.isArray(item) ? item.map(pickOne) : pickOne(item));
-  const formatOf = (opts: RenderOptions | undefined): Format => (!settings.explicitFormat && opts?.defaultFormat) || settings.format;
+  const formatOf = (opts: RenderOptions | undefined): Format =>
+    (!settings.explicitFormat && opts?.defaultFormat) || settings.format;
   return {
     known,
     prepare,
@@ -104,7 +120,11 @@ export function recordShaper(settings: OutputSettings, options: CreateOutputOpti
   };
 }
 
-async function filteredList(r: Rendering, items: AsyncIterable<unknown>, opts: RenderOptions | undefined): Promise<number> {
+async function filteredList(
+  r: Rendering,
+  items: AsyncIterable<unknown>,
+  opts: RenderOptions | undefined,
+): Promise<number> {
   const { settings, writeFiltered, out } = r;
   const { prepare, check, pick } = r.shape;
   const flag = settings.jq !== null ? '--jq' : '--template';
@@ -138,7 +158,11 @@ async function filteredList(r: Rendering, items: AsyncIterable<unknown>, opts: R
 }
 
 // What is written follows the format's descriptor: a JSON document, JSON lines, delimited lines, or a table.
-export async function renderList(r: Rendering, items: Iterable<unknown> | AsyncIterable<unknown>, opts?: RenderOptions): Promise<number> {
+export async function renderList(
+  r: Rendering,
+  items: Iterable<unknown> | AsyncIterable<unknown>,
+  opts?: RenderOptions,
+): Promise<number> {
   const { out, settings, shape, message } = r;
   const { prepare, check, pick, formatOf } = shape;
   if (r.filtered) return filteredList(r, items as AsyncIterable<unknown>, opts);
@@ -206,7 +230,9 @@ export async function renderList(r: Rendering, items: Iterable<unknown> | AsyncI
     await out.write(text);
     if (same.length && !settings.quiet) message(`Same on every row: ${same.join(', ')} (--wide shows every column)`);
     if (hidden.length && !settings.quiet) {
-      message(`${hidden.length} column${hidden.length === 1 ? '' : 's'} left out to fit the terminal (${hidden.join(', ')}): use --fields, or --format tsv/csv/json for everything`);
+      message(
+        `${hidden.length} column${hidden.length === 1 ? '' : 's'} left out to fit the terminal (${hidden.join(', ')}): use --fields, or --format tsv/csv/json for everything`,
+      );
     }
   }
   return count;

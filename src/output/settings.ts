@@ -39,8 +39,12 @@ function resolveFormat(input: OutputSettingsInput): { format: Format; explicit: 
   const filter = input.jq !== undefined ? '--jq' : input.template !== undefined ? '--template' : null;
   if (filter) {
     // Like gh: both work on the JSON the command would print, so they imply --json and exclude other formats.
-    if (input.jq !== undefined && input.template !== undefined) throw new UsageError('--jq and --template cannot be used together; pass only one of them');
-    if (named !== undefined && named !== 'json') throw new UsageError(`${filter} works on JSON output and conflicts with --format ${named}; drop --format (${filter} implies --json)`);
+    if (input.jq !== undefined && input.template !== undefined)
+      throw new UsageError('--jq and --template cannot be used together; pass only one of them');
+    if (named !== undefined && named !== 'json')
+      throw new UsageError(
+        `${filter} works on JSON output and conflicts with --format ${named}; drop --format (${filter} implies --json)`,
+      );
     return { format: 'json', explicit: true };
   }
   if (input.json) {
@@ -92,7 +96,8 @@ export async function loadTemplates(): Promise<void> {
 }
 
 function templateOf(text: string) {
-  if (!parseTemplate) throw new Error('--template read before output/template.js was loaded: await loadTemplates() first');
+  if (!parseTemplate)
+    throw new Error('--template read before output/template.js was loaded: await loadTemplates() first');
   return parseTemplate(text);
 }
 
@@ -118,6 +123,8 @@ export function resolveOutputSettings(input: OutputSettingsInput): OutputSetting
     wide: input.wide === true,
     // The flag, or SQ_CSV_SAFE=1 for every call of a job (a profile setting is for `sq config`: see docs/output.md).
     // (Not tested when unset: a regular expression is compiled on its first use, on every call.)
-    csvSafe: input.csvSafe === true || (input.env.SQ_CSV_SAFE !== undefined && /^(1|true|yes|on)$/i.test(input.env.SQ_CSV_SAFE.trim())),
+    csvSafe:
+      input.csvSafe === true ||
+      (input.env.SQ_CSV_SAFE !== undefined && /^(1|true|yes|on)$/i.test(input.env.SQ_CSV_SAFE.trim())),
   };
 }

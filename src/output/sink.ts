@@ -78,7 +78,9 @@ export class Sink {
 
   /** How much text to gather before a write: what the stream buffers before it asks its writer to wait. */
   get batchSize(): number {
-    return (this.stream as NodeJS.WritableStream & { writableHighWaterMark?: number }).writableHighWaterMark || 16 * 1024;
+    return (
+      (this.stream as NodeJS.WritableStream & { writableHighWaterMark?: number }).writableHighWaterMark || 16 * 1024
+    );
   }
 
   get closed(): boolean {

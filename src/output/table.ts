@@ -60,7 +60,14 @@ const NAME_MIN = 20;
  * which columns give way last: 0 (the default) first, then 1 (a name beside the main one), then 2 (the main name,
  * which also keeps NAME_MIN of its width before any column is left out).
  */
-export function fitWidths(head: string[], rows: string[][], keys: string[], width: number, keep: boolean[] = [], rank: number[] = []): Fit {
+export function fitWidths(
+  head: string[],
+  rows: string[][],
+  keys: string[],
+  width: number,
+  keep: boolean[] = [],
+  rank: number[] = [],
+): Fit {
   // A loop, not Math.max(...rows): spreading one argument per row overflows the stack past ~125,000 rows.
   const natural = head.map((h, i) => {
     let w = displayWidth(h);
@@ -69,7 +76,13 @@ export function fitWidths(head: string[], rows: string[][], keys: string[], widt
   });
   const narrowest = (h: string, i: number) => Math.min(natural[i], Math.max(MIN_WIDTH, displayWidth(h)));
   const floor = head.map((h, i) =>
-    keys[i] === 'id' ? natural[i] : keep[i] ? Math.min(natural[i], KEEP_MAX) : rank[i] === 2 ? Math.min(natural[i], Math.max(NAME_MIN, narrowest(h, i))) : narrowest(h, i),
+    keys[i] === 'id'
+      ? natural[i]
+      : keep[i]
+        ? Math.min(natural[i], KEEP_MAX)
+        : rank[i] === 2
+          ? Math.min(natural[i], Math.max(NAME_MIN, narrowest(h, i)))
+          : narrowest(h, i),
   );
   let shown = head.length;
   const span = (ws: number[], n: number) => ws.slice(0, n).reduce((a, b) => a + b, 0) + GAP * (n - 1);
@@ -89,7 +102,10 @@ export function fitWidths(head: string[], rows: string[][], keys: string[], widt
     let widest = -1;
     for (let i = 0; i < shown; i++) {
       if (widths[i] <= floor[i]) continue;
-      const better = widest < 0 || (rank[i] ?? 0) < (rank[widest] ?? 0) || ((rank[i] ?? 0) === (rank[widest] ?? 0) && widths[i] > widths[widest]);
+      const better =
+        widest < 0 ||
+        (rank[i] ?? 0) < (rank[widest] ?? 0) ||
+        ((rank[i] ?? 0) === (rank[widest] ?? 0) && widths[i] > widths[widest]);
       if (better) widest = i;
     }
     if (widest < 0) break;
@@ -134,10 +150,23 @@ export function idPrefixLength(ids: readonly string[], min = MIN_ID): number {
 
 // One case for every status the API sends (runs say "done", squids "DONE"), and a colour for how it went.
 const STATUS_COLOR: Record<string, keyof Style> = {
-  done: 'green', completed: 'green', applied: 'green', success: 'green', synchronized: 'green', active: 'green',
-  error: 'red', failed: 'red', failure: 'red',
-  aborted: 'yellow', paused: 'yellow', stopped: 'yellow',
-  running: 'cyan', pending: 'cyan', uploading: 'cyan', progress: 'cyan', queued: 'cyan',
+  done: 'green',
+  completed: 'green',
+  applied: 'green',
+  success: 'green',
+  synchronized: 'green',
+  active: 'green',
+  error: 'red',
+  failed: 'red',
+  failure: 'red',
+  aborted: 'yellow',
+  paused: 'yellow',
+  stopped: 'yellow',
+  running: 'cyan',
+  pending: 'cyan',
+  uploading: 'cyan',
+  progress: 'cyan',
+  queued: 'cyan',
 };
 
 function statusText(value: string, style: Style): string {
@@ -175,7 +204,15 @@ const PAST = /(^|[._])(created|started|ended|updated|last|done|finished|locked|s
  * A cell on a terminal; `detail` (a record table, one value per line) shows a relative time with its date. A time
  * under a key of the past (`key`) is never shown in the future: a server clock ahead of ours says "just now".
  */
-function humanCell(kind: Kind | undefined, value: unknown, opts: TableOptions, style: Style, detail: boolean, zoneInHeader = false, key = ''): string | undefined {
+function humanCell(
+  kind: Kind | undefined,
+  value: unknown,
+  opts: TableOptions,
+  style: Style,
+  detail: boolean,
+  zoneInHeader = false,
+  key = '',
+): string | undefined {
   if (!opts.truncate) return undefined;
   if (kind === 'status' && typeof value === 'string') return statusText(terminalSafe(value), style);
   if (kind === 'time') {
@@ -189,8 +226,17 @@ function humanCell(kind: Kind | undefined, value: unknown, opts: TableOptions, s
   return undefined;
 }
 
-function cell(col: Column, row: Record<string, unknown>, opts: TableOptions, style: Style, detail = false, zoneInHeader = false): string {
-  const human = col.format ? undefined : humanCell(col.kind, getPath(row, col.key), opts, style, detail, zoneInHeader, col.key);
+function cell(
+  col: Column,
+  row: Record<string, unknown>,
+  opts: TableOptions,
+  style: Style,
+  detail = false,
+  zoneInHeader = false,
+): string {
+  const human = col.format
+    ? undefined
+    : humanCell(col.kind, getPath(row, col.key), opts, style, detail, zoneInHeader, col.key);
   if (human !== undefined) return human;
   // Formatted cells carry API text too (a webhook URL, a squid name): control characters are neutralised for all.
   const text = terminalSafe(cellText(col, row));
@@ -229,7 +275,11 @@ export async function renderListTable(
   // Ids and times are recognised by what the column holds, whatever its name (a results table's squid, run and task
   // columns are ids; an attribute of the crawler may be a time): ids are shortened to a unique prefix and times made
   // relative, and neither is ever cut when the table is fitted to the terminal.
-  const kinds = columns.map((c) => (c.format ? c.kind : (c.kind ?? kindOfValues(rows.map((r) => getPath(r, c.key))) ?? (c.key === 'id' ? 'id' : undefined))));
+  const kinds = columns.map((c) =>
+    c.format
+      ? c.kind
+      : (c.kind ?? kindOfValues(rows.map((r) => getPath(r, c.key))) ?? (c.key === 'id' ? 'id' : undefined)),
+  );
   columns = columns.map((c, i) => (kinds[i] && !c.kind ? { ...c, kind: kinds[i] } : c));
   // --wide: no cell is cut, not even to a column's own maxWidth.
   if (opts.wide) columns = columns.map((c) => (c.maxWidth === undefined ? c : { ...c, maxWidth: undefined }));
@@ -261,7 +311,8 @@ export async function renderListTable(
     }
   }
   let hidden: string[] = [];
-  if (fitting && opts.width && opts.width > 0) ({ head, cells, hidden } = fitColumns(columns, names, head, cells, opts.width));
+  if (fitting && opts.width && opts.width > 0)
+    ({ head, cells, hidden } = fitColumns(columns, names, head, cells, opts.width));
   return { text: draw([head.map((h) => style.bold(h)), ...cells]), hidden, same };
 }
 
@@ -269,7 +320,12 @@ export async function renderListTable(
 function columnZones(columns: Column[], rows: Record<string, unknown>[], opts: TableOptions): (string | undefined)[] {
   return columns.map((c) => {
     if (!opts.truncate || c.kind !== 'time' || c.format || !opts.absoluteTimes) return undefined;
-    const seen = new Set(rows.map((r) => parseApiTime(getPath(r, c.key))).filter((t) => t !== undefined).map(zoneAt));
+    const seen = new Set(
+      rows
+        .map((r) => parseApiTime(getPath(r, c.key)))
+        .filter((t) => t !== undefined)
+        .map(zoneAt),
+    );
     return seen.size === 1 ? [...seen][0] : undefined;
   });
 }
@@ -281,10 +337,21 @@ function fitColumns(columns: Column[], names: boolean[], head: string[], cells: 
   const rank = names.map((n, i) => (!n ? 0 : i === first ? 2 : 1));
   const isId = (c: Column) => (c.kind === 'id' && !c.format) || !!c.whole;
   // fitWidths never cuts a column keyed 'id': ids, and the columns marked whole.
-  const fit = fitWidths(head, cells, columns.map((c) => (isId(c) ? 'id' : c.key)), width, times, rank);
+  const fit = fitWidths(
+    head,
+    cells,
+    columns.map((c) => (isId(c) ? 'id' : c.key)),
+    width,
+    times,
+    rank,
+  );
   const shown = columns.length - fit.hidden;
   const cut = (t: string, i: number) => (fit.widths[i] === undefined ? t : truncateWidth(t, fit.widths[i]));
-  return { head: head.slice(0, shown), cells: cells.map((r) => r.slice(0, shown).map(cut)), hidden: columns.slice(shown).map((c) => c.key) };
+  return {
+    head: head.slice(0, shown),
+    cells: cells.map((r) => r.slice(0, shown).map(cut)),
+    hidden: columns.slice(shown).map((c) => c.key),
+  };
 }
 
 /** One record as key/value rows: the given columns, else every (flattened) key. */
@@ -297,10 +364,15 @@ export async function renderRecordTable(
   // On a terminal a field with nothing in it (null, "") is a line that says nothing: left out (--wide shows it).
   const blank = (v: unknown) => opts.truncate && !opts.wide && (v === null || v === undefined || v === '');
   const pairs: string[][] = columns
-    ? columns.filter((c) => !(blank(getPath(row, c.key)) && blank(cellText(c, row)))).map((c) => [style.bold(c.header ?? c.key), cell(c, row, opts, style, true)])
+    ? columns
+        .filter((c) => !(blank(getPath(row, c.key)) && blank(cellText(c, row))))
+        .map((c) => [style.bold(c.header ?? c.key), cell(c, row, opts, style, true)])
     : flatten(row)
         .filter(([, v]) => !blank(v))
-        .map(([k, v]) => [style.bold(terminalSafe(k)), humanCell(inferKind(k), v, opts, style, true, false, k) ?? terminalSafe(plainText(v))]);
+        .map(([k, v]) => [
+          style.bold(terminalSafe(k)),
+          humanCell(inferKind(k), v, opts, style, true, false, k) ?? terminalSafe(plainText(v)),
+        ]);
   const title = opts.title ? style.bold(terminalSafe(opts.title)) + '\n' : '';
   if (pairs.length === 0) return title;
   return title + draw(pairs);

@@ -67,14 +67,19 @@ type Node =
   | { t: 'with'; p: Pipe; body: Node[]; else: Node[] }
   | { t: 'range'; p: Pipe; keyVar?: string; valVar?: string; body: Node[]; else: Node[] };
 
-type Arg = { k: 'lit'; v: Val } | { k: 'field'; base: string | null; path: string[] } | { k: 'fn'; name: string } | { k: 'sub'; p: Pipe; path: string[] };
+type Arg =
+  | { k: 'lit'; v: Val }
+  | { k: 'field'; base: string | null; path: string[] }
+  | { k: 'fn'; name: string }
+  | { k: 'sub'; p: Pipe; path: string[] };
 type Cmd = Arg[];
 interface Pipe {
   decl?: string[];
   cmds: Cmd[];
 }
 
-const TOKEN = /\s*(?:("(?:[^"\\]|\\.)*")|(`[^`]*`)|(-?\d+(?:\.\d+)?(?![\w.]))|(\$[\w]*(?:\.[\w]+)*|(?:\.[\w]+)+|\.)|([A-Za-z_]\w*)|(:=|[|(),=]))/y;
+const TOKEN =
+  /\s*(?:("(?:[^"\\]|\\.)*")|(`[^`]*`)|(-?\d+(?:\.\d+)?(?![\w.]))|(\$[\w]*(?:\.[\w]+)*|(?:\.[\w]+)+|\.)|([A-Za-z_]\w*)|(:=|[|(),=]))/y;
 
 function bad(msg: string): never {
   throw new UsageError(`--template: ${msg}`);
@@ -91,7 +96,8 @@ function lex(src: string): string[] {
     if (!m) bad(`cannot read ${JSON.stringify(src.slice(i).trim())} in {{${src}}}`);
     const tk = m[0].trim();
     // (pipeline).field: the field is read from the pipeline's value.
-    if (tk.startsWith('.') && tk.length > 1 && m[0] === tk && out[out.length - 1]?.startsWith(')')) out[out.length - 1] += tk;
+    if (tk.startsWith('.') && tk.length > 1 && m[0] === tk && out[out.length - 1]?.startsWith(')'))
+      out[out.length - 1] += tk;
     else out.push(tk);
     i = TOKEN.lastIndex;
   }
@@ -177,7 +183,15 @@ export function parseTemplate(src: string): Template {
       let node: Node;
       if (kw === 'if') node = { t: 'if', branches: [{ p, body: [] }], else: [] };
       else if (kw === 'with') node = { t: 'with', p, body: [], else: [] };
-      else node = { t: 'range', p: { cmds: p.cmds }, valVar: p.decl?.[p.decl.length - 1], keyVar: p.decl?.length === 2 ? p.decl[0] : undefined, body: [], else: [] };
+      else
+        node = {
+          t: 'range',
+          p: { cmds: p.cmds },
+          valVar: p.decl?.[p.decl.length - 1],
+          keyVar: p.decl?.length === 2 ? p.decl[0] : undefined,
+          body: [],
+          else: [],
+        };
       top().list.push(node);
       stack.push({ node, list: node.t === 'if' ? node.branches[0].body : node.body });
     } else if (kw === 'else') {
@@ -200,7 +214,8 @@ export function parseTemplate(src: string): Template {
   if (stack.length > 1) bad(`unclosed {{${top().node!.t}}}: add {{end}}`);
   let tail = src.slice(last);
   // Each action is matched from its {{ to the first }}: a {{ left in the tail has none.
-  if (tail.includes('{{')) bad(`unclosed action: "${tail.slice(tail.indexOf('{{'), tail.indexOf('{{') + 20)}" has no closing }}`);
+  if (tail.includes('{{'))
+    bad(`unclosed action: "${tail.slice(tail.indexOf('{{'), tail.indexOf('{{') + 20)}" has no closing }}`);
   if (trimNext) tail = tail.replace(/^\s+/, '');
   if (tail) root.push({ t: 'text', s: tail });
   return { render: (data, to) => renderTemplate(root, data, to) };
@@ -209,7 +224,17 @@ export function parseTemplate(src: string): Template {
 /** Runs the parsed template over the data, writing as it goes; stops when the target closes or its signal aborts. */
 async function renderTemplate(root: Node[], data: Val, to: RenderTarget): Promise<void> {
   [widthFns, time] = await Promise.all([import('./width.js'), import('./time.js')]);
-  const ctx: Ctx = { root: data, vars: [new Map([['$', data]])], rows: [], rowChars: 0, limits: to.limits, out: '', total: 0, ticks: 0, now: to.now ?? Date.now };
+  const ctx: Ctx = {
+    root: data,
+    vars: [new Map([['$', data]])],
+    rows: [],
+    rowChars: 0,
+    limits: to.limits,
+    out: '',
+    total: 0,
+    ticks: 0,
+    now: to.now ?? Date.now,
+  };
   const run = exec(root, data, ctx);
   let breath = Date.now();
   try {
@@ -258,7 +283,8 @@ function value(a: Arg, dot: Val, ctx: Ctx): Val {
       return lookup(pipe(a.p, dot, ctx), a.path);
     case 'field': {
       if (a.base === null) return lookup(dot, a.path);
-      for (let i = ctx.vars.length - 1; i >= 0; i--) if (ctx.vars[i].has(a.base)) return lookup(ctx.vars[i].get(a.base), a.path);
+      for (let i = ctx.vars.length - 1; i >= 0; i--)
+        if (ctx.vars[i].has(a.base)) return lookup(ctx.vars[i].get(a.base), a.path);
       return bad(`undefined variable ${a.base}`);
     }
     case 'fn':
@@ -330,7 +356,9 @@ function* exec(nodes: Node[], dot: Val, ctx: Ctx): Generator<void> {
         const entries: Iterable<[Val, Val]> | null = Array.isArray(v)
           ? v.map((x, i) => [i, x])
           : v !== null && typeof v === 'object'
-            ? Object.keys(v).sort().map((k) => [k, (v as Record<string, Val>)[k]])
+            ? Object.keys(v)
+                .sort()
+                .map((k) => [k, (v as Record<string, Val>)[k]])
             : typeof v === 'number' && Number.isInteger(v) && v >= 0
               ? upTo(v)
               : truthy(v)
@@ -362,23 +390,28 @@ function* upTo(n: number): Generator<[number, number]> {
 /** Go's fmt verbs that matter here: %s %v %d %f %q %t %%, with flags, width and precision. */
 function printf(format: unknown, ...args: Val[]): string {
   let i = 0;
-  return String(format).replace(/%([-+ 0#]*)(\d+)?(?:\.(\d+))?([svdfqtx%])/g, (_all, flags: string, width: string | undefined, prec: string | undefined, verb: string) => {
-    if (verb === '%') return '%';
-    const v = i < args.length ? args[i++] : MISSING;
-    let s: string;
-    if (v === MISSING) s = `%!${verb}(MISSING)`;
-    else if (verb === 'd') s = typeof v === 'number' ? String(Math.trunc(v)) : `%!d(${text(v)})`;
-    else if (verb === 'f') s = typeof v === 'number' ? v.toFixed(prec === undefined ? 6 : Number(prec)) : `%!f(${text(v)})`;
-    else if (verb === 'q') s = JSON.stringify(text(v));
-    else if (verb === 'x') s = typeof v === 'number' ? Math.trunc(v).toString(16) : Buffer.from(text(v)).toString('hex');
-    else s = prec !== undefined && verb === 's' ? [...text(v)].slice(0, Number(prec)).join('') : text(v);
-    // The width is in terminal columns (Go counts runes, which puts a CJK or emoji column out of line).
-    const w = width === undefined ? 0 : Number(width);
-    const len = widthFns.displayWidth(s);
-    if (len >= w) return s;
-    if (flags.includes('-')) return widthFns.padWidth(s, w);
-    return (flags.includes('0') && /[df]/.test(verb) ? '0' : ' ').repeat(w - len) + s;
-  });
+  return String(format).replace(
+    /%([-+ 0#]*)(\d+)?(?:\.(\d+))?([svdfqtx%])/g,
+    (_all, flags: string, width: string | undefined, prec: string | undefined, verb: string) => {
+      if (verb === '%') return '%';
+      const v = i < args.length ? args[i++] : MISSING;
+      let s: string;
+      if (v === MISSING) s = `%!${verb}(MISSING)`;
+      else if (verb === 'd') s = typeof v === 'number' ? String(Math.trunc(v)) : `%!d(${text(v)})`;
+      else if (verb === 'f')
+        s = typeof v === 'number' ? v.toFixed(prec === undefined ? 6 : Number(prec)) : `%!f(${text(v)})`;
+      else if (verb === 'q') s = JSON.stringify(text(v));
+      else if (verb === 'x')
+        s = typeof v === 'number' ? Math.trunc(v).toString(16) : Buffer.from(text(v)).toString('hex');
+      else s = prec !== undefined && verb === 's' ? [...text(v)].slice(0, Number(prec)).join('') : text(v);
+      // The width is in terminal columns (Go counts runes, which puts a CJK or emoji column out of line).
+      const w = width === undefined ? 0 : Number(width);
+      const len = widthFns.displayWidth(s);
+      if (len >= w) return s;
+      if (flags.includes('-')) return widthFns.padWidth(s, w);
+      return (flags.includes('0') && /[df]/.test(verb) ? '0' : ' ').repeat(w - len) + s;
+    },
+  );
 }
 
 function cmp(name: string, a: Val, b: Val): number {
@@ -391,7 +424,15 @@ function renderRows(ctx: Ctx): string {
   if (!ctx.rows.length) return '';
   const widths: number[] = [];
   for (const r of ctx.rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, widthFns.displayWidth(c))));
-  const out = ctx.rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : widthFns.padWidth(c, widths[i]))).join('  ').trimEnd() + '\n').join('');
+  const out = ctx.rows
+    .map(
+      (r) =>
+        r
+          .map((c, i) => (i === r.length - 1 ? c : widthFns.padWidth(c, widths[i])))
+          .join('  ')
+          .trimEnd() + '\n',
+    )
+    .join('');
   ctx.rows = [];
   ctx.rowChars = 0;
   return out;
@@ -401,7 +442,14 @@ const FUNCS: Record<string, (ctx: Ctx, ...args: Val[]) => Val> = {
   printf: (_c, f, ...a) => printf(f, ...a),
   print: (_c, ...a) => a.map(text).join(''),
   println: (_c, ...a) => a.map(text).join(' ') + '\n',
-  len: (_c, v) => (typeof v === 'string' ? [...v].length : Array.isArray(v) ? v.length : v && typeof v === 'object' ? Object.keys(v).length : bad(`len of ${text(v)}`)),
+  len: (_c, v) =>
+    typeof v === 'string'
+      ? [...v].length
+      : Array.isArray(v)
+        ? v.length
+        : v && typeof v === 'object'
+          ? Object.keys(v).length
+          : bad(`len of ${text(v)}`),
   index: (_c, v, ...keys) => keys.reduce((cur, k) => lookup(cur, [String(k)]), v),
   not: (_c, v) => !truthy(v),
   and: (_c, ...a) => a.find((v) => !truthy(v)) ?? a[a.length - 1],
@@ -412,8 +460,10 @@ const FUNCS: Record<string, (ctx: Ctx, ...args: Val[]) => Val> = {
   le: (_c, a, b) => cmp('le', a, b) <= 0,
   gt: (_c, a, b) => cmp('gt', a, b) > 0,
   ge: (_c, a, b) => cmp('ge', a, b) >= 0,
-  join: (_c, sep, list) => (Array.isArray(list) ? list.map(text).join(String(sep)) : bad('join takes a separator and a list')),
-  pluck: (_c, field, list) => (Array.isArray(list) ? list.map((x) => lookup(x, [String(field)])) : bad('pluck takes a field name and a list')),
+  join: (_c, sep, list) =>
+    Array.isArray(list) ? list.map(text).join(String(sep)) : bad('join takes a separator and a list'),
+  pluck: (_c, field, list) =>
+    Array.isArray(list) ? list.map((x) => lookup(x, [String(field)])) : bad('pluck takes a field name and a list'),
   truncate: (_c, n, s) => {
     const chars = [...text(s)];
     const max = Number(n);

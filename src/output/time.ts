@@ -24,7 +24,13 @@ export function relativeTime(t: number, now: number): string {
   // Less than a minute either way is "just now": a clock a few seconds ahead (a fast emulator, a server's skew) never
   // shows a run that just started as starting "in <1 min".
   if (a < MIN) return 'just now';
-  const units: [number, string, number][] = [[MIN, 'min', 60], [HOUR, 'h', 24], [DAY, 'd', 30], [30 * DAY, 'mo', 12], [365 * DAY, 'y', Infinity]];
+  const units: [number, string, number][] = [
+    [MIN, 'min', 60],
+    [HOUR, 'h', 24],
+    [DAY, 'd', 30],
+    [30 * DAY, 'mo', 12],
+    [365 * DAY, 'y', Infinity],
+  ];
   let text = '';
   for (const [size, name, next] of units) {
     const n = Math.round(a / size);

@@ -130,7 +130,14 @@ export interface Output {
    */
   to(stream: NodeJS.WritableStream, settings?: Partial<OutputSettings>): Output;
   /** Colour helpers for stdout text; no-ops when colour is off. */
-  readonly style: { bold(s: string): string; dim(s: string): string; green(s: string): string; red(s: string): string; yellow(s: string): string; cyan(s: string): string };
+  readonly style: {
+    bold(s: string): string;
+    dim(s: string): string;
+    green(s: string): string;
+    red(s: string): string;
+    yellow(s: string): string;
+    cyan(s: string): string;
+  };
   /** The same helpers following stderr's colour policy, for text passed to info/warn/success. */
   readonly errStyle: Output['style'];
   /**

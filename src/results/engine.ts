@@ -53,13 +53,18 @@ async function exportResults(ctx: Ctx, o: ResultsPlan): Promise<number> {
     squidRecord = squid.record;
     const was = plan?.ck?.scope;
     if (was && 'squid' in was && was.squid !== squid.id) {
-      throw new UsageError(`cannot resume: --squid ${scopeRef.squid} is now squid ${squid.id}, the checkpoint is for ${was.squid}`);
+      throw new UsageError(
+        `cannot resume: --squid ${scopeRef.squid} is now squid ${squid.id}, the checkpoint is for ${was.squid}`,
+      );
     }
   } else {
     // The 8-character ids the tables show: a prefix is looked up (GETs only); a full id goes as given.
     scope = isIdPrefix(scopeRef.run) ? { run: (await resolveRun(http, scopeRef.run.trim())).id } : scopeRef;
   }
-  const taskId = task !== undefined && isIdPrefix(task) ? (await resolveTask(http, task.trim(), 'squid' in scope ? { squid: scope.squid } : {})).id : task;
+  const taskId =
+    task !== undefined && isIdPrefix(task)
+      ? (await resolveTask(http, task.trim(), 'squid' in scope ? { squid: scope.squid } : {})).id
+      : task;
 
   const continued = plan?.ck ?? null;
   const tabular = FORMAT_SPECS[format].json === null && !settings.fields;
@@ -69,12 +74,21 @@ async function exportResults(ctx: Ctx, o: ResultsPlan): Promise<number> {
     if (crawler) attributes = await crawlerAttributeNames(http, crawler);
   }
 
-  const request = continued ? { pageSize: continued.page_size, startPage: continued.pages + 1, earlier: continued.records } : paging.request;
-  const it = resultPages(http, scope, { ...request, task: taskId, onWarning: (m) => ctx.out.warn(m), onPage: ctx.onPage })[Symbol.asyncIterator]();
+  const request = continued
+    ? { pageSize: continued.page_size, startPage: continued.pages + 1, earlier: continued.records }
+    : paging.request;
+  const it = resultPages(http, scope, {
+    ...request,
+    task: taskId,
+    onWarning: (m) => ctx.out.warn(m),
+    onPage: ctx.onPage,
+  })[Symbol.asyncIterator]();
   // The first page is read before anything is written: without the crawler's attributes, its keys make the header.
   const first = await it.next();
   if (continued) checkTotal(continued, first.done ? null : finiteNumber(first.value.total_results), plan!.startOver);
-  const columns = (continued?.columns ?? resultColumns(attributes, first.done ? [] : first.value.data)).map((key) => ({ key }));
+  const columns = (continued?.columns ?? resultColumns(attributes, first.done ? [] : first.value.data)).map((key) => ({
+    key,
+  }));
   const seen = tally();
   async function* all(): AsyncGenerator<Page<Result>> {
     if (first.done) return;
@@ -91,7 +105,12 @@ async function exportResults(ctx: Ctx, o: ResultsPlan): Promise<number> {
       : 'squid' in scopeRef
         ? `No results${task !== undefined ? ' for that task' : ''} in squid ${JSON.stringify(String(squidRecord?.name ?? scopeRef.squid))}. Start a run: sq runs start --squid ${shellWord(scopeRef.squid)} --wait`
         : `No results${task !== undefined ? ' for that task' : ''} in run ${scopeRef.run.trim()}. A run still going adds them as it scrapes: sq runs watch ${shellWord(scopeRef.run.trim())}`;
-    const n = await ctx.out.list(records(all(), seen), { columns, maskSecrets: false, empty, ...(o.byPage ? { pageOf: () => seen.pages } : {}) });
+    const n = await ctx.out.list(records(all(), seen), {
+      columns,
+      maskSecrets: false,
+      empty,
+      ...(o.byPage ? { pageOf: () => seen.pages } : {}),
+    });
     pagingHint(ctx, paging, seen, 'results');
     return n;
   }
@@ -101,7 +120,11 @@ async function exportResults(ctx: Ctx, o: ResultsPlan): Promise<number> {
   const progress = newProgress(ctx);
   let n: number;
   try {
-    n = await out.list(counted(ctx, records(all(), seen), seen, progress), { columns, maskSecrets: false, ...(o.byPage ? { pageOf: () => seen.pages } : {}) });
+    n = await out.list(counted(ctx, records(all(), seen), seen, progress), {
+      columns,
+      maskSecrets: false,
+      ...(o.byPage ? { pageOf: () => seen.pages } : {}),
+    });
   } finally {
     progress.clear();
   }

@@ -51,18 +51,32 @@ export async function planOfFlags(ctx: Ctx, opts: ResultsFlags, defaultLimit: nu
   const task = opts.task === undefined ? undefined : nonEmpty('--task', opts.task);
   const paging = pagingFlags(opts, defaultLimit);
   const target = await resultsTarget(ctx, opts.output, opts.force === true, true);
-  return resultsPlan(ctx, target, { scopeRef, task, paging, resume: opts.resume === true, checkpoint: opts.checkpoint });
+  return resultsPlan(ctx, target, {
+    scopeRef,
+    task,
+    paging,
+    resume: opts.resume === true,
+    checkpoint: opts.checkpoint,
+  });
 }
 
 /**
  * -o (- is stdout), its format and --force, checked: the format is --format when `formatFlagApplies` (not for
  * sq go --json, whose --json is its summary), else the file's extension; an existing FILE is refused without --force.
  */
-export async function resultsTarget(ctx: Ctx, outputFlag: string | undefined, force: boolean, formatFlagApplies: boolean): Promise<ResultsTarget> {
+export async function resultsTarget(
+  ctx: Ctx,
+  outputFlag: string | undefined,
+  force: boolean,
+  formatFlagApplies: boolean,
+): Promise<ResultsTarget> {
   const flagged = outputFlag === undefined ? undefined : nonEmpty('--output', outputFlag);
   const output = flagged === '-' ? undefined : flagged;
   const settings = ctx.outputSettings();
-  const format = output === undefined ? settings.format : fileFormat(output, settings.explicitFormat && formatFlagApplies ? settings.format : null);
+  const format =
+    output === undefined
+      ? settings.format
+      : fileFormat(output, settings.explicitFormat && formatFlagApplies ? settings.format : null);
   if (output !== undefined) await checkNewOutput('-o', output, force);
   return { output, format, settings: { ...settings, format }, force };
 }
@@ -92,11 +106,19 @@ function scopeOf(opts: { squid?: string; run?: string }): ResultScope {
   return squid !== undefined ? { squid: nonEmpty('--squid', squid) } : { run: nonEmpty('--run', run) };
 }
 
-const FILE_FORMATS: Record<string, Format> = { csv: 'csv', tsv: 'tsv', tab: 'tsv', json: 'json', ndjson: 'ndjson', jsonl: 'ndjson' };
+const FILE_FORMATS: Record<string, Format> = {
+  csv: 'csv',
+  tsv: 'tsv',
+  tab: 'tsv',
+  json: 'json',
+  ndjson: 'ndjson',
+  jsonl: 'ndjson',
+};
 
 /** The format of an -o FILE: the one given, else the file's extension (csv for any other). */
 function fileFormat(path: string, explicit: Format | null): Format {
-  if (explicit && FORMAT_SPECS[explicit].terminal) throw new UsageError('--format table is for terminals; with -o use csv, tsv, json or ndjson');
+  if (explicit && FORMAT_SPECS[explicit].terminal)
+    throw new UsageError('--format table is for terminals; with -o use csv, tsv, json or ndjson');
   if (explicit) return explicit;
   const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? '';
   return FILE_FORMATS[ext] ?? 'csv';

@@ -51,24 +51,42 @@ export interface ResumePlan {
  */
 export async function resumePlan(
   ctx: Ctx,
-  o: { scopeRef: ResultScope; task: string | undefined; paging: Paging; output: string | undefined; format: Format; settings: OutputSettings; force: boolean },
+  o: {
+    scopeRef: ResultScope;
+    task: string | undefined;
+    paging: Paging;
+    output: string | undefined;
+    format: Format;
+    settings: OutputSettings;
+    force: boolean;
+  },
   opts: { resume: boolean; checkpoint?: string },
 ): Promise<ResumePlan | null> {
   const resume = opts.resume;
   const ckFlag = opts.checkpoint === undefined ? undefined : nonEmpty('--checkpoint', opts.checkpoint);
   const flags = [resume && '--resume', ckFlag !== undefined && '--checkpoint'].filter(Boolean).join(' and ');
-  if (flags && !o.paging.all) throw new UsageError(`${flags} need${flags.includes(' and ') ? '' : 's'} --all: only a whole export is continued page by page`);
+  if (flags && !o.paging.all)
+    throw new UsageError(
+      `${flags} need${flags.includes(' and ') ? '' : 's'} --all: only a whole export is continued page by page`,
+    );
   if (ckFlag !== undefined && o.output !== undefined) {
-    throw new UsageError('--checkpoint is for exports to stdout; with -o FILE the checkpoint is kept beside the file (.FILE.sq-checkpoint)');
+    throw new UsageError(
+      '--checkpoint is for exports to stdout; with -o FILE the checkpoint is kept beside the file (.FILE.sq-checkpoint)',
+    );
   }
   if (resume && o.output === undefined && ckFlag === undefined) {
     throw new UsageError('--resume needs -o FILE or --checkpoint FILE: the export to continue is found through them');
   }
   if (o.force && o.output === undefined && !(resume && ckFlag !== undefined)) {
-    throw new UsageError('--force goes with -o FILE (replace an existing FILE) or with --resume --checkpoint FILE (let the rest of an export to stdout go into an empty file)');
+    throw new UsageError(
+      '--force goes with -o FILE (replace an existing FILE) or with --resume --checkpoint FILE (let the rest of an export to stdout go into an empty file)',
+    );
   }
   const resumable = (RESUMABLE_FORMATS as readonly string[]).includes(o.format);
-  if (flags && !resumable) throw new UsageError(`${flags}: the format must be one of ${RESUMABLE_FORMATS.join(', ')} (got ${o.format}); a JSON array cannot be continued`);
+  if (flags && !resumable)
+    throw new UsageError(
+      `${flags}: the format must be one of ${RESUMABLE_FORMATS.join(', ')} (got ${o.format}); a JSON array cannot be continued`,
+    );
   if (!o.paging.all || !resumable || (o.output === undefined && ckFlag === undefined)) return null;
 
   const where = o.output !== undefined ? siblings(o.output) : { partial: null, checkpoint: resolve(ckFlag!) };
@@ -94,7 +112,9 @@ export async function resumePlan(
   };
 
   // Before reading anything of the export: what is read next must not be changing under another process's hands.
-  await lockExport(where.checkpoint, o.output !== undefined ? `-o ${o.output}` : `--checkpoint ${ckFlag}`, (fn) => ctx.onCleanup(fn));
+  await lockExport(where.checkpoint, o.output !== undefined ? `-o ${o.output}` : `--checkpoint ${ckFlag}`, (fn) =>
+    ctx.onCleanup(fn),
+  );
   const ck = await readCheckpoint(where.checkpoint, plan.startOver);
   const partialThere = where.partial !== null && (await exists(where.partial));
   if (!resume) {
@@ -104,7 +124,10 @@ export async function resumePlan(
     if (ck) await removeCheckpoint(where.checkpoint);
     return plan;
   }
-  if (!ck) throw new UsageError(`--resume: there is no interrupted export to continue (no checkpoint "${where.checkpoint}"); run the command without --resume`);
+  if (!ck)
+    throw new UsageError(
+      `--resume: there is no interrupted export to continue (no checkpoint "${where.checkpoint}"); run the command without --resume`,
+    );
   const differs = mismatch(ck, {
     scopeFlag,
     scopeRef,
@@ -114,15 +137,25 @@ export async function resumePlan(
     page_size: MAX_PAGE_SIZE,
     target: o.output === undefined ? null : resolve(o.output),
   });
-  if (differs) throw new UsageError(`cannot resume: ${differs}; the checkpoint "${where.checkpoint}" belongs to another export`);
+  if (differs)
+    throw new UsageError(`cannot resume: ${differs}; the checkpoint "${where.checkpoint}" belongs to another export`);
   if (where.partial === null) await checkStdoutFile(ctx, ck, where.checkpoint, o.force);
   else {
     // lstat: the data is continued only in the regular file sq made, never through a link planted in its place.
     const st = await lstat(where.partial).catch(() => null);
-    const why = !st ? 'is missing' : !st.isFile() ? 'is not a regular file' : st.size < ck.bytes ? `has ${st.size} bytes, fewer than the ${ck.bytes} its checkpoint counts` : null;
+    const why = !st
+      ? 'is missing'
+      : !st.isFile()
+        ? 'is not a regular file'
+        : st.size < ck.bytes
+          ? `has ${st.size} bytes, fewer than the ${ck.bytes} its checkpoint counts`
+          : null;
     if (why) throw new UsageError(`cannot resume: "${where.partial}" ${why}; ${plan.startOver}`);
     // Counted before it is trusted: what the checkpoint says must be what the file holds.
-    const fh = await open(where.partial, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    const fh = await open(
+      where.partial,
+      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
+    );
     const problem = await savedPagesProblem(fh, ck).finally(() => fh.close());
     if (problem) throw new UsageError(`cannot resume: "${where.partial}" ${problem}; ${plan.startOver}`);
   }
@@ -157,11 +190,21 @@ export function startOverText(where: { partial: string | null; checkpoint: strin
  * A new export (without --resume) finding what an interrupted one left: never reused or overwritten behind the user's
  * back, as it holds pages that took time to read (exit 2 naming it). Null when nothing is in the way.
  */
-export function leftoverRefusal(where: { partial: string | null; checkpoint: string }, ck: Checkpoint | null, partialThere: boolean, output: string | undefined): UsageError | null {
+export function leftoverRefusal(
+  where: { partial: string | null; checkpoint: string },
+  ck: Checkpoint | null,
+  partialThere: boolean,
+  output: string | undefined,
+): UsageError | null {
   if (ck && (where.partial === null || partialThere)) {
-    return new UsageError(`an interrupted export is waiting to be continued (${count(ck.pages)} page${ck.pages === 1 ? '' : 's'} in "${where.checkpoint}"): add --resume to continue it; ${startOverText(where).replace(' without --resume', ' again')}`);
+    return new UsageError(
+      `an interrupted export is waiting to be continued (${count(ck.pages)} page${ck.pages === 1 ? '' : 's'} in "${where.checkpoint}"): add --resume to continue it; ${startOverText(where).replace(' without --resume', ' again')}`,
+    );
   }
-  if (partialThere) return new UsageError(`"${where.partial}" exists (another export of ${output} running, or one that stopped before its first page): delete it if no export is running`);
+  if (partialThere)
+    return new UsageError(
+      `"${where.partial}" exists (another export of ${output} running, or one that stopped before its first page): delete it if no export is running`,
+    );
   return null;
 }
 
@@ -172,6 +215,11 @@ export function leftoverRefusal(where: { partial: string | null; checkpoint: str
 export async function refuseInterruptedExport(output: string, format: Format): Promise<void> {
   if (!FORMAT_SPECS[format].resumable) return;
   const where = siblings(output);
-  const refused = leftoverRefusal(where, await readCheckpoint(where.checkpoint, startOverText(where)), await exists(where.partial), output);
+  const refused = leftoverRefusal(
+    where,
+    await readCheckpoint(where.checkpoint, startOverText(where)),
+    await exists(where.partial),
+    output,
+  );
   if (refused) throw refused;
 }

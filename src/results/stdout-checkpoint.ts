@@ -21,7 +21,9 @@ export async function checkStdoutFile(ctx: Ctx, ck: Checkpoint, checkpoint: stri
   if (size === 0) {
     const rest = `pages ${count(ck.pages + 1)} on${FORMAT_SPECS[ck.format as Format].line ? ', without the header' : ''}`;
     if (force) {
-      ctx.out.warn(`--force: stdout (${name}) is an empty file: it gets only ${rest}, not the first ${count(ck.bytes)} bytes the checkpoint "${checkpoint}" counts`);
+      ctx.out.warn(
+        `--force: stdout (${name}) is an empty file: it gets only ${rest}, not the first ${count(ck.bytes)} bytes the checkpoint "${checkpoint}" counts`,
+      );
       return;
     }
     throw new UsageError(
@@ -46,7 +48,10 @@ export async function checkStdoutFile(ctx: Ctx, ck: Checkpoint, checkpoint: stri
   const fh = await openToRead(fd, st);
   if (!fh) return;
   const problem = await savedPagesProblem(fh, ck).finally(() => fh.close());
-  if (problem) throw new UsageError(`cannot resume: stdout (${name}) ${problem}; the checkpoint "${checkpoint}" does not describe it`);
+  if (problem)
+    throw new UsageError(
+      `cannot resume: stdout (${name}) ${problem}; the checkpoint "${checkpoint}" does not describe it`,
+    );
 }
 
 /** What stdout is, when it is a file descriptor (a test's stream is not): fstat of it, or null. */

@@ -41,14 +41,19 @@ export async function resumableExport(
   let ck: Checkpoint = before ?? newCheckpoint(o);
 
   let file: AtomicFile | null = null;
-  const put = pageWriter(ctx, () => file, () => ck);
+  const put = pageWriter(
+    ctx,
+    () => file,
+    () => ck,
+  );
   const { buffer, take } = pageBuffer();
   const out = ctx.out.to(buffer, settings);
   o.seen.shown = ck.records;
 
   async function* whole(): AsyncGenerator<Result> {
     for await (const page of o.pages) {
-      if (o.seen.total === null && typeof page.total_results === 'number') plan.total = o.seen.total = page.total_results;
+      if (o.seen.total === null && typeof page.total_results === 'number')
+        plan.total = o.seen.total = page.total_results;
       if (page.data.length === 0) continue;
       if (o.output !== undefined) file ??= await openPartial(ctx, o.output, plan);
       for (const r of page.data) {
@@ -58,7 +63,13 @@ export async function resumableExport(
       // Resumed here once every record of the page is rendered into the buffer.
       const chunk = take();
       await put(chunk);
-      ck = { ...ck, pages: ck.pages + 1, records: ck.records + page.data.length, bytes: ck.bytes + Buffer.byteLength(chunk), total_results: ck.total_results ?? finiteNumber(page.total_results) };
+      ck = {
+        ...ck,
+        pages: ck.pages + 1,
+        records: ck.records + page.data.length,
+        bytes: ck.bytes + Buffer.byteLength(chunk),
+        total_results: ck.total_results ?? finiteNumber(page.total_results),
+      };
       await writeCheckpoint(plan.checkpoint, ck);
       plan.saved = ck;
       file?.keep();
@@ -115,7 +126,11 @@ function newCheckpoint(o: Pages): Checkpoint {
  * Writes one whole page: to the partial file, made durable, or to stdout. A failed write (a full disk, a reader gone)
  * stops the export at the last page the checkpoint (`kept`) counts.
  */
-function pageWriter(ctx: Ctx, target: () => AtomicFile | null, kept: () => Checkpoint): (chunk: string) => Promise<void> {
+function pageWriter(
+  ctx: Ctx,
+  target: () => AtomicFile | null,
+  kept: () => Checkpoint,
+): (chunk: string) => Promise<void> {
   const stdout = new Sink(ctx.io.stdout);
   return async (chunk: string): Promise<void> => {
     if (chunk === '') return;
@@ -127,7 +142,10 @@ function pageWriter(ctx: Ctx, target: () => AtomicFile | null, kept: () => Check
     }
     // Counted in the checkpoint only once written whole: a failed write (a full disk) stops the export here.
     const ck = kept();
-    const closed = () => new SqError(`stdout was closed after ${count(ck.pages)} whole page${ck.pages === 1 ? '' : 's'} (${count(ck.records)} records): the export stopped there`);
+    const closed = () =>
+      new SqError(
+        `stdout was closed after ${count(ck.pages)} whole page${ck.pages === 1 ? '' : 's'} (${count(ck.records)} records): the export stopped there`,
+      );
     if (stdout.closed) throw closed();
     try {
       await new Promise<void>((res, rej) => ctx.io.stdout.write(chunk, (err) => (err ? rej(err) : res())));
@@ -177,5 +195,10 @@ export async function* counted<T>(ctx: Ctx, src: AsyncIterable<T>, seen: Tally, 
 }
 
 export function newProgress(ctx: Ctx): Progress {
-  return new Progress({ stream: ctx.io.stderr, tty: true, enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet, columns: ctx.io.columns });
+  return new Progress({
+    stream: ctx.io.stderr,
+    tty: true,
+    enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet,
+    columns: ctx.io.columns,
+  });
 }

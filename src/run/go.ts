@@ -37,10 +37,21 @@ import { GO_SYNC_OPTIONS, goSyncFlags, syncGoRun, type SyncFlags } from '../sync
 const RECENT_RUNS = 10;
 
 export const GO_OPTIONS = defineOptions([
-  { flags: '-p, --param <key=value>', description: 'set a squid parameter (repeatable, as squids update)', repeatable: true },
-  { flags: '--account <account>', description: 'platform account a new squid of an account crawler uses (default: the one healthy one of its type)', complete: 'account' },
+  {
+    flags: '-p, --param <key=value>',
+    description: 'set a squid parameter (repeatable, as squids update)',
+    repeatable: true,
+  },
+  {
+    flags: '--account <account>',
+    description: 'platform account a new squid of an account crawler uses (default: the one healthy one of its type)',
+    complete: 'account',
+  },
   { flags: '--key <name>', description: 'task parameter each TASK is sent as', defaultText: 'url' },
-  { flags: '-o, --output <file>', description: 'write the results to this regular file (atomically) instead of stdout; - is stdout' },
+  {
+    flags: '-o, --output <file>',
+    description: 'write the results to this regular file (atomically) instead of stdout; - is stdout',
+  },
   { flags: '--force', description: 'replace an existing -o file (else exit 2, before any request)' },
   ...WAIT_OPTIONS,
   MAX_CREDITS_OPTION,
@@ -77,7 +88,8 @@ export async function go(ctx: Ctx, crawlerRef: string, values: string[], opts: G
   const n = toFile ? await exportRun(ctx, job, runId, input.target) : 0;
   await job.finish();
   if (failed) {
-    if (toFile) ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} of the failed run to ${output ?? 'stdout'}`);
+    if (toFile)
+      ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} of the failed run to ${output ?? 'stdout'}`);
     throw failed;
   }
   if (toFile) ctx.out.info(`exported ${count(n)} record${n === 1 ? '' : 's'} to ${output ?? 'stdout'}`);
@@ -114,19 +126,28 @@ async function checkInput(ctx: Ctx, values: string[], opts: GoOptions): Promise<
   const tasks = values.filter((v) => v.trim() !== '').map((v) => ({ [key]: v }));
   if (tasks.length === 0) throw new UsageError('no tasks given: pass at least one TASK (e.g. a URL) after the crawler');
   const params = opts.param?.length ? parseParams(opts.param) : null;
-  if (ctx.globals.dryRun) throw new UsageError('sq go does not take --dry-run: it waits for a run it starts; use `sq squids create … --dry-run` and the other verbs to preview requests');
+  if (ctx.globals.dryRun)
+    throw new UsageError(
+      'sq go does not take --dry-run: it waits for a run it starts; use `sq squids create … --dry-run` and the other verbs to preview requests',
+    );
   const summary = ctx.globals.json;
   const sync = goSyncFlags(ctx, opts);
   // With --json the summary is the JSON: the file's format comes from --format or its extension.
   const target = await resultsTarget(ctx, opts.output, opts.force === true, !summary);
-  if (summary && target.output === undefined && !sync) throw new UsageError('--json prints a summary object on stdout: pass -o FILE for the results');
+  if (summary && target.output === undefined && !sync)
+    throw new UsageError('--json prints a summary object on stdout: pass -o FILE for the results');
   const wait = await waitSettings(ctx, opts);
   const spend = await spendPolicy(ctx, opts.maxCredits);
   return { key, tasks, params, target, summary, wait, spend, sync };
 }
 
 /** What an interrupted `sq go` of this file (or, to stdout, of these tasks) was doing: continued, never redone. */
-async function openJob(ctx: Ctx, http: HttpClient, crawlerRef: string, { key, tasks, target }: GoInput): Promise<GoJob> {
+async function openJob(
+  ctx: Ctx,
+  http: HttpClient,
+  crawlerRef: string,
+  { key, tasks, target }: GoInput,
+): Promise<GoJob> {
   const { output, format } = target;
   const job = await GoJob.open({
     output,
@@ -145,13 +166,19 @@ async function openJob(ctx: Ctx, http: HttpClient, crawlerRef: string, { key, ta
 type GoCrawler = Resolved & { slug: string };
 
 /** The crawler's parameters: --param keys it declares, TASK values in its format. A typo found here leaves no squid. */
-async function checkAgainstCrawler(http: HttpClient, crawlerRef: string, { tasks, params }: GoInput): Promise<GoCrawler> {
+async function checkAgainstCrawler(
+  http: HttpClient,
+  crawlerRef: string,
+  { tasks, params }: GoInput,
+): Promise<GoCrawler> {
   const crawler = await resolveCrawler(http, crawlerRef);
   const slug = typeof crawler.record.slug === 'string' && crawler.record.slug ? crawler.record.slug : crawler.id;
   const declaredParams = await getCrawlerParams(http, crawler.id);
   const declared = params ? squidParamNames(declaredParams) : undefined;
   const problems = [
-    ...(params && declared ? unknownSquidParams(params, declared, (k) => `--param ${k}`, JSON.stringify(crawler.name || slug)) : []),
+    ...(params && declared
+      ? unknownSquidParams(params, declared, (k) => `--param ${k}`, JSON.stringify(crawler.name || slug))
+      : []),
     ...badTaskValues(declaredParams, tasks, (i) => `TASK ${i + 1}`),
   ];
   const [first, ...rest] = problems;
@@ -168,7 +195,14 @@ interface GoSquid {
   account: string | null;
 }
 
-async function squidOfName(ctx: Ctx, http: HttpClient, job: GoJob, crawler: GoCrawler, name: string, accountFlag: string | undefined): Promise<GoSquid> {
+async function squidOfName(
+  ctx: Ctx,
+  http: HttpClient,
+  job: GoJob,
+  crawler: GoCrawler,
+  name: string,
+  accountFlag: string | undefined,
+): Promise<GoSquid> {
   job.checkSquid(name, null);
   try {
     const squidId = (await resolveSquid(http, name)).id;
@@ -194,7 +228,15 @@ async function squidOfName(ctx: Ctx, http: HttpClient, job: GoJob, crawler: GoCr
  * params have been set, even to the crawler's defaults (SquidNotReady otherwise); and so does a squid whose params
  * step an interrupted run of this command never finished.
  */
-async function setParams(ctx: Ctx, http: HttpClient, job: GoJob, crawler: GoCrawler, squid: GoSquid, params: GoInput['params'], accountFlag: string | undefined): Promise<void> {
+async function setParams(
+  ctx: Ctx,
+  http: HttpClient,
+  job: GoJob,
+  crawler: GoCrawler,
+  squid: GoSquid,
+  params: GoInput['params'],
+  accountFlag: string | undefined,
+): Promise<void> {
   const { name, squidId, created } = squid;
   if (!(params || created || job.paramsPending)) return;
   let account = squid.account;
@@ -204,11 +246,16 @@ async function setParams(ctx: Ctx, http: HttpClient, job: GoJob, crawler: GoCraw
   // The API replaces params whole: the squid's live params go with the given keys laid over them.
   await updateSquidParams(http, squidId, params ?? {}, account ? { accounts: [account] } : {});
   await job.save(name, { params_done: true });
-  ctx.out.info(params ? `params set: ${Object.keys(params).join(', ')}` : 'params set: the crawler\'s defaults');
+  ctx.out.info(params ? `params set: ${Object.keys(params).join(', ')}` : "params set: the crawler's defaults");
 }
 
 /** 3. The tasks; the API skips those the squid already has. */
-async function addAllTasks(ctx: Ctx, http: HttpClient, squidId: string, tasks: GoInput['tasks']): Promise<{ added: number; existing: number }> {
+async function addAllTasks(
+  ctx: Ctx,
+  http: HttpClient,
+  squidId: string,
+  tasks: GoInput['tasks'],
+): Promise<{ added: number; existing: number }> {
   let added = 0;
   let existing = 0;
   for (const batch of taskBatches(tasks)) {
@@ -224,13 +271,23 @@ async function addAllTasks(ctx: Ctx, http: HttpClient, squidId: string, tasks: G
  * 4. The run: the one this job recorded (whatever state it ended in), or the one its cut-short start made, or one
  * of the squid still in progress; a new one only when there is none of them.
  */
-async function runOnce(ctx: Ctx, http: HttpClient, job: GoJob, name: string, squidId: string, spend: SpendPolicy): Promise<{ run: Run; how: 'recorded' | 'found' | 'started' | 'in progress' }> {
+async function runOnce(
+  ctx: Ctx,
+  http: HttpClient,
+  job: GoJob,
+  name: string,
+  squidId: string,
+  spend: SpendPolicy,
+): Promise<{ run: Run; how: 'recorded' | 'found' | 'started' | 'in progress' }> {
   const mark = job.run;
   // The estimate and the account's side, read beside the runs in progress: the guard adds no round trip of its own.
   const pre = mark ? undefined : prefetchSpend(ctx, http, spend, squidId);
   const run = mark ? null : await runInProgress(http, squidId);
   if (run) {
-    await job.save(name, { squid: squidId, run: { since: new Date(Date.now() + http.clockSkewMs).toISOString(), id: String(run.id) } });
+    await job.save(name, {
+      squid: squidId,
+      run: { since: new Date(Date.now() + http.clockSkewMs).toISOString(), id: String(run.id) },
+    });
     return { run, how: 'in progress' };
   }
   try {
@@ -244,14 +301,21 @@ async function runOnce(ctx: Ctx, http: HttpClient, job: GoJob, name: string, squ
   } catch (err) {
     if (err instanceof AmbiguousWriteError) {
       err.message = `starting the run failed and it may have started anyway: ${err.message}`;
-      err.details.push('Run the same `sq go` command again: it continues a run that did start instead of starting a second one.');
+      err.details.push(
+        'Run the same `sq go` command again: it continues a run that did start instead of starting a second one.',
+      );
     }
     throw err;
   }
 }
 
 /** The run once it has ended; one that ended in error or aborted is kept as `failed`, to throw after its export. */
-async function waitThroughFailure(ctx: Ctx, http: HttpClient, runId: string, wait: GoInput['wait']): Promise<{ final: Run; failed: RunFailedError | null }> {
+async function waitThroughFailure(
+  ctx: Ctx,
+  http: HttpClient,
+  runId: string,
+  wait: GoInput['wait'],
+): Promise<{ final: Run; failed: RunFailedError | null }> {
   try {
     return { final: await waitForRun(ctx, http, runId, wait), failed: null };
   } catch (err) {
@@ -268,17 +332,35 @@ async function exportRun(ctx: Ctx, job: GoJob, runId: string, target: ResultsTar
   const resume = job.hasRun && where !== null && existsSync(where.checkpoint);
   if (job.hasRun && where !== null && !resume) await rm(where.partial, { force: true });
   try {
-    return await writeResults(ctx, await resultsPlan(ctx, target, { scopeRef: { run: runId }, task: undefined, paging: ALL, resume }));
+    return await writeResults(
+      ctx,
+      await resultsPlan(ctx, target, { scopeRef: { run: runId }, task: undefined, paging: ALL, resume }),
+    );
   } catch (err) {
     // The run is finished (and charged): say how to get these results without a second run. When whole pages were
     // kept, the export has already printed the `--resume` command that continues it.
     const kept = where !== null && existsSync(where.checkpoint);
     if (err instanceof SqError && !(err instanceof UsageError) && !kept) {
-      if (job.recorded) err.details.push(`run ${runId} is finished and its results are kept: run the same \`sq go\` command again to export them (it starts no new run)`);
+      if (job.recorded)
+        err.details.push(
+          `run ${runId} is finished and its results are kept: run the same \`sq go\` command again to export them (it starts no new run)`,
+        );
       else {
-        const words = ['sq', 'results', 'list', '--run', runId, '--all', '--format', format, ...(output !== undefined ? ['-o', output] : [])];
+        const words = [
+          'sq',
+          'results',
+          'list',
+          '--run',
+          runId,
+          '--all',
+          '--format',
+          format,
+          ...(output !== undefined ? ['-o', output] : []),
+        ];
         if (force && output !== undefined) words.push('--force');
-        err.details.push(`run ${runId} is finished and its results are kept: export them with ${words.map(shellWord).join(' ')}`);
+        err.details.push(
+          `run ${runId} is finished and its results are kept: export them with ${words.map(shellWord).join(' ')}`,
+        );
         err.details.push('(running the same `sq go` again would start, and be charged for, a new run)');
       }
     }
@@ -294,7 +376,9 @@ const ALL = { request: { pageSize: MAX_PAGE_SIZE }, page: undefined, all: true, 
  * finds the squid; within the API's 255 characters whatever the tasks.
  */
 export function squidName(slug: string, tasks: Record<string, unknown>[]): string {
-  const keys = [...new Set(tasks.map((t) => JSON.stringify(Object.entries(t).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))))].sort();
+  const keys = [
+    ...new Set(tasks.map((t) => JSON.stringify(Object.entries(t).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))))),
+  ].sort();
   return `go ${slug.slice(0, 200)} ${fnv1a64(keys.join('\n'))}`;
 }
 
@@ -302,5 +386,12 @@ export function squidName(slug: string, tasks: Record<string, unknown>[]): strin
 async function runInProgress(http: HttpClient, squidId: string): Promise<Run | null> {
   const first = await listRunPages(http, squidId, { pageSize: RECENT_RUNS, maxItems: RECENT_RUNS }).next();
   const runs = first.done ? [] : first.value.data;
-  return runs.find((r) => typeof r.id === 'string' && r.id && (!isTerminal(runStatus(r)) || (runStatus(r) === 'done' && r.export_done === false))) ?? null;
+  return (
+    runs.find(
+      (r) =>
+        typeof r.id === 'string' &&
+        r.id &&
+        (!isTerminal(runStatus(r)) || (runStatus(r) === 'done' && r.export_done === false)),
+    ) ?? null
+  );
 }

@@ -62,7 +62,13 @@ export async function startRunOnce(
 
 /** The API answered the start with a refusal: certainly no run was made. */
 function refused(err: unknown): boolean {
-  return err instanceof SqError && !(err instanceof AmbiguousWriteError) && err.status !== null && err.status >= 400 && err.status < 500;
+  return (
+    err instanceof SqError &&
+    !(err instanceof AmbiguousWriteError) &&
+    err.status !== null &&
+    err.status >= 400 &&
+    err.status < 500
+  );
 }
 
 /** The oldest of the squid's recent runs created at or after `since` (less the slack); null when none is listed. */
@@ -70,13 +76,20 @@ export async function runCreatedSince(http: HttpClient, squidId: string, since: 
   const after = Date.parse(since) - SLACK_MS;
   const first = await listRunPages(http, squidId, { pageSize: RECENT_RUNS, maxItems: RECENT_RUNS }).next();
   const runs = first.done ? [] : first.value.data;
-  const timed = runs.filter((r) => typeof r.id === 'string' && r.id !== '').map((r) => ({ r, t: parseApiTime(r.created_at) ?? parseApiTime(r.started_at) }));
+  const timed = runs
+    .filter((r) => typeof r.id === 'string' && r.id !== '')
+    .map((r) => ({ r, t: parseApiTime(r.created_at) ?? parseApiTime(r.started_at) }));
   // A run without a time could be the one the cut-short start made: starting another might pay twice, so stop here.
   const untimed = timed.filter((x) => x.t === null).map((x) => String(x.r.id));
   if (untimed.length) {
-    throw new ApiError(`a start of squid ${squidId} was cut short, and its runs ${untimed.join(', ')} carry no creation time: sq cannot tell whether one of them is that run, so it starts none`, {
-      details: [`Check with \`sq runs list --squid ${squidId}\`; follow a run with \`sq runs watch RUN\`, or start one with \`sq runs start --squid ${squidId}\`.`],
-    });
+    throw new ApiError(
+      `a start of squid ${squidId} was cut short, and its runs ${untimed.join(', ')} carry no creation time: sq cannot tell whether one of them is that run, so it starts none`,
+      {
+        details: [
+          `Check with \`sq runs list --squid ${squidId}\`; follow a run with \`sq runs watch RUN\`, or start one with \`sq runs start --squid ${squidId}\`.`,
+        ],
+      },
+    );
   }
   const since_ = timed
     .filter((x): x is { r: Run; t: number } => x.t !== null && x.t >= after)
@@ -95,8 +108,16 @@ export async function startRunWithKey(
 ): Promise<RunOnce> {
   const known = (await readIdempotency(o.file, o.now))[o.key];
   if (known && known.squid !== squidId) {
-    throw new UsageError(`--idempotency-key ${JSON.stringify(o.key)} started a run of squid ${known.squid} (at ${known.at}), not of ${squidId}: use another key for this squid`);
+    throw new UsageError(
+      `--idempotency-key ${JSON.stringify(o.key)} started a run of squid ${known.squid} (at ${known.at}), not of ${squidId}: use another key for this squid`,
+    );
   }
   const at = known?.at ?? new Date(o.now).toISOString();
-  return startRunOnce(http, squidId, known ?? null, (m) => saveIdempotency(o.file, o.key, m && { ...m, squid: squidId, at }, o.now), o.beforeStart);
+  return startRunOnce(
+    http,
+    squidId,
+    known ?? null,
+    (m) => saveIdempotency(o.file, o.key, m && { ...m, squid: squidId, at }, o.now),
+    o.beforeStart,
+  );
 }

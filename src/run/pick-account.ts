@@ -11,7 +11,13 @@ import { getCrawler } from '../api/crawlers.js';
 import { UsageError } from '../errors.js';
 import type { Account, Crawler } from '../api/records.js';
 
-export async function pickAccount(ctx: Ctx, http: HttpClient, crawlerId: string, listed: Crawler, given: string | undefined): Promise<string | null> {
+export async function pickAccount(
+  ctx: Ctx,
+  http: HttpClient,
+  crawlerId: string,
+  listed: Crawler,
+  given: string | undefined,
+): Promise<string | null> {
   // A crawler named by its full id was not looked up: its record is read for its account type.
   const crawler = 'account' in listed || 'account_type' in listed ? listed : await getCrawler(http, crawlerId);
   const type = crawlerAccountType(crawler);
@@ -38,7 +44,12 @@ export async function pickAccount(ctx: Ctx, http: HttpClient, crawlerId: string,
     );
   }
   if (!ctx.canPrompt()) {
-    throw new UsageError(`crawler ${name} needs a ${type} account and ${usable.length} are healthy (${usable.map(label).join(', ')}): pass --account to choose one`);
+    throw new UsageError(
+      `crawler ${name} needs a ${type} account and ${usable.length} are healthy (${usable.map(label).join(', ')}): pass --account to choose one`,
+    );
   }
-  return (await ctx.prompter()).select(`Which ${type} account should the squid use?`, { choices: usable.map((a) => ({ value: recordId(a), name: label(a) })), flag: '--account' });
+  return (await ctx.prompter()).select(`Which ${type} account should the squid use?`, {
+    choices: usable.map((a) => ({ value: recordId(a), name: label(a) })),
+    flag: '--account',
+  });
 }

@@ -24,8 +24,16 @@ import { finiteNumber } from '../lib/guards.js';
 const DEFAULT_INTERVAL_MS = 5000;
 
 export const WAIT_OPTIONS = defineOptions([
-  { flags: '--timeout <duration>', description: 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)', defaultText: 'no limit' },
-  { flags: '--interval <duration>', description: 'time between polls, at most 1h; at least 5s against the live service', defaultText: '5s' },
+  {
+    flags: '--timeout <duration>',
+    description: 'give up waiting after this long, at most 7d (exit 7; the run continues on the server)',
+    defaultText: 'no limit',
+  },
+  {
+    flags: '--interval <duration>',
+    description: 'time between polls, at most 1h; at least 5s against the live service',
+    defaultText: '5s',
+  },
 ]);
 
 interface WaitSettings {
@@ -36,7 +44,10 @@ interface WaitSettings {
 /** Validate --timeout/--interval before any request. Below 5 s is only allowed against a loopback (emulator) URL. */
 export async function waitSettings(ctx: Ctx, opts: OptionsOf<typeof WAIT_OPTIONS>): Promise<WaitSettings> {
   const timeoutMs = opts.timeout === undefined ? null : durationFlag('--timeout', opts.timeout);
-  const intervalMs = opts.interval === undefined ? DEFAULT_INTERVAL_MS : durationFlag('--interval', opts.interval, { maxMs: MAX_INTERVAL_MS });
+  const intervalMs =
+    opts.interval === undefined
+      ? DEFAULT_INTERVAL_MS
+      : durationFlag('--interval', opts.interval, { maxMs: MAX_INTERVAL_MS });
   if (intervalMs < MIN_POLL_MS) {
     const { baseUrl } = await ctx.http({ auth: false });
     if (!isLoopback(baseUrl)) {
@@ -71,7 +82,8 @@ export async function waitAndShow(ctx: Ctx, http: HttpClient, runId: string, s: 
   try {
     run = await waitForRun(ctx, http, runId, s);
   } catch (err) {
-    if ((err instanceof RunFailedError || err instanceof TimeoutError) && err.run) await ctx.out.record(err.run, { title: `Run ${runId}` });
+    if ((err instanceof RunFailedError || err instanceof TimeoutError) && err.run)
+      await ctx.out.record(err.run, { title: `Run ${runId}` });
     throw err;
   }
   await ctx.out.record(run, { title: `Run ${runId}` });
@@ -109,8 +121,12 @@ export async function waitForRun(ctx: Ctx, http: HttpClient, runId: string, s: W
       if (status === 'error' || status === 'aborted') {
         progress.clear();
         const reason = typeof run.done_reason === 'string' && run.done_reason ? run.done_reason : 'no reason given';
-        const desc = typeof run.done_reason_desc === 'string' && run.done_reason_desc ? `: ${run.done_reason_desc}` : '';
-        throw Object.assign(new RunFailedError(`run ${runId} ended with status ${status} (done_reason: ${reason}${desc})`), { run });
+        const desc =
+          typeof run.done_reason_desc === 'string' && run.done_reason_desc ? `: ${run.done_reason_desc}` : '';
+        throw Object.assign(
+          new RunFailedError(`run ${runId} ended with status ${status} (done_reason: ${reason}${desc})`),
+          { run },
+        );
       }
       if (status === 'done' && run.export_done === true) {
         progress.clear();
@@ -119,7 +135,10 @@ export async function waitForRun(ctx: Ctx, http: HttpClient, runId: string, s: W
       const now = ctx.now();
       if (deadline !== null && now >= deadline) {
         progress.clear();
-        const what = status === 'done' ? 'the run is done but its export is not ready yet' : `the run is ${status || 'in an unknown state'}`;
+        const what =
+          status === 'done'
+            ? 'the run is done but its export is not ready yet'
+            : `the run is ${status || 'in an unknown state'}`;
         throw Object.assign(
           new TimeoutError(
             `gave up waiting for run ${runId} after ${formatDuration(s.timeoutMs ?? 0)}: ${what}. The run continues on the server; ` +

@@ -30,7 +30,11 @@ export interface PlainLine {
  * verb declares. Not `--help`, `--version`, `--`, grouped short flags (`-qv`), repeatable or optional-value options,
  * or one that refuses a secret: commander handles each of those.
  */
-export function parsePlainLine(argv: readonly string[], spec: NounSpec | VerbSpec, globals: readonly OptionSpec[] = GLOBAL_OPTIONS): PlainLine | undefined {
+export function parsePlainLine(
+  argv: readonly string[],
+  spec: NounSpec | VerbSpec,
+  globals: readonly OptionSpec[] = GLOBAL_OPTIONS,
+): PlainLine | undefined {
   let verb: VerbSpec | undefined;
   let i = 1;
   if ('verbs' in spec) {
@@ -40,7 +44,12 @@ export function parsePlainLine(argv: readonly string[], spec: NounSpec | VerbSpe
   } else verb = spec;
   if (!verb || verb.subcommands?.length) return undefined;
   const declared = verb.args ?? [];
-  if (!declared.every((a) => !a.includes('...') && ((a[0] === '<' && a.endsWith('>')) || (a[0] === '[' && a.endsWith(']'))))) return undefined;
+  if (
+    !declared.every(
+      (a) => !a.includes('...') && ((a[0] === '<' && a.endsWith('>')) || (a[0] === '[' && a.endsWith(']'))),
+    )
+  )
+    return undefined;
   const own = verb.options ?? [];
   const programOpts = defaults(globals);
   const opts = defaults(own);
@@ -107,7 +116,17 @@ function flagsOf(o: OptionSpec): { long?: string; short?: string; arg?: string; 
   }
   const name = long ? long.slice(2) : short ? short.slice(1) : '';
   const negate = name.startsWith('no-');
-  return { long, short, arg, flag: { attribute: attributeName(negate ? name.slice(3) : name), value: arg !== undefined, negate, choices: o.choices } };
+  return {
+    long,
+    short,
+    arg,
+    flag: {
+      attribute: attributeName(negate ? name.slice(3) : name),
+      value: arg !== undefined,
+      negate,
+      choices: o.choices,
+    },
+  };
 }
 
 /**
@@ -116,7 +135,10 @@ function flagsOf(o: OptionSpec): { long?: string; short?: string; arg?: string; 
  * by word rather than from a table of every option: a plain line names two or three, and reading all of them was most
  * of this reader's cost.
  */
-function optionFor(options: readonly OptionSpec[], name: string): { option: OptionSpec; flag: Flag | null } | undefined {
+function optionFor(
+  options: readonly OptionSpec[],
+  name: string,
+): { option: OptionSpec; flag: Flag | null } | undefined {
   for (const o of options) {
     if (!o.flags.includes(name)) continue;
     const { long, short, arg, flag } = flagsOf(o);
@@ -167,7 +189,12 @@ export async function beforeAction(ctx: Ctx, withGlobals: Record<string, unknown
   ctx.outputSettings();
   if (ctx.globals.jq !== undefined) {
     const dir = cacheDir(ctx.env);
-    await (await import('../output/jq.js')).checkJq(ctx.globals.jq, ctx.outputSettings().limits, dir === undefined ? undefined : `${dir}/jq-known`, ctx.signal);
+    await (await import('../output/jq.js')).checkJq(
+      ctx.globals.jq,
+      ctx.outputSettings().limits,
+      dir === undefined ? undefined : `${dir}/jq-known`,
+      ctx.signal,
+    );
   }
 }
 

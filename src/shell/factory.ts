@@ -104,7 +104,8 @@ export function createContext(init: ContextInit = {}): Ctx & { cleanup(): Promis
         settings = settingsOf(ctx.globals, env, io);
         // Neither --csv-safe nor SQ_CSV_SAFE: the profile's csv-safe setting (sq config set csv-safe on), read once
         // the command has read its profile, which every command that prints API records does before it prints.
-        if (!settings.csvSafe) Object.defineProperty(settings, 'csvSafe', { get: csvSafeSetting, enumerable: true, configurable: true });
+        if (!settings.csvSafe)
+          Object.defineProperty(settings, 'csvSafe', { get: csvSafeSetting, enumerable: true, configurable: true });
       }
       return settings;
     },
@@ -184,19 +185,35 @@ async function clientFor(ctx: Ctx, clients: Clients, opts: { auth?: boolean; tok
 function outputOf(ctx: Ctx, made: readonly HttpClient[]): Output {
   // Relative times count from the API's clock (our clock plus the skew its Date header shows), not ours.
   const serverNow = () => ctx.now() + (made.find((c) => c.clockSkewMs !== 0)?.clockSkewMs ?? 0);
-  return createOutput(ctx.io, ctx.outputSettings(), { secrets: ctx.secrets(), now: serverNow, writeSent: () => made.some((c) => c.sentWrite), signal: ctx.signal });
+  return createOutput(ctx.io, ctx.outputSettings(), {
+    secrets: ctx.secrets(),
+    now: serverNow,
+    writeSent: () => made.some((c) => c.sentWrite),
+    signal: ctx.signal,
+  });
 }
 
 /** A client for the resolved key, or for `token` (a key being tried by login); its key is a secret from then on. */
-async function newClient(ctx: Ctx, token: string | undefined, clients: Clients): Promise<{ client: HttpClient; profile: string }> {
-  const [{ HttpClient, RetryBudget }, { resolveAuth, checkApiKey }] = await Promise.all([import('../api/http.js'), import('../config/resolve.js')]);
+async function newClient(
+  ctx: Ctx,
+  token: string | undefined,
+  clients: Clients,
+): Promise<{ client: HttpClient; profile: string }> {
+  const [{ HttpClient, RetryBudget }, { resolveAuth, checkApiKey }] = await Promise.all([
+    import('../api/http.js'),
+    import('../config/resolve.js'),
+  ]);
   clients.retryBudget ??= new RetryBudget(10);
   // A key being tried (auth login) does not depend on the stored profiles, which login may be replacing.
   const auth = resolveAuth(ctx.globals, ctx.env, await ctx.config({ allowCorrupt: token !== undefined }));
   if (token !== undefined) auth.token = token;
   ctx.addSecret(auth.token);
-  if (token === undefined && auth.token) checkApiKey(auth.tokenSource === 'env' ? 'SQ_TOKEN' : `the key of profile "${auth.profile}"`, auth.token);
-  const client = new HttpClient({ ...clientOptions(ctx, auth, ctx.secrets(), clients.retryBudget), leaveConnections: clients.leaveConnections });
+  if (token === undefined && auth.token)
+    checkApiKey(auth.tokenSource === 'env' ? 'SQ_TOKEN' : `the key of profile "${auth.profile}"`, auth.token);
+  const client = new HttpClient({
+    ...clientOptions(ctx, auth, ctx.secrets(), clients.retryBudget),
+    leaveConnections: clients.leaveConnections,
+  });
   ctx.onCleanup(() => client.close());
   clients.made.push(client);
   clients.usedProfile = { store: await ctx.config({ allowCorrupt: true }), profile: auth.profile };
@@ -204,14 +221,22 @@ async function newClient(ctx: Ctx, token: string | undefined, clients: Clients):
 }
 
 /** The profile's csv-safe setting, read once a client has read its profile (off until then). */
-function csvSafeOfProfile(env: Record<string, string | undefined>, clients: Clients, warn: (message: string) => void): () => boolean {
+function csvSafeOfProfile(
+  env: Record<string, string | undefined>,
+  clients: Clients,
+  warn: (message: string) => void,
+): () => boolean {
   let csvSafeStored: boolean | undefined;
   return () => {
     if (csvSafeStored !== undefined) return csvSafeStored;
     const { usedProfile } = clients;
     if (!usedProfile) return false;
     try {
-      csvSafeStored = resolveSetting('csv-safe', usedProfile.store.setting(usedProfile.profile, 'csv-safe'), env, { profile: usedProfile.profile, file: usedProfile.store.file }).value === 'on';
+      csvSafeStored =
+        resolveSetting('csv-safe', usedProfile.store.setting(usedProfile.profile, 'csv-safe'), env, {
+          profile: usedProfile.profile,
+          file: usedProfile.store.file,
+        }).value === 'on';
     } catch (err) {
       // Read while cells are written: not a stop half-way through the output, but the safe side, and said.
       csvSafeStored = err instanceof BadStoredSettingError;
@@ -289,7 +314,12 @@ function settingsOf(g: Globals, env: Record<string, string | undefined>, io: IO)
 }
 
 /** What the API client of a command is made with: its key and base URL, trace, notices, timeouts, pacing, retries. */
-function clientOptions(ctx: Ctx, auth: ReturnType<typeof resolveAuth>, secretValues: readonly string[], retryBudget: RetryBudget): HttpOptions {
+function clientOptions(
+  ctx: Ctx,
+  auth: ReturnType<typeof resolveAuth>,
+  secretValues: readonly string[],
+  retryBudget: RetryBudget,
+): HttpOptions {
   const { env, io, signal, now, sleep } = ctx;
   return {
     baseUrl: auth.baseUrl,
@@ -304,7 +334,12 @@ function clientOptions(ctx: Ctx, auth: ReturnType<typeof resolveAuth>, secretVal
     bodyTimeoutMs: timeoutEnv(env, 'SQ_BODY_TIMEOUT'),
     pacingDir: cacheDir(env),
     retryBudget,
-    baseUrlFrom: { flag: '--base-url', env: 'SQ_BASE_URL', profile: `the profile "${auth.profile}"`, default: 'the default (no --base-url, SQ_BASE_URL or profile)' }[auth.baseUrlSource],
+    baseUrlFrom: {
+      flag: '--base-url',
+      env: 'SQ_BASE_URL',
+      profile: `the profile "${auth.profile}"`,
+      default: 'the default (no --base-url, SQ_BASE_URL or profile)',
+    }[auth.baseUrlSource],
     dryRun: ctx.globals.dryRun,
     signal,
     now,
@@ -317,6 +352,7 @@ function timeoutEnv(env: Record<string, string | undefined>, name: string): numb
   if (!v) return undefined;
   const ms = parseDuration(v);
   // 0 would reach undici as "no timeout at all".
-  if (ms === null || ms <= 0 || ms > MAX_HTTP_TIMEOUT_MS) throw new UsageError(`${name} must be a duration like 30s, 2m or 1500ms, at most 1h (got "${v}")`);
+  if (ms === null || ms <= 0 || ms > MAX_HTTP_TIMEOUT_MS)
+    throw new UsageError(`${name} must be a duration like 30s, 2m or 1500ms, at most 1h (got "${v}")`);
   return ms;
 }

@@ -19,7 +19,9 @@ function paragraphs(text: string): { pre: boolean; text: string }[] {
   return text
     .split(/\n[ \t]*\n/)
     .filter((p) => p.trim())
-    .map((p) => (/(^|\n)[ \t]/.test(p) ? { pre: true, text: dedent(p) } : { pre: false, text: p.replace(/\s+/g, ' ').trim() }));
+    .map((p) =>
+      /(^|\n)[ \t]/.test(p) ? { pre: true, text: dedent(p) } : { pre: false, text: p.replace(/\s+/g, ' ').trim() },
+    );
 }
 
 function dedent(block: string): string {
@@ -34,7 +36,16 @@ function mdText(s: string): string {
   // Inline code stays as written; elsewhere <placeholders> must not be read as HTML.
   return s
     .split(/(`[^`]*`)/)
-    .map((part, i) => (i % 2 ? part : part.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\*/g, '\\*').replace(/_/g, '\\_')))
+    .map((part, i) =>
+      i % 2
+        ? part
+        : part
+            .replace(/&/g, '&amp;')
+            .replace(/</g, '&lt;')
+            .replace(/>/g, '&gt;')
+            .replace(/\*/g, '\\*')
+            .replace(/_/g, '\\_'),
+    )
     .join('');
 }
 
@@ -44,20 +55,32 @@ function mdCell(s: string): string {
 
 function mdOptions(cmd: Command, opts: Option[]): string[] {
   const help = cmd.createHelp();
-  return ['| Option | Description |', '|---|---|', ...opts.map((o) => `| \`${help.optionTerm(o)}\` | ${mdCell(help.optionDescription(o))} |`)];
+  return [
+    '| Option | Description |',
+    '|---|---|',
+    ...opts.map((o) => `| \`${help.optionTerm(o)}\` | ${mdCell(help.optionDescription(o))} |`),
+  ];
 }
 
 function mdCommand(cmd: Command, level: number): string[] {
   const help = cmd.createHelp();
   const words = commandPath(cmd);
   const out = [`${'#'.repeat(level)} sq ${words.join(' ')}`, ''];
-  for (const p of paragraphs(help.commandDescription(cmd))) out.push(...(p.pre ? ['```text', p.text, '```'] : [mdText(p.text)]), '');
+  for (const p of paragraphs(help.commandDescription(cmd)))
+    out.push(...(p.pre ? ['```text', p.text, '```'] : [mdText(p.text)]), '');
   out.push('```text', `Usage: ${help.commandUsage(cmd)}`, '```', '');
   const aliases = cmd.aliases();
   if (aliases.length) out.push(`Alias: ${aliases.map((a) => `\`${a}\``).join(', ')}`, '');
   const subs = visibleCommands(cmd);
   if (subs.length) {
-    out.push('| Command | What it does |', '|---|---|', ...subs.map((s) => `| [\`sq ${commandPath(s).join(' ')}\`](#${anchor(s)}) | ${mdCell(s.summary() || s.description())} |`), '');
+    out.push(
+      '| Command | What it does |',
+      '|---|---|',
+      ...subs.map(
+        (s) => `| [\`sq ${commandPath(s).join(' ')}\`](#${anchor(s)}) | ${mdCell(s.summary() || s.description())} |`,
+      ),
+      '',
+    );
   }
   const own = ownOptions(cmd);
   if (own.length) out.push(...mdOptions(cmd, own), '');
@@ -106,7 +129,7 @@ export function markdownReference(program: Command): Map<string, string> {
     '',
     '## Help topics',
     '',
-    'What a command\'s help leaves out to stay short; also `sq help <topic>`.',
+    "What a command's help leaves out to stay short; also `sq help <topic>`.",
     '',
     ...Object.entries(TOPICS).flatMap(([k, v]) => [
       `### ${k}`,
@@ -124,7 +147,11 @@ export function markdownReference(program: Command): Map<string, string> {
   ];
   files.set('README.md', index.join('\n'));
   for (const n of nouns) {
-    const page = ['<!-- Generated from the command tree by `npm run build && node test/help/regen-docs.mjs`: do not edit. -->', '', ...mdCommand(n, 1)];
+    const page = [
+      '<!-- Generated from the command tree by `npm run build && node test/help/regen-docs.mjs`: do not edit. -->',
+      '',
+      ...mdCommand(n, 1),
+    ];
     const below = (c: Command, level: number): void => {
       for (const v of visibleCommands(c)) {
         page.push(...mdCommand(v, level));
@@ -139,21 +166,39 @@ export function markdownReference(program: Command): Map<string, string> {
 
 // ---- roff (man) ----
 
-const ASCII: Record<string, string> = { '\u2026': '...', '\u221e': 'infinity', '\u2192': '->', '\u2190': '<-', '\u2014': '--', '\u2013': '-', '\u00d7': 'x', '\u2018': "'", '\u2019': "'", '\u201c': '"', '\u201d': '"', '\u2713': 'ok', '\u00b7': '-' };
+const ASCII: Record<string, string> = {
+  '\u2026': '...',
+  '\u221e': 'infinity',
+  '\u2192': '->',
+  '\u2190': '<-',
+  '\u2014': '--',
+  '\u2013': '-',
+  '\u00d7': 'x',
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u2713': 'ok',
+  '\u00b7': '-',
+};
 
 function roff(s: string): string {
-  return s
-    .replace(/\\/g, '\\e')
-    .replace(/-/g, '\\-')
-    .replace(/^([.'])/gm, '\\&$1')
-    // A manual page must render on an ASCII terminal too, where troff has no glyph for most of Unicode.
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^\x00-\x7f]/gu, (c) => ASCII[c] ?? '?');
+  return (
+    s
+      .replace(/\\/g, '\\e')
+      .replace(/-/g, '\\-')
+      .replace(/^([.'])/gm, '\\&$1')
+      // A manual page must render on an ASCII terminal too, where troff has no glyph for most of Unicode.
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^\x00-\x7f]/gu, (c) => ASCII[c] ?? '?')
+  );
 }
 
 function roffParagraphs(text: string): string[] {
-  return paragraphs(text).flatMap((p) => (p.pre ? ['.PP', '.RS 4', '.nf', roff(p.text), '.fi', '.RE'] : ['.PP', roff(p.text)]));
+  return paragraphs(text).flatMap((p) =>
+    p.pre ? ['.PP', '.RS 4', '.nf', roff(p.text), '.fi', '.RE'] : ['.PP', roff(p.text)],
+  );
 }
 
 function roffOptions(cmd: Command, opts: Option[]): string[] {
@@ -163,7 +208,9 @@ function roffOptions(cmd: Command, opts: Option[]): string[] {
 
 function roffExamples(cmd: Command): string[] {
   const examples = EXAMPLES.get(cmd);
-  return examples?.length ? ['.PP', 'Examples:', '.RS 4', '.nf', ...examples.map((e) => roff(`$ ${e}`)), '.fi', '.RE'] : [];
+  return examples?.length
+    ? ['.PP', 'Examples:', '.RS 4', '.nf', ...examples.map((e) => roff(`$ ${e}`)), '.fi', '.RE']
+    : [];
 }
 
 /** `sq runs start` in bold, then what follows it ([options] <squid>). */
@@ -204,14 +251,29 @@ export function manPage(program: Command, cmd: Command, version: string): string
   const own = ownOptions(cmd);
   if (own.length && words.length) out.push('.SH OPTIONS', ...roffOptions(cmd, own));
   out.push('.SH GLOBAL OPTIONS', ...roffOptions(program, words.length ? inheritedOptions(cmd) : own));
-  out.push(...roffExamples(cmd).map((l, i) => (i === 0 ? '.SH EXAMPLES' : l)).filter((l) => l !== 'Examples:'));
+  out.push(
+    ...roffExamples(cmd)
+      .map((l, i) => (i === 0 ? '.SH EXAMPLES' : l))
+      .filter((l) => l !== 'Examples:'),
+  );
   const subs = visibleCommands(cmd);
-  if (subs.length) out.push('.SH COMMANDS', ...subs.flatMap((s) => roffCommand(s, `.SS ${roff(`sq ${commandPath(s).join(' ')}`)}`)));
+  if (subs.length)
+    out.push('.SH COMMANDS', ...subs.flatMap((s) => roffCommand(s, `.SS ${roff(`sq ${commandPath(s).join(' ')}`)}`)));
   if (!words.length) {
     out.push('.SH ENVIRONMENT', ...ENVIRONMENT.flatMap(([k, v]) => ['.TP', `.B ${roff(k)}`, roff(v)]));
     out.push('.SH EXIT STATUS', ...EXIT_CODES.flatMap(([k, v]) => ['.TP', `.B ${k}`, roff(v)]));
-    out.push('.SH TOPICS', ...Object.entries(TOPICS).flatMap(([k, v]) => [`.SS ${roff(k)}`, ...roffParagraphs(v.text)]));
+    out.push(
+      '.SH TOPICS',
+      ...Object.entries(TOPICS).flatMap(([k, v]) => [`.SS ${roff(k)}`, ...roffParagraphs(v.text)]),
+    );
   }
-  out.push('.SH SEE ALSO', roff(words.length ? `sq(1), sq ${words.join(' ')} --help` : 'sq <command> --help, sq help topics, sq help environment, sq help exit-codes'));
+  out.push(
+    '.SH SEE ALSO',
+    roff(
+      words.length
+        ? `sq(1), sq ${words.join(' ')} --help`
+        : 'sq <command> --help, sq help topics, sq help environment, sq help exit-codes',
+    ),
+  );
   return `${out.join('\n')}\n`;
 }

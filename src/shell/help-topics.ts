@@ -1,28 +1,58 @@
 // The help topics that are not commands (`sq help environment`, `sq help exit-codes`), also in the manual page.
 export const ENVIRONMENT: [string, string][] = [
-  ['SQ_TOKEN', 'API key; overrides the profile\'s stored key (for CI). There is no --token flag.'],
+  ['SQ_TOKEN', "API key; overrides the profile's stored key (for CI). There is no --token flag."],
   ['SQ_PROFILE', 'profile to use (like --profile); default: the active profile, else "default"'],
-  ['SQ_BASE_URL', 'API origin, e.g. http://127.0.0.1:8787 (like --base-url); default: the profile\'s, else https://api.lobstr.io'],
-  ['SQ_INSECURE_HTTP', 'set to 1 to allow a plain http:// base URL to a host other than loopback (like --insecure-http)'],
-  ['SQ_CONFIG_DIR', 'where profiles are stored (default: $XDG_CONFIG_HOME/sq, else ~/.config/sq on Linux; ~/Library/Preferences/sq on macOS; %APPDATA%\\sq\\Config on Windows)'],
+  [
+    'SQ_BASE_URL',
+    "API origin, e.g. http://127.0.0.1:8787 (like --base-url); default: the profile's, else https://api.lobstr.io",
+  ],
+  [
+    'SQ_INSECURE_HTTP',
+    'set to 1 to allow a plain http:// base URL to a host other than loopback (like --insecure-http)',
+  ],
+  [
+    'SQ_CONFIG_DIR',
+    'where profiles are stored (default: $XDG_CONFIG_HOME/sq, else ~/.config/sq on Linux; ~/Library/Preferences/sq on macOS; %APPDATA%\\sq\\Config on Windows)',
+  ],
   ['SQ_NO_INPUT', 'never prompt (like --no-input)'],
-  ['SQ_MAX_CREDITS', 'the default --max-credits of runs start and go: a run estimated above it is not started (exit 9); overrides `sq config set max-credits`'],
+  [
+    'SQ_MAX_CREDITS',
+    'the default --max-credits of runs start and go: a run estimated above it is not started (exit 9); overrides `sq config set max-credits`',
+  ],
   ['CI', 'when set, never prompt, no update notice, and --web prints the URL instead of opening a browser'],
   ['GITHUB_ACTIONS', 'when set, no update notice, and --web prints the URL'],
-  ['BROWSER', 'the browser --web opens (its first entry; %s stands for the URL), else the system opener (open, xdg-open, start)'],
-  ['SQ_NO_UPDATE_NOTIFIER', 'set to 1: no update notice (as `sq config set update-notifier off`); it shows at most once a day, on a terminal'],
-  ['SQ_UPDATE_URL', 'the npm registry the update notice and sq doctor ask for the latest sq (default https://registry.npmjs.org)'],
+  [
+    'BROWSER',
+    'the browser --web opens (its first entry; %s stands for the URL), else the system opener (open, xdg-open, start)',
+  ],
+  [
+    'SQ_NO_UPDATE_NOTIFIER',
+    'set to 1: no update notice (as `sq config set update-notifier off`); it shows at most once a day, on a terminal',
+  ],
+  [
+    'SQ_UPDATE_URL',
+    'the npm registry the update notice and sq doctor ask for the latest sq (default https://registry.npmjs.org)',
+  ],
   ['NO_COLOR', 'no colour'],
   ['FORCE_COLOR', 'colour even when not on a terminal'],
-  ['TZ', 'time zone of --absolute-times in terminal tables (default: the system\'s)'],
-  ['SQ_CSV_SAFE', 'set to 1 to put a \' before formula-looking CSV/TSV text cells (like --csv-safe)'],
+  ['TZ', "time zone of --absolute-times in terminal tables (default: the system's)"],
+  ['SQ_CSV_SAFE', "set to 1 to put a ' before formula-looking CSV/TSV text cells (like --csv-safe)"],
   ['SQ_CONNECT_TIMEOUT', 'connect timeout (default 10s)'],
   ['SQ_HEADERS_TIMEOUT', 'time to wait for response headers (default 30s)'],
   ['SQ_BODY_TIMEOUT', 'longest silence while reading a body (default 60s)'],
-  ['SQ_FILTER_MAX_OUTPUT_MB', 'what one run of --jq/--template may print, per page with --all (default 64; for --jq 4 times the document if more); past it, exit 1'],
+  [
+    'SQ_FILTER_MAX_OUTPUT_MB',
+    'what one run of --jq/--template may print, per page with --all (default 64; for --jq 4 times the document if more); past it, exit 1',
+  ],
   ['SQ_FILTER_MAX_MEMORY_MB', 'the memory jq may grow to (default 512, at most 2047); past it, exit 1'],
-  ['SQ_SLURP_MAX_MB', 'the list --jq/--template hold for one run: with --slurp, or a whole list without --all (default 256); past it, exit 1'],
-  ['SQ_CACHE_DIR', 'where compiled code is cached, parallel sq calls share their pacing, completion keeps its answers and --jq the fingerprints of expressions that compiled (default: $XDG_CACHE_HOME/sq, else ~/.cache/sq); files unused for a day are removed; empty: off'],
+  [
+    'SQ_SLURP_MAX_MB',
+    'the list --jq/--template hold for one run: with --slurp, or a whole list without --all (default 256); past it, exit 1',
+  ],
+  [
+    'SQ_CACHE_DIR',
+    'where compiled code is cached, parallel sq calls share their pacing, completion keeps its answers and --jq the fingerprints of expressions that compiled (default: $XDG_CACHE_HOME/sq, else ~/.cache/sq); files unused for a day are removed; empty: off',
+  ],
 ];
 
 export const EXIT_CODES: [number, string][] = [
@@ -34,10 +64,22 @@ export const EXIT_CODES: [number, string][] = [
   [5, 'rate limited: gave up after the retry budget'],
   [6, 'a waited-for run ended in error or aborted'],
   [7, 'waiting timed out (--timeout)'],
-  [8, 'partial failure of a batch (delivery apply, multi-item commands); per-item report on stderr (interrupted: 130, 143 or 129 with the same report)'],
-  [9, 'over budget: a run\'s estimate is above --max-credits / SQ_MAX_CREDITS / the profile\'s max-credits; nothing was started (the estimate is on stderr)'],
-  [10, 'sq plan --detailed-exitcode: the account differs from the file (as terraform plan -detailed-exitcode); 0 means no change'],
-  [130, 'interrupted (Ctrl-C); never a partial file at an -o target (a resumable export keeps its pages aside). SIGHUP, SIGQUIT, SIGTERM: the same, exit 129, 131, 143'],
+  [
+    8,
+    'partial failure of a batch (delivery apply, multi-item commands); per-item report on stderr (interrupted: 130, 143 or 129 with the same report)',
+  ],
+  [
+    9,
+    "over budget: a run's estimate is above --max-credits / SQ_MAX_CREDITS / the profile's max-credits; nothing was started (the estimate is on stderr)",
+  ],
+  [
+    10,
+    'sq plan --detailed-exitcode: the account differs from the file (as terraform plan -detailed-exitcode); 0 means no change',
+  ],
+  [
+    130,
+    'interrupted (Ctrl-C); never a partial file at an -o target (a resumable export keeps its pages aside). SIGHUP, SIGQUIT, SIGTERM: the same, exit 129, 131, 143',
+  ],
 ];
 
 const FILE_HELP = `The file (YAML or JSON; a \`sq delivery apply\` file is one too):
@@ -70,7 +112,7 @@ references only; the stored value is compared when the service returns it, and a
 variable is not set is reported as "not compared" by plan; apply refuses to send a channel that needs it (exit 2).`;
 
 const STATE_HELP =
-  'Fields the API does not read back (SFTP username, directory and password, a webhook\'s events and retry, S3 target_path ' +
+  "Fields the API does not read back (SFTP username, directory and password, a webhook's events and retry, S3 target_path " +
   'and keys) are never assumed equal: they are compared with what sq last applied, kept per profile and account in ' +
   '<config dir>/applied/<profile>.json (next to the profile file, 0600, written atomically; secrets only as a hash ' +
   'keyed with the API key). A field that differs from it is a change; a field sq never applied there is shown as ' +
@@ -133,26 +175,26 @@ export const TOPICS: Record<string, { summary: string; text: string }> = {
   'squid-settings': {
     summary: 'sq squids update: each flag in full (params, schedule, accounts, export settings)',
     text:
-    'sq squids update: only the given fields change. --param k=v is repeatable; a value stays text unless it is valid JSON ' +
-    '(zip=01234 stays "01234", max_results=5 is a number, flag=true a boolean); functions.<name>=true|false ' +
-    'switches a paid function; the other params are kept (the API replaces params whole, so sq reads the ' +
-    'squid\'s params and sends them with the given keys changed). Each key is checked against the crawler\'s parameters first (GET requests only): a key ' +
-    'the crawler does not declare is exit 2, with the closest names and the allowed ones. --schedule CRON (5 fields: ' +
-    'minute hour day-of-month month day-of-week, e.g. "0 9 * * 1") runs the squid on that schedule in --timezone (an ' +
-    'IANA name such as Europe/Paris; without it the squid keeps its zone, UTC when never set); --no-schedule removes ' +
-    'it; both are checked before any request. --to-complete makes a run continue where the last one stopped; ' +
-    '--no-line-breaks strips line breaks from exported cells (--no-to-complete, --line-breaks undo them). ' +
-    '--export-unique-results makes exports keep one row per unique result (--no-export-unique-results: every row); ' +
-    '--run-notify on_success|on_error|none says when a run\'s end is e-mailed. --inactive stops the squid from running ' +
-    'and --active lets it run again (as sq squids deactivate|activate). Each flag is the update field of the same ' +
-    'name (export_unique_results, run_notify, is_active); account files take them as unique_results, notify and ' +
-    'active. --add-account and --remove-account (id, id prefix or username; ' +
-    'repeatable) link or unlink accounts and keep the others: sq reads the links, sends the union or the difference, ' +
-    'and reads them back (a change made meanwhile by someone else is re-read and the update sent once more). ' +
-    '--account is the explicit REPLACE: the squid ends up linked to exactly the accounts given, every other one is ' +
-    'unlinked; --no-accounts unlinks them all (runs then use any account of the crawler\'s type). An account whose ' +
-    'type is not the crawler\'s account type is exit 2 before any write, naming both. The API answers with the ' +
-    'touched fields only, so sq reads the squid back and shows all of it.',
+      'sq squids update: only the given fields change. --param k=v is repeatable; a value stays text unless it is valid JSON ' +
+      '(zip=01234 stays "01234", max_results=5 is a number, flag=true a boolean); functions.<name>=true|false ' +
+      'switches a paid function; the other params are kept (the API replaces params whole, so sq reads the ' +
+      "squid's params and sends them with the given keys changed). Each key is checked against the crawler's parameters first (GET requests only): a key " +
+      'the crawler does not declare is exit 2, with the closest names and the allowed ones. --schedule CRON (5 fields: ' +
+      'minute hour day-of-month month day-of-week, e.g. "0 9 * * 1") runs the squid on that schedule in --timezone (an ' +
+      'IANA name such as Europe/Paris; without it the squid keeps its zone, UTC when never set); --no-schedule removes ' +
+      'it; both are checked before any request. --to-complete makes a run continue where the last one stopped; ' +
+      '--no-line-breaks strips line breaks from exported cells (--no-to-complete, --line-breaks undo them). ' +
+      '--export-unique-results makes exports keep one row per unique result (--no-export-unique-results: every row); ' +
+      "--run-notify on_success|on_error|none says when a run's end is e-mailed. --inactive stops the squid from running " +
+      'and --active lets it run again (as sq squids deactivate|activate). Each flag is the update field of the same ' +
+      'name (export_unique_results, run_notify, is_active); account files take them as unique_results, notify and ' +
+      'active. --add-account and --remove-account (id, id prefix or username; ' +
+      'repeatable) link or unlink accounts and keep the others: sq reads the links, sends the union or the difference, ' +
+      'and reads them back (a change made meanwhile by someone else is re-read and the update sent once more). ' +
+      '--account is the explicit REPLACE: the squid ends up linked to exactly the accounts given, every other one is ' +
+      "unlinked; --no-accounts unlinks them all (runs then use any account of the crawler's type). An account whose " +
+      "type is not the crawler's account type is exit 2 before any write, naming both. The API answers with the " +
+      'touched fields only, so sq reads the squid back and shows all of it.',
   },
   'plan-json': { summary: 'the --json document of sq plan, sq apply and sq delivery apply', text: JSON_HELP },
   spending: {
@@ -168,21 +210,21 @@ export const TOPICS: Record<string, { summary: string; text: string }> = {
       'auto-reset settings are read beside the squid. A run whose cost cannot be estimated (the estimate failing with a 5xx ' +
       'or unreachable) is exit 9 under a cap; with Auto Billing Reset on (or its settings unreadable) it needs --yes off a ' +
       'terminal (exit 9 without) and a yes on one; with it off, a warning and the start. A reset already due before the run ' +
-      '(usage above the threshold) fires anyway and is said apart, not as the run\'s. A run already recorded ' +
+      "(usage above the threshold) fires anyway and is said apart, not as the run's. A run already recorded " +
       '(--idempotency-key, or by an interrupted sq go) or in progress is not estimated again. ' +
       '`sq squids estimate` shows the estimate alone. sq go estimates once the squid has its tasks; above a cap ' +
       'the squid and its tasks stay, nothing is started.' +
       '\n\nsq apply: ' +
       'a squid the file makes active with a schedule (active: true, schedule: {cron, timezone}) starts runs on it, ' +
-      'each charged. The plan shows, per such squid, the schedule, its next run and one run\'s estimate now ' +
+      "each charged. The plan shows, per such squid, the schedule, its next run and one run's estimate now " +
       '(scheduled_run in --json). apply turns the schedule on last for that squid, after its params and tasks, says the ' +
       'estimate of one run then, and holds it to the cap and the y/N above (over the cap the schedule stays off: that ' +
-      'item fails, exit 9). A chain that starts its target\'s runs by itself (autostart) is held to the same, as `sq ' +
-      'squids chain set` holds it. The squid\'s other changes are applied either way.' +
+      "item fails, exit 9). A chain that starts its target's runs by itself (autostart) is held to the same, as `sq " +
+      "squids chain set` holds it. The squid's other changes are applied either way." +
       '\n\nsq squids update: ' +
       '--schedule on an active squid (or --timezone on a scheduled one, or --active on a scheduled one) makes the ' +
       'platform start runs, each charged. Before writing it sq says on stderr the schedule, its next run time and the ' +
-      'estimate of one run (on the squid\'s params after this update: --param changes are sent first), held to the cap ' +
+      "estimate of one run (on the squid's params after this update: --param changes are sent first), held to the cap " +
       'and the y/N above (over the cap: exit 9, the schedule not written). A schedule on an inactive squid fires nothing ' +
       'until `sq squids activate`, which says the cost then.',
   },
@@ -195,17 +237,17 @@ export const TOPICS: Record<string, { summary: string; text: string }> = {
       'the command (scope, --task, format, --fields, page size; else exit 2, before any request), that every field of it is ' +
       'sound and agrees with the partial file (its header, whole records, their count; else exit 2), cuts the partial file back ' +
       'to the end of its last whole page, reads only the pages after it, then renames the file into place and removes the ' +
-      'checkpoint. If the squid\'s result count changed meanwhile (a run still adding results), --resume refuses (exit 1) and ' +
+      "checkpoint. If the squid's result count changed meanwhile (a run still adding results), --resume refuses (exit 1) and " +
       'changes nothing: delete the two hidden files and export again. --resume with no checkpoint is exit 2; a new export ' +
       'while a checkpoint or partial file exists is exit 2 too (resume it, or delete them). Two exports or resumes of one file ' +
-      'never run at once: the second is exit 2 naming the first\'s pid (a lock beside the checkpoint). JSON (one array) is not resumable.\n\n' +
+      "never run at once: the second is exit 2 naming the first's pid (a lock beside the checkpoint). JSON (one array) is not resumable.\n\n" +
       'To stdout, --all --checkpoint CKPT (ndjson, csv, tsv) writes each page in one write and, once it is written whole, ' +
       'records in CKPT the pages and bytes written so far; on success CKPT is removed. A write error (a full disk) or a ' +
       'reader that goes away (| head) is exit 1 and keeps CKPT. After a failure, cut your saved output back to the ' +
       '"bytes" in CKPT (the last page may have been cut mid-write) if it holds at least that many, and append the rest ' +
       'with --resume >> OUT; the CSV/TSV header is not written again. Through a pipe, a reader that stops early (head -c) ' +
       'may have lost the last pages: a shorter output cannot be continued. When stdout is a file, --resume checks it holds ' +
-      'exactly CKPT\'s bytes, whole records, no NUL byte, and the header and record count CKPT says (else exit 2); an empty ' +
+      "exactly CKPT's bytes, whole records, no NUL byte, and the header and record count CKPT says (else exit 2); an empty " +
       'file (> where >> was meant) is refused unless --force. ' +
       '--checkpoint does not go with -o (which keeps its checkpoint beside FILE).' +
       '\n\nsq go: before each step that starts or changes something, sq records what it is doing beside the file ' +
@@ -219,13 +261,13 @@ export const TOPICS: Record<string, { summary: string; text: string }> = {
     summary: 'sq mcp: files, secrets, signals and the Streamable HTTP transport',
     text:
       'Files and secrets: no tool reads a local file unless --root DIR names a directory (then only regular files of at ' +
-      'most 1 MiB inside it); plan and apply take the document inline. A write takes secrets (delivery_sftp\'s ' +
-      'password_env, delivery_s3\'s keys, ${VAR} in an applied document, checked as the parser reads it, escapes and ' +
+      "most 1 MiB inside it); plan and apply take the document inline. A write takes secrets (delivery_sftp's " +
+      "password_env, delivery_s3's keys, ${VAR} in an applied document, checked as the parser reads it, escapes and " +
       'all) only from the variables --secret-env names. ' +
       'Over stdio a message is at most --max-message-bytes; SIGTERM, SIGINT and SIGHUP cancel the calls in flight and exit ' +
       '143, 130, 129; when stdin closes, calls still running are cancelled within a second.\n\n' +
       'HTTP: --http prints {"url","token"} as one JSON line on stdout, then serves MCP at that URL; every request needs ' +
-      '`Authorization: Bearer TOKEN` (401), a browser Origin other than the server\'s is 403. It binds 127.0.0.1 unless ' +
+      "`Authorization: Bearer TOKEN` (401), a browser Origin other than the server's is 403. It binds 127.0.0.1 unless " +
       'a host is given (a warning for any non-loopback one); --token-env NAME takes a fixed token from the environment ' +
       '(then printed as null: it is yours already). ' +
       'A session ends on DELETE, after 30 minutes unused, or, past 64 sessions, when it is the one used longest ago. ' +
@@ -236,14 +278,14 @@ export const TOPICS: Record<string, { summary: string; text: string }> = {
     text:
       '--follow keeps going: after the done runs, it looks for new ones every --interval (default 30s, at least 5s), ' +
       'or at once when a run.done event for the squid arrives on --from-webhook PORT (a local receiver on 127.0.0.1, ' +
-      'as sq webhook listen; point the squid\'s webhook, or sq webhook listen --forward-to, at it). Ctrl-C or SIGTERM ' +
+      "as sq webhook listen; point the squid's webhook, or sq webhook listen --forward-to, at it). Ctrl-C or SIGTERM " +
       'lets the page being written commit, then stops: exit 0 if it came while waiting (every done run is in the ' +
       'table), 130 (SIGINT) or 143 (SIGTERM) if a run was being synced (the next sync continues it).\n\n' +
       'The Postgres password comes from the URL, PGPASSWORD or ~/.pgpass; it is never printed (errors name the host) ' +
       'and a password in --to is wiped from the process title (ps). An unreachable database or a refused login is exit ' +
-      '1. With -f FILE, the squids of an account file (sq plan/apply\'s) that have a sync: block ({to, table, key}) ' +
+      "1. With -f FILE, the squids of an account file (sq plan/apply's) that have a sync: block ({to, table, key}) " +
       'are synced, each as if its flags were given; the URL holds no password (PGPASSWORD, ~/.pgpass), or is a ${NAME} ' +
-      'reference. --dry-run prints the DDL and the runs and rows to sync, writing nothing. SQLite uses Node\'s built-in ' +
+      "reference. --dry-run prints the DDL and the runs and rows to sync, writing nothing. SQLite uses Node's built-in " +
       'node:sqlite where Node has it (22.13 and later), else the node-sqlite3-wasm package (SQLite in WebAssembly: no ' +
       'native build); Postgres uses the pg package. Both load only when a sync runs.',
   },

@@ -6,22 +6,39 @@ import { helpWidth, wrapParagraphs } from '../cli/help-layout.js';
 import { ENVIRONMENT, EXIT_CODES, TOPICS } from './help-topics.js';
 
 /** `buildAll` builds the whole command tree (every noun loaded), for the manual page. */
-export async function showHelp(ctx: Ctx, program: Command, topic: string[], opts: { man?: boolean; buildAll: () => Promise<Command> }): Promise<number> {
+export async function showHelp(
+  ctx: Ctx,
+  program: Command,
+  topic: string[],
+  opts: { man?: boolean; buildAll: () => Promise<Command> },
+): Promise<number> {
   const t = topic.join(' ');
   if (t === 'environment' || t === 'env') {
     ctx.out.text(`Environment variables:\n${definitions(ENVIRONMENT, 20, width(ctx))}\n`);
     return 0;
   }
   if (t === 'exit-codes' || t === 'exit-code') {
-    ctx.out.text(`Exit codes:\n${definitions(EXIT_CODES.map(([k, v]) => [String(k), v]), 5, width(ctx))}\n` +
-      'With --json, an error is also written to stderr\nas one JSON object:\n' +
-      '  {"error":{"code":<exit>,"status":<http|null>,"message":"...",\n' +
-      '            "retry_after":<s|null>}}\n');
+    ctx.out.text(
+      `Exit codes:\n${definitions(
+        EXIT_CODES.map(([k, v]) => [String(k), v]),
+        5,
+        width(ctx),
+      )}\n` +
+        'With --json, an error is also written to stderr\nas one JSON object:\n' +
+        '  {"error":{"code":<exit>,"status":<http|null>,"message":"...",\n' +
+        '            "retry_after":<s|null>}}\n',
+    );
     return 0;
   }
   if (t === 'globals' || t === 'global') {
     const { GLOBAL_OPTIONS } = await import('../cli/global-flags.js');
-    ctx.out.text(`Global flags (every command takes them):\n${definitions(GLOBAL_OPTIONS.map((o) => [o.flags, o.description]), 24, width(ctx))}\n`);
+    ctx.out.text(
+      `Global flags (every command takes them):\n${definitions(
+        GLOBAL_OPTIONS.map((o) => [o.flags, o.description]),
+        24,
+        width(ctx),
+      )}\n`,
+    );
     return 0;
   }
   const named = TOPICS[t];
@@ -30,7 +47,10 @@ export async function showHelp(ctx: Ctx, program: Command, topic: string[], opts
     return 0;
   }
   if (t === 'topics') {
-    const rows: [string, string][] = [...BUILT_IN, ...Object.entries(TOPICS).map(([k, v]): [string, string] => [k, v.summary])];
+    const rows: [string, string][] = [
+      ...BUILT_IN,
+      ...Object.entries(TOPICS).map(([k, v]): [string, string] => [k, v.summary]),
+    ];
     ctx.out.text(`Help topics (sq help <topic>):\n${definitions(rows, 14, width(ctx))}\n`);
     return 0;
   }
@@ -51,7 +71,10 @@ function findCommand(program: Command, topic: string[]): Command {
   for (const name of topic) {
     const next = cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
     // Bad input before any request, like an unknown command: exit 2.
-    if (!next) throw new UsageError(`no help topic or command "${t}" (topics: ${[...BUILT_IN.map(([k]) => k), ...Object.keys(TOPICS)].join(', ')})`);
+    if (!next)
+      throw new UsageError(
+        `no help topic or command "${t}" (topics: ${[...BUILT_IN.map(([k]) => k), ...Object.keys(TOPICS)].join(', ')})`,
+      );
     cmd = next;
   }
   return cmd;

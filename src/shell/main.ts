@@ -1,7 +1,15 @@
 // run(argv) -> exit code. The only place where errors become exit codes and get printed.
 // main() never calls process.exit, so the whole CLI runs in-process in tests.
 import type { ContextInit } from './factory.js';
-import { DryRunStop, ExitCode, SqError, UsageError, InterruptedError, STOP_SIGNALS, type StopSignal } from '../errors.js';
+import {
+  DryRunStop,
+  ExitCode,
+  SqError,
+  UsageError,
+  InterruptedError,
+  STOP_SIGNALS,
+  type StopSignal,
+} from '../errors.js';
 import { redactText } from '../lib/secrets.js';
 import { terminalSafe } from '../output/cells.js';
 import { specOf } from '../output/formats.js';
@@ -22,7 +30,9 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   const ownSignal = !init.signal;
   // Every stop signal runs the same cleanup as Ctrl-C (temp files removed); a second one kills at once.
   const onSignal = (signal: StopSignal) => controller.abort(new InterruptedError(signal));
-  const signals = Object.keys(STOP_SIGNALS).filter((s) => process.platform !== 'win32' || s !== 'SIGQUIT') as StopSignal[];
+  const signals = Object.keys(STOP_SIGNALS).filter(
+    (s) => process.platform !== 'win32' || s !== 'SIGQUIT',
+  ) as StopSignal[];
   if (ownSignal) for (const s of signals) process.once(s, onSignal);
   const { createContext } = await import('./factory.js');
   const ctx = createContext({ ...init, signal: init.signal ?? controller.signal });
@@ -32,7 +42,10 @@ export async function run(argv: string[], init: ContextInit = {}): Promise<numbe
   try {
     if (argv[0] === '__update-check') {
       // Hidden: the update notice's check, in a process of its own (src/update/notice.ts). Silent, always exit 0.
-      const [{ checkAndStore }, { cacheDir }] = await Promise.all([import('../update/notice.js'), import('../lib/cache-dir.js')]);
+      const [{ checkAndStore }, { cacheDir }] = await Promise.all([
+        import('../update/notice.js'),
+        import('../lib/cache-dir.js'),
+      ]);
       const dir = cacheDir(ctx.env);
       if (dir !== undefined) await checkAndStore(ctx.env, dir, ctx.now(), true).catch(() => undefined);
       return ExitCode.OK;
@@ -113,7 +126,8 @@ interface CommanderLikeError {
 function report(ctx: import('../cli/context.js').Ctx, err: unknown): number {
   const ce = err as CommanderLikeError;
   if (ce && typeof ce.code === 'string' && ce.code.startsWith('commander.')) {
-    if (ce.code === 'commander.helpDisplayed' || ce.code === 'commander.version' || ce.code === 'commander.help') return ExitCode.OK;
+    if (ce.code === 'commander.helpDisplayed' || ce.code === 'commander.version' || ce.code === 'commander.help')
+      return ExitCode.OK;
     // Commander's own messages already name the option and the allowed choices. An unknown `--name=value` is quoted
     // whole, and the value may be a key typed where it does not belong (`--token=…`): name the flag only.
     const msg = ce.message.replace(/^error:\s*/, '').replace(/'(--?[\w-]+)=[^']*'/g, "'$1=…'");
@@ -121,7 +135,12 @@ function report(ctx: import('../cli/context.js').Ctx, err: unknown): number {
   }
   if (isPromptExit(err) || (ctx.signal.aborted && !(err instanceof SqError && !(err instanceof InterruptedError)))) {
     // The command's own InterruptedError first: it may carry a report of what was done (apply).
-    const stop = err instanceof InterruptedError ? err : ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError();
+    const stop =
+      err instanceof InterruptedError
+        ? err
+        : ctx.signal.reason instanceof InterruptedError
+          ? ctx.signal.reason
+          : new InterruptedError();
     return print(ctx, stop, stop.exitCode);
   }
   if (err instanceof SqError) return print(ctx, err, err.exitCode);
@@ -146,7 +165,13 @@ function print(ctx: import('../cli/context.js').Ctx, err: Error, code: number): 
   if (ctx.globals.json || specOf(ctx.globals.format)?.json || (filter && !ctx.io.stderrIsTTY)) {
     const details = (sq?.details ?? []).map(clean);
     const body = {
-      error: { code, status: sq?.status ?? null, message, retry_after: sq?.retryAfter ?? null, ...(details.length ? { details } : {}) },
+      error: {
+        code,
+        status: sq?.status ?? null,
+        message,
+        retry_after: sq?.retryAfter ?? null,
+        ...(details.length ? { details } : {}),
+      },
     };
     stderr.write(`${JSON.stringify(body)}\n`);
   } else {

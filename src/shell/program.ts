@@ -29,13 +29,18 @@ function examplesText(examples: string[]): string {
 
 /** A command's help starts by saying what it does (its summary); the longer description, when there is one, follows. */
 function helpDescription(summary: string, description: string | undefined): string {
-  const rest = description?.startsWith(summary) ? description.slice(summary.length).replace(/^[.;:,]?\s*/, '') : description;
+  const rest = description?.startsWith(summary)
+    ? description.slice(summary.length).replace(/^[.;:,]?\s*/, '')
+    : description;
   if (!rest) return summary;
   return `${summary}${/[.!?]$/.test(summary) ? '' : '.'}\n\n${rest}`;
 }
 
 function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
-  const cmd = parent.command(verb.name).summary(verb.summary).description(helpDescription(verb.summary, verb.description));
+  const cmd = parent
+    .command(verb.name)
+    .summary(verb.summary)
+    .description(helpDescription(verb.summary, verb.description));
   for (const a of verb.aliases ?? []) cmd.alias(a);
   for (const a of verb.args ?? []) cmd.argument(a);
   for (const o of verb.options ?? []) cmd.addOption(makeOption(o));
@@ -46,7 +51,9 @@ function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
   cmd.action(async (...params: unknown[]) => {
     // commander passes: ...positional, options, command
     const command = params[params.length - 1] as Command;
-    const positional = command.processedArgs.flatMap((v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v : [v])) as string[];
+    const positional = command.processedArgs.flatMap((v: unknown) =>
+      v === undefined ? [] : Array.isArray(v) ? v : [v],
+    ) as string[];
     await runVerb(ctx, verb, positional.map(String), command.opts(), command.optsWithGlobals(), command);
   });
   return cmd;
@@ -57,7 +64,9 @@ function addVerb(parent: Command, verb: VerbSpec, ctx: Ctx): Command {
  * schedule: the last won): exit 2 naming both, before anything is sent.
  */
 function refuseBothForms(cmd: Command, verb: VerbSpec): void {
-  const longs = new Set((verb.options ?? []).map((o) => /--[\w-]+/.exec(o.flags)?.[0]).filter((l): l is string => l !== undefined));
+  const longs = new Set(
+    (verb.options ?? []).map((o) => /--[\w-]+/.exec(o.flags)?.[0]).filter((l): l is string => l !== undefined),
+  );
   for (const no of longs) {
     const yes = `--${no.slice(5)}`;
     if (!no.startsWith('--no-') || !longs.has(yes)) continue;
@@ -78,8 +87,12 @@ function refuseBothForms(cmd: Command, verb: VerbSpec): void {
  * help, a word that is no verb: an error that lists them), every verb is built.
  */
 function addNoun(program: Command, spec: NounSpec, ctx: Ctx, verb?: string): Command {
-  const noun = program.command(spec.name).summary(spec.summary).description(helpDescription(spec.summary, spec.description));
-  const only = verb !== undefined && spec.verbs.some((v) => v.name === verb || v.aliases?.includes(verb)) ? verb : undefined;
+  const noun = program
+    .command(spec.name)
+    .summary(spec.summary)
+    .description(helpDescription(spec.summary, spec.description));
+  const only =
+    verb !== undefined && spec.verbs.some((v) => v.name === verb || v.aliases?.includes(verb)) ? verb : undefined;
   for (const v of spec.verbs) {
     if (only === undefined || v.name === only || v.aliases?.includes(only)) addVerb(noun, v, ctx);
     else {
@@ -88,7 +101,11 @@ function addNoun(program: Command, spec: NounSpec, ctx: Ctx, verb?: string): Com
     }
   }
   const first = spec.verbs[0];
-  if (first) addExamples(noun, spec.verbs.flatMap((v) => v.examples.slice(0, 1)));
+  if (first)
+    addExamples(
+      noun,
+      spec.verbs.flatMap((v) => v.examples.slice(0, 1)),
+    );
   return noun;
 }
 
@@ -145,12 +162,23 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
     return program;
   }
   const help = program.command('help [topic...]').summary('help on a command, or a topic (sq help topics lists them)');
-  help.option('--man', 'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`');
-  addExamples(help, ['sq help runs start', 'sq help topics', 'sq help environment', 'sq help --man runs start | man -l -']);
+  help.option(
+    '--man',
+    'print the manual page (roff) of sq, or of the command named; read it with `sq help --man | man -l -`',
+  );
+  addExamples(help, [
+    'sq help runs start',
+    'sq help topics',
+    'sq help environment',
+    'sq help --man runs start | man -l -',
+  ]);
   help.action(async (topic: string[], o: { man?: boolean }) => {
     await beforeAction(ctx, help.optsWithGlobals());
     const { showHelp } = await import('./help.js');
-    ctx.exitCode = await showHelp(ctx, program, topic ?? [], { man: o.man === true, buildAll: () => buildProgram(ctx, [], { loadAll: true }) });
+    ctx.exitCode = await showHelp(ctx, program, topic ?? [], {
+      man: o.man === true,
+      buildAll: () => buildProgram(ctx, [], { loadAll: true }),
+    });
   });
   if (argv.includes('--help') || argv.includes('-h')) refuseUnknownCommand(program, argv);
   return program;
@@ -162,12 +190,15 @@ export async function buildProgram(ctx: Ctx, argv: string[], opts: { loadAll?: b
  * takes arguments of its own (`sq squids chain SQUID`), a word that is not a subcommand is its argument.
  */
 function refuseUnknownCommand(program: Command, argv: string[]): void {
-  const find = (parent: Command, name: string) => parent.commands.find((c) => c.name() === name || c.aliases().includes(name));
+  const find = (parent: Command, name: string) =>
+    parent.commands.find((c) => c.name() === name || c.aliases().includes(name));
   const unknown = (parent: Command, name: string): never => {
     const names = parent.commands.map((c) => c.name());
     const near = closest(name, names);
     const where = ['sq', ...commandPath(parent)].join(' ');
-    throw new UsageError(`unknown command "${name}" for ${where}${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''} (commands: ${names.join(', ')})`);
+    throw new UsageError(
+      `unknown command "${name}" for ${where}${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''} (commands: ${names.join(', ')})`,
+    );
   };
   let cmd = program;
   let rest = argv;

@@ -4,7 +4,14 @@
 // Standalone on purpose: no imports, so the launcher's copy costs one tiny file.
 
 /** Global options that take a value (test/unit checks this list against program.ts's GLOBAL_OPTIONS). */
-export const VALUE_GLOBALS: readonly string[] = ['--profile', '--base-url', '--format', '--fields', '--jq', '--template'];
+export const VALUE_GLOBALS: readonly string[] = [
+  '--profile',
+  '--base-url',
+  '--format',
+  '--fields',
+  '--jq',
+  '--template',
+];
 
 interface ArgvScan {
   /** The first token that is neither an option nor a global option's value (or the one after `--`). */

@@ -1,7 +1,17 @@
 // The launcher's V8 code caches, in the cache directory (cache-dir.ts), and the loader of the bundle's parts. bin/sq.js
 // runs before any of the CLI is loaded, so esbuild.config.mjs builds this file (with src/startup/argv.ts) on its own as
 // dist/launcher.cjs, which the launcher requires: one copy of these checks, in TypeScript, tested like the rest.
-import { constants, lstatSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, closeSync, type Stats } from 'node:fs';
+import {
+  constants,
+  lstatSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  closeSync,
+  type Stats,
+} from 'node:fs';
 import { makeDirSync, openRegularSync } from '../lib/regular-file.js';
 import { runtimeV8Flags } from './v8-flags.js';
 
@@ -188,7 +198,11 @@ export function loadParts(
   hostRequire: NodeJS.Require,
   globals: PartGlobals,
   mark?: (phase: string) => void,
-): { exports: { run(argv: string[], init?: { exits?: boolean }): Promise<number> }; saveCache(code: number): void; cacheToWrite(code: number): boolean } {
+): {
+  exports: { run(argv: string[], init?: { exits?: boolean }): Promise<number> };
+  saveCache(code: number): void;
+  cacheToWrite(code: number): boolean;
+} {
   const tables = new Map<string, Record<string, (() => unknown) | undefined>>();
   const modules = new Map<string, unknown>();
   const saves: Array<ReturnType<typeof compileCached>> = [];
@@ -203,9 +217,15 @@ export function loadParts(
     // Only a build line is ever quoted: no error shows what else a file holds.
     const id = buildOf(source);
     if (first) build = id;
-    else if (id !== build) throw new Error(`${file} is not of the same build as ${dist}/sq.cjs (${id ? `build ${id}` : 'no build line'}, not ${build ? `build ${build}` : 'none'}): install sq again, or run \`npm run build\``);
+    else if (id !== build)
+      throw new Error(
+        `${file} is not of the same build as ${dist}/sq.cjs (${id ? `build ${id}` : 'no build line'}, not ${build ? `build ${build}` : 'none'}): install sq again, or run \`npm run build\``,
+      );
     // A part of a build older than this loader (its text a bare module body) would run with none of its arguments.
-    if (!source.startsWith(`(function (${PART_PARAMS}) {`, source.indexOf('\n') + 1)) throw new Error(`${file} is not a part of this sq (no part function after its build line): install sq again, or run \`npm run build\``);
+    if (!source.startsWith(`(function (${PART_PARAMS}) {`, source.indexOf('\n') + 1))
+      throw new Error(
+        `${file} is not a part of this sq (no part function after its build line): install sq again, or run \`npm run build\``,
+      );
     const compiled = compileCached(file, source, dir, first ? word : `${word}.${part}`, first ? mark : undefined);
     const module = { exports: {} as Record<string, (() => unknown) | undefined> };
     compiled.run(module.exports, partRequire, module, file, dist, globals.__sqHostImport, globals.__sqJq);
@@ -228,7 +248,9 @@ export function loadParts(
     { resolve: hostRequire.resolve },
   );
   return {
-    exports: partRequire('sq-mod:sq:dist/shell/main.js') as { run(argv: string[], init?: { exits?: boolean }): Promise<number> },
+    exports: partRequire('sq-mod:sq:dist/shell/main.js') as {
+      run(argv: string[], init?: { exits?: boolean }): Promise<number>;
+    },
     saveCache: (code) => {
       for (const part of saves) part.saveCache(code);
     },

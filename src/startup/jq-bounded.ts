@@ -2,7 +2,26 @@
 // and by src/output/jq.ts.
 
 // jq's keywords: `.if` and the like are not plain field names in every jq version.
-const JQ_KEYWORDS = new Set(['if', 'then', 'elif', 'else', 'end', 'as', 'def', 'reduce', 'foreach', 'try', 'catch', 'label', 'import', 'include', 'and', 'or', 'not', '__loc__']);
+const JQ_KEYWORDS = new Set([
+  'if',
+  'then',
+  'elif',
+  'else',
+  'end',
+  'as',
+  'def',
+  'reduce',
+  'foreach',
+  'try',
+  'catch',
+  'label',
+  'import',
+  'include',
+  'and',
+  'or',
+  'not',
+  '__loc__',
+]);
 const JQ_STEP = /^(?:\.([A-Za-z_][A-Za-z0-9_]*)|\.?\[\d{0,9}\])/;
 
 /**

@@ -44,12 +44,15 @@ export function startJqWorker(dir: string, codeCache: CodeCacheModule, dist: str
       const raw = (process.env[name] || '').trim();
       return (/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= max ? Number(raw) : dflt) * 1024 * 1024;
     };
-    const limits = { maxOutput: mb('SQ_FILTER_MAX_OUTPUT_MB', 64, 1_000_000), maxMemory: mb('SQ_FILTER_MAX_MEMORY_MB', 512, 2047) };
+    const limits = {
+      maxOutput: mb('SQ_FILTER_MAX_OUTPUT_MB', 64, 1_000_000),
+      maxMemory: mb('SQ_FILTER_MAX_MEMORY_MB', 512, 2047),
+    };
     const ctrl = new Int32Array(new SharedArrayBuffer(8));
     const booted = new Int32Array(new SharedArrayBuffer(4));
     // Loaded here, not with this file: a bounded --jq (no worker) never needs it.
     const { Worker } = process.getBuiltinModule('node:worker_threads');
-        const worker = new Worker(`${dist}/jq-worker.cjs`, {
+    const worker = new Worker(`${dist}/jq-worker.cjs`, {
       workerData: {
         file,
         source,

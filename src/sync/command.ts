@@ -29,13 +29,18 @@ export const DEFAULT_INTERVAL_MS = 30_000;
 const MIN_INTERVAL_MS = 5_000;
 
 export async function openTarget(ctx: Ctx, target: Target): Promise<SyncDb> {
-  if (target.kind === 'sqlite') return (await import('./sqlite.js')).openSqlite(target.path, target.shown, (fn) => ctx.onCleanup(fn));
+  if (target.kind === 'sqlite')
+    return (await import('./sqlite.js')).openSqlite(target.path, target.shown, (fn) => ctx.onCleanup(fn));
   return (await import('./postgres.js')).openPostgres(target, ctx.env);
 }
 
 /** Every flag checked, before any request: exit 2 naming the flag. */
-export function checkFlags(ctx: Ctx, f: SyncFlags): { plan: Omit<SyncPlan, 'open'>; follow: { intervalMs: number; webhookPort?: number } | null } {
-  if ((f.squid === undefined) === (f.run === undefined) && f.run === undefined) throw new UsageError('--squid is required (or --run for one run)');
+export function checkFlags(
+  ctx: Ctx,
+  f: SyncFlags,
+): { plan: Omit<SyncPlan, 'open'>; follow: { intervalMs: number; webhookPort?: number } | null } {
+  if ((f.squid === undefined) === (f.run === undefined) && f.run === undefined)
+    throw new UsageError('--squid is required (or --run for one run)');
   const target = parseTarget(f.to);
   if (target.kind === 'postgres' && target.password) {
     ctx.addSecret(target.password);
@@ -44,14 +49,18 @@ export function checkFlags(ctx: Ctx, f: SyncFlags): { plan: Omit<SyncPlan, 'open
   if (target.kind === 'sqlite' && !sqliteEngine()) throw noSqlite();
   const table = f.table === undefined ? undefined : checkTableName(f.table);
   const key = (f.key ?? []).flatMap((k) => k.split(',')).map((k) => k.trim());
-  for (const k of key) if (!IDENTIFIER.test(k) && !/^[^"\0]{1,63}$/.test(k)) throw new UsageError(`--key "${k}" is not a column name`);
+  for (const k of key)
+    if (!IDENTIFIER.test(k) && !/^[^"\0]{1,63}$/.test(k)) throw new UsageError(`--key "${k}" is not a column name`);
   if (new Set(key).size !== key.length) throw new UsageError('--key names a column twice');
   const following = f.follow === true || f.fromWebhook !== undefined;
   if (following && f.run !== undefined) throw new UsageError('--follow follows a squid: use --squid, not --run');
   if (!following && f.interval !== undefined) throw new UsageError('--interval goes with --follow');
   const follow = following
     ? {
-        intervalMs: f.interval === undefined ? DEFAULT_INTERVAL_MS : durationFlag('--interval', f.interval, { minMs: MIN_INTERVAL_MS }),
+        intervalMs:
+          f.interval === undefined
+            ? DEFAULT_INTERVAL_MS
+            : durationFlag('--interval', f.interval, { minMs: MIN_INTERVAL_MS }),
         ...(f.fromWebhook !== undefined ? { webhookPort: intFlag('--from-webhook', f.fromWebhook, 0, 65535) } : {}),
       }
     : null;
@@ -77,7 +86,9 @@ export async function runSync(ctx: Ctx, f: SyncFlags): Promise<number> {
     onRun: (r) => {
       busy = '';
       progress.clear();
-      ctx.out.info(`run ${r.run}: ${count(r.rows)} rows (${count(r.inserted)} inserted, ${count(r.updated)} updated, ${count(r.unchanged)} unchanged)`);
+      ctx.out.info(
+        `run ${r.run}: ${count(r.rows)} rows (${count(r.inserted)} inserted, ${count(r.updated)} updated, ${count(r.unchanged)} unchanged)`,
+      );
     },
   };
   const p = await prepareSync(ctx, plan);
@@ -103,7 +114,10 @@ export async function runSync(ctx: Ctx, f: SyncFlags): Promise<number> {
     progress.clear();
     // A stop signal (the request it cut short may surface as another error): say what is in the table.
     if (err instanceof InterruptedError || ctx.signal.aborted) {
-      ctx.out.info(`${summaryLine(summary)}${busy ? `; run ${busy} stopped after its last whole page: the next sync continues it` : ''}`, { force: true });
+      ctx.out.info(
+        `${summaryLine(summary)}${busy ? `; run ${busy} stopped after its last whole page: the next sync continues it` : ''}`,
+        { force: true },
+      );
     }
     throw err;
   }
@@ -115,7 +129,10 @@ export async function runSync(ctx: Ctx, f: SyncFlags): Promise<number> {
 async function report(ctx: Ctx, s: SyncSummary): Promise<void> {
   if (s.dry_run) {
     if (ctx.out.spec.json) return ctx.out.json(s);
-    const lines = [...s.dry_run.ddl.map((d) => `${d};`), `-- ${count(s.dry_run.runs_pending)} run(s) to sync, ${count(s.dry_run.rows_pending)} rows, into ${s.table} (${s.database}); nothing was written`];
+    const lines = [
+      ...s.dry_run.ddl.map((d) => `${d};`),
+      `-- ${count(s.dry_run.runs_pending)} run(s) to sync, ${count(s.dry_run.rows_pending)} rows, into ${s.table} (${s.database}); nothing was written`,
+    ];
     return ctx.out.text(lines.join('\n'));
   }
   if (ctx.out.spec.json) return ctx.out.json(s);
@@ -136,15 +153,25 @@ function hidePassword(password: string): void {
 
 /** `sq go`'s flags for a sync of its run (src/run/go.ts): the same checks as `sq results sync`'s. */
 export const GO_SYNC_OPTIONS = defineOptions([
-  { flags: '--to <url>', description: 'also sync the run\'s results into this database, as `sq results sync --run` (sqlite:PATH, postgres://…)' },
-  { flags: '--table <name>', description: 'with --to: the table (default: from the squid\'s name)' },
-  { flags: '--sync-key <field>', description: 'with --to: a result attribute that identifies a row across runs (repeatable), as `sq results sync --key`', repeatable: true },
+  {
+    flags: '--to <url>',
+    description:
+      "also sync the run's results into this database, as `sq results sync --run` (sqlite:PATH, postgres://…)",
+  },
+  { flags: '--table <name>', description: "with --to: the table (default: from the squid's name)" },
+  {
+    flags: '--sync-key <field>',
+    description:
+      'with --to: a result attribute that identifies a row across runs (repeatable), as `sq results sync --key`',
+    repeatable: true,
+  },
 ]);
 
 /** The sync `sq go` was asked for, checked before any request; null without --to. */
 export function goSyncFlags(ctx: Ctx, o: { to?: string; table?: string; syncKey?: string[] }): SyncFlags | null {
   if (o.to === undefined) {
-    if (o.table !== undefined || o.syncKey?.length) throw new UsageError(`${o.table !== undefined ? '--table' : '--sync-key'} goes with --to`);
+    if (o.table !== undefined || o.syncKey?.length)
+      throw new UsageError(`${o.table !== undefined ? '--table' : '--sync-key'} goes with --to`);
     return null;
   }
   const f: SyncFlags = { run: 'go', to: o.to, table: o.table, key: o.syncKey };
@@ -171,7 +198,10 @@ export async function syncGoRun(ctx: Ctx, runId: string, f: SyncFlags): Promise<
 async function syncFromFile(ctx: Ctx, f: SyncFlags): Promise<number> {
   for (const flag of ['to', 'table', 'key', 'run', 'follow', 'interval', 'fromWebhook'] as const) {
     const v = f[flag];
-    if (v !== undefined && !(Array.isArray(v) && v.length === 0)) throw new UsageError(`--file takes each squid's database from its sync: block; --${flag === 'fromWebhook' ? 'from-webhook' : flag} goes without --file`);
+    if (v !== undefined && !(Array.isArray(v) && v.length === 0))
+      throw new UsageError(
+        `--file takes each squid's database from its sync: block; --${flag === 'fromWebhook' ? 'from-webhook' : flag} goes without --file`,
+      );
   }
   const { loadAccountFile } = await import('../account/file.js');
   const desired = await loadAccountFile(ctx, f.file!, { allowMissingSecrets: false });
@@ -186,7 +216,10 @@ async function syncFromFile(ctx: Ctx, f: SyncFlags): Promise<number> {
       checkFlags(ctx, flags);
       return flags;
     });
-  if (jobs.length === 0) throw new UsageError(`--file ${f.file}: no squid${f.squid !== undefined ? ` named ${f.squid}` : ''} has a sync: block`);
+  if (jobs.length === 0)
+    throw new UsageError(
+      `--file ${f.file}: no squid${f.squid !== undefined ? ` named ${f.squid}` : ''} has a sync: block`,
+    );
   const summaries: SyncSummary[] = [];
   for (const job of jobs) {
     const { plan: base } = checkFlags(ctx, job);

@@ -70,10 +70,12 @@ export async function prepareSync(ctx: Ctx, plan: SyncPlan): Promise<Prepared> {
   if (plan.run !== undefined) {
     onlyRun = (await resolveRun(http, plan.run.trim())).id;
     squidId = String((await getRun(http, onlyRun)).squid ?? '');
-    if (!squidId) throw new SqError(`run ${onlyRun} names no squid: its crawler's attributes (the table's columns) are unknown`);
+    if (!squidId)
+      throw new SqError(`run ${onlyRun} names no squid: its crawler's attributes (the table's columns) are unknown`);
     if (plan.squid !== undefined) {
       const s = await resolveSquid(http, plan.squid);
-      if (s.id !== squidId) throw new UsageError(`--run ${plan.run} is a run of squid ${squidId}, not of --squid ${plan.squid}`);
+      if (s.id !== squidId)
+        throw new UsageError(`--run ${plan.run} is a run of squid ${squidId}, not of --squid ${plan.squid}`);
     }
   } else {
     squidId = (await resolveSquid(http, plan.squid!)).id;
@@ -81,18 +83,28 @@ export async function prepareSync(ctx: Ctx, plan: SyncPlan): Promise<Prepared> {
   const squid = await getSquid(http, squidId);
   const squidName = String(squid.name ?? squidId);
   const crawler = typeof squid.crawler === 'string' ? squid.crawler : null;
-  if (!crawler) throw new SqError(`squid ${squidId} names no crawler: its result attributes (the table's columns) are unknown`);
+  if (!crawler)
+    throw new SqError(`squid ${squidId} names no crawler: its result attributes (the table's columns) are unknown`);
   const attrs = attributeRows(await getCrawlerAttributes(http, crawler))
     .filter((a) => typeof a.name === 'string' && a.name !== '')
     .map((a) => ({ name: String(a.name), type: a.type }));
-  if (attrs.length === 0) throw new SqError(`crawler ${crawler} lists no result attributes: the table's columns are unknown`);
+  if (attrs.length === 0)
+    throw new SqError(`crawler ${crawler} lists no result attributes: the table's columns are unknown`);
   const cols = columnsOf(attrs);
   for (const k of plan.key) {
     if (!cols.some((c) => c.name === k)) {
-      throw new UsageError(`--key ${k} is not a result attribute of this squid's crawler; one of: ${cols.filter((c) => c.name !== 'sq_synced_at').map((c) => c.name).join(', ')}`);
+      throw new UsageError(
+        `--key ${k} is not a result attribute of this squid's crawler; one of: ${cols
+          .filter((c) => c.name !== 'sq_synced_at')
+          .map((c) => c.name)
+          .join(', ')}`,
+      );
     }
   }
-  const table = plan.table !== undefined ? plan.table : checkTableName(defaultTableName(squidName, squidId), 'the squid\'s name (pass --table)');
+  const table =
+    plan.table !== undefined
+      ? plan.table
+      : checkTableName(defaultTableName(squidName, squidId), "the squid's name (pass --table)");
   const key = plan.key.length ? plan.key : ['sq_result_id'];
   const db = await openUnlessDryNew(plan);
   if (db) ctx.onCleanup(() => db.close());
@@ -100,7 +112,16 @@ export async function prepareSync(ctx: Ctx, plan: SyncPlan): Promise<Prepared> {
   const existing = db ? await db.tableColumns(table) : null;
   const tp = planTable(dialect, table, cols, plan.key, existing);
   if (db && existing) await checkKey(db, table, key);
-  return { http, squidId, table, cols, key, db, ddl: [...(db && (await db.tableColumns('sq_sync_runs')) ? [] : stateDdl(dialect)), ...tp.ddl], onlyRun };
+  return {
+    http,
+    squidId,
+    table,
+    cols,
+    key,
+    db,
+    ddl: [...(db && (await db.tableColumns('sq_sync_runs')) ? [] : stateDdl(dialect)), ...tp.ddl],
+    onlyRun,
+  };
 }
 
 /** A --dry-run into a SQLite file that does not exist yet opens nothing (opening would create it). */
@@ -119,7 +140,9 @@ async function checkKey(db: SyncDb, table: string, key: string[]): Promise<void>
   const was = row ? String(row.key_columns) : null;
   if (was !== null && was !== key.join(',')) {
     const said = was === 'sq_result_id' ? 'no --key (sq_result_id)' : `--key ${was.split(',').join(' --key ')}`;
-    throw new UsageError(`--key: table ${table} was made with ${said}; sync with the same key, or into another --table`);
+    throw new UsageError(
+      `--key: table ${table} was made with ${said}; sync with the same key, or into another --table`,
+    );
   }
 }
 
@@ -133,8 +156,15 @@ interface RunState {
 async function runStates(db: SyncDb | null, table: string): Promise<Map<string, RunState>> {
   const out = new Map<string, RunState>();
   if (!db || !(await db.tableColumns('sq_sync_runs'))) return out;
-  for (const r of await db.query('SELECT run_id, pages, rows, done, page_size FROM sq_sync_runs WHERE table_name = ?', [table])) {
-    out.set(String(r.run_id), { pages: Number(r.pages), rows: Number(r.rows), done: r.done === true || Number(r.done) === 1, pageSize: Number(r.page_size) });
+  for (const r of await db.query('SELECT run_id, pages, rows, done, page_size FROM sq_sync_runs WHERE table_name = ?', [
+    table,
+  ])) {
+    out.set(String(r.run_id), {
+      pages: Number(r.pages),
+      rows: Number(r.rows),
+      done: r.done === true || Number(r.done) === 1,
+      pageSize: Number(r.page_size),
+    });
   }
   return out;
 }
@@ -149,18 +179,32 @@ export async function pendingRuns(p: Prepared, states: Map<string, RunState>): P
   let runs: Run[];
   if (p.onlyRun) {
     const run = await getRun(p.http, p.onlyRun);
-    if (!isDoneRun(run)) throw new SqError(`run ${p.onlyRun} is ${runStatus(run) || 'not done'}: a run is synced once it is done (--follow waits for it)`);
+    if (!isDoneRun(run))
+      throw new SqError(
+        `run ${p.onlyRun} is ${runStatus(run) || 'not done'}: a run is synced once it is done (--follow waits for it)`,
+      );
     runs = [run];
   } else {
     runs = [];
-    for await (const page of listRunPages(p.http, p.squidId, { pageSize: 100 })) for (const r of page.data) if (isDoneRun(r)) runs.push(r);
+    for await (const page of listRunPages(p.http, p.squidId, { pageSize: 100 }))
+      for (const r of page.data) if (isDoneRun(r)) runs.push(r);
   }
   const when = (r: Run) => String((r as Rec).created_at ?? (r as Rec).started_at ?? '');
-  return runs.filter((r) => !states.get(String(r.id))?.done).sort((a, b) => when(a).localeCompare(when(b)) || String(a.id).localeCompare(String(b.id)));
+  return runs
+    .filter((r) => !states.get(String(r.id))?.done)
+    .sort((a, b) => when(a).localeCompare(when(b)) || String(a.id).localeCompare(String(b.id)));
 }
 
 export function newSummary(p: Prepared, plan: SyncPlan): SyncSummary {
-  return { table: p.table, database: plan.target.shown, engine: p.db?.engine ?? '', squid: p.squidId, runs_synced: 0, runs: [], ...zeroCounts() };
+  return {
+    table: p.table,
+    database: plan.target.shown,
+    engine: p.db?.engine ?? '',
+    squid: p.squidId,
+    runs_synced: 0,
+    runs: [],
+    ...zeroCounts(),
+  };
 }
 
 /** One pass: every pending run of the squid into the table. `stop` is checked after each page's commit. */
@@ -168,7 +212,16 @@ export async function syncOnce(ctx: Ctx, p: Prepared, plan: SyncPlan, summary: S
   const states = await runStates(p.db, p.table);
   const runs = await pendingRuns(p, states);
   if (plan.dryRun || !p.db) {
-    const rows = runs.reduce((n, r) => n + Math.max(0, Number((r as Rec).total_unique_results ?? (r as Rec).total_results ?? 0) - (states.get(String(r.id))?.rows ?? 0)), 0);
+    const rows = runs.reduce(
+      (n, r) =>
+        n +
+        Math.max(
+          0,
+          Number((r as Rec).total_unique_results ?? (r as Rec).total_results ?? 0) -
+            (states.get(String(r.id))?.rows ?? 0),
+        ),
+      0,
+    );
     summary.dry_run = { ddl: p.ddl, runs_pending: runs.length, rows_pending: rows };
     return;
   }
@@ -177,7 +230,10 @@ export async function syncOnce(ctx: Ctx, p: Prepared, plan: SyncPlan, summary: S
     await db.transaction(async () => {
       for (const s of p.ddl) await db.run(s);
       const now = new Date(ctx.now()).toISOString();
-      await db.run(`INSERT INTO sq_sync_tables (table_name, key_columns, created_at) VALUES (?, ?, ?) ON CONFLICT (table_name) DO NOTHING`, [p.table, p.key.join(','), now]);
+      await db.run(
+        `INSERT INTO sq_sync_tables (table_name, key_columns, created_at) VALUES (?, ?, ?) ON CONFLICT (table_name) DO NOTHING`,
+        [p.table, p.key.join(','), now],
+      );
     });
     p.ddl = [];
   }
@@ -190,7 +246,13 @@ export async function syncOnce(ctx: Ctx, p: Prepared, plan: SyncPlan, summary: S
   }
 }
 
-async function syncRun(ctx: Ctx, p: Prepared, plan: SyncPlan, runId: string, state: RunState | undefined): Promise<RunSummary> {
+async function syncRun(
+  ctx: Ctx,
+  p: Prepared,
+  plan: SyncPlan,
+  runId: string,
+  state: RunState | undefined,
+): Promise<RunSummary> {
   const db = p.db!;
   const pageSize = state?.pageSize || PAGE_SIZE;
   let pageNo = state?.pages ?? 0;
@@ -203,7 +265,11 @@ async function syncRun(ctx: Ctx, p: Prepared, plan: SyncPlan, runId: string, sta
         'ON CONFLICT (table_name, run_id) DO UPDATE SET pages = EXCLUDED.pages, rows = EXCLUDED.rows, done = EXCLUDED.done, synced_at = EXCLUDED.synced_at',
       [p.table, runId, p.squidId, pageSize, n, total, isDone, at],
     );
-  for await (const page of resultPages(p.http, { run: runId }, { pageSize, startPage: pageNo + 1, onWarning: (m) => ctx.out.warn(m) })) {
+  for await (const page of resultPages(
+    p.http,
+    { run: runId },
+    { pageSize, startPage: pageNo + 1, onWarning: (m) => ctx.out.warn(m) },
+  )) {
     const at = new Date(ctx.now()).toISOString();
     const last = !saysMoreFollow(page) || page.data.length < pageSize;
     const c = await db.transaction(async () => {
@@ -219,7 +285,8 @@ async function syncRun(ctx: Ctx, p: Prepared, plan: SyncPlan, runId: string, sta
     addCounts(r, c);
     plan.onPage?.({ run: runId, page: pageNo, rows: r.rows });
     // A stop signal waits for the page's commit; the next request is not sent.
-    if (ctx.signal.aborted) throw ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError();
+    if (ctx.signal.aborted)
+      throw ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError();
     if (last) break;
   }
   if (!done) await db.transaction(() => cursor(pageNo, rows, true, new Date(ctx.now()).toISOString()));

@@ -16,10 +16,17 @@ export interface FollowOptions {
  * Resolves when a stop signal arrives while nothing is being written (exit 0: every done run so far is in the table);
  * rejects with the InterruptedError when it arrives during a run's sync (after the page's commit: exit 130/143).
  */
-export async function followSync(ctx: Ctx, p: Prepared, plan: SyncPlan, summary: SyncSummary, o: FollowOptions): Promise<void> {
+export async function followSync(
+  ctx: Ctx,
+  p: Prepared,
+  plan: SyncPlan,
+  summary: SyncSummary,
+  o: FollowOptions,
+): Promise<void> {
   let wake: (() => void) | null = null;
   let woken = false;
-  const listener = o.webhookPort === undefined ? null : await listen(ctx, p.squidId, o.webhookPort, () => ((woken = true), wake?.()));
+  const listener =
+    o.webhookPort === undefined ? null : await listen(ctx, p.squidId, o.webhookPort, () => ((woken = true), wake?.()));
   if (listener) {
     ctx.onCleanup(() => listener.close());
     o.onListening?.(listener.url);

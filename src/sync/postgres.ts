@@ -55,13 +55,17 @@ export async function openPostgres(t: PgTarget, env: Record<string, string | und
     dialect: 'postgres',
     shown: t.shown,
     engine: 'pg',
-    query: async (sql, params = []) => (await client.query(numbered(sql), params as unknown[]).catch(fail)).rows as Rec[],
+    query: async (sql, params = []) =>
+      (await client.query(numbered(sql), params as unknown[]).catch(fail)).rows as Rec[],
     run: async (sql, params = []) => (await client.query(numbered(sql), params as unknown[]).catch(fail)).rowCount ?? 0,
     transaction: (fn) => inTransaction(db, fn),
     tableColumns: async (table) => {
       const rows = (
         await client
-          .query(`SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`, [table])
+          .query(
+            `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`,
+            [table],
+          )
           .catch(fail)
       ).rows as Rec[];
       return rows.length ? new Map(rows.map((r) => [String(r.column_name), String(r.data_type)])) : null;

@@ -23,8 +23,22 @@ const SCRAPING_TIME: Column = { name: 'scraping_time', type: 'timestamp', field:
 const NOT_DATA = new Set(['id', 'run', 'squid', 'object', 'task', 'scraping_time']);
 
 const ATTRIBUTE_TYPES: Record<string, ColumnType> = {
-  string: 'text', text: 'text', integer: 'integer', int: 'integer', float: 'real', number: 'real', boolean: 'boolean', bool: 'boolean',
-  json: 'json', object: 'json', array: 'json', list: 'json', dict: 'json', datetime: 'timestamp', timestamp: 'timestamp', date: 'timestamp',
+  string: 'text',
+  text: 'text',
+  integer: 'integer',
+  int: 'integer',
+  float: 'real',
+  number: 'real',
+  boolean: 'boolean',
+  bool: 'boolean',
+  json: 'json',
+  object: 'json',
+  array: 'json',
+  list: 'json',
+  dict: 'json',
+  datetime: 'timestamp',
+  timestamp: 'timestamp',
+  date: 'timestamp',
 };
 
 /** The crawler's attributes (`{name, type}`) as columns, in their documented order, after sq's own and scraping_time. */
@@ -34,7 +48,11 @@ export function columnsOf(attributes: readonly { name: string; type?: unknown }[
   for (const a of attributes) {
     if (NOT_DATA.has(a.name) || seen.has(a.name.toLowerCase()) || a.name.length > 63) continue;
     seen.add(a.name.toLowerCase());
-    cols.push({ name: a.name, type: ATTRIBUTE_TYPES[String(a.type ?? 'string').toLowerCase()] ?? 'text', field: a.name });
+    cols.push({
+      name: a.name,
+      type: ATTRIBUTE_TYPES[String(a.type ?? 'string').toLowerCase()] ?? 'text',
+      field: a.name,
+    });
   }
   return cols;
 }
@@ -46,7 +64,14 @@ export function dataColumns(cols: readonly Column[]): Column[] {
 
 const SQL_TYPES: Record<Dialect, Record<ColumnType, string>> = {
   sqlite: { text: 'TEXT', integer: 'INTEGER', real: 'REAL', boolean: 'BOOLEAN', timestamp: 'TIMESTAMP', json: 'JSON' },
-  postgres: { text: 'text', integer: 'bigint', real: 'double precision', boolean: 'boolean', timestamp: 'timestamp', json: 'jsonb' },
+  postgres: {
+    text: 'text',
+    integer: 'bigint',
+    real: 'double precision',
+    boolean: 'boolean',
+    timestamp: 'timestamp',
+    json: 'jsonb',
+  },
 };
 
 export function sqlType(d: Dialect, c: Column): string {
@@ -60,7 +85,7 @@ export function quoteIdent(name: string): string {
 /** The family a declared column type belongs to, for comparing an existing table's columns with the crawler's. */
 export function typeFamily(declared: string): ColumnType | 'other' {
   const t = declared.toLowerCase().trim();
-  if (t === '' ) return 'other';
+  if (t === '') return 'other';
   if (/json/.test(t)) return 'json';
   if (/^bool/.test(t)) return 'boolean';
   if (/timestamp|datetime|^date$/.test(t)) return 'timestamp';
@@ -82,17 +107,30 @@ export interface TablePlan {
  * ones. A column that exists with a type of another family is a UsageError naming it (nothing is changed).
  * `existing`: the table's columns and declared types, null when there is no table.
  */
-export function planTable(d: Dialect, table: string, cols: readonly Column[], key: readonly string[], existing: Map<string, string> | null): TablePlan {
+export function planTable(
+  d: Dialect,
+  table: string,
+  cols: readonly Column[],
+  key: readonly string[],
+  existing: Map<string, string> | null,
+): TablePlan {
   const t = quoteIdent(table);
   if (existing === null) {
-    const defs = cols.map((c) => `${quoteIdent(c.name)} ${sqlType(d, c)}${c.name === 'sq_result_id' || key.includes(c.name) ? ' NOT NULL' : ''}`);
+    const defs = cols.map(
+      (c) =>
+        `${quoteIdent(c.name)} ${sqlType(d, c)}${c.name === 'sq_result_id' || key.includes(c.name) ? ' NOT NULL' : ''}`,
+    );
     const pk = (key.length ? key : ['sq_result_id']).map(quoteIdent).join(', ');
     return { ddl: [`CREATE TABLE ${t} (${defs.join(', ')}, PRIMARY KEY (${pk}))`], create: true, added: [] };
   }
   const lower = new Map([...existing].map(([n, ty]) => [n.toLowerCase(), { n, ty }]));
   const missing: Column[] = [];
   for (const c of cols) {
-    const have = existing.has(c.name) ? { n: c.name, ty: existing.get(c.name)! } : d === 'sqlite' ? lower.get(c.name.toLowerCase()) : undefined;
+    const have = existing.has(c.name)
+      ? { n: c.name, ty: existing.get(c.name)! }
+      : d === 'sqlite'
+        ? lower.get(c.name.toLowerCase())
+        : undefined;
     if (!have) {
       missing.push(c);
       continue;
@@ -101,10 +139,16 @@ export function planTable(d: Dialect, table: string, cols: readonly Column[], ke
     const want = c.name === 'sq_synced_at' ? 'timestamp' : c.type;
     // A text column takes any value as text; any other family must match.
     if (fam !== want && !(fam === 'text' && want !== 'json') && !(fam === 'json' && want === 'text')) {
-      throw new UsageError(`column "${have.n}" of table ${table} is ${have.ty || 'untyped'}, but the crawler's attribute is ${c.type} (${sqlType(d, c)}): sync into another --table, or change the column`);
+      throw new UsageError(
+        `column "${have.n}" of table ${table} is ${have.ty || 'untyped'}, but the crawler's attribute is ${c.type} (${sqlType(d, c)}): sync into another --table, or change the column`,
+      );
     }
   }
-  return { ddl: missing.map((c) => `ALTER TABLE ${t} ADD COLUMN ${quoteIdent(c.name)} ${sqlType(d, c)}`), create: false, added: missing.map((c) => c.name) };
+  return {
+    ddl: missing.map((c) => `ALTER TABLE ${t} ADD COLUMN ${quoteIdent(c.name)} ${sqlType(d, c)}`),
+    create: false,
+    added: missing.map((c) => c.name),
+  };
 }
 
 /** sq's own bookkeeping: which runs went into which table, and how many pages of each (the cursor). */

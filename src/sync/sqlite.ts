@@ -18,7 +18,9 @@ interface Engine {
 }
 
 interface NodeSqlite {
-  DatabaseSync: new (path: string) => {
+  DatabaseSync: new (
+    path: string,
+  ) => {
     prepare(sql: string): { all(...p: unknown[]): Rec[]; run(...p: unknown[]): { changes: number | bigint } };
     exec(sql: string): void;
     close(): void;
@@ -29,7 +31,8 @@ interface NodeSqlite {
 function builtinSqlite(): NodeSqlite | undefined {
   const emit = process.emitWarning;
   process.emitWarning = ((w: string | Error, ...rest: unknown[]) => {
-    if (!/SQLite/i.test(String(typeof w === 'string' ? w : w.message))) (emit as (...a: unknown[]) => void).call(process, w, ...rest);
+    if (!/SQLite/i.test(String(typeof w === 'string' ? w : w.message)))
+      (emit as (...a: unknown[]) => void).call(process, w, ...rest);
   }) as typeof process.emitWarning;
   try {
     return process.getBuiltinModule?.('node:sqlite') as NodeSqlite | undefined;
@@ -136,7 +139,11 @@ function bindable(v: unknown): unknown {
  * ever); holding sq's own lock, no other sq is writing, so such a directory is a dead one's and is removed, and SQLite
  * then rolls back the hot journal of the killed transaction as it opens the file.
  */
-export async function openSqlite(path: string, shown: string, onCleanup: (fn: () => Promise<void>) => void): Promise<SyncDb> {
+export async function openSqlite(
+  path: string,
+  shown: string,
+  onCleanup: (fn: () => Promise<void>) => void,
+): Promise<SyncDb> {
   await lockExport(`${path}.sq-sync`, '--to', onCleanup);
   const e = await engineFor(path);
   if (e.name === SQLITE_PACKAGE) {

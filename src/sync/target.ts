@@ -4,7 +4,16 @@ import { UsageError } from '../errors.js';
 
 export type Target =
   | { kind: 'sqlite'; path: string; shown: string }
-  | { kind: 'postgres'; url: string; host: string; port: number; database: string; user: string | null; password: string | null; shown: string };
+  | {
+      kind: 'postgres';
+      url: string;
+      host: string;
+      port: number;
+      database: string;
+      user: string | null;
+      password: string | null;
+      shown: string;
+    };
 
 const SCHEMES = 'sqlite:PATH, postgres://… or postgresql://…';
 
@@ -23,7 +32,8 @@ function sqliteTarget(rest: string, flag: string): Target {
   let path = rest.startsWith('//') ? rest.slice(2) : rest;
   if (path.startsWith('/') && rest.startsWith('///')) path = rest.slice(2);
   path = decodeURIComponent(path);
-  if (path === '' || path === ':memory:') throw new UsageError(`${flag}: sqlite needs a file path, e.g. sqlite:results.db`);
+  if (path === '' || path === ':memory:')
+    throw new UsageError(`${flag}: sqlite needs a file path, e.g. sqlite:results.db`);
   if (path.includes('\0')) throw new UsageError(`${flag}: the sqlite path holds a NUL byte`);
   return { kind: 'sqlite', path, shown: `sqlite:${path}` };
 }
@@ -46,21 +56,39 @@ function postgresTarget(to: string, flag: string): Target {
   const shownUrl = new URL(to);
   if (shownUrl.password) shownUrl.password = '********';
   if (shownUrl.searchParams.has('password')) shownUrl.searchParams.set('password', '********');
-  return { kind: 'postgres', url: to, host, port, database: database || (user ?? 'postgres'), user, password, shown: shownUrl.href };
+  return {
+    kind: 'postgres',
+    url: to,
+    host,
+    port,
+    database: database || (user ?? 'postgres'),
+    user,
+    password,
+    shown: shownUrl.href,
+  };
 }
 
 /** A table or column name sq writes unquoted-safe: letters, digits and _, not starting with a digit, at most 63. */
 export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 export function checkTableName(name: string, flag = '--table'): string {
-  if (!IDENTIFIER.test(name)) throw new UsageError(`${flag} "${name}" is not an identifier: letters, digits and _, not starting with a digit, at most 63 characters`);
-  if (/^sq_sync_/i.test(name)) throw new UsageError(`${flag} "${name}": names starting sq_sync_ are sq's own bookkeeping tables`);
+  if (!IDENTIFIER.test(name))
+    throw new UsageError(
+      `${flag} "${name}" is not an identifier: letters, digits and _, not starting with a digit, at most 63 characters`,
+    );
+  if (/^sq_sync_/i.test(name))
+    throw new UsageError(`${flag} "${name}": names starting sq_sync_ are sq's own bookkeeping tables`);
   return name;
 }
 
 /** The default table of a squid: its name in lower case, every run of other characters an _. */
 export function defaultTableName(squidName: string, squidId: string): string {
-  const base = squidName.normalize('NFKD').replace(/[^\x00-\x7f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const base = squidName
+    .normalize('NFKD')
+    .replace(/[^\x00-\x7f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   const name = /^[a-z_]/.test(base) ? base : `squid_${base || squidId.slice(0, 8)}`;
   return name.slice(0, 63).replace(/_+$/, '');
 }

@@ -32,8 +32,17 @@ const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 export function convert(c: Column, v: unknown, resultId: string): unknown {
   if (v === undefined || v === null) return null;
   const bad = (): never => {
-    const shown = typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : typeof v === 'object' ? (Array.isArray(v) ? 'a list' : 'an object') : String(v);
-    throw new SyncDataError(`result ${resultId}: column "${c.name}" is ${c.type}, but the value is ${shown}; nothing of this page was written`);
+    const shown =
+      typeof v === 'string'
+        ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)
+        : typeof v === 'object'
+          ? Array.isArray(v)
+            ? 'a list'
+            : 'an object'
+          : String(v);
+    throw new SyncDataError(
+      `result ${resultId}: column "${c.name}" is ${c.type}, but the value is ${shown}; nothing of this page was written`,
+    );
   };
   switch (c.type) {
     case 'text':

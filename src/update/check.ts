@@ -67,7 +67,11 @@ const VERSION_RE = /^\d{1,6}\.\d{1,6}\.\d{1,6}(-[0-9A-Za-z.-]{1,40})?$/;
  * else). The request is unref'd (it never keeps the process alive) unless `hold`: the process that exists only to
  * ask (sq __update-check) must wait for it.
  */
-export async function fetchLatest(env: Record<string, string | undefined>, budgetMs = CHECK_BUDGET_MS, opts: { hold?: boolean } = {}): Promise<string | null> {
+export async function fetchLatest(
+  env: Record<string, string | undefined>,
+  budgetMs = CHECK_BUDGET_MS,
+  opts: { hold?: boolean } = {},
+): Promise<string | null> {
   let url: URL;
   try {
     url = new URL(latestUrl(env));
@@ -76,7 +80,9 @@ export async function fetchLatest(env: Record<string, string | undefined>, budge
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
   // Loaded here, not at start: node:https brings TLS, which a command on a cached answer never needs.
-  const { get } = await importPackage<typeof import('node:https')>(url.protocol === 'https:' ? 'node:https' : 'node:http');
+  const { get } = await importPackage<typeof import('node:https')>(
+    url.protocol === 'https:' ? 'node:https' : 'node:http',
+  );
   return new Promise((resolve) => {
     let done = false;
     const finish = (v: string | null) => {
@@ -170,7 +176,8 @@ export function installOf(launcher: string | undefined = process.argv[1]): Insta
 
 /** The line the notice prints and doctor's fix names: the command for the way sq was installed. */
 export function upgradeHint(latest: string, install: Install = installOf()): string {
-  if (install.kind === 'git') return `cd ${shellWord(install.root)} && git pull && npm install && npm run build (sq runs from this git clone)`;
+  if (install.kind === 'git')
+    return `cd ${shellWord(install.root)} && git pull && npm install && npm run build (sq runs from this git clone)`;
   if (install.kind === 'standalone') return `download the standalone executable of release ${latest}`;
   return `npm install -g ${PACKAGE_NAME}@${latest} (or the standalone executable of the release)`;
 }

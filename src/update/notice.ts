@@ -8,14 +8,26 @@ import { basename } from 'node:path';
 import type { Ctx } from '../cli/context.js';
 import { cacheDir } from '../lib/cache-dir.js';
 import { VERSION } from '../version.js';
-import { DAY_MS, fetchLatest, isNewer, isStale, readCache, upgradeHint, writeCache, type UpdateCache } from './check.js';
+import {
+  DAY_MS,
+  fetchLatest,
+  isNewer,
+  isStale,
+  readCache,
+  upgradeHint,
+  writeCache,
+  type UpdateCache,
+} from './check.js';
 
 export const SETTING = 'update-notifier';
 
 /** The profile's update-notifier setting: off only when set to off. A profile file that cannot be read leaves it on. */
 async function settingOn(ctx: Ctx): Promise<boolean> {
   try {
-    const [{ profileName }, { resolveSetting }] = await Promise.all([import('../config/resolve.js'), import('../config/settings.js')]);
+    const [{ profileName }, { resolveSetting }] = await Promise.all([
+      import('../config/resolve.js'),
+      import('../config/settings.js'),
+    ]);
     // The command's own profile store (read once, cached), not a second read and parse of the file.
     const store = await ctx.config({ allowCorrupt: true });
     if (store.corrupt) return true;
@@ -75,7 +87,12 @@ export async function startUpdateCheck(ctx: Ctx): Promise<PendingNotice | null> 
 }
 
 /** Asks the registry and keeps its answer (`sq __update-check`, or in-process). */
-export async function checkAndStore(env: Record<string, string | undefined>, dir: string, now: number, hold = false): Promise<void> {
+export async function checkAndStore(
+  env: Record<string, string | undefined>,
+  dir: string,
+  now: number,
+  hold = false,
+): Promise<void> {
   const latest = await fetchLatest(env, undefined, { hold });
   if (latest === null) return;
   const fresh = readCache(dir) ?? { checked_at: now, latest: null, notified_at: 0 };
@@ -91,7 +108,12 @@ function detachedArgs(): string[] | null {
 
 function startDetached(ctx: Ctx, args: string[]): void {
   try {
-    const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env: ctx.env as NodeJS.ProcessEnv, windowsHide: true });
+    const child = spawn(process.execPath, args, {
+      detached: true,
+      stdio: 'ignore',
+      env: ctx.env as NodeJS.ProcessEnv,
+      windowsHide: true,
+    });
     child.on('error', () => undefined);
     child.unref();
   } catch {

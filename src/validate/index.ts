@@ -60,7 +60,12 @@ export function durationFlag(flag: string, value: unknown, opts: { minMs?: numbe
 }
 
 export function enumFlag<T extends string>(flag: string, value: unknown, allowed: readonly T[]): T {
-  return check((v) => (allowed as readonly unknown[]).includes(v) ? (v as T) : undefined, value, flag, `one of ${allowed.join(', ')}`);
+  return check(
+    (v) => ((allowed as readonly unknown[]).includes(v) ? (v as T) : undefined),
+    value,
+    flag,
+    `one of ${allowed.join(', ')}`,
+  );
 }
 
 /** A comma-separated subset of the four run events; "all" means every one. */
@@ -71,7 +76,14 @@ export function eventsFlag(flag: string, value: unknown): RunEventName[] {
   const list = s.split(',').map((e) => e.trim());
   const bad = list.filter((e) => !(RUN_EVENTS as readonly string[]).includes(e));
   if (bad.length || list.some((e) => e === '')) {
-    throw new UsageError(`${flag}: unknown event ${bad.filter(Boolean).map((b) => JSON.stringify(b)).join(', ') || '""'}; allowed: ${RUN_EVENTS.join(', ')} (or "all")`);
+    throw new UsageError(
+      `${flag}: unknown event ${
+        bad
+          .filter(Boolean)
+          .map((b) => JSON.stringify(b))
+          .join(', ') || '""'
+      }; allowed: ${RUN_EVENTS.join(', ')} (or "all")`,
+    );
   }
   return [...new Set(list)] as RunEventName[];
 }
@@ -109,13 +121,17 @@ export const MAX_NAME_CHARS = 255;
 export function nameFlag(flag: string, value: unknown): string {
   const name = nonEmpty(flag, value);
   const length = [...name].length;
-  if (length > MAX_NAME_CHARS) throw new UsageError(`${flag} must be at most ${MAX_NAME_CHARS} characters (got ${length})`);
-  if (/[\x00-\x1f\x7f-\x9f]/.test(name)) throw new UsageError(`${flag} must not contain control characters (line breaks, tabs, escapes)`);
+  if (length > MAX_NAME_CHARS)
+    throw new UsageError(`${flag} must be at most ${MAX_NAME_CHARS} characters (got ${length})`);
+  if (/[\x00-\x1f\x7f-\x9f]/.test(name))
+    throw new UsageError(`${flag} must not contain control characters (line breaks, tabs, escapes)`);
   return name;
 }
 
 /** `--output` for the option key `output`, `--dry-run` for `dryRun`. */
-type Kebab<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `-${Lowercase<H>}`}${Kebab<T>}` : S;
+type Kebab<S extends string> = S extends `${infer H}${infer T}`
+  ? `${H extends Lowercase<H> ? H : `-${Lowercase<H>}`}${Kebab<T>}`
+  : S;
 /** The flags of a verb's typed options (command.ts, OptionsOf): a flag the verb does not have is a compile error. */
 type FlagOf<O> = `--${Kebab<keyof O & string>}`;
 
@@ -130,7 +146,7 @@ export function exclusive<O extends object>(opts: O, flags: [FlagOf<O>, FlagOf<O
 
 /** A flag's value (opts.squid for '--squid'), which must be given: else exit 2 naming the flag. */
 export function required(flag: `--${string}`, value: string | boolean | undefined, hint = ''): string {
-  if (value === undefined || value === '' || typeof value === 'boolean') throw new UsageError(`${flag} is required${hint ? `: ${hint}` : ''}`);
+  if (value === undefined || value === '' || typeof value === 'boolean')
+    throw new UsageError(`${flag} is required${hint ? `: ${hint}` : ''}`);
   return value;
 }
-

@@ -33,7 +33,10 @@ function httpUrl(flag: string, value: unknown, example: string): { s: string; u:
   if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
     // A value with a user name or password ("user:pass@host") is not echoed, even when it is not a URL at all; any
     // other is echoed with its secret query values masked.
-    const shown = u?.username || u?.password || USERINFO.test(s) ? 'a value with a user name or password, not shown' : JSON.stringify(typeof value === 'string' ? maskUrlQuery(value) : value);
+    const shown =
+      u?.username || u?.password || USERINFO.test(s)
+        ? 'a value with a user name or password, not shown'
+        : JSON.stringify(typeof value === 'string' ? maskUrlQuery(value) : value);
     throw new UsageError(`${flag} must be ${rule} (got ${shown})`);
   }
   return { s, u };
@@ -51,10 +54,14 @@ const USERINFO = /^(?:[a-z][a-z0-9+.-]*:)?\/*[^/?#]*@/i;
 export function baseUrlFlag(from: string, value: unknown, example: string, insecureHttp: boolean): string {
   const { s, u } = httpUrl(from, value, example);
   if (u.username || u.password) {
-    throw new UsageError(`${from} must not contain a user name or password ("user:pass@"): the API key comes from SQ_TOKEN or \`sq auth login\``);
+    throw new UsageError(
+      `${from} must not contain a user name or password ("user:pass@"): the API key comes from SQ_TOKEN or \`sq auth login\``,
+    );
   }
   if (u.search || u.hash || s.includes('?') || s.includes('#')) {
-    throw new UsageError(`${from} must be the API origin alone, e.g. ${example}, without a query ("?…") or fragment ("#…")`);
+    throw new UsageError(
+      `${from} must be the API origin alone, e.g. ${example}, without a query ("?…") or fragment ("#…")`,
+    );
   }
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname) && !insecureHttp) {
     throw new UsageError(

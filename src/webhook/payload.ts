@@ -34,7 +34,8 @@ export function validatePayload(body: unknown): Validation {
     return bad(`"event" must be one of ${WEBHOOK_EVENTS.join(', ')} (got ${JSON.stringify(b.event)})`);
   }
   const squid = b.squid;
-  if (typeof squid !== 'object' || squid === null || Array.isArray(squid)) return bad('"squid" must be an object with id and name');
+  if (typeof squid !== 'object' || squid === null || Array.isArray(squid))
+    return bad('"squid" must be an object with id and name');
   const s = squid as Record<string, unknown>;
   if (typeof s.id !== 'string' || s.id === '') return bad('"squid.id" must be a non-empty string');
   if (typeof s.name !== 'string') return bad('"squid.name" must be a string');

@@ -45,7 +45,11 @@ function forward(target: URL, body: Buffer, contentType: string, timeoutMs: numb
     const lib = target.protocol === 'https:' ? https : http;
     const req = lib.request(
       target,
-      { method: 'POST', headers: { 'content-type': contentType, 'content-length': body.length, 'user-agent': 'sq-webhook-listen' }, timeout: timeoutMs },
+      {
+        method: 'POST',
+        headers: { 'content-type': contentType, 'content-length': body.length, 'user-agent': 'sq-webhook-listen' },
+        timeout: timeoutMs,
+      },
       (res) => {
         res.resume();
         const s = res.statusCode ?? 0;
@@ -54,7 +58,9 @@ function forward(target: URL, body: Buffer, contentType: string, timeoutMs: numb
       },
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)));
-    req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? 'connection refused' : e.message));
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      resolve(e.code === 'ECONNREFUSED' ? 'connection refused' : e.message),
+    );
     req.end(body);
   });
 }
@@ -103,7 +109,12 @@ export async function startListener(o: ListenerOptions): Promise<Listener> {
       o.onEvent(v.payload);
       answer(res, 200, { ok: true });
       if (o.forwardTo) {
-        const p = forward(o.forwardTo, raw, String(req.headers['content-type'] ?? 'application/json'), o.forwardTimeoutMs ?? FORWARD_TIMEOUT_MS).then((err) => {
+        const p = forward(
+          o.forwardTo,
+          raw,
+          String(req.headers['content-type'] ?? 'application/json'),
+          o.forwardTimeoutMs ?? FORWARD_TIMEOUT_MS,
+        ).then((err) => {
           if (err) o.onForwardError(err, v.payload);
         });
         pending.add(p);

@@ -13,11 +13,17 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'bin/sq.js');
 const RUNS = Number(process.env.BENCH_RUNS || 25);
 
-
 const { startEmulator } = await import(join(root, 'dist/emulator/index.js'));
 const emu = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', seed: 'demo' });
 const cache = mkdtempSync(join(tmpdir(), 'sq-bench-cache-'));
-const env = { PATH: process.env.PATH, HOME: process.env.HOME, SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')), SQ_CACHE_DIR: cache, SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token };
+const env = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')),
+  SQ_CACHE_DIR: cache,
+  SQ_BASE_URL: emu.baseUrl,
+  SQ_TOKEN: emu.token,
+};
 const forget = () => rmSync(join(cache, 'complete'), { recursive: true, force: true });
 try {
   // Warm the code cache and the file cache.
@@ -36,7 +42,16 @@ try {
     }
     const ms = median(sq);
     console.log(
-      JSON.stringify({ name: `completion_tab_ms_${mode}`, value: Math.round(ms * 10) / 10, unit: 'ms', target: '<= 500', ratio_to_node: Math.round((ms / median(node)) * 100) / 100, max_ms: Math.round(Math.max(...sq)), answered: RUNS - empty, runs: RUNS }),
+      JSON.stringify({
+        name: `completion_tab_ms_${mode}`,
+        value: Math.round(ms * 10) / 10,
+        unit: 'ms',
+        target: '<= 500',
+        ratio_to_node: Math.round((ms / median(node)) * 100) / 100,
+        max_ms: Math.round(Math.max(...sq)),
+        answered: RUNS - empty,
+        runs: RUNS,
+      }),
     );
   }
 } finally {

@@ -25,15 +25,25 @@ const { startEmulator } = await import(join(root, 'dist/emulator/index.js'));
 const { squidIdByName, DEMO_SQUIDS } = await import(join(root, 'dist/emulator/seed.js'));
 const emu = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', seed: 'demo' });
 const control = (method, path, body) =>
-  fetch(`${emu.baseUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-const delay = (on) => (on ? control('PUT', '/_emulator/faults', { seed: 1, rules: [{ path: '/v1/', action: 'delay', ms: DELAY }] }) : control('DELETE', '/_emulator/faults'));
+  fetch(`${emu.baseUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+const delay = (on) =>
+  on
+    ? control('PUT', '/_emulator/faults', { seed: 1, rules: [{ path: '/v1/', action: 'delay', ms: DELAY }] })
+    : control('DELETE', '/_emulator/faults');
 try {
   const env = benchEnv(emu);
   const squid = squidIdByName(emu.emu.state, DEMO_SQUIDS.paris);
   const abort = async (out) => {
     await delay(false);
     const id = JSON.parse(out).id;
-    const res = await fetch(`${emu.baseUrl}/v1/runs/${id}/abort`, { method: 'POST', headers: { authorization: `Token ${emu.token}` } });
+    const res = await fetch(`${emu.baseUrl}/v1/runs/${id}/abort`, {
+      method: 'POST',
+      headers: { authorization: `Token ${emu.token}` },
+    });
     if (!res.ok) throw new Error(`abort of run ${id}: ${res.status}`);
   };
   const plain = ['runs', 'start', '--squid', squid, '--json'];
@@ -63,7 +73,9 @@ try {
     bareSlow.push(await timed(bare, true));
   }
   const log = await (await control('GET', '/_emulator/requests')).json();
-  const starts = (Array.isArray(log) ? log : log.data).filter((r) => r.path.startsWith('/v1/') && !r.path.endsWith('/abort'));
+  const starts = (Array.isArray(log) ? log : log.data).filter(
+    (r) => r.path.startsWith('/v1/') && !r.path.endsWith('/abort'),
+  );
   // The baseline's starts are one POST /v1/runs each (2 per sample): left out of the counts per `runs start`.
   const sqStarts = starts.length - 2 * SAMPLES;
   const per = (p) => starts.filter((r) => r.path === p).length / (3 * SAMPLES);
@@ -99,7 +111,16 @@ try {
     }),
   );
   console.log(
-    JSON.stringify({ name: 'estimate_overhead_ms', value: ms(median(cap) - median(fast)), unit: 'ms', target: '<= 10 (the cap adds no request)', node: NODE_VERSION, samples: SAMPLES, start_ms: ms(median(fast)), start_capped_ms: ms(median(cap)) }),
+    JSON.stringify({
+      name: 'estimate_overhead_ms',
+      value: ms(median(cap) - median(fast)),
+      unit: 'ms',
+      target: '<= 10 (the cap adds no request)',
+      node: NODE_VERSION,
+      samples: SAMPLES,
+      start_ms: ms(median(fast)),
+      start_capped_ms: ms(median(cap)),
+    }),
   );
 } finally {
   await emu.close();

@@ -23,7 +23,10 @@ const rssMethod = existsSync(TIME) ? 'gnu-time-%M' : 'proc-VmHWM-poll';
 function measure(args, env, keep = false) {
   const dir = mkdtempSync(join(tmpdir(), 'sq-bench-rss-'));
   const timeOut = join(dir, 'time.txt');
-  const [cmd, argv] = rssMethod === 'gnu-time-%M' ? [TIME, ['-f', '%M', '-o', timeOut, process.execPath, bin, ...args]] : [process.execPath, [bin, ...args]];
+  const [cmd, argv] =
+    rssMethod === 'gnu-time-%M'
+      ? [TIME, ['-f', '%M', '-o', timeOut, process.execPath, bin, ...args]]
+      : [process.execPath, [bin, ...args]];
   return new Promise((res, rej) => {
     const t0 = process.hrtime.bigint();
     const child = spawn(cmd, argv, { env, stdio: ['ignore', keep ? 'pipe' : 'ignore', 'pipe'] });
@@ -49,8 +52,23 @@ try {
   const auth = { authorization: `Token ${emu.token}`, 'content-type': 'application/json' };
   const squids = await (await fetch(`${emu.baseUrl}/v1/squids?limit=100`, { headers: auth })).json();
   const squid = squids.data.find((s) => s.name === 'Amazon headphones') ?? squids.data[0];
-  const gen = async (n) => (await (await fetch(`${emu.baseUrl}/_emulator/generate`, { method: 'POST', headers: auth, body: JSON.stringify({ squid: squid.id, results: n }) })).json()).id;
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')), SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token };
+  const gen = async (n) =>
+    (
+      await (
+        await fetch(`${emu.baseUrl}/_emulator/generate`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ squid: squid.id, results: n }),
+        })
+      ).json()
+    ).id;
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')),
+    SQ_BASE_URL: emu.baseUrl,
+    SQ_TOKEN: emu.token,
+  };
   const out = mkdtempSync(join(tmpdir(), 'sq-bench-export-'));
 
   const lines = (file) => {
@@ -61,7 +79,10 @@ try {
   };
   const small = await gen(SMALL);
   const smallFile = join(out, 'small.ndjson');
-  const s = await measure(['results', 'list', '--run', small, '--all', '--format', 'ndjson', '-o', smallFile, '-q'], env);
+  const s = await measure(
+    ['results', 'list', '--run', small, '--all', '--format', 'ndjson', '-o', smallFile, '-q'],
+    env,
+  );
   if (lines(smallFile) !== SMALL) throw new Error(`small export has ${lines(smallFile)} records, expected ${SMALL}`);
 
   const big = await gen(BIG);
@@ -70,8 +91,30 @@ try {
   if (lines(bigFile) !== BIG) throw new Error(`big export has ${lines(bigFile)} records, expected ${BIG}`);
 
   const perS = BIG / (b.ms / 1000);
-  console.log(JSON.stringify({ name: 'export_records_per_s', value: Math.round(perS * 10) / 10, unit: 'records/s', target: '>= 164 (90% of the 182/s that 2 req/s x 100 records allows)', records: BIG, wall_s: Math.round(b.ms) / 1000, bytes: statSync(bigFile).size }));
-  console.log(JSON.stringify({ name: 'export_rss_ratio', value: Math.round((b.kib / s.kib) * 1000) / 1000, unit: 'ratio', target: '<= 1.3', rss_big_kib: b.kib, rss_small_kib: s.kib, records_big: BIG, records_small: SMALL, method: rssMethod }));
+  console.log(
+    JSON.stringify({
+      name: 'export_records_per_s',
+      value: Math.round(perS * 10) / 10,
+      unit: 'records/s',
+      target: '>= 164 (90% of the 182/s that 2 req/s x 100 records allows)',
+      records: BIG,
+      wall_s: Math.round(b.ms) / 1000,
+      bytes: statSync(bigFile).size,
+    }),
+  );
+  console.log(
+    JSON.stringify({
+      name: 'export_rss_ratio',
+      value: Math.round((b.kib / s.kib) * 1000) / 1000,
+      unit: 'ratio',
+      target: '<= 1.3',
+      rss_big_kib: b.kib,
+      rss_small_kib: s.kib,
+      records_big: BIG,
+      records_small: SMALL,
+      method: rssMethod,
+    }),
+  );
 
   const jq = async (run, n) => {
     const r = await measure(['results', 'list', '--run', run, '--all', '--jq', '.[].id'], env, true);
@@ -80,7 +123,19 @@ try {
   };
   const js = await jq(small, SMALL);
   const jb = await jq(big, BIG);
-  console.log(JSON.stringify({ name: 'jq_export_rss_ratio', value: Math.round((jb.kib / js.kib) * 1000) / 1000, unit: 'ratio', target: '<= 1.3', rss_big_kib: jb.kib, rss_small_kib: js.kib, records_big: BIG, records_small: SMALL, method: rssMethod }));
+  console.log(
+    JSON.stringify({
+      name: 'jq_export_rss_ratio',
+      value: Math.round((jb.kib / js.kib) * 1000) / 1000,
+      unit: 'ratio',
+      target: '<= 1.3',
+      rss_big_kib: jb.kib,
+      rss_small_kib: js.kib,
+      records_big: BIG,
+      records_small: SMALL,
+      method: rssMethod,
+    }),
+  );
 } finally {
   await emu.close();
 }

@@ -11,8 +11,6 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'bin/sq.js');
 const RUNS = Number(process.env.BENCH_RUNS || 25);
 
-
-
 const { startEmulator } = await import(join(root, 'dist/emulator/index.js'));
 const emu = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', seed: 'demo' });
 try {
@@ -31,8 +29,25 @@ try {
   }
   const r = (x) => Math.round(x * 1000) / 1000;
   const ms = (x) => Math.round(x * 10) / 10;
-  console.log(JSON.stringify({ name: 'jq_overhead', value: r(median(a) / median(b)), unit: 'ratio', target: '<= 1.3', median_ms: ms(median(a)), baseline_ms: ms(median(b)) }));
-  console.log(JSON.stringify({ name: 'jq_overhead_new_expression', value: r(median(c) / median(b)), unit: 'ratio', median_ms: ms(median(c)), baseline_ms: ms(median(b)) }));
+  console.log(
+    JSON.stringify({
+      name: 'jq_overhead',
+      value: r(median(a) / median(b)),
+      unit: 'ratio',
+      target: '<= 1.3',
+      median_ms: ms(median(a)),
+      baseline_ms: ms(median(b)),
+    }),
+  );
+  console.log(
+    JSON.stringify({
+      name: 'jq_overhead_new_expression',
+      value: r(median(c) / median(b)),
+      unit: 'ratio',
+      median_ms: ms(median(c)),
+      baseline_ms: ms(median(b)),
+    }),
+  );
 } finally {
   await emu.close();
 }

@@ -30,7 +30,9 @@ export function wall(args, env, node = NODE) {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.on('close', (code) =>
-      code === 0 ? done({ ms: Number(process.hrtime.bigint() - t) / 1e6, out }) : reject(new Error(`${args.join(' ')} exited ${code}: ${err}`)),
+      code === 0
+        ? done({ ms: Number(process.hrtime.bigint() - t) / 1e6, out })
+        : reject(new Error(`${args.join(' ')} exited ${code}: ${err}`)),
     );
   });
 }

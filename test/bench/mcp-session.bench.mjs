@@ -21,9 +21,23 @@ const BASELINE = 37_450;
 const emu = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', seed: 'demo' });
 const config = mkdtempSync(join(tmpdir(), 'sq-bench-'));
 const cache = mkdtempSync(join(tmpdir(), 'sq-bench-cache-'));
-const env = { PATH: process.env.PATH, HOME: process.env.HOME, SQ_CONFIG_DIR: config, SQ_CACHE_DIR: cache, SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token };
+const env = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  SQ_CONFIG_DIR: config,
+  SQ_CACHE_DIR: cache,
+  SQ_BASE_URL: emu.baseUrl,
+  SQ_TOKEN: emu.token,
+};
 const client = new Client({ name: 'bench', version: '1' });
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--quiet', '--allow-writes', ...(legacy ? [] : ['--confirm-above', '1000000'])], env, stderr: 'inherit' }));
+await client.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp', '--quiet', '--allow-writes', ...(legacy ? [] : ['--confirm-above', '1000000'])],
+    env,
+    stderr: 'inherit',
+  }),
+);
 const listBytes = Buffer.byteLength(JSON.stringify(await client.listTools()));
 let bytes = 0;
 const calls = [];
@@ -43,7 +57,11 @@ try {
   else await call('crawlers_get', { crawler: 'google-maps-search-export' });
   await call('tasks_add', { squid, values: ['https://www.google.com/maps/search/cafe+berlin'] });
   const run = await call('runs_start', { squid });
-  await fetch(`${emu.baseUrl}/_emulator/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms: 3_600_000 }) });
+  await fetch(`${emu.baseUrl}/_emulator/clock/advance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ms: 3_600_000 }),
+  });
   if (legacy) await call('runs_get', { run: run.id });
   else await call('runs_wait', { run: run.id, wait_seconds: 10 });
   if (legacy) await call('results_list', { run: run.id });
@@ -57,4 +75,18 @@ try {
   rmSync(cache, { recursive: true, force: true });
 }
 process.stderr.write(`mcp_session_bytes: ${calls.join(', ')}\n`);
-console.log(JSON.stringify({ name: 'mcp_session_bytes', value: bytes, unit: 'bytes', target: '<= 1/3 of the baseline', baseline: legacy ? 'this run is the baseline (MCP_BENCH_LEGACY=1)' : 'the same calls with the tools of main at 9044993', baseline_bytes: BASELINE, ratio: Math.round((bytes / BASELINE) * 1000) / 1000, tools_list_bytes: listBytes, node: process.version }));
+console.log(
+  JSON.stringify({
+    name: 'mcp_session_bytes',
+    value: bytes,
+    unit: 'bytes',
+    target: '<= 1/3 of the baseline',
+    baseline: legacy
+      ? 'this run is the baseline (MCP_BENCH_LEGACY=1)'
+      : 'the same calls with the tools of main at 9044993',
+    baseline_bytes: BASELINE,
+    ratio: Math.round((bytes / BASELINE) * 1000) / 1000,
+    tools_list_bytes: listBytes,
+    node: process.version,
+  }),
+);

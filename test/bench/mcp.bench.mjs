@@ -14,11 +14,21 @@ import { NODE, median, wall } from './lib.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'bin/sq.js');
 const RUNS = Number(process.env.BENCH_RUNS || 25);
-const env = { PATH: process.env.PATH, HOME: process.env.HOME, SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')), SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')) };
+const env = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')),
+  SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')),
+};
 
 const REQUESTS =
   [
-    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
     { jsonrpc: '2.0', id: 2, method: 'tools/list' },
   ]
@@ -42,7 +52,9 @@ function firstAnswer() {
       }
     });
     child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => (ms !== null && code === 0 ? done(ms) : reject(new Error(`sq mcp exited ${code} before answering: ${err}`))));
+    child.on('close', (code) =>
+      ms !== null && code === 0 ? done(ms) : reject(new Error(`sq mcp exited ${code} before answering: ${err}`)),
+    );
     child.stdin.write(REQUESTS);
   });
 }
@@ -60,4 +72,18 @@ for (let i = 0; i < RUNS; i++) {
 }
 const [m, v] = [median(mcp), median(version)];
 const round = (x) => Math.round(x * 10) / 10;
-console.log(JSON.stringify({ name: 'mcp_first_answer_ms', value: round(m), unit: 'ms', target: '<= 1.5 x sq version (issue 48)', baseline: 'sq version', baseline_ms: round(v), ratio: Math.round((m / v) * 100) / 100, max_ms: round(Math.max(...mcp)), runs: RUNS, node: process.version, timed_node: NODE }));
+console.log(
+  JSON.stringify({
+    name: 'mcp_first_answer_ms',
+    value: round(m),
+    unit: 'ms',
+    target: '<= 1.5 x sq version (issue 48)',
+    baseline: 'sq version',
+    baseline_ms: round(v),
+    ratio: Math.round((m / v) * 100) / 100,
+    max_ms: round(Math.max(...mcp)),
+    runs: RUNS,
+    node: process.version,
+    timed_node: NODE,
+  }),
+);

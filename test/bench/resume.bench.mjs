@@ -31,7 +31,11 @@ const emu = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', 
 try {
   const auth = { authorization: `Token ${emu.token}`, 'content-type': 'application/json' };
   const call = async (method, path, body) => {
-    const res = await fetch(emu.baseUrl + path, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(emu.baseUrl + path, {
+      method,
+      headers: auth,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return text ? JSON.parse(text) : null;
   };
@@ -39,8 +43,15 @@ try {
   const squid = squids.data.find((s) => s.name === 'Amazon headphones') ?? squids.data[0];
   const run = (await call('POST', '/_emulator/generate', { squid: squid.id, results: TOTAL })).id;
   const expected = [];
-  for (let page = 1; expected.length < TOTAL; page++) expected.push(...(await call('GET', `/v1/results?run=${run}&page=${page}&limit=${PAGE}`)).data);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')), SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token };
+  for (let page = 1; expected.length < TOTAL; page++)
+    expected.push(...(await call('GET', `/v1/results?run=${run}&page=${page}&limit=${PAGE}`)).data);
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')),
+    SQ_BASE_URL: emu.baseUrl,
+    SQ_TOKEN: emu.token,
+  };
 
   /** Successful /v1/results pages since the last call, as page numbers. */
   const pagesServed = async () => {
@@ -92,13 +103,36 @@ try {
     const second = await sq([...args, '--resume']);
     if (second.code !== 0) throw new Error(`--resume exited ${second.code}: ${second.err}`);
     const after = await pagesServed();
-    const got = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
-    if (JSON.stringify(got) !== JSON.stringify(expected)) throw new Error(`trial ${afterPages}/${signal}: the resumed export differs from the emulator's records`);
+    const got = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    if (JSON.stringify(got) !== JSON.stringify(expected))
+      throw new Error(`trial ${afterPages}/${signal}: the resumed export differs from the emulator's records`);
     const twice = before.filter((p) => after.includes(p));
-    results.push({ signal, killed_after_pages: afterPages, then: extraMs, exit: first.code ?? first.signal, pages_first: before.length, pages_resume: after.length, pages_twice: twice.length, records_twice: twice.reduce((n, p) => n + recordsOn(p), 0) });
+    results.push({
+      signal,
+      killed_after_pages: afterPages,
+      then: extraMs,
+      exit: first.code ?? first.signal,
+      pages_first: before.length,
+      pages_resume: after.length,
+      pages_twice: twice.length,
+      records_twice: twice.reduce((n, p) => n + recordsOn(p), 0),
+    });
   }
   const worst = Math.max(...results.map((r) => r.records_twice));
-  console.log(JSON.stringify({ name: 'resume_overhead', value: Math.round((worst / TOTAL) * 10000) / 10000, unit: 'ratio', target: `<= ${PAGE / TOTAL} (one page of ${PAGE} in ${TOTAL})`, records: TOTAL, worst_records_twice: worst, trials: results }));
+  console.log(
+    JSON.stringify({
+      name: 'resume_overhead',
+      value: Math.round((worst / TOTAL) * 10000) / 10000,
+      unit: 'ratio',
+      target: `<= ${PAGE / TOTAL} (one page of ${PAGE} in ${TOTAL})`,
+      records: TOTAL,
+      worst_records_twice: worst,
+      trials: results,
+    }),
+  );
 } finally {
   await emu.close();
 }

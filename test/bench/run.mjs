@@ -19,13 +19,18 @@ for (let i = 0; i < args.length; i++) {
   else only.push(args[i]);
 }
 let failed = 0;
-for (const f of readdirSync(dir).filter((n) => n.endsWith('.bench.mjs')).sort()) {
+for (const f of readdirSync(dir)
+  .filter((n) => n.endsWith('.bench.mjs'))
+  .sort()) {
   if (only.length && !only.some((o) => f.includes(o))) continue;
   process.stderr.write(`bench: ${f}${env.SQ_BENCH_NODE ? ` (timed processes on ${env.SQ_BENCH_NODE})` : ''}\n`);
   // Each script's temp directories (profiles, code caches, baselines, exports) in one of its own, removed after it:
   // a bench leaves nothing behind. The timed processes get a clean environment (lib.mjs) and never see TMPDIR.
   const tmp = mkdtempSync(join(tmpdir(), 'sq-bench-run-'));
-  const r = spawnSync(process.execPath, [join(dir, f)], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...env, TMPDIR: tmp } });
+  const r = spawnSync(process.execPath, [join(dir, f)], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...env, TMPDIR: tmp },
+  });
   rmSync(tmp, { recursive: true, force: true });
   if (r.status !== 0) {
     failed++;

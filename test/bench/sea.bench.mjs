@@ -18,7 +18,15 @@ if (!existsSync(sea) || statSync(sea).mtimeMs < statSync(join(root, 'dist/sq.cjs
   execFileSync(process.execPath, ['sea/build.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 const round = (x) => Math.round(x * 10) / 10;
-console.log(JSON.stringify({ name: 'sea_size_mb', value: round(statSync(sea).size / 1e6), unit: 'MB', target: 'none (node itself is most of it)', node: process.version }));
+console.log(
+  JSON.stringify({
+    name: 'sea_size_mb',
+    value: round(statSync(sea).size / 1e6),
+    unit: 'MB',
+    target: 'none (node itself is most of it)',
+    node: process.version,
+  }),
+);
 
 const { startEmulator } = await import(join(root, 'dist/emulator/index.js'));
 const emu = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', seed: 'empty' });
@@ -46,7 +54,15 @@ try {
   }
   const [ms, base] = [median(standalone), median(launcher)];
   console.log(
-    JSON.stringify({ name: 'sea_one_call_ms', value: round(ms), unit: 'ms', target: 'none (beside the launcher\'s one call)', launcher_ms: round(base), ratio: Math.round((ms / base) * 1000) / 1000, node: process.version }),
+    JSON.stringify({
+      name: 'sea_one_call_ms',
+      value: round(ms),
+      unit: 'ms',
+      target: "none (beside the launcher's one call)",
+      launcher_ms: round(base),
+      ratio: Math.round((ms / base) * 1000) / 1000,
+      node: process.version,
+    }),
   );
 } finally {
   await emu.close();

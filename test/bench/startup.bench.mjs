@@ -66,11 +66,26 @@ async function compare(name, a, b, target, env, envB = env, fresh = false, extra
 }
 
 // Fresh profile and code cache directories of its own: the figures do not depend on HOME or on earlier runs.
-const baseEnv = cleanEnv({ SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')), SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')) });
-await compare('help_ratio', [bin, 'squids', '--help'], ['-e', '0'], '<= 1.3', baseEnv, baseEnv, false, { command: 'sq squids --help', baseline: 'node -e 0' });
+const baseEnv = cleanEnv({
+  SQ_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-')),
+  SQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'sq-bench-cache-')),
+});
+await compare('help_ratio', [bin, 'squids', '--help'], ['-e', '0'], '<= 1.3', baseEnv, baseEnv, false, {
+  command: 'sq squids --help',
+  baseline: 'node -e 0',
+});
 // The same text through the CLI: `sq help squids` prints the same bytes, but the launcher's pre-rendered help
 // (dist/help/) is only for `<command…> --help` to a pipe or a file, so this is what help costs on a terminal.
-await compare('help_ratio_cli', [bin, 'help', 'squids'], ['-e', '0'], 'none (help on a terminal loads the CLI)', baseEnv, baseEnv, false, { command: 'sq help squids', baseline: 'node -e 0' });
+await compare(
+  'help_ratio_cli',
+  [bin, 'help', 'squids'],
+  ['-e', '0'],
+  'none (help on a terminal loads the CLI)',
+  baseEnv,
+  baseEnv,
+  false,
+  { command: 'sq help squids', baseline: 'node -e 0' },
+);
 
 const { startEmulator } = await import(join(root, 'dist/emulator/index.js'));
 const emu = await startEmulator({ port: 0, clock: 'virtual', rateLimits: 'off', seed: 'empty' });
@@ -79,22 +94,51 @@ try {
   // A stored profile (the key in the file, not in the environment) for the command that only reads it.
   // (Spawned, not execFileSync: the emulator answering it runs in this process.)
   await new Promise((done, fail) => {
-    const login = spawn(NODE, [bin, 'auth', 'login', '--with-token', '--quiet'], { env: { ...baseEnv, SQ_BASE_URL: emu.baseUrl }, stdio: ['pipe', 'ignore', 'inherit'] });
+    const login = spawn(NODE, [bin, 'auth', 'login', '--with-token', '--quiet'], {
+      env: { ...baseEnv, SQ_BASE_URL: emu.baseUrl },
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
     login.on('close', (code) => (code === 0 ? done() : fail(new Error(`sq auth login exited ${code}`))));
     login.stdin.end(`${emu.token}\n`);
   });
-  await compare('auth_status_ratio', [bin, 'profiles', 'list', '--json'], [profilesScript()], '<= 1.3', baseEnv, baseEnv, false, {
-    command: 'sq profiles list --json',
-    baseline: 'a CommonJS script reading the profile file',
-  });
+  await compare(
+    'auth_status_ratio',
+    [bin, 'profiles', 'list', '--json'],
+    [profilesScript()],
+    '<= 1.3',
+    baseEnv,
+    baseEnv,
+    false,
+    {
+      command: 'sq profiles list --json',
+      baseline: 'a CommonJS script reading the profile file',
+    },
+  );
 
   const script = getScript();
-  await compare('one_call_ratio', [bin, 'me', '--json'], [script], '<= 1.3', env, env, false, { command: 'sq me --json', baseline: 'a CommonJS node:http GET' });
-  await compare('one_call_ratio_fresh_state', [bin, 'me', '--json'], [script], 'none (the first call of a key on a machine)', env, env, true);
+  await compare('one_call_ratio', [bin, 'me', '--json'], [script], '<= 1.3', env, env, false, {
+    command: 'sq me --json',
+    baseline: 'a CommonJS node:http GET',
+  });
+  await compare(
+    'one_call_ratio_fresh_state',
+    [bin, 'me', '--json'],
+    [script],
+    'none (the first call of a key on a machine)',
+    env,
+    env,
+    true,
+  );
   // For the record: the same call without the cache, as the first call after an install or upgrade runs.
-  await compare('one_call_ratio_uncached', [bin, 'me', '--json'], [script], 'none (first call after install)', { ...env, SQ_CACHE_DIR: '' });
+  await compare('one_call_ratio_uncached', [bin, 'me', '--json'], [script], 'none (first call after install)', {
+    ...env,
+    SQ_CACHE_DIR: '',
+  });
   // Whether the code cache is worth having at all on this Node.
-  await compare('code_cache_ratio', [bin, 'me', '--json'], [bin, 'me', '--json'], 'saved_ms > 10', env, { ...env, SQ_CACHE_DIR: '' });
+  await compare('code_cache_ratio', [bin, 'me', '--json'], [bin, 'me', '--json'], 'saved_ms > 10', env, {
+    ...env,
+    SQ_CACHE_DIR: '',
+  });
 } finally {
   await emu.close();
 }

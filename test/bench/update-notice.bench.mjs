@@ -28,10 +28,23 @@ const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** `sq version` in a pty; the notice on (a fresh cache: it checks) or off. */
 async function once(i, on) {
   const cache = join(home, `cache-${i}-${on ? 'on' : 'off'}`);
-  const env = { PATH: process.env.PATH, HOME: home, SQ_CONFIG_DIR: join(home, 'cfg'), SQ_CACHE_DIR: cache, SQ_UPDATE_URL: registry, TERM: 'xterm' };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    SQ_CONFIG_DIR: join(home, 'cfg'),
+    SQ_CACHE_DIR: cache,
+    SQ_UPDATE_URL: registry,
+    TERM: 'xterm',
+  };
   if (!on) env.SQ_NO_UPDATE_NOTIFIER = '1';
-  const vars = Object.entries(env).map(([k, v]) => `${k}=${q(v)}`).join(' ');
-  const r = await wall(['-qec', `env -i ${vars} ${q(process.execPath)} ${q(BIN)} version`, '/dev/null'], process.env, 'script');
+  const vars = Object.entries(env)
+    .map(([k, v]) => `${k}=${q(v)}`)
+    .join(' ');
+  const r = await wall(
+    ['-qec', `env -i ${vars} ${q(process.execPath)} ${q(BIN)} version`, '/dev/null'],
+    process.env,
+    'script',
+  );
   return r.ms;
 }
 
@@ -51,5 +64,21 @@ try {
   rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }
 const diff = median(on) - median(off);
-console.log(JSON.stringify({ name: 'update_check_delay_ms', value: Math.round(diff * 10) / 10, unit: 'ms', target: '<= 50', baseline: `${Math.round(median(off))} ms with the notice off`, requests: hanging.length }));
-console.log(JSON.stringify({ name: 'update_check_ratio', value: Math.round((median(on) / median(off)) * 100) / 100, unit: 'ratio', target: '<= 1.0 + 50 ms' }));
+console.log(
+  JSON.stringify({
+    name: 'update_check_delay_ms',
+    value: Math.round(diff * 10) / 10,
+    unit: 'ms',
+    target: '<= 50',
+    baseline: `${Math.round(median(off))} ms with the notice off`,
+    requests: hanging.length,
+  }),
+);
+console.log(
+  JSON.stringify({
+    name: 'update_check_ratio',
+    value: Math.round((median(on) / median(off)) * 100) / 100,
+    unit: 'ratio',
+    target: '<= 1.0 + 50 ms',
+  }),
+);

@@ -19,7 +19,9 @@ describe('sq accounts list/get: health and squids (changelog: status, resets_in,
     const sn = account(DEMO_ACCOUNT_USERNAMES.salesNav);
     const counter = Object.entries(sn.params.user as J).find(([k]) => k !== 'batch' && k !== 'batch_hours')![1];
     counter.timestamp = Math.floor(emu.emu.clock.now() / 1000) + 3 * 3600 + 150;
-    const r = await sq(['accounts', 'list', '--format', 'csv', '--fields', 'username,status,resets_in,squids'], { env: emu.env() });
+    const r = await sq(['accounts', 'list', '--format', 'csv', '--fields', 'username,status,resets_in,squids'], {
+      env: emu.env(),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`${DEMO_ACCOUNT_USERNAMES.salesNav},200,3h 2m,${DEMO_SQUIDS.leads}`);
     const get = await sq(['accounts', 'get', DEMO_ACCOUNT_USERNAMES.twitter, '--json'], { env: emu.env() });
@@ -28,9 +30,14 @@ describe('sq accounts list/get: health and squids (changelog: status, resets_in,
 
   it('shows lock_time while a run of a squid holds the account', async () => {
     const a = account(DEMO_ACCOUNT_USERNAMES.twitter);
-    const s = (await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.twitter, name: 'Profiles' } })).id;
+    const s = (
+      await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.twitter, name: 'Profiles' } })
+    ).id;
     await emu.api(`/v1/squids/${s}`, { method: 'POST', body: { params: {} } });
-    await emu.api('/v1/tasks', { method: 'POST', body: { squid: s, tasks: [{ url: 'https://x.com/nasa' }, { url: 'https://x.com/github' }] } });
+    await emu.api('/v1/tasks', {
+      method: 'POST',
+      body: { squid: s, tasks: [{ url: 'https://x.com/nasa' }, { url: 'https://x.com/github' }] },
+    });
     await emu.api('/v1/runs', { method: 'POST', body: { squid: s } });
     await emu.advance(3_500);
     const r = await sq(['accounts', 'get', String(a.id), '--json'], { env: emu.env() });
@@ -53,7 +60,9 @@ describe('squids create / go on an account crawler pick its account (changelog: 
   it('squids create links the one healthy account of the type', async () => {
     emu.expectWrites('POST /v1/squids', 'POST /v1/squids/*');
     const tw = account(DEMO_ACCOUNT_USERNAMES.twitter);
-    const r = await sq(['squids', 'create', '--crawler', 'twitter-profile-scraper', '--name', 'Profiles', '--json'], { env: emu.env() });
+    const r = await sq(['squids', 'create', '--crawler', 'twitter-profile-scraper', '--name', 'Profiles', '--json'], {
+      env: emu.env(),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`account ${DEMO_ACCOUNT_USERNAMES.twitter} (${tw.id}) picked`);
     const id = JSON.parse(r.stdout).id;
@@ -62,7 +71,9 @@ describe('squids create / go on an account crawler pick its account (changelog: 
 
   it('several healthy accounts in a script: exit 2 naming --account, nothing created', async () => {
     newAccount(emu.emu as EmuCore, 'twitter-sync', 'second_login', Date.now());
-    const r = await sq(['squids', 'create', '--crawler', 'twitter-profile-scraper', '--name', 'Profiles'], { env: emu.env() });
+    const r = await sq(['squids', 'create', '--crawler', 'twitter-profile-scraper', '--name', 'Profiles'], {
+      env: emu.env(),
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('needs a twitter-sync account and 2 are healthy');
     expect(r.stderr).toContain('pass --account');
@@ -74,15 +85,23 @@ describe('squids create / go on an account crawler pick its account (changelog: 
   });
 
   it('--account of another type is exit 2 naming both types', async () => {
-    const r = await sq(['squids', 'create', '--crawler', 'twitter-profile-scraper', '--account', DEMO_ACCOUNT_USERNAMES.salesNav], { env: emu.env() });
+    const r = await sq(
+      ['squids', 'create', '--crawler', 'twitter-profile-scraper', '--account', DEMO_ACCOUNT_USERNAMES.salesNav],
+      { env: emu.env() },
+    );
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('is of type sales-nav-sync, but crawler "Twitter Profile Scraper" needs a twitter-sync account');
+    expect(r.stderr).toContain(
+      'is of type sales-nav-sync, but crawler "Twitter Profile Scraper" needs a twitter-sync account',
+    );
     expect(await writes()).toEqual([]);
   });
 
   it('sq go with --account links it with the params', async () => {
     const other = newAccount(emu.emu as EmuCore, 'twitter-sync', 'second_login', Date.now());
-    const r = await sq(['go', 'twitter-profile-scraper', 'https://x.com/nasa', '--account', 'second_login', '--timeout', '1s'], { env: emu.env() });
+    const r = await sq(
+      ['go', 'twitter-profile-scraper', 'https://x.com/nasa', '--account', 'second_login', '--timeout', '1s'],
+      { env: emu.env() },
+    );
     const post = (await writes()).find((w) => w.path.startsWith('/v1/squids/') && (w.body as J).params);
     expect(post?.body, r.stderr).toMatchObject({ accounts: [other.id] });
   });

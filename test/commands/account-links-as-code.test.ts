@@ -23,7 +23,8 @@ function file(doc: unknown): string {
 }
 const run = (args: string[]) => sq(args, { env: emu.env() });
 const writes = async () => (await emu.requests()).filter((r) => r.method !== 'GET');
-const accountId = (username: string) => String(Object.values(emu.emu.state.accounts).find((a) => a.username === username)!.id);
+const accountId = (username: string) =>
+  String(Object.values(emu.emu.state.accounts).find((a) => a.username === username)!.id);
 async function plan(doc: unknown): Promise<J> {
   const r = await run(['plan', '-f', file(doc), '--json']);
   expect(r.stderr).not.toContain('error');
@@ -48,19 +49,30 @@ describe('plan and apply', () => {
     const inf = emu.squidId(DEMO_SQUIDS.influencers);
     await emu.api(`/v1/squids/${inf}`, { method: 'POST', body: { accounts: [] } });
     const tw = accountId(DEMO_ACCOUNT_USERNAMES.twitter);
-    const tw2 = String(newAccount(emu.emu as unknown as Parameters<typeof newAccount>[0], 'twitter-sync', 'second_feed', Date.now()).id);
-    const doc = { squids: { [DEMO_SQUIDS.influencers]: { accounts: [tw2.slice(0, 8), DEMO_ACCOUNT_USERNAMES.twitter] } } };
+    const tw2 = String(
+      newAccount(emu.emu as unknown as Parameters<typeof newAccount>[0], 'twitter-sync', 'second_feed', Date.now()).id,
+    );
+    const doc = {
+      squids: { [DEMO_SQUIDS.influencers]: { accounts: [tw2.slice(0, 8), DEMO_ACCOUNT_USERNAMES.twitter] } },
+    };
     const p = await plan(doc);
     expect(p.items).toHaveLength(1);
-    expect(p.items[0]).toMatchObject({ kind: 'squid', action: 'update', id: inf, changes: [{ field: 'accounts', from: [], to: [tw, tw2].sort() }] });
+    expect(p.items[0]).toMatchObject({
+      kind: 'squid',
+      action: 'update',
+      id: inf,
+      changes: [{ field: 'accounts', from: [], to: [tw, tw2].sort() }],
+    });
     await emu.clearRequests();
     const a = await run(['apply', '-f', file(doc), '--yes']);
     expect(a.code, a.stderr).toBe(0);
-    expect(await writes()).toEqual([expect.objectContaining({ method: 'POST', path: `/v1/squids/${inf}`, body: { accounts: [tw, tw2].sort() } })]);
+    expect(await writes()).toEqual([
+      expect.objectContaining({ method: 'POST', path: `/v1/squids/${inf}`, body: { accounts: [tw, tw2].sort() } }),
+    ]);
     expect((await plan(doc)).items).toEqual([]);
   });
 
-  it('an account whose type is not the crawler\'s account_type is exit 2 naming both types, before any write (changelog: account health, a crawler\'s account_type)', async () => {
+  it("an account whose type is not the crawler's account_type is exit 2 naming both types, before any write (changelog: account health, a crawler's account_type)", async () => {
     const sn = accountId(DEMO_ACCOUNT_USERNAMES.salesNav);
     const docs = [
       { squids: { [DEMO_SQUIDS.influencers]: { accounts: [DEMO_ACCOUNT_USERNAMES.salesNav] } } },
@@ -70,13 +82,17 @@ describe('plan and apply', () => {
       for (const cmd of ['plan', 'apply']) {
         const r = await run([cmd, '-f', file(doc), '--yes']);
         expect([cmd, r.code]).toEqual([cmd, 2]);
-        expect(r.stderr).toContain(`account ${DEMO_ACCOUNT_USERNAMES.salesNav} (${sn}) is of type sales-nav-sync, but crawler "Twitter Profile Scraper" needs a twitter-sync account`);
+        expect(r.stderr).toContain(
+          `account ${DEMO_ACCOUNT_USERNAMES.salesNav} (${sn}) is of type sales-nav-sync, but crawler "Twitter Profile Scraper" needs a twitter-sync account`,
+        );
       }
     }
     const paris = { squids: { [DEMO_SQUIDS.paris]: { accounts: [DEMO_ACCOUNT_USERNAMES.twitter] } } };
     const r = await run(['apply', '-f', file(paris), '--yes']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/crawler "Google Maps Search Export" uses no platform account, so account \S+ \(\w+\) of type twitter-sync cannot be linked/);
+    expect(r.stderr).toMatch(
+      /crawler "Google Maps Search Export" uses no platform account, so account \S+ \(\w+\) of type twitter-sync cannot be linked/,
+    );
     expect(await writes()).toEqual([]);
   });
 
@@ -84,7 +100,9 @@ describe('plan and apply', () => {
     emu.expectWrites('POST /v1/squids/*');
     const inf = emu.squidId(DEMO_SQUIDS.influencers);
     const tw = accountId(DEMO_ACCOUNT_USERNAMES.twitter);
-    expect((await plan({ squids: { [DEMO_SQUIDS.influencers]: { accounts: [DEMO_ACCOUNT_USERNAMES.twitter] } } })).items).toEqual([]);
+    expect(
+      (await plan({ squids: { [DEMO_SQUIDS.influencers]: { accounts: [DEMO_ACCOUNT_USERNAMES.twitter] } } })).items,
+    ).toEqual([]);
     const doc = { squids: { [DEMO_SQUIDS.influencers]: { accounts: [] } } };
     expect((await plan(doc)).items[0].changes).toEqual([{ field: 'accounts', from: [tw], to: [] }]);
     const a = await run(['apply', '-f', file(doc), '--yes']);
@@ -94,14 +112,22 @@ describe('plan and apply', () => {
 
   it('a new squid gets its accounts in the update that follows its creation', async () => {
     const tw = accountId(DEMO_ACCOUNT_USERNAMES.twitter);
-    const doc = { squids: { 'New feed': { crawler: 'twitter-profile-scraper', accounts: [DEMO_ACCOUNT_USERNAMES.twitter] } } };
+    const doc = {
+      squids: { 'New feed': { crawler: 'twitter-profile-scraper', accounts: [DEMO_ACCOUNT_USERNAMES.twitter] } },
+    };
     const p = await plan(doc);
-    expect(p.items[0]).toMatchObject({ action: 'create', changes: [{ field: 'crawler' }, { field: 'accounts', from: null, to: [tw] }] });
+    expect(p.items[0]).toMatchObject({
+      action: 'create',
+      changes: [{ field: 'crawler' }, { field: 'accounts', from: null, to: [tw] }],
+    });
     await emu.clearRequests();
     const a = await run(['apply', '-f', file(doc), '--yes']);
     expect(a.code, a.stderr).toBe(0);
     const w = await writes();
-    expect(w.map((x) => `${x.method} ${x.path}`)).toEqual(['POST /v1/squids', `POST /v1/squids/${emu.squidId('New feed')}`]);
+    expect(w.map((x) => `${x.method} ${x.path}`)).toEqual([
+      'POST /v1/squids',
+      `POST /v1/squids/${emu.squidId('New feed')}`,
+    ]);
     expect(w[1].body).toEqual({ accounts: [tw] });
   });
 
@@ -111,7 +137,9 @@ describe('plan and apply', () => {
     for (const cmd of ['plan', 'apply']) {
       const r = await run([cmd, '-f', path, '--yes']);
       expect([cmd, r.code]).toEqual([cmd, 2]);
-      expect(r.stderr).toContain(`${path}:5:9: squids."${DEMO_SQUIDS.paris}".accounts[1]: no account has the id, username or id prefix "ghost_user"`);
+      expect(r.stderr).toContain(
+        `${path}:5:9: squids."${DEMO_SQUIDS.paris}".accounts[1]: no account has the id, username or id prefix "ghost_user"`,
+      );
     }
     expect(await writes()).toEqual([]);
   });

@@ -17,50 +17,77 @@ const account = (username: string): J => Object.values(emu.emu.state.accounts).f
 const writes = async () => (await emu.requests()).filter((r) => r.method !== 'GET');
 /** The limit keys the emulator gives an account type, and the first of them that is a daily counter. */
 const limitsOf = (a: J) => Object.keys(a.params.default);
-const tsv = (out: string) => out.trimEnd().split('\n').map((l) => l.split('\t'));
+const tsv = (out: string) =>
+  out
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.split('\t'));
 
 describe('sq accounts update --limit', () => {
   it('posts {account, type, params} to /v1/accounts and shows the updated account', async () => {
     const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
     const key = limitsOf(a).find((k) => k !== 'batch' && k !== 'batch_hours')!;
-    const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.salesNav, '--limit', `${key}=7`, '--limit', 'batch=2', '--json'], { env: emu.env() });
+    const r = await sq(
+      ['accounts', 'update', DEMO_ACCOUNT_USERNAMES.salesNav, '--limit', `${key}=7`, '--limit', 'batch=2', '--json'],
+      { env: emu.env() },
+    );
     expect(r.code, r.stderr).toBe(0);
-    expect(await writes()).toEqual([expect.objectContaining({ method: 'POST', path: '/v1/accounts', body: { account: a.id, type: a.type, params: { [key]: 7, batch: 2 } } })]);
+    expect(await writes()).toEqual([
+      expect.objectContaining({
+        method: 'POST',
+        path: '/v1/accounts',
+        body: { account: a.id, type: a.type, params: { [key]: 7, batch: 2 } },
+      }),
+    ]);
     expect(JSON.parse(r.stdout).params.user[key].max).toBe(7);
     expect(account(DEMO_ACCOUNT_USERNAMES.salesNav).params.user.batch.max).toBe(2);
   });
 
   it('a key the account type does not have is exit 2 naming the allowed ones; nothing is written', async () => {
     const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
-    const r = await sq(['accounts', 'update', String(a.id).slice(0, 8), '--limit', 'profiles_per_week=3'], { env: emu.env() });
+    const r = await sq(['accounts', 'update', String(a.id).slice(0, 8), '--limit', 'profiles_per_week=3'], {
+      env: emu.env(),
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`has no limit "profiles_per_week" (allowed: ${limitsOf(a).join(', ')})`);
     expect(await writes()).toEqual([]);
   });
 
   // Issue 33 E11: `allowed[key]` found Object.prototype's own names, so these passed the check and were written.
-  it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'])('--limit %s=5 (a name of Object.prototype) is exit 2; nothing is written', async (key) => {
-    const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
-    const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.salesNav, '--limit', `${key}=5`], { env: emu.env() });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`has no limit "${key}" (allowed: ${limitsOf(a).join(', ')})`);
-    expect(await writes()).toEqual([]);
-  });
+  it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'])(
+    '--limit %s=5 (a name of Object.prototype) is exit 2; nothing is written',
+    async (key) => {
+      const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
+      const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.salesNav, '--limit', `${key}=5`], {
+        env: emu.env(),
+      });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`has no limit "${key}" (allowed: ${limitsOf(a).join(', ')})`);
+      expect(await writes()).toEqual([]);
+    },
+  );
 
   // Issue 46, 6: with no limits listed for the type, nothing was checked and every key was stored.
-  it.each(['constructor', 'toString', '__proto__', 'batch'])('--limit %s=5 on an account type without limits is exit 2; nothing is written', async (key) => {
-    const a = account(DEMO_ACCOUNT_USERNAMES.twitter);
-    expect(Object.keys(a.params?.default ?? {})).toEqual([]);
-    const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.twitter, '--limit', `${key}=5`], { env: emu.env() });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`has no limit "${key}" (it has no limits to set)`);
-    expect(await writes()).toEqual([]);
-  });
+  it.each(['constructor', 'toString', '__proto__', 'batch'])(
+    '--limit %s=5 on an account type without limits is exit 2; nothing is written',
+    async (key) => {
+      const a = account(DEMO_ACCOUNT_USERNAMES.twitter);
+      expect(Object.keys(a.params?.default ?? {})).toEqual([]);
+      const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.twitter, '--limit', `${key}=5`], {
+        env: emu.env(),
+      });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`has no limit "${key}" (it has no limits to set)`);
+      expect(await writes()).toEqual([]);
+    },
+  );
 
-  it('a value above the type\'s maximum is exit 2 naming the maximum; nothing is written', async () => {
+  it("a value above the type's maximum is exit 2 naming the maximum; nothing is written", async () => {
     const a = account(DEMO_ACCOUNT_USERNAMES.salesNav);
     const max = a.params.default.batch.max;
-    const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.salesNav, '--limit', `batch=${max + 1}`], { env: emu.env() });
+    const r = await sq(['accounts', 'update', DEMO_ACCOUNT_USERNAMES.salesNav, '--limit', `batch=${max + 1}`], {
+      env: emu.env(),
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--limit batch=${max + 1}: at most ${max}`);
     expect(await writes()).toEqual([]);
@@ -86,9 +113,13 @@ describe('sq squids update --account', () => {
     const inf = emu.squidId(DEMO_SQUIDS.influencers);
     const tw = account(DEMO_ACCOUNT_USERNAMES.twitter);
     const other = newAccount(emu.emu as EmuCore, 'twitter-sync', 'second_login', Date.now());
-    const r = await sq(['squids', 'update', DEMO_SQUIDS.influencers, '--account', String(other.id).slice(0, 8)], { env: emu.env() });
+    const r = await sq(['squids', 'update', DEMO_SQUIDS.influencers, '--account', String(other.id).slice(0, 8)], {
+      env: emu.env(),
+    });
     expect(r.code, r.stderr).toBe(0);
-    expect(await writes()).toEqual([expect.objectContaining({ method: 'POST', path: `/v1/squids/${inf}`, body: { accounts: [other.id] } })]);
+    expect(await writes()).toEqual([
+      expect.objectContaining({ method: 'POST', path: `/v1/squids/${inf}`, body: { accounts: [other.id] } }),
+    ]);
     const listed = (await emu.api('/v1/accounts')).data as J[];
     expect(listed.find((a) => a.id === other.id)!.squids.map((s: J) => s.hash_value)).toContain(inf);
     expect(listed.find((a) => a.id === tw.id)!.squids).toEqual([]);
@@ -103,7 +134,18 @@ describe('sq squids update --account', () => {
   });
 
   it('an unknown account is exit 3 and nothing is written', async () => {
-    const r = await sq(['squids', 'update', DEMO_SQUIDS.paris, '--account', DEMO_ACCOUNT_USERNAMES.twitter, '--account', 'nobody@nowhere'], { env: emu.env() });
+    const r = await sq(
+      [
+        'squids',
+        'update',
+        DEMO_SQUIDS.paris,
+        '--account',
+        DEMO_ACCOUNT_USERNAMES.twitter,
+        '--account',
+        'nobody@nowhere',
+      ],
+      { env: emu.env() },
+    );
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('no account matches "nobody@nowhere"');
     expect(await writes()).toEqual([]);
@@ -121,7 +163,9 @@ describe('sq accounts sync --account: the documented refresh form', () => {
   it('POST /v1/accounts/cookies {type, cookies, account}, the type read from the account when --type is left out', async () => {
     const a = account(DEMO_ACCOUNT_USERNAMES.twitter);
     const f = file('c.json', JSON.stringify({ auth_token: 'tok-SECRET', ct0: 'ct0-SECRET' }));
-    const r = await sq(['accounts', 'sync', '--account', String(a.id).slice(0, 8), '--cookies-file', f, '--json'], { env: emu.env() });
+    const r = await sq(['accounts', 'sync', '--account', String(a.id).slice(0, 8), '--cookies-file', f, '--json'], {
+      env: emu.env(),
+    });
     expect(r.code, r.stderr).toBe(0);
     const [post] = await writes();
     expect(post).toMatchObject({ method: 'POST', path: '/v1/accounts/cookies' });
@@ -148,11 +192,19 @@ describe('sq crawlers list --search', () => {
     }
     // The quick starts' slug (examples/google-maps-leads-scraper) is a crawler of its own.
     const both = await sq(['crawlers', 'list', '--search', 'google-maps', '--fields', 'slug'], { env: emu.env() });
-    expect(both.stdout.split('\n').sort()).toEqual(['', 'google-maps-leads-scraper', 'google-maps-reviews-scraper', 'google-maps-search-export', 'slug']);
+    expect(both.stdout.split('\n').sort()).toEqual([
+      '',
+      'google-maps-leads-scraper',
+      'google-maps-reviews-scraper',
+      'google-maps-search-export',
+      'slug',
+    ]);
   });
 
   it('matches a description when the records carry one', async () => {
-    store.updateRecord(emu.emu, 'crawlers', DEMO_CRAWLERS.twitter, { description: 'Collects public PROFILES of accounts' });
+    store.updateRecord(emu.emu, 'crawlers', DEMO_CRAWLERS.twitter, {
+      description: 'Collects public PROFILES of accounts',
+    });
     const r = await sq(['crawlers', 'list', '--search', 'public profiles', '--fields', 'slug'], { env: emu.env() });
     expect(r.stdout).toBe('slug\ntwitter-profile-scraper\n');
   });

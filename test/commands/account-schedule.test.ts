@@ -27,7 +27,9 @@ const writes = async () => (await emu.requests()).filter((r) => r.method !== 'GE
 describe('schedule and active as code (changelog: cron_expression, timezone, is_active)', () => {
   it('apply sends cron_expression/timezone and is_active; export writes them back; the next plan shows no change', async () => {
     const paris = emu.squidId(DEMO_SQUIDS.paris);
-    const doc = { squids: { [DEMO_SQUIDS.paris]: { active: false, schedule: { cron: '0 9 * * 1', timezone: 'Europe/Paris' } } } };
+    const doc = {
+      squids: { [DEMO_SQUIDS.paris]: { active: false, schedule: { cron: '0 9 * * 1', timezone: 'Europe/Paris' } } },
+    };
     const p = JSON.parse((await run(['plan', '-f', file(doc), '--json'])).stdout);
     expect(p.items[0].changes).toEqual([
       { field: 'active', from: true, to: false },
@@ -37,10 +39,17 @@ describe('schedule and active as code (changelog: cron_expression, timezone, is_
     const a = await run(['apply', '-f', file(doc), '--yes']);
     expect(a.code, a.stderr).toBe(0);
     expect(await writes()).toEqual([
-      expect.objectContaining({ method: 'POST', path: `/v1/squids/${paris}`, body: { is_active: false, cron_expression: '0 9 * * 1', timezone: 'Europe/Paris' } }),
+      expect.objectContaining({
+        method: 'POST',
+        path: `/v1/squids/${paris}`,
+        body: { is_active: false, cron_expression: '0 9 * * 1', timezone: 'Europe/Paris' },
+      }),
     ]);
     const exported = parse((await run(['export'])).stdout);
-    expect(exported.squids[DEMO_SQUIDS.paris]).toMatchObject({ active: false, schedule: { cron: '0 9 * * 1', timezone: 'Europe/Paris' } });
+    expect(exported.squids[DEMO_SQUIDS.paris]).toMatchObject({
+      active: false,
+      schedule: { cron: '0 9 * * 1', timezone: 'Europe/Paris' },
+    });
     expect(exported.squids[DEMO_SQUIDS.headphones].schedule).toBeNull();
     const ajv = new Ajv2020({ strict: false });
     expect(ajv.validate(JSON.parse(schemaText()), exported), JSON.stringify(ajv.errors)).toBe(true);
@@ -57,12 +66,19 @@ describe('schedule and active as code (changelog: cron_expression, timezone, is_
     const paris = emu.squidId(DEMO_SQUIDS.paris);
     const doc = { squids: { [DEMO_SQUIDS.paris]: { schedule: { cron: '0 9 * * 1', timezone: 'europe/paris' } } } };
     const p = JSON.parse((await run(['plan', '-f', file(doc), '--json'])).stdout);
-    expect(p.items[0].changes).toEqual([{ field: 'schedule', from: null, to: { cron: '0 9 * * 1', timezone: 'Europe/Paris' } }]);
+    expect(p.items[0].changes).toEqual([
+      { field: 'schedule', from: null, to: { cron: '0 9 * * 1', timezone: 'Europe/Paris' } },
+    ]);
     await emu.clearRequests();
     const a = await run(['apply', '-f', file(doc), '--yes']);
     expect(a.code, a.stderr).toBe(0);
     // A schedule turned on is estimated first (one run's cost, schedule-spend.test.ts), then written.
-    expect((await writes()).filter((q) => q.path !== '/v1/squid/estimate')).toEqual([expect.objectContaining({ path: `/v1/squids/${paris}`, body: { cron_expression: '0 9 * * 1', timezone: 'Europe/Paris' } })]);
+    expect((await writes()).filter((q) => q.path !== '/v1/squid/estimate')).toEqual([
+      expect.objectContaining({
+        path: `/v1/squids/${paris}`,
+        body: { cron_expression: '0 9 * * 1', timezone: 'Europe/Paris' },
+      }),
+    ]);
     expect(JSON.parse((await run(['plan', '-f', file(doc), '--json'])).stdout).items).toEqual([]);
   });
 

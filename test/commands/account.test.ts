@@ -34,7 +34,12 @@ beforeEach(() => {
   config = tempDir('sq-account-cfg-');
 });
 const run = (args: string[], extra: Record<string, string> = {}) => {
-  const argv = args[0] === 'plan' ? [...args, '--detailed-exitcode'] : args[0] === 'plan:default' ? ['plan', ...args.slice(1)] : args;
+  const argv =
+    args[0] === 'plan'
+      ? [...args, '--detailed-exitcode']
+      : args[0] === 'plan:default'
+        ? ['plan', ...args.slice(1)]
+        : args;
   return sq(argv, { env: emu.env({ SFTP_PASSWORD: PW, SQ_CONFIG_DIR: config, ...extra }) });
 };
 const writes = async () => (await emu.requests()).filter((r) => r.method !== 'GET');
@@ -47,8 +52,21 @@ async function exported(): Promise<string> {
 
 /** A plan item of the as-code document as it is printed: every key, with the defaults of an item that has none. */
 const item = (i: Record<string, unknown>) => ({
-  squid: null, id: null, channel: null, changes: [], add: [], delete: [], not_compared: [], unreadable: [], fires_now: null, needs_yes: null, scheduled_run: null,
-  status: 'planned', error: null, requests: expect.any(Array), ...i,
+  squid: null,
+  id: null,
+  channel: null,
+  changes: [],
+  add: [],
+  delete: [],
+  not_compared: [],
+  unreadable: [],
+  fires_now: null,
+  needs_yes: null,
+  scheduled_run: null,
+  status: 'planned',
+  error: null,
+  requests: expect.any(Array),
+  ...i,
 });
 
 async function planJson(path: string, extra: Record<string, string> = {}, args: string[] = []) {
@@ -64,9 +82,17 @@ describe('export → plan', () => {
   it('plan of a fresh export shows no change and exits 0, with GETs only', async () => {
     const text = await exported();
     // A URL into this version's package (the package ships schema/sq.schema.json): the same for every kind of install.
-    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=https://unpkg.com/lobstr-sq@${VERSION}/schema/sq.schema.json`);
-    expect(existsSync(join(import.meta.dirname, '../..', new URL(SCHEMA_URL).pathname.replace(/^\/lobstr-sq@[^/]+\//, '')))).toBe(true);
-    expect(parse(text).squids['Paris restaurants']).toMatchObject({ crawler: 'google-maps-search-export', concurrency: 1, notify: 'none' });
+    expect(text.split('\n')[0]).toBe(
+      `# yaml-language-server: $schema=https://unpkg.com/lobstr-sq@${VERSION}/schema/sq.schema.json`,
+    );
+    expect(
+      existsSync(join(import.meta.dirname, '../..', new URL(SCHEMA_URL).pathname.replace(/^\/lobstr-sq@[^/]+\//, ''))),
+    ).toBe(true);
+    expect(parse(text).squids['Paris restaurants']).toMatchObject({
+      crawler: 'google-maps-search-export',
+      concurrency: 1,
+      notify: 'none',
+    });
     await emu.clearRequests();
     const r = await run(['plan', '-f', file(text)]);
     expect(r.code, r.stderr).toBe(0);
@@ -80,25 +106,62 @@ describe('export → plan', () => {
     const id = emu.squidId('Paris restaurants');
     await emu.api(`/v1/delivery?squid=${id}`, {
       method: 'POST',
-      body: { ftp_fields: { host: 'sftp.example.com', port: 22, username: 'u', password: PW, directory: '/up', is_active: true } },
+      body: {
+        ftp_fields: {
+          host: 'sftp.example.com',
+          port: 22,
+          username: 'u',
+          password: PW,
+          directory: '/up',
+          is_active: true,
+        },
+      },
     });
     const text = await exported();
     expect(text).not.toContain(PW);
     const sftp = parse(text).squids['Paris restaurants'].sftp;
     // The service answers {host, port, is_active} of SFTP: the rest is written as references to set.
     expect(sftp).toEqual({
-      host: 'sftp.example.com', port: 22, active: true, password: '${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS}',
-      username: '${SQ_SFTP_USERNAME_PARIS_RESTAURANTS}', directory: '${SQ_SFTP_DIRECTORY_PARIS_RESTAURANTS}',
+      host: 'sftp.example.com',
+      port: 22,
+      active: true,
+      password: '${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS}',
+      username: '${SQ_SFTP_USERNAME_PARIS_RESTAURANTS}',
+      directory: '${SQ_SFTP_DIRECTORY_PARIS_RESTAURANTS}',
     });
     const j = await planJson(file(text), {}, ['--assume-unchanged', 'username,directory']);
     expect(j.code, j.stderr).toBe(0);
-    expect(j.plan).toMatchObject({ items: [], not_compared: [{ kind: 'delivery', squid: 'Paris restaurants', channel: 'sftp', not_compared: expect.arrayContaining(['password (${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS} is not set)']) }] });
-    const t = await run(['plan', '-f', file(text), '--assume-unchanged', 'sftp.username', '--assume-unchanged', 'sftp.directory']);
+    expect(j.plan).toMatchObject({
+      items: [],
+      not_compared: [
+        {
+          kind: 'delivery',
+          squid: 'Paris restaurants',
+          channel: 'sftp',
+          not_compared: expect.arrayContaining(['password (${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS} is not set)']),
+        },
+      ],
+    });
+    const t = await run([
+      'plan',
+      '-f',
+      file(text),
+      '--assume-unchanged',
+      'sftp.username',
+      '--assume-unchanged',
+      'sftp.directory',
+    ]);
     expect(t.code).toBe(0);
-    expect(t.stdout).toContain('No changes to apply, but some fields were not compared (their variable is not set, or --assume-unchanged):\n? sftp delivery of squid "Paris restaurants"');
+    expect(t.stdout).toContain(
+      'No changes to apply, but some fields were not compared (their variable is not set, or --assume-unchanged):\n? sftp delivery of squid "Paris restaurants"',
+    );
     expect(t.stdout).toContain('    password (${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS} is not set): not compared\n');
     // Set, the fields the service never answers and sq never applied here are sent: never assumed equal.
-    const all = { SQ_SFTP_PASSWORD_PARIS_RESTAURANTS: 'rotated-Secret-1', SQ_SFTP_USERNAME_PARIS_RESTAURANTS: 'u', SQ_SFTP_DIRECTORY_PARIS_RESTAURANTS: '/up' };
+    const all = {
+      SQ_SFTP_PASSWORD_PARIS_RESTAURANTS: 'rotated-Secret-1',
+      SQ_SFTP_USERNAME_PARIS_RESTAURANTS: 'u',
+      SQ_SFTP_DIRECTORY_PARIS_RESTAURANTS: '/up',
+    };
     const set = await planJson(file(text), all);
     expect(set.code).toBe(10);
     expect(set.plan.items[0]).toMatchObject({ channel: 'sftp', unreadable: ['username', 'directory', 'password'] });
@@ -106,7 +169,16 @@ describe('export → plan', () => {
     expect(assumed.code).toBe(0);
     expect(assumed.plan.not_compared[0].not_compared).toEqual(['username', 'directory', 'password']);
     // What the service answers is compared: another host is a change.
-    const other = await run(['plan', '-f', file(text.replace('sftp.example.com', 'moved.example.com')), '--assume-unchanged', 'username,directory,password'], all);
+    const other = await run(
+      [
+        'plan',
+        '-f',
+        file(text.replace('sftp.example.com', 'moved.example.com')),
+        '--assume-unchanged',
+        'username,directory,password',
+      ],
+      all,
+    );
     expect(other.code).toBe(10);
     expect(other.stdout).toContain('host: "sftp.example.com" → "moved.example.com"');
     expect(other.stdout + other.stderr).not.toMatch(/rotated-Secret-1|plan-Secret-4242/);
@@ -115,19 +187,45 @@ describe('export → plan', () => {
   it('every delivery channel, notify and unique-results settings survive the round trip', async () => {
     const id = emu.squidId('Lyon bakeries');
     const post = (body: unknown) => emu.api(`/v1/delivery?squid=${id}`, { method: 'POST', body });
-    await post({ webhook_fields: { url: 'https://ci.example.com/h', is_active: true, retry: false, events: { 'run.running': false, 'run.paused': true, 'run.done': true, 'run.error': false } } });
+    await post({
+      webhook_fields: {
+        url: 'https://ci.example.com/h',
+        is_active: true,
+        retry: false,
+        events: { 'run.running': false, 'run.paused': true, 'run.done': true, 'run.error': false },
+      },
+    });
     await post({ email: 'ops@example.com', notifications: false });
-    await post({ google_sheet_fields: { url: 'https://docs.google.com/spreadsheets/d/X/edit', append: true, is_active: true } });
-    await post({ s3_fields: { bucket: 'b', target_path: 'p/q', is_active: true, aws_access_key: 'AKIAEXAMPLE', aws_secret_key: 's3-Secret-9' } });
-    await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { run_notify: 'on_success', export_unique_results: true, is_active: false } });
+    await post({
+      google_sheet_fields: { url: 'https://docs.google.com/spreadsheets/d/X/edit', append: true, is_active: true },
+    });
+    await post({
+      s3_fields: {
+        bucket: 'b',
+        target_path: 'p/q',
+        is_active: true,
+        aws_access_key: 'AKIAEXAMPLE',
+        aws_secret_key: 's3-Secret-9',
+      },
+    });
+    await emu.api(`/v1/squids/${id}`, {
+      method: 'POST',
+      body: { run_notify: 'on_success', export_unique_results: true, is_active: false },
+    });
     const text = await exported();
     expect(text).not.toMatch(/AKIAEXAMPLE|s3-Secret-9/);
     // What the service answers of each channel: webhook {url, is_active} (events become a reference to set), S3
     // {bucket, is_active}, the sheet whole.
     expect(parse(text).squids['Lyon bakeries']).toMatchObject({
-      active: false, notify: 'on_success', unique_results: true,
+      active: false,
+      notify: 'on_success',
+      unique_results: true,
       // A webhook URL's path is never written in clear (issue 33, E3): the host stays readable.
-      webhook: { url: 'https://ci.example.com/${SQ_WEBHOOK_PATH_LYON_BAKERIES}', events: '${SQ_WEBHOOK_EVENTS_LYON_BAKERIES}', active: true },
+      webhook: {
+        url: 'https://ci.example.com/${SQ_WEBHOOK_PATH_LYON_BAKERIES}',
+        events: '${SQ_WEBHOOK_EVENTS_LYON_BAKERIES}',
+        active: true,
+      },
       email: { address: 'ops@example.com', notifications: false },
       sheet: { url: 'https://docs.google.com/spreadsheets/d/X/edit', append: true, active: true },
       s3: { bucket: 'b', target_path: '', active: true },
@@ -140,16 +238,26 @@ describe('export → plan', () => {
     expect(validate(await parseApplyText(text, 'export')), JSON.stringify(validate.errors)).toBe(true);
     const j = await run(['export', '--json']);
     expect(validate(JSON.parse(j.stdout)), JSON.stringify(validate.errors)).toBe(true);
-    expect((await planJson(file(j.stdout, 'export.json'), {}, [...WEBHOOK_UNREAD, '--assume-unchanged', 's3.target_path'])).code).toBe(0);
+    expect(
+      (await planJson(file(j.stdout, 'export.json'), {}, [...WEBHOOK_UNREAD, '--assume-unchanged', 's3.target_path']))
+        .code,
+    ).toBe(0);
   });
 });
 
 describe('a task parameter that is null on the server', () => {
   it('is exported as null, and plan of the export shows no change', async () => {
     const id = emu.squidId('Paris restaurants');
-    await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: [{ category: 'ramen', city: 'Paris', country: null }] } });
+    await emu.api('/v1/tasks', {
+      method: 'POST',
+      body: { squid: id, tasks: [{ category: 'ramen', city: 'Paris', country: null }] },
+    });
     const text = await exported();
-    expect(parse(text).squids['Paris restaurants'].tasks).toContainEqual({ category: 'ramen', city: 'Paris', country: null });
+    expect(parse(text).squids['Paris restaurants'].tasks).toContainEqual({
+      category: 'ramen',
+      city: 'Paris',
+      country: null,
+    });
     const p = await planJson(file(text));
     expect(p.code, p.stderr).toBe(0);
     expect(p.plan.items).toEqual([]);
@@ -158,15 +266,23 @@ describe('a task parameter that is null on the server', () => {
 
 describe('a field that takes several forms', () => {
   it('missing or wrong, the message says what it takes', async () => {
-    const r = await run(['plan', '-f', file('squids:\n  a:\n    crawler: x\n    webhook: { url: "https://x.example/h" }\n')]);
+    const r = await run([
+      'plan',
+      '-f',
+      file('squids:\n  a:\n    crawler: x\n    webhook: { url: "https://x.example/h" }\n'),
+    ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('squids.a.webhook.events: is required: a list of run.running, run.paused, run.done, run.error');
+    expect(r.stderr).toContain(
+      'squids.a.webhook.events: is required: a list of run.running, run.paused, run.done, run.error',
+    );
   });
 });
 
 describe('a secret of the wrong type', () => {
   it('is named by its path, never quoted back', async () => {
-    const f = file('squids:\n  a:\n    crawler: x\n    sftp: { host: h, username: u, directory: /d, password: 12345678901 }\n');
+    const f = file(
+      'squids:\n  a:\n    crawler: x\n    sftp: { host: h, username: u, directory: /d, password: 12345678901 }\n',
+    );
     const r = await run(['plan', '-f', f]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('squids.a.sftp.password');
@@ -176,47 +292,87 @@ describe('a secret of the wrong type', () => {
 
 describe('tokens in webhook URLs', () => {
   const events = { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false };
-  const hook = (squid: string, url: string) => emu.api(`/v1/delivery?squid=${emu.squidId(squid)}`, { method: 'POST', body: { webhook_fields: { url, is_active: true, retry: false, events } } });
+  const hook = (squid: string, url: string) =>
+    emu.api(`/v1/delivery?squid=${emu.squidId(squid)}`, {
+      method: 'POST',
+      body: { webhook_fields: { url, is_active: true, retry: false, events } },
+    });
 
   // Issue 33, E3: tokens the rule by looks missed (82-87% caught) were written in clear into a file meant to be committed.
   it.each([
-    ['a Telegram bot URL', 'https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage?chat_id=-1001234567890', 'https://api.telegram.org', ['AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw', '1001234567890', 'sendMessage']],
-    ['a Zapier catch hook', 'https://hooks.zapier.com/hooks/catch/1234567/abcde12/', 'https://hooks.zapier.com', ['1234567', 'abcde12']],
-    ['a short path token on an unknown host', 'https://api.acme.io/webhooks/lobstr/7f3k9x2m', 'https://api.acme.io', ['7f3k9x2m', 'webhooks/lobstr']],
+    [
+      'a Telegram bot URL',
+      'https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage?chat_id=-1001234567890',
+      'https://api.telegram.org',
+      ['AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw', '1001234567890', 'sendMessage'],
+    ],
+    [
+      'a Zapier catch hook',
+      'https://hooks.zapier.com/hooks/catch/1234567/abcde12/',
+      'https://hooks.zapier.com',
+      ['1234567', 'abcde12'],
+    ],
+    [
+      'a short path token on an unknown host',
+      'https://api.acme.io/webhooks/lobstr/7f3k9x2m',
+      'https://api.acme.io',
+      ['7f3k9x2m', 'webhooks/lobstr'],
+    ],
     ['a 15-character path token', 'https://acme.io/hook/secretpass123', 'https://acme.io', ['secretpass123']],
-    ['an 18-character path token', 'https://h.acme.dev/i/Zq7Rk2Lm9Xw4Pt8Vn', 'https://h.acme.dev', ['Zq7Rk2Lm9Xw4Pt8Vn']],
-  ])('sq export never writes the path or query of %s: the host readable, the rest one reference that plan restores', async (_label, url, origin, parts) => {
-    await hook('Lyon bakeries', url);
-    const ex = await run(['export']);
-    expect(ex.code, ex.stderr).toBe(0);
-    for (const part of parts) expect(ex.stdout + ex.stderr).not.toContain(part);
-    expect(parse(ex.stdout).squids['Lyon bakeries'].webhook.url).toBe(`${origin}/\${SQ_WEBHOOK_PATH_LYON_BAKERIES}`);
-    expect(ex.stderr).toContain('(${SQ_WEBHOOK_PATH_LYON_BAKERIES})');
-    // Set to what follows the host, the plan of the file shows no change; --show-secrets writes the URL as it is.
-    const f = file(ex.stdout);
-    const plan = (await planJson(f, { SQ_WEBHOOK_PATH_LYON_BAKERIES: url.slice(origin.length + 1) }, WEBHOOK_UNREAD)).plan;
-    expect(plan.items).toEqual([]);
-    expect((await run(['export', '--show-secrets'])).stdout).toContain(url);
-  });
+    [
+      'an 18-character path token',
+      'https://h.acme.dev/i/Zq7Rk2Lm9Xw4Pt8Vn',
+      'https://h.acme.dev',
+      ['Zq7Rk2Lm9Xw4Pt8Vn'],
+    ],
+  ])(
+    'sq export never writes the path or query of %s: the host readable, the rest one reference that plan restores',
+    async (_label, url, origin, parts) => {
+      await hook('Lyon bakeries', url);
+      const ex = await run(['export']);
+      expect(ex.code, ex.stderr).toBe(0);
+      for (const part of parts) expect(ex.stdout + ex.stderr).not.toContain(part);
+      expect(parse(ex.stdout).squids['Lyon bakeries'].webhook.url).toBe(`${origin}/\${SQ_WEBHOOK_PATH_LYON_BAKERIES}`);
+      expect(ex.stderr).toContain('(${SQ_WEBHOOK_PATH_LYON_BAKERIES})');
+      // Set to what follows the host, the plan of the file shows no change; --show-secrets writes the URL as it is.
+      const f = file(ex.stdout);
+      const plan = (await planJson(f, { SQ_WEBHOOK_PATH_LYON_BAKERIES: url.slice(origin.length + 1) }, WEBHOOK_UNREAD))
+        .plan;
+      expect(plan.items).toEqual([]);
+      expect((await run(['export', '--show-secrets'])).stdout).toContain(url);
+    },
+  );
 
   it('sq export writes a query token as a ${…} reference (and says so); set, plan shows no change; --show-secrets writes it', async () => {
     await hook('Lyon bakeries', 'https://ci.example.com/hook?token=TOKEN-7777-SECRET');
     const ex = await run(['export']);
     expect(ex.code).toBe(0);
     expect(ex.stdout).not.toContain('TOKEN-7777-SECRET');
-    expect(parse(ex.stdout).squids['Lyon bakeries'].webhook.url).toBe('https://ci.example.com/${SQ_WEBHOOK_PATH_LYON_BAKERIES}');
+    expect(parse(ex.stdout).squids['Lyon bakeries'].webhook.url).toBe(
+      'https://ci.example.com/${SQ_WEBHOOK_PATH_LYON_BAKERIES}',
+    );
     expect(ex.stderr).toContain('1 URL token is written as a reference (${SQ_WEBHOOK_PATH_LYON_BAKERIES})');
     const f = file(ex.stdout, 'refs.yaml');
     const unset = await planJson(f, {}, WEBHOOK_UNREAD);
     expect(unset.code, unset.stderr).toBe(0);
-    expect(unset.plan.not_compared).toMatchObject([{ channel: 'webhook', not_compared: expect.arrayContaining(['url (${SQ_WEBHOOK_PATH_LYON_BAKERIES} is not set)']) }]);
+    expect(unset.plan.not_compared).toMatchObject([
+      {
+        channel: 'webhook',
+        not_compared: expect.arrayContaining(['url (${SQ_WEBHOOK_PATH_LYON_BAKERIES} is not set)']),
+      },
+    ]);
     // Set, the URL is compared and equal (the events are assumed unchanged: the service does not answer them).
-    const set = (await planJson(f, { SQ_WEBHOOK_PATH_LYON_BAKERIES: 'hook?token=TOKEN-7777-SECRET' }, WEBHOOK_UNREAD)).plan;
+    const set = (await planJson(f, { SQ_WEBHOOK_PATH_LYON_BAKERIES: 'hook?token=TOKEN-7777-SECRET' }, WEBHOOK_UNREAD))
+      .plan;
     expect(set.items).toEqual([]);
     expect(JSON.stringify(set.not_compared)).not.toContain('url');
     expect((await run(['export', '--show-secrets'])).stdout).toContain('TOKEN-7777-SECRET');
     // A file from an older sq, with the mask in place of the token, is still refused.
-    const p = await run(['plan', '-f', file(ex.stdout.replace('${SQ_WEBHOOK_PATH_LYON_BAKERIES}', 'hook?token=********'), 'masked.yaml')]);
+    const p = await run([
+      'plan',
+      '-f',
+      file(ex.stdout.replace('${SQ_WEBHOOK_PATH_LYON_BAKERIES}', 'hook?token=********'), 'masked.yaml'),
+    ]);
     expect(p.code).toBe(2);
     expect(p.stderr).toContain('webhook.url: holds a token masked by sq export');
   });
@@ -228,7 +384,13 @@ describe('tokens in webhook URLs', () => {
     await hook('Paris restaurants', OFFICE);
     await emu.api(`/v1/delivery?squid=${emu.squidId('Tech influencers')}`, {
       method: 'POST',
-      body: { google_sheet_fields: { url: 'https://docs.google.com/spreadsheets/d/1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/edit', append: false, is_active: true } },
+      body: {
+        google_sheet_fields: {
+          url: 'https://docs.google.com/spreadsheets/d/1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/edit',
+          append: false,
+          is_active: true,
+        },
+      },
     });
     const ex = await run(['export']);
     expect(ex.code, ex.stderr).toBe(0);
@@ -236,8 +398,12 @@ describe('tokens in webhook URLs', () => {
     const doc = parse(ex.stdout);
     // A webhook URL: the host readable, its whole path one reference (issue 33, E3); a sheet URL: its token.
     expect(doc.squids['Lyon bakeries'].webhook.url).toBe('https://hooks.slack.com/${SQ_WEBHOOK_PATH_LYON_BAKERIES}');
-    expect(doc.squids['Paris restaurants'].webhook.url).toBe('https://contoso.webhook.office.com/${SQ_WEBHOOK_PATH_PARIS_RESTAURANTS}');
-    expect(doc.squids['Tech influencers'].sheet.url).toBe('https://docs.google.com/spreadsheets/d/${SQ_SHEET_TOKEN_TECH_INFLUENCERS}/edit');
+    expect(doc.squids['Paris restaurants'].webhook.url).toBe(
+      'https://contoso.webhook.office.com/${SQ_WEBHOOK_PATH_PARIS_RESTAURANTS}',
+    );
+    expect(doc.squids['Tech influencers'].sheet.url).toBe(
+      'https://docs.google.com/spreadsheets/d/${SQ_SHEET_TOKEN_TECH_INFLUENCERS}/edit',
+    );
     expect(ex.stderr).toContain('3 URL tokens are written as references');
     const restored = {
       SQ_WEBHOOK_PATH_LYON_BAKERIES: 'services/T0AB12CD3/B0EF45GH6/SLACKSECRET9',
@@ -249,7 +415,10 @@ describe('tokens in webhook URLs', () => {
     expect(plan.items).toEqual([]);
     expect(JSON.stringify(plan.not_compared)).not.toContain('url');
     // A rotated token is a change, shown masked; the old and new values never appear.
-    const rotated = await run(['plan', '-f', f, ...WEBHOOK_UNREAD], { ...restored, SQ_WEBHOOK_PATH_LYON_BAKERIES: 'services/T0AB12CD3/B0EF45GH6/ROTATED42' });
+    const rotated = await run(['plan', '-f', f, ...WEBHOOK_UNREAD], {
+      ...restored,
+      SQ_WEBHOOK_PATH_LYON_BAKERIES: 'services/T0AB12CD3/B0EF45GH6/ROTATED42',
+    });
     expect(rotated.code).toBe(10);
     expect(rotated.stdout).toContain('url: "https://hooks.slack.com/********" → "https://hooks.slack.com/********"');
     expect(rotated.stdout + rotated.stderr).not.toMatch(/SLACKSECRET9|ROTATED42/);
@@ -261,11 +430,19 @@ describe('tokens in webhook URLs', () => {
   it('plan (text and --json) and apply --json mask the token; --show-secrets shows it', async () => {
     emu.expectWrites('POST /v1/delivery');
     const doc = parse(await exported());
-    doc.squids['Lyon bakeries'].webhook = { url: 'https://ci.example.com/hook?token=TOKEN-4242-SECRET&a=1', events: ['run.done'] };
+    doc.squids['Lyon bakeries'].webhook = {
+      url: 'https://ci.example.com/hook?token=TOKEN-4242-SECRET&a=1',
+      events: ['run.done'],
+    };
     const edited = file(JSON.stringify(doc), 'token.json');
     const shown = await run(['plan', '-f', edited, '--show-secrets']);
     expect(shown.stdout).toContain('TOKEN-4242-SECRET');
-    for (const args of [['plan', '-f', edited], ['plan', '-f', edited, '--json'], ['apply', '-f', edited, '--dry-run'], ['apply', '-f', edited, '--json']]) {
+    for (const args of [
+      ['plan', '-f', edited],
+      ['plan', '-f', edited, '--json'],
+      ['apply', '-f', edited, '--dry-run'],
+      ['apply', '-f', edited, '--json'],
+    ]) {
       const r = await run(args);
       expect(r.stdout + r.stderr, args.join(' ')).not.toContain('TOKEN-4242-SECRET');
       // A webhook URL is shown as its scheme and host, the rest masked (issue 33, E3).
@@ -276,20 +453,25 @@ describe('tokens in webhook URLs', () => {
 
 describe('values from ${VAR} are secrets', () => {
   it('a malformed URL is named by its path, never quoted nor with the value of its variable (text, --json, a space in the host)', async () => {
-    for (const url of ['htps://ci.example.com/hook?token=${HOOK_TOKEN}', 'https://ci.exa mple.com/hook?token=${HOOK_TOKEN}']) {
+    for (const url of [
+      'htps://ci.example.com/hook?token=${HOOK_TOKEN}',
+      'https://ci.exa mple.com/hook?token=${HOOK_TOKEN}',
+    ]) {
       const f = file(`squids:\n  "Paris restaurants":\n    webhook: { url: "${url}", events: [run.done] }\n`);
       for (const cmd of [['plan'], ['plan', '--json'], ['apply', '--yes'], ['delivery', 'apply']]) {
         const r = await run([...cmd, '-f', f], { HOOK_TOKEN: 'ENVTOKEN4242' });
         expect(r.code, cmd.join(' ')).toBe(2);
         const message = cmd.includes('--json') ? JSON.parse(r.stderr).error.message : r.stderr;
-        expect(message, cmd.join(' ')).toContain('webhook.url: must be an http(s) URL (http:// or https:// and a host)');
+        expect(message, cmd.join(' ')).toContain(
+          'webhook.url: must be an http(s) URL (http:// or https:// and a host)',
+        );
         expect(r.stderr, cmd.join(' ')).not.toContain('ci.exa');
         expect(r.stderr, cmd.join(' ')).not.toContain('ENVTOKEN4242');
       }
     }
   });
 
-  it('a token from ${VAR} in a URL\'s path, or in ?code=, is masked by plan, apply --dry-run and apply reports (text and --json)', async () => {
+  it("a token from ${VAR} in a URL's path, or in ?code=, is masked by plan, apply --dry-run and apply reports (text and --json)", async () => {
     emu.expectWrites('POST /v1/delivery');
     const f = file(
       'squids:\n  "Paris restaurants":\n    webhook: { url: "https://hooks.slack.com/services/${SLACK_HOOK}", events: [run.done] }\n' +
@@ -299,7 +481,13 @@ describe('values from ${VAR} are secrets', () => {
     const shown = await run(['plan', '-f', f, '--show-secrets'], env);
     expect(shown.stdout).toContain('SLACKSECRET77');
     expect(shown.stdout).toContain('AZLITERAL9999');
-    for (const args of [['plan', '-f', f], ['plan', '-f', f, '--json'], ['apply', '-f', f, '--dry-run'], ['apply', '-f', f, '--dry-run', '--json'], ['apply', '-f', f, '--json']]) {
+    for (const args of [
+      ['plan', '-f', f],
+      ['plan', '-f', f, '--json'],
+      ['apply', '-f', f, '--dry-run'],
+      ['apply', '-f', f, '--dry-run', '--json'],
+      ['apply', '-f', f, '--json'],
+    ]) {
       const r = await run(args, env);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(args[0] === 'plan' ? 10 : 0);
       expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(/SLACKSECRET77|T000\/B000|AZLITERAL9999/);
@@ -311,16 +499,27 @@ describe('values from ${VAR} are secrets', () => {
 
   it('a value of 1 to 3 characters is masked too: plan, apply --dry-run, -v and messages (text and --json)', async () => {
     emu.expectWrites('POST /v1/delivery');
-    const f = file('squids:\n  "Paris restaurants":\n    sftp: { host: sftp.example.com, username: "${SFTP_USER}", password: "${SFTP_PASSWORD}", directory: /up }\n');
+    const f = file(
+      'squids:\n  "Paris restaurants":\n    sftp: { host: sftp.example.com, username: "${SFTP_USER}", password: "${SFTP_PASSWORD}", directory: /up }\n',
+    );
     const env = { SFTP_USER: 'q7z' };
     expect((await run(['plan', '-f', f, '--show-secrets'], env)).stdout).toContain('username: "q7z"');
-    for (const args of [['plan', '-f', f], ['plan', '-f', f, '--json'], ['apply', '-f', f, '--dry-run'], ['apply', '-f', f, '--dry-run', '--json'], ['apply', '-f', f, '--json', '-v']]) {
+    for (const args of [
+      ['plan', '-f', f],
+      ['plan', '-f', f, '--json'],
+      ['apply', '-f', f, '--dry-run'],
+      ['apply', '-f', f, '--dry-run', '--json'],
+      ['apply', '-f', f, '--json', '-v'],
+    ]) {
       const r = await run(args, env);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(args[0] === 'plan' ? 10 : 0);
       expect(r.stdout + r.stderr, args.join(' ')).not.toContain('q7z');
       expect(r.stdout + r.stderr, args.join(' ')).toContain('"********"');
     }
-    const bad = await run(['plan', '-f', file('squids:\n  "Paris restaurants":\n    email: { address: "${OPS_ADDRESS}" }\n')], { OPS_ADDRESS: 'x@' });
+    const bad = await run(
+      ['plan', '-f', file('squids:\n  "Paris restaurants":\n    email: { address: "${OPS_ADDRESS}" }\n')],
+      { OPS_ADDRESS: 'x@' },
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('email.address: must be an e-mail address (name@host)');
   });
@@ -335,16 +534,22 @@ describe('values from ${VAR} are secrets', () => {
 });
 
 describe('a URL whose ${VAR} is not set', () => {
-  const WEBHOOK = 'squids:\n  "Paris restaurants":\n    webhook: { url: "https://ci.example.com/hook?token=${HOOK_TOKEN}", events: [run.done] }\n';
+  const WEBHOOK =
+    'squids:\n  "Paris restaurants":\n    webhook: { url: "https://ci.example.com/hook?token=${HOOK_TOKEN}", events: [run.done] }\n';
 
   it('plan reports it not compared (exit 10 for a new channel); apply refuses it, exit 2 naming the variable, before any request', async () => {
     const f = file(WEBHOOK);
     const p = await planJson(f);
     expect(p.code, p.stderr).toBe(10);
-    expect(p.plan.items).toMatchObject([{ kind: 'delivery', action: 'create', channel: 'webhook', not_compared: ['url (${HOOK_TOKEN} is not set)'] }]);
+    expect(p.plan.items).toMatchObject([
+      { kind: 'delivery', action: 'create', channel: 'webhook', not_compared: ['url (${HOOK_TOKEN} is not set)'] },
+    ]);
     expect(p.plan.items[0].changes.map((c: { field: string }) => c.field)).not.toContain('url');
     await emu.clearRequests();
-    for (const args of [['apply', '-f', f, '--yes'], ['apply', '-f', f, '--dry-run']]) {
+    for (const args of [
+      ['apply', '-f', f, '--yes'],
+      ['apply', '-f', f, '--dry-run'],
+    ]) {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain('environment variable HOOK_TOKEN is not set or empty');
@@ -355,16 +560,35 @@ describe('a URL whose ${VAR} is not set', () => {
   it('a channel that otherwise matches: plan exit 0 listing it as not compared (text and --json); apply sends nothing', async () => {
     await emu.api(`/v1/delivery?squid=${emu.squidId('Paris restaurants')}`, {
       method: 'POST',
-      body: { webhook_fields: { url: 'https://ci.example.com/hook?token=STORED-5151', is_active: true, retry: true, events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false } } },
+      body: {
+        webhook_fields: {
+          url: 'https://ci.example.com/hook?token=STORED-5151',
+          is_active: true,
+          retry: true,
+          events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false },
+        },
+      },
     });
     const f = file(WEBHOOK);
     const p = await planJson(f, {}, WEBHOOK_UNREAD);
     expect(p.code, p.stderr).toBe(0);
     const unread = ['retry', 'events.run.running', 'events.run.paused', 'events.run.done', 'events.run.error'];
-    expect(p.plan).toMatchObject({ items: [], not_compared: [{ kind: 'delivery', squid: 'Paris restaurants', channel: 'webhook', not_compared: [...unread, 'url (${HOOK_TOKEN} is not set)'] }] });
+    expect(p.plan).toMatchObject({
+      items: [],
+      not_compared: [
+        {
+          kind: 'delivery',
+          squid: 'Paris restaurants',
+          channel: 'webhook',
+          not_compared: [...unread, 'url (${HOOK_TOKEN} is not set)'],
+        },
+      ],
+    });
     const t = await run(['plan', '-f', f, ...WEBHOOK_UNREAD]);
     expect(t.code).toBe(0);
-    expect(t.stdout).toMatch(/^No changes to apply, but some fields were not compared \(their variable is not set, or --assume-unchanged\):\n\? webhook delivery of squid "Paris restaurants" \([0-9a-f]{8}\)\n {4}retry: not compared\n/);
+    expect(t.stdout).toMatch(
+      /^No changes to apply, but some fields were not compared \(their variable is not set, or --assume-unchanged\):\n\? webhook delivery of squid "Paris restaurants" \([0-9a-f]{8}\)\n {4}retry: not compared\n/,
+    );
     expect(t.stdout).toMatch(/ {4}url \(\$\{HOOK_TOKEN\} is not set\): not compared\n$/);
     await emu.clearRequests();
     const a = await run(['apply', '-f', f, '--yes', ...WEBHOOK_UNREAD]);
@@ -380,9 +604,19 @@ describe('a webhook URL token rotated in the environment', () => {
   const store = (url: string) =>
     emu.api(`/v1/delivery?squid=${emu.squidId('Paris restaurants')}`, {
       method: 'POST',
-      body: { webhook_fields: { url, is_active: true, retry: true, events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': true } } },
+      body: {
+        webhook_fields: {
+          url,
+          is_active: true,
+          retry: true,
+          events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': true },
+        },
+      },
     });
-  const f = () => file('squids:\n  "Paris restaurants":\n    webhook: { url: "https://ci.example.com/hook/${HOOK_TOKEN}?x=1", events: [run.done, run.error] }\n');
+  const f = () =>
+    file(
+      'squids:\n  "Paris restaurants":\n    webhook: { url: "https://ci.example.com/hook/${HOOK_TOKEN}?x=1", events: [run.done, run.error] }\n',
+    );
   const env = { HOOK_TOKEN: 'NEWhooktok_999' };
 
   it('plan and delivery apply --dry-run show the stored URL masked where the file has ${NAME}, as text and JSON', async () => {
@@ -394,17 +628,24 @@ describe('a webhook URL token rotated in the environment', () => {
     expect(p.plan.items).toMatchObject([{ kind: 'delivery', action: 'update', channel: 'webhook', changes: [change] }]);
     const d = await run(['delivery', 'apply', '-f', path, '--dry-run', '--json', ...WEBHOOK_UNREAD], env);
     expect(JSON.parse(d.stdout).items[0].changes).toEqual([change]);
-    for (const args of [['plan', '-f', path], ['plan', '-f', path, '--json'], ['delivery', 'apply', '-f', path, '--dry-run'], ['delivery', 'apply', '-f', path, '--dry-run', '--json']]) {
+    for (const args of [
+      ['plan', '-f', path],
+      ['plan', '-f', path, '--json'],
+      ['delivery', 'apply', '-f', path, '--dry-run'],
+      ['delivery', 'apply', '-f', path, '--dry-run', '--json'],
+    ]) {
       const r = await run(args, env);
       expect(r.stdout + r.stderr, args.join(' ')).not.toContain(OLD);
       expect(r.stdout + r.stderr, args.join(' ')).not.toContain('NEWhooktok_999');
     }
   });
 
-  it('a stored URL that does not fit the file\'s shape is masked whole', async () => {
+  it("a stored URL that does not fit the file's shape is masked whole", async () => {
     await store(`https://old.example.com/h/${OLD}`);
     const p = await planJson(f(), env, WEBHOOK_UNREAD);
-    expect(p.plan.items[0].changes).toEqual([{ field: 'url', from: '********', to: 'https://ci.example.com/********' }]);
+    expect(p.plan.items[0].changes).toEqual([
+      { field: 'url', from: '********', to: 'https://ci.example.com/********' },
+    ]);
   });
 });
 
@@ -428,20 +669,50 @@ describe('edit → plan → apply → plan', () => {
       summary: { create: 2, update: 1, delete: 0, applied: 0, failed: 0, skipped: 0, not_compared: 0 },
       items: [
         item({
-          kind: 'squid', action: 'update', squid: 'Paris restaurants', id: parisId,
-          changes: [{ field: 'concurrency', from: 1, to: 3 }, { field: 'params.functions.collect_business_details', from: false, to: true }],
-          requests: [{ method: 'POST', path: `/v1/squids/${parisId}`, body: {
-            concurrency: 3,
-            // The API replaces params whole: the live ones go along with the file's change.
-            params: {
-              max_results: 200, country: 'United States', ratings: 'Any rating', language: 'English (United States)',
-              functions: { collect_business_details: true, fetch_business_images: false, extract_emails_from_website: false },
+          kind: 'squid',
+          action: 'update',
+          squid: 'Paris restaurants',
+          id: parisId,
+          changes: [
+            { field: 'concurrency', from: 1, to: 3 },
+            { field: 'params.functions.collect_business_details', from: false, to: true },
+          ],
+          requests: [
+            {
+              method: 'POST',
+              path: `/v1/squids/${parisId}`,
+              body: {
+                concurrency: 3,
+                // The API replaces params whole: the live ones go along with the file's change.
+                params: {
+                  max_results: 200,
+                  country: 'United States',
+                  ratings: 'Any rating',
+                  language: 'English (United States)',
+                  functions: {
+                    collect_business_details: true,
+                    fetch_business_images: false,
+                    extract_emails_from_website: false,
+                  },
+                },
+              },
             },
-          } }],
+          ],
         }),
-        item({ kind: 'tasks', action: 'create', squid: 'Paris restaurants', id: parisId, changes: [], add: ['https://www.google.com/maps/search/creperie+paris'] }),
         item({
-          kind: 'delivery', action: 'create', squid: 'Lyon bakeries', id: lyon, channel: 'webhook',
+          kind: 'tasks',
+          action: 'create',
+          squid: 'Paris restaurants',
+          id: parisId,
+          changes: [],
+          add: ['https://www.google.com/maps/search/creperie+paris'],
+        }),
+        item({
+          kind: 'delivery',
+          action: 'create',
+          squid: 'Lyon bakeries',
+          id: lyon,
+          channel: 'webhook',
           changes: [
             { field: 'url', from: null, to: 'https://ci.example.com/********' },
             { field: 'is_active', from: null, to: true },
@@ -471,7 +742,10 @@ describe('edit → plan → apply → plan', () => {
     expect((await writes())[0].body).toEqual({
       concurrency: 3,
       params: {
-        max_results: 200, country: 'United States', ratings: 'Any rating', language: 'English (United States)',
+        max_results: 200,
+        country: 'United States',
+        ratings: 'Any rating',
+        language: 'English (United States)',
         functions: { collect_business_details: true, fetch_business_images: false, extract_emails_from_website: false },
       },
     });
@@ -513,8 +787,14 @@ describe('drift', () => {
     expect(p.code).toBe(10);
     expect(p.plan.items).toEqual([
       item({
-        kind: 'squid', action: 'update', squid: 'Tech influencers', id,
-        changes: [{ field: 'concurrency', from: 5, to: 1 }, { field: 'notify', from: 'on_error', to: 'none' }],
+        kind: 'squid',
+        action: 'update',
+        squid: 'Tech influencers',
+        id,
+        changes: [
+          { field: 'concurrency', from: 5, to: 1 },
+          { field: 'notify', from: 'on_error', to: 'none' },
+        ],
       }),
     ]);
     expect((await run(['apply', '-f', f])).code).toBe(0);
@@ -523,7 +803,10 @@ describe('drift', () => {
 
   it('a squid created behind sq’s back is not touched without prune, and listed for deletion with prune', async () => {
     const text = await exported();
-    await emu.api('/v1/squids', { method: 'POST', body: { crawler: (await emu.api('/v1/crawlers')).data[0].id, name: 'Stray' } });
+    await emu.api('/v1/squids', {
+      method: 'POST',
+      body: { crawler: (await emu.api('/v1/crawlers')).data[0].id, name: 'Stray' },
+    });
     expect((await planJson(file(text))).code).toBe(0);
     const p = await planJson(file(`prune: true\n${text}`));
     expect(p.code).toBe(10);
@@ -591,7 +874,18 @@ squids:
   "Paris restaurants":
     concurrency: 4
 `);
-    await emu.faults([{ method: 'POST', path: '/v1/squids', action: 'status', status: 400, count: 1, body: { error: { message: 'Slots limit exceeded (SlotsLimitExceeded).', type: 'validation_error', param: 'crawler' } } }]);
+    await emu.faults([
+      {
+        method: 'POST',
+        path: '/v1/squids',
+        action: 'status',
+        status: 400,
+        count: 1,
+        body: {
+          error: { message: 'Slots limit exceeded (SlotsLimitExceeded).', type: 'validation_error', param: 'crawler' },
+        },
+      },
+    ]);
     const r = await run(['apply', '-f', f]);
     expect(r.code, r.stderr).toBe(8);
     expect(r.stderr).toMatch(/2 of 4 changes failed, 1 skipped; 1 applied/);
@@ -602,7 +896,15 @@ squids:
     // Again, with the fault gone: the squid is created now; the refused concurrency still fails, Paris is done.
     const json = await run(['apply', '-f', f, '--json']);
     expect(json.code).toBe(8);
-    expect(JSON.parse(json.stdout)).toMatchObject({ dry_run: false, summary: { applied: 2, failed: 1, skipped: 0 }, items: [{ squid: 'New squid', status: 'applied' }, { squid: 'Job board watch', status: 'failed' }, { kind: 'tasks', status: 'applied' }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      dry_run: false,
+      summary: { applied: 2, failed: 1, skipped: 0 },
+      items: [
+        { squid: 'New squid', status: 'applied' },
+        { squid: 'Job board watch', status: 'failed' },
+        { kind: 'tasks', status: 'applied' },
+      ],
+    });
   });
 });
 
@@ -616,21 +918,39 @@ squids:
     tasks: [ "https://www.google.com/maps/search/weird" ]
     webhook: { url: "https://ci.example.com/hook", events: [run.done] }
 `);
-    await emu.faults([{ method: 'POST', path: '/v1/squids', count: 1, action: 'status', status: 200, body: { object: 'squid', name: 'Weird' } }]);
+    await emu.faults([
+      {
+        method: 'POST',
+        path: '/v1/squids',
+        count: 1,
+        action: 'status',
+        status: 200,
+        body: { object: 'squid', name: 'Weird' },
+      },
+    ]);
     await emu.clearRequests();
     const r = await run(['apply', '-f', f, '--json']);
     expect(r.code, r.stderr).toBe(8);
-    expect(r.stderr).toContain('✗ create squid "Weird": failed: the API answered POST /v1/squids without the id of the new squid. The request may have reached the server');
+    expect(r.stderr).toContain(
+      '✗ create squid "Weird": failed: the API answered POST /v1/squids without the id of the new squid. The request may have reached the server',
+    );
     // One task is "1 task", not "1 task(s)" (issue 36).
     expect(r.stderr).toContain('- add 1 task to squid "Weird": skipped: squid "Weird" was not created');
     expect(r.stderr).toContain('- create webhook delivery of squid "Weird": skipped: squid "Weird" was not created');
-    expect(JSON.parse(r.stdout)).toMatchObject({ summary: { applied: 0, failed: 1, skipped: 2 }, items: [{ kind: 'squid', status: 'failed' }, { kind: 'tasks', status: 'skipped' }, { kind: 'delivery', status: 'skipped' }] });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      summary: { applied: 0, failed: 1, skipped: 2 },
+      items: [
+        { kind: 'squid', status: 'failed' },
+        { kind: 'tasks', status: 'skipped' },
+        { kind: 'delivery', status: 'skipped' },
+      ],
+    });
     expect((await writes()).map((w) => `${w.method} ${w.path}`)).toEqual(['POST /v1/squids']);
   });
 });
 
 describe('apply: a single item', () => {
-  it('when the only item fails, apply exits with that error\'s own code and message', async () => {
+  it("when the only item fails, apply exits with that error's own code and message", async () => {
     emu.expectWrites('POST /v1/squids/*');
     const r = await run(['apply', '-f', file('squids:\n  "Job board watch": { concurrency: 15 }\n')]);
     expect(r.code).toBe(1);
@@ -647,9 +967,23 @@ describe('confirmations: prune and billing', () => {
     const f = file(JSON.stringify(doc), 'prune.json');
     const p = await planJson(f);
     expect(p.code).toBe(10);
-    expect(p.plan.summary).toEqual({ create: 0, update: 0, delete: 2, applied: 0, failed: 0, skipped: 0, not_compared: 0 });
-    expect(p.plan.items.map((i: { needs_yes: string }) => i.needs_yes)).toEqual([expect.stringMatching(/^delete 1 task/), 'delete squid "Job board watch" with its tasks, runs and results']);
-    expect(p.plan.items.map((i: { kind: string; action: string }) => `${i.action} ${i.kind}`)).toEqual(['delete tasks', 'delete squid']);
+    expect(p.plan.summary).toEqual({
+      create: 0,
+      update: 0,
+      delete: 2,
+      applied: 0,
+      failed: 0,
+      skipped: 0,
+      not_compared: 0,
+    });
+    expect(p.plan.items.map((i: { needs_yes: string }) => i.needs_yes)).toEqual([
+      expect.stringMatching(/^delete 1 task/),
+      'delete squid "Job board watch" with its tasks, runs and results',
+    ]);
+    expect(p.plan.items.map((i: { kind: string; action: string }) => `${i.action} ${i.kind}`)).toEqual([
+      'delete tasks',
+      'delete squid',
+    ]);
     await emu.clearRequests();
     const no = await run(['apply', '-f', f, '--no-input']);
     expect(no.code).toBe(2);
@@ -682,15 +1016,30 @@ describe('confirmations: prune and billing', () => {
 
 describe('bad files: exit 2, every problem named by its path, before any request', () => {
   it.each([
-    ['squids:\n  "Paris restaurants":\n    concurrency: 30\n', 'squids."Paris restaurants".concurrency: must be at most 20 (got a number)'],
+    [
+      'squids:\n  "Paris restaurants":\n    concurrency: 30\n',
+      'squids."Paris restaurants".concurrency: must be at most 20 (got a number)',
+    ],
     ['squids:\n  a:\n    colour: red\n', 'squids.a: unknown field'],
-    ['squids:\n  a:\n    notify: always\n', 'squids.a.notify: must be one of "on_success", "on_error", "none" (got a string)'],
-    ['squids:\n  a:\n    sftp: { host: h, username: u, directory: /d, password: hunter2 }\n', 'squids.a.sftp.password: must be an environment reference'],
+    [
+      'squids:\n  a:\n    notify: always\n',
+      'squids.a.notify: must be one of "on_success", "on_error", "none" (got a string)',
+    ],
+    [
+      'squids:\n  a:\n    sftp: { host: h, username: u, directory: /d, password: hunter2 }\n',
+      'squids.a.sftp.password: must be an environment reference',
+    ],
     ['billing:\n  auto_reset: { threshold: 0 }\n', 'billing.auto_reset.threshold: must be at least 1 (got a number)'],
     ['squids:\n  a:\n    webhook: { url: "https://x.example", events: [run.finished] }\n', 'squids.a.webhook.events'],
     ['squids: [1, 2]\n', 'squids: must be a mapping'],
-    ['squids:\n  a:\n    tasks: [ "https://x.example/1", { keyword: k, country: [1] } ]\n', 'squids.a.tasks[1].country: must be a string, a number, a boolean or null (got a list)\n'],
-    ['squids:\n  a:\n    tasks: [ "https://x.example/1", 5 ]\n', 'squids.a.tasks[1]: must be a URL (the task {url: …}) or an object of task parameters'],
+    [
+      'squids:\n  a:\n    tasks: [ "https://x.example/1", { keyword: k, country: [1] } ]\n',
+      'squids.a.tasks[1].country: must be a string, a number, a boolean or null (got a list)\n',
+    ],
+    [
+      'squids:\n  a:\n    tasks: [ "https://x.example/1", 5 ]\n',
+      'squids.a.tasks[1]: must be a URL (the task {url: …}) or an object of task parameters',
+    ],
   ])('%j', async (text, msg) => {
     await emu.clearRequests();
     const r = await run(['plan', '-f', file(text)]);
@@ -701,7 +1050,10 @@ describe('bad files: exit 2, every problem named by its path, before any request
   });
 
   it.each([
-    ['squids:\n  "Paris restaurants":\n    concurrency: 30\n', ':3:18: squids."Paris restaurants".concurrency: must be at most 20'],
+    [
+      'squids:\n  "Paris restaurants":\n    concurrency: 30\n',
+      ':3:18: squids."Paris restaurants".concurrency: must be at most 20',
+    ],
     ['squids:\n  a:\n    colour: red\n', ':3:13: squids.a: unknown field'],
     ['billing:\n  auto_reset: { threshold: 0 }\n', ':2:28: billing.auto_reset.threshold: must be at least 1'],
     ['squids:\n  a:\n    webhook: { url: "https://x.example" }\n', ':3:14: squids.a.webhook.events: is required'],
@@ -715,16 +1067,37 @@ describe('bad files: exit 2, every problem named by its path, before any request
   it('no error quotes the file: a .env, a private key, a bad value or a broken YAML/JSON say FILE:LINE:COL and what was expected', async () => {
     const SECRET = 'S3CRETxyz987';
     const cases: Array<[string, string, string]> = [
-      ['.env', `DATABASE_URL=postgres://u:${SECRET}@db/x\nAWS_KEY=${SECRET}\n`, ':1:1: (top level): must be a mapping (got a string)'],
-      ['id_ed25519', `-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn${SECRET}\n-----END OPENSSH PRIVATE KEY-----\n`, ':1:1: (top level): must be a mapping (got a string)'],
-      ['v.yaml', `squids:\n  a:\n    crawler: [${SECRET}]\n    notify: ${SECRET}\n`, ':3:14: squids.a.crawler: must be a string (got a list)'],
-      ['q.yaml', `squids:\n  a: { crawler: "${SECRET}\n`, 'cannot parse the account file: expected a closing character'],
+      [
+        '.env',
+        `DATABASE_URL=postgres://u:${SECRET}@db/x\nAWS_KEY=${SECRET}\n`,
+        ':1:1: (top level): must be a mapping (got a string)',
+      ],
+      [
+        'id_ed25519',
+        `-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn${SECRET}\n-----END OPENSSH PRIVATE KEY-----\n`,
+        ':1:1: (top level): must be a mapping (got a string)',
+      ],
+      [
+        'v.yaml',
+        `squids:\n  a:\n    crawler: [${SECRET}]\n    notify: ${SECRET}\n`,
+        ':3:14: squids.a.crawler: must be a string (got a list)',
+      ],
+      [
+        'q.yaml',
+        `squids:\n  a: { crawler: "${SECRET}\n`,
+        'cannot parse the account file: expected a closing character',
+      ],
       ['j.json', `{"squids": {"a": ${SECRET}}`, 'cannot parse the account file: expected'],
       ['k.yaml', `squids:\n  a:\n    ${SECRET}: 1\n`, 'squids.a: unknown field'],
     ];
     for (const [name, text, msg] of cases) {
       const f = file(text, name);
-      for (const cmd of [['plan', '-f', f], ['plan', '-f', f, '--json'], ['apply', '-f', f, '--yes'], ['delivery', 'apply', '-f', f]]) {
+      for (const cmd of [
+        ['plan', '-f', f],
+        ['plan', '-f', f, '--json'],
+        ['apply', '-f', f, '--yes'],
+        ['delivery', 'apply', '-f', f],
+      ]) {
         const r = await run(cmd);
         expect(r.code, `${cmd.join(' ')}: ${r.stderr}`).toBe(2);
         expect(r.stdout + r.stderr, cmd.join(' ')).not.toContain(SECRET);
@@ -735,22 +1108,36 @@ describe('bad files: exit 2, every problem named by its path, before any request
   });
 
   it('a params key the crawler does not declare is exit 2 with a did-you-mean, where it stands, before any write', async () => {
-    const text = 'squids:\n  "Paris restaurants":\n    params: { max_result: 100, functions: { extract_email_from_website: true }, language: Français (France) }\n' +
+    const text =
+      'squids:\n  "Paris restaurants":\n    params: { max_result: 100, functions: { extract_email_from_website: true }, language: Français (France) }\n' +
       '  "New one":\n    crawler: google-maps-search-export\n    params:\n      langauge: Français (France)\n';
     const f = file(text);
-    for (const cmd of [['plan', '-f', f], ['apply', '-f', f, '--yes']]) {
+    for (const cmd of [
+      ['plan', '-f', f],
+      ['apply', '-f', f, '--yes'],
+    ]) {
       await emu.clearRequests();
       const r = await run(cmd);
       expect(r.code, cmd.join(' ')).toBe(2);
-      expect(r.stderr).toContain(`${f}:3:27: squids."Paris restaurants".params.max_result: crawler "Google Maps Search Export" has no parameter "max_result"; did you mean "max_results"? (allowed: max_results, country, ratings, language, functions.collect_business_details, functions.fetch_business_images, functions.extract_emails_from_website)`);
-      expect(r.stderr).toContain('squids."Paris restaurants".params.functions.extract_email_from_website: crawler "Google Maps Search Export" has no parameter "functions.extract_email_from_website"; did you mean "functions.extract_emails_from_website"?');
-      expect(r.stderr).toContain(`${f}:7:17: squids."New one".params.langauge: crawler "google-maps-search-export" has no parameter "langauge"; did you mean "language"?`);
+      expect(r.stderr).toContain(
+        `${f}:3:27: squids."Paris restaurants".params.max_result: crawler "Google Maps Search Export" has no parameter "max_result"; did you mean "max_results"? (allowed: max_results, country, ratings, language, functions.collect_business_details, functions.fetch_business_images, functions.extract_emails_from_website)`,
+      );
+      expect(r.stderr).toContain(
+        'squids."Paris restaurants".params.functions.extract_email_from_website: crawler "Google Maps Search Export" has no parameter "functions.extract_email_from_website"; did you mean "functions.extract_emails_from_website"?',
+      );
+      expect(r.stderr).toContain(
+        `${f}:7:17: squids."New one".params.langauge: crawler "google-maps-search-export" has no parameter "langauge"; did you mean "language"?`,
+      );
       expect(await writes()).toEqual([]);
     }
   });
 
   it('a squid that does not exist and has no crawler, or an unknown crawler, is named', async () => {
-    const r = await run(['plan', '-f', file('squids:\n  Nowhere: { concurrency: 2 }\n  Other: { crawler: no-such-crawler }\n')]);
+    const r = await run([
+      'plan',
+      '-f',
+      file('squids:\n  Nowhere: { concurrency: 2 }\n  Other: { crawler: no-such-crawler }\n'),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('squids.Nowhere: no squid of this account is named so; add "crawler:" to create it');
     expect(r.stderr).toContain('squids.Other.crawler: no crawler has the id, name or slug "no-such-crawler"');
@@ -762,40 +1149,68 @@ describe('bad files: exit 2, every problem named by its path, before any request
     const p = await planJson(f);
     expect(p.code, p.stderr).toBe(10);
     // {category: pizza, city: Paris} exists (the seed has it with country too); sushi is new.
-    expect(p.plan.items).toMatchObject([{ kind: 'tasks', action: 'create', add: [{ category: 'sushi', city: 'Paris' }] }]);
+    expect(p.plan.items).toMatchObject([
+      { kind: 'tasks', action: 'create', add: [{ category: 'sushi', city: 'Paris' }] },
+    ]);
   });
 });
 
 describe('files and values that would exhaust or smuggle', () => {
-  const BOMB = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)].join('\n') + '\n';
+  const BOMB =
+    [
+      'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+      ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
+    ].join('\n') + '\n';
 
   it('a "billion laughs" file is exit 2 naming the file (plan, apply, delivery apply, stdin), before any request; a few aliases are fine', async () => {
     const f = file(BOMB, 'bomb.yaml');
     await emu.clearRequests();
-    for (const [args, stdin, name] of [[['plan', '-f', f], undefined, f], [['apply', '-f', f, '--yes'], undefined, f], [['delivery', 'apply', '-f', f], undefined, f], [['plan', '-f', '-'], BOMB, '<stdin>']] as const) {
+    for (const [args, stdin, name] of [
+      [['plan', '-f', f], undefined, f],
+      [['apply', '-f', f, '--yes'], undefined, f],
+      [['delivery', 'apply', '-f', f], undefined, f],
+      [['plan', '-f', '-'], BOMB, '<stdin>'],
+    ] as const) {
       const r = await sq([...args], { env: emu.env(), stdin });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toContain(`${name}: cannot parse the `);
       expect(r.stderr).toContain('aliases (*name) expand more than 100 times');
     }
     expect(await emu.requests()).toEqual([]);
-    const fine = file('squids:\n  "Paris restaurants":\n    webhook: &hook { url: "https://ci.example.com/h", events: [run.done] }\n  "Lyon bakeries":\n    webhook: *hook\n');
+    const fine = file(
+      'squids:\n  "Paris restaurants":\n    webhook: &hook { url: "https://ci.example.com/h", events: [run.done] }\n  "Lyon bakeries":\n    webhook: *hook\n',
+    );
     const p = await planJson(fine);
     expect(p.code, p.stderr).toBe(10);
-    expect(p.plan.items.map((i: { squid: string; channel: string }) => `${i.squid} ${i.channel}`)).toEqual(['Paris restaurants webhook', 'Lyon bakeries webhook']);
+    expect(p.plan.items.map((i: { squid: string; channel: string }) => `${i.squid} ${i.channel}`)).toEqual([
+      'Paris restaurants webhook',
+      'Lyon bakeries webhook',
+    ]);
   });
 
   it('a webhook or sheet URL over 2048 characters is exit 2 (file, ${VAR} and --url), the URL not quoted', async () => {
     const long = `https://ci.example.com/${'p'.repeat(2030)}?token=LONGTOKEN99`;
-    const f = file('squids:\n  "Paris restaurants":\n    webhook: { url: "${HOOK_URL}", events: [run.done] }\n    sheet: { url: "https://docs.google.com/spreadsheets/d/x/${LONG_PATH}" }\n');
-    for (const args of [['plan', '-f', f], ['apply', '-f', f, '--yes'], ['delivery', 'apply', '-f', f]]) {
+    const f = file(
+      'squids:\n  "Paris restaurants":\n    webhook: { url: "${HOOK_URL}", events: [run.done] }\n    sheet: { url: "https://docs.google.com/spreadsheets/d/x/${LONG_PATH}" }\n',
+    );
+    for (const args of [
+      ['plan', '-f', f],
+      ['apply', '-f', f, '--yes'],
+      ['delivery', 'apply', '-f', f],
+    ]) {
       const r = await run(args, { HOOK_URL: long, LONG_PATH: 'q'.repeat(2048) });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toContain(`squids."Paris restaurants".webhook.url: is ${long.length} characters long; the longest URL accepted is 2048`);
+      expect(r.stderr).toContain(
+        `squids."Paris restaurants".webhook.url: is ${long.length} characters long; the longest URL accepted is 2048`,
+      );
       expect(r.stderr).toContain(`squids."Paris restaurants".sheet.url: is ${41 + 2048} characters long`);
       expect(r.stderr).not.toContain('LONGTOKEN99');
     }
-    for (const args of [['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', long], ['delivery', 'test', 'webhook', '--url', long], ['delivery', 'sheet', '--squid', 'Paris restaurants', '--url', long]]) {
+    for (const args of [
+      ['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', long],
+      ['delivery', 'test', 'webhook', '--url', long],
+      ['delivery', 'sheet', '--squid', 'Paris restaurants', '--url', long],
+    ]) {
       const r = await run(args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toContain(`--url is ${long.length} characters long; the longest URL accepted is 2048`);
@@ -803,7 +1218,9 @@ describe('files and values that would exhaust or smuggle', () => {
     }
     // 2048 is accepted.
     const edge = `https://ci.example.com/${'e'.repeat(2048 - 23)}`;
-    expect((await run(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', edge, '--dry-run'])).code).toBe(0);
+    expect((await run(['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', edge, '--dry-run'])).code).toBe(
+      0,
+    );
     expect(await writes()).toEqual([]);
   });
 
@@ -813,7 +1230,12 @@ describe('files and values that would exhaust or smuggle', () => {
         '    webhook: { url: "https://${HOOK_HOST}/hook", events: [run.done] }\n',
     );
     await emu.clearRequests();
-    for (const args of [['plan', '-f', f], ['plan', '-f', f, '--json'], ['apply', '-f', f, '--yes'], ['delivery', 'apply', '-f', f]]) {
+    for (const args of [
+      ['plan', '-f', f],
+      ['plan', '-f', f, '--json'],
+      ['apply', '-f', f, '--yes'],
+      ['delivery', 'apply', '-f', f],
+    ]) {
       const r = await run(args, { SFTP_HOST: 'sftp.example.com\nInjected-Line', HOOK_HOST: 'ci.example.com\tx' });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       const text = args.includes('--json') ? JSON.stringify(JSON.parse(r.stderr)) : r.stderr;
@@ -867,7 +1289,9 @@ describe('a tasks file', () => {
     writeFileSync(ok, 'squids:\n  "Paris restaurants":\n    tasks: { file: in-link.txt }\n');
     const p = await planJson(ok);
     expect(p.code, p.stderr).toBe(10);
-    expect(p.plan.items).toMatchObject([{ kind: 'tasks', action: 'create', add: ['https://www.google.com/maps/search/inside+ok'] }]);
+    expect(p.plan.items).toMatchObject([
+      { kind: 'tasks', action: 'create', add: ['https://www.google.com/maps/search/inside+ok'] },
+    ]);
   });
 });
 
@@ -880,13 +1304,19 @@ describe('a listing capped by the free plan', () => {
     expect(parse(whole).squids['Paris restaurants'].tasks.length).toBeGreaterThan(70);
     await emu.control('POST', '/_emulator/config', { freePlan: true });
     await emu.clearRequests();
-    const cap = new RegExp(`GET /v1/tasks\\?squid=${id}: the API capped this listing of 73 records and warned: Free plan: only 50 results returned\\..*nothing was written or sent`);
+    const cap = new RegExp(
+      `GET /v1/tasks\\?squid=${id}: the API capped this listing of 73 records and warned: Free plan: only 50 results returned\\..*nothing was written or sent`,
+    );
     const exp = await run(['export']);
     expect(exp.code).toBe(1);
     expect(exp.stdout).toBe('');
     expect(exp.stderr).toMatch(cap);
     const f = file(whole);
-    for (const args of [['plan', '-f', f], ['plan', '-f', f, '--json'], ['apply', '-f', f, '--yes']]) {
+    for (const args of [
+      ['plan', '-f', f],
+      ['plan', '-f', f, '--json'],
+      ['apply', '-f', f, '--yes'],
+    ]) {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stdout).toBe('');
@@ -900,7 +1330,14 @@ describe('a listing that ends below its own total_results', () => {
   it('export and plan say so on stderr (the counters may be off, so exit stays 0), never silently', async () => {
     const list = (await emu.api('/v1/squids')) as { data: unknown[] };
     // One page of the real squids that ends the listing (next: null) while total_results counts one more.
-    const short = { data: list.data, total_results: list.data.length + 1, page: 1, total_pages: 1, limit: 100, next: null };
+    const short = {
+      data: list.data,
+      total_results: list.data.length + 1,
+      page: 1,
+      total_pages: 1,
+      limit: 100,
+      next: null,
+    };
     const warned = /warning: GET \/v1\/squids: total_results said \d+ but \d+ records arrived/;
     await emu.faults([{ method: 'GET', path: '/v1/squids', count: 1, action: 'status', status: 200, body: short }]);
     const exp = await run(['export']);
@@ -915,7 +1352,9 @@ describe('a listing that ends below its own total_results', () => {
 
 describe('what sq plan says its exit 10 needs', () => {
   it('a differing plan is exit 0 without --detailed-exitcode, and both summaries (sq --help, sq plan --help) name the flag', async () => {
-    const differs = file('version: 1\nsquids:\n  New one from a summary test:\n    crawler: google-maps-search-export\n');
+    const differs = file(
+      'version: 1\nsquids:\n  New one from a summary test:\n    crawler: google-maps-search-export\n',
+    );
     expect((await run(['plan:default', '-f', differs])).code).toBe(0);
     expect((await run(['plan', '-f', differs])).code).toBe(10);
     for (const args of [['--help'], ['plan', '--help']]) {

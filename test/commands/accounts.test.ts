@@ -15,12 +15,27 @@ describe('validation happens before any request', () => {
   it.each([
     [['accounts', 'sync', '--cookies-file', good], '--type is required'],
     [['accounts', 'sync', '--type', 'twitter-sync'], '--cookies-file is required'],
-    [['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', join(dirname(good), 'nope.json')], '--cookies-file: cannot read'],
+    [
+      ['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', join(dirname(good), 'nope.json')],
+      '--cookies-file: cannot read',
+    ],
     [['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', file('empty.json', '  ')], 'the file is empty'],
-    [['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', file('bad.json', '{"a":')], 'looks like JSON but does not parse'],
-    [['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', file('junk.txt', 'just some words')], 'not JSON and not a Netscape cookies.txt'],
-    [['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', good, '--timeout', '1m'], '--timeout only applies with --wait'],
-    [['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', good, '--wait', '--timeout', 'x'], '--timeout must be a duration'],
+    [
+      ['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', file('bad.json', '{"a":')],
+      'looks like JSON but does not parse',
+    ],
+    [
+      ['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', file('junk.txt', 'just some words')],
+      'not JSON and not a Netscape cookies.txt',
+    ],
+    [
+      ['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', good, '--timeout', '1m'],
+      '--timeout only applies with --wait',
+    ],
+    [
+      ['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', good, '--wait', '--timeout', 'x'],
+      '--timeout must be a duration',
+    ],
     [['accounts', 'list', '--limit', '0'], '--limit must be an integer'],
     [['accounts', 'list', '--page', '-1'], '--page must be an integer'],
   ])('%j → exit 2', async (args, message) => {
@@ -35,7 +50,11 @@ describe('validation happens before any request', () => {
 describe('cookie files', () => {
   it.each([
     ['JSON object', '{"li_at":"v1","n":5}', { li_at: 'v1', n: '5' }],
-    ['browser export array', '[{"name":"li_at","value":"v1","domain":".linkedin.com"},{"name":"JSESSIONID","value":"\\"ajax:1\\""}]', { li_at: 'v1', JSESSIONID: '"ajax:1"' }],
+    [
+      'browser export array',
+      '[{"name":"li_at","value":"v1","domain":".linkedin.com"},{"name":"JSESSIONID","value":"\\"ajax:1\\""}]',
+      { li_at: 'v1', JSESSIONID: '"ajax:1"' },
+    ],
     [
       'Netscape cookies.txt',
       '# Netscape HTTP Cookie File\n\n.linkedin.com\tTRUE\t/\tTRUE\t1767225600\tli_at\tv1\n#HttpOnly_.linkedin.com\tTRUE\t/\tTRUE\t0\tbcookie\tv=2&x\r\n',
@@ -58,8 +77,14 @@ describe('cookie files', () => {
   });
 
   it.each([
-    [{ data: [{ id: 'a1', username: 'u' }], total_results: 1 }, { id: 'a1', username: 'u' }],
-    [{ id: 'a2', username: 'v' }, { id: 'a2', username: 'v' }],
+    [
+      { data: [{ id: 'a1', username: 'u' }], total_results: 1 },
+      { id: 'a1', username: 'u' },
+    ],
+    [
+      { id: 'a2', username: 'v' },
+      { id: 'a2', username: 'v' },
+    ],
     [[{ id: 'a3' }], { id: 'a3' }],
   ])('firstAccount(%j)', (body, expected) => {
     expect(firstAccount(body, 'x')).toEqual(expected);
@@ -83,7 +108,21 @@ describe('confirmation and --dry-run', () => {
   });
 
   it('sync with --account refreshes: the id goes in the body', async () => {
-    const r = await sq(['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', file('r.json', '{"auth_token":"zz"}'), '--account', acc, '--dry-run', '--json'], { env: emu.env() });
+    const r = await sq(
+      [
+        'accounts',
+        'sync',
+        '--type',
+        'twitter-sync',
+        '--cookies-file',
+        file('r.json', '{"auth_token":"zz"}'),
+        '--account',
+        acc,
+        '--dry-run',
+        '--json',
+      ],
+      { env: emu.env() },
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).requests[0].body).toEqual({ type: 'twitter-sync', cookies: '********', account: acc });
     expect(r.stdout).not.toContain('zz');
@@ -93,16 +132,42 @@ describe('confirmation and --dry-run', () => {
   it('sync --account takes the 8-character prefix `accounts list` shows: looked up with a GET, the full id sent', async () => {
     const real = String((await emu.api('/v1/accounts')).data[0].id);
     await emu.clearRequests();
-    const r = await sq(['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', file('r.json', '{"auth_token":"zz"}'), '--account', real.slice(0, 8), '--dry-run', '--json'], { env: emu.env() });
+    const r = await sq(
+      [
+        'accounts',
+        'sync',
+        '--type',
+        'twitter-sync',
+        '--cookies-file',
+        file('r.json', '{"auth_token":"zz"}'),
+        '--account',
+        real.slice(0, 8),
+        '--dry-run',
+        '--json',
+      ],
+      { env: emu.env() },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).requests[0].body).toEqual({ type: 'twitter-sync', cookies: '********', account: real });
     expect((await emu.requests()).map((q) => q.method)).toEqual(['GET']);
   });
 
-  it('sync --account with a --type that is not the account\'s: exit 2 naming both types, nothing written', async () => {
+  it("sync --account with a --type that is not the account's: exit 2 naming both types, nothing written", async () => {
     const real = (await emu.api('/v1/accounts')).data.find((a: { type: string }) => a.type === 'twitter-sync');
     await emu.clearRequests();
-    const r = await sq(['accounts', 'sync', '--type', 'sales-nav-sync', '--cookies-file', file('r.json', '{"auth_token":"zz"}'), '--account', String(real.username)], { env: emu.env() });
+    const r = await sq(
+      [
+        'accounts',
+        'sync',
+        '--type',
+        'sales-nav-sync',
+        '--cookies-file',
+        file('r.json', '{"auth_token":"zz"}'),
+        '--account',
+        String(real.username),
+      ],
+      { env: emu.env() },
+    );
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('--type sales-nav-sync');
     expect(r.stderr).toContain('of type twitter-sync');

@@ -18,8 +18,12 @@ async function finish(run: string): Promise<J> {
 }
 
 async function salesNavSquid(params?: J): Promise<string> {
-  const id = (await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.salesNav, name: 'Leads' } })).id;
-  await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: [{ url: 'https://www.linkedin.com/sales/search/people?query=cto' }] } });
+  const id = (await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.salesNav, name: 'Leads' } }))
+    .id;
+  await emu.api('/v1/tasks', {
+    method: 'POST',
+    body: { squid: id, tasks: [{ url: 'https://www.linkedin.com/sales/search/people?query=cto' }] },
+  });
   if (params) await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { params } });
   return id;
 }
@@ -28,8 +32,13 @@ describe('runs start on a squid that is not ready', () => {
   it('exits 1 with the API message and says how to set the missing parameters', async () => {
     emu.expectWrites('POST /v1/runs');
     // get-crawler-parameters marks Google Maps' `language` required: sent null, the squid is not ready.
-    const id = (await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Places' } })).id;
-    await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: [{ url: 'https://www.google.com/maps/search/bakery+lyon' }] } });
+    const id = (
+      await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Places' } })
+    ).id;
+    await emu.api('/v1/tasks', {
+      method: 'POST',
+      body: { squid: id, tasks: [{ url: 'https://www.google.com/maps/search/bakery+lyon' }] },
+    });
     await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { params: { language: null } } });
     const r = await sq(['runs', 'start', '--squid', id], { env: emu.env() });
     expect(r.code).toBe(1);
@@ -42,8 +51,13 @@ describe('runs start on a squid that is not ready', () => {
 
   it('a squid whose params were never set (all optional): says they must be set before the first run', async () => {
     emu.expectWrites('POST /v1/runs', 'POST /v1/squids/*');
-    const id = (await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.amazon, name: 'No params yet' } })).id;
-    await emu.api('/v1/tasks', { method: 'POST', body: { squid: id, tasks: [{ url: 'https://www.amazon.com/s?k=kettle' }] } });
+    const id = (
+      await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.amazon, name: 'No params yet' } })
+    ).id;
+    await emu.api('/v1/tasks', {
+      method: 'POST',
+      body: { squid: id, tasks: [{ url: 'https://www.amazon.com/s?k=kettle' }] },
+    });
     const r = await sq(['runs', 'start', '--squid', id], { env: emu.env() });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('SquidNotReady');
@@ -79,7 +93,11 @@ describe('finished runs', () => {
     await finish(JSON.parse(fresh.stdout).id);
     const r = await sq(['runs', 'list', '--squid', paris, '--fields', 'started_at,duration'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
-    const rows = r.stdout.trimEnd().split('\n').slice(1).map((l) => l.split('\t'));
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t'));
     expect(rows).toHaveLength(3);
     for (const row of rows) expect(row[0]).toMatch(/:\d\dZ$/);
     expect(rows[0][0] > rows[1][0]).toBe(true);

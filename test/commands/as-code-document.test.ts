@@ -28,7 +28,24 @@ beforeEach(() => {
 
 const TOP = ['dry_run', 'items', 'not_compared', 'summary', 'version'];
 const SUMMARY = ['applied', 'create', 'delete', 'failed', 'not_compared', 'skipped', 'update'];
-const ITEM = ['action', 'add', 'changes', 'channel', 'delete', 'error', 'fires_now', 'id', 'kind', 'needs_yes', 'not_compared', 'requests', 'scheduled_run', 'squid', 'status', 'unreadable'];
+const ITEM = [
+  'action',
+  'add',
+  'changes',
+  'channel',
+  'delete',
+  'error',
+  'fires_now',
+  'id',
+  'kind',
+  'needs_yes',
+  'not_compared',
+  'requests',
+  'scheduled_run',
+  'squid',
+  'status',
+  'unreadable',
+];
 
 /** Runs a --json command and checks the document: valid for the schema, the same keys, no secret. */
 async function doc(args: string[]) {
@@ -51,31 +68,64 @@ const COMMANDS: [string, string[], boolean][] = [
   ['delivery apply', ['delivery', 'apply'], false],
 ];
 
-
 describe('one document for 0, 1 and 2 changes', () => {
   const ONE = deliveryYaml(`https://ci.example.com/hook?token=${TOKEN}`).replace(/\n  "Lyon bakeries":\n.*\n/, '\n');
   for (const [name, argv, dry] of COMMANDS) {
     it(`${name}: 2 changes, then 1, then 0`, async () => {
       emu.expectWrites('POST /v1/delivery');
       const [cmd, ...rest] = argv;
-      const run = (f: string) => doc([cmd, ...(cmd === 'delivery' ? [rest[0], '-f', f, ...rest.slice(1)] : ['-f', f, ...rest])]);
+      const run = (f: string) =>
+        doc([cmd, ...(cmd === 'delivery' ? [rest[0], '-f', f, ...rest.slice(1)] : ['-f', f, ...rest])]);
       // Lyon's e-mail and Paris' SFTP and webhook: three channels.
       const two = await run(file('two.yaml', GOOD));
       expect(two.code, two.stderr).toBe(0);
       expect(two.doc.items).toHaveLength(3);
       expect(two.doc.dry_run).toBe(dry);
-      expect(two.doc.summary).toMatchObject({ create: 2, update: 1, delete: 0, applied: dry ? 0 : 3, failed: 0, skipped: 0 });
-      expect(two.doc.items.map((i: { status: string }) => i.status)).toEqual(Array(3).fill(dry ? 'planned' : 'applied'));
+      expect(two.doc.summary).toMatchObject({
+        create: 2,
+        update: 1,
+        delete: 0,
+        applied: dry ? 0 : 3,
+        failed: 0,
+        skipped: 0,
+      });
+      expect(two.doc.items.map((i: { status: string }) => i.status)).toEqual(
+        Array(3).fill(dry ? 'planned' : 'applied'),
+      );
       // Applied for real (for the dry runs), so the next file differs from the account in one field only.
       if (dry) expect((await sq(['apply', '-f', file('two.yaml', GOOD), '--yes'], { env })).code).toBe(0);
       const one = await run(file('one.yaml', ONE.replace('host: sftp.example.com', 'host: moved.example.com')));
       expect(one.code, one.stderr).toBe(0);
       expect(one.doc.items).toHaveLength(1);
-      expect(one.doc.items[0]).toMatchObject({ kind: 'delivery', action: 'update', channel: 'sftp', changes: [{ field: 'host', from: 'sftp.example.com', to: 'moved.example.com' }] });
-      if (dry) expect((await sq(['apply', '-f', file('one.yaml', ONE.replace('host: sftp.example.com', 'host: moved.example.com')), '--yes'], { env })).code).toBe(0);
+      expect(one.doc.items[0]).toMatchObject({
+        kind: 'delivery',
+        action: 'update',
+        channel: 'sftp',
+        changes: [{ field: 'host', from: 'sftp.example.com', to: 'moved.example.com' }],
+      });
+      if (dry)
+        expect(
+          (
+            await sq(
+              [
+                'apply',
+                '-f',
+                file('one.yaml', ONE.replace('host: sftp.example.com', 'host: moved.example.com')),
+                '--yes',
+              ],
+              { env },
+            )
+          ).code,
+        ).toBe(0);
       const none = await run(file('one.yaml', ONE.replace('host: sftp.example.com', 'host: moved.example.com')));
       expect(none.code, none.stderr).toBe(0);
-      expect(none.doc).toEqual({ version: 1, dry_run: dry, summary: { create: 0, update: 0, delete: 0, applied: 0, failed: 0, skipped: 0, not_compared: 0 }, items: [], not_compared: [] });
+      expect(none.doc).toEqual({
+        version: 1,
+        dry_run: dry,
+        summary: { create: 0, update: 0, delete: 0, applied: 0, failed: 0, skipped: 0, not_compared: 0 },
+        items: [],
+        not_compared: [],
+      });
     });
   }
 });
@@ -87,28 +137,86 @@ describe('the items', () => {
     const f = file('good.yaml', GOOD);
     const { doc: d } = await doc(['delivery', 'apply', '-f', f, '--dry-run']);
     const created = (field: string, to: unknown) => ({ field, from: null, to });
-    const base = { add: [], delete: [], not_compared: [], unreadable: [], fires_now: null, needs_yes: null, scheduled_run: null, status: 'planned', error: null };
+    const base = {
+      add: [],
+      delete: [],
+      not_compared: [],
+      unreadable: [],
+      fires_now: null,
+      needs_yes: null,
+      scheduled_run: null,
+      status: 'planned',
+      error: null,
+    };
     expect(d.items).toEqual([
       {
-        ...base, kind: 'delivery', action: 'create', squid: 'Paris restaurants', id: paris, channel: 'sftp',
+        ...base,
+        kind: 'delivery',
+        action: 'create',
+        squid: 'Paris restaurants',
+        id: paris,
+        channel: 'sftp',
         changes: [
-          created('host', 'sftp.example.com'), created('port', 2222), created('username', 'deploy'), created('password', '********'),
-          created('directory', '/upload'), created('is_active', true),
+          created('host', 'sftp.example.com'),
+          created('port', 2222),
+          created('username', 'deploy'),
+          created('password', '********'),
+          created('directory', '/upload'),
+          created('is_active', true),
         ],
-        requests: [{ method: 'POST', path: `/v1/delivery?squid=${paris}`, body: { ftp_fields: { host: 'sftp.example.com', port: 2222, username: 'deploy', password: '********', directory: '/upload', is_active: true } } }],
+        requests: [
+          {
+            method: 'POST',
+            path: `/v1/delivery?squid=${paris}`,
+            body: {
+              ftp_fields: {
+                host: 'sftp.example.com',
+                port: 2222,
+                username: 'deploy',
+                password: '********',
+                directory: '/upload',
+                is_active: true,
+              },
+            },
+          },
+        ],
       },
       {
-        ...base, kind: 'delivery', action: 'create', squid: 'Paris restaurants', id: paris, channel: 'webhook',
+        ...base,
+        kind: 'delivery',
+        action: 'create',
+        squid: 'Paris restaurants',
+        id: paris,
+        channel: 'webhook',
         changes: [
-          created('url', 'https://ci.example.com/********'), created('is_active', true), created('retry', false),
-          created('events.run.running', false), created('events.run.paused', false), created('events.run.done', true), created('events.run.error', true),
+          created('url', 'https://ci.example.com/********'),
+          created('is_active', true),
+          created('retry', false),
+          created('events.run.running', false),
+          created('events.run.paused', false),
+          created('events.run.done', true),
+          created('events.run.error', true),
         ],
         requests: [expect.objectContaining({ method: 'POST', path: `/v1/delivery?squid=${paris}` })],
       },
       {
-        ...base, kind: 'delivery', action: 'update', squid: 'Lyon bakeries', id: lyon, channel: 'email',
-        changes: [{ field: 'email', from: null, to: 'ops@example.com' }, { field: 'notifications', from: false, to: true }],
-        requests: [{ method: 'POST', path: `/v1/delivery?squid=${lyon}`, body: { email: 'ops@example.com', notifications: true } }],
+        ...base,
+        kind: 'delivery',
+        action: 'update',
+        squid: 'Lyon bakeries',
+        id: lyon,
+        channel: 'email',
+        changes: [
+          { field: 'email', from: null, to: 'ops@example.com' },
+          { field: 'notifications', from: false, to: true },
+        ],
+        requests: [
+          {
+            method: 'POST',
+            path: `/v1/delivery?squid=${lyon}`,
+            body: { email: 'ops@example.com', notifications: true },
+          },
+        ],
       },
     ]);
     // The same file through sq apply: the same items.
@@ -123,12 +231,17 @@ describe('the items', () => {
     await emu.clearRequests();
     const { doc: d } = await doc(['delivery', 'apply', '-f', f, '--force']);
     expect(d.summary).toMatchObject({ update: 3, applied: 3 });
-    expect(d.items.every((i: { action: string; changes: unknown[] }) => i.action === 'update' && i.changes.length === 0)).toBe(true);
+    expect(
+      d.items.every((i: { action: string; changes: unknown[] }) => i.action === 'update' && i.changes.length === 0),
+    ).toBe(true);
     expect(await emu.requests('POST')).toHaveLength(3);
   });
 
   it('--jq works on the document', async () => {
-    const r = await sq(['delivery', 'apply', '-f', file('good.yaml', GOOD), '--dry-run', '--jq', '.items[] | .squid + ": " + .channel'], { env });
+    const r = await sq(
+      ['delivery', 'apply', '-f', file('good.yaml', GOOD), '--dry-run', '--jq', '.items[] | .squid + ": " + .channel'],
+      { env },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Paris restaurants: sftp\nParis restaurants: webhook\nLyon bakeries: email\n');
   });
@@ -154,7 +267,9 @@ describe('the plan before apply', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('~ update automatic billing reset');
     expect(r.stderr).toContain('Plan: 2 to create, 2 to change, 0 to delete.');
-    expect(r.stderr).toMatch(/the plan has changes that need --yes: set automatic billing reset on \(threshold 80%, up to 2 per 24 h\).*Nothing was sent; pass --yes/);
+    expect(r.stderr).toMatch(
+      /the plan has changes that need --yes: set automatic billing reset on \(threshold 80%, up to 2 per 24 h\).*Nothing was sent; pass --yes/,
+    );
     expect(await emu.requests('POST')).toEqual([]);
     const j = await sq(['apply', '-f', file('billing.yaml', `${BILLING}${GOOD}`), '--no-input', '--json'], { env });
     expect(j.code).toBe(2);

@@ -36,7 +36,11 @@ describe('local config writes honour --dry-run and nothing changes', () => {
       [['profiles', 'remove', 'p1', '--dry-run'], 'would remove profile "p1"'],
       [['auth', 'logout', '--profile', 'p2', '--dry-run'], 'would remove the stored key of profile "p2"'],
       [['auth', 'switch', 'p1', '--dry-run'], 'would make "p1" the active profile'],
-      [['auth', 'login', '--with-token', '--profile', 'p3', '--dry-run'], 'would store the key of demo@sq-emulator.local in profile "p3"', emu.token],
+      [
+        ['auth', 'login', '--with-token', '--profile', 'p3', '--dry-run'],
+        'would store the key of demo@sq-emulator.local in profile "p3"',
+        emu.token,
+      ],
     ];
     for (const [args, said, stdin] of cases) {
       const r = await sq(args, { env: env(), stdin });
@@ -58,7 +62,10 @@ describe('profiles remove and auth logout confirm', () => {
   it('with no terminal and no --yes: exit 2 naming --yes, nothing removed', async () => {
     await loginAs('p1', 'p2');
     const before = readFileSync(file, 'utf8');
-    for (const args of [['profiles', 'remove', 'p1'], ['auth', 'logout', '--profile', 'p2']]) {
+    for (const args of [
+      ['profiles', 'remove', 'p1'],
+      ['auth', 'logout', '--profile', 'p2'],
+    ]) {
       const r = await sq(args, { env: env() });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain('--yes');
@@ -97,15 +104,18 @@ describe('profiles remove and auth logout confirm', () => {
 });
 
 describe('profile names', () => {
-  it.each(['__proto__', 'constructor', 'prototype', '-x', '.hidden', 'a b', 'x'.repeat(65), 'ü'])('--profile %j is exit 2 naming the flag and the rule, nothing sent or stored', async (name) => {
-    const r = await sq(['auth', 'login', '--with-token', '--profile', name], { env: env(), stdin: emu.token });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain('--profile must be a profile name: 1 to 64 letters, digits');
-    expect(await emu.requests()).toEqual([]);
-    const viaEnv = await sq(['me'], { env: env({ SQ_PROFILE: name, SQ_TOKEN: emu.token }) });
-    expect(viaEnv.code).toBe(2);
-    expect(viaEnv.stderr).toContain('SQ_PROFILE must be a profile name');
-  });
+  it.each(['__proto__', 'constructor', 'prototype', '-x', '.hidden', 'a b', 'x'.repeat(65), 'ü'])(
+    '--profile %j is exit 2 naming the flag and the rule, nothing sent or stored',
+    async (name) => {
+      const r = await sq(['auth', 'login', '--with-token', '--profile', name], { env: env(), stdin: emu.token });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('--profile must be a profile name: 1 to 64 letters, digits');
+      expect(await emu.requests()).toEqual([]);
+      const viaEnv = await sq(['me'], { env: env({ SQ_PROFILE: name, SQ_TOKEN: emu.token }) });
+      expect(viaEnv.code).toBe(2);
+      expect(viaEnv.stderr).toContain('SQ_PROFILE must be a profile name');
+    },
+  );
 
   it('the store keeps any name as a real key: "__proto__" saved is in the file, read back and removed', async () => {
     const store = new ProfileStore({ SQ_CONFIG_DIR: dir });
@@ -134,28 +144,43 @@ describe('profile names', () => {
 });
 
 describe('a profile whose token, base_url or user is not a string', () => {
-  it.each(['token', 'base_url', 'user'])('%s: profiles list and auth status are the corrupt-file error, exit 2, content not quoted', async (field) => {
-    writeFileSync(file, JSON.stringify({ profiles: { default: { token: 'sq_live_abcdefgh', base_url: emu.baseUrl, [field]: 12345678 } } }));
-    for (const args of [['profiles', 'list'], ['auth', 'status'], ['me']]) {
-      const r = await sq(args, { env: { SQ_CONFIG_DIR: dir } });
-      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toContain(`the profile file ${file} is corrupt`);
-      expect(r.stderr).not.toContain('12345678');
-      expect(r.stderr).not.toContain('abcdefgh');
-    }
-  });
+  it.each(['token', 'base_url', 'user'])(
+    '%s: profiles list and auth status are the corrupt-file error, exit 2, content not quoted',
+    async (field) => {
+      writeFileSync(
+        file,
+        JSON.stringify({
+          profiles: { default: { token: 'sq_live_abcdefgh', base_url: emu.baseUrl, [field]: 12345678 } },
+        }),
+      );
+      for (const args of [['profiles', 'list'], ['auth', 'status'], ['me']]) {
+        const r = await sq(args, { env: { SQ_CONFIG_DIR: dir } });
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toContain(`the profile file ${file} is corrupt`);
+        expect(r.stderr).not.toContain('12345678');
+        expect(r.stderr).not.toContain('abcdefgh');
+      }
+    },
+  );
 });
 
 describe('a base URL with a password is never echoed', () => {
-  it.each(['htps://me:SuperSecret99@api.lobstr.io', 'me:SuperSecret99@api.lobstr.io', 'ftp://me:SuperSecret99@host'])('%s (SQ_BASE_URL and --base-url, text and --json)', async (url) => {
-    for (const [args, extra] of [[['me'], { SQ_BASE_URL: url }], [['me', '--json'], { SQ_BASE_URL: url }], [['me', '--base-url', url], {}]] as const) {
-      const r = await sq([...args], { env: { ...emu.env(), ...extra } });
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toMatch(/(SQ_BASE_URL|--base-url) must be an http\(s\) URL/);
-      expect(r.stderr).not.toContain('SuperSecret99');
-    }
-    expect(await emu.requests()).toEqual([]);
-  });
+  it.each(['htps://me:SuperSecret99@api.lobstr.io', 'me:SuperSecret99@api.lobstr.io', 'ftp://me:SuperSecret99@host'])(
+    '%s (SQ_BASE_URL and --base-url, text and --json)',
+    async (url) => {
+      for (const [args, extra] of [
+        [['me'], { SQ_BASE_URL: url }],
+        [['me', '--json'], { SQ_BASE_URL: url }],
+        [['me', '--base-url', url], {}],
+      ] as const) {
+        const r = await sq([...args], { env: { ...emu.env(), ...extra } });
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toMatch(/(SQ_BASE_URL|--base-url) must be an http\(s\) URL/);
+        expect(r.stderr).not.toContain('SuperSecret99');
+      }
+      expect(await emu.requests()).toEqual([]);
+    },
+  );
 
   it('a value without a user name or password is still quoted', async () => {
     const r = await sq(['me'], { env: emu.env({ SQ_BASE_URL: 'ftp://example.com' }) });
@@ -178,7 +203,10 @@ describe('a key no HTTP header can carry', () => {
     expect(viaEnv.code, viaEnv.stderr).toBe(2);
     expect(viaEnv.stderr).toContain('SQ_TOKEN contains characters an API key cannot have');
     expect(viaEnv.stderr).not.toContain('defghij');
-    writeFileSync(file, JSON.stringify({ active: 'work', profiles: { work: { token: curly, base_url: emu.baseUrl } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ active: 'work', profiles: { work: { token: curly, base_url: emu.baseUrl } } }),
+    );
     const viaProfile = await sq(['me'], { env: { SQ_CONFIG_DIR: dir } });
     expect(viaProfile.code, viaProfile.stderr).toBe(2);
     expect(viaProfile.stderr).toContain('the key of profile "work" contains characters an API key cannot have');
@@ -197,10 +225,27 @@ describe('--json is one document on stdout for the profile verbs too', () => {
     };
     expect(await doc(['auth', 'switch', 'p1', '--dry-run'])).toEqual({ profile: 'p1', active: false, dry_run: true });
     expect(await doc(['auth', 'switch', 'p1'])).toEqual({ profile: 'p1', active: true });
-    expect(await doc(['auth', 'logout', '--profile', 'p2', '--yes', '--dry-run'])).toEqual({ profile: 'p2', key_removed: false, env_token_set: false, dry_run: true });
-    expect(await doc(['auth', 'logout', '--profile', 'p2', '--yes'])).toEqual({ profile: 'p2', key_removed: true, env_token_set: false });
-    expect(await doc(['auth', 'logout', '--profile', 'p2', '--yes'], { SQ_TOKEN: emu.token })).toEqual({ profile: 'p2', key_removed: false, env_token_set: true });
-    expect(await doc(['profiles', 'remove', 'p2', '--yes', '--dry-run'])).toEqual({ profile: 'p2', removed: false, dry_run: true });
+    expect(await doc(['auth', 'logout', '--profile', 'p2', '--yes', '--dry-run'])).toEqual({
+      profile: 'p2',
+      key_removed: false,
+      env_token_set: false,
+      dry_run: true,
+    });
+    expect(await doc(['auth', 'logout', '--profile', 'p2', '--yes'])).toEqual({
+      profile: 'p2',
+      key_removed: true,
+      env_token_set: false,
+    });
+    expect(await doc(['auth', 'logout', '--profile', 'p2', '--yes'], { SQ_TOKEN: emu.token })).toEqual({
+      profile: 'p2',
+      key_removed: false,
+      env_token_set: true,
+    });
+    expect(await doc(['profiles', 'remove', 'p2', '--yes', '--dry-run'])).toEqual({
+      profile: 'p2',
+      removed: false,
+      dry_run: true,
+    });
     expect(await doc(['profiles', 'remove', 'p2', '--yes'])).toEqual({ profile: 'p2', removed: true });
     expect(stored().profiles).not.toHaveProperty('p2');
   });

@@ -10,8 +10,16 @@ beforeAll(() => {
   env = emu.env();
 });
 
-const posts = async () => (await emu.requests()).filter((r) => r.method === 'POST' && r.path === '/v1/plans/auto-reset');
-const FIELDS = ['enabled', 'threshold_pct', 'max_resets_per_24h', 'resets_used_in_window', 'window_resets_at', 'current_usage_pct'];
+const posts = async () =>
+  (await emu.requests()).filter((r) => r.method === 'POST' && r.path === '/v1/plans/auto-reset');
+const FIELDS = [
+  'enabled',
+  'threshold_pct',
+  'max_resets_per_24h',
+  'resets_used_in_window',
+  'window_resets_at',
+  'current_usage_pct',
+];
 
 describe('show', () => {
   it('--json is exactly the API object', async () => {
@@ -35,10 +43,17 @@ describe('show', () => {
     const off = await sq(['billing', 'auto-reset'], { env: { ...env, NO_COLOR: '1' }, tty: true });
     expect(off.stderr).toContain('Allowance: 10,000 credits (plan Premium); used now: 2,500 (25%).');
     expect(off.stderr).toContain('Automatic reset is off: no reset fires');
-    const autoReset = { enabled: true, threshold_pct: 80, max_resets_per_24h: 3, reset_times: [emu.emu.clock.now() - 60_000] };
+    const autoReset = {
+      enabled: true,
+      threshold_pct: 80,
+      max_resets_per_24h: 3,
+      reset_times: [emu.emu.clock.now() - 60_000],
+    };
     await emu.control('POST', '/_emulator/billing', { auto_reset: autoReset });
     const on = await sq(['billing', 'auto-reset'], { env: { ...env, NO_COLOR: '1' }, tty: true });
-    expect(on.stderr).toContain('The next reset fires after 5,500 more credits (usage above 80%) and charges the card on file for a renewal of plan Premium.');
+    expect(on.stderr).toContain(
+      'The next reset fires after 5,500 more credits (usage above 80%) and charges the card on file for a renewal of plan Premium.',
+    );
     expect(on.stderr).toContain('Resets left in the 24-hour window: 2 of 3.');
     // Piped or --json: the API object alone, and no balance request.
     await emu.clearRequests();
@@ -47,11 +62,21 @@ describe('show', () => {
   });
 
   it('settings without some of the spec\'s six fields: what they decide is UNKNOWN, never "off" or "0 left"', async () => {
-    await emu.faults([{ method: 'GET', path: '/v1/plans/auto-reset', action: 'status', status: 200, body: { threshold_pct: 80, current_usage_pct: 25 } }]);
+    await emu.faults([
+      {
+        method: 'GET',
+        path: '/v1/plans/auto-reset',
+        action: 'status',
+        status: 200,
+        body: { threshold_pct: 80, current_usage_pct: 25 },
+      },
+    ]);
     const r = await sq(['billing', 'auto-reset'], { env: { ...env, NO_COLOR: '1' }, tty: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('Whether automatic reset is on is UNKNOWN (the API did not say)');
-    expect(r.stderr).toContain('Resets left in the 24-hour window: UNKNOWN (the API did not give max_resets_per_24h and resets_used_in_window).');
+    expect(r.stderr).toContain(
+      'Resets left in the 24-hour window: UNKNOWN (the API did not give max_resets_per_24h and resets_used_in_window).',
+    );
     expect(r.stderr).not.toContain('Automatic reset is off');
     const st = await sq(['status'], { env: { ...env, NO_COLOR: '1' } });
     expect(st.stdout).toContain('UNKNOWN whether on (the API did not say); threshold 80%, at most ? resets in 24h');
@@ -120,7 +145,10 @@ describe('changing', () => {
   it('--dry-run prints the POST and sends nothing, and needs no --yes', async () => {
     const r = await sq(['billing', 'auto-reset', '--enable', '--threshold', '70', '--dry-run', '--json'], { env });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, requests: [{ method: 'POST', path: '/v1/plans/auto-reset', body: { enabled: true, threshold_pct: 70 } }] });
+    expect(JSON.parse(r.stdout)).toEqual({
+      dry_run: true,
+      requests: [{ method: 'POST', path: '/v1/plans/auto-reset', body: { enabled: true, threshold_pct: 70 } }],
+    });
     expect(await posts()).toEqual([]);
   });
 

@@ -68,10 +68,14 @@ describe('a bad setting stored in the profile file', () => {
     const { cfg, file } = profileWith({ 'csv-safe': 'maybe' });
     const id = emu.squidId(DEMO_SQUIDS.paris);
     await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { name: '=HYPERLINK("x")' } });
-    const r = await sq(['squids', 'list', '--format', 'csv', '--fields', 'name'], { env: emu.env({ SQ_CONFIG_DIR: cfg }) });
+    const r = await sq(['squids', 'list', '--format', 'csv', '--fields', 'name'], {
+      env: emu.env({ SQ_CONFIG_DIR: cfg }),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`"'=HYPERLINK(""x"")"`);
-    expect(r.stderr).toContain(`the csv-safe setting stored in profile "default" of ${file} is not valid (it takes on or off)`);
+    expect(r.stderr).toContain(
+      `the csv-safe setting stored in profile "default" of ${file} is not valid (it takes on or off)`,
+    );
     expect(r.stderr).toContain('CSV cells are made safe meanwhile');
   });
 });
@@ -88,14 +92,18 @@ describe('config set refuses what a command would refuse', () => {
     expect(set.code, set.stderr).toBe(2);
     expect(set.stderr).toContain(message);
     expect((await sq(['config', 'get', key, '--json'], { env: { SQ_CONFIG_DIR: cfg } })).code).toBe(0);
-    const start = await sq(['runs', 'start', '--squid', emu.squidId(DEMO_SQUIDS.headphones), '--dry-run'], { env: emu.env({ SQ_CONFIG_DIR: cfg }) });
+    const start = await sq(['runs', 'start', '--squid', emu.squidId(DEMO_SQUIDS.headphones), '--dry-run'], {
+      env: emu.env({ SQ_CONFIG_DIR: cfg }),
+    });
     expect(start.code, start.stderr).toBe(0);
   });
 
   it('a value as large as allowed is stored and read back by the commands', async () => {
     const cfg = tempConfigDir();
     expect((await sq(['config', 'set', 'max-credits', '1000000000000'], { env: { SQ_CONFIG_DIR: cfg } })).code).toBe(0);
-    const start = await sq(['runs', 'start', '--squid', emu.squidId(DEMO_SQUIDS.headphones), '--dry-run'], { env: emu.env({ SQ_CONFIG_DIR: cfg }) });
+    const start = await sq(['runs', 'start', '--squid', emu.squidId(DEMO_SQUIDS.headphones), '--dry-run'], {
+      env: emu.env({ SQ_CONFIG_DIR: cfg }),
+    });
     expect(start.code, start.stderr).toBe(0);
   });
 });

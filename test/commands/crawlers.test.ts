@@ -10,7 +10,10 @@ describe('paramRows', () => {
   it('skips the reserved functions key in squid params and lists functions as their own rows', () => {
     const rows = paramRows({
       task: { url: { type: 'string', required: true, default: null } },
-      squid: { max_results: { type: 'int', default: null }, functions: { contacts: { sort: 1, default: false, credits_per_function: 1 } } },
+      squid: {
+        max_results: { type: 'int', default: null },
+        functions: { contacts: { sort: 1, default: false, credits_per_function: 1 } },
+      },
     });
     expect(rows).toEqual([
       { level: 'task', name: 'url', type: 'string', required: true, default: null },
@@ -41,18 +44,22 @@ describe('help', () => {
     tasks: ['list', 'get', 'add', 'upload', 'upload-status', 'delete'],
     accounts: ['list', 'get', 'types', 'sync', 'delete'],
   };
-  it.each(Object.entries(verbs).flatMap(([noun, vs]) => vs.map((v) => [noun, v])))('sq %s %s --help shows examples', async (noun, verb) => {
-    const r = await sq([noun, verb, '--help']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Examples:');
-    expect(r.stdout).toContain(`$ sq ${noun} ${verb}`);
-  });
+  it.each(Object.entries(verbs).flatMap(([noun, vs]) => vs.map((v) => [noun, v])))(
+    'sq %s %s --help shows examples',
+    async (noun, verb) => {
+      const r = await sq([noun, verb, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Examples:');
+      expect(r.stdout).toContain(`$ sq ${noun} ${verb}`);
+    },
+  );
 });
 
 describe('crawlers list on a narrow terminal', () => {
   const emu = useEmulator();
-  it('--all lists every crawler of the docs\' examples pages (57) on the demo seed', async () => {
-    const pages = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/docs-examples.json'), 'utf8')).pages as Record<string, unknown>;
+  it("--all lists every crawler of the docs' examples pages (57) on the demo seed", async () => {
+    const pages = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/docs-examples.json'), 'utf8'))
+      .pages as Record<string, unknown>;
     const slugs = [...new Set(Object.keys(pages).map((k) => k.split('/')[1]))];
     const r = await sq(['crawlers', 'list', '--all', '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);

@@ -9,8 +9,13 @@ import type { J } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'reset' });
 
-const tsv = (out: string) => out.trimEnd().split('\n').map((l) => l.split('\t'));
-const doneRuns = (squid: string) => Object.values(emu.emu.state.runs).filter((r) => r.squid === emu.squidId(squid) && r.is_done === true);
+const tsv = (out: string) =>
+  out
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.split('\t'));
+const doneRuns = (squid: string) =>
+  Object.values(emu.emu.state.runs).filter((r) => r.squid === emu.squidId(squid) && r.is_done === true);
 
 describe('sq runs credits', () => {
   it('a table of the functions with credits, attempts and rate; the total on stderr; a prefix is enough', async () => {
@@ -22,7 +27,14 @@ describe('sq runs credits', () => {
     const body = await emu.api(`/v1/runs/${run}/credits`);
     const rows = tsv(r.stdout);
     expect(rows[0]).toEqual(['function', 'credits', 'attempts', 'rate']);
-    expect(rows.slice(1)).toEqual(body.breakdown.map((b: J) => [b.function, String(b.credits), String(b.attempts), String(b.function === 'base' ? body.rates.credits_per_row : body.rates[b.function])]));
+    expect(rows.slice(1)).toEqual(
+      body.breakdown.map((b: J) => [
+        b.function,
+        String(b.credits),
+        String(b.attempts),
+        String(b.function === 'base' ? body.rates.credits_per_row : body.rates[b.function]),
+      ]),
+    );
     expect(rows.length).toBeGreaterThan(1);
     expect(r.stderr).toContain(`Total: ${body.total_credits} credits for ${body.total_results} results.`);
   });
@@ -36,7 +48,7 @@ describe('sq runs credits', () => {
     expect(jq.stdout.trim()).toBe(String(emu.emu.state.runs[run].credit_used));
   });
 
-  it('an unknown run is exit 3 with the API\'s message', async () => {
+  it("an unknown run is exit 3 with the API's message", async () => {
     const r = await sq(['runs', 'credits', '0'.repeat(32)], { env: emu.env() });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('Run not found');
@@ -50,7 +62,19 @@ describe('sq credits modules', () => {
     const body = await emu.api('/v1/credits/modules');
     const rows = tsv(r.stdout);
     expect(rows[0]).toEqual(['name', 'slug', 'function', 'credits', 'attempts', 'total_results', 'total_runs']);
-    expect(rows.slice(1)).toEqual(body.data.flatMap((m: J) => m.breakdown.map((b: J) => [m.name, m.slug, b.function, String(b.credits), String(b.attempts), String(m.total_results), String(m.total_runs)])));
+    expect(rows.slice(1)).toEqual(
+      body.data.flatMap((m: J) =>
+        m.breakdown.map((b: J) => [
+          m.name,
+          m.slug,
+          b.function,
+          String(b.credits),
+          String(b.attempts),
+          String(m.total_results),
+          String(m.total_runs),
+        ]),
+      ),
+    );
     expect(r.stderr).toContain(`Total: ${body.total_credits} credits over ${body.data.length} crawlers.`);
   });
 
@@ -73,16 +97,28 @@ describe('a 200 answer that is no credit document is exit 1, not an empty table 
   const run = () => String(doneRuns(DEMO_SQUIDS.paris)[0].id);
   it.each([
     ['runs credits, an array', () => `/v1/runs/${run()}/credits`, [], () => ['runs', 'credits', run()]],
-    ['runs credits, an object without breakdown or total', () => `/v1/runs/${run()}/credits`, { detail: 'x' }, () => ['runs', 'credits', run(), '--json']],
+    [
+      'runs credits, an object without breakdown or total',
+      () => `/v1/runs/${run()}/credits`,
+      { detail: 'x' },
+      () => ['runs', 'credits', run(), '--json'],
+    ],
     ['credits modules, null', () => '/v1/credits/modules', null, () => ['credits', 'modules']],
-    ['credits modules, an object without data or total', () => '/v1/credits/modules', { detail: 'x' }, () => ['credits', 'modules', '--json']],
+    [
+      'credits modules, an object without data or total',
+      () => '/v1/credits/modules',
+      { detail: 'x' },
+      () => ['credits', 'modules', '--json'],
+    ],
   ])('%s', async (_label, path, body, args) => {
     await emu.faults([{ path: path(), action: 'status', status: 200, body, count: 5 }]);
     const r = await sq(args(), { env: emu.env() });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
     // An error message or null is no document of any endpoint (issue 33, E9): said before the credit check.
-    expect(r.stderr).toMatch(/instead of a credit document|but the answer is an error message, not a document|but the answer is null/);
+    expect(r.stderr).toMatch(
+      /instead of a credit document|but the answer is an error message, not a document|but the answer is null/,
+    );
   });
 });
 
@@ -105,7 +141,12 @@ describe('sq credits squids and sq squids credits', () => {
     const rows = tsv(r.stdout);
     expect(rows[0]).toEqual(['run', 'status', 'started_at', 'ended_at', 'total_credits', 'total_results']);
     const runs = doneRuns(DEMO_SQUIDS.paris);
-    expect(rows.slice(1).map((x) => [x[0], x[1], x[4]]).sort()).toEqual(runs.map((x) => [String(x.id), String(x.status), String(x.credit_used)]).sort());
+    expect(
+      rows
+        .slice(1)
+        .map((x) => [x[0], x[1], x[4]])
+        .sort(),
+    ).toEqual(runs.map((x) => [String(x.id), String(x.status), String(x.credit_used)]).sort());
   });
 
   it('an unknown squid is exit 3 before the credits request', async () => {

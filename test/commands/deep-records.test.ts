@@ -21,27 +21,39 @@ const deepText = (depth: number) => `${'{"a":'.repeat(depth)}"leaf"${'}'.repeat(
 
 async function serveDeep() {
   const squid = emu.squidId(DEMO_SQUIDS.paris);
-  const page = { data: [{ id: 'r1', object: 'result', squid, deep: deep(DEPTH) }], total_results: 1, total_pages: 1, page: 1, limit: 100, next: null };
+  const page = {
+    data: [{ id: 'r1', object: 'result', squid, deep: deep(DEPTH) }],
+    total_results: 1,
+    total_pages: 1,
+    page: 1,
+    limit: 100,
+    next: null,
+  };
   await emu.faults([{ path: '/v1/results', method: 'GET', action: 'status', status: 200, body: page, count: 5 }]);
 }
 
 describe('a record nested 3,000 levels deep', () => {
-  it.each(['ndjson', 'json', 'csv', 'tsv'])('results list --all --format %s to stdout: exit 0, the record as it is', async (format) => {
-    await serveDeep();
-    const fields = format === 'csv' || format === 'tsv' ? ['--fields', 'id,deep'] : [];
-    const r = await sq(['results', 'list', '--squid', DEMO_SQUIDS.paris, '--all', '--format', format, ...fields], { env: emu.env() });
-    expect(r.stderr).not.toContain('Maximum call stack');
-    expect(r.code, r.stderr).toBe(0);
-    if (format === 'ndjson') expect(r.stdout).toContain(`"deep":${deepText(DEPTH)}}\n`);
-    // Compared as text: toEqual walks the two 3,000-level trees by recursion, and in a busy worker that walk itself
-    // ran out of stack now and then (the record sq printed was whole).
-    else if (format === 'json') expect(JSON.stringify(JSON.parse(r.stdout)[0].deep)).toBe(deepText(DEPTH));
-    else {
-      // The cell is the value's JSON, quoted as the format quotes it.
-      expect(r.stdout.split('\n')[0]).toBe(format === 'csv' ? 'id,deep' : 'id\tdeep');
-      expect(r.stdout.length).toBeGreaterThan(DEPTH * 5);
-    }
-  });
+  it.each(['ndjson', 'json', 'csv', 'tsv'])(
+    'results list --all --format %s to stdout: exit 0, the record as it is',
+    async (format) => {
+      await serveDeep();
+      const fields = format === 'csv' || format === 'tsv' ? ['--fields', 'id,deep'] : [];
+      const r = await sq(['results', 'list', '--squid', DEMO_SQUIDS.paris, '--all', '--format', format, ...fields], {
+        env: emu.env(),
+      });
+      expect(r.stderr).not.toContain('Maximum call stack');
+      expect(r.code, r.stderr).toBe(0);
+      if (format === 'ndjson') expect(r.stdout).toContain(`"deep":${deepText(DEPTH)}}\n`);
+      // Compared as text: toEqual walks the two 3,000-level trees by recursion, and in a busy worker that walk itself
+      // ran out of stack now and then (the record sq printed was whole).
+      else if (format === 'json') expect(JSON.stringify(JSON.parse(r.stdout)[0].deep)).toBe(deepText(DEPTH));
+      else {
+        // The cell is the value's JSON, quoted as the format quotes it.
+        expect(r.stdout.split('\n')[0]).toBe(format === 'csv' ? 'id,deep' : 'id\tdeep');
+        expect(r.stdout.length).toBeGreaterThan(DEPTH * 5);
+      }
+    },
+  );
 
   it('-o FILE.ndjson: the same bytes', async () => {
     await serveDeep();

@@ -37,12 +37,23 @@ afterEach(() => {
 function setup(extra: Record<string, string> = {}): Record<string, string> {
   const home = dir('sq-doctor-home-');
   writeFileSync(join(home, '.bashrc'), 'source <(sq completion bash)\n');
-  return { ...emu.env(), HOME: home, SHELL: '/bin/bash', SQ_CONFIG_DIR: join(home, 'cfg'), SQ_CACHE_DIR: join(home, 'cache'), SQ_UPDATE_URL: registry.url, ...extra };
+  return {
+    ...emu.env(),
+    HOME: home,
+    SHELL: '/bin/bash',
+    SQ_CONFIG_DIR: join(home, 'cfg'),
+    SQ_CACHE_DIR: join(home, 'cache'),
+    SQ_UPDATE_URL: registry.url,
+    ...extra,
+  };
 }
 
 type Check = { name: string; ok: boolean; level: 'ok' | 'warn' | 'fail'; detail: string; fix: string | null };
 
-async function doctor(env: Record<string, string>, opts: { clock?: { now: () => number; sleep: (ms: number) => Promise<void> }; args?: string[] } = {}) {
+async function doctor(
+  env: Record<string, string>,
+  opts: { clock?: { now: () => number; sleep: (ms: number) => Promise<void> }; args?: string[] } = {},
+) {
   const r = await sq(['doctor', '--json', ...(opts.args ?? [])], { env, clock: opts.clock ?? 'real' });
   const checks = JSON.parse(r.stdout).checks as Check[];
   const by = Object.fromEntries(checks.map((c) => [c.name, c]));
@@ -55,7 +66,8 @@ describe('sq doctor', () => {
   it('every check but node passes with a good setup; exit 0 (a Node line past its end of life is a warning)', async () => {
     const { r, checks, by } = await doctor(setup());
     expect(checks.map((c) => c.name)).toEqual(NAMES);
-    for (const c of checks.filter((c) => c.name !== 'node')) expect(c, c.detail).toMatchObject({ ok: true, level: 'ok', fix: null });
+    for (const c of checks.filter((c) => c.name !== 'node'))
+      expect(c, c.detail).toMatchObject({ ok: true, level: 'ok', fix: null });
     expect(by.key.detail).toContain('accepted');
     expect(by.profile.detail).toContain('SQ_BASE_URL');
     expect(by.update.detail).toContain('is the latest');
@@ -84,7 +96,9 @@ describe('sq doctor', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^✗ key +no API key/m);
     expect(r.stdout).toMatch(/^ +fix: sq auth login, or set SQ_TOKEN$/m);
-    expect(r.stdout).toMatch(/^✓ base_url +http:\/\/127\.0\.0\.1:\d+ is the API: GET \/v1\/me without a key answered HTTP 401 \(application\/json\)/m);
+    expect(r.stdout).toMatch(
+      /^✓ base_url +http:\/\/127\.0\.0\.1:\d+ is the API: GET \/v1\/me without a key answered HTTP 401 \(application\/json\)/m,
+    );
     expect(r.stdout).toMatch(/checks failed(, \d warnings?)?\.\n$/);
   });
 
@@ -96,7 +110,10 @@ describe('sq doctor', () => {
       const port = (server.address() as { port: number }).port;
       const { r, by } = await doctor(setup({ SQ_BASE_URL: `http://127.0.0.1:${port}` }));
       expect(r.code).toBe(1);
-      expect(by.base_url).toMatchObject({ level: 'fail', detail: expect.stringContaining('is not the API: GET /v1/me answered HTTP 404 (text/html)') });
+      expect(by.base_url).toMatchObject({
+        level: 'fail',
+        detail: expect.stringContaining('is not the API: GET /v1/me answered HTTP 404 (text/html)'),
+      });
       expect(by.key.level).toBe('fail');
     } finally {
       server.close();
@@ -124,14 +141,19 @@ describe('sq doctor', () => {
 
   it('base_url: a self-signed TLS certificate fails as invalid TLS', async () => {
     const fixtures = join(import.meta.dirname, '../fixtures/tls');
-    const server = createServer({ key: readFileSync(join(fixtures, 'self-signed.key')), cert: readFileSync(join(fixtures, 'self-signed.crt')) }, (_q, s) => s.end('{}'));
+    const server = createServer(
+      { key: readFileSync(join(fixtures, 'self-signed.key')), cert: readFileSync(join(fixtures, 'self-signed.crt')) },
+      (_q, s) => s.end('{}'),
+    );
     await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
     try {
       const port = (server.address() as import('node:net').AddressInfo).port;
       const { r, by } = await doctor(setup({ SQ_BASE_URL: `https://127.0.0.1:${port}` }));
       expect(r.code).toBe(1);
       expect(by.base_url.ok).toBe(false);
-      expect(by.base_url.detail).toMatch(/TLS certificate is not valid \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/);
+      expect(by.base_url.detail).toMatch(
+        /TLS certificate is not valid \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/,
+      );
       expect(by.base_url.fix).toContain('NODE_EXTRA_CA_CERTS');
     } finally {
       server.closeAllConnections();
@@ -152,8 +174,18 @@ describe('sq doctor', () => {
     const env = setup();
     const now = Date.now();
     mkdirSync(env.SQ_CACHE_DIR, { recursive: true, mode: 0o700 });
-    const paused = { seq: 3, sent: [], inflight: [], server: { limit: 2, remaining: 0, seq: 3, resetAt: now + 30_000, until: now + 30_000 }, pausedUntil: now + 30_000 };
-    writeFileSync(stateFile(env.SQ_CACHE_DIR, env.SQ_TOKEN, new URL(env.SQ_BASE_URL).origin), JSON.stringify({ v: 2, buckets: { results: paused } }), { mode: 0o600 });
+    const paused = {
+      seq: 3,
+      sent: [],
+      inflight: [],
+      server: { limit: 2, remaining: 0, seq: 3, resetAt: now + 30_000, until: now + 30_000 },
+      pausedUntil: now + 30_000,
+    };
+    writeFileSync(
+      stateFile(env.SQ_CACHE_DIR, env.SQ_TOKEN, new URL(env.SQ_BASE_URL).origin),
+      JSON.stringify({ v: 2, buckets: { results: paused } }),
+      { mode: 0o600 },
+    );
     const { r, by } = await doctor(env);
     expect(r.code).toBe(0);
     expect(by.rate_budget).toMatchObject({ ok: false, level: 'warn' });
@@ -163,7 +195,10 @@ describe('sq doctor', () => {
 
   it('permissions: a profile file other users can read warns with the chmod to run', async () => {
     const env = setup();
-    const login = await sq(['auth', 'login', '--with-token'], { env: { ...env, SQ_TOKEN: '' }, stdin: `${emu.token}\n` });
+    const login = await sq(['auth', 'login', '--with-token'], {
+      env: { ...env, SQ_TOKEN: '' },
+      stdin: `${emu.token}\n`,
+    });
     expect(login.code, login.stderr).toBe(0);
     chmodSync(join(env.SQ_CONFIG_DIR, 'config.json'), 0o644);
     const { r, by } = await doctor({ ...env, SQ_TOKEN: '' });
@@ -188,13 +223,20 @@ describe('sq doctor', () => {
     const home = dir('sq-doctor-bare-');
     const { r, by } = await doctor(setup({ HOME: home }));
     expect(r.code).toBe(0);
-    expect(by.completion).toMatchObject({ ok: false, level: 'warn', fix: "echo 'source <(sq completion bash)' >> ~/.bashrc" });
+    expect(by.completion).toMatchObject({
+      ok: false,
+      level: 'warn',
+      fix: "echo 'source <(sq completion bash)' >> ~/.bashrc",
+    });
     const zsh = await doctor(setup({ HOME: home, SHELL: '/usr/bin/zsh' }));
     expect(zsh.by.completion.ok).toBe(false);
     mkdirSync(join(home, '.config/fish/completions'), { recursive: true });
     writeFileSync(join(home, '.config/fish/completions/sq.fish'), '# sq\n');
     const fish = await doctor(setup({ HOME: home, SHELL: '/usr/bin/fish' }));
-    expect(fish.by.completion).toMatchObject({ ok: true, detail: `fish: ${join(home, '.config/fish/completions/sq.fish')}` });
+    expect(fish.by.completion).toMatchObject({
+      ok: true,
+      detail: `fish: ${join(home, '.config/fish/completions/sq.fish')}`,
+    });
   });
 
   it('update: a newer sq on the registry warns with the install line', async () => {

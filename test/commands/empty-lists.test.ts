@@ -28,7 +28,10 @@ describe('a squid with no runs, tasks or results', () => {
   it.each([
     [['runs', 'list', '--squid', lyon], `No runs of squid "${lyon}". Start one: sq runs start --squid '${lyon}'`],
     [['tasks', 'list', '--squid', lyon], `No tasks in squid "${lyon}". Add one: sq tasks add --squid '${lyon}' VALUE`],
-    [['results', 'list', '--squid', lyon], `No results in squid "${lyon}". Start a run: sq runs start --squid '${lyon}' --wait`],
+    [
+      ['results', 'list', '--squid', lyon],
+      `No results in squid "${lyon}". Start a run: sq runs start --squid '${lyon}' --wait`,
+    ],
   ])('%j', async (args, line) => {
     const tty = await sq(args, { env: { ...emu.env(), NO_COLOR: '1' }, tty: true });
     expect(tty.code, tty.stderr).toBe(0);
@@ -39,7 +42,10 @@ describe('a squid with no runs, tasks or results', () => {
   });
 
   it('past the last page the hint says so, not that there are none', async () => {
-    const r = await sq(['squids', 'list', '--page', '9', '--limit', '5'], { env: { ...emu.env(), NO_COLOR: '1' }, tty: true });
+    const r = await sq(['squids', 'list', '--page', '9', '--limit', '5'], {
+      env: { ...emu.env(), NO_COLOR: '1' },
+      tty: true,
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('Page 9 is past the end');
     expect(r.stderr).not.toContain('No squids');

@@ -29,9 +29,13 @@ beforeAll(async () => {
   // One emulator per lane, so seeds run side by side without sharing fault rules or their random draws.
   for (let i = 0; i < LANES; i++) {
     const emu = await startTestEmulator();
-    const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: COUNT })) as J;
+    const run = (await emu.control('POST', '/_emulator/generate', {
+      squid: emu.squidId(DEMO_SQUIDS.headphones),
+      results: COUNT,
+    })) as J;
     const expected: J[] = [];
-    for (let page = 1; expected.length < COUNT; page++) expected.push(...(await emu.api(`/v1/results?run=${String(run.id)}&page=${page}&limit=100`)).data);
+    for (let page = 1; expected.length < COUNT; page++)
+      expected.push(...(await emu.api(`/v1/results?run=${String(run.id)}&page=${page}&limit=100`)).data);
     lanes.push({ emu, runId: String(run.id), expected });
   }
 });
@@ -43,7 +47,8 @@ const exportTo = (lane: Lane, file: string, ...more: string[]) =>
   sq(['results', 'list', '--run', lane.runId, '--all', '-o', file, ...more], { env: lane.emu.env() });
 /** What a failed `-o out.x` export may leave: nothing, or its whole pages aside for --resume; never the target. */
 const keptAside = (name: string) => [`.${name}.sq-checkpoint`, `.${name}.sq-partial`];
-const exportOut = (lane: Lane) => sq(['results', 'list', '--run', lane.runId, '--all', '--format', 'ndjson'], { env: lane.emu.env() });
+const exportOut = (lane: Lane) =>
+  sq(['results', 'list', '--run', lane.runId, '--all', '--format', 'ndjson'], { env: lane.emu.env() });
 
 const RULES = [
   { action: 'status', status: 429, headers: { 'Retry-After': '0' }, probability: 0.12, count: 2 },
@@ -81,17 +86,36 @@ describe('results list --all under faults', () => {
           await lane.emu.faults(RULES, seed);
           const f = await exportTo(lane, file);
           const left = readdirSync(dir);
-          if (f.code === 0) check(seed, '-o', left.length === 1 && JSON.stringify(ndjson(readFileSync(file, 'utf8'))) === JSON.stringify(lane.expected), 0, 'file differs');
+          if (f.code === 0)
+            check(
+              seed,
+              '-o',
+              left.length === 1 && JSON.stringify(ndjson(readFileSync(file, 'utf8'))) === JSON.stringify(lane.expected),
+              0,
+              'file differs',
+            );
           else {
             const kept = left.length > 0;
             const okLeft = !kept || JSON.stringify([...left].sort()) === JSON.stringify(keptAside('out.ndjson'));
-            check(seed, '-o', okLeft && /^error: /m.test(f.stderr) && (!kept || f.stderr.includes('--resume')), f.code, `left ${JSON.stringify(left)}; ${f.stderr}`);
+            check(
+              seed,
+              '-o',
+              okLeft && /^error: /m.test(f.stderr) && (!kept || f.stderr.includes('--resume')),
+              f.code,
+              `left ${JSON.stringify(left)}; ${f.stderr}`,
+            );
             if (kept && okLeft) {
               // Whole pages were kept: with the faults gone, --resume must complete the export record for record.
               await lane.emu.clearFaults();
               const r = await exportTo(lane, file, '--resume');
-              const same = r.code === 0 && JSON.stringify(readdirSync(dir)) === '["out.ndjson"]' && JSON.stringify(ndjson(readFileSync(file, 'utf8'))) === JSON.stringify(lane.expected);
-              if (!same) violations.push(`seed ${seed} resume: exit ${r.code}, left ${JSON.stringify(readdirSync(dir))}; ${r.stderr}`);
+              const same =
+                r.code === 0 &&
+                JSON.stringify(readdirSync(dir)) === '["out.ndjson"]' &&
+                JSON.stringify(ndjson(readFileSync(file, 'utf8'))) === JSON.stringify(lane.expected);
+              if (!same)
+                violations.push(
+                  `seed ${seed} resume: exit ${r.code}, left ${JSON.stringify(readdirSync(dir))}; ${r.stderr}`,
+                );
               else outcomes.resumed++;
             }
           }
@@ -100,9 +124,18 @@ describe('results list --all under faults', () => {
           await lane.emu.faults(RULES, seed);
           const o = await exportOut(lane);
           const got = ndjson(o.stdout);
-          if (o.code === 0) check(seed, 'stdout', JSON.stringify(got) === JSON.stringify(lane.expected), 0, `${got.length} records`);
+          if (o.code === 0)
+            check(seed, 'stdout', JSON.stringify(got) === JSON.stringify(lane.expected), 0, `${got.length} records`);
           // With --format ndjson the error itself is one JSON line on stderr.
-          else check(seed, 'stdout', JSON.stringify(got) === JSON.stringify(lane.expected.slice(0, got.length)) && /^\{"error":/m.test(o.stderr), o.code, o.stderr);
+          else
+            check(
+              seed,
+              'stdout',
+              JSON.stringify(got) === JSON.stringify(lane.expected.slice(0, got.length)) &&
+                /^\{"error":/m.test(o.stderr),
+              o.code,
+              o.stderr,
+            );
         }
         await lane.emu.clearFaults();
       }),
@@ -117,27 +150,36 @@ describe('results list --all under faults', () => {
   it.each([
     [{}, 'expected a page of records, got an object without data'],
     [{ data: null }, 'expected a page of records, got data that is null, not a list'],
-    [{ detail: 'Request was throttled.' }, 'expected a page of records, got an object without data ("Request was throttled.")'],
-  ])('a 200 answer %j on page 2 exits 1 naming the page; -o leaves no file, only page 1 aside for --resume', async (body, what) => {
-    const lane = lanes[0];
-    const rules = [
-      { path: '/v1/results', action: 'delay', ms: 0, count: 1 },
-      { path: '/v1/results', action: 'status', status: 200, body, count: 1 },
-    ];
-    await lane.emu.faults(rules);
-    const dir = tempDir('sq-faults-');
-    const r = await exportTo(lane, join(dir, 'out.csv'));
-    expect(r.code).toBe(1);
-    expect(r.stderr.split('\n').slice(-2)).toEqual([`error: GET /v1/results page 2 (HTTP 200): ${what} — stopping after 100 of 150 records`, '']);
-    expect(r.stderr).toContain('To continue from page 2, run:');
-    expect(readdirSync(dir).sort()).toEqual(keptAside('out.csv'));
+    [
+      { detail: 'Request was throttled.' },
+      'expected a page of records, got an object without data ("Request was throttled.")',
+    ],
+  ])(
+    'a 200 answer %j on page 2 exits 1 naming the page; -o leaves no file, only page 1 aside for --resume',
+    async (body, what) => {
+      const lane = lanes[0];
+      const rules = [
+        { path: '/v1/results', action: 'delay', ms: 0, count: 1 },
+        { path: '/v1/results', action: 'status', status: 200, body, count: 1 },
+      ];
+      await lane.emu.faults(rules);
+      const dir = tempDir('sq-faults-');
+      const r = await exportTo(lane, join(dir, 'out.csv'));
+      expect(r.code).toBe(1);
+      expect(r.stderr.split('\n').slice(-2)).toEqual([
+        `error: GET /v1/results page 2 (HTTP 200): ${what} — stopping after 100 of 150 records`,
+        '',
+      ]);
+      expect(r.stderr).toContain('To continue from page 2, run:');
+      expect(readdirSync(dir).sort()).toEqual(keptAside('out.csv'));
 
-    await lane.emu.faults(rules);
-    const o = await exportOut(lane);
-    expect(o.code).toBe(1);
-    expect(ndjson(o.stdout)).toEqual(lane.expected.slice(0, 100));
-    await lane.emu.clearFaults();
-  });
+      await lane.emu.faults(rules);
+      const o = await exportOut(lane);
+      expect(o.code).toBe(1);
+      expect(ndjson(o.stdout)).toEqual(lane.expected.slice(0, 100));
+      await lane.emu.clearFaults();
+    },
+  );
 
   it('a page cut short in the middle exits 1 and -o leaves no file', async () => {
     const lane = lanes[0];
@@ -156,12 +198,23 @@ describe('results list --all under faults', () => {
 describe('results list --all -o, 1,000 records under 429 bursts (Retry-After 1), 503s and a reset mid-body', () => {
   it('gives the same records, and every fault fired', async () => {
     const lane = lanes[0];
-    const run = (await lane.emu.control('POST', '/_emulator/generate', { squid: lane.emu.squidId(DEMO_SQUIDS.headphones), results: 1000 })) as J;
+    const run = (await lane.emu.control('POST', '/_emulator/generate', {
+      squid: lane.emu.squidId(DEMO_SQUIDS.headphones),
+      results: 1000,
+    })) as J;
     const expected: J[] = [];
-    for (let page = 1; expected.length < 1000; page++) expected.push(...(await lane.emu.api(`/v1/results?run=${String(run.id)}&page=${page}&limit=100`)).data);
+    for (let page = 1; expected.length < 1000; page++)
+      expected.push(...(await lane.emu.api(`/v1/results?run=${String(run.id)}&page=${page}&limit=100`)).data);
     await lane.emu.faults(
       [
-        { path: '/v1/results', action: 'status', status: 429, headers: { 'Retry-After': '1' }, count: 3, probability: 0.3 },
+        {
+          path: '/v1/results',
+          action: 'status',
+          status: 429,
+          headers: { 'Retry-After': '1' },
+          count: 3,
+          probability: 0.3,
+        },
         { path: '/v1/results', action: 'status', status: 503, count: 3, probability: 0.3 },
         { path: '/v1/results', action: 'reset_mid_body', count: 2, probability: 0.3 },
       ],
@@ -170,7 +223,9 @@ describe('results list --all -o, 1,000 records under 429 bursts (Retry-After 1),
     await lane.emu.clearRequests();
     const dir = tempDir('sq-faults-');
     const file = join(dir, 'faulty.ndjson');
-    const r = await sq(['results', 'list', '--run', String(run.id), '--all', '--format', 'ndjson', '-o', file], { env: lane.emu.env() });
+    const r = await sq(['results', 'list', '--run', String(run.id), '--all', '--format', 'ndjson', '-o', file], {
+      env: lane.emu.env(),
+    });
     expect(r.stderr).toBe(`Wrote 1,000 records to ${file} (ndjson)\n`);
     expect(r.code).toBe(0);
     expect(ndjson(readFileSync(file, 'utf8'))).toEqual(expected);
@@ -193,13 +248,21 @@ describe('results list --all when the counters lie about whole pages', () => {
   let expected: J[];
   beforeAll(async () => {
     lane = lanes[0];
-    const run = (await lane.emu.control('POST', '/_emulator/generate', { squid: lane.emu.squidId(DEMO_SQUIDS.headphones), results: MANY })) as J;
+    const run = (await lane.emu.control('POST', '/_emulator/generate', {
+      squid: lane.emu.squidId(DEMO_SQUIDS.headphones),
+      results: MANY,
+    })) as J;
     runId = String(run.id);
     expected = [];
-    for (let page = 1; expected.length < MANY; page++) expected.push(...(await lane.emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
+    for (let page = 1; expected.length < MANY; page++)
+      expected.push(...(await lane.emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
   });
-  const asked = async () => (await lane.emu.requests()).filter((r) => r.path === '/v1/results').map((r) => Number((r.query as Record<string, string>).page));
-  const exportMany = (file: string, ...more: string[]) => sq(['results', 'list', '--run', runId, '--all', '-o', file, ...more], { env: lane.emu.env() });
+  const asked = async () =>
+    (await lane.emu.requests())
+      .filter((r) => r.path === '/v1/results')
+      .map((r) => Number((r.query as Record<string, string>).page));
+  const exportMany = (file: string, ...more: string[]) =>
+    sq(['results', 'list', '--run', runId, '--all', '-o', file, ...more], { env: lane.emu.env() });
 
   it('an understated total_results (every page says 200) is read to its end while next and total_pages lead on', async () => {
     await lane.emu.faults([{ path: '/v1/results', action: 'envelope', body: { total_results: 200 } }]);
@@ -253,7 +316,9 @@ describe('results list --all when the counters lie about whole pages', () => {
   });
 
   it('the emulator refuses an envelope rule without fields, or one that would replace data', async () => {
-    await expect(lane.emu.faults([{ action: 'envelope' }])).rejects.toThrow('rules[0].body must be an object of envelope fields');
+    await expect(lane.emu.faults([{ action: 'envelope' }])).rejects.toThrow(
+      'rules[0].body must be an object of envelope fields',
+    );
     await expect(lane.emu.faults([{ action: 'envelope', body: { data: [] } }])).rejects.toThrow('without data');
   });
 });

@@ -30,7 +30,19 @@ describe('sq go --to', () => {
   it('syncs the run into SQLite and prints the summary with --json (no -o needed)', async () => {
     emu.expectWrites('POST /v1/squids', /^POST \/v1\/squids\/\w+$/, 'POST /v1/tasks', 'POST /v1/runs');
     const db = join(tempDir('sq-go-sync-'), 'r.db');
-    const r = await goAdvancing(['amazon-products', A, '-p', 'max_results=5', '--to', `sqlite:${db}`, '--table', 'phones', '--interval', '20ms', '--json']);
+    const r = await goAdvancing([
+      'amazon-products',
+      A,
+      '-p',
+      'max_results=5',
+      '--to',
+      `sqlite:${db}`,
+      '--table',
+      'phones',
+      '--interval',
+      '20ms',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     const run = out.run.id as string;

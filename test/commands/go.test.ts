@@ -62,7 +62,9 @@ describe('sq go', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     const name = squidName('amazon-products', [{ url: A }, { url: B }]);
-    const squid = (await emu.api(`/v1/squids?name=${encodeURIComponent(name)}`)).data.find((s: { name: string }) => s.name === name);
+    const squid = (await emu.api(`/v1/squids?name=${encodeURIComponent(name)}`)).data.find(
+      (s: { name: string }) => s.name === name,
+    );
     expect(squid).toBeDefined();
     expect(squid.params.max_results).toBe(5);
     const runs = (await emu.api(`/v1/runs?squid=${squid.id}`)).data;
@@ -83,16 +85,35 @@ describe('sq go', () => {
     expect(csv[0].startsWith('id,squid,run,')).toBe(true);
     expect(csv).toHaveLength(n + 1);
     expect(csv.slice(1).every((l) => l.includes(run.id))).toBe(true);
-    expect(await posts()).toEqual(['/v1/squids', `/v1/squids/${squid.id}`, '/v1/tasks', '/v1/squid/estimate', '/v1/runs']);
+    expect(await posts()).toEqual([
+      '/v1/squids',
+      `/v1/squids/${squid.id}`,
+      '/v1/tasks',
+      '/v1/squid/estimate',
+      '/v1/runs',
+    ]);
   }, 60_000);
 
   // cli.mdx's own example: a crawler of the examples pages (google-search-scraper), a keyword task.
   it('runs cli.mdx\'s example: sq go google-search-scraper "pizza delivery" --key keyword', async () => {
-    const r = await goAdvancing(['google-search-scraper', 'pizza delivery', '--key', 'keyword', '--format', 'json', '--interval', '20ms']);
+    const r = await goAdvancing([
+      'google-search-scraper',
+      'pizza delivery',
+      '--key',
+      'keyword',
+      '--format',
+      'json',
+      '--interval',
+      '20ms',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const name = squidName('google-search-scraper', [{ keyword: 'pizza delivery' }]);
-    const squid = (await emu.api(`/v1/squids?name=${encodeURIComponent(name)}`)).data.find((s: { name: string }) => s.name === name);
-    expect((await emu.api(`/v1/tasks?squid=${squid.id}`)).data.map((t: { params: unknown }) => t.params)).toEqual([{ keyword: 'pizza delivery' }]);
+    const squid = (await emu.api(`/v1/squids?name=${encodeURIComponent(name)}`)).data.find(
+      (s: { name: string }) => s.name === name,
+    );
+    expect((await emu.api(`/v1/tasks?squid=${squid.id}`)).data.map((t: { params: unknown }) => t.params)).toEqual([
+      { keyword: 'pizza delivery' },
+    ]);
     const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.squid === squid.id)).toBe(true);
@@ -102,7 +123,10 @@ describe('sq go', () => {
     const file = join(tempDir('sq-go-'), 'out.ndjson');
     const args = ['amazon-products', A, B, '-o', file, '--interval', '20ms'];
     const controller = new AbortController();
-    const first = await goAdvancing(args, { signal: controller.signal, stopAfterPolls: () => controller.abort(new InterruptedError('SIGINT')) });
+    const first = await goAdvancing(args, {
+      signal: controller.signal,
+      stopAfterPolls: () => controller.abort(new InterruptedError('SIGINT')),
+    });
     expect(first.code).toBe(130);
     expect(first.stderr).toMatch(/run [0-9a-f]+ started/);
     expect(first.stderr).toContain('Stopped waiting');
@@ -123,25 +147,59 @@ describe('sq go', () => {
     expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(done.total_results);
   }, 60_000);
 
-  it('a param set earlier survives a -p of another key on the reused squid (params updates replace: api-changelog, the vendor\'s clients)', async () => {
+  it("a param set earlier survives a -p of another key on the reused squid (params updates replace: api-changelog, the vendor's clients)", async () => {
     const maps = 'https://www.google.com/maps/search/creperie+go+test';
-    const first = await goAdvancing(['google-maps-search-export', maps, '-p', 'ratings=4.5+', '-p', 'functions.fetch_business_images=true', '-o', join(tempDir('sq-go-'), 'a.ndjson'), '--interval', '20ms']);
+    const first = await goAdvancing([
+      'google-maps-search-export',
+      maps,
+      '-p',
+      'ratings=4.5+',
+      '-p',
+      'functions.fetch_business_images=true',
+      '-o',
+      join(tempDir('sq-go-'), 'a.ndjson'),
+      '--interval',
+      '20ms',
+    ]);
     expect(first.code, first.stderr).toBe(0);
-    const again = await goAdvancing(['google-maps-search-export', maps, '-p', 'max_results=5', '-o', join(tempDir('sq-go-'), 'b.ndjson'), '--interval', '20ms']);
+    const again = await goAdvancing([
+      'google-maps-search-export',
+      maps,
+      '-p',
+      'max_results=5',
+      '-o',
+      join(tempDir('sq-go-'), 'b.ndjson'),
+      '--interval',
+      '20ms',
+    ]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('reused');
     const name = squidName('google-maps-search-export', [{ url: maps }]);
-    const id = (await emu.api(`/v1/squids?name=${encodeURIComponent(name)}`)).data.find((s: { name: string }) => s.name === name).id;
-    expect((await emu.api(`/v1/squids/${id}`)).params).toMatchObject({ ratings: '4.5+', max_results: 5, functions: { fetch_business_images: true } });
+    const id = (await emu.api(`/v1/squids?name=${encodeURIComponent(name)}`)).data.find(
+      (s: { name: string }) => s.name === name,
+    ).id;
+    expect((await emu.api(`/v1/squids/${id}`)).params).toMatchObject({
+      ratings: '4.5+',
+      max_results: 5,
+      functions: { fetch_business_images: true },
+    });
   }, 60_000);
 
   it('a finished run is not resumed: a rerun starts a new one on the same squid', async () => {
     const file = join(tempDir('sq-go-'), 'out.ndjson');
     const args = ['amazon-products', A, '-o', file, '--interval', '20ms'];
     expect((await goAdvancing(args)).code).toBe(0);
-    const r = await goAdvancing([...args.slice(0, 2), '-o', join(tempDir('sq-go-'), 'again.ndjson'), '--interval', '20ms']);
+    const r = await goAdvancing([
+      ...args.slice(0, 2),
+      '-o',
+      join(tempDir('sq-go-'), 'again.ndjson'),
+      '--interval',
+      '20ms',
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/reused\n0 tasks added, 1 already there\nestimated [\d.,]+ credits .*\nrun [0-9a-f]+ started\n/);
+    expect(r.stderr).toMatch(
+      /reused\n0 tasks added, 1 already there\nestimated [\d.,]+ credits .*\nrun [0-9a-f]+ started\n/,
+    );
     expect(await runPosts()).toBe(2);
   }, 60_000);
 
@@ -152,7 +210,9 @@ describe('sq go', () => {
     const r = await goAdvancing(args);
     expect(r.code, r.stderr).toBe(1);
     const runId = /run ([0-9a-f]+) started/.exec(r.stderr)![1];
-    expect(r.stderr).toContain(`run ${runId} is finished and its results are kept: run the same \`sq go\` command again to export them (it starts no new run)`);
+    expect(r.stderr).toContain(
+      `run ${runId} is finished and its results are kept: run the same \`sq go\` command again to export them (it starts no new run)`,
+    );
     await emu.clearFaults();
     const again = await sq(['go', ...args], { env: emu.env() });
     expect(again.code, again.stderr).toBe(0);
@@ -168,7 +228,10 @@ describe('sq go', () => {
     const dir = tempDir('sq-go-');
     const file = join(dir, 'out.csv');
     // A real leftover: an export to the same file that stopped at its second page, its first page kept aside.
-    const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 150 })) as { id: string };
+    const run = (await emu.control('POST', '/_emulator/generate', {
+      squid: emu.squidId(DEMO_SQUIDS.headphones),
+      results: 150,
+    })) as { id: string };
     await emu.faults([
       { path: '/v1/results', action: 'delay', ms: 0, count: 1 },
       { path: '/v1/results', action: 'status', status: 400, count: 1 },
@@ -215,7 +278,10 @@ describe('sq go', () => {
   it('results to stdout without -o', async () => {
     const r = await goAdvancing(['amazon-products', A, '--interval', '20ms', '--format', 'ndjson']);
     expect(r.code, r.stderr).toBe(0);
-    const rows = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows.length).toBeGreaterThan(0);
     expect(r.stderr).toContain(`exported ${rows.length} record${rows.length === 1 ? '' : 's'} to stdout`);
   }, 60_000);
@@ -224,24 +290,32 @@ describe('sq go', () => {
     await emu.clearRequests();
     const r = await sq(['go', 'amazon-products', A, '-p', 'max_result=5'], { env: emu.env() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--param max_result: crawler "Amazon Products Scraper" has no parameter "max_result"; did you mean "max_results"?');
+    expect(r.stderr).toContain(
+      '--param max_result: crawler "Amazon Products Scraper" has no parameter "max_result"; did you mean "max_results"?',
+    );
     expect(r.stderr).toContain('nothing was sent');
     expect(await emu.requests('POST')).toEqual([]);
   });
 
   it("a TASK out of the crawler's format (its url regex): exit 2 naming it, after GET requests only, so no squid is left behind", async () => {
     await emu.clearRequests();
-    const r = await sq(['go', 'amazon-products', A, 'https://www.ebay.com/sch/x', 'notaurl', '-p', 'max_result=5'], { env: emu.env() });
+    const r = await sq(['go', 'amazon-products', A, 'https://www.ebay.com/sch/x', 'notaurl', '-p', 'max_result=5'], {
+      env: emu.env(),
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--param max_result: crawler "Amazon Products Scraper" has no parameter "max_result"');
-    expect(r.stderr).toContain('also: TASK 2: "https://www.ebay.com/sch/x" is not a url this crawler takes (its format: ^https://www\\.amazon\\.)');
+    expect(r.stderr).toContain(
+      'also: TASK 2: "https://www.ebay.com/sch/x" is not a url this crawler takes (its format: ^https://www\\.amazon\\.)',
+    );
     expect(r.stderr).toContain('also: TASK 3: "notaurl" is not a url this crawler takes');
     expect(await emu.requests('POST')).toEqual([]);
     expect(await emu.requests('PATCH')).toEqual([]);
     // The same TASK alone is the first problem named.
     const alone = await sq(['go', 'amazon-products', 'notaurl'], { env: emu.env() });
     expect(alone.code).toBe(2);
-    expect(alone.stderr).toMatch(/^error: TASK 1: "notaurl" is not a url this crawler takes \(its format: .*\); nothing was sent\n/);
+    expect(alone.stderr).toMatch(
+      /^error: TASK 1: "notaurl" is not a url this crawler takes \(its format: .*\); nothing was sent\n/,
+    );
   });
 
   it.each([

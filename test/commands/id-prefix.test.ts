@@ -23,22 +23,42 @@ const twins = (prefix: string, extra: J = {}) => ({
   page: 1,
   limit: 100,
   next: null,
-  data: [1, 2].map((n) => ({ id: `${prefix}${'0'.repeat(31 - prefix.length)}${n}`, status: 'running', created_at: `2026-01-0${n}T00:00:00`, ...extra })),
+  data: [1, 2].map((n) => ({
+    id: `${prefix}${'0'.repeat(31 - prefix.length)}${n}`,
+    status: 'running',
+    created_at: `2026-01-0${n}T00:00:00`,
+    ...extra,
+  })),
 });
 
 describe('results list: --run and --task take the prefixes the tables show', () => {
-  it('--run 8 characters lists that run\'s results; --task narrows them to one task; both looked up with GETs only', async () => {
+  it("--run 8 characters lists that run's results; --task narrows them to one task; both looked up with GETs only", async () => {
     const run = parisRuns.find((r) => r.status === 'done') ?? parisRuns[0];
     const full = await sq(['results', 'list', '--run', run.id, '--all', '--format', 'ndjson'], { env: emu.env() });
     expect(full.code, full.stderr).toBe(0);
-    const byId = await sq(['results', 'list', '--run', String(run.id).slice(0, 8), '--all', '--format', 'ndjson'], { env: emu.env() });
+    const byId = await sq(['results', 'list', '--run', String(run.id).slice(0, 8), '--all', '--format', 'ndjson'], {
+      env: emu.env(),
+    });
     expect(byId.code, byId.stderr).toBe(0);
     expect(byId.stdout).toBe(full.stdout);
     expect(byId.stdout.length).toBeGreaterThan(0);
     const tasks = (await emu.api(`/v1/tasks?squid=${emu.squidId(DEMO_SQUIDS.paris)}&limit=100`)).data as J[];
     const task = tasks[0];
     await emu.clearRequests();
-    const one = await sq(['results', 'list', '--squid', DEMO_SQUIDS.paris, '--task', String(task.id).slice(0, 8), '--all', '--format', 'ndjson'], { env: emu.env() });
+    const one = await sq(
+      [
+        'results',
+        'list',
+        '--squid',
+        DEMO_SQUIDS.paris,
+        '--task',
+        String(task.id).slice(0, 8),
+        '--all',
+        '--format',
+        'ndjson',
+      ],
+      { env: emu.env() },
+    );
     expect(one.code, one.stderr).toBe(0);
     const results = (await emu.requests()).filter((q) => q.path === '/v1/results');
     expect(results.length).toBeGreaterThan(0);
@@ -108,21 +128,35 @@ describe('runs: id prefixes', () => {
     expect(await emu.requestLines()).toEqual(['GET /v1/runs/abc']);
   });
 
-  it('a search that would take more than 30 requests asks for the full id or --squid instead', { timeout: 40_000 }, async () => {
-    const many = Array.from({ length: 40 }, (_, i) => ({ id: `${String(i).padStart(4, '0')}${'a'.repeat(28)}`, name: `s${i}`, total_runs: 1 }));
+  it('a search that would take more than 30 requests asks for the full id or --squid instead', {
+    timeout: 40_000,
+  }, async () => {
+    const many = Array.from({ length: 40 }, (_, i) => ({
+      id: `${String(i).padStart(4, '0')}${'a'.repeat(28)}`,
+      name: `s${i}`,
+      total_runs: 1,
+    }));
     await emu.faults([
-      { method: 'GET', path: '/v1/squids', action: 'status', status: 200, body: { total_results: 40, total_pages: 1, page: 1, limit: 100, next: null, data: many } },
+      {
+        method: 'GET',
+        path: '/v1/squids',
+        action: 'status',
+        status: 200,
+        body: { total_results: 40, total_pages: 1, page: 1, limit: 100, next: null, data: many },
+      },
       { method: 'GET', path: '/v1/runs', action: 'status', status: 200, body: twins('beef') },
     ]);
     const r = await sq(['runs', 'get', 'feed'], { env: emu.env() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('finding it would take more than 30 requests; pass the full id or narrow the search with --squid');
+    expect(r.stderr).toContain(
+      'finding it would take more than 30 requests; pass the full id or narrow the search with --squid',
+    );
     expect(await emu.requestLines()).toHaveLength(30);
   });
 });
 
 describe('tasks: id prefixes', () => {
-  it('tasks get resolves a unique prefix from the squids\' task lists', async () => {
+  it("tasks get resolves a unique prefix from the squids' task lists", async () => {
     const task = (await emu.api(`/v1/tasks?squid=${emu.squidId(DEMO_SQUIDS.paris)}`)).data[0];
     await emu.clearRequests();
     const r = await sq(['tasks', 'get', String(task.id).slice(0, 8), '--json'], { env: emu.env() });
@@ -132,7 +166,15 @@ describe('tasks: id prefixes', () => {
   });
 
   it('tasks delete with an ambiguous prefix is exit 2 and sends no DELETE', async () => {
-    await emu.faults([{ method: 'GET', path: '/v1/tasks', action: 'status', status: 200, body: twins('cafe', { params: { url: 'https://x.test/' } }) }]);
+    await emu.faults([
+      {
+        method: 'GET',
+        path: '/v1/tasks',
+        action: 'status',
+        status: 200,
+        body: twins('cafe', { params: { url: 'https://x.test/' } }),
+      },
+    ]);
     const r = await sq(['tasks', 'delete', 'cafe', '--yes'], { env: emu.env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('"cafe" is ambiguous: 2 tasks match it');
@@ -161,7 +203,10 @@ describe('every id a command takes works as the 8-character prefix the tables sh
     ['run argument of runs tasks', (i) => ['runs', 'tasks', i.run]],
     ['--run of results list', (i) => ['results', 'list', '--run', i.run, '--limit', '3']],
     ['task argument', (i) => ['tasks', 'get', i.task]],
-    ['--task of results list', (i) => ['results', 'list', '--squid', DEMO_SQUIDS.paris, '--task', i.task, '--limit', '3']],
+    [
+      '--task of results list',
+      (i) => ['results', 'list', '--squid', DEMO_SQUIDS.paris, '--task', i.task, '--limit', '3'],
+    ],
     ['account argument', (i) => ['accounts', 'get', i.account]],
     ['upload id of tasks upload-status', (i) => ['tasks', 'upload-status', i.upload]],
   ];
@@ -198,7 +243,9 @@ describe('every id a command takes works as the 8-character prefix the tables sh
     const cache = tempDir('sq-prefix-cache-');
     const csv = join(cache, 'tasks.csv');
     writeFileSync(csv, 'url\nhttps://www.google.com/maps/search/prefix+test\n');
-    const upload = await sq(['tasks', 'upload', '--squid', squid, csv, '--json'], { env: emu.env({ SQ_CACHE_DIR: cache }) });
+    const upload = await sq(['tasks', 'upload', '--squid', squid, csv, '--json'], {
+      env: emu.env({ SQ_CACHE_DIR: cache }),
+    });
     const id = String(JSON.parse(upload.stdout).id);
     // Another machine (another cache directory) never saw it.
     const other = emu.env({ SQ_CACHE_DIR: tempDir('sq-prefix-cache-') });

@@ -40,7 +40,9 @@ describe('ids are single path segments', () => {
   it('an ordinary id with odd characters is percent-encoded into one segment', async () => {
     const r = await sq(['runs', 'get', 'a b%c'], { env: emu.env() });
     expect(r.code).toBe(3);
-    expect((await emu.requests()).map((q) => q.path)).toEqual([expect.stringMatching(/^\/v1\/runs\/a(%20| )b(%25|%)c$/)]);
+    expect((await emu.requests()).map((q) => q.path)).toEqual([
+      expect.stringMatching(/^\/v1\/runs\/a(%20| )b(%25|%)c$/),
+    ]);
   });
 });
 
@@ -48,18 +50,32 @@ describe('every duration and count has a stated maximum', () => {
   it.each([
     [['runs', 'watch', 'abc', '--interval', '2h'], '--interval must be a duration like 30s, 10m or 2h of at most 1h'],
     [['runs', 'watch', 'abc', '--timeout', '8d'], '--timeout must be a duration like 30s, 10m or 2h of at most 7d'],
-    [['runs', 'start', '--squid', DEMO_SQUIDS.paris, '--wait', '--timeout', '100000h'], '--timeout must be a duration like 30s, 10m or 2h of at most 7d'],
+    [
+      ['runs', 'start', '--squid', DEMO_SQUIDS.paris, '--wait', '--timeout', '100000h'],
+      '--timeout must be a duration like 30s, 10m or 2h of at most 7d',
+    ],
     [['runs', 'start', '--squid', DEMO_SQUIDS.paris, '--wait', '--interval', '99999999'], 'of at most 1h'],
-    [['tasks', 'upload', '--squid', DEMO_SQUIDS.paris, 'x.csv', '--wait', '--timeout', '30d'], '--timeout must be a duration like 30s, 10m or 2h of at most 7d'],
-    [['accounts', 'sync', '--type', 't', '--cookies-file', '-', '--wait', '--timeout', '8d'], '--timeout must be a duration like 30s, 10m or 2h of at most 7d'],
+    [
+      ['tasks', 'upload', '--squid', DEMO_SQUIDS.paris, 'x.csv', '--wait', '--timeout', '30d'],
+      '--timeout must be a duration like 30s, 10m or 2h of at most 7d',
+    ],
+    [
+      ['accounts', 'sync', '--type', 't', '--cookies-file', '-', '--wait', '--timeout', '8d'],
+      '--timeout must be a duration like 30s, 10m or 2h of at most 7d',
+    ],
     [['squids', 'list', '--limit', '1000001'], '--limit must be an integer from 1 to 1000000'],
-    [['runs', 'list', '--squid', DEMO_SQUIDS.paris, '--page', '1000001'], '--page must be an integer from 1 to 1000000'],
+    [
+      ['runs', 'list', '--squid', DEMO_SQUIDS.paris, '--page', '1000001'],
+      '--page must be an integer from 1 to 1000000',
+    ],
   ])('%j → exit 2, nothing sent', async (args, mention) => {
     await refused(args, mention);
   });
 
   it('SQ_*_TIMEOUT variables are bounded too', async () => {
-    await refused(['me'], 'SQ_HEADERS_TIMEOUT must be a duration like 30s, 2m or 1500ms, at most 1h', { env: { SQ_HEADERS_TIMEOUT: '2h' } });
+    await refused(['me'], 'SQ_HEADERS_TIMEOUT must be a duration like 30s, 2m or 1500ms, at most 1h', {
+      env: { SQ_HEADERS_TIMEOUT: '2h' },
+    });
   });
 
   it('the maxima are in --help', async () => {
@@ -88,7 +104,10 @@ describe('the base URL', () => {
   });
 
   it('plain http:// to a host other than loopback is refused without --insecure-http, from any source', async () => {
-    await refused(['me', '--base-url', 'http://api.example.com'], '--base-url: plain http:// to api.example.com would send the API key unencrypted');
+    await refused(
+      ['me', '--base-url', 'http://api.example.com'],
+      '--base-url: plain http:// to api.example.com would send the API key unencrypted',
+    );
     await refused(['me'], 'SQ_BASE_URL: plain http:// to 10.1.2.3', { env: { SQ_BASE_URL: 'http://10.1.2.3:8787' } });
     const r = await refused(['me'], '--insecure-http', { env: { SQ_BASE_URL: 'http://[fe80::1]:8787' } });
     expect(r.stderr).toContain('SQ_INSECURE_HTTP=1');
@@ -120,7 +139,10 @@ describe('auth login --with-token', () => {
   });
 
   it('a key of exactly 4 KiB is still read (and checked by the API)', async () => {
-    const r = await sq(['auth', 'login', '--with-token'], { env: { SQ_BASE_URL: emu.baseUrl }, stdin: 'k'.repeat(4096) });
+    const r = await sq(['auth', 'login', '--with-token'], {
+      env: { SQ_BASE_URL: emu.baseUrl },
+      stdin: 'k'.repeat(4096),
+    });
     expect(r.code).toBe(4);
     expect((await emu.requests()).map((q) => q.path)).toEqual(['/v1/me']);
   });

@@ -22,12 +22,24 @@ describe('exit 2 naming the flag, before any request', () => {
   });
 
   it('runs start: --timeout and --interval only apply with --wait', async () => {
-    await usage(['runs', 'start', '--squid', DEMO_SQUIDS.paris, '--timeout', '1m'], {}, '--timeout only applies with --wait');
-    await usage(['runs', 'start', '--squid', DEMO_SQUIDS.paris, '--interval', '10s'], {}, '--interval only applies with --wait');
+    await usage(
+      ['runs', 'start', '--squid', DEMO_SQUIDS.paris, '--timeout', '1m'],
+      {},
+      '--timeout only applies with --wait',
+    );
+    await usage(
+      ['runs', 'start', '--squid', DEMO_SQUIDS.paris, '--interval', '10s'],
+      {},
+      '--interval only applies with --wait',
+    );
   });
 
   it('delivery test sftp: a blank --host is refused before the stored configuration is read', async () => {
-    await usage(['delivery', 'test', 'sftp', '--squid', DEMO_SQUIDS.paris, '--host', ' ', '--password-env', 'PW'], { PW: 'x-secret-1' }, '--host');
+    await usage(
+      ['delivery', 'test', 'sftp', '--squid', DEMO_SQUIDS.paris, '--host', ' ', '--password-env', 'PW'],
+      { PW: 'x-secret-1' },
+      '--host',
+    );
   });
 
   it('a secret typed as a flag is refused as the command line is parsed, whatever else is missing', async () => {

@@ -16,9 +16,12 @@ async function refused(args: string[], mention: string) {
 }
 
 describe('sq api paths with "." or ".." segments', () => {
-  it.each(['/v1/../x', '/v1/%2e%2e/x', '/v1/%2E%2e/squids', 'runs/./x', '/v1/squids/..', '/v1/.%2E/me?x=1'])('%s is refused', async (path) => {
-    await refused(['api', path], `<path> ${JSON.stringify(path)} has a`);
-  });
+  it.each(['/v1/../x', '/v1/%2e%2e/x', '/v1/%2E%2e/squids', 'runs/./x', '/v1/squids/..', '/v1/.%2E/me?x=1'])(
+    '%s is refused',
+    async (path) => {
+      await refused(['api', path], `<path> ${JSON.stringify(path)} has a`);
+    },
+  );
 
   it('dots inside a segment are fine', async () => {
     const r = await sq(['api', '/v1/squids/a..b'], { env: emu.env() });
@@ -41,7 +44,10 @@ describe('sq api -H with a header the HTTP client refuses', () => {
   });
 
   it('a value beyond Latin-1 is exit 2 naming the header, without echoing the value', async () => {
-    const r = await refused(['api', '/v1/me', '-H', 'X-Note: caf€-secret'], '-H/--header x-note: a value can hold only');
+    const r = await refused(
+      ['api', '/v1/me', '-H', 'X-Note: caf€-secret'],
+      '-H/--header x-note: a value can hold only',
+    );
     expect(r.stderr).not.toContain('secret');
   });
 
@@ -68,23 +74,37 @@ describe('empty global values', () => {
 
 describe('squid names and parameters', () => {
   it('a 100,000-character --name is exit 2 stating the cap (255 characters)', async () => {
-    await refused(['squids', 'create', '--crawler', 'google-maps-search-export', '--name', 'n'.repeat(100_000)], '--name must be at most 255 characters (got 100000)');
-    await refused(['squids', 'update', DEMO_SQUIDS.paris, '--name', 'n'.repeat(256)], '--name must be at most 255 characters (got 256)');
+    await refused(
+      ['squids', 'create', '--crawler', 'google-maps-search-export', '--name', 'n'.repeat(100_000)],
+      '--name must be at most 255 characters (got 100000)',
+    );
+    await refused(
+      ['squids', 'update', DEMO_SQUIDS.paris, '--name', 'n'.repeat(256)],
+      '--name must be at most 255 characters (got 256)',
+    );
   });
 
   it('a --name with a control character is exit 2', async () => {
-    await refused(['squids', 'update', DEMO_SQUIDS.paris, '--name', 'a\u001b[31mb'], '--name must not contain control characters');
+    await refused(
+      ['squids', 'update', DEMO_SQUIDS.paris, '--name', 'a\u001b[31mb'],
+      '--name must not contain control characters',
+    );
   });
 
   it('a name of 255 characters is sent', async () => {
     emu.expectWrites('POST /v1/squids');
     const name = 'é'.repeat(255);
-    const r = await sq(['squids', 'create', '--crawler', 'google-maps-search-export', '--name', name, '--json'], { env: emu.env() });
+    const r = await sq(['squids', 'create', '--crawler', 'google-maps-search-export', '--name', name, '--json'], {
+      env: emu.env(),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).name).toBe(name);
   });
 
-  it.each(['a\nb=1', 'k\u001b[2J=1', 'tab\tkey=1'])('--param %j: a control character in the key is exit 2', async (pair) => {
-    await refused(['squids', 'update', DEMO_SQUIDS.paris, '--param', pair], '--param key');
-  });
+  it.each(['a\nb=1', 'k\u001b[2J=1', 'tab\tkey=1'])(
+    '--param %j: a control character in the key is exit 2',
+    async (pair) => {
+      await refused(['squids', 'update', DEMO_SQUIDS.paris, '--param', pair], '--param key');
+    },
+  );
 });

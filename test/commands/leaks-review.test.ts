@@ -12,7 +12,11 @@ const HOOK = 'https://hooks.example.com/T000/B000/tokSECRETabc123';
 describe('no secret or file content in messages', () => {
   it('a bad setting stored in the profile file is named, never quoted (exit 2)', async () => {
     const cfg = tempConfigDir();
-    writeFileSync(join(cfg, 'config.json'), JSON.stringify({ profiles: { default: { settings: { 'max-credits': 'sk_SECRETxx' } } } }), { mode: 0o600 });
+    writeFileSync(
+      join(cfg, 'config.json'),
+      JSON.stringify({ profiles: { default: { settings: { 'max-credits': 'sk_SECRETxx' } } } }),
+      { mode: 0o600 },
+    );
     const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.paris], { env: emu.env({ SQ_CONFIG_DIR: cfg }) });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('the max-credits setting stored in profile "default" of ');
@@ -31,7 +35,9 @@ describe('no secret or file content in messages', () => {
 
   it('sq delivery test webhook hides the path token in its trace and its error', async () => {
     emu.expectWrites('POST /v1/delivery/test-webhook');
-    await emu.faults([{ path: '/v1/delivery/test-webhook', action: 'status', status: 400, body: { error: 'did not answer' }, count: 1 }]);
+    await emu.faults([
+      { path: '/v1/delivery/test-webhook', action: 'status', status: 400, body: { error: 'did not answer' }, count: 1 },
+    ]);
     const r = await sq(['delivery', 'test', 'webhook', '--url', HOOK, '-v'], { env: emu.env() });
     expect(r.stdout + r.stderr).not.toContain('tokSECRETabc123');
   });

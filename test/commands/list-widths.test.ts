@@ -30,7 +30,10 @@ describe.each([80, 120])('every list at %i columns', (columns) => {
   it.each(LISTS.map((a) => [a.join(' '), a]))('%s: every line fits, ids are short', async (_, args) => {
     // A finished run of the Paris squid stands for RUN.
     const run = (await emu.api(`/v1/runs?squid=${emu.squidId(DEMO_SQUIDS.paris)}`)).data[0].id as string;
-    const r = await sq((args as string[]).map((a) => (a === 'RUN' ? run : a)), { env: { ...emu.env(), NO_COLOR: '1' }, tty: true, columns });
+    const r = await sq(
+      (args as string[]).map((a) => (a === 'RUN' ? run : a)),
+      { env: { ...emu.env(), NO_COLOR: '1' }, tty: true, columns },
+    );
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
@@ -40,7 +43,7 @@ describe.each([80, 120])('every list at %i columns', (columns) => {
 });
 
 describe('squids list on the demo seed', () => {
-  it('at 80 columns shows every squid\'s full name, and names the constant columns under the table', async () => {
+  it("at 80 columns shows every squid's full name, and names the constant columns under the table", async () => {
     const r = await sq(['squids', 'list'], { env: { ...emu.env(), NO_COLOR: '1' }, tty: true, columns: 80 });
     expect(r.code, r.stderr).toBe(0);
     for (const name of Object.values(DEMO_SQUIDS)) expect(r.stdout).toContain(name);
@@ -57,7 +60,11 @@ describe('squids list on the demo seed', () => {
   });
 
   it('--fields keeps a column asked for by name, even when every row says the same', async () => {
-    const r = await sq(['squids', 'list', '--fields', 'name,is_active'], { env: { ...emu.env(), NO_COLOR: '1' }, tty: true, columns: 80 });
+    const r = await sq(['squids', 'list', '--fields', 'name,is_active'], {
+      env: { ...emu.env(), NO_COLOR: '1' },
+      tty: true,
+      columns: 80,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[0]).toMatch(/ACTIVE/);
     expect(r.stderr).not.toMatch(/Same on every row/);

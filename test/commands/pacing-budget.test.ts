@@ -60,7 +60,9 @@ describe('a server stricter than the docs', () => {
     const log = await emu.requests();
     expect(log.filter((r) => r.path === '/v1/squids').map((r) => r.status)).toEqual(Array(16).fill(200));
     const told = runs.map((r) => r.stderr).filter((s) => s !== '');
-    expect(told).toEqual(["waiting 60 s before the next /v1/squids request: the server's rate budget for it is spent until its window resets\n"]);
+    expect(told).toEqual([
+      "waiting 60 s before the next /v1/squids request: the server's rate budget for it is spent until its window resets\n",
+    ]);
     expect(runs.slice(0, 12).every((r) => r.stderr === '')).toBe(true);
     // The wait ends just past the reset, not a second later.
     const waited = clock.slept.reduce((a, b) => a + b, 0);
@@ -78,16 +80,24 @@ describe('a new window whose answers say nothing', () => {
     const clock = fakeClock();
     const emu = await startTestEmulator({ rateLimits: 'on', rateClock: clock.now });
     closers.push(() => emu.close());
-    const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 20 })) as { id: string };
+    const run = (await emu.control('POST', '/_emulator/generate', {
+      squid: emu.squidId(DEMO_SQUIDS.headphones),
+      results: 20,
+    })) as { id: string };
     await emu.faults([
       { path: '/v1/results', action: 'reset_mid_body', count: 1 },
       { path: '/v1/results', action: 'reset', count: 3 },
     ]);
-    const r = await sq(['results', 'list', '--run', run.id, '--json'], { env: emu.env({ SQ_CACHE_DIR: tempDir('sq-cache-') }), clock });
+    const r = await sq(['results', 'list', '--run', run.id, '--json'], {
+      env: emu.env({ SQ_CACHE_DIR: tempDir('sq-cache-') }),
+      clock,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(20);
     expect(r.stderr).not.toContain('rate budget');
-    expect((await emu.requests()).filter((q) => q.path === '/v1/results').map((q) => q.status)).toEqual([200, 0, 0, 0, 200]);
+    expect((await emu.requests()).filter((q) => q.path === '/v1/results').map((q) => q.status)).toEqual([
+      200, 0, 0, 0, 200,
+    ]);
     // Four back-offs (each under 0.5, 1, 2, 4 s) and at most one wait for the documented pace or the window.
     expect(clock.slept.length).toBeLessThanOrEqual(6);
     expect(clock.slept.reduce((a, b) => a + b, 0)).toBeLessThan(9000);
@@ -102,8 +112,20 @@ describe('a server that sends no X-RateLimit headers', () => {
     return url;
   }
 
-  function client(baseUrl: string, clock: ReturnType<typeof fakeClock>, pacingDir: string, notice?: (l: string) => void) {
-    const http = new HttpClient({ baseUrl, token: 'sq-test-key-1234', now: clock.now, sleep: (ms) => clock.sleep(ms), pacingDir, notice });
+  function client(
+    baseUrl: string,
+    clock: ReturnType<typeof fakeClock>,
+    pacingDir: string,
+    notice?: (l: string) => void,
+  ) {
+    const http = new HttpClient({
+      baseUrl,
+      token: 'sq-test-key-1234',
+      now: clock.now,
+      sleep: (ms) => clock.sleep(ms),
+      pacingDir,
+      notice,
+    });
     closers.push(() => http.close());
     return http;
   }
@@ -123,7 +145,9 @@ describe('a server that sends no X-RateLimit headers', () => {
     expect(seen.slice(0, 108)).toEqual(Array(108).fill(start));
     expect(seen[108]).toBe(start + 60_000);
     expect(seen[109]).toBe(start + 60_000);
-    expect(lines).toEqual(['waiting 60 s before the next /v1/squids request: sq keeps to 108 requests per 60 s there (90% of the documented limit) until the server states its own']);
+    expect(lines).toEqual([
+      'waiting 60 s before the next /v1/squids request: sq keeps to 108 requests per 60 s there (90% of the documented limit) until the server states its own',
+    ]);
   });
 
   it('a prefix with no documented limit is not paced: 300 requests to /v1/me at once, until a 429 pauses it for every process', async () => {
@@ -160,6 +184,10 @@ describe('a server that sends no X-RateLimit headers', () => {
     await a.get('/v1/me');
     expect(seen[seen.length - 1] - start).toBeGreaterThanOrEqual(7000);
     expect(other.slept.reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(7000);
-    expect(lines).toEqual([expect.stringMatching(/^waiting \d+ s before the next \/v1\/me request: the server refused a request there \(429\)/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^waiting \d+ s before the next \/v1\/me request: the server refused a request there \(429\)/,
+      ),
+    ]);
   });
 });

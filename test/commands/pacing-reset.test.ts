@@ -47,7 +47,10 @@ describe('an untrustworthy X-RateLimit-Reset', () => {
       const clock = fakeClock();
       const seen: number[] = [];
       const baseUrl = await server(refusing(reset, seen, { clock }));
-      const { code, stderr } = await sq(['me'], { env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CACHE_DIR: tempDir('sq-cache-') }, clock });
+      const { code, stderr } = await sq(['me'], {
+        env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CACHE_DIR: tempDir('sq-cache-') },
+        clock,
+      });
       expect(code).toBe(5);
       // No Retry-After: the backoff of 1, 2, 4, 8 s, and 16 s as the advice.
       expect(stderr).toMatch(/rate limited on \/v1\/me after 5 attempts; retry after 16 s/);
@@ -66,7 +69,11 @@ describe('an untrustworthy X-RateLimit-Reset', () => {
     const seen: number[] = [];
     const baseUrl = await server((_req, res) => {
       seen.push(clock.t);
-      res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': reset,
+      });
       res.end('{}');
     });
     const http = new HttpClient({ baseUrl, token: 'sq-test-key-1234', now: clock.now, sleep: clock.sleep });
@@ -95,7 +102,10 @@ describe('an untrustworthy X-RateLimit-Reset', () => {
     const clock = fakeClock();
     const seen: number[] = [];
     const baseUrl = await server(refusing('99999999999', seen, { clock, retryAfter: true }));
-    const { code, stderr } = await sq(['me'], { env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CACHE_DIR: tempDir('sq-cache-') }, clock });
+    const { code, stderr } = await sq(['me'], {
+      env: { SQ_BASE_URL: baseUrl, SQ_TOKEN: 'sq-test-key-1234', SQ_CACHE_DIR: tempDir('sq-cache-') },
+      clock,
+    });
     expect(code).toBe(5);
     expect(stderr).toMatch(/rate limited on \/v1\/me after 5 attempts; retry after 1 s/);
     // A hang would be a wait of the Reset's decades, a spin thousands of requests.

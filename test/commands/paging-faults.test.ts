@@ -13,7 +13,8 @@ beforeAll(async () => {
   runId = (await emu.api(`/v1/runs?squid=${squid}&limit=1`)).data[0].id;
 });
 
-const NOT_A_PAGE = 'page 1 (HTTP 200): expected a page of records, got an object without data — stopping after 0 records';
+const NOT_A_PAGE =
+  'page 1 (HTTP 200): expected a page of records, got an object without data — stopping after 0 records';
 
 describe('a 200 answer that is not a page', () => {
   it.each([
@@ -36,21 +37,39 @@ describe('a 200 answer that is not a page', () => {
 describe('a 2xx answer to a write that lacks what the endpoint promises', () => {
   it('runs start: no run id is "may have reached the server" (non-zero, recent runs listed), never "Started run "', async () => {
     emu.expectWrites('POST /v1/runs');
-    await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'status', status: 201, body: { detail: 'ok' }, count: 1 }]);
+    await emu.faults([
+      { method: 'POST', path: '/v1/runs', action: 'status', status: 201, body: { detail: 'ok' }, count: 1 },
+    ]);
     const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.paris], { env: emu.env() });
     expect(r.code).not.toBe(0);
     // {"detail": "ok"} is an error message, no run (issue 33, E9): the generic check names it before the id check.
-    expect(r.stderr).toContain('the API answered POST /v1/runs with HTTP 201, but the answer is an error message, not a document: "ok"');
+    expect(r.stderr).toContain(
+      'the API answered POST /v1/runs with HTTP 201, but the answer is an error message, not a document: "ok"',
+    );
     expect(r.stderr).toContain('may have reached the server');
     expect(r.stderr).not.toContain('Started run');
   });
 
   it('tasks add: neither tasks nor duplicated_count is an error, never "Added 0 tasks"', async () => {
     emu.expectWrites('POST /v1/tasks');
-    await emu.faults([{ method: 'POST', path: '/v1/tasks', action: 'status', status: 201, body: { detail: 'ok' }, count: 1 }]);
-    const r = await sq(['tasks', 'add', '--squid', DEMO_SQUIDS.paris, 'https://www.google.com/maps/search/a', 'https://www.google.com/maps/search/b'], { env: emu.env() });
+    await emu.faults([
+      { method: 'POST', path: '/v1/tasks', action: 'status', status: 201, body: { detail: 'ok' }, count: 1 },
+    ]);
+    const r = await sq(
+      [
+        'tasks',
+        'add',
+        '--squid',
+        DEMO_SQUIDS.paris,
+        'https://www.google.com/maps/search/a',
+        'https://www.google.com/maps/search/b',
+      ],
+      { env: emu.env() },
+    );
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain('the API answered POST /v1/tasks with HTTP 201, but the answer is an error message, not a document: "ok"');
+    expect(r.stderr).toContain(
+      'the API answered POST /v1/tasks with HTTP 201, but the answer is an error message, not a document: "ok"',
+    );
     expect(r.stderr + r.stdout).not.toContain('Added 0');
   });
 });
@@ -58,7 +77,10 @@ describe('a 2xx answer to a write that lacks what the endpoint promises', () => 
 // Issue 25 item 2: a listing whose signals disagree about a full page stops with exit 1, never exit 0 with a warning.
 describe('a full page whose paging signals disagree', () => {
   it('results list --all to stdout: exit 1 naming the page and the signals, the pages read so far printed', async () => {
-    const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 250 })) as { id: string };
+    const run = (await emu.control('POST', '/_emulator/generate', {
+      squid: emu.squidId(DEMO_SQUIDS.headphones),
+      results: 250,
+    })) as { id: string };
     await emu.faults([{ path: '/v1/results', action: 'envelope', body: { next: null, total_pages: 1 } }]);
     const r = await sq(['results', 'list', '--run', run.id, '--all', '--format', 'ndjson'], { env: emu.env() });
     expect(r.code).toBe(1);
@@ -74,7 +96,21 @@ describe('--page reads exactly that API page (cli/paging.ts)', () => {
     const all = (await emu.api('/v1/squids?limit=100')).data as { id: string }[];
     // Page 1 (limit 3) with one row and a next link: a server may answer a short page before the end.
     await emu.faults([
-      { method: 'GET', path: '/v1/squids', action: 'status', status: 200, count: 1, body: { total_results: all.length, limit: 3, page: 1, total_pages: 2, next: 'http://127.0.0.1/v1/squids?page=2&limit=3', data: all.slice(0, 1) } },
+      {
+        method: 'GET',
+        path: '/v1/squids',
+        action: 'status',
+        status: 200,
+        count: 1,
+        body: {
+          total_results: all.length,
+          limit: 3,
+          page: 1,
+          total_pages: 2,
+          next: 'http://127.0.0.1/v1/squids?page=2&limit=3',
+          data: all.slice(0, 1),
+        },
+      },
     ]);
     await emu.clearRequests();
     const r = await sq(['squids', 'list', '--page', '1', '--limit', '3', '--json'], { env: emu.env() });

@@ -16,15 +16,22 @@ const emu = useEmulator({ each: 'reset' });
  * tasks of 3 results each (max_results 3): every task costs the same, 36 credits (12 a result).
  */
 async function account(o: { consumed: number; tasks: number; max?: number; used?: number }): Promise<string> {
-  const s = await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Reset probe' } });
+  const s = await emu.api('/v1/squids', {
+    method: 'POST',
+    body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Reset probe' },
+  });
   await emu.api(`/v1/squids/${s.id}`, { method: 'POST', body: { params: { max_results: 3 } } });
   for (let i = 0; i < o.tasks; i += 50) {
-    const batch = Array.from({ length: Math.min(50, o.tasks - i) }, (_, k) => ({ url: `https://www.google.com/maps/search/cafe+${i + k}` }));
+    const batch = Array.from({ length: Math.min(50, o.tasks - i) }, (_, k) => ({
+      url: `https://www.google.com/maps/search/cafe+${i + k}`,
+    }));
     await emu.api('/v1/tasks', { method: 'POST', body: { squid: s.id, tasks: batch } });
   }
   const resetTimes = Array.from({ length: o.used ?? 0 }, (_, i) => emu.emu.clock.now() - (i + 1) * 60_000);
   await emu.control('POST', '/_emulator/billing', {
-    available: 1000, consumed: o.consumed, auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: o.max ?? 2, reset_times: resetTimes },
+    available: 1000,
+    consumed: o.consumed,
+    auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: o.max ?? 2, reset_times: resetTimes },
   });
   await emu.clearRequests();
   return s.id;
@@ -45,7 +52,9 @@ async function runIt(id: string): Promise<{ run: J; balance: number; done: numbe
   await emu.advance(30 * 60_000);
   const run = await emu.api(`/v1/runs/${runId}`);
   const b = await emu.api('/v1/user/balance');
-  const done = Object.values(emu.emu.state.runtasks).filter((rt) => rt.run === runId && rt.status === 'completed').length;
+  const done = Object.values(emu.emu.state.runtasks).filter(
+    (rt) => rt.run === runId && rt.status === 'completed',
+  ).length;
   return { run, balance: b.available - b.consumed, done };
 }
 
@@ -53,7 +62,14 @@ describe('the forecast agrees with the emulator', () => {
   it('no reset: the balance after is exact', async () => {
     const id = await account({ consumed: 500, tasks: 4 });
     const f = await forecast(id);
-    expect(f).toMatchObject({ total_credits: 144, resets: 0, resets_max: 0, covered: true, balance_after: 356, balance_after_max: 356 });
+    expect(f).toMatchObject({
+      total_credits: 144,
+      resets: 0,
+      resets_max: 0,
+      covered: true,
+      balance_after: 356,
+      balance_after_max: 356,
+    });
     const { run, balance } = await runIt(id);
     expect(run.status).toBe('done');
     expect(balance).toBe(356);
@@ -92,7 +108,9 @@ describe('the forecast agrees with the emulator', () => {
     expect(offset).toBeGreaterThan(24 * 3_600_000 - 60_000);
     expect(offset).toBeLessThanOrEqual(24 * 3_600_000);
     const human = await sq(['squids', 'estimate', id], { env: emu.env() });
-    expect(human.stderr).toMatch(/NOT covered: the run pauses out of credits after 31 to 37 of its 60 tasks\. It could go on at \d{4}-\d\d-\d\d \d\d:\d\d UTC, when the 24-hour window frees a reset \(which charges the card again\)\./);
+    expect(human.stderr).toMatch(
+      /NOT covered: the run pauses out of credits after 31 to 37 of its 60 tasks\. It could go on at \d{4}-\d\d-\d\d \d\d:\d\d UTC, when the 24-hour window frees a reset \(which charges the card again\)\./,
+    );
     const { run, balance, done } = await runIt(id);
     expect(run.status).toBe('paused');
     expect(run.done_reason).toBe('no_credits_left');
@@ -110,20 +128,32 @@ describe('the forecast agrees with the emulator', () => {
 });
 
 describe('a reset already due before the run', () => {
-  it('is said to fire anyway, not counted as the run\'s, in text, --json and the start line; no --yes asked for it', async () => {
+  it("is said to fire anyway, not counted as the run's, in text, --json and the start line; no --yes asked for it", async () => {
     // 850 of 1,000 used at 80 %: the next check fires a reset whether or not a run starts.
     const id = await account({ consumed: 850, tasks: 2 });
     const f = await forecast(id);
-    expect(f).toMatchObject({ total_credits: 72, pending_reset: true, resets: 0, resets_max: 0, auto_reset_charges: 0, renewed_credits: 1000, covered: true });
+    expect(f).toMatchObject({
+      total_credits: 72,
+      pending_reset: true,
+      resets: 0,
+      resets_max: 0,
+      auto_reset_charges: 0,
+      renewed_credits: 1000,
+      covered: true,
+    });
     // The due reset fires before the first task (928 left) or at the check after the run (1,000).
     expect([f.balance_after, f.balance_after_max]).toEqual([928, 1000]);
     expect(f.charge).toMatchObject({ allowance: 1000 });
     const human = await sq(['squids', 'estimate', id], { env: emu.env() });
-    expect(human.stderr).toContain('Auto Billing Reset: 1 reset is already due (usage is above the 80% threshold before the run) and fires at the platform\'s next check whether or not this run starts, so it is not this run\'s doing; this run sets off none of its own');
+    expect(human.stderr).toContain(
+      "Auto Billing Reset: 1 reset is already due (usage is above the 80% threshold before the run) and fires at the platform's next check whether or not this run starts, so it is not this run's doing; this run sets off none of its own",
+    );
     emu.expectWrites('POST /v1/runs');
     const r = await sq(['runs', 'start', '--squid', id, '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^estimated 72 credits \(base \d+, extract_emails_from_website \d+\), sets off no reset \(1 already due fires at the next check anyway, not this run's doing\)$/m);
+    expect(r.stderr).toMatch(
+      /^estimated 72 credits \(base \d+, extract_emails_from_website \d+\), sets off no reset \(1 already due fires at the next check anyway, not this run's doing\)$/m,
+    );
     await emu.advance(30 * 60_000);
     const b = await emu.api('/v1/user/balance');
     expect(b.available - b.consumed).toBeGreaterThanOrEqual(f.balance_after);
@@ -148,9 +178,13 @@ describe('after the run: the reset it set off is named', () => {
     const status = await sq(['status'], { env: emu.env() });
     expect(status.stdout).toContain(`reset 1 of 2 at ${at} UTC, set off by run ${run.id} (Reset probe)`);
     const json = JSON.parse((await sq(['status', '--json'], { env: emu.env() })).stdout);
-    expect(json.window_resets).toEqual([{ at: expect.stringContaining(`T${at}`), exact: true, index: 1, of: 2, run: run.id, squid_name: 'Reset probe' }]);
+    expect(json.window_resets).toEqual([
+      { at: expect.stringContaining(`T${at}`), exact: true, index: 1, of: 2, run: run.id, squid_name: 'Reset probe' },
+    ]);
     // A run that set off none says nothing of it.
-    const other = await sq(['runs', 'get', Object.keys(emu.emu.state.runs).find((r) => r !== run.id)!], { env: emu.env() });
+    const other = await sq(['runs', 'get', Object.keys(emu.emu.state.runs).find((r) => r !== run.id)!], {
+      env: emu.env(),
+    });
     expect(other.stderr).not.toContain('Auto Billing Reset');
   });
 });
@@ -160,20 +194,40 @@ describe('off a terminal, a run that sets off a reset needs --yes', () => {
     const id = await account({ consumed: 700, tasks: 6 });
     const no = await sq(['runs', 'start', '--squid', id], { env: emu.env() });
     expect(no.code).toBe(9);
-    expect(no.stderr).toContain('The run would set off an Auto Billing Reset (a card charge); no run was started: pass --yes to accept the charge');
-    expect(no.stderr).toMatch(/estimated 216 credits \(base \d+, extract_emails_from_website \d+\), sets off 1 Auto Billing Reset \(charges the card\)/);
+    expect(no.stderr).toContain(
+      'The run would set off an Auto Billing Reset (a card charge); no run was started: pass --yes to accept the charge',
+    );
+    expect(no.stderr).toMatch(
+      /estimated 216 credits \(base \d+, extract_emails_from_website \d+\), sets off 1 Auto Billing Reset \(charges the card\)/,
+    );
     expect(no.stderr).toContain('Balance: 300 credits now, between 892 and 1,000 after the run');
     expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/squid/estimate']);
     emu.expectWrites('POST /v1/runs');
     const yes = await sq(['runs', 'start', '--squid', id, '--yes'], { env: emu.env() });
     expect(yes.code, yes.stderr).toBe(0);
-    expect(yes.stderr).toMatch(/^estimated 216 credits \(base \d+, extract_emails_from_website \d+\), sets off 1 Auto Billing Reset \(charges the card\)$/m);
-    expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/squid/estimate', '/v1/squid/estimate', '/v1/runs']);
+    expect(yes.stderr).toMatch(
+      /^estimated 216 credits \(base \d+, extract_emails_from_website \d+\), sets off 1 Auto Billing Reset \(charges the card\)$/m,
+    );
+    expect((await emu.requests('POST')).map((q) => q.path)).toEqual([
+      '/v1/squid/estimate',
+      '/v1/squid/estimate',
+      '/v1/runs',
+    ]);
   });
 
   it('go: exit 9 before the start, the squid and tasks kept; --yes starts it', async () => {
-    await emu.control('POST', '/_emulator/billing', { available: 1000, consumed: 799, auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 } });
-    const args = ['go', 'google-maps-search-export', 'https://www.google.com/maps/search/cafe+berlin', '--param', 'max_results=3'];
+    await emu.control('POST', '/_emulator/billing', {
+      available: 1000,
+      consumed: 799,
+      auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 2 },
+    });
+    const args = [
+      'go',
+      'google-maps-search-export',
+      'https://www.google.com/maps/search/cafe+berlin',
+      '--param',
+      'max_results=3',
+    ];
     emu.expectWrites('POST /v1/squids', 'POST /v1/squids/*', 'POST /v1/tasks');
     const no = await sq(args, { env: emu.env() });
     expect(no.code).toBe(9);
@@ -206,7 +260,7 @@ describe('bad input around the rule', () => {
 });
 
 describe('sq status on a terminal names the reset too', () => {
-  it('the people\'s screen lists the window\'s reset with the run that set it off', async () => {
+  it("the people's screen lists the window's reset with the run that set it off", async () => {
     const id = await account({ consumed: 700, tasks: 6 });
     const { run } = await runIt(id);
     const r = await sq(['status'], { env: emu.env(), tty: true });

@@ -59,7 +59,9 @@ describe('pick (matching rules)', () => {
     expect(e.details).toEqual(['  dddd0000000000000000000000000004  cccc0000', `  ${C}  Lyon  (lyon-slug)`]);
     // The full id still wins, and so does a name that is no other record's prefix.
     expect(pick(named, C, squidKind).id).toBe(C);
-    expect(pick([...list, { id: 'dddd0000000000000000000000000004', name: 'dddd' }], 'dddd', squidKind).id).toBe('dddd0000000000000000000000000004');
+    expect(pick([...list, { id: 'dddd0000000000000000000000000004', name: 'dddd' }], 'dddd', squidKind).id).toBe(
+      'dddd0000000000000000000000000004',
+    );
   });
 
   it('a case-insensitive name matching two squids is ambiguous', () => {
@@ -71,7 +73,9 @@ describe('pick (matching rules)', () => {
   it('prefixes shorter than 4 characters do not match, and the message says so', () => {
     const e = thrown(() => pick(list, 'ccc', squidKind)) as NotFoundError;
     expect(e).toBeInstanceOf(NotFoundError);
-    expect(e.message).toBe('no squid matches "ccc" (searched 3 squids by id, name; id prefixes need at least 4 characters)');
+    expect(e.message).toBe(
+      'no squid matches "ccc" (searched 3 squids by id, name; id prefixes need at least 4 characters)',
+    );
   });
 
   it('tolerates records without ids or names', () => {
@@ -91,8 +95,12 @@ describe('resolution through the CLI', () => {
     // name filter is not used and the full list is scanned.
     // 101 new squids need more slots than the demo plan's 20 (SlotsLimitExceeded otherwise).
     await emu.control('POST', '/_emulator/slots', { total: 200 });
-    const old = await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'deadbeef' } });
-    for (let i = 0; i < 100; i++) await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: `filler ${i}` } });
+    const old = await emu.api('/v1/squids', {
+      method: 'POST',
+      body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'deadbeef' },
+    });
+    for (let i = 0; i < 100; i++)
+      await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: `filler ${i}` } });
     await emu.clearRequests();
 
     const byName = await sq(['squids', 'get', 'deadbeef', '--json'], { env: emu.env() });
@@ -105,7 +113,9 @@ describe('resolution through the CLI', () => {
       [`/v1/squids/${String(old.id)}`, null],
     ]);
 
-    const byPrefix = await sq(['squids', 'get', String(old.id).slice(0, 10), '--fields', 'id', '--format', 'tsv'], { env: emu.env() });
+    const byPrefix = await sq(['squids', 'get', String(old.id).slice(0, 10), '--fields', 'id', '--format', 'tsv'], {
+      env: emu.env(),
+    });
     expect(byPrefix.code).toBe(0);
     expect(byPrefix.stdout).toBe(`id\n${String(old.id)}\n`);
   });
@@ -123,7 +133,13 @@ describe('resolution through the CLI', () => {
       { id: 'beef0000000000000000000000000002', name: 'Twin two' },
     ];
     await emu.faults([
-      { method: 'GET', path: '/v1/squids', action: 'status', status: 200, body: { total_results: 2, total_pages: 1, page: 1, limit: 100, data: twins, next: null } },
+      {
+        method: 'GET',
+        path: '/v1/squids',
+        action: 'status',
+        status: 200,
+        body: { total_results: 2, total_pages: 1, page: 1, limit: 100, data: twins, next: null },
+      },
     ]);
     const r = await sq(['squids', 'delete', 'beef', '--yes'], { env: emu.env() });
     expect(r.code).toBe(2);
@@ -135,7 +151,10 @@ describe('resolution through the CLI', () => {
 
   it("a squid named like another squid's id prefix: that prefix is ambiguous (exit 2), and nothing is deleted", async () => {
     const prefix = paris.slice(0, 8);
-    const other = await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: prefix } });
+    const other = await emu.api('/v1/squids', {
+      method: 'POST',
+      body: { crawler: DEMO_CRAWLERS.googleMaps, name: prefix },
+    });
     await emu.clearRequests();
     const r = await sq(['squids', 'delete', prefix, '--yes'], { env: emu.env() });
     expect(r.code).toBe(2);
@@ -154,7 +173,12 @@ describe('resolution through the CLI', () => {
   });
 
   it('crawlers resolve by slug, name and prefix; unknown exits 3', async () => {
-    for (const ref of ['google-maps-search-export', 'Google Maps Search Export', 'google maps search export', DEMO_CRAWLERS.googleMaps.slice(0, 6)]) {
+    for (const ref of [
+      'google-maps-search-export',
+      'Google Maps Search Export',
+      'google maps search export',
+      DEMO_CRAWLERS.googleMaps.slice(0, 6),
+    ]) {
       const r = await sq(['crawlers', 'get', ref, '--fields', 'id', '--format', 'tsv'], { env: emu.env() });
       expect([ref, r.code, r.stdout]).toEqual([ref, 0, `id\n${DEMO_CRAWLERS.googleMaps}\n`]);
     }

@@ -21,14 +21,17 @@ let runId: string;
 let expected: J[];
 
 beforeAll(async () => {
-  const squid = (await emu.api('/v1/squids', { method: 'POST', body: { crawler: crawlerId('leboncoin-iter-listings'), name: NAME } })).id;
+  const squid = (
+    await emu.api('/v1/squids', { method: 'POST', body: { crawler: crawlerId('leboncoin-iter-listings'), name: NAME } })
+  ).id;
   runId = ((await emu.control('POST', '/_emulator/generate', { squid, results: COUNT })) as J).id;
   expected = [];
-  for (let page = 1; expected.length < COUNT; page++) expected.push(...(await emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
+  for (let page = 1; expected.length < COUNT; page++)
+    expected.push(...(await emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
 });
 
 describe('results of a crawler whose examples give integer ids', () => {
-  it('the emulator gives them integer ids, each its own; the demo squids\' rows keep the 32-hex hash', async () => {
+  it("the emulator gives them integer ids, each its own; the demo squids' rows keep the 32-hex hash", async () => {
     expect(expected).toHaveLength(COUNT);
     expect(expected.every((r) => Number.isInteger(r.id))).toBe(true);
     expect(new Set(expected.map((r) => r.id)).size).toBe(COUNT);
@@ -43,7 +46,12 @@ describe('results of a crawler whose examples give integer ids', () => {
     expect(JSON.parse(all.stdout)).toEqual(expected);
     const table = await sq(['results', 'list', '--run', runId, '--limit', '3'], { env: emu.env() });
     expect(table.code, table.stderr).toBe(0);
-    expect(table.stdout.split('\n').slice(1, 4).map((l) => l.split('\t')[0])).toEqual(expected.slice(0, 3).map((r) => String(r.id)));
+    expect(
+      table.stdout
+        .split('\n')
+        .slice(1, 4)
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(expected.slice(0, 3).map((r) => String(r.id)));
     const file = join(tempDir('sq-intid-'), 'all.csv');
     const csv = await sq(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() });
     expect(csv.code, csv.stderr).toBe(0);
@@ -68,11 +76,17 @@ describe('results of a crawler whose examples give integer ids', () => {
 
   it('a sync keys the rows by their id: every row once, and a second sync inserts nothing', async () => {
     const db = join(tempDir('sq-intid-'), 'r.db');
-    const sync = () => sq(['results', 'sync', '--squid', NAME, '--to', `sqlite:${db}`, '--table', 'listings', '--json'], { env: emu.env() });
+    const sync = () =>
+      sq(['results', 'sync', '--squid', NAME, '--to', `sqlite:${db}`, '--table', 'listings', '--json'], {
+        env: emu.env(),
+      });
     const first = await sync();
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ runs_synced: 1, inserted: COUNT, updated: 0 });
-    const ids = sqliteQuery<{ sq_result_id: string }>(db, 'SELECT sq_result_id FROM listings ORDER BY sq_result_id').map((r) => r.sq_result_id);
+    const ids = sqliteQuery<{ sq_result_id: string }>(
+      db,
+      'SELECT sq_result_id FROM listings ORDER BY sq_result_id',
+    ).map((r) => r.sq_result_id);
     expect(ids).toEqual(expected.map((r) => String(r.id)).sort());
     const again = await sync();
     expect(again.code, again.stderr).toBe(0);

@@ -15,7 +15,10 @@ const COUNT = 450; // 5 pages of 100
 let runId: string;
 
 beforeAll(async () => {
-  const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: COUNT })) as J;
+  const run = (await emu.control('POST', '/_emulator/generate', {
+    squid: emu.squidId(DEMO_SQUIDS.headphones),
+    results: COUNT,
+  })) as J;
   runId = run.id;
 });
 
@@ -41,11 +44,26 @@ describe('resume refusals: exit 2 before any request', () => {
     const dir = tempDir('sq-resume-');
     const file = await interrupted(dir, 'out.ndjson');
     const cases: [string[], RegExp][] = [
-      [['--run', 'ffffffffffffffffffffffffffffffff', '--all', '-o', file, '--resume'], /cannot resume: --run: the checkpoint is for \w+, this command asks for f+/],
-      [['--run', runId, '--all', '-o', file, '--format', 'csv', '--resume'], /cannot resume: --format: the checkpoint has ndjson, this command has csv/],
-      [['--run', runId, '--all', '-o', file, '--fields', 'id', '--resume'], /cannot resume: --fields: the checkpoint has none, this command has id/],
-      [['--run', runId, '--task', 'abc', '--all', '-o', file, '--resume'], /cannot resume: --task: the checkpoint has none, this command has abc/],
-      [['--squid', 'x', '--all', '-o', file, '--resume'], /cannot resume: the checkpoint is for --run \w+, this command uses --squid/],
+      [
+        ['--run', 'ffffffffffffffffffffffffffffffff', '--all', '-o', file, '--resume'],
+        /cannot resume: --run: the checkpoint is for \w+, this command asks for f+/,
+      ],
+      [
+        ['--run', runId, '--all', '-o', file, '--format', 'csv', '--resume'],
+        /cannot resume: --format: the checkpoint has ndjson, this command has csv/,
+      ],
+      [
+        ['--run', runId, '--all', '-o', file, '--fields', 'id', '--resume'],
+        /cannot resume: --fields: the checkpoint has none, this command has id/,
+      ],
+      [
+        ['--run', runId, '--task', 'abc', '--all', '-o', file, '--resume'],
+        /cannot resume: --task: the checkpoint has none, this command has abc/,
+      ],
+      [
+        ['--squid', 'x', '--all', '-o', file, '--resume'],
+        /cannot resume: the checkpoint is for --run \w+, this command uses --squid/,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await sq(['results', 'list', ...args], { env: emu.env() });
@@ -98,7 +116,10 @@ describe('resume refusals: exit 2 before any request', () => {
     const damaged = `error: the checkpoint "${checkpoint}" is damaged: `;
     const cases: [J, string][] = [
       [{ pages: good.pages + 3 }, `${damaged}records must be pages × page_size (5 × 100 = 500), got 200`],
-      [{ pages: good.pages + 3, records: good.records + 300 }, `cannot resume: "${partial}" holds 200 records in its first ${good.bytes} bytes, but its checkpoint counts 500`],
+      [
+        { pages: good.pages + 3, records: good.records + 300 },
+        `cannot resume: "${partial}" holds 200 records in its first ${good.bytes} bytes, but its checkpoint counts 500`,
+      ],
       [{ pages: -1 }, `${damaged}pages must be a whole number of pages, at least 1, got -1`],
       [{ pages: 0, records: 0 }, `${damaged}pages must be a whole number of pages, at least 1, got 0`],
       [{ pages: 2.5 }, `${damaged}pages must be a whole number of pages, at least 1, got 2.5`],
@@ -107,10 +128,16 @@ describe('resume refusals: exit 2 before any request', () => {
       [{ records: 2.5 }, `${damaged}records must be an integer of at least 1, got 2.5`],
       [{ bytes: 0 }, `${damaged}bytes must be an integer of at least 201 for 200 records, got 0`],
       [{ bytes: '1000' }, `${damaged}bytes must be an integer of at least 201 for 200 records, got "1000"`],
-      [{ bytes: good.bytes - 1 }, `cannot resume: "${partial}" does not end with a whole record at byte ${good.bytes - 1}`],
+      [
+        { bytes: good.bytes - 1 },
+        `cannot resume: "${partial}" does not end with a whole record at byte ${good.bytes - 1}`,
+      ],
       [{ page_size: 2.5 }, `${damaged}page_size must be an integer from 1 to 100, got 2.5`],
       [{ total_results: 'x' }, `${damaged}total_results must be null or an integer of at least 0, got "x"`],
-      [{ columns: ['id'] }, `cannot resume: "${partial}" starts with a header other than the one its checkpoint's columns make ("id")`],
+      [
+        { columns: ['id'] },
+        `cannot resume: "${partial}" starts with a header other than the one its checkpoint's columns make ("id")`,
+      ],
       [{ columns: [] }, `${damaged}columns must be a list of column names, got []`],
       [{ scope: { run: 5 } }, `${damaged}scope must be {"squid": id} or {"run": id}, got {"run":5}`],
       [{ format: 'json' }, `${damaged}format must be one of ndjson, csv, tsv, got "json"`],
@@ -134,7 +161,9 @@ describe('resume refusals: exit 2 before any request', () => {
     writeFileSync(partial, [lines[0], `${lines[1]} ${lines[2]}`, ...lines.slice(3)].join('\n'));
     expect(statSync(partial).size).toBe(data.length);
     r = await resume();
-    expect(r.stderr).toContain(`cannot resume: "${partial}" holds 199 records in its first ${good.bytes} bytes, but its checkpoint counts 200`);
+    expect(r.stderr).toContain(
+      `cannot resume: "${partial}" holds 199 records in its first ${good.bytes} bytes, but its checkpoint counts 200`,
+    );
     expect(r.code).toBe(2);
     expect(await emu.requests()).toEqual([]);
 
@@ -165,16 +194,34 @@ describe('resume refusals: exit 2 before any request', () => {
       [['--resume', '-o', join(dir, 'a.ndjson')], '--resume needs --all'],
       [['--checkpoint', join(dir, 'c.json'), '--format', 'ndjson'], '--checkpoint needs --all'],
       [['--limit', '5', '--resume', '--checkpoint', join(dir, 'c.json')], '--resume and --checkpoint need --all'],
-      [['--all', '-o', join(dir, 'a.ndjson'), '--checkpoint', join(dir, 'c.json')], '--checkpoint is for exports to stdout'],
+      [
+        ['--all', '-o', join(dir, 'a.ndjson'), '--checkpoint', join(dir, 'c.json')],
+        '--checkpoint is for exports to stdout',
+      ],
       [['--all', '--format', 'ndjson', '--resume'], '--resume needs -o FILE or --checkpoint FILE'],
-      [['--all', '--format', 'json', '--checkpoint', join(dir, 'c.json')], '--checkpoint: the format must be one of ndjson, csv, tsv (got json)'],
-      [['--all', '-o', join(dir, 'a.json'), '--resume'], '--resume: the format must be one of ndjson, csv, tsv (got json)'],
+      [
+        ['--all', '--format', 'json', '--checkpoint', join(dir, 'c.json')],
+        '--checkpoint: the format must be one of ndjson, csv, tsv (got json)',
+      ],
+      [
+        ['--all', '-o', join(dir, 'a.json'), '--resume'],
+        '--resume: the format must be one of ndjson, csv, tsv (got json)',
+      ],
       [['--all', '-o', join(dir, 'none.ndjson'), '--resume'], '--resume: there is no interrupted export to continue'],
-      [['--all', '--format', 'csv', '--checkpoint', join(dir, 'none.json'), '--resume'], '--resume: there is no interrupted export to continue'],
+      [
+        ['--all', '--format', 'csv', '--checkpoint', join(dir, 'none.json'), '--resume'],
+        '--resume: there is no interrupted export to continue',
+      ],
       [['--all', '--format', 'csv', '--checkpoint', join(dir, 'no-such-dir', 'c.json')], 'does not exist'],
-      [['--all', '--format', 'csv', '--force'], '--force goes with -o FILE (replace an existing FILE) or with --resume --checkpoint FILE'],
+      [
+        ['--all', '--format', 'csv', '--force'],
+        '--force goes with -o FILE (replace an existing FILE) or with --resume --checkpoint FILE',
+      ],
       // With -o, --force lets the finished export replace FILE: still nothing to resume here.
-      [['--all', '-o', join(dir, 'a.csv'), '--resume', '--force'], '--resume: there is no interrupted export to continue'],
+      [
+        ['--all', '-o', join(dir, 'a.csv'), '--resume', '--force'],
+        '--resume: there is no interrupted export to continue',
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await sq(['results', 'list', '--run', runId, ...args], { env: emu.env() });
@@ -184,4 +231,3 @@ describe('resume refusals: exit 2 before any request', () => {
     expect(await emu.requests()).toEqual([]);
   });
 });
-

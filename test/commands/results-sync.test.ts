@@ -14,7 +14,11 @@ const pg = usePglite();
 
 let tables = 0;
 /** One database per test: a new SQLite file, or a new table name in the one PGlite. */
-function target(kind: 'sqlite' | 'postgres'): { to: string; table: string; rows(sql: string): Promise<Record<string, unknown>[]> } {
+function target(kind: 'sqlite' | 'postgres'): {
+  to: string;
+  table: string;
+  rows(sql: string): Promise<Record<string, unknown>[]>;
+} {
   const table = `t${++tables}_${kind}`;
   if (kind === 'sqlite') {
     const path = join(tempDir('sq-sync-'), 'r.db');
@@ -27,13 +31,18 @@ const sync = (...args: string[]) => sq(['results', 'sync', ...args], { env: emu.
 const json = async (...args: string[]) => {
   const r = await sync(...args, '--json');
   // stderr: one line per run synced, nothing else.
-  for (const line of r.stderr.split('\n').filter(Boolean)) expect(line).toMatch(/^run [0-9a-f]+: [\d,]+ rows \([\d,]+ inserted, [\d,]+ updated, [\d,]+ unchanged\)$/);
+  for (const line of r.stderr.split('\n').filter(Boolean))
+    expect(line).toMatch(/^run [0-9a-f]+: [\d,]+ rows \([\d,]+ inserted, [\d,]+ updated, [\d,]+ unchanged\)$/);
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout);
 };
 const doneRuns = async (squid: string) =>
-  (await emu.api(`/v1/runs?squid=${squid}&limit=100`)).data.filter((r: { status: string }) => r.status === 'done') as { id: string; total_unique_results: number }[];
-const generate = async (squid: string, results: number) => (await emu.control('POST', '/_emulator/generate', { squid, results })) as { id: string };
+  (await emu.api(`/v1/runs?squid=${squid}&limit=100`)).data.filter((r: { status: string }) => r.status === 'done') as {
+    id: string;
+    total_unique_results: number;
+  }[];
+const generate = async (squid: string, results: number) =>
+  (await emu.control('POST', '/_emulator/generate', { squid, results })) as { id: string };
 
 describe.each(['sqlite', 'postgres'] as const)('into %s', (kind) => {
   it('syncs every done run once: the second sync inserts nothing, a new run syncs only its rows', async () => {
@@ -47,7 +56,10 @@ describe.each(['sqlite', 'postgres'] as const)('into %s', (kind) => {
     const first = await json('--squid', DEMO_SQUIDS.paris, '--to', t.to, '--table', t.table);
     expect(first).toMatchObject({ table: t.table, squid, runs_synced: 2, inserted: total, updated: 0, unchanged: 0 });
     expect((await t.rows('SELECT count(*) AS n FROM $T'))[0].n).toBe(total);
-    for (const r of runs) expect((await t.rows(`SELECT count(*) AS n FROM $T WHERE sq_run_id = '${r.id}'`))[0].n).toBe(r.total_unique_results);
+    for (const r of runs)
+      expect((await t.rows(`SELECT count(*) AS n FROM $T WHERE sq_run_id = '${r.id}'`))[0].n).toBe(
+        r.total_unique_results,
+      );
 
     const again = await json('--squid', DEMO_SQUIDS.paris, '--to', t.to, '--table', t.table);
     expect(again).toMatchObject({ runs_synced: 0, inserted: 0, updated: 0, unchanged: 0 });
@@ -63,14 +75,32 @@ describe.each(['sqlite', 'postgres'] as const)('into %s', (kind) => {
     await json('--squid', DEMO_SQUIDS.paris, '--to', t.to, '--table', t.table);
     const page = (await emu.api(`/v1/results?squid=${emu.squidId(DEMO_SQUIDS.paris)}&limit=1`)).data[0];
     const [row] = await t.rows(`SELECT * FROM $T WHERE sq_result_id = '${page.id}'`);
-    expect(row).toMatchObject({ sq_result_id: page.id, sq_run_id: page.run, sq_squid_id: page.squid, name: page.name, ratings: page.ratings, score: page.score });
+    expect(row).toMatchObject({
+      sq_result_id: page.id,
+      sq_run_id: page.run,
+      sq_squid_id: page.squid,
+      name: page.name,
+      ratings: page.ratings,
+      score: page.score,
+    });
     expect(typeof row.ratings).toBe('number');
   });
 
   it('--key upserts across runs: a row scraped again updates, an equal one stays', async () => {
     const t = target(kind);
     const squid = emu.squidId(DEMO_SQUIDS.paris);
-    const first = await json('--squid', DEMO_SQUIDS.paris, '--to', t.to, '--table', t.table, '--key', 'name', '--run', (await doneRuns(squid))[0].id);
+    const first = await json(
+      '--squid',
+      DEMO_SQUIDS.paris,
+      '--to',
+      t.to,
+      '--table',
+      t.table,
+      '--key',
+      'name',
+      '--run',
+      (await doneRuns(squid))[0].id,
+    );
     const keys = Number((await t.rows('SELECT count(*) AS n FROM $T'))[0].n);
     expect(first.inserted).toBe(keys);
     const second = await json('--squid', DEMO_SQUIDS.paris, '--to', t.to, '--table', t.table, '--key', 'name');
@@ -83,7 +113,9 @@ describe.each(['sqlite', 'postgres'] as const)('into %s', (kind) => {
     // The table keeps the key it was made with.
     const other = await sync('--squid', DEMO_SQUIDS.paris, '--to', t.to, '--table', t.table);
     expect(other.code).toBe(2);
-    expect(other.stderr).toContain(`--key: table ${t.table} was made with --key name; sync with the same key, or into another --table`);
+    expect(other.stderr).toContain(
+      `--key: table ${t.table} was made with --key name; sync with the same key, or into another --table`,
+    );
   });
 
   it('--dry-run prints the DDL and the counts and writes nothing', async () => {
@@ -98,7 +130,16 @@ describe.each(['sqlite', 'postgres'] as const)('into %s', (kind) => {
 
   it('adds a column the table lacks, and refuses one of another type (exit 2 naming it) before any write', async () => {
     const t = target(kind);
-    await json('--squid', DEMO_SQUIDS.paris, '--to', t.to, '--table', t.table, '--run', (await doneRuns(emu.squidId(DEMO_SQUIDS.paris)))[0].id);
+    await json(
+      '--squid',
+      DEMO_SQUIDS.paris,
+      '--to',
+      t.to,
+      '--table',
+      t.table,
+      '--run',
+      (await doneRuns(emu.squidId(DEMO_SQUIDS.paris)))[0].id,
+    );
     const exec = async (sql: string) => (kind === 'sqlite' ? sqliteQuery(t.to.slice(7), sql) : pg.query(sql));
     await exec(`ALTER TABLE "${t.table}" DROP COLUMN email`);
     const added = await json('--squid', DEMO_SQUIDS.paris, '--to', t.to, '--table', t.table);
@@ -110,7 +151,9 @@ describe.each(['sqlite', 'postgres'] as const)('into %s', (kind) => {
     await generate(emu.squidId(DEMO_SQUIDS.paris), 3);
     const r = await sync('--squid', DEMO_SQUIDS.paris, '--to', t.to, '--table', t.table);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/column "ratings" of table t\d+_\w+ is (BOOLEAN|boolean), but the crawler's attribute is integer/);
+    expect(r.stderr).toMatch(
+      /column "ratings" of table t\d+_\w+ is (BOOLEAN|boolean), but the crawler's attribute is integer/,
+    );
     expect((await t.rows('SELECT count(*) AS n FROM $T'))[0].n).toBe(before);
   });
 });
@@ -138,7 +181,9 @@ describe('bad input: exit 2 naming the flag, before any request', () => {
     const dir = tempDir('sq-sync-');
     const r = await sync('--squid', DEMO_SQUIDS.paris, '--to', `sqlite:${join(dir, 'r.db')}`, '--key', 'nope');
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--key nope is not a result attribute of this squid's crawler; one of: sq_result_id, .*name/);
+    expect(r.stderr).toMatch(
+      /--key nope is not a result attribute of this squid's crawler; one of: sq_result_id, .*name/,
+    );
     expect(existsSync(join(dir, 'r.db'))).toBe(false);
   });
 
@@ -164,7 +209,10 @@ describe('--file: the sync: blocks of an account file', () => {
     const dir = tempDir('sq-sync-file-');
     const db = join(dir, 'r.db');
     const file = join(dir, 'sq.yaml');
-    writeFileSync(file, `squids:\n  "${DEMO_SQUIDS.paris}":\n    sync: { to: "\${SYNC_DB}", table: paris }\n  "${DEMO_SQUIDS.influencers}":\n    active: true\n`);
+    writeFileSync(
+      file,
+      `squids:\n  "${DEMO_SQUIDS.paris}":\n    sync: { to: "\${SYNC_DB}", table: paris }\n  "${DEMO_SQUIDS.influencers}":\n    active: true\n`,
+    );
     const r = await sq(['results', 'sync', '-f', file, '--json'], { env: emu.env({ SYNC_DB: `sqlite:${db}` }) });
     expect(r.code, r.stderr).toBe(0);
     const [s] = JSON.parse(r.stdout);

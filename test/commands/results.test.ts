@@ -22,7 +22,8 @@ async function allResults(query: string): Promise<J[]> {
     if (p.data.length < 100) return out;
   }
 }
-const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const cell = (v: unknown) =>
+  v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 beforeAll(async () => {
   paris = (await api('/v1/squids?name=Paris&limit=100')).data.find((s: J) => s.name === 'Paris restaurants');
@@ -57,7 +58,13 @@ describe('results list: output', () => {
     await emu.clearRequests();
     const r = await sq(['results', 'list', '--run', runId, '--limit', '5'], { env: emu.env() });
     expect(r.code).toBe(0);
-    const cols = ['id', 'squid', 'run', 'scraping_time', ...attrs.filter((a) => !['id', 'squid', 'run', 'scraping_time'].includes(a))];
+    const cols = [
+      'id',
+      'squid',
+      'run',
+      'scraping_time',
+      ...attrs.filter((a) => !['id', 'squid', 'run', 'scraping_time'].includes(a)),
+    ];
     const lines = r.stdout.split('\n').slice(0, -1);
     expect(lines[0]).toBe(cols.join('\t'));
     expect(lines.slice(1)).toEqual(expected.map((row) => cols.map((c) => cell(row[c])).join('\t')));
@@ -126,7 +133,10 @@ describe('results list: output', () => {
     await emu.control('POST', '/_emulator/generate', { squid: paris.id, results: 250 });
     const big = (await api(`/v1/runs?squid=${paris.id}&limit=1`)).data[0].id;
     // page 1 answers, every later page fails with a non-retried 400
-    const faults = [{ path: '/v1/results', action: 'delay', ms: 1, count: 1 }, { path: '/v1/results', action: 'status', status: 400 }];
+    const faults = [
+      { path: '/v1/results', action: 'delay', ms: 1, count: 1 },
+      { path: '/v1/results', action: 'status', status: 400 },
+    ];
     await emu.faults(faults);
     const r = await sq(['results', 'list', '--run', big, '--all', '-o', join(dir, 'x.ndjson')], { env: emu.env() });
     expect(r.code).toBe(1);
@@ -153,7 +163,9 @@ describe('results list: output', () => {
       const r = await sq(['results', 'list', '--squid', paris.id, '--all', '-o', file, '--quiet'], { env: emu.env() });
       expect(r.code).toBe(0);
       expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(50);
-      expect(r.stderr).toBe('warning: Free plan: only 50 results returned. Upgrade at https://app.lobstr.io/dashboard/pricing\n');
+      expect(r.stderr).toBe(
+        'warning: Free plan: only 50 results returned. Upgrade at https://app.lobstr.io/dashboard/pricing\n',
+      );
     } finally {
       await emu.control('POST', '/_emulator/config', { freePlan: false });
     }

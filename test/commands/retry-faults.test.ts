@@ -8,7 +8,8 @@ import { useEmulator } from '../helpers/emulator.js';
 import { HttpClient } from '../../src/api/http.js';
 
 const emu = useEmulator({ each: 'clear' });
-const meCalls = async () => (await emu.requests()).filter((q) => q.path === '/v1/me') as unknown as { status: number }[];
+const meCalls = async () =>
+  (await emu.requests()).filter((q) => q.path === '/v1/me') as unknown as { status: number }[];
 
 describe('retries', () => {
   it('a 503 on GET is retried (4 retries), then → 1', async () => {
@@ -24,7 +25,14 @@ describe('retries', () => {
 
   it('a back-off over 2 s says why on stderr; shorter ones say nothing (issue 33 item 5)', async () => {
     await emu.faults([{ method: 'GET', path: '/v1/me', action: 'status', status: 503 }]);
-    const http = new HttpClient({ baseUrl: emu.baseUrl, token: emu.token, now: () => 0, sleep: async () => undefined, random: () => 0.99, notice: (l) => notices.push(l) });
+    const http = new HttpClient({
+      baseUrl: emu.baseUrl,
+      token: emu.token,
+      now: () => 0,
+      sleep: async () => undefined,
+      random: () => 0.99,
+      notice: (l) => notices.push(l),
+    });
     const notices: string[] = [];
     await expect(http.get('/v1/me')).rejects.toThrow();
     // Full jitter at 0.99 of 0.5, 1, 2 and 4 s: only the last passes 2 s.
@@ -42,7 +50,9 @@ describe('retries', () => {
 
 describe('429 waits', () => {
   it('a 429 storm → 5 after five consecutive refusals, the error as one JSON line', async () => {
-    await emu.faults([{ method: 'GET', path: '/v1/me', action: 'status', status: 429, headers: { 'Retry-After': '0' } }]);
+    await emu.faults([
+      { method: 'GET', path: '/v1/me', action: 'status', status: 429, headers: { 'Retry-After': '0' } },
+    ]);
     const r = await sq(['me', '--json'], { env: emu.env() });
     expect(r.code).toBe(5);
     const err = JSON.parse(r.stderr.trim().split('\n').at(-1)!);
@@ -52,7 +62,9 @@ describe('429 waits', () => {
   });
 
   it('a 429 with Retry-After: 2 delays the next request by at least 2 s', async () => {
-    await emu.faults([{ method: 'GET', path: '/v1/me', action: 'status', status: 429, headers: { 'Retry-After': '2' }, count: 1 }]);
+    await emu.faults([
+      { method: 'GET', path: '/v1/me', action: 'status', status: 429, headers: { 'Retry-After': '2' }, count: 1 },
+    ]);
     const clock = fakeSqClock();
     const r = await sq(['me', '--json'], { env: emu.env(), clock });
     expect(r.code).toBe(0);
@@ -62,7 +74,14 @@ describe('429 waits', () => {
 
   it('a 429 without Retry-After: the wait stated in the DRF-style body is honoured', async () => {
     await emu.faults([
-      { method: 'GET', path: '/v1/me', action: 'status', status: 429, body: { detail: 'Request was throttled. Expected available in 2 seconds.' }, count: 1 },
+      {
+        method: 'GET',
+        path: '/v1/me',
+        action: 'status',
+        status: 429,
+        body: { detail: 'Request was throttled. Expected available in 2 seconds.' },
+        count: 1,
+      },
     ]);
     const clock = fakeSqClock();
     const r = await sq(['me', '--json'], { env: emu.env(), clock });

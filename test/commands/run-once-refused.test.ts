@@ -14,7 +14,9 @@ describe('runs start --idempotency-key after a definite refusal', () => {
     const env = emu.env({ SQ_CACHE_DIR: tempDir('sq-cache-') });
     const squid = emu.squidId(DEMO_SQUIDS.headphones);
     const args = ['runs', 'start', '--squid', squid, '--idempotency-key', 'nightly-1', '--json'];
-    const body = { error: 'This squid is deactivated; activate it (is_active: true) before starting a run (SquidInactive).' };
+    const body = {
+      error: 'This squid is deactivated; activate it (is_active: true) before starting a run (SquidInactive).',
+    };
     await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'status', status: 400, body, count: 1 }]);
     const first = await sq(args, { env });
     expect(first.code, first.stderr).not.toBe(0);

@@ -12,7 +12,8 @@ let all: J[];
 beforeAll(async () => {
   squids = (await emu.api('/v1/squids?limit=100')).data;
   all = [];
-  for (const s of squids) for (const r of (await emu.api(`/v1/runs?squid=${s.id}&limit=100`)).data) all.push({ ...r, squid_name: s.name });
+  for (const s of squids)
+    for (const r of (await emu.api(`/v1/runs?squid=${s.id}&limit=100`)).data) all.push({ ...r, squid_name: s.name });
   all.sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
 });
 beforeEach(() => emu.clearRequests());
@@ -36,5 +37,8 @@ it('--limit 1 reads only the squid with the newest run; TSV gets a squid column'
   expect(head).toBe('id\tsquid_name\tstatus\ttotal_results\tcredit_used\tduration\tstarted_at\tended_at\tdone_reason');
   expect(row.split('\t').slice(0, 2)).toEqual([all[0].id, all[0].squid_name]);
   expect(rest).toEqual([]);
-  expect((await emu.requests()).map((q) => `${q.path} ${(q.query as J).squid ?? ''}`)).toEqual(['/v1/squids ', `/v1/runs ${all[0].squid}`]);
+  expect((await emu.requests()).map((q) => `${q.path} ${(q.query as J).squid ?? ''}`)).toEqual([
+    '/v1/squids ',
+    `/v1/runs ${all[0].squid}`,
+  ]);
 });

@@ -42,7 +42,7 @@ async function download(args: string[]): Promise<{ code: number; stdout: string;
 }
 
 describe('runs download --file-format (changelog 2026-06-16)', () => {
-  it('xlsx: a real XLSX (read by exceljs) with the run\'s rows, named from the format, after the background conversion with its progress', async () => {
+  it("xlsx: a real XLSX (read by exceljs) with the run's rows, named from the format, after the background conversion with its progress", async () => {
     const { id, rows } = await doneRun();
     const dir = tempDir('sq-xlsx-');
     const r = await download([id, '--file-format', 'xlsx', '-o', `${dir}/`]);
@@ -76,7 +76,10 @@ describe('runs download --file-format (changelog 2026-06-16)', () => {
     expect(Object.keys(data[0])[0]).toBe('name');
     const l = await download([id, '--file-format', 'jsonl', '--omit', 'id,score', '-o', '-']);
     expect(l.code, l.stderr).toBe(0);
-    const lines = l.stdout.trimEnd().split('\n').map((x) => JSON.parse(x));
+    const lines = l.stdout
+      .trimEnd()
+      .split('\n')
+      .map((x) => JSON.parse(x));
     expect(lines).toHaveLength(rows.length);
     expect(lines[0]).not.toHaveProperty('id');
     expect(lines[0]).not.toHaveProperty('score');
@@ -92,7 +95,7 @@ describe('runs download --file-format (changelog 2026-06-16)', () => {
     expect(lines).toHaveLength(rows.length + 1);
   });
 
-  it('an unknown column is the API\'s 400, exit 1, and no file', async () => {
+  it("an unknown column is the API's 400, exit 1, and no file", async () => {
     const { id } = await doneRun();
     const dir = tempDir('sq-badcol-');
     const r = await sq(['runs', 'download', id, '--fields', 'nope', '-o', join(dir, 'x.csv')], { env: emu.env() });
@@ -111,7 +114,7 @@ describe('runs download --file-format (changelog 2026-06-16)', () => {
     expect(await emu.requests()).toEqual([]);
   });
 
-  it('xlsx over the sheet\'s row limit is exit 2 before the download (changelog: refused up front)', async () => {
+  it("xlsx over the sheet's row limit is exit 2 before the download (changelog: refused up front)", async () => {
     const { id } = await doneRun();
     store.updateRecord(emu.emu, 'runs', id, { total_results: 2_000_000 });
     const r = await sq(['runs', 'download', id, '--file-format', 'xlsx'], { env: emu.env() });

@@ -45,8 +45,12 @@ describe('tolerant readers', () => {
   });
 
   it('loopback detection for the 5 s polling floor', () => {
-    expect(['http://127.0.0.1:8787', 'http://localhost:1', 'http://[::1]:80', 'http://127.1.2.3'].map(isLoopback)).toEqual([true, true, true, true]);
-    expect(['https://api.lobstr.io', 'http://10.0.0.1', 'http://127.0.0.1.evil.com', 'nonsense'].map(isLoopback)).toEqual([false, false, false, false]);
+    expect(
+      ['http://127.0.0.1:8787', 'http://localhost:1', 'http://[::1]:80', 'http://127.1.2.3'].map(isLoopback),
+    ).toEqual([true, true, true, true]);
+    expect(
+      ['https://api.lobstr.io', 'http://10.0.0.1', 'http://127.0.0.1.evil.com', 'nonsense'].map(isLoopback),
+    ).toEqual([false, false, false, false]);
   });
 
   it.each([
@@ -68,16 +72,25 @@ describe('tolerant readers', () => {
 
 describe('result columns', () => {
   it('leads with id, squid, run, scraping_time, then the attributes in order, without duplicates', () => {
-    expect(resultColumns(['name', 'id', 'url', 'name'], [])).toEqual(['id', 'squid', 'run', 'scraping_time', 'name', 'url']);
+    expect(resultColumns(['name', 'id', 'url', 'name'], [])).toEqual([
+      'id',
+      'squid',
+      'run',
+      'scraping_time',
+      'name',
+      'url',
+    ]);
   });
   it('falls back to the sample keys in first-seen order, skipping object', () => {
-    const rows = [{ object: 'result', id: 1, b: 1, a: 2 }, { c: 3, a: 1 }];
+    const rows = [
+      { object: 'result', id: 1, b: 1, a: 2 },
+      { c: 3, a: 1 },
+    ];
     expect(resultColumns(null, rows)).toEqual(['id', 'squid', 'run', 'scraping_time', 'b', 'a', 'c']);
   });
 });
 
 describe('progress', () => {
-
   it('plain mode prints one line per change and nothing for repeats', () => {
     const c = capture();
     const p = new Progress({ stream: c.stream, tty: false, enabled: true });
@@ -91,7 +104,14 @@ describe('progress', () => {
   it('terminal mode redraws one line in place and erases it on clear', () => {
     const c = capture();
     let now = 0;
-    const p = new Progress({ stream: c.stream, tty: true, enabled: true, columns: 80, now: () => now, throttleMs: 100 });
+    const p = new Progress({
+      stream: c.stream,
+      tty: true,
+      enabled: true,
+      columns: 80,
+      now: () => now,
+      throttleMs: 100,
+    });
     p.update({ fraction: 0.5, text: 'half' });
     now = 10;
     p.update({ fraction: 0.6, text: 'throttled' });

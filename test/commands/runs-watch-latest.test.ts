@@ -9,7 +9,8 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 
 const emu = useEmulator({ each: 'reset' });
 
-const start = async (name: string) => String((await emu.api('/v1/runs', { method: 'POST', body: { squid: emu.squidId(name) } })).id);
+const start = async (name: string) =>
+  String((await emu.api('/v1/runs', { method: 'POST', body: { squid: emu.squidId(name) } })).id);
 
 it('none in progress: exit 3 saying how to name one', async () => {
   const r = await sq(['runs', 'watch'], { env: emu.env() });
@@ -22,7 +23,9 @@ it('one in progress: it is watched to the end', async () => {
   const run = await start(DEMO_SQUIDS.paris);
   const clock = gatedSqClock();
   let finished = false;
-  const p = sq(['runs', 'watch', '--interval', '20ms', '--json'], { env: emu.env(), clock }).finally(() => (finished = true));
+  const p = sq(['runs', 'watch', '--interval', '20ms', '--json'], { env: emu.env(), clock }).finally(
+    () => (finished = true),
+  );
   for (let i = 0; i < 40 && !finished; i++) {
     await waitFor(() => clock.sleeping || finished, Boolean, 'a poll', 10_000);
     await emu.advance(500);
@@ -34,7 +37,7 @@ it('one in progress: it is watched to the end', async () => {
   expect(r.stderr).toContain(`Watching run ${run} (${DEMO_SQUIDS.paris}), the one in progress in the account.`);
 }, 60_000);
 
-it('several in progress: a script gets exit 2 listing them; --squid picks among that squid\'s', async () => {
+it("several in progress: a script gets exit 2 listing them; --squid picks among that squid's", async () => {
   const paris = await start(DEMO_SQUIDS.paris);
   const phones = await start(DEMO_SQUIDS.headphones);
   const r = await sq(['runs', 'watch'], { env: emu.env() });
@@ -52,7 +55,10 @@ it('several in progress on a terminal: a choice, and the one chosen is used', as
   await start(DEMO_SQUIDS.headphones);
   const listed = await sq(['runs', 'watch'], { env: emu.env() });
   // The choices are listed newest first, as the exit-2 list shows them: the second line is the one chosen below.
-  const second = listed.stderr.split('\n').filter((l) => /^[0-9a-f]{32}  /.test(l))[1].slice(0, 32);
+  const second = listed.stderr
+    .split('\n')
+    .filter((l) => /^[0-9a-f]{32}  /.test(l))[1]
+    .slice(0, 32);
   const r = await sq(['runs', 'watch', '--web'], { env: { ...emu.env(), CI: '' }, tty: true, stdin: '\x1b[B\r' });
   expect(r.code, r.stderr).toBe(0);
   expect(r.stderr).toContain('2 runs are in progress in the account; which one to watch?');

@@ -17,7 +17,9 @@ it('draws a bar in place with percent, tasks done/total, results and elapsed, th
   // polls stay well inside the /v1/runs budget.
   const clock = gatedSqClock();
   let finished = false;
-  const p = sq(['runs', 'watch', run.id, '--interval', '20ms', '--json'], { env: emu.env(), tty: true, clock }).finally(() => (finished = true));
+  const p = sq(['runs', 'watch', run.id, '--interval', '20ms', '--json'], { env: emu.env(), tty: true, clock }).finally(
+    () => (finished = true),
+  );
   for (let i = 0; i < 40 && !finished; i++) {
     await waitFor(() => clock.sleeping || finished, Boolean, 'a poll', 10_000);
     await emu.advance(500);
@@ -30,11 +32,19 @@ it('draws a bar in place with percent, tasks done/total, results and elapsed, th
   expect(final.export_done).toBe(true);
   // a running frame: bar, short id, percent, tasks, results, ETA, elapsed, redrawn with \r and erase-line
   const short = String(run.id).slice(0, 8);
-  expect(r.stderr).toMatch(new RegExp(`\\r\\x1b\\[2K\\[[#-]{24}\\] run ${short}: running \\d+% tasks \\d/3 results \\d+ ETA 0:\\d\\d:\\d\\d \\(elapsed 0:\\d\\d\\)`));
+  expect(r.stderr).toMatch(
+    new RegExp(
+      `\\r\\x1b\\[2K\\[[#-]{24}\\] run ${short}: running \\d+% tasks \\d/3 results \\d+ ETA 0:\\d\\d:\\d\\d \\(elapsed 0:\\d\\d\\)`,
+    ),
+  );
   // a status change is kept on screen as its own line
   expect(r.stderr).toMatch(new RegExp(`\\x1b\\[2Krun ${run.id}: [a-z]+ → (uploading|done)\\n`));
   // the last frame shows the finished run, and the bar is erased before the record is printed
-  expect(r.stderr).toMatch(new RegExp(`\\[#{24}\\] run ${short}: done 100% results ${final.total_results} \\(elapsed 0:\\d\\d\\)\\r\\x1b\\[2K$`));
+  expect(r.stderr).toMatch(
+    new RegExp(
+      `\\[#{24}\\] run ${short}: done 100% results ${final.total_results} \\(elapsed 0:\\d\\d\\)\\r\\x1b\\[2K$`,
+    ),
+  );
 }, 60_000);
 
 /**
@@ -53,9 +63,11 @@ async function watchThroughPause(tty: boolean) {
     }
   };
   const cache = tempDir('sq-cache-');
-  const p = sq(['runs', 'watch', run.id, '--interval', '20ms', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache }), tty, clock }).finally(
-    () => (finished = true),
-  );
+  const p = sq(['runs', 'watch', run.id, '--interval', '20ms', '--json'], {
+    env: emu.env({ SQ_CACHE_DIR: cache }),
+    tty,
+    clock,
+  }).finally(() => (finished = true));
   let pausedSeen = false;
   for (let i = 0; i < 100 && !finished; i++) {
     await afterPolls(1);
@@ -97,7 +109,13 @@ it('piped, a pause is one plain line with its reason and ETA, printed once howev
   const lines = r.stderr.split('\n');
   const paused = lines.filter((l) => l.includes(': paused '));
   expect(paused).toHaveLength(1);
-  expect(paused[0]).toMatch(new RegExp(`^run ${run.id}: paused \\(${REASON.replace(/[.;]/g, '\\$&')}\\) \\d+% tasks \\d/\\d results \\d+ \\(elapsed \\d+:\\d\\d\\)$`));
+  expect(paused[0]).toMatch(
+    new RegExp(
+      `^run ${run.id}: paused \\(${REASON.replace(/[.;]/g, '\\$&')}\\) \\d+% tasks \\d/\\d results \\d+ \\(elapsed \\d+:\\d\\d\\)$`,
+    ),
+  );
   // running lines carry an ETA as H:MM:SS
-  expect(lines.some((l) => new RegExp(`^run ${run.id}: running \\d+% .* ETA \\d+:\\d\\d:\\d\\d \\(elapsed`).test(l))).toBe(true);
+  expect(
+    lines.some((l) => new RegExp(`^run ${run.id}: running \\d+% .* ETA \\d+:\\d\\d:\\d\\d \\(elapsed`).test(l)),
+  ).toBe(true);
 });

@@ -103,7 +103,11 @@ describe('runs get, stats, tasks', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('id\ttask\tstatus\tlast_result\ttotal_results\tstarted_at\tended_at\tdone_reason');
     expect(lines.slice(1)).toEqual(
-      expected.map((t) => [t.id, t.task, t.status, t.last_result, t.total_results, t.started_at, t.ended_at, t.done_reason].map((v) => (v ?? '') + '').join('\t')),
+      expected.map((t) =>
+        [t.id, t.task, t.status, t.last_result, t.total_results, t.started_at, t.ended_at, t.done_reason]
+          .map((v) => (v ?? '') + '')
+          .join('\t'),
+      ),
     );
     expect(await reqs()).toEqual([`GET /v1/runs/${runId}/tasks?page=1&limit=100`]);
   });
@@ -115,7 +119,10 @@ describe('runs get, stats, tasks', () => {
     const ids = JSON.parse(r.stdout).map((t: J) => t.id);
     await emu.clearFaults();
     expect(ids).toEqual((await api(`/v1/runtasks?run=${runId}&limit=100`)).data.map((t: J) => t.id));
-    expect((await reqs()).slice(0, 2)).toEqual([`GET /v1/runs/${runId}/tasks?page=1&limit=100`, `GET /v1/runtasks?run=${runId}&page=1&limit=100`]);
+    expect((await reqs()).slice(0, 2)).toEqual([
+      `GET /v1/runs/${runId}/tasks?page=1&limit=100`,
+      `GET /v1/runtasks?run=${runId}&page=1&limit=100`,
+    ]);
   });
 });
 
@@ -174,7 +181,11 @@ describe('runs start', () => {
     expect(run.status).toBe('pending');
     // The estimate and the account's side first (the cost line on stderr, whether it charges the card), then one start.
     const got = await emu.requests();
-    expect(got.map((x) => `${x.method} ${x.path}`).sort()).toEqual(['GET /v1/plans/auto-reset', 'GET /v1/squids', 'GET /v1/user/balance', 'POST /v1/runs', 'POST /v1/squid/estimate'].filter((l) => got.some((x) => `${x.method} ${x.path}` === l)).sort());
+    expect(got.map((x) => `${x.method} ${x.path}`).sort()).toEqual(
+      ['GET /v1/plans/auto-reset', 'GET /v1/squids', 'GET /v1/user/balance', 'POST /v1/runs', 'POST /v1/squid/estimate']
+        .filter((l) => got.some((x) => `${x.method} ${x.path}` === l))
+        .sort(),
+    );
     expect(got.filter((x) => x.path === '/v1/runs').map((x) => x.body)).toEqual([{ squid }]);
     expect(got.at(-1)?.path).toBe('/v1/runs');
     expect(r.stderr).toMatch(/^estimated \d+ credits \(base \d+.*\), sets off no reset$/m);
@@ -207,22 +218,27 @@ describe('runs start', () => {
     expect(got.map((x) => `${x.method} ${x.path}`).filter(notGuard)).toEqual(['POST /v1/runs', 'GET /v1/runs']);
   });
 
-  it.each(['malformed', 'truncate'])('a 200 answer with a %s body is ambiguous too: one POST, recent runs listed, exit 1', async (action) => {
-    const squid = squids['Amazon headphones'];
-    await emu.advance(3_600_000);
-    const before = (await api(`/v1/runs?squid=${squid}&limit=100`)).data.map((r: J) => r.id);
-    await emu.clearRequests();
-    await emu.faults([{ method: 'POST', path: '/v1/runs', action, count: 5 }]);
-    const r = await sq(['runs', 'start', '--squid', squid], { env: emu.env() });
-    await emu.clearFaults();
-    expect(r.code).toBe(1);
-    expect((await emu.requestLines()).filter(notGuard)).toEqual(['POST /v1/runs', 'GET /v1/runs']);
-    const started = (await api(`/v1/runs?squid=${squid}&limit=100`)).data.map((r: J) => r.id).filter((id: string) => !before.includes(id));
-    expect(started).toHaveLength(1);
-    expect(r.stderr).toContain('starting the run failed and it may have started anyway');
-    expect(r.stderr).toContain('The request may have reached the server');
-    expect(r.stderr).toContain(`  ${started[0]}  `);
-  });
+  it.each(['malformed', 'truncate'])(
+    'a 200 answer with a %s body is ambiguous too: one POST, recent runs listed, exit 1',
+    async (action) => {
+      const squid = squids['Amazon headphones'];
+      await emu.advance(3_600_000);
+      const before = (await api(`/v1/runs?squid=${squid}&limit=100`)).data.map((r: J) => r.id);
+      await emu.clearRequests();
+      await emu.faults([{ method: 'POST', path: '/v1/runs', action, count: 5 }]);
+      const r = await sq(['runs', 'start', '--squid', squid], { env: emu.env() });
+      await emu.clearFaults();
+      expect(r.code).toBe(1);
+      expect((await emu.requestLines()).filter(notGuard)).toEqual(['POST /v1/runs', 'GET /v1/runs']);
+      const started = (await api(`/v1/runs?squid=${squid}&limit=100`)).data
+        .map((r: J) => r.id)
+        .filter((id: string) => !before.includes(id));
+      expect(started).toHaveLength(1);
+      expect(r.stderr).toContain('starting the run failed and it may have started anyway');
+      expect(r.stderr).toContain('The request may have reached the server');
+      expect(r.stderr).toContain(`  ${started[0]}  `);
+    },
+  );
 
   it.each([
     [['--interval', '1s'], '--interval must be at least 5s'],
@@ -243,12 +259,15 @@ describe('runs start', () => {
 });
 
 describe('runs download (not ready)', () => {
-  it.each([['/nonexistent-dir/x.csv'], ['/nonexistent-dir/']])('-o %s in a missing directory exits 2 before any request', async (o) => {
-    const r = await sq(['runs', 'download', '0'.repeat(32), '-o', o], { env: emu.env() });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('directory "/nonexistent-dir" does not exist');
-    expect(await reqs()).toEqual([]);
-  });
+  it.each([['/nonexistent-dir/x.csv'], ['/nonexistent-dir/']])(
+    '-o %s in a missing directory exits 2 before any request',
+    async (o) => {
+      const r = await sq(['runs', 'download', '0'.repeat(32), '-o', o], { env: emu.env() });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('directory "/nonexistent-dir" does not exist');
+      expect(await reqs()).toEqual([]);
+    },
+  );
 
   it('says the export is not ready and exits 3', async () => {
     const run = await api('/v1/runs', { method: 'POST', body: { squid: squids['Paris restaurants'] } });

@@ -22,18 +22,31 @@ describe('relative times against the server clock', () => {
     const squid = emu.squidId(DEMO_SQUIDS.paris);
     const started = await emu.api('/v1/runs', { method: 'POST', body: { squid } });
     expect(typeof started.id).toBe('string');
-    const table = await sq(['runs', 'list', '--squid', squid, '--fields', 'id,created_at'], { env: { ...emu.env(), NO_COLOR: '1' }, tty: true, columns: 120, clock: skewedClock(offset) });
+    const table = await sq(['runs', 'list', '--squid', squid, '--fields', 'id,created_at'], {
+      env: { ...emu.env(), NO_COLOR: '1' },
+      tty: true,
+      columns: 120,
+      clock: skewedClock(offset),
+    });
     expect(table.code, table.stderr).toBe(0);
     const line = table.stdout.split('\n').find((l) => l.includes(String(started.id).slice(0, 8)));
     expect(line, table.stdout).toMatch(/just now/);
     expect(table.stdout).not.toMatch(/in 10 min|10 min ago/);
-    const tpl = await sq(['runs', 'list', '--squid', squid, '--template', '{{range .}}{{.id}} {{timeago .created_at}}{{"\\n"}}{{end}}'], { env: emu.env(), clock: skewedClock(offset) });
+    const tpl = await sq(
+      ['runs', 'list', '--squid', squid, '--template', '{{range .}}{{.id}} {{timeago .created_at}}{{"\\n"}}{{end}}'],
+      { env: emu.env(), clock: skewedClock(offset) },
+    );
     expect(tpl.code, tpl.stderr).toBe(0);
     expect(tpl.stdout).toContain(`${String(started.id)} just now\n`);
   });
 
   it('a clock that agrees with the server within a second is taken as it is', async () => {
-    const r = await sq(['squids', 'list', '--fields', 'name,last_run_at'], { env: { ...emu.env(), NO_COLOR: '1' }, tty: true, columns: 120, clock: skewedClock(0) });
+    const r = await sq(['squids', 'list', '--fields', 'name,last_run_at'], {
+      env: { ...emu.env(), NO_COLOR: '1' },
+      tty: true,
+      columns: 120,
+      clock: skewedClock(0),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Paris restaurants\s+2 d ago/);
   });

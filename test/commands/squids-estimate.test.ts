@@ -9,13 +9,29 @@ import type { J } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'reset' });
 
-const tsv = (out: string) => out.trimEnd().split('\n').map((l) => l.split('\t'));
+const tsv = (out: string) =>
+  out
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.split('\t'));
 
 /** A Google Maps squid as a new user makes it: params at the crawler's defaults (emails on), two tasks. */
 async function berlin(): Promise<string> {
-  const s = await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' } });
+  const s = await emu.api('/v1/squids', {
+    method: 'POST',
+    body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' },
+  });
   await emu.api(`/v1/squids/${s.id}`, { method: 'POST', body: { params: {} } });
-  await emu.api('/v1/tasks', { method: 'POST', body: { squid: s.id, tasks: [{ url: 'https://www.google.com/maps/search/cafe+berlin' }, { url: 'https://www.google.com/maps/search/bakery+berlin' }] } });
+  await emu.api('/v1/tasks', {
+    method: 'POST',
+    body: {
+      squid: s.id,
+      tasks: [
+        { url: 'https://www.google.com/maps/search/cafe+berlin' },
+        { url: 'https://www.google.com/maps/search/bakery+berlin' },
+      ],
+    },
+  });
   return s.id;
 }
 
@@ -26,13 +42,20 @@ describe('sq squids estimate', () => {
     await emu.clearRequests();
     const r = await sq(['squids', 'estimate', 'Berlin cafés'], { env: emu.env() });
     expect(r.code).toBe(0);
-    expect(tsv(r.stdout)).toEqual([['service', 'results', 'credits'], ...api.services.map((s: J) => [s.name, String(s.results), String(s.credits)])]);
+    expect(tsv(r.stdout)).toEqual([
+      ['service', 'results', 'credits'],
+      ...api.services.map((s: J) => [s.name, String(s.results), String(s.credits)]),
+    ]);
     const left = emu.emu.state.balance.available - emu.emu.state.balance.consumed;
     expect(r.stderr).toContain(`Total: ${api.total_credits} credits for 2 tasks (max_results 200).`);
     expect(r.stderr).toContain(`Time: ${api.estimated_time}.`);
-    expect(r.stderr).toContain(`Balance: ${left.toLocaleString('en-US')} credits now, ${(left - api.total_credits).toLocaleString('en-US')} after the run.`);
+    expect(r.stderr).toContain(
+      `Balance: ${left.toLocaleString('en-US')} credits now, ${(left - api.total_credits).toLocaleString('en-US')} after the run.`,
+    );
     expect(r.stderr).toContain('Auto Billing Reset: off');
-    expect(r.stderr).toContain(`Paid function extract_emails_from_website is on by default: ${api.services[1].credits} credits of this run. Turn it off: sq squids update 'Berlin cafés' --param functions.extract_emails_from_website=false`);
+    expect(r.stderr).toContain(
+      `Paid function extract_emails_from_website is on by default: ${api.services[1].credits} credits of this run. Turn it off: sq squids update 'Berlin cafés' --param functions.extract_emails_from_website=false`,
+    );
     // Nothing was started or charged.
     expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/squid/estimate']);
   });
@@ -45,18 +68,37 @@ describe('sq squids estimate', () => {
     const left = emu.emu.state.balance.available - emu.emu.state.balance.consumed;
     // Auto-reset off: everything exact, no charge, covered.
     expect(JSON.parse(r.stdout)).toEqual({
-      ...api, balance_after: left - api.total_credits, balance_after_max: left - api.total_credits, auto_reset_charges: 0, resets: 0, resets_max: 0,
-      pending_reset: false, renewed_credits: 0, covered: true, pauses_after_tasks: null, pauses_after_tasks_max: null, resumes_at: null, charge: null,
+      ...api,
+      balance_after: left - api.total_credits,
+      balance_after_max: left - api.total_credits,
+      auto_reset_charges: 0,
+      resets: 0,
+      resets_max: 0,
+      pending_reset: false,
+      renewed_credits: 0,
+      covered: true,
+      pauses_after_tasks: null,
+      pauses_after_tasks_max: null,
+      resumes_at: null,
+      charge: null,
     });
   });
 
-  it('auto_reset_price only when the balance names the plan\'s price', async () => {
+  it("auto_reset_price only when the balance names the plan's price", async () => {
     const id = await berlin();
-    expect(JSON.parse((await sq(['squids', 'estimate', id, '--json'], { env: emu.env() })).stdout)).not.toHaveProperty('auto_reset_price');
+    expect(JSON.parse((await sq(['squids', 'estimate', id, '--json'], { env: emu.env() })).stdout)).not.toHaveProperty(
+      'auto_reset_price',
+    );
     // No docs page shows a price on the balance, so the emulator's has none: the service's answer is given one here.
     const balance = await emu.api('/v1/user/balance');
-    await emu.control('PUT', '/_emulator/faults', { rules: [{ method: 'GET', path: '/v1/user/balance', action: 'status', status: 200, body: { ...balance, price: 49 } }] });
-    expect(JSON.parse((await sq(['squids', 'estimate', id, '--json'], { env: emu.env() })).stdout).auto_reset_price).toBe(49);
+    await emu.control('PUT', '/_emulator/faults', {
+      rules: [
+        { method: 'GET', path: '/v1/user/balance', action: 'status', status: 200, body: { ...balance, price: 49 } },
+      ],
+    });
+    expect(
+      JSON.parse((await sq(['squids', 'estimate', id, '--json'], { env: emu.env() })).stdout).auto_reset_price,
+    ).toBe(49);
     await emu.control('DELETE', '/_emulator/faults');
   });
 
@@ -74,9 +116,17 @@ describe('sq squids estimate', () => {
     ['auto-reset on, the run stays under the threshold', { threshold: 80, max: 3, usagePct: 50 }, 0],
     ['the run crosses the threshold once', { threshold: 80, max: 3, usagePct: 79.9 }, 1],
     // The reset returns consumed to 0; the 99 credits after it stay under the 100 of 1% (results are charged whole).
-    ['a threshold of 1%: the run crosses it once, and stays under it after the reset', { threshold: 1, max: 3, usagePct: 0.95 }, 1],
+    [
+      'a threshold of 1%: the run crosses it once, and stays under it after the reset',
+      { threshold: 1, max: 3, usagePct: 0.95 },
+      1,
+    ],
     // The reset due before the run fires whether or not it starts: not among the run's own (pending_reset says it).
-    ['usage already above a threshold of 1%: a reset already due, and one of its own as it crosses again', { threshold: 1, max: 3, usagePct: 1.5 }, 1],
+    [
+      'usage already above a threshold of 1%: a reset already due, and one of its own as it crosses again',
+      { threshold: 1, max: 3, usagePct: 1.5 },
+      1,
+    ],
     ['the same run with 1 reset left in the 24-hour window', { threshold: 1, max: 3, usagePct: 0.95, used: 2 }, 1],
     ['no reset left in the window', { threshold: 1, max: 1, usagePct: 0.95, used: 1 }, 0],
   ];
@@ -97,18 +147,37 @@ describe('sq squids estimate', () => {
       expect(est.auto_reset_charges).toBe(expected);
       expect(est.pending_reset).toBe(due);
       const human = await sq(['squids', 'estimate', id], { env: emu.env() });
-      if (due) expect(human.stderr).toMatch(/1 reset is already due .* this run sets off (\d to )?1 reset more of its own \(3 of 3 left in the 24-hour window, the due one included\)/);
-      else if (expected) expect(human.stderr).toMatch(new RegExp(`this run sets off (\\d to )?${expected} resets? \\(threshold ${o.threshold}%`));
+      if (due)
+        expect(human.stderr).toMatch(
+          /1 reset is already due .* this run sets off (\d to )?1 reset more of its own \(3 of 3 left in the 24-hour window, the due one included\)/,
+        );
+      else if (expected)
+        expect(human.stderr).toMatch(
+          new RegExp(`this run sets off (\\d to )?${expected} resets? \\(threshold ${o.threshold}%`),
+        );
       else expect(human.stderr).toContain('sets off none');
-      if (expected) expect(human.stderr).toContain('each renews plan Premium (10,000 credits) and charges the card on file a price the API gives as an id only (price_1EmulatorPremiumMonthly): `sq billing auto-reset --web` shows it; the renewal date moves from');
+      if (expected)
+        expect(human.stderr).toContain(
+          'each renews plan Premium (10,000 credits) and charges the card on file a price the API gives as an id only (price_1EmulatorPremiumMonthly): `sq billing auto-reset --web` shows it; the renewal date moves from',
+        );
     });
   }
 
   // spec/platform-api.md: GET /v1/plans/auto-reset answers all six fields. An answer without some of them leaves the
   // card charge unknown: said so, and never "none" (a missing max_resets_per_24h was read as 0: "sets off none").
   const partial: [string, Record<string, unknown>, string[], RegExp][] = [
-    ['on, without max_resets_per_24h and resets_used_in_window', { enabled: true, threshold_pct: 1, current_usage_pct: 0.95 }, ['max_resets_per_24h', 'resets_used_in_window'], /Auto Billing Reset: on, but the API did not give max_resets_per_24h and resets_used_in_window: whether this run sets off a reset \(a charge on the card on file\) is UNKNOWN\./],
-    ['without enabled', { threshold_pct: 80, max_resets_per_24h: 3, resets_used_in_window: 0, current_usage_pct: 10 }, ['enabled'], /Auto Billing Reset: UNKNOWN whether it is on/],
+    [
+      'on, without max_resets_per_24h and resets_used_in_window',
+      { enabled: true, threshold_pct: 1, current_usage_pct: 0.95 },
+      ['max_resets_per_24h', 'resets_used_in_window'],
+      /Auto Billing Reset: on, but the API did not give max_resets_per_24h and resets_used_in_window: whether this run sets off a reset \(a charge on the card on file\) is UNKNOWN\./,
+    ],
+    [
+      'without enabled',
+      { threshold_pct: 80, max_resets_per_24h: 3, resets_used_in_window: 0, current_usage_pct: 10 },
+      ['enabled'],
+      /Auto Billing Reset: UNKNOWN whether it is on/,
+    ],
   ];
   for (const [what, body, missing, line] of partial) {
     it(`auto-reset settings ${what}: auto_reset_charges null, the fields named, and the human view says UNKNOWN`, async () => {
@@ -128,15 +197,26 @@ describe('sq squids estimate', () => {
 
   it('a run whose card charge is unknown asks on a terminal even under confirm-above (runs start --no-input: exit 2)', async () => {
     await berlin();
-    await emu.faults([{ method: 'GET', path: '/v1/plans/auto-reset', action: 'status', status: 200, body: { enabled: true, threshold_pct: 80, current_usage_pct: 10 } }]);
+    await emu.faults([
+      {
+        method: 'GET',
+        path: '/v1/plans/auto-reset',
+        action: 'status',
+        status: 200,
+        body: { enabled: true, threshold_pct: 80, current_usage_pct: 10 },
+      },
+    ]);
     await emu.clearRequests();
-    const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.headphones, '--no-input'], { env: emu.env(), tty: true });
+    const r = await sq(['runs', 'start', '--squid', DEMO_SQUIDS.headphones, '--no-input'], {
+      env: emu.env(),
+      tty: true,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('UNKNOWN');
     expect((await emu.requests('POST')).map((q) => q.path)).not.toContain('/v1/runs');
   });
 
-  it('a squid without tasks is the API\'s 400 (exit 1), an unknown one exit 3', async () => {
+  it("a squid without tasks is the API's 400 (exit 1), an unknown one exit 3", async () => {
     const none = await sq(['squids', 'estimate', DEMO_SQUIDS.lyon], { env: emu.env() });
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/NoTasksPresent/);

@@ -12,7 +12,10 @@ describe('squids update --schedule/--timezone (changelog: cron_expression 5 fiel
   it.each([
     [['--schedule', '0 9 * *'], '--schedule: "0 9 * *" has 4 fields; a schedule needs 5'],
     [['--schedule', '0 25 * * 1'], '--schedule: hour field "25": 25 is outside 0-23'],
-    [['--schedule', '0 9 * * 1', '--timezone', 'Europe/Pariss'], '--timezone: "Europe/Pariss" is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC); did you mean Europe/Paris'],
+    [
+      ['--schedule', '0 9 * * 1', '--timezone', 'Europe/Pariss'],
+      '--timezone: "Europe/Pariss" is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC); did you mean Europe/Paris',
+    ],
     [['--timezone', 'europe/pari'], 'did you mean Europe/Paris'],
     [['--timezone', 'CEST'], '--timezone: "CEST" is not an IANA time zone name'],
     [['--no-schedule', '--timezone', 'UTC'], '--timezone and --no-schedule cannot be used together'],
@@ -39,7 +42,10 @@ describe('squids update --schedule/--timezone (changelog: cron_expression 5 fiel
     ['US/Pacific', 'US/Pacific'],
     ['us/pacific', 'America/Los_Angeles'],
   ])('--timezone %s is sent as %s', async (typed, sent) => {
-    const r = await sq(['squids', 'update', DEMO_SQUIDS.paris, '--schedule', '0 9 * * 1', '--timezone', typed, '--json'], { env: emu.env() });
+    const r = await sq(
+      ['squids', 'update', DEMO_SQUIDS.paris, '--schedule', '0 9 * * 1', '--timezone', typed, '--json'],
+      { env: emu.env() },
+    );
     expect(r.code, r.stderr).toBe(0);
     // The estimate of one scheduled run goes first (schedule-spend.test.ts); the update is the squid's own POST.
     const [post] = (await emu.requests('POST')).filter((q) => q.path !== '/v1/squid/estimate');
@@ -49,12 +55,31 @@ describe('squids update --schedule/--timezone (changelog: cron_expression 5 fiel
 
   it('sends cron_expression and timezone, and get shows it in words with the next run', async () => {
     emu.expectWrites('POST /v1/squids/*');
-    const r = await sq(['squids', 'update', DEMO_SQUIDS.paris, '--schedule', '0 9 * * 1', '--timezone', 'Europe/Paris', '--to-complete', '--no-line-breaks', '--json'], { env: emu.env() });
+    const r = await sq(
+      [
+        'squids',
+        'update',
+        DEMO_SQUIDS.paris,
+        '--schedule',
+        '0 9 * * 1',
+        '--timezone',
+        'Europe/Paris',
+        '--to-complete',
+        '--no-line-breaks',
+        '--json',
+      ],
+      { env: emu.env() },
+    );
     expect(r.code, r.stderr).toBe(0);
     // The estimate of one scheduled run goes first (test/commands/schedule-spend.test.ts), then the update.
     const [est, post] = await emu.requests('POST');
     expect(est.path).toBe('/v1/squid/estimate');
-    expect(post.body).toEqual({ cron_expression: '0 9 * * 1', timezone: 'Europe/Paris', to_complete: true, no_line_breaks: true });
+    expect(post.body).toEqual({
+      cron_expression: '0 9 * * 1',
+      timezone: 'Europe/Paris',
+      to_complete: true,
+      no_line_breaks: true,
+    });
     const s = JSON.parse(r.stdout);
     expect(s.schedule).toEqual({ cron_expression: '0 9 * * 1', timezone: 'Europe/Paris' });
     expect(s.to_complete).toBe(true);
@@ -62,15 +87,21 @@ describe('squids update --schedule/--timezone (changelog: cron_expression 5 fiel
     // The next Monday 09:00 in Paris, as naive UTC.
     const next = Date.parse(`${s.next_launch_at}Z`);
     expect(new Date(next).getUTCDay()).toBe(1);
-    expect(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit' }).format(next)).toBe('09:00');
+    expect(
+      new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit' }).format(next),
+    ).toBe('09:00');
 
     const get = await sq(['squids', 'get', DEMO_SQUIDS.paris, '--format', 'table'], { env: emu.env() });
     expect(get.stdout).toContain('Mondays at 09:00 Europe/Paris');
     expect(get.stdout).toMatch(new RegExp(`next run\\s+${s.next_launch_at}`));
-    const list = await sq(['squids', 'list', '--format', 'csv', '--fields', 'name,schedule,next_launch_at'], { env: emu.env() });
+    const list = await sq(['squids', 'list', '--format', 'csv', '--fields', 'name,schedule,next_launch_at'], {
+      env: emu.env(),
+    });
     expect(list.stdout).toContain(`${DEMO_SQUIDS.paris},Mondays at 09:00 Europe/Paris,${s.next_launch_at}`);
 
-    expect((await sq(['squids', 'update', DEMO_SQUIDS.paris, '--no-schedule', '--json'], { env: emu.env() })).code).toBe(0);
+    expect(
+      (await sq(['squids', 'update', DEMO_SQUIDS.paris, '--no-schedule', '--json'], { env: emu.env() })).code,
+    ).toBe(0);
     const after = await emu.api(`/v1/squids/${emu.squidId(DEMO_SQUIDS.paris)}`);
     expect(after.schedule).toBeNull();
     expect(after.next_launch_at).toBeNull();
@@ -114,7 +145,8 @@ describe('the emulator runs scheduled squids on its clock (origin "schedule"; ap
   it('starts a run at each firing while active, none while deactivated', async () => {
     const id = emu.squidId(DEMO_SQUIDS.paris);
     await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { cron_expression: '0 * * * *', timezone: 'UTC' } });
-    const runs = async () => (await emu.api(`/v1/runs?squid=${id}&limit=100`)).data.filter((r: { origin: string }) => r.origin === 'schedule');
+    const runs = async () =>
+      (await emu.api(`/v1/runs?squid=${id}&limit=100`)).data.filter((r: { origin: string }) => r.origin === 'schedule');
     expect(await runs()).toHaveLength(0);
     await emu.advance(61 * 60_000);
     const first = await runs();

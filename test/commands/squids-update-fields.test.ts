@@ -7,7 +7,10 @@ import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 
 const emu = useEmulator();
-const fixture = (name: string) => JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures', name), 'utf8')) as { pages: Record<string, { samples: { label: string; body: unknown }[] }> };
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures', name), 'utf8')) as {
+    pages: Record<string, { samples: { label: string; body: unknown }[] }>;
+  };
 
 /** The update fields the docs send: the update-squid page's sample, and each update-settings page's request body. */
 function documentedFields(): string[] {
@@ -44,7 +47,10 @@ describe('sq squids update: a flag for every documented update field', () => {
 
   it('the docs name the fields this test knows (a new one fails here until it has a flag)', () => {
     expect(fields.length).toBeGreaterThanOrEqual(10);
-    expect(fields.filter((f) => !(f in FLAGS)), 'documented update fields without a flag').toEqual([]);
+    expect(
+      fields.filter((f) => !(f in FLAGS)),
+      'documented update fields without a flag',
+    ).toEqual([]);
   });
 
   it.each(fields.filter((f) => f in FLAGS))('%s: its flag sends it (--dry-run)', async (field) => {
@@ -56,7 +62,19 @@ describe('sq squids update: a flag for every documented update field', () => {
   });
 
   it('--run-notify none clears it; an unknown value is exit 2 naming the allowed ones, before any request', async () => {
-    const none = await sq(['squids', 'update', 'Paris restaurants', '--run-notify', 'none', '--no-export-unique-results', '--dry-run', '--json'], { env: emu.env() });
+    const none = await sq(
+      [
+        'squids',
+        'update',
+        'Paris restaurants',
+        '--run-notify',
+        'none',
+        '--no-export-unique-results',
+        '--dry-run',
+        '--json',
+      ],
+      { env: emu.env() },
+    );
     expect(JSON.parse(none.stdout).requests[0].body).toEqual({ run_notify: null, export_unique_results: false });
     await emu.clearRequests();
     const bad = await sq(['squids', 'update', 'Paris restaurants', '--run-notify', 'sometimes'], { env: emu.env() });
@@ -70,7 +88,10 @@ describe('sq squids update: a flag for every documented update field', () => {
   it('--active on a scheduled squid turns its schedule on: estimated and capped before the write (exit 9, still inactive)', async () => {
     emu.expectWrites('POST /v1/squids/*');
     const id = emu.squidId('Paris restaurants');
-    await emu.api(`/v1/squids/${id}`, { method: 'POST', body: { is_active: false, cron_expression: '0 9 * * 1', timezone: 'UTC' } });
+    await emu.api(`/v1/squids/${id}`, {
+      method: 'POST',
+      body: { is_active: false, cron_expression: '0 9 * * 1', timezone: 'UTC' },
+    });
     const r = await sq(['squids', 'update', id, '--active', '--max-credits', '0.0001'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(9);
     expect(r.stderr).toMatch(/estimate/i);
@@ -83,7 +104,9 @@ describe('sq squids update: a flag for every documented update field', () => {
   it('applied for real: the squid record has them', async () => {
     emu.expectWrites('POST /v1/squids/*');
     const id = emu.squidId('Paris restaurants');
-    const r = await sq(['squids', 'update', id, '--export-unique-results', '--run-notify', 'on_success', '--json'], { env: emu.env() });
+    const r = await sq(['squids', 'update', id, '--export-unique-results', '--run-notify', 'on_success', '--json'], {
+      env: emu.env(),
+    });
     expect(r.code, r.stderr).toBe(0);
     const s = await emu.api(`/v1/squids/${id}`);
     expect(s.export_unique_results).toBe(true);

@@ -31,12 +31,21 @@ describe('validation happens before any request', () => {
     [['tasks', 'add', 'https://x'], '--squid is required'],
     [['tasks', 'add', '--squid', 'Paris restaurants', '--file', join(dir, 'missing.txt')], '--file: cannot read'],
     [['tasks', 'add', '--squid', 'Paris restaurants', '--file', badJson], 'is not valid JSON'],
-    [['tasks', 'add', '--squid', 'Paris restaurants', '--file', badElem], 'element 1 of the JSON array must be an object or a string'],
+    [
+      ['tasks', 'add', '--squid', 'Paris restaurants', '--file', badElem],
+      'element 1 of the JSON array must be an object or a string',
+    ],
     [['tasks', 'add', '--squid', 'Paris restaurants', '--key', ' ', 'x'], '--key must be a non-empty value'],
     [['tasks', 'upload', '--squid', 'Paris restaurants', join(dir, 'missing.csv')], 'cannot read'],
     [['tasks', 'upload', '--squid', 'Paris restaurants', emptyCsv], 'is empty'],
-    [['tasks', 'upload', '--squid', 'Paris restaurants', emptyCsv, '--timeout', '5m'], '--timeout only applies with --wait'],
-    [['tasks', 'upload', '--squid', 'Paris restaurants', emptyCsv, '--wait', '--timeout', 'soon'], '--timeout must be a duration'],
+    [
+      ['tasks', 'upload', '--squid', 'Paris restaurants', emptyCsv, '--timeout', '5m'],
+      '--timeout only applies with --wait',
+    ],
+    [
+      ['tasks', 'upload', '--squid', 'Paris restaurants', emptyCsv, '--wait', '--timeout', 'soon'],
+      '--timeout must be a duration',
+    ],
     [['tasks', 'upload', 'x.csv'], '--squid is required'],
   ])('%j → exit 2', async (args, message) => {
     const r = await sq(args, { env: emu.env() });
@@ -51,25 +60,43 @@ describe('task files and shapes', () => {
     expect(parseTaskFile('\uFEFFa\r\n\r\n b \nc', 'url')).toEqual([{ url: 'a' }, { url: 'b' }, { url: 'c' }]);
   });
   it('a JSON array mixes objects and strings', () => {
-    expect(parseTaskFile(' [{"keyword":"x","city":"Paris"}, "y"]', 'keyword')).toEqual([{ keyword: 'x', city: 'Paris' }, { keyword: 'y' }]);
+    expect(parseTaskFile(' [{"keyword":"x","city":"Paris"}, "y"]', 'keyword')).toEqual([
+      { keyword: 'x', city: 'Paris' },
+      { keyword: 'y' },
+    ]);
   });
   it.each([
-    [{ hash_value: 'h1', module: 7 }, { id: 'h1', hash_value: 'h1', module: 7 }],
-    [{ id: 'i1', module: 'abc' }, { id: 'i1', module: 'abc' }],
+    [
+      { hash_value: 'h1', module: 7 },
+      { id: 'h1', hash_value: 'h1', module: 7 },
+    ],
+    [
+      { id: 'i1', module: 'abc' },
+      { id: 'i1', module: 'abc' },
+    ],
     [null, { id: null }],
   ])('normalizeTask(%j)', (input, expected) => {
     expect(normalizeTask(input)).toEqual(expected);
   });
 
   it('--file - reads values from stdin; --key names the parameter', async () => {
-    const r = await sq(['tasks', 'add', '--squid', paris, '--key', 'keyword', '--file', '-', 'tacos', '--dry-run', '--json'], {
-      env: emu.env(),
-      stdin: 'pizza\nsushi\n',
-    });
+    const r = await sq(
+      ['tasks', 'add', '--squid', paris, '--key', 'keyword', '--file', '-', 'tacos', '--dry-run', '--json'],
+      {
+        env: emu.env(),
+        stdin: 'pizza\nsushi\n',
+      },
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       dry_run: true,
-      requests: [{ method: 'POST', path: '/v1/tasks', body: { squid: paris, tasks: [{ keyword: 'tacos' }, { keyword: 'pizza' }, { keyword: 'sushi' }] } }],
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/tasks',
+          body: { squid: paris, tasks: [{ keyword: 'tacos' }, { keyword: 'pizza' }, { keyword: 'sushi' }] },
+        },
+      ],
     });
     expect(await emu.requests()).toEqual([]);
   });
@@ -97,7 +124,16 @@ describe('confirmation and --dry-run', () => {
     writeFileSync(f, content);
     const r = await sq(['tasks', 'upload', '--squid', paris, f, '--dry-run', '--json'], { env: emu.env() });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, requests: [{ method: 'POST', path: '/v1/tasks/upload', body: { squid: paris, file: `<ok.csv, ${Buffer.byteLength(content)} bytes>` } }] });
+    expect(JSON.parse(r.stdout)).toEqual({
+      dry_run: true,
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/tasks/upload',
+          body: { squid: paris, file: `<ok.csv, ${Buffer.byteLength(content)} bytes>` },
+        },
+      ],
+    });
     expect(await emu.requests()).toEqual([]);
   });
 
@@ -148,19 +184,38 @@ describe('large task lists go in batches', () => {
     writeFileSync(file, Array.from({ length: 501 }, (_, i) => url(i)).join('\n'));
     const r = await sq(['tasks', 'add', '--squid', paris, '--file', file, '--dry-run', '--json'], { env: emu.env() });
     expect(r.code).toBe(0);
-    const planned = JSON.parse(r.stdout) as { dry_run: boolean; requests: { method: string; path: string; body: { tasks: unknown[] } }[] };
+    const planned = JSON.parse(r.stdout) as {
+      dry_run: boolean;
+      requests: { method: string; path: string; body: { tasks: unknown[] } }[];
+    };
     expect(Object.keys(planned).sort()).toEqual(['dry_run', 'requests']);
     expect(planned.dry_run).toBe(true);
-    expect(planned.requests.map((p) => [p.method, p.path, p.body.tasks.length])).toEqual([['POST', '/v1/tasks', 500], ['POST', '/v1/tasks', 1]]);
+    expect(planned.requests.map((p) => [p.method, p.path, p.body.tasks.length])).toEqual([
+      ['POST', '/v1/tasks', 500],
+      ['POST', '/v1/tasks', 1],
+    ]);
     // One request: the same keys, a list of one.
     writeFileSync(file, url(0));
-    const one = JSON.parse((await sq(['tasks', 'add', '--squid', paris, '--file', file, '--dry-run', '--json'], { env: emu.env() })).stdout) as typeof planned;
+    const one = JSON.parse(
+      (await sq(['tasks', 'add', '--squid', paris, '--file', file, '--dry-run', '--json'], { env: emu.env() })).stdout,
+    ) as typeof planned;
     expect(Object.keys(one).sort()).toEqual(['dry_run', 'requests']);
     expect(one.requests.map((p) => p.body.tasks.length)).toEqual([1]);
     // NDJSON: one request per line, whatever the count.
     writeFileSync(file, Array.from({ length: 501 }, (_, i) => url(i)).join('\n'));
-    const nd = await sq(['tasks', 'add', '--squid', paris, '--file', file, '--dry-run', '--format', 'ndjson'], { env: emu.env() });
-    expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l) as { dry_run: boolean; body: { tasks: unknown[] } }).map((l) => [l.dry_run, l.body.tasks.length])).toEqual([[true, 500], [true, 1]]);
+    const nd = await sq(['tasks', 'add', '--squid', paris, '--file', file, '--dry-run', '--format', 'ndjson'], {
+      env: emu.env(),
+    });
+    expect(
+      nd.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { dry_run: boolean; body: { tasks: unknown[] } })
+        .map((l) => [l.dry_run, l.body.tasks.length]),
+    ).toEqual([
+      [true, 500],
+      [true, 1],
+    ]);
     expect(await emu.requests()).toEqual([]);
   });
 });

@@ -30,30 +30,62 @@ const NASTY = `Bistro${OSC52}\x1b[2J\r\x9b31mX\x7f`;
 describe('scraped control characters on a terminal', () => {
   async function evilResult() {
     const squid = emu.squidId(DEMO_SQUIDS.paris);
-    const page = { data: [{ id: 'r1', object: 'result', squid, name: NASTY, website: '=HYPERLINK("https://evil.test","x")', phone: '+33 1 23', note: '@SUM(A1)', score: -5 }], total_results: 1, total_pages: 1, page: 1, limit: 100, next: null };
+    const page = {
+      data: [
+        {
+          id: 'r1',
+          object: 'result',
+          squid,
+          name: NASTY,
+          website: '=HYPERLINK("https://evil.test","x")',
+          phone: '+33 1 23',
+          note: '@SUM(A1)',
+          score: -5,
+        },
+      ],
+      total_results: 1,
+      total_pages: 1,
+      page: 1,
+      limit: 100,
+      next: null,
+    };
     await emu.faults([{ path: '/v1/results', method: 'GET', action: 'status', status: 200, body: page, count: 5 }]);
   }
-  const args = ['results', 'list', '--squid', DEMO_SQUIDS.paris, '--all', '--fields', 'id,name,website,phone,note,score'];
+  const args = [
+    'results',
+    'list',
+    '--squid',
+    DEMO_SQUIDS.paris,
+    '--all',
+    '--fields',
+    'id,name,website,phone,note,score',
+  ];
 
-  it.each(['csv', 'tsv', 'json', 'ndjson'])('--format %s to a terminal: no control character but tab and newline; piped: as it is', async (format) => {
-    await evilResult();
-    const r = await sq([...args, '--format', format], { env: emu.env(), tty: true });
-    expect(r.code, r.stderr).toBe(0);
-    // eslint-disable-next-line no-control-regex
-    expect(r.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
-    expect(r.stdout).toContain('Bistro');
-    if (format === 'json' || format === 'ndjson') {
-      // Escaped, not lost: the document still reads back to the same value.
-      const doc = format === 'json' ? JSON.parse(r.stdout)[0] : JSON.parse(r.stdout.trim());
-      expect(doc.name).toBe(NASTY);
-    }
-    await evilResult();
-    const piped = await sq([...args, '--format', format], { env: emu.env() });
-    expect(piped.stdout).toContain(format === 'csv' || format === 'tsv' ? OSC52 : '\\u001b]52;c;');
-  });
+  it.each(['csv', 'tsv', 'json', 'ndjson'])(
+    '--format %s to a terminal: no control character but tab and newline; piped: as it is',
+    async (format) => {
+      await evilResult();
+      const r = await sq([...args, '--format', format], { env: emu.env(), tty: true });
+      expect(r.code, r.stderr).toBe(0);
+      // eslint-disable-next-line no-control-regex
+      expect(r.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+      expect(r.stdout).toContain('Bistro');
+      if (format === 'json' || format === 'ndjson') {
+        // Escaped, not lost: the document still reads back to the same value.
+        const doc = format === 'json' ? JSON.parse(r.stdout)[0] : JSON.parse(r.stdout.trim());
+        expect(doc.name).toBe(NASTY);
+      }
+      await evilResult();
+      const piped = await sq([...args, '--format', format], { env: emu.env() });
+      expect(piped.stdout).toContain(format === 'csv' || format === 'tsv' ? OSC52 : '\\u001b]52;c;');
+    },
+  );
 
   it('--jq and --template to a terminal are made safe too', async () => {
-    for (const filter of [['--jq', '.[].name'], ['--template', '{{range .}}{{.name}}{{end}}']]) {
+    for (const filter of [
+      ['--jq', '.[].name'],
+      ['--template', '{{range .}}{{.name}}{{end}}'],
+    ]) {
       await evilResult();
       const r = await sq([...args, ...filter], { env: emu.env(), tty: true });
       expect(r.code, r.stderr).toBe(0);
@@ -64,11 +96,18 @@ describe('scraped control characters on a terminal', () => {
   });
 
   it("--csv-safe (or SQ_CSV_SAFE=1): formula-looking text cells get a leading ', numbers stay numbers; without it, as they are", async () => {
-    for (const [flags, env] of [[['--csv-safe'], {}], [[], { SQ_CSV_SAFE: '1' }]] as const) {
+    for (const [flags, env] of [
+      [['--csv-safe'], {}],
+      [[], { SQ_CSV_SAFE: '1' }],
+    ] as const) {
       await evilResult();
-      const r = await sq([...args, '--format', 'csv', '--fields', 'website,phone,note,score', ...flags], { env: emu.env(env) });
+      const r = await sq([...args, '--format', 'csv', '--fields', 'website,phone,note,score', ...flags], {
+        env: emu.env(env),
+      });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toBe(`website,phone,note,score\n"'=HYPERLINK(""https://evil.test"",""x"")",'+33 1 23,'@SUM(A1),-5\n`);
+      expect(r.stdout).toBe(
+        `website,phone,note,score\n"'=HYPERLINK(""https://evil.test"",""x"")",'+33 1 23,'@SUM(A1),-5\n`,
+      );
     }
     await evilResult();
     const plain = await sq([...args, '--format', 'tsv', '--fields', 'website,note'], { env: emu.env() });

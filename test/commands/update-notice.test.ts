@@ -26,7 +26,13 @@ function setup() {
   const home = tempDir('sq-update-');
   dirs.push(home);
   // The helpers turn the notice off for every other test.
-  return { HOME: home, SQ_CONFIG_DIR: join(home, 'cfg'), SQ_CACHE_DIR: join(home, 'cache'), SQ_UPDATE_URL: registry.url, SQ_NO_UPDATE_NOTIFIER: '' };
+  return {
+    HOME: home,
+    SQ_CONFIG_DIR: join(home, 'cfg'),
+    SQ_CACHE_DIR: join(home, 'cache'),
+    SQ_UPDATE_URL: registry.url,
+    SQ_NO_UPDATE_NOTIFIER: '',
+  };
 }
 
 const NOTICE = /A newer sq is available: 0\.1\.0 → 9\.1\.0\nTo upgrade: npm install -g lobstr-sq@9\.1\.0/;
@@ -36,7 +42,11 @@ const cached = (env: { SQ_CACHE_DIR: string }) => join(env.SQ_CACHE_DIR, 'update
 
 /** Waits for the background check of a previous command to have written the registry's answer. */
 async function answered(env: { SQ_CACHE_DIR: string }) {
-  await waitFor(() => existsSync(cached(env)) && JSON.parse(readFileSync(cached(env), 'utf8')).latest, Boolean, 'the answer in the cache');
+  await waitFor(
+    () => existsSync(cached(env)) && JSON.parse(readFileSync(cached(env), 'utf8')).latest,
+    Boolean,
+    'the answer in the cache',
+  );
 }
 
 describe('update notice', () => {
@@ -59,7 +69,11 @@ describe('update notice', () => {
     // a day later: asked again, shown again
     const nextDay = await sq(['version'], { env, tty: true, clock: at(t0 + DAY + 60_000) });
     expect(nextDay.stderr).toMatch(NOTICE);
-    await waitFor(() => registry.requests, (n) => n === 2, 'the next day\'s check');
+    await waitFor(
+      () => registry.requests,
+      (n) => n === 2,
+      "the next day's check",
+    );
   });
 
   it('after a failed command too, below its error', async () => {
@@ -72,7 +86,12 @@ describe('update notice', () => {
   });
 
   it('silent and no request in CI, in GitHub Actions, when piped, with SQ_NO_UPDATE_NOTIFIER=1', async () => {
-    for (const [extra, tty] of [[{ CI: 'true' }, true], [{ GITHUB_ACTIONS: 'true' }, true], [{}, false], [{ SQ_NO_UPDATE_NOTIFIER: '1' }, true]] as const) {
+    for (const [extra, tty] of [
+      [{ CI: 'true' }, true],
+      [{ GITHUB_ACTIONS: 'true' }, true],
+      [{}, false],
+      [{ SQ_NO_UPDATE_NOTIFIER: '1' }, true],
+    ] as const) {
       const env = { ...setup(), ...extra };
       for (let i = 0; i < 2; i++) {
         const r = await sq(['version'], { env, tty });
@@ -109,7 +128,11 @@ describe('update notice', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     // The request was made and had not been answered when the command ended.
-    await waitFor(() => registry.requests, (n) => n === 1, 'the request');
+    await waitFor(
+      () => registry.requests,
+      (n) => n === 1,
+      'the request',
+    );
     const again = await sq(['version'], { env, tty: true });
     expect(again.stderr).toBe('');
     // asked at most once an hour while it does not answer
@@ -117,7 +140,7 @@ describe('update notice', () => {
   });
 });
 
-describe('the notice\'s upgrade line and its width (issue 48)', () => {
+describe("the notice's upgrade line and its width (issue 48)", () => {
   it('names the command for how sq was installed: a git clone, npm, the standalone executable', async () => {
     const { installOf, upgradeHint } = await import('../../src/update/check.js');
     const { mkdirSync, writeFileSync } = await import('node:fs');
@@ -131,7 +154,9 @@ describe('the notice\'s upgrade line and its width (issue 48)', () => {
     writeFileSync(join(clone, '.git'), 'gitdir: /elsewhere\n');
     expect(installOf(join(clone, 'bin', 'sq.js'))).toEqual({ kind: 'git', root: clone });
     expect(installOf(join(npmCopy, 'bin', 'sq.js'))).toEqual({ kind: 'npm' });
-    expect(upgradeHint('9.1.0', { kind: 'git', root: clone })).toBe(`cd ${clone} && git pull && npm install && npm run build (sq runs from this git clone)`);
+    expect(upgradeHint('9.1.0', { kind: 'git', root: clone })).toBe(
+      `cd ${clone} && git pull && npm install && npm run build (sq runs from this git clone)`,
+    );
     expect(upgradeHint('9.1.0', { kind: 'npm' })).toMatch(/^npm install -g lobstr-sq@9\.1\.0/);
   });
 
@@ -143,6 +168,8 @@ describe('the notice\'s upgrade line and its width (issue 48)', () => {
     const r = await sq(['version'], { env, tty: true, clock: at(t0 + 60_000), columns: 80 });
     expect(r.stderr).toMatch(NOTICE);
     for (const line of r.stderr.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
-    expect(r.stderr.replace(/\n +/g, ' ')).toContain('To stop this notice: sq config set update-notifier off, or SQ_NO_UPDATE_NOTIFIER=1');
+    expect(r.stderr.replace(/\n +/g, ' ')).toContain(
+      'To stop this notice: sq config set update-notifier off, or SQ_NO_UPDATE_NOTIFIER=1',
+    );
   });
 });

@@ -24,8 +24,12 @@ async function firstRun(squid: string): Promise<string> {
 
 describe('--web', () => {
   it('the live API has its dashboard on app.lobstr.io; any other base URL under its own origin', () => {
-    expect(dashboardUrl('https://api.lobstr.io', { kind: 'squid', id: 'abc' })).toBe('https://app.lobstr.io/dashboard/squids/abc');
-    expect(dashboardUrl('http://127.0.0.1:8787', { kind: 'run', id: 'r1' })).toBe('http://127.0.0.1:8787/dashboard/runs/r1');
+    expect(dashboardUrl('https://api.lobstr.io', { kind: 'squid', id: 'abc' })).toBe(
+      'https://app.lobstr.io/dashboard/squids/abc',
+    );
+    expect(dashboardUrl('http://127.0.0.1:8787', { kind: 'run', id: 'r1' })).toBe(
+      'http://127.0.0.1:8787/dashboard/runs/r1',
+    );
     expect(dashboardUrl('http://127.0.0.1:8787', { kind: 'home' })).toBe('http://127.0.0.1:8787/dashboard');
   });
 
@@ -52,7 +56,10 @@ describe('--web', () => {
   it('on a terminal in CI, the URL is printed, no browser started', async () => {
     const d = tempDir('sq-web-');
     dirs.push(d);
-    const r = await sq(['status', '--web'], { env: { ...emu.env(), CI: 'true', BROWSER: join(d, 'never') }, tty: true });
+    const r = await sq(['status', '--web'], {
+      env: { ...emu.env(), CI: 'true', BROWSER: join(d, 'never') },
+      tty: true,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`${emu.baseUrl}/dashboard\n`);
   });
@@ -69,7 +76,11 @@ describe('--web', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`Opening ${emu.baseUrl}/dashboard/squids/${squid} in your browser.`);
     await waitFor(() => existsSync(join(d, 'opened')), Boolean, 'the browser to run');
-    await waitFor(() => readFileSync(join(d, 'opened'), 'utf8'), (s) => s.length > 0, 'the URL');
+    await waitFor(
+      () => readFileSync(join(d, 'opened'), 'utf8'),
+      (s) => s.length > 0,
+      'the URL',
+    );
     expect(readFileSync(join(d, 'opened'), 'utf8')).toBe(`${emu.baseUrl}/dashboard/squids/${squid}`);
   });
 

@@ -63,7 +63,15 @@ async function listen(args: string[], tty = false): Promise<Running> {
   const ac = new AbortController();
   const done = run(['webhook', 'listen', ...args], {
     env: { SQ_CONFIG_DIR: tempConfigDir() },
-    io: { stdout: stdout.stream, stderr: stderr.stream, stdin: new PassThrough(), stdoutIsTTY: tty, stderrIsTTY: tty, stdinIsTTY: false, columns: 120 },
+    io: {
+      stdout: stdout.stream,
+      stderr: stderr.stream,
+      stdin: new PassThrough(),
+      stdoutIsTTY: tty,
+      stderrIsTTY: tty,
+      stdinIsTTY: false,
+      columns: 120,
+    },
     signal: ac.signal,
   });
   // Until it says it listens (or ends): 2 s of 10 ms polls was too short on a loaded machine.
@@ -87,7 +95,8 @@ function render(text: string): string[] {
   const lines = [''];
   for (const part of text.split(/(\r|\x1b\[2K|\n)/)) {
     if (part === '\n') lines.push('');
-    else if (part === '\x1b[2K' || part === '\r') lines[lines.length - 1] = part === '\x1b[2K' ? '' : lines[lines.length - 1];
+    else if (part === '\x1b[2K' || part === '\r')
+      lines[lines.length - 1] = part === '\x1b[2K' ? '' : lines[lines.length - 1];
     else lines[lines.length - 1] += part;
   }
   return lines;
@@ -111,14 +120,24 @@ describe('sq webhook listen', SLOW, () => {
   });
 
   it('--jq runs on each event; an event it fails on is reported and skipped', async () => {
-    const l = await listen(['--jq', '.event + " " + (.squid.name | ascii_downcase) | if startswith("run.error") then error("no errors") else . end']);
+    const l = await listen([
+      '--jq',
+      '.event + " " + (.squid.name | ascii_downcase) | if startswith("run.error") then error("no errors") else . end',
+    ]);
     await post(l.url, JSON.stringify(EVENT));
     await post(l.url, JSON.stringify({ ...EVENT, event: 'run.error' }));
     await post(l.url, JSON.stringify({ ...EVENT, event: 'run.running' }));
     // The filter's output follows the 200 answer: waited for, then stopped (on a loaded machine it came after the stop).
-    await waitFor(() => l.stdout(), (o) => o.split('\n').length > 2, 'the second line of output', EVENT_MS);
+    await waitFor(
+      () => l.stdout(),
+      (o) => o.split('\n').length > 2,
+      'the second line of output',
+      EVENT_MS,
+    );
     expect(await l.stop()).toBe(0);
-    expect(l.stdout()).toBe(`${EVENT.event} ${EVENT.squid.name.toLowerCase()}\nrun.running ${EVENT.squid.name.toLowerCase()}\n`);
+    expect(l.stdout()).toBe(
+      `${EVENT.event} ${EVENT.squid.name.toLowerCase()}\nrun.running ${EVENT.squid.name.toLowerCase()}\n`,
+    );
     expect(l.stderr()).toContain(`warning: event run.error of run ${EVENT.id}: --jq: no errors`);
   });
 
@@ -148,7 +167,10 @@ describe('sq webhook listen', SLOW, () => {
     expect(l.stdout()).toBe(`\r\x1b[2K2026/11/21 10:00:00  run.done  ${EVENT.id}  Paris restaurants\n`);
     // What one terminal shows: a bar frame of `sq runs watch` (no newline), then the listener's line, then the next frame.
     const screen = `\r\x1b[2K[#####-------] run a1b2c3d4: running 40%${l.stdout()}\r\x1b[2K[######------] run a1b2c3d4: running 50%`;
-    expect(render(screen)).toEqual([`2026/11/21 10:00:00  run.done  ${EVENT.id}  Paris restaurants`, '[######------] run a1b2c3d4: running 50%']);
+    expect(render(screen)).toEqual([
+      `2026/11/21 10:00:00  run.done  ${EVENT.id}  Paris restaurants`,
+      '[######------] run a1b2c3d4: running 50%',
+    ]);
   });
 
   it('--events filters (still answering 200), --path and the method are enforced', async () => {
@@ -186,7 +208,9 @@ describe('sq webhook listen', SLOW, () => {
       await l.stop();
       expect(got[0]).toEqual({ body: raw, type: 'application/json; charset=utf-8' });
       expect(got).toHaveLength(2);
-      expect(l.stderr()).toMatch(/forwarding run.done of run .* to http:\/\/127\.0\.0\.1:\d+\/in failed: answered HTTP 500/);
+      expect(l.stderr()).toMatch(
+        /forwarding run.done of run .* to http:\/\/127\.0\.0\.1:\d+\/in failed: answered HTTP 500/,
+      );
     } finally {
       await new Promise<void>((r) => target.close(() => r()));
     }
@@ -215,14 +239,24 @@ describe('sq webhook listen', SLOW, () => {
     const l = await listen(['--json']);
     expect((await post(l.url, 'x'.repeat(1024 * 1024 + 1))).status).toBe(413);
     await l.stop();
-    expect(l.stderr()).toMatch(/rejected a request from 127\.0\.0\.1:\d+ \(answered 413\): body larger than 1048576 bytes/);
+    expect(l.stderr()).toMatch(
+      /rejected a request from 127\.0\.0\.1:\d+ \(answered 413\): body larger than 1048576 bytes/,
+    );
   });
 
   it('bad flags exit 2 before listening', async () => {
     const r = (args: string[]) =>
       run(['webhook', 'listen', ...args], {
         env: { SQ_CONFIG_DIR: tempConfigDir() },
-        io: { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 80 },
+        io: {
+          stdout: new PassThrough(),
+          stderr: new PassThrough(),
+          stdin: new PassThrough(),
+          stdoutIsTTY: false,
+          stderrIsTTY: false,
+          stdinIsTTY: false,
+          columns: 80,
+        },
         signal: new AbortController().signal,
       });
     expect(await r(['--port', '70000'])).toBe(2);
@@ -231,7 +265,15 @@ describe('sq webhook listen', SLOW, () => {
     const stderr = capture();
     const code = await run(['webhook', 'listen', '--forward-to', 'ftp://x?token=FWDLEAK123'], {
       env: { SQ_CONFIG_DIR: tempConfigDir() },
-      io: { stdout: new PassThrough(), stderr: stderr.stream, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 80 },
+      io: {
+        stdout: new PassThrough(),
+        stderr: stderr.stream,
+        stdin: new PassThrough(),
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        stdinIsTTY: false,
+        columns: 80,
+      },
       signal: new AbortController().signal,
     });
     expect(code).toBe(2);

@@ -20,7 +20,9 @@ const emu = useEmulator({ each: 'reset' });
  * `hold` picks until the client has gone (or 5 s): the server acted, the client never heard. `held` resolves once the
  * server has acted on it.
  */
-async function holdingProxy(hold: (method: string, path: string) => boolean): Promise<{ url: string; held: Promise<void>; server: Server }> {
+async function holdingProxy(
+  hold: (method: string, path: string) => boolean,
+): Promise<{ url: string; held: Promise<void>; server: Server }> {
   let arrived!: () => void;
   const held = new Promise<void>((r) => (arrived = r));
   let holding = false;
@@ -29,8 +31,13 @@ async function holdingProxy(hold: (method: string, path: string) => boolean): Pr
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
       const headers: Record<string, string> = {};
-      for (const h of ['authorization', 'content-type', 'accept']) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
-      const upstream = await fetch(emu.baseUrl + req.url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+      for (const h of ['authorization', 'content-type', 'accept'])
+        if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
+      const upstream = await fetch(emu.baseUrl + req.url, {
+        method: req.method,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
       const body = Buffer.from(await upstream.arrayBuffer());
       if (!holding && hold(req.method ?? '', new URL(req.url ?? '/', 'http://x').pathname)) {
         holding = true;
@@ -56,7 +63,11 @@ afterEach(async () => {
 });
 
 /** Runs sq through a holding proxy and presses Ctrl-C once the held write has reached the server. */
-async function interruptedWrite(args: string[], hold: (method: string, path: string) => boolean, extraEnv: Record<string, string> = {}) {
+async function interruptedWrite(
+  args: string[],
+  hold: (method: string, path: string) => boolean,
+  extraEnv: Record<string, string> = {},
+) {
   const p = await holdingProxy(hold);
   proxy = p.server;
   const controller = new AbortController();
@@ -65,12 +76,17 @@ async function interruptedWrite(args: string[], hold: (method: string, path: str
 }
 
 describe('Ctrl-C while a write is in flight: exit 130, saying it may have happened', () => {
-  it('runs start lists the squid\'s recent runs, where the run it started shows', async () => {
+  it("runs start lists the squid's recent runs, where the run it started shows", async () => {
     const squid = emu.squidId(DEMO_SQUIDS.headphones);
     const before = (await emu.api(`/v1/runs?squid=${squid}&limit=100`)).data.map((r: { id: string }) => r.id);
-    const r = await interruptedWrite(['runs', 'start', '--squid', squid], (m, path) => m === 'POST' && path === '/v1/runs');
+    const r = await interruptedWrite(
+      ['runs', 'start', '--squid', squid],
+      (m, path) => m === 'POST' && path === '/v1/runs',
+    );
     expect(r.code).toBe(130);
-    const started = (await emu.api(`/v1/runs?squid=${squid}&limit=100`)).data.map((x: { id: string }) => x.id).filter((id: string) => !before.includes(id));
+    const started = (await emu.api(`/v1/runs?squid=${squid}&limit=100`)).data
+      .map((x: { id: string }) => x.id)
+      .filter((id: string) => !before.includes(id));
     expect(started).toHaveLength(1);
     expect(r.stderr).toContain('interrupted while POST /v1/runs was in flight');
     expect(r.stderr).toContain('The request may have reached the server');
@@ -88,19 +104,31 @@ describe('Ctrl-C while a write is in flight: exit 130, saying it may have happen
     const err = JSON.parse(r.stderr.trim().split('\n').at(-1)!);
     expect(err.error.code).toBe(130);
     expect(err.error.message).toContain('interrupted while POST /v1/plans/auto-reset was in flight');
-    expect(err.error.message).toContain('the setting may or may not have changed (and a reset may have charged the card)');
+    expect(err.error.message).toContain(
+      'the setting may or may not have changed (and a reset may have charged the card)',
+    );
     expect((await emu.api('/v1/plans/auto-reset')).enabled).toBe(true);
   });
 
   it('tasks add: the in-flight batch may or may not have been added, the earlier ones were; exit 130, not 8', async () => {
     const paris = emu.squidId(DEMO_SQUIDS.paris);
     const file = join(tempDir('sq-writes-'), 'many.txt');
-    writeFileSync(file, Array.from({ length: 600 }, (_, i) => `https://www.google.com/maps/search/cafe+${i}`).join('\n'));
+    writeFileSync(
+      file,
+      Array.from({ length: 600 }, (_, i) => `https://www.google.com/maps/search/cafe+${i}`).join('\n'),
+    );
     let posts = 0;
-    const r = await interruptedWrite(['tasks', 'add', '--squid', paris, '--file', file], (m, path) => m === 'POST' && path === '/v1/tasks' && ++posts === 2);
+    const r = await interruptedWrite(
+      ['tasks', 'add', '--squid', paris, '--file', file],
+      (m, path) => m === 'POST' && path === '/v1/tasks' && ++posts === 2,
+    );
     expect(r.code).toBe(130);
-    expect(r.stderr).toContain('adding tasks stopped at request 2 of 2: interrupted while POST /v1/tasks was in flight');
-    expect(r.stderr).toContain('The first 500 of 600 tasks were accepted (500 new, 0 duplicates); request 2 may or may not have added its 100');
+    expect(r.stderr).toContain(
+      'adding tasks stopped at request 2 of 2: interrupted while POST /v1/tasks was in flight',
+    );
+    expect(r.stderr).toContain(
+      'The first 500 of 600 tasks were accepted (500 new, 0 duplicates); request 2 may or may not have added its 100',
+    );
     expect(r.stderr).not.toContain('the rest were not added');
     // It did add them: the proxy forwarded the batch before the client left.
     expect((await emu.api(`/v1/tasks?squid=${paris}&limit=1`)).total_results).toBe(3 + 600);
@@ -123,7 +151,9 @@ describe('Ctrl-C while a DELETE is being retried', () => {
     const r = await sq(['squids', 'delete', paris, '--yes'], { env: emu.env(), signal: controller.signal, clock });
     expect(controller.signal.aborted).toBe(true);
     expect(r.code).toBe(130);
-    expect(r.stderr).toContain(`interrupted while DELETE /v1/squids/${paris} was in flight. The request may have reached the server`);
+    expect(r.stderr).toContain(
+      `interrupted while DELETE /v1/squids/${paris} was in flight. The request may have reached the server`,
+    );
   });
 });
 
@@ -141,13 +171,15 @@ describe('an ambiguous runs start whose listing is empty', () => {
 });
 
 describe('retries (reliability.md: GET/HEAD/DELETE on 502/503/504, connection reset, or timeout)', () => {
-  it('a DELETE reset mid-answer is retried, and the retry\'s 404 means this command deleted it: exit 0', async () => {
+  it("a DELETE reset mid-answer is retried, and the retry's 404 means this command deleted it: exit 0", async () => {
     const paris = emu.squidId(DEMO_SQUIDS.paris);
     await emu.faults([{ method: 'DELETE', path: `/v1/squids/${paris}`, action: 'reset_mid_body', count: 1 }]);
     const r = await sq(['squids', 'delete', paris, '--yes', '--json', '-v'], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ id: paris, object: 'squid', deleted: true });
-    expect(r.stderr).toContain(`* DELETE ${emu.baseUrl}/v1/squids/${paris}: 404 on a retry: an earlier attempt deleted it`);
+    expect(r.stderr).toContain(
+      `* DELETE ${emu.baseUrl}/v1/squids/${paris}: 404 on a retry: an earlier attempt deleted it`,
+    );
     expect((await emu.requests('DELETE')).map((q) => q.status)).toEqual([200, 404]);
   });
 

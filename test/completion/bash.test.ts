@@ -27,7 +27,15 @@ beforeAll(async () => {
 async function complete(...words: string[]): Promise<string[]> {
   const r = await execa(
     'bash',
-    ['--norc', '--noprofile', '-c', 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _sq; printf "%s\\n" "${COMPREPLY[@]}"', 'bash', script, ...words],
+    [
+      '--norc',
+      '--noprofile',
+      '-c',
+      'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _sq; printf "%s\\n" "${COMPREPLY[@]}"',
+      'bash',
+      script,
+      ...words,
+    ],
     { cwd: work, reject: false },
   );
   expect(r.exitCode, r.stderr).toBe(0);
@@ -47,7 +55,11 @@ describe('bash completion through a real bash', () => {
   });
 
   it('offers the nouns matching a prefix', async () => {
-    expect((await complete('sq', 'b')).sort()).toEqual(NOUNS.map((n) => n.name).filter((n) => n.startsWith('b')).sort());
+    expect((await complete('sq', 'b')).sort()).toEqual(
+      NOUNS.map((n) => n.name)
+        .filter((n) => n.startsWith('b'))
+        .sort(),
+    );
   });
 
   it('offers the verbs (and aliases) of runs after `sq runs `', async () => {
@@ -72,12 +84,12 @@ describe('bash completion through a real bash', () => {
 
   it('offers the formats after --format, anywhere in the line', async () => {
     expect((await complete('sq', '--format', '')).sort()).toEqual([...FORMATS].sort());
-    expect((await complete('sq', 'squids', 'list', '--format', 'n'))).toEqual(['ndjson']);
+    expect(await complete('sq', 'squids', 'list', '--format', 'n')).toEqual(['ndjson']);
     // readline splits --format=csv at '=' (COMP_WORDBREAKS)
-    expect((await complete('sq', 'runs', 'list', '--format', '=', 'ts'))).toEqual(['tsv']);
+    expect(await complete('sq', 'runs', 'list', '--format', '=', 'ts')).toEqual(['tsv']);
   });
 
-  it('offers the global options, and the verb\'s own, after `sq squids list --`', async () => {
+  it("offers the global options, and the verb's own, after `sq squids list --`", async () => {
     const got = await complete('sq', 'squids', 'list', '--');
     expect(got).toEqual(expect.arrayContaining([...longGlobals, '--help']));
     const own = (await import('../../src/commands/squids/list.js')).default.options ?? [];
@@ -85,7 +97,7 @@ describe('bash completion through a real bash', () => {
     expect(got).not.toContain('--version');
   });
 
-  it('resolves a verb alias to the verb\'s options', async () => {
+  it("resolves a verb alias to the verb's options", async () => {
     const viaAlias = await complete('sq', 'runs', 'ls', '--');
     const viaName = await complete('sq', 'runs', 'list', '--');
     expect(viaAlias).toEqual(viaName);
@@ -123,7 +135,12 @@ describe('bash completion through a real bash', () => {
     ];
     expect(replies).toHaveLength(3);
     // Each as typed at an interactive prompt, where "!" inside "..." would be an event ("event not found").
-    const r = await execa('bash', ['--norc', '--noprofile', '-i'], { input: replies.map((w) => `printf '%s\\n' ${w}\n`).join(''), cwd: work, reject: false, env: { HOME: work, PS1: '', TERM: 'dumb' } });
+    const r = await execa('bash', ['--norc', '--noprofile', '-i'], {
+      input: replies.map((w) => `printf '%s\\n' ${w}\n`).join(''),
+      cwd: work,
+      reject: false,
+      env: { HOME: work, PS1: '', TERM: 'dumb' },
+    });
     expect(r.stderr).not.toContain('event not found');
     expect(r.stdout.split('\n').filter((l) => l !== '')).toEqual([name, name, name]);
   });
@@ -132,7 +149,10 @@ describe('bash completion through a real bash', () => {
 describe('bash completion below a verb (sq squids chain set)', () => {
   it('offers the subcommands of a verb that has them, then their own options', async () => {
     expect(await complete('sq', 'squids', 'chain', '')).toEqual(expect.arrayContaining(['set', 'delete', 'rm']));
-    expect((await complete('sq', 'squids', 'chain', 'set', 'X', '--target-c')).sort()).toEqual(['--target-concurrency', '--target-crawler']);
+    expect((await complete('sq', 'squids', 'chain', 'set', 'X', '--target-c')).sort()).toEqual([
+      '--target-concurrency',
+      '--target-crawler',
+    ]);
     expect(await complete('sq', 'squids', 'chain', 'set', 'X', '--no-a')).toEqual(['--no-autostart']);
     // After the squid argument of `chain` itself, no subcommand is offered.
     expect(await complete('sq', 'squids', 'chain', 'Paris', '')).not.toContain('set');

@@ -23,7 +23,11 @@ export let parisRuns: string[];
 
 export let primed: Record<string, string>;
 
-export const fresh = (extra: Record<string, string> = {}): Record<string, string> => ({ ...env, SQ_CACHE_DIR: tempDir('sq-comp-cache-'), ...extra });
+export const fresh = (extra: Record<string, string> = {}): Record<string, string> => ({
+  ...env,
+  SQ_CACHE_DIR: tempDir('sq-comp-cache-'),
+  ...extra,
+});
 
 /**
  * Until the background refreshes a Tab left behind have ended: each holds a lock file (`<answer>.refreshing`) in the
@@ -31,7 +35,8 @@ export const fresh = (extra: Record<string, string> = {}): Record<string, string
  */
 export async function settled(e: Record<string, string>, source = ''): Promise<void> {
   const dir = join(e.SQ_CACHE_DIR, 'complete');
-  const refreshing = () => existsSync(dir) && readdirSync(dir).some((f) => f.startsWith(source) && f.endsWith('.refreshing'));
+  const refreshing = () =>
+    existsSync(dir) && readdirSync(dir).some((f) => f.startsWith(source) && f.endsWith('.refreshing'));
   await waitFor(refreshing, (r) => !r, `the background refresh of ${source || 'the completion cache'} to end`, 60_000);
 }
 
@@ -51,23 +56,49 @@ export async function prime(e: Record<string, string>, source: string, ...words:
 /** What bash offers for a command line: COMP_WORDS is the line split as bash would (quotes kept), the last word is completed. */
 export async function bash(words: string[], e = primed): Promise<string[]> {
   const arr = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
-  const r = await execa('bash', ['--norc', '-c', `source "$1"; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _sq; printf "%s\\n" "\${COMPREPLY[@]}"`, 'bash', join(dir, 'sq.bash')], {
-    env: e,
-    extendEnv: false,
-  });
+  const r = await execa(
+    'bash',
+    [
+      '--norc',
+      '-c',
+      `source "$1"; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _sq; printf "%s\\n" "\${COMPREPLY[@]}"`,
+      'bash',
+      join(dir, 'sq.bash'),
+    ],
+    {
+      env: e,
+      extendEnv: false,
+    },
+  );
   expect(r.stderr).toBe('');
   return r.stdout.split('\n').filter(Boolean).sort();
 }
 
 export async function fish(line: string, e = primed): Promise<string[][]> {
-  const r = await execa('fish', ['--no-config', '-c', 'source $argv[1]; complete -C "$argv[2]"', join(dir, 'sq.fish'), line], { env: e, extendEnv: false });
+  const r = await execa(
+    'fish',
+    ['--no-config', '-c', 'source $argv[1]; complete -C "$argv[2]"', join(dir, 'sq.fish'), line],
+    { env: e, extendEnv: false },
+  );
   expect(r.stderr).toBe('');
-  return r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')).sort();
+  return r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t'))
+    .sort();
 }
 
 /** zsh, interactive in a pseudo-terminal: per line, the candidates and the command line as the Tab left it. */
-export async function zsh(lines: string[], e = primed): Promise<Record<string, { candidates: string[]; buffer: string }>> {
-  const r = await execa('zsh', ['-f', resolve(root, 'test/completion/capture.zsh'), dir, ...lines], { env: { ...e, CAPTURE_BUFFER: '1' }, extendEnv: false, cwd: dir, timeout: 60_000 });
+export async function zsh(
+  lines: string[],
+  e = primed,
+): Promise<Record<string, { candidates: string[]; buffer: string }>> {
+  const r = await execa('zsh', ['-f', resolve(root, 'test/completion/capture.zsh'), dir, ...lines], {
+    env: { ...e, CAPTURE_BUFFER: '1' },
+    extendEnv: false,
+    cwd: dir,
+    timeout: 60_000,
+  });
   const got: Record<string, { candidates: string[]; buffer: string }> = {};
   let cur: { candidates: string[]; buffer: string } | undefined;
   for (const l of r.stdout.split('\n')) {
@@ -80,38 +111,45 @@ export async function zsh(lines: string[], e = primed): Promise<Record<string, {
 
 /** Starts the emulator and primes the cache before the file's tests; closes it after. */
 export function useCompletionEnv(): void {
-beforeAll(async () => {
-  expect(existsSync(join(root, 'dist/shell/main.js')), 'dist/ is missing: run `npm run build` first').toBe(true);
-  emu = await startTestEmulator();
-  dir = tempDir('sq-dyn-comp-');
-  writeFileSync(join(dir, 'sq'), `#!/bin/sh\nexec "${process.execPath}" "${join(root, 'bin/sq.js')}" "$@"\n`);
-  chmodSync(join(dir, 'sq'), 0o755);
-  env = { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), PATH: `${dir}:${process.env.PATH}`, HOME: dir, NO_COLOR: '1' };
-  for (const shell of ['bash', 'zsh', 'fish'] as const) writeFileSync(join(dir, shell === 'zsh' ? '_sq' : `sq.${shell}`), (await sq(['completion', shell])).stdout);
-  const json = async (args: string[]) => {
-    const r = await sq([...args, '--json'], { env: emu.env() });
-    expect(r.code, r.stderr).toBe(0);
-    return JSON.parse(r.stdout) as Record<string, string>[];
-  };
-  typeNames = (await json(['accounts', 'types'])).map((t) => t.name).sort();
-  squidNames = (await json(['squids', 'list'])).map((s) => s.name).sort();
-  slugs = (await json(['crawlers', 'list', '--all'])).map((c) => c.slug).sort();
-  parisRuns = (await json(['runs', 'list', '--squid', DEMO_SQUIDS.paris])).map((r) => r.id).sort();
-  expect(typeNames.length * slugs.length * parisRuns.length).toBeGreaterThan(0);
-  expect(squidNames).toContain(DEMO_SQUIDS.paris);
-  primed = fresh();
-  // Every source the tests complete from `primed`: one left out (accounts, for the usernames) was asked cold by its
-  // test, whose first Tab has 450 ms from the process's start and on a loaded machine answered nothing (flaky).
-  // Each source has a cache file of its own, so they are primed side by side.
-  await Promise.all([
-    ...['squids', 'crawlers', 'accounts', 'account-types'].map((source) => prime(primed, source)),
-    // Run ids are cached per squid named on the line, however it was quoted.
-    prime(primed, 'runs', 'results', 'list', '--squid', `"${DEMO_SQUIDS.paris}"`),
-    prime(primed, 'runs'),
-  ]);
-}, 60_000);
+  beforeAll(async () => {
+    expect(existsSync(join(root, 'dist/shell/main.js')), 'dist/ is missing: run `npm run build` first').toBe(true);
+    emu = await startTestEmulator();
+    dir = tempDir('sq-dyn-comp-');
+    writeFileSync(join(dir, 'sq'), `#!/bin/sh\nexec "${process.execPath}" "${join(root, 'bin/sq.js')}" "$@"\n`);
+    chmodSync(join(dir, 'sq'), 0o755);
+    env = {
+      ...emu.env(),
+      SQ_CONFIG_DIR: tempConfigDir(),
+      PATH: `${dir}:${process.env.PATH}`,
+      HOME: dir,
+      NO_COLOR: '1',
+    };
+    for (const shell of ['bash', 'zsh', 'fish'] as const)
+      writeFileSync(join(dir, shell === 'zsh' ? '_sq' : `sq.${shell}`), (await sq(['completion', shell])).stdout);
+    const json = async (args: string[]) => {
+      const r = await sq([...args, '--json'], { env: emu.env() });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as Record<string, string>[];
+    };
+    typeNames = (await json(['accounts', 'types'])).map((t) => t.name).sort();
+    squidNames = (await json(['squids', 'list'])).map((s) => s.name).sort();
+    slugs = (await json(['crawlers', 'list', '--all'])).map((c) => c.slug).sort();
+    parisRuns = (await json(['runs', 'list', '--squid', DEMO_SQUIDS.paris])).map((r) => r.id).sort();
+    expect(typeNames.length * slugs.length * parisRuns.length).toBeGreaterThan(0);
+    expect(squidNames).toContain(DEMO_SQUIDS.paris);
+    primed = fresh();
+    // Every source the tests complete from `primed`: one left out (accounts, for the usernames) was asked cold by its
+    // test, whose first Tab has 450 ms from the process's start and on a loaded machine answered nothing (flaky).
+    // Each source has a cache file of its own, so they are primed side by side.
+    await Promise.all([
+      ...['squids', 'crawlers', 'accounts', 'account-types'].map((source) => prime(primed, source)),
+      // Run ids are cached per squid named on the line, however it was quoted.
+      prime(primed, 'runs', 'results', 'list', '--squid', `"${DEMO_SQUIDS.paris}"`),
+      prime(primed, 'runs'),
+    ]);
+  }, 60_000);
 
-afterAll(async () => {
-  await emu?.close();
-});
+  afterAll(async () => {
+    await emu?.close();
+  });
 }

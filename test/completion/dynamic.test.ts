@@ -13,13 +13,29 @@ import { DEMO_ACCOUNT_USERNAMES, DEMO_SQUIDS } from '../../src/emulator/seed.js'
 import { sqBin } from '../helpers/cli.js';
 import { startTestEmulator } from '../helpers/emulator.js';
 import { listenLocal } from '../helpers/net.js';
-import { bash, dir, emu, fresh, parisRuns, primed, prime, root, settled, slugs, squidNames, typeNames, useCompletionEnv } from './dynamic-env.js';
+import {
+  bash,
+  dir,
+  emu,
+  fresh,
+  parisRuns,
+  primed,
+  prime,
+  root,
+  settled,
+  slugs,
+  squidNames,
+  typeNames,
+  useCompletionEnv,
+} from './dynamic-env.js';
 
 useCompletionEnv();
 
 describe('bash', () => {
   it('offers the squid names, each quoted as one word', async () => {
-    expect(await bash(['sq', 'runs', 'start', '--squid', ''])).toEqual(squidNames.map((n) => n.replace(/ /g, '\\ ')).sort());
+    expect(await bash(['sq', 'runs', 'start', '--squid', ''])).toEqual(
+      squidNames.map((n) => n.replace(/ /g, '\\ ')).sort(),
+    );
     expect(await bash(['sq', 'squids', 'get', 'Par'])).toEqual(['Paris\\ restaurants']);
     // Inside an opened quote, the value is closed in the same quote.
     expect(await bash(['sq', 'tasks', 'list', '--squid', '"Par'])).toEqual(['"Paris restaurants"']);
@@ -29,7 +45,17 @@ describe('bash', () => {
 
   it('offers the run ids of the squid on the line, else recent runs of every squid', async () => {
     expect(await bash(['sq', 'results', 'list', '--squid', '"Paris restaurants"', '--run', ''])).toEqual(parisRuns);
-    expect(await bash(['sq', 'results', 'list', '--squid', DEMO_SQUIDS.paris.replace(/ /g, '\\ '), '--run', parisRuns[0].slice(0, 6)])).toEqual([parisRuns[0]]);
+    expect(
+      await bash([
+        'sq',
+        'results',
+        'list',
+        '--squid',
+        DEMO_SQUIDS.paris.replace(/ /g, '\\ '),
+        '--run',
+        parisRuns[0].slice(0, 6),
+      ]),
+    ).toEqual([parisRuns[0]]);
     expect(await bash(['sq', 'runs', 'get', ''])).toEqual(expect.arrayContaining(parisRuns));
   });
 
@@ -84,11 +110,17 @@ describe('the cache', () => {
     const e = fresh();
     // Tab until the answer is cached (a loaded machine may spend the first Tab's budget starting node).
     await prime(e, 'squids');
-    const file = join(e.SQ_CACHE_DIR, 'complete', readdirSync(join(e.SQ_CACHE_DIR, 'complete')).find((f) => f.endsWith('.json'))!);
+    const file = join(
+      e.SQ_CACHE_DIR,
+      'complete',
+      readdirSync(join(e.SQ_CACHE_DIR, 'complete')).find((f) => f.endsWith('.json'))!,
+    );
     writeFileSync(file, JSON.stringify({ at: 1, values: [['Old squid', 'squid 0']] }), { mode: 0o600 });
     expect(await bash(['sq', 'squids', 'get', ''], e)).toEqual(['Old\\ squid']);
     // The detached refresh rewrites the file with the service's answer.
-    await expect.poll(() => (JSON.parse(readFileSync(file, 'utf8')) as { at: number }).at, { timeout: 10_000, interval: 100 }).toBeGreaterThan(1);
+    await expect
+      .poll(() => (JSON.parse(readFileSync(file, 'utf8')) as { at: number }).at, { timeout: 10_000, interval: 100 })
+      .toBeGreaterThan(1);
     expect(await bash(['sq', 'squids', 'get', ''], e)).toHaveLength(squidNames.length);
   });
 });
@@ -104,7 +136,9 @@ describe('never blocking, never prompting, never an error on the screen', () => 
   });
 
   it('an unreachable service: nothing offered, quietly', async () => {
-    expect(await bash(['sq', 'accounts', 'sync', '--type', ''], fresh({ SQ_BASE_URL: 'http://127.0.0.1:9' }))).toEqual([]);
+    expect(await bash(['sq', 'accounts', 'sync', '--type', ''], fresh({ SQ_BASE_URL: 'http://127.0.0.1:9' }))).toEqual(
+      [],
+    );
   });
 
   it('a rejected key: nothing offered, and the next Tabs do not ask again for a while', async () => {
@@ -118,7 +152,10 @@ describe('never blocking, never prompting, never an error on the screen', () => 
       // The refusal is on record once the Tab, or the background refresh it left on a cold machine, has ended.
       expect(await bash(['sq', 'squids', 'get', ''], e)).toEqual([]);
       await settled(e);
-      expect(existsSync(join(e.SQ_CACHE_DIR, 'complete')) && readdirSync(join(e.SQ_CACHE_DIR, 'complete')).some((f) => f.endsWith('.json'))).toBe(true);
+      expect(
+        existsSync(join(e.SQ_CACHE_DIR, 'complete')) &&
+          readdirSync(join(e.SQ_CACHE_DIR, 'complete')).some((f) => f.endsWith('.json')),
+      ).toBe(true);
       expect(asked).toBeGreaterThan(0);
       asked = 0;
       for (let i = 0; i < 3; i++) expect(await bash(['sq', 'squids', 'get', ''], e)).toEqual([]);
@@ -134,7 +171,11 @@ describe('never blocking, never prompting, never an error on the screen', () => 
     const e = fresh({ SQ_BASE_URL: await listenLocal(srv) });
     try {
       // The test's own timeout is far above the budget: sq must end by itself, with nothing offered.
-      const r = await execa(process.execPath, [join(root, 'bin/sq.js'), '__complete', 'squids'], { env: e, extendEnv: false, timeout: 20_000 });
+      const r = await execa(process.execPath, [join(root, 'bin/sq.js'), '__complete', 'squids'], {
+        env: e,
+        extendEnv: false,
+        timeout: 20_000,
+      });
       expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, '', '']);
       // The background refresh holds its lock while it waits for the service.
       expect(readdirSync(join(e.SQ_CACHE_DIR, 'complete')).some((f) => f.endsWith('.refreshing'))).toBe(true);
@@ -153,8 +194,13 @@ describe('the other names of sq', () => {
     const real = join(dir, 'sq');
     const noSq = { ...primed, PATH: '/usr/bin:/bin' };
     const line = `COMP_WORDS=(sq runs start --squid ''); COMP_CWORD=4; _sq; printf '%s\\n' "\${COMPREPLY[@]}"`;
-    const viaAlias = await execa('bash', ['--norc', '-c', `alias sq="${real}"; source "$1"; ${line}`, 'bash', script], { env: noSq, extendEnv: false });
-    expect(viaAlias.stdout.split('\n').filter(Boolean).sort()).toEqual(squidNames.map((n) => n.replace(/ /g, '\\ ')).sort());
+    const viaAlias = await execa('bash', ['--norc', '-c', `alias sq="${real}"; source "$1"; ${line}`, 'bash', script], {
+      env: noSq,
+      extendEnv: false,
+    });
+    expect(viaAlias.stdout.split('\n').filter(Boolean).sort()).toEqual(
+      squidNames.map((n) => n.replace(/ /g, '\\ ')).sort(),
+    );
   });
 
   it('bash completes through the README\'s alias of two words, sq="node …/bin/sq.js" (split on spaces, not newlines)', async () => {
@@ -162,7 +208,10 @@ describe('the other names of sq', () => {
     const noSq = { ...primed, PATH: '/usr/bin:/bin' };
     const line = `COMP_WORDS=(sq runs start --squid ''); COMP_CWORD=4; _sq; printf '%s\\n' "\${COMPREPLY[@]}"`;
     const alias = `alias sq="${process.execPath} ${join(root, 'bin/sq.js')}"`;
-    const r = await execa('bash', ['--norc', '-c', `${alias}; source "$1"; ${line}`, 'bash', script], { env: noSq, extendEnv: false });
+    const r = await execa('bash', ['--norc', '-c', `${alias}; source "$1"; ${line}`, 'bash', script], {
+      env: noSq,
+      extendEnv: false,
+    });
     expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(squidNames.map((n) => n.replace(/ /g, '\\ ')).sort());
   });
 });

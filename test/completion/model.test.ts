@@ -39,6 +39,9 @@ describe('completion model', () => {
   });
 
   it('the global --profile completes from the local profiles', () => {
-    expect(byPath.get('')!.options.find((o) => o.names.includes('--profile'))!.value).toEqual({ kind: 'dynamic', source: 'profiles' });
+    expect(byPath.get('')!.options.find((o) => o.names.includes('--profile'))!.value).toEqual({
+      kind: 'dynamic',
+      source: 'profiles',
+    });
   });
 });

@@ -22,11 +22,18 @@ const env = { PATH: process.env.PATH ?? '', HOME: work, SQ_CONFIG_DIR: configDir
 const failures = [];
 const children = new Set();
 const say = (s) => process.stdout.write(`${s}\n`);
-const indent = (s) => s.replace(/\s+$/, '').split('\n').map((l) => `    ${l}`).join('\n');
+const indent = (s) =>
+  s
+    .replace(/\s+$/, '')
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
 
 /** Show a command line as the user would type it (quotes where needed). */
 function shown(args) {
-  return ['sq', ...args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `"${a.replace(/(["\\$`])/g, '\\$1')}"`)).join(' ');
+  return ['sq', ...args]
+    .map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `"${a.replace(/(["\\$`])/g, '\\$1')}"`))
+    .join(' ');
 }
 
 /** Run `sq args…` to completion; prints it and its output; records a failure when check() says so. */
@@ -45,7 +52,10 @@ async function step(title, args, { input, display, check } = {}) {
   children.delete(child);
   if (stdout) say(indent(stdout));
   if (stderr) say(indent(stderr.replace(/^/gm, '(stderr) ')));
-  let problem = code === 0 ? undefined : `exit ${code}${/unknown command|too many arguments/.test(stderr) ? ' (this verb is not implemented yet?)' : ''}`;
+  let problem =
+    code === 0
+      ? undefined
+      : `exit ${code}${/unknown command|too many arguments/.test(stderr) ? ' (this verb is not implemented yet?)' : ''}`;
   if (!problem && check) problem = check({ stdout, stderr });
   if (problem) {
     failures.push(`${title} — $ ${display ?? shown(args)}: ${problem}`);
@@ -121,48 +131,101 @@ async function tour() {
     const squid = `Tour ${new Date().toISOString().slice(0, 19).replace('T', ' ')}`;
     const csvFile = join(work, 'results.csv');
 
-    await step('Log in with the emulator\'s demo key: keys come on stdin, never on the command line', ['auth', 'login', '--with-token', '--base-url', emu.baseUrl], {
-      input: `${emu.token}\n`,
-      display: `echo "$SQ_DEMO_KEY" | ${shown(['auth', 'login', '--with-token', '--base-url', emu.baseUrl])}`,
-    });
+    await step(
+      "Log in with the emulator's demo key: keys come on stdin, never on the command line",
+      ['auth', 'login', '--with-token', '--base-url', emu.baseUrl],
+      {
+        input: `${emu.token}\n`,
+        display: `echo "$SQ_DEMO_KEY" | ${shown(['auth', 'login', '--with-token', '--base-url', emu.baseUrl])}`,
+      },
+    );
     await step('Which key and profile are in use', ['auth', 'status'], {
       check: ({ stdout, stderr }) => ((stdout + stderr).includes(emu.token) ? 'the full key was printed' : undefined),
     });
     await step('Who am I', ['me']);
     await step('Credits left', ['balance']);
     await step('What can be scraped', ['crawlers', 'list'], {
-      check: ({ stdout }) => (/google-maps-search-export|Google Maps/i.test(stdout) ? undefined : 'the Google Maps crawler is not listed'),
+      check: ({ stdout }) =>
+        /google-maps-search-export|Google Maps/i.test(stdout) ? undefined : 'the Google Maps crawler is not listed',
     });
     await step('The squids (scraping jobs) already there', ['squids', 'list']);
-    await step('A new squid on the Google Maps crawler', ['squids', 'create', '--crawler', 'google-maps-search-export', '--name', squid]);
-    await step('Two tasks: the searches it will run', ['tasks', 'add', '--squid', squid,
-      'https://www.google.com/maps/search/pizza+paris', 'https://www.google.com/maps/search/sushi+paris']);
-    await step('Its parameters: the service wants them set before the first run', ['squids', 'update', squid, '--param', 'max_results=20']);
+    await step('A new squid on the Google Maps crawler', [
+      'squids',
+      'create',
+      '--crawler',
+      'google-maps-search-export',
+      '--name',
+      squid,
+    ]);
+    await step('Two tasks: the searches it will run', [
+      'tasks',
+      'add',
+      '--squid',
+      squid,
+      'https://www.google.com/maps/search/pizza+paris',
+      'https://www.google.com/maps/search/sushi+paris',
+    ]);
+    await step('Its parameters: the service wants them set before the first run', [
+      'squids',
+      'update',
+      squid,
+      '--param',
+      'max_results=20',
+    ]);
 
     listener = await startListener();
     if (listener.url) {
-      await step('Send run events to that receiver', ['delivery', 'webhook', '--squid', squid, '--url', listener.url, '--events', 'run.running,run.done,run.error']);
+      await step('Send run events to that receiver', [
+        'delivery',
+        'webhook',
+        '--squid',
+        squid,
+        '--url',
+        listener.url,
+        '--events',
+        'run.running,run.done,run.error',
+      ]);
     }
-    await step('Run it and wait for the end (1 s polls are allowed against a local emulator)', ['runs', 'start', '--squid', squid, '--wait', '--interval', '1s', '--timeout', '2m']);
+    await step('Run it and wait for the end (1 s polls are allowed against a local emulator)', [
+      'runs',
+      'start',
+      '--squid',
+      squid,
+      '--wait',
+      '--interval',
+      '1s',
+      '--timeout',
+      '2m',
+    ]);
     await step('The results, as CSV', ['results', 'list', '--squid', squid, '--format', 'csv'], {
-      check: ({ stdout }) => (stdout.trim().split('\n').length >= 2 ? undefined : 'expected a header and at least one record'),
+      check: ({ stdout }) =>
+        stdout.trim().split('\n').length >= 2 ? undefined : 'expected a header and at least one record',
     });
     await step('Every result into a file', ['results', 'export', '--squid', squid, '--all', '-o', csvFile], {
-      check: () => (existsSync(csvFile) && readFileSync(csvFile, 'utf8').trim().split('\n').length >= 2 ? undefined : `${csvFile} is missing or empty`),
+      check: () =>
+        existsSync(csvFile) && readFileSync(csvFile, 'utf8').trim().split('\n').length >= 2
+          ? undefined
+          : `${csvFile} is missing or empty`,
     });
-    if (existsSync(csvFile)) say(`    (${csvFile}: ${readFileSync(csvFile, 'utf8').trim().split('\n').length - 1} records)`);
+    if (existsSync(csvFile))
+      say(`    (${csvFile}: ${readFileSync(csvFile, 'utf8').trim().split('\n').length - 1} records)`);
 
     if (listener.url) {
       // Deliveries are asynchronous: wait for the emulator to POST run.done (10 s at most).
       await listener.arrival('run.done', 10_000);
       say(`\n# The receiver got ${listener.events.length} event(s)`);
-      if (!listener.events.some((e) => e.includes('run.done'))) failures.push('webhook listen: no run.done event arrived after the run finished');
+      if (!listener.events.some((e) => e.includes('run.done')))
+        failures.push('webhook listen: no run.done event arrived after the run finished');
     }
 
     await step('The automatic billing reset: current settings', ['billing', 'auto-reset']);
-    await step('Turn it on at 90 % usage (it re-charges the card on file, hence --yes)', ['billing', 'auto-reset', '--enable', '--threshold', '90', '--yes'], {
-      check: ({ stdout }) => (/90/.test(stdout) ? undefined : 'the new threshold (90) is not shown'),
-    });
+    await step(
+      'Turn it on at 90 % usage (it re-charges the card on file, hence --yes)',
+      ['billing', 'auto-reset', '--enable', '--threshold', '90', '--yes'],
+      {
+        check: ({ stdout }) => (/90/.test(stdout) ? undefined : 'the new threshold (90) is not shown'),
+      },
+    );
   } finally {
     if (listener) {
       say('\n# Stop the receiver (Ctrl-C)');

@@ -10,11 +10,26 @@ const root = resolve(import.meta.dirname, '../..');
 
 it('the tour runs every step against a local emulator and exits 0', async () => {
   expect(existsSync(resolve(root, 'dist/shell/main.js')), 'dist/ is missing: run `npm run build` first').toBe(true);
-  const r = await execa(process.execPath, [resolve(import.meta.dirname, 'tour.mjs')], { reject: false, timeout: 120_000 });
+  const r = await execa(process.execPath, [resolve(import.meta.dirname, 'tour.mjs')], {
+    reject: false,
+    timeout: 120_000,
+  });
   expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
   // Each command is shown before its output, as a user would type it.
-  for (const cmd of ['$ sq auth status', '$ sq me', '$ sq balance', '$ sq crawlers list', '$ sq squids create', '$ sq tasks add', '$ sq squids update',
-    '$ sq delivery webhook', '$ sq runs start', '$ sq results list', '$ sq results export', '$ sq billing auto-reset --enable --threshold 90 --yes']) {
+  for (const cmd of [
+    '$ sq auth status',
+    '$ sq me',
+    '$ sq balance',
+    '$ sq crawlers list',
+    '$ sq squids create',
+    '$ sq tasks add',
+    '$ sq squids update',
+    '$ sq delivery webhook',
+    '$ sq runs start',
+    '$ sq results list',
+    '$ sq results export',
+    '$ sq billing auto-reset --enable --threshold 90 --yes',
+  ]) {
     expect(r.stdout).toContain(cmd);
   }
   expect(r.stdout).toMatch(/\[webhook listen\] .*run\.done/);

@@ -30,44 +30,67 @@ async function interrupt(args: string[], signal: string, lines: number) {
   p.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   let exited = false;
   void p.finally(() => (exited = true));
-  await waitFor(() => exited || stderr.split('\n').filter((l) => l.startsWith('✓')).length >= lines, Boolean, `${lines} applied lines`, 30_000);
+  await waitFor(
+    () => exited || stderr.split('\n').filter((l) => l.startsWith('✓')).length >= lines,
+    Boolean,
+    `${lines} applied lines`,
+    30_000,
+  );
   p.kill(signal as NodeJS.Signals);
   const r = await p;
   return { code: r.exitCode, signal: r.signal ?? null, stderr: String(r.stderr) };
 }
 
 describe('sq apply interrupted', () => {
-  it.each(SIGNALS)('%s: exit %i with the report; the changes not reached are not sent', async (signal, code, prefix) => {
-    const names = Array.from({ length: 9 }, (_, i) => `Interrupted ${i + 1}`);
-    const file = join(tempDir('sq-apply-int-'), 'sq.yaml');
-    writeFileSync(file, `version: 1\nsquids:\n${names.map((n) => `  ${n}:\n    crawler: google-maps-search-export\n`).join('')}`);
-    // The first 4 writes go through, the 5th is never answered: the signal lands mid-way however fast the machine is.
-    await emu.faults([
-      { method: 'POST', path: '/v1/squids', action: 'delay', ms: 1, count: 4 },
-      { method: 'POST', path: '/v1/squids', action: 'hang' },
-    ]);
-    const r = await interrupt(['apply', '-f', file, '--yes'], signal, 4);
-    await emu.clearFaults();
-    expect([r.code, r.signal], r.stderr).toEqual([code, null]);
-    const m = new RegExp(`^${prefix.replace(/[()]/g, '\\$&')}: (\\d) of 9 changes applied, (\\d) failed, (\\d) not sent; running it again`, 'm').exec(r.stderr);
-    expect(m, r.stderr).not.toBeNull();
-    const [applied, failed, unsent] = m!.slice(1).map(Number);
-    expect(applied).toBeGreaterThanOrEqual(4);
-    expect(unsent).toBeGreaterThanOrEqual(1);
-    expect(applied + failed + unsent).toBe(9);
-    expect(r.stderr).toContain('skipped: squid of "Interrupted 9": not sent: interrupted');
-    // Nothing was sent after the signal: at most the write that was in flight then.
-    const posts = (await emu.requests('POST')).filter((q) => q.path === '/v1/squids');
-    expect(posts.length).toBeLessThanOrEqual(applied + failed);
-  });
+  it.each(SIGNALS)(
+    '%s: exit %i with the report; the changes not reached are not sent',
+    async (signal, code, prefix) => {
+      const names = Array.from({ length: 9 }, (_, i) => `Interrupted ${i + 1}`);
+      const file = join(tempDir('sq-apply-int-'), 'sq.yaml');
+      writeFileSync(
+        file,
+        `version: 1\nsquids:\n${names.map((n) => `  ${n}:\n    crawler: google-maps-search-export\n`).join('')}`,
+      );
+      // The first 4 writes go through, the 5th is never answered: the signal lands mid-way however fast the machine is.
+      await emu.faults([
+        { method: 'POST', path: '/v1/squids', action: 'delay', ms: 1, count: 4 },
+        { method: 'POST', path: '/v1/squids', action: 'hang' },
+      ]);
+      const r = await interrupt(['apply', '-f', file, '--yes'], signal, 4);
+      await emu.clearFaults();
+      expect([r.code, r.signal], r.stderr).toEqual([code, null]);
+      const m = new RegExp(
+        `^${prefix.replace(/[()]/g, '\\$&')}: (\\d) of 9 changes applied, (\\d) failed, (\\d) not sent; running it again`,
+        'm',
+      ).exec(r.stderr);
+      expect(m, r.stderr).not.toBeNull();
+      const [applied, failed, unsent] = m!.slice(1).map(Number);
+      expect(applied).toBeGreaterThanOrEqual(4);
+      expect(unsent).toBeGreaterThanOrEqual(1);
+      expect(applied + failed + unsent).toBe(9);
+      expect(r.stderr).toContain('skipped: squid of "Interrupted 9": not sent: interrupted');
+      // Nothing was sent after the signal: at most the write that was in flight then.
+      const posts = (await emu.requests('POST')).filter((q) => q.path === '/v1/squids');
+      expect(posts.length).toBeLessThanOrEqual(applied + failed);
+    },
+  );
 });
 
 describe('sq delivery apply interrupted', () => {
   it.each(SIGNALS)('%s: exit %i with the report', async (signal, code, prefix) => {
     emu.expectWrites('POST /v1/delivery');
-    const squids = [DEMO_SQUIDS.paris, DEMO_SQUIDS.influencers, DEMO_SQUIDS.jobs, DEMO_SQUIDS.headphones, DEMO_SQUIDS.lyon];
+    const squids = [
+      DEMO_SQUIDS.paris,
+      DEMO_SQUIDS.influencers,
+      DEMO_SQUIDS.jobs,
+      DEMO_SQUIDS.headphones,
+      DEMO_SQUIDS.lyon,
+    ];
     const file = join(tempDir('sq-dapply-int-'), 'delivery.yaml');
-    writeFileSync(file, `squids:\n${squids.map((s, i) => `  ${JSON.stringify(s)}:\n    email: { address: ops${i}@example.com }\n`).join('')}`);
+    writeFileSync(
+      file,
+      `squids:\n${squids.map((s, i) => `  ${JSON.stringify(s)}:\n    email: { address: ops${i}@example.com }\n`).join('')}`,
+    );
     await emu.faults([
       { method: 'POST', path: '/v1/delivery', action: 'delay', ms: 1, count: 2 },
       { method: 'POST', path: '/v1/delivery', action: 'hang' },
@@ -75,7 +98,10 @@ describe('sq delivery apply interrupted', () => {
     const r = await interrupt(['delivery', 'apply', '-f', file], signal, 2);
     await emu.clearFaults();
     expect([r.code, r.signal], r.stderr).toEqual([code, null]);
-    const m = new RegExp(`^${prefix.replace(/[()]/g, '\\$&')}: (\\d) of 5 changes applied, (\\d) failed, (\\d) not sent; running it again`, 'm').exec(r.stderr);
+    const m = new RegExp(
+      `^${prefix.replace(/[()]/g, '\\$&')}: (\\d) of 5 changes applied, (\\d) failed, (\\d) not sent; running it again`,
+      'm',
+    ).exec(r.stderr);
     expect(m, r.stderr).not.toBeNull();
     const [done, failed, unsent] = m!.slice(1).map(Number);
     expect(done).toBeGreaterThanOrEqual(2);

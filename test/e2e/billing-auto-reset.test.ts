@@ -28,11 +28,45 @@ it.each([
   [['billing', 'auto-reset', '--threshold', '0', '--yes'], /--threshold must be an integer from 1 to 100/],
   [['billing', 'auto-reset', '--threshold', '101', '--yes'], /--threshold must be an integer from 1 to 100/],
   [['billing', 'auto-reset', '--max-resets', '11', '--yes'], /--max-resets must be an integer from 1 to 10/],
-  [['delivery', 'sftp', '--squid', 'Paris restaurants', '--host', 'h', '--port', '70000', '--username', 'u', '--directory', '/d', '--password-env', 'PW'], /--port must be an integer from 1 to 65535/],
-  [['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', 'https://x.example/h', '--events', 'run.done,run.exploded'], /unknown event "run.exploded"/],
-])('%j exits 2 and no request reaches the emulator', async (args, msg) => {
-  const r = await sqIn(args, { env: emu.env({ PW: 'some-password' }) });
-  expect(r.code).toBe(2);
-  expect(r.stderr).toMatch(msg);
-  expect(await emu.requests()).toEqual([]);
-}, 30_000);
+  [
+    [
+      'delivery',
+      'sftp',
+      '--squid',
+      'Paris restaurants',
+      '--host',
+      'h',
+      '--port',
+      '70000',
+      '--username',
+      'u',
+      '--directory',
+      '/d',
+      '--password-env',
+      'PW',
+    ],
+    /--port must be an integer from 1 to 65535/,
+  ],
+  [
+    [
+      'delivery',
+      'webhook',
+      '--squid',
+      'Paris restaurants',
+      '--url',
+      'https://x.example/h',
+      '--events',
+      'run.done,run.exploded',
+    ],
+    /unknown event "run.exploded"/,
+  ],
+])(
+  '%j exits 2 and no request reaches the emulator',
+  async (args, msg) => {
+    const r = await sqIn(args, { env: emu.env({ PW: 'some-password' }) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(msg);
+    expect(await emu.requests()).toEqual([]);
+  },
+  30_000,
+);

@@ -31,7 +31,12 @@ describe('pruneCacheDir', () => {
     mkdirSync(join(dir, 'pacing-00000000000000ad.json'));
     symlinkSync(join(dir, 'notes.json'), join(dir, 'pacing-00000000000000ae.json'));
     pruneCacheDir(dir, /^pacing-[0-9a-f]{16}\.json(\.lock)?$/, join(dir, 'pacing-00000000000000ff.json'));
-    expect(readdirSync(dir).sort()).toEqual(['notes.json', 'pacing-00000000000000ac.json', 'pacing-00000000000000ad.json', 'pacing-00000000000000ae.json']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'notes.json',
+      'pacing-00000000000000ac.json',
+      'pacing-00000000000000ad.json',
+      'pacing-00000000000000ae.json',
+    ]);
   });
 
   it('does nothing when the file about to be made is there already (the directory is listed only when it may grow)', () => {
@@ -50,7 +55,11 @@ describe('a cache directory that cannot be used', () => {
     writeFileSync(file, '');
     expect(() => writeCacheFile(join(file, 'x.json'), '{}')).not.toThrow();
     const r = await sq(['me', '--jq', '.email'], { env: emu.env({ SQ_CACHE_DIR: file }) });
-    expect(r).toEqual({ code: 0, stdout: 'demo@sq-emulator.local\n', stderr: `warning: the cache directory ${file} cannot be used (ENOTDIR): running without a cache\n` });
+    expect(r).toEqual({
+      code: 0,
+      stdout: 'demo@sq-emulator.local\n',
+      stderr: `warning: the cache directory ${file} cannot be used (ENOTDIR): running without a cache\n`,
+    });
   });
 
   // Issue 33 E10: Node's recursive mkdir retried for ever on procfs (ENOENT for every new entry), at 100% CPU and
@@ -58,14 +67,21 @@ describe('a cache directory that cannot be used', () => {
   it.each([
     ['SQ_CACHE_DIR', { SQ_CACHE_DIR: '/proc/sq-x' }, '/proc/sq-x'],
     ['XDG_CACHE_HOME', { XDG_CACHE_HOME: '/proc/sq-x' }, '/proc/sq-x/sq'],
-  ])('%s on a filesystem that refuses new entries (/proc): a warning, no cache, exit 0 (the built bin)', async (_name, env, shown) => {
-    const r = await sqBin(['me', '--jq', '.email'], { env: { ...emu.env(), ...env }, timeout: 20_000 });
-    expect([r.code, r.stdout]).toEqual([0, 'demo@sq-emulator.local']);
-    expect(r.stderr).toBe(`warning: the cache directory ${shown} cannot be used (ENOENT): running without a cache`);
-  });
+  ])(
+    '%s on a filesystem that refuses new entries (/proc): a warning, no cache, exit 0 (the built bin)',
+    async (_name, env, shown) => {
+      const r = await sqBin(['me', '--jq', '.email'], { env: { ...emu.env(), ...env }, timeout: 20_000 });
+      expect([r.code, r.stdout]).toEqual([0, 'demo@sq-emulator.local']);
+      expect(r.stderr).toBe(`warning: the cache directory ${shown} cannot be used (ENOENT): running without a cache`);
+    },
+  );
 
   it('SQ_CONFIG_DIR there: an error naming the directory, not a spin', async () => {
-    const r = await sqBin(['auth', 'login', '--with-token'], { env: { ...emu.env(), SQ_CONFIG_DIR: '/proc/sq-x/config' }, input: 'sq_emulator_demo_token\n', timeout: 20_000 });
+    const r = await sqBin(['auth', 'login', '--with-token'], {
+      env: { ...emu.env(), SQ_CONFIG_DIR: '/proc/sq-x/config' },
+      input: 'sq_emulator_demo_token\n',
+      timeout: 20_000,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('ENOENT');
   });
@@ -81,7 +97,12 @@ describe('the pacing state of another key', () => {
     writeFileSync(stale, '{}', { mode: 0o600 });
     const t = (Date.now() - 2 * DAY) / 1000;
     utimesSync(stale, t, t);
-    const store = new SharedStore({ dir, token: 'key-new-1234567890', origin: 'https://api.example.test', now: clock.now });
+    const store = new SharedStore({
+      dir,
+      token: 'key-new-1234567890',
+      origin: 'https://api.example.test',
+      now: clock.now,
+    });
     await new Bucket('results', clock.now, clock.sleep, store).acquire();
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(live)).toBe(true);

@@ -30,7 +30,13 @@ describe('a corrupt profile file', () => {
     ['profiles that are not objects', `{"profiles":{"work":"${STORED}"}}`],
   ])('%s: every command that reads it exits 2 naming the file and the fix, echoing none of it', async (_what, text) => {
     const file = configWith(text);
-    for (const args of [['me'], ['profiles', 'list'], ['auth', 'status'], ['auth', 'switch', 'work'], ['auth', 'logout']]) {
+    for (const args of [
+      ['me'],
+      ['profiles', 'list'],
+      ['auth', 'status'],
+      ['auth', 'switch', 'work'],
+      ['auth', 'logout'],
+    ]) {
       const r = await sqIn(args, { env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl } });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toContain(`the profile file ${file} is corrupt`);
@@ -44,7 +50,10 @@ describe('a corrupt profile file', () => {
 
   it('auth login without a terminal needs --yes to replace it: exit 2 naming --yes, nothing sent, file untouched', async () => {
     const file = configWith(CORRUPT);
-    const r = await sqIn(['auth', 'login', '--with-token', '--profile', 'fresh'], { env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl }, input: emu.token });
+    const r = await sqIn(['auth', 'login', '--with-token', '--profile', 'fresh'], {
+      env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl },
+      input: emu.token,
+    });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('pass --yes');
     expect(r.stderr).not.toContain(STORED.slice(-8));
@@ -66,7 +75,10 @@ describe('a corrupt profile file', () => {
     expect(readFileSync(join(dir, backups[0]), 'utf8')).toBe(CORRUPT);
     expect(statSync(join(dir, backups[0])).mode & 0o777).toBe(0o600);
     const now = JSON.parse(readFileSync(file, 'utf8'));
-    expect(now).toEqual({ active: 'fresh', profiles: { fresh: { token: emu.token, base_url: emu.baseUrl, user: 'demo@sq-emulator.local' } } });
+    expect(now).toEqual({
+      active: 'fresh',
+      profiles: { fresh: { token: emu.token, base_url: emu.baseUrl, user: 'demo@sq-emulator.local' } },
+    });
     const list = await sqIn(['profiles', 'list', '--json'], { env: { SQ_CONFIG_DIR: dir } });
     expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['fresh']);
   });
@@ -75,7 +87,10 @@ describe('a corrupt profile file', () => {
 describe('a profile file other users can read', () => {
   it('gets one warning per command naming the file and chmod 600; it is not an error', async () => {
     dir = tempConfigDir();
-    const login = await sqIn(['auth', 'login', '--with-token'], { env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl }, input: emu.token });
+    const login = await sqIn(['auth', 'login', '--with-token'], {
+      env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl },
+      input: emu.token,
+    });
     expect(login.code, login.stderr).toBe(0);
     const file = join(dir, 'config.json');
     chmodSync(file, 0o644);
@@ -83,7 +98,9 @@ describe('a profile file other users can read', () => {
     const r = await sqIn(['auth', 'status'], { env: { SQ_CONFIG_DIR: dir } });
     expect(r.code, r.stderr).toBe(0);
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
-    expect(warnings).toEqual([`warning: ${file} can be read by other users (mode 0644) and holds API keys: run \`chmod 600 "${file}"\``]);
+    expect(warnings).toEqual([
+      `warning: ${file} can be read by other users (mode 0644) and holds API keys: run \`chmod 600 "${file}"\``,
+    ]);
     chmodSync(file, 0o600);
     const quiet = await sqIn(['auth', 'status'], { env: { SQ_CONFIG_DIR: dir } });
     expect(quiet.stderr).not.toContain('warning:');
@@ -102,7 +119,9 @@ describe('webhook URLs: secret query values are masked like passwords', () => {
   it('delivery webhook: record, success line and --verbose trace mask it; --show-secrets shows it', async () => {
     emu.expectWrites('POST /v1/delivery');
     const e = env();
-    const r = await sqIn(['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', url, '--json', '--verbose'], { env: e });
+    const r = await sqIn(['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', url, '--json', '--verbose'], {
+      env: e,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(SECRET);
     expect(r.stdout + r.stderr).not.toContain('Sig-Value-5566');
@@ -110,9 +129,14 @@ describe('webhook URLs: secret query values are masked like passwords', () => {
     expect(JSON.parse(r.stdout).webhook_fields.url).toBe('http://127.0.0.1:9/********');
     // The service got the real URL.
     const stored = await emu.api(`/v1/squids/${emu.squidId(DEMO_SQUIDS.paris)}`);
-    expect(stored.webhook_fields?.url ?? stored.delivery?.webhook_fields?.url ?? JSON.stringify(stored)).toContain(SECRET);
+    expect(stored.webhook_fields?.url ?? stored.delivery?.webhook_fields?.url ?? JSON.stringify(stored)).toContain(
+      SECRET,
+    );
 
-    const shown = await sqIn(['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', url, '--json', '--show-secrets'], { env: e });
+    const shown = await sqIn(
+      ['delivery', 'webhook', '--squid', DEMO_SQUIDS.paris, '--url', url, '--json', '--show-secrets'],
+      { env: e },
+    );
     expect(JSON.parse(shown.stdout).webhook_fields.url).toBe(url);
   });
 

@@ -37,15 +37,33 @@ const login = () => ['--host', target.host, '--port', String(target.port), '--us
 it('test sftp passes for the real directory, fails for a missing one and for a wrong password', async () => {
   emu.expectWrites('POST /v1/delivery/test-sftp');
   const env = emu.env({ SFTP_PW: target.password, WRONG_PW: 'not-the-password-1' });
-  const ok = await sqBin(['delivery', 'test', 'sftp', ...login(), '--directory', target.directory, '--password-env', 'SFTP_PW'], { env });
+  const ok = await sqBin(
+    ['delivery', 'test', 'sftp', ...login(), '--directory', target.directory, '--password-env', 'SFTP_PW'],
+    { env },
+  );
   expect(ok.code, ok.stderr).toBe(0);
   expect(ok.stderr).toMatch(/SFTP test passed/);
 
-  const missing = await sqBin(['delivery', 'test', 'sftp', ...login(), '--directory', `${target.directory}/no-such-dir`, '--password-env', 'SFTP_PW'], { env });
+  const missing = await sqBin(
+    [
+      'delivery',
+      'test',
+      'sftp',
+      ...login(),
+      '--directory',
+      `${target.directory}/no-such-dir`,
+      '--password-env',
+      'SFTP_PW',
+    ],
+    { env },
+  );
   expect(missing.code).toBe(1);
   expect(missing.stderr).toMatch(/does not exist/);
 
-  const wrong = await sqBin(['delivery', 'test', 'sftp', ...login(), '--directory', target.directory, '--password-env', 'WRONG_PW'], { env });
+  const wrong = await sqBin(
+    ['delivery', 'test', 'sftp', ...login(), '--directory', target.directory, '--password-env', 'WRONG_PW'],
+    { env },
+  );
   expect(wrong.code).toBe(1);
   expect(wrong.stderr).toMatch(/wrong user name or password/);
   for (const r of [ok, missing, wrong]) {
@@ -57,7 +75,21 @@ it('test sftp passes for the real directory, fails for a missing one and for a w
 it('a completed run uploads its results to the configured directory', async () => {
   emu.expectWrites('POST /v1/delivery', 'POST /v1/runs');
   const env = emu.env({ SFTP_PASSWORD: target.password });
-  const cfg = await sqBin(['delivery', 'sftp', '--squid', 'Paris restaurants', ...login(), '--directory', target.directory, '--password-env', 'SFTP_PASSWORD', '--json'], { env });
+  const cfg = await sqBin(
+    [
+      'delivery',
+      'sftp',
+      '--squid',
+      'Paris restaurants',
+      ...login(),
+      '--directory',
+      target.directory,
+      '--password-env',
+      'SFTP_PASSWORD',
+      '--json',
+    ],
+    { env },
+  );
   expect(cfg.code, cfg.stderr).toBe(0);
   expect(JSON.parse(cfg.stdout).ftp_fields.password).toBe('********');
   expect(cfg.stdout + cfg.stderr).not.toContain(target.password);

@@ -21,7 +21,12 @@ afterEach(() => {
 });
 
 beforeAll(async () => {
-  runId = ((await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: COUNT })) as { id: string }).id;
+  runId = (
+    (await emu.control('POST', '/_emulator/generate', {
+      squid: emu.squidId(DEMO_SQUIDS.headphones),
+      results: COUNT,
+    })) as { id: string }
+  ).id;
 });
 
 /**
@@ -39,7 +44,8 @@ async function live(file: string, args: string[]): Promise<number> {
       return null;
     }
   };
-  if (cmdline() !== null) await waitFor(cmdline, (c) => c?.split('\0').includes(args[0]) === true, `${file} ${args[0]} running`);
+  if (cmdline() !== null)
+    await waitFor(cmdline, (c) => c?.split('\0').includes(args[0]) === true, `${file} ${args[0]} running`);
   return p.pid!;
 }
 

@@ -78,7 +78,6 @@ describe('exit codes from real situations', () => {
 });
 
 describe('pacing and retries', () => {
-
   it('a POST is not retried after a reset mid-response, and says the outcome is unknown', async () => {
     await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'reset_mid_body', count: 1 }]);
     const r = await sqIn(['api', '/v1/runs', '-X', 'POST', '-f', `squid=${squidId}`], { env: emu.env() });
@@ -103,7 +102,12 @@ describe('secrets', () => {
     const dir = tempDir('sq-body-');
     const password = 'Hunter2-very-secret-pw';
     const body = join(dir, 'body.json');
-    writeFileSync(body, JSON.stringify({ ftp_fields: { host: '127.0.0.1', port: 22, username: 'u', password, directory: '/up', is_active: false } }));
+    writeFileSync(
+      body,
+      JSON.stringify({
+        ftp_fields: { host: '127.0.0.1', port: 22, username: 'u', password, directory: '/up', is_active: false },
+      }),
+    );
     const r = await sqIn(['api', `/v1/delivery?squid=${squidId}`, '--input', body, '-v'], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('> POST');
@@ -112,7 +116,9 @@ describe('secrets', () => {
       expect(s).not.toContain(emu.token);
       expect(s).not.toContain(password);
     }
-    const shown = await sqIn(['api', `/v1/delivery?squid=${squidId}`, '--input', body, '--show-secrets'], { env: emu.env() });
+    const shown = await sqIn(['api', `/v1/delivery?squid=${squidId}`, '--input', body, '--show-secrets'], {
+      env: emu.env(),
+    });
     expect(shown.stdout).toContain(password);
   });
 });
@@ -130,13 +136,22 @@ describe('profiles', () => {
     const status = await sqBin(['auth', 'status', '--json'], { env: { SQ_CONFIG_DIR: join(cfg, 'sq') } });
     expect(status.code).toBe(0);
     const s = JSON.parse(status.stdout);
-    expect(s).toMatchObject({ profile: 'default', base_url: emu.baseUrl, key_source: 'profile', key: `****${emu.token.slice(-4)}`, user: 'demo@sq-emulator.local', status: 'valid' });
+    expect(s).toMatchObject({
+      profile: 'default',
+      base_url: emu.baseUrl,
+      key_source: 'profile',
+      key: `****${emu.token.slice(-4)}`,
+      user: 'demo@sq-emulator.local',
+      status: 'valid',
+    });
     expect(status.stdout).not.toContain(emu.token);
 
     const me = await sqBin(['me', '--json'], { env: { SQ_CONFIG_DIR: join(cfg, 'sq') } });
     expect(me.code).toBe(0);
 
-    const bad = await sqBin(['auth', 'status'], { env: { SQ_CONFIG_DIR: join(cfg, 'sq'), SQ_TOKEN: 'rejected-key-9999' } });
+    const bad = await sqBin(['auth', 'status'], {
+      env: { SQ_CONFIG_DIR: join(cfg, 'sq'), SQ_TOKEN: 'rejected-key-9999' },
+    });
     expect(bad.code).toBe(4);
     expect(bad.stdout).toContain('env (SQ_TOKEN)');
     expect(bad.stdout).not.toContain('rejected-key-9999');
@@ -144,7 +159,10 @@ describe('profiles', () => {
 
   it('login refuses a wrong key and saves nothing', async () => {
     const cfg = tempConfigDir();
-    const r = await sqIn(['auth', 'login', '--with-token'], { env: { SQ_CONFIG_DIR: cfg, SQ_BASE_URL: emu.baseUrl }, input: 'nope-nope-nope\n' });
+    const r = await sqIn(['auth', 'login', '--with-token'], {
+      env: { SQ_CONFIG_DIR: cfg, SQ_BASE_URL: emu.baseUrl },
+      input: 'nope-nope-nope\n',
+    });
     expect(r.code).toBe(4);
     const list = await sqIn(['profiles', 'list', '--json'], { env: { SQ_CONFIG_DIR: cfg } });
     expect(JSON.parse(list.stdout)).toEqual([]);
@@ -156,8 +174,14 @@ describe('profiles', () => {
     await sqIn(['auth', 'login', '--with-token', '--profile', 'a'], { env, input: emu.token });
     await sqIn(['auth', 'login', '--with-token', '--profile', 'b'], { env, input: emu.token });
     expect((await sqIn(['auth', 'switch', 'a'], { env })).code).toBe(0);
-    const list = JSON.parse((await sqIn(['profiles', 'list', '--json'], { env })).stdout) as { name: string; active: boolean }[];
-    expect(list.map((p) => [p.name, p.active])).toEqual([['a', true], ['b', false]]);
+    const list = JSON.parse((await sqIn(['profiles', 'list', '--json'], { env })).stdout) as {
+      name: string;
+      active: boolean;
+    }[];
+    expect(list.map((p) => [p.name, p.active])).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
     expect((await sqIn(['auth', 'switch', 'nope'], { env })).code).toBe(3);
     expect((await sqIn(['profiles', 'remove', 'b', '--yes'], { env })).code).toBe(0);
     expect(JSON.parse((await sqIn(['profiles', 'list', '--json'], { env })).stdout)).toHaveLength(1);
@@ -182,7 +206,10 @@ describe('me, balance, api', () => {
     const b = JSON.parse(r.stdout);
     expect(b.remaining).toBe(b.available - b.consumed);
     const tsv = await sqIn(['balance', '--fields', 'available,consumed,remaining'], { env: emu.env() });
-    expect(tsv.stdout.trim().split('\n')).toEqual(['available\tconsumed\tremaining', `${b.available}\t${b.consumed}\t${b.remaining}`]);
+    expect(tsv.stdout.trim().split('\n')).toEqual([
+      'available\tconsumed\tremaining',
+      `${b.available}\t${b.consumed}\t${b.remaining}`,
+    ]);
   });
 
   it('errors are one JSON object on stderr with --json', async () => {
@@ -199,12 +226,17 @@ describe('me, balance, api', () => {
     expect(r.code).toBe(0);
     const all = (await emu.api('/v1/crawlers?limit=100')) as { total_results: number };
     expect(r.stdout.trim().split('\n')).toHaveLength(all.total_results);
-    const pagesAsked = (await emu.requests()).filter((q) => q.path === '/v1/crawlers').map((q) => (q.query as Record<string, string>).page);
+    const pagesAsked = (await emu.requests())
+      .filter((q) => q.path === '/v1/crawlers')
+      .map((q) => (q.query as Record<string, string>).page);
     expect(new Set(pagesAsked).size).toBe(pagesAsked.length);
   });
 
   it('api --dry-run sends nothing and masks secrets', async () => {
-    const r = await sqIn(['api', `/v1/delivery?squid=${squidId}`, '-X', 'POST', '-F', 'ftp_fields={"password":"pw-123456"}', '--dry-run'], { env: emu.env() });
+    const r = await sqIn(
+      ['api', `/v1/delivery?squid=${squidId}`, '-X', 'POST', '-F', 'ftp_fields={"password":"pw-123456"}', '--dry-run'],
+      { env: emu.env() },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('POST /v1/delivery');
     expect(r.stdout).not.toContain('pw-123456');
@@ -214,7 +246,9 @@ describe('me, balance, api', () => {
 
 describe('api --paginate with fields', () => {
   it('fields become query parameters of a GET, page after page', async () => {
-    const r = await sqIn(['api', '/v1/runs', '-f', `squid=${squidId}`, '--paginate', '--format', 'ndjson'], { env: emu.env() });
+    const r = await sqIn(['api', '/v1/runs', '-f', `squid=${squidId}`, '--paginate', '--format', 'ndjson'], {
+      env: emu.env(),
+    });
     expect(r.code).toBe(0);
     const runs = ndjson<{ squid: string }>(r.stdout);
     expect(runs.length).toBeGreaterThan(0);

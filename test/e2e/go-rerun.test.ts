@@ -22,9 +22,17 @@ afterEach(() => {
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const runPosts = async () => (await emu.requests('POST')).filter((r) => r.path === '/v1/runs');
 
-function start(args: string[], configDir: string, extra: Record<string, string> = {}): { child: ResultPromise; stderr: () => string; done: () => boolean } {
+function start(
+  args: string[],
+  configDir: string,
+  extra: Record<string, string> = {},
+): { child: ResultPromise; stderr: () => string; done: () => boolean } {
   const cache = binCacheDir();
-  const child = execa(process.execPath, [BIN, ...args], { env: { ...emu.env(), SQ_CONFIG_DIR: configDir, SQ_CACHE_DIR: cache, NO_COLOR: '1', ...extra }, extendEnv: false, reject: false });
+  const child = execa(process.execPath, [BIN, ...args], {
+    env: { ...emu.env(), SQ_CONFIG_DIR: configDir, SQ_CACHE_DIR: cache, NO_COLOR: '1', ...extra },
+    extendEnv: false,
+    reject: false,
+  });
   let err = '';
   let finished = false;
   child.stderr!.on('data', (d: Buffer) => (err += d));
@@ -48,7 +56,10 @@ async function inProcess(args: string[], configDir: string, extra: Record<string
       await fake.sleep(ms);
     },
   };
-  return sq(args, { env: { ...emu.env(), SQ_CONFIG_DIR: configDir, SQ_CACHE_DIR: tempDir('sq-cache-'), NO_COLOR: '1', ...extra }, clock });
+  return sq(args, {
+    env: { ...emu.env(), SQ_CONFIG_DIR: configDir, SQ_CACHE_DIR: tempDir('sq-cache-'), NO_COLOR: '1', ...extra },
+    clock,
+  });
 }
 
 async function until(what: string, cond: () => boolean | Promise<boolean>, ms = EVENT_MS): Promise<void> {
@@ -85,24 +96,39 @@ describe('sq go interrupted, then run again after the run ended: one run, the fi
         const file = join(dir, 'out.csv');
         const configDir = join(dir, 'cfg');
         // No --param: the params step is the crawler's defaults, the one E8 lost (SquidNotReady on every rerun).
-        const args = ['go', 'amazon-products', `https://www.amazon.com/s?k=rerun+${phase}+${signal}`, '-o', file, '--interval', '100ms'];
+        const args = [
+          'go',
+          'amazon-products',
+          `https://www.amazon.com/s?k=rerun+${phase}+${signal}`,
+          '-o',
+          file,
+          '--interval',
+          '100ms',
+        ];
         if (phase === 'params') await emu.faults([{ method: 'POST', path: '/v1/squids/', action: 'hang' }]);
         if (phase === 'exporting') await emu.faults([{ method: 'GET', path: '/v1/results', action: 'hang' }]);
         const first = start(args, configDir);
         let runId: string | null = null;
         const started = () => /run ([0-9a-f]+) started/.exec(first.stderr())?.[1] ?? null;
         if (phase === 'params') {
-          await until('the params request', async () => (await emu.requests('POST')).some((r) => /^\/v1\/squids\/[0-9a-f]+$/.test(r.path)));
+          await until('the params request', async () =>
+            (await emu.requests('POST')).some((r) => /^\/v1\/squids\/[0-9a-f]+$/.test(r.path)),
+          );
         } else {
           await until('the run to start', () => started() !== null || first.done());
           runId = started();
           expect(runId, first.stderr()).not.toBeNull();
           if (phase === 'waiting') {
-            await until('two polls', async () => (await emu.requests('GET')).filter((r) => r.path === `/v1/runs/${runId}/stats`).length >= 2);
+            await until(
+              'two polls',
+              async () => (await emu.requests('GET')).filter((r) => r.path === `/v1/runs/${runId}/stats`).length >= 2,
+            );
           }
           if (phase === 'exporting') {
             await finish(runId!);
-            await until('the export request', async () => (await emu.requests('GET')).some((r) => r.path === '/v1/results'));
+            await until('the export request', async () =>
+              (await emu.requests('GET')).some((r) => r.path === '/v1/results'),
+            );
           }
         }
         first.child.kill(signal);
@@ -133,11 +159,19 @@ describe('sq go interrupted, then run again after the run ended: one run, the fi
     }
   }
 
-  it('the answer to POST /v1/runs lost (the run did start): the rerun finds that run among the squid\'s new runs, and starts none', async () => {
+  it("the answer to POST /v1/runs lost (the run did start): the rerun finds that run among the squid's new runs, and starts none", async () => {
     const dir = tempDir('sq-go-rerun-');
     dirs.push(dir);
     const file = join(dir, 'out.ndjson');
-    const args = ['go', 'amazon-products', 'https://www.amazon.com/s?k=rerun+lost+answer', '-o', file, '--interval', '100ms'];
+    const args = [
+      'go',
+      'amazon-products',
+      'https://www.amazon.com/s?k=rerun+lost+answer',
+      '-o',
+      file,
+      '--interval',
+      '100ms',
+    ];
     // The server starts the run, then the connection drops mid-answer: sq cannot know the run's id.
     await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'reset_mid_body', count: 1 }]);
     const first = await inProcess(args, join(dir, 'cfg'));
@@ -146,7 +180,9 @@ describe('sq go interrupted, then run again after the run ended: one run, the fi
     expect(existsSync(join(dir, '.out.ndjson.sq-go'))).toBe(true);
     const [post] = await runPosts();
     expect(post).toBeDefined();
-    const listed = (await emu.api(`/v1/runs?squid=${(post.body as { squid: string }).squid}`)) as { data: { id: string }[] };
+    const listed = (await emu.api(`/v1/runs?squid=${(post.body as { squid: string }).squid}`)) as {
+      data: { id: string }[];
+    };
     expect(listed.data).toHaveLength(1);
     await finish(listed.data[0].id);
 
@@ -161,15 +197,38 @@ describe('sq go interrupted, then run again after the run ended: one run, the fi
 describe('a 3xx answer to POST /v1/runs during sq go (issue 33, E9)', SLOW, () => {
   // Before: the redirect was read as the answer. Now it is never followed nor read: "may have started anyway", and the
   // record stays, so the rerun looks for the run before it starts one.
-  const runsOf = async (squid: string) => ((await emu.api(`/v1/runs?squid=${squid}`)) as { data: { id: string }[] }).data;
-  for (const [label, after] of [['the run did start (the gateway answered after the app took it)', true], ['the run did not start', false]] as const) {
+  const runsOf = async (squid: string) =>
+    ((await emu.api(`/v1/runs?squid=${squid}`)) as { data: { id: string }[] }).data;
+  for (const [label, after] of [
+    ['the run did start (the gateway answered after the app took it)', true],
+    ['the run did not start', false],
+  ] as const) {
     it(`${label}: "may have started anyway", and the rerun leaves one run, exported`, async () => {
       emu.expectWrites('POST /v1/tasks', 'POST /v1/runs');
       const dir = tempDir('sq-go-rerun-');
       dirs.push(dir);
       const file = join(dir, 'out.ndjson');
-      const args = ['go', 'amazon-products', `https://www.amazon.com/s?k=rerun+redirect+${after}`, '-o', file, '--interval', '100ms'];
-      await emu.faults([{ method: 'POST', path: '/v1/runs', action: 'status', status: 307, after, headers: { Location: 'https://gw.example.com/v1/runs?token=zz9' }, body: {}, count: 1 }]);
+      const args = [
+        'go',
+        'amazon-products',
+        `https://www.amazon.com/s?k=rerun+redirect+${after}`,
+        '-o',
+        file,
+        '--interval',
+        '100ms',
+      ];
+      await emu.faults([
+        {
+          method: 'POST',
+          path: '/v1/runs',
+          action: 'status',
+          status: 307,
+          after,
+          headers: { Location: 'https://gw.example.com/v1/runs?token=zz9' },
+          body: {},
+          count: 1,
+        },
+      ]);
       const first = await inProcess(args, join(dir, 'cfg'));
       expect(first.code, first.stderr).toBe(1);
       expect(first.stderr).toContain('HTTP 307, a redirect to gw.example.com');
@@ -202,7 +261,18 @@ describe('runs start --idempotency-key: a rerun never starts a second run', SLOW
     const dir = tempDir('sq-idem-');
     dirs.push(dir);
     const squid = emu.squidId(DEMO_SQUIDS.headphones);
-    const args = ['runs', 'start', '--squid', squid, '--wait', '--interval', '100ms', '--idempotency-key', 'nightly-1', '--json'];
+    const args = [
+      'runs',
+      'start',
+      '--squid',
+      squid,
+      '--wait',
+      '--interval',
+      '100ms',
+      '--idempotency-key',
+      'nightly-1',
+      '--json',
+    ];
     const env = { SQ_CACHE_DIR: join(dir, 'cache') };
     const first = start(args, join(dir, 'cfg'), env);
     await until('the run to start', () => /Started run [0-9a-f]+/.test(first.stderr()) || first.done());
@@ -212,11 +282,17 @@ describe('runs start --idempotency-key: a rerun never starts a second run', SLOW
     await finish(runId);
     const second = await inProcess(args, join(dir, 'cfg'), env);
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stderr).toContain(`Run ${runId} was started with --idempotency-key nightly-1 (done); no new run started`);
+    expect(second.stderr).toContain(
+      `Run ${runId} was started with --idempotency-key nightly-1 (done); no new run started`,
+    );
     expect(JSON.parse(second.stdout).id).toBe(runId);
     expect(await runPosts()).toHaveLength(1);
     // The same key for another squid is a mistake: exit 2, nothing sent.
-    const other = await inProcess(['runs', 'start', '--squid', emu.squidId(DEMO_SQUIDS.paris), '--idempotency-key', 'nightly-1'], join(dir, 'cfg'), env);
+    const other = await inProcess(
+      ['runs', 'start', '--squid', emu.squidId(DEMO_SQUIDS.paris), '--idempotency-key', 'nightly-1'],
+      join(dir, 'cfg'),
+      env,
+    );
     expect(other.code, other.stderr).toBe(2);
     expect(other.stderr).toContain(`--idempotency-key "nightly-1" started a run of squid ${squid}`);
     expect(await runPosts()).toHaveLength(1);

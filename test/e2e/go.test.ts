@@ -14,15 +14,39 @@ const emu = useEmulator({ each: 'reset' });
 
 it('killed mid-wait, then run again: one run, resumed, and its results in the file', SLOW, async () => {
   const file = join(tempDir('sq-go-e2e-'), 'out.csv');
-  const args = ['go', 'amazon-products', 'https://www.amazon.com/s?k=e2e+go', '-p', 'max_results=20', '-o', file, '--interval', '200ms'];
+  const args = [
+    'go',
+    'amazon-products',
+    'https://www.amazon.com/s?k=e2e+go',
+    '-p',
+    'max_results=20',
+    '-o',
+    file,
+    '--interval',
+    '200ms',
+  ];
   // The emulator's clock stands still: the run stays in progress while sq waits.
-  const child = execa(process.execPath, [BIN, ...args], { env: { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1' }, extendEnv: false, reject: false });
+  const child = execa(process.execPath, [BIN, ...args], {
+    env: { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1' },
+    extendEnv: false,
+    reject: false,
+  });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d));
-  await waitFor(() => err, (e) => /run [0-9a-f]+ started/.test(e), 'the run to start', EVENT_MS);
+  await waitFor(
+    () => err,
+    (e) => /run [0-9a-f]+ started/.test(e),
+    'the run to start',
+    EVENT_MS,
+  );
   // Killed while it waits for the run: once it has asked for the run's state (not a fixed sleep).
   const started = /run ([0-9a-f]+) started/.exec(err)![1];
-  await waitFor(() => emu.requests('GET'), (rs) => rs.some((r) => r.path.startsWith(`/v1/runs/${started}`)), 'a poll of the run', EVENT_MS);
+  await waitFor(
+    () => emu.requests('GET'),
+    (rs) => rs.some((r) => r.path.startsWith(`/v1/runs/${started}`)),
+    'a poll of the run',
+    EVENT_MS,
+  );
   child.kill('SIGTERM');
   const first = await child;
   expect(first.exitCode, err).toBe(143);
@@ -30,12 +54,21 @@ it('killed mid-wait, then run again: one run, resumed, and its results in the fi
 
   // The clock moves only once the rerun has chosen its run: moved earlier (a slow start on a loaded machine), the
   // first run could finish before it is looked for, and a finished run is rightly not resumed.
-  const second = execa(process.execPath, [BIN, ...args], { env: { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1' }, extendEnv: false, reject: false });
+  const second = execa(process.execPath, [BIN, ...args], {
+    env: { ...emu.env(), SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1' },
+    extendEnv: false,
+    reject: false,
+  });
   let err2 = '';
   let done = false;
   second.stderr!.on('data', (d: Buffer) => (err2 += d));
   void second.finally(() => (done = true));
-  await waitFor(() => done || /run [0-9a-f]+ (resumed|started)/.test(err2), Boolean, 'the rerun to choose its run', EVENT_MS);
+  await waitFor(
+    () => done || /run [0-9a-f]+ (resumed|started)/.test(err2),
+    Boolean,
+    'the rerun to choose its run',
+    EVENT_MS,
+  );
   while (!done) {
     await emu.advance(1000);
     await new Promise((r) => setTimeout(r, 100));
@@ -43,11 +76,15 @@ it('killed mid-wait, then run again: one run, resumed, and its results in the fi
   const res = await second;
   const again = { code: res.exitCode, stderr: err2 };
   expect(again.code, again.stderr).toBe(0);
-  expect(again.stderr).toMatch(/squid "go amazon-products [0-9a-f]{16}" \([0-9a-f]+\) reused\nparams set: max_results\n0 tasks added, 1 already there\n/);
+  expect(again.stderr).toMatch(
+    /squid "go amazon-products [0-9a-f]{16}" \([0-9a-f]+\) reused\nparams set: max_results\n0 tasks added, 1 already there\n/,
+  );
   expect(again.stderr).toContain(`run ${runId} resumed (`);
   expect((await emu.requests('POST')).filter((r) => r.path === '/v1/runs')).toHaveLength(1);
   const run = await emu.api(`/v1/runs/${runId}`);
   expect(run.status).toBe('done');
-  expect(again.stderr).toContain(`exported ${run.total_results} record${run.total_results === 1 ? '' : 's'} to ${file}`);
+  expect(again.stderr).toContain(
+    `exported ${run.total_results} record${run.total_results === 1 ? '' : 's'} to ${file}`,
+  );
   expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(run.total_results + 1);
 });

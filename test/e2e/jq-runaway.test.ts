@@ -33,13 +33,27 @@ const nestedRange = (n: number, body: string) => '{{range 1000}}'.repeat(n) + bo
 /** Spawns sq, waits until it has sent `path` and spun for a while, sends the signal; the result and how long it took. */
 async function stopWith(signal: 'SIGTERM' | 'SIGINT', args: string[], path: string, env: Record<string, string> = {}) {
   const p = start(args, env);
-  await waitFor(() => emu.requests(), (rs) => rs.some((r) => r.path.startsWith(path)), `a request to ${path}`, EVENT_MS);
+  await waitFor(
+    () => emu.requests(),
+    (rs) => rs.some((r) => r.path.startsWith(path)),
+    `a request to ${path}`,
+    EVENT_MS,
+  );
   // The filter is past its first document and spinning (no output ends it): sq has spent 0.4 s of CPU since its
   // request went out (a whole `sq me --jq .email` takes ~0.2 s). Where /proc cannot tell (not Linux), 700 ms.
-  const cpu = () => cpuTimes(p.pid!)?.slice(0, 2).reduce((a, b) => a + b);
+  const cpu = () =>
+    cpuTimes(p.pid!)
+      ?.slice(0, 2)
+      .reduce((a, b) => a + b);
   const before = cpu();
   if (before === undefined) await new Promise((r) => setTimeout(r, 700));
-  else await waitFor(() => cpu() ?? Infinity, (c) => c - before >= 0.4, 'the filter spinning', EVENT_MS);
+  else
+    await waitFor(
+      () => cpu() ?? Infinity,
+      (c) => c - before >= 0.4,
+      'the filter spinning',
+      EVENT_MS,
+    );
   const t0 = Date.now();
   p.kill(signal);
   const r = await p;
@@ -49,7 +63,12 @@ async function stopWith(signal: 'SIGTERM' | 'SIGINT', args: string[], path: stri
 describe('a stop signal ends a runaway filter within a second', SLOW, () => {
   let runId = '';
   const run = async () => {
-    runId ||= ((await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 150 })) as J).id;
+    runId ||= (
+      (await emu.control('POST', '/_emulator/generate', {
+        squid: emu.squidId(DEMO_SQUIDS.headphones),
+        results: 150,
+      })) as J
+    ).id;
     return runId;
   };
 
@@ -62,7 +81,9 @@ describe('a stop signal ends a runaway filter within a second', SLOW, () => {
     ['[.[] | until(false; .)]', ['export'], '/v1/squids'],
   ])('--jq %j on %j: SIGTERM is exit 143', async (expr, args, path) => {
     const r = await stopWith('SIGTERM', [...args, '--jq', expr], path);
-    expect(r.stderr.trim().split('\n').at(-1)).toBe('{"error":{"code":143,"status":null,"message":"interrupted (SIGTERM)","retry_after":null}}');
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(
+      '{"error":{"code":143,"status":null,"message":"interrupted (SIGTERM)","retry_after":null}}',
+    );
     expect([r.code, r.signal]).toEqual([143, null]);
     expect(r.ms).toBeLessThan(STOP_BOUND_MS);
   });
@@ -77,7 +98,11 @@ describe('a stop signal ends a runaway filter within a second', SLOW, () => {
     ['per page', []],
     ['--slurp', ['--slurp']],
   ])('results list --all --jq (%s): SIGTERM is exit 143', async (_what, extra) => {
-    const r = await stopWith('SIGTERM', ['results', 'list', '--run', await run(), '--all', ...extra, '--jq', 'until(false; .)'], '/v1/results');
+    const r = await stopWith(
+      'SIGTERM',
+      ['results', 'list', '--run', await run(), '--all', ...extra, '--jq', 'until(false; .)'],
+      '/v1/results',
+    );
     expect([r.code, r.signal]).toEqual([143, null]);
     expect(r.ms).toBeLessThan(STOP_BOUND_MS);
   });
@@ -86,11 +111,14 @@ describe('a stop signal ends a runaway filter within a second', SLOW, () => {
     ['a record', async () => ['me'], '/v1/me'],
     ['a list', async () => ['squids', 'list'], '/v1/squids'],
     ['the pages of --all', async () => ['results', 'list', '--run', await run(), '--all'], '/v1/results'],
-  ] as const)('--template on %s: 13 nested ranges that print nothing, SIGTERM is exit 143', async (_what, args, path) => {
-    const r = await stopWith('SIGTERM', [...(await args()), '--template', nestedRange(13, '')], path);
-    expect([r.code, r.signal]).toEqual([143, null]);
-    expect(r.ms).toBeLessThan(STOP_BOUND_MS);
-  });
+  ] as const)(
+    '--template on %s: 13 nested ranges that print nothing, SIGTERM is exit 143',
+    async (_what, args, path) => {
+      const r = await stopWith('SIGTERM', [...(await args()), '--template', nestedRange(13, '')], path);
+      expect([r.code, r.signal]).toEqual([143, null]);
+      expect(r.ms).toBeLessThan(STOP_BOUND_MS);
+    },
+  );
 });
 
 describe('caps: exit 1 and one clean line naming the cap, never a V8 abort', SLOW, () => {
@@ -98,18 +126,22 @@ describe('caps: exit 1 and one clean line naming the cap, never a V8 abort', SLO
     const r = await start(args, env);
     return { code: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
   };
-  const outputCap = '{"error":{"code":1,"status":null,"message":"--jq: stopped at the output cap of 1 MB for one document (SQ_FILTER_MAX_OUTPUT_MB raises it)","retry_after":null}}';
+  const outputCap =
+    '{"error":{"code":1,"status":null,"message":"--jq: stopped at the output cap of 1 MB for one document (SQ_FILTER_MAX_OUTPUT_MB raises it)","retry_after":null}}';
 
-  it.each(['range(1e12)', 'limit(5e6; repeat(.))'])('%s stops at the output cap, with the output up to it', async (expr) => {
-    const r = await capped(['me', '--jq', expr], { SQ_FILTER_MAX_OUTPUT_MB: '1' });
-    expect(r.stderr).toBe(outputCap);
-    expect(r.code).toBe(1);
-    // execa drops the final newline: the cap is exact.
-    expect(Buffer.byteLength(r.stdout) + (r.stdout.endsWith('\n') ? 0 : 1)).toBeGreaterThanOrEqual(1024 * 1024 - 1);
-    expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(1024 * 1024);
-  });
+  it.each(['range(1e12)', 'limit(5e6; repeat(.))'])(
+    '%s stops at the output cap, with the output up to it',
+    async (expr) => {
+      const r = await capped(['me', '--jq', expr], { SQ_FILTER_MAX_OUTPUT_MB: '1' });
+      expect(r.stderr).toBe(outputCap);
+      expect(r.code).toBe(1);
+      // execa drops the final newline: the cap is exact.
+      expect(Buffer.byteLength(r.stdout) + (r.stdout.endsWith('\n') ? 0 : 1)).toBeGreaterThanOrEqual(1024 * 1024 - 1);
+      expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(1024 * 1024);
+    },
+  );
 
-  it('readers slower than sq: the exit code is still the cap\'s 1, never 0 (the launcher waited for a drain that never came)', async () => {
+  it("readers slower than sq: the exit code is still the cap's 1, never 0 (the launcher waited for a drain that never came)", async () => {
     // Twelve at once, each read only after a pause, so sq's last writes are still queued when the command ends.
     const one = async (pause: number) => {
       const child = spawn(process.execPath, [BIN, 'me', '--jq', 'limit(5e6; repeat(.))'], {
@@ -132,9 +164,14 @@ describe('caps: exit 1 and one clean line naming the cap, never a V8 abort', SLO
   });
 
   it('"x"*1e9 stops at the memory cap (default 512 MB; here 64)', async () => {
-    for (const [env, mb] of [[{ SQ_FILTER_MAX_MEMORY_MB: '64' }, 64], [{}, 512]] as const) {
+    for (const [env, mb] of [
+      [{ SQ_FILTER_MAX_MEMORY_MB: '64' }, 64],
+      [{}, 512],
+    ] as const) {
       const r = await capped(['me', '--jq', '"x"*1e9'], env);
-      expect(r.stderr).toBe(`{"error":{"code":1,"status":null,"message":"--jq: stopped at the memory cap of ${mb} MB (SQ_FILTER_MAX_MEMORY_MB raises it)","retry_after":null}}`);
+      expect(r.stderr).toBe(
+        `{"error":{"code":1,"status":null,"message":"--jq: stopped at the memory cap of ${mb} MB (SQ_FILTER_MAX_MEMORY_MB raises it)","retry_after":null}}`,
+      );
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
     }
@@ -150,7 +187,9 @@ describe('caps: exit 1 and one clean line naming the cap, never a V8 abort', SLO
   it('a cap that is not a whole number of MB is exit 2 naming the variable, before any request', async () => {
     const r = await capped(['me', '--jq', '.'], { SQ_FILTER_MAX_OUTPUT_MB: '1e3' });
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stderr).error.message).toBe('SQ_FILTER_MAX_OUTPUT_MB must be a whole number of MB from 1 to 1000000 (got "1e3")');
+    expect(JSON.parse(r.stderr).error.message).toBe(
+      'SQ_FILTER_MAX_OUTPUT_MB must be a whole number of MB from 1 to 1000000 (got "1e3")',
+    );
     expect(await emu.requests()).toEqual([]);
   });
 });
@@ -191,13 +230,22 @@ describe('the worker bin/sq.js starts (a cache directory)', SLOW, () => {
 
 describe('streamed output', SLOW, () => {
   it("`sq me --jq 'repeat(1)' | head -2` prints two lines and ends; sq exits 0 (the reader went away)", async () => {
-    const r = await execa('bash', ['--norc', '--noprofile', '-c', `"${process.execPath}" "${BIN}" me --jq 'repeat(1)' | head -2; echo "sq=\${PIPESTATUS[0]}" >&2`], {
-      env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', PATH: process.env.PATH, ...emu.env() },
-      extendEnv: false,
-      reject: false,
-      // A pipeline that never ends is killed here, and its output then says so.
-      timeout: EVENT_MS,
-    });
+    const r = await execa(
+      'bash',
+      [
+        '--norc',
+        '--noprofile',
+        '-c',
+        `"${process.execPath}" "${BIN}" me --jq 'repeat(1)' | head -2; echo "sq=\${PIPESTATUS[0]}" >&2`,
+      ],
+      {
+        env: { SQ_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', PATH: process.env.PATH, ...emu.env() },
+        extendEnv: false,
+        reject: false,
+        // A pipeline that never ends is killed here, and its output then says so.
+        timeout: EVENT_MS,
+      },
+    );
     expect(String(r.stdout)).toBe('1\n1');
     expect(String(r.stderr).split('\n').at(-1)).toBe('sq=0');
   });
@@ -206,13 +254,24 @@ describe('streamed output', SLOW, () => {
 // What the filter sees page by page is the CLI's logic: sq in-process (sqIn).
 describe('--all: --jq and --template run on each page, unless --slurp', SLOW, () => {
   it('250 records: three pages of 100, 100 and 50; --slurp sees the 250 at once', async () => {
-    const { id } = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 250 })) as J;
+    const { id } = (await emu.control('POST', '/_emulator/generate', {
+      squid: emu.squidId(DEMO_SQUIDS.headphones),
+      results: 250,
+    })) as J;
     const env = emu.env();
-    expect((await sqIn(['results', 'list', '--run', id, '--all', '--jq', 'length'], { env })).stdout).toBe('100\n100\n50');
-    expect((await sqIn(['results', 'list', '--run', id, '--all', '--template', '{{len .}};'], { env })).stdout).toBe('100;100;50;');
-    expect((await sqIn(['results', 'list', '--run', id, '--all', '--slurp', '--jq', 'length'], { env })).stdout).toBe('250');
+    expect((await sqIn(['results', 'list', '--run', id, '--all', '--jq', 'length'], { env })).stdout).toBe(
+      '100\n100\n50',
+    );
+    expect((await sqIn(['results', 'list', '--run', id, '--all', '--template', '{{len .}};'], { env })).stdout).toBe(
+      '100;100;50;',
+    );
+    expect((await sqIn(['results', 'list', '--run', id, '--all', '--slurp', '--jq', 'length'], { env })).stdout).toBe(
+      '250',
+    );
     // Without --all the filter sees the whole list it selected, as before.
-    expect((await sqIn(['results', 'list', '--run', id, '--limit', '150', '--jq', 'length'], { env })).stdout).toBe('150');
+    expect((await sqIn(['results', 'list', '--run', id, '--limit', '150', '--jq', 'length'], { env })).stdout).toBe(
+      '150',
+    );
   });
 
   it.each([

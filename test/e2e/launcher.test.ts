@@ -2,7 +2,20 @@
 // through the launcher's import(), and the lazy loads the bundle promises (esbuild.config.mjs).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -43,10 +56,16 @@ describe('the bundle', () => {
   });
 
   it('does not carry the emulator, which runs from dist/ as ES modules', async () => {
-    for (const file of ['sq.cjs', ...PARTS]) expect(readFileSync(join(dirname(BUNDLE), file), 'latin1')).not.toContain('dist/emulator/routes/');
+    for (const file of ['sq.cjs', ...PARTS])
+      expect(readFileSync(join(dirname(BUNDLE), file), 'latin1')).not.toContain('dist/emulator/routes/');
     // Stopped once it says where it listens: what matters is that it got there.
     const child = execa(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--seed', 'empty'], {
-      env: { PATH: process.env.PATH ?? '', SQ_CONFIG_DIR: tempDir('sq-cfg-'), SQ_CACHE_DIR: binCacheDir(), SQ_NO_UPDATE_NOTIFIER: '1' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        SQ_CONFIG_DIR: tempDir('sq-cfg-'),
+        SQ_CACHE_DIR: binCacheDir(),
+        SQ_NO_UPDATE_NOTIFIER: '1',
+      },
       extendEnv: false,
       reject: false,
       buffer: false,
@@ -54,7 +73,12 @@ describe('the bundle', () => {
     let out = '';
     child.stdout?.on('data', (d) => (out += d));
     try {
-      await waitFor(() => out, (o) => o.includes('\n') || child.exitCode !== null, 'the emulator to say where it listens', 60_000);
+      await waitFor(
+        () => out,
+        (o) => o.includes('\n') || child.exitCode !== null,
+        'the emulator to say where it listens',
+        60_000,
+      );
     } finally {
       child.kill();
       await child;
@@ -77,11 +101,20 @@ describe('the parts', () => {
     // and its billing part of this build, but a bare module body as builds before the part functions wrote it
     const billing = join(root, 'dist/bundles/billing.cjs');
     const own = readFileSync(billing, 'latin1');
-    expect(own).toMatch(/^\/\/ sq bundle [0-9a-f]{16}\n\(function \(exports, require, module, __filename, __dirname, __sqHostImport, __sqJq\) \{/);
+    expect(own).toMatch(
+      /^\/\/ sq bundle [0-9a-f]{16}\n\(function \(exports, require, module, __filename, __dirname, __sqHostImport, __sqJq\) \{/,
+    );
     writeFileSync(billing, own.replace(/\n\(function \([^)]*\) \{/, '\n').replace(/\n\}\)\n$/, '\n'), 'latin1');
     const copy = (args: string[]) =>
       execa(process.execPath, [join(root, 'bin/sq.js'), ...args], {
-        env: { PATH: process.env.PATH ?? '', ...emu.env({ SQ_CONFIG_DIR: join(root, 'config'), SQ_CACHE_DIR: tempDir('sq-cache-'), SQ_NO_UPDATE_NOTIFIER: '1' }) },
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...emu.env({
+            SQ_CONFIG_DIR: join(root, 'config'),
+            SQ_CACHE_DIR: tempDir('sq-cache-'),
+            SQ_NO_UPDATE_NOTIFIER: '1',
+          }),
+        },
         extendEnv: false,
         reject: false,
       });
@@ -92,7 +125,9 @@ describe('the parts', () => {
     expect(await emu.requests()).toEqual([]);
     const b = await copy(['billing', 'auto-reset', '--json']);
     expect(b.exitCode).toBe(1);
-    expect(b.stderr).toMatch(/bundles\/billing\.cjs is not a part of this sq \(no part function after its build line\): install sq again/);
+    expect(b.stderr).toMatch(
+      /bundles\/billing\.cjs is not a part of this sq \(no part function after its build line\): install sq again/,
+    );
     expect(b.stderr).not.toContain('init_');
     expect(await emu.requests()).toEqual([]);
     // The parts of its own build are fine.
@@ -108,7 +143,9 @@ describe('the launcher', () => {
     const dir = tempDir('sq-v8-');
     const pre = join(dir, 'refuse.cjs');
     writeFileSync(pre, "require('node:v8').setFlagsFromString = (f) => { throw new Error('V8 refuses ' + f); };\n");
-    const r = await sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cacheDir(dir), NODE_OPTIONS: `--require ${pre}` }) });
+    const r = await sqBin(['me', '--json'], {
+      env: emu.env({ SQ_CACHE_DIR: cacheDir(dir), NODE_OPTIONS: `--require ${pre}` }),
+    });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).email).toBeTruthy();
@@ -116,7 +153,8 @@ describe('the launcher', () => {
 });
 
 describe('the code cache', () => {
-  const me = (cache: string, extra: Record<string, string> = {}) => sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache, ...extra }) });
+  const me = (cache: string, extra: Record<string, string> = {}) =>
+    sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache, ...extra }) });
   const cacheFile = (dir: string) => join(dir, `code-${buildId()}-${process.version}-${process.arch}-me.bin`);
 
   it('is one per part a call loads: sq me and sq squids list run from dist/sq.cjs alone, sq status adds its part', async () => {
@@ -129,7 +167,11 @@ describe('the code cache', () => {
     expect(codeCaches(dir).sort()).toEqual([`${name}-me.bin`, `${name}-squids.bin`]);
     const status = await sqBin(['status', '--json'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
     expect(status.code, status.stderr).toBe(0);
-    expect(codeCaches(dir).filter((f) => f.startsWith(`${name}-status.`)).sort()).toContain(`${name}-status.status.bin`);
+    expect(
+      codeCaches(dir)
+        .filter((f) => f.startsWith(`${name}-status.`))
+        .sort(),
+    ).toContain(`${name}-status.status.bin`);
     expect(PARTS).toContain('bundles/status.cjs');
   });
 
@@ -149,10 +191,13 @@ describe('the code cache', () => {
     expect(codeCaches(dir).filter((f) => f.endsWith('-me.bin'))).toHaveLength(2);
   });
 
-  it('an --all export (which caps V8\'s young generation with a flag as it starts) uses the cache and leaves it as it is', async () => {
+  it("an --all export (which caps V8's young generation with a flag as it starts) uses the cache and leaves it as it is", async () => {
     const dir = tempDir('sq-cache-');
     const out = join(tempDir('sq-export-'), 'all.ndjson');
-    const { id: run } = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 150 })) as { id: string };
+    const { id: run } = (await emu.control('POST', '/_emulator/generate', {
+      squid: emu.squidId(DEMO_SQUIDS.headphones),
+      results: 150,
+    })) as { id: string };
     const start = async (args: string[]) => {
       const r = await sqBin(args, { env: emu.env({ SQ_CACHE_DIR: dir, SQ_TRACE_STARTUP: '1' }) });
       expect(r.code, r.stderr).toBe(0);
@@ -255,7 +300,9 @@ describe('the code cache', () => {
     const files = codeCaches(dir).sort();
     expect(files).toHaveLength(2);
     expect(files).toContain(`code-${buildId()}-${process.version}-${process.arch}-me.bin`);
-    expect(files.find((f) => f !== `code-${buildId()}-${process.version}-${process.arch}-me.bin`)).toMatch(/-f[0-9a-f]{8}-me\.bin$/);
+    expect(files.find((f) => f !== `code-${buildId()}-${process.version}-${process.arch}-me.bin`)).toMatch(
+      /-f[0-9a-f]{8}-me\.bin$/,
+    );
   });
 
   it('is named after the command word, past global options and their values', async () => {
@@ -271,7 +318,8 @@ describe('the code cache', () => {
     const me = (f: string) => f.startsWith(`${name}-me.`) || /-f[0-9a-f]{8}-me\./.test(f);
     const parts = (files: string[]) => files.filter((f) => me(f) && !f.endsWith('-me.bin'));
     expect(codeCaches(dir)).toContain(`${name}-me.bin`);
-    for (const f of parts(codeCaches(dir))) expect(PARTS).toContain(`bundles/${f.slice(f.indexOf('-me.') + '-me.'.length, -'.bin'.length)}.cjs`);
+    for (const f of parts(codeCaches(dir)))
+      expect(PARTS).toContain(`bundles/${f.slice(f.indexOf('-me.') + '-me.'.length, -'.bin'.length)}.cjs`);
     expect(codeCaches(dir).filter((f) => !me(f))).toEqual([]);
     const jq = await sqBin(['--jq', '.email | tostring', 'me'], { env: emu.env({ SQ_CACHE_DIR: dir }) });
     expect(jq.code).toBe(0);
@@ -293,7 +341,9 @@ describe('the code cache', () => {
 
     const env = emu.env({ HOME: home });
     expect((await sqBin(['me', '--json'], { env })).code).toBe(0);
-    expect(codeCaches(join(home, '.cache', 'sq'))).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`]);
+    expect(codeCaches(join(home, '.cache', 'sq'))).toEqual([
+      `code-${buildId()}-${process.version}-${process.arch}-me.bin`,
+    ]);
 
     const xdg = tempDir('sq-xdg-');
     expect((await sqBin(['me', '--json'], { env: { ...env, XDG_CACHE_HOME: xdg } })).code).toBe(0);
@@ -322,7 +372,12 @@ describe('the code cache', () => {
     utimesSync(leftover, twoDaysAgo, twoDaysAgo);
     chmodSync(dir, 0o700);
     expect((await me(dir)).code).toBe(0);
-    expect(codeCaches(dir).sort()).toEqual([`code-${buildId()}-${process.version}-${process.arch}-me.bin`, 'code-1111111111111111-v20.0.0-x64-me.bin'].sort());
+    expect(codeCaches(dir).sort()).toEqual(
+      [
+        `code-${buildId()}-${process.version}-${process.arch}-me.bin`,
+        'code-1111111111111111-v20.0.0-x64-me.bin',
+      ].sort(),
+    );
   });
 });
 
@@ -336,7 +391,10 @@ describe('what a call loads', () => {
       pre,
       `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)))));\n`,
     );
-    return { env: { NODE_OPTIONS: `--require ${pre}` }, loaded: () => JSON.parse(readFileSync(out, 'utf8')) as string[] };
+    return {
+      env: { NODE_OPTIONS: `--require ${pre}` },
+      loaded: () => JSON.parse(readFileSync(out, 'utf8')) as string[],
+    };
   }
 
   it('sq me over http:// loads node:http (its transport), and neither HTTP/2, TLS, child_process, assert, tty nor module', async () => {
@@ -346,7 +404,8 @@ describe('what a call loads', () => {
     const loaded = p.loaded();
     expect(loaded).toContain('http');
     // Nor node:tty (src/lib/terminal.ts: fstat first) or node:module and Node's ES module loader with it.
-    for (const m of ['https', 'http2', 'tls', 'child_process', 'assert', 'readline', 'tty', 'module']) expect(loaded, m).not.toContain(m);
+    for (const m of ['https', 'http2', 'tls', 'child_process', 'assert', 'readline', 'tty', 'module'])
+      expect(loaded, m).not.toContain(m);
   });
 
   // SQ_TEST_LOAD_LOG=FILE: the bundle's files that the call evaluated, in order (esbuild.config.mjs).
@@ -362,14 +421,18 @@ describe('what a call loads', () => {
     // The log is real: the command's own module and the HTTP client are in it.
     expect(files).toContain('dist/commands/me.js');
     expect(files).toContain('dist/api/http.js');
-    const unneeded = /^dist\/(emulator|mcp|account|completion|export|sync|webhook)\/|^dist\/output\/(jq|jq-worker|jq-patches|template|table|width)\.js$|^dist\/commands\/(?!me\.js|index\.js)|jq-web|zod|get-east-asian-width|undici|node-sqlite3-wasm|vendor\/pg|node_modules\/commander\/|^dist\/shell\/program\.js$/;
+    const unneeded =
+      /^dist\/(emulator|mcp|account|completion|export|sync|webhook)\/|^dist\/output\/(jq|jq-worker|jq-patches|template|table|width)\.js$|^dist\/commands\/(?!me\.js|index\.js)|jq-web|zod|get-east-asian-width|undici|node-sqlite3-wasm|vendor\/pg|node_modules\/commander\/|^dist\/shell\/program\.js$/;
     expect(files.filter((f) => unneeded.test(f))).toEqual([]);
   });
 
   it('a plain line is read without commander (src/shell/dispatch.ts); help and anything else still build its tree', async () => {
-    const commander = (files: string[]) => files.filter((f) => /^node_modules\/commander\/|^dist\/shell\/program\.js$/.test(f));
+    const commander = (files: string[]) =>
+      files.filter((f) => /^node_modules\/commander\/|^dist\/shell\/program\.js$/.test(f));
     expect(commander(await evaluated(['squids', 'list', '--limit', '2', '--json']))).toEqual([]);
-    expect(commander(await evaluated(['runs', 'list', '--squid', 'Paris restaurants', '-q', '--format=csv']))).toEqual([]);
+    expect(commander(await evaluated(['runs', 'list', '--squid', 'Paris restaurants', '-q', '--format=csv']))).toEqual(
+      [],
+    );
     // The same command through commander: a grouped short flag is not a plain line.
     expect(commander(await evaluated(['squids', 'list', '-q', '--json', '--limit', '2']))).toEqual([]);
     const viaCommander = await evaluated(['squids', 'list', '-qv', '--json', '--limit', '2']);
@@ -377,7 +440,7 @@ describe('what a call loads', () => {
     expect(viaCommander).toContain('node_modules/commander/lib/command.js');
   });
 
-  it('one spec per noun: dist/specs/<noun>.json, read by the plain-line reader, commander\'s tree and help alike', async () => {
+  it("one spec per noun: dist/specs/<noun>.json, read by the plain-line reader, commander's tree and help alike", async () => {
     const { NOUNS } = await import('../../src/commands/index.js');
     const specs = readdirSync(resolve(import.meta.dirname, '../../dist/specs'));
     expect(specs.sort()).toEqual(NOUNS.map((n) => `${n.name}.json`).sort());

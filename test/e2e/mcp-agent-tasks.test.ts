@@ -35,8 +35,13 @@ async function agent(args: string[], env: Record<string, string> = {}) {
   const call = async (name: string, a: Record<string, unknown> = {}): Promise<Record<string, any>> => {
     const tool = tools.get(name);
     expect(tool, `${name} is served`).toBeDefined();
-    for (const k of Object.keys(a)) expect(Object.keys(tool!.inputSchema.properties ?? {}), `${name} describes "${k}"`).toContain(k);
-    const r = (await client!.callTool({ name, arguments: a })) as { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, any> };
+    for (const k of Object.keys(a))
+      expect(Object.keys(tool!.inputSchema.properties ?? {}), `${name} describes "${k}"`).toContain(k);
+    const r = (await client!.callTool({ name, arguments: a })) as {
+      isError?: boolean;
+      content: { text: string }[];
+      structuredContent?: Record<string, any>;
+    };
     if (r.isError) errors.push(`${name}: ${r.content[0]?.text}`);
     return r.structuredContent ?? {};
   };
@@ -56,11 +61,14 @@ it('1. find a crawler by a nickname, read its inputs, estimate, run a multi-fiel
   expect(got.task_inputs.map((g: { one_of: string }) => g.one_of)).toEqual(['url', 'params']);
   const params = got.task_inputs[1].inputs as { name: string; wire: string; level: string; description?: string }[];
   expect(params.map((i) => i.wire)).toEqual(expect.arrayContaining(['city', 'country', 'category']));
-  for (const group of got.task_inputs) expect(new Set(group.inputs.map((i: { wire: string }) => i.wire)).size).toBe(group.inputs.length);
+  for (const group of got.task_inputs)
+    expect(new Set(group.inputs.map((i: { wire: string }) => i.wire)).size).toBe(group.inputs.length);
   expect(got.squid_params.every((i: { level: string }) => i.level === 'squid')).toBe(true);
   expect(got.functions.every((i: { wire: string }) => i.wire.startsWith('functions.'))).toBe(true);
   // Descriptions whole (they were cut at ~100 characters).
-  expect([...params, ...got.squid_params].every((i: { description?: string }) => !i.description?.endsWith('…'))).toBe(true);
+  expect([...params, ...got.squid_params].every((i: { description?: string }) => !i.description?.endsWith('…'))).toBe(
+    true,
+  );
 
   const task = { city: 'Paris', country: 'France', category: 'pizza' };
   const go = { crawler: crawler.slug, tasks: [task], params: { max_results: 5 }, idempotency_key: 'job-1' };
@@ -111,7 +119,9 @@ it('2. schedule a LinkedIn squid and link its account', async () => {
 
 it('3. deliver over SFTP: the tool says it applies to later runs, so the agent sets it and runs again', async () => {
   emu.expectWrites(/^POST \/v1\/delivery/, 'POST /v1/runs');
-  const a = await agent(['--allow-writes', '--confirm-above', '100000', '--secret-env', 'SFTP_PASSWORD'], { SFTP_PASSWORD: sftp.password });
+  const a = await agent(['--allow-writes', '--confirm-above', '100000', '--secret-env', 'SFTP_PASSWORD'], {
+    SFTP_PASSWORD: sftp.password,
+  });
   expect(a.tools.get('delivery_sftp')!.description).toMatch(/runs that END AFTER it is set/);
   expect(a.tools.get('results_url')!.description).toMatch(/hand over a run that has finished/);
   const squids = await a.call('squids_list', { name: 'Paris restaurants' });
@@ -120,7 +130,14 @@ it('3. deliver over SFTP: the tool says it applies to later runs, so the agent s
   expect(last.items[0].id).toBeDefined();
   const url = await a.call('results_url', { run: last.items[0].id });
   expect(url.url).toMatch(/^http/);
-  const set = await a.call('delivery_sftp', { squid, host: sftp.host, port: sftp.port, username: sftp.username, directory: sftp.directory, password_env: 'SFTP_PASSWORD' });
+  const set = await a.call('delivery_sftp', {
+    squid,
+    host: sftp.host,
+    port: sftp.port,
+    username: sftp.username,
+    directory: sftp.directory,
+    password_env: 'SFTP_PASSWORD',
+  });
   expect(set.delivery_host).toBe(`${sftp.host}:${sftp.port}`);
   const started = await a.call('runs_start', { squid });
   const run = started.id as string;
@@ -147,7 +164,12 @@ it('go links the account it is given, and replace_tasks swaps the tasks of the s
   // A squid parameter of the crawler, as crawlers_get describes it (update-settings example: max_pages).
   const got = await a.call('crawlers_get', { crawler: 'sales-navigator-leads-scraper' });
   expect(got.squid_params.find((p: { wire: string }) => p.wire === 'max_pages')).toMatchObject({ level: 'squid' });
-  const go = { crawler: 'sales-navigator-leads-scraper', params: { max_pages: 2 }, account: account.username, idempotency_key: 'leads-1' };
+  const go = {
+    crawler: 'sales-navigator-leads-scraper',
+    params: { max_pages: 2 },
+    account: account.username,
+    idempotency_key: 'leads-1',
+  };
   // Above --confirm-above: the squid is made with its account and task, nothing is started.
   const first = await a.call('go', { ...go, tasks: ['https://www.linkedin.com/sales/search/people?query=cto'] });
   expect(first.needs_confirmation).toBe(true);
@@ -155,12 +177,19 @@ it('go links the account it is given, and replace_tasks swaps the tasks of the s
   // The account lists the squids it is linked to.
   expect(JSON.stringify(await a.call('accounts_get', { account: account.id }))).toContain(squid);
   // The agent changes the task before confirming: the squid's tasks are swapped, then the run starts.
-  const ran = await a.call('go', { ...go, tasks: ['https://www.linkedin.com/sales/search/people?query=cfo'], replace_tasks: true, confirm: true });
+  const ran = await a.call('go', {
+    ...go,
+    tasks: ['https://www.linkedin.com/sales/search/people?query=cfo'],
+    replace_tasks: true,
+    confirm: true,
+  });
   expect(a.errors).toEqual([]);
   expect(ran.run?.id, JSON.stringify(ran)).toBeDefined();
   expect(ran.squid).toBe(squid);
   expect((await emu.api(`/v1/squids/${squid}`)).params.max_pages).toBe(2);
   const tasks = await a.call('tasks_list', { squid });
-  expect(tasks.items.map((t: { params?: { url?: string } }) => t.params?.url)).toEqual(['https://www.linkedin.com/sales/search/people?query=cfo']);
+  expect(tasks.items.map((t: { params?: { url?: string } }) => t.params?.url)).toEqual([
+    'https://www.linkedin.com/sales/search/people?query=cfo',
+  ]);
   expect(a.errors).toEqual([]);
 }, 90_000);

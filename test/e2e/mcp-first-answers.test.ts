@@ -11,14 +11,27 @@ import { BIN } from '../helpers/cli.js';
 
 const home = mkdtempSync(join(tmpdir(), 'sq-mcp-first-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
-const baseEnv = { PATH: process.env.PATH, HOME: home, SQ_CONFIG_DIR: join(home, 'config'), SQ_CACHE_DIR: join(home, 'cache') };
+const baseEnv = {
+  PATH: process.env.PATH,
+  HOME: home,
+  SQ_CONFIG_DIR: join(home, 'config'),
+  SQ_CACHE_DIR: join(home, 'cache'),
+};
 
 type Msg = { jsonrpc: string; id?: string | number; result?: unknown; error?: unknown };
 
 /** Every line `sq mcp ARGS` writes to stdout for `messages`, stdin closed once each request has its answer. */
-function session(args: string[], messages: object[], env: Record<string, string | undefined>, stderr?: string[]): Promise<Msg[]> {
+function session(
+  args: string[],
+  messages: object[],
+  env: Record<string, string | undefined>,
+  stderr?: string[],
+): Promise<Msg[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'mcp', '--quiet', ...args], { env: { ...baseEnv, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'mcp', '--quiet', ...args], {
+      env: { ...baseEnv, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const wanted = new Set(messages.flatMap((m) => ('id' in m ? [(m as Msg).id] : [])));
     const lines: Msg[] = [];
     let buf = '';
@@ -62,8 +75,8 @@ describe('sq mcp: the first answers, before the SDK has loaded', () => {
       session([...args, '-v'], messages, { SQ_MCP_FIRST_ANSWERS: '0' }, sdkLog),
     ]);
     // The early answers were given (-v says so), and only where they are not turned off.
-    expect(earlyLog.join('')).toContain('sq mcp: initialize answered from the build\'s answers');
-    expect(earlyLog.join('')).toContain('sq mcp: tools/list answered from the build\'s answers');
+    expect(earlyLog.join('')).toContain("sq mcp: initialize answered from the build's answers");
+    expect(earlyLog.join('')).toContain("sq mcp: tools/list answered from the build's answers");
     expect(sdkLog.join('')).not.toContain('answered from the build');
     expect(sdk).toHaveLength(2);
     expect(early).toEqual(sdk);
@@ -88,8 +101,14 @@ describe('sq mcp: the first answers, before the SDK has loaded', () => {
   });
 
   it('a tools/list before initialize, or an initialize without its params, is left to the SDK', async () => {
-    const messages = [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, method: 'initialize', params: {} }];
-    const [early, sdk] = await Promise.all([session([], messages, {}), session([], messages, { SQ_MCP_FIRST_ANSWERS: '0' })]);
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 2, method: 'initialize', params: {} },
+    ];
+    const [early, sdk] = await Promise.all([
+      session([], messages, {}),
+      session([], messages, { SQ_MCP_FIRST_ANSWERS: '0' }),
+    ]);
     expect(early).toEqual(sdk);
     expect(early).toHaveLength(2);
   });

@@ -31,14 +31,25 @@ afterAll(async () => {
 function sharedEnv(): Record<string, string> {
   const cache = mkdtempSync(join(tmpdir(), 'sq-mcp-keys-'));
   dirs.push(cache);
-  return { PATH: process.env.PATH ?? '', SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: cache, NO_COLOR: '1', ...emu.env() };
+  return {
+    PATH: process.env.PATH ?? '',
+    SQ_CONFIG_DIR: tempConfigDir(),
+    SQ_CACHE_DIR: cache,
+    NO_COLOR: '1',
+    ...emu.env(),
+  };
 }
 
 type Answer = { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, any> };
 
 /** A server on stdio; `stop()` ends it as a crash or a restart of the agent's host would. */
 async function server(env: Record<string, string>, args: string[], closeAfter: 'test' | 'file' = 'test') {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'sq-keys-test', version: '1' });
   await client.connect(transport);
   (closeAfter === 'test' ? clients : fileClients).push(client);
@@ -55,7 +66,11 @@ async function server(env: Record<string, string>, args: string[], closeAfter: '
 const posted = async (path: string) => (await emu.requests('POST')).filter((r) => r.path === path).length;
 
 describe('idempotency_key outlives sq mcp', () => {
-  const go = { crawler: 'google-maps-search-export', tasks: ['https://www.google.com/maps/search/bakery+lyon'], params: { max_results: 5 } };
+  const go = {
+    crawler: 'google-maps-search-export',
+    tasks: ['https://www.google.com/maps/search/bakery+lyon'],
+    params: { max_results: 5 },
+  };
 
   it('go: a restarted server given the same key answers the same squid and run, and starts nothing more', async () => {
     const env = sharedEnv();
@@ -129,8 +144,19 @@ describe('list tools follow the API about more pages (api-reference §2: next, t
     // The API answers page 1 (limit 2) with one row, and says more follow (its next link, total_pages).
     await emu.faults([
       {
-        method: 'GET', path: '/v1/squids', action: 'status', status: 200, count: 1,
-        body: { total_results: all.length, limit: 2, page: 1, total_pages: Math.ceil(all.length / 2), next: 'http://127.0.0.1/v1/squids?page=2&limit=2', data: all.slice(0, 1) },
+        method: 'GET',
+        path: '/v1/squids',
+        action: 'status',
+        status: 200,
+        count: 1,
+        body: {
+          total_results: all.length,
+          limit: 2,
+          page: 1,
+          total_pages: Math.ceil(all.length / 2),
+          next: 'http://127.0.0.1/v1/squids?page=2&limit=2',
+          data: all.slice(0, 1),
+        },
       },
     ]);
     const first = await agent.ok('squids_list', { limit: 2, fields: ['id'] });
@@ -141,7 +167,9 @@ describe('list tools follow the API about more pages (api-reference §2: next, t
   });
 
   it('a full page the API says is the last (next: null, total_pages 1): no next_cursor', async () => {
-    await emu.faults([{ method: 'GET', path: '/v1/squids', action: 'envelope', count: 1, body: { next: null, total_pages: 1 } }]);
+    await emu.faults([
+      { method: 'GET', path: '/v1/squids', action: 'envelope', count: 1, body: { next: null, total_pages: 1 } },
+    ]);
     const page = await agent.ok('squids_list', { limit: 2 });
     expect(page.items).toHaveLength(2);
     expect(page).not.toHaveProperty('next_cursor');
@@ -150,11 +178,21 @@ describe('list tools follow the API about more pages (api-reference §2: next, t
 
 describe('a card charge the API leaves unknown asks (needs_confirmation)', () => {
   it('runs_start under --confirm-above, the auto-reset settings without max_resets_per_24h: needs_confirmation naming it, nothing started', async () => {
-    await emu.faults([{ method: 'GET', path: '/v1/plans/auto-reset', action: 'status', status: 200, body: { enabled: true, threshold_pct: 80, resets_used_in_window: 0, current_usage_pct: 25 } }]);
+    await emu.faults([
+      {
+        method: 'GET',
+        path: '/v1/plans/auto-reset',
+        action: 'status',
+        status: 200,
+        body: { enabled: true, threshold_pct: 80, resets_used_in_window: 0, current_usage_pct: 25 },
+      },
+    ]);
     const agent = await server(sharedEnv(), ['--allow-writes', '--confirm-above', '100000']);
     const r = await agent.ok('runs_start', { squid: DEMO_SQUIDS.headphones });
     expect(r.needs_confirmation).toBe(true);
-    expect(r.message).toMatch(/whether it sets off an Auto Billing Reset \(a card charge\) is unknown: the API's settings left out max_resets_per_24h/);
+    expect(r.message).toMatch(
+      /whether it sets off an Auto Billing Reset \(a card charge\) is unknown: the API's settings left out max_resets_per_24h/,
+    );
     expect(r.estimate.auto_reset_unknown).toEqual(['max_resets_per_24h']);
     expect(await posted('/v1/runs')).toBe(0);
   });

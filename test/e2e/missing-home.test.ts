@@ -14,13 +14,23 @@ const emu = useEmulator();
 
 async function run(args: string[], env: Record<string, string>, input = '') {
   // Only what a bare environment has: no SQ_CONFIG_DIR, SQ_CACHE_DIR or XDG_* to fall back on.
-  return execa(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env }, extendEnv: false, input, reject: false, timeout: 60_000 });
+  return execa(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+    extendEnv: false,
+    input,
+    reject: false,
+    timeout: 60_000,
+  });
 }
 
 it('commands work with SQ_TOKEN and leave the missing home uncreated', async () => {
   const home = join(tempDir('sq-nohome-'), 'home', 'svc');
   const env = { HOME: home, SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token };
-  for (const args of [['squids', 'list', '--json'], ['squids', 'list', '--jq', '.[].name'], ['runs', 'list', '--squid', DEMO_SQUIDS.paris, '--jq', '.[0].squid_name // "ran"']]) {
+  for (const args of [
+    ['squids', 'list', '--json'],
+    ['squids', 'list', '--jq', '.[].name'],
+    ['runs', 'list', '--squid', DEMO_SQUIDS.paris, '--jq', '.[0].squid_name // "ran"'],
+  ]) {
     const r = await run(args, env);
     expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     expect(r.stdout.trim(), args.join(' ')).not.toBe('');
@@ -42,7 +52,10 @@ it('delivery apply applies, says what it could not keep, and creates nothing: th
   const dir = tempDir('sq-nohome-');
   const home = join(dir, 'svc');
   const file = join(dir, 'delivery.yaml');
-  writeFileSync(file, 'squids:\n  "Paris restaurants":\n    webhook: { url: https://ci.example.com/hook, events: [run.done] }\n');
+  writeFileSync(
+    file,
+    'squids:\n  "Paris restaurants":\n    webhook: { url: https://ci.example.com/hook, events: [run.done] }\n',
+  );
   const env = { HOME: home, SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token };
   const r = await run(['delivery', 'apply', '-f', file], env);
   expect(r.exitCode, r.stderr).toBe(0);

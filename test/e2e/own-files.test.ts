@@ -36,7 +36,11 @@ describe('config.json that is not a regular file', () => {
     const dir = tempConfigDir();
     const file = join(dir, 'config.json');
     make(file);
-    const r = await sqBin(['auth', 'login', '--with-token', '--yes'], { env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl }, input: emu.token, timeout: 10_000 });
+    const r = await sqBin(['auth', 'login', '--with-token', '--yes'], {
+      env: { SQ_CONFIG_DIR: dir, SQ_BASE_URL: emu.baseUrl },
+      input: emu.token,
+      timeout: 10_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default.token).toBe(emu.token);
     const backups = readdirSync(dir).filter((f) => f.startsWith('config.json.corrupt-'));
@@ -47,7 +51,7 @@ describe('config.json that is not a regular file', () => {
 });
 
 describe('the pacing state file', () => {
-  it('a FIFO in its place: replaced by a fresh state in sq\'s own directory, and the call succeeds (issue 46, 11)', async () => {
+  it("a FIFO in its place: replaced by a fresh state in sq's own directory, and the call succeeds (issue 46, 11)", async () => {
     const cache = tempDir('sq-cache-');
     expect((await sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(0);
     const [state] = readdirSync(cache).filter((f) => /^pacing-[0-9a-f]{16}\.json$/.test(f));
@@ -83,7 +87,7 @@ describe('files another program could replace: a FIFO in their place is never wa
     rmSync(home, { recursive: true, force: true });
   }, 120_000);
 
-  it('a command on a terminal with a FIFO at the update check\'s cache ends', async () => {
+  it("a command on a terminal with a FIFO at the update check's cache ends", async () => {
     const cache = tempDir('sq-update-fifo-');
     mkfifo(join(cache, 'update-check.json'));
     // sq on a terminal (stdout and stderr TTYs) in a child of its own: without the fix its read never ends.

@@ -17,7 +17,10 @@ const RESULTS = 150;
 
 describe('parallel sq processes with one key', () => {
   it(`${PROCESSES} parallel results exports share one budget: all exit 0, complete, and the server refuses none`, async () => {
-    const { id: run } = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: RESULTS })) as { id: string };
+    const { id: run } = (await emu.control('POST', '/_emulator/generate', {
+      squid: emu.squidId(DEMO_SQUIDS.headphones),
+      results: RESULTS,
+    })) as { id: string };
     // The setup's requests must not eat into the window the exports start in: setting the limits anew clears their
     // windows (instead of waiting a second for the window to pass).
     await emu.control('POST', '/_emulator/config', { rateLimits: 'on' });
@@ -25,14 +28,20 @@ describe('parallel sq processes with one key', () => {
     const cache = tempDir('sq-cache-');
     const runs = await Promise.all(
       Array.from({ length: PROCESSES }, () =>
-        sqBin(['results', 'list', '--run', run, '--all', '--format', 'ndjson'], { env: emu.env({ SQ_CACHE_DIR: cache }), timeout: 60_000 }),
+        sqBin(['results', 'list', '--run', run, '--all', '--format', 'ndjson'], {
+          env: emu.env({ SQ_CACHE_DIR: cache }),
+          timeout: 60_000,
+        }),
       ),
     );
     const log = await emu.requests();
     expect(log.filter((r) => r.status === 429).map((r) => r.path)).toEqual([]);
     for (const r of runs) {
       // Waiting its turn for over 2 s in all is said once, with why (issue 33 item 5: no silent wait over 2 s).
-      expect(['', "waiting before the next /v1/results request: the server's rate budget for it is spent until its window resets"]).toContain(r.stderr);
+      expect([
+        '',
+        "waiting before the next /v1/results request: the server's rate budget for it is spent until its window resets",
+      ]).toContain(r.stderr);
       expect(r.code).toBe(0);
       const ids = ndjson<{ id: string }>(r.stdout).map((x) => x.id);
       expect(new Set(ids).size).toBe(RESULTS);
@@ -43,7 +52,10 @@ describe('parallel sq processes with one key', () => {
   it('calls that send no request leave no pacing state behind', async () => {
     const cache = tempDir('sq-cache-');
     expect((await sqBin(['--version'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(0);
-    expect((await sqBin(['results', 'list', '--run', 'x', '--format', 'bogus'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(2);
+    expect(
+      (await sqBin(['results', 'list', '--run', 'x', '--format', 'bogus'], { env: emu.env({ SQ_CACHE_DIR: cache }) }))
+        .code,
+    ).toBe(2);
     expect(readdirSync(cache).filter((f) => f.startsWith('pacing-'))).toEqual([]);
     expect((await sqBin(['me', '--json'], { env: emu.env({ SQ_CACHE_DIR: cache }) })).code).toBe(0);
     expect(readdirSync(cache).filter((f) => f.startsWith('pacing-'))).toHaveLength(1);

@@ -60,9 +60,14 @@ describe('package.json', () => {
       logLevel: 'silent',
       external: ['ora', 'chalk', 'conf', '@inquirer/prompts', 'yaml', 'ssh2-sftp-client', 'jq-web'],
     });
-    const bundled = new Set(Object.keys(r.metafile.inputs).map((p) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(p)?.[1]).filter(Boolean));
+    const bundled = new Set(
+      Object.keys(r.metafile.inputs)
+        .map((p) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(p)?.[1])
+        .filter(Boolean),
+    );
     expect(bundled.size).toBeGreaterThan(2);
-    for (const dep of Object.keys(pkg.dependencies)) expect(bundled.has(dep), `${dep} is bundled and installed`).toBe(false);
+    for (const dep of Object.keys(pkg.dependencies))
+      expect(bundled.has(dep), `${dep} is bundled and installed`).toBe(false);
     // chalk stays installed (a fixed runtime choice, one package, no install script); jq-web ships its wasm, and so
     // does node-sqlite3-wasm (sq results sync --to sqlite: on a Node without node:sqlite), which loads it from its own
     // directory.
@@ -87,7 +92,10 @@ describe('dist/vendor/', () => {
   ])('%s: the bundled copy exports what the package does', async (name, file) => {
     const [vendored, real] = await Promise.all([import(join(root, `dist/vendor/${file}.mjs`)), import(name)]);
     // Node 24 adds a 'module.exports' name to a CommonJS package's namespace: not one of the package's own exports.
-    const names = (ns: object) => Object.keys(ns).filter((k) => k !== 'module.exports').sort();
+    const names = (ns: object) =>
+      Object.keys(ns)
+        .filter((k) => k !== 'module.exports')
+        .sort();
     expect(names(vendored)).toEqual(names(real));
     expect(typeof vendored.default).toBe(typeof real.default);
   });
@@ -97,13 +105,23 @@ describe('the built package without node_modules (what a global install holds, b
   const dir = tempDir('sq-pkg-');
   const bin = join(dir, 'bin/sq.js');
   const run = (args: string[], env: Record<string, string> = {}) =>
-    execa(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, NO_COLOR: '1', SQ_CONFIG_DIR: tempDir('sq-pkg-cfg-'), ...env }, extendEnv: false, reject: false });
+    execa(process.execPath, [bin, ...args], {
+      env: { PATH: process.env.PATH, NO_COLOR: '1', SQ_CONFIG_DIR: tempDir('sq-pkg-cfg-'), ...env },
+      extendEnv: false,
+      reject: false,
+    });
   let emulator: ReturnType<typeof execa> | undefined;
   let err = '';
   let out = '';
   beforeAll(() => {
-    for (const f of ['bin', 'dist', 'package.json']) cpSync(join(root, f), join(dir, f), { recursive: true, filter: (p) => !p.includes('/dist/sea') });
-    emulator = execa(process.execPath, [bin, 'emulator', 'start', '--port', '0'], { env: { PATH: process.env.PATH }, extendEnv: false, reject: false, buffer: false });
+    for (const f of ['bin', 'dist', 'package.json'])
+      cpSync(join(root, f), join(dir, f), { recursive: true, filter: (p) => !p.includes('/dist/sea') });
+    emulator = execa(process.execPath, [bin, 'emulator', 'start', '--port', '0'], {
+      env: { PATH: process.env.PATH },
+      extendEnv: false,
+      reject: false,
+      buffer: false,
+    });
     emulator.stderr?.on('data', (d) => (err += d));
     emulator.stdout?.on('data', (d) => (out += d));
   });
@@ -112,16 +130,45 @@ describe('the built package without node_modules (what a global install holds, b
   });
 
   it('sq emulator start runs, and says how to add SFTP delivery; a delivery check gets the same message', async () => {
-    await waitFor(() => out, (o) => o.includes('base_url'), 'the emulator of the copy to start');
+    await waitFor(
+      () => out,
+      (o) => o.includes('base_url'),
+      'the emulator of the copy to start',
+    );
     const { base_url: url, token } = JSON.parse(out.trim().split('\n')[0]);
-    await waitFor(() => err, (e) => e.includes('Press Ctrl-C'), 'its stderr');
-    await waitFor(() => err, (e) => e.includes('SFTP delivery is off'), 'the SFTP message');
+    await waitFor(
+      () => err,
+      (e) => e.includes('Press Ctrl-C'),
+      'its stderr',
+    );
+    await waitFor(
+      () => err,
+      (e) => e.includes('SFTP delivery is off'),
+      'the SFTP message',
+    );
     expect(err).toContain('npm install --global ssh2-sftp-client@12');
-    const r = await run(['delivery', 'test', 'sftp', '--host', '127.0.0.1', '--port', '1', '--username', 'u', '--directory', '/x', '--password-env', 'PW'], {
-      SQ_BASE_URL: url,
-      SQ_TOKEN: token,
-      PW: 'x',
-    });
+    const r = await run(
+      [
+        'delivery',
+        'test',
+        'sftp',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '1',
+        '--username',
+        'u',
+        '--directory',
+        '/x',
+        '--password-env',
+        'PW',
+      ],
+      {
+        SQ_BASE_URL: url,
+        SQ_TOKEN: token,
+        PW: 'x',
+      },
+    );
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('it needs the optional package ssh2-sftp-client');
   });
@@ -146,19 +193,37 @@ describe('the built package without node_modules (what a global install holds, b
 
   it('sq mcp answers tools/list with the MCP SDK from dist/vendor/', async () => {
     const lines = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/list' },
     ];
-    const child = execa(process.execPath, [bin, 'mcp'], { env: { PATH: process.env.PATH, SQ_CONFIG_DIR: tempDir('sq-pkg-cfg-') }, extendEnv: false, reject: false, buffer: false });
+    const child = execa(process.execPath, [bin, 'mcp'], {
+      env: { PATH: process.env.PATH, SQ_CONFIG_DIR: tempDir('sq-pkg-cfg-') },
+      extendEnv: false,
+      reject: false,
+      buffer: false,
+    });
     let answer = '';
     child.stdout?.on('data', (d) => (answer += d));
     child.stdin?.write(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-    await waitFor(() => answer, (a) => a.includes('"id":2'), 'the answer to tools/list');
+    await waitFor(
+      () => answer,
+      (a) => a.includes('"id":2'),
+      'the answer to tools/list',
+    );
     child.stdin?.end();
     const r = await child;
     expect(r.exitCode).toBe(0);
-    const list = answer.trim().split('\n').map((l) => JSON.parse(l)).find((m) => m.id === 2);
+    const list = answer
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((m) => m.id === 2);
     expect(list.result.tools.map((t: { name: string }) => t.name)).toContain('squids_list');
     expect(existsSync(join(dir, 'node_modules'))).toBe(false);
   });
@@ -167,14 +232,25 @@ describe('the built package without node_modules (what a global install holds, b
 describe('sq results sync in the package without node_modules', () => {
   const dir = tempDir('sq-pkg-sync-');
   beforeAll(() => {
-    for (const f of ['bin', 'dist', 'package.json']) cpSync(join(root, f), join(dir, f), { recursive: true, filter: (p) => !p.includes('/dist/sea') });
+    for (const f of ['bin', 'dist', 'package.json'])
+      cpSync(join(root, f), join(dir, f), { recursive: true, filter: (p) => !p.includes('/dist/sea') });
   });
   const sync = (to: string) =>
-    execa(process.execPath, [join(dir, 'bin/sq.js'), 'results', 'sync', '--squid', 'Paris restaurants', '--to', to, '--dry-run'], {
-      env: { PATH: process.env.PATH, NO_COLOR: '1', SQ_CONFIG_DIR: tempDir('sq-pkg-cfg-'), SQ_BASE_URL: emu.baseUrl, SQ_TOKEN: emu.token },
-      extendEnv: false,
-      reject: false,
-    });
+    execa(
+      process.execPath,
+      [join(dir, 'bin/sq.js'), 'results', 'sync', '--squid', 'Paris restaurants', '--to', to, '--dry-run'],
+      {
+        env: {
+          PATH: process.env.PATH,
+          NO_COLOR: '1',
+          SQ_CONFIG_DIR: tempDir('sq-pkg-cfg-'),
+          SQ_BASE_URL: emu.baseUrl,
+          SQ_TOKEN: emu.token,
+        },
+        extendEnv: false,
+        reject: false,
+      },
+    );
 
   it('into SQLite: node:sqlite where this Node has it, else exit 2 naming the package, before any request', async () => {
     await emu.clearRequests();
@@ -183,7 +259,9 @@ describe('sq results sync in the package without node_modules', () => {
       expect(r.exitCode, String(r.stderr)).toBe(0);
     } else {
       expect(r.exitCode).toBe(2);
-      expect(String(r.stderr)).toContain('has no built-in node:sqlite (Node 22.13 or later has) and the node-sqlite3-wasm package is not installed beside sq');
+      expect(String(r.stderr)).toContain(
+        'has no built-in node:sqlite (Node 22.13 or later has) and the node-sqlite3-wasm package is not installed beside sq',
+      );
       expect(await emu.requests()).toEqual([]);
     }
   });
@@ -201,7 +279,11 @@ describe('sq version and the User-Agent', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`sq ${pkg.version} (node ${process.version}, ${process.platform}-${process.arch})`);
     const j = await sqBin(['version', '--json']);
-    expect(JSON.parse(j.stdout)).toEqual({ version: pkg.version, node: process.version, platform: `${process.platform}-${process.arch}` });
+    expect(JSON.parse(j.stdout)).toEqual({
+      version: pkg.version,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    });
     expect((await sqBin(['--version'])).stdout).toBe(pkg.version);
   });
 
@@ -209,7 +291,9 @@ describe('sq version and the User-Agent', () => {
     const r = await sqBin(['me', '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
     const [req] = await emu.requests();
-    expect(String(req.headers['user-agent'])).toBe(`sq/${pkg.version} (node ${process.version}; ${process.platform}-${process.arch})`);
+    expect(String(req.headers['user-agent'])).toBe(
+      `sq/${pkg.version} (node ${process.version}; ${process.platform}-${process.arch})`,
+    );
   });
 });
 

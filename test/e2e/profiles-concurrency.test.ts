@@ -21,7 +21,10 @@ function env() {
 }
 
 async function login(profile: string) {
-  const r = await sqBin(['auth', 'login', '--with-token', '--profile', profile], { env: env(), input: `${emu.token}\n` });
+  const r = await sqBin(['auth', 'login', '--with-token', '--profile', profile], {
+    env: env(),
+    input: `${emu.token}\n`,
+  });
   expect(r.code, r.stderr).toBe(0);
 }
 
@@ -32,14 +35,18 @@ async function profiles(): Promise<Array<{ name: string; active: boolean; key: s
 }
 
 const names = (w: number) => Array.from({ length: ROUNDS }, (_, r) => `p${w}-r${r}`);
-const all = Array.from({ length: WORKERS }, (_, w) => names(w)).flat().sort();
+const all = Array.from({ length: WORKERS }, (_, w) => names(w))
+  .flat()
+  .sort();
 
 describe('concurrent profile writes', () => {
   it(`${WORKERS} parallel logins × ${ROUNDS} rounds keep all ${WORKERS * ROUNDS} profiles`, async () => {
     dir = tempConfigDir();
-    await Promise.all(Array.from({ length: WORKERS }, async (_, w) => {
-      for (const name of names(w)) await login(name);
-    }));
+    await Promise.all(
+      Array.from({ length: WORKERS }, async (_, w) => {
+        for (const name of names(w)) await login(name);
+      }),
+    );
     const list = await profiles();
     expect(list.map((p) => p.name).sort()).toEqual(all);
     expect(list.every((p) => p.key !== null)).toBe(true);
@@ -52,16 +59,18 @@ describe('concurrent profile writes', () => {
     dir = tempConfigDir();
     // Parallel as well: the test above shows parallel logins all land.
     await Promise.all(Array.from({ length: WORKERS }, (_, w) => login(`keep-${w}`)));
-    await Promise.all(Array.from({ length: WORKERS }, async (_, w) => {
-      for (let r = 0; r < RACES; r++) {
-        const steps = [
-          sqBin(['auth', 'switch', `keep-${(w + r) % WORKERS}`], { env: env() }),
-          sqBin(['auth', 'logout', '--profile', `keep-${w}`, '--yes'], { env: env() }),
-          sqBin(['auth', 'login', '--with-token', '--profile', `new-${w}-${r}`], { env: env(), input: emu.token }),
-        ];
-        for (const res of await Promise.all(steps)) expect(res.code, res.stderr).toBe(0);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: WORKERS }, async (_, w) => {
+        for (let r = 0; r < RACES; r++) {
+          const steps = [
+            sqBin(['auth', 'switch', `keep-${(w + r) % WORKERS}`], { env: env() }),
+            sqBin(['auth', 'logout', '--profile', `keep-${w}`, '--yes'], { env: env() }),
+            sqBin(['auth', 'login', '--with-token', '--profile', `new-${w}-${r}`], { env: env(), input: emu.token }),
+          ];
+          for (const res of await Promise.all(steps)) expect(res.code, res.stderr).toBe(0);
+        }
+      }),
+    );
     const list = await profiles();
     const byName = new Map(list.map((p) => [p.name, p]));
     for (let w = 0; w < WORKERS; w++) {

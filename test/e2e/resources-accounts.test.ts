@@ -16,7 +16,9 @@ const SECRET_A = 'auth-token-value-ABC123';
 const SECRET_B = 'ct0-value-XYZ789';
 
 beforeEach(() => {
-  twitter = String(Object.values(emu.emu.state.accounts).find((a) => a.username === DEMO_ACCOUNT_USERNAMES.twitter)!.id);
+  twitter = String(
+    Object.values(emu.emu.state.accounts).find((a) => a.username === DEMO_ACCOUNT_USERNAMES.twitter)!.id,
+  );
 });
 
 describe('sq accounts', () => {
@@ -24,7 +26,9 @@ describe('sq accounts', () => {
     const r = await run('accounts', 'list', '--fields', 'id,username,type,status');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`${twitter}\tdemo_scraper\ttwitter-sync\t200\n`);
-    expect(await calls()).toEqual([{ method: 'GET', path: '/v1/accounts', query: { page: '1', limit: '30' }, body: null }]);
+    expect(await calls()).toEqual([
+      { method: 'GET', path: '/v1/accounts', query: { page: '1', limit: '30' }, body: null },
+    ]);
   });
 
   it('get reads the one-element envelope and prints the account itself', async () => {
@@ -55,13 +59,27 @@ describe('sq accounts', () => {
     const r = await run('accounts', 'types', '--fields', 'name');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('name\nfacebook-sync\nsales-nav-sync\ntwitter-sync\n');
-    expect((await emu.requests()).map((q) => `${q.status} ${q.path}`)).toEqual(['404 /v1/accounts/types', '200 /v1/account_types']);
+    expect((await emu.requests()).map((q) => `${q.status} ${q.path}`)).toEqual([
+      '404 /v1/accounts/types',
+      '200 /v1/account_types',
+    ]);
   });
 
   it('sync --wait posts type and cookies, waits for 200, never prints a cookie value', async () => {
     const f = join(dir, 'c.json');
     writeFileSync(f, JSON.stringify({ auth_token: SECRET_A, ct0: SECRET_B }));
-    const r = await runAdvancing(['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', f, '--wait', '--verbose', '--fields', 'status_code,status_text']);
+    const r = await runAdvancing([
+      'accounts',
+      'sync',
+      '--type',
+      'twitter-sync',
+      '--cookies-file',
+      f,
+      '--wait',
+      '--verbose',
+      '--fields',
+      'status_code,status_text',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('status_code\tstatus_text\n200\tsynchronized\n');
     for (const s of [SECRET_A, SECRET_B]) {
@@ -81,8 +99,21 @@ describe('sq accounts', () => {
   it('sync from a Netscape cookies.txt with an empty required cookie is refused at once (400): exit 1', async () => {
     emu.expectWrites('POST /v1/accounts/cookies');
     const f = join(dir, 'cookies.txt');
-    writeFileSync(f, `# Netscape HTTP Cookie File\n.x.com\tTRUE\t/\tTRUE\t0\tauth_token\t${SECRET_A}\n#HttpOnly_.x.com\tTRUE\t/\tTRUE\t0\tct0\t\n`);
-    const r = await runAdvancing(['accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', f, '--wait', '--fields', 'status_code']);
+    writeFileSync(
+      f,
+      `# Netscape HTTP Cookie File\n.x.com\tTRUE\t/\tTRUE\t0\tauth_token\t${SECRET_A}\n#HttpOnly_.x.com\tTRUE\t/\tTRUE\t0\tct0\t\n`,
+    );
+    const r = await runAdvancing([
+      'accounts',
+      'sync',
+      '--type',
+      'twitter-sync',
+      '--cookies-file',
+      f,
+      '--wait',
+      '--fields',
+      'status_code',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('Invalid account type or missing required cookies.');
@@ -92,9 +123,28 @@ describe('sq accounts', () => {
   it('sync --dry-run shows cookie names only, even with --show-secrets, and sends nothing', async () => {
     const f = join(dir, 'c2.json');
     writeFileSync(f, JSON.stringify({ auth_token: SECRET_A }));
-    const r = await run('accounts', 'sync', '--type', 'twitter-sync', '--cookies-file', f, '--dry-run', '--show-secrets', '--json');
+    const r = await run(
+      'accounts',
+      'sync',
+      '--type',
+      'twitter-sync',
+      '--cookies-file',
+      f,
+      '--dry-run',
+      '--show-secrets',
+      '--json',
+    );
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ dry_run: true, requests: [{ method: 'POST', path: '/v1/accounts/cookies', body: { type: 'twitter-sync', cookies: { auth_token: '********' } } }] });
+    expect(JSON.parse(r.stdout)).toEqual({
+      dry_run: true,
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/accounts/cookies',
+          body: { type: 'twitter-sync', cookies: { auth_token: '********' } },
+        },
+      ],
+    });
     expect(await calls()).toEqual([]);
   });
 
@@ -126,6 +176,8 @@ describe('accounts by username or id prefix', () => {
     const r = await run('accounts', 'delete', DEMO_ACCOUNT_USERNAMES.twitter, '--yes');
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`Deleted account ${DEMO_ACCOUNT_USERNAMES.twitter} (${twitter})`);
-    expect((await calls()).filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`/v1/accounts/${twitter}`]);
+    expect((await calls()).filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
+      `/v1/accounts/${twitter}`,
+    ]);
   });
 });

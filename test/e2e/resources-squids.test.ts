@@ -21,7 +21,9 @@ describe('sq crawlers', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('id\tslug\tcredits_per_row');
     expect(r.stdout).toContain(`${GM}\tgoogle-maps-search-export\t2\n`);
-    expect(await calls()).toEqual([{ method: 'GET', path: '/v1/crawlers', query: { page: '1', limit: '30' }, body: null }]);
+    expect(await calls()).toEqual([
+      { method: 'GET', path: '/v1/crawlers', query: { page: '1', limit: '30' }, body: null },
+    ]);
   });
 
   it('get resolves a slug through the list, then reads the crawler', async () => {
@@ -46,7 +48,11 @@ describe('sq crawlers', () => {
   });
 
   it('attributes works without any API key when given a full id (public endpoint)', async () => {
-    const r = withNl(await sqBin(['crawlers', 'attributes', GM, '--fields', 'name,type,is_main'], { env: { SQ_BASE_URL: emu.baseUrl } }));
+    const r = withNl(
+      await sqBin(['crawlers', 'attributes', GM, '--fields', 'name,type,is_main'], {
+        env: { SQ_BASE_URL: emu.baseUrl },
+      }),
+    );
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n').slice(0, 2)).toEqual(['name\ttype\tis_main', 'match_filters\tboolean\ttrue']);
     expect(r.stdout).toContain('email\tstring\tfalse\n');
@@ -62,7 +68,9 @@ describe('sq squids', () => {
     const r = await run('squids', 'list', '--name', 'PARIS', '--fields', 'id,name,crawler_name');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`id\tname\tcrawler_name\n${paris}\tParis restaurants\tGoogle Maps Search Export\n`);
-    expect(await calls()).toEqual([{ method: 'GET', path: '/v1/squids', query: { name: 'PARIS', page: '1', limit: '30' }, body: null }]);
+    expect(await calls()).toEqual([
+      { method: 'GET', path: '/v1/squids', query: { name: 'PARIS', page: '1', limit: '30' }, body: null },
+    ]);
   });
 
   it('list --limit 2 shows two and hints at the rest on stderr only', async () => {
@@ -82,20 +90,40 @@ describe('sq squids', () => {
   });
 
   it('create resolves the crawler by name and posts its hash', async () => {
-    const r = await run('squids', 'create', '--crawler', 'Google Maps Search Export', '--name', 'Berlin cafes', '--json');
+    const r = await run(
+      'squids',
+      'create',
+      '--crawler',
+      'Google Maps Search Export',
+      '--name',
+      'Berlin cafes',
+      '--json',
+    );
     expect(r.code).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s).toMatchObject({ name: 'Berlin cafes', crawler: GM });
     expect(s.id).toMatch(/^[0-9a-f]{32}$/);
     const post = (await calls()).filter((c) => c.method === 'POST');
-    expect(post).toEqual([{ method: 'POST', path: '/v1/squids', query: {}, body: { crawler: GM, name: 'Berlin cafes' } }]);
+    expect(post).toEqual([
+      { method: 'POST', path: '/v1/squids', query: {}, body: { crawler: GM, name: 'Berlin cafes' } },
+    ]);
   });
 
   it('update sends only the touched fields with typed --param values (params whole: the API replaces them), then shows the full squid', async () => {
     const r = await run(
-      'squids', 'update', paris.slice(0, 8), '--concurrency', '4',
+      'squids',
+      'update',
+      paris.slice(0, 8),
+      '--concurrency',
+      '4',
       // Keys the crawler declares (others are exit 2: squids.test.ts; zip=01234 staying text: the --param values tests).
-      '--param', 'language=Français (France)', '--param', 'max_results=5', '--param', 'functions.collect_business_details=true', '--json',
+      '--param',
+      'language=Français (France)',
+      '--param',
+      'max_results=5',
+      '--param',
+      'functions.collect_business_details=true',
+      '--json',
     );
     expect(r.code).toBe(0);
     const posts = (await calls()).filter((c) => c.method === 'POST');
@@ -108,16 +136,32 @@ describe('sq squids', () => {
         body: {
           concurrency: 4,
           params: {
-            country: 'United States', ratings: 'Any rating', language: 'Français (France)', max_results: 5,
-            functions: { collect_business_details: true, fetch_business_images: false, extract_emails_from_website: false },
+            country: 'United States',
+            ratings: 'Any rating',
+            language: 'Français (France)',
+            max_results: 5,
+            functions: {
+              collect_business_details: true,
+              fetch_business_images: false,
+              extract_emails_from_website: false,
+            },
           },
         },
       },
     ]);
     const s = JSON.parse(r.stdout);
     // The API echoes only touched fields; the re-read record is complete.
-    expect(s).toMatchObject({ id: paris, name: 'Paris restaurants', concurrency: 4, crawler_name: 'Google Maps Search Export' });
-    expect(s.params).toMatchObject({ language: 'Français (France)', max_results: 5, functions: { collect_business_details: true } });
+    expect(s).toMatchObject({
+      id: paris,
+      name: 'Paris restaurants',
+      concurrency: 4,
+      crawler_name: 'Google Maps Search Export',
+    });
+    expect(s.params).toMatchObject({
+      language: 'Français (France)',
+      max_results: 5,
+      functions: { collect_business_details: true },
+    });
     expect((await calls()).at(-1)).toMatchObject({ method: 'GET', path: `/v1/squids/${paris}` });
   });
 
@@ -125,7 +169,9 @@ describe('sq squids', () => {
     const r = await run('squids', 'empty', paris, '--type', 'url', '--yes', '--json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ id: paris, object: 'squid', emptied: true, deleted_count: 2 });
-    expect(await calls()).toEqual([{ method: 'POST', path: `/v1/squids/${paris}/empty`, query: {}, body: { type: 'url' } }]);
+    expect(await calls()).toEqual([
+      { method: 'POST', path: `/v1/squids/${paris}/empty`, query: {}, body: { type: 'url' } },
+    ]);
   });
 
   it('delete --yes deletes by full hash without a lookup', async () => {

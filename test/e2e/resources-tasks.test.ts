@@ -28,7 +28,10 @@ describe('sq tasks', () => {
   it('list | head -n 2: stops quietly, with no "Showing N of M" hint for what the reader did not take', async () => {
     const tasks = Array.from({ length: 500 }, (_, i) => ({ url: U(`pipe-${i}`) }));
     for (let i = 0; i < 6; i++) {
-      const added = await emu.api('/v1/tasks', { method: 'POST', body: { squid: paris, tasks: tasks.map((t) => ({ url: `${t.url}-${i}` })) } });
+      const added = await emu.api('/v1/tasks', {
+        method: 'POST',
+        body: { squid: paris, tasks: tasks.map((t) => ({ url: `${t.url}-${i}` })) },
+      });
       expect(added).toBeTruthy();
     }
     const cmd = `"${process.execPath}" "${BIN}" tasks list --squid "Paris restaurants" --limit 5000 | head -n 2; echo "rc=\${PIPESTATUS[0]}" >&2`;
@@ -48,7 +51,12 @@ describe('sq tasks', () => {
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toBe('id\tparams.url');
     expect(lines.slice(1).sort()).toEqual(urlTasks.map((t) => `${t.id}\t${t.url}`).sort());
-    expect((await calls()).at(-1)).toEqual({ method: 'GET', path: '/v1/tasks', query: { squid: paris, type: 'url', page: '1', limit: '30' }, body: null });
+    expect((await calls()).at(-1)).toEqual({
+      method: 'GET',
+      path: '/v1/tasks',
+      query: { squid: paris, type: 'url', page: '1', limit: '30' },
+      body: null,
+    });
   });
 
   it('get tolerates hash_value and an integer module, adding id', async () => {
@@ -65,10 +73,25 @@ describe('sq tasks', () => {
   });
 
   it('add sends one {url} per value and reports duplicates; the new ids are printed', async () => {
-    const r = await run('tasks', 'add', '--squid', paris, U('a+paris'), U('a+paris'), urlTasks[0].url, '--fields', 'id');
+    const r = await run(
+      'tasks',
+      'add',
+      '--squid',
+      paris,
+      U('a+paris'),
+      U('a+paris'),
+      urlTasks[0].url,
+      '--fields',
+      'id',
+    );
     expect(r.code).toBe(0);
     expect(await calls()).toEqual([
-      { method: 'POST', path: '/v1/tasks', query: {}, body: { squid: paris, tasks: [{ url: U('a+paris') }, { url: U('a+paris') }, { url: urlTasks[0].url }] } },
+      {
+        method: 'POST',
+        path: '/v1/tasks',
+        query: {},
+        body: { squid: paris, tasks: [{ url: U('a+paris') }, { url: U('a+paris') }, { url: urlTasks[0].url }] },
+      },
     ]);
     const ids = r.stdout.trim().split('\n').slice(1);
     expect(ids).toHaveLength(1);
@@ -82,10 +105,16 @@ describe('sq tasks', () => {
     writeFileSync(f, JSON.stringify([U('b+paris'), { city: 'Paris', country: 'France' }]));
     const r = await run('tasks', 'add', '--squid', paris, '--file', f, '--json');
     expect(r.code).toBe(0);
-    expect((await calls()).at(-1)!.body).toEqual({ squid: paris, tasks: [{ url: U('b+paris') }, { city: 'Paris', country: 'France' }] });
+    expect((await calls()).at(-1)!.body).toEqual({
+      squid: paris,
+      tasks: [{ url: U('b+paris') }, { city: 'Paris', country: 'France' }],
+    });
     const res = JSON.parse(r.stdout);
     expect(res.duplicated_count).toBe(0);
-    expect(res.tasks.map((t: { params: unknown }) => t.params)).toEqual([{ url: U('b+paris') }, { city: 'Paris', country: 'France' }]);
+    expect(res.tasks.map((t: { params: unknown }) => t.params)).toEqual([
+      { url: U('b+paris') },
+      { city: 'Paris', country: 'France' },
+    ]);
     expect(res.tasks[0].module).toBe(DEMO_CRAWLERS.googleMaps);
   });
 
@@ -110,7 +139,16 @@ describe('sq tasks', () => {
   it('upload --wait polls through 202s until SUCCESS and prints the counters', async () => {
     const f = join(dir, 'wait.csv');
     writeFileSync(f, `url\n${U('d+paris')}\n${urlTasks[0].url}\nnot-a-maps-url\n`);
-    const r = await runAdvancing(['tasks', 'upload', '--squid', paris, f, '--wait', '--fields', 'state,meta.inserted,meta.duplicates,meta.invalid,meta.valid']);
+    const r = await runAdvancing([
+      'tasks',
+      'upload',
+      '--squid',
+      paris,
+      f,
+      '--wait',
+      '--fields',
+      'state,meta.inserted,meta.duplicates,meta.invalid,meta.valid',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('state\tmeta.inserted\tmeta.duplicates\tmeta.invalid\tmeta.valid\nSUCCESS\t1\t1\t1\t2\n');
     const polls = (await emu.requests()).filter((q) => q.path.startsWith('/v1/tasks/upload/'));

@@ -18,19 +18,24 @@ let expected: J[];
 const COUNT = 1000;
 
 beforeAll(async () => {
-  const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: COUNT })) as J;
+  const run = (await emu.control('POST', '/_emulator/generate', {
+    squid: emu.squidId(DEMO_SQUIDS.headphones),
+    results: COUNT,
+  })) as J;
   runId = run.id;
   expected = [];
-  for (let page = 1; expected.length < COUNT; page++) expected.push(...(await emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
+  for (let page = 1; expected.length < COUNT; page++)
+    expected.push(...(await emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
   expect(expected).toHaveLength(COUNT);
 });
-
 
 describe('results list --all', () => {
   it('exports every record exactly, reading each page once at 100 per request', async () => {
     const dir = tempDir('sq-exp-');
     const file = join(dir, 'all.ndjson');
-    const r = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '-o', file], { env: emu.env() });
+    const r = await sqBin(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '-o', file], {
+      env: emu.env(),
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`Wrote 1,000 records to ${file} (ndjson)`);
@@ -59,26 +64,34 @@ describe('results list --all', () => {
     ['SIGHUP', 129, 'interrupted (SIGHUP)'],
     ['SIGQUIT', 131, 'interrupted (SIGQUIT)'],
     ['SIGTERM', 143, 'interrupted (SIGTERM)'],
-  ] as const)('%s mid-export exits %i and leaves no file at the target (whole pages are kept aside for --resume)', async (signal, code, message) => {
-    await emu.faults([{ path: '/v1/results', action: 'delay', ms: 200 }]);
-    const dir = tempDir('sq-exp-');
-    const p = execa(process.execPath, [BIN, 'results', 'list', '--run', runId, '--all', '-o', join(dir, 'x.csv')], {
-      env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
-      extendEnv: false,
-      reject: false,
-    });
-    await waitFor(() => readdirSync(dir), (names) => names.length > 0, 'a temp file', 20_000);
-    expect(readdirSync(dir)[0]).toMatch(/^\.x\.csv\.sq-(partial|checkpoint)/);
-    p.kill(signal);
-    const r = await p;
-    await emu.clearFaults();
-    expect([r.exitCode, r.signal ?? null]).toEqual([code, null]);
-    expect(String(r.stderr).split('\n').at(-1)).toBe(message);
-    // Either no whole page was written yet (nothing kept) or the partial file and its checkpoint, never x.csv.
-    const left = readdirSync(dir).sort();
-    if (left.length) {
-      expect(left).toEqual(['.x.csv.sq-checkpoint', '.x.csv.sq-partial']);
-      expect(String(r.stderr)).toContain('--resume');
-    } else expect(String(r.stderr)).not.toContain('--resume');
-  });
+  ] as const)(
+    '%s mid-export exits %i and leaves no file at the target (whole pages are kept aside for --resume)',
+    async (signal, code, message) => {
+      await emu.faults([{ path: '/v1/results', action: 'delay', ms: 200 }]);
+      const dir = tempDir('sq-exp-');
+      const p = execa(process.execPath, [BIN, 'results', 'list', '--run', runId, '--all', '-o', join(dir, 'x.csv')], {
+        env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
+        extendEnv: false,
+        reject: false,
+      });
+      await waitFor(
+        () => readdirSync(dir),
+        (names) => names.length > 0,
+        'a temp file',
+        20_000,
+      );
+      expect(readdirSync(dir)[0]).toMatch(/^\.x\.csv\.sq-(partial|checkpoint)/);
+      p.kill(signal);
+      const r = await p;
+      await emu.clearFaults();
+      expect([r.exitCode, r.signal ?? null]).toEqual([code, null]);
+      expect(String(r.stderr).split('\n').at(-1)).toBe(message);
+      // Either no whole page was written yet (nothing kept) or the partial file and its checkpoint, never x.csv.
+      const left = readdirSync(dir).sort();
+      if (left.length) {
+        expect(left).toEqual(['.x.csv.sq-checkpoint', '.x.csv.sq-partial']);
+        expect(String(r.stderr)).toContain('--resume');
+      } else expect(String(r.stderr)).not.toContain('--resume');
+    },
+  );
 });

@@ -4,7 +4,16 @@
 // matters (Ctrl-C, pipes, a lock held by another process or left by a killed one); the exports a failing page stops
 // and their resumes are the CLI's own logic, run in-process (sqIn). Every refusal (exit 2, no request) is logic,
 // tested in-process: test/commands/results-resume-refusals.test.ts.
-import { appendFileSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { execa } from 'execa';
@@ -22,15 +31,21 @@ let runId: string;
 let expected: J[];
 
 beforeAll(async () => {
-  const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: COUNT })) as J;
+  const run = (await emu.control('POST', '/_emulator/generate', {
+    squid: emu.squidId(DEMO_SQUIDS.headphones),
+    results: COUNT,
+  })) as J;
   runId = run.id;
   expected = [];
-  for (let page = 1; expected.length < COUNT; page++) expected.push(...(await emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
+  for (let page = 1; expected.length < COUNT; page++)
+    expected.push(...(await emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
 });
 
 /** The pages of /v1/results the emulator was asked for, in order, with their status. */
 async function pagesAsked(): Promise<string[]> {
-  return (await emu.requests()).filter((r) => r.path === '/v1/results').map((r) => `${(r.query as Record<string, string>).page}:${r.status}`);
+  return (await emu.requests())
+    .filter((r) => r.path === '/v1/results')
+    .map((r) => `${(r.query as Record<string, string>).page}:${r.status}`);
 }
 /** Page `n` of /v1/results fails once with a 400 (not retried): pages before it pass untouched. */
 async function failPage(n: number): Promise<void> {
@@ -67,12 +82,25 @@ async function stoppedAtPage3(format: string) {
  * "$1", "$2"… are `args`.
  */
 async function shell(script: string, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
-  const r = await execa('bash', ['--norc', '--noprofile', '-c', `sq() { "$SQ_NODE" "$SQ_BIN" "$@"; }\n${script}`, 'bash', ...args], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tempDir('sq-home-'), SQ_NODE: process.execPath, SQ_BIN: BIN, SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', ...emu.env() },
-    extendEnv: false,
-    reject: false,
-    timeout: EVENT_MS,
-  });
+  const r = await execa(
+    'bash',
+    ['--norc', '--noprofile', '-c', `sq() { "$SQ_NODE" "$SQ_BIN" "$@"; }\n${script}`, 'bash', ...args],
+    {
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: tempDir('sq-home-'),
+        SQ_NODE: process.execPath,
+        SQ_BIN: BIN,
+        SQ_CONFIG_DIR: tempConfigDir(),
+        SQ_CACHE_DIR: binCacheDir(),
+        NO_COLOR: '1',
+        ...emu.env(),
+      },
+      extendEnv: false,
+      reject: false,
+      timeout: EVENT_MS,
+    },
+  );
   return { code: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 /** The recipe sq prints after a failed export to stdout (the line after the message), with OUT made the file `out`. */
@@ -94,7 +122,15 @@ describe('results list --all -o FILE, interrupted then --resume', SLOW, () => {
     expect(r1.stderr).toContain('Kept 3 whole pages (300 of 450 records)');
     expect(r1.stderr).toContain(`sq results list --run ${runId} --all -o ${file} --resume`);
     const ck = JSON.parse(readFileSync(join(dir, '.out.ndjson.sq-checkpoint'), 'utf8'));
-    expect(ck).toMatchObject({ version: 1, scope: { run: runId }, format: 'ndjson', page_size: 100, pages: 3, records: 300, total_results: COUNT });
+    expect(ck).toMatchObject({
+      version: 1,
+      scope: { run: runId },
+      format: 'ndjson',
+      page_size: 100,
+      pages: 3,
+      records: 300,
+      total_results: COUNT,
+    });
     expect(statSync(join(dir, '.out.ndjson.sq-partial')).size).toBe(ck.bytes);
     expect(await pagesAsked()).toEqual(['1:200', '2:200', '3:200', '4:400']);
 
@@ -220,13 +256,25 @@ describe('results list --all --checkpoint FILE (stdout)', SLOW, () => {
     const ckpt = join(dir, 'ckpt.json');
     const out = join(dir, 'out.csv');
     const KEEP = 100_000; // the issue's `| head -c 100000 > out.csv`, over a run big enough to go on past it
-    const big = String(((await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: 1000 })) as J).id);
-    const cut = await shell(`sq results list --run "$1" --all --format csv --checkpoint "$2" | head -c ${KEEP} > "$3"`, [big, ckpt, out]);
+    const big = String(
+      (
+        (await emu.control('POST', '/_emulator/generate', {
+          squid: emu.squidId(DEMO_SQUIDS.headphones),
+          results: 1000,
+        })) as J
+      ).id,
+    );
+    const cut = await shell(
+      `sq results list --run "$1" --all --format csv --checkpoint "$2" | head -c ${KEEP} > "$3"`,
+      [big, ckpt, out],
+    );
     expect(cut.stderr).toContain('stdout was closed after');
     const ck = JSON.parse(readFileSync(ckpt, 'utf8'));
     expect(ck.bytes).toBeGreaterThan(KEEP);
     expect(statSync(out).size).toBe(KEEP);
-    expect(cut.stderr).toContain("if it went into a pipe, the pipe's reader may have lost the last page(s) it was given");
+    expect(cut.stderr).toContain(
+      "if it went into a pipe, the pipe's reader may have lost the last page(s) it was given",
+    );
 
     // sq's recipe checks the size first: nothing is cut, nothing extended, nothing appended
     await emu.clearRequests();
@@ -237,7 +285,10 @@ describe('results list --all --checkpoint FILE (stdout)', SLOW, () => {
     expect(await emu.requests()).toEqual([]);
 
     // the old recipe (truncate -s extends the file with NULs): --resume refuses before any request
-    const old = await shell(`truncate -s ${ck.bytes} "$1" && sq results list --run "$2" --all --format csv --checkpoint "$3" --resume >> "$1"`, [out, big, ckpt]);
+    const old = await shell(
+      `truncate -s ${ck.bytes} "$1" && sq results list --run "$2" --all --format csv --checkpoint "$3" --resume >> "$1"`,
+      [out, big, ckpt],
+    );
     expect(old.code).toBe(2);
     expect(old.stderr).toContain(`error: cannot resume: stdout ("${out}") holds a NUL byte at offset ${KEEP}`);
     expect(statSync(out).size).toBe(ck.bytes);
@@ -249,12 +300,15 @@ describe('results list --all --checkpoint FILE (stdout)', SLOW, () => {
     const { dir, ckpt, r1 } = await stoppedAtPage3('ndjson');
     const saved = Buffer.from(r1.stdout);
     const out = join(dir, 'out.ndjson');
-    const resume = () => shell(`sq results list --run "$1" --all --format ndjson --checkpoint "$2" --resume >> "$3"`, [runId, ckpt, out]);
+    const resume = () =>
+      shell(`sq results list --run "$1" --all --format ndjson --checkpoint "$2" --resume >> "$3"`, [runId, ckpt, out]);
     // the same size, shifted by a byte: the last record is cut
     writeFileSync(out, Buffer.concat([saved.subarray(1), Buffer.from('x')]));
     let r = await resume();
     // (with --format ndjson the error is one JSON line on stderr)
-    expect(JSON.parse(r.stderr).error.message).toContain(`cannot resume: stdout ("${out}") does not end with a whole record at byte ${saved.length}`);
+    expect(JSON.parse(r.stderr).error.message).toContain(
+      `cannot resume: stdout ("${out}") does not end with a whole record at byte ${saved.length}`,
+    );
     expect(r.code).toBe(2);
     // two records joined into one line, padded back to the same size
     const text = saved.toString();
@@ -262,7 +316,9 @@ describe('results list --all --checkpoint FILE (stdout)', SLOW, () => {
     writeFileSync(out, joined.slice(0, -2) + '\n');
     expect(statSync(out).size).toBe(saved.length);
     r = await resume();
-    expect(JSON.parse(r.stderr).error.message).toContain(`holds 199 records in its first ${saved.length} bytes, but its checkpoint counts 200`);
+    expect(JSON.parse(r.stderr).error.message).toContain(
+      `holds 199 records in its first ${saved.length} bytes, but its checkpoint counts 200`,
+    );
     expect(r.code).toBe(2);
     expect(await emu.requests()).toEqual([]);
   });
@@ -272,16 +328,29 @@ describe('results list --all --checkpoint FILE (stdout)', SLOW, () => {
     const { dir, ckpt, r1 } = await stoppedAtPage3('csv');
     const out = join(dir, 'out.csv');
     writeFileSync(out, r1.stdout);
-    const r = await shell(`sq results list --run "$1" --all --format csv --checkpoint "$2" --resume > "$3"`, [runId, ckpt, out]);
+    const r = await shell(`sq results list --run "$1" --all --format csv --checkpoint "$2" --resume > "$3"`, [
+      runId,
+      ckpt,
+      out,
+    ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error: cannot resume into an empty file: stdout ("${out}") would get only pages 3 on, without the header`);
-    expect(r.stderr).toContain('Append to the file that holds them with >> (… --resume >> OUT, not > OUT), or add --force');
+    expect(r.stderr).toContain(
+      `error: cannot resume into an empty file: stdout ("${out}") would get only pages 3 on, without the header`,
+    );
+    expect(r.stderr).toContain(
+      'Append to the file that holds them with >> (… --resume >> OUT, not > OUT), or add --force',
+    );
     expect(await emu.requests()).toEqual([]);
     expect(existsSync(ckpt)).toBe(true);
 
-    const forced = await shell(`sq results list --run "$1" --all --format csv --checkpoint "$2" --resume --force > "$3"`, [runId, ckpt, out]);
+    const forced = await shell(
+      `sq results list --run "$1" --all --format csv --checkpoint "$2" --resume --force > "$3"`,
+      [runId, ckpt, out],
+    );
     expect(forced.code).toBe(0);
-    expect(forced.stderr).toContain(`warning: --force: stdout ("${out}") is an empty file: it gets only pages 3 on, without the header`);
+    expect(forced.stderr).toContain(
+      `warning: --force: stdout ("${out}") is an empty file: it gets only pages 3 on, without the header`,
+    );
     // only the rest: with the pages saved elsewhere, the whole export
     const clean = await raw(['results', 'list', '--run', runId, '--all', '--format', 'csv']);
     expect(r1.stdout + readFileSync(out, 'utf8')).toBe(clean.stdout);
@@ -303,7 +372,10 @@ describe('the checkpoint is written and read only as a regular file of its own',
 
     const ck = join(dir, 'ck.json');
     symlinkSync(victim, ck);
-    const r = await sqIn(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '--checkpoint', ck, '--resume'], { env: emu.env() });
+    const r = await sqIn(
+      ['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '--checkpoint', ck, '--resume'],
+      { env: emu.env() },
+    );
     expect(r.code).toBe(2);
     expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
   });
@@ -351,7 +423,9 @@ describe('one export at a time per file', SLOW, () => {
     expect((await sqBin(['results', 'list', '--run', runId, '--all', '-o', file], { env: emu.env() })).code).toBe(1);
     await emu.faults([{ path: '/v1/results', action: 'delay', ms: 3000, count: 100 }]);
     const first = await startSlow(file, ['--resume']);
-    const second = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], { env: emu.env() });
+    const second = await sqBin(['results', 'list', '--run', runId, '--all', '-o', file, '--resume'], {
+      env: emu.env(),
+    });
     await emu.clearFaults();
     expect(second.code).toBe(2);
     expect(second.stderr).toContain(`another sq (pid ${first.p.pid}) is running this export`);

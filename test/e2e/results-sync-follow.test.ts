@@ -34,8 +34,23 @@ describe('--follow', () => {
   it('syncs a run that finishes after it began, at the next poll; SIGINT while waiting exits 0', async () => {
     const path = join(tempDir('sq-follow-'), 'r.db');
     const squid = emu.squidId(DEMO_SQUIDS.paris);
-    const s = start(['--squid', DEMO_SQUIDS.paris, '--to', `sqlite:${path}`, '--table', 'places', '--follow', '--interval', '5s']);
-    await waitFor(s.err, (e) => e.includes('Waiting for the squid\'s next done run (2 synced so far'), 'the first pass', 60_000);
+    const s = start([
+      '--squid',
+      DEMO_SQUIDS.paris,
+      '--to',
+      `sqlite:${path}`,
+      '--table',
+      'places',
+      '--follow',
+      '--interval',
+      '5s',
+    ]);
+    await waitFor(
+      s.err,
+      (e) => e.includes("Waiting for the squid's next done run (2 synced so far"),
+      'the first pass',
+      60_000,
+    );
     const polls = await runPolls();
     const run = (await emu.control('POST', '/_emulator/generate', { squid, results: 9 })) as { id: string };
     await waitFor(s.err, (e) => e.includes(`run ${run.id}: 9 rows (9 inserted`), 'the new run synced', 60_000);
@@ -52,8 +67,23 @@ describe('--follow', () => {
   it('--from-webhook: a run.done event for the squid syncs at once; the password is in no output nor in ps', async () => {
     const secret = 'Pa55-w0rd-in-url';
     const squid = emu.squidId(DEMO_SQUIDS.paris);
-    const s = start(['--squid', DEMO_SQUIDS.paris, '--to', pg.url(secret), '--table', 'hooked', '--follow', '--interval', '1h', '--from-webhook', '0', '-v']);
-    const url = (await waitFor(s.err, (e) => /Waiting for run\.done events on (http:\S+)/.test(e), 'the receiver', 60_000)).match(/events on (http:\S+)/)![1];
+    const s = start([
+      '--squid',
+      DEMO_SQUIDS.paris,
+      '--to',
+      pg.url(secret),
+      '--table',
+      'hooked',
+      '--follow',
+      '--interval',
+      '1h',
+      '--from-webhook',
+      '0',
+      '-v',
+    ]);
+    const url = (
+      await waitFor(s.err, (e) => /Waiting for run\.done events on (http:\S+)/.test(e), 'the receiver', 60_000)
+    ).match(/events on (http:\S+)/)![1];
     await waitFor(s.err, (e) => e.includes('(2 synced so far'), 'the first pass', 60_000);
     const cmdline = readFileSync(`/proc/${s.child.pid}/cmdline`, 'utf8');
     expect(cmdline).not.toContain(secret);
@@ -63,7 +93,13 @@ describe('--follow', () => {
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ id: run.id, object: 'run', event: 'run.done', squid: { id: squid, name: DEMO_SQUIDS.paris }, timestamp: now }),
+      body: JSON.stringify({
+        id: run.id,
+        object: 'run',
+        event: 'run.done',
+        squid: { id: squid, name: DEMO_SQUIDS.paris },
+        timestamp: now,
+      }),
     });
     expect(res.status).toBe(200);
     await waitFor(s.err, (e) => e.includes(`run ${run.id}: 4 rows (4 inserted`), 'the run synced on the event', 60_000);
@@ -72,6 +108,8 @@ describe('--follow', () => {
     expect(r.exitCode).toBe(0);
     expect(s.err() + s.out()).not.toContain(secret);
     expect(s.err()).toContain('postgres://postgres:********@127.0.0.1');
-    expect((await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM hooked WHERE sq_run_id = '${run.id}'`))[0].n).toBe(4);
+    expect(
+      (await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM hooked WHERE sq_run_id = '${run.id}'`))[0].n,
+    ).toBe(4);
   }, 120_000);
 });

@@ -23,16 +23,20 @@ beforeAll(async () => {
   await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.lyon), results: ROWS });
 }, 180_000);
 
-const SELECT = 'SELECT sq_result_id, sq_run_id, sq_squid_id, scraping_time, name, address, ratings, score FROM $T ORDER BY sq_result_id';
+const SELECT =
+  'SELECT sq_result_id, sq_run_id, sq_squid_id, scraping_time, name, address, ratings, score FROM $T ORDER BY sq_result_id';
 /**
  * A SQLite file read by another process, as a user's tool would: after a kill -9 of sq on Node 20, node-sqlite3-wasm's
  * lock directory is left beside it (its holder is dead), and is removed first, as sq itself does.
  */
-const readDb = <T,>(file: string, sql: string) => {
+const readDb = <T>(file: string, sql: string) => {
   rmSync(`${file}.lock`, { recursive: true, force: true });
   return sqliteQuery<T>(file, sql);
 };
-const stamp = (r: Record<string, unknown>) => ({ ...r, scraping_time: r.scraping_time instanceof Date ? r.scraping_time.toISOString() : r.scraping_time });
+const stamp = (r: Record<string, unknown>) => ({
+  ...r,
+  scraping_time: r.scraping_time instanceof Date ? r.scraping_time.toISOString() : r.scraping_time,
+});
 
 describe('kill -9 at random points of a 5,000-row sync, then a rerun: the table equals an uninterrupted one', () => {
   it('SQLite, 10 tries', async () => {
@@ -43,8 +47,13 @@ describe('kill -9 at random points of a 5,000-row sync, then a rerun: the table 
       rows: ROWS,
       tries: 10,
       where: (name) => ({ to: `sqlite:${join(dir, `${name}.db`)}`, table: 'r' }),
-      read: async (t) => readDb<Record<string, unknown>>(t.to.slice('sqlite:'.length), SELECT.replace('$T', t.table)).map(stamp),
-      cursorRows: async (t) => Number(readDb<{ n: number }>(t.to.slice('sqlite:'.length), 'SELECT coalesce(sum(rows), 0) AS n FROM sq_sync_runs')[0].n),
+      read: async (t) =>
+        readDb<Record<string, unknown>>(t.to.slice('sqlite:'.length), SELECT.replace('$T', t.table)).map(stamp),
+      cursorRows: async (t) =>
+        Number(
+          readDb<{ n: number }>(t.to.slice('sqlite:'.length), 'SELECT coalesce(sum(rows), 0) AS n FROM sq_sync_runs')[0]
+            .n,
+        ),
     });
     expect(killed).toBeGreaterThanOrEqual(8);
   }, 900_000);
@@ -59,7 +68,14 @@ describe('kill -9 at random points of a 5,000-row sync, then a rerun: the table 
       tries: 3,
       where: (name) => ({ to: pg.url(), table: `kill_${name}` }),
       read: async (t) => (await pg.query(SELECT.replace('$T', `"${t.table}"`))).map(stamp),
-      cursorRows: async (t) => Number((await pg.query<{ n: string }>(`SELECT coalesce(sum(rows), 0) AS n FROM sq_sync_runs WHERE table_name = '${t.table}'`))[0].n),
+      cursorRows: async (t) =>
+        Number(
+          (
+            await pg.query<{ n: string }>(
+              `SELECT coalesce(sum(rows), 0) AS n FROM sq_sync_runs WHERE table_name = '${t.table}'`,
+            )
+          )[0].n,
+        ),
     });
     expect(killed).toBeGreaterThanOrEqual(2);
   }, 900_000);
@@ -69,27 +85,39 @@ describe('a stop signal mid-sync', () => {
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
-  ] as const)('%s: the page being written commits, exit %i, and the next sync continues after it', async (signal, code) => {
-    const path = join(tempDir('sq-stop-'), 'r.db');
-    const args = [BIN, 'results', 'sync', '--squid', DEMO_SQUIDS.lyon, '--to', `sqlite:${path}`, '--table', 'r'];
-    const env = { ...emu.env(), SQ_CACHE_DIR: binCacheDir(), SQ_CONFIG_DIR: tempDir('sq-cfg-'), NO_COLOR: '1' };
-    const reads = async () => (await emu.requests('GET')).filter((r) => r.path === '/v1/results').length;
-    const before = await reads();
-    const child = execa(process.execPath, args, { env, extendEnv: false, reject: false });
-    await waitFor(async () => (await reads()) - before, (n) => n >= 3, 'three pages read', 120_000);
-    child.kill(signal);
-    const r = await child;
-    expect(r.exitCode, String(r.stderr)).toBe(code);
-    expect(String(r.stderr)).toMatch(/stopped after its last whole page: the next sync continues it/);
-    const [{ n }] = sqliteQuery<{ n: number }>(path, 'SELECT count(*) AS n FROM r');
-    const [cursor] = sqliteQuery<{ pages: number; rows: number; done: number }>(path, 'SELECT pages, rows, done FROM sq_sync_runs');
-    // Whole pages only, and the cursor says exactly them.
-    expect(n % 100).toBe(0);
-    expect(n).toBeLessThan(ROWS);
-    expect(cursor).toEqual({ pages: n / 100, rows: n, done: 0 });
-    const again = await execa(process.execPath, [...args, '--json'], { env, extendEnv: false, reject: false });
-    expect(again.exitCode, String(again.stderr)).toBe(0);
-    expect(JSON.parse(String(again.stdout))).toMatchObject({ runs_synced: 1, inserted: ROWS - n });
-    expect(sqliteQuery<{ n: number }>(path, 'SELECT count(*) AS n FROM r')[0].n).toBe(ROWS);
-  }, 300_000);
+  ] as const)(
+    '%s: the page being written commits, exit %i, and the next sync continues after it',
+    async (signal, code) => {
+      const path = join(tempDir('sq-stop-'), 'r.db');
+      const args = [BIN, 'results', 'sync', '--squid', DEMO_SQUIDS.lyon, '--to', `sqlite:${path}`, '--table', 'r'];
+      const env = { ...emu.env(), SQ_CACHE_DIR: binCacheDir(), SQ_CONFIG_DIR: tempDir('sq-cfg-'), NO_COLOR: '1' };
+      const reads = async () => (await emu.requests('GET')).filter((r) => r.path === '/v1/results').length;
+      const before = await reads();
+      const child = execa(process.execPath, args, { env, extendEnv: false, reject: false });
+      await waitFor(
+        async () => (await reads()) - before,
+        (n) => n >= 3,
+        'three pages read',
+        120_000,
+      );
+      child.kill(signal);
+      const r = await child;
+      expect(r.exitCode, String(r.stderr)).toBe(code);
+      expect(String(r.stderr)).toMatch(/stopped after its last whole page: the next sync continues it/);
+      const [{ n }] = sqliteQuery<{ n: number }>(path, 'SELECT count(*) AS n FROM r');
+      const [cursor] = sqliteQuery<{ pages: number; rows: number; done: number }>(
+        path,
+        'SELECT pages, rows, done FROM sq_sync_runs',
+      );
+      // Whole pages only, and the cursor says exactly them.
+      expect(n % 100).toBe(0);
+      expect(n).toBeLessThan(ROWS);
+      expect(cursor).toEqual({ pages: n / 100, rows: n, done: 0 });
+      const again = await execa(process.execPath, [...args, '--json'], { env, extendEnv: false, reject: false });
+      expect(again.exitCode, String(again.stderr)).toBe(0);
+      expect(JSON.parse(String(again.stdout))).toMatchObject({ runs_synced: 1, inserted: ROWS - n });
+      expect(sqliteQuery<{ n: number }>(path, 'SELECT count(*) AS n FROM r')[0].n).toBe(ROWS);
+    },
+    300_000,
+  );
 });

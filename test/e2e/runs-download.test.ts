@@ -48,22 +48,39 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     served.push(`${req.method} ${req.url} auth=${req.headers.authorization ?? 'none'}`);
     if (req.url === '/expired') {
-      res.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
+      res
+        .writeHead(403, { 'content-type': 'application/xml' })
+        .end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
     } else if (req.url === '/slow') {
-      res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(csv.length * 2), 'content-disposition': 'attachment; filename="slow.csv"' });
+      res.writeHead(200, {
+        'content-type': 'text/csv',
+        'content-length': String(csv.length * 2),
+        'content-disposition': 'attachment; filename="slow.csv"',
+      });
       res.write(csv);
     } else if (req.url?.startsWith('/cut')) {
       // Half the file, then the connection reset: always (/cut), or only the first time (/cut-once).
       const first = !served.slice(0, -1).some((x) => x.startsWith('GET /cut-once'));
       if (req.url.startsWith('/cut-once') && !first) {
-        res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="cut.csv"' }).end(csv);
+        res
+          .writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="cut.csv"' })
+          .end(csv);
         return;
       }
-      res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(Buffer.byteLength(csv)), 'content-disposition': 'attachment; filename="cut.csv"' });
+      res.writeHead(200, {
+        'content-type': 'text/csv',
+        'content-length': String(Buffer.byteLength(csv)),
+        'content-disposition': 'attachment; filename="cut.csv"',
+      });
       res.write(csv.slice(0, 10), () => res.destroy());
     } else if (req.url?.startsWith('/named?')) {
       // content-disposition exactly as given in ?cd=
-      res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': new URL(req.url, 'http://x').searchParams.get('cd')! }).end(csv);
+      res
+        .writeHead(200, {
+          'content-type': 'text/csv',
+          'content-disposition': new URL(req.url, 'http://x').searchParams.get('cd')!,
+        })
+        .end(csv);
     } else res.writeHead(404).end();
   });
   serverUrl = await listenLocal(server);
@@ -87,7 +104,10 @@ describe('runs download', () => {
     expect(statSync(join(dir, filename)).mode & 0o777).toBe(0o600);
     expect(r.stderr).toBe(`✓ Downloaded ${(Buffer.byteLength(csv) / 1024).toFixed(1)} kB to ${filename}\n`);
     const got = await logged();
-    expect(got.map((x) => `${x.method} ${x.path}`)).toEqual([`GET /v1/runs/${runId}/download`, `GET ${new URL(s3).pathname}`]);
+    expect(got.map((x) => `${x.method} ${x.path}`)).toEqual([
+      `GET /v1/runs/${runId}/download`,
+      `GET ${new URL(s3).pathname}`,
+    ]);
     // the presigned URL is fetched without the API key
     expect(got[1].headers.authorization).toBeUndefined();
   });
@@ -105,28 +125,61 @@ describe('runs download', () => {
   });
 
   it('re-requests the URL once when the signed link answers 403', async () => {
-    await emu.faults([{ method: 'GET', path: `/v1/runs/${runId}/download`, action: 'status', status: 200, count: 1, body: { s3: `${serverUrl}/expired` } }]);
+    await emu.faults([
+      {
+        method: 'GET',
+        path: `/v1/runs/${runId}/download`,
+        action: 'status',
+        status: 200,
+        count: 1,
+        body: { s3: `${serverUrl}/expired` },
+      },
+    ]);
     const dir = tempDir('sq-dl-');
     const r = await sqBin(['runs', 'download', runId, '-o', join(dir, 'x.csv')], { env: emu.env() });
     expect(r.code).toBe(0);
     expect(readFileSync(join(dir, 'x.csv'), 'utf8')).toBe(csv);
     expect(served).toEqual(['GET /expired auth=none']);
-    expect((await logged()).map((x) => x.path)).toEqual([`/v1/runs/${runId}/download`, `/v1/runs/${runId}/download`, new URL(s3).pathname]);
+    expect((await logged()).map((x) => x.path)).toEqual([
+      `/v1/runs/${runId}/download`,
+      `/v1/runs/${runId}/download`,
+      new URL(s3).pathname,
+    ]);
   });
 
   // Issue 46, 8: a bare "error: aborted", no retry, nothing said of the bytes or the URL.
   it('a body cut short is fetched again from a fresh link; cut every time, the error names the bytes and the URL without its query', async () => {
     const dir = tempDir('sq-dl-');
-    await emu.faults([{ method: 'GET', path: `/v1/runs/${runId}/download`, action: 'status', status: 200, body: { s3: `${serverUrl}/cut-once?Signature=SIGSECRET46` } }]);
+    await emu.faults([
+      {
+        method: 'GET',
+        path: `/v1/runs/${runId}/download`,
+        action: 'status',
+        status: 200,
+        body: { s3: `${serverUrl}/cut-once?Signature=SIGSECRET46` },
+      },
+    ]);
     const once = await sqBin(['runs', 'download', runId, '-o', join(dir, 'once.csv')], { env: emu.env() });
     expect(once.code, once.stderr).toBe(0);
     expect(readFileSync(join(dir, 'once.csv'), 'utf8')).toBe(csv);
     expect(once.stderr).toContain('trying again (2 of 3)');
-    await emu.faults([{ method: 'GET', path: `/v1/runs/${runId}/download`, action: 'status', status: 200, body: { s3: `${serverUrl}/cut?Signature=SIGSECRET46` } }]);
+    await emu.faults([
+      {
+        method: 'GET',
+        path: `/v1/runs/${runId}/download`,
+        action: 'status',
+        status: 200,
+        body: { s3: `${serverUrl}/cut?Signature=SIGSECRET46` },
+      },
+    ]);
     const r = await sqBin(['runs', 'download', runId, '-o', join(dir, 'cut.csv')], { env: emu.env() });
     expect(r.code).toBe(1);
     // What arrived before the reset (10 bytes sent; the reset may overtake them), of the whole, and where from.
-    expect(r.stderr).toMatch(new RegExp(`error: the download of run ${runId} stopped after \\d+ bytes of ${Buffer.byteLength(csv)} from ${serverUrl}/cut \\(`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `error: the download of run ${runId} stopped after \\d+ bytes of ${Buffer.byteLength(csv)} from ${serverUrl}/cut \\(`,
+      ),
+    );
     expect(r.stderr).toContain('3 times');
     expect(r.stderr).not.toContain('SIGSECRET46');
     expect(served.filter((x) => x.startsWith('GET /cut?'))).toHaveLength(3);
@@ -135,18 +188,34 @@ describe('runs download', () => {
 
   it('--fields and --omit naming one column is exit 2 before any request', async () => {
     await emu.clearRequests();
-    const r = await sqBin(['runs', 'download', runId, '--fields', 'id', '--omit', 'id', '-o', join(tempDir('sq-dl-'), 'x.csv')], { env: emu.env() });
+    const r = await sqBin(
+      ['runs', 'download', runId, '--fields', 'id', '--omit', 'id', '-o', join(tempDir('sq-dl-'), 'x.csv')],
+      { env: emu.env() },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--fields and --omit both name the column "id"');
     expect(await emu.requests()).toEqual([]);
   });
 
   it('Ctrl-C in the middle of the body exits 130 and leaves no file in the directory', async () => {
-    await emu.faults([{ method: 'GET', path: `/v1/runs/${runId}/download`, action: 'status', status: 200, body: { s3: `${serverUrl}/slow` } }]);
+    await emu.faults([
+      {
+        method: 'GET',
+        path: `/v1/runs/${runId}/download`,
+        action: 'status',
+        status: 200,
+        body: { s3: `${serverUrl}/slow` },
+      },
+    ]);
     const dir = tempDir('sq-dl-');
     const p = run(['runs', 'download', runId], dir);
     // wait until the temp file holds the first half of the body
-    await waitFor(() => readdirSync(dir), (names) => names.length === 1 && statSync(join(dir, names[0])).size === Buffer.byteLength(csv), 'a partial temp file', 20_000);
+    await waitFor(
+      () => readdirSync(dir),
+      (names) => names.length === 1 && statSync(join(dir, names[0])).size === Buffer.byteLength(csv),
+      'a partial temp file',
+      20_000,
+    );
     expect(readdirSync(dir)[0]).toMatch(/^\.slow\.csv\..*\.sq-tmp$/);
     p.kill('SIGINT');
     const r = await p;
@@ -155,9 +224,17 @@ describe('runs download', () => {
   });
 
   const serveAs = (cd: string) =>
-    emu.faults([{ method: 'GET', path: `/v1/runs/${runId}/download`, action: 'status', status: 200, body: { s3: `${serverUrl}/named?cd=${encodeURIComponent(cd)}` } }]);
+    emu.faults([
+      {
+        method: 'GET',
+        path: `/v1/runs/${runId}/download`,
+        action: 'status',
+        status: 200,
+        body: { s3: `${serverUrl}/named?cd=${encodeURIComponent(cd)}` },
+      },
+    ]);
 
-  it('the server\'s name becomes a plain file name here: no directories, no dot-file, no reserved device name', async () => {
+  it("the server's name becomes a plain file name here: no directories, no dot-file, no reserved device name", async () => {
     const cases: Array<[string, string]> = [
       ['attachment; filename="../../etc/x"', 'x'],
       ['attachment; filename=".bashrc"', 'bashrc'],
@@ -174,16 +251,22 @@ describe('runs download', () => {
       mkdirSync(dir, { recursive: true });
       const r = await run(['runs', 'download', runId], dir);
       expect(r.exitCode, cd).toBe(0);
-      expect([readdirSync(dir), readdirSync(parent), readdirSync(join(parent, 'a'))], cd).toEqual([[want], ['a'], ['b']]);
+      expect([readdirSync(dir), readdirSync(parent), readdirSync(join(parent, 'a'))], cd).toEqual([
+        [want],
+        ['a'],
+        ['b'],
+      ]);
       expect(readFileSync(join(dir, want), 'utf8')).toBe(csv);
     }
   });
 
-  it('an existing file at the server\'s name is kept: exit 2 naming --force and -o, before the body is read', async () => {
+  it("an existing file at the server's name is kept: exit 2 naming --force and -o, before the body is read", async () => {
     const dir = tempDir('sq-dl-');
     writeFileSync(join(dir, filename), 'mine\n');
     const r = await run(['runs', 'download', runId], dir);
-    expect(r.stderr).toBe(`error: ${filename} already exists: pass --force to replace it, or -o FILE to choose another name\nRun with --help for usage.\n`);
+    expect(r.stderr).toBe(
+      `error: ${filename} already exists: pass --force to replace it, or -o FILE to choose another name\nRun with --help for usage.\n`,
+    );
     expect(r.exitCode).toBe(2);
     expect(readdirSync(dir)).toEqual([filename]);
     expect(readFileSync(join(dir, filename), 'utf8')).toBe('mine\n');

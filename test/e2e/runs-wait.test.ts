@@ -7,7 +7,6 @@ import { fakeSqClock } from '../helpers/clock.js';
 import { waitFor } from '../helpers/wait.js';
 import type { J } from '../helpers/json.js';
 
-
 async function squidIds(emu: TestEmulator): Promise<Record<string, string>> {
   return Object.fromEntries((await emu.api('/v1/squids?limit=100')).data.map((s: J) => [s.name, s.id]));
 }
@@ -26,36 +25,54 @@ describe('a real clock (the emulator runs 2x faster)', () => {
     ids = await squidIds(emu);
   });
 
-  it('start --wait polls until done and export_done, prints the final run, plain progress lines on stderr', async () => {
-    const r = await sqBin(['runs', 'start', '--squid', 'Paris restaurants', '--wait', '--interval', '200ms', '--json'], { env: emu.env() });
-    expect(r.code).toBe(0);
-    const run = JSON.parse(r.stdout);
-    expect(run.status).toBe('done');
-    expect(run.export_done).toBe(true);
-    expect(run.squid).toBe(ids['Paris restaurants']);
-    expect(run).toEqual(await emu.api(`/v1/runs/${run.id}`));
-    const lines = r.stderr.trimEnd().split('\n');
-    // The one estimate line every run start prints, then the start.
-    expect(lines[0]).toMatch(/^estimated \d+ credits .*sets off no reset/);
-    expect(lines[1]).toBe(`Started run ${run.id} of squid Paris restaurants`);
-    expect(lines.some((l) => l.startsWith(`run ${run.id}: running `))).toBe(true);
-    expect(lines.some((l) => l.startsWith(`run ${run.id}: done 100% results ${run.total_results}`))).toBe(true);
-    // one line per change: no two identical consecutive lines
-    expect(lines.filter((l, i) => i > 0 && l.replace(/\(elapsed.*\)/, '') === lines[i - 1].replace(/\(elapsed.*\)/, ''))).toEqual([]);
-    const posts = await emu.requests('POST');
-    // The estimate (a POST that changes nothing), then the one start.
-    expect(posts.map((p) => p.path)).toEqual(['/v1/squid/estimate', '/v1/runs']);
-  }, REAL_RUN_TIMEOUT_MS);
+  it(
+    'start --wait polls until done and export_done, prints the final run, plain progress lines on stderr',
+    async () => {
+      const r = await sqBin(
+        ['runs', 'start', '--squid', 'Paris restaurants', '--wait', '--interval', '200ms', '--json'],
+        { env: emu.env() },
+      );
+      expect(r.code).toBe(0);
+      const run = JSON.parse(r.stdout);
+      expect(run.status).toBe('done');
+      expect(run.export_done).toBe(true);
+      expect(run.squid).toBe(ids['Paris restaurants']);
+      expect(run).toEqual(await emu.api(`/v1/runs/${run.id}`));
+      const lines = r.stderr.trimEnd().split('\n');
+      // The one estimate line every run start prints, then the start.
+      expect(lines[0]).toMatch(/^estimated \d+ credits .*sets off no reset/);
+      expect(lines[1]).toBe(`Started run ${run.id} of squid Paris restaurants`);
+      expect(lines.some((l) => l.startsWith(`run ${run.id}: running `))).toBe(true);
+      expect(lines.some((l) => l.startsWith(`run ${run.id}: done 100% results ${run.total_results}`))).toBe(true);
+      // one line per change: no two identical consecutive lines
+      expect(
+        lines.filter((l, i) => i > 0 && l.replace(/\(elapsed.*\)/, '') === lines[i - 1].replace(/\(elapsed.*\)/, '')),
+      ).toEqual([]);
+      const posts = await emu.requests('POST');
+      // The estimate (a POST that changes nothing), then the one start.
+      expect(posts.map((p) => p.path)).toEqual(['/v1/squid/estimate', '/v1/runs']);
+    },
+    REAL_RUN_TIMEOUT_MS,
+  );
 
-  it('a run that ends in error exits 6 with its done_reason; with --json the run as it ended is on stdout', async () => {
-    emu.expectWrites('POST /v1/runs');
-    const r = await sqBin(['runs', 'start', '--squid', 'Job board watch', '--wait', '--interval', '200ms', '--json'], { env: emu.env() });
-    expect(r.code).toBe(6);
-    const runs = (await emu.api(`/v1/runs?squid=${ids['Job board watch']}&limit=1`)).data;
-    expect(runs[0].status).toBe('error');
-    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!).error.message).toContain(`run ${runs[0].id} ended with status error (done_reason: ${runs[0].done_reason}`);
-    expect(JSON.parse(r.stdout)).toMatchObject({ id: runs[0].id, status: 'error', done_reason: runs[0].done_reason });
-  }, REAL_RUN_TIMEOUT_MS);
+  it(
+    'a run that ends in error exits 6 with its done_reason; with --json the run as it ended is on stdout',
+    async () => {
+      emu.expectWrites('POST /v1/runs');
+      const r = await sqBin(
+        ['runs', 'start', '--squid', 'Job board watch', '--wait', '--interval', '200ms', '--json'],
+        { env: emu.env() },
+      );
+      expect(r.code).toBe(6);
+      const runs = (await emu.api(`/v1/runs?squid=${ids['Job board watch']}&limit=1`)).data;
+      expect(runs[0].status).toBe('error');
+      expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!).error.message).toContain(
+        `run ${runs[0].id} ended with status error (done_reason: ${runs[0].done_reason}`,
+      );
+      expect(JSON.parse(r.stdout)).toMatchObject({ id: runs[0].id, status: 'error', done_reason: runs[0].done_reason });
+    },
+    REAL_RUN_TIMEOUT_MS,
+  );
 });
 
 describe('a virtual clock moved by the test', () => {
@@ -84,12 +101,22 @@ describe('a virtual clock moved by the test', () => {
     const p = spawn(['runs', 'watch', run.id, '--interval', '100ms', '--json']);
     let exited = false;
     void p.finally(() => (exited = true));
-    await waitFor(() => polled(run.id), (n) => n >= 1, 'the first poll', 20_000);
+    await waitFor(
+      () => polled(run.id),
+      (n) => n >= 1,
+      'the first poll',
+      20_000,
+    );
     // one business second per poll, until the CLI sees the export ready and exits
     for (let i = 0; i < 30 && !exited; i++) {
       const seen = await polled(run.id);
       await emu.advance(1000);
-      await waitFor(() => polled(run.id), (n) => exited || n > seen, 'the next poll', 20_000);
+      await waitFor(
+        () => polled(run.id),
+        (n) => exited || n > seen,
+        'the next poll',
+        20_000,
+      );
     }
     const r = await p;
     expect(r.exitCode).toBe(0);
@@ -106,7 +133,12 @@ describe('a virtual clock moved by the test', () => {
     const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: ids['Paris restaurants'] } });
     await emu.clearRequests();
     const p = spawn(['runs', 'watch', run.id, '--interval', '100ms']);
-    await waitFor(() => polled(run.id), (n) => n >= 1, 'the first poll', 20_000);
+    await waitFor(
+      () => polled(run.id),
+      (n) => n >= 1,
+      'the first poll',
+      20_000,
+    );
     await emu.api(`/v1/runs/${run.id}/abort`, { method: 'POST' });
     await emu.advance(5000);
     const r = await p;
@@ -120,12 +152,17 @@ describe('a virtual clock moved by the test', () => {
     // that clock, not on the wall, and the 2 s pass at once.
     const clock = fakeSqClock();
     const t0 = clock.t;
-    const r = await sq(['runs', 'start', '--squid', 'Amazon headphones', '--wait', '--interval', '200ms', '--timeout', '2s'], { env: emu.env({ NO_COLOR: '1' }), clock });
+    const r = await sq(
+      ['runs', 'start', '--squid', 'Amazon headphones', '--wait', '--interval', '200ms', '--timeout', '2s'],
+      { env: emu.env({ NO_COLOR: '1' }), clock },
+    );
     expect(clock.t - t0).toBeGreaterThanOrEqual(2000);
     expect(r.code).toBe(7);
     const run = (await emu.api(`/v1/runs?squid=${ids['Amazon headphones']}&limit=1`)).data[0];
     expect(run.status).toBe('pending');
-    expect(r.stderr).toContain(`error: gave up waiting for run ${run.id} after 2s: the run is pending. The run continues on the server`);
+    expect(r.stderr).toContain(
+      `error: gave up waiting for run ${run.id} after 2s: the run is pending. The run continues on the server`,
+    );
     // The run as it stood is printed (TSV, piped), with its id.
     expect(r.stdout.split('\n')[1]).toContain(run.id);
   });
@@ -134,7 +171,12 @@ describe('a virtual clock moved by the test', () => {
     const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: ids['Paris restaurants'] } });
     await emu.clearRequests();
     const p = spawn(['runs', 'watch', run.id, '--interval', '100ms']);
-    await waitFor(() => polled(run.id), (n) => n >= 2, 'two polls', 20_000);
+    await waitFor(
+      () => polled(run.id),
+      (n) => n >= 2,
+      'two polls',
+      20_000,
+    );
     p.kill('SIGINT');
     const r = await p;
     expect(r.exitCode).toBe(130);
@@ -143,11 +185,16 @@ describe('a virtual clock moved by the test', () => {
     expect((await emu.api(`/v1/runs/${run.id}`)).status).toBe('pending');
   });
 
-  it('SIGTERM while waiting (a CI timeout) exits 143, not Ctrl-C\'s 130', async () => {
+  it("SIGTERM while waiting (a CI timeout) exits 143, not Ctrl-C's 130", async () => {
     const run = await emu.api('/v1/runs', { method: 'POST', body: { squid: ids['Paris restaurants'] } });
     await emu.clearRequests();
     const p = spawn(['runs', 'watch', run.id, '--interval', '100ms']);
-    await waitFor(() => polled(run.id), (n) => n >= 2, 'two polls', 20_000);
+    await waitFor(
+      () => polled(run.id),
+      (n) => n >= 2,
+      'two polls',
+      20_000,
+    );
     p.kill('SIGTERM');
     const r = await p;
     expect(r.exitCode).toBe(143);

@@ -19,18 +19,25 @@ describe('scripting (built binary)', () => {
     expect(r).toEqual({ code: 0, stdout: names.map((n) => `${n}\n`).join(''), stderr: '' });
   });
 
-  it('a bad expression: exit 2, jq\'s message as the JSON error object, no request', async () => {
+  it("a bad expression: exit 2, jq's message as the JSON error object, no request", async () => {
     const r = await run('squids', 'list', '--jq', '.[');
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(JSON.parse(r.stderr)).toEqual({
-      error: { code: 2, status: null, message: '--jq: syntax error, unexpected end of file (Unix shell quoting issues?) at <top-level>, line 1:\n.[', retry_after: null },
+      error: {
+        code: 2,
+        status: null,
+        message: '--jq: syntax error, unexpected end of file (Unix shell quoting issues?) at <top-level>, line 1:\n.[',
+        retry_after: null,
+      },
     });
     expect(await calls()).toEqual([]);
   });
 
   it('--jq after the verb or before the noun, and --template', async () => {
-    expect((await run('--jq', 'length', 'squids', 'list')).stdout).toBe((await run('squids', 'list', '--jq', 'length')).stdout);
+    expect((await run('--jq', 'length', 'squids', 'list')).stdout).toBe(
+      (await run('squids', 'list', '--jq', 'length')).stdout,
+    );
     const r = await run('me', '--template', '{{.first_name}} <{{.email}}>{{"\\n"}}');
     expect(r).toEqual({ code: 0, stdout: 'Ada <demo@sq-emulator.local>\n', stderr: '' });
   });
@@ -45,16 +52,24 @@ describe('scripting (built binary)', () => {
     const dir = tempDir('sq-jq-cache-');
     const env = emu.env({ SQ_CACHE_DIR: dir });
     const me = await emu.api('/v1/me');
-    expect(await sqBin(['me', '--jq', '.email'], { env }).then(withNl)).toEqual({ code: 0, stdout: `${me.email}\n`, stderr: '' });
+    expect(await sqBin(['me', '--jq', '.email'], { env }).then(withNl)).toEqual({
+      code: 0,
+      stdout: `${me.email}\n`,
+      stderr: '',
+    });
     // The worker prints the same for the same filter.
     expect((await sqBin(['me', '--jq', '.email | tostring'], { env }).then(withNl)).stdout).toBe(`${me.email}\n`);
     const bad = await sqBin(['me', '--jq', '.[0]'], { env });
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stderr).error.message).toBe('--jq: Cannot index object with number');
-    const list = await sqBin(['squids', 'list', '--jq', '.[] | .name'], { env: emu.env({ SQ_CACHE_DIR: '' }) }).then(withNl);
+    const list = await sqBin(['squids', 'list', '--jq', '.[] | .name'], { env: emu.env({ SQ_CACHE_DIR: '' }) }).then(
+      withNl,
+    );
     expect(list.code).toBe(0);
     expect(list.stdout.split('\n').filter(Boolean).length).toBeGreaterThan(1);
-    expect(readFileSync(join(dir, 'jq-known'), 'utf8').split('\n').filter(Boolean)).toEqual([fingerprint(`${JQ_WEB}\n.email | tostring`)]);
+    expect(readFileSync(join(dir, 'jq-known'), 'utf8').split('\n').filter(Boolean)).toEqual([
+      fingerprint(`${JQ_WEB}\n.email | tostring`),
+    ]);
   });
 
   describe('expressions known to compile', () => {
@@ -82,7 +97,11 @@ describe('scripting (built binary)', () => {
       expect(good.code).toBe(0);
       expect(known(dir)).toEqual([fingerprint(`${JQ_WEB}\n.[].name | tostring`)]);
       // The output is the same without any cache (then jq-web loads from node_modules, patched the same way).
-      expect(await sqBin(['squids', 'list', '--jq', '.[].name | tostring'], { env: emu.env({ SQ_CACHE_DIR: '' }) }).then(withNl)).toEqual(good);
+      expect(
+        await sqBin(['squids', 'list', '--jq', '.[].name | tostring'], { env: emu.env({ SQ_CACHE_DIR: '' }) }).then(
+          withNl,
+        ),
+      ).toEqual(good);
       expect(await inCache(dir, ['squids', 'list', '--jq', '.[].name | tostring'])).toEqual(good);
 
       await emu.control('POST', '/_emulator/reset');
@@ -95,7 +114,7 @@ describe('scripting (built binary)', () => {
       expect(known(dir)).toEqual([fingerprint(`${JQ_WEB}\n.[].name | tostring`)]);
     });
 
-    it('a remembered expression that does not compile (a planted or stale file) still fails with jq\'s message, exit 2', async () => {
+    it("a remembered expression that does not compile (a planted or stale file) still fails with jq's message, exit 2", async () => {
       const dir = tempDir('sq-jq-cache-');
       writeFileSync(join(dir, 'jq-known'), `${fingerprint(`${JQ_WEB}\n.[`)}\n`, { mode: 0o600 });
       const r = await inCache(dir, ['squids', 'list', '--jq', '.[']);
@@ -106,12 +125,18 @@ describe('scripting (built binary)', () => {
 
     it('the record is capped, and JQ_WEB names the installed jq-web', async () => {
       const dir = tempDir('sq-jq-cache-');
-      writeFileSync(join(dir, 'jq-known'), Array.from({ length: 300 }, (_, i) => `${i.toString(16).padStart(16, '0')}\n`).join(''), { mode: 0o600 });
+      writeFileSync(
+        join(dir, 'jq-known'),
+        Array.from({ length: 300 }, (_, i) => `${i.toString(16).padStart(16, '0')}\n`).join(''),
+        { mode: 0o600 },
+      );
       expect((await inCache(dir, ['me', '--jq', '.email | tostring'])).code).toBe(0);
       const lines = known(dir);
       expect(lines).toHaveLength(256);
       expect(lines.at(-1)).toBe(fingerprint(`${JQ_WEB}\n.email | tostring`));
-      const pkg = JSON.parse(readFileSync(join(__dirname, '../../node_modules/jq-web/package.json'), 'utf8')) as { version: string };
+      const pkg = JSON.parse(readFileSync(join(__dirname, '../../node_modules/jq-web/package.json'), 'utf8')) as {
+        version: string;
+      };
       expect(JQ_WEB).toBe(`jq-web ${pkg.version}`);
     });
   });

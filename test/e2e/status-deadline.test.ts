@@ -14,13 +14,17 @@ describe('sq status deadline', () => {
     const r = await sqBin(['status', '--timeout', '2s'], { env: emu.env(), timeout: 30_000 });
     await emu.clearFaults();
     expect(r.code, r.stderr).toBe(7);
-    expect(r.stderr).toContain('sq status gave up after 2 s (--timeout): no answer from the recent runs (GET /v1/runs)');
+    expect(r.stderr).toContain(
+      'sq status gave up after 2 s (--timeout): no answer from the recent runs (GET /v1/runs)',
+    );
     expect(r.stderr).toContain('answered: the user (GET /v1/me), the balance (GET /v1/user/balance)');
   });
 
   it('the default deadline is stated in --help; --timeout is bounded', async () => {
     const help = await sqBin(['status', '--help']);
-    expect(help.stdout).toMatch(/--timeout <duration>\s+give up on what has not answered by then, at most 5m\s+\(default: 20s\)/);
+    expect(help.stdout).toMatch(
+      /--timeout <duration>\s+give up on what has not answered by then, at most 5m\s+\(default: 20s\)/,
+    );
     const r = await sqBin(['status', '--timeout', '10m'], { env: emu.env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--timeout must be a duration like 30s, 10m or 2h of at most 5m');

@@ -18,7 +18,12 @@ const COUNT = 450; // 5 pages of 100
 let runId: string;
 
 beforeAll(async () => {
-  runId = ((await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: COUNT })) as { id: string }).id;
+  runId = (
+    (await emu.control('POST', '/_emulator/generate', {
+      squid: emu.squidId(DEMO_SQUIDS.headphones),
+      results: COUNT,
+    })) as { id: string }
+  ).id;
 });
 
 /** The built binary through bash, so that its stdout can be redirected (`> /dev/full`, `>> FILE`, `| head`). */
@@ -34,12 +39,15 @@ async function shell(script: string): Promise<{ code: number; stderr: string }> 
   return { code: r.exitCode ?? 1, stderr: String(r.stderr) };
 }
 const SQ = `"${process.execPath}" "${BIN}"`;
-const pagesAsked = async () => (await emu.requests()).filter((r) => r.path === '/v1/results').map((r) => (r.query as Record<string, string>).page);
+const pagesAsked = async () =>
+  (await emu.requests()).filter((r) => r.path === '/v1/results').map((r) => (r.query as Record<string, string>).page);
 
 describe('a stdout that fails (a full disk)', () => {
   it('the last write of a command failing is exit 1 with a clean message (JSON on stderr with --json), no stack trace', async () => {
     const me = await shell(`${SQ} me --json > /dev/full`);
-    expect(me.stderr).toBe('{"error":{"code":1,"status":null,"message":"cannot write to stdout: ENOSPC: no space left on device, write","retry_after":null}}');
+    expect(me.stderr).toBe(
+      '{"error":{"code":1,"status":null,"message":"cannot write to stdout: ENOSPC: no space left on device, write","retry_after":null}}',
+    );
     expect(me.code).toBe(1);
 
     const list = await shell(`${SQ} results list --run ${runId} --limit 5 --format csv > /dev/full`);
@@ -50,7 +58,9 @@ describe('a stdout that fails (a full disk)', () => {
   it('an --all --checkpoint export to /dev/full: exit 1, no checkpoint (no page was written), its lock removed', async () => {
     const ck = join(tempDir('sq-stdout-'), 'ck.json');
     const r = await shell(`${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} > /dev/full`);
-    expect(r.stderr).toBe('{"error":{"code":1,"status":null,"message":"cannot write to stdout: ENOSPC: no space left on device, write","retry_after":null}}');
+    expect(r.stderr).toBe(
+      '{"error":{"code":1,"status":null,"message":"cannot write to stdout: ENOSPC: no space left on device, write","retry_after":null}}',
+    );
     expect(r.code).toBe(1);
     expect(existsSync(ck)).toBe(false);
     expect(existsSync(`${ck}.lock`)).toBe(false);
@@ -62,7 +72,8 @@ describe('a stdout that fails (a full disk)', () => {
     let writes = 0;
     const disk = new Writable({
       write(chunk: Buffer, _enc, cb) {
-        if (++writes > 2) return cb(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+        if (++writes > 2)
+          return cb(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
         accepted += chunk.length;
         cb();
       },
@@ -72,7 +83,15 @@ describe('a stdout that fails (a full disk)', () => {
     stdin.end();
     const code = await run(['results', 'list', '--run', runId, '--all', '--format', 'ndjson', '--checkpoint', ck], {
       env: { SQ_CONFIG_DIR: tempConfigDir(), ...emu.env() },
-      io: { stdout: disk, stderr: stderr.stream, stdin, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 120 },
+      io: {
+        stdout: disk,
+        stderr: stderr.stream,
+        stdin,
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        stdinIsTTY: false,
+        columns: 120,
+      },
       signal: new AbortController().signal,
     });
     expect(stderr.text()).toContain('"message":"ENOSPC: no space left on device, write"');
@@ -86,16 +105,22 @@ describe('a stdout that fails (a full disk)', () => {
 describe('a reader that goes away (`| head`)', () => {
   it('with --checkpoint: exit 1, the checkpoint kept and the resume hint; without: a quiet exit 0', async () => {
     const ck = join(tempDir('sq-stdout-'), 'ck.json');
-    const r = await shell(`${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} | head -c 50000 > /dev/null; echo "rc=\${PIPESTATUS[0]}" >&2`);
+    const r = await shell(
+      `${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} | head -c 50000 > /dev/null; echo "rc=\${PIPESTATUS[0]}" >&2`,
+    );
     const saved = JSON.parse(readFileSync(ck, 'utf8'));
     expect(saved.pages).toBeGreaterThan(0);
     expect(saved.pages).toBeLessThan(5);
     expect(r.stderr).toContain(`stdout was closed after ${saved.pages} whole page`);
-    expect(r.stderr).toContain(`truncate -s ${saved.bytes} OUT && sq results list --run ${runId} --all --format ndjson --checkpoint ${ck} --resume >> OUT`);
+    expect(r.stderr).toContain(
+      `truncate -s ${saved.bytes} OUT && sq results list --run ${runId} --all --format ndjson --checkpoint ${ck} --resume >> OUT`,
+    );
     expect(r.stderr).toMatch(/rc=1$/);
     expect(existsSync(`${ck}.lock`)).toBe(false);
 
-    const quiet = await shell(`${SQ} results list --run ${runId} --all --format ndjson | head -c 50000 > /dev/null; echo "rc=\${PIPESTATUS[0]}" >&2`);
+    const quiet = await shell(
+      `${SQ} results list --run ${runId} --all --format ndjson | head -c 50000 > /dev/null; echo "rc=\${PIPESTATUS[0]}" >&2`,
+    );
     expect(quiet.stderr).toBe('rc=0');
   });
 });
@@ -122,27 +147,45 @@ describe('--resume with --checkpoint, stdout a file', () => {
     const dir = tempDir('sq-stdout-');
     const { ck, out, bytes } = await interrupted(dir);
     writeFileSync(out, `${readFileSync(out, 'utf8')}{"id":"half`);
-    const r = await shell(`${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} --resume >> ${out}`);
-    expect(JSON.parse(r.stderr).error.message).toContain(`cannot resume: stdout ("${out}") is a file of ${bytes + 11} bytes, but the checkpoint "${ck}" counts ${bytes}: cut it back to ${bytes} bytes first`);
+    const r = await shell(
+      `${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} --resume >> ${out}`,
+    );
+    expect(JSON.parse(r.stderr).error.message).toContain(
+      `cannot resume: stdout ("${out}") is a file of ${bytes + 11} bytes, but the checkpoint "${ck}" counts ${bytes}: cut it back to ${bytes} bytes first`,
+    );
     expect(r.code).toBe(2);
     expect(await emu.requests()).toEqual([]);
     expect(existsSync(ck)).toBe(true);
 
     const rest = join(dir, 'rest.ndjson');
-    const refused = await shell(`${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} --resume > ${rest}`);
+    const refused = await shell(
+      `${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} --resume > ${rest}`,
+    );
     expect(JSON.parse(refused.stderr).error.message).toContain('cannot resume into an empty file');
     expect(refused.code).toBe(2);
     expect(await emu.requests()).toEqual([]);
-    const ok = await shell(`${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} --resume --force > ${rest}`);
+    const ok = await shell(
+      `${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} --resume --force > ${rest}`,
+    );
     expect(ok.code).toBe(0);
     expect(readFileSync(rest, 'utf8').trim().split('\n')).toHaveLength(COUNT - 200);
     expect(await pagesAsked()).toEqual(['3', '4', '5']);
   });
 
-  it('a resumed export that ends below total_results warns like a fresh one, counting the checkpoint\'s records', async () => {
+  it("a resumed export that ends below total_results warns like a fresh one, counting the checkpoint's records", async () => {
     const { ck, out } = await interrupted(tempDir('sq-stdout-'));
-    await emu.faults([{ path: '/v1/results', action: 'status', status: 200, count: 1, body: { total_results: COUNT, page: 3, limit: 100, next: null, data: [] } }]);
-    const r = await shell(`${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} --resume >> ${out}`);
+    await emu.faults([
+      {
+        path: '/v1/results',
+        action: 'status',
+        status: 200,
+        count: 1,
+        body: { total_results: COUNT, page: 3, limit: 100, next: null, data: [] },
+      },
+    ]);
+    const r = await shell(
+      `${SQ} results list --run ${runId} --all --format ndjson --checkpoint ${ck} --resume >> ${out}`,
+    );
     expect(r.stderr).toContain(`total_results said ${COUNT} but 200 records arrived`);
     expect(r.code).toBe(0);
   });

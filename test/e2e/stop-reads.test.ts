@@ -21,7 +21,11 @@ execFileSync('mkfifo', [fifo]);
 /** The process has taken its stdin (libuv made fd 0 non-blocking) or has `path` open: it is waiting on that read. */
 function reading(pid: number, from: 'stdin' | string): boolean {
   try {
-    if (from === 'stdin') return (parseInt(/flags:\s*([0-7]+)/.exec(readFileSync(`/proc/${pid}/fdinfo/0`, 'utf8'))?.[1] ?? '0', 8) & 0o4000) !== 0;
+    if (from === 'stdin')
+      return (
+        (parseInt(/flags:\s*([0-7]+)/.exec(readFileSync(`/proc/${pid}/fdinfo/0`, 'utf8'))?.[1] ?? '0', 8) & 0o4000) !==
+        0
+      );
     return readdirSync(`/proc/${pid}/fd`).some((fd) => {
       try {
         return readlinkSync(`/proc/${pid}/fd/${fd}`) === from;
@@ -40,7 +44,23 @@ const READS: [string, string[], 'stdin' | string][] = [
   ['apply -f -', ['apply', '-f', '-', '--yes'], 'stdin'],
   ['delivery apply -f -', ['delivery', 'apply', '-f', '-'], 'stdin'],
   ['tasks add --file -', ['tasks', 'add', '--squid', PARIS, '--file', '-'], 'stdin'],
-  ['delivery sftp --password-stdin', ['delivery', 'sftp', '--squid', PARIS, '--host', 'h.example', '--username', 'u', '--directory', '/d', '--password-stdin'], 'stdin'],
+  [
+    'delivery sftp --password-stdin',
+    [
+      'delivery',
+      'sftp',
+      '--squid',
+      PARIS,
+      '--host',
+      'h.example',
+      '--username',
+      'u',
+      '--directory',
+      '/d',
+      '--password-stdin',
+    ],
+    'stdin',
+  ],
   ['auth login --with-token', ['auth', 'login', '--with-token'], 'stdin'],
   ['plan -f FIFO', ['plan', '-f', fifo], fifo],
   ['api --input FIFO', ['api', '/v1/me', '-X', 'POST', '--input', fifo], fifo],
@@ -83,13 +103,40 @@ describe('a stop signal ends a read that waits for data', SLOW, () => {
 
 describe('input is capped at 16 MiB', SLOW, () => {
   // Each sq runs under timeout(1), so that a broken read cannot leave it (and `yes`) running after the test.
-  const sh = (cmd: string) => execa('sh', ['-c', cmd], { env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', PATH: process.env.PATH!, ...emu.env() }, extendEnv: false, reject: false });
+  const sh = (cmd: string) =>
+    execa('sh', ['-c', cmd], {
+      env: {
+        SQ_CONFIG_DIR: tempConfigDir(),
+        SQ_CACHE_DIR: binCacheDir(),
+        NO_COLOR: '1',
+        PATH: process.env.PATH!,
+        ...emu.env(),
+      },
+      extendEnv: false,
+      reject: false,
+    });
 
   it.each([
-    ['plan -f -', `yes 'x: 1' | timeout 90 "${process.execPath}" "${BIN}" plan -f -`, '--file: stdin holds more than 16 MiB'],
-    ['api --input -', `yes '1' | timeout 90 "${process.execPath}" "${BIN}" api /v1/me --input -`, '--input: stdin holds more than 16 MiB'],
-    ['api --input FILE over the cap', `"${process.execPath}" "${BIN}" api /v1/me --input ${join(dir, 'big.json')}`, `--input: "${join(dir, 'big.json')}" holds more than 16 MiB`],
-    ['--password-stdin', `yes pw | timeout 90 "${process.execPath}" "${BIN}" delivery sftp --squid "${PARIS}" --host h.example --username u --directory /d --password-stdin`, '--password-stdin: stdin holds more than 4 KiB'],
+    [
+      'plan -f -',
+      `yes 'x: 1' | timeout 90 "${process.execPath}" "${BIN}" plan -f -`,
+      '--file: stdin holds more than 16 MiB',
+    ],
+    [
+      'api --input -',
+      `yes '1' | timeout 90 "${process.execPath}" "${BIN}" api /v1/me --input -`,
+      '--input: stdin holds more than 16 MiB',
+    ],
+    [
+      'api --input FILE over the cap',
+      `"${process.execPath}" "${BIN}" api /v1/me --input ${join(dir, 'big.json')}`,
+      `--input: "${join(dir, 'big.json')}" holds more than 16 MiB`,
+    ],
+    [
+      '--password-stdin',
+      `yes pw | timeout 90 "${process.execPath}" "${BIN}" delivery sftp --squid "${PARIS}" --host h.example --username u --directory /d --password-stdin`,
+      '--password-stdin: stdin holds more than 4 KiB',
+    ],
   ])('%s: exit 2 naming the flag and the cap, nothing sent', async (_name, cmd, message) => {
     writeFileSync(join(dir, 'big.json'), '');
     truncateSync(join(dir, 'big.json'), 16 * 1024 * 1024 + 1);
@@ -112,7 +159,13 @@ describe('input is capped at 16 MiB', SLOW, () => {
   it('a FIFO is read as it is written (process substitution works)', async () => {
     // The writer comes after sq has opened the FIFO (sq waits in that open or read), as `<(…)` under load may.
     const p = execa(process.execPath, [BIN, 'api', '/v1/me', '-X', 'POST', '--dry-run', '--json', '--input', fifo], {
-      env: { SQ_CONFIG_DIR: tempConfigDir(), SQ_CACHE_DIR: binCacheDir(), NO_COLOR: '1', PATH: process.env.PATH!, ...emu.env() },
+      env: {
+        SQ_CONFIG_DIR: tempConfigDir(),
+        SQ_CACHE_DIR: binCacheDir(),
+        NO_COLOR: '1',
+        PATH: process.env.PATH!,
+        ...emu.env(),
+      },
       extendEnv: false,
       reject: false,
       timeout: 90_000,

@@ -25,12 +25,19 @@ it('the listener prints the subscribed events of the run, never the unsubscribed
   });
   listener.stdout!.on('data', (d) => (out += d));
   listener.stderr!.on('data', (d) => (err += d));
-  await waitFor(() => ({ out, err }), (o) => /Listening on http:\/\/127\.0\.0\.1:\d+/.test(o.err), 'the listener to start');
+  await waitFor(
+    () => ({ out, err }),
+    (o) => /Listening on http:\/\/127\.0\.0\.1:\d+/.test(o.err),
+    'the listener to start',
+  );
   const url = /Listening on (\S+)/.exec(err)![1];
 
   const env = emu.env();
   // "CTO leads" runs pause on an exhausted account limit, then resume: run.paused happens but is not subscribed.
-  const cfg = await sqBin(['delivery', 'webhook', '--squid', 'CTO leads', '--url', url, '--events', 'run.running,run.done'], { env });
+  const cfg = await sqBin(
+    ['delivery', 'webhook', '--squid', 'CTO leads', '--url', url, '--events', 'run.running,run.done'],
+    { env },
+  );
   expect(cfg.code, cfg.stderr).toBe(0);
 
   const started = await sqBin(['runs', 'start', '--squid', 'CTO leads', '--json'], { env });
@@ -42,9 +49,16 @@ it('the listener prints the subscribed events of the run, never the unsubscribed
     await emu.advance(10 * 60_000);
     await new Promise((r) => setTimeout(r, 100));
   }
-  await waitFor(() => ({ out, err }), (o) => o.out.includes('"run.done"'), 'run.done at the listener');
+  await waitFor(
+    () => ({ out, err }),
+    (o) => o.out.includes('"run.done"'),
+    'run.done at the listener',
+  );
 
-  const deliveries = (await emu.control('GET', '/_emulator/deliveries?kind=webhook')) as { event: string; ok: boolean }[];
+  const deliveries = (await emu.control('GET', '/_emulator/deliveries?kind=webhook')) as {
+    event: string;
+    ok: boolean;
+  }[];
   listener.kill('SIGINT');
   const res = await listener;
   expect(res.exitCode).toBe(0);

@@ -9,7 +9,24 @@ import type { J } from '../helpers/json.js';
 
 // Key sets of the samples, as docs-samples.json has them (pages update-account-limits, link-account-to-squid,
 // refresh-cookies).
-const ACCOUNT_KEYS = ['account_type_hash', 'baseurl', 'cookies', 'created_at', 'icon', 'id', 'last_synchronization_time', 'object', 'params', 'squids', 'status', 'status_code_description', 'status_code_info', 'type', 'updated_at', 'username'];
+const ACCOUNT_KEYS = [
+  'account_type_hash',
+  'baseurl',
+  'cookies',
+  'created_at',
+  'icon',
+  'id',
+  'last_synchronization_time',
+  'object',
+  'params',
+  'squids',
+  'status',
+  'status_code_description',
+  'status_code_info',
+  'type',
+  'updated_at',
+  'username',
+];
 const SYNC_KEYS = ['id', 'object', 'status_code', 'status_text'];
 
 // A fresh emulator for each test.
@@ -17,7 +34,7 @@ const e = useEmulator({ each: 'new' });
 const account = (username: string): J => Object.values(e.emu.state.accounts).find((a) => a.username === username)!;
 
 describe('POST /v1/accounts (update-account-limits)', () => {
-  it('200: the whole account, the sample\'s keys, params.user carrying the new maximum', async () => {
+  it("200: the whole account, the sample's keys, params.user carrying the new maximum", async () => {
     // A healthy Sales Navigator account (the sample's is healthy): the demo one is at its daily profiles limit and
     // also shows resets_in (account health); Twitter accounts have no limits to update.
     const a = newAccount(e.emu as EmuCore, 'sales-nav-sync', 'fresh.login@acme.test', e.emu.clock.now());
@@ -30,7 +47,11 @@ describe('POST /v1/accounts (update-account-limits)', () => {
   });
 
   it('404 {"detail": "Account not found."} for an unknown account; 400 {detail} for a limit the type lacks', async () => {
-    const nf = await e.api('POST', '/v1/accounts', { account: '0'.repeat(32), type: 'twitter-sync', params: { batch: 1 } });
+    const nf = await e.api('POST', '/v1/accounts', {
+      account: '0'.repeat(32),
+      type: 'twitter-sync',
+      params: { batch: 1 },
+    });
     expect([nf.status, nf.body]).toEqual([404, { detail: 'Account not found.' }]);
     const a = account(DEMO_ACCOUNT_USERNAMES.twitter);
     const bad = await e.api('POST', '/v1/accounts', { account: a.id, type: a.type, params: { nope: 1 } });
@@ -55,11 +76,19 @@ describe('POST /v1/squids/{id} {accounts} (link-account-to-squid)', () => {
 describe('POST /v1/accounts/cookies with account (refresh-cookies)', () => {
   it('200 with the sample\'s keys; 404 {"detail": "Account not found."} for an unknown account', async () => {
     const a = account(DEMO_ACCOUNT_USERNAMES.twitter);
-    const r = await e.api('POST', '/v1/accounts/cookies', { type: a.type, cookies: { auth_token: 'a', ct0: 'b' }, account: a.id });
+    const r = await e.api('POST', '/v1/accounts/cookies', {
+      type: a.type,
+      cookies: { auth_token: 'a', ct0: 'b' },
+      account: a.id,
+    });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(SYNC_KEYS);
     expect(r.body).toMatchObject({ object: 'synchronize-cookies', status_code: 100, status_text: 'created' });
-    const nf = await e.api('POST', '/v1/accounts/cookies', { type: a.type, cookies: { auth_token: 'a', ct0: 'b' }, account: '0'.repeat(32) });
+    const nf = await e.api('POST', '/v1/accounts/cookies', {
+      type: a.type,
+      cookies: { auth_token: 'a', ct0: 'b' },
+      account: '0'.repeat(32),
+    });
     expect([nf.status, nf.body]).toEqual([404, { detail: 'Account not found.' }]);
   });
 });

@@ -58,7 +58,10 @@ describe('auth', () => {
     const r = await e.api('PUT', '/v1/squids');
     expect(r.status).toBe(405);
     expect(r.body).toEqual({ detail: 'Method "PUT" not allowed.' });
-    const raw = await fetch(`${e.baseUrl}/v1/plans/auto-reset`, { method: 'DELETE', headers: { Authorization: `Token ${e.token}` } });
+    const raw = await fetch(`${e.baseUrl}/v1/plans/auto-reset`, {
+      method: 'DELETE',
+      headers: { Authorization: `Token ${e.token}` },
+    });
     expect(raw.status).toBe(405);
     expect(raw.headers.get('allow')).toBe('GET, POST');
   });

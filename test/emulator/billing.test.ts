@@ -37,8 +37,18 @@ beforeEach(async () => {
   // A known plan: 1000 credits, a cycle that started now and ends in 30 days.
   const t = now();
   await plan({
-    available: 1000, consumed: 0, subscription: { active: true, cycle_started_at: t, cycle_ends_at: t + 30 * DAY }, email: 'owner@example.com',
-    auto_reset: { enabled: false, threshold_pct: 80, max_resets_per_24h: 3, reset_times: [], suppressed_until: null, payment_outcome: 'ok' },
+    available: 1000,
+    consumed: 0,
+    subscription: { active: true, cycle_started_at: t, cycle_ends_at: t + 30 * DAY },
+    email: 'owner@example.com',
+    auto_reset: {
+      enabled: false,
+      threshold_pct: 80,
+      max_resets_per_24h: 3,
+      reset_times: [],
+      suppressed_until: null,
+      payment_outcome: 'ok',
+    },
   });
 });
 
@@ -113,9 +123,14 @@ describe('POST /v1/plans/auto-reset validation', () => {
     expect(r.body).toMatchObject({ enabled: true, threshold_pct: 100, max_resets_per_24h: 10 });
     r = await post({ enabled: false });
     expect(r.body).toMatchObject({ enabled: false, threshold_pct: 100, max_resets_per_24h: 10 });
-    expect(Object.keys(r.body).sort()).toEqual(
-      ['current_usage_pct', 'enabled', 'max_resets_per_24h', 'resets_used_in_window', 'threshold_pct', 'window_resets_at'],
-    );
+    expect(Object.keys(r.body).sort()).toEqual([
+      'current_usage_pct',
+      'enabled',
+      'max_resets_per_24h',
+      'resets_used_in_window',
+      'threshold_pct',
+      'window_resets_at',
+    ]);
   });
 });
 
@@ -209,7 +224,10 @@ describe('state table', () => {
     const t = now();
     await post({ enabled: true });
     await advance(DAY - 1);
-    expect((await get()).body).toMatchObject({ resets_used_in_window: 1, window_resets_at: new Date(t + DAY).toISOString() });
+    expect((await get()).body).toMatchObject({
+      resets_used_in_window: 1,
+      window_resets_at: new Date(t + DAY).toISOString(),
+    });
     await advance(1);
     expect((await get()).body).toMatchObject({ resets_used_in_window: 0, window_resets_at: null });
   });
@@ -286,12 +304,24 @@ describe('control plane', () => {
   it('POST /_emulator/billing sets the plan, its subscription and Auto Billing Reset; a bad field changes nothing', async () => {
     const t = now();
     const r = await call('POST', '/_emulator/billing', {
-      available: 500, consumed: 450, subscription: { active: true, cycle_started_at: t, cycle_ends_at: t + DAY },
+      available: 500,
+      consumed: 450,
+      subscription: { active: true, cycle_started_at: t, cycle_ends_at: t + DAY },
       auto_reset: { reset_times: [t - 1000], payment_outcome: 'declined' },
     });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ available: 500, consumed: 450, reset_time: new Date(t + DAY).toISOString(), email: 'owner@example.com' });
-    expect(r.body.auto_reset).toMatchObject({ enabled: false, threshold_pct: 80, reset_times: [t - 1000], payment_outcome: 'declined' });
+    expect(r.body).toMatchObject({
+      available: 500,
+      consumed: 450,
+      reset_time: new Date(t + DAY).toISOString(),
+      email: 'owner@example.com',
+    });
+    expect(r.body.auto_reset).toMatchObject({
+      enabled: false,
+      threshold_pct: 80,
+      reset_times: [t - 1000],
+      payment_outcome: 'declined',
+    });
     expect((await get()).body).toMatchObject({ current_usage_pct: 90, resets_used_in_window: 1 });
     for (const [body, param] of [
       [{ consumed: -1 }, 'consumed'],
@@ -336,8 +366,12 @@ describe('lifecycle', () => {
 
       e = await startTestEmulator({ seed: 'empty', rateLimits: 'on', stateFile });
       expect((await get()).body).toMatchObject({
-        enabled: true, threshold_pct: 70, max_resets_per_24h: 2, resets_used_in_window: 1,
-        window_resets_at: new Date(t + DAY).toISOString(), current_usage_pct: 0,
+        enabled: true,
+        threshold_pct: 70,
+        max_resets_per_24h: 2,
+        resets_used_in_window: 1,
+        window_resets_at: new Date(t + DAY).toISOString(),
+        current_usage_pct: 0,
       });
       expect(await outbox()).toHaveLength(1);
       // The check was re-armed and the declined card is remembered.

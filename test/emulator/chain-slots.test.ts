@@ -12,13 +12,19 @@ import type { J } from '../helpers/json.js';
 const e = useEmulator({ each: 'new' });
 
 const balance = async (): Promise<J> => (await e.api('GET', '/v1/user/balance')).body;
-const runsOf = async (squid: string): Promise<J[]> => (await e.api('GET', `/v1/runs?squid=${squid}&limit=50`)).body.data;
-const tasksOf = async (squid: string): Promise<J[]> => (await e.api('GET', `/v1/tasks?squid=${squid}&limit=50`)).body.data;
+const runsOf = async (squid: string): Promise<J[]> =>
+  (await e.api('GET', `/v1/runs?squid=${squid}&limit=50`)).body.data;
+const tasksOf = async (squid: string): Promise<J[]> =>
+  (await e.api('GET', `/v1/tasks?squid=${squid}&limit=50`)).body.data;
 
 /** Paris restaurants chained into the Amazon crawler (each result's website a task), and one done run of it. */
 async function chainAndRun(chain: J = {}): Promise<{ source: string; target: J }> {
   const source = e.squidId(DEMO_SQUIDS.paris);
-  const c = await e.api('POST', `/v1/squids/${source}/chain`, { target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' }, ...chain });
+  const c = await e.api('POST', `/v1/squids/${source}/chain`, {
+    target_module_id: DEMO_CRAWLERS.amazon,
+    field_map: { website: 'url' },
+    ...chain,
+  });
   expect(c.status, c.text).toBe(201);
   await finishRun(e, (await e.api('POST', '/v1/runs', { squid: source })).body.id);
   const id = (await e.api('GET', `/v1/squids/${source}/chain`)).body.target_cluster?.id as string;
@@ -72,15 +78,18 @@ describe('chain targets and slots (changelog 2026-04-28 chains; SDK facts: slots
 });
 
 describe('an inactive chain target does not run (changelog, update fields: is_active false stops the squid from running)', () => {
-  it.each([true, false])('autostart %s: a done run of the source adds to a deactivated target but starts no run of it', async (autostart) => {
-    await e.ctl('POST', '/_emulator/slots', { total: 100 });
-    const { source, target } = await chainAndRun({ autostart });
-    const before = await runsOf(target.id);
-    expect(before).toHaveLength(1);
-    if (autostart) await finishRun(e, before[0].id);
-    else expect((await e.api('POST', `/v1/runs/${before[0].id}/abort`)).status).toBe(200);
-    expect((await e.api('POST', `/v1/squids/${target.id}`, { is_active: false })).status).toBe(201);
-    await finishRun(e, (await e.api('POST', '/v1/runs', { squid: source })).body.id);
-    expect((await runsOf(target.id)).map((r) => r.id)).toEqual(before.map((r) => r.id));
-  });
+  it.each([true, false])(
+    'autostart %s: a done run of the source adds to a deactivated target but starts no run of it',
+    async (autostart) => {
+      await e.ctl('POST', '/_emulator/slots', { total: 100 });
+      const { source, target } = await chainAndRun({ autostart });
+      const before = await runsOf(target.id);
+      expect(before).toHaveLength(1);
+      if (autostart) await finishRun(e, before[0].id);
+      else expect((await e.api('POST', `/v1/runs/${before[0].id}/abort`)).status).toBe(200);
+      expect((await e.api('POST', `/v1/squids/${target.id}`, { is_active: false })).status).toBe(201);
+      await finishRun(e, (await e.api('POST', '/v1/runs', { squid: source })).body.id);
+      expect((await runsOf(target.id)).map((r) => r.id)).toEqual(before.map((r) => r.id));
+    },
+  );
 });

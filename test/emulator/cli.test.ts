@@ -4,14 +4,18 @@ import { EmulatorOptionError, parseEmulatorOptions, runEmulatorCommand } from '.
 import { capture } from '../helpers/stream.js';
 import { waitFor } from '../helpers/wait.js';
 
-const firstLine = async (out: { text: () => string }) => (await waitFor(out.text, (t) => t.includes('\n'), 'a line printed', 15_000)).split('\n')[0];
+const firstLine = async (out: { text: () => string }) =>
+  (await waitFor(out.text, (t) => t.includes('\n'), 'a line printed', 15_000)).split('\n')[0];
 
 describe('runEmulatorCommand', () => {
   it('prints exactly one JSON line, the export hint on stderr, serves, and exits 0 when stopped', async () => {
     const out = capture();
     const err = capture();
     const stop = new AbortController();
-    const done = runEmulatorCommand({ port: 0, clock: 'virtual', seed: 'empty' }, { stdout: out.stream, stderr: err.stream, signal: stop.signal });
+    const done = runEmulatorCommand(
+      { port: 0, clock: 'virtual', seed: 'empty' },
+      { stdout: out.stream, stderr: err.stream, signal: stop.signal },
+    );
     const line = await firstLine(out);
     const info = JSON.parse(line);
     expect(Object.keys(info)).toEqual(['base_url', 'token']);
@@ -23,7 +27,9 @@ describe('runEmulatorCommand', () => {
     expect(err.text().endsWith('\n')).toBe(true);
     const me = await fetch(`${info.base_url}/v1/me`, { headers: { Authorization: `Token ${info.token}` } });
     expect(me.status).toBe(200);
-    const squids = (await (await fetch(`${info.base_url}/v1/squids`, { headers: { Authorization: `Token ${info.token}` } })).json()) as { total_results: number };
+    const squids = (await (
+      await fetch(`${info.base_url}/v1/squids`, { headers: { Authorization: `Token ${info.token}` } })
+    ).json()) as { total_results: number };
     expect(squids.total_results).toBe(0);
     stop.abort();
     expect(await done).toBe(0);
@@ -41,7 +47,10 @@ describe('runEmulatorCommand', () => {
   it('returns 1 with a hint when the port is taken', async () => {
     const stop = new AbortController();
     const out = capture();
-    const first = runEmulatorCommand({ port: 0, clock: 'virtual' }, { stdout: out.stream, stderr: new PassThrough(), signal: stop.signal });
+    const first = runEmulatorCommand(
+      { port: 0, clock: 'virtual' },
+      { stdout: out.stream, stderr: new PassThrough(), signal: stop.signal },
+    );
     const port = Number(new URL(JSON.parse(await firstLine(out)).base_url).port);
     const err = capture();
     expect(await runEmulatorCommand({ port }, { stdout: new PassThrough(), stderr: err.stream })).toBe(1);
@@ -53,8 +62,27 @@ describe('runEmulatorCommand', () => {
 
 describe('parseEmulatorOptions', () => {
   it('accepts commander strings and returns typed options', () => {
-    expect(parseEmulatorOptions({ host: '127.0.0.1', port: '0', seed: 'empty', clock: 'virtual', timeScale: '60', freePlan: true, rateLimits: '0.05', state: 'x.json' }))
-      .toEqual({ host: '127.0.0.1', port: 0, seed: 'empty', clock: 'virtual', timeScale: 60, freePlan: true, rateLimits: 0.05, stateFile: 'x.json' });
+    expect(
+      parseEmulatorOptions({
+        host: '127.0.0.1',
+        port: '0',
+        seed: 'empty',
+        clock: 'virtual',
+        timeScale: '60',
+        freePlan: true,
+        rateLimits: '0.05',
+        state: 'x.json',
+      }),
+    ).toEqual({
+      host: '127.0.0.1',
+      port: 0,
+      seed: 'empty',
+      clock: 'virtual',
+      timeScale: 60,
+      freePlan: true,
+      rateLimits: 0.05,
+      stateFile: 'x.json',
+    });
     expect(parseEmulatorOptions({ rateLimits: 'off' })).toEqual({ rateLimits: 'off' });
   });
 

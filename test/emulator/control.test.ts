@@ -35,8 +35,15 @@ describe('control plane', () => {
 
   it('request log: newest last, key cut to its last 4, secret-named fields masked at any depth', async () => {
     await e.ctl('DELETE', '/_emulator/requests');
-    await e.api('POST', '/v1/synchronize?api_key=abc123', { type: 'twitter-sync', cookies: { auth_token: 'SECRET1', ct0: 'SECRET2' } });
-    await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.amazon, name: 'Logged', nested: { password: 'hunter2', ok: 'visible' } });
+    await e.api('POST', '/v1/synchronize?api_key=abc123', {
+      type: 'twitter-sync',
+      cookies: { auth_token: 'SECRET1', ct0: 'SECRET2' },
+    });
+    await e.api('POST', '/v1/squids', {
+      crawler: DEMO_CRAWLERS.amazon,
+      name: 'Logged',
+      nested: { password: 'hunter2', ok: 'visible' },
+    });
     await e.ctl('GET', '/_emulator/clock');
     const log = (await e.ctl('GET', '/_emulator/requests')).body;
     expect(log).toHaveLength(2);
@@ -67,7 +74,13 @@ describe('control plane', () => {
     expect(g.status).toBe(200);
     expect(g.body).toMatchObject({ status: 'done', export_done: true, is_done: true, total_results: 100_000, squid });
     const last = await e.api('GET', `/v1/results?run=${g.body.id}&limit=100&page=1000`);
-    expect(last.body).toMatchObject({ total_results: 100_000, total_pages: 1000, result_from: 99_901, result_to: 100_000, next: null });
+    expect(last.body).toMatchObject({
+      total_results: 100_000,
+      total_pages: 1000,
+      result_from: 99_901,
+      result_to: 100_000,
+      next: null,
+    });
     expect(last.body.data).toHaveLength(100);
     expect((await e.ctl('POST', '/_emulator/generate', { squid: 'nope', results: 1 })).status).toBe(404);
     expect((await e.ctl('POST', '/_emulator/generate', { squid, results: -1 })).status).toBe(400);
@@ -91,9 +104,13 @@ describe('control plane', () => {
     const other = await startTestEmulator();
     try {
       const key = async (x: TestEmu) => {
-        const squids = (await x.api('GET', '/v1/squids')).body.data.map((s: { id: string; name: string }) => [s.id, s.name]);
-        const rows = (await x.api('GET', `/v1/results?squid=${x.squidId('Paris restaurants')}&limit=100`)).body.data
-          .map(({ scraping_time: _t, ...rest }: Record<string, unknown>) => rest);
+        const squids = (await x.api('GET', '/v1/squids')).body.data.map((s: { id: string; name: string }) => [
+          s.id,
+          s.name,
+        ]);
+        const rows = (
+          await x.api('GET', `/v1/results?squid=${x.squidId('Paris restaurants')}&limit=100`)
+        ).body.data.map(({ scraping_time: _t, ...rest }: Record<string, unknown>) => rest);
         return { squids, rows };
       };
       await e.ctl('POST', '/_emulator/reset');

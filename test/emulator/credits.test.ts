@@ -13,7 +13,9 @@ import type { J } from '../helpers/json.js';
 
 const DAY = 86_400_000;
 /** The get-run-credits page's samples, from the repository's copy of the vendor docs samples. */
-const RUN_CREDITS_SAMPLES: J[] = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/docs-samples.json'), 'utf8')).pages['get-run-credits'].samples;
+const RUN_CREDITS_SAMPLES: J[] = JSON.parse(
+  readFileSync(join(import.meta.dirname, '../fixtures/docs-samples.json'), 'utf8'),
+).pages['get-run-credits'].samples;
 
 // A fresh emulator for each test.
 const e = useEmulator({ each: 'new' });
@@ -32,26 +34,28 @@ describe('GET /v1/runs/{id}/credits', () => {
   const sample = RUN_CREDITS_SAMPLES;
   const ok = sample.find((s: J) => s.label === '200')!.body;
 
-  it('has the sample\'s keys and JSON types, at every level', async () => {
+  it("has the sample's keys and JSON types, at every level", async () => {
     const run = await runOf(DEMO_SQUIDS.paris);
     const r = await e.api('GET', `/v1/runs/${run.id}/credits`);
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(Object.keys(ok).sort());
     for (const k of Object.keys(ok)) expect([k, typeOf(r.body[k])]).toEqual([k, typeOf(ok[k])]);
     for (const b of r.body.breakdown) expect(Object.keys(b).sort()).toEqual(Object.keys(ok.breakdown[0]).sort());
-    for (const b of r.body.breakdown) expect([typeOf(b.function), typeOf(b.credits), typeOf(b.attempts)]).toEqual(['string', 'number', 'number']);
+    for (const b of r.body.breakdown)
+      expect([typeOf(b.function), typeOf(b.credits), typeOf(b.attempts)]).toEqual(['string', 'number', 'number']);
     expect(typeOf(r.body.rates.credits_per_row)).toBe('number');
-    for (const c of Object.values(r.body.function_colors) as J[]) expect(Object.keys(c).sort()).toEqual(['bg_color', 'txt_color']);
+    for (const c of Object.values(r.body.function_colors) as J[])
+      expect(Object.keys(c).sort()).toEqual(['bg_color', 'txt_color']);
     expect(r.body.function_colors[r.body.base_function_label]).toBeDefined();
   });
 
-  it('answers the sample\'s 404', async () => {
+  it("answers the sample's 404", async () => {
     const r = await e.api('GET', `/v1/runs/${'0'.repeat(32)}/credits`);
     expect(r.status).toBe(404);
     expect(r.body).toEqual(sample.find((s: J) => s.label === '404')!.body);
   });
 
-  it('breaks down what the run was charged, and keeps it after the squid\'s functions change', async () => {
+  it("breaks down what the run was charged, and keeps it after the squid's functions change", async () => {
     const paris = e.squidId(DEMO_SQUIDS.paris);
     await e.api('POST', `/v1/squids/${paris}`, { params: { functions: { extract_emails_from_website: true } } });
     const run = await runOf(DEMO_SQUIDS.paris);
@@ -89,7 +93,15 @@ describe('GET /v1/credits/modules', () => {
     const runs = Object.values(e.emu.state.runs).filter((r) => r.is_done === true);
     expect(before.total_credits).toBe(sum(runs.map((r) => Number(r.credit_used))));
     for (const m of before.data) {
-      expect(Object.keys(m).sort()).toEqual(['breakdown', 'module', 'name', 'slug', 'total_credits', 'total_results', 'total_runs']);
+      expect(Object.keys(m).sort()).toEqual([
+        'breakdown',
+        'module',
+        'name',
+        'slug',
+        'total_credits',
+        'total_results',
+        'total_runs',
+      ]);
       expect(sum(m.breakdown.map((b: J) => b.credits))).toBe(m.total_credits);
     }
     const run = await runOf(DEMO_SQUIDS.paris);
@@ -116,7 +128,17 @@ describe('GET /v1/credits/modules', () => {
 });
 
 describe('GET /v1/credits/squids and /v1/squids/{id}/credits', () => {
-  const ROW_KEYS = ['crawler', 'crawler_name', 'deleted_at', 'id', 'is_deleted', 'name', 'total_credits', 'total_results', 'total_runs'];
+  const ROW_KEYS = [
+    'crawler',
+    'crawler_name',
+    'deleted_at',
+    'id',
+    'is_deleted',
+    'name',
+    'total_credits',
+    'total_results',
+    'total_runs',
+  ];
 
   it('a page of squids; a deleted one stays 30 days with is_deleted and its credits, then goes', async () => {
     const paris = e.squidId(DEMO_SQUIDS.paris);
@@ -125,15 +147,27 @@ describe('GET /v1/credits/squids and /v1/squids/{id}/credits', () => {
     for (const r of page.data) expect(Object.keys(r).sort()).toEqual(ROW_KEYS);
     const row = page.data.find((r: J) => r.id === paris);
     const charged = Object.values(e.emu.state.runs).filter((r) => r.squid === paris);
-    expect(row).toMatchObject({ is_deleted: false, deleted_at: null, total_runs: charged.length, total_credits: sum(charged.map((r) => Number(r.credit_used))) });
+    expect(row).toMatchObject({
+      is_deleted: false,
+      deleted_at: null,
+      total_runs: charged.length,
+      total_credits: sum(charged.map((r) => Number(r.credit_used))),
+    });
 
     expect((await e.api('DELETE', `/v1/squids/${paris}`)).status).toBe(200);
     const gone = (await e.api('GET', '/v1/credits/squids?limit=100')).body.data.find((r: J) => r.id === paris);
-    expect(gone).toMatchObject({ is_deleted: true, total_credits: row.total_credits, total_runs: row.total_runs, name: DEMO_SQUIDS.paris });
+    expect(gone).toMatchObject({
+      is_deleted: true,
+      total_credits: row.total_credits,
+      total_runs: row.total_runs,
+      name: DEMO_SQUIDS.paris,
+    });
     expect(gone.deleted_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     // Its runs still count in the per-crawler view while it is kept.
     const modules = (await e.api('GET', '/v1/credits/modules')).body;
-    expect(modules.data.find((m: J) => m.slug === 'google-maps-search-export').total_credits).toBeGreaterThanOrEqual(row.total_credits);
+    expect(modules.data.find((m: J) => m.slug === 'google-maps-search-export').total_credits).toBeGreaterThanOrEqual(
+      row.total_credits,
+    );
 
     await e.advance(29 * DAY);
     expect((await e.api('GET', '/v1/credits/squids?limit=100')).body.data.some((r: J) => r.id === paris)).toBe(true);
@@ -152,13 +186,21 @@ describe('GET /v1/credits/squids and /v1/squids/{id}/credits', () => {
     const [first, ...rest] = r.body.data;
     expect(first).toMatchObject({ run: started, status: 'aborted' });
     for (const row of r.body.data) {
-      expect(Object.keys(row).sort()).toEqual(['breakdown', 'ended_at', 'run', 'started_at', 'status', 'total_credits', 'total_results']);
+      expect(Object.keys(row).sort()).toEqual([
+        'breakdown',
+        'ended_at',
+        'run',
+        'started_at',
+        'status',
+        'total_credits',
+        'total_results',
+      ]);
       expect(row.total_credits).toBe(e.emu.state.runs[row.run].credit_used);
     }
     expect(rest.map((x: J) => x.status)).toEqual(rest.map(() => 'done'));
   });
 
-  it('an unknown squid is the squid endpoints\' 404', async () => {
+  it("an unknown squid is the squid endpoints' 404", async () => {
     const r = await e.api('GET', `/v1/squids/${'0'.repeat(32)}/credits`);
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ error: { message: 'Squid not found.', type: 'not_found_error', param: 'squid_hash' } });
@@ -183,7 +225,9 @@ describe('--state persistence', () => {
     try {
       await b.api('POST', `/v1/squids/${paris}`, { params: { functions: { extract_emails_from_website: false } } });
       expect((await b.api('GET', `/v1/runs/${run}/credits`)).body).toEqual(credits);
-      expect((await b.api('GET', '/v1/credits/squids?limit=100')).body.data.find((r: J) => r.id === jobs)).toMatchObject({ is_deleted: true });
+      expect(
+        (await b.api('GET', '/v1/credits/squids?limit=100')).body.data.find((r: J) => r.id === jobs),
+      ).toMatchObject({ is_deleted: true });
     } finally {
       await b.close();
       await rm(dir, { recursive: true, force: true });
@@ -198,7 +242,9 @@ describe('GET /v1/googlemaps/locations (examples/google-maps-leads-scraper/get-g
     expect(regions.every((r: unknown) => typeof r === 'string')).toBe(true);
     const cities = (await e.api('GET', '/v1/googlemaps/locations?country_code=FR&region=%C3%AEle-de-france')).body;
     expect(cities).toContain('Paris');
-    const districts = (await e.api('GET', '/v1/googlemaps/locations?country_code=US&region=New%20York&city=New%20York%20City')).body;
+    const districts = (
+      await e.api('GET', '/v1/googlemaps/locations?country_code=US&region=New%20York&city=New%20York%20City')
+    ).body;
     expect(districts).toContain('Brooklyn');
   });
 

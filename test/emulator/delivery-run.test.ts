@@ -46,12 +46,24 @@ it('a real run fires running then done to the webhook, and notifies by e-mail', 
   try {
     const squid = t.squidId(DEMO_SQUIDS.paris);
     const events = { 'run.running': true, 'run.paused': true, 'run.done': true, 'run.error': true };
-    expect((await t.api('POST', `/v1/delivery?squid=${squid}`, { webhook_fields: { url, is_active: true, retry: true, events } })).status).toBe(201);
-    expect((await t.api('POST', `/v1/delivery?squid=${squid}`, { email: 'ops@example.com', notifications: true })).status).toBe(201);
+    expect(
+      (
+        await t.api('POST', `/v1/delivery?squid=${squid}`, {
+          webhook_fields: { url, is_active: true, retry: true, events },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await t.api('POST', `/v1/delivery?squid=${squid}`, { email: 'ops@example.com', notifications: true })).status,
+    ).toBe(201);
 
     const run = (await t.api('POST', '/v1/runs', { squid })).body;
     await runToEnd(run.id);
-    await waitFor(() => got, (g) => g.length >= 2, 'running and done');
+    await waitFor(
+      () => got,
+      (g) => g.length >= 2,
+      'running and done',
+    );
     expect(got.map((g) => [g.id, g.event, g.squid.id, g.squid.name])).toEqual([
       [run.id, 'run.running', squid, DEMO_SQUIDS.paris],
       [run.id, 'run.done', squid, DEMO_SQUIDS.paris],
@@ -78,7 +90,9 @@ it('a real run uploads exactly its results over SFTP', async () => {
   await reader.mkdir(dir);
   try {
     const squid = t.squidId(DEMO_SQUIDS.paris);
-    const r = await t.api('POST', `/v1/delivery?squid=${squid}`, { ftp_fields: { host, port, username, password, directory: dir, is_active: true } });
+    const r = await t.api('POST', `/v1/delivery?squid=${squid}`, {
+      ftp_fields: { host, port, username, password, directory: dir, is_active: true },
+    });
     expect(r.status).toBe(201);
     const run = (await t.api('POST', '/v1/runs', { squid })).body;
     await runToEnd(run.id);
@@ -109,8 +123,9 @@ it('a real run uploads exactly its results over SFTP', async () => {
 it('credits consumed by a real run trip the periodic Auto Billing Reset check, not the consumption itself', async () => {
   // A small allowance so one run's credits (a few dozen) cross a 2 % threshold.
   await t.control('POST', '/_emulator/billing', { available: 1000, consumed: 0 });
-  expect((await t.api('POST', '/v1/plans/auto-reset', { enabled: true, threshold_pct: 2, max_resets_per_24h: 5 })).body)
-    .toMatchObject({ resets_used_in_window: 0, current_usage_pct: 0 });
+  expect(
+    (await t.api('POST', '/v1/plans/auto-reset', { enabled: true, threshold_pct: 2, max_resets_per_24h: 5 })).body,
+  ).toMatchObject({ resets_used_in_window: 0, current_usage_pct: 0 });
   const run = (await t.api('POST', '/v1/runs', { squid: t.squidId(DEMO_SQUIDS.paris) })).body;
   await runToEnd(run.id);
   // The run is over well inside the first 60 s check interval: usage is above the threshold, nothing reset yet.

@@ -6,13 +6,19 @@ import { BARE_SQUID as SQUID, jsonCall, startBareEmulator, type TestEmulator } f
 import { listenLocal } from '../helpers/net.js';
 import type { J } from '../helpers/json.js';
 
-
 let e: TestEmulator;
 
 const call = (method: string, path: string, body?: unknown) => jsonCall(e, method, path, body);
 const configure = (body: unknown, squid = SQUID) => call('POST', `/v1/delivery?squid=${squid}`, body);
 
-const FTP = { host: 'sftp.example.com', port: 22, username: 'me', password: 's3cret!', directory: '/in', is_active: true };
+const FTP = {
+  host: 'sftp.example.com',
+  port: 22,
+  username: 'me',
+  password: 's3cret!',
+  directory: '/in',
+  is_active: true,
+};
 const HOOK = {
   url: 'https://hooks.example.com/x',
   is_active: true,
@@ -48,12 +54,22 @@ describe('POST /v1/delivery?squid=', () => {
   });
 
   const ftpBad: [string, unknown][] = [
-    ['host', undefined], ['host', ''], ['host', 5],
-    ['port', undefined], ['port', '22'], ['port', 0], ['port', 65536], ['port', 22.5],
-    ['username', undefined], ['username', null],
-    ['password', undefined], ['password', 1234],
-    ['directory', undefined], ['directory', ['/in']],
-    ['is_active', undefined], ['is_active', 'true'],
+    ['host', undefined],
+    ['host', ''],
+    ['host', 5],
+    ['port', undefined],
+    ['port', '22'],
+    ['port', 0],
+    ['port', 65536],
+    ['port', 22.5],
+    ['username', undefined],
+    ['username', null],
+    ['password', undefined],
+    ['password', 1234],
+    ['directory', undefined],
+    ['directory', ['/in']],
+    ['is_active', undefined],
+    ['is_active', 'true'],
   ];
   for (const [field, value] of ftpBad) {
     it(`rejects ftp_fields.${field} = ${JSON.stringify(value)}`, async () => {
@@ -89,7 +105,10 @@ describe('POST /v1/delivery?squid=', () => {
     [{ ...HOOK, is_active: 1 }, 'webhook_fields.is_active'],
     [{ ...HOOK, retry: undefined }, 'webhook_fields.retry'],
     [{ ...HOOK, events: undefined }, 'webhook_fields.events'],
-    [{ ...HOOK, events: { 'run.running': true, 'run.done': true, 'run.error': true } }, 'webhook_fields.events.run.paused'],
+    [
+      { ...HOOK, events: { 'run.running': true, 'run.done': true, 'run.error': true } },
+      'webhook_fields.events.run.paused',
+    ],
     [{ ...HOOK, events: { ...HOOK.events, 'run.done': 'yes' } }, 'webhook_fields.events.run.done'],
     [{ ...HOOK, events: { run: { running: true, paused: true, done: true } } }, 'webhook_fields.events.run.error'],
   ];
@@ -112,7 +131,13 @@ describe('POST /v1/delivery?squid=', () => {
   });
 
   it('stores S3 settings, echoing the keys', async () => {
-    const s = { bucket: 'my-bucket', is_active: true, target_path: 'exports/cafes', aws_access_key: 'AK', aws_secret_key: 'SK' };
+    const s = {
+      bucket: 'my-bucket',
+      is_active: true,
+      target_path: 'exports/cafes',
+      aws_access_key: 'AK',
+      aws_secret_key: 'SK',
+    };
     const r = await configure({ s3_fields: s });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ s3_fields: s });
@@ -146,12 +171,22 @@ describe('POST /v1/delivery?squid=', () => {
   it('shows the stored configuration on GET /v1/squids/{hash}', async () => {
     const unset = (await call('GET', `/v1/squids/${SQUID}`)).body;
     expect(unset).toMatchObject({
-      ftp_fields: { host: 'localhost', port: 22, is_active: false }, s3_fields: { bucket: null, is_active: false },
-      webhook_fields: { url: null, is_active: false }, google_sheet_fields: { url: null, append: false, is_active: false },
+      ftp_fields: { host: 'localhost', port: 22, is_active: false },
+      s3_fields: { bucket: null, is_active: false },
+      webhook_fields: { url: null, is_active: false },
+      google_sheet_fields: { url: null, append: false, is_active: false },
     });
     await configure({ webhook_fields: HOOK });
     await configure({ ftp_fields: FTP });
-    await configure({ s3_fields: { bucket: 'b', is_active: true, target_path: 'x', aws_access_key: 'AKIAEXAMPLE', aws_secret_key: 'SECRETKEY' } });
+    await configure({
+      s3_fields: {
+        bucket: 'b',
+        is_active: true,
+        target_path: 'x',
+        aws_access_key: 'AKIAEXAMPLE',
+        aws_secret_key: 'SECRETKEY',
+      },
+    });
     const r = await call('GET', `/v1/squids/${SQUID}`);
     expect(r.status).toBe(200);
     // Only the documented subsets: never a password, a key, a username or the webhook's events.
@@ -206,9 +241,15 @@ describe('delivery test operations', () => {
   });
 
   it('test-googlesheet and test-s3 validate their flat bodies', async () => {
-    expect((await call('POST', '/v1/delivery/test-googlesheet', { url: 'https://docs.google.com/x' })).body).toEqual({ success: true, status_code: 200 });
+    expect((await call('POST', '/v1/delivery/test-googlesheet', { url: 'https://docs.google.com/x' })).body).toEqual({
+      success: true,
+      status_code: 200,
+    });
     expect((await call('POST', '/v1/delivery/test-googlesheet', {})).body.error.param).toBe('url');
-    expect((await call('POST', '/v1/delivery/test-s3', { bucket: 'b' })).body).toEqual({ success: true, status_code: 200 });
+    expect((await call('POST', '/v1/delivery/test-s3', { bucket: 'b' })).body).toEqual({
+      success: true,
+      status_code: 200,
+    });
     const bad = await call('POST', '/v1/delivery/test-s3', { bucket: 'b', aws_access_key: 5 });
     expect(bad.status).toBe(400);
     expect(bad.body.error.param).toBe('aws_access_key');

@@ -30,7 +30,7 @@ describe('numbers and nulls as sampled (item 4)', () => {
     expect((await e.api('GET', `/v1/runs/${start.body.id}`)).body.email_done).toBe(false);
   });
 
-  it('credit_used and duration are floats of at most 4 decimals in lists; a done run\'s stats have total_requests null', async () => {
+  it("credit_used and duration are floats of at most 4 decimals in lists; a done run's stats have total_requests null", async () => {
     const squid = e.squidId(DEMO_SQUIDS.paris);
     const run = (await e.api('POST', '/v1/runs', { squid })).body.id;
     await e.advance(RUN_TIMING.startMs + 1234.5678);
@@ -53,15 +53,23 @@ describe('numbers and nulls as sampled (item 4)', () => {
 });
 
 describe('the live vocabulary (item 5, Sales Navigator account limits)', () => {
-  it('sales-nav-sync has the sampled limits and cookies, and the docs\' limit update works unchanged', async () => {
+  it("sales-nav-sync has the sampled limits and cookies, and the docs' limit update works unchanged", async () => {
     const types = (await e.api('GET', '/v1/account_types')).body.data as J[];
     const salesNav = types.find((t) => t.name === 'sales-nav-sync')!;
     expect(Object.keys(salesNav.params)).toEqual(['batch', 'profiles', 'searches', 'batch_hours']);
-    expect(salesNav.params.profiles).toEqual({ max: 150, default: 150, description: 'Maximum number of profile requests per day' });
+    expect(salesNav.params.profiles).toEqual({
+      max: 150,
+      default: 150,
+      description: 'Maximum number of profile requests per day',
+    });
     expect(salesNav.cookies.map((c: J) => c.name)).toEqual(['li_at', 'JSESSIONID', 'li_a']);
     // A healthy account, as the sample's (the demo one is at its daily profiles limit: 150 spent).
     const account = newAccount(e.emu as EmuCore, 'sales-nav-sync', 'fresh.login@acme.test', e.emu.clock.now());
-    const r = await e.api('POST', '/v1/accounts', { account: account.id, type: 'sales-nav-sync', params: { batch: 10, profiles: 100, searches: 150, batch_hours: 1 } });
+    const r = await e.api('POST', '/v1/accounts', {
+      account: account.id,
+      type: 'sales-nav-sync',
+      params: { batch: 10, profiles: 100, searches: 150, batch_hours: 1 },
+    });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body.params.user)).toEqual(['batch', 'profiles', 'searches', 'batch_hours']);
     expect(r.body.params.user.profiles).toMatchObject({ max: 100, value: 0, default: 150, start_time: null });
@@ -75,7 +83,9 @@ describe('strict where the live API is strict (item 7)', () => {
     const body = JSON.stringify({ squid });
     for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded']) {
       const res = await fetch(`${e.baseUrl}/v1/runs`, {
-        method: 'POST', body, headers: { Authorization: `Token ${e.token}`, ...(type ? { 'Content-Type': type } : {}) },
+        method: 'POST',
+        body,
+        headers: { Authorization: `Token ${e.token}`, ...(type ? { 'Content-Type': type } : {}) },
       });
       expect(res.status, String(type)).toBe(400);
       expect(((await res.json()) as J).error).toMatchObject({ message: 'squid is required.', param: 'squid' });

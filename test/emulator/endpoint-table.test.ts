@@ -8,7 +8,8 @@ import { ENDPOINTS } from '../../src/emulator/routes/endpoints.js';
 import { startTestEmulator, type TestEmu } from '../helpers/emulator.js';
 
 type Pages = Record<string, { api: [string, string] | null }>;
-const fixture = (name: string) => (JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures', name), 'utf8')) as { pages: Pages }).pages;
+const fixture = (name: string) =>
+  (JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures', name), 'utf8')) as { pages: Pages }).pages;
 const SAMPLES = fixture('docs-samples.json');
 const EXAMPLES = fixture('docs-examples.json');
 /** Example pages whose request the emulator does not serve on this branch, each with its reason. */
@@ -29,7 +30,10 @@ const routeOf = (method: string, url: string) => (e.emu as EmuCore).router.match
 
 describe('the endpoint table', () => {
   it('lists every registered route once, and every route it lists is registered', () => {
-    const registered = (e.emu as EmuCore).router.list().map((r) => key(r.method, r.pattern)).sort();
+    const registered = (e.emu as EmuCore).router
+      .list()
+      .map((r) => key(r.method, r.pattern))
+      .sort();
     const listed = ENDPOINTS.map((x) => key(x.method, x.path));
     expect(new Set(listed).size).toBe(listed.length);
     expect(listed.sort()).toEqual(registered);
@@ -44,8 +48,10 @@ describe('the endpoint table', () => {
     }
     expect(ENDPOINTS.filter((x) => x.handler.includes('/'))).toEqual([]);
     const emulator = resolve(import.meta.dirname, '../../src/emulator');
-    const outside = readdirSync(emulator, { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.ts') && !f.startsWith('routes/') && /\bemu\.route\(/.test(readFileSync(join(emulator, f), 'utf8')));
+    const outside = readdirSync(emulator, { recursive: true, encoding: 'utf8' }).filter(
+      (f) =>
+        f.endsWith('.ts') && !f.startsWith('routes/') && /\bemu\.route\(/.test(readFileSync(join(emulator, f), 'utf8')),
+    );
     expect(outside).toEqual([]);
   });
 
@@ -56,7 +62,9 @@ describe('the endpoint table', () => {
   it('docs → table: each docs-samples request lands on a route that lists its page', () => {
     for (const [name, page] of Object.entries(SAMPLES)) {
       if (!page.api) continue;
-      const pattern = page.api[1].includes('test-{route}') ? '/v1/delivery/test-webhook' : routeOf(page.api[0], page.api[1]);
+      const pattern = page.api[1].includes('test-{route}')
+        ? '/v1/delivery/test-webhook'
+        : routeOf(page.api[0], page.api[1]);
       const entry = ENDPOINTS.find((x) => x.method === page.api?.[0] && x.path === pattern);
       expect(entry?.pages, name).toContain(name);
     }
@@ -73,7 +81,7 @@ describe('the endpoint table', () => {
     }
   });
 
-  it('each examples page\'s request lands on a route, but the named gaps', () => {
+  it("each examples page's request lands on a route, but the named gaps", () => {
     const gaps = new Set<string>();
     for (const page of Object.values(EXAMPLES)) {
       if (!page.api || routeOf(page.api[0], page.api[1])) continue;

@@ -9,9 +9,10 @@ import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { useEmulator, finishRun } from '../helpers/emulator.js';
 import type { J } from '../helpers/json.js';
 
-
 /** The vendor SDK's estimate object, in the docs samples' style (no docs page has one): keys and JSON types. */
-const DOCS_STYLE_ESTIMATE: J = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/squid-estimate.json'), 'utf8')).body;
+const DOCS_STYLE_ESTIMATE: J = JSON.parse(
+  readFileSync(join(import.meta.dirname, '../fixtures/squid-estimate.json'), 'utf8'),
+).body;
 
 // A fresh emulator for each test.
 const e = useEmulator({ each: 'new' });
@@ -30,13 +31,18 @@ const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array'
 
 describe('POST /v1/squid/estimate', () => {
   it('answers the vendor shape: base service first, total, a time range, max_results, tasks count and preview', async () => {
-    const id = await squidWith(DEMO_CRAWLERS.googleMaps, [{ url: 'https://www.google.com/maps/search/cafe+berlin' }, { url: 'https://www.google.com/maps/search/bar+berlin' }]);
+    const id = await squidWith(DEMO_CRAWLERS.googleMaps, [
+      { url: 'https://www.google.com/maps/search/cafe+berlin' },
+      { url: 'https://www.google.com/maps/search/bar+berlin' },
+    ]);
     const r = await e.api('POST', '/v1/squid/estimate', { squid: id });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(Object.keys(DOCS_STYLE_ESTIMATE).sort());
-    for (const [k, v] of Object.entries(DOCS_STYLE_ESTIMATE)) if (v !== null) expect([k, typeOf(r.body[k])]).toEqual([k, typeOf(v)]);
+    for (const [k, v] of Object.entries(DOCS_STYLE_ESTIMATE))
+      if (v !== null) expect([k, typeOf(r.body[k])]).toEqual([k, typeOf(v)]);
     expect(Object.keys(r.body.services[0]).sort()).toEqual(Object.keys(DOCS_STYLE_ESTIMATE.services[0]).sort());
-    for (const s of r.body.services) for (const [k, v] of Object.entries(DOCS_STYLE_ESTIMATE.services[0])) expect(typeOf(s[k])).toBe(typeOf(v));
+    for (const s of r.body.services)
+      for (const [k, v] of Object.entries(DOCS_STYLE_ESTIMATE.services[0])) expect(typeOf(s[k])).toBe(typeOf(v));
     expect(Object.keys(r.body.tasks).sort()).toEqual(Object.keys(DOCS_STYLE_ESTIMATE.tasks).sort());
     expect(r.body.services.map((s: J) => s.name)).toEqual(['base', 'extract_emails_from_website']);
     expect(r.body.estimated_time).toMatch(/^\d+ (sec|min|hour)s? - \d+ (sec|min|hour)s?$/);
@@ -66,11 +72,42 @@ describe('POST /v1/squid/estimate', () => {
   });
 
   const cases: [string, string, J[], J][] = [
-    ['Google Maps, a paid function on by default', DEMO_CRAWLERS.googleMaps, [{ url: 'https://www.google.com/maps/search/cafe+berlin' }, { url: 'https://www.google.com/maps/search/bakery+berlin' }], {}],
-    ['Google Maps, paid functions off', DEMO_CRAWLERS.googleMaps, [{ url: 'https://www.google.com/maps/search/cafe+berlin' }], { functions: { extract_emails_from_website: false } }],
-    ['Google Maps, max_results caps each task', DEMO_CRAWLERS.googleMaps, [{ url: 'https://www.google.com/maps/search/cafe+berlin' }, { url: 'https://www.google.com/maps/search/pub+berlin' }], { max_results: 2 }],
-    ['Amazon, no paid function', DEMO_CRAWLERS.amazon, [{ url: 'https://www.amazon.com/s?k=keyboard' }, { url: 'https://www.amazon.com/s?k=mouse' }], {}],
-    ['Sales Navigator, a half-credit function', DEMO_CRAWLERS.salesNav, [{ url: 'https://www.linkedin.com/sales/search/people?query=cfo' }], { functions: { email_enrichment: true } }],
+    [
+      'Google Maps, a paid function on by default',
+      DEMO_CRAWLERS.googleMaps,
+      [
+        { url: 'https://www.google.com/maps/search/cafe+berlin' },
+        { url: 'https://www.google.com/maps/search/bakery+berlin' },
+      ],
+      {},
+    ],
+    [
+      'Google Maps, paid functions off',
+      DEMO_CRAWLERS.googleMaps,
+      [{ url: 'https://www.google.com/maps/search/cafe+berlin' }],
+      { functions: { extract_emails_from_website: false } },
+    ],
+    [
+      'Google Maps, max_results caps each task',
+      DEMO_CRAWLERS.googleMaps,
+      [
+        { url: 'https://www.google.com/maps/search/cafe+berlin' },
+        { url: 'https://www.google.com/maps/search/pub+berlin' },
+      ],
+      { max_results: 2 },
+    ],
+    [
+      'Amazon, no paid function',
+      DEMO_CRAWLERS.amazon,
+      [{ url: 'https://www.amazon.com/s?k=keyboard' }, { url: 'https://www.amazon.com/s?k=mouse' }],
+      {},
+    ],
+    [
+      'Sales Navigator, a half-credit function',
+      DEMO_CRAWLERS.salesNav,
+      [{ url: 'https://www.linkedin.com/sales/search/people?query=cfo' }],
+      { functions: { email_enrichment: true } },
+    ],
   ];
   for (const [what, crawler, tasks, params] of cases) {
     it(`equals what the run then charges (GET /v1/runs/{id}/credits): ${what}`, async () => {
@@ -89,7 +126,11 @@ describe('POST /v1/squid/estimate', () => {
   }
 
   it('credit_used is a float to 4 decimals when the rates make fractions', async () => {
-    const id = await squidWith(DEMO_CRAWLERS.salesNav, [{ url: 'https://www.linkedin.com/sales/search/people?query=cto' }], { functions: { email_enrichment: true } });
+    const id = await squidWith(
+      DEMO_CRAWLERS.salesNav,
+      [{ url: 'https://www.linkedin.com/sales/search/people?query=cto' }],
+      { functions: { email_enrichment: true } },
+    );
     const est = (await e.api('POST', '/v1/squid/estimate', { squid: id })).body;
     const run = await finish((await e.api('POST', '/v1/runs', { squid: id })).body.id);
     expect(Number.isInteger(run.credit_used * 1e4)).toBe(true);
@@ -142,7 +183,9 @@ describe('slots', () => {
     // Deactivating frees the slot; activating again needs one.
     expect((await e.api('POST', `/v1/squids/${made.body.id}`, { is_active: false })).status).toBe(201);
     expect((await balance()).used_slots).toBe(used);
-    expect((await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.amazon, name: 'takes the freed slot' })).status).toBe(200);
+    expect(
+      (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.amazon, name: 'takes the freed slot' })).status,
+    ).toBe(200);
     const back = await e.api('POST', `/v1/squids/${made.body.id}`, { is_active: true });
     expect(back.status).toBe(400);
     expect(back.body.error.message).toMatch(/SlotsLimitExceeded/);

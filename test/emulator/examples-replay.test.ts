@@ -15,33 +15,49 @@ import { startTestEmulator, type Reply, type TestEmu } from '../helpers/emulator
 import { jsonType, shapeDiff } from '../helpers/shapes.js';
 import type { J } from '../helpers/json.js';
 
-interface Sample { label: string; body: unknown }
-interface Page { api: [string, string]; samples: Sample[] }
-const PAGES = (JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/docs-examples.json'), 'utf8')) as { pages: Record<string, Page> }).pages;
+interface Sample {
+  label: string;
+  body: unknown;
+}
+interface Page {
+  api: [string, string];
+  samples: Sample[];
+}
+const PAGES = (
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/docs-examples.json'), 'utf8')) as {
+    pages: Record<string, Page>;
+  }
+).pages;
 
 /** Row keys every result has (the get-results reference page), besides the crawler's columns. */
 const ROW_KEYS = new Set(['id', 'object', 'squid', 'run', 'scraping_time']);
 
-const BARE = 'a bare task ({keyword}, no squid and no tasks list) sent to POST /v1/tasks and answered 200 with one task '
-  + '({id, squid_id, status, keyword, created_at}), where the add-tasks reference page and the other examples of /v1/tasks send '
-  + '{squid, tasks} and answer {duplicated_count, tasks}: the emulator answers the reference page (400: squid is required); six '
-  + 'other pages send the same bare body to POST /v2/squid/{squid_id}/task, which the emulator serves';
-const SQUID_ID = 'its POST /v2/squid/{squid_id}/task answer carries squid_id, which the five other pages of that request leave out';
-const CONCURRENCY = 'the answer leaves out `concurrency` though the request sends it; 35 other update-settings pages (and '
-  + 'api-reference: "an echo of only the touched fields") echo it';
-const FULL_SQUID = 'the answer is a whole squid ({id, crawler, status, created_at…}) for a request of {name, params}; '
-  + 'api-reference and 41 update-settings pages answer an echo of the fields sent';
+const BARE =
+  'a bare task ({keyword}, no squid and no tasks list) sent to POST /v1/tasks and answered 200 with one task ' +
+  '({id, squid_id, status, keyword, created_at}), where the add-tasks reference page and the other examples of /v1/tasks send ' +
+  '{squid, tasks} and answer {duplicated_count, tasks}: the emulator answers the reference page (400: squid is required); six ' +
+  'other pages send the same bare body to POST /v2/squid/{squid_id}/task, which the emulator serves';
+const SQUID_ID =
+  'its POST /v2/squid/{squid_id}/task answer carries squid_id, which the five other pages of that request leave out';
+const CONCURRENCY =
+  'the answer leaves out `concurrency` though the request sends it; 35 other update-settings pages (and ' +
+  'api-reference: "an echo of only the touched fields") echo it';
+const FULL_SQUID =
+  'the answer is a whole squid ({id, crawler, status, created_at…}) for a request of {name, params}; ' +
+  'api-reference and 41 update-settings pages answer an echo of the fields sent';
 
 /** Pages that are not identical, each with the docs conflict that explains it. */
 const EXCEPTIONS: Record<string, string> = {
   'examples/linkedin-profile-scraper/add-tasks': SQUID_ID,
   'examples/tiktok-top-ads-scraper/add-tasks': BARE,
-  'examples/facebook-marketplace-scraper/add-tasks': 'answered 201 with a list of {id, squid, url, status}; the add-tasks '
-    + 'reference page answers 200 {duplicated_count, tasks}',
-  'examples/instagram-posts-scraper/add-tasks': 'its tasks show {id, status, params}; the add-tasks reference page\'s show '
-    + '{id, object, created_at, is_active, params, module}',
-  'examples/twitter-user-tweets-scraper/add-tasks': 'the request sends {screen_name} and the answer shows {username}: the '
-    + 'emulator stores the params sent',
+  'examples/facebook-marketplace-scraper/add-tasks':
+    'answered 201 with a list of {id, squid, url, status}; the add-tasks ' +
+    'reference page answers 200 {duplicated_count, tasks}',
+  'examples/instagram-posts-scraper/add-tasks':
+    "its tasks show {id, status, params}; the add-tasks reference page's show " +
+    '{id, object, created_at, is_active, params, module}',
+  'examples/twitter-user-tweets-scraper/add-tasks':
+    'the request sends {screen_name} and the answer shows {username}: the ' + 'emulator stores the params sent',
   'examples/google-maps-reviews-scraper/update-settings': `${CONCURRENCY}; it also adds no_line_breaks and to_complete, not sent`,
   'examples/google-news-search-export/update-settings': CONCURRENCY,
   'examples/google-search-scraper/update-settings': CONCURRENCY,
@@ -55,8 +71,9 @@ const EXCEPTIONS: Record<string, string> = {
   'examples/realtor-iter-listings/update-settings': FULL_SQUID,
   'examples/tiktok-video-scraper/update-settings': FULL_SQUID,
   'examples/tripadvisor-reviews-scraper/update-settings': FULL_SQUID,
-  'examples/amazon-reviews-scraper/update-settings': 'the request sends media_type and format_type and the answer\'s params '
-    + 'leave them out; the other pages answer the params whole',
+  'examples/amazon-reviews-scraper/update-settings':
+    "the request sends media_type and format_type and the answer's params " +
+    'leave them out; the other pages answer the params whole',
 };
 
 /** The count of identical pages this emulator reaches (the test fails if it falls). */
@@ -74,8 +91,11 @@ afterAll(async () => {
 /** A healthy account of a type, synchronized once (the demo seed's Sales Navigator one is at its daily limit). */
 async function account(type: string): Promise<string> {
   if (accountOf[type]) return accountOf[type];
-  const cookies = { 'twitter-sync': { auth_token: 'a', ct0: 'b' }, 'sales-nav-sync': { li_at: 'a', JSESSIONID: 'b', li_a: 'c' },
-    'facebook-sync': { c_user: '1', xs: '2' } }[type];
+  const cookies = {
+    'twitter-sync': { auth_token: 'a', ct0: 'b' },
+    'sales-nav-sync': { li_at: 'a', JSESSIONID: 'b', li_a: 'c' },
+    'facebook-sync': { c_user: '1', xs: '2' },
+  }[type];
   const sync = (await e.api('POST', '/v1/accounts/cookies', { type, cookies })).body.id;
   await e.advance(5000);
   accountOf[type] = (await e.api('GET', `/v1/synchronize/${sync}`)).body.account_hash;
@@ -84,7 +104,10 @@ async function account(type: string): Promise<string> {
 
 /** A fresh squid of the page's crawler, its account linked where it needs one. */
 async function squidOf(slug: string): Promise<string> {
-  const r = await e.api('POST', '/v1/squids', { crawler: crawlerId(slug), name: `${slug} ${Math.random().toString(36).slice(2, 8)}` });
+  const r = await e.api('POST', '/v1/squids', {
+    crawler: crawlerId(slug),
+    name: `${slug} ${Math.random().toString(36).slice(2, 8)}`,
+  });
   expect(r.status, r.text).toBe(200);
   const type = crawlerDef(slug)?.account?.type;
   if (type) await e.api('POST', `/v1/squids/${r.body.id}`, { accounts: [await account(type)] });
@@ -92,12 +115,19 @@ async function squidOf(slug: string): Promise<string> {
 }
 
 function fill(v: unknown, squid: string, accounts: string): unknown {
-  return JSON.parse(JSON.stringify(v).replaceAll('YOUR_SQUID_HASH', squid).replaceAll('YOUR_SALES_NAV_ACCOUNT_HASH', accounts)
-    .replaceAll('GOOGLE_MAPS_REVIEWS_CRAWLER_HASH', crawlerId('google-maps-reviews-scraper')));
+  return JSON.parse(
+    JSON.stringify(v)
+      .replaceAll('YOUR_SQUID_HASH', squid)
+      .replaceAll('YOUR_SALES_NAV_ACCOUNT_HASH', accounts)
+      .replaceAll('GOOGLE_MAPS_REVIEWS_CRAWLER_HASH', crawlerId('google-maps-reviews-scraper')),
+  );
 }
 
 const answerOf = (p: Page) => p.samples.find((s) => /^\d+$/.test(s.label));
-const keysOf = (t: unknown) => Object.keys((t ?? {}) as J).sort().join();
+const keysOf = (t: unknown) =>
+  Object.keys((t ?? {}) as J)
+    .sort()
+    .join();
 
 /** The page's request; of several (yelp-search-export sends a URL task, then a keyword one), the one its answer shows. */
 function requestOf(p: Page): J | undefined {
@@ -160,7 +190,12 @@ async function results(slug: string, squid: string): Promise<{ reply: Reply; pro
 function rowProblems(slug: string, rows: J[]): string[] {
   const attrs = new Map(crawlerDef(slug)!.attributes.map((a) => [a.name, a.type]));
   const fits: Record<string, string[]> = {
-    string: ['string'], text: ['string'], integer: ['number'], float: ['number'], boolean: ['boolean'], json: ['object', 'array'],
+    string: ['string'],
+    text: ['string'],
+    integer: ['number'],
+    float: ['number'],
+    boolean: ['boolean'],
+    json: ['object', 'array'],
   };
   const out: string[] = [];
   if (!rows.length) out.push('no rows');
@@ -169,7 +204,8 @@ function rowProblems(slug: string, rows: J[]): string[] {
       if (ROW_KEYS.has(k)) continue;
       const type = attrs.get(k);
       if (!type) out.push(`column ${k} is not an attribute`);
-      else if (v !== null && !fits[type].includes(jsonType(v))) out.push(`column ${k}: ${jsonType(v)}, attribute of type ${type}`);
+      else if (v !== null && !fits[type].includes(jsonType(v)))
+        out.push(`column ${k}: ${jsonType(v)}, attribute of type ${type}`);
     }
   }
   return [...new Set(out)];
@@ -183,13 +219,22 @@ async function replay(key: string, page: Page): Promise<{ reply: Reply; problems
     const path = decodeURIComponent(new URL(page.api[1]).pathname).replace(/\{squid_(hash|id)\}/, squid);
     if (kind === 'get-results') {
       const { reply, problems } = await results(slug, squid);
-      return { reply, problems: problems.length || answerOf(page) ? problems : rowProblems(slug, reply.body?.data ?? []) };
+      return {
+        reply,
+        problems: problems.length || answerOf(page) ? problems : rowProblems(slug, reply.body?.data ?? []),
+      };
     }
     if (kind === 'get-geolocation') {
-      const query = path === '/v1/googlemaps/locations' ? 'country_code=US&region=California' : 'q=Alabama&country_name=United%20States';
+      const query =
+        path === '/v1/googlemaps/locations'
+          ? 'country_code=US&region=California'
+          : 'q=Alabama&country_name=United%20States';
       return { reply: await e.api('GET', `${path}?${query}`), problems: [] };
     }
-    const body = kind === 'update-settings' ? settingsOf(slug) : (requestOf(page) ?? { squid: 'YOUR_SQUID_HASH', tasks: tasksOf(slug) });
+    const body =
+      kind === 'update-settings'
+        ? settingsOf(slug)
+        : (requestOf(page) ?? { squid: 'YOUR_SQUID_HASH', tasks: tasksOf(slug) });
     const filled = fill(body, squid, accountOf['sales-nav-sync'] ?? (await account('sales-nav-sync'))) as J;
     if (typeof filled.name === 'string') filled.name = `${filled.name} ${squid.slice(0, 6)}`;
     return { reply: await e.api(page.api[0], path, filled), problems: [] };
@@ -218,7 +263,14 @@ describe('examples/ pages replayed against the emulator (docs-examples.json)', (
       const answer = answerOf(page);
       const want = answer ? Number(answer.label) : 200;
       const status = reply.status === want ? [] : [`status ${reply.status}, sampled ${want}`];
-      const diffs = [...problems, ...(answer ? shapeDiff(answer.body, reply.body) : reply.status < 300 ? [] : [`status ${reply.status}: ${reply.text}`])];
+      const diffs = [
+        ...problems,
+        ...(answer
+          ? shapeDiff(answer.body, reply.body)
+          : reply.status < 300
+            ? []
+            : [`status ${reply.status}: ${reply.text}`]),
+      ];
       found.set(key, [...status, ...diffs]);
       if (EXCEPTIONS[key]) expect(found.get(key), `${key} is identical now: drop its exception`).not.toEqual([]);
       else expect(found.get(key)).toEqual([]);

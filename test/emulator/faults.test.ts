@@ -6,10 +6,14 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 // A fresh emulator for each test.
 const e = useEmulator({ each: 'new' });
 
-const put = (rules: unknown[], seed?: number) => e.ctl('PUT', '/_emulator/faults', seed === undefined ? { rules } : { seed, rules });
+const put = (rules: unknown[], seed?: number) =>
+  e.ctl('PUT', '/_emulator/faults', seed === undefined ? { rules } : { seed, rules });
 
 /** Raw HTTP, to see exactly what arrived before the connection ended. */
-function rawGet(url: string, token: string): Promise<{ status?: number; length?: number; received: number; error?: string }> {
+function rawGet(
+  url: string,
+  token: string,
+): Promise<{ status?: number; length?: number; received: number; error?: string }> {
   return new Promise((resolve) => {
     const out: { status?: number; length?: number; received: number; error?: string } = { received: 0 };
     const req = request(url, { headers: { Authorization: `Token ${token}` } }, (res) => {
@@ -70,14 +74,18 @@ describe('faults', () => {
 
   it('hang never answers', async () => {
     await put([{ path: '/v1/me', action: 'hang', count: 1 }]);
-    await expect(fetch(`${e.baseUrl}/v1/me`, { headers: { Authorization: `Token ${e.token}` }, signal: AbortSignal.timeout(300) })).rejects.toThrow();
+    await expect(
+      fetch(`${e.baseUrl}/v1/me`, { headers: { Authorization: `Token ${e.token}` }, signal: AbortSignal.timeout(300) }),
+    ).rejects.toThrow();
     expect((await e.api('GET', '/v1/me')).status).toBe(200);
   });
 
   it('reset drops the connection before the handler runs: nothing is created', async () => {
     await put([{ method: 'POST', path: '/v1/squids', action: 'reset', count: 1 }]);
     const before = Object.keys(e.emu.state.squids).length;
-    await expect(e.api('POST', '/v1/squids', { crawler: Object.keys(e.emu.state.crawlers)[0], name: 'Never' })).rejects.toThrow();
+    await expect(
+      e.api('POST', '/v1/squids', { crawler: Object.keys(e.emu.state.crawlers)[0], name: 'Never' }),
+    ).rejects.toThrow();
     expect(Object.keys(e.emu.state.squids).length).toBe(before);
   });
 
@@ -131,7 +139,9 @@ describe('faults', () => {
   });
 
   it('omit_fields answers the real record, and each record of a page, without the named fields', async () => {
-    const squid = (await e.api('GET', '/v1/squids?limit=100')).body.data.find((q: { name: string }) => q.name === DEMO_SQUIDS.paris).id;
+    const squid = (await e.api('GET', '/v1/squids?limit=100')).body.data.find(
+      (q: { name: string }) => q.name === DEMO_SQUIDS.paris,
+    ).id;
     const page = (await e.api('GET', `/v1/runs?squid=${squid}&limit=3`)).body;
     expect(page.data.length).toBeGreaterThan(0);
     expect(page.data.every((r: Record<string, unknown>) => 'created_at' in r && 'started_at' in r)).toBe(true);
@@ -146,12 +156,15 @@ describe('faults', () => {
     expect((await e.api('GET', `/v1/runs?squid=${squid}&limit=3`)).body).toEqual(page);
   });
 
-  it.each([[{}], [null], [{ data: null }], [{ detail: 'Not found.' }]])('status 200 with body %j sends exactly that body', async (body) => {
-    await put([{ path: '/v1/squids', action: 'status', status: 200, body, count: 1 }]);
-    const r = await e.api('GET', '/v1/squids');
-    expect(r.status).toBe(200);
-    expect(JSON.parse(r.text)).toEqual(body);
-  });
+  it.each([[{}], [null], [{ data: null }], [{ detail: 'Not found.' }]])(
+    'status 200 with body %j sends exactly that body',
+    async (body) => {
+      await put([{ path: '/v1/squids', action: 'status', status: 200, body, count: 1 }]);
+      const r = await e.api('GET', '/v1/squids');
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.text)).toEqual(body);
+    },
+  );
 
   it('probability draws from a seeded PRNG: the same seed gives the same sequence', async () => {
     const pattern = async (): Promise<number[]> => {

@@ -22,7 +22,10 @@ async function finish(run: string): Promise<J> {
 
 async function salesNavSquid(params?: J): Promise<string> {
   const id = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.salesNav, name: 'Leads' })).body.id;
-  await e.api('POST', '/v1/tasks', { squid: id, tasks: [{ url: 'https://www.linkedin.com/sales/search/people?query=cto' }] });
+  await e.api('POST', '/v1/tasks', {
+    squid: id,
+    tasks: [{ url: 'https://www.linkedin.com/sales/search/people?query=cto' }],
+  });
   if (params) expect((await e.api('POST', `/v1/squids/${id}`, { params })).status).toBe(201);
   return id;
 }
@@ -35,30 +38,68 @@ describe('squid chains', () => {
     expect(none.text).toBe('null');
 
     expect(await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: DEMO_CRAWLERS.amazon })).toMatchObject({
-      status: 400, body: { error: 'field_map is required and must be a dict.' },
+      status: 400,
+      body: { error: 'field_map is required and must be a dict.' },
     });
-    expect((await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: 'nope', field_map: { url: 'url' } })).status).toBe(404);
-    expect((await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: DEMO_CRAWLERS.amazon, field_map: { url: 'url' }, cluster_concurrency: 99 })).status).toBe(400);
+    expect(
+      (await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: 'nope', field_map: { url: 'url' } }))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await e.api('POST', `/v1/squids/${paris}/chain`, {
+          target_module_id: DEMO_CRAWLERS.amazon,
+          field_map: { url: 'url' },
+          cluster_concurrency: 99,
+        })
+      ).status,
+    ).toBe(400);
 
-    const c = await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: DEMO_CRAWLERS.amazon, field_map: { website: 'url' } });
+    const c = await e.api('POST', `/v1/squids/${paris}/chain`, {
+      target_module_id: DEMO_CRAWLERS.amazon,
+      field_map: { website: 'url' },
+    });
     expect(c.status).toBe(201);
     expect(c.body).toEqual({
       id: expect.stringMatching(HEX32),
-      target_module: { id: DEMO_CRAWLERS.amazon, public_name: 'Amazon Products Scraper', name: 'amazon-products', max_concurrency: 20 },
-      target_cluster: null, field_map: { website: 'url' }, is_active: true, autostart: true, cluster_name: null,
-      cluster_concurrency: 1, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      target_module: {
+        id: DEMO_CRAWLERS.amazon,
+        public_name: 'Amazon Products Scraper',
+        name: 'amazon-products',
+        max_concurrency: 20,
+      },
+      target_cluster: null,
+      field_map: { website: 'url' },
+      is_active: true,
+      autostart: true,
+      cluster_name: null,
+      cluster_concurrency: 1,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
     });
     expect((await e.api('GET', `/v1/squids/${paris}/chain`)).body).toEqual(c.body);
     expect((await e.api('GET', `/v1/squids/${paris}`)).body.chain).toEqual(c.body);
-    expect(await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: DEMO_CRAWLERS.amazon, field_map: { url: 'url' } })).toMatchObject({
-      status: 409, body: { error: 'This squid already has a chain configured.' },
+    expect(
+      await e.api('POST', `/v1/squids/${paris}/chain`, {
+        target_module_id: DEMO_CRAWLERS.amazon,
+        field_map: { url: 'url' },
+      }),
+    ).toMatchObject({
+      status: 409,
+      body: { error: 'This squid already has a chain configured.' },
     });
   });
 
   it('PATCH updates the settings; DELETE answers 204 with no body; both are 404 {error} once there is no chain', async () => {
     const paris = e.squidId(DEMO_SQUIDS.paris);
-    await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: DEMO_CRAWLERS.amazon, field_map: { url: 'url' } });
-    const p = await e.api('PATCH', `/v1/squids/${paris}/chain`, { autostart: false, cluster_name: 'Downstream', cluster_concurrency: 3 });
+    await e.api('POST', `/v1/squids/${paris}/chain`, {
+      target_module_id: DEMO_CRAWLERS.amazon,
+      field_map: { url: 'url' },
+    });
+    const p = await e.api('PATCH', `/v1/squids/${paris}/chain`, {
+      autostart: false,
+      cluster_name: 'Downstream',
+      cluster_concurrency: 3,
+    });
     expect(p.status).toBe(200);
     expect(p.body).toMatchObject({ autostart: false, cluster_name: 'Downstream', cluster_concurrency: 3 });
     expect((await e.api('PATCH', `/v1/squids/${paris}/chain`, { autostart: 'yes' })).status).toBe(400);
@@ -68,15 +109,22 @@ describe('squid chains', () => {
     expect(d.text).toBe('');
     expect((await e.api('GET', `/v1/squids/${paris}/chain`)).text).toBe('null');
     for (const m of ['PATCH', 'DELETE']) {
-      expect(await e.api(m, `/v1/squids/${paris}/chain`, m === 'PATCH' ? { autostart: true } : undefined)).toMatchObject({
-        status: 404, body: { error: 'No chain configured on this squid.' },
+      expect(
+        await e.api(m, `/v1/squids/${paris}/chain`, m === 'PATCH' ? { autostart: true } : undefined),
+      ).toMatchObject({
+        status: 404,
+        body: { error: 'No chain configured on this squid.' },
       });
     }
   });
 
   it('a done run feeds the chain: the target squid is created, results become its tasks, a run starts with origin "chain"', async () => {
     const paris = e.squidId(DEMO_SQUIDS.paris);
-    await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { name: 'category' }, cluster_concurrency: 2 });
+    await e.api('POST', `/v1/squids/${paris}/chain`, {
+      target_module_id: DEMO_CRAWLERS.googleMaps,
+      field_map: { name: 'category' },
+      cluster_concurrency: 2,
+    });
     const run = (await e.api('POST', '/v1/runs', { squid: paris })).body.id;
     const done = await finish(run);
     expect(done.status).toBe('done');
@@ -87,7 +135,9 @@ describe('squid chains', () => {
     expect(chain.target_cluster.hash_value).toBe(target);
     expect((await e.api('GET', `/v1/squids/${target}`)).body).toMatchObject({ concurrency: 2 });
     const names = new Set((await e.api('GET', `/v1/results?run=${run}&limit=100`)).body.data.map((r: J) => r.name));
-    const tasks = (await e.api('GET', `/v1/tasks?squid=${target}&type=params&limit=100`)).body.data.map((t: J) => t.params);
+    const tasks = (await e.api('GET', `/v1/tasks?squid=${target}&type=params&limit=100`)).body.data.map(
+      (t: J) => t.params,
+    );
     expect(tasks).toHaveLength(names.size);
     expect(new Set(tasks.map((t: J) => t.category))).toEqual(names);
     const runs = (await e.api('GET', `/v1/runs?squid=${target}`)).body.data;
@@ -97,21 +147,31 @@ describe('squid chains', () => {
 
   it('with autostart off the downstream run is created paused; a run ending in error feeds nothing', async () => {
     const paris = e.squidId(DEMO_SQUIDS.paris);
-    await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { name: 'category' }, autostart: false });
+    await e.api('POST', `/v1/squids/${paris}/chain`, {
+      target_module_id: DEMO_CRAWLERS.googleMaps,
+      field_map: { name: 'category' },
+      autostart: false,
+    });
     await finish((await e.api('POST', '/v1/runs', { squid: paris })).body.id);
     const target = (await e.api('GET', `/v1/squids/${paris}/chain`)).body.target_cluster.id;
     const runs = (await e.api('GET', `/v1/runs?squid=${target}`)).body.data;
     expect(runs.map((r: J) => [r.status, r.origin])).toEqual([['paused', 'chain']]);
 
     const jobs = e.squidId(DEMO_SQUIDS.jobs);
-    await e.api('POST', `/v1/squids/${jobs}/chain`, { target_module_id: DEMO_CRAWLERS.amazon, field_map: { url: 'url' } });
+    await e.api('POST', `/v1/squids/${jobs}/chain`, {
+      target_module_id: DEMO_CRAWLERS.amazon,
+      field_map: { url: 'url' },
+    });
     expect((await finish((await e.api('POST', '/v1/runs', { squid: jobs })).body.id)).status).toBe('error');
     expect((await e.api('GET', `/v1/squids/${jobs}/chain`)).body.target_cluster).toBeNull();
   });
 
   it('a chain holds at most 3 squids: the link that would make a fourth is refused with 422', async () => {
     const link = (squid: string) =>
-      e.api('POST', `/v1/squids/${squid}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { name: 'category' } });
+      e.api('POST', `/v1/squids/${squid}/chain`, {
+        target_module_id: DEMO_CRAWLERS.googleMaps,
+        field_map: { name: 'category' },
+      });
     let squid = e.squidId(DEMO_SQUIDS.paris);
     let run = (await e.api('POST', '/v1/runs', { squid })).body.id;
     // Paris → 1st target → 2nd target: three squids.
@@ -131,7 +191,10 @@ describe('squid readiness and params', () => {
     const id = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'Places' })).body.id;
     await e.api('POST', '/v1/tasks', { squid: id, tasks: [{ url: 'https://www.google.com/maps/search/bakery+lyon' }] });
     expect((await e.api('POST', `/v1/squids/${id}`, { params: { language: null } })).status).toBe(201);
-    expect((await e.api('GET', `/v1/squids/${id}`)).body).toMatchObject({ is_ready: false, params: { language: null } });
+    expect((await e.api('GET', `/v1/squids/${id}`)).body).toMatchObject({
+      is_ready: false,
+      params: { language: null },
+    });
     const r = await e.api('POST', '/v1/runs', { squid: id });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ type: 'validation_error', param: 'squid' });
@@ -144,8 +207,16 @@ describe('squid readiness and params', () => {
   });
 
   it.each([
-    [DEMO_CRAWLERS.googleMaps, { ratings: '5.0+' }, 'params.ratings must be one of "Any rating", "2.0+", "2.5+", "3.0+", "3.5+", "4.0+", "4.5+" (InvalidParameterValue).'],
-    [DEMO_CRAWLERS.salesNav, { profiles_per_page: 50 }, 'params.profiles_per_page must be one of 25 (InvalidParameterValue).'],
+    [
+      DEMO_CRAWLERS.googleMaps,
+      { ratings: '5.0+' },
+      'params.ratings must be one of "Any rating", "2.0+", "2.5+", "3.0+", "3.5+", "4.0+", "4.5+" (InvalidParameterValue).',
+    ],
+    [
+      DEMO_CRAWLERS.salesNav,
+      { profiles_per_page: 50 },
+      'params.profiles_per_page must be one of 25 (InvalidParameterValue).',
+    ],
     [DEMO_CRAWLERS.amazon, { max_results: 'ten' }, 'params.max_results must be an integer (InvalidParamType).'],
   ])('squid params are checked against the crawler: %s %j', async (crawler, params, message) => {
     const id = (await e.api('POST', '/v1/squids', { crawler })).body.id;
@@ -166,7 +237,12 @@ describe('squid readiness and params', () => {
     // 201, as every examples/ update-settings page labels it (the update-squid page says 200: docs/emulator.md).
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ is_active: false });
-    const all = await e.api('POST', `/v1/squids/${id}`, { to_complete: true, run_notify: 'on_success', timezone: 'Europe/Paris', export_unique_results: true });
+    const all = await e.api('POST', `/v1/squids/${id}`, {
+      to_complete: true,
+      run_notify: 'on_success',
+      timezone: 'Europe/Paris',
+      export_unique_results: true,
+    });
     expect(all.body).toEqual({ to_complete: true, run_notify: 'on_success', export_unique_results: true });
   });
 });
@@ -175,7 +251,11 @@ describe('documented shapes', () => {
   it('a finished run\'s stats give eta "∞"', async () => {
     const run = (await e.api('POST', '/v1/runs', { squid: e.squidId(DEMO_SQUIDS.paris) })).body.id;
     await finish(run);
-    expect((await e.api('GET', `/v1/runs/${run}/stats`)).body).toMatchObject({ is_done: true, percent_done: '100%', eta: '∞' });
+    expect((await e.api('GET', `/v1/runs/${run}/stats`)).body).toMatchObject({
+      is_done: true,
+      percent_done: '100%',
+      eta: '∞',
+    });
   });
 
   it('credit_used is fractional when a rate is (a 0.5-credit function), without float noise', async () => {
@@ -184,7 +264,11 @@ describe('documented shapes', () => {
     expect(done.status).toBe('done');
     expect(done.credit_used).toBe(done.total_results * 3.5);
     expect(Number.isInteger(done.credit_used)).toBe(false);
-    expect((await e.api('GET', `/v1/runs/${done.id}/credits`)).body.breakdown).toContainEqual({ function: 'email_enrichment', credits: done.total_results * 0.5, attempts: 1 });
+    expect((await e.api('GET', `/v1/runs/${done.id}/credits`)).body.breakdown).toContainEqual({
+      function: 'email_enrichment',
+      credits: done.total_results * 0.5,
+      attempts: 1,
+    });
   });
 
   it('timestamps take each endpoint\'s sampled form whatever created the run: list/start "…Z", get naive µs', async () => {
@@ -193,7 +277,8 @@ describe('documented shapes', () => {
     const paris = e.squidId(DEMO_SQUIDS.paris);
     const seeded = (await e.api('GET', `/v1/runs?squid=${paris}`)).body.data;
     for (const r of seeded) for (const k of ['created_at', 'started_at', 'ended_at']) expect(r[k]).toMatch(Z);
-    for (const k of ['created_at', 'started_at', 'ended_at']) expect((await e.api('GET', `/v1/runs/${seeded[0].id}`)).body[k]).toMatch(US);
+    for (const k of ['created_at', 'started_at', 'ended_at'])
+      expect((await e.api('GET', `/v1/runs/${seeded[0].id}`)).body[k]).toMatch(US);
     const fresh = (await e.api('POST', '/v1/runs', { squid: paris })).body;
     expect(fresh.created_at).toMatch(Z);
     expect((await e.api('GET', `/v1/runs/${fresh.id}`)).body.created_at).toMatch(US);
@@ -210,7 +295,10 @@ describe('documented shapes', () => {
     f.set('squid', e.squidId(DEMO_SQUIDS.lyon));
     f.set('file', new Blob(['url\nhttps://www.google.com/maps/search/bakery+lyon\n']), 'tasks.csv');
     expect((await e.api('POST', '/v1/tasks/upload', f)).body.id).toMatch(HEX32);
-    expect((await e.api('POST', '/v1/synchronize', { type: 'twitter-sync', cookies: { auth_token: 'a', ct0: 'b' } })).body.id).toMatch(HEX32);
+    expect(
+      (await e.api('POST', '/v1/synchronize', { type: 'twitter-sync', cookies: { auth_token: 'a', ct0: 'b' } })).body
+        .id,
+    ).toMatch(HEX32);
   });
 
   it('Sales Navigator accounts take a batch of up to 20; Twitter accounts have no limits to set (as sampled)', async () => {
@@ -218,12 +306,15 @@ describe('documented shapes', () => {
     const salesNav = accounts.find((a) => a.type === 'sales-nav-sync')!;
     const twitter = accounts.find((a) => a.type === 'twitter-sync')!;
     expect(salesNav.params.default.batch.max).toBe(20);
-    const set = (a: J, batch: number) => e.api('POST', '/v1/accounts', { account: a.id, type: a.type, params: { batch } });
+    const set = (a: J, batch: number) =>
+      e.api('POST', '/v1/accounts', { account: a.id, type: a.type, params: { batch } });
     const ok = await set(salesNav, 20);
     expect(ok.status).toBe(200);
     expect(ok.body.params.user.batch.max).toBe(20);
     expect((await set(salesNav, 21)).status).toBe(400);
     expect(twitter.params).toEqual({ default: {}, user: {} });
-    expect((await set(twitter, 1)).body).toEqual({ detail: 'Unknown limit "batch": twitter-sync accounts have no limits.' });
+    expect((await set(twitter, 1)).body).toEqual({
+      detail: 'Unknown limit "batch": twitter-sync accounts have no limits.',
+    });
   });
 });

@@ -33,12 +33,18 @@ describe('prototype names are not ids', () => {
     const squid = await e.api('POST', '/v1/squids', { crawler: 'constructor', name: 'x' });
     expect(squid.status).toBe(404);
     expect(squid.body.error.message).toMatch(/ModuleNotFound/);
-    const chain = await e.api('POST', `/v1/squids/${e.squidId('Paris restaurants')}/chain`, { target_module_id: 'constructor', field_map: { url: 'url' } });
+    const chain = await e.api('POST', `/v1/squids/${e.squidId('Paris restaurants')}/chain`, {
+      target_module_id: 'constructor',
+      field_map: { url: 'url' },
+    });
     expect(chain.status).toBe(404);
   });
 
   it('a task param named "constructor" is unknown to the crawler', async () => {
-    const r = await e.api('POST', '/v1/tasks', { squid: e.squidId('Paris restaurants'), tasks: [{ constructor: 'x' }] });
+    const r = await e.api('POST', '/v1/tasks', {
+      squid: e.squidId('Paris restaurants'),
+      tasks: [{ constructor: 'x' }],
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.message).toMatch(/Unknown task parameter "constructor"/);
   });

@@ -21,7 +21,15 @@ describe('pagination envelope', () => {
     const r = await page('');
     expect(r.status).toBe(200);
     const { data, next, ...counters } = r.body;
-    expect(counters).toEqual({ total_results: 123, limit: 10, page: 1, total_pages: 13, result_from: 1, result_to: 10, previous: null });
+    expect(counters).toEqual({
+      total_results: 123,
+      limit: 10,
+      page: 1,
+      total_pages: 13,
+      result_from: 1,
+      result_to: 10,
+      previous: null,
+    });
     expect(data).toHaveLength(10);
     const u = new URL(next);
     expect(u.origin).toBe(e.baseUrl);
@@ -37,7 +45,9 @@ describe('pagination envelope', () => {
     expect(r.body.result_to).toBe(70);
     expect(new URL(r.body.next).searchParams.get('page')).toBe('8');
     expect(new URL(r.body.previous).searchParams.get('page')).toBe('6');
-    expect(r.body.data.map((x: { id: string }) => x.id)).toEqual(first.body.data.slice(60, 70).map((x: { id: string }) => x.id));
+    expect(r.body.data.map((x: { id: string }) => x.id)).toEqual(
+      first.body.data.slice(60, 70).map((x: { id: string }) => x.id),
+    );
   });
 
   it('the last page is short and has no next', async () => {
@@ -51,7 +61,15 @@ describe('pagination envelope', () => {
   it('past the end: empty data, true counters', async () => {
     const r = await page('&page=20');
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ total_results: 123, total_pages: 13, page: 20, result_from: 0, result_to: 0, data: [], next: null });
+    expect(r.body).toMatchObject({
+      total_results: 123,
+      total_pages: 13,
+      page: 20,
+      result_from: 0,
+      result_to: 0,
+      data: [],
+      next: null,
+    });
   });
 
   it('accepts limit 1 and 100 and the legacy page_size', async () => {
@@ -62,12 +80,15 @@ describe('pagination envelope', () => {
     expect(legacy.body.data).toHaveLength(25);
   });
 
-  it.each(['limit=101', 'limit=0', 'limit=-5', 'limit=abc', 'limit=2.5', 'page=0', 'page=x'])('rejects %s with 400', async (q) => {
-    const r = await page(`&${q}`);
-    expect(r.status).toBe(400);
-    expect(r.body.error.type).toBe('validation_error');
-    expect(r.body.error.param).toBe(q.split('=')[0]);
-  });
+  it.each(['limit=101', 'limit=0', 'limit=-5', 'limit=abc', 'limit=2.5', 'page=0', 'page=x'])(
+    'rejects %s with 400',
+    async (q) => {
+      const r = await page(`&${q}`);
+      expect(r.status).toBe(400);
+      expect(r.body.error.type).toBe('validation_error');
+      expect(r.body.error.param).toBe(q.split('=')[0]);
+    },
+  );
 
   it('uses {detail} for list endpoints of that family (accounts)', async () => {
     const r = await e.api('GET', '/v1/accounts?limit=500');
@@ -77,8 +98,17 @@ describe('pagination envelope', () => {
 
   it('every list endpoint answers the envelope', async () => {
     const paris = e.squidId('Paris restaurants');
-    for (const p of ['/v1/crawlers', '/v1/squids', `/v1/tasks?squid=${paris}`, `/v1/runs?squid=${paris}`, `/v1/runs/${run}/tasks`,
-      `/v1/runtasks?run=${run}`, '/v1/accounts', '/v1/accounts/types', '/v1/account_types']) {
+    for (const p of [
+      '/v1/crawlers',
+      '/v1/squids',
+      `/v1/tasks?squid=${paris}`,
+      `/v1/runs?squid=${paris}`,
+      `/v1/runs/${run}/tasks`,
+      `/v1/runtasks?run=${run}`,
+      '/v1/accounts',
+      '/v1/accounts/types',
+      '/v1/account_types',
+    ]) {
       const r = await e.api('GET', p);
       expect(r.status, p).toBe(200);
       // The list-tasks sample's envelope has no result_from/result_to.
@@ -100,7 +130,9 @@ describe('free plan', () => {
       expect(big.body.result_to).toBe(50);
       expect(big.body.next).toBeNull();
       expect(big.body.warning).toBe(FREE_PLAN_WARNING);
-      expect(FREE_PLAN_WARNING).toBe('Free plan: only 50 results returned. Upgrade at https://app.lobstr.io/dashboard/pricing');
+      expect(FREE_PLAN_WARNING).toBe(
+        'Free plan: only 50 results returned. Upgrade at https://app.lobstr.io/dashboard/pricing',
+      );
       const p5 = await page('&page=5');
       expect(p5.body.data).toHaveLength(10);
       expect(p5.body.result_from).toBe(41);

@@ -14,11 +14,25 @@ afterAll(async () => {
 describe('user and crawlers', () => {
   it('/me and /user/balance have the documented fields', async () => {
     const me = (await e.api('GET', '/v1/me')).body;
-    expect(Object.keys(me).sort()).toEqual(
-      ['credit_interval', 'email', 'email_verified', 'first_name', 'is_staff', 'last_name', 'login_count', 'plan', 'profile_image'],
-    );
+    expect(Object.keys(me).sort()).toEqual([
+      'credit_interval',
+      'email',
+      'email_verified',
+      'first_name',
+      'is_staff',
+      'last_name',
+      'login_count',
+      'plan',
+      'profile_image',
+    ]);
     const b = (await e.api('GET', '/v1/user/balance')).body;
-    expect(b).toMatchObject({ object: 'plan', available: 10000, consumed: 2500, interval: 'monthly', has_unpaid_bill: false });
+    expect(b).toMatchObject({
+      object: 'plan',
+      available: 10000,
+      consumed: 2500,
+      interval: 'monthly',
+      has_unpaid_bill: false,
+    });
     expect(b.reset_time).toMatch(/Z$/);
   });
 
@@ -28,26 +42,60 @@ describe('user and crawlers', () => {
     expect(list[0].input).toBeUndefined();
     const id = DEMO_CRAWLERS.googleMaps;
     const d = (await e.api('GET', `/v1/crawlers/${id}`)).body;
-    expect(d).toMatchObject({ id: '4734d096159ef05210e0e1677e8be823', object: 'crawler', slug: 'google-maps-search-export', name: 'Google Maps Search Export', credits_per_row: 2, account: null });
+    expect(d).toMatchObject({
+      id: '4734d096159ef05210e0e1677e8be823',
+      object: 'crawler',
+      slug: 'google-maps-search-export',
+      name: 'Google Maps Search Export',
+      credits_per_row: 2,
+      account: null,
+    });
     expect(d.result).toContain('score');
     expect(d.input.find((i: { name: string }) => i.name === 'url').level).toBe('task');
     const p = (await e.api('GET', `/v1/crawlers/${id}/params`)).body;
     expect(p.task.url).toMatchObject({ type: 'string', group: 'url', required: true, attribute: 'url' });
-    expect(p.squid.language).toMatchObject({ allowed: expect.arrayContaining(['English (United States)', 'Français (France)']), default: 'English (United States)' });
+    expect(p.squid.language).toMatchObject({
+      allowed: expect.arrayContaining(['English (United States)', 'Français (France)']),
+      default: 'English (United States)',
+    });
     expect(p.squid.functions.extract_emails_from_website).toEqual({ sort: 2, default: true, credits_per_function: 10 });
     const attrs = (await e.api('GET', `/v1/crawlers/${id}/attributes`)).body.data;
-    expect(attrs.find((a: { name: string }) => a.name === 'name')).toMatchObject({ function: 'Export Local Businesses', is_main: true });
-    expect(attrs.find((a: { name: string }) => a.name === 'email')).toMatchObject({ function: 'Extract Emails From Website', is_main: false });
+    expect(attrs.find((a: { name: string }) => a.name === 'name')).toMatchObject({
+      function: 'Export Local Businesses',
+      is_main: true,
+    });
+    expect(attrs.find((a: { name: string }) => a.name === 'email')).toMatchObject({
+      function: 'Extract Emails From Website',
+      is_main: false,
+    });
     const tw = (await e.api('GET', `/v1/crawlers/${DEMO_CRAWLERS.twitter}`)).body;
     expect(tw.account.type).toBe('twitter-sync');
     // The list-crawlers sample's ids, slugs, limits and account cookies.
-    expect(tw).toMatchObject({ id: '6c5227261fbbd3430f926d409f4c44bf', slug: 'twitter-profile-scraper', max_concurrency: 20, credits_per_row: 2 });
+    expect(tw).toMatchObject({
+      id: '6c5227261fbbd3430f926d409f4c44bf',
+      slug: 'twitter-profile-scraper',
+      max_concurrency: 20,
+      credits_per_row: 2,
+    });
     const sn = (await e.api('GET', `/v1/crawlers/${DEMO_CRAWLERS.salesNav}`)).body;
-    expect(sn).toMatchObject({ id: 'a1d243d3824a1ac773414416eb80362d', slug: 'sales-navigator-leads-scraper', name: 'Sales Navigator Leads Scraper',
-      max_concurrency: 10, credits_per_row: 3, is_premium: false });
-    expect(sn.account.cookies).toEqual([{ name: 'li_at', required: true }, { name: 'JSESSIONID', required: true }]);
+    expect(sn).toMatchObject({
+      id: 'a1d243d3824a1ac773414416eb80362d',
+      slug: 'sales-navigator-leads-scraper',
+      name: 'Sales Navigator Leads Scraper',
+      max_concurrency: 10,
+      credits_per_row: 3,
+      is_premium: false,
+    });
+    expect(sn.account.cookies).toEqual([
+      { name: 'li_at', required: true },
+      { name: 'JSESSIONID', required: true },
+    ]);
     expect((await e.api('GET', '/v1/crawlers/c47dfc2beba9fdc2472d3b3321b06b66')).body).toMatchObject({
-      slug: 'facebook-pages-search-export', name: 'Facebook Pages Search Export', max_concurrency: 20, credits_per_row: 20, account: { type: 'facebook-sync' },
+      slug: 'facebook-pages-search-export',
+      name: 'Facebook Pages Search Export',
+      max_concurrency: 20,
+      credits_per_row: 20,
+      account: { type: 'facebook-sync' },
     });
     expect((await e.api('GET', `/v1/crawlers/${'0'.repeat(32)}`)).status).toBe(404);
   });
@@ -57,8 +105,21 @@ describe('squids', () => {
   it('create (200, defaults), detail (delivery fields at their sampled defaults), list with name filter, update echo, delete', async () => {
     const c = await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' });
     expect(c.status).toBe(200);
-    expect(c.body).toMatchObject({ account: [], concurrency: 1, crawler: DEMO_CRAWLERS.googleMaps, is_active: true, name: 'Berlin cafés',
-      schedule: null, to_complete: false, params: { max_results: 200, country: 'United States', ratings: 'Any rating', language: 'English (United States)' } });
+    expect(c.body).toMatchObject({
+      account: [],
+      concurrency: 1,
+      crawler: DEMO_CRAWLERS.googleMaps,
+      is_active: true,
+      name: 'Berlin cafés',
+      schedule: null,
+      to_complete: false,
+      params: {
+        max_results: 200,
+        country: 'United States',
+        ratings: 'Any rating',
+        language: 'English (United States)',
+      },
+    });
     // The create-squid sample's params have no functions; the squid has them at their defaults (get-squid-details).
     // create-squid sample: "…Z"; get-squid-details sample: naive with microseconds.
     expect(c.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
@@ -69,8 +130,17 @@ describe('squids', () => {
     for (const k of ['email', 'last_run_status', 'download_url']) expect(d[k], k).toBeNull();
     expect(d.ftp_fields).toEqual({ host: 'localhost', port: 22, is_active: false });
     expect(d.s3_fields).toEqual({ bucket: null, is_active: false });
-    expect(d).toMatchObject({ notifications: false, total_runs: 0, crawler_name: 'Google Maps Search Export', notifications_params: { run_notify: null } });
-    expect(d.params.functions).toEqual({ collect_business_details: false, fetch_business_images: false, extract_emails_from_website: true });
+    expect(d).toMatchObject({
+      notifications: false,
+      total_runs: 0,
+      crawler_name: 'Google Maps Search Export',
+      notifications_params: { run_notify: null },
+    });
+    expect(d.params.functions).toEqual({
+      collect_business_details: false,
+      fetch_business_images: false,
+      extract_emails_from_website: true,
+    });
 
     const found = (await e.api('GET', '/v1/squids?name=BERLIN')).body;
     expect(found.total_results).toBe(1);
@@ -83,16 +153,32 @@ describe('squids', () => {
     const dup = await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.amazon, name: 'berlin CAFÉS' });
     expect(dup.status).toBe(400);
 
-    const u = await e.api('POST', `/v1/squids/${id}`, { name: 'Berlin coffee', concurrency: 5, params: { functions: { collect_business_details: true } }, run_notify: 'on_error' });
+    const u = await e.api('POST', `/v1/squids/${id}`, {
+      name: 'Berlin coffee',
+      concurrency: 5,
+      params: { functions: { collect_business_details: true } },
+      run_notify: 'on_error',
+    });
     expect(u.status).toBe(201);
     // An echo of the fields sent, as stored (api-reference; the update-settings pages): params whole.
     expect(u.body).toEqual({
-      name: 'Berlin coffee', concurrency: 5, params: { max_results: 200, country: 'United States', ratings: 'Any rating', language: 'English (United States)',
-        functions: { collect_business_details: true, fetch_business_images: false, extract_emails_from_website: true } },
+      name: 'Berlin coffee',
+      concurrency: 5,
+      params: {
+        max_results: 200,
+        country: 'United States',
+        ratings: 'Any rating',
+        language: 'English (United States)',
+        functions: { collect_business_details: true, fetch_business_images: false, extract_emails_from_website: true },
+      },
       run_notify: 'on_error',
     });
     const d2 = (await e.api('GET', `/v1/squids/${id}`)).body;
-    expect(d2).toMatchObject({ name: 'Berlin coffee', concurrency: 5, notifications_params: { run_notify: 'on_error' } });
+    expect(d2).toMatchObject({
+      name: 'Berlin coffee',
+      concurrency: 5,
+      notifications_params: { run_notify: 'on_error' },
+    });
     for (const bad of [0, 21, 2.5, '3']) {
       const r = await e.api('POST', `/v1/squids/${id}`, { concurrency: bad });
       expect(r.status, String(bad)).toBe(400);
@@ -116,7 +202,10 @@ describe('squids', () => {
 
   it('empty removes the tasks of one type and their results', async () => {
     const s = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'Empty me' })).body.id;
-    await e.api('POST', '/v1/tasks', { squid: s, tasks: [{ url: 'https://www.google.com/maps/search/a' }, { category: 'b', city: 'Nice' }] });
+    await e.api('POST', '/v1/tasks', {
+      squid: s,
+      tasks: [{ url: 'https://www.google.com/maps/search/a' }, { category: 'b', city: 'Nice' }],
+    });
     const r = await e.api('POST', `/v1/squids/${s}/empty`, { type: 'url' });
     expect(r.body).toEqual({ id: s, object: 'squid', emptied: true, deleted_count: 1 });
     expect((await e.api('GET', `/v1/tasks?squid=${s}`)).body.total_results).toBe(1);
@@ -125,7 +214,10 @@ describe('squids', () => {
 
   it('empty keeps the results finished runs collected from the deleted tasks (issue 36)', async () => {
     const squid = e.squidId(DEMO_SQUIDS.paris);
-    const tasks = (await e.api('GET', `/v1/tasks?squid=${squid}`)).body.data as { type?: string; params?: Record<string, unknown> }[];
+    const tasks = (await e.api('GET', `/v1/tasks?squid=${squid}`)).body.data as {
+      type?: string;
+      params?: Record<string, unknown>;
+    }[];
     const runs = (await e.api('GET', `/v1/runs?squid=${squid}`)).body.data as { id: string; is_done: boolean }[];
     expect(runs.length).toBeGreaterThan(0);
     expect(runs.every((r) => r.is_done)).toBe(true);
@@ -134,7 +226,8 @@ describe('squids', () => {
     expect(before).toBeGreaterThan(0);
     const types = [...new Set(tasks.map((t) => (t.params && 'url' in t.params ? 'url' : 'params')))];
     let deleted = 0;
-    for (const type of types) deleted += (await e.api('POST', `/v1/squids/${squid}/empty`, { type })).body.deleted_count;
+    for (const type of types)
+      deleted += (await e.api('POST', `/v1/squids/${squid}/empty`, { type })).body.deleted_count;
     expect(deleted).toBe(tasks.length);
     expect((await e.api('GET', `/v1/tasks?squid=${squid}`)).body.total_results).toBe(0);
     expect((await e.api('GET', `/v1/results?squid=${squid}`)).body.total_results).toBe(before);
@@ -149,14 +242,22 @@ describe('tasks', () => {
     const squid = e.squidId(DEMO_SQUIDS.headphones);
     const add = await e.api('POST', '/v1/tasks', {
       squid,
-      tasks: [{ url: 'https://www.amazon.com/s?k=speakers' }, { url: 'https://www.amazon.com/s?k=speakers' },
-        { url: 'https://www.amazon.com/s?k=wireless+headphones' }],
+      tasks: [
+        { url: 'https://www.amazon.com/s?k=speakers' },
+        { url: 'https://www.amazon.com/s?k=speakers' },
+        { url: 'https://www.amazon.com/s?k=wireless+headphones' },
+      ],
     });
     expect(add.status).toBe(200);
     expect(add.body.duplicated_count).toBe(2);
     expect(add.body.tasks).toHaveLength(1);
     const t = add.body.tasks[0];
-    expect(t).toMatchObject({ object: 'task', is_active: true, params: { url: 'https://www.amazon.com/s?k=speakers' }, module: DEMO_CRAWLERS.amazon });
+    expect(t).toMatchObject({
+      object: 'task',
+      is_active: true,
+      params: { url: 'https://www.amazon.com/s?k=speakers' },
+      module: DEMO_CRAWLERS.amazon,
+    });
     const list = (await e.api('GET', `/v1/tasks?squid=${squid}`)).body;
     expect(list.total_results).toBe(3);
     expect(Object.keys(list.data[0]).sort()).toEqual(['created_at', 'id', 'is_active', 'params']);
@@ -222,12 +323,23 @@ describe('accounts and synchronization', () => {
     expect(t1.data.map((t: { name: string }) => t.name)).toEqual(['facebook-sync', 'sales-nav-sync', 'twitter-sync']);
     // Limits are the Sales Navigator account's (Twitter accounts have none, as sampled).
     const other = list.data.find((x: { type: string }) => x.type === 'sales-nav-sync');
-    const upd = await e.api('POST', '/v1/accounts', { account: other.id, type: 'sales-nav-sync', params: { profiles: 100 } });
+    const upd = await e.api('POST', '/v1/accounts', {
+      account: other.id,
+      type: 'sales-nav-sync',
+      params: { profiles: 100 },
+    });
     expect(upd.status).toBe(200);
     expect(upd.body.params.user.profiles.max).toBe(100);
     expect((await e.api('POST', '/v1/accounts', { account: other.id, params: { profiles: 151 } })).status).toBe(400);
-    expect((await e.api('DELETE', `/v1/accounts/${other.id}`)).body).toEqual({ id: other.id, object: 'account', deleted: true });
-    expect(await e.api('DELETE', `/v1/accounts/${other.id}`)).toMatchObject({ status: 404, body: { detail: 'Account not found.' } });
+    expect((await e.api('DELETE', `/v1/accounts/${other.id}`)).body).toEqual({
+      id: other.id,
+      object: 'account',
+      deleted: true,
+    });
+    expect(await e.api('DELETE', `/v1/accounts/${other.id}`)).toMatchObject({
+      status: 404,
+      body: { detail: 'Account not found.' },
+    });
     expect((await e.api('GET', '/v1/accounts')).body.total_results).toBe(1);
   });
 
@@ -262,11 +374,21 @@ describe('accounts and synchronization', () => {
     ]) {
       expect(await e.api('POST', '/v1/accounts/cookies', body)).toMatchObject({ status: 400, body: invalid });
     }
-    const bad = await e.api('POST', '/v1/synchronize', { type: 'twitter-sync', cookies: { auth_token: 'x', ct0: 'y' }, account: 'nope' });
+    const bad = await e.api('POST', '/v1/synchronize', {
+      type: 'twitter-sync',
+      cookies: { auth_token: 'x', ct0: 'y' },
+      account: 'nope',
+    });
     expect(bad.status).toBe(404);
     expect(bad.body).toEqual({ detail: 'Account not found.' });
-    const twitter = (await e.api('GET', '/v1/accounts')).body.data.find((x: { type: string }) => x.type === 'twitter-sync');
-    const mismatch = await e.api('POST', '/v1/accounts/cookies', { type: 'facebook-sync', cookies: { c_user: '1', xs: '2' }, account: twitter.id });
+    const twitter = (await e.api('GET', '/v1/accounts')).body.data.find(
+      (x: { type: string }) => x.type === 'twitter-sync',
+    );
+    const mismatch = await e.api('POST', '/v1/accounts/cookies', {
+      type: 'facebook-sync',
+      cookies: { c_user: '1', xs: '2' },
+      account: twitter.id,
+    });
     expect(mismatch).toMatchObject({ status: 400, body: { detail: 'Invalid cookies or account type mismatch.' } });
     expect((await e.api('GET', '/v1/synchronize/nope')).body).toEqual({ detail: 'Synchronization task not found.' });
   });

@@ -9,7 +9,8 @@ import type { J } from '../helpers/json.js';
 
 const e = useEmulator({ each: 'new' });
 
-const runsOf = async (squid: string): Promise<J[]> => (await e.api('GET', `/v1/runs?squid=${squid}&limit=50`)).body.data;
+const runsOf = async (squid: string): Promise<J[]> =>
+  (await e.api('GET', `/v1/runs?squid=${squid}&limit=50`)).body.data;
 
 /** Advances the clock until the run reaches `status` (a bounded number of task steps). */
 async function until(em: TestEmulator, run: string, status: string): Promise<void> {
@@ -24,7 +25,10 @@ async function until(em: TestEmulator, run: string, status: string): Promise<voi
 async function chained(): Promise<{ source: string; target: string }> {
   await e.ctl('POST', '/_emulator/slots', { total: 100 });
   const source = e.squidId(DEMO_SQUIDS.paris);
-  const c = await e.api('POST', `/v1/squids/${source}/chain`, { target_module_id: DEMO_CRAWLERS.googleMaps, field_map: { website: 'url' } });
+  const c = await e.api('POST', `/v1/squids/${source}/chain`, {
+    target_module_id: DEMO_CRAWLERS.googleMaps,
+    field_map: { website: 'url' },
+  });
   expect(c.status, c.text).toBe(201);
   await finishRun(e, (await e.api('POST', '/v1/runs', { squid: source })).body.id);
   const target = (await e.api('GET', `/v1/squids/${source}/chain`)).body.target_cluster.id as string;
@@ -36,10 +40,23 @@ async function chained(): Promise<{ source: string; target: string }> {
 
 /** Each way a squid is refused, put in place on the target. */
 const CONDITIONS: Record<string, { code: string; apply: (target: string) => Promise<void> }> = {
-  inactive: { code: 'SquidInactive', apply: async (t) => void expect((await e.api('POST', `/v1/squids/${t}`, { is_active: false })).status).toBe(201) },
-  'not ready': { code: 'SquidNotReady', apply: async (t) => void expect((await e.api('POST', `/v1/squids/${t}`, { params: { language: null } })).status).toBe(201) },
-  'out of credits': { code: 'NotEnoughBalance', apply: async () => void expect((await e.ctl('POST', '/_emulator/usage', { pct: 100 })).status).toBe(200) },
-  'out of slots': { code: 'SlotsLimitExceeded', apply: async () => void expect((await e.ctl('POST', '/_emulator/slots', { total: 1 })).status).toBe(200) },
+  inactive: {
+    code: 'SquidInactive',
+    apply: async (t) => void expect((await e.api('POST', `/v1/squids/${t}`, { is_active: false })).status).toBe(201),
+  },
+  'not ready': {
+    code: 'SquidNotReady',
+    apply: async (t) =>
+      void expect((await e.api('POST', `/v1/squids/${t}`, { params: { language: null } })).status).toBe(201),
+  },
+  'out of credits': {
+    code: 'NotEnoughBalance',
+    apply: async () => void expect((await e.ctl('POST', '/_emulator/usage', { pct: 100 })).status).toBe(200),
+  },
+  'out of slots': {
+    code: 'SlotsLimitExceeded',
+    apply: async () => void expect((await e.ctl('POST', '/_emulator/slots', { total: 1 })).status).toBe(200),
+  },
 };
 
 describe('one run-start rule for POST /v1/runs, schedules and chains', () => {

@@ -30,7 +30,16 @@ describe('runs engine', () => {
     const start = await e.api('POST', '/v1/runs', { squid });
     expect(start.status).toBe(200);
     const run = start.body.id;
-    expect(start.body).toMatchObject({ object: 'run', squid, status: 'pending', is_done: false, export_done: null, duration: 0, email_done: null, origin: 'user' });
+    expect(start.body).toMatchObject({
+      object: 'run',
+      squid,
+      status: 'pending',
+      is_done: false,
+      export_done: null,
+      duration: 0,
+      email_done: null,
+      origin: 'user',
+    });
     expect(typeof start.body.duration).toBe('number');
     expect((await status(run)).status).toBe('pending');
     await e.advance(RUN_TIMING.startMs);
@@ -38,7 +47,13 @@ describe('runs engine', () => {
     expect(events).toEqual([[run, 'run.running']]);
     await e.advance(RUN_TIMING.taskMs);
     const mid = await e.api('GET', `/v1/runs/${run}/stats`);
-    expect(mid.body).toMatchObject({ total_tasks: 3, total_tasks_done: 1, total_tasks_left: 2, percent_done: '33%', is_done: false });
+    expect(mid.body).toMatchObject({
+      total_tasks: 3,
+      total_tasks_done: 1,
+      total_tasks_left: 2,
+      percent_done: '33%',
+      is_done: false,
+    });
     expect(mid.body.results_done).toBeGreaterThanOrEqual(3);
     await e.advance(2 * RUN_TIMING.taskMs);
     expect((await status(run)).status).toBe('uploading');
@@ -51,7 +66,10 @@ describe('runs engine', () => {
     expect(done.credit_used).toBe(done.total_results * 2);
     expect(consumed).toBe(done.credit_used);
     expect((await e.api('GET', '/v1/user/balance')).body.consumed).toBe(DEMO_BALANCE.consumed + done.credit_used);
-    expect(events).toEqual([[run, 'run.running'], [run, 'run.done']]);
+    expect(events).toEqual([
+      [run, 'run.running'],
+      [run, 'run.done'],
+    ]);
     expect(exported).toEqual([done.total_results]);
 
     const results = await e.api('GET', `/v1/results?run=${run}&limit=100`);
@@ -62,9 +80,20 @@ describe('runs engine', () => {
     expect(typeof row.name).toBe('string');
     expect(typeof row.score).toBe('number');
     const stats = await e.api('GET', `/v1/runs/${run}/stats`);
-    expect(stats.body).toMatchObject({ percent_done: '100%', total_tasks_done: 3, total_tasks_left: 0, is_done: true, current_task: '' });
+    expect(stats.body).toMatchObject({
+      percent_done: '100%',
+      total_tasks_done: 3,
+      total_tasks_left: 0,
+      is_done: true,
+      current_task: '',
+    });
     const credits = await e.api('GET', `/v1/runs/${run}/credits`);
-    expect(credits.body).toMatchObject({ run_id: run, total_credits: done.credit_used, total_results: done.total_results, rates: { credits_per_row: 2 } });
+    expect(credits.body).toMatchObject({
+      run_id: run,
+      total_credits: done.credit_used,
+      total_results: done.total_results,
+      rates: { credits_per_row: 2 },
+    });
     const rts = await e.api('GET', `/v1/runtasks?run=${run}`);
     const rts2 = await e.api('GET', `/v1/runs/${run}/tasks`);
     expect(rts.body.data).toEqual(rts2.body.data);
@@ -81,7 +110,8 @@ describe('runs engine', () => {
     await e.advance(10_000);
     const r2 = (await e.api('POST', '/v1/runs', { squid })).body.id;
     await e.advance(10_000);
-    const strip = (rows: Record<string, unknown>[]) => rows.map(({ id: _i, run: _r, scraping_time: _s, ...rest }) => rest);
+    const strip = (rows: Record<string, unknown>[]) =>
+      rows.map(({ id: _i, run: _r, scraping_time: _s, ...rest }) => rest);
     const a = (await e.api('GET', `/v1/results?run=${r1}&limit=100`)).body.data;
     const b = (await e.api('GET', `/v1/results?run=${r2}&limit=100`)).body.data;
     expect(a.length).toBeGreaterThan(0);
@@ -94,7 +124,10 @@ describe('runs engine', () => {
     await e.advance(RUN_TIMING.startMs + RUN_TIMING.taskMs);
     const paused = await status(run);
     expect(paused).toMatchObject({ status: 'paused', done_reason: 'no_account_available', is_done: false });
-    expect(events).toEqual([[run, 'run.running'], [run, 'run.paused']]);
+    expect(events).toEqual([
+      [run, 'run.running'],
+      [run, 'run.paused'],
+    ]);
     expect((await e.api('GET', `/v1/runs/${run}/stats`)).body.eta).toBe('∞');
     expect((await e.api('POST', '/v1/runs', { squid })).status).toBe(400);
     await e.advance(RUN_TIMING.pauseMs);
@@ -110,7 +143,10 @@ describe('runs engine', () => {
     const run = (await e.api('POST', '/v1/runs', { squid })).body.id;
     await e.advance(RUN_TIMING.startMs + RUN_TIMING.taskMs);
     expect(await status(run)).toMatchObject({ status: 'error', is_done: true, done_reason: 'error' });
-    expect(events).toEqual([[run, 'run.running'], [run, 'run.error']]);
+    expect(events).toEqual([
+      [run, 'run.running'],
+      [run, 'run.error'],
+    ]);
     expect((await e.api('GET', `/v1/runs/${run}/download`)).status).toBe(404);
     const rt = (await e.api('GET', `/v1/runtasks?run=${run}`)).body.data[0];
     expect(rt.status).toBe('error');
@@ -120,7 +156,10 @@ describe('runs engine', () => {
 
   it('ends in error when a task URL contains "fail"', async () => {
     const squid = e.squidId('Lyon bakeries');
-    const add = await e.api('POST', '/v1/tasks', { squid, tasks: [{ url: 'https://www.google.com/maps/search/fail' }] });
+    const add = await e.api('POST', '/v1/tasks', {
+      squid,
+      tasks: [{ url: 'https://www.google.com/maps/search/fail' }],
+    });
     expect(add.status).toBe(200);
     const run = (await e.api('POST', '/v1/runs', { squid })).body.id;
     await e.advance(5_000);
@@ -162,7 +201,10 @@ describe('runs engine', () => {
     const broke = await e.api('POST', '/v1/runs', { squid: e.squidId('Amazon headphones') });
     expect(broke.status).toBe(400);
     expect(broke.body.error.message).toMatch(/NotEnoughBalance/);
-    expect((await e.api('POST', '/v1/runs', {})).body.error).toMatchObject({ type: 'validation_error', param: 'squid' });
+    expect((await e.api('POST', '/v1/runs', {})).body.error).toMatchObject({
+      type: 'validation_error',
+      param: 'squid',
+    });
     expect((await e.api('POST', '/v1/runs', { squid: 'f'.repeat(32) })).status).toBe(404);
   });
 
@@ -190,12 +232,16 @@ describe('runs engine', () => {
     const file = await fetch(dl.body.s3);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toMatch(/^text\/csv/);
-    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="Paris restaurants_\d{8}_\d{4}\.csv"$/);
+    expect(file.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="Paris restaurants_\d{8}_\d{4}\.csv"$/,
+    );
     const lines = (await file.text()).trimEnd().split('\n');
     // Paris restaurants has a parameter task: its rows carry match_filters.
     expect(lines[0].startsWith('id,match_filters,name,address,phone,website,score,category')).toBe(true);
     expect(lines.length - 1).toBe(runs[0].total_results);
-    const tampered = await fetch(dl.body.s3.replace(/Expires=(\d+)/, (_m: string, n: string) => `Expires=${Number(n) + 10}`));
+    const tampered = await fetch(
+      dl.body.s3.replace(/Expires=(\d+)/, (_m: string, n: string) => `Expires=${Number(n) + 10}`),
+    );
     expect(tampered.status).toBe(403);
     await e.advance(3_601_000);
     expect((await fetch(dl.body.s3)).status).toBe(403);

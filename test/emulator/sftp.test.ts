@@ -9,7 +9,6 @@ import { waitFor } from '../helpers/wait.js';
 import { startSftpServer, type SftpServer } from '../helpers/sftp-server.js';
 import type { J } from '../helpers/json.js';
 
-
 let e: RunningEmulator;
 let target: SftpServer;
 let reader: SftpClient;
@@ -20,7 +19,9 @@ const call = (method: string, path: string, body?: unknown) => jsonCall(e, metho
 
 const sftpDeliveries = async (): Promise<J[]> => (await call('GET', '/_emulator/deliveries?kind=sftp')).body;
 
-function configure(fields: Partial<{ host: string; port: number; password: string; directory: string; is_active: boolean }> = {}) {
+function configure(
+  fields: Partial<{ host: string; port: number; password: string; directory: string; is_active: boolean }> = {},
+) {
   const { host, port, username, password } = target;
   return call('POST', `/v1/delivery?squid=${SQUID}`, {
     ftp_fields: { host, port, username, password, directory: dir, is_active: true, ...fields },
@@ -29,8 +30,25 @@ function configure(fields: Partial<{ host: string; port: number; password: strin
 
 const RUN = { id: '0123456789abcdef0123456789abcdef', object: 'run', squid: SQUID, status: 'done', export_done: true };
 const ROWS = [
-  { id: 'res1', object: 'result', squid: SQUID, run: RUN.id, scraping_time: '2026-03-01T10:00:00.000Z', name: 'Café, "Le Nord"', rating: 4.5 },
-  { scraping_time: '2026-03-01T10:00:01.000Z', id: 'res2', object: 'result', squid: SQUID, run: RUN.id, name: 'Bistro\nBleu', phone: '+33 1', extra: { a: 1 } },
+  {
+    id: 'res1',
+    object: 'result',
+    squid: SQUID,
+    run: RUN.id,
+    scraping_time: '2026-03-01T10:00:00.000Z',
+    name: 'Café, "Le Nord"',
+    rating: 4.5,
+  },
+  {
+    scraping_time: '2026-03-01T10:00:01.000Z',
+    id: 'res2',
+    object: 'result',
+    squid: SQUID,
+    run: RUN.id,
+    name: 'Bistro\nBleu',
+    phone: '+33 1',
+    extra: { a: 1 },
+  },
 ];
 
 let ready: Promise<void> | undefined;
@@ -66,7 +84,14 @@ describe('SFTP delivery on run.exported', () => {
     e.emu.events.emit('run.exported', RUN, ROWS);
     const [rec] = await waitFor(sftpDeliveries, (d) => d.length === 1, 'the upload record');
     const name = `Caf_s_de_Paris_2026_${RUN.id}_${stamp}.csv`;
-    expect(rec).toMatchObject({ kind: 'sftp', squid: SQUID, run: RUN.id, ok: true, error: null, path: `${dir}/${name}` });
+    expect(rec).toMatchObject({
+      kind: 'sftp',
+      squid: SQUID,
+      run: RUN.id,
+      ok: true,
+      error: null,
+      path: `${dir}/${name}`,
+    });
     expect((await reader.list(dir)).map((f) => f.name)).toEqual([name]);
     const csv = ((await reader.get(`${dir}/${name}`)) as Buffer).toString('utf8');
     expect(csv).toBe(
@@ -143,7 +168,13 @@ describe('POST /v1/delivery/test-sftp', () => {
   });
 
   it('validates the flat body', async () => {
-    const r = await call('POST', '/v1/delivery/test-sftp', { host: 'h', port: 'x', username: 'u', password: 'p', directory: '/' });
+    const r = await call('POST', '/v1/delivery/test-sftp', {
+      host: 'h',
+      port: 'x',
+      username: 'u',
+      password: 'p',
+      directory: '/',
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.param).toBe('port');
   });

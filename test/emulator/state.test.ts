@@ -57,7 +57,10 @@ describe('--state persistence', () => {
       let found = false;
       for (let i = 0; i < 40 && !found; i++) {
         await new Promise((r) => setTimeout(r, 50));
-        found = await readFile(file, 'utf8').then((t) => t.includes('Soon on disk'), () => false);
+        found = await readFile(file, 'utf8').then(
+          (t) => t.includes('Soon on disk'),
+          () => false,
+        );
       }
       expect(found).toBe(true);
     } finally {
@@ -102,18 +105,33 @@ describe('--state keeps waiting webhook retries', () => {
       for (let i = 0; i < 100 && got.length < 1; i++) await new Promise((r) => setTimeout(r, 20));
       expect(got).toHaveLength(1);
       // The failed attempt is recorded after the answer, and its retry kept in the state: wait for that, not a while.
-      await waitFor(() => a.emu.state.webhookRetries ?? [], (r) => (r as unknown[]).length === 1, 'the pending retry');
+      await waitFor(
+        () => a.emu.state.webhookRetries ?? [],
+        (r) => (r as unknown[]).length === 1,
+        'the pending retry',
+      );
       await a.close();
 
       answers = [];
       const b = await startTestEmulator({ stateFile: file });
       try {
-        await fetch(`${b.baseUrl}/_emulator/clock/advance`, { method: 'POST', headers: auth, body: JSON.stringify({ ms: 15 * 60_000 - 1000 }) });
+        await fetch(`${b.baseUrl}/_emulator/clock/advance`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ ms: 15 * 60_000 - 1000 }),
+        });
         expect(got).toHaveLength(1);
-        await fetch(`${b.baseUrl}/_emulator/clock/advance`, { method: 'POST', headers: auth, body: JSON.stringify({ ms: 2000 }) });
+        await fetch(`${b.baseUrl}/_emulator/clock/advance`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ ms: 2000 }),
+        });
         for (let i = 0; i < 100 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
         expect(got).toHaveLength(2);
-        const log = (await (await fetch(`${b.baseUrl}/_emulator/deliveries?kind=webhook`)).json()) as { attempt: number; ok: boolean }[];
+        const log = (await (await fetch(`${b.baseUrl}/_emulator/deliveries?kind=webhook`)).json()) as {
+          attempt: number;
+          ok: boolean;
+        }[];
         expect(log.map((d) => [d.attempt, d.ok])).toEqual([
           [1, false],
           [2, true],

@@ -10,14 +10,15 @@ let e: TestEmu;
 let squid: string;
 beforeAll(async () => {
   e = await startTestEmulator();
-  squid = (await e.api('POST', '/v1/squids', { crawler: crawlerId('instagram-profile-scraper'), name: 'v2 tasks' })).body.id;
+  squid = (await e.api('POST', '/v1/squids', { crawler: crawlerId('instagram-profile-scraper'), name: 'v2 tasks' }))
+    .body.id;
 });
 afterAll(async () => {
   await e.close();
 });
 
 describe('POST /v2/squid/{squid_id}/task (examples/instagram-profile-scraper/add-tasks)', () => {
-  it('adds the task the body gives, answered as the page shows, and the task is the squid\'s like any other', async () => {
+  it("adds the task the body gives, answered as the page shows, and the task is the squid's like any other", async () => {
     const r = await e.api('POST', `/v2/squid/${squid}/task`, { url: 'https://www.instagram.com/leomessi/' });
     expect(r.status, r.text).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(['created_at', 'id', 'status', 'url']);
@@ -32,7 +33,9 @@ describe('POST /v2/squid/{squid_id}/task (examples/instagram-profile-scraper/add
     const first = await e.api('POST', `/v2/squid/${squid}/task`, { url: 'https://www.instagram.com/natgeo/' });
     const again = await e.api('POST', `/v2/squid/${squid}/task`, { url: 'https://www.instagram.com/natgeo/' });
     expect(again.body.id).toBe(first.body.id);
-    const urls = (await e.api('GET', `/v1/tasks?squid=${squid}`)).body.data.map((t: { params: { url: string } }) => t.params.url);
+    const urls = (await e.api('GET', `/v1/tasks?squid=${squid}`)).body.data.map(
+      (t: { params: { url: string } }) => t.params.url,
+    );
     expect(urls.filter((u: string) => u.endsWith('/natgeo/'))).toHaveLength(1);
   });
 
@@ -41,8 +44,15 @@ describe('POST /v2/squid/{squid_id}/task (examples/instagram-profile-scraper/add
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toContain('Unknown task parameter "keyword"');
     expect((await e.api('POST', `/v2/squid/${squid}/task`, {})).status).toBe(400);
-    expect((await e.api('POST', `/v2/squid/${'0'.repeat(32)}/task`, { url: 'https://www.instagram.com/x/' })).status).toBe(404);
-    const noKey = await e.api('POST', `/v2/squid/${squid}/task`, { url: 'https://www.instagram.com/y/' }, { Authorization: 'Token wrong' });
+    expect(
+      (await e.api('POST', `/v2/squid/${'0'.repeat(32)}/task`, { url: 'https://www.instagram.com/x/' })).status,
+    ).toBe(404);
+    const noKey = await e.api(
+      'POST',
+      `/v2/squid/${squid}/task`,
+      { url: 'https://www.instagram.com/y/' },
+      { Authorization: 'Token wrong' },
+    );
     expect(noKey.status).toBe(401);
   });
 });

@@ -21,7 +21,8 @@ function form(squid: string, name: string, content: string | Uint8Array): FormDa
 describe('task upload', () => {
   it('CSV: 200 {id}, status 202 with meta null while in progress, then 200 SUCCESS with counts', async () => {
     const squid = e.squidId(DEMO_SQUIDS.lyon);
-    const csv = 'url\r\nhttps://www.google.com/maps/search/boulangerie+lyon\r\n"https://www.google.com/maps/search/croissant,lyon"\r\n' +
+    const csv =
+      'url\r\nhttps://www.google.com/maps/search/boulangerie+lyon\r\n"https://www.google.com/maps/search/croissant,lyon"\r\n' +
       'https://www.google.com/maps/search/boulangerie+lyon\r\nnot a url\r\n';
     const up = await e.api('POST', '/v1/tasks/upload', form(squid, 'tasks.csv', csv));
     expect(up.status).toBe(200);
@@ -37,14 +38,25 @@ describe('task upload', () => {
     await e.advance(UPLOAD_TIMING.doneMs);
     const done = await e.api('GET', `/v1/tasks/upload/${up.body.id}`);
     expect(done.status).toBe(200);
-    expect(done.body).toEqual({ id: up.body.id, object: 'task_upload', state: 'SUCCESS', meta: { duplicates: 1, inserted: 2, invalid: 1, valid: 3 } });
-    const tasks = (await e.api('GET', `/v1/tasks?squid=${squid}`)).body.data.map((t: { params: { url: string } }) => t.params.url);
+    expect(done.body).toEqual({
+      id: up.body.id,
+      object: 'task_upload',
+      state: 'SUCCESS',
+      meta: { duplicates: 1, inserted: 2, invalid: 1, valid: 3 },
+    });
+    const tasks = (await e.api('GET', `/v1/tasks?squid=${squid}`)).body.data.map(
+      (t: { params: { url: string } }) => t.params.url,
+    );
     expect(tasks).toContain('https://www.google.com/maps/search/croissant,lyon');
   });
 
   it('TSV with several columns', async () => {
     const squid = e.squidId(DEMO_SQUIDS.lyon);
-    const up = await e.api('POST', '/v1/tasks/upload', form(squid, 'tasks.tsv', 'category\tcity\nbakery\tLyon\npastry\tLyon\n'));
+    const up = await e.api(
+      'POST',
+      '/v1/tasks/upload',
+      form(squid, 'tasks.tsv', 'category\tcity\nbakery\tLyon\npastry\tLyon\n'),
+    );
     await e.advance(UPLOAD_TIMING.doneMs);
     const done = await e.api('GET', `/v1/tasks/upload/${up.body.id}`);
     expect(done.body.meta).toEqual({ duplicates: 0, inserted: 2, invalid: 0, valid: 2 });

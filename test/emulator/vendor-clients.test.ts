@@ -19,7 +19,10 @@ describe('link-account-to-squid: wrong-type and foreign accounts are refused (Ac
     for (const id of [account(DEMO_ACCOUNT_USERNAMES.salesNav).id, 'f'.repeat(32), 'constructor']) {
       const r = await e.api('POST', `/v1/squids/${inf}`, { accounts: [id] });
       expect(r.status).toBe(400);
-      expect(r.body.error).toMatchObject({ param: 'accounts', message: expect.stringContaining('AccountDoesNotExist') });
+      expect(r.body.error).toMatchObject({
+        param: 'accounts',
+        message: expect.stringContaining('AccountDoesNotExist'),
+      });
     }
     expect((await squid(inf)).accounts).toEqual(before);
   });
@@ -38,7 +41,9 @@ describe('link-account-to-squid: wrong-type and foreign accounts are refused (Ac
 
 describe('GET /v1/squids/{id} carries accounts as SDK 0.7 reads them', () => {
   it('[] for an account crawler with none, [{id, status}] once linked', async () => {
-    const fresh = (await e.api('POST', '/v1/squids', { crawler: (await squid(e.squidId(DEMO_SQUIDS.influencers))).crawler })).body.id;
+    const fresh = (
+      await e.api('POST', '/v1/squids', { crawler: (await squid(e.squidId(DEMO_SQUIDS.influencers))).crawler })
+    ).body.id;
     expect((await squid(fresh)).accounts).toEqual([]);
     const tw = account(DEMO_ACCOUNT_USERNAMES.twitter);
     expect((await e.api('POST', `/v1/squids/${fresh}`, { accounts: [tw.id] })).status).toBe(200);
@@ -63,14 +68,18 @@ describe('GET /v1/squids/{id} carries accounts as SDK 0.7 reads them', () => {
   });
 });
 
-describe('update-account-limits: only the type\'s own limits, never a prototype name', () => {
+describe("update-account-limits: only the type's own limits, never a prototype name", () => {
   it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('%s → 400, nothing stored', async (key) => {
     const tw = account(DEMO_ACCOUNT_USERNAMES.twitter);
     const sn = newAccount(e.emu as EmuCore, 'sales-nav-sync', 'limits.login@acme.test', e.emu.clock.now());
     for (const a of [tw, sn]) {
       const before = JSON.stringify(e.emu.state.accounts[a.id].params);
       // A raw body: JSON.stringify of an object literal would drop a __proto__ key.
-      const r = await e.api('POST', '/v1/accounts', JSON.parse(`{"account": "${a.id}", "type": "${a.type}", "params": {"${key}": 5}}`));
+      const r = await e.api(
+        'POST',
+        '/v1/accounts',
+        JSON.parse(`{"account": "${a.id}", "type": "${a.type}", "params": {"${key}": 5}}`),
+      );
       expect(r.status).toBe(400);
       expect(r.body.detail).toContain(key);
       expect(JSON.stringify(e.emu.state.accounts[a.id].params)).toBe(before);
@@ -80,7 +89,12 @@ describe('update-account-limits: only the type\'s own limits, never a prototype 
 
   it('an unknown field of the update is refused, naming the allowed ones', async () => {
     const sn = newAccount(e.emu as EmuCore, 'sales-nav-sync', 'fields.login@acme.test', e.emu.clock.now());
-    const r = await e.api('POST', '/v1/accounts', { account: sn.id, type: sn.type, params: { batch: 2 }, limits: { batch: 3 } });
+    const r = await e.api('POST', '/v1/accounts', {
+      account: sn.id,
+      type: sn.type,
+      params: { batch: 2 },
+      limits: { batch: 3 },
+    });
     expect(r.status).toBe(400);
     expect(r.body.detail).toBe('Unknown field "limits"; allowed: account, type, params.');
   });
@@ -110,14 +124,24 @@ describe('a download still converting answers status "processing" (the state the
 });
 
 describe('GET /v1/googlelocations?q=…&country_name=… (examples/google-search-scraper/get-geolocation)', () => {
-  it('the sample\'s shape and places; country_name narrows; q is required', async () => {
+  it("the sample's shape and places; country_name narrows; q is required", async () => {
     const r = await e.api('GET', '/v1/googlelocations?q=alabama&country_name=United%20States');
     expect(r.status).toBe(200);
     expect(Object.keys(r.body)).toEqual(['success', 'data']);
-    expect(r.body.data[0]).toEqual({ name: 'Alabama', canonical_name: 'Alabama,United States', country_name: 'United States', country_code: 'US' });
+    expect(r.body.data[0]).toEqual({
+      name: 'Alabama',
+      canonical_name: 'Alabama,United States',
+      country_name: 'United States',
+      country_code: 'US',
+    });
     expect(r.body.data.map((p: J) => p.name)).toContain('University of Alabama at Birmingham');
     const paris = (await e.api('GET', '/v1/googlelocations?q=paris')).body.data;
-    expect(paris).toContainEqual({ name: 'Paris', canonical_name: 'Paris,Île-de-France,France', country_name: 'France', country_code: 'FR' });
+    expect(paris).toContainEqual({
+      name: 'Paris',
+      canonical_name: 'Paris,Île-de-France,France',
+      country_name: 'France',
+      country_code: 'FR',
+    });
     expect((await e.api('GET', '/v1/googlelocations?q=paris&country_name=Germany')).body.data).toEqual([]);
     expect((await e.api('GET', '/v1/googlelocations?country_name=France')).status).toBe(400);
   });
@@ -127,11 +151,27 @@ describe('unknown update fields, bad cron and zone are refused, nothing changed'
   it('a chain create or update with a field it does not take: 400 {error} naming the allowed ones', async () => {
     const paris = e.squidId(DEMO_SQUIDS.paris);
     const amazon = (await squid(e.squidId(DEMO_SQUIDS.headphones))).crawler;
-    const bad = await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: amazon, field_map: { website: 'url' }, target_crawler: 'x' });
-    expect([bad.status, bad.body]).toEqual([400, { error: 'Unknown field "target_crawler"; allowed: target_module_id, field_map, autostart, cluster_name, cluster_concurrency.' }]);
-    expect((await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: amazon, field_map: { website: 'url' } })).status).toBe(201);
+    const bad = await e.api('POST', `/v1/squids/${paris}/chain`, {
+      target_module_id: amazon,
+      field_map: { website: 'url' },
+      target_crawler: 'x',
+    });
+    expect([bad.status, bad.body]).toEqual([
+      400,
+      {
+        error:
+          'Unknown field "target_crawler"; allowed: target_module_id, field_map, autostart, cluster_name, cluster_concurrency.',
+      },
+    ]);
+    expect(
+      (await e.api('POST', `/v1/squids/${paris}/chain`, { target_module_id: amazon, field_map: { website: 'url' } }))
+        .status,
+    ).toBe(201);
     const patch = await e.api('PATCH', `/v1/squids/${paris}/chain`, { field_map: { name: 'url' } });
-    expect([patch.status, patch.body]).toEqual([400, { error: 'Unknown field "field_map"; allowed: autostart, cluster_name, cluster_concurrency.' }]);
+    expect([patch.status, patch.body]).toEqual([
+      400,
+      { error: 'Unknown field "field_map"; allowed: autostart, cluster_name, cluster_concurrency.' },
+    ]);
     expect((await e.api('GET', `/v1/squids/${paris}/chain`)).body.field_map).toEqual({ website: 'url' });
   });
 

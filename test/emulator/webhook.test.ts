@@ -8,7 +8,6 @@ import { waitFor as waitUntil } from '../helpers/wait.js';
 import { listenLocal } from '../helpers/net.js';
 import type { J } from '../helpers/json.js';
 
-
 interface Received {
   headers: http.IncomingHttpHeaders;
   body: J;
@@ -22,7 +21,11 @@ async function receiver(script: (number | 'slow')[] = [], fallback = 200) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      got.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), at: e.emu.clock.now() });
+      got.push({
+        headers: req.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+        at: e.emu.clock.now(),
+      });
       const step = script[got.length - 1] ?? fallback;
       if (step === 'slow') setTimeout(() => res.writeHead(200).end('late'), 1500).unref();
       else res.writeHead(step).end();
@@ -39,12 +42,15 @@ let servers: http.Server[] = [];
 const call = (method: string, path: string, body?: unknown) => jsonCall(e, method, path, body);
 
 // Webhook attempts come within milliseconds here; give up well inside the test's own timeout.
-const waitFor = <T,>(fn: () => Promise<T> | T, ok: (v: T) => boolean, what: string) => waitUntil(fn, ok, what, 5000);
+const waitFor = <T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, what: string) => waitUntil(fn, ok, what, 5000);
 
 const deliveries = async (): Promise<J[]> => (await call('GET', '/_emulator/deliveries?kind=webhook')).body;
 const advance = (ms: number) => call('POST', '/_emulator/clock/advance', { ms });
 
-async function configure(url: string, opts: { active?: boolean; retry?: boolean; events?: Partial<Record<RunEvent, boolean>> } = {}) {
+async function configure(
+  url: string,
+  opts: { active?: boolean; retry?: boolean; events?: Partial<Record<RunEvent, boolean>> } = {},
+) {
   const events = { 'run.running': true, 'run.paused': true, 'run.done': true, 'run.error': true, ...opts.events };
   const r = await call('POST', `/v1/delivery?squid=${SQUID}`, {
     webhook_fields: { url, is_active: opts.active ?? true, retry: opts.retry ?? false, events },
@@ -72,7 +78,11 @@ describe('webhook events', () => {
     await configure(rx.url);
     const when = new Date(e.emu.clock.now()).toISOString();
     fire('run0000000000000000000000000001', 'run.done');
-    const [got] = await waitFor(() => rx.got, (g) => g.length === 1, 'one webhook');
+    const [got] = await waitFor(
+      () => rx.got,
+      (g) => g.length === 1,
+      'one webhook',
+    );
     expect(got.headers['content-type']).toBe('application/json');
     expect(got.body).toEqual({
       id: 'run0000000000000000000000000001',
@@ -84,20 +94,33 @@ describe('webhook events', () => {
     expect(got.body.timestamp).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
     const d = await waitFor(deliveries, (x) => x.length === 1, 'a delivery record');
     expect(d[0]).toMatchObject({
-      kind: 'webhook', squid: SQUID, run: 'run0000000000000000000000000001', event: 'run.done',
-      attempt: 1, ok: true, status_code: 200, error: null, target: rx.url,
+      kind: 'webhook',
+      squid: SQUID,
+      run: 'run0000000000000000000000000001',
+      event: 'run.done',
+      attempt: 1,
+      ok: true,
+      status_code: 200,
+      error: null,
+      target: rx.url,
     });
   });
 
   it('sends only subscribed events', async () => {
     const rx = await receiver();
-    await configure(rx.url, { events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': true } });
+    await configure(rx.url, {
+      events: { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': true },
+    });
     for (const ev of ['run.running', 'run.paused', 'run.done', 'run.error'] as RunEvent[]) fire('r1', ev);
     // No fixed sleep: the subscription is checked in emit(), so a webhook for any of the four would have started
     // before this subscribed one for another run, the event waited for.
     fire('r9', 'run.done');
     await waitFor(deliveries, (d) => d.length >= 3, 'three delivery records');
-    expect(rx.got.map((g) => `${g.body.id} ${g.body.event}`).sort()).toEqual(['r1 run.done', 'r1 run.error', 'r9 run.done']);
+    expect(rx.got.map((g) => `${g.body.id} ${g.body.event}`).sort()).toEqual([
+      'r1 run.done',
+      'r1 run.error',
+      'r9 run.done',
+    ]);
   });
 
   it('sends nothing while the configuration is inactive, nor for another squid', async () => {
@@ -189,7 +212,11 @@ describe('webhook events', () => {
     await configure(rx.url);
     for (const id of ['a', 'b', 'c', 'd']) {
       fire(id, 'run.done');
-      await waitFor(() => rx.got, (g) => g.some((x) => x.body.id === id), `webhook ${id}`);
+      await waitFor(
+        () => rx.got,
+        (g) => g.some((x) => x.body.id === id),
+        `webhook ${id}`,
+      );
     }
     const d = await waitFor(deliveries, (x) => x.length === 4, 'four records');
     const byRun = Object.fromEntries(d.map((x) => [x.run, [x.ok, x.status_code]]));

@@ -20,7 +20,15 @@ const tree = await loadTree();
 async function program() {
   const ctx = createContext({
     env: { SQ_CONFIG_DIR: '/nonexistent-sq-docs' },
-    io: { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 80 },
+    io: {
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      stdin: new PassThrough(),
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+      columns: 80,
+    },
   });
   return buildProgram(ctx, [], { loadAll: true });
 }
@@ -28,16 +36,25 @@ async function program() {
 describe('docs/commands/', () => {
   it('is exactly what the command tree renders (run `npm run build && node test/help/regen-docs.mjs` when not)', async () => {
     const files = markdownReference(await program());
-    expect(readdirSync(dir).filter((f) => f.endsWith('.md')).sort()).toEqual([...files.keys()].sort());
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.md'))
+        .sort(),
+    ).toEqual([...files.keys()].sort());
     for (const [name, text] of files) {
-      expect(readFileSync(resolve(dir, name), 'utf8') === text, `docs/commands/${name} is out of date: run \`npm run build && node test/help/regen-docs.mjs\``).toBe(true);
+      expect(
+        readFileSync(resolve(dir, name), 'utf8') === text,
+        `docs/commands/${name} is out of date: run \`npm run build && node test/help/regen-docs.mjs\``,
+      ).toBe(true);
     }
   });
 
   it('documents every command with its summary, options and examples', () => {
     for (const t of tree) {
       const page = readFileSync(resolve(dir, `${t.words[0]}.md`), 'utf8');
-      expect(page, `sq ${t.words.join(' ')}`).toMatch(new RegExp(`^#{1,${t.words.length}} sq ${t.words.join(' ')}$`, 'm'));
+      expect(page, `sq ${t.words.join(' ')}`).toMatch(
+        new RegExp(`^#{1,${t.words.length}} sq ${t.words.join(' ')}$`, 'm'),
+      );
       for (const o of t.cmd.options) if (!o.hidden && o.long) expect(page).toContain(o.long);
       for (const e of t.examples ?? []) expect(page).toContain(`\n${e}\n`);
     }
@@ -48,7 +65,10 @@ describe('docs/commands/', () => {
 
   it('docs/man/sq.1, the page package.json ships for `man sq`, is `sq help --man` (regenerated with the reference)', async () => {
     const p = await program();
-    expect(readFileSync(resolve(dir, '../man/sq.1'), 'utf8') === manPage(p, p, VERSION), 'docs/man/sq.1 is out of date: run `npm run build && node test/help/regen-docs.mjs`').toBe(true);
+    expect(
+      readFileSync(resolve(dir, '../man/sq.1'), 'utf8') === manPage(p, p, VERSION),
+      'docs/man/sq.1 is out of date: run `npm run build && node test/help/regen-docs.mjs`',
+    ).toBe(true);
     expect((await sq(['help', '--man'])).stdout).toBe(readFileSync(resolve(dir, '../man/sq.1'), 'utf8'));
   });
 });
@@ -58,13 +78,14 @@ describe('sq help --man', () => {
     const r = await sq(['help', '--man']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^\.TH SQ 1 /);
-    for (const s of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'GLOBAL OPTIONS', 'COMMANDS', 'ENVIRONMENT', 'EXIT STATUS']) expect(r.stdout).toMatch(new RegExp(`^\\.SH ${s}$`, 'm'));
+    for (const s of ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'GLOBAL OPTIONS', 'COMMANDS', 'ENVIRONMENT', 'EXIT STATUS'])
+      expect(r.stdout).toMatch(new RegExp(`^\\.SH ${s}$`, 'm'));
     for (const t of tree) expect(r.stdout).toContain(`.SS sq ${t.words.join(' ').replace(/-/g, '\\-')}\n`);
     // Nothing beyond ASCII reaches troff raw.
     expect(r.stdout).toMatch(/^[\x00-\x7f]*$/);
   });
 
-  it('prints one command\'s page with its options and the inherited global ones', async () => {
+  it("prints one command's page with its options and the inherited global ones", async () => {
     const r = await sq(['help', '--man', 'runs', 'start']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^\.TH SQ\\-RUNS\\-START 1 /);

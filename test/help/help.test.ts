@@ -14,7 +14,16 @@ const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 describe('sq <command> --help, for every noun and verb', () => {
   it('the tree has the nouns and verbs of the contract', () => {
     const names = tree.map((t) => t.words.join(' '));
-    for (const n of ['auth login', 'squids create', 'tasks add', 'runs start', 'results list', 'delivery webhook', 'billing auto-reset', 'webhook listen']) {
+    for (const n of [
+      'auth login',
+      'squids create',
+      'tasks add',
+      'runs start',
+      'results list',
+      'delivery webhook',
+      'billing auto-reset',
+      'webhook listen',
+    ]) {
       expect(names, `sq ${n} is missing`).toContain(n);
     }
   });
@@ -31,7 +40,10 @@ describe('sq <command> --help, for every noun and verb', () => {
       for (const part of t.cmd.description().split('\n\n')) expect(norm(r.stdout)).toContain(norm(part));
       const examples = r.stdout.split(/^Examples:$/m)[1];
       expect(examples, `${name} --help has no "Examples:" section`).toBeDefined();
-      expect(examples!.match(/^ {2}\$ .*\bsq /gm)?.length ?? 0, `${name} --help has no "$ sq …" example`).toBeGreaterThan(0);
+      expect(
+        examples!.match(/^ {2}\$ .*\bsq /gm)?.length ?? 0,
+        `${name} --help has no "$ sq …" example`,
+      ).toBeGreaterThan(0);
     });
 
     if (t.examples) {
@@ -39,13 +51,26 @@ describe('sq <command> --help, for every noun and verb', () => {
         expect(t.examples!.length, `${name} has no examples`).toBeGreaterThan(0);
         const calls = t.examples!.flatMap(sqInvocations);
         const words = [t.words, ...t.cmd.aliases().map((a) => [...t.words.slice(0, -1), a])];
-        const own = calls.filter((c) => words.some((w) => w.every((x, i) => c.filter((a) => !a.startsWith('-'))[i] === x)));
-        expect(own.length, `no example of ${name} actually runs "${name}": ${JSON.stringify(t.examples)}`).toBeGreaterThan(0);
+        const own = calls.filter((c) =>
+          words.some((w) => w.every((x, i) => c.filter((a) => !a.startsWith('-'))[i] === x)),
+        );
+        expect(
+          own.length,
+          `no example of ${name} actually runs "${name}": ${JSON.stringify(t.examples)}`,
+        ).toBeGreaterThan(0);
         const known = knownFlags(t.cmd);
-        for (const c of own) expect(unknownFlags(c, known), `an example of ${name} uses flags it does not accept: ${JSON.stringify(t.examples)}`).toEqual([]);
+        for (const c of own)
+          expect(
+            unknownFlags(c, known),
+            `an example of ${name} uses flags it does not accept: ${JSON.stringify(t.examples)}`,
+          ).toEqual([]);
         // An example that previews or confirms a write is of a verb that writes: its help lists --dry-run and --yes.
         const writesFlags = own.some((c) => c.some((a) => a === '--dry-run' || a === '--yes' || a === '-y'));
-        if (writesFlags) expect(t.spec?.writes, `an example of ${name} passes --dry-run or --yes, but its help does not list them (writes is not set)`).toBe(true);
+        if (writesFlags)
+          expect(
+            t.spec?.writes,
+            `an example of ${name} passes --dry-run or --yes, but its help does not list them (writes is not set)`,
+          ).toBe(true);
       });
     }
 
@@ -55,8 +80,14 @@ describe('sq <command> --help, for every noun and verb', () => {
       const first = r.stdout.split(/\n\n/)[1];
       expect([norm(t.cmd.summary()), `${norm(t.cmd.summary())}.`]).toContain(norm(first));
       // Arguments are listed (after the commands) only when they are described.
-      const headings = (r.stdout.split('Examples:')[0].match(/^\S[^\n]*:$/gm) ?? []).filter((h) => /^(Commands|Options|Global Options|Inherited flags .*):$/.test(h));
-      const expected = [t.cmd.commands.length ? 'Commands:' : '', 'Options:', 'Inherited flags (all of them: sq help globals):'];
+      const headings = (r.stdout.split('Examples:')[0].match(/^\S[^\n]*:$/gm) ?? []).filter((h) =>
+        /^(Commands|Options|Global Options|Inherited flags .*):$/.test(h),
+      );
+      const expected = [
+        t.cmd.commands.length ? 'Commands:' : '',
+        'Options:',
+        'Inherited flags (all of them: sq help globals):',
+      ];
       expect(headings).toEqual(expected.filter(Boolean));
       expect(r.stdout).not.toContain('Global Options:');
       const globals = r.stdout.split(/^Inherited flags.*$/m)[1]!.split(/^\S/m)[0];
@@ -69,14 +100,20 @@ describe('sq <command> --help, for every noun and verb', () => {
       }
       expect(globals).not.toContain('--version');
       expect(globals.trim().split('\n').length, `${name}: the inherited block is short`).toBeLessThanOrEqual(5);
-      for (const line of r.stdout.split('\n')) expect(line.length, `${name} --help, piped: a line is wider than 80 columns: ${line}`).toBeLessThanOrEqual(80);
+      for (const line of r.stdout.split('\n'))
+        expect(line.length, `${name} --help, piped: a line is wider than 80 columns: ${line}`).toBeLessThanOrEqual(80);
     });
 
     it(`${name} --help: every example is shown whole, continued with \\ rather than wrapped, at 80 columns and on a terminal`, async () => {
       const examples = t.examples ?? [];
       for (const tty of [false, true]) {
         const r = await sq([...t.words, '--help'], { tty });
-        const shown = r.stdout.split(/^Examples:$/m)[1]!.replace(/ \\\n {6}/g, ' ').split('\n').filter((l) => l.startsWith('  $ ')).map((l) => l.slice(4));
+        const shown = r.stdout
+          .split(/^Examples:$/m)[1]!
+          .replace(/ \\\n {6}/g, ' ')
+          .split('\n')
+          .filter((l) => l.startsWith('  $ '))
+          .map((l) => l.slice(4));
         for (const e of examples) expect(shown).toContain(e);
       }
     });
@@ -85,8 +122,10 @@ describe('sq <command> --help, for every noun and verb', () => {
       const r = norm((await sq([...t.words, '--help'])).stdout);
       for (const o of t.cmd.options) {
         if (o.hidden) continue;
-        if (o.defaultValueDescription !== undefined) expect(r, `${name} ${o.long}: default not shown`).toContain(`default: ${o.defaultValueDescription}`);
-        if (/<(n|pct|port|duration)>/.test(o.flags)) expect(o.description, `${name} ${o.long}: no range stated`).toMatch(/\d+\s*-\s*\d+|at most|at least/);
+        if (o.defaultValueDescription !== undefined)
+          expect(r, `${name} ${o.long}: default not shown`).toContain(`default: ${o.defaultValueDescription}`);
+        if (/<(n|pct|port|duration)>/.test(o.flags))
+          expect(o.description, `${name} ${o.long}: no range stated`).toMatch(/\d+\s*-\s*\d+|at most|at least/);
       }
     });
 
@@ -104,7 +143,8 @@ describe('help wording and layout', () => {
     const differ: string[] = [];
     for (const entry of NOUNS) {
       const own = ((await entry.load()).default as { summary: string }).summary;
-      if (own !== entry.summary) differ.push(`${entry.name}: "${entry.summary}" in commands/index.ts, "${own}" in its module`);
+      if (own !== entry.summary)
+        differ.push(`${entry.name}: "${entry.summary}" in commands/index.ts, "${own}" in its module`);
     }
     expect(differ).toEqual([]);
   });
@@ -130,7 +170,9 @@ describe('help wording and layout', () => {
 
   it('paragraphs are re-flowed to the width, not cut where the source line ended', async () => {
     const r = await sq(['help', 'account-file']);
-    expect(r.stdout).toContain('Defaults: port 22, active true, retry true, notifications true, append false.\nevents takes a list');
+    expect(r.stdout).toContain(
+      'Defaults: port 22, active true, retry true, notifications true, append false.\nevents takes a list',
+    );
   });
 });
 
@@ -145,8 +187,13 @@ describe('the example checker itself', () => {
   it('catches a flag the command does not know, and accepts globals and bundles', () => {
     const runsStart = tree.find((t) => t.words.join(' ') === 'runs start')!;
     const known = knownFlags(runsStart.cmd);
-    expect(unknownFlags(['runs', 'start', '--squid', 'x', '--wait', '--json', '-qy', '--format=csv'], known)).toEqual([]);
-    expect(unknownFlags(['runs', 'start', '--squid', 'x', '--no-such-flag', '-Z'], known)).toEqual(['--no-such-flag', '-Z']);
+    expect(unknownFlags(['runs', 'start', '--squid', 'x', '--wait', '--json', '-qy', '--format=csv'], known)).toEqual(
+      [],
+    );
+    expect(unknownFlags(['runs', 'start', '--squid', 'x', '--no-such-flag', '-Z'], known)).toEqual([
+      '--no-such-flag',
+      '-Z',
+    ]);
   });
 });
 
@@ -154,7 +201,16 @@ describe('help topics', () => {
   it('sq help environment lists the variables sq reads', async () => {
     const r = await sq(['help', 'environment']);
     expect(r.code, r.stderr).toBe(0);
-    for (const v of ['SQ_TOKEN', 'SQ_PROFILE', 'SQ_BASE_URL', 'SQ_CONFIG_DIR', 'SQ_NO_INPUT', 'CI', 'NO_COLOR', 'FORCE_COLOR']) {
+    for (const v of [
+      'SQ_TOKEN',
+      'SQ_PROFILE',
+      'SQ_BASE_URL',
+      'SQ_CONFIG_DIR',
+      'SQ_NO_INPUT',
+      'CI',
+      'NO_COLOR',
+      'FORCE_COLOR',
+    ]) {
       expect(r.stdout).toMatch(new RegExp(`^\\s+${v}\\s+\\S`, 'm'));
     }
   });
@@ -162,7 +218,9 @@ describe('help topics', () => {
   it('sq help environment lists every variable of the README table, and both say XDG_CONFIG_HOME moves the profiles', async () => {
     const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
     const table = readme.slice(readme.indexOf('## Environment'), readme.indexOf('## Profiles'));
-    const vars = [...table.matchAll(/^\| (.+?) \|/gm)].flatMap((m) => [...m[1].matchAll(/`([A-Z_]+)`/g)].map((v) => v[1]));
+    const vars = [...table.matchAll(/^\| (.+?) \|/gm)].flatMap((m) =>
+      [...m[1].matchAll(/`([A-Z_]+)`/g)].map((v) => v[1]),
+    );
     expect(vars).toContain('TZ');
     const r = await sq(['help', 'environment']);
     for (const v of vars) expect(r.stdout, v).toMatch(new RegExp(`^\\s+${v}\\s+\\S`, 'm'));
@@ -188,24 +246,38 @@ describe('help topics', () => {
     const { TOPICS } = await import('../../src/shell/help-topics.js');
     const list = await sq(['help', 'topics']);
     expect(list.code, list.stderr).toBe(0);
-    for (const name of ['environment', 'exit-codes', 'globals', ...Object.keys(TOPICS)]) expect(list.stdout).toContain(`  ${name} `);
+    for (const name of ['environment', 'exit-codes', 'globals', ...Object.keys(TOPICS)])
+      expect(list.stdout).toContain(`  ${name} `);
     for (const name of Object.keys(TOPICS)) {
       const r = await sq(['help', name]);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout.replace(/\s+/g, ' ')).toContain(TOPICS[name].text.split('\n\n')[0].replace(/\s+/g, ' ').slice(0, 60));
+      expect(r.stdout.replace(/\s+/g, ' ')).toContain(
+        TOPICS[name].text.split('\n\n')[0].replace(/\s+/g, ' ').slice(0, 60),
+      );
       for (const l of r.stdout.split('\n')) expect(l.length, `sq help ${name}: ${l}`).toBeLessThanOrEqual(80);
     }
   });
 
-  it('help environment, exit-codes and globals wrap at the terminal\'s width (80 piped), under their own column', async () => {
-    for (const [topic, keyWidth] of [['environment', 20], ['exit-codes', 5], ['globals', 24]] as const) {
-      for (const [tty, columns, width] of [[false, 200, 80], [true, 70, 70], [true, 100, 100]] as const) {
+  it("help environment, exit-codes and globals wrap at the terminal's width (80 piped), under their own column", async () => {
+    for (const [topic, keyWidth] of [
+      ['environment', 20],
+      ['exit-codes', 5],
+      ['globals', 24],
+    ] as const) {
+      for (const [tty, columns, width] of [
+        [false, 200, 80],
+        [true, 70, 70],
+        [true, 100, 100],
+      ] as const) {
         const r = await sq(['help', topic], { tty, columns });
         expect(r.code, r.stderr).toBe(0);
         const lines = r.stdout.trimEnd().split('\n');
         for (const l of lines) expect(l.length, `${topic} at ${width}: ${l}`).toBeLessThanOrEqual(width);
         // A continued line starts under the text, not at the margin.
-        expect(lines.some((l) => l.startsWith(' '.repeat(2 + keyWidth + 1)) && l.trim() !== ''), topic).toBe(true);
+        expect(
+          lines.some((l) => l.startsWith(' '.repeat(2 + keyWidth + 1)) && l.trim() !== ''),
+          topic,
+        ).toBe(true);
       }
     }
   });

@@ -26,10 +26,15 @@ describe('sq <command> --help, piped (80 columns)', () => {
       const flags = lines.findIndex((l) => /^(Options|Commands):$/.test(l));
       expect(flags, `${name} --help shows no Options or Commands`).toBeGreaterThan(0);
       // Only the summary (a paragraph) sits between Usage and the first block of flags.
-      expect(lines.slice(1, flags).filter((l) => l.trim() !== '').length, `${name}: prose before the flags`).toBeLessThanOrEqual(2);
+      expect(
+        lines.slice(1, flags).filter((l) => l.trim() !== '').length,
+        `${name}: prose before the flags`,
+      ).toBeLessThanOrEqual(2);
       if (prose) {
         const at = r.stdout.replace(/\s+/g, ' ').indexOf(prose.slice(0, 40));
-        expect(at, `${name}: the description is shown`).toBeGreaterThan(r.stdout.replace(/\s+/g, ' ').indexOf('Inherited flags'));
+        expect(at, `${name}: the description is shown`).toBeGreaterThan(
+          r.stdout.replace(/\s+/g, ' ').indexOf('Inherited flags'),
+        );
       }
     });
   }

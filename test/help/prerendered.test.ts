@@ -34,7 +34,15 @@ describe('pre-rendered help (dist/help/)', () => {
   }
 
   it('does not depend on the environment: the CLI prints the same help with settings, a wide COLUMNS and colour forced', async () => {
-    const env = { SQ_PROFILE: 'work', SQ_BASE_URL: 'http://127.0.0.1:1', SQ_TOKEN: 'sq_test_0123456789', COLUMNS: '200', FORCE_COLOR: '3', CI: '1', SQ_CSV_SAFE: '1' };
+    const env = {
+      SQ_PROFILE: 'work',
+      SQ_BASE_URL: 'http://127.0.0.1:1',
+      SQ_TOKEN: 'sq_test_0123456789',
+      COLUMNS: '200',
+      FORCE_COLOR: '3',
+      CI: '1',
+      SQ_CSV_SAFE: '1',
+    };
     for (const words of [[], ['squids'], ['runs', 'start'], ['squids', 'chain', 'set']]) {
       const r = await sq([...words, '--help'], { env });
       expect(r.stdout).toBe(readFileSync(fileOf(words), 'utf8'));
@@ -46,7 +54,15 @@ describe('bin/sq.js and the pre-rendered help', () => {
   const run = (args: string[], stdout: 'pipe' | number = 'pipe', extra: Record<string, string> = {}) => {
     const log = join(tempDir('sq-help-log-'), 'load.log');
     const r = spawnSync(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, SQ_CONFIG_DIR: tempDir('sq-help-cfg-'), SQ_CACHE_DIR: binCacheDir(), SQ_NO_UPDATE_NOTIFIER: '1', SQ_TEST_LOAD_LOG: log, ...extra },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        SQ_CONFIG_DIR: tempDir('sq-help-cfg-'),
+        SQ_CACHE_DIR: binCacheDir(),
+        SQ_NO_UPDATE_NOTIFIER: '1',
+        SQ_TEST_LOAD_LOG: log,
+        ...extra,
+      },
       stdio: ['ignore', stdout, 'pipe'],
       encoding: 'utf8',
     });
@@ -93,7 +109,11 @@ describe('bin/sq.js and the pre-rendered help', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown command "lst" for sq squids');
     expect(unknown.cliLoaded).toBe(true);
-    for (const args of [['squids', 'list', '--json', '--help'], ['help', 'squids'], ['squids', '--help', 'list']]) {
+    for (const args of [
+      ['squids', 'list', '--json', '--help'],
+      ['help', 'squids'],
+      ['squids', '--help', 'list'],
+    ]) {
       const r = run(args);
       expect(r.code, r.stderr).toBe(0);
       expect(r.cliLoaded, `sq ${args.join(' ')} did not run the CLI`).toBe(true);

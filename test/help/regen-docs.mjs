@@ -16,7 +16,15 @@ const { VERSION } = await import(join(root, 'dist/version.js'));
 
 const ctx = createContext({
   env: { SQ_CONFIG_DIR: '/nonexistent-sq-docs' },
-  io: { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 80 },
+  io: {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+    columns: 80,
+  },
 });
 const program = await buildProgram(ctx, [], { loadAll: true });
 const files = markdownReference(program);

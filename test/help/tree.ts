@@ -21,7 +21,15 @@ export interface TreeCommand {
 export async function loadTree(): Promise<TreeCommand[]> {
   const ctx = createContext({
     env: { SQ_CONFIG_DIR: '/nonexistent-sq-help-test' },
-    io: { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 120 },
+    io: {
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      stdin: new PassThrough(),
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+      columns: 120,
+    },
   });
   const program = await buildProgram(ctx, [], { loadAll: true });
   const out: TreeCommand[] = [];
@@ -31,7 +39,12 @@ export async function loadTree(): Promise<TreeCommand[]> {
     const spec = (await entry.load()).default as NounSpec | VerbSpec;
     if ('run' in spec) {
       // As program.ts builds it: the entry's output stands when the leaf's own spec does not say.
-      out.push({ words: [entry.name], cmd, examples: spec.examples, spec: { ...spec, output: spec.output ?? entry.output } });
+      out.push({
+        words: [entry.name],
+        cmd,
+        examples: spec.examples,
+        spec: { ...spec, output: spec.output ?? entry.output },
+      });
       continue;
     }
     out.push({ words: [entry.name], cmd });
@@ -66,7 +79,11 @@ export function sqInvocations(example: string): string[][] {
   const runs: string[][] = [];
   let cur: string[] | undefined;
   for (const w of words) {
-    if (['|', '||', '&&', ';', '&', '>', '>>', '<', '2>', '2>&1'].includes(w) || w.startsWith('>') || w.startsWith('2>')) {
+    if (
+      ['|', '||', '&&', ';', '&', '>', '>>', '<', '2>', '2>&1'].includes(w) ||
+      w.startsWith('>') ||
+      w.startsWith('2>')
+    ) {
       cur = undefined;
       continue;
     }

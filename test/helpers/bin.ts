@@ -17,7 +17,8 @@ export function against(emu: TestEmulator, how: 'in-process' | 'bin' = 'in-proce
   return {
     run: async (...args: string[]) => withNl(await (how === 'bin' ? sqBin : sqIn)(args, { env: emu.env() })),
     /** The /v1 requests the emulator received, reduced to what a test asserts on. */
-    calls: async () => (await emu.requests()).map((r) => ({ method: r.method, path: r.path, query: r.query, body: r.body ?? null })),
+    calls: async () =>
+      (await emu.requests()).map((r) => ({ method: r.method, path: r.path, query: r.query, body: r.body ?? null })),
     /** Runs sq while moving the emulator's virtual clock, for verbs that poll background work. */
     async runAdvancing(args: string[]) {
       let done = false;

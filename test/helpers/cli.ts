@@ -59,13 +59,26 @@ export async function sq(
   // No update check against the real registry from a test on a terminal: the notice's own tests turn it back on.
   const env = { SQ_CONFIG_DIR: own, SQ_NO_UPDATE_NOTIFIER: '1', ...opts.env };
   const signal = opts.signal ?? new AbortController().signal;
-  const clock = opts.clock === 'real' ? undefined : opts.clock === undefined || opts.clock === 'fake' ? fakeSqClock(signal) : opts.clock;
+  const clock =
+    opts.clock === 'real'
+      ? undefined
+      : opts.clock === undefined || opts.clock === 'fake'
+        ? fakeSqClock(signal)
+        : opts.clock;
   try {
     const code = await run(args, {
       env,
       now: clock?.now,
       sleep: clock?.sleep,
-      io: { stdout: stdout.stream, stderr: stderr.stream, stdin, stdoutIsTTY: !!opts.tty, stderrIsTTY: !!opts.tty, stdinIsTTY: !!opts.tty, columns: opts.columns ?? 120 },
+      io: {
+        stdout: stdout.stream,
+        stderr: stderr.stream,
+        stdin,
+        stdoutIsTTY: !!opts.tty,
+        stderrIsTTY: !!opts.tty,
+        stdinIsTTY: !!opts.tty,
+        columns: opts.columns ?? 120,
+      },
       // What main.ts aborts on Ctrl-C: a test aborts its own with an InterruptedError to stand for one.
       signal,
     });
@@ -84,7 +97,10 @@ export async function sq(
  * started, the pool's code cache linked and removed) against a few ms. What is about the process stays on sqBin:
  * the launcher, signals, pipes, code caches, concurrency between processes.
  */
-export async function sqIn(args: string[], opts: { env?: Record<string, string | undefined>; input?: string } = {}): Promise<SqResult> {
+export async function sqIn(
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; input?: string } = {},
+): Promise<SqResult> {
   const r = await sq(args, { env: { NO_COLOR: '1', ...opts.env }, stdin: opts.input });
   return { code: r.code, stdout: r.stdout.replace(/\n$/, ''), stderr: r.stderr.replace(/\n$/, '') };
 }
@@ -163,7 +179,10 @@ function runProgram(
     };
     const timer = setTimeout(stop, opts.timeout);
     opts.cancelSignal?.addEventListener('abort', stop, { once: true });
-    const text = (chunks: Buffer[]) => Buffer.concat(chunks).toString().replace(/\r?\n$/, '');
+    const text = (chunks: Buffer[]) =>
+      Buffer.concat(chunks)
+        .toString()
+        .replace(/\r?\n$/, '');
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

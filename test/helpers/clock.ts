@@ -4,7 +4,13 @@
 /** Time starts at `start` ms and moves only when something sleeps; `t` is the current time. */
 export function fakeTime(start = 0) {
   let t = start;
-  return { now: () => t, sleep: async (ms: number) => void (t += ms), get t() { return t; } };
+  return {
+    now: () => t,
+    sleep: async (ms: number) => void (t += ms),
+    get t() {
+      return t;
+    },
+  };
 }
 
 /**

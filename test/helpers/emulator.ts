@@ -20,8 +20,6 @@ export interface Reply {
   text: string;
 }
 
-
-
 export interface TestEmulator extends RunningEmulator {
   /** The /v1 requests the emulator received (secrets masked), oldest first; only those of `method` when given. */
   requests(method?: string): Promise<LoggedRequest[]>;
@@ -100,7 +98,12 @@ export async function startTestEmulator(opts: Partial<EmulatorOptions> = {}): Pr
   };
   function api(path: string, init?: { method?: string; body?: unknown }): Promise<any>;
   function api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
-  async function api(a: string, b?: string | { method?: string; body?: unknown }, body?: unknown, headers?: Record<string, string>) {
+  async function api(
+    a: string,
+    b?: string | { method?: string; body?: unknown },
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) {
     const auth = { Authorization: `Token ${running.token}` };
     if (typeof b === 'string') return send(a, b, body, { ...auth, ...(headers ?? {}) });
     const r = await send(b?.method ?? 'GET', a, b?.body, { ...auth, 'Content-Type': 'application/json' });
@@ -164,10 +167,12 @@ export function useEmulator(opts: UseEmulatorOptions = {}): TestEmulator {
     await running?.close();
   });
   if (each === 'reset') beforeEach(() => running!.control('POST', '/_emulator/reset').then(() => undefined));
-  if (each === 'clear') beforeEach(() => Promise.all([running!.clearFaults(), running!.clearRequests()]).then(() => undefined));
+  if (each === 'clear')
+    beforeEach(() => Promise.all([running!.clearFaults(), running!.clearRequests()]).then(() => undefined));
   return new Proxy({} as TestEmulator, {
     get(_, key) {
-      if (!running) throw new Error(`emulator.${String(key)} read before the emulator started (use it inside hooks and tests)`);
+      if (!running)
+        throw new Error(`emulator.${String(key)} read before the emulator started (use it inside hooks and tests)`);
       const v = (running as unknown as Record<PropertyKey, unknown>)[key];
       return typeof v === 'function' ? v.bind(running) : v;
     },
@@ -178,10 +183,18 @@ export function useEmulator(opts: UseEmulatorOptions = {}): TestEmulator {
 export type TestEmu = TestEmulator;
 
 /** An authorized JSON call: the status and the parsed body (null when the answer is empty). */
-export async function jsonCall(e: RunningEmulator, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function jsonCall(
+  e: RunningEmulator,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(e.baseUrl + path, {
     method,
-    headers: { Authorization: `Token ${e.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Token ${e.token}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -194,7 +207,18 @@ export const BARE_SQUID = 'feedface00000000000000000000beef';
 /** No seed data but BARE_SQUID, rate limits as the service has them: the delivery tests build the rest themselves. */
 export async function startBareEmulator(squidName: string): Promise<TestEmulator> {
   const e = await startTestEmulator({ seed: 'empty', rateLimits: 'on' });
-  store.putRecord(e.emu, 'squids', squidRecord({ id: BARE_SQUID, name: squidName, crawler: 'x', crawler_name: 'x', params: {}, created_at: e.emu.nowIso() }));
+  store.putRecord(
+    e.emu,
+    'squids',
+    squidRecord({
+      id: BARE_SQUID,
+      name: squidName,
+      crawler: 'x',
+      crawler_name: 'x',
+      params: {},
+      created_at: e.emu.nowIso(),
+    }),
+  );
   return e;
 }
 

@@ -5,7 +5,12 @@ export type J = Record<string, any>;
 
 /** One JSON value per line; blank output is no records. */
 export function ndjson<T = J>(text: string): T[] {
-  return text.trim() === '' ? [] : text.trimEnd().split('\n').map((l) => JSON.parse(l) as T);
+  return text.trim() === ''
+    ? []
+    : text
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as T);
 }
 
 /** The JSON object on the last line of stderr: a machine-readable error follows any plain progress lines. */

@@ -20,7 +20,10 @@ export interface PostgresServer {
 function binDir(): string {
   const base = '/usr/lib/postgresql';
   const versions = existsSync(base) ? readdirSync(base).filter((v) => existsSync(join(base, v, 'bin/initdb'))) : [];
-  if (!versions.length) throw new Error('test:system: missing postgresql (the sync tests need its server): apt-get install -y --no-install-recommends postgresql');
+  if (!versions.length)
+    throw new Error(
+      'test:system: missing postgresql (the sync tests need its server): apt-get install -y --no-install-recommends postgresql',
+    );
   return join(base, versions.sort((a, b) => Number(b) - Number(a))[0], 'bin');
 }
 
@@ -32,24 +35,48 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   const data = join(dir, 'data');
   const password = `pw-${Math.random().toString(36).slice(2)}`;
   writeFileSync(join(dir, 'pw'), `${password}\n`);
-  const as = (cmd: string, args: string[]) => (root ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
+  const as = (cmd: string, args: string[]) =>
+    (root ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
   if (root) {
     const uid = Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim());
     const gid = Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
     chownSync(dir, uid, gid);
     chownSync(join(dir, 'pw'), uid, gid);
   }
-  const init = spawnSync(...as(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${join(dir, 'pw')}`]), { encoding: 'utf8' });
+  const init = spawnSync(
+    ...as(join(bin, 'initdb'), [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '--auth-local=trust',
+      '--auth-host=scram-sha-256',
+      `--pwfile=${join(dir, 'pw')}`,
+    ]),
+    { encoding: 'utf8' },
+  );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await unusedPort();
-  const server: ChildProcess = spawn(...as(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1']), { stdio: 'ignore' });
+  const server: ChildProcess = spawn(
+    ...as(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1']),
+    { stdio: 'ignore' },
+  );
   const connect = async () => {
     const c = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
     c.on('error', () => {});
     await c.connect();
     return c;
   };
-  await waitFor(async () => connect().then((c) => (c.end(), true), () => false), Boolean, 'the PostgreSQL server to accept logins', 60_000);
+  await waitFor(
+    async () =>
+      connect().then(
+        (c) => (c.end(), true),
+        () => false,
+      ),
+    Boolean,
+    'the PostgreSQL server to accept logins',
+    60_000,
+  );
   return {
     port,
     password,

@@ -24,7 +24,9 @@ export async function fakeRegistry(latest: string | 'hang'): Promise<FakeRegistr
       res.writeHead(404).end('{}');
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'lobstr-sq', version: reg.latest }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ name: 'lobstr-sq', version: reg.latest }));
   });
   reg.url = await listenLocal(server as unknown as import('node:net').Server);
   reg.close = async () => {

@@ -27,7 +27,8 @@ export interface SftpServer extends SftpTarget {
 function hostKeyPair(): string {
   for (let i = 0; ; i++) {
     const pair = utils.generateKeyPairSync('ed25519');
-    if (!(utils.parseKey(pair.private) instanceof Error) && !(utils.parseKey(pair.public) instanceof Error)) return pair.private;
+    if (!(utils.parseKey(pair.private) instanceof Error) && !(utils.parseKey(pair.public) instanceof Error))
+      return pair.private;
     if (i === 20) throw new Error('ssh2 made 20 ed25519 keys in a row that it cannot parse');
   }
 }
@@ -92,7 +93,12 @@ function serveSftp(sftp: SFTPWrapper, root: string): void {
   const handleOf = (b: Buffer): Handle | undefined => (b.length === 4 ? handles.get(b.readUInt32BE(0)) : undefined);
   const fail = (id: number, err: unknown): void => {
     const code = (err as NodeJS.ErrnoException)?.code;
-    const status = code === 'ENOENT' ? STATUS_CODE.NO_SUCH_FILE : code === 'EACCES' || code === 'EPERM' ? STATUS_CODE.PERMISSION_DENIED : STATUS_CODE.FAILURE;
+    const status =
+      code === 'ENOENT'
+        ? STATUS_CODE.NO_SUCH_FILE
+        : code === 'EACCES' || code === 'EPERM'
+          ? STATUS_CODE.PERMISSION_DENIED
+          : STATUS_CODE.FAILURE;
     sftp.status(id, status, String((err as Error)?.message ?? err));
   };
   /** Runs `fn` on a path inside the root; a path outside it is refused. */
@@ -101,14 +107,31 @@ function serveSftp(sftp: SFTPWrapper, root: string): void {
     if (!full) return void sftp.status(id, STATUS_CODE.PERMISSION_DENIED, 'outside the served directory');
     fn(full).catch((e: unknown) => fail(id, e));
   };
-  const attrs = (s: Stats) => ({ mode: s.mode, uid: s.uid, gid: s.gid, size: s.size, atime: Math.floor(s.atimeMs / 1000), mtime: Math.floor(s.mtimeMs / 1000) });
+  const attrs = (s: Stats) => ({
+    mode: s.mode,
+    uid: s.uid,
+    gid: s.gid,
+    size: s.size,
+    atime: Math.floor(s.atimeMs / 1000),
+    mtime: Math.floor(s.mtimeMs / 1000),
+  });
   const ok = (id: number) => sftp.status(id, STATUS_CODE.OK);
 
-  sftp.on('OPEN', (id, filename, flags) => onPath(id, filename, async (full) => {
-    const write = (flags & OPEN_MODE.WRITE) !== 0;
-    const mode = !write ? 'r' : flags & OPEN_MODE.APPEND ? 'a' : flags & OPEN_MODE.TRUNC || flags & OPEN_MODE.CREAT ? (flags & OPEN_MODE.EXCL ? 'wx' : 'w') : 'r+';
-    sftp.handle(id, newHandle({ kind: 'file', file: await fs.open(full, mode) }));
-  }));
+  sftp.on('OPEN', (id, filename, flags) =>
+    onPath(id, filename, async (full) => {
+      const write = (flags & OPEN_MODE.WRITE) !== 0;
+      const mode = !write
+        ? 'r'
+        : flags & OPEN_MODE.APPEND
+          ? 'a'
+          : flags & OPEN_MODE.TRUNC || flags & OPEN_MODE.CREAT
+            ? flags & OPEN_MODE.EXCL
+              ? 'wx'
+              : 'w'
+            : 'r+';
+      sftp.handle(id, newHandle({ kind: 'file', file: await fs.open(full, mode) }));
+    }),
+  );
   sftp.on('READ', (id, handle, offset, length) => {
     const h = handleOf(handle);
     if (h?.kind !== 'file') return void sftp.status(id, STATUS_CODE.FAILURE, 'bad handle');
@@ -121,12 +144,18 @@ function serveSftp(sftp: SFTPWrapper, root: string): void {
   sftp.on('WRITE', (id, handle, offset, data) => {
     const h = handleOf(handle);
     if (h?.kind !== 'file') return void sftp.status(id, STATUS_CODE.FAILURE, 'bad handle');
-    h.file.write(data, 0, data.length, offset).then(() => ok(id), (e: unknown) => fail(id, e));
+    h.file.write(data, 0, data.length, offset).then(
+      () => ok(id),
+      (e: unknown) => fail(id, e),
+    );
   });
   sftp.on('FSTAT', (id, handle) => {
     const h = handleOf(handle);
     if (h?.kind !== 'file') return void sftp.status(id, STATUS_CODE.FAILURE, 'bad handle');
-    h.file.stat().then((s) => sftp.attrs(id, attrs(s)), (e: unknown) => fail(id, e));
+    h.file.stat().then(
+      (s) => sftp.attrs(id, attrs(s)),
+      (e: unknown) => fail(id, e),
+    );
   });
   sftp.on('FSETSTAT', (id) => ok(id));
   sftp.on('SETSTAT', (id, p) => onPath(id, p, async () => ok(id)));
@@ -134,12 +163,17 @@ function serveSftp(sftp: SFTPWrapper, root: string): void {
     const h = handleOf(handle);
     if (!h) return void sftp.status(id, STATUS_CODE.FAILURE, 'bad handle');
     handles.delete(handle.readUInt32BE(0));
-    (h.kind === 'file' ? h.file.close() : Promise.resolve()).then(() => ok(id), (e: unknown) => fail(id, e));
+    (h.kind === 'file' ? h.file.close() : Promise.resolve()).then(
+      () => ok(id),
+      (e: unknown) => fail(id, e),
+    );
   });
-  sftp.on('OPENDIR', (id, p) => onPath(id, p, async (full) => {
-    if (!(await fs.stat(full)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
-    sftp.handle(id, newHandle({ kind: 'dir', path: full, done: false }));
-  }));
+  sftp.on('OPENDIR', (id, p) =>
+    onPath(id, p, async (full) => {
+      if (!(await fs.stat(full)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+      sftp.handle(id, newHandle({ kind: 'dir', path: full, done: false }));
+    }),
+  );
   sftp.on('READDIR', (id, handle) => {
     const h = handleOf(handle);
     if (h?.kind !== 'dir') return void sftp.status(id, STATUS_CODE.FAILURE, 'bad handle');
@@ -147,28 +181,40 @@ function serveSftp(sftp: SFTPWrapper, root: string): void {
     h.done = true;
     (async () => {
       const names = await fs.readdir(h.path);
-      const list = await Promise.all(names.map(async (filename) => {
-        const s = await fs.lstat(join(h.path, filename));
-        const type = s.isDirectory() ? 'd' : s.isSymbolicLink() ? 'l' : '-';
-        const perm = [6, 3, 0].map((b) => ['r', 'w', 'x'].map((c, i) => (s.mode >> (b + 2 - i)) & 1 ? c : '-').join('')).join('');
-        return { filename, longname: `${type}${perm} 1 sqtest sqtest ${s.size} Jan 1 00:00 ${filename}`, attrs: attrs(s) };
-      }));
+      const list = await Promise.all(
+        names.map(async (filename) => {
+          const s = await fs.lstat(join(h.path, filename));
+          const type = s.isDirectory() ? 'd' : s.isSymbolicLink() ? 'l' : '-';
+          const perm = [6, 3, 0]
+            .map((b) => ['r', 'w', 'x'].map((c, i) => ((s.mode >> (b + 2 - i)) & 1 ? c : '-')).join(''))
+            .join('');
+          return {
+            filename,
+            longname: `${type}${perm} 1 sqtest sqtest ${s.size} Jan 1 00:00 ${filename}`,
+            attrs: attrs(s),
+          };
+        }),
+      );
       if (!list.length) return void sftp.status(id, STATUS_CODE.EOF);
       sftp.name(id, list);
     })().catch((e: unknown) => fail(id, e));
   });
   for (const ev of ['STAT', 'LSTAT'] as const) {
-    sftp.on(ev, (id: number, p: string) => onPath(id, p, async (full) => void sftp.attrs(id, attrs(await (ev === 'STAT' ? fs.stat(full) : fs.lstat(full))))));
+    sftp.on(ev, (id: number, p: string) =>
+      onPath(id, p, async (full) => void sftp.attrs(id, attrs(await (ev === 'STAT' ? fs.stat(full) : fs.lstat(full))))),
+    );
   }
   sftp.on('REMOVE', (id, p) => onPath(id, p, async (full) => (await fs.unlink(full), ok(id))));
   sftp.on('RMDIR', (id, p) => onPath(id, p, async (full) => (await fs.rmdir(full), ok(id))));
   sftp.on('MKDIR', (id, p) => onPath(id, p, async (full) => (await fs.mkdir(full), ok(id))));
-  sftp.on('RENAME', (id, from, to) => onPath(id, from, async (a) => {
-    const b = inRoot(to);
-    if (!b) return void sftp.status(id, STATUS_CODE.PERMISSION_DENIED, 'outside the served directory');
-    await fs.rename(a, b);
-    ok(id);
-  }));
+  sftp.on('RENAME', (id, from, to) =>
+    onPath(id, from, async (a) => {
+      const b = inRoot(to);
+      if (!b) return void sftp.status(id, STATUS_CODE.PERMISSION_DENIED, 'outside the served directory');
+      await fs.rename(a, b);
+      ok(id);
+    }),
+  );
   sftp.on('REALPATH', (id, p) => {
     // "." is where a session starts: the root.
     const full = p === '.' || p === '' ? root : resolve(root, p);

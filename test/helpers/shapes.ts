@@ -45,8 +45,14 @@ export function strictDiff(want: unknown, got: unknown, path = '$'): string[] {
   if (tw !== 'object') return [];
   const [w, g] = [want as J, got as J];
   return [
-    ...Object.keys(w).filter((k) => !(k in g)).map((k) => `${path}.${k}: missing`),
-    ...Object.keys(g).filter((k) => !(k in w)).map((k) => `${path}.${k}: not in the sample`),
-    ...Object.keys(w).filter((k) => k in g).flatMap((k) => strictDiff(w[k], g[k], `${path}.${k}`)),
+    ...Object.keys(w)
+      .filter((k) => !(k in g))
+      .map((k) => `${path}.${k}: missing`),
+    ...Object.keys(g)
+      .filter((k) => !(k in w))
+      .map((k) => `${path}.${k}: not in the sample`),
+    ...Object.keys(w)
+      .filter((k) => k in g)
+      .flatMap((k) => strictDiff(w[k], g[k], `${path}.${k}`)),
   ];
 }

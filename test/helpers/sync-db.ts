@@ -61,10 +61,18 @@ async function newPglite(): Promise<PGlite> {
   };
   const made = await load();
   if (made) return made;
-  const mine = await writeFile(marker, '', { flag: 'wx' }).then(() => true, () => false);
+  const mine = await writeFile(marker, '', { flag: 'wx' }).then(
+    () => true,
+    () => false,
+  );
   if (!mine) {
     // Until the maker has renamed the copy into place and removed its marker (or failed): then from the copy, if any.
-    await waitFor(() => existsSync(marker), (making) => !making, 'the PGlite data directory another test file makes', SLOW.timeout).catch(() => undefined);
+    await waitFor(
+      () => existsSync(marker),
+      (making) => !making,
+      'the PGlite data directory another test file makes',
+      SLOW.timeout,
+    ).catch(() => undefined);
     return (await load()) ?? PGlite.create();
   }
   try {
@@ -85,7 +93,8 @@ export async function startPglite(): Promise<TestPostgres> {
   const port = Number(server.getServerConn().split(':').pop());
   return {
     port,
-    url: (password) => `postgres://postgres${password ? `:${encodeURIComponent(password)}` : ''}@127.0.0.1:${port}/postgres`,
+    url: (password) =>
+      `postgres://postgres${password ? `:${encodeURIComponent(password)}` : ''}@127.0.0.1:${port}/postgres`,
     query: async (sql, params) => (await db.query(sql, params)).rows as never,
     close: async () => {
       await server.stop();

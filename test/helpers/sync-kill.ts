@@ -21,7 +21,17 @@ export interface KillCase {
 
 export async function killAndRerun(c: KillCase): Promise<{ killed: number }> {
   const env = { ...c.emu.env(), SQ_CACHE_DIR: binCacheDir() };
-  const args = (t: { to: string; table: string }) => ['results', 'sync', '--squid', c.squidName, '--to', t.to, '--table', t.table, '--json'];
+  const args = (t: { to: string; table: string }) => [
+    'results',
+    'sync',
+    '--squid',
+    c.squidName,
+    '--to',
+    t.to,
+    '--table',
+    t.table,
+    '--json',
+  ];
   const resultReads = async () => (await c.emu.requests('GET')).filter((r) => r.path === '/v1/results').length;
 
   const whole = c.where('whole');
@@ -49,7 +59,12 @@ export async function killAndRerun(c: KillCase): Promise<{ killed: number }> {
     const child = execa(process.execPath, [BIN, ...args(t)], { env, extendEnv: false, reject: false });
     let ended = false;
     void child.finally(() => (ended = true));
-    await waitFor(async () => ended || (await resultReads()) - before >= page, (ok) => ok, `page ${page} of try ${i}`, 120_000);
+    await waitFor(
+      async () => ended || (await resultReads()) - before >= page,
+      (ok) => ok,
+      `page ${page} of try ${i}`,
+      120_000,
+    );
     await new Promise((r) => setTimeout(r, Math.random() * 80));
     child.kill('SIGKILL');
     const r = await child;
@@ -57,7 +72,9 @@ export async function killAndRerun(c: KillCase): Promise<{ killed: number }> {
     // Each page was committed with its cursor, or neither was: the table holds exactly the rows the cursor counts.
     // (A kill before the table was made leaves no table: no rows, no cursor.)
     const rows = (await c.read(t).catch((e) => (noTable(e), []))).length;
-    expect(rows, `try ${i}: the rows a kill ${page} pages into the sync left, against the cursor`).toBe(await cursorRows());
+    expect(rows, `try ${i}: the rows a kill ${page} pages into the sync left, against the cursor`).toBe(
+      await cursorRows(),
+    );
   }
   const again = await sqBin(args(t), { env });
   expect(again.code, again.stderr).toBe(0);

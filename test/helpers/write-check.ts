@@ -24,7 +24,12 @@ const READS_BY_POST = new Set(['/v1/squid/estimate']);
 /** A write to the API made by sq (its User-Agent is `sq/VERSION …`), not by the test's own fetch or curl. */
 export function isSqWrite(r: LoggedRequest): boolean {
   const agent = r.headers?.['user-agent'] ?? '';
-  return WRITES.has(r.method) && !(r.method === 'POST' && READS_BY_POST.has(r.path)) && (r.path === '/v1' || r.path.startsWith('/v1/')) && agent.startsWith('sq/');
+  return (
+    WRITES.has(r.method) &&
+    !(r.method === 'POST' && READS_BY_POST.has(r.path)) &&
+    (r.path === '/v1' || r.path.startsWith('/v1/')) &&
+    agent.startsWith('sq/')
+  );
 }
 
 function matches(p: WritePattern, r: LoggedRequest): boolean {
@@ -37,10 +42,14 @@ function matches(p: WritePattern, r: LoggedRequest): boolean {
   return want.length === got.length && want.every((seg, i) => seg === '*' || seg === got[i]);
 }
 
-const describeWrite = (r: LoggedRequest) => `${r.method} ${r.path}${Object.keys(r.query ?? {}).length ? `?${new URLSearchParams(r.query)}` : ''} (${r.status})`;
+const describeWrite = (r: LoggedRequest) =>
+  `${r.method} ${r.path}${Object.keys(r.query ?? {}).length ? `?${new URLSearchParams(r.query)}` : ''} (${r.status})`;
 
 // One registry per process, whichever copy of this module a file loaded.
-const shared = ((globalThis as Record<symbol, unknown>)[Symbol.for('sq.test.writeCheck')] ??= { testRunning: false, live: new Set() }) as {
+const shared = ((globalThis as Record<symbol, unknown>)[Symbol.for('sq.test.writeCheck')] ??= {
+  testRunning: false,
+  live: new Set(),
+}) as {
   testRunning: boolean;
   live: Set<WriteCheck>;
 };

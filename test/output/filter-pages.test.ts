@@ -51,17 +51,23 @@ describe('a filter over a list', () => {
     const err = await big.out.list(huge).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SqError);
     expect((err as SqError).exitCode).toBe(1);
-    expect((err as Error).message).toBe('--jq --slurp: the list passed the cap of 1 MB (SQ_SLURP_MAX_MB raises it; without --slurp the filter runs on each page)');
+    expect((err as Error).message).toBe(
+      '--jq --slurp: the list passed the cap of 1 MB (SQ_SLURP_MAX_MB raises it; without --slurp the filter runs on each page)',
+    );
     expect(big.stdout()).toBe('');
   });
 });
 
 describe('a filter over many pages', () => {
-  it('a bounded path runs on the main thread, page after page, with jq\'s output and errors', async () => {
+  it("a bounded path runs on the main thread, page after page, with jq's output and errors", async () => {
     const a = make({ jq: '.[].id' });
     const p = paged();
     expect(await a.out.list(p.items, { pageOf: p.pageOf })).toBe(250);
-    expect(a.stdout().split('\n').filter(Boolean)).toEqual([...Array.from({ length: 100 }, (_, i) => `r1-${i}`), ...Array.from({ length: 100 }, (_, i) => `r2-${i}`), ...Array.from({ length: 50 }, (_, i) => `r3-${i}`)]);
+    expect(a.stdout().split('\n').filter(Boolean)).toEqual([
+      ...Array.from({ length: 100 }, (_, i) => `r1-${i}`),
+      ...Array.from({ length: 100 }, (_, i) => `r2-${i}`),
+      ...Array.from({ length: 50 }, (_, i) => `r3-${i}`),
+    ]);
     const b = make({ jq: '.[0]' });
     const err = await Promise.resolve(b.out.record({ a: 1 })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SqError);
@@ -69,12 +75,17 @@ describe('a filter over many pages', () => {
     expect((err as Error).message).toBe('--jq: Cannot index object with number');
   });
 
-  it('keeps nothing per page on the command\'s stop signal (one listener, not one per page holding its JSON)', async () => {
+  it("keeps nothing per page on the command's stop signal (one listener, not one per page holding its JSON)", async () => {
     const o = capture();
     const e = capture();
     const ac = new AbortController();
     // Not a bounded path (src/startup/argv.ts), which runs on the main thread: this filter goes to jq's worker, job after job.
-    const settings = resolveOutputSettings({ env: {}, stdoutIsTTY: false, stderrIsTTY: false, jq: '.[].id | tostring' });
+    const settings = resolveOutputSettings({
+      env: {},
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      jq: '.[].id | tostring',
+    });
     const out = createOutput({ stdout: o.stream, stderr: e.stream }, settings, { signal: ac.signal });
     const seen = { pages: 0 };
     async function* items() {

@@ -49,7 +49,11 @@ describe('terminal tables never pass control characters through', () => {
 describe('id and time columns are recognised by their values, not their names', () => {
   const opts = { color: false, truncate: true, width: 40, now: () => Date.parse('2026-01-02T00:00:00Z') };
   const rows = [
-    { owner: '0cc85ca9901b10e520de104d323efa7f', seen: '2026-01-01T00:00:00Z', note: 'a long note that must give way first' },
+    {
+      owner: '0cc85ca9901b10e520de104d323efa7f',
+      seen: '2026-01-01T00:00:00Z',
+      note: 'a long note that must give way first',
+    },
     { owner: '9e20f3bb315d3f26af6949d5d23a8d42', seen: '2026-01-01T12:00:00Z', note: 'another long note' },
   ];
   it('a column of 32-hex ids shows unique prefixes and a column of API times relative times, neither cut', async () => {
@@ -60,7 +64,11 @@ describe('id and time columns are recognised by their values, not their names', 
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(40);
   });
   it('a column that mixes ids with other text is left as it is', async () => {
-    const { text } = await renderListTable([{ key: 'owner' }], [{ owner: '0cc85ca9901b10e520de104d323efa7f' }, { owner: 'someone' }], { ...opts, width: 200 });
+    const { text } = await renderListTable(
+      [{ key: 'owner' }],
+      [{ owner: '0cc85ca9901b10e520de104d323efa7f' }, { owner: 'someone' }],
+      { ...opts, width: 200 },
+    );
     expect(text).toContain('0cc85ca9901b10e520de104d323efa7f');
   });
 });
@@ -68,10 +76,28 @@ describe('id and time columns are recognised by their values, not their names', 
 describe('what a terminal table keeps (issue 48)', () => {
   const opts = { color: false, truncate: true, width: 60 };
   const rows = [
-    { id: '0cc85ca9901b10e520de104d323efa7f', name: 'Paris restaurants', crawler_name: 'Google Maps Search Export', is_active: true, note: 'n'.repeat(50) },
-    { id: '9e20f3bb315d3f26af6949d5d23a8d42', name: 'Lyon bakeries', crawler_name: 'Google Maps Search Export', is_active: true, note: 'm'.repeat(50) },
+    {
+      id: '0cc85ca9901b10e520de104d323efa7f',
+      name: 'Paris restaurants',
+      crawler_name: 'Google Maps Search Export',
+      is_active: true,
+      note: 'n'.repeat(50),
+    },
+    {
+      id: '9e20f3bb315d3f26af6949d5d23a8d42',
+      name: 'Lyon bakeries',
+      crawler_name: 'Google Maps Search Export',
+      is_active: true,
+      note: 'm'.repeat(50),
+    },
   ];
-  const cols = [{ key: 'id' }, { key: 'name' }, { key: 'crawler_name', header: 'CRAWLER' }, { key: 'is_active', header: 'ACTIVE' }, { key: 'note' }];
+  const cols = [
+    { key: 'id' },
+    { key: 'name' },
+    { key: 'crawler_name', header: 'CRAWLER' },
+    { key: 'is_active', header: 'ACTIVE' },
+    { key: 'note' },
+  ];
 
   it('a column that says the same on every row is left out and named once', async () => {
     const { text, same } = await renderListTable(cols, rows, { ...opts, width: 200 });
@@ -103,7 +129,14 @@ describe('what a terminal table keeps (issue 48)', () => {
 
 describe('a record on a terminal leaves out its empty fields (issue 48)', () => {
   const opts = { color: false, truncate: true, width: 80 };
-  const run = { id: 'r1', status: 'done', next_launch_at: null, email_time: '', done_reason_desc: undefined, total_results: 0 };
+  const run = {
+    id: 'r1',
+    status: 'done',
+    next_launch_at: null,
+    email_time: '',
+    done_reason_desc: undefined,
+    total_results: 0,
+  };
   it('null and "" are not shown; 0 and false are', async () => {
     const text = await renderRecordTable(run, null, opts);
     expect(text).not.toMatch(/next_launch_at|email_time|done_reason_desc/);
@@ -126,7 +159,10 @@ describe('relative times of what happened are never in the future (issue 48)', (
       { id: 'a', started_at: ahead, next_launch_at: ahead },
       { id: 'b', started_at: ahead, next_launch_at: '2026-01-02T01:00:00Z' },
     ];
-    const { text } = await renderListTable([{ key: 'id' }, { key: 'started_at' }, { key: 'next_launch_at' }], rows, { ...opts, keepColumns: true });
+    const { text } = await renderListTable([{ key: 'id' }, { key: 'started_at' }, { key: 'next_launch_at' }], rows, {
+      ...opts,
+      keepColumns: true,
+    });
     expect(text.split('\n')[1]).toMatch(/^a +just now +in 5 min$/);
     expect(await renderRecordTable({ created_at: ahead }, null, opts)).toMatch(/created_at +just now/);
   });

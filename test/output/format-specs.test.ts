@@ -13,7 +13,13 @@ describe('FORMAT_SPECS', () => {
     await c.out.list([rec]);
     const text = c.stdout();
     if (spec.json === 'document') expect(JSON.parse(text)).toEqual([rec]);
-    if (spec.json === 'lines') expect(text.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([rec]);
+    if (spec.json === 'lines')
+      expect(
+        text
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+      ).toEqual([rec]);
     if (spec.line) {
       expect(text).toBe(spec.line(['id', 'name']) + spec.line([rec.id, rec.name]));
       // The name's line break stays in the row only where a quoted cell keeps it (CSV); TSV escapes it.

@@ -12,9 +12,7 @@ describe('json', () => {
   it('prints one record as pretty JSON with secrets masked', async () => {
     const c = make({ json: true });
     await c.out.record(squids[0]);
-    expect(c.stdout()).toBe(
-      JSON.stringify({ ...squids[0], delivery: { password: '********' } }, null, 2) + '\n',
-    );
+    expect(c.stdout()).toBe(JSON.stringify({ ...squids[0], delivery: { password: '********' } }, null, 2) + '\n');
     expect(c.stderr()).toBe('');
   });
 
@@ -22,10 +20,7 @@ describe('json', () => {
     const c = make({ json: true });
     const n = await c.out.list(slowly(squids));
     expect(n).toBe(2);
-    const expected = [
-      { ...squids[0], delivery: { password: '********' } },
-      squids[1],
-    ];
+    const expected = [{ ...squids[0], delivery: { password: '********' } }, squids[1]];
     expect(c.stdout()).toBe(JSON.stringify(expected, null, 2) + '\n');
   });
 

@@ -85,11 +85,7 @@ describe('absolute local times carry their offset', () => {
 });
 
 describe('terminal cells', () => {
-  const cols: Column[] = [
-    { key: 'id' },
-    { key: 'status', kind: 'status' },
-    { key: 'started_at', kind: 'time' },
-  ];
+  const cols: Column[] = [{ key: 'id' }, { key: 'status', kind: 'status' }, { key: 'started_at', kind: 'time' }];
   const rows = [
     { id: '0cc85ca9901b10e520de104d323efa7f', status: 'DONE', started_at: '2026-11-23T15:00:59.123456' },
     { id: 'fe916858aa0b3c1d2e3f405162738495', status: 'error', started_at: 'not yet' },
@@ -112,7 +108,9 @@ describe('terminal cells', () => {
     try {
       const { text } = await renderListTable(cols, rows, { ...term, absoluteTimes: true });
       // One offset for the whole column: the header names it.
-      expect(text).toBe('ID        STATUS  STARTED AT (UTC)\n0cc85ca9  done    2026-11-23 15:00\nfe916858  error   not yet\n');
+      expect(text).toBe(
+        'ID        STATUS  STARTED AT (UTC)\n0cc85ca9  done    2026-11-23 15:00\nfe916858  error   not yet\n',
+      );
       // Offsets that differ (summer and winter time): each cell carries its own.
       process.env.TZ = 'Europe/Paris';
       const mixed = [{ ...rows[0], started_at: '2026-07-01T12:00:00Z' }, rows[0]];
@@ -128,7 +126,11 @@ describe('terminal cells', () => {
 
   it('a narrow terminal cuts other columns, not times', async () => {
     const wide: Column[] = [...cols, { key: 'note' }];
-    const { text } = await renderListTable(wide, rows.map((r, i) => ({ ...r, note: 'x'.repeat(60) + i })), { ...term, width: 56, absoluteTimes: true });
+    const { text } = await renderListTable(
+      wide,
+      rows.map((r, i) => ({ ...r, note: 'x'.repeat(60) + i })),
+      { ...term, width: 56, absoluteTimes: true },
+    );
     expect(text).toMatch(/2026-11-2\d \d\d:\d\d +xxx/); // whatever TZ says
     for (const l of text.trimEnd().split('\n')) expect(displayWidth(l)).toBeLessThanOrEqual(56);
     expect(text).toContain('…');
@@ -143,7 +145,11 @@ describe('terminal cells', () => {
     const tz = process.env.TZ;
     process.env.TZ = 'UTC';
     try {
-      const text = await renderRecordTable({ id: rows[0].id, status: 'RUNNING', ended_at: '2026-11-23T13:04:00Z', note: '2026-11-23T13:04:00Z' }, null, term);
+      const text = await renderRecordTable(
+        { id: rows[0].id, status: 'RUNNING', ended_at: '2026-11-23T13:04:00Z', note: '2026-11-23T13:04:00Z' },
+        null,
+        term,
+      );
       expect(text).toContain(`id        ${rows[0].id}\n`); // one record: the whole id
       expect(text).toContain('status    running\n');
       expect(text).toContain('ended_at  2 h ago (2026-11-23 13:04 UTC)\n');
@@ -170,8 +176,15 @@ describe('columns line up by display width', () => {
   });
 
   it('a table of CJK names fits 80 columns', async () => {
-    const rows = Array.from({ length: 5 }, (_, i) => ({ id: `${i}`.repeat(32), name: '東京のラーメン屋さん一覧と評価データ'.repeat(2), crawler: '谷歌地图搜索'.repeat(3) }));
-    const { text } = await renderListTable([{ key: 'id' }, { key: 'name' }, { key: 'crawler' }], rows, { ...term, width: 80 });
+    const rows = Array.from({ length: 5 }, (_, i) => ({
+      id: `${i}`.repeat(32),
+      name: '東京のラーメン屋さん一覧と評価データ'.repeat(2),
+      crawler: '谷歌地图搜索'.repeat(3),
+    }));
+    const { text } = await renderListTable([{ key: 'id' }, { key: 'name' }, { key: 'crawler' }], rows, {
+      ...term,
+      width: 80,
+    });
     for (const l of text.trimEnd().split('\n')) expect(displayWidth(l), l).toBeLessThanOrEqual(80);
     expect(text).toContain('…');
   });

@@ -7,7 +7,13 @@ describe('Output.to', () => {
   it('writes to the other stream in the format it is given, nothing to stdout', async () => {
     const c = make({ json: true });
     const file = capture();
-    const n = await c.out.to(file.stream, { format: 'csv' }).list([{ id: 'a', n: 1 }, { id: 'b', n: 2 }], { columns: [{ key: 'id' }, { key: 'n' }] });
+    const n = await c.out.to(file.stream, { format: 'csv' }).list(
+      [
+        { id: 'a', n: 1 },
+        { id: 'b', n: 2 },
+      ],
+      { columns: [{ key: 'id' }, { key: 'n' }] },
+    );
     expect(n).toBe(2);
     expect(file.text()).toBe('id,n\na,1\nb,2\n');
     expect(c.stdout()).toBe('');

@@ -10,7 +10,18 @@ const secret = fc.stringMatching(/^[A-Za-z0-9]{4,16}$/).map((s) => `Zq9${s}`);
 const secretKey = fc
   .tuple(
     fc.constantFrom('', 'sftp_', 'x-', 'client', 'AWS_', 'my'),
-    fc.constantFrom('password', 'passwd', 'secret', 'token', 'api_key', 'apikey', 'aws_secret_key', 'authorization', 'cookies', 'private_key'),
+    fc.constantFrom(
+      'password',
+      'passwd',
+      'secret',
+      'token',
+      'api_key',
+      'apikey',
+      'aws_secret_key',
+      'authorization',
+      'cookies',
+      'private_key',
+    ),
     fc.boolean(),
   )
   .map(([prefix, name, upper]) => prefix + (upper ? name.toUpperCase() : name));
@@ -23,7 +34,8 @@ interface Tree {
 }
 
 function treeAt(depth: number): fc.Arbitrary<Tree> {
-  const child = depth === 0 ? fc.constant(null) : fc.oneof(treeAt(depth - 1), fc.array(treeAt(depth - 1), { maxLength: 2 }));
+  const child =
+    depth === 0 ? fc.constant(null) : fc.oneof(treeAt(depth - 1), fc.array(treeAt(depth - 1), { maxLength: 2 }));
   return fc
     .tuple(
       fc.array(fc.tuple(plainKey, plainValue), { maxLength: 3 }),

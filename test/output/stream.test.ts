@@ -61,7 +61,10 @@ describe('records in memory are written together', () => {
     return { chunks, stream: new Writable({ write: (c, _e, cb) => (chunks.push(String(c)), cb()) }) };
   }
   const output = (stream: Writable, format: string) =>
-    createOutput({ stdout: stream, stderr: new Writable({ write: (_c, _e, cb) => cb() }) }, resolveOutputSettings({ format, env: {}, stdoutIsTTY: false, stderrIsTTY: false }));
+    createOutput(
+      { stdout: stream, stderr: new Writable({ write: (_c, _e, cb) => cb() }) },
+      resolveOutputSettings({ format, env: {}, stdoutIsTTY: false, stderrIsTTY: false }),
+    );
 
   it('a list given whole (an array) is one write, in every format of lines', async () => {
     for (const format of ['json', 'ndjson', 'csv', 'tsv']) {
@@ -79,7 +82,10 @@ describe('records in memory are written together', () => {
     const seen = { left: 0 };
     const asked: string[][] = [];
     async function* pages() {
-      for (const page of [[1, 2, 3], [4, 5]]) {
+      for (const page of [
+        [1, 2, 3],
+        [4, 5],
+      ]) {
         // "The request for the next page": what is out by then.
         asked.push([...w.chunks]);
         await new Promise((r) => setImmediate(r));
@@ -111,7 +117,9 @@ describe('records in memory are written together', () => {
       yield { id: 1 };
       throw new Error('page 2 failed');
     }
-    await expect(output(w.stream, 'ndjson').list(failing(), { buffered: () => seen.left > 0 })).rejects.toThrow('page 2 failed');
+    await expect(output(w.stream, 'ndjson').list(failing(), { buffered: () => seen.left > 0 })).rejects.toThrow(
+      'page 2 failed',
+    );
     expect(w.chunks.join('')).toBe('{"id":1}\n');
   });
 });
@@ -212,14 +220,28 @@ describe('EPIPE', () => {
     const fixture = fileURLToPath(new URL('./fixtures/endless.ts', import.meta.url));
     // esbuild's command, which ends with the build (its JS API keeps a service process that holds the file's temp dir).
     const esbuild = fileURLToPath(new URL('../../node_modules/esbuild/bin/esbuild', import.meta.url));
-    execaSync(esbuild, [fixture, '--bundle', '--platform=node', '--format=esm', '--packages=external', `--outfile=${endless}`, '--log-level=warning']);
+    execaSync(esbuild, [
+      fixture,
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      '--packages=external',
+      `--outfile=${endless}`,
+      '--log-level=warning',
+    ]);
   });
 
-  it.each(['ndjson', 'json', 'tsv'])('`sq … | head -n 1` exits 0 without a stack trace (%s)', async (format) => {
-    const script = `"${process.execPath}" "${endless}" ${format} | head -n 1; echo "rc=\${PIPESTATUS[0]}" >&2`;
-    const res = await execa('bash', ['-c', script], { reject: false, timeout: 20_000 });
-    // The writer's stderr: no stack trace, only the fixture's own closing note, and a clean exit.
-    expect(res.stderr).toBe('closed=true\nrc=0');
-    expect(res.stdout.split('\n')[0]).toBe(format === 'json' ? '[' : format === 'tsv' ? 'i\tname' : '{"i":0,"name":"record 0"}');
-  }, 60_000);
+  it.each(['ndjson', 'json', 'tsv'])(
+    '`sq … | head -n 1` exits 0 without a stack trace (%s)',
+    async (format) => {
+      const script = `"${process.execPath}" "${endless}" ${format} | head -n 1; echo "rc=\${PIPESTATUS[0]}" >&2`;
+      const res = await execa('bash', ['-c', script], { reject: false, timeout: 20_000 });
+      // The writer's stderr: no stack trace, only the fixture's own closing note, and a clean exit.
+      expect(res.stderr).toBe('closed=true\nrc=0');
+      expect(res.stdout.split('\n')[0]).toBe(
+        format === 'json' ? '[' : format === 'tsv' ? 'i\tname' : '{"i":0,"name":"record 0"}',
+      );
+    },
+    60_000,
+  );
 });

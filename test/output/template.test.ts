@@ -4,7 +4,11 @@ import { parseTemplate } from '../../src/output/template.js';
 import { InterruptedError, SqError, UsageError } from '../../src/errors.js';
 import { filterLimits } from '../../src/output/limits.js';
 
-async function render(t: string, data: unknown, o: { env?: Record<string, string>; signal?: AbortSignal; chunks?: string[] } = {}): Promise<string> {
+async function render(
+  t: string,
+  data: unknown,
+  o: { env?: Record<string, string>; signal?: AbortSignal; chunks?: string[] } = {},
+): Promise<string> {
   let out = '';
   await parseTemplate(t).render(data, {
     limits: filterLimits(o.env ?? {}),
@@ -67,32 +71,51 @@ describe('parseTemplate', () => {
 });
 
 describe('display width and timeago', () => {
-  const names = [{ name: '東京ラーメン', n: 1 }, { name: 'Café 🍕', n: 22 }, { name: 'Cafe\u0301', n: 3 }, { name: 'Lyon', n: 4 }];
+  const names = [
+    { name: '東京ラーメン', n: 1 },
+    { name: 'Café 🍕', n: 22 },
+    { name: 'Cafe\u0301', n: 3 },
+    { name: 'Lyon', n: 4 },
+  ];
 
   it('tablerow aligns columns by display width: CJK and emoji take two columns, a combining accent none', async () => {
     const out = await render('{{range .}}{{tablerow .name .n}}{{end}}', names);
     expect(out).toBe('東京ラーメン  1\nCafé 🍕       22\nCafe\u0301          3\nLyon          4\n');
     // Every second column starts at the same terminal column.
     const { displayWidth } = await import('../../src/output/width.js');
-    const starts = out.trimEnd().split('\n').map((l) => displayWidth(l.replace(/\d+$/, '')));
+    const starts = out
+      .trimEnd()
+      .split('\n')
+      .map((l) => displayWidth(l.replace(/\d+$/, '')));
     expect(new Set(starts).size).toBe(1);
   });
 
   it('printf pads %-Ns and %Ns to N display columns', async () => {
-    expect(await render('{{range .}}[{{printf "%-14s" .name}}]{{end}}', names)).toBe('[東京ラーメン  ][Café 🍕       ][Cafe\u0301          ][Lyon          ]');
+    expect(await render('{{range .}}[{{printf "%-14s" .name}}]{{end}}', names)).toBe(
+      '[東京ラーメン  ][Café 🍕       ][Cafe\u0301          ][Lyon          ]',
+    );
     expect(await render('{{printf "%6s|" "日本"}}', null)).toBe('  日本|');
   });
 
-  it('timeago counts from the render\'s clock, as tables do; what is not a time prints as given', async () => {
+  it("timeago counts from the render's clock, as tables do; what is not a time prints as given", async () => {
     const now = Date.parse('2026-11-25T12:00:00Z');
     const out = { s: '' };
     const tpl = '{{range .}}{{timeago .t}};{{end}}';
-    await parseTemplate(tpl).render([{ t: '2026-11-25T11:57:00Z' }, { t: '2026-11-25T14:00:00.123456' }, { t: '2026/11/23 12:00:00' }, { t: 'soon' }, { t: null }], {
-      limits: filterLimits({}),
-      write: async (x) => void (out.s += x),
-      closed: () => false,
-      now: () => now,
-    });
+    await parseTemplate(tpl).render(
+      [
+        { t: '2026-11-25T11:57:00Z' },
+        { t: '2026-11-25T14:00:00.123456' },
+        { t: '2026/11/23 12:00:00' },
+        { t: 'soon' },
+        { t: null },
+      ],
+      {
+        limits: filterLimits({}),
+        write: async (x) => void (out.s += x),
+        closed: () => false,
+        now: () => now,
+      },
+    );
     expect(out.s).toBe('3 min ago;in 2 h;2 d ago;soon;<nil>;');
   });
 });
@@ -102,18 +125,24 @@ describe('a runaway template', () => {
 
   it('13 nested ranges stop at the output cap with exit 1 naming it, after streaming the output up to it', async () => {
     const chunks: string[] = [];
-    const err = await render(nested(13, 'x'), null, { env: { SQ_FILTER_MAX_OUTPUT_MB: '1' }, chunks }).catch((e: unknown) => e);
+    const err = await render(nested(13, 'x'), null, { env: { SQ_FILTER_MAX_OUTPUT_MB: '1' }, chunks }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SqError);
     expect(err).not.toBeInstanceOf(UsageError);
     expect((err as SqError).exitCode).toBe(1);
-    expect((err as Error).message).toBe('--template: stopped at the output cap of 1 MB for one document (SQ_FILTER_MAX_OUTPUT_MB raises it)');
+    expect((err as Error).message).toBe(
+      '--template: stopped at the output cap of 1 MB for one document (SQ_FILTER_MAX_OUTPUT_MB raises it)',
+    );
     expect(chunks.join('').length).toBe(1024 * 1024);
     // Handed on in pieces as it was made, not as one string at the end.
     expect(chunks.length).toBeGreaterThan(10);
   });
 
   it('rows held for tablerow count against the cap too', async () => {
-    const err = await render(nested(7, '{{tablerow "abcdefgh" "x"}}'), null, { env: { SQ_FILTER_MAX_OUTPUT_MB: '1' } }).catch((e: unknown) => e);
+    const err = await render(nested(7, '{{tablerow "abcdefgh" "x"}}'), null, {
+      env: { SQ_FILTER_MAX_OUTPUT_MB: '1' },
+    }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/^--template: stopped at the output cap of 1 MB/);
   });
 

@@ -28,14 +28,17 @@ const expr = (text, ctx) =>
     if (scope === 'secrets') return process.env[rest.join('.')] ?? '';
     if (scope === 'inputs' && rest.length === 1 && rest[0] in inputs) return inputs[rest[0]];
     if (scope === 'runner' && rest[0] === 'temp') return ctx.temp;
-    if (scope === 'runner' && rest[0] === 'os') return { linux: 'Linux', darwin: 'macOS', win32: 'Windows' }[process.platform];
+    if (scope === 'runner' && rest[0] === 'os')
+      return { linux: 'Linux', darwin: 'macOS', win32: 'Windows' }[process.platform];
     if (scope === 'runner' && rest[0] === 'arch') return process.arch.toUpperCase();
     if (scope === 'steps' && rest[1] === 'outputs') return ctx.outputs[rest[0]]?.[rest[2]] ?? '';
     throw new Error(`run-action: unsupported expression \${{ ${e} }}`);
   });
 
 // RUN_ACTION_TEMP: runner.temp in a directory the caller removes (the tests' temp dirs); else a new one in the system's.
-const temp = process.env.RUN_ACTION_TEMP ? mkdtempSync(join(process.env.RUN_ACTION_TEMP, 'runner-')) : mkdtempSync(join(tmpdir(), 'sq-action-'));
+const temp = process.env.RUN_ACTION_TEMP
+  ? mkdtempSync(join(process.env.RUN_ACTION_TEMP, 'runner-'))
+  : mkdtempSync(join(tmpdir(), 'sq-action-'));
 const ctx = { temp, outputs: {} };
 if (args.includes('--readme')) {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -61,7 +64,8 @@ for (let i = 0; i < args.length; i++) {
   if (!(k in inputs)) throw new Error(`run-action: no input ${k} in action.yml`);
   inputs[k] = v.join('=');
 }
-for (const [k, v] of Object.entries(action.inputs)) if (v.required && !inputs[k]) throw new Error(`run-action: input ${k} is required`);
+for (const [k, v] of Object.entries(action.inputs))
+  if (v.required && !inputs[k]) throw new Error(`run-action: input ${k} is required`);
 
 const pathFile = join(temp, 'github-path');
 writeFileSync(pathFile, '');
@@ -79,7 +83,12 @@ const holds = (cond) =>
     return m[2] === '!=' ? inputs[m[1]] !== '' : inputs[m[1]] === '';
   });
 const jobEnv = () =>
-  Object.fromEntries(readFileSync(envFile, 'utf8').split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  Object.fromEntries(
+    readFileSync(envFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 for (const step of action.runs.steps) {
   if (step.if !== undefined && !holds(step.if)) {
     console.error(`-- ${step.name}: skipped`);
@@ -102,12 +111,24 @@ for (const step of action.runs.steps) {
   const outFile = join(temp, `output-${step.id ?? 'step'}`);
   writeFileSync(outFile, '');
   const added = readFileSync(pathFile, 'utf8').split('\n').filter(Boolean).reverse();
-  const env = { ...process.env, HOME: home, ...jobEnv(), GITHUB_OUTPUT: outFile, GITHUB_PATH: pathFile, GITHUB_ENV: envFile, PATH: [...added, process.env.PATH].join(delimiter) };
+  const env = {
+    ...process.env,
+    HOME: home,
+    ...jobEnv(),
+    GITHUB_OUTPUT: outFile,
+    GITHUB_PATH: pathFile,
+    GITHUB_ENV: envFile,
+    PATH: [...added, process.env.PATH].join(delimiter),
+  };
   for (const [k, v] of Object.entries(step.env ?? {})) env[k] = expr(v, ctx);
   if (step.shell !== 'bash') throw new Error(`run-action: step "${step.name}" must say shell: bash`);
   // What Actions runs for `shell: bash`.
   // stdout is read for workflow commands (::add-mask::), then shown on stderr: this script's stdout is for the JSON.
-  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', expr(step.run, ctx)], { env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', expr(step.run, ctx)], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
   for (const line of (r.stdout ?? '').split('\n')) {
     const m = /^::add-mask::(.*)$/.exec(line);
     if (m) masks.push(m[1]);
@@ -117,10 +138,19 @@ for (const step of action.runs.steps) {
     console.error(`run-action: step "${step.name}" failed (exit ${r.status})`);
     process.exit(1);
   }
-  if (step.id) ctx.outputs[step.id] = Object.fromEntries(readFileSync(outFile, 'utf8').split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  if (step.id)
+    ctx.outputs[step.id] = Object.fromEntries(
+      readFileSync(outFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
 }
 for (const save of saves) save();
 const outputs = Object.fromEntries(Object.entries(action.outputs ?? {}).map(([k, v]) => [k, expr(v.value, ctx)]));
 const masked = (v) => (masks.includes(v) ? '***' : v);
 const env = Object.fromEntries(Object.entries(jobEnv()).map(([k, v]) => [k, masked(v)]));
-appendFileSync(1, `${JSON.stringify({ outputs, path: readFileSync(pathFile, 'utf8').split('\n').filter(Boolean), env, masks: masks.length, home })}\n`);
+appendFileSync(
+  1,
+  `${JSON.stringify({ outputs, path: readFileSync(pathFile, 'utf8').split('\n').filter(Boolean), env, masks: masks.length, home })}\n`,
+);

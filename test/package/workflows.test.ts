@@ -11,14 +11,21 @@ const root = resolve(import.meta.dirname, '../..');
 const validator = join(root, 'node_modules/@action-validator/cli/cli.mjs');
 
 it('release.yml and action.yml are valid', () => {
-  for (const f of ['.github/workflows/release.yml', 'action.yml']) execFileSync(process.execPath, [validator, join(root, f)], { stdio: 'pipe' });
+  for (const f of ['.github/workflows/release.yml', 'action.yml'])
+    execFileSync(process.execPath, [validator, join(root, f)], { stdio: 'pipe' });
 });
 
 it('a workflow with a misspelt key is refused', () => {
   const dir = tempDir('sq-workflow-');
   try {
     const bad = join(dir, 'release.yml');
-    writeFileSync(bad, readFileSync(join(root, '.github/workflows/release.yml'), 'utf8').replace('runs-on: ${{ matrix.runner }}', 'runs-onn: ${{ matrix.runner }}'));
+    writeFileSync(
+      bad,
+      readFileSync(join(root, '.github/workflows/release.yml'), 'utf8').replace(
+        'runs-on: ${{ matrix.runner }}',
+        'runs-onn: ${{ matrix.runner }}',
+      ),
+    );
     const r = spawnSync(process.execPath, [validator, bad], { encoding: 'utf8' });
     expect(r.status).toBe(1);
     expect(r.stdout + r.stderr).toContain("Additional property 'runs-onn' is not allowed");
@@ -29,7 +36,12 @@ it('a workflow with a misspelt key is refused', () => {
 
 it('release.yml builds on native runners for the four platforms, and publishes SHA256SUMS checked by sha256sum -c', () => {
   const text = readFileSync(join(root, '.github/workflows/release.yml'), 'utf8');
-  for (const [target, runner] of [['linux-x64', 'ubuntu-24.04'], ['linux-arm64', 'ubuntu-24.04-arm'], ['darwin-arm64', 'macos-14'], ['win-x64', 'windows-2022']]) {
+  for (const [target, runner] of [
+    ['linux-x64', 'ubuntu-24.04'],
+    ['linux-arm64', 'ubuntu-24.04-arm'],
+    ['darwin-arm64', 'macos-14'],
+    ['win-x64', 'windows-2022'],
+  ]) {
     expect(text).toMatch(new RegExp(`- target: ${target}\\n\\s+runner: ${runner}\\n`));
   }
   expect(text).toContain('sha256sum -- * > SHA256SUMS');

@@ -15,11 +15,17 @@ const outside = (lo: number, hi: number) =>
   fc.oneof(
     fc.integer({ min: -1_000_000, max: lo - 1 }).map(String),
     fc.integer({ min: hi + 1, max: 1_000_000 }).map(String),
-    fc.double({ min: lo, max: hi, noNaN: true }).filter((d) => !Number.isInteger(d)).map(String),
+    fc
+      .double({ min: lo, max: hi, noNaN: true })
+      .filter((d) => !Number.isInteger(d))
+      .map(String),
     fc.constantFrom('abc', '', ' ', '1e2', '0x10', '50%', 'NaN'),
   );
 const badEvents = fc
-  .array(fc.constantFrom('run.running', 'run.done', 'run.finished', 'done', 'RUN.DONE', ''), { minLength: 1, maxLength: 4 })
+  .array(fc.constantFrom('run.running', 'run.done', 'run.finished', 'done', 'RUN.DONE', ''), {
+    minLength: 1,
+    maxLength: 4,
+  })
   .filter((l) => l.some((e) => !['run.running', 'run.done'].includes(e)))
   .map((l) => l.join(','));
 
@@ -37,7 +43,11 @@ it('billing auto-reset: bad --threshold / --max-resets', async () => {
         if (maxResets !== undefined) args.push(`--max-resets=${maxResets}`);
         const r = await sq(args, { env: emu.env() });
         expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
-        expect(r.stderr).toMatch(threshold !== undefined ? /--threshold must be an integer from 1 to 100/ : /--max-resets must be an integer from 1 to 10/);
+        expect(r.stderr).toMatch(
+          threshold !== undefined
+            ? /--threshold must be an integer from 1 to 100/
+            : /--max-resets must be an integer from 1 to 10/,
+        );
         expect(await emu.requests()).toEqual([]);
       },
     ),
@@ -49,10 +59,47 @@ it('delivery sftp / webhook / test: bad --port, --events, --url', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.oneof(
-        outside(1, 65535).map((p) => ['delivery', 'sftp', '--squid', 'Paris restaurants', '--host', 'h', '--username', 'u', '--directory', '/d', '--password-env', 'PW', `--port=${p}`]),
-        outside(1, 65535).map((p) => ['delivery', 'test', 'sftp', '--host', 'h', '--username', 'u', '--directory', '/d', '--password-env', 'PW', `--port=${p}`]),
-        badEvents.map((e) => ['delivery', 'webhook', '--squid', 'Paris restaurants', '--url', 'https://x.example/h', `--events=${e}`]),
-        fc.constantFrom('ftp://x', 'x', 'http//x', 'mailto:a@b.c', '').map((u) => ['delivery', 'webhook', '--squid', 'Paris restaurants', `--url=${u}`]),
+        outside(1, 65535).map((p) => [
+          'delivery',
+          'sftp',
+          '--squid',
+          'Paris restaurants',
+          '--host',
+          'h',
+          '--username',
+          'u',
+          '--directory',
+          '/d',
+          '--password-env',
+          'PW',
+          `--port=${p}`,
+        ]),
+        outside(1, 65535).map((p) => [
+          'delivery',
+          'test',
+          'sftp',
+          '--host',
+          'h',
+          '--username',
+          'u',
+          '--directory',
+          '/d',
+          '--password-env',
+          'PW',
+          `--port=${p}`,
+        ]),
+        badEvents.map((e) => [
+          'delivery',
+          'webhook',
+          '--squid',
+          'Paris restaurants',
+          '--url',
+          'https://x.example/h',
+          `--events=${e}`,
+        ]),
+        fc
+          .constantFrom('ftp://x', 'x', 'http//x', 'mailto:a@b.c', '')
+          .map((u) => ['delivery', 'webhook', '--squid', 'Paris restaurants', `--url=${u}`]),
       ),
       async (args) => {
         await emu.clearRequests();

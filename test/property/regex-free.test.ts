@@ -9,7 +9,21 @@ import { isSecretKey, webhookKey } from '../../src/lib/secrets.js';
 import { bucketFor } from '../../src/api/pacing.js';
 import { checkApiKey, normaliseBaseUrl } from '../../src/config/resolve.js';
 
-const SECRET_NAMES = ['password', 'passwd', 'secret', 'token', 'api_key', 'apikey', 'aws_access_key', 'aws_secret_key', 'secret_key', 'authorization', 'cookie', 'cookies', 'private_key'];
+const SECRET_NAMES = [
+  'password',
+  'passwd',
+  'secret',
+  'token',
+  'api_key',
+  'apikey',
+  'aws_access_key',
+  'aws_secret_key',
+  'secret_key',
+  'authorization',
+  'cookie',
+  'cookies',
+  'private_key',
+];
 
 /** Text made of the pieces these checks look for, mixed with anything. */
 const pieces = (words: string[]) =>
@@ -19,7 +33,24 @@ const pieces = (words: string[]) =>
         fc.constantFrom(...words),
         fc.constantFrom(...words).map((w) => w.toUpperCase()),
         fc.constantFrom(...words).map((w) => [...w].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('')),
-        fc.constantFrom('\u212a', '\u0130', '\u017f', '\u0131', '[', ']', '/', '.', '-', '_', ' ', '\n', '?', '#', '0', '9'),
+        fc.constantFrom(
+          '\u212a',
+          '\u0130',
+          '\u017f',
+          '\u0131',
+          '[',
+          ']',
+          '/',
+          '.',
+          '-',
+          '_',
+          ' ',
+          '\n',
+          '?',
+          '#',
+          '0',
+          '9',
+        ),
         fc.string({ maxLength: 4 }),
         fc.string({ unit: 'binary', maxLength: 3 }),
       ),
@@ -35,11 +66,31 @@ describe('regular expressions replaced by string operations', () => {
       const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
       return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
     };
-    for (const h of ['127.0.0.1', '127.1.2.3', '[::1]', '::1', 'LOCALHOST', '[localhost]', '127.0.0', '127.0.0.1.', '127..0.1', '128.0.0.1', '127.0.0.x', '[', ']', '[]', '[[::1]]', '127.0.0.\u0661']) {
+    for (const h of [
+      '127.0.0.1',
+      '127.1.2.3',
+      '[::1]',
+      '::1',
+      'LOCALHOST',
+      '[localhost]',
+      '127.0.0',
+      '127.0.0.1.',
+      '127..0.1',
+      '128.0.0.1',
+      '127.0.0.x',
+      '[',
+      ']',
+      '[]',
+      '[[::1]]',
+      '127.0.0.\u0661',
+    ]) {
       expect(isLoopbackHost(h), h).toBe(reference(h));
     }
     fc.assert(
-      fc.property(pieces(['127', '127.', '.0', '.1', 'localhost', '::1', '[', ']']), (h) => isLoopbackHost(h) === reference(h)),
+      fc.property(
+        pieces(['127', '127.', '.0', '.1', 'localhost', '::1', '[', ']']),
+        (h) => isLoopbackHost(h) === reference(h),
+      ),
       runs,
     );
   });
@@ -50,24 +101,55 @@ describe('regular expressions replaced by string operations', () => {
       return SECRET_NAMES.some((name) => k === name || k.endsWith(name));
     };
     const webhook = (key: string) => /webhook|hook_?url/i.test(key);
-    for (const k of ['webhook', 'WebHook_URL', 'hookurl', 'hook_url', 'hook-url', 'my_webhook', 'webhoo\u212a', 'HOOK_URL', 'hoo', 'x-api-key', 'sftp_password']) {
+    for (const k of [
+      'webhook',
+      'WebHook_URL',
+      'hookurl',
+      'hook_url',
+      'hook-url',
+      'my_webhook',
+      'webhoo\u212a',
+      'HOOK_URL',
+      'hoo',
+      'x-api-key',
+      'sftp_password',
+    ]) {
       expect(webhookKey(k), k).toBe(webhook(k));
       expect(isSecretKey(k), k).toBe(secret(k));
     }
     fc.assert(
-      fc.property(pieces(['web', 'hook', 'url', '_url', 'hoo', 'k', ...SECRET_NAMES, 'api-key']), (k) => webhookKey(k) === webhook(k) && isSecretKey(k) === secret(k)),
+      fc.property(
+        pieces(['web', 'hook', 'url', '_url', 'hoo', 'k', ...SECRET_NAMES, 'api-key']),
+        (k) => webhookKey(k) === webhook(k) && isSecretKey(k) === secret(k),
+      ),
       runs,
     );
   });
 
   it('bucketFor', () => {
     const reference = (path: string) => /^\/v1\/([a-z_]{1,40})(?:\/|$)/.exec(path)?.[1] ?? 'other';
-    for (const p of ['/v1/squids', '/v1/squids/x', '/v1/', '/v1//x', '/v1/runtasks?x=1', `/v1/${'a'.repeat(40)}`, `/v1/${'a'.repeat(41)}`, `/v1/${'a'.repeat(41)}/x`, '/v2/x', 'v1/x', '/v1/Squids']) {
+    for (const p of [
+      '/v1/squids',
+      '/v1/squids/x',
+      '/v1/',
+      '/v1//x',
+      '/v1/runtasks?x=1',
+      `/v1/${'a'.repeat(40)}`,
+      `/v1/${'a'.repeat(41)}`,
+      `/v1/${'a'.repeat(41)}/x`,
+      '/v2/x',
+      'v1/x',
+      '/v1/Squids',
+    ]) {
       expect(bucketFor(p), p).toBe(reference(p));
     }
     fc.assert(
       fc.property(
-        fc.tuple(fc.constantFrom('/v1/', '/v1', '', '/v2/', '/V1/'), fc.stringMatching(/^[a-z_]{0,45}$/), pieces(['/', '?', 'a', '_', 'A'])),
+        fc.tuple(
+          fc.constantFrom('/v1/', '/v1', '', '/v2/', '/V1/'),
+          fc.stringMatching(/^[a-z_]{0,45}$/),
+          pieces(['/', '?', 'a', '_', 'A']),
+        ),
         ([a, b, c]) => bucketFor(a + b + c) === reference(a + b + c),
       ),
       runs,
@@ -85,16 +167,31 @@ describe('regular expressions replaced by string operations', () => {
         return false;
       }
     };
-    for (const u of ['https://h', 'https://h/', 'https://h/v1', 'https://h/v1/', 'https://h/v1//', 'https://h//v1', 'https://h/v1/v1', '/', '', '/v1']) {
+    for (const u of [
+      'https://h',
+      'https://h/',
+      'https://h/v1',
+      'https://h/v1/',
+      'https://h/v1//',
+      'https://h//v1',
+      'https://h/v1/v1',
+      '/',
+      '',
+      '/v1',
+    ]) {
       expect(normaliseBaseUrl(u), u).toBe(normalised(u));
     }
-    for (const t of ['', 'abc', 'a b', 'tok\u00e9n', '~', '!', '\x7f', 'sq_x']) expect(accepted(t), t).toBe(printable(t));
+    for (const t of ['', 'abc', 'a b', 'tok\u00e9n', '~', '!', '\x7f', 'sq_x'])
+      expect(accepted(t), t).toBe(printable(t));
     fc.assert(
       fc.property(pieces(['https://h', '/', '/v1', 'v1', 'x']), (u) => normaliseBaseUrl(u) === normalised(u)),
       runs,
     );
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 8 })), (t) => accepted(t) === printable(t)),
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 8 })),
+        (t) => accepted(t) === printable(t),
+      ),
       runs,
     );
   });

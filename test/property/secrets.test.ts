@@ -16,7 +16,10 @@ const COMBOS = FORMATS.flatMap((f) => [false, true].map((v) => [...(v ? ['--verb
 // shrunk "aaaaaaaa" cannot be mistaken for a leak of something ordinary.
 const printable = fc.mapToConstant({ num: 94, build: (i) => String.fromCharCode(0x21 + i) }).filter((c) => c !== '*');
 const secret = (chars: fc.Arbitrary<string>) =>
-  fc.array(chars, { minLength: 8, maxLength: 40 }).map((a) => a.join('')).filter((s) => new Set(s).size >= 3);
+  fc
+    .array(chars, { minLength: 8, maxLength: 40 })
+    .map((a) => a.join(''))
+    .filter((s) => new Set(s).size >= 3);
 const keyChars = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-'.split(''));
 
 const dir = tempDir('sq-prop-');
@@ -33,7 +36,8 @@ function forms(s: string): string[] {
 
 function assertClean(r: SqResult, secrets: string[], what: string) {
   const all = r.stdout + r.stderr;
-  for (const s of secrets) for (const f of forms(s)) expect(all.includes(f), `${what} leaked a secret:\n${all}`).toBe(false);
+  for (const s of secrets)
+    for (const f of forms(s)) expect(all.includes(f), `${what} leaked a secret:\n${all}`).toBe(false);
 }
 
 describe('secrets never appear in output', () => {
@@ -44,7 +48,18 @@ describe('secrets never appear in output', () => {
         emu.expectWrites('POST /v1/delivery', 'POST /v1/delivery/test-sftp');
         try {
           const env = { ...emu.env({ SFTP_PASSWORD: password }), NO_COLOR: '1' };
-          const sftpArgs = ['--host', '127.0.0.1', '--port', '2222', '--username', 'deploy', '--directory', '/upload', '--password-env', 'SFTP_PASSWORD'];
+          const sftpArgs = [
+            '--host',
+            '127.0.0.1',
+            '--port',
+            '2222',
+            '--username',
+            'deploy',
+            '--directory',
+            '/upload',
+            '--password-env',
+            'SFTP_PASSWORD',
+          ];
           for (const combo of COMBOS) {
             const runs: [string, string[], { stdin?: string }?][] = [
               ['delivery sftp', ['delivery', 'sftp', '--squid', 'Paris restaurants', ...sftpArgs]],
@@ -71,7 +86,10 @@ describe('secrets never appear in output', () => {
             expect(status.code).toBe(0);
             assertClean(status, [key], `auth status (profile) ${combo.join(' ')}`);
           }
-          const shown = await sq(['delivery', 'sftp', '--squid', 'Paris restaurants', ...sftpArgs, '--show-secrets', '--json'], { env });
+          const shown = await sq(
+            ['delivery', 'sftp', '--squid', 'Paris restaurants', ...sftpArgs, '--show-secrets', '--json'],
+            { env },
+          );
           expect(JSON.parse(shown.stdout).ftp_fields.password).toBe(password);
         } finally {
           await emu.close();
@@ -80,7 +98,10 @@ describe('secrets never appear in output', () => {
       // Each run is 90 calls (9 commands in 10 formats) against an emulator of its own. 6 random pairs, after one
       // written to hold what each format escapes or quotes its own way (quotes, backslash, comma, pipe, <>&, a
       // ${…} reference), at less than half the cost of 15; SQ_PROPERTY_RUNS=200 for a long hunt.
-      { numRuns: Number(process.env.SQ_PROPERTY_RUNS ?? 6), examples: [[`p"a\\s,s'w;o|r<d>&%\${x}`, 'k3y_-ABCdefGHI0123456789xyz']] },
+      {
+        numRuns: Number(process.env.SQ_PROPERTY_RUNS ?? 6),
+        examples: [[`p"a\\s,s'w;o|r<d>&%\${x}`, 'k3y_-ABCdefGHI0123456789xyz']],
+      },
     );
   }, 240_000);
 });

@@ -18,7 +18,8 @@ function ciExample(): { file: string; runs: string[] } {
   const blocks = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
   const file = blocks.find((b) => b.startsWith('# delivery.yaml'));
   const workflow = blocks.find((b) => b.includes('.github/workflows'));
-  if (!file || !workflow) throw new Error('README: the Delivery in CI section lost its delivery.yaml or workflow block');
+  if (!file || !workflow)
+    throw new Error('README: the Delivery in CI section lost its delivery.yaml or workflow block');
   const runs = [...workflow.matchAll(/^\s*- run: (sq .*?)(?:\s+#.*)?$/gm)].map((m) => m[1]);
   return { file, runs };
 }
@@ -31,9 +32,19 @@ describe('README: Delivery in CI', () => {
     const cwd = tempDir('sq-readme-ci-');
     const config = join(cwd, 'config');
     writeFileSync(join(cwd, 'delivery.yaml'), file);
-    const env = { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1', SQ_CONFIG_DIR: config, ...emu.env({ SFTP_PASSWORD: 'ci-Secret-42' }) };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: cwd,
+      NO_COLOR: '1',
+      SQ_CONFIG_DIR: config,
+      ...emu.env({ SFTP_PASSWORD: 'ci-Secret-42' }),
+    };
     const bash = (script: string) =>
-      execa('bash', ['-c', `set -euo pipefail\nsq() { node ${JSON.stringify(join(root, 'bin/sq.js'))} "$@"; }\n${script}`], { cwd, env, extendEnv: false, reject: false });
+      execa(
+        'bash',
+        ['-c', `set -euo pipefail\nsq() { node ${JSON.stringify(join(root, 'bin/sq.js'))} "$@"; }\n${script}`],
+        { cwd, env, extendEnv: false, reject: false },
+      );
     const plan = async () => (await bash('sq plan -f delivery.yaml --detailed-exitcode')).exitCode;
 
     expect(await plan()).toBe(10);
@@ -44,7 +55,9 @@ describe('README: Delivery in CI', () => {
     expect(await plan()).toBe(0);
 
     // The next commit: one more event, another directory. Neither is in the API's answer.
-    const changed = file.replace('events: [run.done, run.error]', 'events: [run.running, run.done, run.error]').replace('directory: /upload', 'directory: /incoming');
+    const changed = file
+      .replace('events: [run.done, run.error]', 'events: [run.running, run.done, run.error]')
+      .replace('directory: /upload', 'directory: /incoming');
     expect(changed).not.toBe(file);
     writeFileSync(join(cwd, 'delivery.yaml'), changed);
     const before = await bash('sq plan -f delivery.yaml --detailed-exitcode');
@@ -59,7 +72,10 @@ describe('README: Delivery in CI', () => {
     expect(stored.ftp_fields.directory).toBe('/incoming');
     expect(stored.webhook_fields.events).toMatchObject({ 'run.running': true, 'run.done': true, 'run.error': true });
     const show = await bash('sq delivery show --squid "Paris restaurants" --json');
-    expect(JSON.parse(show.stdout).last_applied).toMatchObject({ sftp: { directory: '/incoming' }, webhook: { 'events.run.running': true } });
+    expect(JSON.parse(show.stdout).last_applied).toMatchObject({
+      sftp: { directory: '/incoming' },
+      webhook: { 'events.run.running': true },
+    });
 
     // A fresh runner (or a deleted state file): what cannot be read back is sent once more.
     rmSync(join(config, 'applied'), { recursive: true });

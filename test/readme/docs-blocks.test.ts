@@ -28,7 +28,9 @@ interface Block {
 
 function docBlocks(): Block[] {
   const out: Block[] = [];
-  for (const file of readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort()) {
+  for (const file of readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()) {
     const text = readFileSync(join(root, 'docs', file), 'utf8');
     for (const m of text.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)) {
       out.push({ file, line: text.slice(0, m.index).split('\n').length, lang: m[1], text: m[2] });
@@ -51,13 +53,20 @@ function workspace() {
     SFTP_PASSWORD: 'docs-Secret-7',
   };
   const bash = (script: string, extra: Record<string, string> = {}) =>
-    execa('bash', ['-c', `set -euo pipefail\nsq() { node ${JSON.stringify(BIN)} "$@"; }\nnpx() { shift; shift; node ${JSON.stringify(BIN)} "$@"; }\n${script}`], {
-      cwd,
-      env: { ...env, ...extra },
-      extendEnv: false,
-      reject: false,
-      timeout: 90_000,
-    });
+    execa(
+      'bash',
+      [
+        '-c',
+        `set -euo pipefail\nsq() { node ${JSON.stringify(BIN)} "$@"; }\nnpx() { shift; shift; node ${JSON.stringify(BIN)} "$@"; }\n${script}`,
+      ],
+      {
+        cwd,
+        env: { ...env, ...extra },
+        extendEnv: false,
+        reject: false,
+        timeout: 90_000,
+      },
+    );
   return { cwd, env, bash };
 }
 type Workspace = ReturnType<typeof workspace>;
@@ -83,8 +92,14 @@ async function workflow(w: Workspace, b: Block): Promise<void> {
   for (const step of steps) {
     expect(step.run, `${b.file}:${b.line}: a run step`).toBeTypeOf('string');
     // ${{ secrets.X }} is the job's: the emulator's token stands for the key.
-    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, String(v).includes('${{') ? emu.token : String(v)]));
-    if (step.run!.includes('delivery.yaml')) writeFileSync(join(w.cwd, 'delivery.yaml'), 'squids:\n  "Paris restaurants":\n    email: { address: ops@example.com }\n');
+    const env = Object.fromEntries(
+      Object.entries(step.env ?? {}).map(([k, v]) => [k, String(v).includes('${{') ? emu.token : String(v)]),
+    );
+    if (step.run!.includes('delivery.yaml'))
+      writeFileSync(
+        join(w.cwd, 'delivery.yaml'),
+        'squids:\n  "Paris restaurants":\n    email: { address: ops@example.com }\n',
+      );
     const r = await w.bash(step.run!, env);
     // The cap's own example: exit 9 (over budget) is what its comment says may happen.
     const ok = step.run!.includes('exit 9') ? [0, 9] : [0];
@@ -94,7 +109,10 @@ async function workflow(w: Workspace, b: Block): Promise<void> {
 
 /** `claude mcp add NAME -- sq mcp …` or `claude mcp add --transport http NAME URL --header …`: what Claude Code runs. */
 async function claudeLines(w: Workspace, b: Block): Promise<void> {
-  for (const line of b.text.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean)) {
+  for (const line of b.text
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean)) {
     const http = /--transport http \S+ (\S+) --header "Authorization: Bearer \$MCP_TOKEN"$/.exec(line);
     if (http) {
       expect(http[1]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
@@ -109,7 +127,9 @@ async function claudeLines(w: Workspace, b: Block): Promise<void> {
 
 async function stdioConfig(w: Workspace, args: string[]): Promise<void> {
   const client = new Client({ name: 'docs', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env: w.env, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env: w.env, stderr: 'pipe' }),
+  );
   try {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('squids_list');
   } finally {
@@ -121,14 +141,23 @@ async function stdioConfig(w: Workspace, args: string[]): Promise<void> {
 async function httpConfig(w: Workspace, cfg: { url: string; token: string }): Promise<void> {
   const port = await unusedPort();
   const url = cfg.url.replace(/:\d+\//, `:${port}/`);
-  const server = execa('node', [BIN, 'mcp', '--http', `127.0.0.1:${port}`, '--token-env', 'MCP_TOKEN'], { cwd: w.cwd, env: { ...w.env, MCP_TOKEN: cfg.token }, extendEnv: false, reject: false });
+  const server = execa('node', [BIN, 'mcp', '--http', `127.0.0.1:${port}`, '--token-env', 'MCP_TOKEN'], {
+    cwd: w.cwd,
+    env: { ...w.env, MCP_TOKEN: cfg.token },
+    extendEnv: false,
+    reject: false,
+  });
   try {
     await new Promise<void>((ok, fail) => {
       server.stdout!.on('data', (d) => String(d).includes('"url"') && ok());
       server.on('exit', () => fail(new Error('sq mcp --http ended before it listened')));
     });
     const client = new Client({ name: 'docs', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${cfg.token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { Authorization: `Bearer ${cfg.token}` } },
+      }),
+    );
     expect((await client.listTools()).tools.length).toBeGreaterThan(5);
     await client.close();
   } finally {
@@ -139,10 +168,20 @@ async function httpConfig(w: Workspace, cfg: { url: string; token: string }): Pr
 
 /** `sq mcp --http ADDR` lines: each started (its port swapped), its first line read, then stopped. */
 async function httpLines(w: Workspace, b: Block): Promise<void> {
-  for (const line of b.text.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean)) {
+  for (const line of b.text
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean)) {
     const port = await unusedPort();
-    const script = line.replace(/^(.*?)sq mcp/, '$1exec node "$SQ_BIN" mcp').replace('127.0.0.1:8931', `127.0.0.1:${port}`);
-    const p = execa('bash', ['-c', script], { cwd: w.cwd, env: { ...w.env, SQ_BIN: BIN }, extendEnv: false, reject: false });
+    const script = line
+      .replace(/^(.*?)sq mcp/, '$1exec node "$SQ_BIN" mcp')
+      .replace('127.0.0.1:8931', `127.0.0.1:${port}`);
+    const p = execa('bash', ['-c', script], {
+      cwd: w.cwd,
+      env: { ...w.env, SQ_BIN: BIN },
+      extendEnv: false,
+      reject: false,
+    });
     const first = await new Promise<string>((ok, fail) => {
       p.stdout!.on('data', (d) => ok(String(d)));
       p.on('exit', () => fail(new Error(`${b.file}:${b.line}: ${line}: ended before it listened`)));
@@ -150,7 +189,9 @@ async function httpLines(w: Workspace, b: Block): Promise<void> {
     // The token is printed when sq made it; one from --token-env is the caller's, and stays unprinted (null).
     const said = JSON.parse(first.split('\n')[0]);
     expect(said.url).toBe(`http://127.0.0.1:${port}/mcp`);
-    expect(line.includes('--token-env') ? said.token : typeof said.token).toBe(line.includes('--token-env') ? null : 'string');
+    expect(line.includes('--token-env') ? said.token : typeof said.token).toBe(
+      line.includes('--token-env') ? null : 'string',
+    );
     p.kill('SIGTERM');
     await p;
   }
@@ -158,7 +199,11 @@ async function httpLines(w: Workspace, b: Block): Promise<void> {
 
 /** An MCP client configuration: the server it names, connected to. */
 async function mcpConfig(w: Workspace, b: Block): Promise<void> {
-  const sq = (JSON.parse(b.text) as { mcpServers: Record<string, { command?: string; args?: string[]; url?: string; headers?: Record<string, string> }> }).mcpServers.sq;
+  const sq = (
+    JSON.parse(b.text) as {
+      mcpServers: Record<string, { command?: string; args?: string[]; url?: string; headers?: Record<string, string> }>;
+    }
+  ).mcpServers.sq;
   if (sq.command) {
     expect(sq.command).toBe('sq');
     await stdioConfig(w, sq.args ?? []);
@@ -175,10 +220,11 @@ function runnerOf(b: Block): ((w: Workspace, b: Block) => Promise<void>) | 'not 
   if (b.lang === 'yaml' && /^\s*- run: /m.test(b.text)) return workflow;
   if (b.lang === 'bash' && b.text.includes('claude mcp add')) return claudeLines;
   if (b.lang === 'bash' && /^\S*.*sq mcp --http/m.test(b.text)) return httpLines;
-  if (b.lang === 'bash') return async (w, blk) => {
-    const r = await w.bash(blk.text);
-    expect(r.exitCode, `${blk.file}:${blk.line}\n${blk.text}\n${r.stdout}\n${r.stderr}`).toBe(0);
-  };
+  if (b.lang === 'bash')
+    return async (w, blk) => {
+      const r = await w.bash(blk.text);
+      expect(r.exitCode, `${blk.file}:${blk.line}\n${blk.text}\n${r.stdout}\n${r.stderr}`).toBe(0);
+    };
   if (b.lang === 'json' && b.text.includes('"mcpServers"')) return mcpConfig;
   if (b.lang === 'json' && b.text.includes('"summary"')) {
     return async () => {
@@ -197,14 +243,18 @@ describe('docs/*.md: every example block runs', () => {
 
   it('every block is of a kind this test runs', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(15);
-    expect(blocks.filter((b) => runnerOf(b) === undefined).map((b) => `${b.file}:${b.line} (${b.lang || 'no language'})`)).toEqual([]);
+    expect(
+      blocks.filter((b) => runnerOf(b) === undefined).map((b) => `${b.file}:${b.line} (${b.lang || 'no language'})`),
+    ).toEqual([]);
   });
 
   it('each runs as written, in order, in one workspace', async () => {
     emu.expectWrites(/^POST \/v1\//);
     const w = workspace();
     // The account file first: the bash blocks after it plan the sq.yaml it is.
-    const ordered = [...blocks].sort((a, b) => Number(b.file === 'account-as-code.md') - Number(a.file === 'account-as-code.md'));
+    const ordered = [...blocks].sort(
+      (a, b) => Number(b.file === 'account-as-code.md') - Number(a.file === 'account-as-code.md'),
+    );
     let ran = 0;
     for (const b of ordered) {
       const run = runnerOf(b);

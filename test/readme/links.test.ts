@@ -6,7 +6,12 @@ import { dirname, join, normalize, relative, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 const slug = (heading: string): string =>
   heading
@@ -31,7 +36,8 @@ it('every relative link of README.md and docs/*.md reaches a file and a heading'
       const dest = path ? normalize(join(dirname(file), path)) : file;
       checked++;
       if (!existsSync(dest)) bad.push(`${page}: ${target}: no file ${relative(root, dest)}`);
-      else if (anchor !== undefined && (!dest.endsWith('.md') || !anchors(dest).has(anchor))) bad.push(`${page}: ${target}: no heading #${anchor}`);
+      else if (anchor !== undefined && (!dest.endsWith('.md') || !anchors(dest).has(anchor)))
+        bad.push(`${page}: ${target}: no heading #${anchor}`);
     }
   }
   expect(bad).toEqual([]);

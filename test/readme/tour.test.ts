@@ -26,15 +26,19 @@ describe('README tour', () => {
     const cwd = tempDir('sq-readme-');
     // A failing line ends the script: its background jobs (emulator, listener) must end with it, or their open
     // pipes would keep the test waiting instead of reporting the failure.
-    const r = await execa('bash', ['-c', `set -euo pipefail\nshopt -s expand_aliases\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n${script}`], {
-      cwd,
-      // TMPDIR: the tour's `mktemp -d` (its profile store, its exports) lands in a temp dir the test removes, not in the
-      // system's /tmp, where every npm test left one.
-      env: { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1', TMPDIR: tempDir('sq-readme-tmp-') },
-      extendEnv: false,
-      reject: false,
-      timeout: 120_000,
-    });
+    const r = await execa(
+      'bash',
+      ['-c', `set -euo pipefail\nshopt -s expand_aliases\ntrap 'kill $(jobs -p) 2>/dev/null' EXIT\n${script}`],
+      {
+        cwd,
+        // TMPDIR: the tour's `mktemp -d` (its profile store, its exports) lands in a temp dir the test removes, not in the
+        // system's /tmp, where every npm test left one.
+        env: { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1', TMPDIR: tempDir('sq-readme-tmp-') },
+        extendEnv: false,
+        reject: false,
+        timeout: 120_000,
+      },
+    );
     const out = `${r.stdout}\n${r.stderr}`;
     expect(r.exitCode, out).toBe(0);
     expect(r.stderr).toContain('demo@sq-emulator.local');

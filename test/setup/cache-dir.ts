@@ -29,6 +29,7 @@ afterAll(async () => {
   // Waits for the processes still writing there (test/helpers/proc.ts: /proc on Linux, the completion refreshes'
   // locks elsewhere). A generous bound: a process a test left hanging must not hold the run (the teardown then names
   // what it left).
-  for (const end = Date.now() + 20_000; writersUnder(fileTmp) > 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 100));
+  for (const end = Date.now() + 20_000; writersUnder(fileTmp) > 0 && Date.now() < end; )
+    await new Promise((r) => setTimeout(r, 100));
   rmSync(fileTmp, { recursive: true, force: true, maxRetries: 3 });
 }, 30_000);

@@ -17,6 +17,9 @@ if (log) {
   afterAll((suite) => {
     const [u, s, cu, cs] = (cpuTimes('self') ?? start).map((v, i) => v - start[i]);
     const file = relative(process.cwd(), (suite as { filepath?: string }).filepath ?? '?');
-    appendFileSync(log, `${JSON.stringify({ file, cpu: +(u + s + cu + cs).toFixed(2), self: +(u + s).toFixed(2), children: +(cu + cs).toFixed(2), wall: (Date.now() - t0) / 1000, start: t0 })}\n`);
+    appendFileSync(
+      log,
+      `${JSON.stringify({ file, cpu: +(u + s + cu + cs).toFixed(2), self: +(u + s).toFixed(2), children: +(cu + cs).toFixed(2), wall: (Date.now() - t0) / 1000, start: t0 })}\n`,
+    );
   });
 }

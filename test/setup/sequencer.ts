@@ -32,6 +32,9 @@ export default class WaitersFirst extends BaseSequencer {
       const i = FIRST.findIndex((p) => f.moduleId.endsWith(`/${p}`));
       return i < 0 ? FIRST.length : i;
     };
-    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
   }
 }

@@ -31,6 +31,7 @@ export default function setup(): void {
   }
   if (process.getuid?.() === 0 && !process.env.SQ_TEST_SFTP_HOST) {
     const r = spawnSync('bash', [resolve(root, '.ci/sshd-setup.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
-    if (r.status !== 0) throw new Error('test:system: .ci/sshd-setup.sh could not start the OpenSSH test server (see above)');
+    if (r.status !== 0)
+      throw new Error('test:system: .ci/sshd-setup.sh could not start the OpenSSH test server (see above)');
   }
 }

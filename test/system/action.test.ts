@@ -33,9 +33,18 @@ afterAll(async () => {
 });
 
 async function action(home: string, set: Record<string, string>) {
-  const args = Object.entries({ source: 'binary', version: '0.1.0', sha256: sha, ...set }).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
+  const args = Object.entries({ source: 'binary', version: '0.1.0', sha256: sha, ...set }).flatMap(([k, v]) => [
+    '--set',
+    `${k}=${v}`,
+  ]);
   const r = await execa(process.execPath, [RUNNER, ...args], {
-    env: { PATH: process.env.PATH, RUN_ACTION_HOME: home, RUN_ACTION_CACHE: join(work, 'actions-cache'), RUN_ACTION_TEMP: work, SQ_NO_UPDATE_NOTIFIER: '1' },
+    env: {
+      PATH: process.env.PATH,
+      RUN_ACTION_HOME: home,
+      RUN_ACTION_CACHE: join(work, 'actions-cache'),
+      RUN_ACTION_TEMP: work,
+      SQ_NO_UPDATE_NOTIFIER: '1',
+    },
     extendEnv: false,
     reject: false,
   });
@@ -44,7 +53,9 @@ async function action(home: string, set: Record<string, string>) {
 
 /** Every file under `dir`. */
 function files(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile());
 }
 
 it('version is bare; the key is masked and only in the job environment; the second job hits the cache', async () => {
@@ -80,7 +91,11 @@ it('a cached file is checked like a download: one altered in the cache stops the
 }, 60_000);
 
 it('a key the service refuses stops the job at the key step (sq auth status: exit 4)', async () => {
-  const r = await action(join(work, 'home4'), { url: `file://${exe}`, token: 'sq_refused_key_000', 'base-url': emu.baseUrl });
+  const r = await action(join(work, 'home4'), {
+    url: `file://${exe}`,
+    token: 'sq_refused_key_000',
+    'base-url': emu.baseUrl,
+  });
   expect(r.code).not.toBe(0);
   expect(r.stderr).toMatch(/step "Use the key" failed \(exit 4\)/);
   expect(r.stderr).not.toContain('sq_refused_key_000');

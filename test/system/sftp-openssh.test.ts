@@ -48,14 +48,38 @@ it('test-sftp: passes for the directory, explains a missing one and a wrong pass
 });
 
 it('run.exported uploads the CSV, which reads back whole', async () => {
-  expect((await call('POST', `/v1/delivery?squid=${SQUID}`, { ftp_fields: { ...target, directory: dir, is_active: true } })).status).toBe(201);
-  const run = { id: '0123456789abcdef0123456789abcdef', object: 'run', squid: SQUID, status: 'done', export_done: true };
-  const rows = [{ id: 'res1', object: 'result', squid: SQUID, run: run.id, scraping_time: '2026-03-01T10:00:00.000Z', name: 'Café, "Le Nord"' }];
+  expect(
+    (await call('POST', `/v1/delivery?squid=${SQUID}`, { ftp_fields: { ...target, directory: dir, is_active: true } }))
+      .status,
+  ).toBe(201);
+  const run = {
+    id: '0123456789abcdef0123456789abcdef',
+    object: 'run',
+    squid: SQUID,
+    status: 'done',
+    export_done: true,
+  };
+  const rows = [
+    {
+      id: 'res1',
+      object: 'result',
+      squid: SQUID,
+      run: run.id,
+      scraping_time: '2026-03-01T10:00:00.000Z',
+      name: 'Café, "Le Nord"',
+    },
+  ];
   e.emu.events.emit('run.exported', run, rows);
-  const [rec] = await waitFor(async () => (await call('GET', '/_emulator/deliveries?kind=sftp')).body as J[], (d) => d.length === 1, 'the upload record');
+  const [rec] = await waitFor(
+    async () => (await call('GET', '/_emulator/deliveries?kind=sftp')).body as J[],
+    (d) => d.length === 1,
+    'the upload record',
+  );
   expect(rec).toMatchObject({ ok: true, error: null });
   const files = (await reader.list(dir)).map((f) => f.name);
   expect(files).toEqual([expect.stringMatching(new RegExp(`^OpenSSH_interop_${run.id}_\\d{8}_\\d{4}\\.csv$`))]);
   const csv = ((await reader.get(`${dir}/${files[0]}`)) as Buffer).toString('utf8');
-  expect(csv).toBe(`id,squid,run,scraping_time,object,name\nres1,${SQUID},${run.id},2026-03-01T10:00:00.000Z,result,"Café, ""Le Nord"""\n`);
+  expect(csv).toBe(
+    `id,squid,run,scraping_time,object,name\nres1,${SQUID},${run.id},2026-03-01T10:00:00.000Z,result,"Café, ""Le Nord"""\n`,
+  );
 });

@@ -21,12 +21,16 @@ afterAll(async () => {
   await pg?.stop();
 });
 
-const sync = (args: string[], env: Record<string, string> = {}) => sqBin(['results', 'sync', '--squid', DEMO_SQUIDS.paris, ...args], { env: emu.env(env) });
-const count = async (table: string, where = '') => Number((await pg.query<{ n: string }>(`SELECT count(*) AS n FROM "${table}" ${where}`))[0].n);
+const sync = (args: string[], env: Record<string, string> = {}) =>
+  sqBin(['results', 'sync', '--squid', DEMO_SQUIDS.paris, ...args], { env: emu.env(env) });
+const count = async (table: string, where = '') =>
+  Number((await pg.query<{ n: string }>(`SELECT count(*) AS n FROM "${table}" ${where}`))[0].n);
 
 describe('sq results sync into PostgreSQL', () => {
   it('two done runs, then nothing new, then a new run: only its rows', async () => {
-    const runs = (await emu.api(`/v1/runs?squid=${emu.squidId(DEMO_SQUIDS.paris)}`)).data.filter((r: { status: string }) => r.status === 'done');
+    const runs = (await emu.api(`/v1/runs?squid=${emu.squidId(DEMO_SQUIDS.paris)}`)).data.filter(
+      (r: { status: string }) => r.status === 'done',
+    );
     const total = runs.reduce((n: number, r: { total_unique_results: number }) => n + r.total_unique_results, 0);
     const first = await sync(['--to', pg.url(), '--table', 'places', '--json']);
     expect(first.code, first.stderr).toBe(0);
@@ -34,7 +38,10 @@ describe('sq results sync into PostgreSQL', () => {
     expect(await count('places')).toBe(total);
     const again = await sync(['--to', pg.url(), '--table', 'places', '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ runs_synced: 0, inserted: 0 });
-    const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.paris), results: 11 })) as { id: string };
+    const run = (await emu.control('POST', '/_emulator/generate', {
+      squid: emu.squidId(DEMO_SQUIDS.paris),
+      results: 11,
+    })) as { id: string };
     const third = await sync(['--to', pg.url(), '--table', 'places', '--json']);
     expect(JSON.parse(third.stdout)).toMatchObject({ runs_synced: 1, inserted: 11, runs: [{ run: run.id }] });
     expect(await count('places')).toBe(total + 11);
@@ -67,8 +74,17 @@ describe('sq results sync into PostgreSQL', () => {
       tries: 10,
       where: (name) => ({ to: pg.url(), table: `kill_${name}` }),
       read: async (t) =>
-        (await pg.query(`SELECT sq_result_id, sq_run_id, sq_squid_id, scraping_time::text, name, address, ratings, score FROM "${t.table}" ORDER BY sq_result_id`)),
-      cursorRows: async (t) => Number((await pg.query<{ n: string }>(`SELECT coalesce(sum(rows), 0) AS n FROM sq_sync_runs WHERE table_name = '${t.table}'`))[0].n),
+        await pg.query(
+          `SELECT sq_result_id, sq_run_id, sq_squid_id, scraping_time::text, name, address, ratings, score FROM "${t.table}" ORDER BY sq_result_id`,
+        ),
+      cursorRows: async (t) =>
+        Number(
+          (
+            await pg.query<{ n: string }>(
+              `SELECT coalesce(sum(rows), 0) AS n FROM sq_sync_runs WHERE table_name = '${t.table}'`,
+            )
+          )[0].n,
+        ),
     });
     expect(killed).toBeGreaterThanOrEqual(8);
   }, 900_000);

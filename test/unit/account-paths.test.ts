@@ -8,7 +8,14 @@ import { UsageError } from '../../src/errors.js';
 
 function pruneAll(ids: string[]) {
   const want: Desired = { prune: true, managesSquids: true, squids: [], locate: () => 'sq.yaml' } as unknown as Desired;
-  const live: Live = { all: ids.map((id) => ({ id, name: `s-${id}` })), matched: new Map(), crawlers: [], crawlerParams: new Map(), accounts: [], accountCrawlers: new Map() };
+  const live: Live = {
+    all: ids.map((id) => ({ id, name: `s-${id}` })),
+    matched: new Map(),
+    crawlers: [],
+    crawlerParams: new Map(),
+    accounts: [],
+    accountCrawlers: new Map(),
+  };
   return makePlan(want, live).steps.map((s) => () => s.requests(''));
 }
 

@@ -18,29 +18,39 @@ const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.pa
  */
 function readmeFiles(): string[] {
   return ['README.md', 'docs/account-as-code.md'].flatMap((f) =>
-    [...readFileSync(resolve(root, f), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]).filter((b) => /^# (yaml-language-server: \$schema=|delivery\.yaml)/.test(b)),
+    [...readFileSync(resolve(root, f), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)]
+      .map((m) => m[1])
+      .filter((b) => /^# (yaml-language-server: \$schema=|delivery\.yaml)/.test(b)),
   );
 }
 
 describe('schema/sq.schema.json', () => {
   it('is what `npm run schema` generates now (run it and commit schema/ when this fails)', () => {
-    expect(committed === schemaText(), 'schema/sq.schema.json is out of date: run `npm run schema` and commit it').toBe(true);
+    expect(committed === schemaText(), 'schema/sq.schema.json is out of date: run `npm run schema` and commit it').toBe(
+      true,
+    );
   });
 
   it('schema/sq-plan.schema.json (the --json document of plan and apply) is what `npm run schema` generates now', () => {
     const doc = readFileSync(resolve(root, DOCUMENT_SCHEMA_FILE), 'utf8');
-    expect(doc === documentSchemaText(), 'schema/sq-plan.schema.json is out of date: run `npm run schema` and commit it').toBe(true);
+    expect(
+      doc === documentSchemaText(),
+      'schema/sq-plan.schema.json is out of date: run `npm run schema` and commit it',
+    ).toBe(true);
   });
 
   it('the README points editors at the shipped file', () => {
     // By URL, into this version's npm package: valid for a global install, the CI action and the standalone executable.
     const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
-    expect(readFileSync(resolve(root, 'README.md'), 'utf8')).toContain(`# yaml-language-server: $schema=https://unpkg.com/lobstr-sq@${version}/schema/sq.schema.json`);
+    expect(readFileSync(resolve(root, 'README.md'), 'utf8')).toContain(
+      `# yaml-language-server: $schema=https://unpkg.com/lobstr-sq@${version}/schema/sq.schema.json`,
+    );
     expect(JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')).files).toContain('schema');
   });
 
   const files = readmeFiles();
-  it('the README and docs/account-as-code.md have the account file and the delivery file examples', () => expect(files.length).toBeGreaterThanOrEqual(3));
+  it('the README and docs/account-as-code.md have the account file and the delivery file examples', () =>
+    expect(files.length).toBeGreaterThanOrEqual(3));
   for (const [i, text] of files.entries()) {
     it(`README example ${i + 1} (${text.split('\n')[0]}) is valid for the JSON Schema and for sq`, async () => {
       const doc = await parseApplyText(text, `README example ${i + 1}`);

@@ -1,10 +1,24 @@
 // The pure arithmetic of src/billing/charges.ts: the balance after a run and the Auto Billing Resets it sets off
 // (the spec's state table: above threshold_pct a reset fires and consumed returns to 0, at most max_resets_per_24h).
 import { describe, expect, it } from 'vitest';
-import { autoResetCharges, balanceAfter, creditsBeforeReset, resetsLeft, type AutoResetFacts } from '../../src/billing/charges.js';
+import {
+  autoResetCharges,
+  balanceAfter,
+  creditsBeforeReset,
+  resetsLeft,
+  type AutoResetFacts,
+} from '../../src/billing/charges.js';
 
 const bal = (consumed: number) => ({ available: 1000, consumed });
-const ar = (o: Partial<AutoResetFacts> = {}): AutoResetFacts => ({ enabled: true, threshold_pct: 80, max_resets_per_24h: 3, resets_used_in_window: 0, current_usage_pct: 0, unknown: [], ...o });
+const ar = (o: Partial<AutoResetFacts> = {}): AutoResetFacts => ({
+  enabled: true,
+  threshold_pct: 80,
+  max_resets_per_24h: 3,
+  resets_used_in_window: 0,
+  current_usage_pct: 0,
+  unknown: [],
+  ...o,
+});
 
 describe('autoResetCharges', () => {
   it('is 0 when auto-reset is off, without a subscription, or for a run that stays at or under the threshold', () => {

@@ -37,7 +37,9 @@ async function problem(text: string | Buffer, ck: Partial<Checkpoint>): Promise<
 describe('savedPagesProblem', () => {
   it('counts a CSV record whose quoted cell holds newlines (and "") as one', async () => {
     expect(await problem('id,name\n1,"two\nlines, ""quoted"""\n2,b\n', {})).toBeNull();
-    expect(await problem('id,name\n1,"two\nlines"\n', {})).toBe('holds 1 record in its first 22 bytes, but its checkpoint counts 2');
+    expect(await problem('id,name\n1,"two\nlines"\n', {})).toBe(
+      'holds 1 record in its first 22 bytes, but its checkpoint counts 2',
+    );
   });
 
   it('a quote left open at the end is a cut record, even after a newline', async () => {
@@ -47,7 +49,9 @@ describe('savedPagesProblem', () => {
   it('counts NDJSON and TSV lines across reads of 1 MiB', async () => {
     const line = JSON.stringify({ id: 'x'.repeat(500) }) + '\n';
     const n = 5000; // ~2.5 MB
-    expect(await problem(line.repeat(n), { format: 'ndjson', columns: null, page_size: 100, pages: 50, records: n })).toBeNull();
+    expect(
+      await problem(line.repeat(n), { format: 'ndjson', columns: null, page_size: 100, pages: 50, records: n }),
+    ).toBeNull();
     expect(await problem('id\tname\n1\ta\\nb\n2\tc\n', { format: 'tsv' })).toBeNull();
   });
 
@@ -56,17 +60,22 @@ describe('savedPagesProblem', () => {
     expect(await problem(padded, {})).toBe(
       'holds a NUL byte at offset 12: it is not what sq wrote (a file extended past the data it got, as truncate -s does to a file that lost data)',
     );
-    expect(await problem('id,nom\n1,a\n2,b\n', {})).toMatch(/^starts with a header other than the one its checkpoint's columns make \("id,name"\)/);
+    expect(await problem('id,nom\n1,a\n2,b\n', {})).toMatch(
+      /^starts with a header other than the one its checkpoint's columns make \("id,name"\)/,
+    );
     expect(await problem('name\na\nb\n', { fields: ['name'] })).toBeNull();
   });
 });
 
 describe('checkpointProblem', () => {
-  const check = (edit: Record<string, unknown>) => checkpointProblem({ ...base, bytes: 100, ...edit } as unknown as Record<string, unknown>);
+  const check = (edit: Record<string, unknown>) =>
+    checkpointProblem({ ...base, bytes: 100, ...edit } as unknown as Record<string, unknown>);
   it('accepts what sq writes, and a short last page only when it ends the listing', () => {
     expect(check({})).toBeNull();
     expect(check({ pages: 2, records: 3, total_results: 3 })).toBeNull();
-    expect(check({ pages: 2, records: 3, total_results: 10 })).toBe('records must be pages × page_size (2 × 2 = 4), got 3');
+    expect(check({ pages: 2, records: 3, total_results: 10 })).toBe(
+      'records must be pages × page_size (2 × 2 = 4), got 3',
+    );
   });
   it('names the field, what it must be and what it got', () => {
     expect(check({ pages: Number.NaN })).toBe('pages must be a whole number of pages, at least 1, got null');

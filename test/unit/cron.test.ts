@@ -48,14 +48,24 @@ describe('cron schedules (changelog: update-squid cron_expression + timezone)', 
   it('finds the next run in the zone, across DST', () => {
     const mondays = parseCron('0 9 * * 1');
     // Friday 2026-03-27 12:00 UTC → Monday 2026-03-30 09:00 Paris (summer time, UTC+2) = 07:00 UTC.
-    expect(new Date(nextRun(mondays, 'Europe/Paris', at('2026-03-27T12:00:00Z'))!).toISOString()).toBe('2026-03-30T07:00:00.000Z');
+    expect(new Date(nextRun(mondays, 'Europe/Paris', at('2026-03-27T12:00:00Z'))!).toISOString()).toBe(
+      '2026-03-30T07:00:00.000Z',
+    );
     // In winter, UTC+1.
-    expect(new Date(nextRun(mondays, 'Europe/Paris', at('2026-11-25T12:00:00Z'))!).toISOString()).toBe('2026-11-30T08:00:00.000Z');
+    expect(new Date(nextRun(mondays, 'Europe/Paris', at('2026-11-25T12:00:00Z'))!).toISOString()).toBe(
+      '2026-11-30T08:00:00.000Z',
+    );
     // Strictly after: at the very minute it fires, the next one is a week later.
-    expect(new Date(nextRun(mondays, 'UTC', at('2026-11-30T09:00:00Z'))!).toISOString()).toBe('2026-12-07T09:00:00.000Z');
-    expect(new Date(nextRun(parseCron('*/15 * * * *'), 'UTC', at('2026-11-30T09:07:00Z'))!).toISOString()).toBe('2026-11-30T09:15:00.000Z');
+    expect(new Date(nextRun(mondays, 'UTC', at('2026-11-30T09:00:00Z'))!).toISOString()).toBe(
+      '2026-12-07T09:00:00.000Z',
+    );
+    expect(new Date(nextRun(parseCron('*/15 * * * *'), 'UTC', at('2026-11-30T09:07:00Z'))!).toISOString()).toBe(
+      '2026-11-30T09:15:00.000Z',
+    );
     // Day-of-month and day-of-week both set: either matches (the 1st, or a Friday).
-    expect(new Date(nextRun(parseCron('0 0 1 * 5'), 'UTC', at('2026-11-25T00:00:00Z'))!).toISOString()).toBe('2026-11-27T00:00:00.000Z');
+    expect(new Date(nextRun(parseCron('0 0 1 * 5'), 'UTC', at('2026-11-25T00:00:00Z'))!).toISOString()).toBe(
+      '2026-11-27T00:00:00.000Z',
+    );
     expect(nextRun(parseCron('0 0 31 2 *'), 'UTC', at('2026-11-25T00:00:00Z'))).toBeNull();
   });
 

@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
-const scripts = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const scripts = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+  .scripts;
 
 /** The build steps `npm run NAME` runs, following `npm run X` into other scripts and their pre/post hooks. */
 function builds(name: string, seen: string[] = []): number {

@@ -11,7 +11,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
 const config = join(root, '.dependency-cruiser.cjs');
-const { forbidden, RANKING } = createRequire(import.meta.url)(config) as { forbidden: { name: string }[]; RANKING: string[][] };
+const { forbidden, RANKING } = createRequire(import.meta.url)(config) as {
+  forbidden: { name: string }[];
+  RANKING: string[][];
+};
 
 const rankOf = new Map(RANKING.flatMap((rank, i) => rank.map((f) => [f, i] as const)));
 const folders = [...rankOf.keys()];
@@ -25,13 +28,20 @@ const UP: [string, string, string][] = folders.flatMap((from) =>
 );
 
 /** Allowed: every folder importing every folder ranked below it, and the files of src/ (but what another rule forbids). */
-const DOWN: [string, string][] = folders.flatMap((from) => [
-  ...folders.filter((to) => rankOf.get(to)! > rankOf.get(from)!).map((to) => [`src/${from}/down-${to}.ts`, target(to)] as [string, string]),
-  ...(from === 'tables' ? [] : [[`src/${from}/down-root.ts`, 'src/errors.ts'] as [string, string]]),
-]).filter(([file, to]) => !(file.startsWith('src/commands/') && to.startsWith('src/emulator/')));
+const DOWN: [string, string][] = folders
+  .flatMap((from) => [
+    ...folders
+      .filter((to) => rankOf.get(to)! > rankOf.get(from)!)
+      .map((to) => [`src/${from}/down-${to}.ts`, target(to)] as [string, string]),
+    ...(from === 'tables' ? [] : [[`src/${from}/down-root.ts`, 'src/errors.ts'] as [string, string]]),
+  ])
+  .filter(([file, to]) => !(file.startsWith('src/commands/') && to.startsWith('src/emulator/')));
 DOWN.push(['src/commands/emulator/ok.ts', target('emulator')]);
 // A verb uses what its noun's verbs share; an index.ts registers verbs.
-DOWN.push(['src/commands/runs/ok.ts', 'src/commands/runs/_shared/ref.ts'], ['src/commands/runs/index.ts', 'src/commands/plan.ts']);
+DOWN.push(
+  ['src/commands/runs/ok.ts', 'src/commands/runs/_shared/ref.ts'],
+  ['src/commands/runs/index.ts', 'src/commands/plan.ts'],
+);
 
 /** The rules that are not a rank: rule name → [offending file, the file it imports]. */
 const OTHER: Record<string, [string, string]> = {
@@ -65,13 +75,26 @@ type Violation = { from: string; to: string; rule: { name: string } };
 
 function cruise(): Violation[] {
   const bin = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
-  const out = execFileSync(process.execPath, [bin, 'src', '--config', config, '--output-type', 'json'], { cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const out = execFileSync(process.execPath, [bin, 'src', '--config', config, '--output-type', 'json'], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   return (JSON.parse(out) as { summary: { violations: Violation[] } }).summary.violations;
 }
 
 describe('.dependency-cruiser.cjs', () => {
-  write('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }));
-  for (const t of [...folders.map(target), 'src/errors.ts', 'src/otherfolder/x.ts', 'src/commands/plan.ts', 'src/commands/runs/_shared/ref.ts']) {
+  write(
+    'tsconfig.json',
+    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }),
+  );
+  for (const t of [
+    ...folders.map(target),
+    'src/errors.ts',
+    'src/otherfolder/x.ts',
+    'src/commands/plan.ts',
+    'src/commands/runs/_shared/ref.ts',
+  ]) {
     write(t, 'export const x = 1;\n');
   }
   for (const [file, to] of [...UP, ...DOWN]) write(file, importer(file, to));
@@ -84,7 +107,9 @@ describe('.dependency-cruiser.cjs', () => {
   const violations = cruise();
 
   it('ranks every folder of src/, and nothing that is not one', () => {
-    const real = readdirSync(join(root, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    const real = readdirSync(join(root, 'src'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
     expect([...folders].sort()).toEqual(real.sort());
   });
 
@@ -95,7 +120,9 @@ describe('.dependency-cruiser.cjs', () => {
 
   it('forbids every pair of folders that runs against the ranking', () => {
     expect(UP.length).toBe(folders.reduce((n, f) => n + RANKING.slice(0, rankOf.get(f)! + 1).flat().length - 1, 0));
-    const missed = UP.filter(([file, to, rule]) => !violations.some((v) => v.rule.name === rule && v.from === file && v.to === to));
+    const missed = UP.filter(
+      ([file, to, rule]) => !violations.some((v) => v.rule.name === rule && v.from === file && v.to === to),
+    );
     expect(missed.map(([file, , rule]) => `${rule}: ${file}`)).toEqual([]);
   });
 

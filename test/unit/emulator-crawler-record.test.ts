@@ -3,10 +3,23 @@
 import { describe, expect, it } from 'vitest';
 import { CRAWLER_DEFS, crawlerRecord, crawlerSummary } from '../../src/emulator/crawlers.js';
 
-const LIST_KEYS = ['id', 'object', 'account', 'name', 'slug', 'icon', 'is_public', 'is_available', 'is_premium', 'has_issues', 'max_concurrency', 'credits_per_row'];
+const LIST_KEYS = [
+  'id',
+  'object',
+  'account',
+  'name',
+  'slug',
+  'icon',
+  'is_public',
+  'is_available',
+  'is_premium',
+  'has_issues',
+  'max_concurrency',
+  'credits_per_row',
+];
 
 describe('crawlerRecord', () => {
-  it('every crawler of the catalogue has the list sample\'s keys and types', () => {
+  it("every crawler of the catalogue has the list sample's keys and types", () => {
     for (const def of CRAWLER_DEFS) {
       const summary = crawlerSummary(crawlerRecord(def));
       expect(Object.keys(summary).sort(), def.slug).toEqual([...LIST_KEYS].sort());
@@ -15,7 +28,7 @@ describe('crawlerRecord', () => {
     }
   });
 
-  it('refuses a definition whose rate or concurrency is not of the docs\' type', () => {
+  it("refuses a definition whose rate or concurrency is not of the docs' type", () => {
     const def = CRAWLER_DEFS[0];
     expect(() => crawlerRecord({ ...def, credits_per_row: Number.NaN })).toThrow(/credits_per_row must be a number/);
     expect(() => crawlerRecord({ ...def, credits_per_row: '2' as unknown as number })).toThrow(/credits_per_row/);

@@ -57,9 +57,24 @@ describe('the emulator reads cron expressions itself', () => {
 });
 
 describe('the emulator and the client agree on when a schedule fires', () => {
-  const EXPRESSIONS = ['0 9 * * 1', '*/7 * * * *', '30 3 * * *', '0 0 1 * 5', '15 8-18/3 * * mon-fri', '0 12 15 jan,jul *', '5 4 * * 0', '0 22 * * 7'];
+  const EXPRESSIONS = [
+    '0 9 * * 1',
+    '*/7 * * * *',
+    '30 3 * * *',
+    '0 0 1 * 5',
+    '15 8-18/3 * * mon-fri',
+    '0 12 15 jan,jul *',
+    '5 4 * * 0',
+    '0 22 * * 7',
+  ];
   const ZONES = ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'];
-  const FROM = ['2026-03-07T06:59:00Z', '2026-03-27T00:30:00Z', '2026-04-03T15:00:00Z', '2026-10-23T00:10:00Z', '2026-10-30T05:00:00Z'];
+  const FROM = [
+    '2026-03-07T06:59:00Z',
+    '2026-03-27T00:30:00Z',
+    '2026-04-03T15:00:00Z',
+    '2026-10-23T00:10:00Z',
+    '2026-10-30T05:00:00Z',
+  ];
   it.each(EXPRESSIONS)('%s: the next three firings in each zone', (text) => {
     for (const zone of ZONES) {
       for (const from of FROM) {
@@ -94,27 +109,52 @@ describe('across a daylight-saving change, the emulator and the client fire at t
 
   it('Paris, last Sunday of March: 02:30 does not exist and fires at 03:30 summer time, once', () => {
     expect(both('30 2 * * *', 'Europe/Paris', '2026-03-28T12:00:00Z', 3)).toEqual([
-      '2026-03-29T01:30:00.000Z', '2026-03-30T00:30:00.000Z', '2026-03-31T00:30:00.000Z',
+      '2026-03-29T01:30:00.000Z',
+      '2026-03-30T00:30:00.000Z',
+      '2026-03-31T00:30:00.000Z',
     ]);
     expect(both('0,30 1-3 * * *', 'Europe/Paris', '2026-03-29T00:10:00Z', 5)).toEqual([
-      '2026-03-29T00:30:00.000Z', '2026-03-29T01:00:00.000Z', '2026-03-29T01:30:00.000Z', '2026-03-29T23:00:00.000Z', '2026-03-29T23:30:00.000Z',
+      '2026-03-29T00:30:00.000Z',
+      '2026-03-29T01:00:00.000Z',
+      '2026-03-29T01:30:00.000Z',
+      '2026-03-29T23:00:00.000Z',
+      '2026-03-29T23:30:00.000Z',
     ]);
   });
 
   it('Paris, last Sunday of October: 02:30 comes twice and fires on the first pass only', () => {
-    expect(both('30 2 * * *', 'Europe/Paris', '2026-10-24T12:00:00Z', 2)).toEqual(['2026-10-25T00:30:00.000Z', '2026-10-26T01:30:00.000Z']);
+    expect(both('30 2 * * *', 'Europe/Paris', '2026-10-24T12:00:00Z', 2)).toEqual([
+      '2026-10-25T00:30:00.000Z',
+      '2026-10-26T01:30:00.000Z',
+    ]);
     expect(both('*/20 * * * *', 'Europe/Paris', '2026-10-24T23:50:00Z', 5)).toEqual([
-      '2026-10-25T00:00:00.000Z', '2026-10-25T00:20:00.000Z', '2026-10-25T00:40:00.000Z', '2026-10-25T02:00:00.000Z', '2026-10-25T02:20:00.000Z',
+      '2026-10-25T00:00:00.000Z',
+      '2026-10-25T00:20:00.000Z',
+      '2026-10-25T00:40:00.000Z',
+      '2026-10-25T02:00:00.000Z',
+      '2026-10-25T02:20:00.000Z',
     ]);
   });
 
   const CHANGES: [string, string][] = [
-    ['Europe/Paris', '2026-03-28T22:00:00Z'], ['Europe/Paris', '2026-10-24T22:00:00Z'],
-    ['America/New_York', '2026-03-08T04:00:00Z'], ['America/New_York', '2026-11-01T03:00:00Z'],
-    ['Australia/Lord_Howe', '2026-04-04T13:00:00Z'], ['Australia/Lord_Howe', '2026-10-03T14:00:00Z'],
-    ['America/Santiago', '2026-04-04T23:00:00Z'], ['America/Santiago', '2026-09-05T23:00:00Z'],
+    ['Europe/Paris', '2026-03-28T22:00:00Z'],
+    ['Europe/Paris', '2026-10-24T22:00:00Z'],
+    ['America/New_York', '2026-03-08T04:00:00Z'],
+    ['America/New_York', '2026-11-01T03:00:00Z'],
+    ['Australia/Lord_Howe', '2026-04-04T13:00:00Z'],
+    ['Australia/Lord_Howe', '2026-10-03T14:00:00Z'],
+    ['America/Santiago', '2026-04-04T23:00:00Z'],
+    ['America/Santiago', '2026-09-05T23:00:00Z'],
   ];
-  const EXPRESSIONS = ['30 2 * * *', '*/7 * * * *', '0 * * * *', '15,45 1-3 * * *', '0 0 * * *', '59 23 * * *', '40 2 * * 0'];
+  const EXPRESSIONS = [
+    '30 2 * * *',
+    '*/7 * * * *',
+    '0 * * * *',
+    '15,45 1-3 * * *',
+    '0 0 * * *',
+    '59 23 * * *',
+    '40 2 * * 0',
+  ];
   it.each(CHANGES)('%s around %s: the next firings of each expression', (zone, from) => {
     for (const text of EXPRESSIONS) both(text, zone, from, 12);
   });

@@ -4,11 +4,26 @@ import { describe, expect, it } from 'vitest';
 import { forecastRun, type AutoResetFacts } from '../../src/billing/charges.js';
 
 const bal = { available: 10_000, consumed: 2_500 };
-const ar = (o: Partial<AutoResetFacts> = {}): AutoResetFacts => ({ enabled: true, threshold_pct: 26, max_resets_per_24h: 2, resets_used_in_window: 0, current_usage_pct: 25, unknown: [], ...o });
+const ar = (o: Partial<AutoResetFacts> = {}): AutoResetFacts => ({
+  enabled: true,
+  threshold_pct: 26,
+  max_resets_per_24h: 2,
+  resets_used_in_window: 0,
+  current_usage_pct: 25,
+  unknown: [],
+  ...o,
+});
 
 describe('forecastRun', () => {
   it('a run that stays under the threshold: exact, covered, no reset', () => {
-    expect(forecastRun(bal, ar(), 32, 4, 32)).toMatchObject({ resets: 0, resets_max: 0, balance_after: 7_468, balance_after_max: 7_468, covered: true, pauses_after_tasks: null });
+    expect(forecastRun(bal, ar(), 32, 4, 32)).toMatchObject({
+      resets: 0,
+      resets_max: 0,
+      balance_after: 7_468,
+      balance_after_max: 7_468,
+      covered: true,
+      pauses_after_tasks: null,
+    });
   });
 
   it('one reset: the balance after is a range (the check may fire mid-run or after it), never 7,368', () => {
@@ -48,7 +63,7 @@ describe('forecastRun', () => {
     expect(f.resets_left_after).toBe(0);
   });
 
-  it('a reset already due before the run (usage above the threshold) is not the run\'s: pending, not among its resets', () => {
+  it("a reset already due before the run (usage above the threshold) is not the run's: pending, not among its resets", () => {
     // 2,700 used of 10,000 at 26 %: above 2,600 already, so the next check fires a reset with or without the run.
     const f = forecastRun({ available: 10_000, consumed: 2_700 }, ar(), 32, 4, 32)!;
     expect(f).toMatchObject({ pending_reset: true, resets: 0, resets_max: 0, renewed_credits: 10_000, covered: true });
@@ -56,9 +71,15 @@ describe('forecastRun', () => {
     expect([f.balance_after, f.balance_after_max]).toEqual([9_968, 10_000]);
     // A run big enough to push usage above the threshold again after the due reset: 1 of its own if the check fires
     // early, none if it fires only after the run (the due one and its own are then one reset).
-    expect(forecastRun({ available: 10_000, consumed: 2_700 }, ar(), 3_000, 30, 3_000)).toMatchObject({ pending_reset: true, resets: 0, resets_max: 1 });
+    expect(forecastRun({ available: 10_000, consumed: 2_700 }, ar(), 3_000, 30, 3_000)).toMatchObject({
+      pending_reset: true,
+      resets: 0,
+      resets_max: 1,
+    });
     // No reset left in the window: nothing is due, nothing fires.
-    expect(forecastRun({ available: 10_000, consumed: 2_700 }, ar({ resets_used_in_window: 2 }), 32, 4, 32)).toMatchObject({ pending_reset: false, resets: 0 });
+    expect(
+      forecastRun({ available: 10_000, consumed: 2_700 }, ar({ resets_used_in_window: 2 }), 32, 4, 32),
+    ).toMatchObject({ pending_reset: false, resets: 0 });
     expect(forecastRun(bal, ar(), 32, 4, 32)!.pending_reset).toBe(false);
   });
 

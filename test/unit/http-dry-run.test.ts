@@ -27,7 +27,9 @@ describe('HttpClient in a dry run', () => {
   });
 
   it('a DELETE is a write even though it is retry-safe; dryRunAnswer plans a write and goes on', async () => {
-    expect(await http.post('/v1/tasks', { squid, tasks: [{ url: 'a' }] }, { dryRunAnswer: { ok: 1 } })).toEqual({ ok: 1 });
+    expect(await http.post('/v1/tasks', { squid, tasks: [{ url: 'a' }] }, { dryRunAnswer: { ok: 1 } })).toEqual({
+      ok: 1,
+    });
     const err = (await http.delete(`/v1/squids/${squid}`).catch((e: unknown) => e)) as DryRunStop;
     expect(err.planned.map((p) => `${p.method} ${p.path}`)).toEqual(['POST /v1/tasks', `DELETE /v1/squids/${squid}`]);
     expect(await emu.requests()).toEqual([]);

@@ -12,13 +12,19 @@ describe('withFileLock', () => {
     const lock = join(dir(), 'f.lock');
     const order: string[] = [];
     const hold = (name: string) =>
-      withFileLock(lock, async () => {
-        order.push(`${name}+`);
-        await new Promise((r) => setTimeout(r, 20));
-        order.push(`${name}-`);
-      }, { staleMs: 5000, waitMs: 5000 });
+      withFileLock(
+        lock,
+        async () => {
+          order.push(`${name}+`);
+          await new Promise((r) => setTimeout(r, 20));
+          order.push(`${name}-`);
+        },
+        { staleMs: 5000, waitMs: 5000 },
+      );
     await Promise.all([hold('a'), hold('b')]);
-    expect([order.slice(0, 2), order.slice(2)].every(([p, m]) => p[0] === m[0] && p.endsWith('+') && m.endsWith('-'))).toBe(true);
+    expect(
+      [order.slice(0, 2), order.slice(2)].every(([p, m]) => p[0] === m[0] && p.endsWith('+') && m.endsWith('-')),
+    ).toBe(true);
     expect(existsSync(lock)).toBe(false);
   });
 
@@ -35,7 +41,9 @@ describe('withFileLock', () => {
   it('gives up on a live lock after waitMs, with ELOCKED', async () => {
     const lock = join(dir(), 'f.lock');
     writeFileSync(lock, '');
-    await expect(withFileLock(lock, () => 'ran', { staleMs: 60_000, waitMs: 100 })).rejects.toMatchObject({ code: 'ELOCKED' });
+    await expect(withFileLock(lock, () => 'ran', { staleMs: 60_000, waitMs: 100 })).rejects.toMatchObject({
+      code: 'ELOCKED',
+    });
     expect(existsSync(lock)).toBe(true);
   });
 
@@ -45,7 +53,12 @@ describe('withFileLock', () => {
     const stop = new AbortController();
     const told: number[] = [];
     const started = Date.now();
-    const p = withFileLock(lock, () => 'ran', { staleMs: 60_000, waitMs: 60_000, signal: stop.signal, onLongWait: () => told.push(Date.now() - started) });
+    const p = withFileLock(lock, () => 'ran', {
+      staleMs: 60_000,
+      waitMs: 60_000,
+      signal: stop.signal,
+      onLongWait: () => told.push(Date.now() - started),
+    });
     setTimeout(() => stop.abort(new Error('interrupted')), 2500);
     // The abort's reason, not ELOCKED ("lock held too long", at waitMs, 60 s): the wait ended on the abort.
     await expect(p).rejects.toThrow('interrupted');

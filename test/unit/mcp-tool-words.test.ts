@@ -31,12 +31,18 @@ describe('crawlers_search: platform nicknames', () => {
   });
 });
 
-describe('tool errors name the tool\'s arguments', () => {
+describe("tool errors name the tool's arguments", () => {
   it('--password-env is "password_env", --param is "params" where the tool has it; other flags stay', () => {
     const sftp = argNames(deliverySftp, { z });
-    expect(sftp('--password-env SFTP_PW is not set; --port must be 1-65535; --show-secrets')).toBe('"password_env" SFTP_PW is not set; "port" must be 1-65535; --show-secrets');
-    expect(sftp('set it with `sq delivery sftp --password-env X`')).toBe('set it with `sq delivery sftp --password-env X`');
+    expect(sftp('--password-env SFTP_PW is not set; --port must be 1-65535; --show-secrets')).toBe(
+      '"password_env" SFTP_PW is not set; "port" must be 1-65535; --show-secrets',
+    );
+    expect(sftp('set it with `sq delivery sftp --password-env X`')).toBe(
+      'set it with `sq delivery sftp --password-env X`',
+    );
     const tasks = argNames(tasksAdd, { z });
-    expect(tasks('--key "city" is not a task input; --file: not JSON')).toBe('"key" "city" is not a task input; "tasks": not JSON');
+    expect(tasks('--key "city" is not a task input; --file: not JSON')).toBe(
+      '"key" "city" is not a task input; "tasks": not JSON',
+    );
   });
 });

@@ -1,7 +1,16 @@
 // The pacing state every sq process of the machine shares (src/api/pacing-state.ts), driven through Buckets on a
 // fake clock: two stores on one directory stand for two processes.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -143,7 +152,13 @@ describe('shared pacing state', () => {
     const dir = tempDir('sq-pace-');
     const file = stateFile(dir, KEY, ORIGIN);
     const clock = fakeTime(START);
-    writeFileSync(file, JSON.stringify({ v: 2, buckets: { results: { seq: 0, sent: [], inflight: [], server: null, pausedUntil: clock.t + 60_000 } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        v: 2,
+        buckets: { results: { seq: 0, sent: [], inflight: [], server: null, pausedUntil: clock.t + 60_000 } },
+      }),
+    );
     chmodSync(file, 0o666);
     const start = clock.t;
     await proc(dir, clock).bucket.acquire();
@@ -154,7 +169,14 @@ describe('shared pacing state', () => {
   it('a pause in the file beyond anything sq sets is cut to MAX_PAUSE_MS, not waited for', async () => {
     const dir = tempDir('sq-pace-');
     const clock = fakeTime(START);
-    writeFileSync(stateFile(dir, KEY, ORIGIN), JSON.stringify({ v: 2, buckets: { results: { seq: 0, sent: [], inflight: [], server: null, pausedUntil: 1e20 } } }), { mode: 0o600 });
+    writeFileSync(
+      stateFile(dir, KEY, ORIGIN),
+      JSON.stringify({
+        v: 2,
+        buckets: { results: { seq: 0, sent: [], inflight: [], server: null, pausedUntil: 1e20 } },
+      }),
+      { mode: 0o600 },
+    );
     const start = clock.t;
     await proc(dir, clock).bucket.acquire();
     expect(clock.t - start).toBe(MAX_PAUSE_MS);
@@ -165,7 +187,13 @@ describe('shared pacing state', () => {
     writeFileSync(file, 'x');
     const clock = fakeTime(START);
     const lines: string[] = [];
-    const store = new SharedStore({ dir: file, token: KEY, origin: ORIGIN, now: clock.now, trace: (l) => lines.push(l) });
+    const store = new SharedStore({
+      dir: file,
+      token: KEY,
+      origin: ORIGIN,
+      now: clock.now,
+      trace: (l) => lines.push(l),
+    });
     const b = new Bucket('results', clock.now, clock.sleep, store);
     const start = clock.t;
     await b.acquire();
@@ -175,7 +203,7 @@ describe('shared pacing state', () => {
     expect(lines.join('\n')).not.toContain(KEY);
   });
 
-  it("what the server said is shared: a second process sends at once while it lasts, less what the first sent since", async () => {
+  it('what the server said is shared: a second process sends at once while it lasts, less what the first sent since', async () => {
     const dir = tempDir('sq-pace-');
     const clock = fakeTime(START);
     const a = proc(dir, clock, 'squids');
@@ -206,8 +234,19 @@ describe('shared pacing state', () => {
 
   it.each([
     ['garbage', 'x{{'],
-    ['an older format', JSON.stringify({ v: 1, buckets: { results: { tokens: 0, last: START, pausedUntil: START + 60_000 } } })],
-    ['wrong types', JSON.stringify({ v: 2, buckets: { results: { seq: 'x', sent: 5, inflight: [[1]], server: { remaining: 'a' }, pausedUntil: START + 60_000 } } })],
+    [
+      'an older format',
+      JSON.stringify({ v: 1, buckets: { results: { tokens: 0, last: START, pausedUntil: START + 60_000 } } }),
+    ],
+    [
+      'wrong types',
+      JSON.stringify({
+        v: 2,
+        buckets: {
+          results: { seq: 'x', sent: 5, inflight: [[1]], server: { remaining: 'a' }, pausedUntil: START + 60_000 },
+        },
+      }),
+    ],
   ])('a state file holding %s reads as a fresh state, and is rewritten', async (_what, text) => {
     const dir = tempDir('sq-pace-');
     const file = stateFile(dir, KEY, ORIGIN);
@@ -219,8 +258,23 @@ describe('shared pacing state', () => {
   });
 
   it('a server reset in the file beyond anything sq waits for is cut to the cap', () => {
-    const s = sane({ seq: 3, sent: [], inflight: [], server: { limit: 10, remaining: 0, seq: 99, resetAt: 1e20, until: 1e20 }, pausedUntil: 0 }, START);
-    expect(s.server).toEqual({ limit: 10, remaining: 0, seq: 3, resetAt: START + MAX_RESET_WAIT_MS + 1000, until: START + MAX_RESET_WAIT_MS + 1000 });
+    const s = sane(
+      {
+        seq: 3,
+        sent: [],
+        inflight: [],
+        server: { limit: 10, remaining: 0, seq: 99, resetAt: 1e20, until: 1e20 },
+        pausedUntil: 0,
+      },
+      START,
+    );
+    expect(s.server).toEqual({
+      limit: 10,
+      remaining: 0,
+      seq: 3,
+      resetAt: START + MAX_RESET_WAIT_MS + 1000,
+      until: START + MAX_RESET_WAIT_MS + 1000,
+    });
   });
 
   it('a state file that is a FIFO is replaced like a damaged one: never read, and processes still share one budget (issue 46, 11)', async () => {
@@ -229,7 +283,8 @@ describe('shared pacing state', () => {
     execFileSync('mkfifo', ['-m', '600', file]);
     const clock = fakeTime(START);
     const lines: string[] = [];
-    const store = () => new SharedStore({ dir, token: KEY, origin: ORIGIN, now: clock.now, trace: (l) => lines.push(l) });
+    const store = () =>
+      new SharedStore({ dir, token: KEY, origin: ORIGIN, now: clock.now, trace: (l) => lines.push(l) });
     await new Bucket('results', clock.now, clock.sleep, store()).acquire();
     expect(statSync(file).isFile()).toBe(true);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -240,30 +295,43 @@ describe('shared pacing state', () => {
     expect(lines.join('\n')).not.toMatch(/pacing this process alone/);
   });
 
-  it.each([
-    ['a directory', (f: string) => mkdirSync(f, { mode: 0o700 })],
-  ])('a state file that is %s does not hang sq: the process paces alone', async (_what, make) => {
-    const dir = tempDir('sq-pace-');
-    make(stateFile(dir, KEY, ORIGIN));
-    const clock = fakeTime(START);
-    const lines: string[] = [];
-    const store = new SharedStore({ dir, token: KEY, origin: ORIGIN, now: clock.now, trace: (l) => lines.push(l) });
-    const b = new Bucket('results', clock.now, clock.sleep, store);
-    await b.acquire();
-    await b.acquire();
-    expect(clock.t - START).toBe(550);
-    expect(lines.join('\n')).toMatch(/pacing this process alone/);
-  });
+  it.each([['a directory', (f: string) => mkdirSync(f, { mode: 0o700 })]])(
+    'a state file that is %s does not hang sq: the process paces alone',
+    async (_what, make) => {
+      const dir = tempDir('sq-pace-');
+      make(stateFile(dir, KEY, ORIGIN));
+      const clock = fakeTime(START);
+      const lines: string[] = [];
+      const store = new SharedStore({ dir, token: KEY, origin: ORIGIN, now: clock.now, trace: (l) => lines.push(l) });
+      const b = new Bucket('results', clock.now, clock.sleep, store);
+      await b.acquire();
+      await b.acquire();
+      expect(clock.t - START).toBe(550);
+      expect(lines.join('\n')).toMatch(/pacing this process alone/);
+    },
+  );
 
   it('the cache directory is the one bin/sq.js uses for its code cache', () => {
     // bin/sq.js requires dist/launcher.cjs, built from src/startup/code-cache.ts, for its cache directory.
-    const built = createRequire(import.meta.url)(join(import.meta.dirname, '../../dist/launcher.cjs')) as { cacheDir: typeof cacheDir };
-    const launcher = (p: { platform: string }, _fs: unknown) => (env: Record<string, string | undefined>) => built.cacheDir(env, p.platform);
+    const built = createRequire(import.meta.url)(join(import.meta.dirname, '../../dist/launcher.cjs')) as {
+      cacheDir: typeof cacheDir;
+    };
+    const launcher = (p: { platform: string }, _fs: unknown) => (env: Record<string, string | undefined>) =>
+      built.cacheDir(env, p.platform);
     // '/h' does not exist (no cache then: a missing home is never created); tmpdir() does.
     const home = tmpdir();
-    const envs = [{ SQ_CACHE_DIR: '/c' }, { SQ_CACHE_DIR: '' }, { XDG_CACHE_HOME: '/x', HOME: '/h' }, { HOME: '/h' }, { HOME: home }, {}, { LOCALAPPDATA: 'C:\\u' }];
+    const envs = [
+      { SQ_CACHE_DIR: '/c' },
+      { SQ_CACHE_DIR: '' },
+      { XDG_CACHE_HOME: '/x', HOME: '/h' },
+      { HOME: '/h' },
+      { HOME: home },
+      {},
+      { LOCALAPPDATA: 'C:\\u' },
+    ];
     for (const platform of ['linux', 'darwin', 'win32']) {
-      for (const env of envs) expect(cacheDir(env, platform), `${platform} ${JSON.stringify(env)}`).toBe(launcher({ platform }, fs)(env));
+      for (const env of envs)
+        expect(cacheDir(env, platform), `${platform} ${JSON.stringify(env)}`).toBe(launcher({ platform }, fs)(env));
     }
     expect(cacheDir({ HOME: '/h' }, 'linux')).toBeUndefined();
     expect(cacheDir({ HOME: home }, 'linux')).toBe(`${home}/.cache/sq`);
@@ -280,7 +348,11 @@ describe('a pacing state file that cannot be true', () => {
       { limit: 1.5, remaining: 0, seq: 0, resetAt: null, until: START + 60_000 },
     ]) {
       const dir = tempDir('sq-pace-');
-      writeFileSync(stateFile(dir, KEY, ORIGIN), JSON.stringify({ v: 2, buckets: { squids: { seq: 0, sent: [], inflight: [], server, pausedUntil: 0 } } }), { mode: 0o600 });
+      writeFileSync(
+        stateFile(dir, KEY, ORIGIN),
+        JSON.stringify({ v: 2, buckets: { squids: { seq: 0, sent: [], inflight: [], server, pausedUntil: 0 } } }),
+        { mode: 0o600 },
+      );
       const clock = fakeTime(START);
       await proc(dir, clock, 'squids').bucket.acquire();
       expect(clock.t, JSON.stringify(server)).toBe(START);
@@ -295,19 +367,33 @@ describe('a pacing state file that cannot be true', () => {
     utimesSync(lock, future, future);
     const clock = fakeTime(START);
     const lines: string[] = [];
-    const store = new SharedStore({ dir, token: KEY, origin: ORIGIN, now: clock.now, trace: (l) => lines.push(l), warn: (l) => lines.push(l) });
+    const store = new SharedStore({
+      dir,
+      token: KEY,
+      origin: ORIGIN,
+      now: clock.now,
+      trace: (l) => lines.push(l),
+      warn: (l) => lines.push(l),
+    });
     await new Bucket('results', clock.now, clock.sleep, store).acquire();
     // The takeover is a stat and an unlink; the bug waited the whole LOCK_WAIT_MS (10 s), and a wait for the lock past
     // 2 s is told on warn: no line, no wait (not a wall-clock bound, which a loaded machine can break).
     expect(lines).toEqual([]);
     expect(existsSync(lock)).toBe(false);
-    expect(JSON.parse(readFileSync(stateFile(dir, KEY, ORIGIN), 'utf8'))).toMatchObject({ v: 2, buckets: { results: { seq: 1 } } });
+    expect(JSON.parse(readFileSync(stateFile(dir, KEY, ORIGIN), 'utf8'))).toMatchObject({
+      v: 2,
+      buckets: { results: { seq: 1 } },
+    });
   });
 
   it('a state file over 1 MiB is not read (a pause in it is not obeyed) and is rewritten small', async () => {
     const dir = tempDir('sq-pace-');
     const file = stateFile(dir, KEY, ORIGIN);
-    const doc = { v: 2, buckets: { results: { seq: 0, sent: [], inflight: [], server: null, pausedUntil: START + 60_000 } }, pad: 'x'.repeat(1024 * 1024) };
+    const doc = {
+      v: 2,
+      buckets: { results: { seq: 0, sent: [], inflight: [], server: null, pausedUntil: START + 60_000 } },
+      pad: 'x'.repeat(1024 * 1024),
+    };
     writeFileSync(file, JSON.stringify(doc), { mode: 0o600 });
     const clock = fakeTime(START);
     await proc(dir, clock).bucket.acquire();
@@ -321,19 +407,36 @@ describe('a pacing state file that cannot be true', () => {
     // A window reset, its end not yet told by any answer, its budget spent, another process's request in flight (its
     // answer will tell): sq polls every 200 ms.
     const server = { limit: 10, remaining: 0, seq: 0, resetAt: null, until: START + 5000 };
-    writeFileSync(stateFile(dir, KEY, ORIGIN), JSON.stringify({ v: 2, buckets: { squids: { seq: 1, sent: [], inflight: [[1, START - 10]], server, pausedUntil: 0 } } }), { mode: 0o600 });
+    writeFileSync(
+      stateFile(dir, KEY, ORIGIN),
+      JSON.stringify({
+        v: 2,
+        buckets: { squids: { seq: 1, sent: [], inflight: [[1, START - 10]], server, pausedUntil: 0 } },
+      }),
+      { mode: 0o600 },
+    );
     const clock = fakeTime(START);
     const store = new SharedStore({ dir, token: KEY, origin: ORIGIN, now: clock.now });
     const notices: string[] = [];
     await new Bucket('squids', clock.now, clock.sleep, store, (l) => notices.push(l)).acquire();
     expect(clock.t - START).toBeGreaterThan(2000);
-    expect(notices).toEqual([expect.stringMatching(/^waiting.* before the next \/v1\/squids request: the server's rate budget for it is spent/)]);
+    expect(notices).toEqual([
+      expect.stringMatching(
+        /^waiting.* before the next \/v1\/squids request: the server's rate budget for it is spent/,
+      ),
+    ]);
   });
 
   it('a cache directory on a filesystem that refuses new entries (/proc/x) is a warning, not a spin', async () => {
     const clock = fakeTime(START);
     const lines: string[] = [];
-    const store = new SharedStore({ dir: '/proc/sq-no-such/x', token: KEY, origin: ORIGIN, now: clock.now, warn: (l) => lines.push(l) });
+    const store = new SharedStore({
+      dir: '/proc/sq-no-such/x',
+      token: KEY,
+      origin: ORIGIN,
+      now: clock.now,
+      warn: (l) => lines.push(l),
+    });
     const b = new Bucket('results', clock.now, clock.sleep, store);
     await b.acquire();
     await b.acquire();

@@ -62,7 +62,14 @@ describe('the prefix a path is paced under', () => {
   });
 });
 
-const server = (b: Partial<ServerBudget>): ServerBudget => ({ limit: 600, remaining: 599, seq: 0, resetAt: T + 30_000, until: T + 30_000, ...b });
+const server = (b: Partial<ServerBudget>): ServerBudget => ({
+  limit: 600,
+  remaining: 599,
+  seq: 0,
+  resetAt: T + 30_000,
+  until: T + 30_000,
+  ...b,
+});
 const state = (s: Partial<PaceState>): PaceState => ({ ...emptyState(), ...s });
 const squids = DOCUMENTED.squids;
 const results = DOCUMENTED.results;
@@ -72,27 +79,141 @@ describe('verdict: whether a request may go now', () => {
   it.each<[string, PaceState, (typeof DOCUMENTED)[string] | undefined, number, { wait: number; reason?: string }]>([
     ['cold, undocumented prefix: at once', state({}), undefined, T, { wait: 0 }],
     ['undocumented prefix, 10,000 sent in a second: still at once', state({ seq: 10_000 }), undefined, T, { wait: 0 }],
-    ['cold, documented: 107 in the last minute, at once', state({ sent: times(107, T - 59_000, 100) }), squids, T, { wait: 0 }],
-    ['cold, documented: 108 in the last minute, wait for the oldest to leave it', state({ sent: times(108, T - 59_000, 100) }), squids, T, { wait: 1000, reason: 'window' }],
-    ['cold, documented: 108 sent over a minute ago, at once', state({ sent: times(108, T - 70_000, 10) }), squids, T, { wait: 0 }],
+    [
+      'cold, documented: 107 in the last minute, at once',
+      state({ sent: times(107, T - 59_000, 100) }),
+      squids,
+      T,
+      { wait: 0 },
+    ],
+    [
+      'cold, documented: 108 in the last minute, wait for the oldest to leave it',
+      state({ sent: times(108, T - 59_000, 100) }),
+      squids,
+      T,
+      { wait: 1000, reason: 'window' },
+    ],
+    [
+      'cold, documented: 108 sent over a minute ago, at once',
+      state({ sent: times(108, T - 70_000, 10) }),
+      squids,
+      T,
+      { wait: 0 },
+    ],
     ['cold results: one per 550 ms', state({ sent: [T - 200] }), results, T, { wait: 350, reason: 'window' }],
     ['cold results: 550 ms after, at once', state({ sent: [T - 550] }), results, T, { wait: 0 }],
-    ['server budget left: at once, however many the documented window holds', state({ seq: 200, sent: times(108, T - 1000, 5), server: server({ seq: 200 }) }), squids, T, { wait: 0 }],
-    ['server budget less what was sent since: 0 left, wait for Reset', state({ seq: 10, server: server({ limit: 12, remaining: 5, seq: 5 }) }), squids, T, { wait: 30_010, reason: 'budget' }],
-    ['server budget less what was sent since: 1 left, at once', state({ seq: 9, server: server({ limit: 12, remaining: 5, seq: 5 }) }), squids, T, { wait: 0 }],
-    ['at the reserve (5% of Limit): wait for Reset', state({ seq: 0, server: server({ limit: 600, remaining: 30 }) }), undefined, T, { wait: 30_010, reason: 'budget' }],
-    ['above the reserve: at once', state({ seq: 0, server: server({ limit: 600, remaining: 31 }) }), undefined, T, { wait: 0 }],
-    ['no Limit stated: no reserve', state({ server: server({ limit: null, remaining: 1 }) }), undefined, T, { wait: 0 }],
-    ['Remaining 0 and the window has reset: the Limit again', state({ seq: 3, server: server({ limit: 12, remaining: 0, resetAt: T - 1 }) }), squids, T, { wait: 0 }],
-    ['Remaining 0, window reset, no Limit stated: the documented rule', state({ sent: times(108, T - 1000, 1), server: server({ limit: null, remaining: 0, resetAt: T - 1 }) }), squids, T, { wait: 59_000, reason: 'window' }],
-    ['a new window whose end no answer told yet, used up, a request in flight: look again shortly', state({ seq: 12, inflight: [[12, T - 5]], server: server({ limit: 12, remaining: 12, seq: 0, resetAt: null, until: T + 50_000 }) }), squids, T, { wait: 200, reason: 'budget' }],
+    [
+      'server budget left: at once, however many the documented window holds',
+      state({ seq: 200, sent: times(108, T - 1000, 5), server: server({ seq: 200 }) }),
+      squids,
+      T,
+      { wait: 0 },
+    ],
+    [
+      'server budget less what was sent since: 0 left, wait for Reset',
+      state({ seq: 10, server: server({ limit: 12, remaining: 5, seq: 5 }) }),
+      squids,
+      T,
+      { wait: 30_010, reason: 'budget' },
+    ],
+    [
+      'server budget less what was sent since: 1 left, at once',
+      state({ seq: 9, server: server({ limit: 12, remaining: 5, seq: 5 }) }),
+      squids,
+      T,
+      { wait: 0 },
+    ],
+    [
+      'at the reserve (5% of Limit): wait for Reset',
+      state({ seq: 0, server: server({ limit: 600, remaining: 30 }) }),
+      undefined,
+      T,
+      { wait: 30_010, reason: 'budget' },
+    ],
+    [
+      'above the reserve: at once',
+      state({ seq: 0, server: server({ limit: 600, remaining: 31 }) }),
+      undefined,
+      T,
+      { wait: 0 },
+    ],
+    [
+      'no Limit stated: no reserve',
+      state({ server: server({ limit: null, remaining: 1 }) }),
+      undefined,
+      T,
+      { wait: 0 },
+    ],
+    [
+      'Remaining 0 and the window has reset: the Limit again',
+      state({ seq: 3, server: server({ limit: 12, remaining: 0, resetAt: T - 1 }) }),
+      squids,
+      T,
+      { wait: 0 },
+    ],
+    [
+      'Remaining 0, window reset, no Limit stated: the documented rule',
+      state({ sent: times(108, T - 1000, 1), server: server({ limit: null, remaining: 0, resetAt: T - 1 }) }),
+      squids,
+      T,
+      { wait: 59_000, reason: 'window' },
+    ],
+    [
+      'a new window whose end no answer told yet, used up, a request in flight: look again shortly',
+      state({
+        seq: 12,
+        inflight: [[12, T - 5]],
+        server: server({ limit: 12, remaining: 12, seq: 0, resetAt: null, until: T + 50_000 }),
+      }),
+      squids,
+      T,
+      { wait: 200, reason: 'budget' },
+    ],
     // Its answers failed or were about a window over by our clock: nothing will tell its end (looking every 200 ms
     // lasted the minute the Limit is trusted: the go.test hang). The documented rule, as before any answer.
-    ['a new window used up, nothing in flight: the documented rule, not a minute of looks', state({ seq: 12, sent: times(12, T - 1000, 10), server: server({ limit: 12, remaining: 12, seq: 0, resetAt: null, until: T + 50_000 }) }), squids, T, { wait: 0 }],
-    ['results, a new window used up, nothing in flight: one per 550 ms', state({ seq: 4, sent: [T - 100], server: server({ limit: 2, remaining: 2, seq: 2, resetAt: null, until: T + 59_000 }) }), results, T, { wait: 450, reason: 'window' }],
-    ['a new window used up, nothing in flight, no documented limit: at once (a 429 would pause it)', state({ seq: 12, server: server({ limit: 12, remaining: 12, seq: 0, resetAt: null, until: T + 50_000 }) }), undefined, T, { wait: 0 }],
-    ['a new window trusted for a minute only', state({ seq: 12, server: server({ limit: 12, remaining: 12, seq: 0, resetAt: null, until: T - 1 }) }), undefined, T, { wait: 0 }],
-    ['a 429 pause holds everything', state({ pausedUntil: T + 4000, server: server({}) }), undefined, T, { wait: 4000, reason: 'paused' }],
+    [
+      'a new window used up, nothing in flight: the documented rule, not a minute of looks',
+      state({
+        seq: 12,
+        sent: times(12, T - 1000, 10),
+        server: server({ limit: 12, remaining: 12, seq: 0, resetAt: null, until: T + 50_000 }),
+      }),
+      squids,
+      T,
+      { wait: 0 },
+    ],
+    [
+      'results, a new window used up, nothing in flight: one per 550 ms',
+      state({
+        seq: 4,
+        sent: [T - 100],
+        server: server({ limit: 2, remaining: 2, seq: 2, resetAt: null, until: T + 59_000 }),
+      }),
+      results,
+      T,
+      { wait: 450, reason: 'window' },
+    ],
+    [
+      'a new window used up, nothing in flight, no documented limit: at once (a 429 would pause it)',
+      state({ seq: 12, server: server({ limit: 12, remaining: 12, seq: 0, resetAt: null, until: T + 50_000 }) }),
+      undefined,
+      T,
+      { wait: 0 },
+    ],
+    [
+      'a new window trusted for a minute only',
+      state({ seq: 12, server: server({ limit: 12, remaining: 12, seq: 0, resetAt: null, until: T - 1 }) }),
+      undefined,
+      T,
+      { wait: 0 },
+    ],
+    [
+      'a 429 pause holds everything',
+      state({ pausedUntil: T + 4000, server: server({}) }),
+      undefined,
+      T,
+      { wait: 4000, reason: 'paused' },
+    ],
   ])('%s', (_name, s, rule, now, expected) => {
     expect(verdict(s, rule, now)).toEqual(expected);
   });
@@ -176,15 +297,46 @@ describe('what answers and sends change', () => {
 });
 
 describe('comfortable: a request that may go unseen, recorded with its answer', () => {
-  const budget = (remaining: number, limit = 600): ServerBudget => ({ limit, remaining, seq: 0, resetAt: T + 30_000, until: T + 30_000 });
+  const budget = (remaining: number, limit = 600): ServerBudget => ({
+    limit,
+    remaining,
+    seq: 0,
+    resetAt: T + 30_000,
+    until: T + 30_000,
+  });
   it.each([
     ['a prefix nobody has paced yet', emptyState(), undefined, true],
     ['a 429 pause', { ...emptyState(), pausedUntil: T + 1 }, undefined, false],
-    ['a server budget with the margin and its reserve to spare', { ...emptyState(), server: budget(30 + UNSEEN_MARGIN + 1) }, undefined, true],
-    ['a server budget down to the margin and its reserve (5% of 600)', { ...emptyState(), server: budget(30 + UNSEEN_MARGIN) }, undefined, false],
-    ['a server budget less what was sent since it was said', { ...emptyState(), seq: 10, server: budget(30 + UNSEEN_MARGIN + 5) }, undefined, false],
-    ['the documented window (108 a minute on squids) with room', { ...emptyState(), sent: Array(108 - UNSEEN_MARGIN - 1).fill(T - 1000) }, DOCUMENTED.squids, true],
-    ['the documented window down to the margin', { ...emptyState(), sent: Array(108 - UNSEEN_MARGIN).fill(T - 1000) }, DOCUMENTED.squids, false],
+    [
+      'a server budget with the margin and its reserve to spare',
+      { ...emptyState(), server: budget(30 + UNSEEN_MARGIN + 1) },
+      undefined,
+      true,
+    ],
+    [
+      'a server budget down to the margin and its reserve (5% of 600)',
+      { ...emptyState(), server: budget(30 + UNSEEN_MARGIN) },
+      undefined,
+      false,
+    ],
+    [
+      'a server budget less what was sent since it was said',
+      { ...emptyState(), seq: 10, server: budget(30 + UNSEEN_MARGIN + 5) },
+      undefined,
+      false,
+    ],
+    [
+      'the documented window (108 a minute on squids) with room',
+      { ...emptyState(), sent: Array(108 - UNSEEN_MARGIN - 1).fill(T - 1000) },
+      DOCUMENTED.squids,
+      true,
+    ],
+    [
+      'the documented window down to the margin',
+      { ...emptyState(), sent: Array(108 - UNSEEN_MARGIN).fill(T - 1000) },
+      DOCUMENTED.squids,
+      false,
+    ],
     ['results, one request every 550 ms: never', emptyState(), DOCUMENTED.results, false],
   ] as const)('%s: %s', (_what, state, rule, expected) => {
     expect(comfortable(structuredClone(state) as PaceState, rule, T)).toBe(expected);
@@ -260,13 +412,17 @@ describe('the Bucket', () => {
     const ticket = await b.acquire();
     b.answered(ticket, { limit: 12, remaining: 0, resetAt: T + 30_000 });
     await b.acquire();
-    expect(lines).toEqual(["waiting 31 s before the next /v1/squids request: the server's rate budget for it is spent until its window resets"]);
+    expect(lines).toEqual([
+      "waiting 31 s before the next /v1/squids request: the server's rate budget for it is spent until its window resets",
+    ]);
     b.pause(1500);
     await b.acquire();
     expect(lines).toHaveLength(1);
     b.pause(5000);
     await b.acquire();
-    expect(lines[1]).toMatch(/^waiting 5 s before the next \/v1\/squids request: the server refused a request there \(429\)/);
+    expect(lines[1]).toMatch(
+      /^waiting 5 s before the next \/v1\/squids request: the server refused a request there \(429\)/,
+    );
   });
 
   it('the notice for the documented window names it', () => {

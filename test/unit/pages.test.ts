@@ -18,11 +18,22 @@ function scripted(bodies: Record<number, unknown>) {
   return { http, asked };
 }
 
-const env = (page: number, total_pages: number, data: unknown[], extra: object = {}) => ({ page, total_pages, total_results: 999, limit: 100, data, ...extra });
+const env = (page: number, total_pages: number, data: unknown[], extra: object = {}) => ({
+  page,
+  total_pages,
+  total_results: 999,
+  limit: 100,
+  data,
+  ...extra,
+});
 
 describe('pages()', () => {
   it('stops at total_pages', async () => {
-    const { http, asked } = scripted({ 1: env(1, 2, [1], { total_results: 2 }), 2: env(2, 2, [2], { total_results: 2 }), 3: env(3, 2, [3]) });
+    const { http, asked } = scripted({
+      1: env(1, 2, [1], { total_results: 2 }),
+      2: env(2, 2, [2], { total_results: 2 }),
+      3: env(3, 2, [3]),
+    });
     expect(await collect(items(http, '/v1/x', { pageSize: 1 }))).toEqual([1, 2]);
     expect(asked).toEqual([1, 2]);
   });
@@ -55,7 +66,14 @@ describe('pages()', () => {
   });
 
   it('never loops on counters that disagree: one page past total_results, then an error naming both (not a silent end)', async () => {
-    const { http, asked } = scripted(new Proxy({}, { get: (_t, p) => ({ page: Number(p), total_pages: 1e9, total_results: 250, data: Array(100).fill(Number(p)) }) }) as Record<number, unknown>);
+    const { http, asked } = scripted(
+      new Proxy(
+        {},
+        {
+          get: (_t, p) => ({ page: Number(p), total_pages: 1e9, total_results: 250, data: Array(100).fill(Number(p)) }),
+        },
+      ) as Record<number, unknown>,
+    );
     const got: unknown[] = [];
     const err = await (async () => {
       for await (const p of pages(http, '/v1/x')) got.push(...p.data);
@@ -72,7 +90,16 @@ describe('pages()', () => {
   // Issue 25 item 2: a full page is never the end while any of next, total_pages or total_results says more.
   it('an understated total_results does not end a listing whose next link and total_pages lead on', async () => {
     const bodies = Object.fromEntries(
-      Array.from({ length: 10 }, (_, i) => [i + 1, { total_results: 300, total_pages: 10, page: i + 1, next: i < 9 ? `http://x/?page=${i + 2}` : null, data: Array(100).fill(i + 1) }]),
+      Array.from({ length: 10 }, (_, i) => [
+        i + 1,
+        {
+          total_results: 300,
+          total_pages: 10,
+          page: i + 1,
+          next: i < 9 ? `http://x/?page=${i + 2}` : null,
+          data: Array(100).fill(i + 1),
+        },
+      ]),
     );
     const warnings: string[] = [];
     const { http, asked } = scripted(bodies);
@@ -83,7 +110,16 @@ describe('pages()', () => {
 
   it('next: null on a full page while both counters say more reads on', async () => {
     const bodies = Object.fromEntries(
-      Array.from({ length: 10 }, (_, i) => [i + 1, { total_results: 1000, total_pages: 10, page: i + 1, next: i === 4 || i === 9 ? null : `http://x/?page=${i + 2}`, data: Array(100).fill(i + 1) }]),
+      Array.from({ length: 10 }, (_, i) => [
+        i + 1,
+        {
+          total_results: 1000,
+          total_pages: 10,
+          page: i + 1,
+          next: i === 4 || i === 9 ? null : `http://x/?page=${i + 2}`,
+          data: Array(100).fill(i + 1),
+        },
+      ]),
     );
     const { http, asked } = scripted(bodies);
     expect(await collect(items(http, '/v1/results'))).toHaveLength(1000);
@@ -99,12 +135,25 @@ describe('pages()', () => {
     });
     expect(await collect(items(http, '/v1/results', { onWarning: (w) => warnings.push(w) }))).toHaveLength(200);
     expect(asked).toEqual([1, 2, 3]);
-    expect(warnings).toEqual(["GET /v1/results: total_results said 250 but 200 records arrived (the API's counters are not always exact)"]);
+    expect(warnings).toEqual([
+      "GET /v1/results: total_results said 250 but 200 records arrived (the API's counters are not always exact)",
+    ]);
   });
 
   it('full pages past where next and total_pages said the end, while total_results says more: an error after one page more', async () => {
     const { http, asked } = scripted(
-      new Proxy({}, { get: (_t, p) => ({ page: Number(p), total_pages: 3, total_results: 1000, next: null, data: Array(100).fill(Number(p)) }) }) as Record<number, unknown>,
+      new Proxy(
+        {},
+        {
+          get: (_t, p) => ({
+            page: Number(p),
+            total_pages: 3,
+            total_results: 1000,
+            next: null,
+            data: Array(100).fill(Number(p)),
+          }),
+        },
+      ) as Record<number, unknown>,
     );
     await expect(collect(items(http, '/v1/results'))).rejects.toThrow(
       "GET /v1/results page 4 (HTTP 200): the page is full and total_results says 1000, but next is null and total_pages says 3: the listing's signals disagree — stopping after 400 of 1000 records",
@@ -114,7 +163,18 @@ describe('pages()', () => {
 
   it('a next link that leads on past every counter: read one page past them, then an error', async () => {
     const { http, asked } = scripted(
-      new Proxy({}, { get: (_t, p) => ({ page: Number(p), total_pages: 3, total_results: 300, next: 'http://x/more', data: Array(100).fill(Number(p)) }) }) as Record<number, unknown>,
+      new Proxy(
+        {},
+        {
+          get: (_t, p) => ({
+            page: Number(p),
+            total_pages: 3,
+            total_results: 300,
+            next: 'http://x/more',
+            data: Array(100).fill(Number(p)),
+          }),
+        },
+      ) as Record<number, unknown>,
     );
     await expect(collect(items(http, '/v1/results'))).rejects.toThrow(
       "page 4 (HTTP 200): the page is full and its next link points to another page, but total_pages says 3 and total_results says 300: the listing's signals disagree",
@@ -137,7 +197,10 @@ describe('pages()', () => {
 
   it('a server that serves smaller pages than asked (its limit says 50) is read to the end, not cut by the loop guard', async () => {
     const bodies = Object.fromEntries(
-      Array.from({ length: 9 }, (_, i) => [i + 1, { total_results: 450, limit: 50, page: i + 1, total_pages: 9, data: Array(50).fill(i + 1) }]),
+      Array.from({ length: 9 }, (_, i) => [
+        i + 1,
+        { total_results: 450, limit: 50, page: i + 1, total_pages: 9, data: Array(50).fill(i + 1) },
+      ]),
     );
     const { http, asked } = scripted(bodies);
     expect(await collect(items(http, '/v1/x'))).toHaveLength(450);
@@ -147,14 +210,29 @@ describe('pages()', () => {
   it('accepts a last page short of total_results (list-runs sample: total 4, 2 items), saying so once', async () => {
     const warnings: string[] = [];
     const { http, asked } = scripted({ 1: { total_results: 4, limit: 50, page: 1, total_pages: 1, data: [1, 2] } });
-    expect(await collect(items(http, '/v1/runs', { pageSize: 50, onWarning: (w) => warnings.push(w) }))).toEqual([1, 2]);
+    expect(await collect(items(http, '/v1/runs', { pageSize: 50, onWarning: (w) => warnings.push(w) }))).toEqual([
+      1, 2,
+    ]);
     expect(asked).toEqual([1]);
-    expect(warnings).toEqual(["GET /v1/runs: total_results said 4 but 2 records arrived (the API's counters are not always exact)"]);
+    expect(warnings).toEqual([
+      "GET /v1/runs: total_results said 4 but 2 records arrived (the API's counters are not always exact)",
+    ]);
   });
 
   it('a listing that grows while it is read (total_results rising page by page) is read to its end, not cut at the first total', async () => {
     const totals = [150, 300, 500, 500, 500];
-    const bodies = Object.fromEntries(totals.map((t, i) => [i + 1, { total_results: t, limit: 100, page: i + 1, next: i < 4 ? `http://x/?page=${i + 2}` : null, data: Array(100).fill(i + 1) }]));
+    const bodies = Object.fromEntries(
+      totals.map((t, i) => [
+        i + 1,
+        {
+          total_results: t,
+          limit: 100,
+          page: i + 1,
+          next: i < 4 ? `http://x/?page=${i + 2}` : null,
+          data: Array(100).fill(i + 1),
+        },
+      ]),
+    );
     const warnings: string[] = [];
     const { http, asked } = scripted(bodies);
     expect(await collect(items(http, '/v1/results', { onWarning: (w) => warnings.push(w) }))).toHaveLength(500);
@@ -164,10 +242,15 @@ describe('pages()', () => {
 
   it('a listing that next: null ends short of its total_pages says so (no total_results to compare)', async () => {
     const warnings: string[] = [];
-    const { http, asked } = scripted({ 1: { page: 1, total_pages: 3, data: Array(100).fill(1) }, 2: { page: 2, total_pages: 3, next: null, data: Array(10).fill(2) } });
+    const { http, asked } = scripted({
+      1: { page: 1, total_pages: 3, data: Array(100).fill(1) },
+      2: { page: 2, total_pages: 3, next: null, data: Array(10).fill(2) },
+    });
     expect(await collect(items(http, '/v1/results', { onWarning: (w) => warnings.push(w) }))).toHaveLength(110);
     expect(asked).toEqual([1, 2]);
-    expect(warnings).toEqual(["GET /v1/results: total_pages said 3 but the listing ended at page 2 (the API's counters are not always exact)"]);
+    expect(warnings).toEqual([
+      "GET /v1/results: total_pages said 3 but the listing ended at page 2 (the API's counters are not always exact)",
+    ]);
   });
 
   it('accepts a bare array', async () => {
@@ -193,14 +276,23 @@ describe('pages() against the emulator', () => {
   let http: HttpClient;
 
   beforeAll(async () => {
-    const run = (await emu.control('POST', '/_emulator/generate', { squid: emu.squidId(DEMO_SQUIDS.headphones), results: COUNT })) as { id: string };
+    const run = (await emu.control('POST', '/_emulator/generate', {
+      squid: emu.squidId(DEMO_SQUIDS.headphones),
+      results: COUNT,
+    })) as { id: string };
     runId = run.id;
     expected = [];
-    for (let page = 1; expected.length < COUNT; page++) expected.push(...(await emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
+    for (let page = 1; expected.length < COUNT; page++)
+      expected.push(...(await emu.api(`/v1/results?run=${runId}&page=${page}&limit=100`)).data);
   });
   beforeEach(() => {
     let t = Date.now();
-    http = new HttpClient({ baseUrl: emu.baseUrl, token: emu.token, now: () => t, sleep: async (ms) => void (t += ms) });
+    http = new HttpClient({
+      baseUrl: emu.baseUrl,
+      token: emu.token,
+      now: () => t,
+      sleep: async (ms) => void (t += ms),
+    });
   });
   afterEach(() => http.close());
 
@@ -213,7 +305,10 @@ describe('pages() against the emulator', () => {
   it.each([
     [{}, 'expected a page of records, got an object without data'],
     [null, 'expected a page of records, got null'],
-    [{ detail: 'Request was throttled.' }, 'expected a page of records, got an object without data ("Request was throttled.")'],
+    [
+      { detail: 'Request was throttled.' },
+      'expected a page of records, got an object without data ("Request was throttled.")',
+    ],
     [{ data: null }, 'expected a page of records, got data that is null, not a list'],
     [{ data: 'none' }, 'expected a page of records, got data that is a string, not a list'],
     ['ok', 'expected a page of records, got a string'],
@@ -225,12 +320,21 @@ describe('pages() against the emulator', () => {
     ]);
     const err = await results().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BadPageError);
-    expect((err as BadPageError).message).toBe(`GET /v1/results page 3 (HTTP 200): ${what} — stopping after 200 of 450 records`);
+    expect((err as BadPageError).message).toBe(
+      `GET /v1/results page 3 (HTTP 200): ${what} — stopping after 200 of 450 records`,
+    );
     expect((err as BadPageError).exitCode).toBe(1);
   });
 
   it('an empty page while total_pages and next say more is an error', async () => {
-    const body = { total_results: 450, limit: 100, page: 3, total_pages: 5, next: `${emu.baseUrl}/v1/results?page=4`, data: [] };
+    const body = {
+      total_results: 450,
+      limit: 100,
+      page: 3,
+      total_pages: 5,
+      next: `${emu.baseUrl}/v1/results?page=4`,
+      data: [],
+    };
     await emu.faults([
       { path: '/v1/results', action: 'delay', ms: 0, count: 2 },
       { path: '/v1/results', action: 'status', status: 200, body, count: 1 },
@@ -241,8 +345,12 @@ describe('pages() against the emulator', () => {
   });
 
   it('an empty page while only total_pages says more is an error', async () => {
-    await emu.faults([{ path: '/v1/results', action: 'status', status: 200, body: { page: 1, total_pages: 5, data: [] }, count: 1 }]);
-    await expect(results()).rejects.toThrow('GET /v1/results page 1 (HTTP 200): the page is empty, but total_pages says 5 — stopping after 0 records');
+    await emu.faults([
+      { path: '/v1/results', action: 'status', status: 200, body: { page: 1, total_pages: 5, data: [] }, count: 1 },
+    ]);
+    await expect(results()).rejects.toThrow(
+      'GET /v1/results page 1 (HTTP 200): the page is empty, but total_pages says 5 — stopping after 0 records',
+    );
   });
 
   it('a short page in the middle (counters and next unchanged) is an error', async () => {
@@ -256,8 +364,18 @@ describe('pages() against the emulator', () => {
   });
 
   it('a short page while only total_results says more is an error', async () => {
-    await emu.faults([{ path: '/v1/results', action: 'status', status: 200, body: { total_results: 450, data: [{ id: 'a' }] }, count: 1 }]);
-    await expect(results()).rejects.toThrow('page 1 (HTTP 200): 1 records on a page of 100, but total_results says 450');
+    await emu.faults([
+      {
+        path: '/v1/results',
+        action: 'status',
+        status: 200,
+        body: { total_results: 450, data: [{ id: 'a' }] },
+        count: 1,
+      },
+    ]);
+    await expect(results()).rejects.toThrow(
+      'page 1 (HTTP 200): 1 records on a page of 100, but total_results says 450',
+    );
   });
 
   it('the free-plan cap is not a fault: the capped records, the warning reported once', async () => {
@@ -274,7 +392,14 @@ describe('pages() against the emulator', () => {
   });
 
   it('a short page that carries the free-plan warning ends the listing without an error', async () => {
-    const body = { total_results: 450, limit: 100, page: 1, total_pages: 5, data: [{ id: 'a' }], warning: 'only 1 result returned' };
+    const body = {
+      total_results: 450,
+      limit: 100,
+      page: 1,
+      total_pages: 5,
+      data: [{ id: 'a' }],
+      warning: 'only 1 result returned',
+    };
     await emu.faults([{ path: '/v1/results', action: 'status', status: 200, body, count: 1 }]);
     const warnings: string[] = [];
     expect(await results({ onWarning: (w) => warnings.push(w) })).toEqual([{ id: 'a' }]);

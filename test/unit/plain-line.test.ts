@@ -20,7 +20,15 @@ interface Parsed {
 
 const ctx = createContext({
   env: { SQ_CONFIG_DIR: '/nonexistent-sq-plain-line-test' },
-  io: { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: 100 },
+  io: {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+    columns: 100,
+  },
 });
 
 /** commander's parse of `argv`: what the leaf's action would receive, or the error it stopped with. */
@@ -31,7 +39,9 @@ async function commanderParse(argv: string[]): Promise<Parsed | { error: unknown
     // The action is replaced on every command of the line's noun: the one commander dispatches to reports.
     const capture = (...params: unknown[]) => {
       const command = params[params.length - 1] as Command;
-      const args = command.processedArgs.flatMap((v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v : [v])).map(String);
+      const args = command.processedArgs
+        .flatMap((v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+        .map(String);
       parsed = { args, opts: { ...command.opts() }, withGlobals: { ...command.optsWithGlobals() } };
     };
     const noun = program.commands.find((c) => c.name() === argv[0]);
@@ -63,7 +73,11 @@ function optionWords(o: OptionSpec): fc.Arbitrary<string[]> {
   const flags = words.filter((w) => w.startsWith('-'));
   const takes = words.some((w) => w.startsWith('<') || w.startsWith('['));
   const flag = fc.constantFrom(...flags);
-  if (!takes) return fc.oneof(flag.map((f) => [f]), flag.map((f) => [`${f}=1`]));
+  if (!takes)
+    return fc.oneof(
+      flag.map((f) => [f]),
+      flag.map((f) => [`${f}=1`]),
+    );
   const value = fc.constantFrom('v', 'a b', '', 'k=v', '5', '-5', '-x', '--json', 'nope', ...(o.choices ?? []));
   return fc.oneof(
     fc.tuple(flag, value).map(([f, v]) => [f, v]),
@@ -72,7 +86,24 @@ function optionWords(o: OptionSpec): fc.Arbitrary<string[]> {
   );
 }
 
-const stray = fc.constantFrom('word', 'list', 'me', '-', '--', '-h', '--help', '-V', '--version', '-qv', '--nope', '-Z', '--json=1', '--no-color', '--color', '--no-input');
+const stray = fc.constantFrom(
+  'word',
+  'list',
+  'me',
+  '-',
+  '--',
+  '-h',
+  '--help',
+  '-V',
+  '--version',
+  '-qv',
+  '--nope',
+  '-Z',
+  '--json=1',
+  '--no-color',
+  '--color',
+  '--no-input',
+);
 
 describe('plain command lines', () => {
   it('the lines scripts and loops use most are plain, and read as commander reads them', async () => {
@@ -130,7 +161,13 @@ describe('plain command lines', () => {
         fc.constantFrom(...all).chain((v) =>
           fc.tuple(
             fc.constant(v),
-            fc.array(fc.oneof(...[...GLOBAL_OPTIONS, ...(v.verb.options ?? [])].map(optionWords), stray.map((w) => [w])), { maxLength: 6 }),
+            fc.array(
+              fc.oneof(
+                ...[...GLOBAL_OPTIONS, ...(v.verb.options ?? [])].map(optionWords),
+                stray.map((w) => [w]),
+              ),
+              { maxLength: 6 },
+            ),
             fc.constantFrom(v.verb.aliases?.[0] ?? v.verb.name, v.verb.name),
           ),
         ),

@@ -13,9 +13,11 @@ describe('redactUrl', () => {
     expect(shown).toBe(maskUrlQuery(url.toString(), '****'));
   });
 
-  it('keeps the API\'s ids in the path, and masks a webhook service\'s token segment', () => {
+  it("keeps the API's ids in the path, and masks a webhook service's token segment", () => {
     const id = '0cc85ca9901b10e520de104d323efa7f';
-    expect(redactUrl(new URL(`https://api.example.com/v1/squids/${id}`))).toBe(`https://api.example.com/v1/squids/${id}`);
+    expect(redactUrl(new URL(`https://api.example.com/v1/squids/${id}`))).toBe(
+      `https://api.example.com/v1/squids/${id}`,
+    );
     const slack = redactUrl(new URL('https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX'));
     expect(slack).not.toContain('XXXXXXXXXXXXXXXXXXXXXXXX');
     expect(slack).toContain('****');

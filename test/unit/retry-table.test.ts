@@ -9,7 +9,12 @@ import { NOT_SENT_CODES, REFUSED_RETRIES, REFUSED_RETRY_MS } from '../../src/api
 function policy(method: string, opts: { random?: number; budget?: number } = {}) {
   let t = 1_000_000;
   const budget = new RetryBudget(opts.budget ?? 10);
-  const p = new RetryPolicy(method, budget, () => t, () => opts.random ?? 0.5);
+  const p = new RetryPolicy(
+    method,
+    budget,
+    () => t,
+    () => opts.random ?? 0.5,
+  );
   return { p, budget, tick: (ms: number) => void (t += ms) };
 }
 
@@ -86,9 +91,13 @@ describe('back-off: full jitter of min(20 s, 0.5 s × 2^attempt), at most MAX_RE
 
   it('network errors and statuses share the attempts', () => {
     const { p } = policy('GET');
-    expect([p.afterStatus(503), p.afterNetworkError('ECONNRESET'), p.afterStatus(502), p.afterNetworkError('ETIMEDOUT'), p.afterStatus(504)]).toEqual([
-      250, 500, 1000, 2000, null,
-    ]);
+    expect([
+      p.afterStatus(503),
+      p.afterNetworkError('ECONNRESET'),
+      p.afterStatus(502),
+      p.afterNetworkError('ETIMEDOUT'),
+      p.afterStatus(504),
+    ]).toEqual([250, 500, 1000, 2000, null]);
   });
 
   it('the 20 s cap holds for any attempt', () => {
@@ -114,8 +123,18 @@ describe('the retry budget a command shares', () => {
 
   it('is spent across requests, and each success earns back a tenth of a retry, up to the max', () => {
     const budget = new RetryBudget(2);
-    const a = new RetryPolicy('GET', budget, () => 0, () => 0);
-    const b = new RetryPolicy('GET', budget, () => 0, () => 0);
+    const a = new RetryPolicy(
+      'GET',
+      budget,
+      () => 0,
+      () => 0,
+    );
+    const b = new RetryPolicy(
+      'GET',
+      budget,
+      () => 0,
+      () => 0,
+    );
     expect([a.afterStatus(503), b.afterStatus(503), b.afterStatus(503)]).toEqual([0, 0, null]);
     for (let i = 0; i < 9; i++) a.succeeded();
     expect(budget.take()).toBe(false);

@@ -16,16 +16,18 @@ describe('src/tables/ against the docs', () => {
   it('rate limits: every row of the spec\'s "Endpoint prefix | Limit" table, nothing else', () => {
     const rows = [...spec.matchAll(/^\| \/v1\/(\w+) \| (\d+) requests per (minute|second) \|$/gm)];
     expect(rows.length).toBeGreaterThanOrEqual(5);
-    const documented = Object.fromEntries(rows.map(([, prefix, n, per]) => [prefix, { limit: Number(n), windowMs: per === 'minute' ? 60_000 : 1_000 }]));
+    const documented = Object.fromEntries(
+      rows.map(([, prefix, n, per]) => [prefix, { limit: Number(n), windowMs: per === 'minute' ? 60_000 : 1_000 }]),
+    );
     expect(RATE_LIMITS).toEqual(documented);
   });
 
-  it('run events: the spec\'s event table, in its order', () => {
+  it("run events: the spec's event table, in its order", () => {
     const events = [...spec.matchAll(/^\| (run\.\w+) \| /gm)].map((m) => m[1]);
     expect([...RUN_EVENTS]).toEqual(events);
   });
 
-  it('export formats: CSV and XLSX, with JSON and JSONL since 2026-06-16; XLSX refused past one sheet\'s rows', () => {
+  it("export formats: CSV and XLSX, with JSON and JSONL since 2026-06-16; XLSX refused past one sheet's rows", () => {
     const row = changelog.split('\n').find((l) => l.startsWith('| 2026-06-16 |')) ?? '';
     expect(row).toMatch(/JSON \(array\) and JSONL besides CSV and XLSX/);
     expect([...EXPORT_FORMATS].sort()).toEqual(['csv', 'json', 'jsonl', 'xlsx']);

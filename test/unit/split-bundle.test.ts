@@ -10,12 +10,15 @@ type Imports = Record<string, Array<[string, 'import-statement' | 'dynamic-impor
 /** A metafile of `graph`: every core root imports nothing unless said, each module `size` bytes of output. */
 function metafile(graph: Imports, size = 10_000) {
   const all = { ...Object.fromEntries((CORE_ROOTS as string[]).map((r) => [r, []])), ...graph };
-  const inputs = Object.fromEntries(Object.entries(all).map(([m, imps]) => [m, { imports: imps.map(([path, kind]) => ({ path, kind })) }]));
+  const inputs = Object.fromEntries(
+    Object.entries(all).map(([m, imps]) => [m, { imports: imps.map(([path, kind]) => ({ path, kind })) }]),
+  );
   const outInputs = Object.fromEntries(Object.keys(all).map((m) => [m, { bytesInOutput: size }]));
   return { inputs, outputs: { 'sq.cjs': { inputs: outInputs } } };
 }
 
-const owners = (graph: Imports, size?: number) => (partition(metafile(graph, size)) as { owner: Map<string, string> }).owner;
+const owners = (graph: Imports, size?: number) =>
+  (partition(metafile(graph, size)) as { owner: Map<string, string> }).owner;
 
 describe('the bundle in parts', () => {
   it('puts what the core imports in the core, a noun’s verbs and what only they reach in its part', () => {
@@ -26,7 +29,10 @@ describe('the bundle in parts', () => {
         ['dist/commands/squids/update.js', 'dynamic-import'],
         ['dist/commands/runs/watch.js', 'dynamic-import'],
       ],
-      'dist/commands/squids/update.js': [['dist/commands/squids/_shared/columns.js', 'import-statement'], ['dist/errors.js', 'import-statement']],
+      'dist/commands/squids/update.js': [
+        ['dist/commands/squids/_shared/columns.js', 'import-statement'],
+        ['dist/errors.js', 'import-statement'],
+      ],
       'dist/commands/squids/_shared/columns.js': [],
       'dist/commands/runs/watch.js': [],
     });
@@ -38,7 +44,9 @@ describe('the bundle in parts', () => {
 
   it('refuses a core root that another root imports statically: the list holds roots only', () => {
     const [first, second] = CORE_ROOTS as string[];
-    expect(() => owners({ [first]: [[second, 'import-statement']] })).toThrow(`${second} is imported by another root: drop it from CORE_ROOTS`);
+    expect(() => owners({ [first]: [[second, 'import-statement']] })).toThrow(
+      `${second} is imported by another root: drop it from CORE_ROOTS`,
+    );
     // Loaded by import() from another root, it is a root.
     expect(() => owners({ [first]: [[second, 'dynamic-import']] })).not.toThrow();
   });
@@ -92,7 +100,8 @@ describe('the bundle in parts', () => {
     });
     const part = o.get('node_modules/zod/index.js');
     expect(part).not.toBe('squids');
-    for (const m of ['node_modules/zod/v4/core.js', 'dist/account/schema.js', 'dist/api/records.js']) expect(o.get(m), m).toBe(part);
+    for (const m of ['node_modules/zod/v4/core.js', 'dist/account/schema.js', 'dist/api/records.js'])
+      expect(o.get(m), m).toBe(part);
   });
 
   it('fails the build when a core root is gone', () => {
@@ -108,13 +117,18 @@ describe('exports set up when their module starts (lazyExports)', () => {
   // Three ES modules bundled as the parts are (CommonJS, each module in an init function): a and b import each other,
   // c is never imported by what runs.
   const files: Record<string, string> = {
-    'a.js': "import * as B from './b.js'; import { b } from './b.js'; export const a = () => 'a' + b(); export let count = 0; export function bump() { count++; } export const bns = () => B;",
+    'a.js':
+      "import * as B from './b.js'; import { b } from './b.js'; export const a = () => 'a' + b(); export let count = 0; export function bump() { count++; } export const bns = () => B;",
     'b.js': "import * as A from './a.js'; export const b = () => 'b'; export const ans = () => A;",
     'c.js': "export const c = 'c';",
   };
   async function bundle(): Promise<string> {
     const r = await build({
-      stdin: { contents: "module.exports = { a: () => require('./a.js'), c: () => require('./c.js') };", loader: 'js', resolveDir: '/v' },
+      stdin: {
+        contents: "module.exports = { a: () => require('./a.js'), c: () => require('./c.js') };",
+        loader: 'js',
+        resolveDir: '/v',
+      },
       bundle: true,
       format: 'cjs',
       platform: 'node',
@@ -126,7 +140,11 @@ describe('exports set up when their module starts (lazyExports)', () => {
           name: 'virtual',
           setup(b) {
             b.onResolve({ filter: /^\.\// }, (args) => ({ path: args.path.slice(2), namespace: 'v' }));
-            b.onLoad({ filter: /.*/, namespace: 'v' }, (args) => ({ contents: files[args.path], loader: 'js', resolveDir: '/v' }));
+            b.onLoad({ filter: /.*/, namespace: 'v' }, (args) => ({
+              contents: files[args.path],
+              loader: 'js',
+              resolveDir: '/v',
+            }));
           },
         },
       ],
@@ -147,7 +165,8 @@ describe('exports set up when their module starts (lazyExports)', () => {
     const lazy = lazyExports(code) as string;
     expect(lazy).not.toBe(code);
     // Each call now follows its init's opening, none is left at the top level.
-    for (const name of ['a', 'b', 'c']) expect(lazy).toMatch(new RegExp(`init_${name}=__esm\\(\\{"[^"]*"\\(\\)\\{__export\\(${name}_exports,`));
+    for (const name of ['a', 'b', 'c'])
+      expect(lazy).toMatch(new RegExp(`init_${name}=__esm\\(\\{"[^"]*"\\(\\)\\{__export\\(${name}_exports,`));
     expect(lazy.match(/__export\([\w$]+_exports,/g)).toHaveLength(3);
     for (const code2 of [code, lazy]) {
       const table = run(code2);
@@ -172,4 +191,3 @@ describe('exports set up when their module starts (lazyExports)', () => {
       expect(lazyExports(code)).toBe(code);
   });
 });
-

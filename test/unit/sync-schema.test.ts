@@ -11,10 +11,27 @@ describe('parseTarget', () => {
     ['sqlite:r.db', { kind: 'sqlite', path: 'r.db' }],
     ['sqlite:/abs/r.db', { kind: 'sqlite', path: '/abs/r.db' }],
     ['sqlite:///abs/r.db', { kind: 'sqlite', path: '/abs/r.db' }],
-    ['postgres://me:pw@db.internal:6543/crm', { kind: 'postgres', host: 'db.internal', port: 6543, database: 'crm', user: 'me', password: 'pw', shown: 'postgres://me:********@db.internal:6543/crm' }],
-    ['postgresql://me@localhost/crm', { kind: 'postgres', host: 'localhost', port: 5432, database: 'crm', user: 'me', password: null }],
+    [
+      'postgres://me:pw@db.internal:6543/crm',
+      {
+        kind: 'postgres',
+        host: 'db.internal',
+        port: 6543,
+        database: 'crm',
+        user: 'me',
+        password: 'pw',
+        shown: 'postgres://me:********@db.internal:6543/crm',
+      },
+    ],
+    [
+      'postgresql://me@localhost/crm',
+      { kind: 'postgres', host: 'localhost', port: 5432, database: 'crm', user: 'me', password: null },
+    ],
     ['postgres://me:p%40ss@h/d', { password: 'p@ss', shown: 'postgres://me:********@h/d' }],
-    ['postgres://me@h/d?sslmode=require&password=qs-secret', { password: 'qs-secret', shown: 'postgres://me@h/d?sslmode=require&password=********' }],
+    [
+      'postgres://me@h/d?sslmode=require&password=qs-secret',
+      { password: 'qs-secret', shown: 'postgres://me@h/d?sslmode=require&password=********' },
+    ],
   ])('%s', (url, want) => {
     expect(parseTarget(url)).toMatchObject(want);
   });
@@ -35,7 +52,9 @@ describe('parseTarget', () => {
 });
 
 describe('table names', () => {
-  it.each(['1x', 'a-b', 'a b', '"x"', 'x'.repeat(64), 'sq_sync_runs'])('%s is refused', (n) => expect(() => checkTableName(n)).toThrow(/^--table/));
+  it.each(['1x', 'a-b', 'a b', '"x"', 'x'.repeat(64), 'sq_sync_runs'])('%s is refused', (n) =>
+    expect(() => checkTableName(n)).toThrow(/^--table/),
+  );
   it.each([
     ['Paris restaurants', 'paris_restaurants'],
     ['Café — Lyon (2)', 'cafe_lyon_2'],
@@ -56,8 +75,16 @@ describe('columns and DDL', () => {
 
   it('maps each attribute type, after sq own columns and scraping_time; id stays sq_result_id', () => {
     expect(cols.map((c) => `${c.name}:${c.type}`)).toEqual([
-      'sq_result_id:text', 'sq_run_id:text', 'sq_squid_id:text', 'sq_synced_at:timestamp', 'scraping_time:timestamp',
-      'name:text', 'ratings:integer', 'score:real', 'open:boolean', 'hours:json',
+      'sq_result_id:text',
+      'sq_run_id:text',
+      'sq_squid_id:text',
+      'sq_synced_at:timestamp',
+      'scraping_time:timestamp',
+      'name:text',
+      'ratings:integer',
+      'score:real',
+      'open:boolean',
+      'hours:json',
     ]);
   });
 
@@ -66,23 +93,39 @@ describe('columns and DDL', () => {
       'CREATE TABLE "p" ("sq_result_id" text NOT NULL, "sq_run_id" text, "sq_squid_id" text, "sq_synced_at" timestamptz, "scraping_time" timestamp, ' +
         '"name" text NOT NULL, "ratings" bigint, "score" double precision, "open" boolean, "hours" jsonb, PRIMARY KEY ("name"))',
     ]);
-    expect(planTable('sqlite', 'p', cols, [], null).ddl[0]).toContain('"ratings" INTEGER, "score" REAL, "open" BOOLEAN, "hours" JSON, PRIMARY KEY ("sq_result_id")');
+    expect(planTable('sqlite', 'p', cols, [], null).ddl[0]).toContain(
+      '"ratings" INTEGER, "score" REAL, "open" BOOLEAN, "hours" JSON, PRIMARY KEY ("sq_result_id")',
+    );
   });
 
   it('adds the missing columns only, and keeps columns the crawler no longer has', () => {
-    const existing = new Map(cols.filter((c) => c.name !== 'hours').map((c) => [c.name, c.type === 'real' ? 'double precision' : c.type]));
+    const existing = new Map(
+      cols.filter((c) => c.name !== 'hours').map((c) => [c.name, c.type === 'real' ? 'double precision' : c.type]),
+    );
     existing.set('old_field', 'text');
-    expect(planTable('postgres', 'p', cols, [], existing)).toEqual({ ddl: ['ALTER TABLE "p" ADD COLUMN "hours" jsonb'], create: false, added: ['hours'] });
+    expect(planTable('postgres', 'p', cols, [], existing)).toEqual({
+      ddl: ['ALTER TABLE "p" ADD COLUMN "hours" jsonb'],
+      create: false,
+      added: ['hours'],
+    });
   });
 
   it('a column of another type is a usage error naming it', () => {
-    const existing = new Map(cols.map((c) => [c.name, c.name === 'ratings' ? 'boolean' : c.type === 'real' ? 'REAL' : c.type]));
-    expect(() => planTable('sqlite', 'p', cols, [], existing)).toThrow(/column "ratings" of table p is boolean, but the crawler's attribute is integer/);
+    const existing = new Map(
+      cols.map((c) => [c.name, c.name === 'ratings' ? 'boolean' : c.type === 'real' ? 'REAL' : c.type]),
+    );
+    expect(() => planTable('sqlite', 'p', cols, [], existing)).toThrow(
+      /column "ratings" of table p is boolean, but the crawler's attribute is integer/,
+    );
   });
 });
 
 describe('convert', () => {
-  const col = (type: 'text' | 'integer' | 'real' | 'boolean' | 'timestamp' | 'json') => ({ name: 'c', type, field: 'c' });
+  const col = (type: 'text' | 'integer' | 'real' | 'boolean' | 'timestamp' | 'json') => ({
+    name: 'c',
+    type,
+    field: 'c',
+  });
   it.each([
     ['integer', 42, 42],
     ['integer', '42', 42],

@@ -11,17 +11,31 @@ import { waitFor } from '../helpers/wait.js';
 import { setup } from '../setup/temp-dirs.js';
 
 describe('the processes still writing under a directory', () => {
-  it.runIf(existsSync('/proc/self/environ'))('Linux: a live process whose environment points into it counts, until it ends', async () => {
-    const dir = tempDir('sq-writers-');
-    expect(writersUnder(dir)).toBe(0);
-    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { env: { SQ_CACHE_DIR: join(dir, 'sq-cache') }, stdio: 'ignore' });
-    try {
-      await waitFor(() => writersUnder(dir), (n) => n === 1, 'the child to be seen');
-    } finally {
-      child.kill();
-    }
-    await waitFor(() => writersUnder(dir), (n) => n === 0, 'the child to be gone');
-  });
+  it.runIf(existsSync('/proc/self/environ'))(
+    'Linux: a live process whose environment points into it counts, until it ends',
+    async () => {
+      const dir = tempDir('sq-writers-');
+      expect(writersUnder(dir)).toBe(0);
+      const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], {
+        env: { SQ_CACHE_DIR: join(dir, 'sq-cache') },
+        stdio: 'ignore',
+      });
+      try {
+        await waitFor(
+          () => writersUnder(dir),
+          (n) => n === 1,
+          'the child to be seen',
+        );
+      } finally {
+        child.kill();
+      }
+      await waitFor(
+        () => writersUnder(dir),
+        (n) => n === 0,
+        'the child to be gone',
+      );
+    },
+  );
 
   it('without /proc (macOS): a completion refresh still running there, by its lock, until it is removed', () => {
     const dir = tempDir('sq-writers-');
@@ -39,7 +53,11 @@ describe('the processes still writing under a directory', () => {
 
 describe('the global teardown', () => {
   function withRun<T>(fn: (runDir: string, systemTmp: string) => T): T {
-    const saved = { run: process.env.SQ_TEST_RUN_DIR, sys: process.env.SQ_TEST_SYSTEM_TMP, shared: process.env.SQ_TEST_SHARED_TMP };
+    const saved = {
+      run: process.env.SQ_TEST_RUN_DIR,
+      sys: process.env.SQ_TEST_SYSTEM_TMP,
+      shared: process.env.SQ_TEST_SHARED_TMP,
+    };
     const systemTmp = tempDir('sq-systmp-');
     const runDir = join(systemTmp, 'sq-test-run-x');
     mkdirSync(runDir);
@@ -49,7 +67,11 @@ describe('the global teardown', () => {
     try {
       return fn(runDir, systemTmp);
     } finally {
-      for (const [k, v] of [['SQ_TEST_RUN_DIR', saved.run], ['SQ_TEST_SYSTEM_TMP', saved.sys], ['SQ_TEST_SHARED_TMP', saved.shared]] as const) {
+      for (const [k, v] of [
+        ['SQ_TEST_RUN_DIR', saved.run],
+        ['SQ_TEST_SYSTEM_TMP', saved.sys],
+        ['SQ_TEST_SHARED_TMP', saved.shared],
+      ] as const) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
@@ -61,7 +83,9 @@ describe('the global teardown', () => {
       const teardown = setup();
       writeFileSync(join(runDir, 'file-left'), 'x');
       mkdirSync(join(systemTmp, 'sq-leftover'));
-      expect(() => teardown()).toThrow(`npm test left files in the temp directory (each test must remove its own): ${join(runDir, 'file-left')}, ${join(systemTmp, 'sq-leftover')}`);
+      expect(() => teardown()).toThrow(
+        `npm test left files in the temp directory (each test must remove its own): ${join(runDir, 'file-left')}, ${join(systemTmp, 'sq-leftover')}`,
+      );
       expect(existsSync(runDir)).toBe(false);
     });
   });

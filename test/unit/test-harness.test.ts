@@ -18,14 +18,30 @@ interface Outcome {
 
 let outcomes: Outcome[];
 beforeAll(async () => {
-  const r = await execa(process.execPath, [resolve(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'test/fixtures/harness/vitest.config.ts', '--reporter=json'], {
-    cwd: root,
-    env: { SQ_LEAK_PROBE_KEEP: 'kept', SQ_LEAK_PROBE_SET: 'original' },
-    reject: false,
-  });
+  const r = await execa(
+    process.execPath,
+    [
+      resolve(root, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--config',
+      'test/fixtures/harness/vitest.config.ts',
+      '--reporter=json',
+    ],
+    {
+      cwd: root,
+      env: { SQ_LEAK_PROBE_KEEP: 'kept', SQ_LEAK_PROBE_SET: 'original' },
+      reject: false,
+    },
+  );
   const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{')));
-  outcomes = report.testResults.flatMap((f: { name: string; assertionResults: { title: string; status: string; failureMessages: string[] }[] }) =>
-    f.assertionResults.map((t) => ({ file: f.name.split('/').pop(), title: t.title, status: t.status, failure: t.failureMessages.join('\n') })),
+  outcomes = report.testResults.flatMap(
+    (f: { name: string; assertionResults: { title: string; status: string; failureMessages: string[] }[] }) =>
+      f.assertionResults.map((t) => ({
+        file: f.name.split('/').pop(),
+        title: t.title,
+        status: t.status,
+        failure: t.failureMessages.join('\n'),
+      })),
   );
 }, 60_000);
 
@@ -51,6 +67,10 @@ it('writes: an unexpected write, or a declared write never made, fails the test;
     "free: the test's own write, and reads": 'passed',
   });
   // Failed by the check, and by nothing else (each test's own assertions pass).
-  expect(writes['unexpected: a write nobody declared'].failure).toMatch(/^Error: sq made 1 write\(s\) this test did not expect: POST \/v1\/squids \(200\)\./);
-  expect(writes['never made: a declared write sq did not make'].failure).toMatch(/^Error: expected write\(s\) sq never made: DELETE \/v1\/squids\/\*\n/);
+  expect(writes['unexpected: a write nobody declared'].failure).toMatch(
+    /^Error: sq made 1 write\(s\) this test did not expect: POST \/v1\/squids \(200\)\./,
+  );
+  expect(writes['never made: a declared write sq did not make'].failure).toMatch(
+    /^Error: expected write\(s\) sq never made: DELETE \/v1\/squids\/\*\n/,
+  );
 });

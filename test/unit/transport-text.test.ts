@@ -6,7 +6,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadTransport } from '../../src/api/transport.js';
 
 // "é" split after its first byte, "€" after its second, a lone continuation byte, a truncated sequence at the end.
-const PIECES = [Buffer.from('{"name":"caf'), Buffer.from([0xc3]), Buffer.from([0xa9, 0x20, 0xe2, 0x82]), Buffer.from([0xac, 0x80, 0x22, 0x7d, 0xe2, 0x82])];
+const PIECES = [
+  Buffer.from('{"name":"caf'),
+  Buffer.from([0xc3]),
+  Buffer.from([0xa9, 0x20, 0xe2, 0x82]),
+  Buffer.from([0xac, 0x80, 0x22, 0x7d, 0xe2, 0x82]),
+];
 
 let server: Server;
 let origin: string;

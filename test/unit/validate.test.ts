@@ -17,7 +17,9 @@ describe('durations', () => {
     ['1h30m', 5_400_000],
     ['5', 5000],
   ])('%s = %i ms', (t, ms) => expect(parseDuration(t)).toBe(ms));
-  it.each(['', 'abc', '10x', 's', '-5s', '5s garbage'])('%j is not a duration', (t) => expect(parseDuration(t)).toBeNull());
+  it.each(['', 'abc', '10x', 's', '-5s', '5s garbage'])('%j is not a duration', (t) =>
+    expect(parseDuration(t)).toBeNull(),
+  );
 });
 
 describe('flag validation names the flag and the allowed range', () => {
@@ -43,17 +45,24 @@ describe('flag validation names the flag and the allowed range', () => {
   it('events', () => {
     expect(eventsFlag('--events', 'run.done,run.error')).toEqual(['run.done', 'run.error']);
     expect(eventsFlag('--events', 'all')).toHaveLength(4);
-    expect(() => eventsFlag('--events', 'run.done,run.finished')).toThrow('--events: unknown event "run.finished"; allowed: run.running, run.paused, run.done, run.error');
+    expect(() => eventsFlag('--events', 'run.done,run.finished')).toThrow(
+      '--events: unknown event "run.finished"; allowed: run.running, run.paused, run.done, run.error',
+    );
   });
   it('durations with a floor', () => {
-    expect(() => durationFlag('--interval', '1s', { minMs: 5000 })).toThrow('--interval must be a duration like 30s, 10m or 2h of at least 5s');
+    expect(() => durationFlag('--interval', '1s', { minMs: 5000 })).toThrow(
+      '--interval must be a duration like 30s, 10m or 2h of at least 5s',
+    );
   });
 });
 
 describe('API error bodies (four documented shapes)', () => {
   it.each([
     [{ detail: 'Invalid token.' }, 'Invalid token.'],
-    [{ error: { message: 'Run not found', type: 'not_found_error', param: 'run_hash' } }, 'Run not found (param: run_hash)'],
+    [
+      { error: { message: 'Run not found', type: 'not_found_error', param: 'run_hash' } },
+      'Run not found (param: run_hash)',
+    ],
     [{ error: 'This squid already has a chain configured.' }, 'This squid already has a chain configured.'],
     [{ error: 'Rate limit exceeded.', type: 'RateLimitExceeded', code: 429 }, 'Rate limit exceeded.'],
     [{ nothing: 1 }, null],
@@ -85,7 +94,9 @@ describe('finding the noun in argv', () => {
   ])('%j', (argv, noun) => expect(scanArgv(argv).noun).toBe(noun));
 
   it('the pre-scanner knows exactly the global options that take a value', () => {
-    const taking = GLOBAL_OPTIONS.filter((g) => g.flags.includes('<')).map((g) => g.flags.split(/[ ,]+/).find((f) => f.startsWith('--')));
+    const taking = GLOBAL_OPTIONS.filter((g) => g.flags.includes('<')).map((g) =>
+      g.flags.split(/[ ,]+/).find((f) => f.startsWith('--')),
+    );
     expect([...VALUE_GLOBALS].sort()).toEqual(taking.sort());
   });
 

@@ -22,7 +22,15 @@ describe('typed verb options', () => {
     expect(
       same<
         OptionsOf<typeof OPTIONS>,
-        { squid?: string; output?: string; yes?: boolean; retry?: boolean; since?: string | true; param?: string[]; dryRunAt?: string }
+        {
+          squid?: string;
+          output?: string;
+          yes?: boolean;
+          retry?: boolean;
+          since?: string | true;
+          param?: string[];
+          dryRunAt?: string;
+        }
       >(true),
     ).toBe(true);
   });

@@ -5,7 +5,12 @@ import type { Ctx } from '../../cli/context.js';
 import type { Column } from '../../output/index.js';
 import type { Rec } from '../../lib/guards.js';
 
-export async function printBreakdown(ctx: Ctx, doc: Rec, rows: Rec[], o: { title: string; columns: Column[]; total: string }): Promise<void> {
+export async function printBreakdown(
+  ctx: Ctx,
+  doc: Rec,
+  rows: Rec[],
+  o: { title: string; columns: Column[]; total: string },
+): Promise<void> {
   // --jq and --template imply --json.
   if (ctx.out.spec.json) {
     await ctx.out.record(doc, { title: o.title });
@@ -18,5 +23,7 @@ export async function printBreakdown(ctx: Ctx, doc: Rec, rows: Rec[], o: { title
 /** "1,234.5": credits as the API counts them (fractional rates exist), without float noise. */
 export function credits(v: unknown): string {
   const n = Number(v);
-  return v === null || v === undefined || !Number.isFinite(n) ? '' : n.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  return v === null || v === undefined || !Number.isFinite(n)
+    ? ''
+    : n.toLocaleString('en-US', { maximumFractionDigits: 4 });
 }

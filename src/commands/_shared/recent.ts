@@ -38,14 +38,21 @@ export async function listSquids(http: HttpClient): Promise<{ squids: Squid[]; p
     squids.push(...p.data.filter((s) => s && typeof s === 'object'));
     const more = saysMoreFollow(p);
     if (++read >= MAX_SQUID_PAGES && more) {
-      return { squids, partial: `only the first ${squids.length} squids were looked at${p.total_results ? ` (of ${p.total_results})` : ''}` };
+      return {
+        squids,
+        partial: `only the first ${squids.length} squids were looked at${p.total_results ? ` (of ${p.total_results})` : ''}`,
+      };
     }
   }
   return { squids, partial: '' };
 }
 
 /** The `limit` most recent runs across squids; runs of squids that never ran are not asked for. */
-export async function recentRuns(http: HttpClient, limit: number, known?: { squids: Squid[]; partial: string }): Promise<RecentRuns> {
+export async function recentRuns(
+  http: HttpClient,
+  limit: number,
+  known?: { squids: Squid[]; partial: string },
+): Promise<RecentRuns> {
   const { squids, partial: squidsPartial } = known ?? (await listSquids(http));
   const ordered = squids
     .filter((s) => s.total_runs !== 0 && s.last_run_at !== null)
@@ -61,7 +68,11 @@ export async function recentRuns(http: HttpClient, limit: number, known?: { squi
     }
     reads++;
     const squid = recordId(s);
-    for await (const r of items<Run>(http, RUNS_PATH, { pageSize: Math.min(limit, 100), maxItems: limit, query: { squid } })) {
+    for await (const r of items<Run>(http, RUNS_PATH, {
+      pageSize: Math.min(limit, 100),
+      maxItems: limit,
+      query: { squid },
+    })) {
       // A run listed twice (a list that shifted between reads) is shown once.
       if (r && typeof r === 'object' && !found.some((f) => f.id === r.id)) {
         found.push({ ...r, squid: r.squid ?? squid, squid_name: typeof s.name === 'string' ? s.name : '' });

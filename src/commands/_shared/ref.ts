@@ -7,14 +7,14 @@ import { nonEmpty } from '../../validate/index.js';
 
 export const RUN_SQUID_OPTION = {
   flags: '--squid <squid>',
-  description: 'when <run> is an id prefix, look for it only in this squid\'s runs (id, id prefix or exact name)',
+  description: "when <run> is an id prefix, look for it only in this squid's runs (id, id prefix or exact name)",
   defaultText: 'every squid',
   complete: 'squid',
 } as const satisfies OptionSpec;
 
 export const TASK_SQUID_OPTION = {
   flags: '--squid <squid>',
-  description: 'when <task> is an id prefix, look for it only in this squid\'s tasks (id, id prefix or exact name)',
+  description: "when <task> is an id prefix, look for it only in this squid's tasks (id, id prefix or exact name)",
   defaultText: 'every squid',
   complete: 'squid',
 } as const satisfies OptionSpec;
@@ -24,7 +24,12 @@ export const PREFIX_NOTE =
   'is exit 2 listing the candidates, an unknown one exit 3 with the nearest ids';
 
 /** The full id for a <run>/<task> argument; only a prefix costs requests (lists, never a write). */
-export async function idOf(ctx: Ctx, noun: 'run' | 'task', ref: string | undefined, opts: { squid?: string }): Promise<string> {
+export async function idOf(
+  ctx: Ctx,
+  noun: 'run' | 'task',
+  ref: string | undefined,
+  opts: { squid?: string },
+): Promise<string> {
   const given = nonEmpty(`<${noun}>`, ref);
   const squid = opts.squid === undefined ? undefined : nonEmpty('--squid', opts.squid);
   if (!isIdPrefix(given)) return given;

@@ -39,8 +39,22 @@ export interface StatusRun {
 
 export interface Status {
   user: { name: string; email: string | null; plan: string | null; plan_status: string | null };
-  credits: { available: number | null; consumed: number | null; remaining: number | null; used_pct: number | null; reset_time: string | null };
-  auto_reset: Pick<AutoReset, 'enabled' | 'threshold_pct' | 'max_resets_per_24h' | 'resets_used_in_window' | 'window_resets_at' | 'current_usage_pct'>;
+  credits: {
+    available: number | null;
+    consumed: number | null;
+    remaining: number | null;
+    used_pct: number | null;
+    reset_time: string | null;
+  };
+  auto_reset: Pick<
+    AutoReset,
+    | 'enabled'
+    | 'threshold_pct'
+    | 'max_resets_per_24h'
+    | 'resets_used_in_window'
+    | 'window_resets_at'
+    | 'current_usage_pct'
+  >;
   /** The Auto Billing Resets of the 24-hour window the API dates, each with the recent run that set it off (or null). */
   window_resets: WindowReset[];
   runs_in_progress: StatusRun[];
@@ -79,7 +93,13 @@ export function peopleScreen(st: Status, o: ScreenOptions): string {
   for (const l of joinFit([planText(st), ...creditsParts(st, style, when)], o.width)) put(l);
   put(autoResetText(st, when));
   for (const l of resetLines(st.window_resets, when)) put(l);
-  const section = (title: string, list: StatusRun[], none: string, paint: (s: string) => string, line: (r: StatusRun) => string) => {
+  const section = (
+    title: string,
+    list: StatusRun[],
+    none: string,
+    paint: (s: string) => string,
+    line: (r: StatusRun) => string,
+  ) => {
     lines.push('', style.bold(`${title} (${list.length})`));
     if (list.length === 0) put(`  ${style.dim(none)}`);
     for (const r of list) {
@@ -88,11 +108,28 @@ export function peopleScreen(st: Status, o: ScreenOptions): string {
       if (why && r.done_reason !== 'tasks_done') lines.push(...wrap(why, o.width, '    '));
     }
   };
-  section('Runs in progress', st.runs_in_progress, 'none', style.yellow, (r) => [`started ${when(r.created_at)}`, progressText(o.progress.get(r.id))].filter(Boolean).join('  '));
-  section('Recent failures', st.failed_runs, `none in the ${o.recentRuns} most recent runs`, style.red, (r) => `ended ${when(r.ended_at ?? r.created_at)}`);
-  if (st.failing_deliveries.length) section('Failed exports', st.failing_deliveries, '', style.red, (r) => `ended ${when(r.ended_at ?? r.created_at)}`);
+  section('Runs in progress', st.runs_in_progress, 'none', style.yellow, (r) =>
+    [`started ${when(r.created_at)}`, progressText(o.progress.get(r.id))].filter(Boolean).join('  '),
+  );
+  section(
+    'Recent failures',
+    st.failed_runs,
+    `none in the ${o.recentRuns} most recent runs`,
+    style.red,
+    (r) => `ended ${when(r.ended_at ?? r.created_at)}`,
+  );
+  if (st.failing_deliveries.length)
+    section('Failed exports', st.failing_deliveries, '', style.red, (r) => `ended ${when(r.ended_at ?? r.created_at)}`);
   lines.push('');
-  lines.push(...wrap(style.dim('Webhook and SFTP delivery outcomes are not reported by the API: check a channel with `sq delivery test`.'), o.width, ''));
+  lines.push(
+    ...wrap(
+      style.dim(
+        'Webhook and SFTP delivery outcomes are not reported by the API: check a channel with `sq delivery test`.',
+      ),
+      o.width,
+      '',
+    ),
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -108,7 +145,9 @@ function creditsParts(st: Status, style: Style, when: (t: string | null) => stri
   const filled = pct === null ? 0 : Math.max(0, Math.min(BAR, Math.round((pct / 100) * BAR)));
   const paint = pct === null ? style.dim : pct >= 90 ? style.red : pct >= 70 ? style.yellow : style.green;
   return [
-    pct === null ? `${n(c.consumed)} credits used` : `${paint('█'.repeat(filled))}${style.dim('░'.repeat(BAR - filled))} ${pct}% used`,
+    pct === null
+      ? `${n(c.consumed)} credits used`
+      : `${paint('█'.repeat(filled))}${style.dim('░'.repeat(BAR - filled))} ${pct}% used`,
     `${n(c.remaining)} of ${n(c.available)} credits left`,
     ...(c.reset_time ? [`renews ${when(c.reset_time)}`] : []),
   ];
@@ -131,8 +170,10 @@ function autoResetText(st: Status, when: (t: string | null) => string): string {
   const a = st.auto_reset;
   const said = (v: unknown) => (v === undefined || v === null ? '?' : String(v));
   // An answer without `enabled` is not "off": no card charge is claimed either way.
-  if (typeof a.enabled !== 'boolean') return `Auto-reset UNKNOWN (the API did not say); threshold ${said(a.threshold_pct)}%`;
-  if (!a.enabled) return `Auto-reset off (threshold ${said(a.threshold_pct)}%, at most ${said(a.max_resets_per_24h)} resets in 24 h)`;
+  if (typeof a.enabled !== 'boolean')
+    return `Auto-reset UNKNOWN (the API did not say); threshold ${said(a.threshold_pct)}%`;
+  if (!a.enabled)
+    return `Auto-reset off (threshold ${said(a.threshold_pct)}%, at most ${said(a.max_resets_per_24h)} resets in 24 h)`;
   const window = a.window_resets_at ? `; the window frees ${when(a.window_resets_at)}` : '';
   return `Auto-reset on at ${said(a.threshold_pct)}% usage, charges the card: ${said(a.resets_used_in_window)} of ${said(a.max_resets_per_24h)} resets used in 24 h${window}`;
 }
@@ -143,7 +184,9 @@ export function resetLines(resets: WindowReset[] | undefined, when: (t: string |
   return resets.map(
     (r) =>
       `  reset ${r.index} of ${r.of ?? '?'} ${r.exact ? '' : 'about '}${when(r.at)}, ` +
-      (r.run ? `set off by run ${r.run}${r.squid_name ? ` (${r.squid_name})` : ''}` : 'by no run among the recent ones'),
+      (r.run
+        ? `set off by run ${r.run}${r.squid_name ? ` (${r.squid_name})` : ''}`
+        : 'by no run among the recent ones'),
   );
 }
 

@@ -20,7 +20,10 @@ export default defineVerb({
     const http = await ctx.http();
     const { id, name } = await resolveAccount(http, given);
     const label = name && name !== id ? `${name} (${id})` : id;
-    await confirmOrCancel(ctx, `Delete account ${label}? Squids that use it will fail until another account is linked.`);
+    await confirmOrCancel(
+      ctx,
+      `Delete account ${label}? Squids that use it will fail until another account is linked.`,
+    );
     const res = await deleteAccount(http, id);
     ctx.out.success(`Deleted account ${label}`);
     await ctx.out.record(res ?? { id, object: 'account', deleted: true }, { title: 'Account deleted' });

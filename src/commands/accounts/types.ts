@@ -4,11 +4,11 @@ import { ACCOUNT_TYPE_PATHS as PATHS } from '../../api/accounts.js';
 import { NotFoundError } from '../../errors.js';
 import { TYPE_COLUMNS } from './_shared/columns.js';
 
-
 export default defineVerb({
   name: 'types',
   summary: 'List the account types (sites) that can be synchronized, with their cookies (GET /v1/accounts/types)',
-  description: 'Use a NAME with `sq accounts sync --type`. Cookies marked * are required; an empty list means every session cookie.',
+  description:
+    'Use a NAME with `sq accounts sync --type`. Cookies marked * are required; an empty list means every session cookie.',
   examples: ['sq accounts types', 'sq accounts types --fields name,domain'],
   async run(ctx) {
     const http = await ctx.http();

@@ -11,7 +11,8 @@ const MAX_KEY_BYTES = 4096;
 
 // Where the service's documentation says the key is ("the dashboard API page"; the dashboard lives under
 // https://app.lobstr.io/dashboard). Shown before the prompt and in --help.
-const WHERE_THE_KEY_IS = 'Your API key is on the API page of the dashboard (https://app.lobstr.io/dashboard); regenerating it there invalidates the old one.';
+const WHERE_THE_KEY_IS =
+  'Your API key is on the API page of the dashboard (https://app.lobstr.io/dashboard); regenerating it there invalidates the old one.';
 
 export default defineVerb({
   name: 'login',
@@ -35,12 +36,18 @@ export default defineVerb({
     if (opts.withToken) {
       const text = await readStdinUpTo(ctx, MAX_KEY_BYTES);
       // Nothing of it is echoed: it may be a key, or a file of secrets piped by mistake.
-      if (text === null) throw new UsageError('--with-token: the key on stdin is longer than 4 KiB; pipe in only the key');
+      if (text === null)
+        throw new UsageError('--with-token: the key on stdin is longer than 4 KiB; pipe in only the key');
       token = text.trim();
-      if (!token) throw new UsageError('--with-token: no key on stdin (pipe it in, e.g. `echo "$KEY" | sq auth login --with-token`)');
+      if (!token)
+        throw new UsageError(
+          '--with-token: no key on stdin (pipe it in, e.g. `echo "$KEY" | sq auth login --with-token`)',
+        );
     } else {
       if (!ctx.canPrompt()) {
-        throw new UsageError('no terminal to prompt on: pipe the key in with --with-token (keys are never accepted as arguments)');
+        throw new UsageError(
+          'no terminal to prompt on: pipe the key in with --with-token (keys are never accepted as arguments)',
+        );
       }
       const p = await ctx.prompter();
       ctx.out.info(WHERE_THE_KEY_IS);
@@ -69,14 +76,24 @@ export default defineVerb({
     const user = await getMe(http);
     const who = typeof user.email === 'string' ? user.email : 'unknown user';
     if (ctx.globals.dryRun) {
-      dryRunLocal(ctx, `store the key of ${who} in profile "${auth.profile}" (${baseUrl}) and make it the active profile`);
+      dryRunLocal(
+        ctx,
+        `store the key of ${who} in profile "${auth.profile}" (${baseUrl}) and make it the active profile`,
+      );
     } else {
-      await store.save(auth.profile, (current) => ({ ...current, token, base_url: baseUrl, user: who }), true, { replaceCorrupt: store.corrupt });
+      await store.save(auth.profile, (current) => ({ ...current, token, base_url: baseUrl, user: who }), true, {
+        replaceCorrupt: store.corrupt,
+      });
       ctx.out.success(`Logged in as ${who} (profile "${auth.profile}", ${baseUrl})`);
     }
     if (ctx.env.SQ_TOKEN) ctx.out.warn('SQ_TOKEN is set in this environment and overrides the stored key.');
     if (ctx.out.spec.json === 'document') {
-      await ctx.out.record({ profile: auth.profile, base_url: baseUrl, user: who, ...(ctx.globals.dryRun ? { dry_run: true } : {}) });
+      await ctx.out.record({
+        profile: auth.profile,
+        base_url: baseUrl,
+        user: who,
+        ...(ctx.globals.dryRun ? { dry_run: true } : {}),
+      });
     }
   },
 });

@@ -7,7 +7,8 @@ export default defineVerb({
   name: 'logout',
   writes: true,
   summary: 'Remove the stored key of a profile (the profile and its base URL stay)',
-  description: 'Asks for confirmation on a terminal; scripts pass --yes. --dry-run says what would be removed and removes nothing.',
+  description:
+    'Asks for confirmation on a terminal; scripts pass --yes. --dry-run says what would be removed and removes nothing.',
   examples: ['sq auth logout', 'sq auth logout --profile staging --yes', 'sq auth logout --profile staging --dry-run'],
   async run(ctx) {
     const store = await ctx.config();
@@ -25,7 +26,12 @@ export default defineVerb({
     if (ctx.env.SQ_TOKEN) ctx.out.warn('SQ_TOKEN is still set in this environment: commands keep using it.');
     // --json is one document on stdout for every verb: whether a key was removed (none stored: false).
     if (ctx.out.spec.json) {
-      await ctx.out.record({ profile: name, key_removed: removed, env_token_set: !!ctx.env.SQ_TOKEN, ...(ctx.globals.dryRun ? { dry_run: true } : {}) });
+      await ctx.out.record({
+        profile: name,
+        key_removed: removed,
+        env_token_set: !!ctx.env.SQ_TOKEN,
+        ...(ctx.globals.dryRun ? { dry_run: true } : {}),
+      });
     }
   },
 });

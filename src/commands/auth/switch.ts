@@ -12,11 +12,18 @@ export default defineVerb({
     const store = await ctx.config();
     if (ctx.globals.dryRun ? !store.get(name) : !(await store.setActive(name))) {
       const known = store.names();
-      throw new NotFoundError(`no profile named "${name}"${known.length ? ` (known: ${known.join(', ')})` : ''}; create it with \`sq auth login --profile ${name}\``);
+      throw new NotFoundError(
+        `no profile named "${name}"${known.length ? ` (known: ${known.join(', ')})` : ''}; create it with \`sq auth login --profile ${name}\``,
+      );
     }
     if (ctx.globals.dryRun) dryRunLocal(ctx, `make "${name}" the active profile`);
     else ctx.out.success(`Active profile: ${name}`);
     // --json is one document on stdout for every verb: what is now active (with --dry-run, what would be).
-    if (ctx.out.spec.json) await ctx.out.record({ profile: name, active: !ctx.globals.dryRun, ...(ctx.globals.dryRun ? { dry_run: true } : {}) });
+    if (ctx.out.spec.json)
+      await ctx.out.record({
+        profile: name,
+        active: !ctx.globals.dryRun,
+        ...(ctx.globals.dryRun ? { dry_run: true } : {}),
+      });
   },
 });

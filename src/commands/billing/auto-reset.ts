@@ -16,18 +16,42 @@ const pct = (v: unknown) => (typeof v === 'number' ? `${Number.isInteger(v) ? v 
 function humanColumns(s: AutoReset): Column[] {
   return [
     // A field the API left out is said to be unknown: never "no — nothing is charged".
-    { key: 'enabled', header: 'enabled', format: (v) => (v === true ? 'yes — resets fire automatically' : v === false ? 'no — nothing is charged automatically' : 'UNKNOWN — the API did not say; a reset may charge the card') },
-    { key: 'threshold_pct', header: 'threshold_pct', format: (v) => `${pct(v)} — a reset fires when usage goes above this share of the plan's credits` },
+    {
+      key: 'enabled',
+      header: 'enabled',
+      format: (v) =>
+        v === true
+          ? 'yes — resets fire automatically'
+          : v === false
+            ? 'no — nothing is charged automatically'
+            : 'UNKNOWN — the API did not say; a reset may charge the card',
+    },
+    {
+      key: 'threshold_pct',
+      header: 'threshold_pct',
+      format: (v) => `${pct(v)} — a reset fires when usage goes above this share of the plan's credits`,
+    },
     {
       key: 'max_resets_per_24h',
       header: 'max_resets_per_24h',
-      format: (v) => (typeof v === 'number' ? `${v} — at most ${v} reset${v === 1 ? '' : 's'} in any rolling 24 hours` : 'UNKNOWN — the API did not say'),
+      format: (v) =>
+        typeof v === 'number'
+          ? `${v} — at most ${v} reset${v === 1 ? '' : 's'} in any rolling 24 hours`
+          : 'UNKNOWN — the API did not say',
     },
-    { key: 'resets_used_in_window', header: 'resets_used_in_window', format: (v) => `${typeof v === 'number' ? v : 'UNKNOWN'} of ${typeof s.max_resets_per_24h === 'number' ? s.max_resets_per_24h : 'UNKNOWN'} used in the current 24-hour window` },
+    {
+      key: 'resets_used_in_window',
+      header: 'resets_used_in_window',
+      format: (v) =>
+        `${typeof v === 'number' ? v : 'UNKNOWN'} of ${typeof s.max_resets_per_24h === 'number' ? s.max_resets_per_24h : 'UNKNOWN'} used in the current 24-hour window`,
+    },
     {
       key: 'window_resets_at',
       header: 'window_resets_at',
-      format: (v) => (typeof v === 'string' ? `${v} — when the rolling 24-hour window frees up` : 'none — no reset in the last 24 hours'),
+      format: (v) =>
+        typeof v === 'string'
+          ? `${v} — when the rolling 24-hour window frees up`
+          : 'none — no reset in the last 24 hours',
     },
     {
       key: 'current_usage_pct',
@@ -51,13 +75,14 @@ async function show(ctx: Ctx, s: AutoReset, title: string, balance?: Balance): P
 export default defineVerb({
   name: 'auto-reset',
   writes: true,
-  summary: 'Show or set the automatic billing reset (renews the plan and charges the card when usage crosses a threshold)',
+  summary:
+    'Show or set the automatic billing reset (renews the plan and charges the card when usage crosses a threshold)',
   description:
     'Without flags: shows the settings (GET /v1/plans/auto-reset) and what each field means; on a terminal also the plan ' +
     'allowance and usage now (GET /v1/user/balance), the credits left before the next reset fires and what it charges, ' +
     'and the resets left in the rolling 24 hours.\n\n' +
     'With flags: reads the settings, then writes them (POST /v1/plans/auto-reset). `enabled` stays as it is unless ' +
-    '--enable or --disable is given; --threshold (1-100, percent of the plan\'s credits) and --max-resets (1-10 per ' +
+    "--enable or --disable is given; --threshold (1-100, percent of the plan's credits) and --max-resets (1-10 per " +
     'rolling 24 hours) are checked before any request.\n\n' +
     'Every reset renews the plan at once and charges the card on file. A change that can charge more than before ' +
     '(turning it on, a lower threshold, more resets per day, or usage already above the threshold) asks for ' +
@@ -84,7 +109,13 @@ export default defineVerb({
     'sq billing auto-reset --web',
   ],
   async run(ctx, _args, opts) {
-    exclusive(opts, [['--enable', '--disable'], ['--web', '--enable'], ['--web', '--disable'], ['--web', '--threshold'], ['--web', '--max-resets']]);
+    exclusive(opts, [
+      ['--enable', '--disable'],
+      ['--web', '--enable'],
+      ['--web', '--disable'],
+      ['--web', '--threshold'],
+      ['--web', '--max-resets'],
+    ]);
     if (opts.web) return void (await openWeb(ctx, { kind: 'billing' }));
     const threshold = optionalInt('--threshold', opts.threshold, 1, 100);
     const maxResets = optionalInt('--max-resets', opts.maxResets, 1, 10);
@@ -92,7 +123,10 @@ export default defineVerb({
     const changing = opts.enable || opts.disable || threshold !== undefined || maxResets !== undefined;
     if (!changing) {
       // On a terminal, the balance beside the settings: allowance, usage, credits before the next reset, resets left.
-      const [settings, balance] = await Promise.all([getAutoReset(http), ctx.out.spec.terminal ? getBalance(http) : undefined]);
+      const [settings, balance] = await Promise.all([
+        getAutoReset(http),
+        ctx.out.spec.terminal ? getBalance(http) : undefined,
+      ]);
       await show(ctx, settings, 'Automatic billing reset', balance);
       return;
     }
@@ -127,7 +161,9 @@ export default defineVerb({
     const saved = await setAutoReset(http, body);
     const resetsBefore = typeof before.resets_used_in_window === 'number' ? before.resets_used_in_window : 0;
     await show(ctx, saved, 'Automatic billing reset (saved)');
-    ctx.out.success(saved.enabled ? `Automatic billing reset is on at ${pct(saved.threshold_pct)}` : 'Automatic billing reset is off');
+    ctx.out.success(
+      saved.enabled ? `Automatic billing reset is on at ${pct(saved.threshold_pct)}` : 'Automatic billing reset is off',
+    );
     if (typeof saved.resets_used_in_window === 'number' && saved.resets_used_in_window > resetsBefore) {
       ctx.out.warn('a reset fired just now: the plan renewed and the card on file was charged.');
     }

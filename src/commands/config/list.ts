@@ -7,7 +7,7 @@ export default defineVerb({
   aliases: ['ls'],
   summary: 'List every setting with its value for the profile, where that value comes from, and what it does',
   description:
-    'SOURCE is env (the key\'s environment variable), profile (sq config set), default, or unset; invalid is a value stored in ' +
+    "SOURCE is env (the key's environment variable), profile (sq config set), default, or unset; invalid is a value stored in " +
     'the profile file that the key does not take (the file edited by hand): its value is not shown, a warning on stderr names ' +
     'the fix (`sq config unset KEY`), and the commands that read the key stop with exit 2 until it is fixed.',
   examples: ['sq config list', 'sq config list --profile ci --json'],
@@ -29,7 +29,9 @@ export default defineVerb({
       }
       return { key, value, source, env: def.env ?? null, description: def.description };
     });
-    await ctx.out.list(rows, { columns: [{ key: 'key' }, { key: 'value' }, { key: 'source' }, { key: 'env' }, { key: 'description' }] });
+    await ctx.out.list(rows, {
+      columns: [{ key: 'key' }, { key: 'value' }, { key: 'source' }, { key: 'env' }, { key: 'description' }],
+    });
     for (const line of bad) ctx.out.warn(line);
   },
 });

@@ -17,6 +17,8 @@ export default defineVerb({
       return;
     }
     await store.saveSetting(profile, key, undefined);
-    ctx.out.success(`${key} removed from profile "${profile}"${def.default !== undefined ? ` (the default is ${def.default})` : ''}`);
+    ctx.out.success(
+      `${key} removed from profile "${profile}"${def.default !== undefined ? ` (the default is ${def.default})` : ''}`,
+    );
   },
 });

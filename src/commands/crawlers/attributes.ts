@@ -10,7 +10,10 @@ export default defineVerb({
     'Columns with is_main=false only appear when their function is enabled on the squid. The endpoint is public: ' +
     'with a full crawler id no API key is needed.',
   args: ['<crawler>'],
-  examples: ['sq crawlers attributes google-maps-search-export', 'sq crawlers attributes google-maps-search-export --fields name,type'],
+  examples: [
+    'sq crawlers attributes google-maps-search-export',
+    'sq crawlers attributes google-maps-search-export --fields name,type',
+  ],
   async run(ctx, [ref]) {
     const anonymous = isFullHash(ref.trim());
     const http = await ctx.http({ auth: !anonymous });

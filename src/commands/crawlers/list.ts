@@ -27,11 +27,20 @@ export default defineVerb({
     '--search TEXT keeps the crawlers whose name, slug or description contains TEXT, case-insensitively ("-" and "_" ' +
     'count as spaces, so "maps search" finds google-maps-search-export); the API has no search, so every page is read and ' +
     '--limit counts matches.',
-  options: [{ flags: '--search <text>', description: 'only crawlers whose name, slug or description contains this text' }, ...pagingOptions(DEFAULT_LIMIT)],
-  examples: ['sq crawlers list', 'sq crawlers list --search "google maps"', 'sq crawlers list --all --format csv', 'sq crawlers list --fields id,slug --all'],
+  options: [
+    { flags: '--search <text>', description: 'only crawlers whose name, slug or description contains this text' },
+    ...pagingOptions(DEFAULT_LIMIT),
+  ],
+  examples: [
+    'sq crawlers list',
+    'sq crawlers list --search "google maps"',
+    'sq crawlers list --all --format csv',
+    'sq crawlers list --fields id,slug --all',
+  ],
   async run(ctx, _args, opts) {
     const search = opts.search === undefined ? undefined : nonEmpty('--search', opts.search);
-    if (search !== undefined && opts.page !== undefined) throw new UsageError('--search reads every page itself: use --limit or --all, not --page');
+    if (search !== undefined && opts.page !== undefined)
+      throw new UsageError('--search reads every page itself: use --limit or --all, not --page');
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();
     if (search === undefined) {
@@ -61,6 +70,9 @@ export default defineVerb({
     await ctx.out.list(matches(), { columns: COLUMNS, empty: none });
     // A table says it itself (empty); piped, a search that found nothing still says so on stderr.
     if (found === 0 && !ctx.out.spec.terminal) ctx.out.info(none);
-    else if (more) ctx.out.info(`Showing the first ${found === 1 ? 'match' : `${found} matches`} — use --all or --limit N to see more.`);
+    else if (more)
+      ctx.out.info(
+        `Showing the first ${found === 1 ? 'match' : `${found} matches`} — use --all or --limit N to see more.`,
+      );
   },
 });

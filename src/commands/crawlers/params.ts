@@ -4,7 +4,7 @@ import { getCrawlerParams, paramRows } from '../../api/crawlers.js';
 
 export default defineVerb({
   name: 'params',
-  summary: 'List a crawler\'s task and squid parameters and its paid functions (GET /v1/crawlers/{id}/params)',
+  summary: "List a crawler's task and squid parameters and its paid functions (GET /v1/crawlers/{id}/params)",
   description:
     'One row per parameter: level "task" (a key of each task, e.g. url), "squid" (set with `sq squids update --param`) ' +
     'or "function" (a paid add-on, set with --param functions=\'{"name":true}\').',

@@ -6,7 +6,7 @@ export default defineNoun({
   name: 'credits',
   summary: 'Show where credits went: per crawler and function, per squid',
   description:
-    'The account\'s credit views. Per run: `sq runs credits <run>`; per run of one squid: `sq squids credits <squid>`; ' +
+    "The account's credit views. Per run: `sq runs credits <run>`; per run of one squid: `sq squids credits <squid>`; " +
     'the balance: `sq balance`.',
   verbs: [modules, squids],
 });

@@ -10,7 +10,7 @@ export default defineVerb({
   description:
     'One row per crawler ("module") and function: credits, attempts, and the crawler\'s results and runs; the total goes ' +
     'to stderr. --days N counts only runs completed in the last N days (default: all of them). --json prints the ' +
-    'API\'s document whole.',
+    "API's document whole.",
   options: [{ flags: '--days <n>', description: 'only runs completed in the last N days, 1-3650', defaultText: 'all' }],
   examples: ['sq credits modules', 'sq credits modules --days 7', 'sq credits modules --json --jq .total_credits'],
   async run(ctx, _args, opts) {
@@ -19,7 +19,14 @@ export default defineVerb({
     const doc = await getModuleCredits(http, days);
     const modules = Array.isArray(doc.data) ? doc.data.filter(isRecord) : [];
     const rows = modules.flatMap((m) =>
-      breakdownRows(m).map((b) => ({ module: m.module ?? null, name: m.name ?? null, slug: m.slug ?? null, total_results: m.total_results ?? null, total_runs: m.total_runs ?? null, ...b })),
+      breakdownRows(m).map((b) => ({
+        module: m.module ?? null,
+        name: m.name ?? null,
+        slug: m.slug ?? null,
+        total_results: m.total_results ?? null,
+        total_runs: m.total_runs ?? null,
+        ...b,
+      })),
     );
     await printBreakdown(ctx, doc, rows, {
       title: 'Credits per crawler',

@@ -10,7 +10,7 @@ export default defineVerb({
     'One row per squid: credits, results and runs. A squid deleted in the last 30 days is still listed, with DELETED ' +
     'true and when; `sq squids credits <squid>` shows the runs of one squid.',
   options: pagingOptions(DEFAULT_LIMIT),
-  examples: ['sq credits squids', 'sq credits squids --all --json --jq \'.[] | select(.is_deleted)\''],
+  examples: ['sq credits squids', "sq credits squids --all --json --jq '.[] | select(.is_deleted)'"],
   async run(ctx, _args, opts) {
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();

@@ -4,7 +4,6 @@ import { runApply } from '../../account/apply.js';
 import { pathOf, type Desired } from '../../account/file.js';
 import { ASSUME_OPTION, planOfFile } from '../../account/plan-file.js';
 
-
 export default defineVerb({
   name: 'apply',
   writes: true,
@@ -28,7 +27,12 @@ export default defineVerb({
     'sq delivery apply -f delivery.json --json | jq .summary',
   ],
   async run(ctx, _args, opts) {
-    const { plan, steps, applied } = await planOfFile(ctx, opts, { findOnly: true, force: !!opts.force, limit: deliveryOnly, allowMissingSecrets: false });
+    const { plan, steps, applied } = await planOfFile(ctx, opts, {
+      findOnly: true,
+      force: !!opts.force,
+      limit: deliveryOnly,
+      allowMissingSecrets: false,
+    });
     await runApply(ctx, await ctx.http(), plan, steps, undefined, applied);
   },
 });
@@ -39,15 +43,18 @@ const CHANNELS = ['sftp', 'webhook', 'email', 'sheet', 's3'];
 function deliveryOnly(want: Desired): void {
   const problems: string[] = [];
   const elsewhere = 'sq delivery apply manages delivery channels only; use `sq apply` for the rest';
-  if (!want.managesSquids) problems.push('squids: is required: a mapping from squid (name, hash prefix or hash) to its delivery channels');
+  if (!want.managesSquids)
+    problems.push('squids: is required: a mapping from squid (name, hash prefix or hash) to its delivery channels');
   else if (want.squids.length === 0) problems.push('squids: lists no squid');
   if (want.prune) problems.push(`prune: ${elsewhere}`);
   if (want.billing) problems.push(`billing: ${elsewhere}`);
   for (const s of want.squids) {
     for (const k of Object.keys(s.spec)) {
-      if (!CHANNELS.includes(k) && (s.spec as Record<string, unknown>)[k] !== undefined) problems.push(`${pathOf(['squids', s.ref, k])}: ${elsewhere}`);
+      if (!CHANNELS.includes(k) && (s.spec as Record<string, unknown>)[k] !== undefined)
+        problems.push(`${pathOf(['squids', s.ref, k])}: ${elsewhere}`);
     }
-    if (s.channels.length === 0) problems.push(`${pathOf(['squids', s.ref])}: must be a mapping of one or more channels: ${CHANNELS.join(', ')}`);
+    if (s.channels.length === 0)
+      problems.push(`${pathOf(['squids', s.ref])}: must be a mapping of one or more channels: ${CHANNELS.join(', ')}`);
   }
   if (problems.length) {
     const [first, ...rest] = problems;

@@ -5,7 +5,7 @@ import { SQUID_OPTION, configureDelivery, emailFlag, squidToConfigure } from './
 export default defineVerb({
   name: 'email',
   writes: true,
-  summary: 'E-mail a notice when a squid\'s runs complete (POST /v1/delivery)',
+  summary: "E-mail a notice when a squid's runs complete (POST /v1/delivery)",
   description:
     'Sets the address that receives the run-completion e-mails of one squid. Notifications are on unless ' +
     '--no-notifications (which keeps the address but stops the e-mails).',
@@ -27,7 +27,8 @@ export default defineVerb({
       squidRef,
       body,
       channel: 'E-mail',
-      success: (squid) => `E-mail ${body.notifications ? 'notifications on' : 'notifications off'} for squid ${squid} (${email})`,
+      success: (squid) =>
+        `E-mail ${body.notifications ? 'notifications on' : 'notifications off'} for squid ${squid} (${email})`,
     });
   },
 });

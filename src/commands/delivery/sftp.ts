@@ -2,7 +2,13 @@ import { defineVerb, type OptionsOf } from '../../cli/command.js';
 import { nonEmpty, portFlag, required } from '../../validate/index.js';
 import type { FtpFields } from '../../api/delivery.js';
 import {
-  ACTIVE_OPTIONS, SFTP_LOGIN_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, readPassword, squidToConfigure,
+  ACTIVE_OPTIONS,
+  SFTP_LOGIN_OPTIONS,
+  SQUID_OPTION,
+  activeFlag,
+  configureDelivery,
+  readPassword,
+  squidToConfigure,
 } from './_shared/common.js';
 
 /** Host, port, user and directory from flags, validated before any request. */
@@ -11,7 +17,10 @@ function sftpLoginFlags(opts: OptionsOf<typeof SFTP_LOGIN_OPTIONS>): Omit<FtpFie
     host: nonEmpty('--host', required('--host', opts.host, 'the SFTP server hostname or IP address')),
     port: opts.port === undefined ? 22 : portFlag('--port', opts.port),
     username: nonEmpty('--username', required('--username', opts.username, 'the SFTP login user name')),
-    directory: nonEmpty('--directory', required('--directory', opts.directory, 'the target directory on the server (it must already exist)')),
+    directory: nonEmpty(
+      '--directory',
+      required('--directory', opts.directory, 'the target directory on the server (it must already exist)'),
+    ),
   };
 }
 
@@ -22,7 +31,7 @@ const SFTP_HINT =
 export default defineVerb({
   name: 'sftp',
   writes: true,
-  summary: 'Send a squid\'s run results to an SFTP server (POST /v1/delivery)',
+  summary: "Send a squid's run results to an SFTP server (POST /v1/delivery)",
   description:
     'Configures SFTP delivery for one squid: after each run the results are uploaded to --directory. Every call ' +
     'replaces the whole SFTP configuration; --port defaults to 22 and the delivery is active unless --inactive.\n\n' +

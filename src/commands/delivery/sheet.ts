@@ -5,11 +5,11 @@ import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToCon
 export default defineVerb({
   name: 'sheet',
   writes: true,
-  summary: 'Export a squid\'s results to a Google Sheet (POST /v1/delivery)',
+  summary: "Export a squid's results to a Google Sheet (POST /v1/delivery)",
   description:
     'Configures Google Sheet delivery for one squid. The sheet must be shared "anyone with the link" with Editor ' +
     'rights; exports are capped at 100,000 rows. --overwrite (the default) replaces the sheet with the last run; ' +
-    '--append adds each run\'s rows and removes duplicates. Active unless --inactive.',
+    "--append adds each run's rows and removes duplicates. Active unless --inactive.",
   options: [
     SQUID_OPTION,
     { flags: '--url <url>', description: 'the Google Sheet URL' },

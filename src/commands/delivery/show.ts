@@ -37,7 +37,8 @@ const COLUMNS: Column[] = [
   {
     key: 'email',
     header: 'E-mail',
-    format: (v, r) => (typeof v === 'string' && v ? `${v}  notifications ${r.notifications === true ? 'on' : 'off'}` : 'not configured'),
+    format: (v, r) =>
+      typeof v === 'string' && v ? `${v}  notifications ${r.notifications === true ? 'on' : 'off'}` : 'not configured',
   },
   {
     key: 'google_sheet_fields',
@@ -53,8 +54,13 @@ const COLUMNS: Column[] = [
     header: 'Last applied by sq (not read back)',
     format: (v) => {
       if (!v || typeof v !== 'object' || !Object.keys(v).length) return 'nothing remembered';
-      const fields = (f: Rec) => Object.entries(f).map(([k, x]) => `${k}=${typeof x === 'string' ? x : JSON.stringify(x)}`).join(' ');
-      return Object.entries(v as Record<string, Rec>).map(([c, f]) => `${c}: ${fields(f)}`).join('; ');
+      const fields = (f: Rec) =>
+        Object.entries(f)
+          .map(([k, x]) => `${k}=${typeof x === 'string' ? x : JSON.stringify(x)}`)
+          .join(' ');
+      return Object.entries(v as Record<string, Rec>)
+        .map(([c, f]) => `${c}: ${fields(f)}`)
+        .join('; ');
     },
   },
   {
@@ -80,8 +86,18 @@ export default defineVerb({
     'last_applied adds, per channel, what sq last applied from this profile of the fields the service does not ' +
     'answer (SFTP username and directory, webhook events and retry, S3 target_path; never a secret), as `sq plan` ' +
     'compares them (see `sq plan --help`); a change made elsewhere (the dashboard) is not seen there.',
-  options: [{ flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name', complete: 'squid' }],
-  examples: ['sq delivery show --squid "Paris restaurants"', 'sq delivery show --squid 3f2a --json', 'sq delivery show --squid 3f2a --fields webhook_fields.url'],
+  options: [
+    {
+      flags: '--squid <squid>',
+      description: 'the squid: full hash, unique hash prefix or exact name',
+      complete: 'squid',
+    },
+  ],
+  examples: [
+    'sq delivery show --squid "Paris restaurants"',
+    'sq delivery show --squid 3f2a --json',
+    'sq delivery show --squid 3f2a --fields webhook_fields.url',
+  ],
   async run(ctx, _args, opts) {
     const ref = nonEmpty('--squid', required('--squid', opts.squid, 'the squid (hash, prefix or name)'));
     const http = await ctx.http();
@@ -90,9 +106,18 @@ export default defineVerb({
     const rec = await getSquid(http, squid.id);
     const d = storedDelivery(rec);
     const name = typeof rec.name === 'string' ? rec.name : squid.name;
-    const channels = { sftp: d.ftp_fields, webhook: d.webhook_fields, sheet: d.google_sheet_fields, s3: d.s3_fields, email: { email: d.email, notifications: d.notifications } };
+    const channels = {
+      sftp: d.ftp_fields,
+      webhook: d.webhook_fields,
+      sheet: d.google_sheet_fields,
+      s3: d.s3_fields,
+      email: { email: d.email, notifications: d.notifications },
+    };
     const lastApplied = (await appliedState(ctx)).lastApplied(squid.id, channels);
     const out: Rec = { squid: squid.id, name, ...d, last_applied: lastApplied };
-    await ctx.out.record(out, { title: `Delivery of squid ${name || squid.id}`, columns: ctx.out.spec.terminal ? COLUMNS : undefined });
+    await ctx.out.record(out, {
+      title: `Delivery of squid ${name || squid.id}`,
+      columns: ctx.out.spec.terminal ? COLUMNS : undefined,
+    });
   },
 });

@@ -44,7 +44,8 @@ function pickStr(flag: string, given: unknown, stored: unknown, what: string, sq
   if (given !== undefined) return nonEmpty(flag, given);
   if (typeof stored === 'string' && stored !== '') return stored;
   // The service answers only part of a stored channel (SFTP: host, port, is_active): the rest must be given.
-  if (squid !== undefined) throw new UsageError(`${flag} is required (${what}): the service does not give it back for --squid ${squid}`);
+  if (squid !== undefined)
+    throw new UsageError(`${flag} is required (${what}): the service does not give it back for --squid ${squid}`);
   throw new UsageError(`${flag} is required (${what}), or pass --squid to reuse a squid's stored configuration`);
 }
 
@@ -59,7 +60,7 @@ export default defineVerb({
     '--password-env, never the command line.\n' +
     'webhook: the service POSTs a sample run.done event to --url; your endpoint must answer 200, 201 or 202 within 30 s.\n' +
     'email: sends a test e-mail to --email.\n\n' +
-    'With --squid, values not given as flags are taken from what the service answers of that squid\'s stored ' +
+    "With --squid, values not given as flags are taken from what the service answers of that squid's stored " +
     'configuration (SFTP host and port, the webhook URL, the e-mail), and the SFTP username and directory from what ' +
     'sq last applied from this profile (see `sq delivery show`); the service never answers the SFTP password.',
   args: ['<kind>'],
@@ -67,7 +68,7 @@ export default defineVerb({
     ...SFTP_LOGIN_OPTIONS,
     { flags: '--url <url>', description: 'webhook: the endpoint to try' },
     { flags: '--email <address>', description: 'email: where to send the test e-mail' },
-    { ...SQUID_OPTION, description: 'reuse this squid\'s stored configuration for values not given as flags' },
+    { ...SQUID_OPTION, description: "reuse this squid's stored configuration for values not given as flags" },
   ],
   examples: [
     'SFTP_PASSWORD=... sq delivery test sftp --host sftp.example.com --username deploy --directory /upload --password-env SFTP_PASSWORD',
@@ -82,17 +83,22 @@ export default defineVerb({
     // Flags are checked before the stored configuration is read, so a bad value never costs a request.
     if (kind === 'sftp') {
       if (opts.port !== undefined) portFlag('--port', opts.port);
-      for (const f of ['host', 'username', 'directory'] as const) if (opts[f] !== undefined) nonEmpty(`--${f}`, opts[f]);
+      for (const f of ['host', 'username', 'directory'] as const)
+        if (opts[f] !== undefined) nonEmpty(`--${f}`, opts[f]);
       // readPassword registers the password with ctx; the stored one is registered below: both are scrubbed from
       // every message and error.
       const password = await readPassword(ctx, opts, opts.squid === undefined);
       const stored = (await storedFor(ctx, opts.squid)).ftp ?? {};
       const pw = password ?? (typeof stored.password === 'string' && stored.password ? stored.password : undefined);
-      if (!pw) throw new UsageError('the SFTP password is required: --password-stdin or --password-env VAR (the service never gives a stored one back)');
+      if (!pw)
+        throw new UsageError(
+          'the SFTP password is required: --password-stdin or --password-env VAR (the service never gives a stored one back)',
+        );
       ctx.addSecret(pw);
       body = {
         host: pickStr('--host', opts.host, stored.host, 'the SFTP server'),
-        port: opts.port !== undefined ? portFlag('--port', opts.port) : typeof stored.port === 'number' ? stored.port : 22,
+        port:
+          opts.port !== undefined ? portFlag('--port', opts.port) : typeof stored.port === 'number' ? stored.port : 22,
         username: pickStr('--username', opts.username, stored.username, 'the login user name', opts.squid),
         password: pw,
         directory: pickStr('--directory', opts.directory, stored.directory, 'the target directory', opts.squid),
@@ -101,7 +107,12 @@ export default defineVerb({
     } else if (kind === 'webhook') {
       if (opts.url !== undefined) httpUrlFlag('--url', opts.url);
       const stored = await storedFor(ctx, opts.squid);
-      body = { url: hideUrlSecrets(ctx, httpUrlFlag('--url', pickStr('--url', opts.url, stored.webhookUrl, 'the endpoint to try'))) };
+      body = {
+        url: hideUrlSecrets(
+          ctx,
+          httpUrlFlag('--url', pickStr('--url', opts.url, stored.webhookUrl, 'the endpoint to try')),
+        ),
+      };
       path = 'webhook';
     } else {
       if (opts.email !== undefined) emailFlag('--email', opts.email);
@@ -124,17 +135,22 @@ export default defineVerb({
 });
 
 function successText(kind: Kind, body: Record<string, unknown>, res: TestResult): string {
-  if (kind === 'sftp') return `SFTP test passed: logged in to ${body.host}:${body.port} as ${body.username}; ${body.directory} exists`;
+  if (kind === 'sftp')
+    return `SFTP test passed: logged in to ${body.host}:${body.port} as ${body.username}; ${body.directory} exists`;
   if (kind === 'webhook') return `Webhook test passed: ${body.url} answered HTTP ${res.status_code ?? '2xx'}`;
   return `Test e-mail sent to ${body.email}`;
 }
 
 function failure(kind: Kind, body: Record<string, unknown>, res: TestResult): ApiError {
-  const reason = typeof res.error === 'string' && res.error ? res.error : isRecord(res.detail) ? JSON.stringify(res.detail) : null;
+  const reason =
+    typeof res.error === 'string' && res.error ? res.error : isRecord(res.detail) ? JSON.stringify(res.detail) : null;
   if (kind === 'sftp') {
-    return new ApiError(`SFTP test failed for ${body.username}@${body.host}:${body.port}${body.directory}${reason ? `: ${reason}` : ''}`, {
-      details: SFTP_CAUSES,
-    });
+    return new ApiError(
+      `SFTP test failed for ${body.username}@${body.host}:${body.port}${body.directory}${reason ? `: ${reason}` : ''}`,
+      {
+        details: SFTP_CAUSES,
+      },
+    );
   }
   if (kind === 'webhook') {
     const got = typeof res.status_code === 'number' ? `answered HTTP ${res.status_code}` : 'did not answer';

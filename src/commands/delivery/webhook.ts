@@ -1,7 +1,14 @@
 import { defineVerb } from '../../cli/command.js';
 import { eventsFlag, httpUrlFlag, required, RUN_EVENTS } from '../../validate/index.js';
 import { eventsObject } from '../../api/delivery.js';
-import { ACTIVE_OPTIONS, SQUID_OPTION, activeFlag, configureDelivery, squidToConfigure, hideUrlSecrets } from './_shared/common.js';
+import {
+  ACTIVE_OPTIONS,
+  SQUID_OPTION,
+  activeFlag,
+  configureDelivery,
+  squidToConfigure,
+  hideUrlSecrets,
+} from './_shared/common.js';
 import { maskWebhookUrl } from '../../lib/secrets.js';
 
 const DEFAULT_EVENTS = 'run.done,run.error';
@@ -18,12 +25,17 @@ export default defineVerb({
     'Your endpoint must answer 200, 201 or 202 within 30 seconds. Try it first with `sq delivery test webhook`, ' +
     'or receive events on this machine with `sq webhook listen`.\n' +
     'Secret-looking query values of the URL (?token=, ?key=, ?sig=, ?code=, …) and path segments that are tokens ' +
-    '(Slack\'s /services/T…/B…/SECRET, Discord\'s /api/webhooks/ID/TOKEN, Office 365\'s webhook.office.com paths, ' +
+    "(Slack's /services/T…/B…/SECRET, Discord's /api/webhooks/ID/TOKEN, Office 365's webhook.office.com paths, " +
     'any long random key) are masked in every output, trace and error, like passwords, unless --show-secrets.',
   options: [
     SQUID_OPTION,
     { flags: '--url <url>', description: 'http(s) endpoint that receives the events' },
-    { flags: '--events <list>', description: `comma-separated events to subscribe to: ${RUN_EVENTS.join(', ')}, or "all"`, defaultText: DEFAULT_EVENTS, complete: { list: [...RUN_EVENTS, 'all'] } },
+    {
+      flags: '--events <list>',
+      description: `comma-separated events to subscribe to: ${RUN_EVENTS.join(', ')}, or "all"`,
+      defaultText: DEFAULT_EVENTS,
+      complete: { list: [...RUN_EVENTS, 'all'] },
+    },
     { flags: '--retry', description: 'retry failed deliveries (up to 3 times, 15 minutes apart)', defaultText: 'on' },
     { flags: '--no-retry', description: 'do not retry failed deliveries' },
     ...ACTIVE_OPTIONS,
@@ -35,7 +47,10 @@ export default defineVerb({
   ],
   async run(ctx, _args, opts) {
     const squidRef = squidToConfigure(opts);
-    const url = hideUrlSecrets(ctx, httpUrlFlag('--url', required('--url', opts.url, 'the http(s) endpoint that receives the events')));
+    const url = hideUrlSecrets(
+      ctx,
+      httpUrlFlag('--url', required('--url', opts.url, 'the http(s) endpoint that receives the events')),
+    );
     const events = eventsFlag('--events', opts.events ?? DEFAULT_EVENTS);
     const is_active = activeFlag(opts);
     const retry = opts.retry !== false;
@@ -44,7 +59,8 @@ export default defineVerb({
       squidRef,
       body,
       channel: 'Webhook',
-      success: (squid) => `Webhook ${is_active ? 'active' : 'configured (inactive)'} for squid ${squid}: ${events.join(', ')} → ${ctx.globals.showSecrets ? url : maskWebhookUrl(url)}`,
+      success: (squid) =>
+        `Webhook ${is_active ? 'active' : 'configured (inactive)'} for squid ${squid}: ${events.join(', ')} → ${ctx.globals.showSecrets ? url : maskWebhookUrl(url)}`,
     });
   },
 });

@@ -1,6 +1,11 @@
 import { defineVerb } from '../../cli/command.js';
 import {
-  EmulatorOptionError, parseEmulatorOptions, PORT_MAX, PORT_MIN, TIME_SCALE_MAX, TIME_SCALE_MIN,
+  EmulatorOptionError,
+  parseEmulatorOptions,
+  PORT_MAX,
+  PORT_MIN,
+  TIME_SCALE_MAX,
+  TIME_SCALE_MIN,
 } from '../../emulator/cli.js';
 import { UsageError } from '../../errors.js';
 import { distFile, importPackage } from '../../import-package.js';
@@ -16,10 +21,23 @@ export default defineVerb({
     { flags: '--host <host>', description: 'address to bind (loopback by default)', defaultText: '127.0.0.1' },
     { flags: '--port <n>', description: `port, ${PORT_MIN}-${PORT_MAX}; 0 picks a free one`, defaultText: '8787' },
     { flags: '--seed <seed>', description: 'initial data', choices: ['demo', 'empty'], defaultText: 'demo' },
-    { flags: '--clock <clock>', description: 'business time for runs, webhook retries, billing checks', choices: ['real', 'virtual'], defaultText: 'real' },
-    { flags: '--time-scale <n>', description: `real clock speed-up, e.g. 60 = one minute per second (${TIME_SCALE_MIN}-${TIME_SCALE_MAX})`, defaultText: '1' },
+    {
+      flags: '--clock <clock>',
+      description: 'business time for runs, webhook retries, billing checks',
+      choices: ['real', 'virtual'],
+      defaultText: 'real',
+    },
+    {
+      flags: '--time-scale <n>',
+      description: `real clock speed-up, e.g. 60 = one minute per second (${TIME_SCALE_MIN}-${TIME_SCALE_MAX})`,
+      defaultText: '1',
+    },
     { flags: '--free-plan', description: 'cap paginated lists at 50 records with the free-plan warning' },
-    { flags: '--rate-limits <mode>', description: 'on, off, or a multiplier of the documented limits (e.g. 0.1)', defaultText: 'on' },
+    {
+      flags: '--rate-limits <mode>',
+      description: 'on, off, or a multiplier of the documented limits (e.g. 0.1)',
+      defaultText: 'on',
+    },
     { flags: '--state <file>', description: 'keep state across restarts in this file (written atomically)' },
   ],
   examples: [
@@ -39,7 +57,9 @@ export default defineVerb({
     }
     // The emulator is not in the CLI's bundle (dist/sq.cjs): it is a long-running server that gains nothing from
     // a fast start, and every other command would pay to read its code. It runs from dist/ as ES modules.
-    const { runEmulatorCommand } = await importPackage<typeof import('../../emulator/cli.js')>(distFile('emulator/cli.js'));
+    const { runEmulatorCommand } = await importPackage<typeof import('../../emulator/cli.js')>(
+      distFile('emulator/cli.js'),
+    );
     return runEmulatorCommand(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr });
   },
 });

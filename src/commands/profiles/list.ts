@@ -21,7 +21,13 @@ export default defineVerb({
     await ctx.out.list(rows, {
       maskSecrets: false,
       empty: 'No profiles. Store one: sq auth login (or set SQ_TOKEN)',
-      columns: [{ key: 'name' }, { key: 'active', format: (v) => (v ? '*' : '') }, { key: 'base_url' }, { key: 'key' }, { key: 'user' }],
+      columns: [
+        { key: 'name' },
+        { key: 'active', format: (v) => (v ? '*' : '') },
+        { key: 'base_url' },
+        { key: 'key' },
+        { key: 'user' },
+      ],
     });
   },
 });

@@ -12,7 +12,7 @@ export default defineVerb({
   description:
     'List results (GET /v1/results) of a squid (--squid) or of one run (--run): exactly one of them. --all reads every page ' +
     'and writes each record as it arrives, so memory stays flat for any size. CSV/TSV columns are stable: id, squid, run, ' +
-    'scraping_time, then the crawler\'s result fields in their documented order (a field a row lacks is an empty cell). ' +
+    "scraping_time, then the crawler's result fields in their documented order (a field a row lacks is an empty cell). " +
     '-o FILE writes to a temp file renamed into place when complete, so FILE appears whole or not at all; the format ' +
     'comes from --format, else the extension (.csv, .tsv, .json, .ndjson/.jsonl; others: csv). An existing FILE is kept ' +
     'unless --force (exit 2 before any request, as runs download does); only a regular file is replaced (it keeps its ' +
@@ -20,14 +20,31 @@ export default defineVerb({
     '--all, shows the first 100. Requests to /v1/results are paced at one per 550 ms (the service allows 2 per second). ' +
     'An --all export that stops (-o FILE, or --checkpoint to stdout) continues with --resume: sq help resume.',
   options: [
-    { flags: '--squid <squid>', description: 'results of every run of this squid (id, id prefix or exact name)', complete: 'squid' },
+    {
+      flags: '--squid <squid>',
+      description: 'results of every run of this squid (id, id prefix or exact name)',
+      complete: 'squid',
+    },
     { flags: '--run <run>', description: 'results of this run only (id or id prefix)', complete: 'run' },
     { flags: '--task <task>', description: 'only the results of this task (id or id prefix)' },
     ...pagingOptions(DEFAULT_LIMIT),
-    { flags: '-o, --output <file>', description: 'write the records to this regular file (atomically) instead of stdout; - is stdout' },
-    { flags: '--resume', description: 'continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)' },
-    { flags: '--checkpoint <file>', description: 'with --all to stdout (ndjson, csv, tsv): record the pages written, for --resume' },
-    { flags: '--force', description: 'with -o: replace an existing FILE; with --resume --checkpoint: continue into an empty stdout file (only the pages after the checkpoint)' },
+    {
+      flags: '-o, --output <file>',
+      description: 'write the records to this regular file (atomically) instead of stdout; - is stdout',
+    },
+    {
+      flags: '--resume',
+      description: 'continue an interrupted --all export from its last whole page (-o FILE, or --checkpoint)',
+    },
+    {
+      flags: '--checkpoint <file>',
+      description: 'with --all to stdout (ndjson, csv, tsv): record the pages written, for --resume',
+    },
+    {
+      flags: '--force',
+      description:
+        'with -o: replace an existing FILE; with --resume --checkpoint: continue into an empty stdout file (only the pages after the checkpoint)',
+    },
   ],
   examples: [
     'sq results list --squid "Paris restaurants" --limit 20',

@@ -18,7 +18,11 @@ export default defineVerb({
   examples: ['sq runs abort <run>', 'sq runs abort <run> --yes --json'],
   async run(ctx, [ref], opts) {
     const id = await idOf(ctx, 'run', ref, opts);
-    await confirmOrCancel(ctx, `Abort run ${id}? Results collected so far are still exported and billed.`, 'not aborted');
+    await confirmOrCancel(
+      ctx,
+      `Abort run ${id}? Results collected so far are still exported and billed.`,
+      'not aborted',
+    );
     const http = await ctx.http();
     const run = await abortRun(http, id);
     await ctx.out.record(run, { title: `Run ${id}`, columns: RUN_COLUMNS });

@@ -7,14 +7,19 @@ import { resetNote } from './_shared/reset-note.js';
 
 export default defineVerb({
   name: 'credits',
-  summary: 'Show what a run cost: total credits, the breakdown per function, and the rates (GET /v1/runs/{run}/credits)',
+  summary:
+    'Show what a run cost: total credits, the breakdown per function, and the rates (GET /v1/runs/{run}/credits)',
   description:
     'The table has one row per function ("base" is the per-row charge of the crawler; enrichments such as contact ' +
     'details follow) with its credits, attempts and rate (credits per row); the total goes to stderr. --json prints the ' +
     `API's document whole: total_credits, total_results, breakdown, rates, filter_breakdown. <run> ${PREFIX_NOTE}.`,
   args: ['<run>'],
   options: [RUN_SQUID_OPTION],
-  examples: ['sq runs credits <run>', 'sq runs credits 5e1d0c7f --json', 'sq runs credits <run> --json --jq .total_credits'],
+  examples: [
+    'sq runs credits <run>',
+    'sq runs credits 5e1d0c7f --json',
+    'sq runs credits <run> --json --jq .total_credits',
+  ],
   async run(ctx, [ref], opts) {
     const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();

@@ -15,42 +15,63 @@ import type { Ctx } from '../../cli/context.js';
 
 export default defineVerb({
   name: 'download',
-  summary: 'Download a finished run\'s export as CSV, XLSX, JSON or JSONL',
+  summary: "Download a finished run's export as CSV, XLSX, JSON or JSONL",
   description:
     'Download the export of a run whose export is ready (export_done). --file-format csv|xlsx|json|jsonl (default csv; ' +
     'changelog 2026-06-16) picks the format; the global --fields a,b keeps only these columns of the file, in this ' +
-    'order, and --omit c leaves columns out (both are checked by the platform against the run\'s columns; a column in ' +
+    "order, and --omit c leaves columns out (both are checked by the platform against the run's columns; a column in " +
     'both is exit 2). XLSX holds at most 1,048,575 rows: a bigger run is exit 2 before the download. Formats other than ' +
-    'CSV are converted by the platform in the background; the conversion\'s progress is shown while sq waits for it. ' +
+    "CSV are converted by the platform in the background; the conversion's progress is shown while sq waits for it. " +
     'A body cut short (a reset, a stall) is fetched again from a fresh link, 3 tries in all (on stdout, only while ' +
     'nothing was written); the last failure names the bytes received and the URL (without its query). ' +
     'The file goes to a temp file in the target directory ' +
     'and is renamed into place only when complete, so an interrupted download leaves nothing behind. The default name is the ' +
     'one the server gives (<squid>_YYYYMMDD_HHMM.<format>) reduced to a plain file name (no directories, no leading ' +
-    'dots) with the format\'s extension, else <run>.<format>. An existing file is kept unless --force, whether sq or -o FILE named it (exit 2 before the download, as ' +
+    "dots) with the format's extension, else <run>.<format>. An existing file is kept unless --force, whether sq or -o FILE named it (exit 2 before the download, as " +
     '`results list -o` does); --force replaces a regular file, keeping its mode (a device, FIFO, socket, directory or ' +
     'symlink is refused); -o - writes to stdout; -o DIR/ picks the directory. ' +
     `<run> ${PREFIX_NOTE}.`,
   args: ['<run>'],
   options: [
-    { flags: '-o, --output <file>', description: 'where to write: a file, a directory, or - for stdout', defaultText: 'the server\'s file name in the current directory' },
-    { flags: '--force', description: 'replace an existing file (-o FILE, or the server\'s file name)' },
-    { flags: '--file-format <format>', description: 'csv, xlsx, json (an array) or jsonl', choices: EXPORT_FORMATS, defaultText: 'csv' },
+    {
+      flags: '-o, --output <file>',
+      description: 'where to write: a file, a directory, or - for stdout',
+      defaultText: "the server's file name in the current directory",
+    },
+    { flags: '--force', description: "replace an existing file (-o FILE, or the server's file name)" },
+    {
+      flags: '--file-format <format>',
+      description: 'csv, xlsx, json (an array) or jsonl',
+      choices: EXPORT_FORMATS,
+      defaultText: 'csv',
+    },
     { flags: '--omit <columns>', description: 'leave these columns out (comma-separated)' },
     RUN_SQUID_OPTION,
   ],
-  examples: ['sq runs download <run>', 'sq runs download <run> -o paris.csv', 'sq runs download <run> --file-format xlsx --fields name,phone,website', 'sq runs download <run> --file-format jsonl --omit id -o - | head'],
+  examples: [
+    'sq runs download <run>',
+    'sq runs download <run> -o paris.csv',
+    'sq runs download <run> --file-format xlsx --fields name,phone,website',
+    'sq runs download <run> --file-format jsonl --omit id -o - | head',
+  ],
   async run(ctx, [ref], opts) {
     nonEmpty('<run>', ref);
-    const format = (opts.fileFormat === undefined ? 'csv' : enumFlag('--file-format', opts.fileFormat.toLowerCase(), EXPORT_FORMATS)) as ExportFormat;
+    const format = (
+      opts.fileFormat === undefined ? 'csv' : enumFlag('--file-format', opts.fileFormat.toLowerCase(), EXPORT_FORMATS)
+    ) as ExportFormat;
     const columns = (flag: string, v: string | undefined) => {
       if (v === undefined) return undefined;
       const names = v.split(',').map((c) => c.trim());
-      if (names.some((c) => c === '')) throw new UsageError(`${flag} takes column names separated by commas (got ${JSON.stringify(v)})`);
+      if (names.some((c) => c === ''))
+        throw new UsageError(`${flag} takes column names separated by commas (got ${JSON.stringify(v)})`);
       return names;
     };
     // The global --fields selects the columns of what a verb prints: here, the export file's.
-    const request: ExportRequest = { format, fields: columns('--fields', ctx.globals.fields), omit: columns('--omit', opts.omit) };
+    const request: ExportRequest = {
+      format,
+      fields: columns('--fields', ctx.globals.fields),
+      omit: columns('--omit', opts.omit),
+    };
     // A column both kept and left out: the file had no column at all (--fields id --omit id), exit 0.
     const both = request.fields?.find((c) => request.omit?.includes(c));
     if (both !== undefined) {
@@ -87,13 +108,18 @@ export default defineVerb({
         const where = `${state.bytes} byte${state.bytes === 1 ? '' : 's'}${Number.isFinite(total) ? ` of ${total}` : ''} from ${shownUrl(url)}`;
         const why = cut.error instanceof Error ? cut.error.message : String(cut.error);
         if (attempt < DOWNLOAD_ATTEMPTS && !(output === '-' && state.bytes > 0)) {
-          ctx.out.info(`the download of run ${id} stopped after ${where} (${why}); trying again (${attempt + 1} of ${DOWNLOAD_ATTEMPTS})`);
+          ctx.out.info(
+            `the download of run ${id} stopped after ${where} (${why}); trying again (${attempt + 1} of ${DOWNLOAD_ATTEMPTS})`,
+          );
           continue;
         }
         const kept = output === '-' ? ' but what stdout received' : '';
-        throw new ApiError(`the download of run ${id} stopped after ${where} (${why})${attempt > 1 ? `, ${attempt} times` : ''}; nothing was kept${kept}`, {
-          details: [`Download again: \`sq runs download ${id}${output ? ` -o ${output}` : ''}\`.`],
-        });
+        throw new ApiError(
+          `the download of run ${id} stopped after ${where} (${why})${attempt > 1 ? `, ${attempt} times` : ''}; nothing was kept${kept}`,
+          {
+            details: [`Download again: \`sq runs download ${id}${output ? ` -o ${output}` : ''}\`.`],
+          },
+        );
       }
     }
     if (got === undefined) return;
@@ -129,7 +155,12 @@ interface Target {
 }
 
 /** The body to stdout, or into a temp file renamed into place once whole; `state.bytes` counts what came. */
-async function writeBody(ctx: Ctx, res: StreamResponse, t: Target, state: { bytes: number }): Promise<{ target: string; bytes: number } | undefined> {
+async function writeBody(
+  ctx: Ctx,
+  res: StreamResponse,
+  t: Target,
+  state: { bytes: number },
+): Promise<{ target: string; bytes: number } | undefined> {
   if (t.output === '-') {
     const count = new Transform({
       transform(chunk: Buffer, _enc, cb) {
@@ -157,7 +188,12 @@ async function writeBody(ctx: Ctx, res: StreamResponse, t: Target, state: { byte
   }
   const file = await AtomicFile.create(target, { onCleanup: (fn) => ctx.onCleanup(fn), replace: t.force });
   const total = Number(res.headers['content-length']);
-  const progress = new Progress({ stream: ctx.io.stderr, tty: ctx.io.stderrIsTTY, enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet, columns: ctx.io.columns });
+  const progress = new Progress({
+    stream: ctx.io.stderr,
+    tty: ctx.io.stderrIsTTY,
+    enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet,
+    columns: ctx.io.columns,
+  });
   const meter = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       state.bytes += chunk.length;
@@ -182,7 +218,9 @@ async function writeBody(ctx: Ctx, res: StreamResponse, t: Target, state: { byte
 async function refuseTooManyRows(http: HttpClient, runId: string): Promise<void> {
   const rows = Number((await getRun(http, runId)).total_results);
   if (Number.isFinite(rows) && rows > XLSX_MAX_ROWS) {
-    throw new UsageError(`--file-format xlsx: run ${runId} has ${rows.toLocaleString('en-US')} rows and an XLSX sheet holds at most ${XLSX_MAX_ROWS.toLocaleString('en-US')}; use --file-format csv, json or jsonl`);
+    throw new UsageError(
+      `--file-format xlsx: run ${runId} has ${rows.toLocaleString('en-US')} rows and an XLSX sheet holds at most ${XLSX_MAX_ROWS.toLocaleString('en-US')}; use --file-format csv, json or jsonl`,
+    );
   }
 }
 
@@ -195,7 +233,12 @@ const CONVERT_POLL_MS = 2_000;
  * noted at each quarter otherwise.
  */
 async function exportUrl(ctx: Ctx, http: HttpClient, runId: string, request: ExportRequest): Promise<string | null> {
-  const progress = new Progress({ stream: ctx.io.stderr, tty: ctx.io.stderrIsTTY, enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet, columns: ctx.io.columns });
+  const progress = new Progress({
+    stream: ctx.io.stderr,
+    tty: ctx.io.stderrIsTTY,
+    enabled: ctx.io.stderrIsTTY && !ctx.globals.quiet,
+    columns: ctx.io.columns,
+  });
   const started = ctx.now();
   let noted = -1;
   try {
@@ -203,13 +246,19 @@ async function exportUrl(ctx: Ctx, http: HttpClient, runId: string, request: Exp
       const answer = await downloadUrl(http, runId, request);
       if (answer === null || typeof answer === 'string') return answer;
       const p = answer.converting;
-      progress.update({ fraction: p, text: `converting to ${request.format}${p === null ? '' : ` ${Math.round(p * 100)}%`}` });
+      progress.update({
+        fraction: p,
+        text: `converting to ${request.format}${p === null ? '' : ` ${Math.round(p * 100)}%`}`,
+      });
       const quarter = p === null ? 0 : Math.floor(p * 4);
       if (!ctx.io.stderrIsTTY && quarter > noted) {
         noted = quarter;
         ctx.out.info(`converting to ${request.format}${p === null ? '…' : `: ${Math.round(p * 100)}%`}`);
       }
-      if (ctx.now() - started > CONVERT_TIMEOUT_MS) throw new TimeoutError(`the ${request.format} conversion of run ${runId} was not ready after ${CONVERT_TIMEOUT_MS / 60_000} minutes; download again later`);
+      if (ctx.now() - started > CONVERT_TIMEOUT_MS)
+        throw new TimeoutError(
+          `the ${request.format} conversion of run ${runId} was not ready after ${CONVERT_TIMEOUT_MS / 60_000} minutes; download again later`,
+        );
       await ctx.sleep(CONVERT_POLL_MS);
     }
   } finally {
@@ -218,7 +267,12 @@ async function exportUrl(ctx: Ctx, http: HttpClient, runId: string, request: Exp
 }
 
 /** The export stream; re-asks for the URL once when the presigned link was refused (they expire quickly). */
-async function fetchExport(ctx: Ctx, http: HttpClient, runId: string, request: ExportRequest): Promise<{ res: StreamResponse; url: string }> {
+async function fetchExport(
+  ctx: Ctx,
+  http: HttpClient,
+  runId: string,
+  request: ExportRequest,
+): Promise<{ res: StreamResponse; url: string }> {
   for (let attempt = 0; ; attempt++) {
     const url = await exportUrl(ctx, http, runId, request);
     if (url === null) throw await notReady(http, runId);
@@ -227,7 +281,10 @@ async function fetchExport(ctx: Ctx, http: HttpClient, runId: string, request: E
     } catch (err) {
       if (attempt === 0 && err instanceof AuthError && err.status === 403) continue;
       if (err instanceof AuthError) {
-        throw new AuthError(`the export link of run ${runId} was refused (HTTP ${err.status}) even after asking for a fresh one`, { status: err.status });
+        throw new AuthError(
+          `the export link of run ${runId} was refused (HTTP ${err.status}) even after asking for a fresh one`,
+          { status: err.status },
+        );
       }
       throw err;
     }
@@ -239,10 +296,13 @@ async function notReady(http: HttpClient, runId: string): Promise<NotFoundError>
   const run = await getRun(http, runId); // an unknown run throws its own 404 here
   const status = runStatus(run) || 'unknown';
   const why = status === 'done' ? 'the run is done and its export is still being prepared' : `the run is ${status}`;
-  return new NotFoundError(`export not ready for run ${runId}: ${why} (export_done: ${String(run.export_done ?? null)})`, {
-    status: 404,
-    details: [`Wait for it with \`sq runs watch ${runId}\`, then download again.`],
-  });
+  return new NotFoundError(
+    `export not ready for run ${runId}: ${why} (export_done: ${String(run.export_done ?? null)})`,
+    {
+      status: 404,
+      details: [`Wait for it with \`sq runs watch ${runId}\`, then download again.`],
+    },
+  );
 }
 
 /**

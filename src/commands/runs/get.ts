@@ -11,7 +11,12 @@ export default defineVerb({
   description: `Show one run (GET /v1/runs/{run}). <run> ${PREFIX_NOTE}. --web opens the run's page in the dashboard instead.`,
   args: ['<run>'],
   options: [RUN_SQUID_OPTION, WEB_OPTION],
-  examples: ['sq runs get 5e1d0c7f9a2b4c6d8e0f1a2b3c4d5e6f', 'sq runs get 5e1d0c7f', 'sq runs get <run> --fields status,export_done', 'sq runs get <run> --web'],
+  examples: [
+    'sq runs get 5e1d0c7f9a2b4c6d8e0f1a2b3c4d5e6f',
+    'sq runs get 5e1d0c7f',
+    'sq runs get <run> --fields status,export_done',
+    'sq runs get <run> --web',
+  ],
   async run(ctx, [ref], opts) {
     const id = await idOf(ctx, 'run', ref, opts);
     if (opts.web) return void (await openWeb(ctx, { kind: 'run', id }));

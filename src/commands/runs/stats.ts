@@ -4,8 +4,9 @@ import { idOf, PREFIX_NOTE, RUN_SQUID_OPTION } from '../_shared/ref.js';
 
 export default defineVerb({
   name: 'stats',
-  summary: 'Show a run\'s progress: percent done, tasks done/left, results, ETA',
-  description: 'Show a run\'s progress (GET /v1/runs/{run}/stats). percent_done is the API\'s "NN%" text; eta is "∞" while unknown. ' +
+  summary: "Show a run's progress: percent done, tasks done/left, results, ETA",
+  description:
+    'Show a run\'s progress (GET /v1/runs/{run}/stats). percent_done is the API\'s "NN%" text; eta is "∞" while unknown. ' +
     `<run> ${PREFIX_NOTE}.`,
   args: ['<run>'],
   options: [RUN_SQUID_OPTION],

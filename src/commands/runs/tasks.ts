@@ -22,7 +22,10 @@ export default defineVerb({
     const id = await idOf(ctx, 'run', ref, opts);
     const http = await ctx.http();
     const pages = runTaskPages(http, id, { ...paging.request, onWarning: (m) => ctx.out.warn(m) });
-    const empty = paging.page === undefined || paging.page === 1 ? `No tasks in run ${ref.trim()}: the run has not started any (its squid's tasks: sq tasks list --squid SQUID)` : undefined;
+    const empty =
+      paging.page === undefined || paging.page === 1
+        ? `No tasks in run ${ref.trim()}: the run has not started any (its squid's tasks: sq tasks list --squid SQUID)`
+        : undefined;
     await ctx.out.list(records(pages, seen), { columns: RUN_TASK_COLUMNS, empty, ...filter });
     pagingHint(ctx, paging, seen, 'tasks');
   },

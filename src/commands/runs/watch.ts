@@ -18,10 +18,17 @@ export default defineVerb({
     `<run> ${PREFIX_NOTE}. --web opens the run's page in the dashboard instead of watching here.`,
   args: ['[run]'],
   options: [RUN_SQUID_OPTION, ...WAIT_OPTIONS, WEB_OPTION],
-  examples: ['sq runs watch <run>', 'sq runs watch --squid "Paris restaurants"', 'sq runs watch <run> --timeout 30m --json'],
+  examples: [
+    'sq runs watch <run>',
+    'sq runs watch --squid "Paris restaurants"',
+    'sq runs watch <run> --timeout 30m --json',
+  ],
   async run(ctx, [ref], opts) {
     const settings = await waitSettings(ctx, opts);
-    const id = ref === undefined ? await pickRunInProgress(ctx, await ctx.http(), opts.squid) : await idOf(ctx, 'run', ref, opts);
+    const id =
+      ref === undefined
+        ? await pickRunInProgress(ctx, await ctx.http(), opts.squid)
+        : await idOf(ctx, 'run', ref, opts);
     if (opts.web) return void (await openWeb(ctx, { kind: 'run', id }));
     const http = await ctx.http();
     await waitAndShow(ctx, http, id, settings);

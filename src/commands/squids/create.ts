@@ -16,9 +16,16 @@ export default defineVerb({
   options: [
     { flags: '--crawler <crawler>', description: 'crawler id, prefix, name or slug (required)', complete: 'crawler' },
     { flags: '--name <name>', description: 'squid name (at most 255 characters)' },
-    { flags: '--account <account>', description: 'platform account for an account crawler (id, prefix or username)', complete: 'account' },
+    {
+      flags: '--account <account>',
+      description: 'platform account for an account crawler (id, prefix or username)',
+      complete: 'account',
+    },
   ],
-  examples: ['sq squids create --crawler google-maps-search-export --name "Paris restaurants"', 'sq squids create --crawler google-maps-search-export --json --fields id'],
+  examples: [
+    'sq squids create --crawler google-maps-search-export --name "Paris restaurants"',
+    'sq squids create --crawler google-maps-search-export --json --fields id',
+  ],
   async run(ctx, _args, opts) {
     const crawlerRef = required('--crawler', opts.crawler, 'see `sq crawlers list`');
     const name = opts.name === undefined ? undefined : nameFlag('--name', opts.name);
@@ -28,7 +35,10 @@ export default defineVerb({
     if (name !== undefined) body.name = name;
     const given = opts.account === undefined ? undefined : nonEmpty('--account', opts.account);
     // A dry run shows the create; the account (a lookup, and a question when several fit) is picked for real only.
-    const account = ctx.globals.dryRun && given === undefined ? null : await pickAccount(ctx, http, crawler.id, crawler.record, given);
+    const account =
+      ctx.globals.dryRun && given === undefined
+        ? null
+        : await pickAccount(ctx, http, crawler.id, crawler.record, given);
     const s = await createSquid(http, body);
     if (account && typeof s?.id === 'string') {
       await updateSquid(http, s.id, { accounts: [account] });
@@ -36,7 +46,14 @@ export default defineVerb({
     }
     await ctx.out.record(s, {
       title: 'Squid created',
-      columns: [{ key: 'id' }, { key: 'name' }, { key: 'crawler' }, { key: 'concurrency' }, { key: 'is_active', header: 'active' }, { key: 'params', format: (v) => JSON.stringify(v ?? {}) }],
+      columns: [
+        { key: 'id' },
+        { key: 'name' },
+        { key: 'crawler' },
+        { key: 'concurrency' },
+        { key: 'is_active', header: 'active' },
+        { key: 'params', format: (v) => JSON.stringify(v ?? {}) },
+      ],
     });
     // A hint for a person at a terminal table; a script reading --json, CSV or TSV gets a quiet stderr.
     if (ctx.out.spec.terminal) ctx.out.info(`Next: sq tasks add --squid ${String(s?.id ?? '<squid>')} <url>…`);

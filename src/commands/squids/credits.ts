@@ -10,7 +10,7 @@ export default defineVerb({
   summary: 'Show what each finished run of a squid cost, with its final status (GET /v1/squids/{id}/credits)',
   description:
     '<squid> is an id, a unique id prefix (4+ characters) or an exact name. One row per finished run, newest first; ' +
-    '`sq runs credits <run>` breaks one down per function. --json keeps each row\'s breakdown.',
+    "`sq runs credits <run>` breaks one down per function. --json keeps each row's breakdown.",
   args: ['<squid>'],
   options: pagingOptions(DEFAULT_LIMIT),
   examples: ['sq squids credits "Paris restaurants"', 'sq squids credits 3fa8 --all --json'],

@@ -8,10 +8,16 @@ export default defineVerb({
   name: 'get',
   aliases: ['view'],
   summary: 'Show one squid: crawler, params, schedule, last run (GET /v1/squids/{id})',
-  description: '<squid> is an id, a unique id prefix (4+ characters) or an exact name. --json prints the whole record (secrets masked). --web opens the squid\'s page in the dashboard instead.',
+  description:
+    "<squid> is an id, a unique id prefix (4+ characters) or an exact name. --json prints the whole record (secrets masked). --web opens the squid's page in the dashboard instead.",
   args: ['<squid>'],
   options: [WEB_OPTION],
-  examples: ['sq squids get "Paris restaurants"', 'sq squids get 3fa8 --json', 'sq squids get "Paris restaurants" --fields id,params.max_results', 'sq squids get "Paris restaurants" --web'],
+  examples: [
+    'sq squids get "Paris restaurants"',
+    'sq squids get 3fa8 --json',
+    'sq squids get "Paris restaurants" --fields id,params.max_results',
+    'sq squids get "Paris restaurants" --web',
+  ],
   async run(ctx, [ref], opts) {
     const http = await ctx.http();
     const { id } = await resolveSquid(http, ref);

@@ -22,9 +22,19 @@ function linkFlags(
   const adds = refs('--add-account', opts.addAccount);
   const removes = refs('--remove-account', opts.removeAccount);
   const both = adds.find((a) => removes.includes(a));
-  if (both !== undefined) throw new UsageError(`--add-account and --remove-account both name ${JSON.stringify(both)}: give it to one of them`);
-  const given = [accounts.length && '--account', opts.accounts === false && '--no-accounts', (adds.length || removes.length) && '--add-account/--remove-account'].filter(Boolean);
-  if (given.length > 1) throw new UsageError(`${given.join(' and ')} cannot be used together: --account replaces the links, --add-account/--remove-account change them`);
+  if (both !== undefined)
+    throw new UsageError(
+      `--add-account and --remove-account both name ${JSON.stringify(both)}: give it to one of them`,
+    );
+  const given = [
+    accounts.length && '--account',
+    opts.accounts === false && '--no-accounts',
+    (adds.length || removes.length) && '--add-account/--remove-account',
+  ].filter(Boolean);
+  if (given.length > 1)
+    throw new UsageError(
+      `${given.join(' and ')} cannot be used together: --account replaces the links, --add-account/--remove-account change them`,
+    );
   if (!settings && !accounts.length && !adds.length && !removes.length && opts.accounts !== false) {
     throw new UsageError(
       'nothing to update: pass --name, --concurrency, --param key=value, --schedule, --timezone, --no-schedule, --to-complete, --no-line-breaks, ' +
@@ -35,18 +45,25 @@ function linkFlags(
 }
 
 /** Accounts of a type the squid's crawler does not take are refused before anything is sent. */
-async function refuseLinkTypes(http: Parameters<typeof getSquid>[0], squid: Squid, flag: string, links: [string, Record<string, unknown>][]) {
+async function refuseLinkTypes(
+  http: Parameters<typeof getSquid>[0],
+  squid: Squid,
+  flag: string,
+  links: [string, Record<string, unknown>][],
+) {
   const crawler = await getCrawler(http, String(squid?.crawler ?? ''));
   const crawlerName = JSON.stringify(String(crawler.name ?? squid?.crawler_name ?? squid?.crawler));
   // A full id resolves without a lookup: its record is read for its type.
-  const records = await Promise.all(links.map(async ([a, r]) => (typeof r.type === 'string' ? r : firstAccount(await getAccount(http, a), a))));
+  const records = await Promise.all(
+    links.map(async ([a, r]) => (typeof r.type === 'string' ? r : firstAccount(await getAccount(http, a), a))),
+  );
   refuseWrongTypes(flag, records, crawler, crawlerName);
 }
 
 export default defineVerb({
   name: 'update',
   writes: true,
-  summary: 'Change a squid\'s name, concurrency, params, schedule or accounts (POST /v1/squids/{id}), then show it',
+  summary: "Change a squid's name, concurrency, params, schedule or accounts (POST /v1/squids/{id}), then show it",
   description:
     'Only the given fields change. --param keys are checked against the crawler first (exit 2 with the closest names); ' +
     'the other params are kept. More: sq help squid-settings (each flag), sq help spending (a schedule starts runs).',
@@ -64,12 +81,27 @@ export default defineVerb({
     { flags: '--no-line-breaks', description: 'strip line breaks from exported cells' },
     { flags: '--export-unique-results', description: 'exports keep one row per unique result (export_unique_results)' },
     { flags: '--no-export-unique-results', description: 'exports keep every row, duplicates too' },
-    { flags: '--run-notify <when>', description: 'e-mail a run\'s end: on_success, on_error or none (run_notify)' },
+    { flags: '--run-notify <when>', description: "e-mail a run's end: on_success, on_error or none (run_notify)" },
     { flags: '--active', description: 'let the squid run (is_active; a schedule then fires)' },
     { flags: '--inactive', description: 'stop the squid from running (is_active false)' },
-    { flags: '--add-account <account>', description: 'link this account too, keeping the others (repeatable)', repeatable: true, complete: 'account' },
-    { flags: '--remove-account <account>', description: 'unlink this account, keeping the others (repeatable)', repeatable: true, complete: 'account' },
-    { flags: '--account <account>', description: 'REPLACE the linked accounts with exactly these (repeatable)', repeatable: true , complete: 'account' },
+    {
+      flags: '--add-account <account>',
+      description: 'link this account too, keeping the others (repeatable)',
+      repeatable: true,
+      complete: 'account',
+    },
+    {
+      flags: '--remove-account <account>',
+      description: 'unlink this account, keeping the others (repeatable)',
+      repeatable: true,
+      complete: 'account',
+    },
+    {
+      flags: '--account <account>',
+      description: 'REPLACE the linked accounts with exactly these (repeatable)',
+      repeatable: true,
+      complete: 'account',
+    },
     { flags: '--no-accounts', description: 'unlink every account' },
     MAX_CREDITS_OPTION,
   ],
@@ -85,7 +117,8 @@ export default defineVerb({
     const body = settingsBody(opts);
     const { accounts, adds, removes } = linkFlags(opts, Object.keys(body).length > 0);
 
-    const schedules = typeof body.cron_expression === 'string' || body.timezone !== undefined || body.is_active === true;
+    const schedules =
+      typeof body.cron_expression === 'string' || body.timezone !== undefined || body.is_active === true;
     // New params change what each run of an active schedule costs: held to a cap too (read before any request).
     const capped = schedules || body.params !== undefined ? await spendPolicy(ctx, opts.maxCredits) : null;
     const policy = schedules || capped?.cap != null ? capped : null;
@@ -96,31 +129,49 @@ export default defineVerb({
     const liveSquid = () => (live ??= getSquid(http, id));
     // Whether a schedule will fire needs is_active, and the zone it keeps: a name or prefix resolved from the list
     // says both when its record has them (the list may leave fields out; then the squid is read).
-    const listedState = typeof record.is_active === 'boolean' && (body.timezone !== undefined || (record.schedule !== null && typeof record.schedule === 'object'));
+    const listedState =
+      typeof record.is_active === 'boolean' &&
+      (body.timezone !== undefined || (record.schedule !== null && typeof record.schedule === 'object'));
     // What turns the schedule on is sent after the estimate: the schedule, its zone, and is_active: true.
     const scheduleState = () => (listedState && !body.params ? Promise.resolve(record) : liveSquid());
     const paramsBefore = body.params ? liveSquid().then((l) => l?.params) : undefined;
     if (opts.accounts === false) body.accounts = [];
     // Every reference is looked up before the write: an unknown or ambiguous one sends nothing.
-    const resolve = async (list: string[]) => [...new Map((await Promise.all(list.map((a) => resolveAccount(http, a)))).map((r) => [r.id, r.record])).entries()];
+    const resolve = async (list: string[]) => [
+      ...new Map((await Promise.all(list.map((a) => resolveAccount(http, a)))).map((r) => [r.id, r.record])).entries(),
+    ];
     const [replace, added, removed] = [await resolve(accounts), await resolve(adds), await resolve(removes)];
     const same = added.find(([a]) => removed.some(([r]) => r === a));
-    if (same) throw new UsageError(`--add-account and --remove-account both name account ${same[0]}: give it to one of them; nothing was sent`);
-    if (replace.length || added.length) await refuseLinkTypes(http, await liveSquid(), replace.length ? '--account' : '--add-account', [...replace, ...added]);
+    if (same)
+      throw new UsageError(
+        `--add-account and --remove-account both name account ${same[0]}: give it to one of them; nothing was sent`,
+      );
+    if (replace.length || added.length)
+      await refuseLinkTypes(http, await liveSquid(), replace.length ? '--account' : '--add-account', [
+        ...replace,
+        ...added,
+      ]);
     if (replace.length) body.accounts = replace.map(([a]) => a);
     // The API replaces params whole: the live ones are sent with the given keys laid over them.
-    if (body.params) body.params = withLiveParams((await refuseUnknownParams(http, await liveSquid(), body.params as Record<string, unknown>))?.params, body.params as Record<string, unknown>);
+    if (body.params)
+      body.params = withLiveParams(
+        (await refuseUnknownParams(http, await liveSquid(), body.params as Record<string, unknown>))?.params,
+        body.params as Record<string, unknown>,
+      );
     // A schedule that will fire (the squid is active, and after this update has one): its runs' cost first.
     const turnsOn = policy ? scheduleAfter(await scheduleState(), body) : null;
     if (turnsOn && policy) {
       const { cron_expression, timezone, is_active, ...rest } = body;
-      const later = Object.fromEntries(Object.entries({ cron_expression, timezone, is_active }).filter(([, v]) => v !== undefined));
+      const later = Object.fromEntries(
+        Object.entries({ cron_expression, timezone, is_active }).filter(([, v]) => v !== undefined),
+      );
       // The estimate is of the squid as the runs will find it: params change first, then the schedule is written.
       if (rest.params !== undefined) await updateSquid(http, id, rest);
       try {
         await guardSchedule(ctx, http, id, policy, turnsOn, ref);
       } catch (err) {
-        if (rest.params !== undefined && err instanceof SqError) err.details.push(await putBack(http, id, rest, await paramsBefore));
+        if (rest.params !== undefined && err instanceof SqError)
+          err.details.push(await putBack(http, id, rest, await paramsBefore));
         throw err;
       }
       await updateSquid(http, id, rest.params !== undefined ? later : body);
@@ -128,8 +179,12 @@ export default defineVerb({
     if (added.length || removed.length) {
       const plus = added.map(([a]) => a);
       const minus = new Set(removed.map(([a]) => a));
-      const { before, after } = await changeLinks(http, id, (linked) => [...new Set([...linked, ...plus])].filter((a) => !minus.has(a)).sort());
-      ctx.out.info(`accounts linked: ${after.length ? after.join(', ') : 'none'} (were: ${before.length ? before.join(', ') : 'none'})`);
+      const { before, after } = await changeLinks(http, id, (linked) =>
+        [...new Set([...linked, ...plus])].filter((a) => !minus.has(a)).sort(),
+      );
+      ctx.out.info(
+        `accounts linked: ${after.length ? after.join(', ') : 'none'} (were: ${before.length ? before.join(', ') : 'none'})`,
+      );
       body.accounts = after;
     }
     const s = await getSquid(http, id);
@@ -142,7 +197,12 @@ export default defineVerb({
  * The params were written so that the estimate is of the squid the runs will find; refused, they are put back. The
  * line says exactly what stays written.
  */
-async function putBack(http: Parameters<typeof getSquid>[0], id: string, written: Record<string, unknown>, before: unknown): Promise<string> {
+async function putBack(
+  http: Parameters<typeof getSquid>[0],
+  id: string,
+  written: Record<string, unknown>,
+  before: unknown,
+): Promise<string> {
   const others = Object.keys(written).filter((k) => k !== 'params');
   const kept = others.length ? ` ${others.join(', ')} ${others.length === 1 ? 'was' : 'were'} written and kept.` : '';
   try {
@@ -193,7 +253,11 @@ function settingsBody(opts: SettingsFlags): Record<string, unknown> {
 }
 
 /** A typo in a --param key would be stored silently: checked against what the squid's crawler declares. Returns the squid read. */
-async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], squid: Squid, params: Record<string, unknown>): Promise<Squid> {
+async function refuseUnknownParams(
+  http: Parameters<typeof getSquid>[0],
+  squid: Squid,
+  params: Record<string, unknown>,
+): Promise<Squid> {
   const crawler = typeof squid?.crawler === 'string' ? squid.crawler : '';
   if (!crawler) return squid;
   const declared = squidParamNames(await getCrawlerParams(http, crawler));
@@ -211,7 +275,8 @@ async function refuseUnknownParams(http: Parameters<typeof getSquid>[0], squid: 
 function scheduleAfter(live: Squid, body: Record<string, unknown>): { cron: string; timezone: string } | null {
   if (body.is_active === false || (live.is_active === false && body.is_active !== true)) return null;
   const had = liveSchedule(live);
-  const cron = typeof body.cron_expression === 'string' ? body.cron_expression : body.cron_expression === null ? null : had?.cron;
+  const cron =
+    typeof body.cron_expression === 'string' ? body.cron_expression : body.cron_expression === null ? null : had?.cron;
   if (!cron) return null;
   return { cron, timezone: typeof body.timezone === 'string' ? body.timezone : (had?.timezone ?? 'UTC') };
 }

@@ -61,7 +61,9 @@ export default defineVerb({
         const sent = i * TASKS_PER_REQUEST;
         const details = [
           `The first ${sent} of ${tasks.length} tasks were accepted (${created.length} new, ${dup} duplicates); ` +
-            (err instanceof AmbiguousWriteError ? `request ${i + 1} may or may not have added its ${batch.length}, and the rest were not sent.` : 'the rest were not added.'),
+            (err instanceof AmbiguousWriteError
+              ? `request ${i + 1} may or may not have added its ${batch.length}, and the rest were not sent.`
+              : 'the rest were not added.'),
           'Running the same command again is safe: the API skips tasks that already exist.',
         ];
         const message = `adding tasks stopped at request ${i + 1} of ${batches.length}: ${err.message}`;
@@ -81,6 +83,9 @@ export default defineVerb({
     if (ctx.out.spec.json) await ctx.out.record({ duplicated_count: dup, tasks: created });
     else await ctx.out.list(created, { columns: TASK_LIST_COLUMNS });
     // The JSON answer has both counts; CSV, TSV and the table have only the rows, so the counts go to stderr.
-    if (!ctx.out.spec.json) ctx.out.info(`Added ${created.length} task${created.length === 1 ? '' : 's'} to squid ${squid.name || squid.id}; ${dup} duplicate${dup === 1 ? '' : 's'} skipped.`);
+    if (!ctx.out.spec.json)
+      ctx.out.info(
+        `Added ${created.length} task${created.length === 1 ? '' : 's'} to squid ${squid.name || squid.id}; ${dup} duplicate${dup === 1 ? '' : 's'} skipped.`,
+      );
   },
 });

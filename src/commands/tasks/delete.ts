@@ -12,7 +12,10 @@ export default defineVerb({
   description: `Asks for confirmation on a terminal; scripts pass --yes. <task> ${PREFIX_NOTE}; nothing is sent for an ambiguous prefix.`,
   args: ['<task>'],
   options: [TASK_SQUID_OPTION],
-  examples: ['sq tasks delete 9b1e0c7d2f4a4b6c8d0e1f2a3b4c5d6e', 'sq tasks delete 9b1e0c7d2f4a4b6c8d0e1f2a3b4c5d6e --yes --json'],
+  examples: [
+    'sq tasks delete 9b1e0c7d2f4a4b6c8d0e1f2a3b4c5d6e',
+    'sq tasks delete 9b1e0c7d2f4a4b6c8d0e1f2a3b4c5d6e --yes --json',
+  ],
   async run(ctx, [ref], opts) {
     nonEmpty('<task>', ref);
     await preflightConfirm(ctx);

@@ -6,11 +6,15 @@ export default defineVerb({
   name: 'get',
   aliases: ['view'],
   summary: 'Show one task with its status (GET /v1/tasks/{id})',
-  description: 'The API names the id "hash_value" here; sq adds "id" so scripts can read the same field everywhere. ' +
+  description:
+    'The API names the id "hash_value" here; sq adds "id" so scripts can read the same field everywhere. ' +
     `<task> ${PREFIX_NOTE}.`,
   args: ['<task>'],
   options: [TASK_SQUID_OPTION],
-  examples: ['sq tasks get 9b1e0c7d2f4a4b6c8d0e1f2a3b4c5d6e', 'sq tasks get 9b1e0c7d2f4a4b6c8d0e1f2a3b4c5d6e --fields id,status.status'],
+  examples: [
+    'sq tasks get 9b1e0c7d2f4a4b6c8d0e1f2a3b4c5d6e',
+    'sq tasks get 9b1e0c7d2f4a4b6c8d0e1f2a3b4c5d6e --fields id,status.status',
+  ],
   async run(ctx, [ref], opts) {
     const id = await idOf(ctx, 'task', ref, opts);
     const http = await ctx.http();

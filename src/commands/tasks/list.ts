@@ -18,9 +18,12 @@ export default defineVerb({
     { flags: '--type <type>', description: 'task type', choices: TYPES, defaultText: 'url' },
     ...pagingOptions(DEFAULT_LIMIT),
   ],
-  examples: ['sq tasks list --squid "Paris restaurants"', 'sq tasks list --squid 3fa8 --type params --all --format ndjson'],
+  examples: [
+    'sq tasks list --squid "Paris restaurants"',
+    'sq tasks list --squid 3fa8 --type params --all --format ndjson',
+  ],
   async run(ctx, _args, opts) {
-    const ref = required('--squid', opts.squid, 'which squid\'s tasks to list');
+    const ref = required('--squid', opts.squid, "which squid's tasks to list");
     const type = opts.type === undefined ? undefined : enumFlag('--type', opts.type, TYPES);
     const paging = pagingFlags(opts, DEFAULT_LIMIT);
     const http = await ctx.http();

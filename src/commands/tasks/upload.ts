@@ -29,10 +29,17 @@ export default defineVerb({
   options: [
     { flags: '--squid <squid>', description: 'squid id, prefix or exact name (required)', complete: 'squid' },
     { flags: '--wait', description: 'wait until the upload is processed and print its summary' },
-    { flags: '--timeout <duration>', description: 'give up waiting after this long, at most 7d (with --wait)', defaultText: '10m' },
+    {
+      flags: '--timeout <duration>',
+      description: 'give up waiting after this long, at most 7d (with --wait)',
+      defaultText: '10m',
+    },
     MAX_CREDITS_OPTION,
   ],
-  examples: ['sq tasks upload --squid "Paris restaurants" tasks.csv --wait', 'sq tasks upload --squid 3fa8 tasks.tsv --json'],
+  examples: [
+    'sq tasks upload --squid "Paris restaurants" tasks.csv --wait',
+    'sq tasks upload --squid 3fa8 tasks.tsv --json',
+  ],
   async run(ctx, [file], opts) {
     const ref = required('--squid', opts.squid, 'which squid gets the tasks');
     if (opts.timeout !== undefined && !opts.wait) throw new UsageError('--timeout only applies with --wait');
@@ -61,13 +68,18 @@ export default defineVerb({
       ctx.out.info(`Processing in the background; check with: sq tasks upload-status ${id}`);
       return;
     }
-    const status = await ctx.out.spin(`Processing ${basename(file)}`, () =>
-      waitForUpload(http, id, timeoutMs, { now: () => ctx.now(), sleep: (ms) => ctx.sleep(ms) }),
-    ).catch((err: unknown) => {
-      // Held to the cap, the tasks are checked once in: a wait cut short leaves them unchecked, and says so.
-      if (before && err instanceof SqError) err.details.push(`The upload's tasks were NOT checked against the cap: once it is done, \`sq squids estimate ${shellWord(ref)}\` shows each scheduled run's cost.`);
-      throw err;
-    });
+    const status = await ctx.out
+      .spin(`Processing ${basename(file)}`, () =>
+        waitForUpload(http, id, timeoutMs, { now: () => ctx.now(), sleep: (ms) => ctx.sleep(ms) }),
+      )
+      .catch((err: unknown) => {
+        // Held to the cap, the tasks are checked once in: a wait cut short leaves them unchecked, and says so.
+        if (before && err instanceof SqError)
+          err.details.push(
+            `The upload's tasks were NOT checked against the cap: once it is done, \`sq squids estimate ${shellWord(ref)}\` shows each scheduled run's cost.`,
+          );
+        throw err;
+      });
     if (before) {
       const added = [...(await taskIds(http, squid.id))].filter((t) => !before.has(t));
       if (added.length) await guardNewTasks(ctx, http, squid.id, ref, policy, added);
@@ -75,8 +87,12 @@ export default defineVerb({
     await ctx.out.record(status, { title: 'Upload', columns: UPLOAD_COLUMNS });
     const s = uploadSummary(status);
     if (String(s.state).toUpperCase() === 'FAILURE') {
-      throw new ApiError(`upload ${id} failed: ${String(s.valid ?? 0)} valid and ${String(s.invalid ?? '?')} invalid rows; check the header names against \`sq crawlers params\``);
+      throw new ApiError(
+        `upload ${id} failed: ${String(s.valid ?? 0)} valid and ${String(s.invalid ?? '?')} invalid rows; check the header names against \`sq crawlers params\``,
+      );
     }
-    ctx.out.success(`Upload done: ${String(s.inserted ?? 0)} inserted, ${String(s.duplicates ?? 0)} duplicates, ${String(s.invalid ?? 0)} invalid`);
+    ctx.out.success(
+      `Upload done: ${String(s.inserted ?? 0)} inserted, ${String(s.duplicates ?? 0)} duplicates, ${String(s.invalid ?? 0)} invalid`,
+    );
   },
 });

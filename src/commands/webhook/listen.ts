@@ -37,8 +37,16 @@ export default defineVerb({
     { flags: '--port <port>', description: 'port to listen on, 0-65535 (0 = any free port)', defaultText: '0' },
     { flags: '--host <host>', description: 'address to bind', defaultText: '127.0.0.1' },
     { flags: '--path <path>', description: 'URL path that receives events', defaultText: '/' },
-    { flags: '--events <list>', description: `events to keep: ${RUN_EVENTS.join(', ')}, or "all"`, defaultText: 'all', complete: { list: [...RUN_EVENTS, 'all'] } },
-    { flags: '--forward-to <url>', description: 'relay each kept event (original body and Content-Type) to this http(s) URL' },
+    {
+      flags: '--events <list>',
+      description: `events to keep: ${RUN_EVENTS.join(', ')}, or "all"`,
+      defaultText: 'all',
+      complete: { list: [...RUN_EVENTS, 'all'] },
+    },
+    {
+      flags: '--forward-to <url>',
+      description: 'relay each kept event (original body and Content-Type) to this http(s) URL',
+    },
   ],
   examples: [
     'sq webhook listen --port 8788',
@@ -70,20 +78,27 @@ export default defineVerb({
           // On a terminal, the line starts by clearing the one the cursor is on: a progress bar another sq draws there
           // (`sq runs watch` in the same terminal, redrawn with \r and no newline) would otherwise have this line glued
           // to its end. The bar redraws itself whole on its next frame, below this line.
-          if (s.jq === null && s.template === null) return ctx.out.text(`${ctx.io.stdoutIsTTY ? CLEAR_LINE : ''}${lineFor(ctx, p)}`);
+          if (s.jq === null && s.template === null)
+            return ctx.out.text(`${ctx.io.stdoutIsTTY ? CLEAR_LINE : ''}${lineFor(ctx, p)}`);
           // --jq/--template run on each event, as jq does on a stream of documents; a failure skips that event only.
           // Events print in the order they came (jq takes one document at a time); stopping waits for those accepted.
-          const shown = ctx.out.json(p).catch((err: unknown) => ctx.out.warn(`event ${p.event} of run ${p.id}: ${(err as Error).message}`));
+          const shown = ctx.out
+            .json(p)
+            .catch((err: unknown) => ctx.out.warn(`event ${p.event} of run ${p.id}: ${(err as Error).message}`));
           printing.add(shown);
           void shown.finally(() => printing.delete(shown));
         },
-        onInvalid: (reason, from, status) => ctx.out.warn(`rejected a request from ${from} (answered ${status}): ${reason}`),
-        onForwardError: (msg, p) => ctx.out.warn(`forwarding ${p.event} of run ${p.id} to ${forwardShown} failed: ${msg}`),
+        onInvalid: (reason, from, status) =>
+          ctx.out.warn(`rejected a request from ${from} (answered ${status}): ${reason}`),
+        onForwardError: (msg, p) =>
+          ctx.out.warn(`forwarding ${p.event} of run ${p.id} to ${forwardShown} failed: ${msg}`),
       });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
-      if (e.code === 'EADDRINUSE') throw new UsageError(`--port ${port}: the port is already in use on ${host} (use --port 0 for a free one)`);
-      if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') throw new UsageError(`--host ${host}: cannot listen on that address`);
+      if (e.code === 'EADDRINUSE')
+        throw new UsageError(`--port ${port}: the port is already in use on ${host} (use --port 0 for a free one)`);
+      if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND')
+        throw new UsageError(`--host ${host}: cannot listen on that address`);
       throw err;
     }
     ctx.out.info(`Listening on ${listener.url}`, { force: true });

@@ -15,7 +15,7 @@ export type LinkCheck = { ok: true; ids: string[]; ignored: boolean } | { ok: fa
 /** The account type the squid's crawler uses, or null when it uses none. */
 export function accountTypeOf(emu: EmuCore, squid: SquidRecord): string | null {
   const crawler = store.record(emu, 'crawlers', String(squid.crawler));
-  return crawler ? defOf(crawler).account?.type ?? null : null;
+  return crawler ? (defOf(crawler).account?.type ?? null) : null;
 }
 
 /** An entry of the list as sent: an id, or the {id, …} object GET /v1/squids/{id} shows. */
@@ -28,7 +28,8 @@ function idOf(entry: unknown): string | null {
 export function checkLinks(emu: EmuCore, squid: SquidRecord, value: unknown): LinkCheck {
   if (value === null) return { ok: true, ids: [], ignored: false };
   const ids = Array.isArray(value) ? value.map(idOf) : null;
-  if (!ids || ids.some((id) => id === null)) return { ok: false, message: 'accounts must be a list of account hashes (InvalidParamType).' };
+  if (!ids || ids.some((id) => id === null))
+    return { ok: false, message: 'accounts must be a list of account hashes (InvalidParamType).' };
   const type = accountTypeOf(emu, squid);
   if (type === null) return { ok: true, ids: [], ignored: true };
   for (const id of ids as string[]) {

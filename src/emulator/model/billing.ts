@@ -136,7 +136,8 @@ function intIn(body: Record<string, unknown>, key: string, lo: number, hi: numbe
 
 /** POST /v1/plans/auto-reset: the settings sent, checked (a FieldError names the bad one), then a check at once. */
 export function setAutoReset(emu: Emu, body: Record<string, unknown>): void {
-  if (typeof body.enabled !== 'boolean') throw new FieldError('enabled', 'enabled is required and must be a boolean (true or false)');
+  if (typeof body.enabled !== 'boolean')
+    throw new FieldError('enabled', 'enabled is required and must be a boolean (true or false)');
   const threshold = intIn(body, 'threshold_pct', 1, 100);
   const max = intIn(body, 'max_resets_per_24h', 1, 10);
   const ar = emu.state.autoReset;
@@ -183,33 +184,48 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
 function planSubscription(v: unknown): EmuState['subscription'] {
   if (v === null) return null;
   const s = (typeof v === 'object' ? v : {}) as Record<string, unknown>;
-  if (typeof s.active !== 'boolean' || !isNum(s.cycle_started_at) || !isNum(s.cycle_ends_at) || s.cycle_ends_at <= s.cycle_started_at)
-    throw new FieldError('subscription', 'subscription must be null or {active: boolean, cycle_started_at: ms, cycle_ends_at: ms after it}');
+  if (
+    typeof s.active !== 'boolean' ||
+    !isNum(s.cycle_started_at) ||
+    !isNum(s.cycle_ends_at) ||
+    s.cycle_ends_at <= s.cycle_started_at
+  )
+    throw new FieldError(
+      'subscription',
+      'subscription must be null or {active: boolean, cycle_started_at: ms, cycle_ends_at: ms after it}',
+    );
   return { active: s.active, cycle_started_at: s.cycle_started_at, cycle_ends_at: s.cycle_ends_at };
 }
 
 /** The Auto Billing Reset state sent, checked field by field over the current one. */
 function planAutoReset(cur: AutoResetState, v: unknown): AutoResetState {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new FieldError('auto_reset', 'auto_reset must be an object');
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new FieldError('auto_reset', 'auto_reset must be an object');
   const a = v as Record<string, unknown>;
   const next = { ...cur };
   if (a.enabled !== undefined) {
-    if (typeof a.enabled !== 'boolean') throw new FieldError('auto_reset.enabled', 'auto_reset.enabled must be true or false');
+    if (typeof a.enabled !== 'boolean')
+      throw new FieldError('auto_reset.enabled', 'auto_reset.enabled must be true or false');
     next.enabled = a.enabled;
   }
   next.threshold_pct = intIn(a, 'threshold_pct', 1, 100) ?? next.threshold_pct;
   next.max_resets_per_24h = intIn(a, 'max_resets_per_24h', 1, 10) ?? next.max_resets_per_24h;
   if (a.reset_times !== undefined) {
-    if (!Array.isArray(a.reset_times) || !a.reset_times.every(isNum)) throw new FieldError('auto_reset.reset_times', 'auto_reset.reset_times must be a list of ms');
+    if (!Array.isArray(a.reset_times) || !a.reset_times.every(isNum))
+      throw new FieldError('auto_reset.reset_times', 'auto_reset.reset_times must be a list of ms');
     next.reset_times = [...a.reset_times];
   }
   if (a.suppressed_until !== undefined) {
-    if (a.suppressed_until !== null && !isNum(a.suppressed_until)) throw new FieldError('auto_reset.suppressed_until', 'auto_reset.suppressed_until must be ms or null');
+    if (a.suppressed_until !== null && !isNum(a.suppressed_until))
+      throw new FieldError('auto_reset.suppressed_until', 'auto_reset.suppressed_until must be ms or null');
     next.suppressed_until = a.suppressed_until;
   }
   if (a.payment_outcome !== undefined) {
     if (!PAYMENT_OUTCOMES.includes(a.payment_outcome as AutoResetState['payment_outcome']))
-      throw new FieldError('auto_reset.payment_outcome', `auto_reset.payment_outcome must be one of ${PAYMENT_OUTCOMES.join(', ')}`);
+      throw new FieldError(
+        'auto_reset.payment_outcome',
+        `auto_reset.payment_outcome must be one of ${PAYMENT_OUTCOMES.join(', ')}`,
+      );
     next.payment_outcome = a.payment_outcome as AutoResetState['payment_outcome'];
   }
   return next;
@@ -223,11 +239,13 @@ function planAutoReset(cur: AutoResetState, v: unknown): AutoResetState {
 export function setBillingState(emu: Emu, body: Record<string, unknown>): void {
   const b = emu.state.balance;
   for (const k of ['available', 'consumed'] as const)
-    if (body[k] !== undefined && !(isNum(body[k]) && body[k] >= 0)) throw new FieldError(k, `${k} must be a number >= 0 (credits)`);
+    if (body[k] !== undefined && !(isNum(body[k]) && body[k] >= 0))
+      throw new FieldError(k, `${k} must be a number >= 0 (credits)`);
   if (body.email !== undefined && (typeof body.email !== 'string' || !body.email.includes('@')))
     throw new FieldError('email', 'email must be an e-mail address');
   const subscription = body.subscription === undefined ? emu.state.subscription : planSubscription(body.subscription);
-  const autoReset = body.auto_reset === undefined ? emu.state.autoReset : planAutoReset(emu.state.autoReset, body.auto_reset);
+  const autoReset =
+    body.auto_reset === undefined ? emu.state.autoReset : planAutoReset(emu.state.autoReset, body.auto_reset);
   if (isNum(body.available)) b.available = body.available;
   if (isNum(body.consumed)) b.consumed = body.consumed;
   if (typeof body.email === 'string') emu.state.user.email = body.email;
@@ -240,5 +258,12 @@ export function setBillingState(emu: Emu, body: Record<string, unknown>): void {
 /** What POST /_emulator/billing answers: the state it sets. */
 export function billingState(emu: Emu): Record<string, unknown> {
   const { available, consumed, reset_time } = emu.state.balance;
-  return { available, consumed, reset_time, subscription: emu.state.subscription, auto_reset: emu.state.autoReset, email: emu.state.user.email };
+  return {
+    available,
+    consumed,
+    reset_time,
+    subscription: emu.state.subscription,
+    auto_reset: emu.state.autoReset,
+    email: emu.state.user.email,
+  };
 }

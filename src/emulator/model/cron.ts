@@ -15,13 +15,23 @@ export interface CronSpec {
   anyDow: boolean;
 }
 
-interface FieldRule { label: string; lo: number; hi: number; names?: string[] }
+interface FieldRule {
+  label: string;
+  lo: number;
+  hi: number;
+  names?: string[];
+}
 
 const RULES: FieldRule[] = [
   { label: 'minute', lo: 0, hi: 59 },
   { label: 'hour', lo: 0, hi: 23 },
   { label: 'day of month', lo: 1, hi: 31 },
-  { label: 'month', lo: 1, hi: 12, names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] },
+  {
+    label: 'month',
+    lo: 1,
+    hi: 12,
+    names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'],
+  },
   // 7 is Sunday too.
   { label: 'day of week', lo: 0, hi: 7, names: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] },
 ];
@@ -33,7 +43,8 @@ function value(rule: FieldRule, field: string, token: string): number {
   if (named >= 0) return rule.lo + named;
   if (!/^\d{1,2}$/.test(token)) throw new CronError(`${rule.label} "${field}": "${token}" is not a number`);
   const n = Number.parseInt(token, 10);
-  if (n < rule.lo || n > rule.hi) throw new CronError(`${rule.label} "${field}": ${n} is not within ${rule.lo}-${rule.hi}`);
+  if (n < rule.lo || n > rule.hi)
+    throw new CronError(`${rule.label} "${field}": ${n} is not within ${rule.lo}-${rule.hi}`);
   return n;
 }
 
@@ -66,10 +77,20 @@ function readField(rule: FieldRule, field: string): Set<number> {
 /** The expression read, or the reason it is refused. */
 export function readCron(text: string): CronSpec | { error: string } {
   const fields = text.trim().split(/\s+/).filter(Boolean);
-  if (fields.length !== 5) return { error: `5 fields are needed (minute hour day-of-month month day-of-week), got ${fields.length}` };
+  if (fields.length !== 5)
+    return { error: `5 fields are needed (minute hour day-of-month month day-of-week), got ${fields.length}` };
   try {
     const [minute, hour, dom, month, dow] = fields.map((f, i) => readField(RULES[i], f));
-    return { source: fields.join(' '), minute, hour, dom, month, dow, anyDom: fields[2] === '*', anyDow: fields[4] === '*' };
+    return {
+      source: fields.join(' '),
+      minute,
+      hour,
+      dom,
+      month,
+      dow,
+      anyDom: fields[2] === '*',
+      anyDow: fields[4] === '*',
+    };
   } catch (e) {
     if (e instanceof CronError) return { error: e.message };
     throw e;
@@ -91,20 +112,38 @@ export function knownZone(zone: string): boolean {
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-interface Wall { year: number; month: number; day: number; hour: number; minute: number; weekday: number }
+interface Wall {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  weekday: number;
+}
 
 function wallClock(zone: string, ms: number): Wall {
   let f = formats.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short',
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      weekday: 'short',
     });
     formats.set(zone, f);
   }
   const p: Record<string, string> = {};
   for (const part of f.formatToParts(ms)) p[part.type] = part.value;
   return {
-    year: Number(p.year), month: Number(p.month), day: Number(p.day), hour: Number(p.hour) % 24, minute: Number(p.minute),
+    year: Number(p.year),
+    month: Number(p.month),
+    day: Number(p.day),
+    hour: Number(p.hour) % 24,
+    minute: Number(p.minute),
     weekday: WEEKDAYS.indexOf(p.weekday),
   };
 }
@@ -123,7 +162,14 @@ function offsetAt(zone: string, ms: number): number {
 /** The wall clock that the UTC fields of `ms` shifted by `offset` read (for an offset the zone no longer shows). */
 function wallAtOffset(ms: number, offset: number): Wall {
   const d = new Date(ms + offset);
-  const [year, month, day, hour, minute, weekday] = [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCDay()];
+  const [year, month, day, hour, minute, weekday] = [
+    d.getUTCFullYear(),
+    d.getUTCMonth() + 1,
+    d.getUTCDate(),
+    d.getUTCHours(),
+    d.getUTCMinutes(),
+    d.getUTCDay(),
+  ];
   return { year, month, day, hour, minute, weekday };
 }
 
@@ -135,7 +181,8 @@ function dayMatches(spec: CronSpec, w: Wall): boolean {
   return spec.dom.has(w.day) || spec.dow.has(w.weekday);
 }
 
-const matches = (spec: CronSpec, w: Wall): boolean => dayMatches(spec, w) && spec.hour.has(w.hour) && spec.minute.has(w.minute);
+const matches = (spec: CronSpec, w: Wall): boolean =>
+  dayMatches(spec, w) && spec.hour.has(w.hour) && spec.minute.has(w.minute);
 
 /**
  * A clock change forward between `from` and `to` (the offset grew from `before`): the first instant of the skipped

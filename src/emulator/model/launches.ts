@@ -12,7 +12,12 @@ export function refusedLaunches(emu: EmuCore): RefusedLaunch[] {
   return emu.state.refusedLaunches;
 }
 
-export function recordRefusedLaunch(emu: EmuCore, squid: string, origin: RefusedLaunch['origin'], refusal: Refusal): void {
+export function recordRefusedLaunch(
+  emu: EmuCore,
+  squid: string,
+  origin: RefusedLaunch['origin'],
+  refusal: Refusal,
+): void {
   const list = refusedLaunches(emu);
   list.push({ at: emu.nowIso(), squid, origin, code: refusal.code, message: refusal.message });
   if (list.length > KEEP) list.splice(0, list.length - KEEP);

@@ -100,13 +100,36 @@ export type SquidRecord = {
 };
 
 /** A squid with every documented field at its creation default (get-squid-details), not ready until `is_ready` says. */
-export function squidRecord(init: Pick<SquidRecord, 'id' | 'created_at' | 'name' | 'crawler' | 'crawler_name' | 'params'>): SquidRecord {
+export function squidRecord(
+  init: Pick<SquidRecord, 'id' | 'created_at' | 'name' | 'crawler' | 'crawler_name' | 'params'>,
+): SquidRecord {
   return {
-    id: init.id, object: 'squid', created_at: init.created_at, name: init.name, is_ready: false, is_active: true, concurrency: 1,
-    crawler: init.crawler, crawler_name: init.crawler_name, is_public: false, params: init.params,
-    download_url: null, email: null, notifications: false, notifications_params: { run_notify: null }, schedule: null,
-    schedule_time: null, no_line_breaks: false, export_runs: false, export_unique_results: false, to_complete: false,
-    google_sheet_fields: null, ftp_fields: null, s3_fields: null, webhook_fields: null, accounts: [],
+    id: init.id,
+    object: 'squid',
+    created_at: init.created_at,
+    name: init.name,
+    is_ready: false,
+    is_active: true,
+    concurrency: 1,
+    crawler: init.crawler,
+    crawler_name: init.crawler_name,
+    is_public: false,
+    params: init.params,
+    download_url: null,
+    email: null,
+    notifications: false,
+    notifications_params: { run_notify: null },
+    schedule: null,
+    schedule_time: null,
+    no_line_breaks: false,
+    export_runs: false,
+    export_unique_results: false,
+    to_complete: false,
+    google_sheet_fields: null,
+    ftp_fields: null,
+    s3_fields: null,
+    webhook_fields: null,
+    accounts: [],
   };
 }
 
@@ -171,7 +194,14 @@ export type RuntaskRecord = {
 /** A limit an account type declares (list-account-types: max, default, attribute, description). */
 export type LimitDef = { max?: number; default?: number; attribute?: string; description?: string };
 /** An account's counter of one limit (update-account-limits sample). */
-export type LimitCounter = { max: number; default?: number; value?: number; current?: number; timestamp?: number; [key: string]: Json | undefined };
+export type LimitCounter = {
+  max: number;
+  default?: number;
+  value?: number;
+  current?: number;
+  timestamp?: number;
+  [key: string]: Json | undefined;
+};
 
 export type AccountRecord = {
   id: string;
@@ -225,14 +255,21 @@ export function paramsOf(values: Record<string, unknown>): Params {
  * A result row (get-results): its keys, then one cell per attribute of its crawler (the crawler's columns, JSON
  * values). The cells differ by crawler, so they are a map; the keys that tie the row to its run are typed.
  */
-export type ResultRecord = { id: string | number; squid: string; run: string; task: string | null; [column: string]: Json | undefined };
+export type ResultRecord = {
+  id: string | number;
+  squid: string;
+  run: string;
+  task: string | null;
+  [column: string]: Json | undefined;
+};
 
 /**
  * A generated row (rows.ts) as the stored result `id`: in place, no copy (100,000-row runs must stay cheap). Its
  * squid and run are checked; its cells are the generator's JSON values.
  */
 export function resultRecord(row: Record<string, unknown>, id: string | number): ResultRecord {
-  if (typeof row.squid !== 'string' || typeof row.run !== 'string') throw new Error('a result row needs its squid and run ids');
+  if (typeof row.squid !== 'string' || typeof row.run !== 'string')
+    throw new Error('a result row needs its squid and run ids');
   row.id = id;
   row.task ??= null;
   return row as ResultRecord;

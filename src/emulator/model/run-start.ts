@@ -19,7 +19,8 @@ const refuse = (code: string, text: string): Refusal => ({ code, message: `${tex
 export function runStartRefusal(emu: EmuCore, squid: SquidRecord): Refusal | null {
   const id = String(squid.id);
   const crawler = store.record(emu, 'crawlers', String(squid.crawler));
-  if (squid.is_active === false) return refuse('SquidInactive', 'This squid is deactivated; activate it (is_active: true) before starting a run');
+  if (squid.is_active === false)
+    return refuse('SquidInactive', 'This squid is deactivated; activate it (is_active: true) before starting a run');
   if (runsOfSquid(emu, id).some(isActive)) return refuse('RunInProgress', 'A run is already active for this squid');
   if (squid.is_ready === false) return notReady(squid, crawler);
   if (!store.records(emu, 'tasks').some((t) => t.squid === id && t.is_active !== false))
@@ -28,17 +29,30 @@ export function runStartRefusal(emu: EmuCore, squid: SquidRecord): Refusal | nul
   // The squid's own slots are counted among those in use: a plan that lost slots starts nothing until it fits again.
   if (slotsProblem(emu, 0) !== null) {
     const total = Number(store.balance(emu).total_available_slots);
-    return refuse('SlotsLimitExceeded', `Your active squids hold more slots than your plan's ${total}; deactivate a squid or upgrade your plan`);
+    return refuse(
+      'SlotsLimitExceeded',
+      `Your active squids hold more slots than your plan's ${total}; deactivate a squid or upgrade your plan`,
+    );
   }
   return crawler ? accountRefusal(emu, squid, crawler) : null;
 }
 
 function notReady(squid: SquidRecord, crawler: CrawlerRecord | undefined): Refusal {
   const params = squid.params;
-  const missing = crawler ? Object.entries(defOf(crawler).squid).filter(([n, p]) => p.required && params[n] == null).map(([n]) => n) : [];
+  const missing = crawler
+    ? Object.entries(defOf(crawler).squid)
+        .filter(([n, p]) => p.required && params[n] == null)
+        .map(([n]) => n)
+    : [];
   return missing.length
-    ? refuse('SquidNotReady', `This squid is not ready: set its required parameters (${missing.join(', ')}) before starting a run`)
-    : refuse('SquidNotReady', 'This squid is not ready: set its parameters (POST /v1/squids/{id} with params) before its first run, even when all are optional');
+    ? refuse(
+        'SquidNotReady',
+        `This squid is not ready: set its required parameters (${missing.join(', ')}) before starting a run`,
+      )
+    : refuse(
+        'SquidNotReady',
+        'This squid is not ready: set its parameters (POST /v1/squids/{id} with params) before its first run, even when all are optional',
+      );
 }
 
 /**
@@ -51,5 +65,8 @@ function accountRefusal(emu: EmuCore, squid: SquidRecord, crawler: CrawlerRecord
   if (!def.account) return null;
   const accounts = candidateAccounts(emu, squid, def);
   if (!accounts.length || accounts.some((a) => String(a.status) === '200')) return null;
-  return refuse('AccountNotHealthy', `No ${def.account.type} account of this squid is synchronized (status "200"); re-synchronize its cookies`);
+  return refuse(
+    'AccountNotHealthy',
+    `No ${def.account.type} account of this squid is synchronized (status "200"); re-synchronize its cookies`,
+  );
 }

@@ -6,7 +6,8 @@ import * as store from './store.js';
 
 /** Slots in use: each active squid holds as many as its concurrency (one at least). */
 export function usedSlots(emu: EmuCore, except?: string): number {
-  return store.records(emu, 'squids')
+  return store
+    .records(emu, 'squids')
     .filter((s) => s.id !== except && s.is_active !== false)
     .reduce((a, s) => a + Math.max(1, Number(s.concurrency ?? 1)), 0);
 }

@@ -3,7 +3,16 @@
 // property only, so an id such as "constructor" or "__proto__" finds nothing rather than a prototype member.
 import type { AutoResetState, DeliveryRecord, Emu, EmuState, OutboxMail, UserRecord } from '../types.js';
 import type {
-  AccountRecord, AccountTypeRecord, CrawlerRecord, ResultRecord, RunRecord, RuntaskRecord, SquidRecord, SyncRecord, TaskRecord, UploadRecord,
+  AccountRecord,
+  AccountTypeRecord,
+  CrawlerRecord,
+  ResultRecord,
+  RunRecord,
+  RuntaskRecord,
+  SquidRecord,
+  SyncRecord,
+  TaskRecord,
+  UploadRecord,
 } from './records.js';
 
 /** The record type kept under each kind. */
@@ -21,7 +30,8 @@ export interface Kinds {
 }
 export type Kind = keyof Kinds;
 
-const mapOf = <K extends Kind>(emu: Emu, kind: K): Record<string, Kinds[K]> => emu.state[kind] as Record<string, Kinds[K]>;
+const mapOf = <K extends Kind>(emu: Emu, kind: K): Record<string, Kinds[K]> =>
+  emu.state[kind] as Record<string, Kinds[K]>;
 
 /** The record of `kind` with id `id`, or undefined (an own key only). */
 export function record<K extends Kind>(emu: Emu, kind: K, id: unknown): Kinds[K] | undefined {
@@ -92,7 +102,12 @@ type Section = 'runMeta' | 'webhookRetries' | 'creditLedger' | 'creditArchive' |
  * A section a feature module keeps in the state (webhook retries, the credit ledger, export conversions), made with
  * `init` the first time, or when a state file written before it left it out.
  */
-export function section<N extends Section>(emu: Emu, name: N, valid: (v: unknown) => boolean, init: () => NonNullable<EmuState[N]>): NonNullable<EmuState[N]> {
+export function section<N extends Section>(
+  emu: Emu,
+  name: N,
+  valid: (v: unknown) => boolean,
+  init: () => NonNullable<EmuState[N]>,
+): NonNullable<EmuState[N]> {
   const value = emu.state[name];
   if (value !== undefined && value !== null && valid(value)) return value;
   const made = init();

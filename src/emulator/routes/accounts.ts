@@ -13,10 +13,14 @@ import * as store from '../model/store.js';
 
 const SYNC_TIMING = { syncingMs: 1_000, doneMs: 3_000 } as const;
 
-
 function publicSync(s: SyncRecord): Rec {
-  return { id: s.id, object: 'synchronize-cookies', status_code: s.status_code, status_text: s.status_text,
-    account_hash: s.account_hash ?? null };
+  return {
+    id: s.id,
+    object: 'synchronize-cookies',
+    status_code: s.status_code,
+    status_text: s.status_text,
+    account_hash: s.account_hash ?? null,
+  };
 }
 
 function finishSync(emu: EmuCore, s: SyncRecord): void {
@@ -44,7 +48,10 @@ function finishSync(emu: EmuCore, s: SyncRecord): void {
     account.status_code_info = 'synchronized';
   } else {
     const n = store.records(emu, 'accounts').filter((a) => a.type === type.name).length + 1;
-    const username = typeof cookies.username === 'string' && cookies.username ? cookies.username : `${String(type.domain).toLowerCase().replace(/\s+/g, '_')}_user_${n}`;
+    const username =
+      typeof cookies.username === 'string' && cookies.username
+        ? cookies.username
+        : `${String(type.domain).toLowerCase().replace(/\s+/g, '_')}_user_${n}`;
     account = newAccount(emu, String(type.name), username, now, 0, s.account_hash ?? undefined);
     s.account_hash = account.id;
   }
@@ -132,12 +139,18 @@ function setLimits(emu: EmuCore, req: EmuRequest): EmuResponse {
     if (!def) {
       const allowed = Object.keys(params.default);
       // Facebook and Twitter accounts have none, as sampled ({default: {}, user: {}}).
-      return detail(400, allowed.length ? `Unknown limit "${k}"; allowed: ${allowed.join(', ')}.` : `Unknown limit "${k}": ${String(a.type)} accounts have no limits.`);
+      return detail(
+        400,
+        allowed.length
+          ? `Unknown limit "${k}"; allowed: ${allowed.join(', ')}.`
+          : `Unknown limit "${k}": ${String(a.type)} accounts have no limits.`,
+      );
     }
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > Number(def.max))
       return detail(400, `${k} must be an integer between 1 and ${String(def.max)}.`);
   }
-  for (const [k, v] of Object.entries(b.params)) params.user[k] = { ...(Object.hasOwn(params.user, k) ? params.user[k] : {}), max: v };
+  for (const [k, v] of Object.entries(b.params))
+    params.user[k] = { ...(Object.hasOwn(params.user, k) ? params.user[k] : {}), max: v };
   a.updated_at = naiveUs(emu.clock.now());
   emu.markDirty();
   return json(200, accountView(emu, a));
@@ -150,7 +163,11 @@ function syncCookies(emu: EmuCore, req: EmuRequest): EmuResponse {
   const type = store.records(emu, 'accountTypes').find((t) => t.name === b.type);
   const cookies = isRecord(b.cookies) ? b.cookies : {};
   const required = (type?.cookies ?? []).filter((c) => c.required);
-  if (!type || !isRecord(b.cookies) || required.some((c) => typeof cookies[c.name] !== 'string' || cookies[c.name] === ''))
+  if (
+    !type ||
+    !isRecord(b.cookies) ||
+    required.some((c) => typeof cookies[c.name] !== 'string' || cookies[c.name] === '')
+  )
     return detail(400, 'Invalid account type or missing required cookies.');
   if (b.account !== undefined && b.account !== null) {
     const account = typeof b.account === 'string' ? store.record(emu, 'accounts', b.account) : undefined;
@@ -161,8 +178,16 @@ function syncCookies(emu: EmuCore, req: EmuRequest): EmuResponse {
   // A new account's hash is known from the start: check-sync-status shows the same account_hash at 120 (synchronizing)
   // as at 200 (synchronized), as its two samples do; the account itself is made when the sync succeeds.
   const accountHash = typeof b.account === 'string' ? b.account : emu.newHash('account');
-  const s: SyncRecord = { id, object: 'synchronize-cookies', status_code: 100, status_text: 'created', type: type.name,
-    cookies: paramsOf(b.cookies), account_hash: accountHash, due_at: emu.clock.now() + SYNC_TIMING.doneMs };
+  const s: SyncRecord = {
+    id,
+    object: 'synchronize-cookies',
+    status_code: 100,
+    status_text: 'created',
+    type: type.name,
+    cookies: paramsOf(b.cookies),
+    account_hash: accountHash,
+    due_at: emu.clock.now() + SYNC_TIMING.doneMs,
+  };
   store.putRecord(emu, 'syncs', s);
   scheduleSync(emu, s);
   emu.markDirty();

@@ -2,7 +2,15 @@
 // of when a reset fires, and its timer, are model/billing.ts.
 import type { Emu } from '../types.js';
 import { FieldError, validationError } from '../delivery.js';
-import { autoResetView, billingState, PAYMENT_OUTCOMES, setAutoReset, setBillingState, setPaymentOutcome, setUsagePct } from '../model/billing.js';
+import {
+  autoResetView,
+  billingState,
+  PAYMENT_OUTCOMES,
+  setAutoReset,
+  setBillingState,
+  setPaymentOutcome,
+  setUsagePct,
+} from '../model/billing.js';
 import { errB, isRecord } from '../util.js';
 
 type Outcome = (typeof PAYMENT_OUTCOMES)[number];
@@ -31,7 +39,8 @@ export function registerBilling(emu: Emu): void {
 
   emu.route('POST', '/_emulator/payment', (req) => {
     const outcome = isRecord(req.body) ? req.body.outcome : undefined;
-    if (!PAYMENT_OUTCOMES.includes(outcome as Outcome)) return errB(400, `outcome must be one of ${PAYMENT_OUTCOMES.join(', ')}`, 'outcome');
+    if (!PAYMENT_OUTCOMES.includes(outcome as Outcome))
+      return errB(400, `outcome must be one of ${PAYMENT_OUTCOMES.join(', ')}`, 'outcome');
     setPaymentOutcome(emu, outcome as Outcome);
     return { status: 200, body: { payment_outcome: outcome } };
   });

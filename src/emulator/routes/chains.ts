@@ -23,7 +23,8 @@ const err = (status: number, error: string) => json(status, { error });
 /** Links above this squid: 0 for a squid no chain created. */
 function depthOf(emu: EmuCore, squid: Rec): number {
   let depth = 0;
-  for (let s: Rec | undefined = squid; s?.chained_from && depth <= MAX_DEPTH; depth++) s = store.record(emu, 'squids', String(s.chained_from));
+  for (let s: Rec | undefined = squid; s?.chained_from && depth <= MAX_DEPTH; depth++)
+    s = store.record(emu, 'squids', String(s.chained_from));
   return depth;
 }
 
@@ -82,8 +83,15 @@ export function registerChains(emu: EmuCore): void {
     // The squids above the source, the source and the target it gets.
     if (depthOf(emu, s) + 2 > MAX_DEPTH) return err(422, `Chain depth limit of ${MAX_DEPTH} reached.`);
     s.chain = {
-      id: emu.newHash('chain'), target_module_id: b.target_module_id, target_cluster: null, field_map: b.field_map as Record<string, string>,
-      is_active: true, autostart: true, cluster_name: null, cluster_concurrency: 1, created_at: isoZ(emu.clock.now()),
+      id: emu.newHash('chain'),
+      target_module_id: b.target_module_id,
+      target_cluster: null,
+      field_map: b.field_map as Record<string, string>,
+      is_active: true,
+      autostart: true,
+      cluster_name: null,
+      cluster_concurrency: 1,
+      created_at: isoZ(emu.clock.now()),
       ...set.value,
     };
     emu.markDirty();
@@ -137,13 +145,23 @@ export function fireChain(emu: EmuCore, run: Rec, rows: Rec[]): void {
     // is lost) and no run starts until it is activated, which needs a slot like any activation. (Inferred: the docs
     // do not say what a first fire does with no slot left.)
     const full = slotsProblem(emu, concurrency) !== null;
-    target = newSquid(emu, crawler, uniqueName(emu, chain.cluster_name ? String(chain.cluster_name) : `${String(crawler.name)} (N) (chained)`), now);
+    target = newSquid(
+      emu,
+      crawler,
+      uniqueName(emu, chain.cluster_name ? String(chain.cluster_name) : `${String(crawler.name)} (N) (chained)`),
+      now,
+    );
     target.concurrency = concurrency;
     if (full) target.is_active = false;
     target.chained_from = src.id;
     chain.target_cluster = target.id;
   }
-  const known = new Set(store.records(emu, 'tasks').filter((t) => t.squid === target.id).map((t) => paramsKey(t.params as Rec)));
+  const known = new Set(
+    store
+      .records(emu, 'tasks')
+      .filter((t) => t.squid === target.id)
+      .map((t) => paramsKey(t.params as Rec)),
+  );
   for (const row of rows) {
     const params: Rec = {};
     for (const [from, to] of Object.entries(chain.field_map as Record<string, string>)) {
@@ -169,7 +187,10 @@ export function fireChain(emu: EmuCore, run: Rec, rows: Rec[]): void {
   // autostart off: the downstream run is created paused, its tasks queued; it does not move on its own.
   const id = emu.newHash('run');
   store.putRecord(emu, 'runs', runRecord(id, target.id, naiveUs(now), { origin: 'chain', status: 'paused' }));
-  const tasks = store.records(emu, 'tasks').filter((t) => t.squid === target.id).map((t) => String(t.id));
+  const tasks = store
+    .records(emu, 'tasks')
+    .filter((t) => t.squid === target.id)
+    .map((t) => String(t.id));
   emu.runMeta[id] = { tasks, next: 0, dueAt: null, step: null };
 }
 

@@ -36,16 +36,30 @@ function generate(emu: EmuCore, squid: Rec, count: number): Rec {
   const id = emu.newHash('run');
   const tasks = store.records(emu, 'tasks').filter((t) => t.squid === squid.id);
   const fields = generateRowFields(
-    { def, squidParams: (squid.params ?? {}) as Rec, squid: String(squid.id), run: id, task: null,
-      basis: `generate:${id}`, scrapingTimeMs: now },
+    {
+      def,
+      squidParams: (squid.params ?? {}) as Rec,
+      squid: String(squid.id),
+      run: id,
+      task: null,
+      basis: `generate:${id}`,
+      scrapingTimeMs: now,
+    },
     count,
   );
   if (tasks.length) fields.forEach((f, i) => (f.task = tasks[i % tasks.length].id));
   emu.addResults(fields, def.result_id ?? 'hash');
   const at = naiveUs(now);
   const run = runRecord(id, String(squid.id), at, {
-    is_done: true, ended_at: at, credit_used: count * creditsPerRow(def, (squid.params ?? {}) as Rec), status: 'done',
-    export_done: true, export_count: count, export_time: at, total_results: count, total_unique_results: count,
+    is_done: true,
+    ended_at: at,
+    credit_used: count * creditsPerRow(def, (squid.params ?? {}) as Rec),
+    status: 'done',
+    export_done: true,
+    export_count: count,
+    export_time: at,
+    total_results: count,
+    total_unique_results: count,
     done_reason: 'tasks_done',
   });
   store.putRecord(emu, 'runs', run);

@@ -21,6 +21,9 @@ export function registerCredits(emu: EmuCore): void {
 
   emu.route('GET', '/v1/squids/:hash/credits', (req) => {
     const f = findSquid(emu, req.params.hash, 'squid_hash');
-    return f.res ?? paginate(req, squidRunRows(emu, String(f.rec.id)), (r) => r, { freePlan: emu.config.freePlan, style: 'errB' });
+    return (
+      f.res ??
+      paginate(req, squidRunRows(emu, String(f.rec.id)), (r) => r, { freePlan: emu.config.freePlan, style: 'errB' })
+    );
   });
 }

@@ -19,19 +19,36 @@ function page(status: number, title: string, rows: [string, unknown][]): EmuResp
 }
 
 export function registerDashboard(emu: EmuCore): void {
-  emu.route('GET', '/dashboard', () => page(200, 'Dashboard', [['user', store.user(emu).email], ['squids', store.recordIds(emu, 'squids').length]]));
+  emu.route('GET', '/dashboard', () =>
+    page(200, 'Dashboard', [
+      ['user', store.user(emu).email],
+      ['squids', store.recordIds(emu, 'squids').length],
+    ]),
+  );
   emu.route('GET', '/dashboard/squids/:id', (req) => {
     const s = store.record(emu, 'squids', req.params.id);
     if (!s) return page(404, 'Squid not found', [['id', req.params.id]]);
-    return page(200, `Squid ${String(s.name)}`, [['id', s.id], ['crawler', s.crawler], ['active', s.is_active]]);
+    return page(200, `Squid ${String(s.name)}`, [
+      ['id', s.id],
+      ['crawler', s.crawler],
+      ['active', s.is_active],
+    ]);
   });
   emu.route('GET', '/dashboard/runs/:id', (req) => {
     const r = store.record(emu, 'runs', req.params.id);
     if (!r) return page(404, 'Run not found', [['id', req.params.id]]);
-    return page(200, `Run ${String(r.id)}`, [['squid', r.squid], ['status', r.status], ['total_results', r.total_results]]);
+    return page(200, `Run ${String(r.id)}`, [
+      ['squid', r.squid],
+      ['status', r.status],
+      ['total_results', r.total_results],
+    ]);
   });
   emu.route('GET', '/dashboard/billing/auto-reset', () => {
     const a = store.autoReset(emu);
-    return page(200, 'Automatic billing reset', [['enabled', a?.enabled], ['threshold_pct', a?.threshold_pct], ['max_resets_per_24h', a?.max_resets_per_24h]]);
+    return page(200, 'Automatic billing reset', [
+      ['enabled', a?.enabled],
+      ['threshold_pct', a?.threshold_pct],
+      ['max_resets_per_24h', a?.max_resets_per_24h],
+    ]);
   });
 }

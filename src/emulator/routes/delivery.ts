@@ -2,9 +2,7 @@
 // (POST /v1/delivery/test-*), and the control plane's delivery log and outbox. The checks and the channels are in
 // delivery.ts, sftp.ts and webhooks.ts; this file translates HTTP to them.
 import type { Emu, EmuResponse } from '../types.js';
-import {
-  configureDelivery, email, FieldError, httpUrl, port, sendMail, str, validationError,
-} from '../delivery.js';
+import { configureDelivery, email, FieldError, httpUrl, port, sendMail, str, validationError } from '../delivery.js';
 import { maskDeep } from '../../lib/secrets.js';
 import { errB, isRecord, type Rec } from '../util.js';
 import { testSftp } from '../sftp.js';
@@ -32,9 +30,7 @@ function registerDeliveryConfig(emu: Emu): void {
 
   emu.route('GET', '/_emulator/deliveries', (req) => {
     const filters = ['kind', 'squid', 'run', 'event'].map((k) => [k, req.query.get(k)] as const).filter(([, v]) => v);
-    const rows = store.deliveries(emu).filter((d) =>
-      filters.every(([k, v]) => String((d as unknown as Rec)[k]) === v),
-    );
+    const rows = store.deliveries(emu).filter((d) => filters.every(([k, v]) => String((d as unknown as Rec)[k]) === v));
     // A webhook's target carries its token (?token=, a Slack or Discord path): masked like the request log masks it.
     return { status: 200, body: maskDeep(rows, '****') };
   });
@@ -96,7 +92,12 @@ function registerDeliveryTests(emu: Emu): void {
 
   testRoute(emu, 'email', (b) => {
     const to = email(b, 'email', 'email');
-    sendMail(emu, to, 'Test e-mail from your scraping platform', 'This is a test of e-mail delivery. It arrived, so e-mail delivery works.');
+    sendMail(
+      emu,
+      to,
+      'Test e-mail from your scraping platform',
+      'This is a test of e-mail delivery. It arrived, so e-mail delivery works.',
+    );
     return { status: 200, body: checked() };
   });
 
@@ -111,4 +112,3 @@ function registerDeliveryTests(emu: Emu): void {
     return { status: 200, body: checked() };
   });
 }
-

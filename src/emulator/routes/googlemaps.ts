@@ -8,7 +8,11 @@ import { detail, json } from '../util.js';
 /** country → region → city → districts. */
 const LOCATIONS: Record<string, Record<string, Record<string, string[]>>> = {
   US: {
-    California: { 'Los Angeles': ['Hollywood', 'Downtown', 'Venice'], 'San Francisco': ['Mission District', 'SoMa'], 'San Diego': [] },
+    California: {
+      'Los Angeles': ['Hollywood', 'Downtown', 'Venice'],
+      'San Francisco': ['Mission District', 'SoMa'],
+      'San Diego': [],
+    },
     'New York': { 'New York City': ['Manhattan', 'Brooklyn', 'Queens', 'The Bronx', 'Staten Island'], Buffalo: [] },
     Texas: { Austin: [], Houston: ['Midtown'], Dallas: [] },
   },
@@ -58,7 +62,8 @@ export function registerGoogleMaps(emu: EmuCore): void {
     const city = find(Object.keys(cities), given.city);
     if (!city) return unknown('city', given.city, Object.keys(cities));
     const districts = cities[city];
-    if (given.district && !find(districts, given.district)) return unknown('district', given.district, districts.length ? districts : ['(none)']);
+    if (given.district && !find(districts, given.district))
+      return unknown('district', given.district, districts.length ? districts : ['(none)']);
     const shown = given.district ? [find(districts, given.district)!] : districts;
     return json(200, shown);
   };
@@ -66,18 +71,37 @@ export function registerGoogleMaps(emu: EmuCore): void {
   emu.route('GET', '/v1/googlelocations', (req) => searchLocations(req.query));
 }
 
-const COUNTRY_NAMES: Record<string, string> = { US: 'United States', FR: 'France', DE: 'Germany', GB: 'United Kingdom' };
+const COUNTRY_NAMES: Record<string, string> = {
+  US: 'United States',
+  FR: 'France',
+  DE: 'Germany',
+  GB: 'United Kingdom',
+};
 /** The get-geolocation sample's places beside the table's regions and cities (Alabama is not in the table). */
-const SAMPLED = ['Alabama', "Alabama's 1st Congressional District 2022 redistricting,Alabama", 'The University of Alabama,Alabama',
-  'University of Alabama at Birmingham,Alabama'];
+const SAMPLED = [
+  'Alabama',
+  "Alabama's 1st Congressional District 2022 redistricting,Alabama",
+  'The University of Alabama,Alabama',
+  'University of Alabama at Birmingham,Alabama',
+];
 
-interface Place { name: string; canonical_name: string; country_name: string; country_code: string }
+interface Place {
+  name: string;
+  canonical_name: string;
+  country_name: string;
+  country_code: string;
+}
 
 function places(): Place[] {
   const out: Place[] = [];
   const add = (code: string, path: string[]) => {
     const country = COUNTRY_NAMES[code];
-    out.push({ name: path[0], canonical_name: [...path, country].join(','), country_name: country, country_code: code });
+    out.push({
+      name: path[0],
+      canonical_name: [...path, country].join(','),
+      country_name: country,
+      country_code: code,
+    });
   };
   for (const s of SAMPLED) add('US', s.split(','));
   for (const [code, regions] of Object.entries(LOCATIONS)) {
@@ -100,6 +124,8 @@ function searchLocations(query: URLSearchParams) {
   const country = query.get('country_name')?.trim().toLowerCase();
   if (country && !Object.values(COUNTRY_NAMES).some((n) => n.toLowerCase() === country))
     return unknown('country_name', query.get('country_name') ?? '', Object.values(COUNTRY_NAMES));
-  const data = places().filter((p) => p.name.toLowerCase().includes(q) && (!country || p.country_name.toLowerCase() === country));
+  const data = places().filter(
+    (p) => p.name.toLowerCase().includes(q) && (!country || p.country_name.toLowerCase() === country),
+  );
   return json(200, { success: true, data });
 }

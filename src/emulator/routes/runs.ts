@@ -22,7 +22,8 @@ function stats(emu: EmuCore, run: Rec): Rec {
   const current = rts.find((rt) => rt.status === 'running');
   const left = total - done;
   // "∞" whenever there is nothing to estimate: a finished run shows it too, not 0:00:00.
-  const eta = run.is_done || run.status === 'paused' || run.status === 'pending' ? '∞' : timedelta(left * RUN_TIMING.taskMs);
+  const eta =
+    run.is_done || run.status === 'paused' || run.status === 'pending' ? '∞' : timedelta(left * RUN_TIMING.taskMs);
   return {
     id: run.id,
     object: 'run',

@@ -15,7 +15,6 @@ import type { SquidRecord } from '../model/records.js';
 import { checkCron, checkZone } from '../model/schedule.js';
 import * as store from '../model/store.js';
 
-
 function nameTaken(emu: EmuCore, name: string, except?: string): boolean {
   const n = name.trim().toLowerCase();
   return store.records(emu, 'squids').some((s) => s.id !== except && String(s.name).toLowerCase() === n);
@@ -49,7 +48,8 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: SquidRecord) =
       : nameTaken(emu, v, String(s.id))
         ? { ok: false, message: 'A squid with this name already exists (DuplicateSquid).' }
         : { ok: true, value: v.trim() },
-  is_active: (v) => (typeof v === 'boolean' ? { ok: true, value: v } : { ok: false, message: 'is_active must be a boolean.' }),
+  is_active: (v) =>
+    typeof v === 'boolean' ? { ok: true, value: v } : { ok: false, message: 'is_active must be a boolean.' },
   concurrency: (v, emu, s) => {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_CONCURRENCY)
       return { ok: false, message: `concurrency must be an integer between 1 and ${MAX_CONCURRENCY}.` };
@@ -58,10 +58,14 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: SquidRecord) =
       ? { ok: false, message: `concurrency exceeds this crawler's maximum of ${max} (ConcurrencyLimitExceeded).` }
       : { ok: true, value: v };
   },
-  to_complete: (v) => (typeof v === 'boolean' ? { ok: true, value: v } : { ok: false, message: 'to_complete must be a boolean.' }),
+  to_complete: (v) =>
+    typeof v === 'boolean' ? { ok: true, value: v } : { ok: false, message: 'to_complete must be a boolean.' },
   export_unique_results: (v) =>
-    typeof v === 'boolean' ? { ok: true, value: v } : { ok: false, message: 'export_unique_results must be a boolean.' },
-  no_line_breaks: (v) => (typeof v === 'boolean' ? { ok: true, value: v } : { ok: false, message: 'no_line_breaks must be a boolean.' }),
+    typeof v === 'boolean'
+      ? { ok: true, value: v }
+      : { ok: false, message: 'export_unique_results must be a boolean.' },
+  no_line_breaks: (v) =>
+    typeof v === 'boolean' ? { ok: true, value: v } : { ok: false, message: 'no_line_breaks must be a boolean.' },
   run_notify: (v) =>
     v === null || v === 'on_success' || v === 'on_error'
       ? { ok: true, value: v }
@@ -73,19 +77,29 @@ const UPDATABLE: Record<string, (v: unknown, emu: EmuCore, squid: SquidRecord) =
     const crawler = store.record(emu, 'crawlers', String(s.crawler));
     for (const [name, value] of Object.entries(v)) {
       if (crawler && name !== 'functions' && !(name in defOf(crawler).squid)) {
-        const allowed = [...Object.keys(defOf(crawler).squid), ...(Object.keys(defOf(crawler).functions).length ? ['functions'] : [])];
-        return { ok: false, message: `Unknown parameter ${JSON.stringify(name)} for this crawler; allowed: ${allowed.join(', ')} (InvalidParameter).` };
+        const allowed = [
+          ...Object.keys(defOf(crawler).squid),
+          ...(Object.keys(defOf(crawler).functions).length ? ['functions'] : []),
+        ];
+        return {
+          ok: false,
+          message: `Unknown parameter ${JSON.stringify(name)} for this crawler; allowed: ${allowed.join(', ')} (InvalidParameter).`,
+        };
       }
       const problem = crawler ? squidParamProblem(defOf(crawler), name, value) : null;
       if (problem) return { ok: false, message: problem };
     }
-    if (v.functions !== undefined && (!isRecord(v.functions) || Object.values(v.functions).some((b) => typeof b !== 'boolean')))
+    if (
+      v.functions !== undefined &&
+      (!isRecord(v.functions) || Object.values(v.functions).some((b) => typeof b !== 'boolean'))
+    )
       return { ok: false, message: 'params.functions must map function names to booleans.' };
     // A REPLACE, as the vendor's clients expect (their SDK reads the params, changes them and sends them whole): a key
     // left out goes back to the crawler's default, whatever was set before; `functions` likewise, as a whole map.
     // (Inferred: the docs say neither "merge" nor what a left-out key becomes; a new squid's params are the defaults.)
     const defaults = crawler ? defaultSquidParams(defOf(crawler)) : {};
-    const functions = v.functions === undefined ? defaults.functions : { ...((defaults.functions ?? {}) as Rec), ...v.functions };
+    const functions =
+      v.functions === undefined ? defaults.functions : { ...((defaults.functions ?? {}) as Rec), ...v.functions };
     return { ok: true, value: { ...defaults, ...v, ...(functions === undefined ? {} : { functions }) } };
   },
   accounts: (v, emu, s) => {
@@ -110,8 +124,11 @@ function applyUpdate(squid: Rec, key: string, value: unknown): void {
  */
 function updateEcho(s: Rec, touched: [string, unknown][]): Rec {
   const stored = (k: string): unknown =>
-    k === 'run_notify' ? ((s.notifications_params as Rec | undefined)?.run_notify ?? null)
-      : k === 'cron_expression' ? ((s.schedule as Rec | null)?.cron_expression ?? null) : s[k];
+    k === 'run_notify'
+      ? ((s.notifications_params as Rec | undefined)?.run_notify ?? null)
+      : k === 'cron_expression'
+        ? ((s.schedule as Rec | null)?.cron_expression ?? null)
+        : s[k];
   return Object.fromEntries(touched.filter(([k]) => k !== 'accounts' && k !== 'timezone').map(([k]) => [k, stored(k)]));
 }
 
@@ -120,7 +137,8 @@ export function registerSquids(emu: EmuCore): void {
 
   emu.route('GET', '/v1/squids', (req) => {
     const name = req.query.get('name')?.toLowerCase();
-    const list = store.records(emu, 'squids')
+    const list = store
+      .records(emu, 'squids')
       .filter((s) => !name || String(s.name).toLowerCase().includes(name))
       .reverse();
     return paginate(req, list, (s) => squidSummaryView(emu, s), { freePlan: emu.config.freePlan, style: 'errB' });
@@ -178,8 +196,16 @@ function createSquid(emu: EmuCore, req: EmuRequest): EmuResponse {
   const s = newSquid(emu, crawler, name, emu.clock.now(), false);
   emu.markDirty();
   return json(200, {
-    id: s.id, account: [], concurrency: s.concurrency, crawler: s.crawler, created_at: isoZ(emu.clock.now()),
-    is_active: s.is_active, name: s.name, params: paramsWithoutFunctions(s.params), schedule: s.schedule, to_complete: s.to_complete,
+    id: s.id,
+    account: [],
+    concurrency: s.concurrency,
+    crawler: s.crawler,
+    created_at: isoZ(emu.clock.now()),
+    is_active: s.is_active,
+    name: s.name,
+    params: paramsWithoutFunctions(s.params),
+    schedule: s.schedule,
+    to_complete: s.to_complete,
   });
 }
 
@@ -196,7 +222,12 @@ function updateSquid(emu: EmuCore, req: EmuRequest): EmuResponse {
   // A field the update does not take (a typo, or `chain` / `auto_verify_emails`, which have their own endpoints or
   // none) is refused rather than dropped: a client believing it was stored would be wrong (the vendor's SDK 0.7).
   const unknownKey = Object.keys(req.body).find((k) => !UPDATABLE[k]);
-  if (unknownKey) return errB(400, `Unknown field ${JSON.stringify(unknownKey)}; allowed: ${Object.keys(UPDATABLE).join(', ')} (InvalidParameter).`, unknownKey);
+  if (unknownKey)
+    return errB(
+      400,
+      `Unknown field ${JSON.stringify(unknownKey)}; allowed: ${Object.keys(UPDATABLE).join(', ')} (InvalidParameter).`,
+      unknownKey,
+    );
   for (const [key, raw] of Object.entries(req.body)) {
     const check = UPDATABLE[key];
     if (!check) continue;
@@ -215,13 +246,15 @@ function updateSquid(emu: EmuCore, req: EmuRequest): EmuResponse {
   }
   for (const [key, value] of touched) applyUpdate(squid, key, value);
   // A deactivated squid stops: its run in progress is stopped (aborted), freeing its slot.
-  if (next.is_active === false) for (const run of runsOfSquid(emu, String(squid.id))) if (isActive(run)) abortRun(emu, run);
+  if (next.is_active === false)
+    for (const run of runsOfSquid(emu, String(squid.id))) if (isActive(run)) abortRun(emu, run);
   // Readiness changes with the params only: a squid whose params were never set stays not ready.
   const crawler = store.record(emu, 'crawlers', String(squid.crawler));
   if (crawler && touched.some(([k]) => k === 'params')) squid.is_ready = isReady(defOf(crawler), squid.params as Rec);
   emu.markDirty();
   // Linking accounts alone answers as the link-account page shows: 200 {name, concurrency, accounts}.
-  if (touched.length === 1 && touched[0][0] === 'accounts') return json(200, { name: squid.name, concurrency: squid.concurrency, accounts: squid.accounts });
+  if (touched.length === 1 && touched[0][0] === 'accounts')
+    return json(200, { name: squid.name, concurrency: squid.concurrency, accounts: squid.accounts });
   // 201, as all 57 examples/ update-settings pages label it (the update-squid page and api-reference say 200: docs/emulator.md).
   return json(201, updateEcho(squid, touched));
 }

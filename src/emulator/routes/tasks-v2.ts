@@ -15,7 +15,8 @@ export function registerTasksV2(emu: EmuCore): void {
   emu.route('POST', '/v2/squid/:id/task', (req) => {
     const f = findSquid(emu, req.params.id, 'squid_id');
     if (f.res) return f.res;
-    if (!isRecord(req.body) || !Object.keys(req.body).length) return errB(400, 'The body must be the task\'s params as a JSON object.', 'body');
+    if (!isRecord(req.body) || !Object.keys(req.body).length)
+      return errB(400, "The body must be the task's params as a JSON object.", 'body');
     const params = req.body as Rec;
     const problem = taskProblem(store.crawlerOf(emu, f.rec.crawler), params);
     if (problem) return errB(400, problem, 'body');

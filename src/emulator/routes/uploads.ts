@@ -68,7 +68,8 @@ function scheduleUpload(emu: EmuCore, u: UploadRecord): void {
 
 /** After loading a state file: finish uploads that were in flight. */
 export function rescheduleUploads(emu: EmuCore): void {
-  for (const u of store.records(emu, 'uploads')) if (u.state === 'PENDING' || u.state === 'PROGRESS') scheduleUpload(emu, u);
+  for (const u of store.records(emu, 'uploads'))
+    if (u.state === 'PENDING' || u.state === 'PROGRESS') scheduleUpload(emu, u);
 }
 
 export function registerUploads(emu: EmuCore): void {
@@ -101,8 +102,15 @@ export function registerUploads(emu: EmuCore): void {
       return row;
     });
     const id = hashId(emu.nextId(), 'upload');
-    const u: UploadRecord = { id, object: 'task_upload', state: 'PENDING', meta: null, squid: f.rec.id, rows,
-      due_at: emu.clock.now() + UPLOAD_TIMING.doneMs };
+    const u: UploadRecord = {
+      id,
+      object: 'task_upload',
+      state: 'PENDING',
+      meta: null,
+      squid: f.rec.id,
+      rows,
+      due_at: emu.clock.now() + UPLOAD_TIMING.doneMs,
+    };
     store.putRecord(emu, 'uploads', u);
     scheduleUpload(emu, u);
     emu.markDirty();

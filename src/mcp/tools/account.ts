@@ -2,25 +2,38 @@
 import { docFlags, docInput, dryRun, objOutput, rec, verbRecord, type ToolDef } from './kit.js';
 
 export const whoami: ToolDef = {
-  name: 'whoami', title: 'Who am I', access: 'read',
+  name: 'whoami',
+  title: 'Who am I',
+  access: 'read',
   description: 'The user this server acts as: name, e-mail, plan.',
   input: () => ({}),
   output: (z) => objOutput(z),
   run: async (t) => {
     const me = rec((await t.verb(['me'])).data);
-    return rec({ first_name: me.first_name, last_name: me.last_name, email: me.email, plan: me.plan, credit_interval: me.credit_interval });
+    return rec({
+      first_name: me.first_name,
+      last_name: me.last_name,
+      email: me.email,
+      plan: me.plan,
+      credit_interval: me.credit_interval,
+    });
   },
 };
 
 export const status: ToolDef = {
-  name: 'status', title: 'Account status', access: 'read',
+  name: 'status',
+  title: 'Account status',
+  access: 'read',
   description: 'The account at a glance: plan, credits, auto-reset, runs in progress, failures.',
   ...verbRecord(['status']),
 };
 
 export const plan: ToolDef = {
-  name: 'plan', title: 'Plan an account file', access: 'read',
-  description: 'What would change to make the account match a document (squids, tasks, delivery, billing); sends nothing.',
+  name: 'plan',
+  title: 'Plan an account file',
+  access: 'read',
+  description:
+    'What would change to make the account match a document (squids, tasks, delivery, billing); sends nothing.',
   input: docInput,
   output: (z) => ({ summary: z.record(z.string(), z.unknown()).optional() }),
   run: async (t, a) => {
@@ -30,14 +43,22 @@ export const plan: ToolDef = {
 };
 
 export const apply: ToolDef = {
-  name: 'apply', title: 'Apply an account document', access: 'write', idempotent: true, destructive: true,
+  name: 'apply',
+  title: 'Apply an account document',
+  access: 'write',
+  idempotent: true,
+  destructive: true,
   description:
     'Make the account match a document (plan first). Deletions (prune) and a billing change that can charge more are ' +
     'refused unless the server runs with --allow-writes=all. ${VAR} secrets only from --secret-env. A document that ' +
     'turns on a schedule or writes a chain that starts runs by itself (autostart) makes the platform start charged ' +
     'runs: without confirm: true the answer is needs_confirmation with what would start runs and nothing is sent; ask ' +
     'the user, then call again with confirm: true.',
-  input: (z) => ({ ...docInput(z), dry_run: dryRun(z), confirm: z.boolean().optional().describe('the user accepted the runs the document starts') }),
+  input: (z) => ({
+    ...docInput(z),
+    dry_run: dryRun(z),
+    confirm: z.boolean().optional().describe('the user accepted the runs the document starts'),
+  }),
   output: (z) => objOutput(z),
   run: async (t, a) => {
     const d = await docFlags(t, a, 'apply');
@@ -62,8 +83,18 @@ function startsRuns(planned: Record<string, unknown>): { squid: unknown; what: s
   const out: { squid: unknown; what: string; credits_per_run: unknown }[] = [];
   for (const i of items) {
     const run = i.scheduled_run as Record<string, unknown> | null | undefined;
-    if (run) out.push({ squid: i.squid, what: `squid ${String(i.squid)}: schedule ${String(run.schedule)}, ${run.credits_per_run ?? 'unknown'} credits a run`, credits_per_run: run.credits_per_run ?? null });
-    if (i.kind === 'chain' && i.action !== 'delete' && chainAutostarts(i)) out.push({ squid: i.squid, what: `squid ${String(i.squid)}: a chain that starts a run of its target after each done run`, credits_per_run: null });
+    if (run)
+      out.push({
+        squid: i.squid,
+        what: `squid ${String(i.squid)}: schedule ${String(run.schedule)}, ${run.credits_per_run ?? 'unknown'} credits a run`,
+        credits_per_run: run.credits_per_run ?? null,
+      });
+    if (i.kind === 'chain' && i.action !== 'delete' && chainAutostarts(i))
+      out.push({
+        squid: i.squid,
+        what: `squid ${String(i.squid)}: a chain that starts a run of its target after each done run`,
+        credits_per_run: null,
+      });
   }
   return out;
 }

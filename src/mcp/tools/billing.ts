@@ -2,20 +2,29 @@
 import { dryRun, flags, objOutput, rec, verbRecord, type ToolDef } from './kit.js';
 
 export const balance: ToolDef = {
-  name: 'balance', title: 'Credit balance', access: 'read',
+  name: 'balance',
+  title: 'Credit balance',
+  access: 'read',
   description: 'The credit balance; remaining = available - consumed.',
   ...verbRecord(['balance']),
 };
 
 export const billingAutoResetGet: ToolDef = {
-  name: 'billing_auto_reset_get', title: 'Automatic billing reset', access: 'read',
+  name: 'billing_auto_reset_get',
+  title: 'Automatic billing reset',
+  access: 'read',
   description: 'The automatic billing reset settings and window (each reset charges the card on file).',
   ...verbRecord(['billing', 'auto-reset']),
 };
 
 export const billingAutoResetSet: ToolDef = {
-  name: 'billing_auto_reset_set', title: 'Set the automatic billing reset', access: 'all', destructive: true, idempotent: true,
-  description: 'Turn the automatic billing reset on or off, or change its threshold and daily maximum; each reset charges the card on file.',
+  name: 'billing_auto_reset_set',
+  title: 'Set the automatic billing reset',
+  access: 'all',
+  destructive: true,
+  idempotent: true,
+  description:
+    'Turn the automatic billing reset on or off, or change its threshold and daily maximum; each reset charges the card on file.',
   input: (z) => ({
     enabled: z.boolean().optional().describe('true turns resets on, false off'),
     threshold: z.number().int().min(1).max(100).optional().describe('usage percentage that triggers a reset'),
@@ -24,5 +33,17 @@ export const billingAutoResetSet: ToolDef = {
   }),
   output: (z) => objOutput(z),
   run: async (t, a) =>
-    rec((await t.verb(['billing', 'auto-reset', ...(a.enabled === true ? ['--enable'] : a.enabled === false ? ['--disable'] : []), ...flags({ '--threshold': a.threshold, '--max-resets': a.max_resets })], { write: true })).data),
+    rec(
+      (
+        await t.verb(
+          [
+            'billing',
+            'auto-reset',
+            ...(a.enabled === true ? ['--enable'] : a.enabled === false ? ['--disable'] : []),
+            ...flags({ '--threshold': a.threshold, '--max-resets': a.max_resets }),
+          ],
+          { write: true },
+        )
+      ).data,
+    ),
 };

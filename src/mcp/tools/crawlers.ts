@@ -4,7 +4,15 @@ import type { Crawler } from '../../api/records.js';
 import { isRecord, type Rec } from '../../lib/guards.js';
 
 const crawlerRow = (c: Crawler): Rec =>
-  rec({ id: c.id, name: c.name, slug: c.slug, credits_per_row: c.credits_per_row, is_premium: c.is_premium || undefined, has_issues: c.has_issues || undefined, account_type: isRecord(c.account) ? c.account.type : undefined });
+  rec({
+    id: c.id,
+    name: c.name,
+    slug: c.slug,
+    credits_per_row: c.credits_per_row,
+    is_premium: c.is_premium || undefined,
+    has_issues: c.has_issues || undefined,
+    account_type: isRecord(c.account) ? c.account.type : undefined,
+  });
 
 /**
  * Other names people and agents call a platform by: a query word on the left also matches the words on the right
@@ -22,8 +30,12 @@ const ALIASES: Record<string, string[]> = {
 
 /** Words → the crawlers matching all of them (a word or one of its aliases); else up to 5 matching most of them. */
 export function searchCrawlers(all: Crawler[], query: string): { exact: boolean; items: Rec[] } {
-  const words = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  const text = (c: Crawler) => `${c.name ?? ''} ${c.slug ?? ''} ${c.description ?? ''} ${isRecord(c.account) ? `${String(c.account.type ?? '')} ${String(c.account.domain ?? '')}` : ''}`.toLowerCase();
+  const words = query
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  const text = (c: Crawler) =>
+    `${c.name ?? ''} ${c.slug ?? ''} ${c.description ?? ''} ${isRecord(c.account) ? `${String(c.account.type ?? '')} ${String(c.account.domain ?? '')}` : ''}`.toLowerCase();
   const has = (c: Crawler, w: string) => {
     const t = text(c);
     // A short word (x, fb) matches a whole word only: "x" is in every "export".
@@ -33,12 +45,17 @@ export function searchCrawlers(all: Crawler[], query: string): { exact: boolean;
   const scored = all.map((c) => ({ c, matched: words.filter((w) => has(c, w)) }));
   const exact = scored.filter((s) => words.length && s.matched.length === words.length);
   if (exact.length) return { exact: true, items: exact.map((s) => crawlerRow(s.c)) };
-  const near = scored.filter((s) => s.matched.length).sort((x, y) => y.matched.length - x.matched.length).slice(0, 5);
+  const near = scored
+    .filter((s) => s.matched.length)
+    .sort((x, y) => y.matched.length - x.matched.length)
+    .slice(0, 5);
   return { exact: false, items: near.map((s) => ({ ...crawlerRow(s.c), matched: s.matched })) };
 }
 
 export const crawlersSearch: ToolDef = {
-  name: 'crawlers_search', title: 'Search crawlers', access: 'read',
+  name: 'crawlers_search',
+  title: 'Search crawlers',
+  access: 'read',
   description:
     'Find the crawler for a job by words (e.g. "google maps", "linkedin profile"): the crawlers whose name, slug or ' +
     'description hold every word; else up to 5 near ones with the words they matched (exact: false). Platform nicknames ' +
@@ -52,13 +69,15 @@ export const crawlersSearch: ToolDef = {
 };
 
 export const crawlersGet: ToolDef = {
-  name: 'crawlers_get', title: 'A crawler: inputs, outputs, price', access: 'read',
+  name: 'crawlers_get',
+  title: 'A crawler: inputs, outputs, price',
+  access: 'read',
   description:
     'What a crawler needs and gives. task_inputs: the groups a task can be ONE of (a URL task, or a parameter task ' +
     'of several fields): give the required inputs of one group per task, by their wire name (tasks_add tasks, or go ' +
     'tasks). squid_params: set once on the squid (params of squids_create/go), by wire name. functions: paid add-ons ' +
     '(params "functions.<name>": true/false), some ON BY DEFAULT and billed per row. Also the output columns, credits ' +
-    'per row, and the account type it needs (attach one with squids_attach_account, or go\'s account).',
+    "per row, and the account type it needs (attach one with squids_attach_account, or go's account).",
   input: (z) => ({ crawler: z.string().min(1).describe('crawler id, name or slug') }),
   output: (z) => ({
     ...idOutput(z),
@@ -103,17 +122,25 @@ export function inputsOf(input: Rec[]): Rec {
   return {
     task_inputs: groups.map((g) => ({
       one_of: g.task,
-      how: g.task === 'url' ? 'one task per URL: {"url": "…"}' : 'one task per set of these fields, sent together: {"field": "…", …}',
+      how:
+        g.task === 'url'
+          ? 'one task per URL: {"url": "…"}'
+          : 'one task per set of these fields, sent together: {"field": "…", …}',
       inputs: unique(g.inputs.map((i) => entry(i, 'task', String(i.name)))),
     })),
-    squid_params: unique(input.filter((i) => i.level === 'squid' && !isFunction(i)).map((i) => entry(i, 'squid', String(i.name)))),
+    squid_params: unique(
+      input.filter((i) => i.level === 'squid' && !isFunction(i)).map((i) => entry(i, 'squid', String(i.name))),
+    ),
     functions: unique(input.filter(isFunction).map((i) => entry(i, 'function', `functions.${String(i.name)}`))),
   };
 }
 
 export const crawlersParams: ToolDef = {
-  name: 'crawlers_params', title: 'A crawler\'s parameters', access: 'read',
-  description: 'The squid-level parameters and paid functions of a crawler, with defaults: `sq crawlers params <crawler> --json`.',
+  name: 'crawlers_params',
+  title: "A crawler's parameters",
+  access: 'read',
+  description:
+    'The squid-level parameters and paid functions of a crawler, with defaults: `sq crawlers params <crawler> --json`.',
   input: (z) => ({ crawler: z.string().min(1).describe('crawler id, name or slug') }),
   output: (z) => objOutput(z),
   run: async (t, a) => rec((await t.verb(['crawlers', 'params', '--', String(a.crawler)])).data),

@@ -1,90 +1,213 @@
 // The delivery_* tools: show, set a channel (webhook, e-mail, sheet, SFTP, S3), test one, apply a delivery document.
-import { active, activeArg, docFlags, docInput, dryRun, flags, hostOf, LATER_RUNS, objOutput, rec, secretEnv, squidArg, str, ToolError, type ToolDef } from './kit.js';
+import {
+  active,
+  activeArg,
+  docFlags,
+  docInput,
+  dryRun,
+  flags,
+  hostOf,
+  LATER_RUNS,
+  objOutput,
+  rec,
+  secretEnv,
+  squidArg,
+  str,
+  ToolError,
+  type ToolDef,
+} from './kit.js';
 
 export const deliveryShow: ToolDef = {
-  name: 'delivery_show', title: 'Show delivery', access: 'read',
-  description: 'Where a squid\'s results go (SFTP, webhook, e-mail, sheet, S3), secrets masked.',
+  name: 'delivery_show',
+  title: 'Show delivery',
+  access: 'read',
+  description: "Where a squid's results go (SFTP, webhook, e-mail, sheet, S3), secrets masked.",
   input: (z) => ({ squid: squidArg(z) }),
   output: (z) => objOutput(z),
   run: async (t, a) => rec((await t.verb(['delivery', 'show', `--squid=${String(a.squid)}`])).data),
 };
 
 export const deliveryWebhook: ToolDef = {
-  name: 'delivery_webhook', title: 'Set the webhook delivery', access: 'write', idempotent: true,
-  description: 'Send a squid\'s run events to a URL. The answer names the host that will receive them (delivery_host).' + LATER_RUNS,
+  name: 'delivery_webhook',
+  title: 'Set the webhook delivery',
+  access: 'write',
+  idempotent: true,
+  description:
+    "Send a squid's run events to a URL. The answer names the host that will receive them (delivery_host)." +
+    LATER_RUNS,
   input: (z) => ({
     squid: squidArg(z),
     url: z.string().min(1).describe('http(s) endpoint'),
-    events: z.string().optional().describe('comma-separated: run.running, run.paused, run.done, run.error, or "all" (default run.done,run.error)'),
+    events: z
+      .string()
+      .optional()
+      .describe('comma-separated: run.running, run.paused, run.done, run.error, or "all" (default run.done,run.error)'),
     retry: z.boolean().optional().describe('retry failed deliveries (default true)'),
     active: activeArg(z),
     dry_run: dryRun(z),
   }),
   output: (z) => ({ delivery_host: z.string().optional() }),
   run: async (t, a) => {
-    const { data } = await t.verb(['delivery', 'webhook', ...flags({ '--squid': a.squid, '--url': a.url, '--events': a.events }), ...(a.retry === false ? ['--no-retry'] : []), ...active(a)], { write: true });
+    const { data } = await t.verb(
+      [
+        'delivery',
+        'webhook',
+        ...flags({ '--squid': a.squid, '--url': a.url, '--events': a.events }),
+        ...(a.retry === false ? ['--no-retry'] : []),
+        ...active(a),
+      ],
+      { write: true },
+    );
     return rec({ delivery_host: hostOf(str(a, 'url')), ...rec(data) });
   },
 };
 
 export const deliveryEmail: ToolDef = {
-  name: 'delivery_email', title: 'Set the e-mail delivery', access: 'write', idempotent: true,
-  description: 'E-mail a squid\'s results when a run completes. The answer names the address (delivery_host).' + LATER_RUNS,
-  input: (z) => ({ squid: squidArg(z), email: z.string().min(1), notifications: z.boolean().optional().describe('false keeps the address, sends nothing'), dry_run: dryRun(z) }),
+  name: 'delivery_email',
+  title: 'Set the e-mail delivery',
+  access: 'write',
+  idempotent: true,
+  description:
+    "E-mail a squid's results when a run completes. The answer names the address (delivery_host)." + LATER_RUNS,
+  input: (z) => ({
+    squid: squidArg(z),
+    email: z.string().min(1),
+    notifications: z.boolean().optional().describe('false keeps the address, sends nothing'),
+    dry_run: dryRun(z),
+  }),
   output: (z) => ({ delivery_host: z.string().optional() }),
   run: async (t, a) => {
-    const { data } = await t.verb(['delivery', 'email', ...flags({ '--squid': a.squid, '--email': a.email }), ...(a.notifications === false ? ['--no-notifications'] : [])], { write: true });
+    const { data } = await t.verb(
+      [
+        'delivery',
+        'email',
+        ...flags({ '--squid': a.squid, '--email': a.email }),
+        ...(a.notifications === false ? ['--no-notifications'] : []),
+      ],
+      { write: true },
+    );
     return rec({ delivery_host: str(a, 'email')?.split('@').pop(), ...rec(data) });
   },
 };
 
 export const deliverySheet: ToolDef = {
-  name: 'delivery_sheet', title: 'Set the Google Sheet delivery', access: 'write', idempotent: true,
-  description: 'Write a squid\'s results to a Google Sheet.' + LATER_RUNS,
-  input: (z) => ({ squid: squidArg(z), url: z.string().min(1), mode: z.enum(['append', 'overwrite']).optional().describe('default overwrite'), active: activeArg(z), dry_run: dryRun(z) }),
+  name: 'delivery_sheet',
+  title: 'Set the Google Sheet delivery',
+  access: 'write',
+  idempotent: true,
+  description: "Write a squid's results to a Google Sheet." + LATER_RUNS,
+  input: (z) => ({
+    squid: squidArg(z),
+    url: z.string().min(1),
+    mode: z.enum(['append', 'overwrite']).optional().describe('default overwrite'),
+    active: activeArg(z),
+    dry_run: dryRun(z),
+  }),
   output: (z) => ({ delivery_host: z.string().optional() }),
   run: async (t, a) => {
-    const { data } = await t.verb(['delivery', 'sheet', ...flags({ '--squid': a.squid, '--url': a.url }), ...(a.mode ? [`--${String(a.mode)}`] : []), ...active(a)], { write: true });
+    const { data } = await t.verb(
+      [
+        'delivery',
+        'sheet',
+        ...flags({ '--squid': a.squid, '--url': a.url }),
+        ...(a.mode ? [`--${String(a.mode)}`] : []),
+        ...active(a),
+      ],
+      { write: true },
+    );
     return rec({ delivery_host: hostOf(str(a, 'url')), ...rec(data) });
   },
 };
 
 export const deliverySftp: ToolDef = {
-  name: 'delivery_sftp', title: 'Set the SFTP delivery', access: 'write', idempotent: true,
+  name: 'delivery_sftp',
+  title: 'Set the SFTP delivery',
+  access: 'write',
+  idempotent: true,
   description:
-    'Upload a squid\'s results over SFTP. The password never travels in the call: password_env names an environment ' +
+    "Upload a squid's results over SFTP. The password never travels in the call: password_env names an environment " +
     'variable of the server, one of those its --secret-env allows. The answer names the host (delivery_host).' +
     LATER_RUNS,
   input: (z) => ({
-    squid: squidArg(z), host: z.string().min(1), port: z.number().int().min(1).max(65535).optional(), username: z.string().min(1),
-    directory: z.string().min(1), password_env: z.string().min(1).describe('environment variable of the server that holds the password (allowed by --secret-env)'),
-    active: activeArg(z), dry_run: dryRun(z),
+    squid: squidArg(z),
+    host: z.string().min(1),
+    port: z.number().int().min(1).max(65535).optional(),
+    username: z.string().min(1),
+    directory: z.string().min(1),
+    password_env: z
+      .string()
+      .min(1)
+      .describe('environment variable of the server that holds the password (allowed by --secret-env)'),
+    active: activeArg(z),
+    dry_run: dryRun(z),
   }),
   output: (z) => ({ delivery_host: z.string() }),
   run: async (t, a) => {
     secretEnv(t, a, 'delivery_sftp', ['password_env']);
-    const { data } = await t.verb(['delivery', 'sftp', ...flags({ '--squid': a.squid, '--host': a.host, '--port': a.port, '--username': a.username, '--directory': a.directory, '--password-env': a.password_env }), ...active(a)], { write: true });
+    const { data } = await t.verb(
+      [
+        'delivery',
+        'sftp',
+        ...flags({
+          '--squid': a.squid,
+          '--host': a.host,
+          '--port': a.port,
+          '--username': a.username,
+          '--directory': a.directory,
+          '--password-env': a.password_env,
+        }),
+        ...active(a),
+      ],
+      { write: true },
+    );
     return rec({ delivery_host: `${String(a.host)}:${String(a.port ?? 22)}`, ...rec(data) });
   },
 };
 
 export const deliveryS3: ToolDef = {
-  name: 'delivery_s3', title: 'Set the S3 delivery', access: 'write', idempotent: true,
-  description: 'Upload a squid\'s results to S3; the keys come from environment variables of the server that its --secret-env allows.' + LATER_RUNS,
+  name: 'delivery_s3',
+  title: 'Set the S3 delivery',
+  access: 'write',
+  idempotent: true,
+  description:
+    "Upload a squid's results to S3; the keys come from environment variables of the server that its --secret-env allows." +
+    LATER_RUNS,
   input: (z) => ({
-    squid: squidArg(z), bucket: z.string().min(1), target_path: z.string().optional(),
-    access_key_env: z.string().min(1), secret_key_env: z.string().min(1), active: activeArg(z), dry_run: dryRun(z),
+    squid: squidArg(z),
+    bucket: z.string().min(1),
+    target_path: z.string().optional(),
+    access_key_env: z.string().min(1),
+    secret_key_env: z.string().min(1),
+    active: activeArg(z),
+    dry_run: dryRun(z),
   }),
   output: (z) => ({ delivery_host: z.string() }),
   run: async (t, a) => {
     secretEnv(t, a, 'delivery_s3', ['access_key_env', 'secret_key_env']);
-    const { data } = await t.verb(['delivery', 's3', ...flags({ '--squid': a.squid, '--bucket': a.bucket, '--target-path': a.target_path, '--access-key-env': a.access_key_env, '--secret-key-env': a.secret_key_env }), ...active(a)], { write: true });
+    const { data } = await t.verb(
+      [
+        'delivery',
+        's3',
+        ...flags({
+          '--squid': a.squid,
+          '--bucket': a.bucket,
+          '--target-path': a.target_path,
+          '--access-key-env': a.access_key_env,
+          '--secret-key-env': a.secret_key_env,
+        }),
+        ...active(a),
+      ],
+      { write: true },
+    );
     return rec({ delivery_host: `s3://${String(a.bucket)}`, ...rec(data) });
   },
 };
 
 export const deliveryTest: ToolDef = {
-  name: 'delivery_test', title: 'Test a delivery channel', access: 'write', idempotent: true,
+  name: 'delivery_test',
+  title: 'Test a delivery channel',
+  access: 'write',
+  idempotent: true,
   description:
     'Ask the service to try a channel now, as `sq delivery test` does: sftp (logs in and checks the directory exists), ' +
     'webhook (POSTs a sample event) or email (sends a test e-mail). squid reuses its stored configuration for what is ' +
@@ -92,14 +215,18 @@ export const deliveryTest: ToolDef = {
     'in the call: password_env names an environment variable of the server that its --secret-env allows.',
   input: (z) => ({
     kind: z.enum(['sftp', 'webhook', 'email']),
-    squid: squidArg(z).optional().describe('reuse this squid\'s stored configuration'),
+    squid: squidArg(z).optional().describe("reuse this squid's stored configuration"),
     url: z.string().optional().describe('webhook: the endpoint to try'),
     email: z.string().optional().describe('email: where to send the test e-mail'),
     host: z.string().min(1).optional().describe('sftp: the server'),
     port: z.number().int().min(1).max(65535).optional().describe('sftp: default 22'),
     username: z.string().min(1).optional().describe('sftp: the login'),
     directory: z.string().min(1).optional().describe('sftp: the target directory, which must exist'),
-    password_env: z.string().min(1).optional().describe('sftp: environment variable of the server that holds the password (allowed by --secret-env)'),
+    password_env: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('sftp: environment variable of the server that holds the password (allowed by --secret-env)'),
     dry_run: dryRun(z),
   }),
   output: (z) => ({ delivery_host: z.string().optional() }),
@@ -107,18 +234,48 @@ export const deliveryTest: ToolDef = {
     if (a.kind === 'sftp') secretEnv(t, a, 'delivery_test', ['password_env']);
     else {
       const sftpOnly = ['host', 'port', 'username', 'directory', 'password_env'].filter((k) => a[k] !== undefined);
-      if (sftpOnly.length) throw new ToolError(2, `delivery_test: ${sftpOnly.join(', ')} ${sftpOnly.length === 1 ? 'is' : 'are'} for kind sftp only (kind is ${String(a.kind)})`);
+      if (sftpOnly.length)
+        throw new ToolError(
+          2,
+          `delivery_test: ${sftpOnly.join(', ')} ${sftpOnly.length === 1 ? 'is' : 'are'} for kind sftp only (kind is ${String(a.kind)})`,
+        );
     }
-    const sftp = flags({ '--host': a.host, '--port': a.port, '--username': a.username, '--directory': a.directory, '--password-env': a.password_env });
-    const { data } = await t.verb(['delivery', 'test', ...flags({ '--squid': a.squid, '--url': a.url, '--email': a.email }), ...sftp, '--', String(a.kind)], { write: true });
-    const host = a.kind === 'sftp' ? (a.host === undefined ? undefined : `${String(a.host)}:${String(a.port ?? 22)}`) : (hostOf(str(a, 'url')) ?? str(a, 'email')?.split('@').pop());
+    const sftp = flags({
+      '--host': a.host,
+      '--port': a.port,
+      '--username': a.username,
+      '--directory': a.directory,
+      '--password-env': a.password_env,
+    });
+    const { data } = await t.verb(
+      [
+        'delivery',
+        'test',
+        ...flags({ '--squid': a.squid, '--url': a.url, '--email': a.email }),
+        ...sftp,
+        '--',
+        String(a.kind),
+      ],
+      { write: true },
+    );
+    const host =
+      a.kind === 'sftp'
+        ? a.host === undefined
+          ? undefined
+          : `${String(a.host)}:${String(a.port ?? 22)}`
+        : (hostOf(str(a, 'url')) ?? str(a, 'email')?.split('@').pop());
     return rec({ delivery_host: host, ...rec(data) });
   },
 };
 
 export const deliveryApply: ToolDef = {
-  name: 'delivery_apply', title: 'Apply a delivery document', access: 'write', idempotent: true,
-  description: 'Make delivery match a document (YAML or JSON text); sends only what differs. ${VAR} secrets only from --secret-env.' + LATER_RUNS,
+  name: 'delivery_apply',
+  title: 'Apply a delivery document',
+  access: 'write',
+  idempotent: true,
+  description:
+    'Make delivery match a document (YAML or JSON text); sends only what differs. ${VAR} secrets only from --secret-env.' +
+    LATER_RUNS,
   input: (z) => ({ ...docInput(z), dry_run: dryRun(z) }),
   output: (z) => objOutput(z),
   run: async (t, a) => {

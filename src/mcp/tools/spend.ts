@@ -35,11 +35,14 @@ export async function confirmation(t: ToolEnv, a: ToolArgs, squid: string, again
       ? 'no estimate could be had for this run'
       : unknownResets
         ? `the run is estimated at ${credits} credits, and whether it sets off an Auto Billing Reset (a card charge) is unknown: the API's settings left out ${Array.isArray(est?.auto_reset_unknown) ? est.auto_reset_unknown.join(', ') : 'some fields'}`
-      : resets > 0
-        ? `the run is estimated at ${credits} credits and would set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (a card charge each)`
-        : `the run is estimated at ${credits} credits, above this server's --confirm-above ${t.confirmAbove}`;
+        : resets > 0
+          ? `the run is estimated at ${credits} credits and would set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (a card charge each)`
+          : `the run is estimated at ${credits} credits, above this server's --confirm-above ${t.confirmAbove}`;
   // A reset already due fires whether or not the run starts: said apart, never counted as the run's.
-  const due = est?.pending_reset === true ? ' (1 Auto Billing Reset is already due and fires at the next check whether or not the run starts: not this run\'s doing)' : '';
+  const due =
+    est?.pending_reset === true
+      ? " (1 Auto Billing Reset is already due and fires at the next check whether or not the run starts: not this run's doing)"
+      : '';
   return {
     needs_confirmation: true,
     squid,
@@ -55,7 +58,10 @@ export async function confirmation(t: ToolEnv, a: ToolArgs, squid: string, again
 export async function startRun(t: ToolEnv, a: ToolArgs, squid: string, runKey?: string): Promise<Rec> {
   const { seconds: wait, note } = waitOf(a);
   const keyFlag = runKey !== undefined ? [`--idempotency-key=${runKey}`] : [];
-  const { code, data } = await t.verb(['runs', 'start', `--squid=${squid}`, ...keyFlag, ...(wait ? ['--wait', `--timeout=${wait}s`] : [])], { write: true, ok: [6, 7] });
+  const { code, data } = await t.verb(
+    ['runs', 'start', `--squid=${squid}`, ...keyFlag, ...(wait ? ['--wait', `--timeout=${wait}s`] : [])],
+    { write: true, ok: [6, 7] },
+  );
   return { ...runAnswer(data, code), ...(note ? { note } : {}) };
 }
 export function runAnswer(data: unknown, code: number): Rec {

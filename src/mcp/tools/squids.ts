@@ -1,22 +1,47 @@
 // The squids_* tools: list, show, estimate, create, update, attach an account, empty, deactivate, delete.
 import { pickFields } from '../../output/fields.js';
-import { dryRun, fieldsOf, flags, idOutput, listInput, listOutput, listPage, objOutput, paramFlags, paramsArg, rec, squidArg, ToolError, type ToolDef } from './kit.js';
+import {
+  dryRun,
+  fieldsOf,
+  flags,
+  idOutput,
+  listInput,
+  listOutput,
+  listPage,
+  objOutput,
+  paramFlags,
+  paramsArg,
+  rec,
+  squidArg,
+  ToolError,
+  type ToolDef,
+} from './kit.js';
 import type { Rec } from '../../lib/guards.js';
 import { confirmation, estimate } from './spend.js';
 import type { Squid } from '../../api/records.js';
 
 export const squidsList: ToolDef = {
-  name: 'squids_list', title: 'List squids', access: 'read',
-  description: 'The account\'s squids (a crawler + its settings + its tasks), newest first.',
-  input: (z) => ({ name: z.string().optional().describe('only squids whose name contains this text'), ...listInput(z, 'squids') }),
+  name: 'squids_list',
+  title: 'List squids',
+  access: 'read',
+  description: "The account's squids (a crawler + its settings + its tasks), newest first.",
+  input: (z) => ({
+    name: z.string().optional().describe('only squids whose name contains this text'),
+    ...listInput(z, 'squids'),
+  }),
   output: listOutput,
   run: (t, a) => listPage(t, a, 'squids_list', ['squids', 'list', ...flags({ '--name': a.name })], squidRow),
 };
 
 export const squidsGet: ToolDef = {
-  name: 'squids_get', title: 'Show a squid', access: 'read',
+  name: 'squids_get',
+  title: 'Show a squid',
+  access: 'read',
   description: 'One squid: crawler, params, accounts, delivery, last run. For its results file use results_url.',
-  input: (z) => ({ squid: squidArg(z), fields: z.array(z.string().min(1)).optional().describe('keep only these fields') }),
+  input: (z) => ({
+    squid: squidArg(z),
+    fields: z.array(z.string().min(1)).optional().describe('keep only these fields'),
+  }),
   output: idOutput,
   run: async (t, a) => {
     const s = squidRow(rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data));
@@ -26,9 +51,11 @@ export const squidsGet: ToolDef = {
 };
 
 export const squidsEstimate: ToolDef = {
-  name: 'squids_estimate', title: 'Estimate a run', access: 'read',
+  name: 'squids_estimate',
+  title: 'Estimate a run',
+  access: 'read',
   description:
-    'What the squid\'s next run will cost before it starts: credits per service (the base scrape, then each paid function ' +
+    "What the squid's next run will cost before it starts: credits per service (the base scrape, then each paid function " +
     'that is on), total, time range, balance after. Call it before runs_start or go.',
   input: (z) => ({ squid: squidArg(z) }),
   output: (z) => ({ total_credits: z.number().optional() }),
@@ -40,40 +67,64 @@ export const squidsEstimate: ToolDef = {
 };
 
 export const squidsCreate: ToolDef = {
-  name: 'squids_create', title: 'Create a squid', access: 'write',
-  description: 'Create a squid on a crawler, without running it; params sets its squid-level inputs. Then tasks_add, squids_estimate, runs_start.',
-  input: (z) => ({ crawler: z.string().min(1).describe('crawler id, name or slug (crawlers_search)'), name: z.string().min(1).max(255).optional(), params: paramsArg(z), dry_run: dryRun(z) }),
+  name: 'squids_create',
+  title: 'Create a squid',
+  access: 'write',
+  description:
+    'Create a squid on a crawler, without running it; params sets its squid-level inputs. Then tasks_add, squids_estimate, runs_start.',
+  input: (z) => ({
+    crawler: z.string().min(1).describe('crawler id, name or slug (crawlers_search)'),
+    name: z.string().min(1).max(255).optional(),
+    params: paramsArg(z),
+    dry_run: dryRun(z),
+  }),
   output: idOutput,
   run: async (t, a) => {
-    const made = rec((await t.verb(['squids', 'create', ...flags({ '--crawler': a.crawler, '--name': a.name })], { write: true })).data);
+    const made = rec(
+      (await t.verb(['squids', 'create', ...flags({ '--crawler': a.crawler, '--name': a.name })], { write: true }))
+        .data,
+    );
     if (made.dry_run || !a.params || !Object.keys(a.params as Rec).length) return squidRow(made);
-    return squidRow(rec((await t.verb(['squids', 'update', ...paramFlags(a), '--', String(made.id)], { write: true })).data));
+    return squidRow(
+      rec((await t.verb(['squids', 'update', ...paramFlags(a), '--', String(made.id)], { write: true })).data),
+    );
   },
 };
 
 export const squidsUpdate: ToolDef = {
-  name: 'squids_update', title: 'Update a squid', access: 'write',
+  name: 'squids_update',
+  title: 'Update a squid',
+  access: 'write',
   idempotent: true,
   description:
-    'Change a squid\'s settings, as `sq squids update` does with the same checks: name, concurrency, squid-level params ' +
+    "Change a squid's settings, as `sq squids update` does with the same checks: name, concurrency, squid-level params " +
     '(paid functions are params: "functions.NAME": false turns one off), schedule (5-field cron; null removes it) and ' +
     'timezone (IANA), active, linked accounts (add_accounts / remove_accounts keep the others), export_unique_results, ' +
     'run_notify, to_complete, no_line_breaks. A schedule on an active squid (or active: true on a scheduled one) makes ' +
-    'the platform start runs, each charged: above the server\'s --confirm-above (or when a run would charge the card) ' +
-    'the answer is needs_confirmation with one run\'s estimate and nothing is written: ask the user, then call again ' +
-    'with confirm: true; a run above the server\'s cap (SQ_MAX_CREDITS, max-credits) is refused (exit 9).',
+    "the platform start runs, each charged: above the server's --confirm-above (or when a run would charge the card) " +
+    "the answer is needs_confirmation with one run's estimate and nothing is written: ask the user, then call again " +
+    "with confirm: true; a run above the server's cap (SQ_MAX_CREDITS, max-credits) is refused (exit 9).",
   input: (z) => ({
     squid: squidArg(z),
     name: z.string().min(1).optional(),
     concurrency: z.number().int().min(1).max(20).optional(),
     params: paramsArg(z),
-    schedule: z.union([z.string().min(1), z.null()]).optional().describe('5-field cron, e.g. "0 9 * * 1" (Mondays 09:00); null removes the schedule'),
+    schedule: z
+      .union([z.string().min(1), z.null()])
+      .optional()
+      .describe('5-field cron, e.g. "0 9 * * 1" (Mondays 09:00); null removes the schedule'),
     timezone: z.string().min(1).optional().describe('IANA zone of the schedule, e.g. Europe/Paris'),
-    active: z.boolean().optional().describe('false stops the squid from running; true lets it run (a schedule then fires)'),
-    add_accounts: z.array(z.string().min(1)).optional().describe('link these accounts (id, id prefix or username), keeping the linked ones'),
+    active: z
+      .boolean()
+      .optional()
+      .describe('false stops the squid from running; true lets it run (a schedule then fires)'),
+    add_accounts: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('link these accounts (id, id prefix or username), keeping the linked ones'),
     remove_accounts: z.array(z.string().min(1)).optional().describe('unlink these accounts, keeping the others'),
     export_unique_results: z.boolean().optional().describe('exports keep one row per unique result'),
-    run_notify: z.enum(['on_success', 'on_error', 'none']).optional().describe('when a run\'s end is e-mailed'),
+    run_notify: z.enum(['on_success', 'on_error', 'none']).optional().describe("when a run's end is e-mailed"),
     to_complete: z.boolean().optional().describe('each run continues where the last one stopped'),
     no_line_breaks: z.boolean().optional().describe('strip line breaks from exported cells'),
     confirm: z.boolean().optional().describe('the user accepted the estimate of the runs a schedule starts'),
@@ -92,7 +143,12 @@ export const squidsUpdate: ToolDef = {
 function updateFlags(a: Rec): string[] {
   const bool = (v: unknown, on: string, off: string) => (v === true ? [on] : v === false ? [off] : []);
   return [
-    ...flags({ '--name': a.name, '--concurrency': a.concurrency, '--timezone': a.timezone, '--run-notify': a.run_notify }),
+    ...flags({
+      '--name': a.name,
+      '--concurrency': a.concurrency,
+      '--timezone': a.timezone,
+      '--run-notify': a.run_notify,
+    }),
     ...(typeof a.schedule === 'string' ? [`--schedule=${a.schedule}`] : a.schedule === null ? ['--no-schedule'] : []),
     ...bool(a.active, '--active', '--inactive'),
     ...bool(a.export_unique_results, '--export-unique-results', '--no-export-unique-results'),
@@ -112,59 +168,106 @@ async function scheduleConfirmation(t: Parameters<ToolDef['run']>[0], a: Rec): P
   if (typeof a.schedule !== 'string' && a.timezone === undefined && a.active !== true) return null;
   const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
   const activeAfter = a.active ?? s.is_active !== false;
-  const scheduled = typeof a.schedule === 'string' || (s.schedule !== null && s.schedule !== undefined && a.schedule !== null);
+  const scheduled =
+    typeof a.schedule === 'string' || (s.schedule !== null && s.schedule !== undefined && a.schedule !== null);
   if (activeAfter !== true || !scheduled) return null;
   const ask = await confirmation(t, a, String(s.id), 'squids_update');
-  return ask && { ...ask, message: String(ask.message).replace('nothing was started', 'the schedule would start runs, each charged; nothing was written') };
+  return (
+    ask && {
+      ...ask,
+      message: String(ask.message).replace(
+        'nothing was started',
+        'the schedule would start runs, each charged; nothing was written',
+      ),
+    }
+  );
 }
 
 export const squidsAttachAccount: ToolDef = {
-  name: 'squids_attach_account', title: 'Attach an account', access: 'write',
+  name: 'squids_attach_account',
+  title: 'Attach an account',
+  access: 'write',
   idempotent: true,
-  description: 'Link an account to a squid, keeping the ones already linked (the API replaces the whole list: this sends the union).',
-  input: (z) => ({ squid: squidArg(z), account: z.string().min(1).describe('account id, id prefix or username'), dry_run: dryRun(z) }),
+  description:
+    'Link an account to a squid, keeping the ones already linked (the API replaces the whole list: this sends the union).',
+  input: (z) => ({
+    squid: squidArg(z),
+    account: z.string().min(1).describe('account id, id prefix or username'),
+    dry_run: dryRun(z),
+  }),
   output: idOutput,
   run: async (t, a) => {
     const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
     // The squid's own `accounts` ([{id, status}]) when the API gives it; else each account's `squids`.
-    let linked = (Array.isArray(s.accounts) ? s.accounts : []).map((x) => String(typeof x === 'string' ? x : rec(x).id));
+    let linked = (Array.isArray(s.accounts) ? s.accounts : []).map((x) =>
+      String(typeof x === 'string' ? x : rec(x).id),
+    );
     if (!Array.isArray(s.accounts)) {
       const all = (await t.verb(['accounts', 'list', '--all'])).data;
-      linked = (Array.isArray(all) ? all : []).filter((x) => (rec(x).squids as Rec[] | undefined)?.some((q) => q.hash_value === s.id || q.id === s.id)).map((x) => String(rec(x).id));
+      linked = (Array.isArray(all) ? all : [])
+        .filter((x) => (rec(x).squids as Rec[] | undefined)?.some((q) => q.hash_value === s.id || q.id === s.id))
+        .map((x) => String(rec(x).id));
     }
     const acc = rec((await t.verb(['accounts', 'get', '--', String(a.account)])).data);
     const ids = [...new Set([...linked, String(acc.id)])];
-    const r = rec((await t.verb(['squids', 'update', ...ids.map((i) => `--account=${i}`), '--', String(s.id)], { write: true })).data);
+    const r = rec(
+      (await t.verb(['squids', 'update', ...ids.map((i) => `--account=${i}`), '--', String(s.id)], { write: true }))
+        .data,
+    );
     return r.dry_run ? r : rec({ id: s.id, accounts: r.accounts ?? ids });
   },
 };
 
 export const squidsEmpty: ToolDef = {
-  name: 'squids_empty', title: 'Empty a squid', access: 'write', destructive: true, idempotent: true,
-  description: 'Delete every task of a squid (URL and parameter tasks, or the type given), keeping the squid and its settings.',
-  input: (z) => ({ squid: squidArg(z), type: z.enum(['url', 'params']).optional().describe('only this task type (default both)'), dry_run: dryRun(z) }),
+  name: 'squids_empty',
+  title: 'Empty a squid',
+  access: 'write',
+  destructive: true,
+  idempotent: true,
+  description:
+    'Delete every task of a squid (URL and parameter tasks, or the type given), keeping the squid and its settings.',
+  input: (z) => ({
+    squid: squidArg(z),
+    type: z.enum(['url', 'params']).optional().describe('only this task type (default both)'),
+    dry_run: dryRun(z),
+  }),
   output: (z) => objOutput(z),
   run: async (t, a) => {
     const out: Rec = {};
-    for (const type of a.type ? [String(a.type)] : ['url', 'params']) out[type] = (await t.verb(['squids', 'empty', `--type=${type}`, '--', String(a.squid)], { write: true })).data;
+    for (const type of a.type ? [String(a.type)] : ['url', 'params'])
+      out[type] = (await t.verb(['squids', 'empty', `--type=${type}`, '--', String(a.squid)], { write: true })).data;
     return rec(out);
   },
 };
 
 export const squidsDeactivate: ToolDef = {
-  name: 'squids_deactivate', title: 'Deactivate a squid', access: 'write', idempotent: true,
-  description: 'Stop a squid from running (a run in progress is stopped; its slot is freed). squids_update with active: true lets it run again.',
+  name: 'squids_deactivate',
+  title: 'Deactivate a squid',
+  access: 'write',
+  idempotent: true,
+  description:
+    'Stop a squid from running (a run in progress is stopped; its slot is freed). squids_update with active: true lets it run again.',
   input: (z) => ({ squid: squidArg(z), dry_run: dryRun(z) }),
   output: (z) => objOutput(z),
   run: async (t, a) => {
     const s = rec((await t.verb(['squids', 'get', '--', String(a.squid)])).data);
-    const r = rec((await t.verb(['api', `--method=POST`, `--field=is_active=false`, '--', `/v1/squids/${String(s.id)}`], { write: true })).data);
+    const r = rec(
+      (
+        await t.verb(['api', `--method=POST`, `--field=is_active=false`, '--', `/v1/squids/${String(s.id)}`], {
+          write: true,
+        })
+      ).data,
+    );
     return r.dry_run ? r : rec({ id: s.id, name: s.name, is_active: r.is_active ?? false });
   },
 };
 
 export const squidsDelete: ToolDef = {
-  name: 'squids_delete', title: 'Delete a squid', access: 'all', destructive: true, idempotent: true,
+  name: 'squids_delete',
+  title: 'Delete a squid',
+  access: 'all',
+  destructive: true,
+  idempotent: true,
   description: 'Delete a squid with its tasks and runs.',
   input: (z) => ({ squid: squidArg(z), dry_run: dryRun(z) }),
   output: (z) => objOutput(z),

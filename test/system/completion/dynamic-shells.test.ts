@@ -6,7 +6,20 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { DEMO_SQUIDS } from '../../../src/emulator/seed.js';
 import { sq, sqBin, tempConfigDir } from '../../helpers/cli.js';
-import { bash, dir, emu, fish, fresh, parisRuns, primed, slugs, squidNames, typeNames, useCompletionEnv, zsh } from '../../completion/dynamic-env.js';
+import {
+  bash,
+  dir,
+  emu,
+  fish,
+  fresh,
+  parisRuns,
+  primed,
+  slugs,
+  squidNames,
+  typeNames,
+  useCompletionEnv,
+  zsh,
+} from '../../completion/dynamic-env.js';
 
 useCompletionEnv();
 
@@ -33,17 +46,24 @@ describe('zsh, interactive', () => {
 describe('zsh value descriptions', () => {
   it('run ids come newest first, each described by its squid, status and age; lobstr-sq is completed too', async () => {
     // compadd stubbed to print what it would show: each value with its description (-d).
-    const script = 'compdef() { print -r -- "compdef $*" }; source $1; compadd() { local -a d; zparseopts -D -E d:=d V:=v l=l; print -rl -- "${(@P)d[2]}" }; service=sq; LBUFFER="sq runs get "; _sq_dynamic runs';
+    const script =
+      'compdef() { print -r -- "compdef $*" }; source $1; compadd() { local -a d; zparseopts -D -E d:=d V:=v l=l; print -rl -- "${(@P)d[2]}" }; service=sq; LBUFFER="sq runs get "; _sq_dynamic runs';
     const r = await execa('zsh', ['-f', '-c', script, 'zsh', join(dir, '_sq')], { env: primed, extendEnv: false });
     expect(r.stderr).toBe('');
     const [registered, ...values] = r.stdout.split('\n');
     expect(registered).toBe('compdef _sq sq lobstr-sq');
     const runs = (await sq(['runs', 'list', '--json'], { env: emu.env() })).stdout;
-    const newestFirst = (JSON.parse(runs) as { id: string; started_at: string }[]).sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at));
-    expect(values.map((v) => v.split(' ')[0])).toEqual(newestFirst.map((x) => x.id).filter((id) => values.some((v) => v.startsWith(`${id} `))));
+    const newestFirst = (JSON.parse(runs) as { id: string; started_at: string }[]).sort(
+      (a, b) => Date.parse(b.started_at) - Date.parse(a.started_at),
+    );
+    expect(values.map((v) => v.split(' ')[0])).toEqual(
+      newestFirst.map((x) => x.id).filter((id) => values.some((v) => v.startsWith(`${id} `))),
+    );
     expect(values.length).toBeGreaterThan(1);
     const paris = values.find((v) => v.startsWith(`${parisRuns[0]} `));
-    expect(paris).toMatch(new RegExp(`^${parisRuns[0]}  -- ${DEMO_SQUIDS.paris} · [a-z]+ · (\\d+ [a-z]+ ago|just now)$`));
+    expect(paris).toMatch(
+      new RegExp(`^${parisRuns[0]}  -- ${DEMO_SQUIDS.paris} · [a-z]+ · (\\d+ [a-z]+ ago|just now)$`),
+    );
   });
 });
 
@@ -64,7 +84,10 @@ describe('profiles, from the local configuration only', () => {
   it('--profile and auth switch offer the stored profile names, without a request', async () => {
     const cfg = tempConfigDir();
     for (const p of ['work', 'ci-bot']) {
-      const r = await sqBin(['auth', 'login', '--with-token', '--profile', p], { env: { ...emu.env(), SQ_CONFIG_DIR: cfg }, input: emu.token });
+      const r = await sqBin(['auth', 'login', '--with-token', '--profile', p], {
+        env: { ...emu.env(), SQ_CONFIG_DIR: cfg },
+        input: emu.token,
+      });
       expect(r.code, r.stderr).toBe(0);
     }
     await emu.clearRequests();

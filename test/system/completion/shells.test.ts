@@ -45,7 +45,11 @@ describe('zsh completion through a real interactive zsh', () => {
   beforeAll(async () => {
     const dir = workDir();
     writeFileSync(join(dir, '_sq'), await script('zsh'));
-    const r = await execa('zsh', ['-f', resolve(import.meta.dirname, '../../completion/capture.zsh'), dir, ...Object.values(LINES)], { cwd: dir, timeout: 60_000 });
+    const r = await execa(
+      'zsh',
+      ['-f', resolve(import.meta.dirname, '../../completion/capture.zsh'), dir, ...Object.values(LINES)],
+      { cwd: dir, timeout: 60_000 },
+    );
     let cur: string[] = [];
     for (const l of r.stdout.split('\n')) {
       if (l.startsWith('== ')) got[l.slice(3)] = cur = [];
@@ -83,8 +87,12 @@ describe('fish completion through a real fish', () => {
   beforeAll(async () => {
     const dir = workDir();
     writeFileSync(join(dir, 'sq.fish'), await script('fish'));
-    const program = 'source $argv[1]; for l in $argv[2..-1]; echo "== $l"; complete -C "$l" | string replace -r "\\t.*" ""; end; true';
-    const r = await execa('fish', ['--no-config', '-c', program, join(dir, 'sq.fish'), ...Object.values(LINES)], { cwd: dir, timeout: 60_000 });
+    const program =
+      'source $argv[1]; for l in $argv[2..-1]; echo "== $l"; complete -C "$l" | string replace -r "\\t.*" ""; end; true';
+    const r = await execa('fish', ['--no-config', '-c', program, join(dir, 'sq.fish'), ...Object.values(LINES)], {
+      cwd: dir,
+      timeout: 60_000,
+    });
     expect(r.stderr).toBe('');
     let cur: string[] = [];
     for (const l of r.stdout.split('\n')) {
@@ -101,7 +109,12 @@ describe('fish completion through a real fish', () => {
 
   it('offers run events, comma-separated, and formats', () => {
     expect([...got[LINES.events]].sort()).toEqual([...RUN_EVENTS, 'all'].sort());
-    expect([...got[LINES.eventsMore]].sort()).toEqual([...RUN_EVENTS, 'all'].filter((e) => e !== 'run.done').map((e) => `run.done,${e}`).sort());
+    expect([...got[LINES.eventsMore]].sort()).toEqual(
+      [...RUN_EVENTS, 'all']
+        .filter((e) => e !== 'run.done')
+        .map((e) => `run.done,${e}`)
+        .sort(),
+    );
     expect([...got[LINES.format]].sort()).toEqual([...FORMATS].sort());
   });
 

@@ -17,7 +17,6 @@ async function twoAccounts(): Promise<void> {
   await emu.clearRequests();
 }
 
-
 it('squids create: asks which twitter-sync account, lists both, links the one chosen', async () => {
   await twoAccounts();
   term = await open(['squids', 'create', '--crawler', 'twitter-profile-scraper', '--name', 'Feeds']);
@@ -44,7 +43,9 @@ it('sq go: asks the same before any write; Enter on the first links the demo acc
   expect(await emu.requests('POST')).toEqual([]);
   await term.keys('Enter');
   await term.waitFor(/EXIT:\d+|params set/);
-  const demo = String(Object.values(emu.emu.state.accounts).find((a) => a.username === DEMO_ACCOUNT_USERNAMES.twitter)!.id);
+  const demo = String(
+    Object.values(emu.emu.state.accounts).find((a) => a.username === DEMO_ACCOUNT_USERNAMES.twitter)!.id,
+  );
   const posts = await emu.requests('POST');
   const link = posts.find((r) => r.path.startsWith('/v1/squids/')) as { body?: { accounts?: string[] } } | undefined;
   expect(link?.body?.accounts).toEqual([demo]);

@@ -22,7 +22,9 @@ it('shows the plan, asks once, and on "n" sends nothing (exit 11, cancelled)', a
   term = await open();
   const screen = await term.waitFor(/Apply these 2 changes\?/);
   // The plan is on the screen above the question.
-  expect(screen).toMatch(/~ update squid "Lyon bakeries"[\s\S]*concurrency: 1 → 3[\s\S]*Plan: 0 to create, 2 to change, 0 to delete\.[\s\S]*Apply these 2 changes\?/);
+  expect(screen).toMatch(
+    /~ update squid "Lyon bakeries"[\s\S]*concurrency: 1 → 3[\s\S]*Plan: 0 to create, 2 to change, 0 to delete\.[\s\S]*Apply these 2 changes\?/,
+  );
   expect(screen.match(/Apply these/g)).toHaveLength(1);
   await term.keys('n', 'Enter');
   const after = await term.waitFor(/EXIT:\d+/);
@@ -40,5 +42,8 @@ it('on "y" applies the plan (exit 0)', async () => {
   const after = await term.waitFor(/EXIT:\d+/);
   expect(after).toMatch(/EXIT:0/);
   expect(after).toMatch(/Applied 2 changes/);
-  expect((await emu.requests('POST')).map((r) => r.path)).toEqual([expect.stringMatching(/^\/v1\/squids\/[0-9a-f]{32}$/), '/v1/delivery']);
+  expect((await emu.requests('POST')).map((r) => r.path)).toEqual([
+    expect.stringMatching(/^\/v1\/squids\/[0-9a-f]{32}$/),
+    '/v1/delivery',
+  ]);
 }, 60_000);

@@ -11,7 +11,7 @@ afterEach(async () => {
   term = undefined;
 });
 
-it('sq squids list --jq \'.[] | boom\' prints one plain line and exits 2', async () => {
+it("sq squids list --jq '.[] | boom' prints one plain line and exits 2", async () => {
   term = await open(['squids', 'list', '--jq', '.[] | boom'], {}, { width: 80, height: 20 });
   const screen = await term.waitFor(/EXIT:\d+/);
   expect(screen).toMatch(/EXIT:2/);

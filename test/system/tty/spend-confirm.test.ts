@@ -11,9 +11,21 @@ let term: Term | undefined;
 /** A fresh seed with the Berlin squid of the issue: emails on by default, two tasks, about 100 credits. */
 async function berlin(): Promise<number> {
   await emu.control('POST', '/_emulator/reset');
-  const s = await emu.api('/v1/squids', { method: 'POST', body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' } });
+  const s = await emu.api('/v1/squids', {
+    method: 'POST',
+    body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' },
+  });
   await emu.api(`/v1/squids/${s.id}`, { method: 'POST', body: { params: {} } });
-  await emu.api('/v1/tasks', { method: 'POST', body: { squid: s.id, tasks: [{ url: 'https://www.google.com/maps/search/cafe+berlin' }, { url: 'https://www.google.com/maps/search/bakery+berlin' }] } });
+  await emu.api('/v1/tasks', {
+    method: 'POST',
+    body: {
+      squid: s.id,
+      tasks: [
+        { url: 'https://www.google.com/maps/search/cafe+berlin' },
+        { url: 'https://www.google.com/maps/search/bakery+berlin' },
+      ],
+    },
+  });
   const est = await emu.api('/v1/squid/estimate', { method: 'POST', body: { squid: s.id } });
   await emu.clearRequests();
   return est.total_credits;

@@ -18,17 +18,39 @@ export interface Term {
 const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Runs `node bin/sq.js <args>` in a fresh terminal; the pane prints "EXIT:<code>" when sq ends. */
-export async function sqInTmux(args: string[], env: Record<string, string>, size: { width?: number; height?: number } = {}): Promise<Term> {
+export async function sqInTmux(
+  args: string[],
+  env: Record<string, string>,
+  size: { width?: number; height?: number } = {},
+): Promise<Term> {
   const socket = `sq-tty-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const session = 'sq';
   // A code cache of its own, so the tests never write into the machine's ~/.cache.
   const cache = tempDir('sq-tty-cache-');
-  const vars = Object.entries({ NO_COLOR: '1', TERM: 'xterm-256color', SQ_CACHE_DIR: cache, SQ_NO_UPDATE_NOTIFIER: '1', ...env }).map(([k, v]) => `${k}=${shq(v)}`);
+  const vars = Object.entries({
+    NO_COLOR: '1',
+    TERM: 'xterm-256color',
+    SQ_CACHE_DIR: cache,
+    SQ_NO_UPDATE_NOTIFIER: '1',
+    ...env,
+  }).map(([k, v]) => `${k}=${shq(v)}`);
   // CI / SQ_NO_INPUT would turn prompting off: these tests are about the prompt. Variables in `env` are set after
   // the -u removals, so a test that passes SQ_TOKEN still gets it.
   const cmd = `env -u CI -u SQ_NO_INPUT -u SQ_TOKEN -u SQ_PROFILE ${vars.join(' ')} ${shq(process.execPath)} ${shq(BIN)} ${args.map(shq).join(' ')}; echo "EXIT:$?"; sleep 120`;
   const tmux = (...a: string[]) => execa('tmux', ['-L', socket, ...a]);
-  await tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', String(size.width ?? 120), '-y', String(size.height ?? 40), cmd);
+  await tmux(
+    '-f',
+    '/dev/null',
+    'new-session',
+    '-d',
+    '-s',
+    session,
+    '-x',
+    String(size.width ?? 120),
+    '-y',
+    String(size.height ?? 40),
+    cmd,
+  );
   const screen = async () => (await tmux('capture-pane', '-p', '-t', session)).stdout;
   return {
     screen,
@@ -59,7 +81,11 @@ export interface Tmux {
    * `sq <args>` in a fresh terminal (see sqInTmux), closed after the test; `env` adds to the helper's variables (a
    * variable set to undefined is left out).
    */
-  open(args: string[], env?: Record<string, string | undefined>, size?: { width?: number; height?: number }): Promise<Term>;
+  open(
+    args: string[],
+    env?: Record<string, string | undefined>,
+    size?: { width?: number; height?: number },
+  ): Promise<Term>;
 }
 
 /** The terminals of a test file: each one a test opens is closed after the test. */
@@ -70,7 +96,9 @@ export function useTmux(base: () => Record<string, string> = () => ({})): Tmux {
   });
   return {
     async open(args, env = {}, size = {}) {
-      const all = Object.fromEntries(Object.entries({ ...base(), ...env }).filter((e): e is [string, string] => e[1] !== undefined));
+      const all = Object.fromEntries(
+        Object.entries({ ...base(), ...env }).filter((e): e is [string, string] => e[1] !== undefined),
+      );
       const term = await sqInTmux(args, all, size);
       open.push(term);
       return term;

@@ -24,7 +24,14 @@ afterAll(async () => {
 });
 
 // GITHUB_ACTIONS is emptied: on a CI runner the notice would rightly stay silent, and this test is about the terminal.
-const env = () => ({ HOME: home, SQ_CONFIG_DIR: join(home, 'cfg'), SQ_CACHE_DIR: join(home, 'cache'), SQ_UPDATE_URL: registry.url, SQ_NO_UPDATE_NOTIFIER: '', GITHUB_ACTIONS: '' });
+const env = () => ({
+  HOME: home,
+  SQ_CONFIG_DIR: join(home, 'cfg'),
+  SQ_CACHE_DIR: join(home, 'cache'),
+  SQ_UPDATE_URL: registry.url,
+  SQ_NO_UPDATE_NOTIFIER: '',
+  GITHUB_ACTIONS: '',
+});
 
 it('shown once a day on a terminal, after the output', async () => {
   term = await open(['version'], env());
@@ -32,7 +39,11 @@ it('shown once a day on a terminal, after the output', async () => {
   await term.close();
   // the detached check wrote the registry's answer
   const file = join(home, 'cache', 'update-check.json');
-  await waitFor(() => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).latest, (v) => v === '9.1.0', 'the cached answer');
+  await waitFor(
+    () => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).latest,
+    (v) => v === '9.1.0',
+    'the cached answer',
+  );
   expect(registry.requests).toBe(1);
   // At 80 columns (issue 48): sq runs here from its git clone, so the notice says to pull and build, and its lines
   // break between words, never inside one.
@@ -41,7 +52,9 @@ it('shown once a day on a terminal, after the output', async () => {
   expect(screen).toMatch(/EXIT:0/);
   expect(screen).toMatch(/sq 0\.1\.0[^\n]*\n[\s\S]*A newer sq is available: 0\.1\.0 → 9\.1\.0\nTo upgrade: cd /);
   const joined = screen.replace(/\n +/g, ' ');
-  expect(joined).toMatch(/To upgrade: cd \S+ && git pull && npm install && npm run build \(sq runs from this git clone\)/);
+  expect(joined).toMatch(
+    /To upgrade: cd \S+ && git pull && npm install && npm run build \(sq runs from this git clone\)/,
+  );
   expect(joined).toContain('To stop this notice: sq config set update-notifier off, or SQ_NO_UPDATE_NOTIFIER=1');
   await term.close();
   term = await open(['version'], env());

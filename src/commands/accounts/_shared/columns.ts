@@ -1,7 +1,11 @@
 import type { Column } from '../../../output/types.js';
 
 const squidNames = (v: unknown) =>
-  Array.isArray(v) ? v.map((s) => (s && typeof s === 'object' ? String((s as Record<string, unknown>).name ?? '') : String(s))).join(', ') : '';
+  Array.isArray(v)
+    ? v
+        .map((s) => (s && typeof s === 'object' ? String((s as Record<string, unknown>).name ?? '') : String(s)))
+        .join(', ')
+    : '';
 
 /** resets_in is in seconds: "5h 12m". */
 const seconds = (n: number): string => {
@@ -26,7 +30,11 @@ export const ACCOUNT_COLUMNS: Column[] = [
 export const ACCOUNT_DETAIL_COLUMNS: Column[] = [
   ...ACCOUNT_COLUMNS.map((c) => ({ ...c, header: c.header?.toLowerCase() ?? c.key, maxWidth: undefined })),
   { key: 'status_code_description', header: 'description' },
-  { key: 'params.user', header: 'limits (user)', format: (v) => (v === undefined || v === null ? '' : JSON.stringify(v)) },
+  {
+    key: 'params.user',
+    header: 'limits (user)',
+    format: (v) => (v === undefined || v === null ? '' : JSON.stringify(v)),
+  },
   { key: 'updated_at', header: 'updated', kind: 'time' },
   { key: 'created_at', header: 'created', kind: 'time' },
 ];
@@ -36,7 +44,9 @@ const cookieNames = (v: unknown) =>
     ? v.length === 0
       ? '(all session cookies)'
       : v
-          .map((c): Record<string, unknown> => (c && typeof c === 'object' ? (c as Record<string, unknown>) : { name: c }))
+          .map(
+            (c): Record<string, unknown> => (c && typeof c === 'object' ? (c as Record<string, unknown>) : { name: c }),
+          )
           .map((c) => `${String(c.name)}${c.required === false ? '' : '*'}`)
           .join(', ')
     : '';

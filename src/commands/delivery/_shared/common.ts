@@ -19,11 +19,17 @@ async function rememberApplied(ctx: Ctx, squidId: string, body: DeliveryBody): P
   try {
     applied.save();
   } catch (err) {
-    ctx.out.warn(`could not keep what was applied in ${applied.file} (${(err as Error).message}): \`sq plan\` will send the fields the API does not read back again`);
+    ctx.out.warn(
+      `could not keep what was applied in ${applied.file} (${(err as Error).message}): \`sq plan\` will send the fields the API does not read back again`,
+    );
   }
 }
 
-export const SQUID_OPTION = { flags: '--squid <squid>', description: 'the squid: full hash, unique hash prefix or exact name', complete: 'squid' } as const satisfies OptionSpec;
+export const SQUID_OPTION = {
+  flags: '--squid <squid>',
+  description: 'the squid: full hash, unique hash prefix or exact name',
+  complete: 'squid',
+} as const satisfies OptionSpec;
 
 /** The --squid of a verb that configures one channel. */
 export function squidToConfigure(opts: { squid?: string }): string {
@@ -52,7 +58,10 @@ export const SFTP_LOGIN_OPTIONS = defineOptions([
   { flags: '--host <host>', description: 'SFTP server hostname or IP address' },
   { flags: '--port <port>', description: 'SFTP server port (1-65535)', defaultText: '22' },
   { flags: '--username <user>', description: 'login user name' },
-  { flags: '--directory <dir>', description: 'target directory; it must already exist (the service does not create it)' },
+  {
+    flags: '--directory <dir>',
+    description: 'target directory; it must already exist (the service does not create it)',
+  },
   { flags: '--password-stdin', description: 'read the password from stdin (hidden prompt on a terminal)' },
   { flags: '--password-env <VAR>', description: 'read the password from this environment variable' },
   ARGV_PASSWORD_TRAP,
@@ -61,7 +70,8 @@ export const SFTP_LOGIN_OPTIONS = defineOptions([
 /** An e-mail flag's value (`delivery email`, `delivery test email`), trimmed. */
 export function emailFlag(flag: string, value: unknown): string {
   const s = nonEmpty(flag, value).trim();
-  if (!isEmail(s)) throw new UsageError(`${flag} must be an e-mail address like ops@example.com (got ${JSON.stringify(value)})`);
+  if (!isEmail(s))
+    throw new UsageError(`${flag} must be an e-mail address like ops@example.com (got ${JSON.stringify(value)})`);
   return s;
 }
 
@@ -69,7 +79,11 @@ export function emailFlag(flag: string, value: unknown): string {
 const MAX_PASSWORD_BYTES = 4096;
 
 /** The SFTP password: --password-env VAR, --password-stdin (a hidden prompt when stdin is a terminal). */
-export async function readPassword(ctx: Ctx, opts: { passwordEnv?: string; passwordStdin?: boolean }, required: boolean): Promise<string | undefined> {
+export async function readPassword(
+  ctx: Ctx,
+  opts: { passwordEnv?: string; passwordStdin?: boolean },
+  required: boolean,
+): Promise<string | undefined> {
   const fromEnv = opts.passwordEnv;
   exclusive(opts, [['--password-stdin', '--password-env']]);
   if (typeof fromEnv === 'string') return envSecret(ctx, '--password-env', fromEnv);
@@ -83,19 +97,26 @@ export async function readPassword(ctx: Ctx, opts: { passwordEnv?: string; passw
     }
     // One trailing newline is what `echo` adds; anything else belongs to the password.
     const pw = (await readInput(ctx, '--password-stdin', '-', MAX_PASSWORD_BYTES)).replace(/\r?\n$/, '');
-    if (!pw) throw new UsageError('--password-stdin: nothing on stdin (e.g. `printf %s "$SFTP_PASSWORD" | sq delivery sftp ... --password-stdin`)');
+    if (!pw)
+      throw new UsageError(
+        '--password-stdin: nothing on stdin (e.g. `printf %s "$SFTP_PASSWORD" | sq delivery sftp ... --password-stdin`)',
+      );
     ctx.addSecret(pw);
     return pw;
   }
   if (required) {
-    throw new UsageError('the SFTP password is required: pipe it in with --password-stdin, or name an environment variable with --password-env VAR (never on the command line)');
+    throw new UsageError(
+      'the SFTP password is required: pipe it in with --password-stdin, or name an environment variable with --password-env VAR (never on the command line)',
+    );
   }
   return undefined;
 }
 
 export function envSecret(ctx: Ctx, flag: string, name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-    throw new UsageError(`${flag} takes the NAME of an environment variable (e.g. ${flag} SFTP_PASSWORD), got an invalid name`);
+    throw new UsageError(
+      `${flag} takes the NAME of an environment variable (e.g. ${flag} SFTP_PASSWORD), got an invalid name`,
+    );
   }
   const allowed = mcpAllowedEnv(ctx.env);
   if (allowed && !allowed.has(name)) throw new UsageError(`${flag}: ${refusedEnvText(name)}`);
@@ -122,7 +143,10 @@ export function hideUrlSecrets(ctx: Ctx, url: string): string {
  * column per leaf field ("host", "events.run.done"), since a nested object would otherwise be one JSON cell.
  */
 async function showEcho(ctx: Ctx, res: Record<string, unknown>, title: string): Promise<void> {
-  const cols: Column[] = flatten(res).map(([key]) => ({ key, header: key.replace(/^(ftp|webhook|google_sheet|s3)_fields\./, '') }));
+  const cols: Column[] = flatten(res).map(([key]) => ({
+    key,
+    header: key.replace(/^(ftp|webhook|google_sheet|s3)_fields\./, ''),
+  }));
   await ctx.out.record(res, { title, columns: cols });
 }
 

@@ -20,7 +20,11 @@ async function confirmStop(ctx: Ctx, http: HttpClient, id: string, name: string)
   const first = await listRunPages(http, id, { pageSize: 10, maxItems: 10 }).next();
   const run = (first.done ? [] : first.value.data).find((r) => typeof r.id === 'string' && !isTerminal(runStatus(r)));
   if (!run) return;
-  await confirmOrCancel(ctx, `Deactivate squid ${name}? Its run ${String(run.id)} (${runStatus(run)}) is stopped; results collected so far are still exported and billed.`, 'not deactivated: nothing was changed');
+  await confirmOrCancel(
+    ctx,
+    `Deactivate squid ${name}? Its run ${String(run.id)} (${runStatus(run)}) is stopped; results collected so far are still exported and billed.`,
+    'not deactivated: nothing was changed',
+  );
 }
 
 export async function setActive(ctx: Ctx, ref: string, active: boolean, policy?: SpendPolicy): Promise<void> {
@@ -30,7 +34,8 @@ export async function setActive(ctx: Ctx, ref: string, active: boolean, policy?:
     // Its schedule and state before the write: a scheduled squid that was inactive starts running on its schedule.
     // A name or prefix was resolved from the list, whose record says both when it carries a schedule object (the
     // list may leave fields out, so one without is read again).
-    const listed = typeof record.is_active === 'boolean' && record.schedule !== null && typeof record.schedule === 'object';
+    const listed =
+      typeof record.is_active === 'boolean' && record.schedule !== null && typeof record.schedule === 'object';
     const before = listed ? record : await getSquid(http, id);
     const schedule = before ? liveSchedule(before) : null;
     if (schedule && before?.is_active !== true) await guardSchedule(ctx, http, id, policy, schedule, ref);
@@ -39,6 +44,10 @@ export async function setActive(ctx: Ctx, ref: string, active: boolean, policy?:
   await updateSquid(http, id, { is_active: active });
   const s = await getSquid(http, id);
   const name = String(s?.name ?? id);
-  ctx.out.success(active ? `Activated squid ${name}: runs can start (and its schedule, if any, fires)` : `Deactivated squid ${name}: no run starts (schedule included) and a running run is stopped`);
+  ctx.out.success(
+    active
+      ? `Activated squid ${name}: runs can start (and its schedule, if any, fires)`
+      : `Deactivated squid ${name}: no run starts (schedule included) and a running run is stopped`,
+  );
   await ctx.out.record(s, { title: `Squid ${name}`, columns: SQUID_DETAIL_COLUMNS });
 }

@@ -35,7 +35,9 @@ export function cronFlag(value: string): string {
 export function timezoneFlag(value: string): string {
   const tz = canonicalTimeZone(value);
   if (tz !== null) return tz;
-  throw new UsageError(`--timezone: ${JSON.stringify(value)} is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)${didYouMean(value)}`);
+  throw new UsageError(
+    `--timezone: ${JSON.stringify(value)} is not an IANA time zone name (e.g. Europe/Paris, America/New_York, UTC)${didYouMean(value)}`,
+  );
 }
 
 /** "; did you mean Europe/Paris?": the zone names within a typo or two of `value`, else those holding its last part. */

@@ -1,5 +1,14 @@
 import { defineVerb } from '../../../cli/command.js';
-import { createChain, getChain, parseFieldMap, sameFieldMap, updateChain, type ChainCreate, type ChainUpdate, unknownSources } from '../../../api/chains.js';
+import {
+  createChain,
+  getChain,
+  parseFieldMap,
+  sameFieldMap,
+  updateChain,
+  type ChainCreate,
+  type ChainUpdate,
+  unknownSources,
+} from '../../../api/chains.js';
 import { attributeRows, getCrawlerAttributes } from '../../../api/crawlers.js';
 import { getSquid } from '../../../api/squids.js';
 import { resolveCrawler, resolveSquid } from '../../../api/resolve.js';
@@ -19,9 +28,12 @@ async function refuseUnknownSources(
   label: string,
   fieldMap: Record<string, string>,
 ): Promise<void> {
-  const source = typeof squid.record.crawler === 'string' ? squid.record.crawler : (await getSquid(http, squid.id)).crawler;
+  const source =
+    typeof squid.record.crawler === 'string' ? squid.record.crawler : (await getSquid(http, squid.id)).crawler;
   if (typeof source !== 'string' || !source) return;
-  const fields = attributeRows(await getCrawlerAttributes(http, source)).flatMap((a) => (typeof a.name === 'string' ? [a.name] : []));
+  const fields = attributeRows(await getCrawlerAttributes(http, source)).flatMap((a) =>
+    typeof a.name === 'string' ? [a.name] : [],
+  );
   const unknown = unknownSources(fieldMap, fields);
   if (unknown.length) {
     throw new UsageError(
@@ -34,26 +46,42 @@ async function refuseUnknownSources(
 export default defineVerb({
   name: 'set',
   writes: true,
-  summary: 'Create or change a squid\'s chain (POST, or PATCH when it has one), then show it',
+  summary: "Create or change a squid's chain (POST, or PATCH when it has one), then show it",
   description:
     'Without a chain, --target-crawler and --field-map are required and the chain is created (POST). With one, the ' +
     'target name, concurrency and autostart are changed (PATCH); the API cannot change the target crawler or the field ' +
     'map in place, so a different one is exit 2 (delete the chain, then set it again). --field-map SRC=DST is ' +
     'repeatable: the result field SRC of each done run becomes the task param DST of the target crawler. ' +
-    '--no-autostart queues the tasks and creates the target\'s run paused.\n\n' +
-    'Spending: the target squid\'s runs are charged too. Before anything is written, stderr says so, with the estimate ' +
-    'of the target\'s run (POST /v1/squid/estimate) once it has tasks, else its crawler\'s rate per row. With autostart ' +
+    "--no-autostart queues the tasks and creates the target's run paused.\n\n" +
+    "Spending: the target squid's runs are charged too. Before anything is written, stderr says so, with the estimate " +
+    "of the target's run (POST /v1/squid/estimate) once it has tasks, else its crawler's rate per row. With autostart " +
     'on, a target run estimated above the cap (--max-credits, SQ_MAX_CREDITS or `sq config set max-credits N`) is ' +
     'exit 9 with nothing written, and on a terminal one above `confirm-above` (default 100 credits) or that would set ' +
     'off an Auto Billing Reset asks y/N first (--yes skips it; --no-input without --yes is exit 2). A target that has ' +
     'no estimate yet (it is made on the first done run) cannot be held to a cap: a warning says so.',
   args: ['<squid>'],
   options: [
-    { flags: '--target-crawler <crawler>', description: 'the crawler results go to: id, prefix, name or slug (required to create)', complete: 'crawler' },
-    { flags: '--field-map <src=dst>', description: 'result field → task param of the target crawler, e.g. url=url (repeatable; required to create)', repeatable: true },
-    { flags: '--autostart', description: 'start the target\'s run when results arrive', defaultText: 'on, when created' },
-    { flags: '--no-autostart', description: 'queue the tasks and leave the target\'s run paused' },
-    { flags: '--target-name <name>', description: 'name of the target squid (at most 255 characters)', defaultText: '"<Crawler> (N) (chained)"' },
+    {
+      flags: '--target-crawler <crawler>',
+      description: 'the crawler results go to: id, prefix, name or slug (required to create)',
+      complete: 'crawler',
+    },
+    {
+      flags: '--field-map <src=dst>',
+      description: 'result field → task param of the target crawler, e.g. url=url (repeatable; required to create)',
+      repeatable: true,
+    },
+    {
+      flags: '--autostart',
+      description: "start the target's run when results arrive",
+      defaultText: 'on, when created',
+    },
+    { flags: '--no-autostart', description: "queue the tasks and leave the target's run paused" },
+    {
+      flags: '--target-name <name>',
+      description: 'name of the target squid (at most 255 characters)',
+      defaultText: '"<Crawler> (N) (chained)"',
+    },
     { flags: '--target-concurrency <n>', description: 'concurrency of the target squid, 1-20', defaultText: '1' },
     MAX_CREDITS_OPTION,
   ],
@@ -71,7 +99,9 @@ export default defineVerb({
     const concurrency = optionalInt('--target-concurrency', opts.targetConcurrency, 1, 20);
     if (concurrency !== undefined) settings.cluster_concurrency = concurrency;
     if (!fieldMap && !crawlerRef && Object.keys(settings).length === 0) {
-      throw new UsageError('nothing to set: pass --target-crawler and --field-map to create a chain, or --target-name, --target-concurrency, --[no-]autostart to change one');
+      throw new UsageError(
+        'nothing to set: pass --target-crawler and --field-map to create a chain, or --target-name, --target-concurrency, --[no-]autostart to change one',
+      );
     }
     const policy = await spendPolicy(ctx, opts.maxCredits);
 
@@ -82,13 +112,24 @@ export default defineVerb({
     let chain = existing;
     if (!existing) {
       if (!crawlerRef || !fieldMap) {
-        throw new UsageError(`squid ${label} has no chain yet: creating one needs ${[crawlerRef ? '' : '--target-crawler', fieldMap ? '' : '--field-map'].filter(Boolean).join(' and ')}`);
+        throw new UsageError(
+          `squid ${label} has no chain yet: creating one needs ${[crawlerRef ? '' : '--target-crawler', fieldMap ? '' : '--field-map'].filter(Boolean).join(' and ')}`,
+        );
       }
       const crawler = await resolveCrawler(http, crawlerRef);
       await refuseUnknownSources(http, squid, label, fieldMap);
       const body: ChainCreate = { target_module_id: crawler.id, field_map: fieldMap, ...settings };
       // Money first: the target is made on the first done run, so its crawler's rate is what can be said.
-      await guardChain(ctx, await chainCost(http, { autostart: settings.autostart, target_cluster: null, target_module: { id: crawler.id, name: crawler.name } }), policy, label);
+      await guardChain(
+        ctx,
+        await chainCost(http, {
+          autostart: settings.autostart,
+          target_cluster: null,
+          target_module: { id: crawler.id, name: crawler.name },
+        }),
+        policy,
+        label,
+      );
       chain = await createChain(http, squid.id, body);
       ctx.out.success(`Chained squid ${label} → ${crawler.name || crawler.id}`);
     } else {
@@ -102,10 +143,20 @@ export default defineVerb({
         }
       }
       if (fieldMap && !sameFieldMap(fieldMap, existing.field_map ?? {})) {
-        throw new UsageError(`the API cannot change the field map of a chain in place: sq squids chain delete ${squid.id}, then set it again`);
+        throw new UsageError(
+          `the API cannot change the field map of a chain in place: sq squids chain delete ${squid.id}, then set it again`,
+        );
       }
       if (Object.keys(settings).length) {
-        await guardChain(ctx, await chainCost(http, { ...existing, ...(settings.autostart !== undefined ? { autostart: settings.autostart } : {}) }), policy, label);
+        await guardChain(
+          ctx,
+          await chainCost(http, {
+            ...existing,
+            ...(settings.autostart !== undefined ? { autostart: settings.autostart } : {}),
+          }),
+          policy,
+          label,
+        );
         chain = await updateChain(http, squid.id, settings);
         ctx.out.success(`Updated ${Object.keys(settings).join(', ')} of the chain of squid ${label}`);
       } else {

@@ -5,7 +5,7 @@ import { CHAIN_COLUMNS, chainTitle } from './_shared/columns.js';
 
 export default defineVerb({
   name: 'chain',
-  summary: 'Show where a squid\'s results go next: its chain (GET /v1/squids/{id}/chain)',
+  summary: "Show where a squid's results go next: its chain (GET /v1/squids/{id}/chain)",
   description:
     'A chain feeds the results of each run of the squid that ends done into a second crawler: every result becomes ' +
     'a task of a target squid (created on the first such run), its fields renamed by the field map, and a run of the ' +
@@ -20,7 +20,9 @@ export default defineVerb({
     const chain = await getChain(http, squid.id);
     if (!chain) {
       if (ctx.out.spec.json === 'document') await ctx.out.json(null);
-      ctx.out.info(`Squid ${squid.name || squid.id} has no chain. Add one: sq squids chain set ${squid.id} --target-crawler <crawler> --field-map <field>=<param>`);
+      ctx.out.info(
+        `Squid ${squid.name || squid.id} has no chain. Add one: sq squids chain set ${squid.id} --target-crawler <crawler> --field-map <field>=<param>`,
+      );
       return;
     }
     await ctx.out.record(chain, { title: chainTitle(squid.name || squid.id, chain), columns: CHAIN_COLUMNS });

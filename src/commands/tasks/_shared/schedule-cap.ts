@@ -29,13 +29,27 @@ export async function heldToCap(ctx: Ctx, http: HttpClient, squidId: string, pol
   return !!squid && squid.is_active !== false && !!liveSchedule(squid);
 }
 
-export async function capScheduledRuns(ctx: Ctx, http: HttpClient, squidId: string, ref: string, policy: SpendPolicy, created: Record<string, unknown>[]): Promise<void> {
+export async function capScheduledRuns(
+  ctx: Ctx,
+  http: HttpClient,
+  squidId: string,
+  ref: string,
+  policy: SpendPolicy,
+  created: Record<string, unknown>[],
+): Promise<void> {
   if (created.length === 0 || !(await heldToCap(ctx, http, squidId, policy))) return;
   await guardNewTasks(ctx, http, squidId, ref, policy, created.map((t) => String(t.id ?? '')).filter(Boolean));
 }
 
 /** The next scheduled run, the new tasks in, against the cap and the question; refused, the new tasks are removed. */
-export async function guardNewTasks(ctx: Ctx, http: HttpClient, squidId: string, ref: string, policy: SpendPolicy, ids: string[]): Promise<void> {
+export async function guardNewTasks(
+  ctx: Ctx,
+  http: HttpClient,
+  squidId: string,
+  ref: string,
+  policy: SpendPolicy,
+  ids: string[],
+): Promise<void> {
   try {
     await guardCost(ctx, http, squidId, policy, ref, WORDS);
   } catch (err) {
@@ -56,7 +70,11 @@ export async function guardNewTasks(ctx: Ctx, http: HttpClient, squidId: string,
  * above the cap is exit 9 with nothing uploaded (tasks only add to it). No estimate yet (no tasks, or none to be
  * had) leaves the decision to the check after the upload.
  */
-export async function refuseAboveCapBeforeUpload(http: HttpClient, squidId: string, policy: SpendPolicy): Promise<void> {
+export async function refuseAboveCapBeforeUpload(
+  http: HttpClient,
+  squidId: string,
+  policy: SpendPolicy,
+): Promise<void> {
   const est = await getEstimate(http, squidId).catch((e: unknown) => {
     if (e instanceof ApiError) return null;
     throw e;
@@ -64,7 +82,11 @@ export async function refuseAboveCapBeforeUpload(http: HttpClient, squidId: stri
   if (!est || policy.cap === null || !(est.total_credits > policy.cap)) return;
   throw new OverBudgetError(
     `over budget: each scheduled run is already estimated at ${fmtCredits(est.total_credits)} credits, above the cap of ${fmtCredits(policy.cap)} (${policy.capFrom}), and new tasks only add to it; the file was not uploaded`,
-    { details: [`Raise the cap (--max-credits ${Math.ceil(est.total_credits)} or more), or lower each run's cost first (fewer tasks, max_results, paid functions off).`] },
+    {
+      details: [
+        `Raise the cap (--max-credits ${Math.ceil(est.total_credits)} or more), or lower each run's cost first (fewer tasks, max_results, paid functions off).`,
+      ],
+    },
   );
 }
 
@@ -72,7 +94,10 @@ export async function refuseAboveCapBeforeUpload(http: HttpClient, squidId: stri
 export async function taskIds(http: HttpClient, squidId: string): Promise<Set<string>> {
   const ids = new Set<string>();
   for (const type of ['url', 'params']) {
-    for await (const p of pages<Record<string, unknown>>(http, TASKS_PATH, { pageSize: 100, query: { squid: squidId, type } })) {
+    for await (const p of pages<Record<string, unknown>>(http, TASKS_PATH, {
+      pageSize: 100,
+      query: { squid: squidId, type },
+    })) {
       for (const t of p.data) if (t && typeof t === 'object' && t.id !== undefined) ids.add(String(t.id));
     }
   }

@@ -25,7 +25,9 @@ function fileOf(ctx: Ctx, http: HttpClient): { dir: string; file: string } | und
 function read(file: string): Remembered[] {
   try {
     const v: unknown = JSON.parse(readCacheFile(file) ?? '[]');
-    return Array.isArray(v) ? v.filter((r): r is Remembered => !!r && typeof r === 'object' && typeof (r as Remembered).id === 'string') : [];
+    return Array.isArray(v)
+      ? v.filter((r): r is Remembered => !!r && typeof r === 'object' && typeof (r as Remembered).id === 'string')
+      : [];
   } catch {
     return [];
   }
@@ -36,7 +38,10 @@ export function rememberUpload(ctx: Ctx, http: HttpClient, u: Omit<Remembered, '
   const where = fileOf(ctx, http);
   if (!where || !u.id) return;
   pruneCacheDir(where.dir, /^uploads-[0-9a-f]{16}\.json$/, where.file);
-  const list = [{ ...u, at: new Date(ctx.now()).toISOString() }, ...read(where.file).filter((r) => r.id !== u.id)].slice(0, MAX_REMEMBERED);
+  const list = [
+    { ...u, at: new Date(ctx.now()).toISOString() },
+    ...read(where.file).filter((r) => r.id !== u.id),
+  ].slice(0, MAX_REMEMBERED);
   writeCacheFile(where.file, JSON.stringify(list));
 }
 
@@ -53,5 +58,11 @@ export function resolveUpload(ctx: Ctx, http: HttpClient, ref: string): string {
     );
   }
   const records = known.map((r) => ({ id: r.id, name: r.file, squid: r.squid, created_at: r.at }));
-  return String(pick(records, ref, { noun: 'upload', keys: [], describe: (r) => `${String(r.name)}  squid ${String(r.squid)}  ${String(r.created_at)}` }).id);
+  return String(
+    pick(records, ref, {
+      noun: 'upload',
+      keys: [],
+      describe: (r) => `${String(r.name)}  squid ${String(r.squid)}  ${String(r.created_at)}`,
+    }).id,
+  );
 }

@@ -6,9 +6,20 @@ import type { Chain } from '../../../../api/chains.js';
 export const CHAIN_COLUMNS: Column[] = [
   { key: 'id' },
   { key: 'target_module.name', header: 'target crawler' },
-  { key: 'target_cluster.name', header: 'target squid', format: (v) => (typeof v === 'string' ? v : '(created on the first done run)') },
+  {
+    key: 'target_cluster.name',
+    header: 'target squid',
+    format: (v) => (typeof v === 'string' ? v : '(created on the first done run)'),
+  },
   { key: 'target_cluster.id', header: 'target squid id' },
-  { key: 'field_map', header: 'field map', format: (v) => Object.entries((v ?? {}) as Record<string, string>).map(([s, d]) => `${s} → ${d}`).join(', ') },
+  {
+    key: 'field_map',
+    header: 'field map',
+    format: (v) =>
+      Object.entries((v ?? {}) as Record<string, string>)
+        .map(([s, d]) => `${s} → ${d}`)
+        .join(', '),
+  },
   { key: 'autostart' },
   { key: 'is_active', header: 'active' },
   { key: 'cluster_name', header: 'target name' },
