@@ -49,7 +49,8 @@ export function billingStep(b: NonNullable<Desired['billing']>, before: AutoRese
     item: { kind: 'billing', action: 'update', changes, ...(after.enabled ? { fires_now: firesNow } : {}) },
     missing: [],
     confirm: raisesCharges(before, after)
-      ? `set automatic billing reset on (threshold ${after.threshold_pct}%, up to ${after.max_resets_per_24h} per 24 h): each reset charges the card on file${firesNow ? ', and one fires now' : ''}`
+      ? `set automatic billing reset on (threshold ${after.threshold_pct}%, up to ${after.max_resets_per_24h} ` +
+        `per 24 h): each reset charges the card on file${firesNow ? ', and one fires now' : ''}`
       : undefined,
     requests: () => [{ method: 'POST', path: AUTO_RESET_PATH, body }],
   };

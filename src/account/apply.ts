@@ -278,7 +278,10 @@ export async function runApply(
   );
   if (ctx.signal.aborted) {
     const unsent = reports.filter((r) => r.error === NOT_SENT_INTERRUPTED).length;
-    const summary = `${n('applied')} of ${reports.length} changes applied, ${n('failed')} failed, ${unsent} not sent${n('skipped') > unsent ? `, ${n('skipped') - unsent} skipped` : ''}; running it again sends what is still missing`;
+    const summary =
+      `${n('applied')} of ${reports.length} changes applied, ${n('failed')} failed, ${unsent} not ` +
+      `sent${n('skipped') > unsent ? `, ${n('skipped') - unsent} skipped` : ''}; running it again ` +
+      `sends what is still missing`;
     throw interruptedBatch(ctx.signal.reason, summary, details);
   }
   // A schedule refused by the cap is the cap's exit code (9), whatever else was applied.

@@ -74,7 +74,8 @@ export function chainStep(
   const crawler = matchCrawler(want.target_crawler, crawlers);
   if (!crawler) {
     problems.push(
-      `${pathOf(['squids', s.ref, 'chain', 'target_crawler'])}: no crawler has the id, name or slug ${JSON.stringify(want.target_crawler)} (see \`sq crawlers list\`)`,
+      `${pathOf(['squids', s.ref, 'chain', 'target_crawler'])}: no crawler has the id, name or slug ${JSON.stringify(want.target_crawler)} ` +
+        `(see \`sq crawlers list\`)`,
     );
     return undefined;
   }

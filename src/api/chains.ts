@@ -81,7 +81,8 @@ export function parseFieldMap(pairs: readonly string[], flag = '--field-map'): R
     const dst = eq < 0 ? '' : pair.slice(eq + 1).trim();
     if (!FIELD.test(src) || !FIELD.test(dst)) {
       throw new UsageError(
-        `${flag} must look like SOURCE_FIELD=TARGET_PARAM, e.g. url=url (a result field of the squid, then a task param of the target crawler; no spaces or commas), got ${JSON.stringify(pair)}`,
+        `${flag} must look like SOURCE_FIELD=TARGET_PARAM, e.g. url=url (a result field of the squid, ` +
+          `then a task param of the target crawler; no spaces or commas), got ${JSON.stringify(pair)}`,
       );
     }
     // Own keys only: `constructor` or `toString` are field names like any other, never found on Object.prototype.

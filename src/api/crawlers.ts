@@ -130,6 +130,9 @@ export function unknownSquidParams(
     .filter((k) => !declared.includes(k))
     .map((k) => {
       const near = closest(k, declared);
-      return `${where(k)}: crawler ${crawler} has no parameter "${k}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''} (allowed: ${declared.join(', ') || 'none'})`;
+      return (
+        `${where(k)}: crawler ${crawler} has no parameter "${k}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''} ` +
+        `(allowed: ${declared.join(', ') || 'none'})`
+      );
     });
 }

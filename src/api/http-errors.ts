@@ -207,6 +207,9 @@ export function redirectError(
   } catch {
     // a Location that is no URL: named by nothing
   }
-  const what = `the API answered ${method} ${url.pathname} with HTTP ${status}, a redirect${where}, which sq does not follow: check the base URL (an http:// URL for an https:// service, a proxy in front of it)`;
+  const what =
+    `the API answered ${method} ${url.pathname} with HTTP ${status}, a redirect${where}, which ` +
+    `sq does not follow: check the base URL (an http:// URL for an https:// service, a proxy in ` +
+    `front of it)`;
   return safe ? new ApiError(what, { status }) : new AmbiguousWriteError(`${what}. ${MAY_HAVE_REACHED}`, { status });
 }

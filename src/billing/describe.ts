@@ -15,7 +15,10 @@ export function paidFunctionLines(c: SpendContext, squidRef: string, onByDefault
     .filter((s) => s.name !== 'base' && s.credits > 0)
     .map((s) => {
       const why = onByDefault?.has(s.name) ? 'on by default' : 'on';
-      return `Paid function ${s.name} is ${why}: ${fmtCredits(s.credits)} credits of this run. Turn it off: sq squids update ${squidRef} --param functions.${s.name}=false`;
+      return (
+        `Paid function ${s.name} is ${why}: ${fmtCredits(s.credits)} credits of this run. Turn it ` +
+        `off: sq squids update ${squidRef} --param functions.${s.name}=false`
+      );
     });
 }
 
@@ -50,19 +53,29 @@ export function autoResetLine(c: SpendContext): string {
   if (ar.enabled === false) return 'Auto Billing Reset: off (nothing is charged to the card automatically).';
   const n = e.auto_reset_charges;
   if (ar.enabled === null) {
-    return `Auto Billing Reset: UNKNOWN whether it is on (the API's settings did not say): this run may charge the card on file; \`sq billing auto-reset\` shows the settings.`;
+    return (
+      `Auto Billing Reset: UNKNOWN whether it is on (the API's settings did not say): this run may ` +
+      `charge the card on file; \`sq billing auto-reset\` shows the settings.`
+    );
   }
   if (n === null) {
-    return `Auto Billing Reset: on, but the API did not give ${fieldsOf(ar.unknown)}: whether this run sets off a reset (a charge on the card on file) is UNKNOWN.`;
+    return (
+      `Auto Billing Reset: on, but the API did not give ${fieldsOf(ar.unknown)}: whether this run ` +
+      `sets off a reset (a charge on the card on file) is UNKNOWN.`
+    );
   }
   if (e.pending_reset === true) return pendingResetLine(c);
   if (n === 0) {
     const before = creditsBeforeReset(c.balance, ar);
-    return `Auto Billing Reset: on at ${ar.threshold_pct}%; this run sets off none (${before === null ? 'unknown' : fmtCredits(before)} credits before the next one, ${leftText(resetsLeft(ar))} left in the 24-hour window).`;
+    return (
+      `Auto Billing Reset: on at ${ar.threshold_pct}%; this run sets off none (${before === null ? 'unknown' : fmtCredits(before)} ` +
+      `credits before the next one, ${leftText(resetsLeft(ar))} left in the 24-hour window).`
+    );
   }
   const min = e.resets ?? n;
   return (
-    `Auto Billing Reset: this run sets off ${resetsText(min, n)} (threshold ${ar.threshold_pct}%, ${leftText(resetsLeft(ar))} of ${ar.max_resets_per_24h ?? 'an unknown number'} left in the 24-hour window); ` +
+    `Auto Billing Reset: this run sets off ${resetsText(min, n)} (threshold ${ar.threshold_pct}%, ${leftText(resetsLeft(ar))} ` +
+    `of ${ar.max_resets_per_24h ?? 'an unknown number'} left in the 24-hour window); ` +
     `${chargeText(e.charge)}.`
   );
 }
@@ -98,7 +111,8 @@ export function balanceLine(c: SpendContext): string {
   const after =
     lo === hi
       ? `${fmtCredits(lo)} after the run`
-      : `between ${fmtCredits(lo)} and ${fmtCredits(hi)} after the run (a range: a reset fires at the platform's periodic check, and when that falls in the run is not known)`;
+      : `between ${fmtCredits(lo)} and ${fmtCredits(hi)} after the run (a range: a reset fires at ` +
+        `the platform's periodic check, and when that falls in the run is not known)`;
   const head = `Balance: ${fmtCredits(c.creditsLeft)} credits now, ${after}`;
   if (e.covered === true || (e.covered === null && e.pauses_after_tasks === null && lo >= 0)) return `${head}.`;
   const tasks = e.tasks.count;
@@ -112,7 +126,10 @@ export function balanceLine(c: SpendContext): string {
     ? ` It could go on at ${utcText(e.resumes_at)}${(e.auto_reset_charges ?? 0) > 0 || c.autoReset.enabled === true ? ', when the 24-hour window frees a reset (which charges the card again)' : ', when the plan renews'}.`
     : '';
   if (e.covered === false) return `${head}. NOT covered: the run pauses out of credits ${where}.${resume}`;
-  return `${head}. MAY NOT be covered: depending on when the platform's periodic check fires the resets, the run pauses out of credits ${where} or finishes.${resume}`;
+  return (
+    `${head}. MAY NOT be covered: depending on when the platform's periodic check fires the resets, ` +
+    `the run pauses out of credits ${where} or finishes.${resume}`
+  );
 }
 
 /** The summary under the services table: total, time, balance now and after, auto-reset. */
@@ -194,10 +211,12 @@ export function autoResetStatusLines(balance: BalanceFacts & { name?: unknown },
       left === 0
         ? `No reset left in the 24-hour window: none fires until it frees up, even above ${ar.threshold_pct}%.`
         : before === null
-          ? `The threshold is UNKNOWN (the API did not give threshold_pct): when the next reset fires, charging the card on file for a renewal of ${plan}, cannot be told.`
+          ? `The threshold is UNKNOWN (the API did not give threshold_pct): when the next reset fires, ` +
+            `charging the card on file for a renewal of ${plan}, cannot be told.`
           : before === 0
             ? `Usage is above ${ar.threshold_pct}%: the next check fires a reset, which charges the card on file for a renewal of ${plan}.`
-            : `The next reset fires after ${fmtCredits(before)} more credits (usage above ${ar.threshold_pct}%) and charges the card on file for a renewal of ${plan}.`,
+            : `The next reset fires after ${fmtCredits(before)} more credits (usage above ${ar.threshold_pct}%) ` +
+              `and charges the card on file for a renewal of ${plan}.`,
     );
   }
   const left = resetsLeft(ar);
@@ -220,7 +239,8 @@ export function chainCostLines(c: ChainCost, sourceLabel: string): string[] {
   if (c.estimate) lines.push(`Its run now: ${estimateParagraph(c.estimate, c.target?.id ?? '').join(' ')}`);
   else if (c.ratePerRow !== null)
     lines.push(
-      `Its cost is not known before it has tasks: ${c.crawlerName} charges ${fmtCredits(c.ratePerRow)} credits a row, plus its paid functions on by default; then see \`sq squids estimate\` on it.`,
+      `Its cost is not known before it has tasks: ${c.crawlerName} charges ${fmtCredits(c.ratePerRow)} ` +
+        `credits a row, plus its paid functions on by default; then see \`sq squids estimate\` on it.`,
     );
   return lines;
 }
@@ -266,14 +286,16 @@ export function scheduleCostLines(
   if (r.total === null) {
     lines.push(
       r.none === 'no-tasks'
-        ? `Each scheduled run is charged for the results of the squid's tasks; it has none yet, so there is no estimate: after adding tasks, \`sq squids estimate ${squidRef}\` shows a run's cost.`
+        ? `Each scheduled run is charged for the results of the squid's tasks; it has none yet, so there ` +
+            `is no estimate: after adding tasks, \`sq squids estimate ${squidRef}\` shows a run's cost.`
         : `Each scheduled run is charged; its cost could not be estimated now: \`sq squids estimate ${squidRef}\` shows it.`,
     );
     return lines;
   }
   const services = `${r.services.map((s) => `${s.name} ${fmtCredits(s.credits)}`).join(', ')}`;
   lines.push(
-    `Each scheduled run is estimated at ${fmtCredits(r.total)} credits (${services}), as the squid is now${r.asked ? '; the estimate above was accepted' : ''}.`,
+    `Each scheduled run is estimated at ${fmtCredits(r.total)} credits (${services}), as the squid ` +
+      `is now${r.asked ? '; the estimate above was accepted' : ''}.`,
   );
   if (r.context && !r.asked) lines.push(...estimateParagraph(r.context, squidRef).slice(1));
   return lines;

@@ -45,7 +45,8 @@ export interface SpendPolicy {
 export const MAX_CREDITS_OPTION = {
   flags: '--max-credits <n>',
   description:
-    'estimate first and start nothing (exit 9) when the run would cost more than N credits (a number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`',
+    'estimate first and start nothing (exit 9) when the run would cost more than N credits (a ' +
+    'number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`',
 } as const;
 
 /**
@@ -313,7 +314,9 @@ export async function guardChain(ctx: Ctx, cost: ChainCost, policy: SpendPolicy,
   if (!cost.estimate) {
     if (policy.cap !== null)
       ctx.out.warn(
-        `the cap (${policy.capFrom}, ${fmtCredits(policy.cap)} credits) cannot be checked against the chained squid's runs: they have no estimate before the squid has tasks; its rate above is what each row costs`,
+        `the cap (${policy.capFrom}, ${fmtCredits(policy.cap)} credits) cannot be checked against ` +
+          `the chained squid's runs: they have no estimate before the squid has tasks; its rate above ` +
+          `is what each row costs`,
       );
     return;
   }
@@ -349,7 +352,8 @@ function overBudget(
   words: GuardWords = RUN_WORDS,
 ): OverBudgetError {
   return new OverBudgetError(
-    `over budget: ${words.what} is estimated at ${fmtCredits(total)} credits, above the cap of ${fmtCredits(policy.cap ?? 0)} (${policy.capFrom}); ${words.notDone}`,
+    `over budget: ${words.what} is estimated at ${fmtCredits(total)} credits, above the cap of ${fmtCredits(policy.cap ?? 0)} ` +
+      `(${policy.capFrom}); ${words.notDone}`,
     {
       details: [
         ...lines,

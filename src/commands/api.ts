@@ -122,7 +122,10 @@ function postHint(path: string, fields: Record<string, unknown>): string {
     .slice(0, 2)
     .map((k) => `-f ${k}=…`)
     .join(' ');
-  return `hint: -f/-F made this a POST (fields are a JSON body unless the method is GET), and ${path} does not take POST. To send the fields as query parameters: sq api ${path} -X GET ${example}`;
+  return (
+    `hint: -f/-F made this a POST (fields are a JSON body unless the method is GET), and ${path} ` +
+    `does not take POST. To send the fields as query parameters: sq api ${path} -X GET ${example}`
+  );
 }
 
 const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i).filter((s) => s !== 429);
@@ -147,7 +150,8 @@ function parseHeaders(ctx: Ctx, raw: string[]): Record<string, string> {
     if (!TOKEN.test(name)) throw new UsageError(`-H/--header takes "Name: value" (got "${h.split(':')[0]}…")`);
     if (name === 'authorization') {
       throw new UsageError(
-        '-H Authorization is not accepted: a key on the command line is visible to other users (ps) and stays in your shell history. Use SQ_TOKEN or `sq auth login` (--profile to pick one)',
+        '-H Authorization is not accepted: a key on the command line is visible to other users (ps) ' +
+          'and stays in your shell history. Use SQ_TOKEN or `sq auth login` (--profile to pick one)',
       );
     }
     if (OWN_HEADERS.has(name)) {

@@ -48,7 +48,8 @@ export default defineVerb({
     'With --json, one object with the keys user {name, email, plan, plan_status}, credits {available, consumed, remaining, ' +
     'used_pct, reset_time}, auto_reset {enabled, threshold_pct, max_resets_per_24h, resets_used_in_window, window_resets_at, ' +
     'current_usage_pct}, window_resets (the Auto Billing Resets of the 24-hour window the API dates: at, exact, index, of, ' +
-    'and the recent run that set it off with its squid_name, or null), runs_in_progress, failed_runs and failing_deliveries (lists of runs: id, squid, squid_name, status, ' +
+    ('and the recent run that set it off with its squid_name, or null), runs_in_progress, failed_runs ' +
+      'and failing_deliveries (lists of runs: id, squid, squid_name, status, ') +
     'done_reason, done_reason_desc, created_at, ended_at), and partial (why runs may be missing, or null). --fields picks ' +
     'among these keys (dotted paths too, like credits.remaining) and prints them as a record in any format. ' +
     'On a terminal the screen is for reading: plan and credits on one line with a bar, short ids, relative times, each ' +
@@ -278,7 +279,8 @@ function screen(st: Status, style: Style, width: number): string {
   section('Credits');
   const c = st.credits;
   lines.push(
-    `  ${n(c.consumed)} of ${n(c.available)} used${c.used_pct === null ? '' : ` (${c.used_pct}%)`}, ${n(c.remaining)} remaining${c.reset_time ? `; resets ${c.reset_time}` : ''}`,
+    `  ${n(c.consumed)} of ${n(c.available)} used${c.used_pct === null ? '' : ` (${c.used_pct}%)`}, ${n(c.remaining)} ` +
+      `remaining${c.reset_time ? `; resets ${c.reset_time}` : ''}`,
   );
   section('Auto-reset');
   const a = st.auto_reset;

@@ -115,7 +115,8 @@ export class BadStoredSettingError extends UsageError {
     // Read from the profile file: its value is not quoted back (no error quotes the content of a file it read).
     const place = where ? ` in profile "${where.profile}" of ${where.file}` : ' in the profile';
     super(
-      `the ${key} setting stored${place} is not valid (it takes ${allowed}): run \`sq config unset ${key}\` (back to its default) or \`sq config set ${key} VALUE\``,
+      `the ${key} setting stored${place} is not valid (it takes ${allowed}): run \`sq config unset ${key}\` ` +
+        `(back to its default) or \`sq config set ${key} VALUE\``,
     );
   }
 }

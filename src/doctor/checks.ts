@@ -221,7 +221,8 @@ export async function keyCheck(ctx: Ctx, store: ProfileStore, reachable: boolean
       return fail(
         'key',
         `the key from ${from} is rejected (${err.message})`,
-        `sq auth login${auth.tokenSource === 'env' ? ' after unsetting SQ_TOKEN, or set SQ_TOKEN to a valid key' : ` --profile ${auth.profile}`} with a key from the dashboard`,
+        `sq auth login${auth.tokenSource === 'env' ? ' after unsetting SQ_TOKEN, or set SQ_TOKEN to a valid key' : ` --profile ${auth.profile}`} ` +
+          `with a key from the dashboard`,
       );
     if (err instanceof SqError)
       return fail(

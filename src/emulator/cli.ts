@@ -141,7 +141,8 @@ export async function runEmulatorCommand(opts: EmulatorOptions, io: EmulatorIo):
   }
   io.stdout.write(JSON.stringify({ base_url: running.baseUrl, token: running.token }) + '\n');
   io.stderr.write(
-    `sq emulator listening on ${running.baseUrl} (clock ${options.clock ?? 'real'}, time scale ${options.timeScale ?? 1}x, seed ${options.seed ?? 'demo'}); to use it:\n` +
+    `sq emulator listening on ${running.baseUrl} (clock ${options.clock ?? 'real'}, time scale ${options.timeScale ?? 1}x, ` +
+      `seed ${options.seed ?? 'demo'}); to use it:\n` +
       `  export SQ_BASE_URL=${shellWord(running.baseUrl)} SQ_TOKEN=${shellWord(running.token)}\n` +
       'Press Ctrl-C to stop.\n',
   );

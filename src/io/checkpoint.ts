@@ -145,7 +145,10 @@ export async function savedPagesProblem(fh: FileHandle, ck: Checkpoint): Promise
     const chunk = buf.subarray(0, bytesRead);
     const nul = chunk.indexOf(0);
     if (nul >= 0)
-      return `holds a NUL byte at offset ${pos + nul}: it is not what sq wrote (a file extended past the data it got, as truncate -s does to a file that lost data)`;
+      return (
+        `holds a NUL byte at offset ${pos + nul}: it is not what sq wrote (a file extended past the ` +
+        `data it got, as truncate -s does to a file that lost data)`
+      );
     if (header && !headerSeen) start.push(Buffer.from(chunk.subarray(0, Math.min(bytesRead, header.length + 1))));
     // Newlines outside quotes end records: a quoted CSV cell may hold newlines ("" inside it toggles twice); TSV and
     // NDJSON escape theirs. indexOf keeps this at memory speed (a byte loop did not).
@@ -171,7 +174,10 @@ export async function savedPagesProblem(fh: FileHandle, ck: Checkpoint): Promise
   if (header) {
     const first = Buffer.concat(start).subarray(0, header.length);
     if (!first.equals(header)) {
-      return `starts with a header other than the one its checkpoint's columns make (${JSON.stringify(header.toString().trimEnd())}): the rows would not line up with it`;
+      return (
+        `starts with a header other than the one its checkpoint's columns make (${JSON.stringify(header.toString().trimEnd())}): ` +
+        `the rows would not line up with it`
+      );
     }
   }
   const records = lines - (header ? 1 : 0);

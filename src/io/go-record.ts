@@ -227,7 +227,8 @@ export class GoJob {
     if (!this.rec) return;
     if (this.rec.squid_name !== name) {
       throw new UsageError(
-        `"${this.path}" records an interrupted sq go of squid "${this.rec.squid_name}" into this file: run that command again to finish it, or delete the record to start over`,
+        `"${this.path}" records an interrupted sq go of squid "${this.rec.squid_name}" into this file: ` +
+          `run that command again to finish it, or delete the record to start over`,
       );
     }
     // The recorded squid is gone (deleted, another made under its name): nothing recorded of it applies.

@@ -116,7 +116,8 @@ export async function lockExport(
     // remove the lock the first has just taken.
     if (attempt === 0 && stale && (await takeOver(lock))) continue;
     throw new UsageError(
-      `${flag}: another sq${owner !== null ? ` (pid ${owner})` : ''} is running this export (lock "${lock}"): wait for it to end, or delete the lock if no sq is running`,
+      `${flag}: another sq${owner !== null ? ` (pid ${owner})` : ''} is running this export (lock ` +
+        `"${lock}"): wait for it to end, or delete the lock if no sq is running`,
     );
   }
 }

@@ -18,7 +18,8 @@ export function parseAllowWrites(value: string | true | undefined): Allow {
   const wrong = names.filter((n) => !writes.includes(n));
   if (!value.trim() || wrong.length) {
     throw new UsageError(
-      `--allow-writes: ${wrong.length ? `unknown write tool "${wrong.filter(Boolean)[0] ?? ''}"` : 'empty list'}; give nothing (the write tools but deletes and billing), "all", or a comma-separated list of: ${writes.join(', ')}`,
+      `--allow-writes: ${wrong.length ? `unknown write tool "${wrong.filter(Boolean)[0] ?? ''}"` : 'empty list'}; ` +
+        `give nothing (the write tools but deletes and billing), "all", or a comma-separated list of: ${writes.join(', ')}`,
     );
   }
   return { names: new Set(names) };

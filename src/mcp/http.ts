@@ -146,7 +146,8 @@ async function listen(http: Server, s: Shared, out: Writable, token: string, ser
   out.write(`${JSON.stringify({ url, token: opts.token === undefined ? token : null })}\n`);
   if (!isLoopbackHost(host))
     ctx.io.stderr.write(
-      `warning: sq mcp listens on ${host}, not loopback: anyone who reaches it with the token acts on the account${s.opts.allow && 'level' in s.opts.allow && s.opts.allow.level === 'read' ? '' : ' and may spend its credits'}\n`,
+      `warning: sq mcp listens on ${host}, not loopback: anyone who reaches it with the token acts ` +
+        `on the account${s.opts.allow && 'level' in s.opts.allow && s.opts.allow.level === 'read' ? '' : ' and may spend its credits'}\n`,
     );
   if (!ctx.globals.quiet) ctx.io.stderr.write(`sq mcp ${VERSION}: serving ${served} on ${url}\n`);
   return origins;

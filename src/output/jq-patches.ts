@@ -11,8 +11,11 @@
 const PATCHES: [from: string, to: string][] = [
   ['jq = jq().then( module => {\n  return { json: module.json, raw: module.raw };\n} );', ''],
   [
-    'write(stream, buffer, offset, length, pos) {\n            for (var i = 0; i < length; i++) {\n              try {\n                output(buffer[offset+i]);',
-    "write(stream, buffer, offset, length, pos) {\n            if (Module.sqWrite && stream.path === '/dev/stdout') return Module.sqWrite(buffer, offset, length);\n            for (var i = 0; i < length; i++) {\n              try {\n                output(buffer[offset+i]);",
+    'write(stream, buffer, offset, length, pos) {\n            for (var i = 0; i < length; i++) ' +
+      '{\n              try {\n                output(buffer[offset+i]);',
+    'write(stream, buffer, offset, length, pos) {\n            if (Module.sqWrite && stream.path ' +
+      "=== '/dev/stdout') return Module.sqWrite(buffer, offset, length);\n            for (var i " +
+      '= 0; i < length; i++) {\n              try {\n                output(buffer[offset+i]);',
   ],
   ['if (c) errBuffer.push(c)', 'if (c && errBuffer.length < 65536) errBuffer.push(c)'],
   [

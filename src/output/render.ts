@@ -102,7 +102,8 @@ export function recordShaper(
     if (fields.length === 0) fields = null;
     const id = getPath(record, 'id');
     warn(
-      `${text}. The write was done${typeof id === 'string' || typeof id === 'number' ? ` (id ${id})` : ''}: the answer is printed without ${unknown.length === 1 ? 'that field' : 'those fields'}`,
+      `${text}. The write was done${typeof id === 'string' || typeof id === 'number' ? ` (id ${id})` : ''}: ` +
+        `the answer is printed without ${unknown.length === 1 ? 'that field' : 'those fields'}`,
     );
   };
   const pick = (item: unknown): unknown => (Array.isArray(item) ? item.map(pickOne) : pickOne(item));
@@ -231,7 +232,8 @@ export async function renderList(
     if (same.length && !settings.quiet) message(`Same on every row: ${same.join(', ')} (--wide shows every column)`);
     if (hidden.length && !settings.quiet) {
       message(
-        `${hidden.length} column${hidden.length === 1 ? '' : 's'} left out to fit the terminal (${hidden.join(', ')}): use --fields, or --format tsv/csv/json for everything`,
+        `${hidden.length} column${hidden.length === 1 ? '' : 's'} left out to fit the terminal (${hidden.join(', ')}): ` +
+          `use --fields, or --format tsv/csv/json for everything`,
       );
     }
   }

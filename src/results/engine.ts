@@ -103,8 +103,10 @@ async function exportResults(ctx: Ctx, o: ResultsPlan): Promise<number> {
     const empty = !firstPage
       ? undefined
       : 'squid' in scopeRef
-        ? `No results${task !== undefined ? ' for that task' : ''} in squid ${JSON.stringify(String(squidRecord?.name ?? scopeRef.squid))}. Start a run: sq runs start --squid ${shellWord(scopeRef.squid)} --wait`
-        : `No results${task !== undefined ? ' for that task' : ''} in run ${scopeRef.run.trim()}. A run still going adds them as it scrapes: sq runs watch ${shellWord(scopeRef.run.trim())}`;
+        ? `No results${task !== undefined ? ' for that task' : ''} in squid ${JSON.stringify(String(squidRecord?.name ?? scopeRef.squid))}. ` +
+          `Start a run: sq runs start --squid ${shellWord(scopeRef.squid)} --wait`
+        : `No results${task !== undefined ? ' for that task' : ''} in run ${scopeRef.run.trim()}. A ` +
+          `run still going adds them as it scrapes: sq runs watch ${shellWord(scopeRef.run.trim())}`;
     const n = await ctx.out.list(records(all(), seen), {
       columns,
       maskSecrets: false,

@@ -172,7 +172,8 @@ export function resumeHint(ctx: Ctx, plan: ResumePlan, ck: Checkpoint): string {
   // A reader that stops early (| head -c) keeps less than it was given, and what it dropped is not in any file.
   const pipe = stdoutFile(ctx)?.isFile()
     ? ''
-    : ` stdout is not a file: if it went into a pipe, the pipe's reader may have lost the last page(s) it was given, and then what you saved is shorter than ${n} bytes and cannot be continued (start over).`;
+    : ` stdout is not a file: if it went into a pipe, the pipe's reader may have lost the last page(s) ` +
+      `it was given, and then what you saved is shorter than ${n} bytes and cannot be continued (start over).`;
   return (
     `stdout got ${what}, ${n} bytes; the checkpoint is "${plan.checkpoint}".${pipe} To continue, cut your saved output OUT back to ` +
     `${n} bytes (its last page may be cut mid-write), only if it holds at least that many, and append the rest:\n` +
@@ -198,7 +199,8 @@ export function leftoverRefusal(
 ): UsageError | null {
   if (ck && (where.partial === null || partialThere)) {
     return new UsageError(
-      `an interrupted export is waiting to be continued (${count(ck.pages)} page${ck.pages === 1 ? '' : 's'} in "${where.checkpoint}"): add --resume to continue it; ${startOverText(where).replace(' without --resume', ' again')}`,
+      `an interrupted export is waiting to be continued (${count(ck.pages)} page${ck.pages === 1 ? '' : 's'} ` +
+        `in "${where.checkpoint}"): add --resume to continue it; ${startOverText(where).replace(' without --resume', ' again')}`,
     );
   }
   if (partialThere)

@@ -83,7 +83,8 @@ export async function runCreatedSince(http: HttpClient, squidId: string, since: 
   const untimed = timed.filter((x) => x.t === null).map((x) => String(x.r.id));
   if (untimed.length) {
     throw new ApiError(
-      `a start of squid ${squidId} was cut short, and its runs ${untimed.join(', ')} carry no creation time: sq cannot tell whether one of them is that run, so it starts none`,
+      `a start of squid ${squidId} was cut short, and its runs ${untimed.join(', ')} carry no creation ` +
+        `time: sq cannot tell whether one of them is that run, so it starts none`,
       {
         details: [
           `Check with \`sq runs list --squid ${squidId}\`; follow a run with \`sq runs watch RUN\`, or start one with \`sq runs start --squid ${squidId}\`.`,

@@ -52,7 +52,9 @@ export async function waitSettings(ctx: Ctx, opts: OptionsOf<typeof WAIT_OPTIONS
     const { baseUrl } = await ctx.http({ auth: false });
     if (!isLoopback(baseUrl)) {
       throw new UsageError(
-        `--interval must be at least 5s against ${new URL(baseUrl).host} (the service asks clients not to poll runs faster; got "${String(opts.interval)}"); shorter intervals are allowed only against a local emulator`,
+        `--interval must be at least 5s against ${new URL(baseUrl).host} (the service asks clients ` +
+          `not to poll runs faster; got "${String(opts.interval)}"); shorter intervals are allowed only ` +
+          `against a local emulator`,
       );
     }
   }

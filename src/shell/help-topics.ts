@@ -51,7 +51,9 @@ export const ENVIRONMENT: [string, string][] = [
   ],
   [
     'SQ_CACHE_DIR',
-    'where compiled code is cached, parallel sq calls share their pacing, completion keeps its answers and --jq the fingerprints of expressions that compiled (default: $XDG_CACHE_HOME/sq, else ~/.cache/sq); files unused for a day are removed; empty: off',
+    'where compiled code is cached, parallel sq calls share their pacing, completion keeps its ' +
+      'answers and --jq the fingerprints of expressions that compiled (default: $XDG_CACHE_HOME/sq, ' +
+      'else ~/.cache/sq); files unused for a day are removed; empty: off',
   ],
 ];
 
@@ -78,7 +80,8 @@ export const EXIT_CODES: [number, string][] = [
   ],
   [
     130,
-    'interrupted (Ctrl-C); never a partial file at an -o target (a resumable export keeps its pages aside). SIGHUP, SIGQUIT, SIGTERM: the same, exit 129, 131, 143',
+    'interrupted (Ctrl-C); never a partial file at an -o target (a resumable export keeps its ' +
+      'pages aside). SIGHUP, SIGQUIT, SIGTERM: the same, exit 129, 131, 143',
   ],
 ];
 

@@ -219,7 +219,8 @@ export function loadParts(
     if (first) build = id;
     else if (id !== build)
       throw new Error(
-        `${file} is not of the same build as ${dist}/sq.cjs (${id ? `build ${id}` : 'no build line'}, not ${build ? `build ${build}` : 'none'}): install sq again, or run \`npm run build\``,
+        `${file} is not of the same build as ${dist}/sq.cjs (${id ? `build ${id}` : 'no build line'}, ` +
+          `not ${build ? `build ${build}` : 'none'}): install sq again, or run \`npm run build\``,
       );
     // A part of a build older than this loader (its text a bare module body) would run with none of its arguments.
     if (!source.startsWith(`(function (${PART_PARAMS}) {`, source.indexOf('\n') + 1))

@@ -27,7 +27,9 @@ export function startTrace(): { mark(phase: string): void } {
     let last: [number, NodeJS.CpuUsage] = [0, { user: 0, system: 0 }];
     const lines = marks.map(([phase, ms, cpu]) => {
       const c = (cpu.user + cpu.system - last[1].user - last[1].system) / 1000;
-      const line = `sq trace: ${phase.padEnd(28)} ${(ms - last[0]).toFixed(1).padStart(7)} ms  at ${ms.toFixed(1).padStart(7)} ms  cpu ${c.toFixed(1).padStart(6)} ms`;
+      const line =
+        `sq trace: ${phase.padEnd(28)} ${(ms - last[0]).toFixed(1).padStart(7)} ms  at ${ms.toFixed(1).padStart(7)} ` +
+        `ms  cpu ${c.toFixed(1).padStart(6)} ms`;
       last = [ms, cpu];
       return line;
     });

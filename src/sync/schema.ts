@@ -140,7 +140,8 @@ export function planTable(
     // A text column takes any value as text; any other family must match.
     if (fam !== want && !(fam === 'text' && want !== 'json') && !(fam === 'json' && want === 'text')) {
       throw new UsageError(
-        `column "${have.n}" of table ${table} is ${have.ty || 'untyped'}, but the crawler's attribute is ${c.type} (${sqlType(d, c)}): sync into another --table, or change the column`,
+        `column "${have.n}" of table ${table} is ${have.ty || 'untyped'}, but the crawler's attribute ` +
+          `is ${c.type} (${sqlType(d, c)}): sync into another --table, or change the column`,
       );
     }
   }

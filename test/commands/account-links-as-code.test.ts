@@ -72,29 +72,33 @@ describe('plan and apply', () => {
     expect((await plan(doc)).items).toEqual([]);
   });
 
-  it("an account whose type is not the crawler's account_type is exit 2 naming both types, before any write (changelog: account health, a crawler's account_type)", async () => {
-    const sn = accountId(DEMO_ACCOUNT_USERNAMES.salesNav);
-    const docs = [
-      { squids: { [DEMO_SQUIDS.influencers]: { accounts: [DEMO_ACCOUNT_USERNAMES.salesNav] } } },
-      { squids: { 'New feed': { crawler: 'twitter-profile-scraper', accounts: [DEMO_ACCOUNT_USERNAMES.salesNav] } } },
-    ];
-    for (const doc of docs) {
-      for (const cmd of ['plan', 'apply']) {
-        const r = await run([cmd, '-f', file(doc), '--yes']);
-        expect([cmd, r.code]).toEqual([cmd, 2]);
-        expect(r.stderr).toContain(
-          `account ${DEMO_ACCOUNT_USERNAMES.salesNav} (${sn}) is of type sales-nav-sync, but crawler "Twitter Profile Scraper" needs a twitter-sync account`,
-        );
+  it(
+    "an account whose type is not the crawler's account_type is exit 2 naming both types, before " +
+      "any write (changelog: account health, a crawler's account_type)",
+    async () => {
+      const sn = accountId(DEMO_ACCOUNT_USERNAMES.salesNav);
+      const docs = [
+        { squids: { [DEMO_SQUIDS.influencers]: { accounts: [DEMO_ACCOUNT_USERNAMES.salesNav] } } },
+        { squids: { 'New feed': { crawler: 'twitter-profile-scraper', accounts: [DEMO_ACCOUNT_USERNAMES.salesNav] } } },
+      ];
+      for (const doc of docs) {
+        for (const cmd of ['plan', 'apply']) {
+          const r = await run([cmd, '-f', file(doc), '--yes']);
+          expect([cmd, r.code]).toEqual([cmd, 2]);
+          expect(r.stderr).toContain(
+            `account ${DEMO_ACCOUNT_USERNAMES.salesNav} (${sn}) is of type sales-nav-sync, but crawler "Twitter Profile Scraper" needs a twitter-sync account`,
+          );
+        }
       }
-    }
-    const paris = { squids: { [DEMO_SQUIDS.paris]: { accounts: [DEMO_ACCOUNT_USERNAMES.twitter] } } };
-    const r = await run(['apply', '-f', file(paris), '--yes']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(
-      /crawler "Google Maps Search Export" uses no platform account, so account \S+ \(\w+\) of type twitter-sync cannot be linked/,
-    );
-    expect(await writes()).toEqual([]);
-  });
+      const paris = { squids: { [DEMO_SQUIDS.paris]: { accounts: [DEMO_ACCOUNT_USERNAMES.twitter] } } };
+      const r = await run(['apply', '-f', file(paris), '--yes']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(
+        /crawler "Google Maps Search Export" uses no platform account, so account \S+ \(\w+\) of type twitter-sync cannot be linked/,
+      );
+      expect(await writes()).toEqual([]);
+    },
+  );
 
   it('the order of the list is no change; [] unlinks every account', async () => {
     emu.expectWrites('POST /v1/squids/*');

@@ -153,7 +153,8 @@ describe('export → plan', () => {
     ]);
     expect(t.code).toBe(0);
     expect(t.stdout).toContain(
-      'No changes to apply, but some fields were not compared (their variable is not set, or --assume-unchanged):\n? sftp delivery of squid "Paris restaurants"',
+      'No changes to apply, but some fields were not compared (their variable is not set, or --assume-unchanged):\n? ' +
+        'sftp delivery of squid "Paris restaurants"',
     );
     expect(t.stdout).toContain('    password (${SQ_SFTP_PASSWORD_PARIS_RESTAURANTS} is not set): not compared\n');
     // Set, the fields the service never answers and sq never applied here are sent: never assumed equal.
@@ -1120,10 +1121,13 @@ describe('bad files: exit 2, every problem named by its path, before any request
       const r = await run(cmd);
       expect(r.code, cmd.join(' ')).toBe(2);
       expect(r.stderr).toContain(
-        `${f}:3:27: squids."Paris restaurants".params.max_result: crawler "Google Maps Search Export" has no parameter "max_result"; did you mean "max_results"? (allowed: max_results, country, ratings, language, functions.collect_business_details, functions.fetch_business_images, functions.extract_emails_from_website)`,
+        `${f}:3:27: squids."Paris restaurants".params.max_result: crawler "Google Maps Search Export" ` +
+          `has no parameter "max_result"; did you mean "max_results"? (allowed: max_results, country, ` +
+          `ratings, language, functions.collect_business_details, functions.fetch_business_images, functions.extract_emails_from_website)`,
       );
       expect(r.stderr).toContain(
-        'squids."Paris restaurants".params.functions.extract_email_from_website: crawler "Google Maps Search Export" has no parameter "functions.extract_email_from_website"; did you mean "functions.extract_emails_from_website"?',
+        'squids."Paris restaurants".params.functions.extract_email_from_website: crawler "Google Maps ' +
+          'Search Export" has no parameter "functions.extract_email_from_website"; did you mean "functions.extract_emails_from_website"?',
       );
       expect(r.stderr).toContain(
         `${f}:7:17: squids."New one".params.langauge: crawler "google-maps-search-export" has no parameter "langauge"; did you mean "language"?`,
@@ -1191,7 +1195,8 @@ describe('files and values that would exhaust or smuggle', () => {
   it('a webhook or sheet URL over 2048 characters is exit 2 (file, ${VAR} and --url), the URL not quoted', async () => {
     const long = `https://ci.example.com/${'p'.repeat(2030)}?token=LONGTOKEN99`;
     const f = file(
-      'squids:\n  "Paris restaurants":\n    webhook: { url: "${HOOK_URL}", events: [run.done] }\n    sheet: { url: "https://docs.google.com/spreadsheets/d/x/${LONG_PATH}" }\n',
+      'squids:\n  "Paris restaurants":\n    webhook: { url: "${HOOK_URL}", events: [run.done] }\n ' +
+        '   sheet: { url: "https://docs.google.com/spreadsheets/d/x/${LONG_PATH}" }\n',
     );
     for (const args of [
       ['plan', '-f', f],
@@ -1248,51 +1253,55 @@ describe('files and values that would exhaust or smuggle', () => {
 });
 
 describe('a tasks file', () => {
-  it('must be a regular file in the account file\'s directory: absolute, "..", a symlink out, a FIFO, a directory and over 10 MiB are exit 2 naming it, before any request', async () => {
-    const proj = join(dir, 'proj');
-    mkdirSync(join(proj, 'sub'), { recursive: true });
-    writeFileSync(join(dir, 'outside.csv'), 'url\nhttps://outside.example.com/LEAKED-OUTSIDE\n');
-    writeFileSync(join(proj, 'inside.txt'), 'https://www.google.com/maps/search/inside+ok\n');
-    symlinkSync('/etc/passwd', join(proj, 'passwd-link'));
-    symlinkSync(join(dir, 'outside.csv'), join(proj, 'out-link.csv'));
-    symlinkSync('inside.txt', join(proj, 'in-link.txt'));
-    execFileSync('mkfifo', [join(proj, 'fifo.txt')]);
-    writeFileSync(join(proj, 'big.txt'), '');
-    truncateSync(join(proj, 'big.txt'), 10 * 1024 * 1024 + 1);
-    const cases: [string, string][] = [
-      ['/proc/self/environ', 'is an absolute path'],
-      ['/etc/passwd', 'is an absolute path'],
-      ['../outside.csv', 'leads out of the directory ("..")'],
-      ['sub/../../outside.csv', 'leads out of the directory ("..")'],
-      ['passwd-link', 'is a symbolic link to "/etc/passwd", outside the directory'],
-      ['out-link.csv', 'outside the directory'],
-      ['fifo.txt', 'is not a regular file'],
-      ['sub', 'is not a regular file'],
-      ['big.txt', 'is 10485761 bytes, over the 10485760-byte (10 MiB) cap'],
-      ['missing.txt', 'cannot read "missing.txt" (ENOENT)'],
-    ];
-    await emu.clearRequests();
-    for (const [name, why] of cases) {
-      const f = join(proj, 'sq.yaml');
-      writeFileSync(f, `squids:\n  "Paris restaurants":\n    tasks: { file: ${JSON.stringify(name)} }\n`);
-      for (const cmd of ['plan', 'apply']) {
-        const r = await run([cmd, '-f', f, '--yes'], { CI_SECRET_TOKEN: 'ENV-LEAK-4242' });
-        expect(r.code, `${name} ${cmd}: ${r.stderr}`).toBe(2);
-        expect(r.stderr).toContain(`squids."Paris restaurants".tasks.file: `);
-        expect(r.stderr).toContain(why);
-        expect(r.stdout + r.stderr).not.toMatch(/root:|ENV-LEAK-4242|LEAKED-OUTSIDE/);
+  it(
+    'must be a regular file in the account file\'s directory: absolute, "..", a symlink out, a ' +
+      'FIFO, a directory and over 10 MiB are exit 2 naming it, before any request',
+    async () => {
+      const proj = join(dir, 'proj');
+      mkdirSync(join(proj, 'sub'), { recursive: true });
+      writeFileSync(join(dir, 'outside.csv'), 'url\nhttps://outside.example.com/LEAKED-OUTSIDE\n');
+      writeFileSync(join(proj, 'inside.txt'), 'https://www.google.com/maps/search/inside+ok\n');
+      symlinkSync('/etc/passwd', join(proj, 'passwd-link'));
+      symlinkSync(join(dir, 'outside.csv'), join(proj, 'out-link.csv'));
+      symlinkSync('inside.txt', join(proj, 'in-link.txt'));
+      execFileSync('mkfifo', [join(proj, 'fifo.txt')]);
+      writeFileSync(join(proj, 'big.txt'), '');
+      truncateSync(join(proj, 'big.txt'), 10 * 1024 * 1024 + 1);
+      const cases: [string, string][] = [
+        ['/proc/self/environ', 'is an absolute path'],
+        ['/etc/passwd', 'is an absolute path'],
+        ['../outside.csv', 'leads out of the directory ("..")'],
+        ['sub/../../outside.csv', 'leads out of the directory ("..")'],
+        ['passwd-link', 'is a symbolic link to "/etc/passwd", outside the directory'],
+        ['out-link.csv', 'outside the directory'],
+        ['fifo.txt', 'is not a regular file'],
+        ['sub', 'is not a regular file'],
+        ['big.txt', 'is 10485761 bytes, over the 10485760-byte (10 MiB) cap'],
+        ['missing.txt', 'cannot read "missing.txt" (ENOENT)'],
+      ];
+      await emu.clearRequests();
+      for (const [name, why] of cases) {
+        const f = join(proj, 'sq.yaml');
+        writeFileSync(f, `squids:\n  "Paris restaurants":\n    tasks: { file: ${JSON.stringify(name)} }\n`);
+        for (const cmd of ['plan', 'apply']) {
+          const r = await run([cmd, '-f', f, '--yes'], { CI_SECRET_TOKEN: 'ENV-LEAK-4242' });
+          expect(r.code, `${name} ${cmd}: ${r.stderr}`).toBe(2);
+          expect(r.stderr).toContain(`squids."Paris restaurants".tasks.file: `);
+          expect(r.stderr).toContain(why);
+          expect(r.stdout + r.stderr).not.toMatch(/root:|ENV-LEAK-4242|LEAKED-OUTSIDE/);
+        }
       }
-    }
-    expect(await emu.requests()).toEqual([]);
-    // A link that stays inside the directory is a file like any other.
-    const ok = join(proj, 'ok.yaml');
-    writeFileSync(ok, 'squids:\n  "Paris restaurants":\n    tasks: { file: in-link.txt }\n');
-    const p = await planJson(ok);
-    expect(p.code, p.stderr).toBe(10);
-    expect(p.plan.items).toMatchObject([
-      { kind: 'tasks', action: 'create', add: ['https://www.google.com/maps/search/inside+ok'] },
-    ]);
-  });
+      expect(await emu.requests()).toEqual([]);
+      // A link that stays inside the directory is a file like any other.
+      const ok = join(proj, 'ok.yaml');
+      writeFileSync(ok, 'squids:\n  "Paris restaurants":\n    tasks: { file: in-link.txt }\n');
+      const p = await planJson(ok);
+      expect(p.code, p.stderr).toBe(10);
+      expect(p.plan.items).toMatchObject([
+        { kind: 'tasks', action: 'create', add: ['https://www.google.com/maps/search/inside+ok'] },
+      ]);
+    },
+  );
 });
 
 describe('a listing capped by the free plan', () => {

@@ -31,7 +31,9 @@ describe('a bad setting stored in the profile file', () => {
       ['csv-safe', 'off', 'default'],
     ]);
     expect(r.stderr).toBe(
-      `warning: the max-credits setting stored in profile "default" of ${file} is not valid (it takes a number of credits, 0 or more): run \`sq config unset max-credits\` (back to its default) or \`sq config set max-credits VALUE\`\n`,
+      `warning: the max-credits setting stored in profile "default" of ${file} is not valid (it ` +
+        `takes a number of credits, 0 or more): run \`sq config unset max-credits\` (back to its default) ` +
+        `or \`sq config set max-credits VALUE\`\n`,
     );
     expect(r.stdout + r.stderr).not.toContain('abcSECRET');
   });

@@ -236,7 +236,8 @@ describe('applying', () => {
     // `"port":********` line of --dry-run --format ndjson that no JSON parser reads.
     const f = file(
       'port.yaml',
-      'squids:\n  "Paris restaurants":\n    sftp: { host: sftp.example.com, port: "${SFTP_PORT}", username: deploy, password: ${SFTP_PASSWORD}, directory: /upload }\n',
+      'squids:\n  "Paris restaurants":\n    sftp: { host: sftp.example.com, port: "${SFTP_PORT}", ' +
+        'username: deploy, password: ${SFTP_PASSWORD}, directory: /upload }\n',
     );
     for (const pw of ['4242', '42']) {
       const numeric = { ...env, SFTP_PORT: '2222', SFTP_PASSWORD: pw };

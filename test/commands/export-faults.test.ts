@@ -296,7 +296,9 @@ describe('results list --all when the counters lie about whole pages', () => {
     const r = await exportMany(file);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      "error: GET /v1/results page 3 (HTTP 200): the page is full and total_results says 500, but next is null and total_pages says 2: the listing's signals disagree — stopping after 300 of 500 records",
+      'error: GET /v1/results page 3 (HTTP 200): the page is full and total_results says 500, but ' +
+        "next is null and total_pages says 2: the listing's signals disagree — stopping after 300 of " +
+        '500 records',
     );
     expect(r.stderr).toContain('Kept 3 whole pages (300 of 500 records)');
     expect(readdirSync(dir).sort()).toEqual(keptAside('out.csv'));

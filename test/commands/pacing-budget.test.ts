@@ -72,36 +72,40 @@ describe('a server stricter than the docs', () => {
 });
 
 describe('a new window whose answers say nothing', () => {
-  it('connection resets after a window reset spend its budget with no word of its end: sq goes on at the documented pace, not 200 ms looks for a minute', async () => {
-    // sq and the emulator's 2-a-second window on /v1/results share one fake clock. The first answer states the budget
-    // (its body is then cut); the next three attempts are reset before any answer, across the window's end. Nothing
-    // is in flight to tell when the new window ends: sq used to look again every 200 ms for the minute it trusts the
-    // Limit (in go.test.ts, on a clock that only moves when the test steps it, that was a hang).
-    const clock = fakeClock();
-    const emu = await startTestEmulator({ rateLimits: 'on', rateClock: clock.now });
-    closers.push(() => emu.close());
-    const run = (await emu.control('POST', '/_emulator/generate', {
-      squid: emu.squidId(DEMO_SQUIDS.headphones),
-      results: 20,
-    })) as { id: string };
-    await emu.faults([
-      { path: '/v1/results', action: 'reset_mid_body', count: 1 },
-      { path: '/v1/results', action: 'reset', count: 3 },
-    ]);
-    const r = await sq(['results', 'list', '--run', run.id, '--json'], {
-      env: emu.env({ SQ_CACHE_DIR: tempDir('sq-cache-') }),
-      clock,
-    });
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toHaveLength(20);
-    expect(r.stderr).not.toContain('rate budget');
-    expect((await emu.requests()).filter((q) => q.path === '/v1/results').map((q) => q.status)).toEqual([
-      200, 0, 0, 0, 200,
-    ]);
-    // Four back-offs (each under 0.5, 1, 2, 4 s) and at most one wait for the documented pace or the window.
-    expect(clock.slept.length).toBeLessThanOrEqual(6);
-    expect(clock.slept.reduce((a, b) => a + b, 0)).toBeLessThan(9000);
-  });
+  it(
+    'connection resets after a window reset spend its budget with no word of its end: sq goes ' +
+      'on at the documented pace, not 200 ms looks for a minute',
+    async () => {
+      // sq and the emulator's 2-a-second window on /v1/results share one fake clock. The first answer states the budget
+      // (its body is then cut); the next three attempts are reset before any answer, across the window's end. Nothing
+      // is in flight to tell when the new window ends: sq used to look again every 200 ms for the minute it trusts the
+      // Limit (in go.test.ts, on a clock that only moves when the test steps it, that was a hang).
+      const clock = fakeClock();
+      const emu = await startTestEmulator({ rateLimits: 'on', rateClock: clock.now });
+      closers.push(() => emu.close());
+      const run = (await emu.control('POST', '/_emulator/generate', {
+        squid: emu.squidId(DEMO_SQUIDS.headphones),
+        results: 20,
+      })) as { id: string };
+      await emu.faults([
+        { path: '/v1/results', action: 'reset_mid_body', count: 1 },
+        { path: '/v1/results', action: 'reset', count: 3 },
+      ]);
+      const r = await sq(['results', 'list', '--run', run.id, '--json'], {
+        env: emu.env({ SQ_CACHE_DIR: tempDir('sq-cache-') }),
+        clock,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toHaveLength(20);
+      expect(r.stderr).not.toContain('rate budget');
+      expect((await emu.requests()).filter((q) => q.path === '/v1/results').map((q) => q.status)).toEqual([
+        200, 0, 0, 0, 200,
+      ]);
+      // Four back-offs (each under 0.5, 1, 2, 4 s) and at most one wait for the documented pace or the window.
+      expect(clock.slept.length).toBeLessThanOrEqual(6);
+      expect(clock.slept.reduce((a, b) => a + b, 0)).toBeLessThan(9000);
+    },
+  );
 });
 
 describe('a server that sends no X-RateLimit headers', () => {

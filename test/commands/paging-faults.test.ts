@@ -86,7 +86,8 @@ describe('a full page whose paging signals disagree', () => {
     expect(r.code).toBe(1);
     expect(r.stdout.trim().split('\n')).toHaveLength(200);
     expect(JSON.parse(r.stderr).error.message).toBe(
-      "GET /v1/results page 2 (HTTP 200): the page is full and total_results says 250, but next is null and total_pages says 1: the listing's signals disagree — stopping after 200 of 250 records",
+      'GET /v1/results page 2 (HTTP 200): the page is full and total_results says 250, but next ' +
+        "is null and total_pages says 1: the listing's signals disagree — stopping after 200 of 250 records",
     );
   });
 });

@@ -146,7 +146,9 @@ describe('a reset already due before the run', () => {
     expect(f.charge).toMatchObject({ allowance: 1000 });
     const human = await sq(['squids', 'estimate', id], { env: emu.env() });
     expect(human.stderr).toContain(
-      "Auto Billing Reset: 1 reset is already due (usage is above the 80% threshold before the run) and fires at the platform's next check whether or not this run starts, so it is not this run's doing; this run sets off none of its own",
+      'Auto Billing Reset: 1 reset is already due (usage is above the 80% threshold before the run) ' +
+        "and fires at the platform's next check whether or not this run starts, so it is not this run's " +
+        'doing; this run sets off none of its own',
     );
     emu.expectWrites('POST /v1/runs');
     const r = await sq(['runs', 'start', '--squid', id, '--json'], { env: emu.env() });

@@ -49,7 +49,8 @@ describe('a cut-short start, and runs that carry no creation time', () => {
       expect(again.code, again.stderr).toBe(1);
       expect(again.stderr).toMatch(
         new RegExp(
-          `a start of squid ${squid} was cut short, and its runs [0-9a-f, ]+ carry no creation time: sq cannot tell whether one of them is that run, so it starts none`,
+          `a start of squid ${squid} was cut short, and its runs [0-9a-f, ]+ carry no creation time: ` +
+            `sq cannot tell whether one of them is that run, so it starts none`,
         ),
       );
       expect(again.stderr).toContain(`sq runs list --squid ${squid}`);

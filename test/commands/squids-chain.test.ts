@@ -288,7 +288,9 @@ describe('chain set: the target squid costs too', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(
-      `Costs too: each done run of ${DEMO_SQUIDS.paris} adds its results as tasks of the target squid (Amazon Products Scraper, made on the first done run) and starts a run of it, which is charged.`,
+      `Costs too: each done run of ${DEMO_SQUIDS.paris} adds its results as tasks of the target ` +
+        `squid (Amazon Products Scraper, made on the first done run) and starts a run of it, which ` +
+        `is charged.`,
     );
     expect(r.stderr).toContain('Amazon Products Scraper charges 1 credits a row');
   });

@@ -54,7 +54,8 @@ describe('sq squids estimate', () => {
     );
     expect(r.stderr).toContain('Auto Billing Reset: off');
     expect(r.stderr).toContain(
-      `Paid function extract_emails_from_website is on by default: ${api.services[1].credits} credits of this run. Turn it off: sq squids update 'Berlin cafés' --param functions.extract_emails_from_website=false`,
+      `Paid function extract_emails_from_website is on by default: ${api.services[1].credits} credits ` +
+        `of this run. Turn it off: sq squids update 'Berlin cafés' --param functions.extract_emails_from_website=false`,
     );
     // Nothing was started or charged.
     expect((await emu.requests('POST')).map((q) => q.path)).toEqual(['/v1/squid/estimate']);
@@ -158,7 +159,9 @@ describe('sq squids estimate', () => {
       else expect(human.stderr).toContain('sets off none');
       if (expected)
         expect(human.stderr).toContain(
-          'each renews plan Premium (10,000 credits) and charges the card on file a price the API gives as an id only (price_1EmulatorPremiumMonthly): `sq billing auto-reset --web` shows it; the renewal date moves from',
+          'each renews plan Premium (10,000 credits) and charges the card on file a price the API gives ' +
+            'as an id only (price_1EmulatorPremiumMonthly): `sq billing auto-reset --web` shows it; the ' +
+            'renewal date moves from',
         );
     });
   }

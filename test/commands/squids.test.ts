@@ -151,10 +151,12 @@ describe('--param keys', () => {
       '--param max_result: crawler "Google Maps Search Export" has no parameter "max_result"; did you mean "max_results"?',
     );
     expect(r.stderr).toContain(
-      '(allowed: max_results, country, ratings, language, functions.collect_business_details, functions.fetch_business_images, functions.extract_emails_from_website)',
+      '(allowed: max_results, country, ratings, language, functions.collect_business_details, functions.fetch_business_images, ' +
+        'functions.extract_emails_from_website)',
     );
     expect(r.stderr).toContain(
-      '--param functions.extract_email_from_website: crawler "Google Maps Search Export" has no parameter "functions.extract_email_from_website"; did you mean "functions.extract_emails_from_website"?',
+      '--param functions.extract_email_from_website: crawler "Google Maps Search Export" has no ' +
+        'parameter "functions.extract_email_from_website"; did you mean "functions.extract_emails_from_website"?',
     );
     expect(r.stderr).not.toContain('"language"');
     expect((await emu.requests()).filter((q) => q.method !== 'GET')).toEqual([]);

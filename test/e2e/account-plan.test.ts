@@ -29,36 +29,40 @@ describe('sq export | plan | apply (built binary)', () => {
     expect((await sqBin(['plan', '-f', f, '--detailed-exitcode'], { env: emu.env() })).code).toBe(0);
   });
 
-  it("a Slack webhook's path token is exported as a ${…} reference: never in the file; plan compares the URL, and the unreadable fields are sent unless assumed unchanged", async () => {
-    const url = 'https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/E2ESLACKSECRET';
-    const events = { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false };
-    await emu.api(`/v1/delivery?squid=${emu.squidId('Paris restaurants')}`, {
-      method: 'POST',
-      body: { webhook_fields: { url, is_active: true, retry: true, events } },
-    });
-    const ex = await sqBin(['export'], { env: emu.env() });
-    expect(ex.code, ex.stderr).toBe(0);
-    expect(ex.stdout + ex.stderr).not.toContain('E2ESLACKSECRET');
-    expect(ex.stdout).toContain('https://hooks.slack.com/${SQ_WEBHOOK_PATH_PARIS_RESTAURANTS}');
-    const f = join(tempDir('sq-e2e-account-'), 'sq.yaml');
-    writeFileSync(f, ex.stdout);
-    // The service answers a webhook's url and is_active only: its events are written as a reference too, and sq never
-    // applied them here, so they (and retry) are sent: never assumed equal.
-    const vars = {
-      SQ_WEBHOOK_PATH_PARIS_RESTAURANTS: 'services/T0AB12CD3/B0EF45GH6/E2ESLACKSECRET',
-      SQ_WEBHOOK_EVENTS_PARIS_RESTAURANTS: 'run.done',
-    };
-    const p = await sqBin(['plan', '-f', f, '--detailed-exitcode'], { env: emu.env(vars) });
-    expect(p.code, p.stdout + p.stderr).toBe(10);
-    expect(p.stdout).toContain('    retry: cannot be read back: will be sent (true)');
-    expect(p.stdout).toContain('    events.run.running: cannot be read back: will be sent (false)');
-    expect(p.stdout).not.toContain('url');
-    expect(p.stdout + p.stderr).not.toContain('E2ESLACKSECRET');
-    const assumed = await sqBin(
-      ['plan', '-f', f, '--detailed-exitcode', '--assume-unchanged', 'webhook.events,retry'],
-      { env: emu.env(vars) },
-    );
-    expect(assumed.code, assumed.stdout + assumed.stderr).toBe(0);
-    expect(assumed.stdout).toContain('    events.run.error: not compared');
-  });
+  it(
+    "a Slack webhook's path token is exported as a ${…} reference: never in the file; plan compares " +
+      'the URL, and the unreadable fields are sent unless assumed unchanged',
+    async () => {
+      const url = 'https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/E2ESLACKSECRET';
+      const events = { 'run.running': false, 'run.paused': false, 'run.done': true, 'run.error': false };
+      await emu.api(`/v1/delivery?squid=${emu.squidId('Paris restaurants')}`, {
+        method: 'POST',
+        body: { webhook_fields: { url, is_active: true, retry: true, events } },
+      });
+      const ex = await sqBin(['export'], { env: emu.env() });
+      expect(ex.code, ex.stderr).toBe(0);
+      expect(ex.stdout + ex.stderr).not.toContain('E2ESLACKSECRET');
+      expect(ex.stdout).toContain('https://hooks.slack.com/${SQ_WEBHOOK_PATH_PARIS_RESTAURANTS}');
+      const f = join(tempDir('sq-e2e-account-'), 'sq.yaml');
+      writeFileSync(f, ex.stdout);
+      // The service answers a webhook's url and is_active only: its events are written as a reference too, and sq never
+      // applied them here, so they (and retry) are sent: never assumed equal.
+      const vars = {
+        SQ_WEBHOOK_PATH_PARIS_RESTAURANTS: 'services/T0AB12CD3/B0EF45GH6/E2ESLACKSECRET',
+        SQ_WEBHOOK_EVENTS_PARIS_RESTAURANTS: 'run.done',
+      };
+      const p = await sqBin(['plan', '-f', f, '--detailed-exitcode'], { env: emu.env(vars) });
+      expect(p.code, p.stdout + p.stderr).toBe(10);
+      expect(p.stdout).toContain('    retry: cannot be read back: will be sent (true)');
+      expect(p.stdout).toContain('    events.run.running: cannot be read back: will be sent (false)');
+      expect(p.stdout).not.toContain('url');
+      expect(p.stdout + p.stderr).not.toContain('E2ESLACKSECRET');
+      const assumed = await sqBin(
+        ['plan', '-f', f, '--detailed-exitcode', '--assume-unchanged', 'webhook.events,retry'],
+        { env: emu.env(vars) },
+      );
+      expect(assumed.code, assumed.stdout + assumed.stderr).toBe(0);
+      expect(assumed.stdout).toContain('    events.run.error: not compared');
+    },
+  );
 });

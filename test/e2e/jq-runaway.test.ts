@@ -127,7 +127,8 @@ describe('caps: exit 1 and one clean line naming the cap, never a V8 abort', SLO
     return { code: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
   };
   const outputCap =
-    '{"error":{"code":1,"status":null,"message":"--jq: stopped at the output cap of 1 MB for one document (SQ_FILTER_MAX_OUTPUT_MB raises it)","retry_after":null}}';
+    '{"error":{"code":1,"status":null,"message":"--jq: stopped at the output cap of 1 MB for one ' +
+    'document (SQ_FILTER_MAX_OUTPUT_MB raises it)","retry_after":null}}';
 
   it.each(['range(1e12)', 'limit(5e6; repeat(.))'])(
     '%s stops at the output cap, with the output up to it',

@@ -389,7 +389,8 @@ describe('what a call loads', () => {
     const pre = join(dir, 'probe.cjs');
     writeFileSync(
       pre,
-      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)))));\n`,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList.filter((m) ` +
+        `=> m.startsWith('NativeModule ')).map((m) => m.slice(13)))));\n`,
     );
     return {
       env: { NODE_OPTIONS: `--require ${pre}` },

@@ -91,13 +91,20 @@ describe('files another program could replace: a FIFO in their place is never wa
     const cache = tempDir('sq-update-fifo-');
     mkfifo(join(cache, 'update-check.json'));
     // sq on a terminal (stdout and stderr TTYs) in a child of its own: without the fix its read never ends.
-    const script = `import { run } from ${JSON.stringify(join(import.meta.dirname, '../../dist/shell/main.js'))};
-      const { PassThrough } = await import('node:stream');
-      const out = new PassThrough(); out.resume();
-      const code = await run(['version'], { env: { SQ_CACHE_DIR: ${JSON.stringify(cache)}, SQ_CONFIG_DIR: ${JSON.stringify(cache)}, SQ_UPDATE_URL: 'http://127.0.0.1:9' },
-        io: { stdout: out, stderr: out, stdin: new PassThrough(), stdoutIsTTY: true, stderrIsTTY: true, stdinIsTTY: true, columns: 80 },
+    const script =
+      `import { run } from ${JSON.stringify(join(import.meta.dirname, '../../dist/shell/main.js'))};
+ ` +
+      `     const { PassThrough } = await import('node:stream');
+      const out = new PassThrough(); ` +
+      `out.resume();
+      const code = await run(['version'], { env: { SQ_CACHE_DIR: ${JSON.stringify(cache)}, ` +
+      `SQ_CONFIG_DIR: ${JSON.stringify(cache)}, SQ_UPDATE_URL: 'http://127.0.0.1:9' },
+        io: ` +
+      `{ stdout: out, stderr: out, stdin: new PassThrough(), stdoutIsTTY: true, stderrIsTTY: true, ` +
+      `stdinIsTTY: true, columns: 80 },
         signal: new AbortController().signal });
-      console.log('exit', code); process.exit(0);`;
+      console.log('exit', ` +
+      `code); process.exit(0);`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
     expect(r.stdout, r.stderr).toContain('exit 0');
     rmSync(cache, { recursive: true, force: true });

@@ -235,7 +235,8 @@ describe('results list --all --checkpoint FILE (stdout)', SLOW, () => {
     expect(ck).toMatchObject({ pages: 2, records: 200, target: null, format: 'csv' });
     expect(Buffer.byteLength(r1.stdout)).toBe(ck.bytes);
     expect(r1.stderr).toContain(
-      `  if [ "$(wc -c < OUT)" -ge ${ck.bytes} ]; then truncate -s ${ck.bytes} OUT && sq results list --run ${runId} --all --format csv --checkpoint ${ckpt} --resume >> OUT; else echo`,
+      `  if [ "$(wc -c < OUT)" -ge ${ck.bytes} ]; then truncate -s ${ck.bytes} OUT && sq results ` +
+        `list --run ${runId} --all --format csv --checkpoint ${ckpt} --resume >> OUT; else echo`,
     );
 
     // a script's saved output, with the start of a page that was cut mid-write: the printed recipe completes it

@@ -66,14 +66,20 @@ describe('shapeDiff', () => {
 const EXCEPTIONS: Record<string, { paths?: string[]; skip?: true; why: string }> = {
   'authentication 200': {
     paths: ['*'],
-    why: 'The docs give /v1/me two shapes (authentication page: {id, email, first_name, last_name, is_active, date_joined}; user-me page: {first_name, …, credit_interval}); the spec keeps the user-me one.',
+    why:
+      'The docs give /v1/me two shapes (authentication page: {id, email, first_name, last_name, ' +
+      'is_active, date_joined}; user-me page: {first_name, …, credit_interval}); the spec keeps the ' +
+      'user-me one.',
   },
   'mcp Claude Desktop': { skip: true, why: 'Editor configuration, not an API sample.' },
   'mcp Cursor (.cursor/mcp.json)': { skip: true, why: 'Editor configuration, not an API sample.' },
 
   'get-crawler-parameters 200': {
     paths: ['$.squid.max_results'],
-    why: 'The parameters page lists no max_results; the details page lists it as a squid input (max 200) and the create-squid, get-squid-details and update-squid samples carry it in params. The emulator keeps it, as sq validates --param names against this page.',
+    why:
+      'The parameters page lists no max_results; the details page lists it as a squid input (max ' +
+      '200) and the create-squid, get-squid-details and update-squid samples carry it in params. ' +
+      'The emulator keeps it, as sq validates --param names against this page.',
   },
 };
 

@@ -14,22 +14,26 @@ afterEach(async () => {
 const rateClock = () => Math.ceil(Date.now() / 60_000) * 60_000 + 1000;
 
 describe('429 bodies (rate-limiting page, errors page)', () => {
-  it("a path the rate-limiting table leaves out (/v1/accounts, /v1/me) answers the errors page's DRF throttle, with Retry-After and the same seconds in the text", async () => {
-    const at = rateClock();
-    e = await startTestEmulator({ rateLimits: 0.01, rateClock: () => at });
-    for (const path of ['/v1/accounts', '/v1/me']) {
-      const replies = [];
-      for (let i = 0; i < 7; i++) replies.push(await e.api('GET', path));
-      // 600 a minute at 1%: six pass, the seventh is refused.
-      expect(
-        replies.map((r) => r.status),
-        path,
-      ).toEqual([200, 200, 200, 200, 200, 200, 429]);
-      const refused = replies[6];
-      expect(refused.headers.get('retry-after')).toBe('59');
-      expect(refused.body).toEqual({ detail: 'Request was throttled. Expected available in 59 seconds.' });
-    }
-  });
+  it(
+    "a path the rate-limiting table leaves out (/v1/accounts, /v1/me) answers the errors page's " +
+      'DRF throttle, with Retry-After and the same seconds in the text',
+    async () => {
+      const at = rateClock();
+      e = await startTestEmulator({ rateLimits: 0.01, rateClock: () => at });
+      for (const path of ['/v1/accounts', '/v1/me']) {
+        const replies = [];
+        for (let i = 0; i < 7; i++) replies.push(await e.api('GET', path));
+        // 600 a minute at 1%: six pass, the seventh is refused.
+        expect(
+          replies.map((r) => r.status),
+          path,
+        ).toEqual([200, 200, 200, 200, 200, 200, 429]);
+        const refused = replies[6];
+        expect(refused.headers.get('retry-after')).toBe('59');
+        expect(refused.body).toEqual({ detail: 'Request was throttled. Expected available in 59 seconds.' });
+      }
+    },
+  );
 
   it("a path of the table (/v1/squids) keeps the rate-limiting page's body", async () => {
     const at = rateClock();

@@ -105,7 +105,8 @@ export class WriteCheck {
     if (unexpected.length)
       out.push(
         `sq made ${unexpected.length} write(s) this test did not expect: ${unexpected.map(describeWrite).join(', ')}.\n` +
-          `Declare them (e.expectWrites('${unexpected[0].method} ${unexpected[0].path}')) or assert on the log (e.requests()); see test/helpers/write-check.ts.`,
+          (`Declare them (e.expectWrites('${unexpected[0].method} ${unexpected[0].path}')) or assert ` +
+            `on the log (e.requests()); see test/helpers/write-check.ts.`),
       );
     const never = this.expected.filter((p) => !this.writes.some((w) => matches(p, w)));
     if (never.length) out.push(`expected write(s) sq never made: ${never.map(String).join(', ')}`);

@@ -80,7 +80,8 @@ describe('pages()', () => {
     })().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BadPageError);
     expect((err as Error).message).toBe(
-      "GET /v1/x page 4 (HTTP 200): the page is full and total_pages says 1000000000, but total_results says 250: the listing's signals disagree — stopping after 400 of 250 records",
+      'GET /v1/x page 4 (HTTP 200): the page is full and total_pages says 1000000000, but total_results ' +
+        "says 250: the listing's signals disagree — stopping after 400 of 250 records",
     );
     expect(asked).toEqual([1, 2, 3, 4]);
     // the pages read before the conflict were delivered (a resumable export keeps them)
@@ -126,19 +127,23 @@ describe('pages()', () => {
     expect(asked).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
-  it('next: null and total_pages end a full page while total_results says more: one page more is read, and an empty one ends it with the counters warning', async () => {
-    const warnings: string[] = [];
-    const { http, asked } = scripted({
-      1: { total_results: 250, total_pages: 2, page: 1, next: 'http://x/?page=2', data: Array(100).fill(1) },
-      2: { total_results: 250, total_pages: 2, page: 2, next: null, data: Array(100).fill(2) },
-      3: { total_results: 250, total_pages: 2, page: 3, next: null, data: [] },
-    });
-    expect(await collect(items(http, '/v1/results', { onWarning: (w) => warnings.push(w) }))).toHaveLength(200);
-    expect(asked).toEqual([1, 2, 3]);
-    expect(warnings).toEqual([
-      "GET /v1/results: total_results said 250 but 200 records arrived (the API's counters are not always exact)",
-    ]);
-  });
+  it(
+    'next: null and total_pages end a full page while total_results says more: one page more is ' +
+      'read, and an empty one ends it with the counters warning',
+    async () => {
+      const warnings: string[] = [];
+      const { http, asked } = scripted({
+        1: { total_results: 250, total_pages: 2, page: 1, next: 'http://x/?page=2', data: Array(100).fill(1) },
+        2: { total_results: 250, total_pages: 2, page: 2, next: null, data: Array(100).fill(2) },
+        3: { total_results: 250, total_pages: 2, page: 3, next: null, data: [] },
+      });
+      expect(await collect(items(http, '/v1/results', { onWarning: (w) => warnings.push(w) }))).toHaveLength(200);
+      expect(asked).toEqual([1, 2, 3]);
+      expect(warnings).toEqual([
+        "GET /v1/results: total_results said 250 but 200 records arrived (the API's counters are not always exact)",
+      ]);
+    },
+  );
 
   it('full pages past where next and total_pages said the end, while total_results says more: an error after one page more', async () => {
     const { http, asked } = scripted(
@@ -156,7 +161,8 @@ describe('pages()', () => {
       ) as Record<number, unknown>,
     );
     await expect(collect(items(http, '/v1/results'))).rejects.toThrow(
-      "GET /v1/results page 4 (HTTP 200): the page is full and total_results says 1000, but next is null and total_pages says 3: the listing's signals disagree — stopping after 400 of 1000 records",
+      'GET /v1/results page 4 (HTTP 200): the page is full and total_results says 1000, but next ' +
+        "is null and total_pages says 3: the listing's signals disagree — stopping after 400 of 1000 records",
     );
     expect(asked).toEqual([1, 2, 3, 4]);
   });
@@ -177,7 +183,8 @@ describe('pages()', () => {
       ) as Record<number, unknown>,
     );
     await expect(collect(items(http, '/v1/results'))).rejects.toThrow(
-      "page 4 (HTTP 200): the page is full and its next link points to another page, but total_pages says 3 and total_results says 300: the listing's signals disagree",
+      'page 4 (HTTP 200): the page is full and its next link points to another page, but total_pages ' +
+        "says 3 and total_results says 300: the listing's signals disagree",
     );
     expect(asked).toEqual([1, 2, 3, 4]);
   });

@@ -118,7 +118,8 @@ describe('exports set up when their module starts (lazyExports)', () => {
   // c is never imported by what runs.
   const files: Record<string, string> = {
     'a.js':
-      "import * as B from './b.js'; import { b } from './b.js'; export const a = () => 'a' + b(); export let count = 0; export function bump() { count++; } export const bns = () => B;",
+      "import * as B from './b.js'; import { b } from './b.js'; export const a = () => 'a' + b(); " +
+      'export let count = 0; export function bump() { count++; } export const bns = () => B;',
     'b.js': "import * as A from './a.js'; export const b = () => 'b'; export const ans = () => A;",
     'c.js': "export const c = 'c';",
   };
@@ -186,7 +187,8 @@ describe('exports set up when their module starts (lazyExports)', () => {
     for (const code of [
       'var x_exports={};__export(x_exports,{x:()=>x});var x=1;',
       // two modules named resolve: the second's exports kept the plain name, its init was numbered
-      'var r,init_resolve=__esm({"dist/api/resolve.js"(){r=1}});var resolve_exports={};__export(resolve_exports,{s:()=>s});var s,init_resolve2=__esm({"dist/config/resolve.js"(){s=2}});',
+      'var r,init_resolve=__esm({"dist/api/resolve.js"(){r=1}});var resolve_exports={};__export(resolve_exports,{s:()=>s});var ' +
+        's,init_resolve2=__esm({"dist/config/resolve.js"(){s=2}});',
     ])
       expect(lazyExports(code)).toBe(code);
   });

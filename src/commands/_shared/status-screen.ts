@@ -175,7 +175,10 @@ function autoResetText(st: Status, when: (t: string | null) => string): string {
   if (!a.enabled)
     return `Auto-reset off (threshold ${said(a.threshold_pct)}%, at most ${said(a.max_resets_per_24h)} resets in 24 h)`;
   const window = a.window_resets_at ? `; the window frees ${when(a.window_resets_at)}` : '';
-  return `Auto-reset on at ${said(a.threshold_pct)}% usage, charges the card: ${said(a.resets_used_in_window)} of ${said(a.max_resets_per_24h)} resets used in 24 h${window}`;
+  return (
+    `Auto-reset on at ${said(a.threshold_pct)}% usage, charges the card: ${said(a.resets_used_in_window)} ` +
+    `of ${said(a.max_resets_per_24h)} resets used in 24 h${window}`
+  );
 }
 
 /** The resets of the window, oldest first, one line each, with the run that set each off; none when there are none. */

@@ -8,7 +8,9 @@ export default defineVerb({
   aliases: ['ls'],
   summary: 'List the platform accounts (site logins) squids can use, with their health and squids (GET /v1/accounts)',
   description:
-    'STATUS is an HTTP-like code: 200 synchronized (healthy, what a run checks); 401 or 429 mean the account needs `sq accounts sync` again. RESETS IN: time until a reached daily limit resets; LOCKED SINCE: a run of another squid holds the account. SQUIDS: the squids linked to it.',
+    'STATUS is an HTTP-like code: 200 synchronized (healthy, what a run checks); 401 or 429 mean ' +
+    'the account needs `sq accounts sync` again. RESETS IN: time until a reached daily limit resets; ' +
+    'LOCKED SINCE: a run of another squid holds the account. SQUIDS: the squids linked to it.',
   options: pagingOptions(DEFAULT_LIMIT),
   examples: ['sq accounts list', 'sq accounts list --json --fields id,username,status'],
   async run(ctx, _args, opts) {

@@ -22,7 +22,8 @@ export default defineVerb({
     '--cookies-file takes a JSON object {"name": "value"}, a JSON array of {name, value} (browser export), or a ' +
     'Netscape cookies.txt; "-" reads stdin. Cookie values are secrets: sq never prints them, not even with --dry-run. ' +
     '--account refreshes an existing account, in the documented refresh form {type, cookies, account} (--type may then be ' +
-    "left out: it is read from the account; a --type that is not the account's is exit 2). --wait polls GET /v1/synchronize/{id} until synchronized (exit 0) or " +
+    ("left out: it is read from the account; a --type that is not the account's is exit 2). --wait " +
+      'polls GET /v1/synchronize/{id} until synchronized (exit 0) or ') +
     'failed (exit 1).',
   options: [
     {
@@ -66,7 +67,8 @@ export default defineVerb({
     const has = resolved?.record.type;
     if (given !== undefined && resolved && typeof has === 'string' && has !== '' && has !== given) {
       throw new UsageError(
-        `--type ${given}: account ${resolved.name || resolved.id} is of type ${has}; leave --type out (it is read from the account) or pass --type ${has}; nothing was sent`,
+        `--type ${given}: account ${resolved.name || resolved.id} is of type ${has}; leave --type ` +
+          `out (it is read from the account) or pass --type ${has}; nothing was sent`,
       );
     }
     const type = given ?? accountType(firstAccount(await getAccount(http, accountId!), accountId!));

@@ -43,7 +43,8 @@ function humanColumns(s: AutoReset): Column[] {
       key: 'resets_used_in_window',
       header: 'resets_used_in_window',
       format: (v) =>
-        `${typeof v === 'number' ? v : 'UNKNOWN'} of ${typeof s.max_resets_per_24h === 'number' ? s.max_resets_per_24h : 'UNKNOWN'} used in the current 24-hour window`,
+        `${typeof v === 'number' ? v : 'UNKNOWN'} of ${typeof s.max_resets_per_24h === 'number' ? s.max_resets_per_24h : 'UNKNOWN'} ` +
+        `used in the current 24-hour window`,
     },
     {
       key: 'window_resets_at',

@@ -38,7 +38,8 @@ export default defineVerb({
     ...ACTIVE_OPTIONS,
   ],
   examples: [
-    'sq delivery s3 --squid "Paris restaurants" --bucket my-exports --target-path paris --access-key-env AWS_ACCESS_KEY_ID --secret-key-env AWS_SECRET_ACCESS_KEY',
+    'sq delivery s3 --squid "Paris restaurants" --bucket my-exports --target-path paris --access-key-env ' +
+      'AWS_ACCESS_KEY_ID --secret-key-env AWS_SECRET_ACCESS_KEY',
     'sq delivery s3 --squid 3f2a --bucket public-drop --target-path ""',
   ],
   async run(ctx, _args, opts) {

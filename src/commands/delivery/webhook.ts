@@ -60,7 +60,8 @@ export default defineVerb({
       body,
       channel: 'Webhook',
       success: (squid) =>
-        `Webhook ${is_active ? 'active' : 'configured (inactive)'} for squid ${squid}: ${events.join(', ')} → ${ctx.globals.showSecrets ? url : maskWebhookUrl(url)}`,
+        `Webhook ${is_active ? 'active' : 'configured (inactive)'} for squid ${squid}: ${events.join(', ')} ` +
+        `→ ${ctx.globals.showSecrets ? url : maskWebhookUrl(url)}`,
     });
   },
 });

@@ -52,7 +52,8 @@ export default defineVerb({
     'sq results list --squid "Paris restaurants" --all -o results.csv',
     'sq results list --squid "Paris restaurants" --all -o results.csv --resume',
     'sq results list --run <run> --all --format ndjson --checkpoint ckpt.json > out.ndjson',
-    'n=$(jq .bytes ckpt.json); [ "$(wc -c < out.ndjson)" -ge "$n" ] && truncate -s "$n" out.ndjson && sq results list --run <run> --all --format ndjson --checkpoint ckpt.json --resume >> out.ndjson',
+    'n=$(jq .bytes ckpt.json); [ "$(wc -c < out.ndjson)" -ge "$n" ] && truncate -s "$n" out.ndjson ' +
+      '&& sq results list --run <run> --all --format ndjson --checkpoint ckpt.json --resume >> out.ndjson',
   ],
   run: async (ctx, _args, opts) => {
     await writeResults(ctx, await planOfFlags(ctx, opts, DEFAULT_LIMIT));

@@ -27,7 +27,8 @@ export default defineVerb({
     'The file goes to a temp file in the target directory ' +
     'and is renamed into place only when complete, so an interrupted download leaves nothing behind. The default name is the ' +
     'one the server gives (<squid>_YYYYMMDD_HHMM.<format>) reduced to a plain file name (no directories, no leading ' +
-    "dots) with the format's extension, else <run>.<format>. An existing file is kept unless --force, whether sq or -o FILE named it (exit 2 before the download, as " +
+    ("dots) with the format's extension, else <run>.<format>. An existing file is kept unless --force, " +
+      'whether sq or -o FILE named it (exit 2 before the download, as ') +
     '`results list -o` does); --force replaces a regular file, keeping its mode (a device, FIFO, socket, directory or ' +
     'symlink is refused); -o - writes to stdout; -o DIR/ picks the directory. ' +
     `<run> ${PREFIX_NOTE}.`,
@@ -219,7 +220,8 @@ async function refuseTooManyRows(http: HttpClient, runId: string): Promise<void>
   const rows = Number((await getRun(http, runId)).total_results);
   if (Number.isFinite(rows) && rows > XLSX_MAX_ROWS) {
     throw new UsageError(
-      `--file-format xlsx: run ${runId} has ${rows.toLocaleString('en-US')} rows and an XLSX sheet holds at most ${XLSX_MAX_ROWS.toLocaleString('en-US')}; use --file-format csv, json or jsonl`,
+      `--file-format xlsx: run ${runId} has ${rows.toLocaleString('en-US')} rows and an XLSX sheet ` +
+        `holds at most ${XLSX_MAX_ROWS.toLocaleString('en-US')}; use --file-format csv, json or jsonl`,
     );
   }
 }

@@ -31,7 +31,8 @@ export default defineVerb({
     {
       flags: '--idempotency-key <key>',
       description:
-        'start at most one run for KEY: the run KEY started in the last 24 h (kept per profile in the cache directory) is shown, or waited for, instead of a new one, whatever state it is in',
+        'start at most one run for KEY: the run KEY started in the last 24 h (kept per profile in ' +
+        'the cache directory) is shown, or waited for, instead of a new one, whatever state it is in',
     },
     ...WAIT_OPTIONS,
     MAX_CREDITS_OPTION,

@@ -9,7 +9,8 @@ export default defineVerb({
   aliases: ['view'],
   summary: 'Show one squid: crawler, params, schedule, last run (GET /v1/squids/{id})',
   description:
-    "<squid> is an id, a unique id prefix (4+ characters) or an exact name. --json prints the whole record (secrets masked). --web opens the squid's page in the dashboard instead.",
+    '<squid> is an id, a unique id prefix (4+ characters) or an exact name. --json prints the ' +
+    "whole record (secrets masked). --web opens the squid's page in the dashboard instead.",
   args: ['<squid>'],
   options: [WEB_OPTION],
   examples: [

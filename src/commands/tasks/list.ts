@@ -34,7 +34,9 @@ export default defineVerb({
       noun: 'tasks',
       columns: TASK_LIST_COLUMNS,
       map: normalizeTask,
-      empty: `No ${type === 'params' ? 'params ' : type === 'url' ? 'URL ' : ''}tasks in squid ${JSON.stringify(squid.name || squid.id)}. Add one: sq tasks add --squid ${shellWord(ref)} VALUE (or --file FILE)`,
+      empty:
+        `No ${type === 'params' ? 'params ' : type === 'url' ? 'URL ' : ''}tasks in squid ${JSON.stringify(squid.name || squid.id)}. ` +
+        `Add one: sq tasks add --squid ${shellWord(ref)} VALUE (or --file FILE)`,
     });
   },
 });

@@ -88,7 +88,8 @@ export default defineVerb({
     const s = uploadSummary(status);
     if (String(s.state).toUpperCase() === 'FAILURE') {
       throw new ApiError(
-        `upload ${id} failed: ${String(s.valid ?? 0)} valid and ${String(s.invalid ?? '?')} invalid rows; check the header names against \`sq crawlers params\``,
+        `upload ${id} failed: ${String(s.valid ?? 0)} valid and ${String(s.invalid ?? '?')} invalid ` +
+          `rows; check the header names against \`sq crawlers params\``,
       );
     }
     ctx.out.success(

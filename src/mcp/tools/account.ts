@@ -69,7 +69,9 @@ export const apply: ToolDef = {
         return {
           needs_confirmation: true,
           starts_runs: starts,
-          message: `the document makes the platform start charged runs (${starts.map((s) => s.what).join('; ')}): nothing was sent. Ask the user; to apply it, call apply with confirm: true`,
+          message:
+            `the document makes the platform start charged runs (${starts.map((s) => s.what).join('; ')}): ` +
+            `nothing was sent. Ask the user; to apply it, call apply with confirm: true`,
         };
       }
     }

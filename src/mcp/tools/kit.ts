@@ -248,7 +248,8 @@ export const waitArg = (z: Z) =>
     .min(1)
     .optional()
     .describe(
-      `wait at most this many seconds; more than ${MAX_WAIT_S} is capped at ${MAX_WAIT_S} (a note says so). Past it the answer is the run as it stands with still_running: true: call runs_wait again`,
+      `wait at most this many seconds; more than ${MAX_WAIT_S} is capped at ${MAX_WAIT_S} (a note ` +
+        `says so). Past it the answer is the run as it stands with still_running: true: call runs_wait again`,
     );
 /** wait_seconds as waited: at most MAX_WAIT_S, and the note that says it was capped. */
 export function waitOf(a: ToolArgs): { seconds: number | undefined; note?: string } {

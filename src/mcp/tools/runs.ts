@@ -58,7 +58,9 @@ export const runsWait: ToolDef = {
   name: 'runs_wait',
   title: 'Wait for a run',
   access: 'read',
-  description: `Wait until a run is done, at most ${MAX_WAIT_S} s a call (a longer wait_seconds is capped, with a note): past it the answer is the run as it stands with still_running: true; call again.`,
+  description:
+    `Wait until a run is done, at most ${MAX_WAIT_S} s a call (a longer wait_seconds is capped, ` +
+    `with a note): past it the answer is the run as it stands with still_running: true; call again.`,
   input: (z) => ({ run: runArg(z), squid: prefixSquid(z), wait_seconds: waitArg(z) }),
   output: runOutput,
   run: async (t, a) => {
@@ -128,21 +130,24 @@ export const go: ToolDef = {
     'One call for a whole job: creates a squid on the crawler, sets its params (and account), adds the tasks and starts a ' +
     'run. IT SPENDS CREDITS. Above --confirm-above the answer is needs_confirmation (the squid and tasks are made, ' +
     'nothing started): call again with the same idempotency_key and confirm: true. A retry with the same ' +
-    `idempotency_key returns the same squid and run (replace_tasks: true swaps its tasks for these). wait_seconds (${MAX_WAIT_S} s at most; more is capped) waits for the end.`,
+    (`idempotency_key returns the same squid and run (replace_tasks: true swaps its tasks for these). ` +
+      `wait_seconds (${MAX_WAIT_S} s at most; more is capped) waits for the end.`),
   input: (z) => ({
     crawler: z.string().min(1).describe('crawler id, name or slug (crawlers_search)'),
     tasks: z
       .array(taskArg(z))
       .min(1)
       .describe(
-        'one task per item: a value (sent as `key`, default url), or an object of one task-input group of crawlers_get, e.g. {"city": "Paris", "country": "France", "category": "pizza"}',
+        'one task per item: a value (sent as `key`, default url), or an object of one task-input group ' +
+          'of crawlers_get, e.g. {"city": "Paris", "country": "France", "category": "pizza"}',
       ),
     key: z.string().optional().describe('task-level input each string value is sent as (default url)'),
     replace_tasks: z
       .boolean()
       .optional()
       .describe(
-        'with the idempotency_key of a call that made the squid and started nothing (needs_confirmation): delete its tasks first, so the run scrapes only these (default: keep them)',
+        'with the idempotency_key of a call that made the squid and started nothing (needs_confirmation): ' +
+          'delete its tasks first, so the run scrapes only these (default: keep them)',
       ),
     account: z
       .string()

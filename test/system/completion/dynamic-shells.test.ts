@@ -47,7 +47,8 @@ describe('zsh value descriptions', () => {
   it('run ids come newest first, each described by its squid, status and age; lobstr-sq is completed too', async () => {
     // compadd stubbed to print what it would show: each value with its description (-d).
     const script =
-      'compdef() { print -r -- "compdef $*" }; source $1; compadd() { local -a d; zparseopts -D -E d:=d V:=v l=l; print -rl -- "${(@P)d[2]}" }; service=sq; LBUFFER="sq runs get "; _sq_dynamic runs';
+      'compdef() { print -r -- "compdef $*" }; source $1; compadd() { local -a d; zparseopts -D ' +
+      '-E d:=d V:=v l=l; print -rl -- "${(@P)d[2]}" }; service=sq; LBUFFER="sq runs get "; _sq_dynamic runs';
     const r = await execa('zsh', ['-f', '-c', script, 'zsh', join(dir, '_sq')], { env: primed, extendEnv: false });
     expect(r.stderr).toBe('');
     const [registered, ...values] = r.stdout.split('\n');

@@ -36,7 +36,9 @@ export async function sqInTmux(
   }).map(([k, v]) => `${k}=${shq(v)}`);
   // CI / SQ_NO_INPUT would turn prompting off: these tests are about the prompt. Variables in `env` are set after
   // the -u removals, so a test that passes SQ_TOKEN still gets it.
-  const cmd = `env -u CI -u SQ_NO_INPUT -u SQ_TOKEN -u SQ_PROFILE ${vars.join(' ')} ${shq(process.execPath)} ${shq(BIN)} ${args.map(shq).join(' ')}; echo "EXIT:$?"; sleep 120`;
+  const cmd =
+    `env -u CI -u SQ_NO_INPUT -u SQ_TOKEN -u SQ_PROFILE ${vars.join(' ')} ${shq(process.execPath)} ${shq(BIN)} ${args.map(shq).join(' ')}; ` +
+    `echo "EXIT:$?"; sleep 120`;
   const tmux = (...a: string[]) => execa('tmux', ['-L', socket, ...a]);
   await tmux(
     '-f',

@@ -86,7 +86,8 @@ export default defineVerb({
     MAX_CREDITS_OPTION,
   ],
   examples: [
-    'sq squids chain set "Paris restaurants" --target-crawler google-maps-search-export --field-map category=category --field-map city=city --field-map country=country --target-name "Similar places"',
+    'sq squids chain set "Paris restaurants" --target-crawler google-maps-search-export --field-map ' +
+      'category=category --field-map city=city --field-map country=country --target-name "Similar places"',
     'sq squids chain set "Paris restaurants" --target-concurrency 3 --no-autostart',
   ],
   async run(ctx, [ref], opts) {
@@ -137,7 +138,8 @@ export default defineVerb({
         const crawler = await resolveCrawler(http, crawlerRef);
         if (crawler.id !== existing.target_module?.id) {
           throw new UsageError(
-            `the chain of squid ${label} goes to ${existing.target_module?.name ?? existing.target_module?.id}, and the API cannot change its target crawler: ` +
+            `the chain of squid ${label} goes to ${existing.target_module?.name ?? existing.target_module?.id}, ` +
+              `and the API cannot change its target crawler: ` +
               `sq squids chain delete ${squid.id}, then set it again`,
           );
         }

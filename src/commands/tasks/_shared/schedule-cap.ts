@@ -81,7 +81,9 @@ export async function refuseAboveCapBeforeUpload(
   });
   if (!est || policy.cap === null || !(est.total_credits > policy.cap)) return;
   throw new OverBudgetError(
-    `over budget: each scheduled run is already estimated at ${fmtCredits(est.total_credits)} credits, above the cap of ${fmtCredits(policy.cap)} (${policy.capFrom}), and new tasks only add to it; the file was not uploaded`,
+    `over budget: each scheduled run is already estimated at ${fmtCredits(est.total_credits)} ` +
+      `credits, above the cap of ${fmtCredits(policy.cap)} (${policy.capFrom}), and new tasks only ` +
+      `add to it; the file was not uploaded`,
     {
       details: [
         `Raise the cap (--max-credits ${Math.ceil(est.total_credits)} or more), or lower each run's cost first (fewer tasks, max_results, paid functions off).`,
