@@ -405,7 +405,10 @@ export async function parseApplyTextAt(
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     throw new UsageError(
-      `${file}: cannot parse the ${what}: ${/alias/i.test(why) ? `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times, as a "billion laughs" file does` : 'expected valid YAML or JSON'}`,
+      `${file}: cannot parse the ${what}: ` +
+        (/alias/i.test(why)
+          ? `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times, as a "billion laughs" file does`
+          : 'expected valid YAML or JSON'),
     );
   }
   return { value: restore(value), locate };

@@ -123,7 +123,10 @@ export function balanceLine(c: SpendContext): string {
       ? 'when credits run out'
       : `after ${lo2 === hi2 ? lo2 : `${lo2} to ${hi2}`} of its ${tasks} task${tasks === 1 ? '' : 's'}`;
   const resume = e.resumes_at
-    ? ` It could go on at ${utcText(e.resumes_at)}${(e.auto_reset_charges ?? 0) > 0 || c.autoReset.enabled === true ? ', when the 24-hour window frees a reset (which charges the card again)' : ', when the plan renews'}.`
+    ? ` It could go on at ${utcText(e.resumes_at)}` +
+      ((e.auto_reset_charges ?? 0) > 0 || c.autoReset.enabled === true
+        ? ', when the 24-hour window frees a reset (which charges the card again).'
+        : ', when the plan renews.')
     : '';
   if (e.covered === false) return `${head}. NOT covered: the run pauses out of credits ${where}.${resume}`;
   return (
@@ -136,7 +139,8 @@ export function balanceLine(c: SpendContext): string {
 export function summaryLines(c: SpendContext): string[] {
   const e = c.estimate;
   const lines = [
-    `Total: ${fmtCredits(e.total_credits)} credits for ${e.tasks.count} task${e.tasks.count === 1 ? '' : 's'}${e.max_results !== null ? ` (max_results ${e.max_results})` : ''}.`,
+    `Total: ${fmtCredits(e.total_credits)} credits for ${e.tasks.count} task${e.tasks.count === 1 ? '' : 's'}` +
+      `${e.max_results !== null ? ` (max_results ${e.max_results})` : ''}.`,
   ];
   if (e.estimated_time) lines.push(`Time: ${e.estimated_time}.`);
   lines.push(balanceLine(c));
@@ -222,7 +226,9 @@ export function autoResetStatusLines(balance: BalanceFacts & { name?: unknown },
   const left = resetsLeft(ar);
   lines.push(
     left === null
-      ? `Resets left in the 24-hour window: UNKNOWN (the API did not give ${fieldsOf(ar.unknown.filter((f) => f === 'max_resets_per_24h' || f === 'resets_used_in_window'))}).`
+      ? `Resets left in the 24-hour window: UNKNOWN (the API did not give ${fieldsOf(
+          ar.unknown.filter((f) => f === 'max_resets_per_24h' || f === 'resets_used_in_window'),
+        )}).`
       : `Resets left in the 24-hour window: ${left} of ${ar.max_resets_per_24h}.`,
   );
   return lines;

@@ -78,8 +78,9 @@ function onTerminal(ctx: Ctx): boolean {
 
 /**
  * Call just before the request that starts a run of `squidId`. Returns the estimate with the account's side when
- * it was read (null when neither a cap nor a terminal asked for it, or a cap alone was enough); throws OverBudgetError (exit 9), CancelledError (a "no", exit 11) or
- * the UsageError naming --yes (exit 2) instead of letting the run start.
+ * it was read (null when neither a cap nor a terminal asked for it, or a cap alone was enough); throws
+ * OverBudgetError (exit 9), CancelledError (a "no", exit 11) or the UsageError naming --yes (exit 2) instead of
+ * letting the run start.
  */
 export async function guardSpend(
   ctx: Ctx,

@@ -87,7 +87,10 @@ export function profileCheck(ctx: Ctx, store: ProfileStore): Check {
       `sq auth login --profile ${auth.profile}, or pick a stored one (sq profiles list)`,
     );
   }
-  const base = `base URL ${auth.baseUrl} from ${{ flag: '--base-url', env: 'SQ_BASE_URL', profile: 'the profile', default: 'the default' }[auth.baseUrlSource]}`;
+  const from = { flag: '--base-url', env: 'SQ_BASE_URL', profile: 'the profile', default: 'the default' }[
+    auth.baseUrlSource
+  ];
+  const base = `base URL ${auth.baseUrl} from ${from}`;
   return pass('profile', `"${auth.profile}" from ${source}; ${base}`);
 }
 

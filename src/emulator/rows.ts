@@ -52,8 +52,10 @@ function valueFor(a: AttrDef, h: number, index: number): unknown {
   const n = a.name;
   if (n === 'url' || n.endsWith('_url') || n === 'website') return `https://example.com/${n}/${h % 1_000_000}`;
   if (n === 'email') return `contact${h % 10000}@example.com`;
-  if (n === 'phone')
-    return `+33 1 ${String(10 + (h % 90))} ${String(h % 100).padStart(2, '0')} ${String((h >>> 8) % 100).padStart(2, '0')} ${String((h >>> 16) % 100).padStart(2, '0')}`;
+  if (n === 'phone') {
+    const pair = (v: number) => String(v % 100).padStart(2, '0');
+    return `+33 1 ${String(10 + (h % 90))} ${pair(h)} ${pair(h >>> 8)} ${pair(h >>> 16)}`;
+  }
   if (n === 'address')
     return `${1 + (h % 150)} ${STREETS[h % STREETS.length]}, 750${String(1 + (h % 20)).padStart(2, '0')} Paris`;
   if (n === 'currency') return ['USD', 'EUR', 'GBP'][h % 3];

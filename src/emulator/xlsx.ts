@@ -39,24 +39,29 @@ function sheet(columns: string[], rows: Record<string, unknown>[]): string {
       ),
     ),
   ].join('');
-  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${body}</sheetData></worksheet>`;
+  return (
+    `${XML_DECL}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
+    `<sheetData>${body}</sheetData></worksheet>`
+  );
 }
 
+const XML_DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const CONTENT_TYPES =
-  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default ` +
+  `${XML_DECL}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default ` +
   `Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default ` +
-  `Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override ` +
+  `Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ` +
+  `ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override ` +
   `PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`;
 const RELS =
-  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship ` +
+  `${XML_DECL}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship ` +
   `Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" ` +
   `Target="xl/workbook.xml"/></Relationships>`;
 const WORKBOOK =
-  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" ` +
+  `${XML_DECL}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" ` +
   `xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet ` +
   `name="Results" sheetId="1" r:id="rId1"/></sheets></workbook>`;
 const WORKBOOK_RELS =
-  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship ` +
+  `${XML_DECL}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship ` +
   `Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" ` +
   `Target="worksheets/sheet1.xml"/></Relationships>`;
 

@@ -163,7 +163,8 @@ async function inRoot(
   const refuse = (why: string): never => {
     throw new ToolError(
       2,
-      `${tool}: "${name}" ${why}; this server reads files only inside its --root directory${root ? ` (${root})` : ' (started without --root: pass the document inline)'}`,
+      `${tool}: "${name}" ${why}; this server reads files only inside its --root directory` +
+        (root ? ` (${root})` : ' (started without --root: pass the document inline)'),
     );
   };
   if (!root) refuse('is a path');

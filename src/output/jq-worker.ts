@@ -129,7 +129,8 @@ parentPort.on('message', async (m) => {
     parentPort.postMessage({ id, done: true });
   } catch (err) {
     flush();
-    parentPort.postMessage({ id, done: true, error: { exitCode: err && err.exitCode, text: String((err && (err.stderr || err.message)) || err || 'jq failed') } });
+    const text = String((err && (err.stderr || err.message)) || err || 'jq failed');
+    parentPort.postMessage({ id, done: true, error: { exitCode: err && err.exitCode, text } });
   }
 });
 `;

@@ -3,8 +3,8 @@
 // pipelines with |, (sub pipelines), {{- trim -}}, if / else if / else, range (with $i, $v := and else), with,
 // and the functions printf len index not and or eq ne lt le gt ge print println join pluck truncate json
 // tablerow tablerender timeago. printf's widths and tablerow's columns count display width (CJK and emoji take two
-// columns, accents none: output/width.ts, as terminal tables do), so text in any script lines up. Values print as Go prints them (<no value> for a missing key, <nil> for null), except
-// that objects and arrays print as compact JSON.
+// columns, accents none: output/width.ts, as terminal tables do), so text in any script lines up. Values print as
+// Go prints them (<no value> for a missing key, <nil> for null), except that objects and arrays print as compact JSON.
 // Rendering streams (each piece of output is handed on as it is made), is capped (src/output/limits.ts) and lets the
 // event loop run every few milliseconds, so a runaway template (13 nested ranges) stops at the output cap or on a
 // stop signal instead of growing one string until V8 aborts.

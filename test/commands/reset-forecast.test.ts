@@ -109,7 +109,11 @@ describe('the forecast agrees with the emulator', () => {
     expect(offset).toBeLessThanOrEqual(24 * 3_600_000);
     const human = await sq(['squids', 'estimate', id], { env: emu.env() });
     expect(human.stderr).toMatch(
-      /NOT covered: the run pauses out of credits after 31 to 37 of its 60 tasks\. It could go on at \d{4}-\d\d-\d\d \d\d:\d\d UTC, when the 24-hour window frees a reset \(which charges the card again\)\./,
+      new RegExp(
+        /NOT covered: the run pauses out of credits after 31 to 37 of its 60 tasks\. It could go on at /.source +
+          /\d{4}-\d\d-\d\d \d\d:\d\d UTC, when the 24-hour window frees a reset \(which charges the card again\)\./
+            .source,
+      ),
     );
     const { run, balance, done } = await runIt(id);
     expect(run.status).toBe('paused');
@@ -154,7 +158,11 @@ describe('a reset already due before the run', () => {
     const r = await sq(['runs', 'start', '--squid', id, '--json'], { env: emu.env() });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
-      /^estimated 72 credits \(base \d+, extract_emails_from_website \d+\), sets off no reset \(1 already due fires at the next check anyway, not this run's doing\)$/m,
+      new RegExp(
+        /^estimated 72 credits \(base \d+, extract_emails_from_website \d+\), sets off no reset \(1 /.source +
+          /already due fires at the next check anyway, not this run's doing\)$/.source,
+        'm',
+      ),
     );
     await emu.advance(30 * 60_000);
     const b = await emu.api('/v1/user/balance');

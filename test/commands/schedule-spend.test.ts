@@ -271,7 +271,10 @@ describe('sq tasks upload on an active scheduled squid', () => {
     });
     expect(r.code).toBe(9);
     expect(r.stderr).toMatch(
-      /over budget: each scheduled run is already estimated at \d+ credits, above the cap of 5 \(SQ_MAX_CREDITS\), and new tasks only add to it; the file was not uploaded/,
+      new RegExp(
+        /over budget: each scheduled run is already estimated at \d+ credits, above the cap of 5 /.source +
+          /\(SQ_MAX_CREDITS\), and new tasks only add to it; the file was not uploaded/.source,
+      ),
     );
     expect(await posts()).toEqual(['/v1/squid/estimate']);
     expect(active(id)).toBe(2);

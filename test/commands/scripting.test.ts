@@ -162,7 +162,10 @@ describe('--fields names are checked against the data', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      /^error: --fields: unknown field "nmae"; valid fields: id, name, crawler_name, is_active, concurrency, .*params\.max_results, .*\(dotted paths reach into objects\)\n/,
+      new RegExp(
+        /^error: --fields: unknown field "nmae"; valid fields: id, name, crawler_name, is_active, /.source +
+          /concurrency, .*params\.max_results, .*\(dotted paths reach into objects\)\n/.source,
+      ),
     );
   });
 

@@ -150,7 +150,10 @@ describe('sq runs start: the cap', () => {
     const r = await sq(['runs', 'start', '--squid', 'Berlin cafés'], { env: emu.env() });
     expect(r.code).toBe(9);
     expect(r.stderr).toMatch(
-      /The cost of the run could not be estimated \(.*503.*\) and Auto Billing Reset is on, so it may charge the card; no run was started: pass --yes to start the run anyway/,
+      new RegExp(
+        /The cost of the run could not be estimated \(.*503.*\) and Auto Billing Reset is on, so it may /.source +
+          /charge the card; no run was started: pass --yes to start the run anyway/.source,
+      ),
     );
     expect(await posts()).not.toContain('/v1/runs');
     emu.expectWrites('POST /v1/runs');

@@ -173,7 +173,10 @@ describe('sq squids estimate', () => {
       'on, without max_resets_per_24h and resets_used_in_window',
       { enabled: true, threshold_pct: 1, current_usage_pct: 0.95 },
       ['max_resets_per_24h', 'resets_used_in_window'],
-      /Auto Billing Reset: on, but the API did not give max_resets_per_24h and resets_used_in_window: whether this run sets off a reset \(a charge on the card on file\) is UNKNOWN\./,
+      new RegExp(
+        /Auto Billing Reset: on, but the API did not give max_resets_per_24h and resets_used_in_window: /.source +
+          /whether this run sets off a reset \(a charge on the card on file\) is UNKNOWN\./.source,
+      ),
     ],
     [
       'without enabled',

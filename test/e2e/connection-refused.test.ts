@@ -62,7 +62,11 @@ it('a run start that can read neither the estimate nor the auto-reset settings s
   });
   expect(r.code).toBe(9);
   expect(r.stderr).toMatch(
-    /The cost of the run could not be estimated \(.*connection refused.*\) and whether Auto Billing Reset is on could not be read either, so it may charge the card; no run was started: pass --yes to start the run anyway/,
+    new RegExp(
+      /The cost of the run could not be estimated \(.*connection refused.*\) and whether Auto Billing /.source +
+        /Reset is on could not be read either, so it may charge the card; no run was started: pass /.source +
+        /--yes to start the run anyway/.source,
+    ),
   );
   expect(r.stderr).not.toContain('POST /v1/runs was not sent');
 });

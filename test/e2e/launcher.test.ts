@@ -422,8 +422,15 @@ describe('what a call loads', () => {
     // The log is real: the command's own module and the HTTP client are in it.
     expect(files).toContain('dist/commands/me.js');
     expect(files).toContain('dist/api/http.js');
-    const unneeded =
-      /^dist\/(emulator|mcp|account|completion|export|sync|webhook)\/|^dist\/output\/(jq|jq-worker|jq-patches|template|table|width)\.js$|^dist\/commands\/(?!me\.js|index\.js)|jq-web|zod|get-east-asian-width|undici|node-sqlite3-wasm|vendor\/pg|node_modules\/commander\/|^dist\/shell\/program\.js$/;
+    const unneeded = new RegExp(
+      [
+        /^dist\/(emulator|mcp|account|completion|results|run|sync|webhook)\//.source,
+        /^dist\/output\/(jq|jq-worker|jq-patches|template|table|width)\.js$/.source,
+        /^dist\/commands\/(?!me\.js|index\.js)/.source,
+        /jq-web|zod|get-east-asian-width|undici|node-sqlite3-wasm|vendor\/pg|node_modules\/commander\//.source,
+        /^dist\/shell\/program\.js$/.source,
+      ].join('|'),
+    );
     expect(files.filter((f) => unneeded.test(f))).toEqual([]);
   });
 

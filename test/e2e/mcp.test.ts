@@ -1056,7 +1056,12 @@ describe('sq mcp on the wire (issue 33, E5/E6/E13)', SLOW, () => {
     const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
     const first = new Promise<void>((r) => child.stdout.once('data', () => r()));
     child.stdin.write(
-      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'gone', version: '1' } } })}\n`,
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'gone', version: '1' } },
+      })}\n`,
     );
     await first;
     child.stdout.destroy();

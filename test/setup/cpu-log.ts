@@ -19,7 +19,14 @@ if (log) {
     const file = relative(process.cwd(), (suite as { filepath?: string }).filepath ?? '?');
     appendFileSync(
       log,
-      `${JSON.stringify({ file, cpu: +(u + s + cu + cs).toFixed(2), self: +(u + s).toFixed(2), children: +(cu + cs).toFixed(2), wall: (Date.now() - t0) / 1000, start: t0 })}\n`,
+      `${JSON.stringify({
+        file,
+        cpu: +(u + s + cu + cs).toFixed(2),
+        self: +(u + s).toFixed(2),
+        children: +(cu + cs).toFixed(2),
+        wall: (Date.now() - t0) / 1000,
+        start: t0,
+      })}\n`,
     );
   });
 }

@@ -1,6 +1,8 @@
 // The global teardown of `npm test`: the run's temp directory (vitest.config.ts) must hold nothing once every test
 // file has removed its own (vitest's own project directory and the run's code cache pool,
-// test/helpers/code-cache-pool.ts, and the PGlite data directory test/helpers/sync-db.ts keeps, excepted), and the system's temp dir nothing new under a name the tests or sq use. Anything left fails the run, named; the run's directory is then removed whole. What is in the system's temp dir is not: on a shared machine it may be another
+// test/helpers/code-cache-pool.ts, and the PGlite data directory test/helpers/sync-db.ts keeps, excepted), and the
+// system's temp dir nothing new under a name the tests or sq use. Anything left fails the run, named; the run's
+// directory is then removed whole. What is in the system's temp dir is not: on a shared machine it may be another
 // run's (SQ_TEST_SHARED_TMP=1 leaves that half of the check out there: parallel runs each check their own directory).
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -35,7 +37,10 @@ export function setup(project?: { tmpDir?: string }): () => void {
     rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
     if (left.length || outside.length) {
       throw new Error(
-        `npm test left files in the temp directory (each test must remove its own): ${[...left.map((n) => join(runDir, n)), ...outside.map((n) => join(systemTmp, n))].join(', ')}`,
+        `npm test left files in the temp directory (each test must remove its own): ${[
+          ...left.map((n) => join(runDir, n)),
+          ...outside.map((n) => join(systemTmp, n)),
+        ].join(', ')}`,
       );
     }
   };

@@ -39,7 +39,9 @@ export default defineVerb({
         { key: 'total_results', header: 'RESULTS' },
         { key: 'total_runs', header: 'RUNS' },
       ],
-      total: `Total: ${credits(doc.total_credits)} credits over ${modules.length} crawler${modules.length === 1 ? '' : 's'}${days === undefined ? '' : ` in the last ${days} day${days === 1 ? '' : 's'}`}.`,
+      total:
+        `Total: ${credits(doc.total_credits)} credits over ${modules.length} crawler${modules.length === 1 ? '' : 's'}` +
+        `${days === undefined ? '' : ` in the last ${days} day${days === 1 ? '' : 's'}`}.`,
     });
   },
 });

@@ -14,7 +14,9 @@ function page(status: number, title: string, rows: [string, unknown][]): EmuResp
   return {
     status,
     headers: { 'Content-Type': 'text/html; charset=utf-8' },
-    raw: `<!DOCTYPE html>\n<html><head><title>${esc(title)} · sq emulator dashboard</title></head><body><h1>${esc(title)}</h1><table>${body}</table></body></html>\n`,
+    raw:
+      `<!DOCTYPE html>\n<html><head><title>${esc(title)} · sq emulator dashboard</title></head>` +
+      `<body><h1>${esc(title)}</h1><table>${body}</table></body></html>\n`,
   };
 }
 

@@ -1,5 +1,6 @@
 // Every route the emulator serves, in one table: method, path pattern, the routes/ file whose register function
-// handles it, and the docs pages that document it, or, for a route no docs-samples page has, where it comes from. test/emulator/endpoint-table.test.ts checks the table both ways:
+// handles it, and the docs pages that document it, or, for a route no docs-samples page has, where it comes from.
+// test/emulator/endpoint-table.test.ts checks the table both ways:
 // each registered route is listed and each listed route registered, each docs page's request lands on a route that
 // lists the page, and each page listed exists and names that route.
 

@@ -28,6 +28,9 @@ const ALIASES: Record<string, string[]> = {
   insta: ['instagram'],
 };
 
+/** The account a crawler needs, as words a search matches: its type and domain. */
+const accountWords = (a: unknown) => (isRecord(a) ? `${String(a.type ?? '')} ${String(a.domain ?? '')}` : '');
+
 /** Words → the crawlers matching all of them (a word or one of its aliases); else up to 5 matching most of them. */
 export function searchCrawlers(all: Crawler[], query: string): { exact: boolean; items: Rec[] } {
   const words = query
@@ -35,7 +38,7 @@ export function searchCrawlers(all: Crawler[], query: string): { exact: boolean;
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
   const text = (c: Crawler) =>
-    `${c.name ?? ''} ${c.slug ?? ''} ${c.description ?? ''} ${isRecord(c.account) ? `${String(c.account.type ?? '')} ${String(c.account.domain ?? '')}` : ''}`.toLowerCase();
+    `${c.name ?? ''} ${c.slug ?? ''} ${c.description ?? ''} ${accountWords(c.account)}`.toLowerCase();
   const has = (c: Crawler, w: string) => {
     const t = text(c);
     // A short word (x, fb) matches a whole word only: "x" is in every "export".

@@ -35,7 +35,8 @@ export async function confirmation(t: ToolEnv, a: ToolArgs, squid: string, again
       ? 'no estimate could be had for this run'
       : unknownResets
         ? `the run is estimated at ${credits} credits, and whether it sets off an Auto Billing Reset ` +
-          `(a card charge) is unknown: the API's settings left out ${Array.isArray(est?.auto_reset_unknown) ? est.auto_reset_unknown.join(', ') : 'some fields'}`
+          `(a card charge) is unknown: the API's settings left out ` +
+          (Array.isArray(est?.auto_reset_unknown) ? est.auto_reset_unknown.join(', ') : 'some fields')
         : resets > 0
           ? `the run is estimated at ${credits} credits and would set off ${resets} Auto Billing Reset${resets === 1 ? '' : 's'} (a card charge each)`
           : `the run is estimated at ${credits} credits, above this server's --confirm-above ${t.confirmAbove}`;

@@ -114,7 +114,8 @@ export default defineVerb({
     if (!existing) {
       if (!crawlerRef || !fieldMap) {
         throw new UsageError(
-          `squid ${label} has no chain yet: creating one needs ${[crawlerRef ? '' : '--target-crawler', fieldMap ? '' : '--field-map'].filter(Boolean).join(' and ')}`,
+          `squid ${label} has no chain yet: creating one needs ` +
+            [crawlerRef ? '' : '--target-crawler', fieldMap ? '' : '--field-map'].filter(Boolean).join(' and '),
         );
       }
       const crawler = await resolveCrawler(http, crawlerRef);
