@@ -41,17 +41,19 @@ export async function writeResults(ctx: Ctx, plan: ResultsPlan): Promise<number>
   }
 }
 
-async function exportResults(ctx: Ctx, o: ResultsPlan): Promise<number> {
-  const { scopeRef, task, paging, output, format, settings, resume: plan } = o;
-
-  const http = await ctx.http();
+/** The squid or run and the task the flags name, prefixes looked up (GETs only); a resumed export's squid must not have changed. */
+async function resolveScope(
+  http: Awaited<ReturnType<Ctx['http']>>,
+  scopeRef: ResultScope,
+  task: string | undefined,
+  was: ResultScope | undefined,
+): Promise<{ scope: ResultScope; squidRecord: Record<string, unknown> | undefined; taskId: string | undefined }> {
   let scope: ResultScope;
   let squidRecord: Record<string, unknown> | undefined;
   if ('squid' in scopeRef) {
     const squid = await resolveSquid(http, scopeRef.squid);
     scope = { squid: squid.id };
     squidRecord = squid.record;
-    const was = plan?.ck?.scope;
     if (was && 'squid' in was && was.squid !== squid.id) {
       throw new UsageError(
         `cannot resume: --squid ${scopeRef.squid} is now squid ${squid.id}, the checkpoint is for ${was.squid}`,
@@ -65,6 +67,14 @@ async function exportResults(ctx: Ctx, o: ResultsPlan): Promise<number> {
     task !== undefined && isIdPrefix(task)
       ? (await resolveTask(http, task.trim(), 'squid' in scope ? { squid: scope.squid } : {})).id
       : task;
+  return { scope, squidRecord, taskId };
+}
+
+async function exportResults(ctx: Ctx, o: ResultsPlan): Promise<number> {
+  const { scopeRef, task, paging, output, format, settings, resume: plan } = o;
+
+  const http = await ctx.http();
+  const { scope, squidRecord, taskId } = await resolveScope(http, scopeRef, task, plan?.ck?.scope);
 
   const continued = plan?.ck ?? null;
   const tabular = FORMAT_SPECS[format].json === null && !settings.fields;

@@ -64,29 +64,7 @@ export async function resumePlan(
 ): Promise<ResumePlan | null> {
   const resume = opts.resume;
   const ckFlag = opts.checkpoint === undefined ? undefined : nonEmpty('--checkpoint', opts.checkpoint);
-  const flags = [resume && '--resume', ckFlag !== undefined && '--checkpoint'].filter(Boolean).join(' and ');
-  if (flags && !o.paging.all)
-    throw new UsageError(
-      `${flags} need${flags.includes(' and ') ? '' : 's'} --all: only a whole export is continued page by page`,
-    );
-  if (ckFlag !== undefined && o.output !== undefined) {
-    throw new UsageError(
-      '--checkpoint is for exports to stdout; with -o FILE the checkpoint is kept beside the file (.FILE.sq-checkpoint)',
-    );
-  }
-  if (resume && o.output === undefined && ckFlag === undefined) {
-    throw new UsageError('--resume needs -o FILE or --checkpoint FILE: the export to continue is found through them');
-  }
-  if (o.force && o.output === undefined && !(resume && ckFlag !== undefined)) {
-    throw new UsageError(
-      '--force goes with -o FILE (replace an existing FILE) or with --resume --checkpoint FILE (let the rest of an export to stdout go into an empty file)',
-    );
-  }
-  const resumable = (RESUMABLE_FORMATS as readonly string[]).includes(o.format);
-  if (flags && !resumable)
-    throw new UsageError(
-      `${flags}: the format must be one of ${RESUMABLE_FORMATS.join(', ')} (got ${o.format}); a JSON array cannot be continued`,
-    );
+  const resumable = checkResumeFlags(o, resume, ckFlag);
   if (!o.paging.all || !resumable || (o.output === undefined && ckFlag === undefined)) return null;
 
   const where = o.output !== undefined ? siblings(o.output) : { partial: null, checkpoint: resolve(ckFlag!) };
@@ -140,26 +118,58 @@ export async function resumePlan(
   if (differs)
     throw new UsageError(`cannot resume: ${differs}; the checkpoint "${where.checkpoint}" belongs to another export`);
   if (where.partial === null) await checkStdoutFile(ctx, ck, where.checkpoint, o.force);
-  else {
-    // lstat: the data is continued only in the regular file sq made, never through a link planted in its place.
-    const st = await lstat(where.partial).catch(() => null);
-    const why = !st
-      ? 'is missing'
-      : !st.isFile()
-        ? 'is not a regular file'
-        : st.size < ck.bytes
-          ? `has ${st.size} bytes, fewer than the ${ck.bytes} its checkpoint counts`
-          : null;
-    if (why) throw new UsageError(`cannot resume: "${where.partial}" ${why}; ${plan.startOver}`);
-    // Counted before it is trusted: what the checkpoint says must be what the file holds.
-    const fh = await open(
-      where.partial,
-      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
-    );
-    const problem = await savedPagesProblem(fh, ck).finally(() => fh.close());
-    if (problem) throw new UsageError(`cannot resume: "${where.partial}" ${problem}; ${plan.startOver}`);
-  }
+  else await checkPartial(where.partial, ck, plan.startOver);
   return { ...plan, ck, saved: ck };
+}
+
+/** The resume flags checked against each other, -o and the format (exit 2); whether the format can be continued. */
+function checkResumeFlags(
+  o: { paging: Paging; output: string | undefined; force: boolean; format: Format },
+  resume: boolean,
+  ckFlag: string | undefined,
+): boolean {
+  const flags = [resume && '--resume', ckFlag !== undefined && '--checkpoint'].filter(Boolean).join(' and ');
+  if (flags && !o.paging.all)
+    throw new UsageError(
+      `${flags} need${flags.includes(' and ') ? '' : 's'} --all: only a whole export is continued page by page`,
+    );
+  if (ckFlag !== undefined && o.output !== undefined) {
+    throw new UsageError(
+      '--checkpoint is for exports to stdout; with -o FILE the checkpoint is kept beside the file (.FILE.sq-checkpoint)',
+    );
+  }
+  if (resume && o.output === undefined && ckFlag === undefined) {
+    throw new UsageError('--resume needs -o FILE or --checkpoint FILE: the export to continue is found through them');
+  }
+  if (o.force && o.output === undefined && !(resume && ckFlag !== undefined)) {
+    throw new UsageError(
+      '--force goes with -o FILE (replace an existing FILE) or with --resume --checkpoint FILE (let the rest of an export to stdout go into an empty file)',
+    );
+  }
+  const resumable = (RESUMABLE_FORMATS as readonly string[]).includes(o.format);
+  if (flags && !resumable)
+    throw new UsageError(
+      `${flags}: the format must be one of ${RESUMABLE_FORMATS.join(', ')} (got ${o.format}); a JSON array cannot be continued`,
+    );
+  return resumable;
+}
+
+/** The partial file sq made must be there, regular, and hold exactly the pages its checkpoint counts. */
+async function checkPartial(partial: string, ck: Checkpoint, startOver: string): Promise<void> {
+  // lstat: the data is continued only in the regular file sq made, never through a link planted in its place.
+  const st = await lstat(partial).catch(() => null);
+  const why = !st
+    ? 'is missing'
+    : !st.isFile()
+      ? 'is not a regular file'
+      : st.size < ck.bytes
+        ? `has ${st.size} bytes, fewer than the ${ck.bytes} its checkpoint counts`
+        : null;
+  if (why) throw new UsageError(`cannot resume: "${partial}" ${why}; ${startOver}`);
+  // Counted before it is trusted: what the checkpoint says must be what the file holds.
+  const fh = await open(partial, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  const problem = await savedPagesProblem(fh, ck).finally(() => fh.close());
+  if (problem) throw new UsageError(`cannot resume: "${partial}" ${problem}; ${startOver}`);
 }
 
 export function resumeHint(ctx: Ctx, plan: ResumePlan, ck: Checkpoint): string {
