@@ -3,9 +3,10 @@
 // next run time, honours the cap (exit 9, nothing written) and asks on a terminal above confirm-above, as `runs start`
 // does. Without a cap and a terminal it costs one request: the estimate.
 import { describe, expect, it } from 'vitest';
+import { berlinSquid } from '../helpers/spend.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq, tempConfigDir } from '../helpers/cli.js';
-import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -15,23 +16,9 @@ const emu = useEmulator({ each: 'reset' });
 async function berlin(
   opts: { tasks?: boolean; active?: boolean; schedule?: string } = {},
 ): Promise<{ id: string; total: number }> {
-  const s = await emu.api('/v1/squids', {
-    method: 'POST',
-    body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' },
-  });
-  await emu.api(`/v1/squids/${s.id}`, { method: 'POST', body: { params: {} } });
+  const s = { id: await berlinSquid(emu, { tasks: opts.tasks }) };
   let total = 0;
   if (opts.tasks !== false) {
-    await emu.api('/v1/tasks', {
-      method: 'POST',
-      body: {
-        squid: s.id,
-        tasks: [
-          { url: 'https://www.google.com/maps/search/cafe+berlin' },
-          { url: 'https://www.google.com/maps/search/bakery+berlin' },
-        ],
-      },
-    });
     total = (await emu.api('/v1/squid/estimate', { method: 'POST', body: { squid: s.id } })).total_credits;
   }
   if (opts.schedule)

@@ -3,30 +3,17 @@
 // POST /v1/runs in the emulator's request log; below it the run starts. Without a cap and without a terminal nothing
 // more is sent. A failed estimate with a cap set starts nothing. (The y/N question on a real terminal: test/system/tty.)
 import { describe, expect, it } from 'vitest';
+import { berlinSquid } from '../helpers/spend.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq, tempConfigDir } from '../helpers/cli.js';
-import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { InterruptedError } from '../../src/errors.js';
 
 const emu = useEmulator({ each: 'reset' });
 
 /** A Google Maps squid as a new user makes it (emails on by default), two tasks: about 100 credits. */
 async function berlin(): Promise<{ id: string; total: number }> {
-  const s = await emu.api('/v1/squids', {
-    method: 'POST',
-    body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' },
-  });
-  await emu.api(`/v1/squids/${s.id}`, { method: 'POST', body: { params: {} } });
-  await emu.api('/v1/tasks', {
-    method: 'POST',
-    body: {
-      squid: s.id,
-      tasks: [
-        { url: 'https://www.google.com/maps/search/cafe+berlin' },
-        { url: 'https://www.google.com/maps/search/bakery+berlin' },
-      ],
-    },
-  });
+  const s = { id: await berlinSquid(emu) };
   const est = await emu.api('/v1/squid/estimate', { method: 'POST', body: { squid: s.id } });
   await emu.clearRequests();
   return { id: s.id, total: est.total_credits };

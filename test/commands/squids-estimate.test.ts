@@ -2,9 +2,10 @@
 // and one line per paid function on by default, --json (the API object + balance_after + auto_reset_charges, the
 // latter 0/1/2 and capped by the 24-hour window), and the API's refusals as they are.
 import { describe, expect, it } from 'vitest';
+import { berlinSquid } from '../helpers/spend.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
-import { DEMO_CRAWLERS, DEMO_SQUIDS } from '../../src/emulator/seed.js';
+import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import type { J } from '../helpers/json.js';
 
 const emu = useEmulator({ each: 'reset' });
@@ -17,22 +18,7 @@ const tsv = (out: string) =>
 
 /** A Google Maps squid as a new user makes it: params at the crawler's defaults (emails on), two tasks. */
 async function berlin(): Promise<string> {
-  const s = await emu.api('/v1/squids', {
-    method: 'POST',
-    body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' },
-  });
-  await emu.api(`/v1/squids/${s.id}`, { method: 'POST', body: { params: {} } });
-  await emu.api('/v1/tasks', {
-    method: 'POST',
-    body: {
-      squid: s.id,
-      tasks: [
-        { url: 'https://www.google.com/maps/search/cafe+berlin' },
-        { url: 'https://www.google.com/maps/search/bakery+berlin' },
-      ],
-    },
-  });
-  return s.id;
+  return berlinSquid(emu);
 }
 
 describe('sq squids estimate', () => {

@@ -2,7 +2,7 @@
 // "n" starts nothing (exit 11, cancelled; no POST /v1/runs), "y" starts it.
 import { expect, it } from 'vitest';
 import { tempConfigDir } from '../../helpers/cli.js';
-import { DEMO_CRAWLERS } from '../../../src/emulator/seed.js';
+import { berlinSquid } from '../../helpers/spend.js';
 import { type Term, useTmuxEmulator } from './tmux.js';
 
 const { emu, open: openTerm } = useTmuxEmulator();
@@ -11,21 +11,7 @@ let term: Term | undefined;
 /** A fresh seed with the Berlin squid of the issue: emails on by default, two tasks, about 100 credits. */
 async function berlin(): Promise<number> {
   await emu.control('POST', '/_emulator/reset');
-  const s = await emu.api('/v1/squids', {
-    method: 'POST',
-    body: { crawler: DEMO_CRAWLERS.googleMaps, name: 'Berlin cafés' },
-  });
-  await emu.api(`/v1/squids/${s.id}`, { method: 'POST', body: { params: {} } });
-  await emu.api('/v1/tasks', {
-    method: 'POST',
-    body: {
-      squid: s.id,
-      tasks: [
-        { url: 'https://www.google.com/maps/search/cafe+berlin' },
-        { url: 'https://www.google.com/maps/search/bakery+berlin' },
-      ],
-    },
-  });
+  const s = { id: await berlinSquid(emu) };
   const est = await emu.api('/v1/squid/estimate', { method: 'POST', body: { squid: s.id } });
   await emu.clearRequests();
   return est.total_credits;
