@@ -10,10 +10,9 @@ import { DEMO_SQUIDS } from '../../src/emulator/seed.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { sq } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fs.js';
-import { ndjson } from '../helpers/json.js';
+import { type J, ndjson } from '../helpers/json.js';
 import { sqliteQuery } from '../helpers/sync-db.js';
 
-type J = Record<string, any>;
 const emu = useEmulator({ each: 'clear' });
 const COUNT = 250; // 3 pages of 100
 const NAME = 'Listings with integer ids';
