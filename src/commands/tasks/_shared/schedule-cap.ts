@@ -6,10 +6,9 @@
 import type { Ctx } from '../../../cli/context.js';
 import type { HttpClient } from '../../../api/http.js';
 import { getSquid } from '../../../api/squids.js';
-import { deleteTask, TASKS_PATH } from '../../../api/tasks.js';
+import { deleteTask } from '../../../api/tasks.js';
 import { getEstimate } from '../../../api/estimate.js';
-import { pages } from '../../../api/pages.js';
-import { liveSchedule } from '../../../account/state.js';
+import { liveSchedule, squidTasks } from '../../../account/state.js';
 import { fmtCredits } from '../../../billing/describe.js';
 import { guardCost, type GuardWords, type SpendPolicy } from '../../../billing/guard.js';
 import { ApiError, OverBudgetError, SqError } from '../../../errors.js';
@@ -92,16 +91,10 @@ export async function refuseAboveCapBeforeUpload(
   );
 }
 
-/** The ids of the squid's tasks (every page, URL and params tasks). */
+/**
+ * The ids of the squid's tasks, every page (account/state's listing: a listing the API caps is an error, so a task
+ * that was there before the upload is never taken for a new one and removed).
+ */
 export async function taskIds(http: HttpClient, squidId: string): Promise<Set<string>> {
-  const ids = new Set<string>();
-  for (const type of ['url', 'params']) {
-    for await (const p of pages<Record<string, unknown>>(http, TASKS_PATH, {
-      pageSize: 100,
-      query: { squid: squidId, type },
-    })) {
-      for (const t of p.data) if (t && typeof t === 'object' && t.id !== undefined) ids.add(String(t.id));
-    }
-  }
-  return ids;
+  return new Set((await squidTasks(http, squidId)).flatMap((t) => (t.id === undefined ? [] : [String(t.id)])));
 }
