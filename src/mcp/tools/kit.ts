@@ -241,6 +241,14 @@ export const dryRun = (z: Z) => z.boolean().optional().describe('return the plan
 export const activeArg = (z: Z) =>
   z.boolean().optional().describe('false keeps the configuration but disables it (default true)');
 export const active = (a: ToolArgs) => (a.active === false ? ['--inactive'] : a.active === true ? ['--active'] : []);
+/** A retry key (`what` it returns again), kept in the cache directory for 24 h. */
+export const idempotencyArg = (z: Z, what: string) =>
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(`${what} (kept in the cache directory for 24 h: a restarted server too)`);
 export const waitArg = (z: Z) =>
   z
     .number()

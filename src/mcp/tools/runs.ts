@@ -11,6 +11,7 @@ import {
   MAX_WAIT_S,
   objOutput,
   paramFlags,
+  idempotencyArg,
   paramsArg,
   prefixSquid,
   rec,
@@ -100,14 +101,7 @@ export const runsStart: ToolDef = {
     squid: squidArg(z),
     confirm: z.boolean().optional().describe('the user accepted the estimate'),
     wait_seconds: waitArg(z),
-    idempotency_key: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe(
-        "a retry with the same key returns the first call's run, never a second run (kept in the cache directory for 24 h: a restarted server too)",
-      ),
+    idempotency_key: idempotencyArg(z, "a retry with the same key returns the first call's run, never a second run"),
     dry_run: dryRun(z),
   }),
   output: runOutput,
@@ -160,14 +154,7 @@ export const go: ToolDef = {
     name: z.string().min(1).max(255).optional().describe('squid name (default: the crawler and the time)'),
     confirm: z.boolean().optional().describe('the user accepted the estimate'),
     wait_seconds: waitArg(z),
-    idempotency_key: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe(
-        'retries with the same key return the same squid and run (kept in the cache directory for 24 h: a restarted server too)',
-      ),
+    idempotency_key: idempotencyArg(z, 'retries with the same key return the same squid and run'),
     dry_run: dryRun(z),
   }),
   output: (z) => ({ ...runOutput(z), squid: z.string().optional(), idempotency_key: z.string().optional() }),
