@@ -159,11 +159,11 @@ describe('squids', () => {
       params: { functions: { collect_business_details: true } },
       run_notify: 'on_error',
     });
-    expect(u.status).toBe(201);
-    // An echo of the fields sent, as stored (api-reference; the update-settings pages): params whole.
+    // The update-squid page's answer for its crawler: 200, the settings record as stored (concurrency not in it).
+    expect(u.status).toBe(200);
     expect(u.body).toEqual({
       name: 'Berlin coffee',
-      concurrency: 5,
+      no_line_breaks: false,
       params: {
         max_results: 200,
         country: 'United States',
@@ -171,7 +171,9 @@ describe('squids', () => {
         language: 'English (United States)',
         functions: { collect_business_details: true, fetch_business_images: false, extract_emails_from_website: true },
       },
+      to_complete: false,
       run_notify: 'on_error',
+      export_unique_results: false,
     });
     const d2 = (await e.api('GET', `/v1/squids/${id}`)).body;
     expect(d2).toMatchObject({

@@ -1,5 +1,5 @@
 // Tasks: add (duplicates by identical params skipped), list by squid, detail with status, delete.
-import { defOf } from '../crawlers.js';
+import { defOf, taskParamsOf } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { paginate } from '../pagination.js';
 import { newTask } from '../seed.js';
@@ -40,14 +40,15 @@ export function registerTasks(emu: EmuCore): void {
     if (!Array.isArray(b.tasks) || b.tasks.length === 0 || !b.tasks.every(isRecord))
       return errB(400, 'tasks must be a non-empty list of objects.', 'tasks');
     const crawler = store.crawlerOf(emu, f.rec.crawler);
-    for (const [i, t] of (b.tasks as Rec[]).entries()) {
+    const tasks = (b.tasks as Rec[]).map((t) => taskParamsOf(defOf(crawler), t));
+    for (const [i, t] of tasks.entries()) {
       const problem = taskProblem(crawler, t);
       if (problem) return errB(400, `tasks[${i}]: ${problem}`, 'tasks');
     }
     const seen = existingKeys(emu, String(f.rec.id));
     let duplicated = 0;
     const created: Rec[] = [];
-    for (const t of b.tasks as Rec[]) {
+    for (const t of tasks) {
       const key = paramsKey(t);
       if (seen.has(key)) {
         duplicated++;

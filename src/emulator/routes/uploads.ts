@@ -1,7 +1,7 @@
 // Task uploads: a CSV/TSV file is parsed at once, then "processed" over business time like the live
 // service's background job: PENDING → PROGRESS → SUCCESS (or FAILURE), status 202 until done.
 import { readDelimited } from '../csv.js';
-import { defOf } from '../crawlers.js';
+import { defOf, taskParamName } from '../crawlers.js';
 import type { EmuCore } from '../emu.js';
 import { newTask } from '../seed.js';
 import { errB, hashId, json, paramsKey } from '../util.js';
@@ -89,8 +89,9 @@ export function registerUploads(emu: EmuCore): void {
     const delimiter = /\.tsv$/i.test(file.filename) || firstLine.includes('\t') ? '\t' : ',';
     const table = readDelimited(text, delimiter);
     if (table.length < 2) return errB(400, 'The file needs a header row and at least one task row.', 'file');
-    const header = table[0].map((h) => h.trim());
-    const known = Object.keys(defOf(store.crawlerOf(emu, f.rec.crawler)).task);
+    const def = defOf(store.crawlerOf(emu, f.rec.crawler));
+    const header = table[0].map((h) => taskParamName(def, h.trim()));
+    const known = Object.keys(def.task);
     if (!header.some((h) => known.includes(h)))
       return errB(400, `No column of the header matches a task parameter (${known.join(', ')}).`, 'file');
     const rows = table.slice(1).map((cells) => {
