@@ -709,7 +709,7 @@ export function isReady(def: CrawlerDef, params: Record<string, unknown>): boole
 
 /** Why a value is refused for a squid param the crawler defines (its type, its allowed values), or null. */
 export function squidParamProblem(def: CrawlerDef, name: string, value: unknown): string | null {
-  const p = def.squid[name];
+  const p = Object.hasOwn(def.squid, name) ? def.squid[name] : undefined;
   if (!p || value === null) return null;
   if (p.type === 'int' && !Number.isInteger(value)) return `params.${name} must be an integer (InvalidParamType).`;
   if (p.type === 'boolean' && typeof value !== 'boolean')
