@@ -274,6 +274,26 @@ describe('tasks', () => {
     expect(gone.body).toEqual({ error: { message: 'Task not found', type: 'not_found_error', param: 'task_hash' } });
   });
 
+  // api-reference: "type default url; params = fuller detail": a detail level, not a filter of the tasks listed.
+  it('GET /v1/tasks?type= is a detail level: every task either way, params with the get-task record of each', async () => {
+    const squid = (await e.api('POST', '/v1/squids', { crawler: DEMO_CRAWLERS.googleMaps, name: 'levels' })).body.id;
+    const tasks = [{ url: 'https://www.google.com/maps/search/bakery' }, { city: 'Lyon', category: 'bakery' }];
+    expect((await e.api('POST', '/v1/tasks', { squid, tasks })).status).toBe(200);
+    const listed = async (type: string) => (await e.api('GET', `/v1/tasks?squid=${squid}${type}`)).body.data;
+    for (const type of ['', '&type=url', '&type=params']) {
+      expect(
+        (await listed(type)).map((t: J) => t.params),
+        type,
+      ).toEqual(tasks);
+    }
+    expect(Object.keys((await listed('&type=url'))[0]).sort()).toEqual(['created_at', 'id', 'is_active', 'params']);
+    const full = (await listed('&type=params'))[1];
+    expect(full).toMatchObject({ object: 'task', params: tasks[1], status: { status: 'pending', is_done: false } });
+    expect(full.hash_value).toBeUndefined();
+    expect((await e.api('GET', `/v1/tasks?squid=${squid}&type=all`)).status).toBe(400);
+    await e.api('DELETE', `/v1/squids/${squid}`);
+  });
+
   it('validates with ErrB bodies', async () => {
     const squid = e.squidId(DEMO_SQUIDS.headphones);
     expect((await e.api('GET', '/v1/tasks')).body.error).toMatchObject({ type: 'validation_error', param: 'squid' });

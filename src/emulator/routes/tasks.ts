@@ -64,10 +64,18 @@ export function registerTasks(emu: EmuCore): void {
   emu.route('GET', '/v1/tasks', (req) => {
     const f = findSquid(emu, req.query.get('squid') ?? undefined);
     if (f.res) return f.res;
+    // `type` is a detail level, not a filter (api-reference: "type default url; params = fuller detail"): every task
+    // of the squid either way, as the list-tasks sample shows them (url), or as GET /v1/tasks/{id} shows each (params:
+    // the docs do not show the fuller record; the get-task page's is the fullest they have, its id as `id`).
     const type = req.query.get('type');
     if (type !== null && type !== 'url' && type !== 'params') return errB(400, 'type must be url or params.', 'type');
-    const list = store.records(emu, 'tasks').filter((t) => t.squid === f.rec.id && (!type || t.type === type));
-    return paginate(req, list, taskListView, { freePlan: emu.config.freePlan, style: 'errB', noRange: true });
+    const list = store.records(emu, 'tasks').filter((t) => t.squid === f.rec.id);
+    const full = (t: Rec) => {
+      const { hash_value: id, ...detail } = taskDetailView(emu, t);
+      return { id, ...detail };
+    };
+    const view = type === 'params' ? full : taskListView;
+    return paginate(req, list, view, { freePlan: emu.config.freePlan, style: 'errB', noRange: true });
   });
 
   emu.route('GET', '/v1/tasks/:hash', (req) => {
