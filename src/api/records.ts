@@ -1,9 +1,7 @@
 // The API's records as sq relies on them: one zod schema per document an endpoint promises, and the types inferred
 // from them. Loose on purpose (api-reference §15): each schema checks only the fields sq reads, lets every other field
-// through unchanged, and accepts the documented variants (a task's id as `id` or `hash_value`, a run's status in any
-// case, `/me` in its two samples). An answer that fails its schema is not that document: `answerCheck` turns the
-// first problem into the text of an exit-1 error naming the endpoint (http.ts), never a wait on a run that is no run.
-// zod/mini: the functional build of zod, a fraction of its start-up cost (sq me parses its answer too).
+// through, and accepts the documented variants. An answer that fails its schema is not that document: `answerCheck`
+// names the first problem in an exit-1 error (http.ts). zod/mini: the functional build of zod, cheaper to load.
 import * as z from 'zod/mini';
 import { jsonKind, type Rec } from '../lib/guards.js';
 
