@@ -1,8 +1,7 @@
 // Five-field cron expressions (minute hour day-of-month month day-of-week), as the update endpoint's
 // `cron_expression` takes them, with an IANA timezone: parsing, the next run time and a description in words.
-// Shared by the CLI (checks before any request, `squids get/list`) and the emulator (scheduled runs).
-// About 150 lines of our own rather than a cron package: we need exactly the 5-field dialect, a next time in a
-// named zone through Intl, and words; no package does the three, and each would add its load cost to every start.
+// Shared by the CLI and the emulator. Our own rather than a cron package: none does the 5-field dialect, a next time
+// in a named zone through Intl, and words, and each would add its load cost to every start.
 
 export interface Cron {
   readonly source: string;
@@ -97,11 +96,9 @@ export function isTimeZone(tz: string): boolean {
 }
 
 /**
- * The spelling of time zone `tz` to send: the API takes IANA names from its list (~455, legacy aliases included), in
- * their own spelling, so a name typed in another case (europe/paris, utc) is sent as the list spells it
- * (Europe/Paris, UTC). A zone name spelled right is sent as it is, an alias too (Asia/Kolkata, US/Pacific); an alias
- * typed all in one case (us/pacific), whose spelling nothing here can confirm, is sent as the zone it links to
- * (America/Los_Angeles). Null when `tz` is no zone name at all.
+ * The spelling of time zone `tz` to send: the API takes IANA names in their own spelling, so a name typed in another
+ * case (europe/paris) is sent as the list spells it (Europe/Paris); an alias typed all in one case (us/pacific) is
+ * sent as the zone it links to. Null when `tz` is no zone name at all.
  */
 export function canonicalTimeZone(tz: string): string | null {
   if (!tz || tz !== tz.trim()) return null;

@@ -115,10 +115,7 @@ export function httpError(
   return new ApiError(`${msg} (${where}, HTTP ${status})`, { status });
 }
 
-/**
- * `baseUrlFrom` says where the API's base URL came from (SQ_BASE_URL, --base-url, a profile), for requests to it:
- * a refused connection is nearly always a wrong base URL or a service that is not running.
- */
+/** `baseUrlFrom`: where the API's base URL came from, named when a connection to it is refused (a wrong base URL). */
 export function networkError(
   err: unknown,
   method: string,

@@ -33,10 +33,8 @@ export const MAX_PAUSE_MS = 6 * 60_000;
 const EPOCH_SECONDS_MIN = 1e9;
 /** Sent this long after the window's reset, a request cannot land in the old window on a clock-aligned server. */
 const RESET_SLACK_MS = 10;
-/**
- * After a window reset, until an answer says when the new one ends: how long the last Limit is trusted, and how
- * often a caller that used it up looks again (answers to the requests in flight will say more).
- */
+/** After a window reset, until an answer says when the new one ends: how long the last Limit is trusted, and how
+ * often a caller that used it up looks again. */
 const NEW_WINDOW_TRUST_MS = 60_000;
 const NEW_WINDOW_POLL_MS = 200;
 /** A request sent this long ago without an answer belongs to a process that died: it no longer counts. */

@@ -1,8 +1,6 @@
-// Lazy iteration over the pagination envelope. The documented counters disagree with the data in places
-// (api-reference §15), and a listing never ends early in silence: a 2xx answer that is not a page, a short page while
-// the envelope itself says more pages follow, or a full page whose signals disagree past where reading may go, is an
-// error (BadPageError), not "the last page". A full page is never the end while any of next, total_pages or
-// total_results says more; a short (or empty) page that nothing contradicts is, and bad counters never cause a loop.
+// Lazy iteration over the pagination envelope, whose counters disagree with the data in places (api-reference §15).
+// A listing never ends early in silence: an answer that is not a page, a short page while the envelope says more
+// follow, or a full page whose signals disagree past where reading may go, is a BadPageError. Bad counters never loop.
 import { RetryBudget, MAX_RETRIES, type HttpClient, type HttpResponse, type RequestOptions } from './http.js';
 import { InterruptedError, SqError } from '../errors.js';
 import { BadPageError } from './http-errors.js';
@@ -25,10 +23,7 @@ export interface PageOptions {
   earlier?: number;
   /** Stop after this many records in total (undefined = all pages). */
   maxItems?: number;
-  /**
-   * Called once with the free-plan warning text, the first time a page carries one; or, without one, when a whole
-   * listing ends below its total_results.
-   */
+  /** Called once with the free-plan warning a page carries, or when a whole listing ends below its total_results. */
   onWarning?: (warning: string) => void;
   /** Called with every envelope as it arrives (for "showing N of M" hints). */
   onPage?: (page: Page<unknown>) => void;
@@ -59,9 +54,8 @@ export async function* pages<T = Rec>(http: HttpClient, path: string, opts: Page
 
   for (;;) {
     requests++;
-    // The first page spends the client's budget, shared with every other call (a batch of lookups must not storm a
-    // failing server); each later page of a listing that has answered gets its own, so a long export survives a bad
-    // minute instead of dying once the process has spent ten retries.
+    // The first page spends the client's retry budget, shared with every other call; each later page gets its own, so
+    // a long export survives a bad minute.
     const retryBudget = requests === 1 ? undefined : new RetryBudget(MAX_RETRIES);
     const stopping = () =>
       `stopping after ${delivered}${total !== null ? ` of ${total}` : ''} record${delivered === 1 && total === null ? '' : 's'}`;
@@ -164,10 +158,7 @@ function endOfListing<T>(
   return { last: false, conflict: null };
 }
 
-/**
- * A short last page is allowed (documented samples overstate total_results), but a whole listing that ends
- * below its own total is never silent.
- */
+/** A short last page is allowed, but a whole listing that ends below its own total is never silent. */
 function warnIfShort<T>(
   path: string,
   opts: PageOptions,
@@ -205,11 +196,9 @@ function endedByLinks(env: Page<unknown>, page: number): boolean {
 }
 
 /**
- * What each of the envelope's paging signals says about the pages after this full one: `more` and `end` name them
- * (absent ones are in neither). Past page `bound`, a full page whose signals still say more is a conflict, not a
- * reason to read on, so bad counters never turn into an endless loop: while the next link leads on, reading goes one
- * page past every counter (a listing that grows as it is read, a total_results that is understated); without it,
- * one page past the first counter that says the listing has ended.
+ * What each of the envelope's paging signals says about the pages after this full one: `more` and `end` name them.
+ * Past page `bound` (one page past every counter while the next link leads on, else past the first counter that says
+ * the listing has ended), a full page whose signals still say more is a conflict, never an endless loop.
  */
 function signals(env: Page<unknown>, page: number, size: number): { more: string[]; end: string[]; bound: number } {
   const more: string[] = [];

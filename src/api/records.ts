@@ -69,10 +69,7 @@ export interface Page<T = Rec> {
   warning?: string;
 }
 
-/**
- * The check http.ts runs on an answer: null when it is `noun`, else what is wrong, with the field that is, e.g.
- * `not a run: "id" is missing`.
- */
+/** The check http.ts runs on an answer: null when it is `noun`, else what is wrong: `not a run: "id" is missing`. */
 export function answerCheck(schema: z.ZodMiniType, noun: string): (data: unknown) => string | null {
   return (data) => {
     const r = z.safeParse(schema, data);

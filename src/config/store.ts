@@ -35,10 +35,7 @@ function configDir(env: Record<string, string | undefined>): string {
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'sq');
 }
 
-/**
- * A crashed sq leaves its lock behind: after `STALE_MS` the next sq takes it over. Waiting is bounded (30 s),
- * longer than a stale lock lives, so a wait never lasts forever.
- */
+/** A crashed sq leaves its lock behind: after `STALE_MS` the next sq takes it over. */
 const STALE_MS = 10_000;
 const LOCK_WAIT_MS = 30_000;
 
@@ -225,10 +222,7 @@ export class ProfileStore {
   }
 }
 
-/**
- * Profiles are kept in an object without a prototype, so that every name is an own key: on a plain object,
- * `profiles["__proto__"] = …` would set its prototype and store nothing.
- */
+/** Profiles are kept in an object without a prototype, so that every name (`__proto__` too) is an own key. */
 function noProfiles(): Record<string, Profile> {
   return Object.create(null) as Record<string, Profile>;
 }
@@ -243,10 +237,7 @@ function isProfile(value: unknown): value is Profile {
   return s === undefined || (isRecord(s) && Object.values(s).every((v) => typeof v === 'string'));
 }
 
-/**
- * The profiles in the file (`data`; no profiles when there is none; null when it is not a profile file), and the
- * stat of the regular file it read (`st`).
- */
+/** The profiles in the file (null when it is not a profile file), and the stat of the regular file it read. */
 function readData(file: string): { data: ProfileData | null; st?: Stats } {
   let raw: string;
   let fd: number;

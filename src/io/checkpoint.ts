@@ -125,10 +125,9 @@ export function checkpointProblem(ck: Record<string, unknown>): string | null {
 }
 
 /**
- * Checks the first `ck.bytes` bytes of the saved pages (the partial file, or the file stdout appends to) before
- * anything is appended to them: no NUL byte (what `truncate -s` leaves when it extends a file that lost data), the
- * last byte ends a whole record, the CSV/TSV header is the one the checkpoint's columns make, and the records in
- * them are the checkpoint's count. The problem, as the end of a sentence about the file; null when they line up.
+ * Checks the first `ck.bytes` bytes of the saved pages before anything is appended to them: no NUL byte, the last
+ * byte ends a whole record, the CSV/TSV header is the checkpoint's, and the record count is the checkpoint's. The
+ * problem, as the end of a sentence about the file; null when they line up.
  */
 export async function savedPagesProblem(fh: FileHandle, ck: Checkpoint): Promise<string | null> {
   const { line, multiline } = FORMAT_SPECS[ck.format as Format];

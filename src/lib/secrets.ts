@@ -120,10 +120,7 @@ function maskPath(host: string, path: string, mask: Mask, which: 'any-host' | 'w
   return segments.map((seg, i) => (isSecretPathSegment(host, segments, i) ? maskOf(mask, seg) : seg)).join('/');
 }
 
-/**
- * The credentials a URL carries: its secret query values, password and secret path segments (as they appear in the
- * URL), to register as known secrets so that every message and trace masks them too.
- */
+/** The credentials a URL carries, as they appear in it, to register as known secrets that every message masks. */
 export function urlSecrets(url: string): string[] {
   const found: string[] = [];
   maskUrlAsWritten(url, (secret) => {
@@ -405,10 +402,8 @@ export function webhookUrlSecrets(url: string): string[] {
   return [...new Set([...urlSecrets(url), ...(rest.length >= 8 ? [rest] : [])])];
 }
 
-/**
- * `value` with every `known` secret masked inside its strings, and nothing else changed (keys are not looked at): for
- * output that is printed as it is (results, fixed documents). Copies only what changes: no secret, no copy.
- */
+/** `value` with every `known` secret masked inside its strings, and nothing else changed (results, fixed documents);
+ * copies only what changes. */
 export function redactDeep<T>(value: T, known: readonly string[]): T {
   if (known.length === 0) return value;
   return transformDeep(value, false, (v) =>

@@ -53,11 +53,9 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 // eslint-disable-next-line no-control-regex
 const SGR = /(\x1b\[[0-9;]*m)/;
 /**
- * CSV, TSV, JSON, --jq and --template output written to a terminal (the table is made safe cell by cell): no control
- * character reaches it raw (issue 33 E15: a scraped cell's OSC 52 wrote to the clipboard). Tab and newline stay, as
- * the formats' own separators. In JSON text a raw control character can only sit inside a string, and JSON.stringify
- * escapes those below U+0020 already: DEL and the C1 controls become \u escapes, so the document reads the same.
- * Elsewhere (CSV, TSV, a raw --jq string) each becomes U+FFFD. Piped or written to a file, output is untouched.
+ * CSV, TSV, JSON, --jq and --template output written to a terminal: no control character reaches it raw (a scraped
+ * cell's OSC 52 could write to the clipboard). Tab and newline stay. In JSON, DEL and the C1 controls become \u
+ * escapes, so the document reads the same; elsewhere each becomes U+FFFD. Piped or written to a file, untouched.
  */
 export function terminalOutput(json: boolean): (chunk: string) => string {
   // eslint-disable-next-line no-control-regex
@@ -68,10 +66,7 @@ export function terminalOutput(json: boolean): (chunk: string) => string {
   return (chunk) => chunk.replace(raw, '\uFFFD');
 }
 
-/**
- * Data shown on a terminal must not carry escape sequences; tabs and CRs would break the alignment. Newlines stay.
- * With `keepColour`, the colour (SGR) sequences a message was styled with stay, and only those.
- */
+/** Data shown on a terminal, without escape sequences, tabs or CRs; with `keepColour`, SGR colour sequences stay. */
 export function terminalSafe(s: string, keepColour = false): string {
   if (keepColour)
     return s

@@ -76,10 +76,7 @@ let host: Host | undefined;
 let nextId = 1;
 const MB = 1024 * 1024;
 
-/**
- * Starts jq's worker, if it is not running with these limits: the one bin/sq.js started, the first time, if its caps
- * are these. jq loads in it while the main thread goes on.
- */
+/** Starts jq's worker, if it is not running with these limits (the one bin/sq.js started, if its caps are these). */
 export async function startJq(limits: FilterLimits): Promise<Host> {
   if (host && sameLimits(host.limits, limits)) return host;
   stopJq();

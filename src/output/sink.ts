@@ -112,18 +112,13 @@ export class Sink {
     this.check();
   }
 
-  /**
-   * Waits until everything written has gone out (or failed), then throws the error a write met, if any: the last
-   * write of a command must not fail unseen. A reader that went away is not an error.
-   */
+  /** Waits until everything written has gone out, then throws the error a write met (a reader gone is none). */
   async flush(): Promise<void> {
     const s = this.stream as NodeJS.WritableStream & { writableLength?: number };
     // Write callbacks come in order: an empty write's comes once every earlier write is out or has failed.
     if (!this.closed && (s.writableLength ?? 0) > 0) await new Promise<void>((resolve) => s.write('', () => resolve()));
-    // A failed write reports its error on a later tick: Node's streams emit it from process.nextTick callbacks (the
-    // write's error, then the stream's destroy), which all run, those they queue included, before the promise
-    // callbacks that follow them. Not setImmediate: a turn of the event loop also runs whatever V8 has queued by then
-    // (a young-generation collection), which a call that made no request otherwise ends before.
+    // A failed write reports its error from process.nextTick callbacks, which all run before the promise callbacks that
+    // follow them. Not setImmediate: a turn of the event loop would also run whatever V8 has queued by then.
     await new Promise((resolve) => process.nextTick(resolve));
     this.check();
   }

@@ -1,6 +1,5 @@
 // Terminal tables: borderless, two spaces between columns, like gh: easy to read and to copy from. Every width is a
 // display width (width.ts), for fitting and for padding alike, so CJK and emoji names line up and never overflow.
-// (cli-table3 pads by its own string-width v4, which disagrees on ZWJ emoji and Indic text: rows drifted apart.)
 //
 // On a terminal (`truncate`), cells are for reading: ids shortened to a unique prefix, times relative, statuses in
 // lower case and coloured. Piped output never comes through here.
@@ -31,10 +30,7 @@ interface TableOptions {
 }
 
 const GAP = 2;
-/**
- * No column is squeezed below this (or its header), and `id` columns never are (ids get copied from tables), nor
- * those marked `keep` (a cut timestamp says nothing).
- */
+/** No column is squeezed below this (or its header); `id` columns and those marked `keep` never are. */
 const MIN_WIDTH = 10;
 /** A kept column is still cut past this: the longest time sq writes is 25 wide; an unparsed one may be anything. */
 const KEEP_MAX = 25;
@@ -48,10 +44,7 @@ interface Fit {
   hidden: number;
 }
 
-/**
- * The main name column keeps this much of its width before any column is left out (it gives way after every other
- * column is at its narrowest; a longer name is cut last).
- */
+/** The main name column keeps this much of its width before any column is left out. */
 const NAME_MIN = 20;
 
 /**
