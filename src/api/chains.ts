@@ -66,7 +66,7 @@ export async function deleteChain(http: HttpClient, squid: string): Promise<void
 
 const FIELD = /^[^\s=,\x00-\x1f\x7f]+$/;
 
-/** `SRC=DST` pairs (a result field of the source squid → a task param of the target crawler) as the API's field_map. */
+/** `SRC=DST` pairs (a result field of the source squid → a task param of the target crawler) as a field_map. */
 export function parseFieldMap(pairs: readonly string[], flag = '--field-map'): Record<string, string> {
   const out: Record<string, string> = {};
   for (const pair of pairs) {

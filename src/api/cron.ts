@@ -159,11 +159,8 @@ function offsetAt(ms: number, tz: string): number {
   return Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi) - Math.floor(ms / 60_000) * 60_000;
 }
 
-/**
- * The instant whose wall-clock time in `tz` is the given one. A daylight-saving change makes a time twice or never;
- * the docs say nothing of it, so sq reads it as docs/emulator.md does: a repeated time is its first pass, a skipped one
- * is read with the offset of before the change (Paris 02:30 on the spring change is 03:30 summer time).
- */
+/** The instant whose wall-clock time in `tz` is the given one: across a daylight-saving change, as docs/emulator.md
+ * says, a repeated time is its first pass, a skipped one is read with the offset of before the change. */
 function fromWall(y: number, mo: number, d: number, h: number, mi: number, tz: string): number {
   const local = Date.UTC(y, mo - 1, d, h, mi);
   const before = offsetAt(local - 86_400_000, tz);
@@ -194,11 +191,8 @@ export function nextRun(cron: Cron, tz: string, after: number): number | null {
   return null;
 }
 
-/**
- * The day's first firing after `after`. Walls come in order, instants nearly so: past a skipped hour a later wall can be
- * an earlier instant (a skipped 02:40 is 03:40 summer time, a 03:10 after it is sooner), so the walls of the next 2 hours
- * after the first found are compared too.
- */
+/** The day's first firing after `after`. Past a skipped hour a later wall time can be an earlier instant, so the
+ * walls of the next 2 hours after the first found are compared too. */
 function firstOfDay(cron: Cron, [y, mo, d]: number[], tz: string, after: number): number | null {
   let best: number | null = null;
   let until = Number.POSITIVE_INFINITY;

@@ -299,10 +299,8 @@ export class HttpClient {
     return Object.assign(res, { url: req.url.toString(), text });
   }
 
-  /**
-   * The whole body, or null to retry. A reset or timeout in the middle of the body is a failure of the whole exchange:
-   * retried like any transient failure for safe methods; for a POST it means the server may have acted.
-   */
+  /** The whole body, or null to retry. A body cut short fails the whole exchange: retried for safe methods; for a
+   * POST the server may have acted. */
   private async bodyOf(x: Exchange, res: Dispatcher.ResponseData): Promise<string | null> {
     const { req, policy } = x;
     try {

@@ -42,11 +42,8 @@ const INFLIGHT_MS = 30_000;
 /** A wait longer than this is told on stderr, with its reason. */
 export const NOTICE_AFTER_MS = 2000;
 
-/**
- * How long to wait for the server's window to reset, from X-RateLimit-Reset (a UNIX time in seconds, measured against
- * the server's clock; some services send seconds-until-reset instead, which a small number is taken as). Null when the
- * header is missing, negative or not a number: nothing to wait for. A reset in the past is 0; a far one is capped.
- */
+/** How long to wait for the server's window to reset, from X-RateLimit-Reset (a UNIX time on the server's clock, or,
+ * when small, seconds until the reset). Null when there is nothing to wait for; a far reset is capped. */
 export function resetWaitMs(reset: number | null, serverNowMs: number): number | null {
   if (reset === null || !Number.isFinite(reset) || reset < 0) return null;
   const ms = reset < EPOCH_SECONDS_MIN ? reset * 1000 : reset * 1000 - serverNowMs;
@@ -103,11 +100,8 @@ export function serverSaidOf(h: Record<string, string | string[] | undefined>, n
   };
 }
 
-/**
- * The server's "now", for measuring X-RateLimit-Reset (a UNIX time on the server's clock). The Date header only has
- * whole seconds, so when it agrees with our clock to within that resolution, our clock gives the sub-second part;
- * otherwise (skewed clocks) the Date header wins.
- */
+/** The server's "now", for measuring X-RateLimit-Reset: our clock when the Date header agrees with it to within its
+ * whole-second resolution, else the Date header. */
 export function serverNow(date: string | string[] | undefined, local = Date.now()): number {
   const d = typeof date === 'string' ? Date.parse(date) : NaN;
   if (!Number.isFinite(d)) return local;
@@ -202,11 +196,8 @@ export function verdict(s: PaceState, rule: WindowRule | undefined, now: number)
   return { wait: 0 };
 }
 
-/**
- * In a new window whose end no answer has told yet: the requests of the old one still unanswered, which the server
- * may count in the new one. Each stops counting once answered: an answer about the old window says it was counted
- * there, one about the new window replaces this guess. (An answer's own Remaining already has them taken off.)
- */
+/** In a new window whose end no answer has told yet: the requests of the old one still unanswered, which the server
+ * may count in the new one, until each is answered. */
 function unsure(s: PaceState, b: ServerBudget): number {
   return b.resetAt === null ? s.inflight.filter(([q]) => q <= b.seq).length : 0;
 }
@@ -222,18 +213,12 @@ export function markSent(s: PaceState, rule: WindowRule | undefined, now: number
   return seq;
 }
 
-/**
- * Requests that other sq processes may send unseen at once: a request sent on a comfortable budget is recorded only
- * with its answer (one locked write instead of two), so until then the others do not count it. A budget is
- * comfortable only with more than this many requests to spare.
- */
+/** Requests other sq processes may send unseen at once (a request on a comfortable budget is recorded only with its
+ * answer): a budget is comfortable only with more than this many to spare. */
 export const UNSEEN_MARGIN = 32;
 
-/**
- * Whether a request may go now without being recorded first (Bucket.take): nothing paused, and both the server's
- * stated budget and the documented window have more than UNSEEN_MARGIN requests to spare. Read from a state seen
- * without the lock: a state the others are rewriting at that moment is not comfortable (it does not parse).
- */
+/** Whether a request may go now without being recorded first (Bucket.take): nothing paused, and both the server's
+ * budget and the documented window have more than UNSEEN_MARGIN requests to spare. */
 export function comfortable(s: PaceState, rule: WindowRule | undefined, now: number): boolean {
   if (now < s.pausedUntil) return false;
   settle(s, rule, now);
@@ -245,11 +230,8 @@ export function comfortable(s: PaceState, rule: WindowRule | undefined, now: num
 /** The ticket of a request sent on a comfortable budget (Bucket.take): recorded with its answer (markAnswer). */
 export const UNSEEN = -1;
 
-/**
- * Records the answer to request `ticket` (or its failure, with nothing said), and what the server said. A request
- * sent unseen (UNSEEN) is counted as sent first, as of now: later than it went, so it counts in the documented window
- * a little longer, never less.
- */
+/** Records the answer to request `ticket` (or its failure), and what the server said. A request sent UNSEEN is
+ * counted as sent now: later than it went, so it counts in the documented window a little longer, never less. */
 export function markAnswer(
   s: PaceState,
   ticket: number,

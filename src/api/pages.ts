@@ -16,10 +16,7 @@ export interface PageOptions {
   pageSize?: number;
   /** First page to read (1-based). */
   startPage?: number;
-  /**
-   * Records of the pages before startPage that the caller already has (a resumed export): the listing is then whole,
-   * and one that ends below its total_results, counting them, is reported like a fresh one.
-   */
+  /** Records of the pages before startPage that the caller already has (a resumed export), counted as read. */
   earlier?: number;
   /** Stop after this many records in total (undefined = all pages). */
   maxItems?: number;
@@ -27,10 +24,7 @@ export interface PageOptions {
   onWarning?: (warning: string) => void;
   /** Called with every envelope as it arrives (for "showing N of M" hints). */
   onPage?: (page: Page<unknown>) => void;
-  /**
-   * Read exactly the one page startPage names (`--page N`): its records as the API gave them, a short one included
-   * (the envelope, seen through onPage, says whether more follow); never the next page to fill it up.
-   */
+  /** Read exactly the one page startPage names (`--page N`), a short one included, never the next to fill it up. */
   onePage?: boolean;
 }
 
@@ -118,11 +112,8 @@ async function fetchPage(
   }
 }
 
-/**
- * Whether the listing ends with this page (not cut by maxItems), by its own signals; `conflict`: where they disagree
- * and reading must stop, raised once this page is out, so the pages read so far are kept (a resumable export can
- * continue them). A short page that more is said to follow is thrown at once.
- */
+/** Whether the listing ends with this page, by its own signals; `conflict`: where they disagree, raised once this
+ * page is out, so the pages read so far are kept. A short page that more is said to follow is thrown at once. */
 function endOfListing<T>(
   env: Page<T>,
   page: number,
@@ -227,10 +218,8 @@ export function saysMoreFollow(p: Page<unknown>): boolean {
   return typeof p.page === 'number' && typeof p.total_pages === 'number' && p.page < p.total_pages;
 }
 
-/**
- * Whether the envelope says more records follow page `page` (whose last record is number `upTo`), by the first signal
- * it carries: its next link, else total_pages, else total_results; and that signal in words. Null: it carries none.
- */
+/** Whether more records follow page `page` (ending at record `upTo`) by the envelope's first signal (next,
+ * total_pages, total_results), and that signal in words. Null: it carries none. */
 export function moreByEnvelope(env: Page<unknown>, page: number, upTo: number): { more: boolean; by: string } | null {
   if (typeof env.next === 'string' && env.next !== '')
     return { more: true, by: 'its next link points to another page' };

@@ -8,10 +8,7 @@ import { jsonKind, type Rec } from '../lib/guards.js';
 const id = z.string().check(z.minLength(1));
 const text = z.optional(z.nullable(z.string()));
 
-/**
- * A record's type: the fields its schema checks, each optional, and every other field as `unknown`. A checked answer
- * has them, but a listing's items are not checked one by one, and §15 asks for optional typing everywhere.
- */
+/** A record's type: the fields its schema checks, each optional (a listing's items are not checked one by one). */
 type Read<S extends z.ZodMiniType> = Partial<z.infer<S>>;
 
 export const Squid = z.looseObject({ id, name: text });

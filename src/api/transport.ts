@@ -29,11 +29,8 @@ function coded(code: string, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-/**
- * Keep-alive connections per origin (node:http's Agent; node:https's for https), with undici's three timeouts:
- * connecting (TLS included), waiting for the response's headers once the request is sent, and any pause between two
- * pieces of the body.
- */
+/** Keep-alive connections per origin, with undici's three timeouts: connecting (TLS included), the response's
+ * headers once the request is sent, and any pause in the body. */
 class NodeAgent {
   private readonly agents = new Map<string, HttpAgent>();
 

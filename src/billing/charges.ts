@@ -9,10 +9,8 @@ export interface BalanceFacts {
   consumed: number;
 }
 
-/**
- * The Auto Billing Reset settings as far as the API said them. A field it left out (or sent in a type the spec does
- * not give it) is null and named in `unknown`: what depends on it is unknown, never taken as 0 or off.
- */
+/** The Auto Billing Reset settings as far as the API said them: a field left out (or of another type) is null and
+ * named in `unknown`, never taken as 0 or off. */
 export interface AutoResetFacts {
   /** null: the API did not say whether it is on. */
   enabled: boolean | null;

@@ -185,10 +185,8 @@ export function estimateParagraph(c: SpendContext, squidRef: string): string[] {
   ];
 }
 
-/**
- * What `sq billing auto-reset` adds under the settings: the allowance and usage, the credits left before the next
- * reset fires and what it charges, and the resets left in the rolling 24 hours.
- */
+/** What `sq billing auto-reset` adds under the settings: allowance and usage, credits left before the next reset and
+ * what it charges, and the resets left in the rolling 24 hours. */
 export function autoResetStatusLines(balance: BalanceFacts & { name?: unknown }, ar: AutoResetFacts): string[] {
   const plan = typeof balance.name === 'string' && balance.name ? `plan ${balance.name}` : 'the plan';
   const pct =

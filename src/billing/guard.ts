@@ -2,7 +2,7 @@
 // (a schedule, a chain), the cap and the confirmation, per run.
 // - A cap (--max-credits, SQ_MAX_CREDITS, the profile's max-credits) needs the estimate: above it, exit 9 with the
 //   estimate on stderr, nothing started or written. An estimate refused (400, 404) is that error; one not to be had
-//   (5xx, network) is exit 9 under a cap, and with Auto Billing Reset on (or unknown) needs --yes or a yes on a terminal.
+//   (5xx, network) is exit 9 under a cap, and with Auto Billing Reset on (or unknown) needs --yes or a terminal's yes.
 // - On a terminal, a run above confirm-above, or one that would (or may) set off an Auto Billing Reset, asks y/N;
 //   --yes skips the question, --no-input without --yes is exit 2. Off a terminal, a possible card charge needs --yes.
 // - Every time: the estimate, the balance and the auto-reset settings (prefetchAccount), so a run start prints its
@@ -41,10 +41,7 @@ export const MAX_CREDITS_OPTION = {
     'number, at least 0); default: SQ_MAX_CREDITS, else `sq config get max-credits`',
 } as const;
 
-/**
- * The cap and the confirmation threshold, read before any request: a bad --max-credits (or SQ_MAX_CREDITS, or a
- * stored value) is exit 2 naming it.
- */
+/** The cap and the confirmation threshold, read before any request: a bad value is exit 2 naming where it came from. */
 export async function spendPolicy(ctx: Ctx, maxCredits: string | undefined): Promise<SpendPolicy> {
   const store = await ctx.config();
   const profile = profileName(ctx.globals.profile, ctx.env, store);

@@ -5,7 +5,7 @@
 // - a stale answer is printed at once while a detached `sq __complete --refresh` renews it;
 // - with no answer at all, the service is asked until COMPLETION_BUDGET_MS after the process started, then the
 //   refresh goes on detached;
-// - no key, an unreachable service, any error: nothing is offered, silently; a failure is remembered for FAILURE_TTL_MS.
+// - no key, an unreachable service, any error: nothing is offered, silently; a failure is kept for FAILURE_TTL_MS.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, openSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 // Profiles live in one JSON file written through conf (atomic writes: temp file, fsync, rename; mode 0600, directory
 // 0700). Reads take a plain fs path: `sq me` should not load conf on every call.
-// Every change is a read-modify-write under a cross-process lock (lib/lock.ts), re-reading the file once the lock
-// is held: two `sq auth login` running at once must both end up in the file, not the last one alone.
+// Every change is a read-modify-write under a cross-process lock (lib/lock.ts), so that two `sq auth login` running at
+// once both end up in the file.
 import { closeSync, constants, readFileSync, chmodSync, existsSync, renameSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { importPackage } from '../import-package.js';
@@ -162,10 +162,7 @@ export class ProfileStore {
     });
   }
 
-  /**
-   * The profile directory, made (0700) when it is missing, for a file to be written there (the profiles, what sq
-   * applied): a home directory that does not exist is never made (SqError).
-   */
+  /** The profile directory, made (0700) when it is missing; a home directory that does not exist is never made. */
   makeDir(): void {
     // Looked at only when something is to be written: a call that reads the profiles never needs it.
     const home = missingHome(this.env, this.dir);

@@ -122,10 +122,8 @@ export interface Probe {
   at: number;
 }
 
-/**
- * One GET /v1/me without the key: is the base URL reachable, is its TLS certificate valid, and is it the API (a JSON
- * answer: 401 without a key, as the API's authentication answers); its Date for the clock check.
- */
+/** One GET /v1/me without the key: is the base URL reachable, its TLS certificate valid, and is it the API (a JSON
+ * 401); its Date for the clock check. */
 export async function probeBaseUrl(ctx: Ctx, baseUrl: string): Promise<{ check: Check; probe: Probe | null }> {
   const url = new URL(`${baseUrl}/v1/me`);
   // Loaded here, not at start: node:https brings TLS, which a command on a cached answer never needs.

@@ -166,11 +166,8 @@ export async function saveIdempotency(
   );
 }
 
-/**
- * One `sq go` and its record: opened (and locked, so two `sq go` of the same file never both start a run) before any
- * request; each step saves what it is about to do. Without a place for the record (stdout, no cache directory) it
- * records nothing and every answer is "nothing recorded".
- */
+/** One `sq go` and its record: opened (and locked) before any request; each step saves what it is about to do.
+ * Without a place for the record it records nothing. */
 export class GoJob {
   private constructor(
     readonly path: string | undefined,

@@ -129,10 +129,8 @@ export class AtomicFile {
     return st;
   }
 
-  /**
-   * A new name is linked rather than renamed into place: link(2) fails when something appeared at the target since
-   * checkTarget() (rename would silently replace a FIFO made in between). Filesystems without hard links get rename.
-   */
+  /** A new name is linked rather than renamed into place: link(2) fails when something appeared at the target since
+   * checkTarget(), where rename would replace it. Filesystems without hard links get rename. */
   private async place(existed: boolean): Promise<void> {
     if (!existed) {
       try {

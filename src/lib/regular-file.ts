@@ -1,6 +1,5 @@
-// sq's own files (profiles, pacing state, caches) are read only when they are regular files, and opened so that a
-// FIFO, device or directory put in their place can never block the process: open(2) of a FIFO waits for a writer,
-// in a call no stop signal interrupts.
+// sq's own files are read only when they are regular files, opened so that a FIFO put in their place can never block
+// the process (open(2) of a FIFO waits for a writer, in a call no stop signal interrupts).
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 

@@ -35,11 +35,8 @@ export function isSecretKey(key: string): boolean {
   return false;
 }
 
-/**
- * Query parameters whose values are credentials: the secret field names of bodies, plus what webhook and signed URLs
- * carry (key, sig, signature, auth, code — Azure Functions' key —, X-Amz-Signature, X-Amz-Credential,
- * X-Amz-Security-Token).
- */
+/** Query parameters whose values are credentials: the secret field names of bodies, plus what webhook and signed URLs
+ * carry (key, sig, signature, auth, code — Azure Functions' key —, X-Amz-Signature, X-Amz-Credential…). */
 export function isSecretQueryName(name: string): boolean {
   return isSecretKey(name) || /^(key|sig|auth|code)$|signature|credential|_key$|_auth$/i.test(name);
 }
@@ -192,10 +189,8 @@ export function maskUrlAsWritten(text: string, mask: Mask = MASK): string {
   return maskedOrigin + maskedPath + q + hash;
 }
 
-/**
- * A URL as a message quotes it: secret query values and password masked by position (maskUrlQuery), which also hides a
- * value too short for the scrubbing of free text (redactText); as it is with --show-secrets (`show`).
- */
+/** A URL as a message quotes it: masked by position (maskUrlQuery), which also hides a value too short for redactText;
+ * as it is with --show-secrets (`show`). */
 export function shownUrl(url: string, show: boolean): string {
   return show ? url : maskUrlQuery(url);
 }

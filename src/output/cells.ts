@@ -16,8 +16,7 @@ export function asRow(item: unknown): Record<string, unknown> {
 
 /**
  * --fields wins (reusing a given column's header/format when the key matches), then the command's columns, then the
- * keys of the first record. Keys that first appear in later records are NOT added: a streamed CSV/TSV header is
- * already written by then, so commands that list heterogeneous records should pass `columns`.
+ * keys of the first record (a streamed CSV/TSV header is written by then: commands listing mixed records pass columns).
  */
 export function chooseColumns(given: Column[] | undefined, fields: string[] | null, first: unknown): Column[] | null {
   if (fields) return fields.map((f) => given?.find((c) => c.key === f) ?? { key: f });

@@ -210,11 +210,8 @@ function onMessage(h: Host, m: WorkerMessage): void {
 // One document at a time (`webhook listen` filters each event as it comes): a job waits for the one before.
 let queue: Promise<unknown> = Promise.resolve();
 
-/**
- * After a stop signal, jobs already handed over (running or queued) may still finish for GRACE_MS, then the worker is
- * ended: `webhook listen` stopped with Ctrl-C still prints the events it had accepted, and a runaway filter still
- * ends well within a second.
- */
+/** After a stop signal, jobs already handed over may still finish for GRACE_MS (`webhook listen` still prints the
+ * events it had accepted), then the worker is ended. */
 const GRACE_MS = 250;
 const abortedAt = new WeakMap<AbortSignal, number>();
 
@@ -306,9 +303,8 @@ function jqError(exitCode: number | undefined, raw: string): SqError {
 
 /**
  * A syntax error or an unknown function is a usage error, found before any request: jq compiles the expression with
- * no input, so it never runs (a runaway expression cannot start here); only jq's compile failure (exit 3) counts.
- * An expression that compiled before (with this jq) is not checked again: its hash is kept in `known`, a file in the
- * cache directory, so a script that runs the same --jq each time does not wait for jq's check before its request.
+ * no input, so it never runs. An expression that compiled before is not checked again: its hash is kept in `known`,
+ * a file in the cache directory, so a script that runs the same --jq each time does not wait for the check.
  */
 export async function checkJq(expr: string, limits: FilterLimits, known?: string, signal?: AbortSignal): Promise<void> {
   if (expr.trim() === '') throw new UsageError("--jq needs an expression, e.g. --jq '.[].name'");
@@ -350,10 +346,8 @@ export function fingerprint(text: string): string {
 }
 
 /**
- * Runs jq like `jq -r -c` on `value`: raw strings unquoted, any other value as compact JSON, one per line, handed to
- * `write` as jq prints it. A runtime error (e.g. "Cannot index string with "name"") is exit 1 with jq's message, after
- * what jq printed before it (as jq does); a cap reached is exit 1 naming it; `closed()` true (the reader went away)
- * ends jq quietly.
+ * Runs jq like `jq -r -c` on `value`, handing `write` what jq prints as it prints it. A runtime error is exit 1 with
+ * jq's message, after what jq printed before it; a cap reached is exit 1 naming it; `closed()` ends jq quietly.
  */
 export async function runJq(
   value: unknown,

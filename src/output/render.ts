@@ -11,7 +11,7 @@ import { capMessage } from './limits.js';
 import { jsonText } from './json-text.js';
 
 export interface CreateOutputOptions {
-  /** Known secret strings redacted from every stderr message, and from stdout unless --show-secrets; read at each use. */
+  /** Known secrets redacted from every stderr message, and from stdout unless --show-secrets; read at each use. */
   secrets?: readonly string[];
   /** The clock terminal tables count relative times from (ctx.now). */
   now?: () => number;

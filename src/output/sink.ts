@@ -32,10 +32,7 @@ export function readerGone(err: unknown): boolean {
 
 type WriteFn = (fd: number, buf: Uint8Array, offset: number, length: number) => number;
 
-/**
- * Writes all of `buf` to `fd`. write(2) may take fewer bytes than asked (a disk filling up): the rest is written
- * next, until it is all out or a write fails (ENOSPC), which throws. `write` is fs.writeSync but for tests.
- */
+/** Writes all of `buf` to `fd`, however few bytes each write(2) takes, until a write fails (ENOSPC) and throws. */
 export function writeAll(fd: number, buf: Uint8Array, write: WriteFn = writeSync): void {
   for (let off = 0; off < buf.length; ) {
     const n = write(fd, buf, off, buf.length - off);
@@ -44,11 +41,8 @@ export function writeAll(fd: number, buf: Uint8Array, write: WriteFn = writeSync
   }
 }
 
-/**
- * A Writable over a file or device descriptor (stdout redirected to a file): each chunk is written whole (writeAll),
- * and an error reaches the write's callback and the stream's 'error'. Node's own stdout for a file ignores short
- * writes, so a full disk left a truncated file and exit 0.
- */
+/** A Writable over a file or device descriptor (stdout redirected to a file): each chunk is written whole, and an
+ * error reaches the write's callback and 'error' (Node's own stdout for a file ignores short writes). */
 export function fdWriter(fd: number, name: string, write?: WriteFn): Writable & { fd: number } {
   const stream = new Writable({
     write(chunk: Buffer, _enc, cb) {

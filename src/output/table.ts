@@ -123,11 +123,7 @@ function sameOnEveryRow(header: string, value: string): string {
   return `${h} ${v}`;
 }
 
-/**
- * One prefix length for a column of ids: the shortest (at least MIN_ID) at which no two different ids shown
- * agree, so every shortened id still names one of them (commands accept unique prefixes). One length keeps the
- * column straight.
- */
+/** One prefix length for a column of ids: the shortest (at least MIN_ID) at which no two different ids shown agree. */
 export function idPrefixLength(ids: readonly string[], min = MIN_ID): number {
   const sorted = [...new Set(ids)].sort();
   let len = min;
@@ -265,9 +261,8 @@ export async function renderListTable(
 ): Promise<{ text: string; hidden: string[]; same: string[] }> {
   const style = makeStyle(opts.color);
   const fitting = opts.truncate && !opts.wide;
-  // Ids and times are recognised by what the column holds, whatever its name (a results table's squid, run and task
-  // columns are ids; an attribute of the crawler may be a time): ids are shortened to a unique prefix and times made
-  // relative, and neither is ever cut when the table is fitted to the terminal.
+  // Ids and times are recognised by what the column holds, whatever its name: ids are shortened to a unique prefix
+  // and times made relative, and neither is ever cut to fit the terminal.
   const kinds = columns.map((c) =>
     c.format
       ? c.kind

@@ -42,10 +42,8 @@ export interface RenderOptions {
    * squids create …"); default "No results". JSON prints `[]`, CSV/TSV the header, whatever this says.
    */
   empty?: string;
-  /**
-   * With --all (and not --slurp): the number of the page the record just handed over belongs to. --jq/--template then
-   * run on each page's records as one document, as gh's --paginate --jq does, rather than on the whole list at once.
-   */
+  /** With --all (not --slurp): the page of the record just handed over; --jq/--template run once per page (as gh's
+   * --paginate --jq). */
   pageOf?: () => number;
   /** True while the record after the one just handed over is already in memory: those are written in one write. */
   buffered?: () => boolean;
@@ -95,7 +93,7 @@ export interface Output {
    * --show-secrets), pretty-printed, or through --jq/--template: a command's own fixed document (plans, dry runs).
    */
   json(doc: unknown): Promise<void>;
-  /** Plain text result on stdout (e.g. `sq completion bash`), whatever the format; a final newline is added if missing. */
+  /** Plain text on stdout (e.g. `sq completion bash`), whatever the format; a final newline is added if missing. */
   text(s: string): void;
   /** A human message on stderr (hints, "showing 10 of 2,431", warnings). Suppressed by --quiet unless `force`. */
   info(msg: string, opts?: { force?: boolean }): void;
@@ -105,10 +103,7 @@ export interface Output {
   success(msg: string): void;
   /** True once the reader of stdout went away (EPIPE, e.g. `sq … | head`): further output is dropped quietly. */
   readonly closed: boolean;
-  /**
-   * The same output (its settings, known secrets, clock and stop signal) writing to another stream: a file or a
-   * buffer, never a terminal (no colour, no table width). `settings` overrides some, e.g. the format of an -o FILE.
-   */
+  /** The same output writing to another stream (a file or a buffer, never a terminal); `settings` overrides some. */
   to(stream: NodeJS.WritableStream, settings?: Partial<OutputSettings>): Output;
   /** Colour helpers for stdout text; no-ops when colour is off. */
   readonly style: Style;
