@@ -167,17 +167,15 @@ export function configureDelivery(emu: Emu, squid: Rec, body: unknown): Rec {
   if (channel === 'email') {
     const address = email(body, 'email', 'email');
     const notifications = bool(body, 'notifications', 'notifications');
-    squid.email = address;
-    squid.notifications = notifications;
-    squid.notifications_activation_date = naiveUs(emu.clock.now());
-    out = { email: address, notifications, notifications_activation_date: squid.notifications_activation_date };
+    out = { email: address, notifications, notifications_activation_date: naiveUs(emu.clock.now()) };
+    store.updateRecord(emu, 'squids', String(squid.id), out);
   } else {
-    squid[channel] = PARSE[channel](body[channel]);
+    const stored = PARSE[channel](body[channel]) as Rec;
+    store.updateRecord(emu, 'squids', String(squid.id), { [channel]: stored });
     // The SFTP page's echo has no is_active; the others echo what was stored.
-    const { is_active: _a, ...ftpEcho } = squid[channel] as Rec;
-    out = { [channel]: channel === 'ftp_fields' ? ftpEcho : squid[channel] };
+    const { is_active: _a, ...ftpEcho } = stored;
+    out = { [channel]: channel === 'ftp_fields' ? ftpEcho : stored };
   }
-  emu.markDirty();
   // A copy, so a later change to the stored record cannot alter an answer already given.
   return structuredClone(out);
 }
