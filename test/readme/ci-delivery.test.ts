@@ -1,5 +1,6 @@
 // The README's "Delivery in CI" example as a deploy job runs it: its delivery.yaml and the `run:` lines of its
-// workflow, as written, by bash and the built bin/sq.js against the emulator. Then the change a user makes next (a new
+// workflow, as written, by bash against the emulator, each `sq` the command tree in this process
+// (test/helpers/sq-shell.ts: ~0.2 s of CPU less a call than the built binary, whose start is test/e2e's). Then the change a user makes next (a new
 // webhook event, another SFTP directory): fields the API does not read back, which apply must still send.
 import { describe, expect, it } from 'vitest';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,9 +8,11 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { tempDir } from '../helpers/fs.js';
 import { useEmulator } from '../helpers/emulator.js';
+import { useSqShell } from '../helpers/sq-shell.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const emu = useEmulator();
+const shell = useSqShell();
 
 /** The README's `# delivery.yaml` block, and the `run:` commands of the workflow block after it. */
 function ciExample(): { file: string; runs: string[] } {
@@ -40,11 +43,12 @@ describe('README: Delivery in CI', () => {
       ...emu.env({ SFTP_PASSWORD: 'ci-Secret-42' }),
     };
     const bash = (script: string) =>
-      execa(
-        'bash',
-        ['-c', `set -euo pipefail\nsq() { node ${JSON.stringify(join(root, 'bin/sq.js'))} "$@"; }\n${script}`],
-        { cwd, env, extendEnv: false, reject: false },
-      );
+      execa('bash', ['-c', `set -euo pipefail\n${shell.prelude}\n${script}`], {
+        cwd,
+        env,
+        extendEnv: false,
+        reject: false,
+      });
     const plan = async () => (await bash('sq plan -f delivery.yaml --detailed-exitcode')).exitCode;
 
     expect(await plan()).toBe(10);

@@ -1,7 +1,10 @@
-// Every example block of docs/*.md, run: bash by bash with the built sq, account files by plan and apply, workflow
-// excerpts by their `run:` lines, MCP client configurations by connecting as the client would, the --json document
-// by its JSON Schema; all against an emulator whose clock is sped up so runs end in moments. A block of a kind this
-// test does not know fails it, so a new example is run from the day it is written.
+// Every example block of docs/*.md, run: bash by bash, account files by plan and apply, workflow excerpts by their
+// `run:` lines, MCP client configurations by connecting as the client would (a process the client starts, or a server
+// on the documented address), the --json document by its JSON Schema; all against an emulator whose clock is sped up
+// so runs end in moments. Each `sq` of a block is the command tree run in this process (test/helpers/sq-shell.ts:
+// what the blocks prove is that the commands work as written; the built binary's start is test/e2e's): as a process
+// each, the ~40 calls cost ~12 s of CPU. A block of a kind this test does not know fails it, so a new example is
+// run from the day it is written.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
@@ -13,11 +16,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { useEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/fs.js';
-import { BIN } from '../helpers/cli.js';
 import { unusedPort } from '../helpers/net.js';
+import { useSqShell } from '../helpers/sq-shell.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const emu = useEmulator({ clock: 'real', timeScale: 200 });
+const shell = useSqShell();
 
 interface Block {
   file: string;
@@ -53,20 +57,13 @@ function workspace() {
     SFTP_PASSWORD: 'docs-Secret-7',
   };
   const bash = (script: string, extra: Record<string, string> = {}) =>
-    execa(
-      'bash',
-      [
-        '-c',
-        `set -euo pipefail\nsq() { node ${JSON.stringify(BIN)} "$@"; }\nnpx() { shift; shift; node ${JSON.stringify(BIN)} "$@"; }\n${script}`,
-      ],
-      {
-        cwd,
-        env: { ...env, ...extra },
-        extendEnv: false,
-        reject: false,
-        timeout: 90_000,
-      },
-    );
+    execa('bash', ['-c', `set -euo pipefail\n${shell.prelude}\nnpx() { shift; shift; sq "$@"; }\n${script}`], {
+      cwd,
+      env: { ...env, ...extra },
+      extendEnv: false,
+      reject: false,
+      timeout: 90_000,
+    });
   return { cwd, env, bash };
 }
 type Workspace = ReturnType<typeof workspace>;
@@ -128,7 +125,12 @@ async function claudeLines(w: Workspace, b: Block): Promise<void> {
 async function stdioConfig(w: Workspace, args: string[]): Promise<void> {
   const client = new Client({ name: 'docs', version: '1' });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env: w.env, stderr: 'pipe' }),
+    new StdioClientTransport({
+      command: 'bash',
+      args: ['-c', `${shell.prelude}\nsq "$@"`, 'bash', ...args],
+      env: w.env,
+      stderr: 'pipe',
+    }),
   );
   try {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('squids_list');
@@ -141,7 +143,7 @@ async function stdioConfig(w: Workspace, args: string[]): Promise<void> {
 async function httpConfig(w: Workspace, cfg: { url: string; token: string }): Promise<void> {
   const port = await unusedPort();
   const url = cfg.url.replace(/:\d+\//, `:${port}/`);
-  const server = execa('node', [BIN, 'mcp', '--http', `127.0.0.1:${port}`, '--token-env', 'MCP_TOKEN'], {
+  const server = execa('bash', ['-c', `${shell.prelude}\nsq mcp --http 127.0.0.1:${port} --token-env MCP_TOKEN`], {
     cwd: w.cwd,
     env: { ...w.env, MCP_TOKEN: cfg.token },
     extendEnv: false,
@@ -173,12 +175,10 @@ async function httpLines(w: Workspace, b: Block): Promise<void> {
     .map((l) => l.replace(/\s+#.*$/, '').trim())
     .filter(Boolean)) {
     const port = await unusedPort();
-    const script = line
-      .replace(/^(.*?)sq mcp/, '$1exec node "$SQ_BIN" mcp')
-      .replace('127.0.0.1:8931', `127.0.0.1:${port}`);
-    const p = execa('bash', ['-c', script], {
+    const script = line.replace('127.0.0.1:8931', `127.0.0.1:${port}`);
+    const p = execa('bash', ['-c', `${shell.prelude}\n${script}`], {
       cwd: w.cwd,
-      env: { ...w.env, SQ_BIN: BIN },
+      env: w.env,
       extendEnv: false,
       reject: false,
     });

@@ -1,5 +1,6 @@
-// The README's "Everyday commands" block, run line by line by bash with the built sq against a real emulator (its
-// clock sped up so runs end in moments). Only what a reader fills in is filled in: <run> and <hash> (the run the
+// The README's "Everyday commands" block, run line by line by bash against a real emulator (its clock sped up so runs
+// end in moments), each `sq` the command tree in this process (test/helpers/sq-shell.ts: ~0.2 s of CPU less a line
+// than the built binary, whose start is test/e2e's). Only what a reader fills in is filled in: <run> and <hash> (the run the
 // block's `runs start` made, the squid's id) and the two input files the block names (tasks.csv, cookies.json).
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -7,10 +8,11 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/fs.js';
-import { BIN } from '../helpers/cli.js';
+import { useSqShell } from '../helpers/sq-shell.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const emu = useEmulator({ clock: 'real', timeScale: 200 });
+const shell = useSqShell();
 
 function everydayBlock(): string[] {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -43,11 +45,13 @@ describe('README everyday commands', () => {
     const ids: Record<string, string> = {};
     for (const line of everydayBlock()) {
       const script = line.replaceAll('<run>', ids.run ?? '<run>').replaceAll('<hash>', ids.squid ?? '<hash>');
-      const r = await execa(
-        'bash',
-        ['-c', `set -euo pipefail\nsq() { node ${JSON.stringify(BIN)} "$@"; }\n${script}`],
-        { cwd, env, extendEnv: false, reject: false, timeout: 60_000 },
-      );
+      const r = await execa('bash', ['-c', `set -euo pipefail\n${shell.prelude}\n${script}`], {
+        cwd,
+        env,
+        extendEnv: false,
+        reject: false,
+        timeout: 60_000,
+      });
       expect(r.exitCode, `${line}\n${r.stdout}\n${r.stderr}`).toBe(0);
       if (line.startsWith('sq squids create'))
         ids.squid = String(Object.values(emu.emu.state.squids).find((s) => s.name === 'Berlin cafés')!.id);
