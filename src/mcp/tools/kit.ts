@@ -139,9 +139,14 @@ export function compact(v: unknown): unknown {
 }
 export const rec = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (compact(v) as Rec) : {});
 
+/** `sq ARGV --json` in-process, its answer as a compact record. */
+export async function verbRec(t: ToolEnv, argv: string[], opts?: Parameters<ToolEnv['verb']>[1]): Promise<Rec> {
+  return rec((await t.verb(argv, opts)).data);
+}
+
 /** A tool that takes no argument and answers the record `sq <argv…> --json` prints (status, balance…). */
 export function verbRecord(argv: string[]): Pick<ToolDef, 'input' | 'output' | 'run'> {
-  return { input: () => ({}), output: (z) => objOutput(z), run: async (t) => rec((await t.verb(argv)).data) };
+  return { input: () => ({}), output: (z) => objOutput(z), run: (t) => verbRec(t, argv) };
 }
 
 // ---- paging: one opaque cursor for every list
