@@ -25,6 +25,7 @@ import { count } from '../io/progress.js';
 import { MAX_PAGE_SIZE } from '../api/pages.js';
 import { NotFoundError, RunFailedError, SqError, UsageError } from '../errors.js';
 import { shellWord } from '../io/shell.js';
+import { refuseProblems } from '../account/delivery-file.js';
 import { nonEmpty } from '../validate/index.js';
 import { WAIT_OPTIONS, waitForRun, waitSettings } from './wait.js';
 import { writeResults } from '../results/engine.js';
@@ -181,8 +182,7 @@ async function checkAgainstCrawler(
       : []),
     ...badTaskValues(declaredParams, tasks, (i) => `TASK ${i + 1}`),
   ];
-  const [first, ...rest] = problems;
-  if (first) throw new UsageError(`${first}; nothing was sent`, { details: rest.map((p) => `  also: ${p}`) });
+  refuseProblems(problems, '', '; nothing was sent');
   return { ...crawler, slug };
 }
 
