@@ -125,14 +125,7 @@ export function compact(v: unknown): unknown {
   for (const [k, x] of Object.entries(v as Rec)) {
     if (k === 'icon' || k === 'object') continue;
     const c = compact(x);
-    if (
-      c === null ||
-      c === undefined ||
-      c === '' ||
-      (Array.isArray(c) && c.length === 0) ||
-      (typeof c === 'object' && c !== null && !Array.isArray(c) && Object.keys(c).length === 0)
-    )
-      continue;
+    if (c === null || c === undefined || c === '' || (typeof c === 'object' && Object.keys(c).length === 0)) continue;
     out[k] = c;
   }
   return out;
@@ -156,15 +149,8 @@ export function encodeCursor(page: number, size: number): string {
 }
 function decodeCursor(cursor: string, tool: string): { page: number; size: number } {
   try {
-    const c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { p?: unknown; s?: unknown };
-    if (
-      Number.isInteger(c.p) &&
-      Number.isInteger(c.s) &&
-      (c.p as number) >= 1 &&
-      (c.s as number) >= 1 &&
-      (c.s as number) <= 100
-    )
-      return { page: c.p as number, size: c.s as number };
+    const { p, s } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { p: number; s: number };
+    if (Number.isInteger(p) && Number.isInteger(s) && p >= 1 && s >= 1 && s <= 100) return { page: p, size: s };
   } catch {
     // reported below
   }
