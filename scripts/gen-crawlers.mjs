@@ -8,9 +8,11 @@
 // What each page gives a crawler (and what this script takes from it):
 //   update-settings  its name (the squid name without " (N)", or the answer's crawler.name), its id where the answer
 //                    carries a 32-hex crawler id, every squid param (request and answer, with its sampled value as the
-//                    default and its JSON type), its functions (params.functions)
+//                    default and its JSON type), its functions (params.functions), the form of its answer
+//                    (`update_answer`: an echo of the fields sent, the settings record, or the whole squid)
 //   add-task*        its task params (the keys of the request's tasks, or of the bare body some pages send) and their
-//                    sampled values as examples; the task `module` the answer carries (an integer), or none
+//                    sampled values as examples, a param under the name its answer shows where the request sent
+//                    another (that one an alias); the task `module` the answer carries (an integer), or none
 //   get-results      its result attributes: every column of the sampled rows, in the rows' order, with their JSON types,
 //                    optional when a row leaves it out; the JSON type of the rows' `id` where it is not the get-results
 //                    reference page's 32-hex string (three crawlers' rows show an integer)
@@ -206,6 +208,20 @@ function squidParams(settings) {
   return { squid, functions };
 }
 
+/**
+ * The param a task's answer shows under another name than its request sent (`{screen_name}` sent, `{username}` shown,
+ * the same value): [sent name, shown name] pairs, the shown name the param's and the sent one its alias.
+ */
+function renamed(page) {
+  const shown = answer(page)?.body?.tasks ?? [];
+  return requests(page).flatMap((b) => (Array.isArray(b.tasks) ? b.tasks : []).flatMap((t, i) => {
+    const p = shown[i]?.params ?? {};
+    const sent = Object.keys(t).filter((k) => k !== 'squid' && !(k in p));
+    const got = Object.keys(p).filter((k) => !(k in t));
+    return sent.length === 1 && got.length === 1 && t[sent[0]] === p[got[0]] ? [[sent[0], got[0]]] : [];
+  }));
+}
+
 function taskParams(slug, adds) {
   const task = {};
   let module;
@@ -223,6 +239,11 @@ function taskParams(slug, adds) {
         }
       }
     }
+    for (const [sent, shown] of renamed(page)) {
+      const { description, ...p } = task[sent];
+      task[shown] = { ...p, group: shown, aliases: [sent], description };
+      delete task[sent];
+    }
     const first = answer(page)?.body?.tasks?.[0];
     if (first && module === undefined) module = typeof first.module === 'number' ? first.module : null;
   }
@@ -233,6 +254,26 @@ function taskParams(slug, adds) {
     task.url = { type: 'string', group: 'url', required: false, default: null, example: url, description };
   }
   return { task, module };
+}
+
+/** The settings record an update answers (the update-squid reference page's answer): is_active, run_notify when sent. */
+const SETTINGS = ['name', 'no_line_breaks', 'is_active', 'params', 'to_complete', 'run_notify', 'export_unique_results'];
+
+/**
+ * The form of the update's answer the crawler's update-settings page shows: nothing (an echo of the fields sent) where
+ * the answer has the keys sent, or shows no request; 'squid' where it is the whole squid ({id, crawler, …}); 'settings'
+ * where it is the settings record, whatever was sent. A page fitting none stops the script.
+ */
+function updateForm(slug, settings) {
+  const a = settings && answer(settings)?.body;
+  const sent = settings ? requests(settings)[0] : undefined;
+  if (!a || !sent) return {};
+  const keys = Object.keys(a);
+  if (keys.length === Object.keys(sent).length && keys.every((k) => k in sent)) return {};
+  if ('id' in a && 'crawler' in a) return { update_answer: 'squid' };
+  const shown = SETTINGS.filter((k) => (k !== 'is_active' && k !== 'run_notify') || k in sent);
+  if (keys.length === shown.length && shown.every((k) => k in a)) return { update_answer: 'settings' };
+  throw new Error(`${slug}: its update-settings answer is neither an echo, the settings record nor the squid`);
 }
 
 function attributeType(values) {
@@ -301,6 +342,7 @@ function crawler(slug) {
     ...(ASSUMED_ACCOUNT[slug] ? { account_type: ASSUMED_ACCOUNT[slug] } : {}),
     ...(module !== undefined ? { task_module: module } : {}),
     ...resultId(pages['get-results']),
+    ...updateForm(slug, settings),
     task,
     squid,
     functions,

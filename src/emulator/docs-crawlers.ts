@@ -796,6 +796,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     name: 'Facebook Marketplace Scraper',
     credits_per_row: 1,
     max_concurrency: 10,
+    update_answer: 'squid',
     pages: ['add-tasks', 'get-results', 'update-settings'],
     assumed: ['credits_per_row', 'max_concurrency', 'attributes'],
     task: {
@@ -1052,6 +1053,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     max_concurrency: 10,
     account_type: 'facebook-sync',
     task_module: null,
+    update_answer: 'squid',
     pages: ['add-tasks', 'get-results', 'update-settings'],
     assumed: ['credits_per_row', 'max_concurrency', 'account'],
     task: {
@@ -1351,6 +1353,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     credits_per_row: 1,
     max_concurrency: 10,
     task_module: null,
+    update_answer: 'settings',
     pages: ['add-tasks', 'get-results', 'update-settings'],
     assumed: ['credits_per_row', 'max_concurrency', 'credits_per_function', 'function defaults', 'attributes'],
     task: {
@@ -1437,6 +1440,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     credits_per_row: 1,
     max_concurrency: 10,
     task_module: 131,
+    update_answer: 'settings',
     pages: ['add-tasks', 'get-results', 'update-settings'],
     assumed: ['credits_per_row', 'max_concurrency', 'attributes'],
     task: {
@@ -1497,6 +1501,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     credits_per_row: 1,
     max_concurrency: 10,
     task_module: 128,
+    update_answer: 'settings',
     pages: ['add-tasks', 'get-geolocation', 'get-results', 'update-settings'],
     assumed: ['credits_per_row', 'max_concurrency', 'attributes'],
     task: {
@@ -2169,6 +2174,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     max_concurrency: 10,
     task_module: 88,
     result_id: 'integer',
+    update_answer: 'settings',
     pages: ['add-tasks', 'get-results', 'update-settings'],
     assumed: ['credits_per_row', 'max_concurrency'],
     task: {
@@ -2463,6 +2469,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     credits_per_row: 1,
     max_concurrency: 10,
     task_module: 103,
+    update_answer: 'settings',
     pages: ['add-tasks', 'get-results', 'update-settings'],
     assumed: ['credits_per_row', 'max_concurrency', 'credits_per_function', 'function defaults', 'attributes'],
     task: {
@@ -3069,6 +3076,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     credits_per_row: 1,
     max_concurrency: 10,
     task_module: null,
+    update_answer: 'squid',
     pages: ['add-tasks', 'get-results', 'update-settings'],
     assumed: ['credits_per_row', 'max_concurrency'],
     task: {
@@ -3238,6 +3246,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     credits_per_row: 1,
     max_concurrency: 10,
     task_module: null,
+    update_answer: 'squid',
     pages: ['add-tasks', 'get-results', 'update-settings'],
     assumed: ['credits_per_row', 'max_concurrency'],
     task: {
@@ -3615,6 +3624,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     credits_per_row: 1,
     max_concurrency: 10,
     task_module: 2,
+    update_answer: 'settings',
     pages: ['add-tasks', 'get-results', 'update-settings'],
     assumed: ['credits_per_row', 'max_concurrency', 'credits_per_function', 'function defaults', 'attributes'],
     task: {
@@ -3863,6 +3873,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     credits_per_row: 1,
     max_concurrency: 10,
     task_module: null,
+    update_answer: 'squid',
     pages: ['add-tasks', 'get-results', 'update-settings'],
     assumed: ['credits_per_row', 'max_concurrency'],
     task: {
@@ -4110,6 +4121,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     credits_per_row: 1,
     max_concurrency: 10,
     task_module: 132,
+    update_answer: 'squid',
     pages: ['add-tasks', 'get-results', 'update-settings'],
     assumed: ['credits_per_row', 'max_concurrency', 'attributes'],
     task: {
@@ -4320,6 +4332,7 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     credits_per_row: 1,
     max_concurrency: 10,
     task_module: 167,
+    update_answer: 'settings',
     pages: ['add-tasks', 'get-results', 'update-settings'],
     assumed: ['credits_per_row', 'max_concurrency', 'attributes'],
     task: {
@@ -4430,15 +4443,17 @@ export const DOCS_CRAWLERS: DocsCrawler[] = [
     max_concurrency: 10,
     account_type: 'twitter-sync',
     task_module: 127,
+    update_answer: 'settings',
     pages: ['add-tasks', 'get-results', 'update-settings'],
     assumed: ['credits_per_row', 'max_concurrency', 'attributes', 'account'],
     task: {
-      screen_name: {
+      username: {
         type: 'string',
-        group: 'screen_name',
+        group: 'username',
         required: false,
         default: null,
         example: 'elonmusk',
+        aliases: ['screen_name'],
         description: 'Documented in examples/twitter-user-tweets-scraper/add-tasks.',
       },
     },
