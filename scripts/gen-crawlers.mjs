@@ -60,6 +60,13 @@ const ASSUMED_ACCOUNT = {
   'facebook-group-posts-scraper': 'facebook-sync',
 };
 
+/**
+ * The values made by one of the catalogue's constructors (docs-crawlers.ts defines them, in HELPERS below, the same
+ * way): written out as the call, not as the object, so a param or column is one line of the generated file.
+ */
+const CALLS = new WeakMap();
+const made = (value, fn, ...args) => (CALLS.set(value, { fn, args }), value);
+
 /** Result columns for a crawler whose examples show no row (ASSUMED: what any page of a site has). */
 const ASSUMED_ATTRIBUTES = [
   { name: 'url', type: 'string', example: null, description: 'Page the row was collected from (assumed: the docs show no row).' },
@@ -199,7 +206,8 @@ function squidParams(settings) {
   for (const [k, values] of seen) {
     // The answer's value first: it is what the service stored.
     const description = `Documented in update-settings (sampled: ${JSON.stringify(values[0])}).`;
-    squid[k] = { type: paramType(values), default: values[0] ?? null, required: false, description };
+    const type = paramType(values);
+    squid[k] = made({ type, default: values[0] ?? null, required: false, description }, 'sampled', type, values[0]);
   }
   const functions = {};
   for (const f of fns.keys()) {
@@ -235,13 +243,14 @@ function taskParams(slug, adds) {
         for (const [k, v] of Object.entries(t)) {
           if (k === 'squid' || task[k]) continue;
           const group = /url$/.test(k) ? 'url' : k;
-          task[k] = { type: 'string', group, required: false, default: null, example: v, description: `Documented in ${page.key}.` };
+          const description = `Documented in ${page.key}.`;
+          task[k] = made({ type: 'string', group, required: false, default: null, example: v, description }, 'sent', group, v, page.key);
         }
       }
     }
     for (const [sent, shown] of renamed(page)) {
       const { description, ...p } = task[sent];
-      task[shown] = { ...p, group: shown, aliases: [sent], description };
+      task[shown] = made({ ...p, group: shown, aliases: [sent], description }, 'sent', shown, p.example, page.key, [sent]);
       delete task[sent];
     }
     const first = answer(page)?.body?.tasks?.[0];
@@ -251,7 +260,7 @@ function taskParams(slug, adds) {
     const url = ASSUMED_TASK_URL[slug];
     if (!url) throw new Error(`${slug}: no add-tasks request in the docs and no ASSUMED_TASK_URL`);
     const description = 'A page of the site (assumed: the docs show no task).';
-    task.url = { type: 'string', group: 'url', required: false, default: null, example: url, description };
+    task.url = made({ type: 'string', group: 'url', required: false, default: null, example: url, description }, 'siteUrl', url);
   }
   return { task, module };
 }
@@ -291,19 +300,21 @@ function attributes(slug, results) {
   const rows = Array.isArray(body?.data) ? body.data : [];
   if (!rows.length) return null;
   const names = [];
+  const tuples = [];
   for (const r of rows) for (const k of Object.keys(r)) if (!ROW_KEYS.has(k) && !names.includes(k)) names.push(k);
-  return names.map((name) => {
+  const cols = names.map((name) => {
     const values = rows.filter((r) => name in r).map((r) => r[name]);
     const type = attributeType(values);
-    return {
-      name,
-      type: type === 'null' ? 'string' : type,
-      example: values.find((v) => v !== null) ?? null,
+    const flags = {
       ...(values.length < rows.length ? { optional: true } : {}),
       ...(type === 'null' ? { always_null: true } : {}),
-      description: `Documented in examples/${slug}/get-results.`,
     };
+    const example = values.find((v) => v !== null) ?? null;
+    const t = type === 'null' ? 'string' : type;
+    tuples.push(Object.keys(flags).length ? [name, t, example, flags] : [name, t, example]);
+    return { name, type: t, example, ...flags, description: `Documented in examples/${slug}/get-results.` };
   });
+  return made(cols, 'columns', slug, tuples);
 }
 
 /**
@@ -364,6 +375,9 @@ const WIDTH = 160;
  * fits, else an object or array a member a line, a long string cut into concatenated parts.
  */
 function ts(v, col, pad) {
+  if (v === ASSUMED_ATTRIBUTES) return 'ASSUMED_COLUMNS';
+  const call = v !== null && typeof v === 'object' ? CALLS.get(v) : undefined;
+  if (call) return `${call.fn}(${call.args.map((a) => ts(a, col + call.fn.length + 1, `${pad}  `)).join(', ')})`;
   const one = JSON.stringify(v);
   if (col + one.length + 1 <= WIDTH) return one;
   if (typeof v === 'string') {
@@ -400,16 +414,47 @@ function source(c) {
     `    task: {\n${block(c.task)}\n    },`,
     `    squid: {${Object.keys(c.squid).length ? `\n${block(c.squid)}\n    ` : ''}},`,
     `    functions: {${Object.keys(c.functions).length ? `\n${block(c.functions)}\n    ` : ''}},`,
-    `    attributes: [\n${c.attributes.map((a) => `      ${ts(a, 6, '      ')},`).join('\n')}\n    ],`,
+    `    attributes: ${ts(c.attributes, 16, '    ')},`,
     '  },',
   ].join('\n');
 }
 
+// The constructors the generated file calls: each makes the object the functions above tag with its name.
+const HELPERS = `
+/** A squid param its update-settings page sends, the sampled value its default. */
+function sampled(type: string, value: unknown): SquidParamDef {
+  return { type, default: value ?? null, required: false, description: \`Documented in update-settings (sampled: \${JSON.stringify(value)}).\` };
+}
+
+/** A task param an add-tasks page sends (aliases: the other name it sends it under). */
+function sent(group: string, example: unknown, page: string, aliases?: string[]): TaskParamDef {
+  const description = \`Documented in \${page}.\`;
+  return { type: 'string', group, required: false, default: null, example, ...(aliases ? { aliases } : {}), description };
+}
+
+/** The task of a crawler whose docs show none (ASSUMED): a URL of its site. */
+function siteUrl(example: string): TaskParamDef {
+  const description = 'A page of the site (assumed: the docs show no task).';
+  return { type: 'string', group: 'url', required: false, default: null, example, description };
+}
+
+type Column = [name: string, type: AttrDef['type'], example: unknown, flags?: { optional?: true; always_null?: true }];
+
+/** The columns of the rows a crawler's get-results page shows. */
+function columns(slug: string, list: Column[]): AttrDef[] {
+  const description = \`Documented in examples/\${slug}/get-results.\`;
+  return list.map(([name, type, example, flags]) => ({ name, type, example, ...flags, description }));
+}
+
+/** Result columns for a crawler whose examples show no row (ASSUMED: what any page of a site has). */
+const ASSUMED_COLUMNS: AttrDef[] = ${ts(ASSUMED_ATTRIBUTES.slice(), 34, '')};
+`;
+
 const raw = `// GENERATED by scripts/gen-crawlers.mjs from test/fixtures/docs-examples.json and docs-samples.json: do not edit;
 // run the script again. Every crawler of the docs' examples/ pages, as those pages give it; \`assumed\` names what the
 // docs do not give. crawlers.ts merges these with the facts it keeps by hand (the reference pages' crawlers).
-import type { AttrDef, DocsCrawler } from './crawler-types.js';
-
+import type { AttrDef, DocsCrawler, SquidParamDef, TaskParamDef } from './crawler-types.js';
+${HELPERS}
 export const DOCS_CRAWLERS: DocsCrawler[] = [
 ${catalogue.map(source).join('\n')}
 ];
